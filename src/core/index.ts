@@ -1,0 +1,10 @@
+export { ProgAgentError, ERROR_CODES, exitCodeForError, errorMessage } from "./errors.js";
+export type { ErrorCategory, JsonValue, ProgAgentErrorOptions } from "./errors.js";
+export { deadlineSignal, withDeadline, sleep } from "./deadline.js";
+export { createTempDir, sweepStaleTempDirs } from "./temp-dir.js";
+export type { TempDir } from "./temp-dir.js";
+export { createSeededRandom, hashString } from "./seeded-random.js";
+export type { SeededRandom } from "./seeded-random.js";
+export { safeStringify, tryParseJson } from "./safe-json.js";
+export { createLogger } from "./logger.js";
+export type { Logger, LogLevel } from "./logger.js";

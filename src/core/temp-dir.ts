@@ -1,0 +1,61 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const PREFIX = "progagent-";
+
+/** A temporary directory owned by this process; removed by dispose(), swept later if the process was killed. */
+export interface TempDir {
+  readonly path: string;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+let swept = false;
+
+/**
+ * Creates a directory named after the owning pid, so that directories left behind by a killed process
+ * can be recognised and removed by the next progagent process.
+ */
+export function createTempDir(label: string): TempDir {
+  if (!swept) {
+    swept = true;
+    sweepStaleTempDirs();
+  }
+  const path = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-${label}-`));
+  let disposed = false;
+  const dispose = (): void => {
+    if (disposed) return;
+    disposed = true;
+    rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return { path, dispose, [Symbol.dispose]: dispose };
+}
+
+/** Removes temp directories whose owning process no longer exists. */
+export function sweepStaleTempDirs(root: string = tmpdir()): number {
+  let removed = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(PREFIX)) continue;
+    const pid = Number(entry.slice(PREFIX.length).split("-")[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(root, entry), { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

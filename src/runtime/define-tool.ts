@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { safeStringify } from "../core/index.js";
+import { renderPythonSignature } from "./render-tool.js";
+import type { JsonSchemaObject, ToolCallResult, ToolEndpoint } from "./tool-types.js";
+
+/**
+ * A tool failure the agent should read (not found, not allowed, conflicting state). Handlers throw it;
+ * the runtime turns it into an MCP error result (`isError: true`) with the message kept.
+ */
+export class ToolFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolFailure";
+  }
+}
+
+/** A tool declared once: name, description, zod input schema, read/write kind and handler. */
+export interface ToolDefinition<Context, Schema extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  inputSchema: Schema;
+  kind: "read" | "write";
+  /** Returns a JSON object (always the same shape for the same tool). */
+  handler: (
+    input: z.infer<Schema>,
+    context: Context,
+  ) => Record<string, unknown> | Promise<Record<string, unknown>>;
+}
+
+/** Declares a tool; the identity function that gives handlers their input types. */
+export function defineTool<Context, Schema extends z.ZodObject>(
+  definition: ToolDefinition<Context, Schema>,
+): ToolDefinition<Context, Schema> {
+  if (!/^[a-z][a-z0-9_]*$/.test(definition.name)) {
+    throw new Error(`tool name '${definition.name}' must be snake_case ([a-z][a-z0-9_]*)`);
+  }
+  return definition;
+}
+
+const schemaCache = new WeakMap<z.ZodObject, JsonSchemaObject>();
+
+/** The JSON Schema rendering of a zod input schema (cached; `$schema` removed, as function-calling APIs expect). */
+export function toolInputJsonSchema(schema: z.ZodObject): JsonSchemaObject {
+  const cached = schemaCache.get(schema);
+  if (cached) return cached;
+  const rendered = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchemaObject;
+  delete rendered.$schema;
+  schemaCache.set(schema, rendered);
+  return rendered;
+}
+
+/** Binds a definition to its context (an episode's database and workspace) as a callable endpoint. */
+export function bindTool<Context>(
+  definition: ToolDefinition<Context, z.ZodObject>,
+  context: Context,
+): ToolEndpoint {
+  const inputSchema = toolInputJsonSchema(definition.inputSchema);
+  const spec = {
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    kind: definition.kind,
+  };
+  // Unknown keys are rejected so that a misspelt argument is reported instead of silently ignored.
+  const strictSchema = definition.inputSchema.strict();
+  return {
+    ...spec,
+    async call(args): Promise<ToolCallResult> {
+      const parsed = strictSchema.safeParse(args ?? {});
+      if (!parsed.success) {
+        return {
+          content: [{ type: "text", text: describeValidationError(spec.name, parsed.error, spec) }],
+          isError: true,
+        };
+      }
+      try {
+        const value = await definition.handler(parsed.data, context);
+        return { content: [{ type: "text", text: safeStringify(value) }], structuredContent: value };
+      } catch (error) {
+        const message =
+          error instanceof ToolFailure ? error.message : `internal error: ${(error as Error).message}`;
+        return { content: [{ type: "text", text: `Error: ${message}` }], isError: true };
+      }
+    },
+  };
+}
+
+/** Names every bad field and what was expected, then shows the signature. */
+export function describeValidationError(
+  toolName: string,
+  error: z.ZodError,
+  spec: { name: string; description: string; inputSchema: JsonSchemaObject },
+): string {
+  const problems = error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "(arguments)";
+    if (issue.code === "unrecognized_keys")
+      return `unexpected field(s) ${issue.keys.map((key) => `'${key}'`).join(", ")}`;
+    return `field '${field}': ${issue.message}`;
+  });
+  return `Invalid arguments for tool '${toolName}': ${problems.join("; ")}. Expected: ${renderPythonSignature(spec)}`;
+}
