@@ -8,3 +8,4 @@ export type { SeededRandom } from "./seeded-random.js";
 export { safeStringify, tryParseJson } from "./safe-json.js";
 export { createLogger } from "./logger.js";
 export type { Logger, LogLevel } from "./logger.js";
+export { globToRegExp } from "./glob.js";

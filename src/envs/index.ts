@@ -21,3 +21,23 @@ export {
   resolveWorkspacePath,
   listWorkspaceFiles,
 } from "./workspace-tools.js";
+export {
+  REFERENCE_DATE,
+  buildInstance,
+  instanceKey,
+  defaultCacheDir,
+  measureState,
+  openStateView,
+} from "./instance.js";
+export type { Instance, InstanceStats, InstanceManifest } from "./instance.js";
+export { CLAIM_DONE_TOOL_NAME, CLAIM_DONE_SPEC, claimDoneInputSchema, formatVerdict } from "./claim-done.js";
+export { createEpisode, taskToolDefinitions } from "./episode.js";
+export type { Episode, EpisodeOptions } from "./episode.js";
+export { runCells } from "./run-cells.js";
+export type { CellsRun, DirectCall } from "./run-cells.js";
+export { validateTaskInstance } from "./validate.js";
+export type { ValidationRow, ValidateOptions } from "./validate.js";
+export { computeScaleStats } from "./stats.js";
+export type { ScaleStatsRow } from "./stats.js";
+export { HARNESS_MODES, harnessModeSchema, episodeServedTools, episodeMcpSession } from "./episode-server.js";
+export type { HarnessMode } from "./episode-server.js";

@@ -19,12 +19,23 @@ export function resolveWorkspacePath(workspaceDir: string, path: string): string
   const cleaned = path.replace(/^\/workspace\/?/, "").replace(/^\.\//, "");
   const target = resolve(workspaceDir, cleaned === "" ? "." : cleaned);
   const root = realpathSync(workspaceDir);
-  const real = existsSync(target)
-    ? realpathSync(target)
-    : resolve(realpathSync(dirname(target)), target.split(sep).pop() ?? "");
+  const real = realpathOfNearestExisting(target);
   if (real !== root && !real.startsWith(root + sep))
     throw new ToolFailure(`path '${path}' is outside the workspace`);
   return target;
+}
+
+/** Resolves symlinks in the part of a path that exists; the rest (to be created) is appended as is. */
+function realpathOfNearestExisting(target: string): string {
+  let existing = target;
+  const missing: string[] = [];
+  while (!existsSync(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    missing.unshift(existing.slice(parent.length + 1));
+    existing = parent;
+  }
+  return resolve(realpathSync(existing), ...missing);
 }
 
 /** Every file under a directory, workspace-relative, sorted. */

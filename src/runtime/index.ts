@@ -26,3 +26,15 @@ export type {
   ToolCallOptions,
   ToolEndpoint,
 } from "./tool-types.js";
+export { decodeToolResult, looksLikeUnflaggedError, resultText } from "./decode-tool-result.js";
+export type { DecodedToolResult } from "./decode-tool-result.js";
+export { createToolRouter } from "./tool-router.js";
+export type { ToolRouter, ToolRouterOptions, ToolCallRecord } from "./tool-router.js";
+export { connectUpstreams, readMcpConfig, mcpConfigSchema } from "./upstream.js";
+export type { McpConfig, UpstreamConnection, ConnectOptions } from "./upstream.js";
+export { PTC_TOOL_NAME, ptcInputSchema, createPtcSession, renderPtcToolDescription } from "./ptc-session.js";
+export type { PtcSession, PtcSessionOptions, PtcDescriptionOptions } from "./ptc-session.js";
+export { createMcpToolServer, serveStdio, serveHttp } from "./mcp-server.js";
+export type { ServedTool, McpSession, HttpServerHandle } from "./mcp-server.js";
+export { ptcServedTool, programmaticSessionFactory } from "./programmatic-server.js";
+export type { ProgrammaticServerOptions, PtcRunner } from "./programmatic-server.js";

@@ -1,0 +1,141 @@
+import type { Command } from "commander";
+import {
+  computeScaleStats,
+  buildInstance,
+  validateTaskInstance,
+  type ValidationRow,
+} from "../../envs/index.js";
+import { createKernelPool } from "../../kernel/index.js";
+import { loadSuite } from "../../suite/index.js";
+import { formatTable } from "../format-table.js";
+import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption } from "../options.js";
+
+export function registerTasks(program: Command): void {
+  const tasks = program.command("tasks").description("The built-in task suite: list, build, validate, stats");
+
+  tasks
+    .command("list")
+    .description("List tasks: id, domain, tools, summary")
+    .option("--task <glob>", "task id glob", "*")
+    .option("--json", "print JSON")
+    .action(async (options: { task: string; json?: boolean }) => {
+      const suite = await loadSuite(options.task);
+      const rows = suite.map((task) => ({
+        id: task.id,
+        domain: task.domain.id,
+        tools: task.tools,
+        summary: task.summary,
+      }));
+      if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      process.stdout.write(
+        `${formatTable(
+          ["task", "domain", "tools", "summary"],
+          rows.map((row) => [row.id, row.domain, row.tools.length, row.summary]),
+        )}\n`,
+      );
+    });
+
+  tasks
+    .command("build")
+    .description("Build (and cache) task instances")
+    .option("--task <glob>", "task id glob", "*")
+    .option("--scale <list>", "scales, e.g. v0,v1 or all", "all")
+    .option("--seed <n>", "seed", "0")
+    .action(async (options: { task: string; scale: string; seed: string }) => {
+      const suite = await loadSuite(options.task);
+      const seed = parsePositiveNumber(options.seed, "--seed", true);
+      const rows: Array<Array<string | number>> = [];
+      for (const task of suite) {
+        for (const scale of parseScalesOption(options.scale)) {
+          const instance = buildInstance(task, scale, seed);
+          rows.push([
+            task.id,
+            scale,
+            (instance.stats.dbBytes / 1024).toFixed(1),
+            instance.stats.fileCount,
+            Object.values(instance.stats.rowsPerTable).reduce((a, b) => a + b, 0),
+          ]);
+        }
+      }
+      process.stdout.write(`${formatTable(["task", "scale", "db KB", "files", "rows"], rows)}\n`);
+    });
+
+  tasks
+    .command("validate")
+    .description("For every task x scale: the null agent gets 0, the oracle gets 1, every near-miss gets 0")
+    .option("--task <glob>", "task id glob", "*")
+    .option("--scale <list>", "scales, e.g. v0,v1 or all", "all")
+    .option("--seed <n>", "seed", "0")
+    .option("--json", "print JSON rows")
+    .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run programs without bubblewrap")
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      const suite = await loadSuite(String(options.task));
+      const scales = parseScalesOption(String(options.scale));
+      const seed = parsePositiveNumber(String(options.seed), "--seed", true);
+      await using pool = createKernelPool({ size: 2, kernel: kernelOptionsFrom(options) });
+      const rows: ValidationRow[] = [];
+      for (const task of suite) {
+        for (const scale of scales) {
+          const row = await validateTaskInstance(task, scale, seed, { pool });
+          rows.push(row);
+          if (!options.json) {
+            process.stderr.write(
+              `${row.ok ? "ok  " : "FAIL"} ${task.id} ${scale} (${row.oracleToolCalls} oracle calls, ${row.durationMs} ms)\n`,
+            );
+            for (const problem of row.problems)
+              process.stderr.write(`     ${problem.split("\n").join("\n     ")}\n`);
+          }
+        }
+      }
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      } else {
+        const table = rows.map((row) => [
+          row.task,
+          row.scale,
+          row.nullReward,
+          row.oracleReward,
+          row.dtcReplayReward,
+          Object.values(row.nearMissRewards).join(","),
+          row.oracleToolCalls,
+          row.ok ? "ok" : "FAIL",
+        ]);
+        process.stdout.write(
+          `${formatTable(["task", "scale", "null", "oracle", "dtc replay", "near-misses", "oracle calls", "result"], table)}\n`,
+        );
+        const failed = rows.filter((row) => !row.ok).length;
+        process.stdout.write(`\n${rows.length - failed} passed, ${failed} failed\n`);
+      }
+      if (rows.some((row) => !row.ok)) process.exitCode = 1;
+    });
+
+  tasks
+    .command("stats")
+    .description("Per scale: mean database KB and workspace files, beside the paper's")
+    .option("--task <glob>", "task id glob", "*")
+    .option("--scale <list>", "scales", "all")
+    .option("--seed <n>", "seed", "0")
+    .option("--json", "print JSON rows")
+    .action(async (options: { task: string; scale: string; seed: string; json?: boolean }) => {
+      const suite = await loadSuite(options.task);
+      const rows = computeScaleStats(
+        suite,
+        parseScalesOption(options.scale),
+        parsePositiveNumber(options.seed, "--seed", true),
+      );
+      if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      const table = rows.map((row) => [
+        row.scale,
+        row.instances,
+        row.meanDbKb,
+        row.paperDbKb,
+        `${Math.round((row.meanDbKb / row.paperDbKb) * 100)}%`,
+        row.meanFiles,
+        row.paperFiles,
+        `${Math.round((row.meanFiles / row.paperFiles) * 100)}%`,
+      ]);
+      process.stdout.write(
+        `${formatTable(["scale", "instances", "mean DB KB", "paper", "ratio", "mean files", "paper", "ratio"], table)}\n`,
+      );
+    });
+}

@@ -1,0 +1,179 @@
+import Database from "better-sqlite3";
+import { copyFileSync, cpSync } from "node:fs";
+import { join } from "node:path";
+import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
+import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
+import { createKernel } from "../kernel/index.js";
+import {
+  bindTool,
+  createToolRouter,
+  type ToolCallRecord,
+  type ToolCallResult,
+  type ToolEndpoint,
+  type ToolRouter,
+} from "../runtime/index.js";
+import type { ToolContext } from "./define-domain.js";
+import type { TaskDefinition, Verdict } from "./define-task.js";
+import { buildInstance, openStateView, type Instance } from "./instance.js";
+import type { Scale } from "./scale.js";
+import { WORKSPACE_READ_TOOLS, WORKSPACE_WRITE_TOOL } from "./workspace-tools.js";
+
+export interface EpisodeOptions {
+  /** Whether code will run (PTC/Hybrid). Without it no kernel is started and the workspace is a plain directory. */
+  withKernel?: boolean;
+  pool?: KernelPool;
+  kernelOptions?: Omit<KernelOptions, "workspaceDir" | "tools" | "onToolCall">;
+  cacheDir?: string;
+  toolTimeoutMs?: number;
+  onCall?: (record: ToolCallRecord) => void;
+}
+
+/** One run of one task instance: a private copy of the state, the task's tools, a kernel, and the verdict. */
+export interface Episode {
+  readonly task: TaskDefinition;
+  readonly instance: Instance;
+  readonly endpoints: readonly ToolEndpoint[];
+  readonly router: ToolRouter;
+  readonly workspaceDir: string;
+  /** Every tool call so far, direct or from code, in order. */
+  readonly calls: readonly ToolCallRecord[];
+  readonly finished: boolean;
+  callTool(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolCallResult>;
+  execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
+  /** Ends the episode and runs the verifier on the host; a verifier that throws yields reward 0. */
+  finish(answer: string): Promise<Verdict>;
+  dispose(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** The tool definitions a task exposes: its domain tools plus the workspace file tools. */
+export function taskToolDefinitions(task: TaskDefinition) {
+  const chosen = task.domain.tools.filter((tool) => task.tools.includes(tool.name));
+  return [...chosen, ...WORKSPACE_READ_TOOLS, ...(task.workspaceWrite ? [WORKSPACE_WRITE_TOOL] : [])];
+}
+
+export async function createEpisode(
+  task: TaskDefinition,
+  scale: Scale,
+  seed: number,
+  options: EpisodeOptions = {},
+): Promise<Episode> {
+  const instance = buildInstance(task, scale, seed, options.cacheDir);
+  const stateDir = createTempDir("episode");
+  let kernel: Kernel | undefined;
+  let plainWorkspace: TempDir | undefined;
+  try {
+    if (options.withKernel) {
+      kernel = options.pool ? await options.pool.acquire() : createKernel(options.kernelOptions);
+    } else {
+      plainWorkspace = createTempDir("workspace");
+    }
+    const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
+    cpSync(instance.workspaceDir, workspaceDir, { recursive: true });
+    kernel?.grantWorkspace();
+    // The database lives outside the workspace, in a directory the sandbox never binds.
+    const dbPath = join(stateDir.path, "state.sqlite");
+    copyFileSync(instance.dbPath, dbPath);
+    const db = new Database(dbPath);
+    db.pragma("journal_mode = DELETE");
+    db.pragma("foreign_keys = ON");
+    const context: ToolContext = { db, workspaceDir };
+    const endpoints = taskToolDefinitions(task).map((definition) => bindTool(definition, context));
+    const calls: ToolCallRecord[] = [];
+    const router = createToolRouter(endpoints, {
+      ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+      onCall: (record) => {
+        calls.push(record);
+        options.onCall?.(record);
+      },
+    });
+    kernel?.setTools(router.kernelTools, router.handleKernelCall);
+    let finished = false;
+    let disposed = false;
+
+    const assertOpen = (): void => {
+      if (finished) {
+        throw new ProgAgentError("the episode is over (claim_done was called)", {
+          code: ERROR_CODES.EPISODE_FINISHED,
+          category: "user",
+        });
+      }
+    };
+
+    const dispose = async (): Promise<void> => {
+      if (disposed) return;
+      disposed = true;
+      db.close();
+      await kernel?.dispose();
+      plainWorkspace?.dispose();
+      stateDir.dispose();
+    };
+
+    return {
+      task,
+      instance,
+      endpoints,
+      router,
+      workspaceDir,
+      calls,
+      get finished() {
+        return finished;
+      },
+      async callTool(name, args, callOptions = {}) {
+        assertOpen();
+        return await router.callDirect(name, args, callOptions);
+      },
+      async execute(code, executeOptions) {
+        assertOpen();
+        if (!kernel) {
+          throw new ProgAgentError("this episode was created without a kernel (withKernel: false)", {
+            code: ERROR_CODES.INVALID_ARGUMENT,
+            category: "system",
+          });
+        }
+        return await kernel.execute(code, executeOptions);
+      },
+      async finish(answer) {
+        assertOpen();
+        finished = true;
+        // Stop the program before judging, so nothing changes the state under the verifier.
+        await kernel?.dispose();
+        return await runVerifier(task, instance, dbPath, workspaceDir, answer);
+      },
+      dispose,
+      [Symbol.asyncDispose]: dispose,
+    };
+  } catch (error) {
+    await kernel?.dispose();
+    plainWorkspace?.dispose();
+    stateDir.dispose();
+    throw error;
+  }
+}
+
+async function runVerifier(
+  task: TaskDefinition,
+  instance: Instance,
+  dbPath: string,
+  workspaceDir: string,
+  answer: string,
+): Promise<Verdict> {
+  const initial = openStateView(instance.dbPath, instance.workspaceDir);
+  const final = openStateView(dbPath, workspaceDir);
+  try {
+    const checks = await task.verify({
+      initial: initial.view,
+      final: final.view,
+      answer,
+      scale: instance.scale,
+      seed: instance.seed,
+    });
+    const passed = checks.length > 0 && checks.every((item) => item.passed);
+    return { reward: passed ? 1 : 0, checks };
+  } catch (error) {
+    return { reward: 0, checks: [], error: `verifier failed: ${errorMessage(error)}` };
+  } finally {
+    initial.close();
+    final.close();
+  }
+}

@@ -1,0 +1,203 @@
+import { Faker, en } from "@faker-js/faker";
+import Database from "better-sqlite3";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { createSeededRandom, hashString } from "../core/index.js";
+import type { GenerateContext } from "./define-domain.js";
+import type { TaskDefinition } from "./define-task.js";
+import { SCALE_FACTORS, type Scale } from "./scale.js";
+import { tableNames } from "./verify-helpers.js";
+import { listWorkspaceFiles, resolveWorkspacePath } from "./workspace-tools.js";
+
+/** The fixed "today" of every generated instance, so data never depends on the wall clock. */
+export const REFERENCE_DATE = "2025-06-30";
+const INSTANCE_FORMAT = 1;
+
+export const instanceStatsSchema = z.object({
+  dbBytes: z.number(),
+  rowsPerTable: z.record(z.string(), z.number()),
+  fileCount: z.number(),
+  fileBytes: z.number(),
+});
+export type InstanceStats = z.infer<typeof instanceStatsSchema>;
+
+export const instanceManifestSchema = z.object({
+  schemaVersion: z.literal(1),
+  key: z.string(),
+  task: z.string(),
+  scale: z.string(),
+  seed: z.number(),
+  stats: instanceStatsSchema,
+});
+export type InstanceManifest = z.infer<typeof instanceManifestSchema>;
+
+/** A built (task, scale, seed) instance: an immutable database file and workspace in the cache. */
+export interface Instance {
+  task: TaskDefinition;
+  scale: Scale;
+  seed: number;
+  key: string;
+  dir: string;
+  dbPath: string;
+  workspaceDir: string;
+  stats: InstanceStats;
+}
+
+export function defaultCacheDir(): string {
+  return process.env.PROGAGENT_CACHE_DIR ?? join(homedir(), ".cache", "progagent", "instances");
+}
+
+/** The content hash of an instance: everything that determines its bytes. */
+export function instanceKey(task: TaskDefinition, scale: Scale, seed: number): string {
+  const hash = createHash("sha256");
+  hash.update(
+    JSON.stringify({
+      format: INSTANCE_FORMAT,
+      task: task.id,
+      domain: task.domain.id,
+      version: task.domain.version,
+      schema: task.domain.schemaSql,
+      generate: task.domain.generate.toString(),
+      prepare: task.prepare?.toString() ?? null,
+      scale,
+      seed,
+      referenceDate: REFERENCE_DATE,
+    }),
+  );
+  return hash.digest("hex").slice(0, 24);
+}
+
+function generateContext(
+  db: Database.Database,
+  workspaceDir: string,
+  scale: Scale,
+  seed: number,
+  stream: string,
+): GenerateContext {
+  const faker = new Faker({ locale: [en] });
+  const streamSeed = hashString(`${seed}:${scale}:${stream}`);
+  faker.seed(streamSeed);
+  faker.setDefaultRefDate(new Date(`${REFERENCE_DATE}T12:00:00Z`));
+  return {
+    db,
+    workspaceDir,
+    scale,
+    factors: SCALE_FACTORS[scale],
+    seed,
+    random: createSeededRandom(streamSeed),
+    faker,
+    referenceDate: REFERENCE_DATE,
+    writeFile(relativePath, content) {
+      const target = resolveWorkspacePath(workspaceDir, relativePath);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, content);
+    },
+  };
+}
+
+/** Builds an instance into the cache (or finds it there). Concurrent builders race safely: the first rename wins. */
+export function buildInstance(
+  task: TaskDefinition,
+  scale: Scale,
+  seed: number,
+  cacheDir = defaultCacheDir(),
+): Instance {
+  const key = instanceKey(task, scale, seed);
+  const dir = join(cacheDir, `${task.id}-${scale}-${seed}-${key}`);
+  const manifestPath = join(dir, "manifest.json");
+  if (!existsSync(manifestPath)) {
+    const staging = join(cacheDir, `.staging-${key}-${process.pid}-${randomBytes(4).toString("hex")}`);
+    mkdirSync(join(staging, "workspace"), { recursive: true });
+    try {
+      const db = new Database(join(staging, "state.sqlite"));
+      try {
+        db.pragma("journal_mode = DELETE");
+        db.exec(task.domain.schemaSql);
+        const workspaceDir = join(staging, "workspace");
+        const domainContext = generateContext(db, workspaceDir, scale, seed, task.domain.id);
+        db.transaction(() => task.domain.generate(domainContext))();
+        if (task.prepare) {
+          const taskContext = generateContext(db, workspaceDir, scale, seed, task.id);
+          db.transaction(() => task.prepare?.(taskContext))();
+        }
+        db.exec("VACUUM");
+      } finally {
+        db.close();
+      }
+      const manifest: InstanceManifest = {
+        schemaVersion: 1,
+        key,
+        task: task.id,
+        scale,
+        seed,
+        stats: measureState(join(staging, "state.sqlite"), join(staging, "workspace")),
+      };
+      writeFileSync(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2));
+      try {
+        renameSync(staging, dir);
+      } catch (error) {
+        if (!existsSync(manifestPath)) throw error;
+      }
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  const manifest = instanceManifestSchema.parse(JSON.parse(readFileSync(manifestPath, "utf8")));
+  return {
+    task,
+    scale,
+    seed,
+    key,
+    dir,
+    dbPath: join(dir, "state.sqlite"),
+    workspaceDir: join(dir, "workspace"),
+    stats: manifest.stats,
+  };
+}
+
+export function measureState(dbPath: string, workspaceDir: string): InstanceStats {
+  const db = new Database(dbPath, { readonly: true });
+  const rowsPerTable: Record<string, number> = {};
+  try {
+    for (const table of tableNames(db)) {
+      rowsPerTable[table] = (
+        db.prepare(`SELECT COUNT(*) AS count FROM "${table}"`).get() as { count: number }
+      ).count;
+    }
+  } finally {
+    db.close();
+  }
+  const files = listWorkspaceFiles(workspaceDir);
+  return {
+    dbBytes: statSync(dbPath).size,
+    rowsPerTable,
+    fileCount: files.length,
+    fileBytes: files.reduce((total, file) => total + statSync(join(workspaceDir, file)).size, 0),
+  };
+}
+
+/** Opens a read-only view of a state (database + workspace) for verifiers. */
+export function openStateView(
+  dbPath: string,
+  workspaceDir: string,
+): { view: import("./define-task.js").StateView; close(): void } {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  return {
+    view: {
+      db,
+      workspaceDir,
+      readFile(relativePath) {
+        try {
+          return readFileSync(resolveWorkspacePath(workspaceDir, relativePath), "utf8");
+        } catch {
+          return null;
+        }
+      },
+      listFiles: () => listWorkspaceFiles(workspaceDir),
+    },
+    close: () => db.close(),
+  };
+}

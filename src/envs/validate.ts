@@ -1,0 +1,105 @@
+import type { KernelPool } from "../kernel/index.js";
+import { errorMessage } from "../core/index.js";
+import type { TaskDefinition } from "./define-task.js";
+import { createEpisode, type EpisodeOptions } from "./episode.js";
+import { runCells } from "./run-cells.js";
+import type { Scale } from "./scale.js";
+
+export interface ValidationRow {
+  task: string;
+  scale: Scale;
+  seed: number;
+  nullReward: number;
+  oracleReward: number;
+  /** The oracle's recorded direct calls replayed without a kernel, then its answer. */
+  dtcReplayReward: number;
+  nearMissRewards: Record<string, number>;
+  oracleToolCalls: number;
+  ok: boolean;
+  problems: string[];
+  durationMs: number;
+}
+
+export interface ValidateOptions {
+  pool?: KernelPool;
+  cacheDir?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Checks one task instance: the null agent gets 0, the oracle gets 1 (and so does its direct-call replay),
+ * every near-miss gets 0.
+ */
+export async function validateTaskInstance(
+  task: TaskDefinition,
+  scale: Scale,
+  seed: number,
+  options: ValidateOptions = {},
+): Promise<ValidationRow> {
+  const startedAt = Date.now();
+  const problems: string[] = [];
+  const episodeOptions: EpisodeOptions = {
+    ...(options.pool ? { pool: options.pool } : {}),
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+  };
+  const cellOptions = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
+  const row: ValidationRow = {
+    task: task.id,
+    scale,
+    seed,
+    nullReward: -1,
+    oracleReward: -1,
+    dtcReplayReward: -1,
+    nearMissRewards: {},
+    oracleToolCalls: 0,
+    ok: false,
+    problems,
+    durationMs: 0,
+  };
+  try {
+    {
+      await using episode = await createEpisode(task, scale, seed, episodeOptions);
+      const verdict = await episode.finish("");
+      row.nullReward = verdict.reward;
+      if (verdict.reward !== 0) problems.push("the null agent (empty answer, no changes) was rewarded");
+      if (verdict.error) problems.push(`null agent: ${verdict.error}`);
+    }
+    let oracleAnswer = "";
+    let oracleCalls: Array<{ name: string; args: Record<string, unknown> }> = [];
+    {
+      await using episode = await createEpisode(task, scale, seed, { ...episodeOptions, withKernel: true });
+      const run = await runCells(episode, task.oracle, cellOptions);
+      oracleAnswer = run.answer;
+      oracleCalls = run.directCalls;
+      row.oracleToolCalls = run.directCalls.length;
+      if (run.failure) problems.push(`oracle failed: ${run.failure.slice(0, 2000)}`);
+      const verdict = await episode.finish(run.answer);
+      row.oracleReward = verdict.reward;
+      if (verdict.reward !== 1) {
+        const failed = verdict.checks
+          .filter((item) => !item.passed)
+          .map((item) => `${item.id}: ${item.message}`);
+        problems.push(`oracle not rewarded: ${verdict.error ?? failed.join("; ")}`);
+      }
+    }
+    {
+      await using episode = await createEpisode(task, scale, seed, episodeOptions);
+      for (const call of oracleCalls) await episode.callTool(call.name, call.args);
+      const verdict = await episode.finish(oracleAnswer);
+      row.dtcReplayReward = verdict.reward;
+      if (verdict.reward !== 1) problems.push("the oracle's direct-call replay was not rewarded");
+    }
+    for (const nearMiss of task.nearMisses) {
+      await using episode = await createEpisode(task, scale, seed, { ...episodeOptions, withKernel: true });
+      const run = await runCells(episode, nearMiss.cells, cellOptions);
+      const verdict = await episode.finish(run.answer);
+      row.nearMissRewards[nearMiss.id] = verdict.reward;
+      if (verdict.reward !== 0) problems.push(`near-miss '${nearMiss.id}' was rewarded`);
+    }
+  } catch (error) {
+    problems.push(`validation crashed: ${errorMessage(error)}`);
+  }
+  row.ok = problems.length === 0;
+  row.durationMs = Date.now() - startedAt;
+  return row;
+}

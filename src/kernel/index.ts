@@ -1,0 +1,29 @@
+export { createKernel, DEFAULT_LIMITS, RESTART_NOTE } from "./kernel.js";
+export type {
+  Kernel,
+  KernelOptions,
+  KernelToolSpec,
+  KernelToolHandler,
+  KernelToolOutcome,
+  ExecutionResult,
+  ExecutionStatus,
+  ExecuteOptions,
+} from "./kernel.js";
+export { createKernelPool } from "./kernel-pool.js";
+export type { KernelPool, KernelPoolOptions } from "./kernel-pool.js";
+export {
+  composeOutput,
+  truncateMiddle,
+  stripAnsi,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  NO_OUTPUT,
+} from "./compose-output.js";
+export type { OutputParts } from "./compose-output.js";
+export {
+  assertSandboxAvailable,
+  buildSandboxCommand,
+  BWRAP_INSTALL_HINT,
+  UNSAFE_WARNING,
+  SANDBOX_WORKSPACE,
+} from "./sandbox.js";
+export type { ResourceLimits } from "./kernel-process.js";

@@ -1,0 +1,90 @@
+import { createLogger, errorMessage } from "../core/index.js";
+import {
+  createKernel,
+  type Kernel,
+  type KernelOptions,
+  type KernelToolHandler,
+  type KernelToolSpec,
+} from "./kernel.js";
+
+export interface KernelPoolOptions {
+  /** How many started kernels to keep ready (default 2). */
+  size?: number;
+  /** Options for every kernel; each gets its own fresh workspace. */
+  kernel?: Omit<KernelOptions, "workspaceDir" | "tools" | "onToolCall">;
+}
+
+export interface KernelPool {
+  /** A started kernel with a fresh, empty workspace, in milliseconds when the pool is warm. */
+  acquire(setup?: { tools: KernelToolSpec[]; onToolCall: KernelToolHandler }): Promise<Kernel>;
+  /** Resolves when the pool holds `size` ready kernels. */
+  warm(): Promise<void>;
+  readonly idleCount: number;
+  dispose(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Keeps pre-started kernels so an episode does not wait for an interpreter to boot. Kernels are never
+ * reused: the caller owns and disposes what it acquires, and the pool refills in the background.
+ */
+export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
+  const size = options.size ?? 2;
+  const logger = createLogger();
+  const idle: Kernel[] = [];
+  const filling = new Set<Promise<void>>();
+  let disposed = false;
+
+  const startOne = (): void => {
+    const kernel = createKernel(options.kernel);
+    const task = kernel
+      .start()
+      .then(async () => {
+        if (disposed) await kernel.dispose();
+        else idle.push(kernel);
+      })
+      .catch(async (error: unknown) => {
+        logger.warn(`kernel pool: a kernel failed to start: ${errorMessage(error)}`);
+        await kernel.dispose();
+      })
+      .finally(() => filling.delete(task));
+    filling.add(task);
+  };
+
+  const refill = (): void => {
+    while (!disposed && idle.length + filling.size < size) startOne();
+  };
+
+  return {
+    async acquire(setup) {
+      let kernel = idle.shift();
+      refill();
+      if (!kernel) {
+        kernel = createKernel(options.kernel);
+        try {
+          await kernel.start();
+        } catch (error) {
+          await kernel.dispose();
+          throw error;
+        }
+      }
+      if (setup) kernel.setTools(setup.tools, setup.onToolCall);
+      return kernel;
+    },
+    async warm() {
+      refill();
+      while (filling.size > 0) await Promise.all([...filling]);
+    },
+    get idleCount() {
+      return idle.length;
+    },
+    async dispose() {
+      disposed = true;
+      await Promise.all([...filling]);
+      await Promise.all(idle.splice(0).map((kernel) => kernel.dispose()));
+    },
+    async [Symbol.asyncDispose]() {
+      await this.dispose();
+    },
+  };
+}

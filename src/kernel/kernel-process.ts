@@ -1,0 +1,243 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync, ftruncateSync, fstatSync, readSync } from "node:fs";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { ERROR_CODES, ProgAgentError } from "../core/index.js";
+import { assertSandboxAvailable, buildSandboxCommand, sandboxEnvironment } from "./sandbox.js";
+
+/** A message from the Python side of the protocol. */
+export type KernelMessage =
+  | { t: "ready"; pid: number }
+  | { t: "ok"; id: number }
+  | { t: "pong"; id: number }
+  | { t: "warning"; message: string }
+  | { t: "call"; id: number; name: string; args: Record<string, unknown> }
+  | {
+      t: "done";
+      id: number;
+      value: string | null;
+      error: { type: string; message: string; traceback: string } | null;
+      tool_calls: number;
+    };
+
+export interface ResourceLimits {
+  memoryBytes: number;
+  processes: number;
+  fileSizeBytes: number;
+  cpuSeconds: number;
+  openFiles: number;
+}
+
+export interface KernelProcessOptions {
+  interpreter: string;
+  workspaceDir: string;
+  bootstrapPath: string;
+  /** Host directory for the program's stdout/stderr files (never visible in the sandbox). */
+  ioDir: string;
+  sandbox: boolean;
+  limits: ResourceLimits;
+  /** Run as this uid/gid (root hosts only): gives each kernel its own process limit and file ownership. */
+  uid?: number;
+  onMessage(message: KernelMessage): void;
+  onExit(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * One Python process speaking the kernel protocol. Owns the process and its output files; knows nothing
+ * of executions or deadlines (that is the kernel's job).
+ */
+export class KernelProcess {
+  readonly child: ChildProcess;
+  private readonly stdoutFd: number;
+  private readonly stderrFd: number;
+  private readonly commands: Writable;
+  private buffer = "";
+  private exited = false;
+  /** The host pid of the Python interpreter (inside bwrap it is a child of bwrap). */
+  private pythonPid: number | undefined;
+
+  constructor(private readonly options: KernelProcessOptions) {
+    const stdoutPath = join(options.ioDir, "stdout");
+    const stderrPath = join(options.ioDir, "stderr");
+    this.stdoutFd = openSync(stdoutPath, "w+");
+    this.stderrFd = openSync(stderrPath, "w+");
+    const appendOut = openSync(stdoutPath, "a");
+    const appendErr = openSync(stderrPath, "a");
+    const environment = sandboxEnvironment({
+      PROGAGENT_LIMITS: JSON.stringify({
+        memory_bytes: options.limits.memoryBytes,
+        processes: options.uid === undefined ? 0 : options.limits.processes,
+        file_size_bytes: options.limits.fileSizeBytes,
+        cpu_seconds: options.limits.cpuSeconds,
+        open_files: options.limits.openFiles,
+      }),
+    });
+    const identity = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
+    try {
+      if (options.sandbox) {
+        const bwrap = assertSandboxAvailable();
+        const { command, args } = buildSandboxCommand({
+          interpreter: options.interpreter,
+          workspaceDir: options.workspaceDir,
+          bootstrapPath: options.bootstrapPath,
+          environment,
+          bwrapPath: bwrap,
+        });
+        this.child = spawn(command, args, {
+          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
+          detached: true,
+          ...identity,
+        });
+      } else {
+        this.child = spawn(options.interpreter, ["-I", "-B", options.bootstrapPath], {
+          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
+          detached: true,
+          cwd: options.workspaceDir,
+          env: { ...environment, HOME: options.workspaceDir },
+          ...identity,
+        });
+        this.pythonPid = this.child.pid;
+      }
+    } finally {
+      closeSync(appendOut);
+      closeSync(appendErr);
+    }
+    this.commands = this.child.stdio[3] as Writable;
+    const replies = this.child.stdio[4] as Readable;
+    this.commands.on("error", () => undefined);
+    replies.setEncoding("utf8");
+    replies.on("data", (chunk: string) => this.onData(chunk));
+    replies.on("error", () => undefined);
+    this.child.on("error", () => undefined);
+    this.child.on("exit", (code, signal) => {
+      this.exited = true;
+      this.options.onExit(code, signal);
+    });
+  }
+
+  get isAlive(): boolean {
+    return !this.exited;
+  }
+
+  send(message: Record<string, unknown>): void {
+    if (this.exited) return;
+    this.commands.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Sends SIGINT to the interpreter itself (KeyboardInterrupt in the program). */
+  interrupt(): void {
+    const pid = this.resolvePythonPid();
+    if (pid === undefined) return;
+    try {
+      process.kill(pid, "SIGINT");
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Kills the whole process group; inside bwrap the PID namespace dies with it. */
+  kill(): void {
+    if (this.exited || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, "SIGKILL");
+    } catch {
+      try {
+        this.child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  /** Reads and clears what the program wrote to stdout and stderr since the last call. */
+  takeOutput(): { stdout: string; stderr: string; stdoutBytes: number; stderrBytes: number } {
+    const stdout = this.drain(this.stdoutFd);
+    const stderr = this.drain(this.stderrFd);
+    return { stdout: stdout.text, stderr: stderr.text, stdoutBytes: stdout.bytes, stderrBytes: stderr.bytes };
+  }
+
+  /** Everything the bootstrap wrote to stderr (for start-up failures). */
+  readStartupError(): string {
+    try {
+      return readFileSync(join(this.options.ioDir, "stderr"), "utf8").slice(-4000);
+    } catch {
+      return "";
+    }
+  }
+
+  dispose(): void {
+    this.kill();
+    for (const fd of [this.stdoutFd, this.stderrFd]) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  private drain(fd: number): { text: string; bytes: number } {
+    const size = fstatSync(fd).size;
+    if (size === 0) return { text: "", bytes: 0 };
+    // A runaway printer can write gigabytes; the model only ever sees 50k characters, so keep head and tail.
+    let text: string;
+    if (size <= MAX_CAPTURE_BYTES) {
+      const data = Buffer.alloc(size);
+      readSync(fd, data, 0, size, 0);
+      text = data.toString("utf8");
+    } else {
+      const half = MAX_CAPTURE_BYTES / 2;
+      const head = Buffer.alloc(half);
+      const tail = Buffer.alloc(half);
+      readSync(fd, head, 0, half, 0);
+      readSync(fd, tail, 0, half, size - half);
+      text = `${head.toString("utf8")}\n... [${size - MAX_CAPTURE_BYTES} bytes not captured] ...\n${tail.toString("utf8")}`;
+    }
+    ftruncateSync(fd, 0);
+    return { text, bytes: size };
+  }
+
+  private resolvePythonPid(): number | undefined {
+    if (this.pythonPid !== undefined) return this.pythonPid;
+    const pid = this.child.pid;
+    if (pid === undefined) return undefined;
+    try {
+      const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+      const first = Number(children[0]);
+      if (Number.isInteger(first) && first > 0) this.pythonPid = first;
+    } catch {
+      return undefined;
+    }
+    return this.pythonPid;
+  }
+
+  private onData(chunk: string): void {
+    this.buffer += chunk;
+    let newline = this.buffer.indexOf("\n");
+    while (newline >= 0) {
+      const line = this.buffer.slice(0, newline);
+      this.buffer = this.buffer.slice(newline + 1);
+      newline = this.buffer.indexOf("\n");
+      if (line.length === 0) continue;
+      let message: KernelMessage;
+      try {
+        message = JSON.parse(line) as KernelMessage;
+      } catch {
+        continue;
+      }
+      this.options.onMessage(message);
+    }
+  }
+}
+
+export function kernelStartError(reason: string, startupError: string): ProgAgentError {
+  return new ProgAgentError(
+    `The Python kernel failed to start: ${reason}${startupError ? `\n${startupError}` : ""}`,
+    {
+      code: ERROR_CODES.KERNEL_START_FAILED,
+      category: "system",
+    },
+  );
+}

@@ -1,0 +1,438 @@
+import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
+import { composeOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./compose-output.js";
+import {
+  KernelProcess,
+  kernelStartError,
+  type KernelMessage,
+  type ResourceLimits,
+} from "./kernel-process.js";
+import { UNSAFE_WARNING } from "./sandbox.js";
+
+/** How a tool appears inside the kernel: `tools["name"]`, `tools.attr`, positional order and docs. */
+export interface KernelToolSpec {
+  name: string;
+  attr: string;
+  params: string[];
+  signature: string;
+  doc: string;
+}
+
+export type KernelToolOutcome = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Routes a tool call made by the program to the host; must resolve (never reject) before the signal aborts. */
+export type KernelToolHandler = (
+  call: { name: string; args: Record<string, unknown> },
+  options: { signal: AbortSignal; timeoutMs: number },
+) => Promise<KernelToolOutcome>;
+
+export interface KernelOptions {
+  /** Bound read-write at /workspace (cwd and HOME). Default: a fresh temporary directory owned by the kernel. */
+  workspaceDir?: string;
+  /** Default /usr/bin/python3. */
+  interpreter?: string;
+  /** Development only: run without bubblewrap. Loudly labelled. */
+  unsafeNoSandbox?: boolean;
+  /** Per-execution deadline (default 60 s). */
+  timeoutMs?: number;
+  /** How long an interrupted execution may take to stop before the kernel is killed (default 2 s). */
+  interruptGraceMs?: number;
+  maxOutputChars?: number;
+  limits?: Partial<ResourceLimits>;
+  startTimeoutMs?: number;
+  tools?: KernelToolSpec[];
+  onToolCall?: KernelToolHandler;
+  /** Receives warnings (unsafe mode, limits that could not be set). Default: stderr. */
+  onWarning?: (message: string) => void;
+}
+
+export type ExecutionStatus = "ok" | "error" | "timeout" | "killed" | "crashed";
+
+/** The structured result of one execution (for trajectories) and the text the model sees. */
+export interface ExecutionResult {
+  text: string;
+  truncated: boolean;
+  status: ExecutionStatus;
+  stdout: string;
+  stderr: string;
+  value: string | null;
+  error: { type: string; message: string; traceback: string } | null;
+  durationMs: number;
+  toolCallCount: number;
+  /** This execution ran in a fresh kernel after the previous one was lost. */
+  kernelRestarted: boolean;
+}
+
+export interface ExecuteOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface Kernel {
+  readonly workspaceDir: string;
+  /** Starts the interpreter now instead of on first execution. */
+  start(): Promise<void>;
+  setTools(tools: KernelToolSpec[], handler: KernelToolHandler): void;
+  execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
+  /** Gives the sandbox user ownership of files the host put into the workspace. */
+  grantWorkspace(): void;
+  dispose(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export const DEFAULT_LIMITS: ResourceLimits = {
+  memoryBytes: 2 * 1024 ** 3,
+  processes: 256,
+  fileSizeBytes: 256 * 1024 ** 2,
+  cpuSeconds: 3600,
+  openFiles: 1024,
+};
+
+export const RESTART_NOTE =
+  "[Note: the kernel was restarted; variables, functions and imports from earlier executions are gone.]";
+
+const BOOTSTRAP_SOURCE = fileURLToPath(new URL("./python/bootstrap.py", import.meta.url));
+let bootstrapDir: TempDir | undefined;
+let uidCounter = 0;
+
+/** A world-readable copy of the bootstrap, so that a sandbox user can read it wherever the package lives. */
+function bootstrapPath(): string {
+  if (!bootstrapDir) {
+    bootstrapDir = createTempDir("bootstrap");
+    chmodSync(bootstrapDir.path, 0o755);
+    const owned = bootstrapDir;
+    process.once("exit", () => owned.dispose());
+  }
+  const target = join(bootstrapDir.path, "bootstrap.py");
+  if (!existsSync(target)) {
+    copyFileSync(BOOTSTRAP_SOURCE, target);
+    chmodSync(target, 0o644);
+  }
+  return target;
+}
+
+/** On a root host every kernel runs as its own unprivileged uid: its own process limit, no access to others' files. */
+function allocateUid(): number | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  uidCounter += 1;
+  return 200_000 + ((process.pid * 131 + uidCounter) % 100_000);
+}
+
+function chownRecursive(path: string, uid: number): void {
+  chownSync(path, uid, uid);
+  if (!lstatSync(path).isDirectory()) return;
+  for (const entry of readdirSync(path)) {
+    const child = join(path, entry);
+    if (lstatSync(child).isSymbolicLink()) continue;
+    chownRecursive(child, uid);
+  }
+}
+
+interface PendingExecution {
+  id: number;
+  settle(outcome: ExecutionOutcome): void;
+  controller: AbortController;
+  deadlineAt: number;
+}
+
+type ExecutionOutcome =
+  | { kind: "done"; message: Extract<KernelMessage, { t: "done" }> }
+  | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: "killed" };
+
+/** Creates a persistent, sandboxed Python kernel. Nothing starts until start() or the first execute(). */
+export function createKernel(options: KernelOptions = {}): Kernel {
+  const sandbox = options.unsafeNoSandbox !== true;
+  const warn = options.onWarning ?? ((message: string) => process.stderr.write(`${message}\n`));
+  if (!sandbox) warn(UNSAFE_WARNING);
+  const ownDir = createTempDir("kernel");
+  chmodSync(ownDir.path, 0o711);
+  const ioDir = join(ownDir.path, "io");
+  mkdirSync(ioDir, { mode: 0o700 });
+  const workspaceDir = options.workspaceDir ?? join(ownDir.path, "workspace");
+  mkdirSync(workspaceDir, { recursive: true });
+  const uid = allocateUid();
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const graceMs = options.interruptGraceMs ?? 2_000;
+  const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  let tools = options.tools ?? [];
+  let toolHandler: KernelToolHandler | undefined = options.onToolCall;
+
+  let current: KernelProcess | undefined;
+  let starting: Promise<KernelProcess> | undefined;
+  let pending: PendingExecution | undefined;
+  let lostState = false;
+  let everStarted = false;
+  let disposed = false;
+  let executionId = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const grantWorkspace = (): void => {
+    if (uid !== undefined) chownRecursive(workspaceDir, uid);
+  };
+  grantWorkspace();
+
+  const onMessage = (process: KernelProcess, message: KernelMessage): void => {
+    if (process !== current) return;
+    if (message.t === "warning") warn(`[kernel] ${message.message}`);
+    else if (message.t === "done" && pending && message.id === pending.id)
+      pending.settle({ kind: "done", message });
+    else if (message.t === "call") void routeToolCall(process, message);
+  };
+
+  const routeToolCall = async (
+    process: KernelProcess,
+    message: Extract<KernelMessage, { t: "call" }>,
+  ): Promise<void> => {
+    const execution = pending;
+    let outcome: KernelToolOutcome;
+    if (!toolHandler || !execution) {
+      outcome = { ok: false, error: `no tools are connected to this kernel (called '${message.name}')` };
+    } else {
+      const remainingMs = Math.max(0, execution.deadlineAt - Date.now());
+      try {
+        outcome = await toolHandler(
+          { name: message.name, args: message.args ?? {} },
+          { signal: execution.controller.signal, timeoutMs: remainingMs },
+        );
+      } catch (error) {
+        outcome = { ok: false, error: errorMessage(error) };
+      }
+    }
+    if (process === current) process.send({ t: "result", id: message.id, ...outcome });
+  };
+
+  const spawnProcess = async (): Promise<KernelProcess> => {
+    if (disposed)
+      throw new ProgAgentError("the kernel was disposed", {
+        code: ERROR_CODES.KERNEL_DISPOSED,
+        category: "system",
+      });
+    let markReady: () => void = () => undefined;
+    let failStart: (error: Error) => void = () => undefined;
+    const ready = new Promise<void>((resolve, reject) => {
+      markReady = resolve;
+      failStart = reject;
+    });
+    const child: KernelProcess = new KernelProcess({
+      interpreter: options.interpreter ?? "/usr/bin/python3",
+      workspaceDir,
+      bootstrapPath: bootstrapPath(),
+      ioDir,
+      sandbox,
+      limits,
+      ...(uid === undefined ? {} : { uid }),
+      onMessage: (message) => {
+        if (message.t === "ready") markReady();
+        onMessage(child, message);
+      },
+      onExit: (code, signal) => {
+        failStart(
+          kernelStartError(
+            `the interpreter exited (code ${code}, signal ${signal})`,
+            child.readStartupError(),
+          ),
+        );
+        if (child !== current) return;
+        current = undefined;
+        lostState = true;
+        if (pending) pending.settle({ kind: "exited", code, signal });
+        else child.dispose();
+      },
+    });
+    current = child;
+    if (tools.length > 0) child.send({ t: "init", tools });
+    const timer = setTimeout(
+      () =>
+        failStart(
+          kernelStartError(
+            `no ready signal within ${options.startTimeoutMs ?? 15_000} ms`,
+            child.readStartupError(),
+          ),
+        ),
+      options.startTimeoutMs ?? 15_000,
+    );
+    try {
+      await ready;
+    } catch (error) {
+      child.dispose();
+      if (current === child) current = undefined;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    child.takeOutput();
+    everStarted = true;
+    return child;
+  };
+
+  const ensureProcess = async (): Promise<KernelProcess> => {
+    if (current?.isAlive && !starting) return current;
+    if (!starting) {
+      starting = spawnProcess().finally(() => {
+        starting = undefined;
+      });
+    }
+    return await starting;
+  };
+
+  const runExecution = async (code: string, executeOptions: ExecuteOptions): Promise<ExecutionResult> => {
+    const startedAt = Date.now();
+    const restartedNow = lostState && everStarted;
+    const process = await ensureProcess();
+    lostState = false;
+    const limitMs = executeOptions.timeoutMs ?? timeoutMs;
+    executionId += 1;
+    const controller = new AbortController();
+    let timedOut = false;
+    let interruptTimer: NodeJS.Timeout | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    const outcome = await new Promise<ExecutionOutcome>((resolve) => {
+      const execution: PendingExecution = {
+        id: executionId,
+        controller,
+        deadlineAt: startedAt + limitMs,
+        settle: (value) => {
+          if (pending !== execution) return;
+          pending = undefined;
+          resolve(value);
+        },
+      };
+      pending = execution;
+      const interrupt = (): void => {
+        controller.abort(new Error("execution deadline"));
+        process.interrupt();
+        killTimer = setTimeout(() => {
+          if (pending !== execution) return;
+          process.kill();
+          if (current === process) current = undefined;
+          lostState = true;
+          execution.settle({ kind: "killed" });
+        }, graceMs);
+      };
+      interruptTimer = setTimeout(() => {
+        timedOut = true;
+        interrupt();
+      }, limitMs);
+      executeOptions.signal?.addEventListener("abort", interrupt, { once: true });
+      process.send({ t: "exec", id: executionId, code });
+    });
+    clearTimeout(interruptTimer);
+    clearTimeout(killTimer);
+    const output = process.takeOutput();
+    if (outcome.kind !== "done") process.dispose();
+    const seconds = Math.round(limitMs / 100) / 10;
+    const notes = restartedNow ? [RESTART_NOTE] : [];
+    const trailer: string[] = [];
+    let status: ExecutionStatus;
+    let value: string | null = null;
+    let error: ExecutionResult["error"] = null;
+    let toolCallCount = 0;
+    if (outcome.kind === "done") {
+      value = outcome.message.value;
+      error = outcome.message.error;
+      toolCallCount = outcome.message.tool_calls;
+      if (error && error.type === "KeyboardInterrupt" && (timedOut || executeOptions.signal?.aborted)) {
+        status = "timeout";
+        trailer.push(
+          timedOut
+            ? `[Execution timed out after ${seconds} s and was interrupted. The kernel is still alive: variables and imports are preserved.]`
+            : "[Execution was cancelled and interrupted. The kernel is still alive: variables and imports are preserved.]",
+        );
+      } else {
+        status = error ? "error" : "ok";
+      }
+    } else if (outcome.kind === "killed") {
+      status = "killed";
+      trailer.push(
+        `[Execution timed out after ${seconds} s and did not stop within ${graceMs / 1000} s of the interrupt, so the kernel was killed. ` +
+          "All kernel state (variables, functions, imports) is lost; the next execution starts a fresh kernel.]",
+      );
+    } else {
+      status = "crashed";
+      const how = outcome.signal
+        ? `killed by ${outcome.signal}${outcome.signal === "SIGKILL" ? ", possibly out of memory" : ""}`
+        : `exit code ${outcome.code}`;
+      trailer.push(
+        `[The kernel process died during execution (${how}). All kernel state is lost; the next execution starts a fresh kernel.]`,
+      );
+    }
+    const composed = composeOutput(
+      {
+        notes,
+        stdout: output.stdout,
+        value,
+        stderr: output.stderr,
+        traceback: error?.traceback ?? null,
+        trailer,
+      },
+      maxOutputChars,
+    );
+    return {
+      text: composed.text,
+      truncated: composed.truncated,
+      status,
+      stdout: output.stdout,
+      stderr: output.stderr,
+      value,
+      error,
+      durationMs: Date.now() - startedAt,
+      toolCallCount,
+      kernelRestarted: restartedNow,
+    };
+  };
+
+  const dispose = async (): Promise<void> => {
+    if (disposed) return;
+    disposed = true;
+    try {
+      await starting;
+    } catch {
+      // a failed start has nothing left to end
+    }
+    if (pending) pending.settle({ kind: "killed" });
+    const process = current;
+    current = undefined;
+    if (process) {
+      const exited = new Promise<void>((resolve) => {
+        if (!process.isAlive) resolve();
+        else process.child.once("exit", () => resolve());
+      });
+      process.dispose();
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    }
+    ownDir.dispose();
+  };
+
+  return {
+    workspaceDir,
+    start: async () => {
+      await ensureProcess();
+    },
+    setTools(nextTools, handler) {
+      tools = nextTools;
+      toolHandler = handler;
+      current?.send({ t: "init", tools });
+    },
+    execute(code, executeOptions = {}) {
+      if (disposed) {
+        return Promise.reject(
+          new ProgAgentError("the kernel was disposed", {
+            code: ERROR_CODES.KERNEL_DISPOSED,
+            category: "system",
+          }),
+        );
+      }
+      // One execution at a time: later calls wait for earlier ones.
+      const run = queue.then(() => runExecution(code, executeOptions));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    grantWorkspace,
+    dispose,
+    [Symbol.asyncDispose]: dispose,
+  };
+}

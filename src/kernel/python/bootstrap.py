@@ -1,0 +1,387 @@
+"""progagent kernel: a persistent Python interpreter driven by the host over dedicated file descriptors.
+
+Protocol: newline-delimited JSON. The host writes commands on fd 3 and reads replies on fd 4 (both are
+moved to high descriptors at start). The program's stdout/stderr (fd 1/2) are files the host reads after
+each execution, so nothing the program prints can corrupt the protocol. Stdlib only; imports that cost
+start-up time are deferred until first use.
+"""
+
+import json
+import os
+import signal
+import sys
+
+COMMAND_FD = 3
+REPLY_FD = 4
+_tool_specs = {}
+_attribute_names = {}
+_execution_count = 0
+_tool_call_count = 0
+_event_loop = None
+
+
+def _move_fd(fd, target):
+    os.dup2(fd, target)
+    os.close(fd)
+    os.set_inheritable(target, False)
+    return target
+
+
+_command_fd = _move_fd(COMMAND_FD, 1021)
+_reply_fd = _move_fd(REPLY_FD, 1022)
+_command_buffer = b""
+
+
+def _apply_limits(limits):
+    import resource
+
+    pairs = (
+        ("memory_bytes", resource.RLIMIT_AS),
+        ("processes", resource.RLIMIT_NPROC),
+        ("file_size_bytes", resource.RLIMIT_FSIZE),
+        ("cpu_seconds", resource.RLIMIT_CPU),
+        ("open_files", resource.RLIMIT_NOFILE),
+    )
+    for key, which in pairs:
+        value = limits.get(key)
+        if value:
+            try:
+                resource.setrlimit(which, (value, value))
+            except (ValueError, OSError) as error:
+                _send({"t": "warning", "message": "could not set %s: %s" % (key, error)})
+
+
+def _send(message):
+    data = (json.dumps(message, default=repr) + "\n").encode("utf-8", "backslashreplace")
+    # A KeyboardInterrupt in the middle of a reply would corrupt the protocol: defer it until the write is done.
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(_reply_fd, view)
+            view = view[written:]
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _receive():
+    global _command_buffer
+    while True:
+        newline = _command_buffer.find(b"\n")
+        if newline >= 0:
+            line = _command_buffer[:newline]
+            _command_buffer = _command_buffer[newline + 1 :]
+            return json.loads(line)
+        chunk = os.read(_command_fd, 1 << 16)
+        if not chunk:
+            os._exit(0)
+        _command_buffer += chunk
+
+
+class ToolError(Exception):
+    """Raised when a tool call fails: the tool reported an error, or the arguments were invalid."""
+
+    def __init__(self, message, tool=None):
+        super().__init__(message)
+        self.tool = tool
+
+
+class UnknownToolError(ToolError, KeyError):
+    """A tool name that does not exist; the message lists the ones that do."""
+
+    __str__ = Exception.__str__
+
+
+class _Tool:
+    __slots__ = ("name", "_spec")
+
+    def __init__(self, spec):
+        self.name = spec["name"]
+        self._spec = spec
+
+    def __call__(self, *args, **kwargs):
+        parameters = self._spec["params"]
+        if len(args) > len(parameters):
+            raise TypeError(
+                "%s() takes at most %d positional arguments (%d given); signature: %s"
+                % (self.name, len(parameters), len(args), self._spec["signature"])
+            )
+        for parameter, value in zip(parameters, args):
+            if parameter in kwargs:
+                raise TypeError("%s() got multiple values for argument '%s'" % (self.name, parameter))
+            kwargs[parameter] = value
+        return _call_tool(self.name, kwargs)
+
+    def __repr__(self):
+        return "<tool %s>" % self._spec["signature"]
+
+    @property
+    def __doc__(self):
+        return self._spec["doc"]
+
+
+def _call_tool(name, arguments):
+    global _tool_call_count
+    try:
+        payload = json.dumps(arguments)
+    except (TypeError, ValueError) as error:
+        raise ToolError("%s: arguments must be JSON-serializable (%s)" % (name, error), name) from None
+    _tool_call_count += 1
+    call_id = _tool_call_count
+    _send({"t": "call", "id": call_id, "name": name, "args": json.loads(payload)})
+    while True:
+        message = _receive()
+        if message.get("t") == "result" and message.get("id") == call_id:
+            break
+    if message.get("ok"):
+        return message.get("value")
+    raise ToolError(message.get("error") or "tool call failed", name)
+
+
+class _Tools:
+    """The environment's tools. Call them as tools["name"](**kwargs) or tools.name(...)."""
+
+    def __getitem__(self, name):
+        spec = _tool_specs.get(name)
+        if spec is None:
+            raise UnknownToolError(_unknown_tool_message(name), name) from None
+        return _Tool(spec)
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        name = _attribute_names.get(attribute)
+        if name is None:
+            raise AttributeError(_unknown_tool_message(attribute)) from None
+        return _Tool(_tool_specs[name])
+
+    def __contains__(self, name):
+        return name in _tool_specs
+
+    def __iter__(self):
+        return iter(sorted(_tool_specs))
+
+    def __len__(self):
+        return len(_tool_specs)
+
+    def __dir__(self):
+        return sorted(_attribute_names)
+
+    def keys(self):
+        return sorted(_tool_specs)
+
+    def __repr__(self):
+        if not _tool_specs:
+            return "tools: (none)"
+        lines = ["tools (%d): call as tools[\"name\"](**kwargs); help(tools.name) shows the docs" % len(_tool_specs)]
+        for name in sorted(_tool_specs):
+            lines.append("  " + _tool_specs[name]["signature"])
+        return "\n".join(lines)
+
+
+def _unknown_tool_message(name):
+    available = ", ".join(sorted(_tool_specs)) or "(none)"
+    return "Unknown tool %r. Available tools: %s" % (name, available)
+
+
+_builtin_help = None
+
+
+def _help(target=None, *args, **kwargs):
+    if isinstance(target, _Tool):
+        print(target._spec["signature"])
+        print()
+        print(target._spec["doc"])
+        return None
+    if isinstance(target, _Tools):
+        print(repr(target))
+        return None
+    import pydoc
+
+    return pydoc.help(target, *args, **kwargs) if target is not None else pydoc.help()
+
+
+tools = _Tools()
+_globals = {"__name__": "__main__", "__builtins__": __builtins__, "tools": tools, "ToolError": ToolError}
+
+
+def _restore_reserved_names():
+    if _globals.get("tools") is not tools:
+        _globals["tools"] = tools
+    if _globals.get("ToolError") is not ToolError:
+        _globals["ToolError"] = ToolError
+    _globals["help"] = _help
+
+
+def _setup_streams():
+    import io
+
+    sys.stdout = io.TextIOWrapper(
+        open(1, "wb", buffering=0, closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True
+    )
+    sys.stderr = io.TextIOWrapper(
+        open(2, "wb", buffering=0, closefd=False), encoding="utf-8", errors="backslashreplace", line_buffering=True
+    )
+    sys.__stdout__ = sys.stdout
+    sys.__stderr__ = sys.stderr
+    sys.stdin = open(os.devnull)
+
+
+def _flush_streams():
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def _compile_cell(code, filename):
+    import ast
+    import linecache
+
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+    tree = compile(code, filename, "exec", flags | ast.PyCF_ONLY_AST, dont_inherit=True)
+    trailing = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        trailing = ast.Expression(tree.body.pop().value)
+    body = compile(tree, filename, "exec", flags, dont_inherit=True)
+    expression = compile(trailing, filename, "eval", flags, dont_inherit=True) if trailing is not None else None
+    return body, expression
+
+
+def _run_code(code_object):
+    import inspect
+
+    result = eval(code_object, _globals)
+    if code_object.co_flags & inspect.CO_COROUTINE:
+        result = _loop().run_until_complete(result)
+    return result
+
+
+def _loop():
+    global _event_loop
+    if _event_loop is None:
+        import asyncio
+
+        _event_loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(_event_loop)
+    return _event_loop
+
+
+def _format_error(error, filename_prefix):
+    import traceback
+
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename.startswith(filename_prefix)]
+    lines = []
+    if frames:
+        lines.append("Traceback (most recent call last):\n")
+        lines.extend(traceback.format_list(frames))
+    lines.extend(traceback.format_exception_only(type(error), error))
+    text = "".join(lines)
+    if isinstance(error, NameError):
+        name = getattr(error, "name", None)
+        hint = _bare_name_hint(name)
+        if hint:
+            text += hint + "\n"
+    return text
+
+
+def _bare_name_hint(name):
+    if not name:
+        return None
+    if name == "claim_done":
+        return "Hint: claim_done is not available inside the code; call the claim_done tool directly to finish."
+    if name in _tool_specs or name in _attribute_names:
+        real = _attribute_names.get(name, name)
+        return 'Hint: tools are not global functions. Call it as tools["%s"](...) or tools.%s(...).' % (
+            real,
+            _tool_specs[real]["attr"],
+        )
+    return None
+
+
+def _execute(message):
+    global _execution_count
+    _execution_count += 1
+    filename = "<cell-%d>" % _execution_count
+    _restore_reserved_names()
+    if sys.stdout is not sys.__stdout__ or sys.stderr is not sys.__stderr__:
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    calls_before = _tool_call_count
+    reply = {"t": "done", "id": message["id"], "value": None, "error": None}
+    try:
+        try:
+            body, expression = _compile_cell(message["code"], filename)
+            _run_code(body)
+            if expression is not None:
+                value = _run_code(expression)
+                if value is not None:
+                    _globals["_"] = value
+                    reply["value"] = _safe_repr(value)
+        except BaseException as error:  # the program's errors, KeyboardInterrupt and SystemExit included
+            reply["error"] = {
+                "type": type(error).__name__,
+                "message": _safe_str(error),
+                "traceback": _format_error(error, "<cell-"),
+            }
+    except KeyboardInterrupt:
+        # Interrupted while reporting the program's own error: report the interrupt itself.
+        reply["error"] = {"type": "KeyboardInterrupt", "message": "", "traceback": "KeyboardInterrupt\n"}
+    # From here until the reply is written an interrupt must not escape, or the host would never hear back.
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        _flush_streams()
+        reply["tool_calls"] = _tool_call_count - calls_before
+        _send(reply)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _safe_repr(value):
+    try:
+        return repr(value)
+    except Exception as error:
+        return "<repr failed: %s: %s>" % (type(error).__name__, error)
+
+
+def _safe_str(error):
+    try:
+        return str(error)
+    except Exception:
+        return "<unprintable %s>" % type(error).__name__
+
+
+def _init(message):
+    _tool_specs.clear()
+    _attribute_names.clear()
+    for spec in message.get("tools", []):
+        _tool_specs[spec["name"]] = spec
+        _attribute_names[spec["attr"]] = spec["name"]
+
+
+def main():
+    _setup_streams()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    limits = json.loads(os.environ.pop("PROGAGENT_LIMITS", "{}"))
+    _apply_limits(limits)
+    sys.path.insert(0, os.getcwd())
+    _send({"t": "ready", "pid": os.getpid()})
+    while True:
+        try:
+            message = _receive()
+            kind = message.get("t")
+            if kind == "exec":
+                _execute(message)
+            elif kind == "init":
+                _init(message)
+                _send({"t": "ok", "id": message.get("id")})
+            elif kind == "ping":
+                _send({"t": "pong", "id": message.get("id")})
+        except KeyboardInterrupt:
+            # An interrupt that arrived after the execution finished: nothing to interrupt.
+            continue
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { dirname } from "node:path";
+import { ERROR_CODES, ProgAgentError } from "../core/index.js";
+
+/** The fixed path of the episode's workspace inside the sandbox: the program's cwd and HOME. */
+export const SANDBOX_WORKSPACE = "/workspace";
+export const SANDBOX_BOOTSTRAP = "/run/progagent/bootstrap.py";
+
+/** Host variables that may pass into the sandbox; everything else is scrubbed. */
+const ENVIRONMENT_ALLOWLIST = ["TZ", "LANG", "LC_ALL"];
+
+export const BWRAP_INSTALL_HINT =
+  "Bubblewrap (bwrap) is required to run model code in a sandbox. Install it with `apt-get install -y bubblewrap` " +
+  "(Debian/Ubuntu) or `dnf install bubblewrap` (Fedora), or pass --unsafe-no-sandbox for development only.";
+
+export const UNSAFE_WARNING =
+  "!!! UNSAFE: --unsafe-no-sandbox is set. Model code runs WITHOUT a sandbox, with this user's file system " +
+  "and network access. Use only for development with trusted code. !!!";
+
+export interface SandboxCommandOptions {
+  interpreter: string;
+  workspaceDir: string;
+  bootstrapPath: string;
+  environment: Record<string, string>;
+  bwrapPath?: string;
+}
+
+let sandboxProbe: { ok: true; bwrap: string } | { ok: false; reason: string } | undefined;
+
+/** Checks once per process that bwrap exists and can create the namespaces we need. */
+export function assertSandboxAvailable(bwrapPath = "bwrap"): string {
+  if (!sandboxProbe) {
+    const result = spawnSync(
+      bwrapPath,
+      ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true"],
+      {
+        encoding: "utf8",
+        timeout: 10_000,
+      },
+    );
+    if (result.error)
+      sandboxProbe = { ok: false, reason: `cannot run '${bwrapPath}': ${result.error.message}` };
+    else if (result.status !== 0)
+      sandboxProbe = { ok: false, reason: `'${bwrapPath}' failed: ${result.stderr.trim()}` };
+    else sandboxProbe = { ok: true, bwrap: bwrapPath };
+  }
+  if (!sandboxProbe.ok) {
+    throw new ProgAgentError(`The sandbox is unavailable (${sandboxProbe.reason}). ${BWRAP_INSTALL_HINT}`, {
+      code: ERROR_CODES.SANDBOX_UNAVAILABLE,
+      category: "user",
+    });
+  }
+  return sandboxProbe.bwrap;
+}
+
+/** Variables the program sees: a fixed set plus the small allowlist from the host. */
+export function sandboxEnvironment(extra: Record<string, string>): Record<string, string> {
+  const environment: Record<string, string> = {
+    HOME: SANDBOX_WORKSPACE,
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    LANG: "C.UTF-8",
+    PYTHONIOENCODING: "utf-8",
+    PYTHONDONTWRITEBYTECODE: "1",
+    TMPDIR: "/tmp",
+  };
+  for (const name of ENVIRONMENT_ALLOWLIST) {
+    const value = process.env[name];
+    if (value !== undefined) environment[name] = value;
+  }
+  return { ...environment, ...extra };
+}
+
+/**
+ * The bwrap command line: every namespace unshared (no network, own PID namespace), read-only system
+ * directories, private /tmp and /proc, minimal /dev, the workspace bound read-write, environment cleared.
+ */
+export function buildSandboxCommand(options: SandboxCommandOptions): { command: string; args: string[] } {
+  const args = ["--unshare-all", "--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "sandbox"];
+  args.push("--ro-bind", "/usr", "/usr");
+  for (const name of ["/bin", "/lib", "/lib64", "/lib32", "/sbin"]) {
+    if (!existsSync(name)) continue;
+    const stat = lstatSync(name);
+    if (stat.isSymbolicLink()) args.push("--symlink", realpathSync(name).replace(/^\//, ""), name);
+    else args.push("--ro-bind", name, name);
+  }
+  for (const name of ["/etc/localtime", "/etc/alternatives", "/etc/ld.so.cache"]) {
+    if (existsSync(name)) args.push("--ro-bind", name, name);
+  }
+  const interpreter = realpathSync(options.interpreter);
+  if (!interpreter.startsWith("/usr/")) {
+    // A Python outside /usr (pyenv, conda, a venv): expose its installation prefix read-only.
+    const prefix = dirname(dirname(interpreter));
+    args.push("--ro-bind", prefix, prefix);
+  }
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--bind", options.workspaceDir, SANDBOX_WORKSPACE, "--chdir", SANDBOX_WORKSPACE);
+  args.push("--ro-bind", options.bootstrapPath, SANDBOX_BOOTSTRAP);
+  args.push("--clearenv");
+  for (const [name, value] of Object.entries(options.environment)) args.push("--setenv", name, value);
+  args.push("--", interpreter, "-I", "-B", SANDBOX_BOOTSTRAP);
+  return { command: options.bwrapPath ?? "bwrap", args };
+}

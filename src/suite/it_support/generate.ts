@@ -1,0 +1,880 @@
+import type { GenerateContext } from "../../envs/index.js";
+import type { SeededRandom } from "../../core/index.js";
+import {
+  addBusinessMinutes,
+  addDays,
+  businessMinutesBetween,
+  dateOfMinutes,
+  isoToMinutes,
+  minutesToIso,
+  mondayOf,
+  previousMonthRange,
+  weekdayOf,
+} from "./business-time.js";
+import {
+  CATEGORIES,
+  DESK_EMAIL_DOMAIN,
+  RESOLUTION_TARGET_HOURS,
+  SNAPSHOT_TIME_OF_DAY,
+  TEAM_NAMES,
+  escalationTeamFor,
+  renderEscalationMatrix,
+  renderHandbook,
+  renderRefreshPolicy,
+  renderSlaPolicy,
+  usesCalendarClock,
+  type Category,
+  type Priority,
+  type TeamName,
+  type Tier,
+} from "./policy.js";
+import {
+  statusAt,
+  writeTicketRecord,
+  type ResolutionCode,
+  type TicketEventRecord,
+  type TicketRecord,
+} from "./ticket-records.js";
+import {
+  ASSET_MODELS,
+  COMMENTS,
+  INDUSTRIES,
+  JOB_TITLES,
+  RESOLUTION_NOTES,
+  ROOT_CAUSES,
+  SUBJECTS,
+} from "./vocabulary.js";
+import {
+  ESCALATION_MATRIX_PATH,
+  HANDBOOK_PATH,
+  HOLIDAYS_PATH,
+  LEAVE_CALENDAR_PATH,
+  REFRESH_POLICY_PATH,
+  SLA_POLICY_PATH,
+  renderHolidays,
+  renderLeaveCalendar,
+  renderRota,
+  rotaPath,
+  toCsv,
+  type Holiday,
+  type LeaveEntry,
+  type RotaLine,
+} from "./workspace-documents.js";
+
+const MINUTES_PER_DAY = 24 * 60;
+/** How far back the ticket history goes; longer than the refresh policy's 180-day window on purpose. */
+const HISTORY_DAYS = 240;
+const BASE_TICKETS = 170;
+
+interface AgentRow {
+  id: number;
+  fullName: string;
+  email: string;
+  teamId: number;
+  teamName: TeamName;
+  role: "agent" | "senior" | "lead";
+  status: "active" | "inactive";
+  /** Inactive agents stopped taking tickets at this minute. */
+  leftAt: number | null;
+}
+
+interface CompanyRow {
+  id: number;
+  name: string;
+  tier: Tier;
+  customerIds: number[];
+  assets: Array<{ id: number; type: string }>;
+}
+
+interface Assignment {
+  at: number;
+  teamId: number;
+  agentId: number | null;
+  level: number;
+}
+
+function weightedPick<T extends string>(random: SeededRandom, weights: Record<T, number>): T {
+  const entries = Object.entries(weights) as Array<[T, number]>;
+  const total = entries.reduce((sum, [, weight]) => sum + weight, 0);
+  let roll = random.next() * total;
+  for (const [value, weight] of entries) {
+    roll -= weight;
+    if (roll < 0) return value;
+  }
+  return (entries[entries.length - 1] as [T, number])[0];
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[^a-z0-9]+/g, "");
+}
+
+function nthWeekday(year: number, month: number, weekday: number, nth: number): string {
+  const first = `${year}-${String(month).padStart(2, "0")}-01`;
+  const offset = (weekday - weekdayOf(first) + 7) % 7;
+  return addDays(first, offset + 7 * (nth - 1));
+}
+
+function lastWeekday(year: number, month: number, weekday: number): string {
+  const nextMonthFirst =
+    month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
+  const last = addDays(nextMonthFirst, -1);
+  return addDays(last, -((weekdayOf(last) - weekday + 7) % 7));
+}
+
+/** A fixed-date holiday falling on a weekend is observed on the nearest weekday. */
+function observed(date: string): string {
+  const weekday = weekdayOf(date);
+  if (weekday === 6) return addDays(date, -1);
+  if (weekday === 0) return addDays(date, 1);
+  return date;
+}
+
+/**
+ * The company holiday calendar: the usual US set for the years around "today", plus a company-wide
+ * wellness day placed on a weekday of last month so that monthly SLA figures depend on the calendar.
+ */
+export function buildHolidays(referenceDate: string, random: SeededRandom): Holiday[] {
+  const year = Number(referenceDate.slice(0, 4));
+  const holidays: Holiday[] = [];
+  for (const current of [year - 1, year, year + 1]) {
+    holidays.push(
+      { date: observed(`${current}-01-01`), name: "New Year's Day" },
+      { date: nthWeekday(current, 1, 1, 3), name: "Martin Luther King Jr. Day" },
+      { date: nthWeekday(current, 2, 1, 3), name: "Presidents' Day" },
+      { date: lastWeekday(current, 5, 1), name: "Memorial Day" },
+      { date: observed(`${current}-06-19`), name: "Juneteenth" },
+      { date: observed(`${current}-07-04`), name: "Independence Day" },
+      { date: nthWeekday(current, 9, 1, 1), name: "Labor Day" },
+      { date: nthWeekday(current, 11, 4, 4), name: "Thanksgiving Day" },
+      { date: addDays(nthWeekday(current, 11, 4, 4), 1), name: "Day after Thanksgiving" },
+      { date: observed(`${current}-12-25`), name: "Christmas Day" },
+    );
+  }
+  const taken = new Set(holidays.map((holiday) => holiday.date));
+  const { start, end } = previousMonthRange(referenceDate);
+  const candidates: string[] = [];
+  // Days 4-24 keep the wellness day away from month edges, so tickets spanning it stay in the month.
+  for (let day = addDays(start, 3); day < addDays(start, 24) && day < end; day = addDays(day, 1)) {
+    const weekday = weekdayOf(day);
+    if (weekday >= 1 && weekday <= 5 && !taken.has(day) && !taken.has(addDays(day, -1))) candidates.push(day);
+  }
+  holidays.push({ date: random.pick(candidates), name: "Company Wellness Day" });
+  return holidays.sort((left, right) => left.date.localeCompare(right.date));
+}
+
+/** Everything a task preparation needs to know about the generated world, read back from the database. */
+export function snapshotMinutes(referenceDate: string): number {
+  return isoToMinutes(`${referenceDate}T${SNAPSHOT_TIME_OF_DAY}Z`);
+}
+
+export function generateItSupport(context: GenerateContext): void {
+  const { db, random, faker, factors, referenceDate } = context;
+  const rows = factors.rows;
+  const snapshotIso = `${referenceDate}T${SNAPSHOT_TIME_OF_DAY}Z`;
+  const snapshot = isoToMinutes(snapshotIso);
+  const today = referenceDate;
+
+  const insertSetting = db.prepare("INSERT INTO service_desk_settings (key, value) VALUES (?, ?)");
+  insertSetting.run("snapshot_at", snapshotIso);
+  insertSetting.run("timezone", "UTC");
+  insertSetting.run("desk_name", "Northbeam IT Services — Managed Service Desk");
+
+  const holidays = buildHolidays(referenceDate, random);
+  const holidaySet = new Set(holidays.map((holiday) => holiday.date));
+
+  // Teams
+  const insertTeam = db.prepare("INSERT INTO teams (id, name, queue_email, tier_level) VALUES (?, ?, ?, ?)");
+  const teamIds = new Map<TeamName, number>();
+  TEAM_NAMES.forEach((name, index) => {
+    const id = index + 1;
+    teamIds.set(name, id);
+    const level =
+      index === 0 ? "L1" : name === "Enterprise Accounts" || name === "Security Operations" ? "L3" : "L2";
+    insertTeam.run(id, name, `${slug(name)}@${DESK_EMAIL_DOMAIN}`, level);
+  });
+  const teamId = (name: TeamName): number => teamIds.get(name) as number;
+
+  // Agents
+  const agents: AgentRow[] = [];
+  const usedEmails = new Set<string>();
+  const uniqueEmail = (local: string, domain: string): string => {
+    let candidate = `${local}@${domain}`;
+    for (let suffix = 2; usedEmails.has(candidate); suffix += 1) candidate = `${local}${suffix}@${domain}`;
+    usedEmails.add(candidate);
+    return candidate;
+  };
+  for (const name of TEAM_NAMES) {
+    const size = name === "Service Desk" ? 4 + 2 * rows : 2 + rows;
+    for (let index = 0; index < size; index += 1) {
+      const first = faker.person.firstName();
+      const last = faker.person.lastName();
+      agents.push({
+        id: agents.length + 1,
+        fullName: `${first} ${last}`,
+        email: uniqueEmail(`${slug(first)}.${slug(last)}`, DESK_EMAIL_DOMAIN),
+        teamId: teamId(name),
+        teamName: name,
+        role: index === 0 ? "lead" : random.chance(0.3) ? "senior" : "agent",
+        status: "active",
+        leftAt: null,
+      });
+    }
+  }
+  const inactiveCount = Math.max(1, Math.round(1 + rows / 2));
+  for (const agent of random
+    .shuffle(agents.filter((candidate) => candidate.role !== "lead"))
+    .slice(0, inactiveCount)) {
+    agent.status = "inactive";
+    agent.leftAt = snapshot - random.int(100, 200) * MINUTES_PER_DAY;
+  }
+  const insertAgent = db.prepare(
+    "INSERT INTO agents (id, full_name, email, team_id, role, status, hired_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const agent of agents) {
+    insertAgent.run(
+      agent.id,
+      agent.fullName,
+      agent.email,
+      agent.teamId,
+      agent.role,
+      agent.status,
+      addDays(today, -random.int(300, 3000)),
+    );
+  }
+  const agentById = new Map(agents.map((agent) => [agent.id, agent]));
+
+  // Companies, their contacts and assets
+  const companyCount = 8 + 6 * rows;
+  const tierSlots: Tier[] = [
+    "platinum",
+    "platinum",
+    "gold",
+    "gold",
+    "gold",
+    "silver",
+    "silver",
+    "bronze",
+    "bronze",
+  ];
+  while (tierSlots.length < companyCount) {
+    tierSlots.push(weightedPick(random, { bronze: 35, silver: 30, gold: 25, platinum: 10 }));
+  }
+  const tiers = random.shuffle(tierSlots.slice(0, companyCount));
+  const companies: CompanyRow[] = [];
+  const usedCompanyNames = new Set<string>();
+  const insertCompany = db.prepare(
+    "INSERT INTO companies (id, name, industry, support_tier, contract_start, account_manager) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const insertCustomer = db.prepare(
+    "INSERT INTO customers (id, company_id, full_name, email, job_title) VALUES (?, ?, ?, ?, ?)",
+  );
+  const insertAsset = db.prepare(
+    `INSERT INTO assets (id, asset_tag, company_id, asset_type, model, serial_number, purchased_on, warranty_expires_on, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  let customerId = 0;
+  let assetId = 0;
+  const assetTagBase = random.int(20, 60) * 1000;
+  for (let index = 0; index < companyCount; index += 1) {
+    let name = faker.company.name();
+    while (usedCompanyNames.has(name)) name = faker.company.name();
+    usedCompanyNames.add(name);
+    const company: CompanyRow = {
+      id: index + 1,
+      name,
+      tier: tiers[index] as Tier,
+      customerIds: [],
+      assets: [],
+    };
+    companies.push(company);
+    insertCompany.run(
+      company.id,
+      name,
+      random.pick(INDUSTRIES),
+      company.tier,
+      addDays(today, -random.int(200, 2200)),
+      faker.person.fullName(),
+    );
+    const domain = `${slug(name).slice(0, 18)}.com`;
+    for (let contact = random.int(2, 4); contact > 0; contact -= 1) {
+      const first = faker.person.firstName();
+      const last = faker.person.lastName();
+      customerId += 1;
+      company.customerIds.push(customerId);
+      insertCustomer.run(
+        customerId,
+        company.id,
+        `${first} ${last}`,
+        uniqueEmail(`${slug(first)}.${slug(last)}`, domain),
+        random.pick(JOB_TITLES),
+      );
+    }
+    for (let count = random.int(4, 7); count > 0; count -= 1) {
+      assetId += 1;
+      const type = weightedPick(random, {
+        laptop: 40,
+        desktop: 18,
+        server: 8,
+        printer: 10,
+        switch: 8,
+        firewall: 6,
+        phone: 10,
+      });
+      const purchased = addDays(today, -random.int(60, 2300));
+      const warrantyYears =
+        type === "server" ? random.pick([3, 5]) : type === "printer" ? 1 : random.pick([1, 3, 3, 3]);
+      const status = weightedPick(random, {
+        in_service: 86,
+        in_repair: 5,
+        replacement_pending: 5,
+        retired: 4,
+      });
+      company.assets.push({ id: assetId, type });
+      insertAsset.run(
+        assetId,
+        `NB-${assetTagBase + assetId * 7}`,
+        company.id,
+        type,
+        random.pick(ASSET_MODELS[type] as readonly string[]),
+        faker.string.alphanumeric({ length: 10, casing: "upper" }),
+        purchased,
+        addDays(purchased, 365 * warrantyYears),
+        status,
+      );
+    }
+  }
+
+  // Tickets
+  const ticketCount = BASE_TICKETS * rows;
+  const historyStart = snapshot - HISTORY_DAYS * MINUTES_PER_DAY;
+  const createdTimes: number[] = [];
+  for (let index = 0; index < ticketCount; index += 1) {
+    let created = historyStart + random.int(0, HISTORY_DAYS * MINUTES_PER_DAY - 60);
+    // Most tickets arrive during business hours; re-draw a few times to get there.
+    if (random.chance(0.8)) {
+      for (
+        let attempt = 0;
+        attempt < 6 && businessMinutesBetween(created, created + 1, holidaySet) === 0;
+        attempt += 1
+      ) {
+        created = historyStart + random.int(0, HISTORY_DAYS * MINUTES_PER_DAY - 60);
+      }
+    }
+    createdTimes.push(Math.min(created, snapshot - 5));
+  }
+  createdTimes.sort((left, right) => left - right);
+
+  const records: TicketRecord[] = [];
+  const assignmentsByTicket = new Map<number, Assignment[]>();
+  const eligibleAgents = (team: number, at: number): AgentRow[] => {
+    const pool = agents.filter(
+      (agent) =>
+        agent.teamId === team &&
+        agent.role !== "lead" &&
+        (agent.leftAt === null || at < agent.leftAt - 30 * MINUTES_PER_DAY),
+    );
+    return pool.length > 0 ? pool : agents.filter((agent) => agent.teamId === team && agent.role === "lead");
+  };
+
+  createdTimes.forEach((created, index) => {
+    const company = random.pick(companies);
+    const category = weightedPick<Category>(random, {
+      network: 15,
+      hardware: 22,
+      software: 24,
+      access: 15,
+      email: 10,
+      security: 6,
+      database: 8,
+    });
+    const priority = weightedPick<Priority>(random, { P1: 5, P2: 18, P3: 47, P4: 30 });
+    const calendarClock = usesCalendarClock(priority, company.tier);
+    const advance = (from: number, minutes: number): number =>
+      calendarClock ? from + minutes : addBusinessMinutes(from, minutes, holidaySet);
+    const clockBetween = (from: number, to: number): number =>
+      calendarClock ? to - from : businessMinutesBetween(from, to, holidaySet);
+
+    let assetIdForTicket: number | null = null;
+    const deviceTypes =
+      category === "hardware"
+        ? ["laptop", "desktop", "printer", "phone", "server"]
+        : category === "network"
+          ? ["switch", "firewall"]
+          : ["laptop", "desktop"];
+    const devices = company.assets.filter((asset) => deviceTypes.includes(asset.type));
+    const linkChance = category === "hardware" ? 0.9 : category === "network" ? 0.5 : 0.2;
+    if (devices.length > 0 && random.chance(linkChance)) assetIdForTicket = random.pick(devices).id;
+
+    const initialTeam =
+      category === "security"
+        ? teamId("Security Operations")
+        : category === "database" && (priority === "P1" || priority === "P2") && random.chance(0.5)
+          ? teamId("Database Administration")
+          : random.chance(0.85)
+            ? teamId("Service Desk")
+            : teamId(escalationTeamFor(category, "bronze"));
+
+    const events: TicketEventRecord[] = [
+      { type: "created", actorAgentId: null, at: created, fromValue: null, toValue: null, body: null },
+    ];
+    const assignments: Assignment[] = [{ at: created, teamId: initialTeam, agentId: null, level: 0 }];
+    const firstAgent = random.pick(eligibleAgents(initialTeam, created)).id;
+    const responseDelay =
+      priority === "P1" ? random.int(5, 30) : priority === "P2" ? random.int(10, 90) : random.int(15, 300);
+    const firstResponse = advance(created, responseDelay);
+    assignments.push({ at: firstResponse, teamId: initialTeam, agentId: firstAgent, level: 0 });
+    events.push({
+      type: "status_change",
+      actorAgentId: firstAgent,
+      at: firstResponse,
+      fromValue: "new",
+      toValue: "open",
+      body: null,
+    });
+
+    const targetMinutes = RESOLUTION_TARGET_HOURS[priority][company.tier] * 60;
+    const ratio = random.chance(0.14) ? 1.03 + random.next() * 0.8 : 0.12 + random.next() * 0.83;
+    const activeMinutes = Math.round(ratio * targetMinutes);
+    const remaining = Math.max(20, activeMinutes - clockBetween(created, firstResponse));
+    const pauseCount = weightedPick(random, { "0": 62, "1": 28, "2": 10 });
+    const chunks: number[] = [];
+    const cuts = Array.from({ length: Number(pauseCount) }, () => random.next()).sort((a, b) => a - b);
+    let previousCut = 0;
+    for (const cut of [...cuts, 1]) {
+      chunks.push(Math.max(5, Math.round((cut - previousCut) * remaining)));
+      previousCut = cut;
+    }
+    const escalationChance = { P1: 0.35, P2: 0.2, P3: 0.06, P4: 0.03 }[priority];
+    const escalates = random.chance(escalationChance);
+    let currentAgent = firstAgent;
+    let currentTeam = initialTeam;
+    let cursor = firstResponse;
+    chunks.forEach((chunk, chunkIndex) => {
+      cursor = advance(cursor, chunk);
+      if (chunkIndex === 0 && escalates) {
+        const target = teamId(escalationTeamFor(category, company.tier));
+        events.push({
+          type: "escalated",
+          actorAgentId: currentAgent,
+          at: cursor,
+          fromValue: String(currentTeam),
+          toValue: String(target),
+          body: random.pick([
+            "Needs L2 expertise.",
+            "Exceeded escalation threshold.",
+            "Customer requested escalation.",
+          ]),
+        });
+        assignments.push({ at: cursor, teamId: target, agentId: null, level: 1 });
+        const newAgent = random.pick(eligibleAgents(target, cursor)).id;
+        const assignedAt = cursor + random.int(10, 90);
+        events.push({
+          type: "assigned",
+          actorAgentId: null,
+          at: assignedAt,
+          fromValue: null,
+          toValue: String(newAgent),
+          body: null,
+        });
+        assignments.push({ at: assignedAt, teamId: target, agentId: newAgent, level: 1 });
+        cursor = Math.max(cursor, assignedAt);
+        currentTeam = target;
+        currentAgent = newAgent;
+      }
+      if (chunkIndex < chunks.length - 1) {
+        const pauseStatus = random.chance(0.75) ? "pending" : "on_hold";
+        events.push({
+          type: "status_change",
+          actorAgentId: currentAgent,
+          at: cursor,
+          fromValue: "open",
+          toValue: pauseStatus,
+          body: null,
+        });
+        cursor += random.int(60, 3 * MINUTES_PER_DAY);
+        events.push({
+          type: "status_change",
+          actorAgentId: pauseStatus === "pending" ? null : currentAgent,
+          at: cursor,
+          fromValue: pauseStatus,
+          toValue: "open",
+          body: null,
+        });
+      }
+    });
+    const resolved = cursor;
+    events.push({
+      type: "status_change",
+      actorAgentId: currentAgent,
+      at: resolved,
+      fromValue: "open",
+      toValue: "resolved",
+      body: random.pick(RESOLUTION_NOTES),
+    });
+    const closed = resolved + 3 * MINUTES_PER_DAY;
+    events.push({
+      type: "status_change",
+      actorAgentId: null,
+      at: closed,
+      fromValue: "resolved",
+      toValue: "closed",
+      body: null,
+    });
+    if (random.chance(0.35)) {
+      const at = firstResponse + Math.floor(random.next() * (resolved - firstResponse));
+      const actor = [...assignments].reverse().find((entry) => entry.at <= at)?.agentId ?? currentAgent;
+      events.push({
+        type: "comment",
+        actorAgentId: actor,
+        at,
+        fromValue: null,
+        toValue: null,
+        body: random.pick(COMMENTS),
+      });
+    }
+
+    // Cut the history at the snapshot: whatever happens later has not happened yet.
+    const visible = events.filter((event) => event.at < snapshot).sort((left, right) => left.at - right.at);
+    const state = [...assignments].filter((entry) => entry.at < snapshot).pop() as Assignment;
+    const record: TicketRecord = {
+      id: 10001 + index,
+      subject: random.pick(SUBJECTS[category]),
+      category,
+      priority,
+      status: "new",
+      channel: weightedPick(random, { email: 35, portal: 35, phone: 20, chat: 10 }),
+      companyId: company.id,
+      requesterId: random.pick(company.customerIds),
+      assetId: assetIdForTicket,
+      teamId: state.teamId,
+      assigneeAgentId: state.agentId,
+      escalationLevel: state.level,
+      createdAt: created,
+      firstResponseAt: firstResponse < snapshot ? firstResponse : null,
+      resolvedAt: resolved < snapshot ? resolved : null,
+      closedAt: closed < snapshot ? closed : null,
+      resolutionCode:
+        resolved < snapshot
+          ? weightedPick<ResolutionCode>(random, {
+              fixed: 60,
+              workaround: 15,
+              duplicate: 8,
+              user_error: 9,
+              no_fault_found: 8,
+            })
+          : null,
+      events: visible,
+    };
+    record.status = statusAt(record, snapshot - 1) ?? "new";
+    records.push(record);
+    assignmentsByTicket.set(record.id, assignments);
+  });
+  for (const record of records) writeTicketRecord(db, record);
+
+  // Leave calendar: who is away today, who covers, plus past and future leave as distractors.
+  const unresolvedByAgent = new Map<number, number>();
+  for (const record of records) {
+    if (record.resolvedAt === null && record.assigneeAgentId !== null) {
+      unresolvedByAgent.set(record.assigneeAgentId, (unresolvedByAgent.get(record.assigneeAgentId) ?? 0) + 1);
+    }
+  }
+  const leaveEntries: LeaveEntry[] = [];
+  const onLeaveToday = new Set<number>();
+  const unavailable = new Set<number>();
+  const leadName = (team: number): string =>
+    agents.find((agent) => agent.teamId === team && agent.role === "lead")?.fullName ?? "";
+  const addLeave = (agent: AgentRow, start: string, end: string, cover: AgentRow | null): void => {
+    leaveEntries.push({
+      agentEmail: agent.email,
+      agentName: agent.fullName,
+      team: agent.teamName,
+      leaveType: random.pick(["annual", "annual", "sick", "training", "parental"]),
+      startDate: start,
+      endDate: end,
+      coverAgentEmail: cover?.email ?? "",
+      approvedBy: leadName(agent.teamId),
+    });
+  };
+  const workers = agents.filter((agent) => agent.status === "active" && agent.role !== "lead");
+  const withWork = random
+    .shuffle(workers.filter((agent) => (unresolvedByAgent.get(agent.id) ?? 0) > 0))
+    .sort((left, right) => (unresolvedByAgent.get(right.id) ?? 0) - (unresolvedByAgent.get(left.id) ?? 0));
+  const currentLeaveTarget = 2 + 2 * rows;
+  const availableCover = (agent: AgentRow): AgentRow | null => {
+    const options = workers.filter(
+      (candidate) =>
+        candidate.teamId === agent.teamId && candidate.id !== agent.id && !unavailable.has(candidate.id),
+    );
+    return options.length > 0 ? random.pick(options) : null;
+  };
+  const currentLeave: Array<{ agent: AgentRow; cover: AgentRow | null }> = [];
+  // A chain inside the Service Desk: the first absentee's cover is also away today.
+  const deskWithWork = withWork.filter((agent) => agent.teamName === "Service Desk");
+  if (deskWithWork.length >= 2) {
+    const [first, second] = deskWithWork as [AgentRow, AgentRow];
+    onLeaveToday.add(first.id).add(second.id);
+    unavailable.add(first.id).add(second.id);
+    currentLeave.push({ agent: first, cover: second });
+    currentLeave.push({ agent: second, cover: null });
+  }
+  for (const agent of withWork) {
+    if (currentLeave.length >= currentLeaveTarget) break;
+    if (onLeaveToday.has(agent.id)) continue;
+    onLeaveToday.add(agent.id);
+    unavailable.add(agent.id);
+    currentLeave.push({ agent, cover: null });
+  }
+  // Covers are chosen once everyone away today is known, so a named cover is away only when planted so.
+  currentLeave.forEach((entry, index) => {
+    if (entry.cover === null && index % 3 !== 2) entry.cover = availableCover(entry.agent);
+    if (entry.cover) unavailable.add(entry.cover.id);
+    addLeave(entry.agent, addDays(today, -random.int(0, 4)), addDays(today, random.int(0, 6)), entry.cover);
+  });
+  // Near-boundary distractors: leave that ended yesterday and leave that starts tomorrow.
+  const others = withWork.filter((agent) => !unavailable.has(agent.id));
+  const endedYesterday = others[0];
+  const startsTomorrow = others[1];
+  if (endedYesterday) {
+    addLeave(
+      endedYesterday,
+      addDays(today, -random.int(3, 9)),
+      addDays(today, -1),
+      availableCover(endedYesterday),
+    );
+  }
+  if (startsTomorrow) {
+    addLeave(
+      startsTomorrow,
+      addDays(today, 1),
+      addDays(today, random.int(2, 10)),
+      availableCover(startsTomorrow),
+    );
+  }
+  for (let count = 3 * rows; count > 0; count -= 1) {
+    const agent = random.pick(workers);
+    if (onLeaveToday.has(agent.id)) continue;
+    const past = random.chance(0.6);
+    const start = past ? addDays(today, -random.int(12, 90)) : addDays(today, random.int(3, 60));
+    addLeave(
+      agent,
+      start,
+      addDays(start, random.int(0, 9)),
+      random.chance(0.6) ? availableCover(agent) : null,
+    );
+  }
+  leaveEntries.sort(
+    (left, right) =>
+      left.startDate.localeCompare(right.startDate) || left.agentEmail.localeCompare(right.agentEmail),
+  );
+
+  // On-call rota: 2 x files weeks around today; nobody on leave during a week is on call that week.
+  const currentMonday = mondayOf(today);
+  const rotaWeeks = Array.from({ length: 2 * factors.files }, (_, index) =>
+    addDays(currentMonday, 7 * (index - (2 * factors.files - 2))),
+  );
+  rotaWeeks.forEach((monday, weekIndex) => {
+    const sunday = addDays(monday, 6);
+    const away = new Set(
+      leaveEntries
+        .filter((entry) => entry.startDate <= sunday && entry.endDate >= monday)
+        .map((entry) => entry.agentEmail),
+    );
+    const lines: RotaLine[] = TEAM_NAMES.map((name, teamIndex) => {
+      const pool = workers.filter((agent) => agent.teamName === name && !away.has(agent.email));
+      const lead = agents.find((agent) => agent.teamName === name && agent.role === "lead") as AgentRow;
+      const primary = pool.length > 0 ? (pool[(weekIndex + teamIndex) % pool.length] as AgentRow) : lead;
+      const secondary =
+        pool.length > 1 ? (pool[(weekIndex + teamIndex + 1) % pool.length] as AgentRow) : lead;
+      return {
+        team: name,
+        primaryName: primary.fullName,
+        primaryEmail: primary.email,
+        secondaryName: secondary.fullName,
+        secondaryEmail: secondary.email,
+      };
+    });
+    const notes = [
+      "Phone bridge for P1 incidents: +1 555 0100, PIN 4417.",
+      `Swaps must be agreed with the team lead and noted here before ${addDays(monday, -2)}.`,
+      random.pick([
+        "Change freeze Thursday 18:00 to Monday 08:00 for the data-centre move.",
+        "Patch Tuesday: expect a spike of software tickets on Wednesday.",
+        "Quarterly DR test on Saturday; Database Administration secondary must be reachable.",
+        "No special events planned this week.",
+      ]),
+    ];
+    context.writeFile(rotaPath(monday), renderRota(monday, lines, notes));
+  });
+
+  // Fixed documents
+  context.writeFile(HANDBOOK_PATH, renderHandbook(snapshotIso));
+  context.writeFile(SLA_POLICY_PATH, renderSlaPolicy(addDays(today, -400)));
+  context.writeFile(ESCALATION_MATRIX_PATH, renderEscalationMatrix());
+  context.writeFile(REFRESH_POLICY_PATH, renderRefreshPolicy());
+  context.writeFile(HOLIDAYS_PATH, renderHolidays(holidays));
+  context.writeFile(LEAVE_CALENDAR_PATH, renderLeaveCalendar(leaveEntries));
+
+  // Scaled documents: weekly exports, postmortems and shift handovers.
+  const companyById = new Map(companies.map((company) => [company.id, company]));
+  const teamName = (id: number): string => TEAM_NAMES[id - 1] ?? "";
+  const customerEmails = new Map(
+    (db.prepare("SELECT id, email FROM customers").all() as Array<{ id: number; email: string }>).map(
+      (row) => [row.id, row.email],
+    ),
+  );
+  for (let week = 0; week < 3 * factors.files; week += 1) {
+    const monday = addDays(currentMonday, -7 * (week + 1));
+    const weekStart = isoToMinutes(`${monday}T00:00:00Z`);
+    const weekEnd = weekStart + 7 * MINUTES_PER_DAY;
+    const exported = records
+      .filter((record) => record.createdAt >= weekStart && record.createdAt < weekEnd)
+      .map((record) => {
+        const state = (assignmentsByTicket.get(record.id) ?? [])
+          .filter((entry) => entry.at < weekEnd)
+          .pop() as Assignment;
+        return [
+          record.id,
+          minutesToIso(record.createdAt),
+          companyById.get(record.companyId)?.name ?? "",
+          customerEmails.get(record.requesterId) ?? "",
+          record.priority,
+          record.category,
+          teamName(state.teamId),
+          state.agentId === null ? "" : (agentById.get(state.agentId)?.email ?? ""),
+          statusAt(record, weekEnd - 1) ?? "",
+        ];
+      });
+    context.writeFile(
+      `exports/tickets-week-${monday}.csv`,
+      toCsv(
+        [
+          "ticket_id",
+          "created_at",
+          "company",
+          "requester_email",
+          "priority",
+          "category",
+          "team",
+          "assignee_email",
+          "status_at_export",
+        ],
+        exported,
+      ),
+    );
+  }
+
+  const majorIncidents = records
+    .filter((record) => record.resolvedAt !== null && (record.priority === "P1" || record.priority === "P2"))
+    .sort((left, right) => right.createdAt - left.createdAt || right.id - left.id)
+    .slice(0, 2 * factors.files);
+  majorIncidents.forEach((record, index) => {
+    const company = companyById.get(record.companyId) as CompanyRow;
+    const year = dateOfMinutes(record.createdAt).slice(0, 4);
+    const number = String(majorIncidents.length - index).padStart(3, "0");
+    const lead = agents.find((agent) => agent.teamId === record.teamId && agent.role === "lead") as AgentRow;
+    const timeline = record.events.map((event) => {
+      const who =
+        event.actorAgentId === null ? "customer/system" : (agentById.get(event.actorAgentId)?.fullName ?? "");
+      const what =
+        event.type === "status_change"
+          ? `status ${event.fromValue} -> ${event.toValue}`
+          : event.type === "escalated"
+            ? `escalated to ${teamName(Number(event.toValue))}`
+            : event.type === "assigned"
+              ? `assigned to ${agentById.get(Number(event.toValue))?.fullName ?? ""}`
+              : event.type === "comment"
+                ? `note: ${event.body ?? ""}`
+                : "ticket logged";
+      return `- ${minutesToIso(event.at)} — ${what} (${who})`;
+    });
+    const durationHours = (((record.resolvedAt as number) - record.createdAt) / 60).toFixed(1);
+    context.writeFile(
+      `postmortems/PM-${year}-${number}.md`,
+      `# Postmortem PM-${year}-${number}: ${record.subject}
+
+- Ticket: #${record.id} (${record.priority}, ${record.category})
+- Customer: ${company.name} (${company.tier} tier)
+- Detected: ${minutesToIso(record.createdAt)}
+- Resolved: ${minutesToIso(record.resolvedAt as number)} (${durationHours} calendar hours after detection)
+- Incident owner: ${lead.fullName}, ${lead.teamName}
+
+## Summary
+
+${record.subject} affected users at ${company.name}. Service was restored by ${teamName(record.teamId)}.
+
+## Timeline (UTC)
+
+${timeline.join("\n")}
+
+## Root cause
+
+${ROOT_CAUSES[record.category]}
+
+## What went well / what did not
+
+- Monitoring raised the alert before most users noticed.
+- ${random.pick(["The customer contact list was out of date.", "The runbook step for failover was missing.", "Hand-over between shifts lost context."])}
+
+## Action items
+
+- [ ] ${random.pick(["Add alerting on certificate expiry", "Update the runbook", "Review vendor escalation contacts", "Automate the failover check"])} — owner: ${lead.fullName}
+- [ ] Share this postmortem with the account manager — owner: ${leadName(teamIds.get("Service Desk") as number)}
+
+_Blameless format. SLA figures in this document are informal; the SLA policy and the ticket history are authoritative._
+`,
+    );
+  });
+
+  const handoverDays: string[] = [];
+  for (let day = addDays(today, -1); handoverDays.length < factors.files; day = addDays(day, -1)) {
+    const weekday = weekdayOf(day);
+    if (weekday !== 0 && weekday !== 6 && !holidaySet.has(day)) handoverDays.push(day);
+  }
+  for (const day of handoverDays) {
+    const at = isoToMinutes(`${day}T18:00:00Z`);
+    const openThen = records.filter((record) => {
+      const status = statusAt(record, at);
+      return status !== null && status !== "resolved" && status !== "closed";
+    });
+    const urgent = openThen
+      .filter((record) => record.priority === "P1" || record.priority === "P2")
+      .slice(-12)
+      .map(
+        (record) =>
+          `- #${record.id} ${record.priority} ${record.subject} — ${statusAt(record, at)} (${companyById.get(record.companyId)?.name ?? ""})`,
+      );
+    const byTeam = new Map<string, number>();
+    for (const record of openThen) {
+      const state = (assignmentsByTicket.get(record.id) ?? [])
+        .filter((entry) => entry.at <= at)
+        .pop() as Assignment;
+      byTeam.set(teamName(state.teamId), (byTeam.get(teamName(state.teamId)) ?? 0) + 1);
+    }
+    context.writeFile(
+      `handover/shift-handover-${day}.md`,
+      `# Shift handover — ${day} 18:00 UTC
+
+Outgoing shift lead: ${random.pick(workers).fullName}
+
+## Unresolved tickets by team at handover
+
+${[...byTeam.entries()].map(([name, count]) => `- ${name}: ${count}`).join("\n")}
+
+## P1/P2 to watch
+
+${urgent.length > 0 ? urgent.join("\n") : "- none"}
+
+## Notes
+
+- ${random.pick(COMMENTS)}
+- Ticket counts above are informal; always check the live ticket queue before acting.
+`,
+    );
+  }
+}
+
+/** The categories list, re-exported for task preparations that plant tickets. */
+export { CATEGORIES };
