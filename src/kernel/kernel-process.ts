@@ -35,6 +35,7 @@ export interface KernelProcessOptions {
   /** Host directory for the program's stdout/stderr files (never visible in the sandbox). */
   ioDir: string;
   sandbox: boolean;
+  bwrapPath?: string;
   limits: ResourceLimits;
   /** Run as this uid/gid (root hosts only): gives each kernel its own process limit and file ownership. */
   uid?: number;
@@ -77,7 +78,7 @@ export class KernelProcess {
     const identity = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
     try {
       if (options.sandbox) {
-        const bwrap = assertSandboxAvailable();
+        const bwrap = assertSandboxAvailable(options.bwrapPath);
         const { command, args } = buildSandboxCommand({
           interpreter: options.interpreter,
           workspaceDir: options.workspaceDir,

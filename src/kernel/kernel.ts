@@ -35,6 +35,8 @@ export interface KernelOptions {
   interpreter?: string;
   /** Development only: run without bubblewrap. Loudly labelled. */
   unsafeNoSandbox?: boolean;
+  /** The bubblewrap executable (default: `bwrap` on PATH). */
+  bwrapPath?: string;
   /** Per-execution deadline (default 60 s). */
   timeoutMs?: number;
   /** How long an interrupted execution may take to stop before the kernel is killed (default 2 s). */
@@ -223,6 +225,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       bootstrapPath: bootstrapPath(),
       ioDir,
       sandbox,
+      ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
       limits,
       ...(uid === undefined ? {} : { uid }),
       onMessage: (message) => {

@@ -26,32 +26,28 @@ export interface SandboxCommandOptions {
   bwrapPath?: string;
 }
 
-let sandboxProbe: { ok: true; bwrap: string } | { ok: false; reason: string } | undefined;
+const sandboxProbes = new Map<string, { ok: true; bwrap: string } | { ok: false; reason: string }>();
 
 /** Checks once per process that bwrap exists and can create the namespaces we need. */
 export function assertSandboxAvailable(bwrapPath = "bwrap"): string {
-  if (!sandboxProbe) {
-    const result = spawnSync(
-      bwrapPath,
-      ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true"],
-      {
-        encoding: "utf8",
-        timeout: 10_000,
-      },
-    );
-    if (result.error)
-      sandboxProbe = { ok: false, reason: `cannot run '${bwrapPath}': ${result.error.message}` };
-    else if (result.status !== 0)
-      sandboxProbe = { ok: false, reason: `'${bwrapPath}' failed: ${result.stderr.trim()}` };
-    else sandboxProbe = { ok: true, bwrap: bwrapPath };
+  let probe = sandboxProbes.get(bwrapPath);
+  if (!probe) {
+    const result = spawnSync(bwrapPath, ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true"], {
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    if (result.error) probe = { ok: false, reason: `cannot run '${bwrapPath}': ${result.error.message}` };
+    else if (result.status !== 0) probe = { ok: false, reason: `'${bwrapPath}' failed: ${result.stderr.trim()}` };
+    else probe = { ok: true, bwrap: bwrapPath };
+    sandboxProbes.set(bwrapPath, probe);
   }
-  if (!sandboxProbe.ok) {
-    throw new ProgAgentError(`The sandbox is unavailable (${sandboxProbe.reason}). ${BWRAP_INSTALL_HINT}`, {
+  if (!probe.ok) {
+    throw new ProgAgentError(`The sandbox is unavailable (${probe.reason}). ${BWRAP_INSTALL_HINT}`, {
       code: ERROR_CODES.SANDBOX_UNAVAILABLE,
       category: "user",
     });
   }
-  return sandboxProbe.bwrap;
+  return probe.bwrap;
 }
 
 /** Variables the program sees: a fixed set plus the small allowlist from the host. */
@@ -96,6 +92,8 @@ export function buildSandboxCommand(options: SandboxCommandOptions): { command: 
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
   args.push("--bind", options.workspaceDir, SANDBOX_WORKSPACE, "--chdir", SANDBOX_WORKSPACE);
   args.push("--ro-bind", options.bootstrapPath, SANDBOX_BOOTSTRAP);
+  // The root of the mount namespace is a tmpfs bwrap made; without this the program could write there.
+  args.push("--remount-ro", "/");
   args.push("--clearenv");
   for (const [name, value] of Object.entries(options.environment)) args.push("--setenv", name, value);
   args.push("--", interpreter, "-I", "-B", SANDBOX_BOOTSTRAP);

@@ -225,6 +225,10 @@ def _setup_streams():
     sys.__stdout__ = sys.stdout
     sys.__stderr__ = sys.stderr
     sys.stdin = open(os.devnull)
+    _streams[:] = [sys.stdout, sys.stderr]
+
+
+_streams = []
 
 
 def _flush_streams():
@@ -306,8 +310,8 @@ def _execute(message):
     _execution_count += 1
     filename = "<cell-%d>" % _execution_count
     _restore_reserved_names()
-    if sys.stdout is not sys.__stdout__ or sys.stderr is not sys.__stderr__:
-        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+    if sys.stdout is not _streams[0] or sys.stderr is not _streams[1] or _streams[0].closed or _streams[1].closed:
+        _setup_streams()
     calls_before = _tool_call_count
     reply = {"t": "done", "id": message["id"], "value": None, "error": None}
     try:

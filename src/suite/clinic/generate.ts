@@ -138,7 +138,7 @@ function randomPhone(random: GenerateContext["random"]): string {
 }
 
 function pickClinicDays(random: GenerateContext["random"]): number[] {
-  const count = random.chance(0.5) ? 3 : 4;
+  const count = random.chance(0.5) ? 2 : 3;
   return random
     .shuffle([1, 2, 3, 4, 5])
     .slice(0, count)
@@ -170,8 +170,8 @@ export function generateClinic(context: GenerateContext): void {
   // Rooms: exam rooms on floors 1-2, procedure and imaging rooms on floor 3.
   const rooms: RoomDraft[] = [];
   const roomCounts: Array<[RoomType, number, string]> = [
-    ["exam", 6 * rows, "EX"],
-    ["procedure", 2 * rows, "PR"],
+    ["exam", 4 * rows, "EX"],
+    ["procedure", 1 * rows, "PR"],
     ["imaging", 1 * rows, "IM"],
   ];
   const insertRoom = db.prepare(
@@ -190,7 +190,7 @@ export function generateClinic(context: GenerateContext): void {
   // Providers, interleaved across specialties so ids do not group by specialty.
   const specialtySlots: string[] = [];
   for (const specialty of SPECIALTIES)
-    for (let index = 0; index < specialty.sharePerTen * rows; index += 1) specialtySlots.push(specialty.code);
+    for (let index = 0; index < specialty.sharePerNine * rows; index += 1) specialtySlots.push(specialty.code);
   const orderedSlots = random.shuffle(specialtySlots);
   const providers: ProviderDraft[] = orderedSlots.map((specialtyCode, index) => {
     const specialty = SPECIALTIES.find((candidate) => candidate.code === specialtyCode)!;
@@ -224,7 +224,7 @@ export function generateClinic(context: GenerateContext): void {
 
   // Patients: about a fifth are children, seen by pediatrics.
   const patients: PatientDraft[] = [];
-  const patientCount = 170 * rows;
+  const patientCount = 80 * rows;
   const insertPatient = db.prepare(
     `INSERT INTO patients (id, mrn, first_name, last_name, date_of_birth, sex, phone, email, city,
        insurance_plan_id, member_id, scheduling_status, status_reason, registered_on)
@@ -353,10 +353,10 @@ function arrangeLeaveCoverage(providers: ProviderDraft[], referenceDate: string)
   second.credential = "DO";
   third.clinicDays = [1, 2, 5];
   if (third.credential === "NP" || third.credential === "PA") third.credential = "MD";
-  onLeave.clinicDays = [1, 2, 4, 5];
+  onLeave.clinicDays = [1, 2, 5];
   onLeave.credential = "MD";
-  const orthopedics = providers.find((provider) => provider.specialtyCode === "ORTH")!;
-  orthopedics.clinicDays = [...new Set([...orthopedics.clinicDays, 2, 3])].sort((a, b) => a - b);
+  const pediatrician = providers.find((provider) => provider.specialtyCode === "PED")!;
+  pediatrician.clinicDays = [...new Set([...pediatrician.clinicDays, 2, 3])].sort((a, b) => a - b);
 
   let monday = addDays(referenceDate, 3);
   while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
@@ -370,7 +370,7 @@ function arrangeLeaveCoverage(providers: ProviderDraft[], referenceDate: string)
       confirmed: true,
     },
     {
-      provider: orthopedics,
+      provider: pediatrician,
       from: addDays(monday, 1),
       to: addDays(monday, 2),
       reason: "Personal leave (withdrawn)",
@@ -397,7 +397,7 @@ function bookAppointments(
     for (const provider of providers) {
       if (!provider.clinicDays.includes(weekday)) continue;
       const specialty = SPECIALTIES.find((candidate) => candidate.code === provider.specialtyCode)!;
-      const target = random.int(2, 4);
+      const target = random.pick([1, 1, 2, 2, 2, 3]);
       let pointer = CLINIC_OPEN_MINUTES + random.int(0, 9) * 10;
       let booked = 0;
       while (booked < target && pointer < CLINIC_CLOSE_MINUTES) {

@@ -12,8 +12,8 @@ export type ChargeCategory = "office_visit" | "procedure" | "imaging" | "lab" | 
 export interface SpecialtySeed {
   code: string;
   name: string;
-  /** Providers of this specialty per ten providers (the total scales with the row factor). */
-  sharePerTen: number;
+  /** Providers of this specialty per nine providers (the total scales with the row factor). */
+  sharePerNine: number;
   credentials: Credential[];
   /** Visit types offered, with relative booking weights. */
   visitMix: Array<[VisitType, number]>;
@@ -114,7 +114,7 @@ export const SPECIALTIES: SpecialtySeed[] = [
   {
     code: "FM",
     name: "Family Medicine",
-    sharePerTen: 4,
+    sharePerNine: 4,
     credentials: ["MD", "DO", "NP", "PA", "MD"],
     visitMix: [
       ["follow_up", 30],
@@ -128,7 +128,7 @@ export const SPECIALTIES: SpecialtySeed[] = [
   {
     code: "PED",
     name: "Pediatrics",
-    sharePerTen: 2,
+    sharePerNine: 2,
     credentials: ["MD", "NP", "DO"],
     visitMix: [
       ["well_child", 35],
@@ -141,7 +141,7 @@ export const SPECIALTIES: SpecialtySeed[] = [
   {
     code: "DERM",
     name: "Dermatology",
-    sharePerTen: 1,
+    sharePerNine: 1,
     credentials: ["MD", "PA"],
     visitMix: [
       ["new_patient", 20],
@@ -153,7 +153,7 @@ export const SPECIALTIES: SpecialtySeed[] = [
   {
     code: "CARD",
     name: "Cardiology",
-    sharePerTen: 1,
+    sharePerNine: 1,
     credentials: ["MD", "DO"],
     visitMix: [
       ["new_patient", 20],
@@ -166,7 +166,7 @@ export const SPECIALTIES: SpecialtySeed[] = [
   {
     code: "ORTH",
     name: "Orthopedics",
-    sharePerTen: 2,
+    sharePerNine: 1,
     credentials: ["MD", "PA", "DO"],
     visitMix: [
       ["new_patient", 20],
@@ -184,8 +184,8 @@ export const CLINIC_OPEN_MINUTES = 8 * 60;
 export const CLINIC_CLOSE_MINUTES = 17 * 60;
 
 /** Days of the appointment book around the reference date. */
-export const PAST_DAYS = 42;
-export const FUTURE_DAYS = 20;
+export const PAST_DAYS = 35;
+export const FUTURE_DAYS = 17;
 
 /** The no-show review covers the 28 days before the reference date. */
 export const NO_SHOW_REVIEW_DAYS = 28;

@@ -9,14 +9,14 @@
 export const clinicSchemaSql = `
 CREATE TABLE specialties (
   id INTEGER PRIMARY KEY,
-  code TEXT NOT NULL UNIQUE,
+  code TEXT NOT NULL,
   name TEXT NOT NULL,
   department_phone TEXT NOT NULL
 );
 
 CREATE TABLE providers (
   id INTEGER PRIMARY KEY,
-  npi TEXT NOT NULL UNIQUE,
+  npi TEXT NOT NULL,
   first_name TEXT NOT NULL,
   last_name TEXT NOT NULL,
   credential TEXT NOT NULL CHECK (credential IN ('MD', 'DO', 'NP', 'PA')),
@@ -24,11 +24,10 @@ CREATE TABLE providers (
   email TEXT NOT NULL,
   hired_on TEXT NOT NULL
 );
-CREATE INDEX providers_specialty ON providers (specialty_id);
 
 CREATE TABLE rooms (
   id INTEGER PRIMARY KEY,
-  code TEXT NOT NULL UNIQUE,
+  code TEXT NOT NULL,
   room_type TEXT NOT NULL CHECK (room_type IN ('exam', 'procedure', 'imaging')),
   floor INTEGER NOT NULL,
   equipment TEXT NOT NULL
@@ -36,7 +35,7 @@ CREATE TABLE rooms (
 
 CREATE TABLE insurance_plans (
   id INTEGER PRIMARY KEY,
-  plan_code TEXT NOT NULL UNIQUE,
+  plan_code TEXT NOT NULL,
   payer_name TEXT NOT NULL,
   plan_name TEXT NOT NULL,
   plan_type TEXT NOT NULL CHECK (plan_type IN ('commercial', 'medicare', 'medicaid')),
@@ -60,8 +59,6 @@ CREATE TABLE patients (
   status_reason TEXT,
   registered_on TEXT NOT NULL
 );
-CREATE INDEX patients_plan ON patients (insurance_plan_id);
-CREATE INDEX patients_name ON patients (last_name, first_name);
 
 CREATE TABLE appointments (
   id INTEGER PRIMARY KEY,
@@ -76,8 +73,6 @@ CREATE TABLE appointments (
   cancel_reason TEXT
 );
 CREATE INDEX appointments_provider_time ON appointments (provider_id, start_time);
-CREATE INDEX appointments_room_time ON appointments (room_id, start_time);
-CREATE INDEX appointments_patient ON appointments (patient_id);
 
 CREATE TABLE charges (
   id INTEGER PRIMARY KEY,
@@ -90,8 +85,6 @@ CREATE TABLE charges (
   amount REAL NOT NULL CHECK (amount > 0),
   claim_status TEXT NOT NULL CHECK (claim_status IN ('pending', 'adjudicated', 'patient_only'))
 );
-CREATE INDEX charges_patient ON charges (patient_id);
-CREATE INDEX charges_appointment ON charges (appointment_id);
 
 CREATE TABLE payments (
   id INTEGER PRIMARY KEY,
@@ -102,5 +95,4 @@ CREATE TABLE payments (
   status TEXT NOT NULL CHECK (status IN ('posted', 'reversed')),
   reference TEXT NOT NULL
 );
-CREATE INDEX payments_patient ON payments (patient_id);
 `;

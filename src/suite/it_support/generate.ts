@@ -5,6 +5,7 @@ import {
   addDays,
   businessMinutesBetween,
   dateOfMinutes,
+  isBusinessMinute,
   isoToMinutes,
   minutesToIso,
   mondayOf,
@@ -64,7 +65,10 @@ import {
 const MINUTES_PER_DAY = 24 * 60;
 /** How far back the ticket history goes; longer than the refresh policy's 180-day window on purpose. */
 const HISTORY_DAYS = 240;
-const BASE_TICKETS = 170;
+const BASE_TICKETS = 110;
+/** Share of tickets raised in the last three weeks: the desk's current backlog. */
+const RECENT_SHARE = 0.2;
+const RECENT_DAYS = 21;
 
 interface AgentRow {
   id: number;
@@ -247,7 +251,7 @@ export function generateItSupport(context: GenerateContext): void {
   const agentById = new Map(agents.map((agent) => [agent.id, agent]));
 
   // Companies, their contacts and assets
-  const companyCount = 8 + 6 * rows;
+  const companyCount = 14 * rows;
   const tierSlots: Tier[] = [
     "platinum",
     "platinum",
@@ -312,7 +316,7 @@ export function generateItSupport(context: GenerateContext): void {
         random.pick(JOB_TITLES),
       );
     }
-    for (let count = random.int(4, 7); count > 0; count -= 1) {
+    for (let count = random.int(3, 6); count > 0; count -= 1) {
       assetId += 1;
       const type = weightedPick(random, {
         laptop: 40,
@@ -349,19 +353,14 @@ export function generateItSupport(context: GenerateContext): void {
 
   // Tickets
   const ticketCount = BASE_TICKETS * rows;
-  const historyStart = snapshot - HISTORY_DAYS * MINUTES_PER_DAY;
   const createdTimes: number[] = [];
   for (let index = 0; index < ticketCount; index += 1) {
-    let created = historyStart + random.int(0, HISTORY_DAYS * MINUTES_PER_DAY - 60);
+    const spanDays = random.chance(RECENT_SHARE) ? RECENT_DAYS : HISTORY_DAYS;
+    const draw = (): number => snapshot - random.int(60, spanDays * MINUTES_PER_DAY);
+    let created = draw();
     // Most tickets arrive during business hours; re-draw a few times to get there.
     if (random.chance(0.8)) {
-      for (
-        let attempt = 0;
-        attempt < 6 && businessMinutesBetween(created, created + 1, holidaySet) === 0;
-        attempt += 1
-      ) {
-        created = historyStart + random.int(0, HISTORY_DAYS * MINUTES_PER_DAY - 60);
-      }
+      for (let attempt = 0; attempt < 6 && !isBusinessMinute(created, holidaySet); attempt += 1) created = draw();
     }
     createdTimes.push(Math.min(created, snapshot - 5));
   }
@@ -417,9 +416,8 @@ export function generateItSupport(context: GenerateContext): void {
             ? teamId("Service Desk")
             : teamId(escalationTeamFor(category, "bronze"));
 
-    const events: TicketEventRecord[] = [
-      { type: "created", actorAgentId: null, at: created, fromValue: null, toValue: null, body: null },
-    ];
+    // The creation itself is the ticket's created_at; the history starts with the first response.
+    const events: TicketEventRecord[] = [];
     const assignments: Assignment[] = [{ at: created, teamId: initialTeam, agentId: null, level: 0 }];
     const firstAgent = random.pick(eligibleAgents(initialTeam, created)).id;
     const responseDelay =
@@ -436,7 +434,13 @@ export function generateItSupport(context: GenerateContext): void {
     });
 
     const targetMinutes = RESOLUTION_TARGET_HOURS[priority][company.tier] * 60;
-    const ratio = random.chance(0.14) ? 1.03 + random.next() * 0.8 : 0.12 + random.next() * 0.83;
+    // Recent tickets are the backlog: slower work and longer waits keep many of them unresolved today.
+    const backlog = created > snapshot - RECENT_DAYS * MINUTES_PER_DAY;
+    const ratio = backlog
+      ? 0.4 + random.next() * 1.2
+      : random.chance(0.14)
+        ? 1.03 + random.next() * 0.8
+        : 0.12 + random.next() * 0.83;
     const activeMinutes = Math.round(ratio * targetMinutes);
     const remaining = Math.max(20, activeMinutes - clockBetween(created, firstResponse));
     const pauseCount = weightedPick(random, { "0": 62, "1": 28, "2": 10 });
@@ -494,7 +498,7 @@ export function generateItSupport(context: GenerateContext): void {
           toValue: pauseStatus,
           body: null,
         });
-        cursor += random.int(60, 3 * MINUTES_PER_DAY);
+        cursor += random.int(60, (backlog ? 8 : 3) * MINUTES_PER_DAY);
         events.push({
           type: "status_change",
           actorAgentId: pauseStatus === "pending" ? null : currentAgent,
@@ -514,16 +518,9 @@ export function generateItSupport(context: GenerateContext): void {
       toValue: "resolved",
       body: random.pick(RESOLUTION_NOTES),
     });
+    // Auto-closure three days after resolution is a field update by the system, not a history event.
     const closed = resolved + 3 * MINUTES_PER_DAY;
-    events.push({
-      type: "status_change",
-      actorAgentId: null,
-      at: closed,
-      fromValue: "resolved",
-      toValue: "closed",
-      body: null,
-    });
-    if (random.chance(0.35)) {
+    if (random.chance(0.25)) {
       const at = firstResponse + Math.floor(random.next() * (resolved - firstResponse));
       const actor = [...assignments].reverse().find((entry) => entry.at <= at)?.agentId ?? currentAgent;
       events.push({

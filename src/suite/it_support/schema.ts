@@ -3,11 +3,11 @@ export const itSupportSchemaSql = `
 CREATE TABLE service_desk_settings (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
-);
+) WITHOUT ROWID;
 
 CREATE TABLE teams (
   id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
   queue_email TEXT NOT NULL,
   tier_level TEXT NOT NULL CHECK (tier_level IN ('L1', 'L2', 'L3'))
 );
@@ -21,11 +21,10 @@ CREATE TABLE agents (
   status TEXT NOT NULL CHECK (status IN ('active', 'inactive')),
   hired_on TEXT NOT NULL
 );
-CREATE INDEX agents_team ON agents(team_id);
 
 CREATE TABLE companies (
   id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
   industry TEXT NOT NULL,
   support_tier TEXT NOT NULL CHECK (support_tier IN ('bronze', 'silver', 'gold', 'platinum')),
   contract_start TEXT NOT NULL,
@@ -36,10 +35,9 @@ CREATE TABLE customers (
   id INTEGER PRIMARY KEY,
   company_id INTEGER NOT NULL REFERENCES companies(id),
   full_name TEXT NOT NULL,
-  email TEXT NOT NULL UNIQUE,
+  email TEXT NOT NULL,
   job_title TEXT NOT NULL
 );
-CREATE INDEX customers_company ON customers(company_id);
 
 CREATE TABLE assets (
   id INTEGER PRIMARY KEY,
@@ -52,7 +50,6 @@ CREATE TABLE assets (
   warranty_expires_on TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('in_service', 'in_repair', 'replacement_pending', 'retired'))
 );
-CREATE INDEX assets_company ON assets(company_id);
 
 CREATE TABLE tickets (
   id INTEGER PRIMARY KEY,
@@ -74,10 +71,7 @@ CREATE TABLE tickets (
   resolution_code TEXT CHECK (resolution_code IN ('fixed', 'workaround', 'duplicate', 'user_error', 'no_fault_found')),
   updated_at TEXT NOT NULL
 );
-CREATE INDEX tickets_status ON tickets(status);
-CREATE INDEX tickets_assignee ON tickets(assignee_agent_id);
 CREATE INDEX tickets_created ON tickets(created_at);
-CREATE INDEX tickets_asset ON tickets(asset_id);
 
 CREATE TABLE ticket_events (
   id INTEGER PRIMARY KEY,
@@ -90,5 +84,4 @@ CREATE TABLE ticket_events (
   body TEXT
 );
 CREATE INDEX ticket_events_ticket ON ticket_events(ticket_id);
-CREATE INDEX ticket_events_created ON ticket_events(created_at);
 `;

@@ -111,6 +111,7 @@ export function writeTicketRecord(db: Database.Database, record: TicketRecord): 
 /** The ticket's status at an instant, replayed from its status-change history. */
 export function statusAt(record: TicketRecord, at: number): TicketStatus | null {
   if (at < record.createdAt) return null;
+  if (record.closedAt !== null && at >= record.closedAt) return "closed";
   let status: TicketStatus = "new";
   for (const event of record.events) {
     if (event.at > at) break;

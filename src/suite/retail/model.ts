@@ -102,6 +102,8 @@ export interface RefundDraft {
   amount: number;
   createdAt: string;
   note: string | null;
+  /** Generator-only: the return this refund pays out, to link ids once returns are numbered. */
+  source?: ReturnDraft;
 }
 
 export interface WatchListEntry {

@@ -3,6 +3,7 @@
  * (parsed in documents.ts), never from the database; the grade arithmetic is exact (hundredths as
  * integers) so that a GPA of exactly 3.00 is 3.00 whatever order the credits are summed in.
  */
+import type { Handbook, ProgramRequirement } from "./documents.js";
 
 /** Grade points in hundredths, as printed in the academic regulations. */
 export const GRADE_POINTS_HUNDREDTHS: Record<string, number> = {
@@ -107,4 +108,42 @@ export function latestGrade(attempts: Attempt[], courseCode: string): string | n
 
 export function formatHundredths(value: number): string {
   return (value / 100).toFixed(2);
+}
+
+/** What the graduation audit needs to know about one student, beyond the record itself. */
+export interface GraduationInputs {
+  attempts: Attempt[];
+  requirement: ProgramRequirement;
+  handbook: Handbook;
+  approvedTransferCredits: number;
+}
+
+/** True when the record meets every program requirement of the handbook (status is checked by the caller). */
+export function meetsGraduationRequirements(inputs: GraduationInputs): boolean {
+  const { attempts, requirement, handbook } = inputs;
+  if (attempts.some((attempt) => attempt.status === "completed" && attempt.grade === "I")) return false;
+  const courseCredits = earnedDegreeCredits(attempts, handbook.creditMinimumGrade, handbook.degreeCreditMinimumLevel);
+  const transferCredits = Math.min(inputs.approvedTransferCredits, requirement.maxTransferCredits);
+  if (courseCredits + transferCredits < requirement.minimumCredits) return false;
+  for (const core of requirement.core) {
+    if (!meetsMinimumGrade(latestGrade(attempts, core), requirement.coreMinimumGrade)) return false;
+  }
+  const gpa = cumulativeGpa(attempts).roundedHundredths;
+  return gpa !== null && gpa >= requirement.minimumGpaHundredths;
+}
+
+/** True when some completed attempt of `prerequisiteCode` before `term` has the minimum grade. */
+export function prerequisiteSatisfied(
+  attempts: Attempt[],
+  prerequisiteCode: string,
+  term: string,
+  minimumGrade: string,
+): boolean {
+  return attempts.some(
+    (attempt) =>
+      attempt.courseCode === prerequisiteCode &&
+      attempt.term < term &&
+      attempt.status === "completed" &&
+      meetsMinimumGrade(attempt.grade, minimumGrade),
+  );
 }

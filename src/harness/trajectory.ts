@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { harnessModeSchema } from "../envs/index.js";
+
+export const END_REASONS = [
+  "claim_done",
+  "no_tool_calls",
+  "max_turns",
+  "max_tool_calls",
+  "context_limit",
+  "max_tokens_per_turn",
+  "wall_clock",
+  "model_error",
+] as const;
+export const endReasonSchema = z.enum(END_REASONS);
+export type EndReason = z.infer<typeof endReasonSchema>;
+
+/** A chat message in OpenAI format (tolerant: providers add fields). */
+export const chatMessageSchema = z.looseObject({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string().nullable(),
+  tool_calls: z
+    .array(z.looseObject({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) }))
+    .optional(),
+  tool_call_id: z.string().optional(),
+  name: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const turnRecordSchema = z.object({
+  index: z.number().int(),
+  /** Tokens in the context sent to the model at this turn. */
+  contextTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  /** Tokens of tool outputs appended to the context after this turn. */
+  toolOutputTokens: z.number().int(),
+  durationMs: z.number(),
+});
+export type TurnRecord = z.infer<typeof turnRecordSchema>;
+
+export const toolCallEntrySchema = z.object({
+  turn: z.number().int(),
+  name: z.string(),
+  args: z.unknown(),
+  /** "direct": the model called it as a function; "code": a program called it through the proxy. */
+  via: z.enum(["direct", "code"]),
+  isError: z.boolean(),
+  durationMs: z.number(),
+});
+export type ToolCallEntry = z.infer<typeof toolCallEntrySchema>;
+
+export const codeBlockSchema = z.object({
+  turn: z.number().int(),
+  code: z.string(),
+  status: z.enum(["ok", "error", "timeout", "killed", "crashed"]),
+  output: z.string(),
+  errorType: z.string().nullable(),
+  toolCallCount: z.number().int(),
+  durationMs: z.number(),
+});
+export type CodeBlock = z.infer<typeof codeBlockSchema>;
+
+export const checkSchema = z.object({ id: z.string(), passed: z.boolean(), message: z.string() });
+
+/** One episode, one JSONL line of trajectories.jsonl. */
+export const trajectorySchema = z.object({
+  schemaVersion: z.literal(1),
+  runId: z.string(),
+  episodeId: z.string(),
+  task: z.string(),
+  scale: z.enum(["v0", "v1", "v2", "v3"]),
+  seed: z.number().int(),
+  harness: harnessModeSchema,
+  model: z.string(),
+  sample: z.number().int(),
+  messages: z.array(chatMessageSchema),
+  turns: z.array(turnRecordSchema),
+  toolCalls: z.array(toolCallEntrySchema),
+  codeBlocks: z.array(codeBlockSchema),
+  /** Code blocks that failed (error, timeout, killed, crashed) plus refused direct calls in PTC mode. */
+  runtimeErrors: z.number().int(),
+  /** Direct calls to environment tools refused in PTC mode (counted as PTC errors, as in the paper). */
+  refusedDirectCalls: z.number().int(),
+  toolOutputTokens: z.number().int(),
+  finalContextTokens: z.number().int(),
+  endReason: endReasonSchema,
+  answer: z.string().nullable(),
+  reward: z.union([z.literal(0), z.literal(1)]),
+  checks: z.array(checkSchema),
+  verifierError: z.string().nullable(),
+  error: z.string().nullable(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+});
+export type Trajectory = z.infer<typeof trajectorySchema>;

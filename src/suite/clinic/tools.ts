@@ -1,0 +1,429 @@
+import { z } from "zod";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+
+const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
+const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
+const dateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD")
+  .describe("Date as YYYY-MM-DD");
+
+type Row = Record<string, unknown>;
+
+/** Runs a filtered list query and returns one page in the suite's pagination envelope. */
+function paginate(
+  context: ToolContext,
+  key: string,
+  fromClause: string,
+  columns: string,
+  conditions: Array<[string, unknown]>,
+  orderBy: string,
+  page: number,
+  perPage: number,
+): Record<string, unknown> {
+  const where = conditions.length > 0 ? `WHERE ${conditions.map(([clause]) => clause).join(" AND ")}` : "";
+  // A condition without a value (undefined) is a clause with no placeholder.
+  const values = conditions.map(([, value]) => value).filter((value) => value !== undefined);
+  const total = (
+    context.db.prepare(`SELECT COUNT(*) AS count FROM ${fromClause} ${where}`).get(...values) as { count: number }
+  ).count;
+  const items = context.db
+    .prepare(`SELECT ${columns} FROM ${fromClause} ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
+    .all(...values, perPage, (page - 1) * perPage) as Row[];
+  return { [key]: items, page, per_page: perPage, total, has_more: page * perPage < total };
+}
+
+const PROVIDER_COLUMNS = `p.id, p.first_name, p.last_name, p.credential, s.code AS specialty_code,
+  s.name AS specialty_name, p.npi, p.email`;
+
+const listProviders = defineTool({
+  name: "list_providers",
+  description:
+    "List the clinic's providers (physicians, nurse practitioners, physician assistants) with their credential and specialty, ordered by id. Paginated: returns `providers`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    specialty_code: z
+      .string()
+      .optional()
+      .describe("Only providers of this specialty code (FM, PED, DERM, CARD, ORTH)"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ specialty_code, page, per_page }, context: ToolContext) => {
+    const conditions: Array<[string, unknown]> = [];
+    if (specialty_code) conditions.push(["s.code = ?", specialty_code.toUpperCase()]);
+    return paginate(
+      context,
+      "providers",
+      "providers p JOIN specialties s ON s.id = p.specialty_id",
+      PROVIDER_COLUMNS,
+      conditions,
+      "p.id",
+      page,
+      per_page,
+    );
+  },
+});
+
+const listRooms = defineTool({
+  name: "list_rooms",
+  description:
+    "List the clinic's rooms (exam, procedure, imaging) with floor and equipment, ordered by id. Paginated: returns `rooms`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    room_type: z.enum(["exam", "procedure", "imaging"]).optional().describe("Only rooms of this type"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ room_type, page, per_page }, context: ToolContext) =>
+    paginate(
+      context,
+      "rooms",
+      "rooms",
+      "id, code, room_type, floor, equipment",
+      room_type ? [["room_type = ?", room_type]] : [],
+      "id",
+      page,
+      per_page,
+    ),
+});
+
+const listInsurancePlans = defineTool({
+  name: "list_insurance_plans",
+  description:
+    "List the insurance plans the clinic accepts (plan code, payer, plan type commercial/medicare/medicaid), ordered by id. Paginated: returns `plans`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ page: pageSchema, per_page: perPageSchema }),
+  handler: ({ page, per_page }, context: ToolContext) =>
+    paginate(
+      context,
+      "plans",
+      "insurance_plans",
+      "id, plan_code, payer_name, plan_name, plan_type, payer_phone",
+      [],
+      "id",
+      page,
+      per_page,
+    ),
+});
+
+const PATIENT_SUMMARY_COLUMNS =
+  "id, mrn, first_name, last_name, date_of_birth, insurance_plan_id, scheduling_status";
+
+const listPatients = defineTool({
+  name: "list_patients",
+  description:
+    "Search patients by name or MRN and filter by insurance plan or scheduling status, ordered by id. Returns summaries (`insurance_plan_id` is null for self-pay patients). Paginated: returns `patients`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    query: z.string().optional().describe("Case-insensitive substring of the first name, last name or MRN"),
+    insurance_plan_id: z.number().int().optional().describe("Only patients on this insurance plan id"),
+    self_pay: z.boolean().optional().describe("true: only patients without insurance; false: only insured patients"),
+    scheduling_status: z
+      .enum(["standard", "prepay_required", "restricted"])
+      .optional()
+      .describe("Only patients with this scheduling status"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ query, insurance_plan_id, self_pay, scheduling_status, page, per_page }, context: ToolContext) => {
+    const conditions: Array<[string, unknown]> = [];
+    if (query) {
+      conditions.push([
+        "(first_name || ' ' || last_name || ' ' || mrn) LIKE ?",
+        `%${query.replace(/[%_]/g, "")}%`,
+      ]);
+    }
+    if (insurance_plan_id !== undefined) conditions.push(["insurance_plan_id = ?", insurance_plan_id]);
+    if (self_pay !== undefined)
+      conditions.push([self_pay ? "insurance_plan_id IS NULL" : "insurance_plan_id IS NOT NULL", undefined]);
+    if (scheduling_status) conditions.push(["scheduling_status = ?", scheduling_status]);
+    return paginate(context, "patients", "patients", PATIENT_SUMMARY_COLUMNS, conditions, "id", page, per_page);
+  },
+});
+
+function patientRecord(context: ToolContext, patientId: number): Row {
+  const patient = context.db
+    .prepare(
+      `SELECT pa.id, pa.mrn, pa.first_name, pa.last_name, pa.date_of_birth, pa.sex, pa.phone, pa.email, pa.city,
+              pa.insurance_plan_id, pl.plan_code, pl.plan_name, pl.plan_type, pa.member_id,
+              pa.scheduling_status, pa.status_reason, pa.registered_on
+         FROM patients pa LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id
+        WHERE pa.id = ?`,
+    )
+    .get(patientId) as Row | undefined;
+  if (!patient) throw new ToolFailure(`patient ${patientId} not found; use list_patients to find patient ids`);
+  return patient;
+}
+
+const getPatient = defineTool({
+  name: "get_patient",
+  description:
+    "Get one patient's full record, including contact details, insurance plan (code, name, plan type; null for self-pay) and scheduling status. Returns `patient`.",
+  kind: "read",
+  inputSchema: z.object({ patient_id: z.number().int().describe("The patient's id") }),
+  handler: ({ patient_id }, context: ToolContext) => ({ patient: patientRecord(context, patient_id) }),
+});
+
+const updatePatientSchedulingStatus = defineTool({
+  name: "update_patient_scheduling_status",
+  description:
+    "Set a patient's scheduling status (standard, prepay_required or restricted) and record the reason. Returns the updated `patient`.",
+  kind: "write",
+  inputSchema: z.object({
+    patient_id: z.number().int().describe("The patient's id"),
+    scheduling_status: z
+      .enum(["standard", "prepay_required", "restricted"])
+      .describe("The new scheduling status"),
+    reason: z.string().min(1).describe("Why the status changes (kept on the patient record)"),
+  }),
+  handler: ({ patient_id, scheduling_status, reason }, context: ToolContext) => {
+    patientRecord(context, patient_id);
+    context.db
+      .prepare("UPDATE patients SET scheduling_status = ?, status_reason = ? WHERE id = ?")
+      .run(scheduling_status, reason, patient_id);
+    return { patient: patientRecord(context, patient_id) };
+  },
+});
+
+const APPOINTMENT_COLUMNS = "id, patient_id, provider_id, room_id, visit_type, start_time, status";
+
+const listAppointments = defineTool({
+  name: "list_appointments",
+  description:
+    "List appointments matching all given filters, ordered by start time then id. `start_time` is local clinic time `YYYY-MM-DDTHH:MM`; `room_id` is null for telehealth. Paginated: returns `appointments`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    provider_id: z.number().int().optional().describe("Only appointments with this provider id"),
+    patient_id: z.number().int().optional().describe("Only appointments of this patient id"),
+    room_id: z.number().int().optional().describe("Only appointments booked in this room id"),
+    status: z
+      .enum(["scheduled", "completed", "no_show", "cancelled"])
+      .optional()
+      .describe("Only appointments with this status"),
+    visit_type: z.string().optional().describe("Only appointments of this visit type, e.g. follow_up"),
+    date_from: dateSchema.optional().describe("Earliest appointment date, YYYY-MM-DD (inclusive)"),
+    date_to: dateSchema.optional().describe("Latest appointment date, YYYY-MM-DD (inclusive)"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: (input, context: ToolContext) => {
+    const conditions: Array<[string, unknown]> = [];
+    if (input.provider_id !== undefined) conditions.push(["provider_id = ?", input.provider_id]);
+    if (input.patient_id !== undefined) conditions.push(["patient_id = ?", input.patient_id]);
+    if (input.room_id !== undefined) conditions.push(["room_id = ?", input.room_id]);
+    if (input.status) conditions.push(["status = ?", input.status]);
+    if (input.visit_type) conditions.push(["visit_type = ?", input.visit_type]);
+    if (input.date_from) conditions.push(["substr(start_time, 1, 10) >= ?", input.date_from]);
+    if (input.date_to) conditions.push(["substr(start_time, 1, 10) <= ?", input.date_to]);
+    return paginate(
+      context,
+      "appointments",
+      "appointments",
+      APPOINTMENT_COLUMNS,
+      conditions,
+      "start_time, id",
+      input.page,
+      input.per_page,
+    );
+  },
+});
+
+function appointmentRecord(context: ToolContext, appointmentId: number): Row {
+  const appointment = context.db
+    .prepare(
+      `SELECT a.id, a.patient_id, pa.mrn AS patient_mrn, pa.first_name || ' ' || pa.last_name AS patient_name,
+              a.provider_id, pr.first_name || ' ' || pr.last_name AS provider_name, a.room_id, r.code AS room_code,
+              a.visit_type, a.start_time, a.status, a.reason, a.booked_on, a.cancel_reason
+         FROM appointments a
+         JOIN patients pa ON pa.id = a.patient_id
+         JOIN providers pr ON pr.id = a.provider_id
+         LEFT JOIN rooms r ON r.id = a.room_id
+        WHERE a.id = ?`,
+    )
+    .get(appointmentId) as Row | undefined;
+  if (!appointment)
+    throw new ToolFailure(`appointment ${appointmentId} not found; use list_appointments to find appointment ids`);
+  return appointment;
+}
+
+const getAppointment = defineTool({
+  name: "get_appointment",
+  description:
+    "Get one appointment with patient, provider and room details, reason for visit, booking date and cancellation reason. Returns `appointment`.",
+  kind: "read",
+  inputSchema: z.object({ appointment_id: z.number().int().describe("The appointment's id") }),
+  handler: ({ appointment_id }, context: ToolContext) => ({
+    appointment: appointmentRecord(context, appointment_id),
+  }),
+});
+
+const reassignAppointment = defineTool({
+  name: "reassign_appointment",
+  description:
+    "Move a scheduled appointment to another provider, keeping its date, time, room and visit type. Only appointments with status `scheduled` can be reassigned. The system does not check clinic days or conflicts. Returns the updated `appointment`.",
+  kind: "write",
+  inputSchema: z.object({
+    appointment_id: z.number().int().describe("The appointment to reassign"),
+    provider_id: z.number().int().describe("The id of the provider who will see the patient"),
+  }),
+  handler: ({ appointment_id, provider_id }, context: ToolContext) => {
+    const appointment = appointmentRecord(context, appointment_id);
+    if (appointment.status !== "scheduled")
+      throw new ToolFailure(
+        `appointment ${appointment_id} has status '${String(appointment.status)}'; only scheduled appointments can be reassigned`,
+      );
+    if (appointment.provider_id === provider_id)
+      throw new ToolFailure(`appointment ${appointment_id} is already with provider ${provider_id}`);
+    const provider = context.db.prepare("SELECT id FROM providers WHERE id = ?").get(provider_id);
+    if (!provider) throw new ToolFailure(`provider ${provider_id} not found; use list_providers to find provider ids`);
+    context.db.prepare("UPDATE appointments SET provider_id = ? WHERE id = ?").run(provider_id, appointment_id);
+    return { appointment: appointmentRecord(context, appointment_id) };
+  },
+});
+
+const cancelAppointment = defineTool({
+  name: "cancel_appointment",
+  description:
+    "Cancel a scheduled appointment and record why. Only appointments with status `scheduled` can be cancelled. Returns the updated `appointment`.",
+  kind: "write",
+  inputSchema: z.object({
+    appointment_id: z.number().int().describe("The appointment to cancel"),
+    reason: z.string().min(1).describe("Cancellation reason, kept on the appointment"),
+  }),
+  handler: ({ appointment_id, reason }, context: ToolContext) => {
+    const appointment = appointmentRecord(context, appointment_id);
+    if (appointment.status !== "scheduled")
+      throw new ToolFailure(
+        `appointment ${appointment_id} has status '${String(appointment.status)}'; only scheduled appointments can be cancelled`,
+      );
+    context.db
+      .prepare("UPDATE appointments SET status = 'cancelled', cancel_reason = ? WHERE id = ?")
+      .run(reason, appointment_id);
+    return { appointment: appointmentRecord(context, appointment_id) };
+  },
+});
+
+const CHARGE_COLUMNS =
+  "id, appointment_id, patient_id, service_date, code, description, category, amount, claim_status";
+
+const listCharges = defineTool({
+  name: "list_charges",
+  description:
+    "List billing charge lines (one per billed service or fee) matching all given filters, ordered by id. `claim_status` is pending (awaiting the insurer), adjudicated (processed by the insurer) or patient_only (never sent to insurance). Paginated: returns `charges`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    patient_id: z.number().int().optional().describe("Only charges of this patient id"),
+    appointment_id: z.number().int().optional().describe("Only charges for this appointment id"),
+    code: z.string().optional().describe("Only charges with this billing code, e.g. 99213 or NOSHOW"),
+    category: z
+      .enum(["office_visit", "procedure", "imaging", "lab", "admin_fee"])
+      .optional()
+      .describe("Only charges of this category"),
+    claim_status: z
+      .enum(["pending", "adjudicated", "patient_only"])
+      .optional()
+      .describe("Only charges with this claim status"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: (input, context: ToolContext) => {
+    const conditions: Array<[string, unknown]> = [];
+    if (input.patient_id !== undefined) conditions.push(["patient_id = ?", input.patient_id]);
+    if (input.appointment_id !== undefined) conditions.push(["appointment_id = ?", input.appointment_id]);
+    if (input.code) conditions.push(["code = ?", input.code]);
+    if (input.category) conditions.push(["category = ?", input.category]);
+    if (input.claim_status) conditions.push(["claim_status = ?", input.claim_status]);
+    return paginate(context, "charges", "charges", CHARGE_COLUMNS, conditions, "id", input.page, input.per_page);
+  },
+});
+
+const postCharge = defineTool({
+  name: "post_charge",
+  description:
+    "Post a new charge line on an appointment (billed to the appointment's patient, dated on the appointment date). Administrative fees (category admin_fee) are marked patient_only; other charges go to the insurer as pending, or patient_only for self-pay patients. Returns the new `charge`.",
+  kind: "write",
+  inputSchema: z.object({
+    appointment_id: z.number().int().describe("The appointment the charge belongs to"),
+    code: z.string().min(1).describe("Billing code, e.g. a CPT code or NOSHOW"),
+    category: z
+      .enum(["office_visit", "procedure", "imaging", "lab", "admin_fee"])
+      .describe("Charge category"),
+    amount: z.number().positive().describe("Amount in dollars, e.g. 35.00"),
+    description: z.string().min(1).describe("Short description printed on the statement"),
+  }),
+  handler: ({ appointment_id, code, category, amount, description }, context: ToolContext) => {
+    const appointment = appointmentRecord(context, appointment_id);
+    if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6)
+      throw new ToolFailure(`amount ${amount} has more than two decimals`);
+    const insured = context.db
+      .prepare("SELECT insurance_plan_id FROM patients WHERE id = ?")
+      .get(appointment.patient_id) as { insurance_plan_id: number | null };
+    const claimStatus = category === "admin_fee" || insured.insurance_plan_id === null ? "patient_only" : "pending";
+    const result = context.db
+      .prepare(
+        `INSERT INTO charges (appointment_id, patient_id, service_date, code, description, category, amount, claim_status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        appointment_id,
+        appointment.patient_id,
+        String(appointment.start_time).slice(0, 10),
+        code,
+        description,
+        category,
+        Math.round(amount * 100) / 100,
+        claimStatus,
+      );
+    const charge = context.db
+      .prepare(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE id = ?`)
+      .get(result.lastInsertRowid) as Row;
+    return { charge };
+  },
+});
+
+const listPayments = defineTool({
+  name: "list_payments",
+  description:
+    "List patient payments matching all given filters, ordered by id. `status` is posted or reversed (returned check, chargeback). Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    patient_id: z.number().int().optional().describe("Only payments of this patient id"),
+    status: z.enum(["posted", "reversed"]).optional().describe("Only payments with this status"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ patient_id, status, page, per_page }, context: ToolContext) => {
+    const conditions: Array<[string, unknown]> = [];
+    if (patient_id !== undefined) conditions.push(["patient_id = ?", patient_id]);
+    if (status) conditions.push(["status = ?", status]);
+    return paginate(
+      context,
+      "payments",
+      "payments",
+      "id, patient_id, received_on, amount, method, status, reference",
+      conditions,
+      "id",
+      page,
+      per_page,
+    );
+  },
+});
+
+/** The clinic domain's tools, in the order agents see them. */
+export const clinicTools: DomainTool[] = [
+  listProviders,
+  listRooms,
+  listInsurancePlans,
+  listPatients,
+  getPatient,
+  updatePatientSchedulingStatus,
+  listAppointments,
+  getAppointment,
+  reassignAppointment,
+  cancelAppointment,
+  listCharges,
+  postCharge,
+  listPayments,
+] as DomainTool[];

@@ -1,0 +1,768 @@
+import type { GenerateContext } from "../../envs/index.js";
+import type { SeededRandom } from "../../core/index.js";
+import {
+  CYCLE_COUNT_DIRECTORY,
+  DAMAGE_REPORT_DIRECTORY,
+  INVENTORY_SOP_PATH,
+  MOVEMENT_LOG_DIRECTORY,
+  OPERATIONS_BULLETIN_PATH,
+  RATE_CARD_PATH,
+  RATE_CARD_RULES,
+  REPLENISHMENT_POLICY_PATH,
+  addDays,
+  quoteFreight,
+  renderCountSheet,
+  renderDamageReport,
+  renderInventorySop,
+  renderOperationsBulletin,
+  renderReplenishmentPolicy,
+  roundCents,
+  type CarrierRates,
+  type CountLine,
+  type DamageEntry,
+  type Disposition,
+  type InventorySop,
+  type OperationsBulletin,
+  type RateCard,
+  type ReplenishmentPolicy,
+} from "./documents.js";
+import {
+  BUYERS,
+  CARRIERS,
+  CATEGORIES,
+  CATEGORY_SUPPLIERS,
+  CUSTOMERS,
+  DESTINATIONS,
+  REGIONS,
+  SUPPLIERS,
+  WAREHOUSES,
+  ZONE_CHART,
+  type CategorySeed,
+  type Region,
+} from "./reference-data.js";
+
+/** Base row counts at v0; each is multiplied by `factors.rows`. */
+const BASE_PRODUCTS = 60;
+const BASE_PURCHASE_ORDERS = 40;
+const BASE_SHIPMENTS = 95;
+const BASE_PENDING_SHIPMENTS = 10;
+/** Scaled workspace files per unit of `factors.files`. */
+const COUNT_SHEETS_PER_FACTOR = 4;
+const DAMAGE_REPORTS_PER_FACTOR = 2;
+const MOVEMENT_LOGS_PER_FACTOR = 3;
+const LINES_PER_COUNT_SHEET = 14;
+
+interface Product {
+  sku: string;
+  name: string;
+  category: string;
+  unitOfMeasure: string;
+  casePack: number;
+  unitCost: number;
+  unitPrice: number;
+  weightKg: number;
+  shelfLifeDays: number | null;
+  status: "active" | "discontinued";
+  createdOn: string;
+}
+
+interface Lot {
+  lotId: string;
+  sku: string;
+  warehouseId: string;
+  binLocation: string;
+  quantity: number;
+  receivedOn: string;
+  expiresOn: string | null;
+  status: "available" | "quarantine";
+}
+
+interface PurchaseOrder {
+  id: string;
+  supplierId: string;
+  warehouseId: string;
+  status: "draft" | "submitted" | "received" | "cancelled";
+  orderedOn: string | null;
+  expectedOn: string | null;
+  createdBy: string;
+  notes: string | null;
+  lines: Array<{ sku: string; quantity: number; unitCost: number }>;
+}
+
+interface Shipment {
+  id: string;
+  originWarehouseId: string;
+  customerName: string;
+  destinationCity: string;
+  destinationState: string;
+  destinationRegion: Region;
+  weightKg: number;
+  isHazmat: boolean;
+  serviceLevel: "standard" | "expedited";
+  status: "pending" | "assigned" | "in_transit" | "delivered" | "cancelled";
+  carrierId: string | null;
+  freightCost: number | null;
+  createdOn: string;
+  shipBy: string;
+}
+
+function between(random: SeededRandom, min: number, max: number): number {
+  return min + random.next() * (max - min);
+}
+
+function roundTo(value: number, step: number): number {
+  return Math.round(value / step) * step;
+}
+
+function categoryOf(name: string): CategorySeed {
+  const found = CATEGORIES.find((category) => category.name === name);
+  if (!found) throw new Error(`unknown category ${name}`);
+  return found;
+}
+
+/** Fills the logistics database and writes its workspace documents for one scale. */
+export function generateLogistics(context: GenerateContext): void {
+  const { random, faker, factors } = context;
+  const today = context.referenceDate.slice(0, 10);
+  const warehouseRegion = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
+
+  // ------------------------------------------------------------ policies (drawn first: stock is shaped by them)
+  const suspendedSupplierId = random.pick(CATEGORIES.map((category) => CATEGORY_SUPPLIERS[category.name]?.[0] ?? ""));
+  const policy: ReplenishmentPolicy = { categories: {}, overrides: {} };
+  for (const category of CATEGORIES) {
+    const reorderPoint = roundTo(category.reorderPoint * between(random, 0.85, 1.15), 5);
+    const orderUpTo = Math.max(reorderPoint + 40, roundTo(category.orderUpTo * between(random, 0.85, 1.15), 5));
+    const candidates = CATEGORY_SUPPLIERS[category.name] ?? [];
+    policy.categories[category.name] = {
+      reorderPoint,
+      orderUpTo,
+      preferredSupplierId: candidates[0] ?? "",
+      backupSupplierId: random.pick(candidates.slice(1)),
+    };
+  }
+  const sop: InventorySop = { expiryWindowDays: {}, countToleranceUnits: {}, varianceValueThreshold: 0 };
+  for (const category of CATEGORIES) {
+    if (category.expiryWindowDays !== null) {
+      const base = category.expiryWindowDays;
+      sop.expiryWindowDays[category.name] = Math.max(2, base + random.pick([-1, 0, 0, 1]) * Math.ceil(base / 5));
+    }
+    sop.countToleranceUnits[category.name] = Math.max(1, category.countToleranceUnits + random.pick([-1, 0, 0, 1]));
+  }
+  sop.varianceValueThreshold = random.pick([100, 150, 200]);
+
+  // ------------------------------------------------------------ warehouses, suppliers
+  const warehouseRows = WAREHOUSES.map((warehouse) => ({ ...warehouse, managerName: faker.person.fullName() }));
+  const supplierRows = SUPPLIERS.map((supplier) => {
+    const firstName = faker.person.firstName();
+    const lastName = faker.person.lastName();
+    const domain = `${supplier.name.toLowerCase().replace(/[^a-z]+/g, "")}.com`;
+    return {
+      ...supplier,
+      contactName: `${firstName} ${lastName}`,
+      contactEmail: `${firstName}.${lastName}@${domain}`.toLowerCase().replace(/[^a-z0-9.@-]/g, ""),
+      phone: faker.phone.number({ style: "national" }),
+      rating: Math.round(between(random, 3.1, 4.9) * 10) / 10,
+    };
+  });
+  const supplierNames = Object.fromEntries(SUPPLIERS.map((supplier) => [supplier.id, supplier.name]));
+
+  // ------------------------------------------------------------ products
+  const products: Product[] = [];
+  const usedNames = new Set<string>();
+  let skuNumber = 10_000 + random.int(0, 400);
+  const productCount = BASE_PRODUCTS * factors.rows;
+  for (let index = 0; index < productCount; index += 1) {
+    const category = CATEGORIES[index % CATEGORIES.length] ?? CATEGORIES[0]!;
+    let name = "";
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      name = `${random.pick(category.brands)} ${random.pick(category.items)} ${random.pick(category.sizes)}`;
+      if (!usedNames.has(name)) break;
+    }
+    if (usedNames.has(name)) name = `${name} (${index})`;
+    usedNames.add(name);
+    skuNumber += random.int(1, 23);
+    const unitCost = roundCents(between(random, category.unitCost[0], category.unitCost[1]));
+    products.push({
+      sku: `SKU-${skuNumber}`,
+      name,
+      category: category.name,
+      unitOfMeasure: category.unitOfMeasure,
+      casePack: random.pick(category.casePacks),
+      unitCost,
+      unitPrice: roundCents(unitCost * between(random, 1.25, 1.65)),
+      weightKg: Math.round(between(random, category.weightKg[0], category.weightKg[1]) * 100) / 100,
+      shelfLifeDays: category.shelfLifeDays
+        ? random.int(category.shelfLifeDays[0], category.shelfLifeDays[1])
+        : null,
+      status: random.chance(0.08) ? "discontinued" : "active",
+      createdOn: addDays(today, -random.int(120, 1400)),
+    });
+  }
+  // Products are created in category order; shuffle so SKU numbers do not reveal the category.
+  const shuffledSkus = random.shuffle(products.map((product) => product.sku)).sort();
+  products.forEach((product, index) => {
+    product.sku = shuffledSkus[index] ?? product.sku;
+  });
+  const productsInSkuOrder = [...products].sort((left, right) => left.sku.localeCompare(right.sku));
+  const productBySku = new Map(products.map((product) => [product.sku, product]));
+
+  const reasons = ["Promoted item, feature ad", "Fast mover", "Seasonal demand", "Key account commitment"];
+  for (const product of random.shuffle(products.filter((item) => item.status === "active")).slice(0, 4)) {
+    const rule = policy.categories[product.category]!;
+    policy.overrides[product.sku] = {
+      reorderPoint: roundTo(rule.reorderPoint * between(random, 1.6, 2.2), 5),
+      orderUpTo: roundTo(rule.orderUpTo * between(random, 1.6, 2.1), 5),
+      reason: random.pick(reasons),
+    };
+  }
+  const levelsFor = (product: Product): { reorderPoint: number; orderUpTo: number } =>
+    policy.overrides[product.sku] ?? policy.categories[product.category]!;
+
+  // ------------------------------------------------------------ inventory lots
+  const lots: Lot[] = [];
+  let lotNumber = 200_000 + random.int(0, 5_000);
+  const nextLotId = (): string => {
+    lotNumber += random.int(1, 9);
+    return `LOT-${lotNumber}`;
+  };
+  const binFor = (): string =>
+    `${String.fromCharCode(65 + random.int(0, 11))}-${String(random.int(1, 40)).padStart(2, "0")}-${random.int(1, 5)}`;
+  const makeLot = (product: Product, warehouseId: string, quantity: number, status: Lot["status"]): Lot => {
+    let receivedOn: string;
+    let expiresOn: string | null = null;
+    if (product.shelfLifeDays !== null) {
+      const age = random.int(0, Math.floor(product.shelfLifeDays * 1.04));
+      receivedOn = addDays(today, -age);
+      expiresOn = addDays(receivedOn, product.shelfLifeDays);
+    } else {
+      receivedOn = addDays(today, -random.int(3, 220));
+    }
+    return { lotId: nextLotId(), sku: product.sku, warehouseId, binLocation: binFor(), quantity, receivedOn, expiresOn, status };
+  };
+  const splitQuantity = (total: number, parts: number): number[] => {
+    const count = Math.max(1, Math.min(parts, total));
+    const cuts = new Set<number>();
+    while (cuts.size < count - 1) cuts.add(random.int(1, total - 1));
+    const points = [0, ...[...cuts].sort((left, right) => left - right), total];
+    return points.slice(1).map((point, index) => point - (points[index] ?? 0));
+  };
+  const stockPair = (product: Product, warehouseId: string, low: boolean): void => {
+    const levels = levelsFor(product);
+    const available = low
+      ? random.int(Math.max(1, Math.round(levels.reorderPoint * 0.1)), levels.reorderPoint)
+      : random.int(levels.reorderPoint + 1, Math.round(levels.orderUpTo * 1.25));
+    const parts = product.shelfLifeDays !== null ? random.int(1, 3) : random.int(1, 2);
+    for (const quantity of splitQuantity(available, parts)) lots.push(makeLot(product, warehouseId, quantity, "available"));
+    if (random.chance(0.07)) {
+      const quantity = random.int(Math.round(levels.reorderPoint * 0.5), Math.round(levels.reorderPoint * 1.5));
+      lots.push(makeLot(product, warehouseId, Math.max(1, quantity), "quarantine"));
+    }
+  };
+  const lowPairs: Array<{ sku: string; warehouseId: string }> = [];
+  const stockedAt = new Map<string, string[]>();
+  for (const product of productsInSkuOrder) {
+    const sites = random
+      .shuffle(WAREHOUSES.map((warehouse) => warehouse.id))
+      .slice(0, random.int(2, 4))
+      .sort();
+    stockedAt.set(product.sku, sites);
+    for (const warehouseId of sites) {
+      const low = random.chance(0.15);
+      if (low) lowPairs.push({ sku: product.sku, warehouseId });
+      stockPair(product, warehouseId, low);
+    }
+  }
+  const suspendedCategory = CATEGORIES.find(
+    (category) => policy.categories[category.name]?.preferredSupplierId === suspendedSupplierId,
+  )!.name;
+  const isActiveLow = (pair: { sku: string }): boolean => productBySku.get(pair.sku)?.status === "active";
+  // The suspension must matter at every scale: make sure its category has an active SKU to reorder.
+  if (!lowPairs.some((pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category === suspendedCategory)) {
+    const product = productsInSkuOrder.find((item) => item.category === suspendedCategory && item.status === "active")!;
+    const warehouseId = stockedAt.get(product.sku)![0]!;
+    for (let index = lots.length - 1; index >= 0; index -= 1) {
+      if (lots[index]!.sku === product.sku && lots[index]!.warehouseId === warehouseId) lots.splice(index, 1);
+    }
+    stockPair(product, warehouseId, true);
+    lowPairs.push({ sku: product.sku, warehouseId });
+  }
+
+  // ------------------------------------------------------------ purchase orders
+  const purchaseOrders: PurchaseOrder[] = [];
+  let poNumber = 24_000 + random.int(0, 900);
+  const supplierLead = new Map(SUPPLIERS.map((supplier) => [supplier.id, supplier.leadTimeDays]));
+  const suppliesCategory = (supplierId: string, category: string): boolean =>
+    (CATEGORY_SUPPLIERS[category] ?? []).includes(supplierId);
+  const makeOrder = (
+    supplierId: string,
+    warehouseId: string,
+    status: PurchaseOrder["status"],
+    forcedLow?: { sku: string },
+  ): PurchaseOrder => {
+    poNumber += random.int(1, 4);
+    let orderedOn: string | null = null;
+    if (status === "received") orderedOn = addDays(today, -random.int(15, 150));
+    if (status === "cancelled") orderedOn = addDays(today, -random.int(5, 120));
+    if (status === "submitted") orderedOn = addDays(today, -random.int(1, 12));
+    const expectedOn = orderedOn ? addDays(orderedOn, supplierLead.get(supplierId) ?? 7) : null;
+    const stocked = productsInSkuOrder.filter(
+      (product) =>
+        suppliesCategory(supplierId, product.category) &&
+        (stockedAt.get(product.sku) ?? []).includes(warehouseId) &&
+        (status === "received" || status === "cancelled" || product.status === "active"),
+    );
+    const lowHere = lowPairs
+      .filter((pair) => pair.warehouseId === warehouseId && isActiveLow(pair))
+      .map((pair) => productBySku.get(pair.sku)!)
+      .filter((product) => suppliesCategory(supplierId, product.category));
+    const open = status === "draft" || status === "submitted";
+    const chosen = new Set<string>();
+    if (forcedLow) chosen.add(forcedLow.sku);
+    const lineCount = random.int(1, 4);
+    for (let attempt = 0; chosen.size < lineCount && attempt < 20; attempt += 1) {
+      const pool = open && lowHere.length > 0 && random.chance(0.5) ? lowHere : stocked;
+      if (pool.length === 0) break;
+      chosen.add(random.pick(pool).sku);
+    }
+    const lines = [...chosen].sort().map((sku) => {
+      const product = productBySku.get(sku)!;
+      return {
+        sku,
+        quantity: product.casePack * random.int(2, 12),
+        unitCost: roundCents(product.unitCost * between(random, 0.95, 1.03)),
+      };
+    });
+    return {
+      id: `PO-${poNumber}`,
+      supplierId,
+      warehouseId,
+      status,
+      orderedOn,
+      expectedOn,
+      createdBy: random.pick(BUYERS),
+      notes: random.chance(0.2)
+        ? random.pick(["Deliver to dock 3", "Call ahead 24h", "Mixed pallet OK", "Promo stock", "Split delivery allowed"])
+        : null,
+      lines,
+    };
+  };
+  // Two open orders are placed deliberately so that stock on order (and the suspension) always matter.
+  const suspendedLow = lowPairs.find(
+    (pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category === suspendedCategory,
+  )!;
+  const otherLow = lowPairs.find(
+    (pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category !== suspendedCategory,
+  );
+  const orderCount = BASE_PURCHASE_ORDERS * factors.rows;
+  const plannedStatuses: PurchaseOrder["status"][] = [];
+  for (let index = 0; index < orderCount; index += 1) {
+    const roll = random.next();
+    plannedStatuses.push(roll < 0.55 ? "received" : roll < 0.65 ? "cancelled" : roll < 0.88 ? "submitted" : "draft");
+  }
+  const forcedPositions = new Set([random.int(0, orderCount - 1)]);
+  let secondPosition = random.int(0, orderCount - 1);
+  while (forcedPositions.has(secondPosition)) secondPosition = random.int(0, orderCount - 1);
+  forcedPositions.add(secondPosition);
+  const [suspendedPosition, otherPosition] = [...forcedPositions];
+  for (let index = 0; index < orderCount; index += 1) {
+    if (index === suspendedPosition) {
+      purchaseOrders.push(makeOrder(suspendedSupplierId, suspendedLow.warehouseId, "submitted", suspendedLow));
+    } else if (index === otherPosition && otherLow) {
+      const category = productBySku.get(otherLow.sku)!.category;
+      purchaseOrders.push(
+        makeOrder(policy.categories[category]!.preferredSupplierId, otherLow.warehouseId, random.pick(["draft", "submitted"]), otherLow),
+      );
+    } else {
+      purchaseOrders.push(
+        makeOrder(random.pick(SUPPLIERS).id, random.pick(WAREHOUSES).id, plannedStatuses[index] ?? "received"),
+      );
+    }
+  }
+  const nonEmptyOrders = purchaseOrders.filter((order) => order.lines.length > 0);
+
+  // ------------------------------------------------------------ carriers, rate card, shipments
+  const rateCard: RateCard = {
+    title: "Outbound freight rate card",
+    effective_from: addDays(today, -random.int(40, 120)),
+    currency: "USD",
+    pricing_rules: RATE_CARD_RULES,
+    zone_chart: ZONE_CHART,
+    carriers: CARRIERS.map((carrier): CarrierRates => {
+      const zones: CarrierRates["zones"] = {};
+      const parcel = carrier.mode === "parcel";
+      const baseStart = parcel ? between(random, 7, 11) : between(random, 48, 85);
+      const baseStep = parcel ? between(random, 1.6, 2.8) : between(random, 10, 16);
+      const perKgStart = parcel ? between(random, 0.85, 1.3) : between(random, 0.11, 0.22);
+      const perKgStep = parcel ? between(random, 0.12, 0.22) : between(random, 0.03, 0.06);
+      for (const zone of carrier.zones) {
+        zones[String(zone)] = {
+          base: roundCents(baseStart + baseStep * (zone - 1)),
+          per_kg: Math.round((perKgStart + perKgStep * (zone - 1)) * 1000) / 1000,
+        };
+      }
+      return {
+        carrier_id: carrier.id,
+        carrier_name: carrier.name,
+        mode: carrier.mode,
+        max_weight_kg: carrier.maxWeightKg,
+        hazmat_certified: carrier.hazmatCertified,
+        expedited_multiplier: carrier.expeditedMultiplier,
+        minimum_charge: carrier.minCharge,
+        fuel_surcharge_pct: Math.round(between(random, parcel ? 9 : 14, parcel ? 16 : 24) * 10) / 10,
+        zones,
+      };
+    }),
+  };
+  const inactiveCarrierId = random.pick(["CR-03", "CR-04", "CR-05"]);
+  const restrictedCarrierId = random.pick(["CR-02", "CR-06"]);
+  const restrictedOrigin = random.pick(WAREHOUSES).id;
+
+  const drawShipmentShape = (originWarehouseId?: string): Omit<Shipment, "id" | "status" | "carrierId" | "freightCost" | "createdOn" | "shipBy" | "customerName"> => {
+    const origin = originWarehouseId ?? random.pick(WAREHOUSES).id;
+    const originRegion = warehouseRegion.get(origin)!;
+    const destinationRegion: Region = random.chance(0.35) ? originRegion : random.pick(REGIONS);
+    const [destinationCity, destinationState] = random.pick(DESTINATIONS[destinationRegion]);
+    const parcelSized = random.chance(0.62);
+    const weightKg = parcelSized
+      ? Math.round(between(random, 0.6, 66) * 10) / 10
+      : Math.round(between(random, 80, 3600) * 10) / 10;
+    return {
+      originWarehouseId: origin,
+      destinationCity,
+      destinationState,
+      destinationRegion,
+      weightKg,
+      isHazmat: random.chance(0.12),
+      serviceLevel: random.chance(0.22) ? "expedited" : "standard",
+    };
+  };
+  const cheapest = (
+    shape: ReturnType<typeof drawShipmentShape>,
+    excluded: (carrierId: string) => boolean,
+  ): { carrierId: string; cost: number } | null => {
+    let best: { carrierId: string; cost: number } | null = null;
+    for (const carrier of rateCard.carriers) {
+      if (excluded(carrier.carrier_id)) continue;
+      const cost = quoteFreight(rateCard, carrier, {
+        origin_region: warehouseRegion.get(shape.originWarehouseId)!,
+        destination_region: shape.destinationRegion,
+        weight_kg: shape.weightKg,
+        is_hazmat: shape.isHazmat,
+        service_level: shape.serviceLevel,
+      });
+      if (cost !== null && (best === null || cost < best.cost)) best = { carrierId: carrier.carrier_id, cost };
+    }
+    return best;
+  };
+  const shipments: Shipment[] = [];
+  let shipmentNumber = 500_000 + random.int(0, 20_000);
+  const shipmentCount = BASE_SHIPMENTS * factors.rows;
+  const pendingCount = BASE_PENDING_SHIPMENTS * factors.rows;
+  const pendingPositions = new Set(random.shuffle([...Array(shipmentCount).keys()]).slice(0, pendingCount));
+  for (let index = 0; index < shipmentCount; index += 1) {
+    shipmentNumber += random.int(1, 40);
+    const shape = drawShipmentShape();
+    const pending = pendingPositions.has(index);
+    let status: Shipment["status"] = "pending";
+    if (!pending) {
+      const roll = random.next();
+      status = roll < 0.7 ? "delivered" : roll < 0.82 ? "in_transit" : roll < 0.9 ? "assigned" : "cancelled";
+    }
+    const createdOn = pending ? addDays(today, -random.int(0, 2)) : addDays(today, -random.int(4, 150));
+    let carrierId: string | null = null;
+    let freightCost: number | null = null;
+    if (status !== "pending" && status !== "cancelled") {
+      const best = cheapest(shape, () => false)!;
+      carrierId = best.carrierId;
+      freightCost = roundCents(best.cost * between(random, 0.94, 1.04));
+    }
+    shipments.push({
+      ...shape,
+      id: `SHP-${shipmentNumber}`,
+      customerName: random.pick(CUSTOMERS),
+      status,
+      carrierId,
+      freightCost,
+      createdOn,
+      shipBy: addDays(createdOn, random.int(1, 5)),
+    });
+  }
+  // Each carrier rule must decide at least one pending shipment at every scale and seed: when none does,
+  // redraw a pending shipment (one no other rule depends on) until the rule changes its cheapest carrier.
+  const pendingShipments = shipments.filter((shipment) => shipment.status === "pending");
+  type Shape = ReturnType<typeof drawShipmentShape>;
+  const excludedFor = (shape: Shape) => (id: string): boolean =>
+    id === inactiveCarrierId || (id === restrictedCarrierId && shape.originWarehouseId === restrictedOrigin);
+  const rules: Array<{ origin?: string; decides: (shape: Shape) => boolean }> = [
+    {
+      origin: restrictedOrigin,
+      decides: (shape) =>
+        shape.originWarehouseId === restrictedOrigin &&
+        cheapest(shape, (id) => id === inactiveCarrierId)?.carrierId === restrictedCarrierId,
+    },
+    {
+      decides: (shape) =>
+        cheapest(shape, (id) => id === restrictedCarrierId && shape.originWarehouseId === restrictedOrigin)
+          ?.carrierId === inactiveCarrierId,
+    },
+    {
+      decides: (shape) =>
+        shape.isHazmat &&
+        cheapest({ ...shape, isHazmat: false }, excludedFor(shape))?.carrierId !==
+          cheapest(shape, excludedFor(shape))?.carrierId,
+    },
+  ];
+  rules.forEach((rule, index) => {
+    if (pendingShipments.some((shipment) => rule.decides(shipment))) return;
+    const earlier = rules.slice(0, index);
+    const target = pendingShipments.find((shipment) => !earlier.some((other) => other.decides(shipment)));
+    if (!target) return;
+    for (let attempt = 0; attempt < 5000; attempt += 1) {
+      const shape = drawShipmentShape(rule.origin);
+      if (rule.decides(shape)) {
+        Object.assign(target, shape);
+        return;
+      }
+    }
+  });
+  const carrierRows = CARRIERS.map((carrier) => ({
+    ...carrier,
+    contactEmail: `dispatch@${carrier.name.toLowerCase().replace(/[^a-z]+/g, "")}.com`,
+    phone: faker.phone.number({ style: "national" }),
+    active: carrier.id === inactiveCarrierId ? 0 : 1,
+  }));
+
+  // ------------------------------------------------------------ insert
+  const { db } = context;
+  const insertWarehouse = db.prepare(
+    "INSERT INTO warehouses (id, name, city, state, region, manager_name, capacity_pallets, opened_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const warehouse of warehouseRows)
+    insertWarehouse.run(warehouse.id, warehouse.name, warehouse.city, warehouse.state, warehouse.region, warehouse.managerName, warehouse.capacityPallets, warehouse.openedOn);
+  const insertSupplier = db.prepare(
+    "INSERT INTO suppliers (id, name, country, contact_name, contact_email, phone, payment_terms, lead_time_days, rating, active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+  );
+  for (const supplier of supplierRows)
+    insertSupplier.run(supplier.id, supplier.name, supplier.country, supplier.contactName, supplier.contactEmail, supplier.phone, supplier.paymentTerms, supplier.leadTimeDays, supplier.rating);
+  const insertCarrier = db.prepare(
+    "INSERT INTO carriers (id, name, scac, mode, contact_email, phone, active) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const carrier of carrierRows)
+    insertCarrier.run(carrier.id, carrier.name, carrier.scac, carrier.mode, carrier.contactEmail, carrier.phone, carrier.active);
+  const insertProduct = db.prepare(
+    "INSERT INTO products (sku, name, category, unit_of_measure, case_pack, unit_cost, unit_price, weight_kg, shelf_life_days, status, created_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const product of productsInSkuOrder)
+    insertProduct.run(product.sku, product.name, product.category, product.unitOfMeasure, product.casePack, product.unitCost, product.unitPrice, product.weightKg, product.shelfLifeDays, product.status, product.createdOn);
+  const insertLot = db.prepare(
+    "INSERT INTO inventory_lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const lot of lots)
+    insertLot.run(lot.lotId, lot.sku, lot.warehouseId, lot.binLocation, lot.quantity, lot.receivedOn, lot.expiresOn, lot.status);
+  const insertOrder = db.prepare(
+    "INSERT INTO purchase_orders (id, supplier_id, warehouse_id, status, ordered_on, expected_on, created_by, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertLine = db.prepare(
+    "INSERT INTO purchase_order_lines (purchase_order_id, sku, quantity, unit_cost) VALUES (?, ?, ?, ?)",
+  );
+  for (const order of nonEmptyOrders) {
+    insertOrder.run(order.id, order.supplierId, order.warehouseId, order.status, order.orderedOn, order.expectedOn, order.createdBy, order.notes);
+    for (const line of order.lines) insertLine.run(order.id, line.sku, line.quantity, line.unitCost);
+  }
+  const insertShipment = db.prepare(
+    "INSERT INTO shipments (id, origin_warehouse_id, customer_name, destination_city, destination_state, destination_region, weight_kg, is_hazmat, service_level, status, carrier_id, freight_cost, created_on, ship_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const shipment of shipments)
+    insertShipment.run(shipment.id, shipment.originWarehouseId, shipment.customerName, shipment.destinationCity, shipment.destinationState, shipment.destinationRegion, shipment.weightKg, shipment.isHazmat ? 1 : 0, shipment.serviceLevel, shipment.status, shipment.carrierId, shipment.freightCost, shipment.createdOn, shipment.shipBy);
+
+  // ------------------------------------------------------------ fixed documents
+  const bulletin: OperationsBulletin = {
+    issuedOn: addDays(today, -2),
+    suspendedSupplierId,
+    suspendedSupplierName: supplierNames[suspendedSupplierId] ?? "",
+    suspensionEffectiveOn: addDays(today, -random.int(3, 10)),
+    restrictedCarrierId,
+    restrictedCarrierName: CARRIERS.find((carrier) => carrier.id === restrictedCarrierId)!.name,
+    restrictedOriginWarehouseId: restrictedOrigin,
+    expiryReviewAsOf: today,
+  };
+  context.writeFile(REPLENISHMENT_POLICY_PATH, renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))));
+  context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, faker.person.fullName()));
+  context.writeFile(RATE_CARD_PATH, `${JSON.stringify(rateCard, null, 2)}\n`);
+  context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
+
+  // ------------------------------------------------------------ scaled documents
+  writeCycleCounts(context, today, lots, productBySku, sop);
+  writeDamageReports(context, today, lots, productBySku, sop);
+  writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
+}
+
+function writeCycleCounts(
+  context: GenerateContext,
+  today: string,
+  lots: Lot[],
+  productBySku: Map<string, Product>,
+  sop: InventorySop,
+): void {
+  const { random, faker } = context;
+  const counters = Array.from({ length: 6 }, () => {
+    const first = faker.person.firstName();
+    const last = faker.person.lastName();
+    return `${first[0] ?? "x"}.${last}`.toLowerCase().replace(/[^a-z.]/g, "");
+  });
+  const sheetCount = COUNT_SHEETS_PER_FACTOR * context.factors.files;
+  const unused = random.shuffle(lots);
+  const takeLot = (): Lot => unused.pop() ?? random.pick(lots);
+  const toleranceOf = (lot: Lot): number => sop.countToleranceUnits[productBySku.get(lot.sku)!.category] ?? 1;
+  const beyond: Array<{ lot: Lot; counted: number }> = [];
+  const recounted = new Set<string>();
+  for (let sheet = 0; sheet < sheetCount; sheet += 1) {
+    const countDate = addDays(today, -(sheetCount - sheet));
+    const entries: Array<{ lot: Lot; counted: number; status: CountLine["status"] }> = [];
+    // Recounts of earlier variances: the first one always resolves, so superseded counts always matter.
+    const recountCandidates = beyond.filter((item) => !recounted.has(item.lot.lotId));
+    for (const item of recountCandidates.slice(0, sheet === 0 ? 0 : 2)) {
+      recounted.add(item.lot.lotId);
+      const resolves = recounted.size === 1 || random.chance(0.6);
+      entries.push({ lot: item.lot, counted: resolves ? item.lot.quantity : item.counted, status: "COUNTED" });
+    }
+    for (let index = 0; index < LINES_PER_COUNT_SHEET - 2; index += 1) {
+      const lot = takeLot();
+      const tolerance = toleranceOf(lot);
+      const sign = random.chance(0.5) ? 1 : -1;
+      let counted = lot.quantity;
+      const roll = random.next();
+      if (index === 0 || (index > 1 && roll < 0.16)) {
+        // Within tolerance; the first line sits exactly on it, which is not reportable.
+        const size = index === 0 ? tolerance : random.int(1, tolerance);
+        counted = lot.quantity + (sign < 0 && lot.quantity >= size ? -size : size);
+      } else if (index === 1 || roll < 0.38) {
+        const size = tolerance + random.int(1, 10);
+        counted = Math.max(0, lot.quantity + sign * size);
+        if (counted === lot.quantity) counted = lot.quantity + size;
+        beyond.push({ lot, counted });
+      }
+      entries.push({ lot, counted, status: "COUNTED" });
+    }
+    const voided = takeLot();
+    entries.push({ lot: voided, counted: voided.quantity + toleranceOf(voided) + random.int(3, 9), status: "VOID" });
+    const ordered = random.shuffle(entries);
+    let minutes = 6 * 60 + random.int(0, 30);
+    const lines: CountLine[] = ordered.map((entry) => {
+      minutes += random.int(3, 25);
+      return {
+        countDate,
+        countTime: `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`,
+        warehouseId: entry.lot.warehouseId,
+        binLocation: entry.lot.binLocation,
+        lotId: entry.lot.lotId,
+        sku: entry.lot.sku,
+        countedQuantity: entry.counted,
+        counter: random.pick(counters),
+        status: entry.status,
+      };
+    });
+    context.writeFile(`${CYCLE_COUNT_DIRECTORY}/cycle-count-${countDate}.csv`, renderCountSheet(lines));
+  }
+}
+
+function writeDamageReports(
+  context: GenerateContext,
+  today: string,
+  lots: Lot[],
+  productBySku: Map<string, Product>,
+  sop: InventorySop,
+): void {
+  const { random, faker } = context;
+  const inspectors = [faker.person.fullName(), faker.person.fullName()];
+  const atRisk = (lot: Lot): boolean => {
+    const window = sop.expiryWindowDays[productBySku.get(lot.sku)!.category];
+    return (
+      lot.status === "available" &&
+      window !== undefined &&
+      lot.expiresOn !== null &&
+      lot.expiresOn >= today &&
+      lot.expiresOn <= addDays(today, window)
+    );
+  };
+  const riskPool = random.shuffle(lots.filter(atRisk));
+  const otherPool = random.shuffle(lots.filter((lot) => !atRisk(lot)));
+  const causes = ["Forklift puncture", "Crushed in transit", "Temperature excursion", "Water damage", "Packaging failure", "Pest inspection hold", "Mislabelled cases"];
+  const reportCount = DAMAGE_REPORTS_PER_FACTOR * context.factors.files;
+  for (let report = 0; report < reportCount; report += 1) {
+    const weekEnding = addDays(today, -1 - 7 * (reportCount - 1 - report));
+    const entries: DamageEntry[] = [];
+    const picks: Lot[] = [];
+    for (let index = 0; index < 2; index += 1) {
+      const lot = riskPool.pop();
+      if (lot) picks.push(lot);
+    }
+    for (let index = random.int(1, 2); index > 0; index -= 1) {
+      const lot = otherPool.pop();
+      if (lot) picks.push(lot);
+    }
+    picks.forEach((lot, index) => {
+      // The first two at-risk lots of the first report cover both kinds of disposition.
+      let disposition: Disposition;
+      if (report === 0 && index === 0) disposition = "Write-off";
+      else if (report === 0 && index === 1) disposition = "Released to stock";
+      else disposition = random.pick(["Write-off", "Write-off", "Return to vendor", "Released to stock"]);
+      entries.push({
+        lotId: lot.lotId,
+        sku: lot.sku,
+        warehouseId: lot.warehouseId,
+        quantityAffected: Math.max(1, Math.min(lot.quantity, random.int(2, 40))),
+        cause: random.pick(causes),
+        disposition,
+      });
+    });
+    context.writeFile(
+      `${DAMAGE_REPORT_DIRECTORY}/damaged-goods-${weekEnding}.md`,
+      renderDamageReport(weekEnding, random.pick(inspectors), entries),
+    );
+  }
+}
+
+function writeMovementLogs(
+  context: GenerateContext,
+  today: string,
+  lots: Lot[],
+  orders: PurchaseOrder[],
+  shipments: Shipment[],
+): void {
+  const { random } = context;
+  const received = orders.filter((order) => order.status === "received");
+  const shipped = shipments.filter((shipment) => shipment.status === "delivered" || shipment.status === "in_transit");
+  const operators = ["rf-gun-07", "rf-gun-12", "rf-gun-19", "rf-gun-23", "rf-gun-31"];
+  const logCount = MOVEMENT_LOGS_PER_FACTOR * context.factors.files;
+  for (let day = 0; day < logCount; day += 1) {
+    const date = addDays(today, -1 - day);
+    const rows = ["timestamp,warehouse_id,movement_type,sku,lot_id,quantity,reference,operator"];
+    let minutes = 5 * 60 + random.int(0, 40);
+    for (let index = random.int(16, 26); index > 0; index -= 1) {
+      minutes += random.int(4, 45);
+      const lot = random.pick(lots);
+      const roll = random.next();
+      let type = "PICK";
+      let quantity = -random.int(1, 24);
+      let reference = shipped.length > 0 ? random.pick(shipped).id : "SHP-000000";
+      if (roll < 0.25) {
+        type = "RECEIPT";
+        quantity = random.int(12, 240);
+        reference = received.length > 0 ? random.pick(received).id : "PO-00000";
+      } else if (roll < 0.35) {
+        type = "PUTAWAY";
+        quantity = random.int(6, 120);
+        reference = `TASK-${random.int(10_000, 99_999)}`;
+      } else if (roll < 0.4) {
+        type = "ADJUSTMENT";
+        quantity = random.pick([-3, -2, -1, 1, 2]);
+        reference = `ADJ-${random.int(1_000, 9_999)}`;
+      }
+      const hours = Math.min(23, Math.floor(minutes / 60));
+      const timestamp = `${date}T${String(hours).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00`;
+      rows.push([timestamp, lot.warehouseId, type, lot.sku, lot.lotId, quantity, reference, random.pick(operators)].join(","));
+    }
+    context.writeFile(`${MOVEMENT_LOG_DIRECTORY}/stock-movements-${date}.csv`, `${rows.join("\n")}\n`);
+  }
+}

@@ -1,0 +1,506 @@
+import type Database from "better-sqlite3";
+import { z } from "zod";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+
+const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
+const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
+
+type Row = Record<string, unknown>;
+
+/** Runs a filtered listing query and wraps one page of it in the standard envelope. */
+function paginate(
+  db: Database.Database,
+  options: {
+    key: string;
+    from: string;
+    select: string;
+    where: string[];
+    parameters: unknown[];
+    orderBy: string;
+    page: number;
+    perPage: number;
+    map?: (row: Row) => Row;
+  },
+): Record<string, unknown> {
+  const whereClause = options.where.length > 0 ? `WHERE ${options.where.join(" AND ")}` : "";
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS total FROM ${options.from} ${whereClause}`).get(...options.parameters) as {
+      total: number;
+    }
+  ).total;
+  const rows = db
+    .prepare(
+      `SELECT ${options.select} FROM ${options.from} ${whereClause} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`,
+    )
+    .all(...options.parameters, options.perPage, (options.page - 1) * options.perPage) as Row[];
+  return {
+    [options.key]: options.map ? rows.map(options.map) : rows,
+    page: options.page,
+    per_page: options.perPage,
+    total,
+    has_more: options.page * options.perPage < total,
+  };
+}
+
+const asBoolean = (column: string) => (row: Row): Row => ({ ...row, [column]: row[column] === 1 });
+
+function requireWarehouse(db: Database.Database, warehouseId: string): void {
+  if (!db.prepare("SELECT 1 FROM warehouses WHERE id = ?").get(warehouseId))
+    throw new ToolFailure(`warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`);
+}
+
+const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD");
+
+const listWarehouses = defineTool({
+  name: "list_warehouses",
+  description:
+    "List the distribution centers (id, name, city, state, region, manager, capacity). Paginated: returns `warehouses`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ page: pageSchema, per_page: perPageSchema }),
+  handler: ({ page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "warehouses",
+      from: "warehouses",
+      select: "*",
+      where: [],
+      parameters: [],
+      orderBy: "id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listSuppliers = defineTool({
+  name: "list_suppliers",
+  description:
+    "List suppliers with their contact, payment terms, lead time and rating. Paginated: returns `suppliers`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    country: z.string().optional().describe("Only suppliers based in this ISO country code, e.g. 'US'"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ country, page, per_page }, { db }: ToolContext) => {
+    const where: string[] = [];
+    const parameters: unknown[] = [];
+    if (country !== undefined) {
+      where.push("country = ?");
+      parameters.push(country.toUpperCase());
+    }
+    return paginate(db, {
+      key: "suppliers",
+      from: "suppliers",
+      select: "*",
+      where,
+      parameters,
+      orderBy: "id",
+      page,
+      perPage: per_page,
+      map: asBoolean("active"),
+    });
+  },
+});
+
+const listCarriers = defineTool({
+  name: "list_carriers",
+  description:
+    "List the carrier master: id, name, SCAC code, mode (parcel or ltl), contacts and whether the carrier is active. Paginated: returns `carriers`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    active_only: z.boolean().default(false).describe("Only carriers that are currently active"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ active_only, page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "carriers",
+      from: "carriers",
+      select: "*",
+      where: active_only ? ["active = 1"] : [],
+      parameters: [],
+      orderBy: "id",
+      page,
+      perPage: per_page,
+      map: asBoolean("active"),
+    }),
+});
+
+const listProducts = defineTool({
+  name: "list_products",
+  description:
+    "List products from the catalog (sku, name, category, unit of measure, case_pack, unit_cost, unit_price, weight, shelf life, status). Paginated: returns `products`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    category: z.string().optional().describe("Only products of this category, e.g. 'Dairy'"),
+    status: z.enum(["active", "discontinued"]).optional().describe("Only products with this status"),
+    search: z.string().optional().describe("Case-insensitive substring of the product name"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ category, status, search, page, per_page }, { db }: ToolContext) => {
+    const where: string[] = [];
+    const parameters: unknown[] = [];
+    if (category !== undefined) {
+      where.push("category = ? COLLATE NOCASE");
+      parameters.push(category);
+    }
+    if (status !== undefined) {
+      where.push("status = ?");
+      parameters.push(status);
+    }
+    if (search !== undefined) {
+      where.push("name LIKE ? ESCAPE '\\'");
+      parameters.push(`%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
+    }
+    return paginate(db, {
+      key: "products",
+      from: "products",
+      select: "*",
+      where,
+      parameters,
+      orderBy: "sku",
+      page,
+      perPage: per_page,
+    });
+  },
+});
+
+const getProduct = defineTool({
+  name: "get_product",
+  description: "Get one product by SKU. Returns `product`.",
+  kind: "read",
+  inputSchema: z.object({ sku: z.string().min(1).describe("The product SKU, e.g. 'SKU-10234'") }),
+  handler: ({ sku }, { db }: ToolContext) => {
+    const product = db.prepare("SELECT * FROM products WHERE sku = ?").get(sku.trim().toUpperCase());
+    if (!product) throw new ToolFailure(`product '${sku}' not found; use list_products to search the catalog`);
+    return { product };
+  },
+});
+
+const listStockLevels = defineTool({
+  name: "list_stock_levels",
+  description:
+    "Stock of every SKU held at one warehouse, summed over its lots: `available_quantity` (lots in available status), `quarantined_quantity`, `lot_count`. Paginated: returns `stock_levels`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    warehouse_id: z.string().min(1).describe("Warehouse id, e.g. 'WH-DAL'"),
+    category: z.string().optional().describe("Only SKUs of this product category"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ warehouse_id, category, page, per_page }, { db }: ToolContext) => {
+    requireWarehouse(db, warehouse_id);
+    const where = ["lots.warehouse_id = ?"];
+    const parameters: unknown[] = [warehouse_id];
+    if (category !== undefined) {
+      where.push("products.category = ? COLLATE NOCASE");
+      parameters.push(category);
+    }
+    const grouped = `(SELECT lots.warehouse_id, lots.sku, products.name AS product_name, products.category,
+        SUM(CASE WHEN lots.status = 'available' THEN lots.quantity ELSE 0 END) AS available_quantity,
+        SUM(CASE WHEN lots.status = 'quarantine' THEN lots.quantity ELSE 0 END) AS quarantined_quantity,
+        COUNT(*) AS lot_count
+      FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
+      WHERE ${where.join(" AND ")}
+      GROUP BY lots.warehouse_id, lots.sku)`;
+    return paginate(db, {
+      key: "stock_levels",
+      from: grouped,
+      select: "*",
+      where: [],
+      parameters,
+      orderBy: "sku",
+      page,
+      perPage: per_page,
+    });
+  },
+});
+
+const listInventoryLots = defineTool({
+  name: "list_inventory_lots",
+  description:
+    "List inventory lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status), filtered. Lots without an expiry date never match an expiry filter. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    warehouse_id: z.string().optional().describe("Only lots at this warehouse"),
+    sku: z.string().optional().describe("Only lots of this SKU"),
+    status: z.enum(["available", "quarantine"]).optional().describe("Only lots with this status"),
+    expires_on_or_after: dateSchema.optional().describe("Only lots expiring on or after this date (YYYY-MM-DD)"),
+    expires_on_or_before: dateSchema.optional().describe("Only lots expiring on or before this date (YYYY-MM-DD)"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: (input, { db }: ToolContext) => {
+    const where: string[] = [];
+    const parameters: unknown[] = [];
+    const filters: Array<[unknown, string]> = [
+      [input.warehouse_id, "warehouse_id = ?"],
+      [input.sku?.trim().toUpperCase(), "sku = ?"],
+      [input.status, "status = ?"],
+      [input.expires_on_or_after, "expires_on >= ?"],
+      [input.expires_on_or_before, "expires_on <= ?"],
+    ];
+    for (const [value, clause] of filters) {
+      if (value === undefined) continue;
+      where.push(clause);
+      parameters.push(value);
+    }
+    return paginate(db, {
+      key: "lots",
+      from: "inventory_lots",
+      select: "*",
+      where,
+      parameters,
+      orderBy: "lot_id",
+      page: input.page,
+      perPage: input.per_page,
+    });
+  },
+});
+
+const getInventoryLot = defineTool({
+  name: "get_inventory_lot",
+  description: "Get one inventory lot by id. Returns `lot`.",
+  kind: "read",
+  inputSchema: z.object({ lot_id: z.string().min(1).describe("The lot id, e.g. 'LOT-204518'") }),
+  handler: ({ lot_id }, { db }: ToolContext) => {
+    const lot = db.prepare("SELECT * FROM inventory_lots WHERE lot_id = ?").get(lot_id.trim().toUpperCase());
+    if (!lot) throw new ToolFailure(`lot '${lot_id}' not found; use list_inventory_lots to find lots`);
+    return { lot };
+  },
+});
+
+const ORDER_SUMMARY = `purchase_orders.*,
+  (SELECT COUNT(*) FROM purchase_order_lines WHERE purchase_order_id = purchase_orders.id) AS line_count,
+  (SELECT ROUND(COALESCE(SUM(quantity * unit_cost), 0), 2) FROM purchase_order_lines WHERE purchase_order_id = purchase_orders.id) AS total_cost`;
+
+const listPurchaseOrders = defineTool({
+  name: "list_purchase_orders",
+  description:
+    "List purchase order headers (id, supplier_id, warehouse_id, status, dates, line_count, total_cost) without their lines; use get_purchase_order for the lines. Paginated: returns `purchase_orders`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z
+      .enum(["draft", "submitted", "received", "cancelled"])
+      .optional()
+      .describe("Only orders with this status"),
+    warehouse_id: z.string().optional().describe("Only orders delivering to this warehouse"),
+    supplier_id: z.string().optional().describe("Only orders placed with this supplier"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ status, warehouse_id, supplier_id, page, per_page }, { db }: ToolContext) => {
+    const where: string[] = [];
+    const parameters: unknown[] = [];
+    for (const [value, clause] of [
+      [status, "status = ?"],
+      [warehouse_id, "warehouse_id = ?"],
+      [supplier_id, "supplier_id = ?"],
+    ] as Array<[string | undefined, string]>) {
+      if (value === undefined) continue;
+      where.push(clause);
+      parameters.push(value);
+    }
+    return paginate(db, {
+      key: "purchase_orders",
+      from: "purchase_orders",
+      select: ORDER_SUMMARY,
+      where,
+      parameters,
+      orderBy: "id",
+      page,
+      perPage: per_page,
+    });
+  },
+});
+
+function readPurchaseOrder(db: Database.Database, purchaseOrderId: string): Record<string, unknown> {
+  const order = db.prepare(`SELECT ${ORDER_SUMMARY} FROM purchase_orders WHERE id = ?`).get(purchaseOrderId) as
+    | Row
+    | undefined;
+  if (!order)
+    throw new ToolFailure(`purchase order '${purchaseOrderId}' not found; use list_purchase_orders to find orders`);
+  const lines = db
+    .prepare(
+      "SELECT id AS line_id, sku, quantity, unit_cost FROM purchase_order_lines WHERE purchase_order_id = ? ORDER BY id",
+    )
+    .all(purchaseOrderId);
+  return { ...order, lines };
+}
+
+const getPurchaseOrder = defineTool({
+  name: "get_purchase_order",
+  description: "Get one purchase order with its lines (sku, quantity, unit_cost). Returns `purchase_order`.",
+  kind: "read",
+  inputSchema: z.object({ purchase_order_id: z.string().min(1).describe("The purchase order id, e.g. 'PO-24117'") }),
+  handler: ({ purchase_order_id }, { db }: ToolContext) => ({
+    purchase_order: readPurchaseOrder(db, purchase_order_id.trim().toUpperCase()),
+  }),
+});
+
+const createPurchaseOrder = defineTool({
+  name: "create_purchase_order",
+  description:
+    "Raise a new purchase order in `draft` status for one supplier and one receiving warehouse. Each line's unit_cost is taken from the product catalog. Returns the created `purchase_order` with its lines.",
+  kind: "write",
+  inputSchema: z.object({
+    supplier_id: z.string().min(1).describe("Supplier id, e.g. 'SUP-103'"),
+    warehouse_id: z.string().min(1).describe("Receiving warehouse id, e.g. 'WH-CMH'"),
+    lines: z
+      .array(
+        z.object({
+          sku: z.string().min(1).describe("Product SKU"),
+          quantity: z.number().int().min(1).describe("Units to order"),
+        }),
+      )
+      .min(1)
+      .describe("Order lines, one per SKU"),
+    notes: z.string().default("").describe("Optional note for Purchasing"),
+  }),
+  handler: ({ supplier_id, warehouse_id, lines, notes }, { db }: ToolContext) => {
+    const supplier = db.prepare("SELECT id, active FROM suppliers WHERE id = ?").get(supplier_id) as
+      | { id: string; active: number }
+      | undefined;
+    if (!supplier) throw new ToolFailure(`supplier '${supplier_id}' not found; use list_suppliers to see supplier ids`);
+    if (supplier.active !== 1) throw new ToolFailure(`supplier '${supplier_id}' is inactive`);
+    requireWarehouse(db, warehouse_id);
+    const seen = new Set<string>();
+    const priced = lines.map((line) => {
+      const sku = line.sku.trim().toUpperCase();
+      if (seen.has(sku)) throw new ToolFailure(`SKU '${sku}' appears twice; put its whole quantity on one line`);
+      seen.add(sku);
+      const product = db.prepare("SELECT unit_cost, status FROM products WHERE sku = ?").get(sku) as
+        | { unit_cost: number; status: string }
+        | undefined;
+      if (!product) throw new ToolFailure(`product '${sku}' not found`);
+      if (product.status !== "active") throw new ToolFailure(`product '${sku}' is discontinued and cannot be ordered`);
+      return { sku, quantity: line.quantity, unitCost: product.unit_cost };
+    });
+    const last = db
+      .prepare("SELECT MAX(CAST(SUBSTR(id, 4) AS INTEGER)) AS number FROM purchase_orders")
+      .get() as { number: number | null };
+    const id = `PO-${(last.number ?? 24_000) + 1}`;
+    const insert = db.transaction(() => {
+      db.prepare(
+        "INSERT INTO purchase_orders (id, supplier_id, warehouse_id, status, ordered_on, expected_on, created_by, notes) VALUES (?, ?, ?, 'draft', NULL, NULL, 'api', ?)",
+      ).run(id, supplier_id, warehouse_id, notes === "" ? null : notes);
+      const insertLine = db.prepare(
+        "INSERT INTO purchase_order_lines (purchase_order_id, sku, quantity, unit_cost) VALUES (?, ?, ?, ?)",
+      );
+      for (const line of priced) insertLine.run(id, line.sku, line.quantity, line.unitCost);
+    });
+    insert();
+    return { purchase_order: readPurchaseOrder(db, id) };
+  },
+});
+
+const cancelPurchaseOrder = defineTool({
+  name: "cancel_purchase_order",
+  description:
+    "Cancel an open purchase order (status draft or submitted). Received or already cancelled orders cannot be cancelled. Returns the updated `purchase_order`.",
+  kind: "write",
+  inputSchema: z.object({
+    purchase_order_id: z.string().min(1).describe("The purchase order id"),
+    reason: z.string().min(1).describe("Why the order is cancelled (kept in the order notes)"),
+  }),
+  handler: ({ purchase_order_id, reason }, { db }: ToolContext) => {
+    const id = purchase_order_id.trim().toUpperCase();
+    const order = db.prepare("SELECT status, notes FROM purchase_orders WHERE id = ?").get(id) as
+      | { status: string; notes: string | null }
+      | undefined;
+    if (!order) throw new ToolFailure(`purchase order '${purchase_order_id}' not found`);
+    if (order.status !== "draft" && order.status !== "submitted")
+      throw new ToolFailure(`purchase order '${id}' is ${order.status}; only draft or submitted orders can be cancelled`);
+    const notes = order.notes ? `${order.notes}; cancelled: ${reason}` : `cancelled: ${reason}`;
+    db.prepare("UPDATE purchase_orders SET status = 'cancelled', notes = ? WHERE id = ?").run(notes, id);
+    return { purchase_order: readPurchaseOrder(db, id) };
+  },
+});
+
+const listShipments = defineTool({
+  name: "list_shipments",
+  description:
+    "List outbound shipments (origin warehouse, customer, destination city/state/region, weight_kg, is_hazmat, service_level, status, carrier_id, freight_cost, dates). Paginated: returns `shipments`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z
+      .enum(["pending", "assigned", "in_transit", "delivered", "cancelled"])
+      .optional()
+      .describe("Only shipments with this status"),
+    origin_warehouse_id: z.string().optional().describe("Only shipments leaving this warehouse"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ status, origin_warehouse_id, page, per_page }, { db }: ToolContext) => {
+    const where: string[] = [];
+    const parameters: unknown[] = [];
+    if (status !== undefined) {
+      where.push("status = ?");
+      parameters.push(status);
+    }
+    if (origin_warehouse_id !== undefined) {
+      where.push("origin_warehouse_id = ?");
+      parameters.push(origin_warehouse_id);
+    }
+    return paginate(db, {
+      key: "shipments",
+      from: "shipments",
+      select: "*",
+      where,
+      parameters,
+      orderBy: "id",
+      page,
+      perPage: per_page,
+      map: asBoolean("is_hazmat"),
+    });
+  },
+});
+
+const assignCarrier = defineTool({
+  name: "assign_carrier",
+  description:
+    "Tender a pending shipment to a carrier at the quoted freight cost; the shipment becomes `assigned`. Returns the updated `shipment`.",
+  kind: "write",
+  inputSchema: z.object({
+    shipment_id: z.string().min(1).describe("The shipment id, e.g. 'SHP-504211'"),
+    carrier_id: z.string().min(1).describe("The carrier id, e.g. 'CR-03'"),
+    freight_cost: z.number().min(0).describe("The quoted freight cost in USD"),
+  }),
+  handler: ({ shipment_id, carrier_id, freight_cost }, { db }: ToolContext) => {
+    const id = shipment_id.trim().toUpperCase();
+    const shipment = db.prepare("SELECT status FROM shipments WHERE id = ?").get(id) as { status: string } | undefined;
+    if (!shipment) throw new ToolFailure(`shipment '${shipment_id}' not found; use list_shipments to find shipments`);
+    if (shipment.status !== "pending")
+      throw new ToolFailure(`shipment '${id}' is ${shipment.status}; only pending shipments can be assigned`);
+    const carrier = db.prepare("SELECT active FROM carriers WHERE id = ?").get(carrier_id.trim().toUpperCase()) as
+      | { active: number }
+      | undefined;
+    if (!carrier) throw new ToolFailure(`carrier '${carrier_id}' not found; use list_carriers to see carrier ids`);
+    if (carrier.active !== 1) throw new ToolFailure(`carrier '${carrier_id}' is inactive and cannot be tendered freight`);
+    db.prepare("UPDATE shipments SET carrier_id = ?, freight_cost = ?, status = 'assigned' WHERE id = ?").run(
+      carrier_id.trim().toUpperCase(),
+      Math.round(freight_cost * 100) / 100,
+      id,
+    );
+    return { shipment: asBoolean("is_hazmat")(db.prepare("SELECT * FROM shipments WHERE id = ?").get(id) as Row) };
+  },
+});
+
+/** Every tool of the logistics domain; tasks expose subsets of them. */
+export const logisticsTools: DomainTool[] = [
+  listWarehouses,
+  listSuppliers,
+  listCarriers,
+  listProducts,
+  getProduct,
+  listStockLevels,
+  listInventoryLots,
+  getInventoryLot,
+  listPurchaseOrders,
+  getPurchaseOrder,
+  createPurchaseOrder,
+  cancelPurchaseOrder,
+  listShipments,
+  assignCarrier,
+] as DomainTool[];

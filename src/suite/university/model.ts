@@ -1,0 +1,170 @@
+/** The generator's in-memory world, built before anything is written to the database or workspace. */
+import type { GenerateContext } from "../../envs/index.js";
+import { catalogCourse } from "./catalog.js";
+import type { Handbook, ProgramRequirement, Regulations, TransferCredit } from "./documents.js";
+import type { Attempt } from "./rules.js";
+import type { Term } from "./terms.js";
+
+export interface InstructorRecord {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  department: string;
+  rank: string;
+  office: string;
+  hireDate: string;
+}
+
+export type EnrollmentStatus = "enrolled" | "completed" | "withdrawn" | "dropped";
+
+export interface EnrollmentRecord {
+  studentId: string;
+  /** Index into `World.terms` (0 = oldest graded term, last = the term in progress). */
+  termIndex: number;
+  courseCode: string;
+  status: EnrollmentStatus;
+  grade: string | null;
+  enrolledOn: string;
+  /** Planted records keep their grades when sections are tuned. */
+  locked: boolean;
+  section: SectionRecord | null;
+  enrollmentId: number;
+}
+
+export interface SectionRecord {
+  id: number;
+  termIndex: number;
+  courseCode: string;
+  sectionNumber: string;
+  instructorId: number;
+  capacity: number;
+  room: string;
+  meetingPattern: string;
+  modality: "in_person" | "online" | "hybrid";
+  enrollments: EnrollmentRecord[];
+  /** Sections whose grades were shaped for the outcome review keep them afterwards. */
+  tuned: boolean;
+}
+
+export type EnrollmentState = "active" | "leave_of_absence" | "withdrawn" | "graduated";
+export type Standing = "good" | "probation" | "suspended";
+
+export interface StudentRecord {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  programCode: string;
+  admitIndex: number;
+  attendance: "full_time" | "part_time";
+  enrollmentStatus: EnrollmentState;
+  standing: Standing;
+  advisorId: number;
+  ability: number;
+  /** Why this student was planted (null for the ordinary population). */
+  plantedAs: string | null;
+  enrollments: EnrollmentRecord[];
+  /** The term index after which the student graduated, withdrew or went on leave. */
+  statusChangedAfter: number | null;
+}
+
+export interface RegistrarActionRecord {
+  actionType: "grade_change" | "standing_change" | "enrollment_drop" | "status_change";
+  studentId: string;
+  enrollment: EnrollmentRecord | null;
+  oldValue: string | null;
+  newValue: string | null;
+  reason: string;
+  recordedBy: string;
+}
+
+export interface ExemptionRecord {
+  studentId: string;
+  termIndex: number;
+  decision: "APPROVED" | "DENIED";
+  reason: string;
+}
+
+export interface WaiverRecord {
+  studentId: string;
+  termIndex: number;
+  courseCode: string;
+  prerequisiteCode: string;
+  decision: "APPROVED" | "DENIED";
+}
+
+export interface World {
+  context: GenerateContext;
+  /** Graded terms oldest first, then the term in progress (always the last entry). */
+  terms: Term[];
+  currentIndex: number;
+  regulations: Regulations;
+  handbook: Handbook;
+  instructors: InstructorRecord[];
+  students: StudentRecord[];
+  sections: SectionRecord[];
+  transfers: TransferCredit[];
+  actions: RegistrarActionRecord[];
+  exemptions: ExemptionRecord[];
+  waivers: WaiverRecord[];
+  staff: string[];
+  usedStudentIds: Set<string>;
+  usedEmails: Set<string>;
+}
+
+export function requirementFor(world: World, programCode: string): ProgramRequirement {
+  const found = world.handbook.programs.find((program) => program.code === programCode);
+  if (!found) throw new Error(`no handbook requirement for program '${programCode}'`);
+  return found;
+}
+
+export function courseLevel(courseCode: string): number {
+  return Number(courseCode.split(" ")[1]);
+}
+
+/** The records of one student as the rule functions read them, optionally only up to a term. */
+export function attemptsOf(world: World, student: StudentRecord, throughTermIndex = Infinity): Attempt[] {
+  return student.enrollments
+    .filter((enrollment) => enrollment.termIndex <= throughTermIndex)
+    .map((enrollment) => ({
+      enrollmentId: enrollment.enrollmentId,
+      studentId: student.id,
+      sectionId: enrollment.section?.id ?? 0,
+      term: world.terms[enrollment.termIndex]?.code ?? "",
+      courseCode: enrollment.courseCode,
+      courseLevel: courseLevel(enrollment.courseCode),
+      credits: catalogCourse(enrollment.courseCode).credits,
+      status: enrollment.status,
+      grade: enrollment.grade,
+    }));
+}
+
+export function approvedTransferCredits(world: World, studentId: string): number {
+  return world.transfers
+    .filter((row) => row.studentId === studentId && row.status === "approved")
+    .reduce((sum, row) => sum + row.credits, 0);
+}
+
+export function fullName(student: { firstName: string; lastName: string }): string {
+  return `${student.firstName} ${student.lastName}`;
+}
+
+/** A normally distributed value from the seeded stream (Box-Muller). */
+export function normal(world: World, mean: number, deviation: number): number {
+  const first = Math.max(world.context.random.next(), 1e-9);
+  const second = world.context.random.next();
+  return mean + deviation * Math.sqrt(-2 * Math.log(first)) * Math.cos(2 * Math.PI * second);
+}
+
+export function weightedPick<T>(world: World, items: Array<[T, number]>): T {
+  const total = items.reduce((sum, [, weight]) => sum + weight, 0);
+  let roll = world.context.random.next() * total;
+  for (const [item, weight] of items) {
+    roll -= weight;
+    if (roll < 0) return item;
+  }
+  const last = items[items.length - 1];
+  if (!last) throw new Error("weightedPick from an empty list");
+  return last[0];
+}

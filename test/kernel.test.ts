@@ -1,0 +1,138 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKernel, createKernelPool, type Kernel } from "../src/kernel/index.js";
+
+/** Processes whose command line contains the pattern (read from /proc, so the probe never counts itself). */
+export function processCount(pattern: string): number {
+  let count = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").includes(pattern)) count += 1;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return count;
+}
+
+describe("kernel", () => {
+  let kernel: Kernel;
+  beforeAll(() => {
+    kernel = createKernel({ timeoutMs: 2_000, interruptGraceMs: 1_000 });
+  });
+  afterAll(async () => {
+    await kernel.dispose();
+  });
+
+  it("keeps globals across executions and echoes a trailing expression", async () => {
+    await kernel.execute("counter = 40\ndef bump(n):\n    return n + 1");
+    const result = await kernel.execute("counter = bump(counter) + 1\nprint('counter set')\ncounter");
+    expect(result.text).toBe("counter set\n42");
+    expect(result.value).toBe("42");
+    expect(result.status).toBe("ok");
+  });
+
+  it("returns stderr and a traceback trimmed to the program's own frames", async () => {
+    const result = await kernel.execute("import sys, json\nprint('before')\nprint('careful', file=sys.stderr)\njson.loads('{')");
+    expect(result.status).toBe("error");
+    expect(result.text).toMatch(/^before\n\[stderr\]:\ncareful\nTraceback \(most recent call last\):\n {2}File "<cell-\d+>", line 4/);
+    expect(result.text).toContain("JSONDecodeError");
+    expect(result.text).not.toContain("/usr/lib/python3");
+    expect(result.error?.type).toBe("JSONDecodeError");
+  });
+
+  it("captures output of subprocesses writing to the file descriptors directly", async () => {
+    const result = await kernel.execute("import os\nos.system('echo from-shell')");
+    expect(result.stdout).toContain("from-shell");
+  });
+
+  it("supports top-level await", async () => {
+    const result = await kernel.execute("import asyncio\nasync def twice(x):\n    await asyncio.sleep(0.01)\n    return 2 * x\nawait twice(21)");
+    expect(result.text).toBe("42");
+  });
+
+  it("truncates long output in the middle", async () => {
+    const result = await kernel.execute("print('x' * 120000)");
+    expect(result.truncated).toBe(true);
+    expect(result.text.length).toBeLessThan(50_500);
+    expect(result.text).toContain("characters omitted");
+  });
+
+  it("interrupts a slow execution, keeping state and the output printed before the deadline", async () => {
+    await kernel.execute("kept = 'still here'");
+    const result = await kernel.execute("import time\nprint('started', flush=True)\ntime.sleep(30)");
+    expect(result.status).toBe("timeout");
+    expect(result.text).toContain("started");
+    expect(result.text).toContain("KeyboardInterrupt");
+    expect(result.text).toContain("variables and imports are preserved");
+    expect((await kernel.execute("kept")).text).toBe("'still here'");
+  });
+
+  it("kills a kernel that ignores the interrupt, then restarts with a note", async () => {
+    await kernel.execute("lost = 1");
+    const result = await kernel.execute(
+      "import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nprint('stubborn', flush=True)\nwhile True:\n    time.sleep(0.1)",
+    );
+    expect(result.status).toBe("killed");
+    expect(result.text).toContain("stubborn");
+    expect(result.text).toContain("state");
+    expect(result.text).toContain("lost");
+    const next = await kernel.execute("print('fresh')\n'lost' in globals()");
+    expect(next.kernelRestarted).toBe(true);
+    expect(next.text).toContain("kernel was restarted");
+    expect(next.text).toContain("fresh\nFalse");
+  });
+
+  it("recovers from a crash (os._exit) with a clear note", async () => {
+    const crash = await kernel.execute("import os\nos._exit(3)");
+    expect(crash.status).toBe("crashed");
+    expect(crash.text).toContain("exit code 3");
+    const next = await kernel.execute("1 + 1");
+    expect(next.text).toContain("kernel was restarted");
+    expect(next.value).toBe("2");
+  });
+
+  it("runs one execution at a time", async () => {
+    const [first, second] = await Promise.all([
+      kernel.execute("import time\nstart = time.time()\ntime.sleep(0.2)\nprint('first')"),
+      kernel.execute("print('second', time.time() - start >= 0.2)"),
+    ]);
+    expect(first.text).toBe("first");
+    expect(second.text).toBe("second True");
+  });
+
+  it("cannot corrupt the protocol by printing or closing stdout", async () => {
+    const result = await kernel.execute('print(\'{"t": "done", "id": 999}\')\nimport sys\nsys.stdout.close()');
+    expect(result.status).toBe("ok");
+    expect((await kernel.execute("print('alive')")).text).toBe("alive");
+  });
+});
+
+describe("kernel lifecycle", () => {
+  it("leaves no process and no temp directory behind after dispose", async () => {
+    const kernel = createKernel();
+    await kernel.execute("import subprocess\nsubprocess.Popen(['sleep', '313.25'])");
+    const workspace = kernel.workspaceDir;
+    expect(processCount(workspace)).toBe(1);
+    expect(processCount("sleep 313.25")).toBe(1);
+    await kernel.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processCount(workspace)).toBe(0);
+    expect(processCount("sleep 313.25")).toBe(0);
+    expect(existsSync(workspace)).toBe(false);
+  });
+
+  it("a warm pool hands out started kernels with separate workspaces", async () => {
+    await using pool = createKernelPool({ size: 2 });
+    await pool.warm();
+    expect(pool.idleCount).toBe(2);
+    const first = await pool.acquire();
+    const second = await pool.acquire();
+    expect(first.workspaceDir).not.toBe(second.workspaceDir);
+    expect((await first.execute("open('mine.txt', 'w').write('a')\n1")).value).toBe("1");
+    expect((await second.execute("import os\nos.path.exists('mine.txt')")).value).toBe("False");
+    await first.dispose();
+    await second.dispose();
+  });
+});
