@@ -61,7 +61,6 @@ export interface AppointmentDraft {
   startTime: string;
   status: "scheduled" | "completed" | "no_show" | "cancelled";
   reason: string;
-  bookedOn: string;
   cancelReason: string | null;
 }
 
@@ -224,7 +223,7 @@ export function generateClinic(context: GenerateContext): void {
 
   // Patients: about a fifth are children, seen by pediatrics.
   const patients: PatientDraft[] = [];
-  const patientCount = 80 * rows;
+  const patientCount = 70 * rows;
   const insertPatient = db.prepare(
     `INSERT INTO patients (id, mrn, first_name, last_name, date_of_birth, sex, phone, email, city,
        insurance_plan_id, member_id, scheduling_status, status_reason, registered_on)
@@ -301,8 +300,8 @@ export function generateClinic(context: GenerateContext): void {
   settleLeaveCoverage(world);
 
   const insertAppointment = db.prepare(
-    `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, booked_on, cancel_reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const appointment of appointments) {
     insertAppointment.run(
@@ -314,7 +313,6 @@ export function generateClinic(context: GenerateContext): void {
       appointment.startTime,
       appointment.status,
       appointment.reason,
-      appointment.bookedOn,
       appointment.cancelReason,
     );
   }
@@ -397,7 +395,8 @@ function bookAppointments(
     for (const provider of providers) {
       if (!provider.clinicDays.includes(weekday)) continue;
       const specialty = SPECIALTIES.find((candidate) => candidate.code === provider.specialtyCode)!;
-      const target = random.pick([1, 1, 2, 2, 2, 3]);
+      // Larger clinics also run fuller schedules, so the appointment book grows a little faster than the staff.
+      const target = random.pick([1, 1, 2, 2, 2, 3]) + (random.chance(0.12 * Math.log2(context.factors.rows)) ? 1 : 0);
       let pointer = CLINIC_OPEN_MINUTES + random.int(0, 9) * 10;
       let booked = 0;
       while (booked < target && pointer < CLINIC_CLOSE_MINUTES) {
@@ -439,7 +438,6 @@ function bookAppointments(
           startTime: formatStartTime(date, pointer),
           status,
           reason: random.pick(REASONS[visitType]),
-          bookedOn: addDays(date, -random.int(1, 45)),
           cancelReason,
         });
         booked += 1;
@@ -691,7 +689,7 @@ function feeLinesFor(
   } else {
     lines.push(random.pick(VISIT_FEES[appointment.visitType]));
     if ((specialtyCode === "FM" || specialtyCode === "CARD") && appointment.visitType !== "telehealth")
-      if (random.chance(0.3)) lines.push(...random.shuffle(LAB_FEES).slice(0, random.int(1, 2)));
+      if (random.chance(0.2)) lines.push(...random.shuffle(LAB_FEES).slice(0, random.int(1, 2)));
   }
   return lines;
 }

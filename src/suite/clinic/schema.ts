@@ -69,7 +69,6 @@ CREATE TABLE appointments (
   start_time TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('scheduled', 'completed', 'no_show', 'cancelled')),
   reason TEXT NOT NULL,
-  booked_on TEXT NOT NULL,
   cancel_reason TEXT
 );
 CREATE INDEX appointments_provider_time ON appointments (provider_id, start_time);

@@ -235,7 +235,7 @@ function appointmentRecord(context: ToolContext, appointmentId: number): Row {
     .prepare(
       `SELECT a.id, a.patient_id, pa.mrn AS patient_mrn, pa.first_name || ' ' || pa.last_name AS patient_name,
               a.provider_id, pr.first_name || ' ' || pr.last_name AS provider_name, a.room_id, r.code AS room_code,
-              a.visit_type, a.start_time, a.status, a.reason, a.booked_on, a.cancel_reason
+              a.visit_type, a.start_time, a.status, a.reason, a.cancel_reason
          FROM appointments a
          JOIN patients pa ON pa.id = a.patient_id
          JOIN providers pr ON pr.id = a.provider_id
@@ -251,7 +251,7 @@ function appointmentRecord(context: ToolContext, appointmentId: number): Row {
 const getAppointment = defineTool({
   name: "get_appointment",
   description:
-    "Get one appointment with patient, provider and room details, reason for visit, booking date and cancellation reason. Returns `appointment`.",
+    "Get one appointment with patient, provider and room details, reason for visit and cancellation reason. Returns `appointment`.",
   kind: "read",
   inputSchema: z.object({ appointment_id: z.number().int().describe("The appointment's id") }),
   handler: ({ appointment_id }, context: ToolContext) => ({

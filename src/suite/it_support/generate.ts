@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import type { SeededRandom } from "../../core/index.js";
+import { createSeededRandom, hashString, type SeededRandom } from "../../core/index.js";
 import {
   addBusinessMinutes,
   addDays,
@@ -169,7 +169,14 @@ export function buildHolidays(referenceDate: string, random: SeededRandom): Holi
   return holidays.sort((left, right) => left.date.localeCompare(right.date));
 }
 
-/** Everything a task preparation needs to know about the generated world, read back from the database. */
+/**
+ * The holiday calendar of an instance. It draws from its own seeded stream so that task preparations can
+ * rebuild it without reading the workspace.
+ */
+export function holidayCalendar(seed: number, referenceDate: string): Holiday[] {
+  return buildHolidays(referenceDate, createSeededRandom(hashString(`it_support:holidays:${seed}`)));
+}
+
 export function snapshotMinutes(referenceDate: string): number {
   return isoToMinutes(`${referenceDate}T${SNAPSHOT_TIME_OF_DAY}Z`);
 }
@@ -186,7 +193,7 @@ export function generateItSupport(context: GenerateContext): void {
   insertSetting.run("timezone", "UTC");
   insertSetting.run("desk_name", "Northbeam IT Services — Managed Service Desk");
 
-  const holidays = buildHolidays(referenceDate, random);
+  const holidays = holidayCalendar(context.seed, referenceDate);
   const holidaySet = new Set(holidays.map((holiday) => holiday.date));
 
   // Teams

@@ -174,8 +174,8 @@ Distribution: all DC managers, Inventory Planning, Purchasing, Transportation, Q
 ## Supplier suspension
 
 **Supplier ${bulletin.suspendedSupplierId} (${bulletin.suspendedSupplierName}) is suspended effective ${bulletin.suspensionEffectiveOn}.**
-Their last third-party food-safety audit found open critical findings, and no new purchase orders may be
-raised with them until Quality lifts the suspension. Purchase orders already open with them will not be
+Their latest third-party compliance audit closed with open critical findings, and no new purchase orders
+may be raised with them until Quality lifts the suspension. Purchase orders already open with them will not be
 shipped: do not count them as stock on order when planning replenishment (Purchasing will cancel them
 with the supplier directly — please leave them as they are). Categories normally bought from this supplier
 go to the backup supplier named in the replenishment policy.

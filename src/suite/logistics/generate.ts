@@ -1,3 +1,4 @@
+import type { Faker } from "@faker-js/faker";
 import type { GenerateContext } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import {
@@ -106,6 +107,10 @@ interface Shipment {
   shipBy: string;
 }
 
+function personName(faker: Faker): string {
+  return `${faker.person.firstName()} ${faker.person.lastName()}`;
+}
+
 function between(random: SeededRandom, min: number, max: number): number {
   return min + random.next() * (max - min);
 }
@@ -151,7 +156,7 @@ export function generateLogistics(context: GenerateContext): void {
   sop.varianceValueThreshold = random.pick([100, 150, 200]);
 
   // ------------------------------------------------------------ warehouses, suppliers
-  const warehouseRows = WAREHOUSES.map((warehouse) => ({ ...warehouse, managerName: faker.person.fullName() }));
+  const warehouseRows = WAREHOUSES.map((warehouse) => ({ ...warehouse, managerName: personName(faker) }));
   const supplierRows = SUPPLIERS.map((supplier) => {
     const firstName = faker.person.firstName();
     const lastName = faker.person.lastName();
@@ -380,6 +385,61 @@ export function generateLogistics(context: GenerateContext): void {
   }
   const nonEmptyOrders = purchaseOrders.filter((order) => order.lines.length > 0);
 
+  // A SKU sitting exactly on its reorder point, with an order quantity that is not a whole number of
+  // cases: "at or below" and case-pack rounding then always matter.
+  const onOrder = new Set(
+    nonEmptyOrders
+      .filter((order) => order.status === "draft" || order.status === "submitted")
+      .flatMap((order) => order.lines.map((line) => `${order.warehouseId}|${line.sku}`)),
+  );
+  const lowKeys = new Set(lowPairs.map((pair) => `${pair.warehouseId}|${pair.sku}`));
+  const boundaryCandidates = productsInSkuOrder.flatMap((product) => {
+    const levels = levelsFor(product);
+    if (product.status !== "active" || policy.overrides[product.sku]) return [];
+    if ((levels.orderUpTo - levels.reorderPoint) % product.casePack === 0) return [];
+    return (stockedAt.get(product.sku) ?? [])
+      .filter((warehouseId) => !onOrder.has(`${warehouseId}|${product.sku}`) && !lowKeys.has(`${warehouseId}|${product.sku}`))
+      .map((warehouseId) => ({ product, warehouseId }));
+  });
+  const boundary = random.pick(boundaryCandidates);
+  for (let index = lots.length - 1; index >= 0; index -= 1) {
+    const lot = lots[index]!;
+    if (lot.sku === boundary.product.sku && lot.warehouseId === boundary.warehouseId && lot.status === "available")
+      lots.splice(index, 1);
+  }
+  const boundaryLevel = levelsFor(boundary.product).reorderPoint;
+  for (const quantity of splitQuantity(boundaryLevel, random.int(1, 2)))
+    lots.push(makeLot(boundary.product, boundary.warehouseId, quantity, "available"));
+
+  // Expiry-review edge cases: a lot expiring on the last day of its window (at risk), one that expired the
+  // day before the review (not at risk) and a quarantined lot inside its window (excluded).
+  const perishable = (lot: Lot): boolean => sop.expiryWindowDays[productBySku.get(lot.sku)!.category] !== undefined;
+  const shelfLife = (lot: Lot): number => productBySku.get(lot.sku)!.shelfLifeDays ?? 30;
+  const setExpiry = (lot: Lot, expiresOn: string): void => {
+    lot.expiresOn = expiresOn;
+    lot.receivedOn = addDays(expiresOn, -shelfLife(lot));
+  };
+  const expiryPlants = new Set<string>();
+  const availablePerishables = random.shuffle(
+    lots.filter(
+      (lot) =>
+        lot.status === "available" &&
+        perishable(lot) &&
+        !(lot.sku === boundary.product.sku && lot.warehouseId === boundary.warehouseId),
+    ),
+  );
+  const onWindowEdge = availablePerishables[0]!;
+  setExpiry(onWindowEdge, addDays(today, sop.expiryWindowDays[productBySku.get(onWindowEdge.sku)!.category]!));
+  const justExpired = availablePerishables[1]!;
+  setExpiry(justExpired, addDays(today, -1));
+  let quarantined = random.shuffle(lots.filter((lot) => lot.status === "quarantine" && perishable(lot)))[0];
+  if (!quarantined) {
+    quarantined = availablePerishables[2]!;
+    quarantined.status = "quarantine";
+  }
+  setExpiry(quarantined, addDays(today, random.int(0, sop.expiryWindowDays[productBySku.get(quarantined.sku)!.category]!)));
+  for (const lot of [onWindowEdge, justExpired, quarantined]) expiryPlants.add(lot.lotId);
+
   // ------------------------------------------------------------ carriers, rate card, shipments
   const rateCard: RateCard = {
     title: "Outbound freight rate card",
@@ -587,13 +647,13 @@ export function generateLogistics(context: GenerateContext): void {
     expiryReviewAsOf: today,
   };
   context.writeFile(REPLENISHMENT_POLICY_PATH, renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))));
-  context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, faker.person.fullName()));
+  context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, personName(faker)));
   context.writeFile(RATE_CARD_PATH, `${JSON.stringify(rateCard, null, 2)}\n`);
   context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
 
   // ------------------------------------------------------------ scaled documents
   writeCycleCounts(context, today, lots, productBySku, sop);
-  writeDamageReports(context, today, lots, productBySku, sop);
+  writeDamageReports(context, today, lots.filter((lot) => !expiryPlants.has(lot.lotId)), productBySku, sop);
   writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
 }
 
@@ -674,7 +734,7 @@ function writeDamageReports(
   sop: InventorySop,
 ): void {
   const { random, faker } = context;
-  const inspectors = [faker.person.fullName(), faker.person.fullName()];
+  const inspectors = [personName(faker), personName(faker)];
   const atRisk = (lot: Lot): boolean => {
     const window = sop.expiryWindowDays[productBySku.get(lot.sku)!.category];
     return (

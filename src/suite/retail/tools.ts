@@ -435,4 +435,4 @@ export const retailTools: DomainTool[] = [
   rejectReturn,
   escalateReturn,
   listRefunds,
-] as unknown as DomainTool[];
+];

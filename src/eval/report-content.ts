@@ -1,0 +1,197 @@
+import { HARNESSES, SCALES, compareHarnessThenScale, harnessLabel } from "./dimensions.js";
+import { PAPER_REFERENCE } from "./paper-reference.js";
+import type { MetricsRow, SummaryRow } from "./results-file.js";
+
+/** What a report is made from: one run's metrics and where they came from. */
+export interface ReportInput {
+  runId: string;
+  /** The model, or several joined with ", " when the trajectories name more than one. */
+  model: string;
+  /** When the report was made (ISO 8601). */
+  createdAt: string;
+  /** Episodes read, i.e. lines of trajectories.jsonl. */
+  trajectoriesCount: number;
+  rows: readonly MetricsRow[];
+  summary: readonly SummaryRow[];
+}
+
+/** A table as plain strings; the Markdown and HTML renderers decide how to escape and lay it out. */
+export interface ReportTable {
+  columns: readonly { label: string; numeric: boolean }[];
+  rows: readonly (readonly string[])[];
+}
+
+/** Everything a report shows, in reading order, independent of the output format. */
+export interface ReportContent {
+  title: string;
+  runInfo: readonly (readonly [label: string, value: string])[];
+  summary: ReportTable;
+  summaryNotes: readonly string[];
+  codeStyle: ReportTable | null;
+  codeStyleNote: string;
+  perTask: ReportTable;
+  paperHeading: string;
+  paperPassAtEight: ReportTable;
+  paperNotes: readonly string[];
+}
+
+/**
+ * Lays out the report once, so that the Markdown and HTML reports show the same tables and words.
+ */
+export function buildReportContent(input: ReportInput): ReportContent {
+  const harnesses = HARNESSES.filter((harness) => input.rows.some((row) => row.harness === harness));
+  const scales = SCALES.filter((scale) => input.rows.some((row) => row.scale === scale));
+  const tasks = new Set(input.rows.map((row) => row.task));
+  const ks = [...new Set(input.summary.flatMap((row) => Object.keys(row.passAtK)))].sort(
+    (left, right) => Number(left) - Number(right),
+  );
+
+  const summary: ReportTable = {
+    columns: [
+      text("Harness"),
+      text("Scale"),
+      number("Tasks"),
+      number("Episodes"),
+      number("Pass rate"),
+      ...ks.map((k) => number(`pass@${k}`)),
+      number("Tool calls / episode"),
+      number("Direct calls / episode"),
+      number("Tool-output tokens / episode"),
+      number("Runtime errors / episode"),
+      number("Context-limit share"),
+    ],
+    rows: [...input.summary].sort(compareHarnessThenScale).map((row) => [
+      harnessLabel(row.harness),
+      row.scale,
+      String(row.tasks),
+      String(row.episodes),
+      formatRate(row.passRate),
+      ...ks.map((k) => formatOptionalRate(row.passAtK[k])),
+      formatCount(row.meanToolCalls),
+      formatCount(row.meanDirectToolCalls),
+      formatTokens(row.meanToolOutputTokens),
+      formatCount(row.runtimeErrorsPerEpisode),
+      formatShare(row.contextLimitShare),
+    ]),
+  };
+
+  const codeRows = [...input.summary]
+    .filter((row) => row.harness !== "dtc" || row.codeBlockCount > 0)
+    .sort(compareHarnessThenScale);
+  const codeStyle: ReportTable | null =
+    codeRows.length === 0
+      ? null
+      : {
+          columns: [
+            text("Harness"),
+            text("Scale"),
+            number("Code blocks"),
+            number("Loops"),
+            number("Conditionals"),
+            number("try/except"),
+            number("DTC-like"),
+          ],
+          rows: codeRows.map((row) => [
+            harnessLabel(row.harness),
+            row.scale,
+            String(row.codeBlockCount),
+            formatShare(row.loopShare),
+            formatShare(row.conditionalShare),
+            formatShare(row.tryShare),
+            formatShare(row.dtcLikeShare),
+          ]),
+        };
+
+  const rowKs = [...new Set(input.rows.flatMap((row) => Object.keys(row.passAtK)))].sort(
+    (left, right) => Number(left) - Number(right),
+  );
+  const perTask: ReportTable = {
+    columns: [
+      text("Task"),
+      text("Scale"),
+      text("Harness"),
+      number("Episodes"),
+      number("Pass rate"),
+      ...rowKs.map((k) => number(`pass@${k}`)),
+      number("Tool calls / episode"),
+      number("Tool-output tokens / episode"),
+      number("Runtime errors / episode"),
+      number("Context-limit share"),
+    ],
+    rows: input.rows.map((row) => [
+      row.task,
+      row.scale,
+      harnessLabel(row.harness),
+      String(row.episodes),
+      formatRate(row.passRate),
+      ...rowKs.map((k) => formatOptionalRate(row.passAtK[k])),
+      formatCount(row.meanToolCalls),
+      formatTokens(row.meanToolOutputTokens),
+      formatCount(row.runtimeErrorsPerEpisode),
+      formatShare(row.contextLimitShare),
+    ]),
+  };
+
+  const paperPassAtEight: ReportTable = {
+    columns: [text("Harness (paper)"), ...SCALES.map((scale) => number(`${scale} pass@8`))],
+    rows: HARNESSES.map((harness) => [
+      harnessLabel(harness),
+      ...SCALES.map((scale) => formatRate(PAPER_REFERENCE.passAtEight[harness][scale])),
+    ]),
+  };
+
+  return {
+    title: `progagent evaluation report: ${input.runId}`,
+    runInfo: [
+      ["Run", input.runId],
+      ["Model", input.model],
+      ["Harnesses", harnesses.map(harnessLabel).join(", ") || "none"],
+      ["Scales", scales.join(", ") || "none"],
+      ["Tasks", String(tasks.size)],
+      ["Episodes", String(input.trajectoriesCount)],
+      ["Report created", input.createdAt],
+    ],
+    summary,
+    summaryNotes: [
+      "Pass rate: share of episodes with reward 1. pass@k: unbiased estimate of the chance that at least one of k episodes passes, averaged over tasks that have at least k episodes (weighted by episodes); '–' where no task has k episodes.",
+      "Tool calls count every call to an environment tool, direct or from code; direct calls are the model's own function calls. Tool-output tokens are those appended to the model's context. Runtime errors count failed code blocks and refused direct calls.",
+    ],
+    codeStyle,
+    codeStyleNote:
+      "Shares of code blocks (parsed with Python's ast, never executed). DTC-like: one tool call, no loop, conditional or try, and its raw result printed whole.",
+    perTask,
+    paperHeading: `Paper reference: figures from the ${PAPER_REFERENCE.citation}, not from this run`,
+    paperPassAtEight,
+    paperNotes: PAPER_REFERENCE.notes,
+  };
+}
+
+function text(label: string): { label: string; numeric: boolean } {
+  return { label, numeric: false };
+}
+
+function number(label: string): { label: string; numeric: boolean } {
+  return { label, numeric: true };
+}
+
+/** Rates in [0, 1] with two decimals, as the paper prints them. */
+function formatRate(value: number): string {
+  return value.toFixed(2);
+}
+
+function formatOptionalRate(value: number | undefined): string {
+  return value === undefined ? "–" : formatRate(value);
+}
+
+function formatShare(value: number | null): string {
+  return value === null ? "–" : `${(value * 100).toFixed(1)}%`;
+}
+
+function formatCount(value: number): string {
+  return value.toFixed(1);
+}
+
+// Grouped with a fixed locale so that reports read the same on every machine.
+function formatTokens(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}

@@ -1,0 +1,525 @@
+/**
+ * Leave history, balances and the queue of pending requests. Pending requests are planned first, as scenarios
+ * that exercise every rule of the leave policy (notice, blackout, balance, review order, exempt leave types), so
+ * that each rule changes the outcome at every scale; balances are then generated around them.
+ */
+import type { SeededRandom } from "../../core/index.js";
+import { departmentById, positionById } from "./catalog.js";
+import { addDays, completedYears, fromDayNumber, makeDate, rangesOverlap, toDayNumber, yearOf } from "./dates.js";
+import { departmentIdByName } from "./organisation.js";
+import type { LeavePolicy } from "./policies.js";
+import {
+  addBusinessDays,
+  businessDaysBetween,
+  nextBusinessDay,
+  previousBusinessDay,
+  randomStep,
+  subtractBusinessDays,
+  timestampOn,
+  type Calendar,
+  type Employee,
+  type LeaveBalance,
+  type LeaveRequest,
+  type LeaveType,
+} from "./world.js";
+
+/** How far ahead pending requests start. */
+const PENDING_HORIZON_DAYS = 75;
+
+interface Interval {
+  start: string;
+  end: string;
+}
+
+interface Draft extends Omit<LeaveRequest, "id"> {}
+
+export interface LeaveData {
+  requests: LeaveRequest[];
+  balances: LeaveBalance[];
+}
+
+function roundHalf(value: number): number {
+  return Math.round(value * 2) / 2;
+}
+
+/** Months of the year (hire month included) an employee hired during it works, as a fraction. */
+function yearFraction(employee: Employee, year: number): number {
+  if (yearOf(employee.hireDate) < year) return 1;
+  return (12 - Number(employee.hireDate.slice(5, 7)) + 1) / 12;
+}
+
+export function annualEntitlement(employee: Employee, year: number): number {
+  const base = completedYears(employee.hireDate, makeDate(year, 1, 1)) >= 5 ? 25 : 20;
+  return roundHalf(base * employee.fte * yearFraction(employee, year));
+}
+
+function sickEntitlement(employee: Employee, year: number): number {
+  return roundHalf(10 * employee.fte * yearFraction(employee, year));
+}
+
+/** The carry-over cap of the leave policy; the one-off department exception only when asked for. */
+export function carryOverCap(employee: Employee, year: number, policy: LeavePolicy, withException: boolean): number {
+  const rules = policy.carryOver;
+  let cap =
+    completedYears(employee.hireDate, makeDate(year, 12, 31)) >= rules.tenureYears
+      ? rules.tenuredCapDays
+      : rules.standardCapDays;
+  if (
+    withException &&
+    year === rules.year &&
+    departmentById(employee.departmentId).name === rules.exceptionDepartment
+  ) {
+    cap = Math.max(cap, rules.exceptionCapDays);
+  }
+  return employee.employmentType === "part_time" ? cap * employee.fte : cap;
+}
+
+function employedDuring(employee: Employee, year: number): boolean {
+  if (employee.employmentType === "contractor") return false;
+  if (employee.hireDate > makeDate(year, 12, 31)) return false;
+  return employee.terminationDate === null || employee.terminationDate >= makeDate(year, 1, 1);
+}
+
+export function generateLeave(
+  calendar: Calendar,
+  policy: LeavePolicy,
+  employees: Employee[],
+  units: number,
+  reserved: Set<Employee>,
+  random: SeededRandom,
+): LeaveData {
+  const reference = calendar.referenceDate;
+  const holidays = calendar.holidayDates;
+  const notice = policy.noticeDays;
+  const occupied = new Map<string, Interval[]>();
+  const drafts: Draft[] = [];
+  const remainingTargets = new Map<string, number>();
+  const leaveReserved = new Set<Employee>();
+
+  const isFree = (employee: Employee, start: string, end: string): boolean =>
+    !(occupied.get(employee.id) ?? []).some((interval) => rangesOverlap(start, end, interval.start, interval.end));
+  const occupy = (employee: Employee, start: string, end: string): void => {
+    const list = occupied.get(employee.id) ?? [];
+    list.push({ start, end });
+    occupied.set(employee.id, list);
+  };
+  const blackoutsOf = (employee: Employee) =>
+    policy.blackouts.filter((blackout) => departmentIdByName(blackout.department) === employee.departmentId);
+  const inBlackout = (employee: Employee, start: string, end: string): boolean =>
+    blackoutsOf(employee).some((blackout) => rangesOverlap(start, end, blackout.start, blackout.end));
+  const addDraft = (employee: Employee, draft: Omit<Draft, "employeeId">): void => {
+    drafts.push({ employeeId: employee.id, ...draft });
+    occupy(employee, draft.startDate, draft.endDate);
+  };
+
+  // Parental leave of the people currently on leave (no timesheets while it lasts).
+  for (const employee of employees.filter((candidate) => candidate.status === "on_leave")) {
+    const start = nextBusinessDay(addDays(reference, -random.int(15, 50)), holidays);
+    const end = previousBusinessDay(addDays(reference, random.int(30, 100)), holidays);
+    addDraft(employee, {
+      leaveType: "parental",
+      startDate: start,
+      endDate: end,
+      days: businessDaysBetween(start, end, holidays),
+      status: "approved",
+      submittedAt: timestampOn(random, addDays(start, -random.int(30, 60))),
+      decisionNote: "Approved: parental leave",
+    });
+  }
+
+  // ---- Pending requests, scenario by scenario ----
+  const pendingPool = employees.filter(
+    (employee) =>
+      employee.status === "active" &&
+      employee.employmentType === "full_time" &&
+      employee.hireDate < makeDate(calendar.year - 1, 1, 1),
+  );
+  const horizon = addDays(reference, PENDING_HORIZON_DAYS);
+
+  const pickEmployee = (predicate: (employee: Employee) => boolean): Employee | undefined => {
+    const candidates = pendingPool.filter((employee) => !leaveReserved.has(employee) && predicate(employee));
+    return candidates.length > 0 ? random.pick(candidates) : undefined;
+  };
+  const planPending = (
+    employee: Employee,
+    leaveType: LeaveType,
+    start: string,
+    businessDays: number,
+    submittedDate: string,
+    avoidBlackout: boolean,
+  ): Draft | null => {
+    const end = addBusinessDays(start, businessDays, holidays);
+    if (start <= reference || end > horizon || yearOf(start) !== yearOf(end)) return null;
+    if (submittedDate >= reference || submittedDate < addDays(reference, -25)) return null;
+    if (!isFree(employee, start, end)) return null;
+    if (avoidBlackout && inBlackout(employee, start, end)) return null;
+    return {
+      employeeId: employee.id,
+      leaveType,
+      startDate: start,
+      endDate: end,
+      days: businessDays,
+      status: "pending",
+      submittedAt: timestampOn(random, submittedDate),
+      decisionNote: null,
+    };
+  };
+  const commit = (employee: Employee, planned: Draft[], remaining: number | null): void => {
+    for (const draft of planned) {
+      drafts.push(draft);
+      occupy(employee, draft.startDate, draft.endDate);
+    }
+    leaveReserved.add(employee);
+    const first = planned[0];
+    if (remaining !== null && first) remainingTargets.set(`${employee.id}:${yearOf(first.startDate)}`, remaining);
+  };
+  /** Tries a scenario up to 40 times with fresh random choices. */
+  const attempt = (scenario: () => boolean): void => {
+    for (let tries = 0; tries < 40; tries += 1) if (scenario()) return;
+  };
+  const ampleFor = (days: number): number => days + randomStep(random, 1, 8, 0.5);
+  const goodNoticeStart = (submitted: string): string =>
+    nextBusinessDay(addDays(submitted, random.int(notice, notice + 35)), holidays);
+  const recentSubmission = (): string => addDays(reference, -random.int(1, 20));
+
+  for (let unit = 0; unit < units; unit += 1) {
+    const blackout = policy.blackouts[unit % policy.blackouts.length];
+    const blackoutDepartment = blackout ? departmentIdByName(blackout.department) : undefined;
+    const inBlackoutDepartment = (employee: Employee) => employee.departmentId === blackoutDepartment;
+
+    // Enough notice, outside blackouts, enough balance: approve.
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const submitted = recentSubmission();
+      const days = random.int(1, 5);
+      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
+      if (!draft) return false;
+      commit(employee, [draft], ampleFor(days));
+      return true;
+    });
+    // Short notice (exactly one day short in the first unit): deny. Exactly the notice period: approve.
+    for (const noticeGiven of [unit === 0 ? notice - 1 : notice - random.int(1, 4), notice]) {
+      attempt(() => {
+        const employee = pickEmployee(() => true);
+        if (!employee) return false;
+        const start = nextBusinessDay(addDays(reference, random.int(1, noticeGiven - 1)), holidays);
+        const days = random.int(1, 4);
+        const draft = planPending(employee, "annual", start, days, addDays(start, -noticeGiven), true);
+        if (!draft) return false;
+        commit(employee, [draft], ampleFor(days));
+        return true;
+      });
+    }
+    if (blackout) {
+      // Touching the blackout by one day (deny), and ending or starting right next to it (approve).
+      attempt(() => {
+        const employee = pickEmployee(inBlackoutDepartment);
+        if (!employee) return false;
+        const days = random.int(2, 5);
+        const start = unit % 2 === 0 ? subtractBusinessDays(blackout.start, days, holidays) : blackout.end;
+        const submitted = addDays(start, -(notice + random.int(0, 5)));
+        const draft = planPending(employee, "annual", start, days, submitted, false);
+        if (!draft) return false;
+        commit(employee, [draft], ampleFor(days));
+        return true;
+      });
+      attempt(() => {
+        const employee = pickEmployee(inBlackoutDepartment);
+        if (!employee) return false;
+        const days = random.int(1, 4);
+        const start =
+          unit % 2 === 0
+            ? subtractBusinessDays(previousBusinessDay(addDays(blackout.start, -1), holidays), days, holidays)
+            : nextBusinessDay(addDays(blackout.end, 1), holidays);
+        const submitted = addDays(start, -(notice + random.int(0, 5)));
+        const draft = planPending(employee, "annual", start, days, submitted, true);
+        if (!draft) return false;
+        commit(employee, [draft], ampleFor(days));
+        return true;
+      });
+    }
+    // More days than the remaining balance: deny.
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const remaining = randomStep(random, 1, 4, 0.5);
+      const days = Math.floor(remaining) + random.int(1, 2);
+      const submitted = recentSubmission();
+      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
+      if (!draft) return false;
+      commit(employee, [draft], remaining);
+      return true;
+    });
+    // Two requests that each fit the balance but not together: approve the earlier one, deny the later one.
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const firstDays = random.int(3, 5);
+      const secondDays = random.int(2, 3);
+      const firstSubmitted = addDays(reference, -random.int(6, 20));
+      const first = planPending(employee, "annual", goodNoticeStart(firstSubmitted), firstDays, firstSubmitted, true);
+      if (!first) return false;
+      const secondSubmitted = addDays(firstSubmitted, random.int(1, 3));
+      const secondStart = nextBusinessDay(addDays(first.endDate, random.int(3, 20)), holidays);
+      occupy(employee, first.startDate, first.endDate);
+      const second = planPending(employee, "annual", secondStart, secondDays, secondSubmitted, true);
+      occupied.get(employee.id)?.pop();
+      if (!second || yearOf(second.startDate) !== yearOf(first.startDate)) return false;
+      commit(employee, [first, second], firstDays + 1);
+      return true;
+    });
+    // Sick leave: approved even inside a blackout or at short notice.
+    attempt(() => {
+      const employee = pickEmployee(unit % 2 === 0 ? inBlackoutDepartment : () => true);
+      if (!employee || !blackout) return false;
+      const start =
+        unit % 2 === 0
+          ? nextBusinessDay(addDays(blackout.start, random.int(0, 2)), holidays)
+          : nextBusinessDay(addDays(reference, random.int(1, 4)), holidays);
+      const draft = planPending(employee, "sick", start, random.int(1, 3), addDays(reference, -random.int(1, 3)), false);
+      if (!draft) return false;
+      commit(employee, [draft], null);
+      return true;
+    });
+    // Unpaid leave inside a blackout or at short notice: deny. Unpaid leave by the rules: approve.
+    attempt(() => {
+      const employee = pickEmployee(unit % 2 === 0 ? inBlackoutDepartment : () => true);
+      if (!employee || !blackout) return false;
+      const days = random.int(2, 5);
+      const start =
+        unit % 2 === 0
+          ? nextBusinessDay(addDays(blackout.start, 1), holidays)
+          : nextBusinessDay(addDays(reference, random.int(1, notice - 2)), holidays);
+      const submitted =
+        unit % 2 === 0 ? addDays(start, -(notice + random.int(1, 6))) : addDays(start, -(notice - random.int(1, 3)));
+      const draft = planPending(employee, "unpaid", start, days, submitted, unit % 2 !== 0);
+      if (!draft) return false;
+      commit(employee, [draft], null);
+      return true;
+    });
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const submitted = recentSubmission();
+      const draft = planPending(employee, "unpaid", goodNoticeStart(submitted), random.int(3, 10), submitted, true);
+      if (!draft) return false;
+      commit(employee, [draft], null);
+      return true;
+    });
+  }
+
+  // ---- Carry-over edge cases for the current leave year ----
+  const year = calendar.year;
+  const rules = policy.carryOver;
+  const exceptionDepartmentId = departmentIdByName(rules.exceptionDepartment);
+  const carryPool = employees.filter(
+    (employee) =>
+      !leaveReserved.has(employee) &&
+      !reserved.has(employee) &&
+      employee.status !== "terminated" &&
+      employee.employmentType !== "contractor" &&
+      employee.hireDate < makeDate(year - 1, 1, 1),
+  );
+  const takeCarry = (predicate: (employee: Employee) => boolean): Employee | undefined => {
+    const candidates = carryPool.filter((employee) => !leaveReserved.has(employee) && predicate(employee));
+    const chosen = candidates.length > 0 ? random.pick(candidates) : undefined;
+    if (chosen) leaveReserved.add(chosen);
+    return chosen;
+  };
+  const tenured = (employee: Employee) =>
+    completedYears(employee.hireDate, makeDate(year, 12, 31)) >= rules.tenureYears;
+  const fullTimeElsewhere = (employee: Employee) =>
+    employee.employmentType === "full_time" && employee.departmentId !== exceptionDepartmentId;
+  const setTarget = (employee: Employee | undefined, remaining: number) => {
+    if (employee) remainingTargets.set(`${employee.id}:${year}`, remaining);
+  };
+  const gap = rules.tenuredCapDays - rules.standardCapDays;
+  setTarget(
+    takeCarry((employee) => fullTimeElsewhere(employee) && tenured(employee)),
+    rules.standardCapDays + randomStep(random, 1, gap, 0.5),
+  );
+  for (const [yearsBack, month, day] of [
+    [rules.tenureYears, 12, 31],
+    [rules.tenureYears - 1, 1, 1],
+  ] as const) {
+    const employee = takeCarry(
+      (candidate) => fullTimeElsewhere(candidate) && candidate.hireDate < makeDate(year - rules.tenureYears - 1, 1, 1),
+    );
+    if (employee) {
+      employee.hireDate = makeDate(year - yearsBack, month, day);
+      if (employee.compensationEffectiveDate < employee.hireDate) employee.compensationEffectiveDate = employee.hireDate;
+    }
+    setTarget(employee, rules.standardCapDays + 2);
+  }
+  const partTime = takeCarry(
+    (employee) =>
+      employee.employmentType === "part_time" && employee.departmentId !== exceptionDepartmentId && !tenured(employee),
+  );
+  if (partTime) setTarget(partTime, rules.standardCapDays * partTime.fte + 1);
+  setTarget(
+    takeCarry(
+      (employee) =>
+        employee.employmentType === "full_time" && employee.departmentId === exceptionDepartmentId && !tenured(employee),
+    ),
+    rules.standardCapDays + randomStep(random, 1, rules.exceptionCapDays - rules.standardCapDays, 0.5),
+  );
+  setTarget(
+    takeCarry(
+      (employee) => employee.employmentType === "full_time" && employee.departmentId === exceptionDepartmentId,
+    ),
+    rules.exceptionCapDays + randomStep(random, 1, 4, 0.5),
+  );
+  // Someone who left this year with a large balance: paid out, never flagged.
+  const leaver = random
+    .shuffle(
+      employees.filter(
+        (employee) =>
+          employee.status === "active" &&
+          employee.employmentType === "full_time" &&
+          !leaveReserved.has(employee) &&
+          !reserved.has(employee) &&
+          !positionById(employee.positionId).head &&
+          employee.hireDate < makeDate(year - 1, 1, 1),
+      ),
+    )
+    .at(0);
+  const earliestExit = makeDate(year, 1, 2) > addDays(reference, -200) ? makeDate(year, 1, 2) : addDays(reference, -200);
+  if (leaver && earliestExit <= addDays(reference, -10)) {
+    leaver.status = "terminated";
+    leaver.terminationDate = fromDayNumber(random.int(toDayNumber(earliestExit), toDayNumber(addDays(reference, -10))));
+    leaveReserved.add(leaver);
+    setTarget(leaver, rules.tenuredCapDays + randomStep(random, 1, 5, 0.5));
+  }
+
+  // ---- Balances and the approved / denied / cancelled history around them ----
+  const balances: LeaveBalance[] = [];
+  const needsNextYear = drafts.some((draft) => draft.status === "pending" && yearOf(draft.startDate) > year);
+  const years = needsNextYear ? [year - 1, year, year + 1] : [year - 1, year];
+  const randomRemaining = (): number => {
+    const roll = random.next();
+    if (roll < 0.35) return randomStep(random, 0, 3, 0.5);
+    if (roll < 0.65) return randomStep(random, 3.5, 7, 0.5);
+    if (roll < 0.85) return randomStep(random, 7.5, 12, 0.5);
+    return randomStep(random, 12.5, 18, 0.5);
+  };
+
+  const place = (
+    employee: Employee,
+    total: number,
+    rangeStart: string,
+    rangeEnd: string,
+  ): Array<Interval & { days: number }> => {
+    const placed: Array<Interval & { days: number }> = [];
+    let left = total;
+    while (left > 0) {
+      const chunk = left >= 1 ? Math.min(Math.floor(left), random.pick([1, 1, 2, 2, 3, 3, 4, 5, 5])) : 0.5;
+      const span = Math.max(1, Math.ceil(chunk));
+      let found: Interval | null = null;
+      for (let tries = 0; tries < 60 && !found; tries += 1) {
+        const start = nextBusinessDay(
+          fromDayNumber(random.int(toDayNumber(rangeStart), toDayNumber(rangeEnd))),
+          holidays,
+        );
+        const end = addBusinessDays(start, span, holidays);
+        if (end <= rangeEnd && isFree(employee, start, end)) found = { start, end };
+      }
+      if (!found) break;
+      occupy(employee, found.start, found.end);
+      placed.push({ ...found, days: chunk });
+      left -= chunk;
+    }
+    return placed;
+  };
+  const placeAs = (
+    employee: Employee,
+    leaveType: LeaveType,
+    total: number,
+    rangeStart: string,
+    rangeEnd: string,
+    status: "approved" | "denied" | "cancelled",
+  ): number => {
+    if (rangeStart > rangeEnd || total <= 0) return 0;
+    let used = 0;
+    for (const interval of place(employee, total, rangeStart, rangeEnd)) {
+      const days = interval.days;
+      used += days;
+      let submittedDate =
+        leaveType === "sick" ? interval.start : addDays(interval.start, -random.int(notice, notice + 50));
+      if (status === "denied") submittedDate = addDays(interval.start, -random.int(2, notice - 1));
+      if (submittedDate >= reference) submittedDate = addDays(reference, -random.int(1, 30));
+      drafts.push({
+        employeeId: employee.id,
+        leaveType,
+        startDate: interval.start,
+        endDate: interval.end,
+        days,
+        status,
+        submittedAt: timestampOn(random, submittedDate),
+        decisionNote:
+          status === "approved"
+            ? null
+            : status === "cancelled"
+              ? "Cancelled by employee"
+              : random.pick(["Denied: insufficient notice", "Denied: team coverage during blackout period"]),
+      });
+    }
+    return used;
+  };
+
+  const remainingByYear = new Map<string, number>();
+  for (const employee of employees) {
+    for (const balanceYear of years) {
+      if (!employedDuring(employee, balanceYear)) continue;
+      if (balanceYear > year && employee.status === "terminated") continue;
+      const rangeStart = employee.hireDate > makeDate(balanceYear, 1, 1) ? employee.hireDate : makeDate(balanceYear, 1, 1);
+      const yearEnd = makeDate(balanceYear, 12, 31);
+      const rangeEnd =
+        employee.terminationDate !== null && employee.terminationDate < yearEnd ? employee.terminationDate : yearEnd;
+      const entitlement = annualEntitlement(employee, balanceYear);
+      let carried = 0;
+      if (balanceYear === year - 1 && employee.hireDate < makeDate(balanceYear, 1, 1)) {
+        carried = randomStep(random, 0, policy.carryOver.standardCapDays, 0.5);
+      } else if (balanceYear === year) {
+        const previous = remainingByYear.get(`${employee.id}:${balanceYear - 1}`);
+        if (previous !== undefined) carried = Math.min(previous, carryOverCap(employee, balanceYear - 1, policy, false));
+      }
+      const target =
+        remainingTargets.get(`${employee.id}:${balanceYear}`) ??
+        (balanceYear > year ? entitlement - randomStep(random, 0, 4, 0.5) : randomRemaining());
+      const wantedUse = Math.max(0, entitlement + carried - target);
+      const used = placeAs(employee, "annual", wantedUse, rangeStart, rangeEnd, "approved");
+      remainingByYear.set(`${employee.id}:${balanceYear}`, entitlement + carried - used);
+      balances.push({
+        employeeId: employee.id,
+        year: balanceYear,
+        leaveType: "annual",
+        entitlementDays: entitlement,
+        carriedOverDays: carried,
+        usedDays: used,
+      });
+      const sickEnd = balanceYear < year ? rangeEnd : addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
+      const sickUsed =
+        balanceYear > year ? 0 : placeAs(employee, "sick", random.int(0, balanceYear < year ? 6 : 3), rangeStart, sickEnd, "approved");
+      balances.push({
+        employeeId: employee.id,
+        year: balanceYear,
+        leaveType: "sick",
+        entitlementDays: sickEntitlement(employee, balanceYear),
+        carriedOverDays: 0,
+        usedDays: sickUsed,
+      });
+      // Declined and withdrawn requests in the past: history only, they never touch a balance.
+      const pastEnd = addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
+      if (balanceYear <= year && random.chance(0.25)) placeAs(employee, "annual", random.int(1, 4), rangeStart, pastEnd, "denied");
+      if (balanceYear <= year && random.chance(0.15)) placeAs(employee, "annual", random.int(1, 3), rangeStart, pastEnd, "cancelled");
+      if (balanceYear < year && random.chance(0.05)) placeAs(employee, "unpaid", random.int(2, 5), rangeStart, rangeEnd, "approved");
+    }
+  }
+
+  const ordered = [...drafts].sort(
+    (left, right) => left.submittedAt.localeCompare(right.submittedAt) || left.startDate.localeCompare(right.startDate),
+  );
+  const requests = ordered.map((draft, index) => ({ id: `LR-${String(index + 1).padStart(5, "0")}`, ...draft }));
+  return { requests, balances };
+}

@@ -1,0 +1,140 @@
+/** Helpers shared by the it_support tasks: reading the desk's "now", planting tickets, Python snippets. */
+import type Database from "better-sqlite3";
+import type { SeededRandom } from "../../core/index.js";
+import { isoToMinutes } from "./business-time.js";
+import type { Priority, Tier } from "./policy.js";
+import type { TicketEventRecord, TicketRecord } from "./ticket-records.js";
+
+export interface TicketRow {
+  id: number;
+  subject: string;
+  category: string;
+  priority: Priority;
+  status: string;
+  channel: string;
+  company_id: number;
+  requester_id: number;
+  asset_id: number | null;
+  team_id: number;
+  assignee_agent_id: number | null;
+  escalation_level: number;
+  created_at: string;
+  first_response_at: string | null;
+  resolved_at: string | null;
+  closed_at: string | null;
+  resolution_code: string | null;
+  updated_at: string;
+}
+
+export interface CompanyRow {
+  id: number;
+  name: string;
+  support_tier: Tier;
+}
+
+/** The snapshot instant ("now") the generator recorded, as minutes since the epoch. */
+export function readSnapshotMinutes(db: Database.Database): number {
+  const row = db.prepare("SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'").get() as
+    | { value: string }
+    | undefined;
+  if (!row) throw new Error("service_desk_settings has no snapshot_at");
+  return isoToMinutes(row.value);
+}
+
+export function companiesByTier(db: Database.Database, tier: Tier): CompanyRow[] {
+  return db
+    .prepare("SELECT id, name, support_tier FROM companies WHERE support_tier = ? ORDER BY id")
+    .all(tier) as CompanyRow[];
+}
+
+export function firstCustomerOf(db: Database.Database, companyId: number): number {
+  return (db.prepare("SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1").get(companyId) as { id: number })
+    .id;
+}
+
+/** An active, non-lead agent of a team (the lead if the team has nobody else). */
+export function workerOf(db: Database.Database, teamId: number, random: SeededRandom): number {
+  const workers = db
+    .prepare("SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id")
+    .all(teamId) as Array<{ id: number }>;
+  if (workers.length > 0) return random.pick(workers).id;
+  return (db.prepare("SELECT id FROM agents WHERE team_id = ? AND role = 'lead'").get(teamId) as { id: number }).id;
+}
+
+export function teamIdByName(db: Database.Database, name: string): number {
+  const row = db.prepare("SELECT id FROM teams WHERE name = ?").get(name) as { id: number } | undefined;
+  if (!row) throw new Error(`no team named ${name}`);
+  return row.id;
+}
+
+export function nextTicketId(db: Database.Database): number {
+  return (db.prepare("SELECT COALESCE(MAX(id), 10000) + 1 AS id FROM tickets").get() as { id: number }).id;
+}
+
+/** A status-change event. */
+export function statusEvent(at: number, from: string, to: string, actor: number | null): TicketEventRecord {
+  return { type: "status_change", actorAgentId: actor, at, fromValue: from, toValue: to, body: null };
+}
+
+/** The shape every planted ticket starts from; callers override what their scenario needs. */
+export function baseRecord(
+  id: number,
+  fields: Pick<TicketRecord, "subject" | "category" | "priority" | "companyId" | "requesterId" | "teamId" | "createdAt">,
+): TicketRecord {
+  return {
+    id,
+    ...fields,
+    status: "new",
+    channel: "email",
+    assetId: null,
+    assigneeAgentId: null,
+    escalationLevel: 0,
+    firstResponseAt: null,
+    resolvedAt: null,
+    closedAt: null,
+    resolutionCode: null,
+    events: [],
+  };
+}
+
+/** Python helpers for the oracles: reading a whole paginated listing and counting business minutes. */
+export const PYTHON_HELPERS = `
+import json, re, csv, io
+from datetime import datetime, timedelta, timezone
+
+def fetch_all(tool, key, **filters):
+    items, page = [], 1
+    while True:
+        result = tools[tool](page=page, per_page=50, **filters)
+        items.extend(result[key])
+        if not result["has_more"]:
+            return items
+        page += 1
+
+def read_text(path):
+    text, offset = "", 0
+    while True:
+        chunk = tools.read_file(path=path, offset=offset)
+        text += chunk["content"]
+        if chunk["next_offset"] is None:
+            return text
+        offset = chunk["next_offset"]
+
+def ts(value):
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+def business_minutes(start, end, holidays):
+    """Minutes inside Mon-Fri 08:00-18:00 UTC, holidays excluded, between start and end."""
+    if end <= start:
+        return 0
+    total = 0
+    day = datetime(start.year, start.month, start.day, tzinfo=timezone.utc)
+    while day < end:
+        if day.weekday() < 5 and day.date().isoformat() not in holidays:
+            opening = max(start, day + timedelta(hours=8))
+            closing = min(end, day + timedelta(hours=18))
+            if closing > opening:
+                total += int((closing - opening).total_seconds() // 60)
+        day += timedelta(days=1)
+    return total
+`;
