@@ -42,38 +42,8 @@ export function buildReportContent(input: ReportInput): ReportContent {
   const harnesses = HARNESSES.filter((harness) => input.rows.some((row) => row.harness === harness));
   const scales = SCALES.filter((scale) => input.rows.some((row) => row.scale === scale));
   const tasks = new Set(input.rows.map((row) => row.task));
-  const ks = [...new Set(input.summary.flatMap((row) => Object.keys(row.passAtK)))].sort(
-    (left, right) => Number(left) - Number(right),
-  );
 
-  const summary: ReportTable = {
-    columns: [
-      text("Harness"),
-      text("Scale"),
-      number("Tasks"),
-      number("Episodes"),
-      number("Pass rate"),
-      ...ks.map((k) => number(`pass@${k}`)),
-      number("Tool calls / episode"),
-      number("Direct calls / episode"),
-      number("Tool-output tokens / episode"),
-      number("Runtime errors / episode"),
-      number("Context-limit share"),
-    ],
-    rows: [...input.summary].sort(compareHarnessThenScale).map((row) => [
-      harnessLabel(row.harness),
-      row.scale,
-      String(row.tasks),
-      String(row.episodes),
-      formatRate(row.passRate),
-      ...ks.map((k) => formatOptionalRate(row.passAtK[k])),
-      formatCount(row.meanToolCalls),
-      formatCount(row.meanDirectToolCalls),
-      formatTokens(row.meanToolOutputTokens),
-      formatCount(row.runtimeErrorsPerEpisode),
-      formatShare(row.contextLimitShare),
-    ]),
-  };
+  const summary = buildSummaryTable(input.summary);
 
   const codeRows = [...input.summary]
     .filter((row) => row.harness !== "dtc" || row.codeBlockCount > 0)
@@ -102,9 +72,7 @@ export function buildReportContent(input: ReportInput): ReportContent {
           ]),
         };
 
-  const rowKs = [...new Set(input.rows.flatMap((row) => Object.keys(row.passAtK)))].sort(
-    (left, right) => Number(left) - Number(right),
-  );
+  const rowKs = passAtKKeys(input.rows);
   const perTask: ReportTable = {
     columns: [
       text("Task"),
@@ -164,6 +132,45 @@ export function buildReportContent(input: ReportInput): ReportContent {
     paperPassAtEight,
     paperNotes: PAPER_REFERENCE.notes,
   };
+}
+
+/** The summary per harness and scale as a table; also what the console prints after a run. */
+export function buildSummaryTable(summary: readonly SummaryRow[]): ReportTable {
+  const ks = passAtKKeys(summary);
+  return {
+    columns: [
+      text("Harness"),
+      text("Scale"),
+      number("Tasks"),
+      number("Episodes"),
+      number("Pass rate"),
+      ...ks.map((k) => number(`pass@${k}`)),
+      number("Tool calls / episode"),
+      number("Direct calls / episode"),
+      number("Tool-output tokens / episode"),
+      number("Runtime errors / episode"),
+      number("Context-limit share"),
+    ],
+    rows: [...summary].sort(compareHarnessThenScale).map((row) => [
+      harnessLabel(row.harness),
+      row.scale,
+      String(row.tasks),
+      String(row.episodes),
+      formatRate(row.passRate),
+      ...ks.map((k) => formatOptionalRate(row.passAtK[k])),
+      formatCount(row.meanToolCalls),
+      formatCount(row.meanDirectToolCalls),
+      formatTokens(row.meanToolOutputTokens),
+      formatCount(row.runtimeErrorsPerEpisode),
+      formatShare(row.contextLimitShare),
+    ]),
+  };
+}
+
+function passAtKKeys(rows: readonly { passAtK: Record<string, number> }[]): string[] {
+  return [...new Set(rows.flatMap((row) => Object.keys(row.passAtK)))].sort(
+    (left, right) => Number(left) - Number(right),
+  );
 }
 
 function text(label: string): { label: string; numeric: boolean } {

@@ -203,7 +203,7 @@ export function generateClinic(context: GenerateContext): void {
       clinicDays: pickClinicDays(random),
     };
   });
-  const leaves = arrangeLeaveCoverage(providers, referenceDate);
+  const leaves = arrangeLeaveCoverage(providers, referenceDate, random, rows);
   const insertProvider = db.prepare(
     "INSERT INTO providers (id, npi, first_name, last_name, credential, specialty_id, email, hired_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
@@ -337,7 +337,12 @@ function recentWeekdays(referenceDate: string, count: number): string[] {
  * colleague by id does not work every leave day, a second provider is away for part of the week, and a
  * third provider's previously announced leave was called off.
  */
-function arrangeLeaveCoverage(providers: ProviderDraft[], referenceDate: string): LeaveEntry[] {
+function arrangeLeaveCoverage(
+  providers: ProviderDraft[],
+  referenceDate: string,
+  random: GenerateContext["random"],
+  rows: number,
+): LeaveEntry[] {
   const family = providers.filter((provider) => provider.specialtyCode === "FM");
   const [first, second, third, onLeave] = family as [
     ProviderDraft,
@@ -358,7 +363,7 @@ function arrangeLeaveCoverage(providers: ProviderDraft[], referenceDate: string)
 
   let monday = addDays(referenceDate, 3);
   while (weekdayOf(monday) !== 1) monday = addDays(monday, 1);
-  return [
+  const leaves: LeaveEntry[] = [
     { provider: onLeave, from: monday, to: addDays(monday, 4), reason: "Family leave", confirmed: true },
     {
       provider: second,
@@ -375,6 +380,25 @@ function arrangeLeaveCoverage(providers: ProviderDraft[], referenceDate: string)
       confirmed: false,
     },
   ];
+  // A bigger clinic has more people away in the same week.
+  const involved = new Set(leaves.map((leave) => leave.provider.id));
+  const specialtySize = (code: string): number =>
+    providers.filter((provider) => provider.specialtyCode === code).length;
+  const others = random.shuffle(
+    providers.filter((provider) => !involved.has(provider.id) && specialtySize(provider.specialtyCode) >= 3),
+  );
+  for (const provider of others.slice(0, rows - 1)) {
+    const firstDay = random.int(0, 3);
+    const lastDay = Math.min(4, firstDay + random.int(0, 2));
+    leaves.push({
+      provider,
+      from: addDays(monday, firstDay),
+      to: addDays(monday, lastDay),
+      reason: random.pick(["Vacation", "Conference", "Jury duty", "Medical leave", "Board review course"]),
+      confirmed: true,
+    });
+  }
+  return leaves;
 }
 
 function bookAppointments(

@@ -413,7 +413,7 @@ export function generateLeave(
     const placed: Array<Interval & { days: number }> = [];
     let left = total;
     while (left > 0) {
-      const chunk = left >= 1 ? Math.min(Math.floor(left), random.pick([1, 1, 2, 2, 3, 3, 4, 5, 5])) : 0.5;
+      const chunk = left >= 1 ? Math.min(Math.floor(left), random.pick([1, 2, 3, 4, 5, 5, 5, 8, 10])) : 0.5;
       const span = Math.max(1, Math.ceil(chunk));
       let found: Interval | null = null;
       for (let tries = 0; tries < 60 && !found; tries += 1) {
@@ -440,6 +440,8 @@ export function generateLeave(
     status: "approved" | "denied" | "cancelled",
   ): number => {
     if (rangeStart > rangeEnd || total <= 0) return 0;
+    // Requests of closed leave years were archived with the old HR system; only their balances remain.
+    if (yearOf(rangeStart) < calendar.year) return status === "approved" ? total : 0;
     let used = 0;
     for (const interval of place(employee, total, rangeStart, rangeEnd)) {
       const days = interval.days;
@@ -513,7 +515,6 @@ export function generateLeave(
       const pastEnd = addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
       if (balanceYear <= year && random.chance(0.25)) placeAs(employee, "annual", random.int(1, 4), rangeStart, pastEnd, "denied");
       if (balanceYear <= year && random.chance(0.15)) placeAs(employee, "annual", random.int(1, 3), rangeStart, pastEnd, "cancelled");
-      if (balanceYear < year && random.chance(0.05)) placeAs(employee, "unpaid", random.int(2, 5), rangeStart, rangeEnd, "approved");
     }
   }
 

@@ -22,7 +22,7 @@ import {
 import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo } from "./policies.js";
 import { isBusinessDay, type Calendar, type Employee, type EmploymentType } from "./world.js";
 
-const PAY_PERIOD_COUNT = 9;
+const PAY_PERIOD_COUNT = 6;
 
 function observed(date: string): string {
   const weekday = weekdayIndex(date);
@@ -70,7 +70,7 @@ export function buildCalendar(referenceDate: string, random: SeededRandom): Cale
     if (!taken.has(date)) holidays.push({ date, name: "Founders' Day", kind: "company" });
   }
   holidays.sort((left, right) => left.date.localeCompare(right.date));
-  const lastPeriod = periods[2] ?? openPeriod;
+  const lastPeriod = periods[1] ?? openPeriod;
   return {
     referenceDate,
     year,

@@ -1,12 +1,15 @@
-/** The HR and payroll database: organisation, people, time, leave and pay. */
+/**
+ * The HR and payroll database: organisation, people, time, leave and pay. Tables keyed by text ids are WITHOUT
+ * ROWID so that the key is the table itself rather than a second b-tree.
+ */
 export const hrSchemaSql = `
 CREATE TABLE departments (
   id TEXT PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
   cost_center TEXT NOT NULL,
   location TEXT NOT NULL,
   head_employee_id TEXT REFERENCES employees(id)
-);
+) WITHOUT ROWID;
 
 CREATE TABLE positions (
   id TEXT PRIMARY KEY,
@@ -15,13 +18,13 @@ CREATE TABLE positions (
   grade TEXT NOT NULL,
   flsa_status TEXT NOT NULL CHECK (flsa_status IN ('exempt', 'non_exempt')),
   pay_type TEXT NOT NULL CHECK (pay_type IN ('salaried', 'hourly'))
-);
+) WITHOUT ROWID;
 
 CREATE TABLE employees (
   id TEXT PRIMARY KEY,
   first_name TEXT NOT NULL,
   last_name TEXT NOT NULL,
-  email TEXT NOT NULL UNIQUE,
+  email TEXT NOT NULL,
   department_id TEXT NOT NULL REFERENCES departments(id),
   position_id TEXT NOT NULL REFERENCES positions(id),
   manager_id TEXT REFERENCES employees(id),
@@ -34,8 +37,7 @@ CREATE TABLE employees (
   hourly_rate REAL,
   compensation_effective_date TEXT NOT NULL,
   work_location TEXT NOT NULL
-);
-CREATE INDEX employees_department ON employees(department_id);
+) WITHOUT ROWID;
 
 CREATE TABLE timesheet_entries (
   id INTEGER PRIMARY KEY,
@@ -46,7 +48,6 @@ CREATE TABLE timesheet_entries (
   status TEXT NOT NULL CHECK (status IN ('submitted', 'approved', 'rejected'))
 );
 CREATE INDEX timesheet_entries_date ON timesheet_entries(work_date);
-CREATE INDEX timesheet_entries_employee ON timesheet_entries(employee_id, work_date);
 
 CREATE TABLE leave_balances (
   employee_id TEXT NOT NULL REFERENCES employees(id),
@@ -56,7 +57,7 @@ CREATE TABLE leave_balances (
   carried_over_days REAL NOT NULL DEFAULT 0,
   used_days REAL NOT NULL DEFAULT 0,
   PRIMARY KEY (employee_id, year, leave_type)
-);
+) WITHOUT ROWID;
 
 CREATE TABLE leave_requests (
   id TEXT PRIMARY KEY,
@@ -68,9 +69,7 @@ CREATE TABLE leave_requests (
   status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'cancelled')),
   submitted_at TEXT NOT NULL,
   decision_note TEXT
-);
-CREATE INDEX leave_requests_employee ON leave_requests(employee_id);
-CREATE INDEX leave_requests_status ON leave_requests(status);
+) WITHOUT ROWID;
 
 CREATE TABLE payroll_runs (
   id TEXT PRIMARY KEY,
@@ -80,10 +79,9 @@ CREATE TABLE payroll_runs (
   status TEXT NOT NULL CHECK (status IN ('draft', 'finalized', 'paid')),
   employee_count INTEGER,
   total_gross REAL
-);
+) WITHOUT ROWID;
 
 CREATE TABLE payslips (
-  id INTEGER PRIMARY KEY,
   run_id TEXT NOT NULL REFERENCES payroll_runs(id),
   employee_id TEXT NOT NULL REFERENCES employees(id),
   regular_hours REAL NOT NULL,
@@ -94,7 +92,6 @@ CREATE TABLE payslips (
   tax_withheld REAL NOT NULL,
   benefits_deduction REAL NOT NULL,
   net_pay REAL NOT NULL,
-  UNIQUE (run_id, employee_id)
-);
-CREATE INDEX payslips_employee ON payslips(employee_id);
+  PRIMARY KEY (run_id, employee_id)
+) WITHOUT ROWID;
 `;

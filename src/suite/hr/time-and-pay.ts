@@ -89,7 +89,7 @@ export function generateTimesheets(
       if (leaveFraction > 0) hours = Math.round(hours * 0.5 * 4) / 4;
       if (hours <= 0) continue;
       const status = statusFor(date);
-      if (hours >= 4 && random.chance(0.2)) {
+      if (hours >= 4 && random.chance(0.1)) {
         const first = Math.min(hours - 1, Math.max(1, randomStep(random, 1, hours - 1, 0.25)));
         const [codeA, codeB] = random.shuffle(codes);
         entries.push({ employeeId: employee.id, workDate: date, hours: first, projectCode: codeA ?? codes[0] ?? "GEN", status });
@@ -214,11 +214,15 @@ function plantOvertimeCases(
     );
     if (already) continue;
     plantOnce(random.shuffle(group), (employee) => {
-      const total = [...weekTotals(employee, ["approved"]).values()].find((week) => week.entries.length >= 3);
-      const target = total?.entries[0];
-      if (!total || !target) return false;
-      target.hours += Math.max(0, 42 - total.hours) + 0.5;
-      return target.hours <= 16;
+      for (const total of weekTotals(employee, ["approved"]).values()) {
+        const target = total.entries[0];
+        const extra = 42.5 - total.hours;
+        if (target && extra > 0 && target.hours + extra <= 12) {
+          target.hours += extra;
+          return true;
+        }
+      }
+      return false;
     });
   }
 }

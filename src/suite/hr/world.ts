@@ -91,7 +91,7 @@ export interface Calendar {
   year: number;
   /** Biweekly pay periods, most recent first; index 0 is the open (draft) period. */
   periods: PayPeriod[];
-  /** First day with timesheet entries (start of the third most recent period). */
+  /** First day with timesheet entries (start of the period before the open one). */
   timesheetStart: string;
   holidays: Holiday[];
   holidayDates: Set<string>;

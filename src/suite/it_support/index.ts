@@ -1,4 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { escalateOverdueTicketsTask } from "./tasks/escalate-overdue-tickets.js";
+import { slaBreachesLastMonthTask } from "./tasks/sla-breaches-last-month.js";
+
 export { itSupportDomain } from "./domain.js";
 
-export const itSupportTasks: TaskDefinition[] = [];
+export const itSupportTasks: TaskDefinition[] = [slaBreachesLastMonthTask, escalateOverdueTicketsTask];

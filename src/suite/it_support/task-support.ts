@@ -138,3 +138,28 @@ def business_minutes(start, end, holidays):
         day += timedelta(days=1)
     return total
 `;
+
+/**
+ * Picks the generated ticket created closest to `createdAt` (not yet used), so that a planted ticket can
+ * take its id and ids stay roughly chronological. Falls back to a new id.
+ */
+export function closestTicketId(
+  db: Database.Database,
+  createdAt: number,
+  used: Set<number>,
+  whereSql = "1 = 1",
+  parameters: unknown[] = [],
+): number {
+  const candidates = db
+    .prepare(`SELECT id, created_at FROM tickets WHERE ${whereSql} ORDER BY id`)
+    .all(...parameters) as Array<{ id: number; created_at: string }>;
+  let best: { id: number; distance: number } | null = null;
+  for (const candidate of candidates) {
+    if (used.has(candidate.id)) continue;
+    const distance = Math.abs(isoToMinutes(candidate.created_at) - createdAt);
+    if (best === null || distance < best.distance) best = { id: candidate.id, distance };
+  }
+  const id = best?.id ?? nextTicketId(db);
+  used.add(id);
+  return id;
+}

@@ -1,18 +1,8 @@
-import { defineDomain } from "../../envs/index.js";
 import type { TaskDefinition } from "../../envs/index.js";
-import { generateLogistics } from "./generate.js";
-import { logisticsSchemaSql } from "./schema.js";
-import { logisticsTools } from "./tools.js";
+import { logisticsDomain } from "./domain.js";
+import { replenishLowStockTask } from "./tasks/replenish-low-stock.js";
+import { tenderPendingShipmentsTask } from "./tasks/tender-pending-shipments.js";
 
-export const logisticsDomain = defineDomain({
-  id: "logistics",
-  title: "Logistics and inventory",
-  description:
-    "A regional grocery and household-goods distributor: five warehouses stocking products by lot, suppliers and purchase orders, outbound shipments and carriers, with a replenishment policy, an inventory-control SOP, a carrier rate card, an operations bulletin, daily cycle-count exports, damaged-goods reports and stock-movement logs in the workspace.",
-  version: 1,
-  schemaSql: logisticsSchemaSql,
-  generate: generateLogistics,
-  tools: logisticsTools,
-});
+export { logisticsDomain };
 
-export const logisticsTasks: TaskDefinition[] = [];
+export const logisticsTasks: TaskDefinition[] = [replenishLowStockTask, tenderPendingShipmentsTask];

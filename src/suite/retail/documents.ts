@@ -67,7 +67,7 @@ export function writeRetailDocuments(context: GenerateContext, data: RetailData)
     const recent = data.orders.filter((order) => order.placedDate <= date && order.placedDate >= addDays(date, -20));
     const templates = [
       (order: OrderDraft): string =>
-        `- ${customerName.get(order.customerId)} (${order.customerId}) asked where order ${order.id} is. Sent the tracking link and set expectations.`,
+        `- ${customerName.get(order.customerId)} (customer ${order.customerId}) asked where order ${order.id} is. Sent the tracking link and set expectations.`,
       (order: OrderDraft): string =>
         `- Chat with ${customerName.get(order.customerId)} about ${order.id}: promo code did not discount every item. Explained the category exclusions in the promotion terms.`,
       (order: OrderDraft): string =>
@@ -250,7 +250,7 @@ Please send net merchandise revenue by product category for the closing period. 
   courtesy credits), whenever it was issued: refunds follow the month of the original order.
 - Gift card sales are deferred revenue until redeemed: leave the ${GIFT_CARD_CATEGORY} category out entirely.
 - Exclude orders placed by the QA test accounts used by the checkout monitoring bot:
-${testers.map((tester) => `  - ${tester.id} (${tester.firstName} ${tester.lastName})`).join("\n")}
+${testers.map((tester) => `  - customer #${tester.id} (${tester.firstName} ${tester.lastName})`).join("\n")}
 - Staff purchases (employee accounts on @${STORE_EMAIL_DOMAIN}) are genuine sales and stay in.
 
 Round each category to cents. Thanks!

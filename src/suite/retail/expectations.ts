@@ -39,7 +39,7 @@ function requireFile(state: WorkspaceReader, path: string): string {
 // ---------------------------------------------------------------- returns
 
 export interface ExpectedReturnDecision extends ReturnDecision {
-  returnId: string;
+  returnId: number;
   restockingFee: number;
   merchandiseValue: number;
 }
@@ -68,7 +68,7 @@ export function computeReturnDecisions(db: Database.Database, watchListCsv: stri
         ORDER BY r.id`,
     )
     .all() as Array<{
-    id: string;
+    id: number;
     quantity: number;
     reason: string;
     item_condition: string;
@@ -125,8 +125,8 @@ export function parsePriceChangeFiles(state: WorkspaceReader): PriceChangeRecord
 
 export interface PriceMatchLine {
   lineId: number;
-  orderId: string;
-  customerId: string;
+  orderId: number;
+  customerId: number;
   sku: string;
   quantity: number;
   unitPrice: number;
@@ -168,12 +168,12 @@ export function computePriceMatchCredits(
   for (const [sku, skuReductions] of reductions) {
     const rows = linesForSku.all(sku) as Array<{
       id: number;
-      order_id: string;
+      order_id: number;
       sku: string;
       quantity: number;
       unit_price: number;
       placed_at: string;
-      customer_id: string;
+      customer_id: number;
       loyalty_tier: string;
     }>;
     for (const row of rows) {
@@ -200,9 +200,11 @@ export function computePriceMatchCredits(
       });
     }
   }
-  const totals = new Map<string, number>();
+  const totals = new Map<number, number>();
   for (const line of lines) totals.set(line.customerId, roundCents((totals.get(line.customerId) ?? 0) + line.credit));
-  const byCustomer = Object.fromEntries([...totals].sort(([left], [right]) => left.localeCompare(right)));
+  const byCustomer = Object.fromEntries(
+    [...totals].sort(([left], [right]) => left - right).map(([customerId, total]) => [String(customerId), total]),
+  );
   return { lines, byCustomer };
 }
 
@@ -211,7 +213,7 @@ export function computePriceMatchCredits(
 export interface ClosePeriod {
   start: string;
   end: string;
-  testCustomerIds: string[];
+  testCustomerIds: number[];
 }
 
 export function parseCloseMemo(text: string): ClosePeriod {
@@ -220,7 +222,10 @@ export function parseCloseMemo(text: string): ClosePeriod {
   return {
     start: period[1] as string,
     end: period[2] as string,
-    testCustomerIds: [...new Set(text.match(/CUS-\d{5}/g) ?? [])].sort(),
+    // Test accounts are listed as "customer #10042".
+    testCustomerIds: [...new Set([...text.matchAll(/#(\d{5})\b/g)].map((match) => Number(match[1])))].sort(
+      (left, right) => left - right,
+    ),
   };
 }
 
@@ -249,7 +254,7 @@ export function computeNetRevenue(
     id: number;
     line_total: number;
     category: string;
-    customer_id: string;
+    customer_id: number;
     status: string;
   }>;
   const refundsByLine = new Map<number, number>();
@@ -338,11 +343,13 @@ export function computeRecallCancellations(
   db: Database.Database,
   scope: Set<string>,
   statuses: string[] = ["pending", "processing"],
-): string[] {
+): number[] {
   const rows = db
     .prepare(
       `SELECT DISTINCT o.id, l.sku, o.status FROM orders o JOIN order_lines l ON l.order_id = o.id ORDER BY o.id`,
     )
-    .all() as Array<{ id: string; sku: string; status: string }>;
-  return [...new Set(rows.filter((row) => statuses.includes(row.status) && scope.has(row.sku)).map((row) => row.id))].sort();
+    .all() as Array<{ id: number; sku: string; status: string }>;
+  return [
+    ...new Set(rows.filter((row) => statuses.includes(row.status) && scope.has(row.sku)).map((row) => row.id)),
+  ].sort((left, right) => left - right);
 }

@@ -35,12 +35,12 @@ import {
 
 /** Base sizes at v0; the big tables are multiplied by `factors.rows`. */
 const BASE = {
-  products: 56,
-  customers: 100,
-  orders: 230,
-  saleOrders: 18,
+  products: 44,
+  customers: 74,
+  orders: 134,
+  saleOrders: 12,
   requestedReturns: 14,
-  historyDays: 120,
+  historyDays: 92,
   testAccounts: 4,
 };
 
@@ -227,7 +227,7 @@ function makeCustomers(context: GenerateContext): CustomerDraft[] {
     usedEmails.add(email);
     const tierRoll = random.next();
     customers.push({
-      id: `CUS-${10001 + index}`,
+      id: 10001 + index,
       firstName: first,
       lastName: last,
       email,
@@ -269,7 +269,7 @@ function makeOrderSkeletons(
   const shoppers = customers.filter((customer) => customer.kind !== "test");
   const shopperWeights = shoppers.map((customer) => customer.weight);
   const productWeights = products.map((product) => product.popularity);
-  const drafts: Array<{ customerId: string; daysAgo: number; seconds: number; pinned: boolean }> = [];
+  const drafts: Array<{ customerId: number; daysAgo: number; seconds: number; pinned: boolean }> = [];
   for (let index = 0; index < BASE.orders * rows; index += 1)
     drafts.push({
       customerId: weightedPick(random, shoppers, shopperWeights).id,
@@ -311,7 +311,7 @@ function makeOrderSkeletons(
 
   let lineId = 1;
   const orders = placed.map((draft, index): OrderDraft => {
-    const id = `ORD-${200001 + index}`;
+    const id = 200001 + index;
     const lines: LineDraft[] = pickLines(random, products, productWeights).map((line, lineIndex) => ({
       id: lineId++,
       orderId: id,
@@ -347,7 +347,7 @@ function makeOrderSkeletons(
       shippedAt: null,
       deliveredAt: null,
       cancelReason: null,
-      paymentId: `PAY-${500001 + index}`,
+      paymentId: 500001 + index,
       paymentMethod,
       cardLast4: paymentMethod === "card" ? String(random.int(0, 9999)).padStart(4, "0") : null,
       pinned: draft.pinned,
@@ -615,7 +615,7 @@ function makeHistoricalReturns(
         customerWatchListed: false,
       });
       const draft: ReturnDraft = {
-        id: "",
+          id: 0,
         orderId: order.id,
         lineId: line.id,
         sku: line.sku,
@@ -650,7 +650,7 @@ function makeHistoricalReturns(
         if (refundDate > addDays(today, -1)) draft.status = "received";
         else
           refunds.push({
-            id: "",
+            id: 0,
             orderId: order.id,
             lineId: line.id,
             paymentId: order.paymentId,
@@ -675,7 +675,7 @@ function makeGoodwillRefunds(random: SeededRandom, today: string, orders: OrderD
     const created = addDays(order.deliveredAt ?? order.placedDate, random.int(1, 6));
     if (created > addDays(today, -1)) continue;
     refunds.push({
-      id: "",
+      id: 0,
       orderId: order.id,
       lineId: line.id,
       paymentId: order.paymentId,
@@ -745,7 +745,7 @@ function makeRequestedReturnsAndWatchList(
   const today = context.referenceDate.slice(0, 10);
   const earliestRequest = addDays(today, -12);
   const returnedLines = new Set(returns.map((item) => item.lineId));
-  const usedCustomers = new Set<string>();
+  const usedCustomers = new Set<number>();
   const candidates = orders
     .filter((order) => order.status === "delivered" && order.deliveredAt)
     .flatMap((order) => order.lines.map((line) => ({ order, line, product: productBySku.get(line.sku) as ProductDraft })));
@@ -799,7 +799,7 @@ function makeRequestedReturnsAndWatchList(
       const reason = random.pick(scenario.reasons);
       const itemCondition = scenario.condition === "any" ? conditionFor(random, reason) : scenario.condition;
       returns.push({
-        id: "",
+        id: 0,
         orderId: order.id,
         lineId: line.id,
         sku: line.sku,
@@ -939,11 +939,11 @@ function makeNotices(
 function numberReturnsAndRefunds(returns: ReturnDraft[], refunds: RefundDraft[]): void {
   returns.sort((left, right) => left.requestedAt.localeCompare(right.requestedAt) || left.lineId - right.lineId);
   returns.forEach((item, index) => {
-    item.id = `RMA-${30001 + index}`;
+    item.id = 30001 + index;
   });
   refunds.sort((left, right) => left.createdAt.localeCompare(right.createdAt) || left.lineId - right.lineId);
   refunds.forEach((refund, index) => {
-    refund.id = `REF-${70001 + index}`;
+    refund.id = 70001 + index;
     if (refund.source) refund.returnId = refund.source.id;
   });
 }
@@ -991,7 +991,7 @@ function insertRows(context: GenerateContext, data: RetailData): void {
     "INSERT INTO order_lines (id, order_id, line_number, sku, quantity, unit_price, discount, line_total) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const insertPayment = db.prepare(
-    "INSERT INTO payments (id, order_id, method, card_last4, amount, status, authorized_at, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO payments (id, order_id, method, card_last4, amount, status, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   for (const order of data.orders) {
     insertOrder.run(
@@ -1022,7 +1022,6 @@ function insertRows(context: GenerateContext, data: RetailData): void {
       order.cardLast4,
       order.total,
       paymentStatus,
-      order.placedAt,
       paymentStatus === "captured" ? order.shippedAt : null,
     );
   }
@@ -1072,10 +1071,7 @@ function plantPriceMatchHistory(context: GenerateContext, data: RetailData): voi
   const creditCount = Math.max(1, Math.round(creditable.length * 0.25));
   const credited = creditable.slice(0, creditCount);
   let nextId =
-    Number(
-      (db.prepare("SELECT MAX(CAST(substr(id, 5) AS INTEGER)) AS last FROM refunds").get() as { last: number | null }).last ??
-        70000,
-    ) + 1;
+    ((db.prepare("SELECT MAX(id) AS last FROM refunds").get() as { last: number | null }).last ?? 70000) + 1;
   const paymentFor = db.prepare("SELECT id FROM payments WHERE order_id = ?");
   const insertRefund = db.prepare(
     "INSERT INTO refunds (id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note) VALUES (?, ?, ?, ?, NULL, 'price_match', ?, ?, ?)",
@@ -1083,9 +1079,9 @@ function plantPriceMatchHistory(context: GenerateContext, data: RetailData): voi
   for (const line of credited) {
     const created = addDays(line.effectiveDate, random.int(1, 4));
     if (created > addDays(data.today, -1)) continue;
-    const payment = paymentFor.get(line.orderId) as { id: string };
+    const payment = paymentFor.get(line.orderId) as { id: number };
     insertRefund.run(
-      `REF-${nextId++}`,
+      nextId++,
       line.orderId,
       line.lineId,
       payment.id,

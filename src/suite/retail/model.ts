@@ -13,7 +13,7 @@ export interface ProductDraft {
 }
 
 export interface CustomerDraft {
-  id: string;
+  id: number;
   firstName: string;
   lastName: string;
   email: string;
@@ -30,7 +30,7 @@ export interface CustomerDraft {
 
 export interface LineDraft {
   id: number;
-  orderId: string;
+  orderId: number;
   lineNumber: number;
   sku: string;
   quantity: number;
@@ -42,8 +42,8 @@ export interface LineDraft {
 export type OrderStatus = "pending" | "processing" | "shipped" | "delivered" | "cancelled";
 
 export interface OrderDraft {
-  id: string;
-  customerId: string;
+  id: number;
+  customerId: number;
   placedDate: string;
   placedAt: string;
   daysAgo: number;
@@ -60,7 +60,7 @@ export interface OrderDraft {
   shippedAt: string | null;
   deliveredAt: string | null;
   cancelReason: string | null;
-  paymentId: string;
+  paymentId: number;
   paymentMethod: string;
   cardLast4: string | null;
   /** Generator-only: never cancelled (test-account orders finance must see). */
@@ -78,8 +78,8 @@ export interface PriceChangeDraft {
 }
 
 export interface ReturnDraft {
-  id: string;
-  orderId: string;
+  id: number;
+  orderId: number;
   lineId: number;
   sku: string;
   quantity: number;
@@ -93,11 +93,11 @@ export interface ReturnDraft {
 }
 
 export interface RefundDraft {
-  id: string;
-  orderId: string;
+  id: number;
+  orderId: number;
   lineId: number;
-  paymentId: string;
-  returnId: string | null;
+  paymentId: number;
+  returnId: number | null;
   kind: "return" | "price_match" | "goodwill";
   amount: number;
   createdAt: string;

@@ -1,10 +1,10 @@
 /** The store's operational database: catalogue, customers, orders with their lines, payments, returns, refunds. */
 export const retailSchemaSql = `
 CREATE TABLE customers (
-  id TEXT PRIMARY KEY,
+  id INTEGER PRIMARY KEY,
   first_name TEXT NOT NULL,
   last_name TEXT NOT NULL,
-  email TEXT NOT NULL UNIQUE,
+  email TEXT NOT NULL,
   phone TEXT,
   city TEXT NOT NULL,
   state TEXT NOT NULL,
@@ -25,11 +25,10 @@ CREATE TABLE products (
   stock_on_hand INTEGER NOT NULL,
   is_active INTEGER NOT NULL DEFAULT 1
 );
-CREATE INDEX products_category ON products (category);
 
 CREATE TABLE orders (
-  id TEXT PRIMARY KEY,
-  customer_id TEXT NOT NULL REFERENCES customers (id),
+  id INTEGER PRIMARY KEY,
+  customer_id INTEGER NOT NULL REFERENCES customers (id),
   placed_at TEXT NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('pending', 'processing', 'shipped', 'delivered', 'cancelled')),
   channel TEXT NOT NULL,
@@ -45,11 +44,10 @@ CREATE TABLE orders (
   cancel_reason TEXT
 );
 CREATE INDEX orders_customer ON orders (customer_id);
-CREATE INDEX orders_placed_at ON orders (placed_at);
 
 CREATE TABLE order_lines (
   id INTEGER PRIMARY KEY,
-  order_id TEXT NOT NULL REFERENCES orders (id),
+  order_id INTEGER NOT NULL REFERENCES orders (id),
   line_number INTEGER NOT NULL,
   sku TEXT NOT NULL REFERENCES products (sku),
   quantity INTEGER NOT NULL CHECK (quantity > 0),
@@ -58,23 +56,20 @@ CREATE TABLE order_lines (
   line_total REAL NOT NULL
 );
 CREATE INDEX order_lines_order ON order_lines (order_id);
-CREATE INDEX order_lines_sku ON order_lines (sku);
 
 CREATE TABLE payments (
-  id TEXT PRIMARY KEY,
-  order_id TEXT NOT NULL REFERENCES orders (id),
+  id INTEGER PRIMARY KEY,
+  order_id INTEGER NOT NULL REFERENCES orders (id),
   method TEXT NOT NULL,
   card_last4 TEXT,
   amount REAL NOT NULL,
   status TEXT NOT NULL CHECK (status IN ('authorized', 'captured', 'voided', 'partially_refunded', 'refunded')),
-  authorized_at TEXT NOT NULL,
   captured_at TEXT
 );
-CREATE INDEX payments_order ON payments (order_id);
 
 CREATE TABLE returns (
-  id TEXT PRIMARY KEY,
-  order_id TEXT NOT NULL REFERENCES orders (id),
+  id INTEGER PRIMARY KEY,
+  order_id INTEGER NOT NULL REFERENCES orders (id),
   order_line_id INTEGER NOT NULL REFERENCES order_lines (id),
   sku TEXT NOT NULL REFERENCES products (sku),
   quantity INTEGER NOT NULL CHECK (quantity > 0),
@@ -86,19 +81,16 @@ CREATE TABLE returns (
   restocking_fee REAL NOT NULL DEFAULT 0,
   decision_note TEXT
 );
-CREATE INDEX returns_order ON returns (order_id);
-CREATE INDEX returns_status ON returns (status);
 
 CREATE TABLE refunds (
-  id TEXT PRIMARY KEY,
-  order_id TEXT NOT NULL REFERENCES orders (id),
+  id INTEGER PRIMARY KEY,
+  order_id INTEGER NOT NULL REFERENCES orders (id),
   order_line_id INTEGER NOT NULL REFERENCES order_lines (id),
-  payment_id TEXT NOT NULL REFERENCES payments (id),
-  return_id TEXT REFERENCES returns (id),
+  payment_id INTEGER NOT NULL REFERENCES payments (id),
+  return_id INTEGER REFERENCES returns (id),
   kind TEXT NOT NULL CHECK (kind IN ('return', 'price_match', 'goodwill')),
   amount REAL NOT NULL,
   created_at TEXT NOT NULL,
   note TEXT
 );
-CREATE INDEX refunds_order ON refunds (order_id);
 `;

@@ -255,53 +255,44 @@ function scheduleProgram(
 ): Array<{ termIndex: number; courseCode: string }> {
   const program = PROGRAMS.find((item) => item.code === programCode);
   if (!program) throw new Error(`unknown program '${programCode}'`);
-  let extra = [...extraCourses];
-  const wanted = [...program.core];
   const usable = (code: string): boolean => {
     const course = catalogCourse(code);
     return course.credits === 3 && course.gradingBasis === "letter" && courseLevel(code) >= 500;
   };
+  const placed = new Map<string, number>();
+  const perTerm = new Map<number, number>();
+  const lastGraded = world.currentIndex - 1;
+  const tryPlace = (code: string): boolean => {
+    for (let termIndex = firstTerm; termIndex <= lastGraded; termIndex += 1) {
+      const ready = catalogCourse(code).prerequisites.every(
+        (prerequisite) => (placed.get(prerequisite) ?? Infinity) < termIndex,
+      );
+      if (ready && offeredIn(world, code, termIndex) && (perTerm.get(termIndex) ?? 0) < 4) {
+        placed.set(code, termIndex);
+        perTerm.set(termIndex, (perTerm.get(termIndex) ?? 0) + 1);
+        return true;
+      }
+    }
+    return false;
+  };
+  // A core course may need a bridge course first (MGMT 550 needs MGMT 400); bridges go first.
+  const bridges = program.core
+    .flatMap((code) => catalogCourse(code).prerequisites)
+    .filter((code) => !program.core.includes(code));
+  for (const code of [...new Set([...extraCourses, ...bridges]), ...program.core]) {
+    if (!tryPlace(code)) throw new Error(`cannot schedule ${code} for ${programCode}`);
+  }
+  let count = program.core.length;
   const candidates = [
     ...world.context.random.shuffle(program.electives.filter(usable)),
     ...ALL_COURSES.map((course) => course.code).filter(usable),
   ];
   for (const code of candidates) {
-    if (wanted.length >= courseCount) break;
-    if (wanted.includes(code)) continue;
-    // Electives whose prerequisites are outside the plan are left for someone else.
-    if (catalogCourse(code).prerequisites.every((prerequisite) => wanted.includes(prerequisite))) wanted.push(code);
+    if (count >= courseCount) break;
+    if (placed.has(code)) continue;
+    if (tryPlace(code)) count += 1;
   }
-  // A core course may need a bridge course first (MGMT 550 needs MGMT 400).
-  const bridges = wanted
-    .flatMap((code) => catalogCourse(code).prerequisites)
-    .filter((code) => !wanted.includes(code) && !extra.includes(code));
-  extra = [...extra, ...new Set(bridges)];
-  const placed = new Map<string, number>();
-  const perTerm = new Map<number, number>();
-  const lastGraded = world.currentIndex - 1;
-  let remaining = [...extra, ...wanted];
-  for (let round = 0; round < 6 && remaining.length > 0; round += 1) {
-    const next: string[] = [];
-    for (const code of remaining) {
-      let slot: number | null = null;
-      for (let termIndex = firstTerm; termIndex <= lastGraded; termIndex += 1) {
-        const ready = catalogCourse(code).prerequisites.every(
-          (prerequisite) => (placed.get(prerequisite) ?? Infinity) < termIndex,
-        );
-        if (ready && offeredIn(world, code, termIndex) && (perTerm.get(termIndex) ?? 0) < 4) {
-          slot = termIndex;
-          break;
-        }
-      }
-      if (slot === null) next.push(code);
-      else {
-        placed.set(code, slot);
-        perTerm.set(slot, (perTerm.get(slot) ?? 0) + 1);
-      }
-    }
-    remaining = next;
-  }
-  if (remaining.length > 0) throw new Error(`cannot schedule ${remaining.join(", ")} for ${programCode}`);
+  if (count < courseCount) throw new Error(`cannot schedule ${courseCount} courses for ${programCode}`);
   return [...placed.entries()].map(([courseCode, termIndex]) => ({ termIndex, courseCode }));
 }
 

@@ -1,0 +1,17 @@
+export { analyzeCodeBlocks, CODE_ANALYSIS_FAILED } from "./code-features.js";
+export type { CodeFeatures } from "./code-features.js";
+export { passAtK } from "./pass-at-k.js";
+export { computeMetrics, DEFAULT_PASS_AT_K } from "./metrics.js";
+export type { ComputeMetricsOptions } from "./metrics.js";
+export { summarizeByHarnessAndScale } from "./summarize-by-harness-and-scale.js";
+export { metricsRowSchema, summaryRowSchema, resultsFileSchema } from "./results-file.js";
+export type { MetricsRow, SummaryRow, ResultsFile } from "./results-file.js";
+export { buildReportContent, buildSummaryTable } from "./report-content.js";
+export type { ReportInput, ReportContent, ReportTable } from "./report-content.js";
+export { renderMarkdownReport } from "./report-markdown.js";
+export { renderHtmlReport } from "./report-html.js";
+export { formatSummaryTable } from "./format-summary-table.js";
+export { writeReports } from "./write-reports.js";
+export type { WriteReportsOptions, WrittenReports } from "./write-reports.js";
+export { PAPER_REFERENCE } from "./paper-reference.js";
+export { harnessLabel } from "./dimensions.js";

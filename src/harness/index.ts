@@ -1,0 +1,16 @@
+export { END_REASONS, endReasonSchema, chatMessageSchema, trajectorySchema } from "./trajectory.js";
+export type { EndReason, ChatMessage, TurnRecord, ToolCallEntry, CodeBlock, Trajectory } from "./trajectory.js";
+export type { ModelClient, CompletionRequest, CompletionResponse, FunctionTool } from "./model-client.js";
+export { createOpenAiClient } from "./openai-client.js";
+export type { OpenAiClientOptions } from "./openai-client.js";
+export { createAnthropicClient, toAnthropicMessages } from "./anthropic-client.js";
+export type { AnthropicClientOptions } from "./anthropic-client.js";
+export { postJsonWithRetry } from "./http-retry.js";
+export type { RetryOptions } from "./http-retry.js";
+export { createTokenCounter } from "./token-counter.js";
+export type { TokenCounter } from "./token-counter.js";
+export { renderSystemPrompt, functionToolsFor, refusedDirectCallMessage } from "./system-prompt.js";
+export { runAgentEpisode, DEFAULT_AGENT_LIMITS, episodeIdOf, newRunId } from "./run-agent-episode.js";
+export type { AgentLimits, AgentEpisodeOptions } from "./run-agent-episode.js";
+export { recordOracle, createOraclePolicy, readTrajectories, createReplaySource } from "./scripted-policies.js";
+export type { OracleRecording } from "./scripted-policies.js";

@@ -1,0 +1,28 @@
+import type { JsonSchemaObject } from "../runtime/index.js";
+import type { ChatMessage } from "./trajectory.js";
+
+export interface FunctionTool {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchemaObject };
+}
+
+export interface CompletionRequest {
+  messages: ChatMessage[];
+  tools: FunctionTool[];
+  maxTokens: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface CompletionResponse {
+  /** The assistant message, OpenAI format (tool_calls with JSON-string arguments, possibly malformed). */
+  message: ChatMessage;
+  usage?: { promptTokens: number; completionTokens: number };
+  finishReason?: string;
+}
+
+/** A chat model with tool calling: an HTTP endpoint or a scripted policy that needs no model. */
+export interface ModelClient {
+  readonly name: string;
+  complete(request: CompletionRequest): Promise<CompletionResponse>;
+}

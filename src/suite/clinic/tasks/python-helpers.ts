@@ -1,0 +1,35 @@
+/**
+ * Python shared by the clinic oracles and near-misses: a pager over the paginated list tools and a
+ * workspace file lister. Kept as one cell so every program starts the same way.
+ */
+export const PYTHON_PAGING_CELL = String.raw`
+import csv, io, json, re
+from datetime import date
+
+def all_pages(tool, key, **filters):
+    items, page = [], 1
+    while True:
+        result = tool(page=page, per_page=50, **filters)
+        items += result[key]
+        if not result["has_more"]:
+            return items
+        page += 1
+
+def workspace_files():
+    paths, page = [], 1
+    while True:
+        listing = tools.list_files(page=page)
+        paths += [item["path"] for item in listing["files"]]
+        if not listing["has_more"]:
+            return paths
+        page += 1
+
+def to_minutes(start_time):
+    hours, minutes = start_time[11:16].split(":")
+    return int(hours) * 60 + int(minutes)
+
+files = workspace_files()
+rules = tools.read_file(path="policies/scheduling-rules.md")["content"]
+visit_lengths = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| \x60(\w+)\x60 \| [^|]+\| (\d+) min \|", rules, re.M)}
+print(len(files), "files;", visit_lengths)
+`;

@@ -1,0 +1,268 @@
+import { check, checkOtherTablesUnchanged, defineTask, diffTable } from "../../../envs/index.js";
+import type { Check, VerifyContext } from "../../../envs/index.js";
+import { clinicDomain } from "../domain.js";
+import { VISIT_RULES, intervalsOverlap, providerInterval, weekdayOf } from "../rules.js";
+import type { VisitType } from "../rules.js";
+import { readLeaveMemo, readRoster } from "../workspace-facts.js";
+import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+
+interface AppointmentRow {
+  id: number;
+  patient_id: number;
+  provider_id: number;
+  room_id: number | null;
+  visit_type: string;
+  start_time: string;
+  status: string;
+  reason: string;
+  cancel_reason: string | null;
+}
+
+interface ProviderRow {
+  id: number;
+  credential: string;
+  specialty: string;
+}
+
+function verify({ initial, final }: VerifyContext): Check[] {
+  const roster = readRoster(initial);
+  const leaves = readLeaveMemo(initial).filter((leave) => leave.approved);
+  const onLeave = (providerId: number, date: string): boolean =>
+    leaves.some((leave) => leave.providerId === providerId && date >= leave.from && date <= leave.to);
+  const providers = new Map(
+    (
+      initial.db
+        .prepare("SELECT p.id, p.credential, s.code AS specialty FROM providers p JOIN specialties s ON s.id = p.specialty_id")
+        .all() as ProviderRow[]
+    ).map((provider) => [provider.id, provider]),
+  );
+  const before = initial.db.prepare("SELECT * FROM appointments ORDER BY id").all() as AppointmentRow[];
+  const after = new Map(
+    (final.db.prepare("SELECT * FROM appointments ORDER BY id").all() as AppointmentRow[]).map((row) => [row.id, row]),
+  );
+  const expected = before.filter(
+    (appointment) => appointment.status === "scheduled" && onLeave(appointment.provider_id, appointment.start_time.slice(0, 10)),
+  );
+  if (expected.length === 0) throw new Error("generation produced no appointment to reassign");
+  const expectedIds = new Set(expected.map((appointment) => appointment.id));
+  const diff = diffTable(initial.db, final.db, "appointments", "id");
+  const checks: Check[] = [];
+
+  checks.push(
+    check(
+      "appointments-kept",
+      diff.added.length === 0 && diff.removed.length === 0,
+      diff.added.length + diff.removed.length === 0
+        ? "no appointment was created or deleted"
+        : `expected no created or deleted appointments, found ${diff.added.length} created and ${diff.removed.length} deleted`,
+    ),
+  );
+  const unexpected = diff.changed.filter((change) => !expectedIds.has(Number(change.key))).map((change) => change.key);
+  checks.push(
+    check(
+      "only-leave-appointments-changed",
+      unexpected.length === 0,
+      unexpected.length === 0
+        ? "only scheduled appointments of providers on approved leave changed"
+        : `appointments that should not change were modified: ${unexpected.slice(0, 15).join(", ")}`,
+    ),
+  );
+  const otherFieldChanges = diff.changed
+    .filter((change) =>
+      Object.keys(change.before).some((column) => column !== "provider_id" && change.before[column] !== change.after[column]),
+    )
+    .map((change) => change.key);
+  checks.push(
+    check(
+      "only-provider-changed",
+      otherFieldChanges.length === 0,
+      otherFieldChanges.length === 0
+        ? "changed appointments kept their date, time, room, visit type and status"
+        : `appointments changed more than their provider: ${otherFieldChanges.slice(0, 15).join(", ")}`,
+    ),
+  );
+  const notMoved = expected
+    .filter((appointment) => after.get(appointment.id)?.provider_id === appointment.provider_id)
+    .map((appointment) => appointment.id);
+  checks.push(
+    check(
+      "all-leave-appointments-reassigned",
+      notMoved.length === 0,
+      notMoved.length === 0
+        ? `all ${expected.length} affected appointments have a new provider`
+        : `${notMoved.length} of ${expected.length} affected appointments still sit with the provider on leave: ${notMoved
+            .slice(0, 15)
+            .join(", ")}`,
+    ),
+  );
+
+  const ineligible: string[] = [];
+  const doubleBooked: string[] = [];
+  const finalRows = [...after.values()];
+  for (const appointment of expected) {
+    const moved = after.get(appointment.id);
+    if (!moved || moved.provider_id === appointment.provider_id) continue;
+    const date = appointment.start_time.slice(0, 10);
+    const owner = providers.get(appointment.provider_id)!;
+    const cover = providers.get(moved.provider_id);
+    const reasons: string[] = [];
+    if (!cover) reasons.push("unknown provider");
+    else {
+      if (cover.specialty !== owner.specialty) reasons.push(`specialty ${cover.specialty} instead of ${owner.specialty}`);
+      if (!roster.get(cover.id)?.clinicDays.has(weekdayOf(date))) reasons.push(`no clinic on ${date}`);
+      if (onLeave(cover.id, date)) reasons.push(`on leave on ${date}`);
+      if (VISIT_RULES[appointment.visit_type as VisitType].physicianOnly && !["MD", "DO"].includes(cover.credential))
+        reasons.push(`${cover.credential} may not perform ${appointment.visit_type}`);
+    }
+    if (reasons.length > 0) ineligible.push(`#${appointment.id} -> provider ${moved.provider_id} (${reasons.join("; ")})`);
+    const interval = providerInterval(moved.visit_type, moved.start_time);
+    const clash = finalRows.find(
+      (other) =>
+        other.id !== moved.id &&
+        other.provider_id === moved.provider_id &&
+        other.status !== "cancelled" &&
+        intervalsOverlap(providerInterval(other.visit_type, other.start_time), interval),
+    );
+    if (clash) doubleBooked.push(`#${moved.id} overlaps #${clash.id} for provider ${moved.provider_id}`);
+  }
+  checks.push(
+    check(
+      "covering-providers-eligible",
+      ineligible.length === 0,
+      ineligible.length === 0
+        ? "every covering provider has the specialty, a clinic day, no leave and the credential the visit needs"
+        : `ineligible covering providers: ${ineligible.slice(0, 10).join(", ")}`,
+    ),
+  );
+  checks.push(
+    check(
+      "covering-providers-free",
+      doubleBooked.length === 0,
+      doubleBooked.length === 0
+        ? "no covering provider is double-booked"
+        : `covering providers double-booked: ${doubleBooked.slice(0, 10).join(", ")}`,
+    ),
+  );
+  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["appointments"]));
+  return checks;
+}
+
+interface Variant {
+  ignoreClinicDays?: boolean;
+  exclusiveEnd?: boolean;
+  includeWithdrawn?: boolean;
+}
+
+function programCells(variant: Variant): string[] {
+  const leaveStatus = variant.includeWithdrawn ? "True" : 'status.strip().startswith("Approved")';
+  const endTest = variant.exclusiveEnd ? "start <= day < end" : "start <= day <= end";
+  const dayTest = variant.ignoreClinicDays ? "False" : "weekday not in clinic_days[candidate_id]";
+  const fallback = variant.includeWithdrawn
+    ? "chosen = next(cid for cid in sorted(busy) if cid != owner['id'] and providers[cid]['specialty_code'] == owner['specialty_code'])"
+    : 'raise RuntimeError(f"no eligible cover for appointment {appointment[\'id\']}")';
+  return [
+    PYTHON_PAGING_CELL,
+    String.raw`
+memo_path = next(path for path in files if path.startswith("memos/") and "leave" in path)
+memo = tools.read_file(path=memo_path)["content"]
+roster_csv = tools.read_file(path="staff/provider-roster.csv")["content"]
+print(memo)
+`,
+    String.raw`
+physician_only = {m.group(1) for m in re.finditer(r"^\| \x60(\w+)\x60 \|.*MD or DO only", rules, re.M)}
+clinic_days = {int(row["provider_id"]): set(row["clinic_days"].split()) for row in csv.DictReader(io.StringIO(roster_csv))}
+leaves = []
+for m in re.finditer(r"^\| Dr\. [^|]+\| (\d+) \| [^|]+\| (\S+) \| (\S+) \| ([^|]+)\|", memo, re.M):
+    status = m.group(4)
+    if ${leaveStatus}:
+        leaves.append((int(m.group(1)), m.group(2), m.group(3)))
+print("leaves:", leaves, "physician only:", physician_only)
+
+def on_leave(provider_id, day):
+    return any(provider_id == pid and ${endTest} for pid, start, end in leaves)
+
+providers = {p["id"]: p for p in all_pages(tools.list_providers, "providers")}
+affected = []
+for pid, start, end in leaves:
+    for appointment in all_pages(tools.list_appointments, "appointments", provider_id=pid, status="scheduled", date_from=start, date_to=end):
+        if on_leave(pid, appointment["start_time"][:10]):
+            affected.append(appointment)
+affected.sort(key=lambda appointment: (appointment["start_time"], appointment["id"]))
+window_start = min(start for _, start, _ in leaves)
+window_end = max(end for _, _, end in leaves)
+specialties = {providers[pid]["specialty_code"] for pid, _, _ in leaves}
+busy = {}
+for provider in providers.values():
+    if provider["specialty_code"] in specialties:
+        booked = all_pages(tools.list_appointments, "appointments", provider_id=provider["id"], date_from=window_start, date_to=window_end)
+        busy[provider["id"]] = [item for item in booked if item["status"] != "cancelled"]
+print(len(affected), "appointments to move")
+`,
+    String.raw`
+day_names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+def interval(appointment):
+    start = to_minutes(appointment["start_time"])
+    return appointment["start_time"][:10], start, start + visit_lengths[appointment["visit_type"]]
+
+def overlaps(first, second):
+    return first[0] == second[0] and first[1] < second[2] and second[1] < first[2]
+
+moves = []
+for appointment in affected:
+    owner = providers[appointment["provider_id"]]
+    day = appointment["start_time"][:10]
+    weekday = day_names[date.fromisoformat(day).weekday()]
+    slot = interval(appointment)
+    chosen = None
+    for candidate_id in sorted(busy):
+        candidate = providers[candidate_id]
+        if candidate_id == owner["id"] or candidate["specialty_code"] != owner["specialty_code"]:
+            continue
+        if ${dayTest} or on_leave(candidate_id, day):
+            continue
+        if appointment["visit_type"] in physician_only and candidate["credential"] not in ("MD", "DO"):
+            continue
+        if any(overlaps(slot, interval(other)) for other in busy[candidate_id]):
+            continue
+        chosen = candidate_id
+        break
+    if chosen is None:
+        ${fallback}
+    tools.reassign_appointment(appointment_id=appointment["id"], provider_id=chosen)
+    busy[chosen].append(appointment)
+    moves.append((appointment["id"], chosen))
+print(len(moves), "appointments reassigned:", moves)
+`,
+    `print("done")`,
+  ];
+}
+
+export const reassignLeaveAppointmentsTask = defineTask({
+  id: "clinic.reassign-leave-appointments",
+  domain: clinicDomain,
+  summary:
+    "Move every scheduled appointment of providers on approved leave to eligible covering colleagues (specialty, clinic days, leave, credential, no double booking).",
+  instruction:
+    "The medical director's latest memo in the workspace lists provider leave for next week. Please handle the coverage: every scheduled appointment that falls on an approved leave day has to be moved to a covering provider, following the clinic's scheduling rules. Don't change anything else in the appointment book. Reply 'done' when finished.",
+  tools: ["list_providers", "list_appointments", "get_appointment", "reassign_appointment", "cancel_appointment"],
+  verify,
+  oracle: programCells({}),
+  nearMisses: [
+    {
+      id: "ignores-clinic-days",
+      description: "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
+      cells: programCells({ ignoreClinicDays: true }),
+    },
+    {
+      id: "last-leave-day-excluded",
+      description: "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
+      cells: programCells({ exclusiveEnd: true }),
+    },
+    {
+      id: "includes-withdrawn-leave",
+      description: "Also moves the schedule of the provider whose leave request was withdrawn.",
+      cells: programCells({ includeWithdrawn: true }),
+    },
+  ],
+});

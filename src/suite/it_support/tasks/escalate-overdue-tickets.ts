@@ -1,0 +1,315 @@
+import type Database from "better-sqlite3";
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  diffTable,
+  parseAnswerJson,
+  type Check,
+  type GenerateContext,
+} from "../../../envs/index.js";
+import { businessMinutesBetween, isoToMinutes, subtractBusinessMinutes } from "../business-time.js";
+import { itSupportDomain } from "../domain.js";
+import { holidayCalendar } from "../generate.js";
+import {
+  escalationTeamFor,
+  escalationThresholdMinutes,
+  type Category,
+  type Priority,
+  type TeamName,
+  type Tier,
+} from "../policy.js";
+import {
+  PYTHON_HELPERS,
+  baseRecord,
+  closestTicketId,
+  companiesByTier,
+  firstCustomerOf,
+  readSnapshotMinutes,
+  statusEvent,
+  teamIdByName,
+  workerOf,
+  type TicketRow,
+} from "../task-support.js";
+import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
+
+interface PlantedOpenTicket {
+  tier: Tier;
+  priority: Priority;
+  category: Category;
+  subject: string;
+  status: TicketStatus;
+  /** Business minutes between creation and the snapshot. */
+  ageMinutes: number;
+  /** Already escalated once, to this team. */
+  escalatedTo?: TeamName;
+}
+
+/**
+ * Plants open tickets on each edge of the escalation matrix: a platinum ticket past its halved
+ * threshold, a pending ticket (never escalated for age), a ticket already escalated, a ticket younger
+ * than its threshold in business hours but older in calendar hours, a platinum security ticket (goes to
+ * Security Operations, not Enterprise Accounts), a ticket exactly at its threshold and a new P1.
+ */
+function prepare(context: GenerateContext): void {
+  const { db, random, referenceDate } = context;
+  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const snapshot = readSnapshotMinutes(db);
+  const planted: PlantedOpenTicket[] = [
+    { tier: "platinum", priority: "P3", category: "software", subject: "CRM reports time out", status: "open", ageMinutes: 720 },
+    { tier: "bronze", priority: "P3", category: "access", subject: "Shared mailbox permissions", status: "pending", ageMinutes: 2400 },
+    {
+      tier: "silver",
+      priority: "P2",
+      category: "software",
+      subject: "Payroll export fails with error 500",
+      status: "open",
+      ageMinutes: 1800,
+      escalatedTo: "Application Support",
+    },
+    { tier: "gold", priority: "P2", category: "network", subject: "VPN drops every few minutes", status: "open", ageMinutes: 300 },
+    {
+      tier: "platinum",
+      priority: "P2",
+      category: "security",
+      subject: "Unusual sign-in from abroad",
+      status: "open",
+      ageMinutes: 1200,
+    },
+    { tier: "silver", priority: "P3", category: "hardware", subject: "Docking station not detecting monitors", status: "open", ageMinutes: 960 },
+    { tier: "bronze", priority: "P1", category: "email", subject: "Outgoing mail stuck in outbox", status: "new", ageMinutes: 200 },
+  ];
+  const serviceDesk = teamIdByName(db, "Service Desk");
+  const used = new Set<number>();
+  const recent = new Date((snapshot - 45 * 24 * 60) * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  for (const ticket of planted) {
+    const createdAt = subtractBusinessMinutes(snapshot, ticket.ageMinutes, holidays);
+    const id = closestTicketId(db, createdAt, used, "created_at >= ?", [recent]);
+    const company = random.pick(companiesByTier(db, ticket.tier));
+    const record = baseRecord(id, {
+      subject: ticket.subject,
+      category: ticket.category,
+      priority: ticket.priority,
+      companyId: company.id,
+      requesterId: firstCustomerOf(db, company.id),
+      teamId: serviceDesk,
+      createdAt,
+    });
+    record.channel = "portal";
+    record.status = ticket.status;
+    if (ticket.status !== "new") {
+      const agent = workerOf(db, serviceDesk, random);
+      const firstResponse = Math.min(createdAt + 20, snapshot - 1);
+      record.firstResponseAt = firstResponse;
+      record.assigneeAgentId = agent;
+      record.events.push(statusEvent(firstResponse, "new", "open", agent));
+      if (ticket.status === "pending") record.events.push(statusEvent(Math.min(firstResponse + 60, snapshot - 1), "open", "pending", agent));
+      if (ticket.escalatedTo) {
+        const target = teamIdByName(db, ticket.escalatedTo);
+        const escalatedAt = Math.min(firstResponse + 90, snapshot - 2);
+        const newAgent = workerOf(db, target, random);
+        record.events.push(
+          {
+            type: "escalated",
+            actorAgentId: agent,
+            at: escalatedAt,
+            fromValue: String(serviceDesk),
+            toValue: String(target),
+            body: "Needs L2 expertise.",
+          },
+          { type: "assigned", actorAgentId: null, at: escalatedAt + 1, fromValue: null, toValue: String(newAgent), body: null },
+        );
+        record.teamId = target;
+        record.assigneeAgentId = newAgent;
+        record.escalationLevel = 1;
+      }
+    }
+    writeTicketRecord(db, record);
+  }
+}
+
+/** Ticket id -> the team id it must be escalated to, per the escalation matrix. */
+export function expectedEscalations(db: Database.Database, holidays: ReadonlySet<string>): Map<number, number> {
+  const snapshot = readSnapshotMinutes(db);
+  const teamIds = new Map(
+    (db.prepare("SELECT id, name FROM teams").all() as Array<{ id: number; name: string }>).map((row) => [row.name, row.id]),
+  );
+  const tickets = db
+    .prepare(
+      `SELECT tickets.*, companies.support_tier FROM tickets JOIN companies ON companies.id = tickets.company_id
+       WHERE status IN ('new', 'open') AND escalation_level = 0 ORDER BY tickets.id`,
+    )
+    .all() as Array<TicketRow & { support_tier: Tier }>;
+  const expected = new Map<number, number>();
+  for (const ticket of tickets) {
+    const age = businessMinutesBetween(isoToMinutes(ticket.created_at), snapshot, holidays);
+    if (age > escalationThresholdMinutes(ticket.priority, ticket.support_tier)) {
+      expected.set(ticket.id, teamIds.get(escalationTeamFor(ticket.category as Category, ticket.support_tier)) as number);
+    }
+  }
+  return expected;
+}
+
+function verifyEscalations(initial: Database.Database, final: Database.Database, expected: Map<number, number>): Check[] {
+  const ticketDiff = diffTable(initial, final, "tickets", "id");
+  const problems: string[] = [];
+  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
+  for (const [id, teamId] of expected) {
+    const change = changed.get(id);
+    if (!change) {
+      problems.push(`ticket ${id} was not escalated (expected team ${teamId})`);
+      continue;
+    }
+    const { before, after } = change;
+    if (after.team_id !== teamId) problems.push(`ticket ${id} went to team ${String(after.team_id)}, expected team ${teamId}`);
+    if (after.escalation_level !== Number(before.escalation_level) + 1)
+      problems.push(`ticket ${id} has escalation level ${String(after.escalation_level)}, expected ${Number(before.escalation_level) + 1}`);
+    if (after.assignee_agent_id !== null) problems.push(`ticket ${id} should be unassigned in the new queue`);
+    for (const column of ["status", "priority", "category", "company_id", "created_at", "resolved_at"]) {
+      if (after[column] !== before[column]) problems.push(`ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`);
+    }
+  }
+  const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
+  const eventDiff = diffTable(initial, final, "ticket_events", "id");
+  const escalationEvents = new Map<number, number[]>();
+  const strayEvents: string[] = [];
+  for (const event of eventDiff.added) {
+    const ticketId = Number(event.ticket_id);
+    if (!expected.has(ticketId)) strayEvents.push(`${String(event.event_type)} on ticket ${ticketId}`);
+    if (event.event_type === "escalated") {
+      escalationEvents.set(ticketId, [...(escalationEvents.get(ticketId) ?? []), Number(event.to_value)]);
+    }
+  }
+  const missingEvents = [...expected.keys()].filter((id) => (escalationEvents.get(id) ?? []).length === 0);
+  return [
+    check(
+      "escalated-tickets",
+      problems.length === 0,
+      problems.length === 0 ? `all ${expected.size} overdue tickets escalated to the right team` : problems.slice(0, 8).join("; "),
+    ),
+    check(
+      "nothing-else-escalated",
+      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
+      unexpected.length === 0 ? "no other ticket changed" : `tickets changed that should not be: ${unexpected.join(", ")}`,
+    ),
+    check(
+      "escalation-history",
+      missingEvents.length === 0 && strayEvents.length === 0 && eventDiff.removed.length === 0 && eventDiff.changed.length === 0,
+      missingEvents.length === 0 && strayEvents.length === 0
+        ? "each escalation is recorded in the ticket history"
+        : `missing escalation events for [${missingEvents.join(", ")}]; unexpected events: ${strayEvents.slice(0, 5).join(", ")}`,
+    ),
+    checkOtherTablesUnchanged(initial, final, ["tickets", "ticket_events"]),
+  ];
+}
+
+interface OracleOptions {
+  noPlatinumHalving?: boolean;
+  includeWaiting?: boolean;
+  ignoreEscalationLevel?: boolean;
+  calendarHours?: boolean;
+  platinumSecurityToEnterprise?: boolean;
+  escalateAtThreshold?: boolean;
+  skipWrites?: boolean;
+}
+
+function cells(options: OracleOptions = {}): string[] {
+  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+  return [
+    `${PYTHON_HELPERS}
+print([entry["path"] for entry in tools.list_files()["files"]])
+handbook = read_text("policies/service-desk-handbook.md")
+matrix = read_text("policies/escalation-matrix.md")
+holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
+print(matrix)`,
+    `NO_PLATINUM_HALVING = ${flag(options.noPlatinumHalving)}
+INCLUDE_WAITING = ${flag(options.includeWaiting)}
+IGNORE_ESCALATION_LEVEL = ${flag(options.ignoreEscalationLevel)}
+CALENDAR_HOURS = ${flag(options.calendarHours)}
+PLATINUM_SECURITY_TO_ENTERPRISE = ${flag(options.platinumSecurityToEnterprise)}
+ESCALATE_AT_THRESHOLD = ${flag(options.escalateAtThreshold)}
+SKIP_WRITES = ${flag(options.skipWrites)}
+
+now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+thresholds = {p: (float(a) * 60, float(b) * 60) for p, a, b in
+              re.findall(r"\\| (P[1-4]) \\| ([0-9.]+) business hours \\| ([0-9.]+) business hours \\|", matrix)}
+routing = dict(re.findall(r"\\| (network|hardware|software|access|email|security|database) \\| ([^|]+?) \\|", matrix))
+team_ids = {team["name"]: team["id"] for team in fetch_all("list_teams", "teams")}
+tier_of = {company["id"]: company["support_tier"] for company in fetch_all("list_companies", "companies")}
+statuses = ["new", "open"] + (["pending", "on_hold"] if INCLUDE_WAITING else [])
+candidates = []
+for status in statuses:
+    filters = {"status": status} if IGNORE_ESCALATION_LEVEL else {"status": status, "escalation_level": 0}
+    candidates += fetch_all("list_tickets", "tickets", **filters)
+print(thresholds, routing, len(candidates))`,
+    `plan = []
+for ticket in sorted(candidates, key=lambda t: t["id"]):
+    tier = tier_of[ticket["company_id"]]
+    normal, platinum = thresholds[ticket["priority"]]
+    limit = normal if (tier != "platinum" or NO_PLATINUM_HALVING) else platinum
+    created = ts(ticket["created_at"])
+    age = (now - created).total_seconds() / 60 if CALENDAR_HOURS else business_minutes(created, now, holidays)
+    if not (age > limit or (ESCALATE_AT_THRESHOLD and age == limit)):
+        continue
+    if ticket["category"] == "security" and not (tier == "platinum" and PLATINUM_SECURITY_TO_ENTERPRISE):
+        team = "Security Operations"
+    elif tier == "platinum":
+        team = "Enterprise Accounts"
+    else:
+        team = routing[ticket["category"]]
+    plan.append((ticket["id"], team, age, limit))
+for ticket_id, team, age, limit in plan:
+    print(ticket_id, team, age, limit)
+    if not SKIP_WRITES:
+        tools.escalate_ticket(ticket_id=ticket_id, team_id=team_ids[team],
+                              reason=f"Age {age / 60:.1f} business hours exceeds the {limit / 60:g} h threshold")`,
+    `print(json.dumps({"escalated_ticket_ids": [ticket_id for ticket_id, *_ in plan]}))`,
+  ];
+}
+
+export const escalateOverdueTicketsTask = defineTask({
+  id: "it_support.escalate-overdue-tickets",
+  domain: itSupportDomain,
+  summary:
+    "Escalate every open ticket past its escalation threshold (business hours, halved for platinum) to the team the escalation matrix names, with its exceptions.",
+  instruction:
+    "Please run the escalation review on the queue as of the data snapshot time in the service desk handbook: escalate every ticket that the escalation matrix says must be escalated, to the team the matrix names, and leave everything else alone. Reply with only a JSON object {\"escalated_ticket_ids\": [ticket ids in ascending order]}.",
+  tools: ["list_tickets", "get_ticket", "list_ticket_events", "list_companies", "get_company", "list_teams", "escalate_ticket"],
+  prepare,
+  verify: ({ initial, final, answer }): Check[] => {
+    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const expected = expectedEscalations(initial.db, holidays);
+    const parsed = parseAnswerJson(answer) as { escalated_ticket_ids?: unknown } | null;
+    const ids = Array.isArray(parsed?.escalated_ticket_ids) ? parsed.escalated_ticket_ids.map(Number) : null;
+    const expectedIds = [...expected.keys()].sort((left, right) => left - right);
+    const answerMatches =
+      ids !== null && ids.length === expectedIds.length && [...ids].sort((a, b) => a - b).every((id, index) => id === expectedIds[index]);
+    return [
+      ...verifyEscalations(initial.db, final.db, expected),
+      check(
+        "answer",
+        answerMatches,
+        `expected escalated_ticket_ids [${expectedIds.join(", ")}], got ${ids === null ? answer.slice(0, 200) : `[${ids.join(", ")}]`}`,
+      ),
+    ];
+  },
+  oracle: cells(),
+  nearMisses: [
+    { id: "no-platinum-halving", description: "Uses the normal thresholds for platinum customers.", cells: cells({ noPlatinumHalving: true }) },
+    { id: "includes-waiting-tickets", description: "Also escalates pending and on_hold tickets.", cells: cells({ includeWaiting: true }) },
+    {
+      id: "re-escalates",
+      description: "Escalates tickets that were already escalated once.",
+      cells: cells({ ignoreEscalationLevel: true }),
+    },
+    { id: "calendar-hours", description: "Measures age in calendar hours instead of business hours.", cells: cells({ calendarHours: true }) },
+    {
+      id: "platinum-security-to-enterprise",
+      description: "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
+      cells: cells({ platinumSecurityToEnterprise: true }),
+    },
+    { id: "escalates-at-threshold", description: "Escalates tickets exactly at their threshold.", cells: cells({ escalateAtThreshold: true }) },
+    { id: "answers-without-escalating", description: "Reports the right tickets but never escalates them.", cells: cells({ skipWrites: true }) },
+  ],
+});

@@ -1,0 +1,306 @@
+/** Fills the registrar database and writes the workspace for one seed and scale. */
+import type { GenerateContext } from "../../envs/index.js";
+import { ALL_COURSES, DEPARTMENTS, PROGRAMS } from "./catalog.js";
+import type { Handbook, Regulations } from "./documents.js";
+import { planGradeChangeMemos } from "./memos.js";
+import { courseLevel, type EnrollmentRecord, type InstructorRecord, type World } from "./model.js";
+import { simulatePopulation } from "./population.js";
+import { plantScenarios } from "./scenarios.js";
+import {
+  buildSections,
+  decideCurrentExemptions,
+  decideWaivers,
+  guardRoundingEdges,
+  reviewStandingHistory,
+  suspendWeakStudents,
+  tuneSections,
+} from "./sections.js";
+import { LETTER_GRADES, isLetterGrade } from "./rules.js";
+import { addDays, termsForReferenceDate } from "./terms.js";
+import { writeWorkspace } from "./workspace-files.js";
+
+/** Ordinary students at v0; the scale multiplies it. */
+const BASE_STUDENT_COUNT = 100;
+
+function pickRegulations(context: GenerateContext): Regulations {
+  const { random } = context;
+  return {
+    probationThresholdHundredths: 300,
+    probationMinimumCredits: random.pick([6, 9]),
+    gradeChangeWindowDays: random.pick([90, 120]),
+    prerequisiteMinimumGrade: random.pick(["B-", "C+"]),
+    sectionPassMinimumGrade: "C",
+    sectionReviewThresholdPercent: random.pick([70, 75]),
+    sectionReviewMinimumGraded: 5,
+  };
+}
+
+function pickHandbook(context: GenerateContext): Handbook {
+  const { random } = context;
+  const coreMinimumGrade = random.pick(["B-", "B"]);
+  return {
+    creditMinimumGrade: "C",
+    degreeCreditMinimumLevel: 500,
+    programs: PROGRAMS.map((program) => ({
+      code: program.code,
+      name: program.name,
+      minimumCredits: random.pick(program.creditOptions),
+      core: program.core,
+      coreMinimumGrade,
+      maxTransferCredits: program.maxTransferCredits,
+      minimumGpaHundredths: 300,
+    })),
+  };
+}
+
+const RANKS: Array<InstructorRecord["rank"]> = [
+  "Professor",
+  "Associate Professor",
+  "Assistant Professor",
+  "Lecturer",
+  "Adjunct Instructor",
+];
+
+function createInstructors(world: World): void {
+  const { faker, random, factors, referenceDate } = world.context;
+  const usedEmails = new Set<string>();
+  let id = 101;
+  for (const department of DEPARTMENTS) {
+    const count = 3 + 2 * factors.rows;
+    for (let index = 0; index < count; index += 1) {
+      const firstName = faker.person.firstName();
+      const lastName = faker.person.lastName();
+      const base = `${firstName[0] ?? "x"}${lastName}`.toLowerCase().replace(/[^a-z]/g, "");
+      let email = `${base}@northbridge.edu`;
+      for (let suffix = 2; usedEmails.has(email); suffix += 1) email = `${base}${suffix}@northbridge.edu`;
+      usedEmails.add(email);
+      world.instructors.push({
+        id,
+        firstName,
+        lastName,
+        email,
+        department: department.name,
+        // The first of each department is a full professor: the chair signs memos and waivers.
+        rank: index === 0 ? "Professor" : random.pick(RANKS),
+        office: `${department.building} ${random.int(1, 4)}${random.int(10, 60)}`,
+        hireDate: addDays(referenceDate, -random.int(200, 9000)),
+      });
+      id += 1;
+    }
+  }
+}
+
+function recordStatusChanges(world: World): void {
+  const { random } = world.context;
+  for (const student of world.students) {
+    if (student.enrollmentStatus === "active" || student.statusChangedAfter === null) continue;
+    const term = world.terms[student.statusChangedAfter];
+    const reason =
+      student.enrollmentStatus === "graduated"
+        ? `Degree conferred at the end of ${term?.name ?? "the term"}`
+        : student.enrollmentStatus === "withdrawn"
+          ? `Withdrew from the program after ${term?.name ?? "the term"}`
+          : `Approved leave of absence starting after ${term?.name ?? "the term"}`;
+    world.actions.push({
+      actionType: "status_change",
+      studentId: student.id,
+      enrollment: null,
+      oldValue: "active",
+      newValue: student.enrollmentStatus,
+      reason,
+      recordedBy: random.pick(world.staff),
+    });
+  }
+  for (const student of world.students) {
+    if (student.plantedAs === null || student.standing !== "probation") continue;
+    world.actions.push({
+      actionType: "standing_change",
+      studentId: student.id,
+      enrollment: null,
+      oldValue: "good",
+      newValue: "probation",
+      reason: `${world.terms[student.admitIndex + 1]?.name ?? "Earlier"} standing review`,
+      recordedBy: random.pick(world.staff),
+    });
+  }
+}
+
+/** Grade changes processed in earlier terms, so that the audit log looks lived-in. */
+function recordPastGradeChanges(world: World): void {
+  const { random } = world.context;
+  for (const student of world.students) {
+    for (const enrollment of student.enrollments) {
+      if (enrollment.termIndex >= world.currentIndex - 1 || !isLetterGrade(enrollment.grade) || !random.chance(0.03)) continue;
+      const position = LETTER_GRADES.indexOf(enrollment.grade);
+      const before = LETTER_GRADES[Math.min(LETTER_GRADES.length - 1, position + 1)] ?? "F";
+      if (before === enrollment.grade) continue;
+      world.actions.push({
+        actionType: "grade_change",
+        studentId: student.id,
+        enrollment,
+        oldValue: before,
+        newValue: enrollment.grade,
+        reason: `Grade change request GC-${random.int(1000, 9899)} approved by the department chair`,
+        recordedBy: random.pick(world.staff),
+      });
+    }
+  }
+}
+
+function insertAll(world: World): void {
+  const { db } = world.context;
+  const insertInstructor = db.prepare(
+    "INSERT INTO instructors (instructor_id, first_name, last_name, email, department, rank, office, hire_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const item of world.instructors)
+    insertInstructor.run(item.id, item.firstName, item.lastName, item.email, item.department, item.rank, item.office, item.hireDate);
+
+  const insertProgram = db.prepare(
+    "INSERT INTO programs (program_id, code, name, department, degree, director_id) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const programIds = new Map<string, number>();
+  PROGRAMS.forEach((program, index) => {
+    const director = world.instructors.find((item) => item.department === program.department && item.rank === "Professor");
+    insertProgram.run(index + 1, program.code, program.name, program.department, program.degree, director?.id ?? null);
+    programIds.set(program.code, index + 1);
+  });
+
+  const insertCourse = db.prepare(
+    "INSERT INTO courses (course_id, code, title, department, level, credits, grading_basis, typically_offered) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const courseIds = new Map<string, number>();
+  for (const department of DEPARTMENTS) {
+    for (const course of department.courses) {
+      const id = courseIds.size + 1;
+      courseIds.set(course.code, id);
+      insertCourse.run(id, course.code, course.title, department.name, courseLevel(course.code), course.credits, course.gradingBasis, course.offered);
+    }
+  }
+  const insertPrerequisite = db.prepare(
+    "INSERT INTO course_prerequisites (course_id, prerequisite_course_id) VALUES (?, ?)",
+  );
+  for (const course of ALL_COURSES)
+    for (const prerequisite of course.prerequisites) insertPrerequisite.run(courseIds.get(course.code), courseIds.get(prerequisite));
+
+  const insertStudent = db.prepare(
+    "INSERT INTO students (student_id, first_name, last_name, email, program_id, admit_term, attendance, enrollment_status, academic_standing, advisor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  for (const student of [...world.students].sort((left, right) => left.id.localeCompare(right.id))) {
+    insertStudent.run(
+      student.id,
+      student.firstName,
+      student.lastName,
+      student.email,
+      programIds.get(student.programCode),
+      world.terms[student.admitIndex]?.code ?? "",
+      student.attendance,
+      student.enrollmentStatus,
+      student.standing,
+      student.advisorId,
+    );
+  }
+
+  const insertSection = db.prepare(
+    "INSERT INTO sections (section_id, course_id, term, section_number, instructor_id, capacity, room, meeting_pattern, modality) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const sections = world.sections
+    .filter((section) => section.enrollments.length > 0)
+    .sort(
+      (left, right) =>
+        left.termIndex - right.termIndex ||
+        left.courseCode.localeCompare(right.courseCode) ||
+        left.sectionNumber.localeCompare(right.sectionNumber),
+    );
+  sections.forEach((section, index) => {
+    section.id = 1001 + index;
+    insertSection.run(
+      section.id,
+      courseIds.get(section.courseCode),
+      world.terms[section.termIndex]?.code ?? "",
+      section.sectionNumber,
+      section.instructorId,
+      section.capacity,
+      section.room,
+      section.meetingPattern,
+      section.modality,
+    );
+  });
+
+  const insertEnrollment = db.prepare(
+    "INSERT INTO enrollments (enrollment_id, student_id, section_id, status, grade, enrolled_on) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const enrollments: EnrollmentRecord[] = world.students.flatMap((student) => student.enrollments);
+  const ordered = world.context.random
+    .shuffle(enrollments)
+    .sort((left, right) => left.termIndex - right.termIndex || left.enrolledOn.localeCompare(right.enrolledOn));
+  ordered.forEach((enrollment, index) => {
+    enrollment.enrollmentId = 50001 + index;
+    insertEnrollment.run(
+      enrollment.enrollmentId,
+      enrollment.studentId,
+      enrollment.section?.id ?? null,
+      enrollment.status,
+      enrollment.grade,
+      enrollment.enrolledOn,
+    );
+  });
+}
+
+function insertActions(world: World): void {
+  const insertAction = world.context.db.prepare(
+    "INSERT INTO registrar_actions (action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  world.actions.forEach((action, index) => {
+    insertAction.run(
+      index + 1,
+      action.actionType,
+      action.studentId,
+      action.enrollment?.enrollmentId ?? null,
+      action.oldValue,
+      action.newValue,
+      action.reason,
+      action.recordedBy,
+    );
+  });
+}
+
+export function generateUniversity(context: GenerateContext): void {
+  const { completed, current } = termsForReferenceDate(context.referenceDate);
+  const world: World = {
+    context,
+    terms: [...completed, current],
+    currentIndex: completed.length,
+    regulations: pickRegulations(context),
+    handbook: pickHandbook(context),
+    instructors: [],
+    students: [],
+    sections: [],
+    transfers: [],
+    actions: [],
+    exemptions: [],
+    waivers: [],
+    staff: Array.from({ length: 4 }, () => `${context.faker.person.firstName()} ${context.faker.person.lastName()}`),
+    usedStudentIds: new Set(),
+    usedEmails: new Set(),
+  };
+  createInstructors(world);
+  simulatePopulation(world, BASE_STUDENT_COUNT * context.factors.rows);
+  plantScenarios(world);
+  suspendWeakStudents(world, context.factors.rows);
+  buildSections(world);
+  tuneSections(world);
+  guardRoundingEdges(world);
+  reviewStandingHistory(world);
+  decideCurrentExemptions(world);
+  decideWaivers(world);
+  world.transfers.sort((left, right) => left.studentId.localeCompare(right.studentId));
+  world.transfers.forEach((row, index) => {
+    row.requestId = `TC-${String(301 + index).padStart(4, "0")}`;
+  });
+  recordStatusChanges(world);
+  recordPastGradeChanges(world);
+  insertAll(world);
+  insertActions(world);
+  const memos = planGradeChangeMemos(world, 4 * context.factors.files);
+  writeWorkspace(world, memos);
+}
