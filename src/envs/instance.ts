@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { createSeededRandom, hashString } from "../core/index.js";
 import type { GenerateContext } from "./define-domain.js";
-import type { TaskDefinition } from "./define-task.js";
+import type { StateView, TaskDefinition } from "./define-task.js";
 import { SCALE_FACTORS, type Scale } from "./scale.js";
 import { tableNames } from "./verify-helpers.js";
 import { listWorkspaceFiles, resolveWorkspacePath } from "./workspace-tools.js";
@@ -183,7 +183,7 @@ export function measureState(dbPath: string, workspaceDir: string): InstanceStat
 export function openStateView(
   dbPath: string,
   workspaceDir: string,
-): { view: import("./define-task.js").StateView; close(): void } {
+): { view: StateView; close(): void } {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   return {
     view: {

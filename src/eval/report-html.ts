@@ -48,7 +48,7 @@ const CHARTS: readonly ChartDefinition[] = [
     caption: "Tool calls per episode (direct and from code), by scale and harness.",
     spec: (data, colors) => ({
       data: { values: data },
-      width: 300,
+      width: 240,
       height: 200,
       config: CHART_CONFIG,
       mark: { type: "bar" },
@@ -159,7 +159,7 @@ const CHART_CONFIG: Config = {
   font: "Helvetica, Arial, sans-serif",
   view: { stroke: null },
   axis: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: "normal", gridColor: "#e6e6e6" },
-  legend: { labelFontSize: 12, titleFontSize: 12, titleFontWeight: "normal" },
+  legend: { orient: "top", labelFontSize: 12, titleFontSize: 12, titleFontWeight: "normal" },
 };
 
 function lineChart(
@@ -171,7 +171,7 @@ function lineChart(
 ): TopLevelSpec {
   return {
     data: { values: data },
-    width: 300,
+    width: 240,
     height: 200,
     config: CHART_CONFIG,
     mark: { type: "line", point: { size: 60, filled: true }, strokeWidth: 2.5 },
@@ -213,14 +213,15 @@ h2 { font-size: 1.2rem; margin: 32px 0 12px; padding-bottom: 4px; border-bottom:
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; font-size: 0.875rem; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
-th { background: var(--band); font-weight: 600; }
+/* Long headers wrap so that wide tables fit the page; values never do. */
+th { background: var(--band); font-weight: 600; white-space: normal; max-width: 9em; vertical-align: bottom; }
 tbody tr:nth-child(even) td { background: #fbfcfd; }
 .number { text-align: right; }
 .note { color: var(--muted); font-size: 0.85rem; max-width: 80ch; }
 .charts { display: flex; flex-wrap: wrap; gap: 24px; }
 figure { margin: 0; padding: 12px; border: 1px solid var(--line); border-radius: 6px; max-width: 100%; }
 figure svg { display: block; max-width: 100%; height: auto; }
-figcaption { color: var(--muted); font-size: 0.85rem; margin-top: 8px; max-width: 46ch; }
+figcaption { color: var(--muted); font-size: 0.85rem; margin-top: 8px; max-width: 40ch; }
 .paper { background: #fff8e6; border: 1px solid #f0d58a; border-radius: 6px; padding: 4px 16px 12px; margin-top: 32px; }
 .paper h2 { border-bottom-color: #f0d58a; }
 `;

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import type { HarnessMode, Scale, TaskDefinition } from "../envs/index.js";
-import { createKernelPool, type KernelOptions } from "../kernel/index.js";
+import { createKernelPool, type KernelOptions, type KernelPool } from "../kernel/index.js";
 import {
   createAnthropicClient,
   createOpenAiClient,
@@ -28,7 +28,7 @@ export interface ModelSpecOptions {
   /** Name of the environment variable holding the API key. */
   apiKeyEnv?: string;
   requestTimeoutMs?: number;
-  pool?: import("../kernel/index.js").KernelPool;
+  pool?: KernelPool;
 }
 
 /** `oracle`, `replay:<file>`, `openai:<model>` (with a base URL) or `anthropic:<model>`. */

@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import type { ClinicWorld } from "./generate.js";
+import type { ClinicWorld, ProviderDraft } from "./generate.js";
 import {
   CLINIC_CLOSE_MINUTES,
   CLINIC_OPEN_MINUTES,
@@ -30,6 +30,13 @@ const LONG_WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "
 function longDate(isoDate: string): string {
   const day = new Date(`${isoDate}T00:00:00Z`);
   return `${LONG_WEEKDAYS[day.getUTCDay()]} ${isoDate}`;
+}
+
+/** How staff write a provider's name: physicians as "Dr. Last", advanced practitioners by name and credential. */
+function providerLabel(provider: ProviderDraft, full = false): string {
+  const physician = provider.credential === "MD" || provider.credential === "DO";
+  if (physician) return full ? `Dr. ${provider.firstName} ${provider.lastName}, ${provider.credential}` : `Dr. ${provider.lastName}`;
+  return `${provider.firstName} ${provider.lastName}, ${provider.credential}`;
 }
 
 function money(amount: number): string {
@@ -250,8 +257,11 @@ function roster(world: ClinicWorld): string {
 function leaveMemo(world: ClinicWorld, director: string, issuedOn: string): string {
   const specialtyName = new Map(SPECIALTIES.map((specialty) => [specialty.code, specialty.name]));
   const weekOf = world.leaves[0]!.from;
-  const rows = world.leaves.map((leave) => {
-    const name = `Dr. ${leave.provider.firstName} ${leave.provider.lastName}, ${leave.provider.credential}`;
+  const ordered = [...world.leaves].sort((a, b) =>
+    a.from === b.from ? a.provider.lastName.localeCompare(b.provider.lastName) : a.from < b.from ? -1 : 1,
+  );
+  const rows = ordered.map((leave) => {
+    const name = providerLabel(leave.provider, true);
     const status = leave.confirmed ? `Approved (${leave.reason.toLowerCase()})` : "WITHDRAWN";
     return `| ${name} | ${leave.provider.id} | ${specialtyName.get(leave.provider.specialtyCode)} | ${leave.from} | ${leave.to} | ${status} |`;
   });
@@ -268,7 +278,7 @@ The leave requests below were reviewed at Monday's operations huddle.
 |---|---|---|---|---|---|
 ${rows.join("\n")}
 
-Dr. ${withdrawn.provider.lastName} withdrew the leave request and will see patients as booked; nothing on that
+${providerLabel(withdrawn.provider)} withdrew the leave request and will see patients as booked; nothing on that
 schedule changes.
 
 Scheduling team: for every approved leave, please move each scheduled appointment on a leave day (first and last day
@@ -329,7 +339,7 @@ function frontDeskLog(world: ClinicWorld, date: string, deskStaff: string[]): st
     const { minutes } = splitStartTime(appointment.startTime);
     const patient = patients.get(appointment.patientId)!;
     const provider = providers.get(appointment.providerId)!;
-    const who = `appt #${appointment.id}, ${patient.mrn}, ${formatClock(minutes)} with Dr. ${provider.lastName}`;
+    const who = `appt #${appointment.id}, ${patient.mrn}, ${formatClock(minutes)} with ${providerLabel(provider)}`;
     if (appointment.status === "completed" && random.chance(0.4)) {
       entries.push([minutes - random.int(3, 15), `Checked in ${who}.`]);
     } else if (appointment.status === "no_show") {
@@ -344,8 +354,8 @@ function frontDeskLog(world: ClinicWorld, date: string, deskStaff: string[]): st
       entries.push([minutes - random.int(60, 120), `Cancellation taken for ${who}.`]);
     }
   }
-  for (let index = random.int(2, 4); index > 0; index -= 1)
-    entries.push([random.int(8 * 60, 16 * 60), random.pick(DESK_NOISE)]);
+  for (const noise of random.shuffle(DESK_NOISE).slice(0, random.int(2, 4)))
+    entries.push([random.int(8 * 60, 16 * 60), noise]);
   if (date === world.closureDate)
     entries.push([12 * 60, "CLINIC CLOSED at 12:00 (ice storm). Calling afternoon patients."]);
   entries.push([17 * 60 + random.int(5, 25), `Desk closed by ${staff[1]}. Deposit bag to the safe.`]);
@@ -376,7 +386,7 @@ function scheduleExport(world: ClinicWorld, date: string): string {
         appointment.id,
         formatClock(minutes),
         formatClock(end),
-        `Dr. ${provider.firstName} ${provider.lastName}`,
+        providerLabel(provider, true),
         appointment.roomId ? rooms.get(appointment.roomId)!.code : "VIRTUAL",
         patients.get(appointment.patientId)!.mrn,
         appointment.visitType,

@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { applyNoShowPolicyTask } from "./tasks/apply-no-show-policy.js";
 import { reassignLeaveAppointmentsTask } from "./tasks/reassign-leave-appointments.js";
 
 export { clinicDomain } from "./domain.js";
 
-export const clinicTasks: TaskDefinition[] = [reassignLeaveAppointmentsTask];
+export const clinicTasks: TaskDefinition[] = [reassignLeaveAppointmentsTask, applyNoShowPolicyTask];

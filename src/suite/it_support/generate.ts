@@ -29,6 +29,7 @@ import {
   type TeamName,
   type Tier,
 } from "./policy.js";
+import { planLeave, type PlannedAgent } from "./leave-plan.js";
 import {
   statusAt,
   writeTicketRecord,
@@ -578,101 +579,12 @@ export function generateItSupport(context: GenerateContext): void {
   });
   for (const record of records) writeTicketRecord(db, record);
 
-  // Leave calendar: who is away today, who covers, plus past and future leave as distractors.
-  const unresolvedByAgent = new Map<number, number>();
-  for (const record of records) {
-    if (record.resolvedAt === null && record.assigneeAgentId !== null) {
-      unresolvedByAgent.set(record.assigneeAgentId, (unresolvedByAgent.get(record.assigneeAgentId) ?? 0) + 1);
-    }
-  }
-  const leaveEntries: LeaveEntry[] = [];
-  const onLeaveToday = new Set<number>();
-  const unavailable = new Set<number>();
+  // Leave calendar (leave-plan.ts plants the coverage scenarios).
+  const leavePlan = planLeave(db, context.seed, today, rows);
+  const leaveEntries = leavePlan.entries;
+  const workers = leavePlan.workers;
   const leadName = (team: number): string =>
     agents.find((agent) => agent.teamId === team && agent.role === "lead")?.fullName ?? "";
-  const addLeave = (agent: AgentRow, start: string, end: string, cover: AgentRow | null): void => {
-    leaveEntries.push({
-      agentEmail: agent.email,
-      agentName: agent.fullName,
-      team: agent.teamName,
-      leaveType: random.pick(["annual", "annual", "sick", "training", "parental"]),
-      startDate: start,
-      endDate: end,
-      coverAgentEmail: cover?.email ?? "",
-      approvedBy: leadName(agent.teamId),
-    });
-  };
-  const workers = agents.filter((agent) => agent.status === "active" && agent.role !== "lead");
-  const withWork = random
-    .shuffle(workers.filter((agent) => (unresolvedByAgent.get(agent.id) ?? 0) > 0))
-    .sort((left, right) => (unresolvedByAgent.get(right.id) ?? 0) - (unresolvedByAgent.get(left.id) ?? 0));
-  const currentLeaveTarget = 2 + 2 * rows;
-  const availableCover = (agent: AgentRow): AgentRow | null => {
-    const options = workers.filter(
-      (candidate) =>
-        candidate.teamId === agent.teamId && candidate.id !== agent.id && !unavailable.has(candidate.id),
-    );
-    return options.length > 0 ? random.pick(options) : null;
-  };
-  const currentLeave: Array<{ agent: AgentRow; cover: AgentRow | null }> = [];
-  // A chain inside the Service Desk: the first absentee's cover is also away today.
-  const deskWithWork = withWork.filter((agent) => agent.teamName === "Service Desk");
-  if (deskWithWork.length >= 2) {
-    const [first, second] = deskWithWork as [AgentRow, AgentRow];
-    onLeaveToday.add(first.id).add(second.id);
-    unavailable.add(first.id).add(second.id);
-    currentLeave.push({ agent: first, cover: second });
-    currentLeave.push({ agent: second, cover: null });
-  }
-  for (const agent of withWork) {
-    if (currentLeave.length >= currentLeaveTarget) break;
-    if (onLeaveToday.has(agent.id)) continue;
-    onLeaveToday.add(agent.id);
-    unavailable.add(agent.id);
-    currentLeave.push({ agent, cover: null });
-  }
-  // Covers are chosen once everyone away today is known, so a named cover is away only when planted so.
-  currentLeave.forEach((entry, index) => {
-    if (entry.cover === null && index % 3 !== 2) entry.cover = availableCover(entry.agent);
-    if (entry.cover) unavailable.add(entry.cover.id);
-    addLeave(entry.agent, addDays(today, -random.int(0, 4)), addDays(today, random.int(0, 6)), entry.cover);
-  });
-  // Near-boundary distractors: leave that ended yesterday and leave that starts tomorrow.
-  const others = withWork.filter((agent) => !unavailable.has(agent.id));
-  const endedYesterday = others[0];
-  const startsTomorrow = others[1];
-  if (endedYesterday) {
-    addLeave(
-      endedYesterday,
-      addDays(today, -random.int(3, 9)),
-      addDays(today, -1),
-      availableCover(endedYesterday),
-    );
-  }
-  if (startsTomorrow) {
-    addLeave(
-      startsTomorrow,
-      addDays(today, 1),
-      addDays(today, random.int(2, 10)),
-      availableCover(startsTomorrow),
-    );
-  }
-  for (let count = 3 * rows; count > 0; count -= 1) {
-    const agent = random.pick(workers);
-    if (onLeaveToday.has(agent.id)) continue;
-    const past = random.chance(0.6);
-    const start = past ? addDays(today, -random.int(12, 90)) : addDays(today, random.int(3, 60));
-    addLeave(
-      agent,
-      start,
-      addDays(start, random.int(0, 9)),
-      random.chance(0.6) ? availableCover(agent) : null,
-    );
-  }
-  leaveEntries.sort(
-    (left, right) =>
-      left.startDate.localeCompare(right.startDate) || left.agentEmail.localeCompare(right.agentEmail),
-  );
 
   // On-call rota: 2 x files weeks around today; nobody on leave during a week is on call that week.
   const currentMonday = mondayOf(today);
@@ -689,9 +601,9 @@ export function generateItSupport(context: GenerateContext): void {
     const lines: RotaLine[] = TEAM_NAMES.map((name, teamIndex) => {
       const pool = workers.filter((agent) => agent.teamName === name && !away.has(agent.email));
       const lead = agents.find((agent) => agent.teamName === name && agent.role === "lead") as AgentRow;
-      const primary = pool.length > 0 ? (pool[(weekIndex + teamIndex) % pool.length] as AgentRow) : lead;
+      const primary = pool.length > 0 ? (pool[(weekIndex + teamIndex) % pool.length] as PlannedAgent) : lead;
       const secondary =
-        pool.length > 1 ? (pool[(weekIndex + teamIndex + 1) % pool.length] as AgentRow) : lead;
+        pool.length > 1 ? (pool[(weekIndex + teamIndex + 1) % pool.length] as PlannedAgent) : lead;
       return {
         team: name,
         primaryName: primary.fullName,

@@ -3,7 +3,7 @@ export const itSupportSchemaSql = `
 CREATE TABLE service_desk_settings (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
-) WITHOUT ROWID;
+);
 
 CREATE TABLE teams (
   id INTEGER PRIMARY KEY,

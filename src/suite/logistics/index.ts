@@ -1,8 +1,15 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { logisticsDomain } from "./domain.js";
+import { cycleCountVariancesTask } from "./tasks/cycle-count-variances.js";
+import { expiryRiskReviewTask } from "./tasks/expiry-risk-review.js";
 import { replenishLowStockTask } from "./tasks/replenish-low-stock.js";
 import { tenderPendingShipmentsTask } from "./tasks/tender-pending-shipments.js";
 
 export { logisticsDomain };
 
-export const logisticsTasks: TaskDefinition[] = [replenishLowStockTask, tenderPendingShipmentsTask];
+export const logisticsTasks: TaskDefinition[] = [
+  replenishLowStockTask,
+  tenderPendingShipmentsTask,
+  expiryRiskReviewTask,
+  cycleCountVariancesTask,
+];

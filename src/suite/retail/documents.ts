@@ -69,17 +69,22 @@ export function writeRetailDocuments(context: GenerateContext, data: RetailData)
       (order: OrderDraft): string =>
         `- ${customerName.get(order.customerId)} (customer ${order.customerId}) asked where order ${order.id} is. Sent the tracking link and set expectations.`,
       (order: OrderDraft): string =>
-        `- Chat with ${customerName.get(order.customerId)} about ${order.id}: promo code did not discount every item. Explained the category exclusions in the promotion terms.`,
+        `- Chat with ${customerName.get(order.customerId)} about order ${order.id}: promo code did not discount every item. Explained the category exclusions in the promotion terms.`,
       (order: OrderDraft): string =>
-        `- ${customerName.get(order.customerId)} wanted to change the delivery address on ${order.id}. Updated before pick.`,
+        `- ${customerName.get(order.customerId)} wanted to change the delivery address on order ${order.id}. Updated before pick.`,
       (order: OrderDraft): string =>
-        `- Call from ${customerName.get(order.customerId)} asking whether ${order.id} can be split into two shipments. Told them no, it ships complete.`,
+        `- Call from ${customerName.get(order.customerId)} asking whether order ${order.id} can be split into two shipments. Told them no, it ships complete.`,
       (): string => "- Warehouse reports a short backlog on processing orders; tell customers to expect one extra day.",
       (): string =>
         "- Reminder: never promise a price-match credit over chat; the team reviews eligibility against the price-change batches.",
     ];
     const count = random.int(4, 6);
-    for (let index = 0; index < count && recent.length > 0; index += 1) lines.push(random.pick(templates)(random.pick(recent)));
+    const written = new Set<string>();
+    for (let index = 0; index < count && recent.length > 0; index += 1) {
+      const entry = random.pick(templates)(random.pick(recent));
+      if (!written.has(entry)) lines.push(entry);
+      written.add(entry);
+    }
     if (day === 0)
       lines.push(
         `- From ${people.careLead}: the proposal to lengthen the ${ELECTRONICS_CATEGORY} return window to 30 days is still a draft under review. Until the returns policy document is updated, keep applying the current windows.`,
@@ -259,7 +264,7 @@ Round each category to cents. Thanks!
 
 const NOTICE_BODIES: Record<NoticeDraft["type"], string> = {
   "Product recall":
-    "During routine quality testing we identified a defect that may create a safety hazard (overheating under sustained load or a detachable small part). Out of caution we are voluntarily recalling the products below. Please stop selling them immediately and do not ship any units to customers.",
+    "During routine quality testing we identified a manufacturing defect in the products below that may create a safety hazard for consumers. Out of caution we are voluntarily recalling them. Please stop selling them immediately and do not ship any units to customers.",
   "Recall update":
     "Following further laboratory testing we are amending the scope of our earlier recall notice.",
   "Packaging change":

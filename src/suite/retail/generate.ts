@@ -107,7 +107,7 @@ export function generateRetail(context: GenerateContext): void {
   const returns: ReturnDraft[] = [];
   const refunds: RefundDraft[] = [];
   makeHistoricalReturns(random, today, orders, productBySku, returns, refunds);
-  makeGoodwillRefunds(random, today, orders, refunds, factors.rows);
+  makeGoodwillRefunds(random, today, orders, refunds, factors.rows, closeMonth);
   const watchList = makeRequestedReturnsAndWatchList(context, orders, customers, productBySku, returns);
   const notices = makeNotices(random, today, orders, products, factors.files);
 
@@ -386,7 +386,7 @@ function makePriceChanges(
 ): { priceChanges: PriceChangeDraft[]; batchDates: string[] } {
   const batchCount = 3 * factors.files;
   const perBatch = Math.round((8 * factors.rows) / factors.files);
-  const firstDaysAgo = 104;
+  const firstDaysAgo = BASE.historyDays - 6;
   const lastDaysAgo = 3;
   const batchDates: string[] = [];
   for (let batch = 0; batch < batchCount; batch += 1) {
@@ -536,7 +536,11 @@ function assignFulfilment(
   }
   // At least one cancelled order in the closed month keeps "exclude cancelled orders" meaningful.
   const monthOrders = orders.filter(
-    (order) => order.placedDate >= closeMonth.start && order.placedDate <= closeMonth.end && !order.pinned,
+    (order) =>
+      order.placedDate >= closeMonth.start &&
+      order.placedDate <= closeMonth.end &&
+      !order.pinned &&
+      order.lines.some((line) => !line.sku.startsWith("GFT-")),
   );
   if (!monthOrders.some((order) => order.status === "cancelled") && monthOrders.length > 0) {
     const order = random.pick(monthOrders);
@@ -667,11 +671,24 @@ function makeHistoricalReturns(
   }
 }
 
-function makeGoodwillRefunds(random: SeededRandom, today: string, orders: OrderDraft[], refunds: RefundDraft[], rows: number): void {
-  const delivered = orders.filter((order) => order.status === "delivered" && order.deliveredAt);
+function makeGoodwillRefunds(
+  random: SeededRandom,
+  today: string,
+  orders: OrderDraft[],
+  refunds: RefundDraft[],
+  rows: number,
+  closeMonth: { start: string; end: string },
+): void {
+  const delivered = orders.filter(
+    (order) => order.status === "delivered" && order.deliveredAt && order.lines.some((line) => !line.sku.startsWith("GFT-")),
+  );
+  // The first courtesy credit lands on an order of the month being closed, so refunds always matter there.
+  const inMonth = delivered.filter(
+    (order) => order.placedDate >= closeMonth.start && order.placedDate <= closeMonth.end && !order.pinned,
+  );
   for (let index = 0; index < 3 * rows && delivered.length > 0; index += 1) {
-    const order = random.pick(delivered);
-    const line = random.pick(order.lines);
+    const order = random.pick(index === 0 && inMonth.length > 0 ? inMonth : delivered);
+    const line = random.pick(order.lines.filter((candidate) => !candidate.sku.startsWith("GFT-")));
     const created = addDays(order.deliveredAt ?? order.placedDate, random.int(1, 6));
     if (created > addDays(today, -1)) continue;
     refunds.push({

@@ -1,4 +1,14 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { applySupplierRecallTask } from "./tasks/apply-supplier-recall.js";
+import { netRevenueByCategoryTask } from "./tasks/net-revenue-by-category.js";
+import { priceMatchCreditsTask } from "./tasks/price-match-credits.js";
+import { processPendingReturnsTask } from "./tasks/process-pending-returns.js";
+
 export { retailDomain } from "./domain.js";
 
-export const retailTasks: TaskDefinition[] = [];
+export const retailTasks: TaskDefinition[] = [
+  processPendingReturnsTask,
+  applySupplierRecallTask,
+  netRevenueByCategoryTask,
+  priceMatchCreditsTask,
+];

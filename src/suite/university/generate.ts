@@ -20,7 +20,7 @@ import { addDays, termsForReferenceDate } from "./terms.js";
 import { writeWorkspace } from "./workspace-files.js";
 
 /** Ordinary students at v0; the scale multiplies it. */
-const BASE_STUDENT_COUNT = 100;
+const BASE_STUDENT_COUNT = 80;
 
 function pickRegulations(context: GenerateContext): Regulations {
   const { random } = context;
@@ -147,6 +147,15 @@ function recordPastGradeChanges(world: World): void {
   }
 }
 
+/** Grades are posted by the grades-due date; withdrawals are recorded during the term. */
+function gradePostedOn(world: World, enrollment: EnrollmentRecord): string | null {
+  const term = world.terms[enrollment.termIndex];
+  if (!term || enrollment.grade === null) return null;
+  const { random } = world.context;
+  if (enrollment.grade === "W") return addDays(term.startDate, random.int(20, 90));
+  return addDays(term.gradesDueDate, -random.int(0, 6));
+}
+
 function insertAll(world: World): void {
   const { db } = world.context;
   const insertInstructor = db.prepare(
@@ -227,7 +236,7 @@ function insertAll(world: World): void {
   });
 
   const insertEnrollment = db.prepare(
-    "INSERT INTO enrollments (enrollment_id, student_id, section_id, status, grade, enrolled_on) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO enrollments (enrollment_id, student_id, section_id, status, grade, enrolled_on, grade_posted_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   const enrollments: EnrollmentRecord[] = world.students.flatMap((student) => student.enrollments);
   const ordered = world.context.random
@@ -242,6 +251,7 @@ function insertAll(world: World): void {
       enrollment.status,
       enrollment.grade,
       enrollment.enrolledOn,
+      gradePostedOn(world, enrollment),
     );
   });
 }

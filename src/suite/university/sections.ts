@@ -16,6 +16,7 @@ import {
   cumulativeGpa,
   formatHundredths,
   isLetterGrade,
+  meetsMinimumGrade,
   prerequisiteSatisfied,
 } from "./rules.js";
 
@@ -81,11 +82,13 @@ export function buildSections(world: World): void {
   }
 }
 
-/** Non-dropped, unlocked registrations of a letter-graded section, or null if any record is planted. */
-function tunableRecords(section: SectionRecord): EnrollmentRecord[] | null {
-  if (section.tuned || catalogCourse(section.courseCode).gradingBasis !== "letter") return null;
+/** The non-dropped registrations of a section, split into planted (fixed) and free ones. */
+function sectionParts(section: SectionRecord): { fixed: EnrollmentRecord[]; free: EnrollmentRecord[] } {
   const records = section.enrollments.filter((enrollment) => enrollment.status !== "dropped");
-  return records.some((enrollment) => enrollment.locked) ? null : records;
+  return {
+    fixed: records.filter((enrollment) => enrollment.locked),
+    free: records.filter((enrollment) => !enrollment.locked),
+  };
 }
 
 function setGrades(world: World, records: EnrollmentRecord[], grades: string[]): void {
@@ -106,73 +109,100 @@ function failingGrades(world: World, count: number, failing: string[]): string[]
   return Array.from({ length: count }, () => world.context.random.pick(hard.length > 0 ? hard : failing));
 }
 
+/** A proposed set of grades for the free registrations of a section, or null when the case cannot be built. */
+type Shaper = (counts: { graded: number; passed: number; withdrawn: number; free: number }) => string[] | null;
+
 /**
  * Shapes a few sections of the last two graded terms so the section outcome rule is exercised at every
  * scale: one clearly below the threshold, one that is below only if withdrawals are counted, one that is
  * below only if C- is not a pass, and one small section that is below but too small to be flagged.
+ * Planted registrations keep their grades and are counted as they are.
  */
 export function tuneSections(world: World): void {
   const { random } = world.context;
   const threshold = world.regulations.sectionReviewThresholdPercent;
   const minimumGraded = world.regulations.sectionReviewMinimumGraded;
-  const failing = failingLetters(world.regulations.sectionPassMinimumGrade);
-  const recent = world.sections.filter((section) => section.termIndex >= world.currentIndex - 2 && section.termIndex < world.currentIndex);
-  const candidates = random.shuffle(recent.filter((section) => (tunableRecords(section)?.length ?? 0) >= 8));
-  const take = (): { section: SectionRecord; records: EnrollmentRecord[] } => {
-    const section = candidates.shift();
-    const records = section ? tunableRecords(section) : null;
-    if (!section || !records) throw new Error("not enough sections to shape the outcome review cases");
-    section.tuned = true;
-    return { section, records };
+  const passMinimum = world.regulations.sectionPassMinimumGrade;
+  const failing = failingLetters(passMinimum);
+  const recent = world.sections.filter(
+    (section) =>
+      section.termIndex >= world.currentIndex - 2 &&
+      section.termIndex < world.currentIndex &&
+      catalogCourse(section.courseCode).gradingBasis === "letter",
+  );
+  const candidates = random.shuffle(
+    recent.filter((section) => {
+      const parts = sectionParts(section);
+      return parts.free.length >= 6 && parts.free.length + parts.fixed.length >= 8;
+    }),
+  );
+  const shape = (name: string, shaper: Shaper): SectionRecord => {
+    for (const section of candidates) {
+      if (section.tuned) continue;
+      const { fixed, free } = sectionParts(section);
+      const counts = {
+        graded: fixed.filter((item) => item.grade !== "W" && item.grade !== "I").length,
+        passed: fixed.filter((item) => item.grade === "P" || meetsMinimumGrade(item.grade, passMinimum)).length,
+        withdrawn: fixed.filter((item) => item.grade === "W").length,
+        free: free.length,
+      };
+      const grades = shaper(counts);
+      if (!grades) continue;
+      setGrades(world, free, grades);
+      section.tuned = true;
+      return section;
+    }
+    throw new Error(`no section can be shaped for the '${name}' outcome case`);
   };
+  const below = (passed: number, graded: number): boolean => (100 * passed) / graded < threshold - 0.05;
 
-  // A small section split off a larger one.
-  const source = take();
-  const moved = source.records.slice(0, 3);
-  const small = newSection(world, source.section.termIndex, source.section.courseCode, "090");
+  // A small section split off a larger one, below the threshold but under the minimum size.
+  const source = candidates.find((section) => !section.tuned && sectionParts(section).free.length >= 9);
+  if (!source) throw new Error("no section large enough to split");
+  const moved = sectionParts(source).free.slice(0, 3);
+  const small = newSection(world, source.termIndex, source.courseCode, "090");
   small.modality = "online";
   small.room = "ONLINE";
   small.meetingPattern = "asynchronous";
   small.tuned = true;
-  source.section.enrollments = source.section.enrollments.filter((enrollment) => !moved.includes(enrollment));
+  source.enrollments = source.enrollments.filter((enrollment) => !moved.includes(enrollment));
   for (const enrollment of moved) enrollment.section = small;
   small.enrollments = moved;
   world.sections.push(small);
   setGrades(world, moved, [...passingGrades(world, 1), ...failingGrades(world, 2, failing)]);
-  source.section.tuned = false;
-  candidates.push(source.section);
 
-  // Clearly below the threshold.
-  const low = take();
-  const lowGraded = low.records.length;
-  const lowPass = Math.floor((lowGraded * (threshold - 20)) / 100);
-  setGrades(world, low.records, [...passingGrades(world, lowPass), ...failingGrades(world, lowGraded - lowPass, failing)]);
+  shape("clearly below", ({ graded, passed, free }) => {
+    const total = graded + free;
+    const freePassed = Math.max(0, Math.floor((total * (threshold - 20)) / 100) - passed);
+    if (!below(passed + freePassed, total)) return null;
+    return [...passingGrades(world, freePassed), ...failingGrades(world, free - freePassed, failing)];
+  });
 
-  // At or above the threshold, but below it if withdrawals were counted as failures.
-  const withdrawals = take();
-  for (let withdrawn = 1; withdrawn <= 4; withdrawn += 1) {
-    const graded = withdrawals.records.length - withdrawn;
-    if (graded < minimumGraded) break;
-    const pass = Math.ceil((graded * threshold) / 100);
-    if (pass > graded || (100 * pass) / (graded + withdrawn) >= threshold - 0.05) continue;
-    setGrades(world, withdrawals.records, [
-      ...passingGrades(world, pass),
-      ...failingGrades(world, graded - pass, failing),
-      ...Array.from({ length: withdrawn }, () => "W"),
-    ]);
-    break;
-  }
+  shape("below only with withdrawals", ({ graded, passed, withdrawn, free }) => {
+    for (let freeWithdrawn = 1; freeWithdrawn <= 4 && freeWithdrawn < free; freeWithdrawn += 1) {
+      const total = graded + free - freeWithdrawn;
+      if (total < minimumGraded) break;
+      const freePassed = Math.max(0, Math.ceil((total * threshold) / 100) - passed);
+      if (freePassed > free - freeWithdrawn) continue;
+      if (below(passed + freePassed, total)) continue;
+      if (!below(passed + freePassed, total + freeWithdrawn + withdrawn)) continue;
+      return [
+        ...passingGrades(world, freePassed),
+        ...failingGrades(world, free - freeWithdrawn - freePassed, failing),
+        ...Array.from({ length: freeWithdrawn }, () => "W"),
+      ];
+    }
+    return null;
+  });
 
-  // Below the threshold only because a C- is not a pass.
   if (failing.includes("C-")) {
-    const boundary = take();
-    const graded = boundary.records.length;
-    const needed = Math.ceil((graded * threshold) / 100);
-    setGrades(world, boundary.records, [
-      ...passingGrades(world, needed - 1),
-      "C-",
-      ...failingGrades(world, graded - needed, failing),
-    ]);
+    shape("below only because C- fails", ({ graded, passed, free }) => {
+      const total = graded + free;
+      const needed = Math.ceil((total * threshold) / 100);
+      const freePassed = needed - 1 - passed;
+      if (freePassed < 0 || freePassed + 1 > free || !below(needed - 1, total)) return null;
+      return [...passingGrades(world, freePassed), "C-", ...failingGrades(world, free - freePassed - 1, failing)];
+    });
   }
 }
 

@@ -172,7 +172,7 @@ print(memo)
 physician_only = {m.group(1) for m in re.finditer(r"^\| \x60(\w+)\x60 \|.*MD or DO only", rules, re.M)}
 clinic_days = {int(row["provider_id"]): set(row["clinic_days"].split()) for row in csv.DictReader(io.StringIO(roster_csv))}
 leaves = []
-for m in re.finditer(r"^\| Dr\. [^|]+\| (\d+) \| [^|]+\| (\S+) \| (\S+) \| ([^|]+)\|", memo, re.M):
+for m in re.finditer(r"^\| [^|]+\| (\d+) \| [^|]+\| (\S+) \| (\S+) \| ([^|]+)\|", memo, re.M):
     status = m.group(4)
     if ${leaveStatus}:
         leaves.append((int(m.group(1)), m.group(2), m.group(3)))

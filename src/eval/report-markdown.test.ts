@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { renderMarkdownReport } from "./report-markdown.js";
+import type { ReportInput } from "./report-content.js";
+import type { MetricsRow } from "./results-file.js";
+import { summarizeByHarnessAndScale } from "./summarize-by-harness-and-scale.js";
+
+function row(overrides: Partial<MetricsRow> & Pick<MetricsRow, "task" | "scale" | "harness">): MetricsRow {
+  return {
+    episodes: 8,
+    successes: 4,
+    passRate: 0.5,
+    passAtK: { "1": 0.5, "8": 1 },
+    meanToolCalls: 12,
+    meanDirectToolCalls: 12,
+    meanToolOutputTokens: 31_250,
+    contextLimitShare: 0.125,
+    runtimeErrorsPerEpisode: 0,
+    meanTurns: 12,
+    codeBlockCount: 0,
+    loopShare: null,
+    conditionalShare: null,
+    tryShare: null,
+    dtcLikeShare: null,
+    ...overrides,
+  };
+}
+
+function input(rows: MetricsRow[]): ReportInput {
+  return {
+    runId: "run-42",
+    model: "qwen3-14b",
+    createdAt: "2026-10-20T12:00:00.000Z",
+    trajectoriesCount: rows.reduce((total, each) => total + each.episodes, 0),
+    rows,
+    summary: summarizeByHarnessAndScale(rows),
+  };
+}
+
+describe("renderMarkdownReport", () => {
+  const rows = [
+    row({ task: "refund_order", scale: "v0", harness: "dtc" }),
+    row({
+      task: "refund_order",
+      scale: "v0",
+      harness: "ptc",
+      passRate: 0.875,
+      successes: 7,
+      meanToolOutputTokens: 4_000,
+      runtimeErrorsPerEpisode: 1.5,
+      codeBlockCount: 10,
+      loopShare: 0.8,
+      conditionalShare: 0.6,
+      tryShare: 0.1,
+      dtcLikeShare: 0.2,
+    }),
+  ];
+
+  it("shows run info, summary, code style, per-task and the paper's figures labelled as the paper's", () => {
+    const markdown = renderMarkdownReport(input(rows));
+    expect(markdown).toMatch(/^# progagent evaluation report: run-42\n/);
+    expect(markdown).toContain("- **Model:** qwen3-14b");
+    expect(markdown).toContain("- **Harnesses:** DTC, PTC");
+    expect(markdown).toContain("- **Tasks:** 1");
+    expect(markdown).toContain("- **Episodes:** 16");
+    expect(markdown).toContain("- **Report created:** 2026-10-20T12:00:00.000Z");
+    expect(markdown).toContain("| DTC | v0 | 1 | 8 | 0.50 | 0.50 | 1.00 | 12.0 | 12.0 | 31,250 | 0.0 | 12.5% |");
+    expect(markdown).toContain("| PTC | v0 | 10 | 80.0% | 60.0% | 10.0% | 20.0% |");
+    expect(markdown).toContain("| refund_order | v0 | PTC | 8 | 0.88 |");
+    expect(markdown).toMatch(/## Paper reference: .*not from this run/);
+    expect(markdown).toContain("| DTC | 0.95 | 0.88 | 0.65 | 0.42 |");
+    expect(markdown).toContain("| PTC | 0.95 | 0.94 | 0.92 | 0.90 |");
+  });
+
+  it("escapes task names that would break the table or read as markup", () => {
+    const markdown = renderMarkdownReport(input([row({ task: "a|b <img src=x> _c_", scale: "v1", harness: "dtc" })]));
+    expect(markdown).toContain("| a\\|b \\<img src=x\\> \\_c\\_ | v1 | DTC |");
+    expect(markdown).not.toMatch(/[^\\]<img/);
+  });
+
+  it("says so when no code was written", () => {
+    expect(renderMarkdownReport(input([rows[0] as MetricsRow]))).toContain("No code blocks in this run.");
+  });
+});

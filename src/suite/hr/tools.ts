@@ -1,0 +1,420 @@
+/** The HR system's API: single-purpose read tools over every table and three write tools. */
+import type Database from "better-sqlite3";
+import { z } from "zod";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+
+type Row = Record<string, unknown>;
+
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 50;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const pageField = z.number().int().min(1).default(1).describe("Page number, starting at 1");
+const perPageField = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PER_PAGE)
+  .default(DEFAULT_PER_PAGE)
+  .describe(`Items per page (1-${MAX_PER_PAGE})`);
+const isoDateField = (description: string) =>
+  z.string().regex(ISO_DATE, "expected an ISO date YYYY-MM-DD").describe(description);
+
+interface Filter {
+  clause: string;
+  value: unknown;
+}
+
+/** Runs a filtered, ordered, paginated query and returns the house list shape under `key`. */
+function paginate(
+  db: Database.Database,
+  options: {
+    key: string;
+    from: string;
+    columns: string;
+    filters: Array<Filter | null>;
+    orderBy: string;
+    page: number;
+    perPage: number;
+  },
+): Record<string, unknown> {
+  const active = options.filters.filter((filter): filter is Filter => filter !== null);
+  const where = active.length > 0 ? `WHERE ${active.map((filter) => filter.clause).join(" AND ")}` : "";
+  const values = active.map((filter) => filter.value);
+  const total = (db.prepare(`SELECT COUNT(*) AS count FROM ${options.from} ${where}`).get(...values) as { count: number })
+    .count;
+  const items = db
+    .prepare(`SELECT ${options.columns} FROM ${options.from} ${where} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`)
+    .all(...values, options.perPage, (options.page - 1) * options.perPage) as Row[];
+  return {
+    [options.key]: items,
+    page: options.page,
+    per_page: options.perPage,
+    total,
+    has_more: options.page * options.perPage < total,
+  };
+}
+
+function when(value: unknown, clause: string): Filter | null {
+  return value === undefined ? null : { clause, value };
+}
+
+function requireRow(db: Database.Database, sql: string, id: string, message: string): Row {
+  const row = db.prepare(sql).get(id) as Row | undefined;
+  if (!row) throw new ToolFailure(message);
+  return row;
+}
+
+const EMPLOYEE_COLUMNS =
+  "id, first_name, last_name, email, department_id, position_id, manager_id, employment_type, fte, status, hire_date, termination_date, annual_salary, hourly_rate, compensation_effective_date, work_location";
+const LEAVE_REQUEST_COLUMNS = "id, employee_id, leave_type, start_date, end_date, days, status, submitted_at, decision_note";
+
+const listDepartments = defineTool({
+  name: "list_departments",
+  description:
+    "List departments (id, name, cost center, location, head of department). Paginated: returns `departments`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ page: pageField, per_page: perPageField }),
+  handler: ({ page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "departments",
+      from: "departments",
+      columns: "id, name, cost_center, location, head_employee_id",
+      filters: [],
+      orderBy: "id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listPositions = defineTool({
+  name: "list_positions",
+  description:
+    "List job positions with their department, pay grade, FLSA status (`exempt` or `non_exempt`) and pay type (`salaried` or `hourly`). Paginated: returns `positions`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    department_id: z.string().optional().describe("Only positions of this department id (e.g. 'D03')"),
+    page: pageField,
+    per_page: perPageField,
+  }),
+  handler: ({ department_id, page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "positions",
+      from: "positions",
+      columns: "id, title, department_id, grade, flsa_status, pay_type",
+      filters: [when(department_id, "department_id = ?")],
+      orderBy: "id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listEmployees = defineTool({
+  name: "list_employees",
+  description:
+    "List employees as summaries (id, name, department, position, employment type, status); use get_employee for dates, FTE and pay. Ordered by id. Paginated: returns `employees`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    department_id: z.string().optional().describe("Only employees of this department id"),
+    status: z.enum(["active", "on_leave", "terminated"]).optional().describe("Only employees with this status"),
+    employment_type: z
+      .enum(["full_time", "part_time", "contractor"])
+      .optional()
+      .describe("Only employees with this employment type"),
+    page: pageField,
+    per_page: perPageField,
+  }),
+  handler: ({ department_id, status, employment_type, page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "employees",
+      from: "employees",
+      columns: "id, first_name, last_name, department_id, position_id, employment_type, status",
+      filters: [
+        when(department_id, "department_id = ?"),
+        when(status, "status = ?"),
+        when(employment_type, "employment_type = ?"),
+      ],
+      orderBy: "id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getEmployee = defineTool({
+  name: "get_employee",
+  description:
+    "Get one employee's full record: contact, department, position, manager, employment type, FTE, status, hire and termination dates, pay (`annual_salary` for salaried staff, `hourly_rate` for hourly staff; the other is null) and the date the current pay took effect.",
+  kind: "read",
+  inputSchema: z.object({ employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") }),
+  handler: ({ employee_id }, { db }: ToolContext) =>
+    requireRow(
+      db,
+      `SELECT ${EMPLOYEE_COLUMNS} FROM employees WHERE id = ?`,
+      employee_id,
+      `employee '${employee_id}' not found; use list_employees to find ids`,
+    ),
+});
+
+const listTimesheetEntries = defineTool({
+  name: "list_timesheet_entries",
+  description:
+    "List timesheet entries (hours worked per employee, day and project) whose work date is within a date range, ordered by work date, employee and entry id. Each has a `status`: `submitted` (awaiting approval), `approved` or `rejected`. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    start_date: isoDateField("First work date to include (YYYY-MM-DD)"),
+    end_date: isoDateField("Last work date to include (YYYY-MM-DD)"),
+    employee_id: z.string().optional().describe("Only entries of this employee"),
+    status: z.enum(["submitted", "approved", "rejected"]).optional().describe("Only entries with this status"),
+    page: pageField,
+    per_page: perPageField,
+  }),
+  handler: ({ start_date, end_date, employee_id, status, page, per_page }, { db }: ToolContext) => {
+    if (start_date > end_date) throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
+    return paginate(db, {
+      key: "entries",
+      from: "timesheet_entries",
+      columns: "id, employee_id, work_date, hours, project_code, status",
+      filters: [
+        { clause: "work_date >= ?", value: start_date },
+        { clause: "work_date <= ?", value: end_date },
+        when(employee_id, "employee_id = ?"),
+        when(status, "status = ?"),
+      ],
+      orderBy: "work_date, employee_id, id",
+      page,
+      perPage: per_page,
+    });
+  },
+});
+
+const listLeaveRequests = defineTool({
+  name: "list_leave_requests",
+  description:
+    "List leave requests ordered by submission time (`submitted_at`, oldest first). `days` counts business days. Paginated: returns `leave_requests`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z
+      .enum(["pending", "approved", "denied", "cancelled"])
+      .optional()
+      .describe("Only requests with this status"),
+    employee_id: z.string().optional().describe("Only requests of this employee"),
+    leave_type: z.enum(["annual", "sick", "unpaid", "parental"]).optional().describe("Only requests of this type"),
+    page: pageField,
+    per_page: perPageField,
+  }),
+  handler: ({ status, employee_id, leave_type, page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "leave_requests",
+      from: "leave_requests",
+      columns: LEAVE_REQUEST_COLUMNS,
+      filters: [when(status, "status = ?"), when(employee_id, "employee_id = ?"), when(leave_type, "leave_type = ?")],
+      orderBy: "submitted_at, id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getLeaveRequest = defineTool({
+  name: "get_leave_request",
+  description: "Get one leave request by id.",
+  kind: "read",
+  inputSchema: z.object({ request_id: z.string().min(1).describe("Leave request id, e.g. 'LR-00042'") }),
+  handler: ({ request_id }, { db }: ToolContext) =>
+    requireRow(
+      db,
+      `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
+      request_id,
+      `leave request '${request_id}' not found; use list_leave_requests to find ids`,
+    ),
+});
+
+const BALANCE_TRACKED_TYPES = new Set(["annual", "sick"]);
+
+const decideLeaveRequest = defineTool({
+  name: "decide_leave_request",
+  description:
+    "Approve or deny a pending leave request. Approving annual or sick leave adds its days to `used_days` of the employee's balance for the year in which the leave starts. The system does not check policy rules. A denial needs a reason in `note`. Returns the updated `request` and the affected `balance` (null when the leave type has no balance).",
+  kind: "write",
+  inputSchema: z.object({
+    request_id: z.string().min(1).describe("Leave request id, e.g. 'LR-00042'"),
+    decision: z.enum(["approve", "deny"]).describe("'approve' or 'deny'"),
+    note: z.string().default("").describe("Reason shown to the employee (required when denying)"),
+  }),
+  handler: ({ request_id, decision, note }, { db }: ToolContext) => {
+    const request = requireRow(
+      db,
+      `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
+      request_id,
+      `leave request '${request_id}' not found; use list_leave_requests to find ids`,
+    );
+    if (request.status !== "pending") {
+      throw new ToolFailure(`leave request ${request_id} is already ${String(request.status)}; only pending requests can be decided`);
+    }
+    if (decision === "deny" && note.trim() === "") {
+      throw new ToolFailure("a denial needs a reason: pass it in `note`");
+    }
+    const leaveType = String(request.leave_type);
+    const year = Number(String(request.start_date).slice(0, 4));
+    let balance: Row | null = null;
+    const apply = db.transaction(() => {
+      if (decision === "approve" && BALANCE_TRACKED_TYPES.has(leaveType)) {
+        const changed = db
+          .prepare(
+            "UPDATE leave_balances SET used_days = used_days + ? WHERE employee_id = ? AND year = ? AND leave_type = ?",
+          )
+          .run(request.days, request.employee_id, year, leaveType);
+        if (changed.changes === 0) {
+          throw new ToolFailure(
+            `no ${leaveType} balance for ${String(request.employee_id)} in ${year}; contractors have no leave balances`,
+          );
+        }
+        balance = db
+          .prepare("SELECT * FROM leave_balances WHERE employee_id = ? AND year = ? AND leave_type = ?")
+          .get(request.employee_id, year, leaveType) as Row;
+      }
+      db.prepare("UPDATE leave_requests SET status = ?, decision_note = ? WHERE id = ?").run(
+        decision === "approve" ? "approved" : "denied",
+        note.trim() === "" ? null : note.trim(),
+        request_id,
+      );
+    });
+    apply();
+    const updated = db.prepare(`SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`).get(request_id) as Row;
+    return { request: updated, balance };
+  },
+});
+
+const listLeaveBalances = defineTool({
+  name: "list_leave_balances",
+  description:
+    "List leave balances of one leave year: `entitlement_days`, `carried_over_days` (from the previous year) and `used_days` (approved leave, including approved leave not taken yet), per employee and leave type (`annual` or `sick`). Ordered by employee id. Paginated: returns `balances`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    year: z.number().int().min(2000).max(2100).describe("Leave year (calendar year)"),
+    employee_id: z.string().optional().describe("Only balances of this employee"),
+    leave_type: z.enum(["annual", "sick"]).optional().describe("Only balances of this leave type"),
+    page: pageField,
+    per_page: perPageField,
+  }),
+  handler: ({ year, employee_id, leave_type, page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "balances",
+      from: "leave_balances",
+      columns: "employee_id, year, leave_type, entitlement_days, carried_over_days, used_days",
+      filters: [
+        { clause: "year = ?", value: year },
+        when(employee_id, "employee_id = ?"),
+        when(leave_type, "leave_type = ?"),
+      ],
+      orderBy: "employee_id, leave_type",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const updateCompensation = defineTool({
+  name: "update_compensation",
+  description:
+    "Change an employee's base pay: `annual_salary` for salaried positions or `hourly_rate` for hourly positions (exactly one, matching the position's pay type), with the date it takes effect. Returns `employee_id`, `pay_type`, `previous_amount`, `new_amount` and `effective_date`.",
+  kind: "write",
+  inputSchema: z.object({
+    employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'"),
+    annual_salary: z.number().positive().optional().describe("New annual salary in dollars (salaried positions only)"),
+    hourly_rate: z.number().positive().optional().describe("New hourly rate in dollars (hourly positions only)"),
+    effective_date: isoDateField("Date the new pay takes effect (YYYY-MM-DD)"),
+    reason: z.string().min(1).describe("Why the pay changes (shown in the audit trail)"),
+  }),
+  handler: ({ employee_id, annual_salary, hourly_rate, effective_date }, { db }: ToolContext) => {
+    const employee = requireRow(
+      db,
+      `SELECT e.id, e.status, e.annual_salary, e.hourly_rate, p.pay_type
+         FROM employees e JOIN positions p ON p.id = e.position_id WHERE e.id = ?`,
+      employee_id,
+      `employee '${employee_id}' not found; use list_employees to find ids`,
+    );
+    if (employee.status === "terminated") {
+      throw new ToolFailure(`employee ${employee_id} has left the company; their pay can no longer be changed`);
+    }
+    const salaried = employee.pay_type === "salaried";
+    const amount = salaried ? annual_salary : hourly_rate;
+    const wrong = salaried ? hourly_rate : annual_salary;
+    if (amount === undefined || wrong !== undefined) {
+      throw new ToolFailure(
+        `employee ${employee_id} is ${salaried ? "salaried: pass annual_salary only" : "paid hourly: pass hourly_rate only"}`,
+      );
+    }
+    const rounded = Math.round(amount * 100) / 100;
+    db.prepare(
+      `UPDATE employees SET ${salaried ? "annual_salary" : "hourly_rate"} = ?, compensation_effective_date = ? WHERE id = ?`,
+    ).run(rounded, effective_date, employee_id);
+    return {
+      employee_id,
+      pay_type: employee.pay_type,
+      previous_amount: salaried ? employee.annual_salary : employee.hourly_rate,
+      new_amount: rounded,
+      effective_date,
+    };
+  },
+});
+
+const listPayrollRuns = defineTool({
+  name: "list_payroll_runs",
+  description:
+    "List biweekly payroll runs (pay period, pay date, status `draft`/`finalized`/`paid`, head count and gross total), most recent period first. Paginated: returns `payroll_runs`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z.enum(["draft", "finalized", "paid"]).optional().describe("Only runs with this status"),
+    page: pageField,
+    per_page: perPageField,
+  }),
+  handler: ({ status, page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "payroll_runs",
+      from: "payroll_runs",
+      columns: "id, period_start, period_end, pay_date, status, employee_count, total_gross",
+      filters: [when(status, "status = ?")],
+      orderBy: "period_end DESC",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listPayslips = defineTool({
+  name: "list_payslips",
+  description:
+    "List payslips (hours, regular and overtime pay, gross, tax, benefits and net pay) of a payroll run and/or an employee, ordered by run and employee. Paginated: returns `payslips`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    run_id: z.string().optional().describe("Only payslips of this payroll run, e.g. 'PR-20250601'"),
+    employee_id: z.string().optional().describe("Only payslips of this employee"),
+    page: pageField,
+    per_page: perPageField,
+  }),
+  handler: ({ run_id, employee_id, page, per_page }, { db }: ToolContext) =>
+    paginate(db, {
+      key: "payslips",
+      from: "payslips",
+      columns:
+        "run_id, employee_id, regular_hours, overtime_hours, regular_pay, overtime_pay, gross_pay, tax_withheld, benefits_deduction, net_pay",
+      filters: [when(run_id, "run_id = ?"), when(employee_id, "employee_id = ?")],
+      orderBy: "run_id, employee_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+export const hrTools: DomainTool[] = [
+  listDepartments,
+  listPositions,
+  listEmployees,
+  getEmployee,
+  listTimesheetEntries,
+  listLeaveRequests,
+  getLeaveRequest,
+  decideLeaveRequest,
+  listLeaveBalances,
+  updateCompensation,
+  listPayrollRuns,
+  listPayslips,
+];

@@ -1,0 +1,109 @@
+import { check, checkOtherTablesUnchanged, defineTask, nearlyEqual, parseAnswerJson } from "../../../envs/index.js";
+import type { Check } from "../../../envs/index.js";
+import { retailDomain } from "../domain.js";
+import { PATHS, computeNetRevenue, parseCloseMemo } from "../expectations.js";
+import { FETCH_ALL_PY } from "./python-snippets.js";
+
+interface Variant {
+  excludeTestAccounts: boolean;
+  subtractRefunds: boolean;
+  excludeCancelled: boolean;
+}
+
+const CONVENTIONS: Variant = { excludeTestAccounts: true, subtractRefunds: true, excludeCancelled: true };
+
+function cells(variant: Variant): string[] {
+  return [
+    FETCH_ALL_PY,
+    `memo = read_text("${PATHS.closeMemo}")
+print(memo)
+period_start, period_end = re.search(r"Closing period:\\s*\\**\\s*(\\d{4}-\\d{2}-\\d{2})\\s*to\\s*(\\d{4}-\\d{2}-\\d{2})", memo).groups()
+test_accounts = {int(found) for found in re.findall(r"#(\\d{5})", memo)}
+print(period_start, period_end, sorted(test_accounts))`,
+    `month_orders = fetch_all("list_orders", "orders", placed_from=period_start, placed_to=period_end)
+included = [
+    order for order in month_orders
+    if not (${variant.excludeCancelled ? "True" : "False"} and order["status"] == "cancelled")
+    and not (${variant.excludeTestAccounts ? "True" : "False"} and order["customer_id"] in test_accounts)
+]
+category_of = {product["sku"]: product["category"] for product in fetch_all("list_products", "products")}
+print(len(month_orders), "orders placed in the period,", len(included), "counted")`,
+    `revenue = {}
+line_category = {}
+for summary in included:
+    order = tools.get_order(order_id=summary["id"])
+    for line in order["lines"]:
+        category = category_of[line["sku"]]
+        if category == "Gift Cards":
+            continue
+        line_category[line["line_id"]] = category
+        revenue[category] = revenue.get(category, 0.0) + line["line_total"]
+refunds = fetch_all("list_refunds", "refunds")
+subtracted = 0
+for refund in refunds:
+    if ${variant.subtractRefunds ? "True" : "False"} and refund["order_line_id"] in line_category:
+        revenue[line_category[refund["order_line_id"]]] -= refund["amount"]
+        subtracted += 1
+print(subtracted, "refunds subtracted")`,
+    `print(json.dumps({category: round(value, 2) for category, value in sorted(revenue.items())}))`,
+  ];
+}
+
+export const netRevenueByCategoryTask = defineTask({
+  id: "retail.net-revenue-by-category",
+  domain: retailDomain,
+  summary:
+    "Compute net merchandise revenue per category for the month being closed, following the finance memo's conventions (refunds, cancelled orders, gift cards, QA test accounts).",
+  instruction:
+    "Finance is closing the month and needs net merchandise revenue by product category. The close memo in the workspace gives the period and the reporting conventions; follow them exactly. Reply with only a JSON object mapping each category name to its net revenue in dollars, rounded to cents, e.g. {\"Books\": 1234.56, ...}.",
+  tools: ["list_orders", "get_order", "list_products", "get_product", "list_refunds", "get_customer"],
+  verify: ({ initial, final, answer }) => {
+    const memo = initial.readFile(PATHS.closeMemo);
+    const checks: Check[] = [];
+    if (memo === null) return [check("memo-present", false, `${PATHS.closeMemo} is missing from the instance`)];
+    const expected = computeNetRevenue(initial.db, parseCloseMemo(memo));
+    checks.push(
+      check("instance-has-revenue", Object.keys(expected).length > 0, `${Object.keys(expected).length} categories with sales`),
+    );
+    const parsed = parseAnswerJson(answer);
+    const given = new Map<string, number>();
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
+        given.set(key.trim().toLowerCase(), typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")));
+    const problems: string[] = [];
+    for (const [category, amount] of Object.entries(expected)) {
+      const found = given.get(category.toLowerCase());
+      if (found === undefined || !nearlyEqual(found, amount, 0.011))
+        problems.push(`${category}: expected ${amount.toFixed(2)}, found ${found ?? "missing"}`);
+    }
+    const expectedKeys = new Set(Object.keys(expected).map((category) => category.toLowerCase()));
+    for (const key of given.keys()) if (!expectedKeys.has(key)) problems.push(`unexpected category '${key}'`);
+    checks.push(
+      check(
+        "revenue-by-category",
+        problems.length === 0,
+        problems.length === 0 ? `all ${expectedKeys.size} categories match` : problems.slice(0, 10).join("; "),
+      ),
+    );
+    checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));
+    return checks;
+  },
+  oracle: cells(CONVENTIONS),
+  nearMisses: [
+    {
+      id: "keeps-test-accounts",
+      description: "Counts the QA test accounts' orders.",
+      cells: cells({ ...CONVENTIONS, excludeTestAccounts: false }),
+    },
+    {
+      id: "gross-of-refunds",
+      description: "Reports revenue without subtracting refunds.",
+      cells: cells({ ...CONVENTIONS, subtractRefunds: false }),
+    },
+    {
+      id: "keeps-cancelled-orders",
+      description: "Counts cancelled orders placed in the period.",
+      cells: cells({ ...CONVENTIONS, excludeCancelled: false }),
+    },
+  ],
+});

@@ -1,0 +1,206 @@
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  diffTable,
+  nearlyEqual,
+  parseAnswerJson,
+} from "../../../envs/index.js";
+import type { Check } from "../../../envs/index.js";
+import { retailDomain } from "../domain.js";
+import { PATHS, computeReturnDecisions } from "../expectations.js";
+import { FETCH_ALL_PY, pythonDict } from "./python-snippets.js";
+
+interface Variant {
+  windows: Record<string, number>;
+  restockingFee: boolean;
+  fraudScreen: boolean;
+}
+
+const POLICY_AS_WRITTEN: Variant = {
+  windows: { Electronics: 15, Apparel: 45 },
+  restockingFee: true,
+  fraudScreen: true,
+};
+
+function cells(variant: Variant): string[] {
+  return [
+    FETCH_ALL_PY,
+    `policy = read_text("${PATHS.returnsPolicy}")
+print(policy)`,
+    `watch_rows = list(csv.DictReader(io.StringIO(read_text("${PATHS.watchList}"))))
+active_emails = {row["email"].strip().lower() for row in watch_rows if row["status"].strip().lower() == "active"}
+pending = fetch_all("list_returns", "returns", status="requested")
+print(len(active_emails), "active watch-list entries;", len(pending), "requests waiting")`,
+    `WINDOWS = ${pythonDict(variant.windows)}
+DEFECT_REASONS = {"defective", "damaged_in_transit"}
+orders, products, customers = {}, {}, {}
+decisions = {"approved": 0, "rejected": 0, "escalated": 0}
+log = []
+for item in pending:
+    rma = tools.get_return(return_id=item["id"])
+    if rma["order_id"] not in orders:
+        orders[rma["order_id"]] = tools.get_order(order_id=rma["order_id"])
+    order = orders[rma["order_id"]]
+    if rma["sku"] not in products:
+        products[rma["sku"]] = tools.get_product(sku=rma["sku"])
+    category = products[rma["sku"]]["category"]
+    if order["customer_id"] not in customers:
+        customers[order["customer_id"]] = tools.get_customer(customer_id=order["customer_id"])
+    email = customers[order["customer_id"]]["email"].strip().lower()
+    line = next(l for l in order["lines"] if l["line_id"] == rma["order_line_id"])
+    value = round(line["line_total"] / line["quantity"] * rma["quantity"], 2)
+    window = WINDOWS.get(category, 30)
+    if rma["reason"] in DEFECT_REASONS:
+        window = max(window, 60)
+    age = days_between(order["delivered_at"], rma["requested_at"])
+    if ${variant.fraudScreen ? "email in active_emails" : "False"}:
+        tools.escalate_return(return_id=rma["id"], note="Customer is on the active fraud watch list: Risk team review")
+        outcome = "escalated"
+    elif category == "Gift Cards":
+        tools.reject_return(return_id=rma["id"], reason="Gift cards are final sale")
+        outcome = "rejected"
+    elif category == "Personal Care" and rma["item_condition"] != "unopened":
+        tools.reject_return(return_id=rma["id"], reason="Opened personal care items cannot be returned")
+        outcome = "rejected"
+    elif age > window:
+        tools.reject_return(return_id=rma["id"], reason=f"Requested {age} days after delivery; the window is {window} days")
+        outcome = "rejected"
+    elif value > 400:
+        tools.escalate_return(return_id=rma["id"], note=f"Merchandise value {value:.2f} is above the 400.00 approval limit")
+        outcome = "escalated"
+    else:
+        fee = 15 if ${variant.restockingFee ? "True" : "False"} and category == "Electronics" and rma["item_condition"] == "opened" and rma["reason"] not in DEFECT_REASONS else 0
+        tools.approve_return(return_id=rma["id"], restocking_fee_percent=fee)
+        outcome = "approved"
+    decisions[outcome] += 1
+    log.append((rma["id"], category, rma["reason"], rma["item_condition"], age, value, outcome))
+for entry in log:
+    print(entry)`,
+    `left = fetch_all("list_returns", "returns", status="requested")
+assert not left, left
+print(json.dumps(decisions))`,
+  ];
+}
+
+export const processPendingReturnsTask = defineTask({
+  id: "retail.process-pending-returns",
+  domain: retailDomain,
+  summary:
+    "Decide every pending return request (approve with the right restocking fee, reject, or escalate) per the returns policy and the fraud watch list.",
+  instruction:
+    "Please clear the returns queue: every return request still waiting for a decision (status 'requested') needs to be approved, rejected or escalated exactly as our returns & refunds policy says, including the fraud watch list check and any restocking fee. Both documents are in the workspace. When you're done, reply with only a JSON object counting your decisions: {\"approved\": <n>, \"rejected\": <n>, \"escalated\": <n>}.",
+  tools: [
+    "list_returns",
+    "get_return",
+    "get_order",
+    "get_product",
+    "get_customer",
+    "list_customers",
+    "approve_return",
+    "reject_return",
+    "escalate_return",
+  ],
+  verify: ({ initial, final, answer }) => {
+    const watchList = initial.readFile(PATHS.watchList) ?? "";
+    const expected = computeReturnDecisions(initial.db, watchList);
+    const checks: Check[] = [];
+    checks.push(
+      check("instance-has-requests", expected.length > 0, `${expected.length} return requests were waiting`),
+    );
+    const finalRows = new Map(
+      (
+        final.db.prepare("SELECT id, status, restocking_fee FROM returns").all() as Array<{
+          id: number;
+          status: string;
+          restocking_fee: number;
+        }>
+      ).map((row) => [row.id, row]),
+    );
+    const wrongStatus = expected
+      .filter((item) => finalRows.get(item.returnId)?.status !== item.status)
+      .map((item) => `${item.returnId}: expected ${item.status} (${item.rule}), found ${finalRows.get(item.returnId)?.status ?? "missing"}`);
+    checks.push(
+      check(
+        "decisions",
+        wrongStatus.length === 0,
+        wrongStatus.length === 0
+          ? `all ${expected.length} requests decided as the policy requires`
+          : `${wrongStatus.length} wrong decision(s): ${wrongStatus.slice(0, 8).join("; ")}`,
+      ),
+    );
+    const wrongFees = expected
+      .filter((item) => item.status === "approved")
+      .filter((item) => !nearlyEqual(finalRows.get(item.returnId)?.restocking_fee ?? Number.NaN, item.restockingFee))
+      .map(
+        (item) =>
+          `${item.returnId}: expected fee ${item.restockingFee.toFixed(2)}, found ${finalRows.get(item.returnId)?.restocking_fee ?? "missing"}`,
+      );
+    checks.push(
+      check(
+        "restocking-fees",
+        wrongFees.length === 0,
+        wrongFees.length === 0 ? "restocking fees match the policy" : `wrong fee(s): ${wrongFees.slice(0, 8).join("; ")}`,
+      ),
+    );
+    const diff = diffTable(initial.db, final.db, "returns", "id");
+    const expectedIds = new Set(expected.map((item) => String(item.returnId)));
+    const decisionColumns = new Set(["status", "restocking_fee", "decision_note"]);
+    const stray = [
+      ...diff.added.map((row) => `added ${String(row.id)}`),
+      ...diff.removed.map((row) => `removed ${String(row.id)}`),
+      ...diff.changed
+        .filter(
+          (change) =>
+            !expectedIds.has(change.key) ||
+            Object.keys(change.after).some(
+              (column) => !decisionColumns.has(column) && change.after[column] !== change.before[column],
+            ),
+        )
+        .map((change) => `changed ${change.key}`),
+    ];
+    checks.push(
+      check(
+        "only-requests-changed",
+        stray.length === 0,
+        stray.length === 0
+          ? "only the waiting requests' decision fields changed"
+          : `unexpected return changes: ${stray.slice(0, 8).join(", ")}`,
+      ),
+    );
+    checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["returns"]));
+    const counts = { approved: 0, rejected: 0, escalated: 0 };
+    for (const item of expected) counts[item.status] += 1;
+    const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
+    const answered =
+      parsed && typeof parsed === "object"
+        ? (["approved", "rejected", "escalated"] as const).every((key) => Number(parsed[key]) === counts[key])
+        : false;
+    checks.push(
+      check(
+        "answer-counts",
+        answered,
+        `expected ${JSON.stringify(counts)}, found ${answer.trim().slice(0, 200) || "(empty answer)"}`,
+      ),
+    );
+    return checks;
+  },
+  oracle: cells(POLICY_AS_WRITTEN),
+  nearMisses: [
+    {
+      id: "one-window-for-all",
+      description: "Applies the 30-day standard window to every category (misses Electronics 15 and Apparel 45).",
+      cells: cells({ ...POLICY_AS_WRITTEN, windows: {} }),
+    },
+    {
+      id: "no-restocking-fee",
+      description: "Approves opened electronics without the 15% restocking fee.",
+      cells: cells({ ...POLICY_AS_WRITTEN, restockingFee: false }),
+    },
+    {
+      id: "skips-fraud-screen",
+      description: "Never checks the fraud watch list.",
+      cells: cells({ ...POLICY_AS_WRITTEN, fraudScreen: false }),
+    },
+  ],
+});
