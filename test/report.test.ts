@@ -29,7 +29,12 @@ const TASKS = ["refund_late_orders", "reconcile_inventory"];
 const SAMPLES = 3;
 
 /** A valid trajectory whose numbers follow the paper's trend: DTC degrades with scale, PTC does not. */
-function syntheticTrajectory(task: string, scale: "v0" | "v1", harness: "dtc" | "ptc", sample: number): Trajectory {
+function syntheticTrajectory(
+  task: string,
+  scale: "v0" | "v1",
+  harness: "dtc" | "ptc",
+  sample: number,
+): Trajectory {
   const large = scale === "v1";
   const direct = harness === "dtc";
   const passed = direct ? sample < (large ? 1 : 2) : sample < (large ? 2 : 3);
@@ -165,7 +170,11 @@ describe("writeReports end to end", () => {
     async () => {
       let browser: Browser | undefined;
       try {
-        browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, timeout: 30_000 });
+        browser = await chromium.launch({
+          executablePath: chromiumPath,
+          args: CHROMIUM_ARGS,
+          timeout: 30_000,
+        });
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
         const problems: string[] = [];
         const requests: string[] = [];

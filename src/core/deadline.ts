@@ -6,46 +6,52 @@ export function deadlineSignal(timeoutMs: number, parent?: AbortSignal): AbortSi
   return parent ? AbortSignal.any([parent, timeout]) : timeout;
 }
 
-/** Races a promise against a signal; rejects with a TIMEOUT/ABORTED error naming what was waited for. */
+/**
+ * Races a promise against a timeout and an optional signal; rejects with a TIMEOUT/ABORTED error naming what
+ * was waited for. Uses one plain timer (cheaper than AbortSignal.timeout on hot paths such as tool calls).
+ */
 export async function withDeadline<T>(
   promise: Promise<T>,
-  options: { timeoutMs: number; signal?: AbortSignal; what: string },
+  options: { timeoutMs: number; signal?: AbortSignal | undefined; what: string },
 ): Promise<T> {
-  const signal = deadlineSignal(options.timeoutMs, options.signal);
-  if (signal.aborted) {
+  const { signal, what, timeoutMs } = options;
+  if (signal?.aborted) {
     promise.catch(() => undefined);
-    throw abortError(signal, options.what, options.timeoutMs);
+    throw abortedError(what, signal.reason);
   }
   return await new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal, options.what, options.timeoutMs));
-    signal.addEventListener("abort", onAbort, { once: true });
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortedError(what, signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(
+        new ProgAgentError(`${what} did not finish within ${timeoutMs} ms`, {
+          code: ERROR_CODES.TIMEOUT,
+          category: "upstream",
+          details: { timeoutMs },
+        }),
+      );
+    }, Math.max(0, timeoutMs));
+    signal?.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );
   });
 }
 
-function abortError(signal: AbortSignal, what: string, timeoutMs: number): ProgAgentError {
-  const reason: unknown = signal.reason;
-  const timedOut = reason instanceof DOMException && reason.name === "TimeoutError";
-  return timedOut
-    ? new ProgAgentError(`${what} did not finish within ${timeoutMs} ms`, {
-        code: ERROR_CODES.TIMEOUT,
-        category: "upstream",
-        details: { timeoutMs },
-      })
-    : new ProgAgentError(`${what} was aborted`, {
-        code: ERROR_CODES.ABORTED,
-        category: "user",
-        cause: reason,
-      });
+function abortedError(what: string, reason: unknown): ProgAgentError {
+  return new ProgAgentError(`${what} was aborted`, { code: ERROR_CODES.ABORTED, category: "user", cause: reason });
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -19,7 +19,16 @@ describe("analyzeCodeBlocks", () => {
       "try:\n    pass\nfinally:\n    pass",
       "print('hello')",
     ]);
-    expect(features.map((feature) => feature.hasLoop)).toEqual([true, true, true, false, true, false, false, false]);
+    expect(features.map((feature) => feature.hasLoop)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(features.map((feature) => feature.hasConditional)).toEqual([
       false,
       false,
@@ -93,7 +102,7 @@ describe("analyzeCodeBlocks", () => {
   });
 
   it("never executes the code it parses", async () => {
-    const features = await analyzeOne('import os\nos._exit(3)\nraise SystemExit(4)\nprint(tools.x())');
+    const features = await analyzeOne("import os\nos._exit(3)\nraise SystemExit(4)\nprint(tools.x())");
     expect(features.parses).toBe(true);
     expect(features.toolCallCount).toBe(1);
   });
@@ -105,7 +114,9 @@ describe("analyzeCodeBlocks", () => {
   });
 
   it("fails with a named error when the parser does not answer in time", async () => {
-    const huge = Array.from({ length: 2000 }, (_, index) => `x${index} = [i for i in range(${index}) if i]\n`.repeat(50));
+    const huge = Array.from({ length: 2000 }, (_, index) =>
+      `x${index} = [i for i in range(${index}) if i]\n`.repeat(50),
+    );
     await expect(analyzeCodeBlocks(huge, { timeoutMs: 1 })).rejects.toMatchObject({
       code: "CODE_ANALYSIS_FAILED",
       message: expect.stringMatching(/did not finish within 1 ms/),

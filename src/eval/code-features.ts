@@ -156,7 +156,10 @@ export async function analyzeCodeBlocks(
   const byCode = new Map<string, CodeFeatures>();
   distinct.forEach((code, index) => {
     const features = (parsed.value as unknown[])[index];
-    byCode.set(code, features === null || typeof features !== "object" ? NOT_PARSED : (features as CodeFeatures));
+    byCode.set(
+      code,
+      features === null || typeof features !== "object" ? NOT_PARSED : (features as CodeFeatures),
+    );
   });
   return codes.map((code) => ({ ...(byCode.get(code) ?? NOT_PARSED) }));
 }
@@ -177,7 +180,9 @@ function runAnalyzer(codes: string[], timeoutMs: number, parent?: AbortSignal): 
     child.stdin.on("error", () => undefined);
     child.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") {
-        reject(analysisError(`${PYTHON_PATH} was not found; install python3 (apt-get install -y python3)`, error));
+        reject(
+          analysisError(`${PYTHON_PATH} was not found; install python3 (apt-get install -y python3)`, error),
+        );
       } else if (signal.aborted) {
         const timedOut = parent?.aborted !== true;
         reject(

@@ -19,5 +19,7 @@ export function formatSummaryTable(summary: readonly SummaryRow[]): string {
       })
       .join("  ")
       .trimEnd();
-  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...table.rows.map(line)].join("\n");
+  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...table.rows.map(line)].join(
+    "\n",
+  );
 }

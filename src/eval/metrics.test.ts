@@ -5,7 +5,9 @@ import { summarizeByHarnessAndScale } from "./summarize-by-harness-and-scale.js"
 
 let episodeCounter = 0;
 
-function episode(overrides: Partial<Trajectory> & Pick<Trajectory, "task" | "scale" | "harness">): Trajectory {
+function episode(
+  overrides: Partial<Trajectory> & Pick<Trajectory, "task" | "scale" | "harness">,
+): Trajectory {
   episodeCounter += 1;
   return trajectorySchema.parse({
     schemaVersion: 1,
@@ -35,12 +37,30 @@ function episode(overrides: Partial<Trajectory> & Pick<Trajectory, "task" | "sca
 }
 
 function code(source: string): CodeBlock {
-  return { turn: 0, code: source, status: "ok", output: "", errorType: null, toolCallCount: 0, durationMs: 1 };
+  return {
+    turn: 0,
+    code: source,
+    status: "ok",
+    output: "",
+    errorType: null,
+    toolCallCount: 0,
+    durationMs: 1,
+  };
 }
 
 function toolCalls(direct: number, viaCode: number): Trajectory["toolCalls"] {
-  const call = (via: "direct" | "code") => ({ turn: 0, name: "t", args: {}, via, isError: false, durationMs: 1 });
-  return [...Array.from({ length: direct }, () => call("direct")), ...Array.from({ length: viaCode }, () => call("code"))];
+  const call = (via: "direct" | "code") => ({
+    turn: 0,
+    name: "t",
+    args: {},
+    via,
+    isError: false,
+    durationMs: 1,
+  });
+  return [
+    ...Array.from({ length: direct }, () => call("direct")),
+    ...Array.from({ length: viaCode }, () => call("code")),
+  ];
 }
 
 function turns(count: number): Trajectory["turns"] {
@@ -75,9 +95,34 @@ describe("computeMetrics", () => {
 
   it("computes pass rate, pass@k, tool calls, tokens, errors, context limits and turns", async () => {
     const trajectories = [
-      episode({ task: "a", scale: "v2", harness: "dtc", reward: 1, toolCalls: toolCalls(4, 0), turns: turns(4), toolOutputTokens: 1000 }),
-      episode({ task: "a", scale: "v2", harness: "dtc", reward: 1, toolCalls: toolCalls(6, 0), turns: turns(6), toolOutputTokens: 3000, runtimeErrors: 1 }),
-      episode({ task: "a", scale: "v2", harness: "dtc", endReason: "context_limit", toolCalls: toolCalls(2, 0), turns: turns(2), toolOutputTokens: 5000 }),
+      episode({
+        task: "a",
+        scale: "v2",
+        harness: "dtc",
+        reward: 1,
+        toolCalls: toolCalls(4, 0),
+        turns: turns(4),
+        toolOutputTokens: 1000,
+      }),
+      episode({
+        task: "a",
+        scale: "v2",
+        harness: "dtc",
+        reward: 1,
+        toolCalls: toolCalls(6, 0),
+        turns: turns(6),
+        toolOutputTokens: 3000,
+        runtimeErrors: 1,
+      }),
+      episode({
+        task: "a",
+        scale: "v2",
+        harness: "dtc",
+        endReason: "context_limit",
+        toolCalls: toolCalls(2, 0),
+        turns: turns(2),
+        toolOutputTokens: 5000,
+      }),
       episode({ task: "a", scale: "v2", harness: "dtc", runtimeErrors: 3 }),
       episode({ task: "a", scale: "v2", harness: "dtc", toolCalls: toolCalls(1, 2), turns: turns(3) }),
     ];
@@ -108,14 +153,19 @@ describe("computeMetrics", () => {
         task: "a",
         scale: "v0",
         harness: "ptc",
-        codeBlocks: [code("for o in tools.list_orders():\n    print(o['id'])"), code("print(tools.get_order(id=1))")],
+        codeBlocks: [
+          code("for o in tools.list_orders():\n    print(o['id'])"),
+          code("print(tools.get_order(id=1))"),
+        ],
       }),
       episode({
         task: "a",
         scale: "v0",
         harness: "ptc",
         codeBlocks: [
-          code("try:\n    r = tools.get_order(id=2)\nexcept Exception:\n    r = None\nif r:\n    print(r['total'])"),
+          code(
+            "try:\n    r = tools.get_order(id=2)\nexcept Exception:\n    r = None\nif r:\n    print(r['total'])",
+          ),
           code("this is not python"),
         ],
       }),
@@ -141,8 +191,22 @@ describe("computeMetrics", () => {
 describe("summarizeByHarnessAndScale", () => {
   it("weights per-task means by episodes and code shares by code blocks", async () => {
     const trajectories = [
-      episode({ task: "a", scale: "v0", harness: "ptc", reward: 1, toolOutputTokens: 100, codeBlocks: [code("for x in y: pass")] }),
-      episode({ task: "b", scale: "v0", harness: "ptc", reward: 0, toolOutputTokens: 400, codeBlocks: [code("x = 1"), code("y = 2"), code("z = 3")] }),
+      episode({
+        task: "a",
+        scale: "v0",
+        harness: "ptc",
+        reward: 1,
+        toolOutputTokens: 100,
+        codeBlocks: [code("for x in y: pass")],
+      }),
+      episode({
+        task: "b",
+        scale: "v0",
+        harness: "ptc",
+        reward: 0,
+        toolOutputTokens: 400,
+        codeBlocks: [code("x = 1"), code("y = 2"), code("z = 3")],
+      }),
       episode({ task: "b", scale: "v0", harness: "ptc", reward: 0, toolOutputTokens: 400 }),
       episode({ task: "a", scale: "v1", harness: "dtc", reward: 1 }),
       episode({ task: "a", scale: "v0", harness: "dtc", reward: 0 }),

@@ -151,19 +151,21 @@ export function buildSummaryTable(summary: readonly SummaryRow[]): ReportTable {
       number("Runtime errors / episode"),
       number("Context-limit share"),
     ],
-    rows: [...summary].sort(compareHarnessThenScale).map((row) => [
-      harnessLabel(row.harness),
-      row.scale,
-      String(row.tasks),
-      String(row.episodes),
-      formatRate(row.passRate),
-      ...ks.map((k) => formatOptionalRate(row.passAtK[k])),
-      formatCount(row.meanToolCalls),
-      formatCount(row.meanDirectToolCalls),
-      formatTokens(row.meanToolOutputTokens),
-      formatCount(row.runtimeErrorsPerEpisode),
-      formatShare(row.contextLimitShare),
-    ]),
+    rows: [...summary]
+      .sort(compareHarnessThenScale)
+      .map((row) => [
+        harnessLabel(row.harness),
+        row.scale,
+        String(row.tasks),
+        String(row.episodes),
+        formatRate(row.passRate),
+        ...ks.map((k) => formatOptionalRate(row.passAtK[k])),
+        formatCount(row.meanToolCalls),
+        formatCount(row.meanDirectToolCalls),
+        formatTokens(row.meanToolOutputTokens),
+        formatCount(row.runtimeErrorsPerEpisode),
+        formatShare(row.contextLimitShare),
+      ]),
   };
 }
 

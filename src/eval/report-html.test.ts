@@ -43,13 +43,15 @@ describe("renderHtmlReport", () => {
     });
     expect(html.startsWith("<!doctype html>")).toBe(true);
     for (const chart of ["pass-rate", "tool-output-tokens", "tool-calls"]) {
-      expect(html).toMatch(new RegExp(`<figure data-chart="${chart}">\\s*<svg[^>]*>[\\s\\S]*?</svg>\\s*<figcaption>`));
+      expect(html).toMatch(
+        new RegExp(`<figure data-chart="${chart}">\\s*<svg[^>]*>[\\s\\S]*?</svg>\\s*<figcaption>`),
+      );
     }
     // Nothing is fetched: no scripts, stylesheets, fonts or remote URLs.
     expect(html).not.toMatch(/<script|<link|@import|@font-face|src="http|href="http/i);
     expect(html).toContain("run &#34;x&#34; &#38; &#60;y&#62;");
     expect(html).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
-    expect(html).toContain("<td>Hybrid</td><td class=\"number\">0.95</td>");
+    expect(html).toContain('<td>Hybrid</td><td class="number">0.95</td>');
     expect(html).toContain("Paper reference");
   });
 });

@@ -53,7 +53,13 @@ const CHARTS: readonly ChartDefinition[] = [
       config: CHART_CONFIG,
       mark: { type: "bar" },
       encoding: {
-        x: { field: "scale", type: "ordinal", title: "Environment scale", sort: [...SCALES], axis: { labelAngle: 0 } },
+        x: {
+          field: "scale",
+          type: "ordinal",
+          title: "Environment scale",
+          sort: [...SCALES],
+          axis: { labelAngle: 0 },
+        },
         xOffset: { field: "harness", type: "nominal", sort: colors.domain },
         y: { field: "meanToolCalls", type: "quantitative", title: "Tool calls / episode" },
         color: { field: "harness", type: "nominal", title: "Harness", scale: colors, sort: colors.domain },
@@ -176,7 +182,13 @@ function lineChart(
     config: CHART_CONFIG,
     mark: { type: "line", point: { size: 60, filled: true }, strokeWidth: 2.5 },
     encoding: {
-      x: { field: "scale", type: "ordinal", title: "Environment scale", sort: [...SCALES], axis: { labelAngle: 0 } },
+      x: {
+        field: "scale",
+        type: "ordinal",
+        title: "Environment scale",
+        sort: [...SCALES],
+        axis: { labelAngle: 0 },
+      },
       y: { field, type: "quantitative", title, scale: domain ? { domain, zero: true } : { zero: true } },
       color: { field: "harness", type: "nominal", title: "Harness", scale: colors, sort: colors.domain },
     },
@@ -221,7 +233,8 @@ tbody tr:nth-child(even) td { background: #fbfcfd; }
 .charts { display: flex; flex-wrap: wrap; gap: 24px; }
 figure { margin: 0; padding: 12px; border: 1px solid var(--line); border-radius: 6px; max-width: 100%; }
 figure svg { display: block; max-width: 100%; height: auto; }
-figcaption { color: var(--muted); font-size: 0.85rem; margin-top: 8px; max-width: 40ch; }
+/* The caption takes the chart's width instead of widening the figure. */
+figcaption { color: var(--muted); font-size: 0.85rem; margin-top: 8px; width: 0; min-width: 100%; }
 .paper { background: #fff8e6; border: 1px solid #f0d58a; border-radius: 6px; padding: 4px 16px 12px; margin-top: 32px; }
 .paper h2 { border-bottom-color: #f0d58a; }
 `;

@@ -63,7 +63,9 @@ describe("renderMarkdownReport", () => {
     expect(markdown).toContain("- **Tasks:** 1");
     expect(markdown).toContain("- **Episodes:** 16");
     expect(markdown).toContain("- **Report created:** 2026-10-20T12:00:00.000Z");
-    expect(markdown).toContain("| DTC | v0 | 1 | 8 | 0.50 | 0.50 | 1.00 | 12.0 | 12.0 | 31,250 | 0.0 | 12.5% |");
+    expect(markdown).toContain(
+      "| DTC | v0 | 1 | 8 | 0.50 | 0.50 | 1.00 | 12.0 | 12.0 | 31,250 | 0.0 | 12.5% |",
+    );
     expect(markdown).toContain("| PTC | v0 | 10 | 80.0% | 60.0% | 10.0% | 20.0% |");
     expect(markdown).toContain("| refund_order | v0 | PTC | 8 | 0.88 |");
     expect(markdown).toMatch(/## Paper reference: .*not from this run/);
@@ -72,7 +74,9 @@ describe("renderMarkdownReport", () => {
   });
 
   it("escapes task names that would break the table or read as markup", () => {
-    const markdown = renderMarkdownReport(input([row({ task: "a|b <img src=x> _c_", scale: "v1", harness: "dtc" })]));
+    const markdown = renderMarkdownReport(
+      input([row({ task: "a|b <img src=x> _c_", scale: "v1", harness: "dtc" })]),
+    );
     expect(markdown).toContain("| a\\|b \\<img src=x\\> \\_c\\_ | v1 | DTC |");
     expect(markdown).not.toMatch(/[^\\]<img/);
   });

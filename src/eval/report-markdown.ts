@@ -7,14 +7,21 @@ import { buildReportContent, type ReportInput, type ReportTable } from "./report
 export function renderMarkdownReport(input: ReportInput): string {
   const content = buildReportContent(input);
   const lines: string[] = [`# ${escapeMarkdown(content.title)}`, ""];
-  for (const [label, value] of content.runInfo) lines.push(`- **${escapeMarkdown(label)}:** ${escapeMarkdown(value)}`);
+  for (const [label, value] of content.runInfo)
+    lines.push(`- **${escapeMarkdown(label)}:** ${escapeMarkdown(value)}`);
   lines.push("", "## Summary by harness and scale", "", ...markdownTable(content.summary), "");
   for (const note of content.summaryNotes) lines.push(escapeMarkdown(note), "");
   lines.push("## Code style (PTC and Hybrid)", "");
-  if (content.codeStyle) lines.push(...markdownTable(content.codeStyle), "", escapeMarkdown(content.codeStyleNote), "");
+  if (content.codeStyle)
+    lines.push(...markdownTable(content.codeStyle), "", escapeMarkdown(content.codeStyleNote), "");
   else lines.push("No code blocks in this run.", "");
   lines.push("## Per task", "", ...markdownTable(content.perTask), "");
-  lines.push(`## ${escapeMarkdown(content.paperHeading)}`, "", ...markdownTable(content.paperPassAtEight), "");
+  lines.push(
+    `## ${escapeMarkdown(content.paperHeading)}`,
+    "",
+    ...markdownTable(content.paperPassAtEight),
+    "",
+  );
   for (const note of content.paperNotes) lines.push(`- ${escapeMarkdown(note)}`);
   lines.push("");
   return lines.join("\n");

@@ -21,7 +21,13 @@ import {
 } from "../harness/index.js";
 
 /** Makes the model client of one episode. */
-export type ClientFactory = (task: TaskDefinition, scale: Scale, mode: HarnessMode, sample: number, seed: number) => Promise<ModelClient>;
+export type ClientFactory = (
+  task: TaskDefinition,
+  scale: Scale,
+  mode: HarnessMode,
+  sample: number,
+  seed: number,
+) => Promise<ModelClient>;
 
 export interface ModelSpecOptions {
   baseUrl?: string;
@@ -32,7 +38,10 @@ export interface ModelSpecOptions {
 }
 
 /** `oracle`, `replay:<file>`, `openai:<model>` (with a base URL) or `anthropic:<model>`. */
-export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): { name: string; factory: ClientFactory } {
+export function clientFactoryFor(
+  spec: string,
+  options: ModelSpecOptions = {},
+): { name: string; factory: ClientFactory } {
   if (spec === "oracle") {
     const recordings = new Map<string, Promise<OracleRecording>>();
     return {
@@ -58,19 +67,35 @@ export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): 
   if (kind === "openai" && value) {
     const baseUrl = options.baseUrl ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
     const apiKey = process.env[options.apiKeyEnv ?? "OPENAI_API_KEY"];
-    const client = createOpenAiClient({ baseUrl, model: value, ...(apiKey ? { apiKey } : {}), ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}) });
+    const client = createOpenAiClient({
+      baseUrl,
+      model: value,
+      ...(apiKey ? { apiKey } : {}),
+      ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    });
     return { name: spec, factory: async () => client };
   }
   if (kind === "anthropic" && value) {
     const apiKey = process.env[options.apiKeyEnv ?? "ANTHROPIC_API_KEY"];
-    if (!apiKey) throw new ProgAgentError(`set ${options.apiKeyEnv ?? "ANTHROPIC_API_KEY"} to use ${spec}`, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
-    const client = createAnthropicClient({ model: value, apiKey, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) });
+    if (!apiKey)
+      throw new ProgAgentError(`set ${options.apiKeyEnv ?? "ANTHROPIC_API_KEY"} to use ${spec}`, {
+        code: ERROR_CODES.INVALID_ARGUMENT,
+        category: "user",
+      });
+    const client = createAnthropicClient({
+      model: value,
+      apiKey,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    });
     return { name: spec, factory: async () => client };
   }
-  throw new ProgAgentError(`unknown model '${spec}': expected oracle, replay:<file>, openai:<model> or anthropic:<model>`, {
-    code: ERROR_CODES.INVALID_ARGUMENT,
-    category: "user",
-  });
+  throw new ProgAgentError(
+    `unknown model '${spec}': expected oracle, replay:<file>, openai:<model> or anthropic:<model>`,
+    {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    },
+  );
 }
 
 export interface EvaluationPlan {
@@ -135,10 +160,15 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     for (const scale of options.scales)
       for (const mode of options.harnesses)
         for (let sample = 0; sample < options.samples; sample += 1) jobs.push({ task, scale, mode, sample });
-  const pending = jobs.filter((job) => !previous.ids.has(episodeIdOf(job.task.id, job.scale, job.mode, job.sample)));
+  const pending = jobs.filter(
+    (job) => !previous.ids.has(episodeIdOf(job.task.id, job.scale, job.mode, job.sample)),
+  );
   const skipped = jobs.length - pending.length;
   const needsKernel = options.harnesses.some((mode) => mode !== "dtc");
-  const pool = createKernelPool({ size: needsKernel ? Math.min(options.concurrency, 4) : 0, kernel: options.kernelOptions ?? {} });
+  const pool = createKernelPool({
+    size: needsKernel ? Math.min(options.concurrency, 4) : 0,
+    kernel: options.kernelOptions ?? {},
+  });
   const { factory } = clientFactoryFor(options.model, { ...options.modelOptions, pool });
   const tokenCounter = createTokenCounter();
   let done = 0;
@@ -166,11 +196,14 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
           ...(options.signal ? { signal: options.signal } : {}),
         });
       } catch (error) {
-        throw new ProgAgentError(`episode ${episodeIdOf(job.task.id, job.scale, job.mode, job.sample)} could not run: ${errorMessage(error)}`, {
-          code: "EPISODE_FAILED",
-          category: "system",
-          cause: error,
-        });
+        throw new ProgAgentError(
+          `episode ${episodeIdOf(job.task.id, job.scale, job.mode, job.sample)} could not run: ${errorMessage(error)}`,
+          {
+            code: "EPISODE_FAILED",
+            category: "system",
+            cause: error,
+          },
+        );
       }
       if (options.signal?.aborted) return;
       appendFileSync(trajectoriesPath, `${JSON.stringify(trajectory)}\n`);

@@ -48,7 +48,11 @@ describe("writeReports", () => {
     writeFileSync(join(dir, "trajectories.jsonl"), `${lines.join("\n")}\n`);
     const written = await writeReports(dir, { createdAt: "2026-02-02T00:00:00.000Z" });
     const results = resultsFileSchema.parse(JSON.parse(readFileSync(written.resultsPath, "utf8")));
-    expect(results).toMatchObject({ runId: "run-1", model: "model-a, model-b", createdAt: "2026-02-02T00:00:00.000Z" });
+    expect(results).toMatchObject({
+      runId: "run-1",
+      model: "model-a, model-b",
+      createdAt: "2026-02-02T00:00:00.000Z",
+    });
     expect(results.rows).toHaveLength(1);
     expect(results.rows[0]).toMatchObject({ task: "task_a", episodes: 2, passRate: 0.5 });
     expect(readFileSync(written.markdownPath, "utf8")).toContain("- **Episodes:** 2");
@@ -79,6 +83,8 @@ describe("writeReports", () => {
       message: expect.stringMatching(/trajectories\.jsonl does not exist/),
     });
     writeFileSync(join(dir, "trajectories.jsonl"), "\n");
-    await expect(writeReports(dir)).rejects.toMatchObject({ message: expect.stringMatching(/holds no trajectories/) });
+    await expect(writeReports(dir)).rejects.toMatchObject({
+      message: expect.stringMatching(/holds no trajectories/),
+    });
   });
 });

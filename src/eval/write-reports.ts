@@ -71,12 +71,15 @@ async function readTrajectories(path: string): Promise<Trajectory[]> {
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new ProgAgentError(`${path} does not exist: point at a run directory that holds trajectories.jsonl`, {
-        code: ERROR_CODES.INVALID_ARGUMENT,
-        category: "user",
-        cause: error,
-        details: { path },
-      });
+      throw new ProgAgentError(
+        `${path} does not exist: point at a run directory that holds trajectories.jsonl`,
+        {
+          code: ERROR_CODES.INVALID_ARGUMENT,
+          category: "user",
+          cause: error,
+          details: { path },
+        },
+      );
     }
     throw error;
   } finally {
@@ -94,7 +97,11 @@ function parseLine(line: string, path: string, lineNumber: number): Trajectory {
   try {
     value = JSON.parse(line);
   } catch (error) {
-    throw formatError(`${path} line ${lineNumber} is not valid JSON: ${errorMessage(error)}`, path, lineNumber);
+    throw formatError(
+      `${path} line ${lineNumber} is not valid JSON: ${errorMessage(error)}`,
+      path,
+      lineNumber,
+    );
   }
   const parsed = trajectorySchema.safeParse(value);
   if (!parsed.success) {

@@ -58,7 +58,8 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
   return {
     async acquire(setup) {
       let kernel = idle.shift();
-      refill();
+      // Refill after the caller's first execution is under way: spawning blocks the event loop for a moment.
+      setImmediate(refill);
       if (!kernel) {
         kernel = createKernel(options.kernel);
         try {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { safeStringify } from "../core/index.js";
 import { renderPythonSignature } from "./render-tool.js";
-import type { JsonSchemaObject, ToolCallResult, ToolEndpoint } from "./tool-types.js";
+import type { JsonSchemaObject, ToolCallResult, ToolContent, ToolEndpoint } from "./tool-types.js";
 
 /**
  * A tool failure the agent should read (not found, not allowed, conflicting state). Handlers throw it;
@@ -75,12 +75,27 @@ export function bindTool<Context>(
       }
       try {
         const value = await definition.handler(parsed.data, context);
-        return { content: [{ type: "text", text: safeStringify(value) }], structuredContent: value };
+        return { content: [lazyJsonText(value)], structuredContent: value };
       } catch (error) {
         const message =
           error instanceof ToolFailure ? error.message : `internal error: ${(error as Error).message}`;
         return { content: [{ type: "text", text: `Error: ${message}` }], isError: true };
       }
+    },
+  };
+}
+
+/**
+ * The text rendering of a structured result, computed on first read: programs decode the structured content
+ * and never need it, direct calls and MCP serialisation read it.
+ */
+function lazyJsonText(value: unknown): ToolContent {
+  let text: string | undefined;
+  return {
+    type: "text",
+    get text(): string {
+      text ??= safeStringify(value);
+      return text;
     },
   };
 }

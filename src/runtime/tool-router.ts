@@ -41,6 +41,8 @@ export interface ToolRouterOptions {
   onCall?: (record: ToolCallRecord) => void;
 }
 
+const NEVER_ABORTED = new AbortController().signal;
+
 /** Routes calls by name to in-process or upstream endpoints, with a deadline each, and records them. */
 export function createToolRouter(
   endpoints: readonly ToolEndpoint[],
@@ -68,19 +70,13 @@ export function createToolRouter(
         true,
       );
     } else {
-      const controller = new AbortController();
-      const combined = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
       try {
-        result = await withDeadline(
-          endpoint.call(args as Record<string, unknown>, { signal: combined, timeoutMs }),
-          {
-            timeoutMs,
-            signal,
-            what: `tool '${name}'`,
-          },
-        );
+        result = await withDeadline(endpoint.call(args as Record<string, unknown>, { signal: signal ?? NEVER_ABORTED, timeoutMs }), {
+          timeoutMs,
+          signal,
+          what: `tool '${name}'`,
+        });
       } catch (error) {
-        controller.abort();
         result = textResult(`Tool '${name}' failed: ${errorMessage(error)}`, true);
       }
     }

@@ -6,14 +6,18 @@ each execution, so nothing the program prints can corrupt the protocol. Stdlib o
 start-up time are deferred until first use.
 """
 
+import ast
 import json
 import os
 import signal
 import sys
 
+CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (it costs start-up time and memory)
+
 COMMAND_FD = 3
 REPLY_FD = 4
 _tool_specs = {}
+_tool_objects = {}
 _attribute_names = {}
 _execution_count = 0
 _tool_call_count = 0
@@ -52,7 +56,11 @@ def _apply_limits(limits):
 
 
 def _send(message):
-    data = (json.dumps(message, default=repr) + "\n").encode("utf-8", "backslashreplace")
+    _send_raw(json.dumps(message, default=repr) + "\n")
+
+
+def _send_raw(text):
+    data = text.encode("utf-8", "backslashreplace")
     # A KeyboardInterrupt in the middle of a reply would corrupt the protocol: defer it until the write is done.
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -128,7 +136,8 @@ def _call_tool(name, arguments):
         raise ToolError("%s: arguments must be JSON-serializable (%s)" % (name, error), name) from None
     _tool_call_count += 1
     call_id = _tool_call_count
-    _send({"t": "call", "id": call_id, "name": name, "args": json.loads(payload)})
+    # The arguments are serialised once, straight into the message.
+    _send_raw('{"t":"call","id":%d,"name":%s,"args":%s}\n' % (call_id, json.dumps(name), payload))
     while True:
         message = _receive()
         if message.get("t") == "result" and message.get("id") == call_id:
@@ -142,10 +151,10 @@ class _Tools:
     """The environment's tools. Call them as tools["name"](**kwargs) or tools.name(...)."""
 
     def __getitem__(self, name):
-        spec = _tool_specs.get(name)
-        if spec is None:
+        tool = _tool_objects.get(name)
+        if tool is None:
             raise UnknownToolError(_unknown_tool_message(name), name) from None
-        return _Tool(spec)
+        return tool
 
     def __getattr__(self, attribute):
         if attribute.startswith("__"):
@@ -153,7 +162,7 @@ class _Tools:
         name = _attribute_names.get(attribute)
         if name is None:
             raise AttributeError(_unknown_tool_message(attribute)) from None
-        return _Tool(_tool_specs[name])
+        return _tool_objects[name]
 
     def __contains__(self, name):
         return name in _tool_specs
@@ -239,11 +248,12 @@ def _flush_streams():
             pass
 
 
-def _compile_cell(code, filename):
-    import ast
-    import linecache
+_sources = {}
 
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+
+def _compile_cell(code, filename):
+    # Sources go to linecache only when a traceback needs them (linecache costs start-up time).
+    _sources[filename] = code
     flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
     tree = compile(code, filename, "exec", flags | ast.PyCF_ONLY_AST, dont_inherit=True)
     trailing = None
@@ -255,10 +265,8 @@ def _compile_cell(code, filename):
 
 
 def _run_code(code_object):
-    import inspect
-
     result = eval(code_object, _globals)
-    if code_object.co_flags & inspect.CO_COROUTINE:
+    if code_object.co_flags & CO_COROUTINE:
         result = _loop().run_until_complete(result)
     return result
 
@@ -274,7 +282,11 @@ def _loop():
 
 
 def _format_error(error, filename_prefix):
+    import linecache
     import traceback
+
+    for filename, code in _sources.items():
+        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
 
     frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename.startswith(filename_prefix)]
     lines = []
@@ -358,9 +370,11 @@ def _safe_str(error):
 
 def _init(message):
     _tool_specs.clear()
+    _tool_objects.clear()
     _attribute_names.clear()
     for spec in message.get("tools", []):
         _tool_specs[spec["name"]] = spec
+        _tool_objects[spec["name"]] = _Tool(spec)
         _attribute_names[spec["attr"]] = spec["name"]
 
 

@@ -421,9 +421,17 @@ function bookAppointments(
       const specialty = SPECIALTIES.find((candidate) => candidate.code === provider.specialtyCode)!;
       // Larger clinics also run fuller schedules, so the appointment book grows a little faster than the staff.
       const target = random.pick([1, 1, 2, 2, 2, 3]) + (random.chance(0.12 * Math.log2(context.factors.rows)) ? 1 : 0);
-      let pointer = CLINIC_OPEN_MINUTES + random.int(0, 9) * 10;
+      // Visits spread over the day: the k-th visit starts somewhere in the k-th slice of the clinic hours.
+      const slice = Math.floor((CLINIC_CLOSE_MINUTES - CLINIC_OPEN_MINUTES) / target);
+      let pointer = CLINIC_OPEN_MINUTES;
       let booked = 0;
+      let newSlice = true;
       while (booked < target && pointer < CLINIC_CLOSE_MINUTES) {
+        if (newSlice) {
+          const sliceStart = CLINIC_OPEN_MINUTES + booked * slice;
+          pointer = Math.max(pointer, sliceStart + random.int(0, Math.max(0, Math.floor((slice - 60) / 10))) * 10);
+          newSlice = false;
+        }
         let visitType = weightedPick(random, specialty.visitMix);
         if (visitType === "procedure" && (provider.credential === "NP" || provider.credential === "PA"))
           visitType = "follow_up";
@@ -450,7 +458,7 @@ function bookAppointments(
         let status: AppointmentDraft["status"];
         let cancelReason: string | null = null;
         const roll = random.next();
-        if (offset < 0) status = roll < 0.05 ? "no_show" : roll < 0.14 ? "cancelled" : "completed";
+        if (offset < 0) status = roll < 0.07 ? "no_show" : roll < 0.16 ? "cancelled" : "completed";
         else status = roll < 0.08 ? "cancelled" : "scheduled";
         if (status === "cancelled") cancelReason = random.pick(CANCEL_REASONS);
         appointments.push({
@@ -465,7 +473,8 @@ function bookAppointments(
           cancelReason,
         });
         booked += 1;
-        pointer += rule.lengthMinutes + random.int(0, 9) * 10;
+        pointer += rule.lengthMinutes;
+        newSlice = true;
       }
     }
   }
@@ -488,7 +497,21 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
     const date = addDays(referenceDate, -offset);
     if (weekdayOf(date) >= 1 && weekdayOf(date) <= 5) closureCandidates.push(date);
   }
-  world.closureDate = random.pick(closureCandidates);
+  // The closure has to hit a busy afternoon, or there is nothing to excuse.
+  const afternoonLoad = (date: string): number =>
+    appointments.filter((appointment) => {
+      const { date: day, minutes } = splitStartTime(appointment.startTime);
+      return (
+        day === date &&
+        minutes >= 12 * 60 &&
+        appointment.status !== "cancelled" &&
+        !pediatricProviders.has(appointment.providerId)
+      );
+    }).length;
+  const busiest = Math.max(...closureCandidates.map(afternoonLoad));
+  world.closureDate = random.pick(
+    closureCandidates.filter((date) => afternoonLoad(date) >= Math.min(3, busiest)),
+  );
   const closureDate = world.closureDate;
   for (const appointment of appointments) {
     const { date, minutes } = splitStartTime(appointment.startTime);
@@ -799,7 +822,7 @@ function postPayments(context: GenerateContext, world: ClinicWorld): void {
     const plan = patientsById.get(charge.patient_id)!.plan;
     const share = patientShare(charge, plan);
     // Copays are collected at check-in whether or not the claim has been processed.
-    if (charge.category === "office_visit" && plan && random.chance(0.75)) {
+    if (charge.category === "office_visit" && plan && random.chance(0.65)) {
       const copay = plan.coverage.office_visit?.copay ?? 0;
       if (copay > 0)
         pay(charge.patient_id, charge.service_date, copay, random.pick(["card", "cash", "card"]));
@@ -822,13 +845,13 @@ function postPayments(context: GenerateContext, world: ClinicWorld): void {
     const roll = random.next();
     const latest = addDays(entry.lastDate, random.int(3, 20));
     const date = latest < referenceDate ? latest : addDays(referenceDate, -1);
-    if (roll < 0.4) {
+    if (roll < 0.35) {
       if (random.chance(0.3) && total > 40) {
         const part = Math.round(total / 2);
         pay(patientId, date, part, "online");
         pay(patientId, date, total - part, random.pick(["online", "check"]));
       } else pay(patientId, date, total, random.pick(["online", "check", "card"]));
-    } else if (roll < 0.7) {
+    } else if (roll < 0.6) {
       pay(patientId, date, Math.max(5, Math.round((total * random.int(3, 7)) / 50) * 5), "online");
     }
   }

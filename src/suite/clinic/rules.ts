@@ -193,7 +193,7 @@ export const NO_SHOW_FLAG_THRESHOLD = 3;
 export const NO_SHOW_CHARGE_CODE = "NOSHOW";
 
 /** Patient balances strictly above this amount go to collections review. */
-export const COLLECTIONS_THRESHOLD = 150;
+export const COLLECTIONS_THRESHOLD = 100;
 export const SELF_PAY_DISCOUNT_PERCENT = 30;
 
 export interface PlanSeed {

@@ -1,15 +1,7 @@
-import { defineDomain, type TaskDefinition } from "../../envs/index.js";
-import { generateHr } from "./generate.js";
-import { hrSchemaSql } from "./schema.js";
+import type { TaskDefinition } from "../../envs/index.js";
+import { hrDomainDefinition } from "./domain.js";
+import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
 
-export const hrDomain = defineDomain({
-  id: "hr",
-  title: "HR and payroll",
-  description: "Employees, departments, positions, timesheets, leave requests and balances, payroll runs and payslips.",
-  version: 1,
-  schemaSql: hrSchemaSql,
-  generate: generateHr,
-  tools: [],
-});
+export const hrDomain = hrDomainDefinition;
 
-export const hrTasks: TaskDefinition[] = [];
+export const hrTasks: TaskDefinition[] = [reviewPendingLeaveTask];

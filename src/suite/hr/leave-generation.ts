@@ -23,6 +23,9 @@ import {
   type LeaveType,
 } from "./world.js";
 
+/** Request numbers continue those of the previous HR system. */
+const FIRST_REQUEST_ID = 40001;
+
 /** How far ahead pending requests start. */
 const PENDING_HORIZON_DAYS = 75;
 
@@ -521,6 +524,6 @@ export function generateLeave(
   const ordered = [...drafts].sort(
     (left, right) => left.submittedAt.localeCompare(right.submittedAt) || left.startDate.localeCompare(right.startDate),
   );
-  const requests = ordered.map((draft, index) => ({ id: `LR-${String(index + 1).padStart(5, "0")}`, ...draft }));
+  const requests = ordered.map((draft, index) => ({ id: FIRST_REQUEST_ID + index, ...draft }));
   return { requests, balances };
 }

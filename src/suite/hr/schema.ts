@@ -1,6 +1,6 @@
 /**
- * The HR and payroll database: organisation, people, time, leave and pay. Tables keyed by text ids are WITHOUT
- * ROWID so that the key is the table itself rather than a second b-tree.
+ * The HR and payroll database: organisation, people, time, leave and pay. The big tables are keyed by integer ids
+ * (rowid aliases) so that no second b-tree per table is needed.
  */
 export const hrSchemaSql = `
 CREATE TABLE departments (
@@ -9,7 +9,7 @@ CREATE TABLE departments (
   cost_center TEXT NOT NULL,
   location TEXT NOT NULL,
   head_employee_id TEXT REFERENCES employees(id)
-) WITHOUT ROWID;
+);
 
 CREATE TABLE positions (
   id TEXT PRIMARY KEY,
@@ -18,7 +18,7 @@ CREATE TABLE positions (
   grade TEXT NOT NULL,
   flsa_status TEXT NOT NULL CHECK (flsa_status IN ('exempt', 'non_exempt')),
   pay_type TEXT NOT NULL CHECK (pay_type IN ('salaried', 'hourly'))
-) WITHOUT ROWID;
+);
 
 CREATE TABLE employees (
   id TEXT PRIMARY KEY,
@@ -37,7 +37,7 @@ CREATE TABLE employees (
   hourly_rate REAL,
   compensation_effective_date TEXT NOT NULL,
   work_location TEXT NOT NULL
-) WITHOUT ROWID;
+);
 
 CREATE TABLE timesheet_entries (
   id INTEGER PRIMARY KEY,
@@ -50,17 +50,17 @@ CREATE TABLE timesheet_entries (
 CREATE INDEX timesheet_entries_date ON timesheet_entries(work_date);
 
 CREATE TABLE leave_balances (
+  id INTEGER PRIMARY KEY,
   employee_id TEXT NOT NULL REFERENCES employees(id),
   year INTEGER NOT NULL,
   leave_type TEXT NOT NULL CHECK (leave_type IN ('annual', 'sick')),
   entitlement_days REAL NOT NULL,
   carried_over_days REAL NOT NULL DEFAULT 0,
-  used_days REAL NOT NULL DEFAULT 0,
-  PRIMARY KEY (employee_id, year, leave_type)
-) WITHOUT ROWID;
+  used_days REAL NOT NULL DEFAULT 0
+);
 
 CREATE TABLE leave_requests (
-  id TEXT PRIMARY KEY,
+  id INTEGER PRIMARY KEY,
   employee_id TEXT NOT NULL REFERENCES employees(id),
   leave_type TEXT NOT NULL CHECK (leave_type IN ('annual', 'sick', 'unpaid', 'parental')),
   start_date TEXT NOT NULL,
@@ -69,7 +69,7 @@ CREATE TABLE leave_requests (
   status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'cancelled')),
   submitted_at TEXT NOT NULL,
   decision_note TEXT
-) WITHOUT ROWID;
+);
 
 CREATE TABLE payroll_runs (
   id TEXT PRIMARY KEY,
@@ -79,9 +79,10 @@ CREATE TABLE payroll_runs (
   status TEXT NOT NULL CHECK (status IN ('draft', 'finalized', 'paid')),
   employee_count INTEGER,
   total_gross REAL
-) WITHOUT ROWID;
+);
 
 CREATE TABLE payslips (
+  id INTEGER PRIMARY KEY,
   run_id TEXT NOT NULL REFERENCES payroll_runs(id),
   employee_id TEXT NOT NULL REFERENCES employees(id),
   regular_hours REAL NOT NULL,
@@ -91,7 +92,6 @@ CREATE TABLE payslips (
   gross_pay REAL NOT NULL,
   tax_withheld REAL NOT NULL,
   benefits_deduction REAL NOT NULL,
-  net_pay REAL NOT NULL,
-  PRIMARY KEY (run_id, employee_id)
-) WITHOUT ROWID;
+  net_pay REAL NOT NULL
+);
 `;

@@ -60,7 +60,7 @@ function when(value: unknown, clause: string): Filter | null {
   return value === undefined ? null : { clause, value };
 }
 
-function requireRow(db: Database.Database, sql: string, id: string, message: string): Row {
+function requireRow(db: Database.Database, sql: string, id: string | number, message: string): Row {
   const row = db.prepare(sql).get(id) as Row | undefined;
   if (!row) throw new ToolFailure(message);
   return row;
@@ -219,13 +219,13 @@ const getLeaveRequest = defineTool({
   name: "get_leave_request",
   description: "Get one leave request by id.",
   kind: "read",
-  inputSchema: z.object({ request_id: z.string().min(1).describe("Leave request id, e.g. 'LR-00042'") }),
+  inputSchema: z.object({ request_id: z.number().int().describe("Leave request id, e.g. 40217") }),
   handler: ({ request_id }, { db }: ToolContext) =>
     requireRow(
       db,
       `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
       request_id,
-      `leave request '${request_id}' not found; use list_leave_requests to find ids`,
+      `leave request ${request_id} not found; use list_leave_requests to find ids`,
     ),
 });
 
@@ -237,7 +237,7 @@ const decideLeaveRequest = defineTool({
     "Approve or deny a pending leave request. Approving annual or sick leave adds its days to `used_days` of the employee's balance for the year in which the leave starts. The system does not check policy rules. A denial needs a reason in `note`. Returns the updated `request` and the affected `balance` (null when the leave type has no balance).",
   kind: "write",
   inputSchema: z.object({
-    request_id: z.string().min(1).describe("Leave request id, e.g. 'LR-00042'"),
+    request_id: z.number().int().describe("Leave request id, e.g. 40217"),
     decision: z.enum(["approve", "deny"]).describe("'approve' or 'deny'"),
     note: z.string().default("").describe("Reason shown to the employee (required when denying)"),
   }),
@@ -246,7 +246,7 @@ const decideLeaveRequest = defineTool({
       db,
       `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
       request_id,
-      `leave request '${request_id}' not found; use list_leave_requests to find ids`,
+      `leave request ${request_id} not found; use list_leave_requests to find ids`,
     );
     if (request.status !== "pending") {
       throw new ToolFailure(`leave request ${request_id} is already ${String(request.status)}; only pending requests can be decided`);

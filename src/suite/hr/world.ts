@@ -29,7 +29,7 @@ export interface Employee {
 }
 
 export interface LeaveRequest {
-  id: string;
+  id: number;
   employeeId: string;
   leaveType: LeaveType;
   startDate: string;

@@ -59,7 +59,6 @@ import {
   rotaPath,
   toCsv,
   type Holiday,
-  type LeaveEntry,
   type RotaLine,
 } from "./workspace-documents.js";
 
@@ -219,7 +218,7 @@ export function generateItSupport(context: GenerateContext): void {
     return candidate;
   };
   for (const name of TEAM_NAMES) {
-    const size = name === "Service Desk" ? 4 + 2 * rows : 2 + rows;
+    const size = name === "Service Desk" ? 5 + 2 * rows : 2 + rows;
     for (let index = 0; index < size; index += 1) {
       const first = faker.person.firstName();
       const last = faker.person.lastName();

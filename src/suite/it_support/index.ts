@@ -1,7 +1,12 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { escalateOverdueTicketsTask } from "./tasks/escalate-overdue-tickets.js";
+import { reassignAgentsOnLeaveTask } from "./tasks/reassign-agents-on-leave.js";
 import { slaBreachesLastMonthTask } from "./tasks/sla-breaches-last-month.js";
 
 export { itSupportDomain } from "./domain.js";
 
-export const itSupportTasks: TaskDefinition[] = [slaBreachesLastMonthTask, escalateOverdueTicketsTask];
+export const itSupportTasks: TaskDefinition[] = [
+  slaBreachesLastMonthTask,
+  escalateOverdueTicketsTask,
+  reassignAgentsOnLeaveTask,
+];

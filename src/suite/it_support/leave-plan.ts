@@ -86,7 +86,12 @@ export function planLeave(db: Database.Database, seed: number, today: string, ro
   current.push({ agent: first, cover: second }, { agent: second, cover: null });
   unavailable.add(first.id).add(second.id);
   const target = 2 + 2 * rows;
-  for (const agent of withWork) {
+  // The rest come from the specialist teams first, so the Service Desk keeps people on call.
+  const bySpecialistFirst = [
+    ...withWork.filter((agent) => agent.teamName !== "Service Desk"),
+    ...withWork.filter((agent) => agent.teamName === "Service Desk"),
+  ];
+  for (const agent of bySpecialistFirst) {
     if (current.length >= target) break;
     if (unavailable.has(agent.id)) continue;
     unavailable.add(agent.id);
@@ -101,7 +106,7 @@ export function planLeave(db: Database.Database, seed: number, today: string, ro
     addLeave(entry.agent, start, end, entry.cover);
   });
 
-  const others = withWork.filter((agent) => !unavailable.has(agent.id));
+  const others = bySpecialistFirst.filter((agent) => !unavailable.has(agent.id));
   const endedYesterday = others[0];
   const startsTomorrow = others[1];
   if (endedYesterday) {

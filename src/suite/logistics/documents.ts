@@ -124,6 +124,15 @@ ${markdownTable(["SKU", "Reorder point", "Order-up-to level", "Reason"], overrid
   across lines.
 - Purchase orders are raised as drafts; Purchasing reviews and submits them to the supplier.
 - Do not edit or cancel existing purchase orders when replenishing; changes go through Purchasing.
+
+## 7. Reviewing open orders
+
+Purchasing reviews the open purchase orders (status \`draft\` or \`submitted\`) every week. An open order is
+no longer needed, and is cancelled, when **every** line on it is for a SKU whose on-hand quantity at the
+receiving warehouse (available lots only, as in section 2) is already **at or above** that SKU's
+order-up-to level (section 4, or section 5 for SKUs with an override). An order with at least one line
+still needed stays open as it is. Orders with a suspended supplier are not part of this review:
+Purchasing settles them with the supplier directly.
 `;
 }
 

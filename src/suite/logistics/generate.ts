@@ -303,6 +303,7 @@ export function generateLogistics(context: GenerateContext): void {
     warehouseId: string,
     status: PurchaseOrder["status"],
     forcedLow?: { sku: string },
+    exactSkus?: string[],
   ): PurchaseOrder => {
     poNumber += random.int(1, 4);
     let orderedOn: string | null = null;
@@ -323,7 +324,8 @@ export function generateLogistics(context: GenerateContext): void {
     const open = status === "draft" || status === "submitted";
     const chosen = new Set<string>();
     if (forcedLow) chosen.add(forcedLow.sku);
-    const lineCount = random.int(1, 4);
+    for (const sku of exactSkus ?? []) chosen.add(sku);
+    const lineCount = exactSkus ? exactSkus.length : random.int(1, 4);
     for (let attempt = 0; chosen.size < lineCount && attempt < 20; attempt += 1) {
       const pool = open && lowHere.length > 0 && random.chance(0.5) ? lowHere : stocked;
       if (pool.length === 0) break;
@@ -383,7 +385,7 @@ export function generateLogistics(context: GenerateContext): void {
       );
     }
   }
-  const nonEmptyOrders = purchaseOrders.filter((order) => order.lines.length > 0);
+  const nonEmptyOrders: PurchaseOrder[] = purchaseOrders.filter((order) => order.lines.length > 0);
 
   // A SKU sitting exactly on its reorder point, with an order quantity that is not a whole number of
   // cases: "at or below" and case-pack rounding then always matter.
@@ -411,6 +413,71 @@ export function generateLogistics(context: GenerateContext): void {
   for (const quantity of splitQuantity(boundaryLevel, random.int(1, 2)))
     lots.push(makeLot(boundary.product, boundary.warehouseId, quantity, "available"));
 
+  // Open orders that the weekly review must cancel or keep: one whose lines are all overstocked (one of
+  // them exactly at its order-up-to level), one with a single line still needed, and one with the
+  // suspended supplier (out of the review's scope). New orders only touch pairs above their reorder point,
+  // so the replenishment picture is unchanged.
+  const protectedPairs = new Set([`${boundary.warehouseId}|${boundary.product.sku}`]);
+  const availableOf = (warehouseId: string, sku: string): number =>
+    lots
+      .filter((lot) => lot.warehouseId === warehouseId && lot.sku === sku && lot.status === "available")
+      .reduce((sum, lot) => sum + lot.quantity, 0);
+  const restock = (product: Product, warehouseId: string, available: number): void => {
+    for (let index = lots.length - 1; index >= 0; index -= 1) {
+      const lot = lots[index]!;
+      if (lot.sku === product.sku && lot.warehouseId === warehouseId && lot.status === "available") lots.splice(index, 1);
+    }
+    for (const quantity of splitQuantity(available, random.int(1, 2)))
+      lots.push(makeLot(product, warehouseId, quantity, "available"));
+  };
+  const reviewPairs = (supplierId: string, count: number): { warehouseId: string; products: Product[] } | null => {
+    for (const warehouseId of random.shuffle(WAREHOUSES.map((warehouse) => warehouse.id))) {
+      const products = random
+        .shuffle(productsInSkuOrder)
+        .filter(
+          (product) =>
+            product.status === "active" &&
+            suppliesCategory(supplierId, product.category) &&
+            (stockedAt.get(product.sku) ?? []).includes(warehouseId) &&
+            !lowKeys.has(`${warehouseId}|${product.sku}`) &&
+            !onOrder.has(`${warehouseId}|${product.sku}`) &&
+            !protectedPairs.has(`${warehouseId}|${product.sku}`),
+        )
+        .slice(0, count);
+      if (products.length === count) return { warehouseId, products };
+    }
+    return null;
+  };
+  const reviewOrder = (supplierId: string, warehouseId: string, skus: Product[]): void => {
+    const order = makeOrder(supplierId, warehouseId, random.pick(["draft", "submitted"]), undefined, skus.map((product) => product.sku));
+    for (const product of skus) protectedPairs.add(`${warehouseId}|${product.sku}`);
+    nonEmptyOrders.push(order);
+  };
+  const nonSuspended = random.shuffle(SUPPLIERS.map((supplier) => supplier.id).filter((id) => id !== suspendedSupplierId));
+  const overstock = (product: Product, warehouseId: string, exact: boolean): void => {
+    const orderUpTo = levelsFor(product).orderUpTo;
+    restock(product, warehouseId, exact ? orderUpTo : random.int(orderUpTo + 1, Math.round(orderUpTo * 1.3)));
+  };
+  const surplus = reviewPairs(nonSuspended[0]!, 2);
+  if (surplus) {
+    surplus.products.forEach((product, index) => overstock(product, surplus.warehouseId, index === 0));
+    reviewOrder(nonSuspended[0]!, surplus.warehouseId, surplus.products);
+  }
+  const mixed = reviewPairs(nonSuspended[1]!, 2);
+  if (mixed) {
+    const [still, needed] = mixed.products as [Product, Product];
+    overstock(still, mixed.warehouseId, false);
+    const levels = levelsFor(needed);
+    if (availableOf(mixed.warehouseId, needed.sku) >= levels.orderUpTo)
+      restock(needed, mixed.warehouseId, random.int(levels.reorderPoint + 1, levels.orderUpTo - 1));
+    reviewOrder(nonSuspended[1]!, mixed.warehouseId, mixed.products);
+  }
+  const settled = reviewPairs(suspendedSupplierId, 1);
+  if (settled) {
+    overstock(settled.products[0]!, settled.warehouseId, false);
+    reviewOrder(suspendedSupplierId, settled.warehouseId, settled.products);
+  }
+
   // Expiry-review edge cases: a lot expiring on the last day of its window (at risk), one that expired the
   // day before the review (not at risk) and a quarantined lot inside its window (excluded).
   const perishable = (lot: Lot): boolean => sop.expiryWindowDays[productBySku.get(lot.sku)!.category] !== undefined;
@@ -425,7 +492,7 @@ export function generateLogistics(context: GenerateContext): void {
       (lot) =>
         lot.status === "available" &&
         perishable(lot) &&
-        !(lot.sku === boundary.product.sku && lot.warehouseId === boundary.warehouseId),
+        !protectedPairs.has(`${lot.warehouseId}|${lot.sku}`),
     ),
   );
   const onWindowEdge = availablePerishables[0]!;

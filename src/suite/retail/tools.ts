@@ -77,10 +77,10 @@ const getCustomer = defineTool({
   description:
     "Get one customer's profile: id, first_name, last_name, email, phone, city, state, postal_code, loyalty_tier (standard/silver/gold), marketing_opt_in, created_at, and order_count.",
   kind: "read",
-  inputSchema: z.object({ customer_id: z.string().min(1).describe("Customer id, e.g. 'CUS-10042'") }),
+  inputSchema: z.object({ customer_id: z.number().int().describe("Customer id, e.g. 10042") }),
   handler: ({ customer_id }, { db }: ToolContext) => {
     const row = db.prepare("SELECT * FROM customers WHERE id = ?").get(customer_id) as Row | undefined;
-    if (!row) throw new ToolFailure(`customer '${customer_id}' not found; ids look like 'CUS-10042' (use list_customers to search)`);
+    if (!row) throw new ToolFailure(`customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`);
     const orders = db.prepare("SELECT COUNT(*) AS count FROM orders WHERE customer_id = ?").get(customer_id) as { count: number };
     return { ...customerView(row), order_count: orders.count };
   },
@@ -152,7 +152,7 @@ const listOrders = defineTool({
       .enum(["pending", "processing", "shipped", "delivered", "cancelled"])
       .optional()
       .describe("Only orders in this status"),
-    customer_id: z.string().min(1).optional().describe("Only orders of this customer"),
+    customer_id: z.number().int().optional().describe("Only orders of this customer (customer id)"),
     sku: z.string().min(1).optional().describe("Only orders with at least one line for this SKU"),
     placed_from: isoDateField.optional().describe("Earliest order date, YYYY-MM-DD (inclusive)"),
     placed_to: isoDateField.optional().describe("Latest order date, YYYY-MM-DD (inclusive)"),
@@ -202,12 +202,12 @@ const listOrders = defineTool({
 const getOrder = defineTool({
   name: "get_order",
   description:
-    "Get one order with its lines and payment: id, customer_id, placed_at, status, channel, promo_code, subtotal, discount_total, shipping_fee, tax, total, shipping_method, shipped_at, delivered_at, cancel_reason, `lines` [{line_id, line_number, sku, product_name, quantity, unit_price, discount, line_total}] and `payment` {id, method, amount, status, authorized_at, captured_at}.",
+    "Get one order with its lines and payment: id, customer_id, placed_at, status, channel, promo_code, subtotal, discount_total, shipping_fee, tax, total, shipping_method, shipped_at, delivered_at, cancel_reason, `lines` [{line_id, line_number, sku, product_name, quantity, unit_price, discount, line_total}] and `payment` {id, method, card_last4, amount, status, captured_at}.",
   kind: "read",
-  inputSchema: z.object({ order_id: z.string().min(1).describe("Order id, e.g. 'ORD-200123'") }),
+  inputSchema: z.object({ order_id: z.number().int().describe("Order id, e.g. 200123") }),
   handler: ({ order_id }, { db }: ToolContext) => {
     const order = db.prepare("SELECT * FROM orders WHERE id = ?").get(order_id) as Row | undefined;
-    if (!order) throw new ToolFailure(`order '${order_id}' not found; ids look like 'ORD-200123' (use list_orders to search)`);
+    if (!order) throw new ToolFailure(`order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`);
     const lines = db
       .prepare(
         `SELECT l.id AS line_id, l.line_number, l.sku, p.name AS product_name, l.quantity, l.unit_price, l.discount, l.line_total
@@ -216,7 +216,7 @@ const getOrder = defineTool({
       .all(order_id);
     const payment =
       (db
-        .prepare("SELECT id, method, amount, status, authorized_at, captured_at FROM payments WHERE order_id = ?")
+        .prepare("SELECT id, method, card_last4, amount, status, captured_at FROM payments WHERE order_id = ?")
         .get(order_id) as Row | undefined) ?? null;
     return { ...order, lines, payment };
   },
@@ -228,17 +228,17 @@ const cancelOrder = defineTool({
     "Cancel an order that has not shipped yet (status pending or processing), recording a reason code; its payment authorization is voided. Returns {order_id, status, cancel_reason, payment_status}. Fails for shipped, delivered or already cancelled orders.",
   kind: "write",
   inputSchema: z.object({
-    order_id: z.string().min(1).describe("Order id, e.g. 'ORD-200123'"),
+    order_id: z.number().int().describe("Order id, e.g. 200123"),
     reason: z.enum(CANCEL_REASONS).describe("Cancellation reason code"),
   }),
   handler: ({ order_id, reason }, { db }: ToolContext) => {
     const order = db.prepare("SELECT id, status FROM orders WHERE id = ?").get(order_id) as
-      | { id: string; status: string }
+      | { id: number; status: string }
       | undefined;
-    if (!order) throw new ToolFailure(`order '${order_id}' not found`);
+    if (!order) throw new ToolFailure(`order ${order_id} not found; order ids are numbers like 200123`);
     if (order.status !== "pending" && order.status !== "processing")
       throw new ToolFailure(
-        `order '${order_id}' is ${order.status}; only pending or processing orders can be cancelled`,
+        `order ${order_id} is ${order.status}; only pending or processing orders can be cancelled`,
       );
     db.prepare("UPDATE orders SET status = 'cancelled', cancel_reason = ? WHERE id = ?").run(reason, order_id);
     db.prepare("UPDATE payments SET status = 'voided' WHERE order_id = ? AND status = 'authorized'").run(order_id);
@@ -260,7 +260,7 @@ const listReturns = defineTool({
       .enum(["requested", "approved", "rejected", "escalated", "received", "refunded"])
       .optional()
       .describe("Only returns in this status ('requested' = waiting for a decision)"),
-    order_id: z.string().min(1).optional().describe("Only returns for this order"),
+    order_id: z.number().int().optional().describe("Only returns for this order (order id)"),
     page: pageField,
     per_page: perPageField,
   }),
@@ -285,13 +285,13 @@ const listReturns = defineTool({
   },
 });
 
-function loadReturn(db: Database.Database, returnId: string): Row {
+function loadReturn(db: Database.Database, returnId: number): Row {
   const row = db
     .prepare(
       `SELECT r.*, o.customer_id FROM returns r JOIN orders o ON o.id = r.order_id WHERE r.id = ?`,
     )
     .get(returnId) as Row | undefined;
-  if (!row) throw new ToolFailure(`return '${returnId}' not found; ids look like 'RMA-30042' (use list_returns)`);
+  if (!row) throw new ToolFailure(`return ${returnId} not found; return ids are numbers like 30042 (use list_returns)`);
   return row;
 }
 
@@ -300,13 +300,13 @@ const getReturn = defineTool({
   description:
     "Get one return request: id, order_id, order_line_id, customer_id, sku, quantity, reason, item_condition (unopened/opened/damaged), customer_comment, requested_at, status, restocking_fee, decision_note.",
   kind: "read",
-  inputSchema: z.object({ return_id: z.string().min(1).describe("Return id, e.g. 'RMA-30042'") }),
+  inputSchema: z.object({ return_id: z.number().int().describe("Return id, e.g. 30042") }),
   handler: ({ return_id }, { db }: ToolContext) => loadReturn(db, return_id),
 });
 
 function requireRequested(row: Row): void {
   if (row.status !== "requested")
-    throw new ToolFailure(`return '${String(row.id)}' is already ${String(row.status)}; only requested returns can be decided`);
+    throw new ToolFailure(`return ${String(row.id)} is already ${String(row.status)}; only returns in status 'requested' can be decided`);
 }
 
 const approveReturn = defineTool({
@@ -315,7 +315,7 @@ const approveReturn = defineTool({
     "Approve a return request that is waiting for a decision. The restocking fee is charged as a percentage of the merchandise value of the returned units (line total / line quantity x returned quantity). Returns {return_id, status, merchandise_value, restocking_fee}.",
   kind: "write",
   inputSchema: z.object({
-    return_id: z.string().min(1).describe("Return id, e.g. 'RMA-30042'"),
+    return_id: z.number().int().describe("Return id, e.g. 30042"),
     restocking_fee_percent: z
       .number()
       .min(0)
@@ -347,7 +347,7 @@ const rejectReturn = defineTool({
   description: "Reject a return request that is waiting for a decision, with the reason given to the customer. Returns {return_id, status}.",
   kind: "write",
   inputSchema: z.object({
-    return_id: z.string().min(1).describe("Return id, e.g. 'RMA-30042'"),
+    return_id: z.number().int().describe("Return id, e.g. 30042"),
     reason: z.string().min(3).describe("Why the return is rejected (shown to the customer)"),
   }),
   handler: ({ return_id, reason }, { db }: ToolContext) => {
@@ -363,7 +363,7 @@ const escalateReturn = defineTool({
     "Escalate a return request that is waiting for a decision to a manager or the Risk team, with a note. Returns {return_id, status}.",
   kind: "write",
   inputSchema: z.object({
-    return_id: z.string().min(1).describe("Return id, e.g. 'RMA-30042'"),
+    return_id: z.number().int().describe("Return id, e.g. 30042"),
     note: z.string().min(3).describe("Why it is escalated and to whom"),
   }),
   handler: ({ return_id, note }, { db }: ToolContext) => {
@@ -379,7 +379,7 @@ const listRefunds = defineTool({
     "List refunds, optionally by order, kind (return, price_match, goodwill) and/or creation-date range (inclusive). Returns `refunds` [{id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note}] sorted by created_at then id, with `page`, `per_page`, `total`, `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    order_id: z.string().min(1).optional().describe("Only refunds for this order"),
+    order_id: z.number().int().optional().describe("Only refunds for this order (order id)"),
     kind: z.enum(["return", "price_match", "goodwill"]).optional().describe("Only refunds of this kind"),
     created_from: isoDateField.optional().describe("Earliest refund date, YYYY-MM-DD (inclusive)"),
     created_to: isoDateField.optional().describe("Latest refund date, YYYY-MM-DD (inclusive)"),

@@ -19,8 +19,8 @@ import { LETTER_GRADES, isLetterGrade } from "./rules.js";
 import { addDays, termsForReferenceDate } from "./terms.js";
 import { writeWorkspace } from "./workspace-files.js";
 
-/** Ordinary students at v0; the scale multiplies it. */
-const BASE_STUDENT_COUNT = 80;
+/** Ordinary (unplanted) students at v0; the scale multiplies it. */
+const BASE_STUDENT_COUNT = 60;
 
 function pickRegulations(context: GenerateContext): Regulations {
   const { random } = context;
@@ -125,11 +125,26 @@ function recordStatusChanges(world: World): void {
   }
 }
 
-/** Grade changes processed in earlier terms, so that the audit log looks lived-in. */
+/** Drops, withdrawals and grade changes of earlier terms, so that the audit log looks lived-in. */
 function recordPastGradeChanges(world: World): void {
   const { random } = world.context;
   for (const student of world.students) {
     for (const enrollment of student.enrollments) {
+      if (enrollment.status === "dropped" || enrollment.status === "withdrawn") {
+        const dropped = enrollment.status === "dropped";
+        world.actions.push({
+          actionType: "enrollment_drop",
+          studentId: student.id,
+          enrollment,
+          oldValue: "enrolled",
+          newValue: enrollment.status,
+          reason: dropped
+            ? "Dropped by the student in self-service before the add/drop deadline"
+            : "Course withdrawal form processed; W recorded",
+          recordedBy: dropped ? "self-service" : random.pick(world.staff),
+        });
+        continue;
+      }
       if (enrollment.termIndex >= world.currentIndex - 1 || !isLetterGrade(enrollment.grade) || !random.chance(0.03)) continue;
       const position = LETTER_GRADES.indexOf(enrollment.grade);
       const before = LETTER_GRADES[Math.min(LETTER_GRADES.length - 1, position + 1)] ?? "F";
@@ -192,7 +207,7 @@ function insertAll(world: World): void {
     for (const prerequisite of course.prerequisites) insertPrerequisite.run(courseIds.get(course.code), courseIds.get(prerequisite));
 
   const insertStudent = db.prepare(
-    "INSERT INTO students (student_id, first_name, last_name, email, program_id, admit_term, attendance, enrollment_status, academic_standing, advisor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO students (student_id, first_name, last_name, email, phone, date_of_birth, citizenship, program_id, admit_term, attendance, enrollment_status, academic_standing, advisor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const student of [...world.students].sort((left, right) => left.id.localeCompare(right.id))) {
     insertStudent.run(
@@ -200,6 +215,9 @@ function insertAll(world: World): void {
       student.firstName,
       student.lastName,
       student.email,
+      student.phone,
+      student.dateOfBirth,
+      student.citizenship,
       programIds.get(student.programCode),
       world.terms[student.admitIndex]?.code ?? "",
       student.attendance,
@@ -295,7 +313,8 @@ export function generateUniversity(context: GenerateContext): void {
   };
   createInstructors(world);
   simulatePopulation(world, BASE_STUDENT_COUNT * context.factors.rows);
-  plantScenarios(world);
+  // Every scale repeats the planted cases once per row factor, so answers grow with the data.
+  for (let copy = 0; copy < context.factors.rows; copy += 1) plantScenarios(world);
   suspendWeakStudents(world, context.factors.rows);
   buildSections(world);
   tuneSections(world);

@@ -55,6 +55,9 @@ export interface StudentRecord {
   firstName: string;
   lastName: string;
   email: string;
+  phone: string;
+  dateOfBirth: string;
+  citizenship: string;
   programCode: string;
   admitIndex: number;
   attendance: "full_time" | "part_time";

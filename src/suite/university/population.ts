@@ -57,8 +57,31 @@ export function letterForScore(score: number): string {
   return "F";
 }
 
-/** A unique S-number and e-mail for a new student. */
-export function newStudentIdentity(world: World): { id: string; firstName: string; lastName: string; email: string } {
+const CITIZENSHIPS: Array<[string, number]> = [
+  ["United States", 55],
+  ["India", 14],
+  ["China", 10],
+  ["Canada", 4],
+  ["Nigeria", 3],
+  ["Brazil", 3],
+  ["South Korea", 3],
+  ["Mexico", 3],
+  ["Germany", 2],
+  ["Vietnam", 3],
+];
+
+export interface StudentIdentity {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  dateOfBirth: string;
+  citizenship: string;
+}
+
+/** A unique S-number and e-mail, and the contact details of a new student. */
+export function newStudentIdentity(world: World): StudentIdentity {
   const { faker, random } = world.context;
   let id = "";
   do id = `S${random.int(100000, 199999)}`;
@@ -70,7 +93,9 @@ export function newStudentIdentity(world: World): { id: string; firstName: strin
   let email = `${base}@grad.northbridge.edu`;
   for (let suffix = 2; world.usedEmails.has(email); suffix += 1) email = `${base}${suffix}@grad.northbridge.edu`;
   world.usedEmails.add(email);
-  return { id, firstName, lastName, email };
+  const phone = `(${random.int(201, 989)}) ${random.int(200, 999)}-${String(random.int(0, 9999)).padStart(4, "0")}`;
+  const dateOfBirth = addDays(world.context.referenceDate, -random.int(22 * 365, 48 * 365));
+  return { id, firstName, lastName, email, phone, dateOfBirth, citizenship: weightedPick(world, CITIZENSHIPS) };
 }
 
 export function pickAdvisor(world: World, department: string): number {

@@ -419,7 +419,7 @@ function plantPrerequisiteCases(world: World): void {
     }
     const firstTerm = Math.max(0, Math.min(current - 2, ...records.map((record) => record.termIndex)));
     for (let other = firstTerm; other < current; other += 1) {
-      records.push(...gradedTerm(world, programCode, other, [goodGrade(world), goodGrade(world)], taken));
+      records.push(...gradedTerm(world, programCode, other, [goodGrade(world)], taken));
     }
     records.push({ termIndex: current, courseCode: pair.course, grade: null });
     if (item.concurrent) records.push({ termIndex: current, courseCode: pair.prerequisite, grade: null });

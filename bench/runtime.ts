@@ -1,0 +1,121 @@
+/**
+ * npm run bench:runtime — the PTC runtime's latencies, with an ipykernel started through jupyter_client as
+ * the peer measured in the same run.
+ */
+import { spawnSync } from "node:child_process";
+import { z } from "zod";
+import { formatTable } from "../src/cli/format-table.js";
+import { createKernel, createKernelPool } from "../src/kernel/index.js";
+import { bindTool, createPtcSession, defineTool } from "../src/runtime/index.js";
+import { formatNumber, percentile } from "./stats.js";
+
+const COLD_SAMPLES = Number(process.env.BENCH_COLD_SAMPLES ?? 30);
+const WARM_SAMPLES = Number(process.env.BENCH_WARM_SAMPLES ?? 30);
+const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 5000);
+const IPYKERNEL_SAMPLES = Number(process.env.BENCH_IPYKERNEL_SAMPLES ?? 5);
+
+async function coldStarts(): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < COLD_SAMPLES; index += 1) {
+    const started = performance.now();
+    const kernel = createKernel();
+    const result = await kernel.execute("1");
+    times.push(performance.now() - started);
+    if (result.value !== "1") throw new Error(`unexpected cold-start result: ${result.text}`);
+    await kernel.dispose();
+  }
+  return times;
+}
+
+async function warmAcquires(): Promise<number[]> {
+  const times: number[] = [];
+  await using pool = createKernelPool({ size: 2 });
+  for (let index = 0; index < WARM_SAMPLES; index += 1) {
+    await pool.warm();
+    const started = performance.now();
+    const kernel = await pool.acquire();
+    await kernel.execute("1");
+    times.push(performance.now() - started);
+    await kernel.dispose();
+  }
+  return times;
+}
+
+async function toolRoundTrips(): Promise<{ p50Ms: number; p95Ms: number; callsPerSecond: number }> {
+  const noop = defineTool({ name: "noop", description: "Does nothing.", kind: "read", inputSchema: z.object({}), handler: () => ({}) });
+  await using session = createPtcSession({ endpoints: [bindTool(noop, {})] });
+  const code = [
+    "import time",
+    "samples = []",
+    "started = time.perf_counter()",
+    `for _ in range(${ROUND_TRIPS}):`,
+    "    t = time.perf_counter_ns()",
+    "    tools.noop()",
+    "    samples.append(time.perf_counter_ns() - t)",
+    "elapsed = time.perf_counter() - started",
+    "samples.sort()",
+    "print(samples[len(samples) // 2] / 1e6, samples[int(len(samples) * 0.95)] / 1e6, len(samples) / elapsed)",
+  ].join("\n");
+  await session.run("tools.noop()");
+  const result = await session.run(code, { timeoutMs: 120_000 });
+  const [p50Ms, p95Ms, callsPerSecond] = result.stdout.trim().split(/\s+/).map(Number);
+  return { p50Ms: p50Ms!, p95Ms: p95Ms!, callsPerSecond: callsPerSecond! };
+}
+
+async function idleRssMb(): Promise<number> {
+  const kernel = createKernel();
+  await kernel.execute("pass");
+  const result = await kernel.execute("print([line for line in open('/proc/self/status') if line.startswith('VmRSS')][0].split()[1])");
+  await kernel.dispose();
+  return Number(result.stdout.trim()) / 1024;
+}
+
+function ipykernelColdStarts(): { times: number[] } | { skipped: string } {
+  const script = `
+import json, sys, time
+try:
+    from jupyter_client.manager import start_new_kernel
+except ImportError as error:
+    print("RESULT:" + json.dumps({"skipped": "jupyter_client is not installed (apt-get install -y python3-ipykernel python3-jupyter-client): %s" % error}))
+    sys.exit(0)
+times = []
+for _ in range(${IPYKERNEL_SAMPLES}):
+    started = time.perf_counter()
+    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=60)
+    reply = client.execute_interactive("1", timeout=60)
+    times.append((time.perf_counter() - started) * 1000)
+    client.stop_channels()
+    manager.shutdown_kernel(now=True)
+print("RESULT:" + json.dumps({"times": times}))
+`;
+  const run = spawnSync("/usr/bin/python3", ["-c", script], { encoding: "utf8", timeout: 300_000 });
+  if (run.status !== 0) return { skipped: `ipykernel benchmark failed: ${(run.stderr || run.error?.message || "").slice(-300)}` };
+  const line = run.stdout.split("\n").find((candidate) => candidate.startsWith("RESULT:"));
+  if (!line) return { skipped: "ipykernel benchmark printed no result" };
+  return JSON.parse(line.slice("RESULT:".length)) as { times: number[] } | { skipped: string };
+}
+
+const cold = await coldStarts();
+const warm = await warmAcquires();
+const trips = await toolRoundTrips();
+const rss = await idleRssMb();
+const ipykernel = ipykernelColdStarts();
+
+const coldP50 = percentile(cold, 0.5);
+const rows: Array<Array<string | number>> = [
+  ["sandboxed kernel cold start -> first result", `${formatNumber(coldP50)} ms`, `${formatNumber(percentile(cold, 0.95))} ms`, "<= 25 ms p50", coldP50 <= 25 ? "met" : "missed"],
+  ["warm-pool acquire -> first result", `${formatNumber(percentile(warm, 0.5))} ms`, `${formatNumber(percentile(warm, 0.95))} ms`, "<= 5 ms", percentile(warm, 0.5) <= 5 ? "met" : "missed"],
+  ["no-op tool round trip from code", `${formatNumber(trips.p50Ms, 3)} ms`, `${formatNumber(trips.p95Ms, 3)} ms`, "<= 0.15 ms p50", trips.p50Ms <= 0.15 ? "met" : "missed"],
+  ["no-op tool calls per second", formatNumber(trips.callsPerSecond, 0), "", "", ""],
+  ["idle kernel RSS (python)", `${formatNumber(rss, 1)} MB`, "", "<= 12 MB", rss <= 12 ? "met" : "missed"],
+];
+if ("times" in ipykernel) {
+  const ipyP50 = percentile(ipykernel.times, 0.5);
+  const ratio = ipyP50 / coldP50;
+  rows.push(["ipykernel cold start (jupyter_client), peer", `${formatNumber(ipyP50)} ms`, `${formatNumber(percentile(ipykernel.times, 0.95))} ms`, "", ""]);
+  rows.push(["cold start speed-up vs ipykernel", `${formatNumber(ratio, 1)}x`, "", ">= 30x", ratio >= 30 ? "met" : "missed"]);
+} else {
+  rows.push(["ipykernel cold start (jupyter_client), peer", "skipped", "", "", ipykernel.skipped]);
+}
+process.stdout.write(`\nprogagent runtime benchmark (${COLD_SAMPLES} cold, ${WARM_SAMPLES} warm, ${ROUND_TRIPS} tool calls)\n\n`);
+process.stdout.write(`${formatTable(["measure", "p50 / value", "p95", "target", "result"], rows)}\n`);

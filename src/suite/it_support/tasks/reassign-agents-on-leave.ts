@@ -1,0 +1,275 @@
+import type Database from "better-sqlite3";
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  diffTable,
+  type Check,
+  type GenerateContext,
+  type StateView,
+} from "../../../envs/index.js";
+import { addBusinessMinutes, minutesToIso, mondayOf } from "../business-time.js";
+import { itSupportDomain } from "../domain.js";
+import { holidayCalendar } from "../generate.js";
+import { planLeave } from "../leave-plan.js";
+import { CATEGORIES, ESCALATION_TEAM_BY_CATEGORY, type Category, type Tier } from "../policy.js";
+import {
+  PYTHON_HELPERS,
+  baseRecord,
+  closestTicketId,
+  companiesByTier,
+  firstCustomerOf,
+  readSnapshotMinutes,
+  statusEvent,
+  teamIdByName,
+  type TicketRow,
+} from "../task-support.js";
+import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { SUBJECTS } from "../vocabulary.js";
+import { LEAVE_CALENDAR_PATH, parseLeaveCalendar, parseRota, rotaPath } from "../workspace-documents.js";
+
+const DAY = 24 * 60;
+
+/**
+ * Makes sure every agent away today has at least two unresolved tickets, and that some of them are
+ * waiting (pending, on_hold) so that "only open tickets" is visibly wrong. Only resolved history is
+ * rewritten into backlog, so nobody else's workload changes.
+ */
+function prepare(context: GenerateContext): void {
+  const { db, random, referenceDate } = context;
+  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const snapshot = readSnapshotMinutes(db);
+  const plan = planLeave(db, context.seed, referenceDate, context.factors.rows);
+  const countUnresolved = db.prepare(
+    "SELECT COUNT(*) AS count FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold')",
+  );
+  const used = new Set<number>();
+  const since = minutesToIso(snapshot - 40 * DAY);
+  const companies = db.prepare("SELECT id, support_tier FROM companies ORDER BY id").all() as Array<{
+    id: number;
+    support_tier: Tier;
+  }>;
+  plan.awayToday.forEach(({ agentId }, index) => {
+    const agent = plan.agents.find((candidate) => candidate.id === agentId);
+    if (!agent) return;
+    const existing = (countUnresolved.get(agentId) as { count: number }).count;
+    const statuses: TicketStatus[] = [];
+    if (index === 0) statuses.push("pending");
+    if (index === 1) statuses.push("on_hold");
+    while (existing + statuses.length < 2) statuses.push("open");
+    for (const status of statuses) {
+      const createdAt = addBusinessMinutes(snapshot - random.int(2, 12) * DAY, random.int(0, 300), holidays);
+      const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at >= ?", [since]);
+      const enterprise = agent.teamName === "Enterprise Accounts";
+      const ownCategories = CATEGORIES.filter((category) => ESCALATION_TEAM_BY_CATEGORY[category] === agent.teamName);
+      const category: Category =
+        ownCategories.length > 0 ? random.pick(ownCategories) : random.pick(CATEGORIES.filter((item) => item !== "security"));
+      const company = enterprise ? random.pick(companiesByTier(db, "platinum")) : random.pick(companies);
+      const serviceDesk = teamIdByName(db, "Service Desk");
+      const record = baseRecord(id, {
+        subject: random.pick(SUBJECTS[category]),
+        category,
+        priority: random.pick(["P2", "P3", "P3", "P4"] as const),
+        companyId: company.id,
+        requesterId: firstCustomerOf(db, company.id),
+        teamId: agent.teamId,
+        createdAt,
+      });
+      const firstResponse = createdAt + random.int(10, 60);
+      record.status = status;
+      record.firstResponseAt = firstResponse;
+      record.assigneeAgentId = agentId;
+      record.events.push(statusEvent(firstResponse, "new", "open", agentId));
+      if (enterprise) {
+        record.escalationLevel = 1;
+        record.events.push({
+          type: "escalated",
+          actorAgentId: null,
+          at: firstResponse + 30,
+          fromValue: String(serviceDesk),
+          toValue: String(agent.teamId),
+          body: "Platinum customer: Enterprise Accounts owns the ticket.",
+        });
+      }
+      if (status !== "open") record.events.push(statusEvent(firstResponse + 240, "open", status, agentId));
+      writeTicketRecord(db, record);
+    }
+  });
+}
+
+/** Ticket id -> the agent id who must take it over, per the handbook's leave-coverage rule. */
+export function expectedReassignments(state: StateView): Map<number, number> {
+  const db = state.db;
+  const today = minutesToIso(readSnapshotMinutes(db)).slice(0, 10);
+  const entries = parseLeaveCalendar(state.readFile(LEAVE_CALENDAR_PATH));
+  const current = entries.filter((entry) => entry.startDate <= today && today <= entry.endDate);
+  const awayEmails = new Set(current.map((entry) => entry.agentEmail.toLowerCase()));
+  const rota = parseRota(state.readFile(rotaPath(mondayOf(today))));
+  const agentIdByEmail = new Map(
+    (db.prepare("SELECT id, email FROM agents").all() as Array<{ id: number; email: string }>).map((row) => [
+      row.email.toLowerCase(),
+      row.id,
+    ]),
+  );
+  const teamNames = new Map(
+    (db.prepare("SELECT id, name FROM teams").all() as Array<{ id: number; name: string }>).map((row) => [row.id, row.name]),
+  );
+  const ticketsOf = db.prepare(
+    "SELECT * FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold') ORDER BY id",
+  );
+  const expected = new Map<number, number>();
+  for (const entry of current) {
+    const agentId = agentIdByEmail.get(entry.agentEmail.toLowerCase());
+    if (agentId === undefined) continue;
+    const cover = entry.coverAgentEmail.toLowerCase();
+    for (const ticket of ticketsOf.all(agentId) as TicketRow[]) {
+      const onCall = rota.get(teamNames.get(ticket.team_id) ?? "")?.primaryEmail.toLowerCase() ?? "";
+      const successor = cover !== "" && !awayEmails.has(cover) ? cover : onCall;
+      const successorId = agentIdByEmail.get(successor);
+      if (successorId !== undefined) expected.set(ticket.id, successorId);
+    }
+  }
+  return expected;
+}
+
+function verifyReassignments(initial: Database.Database, final: Database.Database, expected: Map<number, number>): Check[] {
+  const ticketDiff = diffTable(initial, final, "tickets", "id");
+  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
+  const problems: string[] = [];
+  for (const [id, agentId] of expected) {
+    const change = changed.get(id);
+    if (!change) {
+      problems.push(`ticket ${id} still with agent ${String((initial.prepare("SELECT assignee_agent_id FROM tickets WHERE id = ?").get(id) as { assignee_agent_id: number }).assignee_agent_id)} (expected agent ${agentId})`);
+      continue;
+    }
+    const { before, after } = change;
+    if (after.assignee_agent_id !== agentId)
+      problems.push(`ticket ${id} assigned to agent ${String(after.assignee_agent_id)}, expected agent ${agentId}`);
+    for (const column of ["status", "team_id", "escalation_level", "priority", "resolved_at"]) {
+      if (after[column] !== before[column]) problems.push(`ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`);
+    }
+  }
+  const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
+  const eventDiff = diffTable(initial, final, "ticket_events", "id");
+  const stray = eventDiff.added.filter((event) => !expected.has(Number(event.ticket_id)));
+  return [
+    check(
+      "reassigned-tickets",
+      problems.length === 0,
+      problems.length === 0 ? `all ${expected.size} tickets of absent agents reassigned correctly` : problems.slice(0, 8).join("; "),
+    ),
+    check(
+      "nothing-else-reassigned",
+      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
+      unexpected.length === 0 ? "no other ticket changed" : `tickets changed that should not be: ${unexpected.join(", ")}`,
+    ),
+    check(
+      "history-consistent",
+      stray.length === 0 && eventDiff.removed.length === 0 && eventDiff.changed.length === 0,
+      stray.length === 0
+        ? "history only grew for the reassigned tickets"
+        : `unexpected events on tickets ${stray.map((event) => String(event.ticket_id)).join(", ")}`,
+    ),
+    checkOtherTablesUnchanged(initial, final, ["tickets", "ticket_events"]),
+  ];
+}
+
+interface OracleOptions {
+  trustCover?: boolean;
+  openOnly?: boolean;
+  endExclusive?: boolean;
+  secondaryOnCall?: boolean;
+  leadFallback?: boolean;
+}
+
+function cells(options: OracleOptions = {}): string[] {
+  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+  return [
+    `${PYTHON_HELPERS}
+print([entry["path"] for entry in tools.list_files()["files"]])
+handbook = read_text("policies/service-desk-handbook.md")
+leave_rows = list(csv.DictReader(io.StringIO(read_text("staff/leave-calendar.csv"))))
+print(handbook)`,
+    `TRUST_COVER = ${flag(options.trustCover)}
+OPEN_ONLY = ${flag(options.openOnly)}
+END_EXCLUSIVE = ${flag(options.endExclusive)}
+SECONDARY_ON_CALL = ${flag(options.secondaryOnCall)}
+LEAD_FALLBACK = ${flag(options.leadFallback)}
+
+now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+today = now.date().isoformat()
+monday = (now.date() - timedelta(days=now.weekday())).isoformat()
+rota_text = read_text(f"rota/on-call-{monday}.md")
+on_call = {}
+for team, primary, secondary in re.findall(r"^\\| ([^|]+?) \\| [^|<]+<([^>]+)> \\| [^|<]+<([^>]+)> \\|$", rota_text, re.M):
+    on_call[team] = secondary if SECONDARY_ON_CALL else primary
+def on_leave(row):
+    return row["start_date"] <= today and (today < row["end_date"] if END_EXCLUSIVE else today <= row["end_date"])
+away = [row for row in leave_rows if on_leave(row)]
+away_emails = {row["agent_email"].lower() for row in away}
+agents = fetch_all("list_agents", "agents")
+by_email = {agent["email"].lower(): agent for agent in agents}
+teams = {team["id"]: team["name"] for team in fetch_all("list_teams", "teams")}
+leads = {agent["team_id"]: agent for agent in agents if agent["role"] == "lead"}
+print(monday, on_call)
+print([(row["agent_email"], row["start_date"], row["end_date"], row["cover_agent_email"]) for row in away])`,
+    `moves = []
+for row in away:
+    agent = by_email[row["agent_email"].lower()]
+    tickets = fetch_all("list_tickets", "tickets", assignee_agent_id=agent["id"],
+                        status="open" if OPEN_ONLY else "unresolved")
+    cover = row["cover_agent_email"].lower()
+    for ticket in tickets:
+        if cover and (TRUST_COVER or cover not in away_emails):
+            successor = by_email[cover]["id"]
+        elif LEAD_FALLBACK:
+            successor = leads[ticket["team_id"]]["id"]
+        else:
+            successor = by_email[on_call[teams[ticket["team_id"]]].lower()]["id"]
+        moves.append((ticket["id"], agent["id"], successor))
+for ticket_id, old, new in moves:
+    result = tools.assign_ticket(ticket_id=ticket_id, agent_id=new, note=f"Agent {old} on leave today; coverage per leave calendar")
+    print(ticket_id, old, "->", new, result["ticket"]["status"])`,
+    `print("done")`,
+  ];
+}
+
+export const reassignAgentsOnLeaveTask = defineTask({
+  id: "it_support.reassign-agents-on-leave",
+  domain: itSupportDomain,
+  summary:
+    "Reassign every unresolved ticket of agents on leave today to their cover, or to the team's primary on-call agent when the cover is missing or also away.",
+  instruction:
+    "Several agents are off today. Following the leave-coverage rules in the service desk handbook, reassign the unresolved tickets of everyone on leave today (as of the data snapshot) to whoever the rules say should take them. Don't touch anything else. Reply 'done' when finished.",
+  tools: ["list_agents", "get_agent", "list_teams", "list_tickets", "get_ticket", "assign_ticket"],
+  prepare,
+  verify: ({ initial, final }): Check[] => verifyReassignments(initial.db, final.db, expectedReassignments(initial)),
+  oracle: cells(),
+  nearMisses: [
+    {
+      id: "trusts-cover-on-leave",
+      description: "Hands tickets to the named cover even when the cover is on leave too.",
+      cells: cells({ trustCover: true }),
+    },
+    {
+      id: "open-status-only",
+      description: "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
+      cells: cells({ openOnly: true }),
+    },
+    {
+      id: "end-date-exclusive",
+      description: "Treats the leave end date as exclusive, missing agents whose leave ends today.",
+      cells: cells({ endExclusive: true }),
+    },
+    {
+      id: "secondary-on-call",
+      description: "Falls back to the secondary on-call agent instead of the primary.",
+      cells: cells({ secondaryOnCall: true }),
+    },
+    {
+      id: "lead-fallback",
+      description: "Falls back to the team lead instead of the rota's primary on-call agent.",
+      cells: cells({ leadFallback: true }),
+    },
+  ],
+});

@@ -1,0 +1,507 @@
+/** The registrar API: single-purpose read tools over the records and three audited write tools. */
+import { z } from "zod";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { LETTER_GRADES } from "./rules.js";
+
+const RECORDED_BY = "registrar-api";
+
+const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
+const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
+
+interface Page<Row> {
+  rows: Row[];
+  total: number;
+}
+
+/** Runs a filtered listing as a count plus one page, so every list tool pages the same way. */
+function pageOf<Row>(
+  context: ToolContext,
+  select: string,
+  from: string,
+  conditions: Array<[string, unknown]>,
+  orderBy: string,
+  page: number,
+  perPage: number,
+): Page<Row> {
+  const active = conditions.filter(([, value]) => value !== null && value !== undefined);
+  const where = active.length > 0 ? `WHERE ${active.map(([clause]) => clause).join(" AND ")}` : "";
+  const values = active.map(([, value]) => value);
+  const total = (context.db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${where}`).get(...values) as { total: number })
+    .total;
+  const rows = context.db
+    .prepare(`SELECT ${select} FROM ${from} ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
+    .all(...values, perPage, (page - 1) * perPage) as Row[];
+  return { rows, total };
+}
+
+function paged<Key extends string, Row>(key: Key, result: Page<Row>, page: number, perPage: number) {
+  return {
+    [key]: result.rows,
+    page,
+    per_page: perPage,
+    total: result.total,
+    has_more: page * perPage < result.total,
+  } as Record<Key, Row[]> & { page: number; per_page: number; total: number; has_more: boolean };
+}
+
+const listPrograms = defineTool({
+  name: "list_programs",
+  description:
+    "List the graduate degree and certificate programs. Returns `programs` [{program_id, code, name, department, degree, director_id}] with `page`, `per_page`, `total` and `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ page: pageSchema, per_page: perPageSchema }),
+  handler: ({ page, per_page }, context: ToolContext) =>
+    paged(
+      "programs",
+      pageOf(context, "program_id, code, name, department, degree, director_id", "programs", [], "program_id", page, per_page),
+      page,
+      per_page,
+    ),
+});
+
+const STUDENT_SUMMARY = `s.student_id, s.first_name, s.last_name, p.code AS program_code, s.admit_term, s.attendance,
+  s.enrollment_status, s.academic_standing`;
+
+const listStudents = defineTool({
+  name: "list_students",
+  description:
+    "List students, optionally filtered by program, enrollment status, academic standing or admit term, ordered by student_id. Returns `students` [{student_id, first_name, last_name, program_code, admit_term, attendance, enrollment_status, academic_standing}] with `page`, `per_page`, `total` and `has_more`. Grades are not included: use list_enrollments.",
+  kind: "read",
+  inputSchema: z.object({
+    program_code: z.string().nullable().default(null).describe("Program code such as 'MSCS'; null for all programs"),
+    enrollment_status: z
+      .enum(["active", "leave_of_absence", "withdrawn", "graduated"])
+      .nullable()
+      .default(null)
+      .describe("Only students with this enrollment status; null for any"),
+    academic_standing: z
+      .enum(["good", "probation", "suspended"])
+      .nullable()
+      .default(null)
+      .describe("Only students with this academic standing; null for any"),
+    admit_term: z.string().nullable().default(null).describe("Only students admitted in this term code, e.g. '202408'"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ program_code, enrollment_status, academic_standing, admit_term, page, per_page }, context: ToolContext) =>
+    paged(
+      "students",
+      pageOf(
+        context,
+        STUDENT_SUMMARY,
+        "students s JOIN programs p ON p.program_id = s.program_id",
+        [
+          ["p.code = ?", program_code],
+          ["s.enrollment_status = ?", enrollment_status],
+          ["s.academic_standing = ?", academic_standing],
+          ["s.admit_term = ?", admit_term],
+        ],
+        "s.student_id",
+        page,
+        per_page,
+      ),
+      page,
+      per_page,
+    ),
+});
+
+const getStudent = defineTool({
+  name: "get_student",
+  description:
+    "Get one student's record: contact details, program, admit term, attendance, enrollment status, academic standing and advisor. Returns `student`.",
+  kind: "read",
+  inputSchema: z.object({ student_id: z.string().min(1).describe("Student id, e.g. 'S104233'") }),
+  handler: ({ student_id }, context: ToolContext) => {
+    const student = context.db
+      .prepare(
+        `SELECT s.student_id, s.first_name, s.last_name, s.email, s.phone, s.date_of_birth, s.citizenship,
+           p.code AS program_code, p.name AS program_name, s.admit_term, s.attendance, s.enrollment_status,
+           s.academic_standing, s.advisor_id, i.first_name || ' ' || i.last_name AS advisor_name
+         FROM students s JOIN programs p ON p.program_id = s.program_id
+         LEFT JOIN instructors i ON i.instructor_id = s.advisor_id
+         WHERE s.student_id = ?`,
+      )
+      .get(student_id.trim().toUpperCase());
+    if (!student) throw new ToolFailure(`student '${student_id}' not found; use list_students to find ids`);
+    return { student };
+  },
+});
+
+const listInstructors = defineTool({
+  name: "list_instructors",
+  description:
+    "List instructors, optionally of one department, ordered by instructor_id. Returns `instructors` [{instructor_id, first_name, last_name, email, department, rank, office}] with `page`, `per_page`, `total` and `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    department: z.string().nullable().default(null).describe("Department name such as 'Statistics'; null for all"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ department, page, per_page }, context: ToolContext) =>
+    paged(
+      "instructors",
+      pageOf(
+        context,
+        "instructor_id, first_name, last_name, email, department, rank, office",
+        "instructors",
+        [["department = ?", department]],
+        "instructor_id",
+        page,
+        per_page,
+      ),
+      page,
+      per_page,
+    ),
+});
+
+const listCourses = defineTool({
+  name: "list_courses",
+  description:
+    "List catalog courses, optionally of one department, ordered by code. Returns `courses` [{course_id, code, title, department, level, credits, grading_basis, typically_offered}] with `page`, `per_page`, `total` and `has_more`. Prerequisites are shown by get_course.",
+  kind: "read",
+  inputSchema: z.object({
+    department: z.string().nullable().default(null).describe("Department name such as 'Computer Science'; null for all"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ department, page, per_page }, context: ToolContext) =>
+    paged(
+      "courses",
+      pageOf(
+        context,
+        "course_id, code, title, department, level, credits, grading_basis, typically_offered",
+        "courses",
+        [["department = ?", department]],
+        "code",
+        page,
+        per_page,
+      ),
+      page,
+      per_page,
+    ),
+});
+
+const getCourse = defineTool({
+  name: "get_course",
+  description:
+    "Get one catalog course by its code, with its prerequisite courses. Returns `course` {course_id, code, title, department, level, credits, grading_basis, typically_offered, prerequisites: [{code, title}]}.",
+  kind: "read",
+  inputSchema: z.object({ course_code: z.string().min(1).describe("Course code, e.g. 'CS 540'") }),
+  handler: ({ course_code }, context: ToolContext) => {
+    const code = course_code.trim().toUpperCase().replace(/^([A-Z]+)\s*(\d+)$/, "$1 $2");
+    const course = context.db
+      .prepare(
+        "SELECT course_id, code, title, department, level, credits, grading_basis, typically_offered FROM courses WHERE code = ?",
+      )
+      .get(code) as Record<string, unknown> | undefined;
+    if (!course) throw new ToolFailure(`course '${course_code}' not found; use list_courses to see the catalog`);
+    const prerequisites = context.db
+      .prepare(
+        `SELECT c.code, c.title FROM course_prerequisites cp JOIN courses c ON c.course_id = cp.prerequisite_course_id
+         WHERE cp.course_id = ? ORDER BY c.code`,
+      )
+      .all(course.course_id);
+    return { course: { ...course, prerequisites } };
+  },
+});
+
+const listSections = defineTool({
+  name: "list_sections",
+  description:
+    "List course sections, optionally filtered by term code, course code or instructor, ordered by section_id. Returns `sections` [{section_id, course_code, term, section_number, instructor_id, capacity, modality}] with `page`, `per_page`, `total` and `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    term: z.string().nullable().default(null).describe("Term code such as '202408' (see the academic calendar); null for all"),
+    course_code: z.string().nullable().default(null).describe("Course code such as 'CS 540'; null for all"),
+    instructor_id: z.number().int().nullable().default(null).describe("Only sections taught by this instructor"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ term, course_code, instructor_id, page, per_page }, context: ToolContext) =>
+    paged(
+      "sections",
+      pageOf(
+        context,
+        "s.section_id, c.code AS course_code, s.term, s.section_number, s.instructor_id, s.capacity, s.modality",
+        "sections s JOIN courses c ON c.course_id = s.course_id",
+        [
+          ["s.term = ?", term],
+          ["c.code = ?", course_code],
+          ["s.instructor_id = ?", instructor_id],
+        ],
+        "s.section_id",
+        page,
+        per_page,
+      ),
+      page,
+      per_page,
+    ),
+});
+
+const getSection = defineTool({
+  name: "get_section",
+  description:
+    "Get one section: course, term, instructor, room and schedule, and how many registrations it has in each status. Returns `section`.",
+  kind: "read",
+  inputSchema: z.object({ section_id: z.number().int().describe("Section id") }),
+  handler: ({ section_id }, context: ToolContext) => {
+    const section = context.db
+      .prepare(
+        `SELECT s.section_id, c.code AS course_code, c.title AS course_title, c.credits, s.term, s.section_number,
+           s.instructor_id, i.first_name || ' ' || i.last_name AS instructor_name, s.capacity, s.room,
+           s.meeting_pattern, s.modality
+         FROM sections s JOIN courses c ON c.course_id = s.course_id JOIN instructors i ON i.instructor_id = s.instructor_id
+         WHERE s.section_id = ?`,
+      )
+      .get(section_id) as Record<string, unknown> | undefined;
+    if (!section) throw new ToolFailure(`section ${section_id} not found; use list_sections to find ids`);
+    const counts = { enrolled: 0, completed: 0, withdrawn: 0, dropped: 0 };
+    for (const row of context.db
+      .prepare("SELECT status, COUNT(*) AS count FROM enrollments WHERE section_id = ? GROUP BY status")
+      .all(section_id) as Array<{ status: keyof typeof counts; count: number }>)
+      counts[row.status] = row.count;
+    return { section: { ...section, registration_counts: counts } };
+  },
+});
+
+const ENROLLMENT_COLUMNS = `e.enrollment_id, e.student_id, e.section_id, s.term, c.code AS course_code, c.credits,
+  e.status, e.grade, e.enrolled_on, e.grade_posted_on`;
+const ENROLLMENT_FROM = "enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id";
+
+const listEnrollments = defineTool({
+  name: "list_enrollments",
+  description:
+    "List registrations (one per student per section) with their status and grade, optionally filtered by student, section, term or status, ordered by enrollment_id. Returns `enrollments` [{enrollment_id, student_id, section_id, term, course_code, credits, status, grade, enrolled_on, grade_posted_on}] with `page`, `per_page`, `total` and `has_more`. Status is enrolled (term in progress), completed, withdrawn (grade W) or dropped.",
+  kind: "read",
+  inputSchema: z.object({
+    student_id: z.string().nullable().default(null).describe("Only this student's registrations"),
+    section_id: z.number().int().nullable().default(null).describe("Only registrations in this section"),
+    term: z.string().nullable().default(null).describe("Only registrations in this term code, e.g. '202501'"),
+    status: z
+      .enum(["enrolled", "completed", "withdrawn", "dropped"])
+      .nullable()
+      .default(null)
+      .describe("Only registrations with this status"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ student_id, section_id, term, status, page, per_page }, context: ToolContext) =>
+    paged(
+      "enrollments",
+      pageOf(
+        context,
+        ENROLLMENT_COLUMNS,
+        ENROLLMENT_FROM,
+        [
+          ["e.student_id = ?", student_id === null ? null : student_id.trim().toUpperCase()],
+          ["e.section_id = ?", section_id],
+          ["s.term = ?", term],
+          ["e.status = ?", status],
+        ],
+        "e.enrollment_id",
+        page,
+        per_page,
+      ),
+      page,
+      per_page,
+    ),
+});
+
+const listRegistrarActions = defineTool({
+  name: "list_registrar_actions",
+  description:
+    "List the registrar's audit log (grade changes, standing changes, drops, status changes), optionally for one student or one action type, ordered by action_id. Returns `actions` [{action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by}] with `page`, `per_page`, `total` and `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    student_id: z.string().nullable().default(null).describe("Only actions about this student"),
+    action_type: z
+      .enum(["grade_change", "standing_change", "enrollment_drop", "status_change"])
+      .nullable()
+      .default(null)
+      .describe("Only actions of this type"),
+    page: pageSchema,
+    per_page: perPageSchema,
+  }),
+  handler: ({ student_id, action_type, page, per_page }, context: ToolContext) =>
+    paged(
+      "actions",
+      pageOf(
+        context,
+        "action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by",
+        "registrar_actions",
+        [
+          ["student_id = ?", student_id === null ? null : student_id.trim().toUpperCase()],
+          ["action_type = ?", action_type],
+        ],
+        "action_id",
+        page,
+        per_page,
+      ),
+      page,
+      per_page,
+    ),
+});
+
+function recordAction(
+  context: ToolContext,
+  action: { type: string; studentId: string; enrollmentId: number | null; oldValue: string | null; newValue: string; reason: string },
+): number {
+  const result = context.db
+    .prepare(
+      "INSERT INTO registrar_actions (action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .run(action.type, action.studentId, action.enrollmentId, action.oldValue, action.newValue, action.reason, RECORDED_BY);
+  return Number(result.lastInsertRowid);
+}
+
+interface EnrollmentRow {
+  enrollment_id: number;
+  student_id: string;
+  term: string;
+  course_code: string;
+  grading_basis: string;
+  status: string;
+  grade: string | null;
+}
+
+function findEnrollment(context: ToolContext, enrollmentId: number): EnrollmentRow {
+  const row = context.db
+    .prepare(
+      `SELECT e.enrollment_id, e.student_id, s.term, c.code AS course_code, c.grading_basis, e.status, e.grade
+       FROM ${ENROLLMENT_FROM} WHERE e.enrollment_id = ?`,
+    )
+    .get(enrollmentId) as EnrollmentRow | undefined;
+  if (!row) throw new ToolFailure(`enrollment ${enrollmentId} not found; use list_enrollments to find ids`);
+  return row;
+}
+
+const changeGrade = defineTool({
+  name: "change_grade",
+  description:
+    "Change the recorded grade of a completed registration and log the change in the audit log. Letter grades (A to F) and I apply to letter-graded courses, P/NP to pass/fail courses. Returns `enrollment_id`, `student_id`, `course_code`, `term`, `old_grade`, `new_grade` and `action_id`.",
+  kind: "write",
+  inputSchema: z.object({
+    enrollment_id: z.number().int().describe("The registration whose grade changes"),
+    new_grade: z.enum([...LETTER_GRADES, "P", "NP", "I"] as [string, ...string[]]).describe("The corrected grade"),
+    reason: z.string().min(3).describe("Why the grade changes, e.g. the grade change request number"),
+  }),
+  handler: ({ enrollment_id, new_grade, reason }, context: ToolContext) => {
+    const enrollment = findEnrollment(context, enrollment_id);
+    if (enrollment.status !== "completed")
+      throw new ToolFailure(
+        `enrollment ${enrollment_id} has status '${enrollment.status}'; only completed registrations have a grade that can be changed`,
+      );
+    const passFail = enrollment.grading_basis === "pass_fail";
+    if (passFail !== (new_grade === "P" || new_grade === "NP") && new_grade !== "I")
+      throw new ToolFailure(
+        `${enrollment.course_code} is graded ${passFail ? "P/NP" : "with letters"}; '${new_grade}' is not a valid grade for it`,
+      );
+    if (enrollment.grade === new_grade)
+      throw new ToolFailure(`enrollment ${enrollment_id} already has grade '${new_grade}'; nothing to change`);
+    context.db.prepare("UPDATE enrollments SET grade = ? WHERE enrollment_id = ?").run(new_grade, enrollment_id);
+    const actionId = recordAction(context, {
+      type: "grade_change",
+      studentId: enrollment.student_id,
+      enrollmentId: enrollment_id,
+      oldValue: enrollment.grade,
+      newValue: new_grade,
+      reason,
+    });
+    return {
+      enrollment_id,
+      student_id: enrollment.student_id,
+      course_code: enrollment.course_code,
+      term: enrollment.term,
+      old_grade: enrollment.grade,
+      new_grade,
+      action_id: actionId,
+    };
+  },
+});
+
+const setAcademicStanding = defineTool({
+  name: "set_academic_standing",
+  description:
+    "Set the academic standing (good, probation, suspended) of an active student and log the change in the audit log. Returns `student_id`, `old_standing`, `new_standing` and `action_id`.",
+  kind: "write",
+  inputSchema: z.object({
+    student_id: z.string().min(1).describe("Student id, e.g. 'S104233'"),
+    standing: z.enum(["good", "probation", "suspended"]).describe("The new academic standing"),
+    reason: z.string().min(3).describe("Why the standing changes, e.g. 'Fall 2024 standing review: cumulative GPA 2.81'"),
+  }),
+  handler: ({ student_id, standing, reason }, context: ToolContext) => {
+    const id = student_id.trim().toUpperCase();
+    const student = context.db
+      .prepare("SELECT student_id, enrollment_status, academic_standing FROM students WHERE student_id = ?")
+      .get(id) as { student_id: string; enrollment_status: string; academic_standing: string } | undefined;
+    if (!student) throw new ToolFailure(`student '${student_id}' not found; use list_students to find ids`);
+    if (student.enrollment_status !== "active")
+      throw new ToolFailure(
+        `student ${id} has enrollment status '${student.enrollment_status}'; only active students' standing can be changed`,
+      );
+    if (student.academic_standing === standing)
+      throw new ToolFailure(`student ${id} is already in ${standing} standing; nothing to change`);
+    context.db.prepare("UPDATE students SET academic_standing = ? WHERE student_id = ?").run(standing, id);
+    const actionId = recordAction(context, {
+      type: "standing_change",
+      studentId: id,
+      enrollmentId: null,
+      oldValue: student.academic_standing,
+      newValue: standing,
+      reason,
+    });
+    return { student_id: id, old_standing: student.academic_standing, new_standing: standing, action_id: actionId };
+  },
+});
+
+const dropEnrollment = defineTool({
+  name: "drop_enrollment",
+  description:
+    "Administratively drop a registration of the term in progress (status 'enrolled'); the registration stays in the record with status 'dropped' and the drop is logged in the audit log. Returns `enrollment_id`, `student_id`, `course_code`, `term`, `status` and `action_id`.",
+  kind: "write",
+  inputSchema: z.object({
+    enrollment_id: z.number().int().describe("The registration to drop"),
+    reason: z.string().min(3).describe("Why the registration is dropped"),
+  }),
+  handler: ({ enrollment_id, reason }, context: ToolContext) => {
+    const enrollment = findEnrollment(context, enrollment_id);
+    if (enrollment.status !== "enrolled")
+      throw new ToolFailure(
+        `enrollment ${enrollment_id} has status '${enrollment.status}'; only registrations with status 'enrolled' can be dropped`,
+      );
+    context.db.prepare("UPDATE enrollments SET status = 'dropped' WHERE enrollment_id = ?").run(enrollment_id);
+    const actionId = recordAction(context, {
+      type: "enrollment_drop",
+      studentId: enrollment.student_id,
+      enrollmentId: enrollment_id,
+      oldValue: "enrolled",
+      newValue: "dropped",
+      reason,
+    });
+    return {
+      enrollment_id,
+      student_id: enrollment.student_id,
+      course_code: enrollment.course_code,
+      term: enrollment.term,
+      status: "dropped",
+      action_id: actionId,
+    };
+  },
+});
+
+export const universityTools: DomainTool[] = [
+  listPrograms,
+  listStudents,
+  getStudent,
+  listInstructors,
+  listCourses,
+  getCourse,
+  listSections,
+  getSection,
+  listEnrollments,
+  listRegistrarActions,
+  changeGrade,
+  setAcademicStanding,
+  dropEnrollment,
+] as DomainTool[];
