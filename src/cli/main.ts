@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { ProgAgentError, errorMessage, exitCodeForError } from "../core/index.js";
 import { registerEnvServe } from "./commands/env-serve.js";
+import { registerEval } from "./commands/eval.js";
 import { registerServe } from "./commands/serve.js";
 import { registerTasks } from "./commands/tasks.js";
 
@@ -15,6 +16,7 @@ program
 registerServe(program);
 registerTasks(program);
 registerEnvServe(program);
+registerEval(program);
 
 try {
   await program.parseAsync(process.argv);

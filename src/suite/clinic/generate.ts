@@ -820,7 +820,7 @@ function postPayments(context: GenerateContext, world: ClinicWorld): void {
   };
   for (const charge of charges) {
     const plan = patientsById.get(charge.patient_id)!.plan;
-    const share = patientShare(charge, plan);
+    const share = patientShare(charge, plan ? plan.coverage : null);
     // Copays are collected at check-in whether or not the claim has been processed.
     if (charge.category === "office_visit" && plan && random.chance(0.65)) {
       const copay = plan.coverage.office_visit?.copay ?? 0;

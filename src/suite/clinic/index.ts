@@ -1,7 +1,12 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { applyNoShowPolicyTask } from "./tasks/apply-no-show-policy.js";
+import { collectionsReviewTask } from "./tasks/collections-review.js";
 import { reassignLeaveAppointmentsTask } from "./tasks/reassign-leave-appointments.js";
 
 export { clinicDomain } from "./domain.js";
 
-export const clinicTasks: TaskDefinition[] = [reassignLeaveAppointmentsTask, applyNoShowPolicyTask];
+export const clinicTasks: TaskDefinition[] = [
+  reassignLeaveAppointmentsTask,
+  applyNoShowPolicyTask,
+  collectionsReviewTask,
+];

@@ -470,14 +470,18 @@ export function roundCents(amount: number): number {
   return Math.round((amount + Number.EPSILON * Math.sign(amount)) * 100) / 100;
 }
 
-/** The patient's share of one charge under the billing policy (see billing/patient-billing-policy.md). */
-export function patientShare(charge: { category: string; amount: number }, plan: PlanSeed | null): number {
+/** Cost-sharing terms of one plan by charge category; a null entry means the category is not covered. */
+export type PlanCoverage = Partial<Record<string, { copay: number; coinsurancePercent: number } | null>>;
+
+/**
+ * The patient's share of one charge under the billing policy (see billing/patient-billing-policy.md);
+ * `coverage` is null for self-pay patients.
+ */
+export function patientShare(charge: { category: string; amount: number }, coverage: PlanCoverage | null): number {
   if (charge.category === "admin_fee") return charge.amount;
-  if (!plan) return roundCents((charge.amount * (100 - SELF_PAY_DISCOUNT_PERCENT)) / 100);
-  const terms = plan.coverage[charge.category as Exclude<ChargeCategory, "admin_fee">];
+  if (!coverage) return roundCents((charge.amount * (100 - SELF_PAY_DISCOUNT_PERCENT)) / 100);
+  const terms = coverage[charge.category];
   if (!terms) return charge.amount;
   const copay = Math.min(charge.amount, terms.copay);
-  return roundCents(
-    Math.min(charge.amount, copay + ((charge.amount - copay) * terms.coinsurancePercent) / 100),
-  );
+  return roundCents(Math.min(charge.amount, copay + ((charge.amount - copay) * terms.coinsurancePercent) / 100));
 }

@@ -4,7 +4,7 @@ export const COMPANY_NAME = "Harborline Supply Co.";
 export const EMAIL_DOMAIN = "harborline.example";
 
 export interface DepartmentSpec {
-  id: string;
+  id: number;
   name: string;
   costCenter: string;
   location: string;
@@ -15,7 +15,7 @@ export interface DepartmentSpec {
 
 export const DEPARTMENTS: DepartmentSpec[] = [
   {
-    id: "D01",
+    id: 10,
     name: "Engineering",
     costCenter: "CC-4100",
     location: "Portland HQ",
@@ -23,7 +23,7 @@ export const DEPARTMENTS: DepartmentSpec[] = [
     projectCodes: ["ENG-PLATFORM", "ENG-ROUTING", "ENG-MAINT", "ENG-QA"],
   },
   {
-    id: "D02",
+    id: 20,
     name: "Customer Support",
     costCenter: "CC-5200",
     location: "Boise Contact Center",
@@ -31,7 +31,7 @@ export const DEPARTMENTS: DepartmentSpec[] = [
     projectCodes: ["CS-TIER1", "CS-TIER2", "CS-CHAT"],
   },
   {
-    id: "D03",
+    id: 30,
     name: "Warehouse & Logistics",
     costCenter: "CC-6300",
     location: "Reno Distribution Center",
@@ -39,7 +39,7 @@ export const DEPARTMENTS: DepartmentSpec[] = [
     projectCodes: ["WH-PICK", "WH-PACK", "WH-RECEIVE", "WH-FLEET"],
   },
   {
-    id: "D04",
+    id: 40,
     name: "Finance",
     costCenter: "CC-2100",
     location: "Portland HQ",
@@ -47,7 +47,7 @@ export const DEPARTMENTS: DepartmentSpec[] = [
     projectCodes: ["FIN-AP", "FIN-CLOSE", "FIN-PAYROLL"],
   },
   {
-    id: "D05",
+    id: 50,
     name: "People Operations",
     costCenter: "CC-2200",
     location: "Portland HQ",
@@ -55,7 +55,7 @@ export const DEPARTMENTS: DepartmentSpec[] = [
     projectCodes: ["HR-OPS", "HR-RECRUIT"],
   },
   {
-    id: "D06",
+    id: 60,
     name: "Sales",
     costCenter: "CC-3100",
     location: "Portland HQ",
@@ -63,7 +63,7 @@ export const DEPARTMENTS: DepartmentSpec[] = [
     projectCodes: ["SAL-PIPE", "SAL-ACCT"],
   },
   {
-    id: "D07",
+    id: 70,
     name: "Facilities",
     costCenter: "CC-6900",
     location: "Reno Distribution Center",
@@ -71,7 +71,7 @@ export const DEPARTMENTS: DepartmentSpec[] = [
     projectCodes: ["FAC-MAINT", "FAC-SAFETY"],
   },
   {
-    id: "D08",
+    id: 80,
     name: "Marketing",
     costCenter: "CC-3300",
     location: "Portland HQ",
@@ -81,9 +81,9 @@ export const DEPARTMENTS: DepartmentSpec[] = [
 ];
 
 export interface PositionSpec {
-  id: string;
+  id: number;
   title: string;
-  departmentId: string;
+  departmentId: number;
   grade: string;
   flsaStatus: "exempt" | "non_exempt";
   payType: "salaried" | "hourly";
@@ -99,125 +99,125 @@ const salaried = { flsaStatus: "exempt", payType: "salaried" } as const;
 const hourly = { flsaStatus: "non_exempt", payType: "hourly" } as const;
 
 export const POSITIONS: PositionSpec[] = [
-  { id: "P101", title: "Software Engineer I", departmentId: "D01", grade: "G4", ...salaried, weight: 3 },
-  { id: "P102", title: "Software Engineer II", departmentId: "D01", grade: "G5", ...salaried, weight: 3 },
-  { id: "P103", title: "Senior Software Engineer", departmentId: "D01", grade: "G6", ...salaried, weight: 2 },
+  { id: 101, title: "Software Engineer I", departmentId: 10, grade: "G4", ...salaried, weight: 3 },
+  { id: 102, title: "Software Engineer II", departmentId: 10, grade: "G5", ...salaried, weight: 3 },
+  { id: 103, title: "Senior Software Engineer", departmentId: 10, grade: "G6", ...salaried, weight: 2 },
   {
-    id: "P104",
+    id: 104,
     title: "QA Technician",
-    departmentId: "D01",
+    departmentId: 10,
     grade: "G3",
     ...hourly,
     weight: 2,
     contractorsAllowed: true,
   },
   {
-    id: "P105",
+    id: 105,
     title: "Engineering Manager",
-    departmentId: "D01",
+    departmentId: 10,
     grade: "G7",
     ...salaried,
     weight: 0,
     head: true,
   },
   {
-    id: "P201",
+    id: 201,
     title: "Support Agent",
-    departmentId: "D02",
+    departmentId: 20,
     grade: "G2",
     ...hourly,
     weight: 6,
     contractorsAllowed: true,
   },
-  { id: "P202", title: "Senior Support Agent", departmentId: "D02", grade: "G3", ...hourly, weight: 3 },
-  { id: "P203", title: "Support Team Lead", departmentId: "D02", grade: "G4", ...salaried, weight: 1 },
+  { id: 202, title: "Senior Support Agent", departmentId: 20, grade: "G3", ...hourly, weight: 3 },
+  { id: 203, title: "Support Team Lead", departmentId: 20, grade: "G4", ...salaried, weight: 1 },
   {
-    id: "P204",
+    id: 204,
     title: "Support Operations Manager",
-    departmentId: "D02",
+    departmentId: 20,
     grade: "G6",
     ...salaried,
     weight: 0,
     head: true,
   },
   {
-    id: "P301",
+    id: 301,
     title: "Warehouse Associate",
-    departmentId: "D03",
+    departmentId: 30,
     grade: "G1",
     ...hourly,
     weight: 6,
     contractorsAllowed: true,
   },
   {
-    id: "P302",
+    id: 302,
     title: "Forklift Operator",
-    departmentId: "D03",
+    departmentId: 30,
     grade: "G2",
     ...hourly,
     weight: 3,
     contractorsAllowed: true,
   },
-  { id: "P303", title: "Shift Supervisor", departmentId: "D03", grade: "G3", ...hourly, weight: 2 },
+  { id: 303, title: "Shift Supervisor", departmentId: 30, grade: "G3", ...hourly, weight: 2 },
   {
-    id: "P304",
+    id: 304,
     title: "Logistics Manager",
-    departmentId: "D03",
+    departmentId: 30,
     grade: "G5",
     ...salaried,
     weight: 0,
     head: true,
   },
-  { id: "P401", title: "Accounts Payable Clerk", departmentId: "D04", grade: "G2", ...hourly, weight: 2 },
-  { id: "P402", title: "Payroll Specialist", departmentId: "D04", grade: "G3", ...hourly, weight: 2 },
-  { id: "P403", title: "Financial Analyst", departmentId: "D04", grade: "G4", ...salaried, weight: 2 },
-  { id: "P404", title: "Controller", departmentId: "D04", grade: "G7", ...salaried, weight: 0, head: true },
-  { id: "P501", title: "HR Coordinator", departmentId: "D05", grade: "G2", ...hourly, weight: 2 },
-  { id: "P502", title: "Recruiter", departmentId: "D05", grade: "G4", ...salaried, weight: 2 },
+  { id: 401, title: "Accounts Payable Clerk", departmentId: 40, grade: "G2", ...hourly, weight: 2 },
+  { id: 402, title: "Payroll Specialist", departmentId: 40, grade: "G3", ...hourly, weight: 2 },
+  { id: 403, title: "Financial Analyst", departmentId: 40, grade: "G4", ...salaried, weight: 2 },
+  { id: 404, title: "Controller", departmentId: 40, grade: "G7", ...salaried, weight: 0, head: true },
+  { id: 501, title: "HR Coordinator", departmentId: 50, grade: "G2", ...hourly, weight: 2 },
+  { id: 502, title: "Recruiter", departmentId: 50, grade: "G4", ...salaried, weight: 2 },
   {
-    id: "P503",
+    id: 503,
     title: "HR Business Partner",
-    departmentId: "D05",
+    departmentId: 50,
     grade: "G5",
     ...salaried,
     weight: 0,
     head: true,
   },
   {
-    id: "P601",
+    id: 601,
     title: "Sales Development Representative",
-    departmentId: "D06",
+    departmentId: 60,
     grade: "G3",
     ...salaried,
     weight: 3,
   },
-  { id: "P602", title: "Account Executive", departmentId: "D06", grade: "G5", ...salaried, weight: 3 },
+  { id: 602, title: "Account Executive", departmentId: 60, grade: "G5", ...salaried, weight: 3 },
   {
-    id: "P603",
+    id: 603,
     title: "Sales Manager",
-    departmentId: "D06",
+    departmentId: 60,
     grade: "G6",
     ...salaried,
     weight: 0,
     head: true,
   },
-  { id: "P701", title: "Facilities Technician", departmentId: "D07", grade: "G2", ...hourly, weight: 4 },
-  { id: "P702", title: "Maintenance Lead", departmentId: "D07", grade: "G3", ...hourly, weight: 2 },
+  { id: 701, title: "Facilities Technician", departmentId: 70, grade: "G2", ...hourly, weight: 4 },
+  { id: 702, title: "Maintenance Lead", departmentId: 70, grade: "G3", ...hourly, weight: 2 },
   {
-    id: "P703",
+    id: 703,
     title: "Facilities Manager",
-    departmentId: "D07",
+    departmentId: 70,
     grade: "G5",
     ...salaried,
     weight: 0,
     head: true,
   },
-  { id: "P801", title: "Marketing Coordinator", departmentId: "D08", grade: "G3", ...hourly, weight: 2 },
-  { id: "P802", title: "Content Marketer", departmentId: "D08", grade: "G4", ...salaried, weight: 2 },
+  { id: 801, title: "Marketing Coordinator", departmentId: 80, grade: "G3", ...hourly, weight: 2 },
+  { id: 802, title: "Content Marketer", departmentId: 80, grade: "G4", ...salaried, weight: 2 },
   {
-    id: "P803",
+    id: 803,
     title: "Marketing Manager",
-    departmentId: "D08",
+    departmentId: 80,
     grade: "G6",
     ...salaried,
     weight: 0,
@@ -250,17 +250,22 @@ export function payBandFor(grade: string, payType: string): PayBand {
   return band;
 }
 
-export function departmentById(id: string): DepartmentSpec {
+export function departmentById(id: number): DepartmentSpec {
   const department = DEPARTMENTS.find((candidate) => candidate.id === id);
   if (!department) throw new Error(`unknown department ${id}`);
   return department;
 }
 
-export function positionById(id: string): PositionSpec {
+export function positionById(id: number): PositionSpec {
   const position = POSITIONS.find((candidate) => candidate.id === id);
   if (!position) throw new Error(`unknown position ${id}`);
   return position;
 }
 
 /** Departments whose front-line staff work shifts (weekend and holiday work is common there). */
-export const SHIFT_DEPARTMENT_IDS = ["D02", "D03", "D07"];
+export const SHIFT_DEPARTMENT_IDS = [20, 30, 70];
+
+/** Customer Support, whose standard day is 7.5 hours. */
+export const CUSTOMER_SUPPORT_ID = 20;
+
+export const PEOPLE_OPERATIONS_ID = 50;

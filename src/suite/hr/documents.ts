@@ -1,6 +1,6 @@
 /** Workspace documents: the fixed policy set and the scaled everyday paperwork of an HR team. */
 import type { GenerateContext } from "../../envs/index.js";
-import { COMPANY_NAME, DEPARTMENTS, PAY_BANDS, departmentById, positionById } from "./catalog.js";
+import { COMPANY_NAME, DEPARTMENTS, PAY_BANDS, PEOPLE_OPERATIONS_ID, departmentById, positionById } from "./catalog.js";
 import { addDays, makeDate, mondayOf, yearOf } from "./dates.js";
 import {
   HOLIDAY_CALENDAR_PATH,
@@ -118,7 +118,7 @@ function payrollRegisters(world: World): DocumentSource {
 
 function meetingNotes(world: World, context: GenerateContext): DocumentSource {
   const random = context.random;
-  const peopleOps = world.employees.filter((employee) => employee.departmentId === "D05" && employee.status === "active");
+  const peopleOps = world.employees.filter((employee) => employee.departmentId === PEOPLE_OPERATIONS_ID && employee.status === "active");
   let meeting = mondayOf(addDays(world.calendar.referenceDate, -1));
   let proposalMentioned = false;
   return () => {

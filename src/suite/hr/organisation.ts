@@ -180,7 +180,7 @@ function randomPay(random: SeededRandom, position: PositionSpec): { annualSalary
 }
 
 /** Headcount per department: one head each, the rest by weight (largest remainders, no randomness). */
-function departmentHeadcounts(total: number): Map<string, number> {
+function departmentHeadcounts(total: number): Map<number, number> {
   const rest = total - DEPARTMENTS.length;
   const shares = DEPARTMENTS.map((department) => ({ id: department.id, exact: department.weight * rest }));
   const counts = new Map(shares.map((share) => [share.id, 1 + Math.floor(share.exact)]));
@@ -277,7 +277,7 @@ export function assignIdentifiers(employees: Employee[]): void {
     employee.id = `E${1001 + index}`;
   });
   employees.sort((left, right) => left.id.localeCompare(right.id));
-  const heads = new Map<string, string>();
+  const heads = new Map<number, string>();
   for (const employee of employees) {
     if (positionById(employee.positionId).head) heads.set(employee.departmentId, employee.id);
   }
@@ -287,7 +287,7 @@ export function assignIdentifiers(employees: Employee[]): void {
   }
 }
 
-function departmentIdByName(name: string): string {
+function departmentIdByName(name: string): number {
   const department = DEPARTMENTS.find((candidate) => candidate.name === name);
   if (!department) throw new Error(`unknown department ${name}`);
   return department.id;

@@ -4,7 +4,7 @@
  */
 export const hrSchemaSql = `
 CREATE TABLE departments (
-  id TEXT PRIMARY KEY,
+  id INTEGER PRIMARY KEY,
   name TEXT NOT NULL,
   cost_center TEXT NOT NULL,
   location TEXT NOT NULL,
@@ -12,9 +12,9 @@ CREATE TABLE departments (
 );
 
 CREATE TABLE positions (
-  id TEXT PRIMARY KEY,
+  id INTEGER PRIMARY KEY,
   title TEXT NOT NULL,
-  department_id TEXT NOT NULL REFERENCES departments(id),
+  department_id INTEGER NOT NULL REFERENCES departments(id),
   grade TEXT NOT NULL,
   flsa_status TEXT NOT NULL CHECK (flsa_status IN ('exempt', 'non_exempt')),
   pay_type TEXT NOT NULL CHECK (pay_type IN ('salaried', 'hourly'))
@@ -25,8 +25,8 @@ CREATE TABLE employees (
   first_name TEXT NOT NULL,
   last_name TEXT NOT NULL,
   email TEXT NOT NULL,
-  department_id TEXT NOT NULL REFERENCES departments(id),
-  position_id TEXT NOT NULL REFERENCES positions(id),
+  department_id INTEGER NOT NULL REFERENCES departments(id),
+  position_id INTEGER NOT NULL REFERENCES positions(id),
   manager_id TEXT REFERENCES employees(id),
   employment_type TEXT NOT NULL CHECK (employment_type IN ('full_time', 'part_time', 'contractor')),
   fte REAL NOT NULL CHECK (fte > 0 AND fte <= 1),

@@ -17,8 +17,8 @@ def fetch_all(tool, key, **filters):
 
 export interface EmployeeRow {
   id: string;
-  department_id: string;
-  position_id: string;
+  department_id: number;
+  position_id: number;
   employment_type: string;
   fte: number;
   status: string;

@@ -1,6 +1,6 @@
 /** Timesheets of the last three pay periods and the payroll history that paid them. */
 import type { SeededRandom } from "../../core/index.js";
-import { SHIFT_DEPARTMENT_IDS, departmentById, positionById } from "./catalog.js";
+import { CUSTOMER_SUPPORT_ID, SHIFT_DEPARTMENT_IDS, departmentById, positionById } from "./catalog.js";
 import { addDays, dateRange, isWeekend, mondayOf, weekdayIndex } from "./dates.js";
 import { computeOvertime, roundCents } from "./payroll-math.js";
 import { overtimeRuleFor, type OvertimePolicy } from "./policies.js";
@@ -16,7 +16,7 @@ import {
 } from "./world.js";
 
 /** Exempt staff who still log project hours (their hours never earn overtime). */
-const PROJECT_TRACKING_DEPARTMENT_IDS = ["D01"];
+const PROJECT_TRACKING_DEPARTMENT_IDS = [10];
 
 function leaveDays(requests: LeaveRequest[]): Map<string, Map<string, number>> {
   const byEmployee = new Map<string, Map<string, number>>();
@@ -38,7 +38,7 @@ function isCoveredByOvertime(employee: Employee): boolean {
 }
 
 function baseHours(employee: Employee): number {
-  const full = employee.departmentId === "D02" ? 7.5 : 8;
+  const full = employee.departmentId === CUSTOMER_SUPPORT_ID ? 7.5 : 8;
   return Math.round(full * employee.fte * 4) / 4;
 }
 
@@ -184,7 +184,7 @@ function plantOvertimeCases(
 
   // A Customer Support week above its own threshold but not above 40 hours.
   const supportRule = overtimeRuleFor(policy, "Customer Support");
-  const supportStaff = random.shuffle(covered.filter((employee) => employee.departmentId === "D02" && employee.fte === 1));
+  const supportStaff = random.shuffle(covered.filter((employee) => employee.departmentId === CUSTOMER_SUPPORT_ID && employee.fte === 1));
   const hasMiddleWeek = supportStaff.some((employee) =>
     [...weekTotals(employee, ["approved"]).values()].some(
       (total) => total.hours > supportRule.thresholdHours && total.hours <= 40,

@@ -94,7 +94,7 @@ const listPositions = defineTool({
     "List job positions with their department, pay grade, FLSA status (`exempt` or `non_exempt`) and pay type (`salaried` or `hourly`). Paginated: returns `positions`, `page`, `per_page`, `total`, `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    department_id: z.string().optional().describe("Only positions of this department id (e.g. 'D03')"),
+    department_id: z.number().int().optional().describe("Only positions of this department id (e.g. 30)"),
     page: pageField,
     per_page: perPageField,
   }),
@@ -116,7 +116,7 @@ const listEmployees = defineTool({
     "List employees as summaries (id, name, department, position, employment type, status); use get_employee for dates, FTE and pay. Ordered by id. Paginated: returns `employees`, `page`, `per_page`, `total`, `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    department_id: z.string().optional().describe("Only employees of this department id"),
+    department_id: z.number().int().optional().describe("Only employees of this department id (e.g. 30)"),
     status: z.enum(["active", "on_leave", "terminated"]).optional().describe("Only employees with this status"),
     employment_type: z
       .enum(["full_time", "part_time", "contractor"])

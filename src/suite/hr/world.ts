@@ -14,8 +14,8 @@ export interface Employee {
   firstName: string;
   lastName: string;
   email: string;
-  departmentId: string;
-  positionId: string;
+  departmentId: number;
+  positionId: number;
   managerId: string | null;
   employmentType: EmploymentType;
   fte: number;

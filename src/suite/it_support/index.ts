@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { escalateOverdueTicketsTask } from "./tasks/escalate-overdue-tickets.js";
+import { hardwareRefreshCandidatesTask } from "./tasks/hardware-refresh-candidates.js";
 import { reassignAgentsOnLeaveTask } from "./tasks/reassign-agents-on-leave.js";
 import { slaBreachesLastMonthTask } from "./tasks/sla-breaches-last-month.js";
 
@@ -9,4 +10,5 @@ export const itSupportTasks: TaskDefinition[] = [
   slaBreachesLastMonthTask,
   escalateOverdueTicketsTask,
   reassignAgentsOnLeaveTask,
+  hardwareRefreshCandidatesTask,
 ];

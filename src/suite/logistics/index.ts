@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { logisticsDomain } from "./domain.js";
+import { cancelUnneededOrdersTask } from "./tasks/cancel-unneeded-orders.js";
 import { cycleCountVariancesTask } from "./tasks/cycle-count-variances.js";
 import { expiryRiskReviewTask } from "./tasks/expiry-risk-review.js";
 import { replenishLowStockTask } from "./tasks/replenish-low-stock.js";
@@ -12,4 +13,5 @@ export const logisticsTasks: TaskDefinition[] = [
   tenderPendingShipmentsTask,
   expiryRiskReviewTask,
   cycleCountVariancesTask,
+  cancelUnneededOrdersTask,
 ];

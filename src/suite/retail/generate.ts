@@ -60,9 +60,10 @@ function weightedPick<T>(random: SeededRandom, items: readonly T[], weights: rea
   return items[weightedIndex(random, weights)] as T;
 }
 
-/** Prices end in .99 like a shop's; never below $4.99. */
-function charmPrice(value: number): number {
-  return Math.max(4.99, Math.round(value) - 0.01);
+/** Prices end in .99, .95 or .49 like a shop's; never below $4.95. */
+function charmPrice(random: SeededRandom, value: number): number {
+  const ending = random.pick([0.01, 0.01, 0.05, 0.51]);
+  return Math.max(4.95, roundCents(Math.round(value) - ending));
 }
 
 function between(random: SeededRandom, low: number, high: number): number {
@@ -151,7 +152,7 @@ function makeProducts(random: SeededRandom, rows: number): ProductDraft[] {
     do sku = `${category.skuPrefix}-${random.int(1000, 9999)}`;
     while (usedSkus.has(sku));
     usedSkus.add(sku);
-    const basePrice = charmPrice(between(random, low, high));
+    const basePrice = charmPrice(random, between(random, low, high));
     products.push({
       sku,
       name,
@@ -428,11 +429,11 @@ function makePriceChanges(
       const oldPrice = current.get(product.sku) ?? product.basePrice;
       let newPrice: number;
       if (reason === "cost_increase" || reason === "promotion_ended") {
-        newPrice = charmPrice(oldPrice * between(random, 1.05, 1.18));
+        newPrice = charmPrice(random, oldPrice * between(random, 1.05, 1.18));
         if (newPrice <= oldPrice) newPrice = roundCents(oldPrice + 1);
       } else {
         const depth = reason === "clearance" ? between(random, 0.55, 0.75) : between(random, 0.72, 0.93);
-        newPrice = charmPrice(oldPrice * depth);
+        newPrice = charmPrice(random, oldPrice * depth);
         if (newPrice >= oldPrice) newPrice = roundCents(oldPrice - 1);
       }
       current.set(product.sku, newPrice);
@@ -867,6 +868,9 @@ function makeNotices(
     products.filter((product) => product.supplier === supplier && !used.has(product.sku));
   const openCount = (supplier: string): number => bySupplier(supplier).filter((product) => openSkus.has(product.sku)).length;
   const recalledSuppliers = new Set<string>();
+  const inProcessing = (sku: string): boolean => (openSkus.get(sku) ?? []).some((order) => order.status === "processing");
+  // SKUs that keep a processing order in the recall scope; recall updates never remove them.
+  const anchors = new Set<string>();
 
   const kinds: NoticeDraft["type"][] = [
     "Product recall",
@@ -892,22 +896,22 @@ function makeNotices(
       return picked;
     };
     if (type === "Product recall") {
+      const score = (supplier: string): number =>
+        openCount(supplier) + (bySupplier(supplier).some((product) => inProcessing(product.sku)) ? 100 : 0);
       const suppliers = random
         .shuffle(SUPPLIERS.filter((supplier) => !recalledSuppliers.has(supplier)))
-        .sort((left, right) => openCount(right) - openCount(left));
+        .sort((left, right) => score(right) - score(left));
       const supplier = suppliers[0] ?? random.pick(SUPPLIERS);
       recalledSuppliers.add(supplier);
       const pool = bySupplier(supplier);
       const withOpen = pool.filter((product) => openSkus.has(product.sku));
       // Prefer SKUs also in shipped orders (those must be left alone) and in processing orders.
-      withOpen.sort(
-        (left, right) =>
-          Number(shippedSkus.has(right.sku)) +
-          Number((openSkus.get(right.sku) ?? []).some((order) => order.status === "processing")) -
-          Number(shippedSkus.has(left.sku)) -
-          Number((openSkus.get(left.sku) ?? []).some((order) => order.status === "processing")),
-      );
+      const rank = (product: ProductDraft): number =>
+        Number(shippedSkus.has(product.sku)) + 2 * Number(inProcessing(product.sku));
+      withOpen.sort((left, right) => rank(right) - rank(left));
       const openPicked = withOpen.slice(0, index === 0 ? 3 : 2).map((product) => product.sku);
+      const anchor = openPicked.find(inProcessing);
+      if (anchor) anchors.add(anchor);
       for (const sku of openPicked) used.add(sku);
       const quiet = take(
         bySupplier(supplier).filter((product) => !openSkus.has(product.sku)),
@@ -920,7 +924,7 @@ function makeNotices(
       const target = [...notices].reverse().find((notice) => notice.type === "Product recall");
       if (!target) continue;
       // Remove a SKU that sits in open orders on its own, so wrongly keeping it cancels an extra order.
-      const removable = target.affected.filter((sku) => openSkus.has(sku));
+      const removable = target.affected.filter((sku) => openSkus.has(sku) && !anchors.has(sku));
       const isolated = removable.filter((sku) =>
         (openSkus.get(sku) ?? []).some((order) =>
           order.lines.every((line) => line.sku === sku || !inScope.has(line.sku)),

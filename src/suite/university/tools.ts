@@ -2,9 +2,11 @@
 import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import { LETTER_GRADES } from "./rules.js";
 
 const RECORDED_BY = "registrar-api";
+
+/** Grades a grade change may set; W comes only from a withdrawal. */
+const CHANGEABLE_GRADES = ["A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D", "F", "P", "NP", "I"] as const;
 
 const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
 const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
@@ -383,7 +385,7 @@ const changeGrade = defineTool({
   kind: "write",
   inputSchema: z.object({
     enrollment_id: z.number().int().describe("The registration whose grade changes"),
-    new_grade: z.enum([...LETTER_GRADES, "P", "NP", "I"] as [string, ...string[]]).describe("The corrected grade"),
+    new_grade: z.enum(CHANGEABLE_GRADES).describe("The corrected grade"),
     reason: z.string().min(3).describe("Why the grade changes, e.g. the grade change request number"),
   }),
   handler: ({ enrollment_id, new_grade, reason }, context: ToolContext) => {

@@ -29,7 +29,12 @@ def to_minutes(start_time):
     return int(hours) * 60 + int(minutes)
 
 files = workspace_files()
+print(len(files), "workspace files")
+`;
+
+/** Reads the visit lengths table of the scheduling rules into `rules` and `visit_lengths`. */
+export const PYTHON_RULES_CELL = String.raw`
 rules = tools.read_file(path="policies/scheduling-rules.md")["content"]
 visit_lengths = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| \x60(\w+)\x60 \| [^|]+\| (\d+) min \|", rules, re.M)}
-print(len(files), "files;", visit_lengths)
+print(visit_lengths)
 `;

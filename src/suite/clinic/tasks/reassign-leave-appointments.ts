@@ -4,7 +4,7 @@ import { clinicDomain } from "../domain.js";
 import { VISIT_RULES, intervalsOverlap, providerInterval, weekdayOf } from "../rules.js";
 import type { VisitType } from "../rules.js";
 import { readLeaveMemo, readRoster } from "../workspace-facts.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 interface AppointmentRow {
   id: number;
@@ -162,6 +162,7 @@ function programCells(variant: Variant): string[] {
     : 'raise RuntimeError(f"no eligible cover for appointment {appointment[\'id\']}")';
   return [
     PYTHON_PAGING_CELL,
+    PYTHON_RULES_CELL,
     String.raw`
 memo_path = next(path for path in files if path.startswith("memos/") and "leave" in path)
 memo = tools.read_file(path=memo_path)["content"]

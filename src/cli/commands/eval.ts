@@ -1,0 +1,138 @@
+import type { Command } from "commander";
+import { resolve } from "node:path";
+import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
+import { HARNESS_MODES, harnessModeSchema, type HarnessMode } from "../../envs/index.js";
+import { formatSummaryTable, runEvaluation, writeReports, type EvaluationOptions } from "../../eval/index.js";
+import { loadSuite } from "../../suite/index.js";
+import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption, waitForShutdown } from "../options.js";
+import { createProgressBar } from "../progress.js";
+
+/** The oracle's direct-call replay sends one call per turn: it needs room at v3 that a model's budget would not give. */
+const ORACLE_LIMITS = { maxTurns: 5_000, maxToolCalls: 10_000 };
+
+export function parseHarnessList(text: string): HarnessMode[] {
+  const items = text === "all" ? [...HARNESS_MODES] : text.split(",").map((item) => item.trim()).filter(Boolean);
+  return items.map((item) => {
+    const parsed = harnessModeSchema.safeParse(item);
+    if (!parsed.success) {
+      throw new ProgAgentError(`unknown harness '${item}': expected dtc, ptc, hybrid or all`, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
+    }
+    return parsed.data;
+  });
+}
+
+export interface EvaluationCommandInput {
+  model: string;
+  harnesses: HarnessMode[];
+  scales: EvaluationOptions["scales"];
+  tasks: string;
+  samples: number;
+  concurrency: number;
+  outDir: string;
+  seed: number;
+  modelOptions?: EvaluationOptions["modelOptions"];
+  limits?: EvaluationOptions["limits"];
+  kernelOptions?: EvaluationOptions["kernelOptions"];
+  temperature?: number;
+}
+
+/** Runs an evaluation with a progress bar, writes the reports, prints the summary; shared by `eval` and `start`. */
+export async function runEvaluationCommand(input: EvaluationCommandInput): Promise<void> {
+  const tasks = await loadSuite(input.tasks);
+  const controller = new AbortController();
+  void waitForShutdown().then(() => {
+    process.stderr.write("\nprogagent: stopping after the running episodes; re-run the same command to resume\n");
+    controller.abort();
+  });
+  const progress = createProgressBar("episodes");
+  const started = Date.now();
+  const outcome = await runEvaluation({
+    ...input,
+    tasks,
+    outDir: input.outDir,
+    signal: controller.signal,
+    onProgress: ({ done, total, last }) => progress.update(done, total, last ? `${last.task} ${last.scale} ${last.harness} reward=${last.reward}` : ""),
+  });
+  progress.finish();
+  const reports = await writeReports(input.outDir);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    `\n${outcome.ran} episodes run, ${outcome.skipped} already done (resumed), ${outcome.total} in all, in ${seconds} s; model ${input.model}\n\n`,
+  );
+  process.stdout.write(`${formatSummaryTable(reports.summary)}\n\n`);
+  process.stdout.write(`report: ${resolve(reports.htmlPath)}\n        ${resolve(reports.markdownPath)}\n        ${resolve(reports.resultsPath)}\n`);
+  if (controller.signal.aborted) process.exitCode = 130;
+}
+
+export function registerEval(program: Command): void {
+  program
+    .command("eval")
+    .description("Evaluate a model (or the oracle / a replay) on the built-in suite under DTC, PTC and Hybrid")
+    .requiredOption("--model <spec>", "oracle | replay:<trajectories.jsonl> | openai:<model> | anthropic:<model>")
+    .option("--harness <list>", "dtc,ptc,hybrid or all", "ptc,dtc")
+    .option("--scales <list>", "v0,v1,v2,v3 or all", "all")
+    .option("--tasks <glob>", "task id glob", "*")
+    .option("--samples <k>", "samples per task x scale x harness", "1")
+    .option("--concurrency <n>", "episodes in parallel", "2")
+    .option("--out <dir>", "output directory (re-running with it resumes)", "runs/eval")
+    .option("--seed <n>", "instance seed", "0")
+    .option("--base-url <url>", "OpenAI-compatible base URL (for openai:<model>)")
+    .option("--api-key-env <name>", "environment variable holding the API key")
+    .option("--temperature <t>", "sampling temperature")
+    .option("--max-turns <n>", "turn limit per episode")
+    .option("--context-window <tokens>", "context window in tokens (the context-limit stop)")
+    .option("--max-tokens <n>", "max tokens per model turn")
+    .option("--timeout <seconds>", "per code execution", "60")
+    .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      const text = (name: string): string | undefined => (typeof options[name] === "string" ? (options[name] as string) : undefined);
+      await runEvaluationCommand({
+        model: String(options.model),
+        harnesses: parseHarnessList(String(options.harness)),
+        scales: parseScalesOption(String(options.scales)),
+        tasks: String(options.tasks),
+        samples: parsePositiveNumber(String(options.samples), "--samples"),
+        concurrency: parsePositiveNumber(String(options.concurrency), "--concurrency"),
+        outDir: String(options.out),
+        seed: parsePositiveNumber(String(options.seed), "--seed", true),
+        modelOptions: { ...(text("baseUrl") ? { baseUrl: text("baseUrl") } : {}), ...(text("apiKeyEnv") ? { apiKeyEnv: text("apiKeyEnv") } : {}) },
+        limits: {
+          ...(String(options.model) === "oracle" ? ORACLE_LIMITS : {}),
+          executionTimeoutMs: parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
+          ...(text("maxTurns") ? { maxTurns: parsePositiveNumber(text("maxTurns")!, "--max-turns") } : {}),
+          ...(text("contextWindow") ? { contextWindowTokens: parsePositiveNumber(text("contextWindow")!, "--context-window") } : {}),
+          ...(text("maxTokens") ? { maxTokensPerTurn: parsePositiveNumber(text("maxTokens")!, "--max-tokens") } : {}),
+        },
+        kernelOptions: kernelOptionsFrom(options),
+        ...(text("temperature") ? { temperature: Number(text("temperature")) } : {}),
+      });
+    });
+
+  program
+    .command("report <dir>")
+    .description("Render results.json, report.md and report.html again from <dir>/trajectories.jsonl")
+    .action(async (dir: string) => {
+      const reports = await writeReports(dir);
+      process.stdout.write(`${formatSummaryTable(reports.summary)}\n\nreport: ${resolve(reports.htmlPath)}\n`);
+    });
+
+  program
+    .command("start")
+    .description("The main job: the oracle over the whole built-in suite at all four scales under PTC and DTC, with a report")
+    .option("--out <dir>", "output directory", `runs/main-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-")}`)
+    .option("--concurrency <n>", "episodes in parallel", "2")
+    .action(async (options: { out: string; concurrency: string }) => {
+      process.stdout.write("progagent: running the built-in oracle policy (no model) over the suite at v0..v3 under PTC and DTC\n");
+      await runEvaluationCommand({
+        model: "oracle",
+        harnesses: ["ptc", "dtc"],
+        scales: ["v0", "v1", "v2", "v3"],
+        tasks: "*",
+        samples: 1,
+        concurrency: parsePositiveNumber(options.concurrency, "--concurrency"),
+        outDir: options.out,
+        seed: 0,
+        limits: ORACLE_LIMITS,
+      });
+    });
+}

@@ -1,0 +1,45 @@
+import type Database from "better-sqlite3";
+import { patientShare, roundCents } from "./rules.js";
+import type { PlanCoverage } from "./rules.js";
+
+export interface PatientBalance {
+  patientId: number;
+  mrn: string;
+  selfPay: boolean;
+  /** Patient shares of billed (adjudicated or patient-only) charges minus posted payments. */
+  balance: number;
+}
+
+/**
+ * Every patient's outstanding balance under the billing policy, given the coverage terms by plan code.
+ * Shares are rounded per charge line, as the policy says.
+ */
+export function computeBalances(
+  db: Database.Database,
+  coverageByPlan: (planCode: string) => PlanCoverage,
+): Map<number, PatientBalance> {
+  const patients = db
+    .prepare(
+      `SELECT pa.id, pa.mrn, pl.plan_code FROM patients pa LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id`,
+    )
+    .all() as Array<{ id: number; mrn: string; plan_code: string | null }>;
+  const balances = new Map<number, PatientBalance>();
+  const coverageOf = new Map<number, PlanCoverage | null>();
+  for (const patient of patients) {
+    balances.set(patient.id, { patientId: patient.id, mrn: patient.mrn, selfPay: patient.plan_code === null, balance: 0 });
+    coverageOf.set(patient.id, patient.plan_code === null ? null : coverageByPlan(patient.plan_code));
+  }
+  const charges = db
+    .prepare("SELECT patient_id, category, amount FROM charges WHERE claim_status IN ('adjudicated', 'patient_only')")
+    .all() as Array<{ patient_id: number; category: string; amount: number }>;
+  for (const charge of charges) {
+    const entry = balances.get(charge.patient_id)!;
+    entry.balance += patientShare(charge, coverageOf.get(charge.patient_id) ?? null);
+  }
+  const payments = db
+    .prepare("SELECT patient_id, amount FROM payments WHERE status = 'posted'")
+    .all() as Array<{ patient_id: number; amount: number }>;
+  for (const payment of payments) balances.get(payment.patient_id)!.balance -= payment.amount;
+  for (const entry of balances.values()) entry.balance = roundCents(entry.balance);
+  return balances;
+}

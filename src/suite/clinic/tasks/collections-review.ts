@@ -1,0 +1,177 @@
+import { check, defineTask, nearlyEqual, parseAnswerJson } from "../../../envs/index.js";
+import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
+import { computeBalances } from "../billing.js";
+import { clinicDomain } from "../domain.js";
+import { COLLECTIONS_THRESHOLD, PLANS, addDays, roundCents } from "../rules.js";
+import type { PlanCoverage } from "../rules.js";
+import { readCoverage } from "../workspace-facts.js";
+import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+
+const seedCoverage = (planCode: string): PlanCoverage => PLANS.find((plan) => plan.code === planCode)!.coverage;
+
+/**
+ * Plants the accounts that separate a careful review from a sloppy one: one balance exactly at the
+ * threshold (not over it) and a reversed payment on an account that is over it.
+ */
+function prepare(context: GenerateContext): void {
+  const { db, random, referenceDate } = context;
+  const balances = [...computeBalances(db, seedCoverage).values()];
+  const over = random.shuffle(balances.filter((entry) => entry.balance > COLLECTIONS_THRESHOLD));
+  const insertPayment = db.prepare(
+    "INSERT INTO payments (patient_id, received_on, amount, method, status, reference) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  const reference = (): string => `PMT-${random.int(60_000, 69_999)}`;
+  const boundary =
+    over.find((entry) => !entry.selfPay && entry.balance <= COLLECTIONS_THRESHOLD + 150) ??
+    over.find((entry) => entry.balance <= COLLECTIONS_THRESHOLD + 150);
+  if (boundary) {
+    insertPayment.run(
+      boundary.patientId,
+      addDays(referenceDate, -random.int(1, 4)),
+      roundCents(boundary.balance - COLLECTIONS_THRESHOLD),
+      "online",
+      "posted",
+      reference(),
+    );
+  }
+  for (const entry of over.filter((item) => item !== boundary).slice(0, 2)) {
+    insertPayment.run(
+      entry.patientId,
+      addDays(referenceDate, -random.int(5, 20)),
+      random.int(4, 12) * 5,
+      "check",
+      "reversed",
+      `CHK-${random.int(1000, 9999)}`,
+    );
+  }
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const coverage = readCoverage(initial);
+  const balances = computeBalances(initial.db, (planCode) => Object.fromEntries(coverage.get(planCode) ?? []));
+  const expected = new Map(
+    [...balances.values()]
+      .filter((entry) => entry.balance > COLLECTIONS_THRESHOLD)
+      .map((entry) => [entry.mrn, entry.balance]),
+  );
+  if (expected.size === 0) throw new Error("generation produced no account over the collections threshold");
+  const parsed = parseAnswerJson(answer);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    return [check("answer-format", false, `expected a JSON object mapping MRN to balance, got: ${answer.slice(0, 200)}`)];
+  const given = new Map(
+    Object.entries(parsed as Record<string, unknown>).map(([mrn, value]) => [
+      mrn.trim().toUpperCase(),
+      typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
+    ]),
+  );
+  const missing = [...expected.keys()].filter((mrn) => !given.has(mrn));
+  const extra = [...given.keys()].filter((mrn) => !expected.has(mrn));
+  const wrong = [...expected.entries()]
+    .filter(([mrn, balance]) => given.has(mrn) && !nearlyEqual(given.get(mrn)!, balance))
+    .map(([mrn, balance]) => `${mrn}: expected ${balance.toFixed(2)}, got ${String(given.get(mrn))}`);
+  return [
+    check(
+      "accounts",
+      missing.length === 0 && extra.length === 0,
+      missing.length === 0 && extra.length === 0
+        ? `the ${expected.size} accounts over the threshold are listed`
+        : `expected ${expected.size} accounts; missing ${missing.slice(0, 10).join(", ") || "none"}; not over the threshold: ${
+            extra.slice(0, 10).join(", ") || "none"
+          }`,
+    ),
+    check(
+      "balances",
+      wrong.length === 0,
+      wrong.length === 0 ? "every listed balance is correct" : `wrong balances: ${wrong.slice(0, 10).join("; ")}`,
+    ),
+  ];
+}
+
+interface Variant {
+  includePending?: boolean;
+  countReversed?: boolean;
+  noSelfPayDiscount?: boolean;
+  inclusiveThreshold?: boolean;
+}
+
+function programCells(variant: Variant): string[] {
+  return [
+    PYTHON_PAGING_CELL,
+    String.raw`
+policy = tools.read_file(path="billing/patient-billing-policy.md")["content"]
+threshold = float(re.search(r"greater than \$([\d.]+)", policy).group(1))
+discount = ${variant.noSelfPayDiscount ? "0.0" : 'float(re.search(r"less the (\\d+)% self-pay discount", policy).group(1))'}
+coverage = {}
+for row in csv.DictReader(io.StringIO(tools.read_file(path="billing/insurance-coverage.csv")["content"])):
+    coverage[(row["plan_code"], row["category"])] = row
+print("threshold", threshold, "discount", discount, len(coverage), "coverage rows")
+`,
+    String.raw`
+plans = {plan["id"]: plan for plan in all_pages(tools.list_insurance_plans, "plans")}
+patients = {patient["id"]: patient for patient in all_pages(tools.list_patients, "patients")}
+charges = all_pages(tools.list_charges, "charges")
+payments = all_pages(tools.list_payments, "payments")
+print(len(patients), "patients,", len(charges), "charges,", len(payments), "payments")
+`,
+    String.raw`
+def share(charge, patient):
+    amount = charge["amount"]
+    if charge["category"] == "admin_fee":
+        return amount
+    if patient["insurance_plan_id"] is None:
+        return round(amount * (100 - discount) / 100 + 1e-9, 2)
+    terms = coverage[(plans[patient["insurance_plan_id"]]["plan_code"], charge["category"])]
+    if terms["covered"] != "yes":
+        return amount
+    copay = min(amount, float(terms["copay"]))
+    return round(min(amount, copay + (amount - copay) * float(terms["coinsurance_percent"]) / 100) + 1e-9, 2)
+
+balances = {pid: 0.0 for pid in patients}
+for charge in charges:
+    if ${variant.includePending ? "True" : 'charge["claim_status"] in ("adjudicated", "patient_only")'}:
+        balances[charge["patient_id"]] += share(charge, patients[charge["patient_id"]])
+for payment in payments:
+    if ${variant.countReversed ? "True" : 'payment["status"] == "posted"'}:
+        balances[payment["patient_id"]] -= payment["amount"]
+review = {patients[pid]["mrn"]: round(balance, 2) for pid, balance in sorted(balances.items()) if round(balance, 2) ${
+      variant.inclusiveThreshold ? ">=" : ">"
+    } threshold}
+print(json.dumps(review))
+`,
+  ];
+}
+
+export const collectionsReviewTask = defineTask({
+  id: "clinic.collections-review",
+  domain: clinicDomain,
+  summary:
+    "Compute every patient's outstanding balance after insurance coverage (copays, coinsurance, self-pay discount, pending claims, reversed payments) and list those over the collections threshold.",
+  instruction:
+    'Prepare this month\'s collections review. Using the clinic\'s billing policy and insurance coverage table, work out each patient\'s outstanding balance and find the accounts that qualify for collections review. Reply with only a JSON object mapping each qualifying patient\'s MRN to their outstanding balance in dollars, e.g. {"MRN-100001": 212.5, "MRN-100234": 130.0}.',
+  tools: ["list_patients", "get_patient", "list_insurance_plans", "list_charges", "list_payments", "list_appointments"],
+  prepare,
+  verify,
+  oracle: programCells({}),
+  nearMisses: [
+    {
+      id: "includes-pending-claims",
+      description: "Bills the patient for charges still pending with the insurer.",
+      cells: programCells({ includePending: true }),
+    },
+    {
+      id: "counts-reversed-payments",
+      description: "Subtracts reversed (returned) payments from the balance.",
+      cells: programCells({ countReversed: true }),
+    },
+    {
+      id: "no-self-pay-discount",
+      description: "Charges self-pay patients the full amount.",
+      cells: programCells({ noSelfPayDiscount: true }),
+    },
+    {
+      id: "threshold-inclusive",
+      description: "Includes accounts at exactly the threshold.",
+      cells: programCells({ inclusiveThreshold: true }),
+    },
+  ],
+});

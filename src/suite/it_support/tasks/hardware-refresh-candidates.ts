@@ -1,0 +1,263 @@
+import type Database from "better-sqlite3";
+import { check, defineTask, parseAnswerJson, type Check, type GenerateContext } from "../../../envs/index.js";
+import { addBusinessMinutes, addDays, minutesToIso } from "../business-time.js";
+import { itSupportDomain } from "../domain.js";
+import { holidayCalendar } from "../generate.js";
+import {
+  REFRESH_AGE_ASSET_TYPES,
+  REFRESH_AGE_TICKET_THRESHOLD,
+  REFRESH_AGE_YEARS,
+  REFRESH_ELIGIBLE_STATUSES,
+  REFRESH_LOOKBACK_DAYS,
+  REFRESH_WARRANTY_TICKET_THRESHOLD,
+} from "../policy.js";
+import {
+  PYTHON_HELPERS,
+  baseRecord,
+  closestTicketId,
+  firstCustomerOf,
+  readSnapshotMinutes,
+  statusEvent,
+  teamIdByName,
+  workerOf,
+} from "../task-support.js";
+import { writeTicketRecord, type ResolutionCode } from "../ticket-records.js";
+import { ASSET_MODELS, SUBJECTS } from "../vocabulary.js";
+
+const DAY = 24 * 60;
+
+interface PlantedAsset {
+  type: string;
+  status: string;
+  purchasedDaysAgo: number;
+  warrantyYears: number;
+  /** Days before today of each planted hardware ticket, with its resolution code. */
+  tickets: Array<{ daysAgo: number; code: ResolutionCode }>;
+}
+
+function yearsBefore(date: string, years: number): string {
+  return `${Number(date.slice(0, 4)) - years}${date.slice(4)}`;
+}
+
+/**
+ * Plants assets on each edge of the refresh policy: warranty rule met, a duplicate ticket that must not
+ * count, the age rule (and its exact boundary), a ticket just outside the look-back window, an asset
+ * already pending replacement, and a server that only the age rule would catch (it does not apply).
+ */
+function prepare(context: GenerateContext): void {
+  const { db, random, referenceDate } = context;
+  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const snapshot = readSnapshotMinutes(db);
+  const today = referenceDate;
+  const ageBoundaryDaysAgo = Math.round(
+    (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${yearsBefore(today, REFRESH_AGE_YEARS)}T00:00:00Z`)) / 86_400_000,
+  );
+  const fixed = (daysAgo: number): { daysAgo: number; code: ResolutionCode } => ({ daysAgo, code: "fixed" });
+  const planted: PlantedAsset[] = [
+    { type: "laptop", status: "in_service", purchasedDaysAgo: 1300, warrantyYears: 3, tickets: [fixed(150), fixed(90), fixed(20)] },
+    {
+      type: "printer",
+      status: "in_service",
+      purchasedDaysAgo: 900,
+      warrantyYears: 1,
+      tickets: [fixed(120), { daysAgo: 119, code: "duplicate" }, fixed(40)],
+    },
+    { type: "desktop", status: "in_repair", purchasedDaysAgo: 1900, warrantyYears: 5, tickets: [fixed(100), fixed(12)] },
+    { type: "laptop", status: "in_service", purchasedDaysAgo: ageBoundaryDaysAgo, warrantyYears: 5, tickets: [fixed(60), fixed(30)] },
+    { type: "server", status: "in_service", purchasedDaysAgo: 1500, warrantyYears: 3, tickets: [fixed(200), fixed(80), fixed(15)] },
+    {
+      type: "laptop",
+      status: "replacement_pending",
+      purchasedDaysAgo: 1400,
+      warrantyYears: 3,
+      tickets: [fixed(160), fixed(110), fixed(50), fixed(9)],
+    },
+    { type: "server", status: "in_service", purchasedDaysAgo: 1650, warrantyYears: 5, tickets: [fixed(70), fixed(25)] },
+  ];
+  const untouched = db
+    .prepare("SELECT id, company_id FROM assets WHERE id NOT IN (SELECT asset_id FROM tickets WHERE asset_id IS NOT NULL) ORDER BY id")
+    .all() as Array<{ id: number; company_id: number }>;
+  const chosen = random.shuffle(untouched).slice(0, planted.length);
+  const endpoint = teamIdByName(db, "Endpoint Engineering");
+  const used = new Set<number>();
+  planted.forEach((asset, index) => {
+    const row = chosen[index];
+    if (!row) return;
+    const purchased = addDays(today, -asset.purchasedDaysAgo);
+    db.prepare(
+      "UPDATE assets SET asset_type = ?, model = ?, purchased_on = ?, warranty_expires_on = ?, status = ? WHERE id = ?",
+    ).run(
+      asset.type,
+      random.pick(ASSET_MODELS[asset.type] as readonly string[]),
+      purchased,
+      addDays(purchased, 365 * asset.warrantyYears),
+      asset.status,
+      row.id,
+    );
+    for (const ticket of asset.tickets) {
+      const createdAt = addBusinessMinutes(snapshot - ticket.daysAgo * DAY, random.int(0, 120), holidays);
+      const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at < ?", [
+        minutesToIso(snapshot - 20 * DAY),
+      ]);
+      const agent = workerOf(db, endpoint, random);
+      const record = baseRecord(id, {
+        subject: random.pick(SUBJECTS.hardware),
+        category: "hardware",
+        priority: random.pick(["P2", "P3", "P3", "P4"] as const),
+        companyId: row.company_id,
+        requesterId: firstCustomerOf(db, row.company_id),
+        teamId: endpoint,
+        createdAt,
+      });
+      const firstResponse = createdAt + random.int(15, 90);
+      const resolvedAt = addBusinessMinutes(firstResponse, random.int(120, 1200), holidays);
+      Object.assign(record, {
+        assetId: row.id,
+        status: "closed",
+        assigneeAgentId: agent,
+        firstResponseAt: firstResponse,
+        resolvedAt,
+        closedAt: resolvedAt + 3 * DAY,
+        resolutionCode: ticket.code,
+        events: [statusEvent(firstResponse, "new", "open", agent), statusEvent(resolvedAt, "open", "resolved", agent)],
+      });
+      writeTicketRecord(db, record);
+    }
+  });
+}
+
+/** Asset tags due for replacement under the hardware refresh policy, sorted. */
+export function expectedRefreshTags(db: Database.Database): string[] {
+  const today = minutesToIso(readSnapshotMinutes(db)).slice(0, 10);
+  const windowStart = `${addDays(today, -REFRESH_LOOKBACK_DAYS)}T00:00:00Z`;
+  const ageCutoff = yearsBefore(today, REFRESH_AGE_YEARS);
+  const statuses = REFRESH_ELIGIBLE_STATUSES.map((status) => `'${status}'`).join(", ");
+  const rows = db
+    .prepare(
+      `SELECT assets.asset_tag, assets.asset_type, assets.purchased_on, assets.warranty_expires_on,
+         (SELECT COUNT(*) FROM tickets WHERE tickets.asset_id = assets.id AND tickets.category = 'hardware'
+            AND tickets.created_at >= ? AND COALESCE(tickets.resolution_code, '') != 'duplicate') AS faults
+       FROM assets WHERE assets.status IN (${statuses})`,
+    )
+    .all(windowStart) as Array<{
+    asset_tag: string;
+    asset_type: string;
+    purchased_on: string;
+    warranty_expires_on: string;
+    faults: number;
+  }>;
+  return rows
+    .filter(
+      (asset) =>
+        (asset.warranty_expires_on < today && asset.faults >= REFRESH_WARRANTY_TICKET_THRESHOLD) ||
+        ((REFRESH_AGE_ASSET_TYPES as readonly string[]).includes(asset.asset_type) &&
+          asset.purchased_on <= ageCutoff &&
+          asset.faults >= REFRESH_AGE_TICKET_THRESHOLD),
+    )
+    .map((asset) => asset.asset_tag)
+    .sort();
+}
+
+interface OracleOptions {
+  countDuplicates?: boolean;
+  noAgeRule?: boolean;
+  ignoreWindow?: boolean;
+  allStatuses?: boolean;
+  ageRuleForAllTypes?: boolean;
+  strictAgeBoundary?: boolean;
+}
+
+function cells(options: OracleOptions = {}): string[] {
+  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+  return [
+    `${PYTHON_HELPERS}
+print([entry["path"] for entry in tools.list_files()["files"]])
+handbook = read_text("policies/service-desk-handbook.md")
+policy = read_text("policies/hardware-refresh-policy.md")
+print(policy)`,
+    `COUNT_DUPLICATES = ${flag(options.countDuplicates)}
+NO_AGE_RULE = ${flag(options.noAgeRule)}
+IGNORE_WINDOW = ${flag(options.ignoreWindow)}
+ALL_STATUSES = ${flag(options.allStatuses)}
+AGE_RULE_FOR_ALL_TYPES = ${flag(options.ageRuleForAllTypes)}
+STRICT_AGE_BOUNDARY = ${flag(options.strictAgeBoundary)}
+
+now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+today = now.date()
+window_start = today - timedelta(days=180)
+age_cutoff = today.replace(year=today.year - 4).isoformat()
+filters = {"category": "hardware"}
+if not IGNORE_WINDOW:
+    filters["created_from"] = window_start.isoformat()
+faults = {}
+for ticket in fetch_all("list_tickets", "tickets", **filters):
+    if ticket["asset_id"] is None:
+        continue
+    if ticket["resolution_code"] == "duplicate" and not COUNT_DUPLICATES:
+        continue
+    faults[ticket["asset_id"]] = faults.get(ticket["asset_id"], 0) + 1
+print(len(faults), "assets with hardware tickets since", window_start)`,
+    `due = []
+for asset_id, count in sorted(faults.items()):
+    if count < 2:
+        continue
+    asset = tools.get_asset(asset_id=asset_id)["asset"]
+    if asset["status"] not in ("in_service", "in_repair") and not ALL_STATUSES:
+        continue
+    warranty_rule = asset["warranty_expires_on"] < today.isoformat() and count >= 3
+    old = asset["purchased_on"] < age_cutoff if STRICT_AGE_BOUNDARY else asset["purchased_on"] <= age_cutoff
+    type_ok = AGE_RULE_FOR_ALL_TYPES or asset["asset_type"] in ("laptop", "desktop")
+    age_rule = (not NO_AGE_RULE) and type_ok and old and count >= 2
+    if warranty_rule or age_rule:
+        due.append(asset["asset_tag"])
+print(json.dumps({"asset_tags": sorted(due)}))`,
+  ];
+}
+
+export const hardwareRefreshCandidatesTask = defineTask({
+  id: "it_support.hardware-refresh-candidates",
+  domain: itSupportDomain,
+  summary:
+    "Apply the hardware refresh policy (look-back window, duplicates excluded, warranty and age rules, eligible statuses) to the assets' hardware ticket history.",
+  instruction:
+    "Endpoint Engineering wants this quarter's hardware refresh list. Apply our hardware refresh policy to the ticket history, with today's data snapshot date (see the service desk handbook) as the review date, and tell me which assets are due for replacement. Reply with only a JSON object {\"asset_tags\": [asset tags sorted alphabetically]}.",
+  tools: ["list_tickets", "get_ticket", "list_assets", "get_asset"],
+  prepare,
+  verify: ({ initial, answer }): Check[] => {
+    const expected = expectedRefreshTags(initial.db);
+    const parsed = parseAnswerJson(answer) as { asset_tags?: unknown } | null;
+    const tags = Array.isArray(parsed?.asset_tags) ? parsed.asset_tags.map((tag) => String(tag).trim().toUpperCase()) : null;
+    const given = new Set(tags ?? []);
+    const missing = expected.filter((tag) => !given.has(tag));
+    const extra = [...given].filter((tag) => !expected.includes(tag));
+    return [
+      check("answer-format", tags !== null, tags !== null ? "answer has asset_tags" : `expected {"asset_tags": [...]}, got: ${answer.slice(0, 200)}`),
+      check(
+        "asset-tags",
+        tags !== null && missing.length === 0 && extra.length === 0,
+        `expected ${expected.length} assets [${expected.join(", ")}]; missing [${missing.join(", ")}], unexpected [${extra.join(", ")}]`,
+      ),
+    ];
+  },
+  oracle: cells(),
+  nearMisses: [
+    { id: "counts-duplicates", description: "Counts tickets closed as duplicates.", cells: cells({ countDuplicates: true }) },
+    { id: "warranty-rule-only", description: "Forgets the age rule for old laptops and desktops.", cells: cells({ noAgeRule: true }) },
+    { id: "whole-history", description: "Counts tickets older than the 180-day window.", cells: cells({ ignoreWindow: true }) },
+    {
+      id: "includes-replacement-pending",
+      description: "Reviews assets already pending replacement or retired.",
+      cells: cells({ allStatuses: true }),
+    },
+    {
+      id: "age-rule-for-servers",
+      description: "Applies the age rule to every asset type.",
+      cells: cells({ ageRuleForAllTypes: true }),
+    },
+    {
+      id: "strict-age-boundary",
+      description: "Requires the purchase to be strictly more than four years ago.",
+      cells: cells({ strictAgeBoundary: true }),
+    },
+  ],
+});

@@ -1,0 +1,7 @@
+import type { TaskDefinition } from "../../envs/index.js";
+import { universityDomain } from "./domain.js";
+import { standingReviewTask } from "./tasks/standing-review.js";
+
+export { universityDomain };
+
+export const universityTasks: TaskDefinition[] = [standingReviewTask];

@@ -1,0 +1,176 @@
+/** What every university verifier and oracle shares: reading the state back and comparing id sets. */
+import type Database from "better-sqlite3";
+import { check, type Check, type StateView } from "../../../envs/index.js";
+import {
+  CALENDAR_PATH,
+  HANDBOOK_PATH,
+  REGULATIONS_PATH,
+  parseCalendar,
+  parseHandbook,
+  parseRegulations,
+  type CalendarTerm,
+  type Handbook,
+  type Regulations,
+} from "../documents.js";
+import type { Attempt } from "../rules.js";
+
+export function readRequired(state: StateView, path: string): string {
+  const text = state.readFile(path);
+  if (text === null) throw new Error(`workspace file '${path}' is missing`);
+  return text;
+}
+
+export function regulationsOf(state: StateView): Regulations {
+  return parseRegulations(readRequired(state, REGULATIONS_PATH));
+}
+
+export function handbookOf(state: StateView): Handbook {
+  return parseHandbook(readRequired(state, HANDBOOK_PATH));
+}
+
+export function calendarOf(state: StateView): CalendarTerm[] {
+  return parseCalendar(readRequired(state, CALENDAR_PATH));
+}
+
+/** Every file of a workspace folder with its text. */
+export function folderFiles(state: StateView, folder: string): Array<{ path: string; text: string }> {
+  return state
+    .listFiles()
+    .filter((path) => path.startsWith(`${folder}/`))
+    .map((path) => ({ path, text: readRequired(state, path) }));
+}
+
+/** Every registration with its term, course and credits, grouped by student. */
+export function attemptsByStudent(db: Database.Database): Map<string, Attempt[]> {
+  const rows = db
+    .prepare(
+      `SELECT e.enrollment_id, e.student_id, e.section_id, s.term, c.code AS course_code, c.level, c.credits, e.status, e.grade
+       FROM enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id
+       ORDER BY e.enrollment_id`,
+    )
+    .all() as Array<{
+    enrollment_id: number;
+    student_id: string;
+    section_id: number;
+    term: string;
+    course_code: string;
+    level: number;
+    credits: number;
+    status: string;
+    grade: string | null;
+  }>;
+  const grouped = new Map<string, Attempt[]>();
+  for (const row of rows) {
+    const list = grouped.get(row.student_id) ?? [];
+    list.push({
+      enrollmentId: row.enrollment_id,
+      studentId: row.student_id,
+      sectionId: row.section_id,
+      term: row.term,
+      courseCode: row.course_code,
+      courseLevel: row.level,
+      credits: row.credits,
+      status: row.status,
+      grade: row.grade,
+    });
+    grouped.set(row.student_id, list);
+  }
+  return grouped;
+}
+
+export interface StudentRow {
+  student_id: string;
+  program_code: string;
+  enrollment_status: string;
+  academic_standing: string;
+}
+
+export function studentRows(db: Database.Database): StudentRow[] {
+  return db
+    .prepare(
+      `SELECT s.student_id, p.code AS program_code, s.enrollment_status, s.academic_standing
+       FROM students s JOIN programs p ON p.program_id = s.program_id ORDER BY s.student_id`,
+    )
+    .all() as StudentRow[];
+}
+
+/** The term with grades on record most recently, and the term whose registrations are still open. */
+export function gradedAndCurrentTerms(db: Database.Database): { graded: string[]; current: string } {
+  const terms = (
+    db.prepare("SELECT DISTINCT term FROM sections ORDER BY term").all() as Array<{ term: string }>
+  ).map((row) => row.term);
+  const current = (
+    db
+      .prepare(
+        "SELECT MAX(s.term) AS term FROM enrollments e JOIN sections s ON s.section_id = e.section_id WHERE e.status = 'enrolled'",
+      )
+      .get() as { term: string | null }
+  ).term;
+  if (!current) throw new Error("no registrations of a term in progress");
+  return { graded: terms.filter((term) => term < current), current };
+}
+
+export function termName(calendar: CalendarTerm[], code: string): string {
+  const found = calendar.find((term) => term.code === code);
+  if (!found) throw new Error(`term ${code} is not in the academic calendar`);
+  return found.name;
+}
+
+function describe(items: string[]): string {
+  if (items.length === 0) return "none";
+  const shown = items.slice(0, 12).join(", ");
+  return items.length > 12 ? `${shown} and ${items.length - 12} more` : shown;
+}
+
+/** A check that two id sets are equal, naming what is missing and what is unexpected. */
+export function compareIds(id: string, what: string, expected: Iterable<string>, actual: Iterable<string>): Check {
+  const expectedSet = new Set(expected);
+  const actualSet = new Set(actual);
+  const missing = [...expectedSet].filter((item) => !actualSet.has(item)).sort();
+  const unexpected = [...actualSet].filter((item) => !expectedSet.has(item)).sort();
+  const passed = missing.length === 0 && unexpected.length === 0;
+  return check(
+    id,
+    passed,
+    passed
+      ? `${what}: all ${expectedSet.size} expected and nothing else`
+      : `${what}: expected ${expectedSet.size}, found ${actualSet.size}; missing ${describe(missing)}; unexpected ${describe(unexpected)}`,
+  );
+}
+
+/** Normalises an id given as a number or string. */
+export function normaliseId(value: unknown): string {
+  return String(value).trim().toUpperCase();
+}
+
+/**
+ * The Python helpers every oracle starts with: paging through a list tool, reading a whole file, and
+ * the workspace file list. Kept in one place so the oracles read like one competent agent's habits.
+ */
+export const PYTHON_PRELUDE = `import json, re
+from collections import defaultdict
+
+def fetch_all(tool, key, **filters):
+    items, page = [], 1
+    while True:
+        result = tools[tool](page=page, per_page=50, **filters)
+        items.extend(result[key])
+        if not result["has_more"]:
+            return items
+        page += 1
+
+def read_text(path):
+    parts, offset = [], 0
+    while offset is not None:
+        result = tools.read_file(path=path, offset=offset)
+        parts.append(result["content"])
+        offset = result["next_offset"]
+    return "".join(parts)
+
+files = [item["path"] for item in tools.list_files(per_page=100)["files"]]
+regulations = read_text("policies/academic-regulations.md")
+calendar = read_text("registrar/academic-calendar.md")
+term_names = {code: name for name, code in re.findall(r"^\\| ((?:Spring|Fall) \\d{4}) \\| (\\d{6}) \\|", calendar, re.M)}
+grades_due = {code: due for code, due in re.findall(r"^\\| (?:Spring|Fall) \\d{4} \\| (\\d{6}) \\| [^|]+ \\| [^|]+ \\| [^|]+ \\| (\\d{4}-\\d\\d-\\d\\d) \\|$", calendar, re.M)}
+points = {grade: round(float(value) * 100) for grade, value in re.findall(r"^\\| ([A-F][+-]?) \\| (\\d\\.\\d\\d) \\|$", regulations, re.M)}
+print(len(files), "files;", len(term_names), "terms;", "grade points:", points)`;
