@@ -89,6 +89,10 @@ export function buildSandboxCommand(options: SandboxCommandOptions): { command: 
     const prefix = dirname(dirname(interpreter));
     args.push("--ro-bind", prefix, prefix);
   }
+  // Globally installed npm packages (progagent itself, with its verifiers and oracles) live under /usr: mask them.
+  for (const name of ["/usr/lib/node_modules", "/usr/local/lib/node_modules"]) {
+    if (existsSync(name)) args.push("--tmpfs", name);
+  }
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
   args.push("--bind", options.workspaceDir, SANDBOX_WORKSPACE, "--chdir", SANDBOX_WORKSPACE);
   args.push("--ro-bind", options.bootstrapPath, SANDBOX_BOOTSTRAP);

@@ -2,6 +2,7 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { applyNoShowPolicyTask } from "./tasks/apply-no-show-policy.js";
 import { collectionsReviewTask } from "./tasks/collections-review.js";
 import { reassignLeaveAppointmentsTask } from "./tasks/reassign-leave-appointments.js";
+import { roomDoubleBookingsTask } from "./tasks/room-double-bookings.js";
 
 export { clinicDomain } from "./domain.js";
 
@@ -9,4 +10,5 @@ export const clinicTasks: TaskDefinition[] = [
   reassignLeaveAppointmentsTask,
   applyNoShowPolicyTask,
   collectionsReviewTask,
+  roomDoubleBookingsTask,
 ];

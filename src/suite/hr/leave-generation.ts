@@ -179,6 +179,7 @@ export function generateLeave(
   /** Tries a scenario up to 40 times with fresh random choices. */
   const attempt = (scenario: () => boolean): void => {
     for (let tries = 0; tries < 40; tries += 1) if (scenario()) return;
+    if (process.env.HR_DEBUG) console.error("scenario failed", new Error().stack?.split("\n")[2]);
   };
   const ampleFor = (days: number): number => days + randomStep(random, 1, 8, 0.5);
   const goodNoticeStart = (submitted: string): string =>
@@ -186,7 +187,17 @@ export function generateLeave(
   const recentSubmission = (): string => addDays(reference, -random.int(1, 20));
 
   for (let unit = 0; unit < units; unit += 1) {
-    const blackout = policy.blackouts[unit % policy.blackouts.length];
+    // Rotate through the blackout departments, falling back to any of them that still has people to pick.
+    const rotation = policy.blackouts.map(
+      (_, index) => policy.blackouts[(unit + index) % policy.blackouts.length],
+    );
+    const blackout = rotation.find(
+      (candidate) =>
+        candidate !== undefined &&
+        pendingPool.some(
+          (employee) => !leaveReserved.has(employee) && employee.departmentId === departmentIdByName(candidate.department),
+        ),
+    );
     const blackoutDepartment = blackout ? departmentIdByName(blackout.department) : undefined;
     const inBlackoutDepartment = (employee: Employee) => employee.departmentId === blackoutDepartment;
 
@@ -221,7 +232,7 @@ export function generateLeave(
         if (!employee) return false;
         const days = random.int(2, 5);
         const start = unit % 2 === 0 ? subtractBusinessDays(blackout.start, days, holidays) : blackout.end;
-        const submitted = addDays(start, -(notice + random.int(0, 5)));
+        const submitted = recentSubmission();
         const draft = planPending(employee, "annual", start, days, submitted, false);
         if (!draft) return false;
         commit(employee, [draft], ampleFor(days));
@@ -235,7 +246,7 @@ export function generateLeave(
           unit % 2 === 0
             ? subtractBusinessDays(previousBusinessDay(addDays(blackout.start, -1), holidays), days, holidays)
             : nextBusinessDay(addDays(blackout.end, 1), holidays);
-        const submitted = addDays(start, -(notice + random.int(0, 5)));
+        const submitted = recentSubmission();
         const draft = planPending(employee, "annual", start, days, submitted, true);
         if (!draft) return false;
         commit(employee, [draft], ampleFor(days));
@@ -295,7 +306,7 @@ export function generateLeave(
           ? nextBusinessDay(addDays(blackout.start, 1), holidays)
           : nextBusinessDay(addDays(reference, random.int(1, notice - 2)), holidays);
       const submitted =
-        unit % 2 === 0 ? addDays(start, -(notice + random.int(1, 6))) : addDays(start, -(notice - random.int(1, 3)));
+        unit % 2 === 0 ? recentSubmission() : addDays(start, -(notice - random.int(1, 3)));
       const draft = planPending(employee, "unpaid", start, days, submitted, unit % 2 !== 0);
       if (!draft) return false;
       commit(employee, [draft], null);

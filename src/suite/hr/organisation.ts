@@ -22,7 +22,7 @@ import {
 import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo } from "./policies.js";
 import { isBusinessDay, type Calendar, type Employee, type EmploymentType } from "./world.js";
 
-const PAY_PERIOD_COUNT = 6;
+const PAY_PERIOD_COUNT = 5;
 
 function observed(date: string): string {
   const weekday = weekdayIndex(date);
@@ -114,9 +114,9 @@ function midweekOnOrBefore(date: string, holidayDates: ReadonlySet<string>): str
 export function buildLeavePolicy(calendar: Calendar, random: SeededRandom): LeavePolicy {
   const noticeDays = random.pick([10, 14]);
   const windows: Array<[string, string]> = [
-    ["Finance", "Quarter-end close"],
     ["Warehouse & Logistics", "Peak-season inventory count"],
     ["Customer Support", "Product launch support surge"],
+    ["Finance", "Quarter-end close"],
   ];
   const blackouts = windows.map(([department, reason]) => {
     const start = midweekOnOrAfter(

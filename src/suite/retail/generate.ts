@@ -110,7 +110,7 @@ export function generateRetail(context: GenerateContext): void {
   makeHistoricalReturns(random, today, orders, productBySku, returns, refunds);
   makeGoodwillRefunds(random, today, orders, refunds, factors.rows, closeMonth);
   const watchList = makeRequestedReturnsAndWatchList(context, orders, customers, productBySku, returns);
-  const notices = makeNotices(random, today, orders, products, factors.files);
+  const notices = makeNotices(random, today, orders, products, factors);
 
   numberReturnsAndRefunds(returns, refunds);
   const data: RetailData = {
@@ -851,7 +851,7 @@ function makeNotices(
   today: string,
   orders: OrderDraft[],
   products: ProductDraft[],
-  files: number,
+  factors: { rows: number; files: number },
 ): NoticeDraft[] {
   const open = orders.filter((order) => order.status === "pending" || order.status === "processing");
   const openSkus = new Map<string, OrderDraft[]>();
@@ -882,7 +882,9 @@ function makeNotices(
     "Wholesale cost change",
     "Recall update",
   ];
-  const count = 2 * files;
+  const count = 2 * factors.files;
+  // Bigger catalogues mean bigger recalls: more SKUs per notice as the store grows.
+  const skusPerRecall = 2 + Math.floor(factors.rows / 2);
   const notices: NoticeDraft[] = [];
   const year = today.slice(0, 4);
   const firstNumber = random.int(20, 60);
@@ -909,7 +911,7 @@ function makeNotices(
       const rank = (product: ProductDraft): number =>
         Number(shippedSkus.has(product.sku)) + 2 * Number(inProcessing(product.sku));
       withOpen.sort((left, right) => rank(right) - rank(left));
-      const openPicked = withOpen.slice(0, index === 0 ? 3 : 2).map((product) => product.sku);
+      const openPicked = withOpen.slice(0, skusPerRecall + (index === 0 ? 1 : 0)).map((product) => product.sku);
       const anchor = openPicked.find(inProcessing);
       if (anchor) anchors.add(anchor);
       for (const sku of openPicked) used.add(sku);

@@ -42,7 +42,7 @@ CREATE TABLE students (
   enrollment_status TEXT NOT NULL CHECK (enrollment_status IN ('active', 'leave_of_absence', 'withdrawn', 'graduated')),
   academic_standing TEXT NOT NULL CHECK (academic_standing IN ('good', 'probation', 'suspended')),
   advisor_id INTEGER REFERENCES instructors(instructor_id)
-) WITHOUT ROWID;
+);
 
 CREATE TABLE courses (
   course_id INTEGER PRIMARY KEY,
@@ -59,7 +59,7 @@ CREATE TABLE course_prerequisites (
   course_id INTEGER NOT NULL REFERENCES courses(course_id),
   prerequisite_course_id INTEGER NOT NULL REFERENCES courses(course_id),
   PRIMARY KEY (course_id, prerequisite_course_id)
-) WITHOUT ROWID;
+);
 
 CREATE TABLE sections (
   section_id INTEGER PRIMARY KEY,
