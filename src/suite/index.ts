@@ -1,12 +1,17 @@
 import { ERROR_CODES, ProgAgentError, errorMessage, globToRegExp } from "../core/index.js";
 import type { TaskDefinition } from "../envs/index.js";
 
-/** The built-in domains, each a folder exporting `<camelCase>Tasks`. */
-export const SUITE_DOMAINS = ["retail", "hr", "university", "it_support", "logistics", "clinic"] as const;
+/** The built-in domains, each loaded only when a task glob can match it. */
+const DOMAIN_LOADERS = {
+  retail: async () => (await import("./retail/index.js")).retailTasks,
+  hr: async () => (await import("./hr/index.js")).hrTasks,
+  university: async () => (await import("./university/index.js")).universityTasks,
+  it_support: async () => (await import("./it_support/index.js")).itSupportTasks,
+  logistics: async () => (await import("./logistics/index.js")).logisticsTasks,
+  clinic: async () => (await import("./clinic/index.js")).clinicTasks,
+} satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
-function exportName(domain: string): string {
-  return `${domain.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase())}Tasks`;
-}
+export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
 
 /**
  * Loads the built-in tasks matching a glob (`*`, `retail.*`, `hr.overtime*,clinic.*`). Only the domains the
@@ -23,9 +28,9 @@ export async function loadSuite(glob = "*"): Promise<TaskDefinition[]> {
   const tasks: TaskDefinition[] = [];
   for (const domain of SUITE_DOMAINS) {
     if (!domainMatcher.test(domain)) continue;
-    let module: Record<string, unknown>;
+    let domainTasks: TaskDefinition[];
     try {
-      module = (await import(`./${domain}/index.js`)) as Record<string, unknown>;
+      domainTasks = await DOMAIN_LOADERS[domain]();
     } catch (error) {
       throw new ProgAgentError(`cannot load suite domain '${domain}': ${errorMessage(error)}`, {
         code: ERROR_CODES.TASK_NOT_FOUND,
@@ -33,14 +38,7 @@ export async function loadSuite(glob = "*"): Promise<TaskDefinition[]> {
         cause: error,
       });
     }
-    const domainTasks = module[exportName(domain)];
-    if (!Array.isArray(domainTasks)) {
-      throw new ProgAgentError(`suite domain '${domain}' does not export ${exportName(domain)}`, {
-        code: ERROR_CODES.TASK_NOT_FOUND,
-        category: "system",
-      });
-    }
-    tasks.push(...(domainTasks as TaskDefinition[]).filter((task) => matcher.test(task.id)));
+    tasks.push(...domainTasks.filter((task) => matcher.test(task.id)));
   }
   if (tasks.length === 0) {
     throw new ProgAgentError(`no built-in task matches '${glob}' (domains: ${SUITE_DOMAINS.join(", ")})`, {

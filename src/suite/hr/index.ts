@@ -1,7 +1,8 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { hrDomainDefinition } from "./domain.js";
+import { overtimeOwedTask } from "./tasks/overtime-owed.js";
 import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
 
 export const hrDomain = hrDomainDefinition;
 
-export const hrTasks: TaskDefinition[] = [reviewPendingLeaveTask];
+export const hrTasks: TaskDefinition[] = [reviewPendingLeaveTask, overtimeOwedTask];

@@ -139,8 +139,12 @@ export function generateLeave(
   );
   const horizon = addDays(reference, PENDING_HORIZON_DAYS);
 
+  const blackoutDepartmentIds = new Set(policy.blackouts.map((blackout) => departmentIdByName(blackout.department)));
+  /** Scenarios that do not need a blackout department leave its people to those that do. */
   const pickEmployee = (predicate: (employee: Employee) => boolean): Employee | undefined => {
     const candidates = pendingPool.filter((employee) => !leaveReserved.has(employee) && predicate(employee));
+    const elsewhere = candidates.filter((employee) => !blackoutDepartmentIds.has(employee.departmentId));
+    if (elsewhere.length > 0) return random.pick(elsewhere);
     return candidates.length > 0 ? random.pick(candidates) : undefined;
   };
   const planPending = (
@@ -179,7 +183,6 @@ export function generateLeave(
   /** Tries a scenario up to 40 times with fresh random choices. */
   const attempt = (scenario: () => boolean): void => {
     for (let tries = 0; tries < 40; tries += 1) if (scenario()) return;
-    if (process.env.HR_DEBUG) console.error("scenario failed", new Error().stack?.split("\n")[2]);
   };
   const ampleFor = (days: number): number => days + randomStep(random, 1, 8, 0.5);
   const goodNoticeStart = (submitted: string): string =>

@@ -39,7 +39,9 @@ function correctedGrade(world: World, recorded: string, avoid: string[]): string
           return distance !== 0 && distance >= -3 && distance <= 1;
         });
   const usable = options.filter((grade) => grade !== recorded && !avoid.includes(grade));
-  return random.pick(usable.length > 0 ? usable : ["A"]);
+  if (usable.length > 0) return random.pick(usable);
+  // Near the top of the scale the only small corrections are taken; any other grade will do.
+  return LETTER_GRADES.find((grade) => grade !== recorded && !avoid.includes(grade)) ?? "B";
 }
 
 type MemoKind = "approved" | "supersedes" | "late" | "pending" | "denied";
@@ -75,14 +77,16 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
         enrollment.status === "completed" &&
         (isLetterGrade(enrollment.grade) || enrollment.grade === "I"),
     );
-  const pickSection = (termIndex: number): SectionRecord => {
-    const options = world.sections.filter(
-      (section) =>
-        section.termIndex === termIndex &&
-        !section.tuned &&
-        catalogCourse(section.courseCode).gradingBasis === "letter" &&
-        eligible(section).length > 0,
-    );
+  const pickSection = (termIndex: number, size: number): SectionRecord => {
+    const usable = (minimum: number): SectionRecord[] =>
+      world.sections.filter(
+        (section) =>
+          section.termIndex === termIndex &&
+          !section.tuned &&
+          catalogCourse(section.courseCode).gradingBasis === "letter" &&
+          eligible(section).length >= minimum,
+      );
+    const options = usable(size).length > 0 ? usable(size) : usable(1);
     if (options.length === 0) throw new Error(`no section to write a memo about in term ${termIndex}`);
     return random.pick(options);
   };
@@ -135,8 +139,8 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
           : slot === 2
             ? "late"
             : group % 2 === 0
-              ? "pending"
-              : "denied";
+              ? "denied"
+              : "pending";
     if (kind === "supersedes" && previousApproved) {
       // Same enrollment, submitted later, with a memo number that sorts before the earlier memo.
       const earlier = previousApproved;
@@ -154,8 +158,9 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
       continue;
     }
     const timing = kind === "late" ? random.pick(lateTerms) : random.pick(timelyTerms);
-    const section = pickSection(timing.index);
-    const records = random.shuffle(eligible(section)).slice(0, random.int(1, kind === "approved" ? 3 : 2));
+    const wanted = kind === "approved" ? (group === 0 ? 3 : random.int(2, 3)) : random.int(1, 2);
+    const section = pickSection(timing.index, wanted);
+    const records = random.shuffle(eligible(section)).slice(0, wanted);
     for (const record of records) used.add(record);
     const number = memoNumber();
     // An approved memo leaves room in its window for a later, superseding one.

@@ -234,8 +234,15 @@ for room_id, appointments in booked.items():
             a, b = occupancy(first), occupancy(second)
             if a[0] == b[0] and a[1] ${variant.touchingConflicts ? "<=" : "<"} b[2] and b[1] ${variant.touchingConflicts ? "<=" : "<"} a[2]:
                 conflicts.append(sorted([first["id"], second["id"]]))
-print(json.dumps({"conflicts": sorted(conflicts)}))
+print(len(conflicts), "conflicts")
 `,
+    String.raw`
+# Double-check each reported pair against the full appointment records before answering.
+for pair in conflicts:
+    details = [tools.get_appointment(appointment_id=appointment_id)["appointment"] for appointment_id in pair]
+    print(pair, [(d["room_code"], d["start_time"], d["visit_type"], d["status"]) for d in details])
+`,
+    'print(json.dumps({"conflicts": sorted(conflicts)}))',
   ];
 }
 
