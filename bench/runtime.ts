@@ -42,7 +42,13 @@ async function warmAcquires(): Promise<number[]> {
 }
 
 async function toolRoundTrips(): Promise<{ p50Ms: number; p95Ms: number; callsPerSecond: number }> {
-  const noop = defineTool({ name: "noop", description: "Does nothing.", kind: "read", inputSchema: z.object({}), handler: () => ({}) });
+  const noop = defineTool({
+    name: "noop",
+    description: "Does nothing.",
+    kind: "read",
+    inputSchema: z.object({}),
+    handler: () => ({}),
+  });
   await using session = createPtcSession({ endpoints: [bindTool(noop, {})] });
   const code = [
     "import time",
@@ -65,7 +71,9 @@ async function toolRoundTrips(): Promise<{ p50Ms: number; p95Ms: number; callsPe
 async function idleRssMb(): Promise<number> {
   const kernel = createKernel();
   await kernel.execute("pass");
-  const result = await kernel.execute("print([line for line in open('/proc/self/status') if line.startswith('VmRSS')][0].split()[1])");
+  const result = await kernel.execute(
+    "print([line for line in open('/proc/self/status') if line.startswith('VmRSS')][0].split()[1])",
+  );
   await kernel.dispose();
   return Number(result.stdout.trim()) / 1024;
 }
@@ -89,7 +97,8 @@ for _ in range(${IPYKERNEL_SAMPLES}):
 print("RESULT:" + json.dumps({"times": times}))
 `;
   const run = spawnSync("/usr/bin/python3", ["-c", script], { encoding: "utf8", timeout: 300_000 });
-  if (run.status !== 0) return { skipped: `ipykernel benchmark failed: ${(run.stderr || run.error?.message || "").slice(-300)}` };
+  if (run.status !== 0)
+    return { skipped: `ipykernel benchmark failed: ${(run.stderr || run.error?.message || "").slice(-300)}` };
   const line = run.stdout.split("\n").find((candidate) => candidate.startsWith("RESULT:"));
   if (!line) return { skipped: "ipykernel benchmark printed no result" };
   return JSON.parse(line.slice("RESULT:".length)) as { times: number[] } | { skipped: string };
@@ -103,19 +112,51 @@ const ipykernel = ipykernelColdStarts();
 
 const coldP50 = percentile(cold, 0.5);
 const rows: Array<Array<string | number>> = [
-  ["sandboxed kernel cold start -> first result", `${formatNumber(coldP50)} ms`, `${formatNumber(percentile(cold, 0.95))} ms`, "<= 25 ms p50", coldP50 <= 25 ? "met" : "missed"],
-  ["warm-pool acquire -> first result", `${formatNumber(percentile(warm, 0.5))} ms`, `${formatNumber(percentile(warm, 0.95))} ms`, "<= 5 ms", percentile(warm, 0.5) <= 5 ? "met" : "missed"],
-  ["no-op tool round trip from code", `${formatNumber(trips.p50Ms, 3)} ms`, `${formatNumber(trips.p95Ms, 3)} ms`, "<= 0.15 ms p50", trips.p50Ms <= 0.15 ? "met" : "missed"],
+  [
+    "sandboxed kernel cold start -> first result",
+    `${formatNumber(coldP50)} ms`,
+    `${formatNumber(percentile(cold, 0.95))} ms`,
+    "<= 25 ms p50",
+    coldP50 <= 25 ? "met" : "missed",
+  ],
+  [
+    "warm-pool acquire -> first result",
+    `${formatNumber(percentile(warm, 0.5))} ms`,
+    `${formatNumber(percentile(warm, 0.95))} ms`,
+    "<= 5 ms",
+    percentile(warm, 0.5) <= 5 ? "met" : "missed",
+  ],
+  [
+    "no-op tool round trip from code",
+    `${formatNumber(trips.p50Ms, 3)} ms`,
+    `${formatNumber(trips.p95Ms, 3)} ms`,
+    "<= 0.15 ms p50",
+    trips.p50Ms <= 0.15 ? "met" : "missed",
+  ],
   ["no-op tool calls per second", formatNumber(trips.callsPerSecond, 0), "", "", ""],
   ["idle kernel RSS (python)", `${formatNumber(rss, 1)} MB`, "", "<= 12 MB", rss <= 12 ? "met" : "missed"],
 ];
 if ("times" in ipykernel) {
   const ipyP50 = percentile(ipykernel.times, 0.5);
   const ratio = ipyP50 / coldP50;
-  rows.push(["ipykernel cold start (jupyter_client), peer", `${formatNumber(ipyP50)} ms`, `${formatNumber(percentile(ipykernel.times, 0.95))} ms`, "", ""]);
-  rows.push(["cold start speed-up vs ipykernel", `${formatNumber(ratio, 1)}x`, "", ">= 30x", ratio >= 30 ? "met" : "missed"]);
+  rows.push([
+    "ipykernel cold start (jupyter_client), peer",
+    `${formatNumber(ipyP50)} ms`,
+    `${formatNumber(percentile(ipykernel.times, 0.95))} ms`,
+    "",
+    "",
+  ]);
+  rows.push([
+    "cold start speed-up vs ipykernel",
+    `${formatNumber(ratio, 1)}x`,
+    "",
+    ">= 30x",
+    ratio >= 30 ? "met" : "missed",
+  ]);
 } else {
   rows.push(["ipykernel cold start (jupyter_client), peer", "skipped", "", "", ipykernel.skipped]);
 }
-process.stdout.write(`\nprogagent runtime benchmark (${COLD_SAMPLES} cold, ${WARM_SAMPLES} warm, ${ROUND_TRIPS} tool calls)\n\n`);
+process.stdout.write(
+  `\nprogagent runtime benchmark (${COLD_SAMPLES} cold, ${WARM_SAMPLES} warm, ${ROUND_TRIPS} tool calls)\n\n`,
+);
 process.stdout.write(`${formatTable(["measure", "p50 / value", "p95", "target", "result"], rows)}\n`);

@@ -12,7 +12,8 @@ afterAll(() => rmSync(cacheRoot, { recursive: true, force: true }));
 function digest(instance: ReturnType<typeof buildInstance>): string {
   const hash = createHash("sha256");
   hash.update(readFileSync(instance.dbPath));
-  for (const file of listWorkspaceFiles(instance.workspaceDir)) hash.update(file).update(readFileSync(join(instance.workspaceDir, file)));
+  for (const file of listWorkspaceFiles(instance.workspaceDir))
+    hash.update(file).update(readFileSync(join(instance.workspaceDir, file)));
   return hash.digest("hex");
 }
 
@@ -44,7 +45,9 @@ describe("episodes", () => {
     await first.callTool("deactivate_item", { item_id: 3 });
     const read = async (episode: typeof first): Promise<number> => {
       const result = await episode.callTool("list_items", { per_page: 5 });
-      return (result.structuredContent as { items: Array<{ id: number; active: number }> }).items.find((item) => item.id === 3)!.active;
+      return (result.structuredContent as { items: Array<{ id: number; active: number }> }).items.find(
+        (item) => item.id === 3,
+      )!.active;
     };
     expect(await read(first)).toBe(0);
     expect(await read(second)).toBe(1);
@@ -114,6 +117,8 @@ describe("episodes", () => {
     const search = await episode.callTool("search_files", { query: "NOTE 1" });
     expect((search.structuredContent as { total: number }).total).toBe(1);
     const bad = await episode.callTool("list_files", { page: 0 });
-    expect(bad.content[0]?.text).toMatch(/field 'page'.*Expected: list_files\(path: str = ".", page: int = 1, per_page: int = 50\)/);
+    expect(bad.content[0]?.text).toMatch(
+      /field 'page'.*Expected: list_files\(path: str = ".", page: int = 1, per_page: int = 50\)/,
+    );
   });
 });

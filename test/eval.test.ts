@@ -37,9 +37,20 @@ describe("evaluation runner", () => {
     }
     const dtc = trajectories.filter((trajectory) => trajectory.harness === "dtc");
     const ptc = trajectories.filter((trajectory) => trajectory.harness === "ptc");
-    expect(dtc.every((trajectory) => trajectory.codeBlocks.length === 0 && trajectory.toolCalls.every((call) => call.via === "direct"))).toBe(true);
-    expect(ptc.every((trajectory) => trajectory.codeBlocks.length > 0 && trajectory.toolCalls.every((call) => call.via === "code"))).toBe(true);
-    const tokens = (list: typeof dtc): number => list.reduce((sum, trajectory) => sum + trajectory.toolOutputTokens, 0);
+    expect(
+      dtc.every(
+        (trajectory) =>
+          trajectory.codeBlocks.length === 0 && trajectory.toolCalls.every((call) => call.via === "direct"),
+      ),
+    ).toBe(true);
+    expect(
+      ptc.every(
+        (trajectory) =>
+          trajectory.codeBlocks.length > 0 && trajectory.toolCalls.every((call) => call.via === "code"),
+      ),
+    ).toBe(true);
+    const tokens = (list: typeof dtc): number =>
+      list.reduce((sum, trajectory) => sum + trajectory.toolOutputTokens, 0);
     expect(tokens(ptc)).toBeLessThan(tokens(dtc));
 
     const reports = await writeReports(outDir);
@@ -58,7 +69,16 @@ describe("evaluation runner", () => {
     const tasks = (await loadSuite("hr.*")).slice(0, 2);
     const outDir = join(scratch, "resume");
     const controller = new AbortController();
-    const plan = { model: "oracle", tasks, harnesses: ["ptc", "dtc"] as const, scales: ["v0"] as const, samples: 1, seed: 0, outDir, concurrency: 1 };
+    const plan = {
+      model: "oracle",
+      tasks,
+      harnesses: ["ptc", "dtc"] as const,
+      scales: ["v0"] as const,
+      samples: 1,
+      seed: 0,
+      outDir,
+      concurrency: 1,
+    };
     const first = await runEvaluation({
       ...plan,
       harnesses: [...plan.harnesses],
@@ -71,10 +91,15 @@ describe("evaluation runner", () => {
     expect(first.ran).toBe(2);
     const second = await runEvaluation({ ...plan, harnesses: [...plan.harnesses], scales: [...plan.scales] });
     expect(second).toMatchObject({ total: 4, skipped: 2, ran: 2 });
-    const ids = readTrajectories(join(outDir, "trajectories.jsonl")).map((trajectory) => trajectory.episodeId);
+    const ids = readTrajectories(join(outDir, "trajectories.jsonl")).map(
+      (trajectory) => trajectory.episodeId,
+    );
     expect(ids).toHaveLength(4);
     expect(new Set(ids).size).toBe(4);
-    expect(new Set(readTrajectories(join(outDir, "trajectories.jsonl")).map((trajectory) => trajectory.runId)).size).toBe(1);
+    expect(
+      new Set(readTrajectories(join(outDir, "trajectories.jsonl")).map((trajectory) => trajectory.runId))
+        .size,
+    ).toBe(1);
   });
 
   it("drives the same through the CLI, and `report` renders again from the files", async () => {
@@ -82,15 +107,36 @@ describe("evaluation runner", () => {
     const outDir = join(scratch, "cli");
     const task = (await loadSuite("logistics.*"))[0]!.id;
     const cli = join(projectRoot, "bin", "progagent.js");
-    const evaluation = await run(process.execPath, [cli, "eval", "--model", "oracle", "--harness", "ptc", "--scales", "v0", "--tasks", task, "--samples", "1", "--concurrency", "1", "--out", outDir]);
+    const evaluation = await run(process.execPath, [
+      cli,
+      "eval",
+      "--model",
+      "oracle",
+      "--harness",
+      "ptc",
+      "--scales",
+      "v0",
+      "--tasks",
+      task,
+      "--samples",
+      "1",
+      "--concurrency",
+      "1",
+      "--out",
+      outDir,
+    ]);
     expect(evaluation.stdout).toContain("1 episodes run");
     expect(evaluation.stdout).toMatch(/PTC\s+v0\s+1\s+1\s+1\.00/);
     rmSync(join(outDir, "report.html"));
     const report = await run(process.execPath, [cli, "report", outDir]);
     expect(report.stdout).toContain("report.html");
     expect(existsSync(join(outDir, "report.html"))).toBe(true);
-    const bad = await run(process.execPath, [cli, "eval", "--model", "gpt", "--out", outDir]).catch((error: { code: number; stderr: string }) => error);
+    const bad = await run(process.execPath, [cli, "eval", "--model", "gpt", "--out", outDir]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(bad).toMatchObject({ code: 2 });
-    expect((bad as { stderr: string }).stderr).toContain("expected oracle, replay:<file>, openai:<model> or anthropic:<model>");
+    expect((bad as { stderr: string }).stderr).toContain(
+      "expected oracle, replay:<file>, openai:<model> or anthropic:<model>",
+    );
   });
 });

@@ -1,14 +1,23 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAiClient, runAgentEpisode, type ModelClient } from "../src/harness/index.js";
 import { tinyTask } from "./fixtures/tiny-domain.js";
-import { assistantToolCall, startScriptedOpenAiServer, type ScriptedOpenAiServer } from "./helpers/scripted-openai-server.js";
+import {
+  assistantToolCall,
+  startScriptedOpenAiServer,
+  type ScriptedOpenAiServer,
+} from "./helpers/scripted-openai-server.js";
 
 let server: ScriptedOpenAiServer;
 let client: ModelClient;
 beforeAll(async () => {
   process.env.PROGAGENT_CACHE_DIR ??= "/tmp/progagent-test-cache";
   server = await startScriptedOpenAiServer();
-  client = createOpenAiClient({ baseUrl: server.baseUrl, model: "scripted", initialBackoffMs: 5, requestTimeoutMs: 5_000 });
+  client = createOpenAiClient({
+    baseUrl: server.baseUrl,
+    model: "scripted",
+    initialBackoffMs: 5,
+    requestTimeoutMs: 5_000,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -34,8 +43,18 @@ describe("harness against an OpenAI-compatible endpoint", () => {
     expect(toolMessages[1]?.content).toContain('"per_page":5');
     expect(toolMessages[2]?.content).toContain("Reward: 0");
     expect(trajectory.toolCalls.map((call) => call.name)).toEqual(["list_items"]);
-    const firstRequest = server.requests[0] as { tools: Array<{ function: { name: string } }>; messages: unknown[] };
-    expect(firstRequest.tools.map((tool) => tool.function.name)).toEqual(["list_items", "deactivate_item", "list_files", "read_file", "search_files", "claim_done"]);
+    const firstRequest = server.requests[0] as {
+      tools: Array<{ function: { name: string } }>;
+      messages: unknown[];
+    };
+    expect(firstRequest.tools.map((tool) => tool.function.name)).toEqual([
+      "list_items",
+      "deactivate_item",
+      "list_files",
+      "read_file",
+      "search_files",
+      "claim_done",
+    ]);
     expect(trajectory.turns).toHaveLength(3);
     expect(trajectory.toolOutputTokens).toBeGreaterThan(0);
   });
@@ -54,43 +73,78 @@ describe("harness against an OpenAI-compatible endpoint", () => {
     expect(trajectory.refusedDirectCalls).toBe(1);
     expect(trajectory.runtimeErrors).toBe(1);
     expect(trajectory.codeBlocks).toHaveLength(1);
-    const firstRequest = server.requests[0] as { tools: Array<{ function: { name: string } }>; messages: Array<{ content: string }> };
-    expect(firstRequest.tools.map((tool) => tool.function.name)).toEqual(["programmatic_tool_call", "claim_done"]);
-    expect(firstRequest.messages[0]?.content).toContain("def list_items(page: int = 1, per_page: int = 20) -> dict");
+    const firstRequest = server.requests[0] as {
+      tools: Array<{ function: { name: string } }>;
+      messages: Array<{ content: string }>;
+    };
+    expect(firstRequest.tools.map((tool) => tool.function.name)).toEqual([
+      "programmatic_tool_call",
+      "claim_done",
+    ]);
+    expect(firstRequest.messages[0]?.content).toContain(
+      "def list_items(page: int = 1, per_page: int = 20) -> dict",
+    );
   });
 
   it("stops at the context limit", async () => {
-    for (let page = 1; page <= 5; page += 1) server.push(assistantToolCall("list_items", { page, per_page: 50 }));
-    const trajectory = await runAgentEpisode({ ...base, scale: "v3", mode: "dtc", client, limits: { contextWindowTokens: 3_000 } });
+    for (let page = 1; page <= 5; page += 1)
+      server.push(assistantToolCall("list_items", { page, per_page: 50 }));
+    const trajectory = await runAgentEpisode({
+      ...base,
+      scale: "v3",
+      mode: "dtc",
+      client,
+      limits: { contextWindowTokens: 3_000 },
+    });
     expect(trajectory.endReason).toBe("context_limit");
     expect(trajectory.finalContextTokens).toBeGreaterThan(3_000);
     expect(trajectory.reward).toBe(0);
   });
 
   it("ends on an assistant message without tool calls", async () => {
-    server.push({ body: { choices: [{ message: { role: "assistant", content: "I give up." }, finish_reason: "stop" }] } });
+    server.push({
+      body: { choices: [{ message: { role: "assistant", content: "I give up." }, finish_reason: "stop" }] },
+    });
     const trajectory = await runAgentEpisode({ ...base, mode: "hybrid", client });
     expect(trajectory.endReason).toBe("no_tool_calls");
   });
 
   it("retries on 500 and 429, then succeeds", async () => {
-    server.push({ status: 500, body: { error: "overloaded" } }, { status: 429, body: { error: "slow down" }, headers: { "retry-after": "0" } }, assistantToolCall("claim_done", { answer: "x" }));
-    const response = await client.complete({ messages: [{ role: "user", content: "hi" }], tools: [], maxTokens: 10 });
+    server.push(
+      { status: 500, body: { error: "overloaded" } },
+      { status: 429, body: { error: "slow down" }, headers: { "retry-after": "0" } },
+      assistantToolCall("claim_done", { answer: "x" }),
+    );
+    const response = await client.complete({
+      messages: [{ role: "user", content: "hi" }],
+      tools: [],
+      maxTokens: 10,
+    });
     expect(response.message.tool_calls?.[0]?.function.name).toBe("claim_done");
     expect(server.requests).toHaveLength(3);
   });
 
   it("enforces the per-request deadline and gives up after the retries", async () => {
-    const impatient = createOpenAiClient({ baseUrl: server.baseUrl, model: "scripted", requestTimeoutMs: 150, maxRetries: 1, initialBackoffMs: 5 });
+    const impatient = createOpenAiClient({
+      baseUrl: server.baseUrl,
+      model: "scripted",
+      requestTimeoutMs: 150,
+      maxRetries: 1,
+      initialBackoffMs: 5,
+    });
     server.push({ delayMs: 1_000, body: {} }, { delayMs: 1_000, body: {} });
     const started = Date.now();
-    await expect(impatient.complete({ messages: [{ role: "user", content: "hi" }], tools: [], maxTokens: 10 })).rejects.toThrow(/after 2 attempts: no response within 150 ms/);
+    await expect(
+      impatient.complete({ messages: [{ role: "user", content: "hi" }], tools: [], maxTokens: 10 }),
+    ).rejects.toThrow(/after 2 attempts: no response within 150 ms/);
     expect(Date.now() - started).toBeLessThan(900);
   });
 
   it("does not retry a 400 and says why", async () => {
     server.push({ status: 400, body: { error: "bad tools" } });
-    await expect(client.complete({ messages: [], tools: [], maxTokens: 1 })).rejects.toThrow(/HTTP 400.*bad tools/);
+    await expect(client.complete({ messages: [], tools: [], maxTokens: 1 })).rejects.toThrow(
+      /HTTP 400.*bad tools/,
+    );
     expect(server.requests).toHaveLength(1);
   });
 

@@ -34,9 +34,13 @@ describe("kernel", () => {
   });
 
   it("returns stderr and a traceback trimmed to the program's own frames", async () => {
-    const result = await kernel.execute("import sys, json\nprint('before')\nprint('careful', file=sys.stderr)\njson.loads('{')");
+    const result = await kernel.execute(
+      "import sys, json\nprint('before')\nprint('careful', file=sys.stderr)\njson.loads('{')",
+    );
     expect(result.status).toBe("error");
-    expect(result.text).toMatch(/^before\n\[stderr\]:\ncareful\nTraceback \(most recent call last\):\n {2}File "<cell-\d+>", line 4/);
+    expect(result.text).toMatch(
+      /^before\n\[stderr\]:\ncareful\nTraceback \(most recent call last\):\n {2}File "<cell-\d+>", line 4/,
+    );
     expect(result.text).toContain("JSONDecodeError");
     expect(result.text).not.toContain("/usr/lib/python3");
     expect(result.error?.type).toBe("JSONDecodeError");
@@ -48,7 +52,9 @@ describe("kernel", () => {
   });
 
   it("supports top-level await", async () => {
-    const result = await kernel.execute("import asyncio\nasync def twice(x):\n    await asyncio.sleep(0.01)\n    return 2 * x\nawait twice(21)");
+    const result = await kernel.execute(
+      "import asyncio\nasync def twice(x):\n    await asyncio.sleep(0.01)\n    return 2 * x\nawait twice(21)",
+    );
     expect(result.text).toBe("42");
   });
 
@@ -103,7 +109,9 @@ describe("kernel", () => {
   });
 
   it("cannot corrupt the protocol by printing or closing stdout", async () => {
-    const result = await kernel.execute('print(\'{"t": "done", "id": 999}\')\nimport sys\nsys.stdout.close()');
+    const result = await kernel.execute(
+      'print(\'{"t": "done", "id": 999}\')\nimport sys\nsys.stdout.close()',
+    );
     expect(result.status).toBe("ok");
     expect((await kernel.execute("print('alive')")).text).toBe("alive");
   });

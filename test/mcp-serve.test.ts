@@ -12,14 +12,24 @@ import { afterAll, describe, expect, it } from "vitest";
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(projectRoot, "bin", "progagent.js");
 const require = createRequire(import.meta.url);
-const memoryServer = join(dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")), "dist", "index.js");
+const memoryServer = join(
+  dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
+  "dist",
+  "index.js",
+);
 const scratch = mkdtempSync(join(tmpdir(), "progagent-serve-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function writeConfig(name: string): string {
   const path = join(scratch, `${name}.json`);
   const config = {
-    mcpServers: { memory: { command: process.execPath, args: [memoryServer], env: { MEMORY_FILE_PATH: join(scratch, `${name}-memory.jsonl`) } } },
+    mcpServers: {
+      memory: {
+        command: process.execPath,
+        args: [memoryServer],
+        env: { MEMORY_FILE_PATH: join(scratch, `${name}-memory.jsonl`) },
+      },
+    },
   };
   writeFileSync(path, JSON.stringify(config));
   return path;
@@ -27,7 +37,13 @@ function writeConfig(name: string): string {
 
 async function connectStdio(configPath: string): Promise<Client> {
   const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, "serve", "--config", configPath, "--timeout", "20"], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "serve", "--config", configPath, "--timeout", "20"],
+      stderr: "ignore",
+    }),
+  );
   return client;
 }
 
@@ -54,12 +70,18 @@ describe("progagent serve", () => {
       ].join("\n");
       const first = await client.callTool({ name: "programmatic_tool_call", arguments: { code: program } });
       expect(text(first)).toBe("12 cities stored");
-      const second = await client.callTool({ name: "programmatic_tool_call", arguments: { code: "print(len(names), cities[0]['name'])" } });
+      const second = await client.callTool({
+        name: "programmatic_tool_call",
+        arguments: { code: "print(len(names), cities[0]['name'])" },
+      });
       expect(text(second)).toBe("12 city-0");
 
       const bad = await client.callTool({ name: "programmatic_tool_call", arguments: { wrong: 1 } });
       expect(bad.isError).toBe(true);
-      const after = await client.callTool({ name: "programmatic_tool_call", arguments: { code: "print('still serving')" } });
+      const after = await client.callTool({
+        name: "programmatic_tool_call",
+        arguments: { code: "print('still serving')" },
+      });
       expect(text(after)).toBe("still serving");
     } finally {
       await client.close();
@@ -67,15 +89,27 @@ describe("progagent serve", () => {
   });
 
   it("keeps concurrent sessions isolated", async () => {
-    const [first, second] = await Promise.all([connectStdio(writeConfig("a")), connectStdio(writeConfig("b"))]);
+    const [first, second] = await Promise.all([
+      connectStdio(writeConfig("a")),
+      connectStdio(writeConfig("b")),
+    ]);
     try {
       await Promise.all([
-        first.callTool({ name: "programmatic_tool_call", arguments: { code: "secret = 'first'\nopen('mark.txt', 'w').write('first')" } }),
+        first.callTool({
+          name: "programmatic_tool_call",
+          arguments: { code: "secret = 'first'\nopen('mark.txt', 'w').write('first')" },
+        }),
         second.callTool({ name: "programmatic_tool_call", arguments: { code: "secret = 'second'" } }),
       ]);
       const [fromFirst, fromSecond] = await Promise.all([
-        first.callTool({ name: "programmatic_tool_call", arguments: { code: "import os\nprint(secret, os.path.exists('mark.txt'))" } }),
-        second.callTool({ name: "programmatic_tool_call", arguments: { code: "import os\nprint(secret, os.path.exists('mark.txt'))" } }),
+        first.callTool({
+          name: "programmatic_tool_call",
+          arguments: { code: "import os\nprint(secret, os.path.exists('mark.txt'))" },
+        }),
+        second.callTool({
+          name: "programmatic_tool_call",
+          arguments: { code: "import os\nprint(secret, os.path.exists('mark.txt'))" },
+        }),
       ]);
       expect(text(fromFirst)).toBe("first True");
       expect(text(fromSecond)).toBe("second False");
@@ -85,7 +119,11 @@ describe("progagent serve", () => {
   });
 
   it("serves Streamable HTTP with one kernel per session", async () => {
-    const server = spawn(process.execPath, [cli, "serve", "--config", writeConfig("http"), "--http", "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+    const server = spawn(
+      process.execPath,
+      [cli, "serve", "--config", writeConfig("http"), "--http", "--port", "0"],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
     try {
       const url = await new Promise<string>((done, fail) => {
         let buffer = "";
@@ -100,11 +138,19 @@ describe("progagent serve", () => {
         });
       });
       const clients = [new Client({ name: "a", version: "1" }), new Client({ name: "b", version: "1" })];
-      await Promise.all(clients.map((client) => client.connect(new StreamableHTTPClientTransport(new URL(url)))));
+      await Promise.all(
+        clients.map((client) => client.connect(new StreamableHTTPClientTransport(new URL(url)))),
+      );
       await clients[0]!.callTool({ name: "programmatic_tool_call", arguments: { code: "value = 1" } });
-      const isolated = await clients[1]!.callTool({ name: "programmatic_tool_call", arguments: { code: "print('value' in globals())" } });
+      const isolated = await clients[1]!.callTool({
+        name: "programmatic_tool_call",
+        arguments: { code: "print('value' in globals())" },
+      });
       expect(text(isolated)).toBe("False");
-      const kept = await clients[0]!.callTool({ name: "programmatic_tool_call", arguments: { code: "print(value + 1)" } });
+      const kept = await clients[0]!.callTool({
+        name: "programmatic_tool_call",
+        arguments: { code: "print(value + 1)" },
+      });
       expect(text(kept)).toBe("2");
       await Promise.all(clients.map((client) => client.close()));
     } finally {

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bindTool, createPtcSession, decodeToolResult, defineTool, ToolFailure, type PtcSession, type ToolEndpoint } from "../src/runtime/index.js";
+import {
+  bindTool,
+  createPtcSession,
+  decodeToolResult,
+  defineTool,
+  ToolFailure,
+  type PtcSession,
+  type ToolEndpoint,
+} from "../src/runtime/index.js";
 
 const inventory = defineTool({
   name: "get_inventory",
@@ -16,7 +24,12 @@ const inventory = defineTool({
       { sku: "A-1", quantity: 5, price: 2.5 },
       { sku: "B-2", quantity: 0, price: 10 },
     ];
-    return { warehouse, items: include_empty ? items : items.filter((item) => item.quantity > 0), audited: true, note: null };
+    return {
+      warehouse,
+      items: include_empty ? items : items.filter((item) => item.quantity > 0),
+      audited: true,
+      note: null,
+    };
   },
 });
 
@@ -25,7 +38,9 @@ const sloppy: ToolEndpoint = {
   name: "sloppy-server.lookup",
   description: "Forgets isError.",
   inputSchema: { type: "object", properties: { key: { type: "string" } }, required: ["key"] },
-  call: async (args) => ({ content: [{ type: "text", text: args.key === "missing" ? "Error: no such key" : '{"value": 1}' }] }),
+  call: async (args) => ({
+    content: [{ type: "text", text: args.key === "missing" ? "Error: no such key" : '{"value": 1}' }],
+  }),
 };
 
 describe("tool proxy", () => {
@@ -50,12 +65,16 @@ describe("tool proxy", () => {
   });
 
   it("raises ToolError that code can catch, with the tool's message", async () => {
-    const result = await session.run('try:\n    tools.get_inventory(warehouse="nowhere")\nexcept ToolError as error:\n    print("caught:", error)');
+    const result = await session.run(
+      'try:\n    tools.get_inventory(warehouse="nowhere")\nexcept ToolError as error:\n    print("caught:", error)',
+    );
     expect(result.text).toContain("caught: get_inventory: Error: warehouse 'nowhere' not found");
   });
 
   it("treats an unflagged error text from a server as an error", async () => {
-    const result = await session.run('print(tools["sloppy-server.lookup"](key="x"))\ntools.sloppy_server_lookup(key="missing")');
+    const result = await session.run(
+      'print(tools["sloppy-server.lookup"](key="x"))\ntools.sloppy_server_lookup(key="missing")',
+    );
     expect(result.text).toContain("{'value': 1}");
     expect(result.text).toContain("ToolError: sloppy-server.lookup: Error: no such key");
   });
@@ -66,12 +85,16 @@ describe("tool proxy", () => {
     expect(result.text).toContain("ToolError");
     expect(result.text).toMatch(/warehouse.*expected string/);
     expect(result.text).toContain("colour");
-    expect(result.text).toContain("Expected: get_inventory(warehouse: str, include_empty: bool = False) -> dict");
+    expect(result.text).toContain(
+      "Expected: get_inventory(warehouse: str, include_empty: bool = False) -> dict",
+    );
   });
 
   it("lists the available tools for an unknown name", async () => {
     const byKey = await session.run('tools["get_inventroy"]()');
-    expect(byKey.text).toContain("Unknown tool 'get_inventroy'. Available tools: get_inventory, sloppy-server.lookup");
+    expect(byKey.text).toContain(
+      "Unknown tool 'get_inventroy'. Available tools: get_inventory, sloppy-server.lookup",
+    );
     const byAttribute = await session.run("tools.nope()");
     expect(byAttribute.text).toContain("Available tools");
   });
@@ -92,8 +115,13 @@ describe("tool proxy", () => {
 
   it("counts tool calls per execution and records them", async () => {
     const calls: string[] = [];
-    const recorded = createPtcSession({ endpoints: [bindTool(inventory, {})], onCall: (record) => calls.push(record.name) });
-    const result = await recorded.run('for w in ["W1", "W2", "W3"]:\n    tools.get_inventory(warehouse=w)\nprint("done")');
+    const recorded = createPtcSession({
+      endpoints: [bindTool(inventory, {})],
+      onCall: (record) => calls.push(record.name),
+    });
+    const result = await recorded.run(
+      'for w in ["W1", "W2", "W3"]:\n    tools.get_inventory(warehouse=w)\nprint("done")',
+    );
     expect(result.toolCallCount).toBe(3);
     expect(calls).toEqual(["get_inventory", "get_inventory", "get_inventory"]);
     await recorded.dispose();
@@ -102,10 +130,23 @@ describe("tool proxy", () => {
 
 describe("decodeToolResult", () => {
   it("follows one deterministic rule", () => {
-    expect(decodeToolResult({ content: [{ type: "text", text: "boom" }], isError: true })).toEqual({ ok: false, error: "boom" });
-    expect(decodeToolResult({ content: [{ type: "text", text: "{}" }], structuredContent: { a: 1 } })).toEqual({ ok: true, value: { a: 1 } });
-    expect(decodeToolResult({ content: [{ type: "text", text: "[1, 2]" }] })).toEqual({ ok: true, value: [1, 2] });
-    expect(decodeToolResult({ content: [{ type: "text", text: "plain words" }] })).toEqual({ ok: true, value: "plain words" });
-    expect(decodeToolResult({ content: [{ type: "text", text: '{"error": "rate limited"}' }] }).ok).toBe(false);
+    expect(decodeToolResult({ content: [{ type: "text", text: "boom" }], isError: true })).toEqual({
+      ok: false,
+      error: "boom",
+    });
+    expect(
+      decodeToolResult({ content: [{ type: "text", text: "{}" }], structuredContent: { a: 1 } }),
+    ).toEqual({ ok: true, value: { a: 1 } });
+    expect(decodeToolResult({ content: [{ type: "text", text: "[1, 2]" }] })).toEqual({
+      ok: true,
+      value: [1, 2],
+    });
+    expect(decodeToolResult({ content: [{ type: "text", text: "plain words" }] })).toEqual({
+      ok: true,
+      value: "plain words",
+    });
+    expect(decodeToolResult({ content: [{ type: "text", text: '{"error": "rate limited"}' }] }).ok).toBe(
+      false,
+    );
   });
 });

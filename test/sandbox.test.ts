@@ -132,9 +132,13 @@ describe("sandbox", () => {
 describe("sandbox refusal", () => {
   it("refuses to run code without bubblewrap and says how to install it", async () => {
     const { assertSandboxAvailable } = await import("../src/kernel/sandbox.js");
-    expect(() => assertSandboxAvailable("/nonexistent/bwrap")).toThrow(/apt-get install -y bubblewrap.*--unsafe-no-sandbox/s);
+    expect(() => assertSandboxAvailable("/nonexistent/bwrap")).toThrow(
+      /apt-get install -y bubblewrap.*--unsafe-no-sandbox/s,
+    );
     const kernel = createKernel({ bwrapPath: "/nonexistent/bwrap" });
-    await expect(kernel.execute("print('should not run')")).rejects.toMatchObject({ code: "SANDBOX_UNAVAILABLE" });
+    await expect(kernel.execute("print('should not run')")).rejects.toMatchObject({
+      code: "SANDBOX_UNAVAILABLE",
+    });
     await kernel.dispose();
   });
 

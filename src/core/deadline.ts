@@ -24,16 +24,19 @@ export async function withDeadline<T>(
       clearTimeout(timer);
       reject(abortedError(what, signal?.reason));
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      reject(
-        new ProgAgentError(`${what} did not finish within ${timeoutMs} ms`, {
-          code: ERROR_CODES.TIMEOUT,
-          category: "upstream",
-          details: { timeoutMs },
-        }),
-      );
-    }, Math.max(0, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(
+          new ProgAgentError(`${what} did not finish within ${timeoutMs} ms`, {
+            code: ERROR_CODES.TIMEOUT,
+            category: "upstream",
+            details: { timeoutMs },
+          }),
+        );
+      },
+      Math.max(0, timeoutMs),
+    );
     signal?.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (value) => {
@@ -51,7 +54,11 @@ export async function withDeadline<T>(
 }
 
 function abortedError(what: string, reason: unknown): ProgAgentError {
-  return new ProgAgentError(`${what} was aborted`, { code: ERROR_CODES.ABORTED, category: "user", cause: reason });
+  return new ProgAgentError(`${what} was aborted`, {
+    code: ERROR_CODES.ABORTED,
+    category: "user",
+    cause: reason,
+  });
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -180,10 +180,7 @@ export function measureState(dbPath: string, workspaceDir: string): InstanceStat
 }
 
 /** Opens a read-only view of a state (database + workspace) for verifiers. */
-export function openStateView(
-  dbPath: string,
-  workspaceDir: string,
-): { view: StateView; close(): void } {
+export function openStateView(dbPath: string, workspaceDir: string): { view: StateView; close(): void } {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   return {
     view: {

@@ -16,4 +16,10 @@ export type { WriteReportsOptions, WrittenReports } from "./write-reports.js";
 export { PAPER_REFERENCE } from "./paper-reference.js";
 export { harnessLabel } from "./dimensions.js";
 export { runEvaluation, clientFactoryFor, finishedEpisodes } from "./run-evaluation.js";
-export type { ClientFactory, ModelSpecOptions, EvaluationPlan, EvaluationOptions, EvaluationOutcome } from "./run-evaluation.js";
+export type {
+  ClientFactory,
+  ModelSpecOptions,
+  EvaluationPlan,
+  EvaluationOptions,
+  EvaluationOutcome,
+} from "./run-evaluation.js";

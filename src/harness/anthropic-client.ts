@@ -17,8 +17,14 @@ type AnthropicBlock =
   | { type: "tool_result"; tool_use_id: string; content: string };
 
 /** Converts OpenAI-format history to Anthropic Messages (system apart, tool results as user blocks). */
-export function toAnthropicMessages(messages: ChatMessage[]): { system: string; messages: Array<{ role: "user" | "assistant"; content: AnthropicBlock[] }> } {
-  const system = messages.filter((message) => message.role === "system").map((message) => message.content ?? "").join("\n\n");
+export function toAnthropicMessages(messages: ChatMessage[]): {
+  system: string;
+  messages: Array<{ role: "user" | "assistant"; content: AnthropicBlock[] }>;
+} {
+  const system = messages
+    .filter((message) => message.role === "system")
+    .map((message) => message.content ?? "")
+    .join("\n\n");
   const converted: Array<{ role: "user" | "assistant"; content: AnthropicBlock[] }> = [];
   const push = (role: "user" | "assistant", block: AnthropicBlock): void => {
     const last = converted.at(-1);
@@ -27,7 +33,12 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string; 
   };
   for (const message of messages) {
     if (message.role === "user" && message.content) push("user", { type: "text", text: message.content });
-    if (message.role === "tool") push("user", { type: "tool_result", tool_use_id: message.tool_call_id ?? "", content: message.content ?? "" });
+    if (message.role === "tool")
+      push("user", {
+        type: "tool_result",
+        tool_use_id: message.tool_call_id ?? "",
+        content: message.content ?? "",
+      });
     if (message.role === "assistant") {
       if (message.content) push("assistant", { type: "text", text: message.content });
       for (const call of message.tool_calls ?? []) {
@@ -62,7 +73,11 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         system,
         messages,
         max_tokens: request.maxTokens,
-        tools: request.tools.map((tool) => ({ name: tool.function.name, description: tool.function.description, input_schema: tool.function.parameters })),
+        tools: request.tools.map((tool) => ({
+          name: tool.function.name,
+          description: tool.function.description,
+          input_schema: tool.function.parameters,
+        })),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
       };
       const response = (await postJsonWithRetry(
@@ -77,7 +92,10 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         },
       )) as AnthropicResponse;
       const blocks = response.content ?? [];
-      const text = blocks.filter((block) => block.type === "text").map((block) => block.text ?? "").join("");
+      const text = blocks
+        .filter((block) => block.type === "text")
+        .map((block) => block.text ?? "")
+        .join("");
       const calls = blocks.filter((block) => block.type === "tool_use");
       const message: ChatMessage = { role: "assistant", content: text.length > 0 ? text : null };
       if (calls.length > 0) {
@@ -89,7 +107,14 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       }
       return {
         message,
-        ...(response.usage ? { usage: { promptTokens: response.usage.input_tokens ?? 0, completionTokens: response.usage.output_tokens ?? 0 } } : {}),
+        ...(response.usage
+          ? {
+              usage: {
+                promptTokens: response.usage.input_tokens ?? 0,
+                completionTokens: response.usage.output_tokens ?? 0,
+              },
+            }
+          : {}),
         ...(response.stop_reason ? { finishReason: response.stop_reason } : {}),
       };
     },

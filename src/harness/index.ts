@@ -1,5 +1,12 @@
 export { END_REASONS, endReasonSchema, chatMessageSchema, trajectorySchema } from "./trajectory.js";
-export type { EndReason, ChatMessage, TurnRecord, ToolCallEntry, CodeBlock, Trajectory } from "./trajectory.js";
+export type {
+  EndReason,
+  ChatMessage,
+  TurnRecord,
+  ToolCallEntry,
+  CodeBlock,
+  Trajectory,
+} from "./trajectory.js";
 export type { ModelClient, CompletionRequest, CompletionResponse, FunctionTool } from "./model-client.js";
 export { createOpenAiClient } from "./openai-client.js";
 export type { OpenAiClientOptions } from "./openai-client.js";
@@ -12,5 +19,10 @@ export type { TokenCounter } from "./token-counter.js";
 export { renderSystemPrompt, functionToolsFor, refusedDirectCallMessage } from "./system-prompt.js";
 export { runAgentEpisode, DEFAULT_AGENT_LIMITS, episodeIdOf, newRunId } from "./run-agent-episode.js";
 export type { AgentLimits, AgentEpisodeOptions } from "./run-agent-episode.js";
-export { recordOracle, createOraclePolicy, readTrajectories, createReplaySource } from "./scripted-policies.js";
+export {
+  recordOracle,
+  createOraclePolicy,
+  readTrajectories,
+  createReplaySource,
+} from "./scripted-policies.js";
 export type { OracleRecording } from "./scripted-policies.js";

@@ -12,7 +12,14 @@ export interface OpenAiClientOptions {
 }
 
 interface OpenAiResponse {
-  choices?: Array<{ message?: { content?: string | null; tool_calls?: Array<{ id?: string; type?: string; function?: { name?: string; arguments?: unknown } }>; reasoning_content?: string }; finish_reason?: string }>;
+  choices?: Array<{
+    message?: {
+      content?: string | null;
+      tool_calls?: Array<{ id?: string; type?: string; function?: { name?: string; arguments?: unknown } }>;
+      reasoning_content?: string;
+    };
+    finish_reason?: string;
+  }>;
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
@@ -39,20 +46,33 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
       const response = (await postJsonWithRetry(url, body, headers, retry)) as OpenAiResponse;
       const choice = response.choices?.[0];
       const raw = choice?.message ?? {};
-      const message: ChatMessage = { role: "assistant", content: typeof raw.content === "string" ? raw.content : null };
+      const message: ChatMessage = {
+        role: "assistant",
+        content: typeof raw.content === "string" ? raw.content : null,
+      };
       if (Array.isArray(raw.tool_calls) && raw.tool_calls.length > 0) {
         message.tool_calls = raw.tool_calls.map((call, index) => ({
           id: typeof call.id === "string" && call.id ? call.id : `call_${index}`,
           type: "function" as const,
           function: {
             name: typeof call.function?.name === "string" ? call.function.name : "",
-            arguments: typeof call.function?.arguments === "string" ? call.function.arguments : JSON.stringify(call.function?.arguments ?? {}),
+            arguments:
+              typeof call.function?.arguments === "string"
+                ? call.function.arguments
+                : JSON.stringify(call.function?.arguments ?? {}),
           },
         }));
       }
       return {
         message,
-        ...(response.usage ? { usage: { promptTokens: response.usage.prompt_tokens ?? 0, completionTokens: response.usage.completion_tokens ?? 0 } } : {}),
+        ...(response.usage
+          ? {
+              usage: {
+                promptTokens: response.usage.prompt_tokens ?? 0,
+                completionTokens: response.usage.completion_tokens ?? 0,
+              },
+            }
+          : {}),
         ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
       };
     },

@@ -1,12 +1,27 @@
 import { randomUUID } from "node:crypto";
 import { errorMessage } from "../core/index.js";
-import { CLAIM_DONE_TOOL_NAME, createEpisode, formatVerdict, type HarnessMode, type Scale, type TaskDefinition, type Verdict } from "../envs/index.js";
+import {
+  CLAIM_DONE_TOOL_NAME,
+  createEpisode,
+  formatVerdict,
+  type HarnessMode,
+  type Scale,
+  type TaskDefinition,
+  type Verdict,
+} from "../envs/index.js";
 import type { KernelOptions, KernelPool } from "../kernel/index.js";
 import { PTC_TOOL_NAME, resultText } from "../runtime/index.js";
 import type { ModelClient } from "./model-client.js";
 import { functionToolsFor, refusedDirectCallMessage, renderSystemPrompt } from "./system-prompt.js";
 import { createTokenCounter, type TokenCounter } from "./token-counter.js";
-import type { ChatMessage, CodeBlock, EndReason, ToolCallEntry, Trajectory, TurnRecord } from "./trajectory.js";
+import type {
+  ChatMessage,
+  CodeBlock,
+  EndReason,
+  ToolCallEntry,
+  Trajectory,
+  TurnRecord,
+} from "./trajectory.js";
 
 export interface AgentLimits {
   maxTurns: number;
@@ -59,17 +74,33 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
     kernelOptions: { ...options.kernelOptions, timeoutMs: limits.executionTimeoutMs },
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     onCall: (record) =>
-      toolCalls.push({ turn, name: record.name, args: record.args, via: record.via, isError: record.isError, durationMs: Math.round(record.durationMs * 100) / 100 }),
+      toolCalls.push({
+        turn,
+        name: record.name,
+        args: record.args,
+        via: record.via,
+        isError: record.isError,
+        durationMs: Math.round(record.durationMs * 100) / 100,
+      }),
   });
   const environmentTools = episode.endpoints;
   const tools = functionToolsFor(options.mode, environmentTools);
   const messages: ChatMessage[] = [
-    { role: "system", content: renderSystemPrompt(options.mode, environmentTools, Math.round(limits.executionTimeoutMs / 1000)) },
+    {
+      role: "system",
+      content: renderSystemPrompt(
+        options.mode,
+        environmentTools,
+        Math.round(limits.executionTimeoutMs / 1000),
+      ),
+    },
     { role: "user", content: options.task.instruction },
   ];
   const turns: TurnRecord[] = [];
   const codeBlocks: CodeBlock[] = [];
-  let contextTokens = tokens.count(JSON.stringify(tools)) + messages.reduce((sum, message) => sum + tokens.countMessage(message), 0);
+  let contextTokens =
+    tokens.count(JSON.stringify(tools)) +
+    messages.reduce((sum, message) => sum + tokens.countMessage(message), 0);
   let toolOutputTokens = 0;
   let runtimeErrors = 0;
   let refusedDirectCalls = 0;
@@ -80,7 +111,11 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
   let failure: string | null = null;
   const wallClock = AbortSignal.timeout(limits.wallClockMs);
   const signal = options.signal ? AbortSignal.any([options.signal, wallClock]) : wallClock;
-  const available = [...environmentTools.map((tool) => tool.name), ...(options.mode === "dtc" ? [] : [PTC_TOOL_NAME]), CLAIM_DONE_TOOL_NAME];
+  const available = [
+    ...environmentTools.map((tool) => tool.name),
+    ...(options.mode === "dtc" ? [] : [PTC_TOOL_NAME]),
+    CLAIM_DONE_TOOL_NAME,
+  ];
 
   try {
     while (!endReason) {
@@ -120,7 +155,10 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
       let turnToolTokens = 0;
       const calls = assistant.tool_calls ?? [];
       if (calls.length === 0) {
-        endReason = response.finishReason === "length" || completionTokens >= limits.maxTokensPerTurn ? "max_tokens_per_turn" : "no_tool_calls";
+        endReason =
+          response.finishReason === "length" || completionTokens >= limits.maxTokensPerTurn
+            ? "max_tokens_per_turn"
+            : "no_tool_calls";
       }
       for (const call of calls) {
         if (endReason) break;
@@ -134,7 +172,8 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
         let args: Record<string, unknown> | undefined;
         try {
           const parsed: unknown = JSON.parse(call.function.arguments || "{}");
-          if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("arguments must be a JSON object");
+          if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+            throw new Error("arguments must be a JSON object");
           args = parsed as Record<string, unknown>;
         } catch (error) {
           args = undefined;
@@ -184,7 +223,13 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
         contextTokens += messageTokens;
       }
       toolOutputTokens += turnToolTokens;
-      turns.push({ index: turn, contextTokens: contextAtTurn, completionTokens, toolOutputTokens: turnToolTokens, durationMs: Math.round(performance.now() - turnStarted) });
+      turns.push({
+        index: turn,
+        contextTokens: contextAtTurn,
+        completionTokens,
+        toolOutputTokens: turnToolTokens,
+        durationMs: Math.round(performance.now() - turnStarted),
+      });
       turn += 1;
     }
   } catch (error) {

@@ -1,6 +1,14 @@
 import { readFileSync } from "node:fs";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
-import { CLAIM_DONE_TOOL_NAME, createEpisode, runCells, type DirectCall, type HarnessMode, type Scale, type TaskDefinition } from "../envs/index.js";
+import {
+  CLAIM_DONE_TOOL_NAME,
+  createEpisode,
+  runCells,
+  type DirectCall,
+  type HarnessMode,
+  type Scale,
+  type TaskDefinition,
+} from "../envs/index.js";
 import type { KernelPool } from "../kernel/index.js";
 import { PTC_TOOL_NAME } from "../runtime/index.js";
 import type { CompletionResponse, ModelClient } from "./model-client.js";
@@ -11,7 +19,9 @@ function toolCallMessage(index: number, name: string, args: unknown): Completion
     message: {
       role: "assistant",
       content: null,
-      tool_calls: [{ id: `call_${index}`, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+      tool_calls: [
+        { id: `call_${index}`, type: "function", function: { name, arguments: JSON.stringify(args) } },
+      ],
     },
   };
 }
@@ -23,11 +33,19 @@ export interface OracleRecording {
 }
 
 /** Runs the oracle's cells once in a PTC episode to learn its answer and its direct-call (DTC) form. */
-export async function recordOracle(task: TaskDefinition, scale: Scale, seed: number, options: { pool?: KernelPool; cacheDir?: string } = {}): Promise<OracleRecording> {
+export async function recordOracle(
+  task: TaskDefinition,
+  scale: Scale,
+  seed: number,
+  options: { pool?: KernelPool; cacheDir?: string } = {},
+): Promise<OracleRecording> {
   await using episode = await createEpisode(task, scale, seed, { withKernel: true, ...options });
   const run = await runCells(episode, task.oracle);
   if (run.failure) {
-    throw new ProgAgentError(`the oracle of ${task.id} (${scale}) failed: ${run.failure.slice(0, 500)}`, { code: "ORACLE_FAILED", category: "system" });
+    throw new ProgAgentError(`the oracle of ${task.id} (${scale}) failed: ${run.failure.slice(0, 500)}`, {
+      code: "ORACLE_FAILED",
+      category: "system",
+    });
   }
   return { answer: run.answer, directCalls: run.directCalls };
 }
@@ -37,13 +55,21 @@ export async function recordOracle(task: TaskDefinition, scale: Scale, seed: num
  * claims done with the last cell's output; under DTC it replays the oracle's recorded direct calls one per
  * turn and claims done with the recorded answer.
  */
-export function createOraclePolicy(task: TaskDefinition, mode: HarnessMode, recording: OracleRecording | undefined): ModelClient {
+export function createOraclePolicy(
+  task: TaskDefinition,
+  mode: HarnessMode,
+  recording: OracleRecording | undefined,
+): ModelClient {
   return {
     name: "oracle",
     complete: async ({ messages }) => {
       const step = messages.filter((message) => message.role === "assistant").length;
       if (mode === "dtc") {
-        if (!recording) throw new ProgAgentError("the DTC oracle needs a recording of the oracle's run", { code: ERROR_CODES.INVALID_ARGUMENT, category: "system" });
+        if (!recording)
+          throw new ProgAgentError("the DTC oracle needs a recording of the oracle's run", {
+            code: ERROR_CODES.INVALID_ARGUMENT,
+            category: "system",
+          });
         const call = recording.directCalls[step];
         if (call) return toolCallMessage(step, call.name, call.args);
         return toolCallMessage(step, CLAIM_DONE_TOOL_NAME, { answer: recording.answer });
@@ -51,7 +77,9 @@ export function createOraclePolicy(task: TaskDefinition, mode: HarnessMode, reco
       const cell = task.oracle[step];
       if (cell !== undefined) return toolCallMessage(step, PTC_TOOL_NAME, { code: cell });
       const lastOutput = [...messages].reverse().find((message) => message.role === "tool")?.content ?? "";
-      return toolCallMessage(step, CLAIM_DONE_TOOL_NAME, { answer: lastOutput.trim() === "(no output)" ? "" : lastOutput.trim() });
+      return toolCallMessage(step, CLAIM_DONE_TOOL_NAME, {
+        answer: lastOutput.trim() === "(no output)" ? "" : lastOutput.trim(),
+      });
     },
   };
 }
@@ -62,7 +90,10 @@ export function readTrajectories(path: string): Trajectory[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ProgAgentError(`cannot read trajectories '${path}': ${(error as Error).message}`, { code: ERROR_CODES.FILE_FORMAT_INVALID, category: "user" });
+    throw new ProgAgentError(`cannot read trajectories '${path}': ${(error as Error).message}`, {
+      code: ERROR_CODES.FILE_FORMAT_INVALID,
+      category: "user",
+    });
   }
   return text
     .split("\n")
@@ -71,20 +102,28 @@ export function readTrajectories(path: string): Trajectory[] {
     .map(({ line, index }) => {
       const parsed = trajectorySchema.safeParse(JSON.parse(line));
       if (!parsed.success) {
-        throw new ProgAgentError(`${path}:${index + 1}: not a valid trajectory (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`, {
-          code: ERROR_CODES.FILE_FORMAT_INVALID,
-          category: "user",
-        });
+        throw new ProgAgentError(
+          `${path}:${index + 1}: not a valid trajectory (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`,
+          {
+            code: ERROR_CODES.FILE_FORMAT_INVALID,
+            category: "user",
+          },
+        );
       }
       return parsed.data;
     });
 }
 
 /** Replays the assistant messages of recorded trajectories, matched by task, scale, harness and sample. */
-export function createReplaySource(path: string): (task: string, scale: Scale, mode: HarnessMode, sample: number) => ModelClient {
+export function createReplaySource(
+  path: string,
+): (task: string, scale: Scale, mode: HarnessMode, sample: number) => ModelClient {
   const recorded = new Map<string, ChatMessage[]>();
   for (const trajectory of readTrajectories(path)) {
-    recorded.set(`${trajectory.task}|${trajectory.scale}|${trajectory.harness}|${trajectory.sample}`, trajectory.messages.filter((message) => message.role === "assistant"));
+    recorded.set(
+      `${trajectory.task}|${trajectory.scale}|${trajectory.harness}|${trajectory.sample}`,
+      trajectory.messages.filter((message) => message.role === "assistant"),
+    );
   }
   return (task, scale, mode, sample) => {
     const key = `${task}|${scale}|${mode}|${sample}`;
@@ -92,10 +131,18 @@ export function createReplaySource(path: string): (task: string, scale: Scale, m
     return {
       name: `replay:${path}`,
       complete: async ({ messages }) => {
-        if (!assistant) throw new ProgAgentError(`no recorded trajectory for ${key} in ${path}`, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
+        if (!assistant)
+          throw new ProgAgentError(`no recorded trajectory for ${key} in ${path}`, {
+            code: ERROR_CODES.INVALID_ARGUMENT,
+            category: "user",
+          });
         const step = messages.filter((message) => message.role === "assistant").length;
         const next = assistant[step];
-        if (!next) throw new ProgAgentError(`the recorded trajectory ${key} has no assistant message ${step + 1}`, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
+        if (!next)
+          throw new ProgAgentError(`the recorded trajectory ${key} has no assistant message ${step + 1}`, {
+            code: ERROR_CODES.INVALID_ARGUMENT,
+            category: "user",
+          });
         return { message: next };
       },
     };

@@ -1,9 +1,20 @@
 import { CLAIM_DONE_SPEC, type HarnessMode } from "../envs/index.js";
-import { PTC_TOOL_NAME, renderPtcToolDescription, toFunctionTool, toolInputJsonSchema, ptcInputSchema, type ToolSpec } from "../runtime/index.js";
+import {
+  PTC_TOOL_NAME,
+  renderPtcToolDescription,
+  toFunctionTool,
+  toolInputJsonSchema,
+  ptcInputSchema,
+  type ToolSpec,
+} from "../runtime/index.js";
 import type { FunctionTool } from "./model-client.js";
 
 /** The system prompt of a mode. PTC documents the environment tools as Python; DTC offers them as functions. */
-export function renderSystemPrompt(mode: HarnessMode, environmentTools: readonly ToolSpec[], timeoutSeconds: number): string {
+export function renderSystemPrompt(
+  mode: HarnessMode,
+  environmentTools: readonly ToolSpec[],
+  timeoutSeconds: number,
+): string {
   const common = [
     "You are an agent working in a business environment through tools. Complete the user's task fully and accurately.",
     "Inspect the data and the workspace documents before acting; documents may contain rules that change the answer.",
@@ -13,7 +24,9 @@ export function renderSystemPrompt(mode: HarnessMode, environmentTools: readonly
   const ptc = [
     "",
     `Use ${PTC_TOOL_NAME} to run Python code that calls the environment tools; process data in code and print only what you need.`,
-    mode === "hybrid" ? "You may also call the environment tools directly as functions." : "The environment tools cannot be called directly; call them from code.",
+    mode === "hybrid"
+      ? "You may also call the environment tools directly as functions."
+      : "The environment tools cannot be called directly; call them from code.",
     "",
     renderPtcToolDescription(environmentTools, { timeoutSeconds }),
   ];
@@ -28,7 +41,8 @@ export function functionToolsFor(mode: HarnessMode, environmentTools: readonly T
     tools.push(
       toFunctionTool({
         name: PTC_TOOL_NAME,
-        description: "Run Python code in the persistent sandboxed kernel (see the system prompt for the available tools).",
+        description:
+          "Run Python code in the persistent sandboxed kernel (see the system prompt for the available tools).",
         inputSchema: toolInputJsonSchema(ptcInputSchema),
       }),
     );

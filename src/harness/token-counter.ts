@@ -23,12 +23,16 @@ export function createTokenCounter(): TokenCounter {
     JSON.parse(readFileSync(`${modelsDir}tokenizer.json`, "utf8")) as object,
     JSON.parse(readFileSync(`${modelsDir}tokenizer_config.json`, "utf8")) as object,
   );
-  const count = (text: string): number => (text.length === 0 ? 0 : tokenizer.encode(text, { add_special_tokens: false }).ids.length);
+  const count = (text: string): number =>
+    text.length === 0 ? 0 : tokenizer.encode(text, { add_special_tokens: false }).ids.length;
   shared = {
     count,
     countMessage(message) {
       let total = MESSAGE_FRAMING_TOKENS + count(message.content ?? "");
-      for (const call of message.tool_calls ?? []) total += count(`<tool_call>\n{"name": "${call.function.name}", "arguments": ${call.function.arguments}}\n</tool_call>`);
+      for (const call of message.tool_calls ?? [])
+        total += count(
+          `<tool_call>\n{"name": "${call.function.name}", "arguments": ${call.function.arguments}}\n</tool_call>`,
+        );
       return total;
     },
   };

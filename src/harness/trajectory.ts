@@ -19,7 +19,13 @@ export const chatMessageSchema = z.looseObject({
   role: z.enum(["system", "user", "assistant", "tool"]),
   content: z.string().nullable(),
   tool_calls: z
-    .array(z.looseObject({ id: z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) }))
+    .array(
+      z.looseObject({
+        id: z.string(),
+        type: z.literal("function"),
+        function: z.object({ name: z.string(), arguments: z.string() }),
+      }),
+    )
     .optional(),
   tool_call_id: z.string().optional(),
   name: z.string().optional(),

@@ -5,7 +5,13 @@ const empty = { notes: [], stdout: "", value: null, stderr: "", traceback: null,
 
 describe("composeOutput", () => {
   it("puts stdout, then the trailing value, then a [stderr] block", () => {
-    const { text } = composeOutput({ ...empty, stdout: "a\n", value: "42", stderr: "warn\n", traceback: "Traceback...\nValueError: x\n" });
+    const { text } = composeOutput({
+      ...empty,
+      stdout: "a\n",
+      value: "42",
+      stderr: "warn\n",
+      traceback: "Traceback...\nValueError: x\n",
+    });
     expect(text).toBe("a\n42\n[stderr]:\nwarn\nTraceback...\nValueError: x");
   });
 

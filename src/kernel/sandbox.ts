@@ -32,12 +32,17 @@ const sandboxProbes = new Map<string, { ok: true; bwrap: string } | { ok: false;
 export function assertSandboxAvailable(bwrapPath = "bwrap"): string {
   let probe = sandboxProbes.get(bwrapPath);
   if (!probe) {
-    const result = spawnSync(bwrapPath, ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true"], {
-      encoding: "utf8",
-      timeout: 10_000,
-    });
+    const result = spawnSync(
+      bwrapPath,
+      ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true"],
+      {
+        encoding: "utf8",
+        timeout: 10_000,
+      },
+    );
     if (result.error) probe = { ok: false, reason: `cannot run '${bwrapPath}': ${result.error.message}` };
-    else if (result.status !== 0) probe = { ok: false, reason: `'${bwrapPath}' failed: ${result.stderr.trim()}` };
+    else if (result.status !== 0)
+      probe = { ok: false, reason: `'${bwrapPath}' failed: ${result.stderr.trim()}` };
     else probe = { ok: true, bwrap: bwrapPath };
     sandboxProbes.set(bwrapPath, probe);
   }

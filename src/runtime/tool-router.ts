@@ -71,11 +71,14 @@ export function createToolRouter(
       );
     } else {
       try {
-        result = await withDeadline(endpoint.call(args as Record<string, unknown>, { signal: signal ?? NEVER_ABORTED, timeoutMs }), {
-          timeoutMs,
-          signal,
-          what: `tool '${name}'`,
-        });
+        result = await withDeadline(
+          endpoint.call(args as Record<string, unknown>, { signal: signal ?? NEVER_ABORTED, timeoutMs }),
+          {
+            timeoutMs,
+            signal,
+            what: `tool '${name}'`,
+          },
+        );
       } catch (error) {
         result = textResult(`Tool '${name}' failed: ${errorMessage(error)}`, true);
       }

@@ -19,12 +19,26 @@ export interface ScriptedOpenAiServer {
   close(): Promise<void>;
 }
 
-export function assistantToolCall(name: string, args: string | Record<string, unknown>, id = `call_${Math.random().toString(36).slice(2, 8)}`): ScriptedReply {
+export function assistantToolCall(
+  name: string,
+  args: string | Record<string, unknown>,
+  id = `call_${Math.random().toString(36).slice(2, 8)}`,
+): ScriptedReply {
   return {
     body: {
       choices: [
         {
-          message: { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) } }] },
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              {
+                id,
+                type: "function",
+                function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
+              },
+            ],
+          },
           finish_reason: "tool_calls",
         },
       ],

@@ -11,11 +11,20 @@ import { createProgressBar } from "../progress.js";
 const ORACLE_LIMITS = { maxTurns: 5_000, maxToolCalls: 10_000 };
 
 export function parseHarnessList(text: string): HarnessMode[] {
-  const items = text === "all" ? [...HARNESS_MODES] : text.split(",").map((item) => item.trim()).filter(Boolean);
+  const items =
+    text === "all"
+      ? [...HARNESS_MODES]
+      : text
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean);
   return items.map((item) => {
     const parsed = harnessModeSchema.safeParse(item);
     if (!parsed.success) {
-      throw new ProgAgentError(`unknown harness '${item}': expected dtc, ptc, hybrid or all`, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
+      throw new ProgAgentError(`unknown harness '${item}': expected dtc, ptc, hybrid or all`, {
+        code: ERROR_CODES.INVALID_ARGUMENT,
+        category: "user",
+      });
     }
     return parsed.data;
   });
@@ -41,7 +50,9 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
   const tasks = await loadSuite(input.tasks);
   const controller = new AbortController();
   void waitForShutdown().then(() => {
-    process.stderr.write("\nprogagent: stopping after the running episodes; re-run the same command to resume\n");
+    process.stderr.write(
+      "\nprogagent: stopping after the running episodes; re-run the same command to resume\n",
+    );
     controller.abort();
   });
   const progress = createProgressBar("episodes");
@@ -51,7 +62,12 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
     tasks,
     outDir: input.outDir,
     signal: controller.signal,
-    onProgress: ({ done, total, last }) => progress.update(done, total, last ? `${last.task} ${last.scale} ${last.harness} reward=${last.reward}` : ""),
+    onProgress: ({ done, total, last }) =>
+      progress.update(
+        done,
+        total,
+        last ? `${last.task} ${last.scale} ${last.harness} reward=${last.reward}` : "",
+      ),
   });
   progress.finish();
   const reports = await writeReports(input.outDir);
@@ -60,15 +76,22 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
     `\n${outcome.ran} episodes run, ${outcome.skipped} already done (resumed), ${outcome.total} in all, in ${seconds} s; model ${input.model}\n\n`,
   );
   process.stdout.write(`${formatSummaryTable(reports.summary)}\n\n`);
-  process.stdout.write(`report: ${resolve(reports.htmlPath)}\n        ${resolve(reports.markdownPath)}\n        ${resolve(reports.resultsPath)}\n`);
+  process.stdout.write(
+    `report: ${resolve(reports.htmlPath)}\n        ${resolve(reports.markdownPath)}\n        ${resolve(reports.resultsPath)}\n`,
+  );
   if (controller.signal.aborted) process.exitCode = 130;
 }
 
 export function registerEval(program: Command): void {
   program
     .command("eval")
-    .description("Evaluate a model (or the oracle / a replay) on the built-in suite under DTC, PTC and Hybrid")
-    .requiredOption("--model <spec>", "oracle | replay:<trajectories.jsonl> | openai:<model> | anthropic:<model>")
+    .description(
+      "Evaluate a model (or the oracle / a replay) on the built-in suite under DTC, PTC and Hybrid",
+    )
+    .requiredOption(
+      "--model <spec>",
+      "oracle | replay:<trajectories.jsonl> | openai:<model> | anthropic:<model>",
+    )
     .option("--harness <list>", "dtc,ptc,hybrid or all", "ptc,dtc")
     .option("--scales <list>", "v0,v1,v2,v3 or all", "all")
     .option("--tasks <glob>", "task id glob", "*")
@@ -85,7 +108,8 @@ export function registerEval(program: Command): void {
     .option("--timeout <seconds>", "per code execution", "60")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
-      const text = (name: string): string | undefined => (typeof options[name] === "string" ? (options[name] as string) : undefined);
+      const text = (name: string): string | undefined =>
+        typeof options[name] === "string" ? options[name] : undefined;
       await runEvaluationCommand({
         model: String(options.model),
         harnesses: parseHarnessList(String(options.harness)),
@@ -95,13 +119,20 @@ export function registerEval(program: Command): void {
         concurrency: parsePositiveNumber(String(options.concurrency), "--concurrency"),
         outDir: String(options.out),
         seed: parsePositiveNumber(String(options.seed), "--seed", true),
-        modelOptions: { ...(text("baseUrl") ? { baseUrl: text("baseUrl") } : {}), ...(text("apiKeyEnv") ? { apiKeyEnv: text("apiKeyEnv") } : {}) },
+        modelOptions: {
+          ...(text("baseUrl") ? { baseUrl: text("baseUrl") } : {}),
+          ...(text("apiKeyEnv") ? { apiKeyEnv: text("apiKeyEnv") } : {}),
+        },
         limits: {
           ...(String(options.model) === "oracle" ? ORACLE_LIMITS : {}),
           executionTimeoutMs: parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
           ...(text("maxTurns") ? { maxTurns: parsePositiveNumber(text("maxTurns")!, "--max-turns") } : {}),
-          ...(text("contextWindow") ? { contextWindowTokens: parsePositiveNumber(text("contextWindow")!, "--context-window") } : {}),
-          ...(text("maxTokens") ? { maxTokensPerTurn: parsePositiveNumber(text("maxTokens")!, "--max-tokens") } : {}),
+          ...(text("contextWindow")
+            ? { contextWindowTokens: parsePositiveNumber(text("contextWindow")!, "--context-window") }
+            : {}),
+          ...(text("maxTokens")
+            ? { maxTokensPerTurn: parsePositiveNumber(text("maxTokens")!, "--max-tokens") }
+            : {}),
         },
         kernelOptions: kernelOptionsFrom(options),
         ...(text("temperature") ? { temperature: Number(text("temperature")) } : {}),
@@ -113,16 +144,26 @@ export function registerEval(program: Command): void {
     .description("Render results.json, report.md and report.html again from <dir>/trajectories.jsonl")
     .action(async (dir: string) => {
       const reports = await writeReports(dir);
-      process.stdout.write(`${formatSummaryTable(reports.summary)}\n\nreport: ${resolve(reports.htmlPath)}\n`);
+      process.stdout.write(
+        `${formatSummaryTable(reports.summary)}\n\nreport: ${resolve(reports.htmlPath)}\n`,
+      );
     });
 
   program
     .command("start")
-    .description("The main job: the oracle over the whole built-in suite at all four scales under PTC and DTC, with a report")
-    .option("--out <dir>", "output directory", `runs/main-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-")}`)
+    .description(
+      "The main job: the oracle over the whole built-in suite at all four scales under PTC and DTC, with a report",
+    )
+    .option(
+      "--out <dir>",
+      "output directory",
+      `runs/main-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-")}`,
+    )
     .option("--concurrency <n>", "episodes in parallel", "2")
     .action(async (options: { out: string; concurrency: string }) => {
-      process.stdout.write("progagent: running the built-in oracle policy (no model) over the suite at v0..v3 under PTC and DTC\n");
+      process.stdout.write(
+        "progagent: running the built-in oracle policy (no model) over the suite at v0..v3 under PTC and DTC\n",
+      );
       await runEvaluationCommand({
         model: "oracle",
         harnesses: ["ptc", "dtc"],

@@ -26,11 +26,18 @@ export function computeBalances(
   const balances = new Map<number, PatientBalance>();
   const coverageOf = new Map<number, PlanCoverage | null>();
   for (const patient of patients) {
-    balances.set(patient.id, { patientId: patient.id, mrn: patient.mrn, selfPay: patient.plan_code === null, balance: 0 });
+    balances.set(patient.id, {
+      patientId: patient.id,
+      mrn: patient.mrn,
+      selfPay: patient.plan_code === null,
+      balance: 0,
+    });
     coverageOf.set(patient.id, patient.plan_code === null ? null : coverageByPlan(patient.plan_code));
   }
   const charges = db
-    .prepare("SELECT patient_id, category, amount FROM charges WHERE claim_status IN ('adjudicated', 'patient_only')")
+    .prepare(
+      "SELECT patient_id, category, amount FROM charges WHERE claim_status IN ('adjudicated', 'patient_only')",
+    )
     .all() as Array<{ patient_id: number; category: string; amount: number }>;
   for (const charge of charges) {
     const entry = balances.get(charge.patient_id)!;

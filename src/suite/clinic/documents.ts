@@ -35,7 +35,10 @@ function longDate(isoDate: string): string {
 /** How staff write a provider's name: physicians as "Dr. Last", advanced practitioners by name and credential. */
 function providerLabel(provider: ProviderDraft, full = false): string {
   const physician = provider.credential === "MD" || provider.credential === "DO";
-  if (physician) return full ? `Dr. ${provider.firstName} ${provider.lastName}, ${provider.credential}` : `Dr. ${provider.lastName}`;
+  if (physician)
+    return full
+      ? `Dr. ${provider.firstName} ${provider.lastName}, ${provider.credential}`
+      : `Dr. ${provider.lastName}`;
   return `${provider.firstName} ${provider.lastName}, ${provider.credential}`;
 }
 
@@ -53,7 +56,10 @@ export function writeClinicDocuments(context: GenerateContext, world: ClinicWorl
   context.writeFile(BILLING_POLICY_PATH, billingPolicy(manager));
   context.writeFile(ROSTER_PATH, roster(world));
   const leaveMemoDate = addDays(world.referenceDate, -2);
-  context.writeFile(`memos/${leaveMemoDate}-provider-leave-coverage.md`, leaveMemo(world, director, leaveMemoDate));
+  context.writeFile(
+    `memos/${leaveMemoDate}-provider-leave-coverage.md`,
+    leaveMemo(world, director, leaveMemoDate),
+  );
   context.writeFile(`memos/${world.closureDate}-early-closure.md`, closureMemo(world, manager));
   const deskStaff = Array.from({ length: 4 }, () => context.faker.person.firstName());
   for (const date of world.logDates)
@@ -386,7 +392,7 @@ function scheduleExport(world: ClinicWorld, date: string): string {
         appointment.id,
         formatClock(minutes),
         formatClock(end),
-        providerLabel(provider, true),
+        `"${providerLabel(provider, true)}"`,
         appointment.roomId ? rooms.get(appointment.roomId)!.code : "VIRTUAL",
         patients.get(appointment.patientId)!.mrn,
         appointment.visitType,
@@ -464,7 +470,14 @@ function writeNotes(context: GenerateContext, world: ClinicWorld, director: stri
     if (index % 2 === 0 || index / 2 >= memoTopics.length) {
       meeting = addDays(meeting, -7);
       const topics = random.shuffle(MEETING_TOPICS).slice(0, random.int(3, 5));
-      const attendees = [director, manager, ...Array.from({ length: 3 }, () => context.faker.person.fullName())];
+      const attendees = [
+        director,
+        manager,
+        ...Array.from(
+          { length: 3 },
+          () => `${context.faker.person.firstName()} ${context.faker.person.lastName()}`,
+        ),
+      ];
       context.writeFile(
         `notes/staff-meeting-${meeting}.md`,
         `# Staff meeting notes — ${longDate(meeting)}

@@ -19,7 +19,6 @@ import {
   intervalsOverlap,
   patientShare,
   providerInterval,
-  roomInterval,
   roundCents,
   splitStartTime,
   weekdayOf,
@@ -189,7 +188,8 @@ export function generateClinic(context: GenerateContext): void {
   // Providers, interleaved across specialties so ids do not group by specialty.
   const specialtySlots: string[] = [];
   for (const specialty of SPECIALTIES)
-    for (let index = 0; index < specialty.sharePerNine * rows; index += 1) specialtySlots.push(specialty.code);
+    for (let index = 0; index < specialty.sharePerNine * rows; index += 1)
+      specialtySlots.push(specialty.code);
   const orderedSlots = random.shuffle(specialtySlots);
   const providers: ProviderDraft[] = orderedSlots.map((specialtyCode, index) => {
     const specialty = SPECIALTIES.find((candidate) => candidate.code === specialtyCode)!;
@@ -223,7 +223,7 @@ export function generateClinic(context: GenerateContext): void {
 
   // Patients: about a fifth are children, seen by pediatrics.
   const patients: PatientDraft[] = [];
-  const patientCount = 70 * rows;
+  const patientCount = 60 * rows;
   const insertPatient = db.prepare(
     `INSERT INTO patients (id, mrn, first_name, last_name, date_of_birth, sex, phone, email, city,
        insurance_plan_id, member_id, scheduling_status, status_reason, registered_on)
@@ -420,7 +420,8 @@ function bookAppointments(
       if (!provider.clinicDays.includes(weekday)) continue;
       const specialty = SPECIALTIES.find((candidate) => candidate.code === provider.specialtyCode)!;
       // Larger clinics also run fuller schedules, so the appointment book grows a little faster than the staff.
-      const target = random.pick([1, 1, 2, 2, 2, 3]) + (random.chance(0.12 * Math.log2(context.factors.rows)) ? 1 : 0);
+      const target =
+        random.pick([1, 1, 1, 2, 2, 3]) + (random.chance(0.2 * Math.log2(context.factors.rows)) ? 1 : 0);
       // Visits spread over the day: the k-th visit starts somewhere in the k-th slice of the clinic hours.
       const slice = Math.floor((CLINIC_CLOSE_MINUTES - CLINIC_OPEN_MINUTES) / target);
       let pointer = CLINIC_OPEN_MINUTES;
@@ -429,7 +430,10 @@ function bookAppointments(
       while (booked < target && pointer < CLINIC_CLOSE_MINUTES) {
         if (newSlice) {
           const sliceStart = CLINIC_OPEN_MINUTES + booked * slice;
-          pointer = Math.max(pointer, sliceStart + random.int(0, Math.max(0, Math.floor((slice - 60) / 10))) * 10);
+          pointer = Math.max(
+            pointer,
+            sliceStart + random.int(0, Math.max(0, Math.floor((slice - 60) / 10))) * 10,
+          );
           newSlice = false;
         }
         let visitType = weightedPick(random, specialty.visitMix);

@@ -477,11 +477,16 @@ export type PlanCoverage = Partial<Record<string, { copay: number; coinsurancePe
  * The patient's share of one charge under the billing policy (see billing/patient-billing-policy.md);
  * `coverage` is null for self-pay patients.
  */
-export function patientShare(charge: { category: string; amount: number }, coverage: PlanCoverage | null): number {
+export function patientShare(
+  charge: { category: string; amount: number },
+  coverage: PlanCoverage | null,
+): number {
   if (charge.category === "admin_fee") return charge.amount;
   if (!coverage) return roundCents((charge.amount * (100 - SELF_PAY_DISCOUNT_PERCENT)) / 100);
   const terms = coverage[charge.category];
   if (!terms) return charge.amount;
   const copay = Math.min(charge.amount, terms.copay);
-  return roundCents(Math.min(charge.amount, copay + ((charge.amount - copay) * terms.coinsurancePercent) / 100));
+  return roundCents(
+    Math.min(charge.amount, copay + ((charge.amount - copay) * terms.coinsurancePercent) / 100),
+  );
 }

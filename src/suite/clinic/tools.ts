@@ -26,7 +26,9 @@ function paginate(
   // A condition without a value (undefined) is a clause with no placeholder.
   const values = conditions.map(([, value]) => value).filter((value) => value !== undefined);
   const total = (
-    context.db.prepare(`SELECT COUNT(*) AS count FROM ${fromClause} ${where}`).get(...values) as { count: number }
+    context.db.prepare(`SELECT COUNT(*) AS count FROM ${fromClause} ${where}`).get(...values) as {
+      count: number;
+    }
   ).count;
   const items = context.db
     .prepare(`SELECT ${columns} FROM ${fromClause} ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
@@ -119,7 +121,10 @@ const listPatients = defineTool({
   inputSchema: z.object({
     query: z.string().optional().describe("Case-insensitive substring of the first name, last name or MRN"),
     insurance_plan_id: z.number().int().optional().describe("Only patients on this insurance plan id"),
-    self_pay: z.boolean().optional().describe("true: only patients without insurance; false: only insured patients"),
+    self_pay: z
+      .boolean()
+      .optional()
+      .describe("true: only patients without insurance; false: only insured patients"),
     scheduling_status: z
       .enum(["standard", "prepay_required", "restricted"])
       .optional()
@@ -127,7 +132,10 @@ const listPatients = defineTool({
     page: pageSchema,
     per_page: perPageSchema,
   }),
-  handler: ({ query, insurance_plan_id, self_pay, scheduling_status, page, per_page }, context: ToolContext) => {
+  handler: (
+    { query, insurance_plan_id, self_pay, scheduling_status, page, per_page },
+    context: ToolContext,
+  ) => {
     const conditions: Array<[string, unknown]> = [];
     if (query) {
       conditions.push([
@@ -139,7 +147,16 @@ const listPatients = defineTool({
     if (self_pay !== undefined)
       conditions.push([self_pay ? "insurance_plan_id IS NULL" : "insurance_plan_id IS NOT NULL", undefined]);
     if (scheduling_status) conditions.push(["scheduling_status = ?", scheduling_status]);
-    return paginate(context, "patients", "patients", PATIENT_SUMMARY_COLUMNS, conditions, "id", page, per_page);
+    return paginate(
+      context,
+      "patients",
+      "patients",
+      PATIENT_SUMMARY_COLUMNS,
+      conditions,
+      "id",
+      page,
+      per_page,
+    );
   },
 });
 
@@ -153,7 +170,8 @@ function patientRecord(context: ToolContext, patientId: number): Row {
         WHERE pa.id = ?`,
     )
     .get(patientId) as Row | undefined;
-  if (!patient) throw new ToolFailure(`patient ${patientId} not found; use list_patients to find patient ids`);
+  if (!patient)
+    throw new ToolFailure(`patient ${patientId} not found; use list_patients to find patient ids`);
   return patient;
 }
 
@@ -244,7 +262,9 @@ function appointmentRecord(context: ToolContext, appointmentId: number): Row {
     )
     .get(appointmentId) as Row | undefined;
   if (!appointment)
-    throw new ToolFailure(`appointment ${appointmentId} not found; use list_appointments to find appointment ids`);
+    throw new ToolFailure(
+      `appointment ${appointmentId} not found; use list_appointments to find appointment ids`,
+    );
   return appointment;
 }
 
@@ -277,8 +297,11 @@ const reassignAppointment = defineTool({
     if (appointment.provider_id === provider_id)
       throw new ToolFailure(`appointment ${appointment_id} is already with provider ${provider_id}`);
     const provider = context.db.prepare("SELECT id FROM providers WHERE id = ?").get(provider_id);
-    if (!provider) throw new ToolFailure(`provider ${provider_id} not found; use list_providers to find provider ids`);
-    context.db.prepare("UPDATE appointments SET provider_id = ? WHERE id = ?").run(provider_id, appointment_id);
+    if (!provider)
+      throw new ToolFailure(`provider ${provider_id} not found; use list_providers to find provider ids`);
+    context.db
+      .prepare("UPDATE appointments SET provider_id = ? WHERE id = ?")
+      .run(provider_id, appointment_id);
     return { appointment: appointmentRecord(context, appointment_id) };
   },
 });
@@ -335,7 +358,16 @@ const listCharges = defineTool({
     if (input.code) conditions.push(["code = ?", input.code]);
     if (input.category) conditions.push(["category = ?", input.category]);
     if (input.claim_status) conditions.push(["claim_status = ?", input.claim_status]);
-    return paginate(context, "charges", "charges", CHARGE_COLUMNS, conditions, "id", input.page, input.per_page);
+    return paginate(
+      context,
+      "charges",
+      "charges",
+      CHARGE_COLUMNS,
+      conditions,
+      "id",
+      input.page,
+      input.per_page,
+    );
   },
 });
 
@@ -360,7 +392,8 @@ const postCharge = defineTool({
     const insured = context.db
       .prepare("SELECT insurance_plan_id FROM patients WHERE id = ?")
       .get(appointment.patient_id) as { insurance_plan_id: number | null };
-    const claimStatus = category === "admin_fee" || insured.insurance_plan_id === null ? "patient_only" : "pending";
+    const claimStatus =
+      category === "admin_fee" || insured.insurance_plan_id === null ? "patient_only" : "pending";
     const result = context.db
       .prepare(
         `INSERT INTO charges (appointment_id, patient_id, service_date, code, description, category, amount, claim_status)

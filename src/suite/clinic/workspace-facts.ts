@@ -60,7 +60,9 @@ export function readLeaveMemo(state: StateView): LeaveRow[] {
   if (!path) throw new Error("the provider leave memo is missing from memos/");
   const rows: LeaveRow[] = [];
   for (const line of requireFile(state, path).split("\n")) {
-    const match = line.match(/^\| [^|]+\| (\d+) \| [^|]+\| (\d{4}-\d{2}-\d{2}) \| (\d{4}-\d{2}-\d{2}) \| ([^|]+)\|/);
+    const match = line.match(
+      /^\| [^|]+\| (\d+) \| [^|]+\| (\d{4}-\d{2}-\d{2}) \| (\d{4}-\d{2}-\d{2}) \| ([^|]+)\|/,
+    );
     if (match)
       rows.push({
         providerId: Number(match[1]),

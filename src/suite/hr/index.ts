@@ -1,8 +1,15 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { hrDomainDefinition } from "./domain.js";
+import { applySalaryAdjustmentsTask } from "./tasks/apply-salary-adjustments.js";
+import { carryOverForfeitureTask } from "./tasks/carry-over-forfeiture.js";
 import { overtimeOwedTask } from "./tasks/overtime-owed.js";
 import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
 
 export const hrDomain = hrDomainDefinition;
 
-export const hrTasks: TaskDefinition[] = [reviewPendingLeaveTask, overtimeOwedTask];
+export const hrTasks: TaskDefinition[] = [
+  reviewPendingLeaveTask,
+  overtimeOwedTask,
+  carryOverForfeitureTask,
+  applySalaryAdjustmentsTask,
+];

@@ -232,7 +232,7 @@ Revision date: ${revisionDate}. Owner: People Operations.
 
 ## 1. Leave year and entitlement
 
-The leave year is the calendar year. Full-time employees receive 20 days of annual leave per year, 25 days from
+The leave year is the calendar year; the current leave year is **${carry.year}**. Full-time employees receive 20 days of annual leave per year, 25 days from
 the year in which they start their sixth year of service; part-time employees receive the same prorated by FTE.
 Sick leave is 10 days per year (prorated by FTE). Entitlements are loaded into the HR system on 1 January.
 Agency contractors do not accrue leave with ${COMPANY_NAME}.
@@ -268,10 +268,12 @@ At the end of the leave year, remaining annual leave can be carried over into th
 Days above the cap are forfeited. Employees who leave the company are paid out for their remaining days at
 termination instead, so carry-over does not apply to them.
 
+The cap is worked out in this order:
+
 - Standard cap: **${carry.standardCapDays} days**.
 - Employees with at least **${carry.tenureYears} full years of service** on 31 December of the leave year: **${carry.tenuredCapDays} days**.
-- Part-time employees: the cap that applies to them is multiplied by their FTE.
-- ${carry.year} exception: because of the peak-season hiring freeze, ${carry.exceptionDepartment} staff may carry over up to **${carry.exceptionCapDays} days** from the ${carry.year} leave year, or their normal cap if that is higher.
+- ${carry.year} exception: because of the peak-season hiring freeze, ${carry.exceptionDepartment} staff may carry over up to **${carry.exceptionCapDays} days** from the ${carry.year} leave year, or their cap from the rules above if that is higher.
+- Part-time employees: finally, the cap is multiplied by their FTE.
 
 Managers should encourage their teams to book remaining leave well before December.
 `;

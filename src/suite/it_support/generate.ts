@@ -65,7 +65,7 @@ import {
 const MINUTES_PER_DAY = 24 * 60;
 /** How far back the ticket history goes; longer than the refresh policy's 180-day window on purpose. */
 const HISTORY_DAYS = 240;
-const BASE_TICKETS = 110;
+const BASE_TICKETS = 118;
 /** Share of tickets raised in the last three weeks: the desk's current backlog. */
 const RECENT_SHARE = 0.2;
 const RECENT_DAYS = 21;

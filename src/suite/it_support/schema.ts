@@ -1,7 +1,7 @@
 /** The IT service desk: teams and agents working tickets raised by customer contacts about their assets. */
 export const itSupportSchemaSql = `
 CREATE TABLE service_desk_settings (
-  key TEXT PRIMARY KEY,
+  key TEXT NOT NULL,
   value TEXT NOT NULL
 );
 

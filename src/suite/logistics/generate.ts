@@ -38,14 +38,13 @@ import {
   SUPPLIERS,
   WAREHOUSES,
   ZONE_CHART,
-  type CategorySeed,
   type Region,
 } from "./reference-data.js";
 
 /** Base row counts at v0; each is multiplied by `factors.rows`. */
 const BASE_PRODUCTS = 60;
 const BASE_PURCHASE_ORDERS = 40;
-const BASE_SHIPMENTS = 95;
+const BASE_SHIPMENTS = 80;
 const BASE_PENDING_SHIPMENTS = 10;
 /** Scaled workspace files per unit of `factors.files`. */
 const COUNT_SHEETS_PER_FACTOR = 4;
@@ -119,12 +118,6 @@ function roundTo(value: number, step: number): number {
   return Math.round(value / step) * step;
 }
 
-function categoryOf(name: string): CategorySeed {
-  const found = CATEGORIES.find((category) => category.name === name);
-  if (!found) throw new Error(`unknown category ${name}`);
-  return found;
-}
-
 /** Fills the logistics database and writes its workspace documents for one scale. */
 export function generateLogistics(context: GenerateContext): void {
   const { random, faker, factors } = context;
@@ -132,11 +125,16 @@ export function generateLogistics(context: GenerateContext): void {
   const warehouseRegion = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
 
   // ------------------------------------------------------------ policies (drawn first: stock is shaped by them)
-  const suspendedSupplierId = random.pick(CATEGORIES.map((category) => CATEGORY_SUPPLIERS[category.name]?.[0] ?? ""));
+  const suspendedSupplierId = random.pick(
+    CATEGORIES.map((category) => CATEGORY_SUPPLIERS[category.name]?.[0] ?? ""),
+  );
   const policy: ReplenishmentPolicy = { categories: {}, overrides: {} };
   for (const category of CATEGORIES) {
     const reorderPoint = roundTo(category.reorderPoint * between(random, 0.85, 1.15), 5);
-    const orderUpTo = Math.max(reorderPoint + 40, roundTo(category.orderUpTo * between(random, 0.85, 1.15), 5));
+    const orderUpTo = Math.max(
+      reorderPoint + 40,
+      roundTo(category.orderUpTo * between(random, 0.85, 1.15), 5),
+    );
     const candidates = CATEGORY_SUPPLIERS[category.name] ?? [];
     policy.categories[category.name] = {
       reorderPoint,
@@ -149,9 +147,15 @@ export function generateLogistics(context: GenerateContext): void {
   for (const category of CATEGORIES) {
     if (category.expiryWindowDays !== null) {
       const base = category.expiryWindowDays;
-      sop.expiryWindowDays[category.name] = Math.max(2, base + random.pick([-1, 0, 0, 1]) * Math.ceil(base / 5));
+      sop.expiryWindowDays[category.name] = Math.max(
+        2,
+        base + random.pick([-1, 0, 0, 1]) * Math.ceil(base / 5),
+      );
     }
-    sop.countToleranceUnits[category.name] = Math.max(1, category.countToleranceUnits + random.pick([-1, 0, 0, 1]));
+    sop.countToleranceUnits[category.name] = Math.max(
+      1,
+      category.countToleranceUnits + random.pick([-1, 0, 0, 1]),
+    );
   }
   sop.varianceValueThreshold = random.pick([100, 150, 200]);
 
@@ -176,8 +180,12 @@ export function generateLogistics(context: GenerateContext): void {
   const usedNames = new Set<string>();
   let skuNumber = 10_000 + random.int(0, 400);
   const productCount = BASE_PRODUCTS * factors.rows;
+  // Every category gets its share of the catalog, in an order that SKU numbers do not give away.
+  const categoryPlan = random.shuffle(
+    Array.from({ length: productCount }, (_, index) => CATEGORIES[index % CATEGORIES.length]!),
+  );
   for (let index = 0; index < productCount; index += 1) {
-    const category = CATEGORIES[index % CATEGORIES.length] ?? CATEGORIES[0]!;
+    const category = categoryPlan[index]!;
     let name = "";
     for (let attempt = 0; attempt < 50; attempt += 1) {
       name = `${random.pick(category.brands)} ${random.pick(category.items)} ${random.pick(category.sizes)}`;
@@ -203,11 +211,6 @@ export function generateLogistics(context: GenerateContext): void {
       createdOn: addDays(today, -random.int(120, 1400)),
     });
   }
-  // Products are created in category order; shuffle so SKU numbers do not reveal the category.
-  const shuffledSkus = random.shuffle(products.map((product) => product.sku)).sort();
-  products.forEach((product, index) => {
-    product.sku = shuffledSkus[index] ?? product.sku;
-  });
   const productsInSkuOrder = [...products].sort((left, right) => left.sku.localeCompare(right.sku));
   const productBySku = new Map(products.map((product) => [product.sku, product]));
 
@@ -242,7 +245,16 @@ export function generateLogistics(context: GenerateContext): void {
     } else {
       receivedOn = addDays(today, -random.int(3, 220));
     }
-    return { lotId: nextLotId(), sku: product.sku, warehouseId, binLocation: binFor(), quantity, receivedOn, expiresOn, status };
+    return {
+      lotId: nextLotId(),
+      sku: product.sku,
+      warehouseId,
+      binLocation: binFor(),
+      quantity,
+      receivedOn,
+      expiresOn,
+      status,
+    };
   };
   const splitQuantity = (total: number, parts: number): number[] => {
     const count = Math.max(1, Math.min(parts, total));
@@ -257,9 +269,13 @@ export function generateLogistics(context: GenerateContext): void {
       ? random.int(Math.max(1, Math.round(levels.reorderPoint * 0.1)), levels.reorderPoint)
       : random.int(levels.reorderPoint + 1, Math.round(levels.orderUpTo * 1.25));
     const parts = product.shelfLifeDays !== null ? random.int(1, 3) : random.int(1, 2);
-    for (const quantity of splitQuantity(available, parts)) lots.push(makeLot(product, warehouseId, quantity, "available"));
+    for (const quantity of splitQuantity(available, parts))
+      lots.push(makeLot(product, warehouseId, quantity, "available"));
     if (random.chance(0.07)) {
-      const quantity = random.int(Math.round(levels.reorderPoint * 0.5), Math.round(levels.reorderPoint * 1.5));
+      const quantity = random.int(
+        Math.round(levels.reorderPoint * 0.5),
+        Math.round(levels.reorderPoint * 1.5),
+      );
       lots.push(makeLot(product, warehouseId, Math.max(1, quantity), "quarantine"));
     }
   };
@@ -282,8 +298,12 @@ export function generateLogistics(context: GenerateContext): void {
   )!.name;
   const isActiveLow = (pair: { sku: string }): boolean => productBySku.get(pair.sku)?.status === "active";
   // The suspension must matter at every scale: make sure its category has an active SKU to reorder.
-  if (!lowPairs.some((pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category === suspendedCategory)) {
-    const product = productsInSkuOrder.find((item) => item.category === suspendedCategory && item.status === "active")!;
+  if (
+    !lowPairs.some((pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category === suspendedCategory)
+  ) {
+    const product = productsInSkuOrder.find(
+      (item) => item.category === suspendedCategory && item.status === "active",
+    )!;
     const warehouseId = stockedAt.get(product.sku)![0]!;
     for (let index = lots.length - 1; index >= 0; index -= 1) {
       if (lots[index]!.sku === product.sku && lots[index]!.warehouseId === warehouseId) lots.splice(index, 1);
@@ -348,7 +368,13 @@ export function generateLogistics(context: GenerateContext): void {
       expectedOn,
       createdBy: random.pick(BUYERS),
       notes: random.chance(0.2)
-        ? random.pick(["Deliver to dock 3", "Call ahead 24h", "Mixed pallet OK", "Promo stock", "Split delivery allowed"])
+        ? random.pick([
+            "Deliver to dock 3",
+            "Call ahead 24h",
+            "Mixed pallet OK",
+            "Promo stock",
+            "Split delivery allowed",
+          ])
         : null,
       lines,
     };
@@ -364,7 +390,9 @@ export function generateLogistics(context: GenerateContext): void {
   const plannedStatuses: PurchaseOrder["status"][] = [];
   for (let index = 0; index < orderCount; index += 1) {
     const roll = random.next();
-    plannedStatuses.push(roll < 0.55 ? "received" : roll < 0.65 ? "cancelled" : roll < 0.88 ? "submitted" : "draft");
+    plannedStatuses.push(
+      roll < 0.55 ? "received" : roll < 0.65 ? "cancelled" : roll < 0.88 ? "submitted" : "draft",
+    );
   }
   const forcedPositions = new Set([random.int(0, orderCount - 1)]);
   let secondPosition = random.int(0, orderCount - 1);
@@ -373,15 +401,26 @@ export function generateLogistics(context: GenerateContext): void {
   const [suspendedPosition, otherPosition] = [...forcedPositions];
   for (let index = 0; index < orderCount; index += 1) {
     if (index === suspendedPosition) {
-      purchaseOrders.push(makeOrder(suspendedSupplierId, suspendedLow.warehouseId, "submitted", suspendedLow));
+      purchaseOrders.push(
+        makeOrder(suspendedSupplierId, suspendedLow.warehouseId, "submitted", suspendedLow),
+      );
     } else if (index === otherPosition && otherLow) {
       const category = productBySku.get(otherLow.sku)!.category;
       purchaseOrders.push(
-        makeOrder(policy.categories[category]!.preferredSupplierId, otherLow.warehouseId, random.pick(["draft", "submitted"]), otherLow),
+        makeOrder(
+          policy.categories[category]!.preferredSupplierId,
+          otherLow.warehouseId,
+          random.pick(["draft", "submitted"]),
+          otherLow,
+        ),
       );
     } else {
       purchaseOrders.push(
-        makeOrder(random.pick(SUPPLIERS).id, random.pick(WAREHOUSES).id, plannedStatuses[index] ?? "received"),
+        makeOrder(
+          random.pick(SUPPLIERS).id,
+          random.pick(WAREHOUSES).id,
+          plannedStatuses[index] ?? "received",
+        ),
       );
     }
   }
@@ -400,13 +439,20 @@ export function generateLogistics(context: GenerateContext): void {
     if (product.status !== "active" || policy.overrides[product.sku]) return [];
     if ((levels.orderUpTo - levels.reorderPoint) % product.casePack === 0) return [];
     return (stockedAt.get(product.sku) ?? [])
-      .filter((warehouseId) => !onOrder.has(`${warehouseId}|${product.sku}`) && !lowKeys.has(`${warehouseId}|${product.sku}`))
+      .filter(
+        (warehouseId) =>
+          !onOrder.has(`${warehouseId}|${product.sku}`) && !lowKeys.has(`${warehouseId}|${product.sku}`),
+      )
       .map((warehouseId) => ({ product, warehouseId }));
   });
   const boundary = random.pick(boundaryCandidates);
   for (let index = lots.length - 1; index >= 0; index -= 1) {
     const lot = lots[index]!;
-    if (lot.sku === boundary.product.sku && lot.warehouseId === boundary.warehouseId && lot.status === "available")
+    if (
+      lot.sku === boundary.product.sku &&
+      lot.warehouseId === boundary.warehouseId &&
+      lot.status === "available"
+    )
       lots.splice(index, 1);
   }
   const boundaryLevel = levelsFor(boundary.product).reorderPoint;
@@ -425,12 +471,16 @@ export function generateLogistics(context: GenerateContext): void {
   const restock = (product: Product, warehouseId: string, available: number): void => {
     for (let index = lots.length - 1; index >= 0; index -= 1) {
       const lot = lots[index]!;
-      if (lot.sku === product.sku && lot.warehouseId === warehouseId && lot.status === "available") lots.splice(index, 1);
+      if (lot.sku === product.sku && lot.warehouseId === warehouseId && lot.status === "available")
+        lots.splice(index, 1);
     }
     for (const quantity of splitQuantity(available, random.int(1, 2)))
       lots.push(makeLot(product, warehouseId, quantity, "available"));
   };
-  const reviewPairs = (supplierId: string, count: number): { warehouseId: string; products: Product[] } | null => {
+  const reviewPairs = (
+    supplierId: string,
+    count: number,
+  ): { warehouseId: string; products: Product[] } | null => {
     for (const warehouseId of random.shuffle(WAREHOUSES.map((warehouse) => warehouse.id))) {
       const products = random
         .shuffle(productsInSkuOrder)
@@ -449,11 +499,19 @@ export function generateLogistics(context: GenerateContext): void {
     return null;
   };
   const reviewOrder = (supplierId: string, warehouseId: string, skus: Product[]): void => {
-    const order = makeOrder(supplierId, warehouseId, random.pick(["draft", "submitted"]), undefined, skus.map((product) => product.sku));
+    const order = makeOrder(
+      supplierId,
+      warehouseId,
+      random.pick(["draft", "submitted"]),
+      undefined,
+      skus.map((product) => product.sku),
+    );
     for (const product of skus) protectedPairs.add(`${warehouseId}|${product.sku}`);
     nonEmptyOrders.push(order);
   };
-  const nonSuspended = random.shuffle(SUPPLIERS.map((supplier) => supplier.id).filter((id) => id !== suspendedSupplierId));
+  const nonSuspended = random.shuffle(
+    SUPPLIERS.map((supplier) => supplier.id).filter((id) => id !== suspendedSupplierId),
+  );
   const overstock = (product: Product, warehouseId: string, exact: boolean): void => {
     const orderUpTo = levelsFor(product).orderUpTo;
     restock(product, warehouseId, exact ? orderUpTo : random.int(orderUpTo + 1, Math.round(orderUpTo * 1.3)));
@@ -480,7 +538,8 @@ export function generateLogistics(context: GenerateContext): void {
 
   // Expiry-review edge cases: a lot expiring on the last day of its window (at risk), one that expired the
   // day before the review (not at risk) and a quarantined lot inside its window (excluded).
-  const perishable = (lot: Lot): boolean => sop.expiryWindowDays[productBySku.get(lot.sku)!.category] !== undefined;
+  const perishable = (lot: Lot): boolean =>
+    sop.expiryWindowDays[productBySku.get(lot.sku)!.category] !== undefined;
   const shelfLife = (lot: Lot): number => productBySku.get(lot.sku)!.shelfLifeDays ?? 30;
   const setExpiry = (lot: Lot, expiresOn: string): void => {
     lot.expiresOn = expiresOn;
@@ -490,13 +549,14 @@ export function generateLogistics(context: GenerateContext): void {
   const availablePerishables = random.shuffle(
     lots.filter(
       (lot) =>
-        lot.status === "available" &&
-        perishable(lot) &&
-        !protectedPairs.has(`${lot.warehouseId}|${lot.sku}`),
+        lot.status === "available" && perishable(lot) && !protectedPairs.has(`${lot.warehouseId}|${lot.sku}`),
     ),
   );
   const onWindowEdge = availablePerishables[0]!;
-  setExpiry(onWindowEdge, addDays(today, sop.expiryWindowDays[productBySku.get(onWindowEdge.sku)!.category]!));
+  setExpiry(
+    onWindowEdge,
+    addDays(today, sop.expiryWindowDays[productBySku.get(onWindowEdge.sku)!.category]!),
+  );
   const justExpired = availablePerishables[1]!;
   setExpiry(justExpired, addDays(today, -1));
   let quarantined = random.shuffle(lots.filter((lot) => lot.status === "quarantine" && perishable(lot)))[0];
@@ -504,7 +564,10 @@ export function generateLogistics(context: GenerateContext): void {
     quarantined = availablePerishables[2]!;
     quarantined.status = "quarantine";
   }
-  setExpiry(quarantined, addDays(today, random.int(0, sop.expiryWindowDays[productBySku.get(quarantined.sku)!.category]!)));
+  setExpiry(
+    quarantined,
+    addDays(today, random.int(0, sop.expiryWindowDays[productBySku.get(quarantined.sku)!.category]!)),
+  );
   for (const lot of [onWindowEdge, justExpired, quarantined]) expiryPlants.add(lot.lotId);
 
   // ------------------------------------------------------------ carriers, rate card, shipments
@@ -544,7 +607,12 @@ export function generateLogistics(context: GenerateContext): void {
   const restrictedCarrierId = random.pick(["CR-02", "CR-06"]);
   const restrictedOrigin = random.pick(WAREHOUSES).id;
 
-  const drawShipmentShape = (originWarehouseId?: string): Omit<Shipment, "id" | "status" | "carrierId" | "freightCost" | "createdOn" | "shipBy" | "customerName"> => {
+  const drawShipmentShape = (
+    originWarehouseId?: string,
+  ): Omit<
+    Shipment,
+    "id" | "status" | "carrierId" | "freightCost" | "createdOn" | "shipBy" | "customerName"
+  > => {
     const origin = originWarehouseId ?? random.pick(WAREHOUSES).id;
     const originRegion = warehouseRegion.get(origin)!;
     const destinationRegion: Region = random.chance(0.35) ? originRegion : random.pick(REGIONS);
@@ -577,7 +645,8 @@ export function generateLogistics(context: GenerateContext): void {
         is_hazmat: shape.isHazmat,
         service_level: shape.serviceLevel,
       });
-      if (cost !== null && (best === null || cost < best.cost)) best = { carrierId: carrier.carrier_id, cost };
+      if (cost !== null && (best === null || cost < best.cost))
+        best = { carrierId: carrier.carrier_id, cost };
     }
     return best;
   };
@@ -618,8 +687,11 @@ export function generateLogistics(context: GenerateContext): void {
   // redraw a pending shipment (one no other rule depends on) until the rule changes its cheapest carrier.
   const pendingShipments = shipments.filter((shipment) => shipment.status === "pending");
   type Shape = ReturnType<typeof drawShipmentShape>;
-  const excludedFor = (shape: Shape) => (id: string): boolean =>
-    id === inactiveCarrierId || (id === restrictedCarrierId && shape.originWarehouseId === restrictedOrigin);
+  const excludedFor =
+    (shape: Shape) =>
+    (id: string): boolean =>
+      id === inactiveCarrierId ||
+      (id === restrictedCarrierId && shape.originWarehouseId === restrictedOrigin);
   const rules: Array<{ origin?: string; decides: (shape: Shape) => boolean }> = [
     {
       origin: restrictedOrigin,
@@ -665,27 +737,75 @@ export function generateLogistics(context: GenerateContext): void {
     "INSERT INTO warehouses (id, name, city, state, region, manager_name, capacity_pallets, opened_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const warehouse of warehouseRows)
-    insertWarehouse.run(warehouse.id, warehouse.name, warehouse.city, warehouse.state, warehouse.region, warehouse.managerName, warehouse.capacityPallets, warehouse.openedOn);
+    insertWarehouse.run(
+      warehouse.id,
+      warehouse.name,
+      warehouse.city,
+      warehouse.state,
+      warehouse.region,
+      warehouse.managerName,
+      warehouse.capacityPallets,
+      warehouse.openedOn,
+    );
   const insertSupplier = db.prepare(
     "INSERT INTO suppliers (id, name, country, contact_name, contact_email, phone, payment_terms, lead_time_days, rating, active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
   );
   for (const supplier of supplierRows)
-    insertSupplier.run(supplier.id, supplier.name, supplier.country, supplier.contactName, supplier.contactEmail, supplier.phone, supplier.paymentTerms, supplier.leadTimeDays, supplier.rating);
+    insertSupplier.run(
+      supplier.id,
+      supplier.name,
+      supplier.country,
+      supplier.contactName,
+      supplier.contactEmail,
+      supplier.phone,
+      supplier.paymentTerms,
+      supplier.leadTimeDays,
+      supplier.rating,
+    );
   const insertCarrier = db.prepare(
     "INSERT INTO carriers (id, name, scac, mode, contact_email, phone, active) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   for (const carrier of carrierRows)
-    insertCarrier.run(carrier.id, carrier.name, carrier.scac, carrier.mode, carrier.contactEmail, carrier.phone, carrier.active);
+    insertCarrier.run(
+      carrier.id,
+      carrier.name,
+      carrier.scac,
+      carrier.mode,
+      carrier.contactEmail,
+      carrier.phone,
+      carrier.active,
+    );
   const insertProduct = db.prepare(
     "INSERT INTO products (sku, name, category, unit_of_measure, case_pack, unit_cost, unit_price, weight_kg, shelf_life_days, status, created_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const product of productsInSkuOrder)
-    insertProduct.run(product.sku, product.name, product.category, product.unitOfMeasure, product.casePack, product.unitCost, product.unitPrice, product.weightKg, product.shelfLifeDays, product.status, product.createdOn);
+    insertProduct.run(
+      product.sku,
+      product.name,
+      product.category,
+      product.unitOfMeasure,
+      product.casePack,
+      product.unitCost,
+      product.unitPrice,
+      product.weightKg,
+      product.shelfLifeDays,
+      product.status,
+      product.createdOn,
+    );
   const insertLot = db.prepare(
     "INSERT INTO inventory_lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const lot of lots)
-    insertLot.run(lot.lotId, lot.sku, lot.warehouseId, lot.binLocation, lot.quantity, lot.receivedOn, lot.expiresOn, lot.status);
+    insertLot.run(
+      lot.lotId,
+      lot.sku,
+      lot.warehouseId,
+      lot.binLocation,
+      lot.quantity,
+      lot.receivedOn,
+      lot.expiresOn,
+      lot.status,
+    );
   const insertOrder = db.prepare(
     "INSERT INTO purchase_orders (id, supplier_id, warehouse_id, status, ordered_on, expected_on, created_by, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
@@ -693,14 +813,38 @@ export function generateLogistics(context: GenerateContext): void {
     "INSERT INTO purchase_order_lines (purchase_order_id, sku, quantity, unit_cost) VALUES (?, ?, ?, ?)",
   );
   for (const order of nonEmptyOrders) {
-    insertOrder.run(order.id, order.supplierId, order.warehouseId, order.status, order.orderedOn, order.expectedOn, order.createdBy, order.notes);
+    insertOrder.run(
+      order.id,
+      order.supplierId,
+      order.warehouseId,
+      order.status,
+      order.orderedOn,
+      order.expectedOn,
+      order.createdBy,
+      order.notes,
+    );
     for (const line of order.lines) insertLine.run(order.id, line.sku, line.quantity, line.unitCost);
   }
   const insertShipment = db.prepare(
     "INSERT INTO shipments (id, origin_warehouse_id, customer_name, destination_city, destination_state, destination_region, weight_kg, is_hazmat, service_level, status, carrier_id, freight_cost, created_on, ship_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const shipment of shipments)
-    insertShipment.run(shipment.id, shipment.originWarehouseId, shipment.customerName, shipment.destinationCity, shipment.destinationState, shipment.destinationRegion, shipment.weightKg, shipment.isHazmat ? 1 : 0, shipment.serviceLevel, shipment.status, shipment.carrierId, shipment.freightCost, shipment.createdOn, shipment.shipBy);
+    insertShipment.run(
+      shipment.id,
+      shipment.originWarehouseId,
+      shipment.customerName,
+      shipment.destinationCity,
+      shipment.destinationState,
+      shipment.destinationRegion,
+      shipment.weightKg,
+      shipment.isHazmat ? 1 : 0,
+      shipment.serviceLevel,
+      shipment.status,
+      shipment.carrierId,
+      shipment.freightCost,
+      shipment.createdOn,
+      shipment.shipBy,
+    );
 
   // ------------------------------------------------------------ fixed documents
   const bulletin: OperationsBulletin = {
@@ -713,14 +857,23 @@ export function generateLogistics(context: GenerateContext): void {
     restrictedOriginWarehouseId: restrictedOrigin,
     expiryReviewAsOf: today,
   };
-  context.writeFile(REPLENISHMENT_POLICY_PATH, renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))));
+  context.writeFile(
+    REPLENISHMENT_POLICY_PATH,
+    renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))),
+  );
   context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, personName(faker)));
   context.writeFile(RATE_CARD_PATH, `${JSON.stringify(rateCard, null, 2)}\n`);
   context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
 
   // ------------------------------------------------------------ scaled documents
   writeCycleCounts(context, today, lots, productBySku, sop);
-  writeDamageReports(context, today, lots.filter((lot) => !expiryPlants.has(lot.lotId)), productBySku, sop);
+  writeDamageReports(
+    context,
+    today,
+    lots.filter((lot) => !expiryPlants.has(lot.lotId)),
+    productBySku,
+    sop,
+  );
   writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
 }
 
@@ -751,7 +904,11 @@ function writeCycleCounts(
     for (const item of recountCandidates.slice(0, sheet === 0 ? 0 : 2)) {
       recounted.add(item.lot.lotId);
       const resolves = recounted.size === 1 || random.chance(0.6);
-      entries.push({ lot: item.lot, counted: resolves ? item.lot.quantity : item.counted, status: "COUNTED" });
+      entries.push({
+        lot: item.lot,
+        counted: resolves ? item.lot.quantity : item.counted,
+        status: "COUNTED",
+      });
     }
     for (let index = 0; index < LINES_PER_COUNT_SHEET - 2; index += 1) {
       const lot = takeLot();
@@ -772,7 +929,11 @@ function writeCycleCounts(
       entries.push({ lot, counted, status: "COUNTED" });
     }
     const voided = takeLot();
-    entries.push({ lot: voided, counted: voided.quantity + toleranceOf(voided) + random.int(3, 9), status: "VOID" });
+    entries.push({
+      lot: voided,
+      counted: voided.quantity + toleranceOf(voided) + random.int(3, 9),
+      status: "VOID",
+    });
     const ordered = random.shuffle(entries);
     let minutes = 6 * 60 + random.int(0, 30);
     const lines: CountLine[] = ordered.map((entry) => {
@@ -814,7 +975,15 @@ function writeDamageReports(
   };
   const riskPool = random.shuffle(lots.filter(atRisk));
   const otherPool = random.shuffle(lots.filter((lot) => !atRisk(lot)));
-  const causes = ["Forklift puncture", "Crushed in transit", "Temperature excursion", "Water damage", "Packaging failure", "Pest inspection hold", "Mislabelled cases"];
+  const causes = [
+    "Forklift puncture",
+    "Crushed in transit",
+    "Temperature excursion",
+    "Water damage",
+    "Packaging failure",
+    "Pest inspection hold",
+    "Mislabelled cases",
+  ];
   const reportCount = DAMAGE_REPORTS_PER_FACTOR * context.factors.files;
   for (let report = 0; report < reportCount; report += 1) {
     const weekEnding = addDays(today, -1 - 7 * (reportCount - 1 - report));
@@ -859,7 +1028,9 @@ function writeMovementLogs(
 ): void {
   const { random } = context;
   const received = orders.filter((order) => order.status === "received");
-  const shipped = shipments.filter((shipment) => shipment.status === "delivered" || shipment.status === "in_transit");
+  const shipped = shipments.filter(
+    (shipment) => shipment.status === "delivered" || shipment.status === "in_transit",
+  );
   const operators = ["rf-gun-07", "rf-gun-12", "rf-gun-19", "rf-gun-23", "rf-gun-31"];
   const logCount = MOVEMENT_LOGS_PER_FACTOR * context.factors.files;
   for (let day = 0; day < logCount; day += 1) {
@@ -888,7 +1059,18 @@ function writeMovementLogs(
       }
       const hours = Math.min(23, Math.floor(minutes / 60));
       const timestamp = `${date}T${String(hours).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00`;
-      rows.push([timestamp, lot.warehouseId, type, lot.sku, lot.lotId, quantity, reference, random.pick(operators)].join(","));
+      rows.push(
+        [
+          timestamp,
+          lot.warehouseId,
+          type,
+          lot.sku,
+          lot.lotId,
+          quantity,
+          reference,
+          random.pick(operators),
+        ].join(","),
+      );
     }
     context.writeFile(`${MOVEMENT_LOG_DIRECTORY}/stock-movements-${date}.csv`, `${rows.join("\n")}\n`);
   }

@@ -37,7 +37,7 @@ CREATE TABLE suppliers (
 CREATE TABLE carriers (
   id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
-  scac TEXT NOT NULL UNIQUE,
+  scac TEXT NOT NULL,
   mode TEXT NOT NULL CHECK (mode IN ('parcel', 'ltl')),
   contact_email TEXT NOT NULL,
   phone TEXT NOT NULL,
@@ -57,7 +57,6 @@ CREATE TABLE products (
   status TEXT NOT NULL CHECK (status IN ('active', 'discontinued')),
   created_on TEXT NOT NULL
 );
-CREATE INDEX products_category ON products (category);
 
 CREATE TABLE inventory_lots (
   lot_id TEXT PRIMARY KEY,

@@ -43,11 +43,15 @@ function paginate(
   };
 }
 
-const asBoolean = (column: string) => (row: Row): Row => ({ ...row, [column]: row[column] === 1 });
+const asBoolean =
+  (column: string) =>
+  (row: Row): Row => ({ ...row, [column]: row[column] === 1 });
 
 function requireWarehouse(db: Database.Database, warehouseId: string): void {
   if (!db.prepare("SELECT 1 FROM warehouses WHERE id = ?").get(warehouseId))
-    throw new ToolFailure(`warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`);
+    throw new ToolFailure(
+      `warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`,
+    );
 }
 
 const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD");
@@ -173,7 +177,8 @@ const getProduct = defineTool({
   inputSchema: z.object({ sku: z.string().min(1).describe("The product SKU, e.g. 'SKU-10234'") }),
   handler: ({ sku }, { db }: ToolContext) => {
     const product = db.prepare("SELECT * FROM products WHERE sku = ?").get(sku.trim().toUpperCase());
-    if (!product) throw new ToolFailure(`product '${sku}' not found; use list_products to search the catalog`);
+    if (!product)
+      throw new ToolFailure(`product '${sku}' not found; use list_products to search the catalog`);
     return { product };
   },
 });
@@ -226,8 +231,12 @@ const listInventoryLots = defineTool({
     warehouse_id: z.string().optional().describe("Only lots at this warehouse"),
     sku: z.string().optional().describe("Only lots of this SKU"),
     status: z.enum(["available", "quarantine"]).optional().describe("Only lots with this status"),
-    expires_on_or_after: dateSchema.optional().describe("Only lots expiring on or after this date (YYYY-MM-DD)"),
-    expires_on_or_before: dateSchema.optional().describe("Only lots expiring on or before this date (YYYY-MM-DD)"),
+    expires_on_or_after: dateSchema
+      .optional()
+      .describe("Only lots expiring on or after this date (YYYY-MM-DD)"),
+    expires_on_or_before: dateSchema
+      .optional()
+      .describe("Only lots expiring on or before this date (YYYY-MM-DD)"),
     page: pageSchema,
     per_page: perPageSchema,
   }),
@@ -316,11 +325,13 @@ const listPurchaseOrders = defineTool({
 });
 
 function readPurchaseOrder(db: Database.Database, purchaseOrderId: string): Record<string, unknown> {
-  const order = db.prepare(`SELECT ${ORDER_SUMMARY} FROM purchase_orders WHERE id = ?`).get(purchaseOrderId) as
-    | Row
-    | undefined;
+  const order = db
+    .prepare(`SELECT ${ORDER_SUMMARY} FROM purchase_orders WHERE id = ?`)
+    .get(purchaseOrderId) as Row | undefined;
   if (!order)
-    throw new ToolFailure(`purchase order '${purchaseOrderId}' not found; use list_purchase_orders to find orders`);
+    throw new ToolFailure(
+      `purchase order '${purchaseOrderId}' not found; use list_purchase_orders to find orders`,
+    );
   const lines = db
     .prepare(
       "SELECT id AS line_id, sku, quantity, unit_cost FROM purchase_order_lines WHERE purchase_order_id = ? ORDER BY id",
@@ -333,7 +344,9 @@ const getPurchaseOrder = defineTool({
   name: "get_purchase_order",
   description: "Get one purchase order with its lines (sku, quantity, unit_cost). Returns `purchase_order`.",
   kind: "read",
-  inputSchema: z.object({ purchase_order_id: z.string().min(1).describe("The purchase order id, e.g. 'PO-24117'") }),
+  inputSchema: z.object({
+    purchase_order_id: z.string().min(1).describe("The purchase order id, e.g. 'PO-24117'"),
+  }),
   handler: ({ purchase_order_id }, { db }: ToolContext) => ({
     purchase_order: readPurchaseOrder(db, purchase_order_id.trim().toUpperCase()),
   }),
@@ -360,21 +373,22 @@ const createPurchaseOrder = defineTool({
   }),
   handler: ({ supplier_id, warehouse_id, lines, notes }, { db }: ToolContext) => {
     const supplier = db.prepare("SELECT id, active FROM suppliers WHERE id = ?").get(supplier_id) as
-      | { id: string; active: number }
-      | undefined;
-    if (!supplier) throw new ToolFailure(`supplier '${supplier_id}' not found; use list_suppliers to see supplier ids`);
+      { id: string; active: number } | undefined;
+    if (!supplier)
+      throw new ToolFailure(`supplier '${supplier_id}' not found; use list_suppliers to see supplier ids`);
     if (supplier.active !== 1) throw new ToolFailure(`supplier '${supplier_id}' is inactive`);
     requireWarehouse(db, warehouse_id);
     const seen = new Set<string>();
     const priced = lines.map((line) => {
       const sku = line.sku.trim().toUpperCase();
-      if (seen.has(sku)) throw new ToolFailure(`SKU '${sku}' appears twice; put its whole quantity on one line`);
+      if (seen.has(sku))
+        throw new ToolFailure(`SKU '${sku}' appears twice; put its whole quantity on one line`);
       seen.add(sku);
       const product = db.prepare("SELECT unit_cost, status FROM products WHERE sku = ?").get(sku) as
-        | { unit_cost: number; status: string }
-        | undefined;
+        { unit_cost: number; status: string } | undefined;
       if (!product) throw new ToolFailure(`product '${sku}' not found`);
-      if (product.status !== "active") throw new ToolFailure(`product '${sku}' is discontinued and cannot be ordered`);
+      if (product.status !== "active")
+        throw new ToolFailure(`product '${sku}' is discontinued and cannot be ordered`);
       return { sku, quantity: line.quantity, unitCost: product.unit_cost };
     });
     const last = db
@@ -407,11 +421,12 @@ const cancelPurchaseOrder = defineTool({
   handler: ({ purchase_order_id, reason }, { db }: ToolContext) => {
     const id = purchase_order_id.trim().toUpperCase();
     const order = db.prepare("SELECT status, notes FROM purchase_orders WHERE id = ?").get(id) as
-      | { status: string; notes: string | null }
-      | undefined;
+      { status: string; notes: string | null } | undefined;
     if (!order) throw new ToolFailure(`purchase order '${purchase_order_id}' not found`);
     if (order.status !== "draft" && order.status !== "submitted")
-      throw new ToolFailure(`purchase order '${id}' is ${order.status}; only draft or submitted orders can be cancelled`);
+      throw new ToolFailure(
+        `purchase order '${id}' is ${order.status}; only draft or submitted orders can be cancelled`,
+      );
     const notes = order.notes ? `${order.notes}; cancelled: ${reason}` : `cancelled: ${reason}`;
     db.prepare("UPDATE purchase_orders SET status = 'cancelled', notes = ? WHERE id = ?").run(notes, id);
     return { purchase_order: readPurchaseOrder(db, id) };
@@ -469,21 +484,27 @@ const assignCarrier = defineTool({
   }),
   handler: ({ shipment_id, carrier_id, freight_cost }, { db }: ToolContext) => {
     const id = shipment_id.trim().toUpperCase();
-    const shipment = db.prepare("SELECT status FROM shipments WHERE id = ?").get(id) as { status: string } | undefined;
-    if (!shipment) throw new ToolFailure(`shipment '${shipment_id}' not found; use list_shipments to find shipments`);
+    const shipment = db.prepare("SELECT status FROM shipments WHERE id = ?").get(id) as
+      { status: string } | undefined;
+    if (!shipment)
+      throw new ToolFailure(`shipment '${shipment_id}' not found; use list_shipments to find shipments`);
     if (shipment.status !== "pending")
       throw new ToolFailure(`shipment '${id}' is ${shipment.status}; only pending shipments can be assigned`);
-    const carrier = db.prepare("SELECT active FROM carriers WHERE id = ?").get(carrier_id.trim().toUpperCase()) as
-      | { active: number }
-      | undefined;
-    if (!carrier) throw new ToolFailure(`carrier '${carrier_id}' not found; use list_carriers to see carrier ids`);
-    if (carrier.active !== 1) throw new ToolFailure(`carrier '${carrier_id}' is inactive and cannot be tendered freight`);
+    const carrier = db
+      .prepare("SELECT active FROM carriers WHERE id = ?")
+      .get(carrier_id.trim().toUpperCase()) as { active: number } | undefined;
+    if (!carrier)
+      throw new ToolFailure(`carrier '${carrier_id}' not found; use list_carriers to see carrier ids`);
+    if (carrier.active !== 1)
+      throw new ToolFailure(`carrier '${carrier_id}' is inactive and cannot be tendered freight`);
     db.prepare("UPDATE shipments SET carrier_id = ?, freight_cost = ?, status = 'assigned' WHERE id = ?").run(
       carrier_id.trim().toUpperCase(),
       Math.round(freight_cost * 100) / 100,
       id,
     );
-    return { shipment: asBoolean("is_hazmat")(db.prepare("SELECT * FROM shipments WHERE id = ?").get(id) as Row) };
+    return {
+      shipment: asBoolean("is_hazmat")(db.prepare("SELECT * FROM shipments WHERE id = ?").get(id) as Row),
+    };
   },
 });
 

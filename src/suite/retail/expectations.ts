@@ -141,6 +141,8 @@ export interface PriceMatchOptions {
   ignoreGoldWindow?: boolean;
   /** Generator analysis: what would be owed if every customer were gold. */
   everyoneGold?: boolean;
+  /** Near-miss analysis: treat clearance markdowns as qualifying. */
+  countClearance?: boolean;
 }
 
 /** Credits owed under the price-match guarantee, per line and per customer (customers owed > 0 only). */
@@ -151,7 +153,8 @@ export function computePriceMatchCredits(
 ): { lines: PriceMatchLine[]; byCustomer: Record<string, number> } {
   const reductions = new Map<string, PriceChangeRecord[]>();
   for (const change of changes) {
-    if (change.newPrice >= change.oldPrice || PRICE_MATCH_POLICY.excludedReasons.includes(change.reason)) continue;
+    if (change.newPrice >= change.oldPrice) continue;
+    if (!options.countClearance && PRICE_MATCH_POLICY.excludedReasons.includes(change.reason)) continue;
     reductions.set(change.sku, [...(reductions.get(change.sku) ?? []), change]);
   }
   const linesForSku = db.prepare(

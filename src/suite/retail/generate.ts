@@ -108,7 +108,7 @@ export function generateRetail(context: GenerateContext): void {
   const returns: ReturnDraft[] = [];
   const refunds: RefundDraft[] = [];
   makeHistoricalReturns(random, today, orders, productBySku, returns, refunds);
-  makeGoodwillRefunds(random, today, orders, refunds, factors.rows, closeMonth);
+  makeGoodwillRefunds(random, today, orders, refunds, factors.rows, closeMonth, testAccountIds(customers));
   const watchList = makeRequestedReturnsAndWatchList(context, orders, customers, productBySku, returns);
   const notices = makeNotices(random, today, orders, products, factors);
 
@@ -130,6 +130,10 @@ export function generateRetail(context: GenerateContext): void {
   plantPriceMatchHistory(context, data);
   refreshPaymentStatuses(context);
   writeRetailDocuments(context, data);
+}
+
+function testAccountIds(customers: CustomerDraft[]): Set<number> {
+  return new Set(customers.filter((customer) => customer.kind === "test").map((customer) => customer.id));
 }
 
 function makeProducts(random: SeededRandom, rows: number): ProductDraft[] {
@@ -679,19 +683,21 @@ function makeGoodwillRefunds(
   refunds: RefundDraft[],
   rows: number,
   closeMonth: { start: string; end: string },
+  testAccounts: Set<number>,
 ): void {
   const delivered = orders.filter(
     (order) => order.status === "delivered" && order.deliveredAt && order.lines.some((line) => !line.sku.startsWith("GFT-")),
   );
   // The first courtesy credit lands on an order of the month being closed, so refunds always matter there.
   const inMonth = delivered.filter(
-    (order) => order.placedDate >= closeMonth.start && order.placedDate <= closeMonth.end && !order.pinned,
+    (order) =>
+      order.placedDate >= closeMonth.start && order.placedDate <= closeMonth.end && !testAccounts.has(order.customerId),
   );
   for (let index = 0; index < 3 * rows && delivered.length > 0; index += 1) {
     const order = random.pick(index === 0 && inMonth.length > 0 ? inMonth : delivered);
     const line = random.pick(order.lines.filter((candidate) => !candidate.sku.startsWith("GFT-")));
-    const created = addDays(order.deliveredAt ?? order.placedDate, random.int(1, 6));
-    if (created > addDays(today, -1)) continue;
+    const proposed = addDays(order.deliveredAt ?? order.placedDate, random.int(1, 6));
+    const created = proposed > today ? today : proposed;
     refunds.push({
       id: 0,
       orderId: order.id,
@@ -956,7 +962,59 @@ function makeNotices(
       notices.push({ noticeId, supplier, issued, type, amends: null, affected, removed: [], added: [] });
     }
   }
+  ensureUpdatesMatter(notices, open, bySupplier, anchors, used);
   return notices;
+}
+
+function draftScope(notices: NoticeDraft[], applyUpdates: boolean): Set<string> {
+  const scope = new Set<string>();
+  for (const notice of notices) {
+    if (notice.type === "Product recall") for (const sku of notice.affected) scope.add(sku);
+    if (notice.type === "Recall update" && applyUpdates) {
+      for (const sku of notice.removed) scope.delete(sku);
+      for (const sku of notice.added) scope.add(sku);
+    }
+  }
+  return scope;
+}
+
+/**
+ * Someone who reads only the original recalls must end up cancelling a different set of orders;
+ * otherwise the recall updates would be decoration. Swap in another removal or addition until they matter.
+ */
+function ensureUpdatesMatter(
+  notices: NoticeDraft[],
+  open: OrderDraft[],
+  bySupplier: (supplier: string) => ProductDraft[],
+  anchors: Set<string>,
+  used: Set<string>,
+): void {
+  const affected = (scope: Set<string>): string =>
+    open
+      .filter((order) => order.lines.some((line) => scope.has(line.sku)))
+      .map((order) => order.id)
+      .join(",");
+  const differs = (): boolean => affected(draftScope(notices, true)) !== affected(draftScope(notices, false));
+  if (differs()) return;
+  const openSkus = new Set(open.flatMap((order) => order.lines.map((line) => line.sku)));
+  for (const update of notices.filter((notice) => notice.type === "Recall update")) {
+    const target = notices.find((notice) => notice.noticeId === update.amends);
+    if (!target) continue;
+    const original = [...update.removed];
+    for (const sku of target.affected.filter((candidate) => !anchors.has(candidate) && openSkus.has(candidate))) {
+      update.removed = [sku];
+      if (differs()) return;
+    }
+    update.removed = original;
+    for (const product of bySupplier(target.supplier).filter((candidate) => openSkus.has(candidate.sku))) {
+      update.added.push(product.sku);
+      if (differs()) {
+        used.add(product.sku);
+        return;
+      }
+      update.added.pop();
+    }
+  }
 }
 
 function numberReturnsAndRefunds(returns: ReturnDraft[], refunds: RefundDraft[]): void {
@@ -1100,8 +1158,8 @@ function plantPriceMatchHistory(context: GenerateContext, data: RetailData): voi
     "INSERT INTO refunds (id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note) VALUES (?, ?, ?, ?, NULL, 'price_match', ?, ?, ?)",
   );
   for (const line of credited) {
-    const created = addDays(line.effectiveDate, random.int(1, 4));
-    if (created > addDays(data.today, -1)) continue;
+    const proposed = addDays(line.effectiveDate, random.int(1, 4));
+    const created = proposed > addDays(data.today, -1) ? addDays(data.today, -1) : proposed;
     const payment = paymentFor.get(line.orderId) as { id: number };
     insertRefund.run(
       nextId++,
@@ -1113,20 +1171,72 @@ function plantPriceMatchHistory(context: GenerateContext, data: RetailData): voi
       `Price match: ${line.sku} reduced to $${line.lowestPrice.toFixed(2)}`,
     );
   }
-  const afterCredits = computePriceMatchCredits(db, data.priceChanges);
+  ensureGoldWindowMatters(context, data);
+  ensureClearanceMatters(context, data);
+}
+
+function ensureGoldWindowMatters(context: GenerateContext, data: RetailData): void {
+  const { db, random } = context;
+  const actual = computePriceMatchCredits(db, data.priceChanges);
   const standardOnly = computePriceMatchCredits(db, data.priceChanges, { ignoreGoldWindow: true });
-  if (JSON.stringify(afterCredits.byCustomer) !== JSON.stringify(standardOnly.byCustomer)) return;
+  if (JSON.stringify(actual.byCustomer) !== JSON.stringify(standardOnly.byCustomer)) return;
   // No gold customer benefits from the longer window yet: promote one who would.
   const asIfGold = computePriceMatchCredits(db, data.priceChanges, { everyoneGold: true });
   const promotable = asIfGold.lines.filter(
     (line) =>
       line.daysAfterOrder > 14 &&
-      !afterCredits.lines.some((other) => other.lineId === line.lineId) &&
+      !actual.lines.some((other) => other.lineId === line.lineId) &&
       data.customers.find((customer) => customer.id === line.customerId)?.kind === "shopper",
   );
   if (promotable.length === 0) return;
   const chosen = random.pick(promotable);
   db.prepare("UPDATE customers SET loyalty_tier = 'gold' WHERE id = ?").run(chosen.customerId);
+}
+
+/**
+ * Clearance markdowns must change the answer if someone wrongly counts them. When none does, the last
+ * batch gets one more clearance markdown on a product bought shortly before and not sold since (so no
+ * order price has to change).
+ */
+function ensureClearanceMatters(context: GenerateContext, data: RetailData): void {
+  const { db, random } = context;
+  const actual = computePriceMatchCredits(db, data.priceChanges);
+  const withClearance = computePriceMatchCredits(db, data.priceChanges, { countClearance: true });
+  if (JSON.stringify(actual.byCustomer) !== JSON.stringify(withClearance.byCustomer)) return;
+  const batchDate = data.batchDates[data.batchDates.length - 1];
+  if (!batchDate) return;
+  const owedLines = new Set(actual.lines.map((line) => line.lineId));
+  const candidates = db
+    .prepare(
+      `SELECT l.id, l.sku, l.unit_price FROM order_lines l JOIN orders o ON o.id = l.order_id
+        WHERE o.status <> 'cancelled' AND l.sku NOT LIKE 'GFT-%'
+          AND substr(o.placed_at, 1, 10) >= ? AND substr(o.placed_at, 1, 10) < ?
+          AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_line_id = l.id AND r.status <> 'rejected')
+          AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.order_line_id = l.id AND f.kind = 'price_match')
+          AND NOT EXISTS (SELECT 1 FROM order_lines l2 JOIN orders o2 ON o2.id = l2.order_id
+                           WHERE l2.sku = l.sku AND substr(o2.placed_at, 1, 10) >= ?)
+        ORDER BY l.id`,
+    )
+    .all(addDays(batchDate, -13), batchDate, batchDate) as Array<{ id: number; sku: string; unit_price: number }>;
+  const usable = candidates.filter(
+    (line) => !owedLines.has(line.id) && !data.priceChanges.some((change) => change.sku === line.sku && change.effectiveDate === batchDate),
+  );
+  if (usable.length === 0) return;
+  const line = random.pick(usable);
+  const product = data.products.find((candidate) => candidate.sku === line.sku);
+  if (!product) return;
+  const current = (db.prepare("SELECT unit_price FROM products WHERE sku = ?").get(line.sku) as { unit_price: number }).unit_price;
+  const newPrice = Math.min(charmPrice(random, current * 0.6), roundCents(line.unit_price - 1));
+  data.priceChanges.push({
+    sku: line.sku,
+    productName: product.name,
+    oldPrice: current,
+    newPrice,
+    effectiveDate: batchDate,
+    reason: "clearance",
+    approvedBy: random.pick(data.merchandisers),
+  });
+  db.prepare("UPDATE products SET unit_price = ? WHERE sku = ?").run(newPrice, line.sku);
 }
 
 function refreshPaymentStatuses(context: GenerateContext): void {

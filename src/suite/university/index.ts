@@ -1,8 +1,17 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { universityDomain } from "./domain.js";
 import { gradeChangeMemosTask } from "./tasks/grade-change-memos.js";
+import { graduationAuditTask } from "./tasks/graduation-audit.js";
+import { prerequisiteCheckTask } from "./tasks/prerequisite-check.js";
+import { sectionOutcomesTask } from "./tasks/section-outcomes.js";
 import { standingReviewTask } from "./tasks/standing-review.js";
 
 export { universityDomain };
 
-export const universityTasks: TaskDefinition[] = [standingReviewTask, gradeChangeMemosTask];
+export const universityTasks: TaskDefinition[] = [
+  standingReviewTask,
+  gradeChangeMemosTask,
+  graduationAuditTask,
+  sectionOutcomesTask,
+  prerequisiteCheckTask,
+];

@@ -48,14 +48,16 @@ export function expectedNoShowOutcome(state: VerifyContext["initial"]): {
     if (first.plan_type !== "medicaid")
       for (const row of list.slice(1))
         fees.set(row.id, { patientId, amount: VISIT_RULES[row.visit_type as VisitType].noShowFee });
-    if (list.length >= NO_SHOW_FLAG_THRESHOLD && first.scheduling_status !== "restricted") flagged.add(patientId);
+    if (list.length >= NO_SHOW_FLAG_THRESHOLD && first.scheduling_status !== "restricted")
+      flagged.add(patientId);
   }
   return { fees, flagged, counted: counted.length };
 }
 
 function verify({ initial, final }: VerifyContext): Check[] {
   const { fees, flagged } = expectedNoShowOutcome(initial);
-  if (fees.size === 0 || flagged.size === 0) throw new Error("generation produced no fee or no flag to apply");
+  if (fees.size === 0 || flagged.size === 0)
+    throw new Error("generation produced no fee or no flag to apply");
   const checks: Check[] = [];
 
   const charges = diffTable(initial.db, final.db, "charges", "id");
@@ -79,16 +81,26 @@ function verify({ initial, final }: VerifyContext): Check[] {
       continue;
     }
     if (row.code !== NO_SHOW_CHARGE_CODE || row.category !== "admin_fee")
-      problems.push(`#${appointmentId}: code/category ${String(row.code)}/${String(row.category)}, expected ${NO_SHOW_CHARGE_CODE}/admin_fee`);
+      problems.push(
+        `#${appointmentId}: code/category ${String(row.code)}/${String(row.category)}, expected ${NO_SHOW_CHARGE_CODE}/admin_fee`,
+      );
     if (!nearlyEqual(Number(row.amount), fee.amount))
       problems.push(`#${appointmentId}: amount ${String(row.amount)}, expected ${fee.amount.toFixed(2)}`);
     if (Number(row.patient_id) !== fee.patientId)
-      problems.push(`#${appointmentId}: billed to patient ${String(row.patient_id)}, expected ${fee.patientId}`);
+      problems.push(
+        `#${appointmentId}: billed to patient ${String(row.patient_id)}, expected ${fee.patientId}`,
+      );
   }
   for (const [appointmentId, count] of seen)
     if (count > 1) problems.push(`appointment #${appointmentId} was charged ${count} times`);
   const missing = [...fees.keys()].filter((appointmentId) => !seen.has(appointmentId));
-  if (missing.length > 0) problems.push(`missing fees on appointments ${missing.slice(0, 15).map((id) => `#${id}`).join(", ")}`);
+  if (missing.length > 0)
+    problems.push(
+      `missing fees on appointments ${missing
+        .slice(0, 15)
+        .map((id) => `#${id}`)
+        .join(", ")}`,
+    );
   checks.push(
     check(
       "no-show-fees",
@@ -104,7 +116,9 @@ function verify({ initial, final }: VerifyContext): Check[] {
     .filter((change) =>
       Object.keys(change.before).some(
         (column) =>
-          column !== "scheduling_status" && column !== "status_reason" && change.before[column] !== change.after[column],
+          column !== "scheduling_status" &&
+          column !== "status_reason" &&
+          change.before[column] !== change.after[column],
       ),
     )
     .map((change) => change.key);
@@ -119,9 +133,12 @@ function verify({ initial, final }: VerifyContext): Check[] {
   );
   const statusOf = (db: VerifyContext["initial"]["db"]): Map<number, string> =>
     new Map(
-      (db.prepare("SELECT id, scheduling_status FROM patients").all() as Array<{ id: number; scheduling_status: string }>).map(
-        (row) => [row.id, row.scheduling_status],
-      ),
+      (
+        db.prepare("SELECT id, scheduling_status FROM patients").all() as Array<{
+          id: number;
+          scheduling_status: string;
+        }>
+      ).map((row) => [row.id, row.scheduling_status]),
     );
   const before = statusOf(initial.db);
   const after = statusOf(final.db);
@@ -136,8 +153,12 @@ function verify({ initial, final }: VerifyContext): Check[] {
       notFlagged.length === 0 && wronglyChanged.length === 0
         ? `the ${flagged.size} patients at the threshold are prepay_required and no other status changed`
         : [
-            notFlagged.length > 0 ? `not set to prepay_required: patients ${notFlagged.slice(0, 15).join(", ")}` : "",
-            wronglyChanged.length > 0 ? `status changed without cause: ${wronglyChanged.slice(0, 15).join(", ")}` : "",
+            notFlagged.length > 0
+              ? `not set to prepay_required: patients ${notFlagged.slice(0, 15).join(", ")}`
+              : "",
+            wronglyChanged.length > 0
+              ? `status changed without cause: ${wronglyChanged.slice(0, 15).join(", ")}`
+              : "",
           ]
             .filter(Boolean)
             .join("; "),
@@ -246,7 +267,8 @@ export const applyNoShowPolicyTask = defineTask({
     },
     {
       id: "closure-excuses-whole-day",
-      description: "Excuses every no-show on the closure day, including the morning before the clinic closed.",
+      description:
+        "Excuses every no-show on the closure day, including the morning before the clinic closed.",
       cells: programCells({ closureWholeDay: true }),
     },
     {

@@ -7,7 +7,8 @@ import type { PlanCoverage } from "../rules.js";
 import { readCoverage } from "../workspace-facts.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";
 
-const seedCoverage = (planCode: string): PlanCoverage => PLANS.find((plan) => plan.code === planCode)!.coverage;
+const seedCoverage = (planCode: string): PlanCoverage =>
+  PLANS.find((plan) => plan.code === planCode)!.coverage;
 
 /**
  * Plants the accounts that separate a careful review from a sloppy one: one balance exactly at the
@@ -48,7 +49,9 @@ function prepare(context: GenerateContext): void {
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const coverage = readCoverage(initial);
-  const balances = computeBalances(initial.db, (planCode) => Object.fromEntries(coverage.get(planCode) ?? []));
+  const balances = computeBalances(initial.db, (planCode) =>
+    Object.fromEntries(coverage.get(planCode) ?? []),
+  );
   const expected = new Map(
     [...balances.values()]
       .filter((entry) => entry.balance > COLLECTIONS_THRESHOLD)
@@ -57,7 +60,13 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   if (expected.size === 0) throw new Error("generation produced no account over the collections threshold");
   const parsed = parseAnswerJson(answer);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [check("answer-format", false, `expected a JSON object mapping MRN to balance, got: ${answer.slice(0, 200)}`)];
+    return [
+      check(
+        "answer-format",
+        false,
+        `expected a JSON object mapping MRN to balance, got: ${answer.slice(0, 200)}`,
+      ),
+    ];
   const given = new Map(
     Object.entries(parsed as Record<string, unknown>).map(([mrn, value]) => [
       mrn.trim().toUpperCase(),
@@ -82,7 +91,9 @@ function verify({ initial, answer }: VerifyContext): Check[] {
     check(
       "balances",
       wrong.length === 0,
-      wrong.length === 0 ? "every listed balance is correct" : `wrong balances: ${wrong.slice(0, 10).join("; ")}`,
+      wrong.length === 0
+        ? "every listed balance is correct"
+        : `wrong balances: ${wrong.slice(0, 10).join("; ")}`,
     ),
   ];
 }
@@ -147,8 +158,15 @@ export const collectionsReviewTask = defineTask({
   summary:
     "Compute every patient's outstanding balance after insurance coverage (copays, coinsurance, self-pay discount, pending claims, reversed payments) and list those over the collections threshold.",
   instruction:
-    'Prepare this month\'s collections review. Using the clinic\'s billing policy and insurance coverage table, work out each patient\'s outstanding balance and find the accounts that qualify for collections review. Reply with only a JSON object mapping each qualifying patient\'s MRN to their outstanding balance in dollars, e.g. {"MRN-100001": 212.5, "MRN-100234": 130.0}.',
-  tools: ["list_patients", "get_patient", "list_insurance_plans", "list_charges", "list_payments", "list_appointments"],
+    "Prepare this month's collections review. Using the clinic's billing policy and insurance coverage table, work out each patient's outstanding balance and find the accounts that qualify for collections review. Reply with only a JSON object mapping each qualifying patient's MRN to their outstanding balance in dollars, e.g. {\"MRN-100001\": 212.5, \"MRN-100234\": 130.0}.",
+  tools: [
+    "list_patients",
+    "get_patient",
+    "list_insurance_plans",
+    "list_charges",
+    "list_payments",
+    "list_appointments",
+  ],
   prepare,
   verify,
   oracle: programCells({}),

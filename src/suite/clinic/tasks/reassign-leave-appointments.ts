@@ -32,16 +32,23 @@ function verify({ initial, final }: VerifyContext): Check[] {
   const providers = new Map(
     (
       initial.db
-        .prepare("SELECT p.id, p.credential, s.code AS specialty FROM providers p JOIN specialties s ON s.id = p.specialty_id")
+        .prepare(
+          "SELECT p.id, p.credential, s.code AS specialty FROM providers p JOIN specialties s ON s.id = p.specialty_id",
+        )
         .all() as ProviderRow[]
     ).map((provider) => [provider.id, provider]),
   );
   const before = initial.db.prepare("SELECT * FROM appointments ORDER BY id").all() as AppointmentRow[];
   const after = new Map(
-    (final.db.prepare("SELECT * FROM appointments ORDER BY id").all() as AppointmentRow[]).map((row) => [row.id, row]),
+    (final.db.prepare("SELECT * FROM appointments ORDER BY id").all() as AppointmentRow[]).map((row) => [
+      row.id,
+      row,
+    ]),
   );
   const expected = before.filter(
-    (appointment) => appointment.status === "scheduled" && onLeave(appointment.provider_id, appointment.start_time.slice(0, 10)),
+    (appointment) =>
+      appointment.status === "scheduled" &&
+      onLeave(appointment.provider_id, appointment.start_time.slice(0, 10)),
   );
   if (expected.length === 0) throw new Error("generation produced no appointment to reassign");
   const expectedIds = new Set(expected.map((appointment) => appointment.id));
@@ -57,7 +64,9 @@ function verify({ initial, final }: VerifyContext): Check[] {
         : `expected no created or deleted appointments, found ${diff.added.length} created and ${diff.removed.length} deleted`,
     ),
   );
-  const unexpected = diff.changed.filter((change) => !expectedIds.has(Number(change.key))).map((change) => change.key);
+  const unexpected = diff.changed
+    .filter((change) => !expectedIds.has(Number(change.key)))
+    .map((change) => change.key);
   checks.push(
     check(
       "only-leave-appointments-changed",
@@ -69,7 +78,9 @@ function verify({ initial, final }: VerifyContext): Check[] {
   );
   const otherFieldChanges = diff.changed
     .filter((change) =>
-      Object.keys(change.before).some((column) => column !== "provider_id" && change.before[column] !== change.after[column]),
+      Object.keys(change.before).some(
+        (column) => column !== "provider_id" && change.before[column] !== change.after[column],
+      ),
     )
     .map((change) => change.key);
   checks.push(
@@ -108,13 +119,18 @@ function verify({ initial, final }: VerifyContext): Check[] {
     const reasons: string[] = [];
     if (!cover) reasons.push("unknown provider");
     else {
-      if (cover.specialty !== owner.specialty) reasons.push(`specialty ${cover.specialty} instead of ${owner.specialty}`);
+      if (cover.specialty !== owner.specialty)
+        reasons.push(`specialty ${cover.specialty} instead of ${owner.specialty}`);
       if (!roster.get(cover.id)?.clinicDays.has(weekdayOf(date))) reasons.push(`no clinic on ${date}`);
       if (onLeave(cover.id, date)) reasons.push(`on leave on ${date}`);
-      if (VISIT_RULES[appointment.visit_type as VisitType].physicianOnly && !["MD", "DO"].includes(cover.credential))
+      if (
+        VISIT_RULES[appointment.visit_type as VisitType].physicianOnly &&
+        !["MD", "DO"].includes(cover.credential)
+      )
         reasons.push(`${cover.credential} may not perform ${appointment.visit_type}`);
     }
-    if (reasons.length > 0) ineligible.push(`#${appointment.id} -> provider ${moved.provider_id} (${reasons.join("; ")})`);
+    if (reasons.length > 0)
+      ineligible.push(`#${appointment.id} -> provider ${moved.provider_id} (${reasons.join("; ")})`);
     const interval = providerInterval(moved.visit_type, moved.start_time);
     const clash = finalRows.find(
       (other) =>
@@ -159,7 +175,7 @@ function programCells(variant: Variant): string[] {
   const dayTest = variant.ignoreClinicDays ? "False" : "weekday not in clinic_days[candidate_id]";
   const fallback = variant.includeWithdrawn
     ? "chosen = next(cid for cid in sorted(busy) if cid != owner['id'] and providers[cid]['specialty_code'] == owner['specialty_code'])"
-    : 'raise RuntimeError(f"no eligible cover for appointment {appointment[\'id\']}")';
+    : "raise RuntimeError(f\"no eligible cover for appointment {appointment['id']}\")";
   return [
     PYTHON_PAGING_CELL,
     PYTHON_RULES_CELL,
@@ -246,18 +262,26 @@ export const reassignLeaveAppointmentsTask = defineTask({
     "Move every scheduled appointment of providers on approved leave to eligible covering colleagues (specialty, clinic days, leave, credential, no double booking).",
   instruction:
     "The medical director's latest memo in the workspace lists provider leave for next week. Please handle the coverage: every scheduled appointment that falls on an approved leave day has to be moved to a covering provider, following the clinic's scheduling rules. Don't change anything else in the appointment book. Reply 'done' when finished.",
-  tools: ["list_providers", "list_appointments", "get_appointment", "reassign_appointment", "cancel_appointment"],
+  tools: [
+    "list_providers",
+    "list_appointments",
+    "get_appointment",
+    "reassign_appointment",
+    "cancel_appointment",
+  ],
   verify,
   oracle: programCells({}),
   nearMisses: [
     {
       id: "ignores-clinic-days",
-      description: "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
+      description:
+        "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
       cells: programCells({ ignoreClinicDays: true }),
     },
     {
       id: "last-leave-day-excluded",
-      description: "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
+      description:
+        "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
       cells: programCells({ exclusiveEnd: true }),
     },
     {

@@ -76,7 +76,9 @@ function prepare(context: GenerateContext): void {
   const pickProvider = (anchor: AppointmentRow, visitType: VisitType, startTime: string): number => {
     const date = startTime.slice(0, 10);
     const slot = providerInterval(visitType, startTime);
-    const working = [...new Set(rows.filter((row) => row.start_time.startsWith(date)).map((row) => row.provider_id))];
+    const working = [
+      ...new Set(rows.filter((row) => row.start_time.startsWith(date)).map((row) => row.provider_id)),
+    ];
     const free = working.filter((providerId) =>
       rows.every(
         (row) =>
@@ -88,13 +90,21 @@ function prepare(context: GenerateContext): void {
     const sameSpecialty = free.filter((providerId) =>
       rows.some((row) => row.provider_id === providerId && row.specialty === anchor.specialty),
     );
-    return sameSpecialty.length > 0 ? random.pick(sameSpecialty) : free.length > 0 ? random.pick(free) : anchor.provider_id;
+    return sameSpecialty.length > 0
+      ? random.pick(sameSpecialty)
+      : free.length > 0
+        ? random.pick(free)
+        : anchor.provider_id;
   };
   const add = (anchor: AppointmentRow, visitType: VisitType, minutes: number, status: string): void => {
     const startTime = formatStartTime(anchor.start_time.slice(0, 10), minutes);
-    const providerId = visitType === "procedure" ? anchor.provider_id : pickProvider(anchor, visitType, startTime);
+    const providerId =
+      visitType === "procedure" ? anchor.provider_id : pickProvider(anchor, visitType, startTime);
     const patient = random.pick(rows.filter((row) => row.specialty === anchor.specialty)).patient_id;
-    const reason = visitType === "procedure" ? "Skin lesion removal" : random.pick(["Medication review", "Wound check", "Blood pressure check"]);
+    const reason =
+      visitType === "procedure"
+        ? "Skin lesion removal"
+        : random.pick(["Medication review", "Wound check", "Blood pressure check"]);
     const result = insert.run(
       patient,
       providerId,
@@ -118,7 +128,9 @@ function prepare(context: GenerateContext): void {
   };
   const used = new Set<number>();
   const anchors = (filter: (row: AppointmentRow) => boolean): AppointmentRow[] =>
-    random.shuffle(rows.filter((row) => !used.has(row.id) && live(row) && row.room_id !== null && filter(row)));
+    random.shuffle(
+      rows.filter((row) => !used.has(row.id) && live(row) && row.room_id !== null && filter(row)),
+    );
   const future = (row: AppointmentRow): boolean => row.start_time.slice(0, 10) >= referenceDate;
   const exam = (row: AppointmentRow): boolean => VISIT_RULES[row.visit_type as VisitType].roomType === "exam";
   const take = (candidates: AppointmentRow[]): AppointmentRow | undefined => {
@@ -135,7 +147,11 @@ function prepare(context: GenerateContext): void {
     const exact = take(anchors((row) => future(row) && exam(row)));
     if (exact) add(exact, "follow_up", startOf(exact), "scheduled");
     // A visit booked ten minutes into a longer one.
-    const partial = take(anchors((row) => future(row) && exam(row) && VISIT_RULES[row.visit_type as VisitType].lengthMinutes >= 30));
+    const partial = take(
+      anchors(
+        (row) => future(row) && exam(row) && VISIT_RULES[row.visit_type as VisitType].lengthMinutes >= 30,
+      ),
+    );
     if (partial) add(partial, "follow_up", startOf(partial) + 10, "scheduled");
     // A procedure booked during the previous procedure's turnover.
     const turnover = take(
@@ -144,7 +160,12 @@ function prepare(context: GenerateContext): void {
           future(row) &&
           row.visit_type === "procedure" &&
           endOf(row) - 5 + VISIT_RULES.procedure.lengthMinutes <= CLINIC_CLOSE_MINUTES &&
-          roomFree(row.room_id!, "procedure", formatStartTime(row.start_time.slice(0, 10), endOf(row) - 5), row.id),
+          roomFree(
+            row.room_id!,
+            "procedure",
+            formatStartTime(row.start_time.slice(0, 10), endOf(row) - 5),
+            row.id,
+          ),
       ),
     );
     if (turnover) add(turnover, "procedure", endOf(turnover) - 5, "scheduled");
@@ -155,7 +176,12 @@ function prepare(context: GenerateContext): void {
           future(row) &&
           exam(row) &&
           endOf(row) + 20 <= CLINIC_CLOSE_MINUTES &&
-          roomFree(row.room_id!, "follow_up", formatStartTime(row.start_time.slice(0, 10), endOf(row)), row.id),
+          roomFree(
+            row.room_id!,
+            "follow_up",
+            formatStartTime(row.start_time.slice(0, 10), endOf(row)),
+            row.id,
+          ),
       ),
     );
     if (touching) add(touching, "follow_up", endOf(touching), "scheduled");
@@ -178,7 +204,9 @@ function verify({ initial, answer }: VerifyContext): Check[] {
       ? (parsed as { conflicts: unknown[] }).conflicts
       : null;
   if (!list || !list.every((pair) => Array.isArray(pair) && pair.length === 2))
-    return [check("answer-format", false, `expected {"conflicts": [[id, id], ...]}, got: ${answer.slice(0, 200)}`)];
+    return [
+      check("answer-format", false, `expected {"conflicts": [[id, id], ...]}, got: ${answer.slice(0, 200)}`),
+    ];
   const key = (pair: unknown[]): string => {
     const [first, second] = pair.map(Number) as [number, number];
     return `${Math.min(first, second)}-${Math.max(first, second)}`;

@@ -18,7 +18,11 @@ import { logisticsDomain } from "../domain.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Open orders (outside the suspended supplier) whose every line is already at or above its order-up-to level. */
-export function expectedCancellations(db: Database.Database, policyText: string, bulletinText: string): string[] {
+export function expectedCancellations(
+  db: Database.Database,
+  policyText: string,
+  bulletinText: string,
+): string[] {
   const policy = parseReplenishmentPolicy(policyText);
   const { suspendedSupplierId } = parseOperationsBulletin(bulletinText);
   const lines = db
@@ -84,7 +88,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   );
   checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders"]));
   const parsed = parseAnswerJson(answer) as { cancelled?: unknown } | null;
-  const listed = Array.isArray(parsed?.cancelled) ? parsed.cancelled.map((id) => String(id).trim().toUpperCase()) : null;
+  const listed = Array.isArray(parsed?.cancelled)
+    ? parsed.cancelled.map((id) => String(id).trim().toUpperCase())
+    : null;
   const answerOk =
     listed !== null && listed.length === expected.length && listed.every((id) => expectedSet.has(id));
   checks.push(
@@ -157,7 +163,7 @@ export const cancelUnneededOrdersTask = defineTask({
   summary:
     "Apply the replenishment policy's open-order review: cancel every open purchase order whose lines are all at or above their order-up-to level at the receiving warehouse, leaving the suspended supplier's orders alone.",
   instruction:
-    "Purchasing here. We are carrying too many open purchase orders. Please do this week's open-order review as described in our replenishment policy and cancel every order the review says is no longer needed. Reply with only a JSON object {\"cancelled\": [<ids of the purchase orders you cancelled>]}.",
+    'Purchasing here. We are carrying too many open purchase orders. Please do this week\'s open-order review as described in our replenishment policy and cancel every order the review says is no longer needed. Reply with only a JSON object {"cancelled": [<ids of the purchase orders you cancelled>]}.',
   tools: [
     "list_warehouses",
     "list_suppliers",

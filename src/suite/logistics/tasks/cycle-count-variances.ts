@@ -61,7 +61,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedVariances(initial);
   const parsed = parseAnswerJson(answer) as { lots?: unknown; net_variance_value?: unknown } | null;
   const checks: Check[] = [];
-  const givenLots = Array.isArray(parsed?.lots) ? parsed.lots.map((lot) => String(lot).trim().toUpperCase()) : null;
+  const givenLots = Array.isArray(parsed?.lots)
+    ? parsed.lots.map((lot) => String(lot).trim().toUpperCase())
+    : null;
   const expectedSet = new Set(expected.lots);
   const missing = expected.lots.filter((lot) => !givenLots?.includes(lot));
   const extra = (givenLots ?? []).filter((lot) => !expectedSet.has(lot));
@@ -78,7 +80,10 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     ),
   );
   const net = Number(String(parsed?.net_variance_value ?? "").replace(/[$,\s]/g, ""));
-  const netOk = parsed?.net_variance_value !== undefined && Number.isFinite(net) && nearlyEqual(net, expected.netVarianceValue, 0.011);
+  const netOk =
+    parsed?.net_variance_value !== undefined &&
+    Number.isFinite(net) &&
+    nearlyEqual(net, expected.netVarianceValue, 0.011);
   checks.push(
     check(
       "net-variance-value",
@@ -146,7 +151,7 @@ export const cycleCountVariancesTask = defineTask({
   summary:
     "Reconcile the daily cycle-count exports against system lot quantities: latest non-void count per lot, reportable by category tolerance or value threshold from the inventory-control SOP; list the lots and the net variance value.",
   instruction:
-    "Please prepare the weekly cycle-count variance review. Compare every cycle-count export in the workspace with the quantities in our inventory system and apply the rules of the inventory control SOP to find the reportable variances. Reply with only a JSON object {\"lots\": [<lot ids with a reportable variance>], \"net_variance_value\": <sum over those lots of (counted - system quantity) x unit cost, in dollars>}.",
+    'Please prepare the weekly cycle-count variance review. Compare every cycle-count export in the workspace with the quantities in our inventory system and apply the rules of the inventory control SOP to find the reportable variances. Reply with only a JSON object {"lots": [<lot ids with a reportable variance>], "net_variance_value": <sum over those lots of (counted - system quantity) x unit cost, in dollars>}.',
   tools: ["list_warehouses", "list_products", "get_product", "list_inventory_lots", "get_inventory_lot"],
   verify,
   oracle: varianceCells(),

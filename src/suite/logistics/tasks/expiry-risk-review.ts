@@ -57,7 +57,8 @@ export function expectedValueAtRisk(db: Database.Database, state: StateView): Ma
   }>;
   for (const lot of lots) {
     const window = sop.expiryWindowDays[lot.category];
-    if (window === undefined || lot.expires_on > addDays(expiryReviewAsOf, window) || claimed.has(lot.lot_id)) continue;
+    if (window === undefined || lot.expires_on > addDays(expiryReviewAsOf, window) || claimed.has(lot.lot_id))
+      continue;
     totals.set(lot.warehouse_id, (totals.get(lot.warehouse_id) ?? 0) + lot.quantity * lot.unit_cost);
   }
   for (const [warehouse, value] of totals) totals.set(warehouse, roundCents(value));
@@ -79,14 +80,18 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     check(
       "answer-is-object",
       isObject,
-      isObject ? "answer is a JSON object" : `expected a JSON object of warehouse id -> value, found '${answer.slice(0, 120)}'`,
+      isObject
+        ? "answer is a JSON object"
+        : `expected a JSON object of warehouse id -> value, found '${answer.slice(0, 120)}'`,
     ),
   );
   const wrong: string[] = [];
   for (const [warehouse, value] of expected) {
     const found = given.get(warehouse);
     if (found === undefined || !Number.isFinite(found) || !nearlyEqual(found, value, 0.011))
-      wrong.push(`${warehouse}: expected ${value.toFixed(2)}, found ${found === undefined ? "nothing" : String(found)}`);
+      wrong.push(
+        `${warehouse}: expected ${value.toFixed(2)}, found ${found === undefined ? "nothing" : String(found)}`,
+      );
   }
   const extra = [...given.keys()].filter((key) => !expected.has(key));
   checks.push(
@@ -160,7 +165,7 @@ export const expiryRiskReviewTask = defineTask({
   summary:
     "Compute, per warehouse, the value at cost of available lots expiring within their category's window from the review date, excluding expired, quarantined and damaged-claimed lots, as the inventory-control SOP and operations bulletin define it.",
   instruction:
-    "Quality needs the at-risk stock figures for the quarterly expiry review. Using the definitions in our inventory control SOP and the review date given in the latest operations bulletin, work out the value at cost of the stock at risk of expiring in each warehouse. Reply with only a JSON object mapping every warehouse id to its value in dollars rounded to the cent (use 0 for a warehouse with nothing at risk), e.g. {\"WH-XXX\": 1234.56}.",
+    'Quality needs the at-risk stock figures for the quarterly expiry review. Using the definitions in our inventory control SOP and the review date given in the latest operations bulletin, work out the value at cost of the stock at risk of expiring in each warehouse. Reply with only a JSON object mapping every warehouse id to its value in dollars rounded to the cent (use 0 for a warehouse with nothing at risk), e.g. {"WH-XXX": 1234.56}.',
   tools: ["list_warehouses", "list_products", "get_product", "list_inventory_lots", "get_inventory_lot"],
   verify,
   oracle: expiryCells(),

@@ -5,7 +5,6 @@ import {
   defineTask,
   diffTable,
   type Check,
-  type Row,
   type VerifyContext,
 } from "../../../envs/index.js";
 import {
@@ -43,7 +42,13 @@ export function expectedReplenishment(
        WHERE products.status = 'active'
        GROUP BY lots.warehouse_id, lots.sku ORDER BY lots.warehouse_id, lots.sku`,
     )
-    .all() as Array<{ warehouse_id: string; sku: string; category: string; case_pack: number; available: number }>;
+    .all() as Array<{
+    warehouse_id: string;
+    sku: string;
+    category: string;
+    case_pack: number;
+    available: number;
+  }>;
   const expected = new Map<string, Map<string, number>>();
   for (const row of stock) {
     const rule = policy.categories[row.category];
@@ -52,7 +57,8 @@ export function expectedReplenishment(
     const position = row.available + (onOrder.get(`${row.warehouse_id}|${row.sku}`) ?? 0);
     if (position > levels.reorderPoint) continue;
     const quantity = Math.ceil((levels.orderUpTo - position) / row.case_pack) * row.case_pack;
-    const supplier = rule.preferredSupplierId === suspendedSupplierId ? rule.backupSupplierId : rule.preferredSupplierId;
+    const supplier =
+      rule.preferredSupplierId === suspendedSupplierId ? rule.backupSupplierId : rule.preferredSupplierId;
     const key = `${row.warehouse_id}|${supplier}`;
     const lines = expected.get(key) ?? new Map<string, number>();
     lines.set(row.sku, quantity);
@@ -110,7 +116,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     const key = `${String(order.warehouse_id)}|${String(order.supplier_id)}`;
     if (actual.has(key)) duplicates.push(key);
     const orderLines = actual.get(key) ?? new Map<string, number>();
-    for (const line of lines.added as Row[]) {
+    for (const line of lines.added) {
       if (line.purchase_order_id !== order.id) continue;
       const sku = String(line.sku);
       orderLines.set(sku, (orderLines.get(sku) ?? 0) + Number(line.quantity));
@@ -147,7 +153,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     check(
       "answer-done",
       /\bdone\b/i.test(answer),
-      /\bdone\b/i.test(answer) ? "answered 'done'" : `expected the reply 'done', found '${answer.slice(0, 80)}'`,
+      /\bdone\b/i.test(answer)
+        ? "answered 'done'"
+        : `expected the reply 'done', found '${answer.slice(0, 80)}'`,
     ),
   );
   return checks;
@@ -161,7 +169,12 @@ interface OracleOptions {
 }
 
 function replenishmentCells(options: OracleOptions = {}): string[] {
-  const { honourSuspension = true, countOpenOrders = true, reorderAtPoint = true, roundToCases = true } = options;
+  const {
+    honourSuspension = true,
+    countOpenOrders = true,
+    reorderAtPoint = true,
+    roundToCases = true,
+  } = options;
   return [
     PYTHON_HELPERS,
     String.raw`

@@ -34,7 +34,9 @@ export function expectedTenders(
   const card = JSON.parse(rateCardText) as RateCard;
   const bulletin = parseOperationsBulletin(bulletinText);
   const active = new Set(
-    (db.prepare("SELECT id FROM carriers WHERE active = 1").all() as Array<{ id: string }>).map((row) => row.id),
+    (db.prepare("SELECT id FROM carriers WHERE active = 1").all() as Array<{ id: string }>).map(
+      (row) => row.id,
+    ),
   );
   const pending = db
     .prepare(
@@ -55,7 +57,9 @@ export function expectedTenders(
   const tenders = new Map<string, Tender>();
   for (const shipment of pending) {
     let best: Tender | null = null;
-    for (const carrier of [...card.carriers].sort((left, right) => left.carrier_id.localeCompare(right.carrier_id))) {
+    for (const carrier of [...card.carriers].sort((left, right) =>
+      left.carrier_id.localeCompare(right.carrier_id),
+    )) {
       if (!active.has(carrier.carrier_id)) continue;
       if (
         carrier.carrier_id === bulletin.restrictedCarrierId &&
@@ -63,7 +67,8 @@ export function expectedTenders(
       )
         continue;
       const cost = quoteFreight(card, carrier, { ...shipment, is_hazmat: shipment.is_hazmat === 1 });
-      if (cost !== null && (best === null || cost < best.cost)) best = { carrierId: carrier.carrier_id, cost };
+      if (cost !== null && (best === null || cost < best.cost))
+        best = { carrierId: carrier.carrier_id, cost };
     }
     if (best) tenders.set(shipment.id, best);
   }
@@ -107,7 +112,8 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       wrongCost.push(`${id}: expected ${tender.cost.toFixed(2)}, found ${String(after.freight_cost)}`);
     const before = change.before;
     const moved = Object.keys(before).filter(
-      (column) => !["status", "carrier_id", "freight_cost"].includes(column) && before[column] !== after[column],
+      (column) =>
+        !["status", "carrier_id", "freight_cost"].includes(column) && before[column] !== after[column],
     );
     if (moved.length > 0) otherFields.push(`${id}: ${moved.join(", ")}`);
   }
@@ -133,7 +139,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     check(
       "other-shipment-fields-unchanged",
       otherFields.length === 0,
-      otherFields.length === 0 ? "only status, carrier and cost changed" : `unexpected field changes: ${otherFields.join(" | ")}`,
+      otherFields.length === 0
+        ? "only status, carrier and cost changed"
+        : `unexpected field changes: ${otherFields.join(" | ")}`,
     ),
   );
   checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["shipments"]));
@@ -229,7 +237,7 @@ export const tenderPendingShipmentsTask = defineTask({
   summary:
     "Assign every pending shipment to its cheapest eligible carrier per the rate card (zones, billable weight, expedited, minimum charge, fuel, weight and hazmat limits), skipping inactive carriers and the carrier restriction in the operations bulletin, and record the quoted cost.",
   instruction:
-    "Transportation is behind on tendering. Assign every pending outbound shipment to the cheapest carrier that is allowed to take it, using our current rate card, and record the quoted freight cost on each shipment. Check the latest operations bulletin for any carrier restrictions. When you are done, reply with only a JSON object {\"assigned\": <number of shipments assigned>, \"total_freight_cost\": <sum of the recorded freight costs, in dollars>}.",
+    'Transportation is behind on tendering. Assign every pending outbound shipment to the cheapest carrier that is allowed to take it, using our current rate card, and record the quoted freight cost on each shipment. Check the latest operations bulletin for any carrier restrictions. When you are done, reply with only a JSON object {"assigned": <number of shipments assigned>, "total_freight_cost": <sum of the recorded freight costs, in dollars>}.',
   tools: ["list_warehouses", "list_carriers", "list_shipments", "assign_carrier"],
   verify,
   oracle: tenderCells(),

@@ -1,0 +1,206 @@
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  diffTable,
+  parseAnswerList,
+  type Check,
+  type VerifyContext,
+} from "../../../envs/index.js";
+import { WAIVER_FOLDER, parseWaiverLetter } from "../documents.js";
+import { universityDomain } from "../domain.js";
+import { prerequisiteSatisfied } from "../rules.js";
+import {
+  PYTHON_PRELUDE,
+  attemptsByStudent,
+  calendarOf,
+  compareIds,
+  folderFiles,
+  gradedAndCurrentTerms,
+  regulationsOf,
+  termName,
+} from "./shared.js";
+
+/** Registrations of the term in progress that miss a prerequisite and have no approved waiver for the term. */
+export function expectedDrops(context: VerifyContext): number[] {
+  const { initial } = context;
+  const regulations = regulationsOf(initial);
+  const { current } = gradedAndCurrentTerms(initial.db);
+  const currentName = termName(calendarOf(initial), current);
+  const waived = new Set(
+    folderFiles(initial, WAIVER_FOLDER)
+      .flatMap((file) => parseWaiverLetter(file.text, file.path))
+      .filter((waiver) => waiver.termName === currentName && waiver.decision === "APPROVED")
+      .map((waiver) => `${waiver.studentId}|${waiver.courseCode}`),
+  );
+  const prerequisites = new Map<string, string[]>();
+  for (const row of initial.db
+    .prepare(
+      `SELECT c.code AS course, p.code AS prerequisite FROM course_prerequisites cp
+       JOIN courses c ON c.course_id = cp.course_id JOIN courses p ON p.course_id = cp.prerequisite_course_id`,
+    )
+    .all() as Array<{ course: string; prerequisite: string }>) {
+    prerequisites.set(row.course, [...(prerequisites.get(row.course) ?? []), row.prerequisite]);
+  }
+  const drops: number[] = [];
+  for (const [studentId, attempts] of attemptsByStudent(initial.db)) {
+    for (const attempt of attempts) {
+      if (attempt.term !== current || attempt.status !== "enrolled") continue;
+      if (waived.has(`${studentId}|${attempt.courseCode}`)) continue;
+      const missing = (prerequisites.get(attempt.courseCode) ?? []).some(
+        (prerequisite) =>
+          !prerequisiteSatisfied(attempts, prerequisite, current, regulations.prerequisiteMinimumGrade),
+      );
+      if (missing) drops.push(attempt.enrollmentId);
+    }
+  }
+  return drops.sort((left, right) => left - right);
+}
+
+function verify(context: VerifyContext): Check[] {
+  const { initial, final, answer } = context;
+  const expected = new Set(expectedDrops(context));
+  const checks: Check[] = [];
+  const enrollments = diffTable(initial.db, final.db, "enrollments", "enrollment_id");
+  const dropped = new Set(
+    enrollments.changed.filter((change) => change.after.status === "dropped").map((change) => Number(change.key)),
+  );
+  checks.push(
+    compareIds(
+      "registrations-dropped",
+      "registrations dropped",
+      [...expected].map(String),
+      [...dropped].map(String),
+    ),
+  );
+  const stray = enrollments.changed.filter((change) => {
+    const { status: _before, ...restBefore } = change.before;
+    const { status: _after, ...restAfter } = change.after;
+    return change.after.status !== "dropped" || JSON.stringify(restBefore) !== JSON.stringify(restAfter);
+  });
+  const strayCount = stray.length + enrollments.added.length + enrollments.removed.length;
+  checks.push(
+    check(
+      "no-other-registration-changes",
+      strayCount === 0,
+      strayCount === 0
+        ? "no registration changed other than by a drop"
+        : `${strayCount} registrations changed in other ways (e.g. ${stray
+            .slice(0, 5)
+            .map((change) => change.key)
+            .join(", ")})`,
+    ),
+  );
+  const actions = diffTable(initial.db, final.db, "registrar_actions", "action_id");
+  const logged = new Set(
+    actions.added.filter((row) => row.action_type === "enrollment_drop").map((row) => Number(row.enrollment_id)),
+  );
+  const unlogged = [...dropped].filter((id) => !logged.has(id));
+  const strayActions = actions.added.filter(
+    (row) => row.action_type !== "enrollment_drop" || !dropped.has(Number(row.enrollment_id)),
+  );
+  const auditOk = unlogged.length === 0 && strayActions.length === 0 && actions.changed.length + actions.removed.length === 0;
+  checks.push(
+    check(
+      "audit-log",
+      auditOk,
+      auditOk
+        ? "every drop is in the audit log and nothing else was logged"
+        : `audit log: ${unlogged.length} drops not logged, ${strayActions.length} unexpected entries, ${actions.changed.length + actions.removed.length} existing entries altered`,
+    ),
+  );
+  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["enrollments", "registrar_actions"]));
+  checks.push(
+    compareIds(
+      "answer",
+      "answered enrollment ids",
+      [...expected].map(String),
+      parseAnswerList(answer).map((item) => String(Number(item))),
+    ),
+  );
+  return checks;
+}
+
+interface PrerequisiteVariant {
+  minimumGrade: boolean;
+  waivers: boolean;
+  sameTermCounts: boolean;
+}
+
+function prerequisiteCells(variant: PrerequisiteVariant): string[] {
+  return [
+    PYTHON_PRELUDE,
+    `prerequisite_grade = ${variant.minimumGrade ? 're.search(r"prerequisite course with a grade of \\*\\*([A-F][+-]?)\\*\\*", regulations).group(1)' : '"C"'}
+enrollments = fetch_all("list_enrollments", "enrollments")
+current = max(e["term"] for e in enrollments if e["status"] == "enrolled")
+current_name = term_names[current]
+waived = set()
+for path in files:
+    if path.startswith("waivers/"):
+        text = read_text(path)
+        term = re.search(r"^Term: ((?:Spring|Fall) \\d{4})$", text, re.M).group(1)
+        for student_id, course, decision in re.findall(r"^\\| (S\\d{6}) \\| [^|]+ \\| ([A-Z]+ \\d{3}) \\| [A-Z]+ \\d{3} \\| (APPROVED|DENIED) \\|$", text, re.M):
+            if term == current_name and decision == "APPROVED":
+                waived.add((student_id, course))
+print("term in progress", current, current_name, "minimum", prerequisite_grade, "waivers", sorted(waived))`,
+    `open_registrations = [e for e in enrollments if e["status"] == "enrolled"]
+prerequisites = {}
+for code in sorted({e["course_code"] for e in open_registrations}):
+    prerequisites[code] = [p["code"] for p in tools.get_course(course_code=code)["course"]["prerequisites"]]
+by_student = defaultdict(list)
+for e in enrollments:
+    by_student[e["student_id"]].append(e)
+
+def satisfied(student_id, prerequisite):
+    for e in by_student[student_id]:
+        if e["course_code"] != prerequisite:
+            continue
+        if e["term"] < current and e["status"] == "completed" and (e["grade"] == "P" or (e["grade"] in points and points[e["grade"]] >= points[prerequisite_grade])):
+            return True
+${variant.sameTermCounts ? `        if e["term"] == current and e["status"] == "enrolled":
+            return True
+` : ""}    return False
+
+to_drop = []
+for e in open_registrations:
+    if ${variant.waivers ? '(e["student_id"], e["course_code"]) in waived or ' : ""}all(satisfied(e["student_id"], p) for p in prerequisites[e["course_code"]]):
+        continue
+    to_drop.append(e["enrollment_id"])
+print(len(open_registrations), "open registrations;", len(to_drop), "to drop")`,
+    `for enrollment_id in to_drop:
+    tools.drop_enrollment(enrollment_id=enrollment_id, reason="Prerequisite not met (academic regulations 5.1) and no approved waiver for " + current_name)
+print("dropped", len(to_drop))`,
+    `print(json.dumps(sorted(to_drop)))`,
+  ];
+}
+
+const FULL: PrerequisiteVariant = { minimumGrade: true, waivers: true, sameTermCounts: false };
+
+export const prerequisiteCheckTask = defineTask({
+  id: "university.prerequisite-check",
+  domain: universityDomain,
+  summary:
+    "Drop the registrations of the term in progress that miss a prerequisite (minimum grade from the regulations, no same-term credit) unless a department waiver for this term approves them.",
+  instruction:
+    "The add/drop deadline of the term in progress is near. Enforce the prerequisite rules of the academic regulations on this term's registrations: drop, with the drop_enrollment tool, every registration that does not meet its course's prerequisites and is not covered by an approved department waiver for this term (see the waivers folder). Leave every other registration alone. Reply with only a JSON array of the dropped enrollment ids, sorted.",
+  tools: ["list_students", "list_enrollments", "list_sections", "list_courses", "get_course", "drop_enrollment"],
+  verify,
+  oracle: prerequisiteCells(FULL),
+  nearMisses: [
+    {
+      id: "accepts-any-passing-grade",
+      description: "Accepts any grade of C or better in the prerequisite instead of the regulations' minimum.",
+      cells: prerequisiteCells({ ...FULL, minimumGrade: false }),
+    },
+    {
+      id: "ignores-waivers",
+      description: "Drops registrations that the department waived for this term.",
+      cells: prerequisiteCells({ ...FULL, waivers: false }),
+    },
+    {
+      id: "counts-same-term-prerequisites",
+      description: "Treats a prerequisite taken in the same term as satisfied.",
+      cells: prerequisiteCells({ ...FULL, sameTermCounts: true }),
+    },
+  ],
+});
