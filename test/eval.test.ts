@@ -63,6 +63,23 @@ describe("evaluation runner", () => {
       expect(typeof row.runtimeErrorsPerEpisode).toBe("number");
     }
     expect(existsSync(reports.htmlPath) && existsSync(reports.markdownPath)).toBe(true);
+
+    // A recorded run replays to the same rewards through the replay policy.
+    const replayDir = join(scratch, "replay");
+    await runEvaluation({
+      model: `replay:${join(outDir, "trajectories.jsonl")}`,
+      tasks,
+      harnesses: ["dtc", "ptc", "hybrid"],
+      scales: ["v0"],
+      samples: 1,
+      seed: 0,
+      outDir: replayDir,
+      concurrency: 2,
+      limits: { maxTurns: 2_000, maxToolCalls: 5_000 },
+    });
+    const replayed = readTrajectories(join(replayDir, "trajectories.jsonl"));
+    expect(replayed.map((trajectory) => trajectory.reward)).toEqual(replayed.map(() => 1));
+    expect(replayed.every((trajectory) => trajectory.model.startsWith("replay:"))).toBe(true);
   });
 
   it("resumes an interrupted run without repeating finished episodes", async () => {

@@ -1,20 +1,9 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { processCount } from "./helpers/processes.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, createKernelPool, type Kernel } from "../src/kernel/index.js";
-
-/** Processes whose command line contains the pattern (read from /proc, so the probe never counts itself). */
-export function processCount(pattern: string): number {
-  let count = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ").includes(pattern)) count += 1;
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return count;
-}
 
 describe("kernel", () => {
   let kernel: Kernel;
@@ -129,6 +118,22 @@ describe("kernel lifecycle", () => {
     expect(processCount(workspace)).toBe(0);
     expect(processCount("sleep 313.25")).toBe(0);
     expect(existsSync(workspace)).toBe(false);
+  });
+
+  it("works when TMPDIR is private to the host user", async () => {
+    const previous = process.env.TMPDIR;
+    const privateDir = mkdtempSync(join(tmpdir(), "private-tmp-"));
+    chmodSync(privateDir, 0o700);
+    process.env.TMPDIR = privateDir;
+    try {
+      const kernel = createKernel();
+      expect((await kernel.execute("print('reachable')")).text).toBe("reachable");
+      await kernel.dispose();
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      rmSync(privateDir, { recursive: true, force: true });
+    }
   });
 
   it("a warm pool hands out started kernels with separate workspaces", async () => {

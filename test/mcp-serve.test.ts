@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { connectUpstreams } from "../src/runtime/index.js";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(projectRoot, "bin", "progagent.js");
@@ -153,6 +154,21 @@ describe("progagent serve", () => {
       });
       expect(text(kept)).toBe("2");
       await Promise.all(clients.map((client) => client.close()));
+
+      // The same server as a Streamable HTTP upstream of progagent's own client.
+      await using upstream = await connectUpstreams({ mcpServers: { remote: { url } } });
+      expect(upstream.endpoints.map((endpoint) => endpoint.name)).toEqual(["programmatic_tool_call"]);
+      const viaClient = await upstream.endpoints[0]!.call(
+        { code: "print(6 * 7)" },
+        { signal: new AbortController().signal, timeoutMs: 30_000 },
+      );
+      expect(text(viaClient)).toBe("42");
+      const invalid = await upstream.endpoints[0]!.call(
+        { code: 7 },
+        { signal: new AbortController().signal, timeoutMs: 30_000 },
+      );
+      expect(invalid.isError).toBe(true);
+      expect(text(invalid)).toMatch(/field 'code' must be string/);
     } finally {
       server.kill("SIGTERM");
       await new Promise((done) => server.once("exit", done));

@@ -150,3 +150,26 @@ describe("decodeToolResult", () => {
     );
   });
 });
+
+describe("tool deadlines", () => {
+  it("a hung tool hits its deadline and the program can go on", async () => {
+    const hung: ToolEndpoint = {
+      name: "hang",
+      description: "Never answers.",
+      inputSchema: { type: "object", properties: {} },
+      call: () => new Promise(() => undefined),
+    };
+    const session = createPtcSession({ endpoints: [hung], toolTimeoutMs: 300 });
+    try {
+      const result = await session.run(
+        'try:\n    tools.hang()\nexcept ToolError as error:\n    print("gave up:", error)\nprint("next")',
+      );
+      expect(result.text).toContain(
+        "gave up: hang: Tool 'hang' failed: tool 'hang' did not finish within 300 ms",
+      );
+      expect(result.text).toContain("next");
+    } finally {
+      await session.dispose();
+    }
+  });
+});

@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const PREFIX = "progagent-";
 
@@ -17,12 +17,12 @@ let swept = false;
  * Creates a directory named after the owning pid, so that directories left behind by a killed process
  * can be recognised and removed by the next progagent process.
  */
-export function createTempDir(label: string): TempDir {
+export function createTempDir(label: string, parent: string = tmpdir()): TempDir {
   if (!swept) {
     swept = true;
     sweepStaleTempDirs();
   }
-  const path = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-${label}-`));
+  const path = mkdtempSync(join(parent, `${PREFIX}${process.pid}-${label}-`));
   let disposed = false;
   const dispose = (): void => {
     if (disposed) return;
@@ -30,6 +30,21 @@ export function createTempDir(label: string): TempDir {
     rmSync(path, { recursive: true, force: true, maxRetries: 3 });
   };
   return { path, dispose, [Symbol.dispose]: dispose };
+}
+
+/** Whether every ancestor of a directory lets other users pass through (search permission for "others"). */
+export function isTraversableByOthers(path: string): boolean {
+  let current = path;
+  for (;;) {
+    try {
+      if ((statSync(current).mode & 0o001) === 0) return false;
+    } catch {
+      return false;
+    }
+    const parent = dirname(current);
+    if (parent === current) return true;
+    current = parent;
+  }
 }
 
 /** Removes temp directories whose owning process no longer exists. */

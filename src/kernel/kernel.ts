@@ -1,7 +1,15 @@
 import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
+import {
+  ERROR_CODES,
+  ProgAgentError,
+  createTempDir,
+  errorMessage,
+  isTraversableByOthers,
+  type TempDir,
+} from "../core/index.js";
+import { tmpdir } from "node:os";
 import { composeOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./compose-output.js";
 import {
   KernelProcess,
@@ -100,9 +108,9 @@ let bootstrapDir: TempDir | undefined;
 let uidCounter = 0;
 
 /** A world-readable copy of the bootstrap, so that a sandbox user can read it wherever the package lives. */
-function bootstrapPath(): string {
+function bootstrapPath(parent: string): string {
   if (!bootstrapDir) {
-    bootstrapDir = createTempDir("bootstrap");
+    bootstrapDir = createTempDir("bootstrap", parent);
     chmodSync(bootstrapDir.path, 0o755);
     const owned = bootstrapDir;
     process.once("exit", () => owned.dispose());
@@ -120,6 +128,16 @@ function allocateUid(): number | undefined {
   if (process.getuid?.() !== 0) return undefined;
   uidCounter += 1;
   return 200_000 + ((process.pid * 131 + uidCounter) % 100_000);
+}
+
+/**
+ * bwrap runs as the kernel's own uid and must reach the workspace to bind it: when TMPDIR is private to the
+ * host user (mode 0700 somewhere on the way), kernels live under /tmp instead.
+ */
+function kernelParentDir(uid: number | undefined): string {
+  const preferred = tmpdir();
+  if (uid === undefined || isTraversableByOthers(preferred)) return preferred;
+  return "/tmp";
 }
 
 function chownRecursive(path: string, uid: number): void {
@@ -149,13 +167,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const sandbox = options.unsafeNoSandbox !== true;
   const warn = options.onWarning ?? ((message: string) => process.stderr.write(`${message}\n`));
   if (!sandbox) warn(UNSAFE_WARNING);
-  const ownDir = createTempDir("kernel");
+  const uid = allocateUid();
+  const ownDir = createTempDir("kernel", kernelParentDir(uid));
   chmodSync(ownDir.path, 0o711);
   const ioDir = join(ownDir.path, "io");
   mkdirSync(ioDir, { mode: 0o700 });
   const workspaceDir = options.workspaceDir ?? join(ownDir.path, "workspace");
   mkdirSync(workspaceDir, { recursive: true });
-  const uid = allocateUid();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const timeoutMs = options.timeoutMs ?? 60_000;
   const graceMs = options.interruptGraceMs ?? 2_000;
@@ -222,7 +240,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     const child: KernelProcess = new KernelProcess({
       interpreter: options.interpreter ?? "/usr/bin/python3",
       workspaceDir,
-      bootstrapPath: bootstrapPath(),
+      bootstrapPath: bootstrapPath(kernelParentDir(uid)),
       ioDir,
       sandbox,
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),

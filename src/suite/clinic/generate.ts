@@ -358,6 +358,11 @@ function arrangeLeaveCoverage(
   if (third.credential === "NP" || third.credential === "PA") third.credential = "MD";
   onLeave.clinicDays = [1, 2, 5];
   onLeave.credential = "MD";
+  // Every clinic has at least one advanced practitioner, so credential rules always matter.
+  if (!providers.some((provider) => provider.credential === "NP" || provider.credential === "PA")) {
+    const practitioner = providers.filter((provider) => provider.specialtyCode === "PED")[1];
+    if (practitioner) practitioner.credential = "NP";
+  }
   const pediatrician = providers.find((provider) => provider.specialtyCode === "PED")!;
   pediatrician.clinicDays = [...new Set([...pediatrician.clinicDays, 2, 3])].sort((a, b) => a - b);
 

@@ -3,6 +3,7 @@ import { applyNoShowPolicyTask } from "./tasks/apply-no-show-policy.js";
 import { collectionsReviewTask } from "./tasks/collections-review.js";
 import { reassignLeaveAppointmentsTask } from "./tasks/reassign-leave-appointments.js";
 import { roomDoubleBookingsTask } from "./tasks/room-double-bookings.js";
+import { scheduleAuditTask } from "./tasks/schedule-audit.js";
 
 export { clinicDomain } from "./domain.js";
 
@@ -11,4 +12,5 @@ export const clinicTasks: TaskDefinition[] = [
   applyNoShowPolicyTask,
   collectionsReviewTask,
   roomDoubleBookingsTask,
+  scheduleAuditTask,
 ];

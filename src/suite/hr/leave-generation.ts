@@ -402,9 +402,12 @@ export function generateLeave(
     )
     .at(0);
   const earliestExit = makeDate(year, 1, 2) > addDays(reference, -200) ? makeDate(year, 1, 2) : addDays(reference, -200);
-  if (leaver && earliestExit <= addDays(reference, -10)) {
+  // Before the timesheet window when the year allows it, so the leaver never shows up in current payroll work.
+  const beforeTimesheets = addDays(calendar.timesheetStart, -1);
+  const latestExit = beforeTimesheets >= earliestExit ? beforeTimesheets : addDays(reference, -1);
+  if (leaver && earliestExit <= latestExit) {
     leaver.status = "terminated";
-    leaver.terminationDate = fromDayNumber(random.int(toDayNumber(earliestExit), toDayNumber(addDays(reference, -10))));
+    leaver.terminationDate = fromDayNumber(random.int(toDayNumber(earliestExit), toDayNumber(latestExit)));
     leaveReserved.add(leaver);
     setTarget(leaver, rules.tenuredCapDays + randomStep(random, 1, 5, 0.5));
   }
@@ -509,6 +512,15 @@ export function generateLeave(
       const wantedUse = Math.max(0, entitlement + carried - target);
       const used = placeAs(employee, "annual", wantedUse, rangeStart, rangeEnd, "approved");
       remainingByYear.set(`${employee.id}:${balanceYear}`, entitlement + carried - used);
+      const sickEnd = balanceYear < year ? rangeEnd : addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
+      const sickUsed =
+        balanceYear > year ? 0 : placeAs(employee, "sick", random.int(0, balanceYear < year ? 6 : 3), rangeStart, sickEnd, "approved");
+      // Declined and withdrawn requests in the past: history only, they never touch a balance.
+      const pastEnd = addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
+      if (balanceYear <= year && random.chance(0.25)) placeAs(employee, "annual", random.int(1, 4), rangeStart, pastEnd, "denied");
+      if (balanceYear <= year && random.chance(0.15)) placeAs(employee, "annual", random.int(1, 3), rangeStart, pastEnd, "cancelled");
+      // A closed year only feeds the carry-over into the current one; its balances were archived.
+      if (balanceYear < year) continue;
       balances.push({
         employeeId: employee.id,
         year: balanceYear,
@@ -517,9 +529,6 @@ export function generateLeave(
         carriedOverDays: carried,
         usedDays: used,
       });
-      const sickEnd = balanceYear < year ? rangeEnd : addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
-      const sickUsed =
-        balanceYear > year ? 0 : placeAs(employee, "sick", random.int(0, balanceYear < year ? 6 : 3), rangeStart, sickEnd, "approved");
       balances.push({
         employeeId: employee.id,
         year: balanceYear,
@@ -528,10 +537,6 @@ export function generateLeave(
         carriedOverDays: 0,
         usedDays: sickUsed,
       });
-      // Declined and withdrawn requests in the past: history only, they never touch a balance.
-      const pastEnd = addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
-      if (balanceYear <= year && random.chance(0.25)) placeAs(employee, "annual", random.int(1, 4), rangeStart, pastEnd, "denied");
-      if (balanceYear <= year && random.chance(0.15)) placeAs(employee, "annual", random.int(1, 3), rangeStart, pastEnd, "cancelled");
     }
   }
 

@@ -232,10 +232,10 @@ Revision date: ${revisionDate}. Owner: People Operations.
 
 ## 1. Leave year and entitlement
 
-The leave year is the calendar year; the current leave year is **${carry.year}**. Full-time employees receive 20 days of annual leave per year, 25 days from
-the year in which they start their sixth year of service; part-time employees receive the same prorated by FTE.
+The leave year is the calendar year; the current leave year is **${carry.year}**. Full-time employees receive 20 days of annual leave per year, 25 days once
+they have completed five years of service by 1 January; part-time employees receive the same prorated by FTE.
 Sick leave is 10 days per year (prorated by FTE). Entitlements are loaded into the HR system on 1 January.
-Agency contractors do not accrue leave with ${COMPANY_NAME}.
+Agency contractors do not accrue leave with Harborline.
 
 A balance's remaining days are \`entitlement_days + carried_over_days - used_days\`. \`used_days\` includes
 approved leave that has not been taken yet.

@@ -64,7 +64,8 @@ export function generateTimesheets(
     const position = positionById(employee.positionId);
     const tracked =
       position.flsaStatus === "non_exempt" || PROJECT_TRACKING_DEPARTMENT_IDS.includes(employee.departmentId);
-    if (!tracked) continue;
+    // Leavers serve their notice on garden leave, so they never log hours in the window.
+    if (!tracked || employee.status === "terminated") continue;
     const shiftWorker = position.flsaStatus === "non_exempt" && SHIFT_DEPARTMENT_IDS.includes(employee.departmentId);
     const codes = departmentById(employee.departmentId).projectCodes;
     const leave = onLeave.get(employee.id);
@@ -168,40 +169,47 @@ function plantOvertimeCases(
     return totals;
   };
 
-  // An entry still awaiting approval in a week that is over the threshold.
-  plantOnce(random.shuffle(covered), (employee) => {
+  // An entry still awaiting approval in a week that is over the threshold (raising a week if none is).
+  const flipped = plantOnceFound(random.shuffle(covered), (employee) => {
     const rule = overtimeRuleFor(policy, departmentById(employee.departmentId).name);
     for (const total of weekTotals(employee, ["approved", "submitted"]).values()) {
       const approved = total.entries.filter((entry) => entry.status === "approved");
       if (total.hours > rule.thresholdHours + 1 && approved.length > 0) {
-        const target = random.pick(approved);
-        target.status = "submitted";
+        random.pick(approved).status = "submitted";
         return true;
       }
     }
     return false;
   });
+  if (!flipped) {
+    plantOnce(random.shuffle(covered), (employee) => {
+      const rule = overtimeRuleFor(policy, departmentById(employee.departmentId).name);
+      for (const total of weekTotals(employee, ["approved"]).values()) {
+        if (total.entries.length >= 3 && raiseWeek(total, rule.thresholdHours + 3)) {
+          random.pick(total.entries).status = "submitted";
+          return true;
+        }
+      }
+      return false;
+    });
+  }
 
   // A Customer Support week above its own threshold but not above 40 hours.
   const supportRule = overtimeRuleFor(policy, "Customer Support");
-  const supportStaff = random.shuffle(covered.filter((employee) => employee.departmentId === CUSTOMER_SUPPORT_ID && employee.fte === 1));
+  const supportStaff = random.shuffle(
+    covered.filter((employee) => employee.departmentId === CUSTOMER_SUPPORT_ID && employee.fte === 1),
+  );
   const hasMiddleWeek = supportStaff.some((employee) =>
     [...weekTotals(employee, ["approved"]).values()].some(
       (total) => total.hours > supportRule.thresholdHours && total.hours <= 40,
     ),
   );
   if (!hasMiddleWeek) {
-    plantOnce(supportStaff, (employee) => {
-      for (const total of weekTotals(employee, ["approved"]).values()) {
-        const missing = supportRule.thresholdHours + 1 - total.hours;
-        const target = total.entries[0];
-        if (missing > 0 && total.hours + missing <= 40 && target && target.hours + missing <= 12) {
-          target.hours += missing;
-          return true;
-        }
-      }
-      return false;
-    });
+    plantOnce(supportStaff, (employee) =>
+      [...weekTotals(employee, ["approved"]).values()].some(
+        (total) => total.hours <= supportRule.thresholdHours && raiseWeek(total, supportRule.thresholdHours + 1),
+      ),
+    );
   }
 
   // Exempt staff and contractors with weeks that would be overtime if they were covered.
@@ -213,18 +221,32 @@ function plantOvertimeCases(
       [...weekTotals(employee, ["approved"]).values()].some((total) => total.hours > 41),
     );
     if (already) continue;
-    plantOnce(random.shuffle(group), (employee) => {
-      for (const total of weekTotals(employee, ["approved"]).values()) {
-        const target = total.entries[0];
-        const extra = 42.5 - total.hours;
-        if (target && extra > 0 && target.hours + extra <= 12) {
-          target.hours += extra;
-          return true;
-        }
-      }
-      return false;
-    });
+    plantOnce(random.shuffle(group), (employee) =>
+      [...weekTotals(employee, ["approved"]).values()].some(
+        (total) => total.entries.length >= 3 && raiseWeek(total, 42.5),
+      ),
+    );
   }
+}
+
+/** Adds hours to a week's entries (none above 12 hours) until the week reaches `target`; false if it cannot. */
+function raiseWeek(total: { hours: number; entries: TimesheetEntry[] }, target: number): boolean {
+  let missing = target - total.hours;
+  const capacity = total.entries.reduce((sum, entry) => sum + Math.max(0, 12 - entry.hours), 0);
+  if (missing <= 0 || capacity < missing) return false;
+  for (const entry of total.entries) {
+    const added = Math.min(missing, Math.max(0, 12 - entry.hours));
+    entry.hours += added;
+    total.hours += added;
+    missing -= added;
+    if (missing <= 0) break;
+  }
+  return true;
+}
+
+function plantOnceFound<T>(candidates: T[], plant: (candidate: T) => boolean): boolean {
+  for (const candidate of candidates) if (plant(candidate)) return true;
+  return false;
 }
 
 function plantOnce<T>(candidates: T[], plant: (candidate: T) => boolean): void {
@@ -293,6 +315,7 @@ export function generatePayroll(
               entry.workDate >= period.start &&
               entry.workDate <= period.end,
           );
+          if (worked.length === 0) continue;
           const breakdown = computeOvertime(worked, rate, rule, calendar.holidayDates, policy.holidayMultiplier);
           regularHours = breakdown.regularHours;
           overtimeHours = breakdown.overtimeHours + breakdown.holidayHours;

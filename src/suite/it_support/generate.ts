@@ -13,7 +13,6 @@ import {
   weekdayOf,
 } from "./business-time.js";
 import {
-  CATEGORIES,
   DESK_EMAIL_DOMAIN,
   RESOLUTION_TARGET_HOURS,
   SNAPSHOT_TIME_OF_DAY,
@@ -175,10 +174,6 @@ export function buildHolidays(referenceDate: string, random: SeededRandom): Holi
  */
 export function holidayCalendar(seed: number, referenceDate: string): Holiday[] {
   return buildHolidays(referenceDate, createSeededRandom(hashString(`it_support:holidays:${seed}`)));
-}
-
-export function snapshotMinutes(referenceDate: string): number {
-  return isoToMinutes(`${referenceDate}T${SNAPSHOT_TIME_OF_DAY}Z`);
 }
 
 export function generateItSupport(context: GenerateContext): void {
@@ -367,7 +362,8 @@ export function generateItSupport(context: GenerateContext): void {
     let created = draw();
     // Most tickets arrive during business hours; re-draw a few times to get there.
     if (random.chance(0.8)) {
-      for (let attempt = 0; attempt < 6 && !isBusinessMinute(created, holidaySet); attempt += 1) created = draw();
+      for (let attempt = 0; attempt < 6 && !isBusinessMinute(created, holidaySet); attempt += 1)
+        created = draw();
     }
     createdTimes.push(Math.min(created, snapshot - 5));
   }
@@ -790,6 +786,3 @@ ${urgent.length > 0 ? urgent.join("\n") : "- none"}
     );
   }
 }
-
-/** The categories list, re-exported for task preparations that plant tickets. */
-export { CATEGORIES };

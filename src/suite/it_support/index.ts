@@ -2,6 +2,7 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { escalateOverdueTicketsTask } from "./tasks/escalate-overdue-tickets.js";
 import { hardwareRefreshCandidatesTask } from "./tasks/hardware-refresh-candidates.js";
 import { reassignAgentsOnLeaveTask } from "./tasks/reassign-agents-on-leave.js";
+import { resolveStalePendingTicketsTask } from "./tasks/resolve-stale-pending-tickets.js";
 import { slaBreachesLastMonthTask } from "./tasks/sla-breaches-last-month.js";
 
 export { itSupportDomain } from "./domain.js";
@@ -11,4 +12,5 @@ export const itSupportTasks: TaskDefinition[] = [
   escalateOverdueTicketsTask,
   reassignAgentsOnLeaveTask,
   hardwareRefreshCandidatesTask,
+  resolveStalePendingTicketsTask,
 ];

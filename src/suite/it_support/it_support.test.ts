@@ -15,7 +15,13 @@ import {
 } from "./business-time.js";
 import { itSupportTasks } from "./index.js";
 import { itSupportTools } from "./tools.js";
-import { LEAVE_CALENDAR_PATH, parseCsv, parseLeaveCalendar, parseRota, toCsv } from "./workspace-documents.js";
+import {
+  LEAVE_CALENDAR_PATH,
+  parseCsv,
+  parseLeaveCalendar,
+  parseRota,
+  toCsv,
+} from "./workspace-documents.js";
 
 const task = itSupportTasks[0]!;
 let cache: TempDir;
@@ -64,8 +70,12 @@ describe("business time", () => {
 
   it("counts only weekday hours between 08:00 and 18:00 and skips holidays", () => {
     // Friday 17:00 -> Tuesday 09:00 across a weekend and the Monday holiday: 60 + 60 minutes.
-    expect(businessMinutesBetween(at("2025-05-23T17:00:00Z"), at("2025-05-27T09:00:00Z"), holidays)).toBe(120);
-    expect(businessMinutesBetween(at("2025-05-27T07:00:00Z"), at("2025-05-27T19:00:00Z"), holidays)).toBe(600);
+    expect(businessMinutesBetween(at("2025-05-23T17:00:00Z"), at("2025-05-27T09:00:00Z"), holidays)).toBe(
+      120,
+    );
+    expect(businessMinutesBetween(at("2025-05-27T07:00:00Z"), at("2025-05-27T19:00:00Z"), holidays)).toBe(
+      600,
+    );
   });
 
   it("adds and subtracts business minutes as inverses of the count", () => {
@@ -90,7 +100,9 @@ describe("workspace documents", () => {
   it("writes a leave calendar with someone away today and a rota naming their team's on-call agent", () => {
     const files = listWorkspaceFiles(instance.workspaceDir);
     expect(files).toContain(LEAVE_CALENDAR_PATH);
-    const entries = parseLeaveCalendar(readFileSync(join(instance.workspaceDir, LEAVE_CALENDAR_PATH), "utf8"));
+    const entries = parseLeaveCalendar(
+      readFileSync(join(instance.workspaceDir, LEAVE_CALENDAR_PATH), "utf8"),
+    );
     const rotaFile = files.find((file) => file.startsWith("rota/")) as string;
     const rota = parseRota(readFileSync(join(instance.workspaceDir, rotaFile), "utf8"));
     expect(entries.length).toBeGreaterThan(4);
@@ -109,10 +121,14 @@ describe("it_support tools", () => {
   });
 
   it("filters unresolved tickets and date ranges", async () => {
-    const unresolved = (await value("list_tickets", { status: "unresolved", per_page: 50 })).tickets as TicketSummary[];
+    const unresolved = (await value("list_tickets", { status: "unresolved", per_page: 50 }))
+      .tickets as TicketSummary[];
     expect(unresolved.length).toBeGreaterThan(0);
-    expect(unresolved.every((ticket) => ["new", "open", "pending", "on_hold"].includes(ticket.status))).toBe(true);
-    const since = (await value("list_tickets", { created_from: "2025-06-01", per_page: 50 })).tickets as Array<{
+    expect(unresolved.every((ticket) => ["new", "open", "pending", "on_hold"].includes(ticket.status))).toBe(
+      true,
+    );
+    const since = (await value("list_tickets", { created_from: "2025-06-01", per_page: 50 }))
+      .tickets as Array<{
       created_at: string;
     }>;
     expect(since.every((ticket) => ticket.created_at >= "2025-06-01T00:00:00Z")).toBe(true);
@@ -125,18 +141,31 @@ describe("it_support tools", () => {
 
   it("assigns only to active agents of the ticket's team and records the event", async () => {
     const ticket = db
-      .prepare("SELECT * FROM tickets WHERE status = 'open' AND assignee_agent_id IS NOT NULL ORDER BY id LIMIT 1")
+      .prepare(
+        "SELECT * FROM tickets WHERE status = 'open' AND assignee_agent_id IS NOT NULL ORDER BY id LIMIT 1",
+      )
       .get() as TicketSummary;
     const teammate = db
-      .prepare("SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND id != ? ORDER BY id LIMIT 1")
+      .prepare(
+        "SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND id != ? ORDER BY id LIMIT 1",
+      )
       .get(ticket.team_id, ticket.assignee_agent_id) as { id: number };
-    const outsider = db.prepare("SELECT id FROM agents WHERE team_id != ? AND status = 'active' LIMIT 1").get(ticket.team_id) as {
+    const outsider = db
+      .prepare("SELECT id FROM agents WHERE team_id != ? AND status = 'active' LIMIT 1")
+      .get(ticket.team_id) as {
       id: number;
     };
-    expect(errorText(await call("assign_ticket", { ticket_id: ticket.id, agent_id: outsider.id }))).toContain("team");
-    const result = await value("assign_ticket", { ticket_id: ticket.id, agent_id: teammate.id, note: "cover" });
+    expect(errorText(await call("assign_ticket", { ticket_id: ticket.id, agent_id: outsider.id }))).toContain(
+      "team",
+    );
+    const result = await value("assign_ticket", {
+      ticket_id: ticket.id,
+      agent_id: teammate.id,
+      note: "cover",
+    });
     expect((result.ticket as TicketSummary).assignee_agent_id).toBe(teammate.id);
-    const events = (await value("list_ticket_events", { ticket_id: ticket.id, event_type: "assigned" })).events as Array<{
+    const events = (await value("list_ticket_events", { ticket_id: ticket.id, event_type: "assigned" }))
+      .events as Array<{
       to_value: string;
       created_at: string;
     }>;
@@ -145,20 +174,31 @@ describe("it_support tools", () => {
   });
 
   it("escalates by moving the ticket unassigned to the new queue and raising its level", async () => {
-    const ticket = db.prepare("SELECT * FROM tickets WHERE status = 'open' ORDER BY id DESC LIMIT 1").get() as TicketSummary & {
+    const ticket = db
+      .prepare("SELECT * FROM tickets WHERE status = 'open' ORDER BY id DESC LIMIT 1")
+      .get() as TicketSummary & {
       escalation_level: number;
     };
-    const result = (await value("escalate_ticket", { ticket_id: ticket.id, team_id: 9, reason: "Platinum customer" }))
-      .ticket as TicketSummary & { escalation_level: number };
-    expect(result).toMatchObject({ team_id: 9, assignee_agent_id: null, escalation_level: ticket.escalation_level + 1 });
+    const result = (
+      await value("escalate_ticket", { ticket_id: ticket.id, team_id: 9, reason: "Platinum customer" })
+    ).ticket as TicketSummary & { escalation_level: number };
+    expect(result).toMatchObject({
+      team_id: 9,
+      assignee_agent_id: null,
+      escalation_level: ticket.escalation_level + 1,
+    });
     expect(result.status).toBe(ticket.status);
   });
 
   it("enforces the status workflow", async () => {
-    const closed = db.prepare("SELECT id FROM tickets WHERE status = 'closed' LIMIT 1").get() as { id: number };
-    expect(errorText(await call("update_ticket_status", { ticket_id: closed.id, status: "open" }))).toContain("closed is final");
-    expect(errorText(await call("escalate_ticket", { ticket_id: closed.id, team_id: 2, reason: "late" }))).toContain(
-      "unresolved",
+    const closed = db.prepare("SELECT id FROM tickets WHERE status = 'closed' LIMIT 1").get() as {
+      id: number;
+    };
+    expect(errorText(await call("update_ticket_status", { ticket_id: closed.id, status: "open" }))).toContain(
+      "closed is final",
     );
+    expect(
+      errorText(await call("escalate_ticket", { ticket_id: closed.id, team_id: 2, reason: "late" })),
+    ).toContain("unresolved");
   });
 });

@@ -72,7 +72,8 @@ export function planLeave(db: Database.Database, seed: number, today: string, ro
   const unavailable = new Set<number>();
   const availableCover = (agent: PlannedAgent): PlannedAgent | null => {
     const options = workers.filter(
-      (candidate) => candidate.teamId === agent.teamId && candidate.id !== agent.id && !unavailable.has(candidate.id),
+      (candidate) =>
+        candidate.teamId === agent.teamId && candidate.id !== agent.id && !unavailable.has(candidate.id),
     );
     return options.length > 0 ? random.pick(options) : null;
   };
@@ -110,10 +111,20 @@ export function planLeave(db: Database.Database, seed: number, today: string, ro
   const endedYesterday = others[0];
   const startsTomorrow = others[1];
   if (endedYesterday) {
-    addLeave(endedYesterday, addDays(today, -random.int(3, 9)), addDays(today, -1), availableCover(endedYesterday));
+    addLeave(
+      endedYesterday,
+      addDays(today, -random.int(3, 9)),
+      addDays(today, -1),
+      availableCover(endedYesterday),
+    );
   }
   if (startsTomorrow) {
-    addLeave(startsTomorrow, addDays(today, 1), addDays(today, random.int(2, 10)), availableCover(startsTomorrow));
+    addLeave(
+      startsTomorrow,
+      addDays(today, 1),
+      addDays(today, random.int(2, 10)),
+      availableCover(startsTomorrow),
+    );
   }
   const awayIds = new Set(current.map((entry) => entry.agent.id));
   for (let count = 3 * rows; count > 0; count -= 1) {
@@ -121,10 +132,16 @@ export function planLeave(db: Database.Database, seed: number, today: string, ro
     if (awayIds.has(agent.id)) continue;
     const past = random.chance(0.6);
     const start = past ? addDays(today, -random.int(12, 90)) : addDays(today, random.int(3, 60));
-    addLeave(agent, start, addDays(start, random.int(0, 9)), random.chance(0.6) ? availableCover(agent) : null);
+    addLeave(
+      agent,
+      start,
+      addDays(start, random.int(0, 9)),
+      random.chance(0.6) ? availableCover(agent) : null,
+    );
   }
   entries.sort(
-    (left, right) => left.startDate.localeCompare(right.startDate) || left.agentEmail.localeCompare(right.agentEmail),
+    (left, right) =>
+      left.startDate.localeCompare(right.startDate) || left.agentEmail.localeCompare(right.agentEmail),
   );
   return {
     entries,

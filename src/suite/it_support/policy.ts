@@ -83,6 +83,10 @@ export function escalationThresholdMinutes(priority: Priority, tier: Tier): numb
   return (tier === "platinum" ? hours / 2 : hours) * 60;
 }
 
+/** Stale pending tickets (handbook): resolved after this many business hours waiting on the customer. */
+export const STALE_PENDING_BUSINESS_HOURS = 40;
+export const STALE_PENDING_RESOLUTION_CODE = "no_fault_found";
+
 /** Hardware refresh policy. */
 export const REFRESH_LOOKBACK_DAYS = 180;
 export const REFRESH_WARRANTY_TICKET_THRESHOLD = 3;
@@ -94,7 +98,7 @@ export const REFRESH_ELIGIBLE_STATUSES = ["in_service", "in_repair"] as const;
 /** The MSP running the desk (agents' e-mail domain). */
 export const DESK_EMAIL_DOMAIN = "northbeam-it.com";
 
-/** Business hours of the desk, as stated in the handbook. */
+/** The data snapshot ("now") is taken at this UTC time on the reference date. */
 export const SNAPSHOT_TIME_OF_DAY = "09:30:00";
 
 function hoursText(hours: number): string {
@@ -251,6 +255,18 @@ reassigned:
    (\`rota/on-call-<monday>.md\`, one file per week, named after the week's Monday).
 
 Only reassign tickets; do not change their status, team or escalation level.
+
+## Stale pending tickets
+
+A ticket waiting on the customer must not stay open forever. When a ticket has been in \`pending\`
+for **more than ${STALE_PENDING_BUSINESS_HOURS} business hours** — counted on business hours (holidays excluded) from the moment
+it **last** entered \`pending\` up to now — resolve it with resolution code \`${STALE_PENDING_RESOLUTION_CODE}\` and
+the note "No response from customer". Exceptions, never auto-resolved:
+
+- tickets of **Platinum** customers (their account team chases the customer instead);
+- **P1** tickets.
+
+Tickets in \`on_hold\` are waiting on a vendor, not on the customer, and are not covered by this rule.
 
 ## Business hours
 

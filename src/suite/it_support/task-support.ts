@@ -35,8 +35,7 @@ export interface CompanyRow {
 /** The snapshot instant ("now") the generator recorded, as minutes since the epoch. */
 export function readSnapshotMinutes(db: Database.Database): number {
   const row = db.prepare("SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'").get() as
-    | { value: string }
-    | undefined;
+    { value: string } | undefined;
   if (!row) throw new Error("service_desk_settings has no snapshot_at");
   return isoToMinutes(row.value);
 }
@@ -48,8 +47,11 @@ export function companiesByTier(db: Database.Database, tier: Tier): CompanyRow[]
 }
 
 export function firstCustomerOf(db: Database.Database, companyId: number): number {
-  return (db.prepare("SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1").get(companyId) as { id: number })
-    .id;
+  return (
+    db.prepare("SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1").get(companyId) as {
+      id: number;
+    }
+  ).id;
 }
 
 /** An active, non-lead agent of a team (the lead if the team has nobody else). */
@@ -58,7 +60,9 @@ export function workerOf(db: Database.Database, teamId: number, random: SeededRa
     .prepare("SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id")
     .all(teamId) as Array<{ id: number }>;
   if (workers.length > 0) return random.pick(workers).id;
-  return (db.prepare("SELECT id FROM agents WHERE team_id = ? AND role = 'lead'").get(teamId) as { id: number }).id;
+  return (
+    db.prepare("SELECT id FROM agents WHERE team_id = ? AND role = 'lead'").get(teamId) as { id: number }
+  ).id;
 }
 
 export function teamIdByName(db: Database.Database, name: string): number {
@@ -79,7 +83,10 @@ export function statusEvent(at: number, from: string, to: string, actor: number 
 /** The shape every planted ticket starts from; callers override what their scenario needs. */
 export function baseRecord(
   id: number,
-  fields: Pick<TicketRecord, "subject" | "category" | "priority" | "companyId" | "requesterId" | "teamId" | "createdAt">,
+  fields: Pick<
+    TicketRecord,
+    "subject" | "category" | "priority" | "companyId" | "requesterId" | "teamId" | "createdAt"
+  >,
 ): TicketRecord {
   return {
     id,

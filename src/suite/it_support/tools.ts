@@ -5,7 +5,15 @@ import { ToolFailure, defineTool } from "../../runtime/index.js";
 
 const TICKET_STATUSES = ["new", "open", "pending", "on_hold", "resolved", "closed"] as const;
 const UNRESOLVED = ["new", "open", "pending", "on_hold"];
-const CATEGORY_VALUES = ["network", "hardware", "software", "access", "email", "security", "database"] as const;
+const CATEGORY_VALUES = [
+  "network",
+  "hardware",
+  "software",
+  "access",
+  "email",
+  "security",
+  "database",
+] as const;
 const RESOLUTION_CODES = ["fixed", "workaround", "duplicate", "user_error", "no_fault_found"] as const;
 
 /** Allowed status transitions of the ticket workflow (resolved tickets may be reopened). */
@@ -43,8 +51,9 @@ function paginate(
   perPage: number,
 ): Page<Row> {
   const where = whereClauses.length > 0 ? ` WHERE ${whereClauses.join(" AND ")}` : "";
-  const total = (db.prepare(`SELECT COUNT(*) AS total FROM ${fromSql}${where}`).get(...parameters) as { total: number })
-    .total;
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS total FROM ${fromSql}${where}`).get(...parameters) as { total: number }
+  ).total;
   const items = db
     .prepare(`SELECT ${select} FROM ${fromSql}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
     .all(...parameters, perPage, (page - 1) * perPage) as Row[];
@@ -52,7 +61,13 @@ function paginate(
 }
 
 function pageResult(key: string, result: Page<Row>, page: number, perPage: number): Record<string, unknown> {
-  return { [key]: result.items, page, per_page: perPage, total: result.total, has_more: page * perPage < result.total };
+  return {
+    [key]: result.items,
+    page,
+    per_page: perPage,
+    total: result.total,
+    has_more: page * perPage < result.total,
+  };
 }
 
 /** Normalises a date bound so that `2025-05-01` and `2025-05-01T00:00:00Z` compare the same way. */
@@ -65,8 +80,7 @@ function timestampBound(value: string): string {
 /** Writes are stamped with the desk's snapshot time, so that episodes are reproducible. */
 function deskNow(db: Database.Database): string {
   const row = db.prepare("SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'").get() as
-    | { value: string }
-    | undefined;
+    { value: string } | undefined;
   return row?.value ?? "1970-01-01T00:00:00Z";
 }
 
@@ -166,7 +180,16 @@ const listTickets = defineTool({
       clauses.push(`${column} ${operator} ?`);
       parameters.push(timestampBound(value));
     }
-    const result = paginate(db, "tickets", clauses, parameters, "id", TICKET_SUMMARY_COLUMNS, input.page, input.per_page);
+    const result = paginate(
+      db,
+      "tickets",
+      clauses,
+      parameters,
+      "id",
+      TICKET_SUMMARY_COLUMNS,
+      input.page,
+      input.per_page,
+    );
     return pageResult("tickets", result, input.page, input.per_page);
   },
 });
@@ -275,7 +298,16 @@ const listAgents = defineTool({
       clauses.push("lower(email) = lower(?)");
       parameters.push(input.email.trim());
     }
-    const result = paginate(db, "agents", clauses, parameters, "id", AGENT_COLUMNS, input.page, input.per_page);
+    const result = paginate(
+      db,
+      "agents",
+      clauses,
+      parameters,
+      "id",
+      AGENT_COLUMNS,
+      input.page,
+      input.per_page,
+    );
     return pageResult("agents", result, input.page, input.per_page);
   },
 });
@@ -324,7 +356,10 @@ const listCompanies = defineTool({
       .enum(["bronze", "silver", "gold", "platinum"])
       .optional()
       .describe("Only companies on this support tier"),
-    name_contains: z.string().optional().describe("Only companies whose name contains this text (case-insensitive)"),
+    name_contains: z
+      .string()
+      .optional()
+      .describe("Only companies whose name contains this text (case-insensitive)"),
     page: pageSchema,
     per_page: perPageSchema,
   }),
@@ -339,21 +374,31 @@ const listCompanies = defineTool({
       clauses.push("lower(name) LIKE ?");
       parameters.push(`%${input.name_contains.toLowerCase()}%`);
     }
-    const result = paginate(db, "companies", clauses, parameters, "id", COMPANY_COLUMNS, input.page, input.per_page);
+    const result = paginate(
+      db,
+      "companies",
+      clauses,
+      parameters,
+      "id",
+      COMPANY_COLUMNS,
+      input.page,
+      input.per_page,
+    );
     return pageResult("companies", result, input.page, input.per_page);
   },
 });
 
 const getCompany = defineTool({
   name: "get_company",
-  description: "Get one customer company, with its support tier and its contacts (customers who raise tickets).",
+  description:
+    "Get one customer company, with its support tier and its contacts (customers who raise tickets).",
   kind: "read",
   inputSchema: z.object({ company_id: z.number().int().describe("The company id") }),
   handler: ({ company_id }, { db }: ToolContext) => {
     const company = db.prepare(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = ?`).get(company_id) as
-      | Row
-      | undefined;
-    if (!company) throw new ToolFailure(`company ${company_id} not found; use list_companies to find company ids`);
+      Row | undefined;
+    if (!company)
+      throw new ToolFailure(`company ${company_id} not found; use list_companies to find company ids`);
     const contacts = db
       .prepare("SELECT id, full_name, email, job_title FROM customers WHERE company_id = ? ORDER BY id")
       .all(company_id);
@@ -399,14 +444,24 @@ const listAssets = defineTool({
       clauses.push("upper(asset_tag) = upper(?)");
       parameters.push(input.asset_tag.trim());
     }
-    const result = paginate(db, "assets", clauses, parameters, "id", ASSET_COLUMNS, input.page, input.per_page);
+    const result = paginate(
+      db,
+      "assets",
+      clauses,
+      parameters,
+      "id",
+      ASSET_COLUMNS,
+      input.page,
+      input.per_page,
+    );
     return pageResult("assets", result, input.page, input.per_page);
   },
 });
 
 const getAsset = defineTool({
   name: "get_asset",
-  description: "Get one asset with its purchase date, warranty expiry and lifecycle status, plus its company name.",
+  description:
+    "Get one asset with its purchase date, warranty expiry and lifecycle status, plus its company name.",
   kind: "read",
   inputSchema: z.object({ asset_id: z.number().int().describe("The asset id") }),
   handler: ({ asset_id }, { db }: ToolContext) => {
@@ -430,16 +485,22 @@ const assignTicket = defineTool({
   kind: "write",
   inputSchema: z.object({
     ticket_id: z.number().int().describe("The ticket to assign"),
-    agent_id: z.number().int().describe("The agent who takes the ticket (must be active and in the ticket's team)"),
+    agent_id: z
+      .number()
+      .int()
+      .describe("The agent who takes the ticket (must be active and in the ticket's team)"),
     note: z.string().default("").describe("Optional reason recorded on the assignment event"),
   }),
   handler: ({ ticket_id, agent_id, note }, { db }: ToolContext) => {
     const ticket = requireTicket(db, ticket_id);
     if (!UNRESOLVED.includes(String(ticket.status))) {
-      throw new ToolFailure(`ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be assigned`);
+      throw new ToolFailure(
+        `ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be assigned`,
+      );
     }
     const agent = requireAgent(db, agent_id);
-    if (agent.status !== "active") throw new ToolFailure(`agent ${agent_id} is inactive and cannot take tickets`);
+    if (agent.status !== "active")
+      throw new ToolFailure(`agent ${agent_id} is inactive and cannot take tickets`);
     if (agent.team_id !== ticket.team_id) {
       throw new ToolFailure(
         `agent ${agent_id} belongs to team ${String(agent.team_id)} but ticket ${ticket_id} is in team ${String(ticket.team_id)}'s queue; pick an agent of that team`,
@@ -449,7 +510,11 @@ const assignTicket = defineTool({
       throw new ToolFailure(`ticket ${ticket_id} is already assigned to agent ${agent_id}`);
     }
     const now = deskNow(db);
-    db.prepare("UPDATE tickets SET assignee_agent_id = ?, updated_at = ? WHERE id = ?").run(agent_id, now, ticket_id);
+    db.prepare("UPDATE tickets SET assignee_agent_id = ?, updated_at = ? WHERE id = ?").run(
+      agent_id,
+      now,
+      ticket_id,
+    );
     insertEvent(
       db,
       ticket_id,
@@ -459,7 +524,9 @@ const assignTicket = defineTool({
       String(agent_id),
       note === "" ? null : note,
     );
-    return { ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row };
+    return {
+      ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row,
+    };
   },
 });
 
@@ -476,7 +543,9 @@ const escalateTicket = defineTool({
   handler: ({ ticket_id, team_id, reason }, { db }: ToolContext) => {
     const ticket = requireTicket(db, ticket_id);
     if (!UNRESOLVED.includes(String(ticket.status))) {
-      throw new ToolFailure(`ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be escalated`);
+      throw new ToolFailure(
+        `ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be escalated`,
+      );
     }
     requireTeam(db, team_id);
     const now = deskNow(db);
@@ -484,7 +553,9 @@ const escalateTicket = defineTool({
       "UPDATE tickets SET team_id = ?, assignee_agent_id = NULL, escalation_level = escalation_level + 1, updated_at = ? WHERE id = ?",
     ).run(team_id, now, ticket_id);
     insertEvent(db, ticket_id, "escalated", null, String(ticket.team_id), String(team_id), reason);
-    return { ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row };
+    return {
+      ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row,
+    };
   },
 });
 
@@ -496,7 +567,10 @@ const updateTicketStatus = defineTool({
   inputSchema: z.object({
     ticket_id: z.number().int().describe("The ticket to update"),
     status: z.enum(TICKET_STATUSES).describe("The new status"),
-    resolution_code: z.enum(RESOLUTION_CODES).optional().describe("Required when the new status is 'resolved'"),
+    resolution_code: z
+      .enum(RESOLUTION_CODES)
+      .optional()
+      .describe("Required when the new status is 'resolved'"),
     note: z.string().default("").describe("Optional note recorded on the status-change event"),
   }),
   handler: ({ ticket_id, status, resolution_code, note }, { db }: ToolContext) => {
@@ -508,7 +582,8 @@ const updateTicketStatus = defineTool({
         `cannot move ticket ${ticket_id} from '${current}' to '${status}'; allowed: ${allowed.length > 0 ? allowed.join(", ") : "none (closed is final)"}`,
       );
     }
-    if (status === "resolved" && !resolution_code) throw new ToolFailure("resolving a ticket requires a resolution_code");
+    if (status === "resolved" && !resolution_code)
+      throw new ToolFailure("resolving a ticket requires a resolution_code");
     const now = deskNow(db);
     db.prepare(
       `UPDATE tickets SET status = ?, updated_at = ?,
@@ -517,7 +592,20 @@ const updateTicketStatus = defineTool({
          resolution_code = CASE WHEN ? = 'resolved' THEN ? WHEN ? = 'open' THEN NULL ELSE resolution_code END,
          closed_at = CASE WHEN ? = 'closed' THEN ? ELSE closed_at END
        WHERE id = ?`,
-    ).run(status, now, now, status, now, status, status, resolution_code ?? null, status, status, now, ticket_id);
+    ).run(
+      status,
+      now,
+      now,
+      status,
+      now,
+      status,
+      status,
+      resolution_code ?? null,
+      status,
+      status,
+      now,
+      ticket_id,
+    );
     insertEvent(
       db,
       ticket_id,
@@ -527,7 +615,9 @@ const updateTicketStatus = defineTool({
       status,
       note === "" ? null : note,
     );
-    return { ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row };
+    return {
+      ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row,
+    };
   },
 });
 
@@ -547,7 +637,9 @@ const addTicketComment = defineTool({
     db.prepare("UPDATE tickets SET updated_at = ? WHERE id = ?").run(deskNow(db), ticket_id);
     return {
       event: db
-        .prepare("SELECT id, ticket_id, event_type, actor_agent_id, created_at, body FROM ticket_events WHERE id = ?")
+        .prepare(
+          "SELECT id, ticket_id, event_type, actor_agent_id, created_at, body FROM ticket_events WHERE id = ?",
+        )
         .get(eventId) as Row,
     };
   },

@@ -318,6 +318,13 @@ export function generateLogistics(context: GenerateContext): void {
   const supplierLead = new Map(SUPPLIERS.map((supplier) => [supplier.id, supplier.leadTimeDays]));
   const suppliesCategory = (supplierId: string, category: string): boolean =>
     (CATEGORY_SUPPLIERS[category] ?? []).includes(supplierId);
+  // Only the suspended supplier's order may cover this pair, so that honouring the suspension changes the
+  // outcome.
+  const suspendedLow = lowPairs.find(
+    (pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category === suspendedCategory,
+  )!;
+  const isSuspendedLow = (warehouseId: string, sku: string): boolean =>
+    warehouseId === suspendedLow.warehouseId && sku === suspendedLow.sku;
   const makeOrder = (
     supplierId: string,
     warehouseId: string,
@@ -331,17 +338,23 @@ export function generateLogistics(context: GenerateContext): void {
     if (status === "cancelled") orderedOn = addDays(today, -random.int(5, 120));
     if (status === "submitted") orderedOn = addDays(today, -random.int(1, 12));
     const expectedOn = orderedOn ? addDays(orderedOn, supplierLead.get(supplierId) ?? 7) : null;
+    const open = status === "draft" || status === "submitted";
     const stocked = productsInSkuOrder.filter(
       (product) =>
         suppliesCategory(supplierId, product.category) &&
         (stockedAt.get(product.sku) ?? []).includes(warehouseId) &&
-        (status === "received" || status === "cancelled" || product.status === "active"),
+        (status === "received" || status === "cancelled" || product.status === "active") &&
+        !(open && isSuspendedLow(warehouseId, product.sku)),
     );
     const lowHere = lowPairs
-      .filter((pair) => pair.warehouseId === warehouseId && isActiveLow(pair))
+      .filter(
+        (pair) =>
+          pair.warehouseId === warehouseId &&
+          isActiveLow(pair) &&
+          !isSuspendedLow(pair.warehouseId, pair.sku),
+      )
       .map((pair) => productBySku.get(pair.sku)!)
       .filter((product) => suppliesCategory(supplierId, product.category));
-    const open = status === "draft" || status === "submitted";
     const chosen = new Set<string>();
     if (forcedLow) chosen.add(forcedLow.sku);
     for (const sku of exactSkus ?? []) chosen.add(sku);
@@ -380,9 +393,6 @@ export function generateLogistics(context: GenerateContext): void {
     };
   };
   // Two open orders are placed deliberately so that stock on order (and the suspension) always matter.
-  const suspendedLow = lowPairs.find(
-    (pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category === suspendedCategory,
-  )!;
   const otherLow = lowPairs.find(
     (pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category !== suspendedCategory,
   );

@@ -180,9 +180,10 @@ export function writeHandbook(handbook: Handbook, academicYear: string): string 
     .join("\n");
   return `# Graduate Program Handbook ${academicYear} — Degree Requirements
 
-${SCHOOL_NAME}. This handbook states what a student must complete to be cleared for graduation. The
-Registrar clears a student once every requirement below is met; the academic regulations define grades
-and the GPA.
+${SCHOOL_NAME}.
+
+This handbook states what a student must complete to be cleared for graduation. The Registrar clears a
+student once every requirement below is met; the academic regulations define grades and the GPA.
 
 ## General requirements (all programs)
 
@@ -470,12 +471,12 @@ export function writeWaiverLetter(letter: WaiverLetter): string {
         `| ${waiver.studentId} | ${waiver.studentName} | ${waiver.courseCode} | ${waiver.prerequisiteCode} | ${waiver.decision} |`,
     )
     .join("\n");
-  return `# Prerequisite Waiver Decisions — Department of ${letter.department}
+  return `# Prerequisite Waiver Decisions — ${letter.department}
 
 Term: ${letter.termName}
-Issued: ${letter.issuedOn} by ${letter.issuedBy}, Director of Graduate Studies
+Issued: ${letter.issuedOn} by ${letter.issuedBy}, on behalf of the departments named above
 
-The department has reviewed the following requests to waive a prerequisite. Approved waivers apply to
+The departments have reviewed the following requests to waive a prerequisite. Approved waivers apply to
 the named term only; students who were denied must meet the prerequisite as stated in the catalog.
 
 | Student ID | Student name | Course | Waived prerequisite | Decision |

@@ -145,7 +145,12 @@ function recordPastGradeChanges(world: World): void {
         });
         continue;
       }
-      if (enrollment.termIndex >= world.currentIndex - 1 || !isLetterGrade(enrollment.grade) || !random.chance(0.03)) continue;
+      if (
+        enrollment.termIndex >= world.currentIndex - 1 ||
+        !isLetterGrade(enrollment.grade) ||
+        !random.chance(0.03)
+      )
+        continue;
       const position = LETTER_GRADES.indexOf(enrollment.grade);
       const before = LETTER_GRADES[Math.min(LETTER_GRADES.length - 1, position + 1)] ?? "F";
       if (before === enrollment.grade) continue;
@@ -177,15 +182,33 @@ function insertAll(world: World): void {
     "INSERT INTO instructors (instructor_id, first_name, last_name, email, department, rank, office, hire_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   for (const item of world.instructors)
-    insertInstructor.run(item.id, item.firstName, item.lastName, item.email, item.department, item.rank, item.office, item.hireDate);
+    insertInstructor.run(
+      item.id,
+      item.firstName,
+      item.lastName,
+      item.email,
+      item.department,
+      item.rank,
+      item.office,
+      item.hireDate,
+    );
 
   const insertProgram = db.prepare(
     "INSERT INTO programs (program_id, code, name, department, degree, director_id) VALUES (?, ?, ?, ?, ?, ?)",
   );
   const programIds = new Map<string, number>();
   PROGRAMS.forEach((program, index) => {
-    const director = world.instructors.find((item) => item.department === program.department && item.rank === "Professor");
-    insertProgram.run(index + 1, program.code, program.name, program.department, program.degree, director?.id ?? null);
+    const director = world.instructors.find(
+      (item) => item.department === program.department && item.rank === "Professor",
+    );
+    insertProgram.run(
+      index + 1,
+      program.code,
+      program.name,
+      program.department,
+      program.degree,
+      director?.id ?? null,
+    );
     programIds.set(program.code, index + 1);
   });
 
@@ -197,14 +220,24 @@ function insertAll(world: World): void {
     for (const course of department.courses) {
       const id = courseIds.size + 1;
       courseIds.set(course.code, id);
-      insertCourse.run(id, course.code, course.title, department.name, courseLevel(course.code), course.credits, course.gradingBasis, course.offered);
+      insertCourse.run(
+        id,
+        course.code,
+        course.title,
+        department.name,
+        courseLevel(course.code),
+        course.credits,
+        course.gradingBasis,
+        course.offered,
+      );
     }
   }
   const insertPrerequisite = db.prepare(
     "INSERT INTO course_prerequisites (course_id, prerequisite_course_id) VALUES (?, ?)",
   );
   for (const course of ALL_COURSES)
-    for (const prerequisite of course.prerequisites) insertPrerequisite.run(courseIds.get(course.code), courseIds.get(prerequisite));
+    for (const prerequisite of course.prerequisites)
+      insertPrerequisite.run(courseIds.get(course.code), courseIds.get(prerequisite));
 
   const insertStudent = db.prepare(
     "INSERT INTO students (student_id, first_name, last_name, email, phone, date_of_birth, citizenship, program_id, admit_term, attendance, enrollment_status, academic_standing, advisor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -259,7 +292,9 @@ function insertAll(world: World): void {
   const enrollments: EnrollmentRecord[] = world.students.flatMap((student) => student.enrollments);
   const ordered = world.context.random
     .shuffle(enrollments)
-    .sort((left, right) => left.termIndex - right.termIndex || left.enrolledOn.localeCompare(right.enrolledOn));
+    .sort(
+      (left, right) => left.termIndex - right.termIndex || left.enrolledOn.localeCompare(right.enrolledOn),
+    );
   ordered.forEach((enrollment, index) => {
     enrollment.enrollmentId = 50001 + index;
     insertEnrollment.run(
@@ -307,7 +342,10 @@ export function generateUniversity(context: GenerateContext): void {
     actions: [],
     exemptions: [],
     waivers: [],
-    staff: Array.from({ length: 4 }, () => `${context.faker.person.firstName()} ${context.faker.person.lastName()}`),
+    staff: Array.from(
+      { length: 4 },
+      () => `${context.faker.person.firstName()} ${context.faker.person.lastName()}`,
+    ),
     usedStudentIds: new Set(),
     usedEmails: new Set(),
   };

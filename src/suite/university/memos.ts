@@ -18,8 +18,16 @@ const REGRADE_REASONS = [
 ];
 
 export function chairOf(world: World, department: string): string {
-  const chair = world.instructors.find((instructor) => instructor.department === department && instructor.rank === "Professor");
+  const chair = world.instructors.find(
+    (instructor) => instructor.department === department && instructor.rank === "Professor",
+  );
   return chair ? `Prof. ${chair.firstName} ${chair.lastName}` : "the Associate Dean";
+}
+
+/** The chair decides, unless the chair is the requester; then the associate dean does. */
+function deciderFor(world: World, department: string, requester: string): string {
+  const chair = chairOf(world, department);
+  return chair === requester ? "Prof. Miriam Okafor, Associate Dean (for the chair)" : chair;
 }
 
 function instructorName(world: World, section: SectionRecord): string {
@@ -53,12 +61,23 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
   const window = world.regulations.gradeChangeWindowDays;
   const graded = world.terms.slice(0, world.currentIndex);
   const timelyTerms = graded
-    .map((term, index) => ({ term, index, from: addDays(term.gradesDueDate, 3), to: minDate(addDays(term.gradesDueDate, window - 5), addDays(referenceDate, -3)) }))
+    .map((term, index) => ({
+      term,
+      index,
+      from: addDays(term.gradesDueDate, 3),
+      to: minDate(addDays(term.gradesDueDate, window - 5), addDays(referenceDate, -3)),
+    }))
     .filter((item) => item.from <= item.to);
   const lateTerms = graded
-    .map((term, index) => ({ term, index, from: addDays(term.gradesDueDate, window + 6), to: addDays(referenceDate, -3) }))
+    .map((term, index) => ({
+      term,
+      index,
+      from: addDays(term.gradesDueDate, window + 6),
+      to: addDays(referenceDate, -3),
+    }))
     .filter((item) => item.from <= item.to);
-  if (timelyTerms.length === 0 || lateTerms.length === 0) throw new Error("the calendar leaves no room for grade change memos");
+  if (timelyTerms.length === 0 || lateTerms.length === 0)
+    throw new Error("the calendar leaves no room for grade change memos");
   const used = new Set<EnrollmentRecord>();
   const usedNumbers = new Set<number>();
   const memos: GradeChangeMemo[] = [];
@@ -117,15 +136,26 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
           studentName: student ? fullName(student) : record.studentId,
           recordedGrade: record.grade ?? "",
           correctedGrade: corrected(record),
-          reason: record.grade === "I" ? "Incomplete resolved: remaining coursework submitted" : random.pick(REGRADE_REASONS.slice(0, 4)),
+          reason:
+            record.grade === "I"
+              ? "Incomplete resolved: remaining coursework submitted"
+              : random.pick(REGRADE_REASONS.slice(0, 4)),
         };
       }),
       decision,
-      decidedBy: chairOf(world, department),
-      decidedOn: decision === "PENDING" ? null : minDate(addDays(submittedOn, random.int(1, 9)), addDays(referenceDate, -1)),
+      decidedBy: deciderFor(world, department, instructorName(world, section)),
+      decidedOn:
+        decision === "PENDING"
+          ? null
+          : minDate(addDays(submittedOn, random.int(1, 9)), addDays(referenceDate, -1)),
     };
   };
-  let previousApproved: { memo: GradeChangeMemo; section: SectionRecord; record: EnrollmentRecord; number: number } | null = null;
+  let previousApproved: {
+    memo: GradeChangeMemo;
+    section: SectionRecord;
+    record: EnrollmentRecord;
+    number: number;
+  } | null = null;
   for (let index = 0; index < count; index += 1) {
     const group = Math.floor(index / 4);
     const slot = index % 4;
@@ -148,10 +178,17 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
       const from = addDays(earlier.memo.submittedOn, 2);
       const to = window?.to ?? from;
       const submittedOn = from <= to ? between(world, from, to) : to;
-      const firstCorrection = earlier.memo.changes.find((change) => change.studentId === earlier.record.studentId)?.correctedGrade ?? "";
+      const firstCorrection =
+        earlier.memo.changes.find((change) => change.studentId === earlier.record.studentId)
+          ?.correctedGrade ?? "";
       memos.push(
-        makeMemo("supersedes", earlier.section, [earlier.record], submittedOn, memoNumber(earlier.number), (record) =>
-          correctedGrade(world, record.grade ?? "B", [firstCorrection]),
+        makeMemo(
+          "supersedes",
+          earlier.section,
+          [earlier.record],
+          submittedOn,
+          memoNumber(earlier.number),
+          (record) => correctedGrade(world, record.grade ?? "B", [firstCorrection]),
         ),
       );
       previousApproved = null;
@@ -186,6 +223,9 @@ function minDate(left: string, right: string): string {
 }
 
 function between(world: World, from: string, to: string): string {
-  const span = Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000));
+  const span = Math.max(
+    0,
+    Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000),
+  );
   return addDays(from, world.context.random.int(0, span));
 }

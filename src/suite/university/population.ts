@@ -11,7 +11,12 @@ import {
   type StudentRecord,
   type World,
 } from "./model.js";
-import { latestGrade, meetsGraduationRequirements, meetsMinimumGrade, prerequisiteSatisfied } from "./rules.js";
+import {
+  latestGrade,
+  meetsGraduationRequirements,
+  meetsMinimumGrade,
+  prerequisiteSatisfied,
+} from "./rules.js";
 import { addDays } from "./terms.js";
 
 const PROGRAM_WEIGHTS: Record<string, number> = {
@@ -91,11 +96,20 @@ export function newStudentIdentity(world: World): StudentIdentity {
   const lastName = faker.person.lastName();
   const base = `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, "");
   let email = `${base}@grad.northbridge.edu`;
-  for (let suffix = 2; world.usedEmails.has(email); suffix += 1) email = `${base}${suffix}@grad.northbridge.edu`;
+  for (let suffix = 2; world.usedEmails.has(email); suffix += 1)
+    email = `${base}${suffix}@grad.northbridge.edu`;
   world.usedEmails.add(email);
   const phone = `(${random.int(201, 989)}) ${random.int(200, 999)}-${String(random.int(0, 9999)).padStart(4, "0")}`;
   const dateOfBirth = addDays(world.context.referenceDate, -random.int(22 * 365, 48 * 365));
-  return { id, firstName, lastName, email, phone, dateOfBirth, citizenship: weightedPick(world, CITIZENSHIPS) };
+  return {
+    id,
+    firstName,
+    lastName,
+    email,
+    phone,
+    dateOfBirth,
+    citizenship: weightedPick(world, CITIZENSHIPS),
+  };
 }
 
 export function pickAdvisor(world: World, department: string): number {
@@ -117,7 +131,12 @@ function offeredIn(world: World, courseCode: string, termIndex: number): boolean
 }
 
 /** Course-terms taught by a demanding instructor: grades there run about a letter lower. */
-function hardness(world: World, hardCourseTerms: Map<string, number>, termIndex: number, courseCode: string): number {
+function hardness(
+  world: World,
+  hardCourseTerms: Map<string, number>,
+  termIndex: number,
+  courseCode: string,
+): number {
   const key = `${termIndex}|${courseCode}`;
   let value = hardCourseTerms.get(key);
   if (value === undefined) {
@@ -144,7 +163,8 @@ function createTransfers(world: World, student: StudentRecord): void {
       courseTitle: random.pick(catalogCourseTitlesFor(student.programCode)),
       credits: random.chance(0.8) ? 3 : 6,
       status,
-      decidedOn: status === "pending" ? "" : addDays(admitTerm?.startDate ?? "2024-01-01", random.int(-40, 60)),
+      decidedOn:
+        status === "pending" ? "" : addDays(admitTerm?.startDate ?? "2024-01-01", random.int(-40, 60)),
     });
   }
 }
@@ -156,7 +176,12 @@ function catalogCourseTitlesFor(programCode: string): string[] {
 }
 
 /** Chooses the courses of one term: unmet core first, then electives, honouring offerings and prerequisites. */
-function chooseCourses(world: World, student: StudentRecord, program: CatalogProgram, termIndex: number): string[] {
+function chooseCourses(
+  world: World,
+  student: StudentRecord,
+  program: CatalogProgram,
+  termIndex: number,
+): string[] {
   const { random } = world.context;
   const requirement = requirementFor(world, program.code);
   const attempts = attemptsOf(world, student);

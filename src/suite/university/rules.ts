@@ -122,7 +122,11 @@ export interface GraduationInputs {
 export function meetsGraduationRequirements(inputs: GraduationInputs): boolean {
   const { attempts, requirement, handbook } = inputs;
   if (attempts.some((attempt) => attempt.status === "completed" && attempt.grade === "I")) return false;
-  const courseCredits = earnedDegreeCredits(attempts, handbook.creditMinimumGrade, handbook.degreeCreditMinimumLevel);
+  const courseCredits = earnedDegreeCredits(
+    attempts,
+    handbook.creditMinimumGrade,
+    handbook.degreeCreditMinimumLevel,
+  );
   const transferCredits = Math.min(inputs.approvedTransferCredits, requirement.maxTransferCredits);
   if (courseCredits + transferCredits < requirement.minimumCredits) return false;
   for (const core of requirement.core) {

@@ -46,15 +46,15 @@ function plant(world: World, spec: PlantSpec): StudentRecord {
     ability: 3.3,
     plantedAs: spec.plantedAs,
     enrollments: [],
-    statusChangedAfter: spec.enrollmentStatus && spec.enrollmentStatus !== "active" ? world.currentIndex - 1 : null,
+    statusChangedAfter:
+      spec.enrollmentStatus && spec.enrollmentStatus !== "active" ? world.currentIndex - 1 : null,
   };
   for (const record of spec.records) {
     const enrollment: EnrollmentRecord = {
       studentId: student.id,
       termIndex: record.termIndex,
       courseCode: record.courseCode,
-      status:
-        record.grade === null ? "enrolled" : record.grade === "W" ? "withdrawn" : "completed",
+      status: record.grade === null ? "enrolled" : record.grade === "W" ? "withdrawn" : "completed",
       grade: record.grade,
       enrolledOn: enrolledOnFor(world, record.termIndex),
       locked: true,
@@ -86,11 +86,20 @@ function simpleCourses(world: World, programCode: string, termIndex: number, exc
       !exclude.includes(course.code),
   ).map((course) => course.code);
   const shuffled = world.context.random.shuffle(candidates);
-  return [...shuffled.filter((code) => own.includes(code)), ...shuffled.filter((code) => !own.includes(code))];
+  return [
+    ...shuffled.filter((code) => own.includes(code)),
+    ...shuffled.filter((code) => !own.includes(code)),
+  ];
 }
 
 /** Records with the given grades in one term, on distinct simple courses. */
-function gradedTerm(world: World, programCode: string, termIndex: number, grades: Array<string | null>, taken: string[]): PlantedRecord[] {
+function gradedTerm(
+  world: World,
+  programCode: string,
+  termIndex: number,
+  grades: Array<string | null>,
+  taken: string[],
+): PlantedRecord[] {
   const courses = simpleCourses(world, programCode, termIndex, taken);
   return grades.map((grade, index) => {
     const courseCode = courses[index];
@@ -113,7 +122,9 @@ function plantStandingCases(world: World): void {
     options: Partial<PlantSpec> = {},
   ): StudentRecord => {
     const taken: string[] = [];
-    const records = termGrades.flatMap(([termIndex, grades]) => gradedTerm(world, programCode, termIndex, grades, taken));
+    const records = termGrades.flatMap(([termIndex, grades]) =>
+      gradedTerm(world, programCode, termIndex, grades, taken),
+    );
     return plant(world, { plantedAs, programCode, admitIndex, records, ...options });
   };
   // Exactly 3.00 (B+, B-, B): not below the threshold once the GPA is rounded as the regulations say.
@@ -165,8 +176,13 @@ function plantStandingCases(world: World): void {
   ]);
   // Below the threshold with too few GPA credits to be reviewed (a P seminar adds no GPA credits).
   const fewGrades = minimumCredits > 6 ? ["C+", "B-"] : ["C+"];
-  const fewCredits = build("standing-too-few-credits", "MENGEE", review, [[review, fewGrades], [current, [null, null]]]);
-  const seminar = ALL_COURSES.find((course) => course.gradingBasis === "pass_fail" && offeredIn(world, course.code, review));
+  const fewCredits = build("standing-too-few-credits", "MENGEE", review, [
+    [review, fewGrades],
+    [current, [null, null]],
+  ]);
+  const seminar = ALL_COURSES.find(
+    (course) => course.gradingBasis === "pass_fail" && offeredIn(world, course.code, review),
+  );
   if (seminar) {
     fewCredits.enrollments.push({
       studentId: fewCredits.id,
@@ -385,15 +401,23 @@ function plantPrerequisiteCases(world: World): void {
       courseLevel(pair.prerequisite) >= 500,
   );
   const concurrent = pairs.filter(
-    (pair) => offeredIn(world, pair.prerequisite, current) && catalogCourse(pair.prerequisite).prerequisites.length === 0,
+    (pair) =>
+      offeredIn(world, pair.prerequisite, current) &&
+      catalogCourse(pair.prerequisite).prerequisites.length === 0,
   );
   const lastGradedWith = (code: string): number => {
-    for (let termIndex = current - 1; termIndex >= 0; termIndex -= 1) if (offeredIn(world, code, termIndex)) return termIndex;
+    for (let termIndex = current - 1; termIndex >= 0; termIndex -= 1)
+      if (offeredIn(world, code, termIndex)) return termIndex;
     throw new Error(`${code} is never offered`);
   };
   const programOf = (courseCode: string): string =>
     PROGRAMS.find((program) => [...program.core, ...program.electives].includes(courseCode))?.code ?? "MSCS";
-  const cases: Array<{ plantedAs: string; attempts: Array<string | "none">; waiver?: "APPROVED" | "DENIED"; concurrent?: boolean }> = [
+  const cases: Array<{
+    plantedAs: string;
+    attempts: Array<string | "none">;
+    waiver?: "APPROVED" | "DENIED";
+    concurrent?: boolean;
+  }> = [
     { plantedAs: "prerequisite-grade-too-low", attempts: ["C"] },
     { plantedAs: "prerequisite-never-taken", attempts: ["none"] },
     { plantedAs: "prerequisite-withdrawn", attempts: ["W"] },

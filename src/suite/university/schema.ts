@@ -94,7 +94,6 @@ CREATE TABLE registrar_actions (
   recorded_by TEXT NOT NULL
 );
 
-CREATE INDEX sections_term ON sections(term);
 CREATE INDEX enrollments_student ON enrollments(student_id);
 CREATE INDEX enrollments_section ON enrollments(section_id);
 `;

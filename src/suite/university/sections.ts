@@ -31,7 +31,12 @@ const MEETING_PATTERNS = [
   "S 09:00-12:00",
 ];
 
-function newSection(world: World, termIndex: number, courseCode: string, sectionNumber: string): SectionRecord {
+function newSection(
+  world: World,
+  termIndex: number,
+  courseCode: string,
+  sectionNumber: string,
+): SectionRecord {
   const { random } = world.context;
   const department = departmentOfCourse(courseCode);
   const teachers = world.instructors.filter((instructor) => instructor.department === department.name);
@@ -43,7 +48,8 @@ function newSection(world: World, termIndex: number, courseCode: string, section
     sectionNumber,
     instructorId: random.pick(teachers).id,
     capacity: random.pick([20, 25, 30, 35, 40]),
-    room: modality === "online" ? "ONLINE" : `${department.building} ${random.int(1, 3)}${random.int(10, 45)}`,
+    room:
+      modality === "online" ? "ONLINE" : `${department.building} ${random.int(1, 3)}${random.int(10, 45)}`,
     meetingPattern: modality === "online" ? "asynchronous" : random.pick(MEETING_PATTERNS),
     modality,
     enrollments: [],
@@ -77,7 +83,8 @@ export function buildSections(world: World): void {
       section.enrollments.push(enrollment);
       enrollment.section = section;
     }
-    for (const section of sections) section.capacity = Math.max(section.capacity, section.enrollments.length + 2);
+    for (const section of sections)
+      section.capacity = Math.max(section.capacity, section.enrollments.length + 2);
     world.sections.push(...sections);
   }
 }
@@ -100,7 +107,9 @@ function setGrades(world: World, records: EnrollmentRecord[], grades: string[]):
 }
 
 function passingGrades(world: World, count: number): string[] {
-  return Array.from({ length: count }, () => world.context.random.pick(["A", "A-", "B+", "B", "B-", "C+", "C"]));
+  return Array.from({ length: count }, () =>
+    world.context.random.pick(["A", "A-", "B+", "B", "B-", "C+", "C"]),
+  );
 }
 
 function failingGrades(world: World, count: number, failing: string[]): string[] {
@@ -110,7 +119,12 @@ function failingGrades(world: World, count: number, failing: string[]): string[]
 }
 
 /** A proposed set of grades for the free registrations of a section, or null when the case cannot be built. */
-type Shaper = (counts: { graded: number; passed: number; withdrawn: number; free: number }) => string[] | null;
+type Shaper = (counts: {
+  graded: number;
+  passed: number;
+  withdrawn: number;
+  free: number;
+}) => string[] | null;
 
 /**
  * Shapes a few sections of the last two graded terms so the section outcome rule is exercised at every
@@ -142,7 +156,8 @@ export function tuneSections(world: World): void {
       const { fixed, free } = sectionParts(section);
       const counts = {
         graded: fixed.filter((item) => item.grade !== "W" && item.grade !== "I").length,
-        passed: fixed.filter((item) => item.grade === "P" || meetsMinimumGrade(item.grade, passMinimum)).length,
+        passed: fixed.filter((item) => item.grade === "P" || meetsMinimumGrade(item.grade, passMinimum))
+          .length,
         withdrawn: fixed.filter((item) => item.grade === "W").length,
         free: free.length,
       };
@@ -201,7 +216,11 @@ export function tuneSections(world: World): void {
       const needed = Math.ceil((total * threshold) / 100);
       const freePassed = needed - 1 - passed;
       if (freePassed < 0 || freePassed + 1 > free || !below(needed - 1, total)) return null;
-      return [...passingGrades(world, freePassed), "C-", ...failingGrades(world, free - freePassed - 1, failing)];
+      return [
+        ...passingGrades(world, freePassed),
+        "C-",
+        ...failingGrades(world, free - freePassed - 1, failing),
+      ];
     });
   }
 }
@@ -231,7 +250,9 @@ export function guardRoundingEdges(world: World): void {
 }
 
 function hasIncompleteIn(student: StudentRecord, termIndex: number): boolean {
-  return student.enrollments.some((enrollment) => enrollment.termIndex === termIndex && enrollment.grade === "I");
+  return student.enrollments.some(
+    (enrollment) => enrollment.termIndex === termIndex && enrollment.grade === "I",
+  );
 }
 
 /** Replays the standing reviews of every graded term before the last one for the ordinary population. */
@@ -311,16 +332,27 @@ export function decideCurrentExemptions(world: World): void {
   const { random } = world.context;
   const reviewTerm = world.currentIndex - 1;
   for (const student of world.students) {
-    if (student.plantedAs !== null || student.enrollmentStatus !== "active" || student.standing !== "good") continue;
+    if (student.plantedAs !== null || student.enrollmentStatus !== "active" || student.standing !== "good")
+      continue;
     if (hasIncompleteIn(student, reviewTerm)) continue;
     const gpa = cumulativeGpa(attemptsOf(world, student, reviewTerm));
     if (gpa.roundedHundredths === null || gpa.credits < world.regulations.probationMinimumCredits) continue;
     if (gpa.roundedHundredths >= world.regulations.probationThresholdHundredths) continue;
     const roll = random.next();
     if (roll < 0.15)
-      world.exemptions.push({ studentId: student.id, termIndex: reviewTerm, decision: "APPROVED", reason: random.pick(EXEMPTION_REASONS) });
+      world.exemptions.push({
+        studentId: student.id,
+        termIndex: reviewTerm,
+        decision: "APPROVED",
+        reason: random.pick(EXEMPTION_REASONS),
+      });
     else if (roll < 0.25)
-      world.exemptions.push({ studentId: student.id, termIndex: reviewTerm, decision: "DENIED", reason: random.pick(DENIAL_REASONS) });
+      world.exemptions.push({
+        studentId: student.id,
+        termIndex: reviewTerm,
+        decision: "DENIED",
+        reason: random.pick(DENIAL_REASONS),
+      });
   }
 }
 
@@ -367,14 +399,20 @@ export function decideWaivers(world: World): void {
 export function suspendWeakStudents(world: World, count: number): void {
   const reviewTerm = world.currentIndex - 1;
   const weak = world.students.filter((student) => {
-    if (student.plantedAs !== null || student.enrollmentStatus !== "active" || student.admitIndex > reviewTerm - 2)
+    if (
+      student.plantedAs !== null ||
+      student.enrollmentStatus !== "active" ||
+      student.admitIndex > reviewTerm - 2
+    )
       return false;
     const gpa = cumulativeGpa(attemptsOf(world, student, reviewTerm - 1));
     return gpa.roundedHundredths !== null && gpa.roundedHundredths < 280 && gpa.credits >= 9;
   });
   for (const student of world.context.random.shuffle(weak).slice(0, count)) {
     student.standing = "suspended";
-    student.enrollments = student.enrollments.filter((enrollment) => enrollment.termIndex !== world.currentIndex);
+    student.enrollments = student.enrollments.filter(
+      (enrollment) => enrollment.termIndex !== world.currentIndex,
+    );
     world.actions.push({
       actionType: "standing_change",
       studentId: student.id,

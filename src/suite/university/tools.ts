@@ -29,8 +29,9 @@ function pageOf<Row>(
   const active = conditions.filter(([, value]) => value !== null && value !== undefined);
   const where = active.length > 0 ? `WHERE ${active.map(([clause]) => clause).join(" AND ")}` : "";
   const values = active.map(([, value]) => value);
-  const total = (context.db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${where}`).get(...values) as { total: number })
-    .total;
+  const total = (
+    context.db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${where}`).get(...values) as { total: number }
+  ).total;
   const rows = context.db
     .prepare(`SELECT ${select} FROM ${from} ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
     .all(...values, perPage, (page - 1) * perPage) as Row[];
@@ -56,7 +57,15 @@ const listPrograms = defineTool({
   handler: ({ page, per_page }, context: ToolContext) =>
     paged(
       "programs",
-      pageOf(context, "program_id, code, name, department, degree, director_id", "programs", [], "program_id", page, per_page),
+      pageOf(
+        context,
+        "program_id, code, name, department, degree, director_id",
+        "programs",
+        [],
+        "program_id",
+        page,
+        per_page,
+      ),
       page,
       per_page,
     ),
@@ -71,7 +80,11 @@ const listStudents = defineTool({
     "List students, optionally filtered by program, enrollment status, academic standing or admit term, ordered by student_id. Returns `students` [{student_id, first_name, last_name, program_code, admit_term, attendance, enrollment_status, academic_standing}] with `page`, `per_page`, `total` and `has_more`. Grades are not included: use list_enrollments.",
   kind: "read",
   inputSchema: z.object({
-    program_code: z.string().nullable().default(null).describe("Program code such as 'MSCS'; null for all programs"),
+    program_code: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Program code such as 'MSCS'; null for all programs"),
     enrollment_status: z
       .enum(["active", "leave_of_absence", "withdrawn", "graduated"])
       .nullable()
@@ -82,11 +95,18 @@ const listStudents = defineTool({
       .nullable()
       .default(null)
       .describe("Only students with this academic standing; null for any"),
-    admit_term: z.string().nullable().default(null).describe("Only students admitted in this term code, e.g. '202408'"),
+    admit_term: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Only students admitted in this term code, e.g. '202408'"),
     page: pageSchema,
     per_page: perPageSchema,
   }),
-  handler: ({ program_code, enrollment_status, academic_standing, admit_term, page, per_page }, context: ToolContext) =>
+  handler: (
+    { program_code, enrollment_status, academic_standing, admit_term, page, per_page },
+    context: ToolContext,
+  ) =>
     paged(
       "students",
       pageOf(
@@ -136,7 +156,11 @@ const listInstructors = defineTool({
     "List instructors, optionally of one department, ordered by instructor_id. Returns `instructors` [{instructor_id, first_name, last_name, email, department, rank, office}] with `page`, `per_page`, `total` and `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    department: z.string().nullable().default(null).describe("Department name such as 'Statistics'; null for all"),
+    department: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Department name such as 'Statistics'; null for all"),
     page: pageSchema,
     per_page: perPageSchema,
   }),
@@ -163,7 +187,11 @@ const listCourses = defineTool({
     "List catalog courses, optionally of one department, ordered by code. Returns `courses` [{course_id, code, title, department, level, credits, grading_basis, typically_offered}] with `page`, `per_page`, `total` and `has_more`. Prerequisites are shown by get_course.",
   kind: "read",
   inputSchema: z.object({
-    department: z.string().nullable().default(null).describe("Department name such as 'Computer Science'; null for all"),
+    department: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Department name such as 'Computer Science'; null for all"),
     page: pageSchema,
     per_page: perPageSchema,
   }),
@@ -191,13 +219,17 @@ const getCourse = defineTool({
   kind: "read",
   inputSchema: z.object({ course_code: z.string().min(1).describe("Course code, e.g. 'CS 540'") }),
   handler: ({ course_code }, context: ToolContext) => {
-    const code = course_code.trim().toUpperCase().replace(/^([A-Z]+)\s*(\d+)$/, "$1 $2");
+    const code = course_code
+      .trim()
+      .toUpperCase()
+      .replace(/^([A-Z]+)\s*(\d+)$/, "$1 $2");
     const course = context.db
       .prepare(
         "SELECT course_id, code, title, department, level, credits, grading_basis, typically_offered FROM courses WHERE code = ?",
       )
       .get(code) as Record<string, unknown> | undefined;
-    if (!course) throw new ToolFailure(`course '${course_code}' not found; use list_courses to see the catalog`);
+    if (!course)
+      throw new ToolFailure(`course '${course_code}' not found; use list_courses to see the catalog`);
     const prerequisites = context.db
       .prepare(
         `SELECT c.code, c.title FROM course_prerequisites cp JOIN courses c ON c.course_id = cp.prerequisite_course_id
@@ -214,9 +246,18 @@ const listSections = defineTool({
     "List course sections, optionally filtered by term code, course code or instructor, ordered by section_id. Returns `sections` [{section_id, course_code, term, section_number, instructor_id, capacity, modality}] with `page`, `per_page`, `total` and `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    term: z.string().nullable().default(null).describe("Term code such as '202408' (see the academic calendar); null for all"),
+    term: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe("Term code such as '202408' (see the academic calendar); null for all"),
     course_code: z.string().nullable().default(null).describe("Course code such as 'CS 540'; null for all"),
-    instructor_id: z.number().int().nullable().default(null).describe("Only sections taught by this instructor"),
+    instructor_id: z
+      .number()
+      .int()
+      .nullable()
+      .default(null)
+      .describe("Only sections taught by this instructor"),
     page: pageSchema,
     per_page: perPageSchema,
   }),
@@ -269,12 +310,13 @@ const getSection = defineTool({
 
 const ENROLLMENT_COLUMNS = `e.enrollment_id, e.student_id, e.section_id, s.term, c.code AS course_code, c.credits,
   e.status, e.grade, e.enrolled_on, e.grade_posted_on`;
-const ENROLLMENT_FROM = "enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id";
+const ENROLLMENT_FROM =
+  "enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id";
 
 const listEnrollments = defineTool({
   name: "list_enrollments",
   description:
-    "List registrations (one per student per section) with their status and grade, optionally filtered by student, section, term or status, ordered by enrollment_id. Returns `enrollments` [{enrollment_id, student_id, section_id, term, course_code, credits, status, grade, enrolled_on, grade_posted_on}] with `page`, `per_page`, `total` and `has_more`. Status is enrolled (term in progress), completed, withdrawn (grade W) or dropped.",
+    "List registrations (one per student per section) with their status and grade, optionally filtered by student, section, term or status, ordered by enrollment_id. Returns `enrollments` [{enrollment_id, student_id, section_id, term, course_code, credits, status, grade, enrolled_on, grade_posted_on}] with `page`, `per_page`, `total` and `has_more`. Status is enrolled (registered, not graded yet), completed, withdrawn (grade W) or dropped.",
   kind: "read",
   inputSchema: z.object({
     student_id: z.string().nullable().default(null).describe("Only this student's registrations"),
@@ -347,13 +389,28 @@ const listRegistrarActions = defineTool({
 
 function recordAction(
   context: ToolContext,
-  action: { type: string; studentId: string; enrollmentId: number | null; oldValue: string | null; newValue: string; reason: string },
+  action: {
+    type: string;
+    studentId: string;
+    enrollmentId: number | null;
+    oldValue: string | null;
+    newValue: string;
+    reason: string;
+  },
 ): number {
   const result = context.db
     .prepare(
       "INSERT INTO registrar_actions (action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
     )
-    .run(action.type, action.studentId, action.enrollmentId, action.oldValue, action.newValue, action.reason, RECORDED_BY);
+    .run(
+      action.type,
+      action.studentId,
+      action.enrollmentId,
+      action.oldValue,
+      action.newValue,
+      action.reason,
+      RECORDED_BY,
+    );
   return Number(result.lastInsertRowid);
 }
 
@@ -400,8 +457,12 @@ const changeGrade = defineTool({
         `${enrollment.course_code} is graded ${passFail ? "P/NP" : "with letters"}; '${new_grade}' is not a valid grade for it`,
       );
     if (enrollment.grade === new_grade)
-      throw new ToolFailure(`enrollment ${enrollment_id} already has grade '${new_grade}'; nothing to change`);
-    context.db.prepare("UPDATE enrollments SET grade = ? WHERE enrollment_id = ?").run(new_grade, enrollment_id);
+      throw new ToolFailure(
+        `enrollment ${enrollment_id} already has grade '${new_grade}'; nothing to change`,
+      );
+    context.db
+      .prepare("UPDATE enrollments SET grade = ? WHERE enrollment_id = ?")
+      .run(new_grade, enrollment_id);
     const actionId = recordAction(context, {
       type: "grade_change",
       studentId: enrollment.student_id,
@@ -430,7 +491,10 @@ const setAcademicStanding = defineTool({
   inputSchema: z.object({
     student_id: z.string().min(1).describe("Student id, e.g. 'S104233'"),
     standing: z.enum(["good", "probation", "suspended"]).describe("The new academic standing"),
-    reason: z.string().min(3).describe("Why the standing changes, e.g. 'Fall 2024 standing review: cumulative GPA 2.81'"),
+    reason: z
+      .string()
+      .min(3)
+      .describe("Why the standing changes, e.g. 'Fall 2024 standing review: cumulative GPA 2.81'"),
   }),
   handler: ({ student_id, standing, reason }, context: ToolContext) => {
     const id = student_id.trim().toUpperCase();
@@ -453,14 +517,19 @@ const setAcademicStanding = defineTool({
       newValue: standing,
       reason,
     });
-    return { student_id: id, old_standing: student.academic_standing, new_standing: standing, action_id: actionId };
+    return {
+      student_id: id,
+      old_standing: student.academic_standing,
+      new_standing: standing,
+      action_id: actionId,
+    };
   },
 });
 
 const dropEnrollment = defineTool({
   name: "drop_enrollment",
   description:
-    "Administratively drop a registration of the term in progress (status 'enrolled'); the registration stays in the record with status 'dropped' and the drop is logged in the audit log. Returns `enrollment_id`, `student_id`, `course_code`, `term`, `status` and `action_id`.",
+    "Administratively drop a registration that is not graded yet (status 'enrolled'); the registration stays in the record with status 'dropped' and the drop is logged in the audit log. Returns `enrollment_id`, `student_id`, `course_code`, `term`, `status` and `action_id`.",
   kind: "write",
   inputSchema: z.object({
     enrollment_id: z.number().int().describe("The registration to drop"),
@@ -472,7 +541,9 @@ const dropEnrollment = defineTool({
       throw new ToolFailure(
         `enrollment ${enrollment_id} has status '${enrollment.status}'; only registrations with status 'enrolled' can be dropped`,
       );
-    context.db.prepare("UPDATE enrollments SET status = 'dropped' WHERE enrollment_id = ?").run(enrollment_id);
+    context.db
+      .prepare("UPDATE enrollments SET status = 'dropped' WHERE enrollment_id = ?")
+      .run(enrollment_id);
     const actionId = recordAction(context, {
       type: "enrollment_drop",
       studentId: enrollment.student_id,

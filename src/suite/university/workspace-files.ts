@@ -27,8 +27,28 @@ function nextTerm(term: Term): Term {
   const season = term.season === "fall" ? "spring" : "fall";
   // The calendar lists one upcoming term so the current one is not the last row.
   return season === "spring"
-    ? { ...term, code: `${year}01`, name: `Spring ${year}`, season, year, startDate: `${year}-01-13`, addDropDeadline: `${year}-01-27`, endDate: `${year}-05-09`, gradesDueDate: `${year}-05-16` }
-    : { ...term, code: `${year}08`, name: `Fall ${year}`, season, year, startDate: `${year}-08-26`, addDropDeadline: `${year}-09-09`, endDate: `${year}-12-13`, gradesDueDate: `${year}-12-20` };
+    ? {
+        ...term,
+        code: `${year}01`,
+        name: `Spring ${year}`,
+        season,
+        year,
+        startDate: `${year}-01-13`,
+        addDropDeadline: `${year}-01-27`,
+        endDate: `${year}-05-09`,
+        gradesDueDate: `${year}-05-16`,
+      }
+    : {
+        ...term,
+        code: `${year}08`,
+        name: `Fall ${year}`,
+        season,
+        year,
+        startDate: `${year}-08-26`,
+        addDropDeadline: `${year}-09-09`,
+        endDate: `${year}-12-13`,
+        gradesDueDate: `${year}-12-20`,
+      };
 }
 
 function minDate(left: string, right: string): string {
@@ -53,7 +73,10 @@ function writeCommitteeNotes(world: World, count: number): void {
       { termIndex: reviewTerm - 2, followUp: false },
     ];
     const pick = cycle[index % cycle.length] ?? { termIndex: reviewTerm, followUp: false };
-    meetings.push({ termIndex: Math.max(0, pick.termIndex - 2 * Math.floor(index / cycle.length)), followUp: pick.followUp });
+    meetings.push({
+      termIndex: Math.max(0, pick.termIndex - 2 * Math.floor(index / cycle.length)),
+      followUp: pick.followUp,
+    });
   }
   const members = world.instructors.filter((instructor) => instructor.rank === "Professor").slice(0, 5);
   const usedPaths = new Set<string>();
@@ -68,7 +91,10 @@ function writeCommitteeNotes(world: World, count: number): void {
       .filter((exemption) => exemption.termIndex === meeting.termIndex)
       .filter((_, position) => position % sameTerm.length === share);
     const offset = meeting.followUp ? random.int(18, 30) : random.int(4, 14);
-    const date = minDate(addDays(term.gradesDueDate, offset), addDays(referenceDate, -1 - (meeting.followUp ? 0 : 1)));
+    const date = minDate(
+      addDays(term.gradesDueDate, offset),
+      addDays(referenceDate, -1 - (meeting.followUp ? 0 : 1)),
+    );
     const lines = exemptions.map((exemption) =>
       exemptionLine({
         studentId: exemption.studentId,
@@ -105,7 +131,8 @@ ${lines.length > 0 ? lines.join("\n") : "No exemption requests were pending at t
     ])}
 `;
     let path = `${COMMITTEE_FOLDER}/standing-committee-${date}.md`;
-    for (let suffix = 2; usedPaths.has(path); suffix += 1) path = `${COMMITTEE_FOLDER}/standing-committee-${date}-${suffix}.md`;
+    for (let suffix = 2; usedPaths.has(path); suffix += 1)
+      path = `${COMMITTEE_FOLDER}/standing-committee-${date}-${suffix}.md`;
     usedPaths.add(path);
     world.context.writeFile(path, content);
   }
@@ -123,17 +150,22 @@ function writeWaiverLetters(world: World, count: number): void {
     if (slots.length === 0) continue;
     const waivers = world.waivers
       .filter((waiver) => waiver.termIndex === termIndex)
-      .sort((left, right) => left.courseCode.localeCompare(right.courseCode) || left.studentId.localeCompare(right.studentId));
+      .sort(
+        (left, right) =>
+          left.courseCode.localeCompare(right.courseCode) || left.studentId.localeCompare(right.studentId),
+      );
     waivers.forEach((waiver, position) => slots[position % slots.length]?.waivers.push(waiver));
   }
   for (const [index, letter] of letters.entries()) {
     const term = world.terms[letter.termIndex];
     if (!term) continue;
     if (letter.waivers.length === 0) letter.waivers.push(...fillerWaivers(world, letter.termIndex));
-    const departments = [...new Set(letter.waivers.map((waiver) => departmentOfCourse(waiver.courseCode).name))].sort();
+    const departments = [
+      ...new Set(letter.waivers.map((waiver) => departmentOfCourse(waiver.courseCode).name)),
+    ].sort();
     const issuer = chairOf(world, departments[0] ?? "Computer Science");
     const document: WaiverLetter = {
-      department: departments.join(" and "),
+      department: departments.join(", "),
       termName: term.name,
       issuedOn: minDate(addDays(term.startDate, -random.int(3, 20)), addDays(referenceDate, -1)),
       issuedBy: issuer,
@@ -157,7 +189,10 @@ function writeWaiverLetters(world: World, count: number): void {
 function fillerWaivers(world: World, termIndex: number): WaiverRecord[] {
   const options = world.students.flatMap((student) =>
     student.enrollments
-      .filter((enrollment) => enrollment.termIndex === termIndex && catalogCourse(enrollment.courseCode).prerequisites.length > 0)
+      .filter(
+        (enrollment) =>
+          enrollment.termIndex === termIndex && catalogCourse(enrollment.courseCode).prerequisites.length > 0,
+      )
       .map((enrollment) => ({ student, enrollment })),
   );
   return world.context.random
@@ -203,20 +238,36 @@ function writeDailyLogs(world: World, count: number): void {
 function writeRosterExports(world: World, count: number): void {
   const { random } = world.context;
   const sections = random
-    .shuffle(world.sections.filter((section) => section.termIndex === world.currentIndex && section.enrollments.length > 0))
+    .shuffle(
+      world.sections.filter(
+        (section) => section.termIndex === world.currentIndex && section.enrollments.length > 0,
+      ),
+    )
     .slice(0, count);
   for (const section of sections) {
     const term = world.terms[section.termIndex];
     const lines = ["student_id,last_name,first_name,program,registration_status,registered_on"];
-    for (const enrollment of [...section.enrollments].sort((left, right) => left.studentId.localeCompare(right.studentId))) {
+    for (const enrollment of [...section.enrollments].sort((left, right) =>
+      left.studentId.localeCompare(right.studentId),
+    )) {
       const student = world.students.find((item) => item.id === enrollment.studentId);
       if (!student) continue;
       lines.push(
-        [student.id, student.lastName, student.firstName, student.programCode, enrollment.status, enrollment.enrolledOn].join(","),
+        [
+          student.id,
+          student.lastName,
+          student.firstName,
+          student.programCode,
+          enrollment.status,
+          enrollment.enrolledOn,
+        ].join(","),
       );
     }
     const slug = section.courseCode.replace(" ", "").toLowerCase();
-    world.context.writeFile(`exports/roster-${term?.code ?? ""}-${slug}-${section.sectionNumber}.csv`, `${lines.join("\n")}\n`);
+    world.context.writeFile(
+      `exports/roster-${term?.code ?? ""}-${slug}-${section.sectionNumber}.csv`,
+      `${lines.join("\n")}\n`,
+    );
   }
 }
 
@@ -225,8 +276,12 @@ export function writeWorkspace(world: World, memos: GradeChangeMemo[]): void {
   const filesFactor = context.factors.files;
   const current = world.terms[world.currentIndex];
   if (!current) throw new Error("no term in progress");
-  context.writeFile(REGULATIONS_PATH, writeRegulations(world.regulations, world.terms[0]?.year ?? current.year));
-  const academicYear = current.season === "fall" ? `${current.year}-${current.year + 1}` : `${current.year - 1}-${current.year}`;
+  context.writeFile(
+    REGULATIONS_PATH,
+    writeRegulations(world.regulations, world.terms[0]?.year ?? current.year),
+  );
+  const academicYear =
+    current.season === "fall" ? `${current.year}-${current.year + 1}` : `${current.year - 1}-${current.year}`;
   context.writeFile(HANDBOOK_PATH, writeHandbook(world.handbook, academicYear));
   context.writeFile(CALENDAR_PATH, writeCalendar([...world.terms, nextTerm(current)], context.referenceDate));
   context.writeFile(TRANSFER_REGISTER_PATH, writeTransferRegister(world.transfers));

@@ -16,6 +16,31 @@ const seedCoverage = (planCode: string): PlanCoverage =>
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
+  const insured = random.shuffle(
+    [...computeBalances(db, seedCoverage).values()].filter(
+      (entry) => !entry.selfPay && entry.balance > COLLECTIONS_THRESHOLD,
+    ),
+  );
+  // A claim the insurer reopened: its share leaves the balance until it is processed again.
+  for (const entry of insured.slice(0, 1)) {
+    const charge = db
+      .prepare(
+        "SELECT id FROM charges WHERE patient_id = ? AND claim_status = 'adjudicated' AND category != 'lab' ORDER BY amount DESC LIMIT 1",
+      )
+      .get(entry.patientId) as { id: number } | undefined;
+    if (charge) db.prepare("UPDATE charges SET claim_status = 'pending' WHERE id = ?").run(charge.id);
+  }
+  // At least one self-pay account over the threshold: a patient who has not paid anything yet.
+  const all = [...computeBalances(db, seedCoverage).values()];
+  if (!all.some((entry) => entry.selfPay && entry.balance > COLLECTIONS_THRESHOLD)) {
+    const billed = db
+      .prepare(
+        `SELECT c.patient_id, SUM(c.amount) AS total FROM charges c JOIN patients p ON p.id = c.patient_id
+          WHERE p.insurance_plan_id IS NULL AND c.claim_status = 'patient_only' GROUP BY c.patient_id ORDER BY total DESC, c.patient_id LIMIT 1`,
+      )
+      .get() as { patient_id: number } | undefined;
+    if (billed) db.prepare("DELETE FROM payments WHERE patient_id = ?").run(billed.patient_id);
+  }
   const balances = [...computeBalances(db, seedCoverage).values()];
   const over = random.shuffle(balances.filter((entry) => entry.balance > COLLECTIONS_THRESHOLD));
   const insertPayment = db.prepare(

@@ -57,8 +57,22 @@ function prepare(context: GenerateContext): void {
   const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
   const snapshot = readSnapshotMinutes(db);
   const planted: PlantedOpenTicket[] = [
-    { tier: "platinum", priority: "P3", category: "software", subject: "CRM reports time out", status: "open", ageMinutes: 720 },
-    { tier: "bronze", priority: "P3", category: "access", subject: "Shared mailbox permissions", status: "pending", ageMinutes: 2400 },
+    {
+      tier: "platinum",
+      priority: "P3",
+      category: "software",
+      subject: "CRM reports time out",
+      status: "open",
+      ageMinutes: 720,
+    },
+    {
+      tier: "bronze",
+      priority: "P3",
+      category: "access",
+      subject: "Shared mailbox permissions",
+      status: "pending",
+      ageMinutes: 2400,
+    },
     {
       tier: "silver",
       priority: "P2",
@@ -68,7 +82,14 @@ function prepare(context: GenerateContext): void {
       ageMinutes: 1800,
       escalatedTo: "Application Support",
     },
-    { tier: "gold", priority: "P2", category: "network", subject: "VPN drops every few minutes", status: "open", ageMinutes: 300 },
+    {
+      tier: "gold",
+      priority: "P2",
+      category: "network",
+      subject: "VPN drops every few minutes",
+      status: "open",
+      ageMinutes: 300,
+    },
     {
       tier: "platinum",
       priority: "P2",
@@ -77,8 +98,22 @@ function prepare(context: GenerateContext): void {
       status: "open",
       ageMinutes: 1200,
     },
-    { tier: "silver", priority: "P3", category: "hardware", subject: "Docking station not detecting monitors", status: "open", ageMinutes: 960 },
-    { tier: "bronze", priority: "P1", category: "email", subject: "Outgoing mail stuck in outbox", status: "new", ageMinutes: 200 },
+    {
+      tier: "silver",
+      priority: "P3",
+      category: "hardware",
+      subject: "Docking station not detecting monitors",
+      status: "open",
+      ageMinutes: 960,
+    },
+    {
+      tier: "bronze",
+      priority: "P1",
+      category: "email",
+      subject: "Outgoing mail stuck in outbox",
+      status: "new",
+      ageMinutes: 200,
+    },
   ];
   const serviceDesk = teamIdByName(db, "Service Desk");
   const used = new Set<number>();
@@ -104,7 +139,8 @@ function prepare(context: GenerateContext): void {
       record.firstResponseAt = firstResponse;
       record.assigneeAgentId = agent;
       record.events.push(statusEvent(firstResponse, "new", "open", agent));
-      if (ticket.status === "pending") record.events.push(statusEvent(Math.min(firstResponse + 60, snapshot - 1), "open", "pending", agent));
+      if (ticket.status === "pending")
+        record.events.push(statusEvent(Math.min(firstResponse + 60, snapshot - 1), "open", "pending", agent));
       if (ticket.escalatedTo) {
         const target = teamIdByName(db, ticket.escalatedTo);
         const escalatedAt = Math.min(firstResponse + 90, snapshot - 2);
@@ -118,7 +154,14 @@ function prepare(context: GenerateContext): void {
             toValue: String(target),
             body: "Needs L2 expertise.",
           },
-          { type: "assigned", actorAgentId: null, at: escalatedAt + 1, fromValue: null, toValue: String(newAgent), body: null },
+          {
+            type: "assigned",
+            actorAgentId: null,
+            at: escalatedAt + 1,
+            fromValue: null,
+            toValue: String(newAgent),
+            body: null,
+          },
         );
         record.teamId = target;
         record.assigneeAgentId = newAgent;
@@ -130,10 +173,16 @@ function prepare(context: GenerateContext): void {
 }
 
 /** Ticket id -> the team id it must be escalated to, per the escalation matrix. */
-export function expectedEscalations(db: Database.Database, holidays: ReadonlySet<string>): Map<number, number> {
+export function expectedEscalations(
+  db: Database.Database,
+  holidays: ReadonlySet<string>,
+): Map<number, number> {
   const snapshot = readSnapshotMinutes(db);
   const teamIds = new Map(
-    (db.prepare("SELECT id, name FROM teams").all() as Array<{ id: number; name: string }>).map((row) => [row.name, row.id]),
+    (db.prepare("SELECT id, name FROM teams").all() as Array<{ id: number; name: string }>).map((row) => [
+      row.name,
+      row.id,
+    ]),
   );
   const tickets = db
     .prepare(
@@ -145,13 +194,20 @@ export function expectedEscalations(db: Database.Database, holidays: ReadonlySet
   for (const ticket of tickets) {
     const age = businessMinutesBetween(isoToMinutes(ticket.created_at), snapshot, holidays);
     if (age > escalationThresholdMinutes(ticket.priority, ticket.support_tier)) {
-      expected.set(ticket.id, teamIds.get(escalationTeamFor(ticket.category as Category, ticket.support_tier)) as number);
+      expected.set(
+        ticket.id,
+        teamIds.get(escalationTeamFor(ticket.category as Category, ticket.support_tier)) as number,
+      );
     }
   }
   return expected;
 }
 
-function verifyEscalations(initial: Database.Database, final: Database.Database, expected: Map<number, number>): Check[] {
+function verifyEscalations(
+  initial: Database.Database,
+  final: Database.Database,
+  expected: Map<number, number>,
+): Check[] {
   const ticketDiff = diffTable(initial, final, "tickets", "id");
   const problems: string[] = [];
   const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
@@ -162,12 +218,18 @@ function verifyEscalations(initial: Database.Database, final: Database.Database,
       continue;
     }
     const { before, after } = change;
-    if (after.team_id !== teamId) problems.push(`ticket ${id} went to team ${String(after.team_id)}, expected team ${teamId}`);
+    if (after.team_id !== teamId)
+      problems.push(`ticket ${id} went to team ${String(after.team_id)}, expected team ${teamId}`);
     if (after.escalation_level !== Number(before.escalation_level) + 1)
-      problems.push(`ticket ${id} has escalation level ${String(after.escalation_level)}, expected ${Number(before.escalation_level) + 1}`);
+      problems.push(
+        `ticket ${id} has escalation level ${String(after.escalation_level)}, expected ${Number(before.escalation_level) + 1}`,
+      );
     if (after.assignee_agent_id !== null) problems.push(`ticket ${id} should be unassigned in the new queue`);
     for (const column of ["status", "priority", "category", "company_id", "created_at", "resolved_at"]) {
-      if (after[column] !== before[column]) problems.push(`ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`);
+      if (after[column] !== before[column])
+        problems.push(
+          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
+        );
     }
   }
   const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
@@ -186,16 +248,23 @@ function verifyEscalations(initial: Database.Database, final: Database.Database,
     check(
       "escalated-tickets",
       problems.length === 0,
-      problems.length === 0 ? `all ${expected.size} overdue tickets escalated to the right team` : problems.slice(0, 8).join("; "),
+      problems.length === 0
+        ? `all ${expected.size} overdue tickets escalated to the right team`
+        : problems.slice(0, 8).join("; "),
     ),
     check(
       "nothing-else-escalated",
       unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0 ? "no other ticket changed" : `tickets changed that should not be: ${unexpected.join(", ")}`,
+      unexpected.length === 0
+        ? "no other ticket changed"
+        : `tickets changed that should not be: ${unexpected.join(", ")}`,
     ),
     check(
       "escalation-history",
-      missingEvents.length === 0 && strayEvents.length === 0 && eventDiff.removed.length === 0 && eventDiff.changed.length === 0,
+      missingEvents.length === 0 &&
+        strayEvents.length === 0 &&
+        eventDiff.removed.length === 0 &&
+        eventDiff.changed.length === 0,
       missingEvents.length === 0 && strayEvents.length === 0
         ? "each escalation is recorded in the ticket history"
         : `missing escalation events for [${missingEvents.join(", ")}]; unexpected events: ${strayEvents.slice(0, 5).join(", ")}`,
@@ -274,8 +343,16 @@ export const escalateOverdueTicketsTask = defineTask({
   summary:
     "Escalate every open ticket past its escalation threshold (business hours, halved for platinum) to the team the escalation matrix names, with its exceptions.",
   instruction:
-    "Please run the escalation review on the queue as of the data snapshot time in the service desk handbook: escalate every ticket that the escalation matrix says must be escalated, to the team the matrix names, and leave everything else alone. Reply with only a JSON object {\"escalated_ticket_ids\": [ticket ids in ascending order]}.",
-  tools: ["list_tickets", "get_ticket", "list_ticket_events", "list_companies", "get_company", "list_teams", "escalate_ticket"],
+    'Please run the escalation review on the queue as of the data snapshot time in the service desk handbook: escalate every ticket that the escalation matrix says must be escalated, to the team the matrix names, and leave everything else alone. Reply with only a JSON object {"escalated_ticket_ids": [ticket ids in ascending order]}.',
+  tools: [
+    "list_tickets",
+    "get_ticket",
+    "list_ticket_events",
+    "list_companies",
+    "get_company",
+    "list_teams",
+    "escalate_ticket",
+  ],
   prepare,
   verify: ({ initial, final, answer }): Check[] => {
     const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
@@ -284,7 +361,9 @@ export const escalateOverdueTicketsTask = defineTask({
     const ids = Array.isArray(parsed?.escalated_ticket_ids) ? parsed.escalated_ticket_ids.map(Number) : null;
     const expectedIds = [...expected.keys()].sort((left, right) => left - right);
     const answerMatches =
-      ids !== null && ids.length === expectedIds.length && [...ids].sort((a, b) => a - b).every((id, index) => id === expectedIds[index]);
+      ids !== null &&
+      ids.length === expectedIds.length &&
+      [...ids].sort((a, b) => a - b).every((id, index) => id === expectedIds[index]);
     return [
       ...verifyEscalations(initial.db, final.db, expected),
       check(
@@ -296,20 +375,40 @@ export const escalateOverdueTicketsTask = defineTask({
   },
   oracle: cells(),
   nearMisses: [
-    { id: "no-platinum-halving", description: "Uses the normal thresholds for platinum customers.", cells: cells({ noPlatinumHalving: true }) },
-    { id: "includes-waiting-tickets", description: "Also escalates pending and on_hold tickets.", cells: cells({ includeWaiting: true }) },
+    {
+      id: "no-platinum-halving",
+      description: "Uses the normal thresholds for platinum customers.",
+      cells: cells({ noPlatinumHalving: true }),
+    },
+    {
+      id: "includes-waiting-tickets",
+      description: "Also escalates pending and on_hold tickets.",
+      cells: cells({ includeWaiting: true }),
+    },
     {
       id: "re-escalates",
       description: "Escalates tickets that were already escalated once.",
       cells: cells({ ignoreEscalationLevel: true }),
     },
-    { id: "calendar-hours", description: "Measures age in calendar hours instead of business hours.", cells: cells({ calendarHours: true }) },
+    {
+      id: "calendar-hours",
+      description: "Measures age in calendar hours instead of business hours.",
+      cells: cells({ calendarHours: true }),
+    },
     {
       id: "platinum-security-to-enterprise",
       description: "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
       cells: cells({ platinumSecurityToEnterprise: true }),
     },
-    { id: "escalates-at-threshold", description: "Escalates tickets exactly at their threshold.", cells: cells({ escalateAtThreshold: true }) },
-    { id: "answers-without-escalating", description: "Reports the right tickets but never escalates them.", cells: cells({ skipWrites: true }) },
+    {
+      id: "escalates-at-threshold",
+      description: "Escalates tickets exactly at their threshold.",
+      cells: cells({ escalateAtThreshold: true }),
+    },
+    {
+      id: "answers-without-escalating",
+      description: "Reports the right tickets but never escalates them.",
+      cells: cells({ skipWrites: true }),
+    },
   ],
 });

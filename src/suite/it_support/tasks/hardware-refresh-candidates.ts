@@ -50,11 +50,18 @@ function prepare(context: GenerateContext): void {
   const snapshot = readSnapshotMinutes(db);
   const today = referenceDate;
   const ageBoundaryDaysAgo = Math.round(
-    (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${yearsBefore(today, REFRESH_AGE_YEARS)}T00:00:00Z`)) / 86_400_000,
+    (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${yearsBefore(today, REFRESH_AGE_YEARS)}T00:00:00Z`)) /
+      86_400_000,
   );
   const fixed = (daysAgo: number): { daysAgo: number; code: ResolutionCode } => ({ daysAgo, code: "fixed" });
   const planted: PlantedAsset[] = [
-    { type: "laptop", status: "in_service", purchasedDaysAgo: 1300, warrantyYears: 3, tickets: [fixed(150), fixed(90), fixed(20)] },
+    {
+      type: "laptop",
+      status: "in_service",
+      purchasedDaysAgo: 1300,
+      warrantyYears: 3,
+      tickets: [fixed(150), fixed(90), fixed(20)],
+    },
     {
       type: "printer",
       status: "in_service",
@@ -62,9 +69,27 @@ function prepare(context: GenerateContext): void {
       warrantyYears: 1,
       tickets: [fixed(120), { daysAgo: 119, code: "duplicate" }, fixed(40)],
     },
-    { type: "desktop", status: "in_repair", purchasedDaysAgo: 1900, warrantyYears: 5, tickets: [fixed(100), fixed(12)] },
-    { type: "laptop", status: "in_service", purchasedDaysAgo: ageBoundaryDaysAgo, warrantyYears: 5, tickets: [fixed(60), fixed(30)] },
-    { type: "server", status: "in_service", purchasedDaysAgo: 1500, warrantyYears: 3, tickets: [fixed(200), fixed(80), fixed(15)] },
+    {
+      type: "desktop",
+      status: "in_repair",
+      purchasedDaysAgo: 1900,
+      warrantyYears: 5,
+      tickets: [fixed(100), fixed(12)],
+    },
+    {
+      type: "laptop",
+      status: "in_service",
+      purchasedDaysAgo: ageBoundaryDaysAgo,
+      warrantyYears: 5,
+      tickets: [fixed(60), fixed(30)],
+    },
+    {
+      type: "server",
+      status: "in_service",
+      purchasedDaysAgo: 1500,
+      warrantyYears: 3,
+      tickets: [fixed(200), fixed(80), fixed(15)],
+    },
     {
       type: "laptop",
       status: "replacement_pending",
@@ -72,10 +97,18 @@ function prepare(context: GenerateContext): void {
       warrantyYears: 3,
       tickets: [fixed(160), fixed(110), fixed(50), fixed(9)],
     },
-    { type: "server", status: "in_service", purchasedDaysAgo: 1650, warrantyYears: 5, tickets: [fixed(70), fixed(25)] },
+    {
+      type: "server",
+      status: "in_service",
+      purchasedDaysAgo: 1650,
+      warrantyYears: 5,
+      tickets: [fixed(70), fixed(25)],
+    },
   ];
   const untouched = db
-    .prepare("SELECT id, company_id FROM assets WHERE id NOT IN (SELECT asset_id FROM tickets WHERE asset_id IS NOT NULL) ORDER BY id")
+    .prepare(
+      "SELECT id, company_id FROM assets WHERE id NOT IN (SELECT asset_id FROM tickets WHERE asset_id IS NOT NULL) ORDER BY id",
+    )
     .all() as Array<{ id: number; company_id: number }>;
   const chosen = random.shuffle(untouched).slice(0, planted.length);
   const endpoint = teamIdByName(db, "Endpoint Engineering");
@@ -119,7 +152,10 @@ function prepare(context: GenerateContext): void {
         resolvedAt,
         closedAt: resolvedAt + 3 * DAY,
         resolutionCode: ticket.code,
-        events: [statusEvent(firstResponse, "new", "open", agent), statusEvent(resolvedAt, "open", "resolved", agent)],
+        events: [
+          statusEvent(firstResponse, "new", "open", agent),
+          statusEvent(resolvedAt, "open", "resolved", agent),
+        ],
       });
       writeTicketRecord(db, record);
     }
@@ -226,12 +262,20 @@ export const hardwareRefreshCandidatesTask = defineTask({
   verify: ({ initial, answer }): Check[] => {
     const expected = expectedRefreshTags(initial.db);
     const parsed = parseAnswerJson(answer) as { asset_tags?: unknown } | null;
-    const tags = Array.isArray(parsed?.asset_tags) ? parsed.asset_tags.map((tag) => String(tag).trim().toUpperCase()) : null;
+    const tags = Array.isArray(parsed?.asset_tags)
+      ? parsed.asset_tags.map((tag) => String(tag).trim().toUpperCase())
+      : null;
     const given = new Set(tags ?? []);
     const missing = expected.filter((tag) => !given.has(tag));
     const extra = [...given].filter((tag) => !expected.includes(tag));
     return [
-      check("answer-format", tags !== null, tags !== null ? "answer has asset_tags" : `expected {"asset_tags": [...]}, got: ${answer.slice(0, 200)}`),
+      check(
+        "answer-format",
+        tags !== null,
+        tags !== null
+          ? "answer has asset_tags"
+          : `expected {"asset_tags": [...]}, got: ${answer.slice(0, 200)}`,
+      ),
       check(
         "asset-tags",
         tags !== null && missing.length === 0 && extra.length === 0,
@@ -241,9 +285,21 @@ export const hardwareRefreshCandidatesTask = defineTask({
   },
   oracle: cells(),
   nearMisses: [
-    { id: "counts-duplicates", description: "Counts tickets closed as duplicates.", cells: cells({ countDuplicates: true }) },
-    { id: "warranty-rule-only", description: "Forgets the age rule for old laptops and desktops.", cells: cells({ noAgeRule: true }) },
-    { id: "whole-history", description: "Counts tickets older than the 180-day window.", cells: cells({ ignoreWindow: true }) },
+    {
+      id: "counts-duplicates",
+      description: "Counts tickets closed as duplicates.",
+      cells: cells({ countDuplicates: true }),
+    },
+    {
+      id: "warranty-rule-only",
+      description: "Forgets the age rule for old laptops and desktops.",
+      cells: cells({ noAgeRule: true }),
+    },
+    {
+      id: "whole-history",
+      description: "Counts tickets older than the 180-day window.",
+      cells: cells({ ignoreWindow: true }),
+    },
     {
       id: "includes-replacement-pending",
       description: "Reviews assets already pending replacement or retired.",

@@ -59,11 +59,21 @@ function prepare(context: GenerateContext): void {
     while (existing + statuses.length < 2) statuses.push("open");
     for (const status of statuses) {
       const createdAt = addBusinessMinutes(snapshot - random.int(2, 12) * DAY, random.int(0, 300), holidays);
-      const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at >= ?", [since]);
+      const id = closestTicketId(
+        db,
+        createdAt,
+        used,
+        "status IN ('resolved', 'closed') AND created_at >= ?",
+        [since],
+      );
       const enterprise = agent.teamName === "Enterprise Accounts";
-      const ownCategories = CATEGORIES.filter((category) => ESCALATION_TEAM_BY_CATEGORY[category] === agent.teamName);
+      const ownCategories = CATEGORIES.filter(
+        (category) => ESCALATION_TEAM_BY_CATEGORY[category] === agent.teamName,
+      );
       const category: Category =
-        ownCategories.length > 0 ? random.pick(ownCategories) : random.pick(CATEGORIES.filter((item) => item !== "security"));
+        ownCategories.length > 0
+          ? random.pick(ownCategories)
+          : random.pick(CATEGORIES.filter((item) => item !== "security"));
       const company = enterprise ? random.pick(companiesByTier(db, "platinum")) : random.pick(companies);
       const serviceDesk = teamIdByName(db, "Service Desk");
       const record = baseRecord(id, {
@@ -112,7 +122,10 @@ export function expectedReassignments(state: StateView): Map<number, number> {
     ]),
   );
   const teamNames = new Map(
-    (db.prepare("SELECT id, name FROM teams").all() as Array<{ id: number; name: string }>).map((row) => [row.id, row.name]),
+    (db.prepare("SELECT id, name FROM teams").all() as Array<{ id: number; name: string }>).map((row) => [
+      row.id,
+      row.name,
+    ]),
   );
   const ticketsOf = db.prepare(
     "SELECT * FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold') ORDER BY id",
@@ -132,21 +145,32 @@ export function expectedReassignments(state: StateView): Map<number, number> {
   return expected;
 }
 
-function verifyReassignments(initial: Database.Database, final: Database.Database, expected: Map<number, number>): Check[] {
+function verifyReassignments(
+  initial: Database.Database,
+  final: Database.Database,
+  expected: Map<number, number>,
+): Check[] {
   const ticketDiff = diffTable(initial, final, "tickets", "id");
   const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
   const problems: string[] = [];
   for (const [id, agentId] of expected) {
     const change = changed.get(id);
     if (!change) {
-      problems.push(`ticket ${id} still with agent ${String((initial.prepare("SELECT assignee_agent_id FROM tickets WHERE id = ?").get(id) as { assignee_agent_id: number }).assignee_agent_id)} (expected agent ${agentId})`);
+      problems.push(
+        `ticket ${id} still with agent ${String((initial.prepare("SELECT assignee_agent_id FROM tickets WHERE id = ?").get(id) as { assignee_agent_id: number }).assignee_agent_id)} (expected agent ${agentId})`,
+      );
       continue;
     }
     const { before, after } = change;
     if (after.assignee_agent_id !== agentId)
-      problems.push(`ticket ${id} assigned to agent ${String(after.assignee_agent_id)}, expected agent ${agentId}`);
+      problems.push(
+        `ticket ${id} assigned to agent ${String(after.assignee_agent_id)}, expected agent ${agentId}`,
+      );
     for (const column of ["status", "team_id", "escalation_level", "priority", "resolved_at"]) {
-      if (after[column] !== before[column]) problems.push(`ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`);
+      if (after[column] !== before[column])
+        problems.push(
+          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
+        );
     }
   }
   const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
@@ -156,12 +180,16 @@ function verifyReassignments(initial: Database.Database, final: Database.Databas
     check(
       "reassigned-tickets",
       problems.length === 0,
-      problems.length === 0 ? `all ${expected.size} tickets of absent agents reassigned correctly` : problems.slice(0, 8).join("; "),
+      problems.length === 0
+        ? `all ${expected.size} tickets of absent agents reassigned correctly`
+        : problems.slice(0, 8).join("; "),
     ),
     check(
       "nothing-else-reassigned",
       unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0 ? "no other ticket changed" : `tickets changed that should not be: ${unexpected.join(", ")}`,
+      unexpected.length === 0
+        ? "no other ticket changed"
+        : `tickets changed that should not be: ${unexpected.join(", ")}`,
     ),
     check(
       "history-consistent",
@@ -243,7 +271,8 @@ export const reassignAgentsOnLeaveTask = defineTask({
     "Several agents are off today. Following the leave-coverage rules in the service desk handbook, reassign the unresolved tickets of everyone on leave today (as of the data snapshot) to whoever the rules say should take them. Don't touch anything else. Reply 'done' when finished.",
   tools: ["list_agents", "get_agent", "list_teams", "list_tickets", "get_ticket", "assign_ticket"],
   prepare,
-  verify: ({ initial, final }): Check[] => verifyReassignments(initial.db, final.db, expectedReassignments(initial)),
+  verify: ({ initial, final }): Check[] =>
+    verifyReassignments(initial.db, final.db, expectedReassignments(initial)),
   oracle: cells(),
   nearMisses: [
     {
@@ -253,7 +282,8 @@ export const reassignAgentsOnLeaveTask = defineTask({
     },
     {
       id: "open-status-only",
-      description: "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
+      description:
+        "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
       cells: cells({ openOnly: true }),
     },
     {

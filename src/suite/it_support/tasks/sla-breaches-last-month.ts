@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { check, defineTask, parseAnswerJson, type Check, type GenerateContext } from "../../../envs/index.js";
 import {
   addBusinessMinutes,
@@ -76,7 +77,10 @@ function prepare(context: GenerateContext): void {
     priority: "P3",
     createdAt: pauseCreated,
     resolvedAt: addBusinessMinutes(pendingEnd, target("P3", "bronze") - 1300, holidays),
-    pauses: [statusEvent(pendingStart, "open", "pending", null), statusEvent(pendingEnd, "pending", "open", null)],
+    pauses: [
+      statusEvent(pendingStart, "open", "pending", null),
+      statusEvent(pendingEnd, "pending", "open", null),
+    ],
   });
 
   // Exactly at the target: meets the SLA (the policy says strictly greater breaches).
@@ -103,7 +107,8 @@ function prepare(context: GenerateContext): void {
 
   // 24x7 clock: a platinum P1 from Friday 16:00 to Monday 09:00 breaches in calendar hours only.
   let friday = addDays(start, (5 - weekdayOf(start) + 7) % 7);
-  while (!(isWorkday(friday) && isWorkday(addDays(friday, 3)) && addDays(friday, 3) < end)) friday = addDays(friday, 7);
+  while (!(isWorkday(friday) && isWorkday(addDays(friday, 3)) && addDays(friday, 3) < end))
+    friday = addDays(friday, 7);
   planted.push({
     tier: "platinum",
     priority: "P1",
@@ -121,8 +126,7 @@ function prepare(context: GenerateContext): void {
       `${end}T00:00:00Z`,
     ]);
     const original = db.prepare("SELECT subject, category FROM tickets WHERE id = ?").get(id) as
-      | { subject: string; category: TicketRow["category"] }
-      | undefined;
+      { subject: string; category: TicketRow["category"] } | undefined;
     const company = random.pick(companiesByTier(db, ticket.tier));
     const agent = workerOf(db, serviceDesk, random);
     const firstResponse = ticket.createdAt + 10;
@@ -145,7 +149,10 @@ function prepare(context: GenerateContext): void {
       resolutionCode: "fixed",
       events: [
         statusEvent(firstResponse, "new", "open", agent),
-        ...ticket.pauses.map((event) => ({ ...event, actorAgentId: event.toValue === "open" ? null : agent })),
+        ...ticket.pauses.map((event) => ({
+          ...event,
+          actorAgentId: event.toValue === "open" ? null : agent,
+        })),
         { ...statusEvent(ticket.resolvedAt, "open", "resolved", agent), body: "Configuration corrected." },
       ],
     });
@@ -158,10 +165,7 @@ interface TicketWithTier extends TicketRow {
 }
 
 /** The tickets resolved last month whose resolution time exceeds their target, per the SLA policy. */
-export function expectedBreaches(
-  db: import("better-sqlite3").Database,
-  holidays: ReadonlySet<string>,
-): number[] {
+export function expectedBreaches(db: Database.Database, holidays: ReadonlySet<string>): number[] {
   const snapshot = readSnapshotMinutes(db);
   const today = new Date(snapshot * 60_000).toISOString().slice(0, 10);
   const { start, end } = previousMonthRange(today);
@@ -183,7 +187,11 @@ export function expectedBreaches(
       calendar ? Math.max(0, to - from) : businessMinutesBetween(from, to, holidays);
     let paused = 0;
     let pendingSince: number | null = null;
-    for (const event of statusEvents.all(ticket.id) as Array<{ created_at: string; from_value: string; to_value: string }>) {
+    for (const event of statusEvents.all(ticket.id) as Array<{
+      created_at: string;
+      from_value: string;
+      to_value: string;
+    }>) {
       const time = isoToMinutes(event.created_at);
       if (event.to_value === "pending" && pendingSince === null) pendingSince = time;
       else if (event.from_value === "pending" && pendingSince !== null) {
@@ -193,7 +201,8 @@ export function expectedBreaches(
     }
     if (pendingSince !== null) paused += clock(Math.max(pendingSince, created), resolved);
     const elapsed = clock(created, resolved) - paused;
-    if (elapsed > RESOLUTION_TARGET_HOURS[ticket.priority][ticket.support_tier] * 60) breached.push(ticket.id);
+    if (elapsed > RESOLUTION_TARGET_HOURS[ticket.priority][ticket.support_tier] * 60)
+      breached.push(ticket.id);
   }
   return breached;
 }
@@ -279,7 +288,7 @@ export const slaBreachesLastMonthTask = defineTask({
   summary:
     "List the tickets resolved last calendar month that breached their resolution SLA, applying the policy's tier/priority targets, business hours, holidays, 24x7 clock and pause rules.",
   instruction:
-    "I'm preparing last month's SLA report. Using our SLA policy and the ticket history, find every ticket resolved during the previous calendar month (relative to today's data snapshot, see the service desk handbook) that breached its resolution target. Reply with only a JSON object {\"breached_ticket_ids\": [ticket ids in ascending order], \"count\": number}.",
+    'I\'m preparing last month\'s SLA report. Using our SLA policy and the ticket history, find every ticket resolved during the previous calendar month (relative to today\'s data snapshot, see the service desk handbook) that breached its resolution target. Reply with only a JSON object {"breached_ticket_ids": [ticket ids in ascending order], "count": number}.',
   tools: ["list_tickets", "get_ticket", "list_ticket_events", "list_companies", "get_company"],
   prepare,
   verify: ({ initial, answer }): Check[] => {
@@ -295,7 +304,9 @@ export const slaBreachesLastMonthTask = defineTask({
       check(
         "answer-format",
         rawIds !== null,
-        rawIds !== null ? "answer has breached_ticket_ids" : `expected a JSON object with breached_ticket_ids, got: ${answer.slice(0, 200)}`,
+        rawIds !== null
+          ? "answer has breached_ticket_ids"
+          : `expected a JSON object with breached_ticket_ids, got: ${answer.slice(0, 200)}`,
       ),
       check(
         "breached-tickets",

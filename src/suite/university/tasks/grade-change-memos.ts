@@ -27,13 +27,14 @@ export function expectedGradeChanges(context: VerifyContext): Map<number, string
     const memo = parseGradeChangeMemo(file.text, file.path);
     if (memo.decision !== "APPROVED") continue;
     const term = calendar.find((item) => item.name === memo.termName);
-    if (!term) throw new Error(`memo ${memo.memoId} names a term missing from the calendar: ${memo.termName}`);
+    if (!term)
+      throw new Error(`memo ${memo.memoId} names a term missing from the calendar: ${memo.termName}`);
     if (daysBetween(term.gradesDueDate, memo.submittedOn) > regulations.gradeChangeWindowDays) continue;
     for (const change of memo.changes) {
       const row = findEnrollment.get(change.studentId, memo.courseCode, term.code, memo.sectionNumber) as
-        | { enrollment_id: number }
-        | undefined;
-      if (!row) throw new Error(`memo ${memo.memoId} names a registration that does not exist (${change.studentId})`);
+        { enrollment_id: number } | undefined;
+      if (!row)
+        throw new Error(`memo ${memo.memoId} names a registration that does not exist (${change.studentId})`);
       const previous = latest.get(row.enrollment_id);
       if (!previous || memo.submittedOn > previous.submittedOn)
         latest.set(row.enrollment_id, { submittedOn: memo.submittedOn, grade: change.correctedGrade });
@@ -47,7 +48,9 @@ function verify(context: VerifyContext): Check[] {
   const expected = expectedGradeChanges(context);
   const checks: Check[] = [];
   const enrollments = diffTable(initial.db, final.db, "enrollments", "enrollment_id");
-  const changedGrades = new Map(enrollments.changed.map((change) => [Number(change.key), change.after.grade]));
+  const changedGrades = new Map(
+    enrollments.changed.map((change) => [Number(change.key), change.after.grade]),
+  );
   const wrong = [...expected].filter(([id, grade]) => changedGrades.get(id) !== grade);
   checks.push(
     check(
@@ -57,7 +60,10 @@ function verify(context: VerifyContext): Check[] {
         ? `all ${expected.size} approved, timely changes applied with the right grade`
         : `wrong or missing grades: ${wrong
             .slice(0, 10)
-            .map(([id, grade]) => `enrollment ${id} should be ${grade}, is ${String(changedGrades.get(id) ?? "unchanged")}`)
+            .map(
+              ([id, grade]) =>
+                `enrollment ${id} should be ${grade}, is ${String(changedGrades.get(id) ?? "unchanged")}`,
+            )
             .join("; ")}`,
     ),
   );
@@ -77,7 +83,9 @@ function verify(context: VerifyContext): Check[] {
         : `registrations that should not have changed: ${stray
             .map((change) => change.key)
             .slice(0, 10)
-            .join(", ")}${enrollments.added.length + enrollments.removed.length > 0 ? " (rows added or removed)" : ""}`,
+            .join(
+              ", ",
+            )}${enrollments.added.length + enrollments.removed.length > 0 ? " (rows added or removed)" : ""}`,
     ),
   );
   const actions = diffTable(initial.db, final.db, "registrar_actions", "action_id");
@@ -88,7 +96,10 @@ function verify(context: VerifyContext): Check[] {
   const strayActions = actions.added.filter(
     (row) => row.action_type !== "grade_change" || !expected.has(Number(row.enrollment_id)),
   );
-  const auditOk = unlogged.length === 0 && strayActions.length === 0 && actions.changed.length + actions.removed.length === 0;
+  const auditOk =
+    unlogged.length === 0 &&
+    strayActions.length === 0 &&
+    actions.changed.length + actions.removed.length === 0;
   checks.push(
     check(
       "audit-log",
@@ -112,7 +123,12 @@ function verify(context: VerifyContext): Check[] {
   );
   const wrongAnswerGrades = applied.filter((item) => {
     const grade = expected.get(Number(item?.enrollment_id));
-    return grade !== undefined && String(item?.grade ?? "").trim().toUpperCase() !== grade;
+    return (
+      grade !== undefined &&
+      String(item?.grade ?? "")
+        .trim()
+        .toUpperCase() !== grade
+    );
   });
   checks.push(
     check(
@@ -182,7 +198,7 @@ export const gradeChangeMemosTask = defineTask({
   summary:
     "Process the grade change memos: only chair-approved requests submitted within the regulations' window after the term's grades-due date; the latest submission wins.",
   instruction:
-    "The memos folder holds grade change requests from instructors. Process them as section 4 of the academic regulations requires (the academic calendar has each term's grades-due date): change every grade that may be changed with the change_grade tool, quoting the request number in the reason, and leave every other grade as it is. Reply with only a JSON object {\"applied\": [{\"enrollment_id\": number, \"grade\": \"the grade now on record\"}]} listing each registration you changed once, sorted by enrollment_id.",
+    'The memos folder holds grade change requests from instructors. Process them as section 4 of the academic regulations requires (the academic calendar has each term\'s grades-due date): change every grade that may be changed with the change_grade tool, quoting the request number in the reason, and leave every other grade as it is. Reply with only a JSON object {"applied": [{"enrollment_id": number, "grade": "the grade now on record"}]} listing each registration you changed once, sorted by enrollment_id.',
   tools: ["list_students", "list_enrollments", "list_sections", "get_section", "get_course", "change_grade"],
   verify,
   oracle: memoCells(FULL),

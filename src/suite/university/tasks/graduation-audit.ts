@@ -8,7 +8,15 @@ import {
 import { TRANSFER_REGISTER_PATH, parseTransferRegister } from "../documents.js";
 import { universityDomain } from "../domain.js";
 import { meetsGraduationRequirements } from "../rules.js";
-import { PYTHON_PRELUDE, attemptsByStudent, compareIds, handbookOf, normaliseId, readRequired, studentRows } from "./shared.js";
+import {
+  PYTHON_PRELUDE,
+  attemptsByStudent,
+  compareIds,
+  handbookOf,
+  normaliseId,
+  readRequired,
+  studentRows,
+} from "./shared.js";
 
 /** Active students whose record meets every requirement of their program's handbook entry. */
 export function expectedGraduates(context: VerifyContext): string[] {
@@ -104,7 +112,7 @@ for s in students:
         continue
     graded = latest_graded(records, lambda e: e["grade"] not in (None, "I", "W"))
     credits = sum(e["credits"] for code, e in graded.items()
-                  if ${variant.bridgeRule ? 'int(code.split()[1]) >= bridge_below and ' : ""}at_least(e["grade"], credit_grade))
+                  if ${variant.bridgeRule ? "int(code.split()[1]) >= bridge_below and " : ""}at_least(e["grade"], credit_grade))
     credits += ${variant.transferCap ? 'min(transfer[s["student_id"]], rules["max_transfer"])' : 'transfer[s["student_id"]]'}
     core_ok = all(at_least(graded[code]["grade"] if code in graded else None, ${variant.coreGrade ? 'rules["core_grade"]' : "credit_grade"}) for code in rules["core"])
     letter = latest_graded(records, lambda e: e["grade"] in points)
@@ -138,7 +146,8 @@ export const graduationAuditTask = defineTask({
     },
     {
       id: "ignores-transfer-cap",
-      description: "Counts all approved transfer credit, ignoring the program's maximum (certificates accept none).",
+      description:
+        "Counts all approved transfer credit, ignoring the program's maximum (certificates accept none).",
       cells: auditCells({ ...FULL, transferCap: false }),
     },
     {
@@ -148,7 +157,8 @@ export const graduationAuditTask = defineTask({
     },
     {
       id: "ignores-core-grade-minimum",
-      description: "Accepts any credit-earning grade in a core course instead of the handbook's core minimum.",
+      description:
+        "Accepts any credit-earning grade in a core course instead of the handbook's core minimum.",
       cells: auditCells({ ...FULL, coreGrade: false }),
     },
   ],

@@ -21,7 +21,7 @@ import {
   termName,
 } from "./shared.js";
 
-/** Registrations of the term in progress that miss a prerequisite and have no approved waiver for the term. */
+/** Open registrations that miss a prerequisite and have no approved waiver for their term. */
 export function expectedDrops(context: VerifyContext): number[] {
   const { initial } = context;
   const regulations = regulationsOf(initial);
@@ -63,7 +63,9 @@ function verify(context: VerifyContext): Check[] {
   const checks: Check[] = [];
   const enrollments = diffTable(initial.db, final.db, "enrollments", "enrollment_id");
   const dropped = new Set(
-    enrollments.changed.filter((change) => change.after.status === "dropped").map((change) => Number(change.key)),
+    enrollments.changed
+      .filter((change) => change.after.status === "dropped")
+      .map((change) => Number(change.key)),
   );
   checks.push(
     compareIds(
@@ -93,13 +95,18 @@ function verify(context: VerifyContext): Check[] {
   );
   const actions = diffTable(initial.db, final.db, "registrar_actions", "action_id");
   const logged = new Set(
-    actions.added.filter((row) => row.action_type === "enrollment_drop").map((row) => Number(row.enrollment_id)),
+    actions.added
+      .filter((row) => row.action_type === "enrollment_drop")
+      .map((row) => Number(row.enrollment_id)),
   );
   const unlogged = [...dropped].filter((id) => !logged.has(id));
   const strayActions = actions.added.filter(
     (row) => row.action_type !== "enrollment_drop" || !dropped.has(Number(row.enrollment_id)),
   );
-  const auditOk = unlogged.length === 0 && strayActions.length === 0 && actions.changed.length + actions.removed.length === 0;
+  const auditOk =
+    unlogged.length === 0 &&
+    strayActions.length === 0 &&
+    actions.changed.length + actions.removed.length === 0;
   checks.push(
     check(
       "audit-log",
@@ -157,9 +164,13 @@ def satisfied(student_id, prerequisite):
             continue
         if e["term"] < current and e["status"] == "completed" and (e["grade"] == "P" or (e["grade"] in points and points[e["grade"]] >= points[prerequisite_grade])):
             return True
-${variant.sameTermCounts ? `        if e["term"] == current and e["status"] == "enrolled":
+${
+  variant.sameTermCounts
+    ? `        if e["term"] == current and e["status"] == "enrolled":
             return True
-` : ""}    return False
+`
+    : ""
+}    return False
 
 to_drop = []
 for e in open_registrations:
@@ -180,16 +191,24 @@ export const prerequisiteCheckTask = defineTask({
   id: "university.prerequisite-check",
   domain: universityDomain,
   summary:
-    "Drop the registrations of the term in progress that miss a prerequisite (minimum grade from the regulations, no same-term credit) unless a department waiver for this term approves them.",
+    "Drop the open (ungraded) registrations that miss a prerequisite (minimum grade from the regulations, no same-term credit) unless a department waiver for that term approves them.",
   instruction:
-    "The add/drop deadline of the term in progress is near. Enforce the prerequisite rules of the academic regulations on this term's registrations: drop, with the drop_enrollment tool, every registration that does not meet its course's prerequisites and is not covered by an approved department waiver for this term (see the waivers folder). Leave every other registration alone. Reply with only a JSON array of the dropped enrollment ids, sorted.",
-  tools: ["list_students", "list_enrollments", "list_sections", "list_courses", "get_course", "drop_enrollment"],
+    "Before the add/drop deadline, enforce the prerequisite rules of the academic regulations on the registrations that are not graded yet (the term students are currently registered for). Drop, with the drop_enrollment tool, every such registration that does not meet its course's prerequisites and is not covered by an approved department waiver for that term (see the waivers folder). Leave every other registration alone. Reply with only a JSON array of the dropped enrollment ids, sorted.",
+  tools: [
+    "list_students",
+    "list_enrollments",
+    "list_sections",
+    "list_courses",
+    "get_course",
+    "drop_enrollment",
+  ],
   verify,
   oracle: prerequisiteCells(FULL),
   nearMisses: [
     {
       id: "accepts-any-passing-grade",
-      description: "Accepts any grade of C or better in the prerequisite instead of the regulations' minimum.",
+      description:
+        "Accepts any grade of C or better in the prerequisite instead of the regulations' minimum.",
       cells: prerequisiteCells({ ...FULL, minimumGrade: false }),
     },
     {

@@ -33,7 +33,10 @@ export function expectedFlaggedSections(context: VerifyContext): Map<number, num
   const flagged = new Map<number, number>();
   for (const [sectionId, counts] of tally) {
     const rate = Math.round((1000 * counts.passed) / counts.graded) / 10;
-    if (counts.graded >= regulations.sectionReviewMinimumGraded && rate < regulations.sectionReviewThresholdPercent)
+    if (
+      counts.graded >= regulations.sectionReviewMinimumGraded &&
+      rate < regulations.sectionReviewThresholdPercent
+    )
       flagged.set(sectionId, rate);
   }
   return flagged;
@@ -49,14 +52,21 @@ function verify(context: VerifyContext): Check[] {
     return given !== undefined && !(Math.abs(given - rate) <= 0.1 || Math.abs(given * 100 - rate) <= 0.1);
   });
   return [
-    compareIds("flagged-sections", "flagged sections", [...expected.keys()].map(String), [...answered.keys()].map(String)),
+    compareIds(
+      "flagged-sections",
+      "flagged sections",
+      [...expected.keys()].map(String),
+      [...answered.keys()].map(String),
+    ),
     check(
       "pass-rates",
       wrongRates.length === 0,
       wrongRates.length === 0
         ? "every flagged section has the right pass rate"
         : `wrong pass rates: ${wrongRates
-            .map(([id, rate]) => `section ${id} expected ${rate.toFixed(1)}, found ${String(answered.get(id))}`)
+            .map(
+              ([id, rate]) => `section ${id} expected ${rate.toFixed(1)}, found ${String(answered.get(id))}`,
+            )
             .join("; ")}`,
     ),
     checkOtherTablesUnchanged(context.initial.db, context.final.db, []),
@@ -111,7 +121,7 @@ export const sectionOutcomesTask = defineTask({
   summary:
     "Flag the sections of the two most recent graded terms whose pass rate is below the regulations' threshold (pass grade, withdrawals and incompletes excluded, minimum number of graded students).",
   instruction:
-    "For the curriculum committee, run the section outcome review described in the academic regulations over every section of the two most recent terms whose grades are on record. Do not change any records. Reply with only a JSON array of the flagged sections, sorted by section_id, each as {\"section_id\": number, \"pass_rate\": percentage rounded to one decimal}.",
+    'For the curriculum committee, run the section outcome review described in the academic regulations over every section of the two most recent terms whose grades are on record. Do not change any records. Reply with only a JSON array of the flagged sections, sorted by section_id, each as {"section_id": number, "pass_rate": percentage rounded to one decimal}.',
   tools: ["list_sections", "get_section", "list_enrollments", "list_courses", "get_course"],
   verify,
   oracle: outcomeCells(FULL),

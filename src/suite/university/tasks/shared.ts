@@ -123,7 +123,12 @@ function describe(items: string[]): string {
 }
 
 /** A check that two id sets are equal, naming what is missing and what is unexpected. */
-export function compareIds(id: string, what: string, expected: Iterable<string>, actual: Iterable<string>): Check {
+export function compareIds(
+  id: string,
+  what: string,
+  expected: Iterable<string>,
+  actual: Iterable<string>,
+): Check {
   const expectedSet = new Set(expected);
   const actualSet = new Set(actual);
   const missing = [...expectedSet].filter((item) => !actualSet.has(item)).sort();

@@ -65,8 +65,7 @@ function verify(context: VerifyContext): Check[] {
   const students = diffTable(initial.db, final.db, "students", "student_id");
   const wrongStanding = [...target].filter(([id, standing]) => {
     const row = final.db.prepare("SELECT academic_standing FROM students WHERE student_id = ?").get(id) as
-      | { academic_standing: string }
-      | undefined;
+      { academic_standing: string } | undefined;
     return row?.academic_standing !== standing;
   });
   checks.push(
@@ -96,7 +95,9 @@ function verify(context: VerifyContext): Check[] {
         : `unexpected changes to students: ${otherChanges
             .map((change) => change.key)
             .slice(0, 10)
-            .join(", ")}${students.added.length + students.removed.length > 0 ? " (rows added or removed)" : ""}`,
+            .join(
+              ", ",
+            )}${students.added.length + students.removed.length > 0 ? " (rows added or removed)" : ""}`,
     ),
   );
 
@@ -111,8 +112,12 @@ function verify(context: VerifyContext): Check[] {
   checks.push(
     check(
       "audit-log",
-      unlogged.length === 0 && strayActions.length === 0 && actions.changed.length + actions.removed.length === 0,
-      unlogged.length === 0 && strayActions.length === 0 && actions.changed.length + actions.removed.length === 0
+      unlogged.length === 0 &&
+        strayActions.length === 0 &&
+        actions.changed.length + actions.removed.length === 0,
+      unlogged.length === 0 &&
+        strayActions.length === 0 &&
+        actions.changed.length + actions.removed.length === 0
         ? "every standing change is in the audit log and nothing else was logged"
         : `audit log: ${unlogged.length} changes not logged, ${strayActions.length} unexpected entries, ${actions.changed.length + actions.removed.length} existing entries altered`,
     ),
@@ -121,8 +126,12 @@ function verify(context: VerifyContext): Check[] {
 
   const parsed = parseAnswerJson(answer) as { probation?: unknown; restored?: unknown } | null;
   const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(normaliseId) : []);
-  checks.push(compareIds("answer-probation", "answer 'probation'", expected.probation, listOf(parsed?.probation)));
-  checks.push(compareIds("answer-restored", "answer 'restored'", expected.restored, listOf(parsed?.restored)));
+  checks.push(
+    compareIds("answer-probation", "answer 'probation'", expected.probation, listOf(parsed?.probation)),
+  );
+  checks.push(
+    compareIds("answer-restored", "answer 'restored'", expected.restored, listOf(parsed?.restored)),
+  );
   return checks;
 }
 
@@ -177,9 +186,13 @@ for s in students:
     if s["enrollment_status"] != "active" or s["student_id"] in exempt:
         continue
     records = by_student.get(s["student_id"], [])
-${variant.incompleteRule ? `    if any(e["term"] == review_term and e["grade"] == "I" for e in records):
+${
+  variant.incompleteRule
+    ? `    if any(e["term"] == review_term and e["grade"] == "I" for e in records):
         continue
-` : ""}    gpa, credits = gpa_hundredths(records)
+`
+    : ""
+}    gpa, credits = gpa_hundredths(records)
     if gpa is None:
         continue
     if s["academic_standing"] == "good" and gpa < threshold and credits >= min_credits:
@@ -190,9 +203,13 @@ print(len(to_probation), "to probation:", to_probation)
 print(len(to_restore), "to restore:", to_restore)`,
     `for student_id in to_probation:
     tools.set_academic_standing(student_id=student_id, standing="probation", reason=f"{review_name} standing review: cumulative GPA below {threshold / 100:.2f}")
-${variant.restore ? `for student_id in to_restore:
+${
+  variant.restore
+    ? `for student_id in to_restore:
     tools.set_academic_standing(student_id=student_id, standing="good", reason=f"{review_name} standing review: cumulative GPA at or above {threshold / 100:.2f}")
-` : ""}print("updated")`,
+`
+    : ""
+}print("updated")`,
     `print(json.dumps({"probation": sorted(to_probation), "restored": sorted(to_restore)}))`,
   ];
 }
@@ -205,14 +222,22 @@ export const standingReviewTask = defineTask({
   summary:
     "Run the academic standing review of the last graded term: probation and restorations per the regulations (GPA scale, repeat rule, rounding, credit minimum, incompletes, committee exemptions).",
   instruction:
-    "Please run the end-of-term academic standing review for the most recent term whose grades are on record. Apply the academic regulations in the workspace (policies folder) to the grades currently recorded, together with the Academic Standing Committee's decisions in its meeting notes: put on probation every student the regulations place on probation, and return to good standing every student on probation who qualifies. Make each change with the set_academic_standing tool and give a short reason. Do not change anyone else. Reply with only a JSON object {\"probation\": [student ids], \"restored\": [student ids]}, each list sorted.",
-  tools: ["list_students", "get_student", "list_enrollments", "list_registrar_actions", "get_course", "set_academic_standing"],
+    'Please run the end-of-term academic standing review for the most recent term whose grades are on record. Apply the academic regulations in the workspace (policies folder) to the grades currently recorded, together with the Academic Standing Committee\'s decisions in its meeting notes: put on probation every student the regulations place on probation, and return to good standing every student on probation who qualifies. Make each change with the set_academic_standing tool and give a short reason. Do not change anyone else. Reply with only a JSON object {"probation": [student ids], "restored": [student ids]}, each list sorted.',
+  tools: [
+    "list_students",
+    "get_student",
+    "list_enrollments",
+    "list_registrar_actions",
+    "get_course",
+    "set_academic_standing",
+  ],
   verify,
   oracle: standingCells(FULL),
   nearMisses: [
     {
       id: "ignores-repeat-rule",
-      description: "Counts every attempt of a repeated course in the GPA instead of only the most recent one.",
+      description:
+        "Counts every attempt of a repeated course in the GPA instead of only the most recent one.",
       cells: standingCells({ ...FULL, repeatRule: false }),
     },
     {

@@ -1,0 +1,336 @@
+import { REFERENCE_DATE, check, defineTask, parseAnswerList } from "../../../envs/index.js";
+import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
+import { clinicDomain } from "../domain.js";
+import {
+  CLINIC_CLOSE_MINUTES,
+  CLINIC_OPEN_MINUTES,
+  VISIT_RULES,
+  formatStartTime,
+  intervalsOverlap,
+  providerInterval,
+  roomInterval,
+  splitStartTime,
+  weekdayOf,
+} from "../rules.js";
+import type { VisitType } from "../rules.js";
+import { readRoster } from "../workspace-facts.js";
+import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
+
+interface BookingRow {
+  id: number;
+  provider_id: number;
+  room_id: number | null;
+  room_type: string | null;
+  visit_type: string;
+  start_time: string;
+  status: string;
+  credential: string;
+  specialty: string;
+}
+
+const BOOKING_QUERY = `SELECT a.id, a.provider_id, a.room_id, r.room_type, a.visit_type, a.start_time, a.status,
+       p.credential, s.code AS specialty
+  FROM appointments a
+  JOIN providers p ON p.id = a.provider_id
+  JOIN specialties s ON s.id = p.specialty_id
+  LEFT JOIN rooms r ON r.id = a.room_id`;
+
+/** The rules of sections 1-3 an upcoming scheduled appointment breaks (empty when it is fine). */
+export function bookingViolations(row: BookingRow, clinicDays: Set<number> | undefined): string[] {
+  const rule = VISIT_RULES[row.visit_type as VisitType];
+  const { date, minutes } = splitStartTime(row.start_time);
+  const violations: string[] = [];
+  if (minutes < CLINIC_OPEN_MINUTES || minutes + rule.lengthMinutes > CLINIC_CLOSE_MINUTES)
+    violations.push("outside clinic hours");
+  if (!clinicDays?.has(weekdayOf(date))) violations.push("provider has no clinic that day");
+  if ((rule.roomType ?? null) !== (row.room_type ?? null)) violations.push("wrong room type");
+  if (rule.physicianOnly && row.credential !== "MD" && row.credential !== "DO")
+    violations.push("credential may not perform the visit");
+  return violations;
+}
+
+/**
+ * Plants booking errors among upcoming appointments (a provider booked on a day off, a visit in the wrong
+ * kind of room, a procedure with a nurse practitioner or physician assistant, a visit running past closing)
+ * and look-alikes that are fine or out of scope (a visit ending exactly at closing, a cancelled bad booking).
+ */
+function prepare(context: GenerateContext): void {
+  const { db, random, referenceDate } = context;
+  const rows = db.prepare(`${BOOKING_QUERY} ORDER BY a.id`).all() as BookingRow[];
+  const rooms = db.prepare("SELECT id, room_type FROM rooms ORDER BY id").all() as Array<{
+    id: number;
+    room_type: string;
+  }>;
+  const providers = db
+    .prepare(
+      "SELECT p.id, p.credential, s.code AS specialty FROM providers p JOIN specialties s ON s.id = p.specialty_id",
+    )
+    .all() as Array<{ id: number; credential: string; specialty: string }>;
+  const live = (row: BookingRow): boolean => row.status !== "cancelled";
+  // The roster is a workspace document; seven weeks of bookings reveal the same weekdays.
+  const worksOn = (providerId: number, date: string): boolean =>
+    rows.some((row) => row.provider_id === providerId && weekdayOf(row.start_time) === weekdayOf(date));
+  const providerFree = (
+    providerId: number,
+    visitType: string,
+    startTime: string,
+    exceptId: number,
+  ): boolean =>
+    rows.every(
+      (row) =>
+        row.id === exceptId ||
+        row.provider_id !== providerId ||
+        !live(row) ||
+        !intervalsOverlap(
+          providerInterval(row.visit_type, row.start_time),
+          providerInterval(visitType, startTime),
+        ),
+    );
+  const roomFree = (roomId: number, visitType: string, startTime: string, exceptId: number): boolean =>
+    rows.every(
+      (row) =>
+        row.id === exceptId ||
+        row.room_id !== roomId ||
+        !live(row) ||
+        !intervalsOverlap(roomInterval(row.visit_type, row.start_time), roomInterval(visitType, startTime)),
+    );
+  const update = db.prepare(
+    "UPDATE appointments SET provider_id = ?, room_id = ?, visit_type = ?, start_time = ?, status = ? WHERE id = ?",
+  );
+  const apply = (row: BookingRow, changes: Partial<BookingRow>): void => {
+    Object.assign(row, changes);
+    if (changes.room_id !== undefined)
+      row.room_type = rooms.find((room) => room.id === row.room_id)?.room_type ?? null;
+    if (changes.provider_id !== undefined)
+      row.credential = providers.find((item) => item.id === row.provider_id)!.credential;
+    update.run(row.provider_id, row.room_id, row.visit_type, row.start_time, row.status, row.id);
+    used.add(row.id);
+  };
+  const used = new Set<number>();
+  const upcoming = (filter: (row: BookingRow) => boolean): BookingRow[] =>
+    random.shuffle(
+      rows.filter(
+        (row) =>
+          !used.has(row.id) &&
+          row.status === "scheduled" &&
+          row.start_time.slice(0, 10) >= referenceDate &&
+          filter(row),
+      ),
+    );
+  const isExam = (row: BookingRow): boolean => VISIT_RULES[row.visit_type as VisitType].roomType === "exam";
+
+  const rounds = Math.max(1, Math.round(context.factors.rows / 2));
+  for (let round = 0; round < rounds; round += 1) {
+    // Booked with a same-specialty colleague who holds no clinic that weekday.
+    for (const row of upcoming(isExam)) {
+      const date = row.start_time.slice(0, 10);
+      const colleague = random
+        .shuffle(providers)
+        .find(
+          (provider) =>
+            provider.specialty === row.specialty &&
+            provider.id !== row.provider_id &&
+            !worksOn(provider.id, date),
+        );
+      if (colleague) {
+        apply(row, { provider_id: colleague.id });
+        break;
+      }
+    }
+    // An exam-room visit put in a free procedure room.
+    for (const row of upcoming(isExam)) {
+      const room = rooms.find(
+        (item) => item.room_type === "procedure" && roomFree(item.id, row.visit_type, row.start_time, row.id),
+      );
+      if (room) {
+        apply(row, { room_id: room.id });
+        break;
+      }
+    }
+    // A procedure with a nurse practitioner or physician assistant who is in clinic and free.
+    let credentialPlanted = false;
+    for (const row of upcoming((item) => item.visit_type === "procedure")) {
+      const date = row.start_time.slice(0, 10);
+      const practitioner = providers.find(
+        (provider) =>
+          provider.specialty === row.specialty &&
+          (provider.credential === "NP" || provider.credential === "PA") &&
+          worksOn(provider.id, date) &&
+          providerFree(provider.id, row.visit_type, row.start_time, row.id),
+      );
+      if (practitioner) {
+        apply(row, { provider_id: practitioner.id });
+        credentialPlanted = true;
+        break;
+      }
+    }
+    if (!credentialPlanted) {
+      // Otherwise an NP or PA's exam visit rebooked as a procedure in a free procedure room.
+      for (const row of upcoming(
+        (item) => isExam(item) && (item.credential === "NP" || item.credential === "PA"),
+      )) {
+        const startMinutes = splitStartTime(row.start_time).minutes;
+        if (startMinutes + VISIT_RULES.procedure.lengthMinutes > CLINIC_CLOSE_MINUTES) continue;
+        if (!providerFree(row.provider_id, "procedure", row.start_time, row.id)) continue;
+        const room = rooms.find(
+          (item) => item.room_type === "procedure" && roomFree(item.id, "procedure", row.start_time, row.id),
+        );
+        if (room) {
+          apply(row, { visit_type: "procedure", room_id: room.id });
+          break;
+        }
+      }
+    }
+    // Running past closing, and a look-alike that ends exactly at closing.
+    for (const closing of [10, 0]) {
+      for (const row of upcoming((item) => item.visit_type === "follow_up" && item.room_id !== null)) {
+        const startTime = formatStartTime(row.start_time.slice(0, 10), CLINIC_CLOSE_MINUTES - 20 + closing);
+        if (
+          providerFree(row.provider_id, row.visit_type, startTime, row.id) &&
+          roomFree(row.room_id!, row.visit_type, startTime, row.id)
+        ) {
+          apply(row, { start_time: startTime });
+          break;
+        }
+      }
+    }
+    // A bad booking that was cancelled anyway.
+    for (const row of upcoming(isExam)) {
+      const room = rooms.find(
+        (item) => item.room_type === "imaging" && roomFree(item.id, row.visit_type, row.start_time, row.id),
+      );
+      if (room) {
+        apply(row, { room_id: room.id, status: "cancelled" });
+        break;
+      }
+    }
+  }
+}
+
+function expectedViolations(state: VerifyContext["initial"]): Map<number, string[]> {
+  const roster = readRoster(state);
+  const rows = state.db
+    .prepare(
+      `${BOOKING_QUERY} WHERE a.status = 'scheduled' AND substr(a.start_time, 1, 10) >= ? ORDER BY a.id`,
+    )
+    .all(REFERENCE_DATE) as BookingRow[];
+  const result = new Map<number, string[]>();
+  for (const row of rows) {
+    const violations = bookingViolations(row, roster.get(row.provider_id)?.clinicDays);
+    if (violations.length > 0) result.set(row.id, violations);
+  }
+  return result;
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const expected = expectedViolations(initial);
+  if (expected.size === 0) throw new Error("generation produced no booking violation");
+  const given = new Set(parseAnswerList(answer).map((item) => Number(String(item).replace(/^#/, ""))));
+  const missing = [...expected.entries()]
+    .filter(([id]) => !given.has(id))
+    .map(([id, why]) => `#${id} (${why.join(", ")})`);
+  const extra = [...given].filter((id) => !expected.has(id));
+  return [
+    check(
+      "violating-appointments",
+      missing.length === 0 && extra.length === 0,
+      missing.length === 0 && extra.length === 0
+        ? `all ${expected.size} appointments breaking the booking rules were listed`
+        : `expected ${expected.size} appointments; missing ${missing.slice(0, 10).join(", ") || "none"}; not violations: ${
+            extra.slice(0, 15).join(", ") || "none"
+          }`,
+    ),
+  ];
+}
+
+interface Variant {
+  ignoreClinicDays?: boolean;
+  closingInclusive?: boolean;
+  includeCancelled?: boolean;
+  ignoreCredentials?: boolean;
+}
+
+function programCells(variant: Variant): string[] {
+  return [
+    PYTHON_PAGING_CELL,
+    PYTHON_RULES_CELL,
+    String.raw`
+room_rule = {}
+physician_only = set()
+for m in re.finditer(r"^\| \x60(\w+)\x60 \| [^|]+\| \d+ min \| ([^|]+)\| [^|]+\| ([^|]+)\|", rules, re.M):
+    room_rule[m.group(1)] = None if m.group(2).strip().startswith("none") else m.group(2).strip()
+    if "only" in m.group(3):
+        physician_only.add(m.group(1))
+hours = re.search(r"from (\d{2}):(\d{2}) and the last visit must end by (\d{2}):(\d{2})", rules).groups()
+open_at, close_at = int(hours[0]) * 60 + int(hours[1]), int(hours[2]) * 60 + int(hours[3])
+roster_csv = tools.read_file(path="staff/provider-roster.csv")["content"]
+clinic_days = {int(row["provider_id"]): set(row["clinic_days"].split()) for row in csv.DictReader(io.StringIO(roster_csv))}
+providers = {p["id"]: p for p in all_pages(tools.list_providers, "providers")}
+rooms = {r["id"]: r for r in all_pages(tools.list_rooms, "rooms")}
+upcoming = all_pages(tools.list_appointments, "appointments", date_from="${REFERENCE_DATE}"${variant.includeCancelled ? "" : ', status="scheduled"'})
+print(room_rule, physician_only, open_at, close_at, len(upcoming), "upcoming")
+`,
+    String.raw`
+day_names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+flagged = {}
+for appointment in upcoming:
+    problems = []
+    start = to_minutes(appointment["start_time"])
+    end = start + visit_lengths[appointment["visit_type"]]
+    if start < open_at or end ${variant.closingInclusive ? ">=" : ">"} close_at:
+        problems.append("hours")
+    weekday = day_names[date.fromisoformat(appointment["start_time"][:10]).weekday()]
+    if ${variant.ignoreClinicDays ? "False" : 'weekday not in clinic_days[appointment["provider_id"]]'}:
+        problems.append("clinic day")
+    room_type = rooms[appointment["room_id"]]["room_type"] if appointment["room_id"] else None
+    if room_type != room_rule[appointment["visit_type"]]:
+        problems.append("room")
+    if ${variant.ignoreCredentials ? "False" : 'appointment["visit_type"] in physician_only and providers[appointment["provider_id"]]["credential"] not in ("MD", "DO")'}:
+        problems.append("credential")
+    if problems:
+        flagged[appointment["id"]] = problems
+print(flagged)
+`,
+    String.raw`
+# Look at each flagged booking in full before reporting it.
+for appointment_id in sorted(flagged):
+    record = tools.get_appointment(appointment_id=appointment_id)["appointment"]
+    print(appointment_id, record["provider_name"], record["room_code"], record["start_time"], record["visit_type"], flagged[appointment_id])
+`,
+    "print(json.dumps(sorted(flagged)))",
+  ];
+}
+
+export const scheduleAuditTask = defineTask({
+  id: "clinic.schedule-audit",
+  domain: clinicDomain,
+  summary:
+    "Audit upcoming scheduled appointments against clinic hours, providers' clinic days, required room types and credential rules from the workspace documents.",
+  instruction: `Before the schedules are printed, please audit every appointment dated today (${REFERENCE_DATE}) or later that is still scheduled against the booking rules in the clinic's scheduling rules: clinic hours, the provider's clinic days, the room type the visit needs, and who may perform the visit. Next week's leave coverage is being handled separately, so leave it out of the audit. Reply with only a JSON list of the ids of the appointments that break at least one of these rules, in ascending order.`,
+  tools: ["list_appointments", "get_appointment", "list_providers", "list_rooms"],
+  prepare,
+  verify,
+  oracle: programCells({}),
+  nearMisses: [
+    {
+      id: "ignores-clinic-days",
+      description: "Does not check bookings against the roster's clinic days.",
+      cells: programCells({ ignoreClinicDays: true }),
+    },
+    {
+      id: "closing-time-inclusive",
+      description: "Flags visits that end exactly at closing time.",
+      cells: programCells({ closingInclusive: true }),
+    },
+    {
+      id: "includes-cancelled",
+      description: "Also reports cancelled bookings.",
+      cells: programCells({ includeCancelled: true }),
+    },
+    {
+      id: "ignores-credentials",
+      description: "Does not check who may perform procedures.",
+      cells: programCells({ ignoreCredentials: true }),
+    },
+  ],
+});

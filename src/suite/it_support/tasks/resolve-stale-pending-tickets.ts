@@ -1,0 +1,394 @@
+import type Database from "better-sqlite3";
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  diffTable,
+  type Check,
+  type GenerateContext,
+} from "../../../envs/index.js";
+import {
+  businessMinutesBetween,
+  isoToMinutes,
+  minutesToIso,
+  subtractBusinessMinutes,
+} from "../business-time.js";
+import { itSupportDomain } from "../domain.js";
+import { holidayCalendar } from "../generate.js";
+import {
+  STALE_PENDING_BUSINESS_HOURS,
+  STALE_PENDING_RESOLUTION_CODE,
+  type Category,
+  type Priority,
+  type Tier,
+} from "../policy.js";
+import {
+  PYTHON_HELPERS,
+  baseRecord,
+  closestTicketId,
+  companiesByTier,
+  firstCustomerOf,
+  readSnapshotMinutes,
+  statusEvent,
+  teamIdByName,
+  workerOf,
+  type TicketRow,
+} from "../task-support.js";
+import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { SUBJECTS } from "../vocabulary.js";
+import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
+
+interface PlantedWait {
+  tier: Tier;
+  priority: Priority;
+  category: Category;
+  /** Waiting status at the snapshot. */
+  status: TicketStatus;
+  /** Business minutes before the snapshot of each entry into the waiting status (the last one stays). */
+  waitsSince: number[];
+  /** Business minutes between creation and the snapshot. */
+  ageMinutes: number;
+}
+
+/**
+ * Plants waiting tickets on each edge of the stale-pending rule: long enough, waiting again only
+ * recently (the clock restarts at the last entry into pending), platinum and P1 exceptions, exactly at
+ * the limit, longer in calendar hours than in business hours, and a vendor hold (not covered).
+ */
+function prepare(context: GenerateContext): void {
+  const { db, random, referenceDate } = context;
+  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const snapshot = readSnapshotMinutes(db);
+  const limit = STALE_PENDING_BUSINESS_HOURS * 60;
+  const planted: PlantedWait[] = [
+    {
+      tier: "bronze",
+      priority: "P3",
+      category: "software",
+      status: "pending",
+      waitsSince: [limit + 1200],
+      ageMinutes: limit + 1500,
+    },
+    {
+      tier: "silver",
+      priority: "P2",
+      category: "access",
+      status: "pending",
+      waitsSince: [limit + 600, 1200],
+      ageMinutes: limit + 2400,
+    },
+    {
+      tier: "platinum",
+      priority: "P3",
+      category: "email",
+      status: "pending",
+      waitsSince: [limit + 2000],
+      ageMinutes: limit + 2100,
+    },
+    {
+      tier: "gold",
+      priority: "P1",
+      category: "network",
+      status: "pending",
+      waitsSince: [limit + 1000],
+      ageMinutes: limit + 1100,
+    },
+    {
+      tier: "silver",
+      priority: "P4",
+      category: "hardware",
+      status: "pending",
+      waitsSince: [limit],
+      ageMinutes: limit + 300,
+    },
+    {
+      tier: "gold",
+      priority: "P3",
+      category: "software",
+      status: "pending",
+      waitsSince: [1800],
+      ageMinutes: 2000,
+    },
+    {
+      tier: "bronze",
+      priority: "P4",
+      category: "database",
+      status: "on_hold",
+      waitsSince: [limit + 1800],
+      ageMinutes: limit + 2000,
+    },
+    {
+      tier: "silver",
+      priority: "P3",
+      category: "access",
+      status: "pending",
+      waitsSince: [limit + 180],
+      ageMinutes: limit + 900,
+    },
+  ];
+  // More stale tickets at larger scales, so the clean-up grows with the queue.
+  for (let index = 0; index < context.factors.rows; index += 1) {
+    const waited = limit + random.int(60, 3000);
+    planted.push({
+      tier: random.pick(["bronze", "silver", "gold"] as const),
+      priority: random.pick(["P2", "P3", "P4"] as const),
+      category: random.pick(["software", "access", "email", "hardware"] as const),
+      status: "pending",
+      waitsSince: [waited],
+      ageMinutes: waited + random.int(30, 600),
+    });
+  }
+  const serviceDesk = teamIdByName(db, "Service Desk");
+  const used = new Set<number>();
+  const since = minutesToIso(snapshot - 60 * 24 * 60);
+  for (const wait of planted) {
+    const createdAt = subtractBusinessMinutes(snapshot, wait.ageMinutes, holidays);
+    const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at >= ?", [
+      since,
+    ]);
+    const company = random.pick(companiesByTier(db, wait.tier));
+    const agent = workerOf(db, serviceDesk, random);
+    const record = baseRecord(id, {
+      subject: random.pick(SUBJECTS[wait.category]),
+      category: wait.category,
+      priority: wait.priority,
+      companyId: company.id,
+      requesterId: firstCustomerOf(db, company.id),
+      teamId: serviceDesk,
+      createdAt,
+    });
+    const firstResponse = createdAt + 15;
+    record.status = wait.status;
+    record.firstResponseAt = firstResponse;
+    record.assigneeAgentId = agent;
+    record.events.push(statusEvent(firstResponse, "new", "open", agent));
+    wait.waitsSince.forEach((minutesAgo, index) => {
+      const entered = subtractBusinessMinutes(snapshot, minutesAgo, holidays);
+      record.events.push(statusEvent(entered, "open", wait.status, agent));
+      const next = wait.waitsSince[index + 1];
+      if (next !== undefined) {
+        // The customer answered, the agent asked again: back to open, later pending again.
+        const answered = subtractBusinessMinutes(snapshot, Math.round((minutesAgo + next) / 2), holidays);
+        record.events.push(statusEvent(answered, wait.status, "open", null));
+      }
+    });
+    record.events.push({
+      type: "comment",
+      actorAgentId: agent,
+      at:
+        subtractBusinessMinutes(snapshot, wait.waitsSince[wait.waitsSince.length - 1] as number, holidays) +
+        1,
+      fromValue: null,
+      toValue: null,
+      body: "Asked the customer for a screenshot of the error.",
+    });
+    writeTicketRecord(db, record);
+  }
+}
+
+/** Pending tickets that the stale-pending rule resolves now. */
+export function expectedStaleTickets(db: Database.Database, holidays: ReadonlySet<string>): number[] {
+  const snapshot = readSnapshotMinutes(db);
+  const tickets = db
+    .prepare(
+      `SELECT tickets.*, companies.support_tier FROM tickets JOIN companies ON companies.id = tickets.company_id
+       WHERE status = 'pending' ORDER BY tickets.id`,
+    )
+    .all() as Array<TicketRow & { support_tier: Tier }>;
+  const lastPending = db.prepare(
+    `SELECT MAX(created_at) AS at FROM ticket_events WHERE ticket_id = ? AND event_type = 'status_change' AND to_value = 'pending'`,
+  );
+  return tickets
+    .filter((ticket) => ticket.support_tier !== "platinum" && ticket.priority !== "P1")
+    .filter((ticket) => {
+      const entered = (lastPending.get(ticket.id) as { at: string | null }).at ?? ticket.created_at;
+      return (
+        businessMinutesBetween(isoToMinutes(entered), snapshot, holidays) > STALE_PENDING_BUSINESS_HOURS * 60
+      );
+    })
+    .map((ticket) => ticket.id);
+}
+
+function verifyResolutions(
+  initial: Database.Database,
+  final: Database.Database,
+  expected: number[],
+): Check[] {
+  const ticketDiff = diffTable(initial, final, "tickets", "id");
+  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
+  const problems: string[] = [];
+  for (const id of expected) {
+    const change = changed.get(id);
+    if (!change) {
+      problems.push(`ticket ${id} is still pending`);
+      continue;
+    }
+    const { before, after } = change;
+    if (after.status !== "resolved")
+      problems.push(`ticket ${id} is ${String(after.status)}, expected resolved`);
+    if (after.resolution_code !== STALE_PENDING_RESOLUTION_CODE)
+      problems.push(
+        `ticket ${id} has resolution code ${String(after.resolution_code)}, expected ${STALE_PENDING_RESOLUTION_CODE}`,
+      );
+    if (after.resolved_at === null) problems.push(`ticket ${id} has no resolved_at`);
+    for (const column of ["assignee_agent_id", "team_id", "escalation_level", "priority", "created_at"]) {
+      if (after[column] !== before[column])
+        problems.push(
+          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
+        );
+    }
+  }
+  const unexpected = [...changed.keys()].filter((id) => !expected.includes(id));
+  const eventDiff = diffTable(initial, final, "ticket_events", "id");
+  const stray = eventDiff.added.filter((event) => !expected.includes(Number(event.ticket_id)));
+  const resolvedEvents = new Set(
+    eventDiff.added
+      .filter((event) => event.event_type === "status_change" && event.to_value === "resolved")
+      .map((event) => Number(event.ticket_id)),
+  );
+  const unrecorded = expected.filter((id) => !resolvedEvents.has(id));
+  return [
+    check(
+      "stale-tickets-resolved",
+      problems.length === 0,
+      problems.length === 0
+        ? `all ${expected.length} stale pending tickets resolved`
+        : problems.slice(0, 8).join("; "),
+    ),
+    check(
+      "nothing-else-resolved",
+      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
+      unexpected.length === 0
+        ? "no other ticket changed"
+        : `tickets changed that should not be: ${unexpected.join(", ")}`,
+    ),
+    check(
+      "history-recorded",
+      unrecorded.length === 0 &&
+        stray.length === 0 &&
+        eventDiff.removed.length === 0 &&
+        eventDiff.changed.length === 0,
+      unrecorded.length === 0 && stray.length === 0
+        ? "each resolution is recorded in the ticket history"
+        : `missing resolution events for [${unrecorded.join(", ")}]; events on other tickets: [${stray.map((event) => String(event.ticket_id)).join(", ")}]`,
+    ),
+    checkOtherTablesUnchanged(initial, final, ["tickets", "ticket_events"]),
+  ];
+}
+
+interface OracleOptions {
+  fromFirstPending?: boolean;
+  calendarHours?: boolean;
+  ignoreExceptions?: boolean;
+  resolveAtLimit?: boolean;
+  includeOnHold?: boolean;
+}
+
+function cells(options: OracleOptions = {}): string[] {
+  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+  return [
+    `${PYTHON_HELPERS}
+print([entry["path"] for entry in tools.list_files()["files"]])
+handbook = read_text("policies/service-desk-handbook.md")
+holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
+print(handbook)`,
+    `FROM_FIRST_PENDING = ${flag(options.fromFirstPending)}
+CALENDAR_HOURS = ${flag(options.calendarHours)}
+IGNORE_EXCEPTIONS = ${flag(options.ignoreExceptions)}
+RESOLVE_AT_LIMIT = ${flag(options.resolveAtLimit)}
+INCLUDE_ON_HOLD = ${flag(options.includeOnHold)}
+
+now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+limit = float(re.search(r"more than ([0-9.]+) business hours", handbook).group(1)) * 60
+code = re.search(r"resolve it with resolution code \`([a-z_]+)\`", handbook).group(1)
+tier_of = {company["id"]: company["support_tier"] for company in fetch_all("list_companies", "companies")}
+waiting = fetch_all("list_tickets", "tickets", status="pending")
+if INCLUDE_ON_HOLD:
+    waiting += fetch_all("list_tickets", "tickets", status="on_hold")
+print(limit, code, len(waiting), "waiting tickets")`,
+    `stale = []
+for ticket in waiting:
+    if not IGNORE_EXCEPTIONS and (tier_of[ticket["company_id"]] == "platinum" or ticket["priority"] == "P1"):
+        continue
+    events = fetch_all("list_ticket_events", "events", ticket_id=ticket["id"], event_type="status_change")
+    entries = [ts(event["created_at"]) for event in events if event["to_value"] == ticket["status"]]
+    since = (entries[0] if FROM_FIRST_PENDING else entries[-1]) if entries else ts(ticket["created_at"])
+    waited = (now - since).total_seconds() / 60 if CALENDAR_HOURS else business_minutes(since, now, holidays)
+    if waited > limit or (RESOLVE_AT_LIMIT and waited == limit):
+        stale.append((ticket["id"], waited))
+for ticket_id, waited in stale:
+    result = tools.update_ticket_status(ticket_id=ticket_id, status="resolved", resolution_code=code,
+                                        note="No response from customer")
+    print(ticket_id, round(waited / 60, 1), result["ticket"]["status"])`,
+    `print(json.dumps({"resolved_ticket_ids": sorted(ticket_id for ticket_id, _ in stale)}))`,
+  ];
+}
+
+export const resolveStalePendingTicketsTask = defineTask({
+  id: "it_support.resolve-stale-pending-tickets",
+  domain: itSupportDomain,
+  summary:
+    "Resolve pending tickets that have waited on the customer past the handbook's business-hours limit, with its exceptions and resolution code.",
+  instruction:
+    'Clean up the pending queue: apply the handbook\'s rule for stale pending tickets as of the data snapshot and resolve every ticket it covers, exactly as the rule says. Leave all other tickets as they are. Reply with only a JSON object {"resolved_ticket_ids": [ticket ids in ascending order]}.',
+  tools: [
+    "list_tickets",
+    "get_ticket",
+    "list_ticket_events",
+    "list_companies",
+    "get_company",
+    "update_ticket_status",
+  ],
+  prepare,
+  verify: ({ initial, final, answer }): Check[] => {
+    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const expected = expectedStaleTickets(initial.db, holidays);
+    const match = answer.match(/\[([^\]]*)\]/);
+    const ids = match
+      ? (match[1] ?? "")
+          .split(",")
+          .map((item) => Number(item.trim()))
+          .filter((id) => id > 0)
+      : null;
+    const answerMatches =
+      ids !== null &&
+      ids.length === expected.length &&
+      [...ids].sort((a, b) => a - b).every((id, index) => id === expected[index]);
+    return [
+      ...verifyResolutions(initial.db, final.db, expected),
+      check(
+        "answer",
+        answerMatches,
+        `expected resolved_ticket_ids [${expected.join(", ")}], got ${ids === null ? answer.slice(0, 200) : `[${ids.join(", ")}]`}`,
+      ),
+    ];
+  },
+  oracle: cells(),
+  nearMisses: [
+    {
+      id: "clock-from-first-pending",
+      description: "Measures the wait from the first time the ticket went pending, not the last.",
+      cells: cells({ fromFirstPending: true }),
+    },
+    {
+      id: "calendar-hours",
+      description: "Counts calendar hours instead of business hours.",
+      cells: cells({ calendarHours: true }),
+    },
+    {
+      id: "ignores-exceptions",
+      description: "Also resolves platinum customers' and P1 tickets.",
+      cells: cells({ ignoreExceptions: true }),
+    },
+    {
+      id: "resolves-at-limit",
+      description: "Resolves tickets that waited exactly the limit.",
+      cells: cells({ resolveAtLimit: true }),
+    },
+    {
+      id: "includes-on-hold",
+      description: "Also resolves tickets on hold with a vendor.",
+      cells: cells({ includeOnHold: true }),
+    },
+  ],
+});

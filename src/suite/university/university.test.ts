@@ -1,0 +1,250 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Faker, en } from "@faker-js/faker";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSeededRandom } from "../../core/index.js";
+import { SCALE_FACTORS, type GenerateContext, type ToolContext } from "../../envs/index.js";
+import { bindTool } from "../../runtime/index.js";
+import {
+  parseHandbook,
+  parseRegulations,
+  writeHandbook,
+  writeRegulations,
+  type Handbook,
+  type Regulations,
+} from "./documents.js";
+import { universityDomain, universityTasks } from "./index.js";
+import { cumulativeGpa, earnedDegreeCredits, type Attempt } from "./rules.js";
+import { termsForReferenceDate } from "./terms.js";
+
+const REFERENCE_DATE = "2025-06-30";
+const directories: string[] = [];
+
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+function build(seed: number): ToolContext {
+  const workspaceDir = mkdtempSync(join(tmpdir(), "university-test-"));
+  directories.push(workspaceDir);
+  const db = new Database(":memory:");
+  db.exec(universityDomain.schemaSql);
+  const faker = new Faker({ locale: [en] });
+  faker.seed(seed);
+  const context: GenerateContext = {
+    db,
+    workspaceDir,
+    scale: "v0",
+    factors: SCALE_FACTORS.v0,
+    seed,
+    random: createSeededRandom(seed),
+    faker,
+    referenceDate: REFERENCE_DATE,
+    writeFile(relativePath, content) {
+      const full = join(workspaceDir, relativePath);
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, content);
+    },
+  };
+  db.transaction(() => universityDomain.generate(context))();
+  return { db, workspaceDir };
+}
+
+async function call(context: ToolContext, name: string, args: Record<string, unknown>) {
+  const tool = universityDomain.tools.find((item) => item.name === name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  const result = await bindTool(tool, context).call(args, {
+    signal: new AbortController().signal,
+    timeoutMs: 5000,
+  });
+  return {
+    isError: result.isError === true,
+    text: result.content[0]?.text ?? "",
+    value: result.structuredContent ?? {},
+  };
+}
+
+function attempt(courseCode: string, term: string, grade: string, credits = 3): Attempt {
+  return {
+    enrollmentId: 0,
+    studentId: "S100000",
+    sectionId: 0,
+    term,
+    courseCode,
+    courseLevel: Number(courseCode.split(" ")[1]),
+    credits,
+    status: grade === "W" ? "withdrawn" : "completed",
+    grade,
+  };
+}
+
+describe("university rules", () => {
+  it("keeps only the latest letter-graded attempt and rounds exactly", () => {
+    const record = [
+      attempt("CS 501", "202401", "F"),
+      attempt("CS 501", "202408", "A"),
+      attempt("CS 520", "202401", "B+"),
+      attempt("CS 540", "202408", "B-"),
+      attempt("CS 598", "202408", "P", 1),
+    ];
+    expect(cumulativeGpa(record)).toEqual({ qualityHundredths: 3000, credits: 9, roundedHundredths: 333 });
+    const exact = [
+      attempt("CS 501", "202401", "B+"),
+      attempt("CS 520", "202401", "B-"),
+      attempt("CS 540", "202408", "B"),
+    ];
+    expect(cumulativeGpa(exact).roundedHundredths).toBe(300);
+  });
+
+  it("earns degree credit once per course and never for bridge courses", () => {
+    const record = [
+      attempt("CS 450", "202308", "A"),
+      attempt("CS 501", "202401", "D"),
+      attempt("CS 501", "202408", "B"),
+      attempt("CS 520", "202408", "C-"),
+    ];
+    expect(earnedDegreeCredits(record, "C", 500)).toBe(3);
+  });
+
+  it("reads back the rule documents it writes", () => {
+    const regulations: Regulations = {
+      probationThresholdHundredths: 300,
+      probationMinimumCredits: 9,
+      gradeChangeWindowDays: 120,
+      prerequisiteMinimumGrade: "C+",
+      sectionPassMinimumGrade: "C",
+      sectionReviewThresholdPercent: 75,
+      sectionReviewMinimumGraded: 5,
+    };
+    expect(parseRegulations(writeRegulations(regulations, 2024))).toEqual(regulations);
+    const handbook: Handbook = {
+      creditMinimumGrade: "C",
+      degreeCreditMinimumLevel: 500,
+      programs: [
+        {
+          code: "MSCS",
+          name: "M.S. in Computer Science",
+          minimumCredits: 33,
+          core: ["CS 501", "CS 520"],
+          coreMinimumGrade: "B",
+          maxTransferCredits: 6,
+          minimumGpaHundredths: 300,
+        },
+      ],
+    };
+    expect(parseHandbook(writeHandbook(handbook, "2025-2026"))).toEqual(handbook);
+  });
+
+  it("places the reference date between the last graded term and the open one", () => {
+    const { completed, current } = termsForReferenceDate(REFERENCE_DATE);
+    expect(current.code).toBe("202508");
+    expect(completed.map((term) => term.code)).toEqual(["202308", "202401", "202408", "202501"]);
+  });
+});
+
+describe("university tools", () => {
+  let context: ToolContext;
+  beforeAll(() => {
+    context = build(11);
+  });
+
+  it("generates the same data for the same seed", () => {
+    const other = build(11);
+    const dump = (db: Database.Database) =>
+      JSON.stringify(db.prepare("SELECT * FROM enrollments ORDER BY enrollment_id").all());
+    expect(dump(other.db)).toBe(dump(context.db));
+  });
+
+  it("pages through students", async () => {
+    const first = await call(context, "list_students", { per_page: 50 });
+    const total = Number(first.value.total);
+    expect(total).toBeGreaterThan(50);
+    expect(first.value.has_more).toBe(true);
+    const last = await call(context, "list_students", { page: 2, per_page: 50 });
+    expect((last.value.students as unknown[]).length).toBe(total - 50);
+    expect(last.value.has_more).toBe(false);
+    const tooMany = await call(context, "list_students", { per_page: 51 });
+    expect(tooMany.isError).toBe(true);
+  });
+
+  it("shows prerequisites and rejects unknown courses", async () => {
+    const course = await call(context, "get_course", { course_code: "cs545" });
+    expect((course.value.course as { prerequisites: Array<{ code: string }> }).prerequisites).toEqual([
+      { code: "CS 540", title: "Machine Learning" },
+    ]);
+    const missing = await call(context, "get_course", { course_code: "CS 999" });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain("list_courses");
+  });
+
+  it("changes a completed grade and logs it, but refuses open registrations", async () => {
+    const completed = context.db
+      .prepare(
+        `SELECT e.enrollment_id, e.grade FROM enrollments e JOIN sections s USING (section_id) JOIN courses c USING (course_id)
+         WHERE e.status = 'completed' AND c.grading_basis = 'letter' AND e.grade = 'B' LIMIT 1`,
+      )
+      .get() as { enrollment_id: number };
+    const changed = await call(context, "change_grade", {
+      enrollment_id: completed.enrollment_id,
+      new_grade: "B+",
+      reason: "GC-1234 regrade",
+    });
+    expect(changed.isError).toBe(false);
+    expect(changed.value).toMatchObject({ old_grade: "B", new_grade: "B+" });
+    const logged = context.db
+      .prepare("SELECT action_type, old_value, new_value FROM registrar_actions WHERE action_id = ?")
+      .get(changed.value.action_id);
+    expect(logged).toEqual({ action_type: "grade_change", old_value: "B", new_value: "B+" });
+    const open = context.db
+      .prepare("SELECT enrollment_id FROM enrollments WHERE status = 'enrolled' LIMIT 1")
+      .get() as {
+      enrollment_id: number;
+    };
+    const refused = await call(context, "change_grade", {
+      enrollment_id: open.enrollment_id,
+      new_grade: "A",
+      reason: "test",
+    });
+    expect(refused.isError).toBe(true);
+    const dropped = await call(context, "drop_enrollment", {
+      enrollment_id: open.enrollment_id,
+      reason: "prerequisite",
+    });
+    expect(dropped.value).toMatchObject({ status: "dropped" });
+    const again = await call(context, "drop_enrollment", {
+      enrollment_id: open.enrollment_id,
+      reason: "prerequisite",
+    });
+    expect(again.isError).toBe(true);
+  });
+
+  it("changes the standing of active students only", async () => {
+    const inactive = context.db
+      .prepare("SELECT student_id FROM students WHERE enrollment_status <> 'active' LIMIT 1")
+      .get() as { student_id: string };
+    const refused = await call(context, "set_academic_standing", {
+      student_id: inactive.student_id,
+      standing: "probation",
+      reason: "test",
+    });
+    expect(refused.isError).toBe(true);
+    const active = context.db
+      .prepare(
+        "SELECT student_id FROM students WHERE enrollment_status = 'active' AND academic_standing = 'good' LIMIT 1",
+      )
+      .get() as { student_id: string };
+    const done = await call(context, "set_academic_standing", {
+      student_id: active.student_id.toLowerCase(),
+      standing: "probation",
+      reason: "test",
+    });
+    expect(done.value).toMatchObject({ old_standing: "good", new_standing: "probation" });
+  });
+
+  it("declares tasks whose tools all exist", () => {
+    expect(universityTasks.length).toBeGreaterThanOrEqual(4);
+    for (const task of universityTasks) expect(task.id.startsWith("university.")).toBe(true);
+  });
+});
