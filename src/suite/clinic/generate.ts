@@ -386,7 +386,8 @@ function arrangeLeaveCoverage(
     },
   ];
   // A bigger clinic has more people away in the same week.
-  const involved = new Set(leaves.map((leave) => leave.provider.id));
+  // The four family physicians whose rosters were shaped above stay out of it, so Fridays keep a cover.
+  const involved = new Set([first.id, second.id, third.id, onLeave.id, pediatrician.id]);
   const specialtySize = (code: string): number =>
     providers.filter((provider) => provider.specialtyCode === code).length;
   const others = random.shuffle(
@@ -728,6 +729,54 @@ function settleLeaveCoverage(world: ClinicWorld): void {
       appointment.status = "cancelled";
       appointment.cancelReason = "Patient cancelled by phone";
     }
+  }
+
+  // Someone must still be booked on a last leave day, or "through" in the memo would never matter: if
+  // nobody is, the provider on the longest leave gets a video visit a colleague can take over.
+  const lastDayBooked = affected.some(
+    (appointment) =>
+      appointment.status === "scheduled" &&
+      confirmed.some(
+        (leave) =>
+          leave.provider.id === appointment.providerId &&
+          splitStartTime(appointment.startTime).date === leave.to,
+      ),
+  );
+  if (lastDayBooked) return;
+  const ownBusy = appointments
+    .filter(
+      (appointment) =>
+        appointment.providerId === main.provider.id &&
+        appointment.status !== "cancelled" &&
+        splitStartTime(appointment.startTime).date === main.to,
+    )
+    .map((appointment) => providerInterval(appointment.visitType, appointment.startTime));
+  for (let minutes = CLINIC_OPEN_MINUTES; minutes + 20 <= CLINIC_CLOSE_MINUTES; minutes += 10) {
+    const startTime = formatStartTime(main.to, minutes);
+    const interval = providerInterval("telehealth", startTime);
+    if (ownBusy.some((slot) => intervalsOverlap(slot, interval))) continue;
+    const cover = providers.find(
+      (candidate) =>
+        candidate.id !== main.provider.id &&
+        candidate.specialtyCode === main.provider.specialtyCode &&
+        candidate.clinicDays.includes(weekdayOf(main.to)) &&
+        !onLeave(candidate.id, main.to) &&
+        (busy.get(candidate.id) ?? []).every((slot) => !intervalsOverlap(slot, interval)),
+    );
+    if (!cover) continue;
+    busy.set(cover.id, [...(busy.get(cover.id) ?? []), interval]);
+    appointments.push({
+      id: appointments.length + 1,
+      patientId: world.random.pick(world.patients.filter((patient) => !patient.isChild)).id,
+      providerId: main.provider.id,
+      roomId: null,
+      visitType: "telehealth",
+      startTime,
+      status: "scheduled",
+      reason: "Video follow-up",
+      cancelReason: null,
+    });
+    return;
   }
 }
 

@@ -1,6 +1,13 @@
 /** Workspace documents: the fixed policy set and the scaled everyday paperwork of an HR team. */
 import type { GenerateContext } from "../../envs/index.js";
-import { COMPANY_NAME, DEPARTMENTS, PAY_BANDS, PEOPLE_OPERATIONS_ID, departmentById, positionById } from "./catalog.js";
+import {
+  COMPANY_NAME,
+  DEPARTMENTS,
+  PAY_BANDS,
+  PEOPLE_OPERATIONS_ID,
+  departmentById,
+  positionById,
+} from "./catalog.js";
 import { addDays, makeDate, mondayOf, yearOf } from "./dates.js";
 import {
   HOLIDAY_CALENDAR_PATH,
@@ -13,6 +20,8 @@ import {
   renderPayBands,
   renderSalaryMemo,
   salaryMemoPath,
+  renderVarianceControl,
+  VARIANCE_CONTROL_PATH,
 } from "./policies.js";
 import type { Employee, World } from "./world.js";
 
@@ -27,11 +36,24 @@ function csvCell(value: string | number): string {
 
 export function writeFixedDocuments(world: World, context: GenerateContext): void {
   const reference = world.calendar.referenceDate;
-  context.writeFile(OVERTIME_POLICY_PATH, renderOvertimePolicy(world.overtimePolicy, addDays(reference, -context.random.int(40, 200))));
-  context.writeFile(LEAVE_POLICY_PATH, renderLeavePolicy(world.leavePolicy, addDays(reference, -context.random.int(20, 60))));
-  context.writeFile(salaryMemoPath(world.salaryMemo.year), renderSalaryMemo(world.salaryMemo, addDays(reference, -context.random.int(3, 12))));
+  context.writeFile(
+    OVERTIME_POLICY_PATH,
+    renderOvertimePolicy(world.overtimePolicy, addDays(reference, -context.random.int(40, 200))),
+  );
+  context.writeFile(
+    LEAVE_POLICY_PATH,
+    renderLeavePolicy(world.leavePolicy, addDays(reference, -context.random.int(20, 60))),
+  );
+  context.writeFile(
+    salaryMemoPath(world.salaryMemo.year),
+    renderSalaryMemo(world.salaryMemo, addDays(reference, -context.random.int(3, 12))),
+  );
   context.writeFile(PAY_BANDS_PATH, renderPayBands(PAY_BANDS));
   context.writeFile(HOLIDAY_CALENDAR_PATH, renderHolidayCalendar(world.calendar.holidays));
+  context.writeFile(
+    VARIANCE_CONTROL_PATH,
+    renderVarianceControl(world.varianceControl, addDays(reference, -context.random.int(60, 300))),
+  );
 }
 
 type DocumentSource = () => { path: string; content: string } | null;
@@ -63,7 +85,13 @@ export function writeScaledDocuments(world: World, context: GenerateContext, cou
 function timesheetExports(world: World): DocumentSource {
   const openPeriod = world.calendar.periods[0];
   const weeks: string[] = [];
-  if (openPeriod) for (let monday = mondayOf(openPeriod.end); monday >= world.calendar.timesheetStart; monday = addDays(monday, -7)) weeks.push(monday);
+  if (openPeriod)
+    for (
+      let monday = mondayOf(openPeriod.end);
+      monday >= world.calendar.timesheetStart;
+      monday = addDays(monday, -7)
+    )
+      weeks.push(monday);
   const names = new Map(world.employees.map((employee) => [employee.id, employee]));
   return () => {
     const monday = weeks.shift();
@@ -75,7 +103,16 @@ function timesheetExports(world: World): DocumentSource {
       .map(({ entry, id }) => {
         const employee = names.get(entry.employeeId);
         const department = employee ? departmentById(employee.departmentId).name : "";
-        return [id, entry.employeeId, employee ? fullName(employee) : "", department, entry.workDate, entry.hours, entry.projectCode, entry.status]
+        return [
+          id,
+          entry.employeeId,
+          employee ? fullName(employee) : "",
+          department,
+          entry.workDate,
+          entry.hours,
+          entry.projectCode,
+          entry.status,
+        ]
           .map(csvCell)
           .join(",");
       });
@@ -118,7 +155,9 @@ function payrollRegisters(world: World): DocumentSource {
 
 function meetingNotes(world: World, context: GenerateContext): DocumentSource {
   const random = context.random;
-  const peopleOps = world.employees.filter((employee) => employee.departmentId === PEOPLE_OPERATIONS_ID && employee.status === "active");
+  const peopleOps = world.employees.filter(
+    (employee) => employee.departmentId === PEOPLE_OPERATIONS_ID && employee.status === "active",
+  );
   let meeting = mondayOf(addDays(world.calendar.referenceDate, -1));
   let proposalMentioned = false;
   return () => {
@@ -171,11 +210,19 @@ function headcountReports(world: World): DocumentSource {
       const members = world.employees.filter((employee) => employee.departmentId === department.id);
       return {
         department: department.name,
-        employees: members.filter((employee) => employed(employee) && employee.employmentType !== "contractor").length,
-        contractors: members.filter((employee) => employed(employee) && employee.employmentType === "contractor").length,
-        hires: members.filter((employee) => employee.hireDate >= monthStart && employee.hireDate <= asOf).length,
+        employees: members.filter(
+          (employee) => employed(employee) && employee.employmentType !== "contractor",
+        ).length,
+        contractors: members.filter(
+          (employee) => employed(employee) && employee.employmentType === "contractor",
+        ).length,
+        hires: members.filter((employee) => employee.hireDate >= monthStart && employee.hireDate <= asOf)
+          .length,
         exits: members.filter(
-          (employee) => employee.terminationDate !== null && employee.terminationDate >= monthStart && employee.terminationDate <= asOf,
+          (employee) =>
+            employee.terminationDate !== null &&
+            employee.terminationDate >= monthStart &&
+            employee.terminationDate <= asOf,
         ).length,
       };
     });
@@ -196,7 +243,8 @@ function onboardingChecklists(world: World, context: GenerateContext): DocumentS
     const employee = hires.shift();
     if (!employee) return null;
     const manager = employee.managerId ? managers.get(employee.managerId) : undefined;
-    const done = (days: number) => (addDays(employee.hireDate, days) < world.calendar.referenceDate ? "x" : " ");
+    const done = (days: number) =>
+      addDays(employee.hireDate, days) < world.calendar.referenceDate ? "x" : " ";
     return {
       path: `onboarding/${employee.id}-checklist.md`,
       content: `# Onboarding checklist - ${fullName(employee)} (${employee.id})\n\n- Start date: ${employee.hireDate}\n- Department: ${departmentById(employee.departmentId).name}\n- Position: ${positionById(employee.positionId).title}\n- Manager: ${manager ? fullName(manager) : "n/a"}\n- Buddy: ${context.faker.person.fullName()}\n\n## Tasks\n\n- [${done(-3)}] Offer letter countersigned\n- [${done(0)}] Laptop and badge issued\n- [${done(1)}] I-9 verified\n- [${done(5)}] Benefits enrollment submitted\n- [${done(30)}] 30-day check-in with manager\n- [${done(90)}] 90-day review\n`,

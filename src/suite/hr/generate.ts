@@ -11,7 +11,9 @@ import {
   buildLeavePolicy,
   buildOvertimePolicy,
   buildSalaryMemo,
+  buildVarianceControl,
   chooseHoldList,
+  ensureWorkforceMix,
   plantSalaryMemoCases,
 } from "./organisation.js";
 import { generatePayroll, generateTimesheets } from "./time-and-pay.js";
@@ -20,7 +22,7 @@ import type { World } from "./world.js";
 /** Employees at v0; the big tables grow with them. */
 const BASE_EMPLOYEES = 40;
 /** Fixed documents (policies, memo, bands, calendar); the rest of the workspace scales. */
-const FIXED_DOCUMENT_COUNT = 5;
+const FIXED_DOCUMENT_COUNT = 6;
 const DOCUMENTS_PER_FILE_FACTOR = 9;
 
 export function buildWorld(context: GenerateContext): World {
@@ -29,18 +31,29 @@ export function buildWorld(context: GenerateContext): World {
   const overtimePolicy = buildOvertimePolicy(random);
   const leavePolicy = buildLeavePolicy(calendar, random);
   const salaryMemo = buildSalaryMemo(calendar, random);
+  const varianceControl = buildVarianceControl(random);
   const employees = buildEmployees(calendar, BASE_EMPLOYEES * factors.rows, random, context.faker);
+  ensureWorkforceMix(employees, calendar, random);
   const reserved = plantSalaryMemoCases(employees, salaryMemo, random);
   assignIdentifiers(employees);
   salaryMemo.holdList = chooseHoldList(employees, salaryMemo, reserved, 1 + factors.rows, random);
   const leave = generateLeave(calendar, leavePolicy, employees, factors.rows, reserved, random);
   const timesheets = generateTimesheets(calendar, employees, leave.requests, overtimePolicy, random);
-  const payroll = generatePayroll(calendar, employees, leave.requests, timesheets, overtimePolicy, random);
+  const payroll = generatePayroll(
+    calendar,
+    employees,
+    leave.requests,
+    timesheets,
+    overtimePolicy,
+    varianceControl,
+    random,
+  );
   return {
     calendar,
     overtimePolicy,
     leavePolicy,
     salaryMemo,
+    varianceControl,
     employees,
     leaveRequests: leave.requests,
     leaveBalances: leave.balances,
@@ -61,7 +74,14 @@ function insertWorld(db: Database.Database, world: World): void {
     "INSERT INTO positions (id, title, department_id, grade, flsa_status, pay_type) VALUES (?, ?, ?, ?, ?, ?)",
   );
   for (const position of POSITIONS) {
-    insertPosition.run(position.id, position.title, position.departmentId, position.grade, position.flsaStatus, position.payType);
+    insertPosition.run(
+      position.id,
+      position.title,
+      position.departmentId,
+      position.grade,
+      position.flsaStatus,
+      position.payType,
+    );
   }
   const insertEmployee = db.prepare(
     `INSERT INTO employees (id, first_name, last_name, email, department_id, position_id, manager_id, employment_type,
@@ -69,7 +89,9 @@ function insertWorld(db: Database.Database, world: World): void {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Managers first, so that the self-reference holds if foreign keys are enforced.
-  const ordered = [...world.employees].sort((left, right) => Number(left.managerId !== null) - Number(right.managerId !== null));
+  const ordered = [...world.employees].sort(
+    (left, right) => Number(left.managerId !== null) - Number(right.managerId !== null),
+  );
   for (const employee of ordered) {
     insertEmployee.run(
       employee.id,
@@ -98,14 +120,28 @@ function insertWorld(db: Database.Database, world: World): void {
     "INSERT INTO timesheet_entries (id, employee_id, work_date, hours, project_code, status) VALUES (?, ?, ?, ?, ?, ?)",
   );
   world.timesheets.forEach((entry, index) => {
-    insertEntry.run(index + 1, entry.employeeId, entry.workDate, entry.hours, entry.projectCode, entry.status);
+    insertEntry.run(
+      index + 1,
+      entry.employeeId,
+      entry.workDate,
+      entry.hours,
+      entry.projectCode,
+      entry.status,
+    );
   });
   const insertBalance = db.prepare(
     `INSERT INTO leave_balances (employee_id, year, leave_type, entitlement_days, carried_over_days, used_days)
      VALUES (?, ?, ?, ?, ?, ?)`,
   );
   for (const balance of world.leaveBalances) {
-    insertBalance.run(balance.employeeId, balance.year, balance.leaveType, balance.entitlementDays, balance.carriedOverDays, balance.usedDays);
+    insertBalance.run(
+      balance.employeeId,
+      balance.year,
+      balance.leaveType,
+      balance.entitlementDays,
+      balance.carriedOverDays,
+      balance.usedDays,
+    );
   }
   const insertRequest = db.prepare(
     `INSERT INTO leave_requests (id, employee_id, leave_type, start_date, end_date, days, status, submitted_at, decision_note)
@@ -129,7 +165,15 @@ function insertWorld(db: Database.Database, world: World): void {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const run of world.payrollRuns) {
-    insertRun.run(run.id, run.periodStart, run.periodEnd, run.payDate, run.status, run.employeeCount, run.totalGross);
+    insertRun.run(
+      run.id,
+      run.periodStart,
+      run.periodEnd,
+      run.payDate,
+      run.status,
+      run.employeeCount,
+      run.totalGross,
+    );
   }
   const insertPayslip = db.prepare(
     `INSERT INTO payslips (run_id, employee_id, regular_hours, overtime_hours, regular_pay, overtime_pay, gross_pay,
@@ -155,5 +199,9 @@ export function generateHr(context: GenerateContext): void {
   const world = buildWorld(context);
   insertWorld(context.db, world);
   writeFixedDocuments(world, context);
-  writeScaledDocuments(world, context, DOCUMENTS_PER_FILE_FACTOR * context.factors.files - (FIXED_DOCUMENT_COUNT - 4));
+  writeScaledDocuments(
+    world,
+    context,
+    DOCUMENTS_PER_FILE_FACTOR * context.factors.files - (FIXED_DOCUMENT_COUNT - 4),
+  );
 }

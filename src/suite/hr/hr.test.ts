@@ -34,11 +34,37 @@ afterAll(() => {
 /** A seeded stand-in for faker: the generator only needs names. */
 function stubFaker(seed: number): Faker {
   const random = createSeededRandom(`names-${seed}`);
-  const first = ["Ana", "Ben", "Chloe", "Dev", "Eli", "Fatima", "Gus", "Hana", "Ivan", "June", "Kofi", "Lena"];
-  const last = ["Ortiz", "Nguyen", "Smith", "Okafor", "Berg", "Kowalski", "Haddad", "Reyes", "Tanaka", "Moreau"];
+  const first = [
+    "Ana",
+    "Ben",
+    "Chloe",
+    "Dev",
+    "Eli",
+    "Fatima",
+    "Gus",
+    "Hana",
+    "Ivan",
+    "June",
+    "Kofi",
+    "Lena",
+  ];
+  const last = [
+    "Ortiz",
+    "Nguyen",
+    "Smith",
+    "Okafor",
+    "Berg",
+    "Kowalski",
+    "Haddad",
+    "Reyes",
+    "Tanaka",
+    "Moreau",
+  ];
   const firstName = () => random.pick(first);
   const lastName = () => random.pick(last);
-  return { person: { firstName, lastName, fullName: () => `${firstName()} ${lastName()}` } } as unknown as Faker;
+  return {
+    person: { firstName, lastName, fullName: () => `${firstName()} ${lastName()}` },
+  } as unknown as Faker;
 }
 
 function build(seed: number): { db: Database.Database; workspaceDir: string } {
@@ -66,7 +92,9 @@ function build(seed: number): { db: Database.Database; workspaceDir: string } {
 }
 
 function dump(db: Database.Database): string {
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all() as Array<{ name: string }>;
   return JSON.stringify(tables.map(({ name }) => db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()));
 }
 
@@ -77,9 +105,16 @@ async function call(
 ): Promise<{ isError: boolean; value: Record<string, unknown>; text: string }> {
   const tool = hrDomain.tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
-  const result = await bindTool(tool, instance).call(args, { signal: AbortSignal.timeout(10_000), timeoutMs: 10_000 });
+  const result = await bindTool(tool, instance).call(args, {
+    signal: AbortSignal.timeout(10_000),
+    timeoutMs: 10_000,
+  });
   const text = result.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
-  return { isError: result.isError === true, value: (result.structuredContent ?? {}) as Record<string, unknown>, text };
+  return {
+    isError: result.isError === true,
+    value: result.structuredContent ?? {},
+    text,
+  };
 }
 
 describe("hr documents", () => {
@@ -125,7 +160,9 @@ describe("hr generator", () => {
     const files = listWorkspaceFiles(first.workspaceDir);
     expect(listWorkspaceFiles(second.workspaceDir)).toEqual(files);
     for (const file of files) {
-      expect(readFileSync(join(second.workspaceDir, file), "utf8")).toEqual(readFileSync(join(first.workspaceDir, file), "utf8"));
+      expect(readFileSync(join(second.workspaceDir, file), "utf8")).toEqual(
+        readFileSync(join(first.workspaceDir, file), "utf8"),
+      );
     }
   });
 
@@ -171,19 +208,30 @@ describe("hr tools", () => {
 
   it("decide pending leave and update the balance", async () => {
     const pending = instance.db
-      .prepare("SELECT id, employee_id, days, start_date FROM leave_requests WHERE status = 'pending' AND leave_type = 'annual' LIMIT 2")
+      .prepare(
+        "SELECT id, employee_id, days, start_date FROM leave_requests WHERE status = 'pending' AND leave_type = 'annual' LIMIT 2",
+      )
       .all() as Array<{ id: number; employee_id: string; days: number; start_date: string }>;
     const [approve, deny] = pending;
     if (!approve || !deny) throw new Error("expected pending annual requests");
     const usedBefore = (
       instance.db
-        .prepare("SELECT used_days FROM leave_balances WHERE employee_id = ? AND year = ? AND leave_type = 'annual'")
+        .prepare(
+          "SELECT used_days FROM leave_balances WHERE employee_id = ? AND year = ? AND leave_type = 'annual'",
+        )
         .get(approve.employee_id, Number(approve.start_date.slice(0, 4))) as { used_days: number }
     ).used_days;
-    const approved = await call(instance, "decide_leave_request", { request_id: approve.id, decision: "approve" });
+    const approved = await call(instance, "decide_leave_request", {
+      request_id: approve.id,
+      decision: "approve",
+    });
     expect(approved.isError).toBe(false);
     expect((approved.value.balance as { used_days: number }).used_days).toBe(usedBefore + approve.days);
-    const again = await call(instance, "decide_leave_request", { request_id: approve.id, decision: "deny", note: "x" });
+    const again = await call(instance, "decide_leave_request", {
+      request_id: approve.id,
+      decision: "deny",
+      note: "x",
+    });
     expect(again.text).toContain("already approved");
     const silent = await call(instance, "decide_leave_request", { request_id: deny.id, decision: "deny" });
     expect(silent.isError).toBe(true);

@@ -3,6 +3,7 @@ import { hrDomainDefinition } from "./domain.js";
 import { applySalaryAdjustmentsTask } from "./tasks/apply-salary-adjustments.js";
 import { carryOverForfeitureTask } from "./tasks/carry-over-forfeiture.js";
 import { overtimeOwedTask } from "./tasks/overtime-owed.js";
+import { payrollVarianceReviewTask } from "./tasks/payroll-variance-review.js";
 import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
 
 export const hrDomain = hrDomainDefinition;
@@ -12,4 +13,5 @@ export const hrTasks: TaskDefinition[] = [
   overtimeOwedTask,
   carryOverForfeitureTask,
   applySalaryAdjustmentsTask,
+  payrollVarianceReviewTask,
 ];

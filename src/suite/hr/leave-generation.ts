@@ -5,7 +5,15 @@
  */
 import type { SeededRandom } from "../../core/index.js";
 import { departmentById, positionById } from "./catalog.js";
-import { addDays, completedYears, fromDayNumber, makeDate, rangesOverlap, toDayNumber, yearOf } from "./dates.js";
+import {
+  addDays,
+  completedYears,
+  fromDayNumber,
+  makeDate,
+  rangesOverlap,
+  toDayNumber,
+  yearOf,
+} from "./dates.js";
 import { departmentIdByName } from "./organisation.js";
 import type { LeavePolicy } from "./policies.js";
 import {
@@ -34,7 +42,7 @@ interface Interval {
   end: string;
 }
 
-interface Draft extends Omit<LeaveRequest, "id"> {}
+type Draft = Omit<LeaveRequest, "id">;
 
 export interface LeaveData {
   requests: LeaveRequest[];
@@ -61,7 +69,12 @@ function sickEntitlement(employee: Employee, year: number): number {
 }
 
 /** The carry-over cap of the leave policy; the one-off department exception only when asked for. */
-export function carryOverCap(employee: Employee, year: number, policy: LeavePolicy, withException: boolean): number {
+export function carryOverCap(
+  employee: Employee,
+  year: number,
+  policy: LeavePolicy,
+  withException: boolean,
+): number {
   const rules = policy.carryOver;
   let cap =
     completedYears(employee.hireDate, makeDate(year, 12, 31)) >= rules.tenureYears
@@ -100,7 +113,9 @@ export function generateLeave(
   const leaveReserved = new Set<Employee>();
 
   const isFree = (employee: Employee, start: string, end: string): boolean =>
-    !(occupied.get(employee.id) ?? []).some((interval) => rangesOverlap(start, end, interval.start, interval.end));
+    !(occupied.get(employee.id) ?? []).some((interval) =>
+      rangesOverlap(start, end, interval.start, interval.end),
+    );
   const occupy = (employee: Employee, start: string, end: string): void => {
     const list = occupied.get(employee.id) ?? [];
     list.push({ start, end });
@@ -114,6 +129,9 @@ export function generateLeave(
     drafts.push({ employeeId: employee.id, ...draft });
     occupy(employee, draft.startDate, draft.endDate);
   };
+
+  // Nobody books leave in their first two months (probation), which also keeps new starters' pay steady.
+  for (const employee of employees) occupy(employee, employee.hireDate, addDays(employee.hireDate, 59));
 
   // Parental leave of the people currently on leave (no timesheets while it lasts).
   for (const employee of employees.filter((candidate) => candidate.status === "on_leave")) {
@@ -139,7 +157,9 @@ export function generateLeave(
   );
   const horizon = addDays(reference, PENDING_HORIZON_DAYS);
 
-  const blackoutDepartmentIds = new Set(policy.blackouts.map((blackout) => departmentIdByName(blackout.department)));
+  const blackoutDepartmentIds = new Set(
+    policy.blackouts.map((blackout) => departmentIdByName(blackout.department)),
+  );
   /** Scenarios that do not need a blackout department leave its people to those that do. */
   const pickEmployee = (predicate: (employee: Employee) => boolean): Employee | undefined => {
     const candidates = pendingPool.filter((employee) => !leaveReserved.has(employee) && predicate(employee));
@@ -178,7 +198,8 @@ export function generateLeave(
     }
     leaveReserved.add(employee);
     const first = planned[0];
-    if (remaining !== null && first) remainingTargets.set(`${employee.id}:${yearOf(first.startDate)}`, remaining);
+    if (remaining !== null && first)
+      remainingTargets.set(`${employee.id}:${yearOf(first.startDate)}`, remaining);
   };
   /** Tries a scenario up to 40 times with fresh random choices. */
   const attempt = (scenario: () => boolean): void => {
@@ -198,7 +219,9 @@ export function generateLeave(
       (candidate) =>
         candidate !== undefined &&
         pendingPool.some(
-          (employee) => !leaveReserved.has(employee) && employee.departmentId === departmentIdByName(candidate.department),
+          (employee) =>
+            !leaveReserved.has(employee) &&
+            employee.departmentId === departmentIdByName(candidate.department),
         ),
     );
     const blackoutDepartment = blackout ? departmentIdByName(blackout.department) : undefined;
@@ -275,7 +298,14 @@ export function generateLeave(
       const firstDays = random.int(3, 5);
       const secondDays = random.int(2, 3);
       const firstSubmitted = addDays(reference, -random.int(6, 20));
-      const first = planPending(employee, "annual", goodNoticeStart(firstSubmitted), firstDays, firstSubmitted, true);
+      const first = planPending(
+        employee,
+        "annual",
+        goodNoticeStart(firstSubmitted),
+        firstDays,
+        firstSubmitted,
+        true,
+      );
       if (!first) return false;
       const secondSubmitted = addDays(firstSubmitted, random.int(1, 3));
       const secondStart = nextBusinessDay(addDays(first.endDate, random.int(3, 20)), holidays);
@@ -294,7 +324,14 @@ export function generateLeave(
         unit % 2 === 0
           ? nextBusinessDay(addDays(blackout.start, random.int(0, 2)), holidays)
           : nextBusinessDay(addDays(reference, random.int(1, 4)), holidays);
-      const draft = planPending(employee, "sick", start, random.int(1, 3), addDays(reference, -random.int(1, 3)), false);
+      const draft = planPending(
+        employee,
+        "sick",
+        start,
+        random.int(1, 3),
+        addDays(reference, -random.int(1, 3)),
+        false,
+      );
       if (!draft) return false;
       commit(employee, [draft], null);
       return true;
@@ -308,8 +345,7 @@ export function generateLeave(
         unit % 2 === 0
           ? nextBusinessDay(addDays(blackout.start, 1), holidays)
           : nextBusinessDay(addDays(reference, random.int(1, notice - 2)), holidays);
-      const submitted =
-        unit % 2 === 0 ? recentSubmission() : addDays(start, -(notice - random.int(1, 3)));
+      const submitted = unit % 2 === 0 ? recentSubmission() : addDays(start, -(notice - random.int(1, 3)));
       const draft = planPending(employee, "unpaid", start, days, submitted, unit % 2 !== 0);
       if (!draft) return false;
       commit(employee, [draft], null);
@@ -319,7 +355,14 @@ export function generateLeave(
       const employee = pickEmployee(() => true);
       if (!employee) return false;
       const submitted = recentSubmission();
-      const draft = planPending(employee, "unpaid", goodNoticeStart(submitted), random.int(3, 10), submitted, true);
+      const draft = planPending(
+        employee,
+        "unpaid",
+        goodNoticeStart(submitted),
+        random.int(3, 10),
+        submitted,
+        true,
+      );
       if (!draft) return false;
       commit(employee, [draft], null);
       return true;
@@ -361,29 +404,36 @@ export function generateLeave(
     [rules.tenureYears - 1, 1, 1],
   ] as const) {
     const employee = takeCarry(
-      (candidate) => fullTimeElsewhere(candidate) && candidate.hireDate < makeDate(year - rules.tenureYears - 1, 1, 1),
+      (candidate) =>
+        fullTimeElsewhere(candidate) && candidate.hireDate < makeDate(year - rules.tenureYears - 1, 1, 1),
     );
     if (employee) {
       employee.hireDate = makeDate(year - yearsBack, month, day);
-      if (employee.compensationEffectiveDate < employee.hireDate) employee.compensationEffectiveDate = employee.hireDate;
+      if (employee.compensationEffectiveDate < employee.hireDate)
+        employee.compensationEffectiveDate = employee.hireDate;
     }
     setTarget(employee, rules.standardCapDays + 2);
   }
   const partTime = takeCarry(
     (employee) =>
-      employee.employmentType === "part_time" && employee.departmentId !== exceptionDepartmentId && !tenured(employee),
+      employee.employmentType === "part_time" &&
+      employee.departmentId !== exceptionDepartmentId &&
+      !tenured(employee),
   );
   if (partTime) setTarget(partTime, rules.standardCapDays * partTime.fte + 1);
   setTarget(
     takeCarry(
       (employee) =>
-        employee.employmentType === "full_time" && employee.departmentId === exceptionDepartmentId && !tenured(employee),
+        employee.employmentType === "full_time" &&
+        employee.departmentId === exceptionDepartmentId &&
+        !tenured(employee),
     ),
     rules.standardCapDays + randomStep(random, 1, rules.exceptionCapDays - rules.standardCapDays, 0.5),
   );
   setTarget(
     takeCarry(
-      (employee) => employee.employmentType === "full_time" && employee.departmentId === exceptionDepartmentId,
+      (employee) =>
+        employee.employmentType === "full_time" && employee.departmentId === exceptionDepartmentId,
     ),
     rules.exceptionCapDays + randomStep(random, 1, 4, 0.5),
   );
@@ -401,7 +451,8 @@ export function generateLeave(
       ),
     )
     .at(0);
-  const earliestExit = makeDate(year, 1, 2) > addDays(reference, -200) ? makeDate(year, 1, 2) : addDays(reference, -200);
+  const earliestExit =
+    makeDate(year, 1, 2) > addDays(reference, -200) ? makeDate(year, 1, 2) : addDays(reference, -200);
   // Before the timesheet window when the year allows it, so the leaver never shows up in current payroll work.
   const beforeTimesheets = addDays(calendar.timesheetStart, -1);
   const latestExit = beforeTimesheets >= earliestExit ? beforeTimesheets : addDays(reference, -1);
@@ -410,6 +461,39 @@ export function generateLeave(
     leaver.terminationDate = fromDayNumber(random.int(toDayNumber(earliestExit), toDayNumber(latestExit)));
     leaveReserved.add(leaver);
     setTarget(leaver, rules.tenuredCapDays + randomStep(random, 1, 5, 0.5));
+  }
+
+  // ---- An hourly employee away for part of the last paid period (explained pay variance) ----
+  const preUsed = new Map<string, number>();
+  const lastPaid = calendar.periods[1];
+  const awayCandidates = employees.filter(
+    (employee) =>
+      employee.status === "active" &&
+      employee.employmentType === "full_time" &&
+      positionById(employee.positionId).payType === "hourly" &&
+      !leaveReserved.has(employee) &&
+      !reserved.has(employee) &&
+      lastPaid !== undefined &&
+      employee.hireDate < addDays(lastPaid.start, -70),
+  );
+  for (const employee of random.shuffle(awayCandidates)) {
+    if (!lastPaid) break;
+    const start = nextBusinessDay(addDays(lastPaid.start, random.int(0, 3)), holidays);
+    const days = random.int(3, 5);
+    const end = addBusinessDays(start, days, holidays);
+    if (end > lastPaid.end || !isFree(employee, start, end)) continue;
+    addDraft(employee, {
+      leaveType: "annual",
+      startDate: start,
+      endDate: end,
+      days,
+      status: "approved",
+      submittedAt: timestampOn(random, addDays(start, -random.int(notice, notice + 30))),
+      decisionNote: null,
+    });
+    preUsed.set(`${employee.id}:${yearOf(start)}`, days);
+    leaveReserved.add(employee);
+    break;
   }
 
   // ---- Balances and the approved / denied / cancelled history around them ----
@@ -494,31 +578,48 @@ export function generateLeave(
     for (const balanceYear of years) {
       if (!employedDuring(employee, balanceYear)) continue;
       if (balanceYear > year && employee.status === "terminated") continue;
-      const rangeStart = employee.hireDate > makeDate(balanceYear, 1, 1) ? employee.hireDate : makeDate(balanceYear, 1, 1);
+      const rangeStart =
+        employee.hireDate > makeDate(balanceYear, 1, 1) ? employee.hireDate : makeDate(balanceYear, 1, 1);
       const yearEnd = makeDate(balanceYear, 12, 31);
       const rangeEnd =
-        employee.terminationDate !== null && employee.terminationDate < yearEnd ? employee.terminationDate : yearEnd;
+        employee.terminationDate !== null && employee.terminationDate < yearEnd
+          ? employee.terminationDate
+          : yearEnd;
       const entitlement = annualEntitlement(employee, balanceYear);
       let carried = 0;
       if (balanceYear === year - 1 && employee.hireDate < makeDate(balanceYear, 1, 1)) {
         carried = randomStep(random, 0, policy.carryOver.standardCapDays, 0.5);
       } else if (balanceYear === year) {
         const previous = remainingByYear.get(`${employee.id}:${balanceYear - 1}`);
-        if (previous !== undefined) carried = Math.min(previous, carryOverCap(employee, balanceYear - 1, policy, false));
+        if (previous !== undefined)
+          carried = Math.min(previous, carryOverCap(employee, balanceYear - 1, policy, false));
       }
       const target =
         remainingTargets.get(`${employee.id}:${balanceYear}`) ??
         (balanceYear > year ? entitlement - randomStep(random, 0, 4, 0.5) : randomRemaining());
-      const wantedUse = Math.max(0, entitlement + carried - target);
-      const used = placeAs(employee, "annual", wantedUse, rangeStart, rangeEnd, "approved");
+      const planted = preUsed.get(`${employee.id}:${balanceYear}`) ?? 0;
+      const wantedUse = Math.max(0, entitlement + carried - target - planted);
+      const used = planted + placeAs(employee, "annual", wantedUse, rangeStart, rangeEnd, "approved");
       remainingByYear.set(`${employee.id}:${balanceYear}`, entitlement + carried - used);
-      const sickEnd = balanceYear < year ? rangeEnd : addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
+      const sickEnd =
+        balanceYear < year ? rangeEnd : addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
       const sickUsed =
-        balanceYear > year ? 0 : placeAs(employee, "sick", random.int(0, balanceYear < year ? 6 : 3), rangeStart, sickEnd, "approved");
+        balanceYear > year
+          ? 0
+          : placeAs(
+              employee,
+              "sick",
+              random.int(0, balanceYear < year ? 6 : 3),
+              rangeStart,
+              sickEnd,
+              "approved",
+            );
       // Declined and withdrawn requests in the past: history only, they never touch a balance.
       const pastEnd = addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
-      if (balanceYear <= year && random.chance(0.25)) placeAs(employee, "annual", random.int(1, 4), rangeStart, pastEnd, "denied");
-      if (balanceYear <= year && random.chance(0.15)) placeAs(employee, "annual", random.int(1, 3), rangeStart, pastEnd, "cancelled");
+      if (balanceYear <= year && random.chance(0.25))
+        placeAs(employee, "annual", random.int(1, 4), rangeStart, pastEnd, "denied");
+      if (balanceYear <= year && random.chance(0.15))
+        placeAs(employee, "annual", random.int(1, 3), rangeStart, pastEnd, "cancelled");
       // A closed year only feeds the carry-over into the current one; its balances were archived.
       if (balanceYear < year) continue;
       balances.push({
@@ -541,7 +642,8 @@ export function generateLeave(
   }
 
   const ordered = [...drafts].sort(
-    (left, right) => left.submittedAt.localeCompare(right.submittedAt) || left.startDate.localeCompare(right.startDate),
+    (left, right) =>
+      left.submittedAt.localeCompare(right.submittedAt) || left.startDate.localeCompare(right.startDate),
   );
   const requests = ordered.map((draft, index) => ({ id: FIRST_REQUEST_ID + index, ...draft }));
   return { requests, balances };

@@ -5,21 +5,14 @@ import {
   DEPARTMENTS,
   EMAIL_DOMAIN,
   POSITIONS,
+  SHIFT_DEPARTMENT_IDS,
   departmentById,
   payBandFor,
   positionById,
   type PositionSpec,
 } from "./catalog.js";
-import {
-  addDays,
-  dateRange,
-  makeDate,
-  mondayOf,
-  nthWeekdayOfMonth,
-  weekdayIndex,
-  yearOf,
-} from "./dates.js";
-import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo } from "./policies.js";
+import { addDays, dateRange, makeDate, mondayOf, nthWeekdayOfMonth, weekdayIndex, yearOf } from "./dates.js";
+import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo, VarianceControl } from "./policies.js";
 import { isBusinessDay, type Calendar, type Employee, type EmploymentType } from "./world.js";
 
 const PAY_PERIOD_COUNT = 5;
@@ -66,7 +59,9 @@ export function buildCalendar(referenceDate: string, random: SeededRandom): Cale
   );
   const founders = random.pick(candidates);
   for (const foundersYear of [year - 1, year, year + 1]) {
-    const date = observed(makeDate(foundersYear, Number(founders.slice(5, 7)), Number(founders.slice(8, 10))));
+    const date = observed(
+      makeDate(foundersYear, Number(founders.slice(5, 7)), Number(founders.slice(8, 10))),
+    );
     if (!taken.has(date)) holidays.push({ date, name: "Founders' Day", kind: "company" });
   }
   holidays.sort((left, right) => left.date.localeCompare(right.date));
@@ -140,6 +135,10 @@ export function buildLeavePolicy(calendar: Calendar, random: SeededRandom): Leav
   };
 }
 
+export function buildVarianceControl(random: SeededRandom): VarianceControl {
+  return { percent: random.pick([15, 20]), floorDollars: random.pick([150, 200]) };
+}
+
 export function buildSalaryMemo(calendar: Calendar, random: SeededRandom): SalaryMemo {
   const reference = calendar.referenceDate;
   const effectiveDate = makeDate(yearOf(reference), Number(reference.slice(5, 7)) + 1, 1);
@@ -171,7 +170,10 @@ function weightedPick<T>(random: SeededRandom, items: T[], weight: (item: T) => 
   return last;
 }
 
-function randomPay(random: SeededRandom, position: PositionSpec): { annualSalary: number | null; hourlyRate: number | null } {
+function randomPay(
+  random: SeededRandom,
+  position: PositionSpec,
+): { annualSalary: number | null; hourlyRate: number | null } {
   const band = payBandFor(position.grade, position.payType);
   const value = band.min + (band.max - band.min) * random.next() * 0.95;
   return position.payType === "salaried"
@@ -211,12 +213,22 @@ export function buildEmployees(
     const head = positions.find((position) => position.head);
     const staff = positions.filter((position) => !position.head);
     for (let index = 0; index < count; index += 1) {
-      const position = index === 0 && head ? head : weightedPick(random, staff, (item) => item.weight);
+      // Shift departments always have a core of full-time hourly staff, whatever the dice say.
+      const core = SHIFT_DEPARTMENT_IDS.includes(departmentId) && (index === 1 || index === 2);
+      const hourlyStaff = staff.filter((item) => item.payType === "hourly");
+      const position =
+        index === 0 && head
+          ? head
+          : core
+            ? weightedPick(random, hourlyStaff, (item) => item.weight)
+            : weightedPick(random, staff, (item) => item.weight);
       const isHead = position.head === true;
       let employmentType: EmploymentType = "full_time";
       let fte = 1;
-      if (!isHead && position.contractorsAllowed && random.chance(0.18)) employmentType = "contractor";
-      else if (!isHead && random.chance(0.12)) {
+      if (isHead || core) {
+        // stays full-time
+      } else if (position.contractorsAllowed && random.chance(0.18)) employmentType = "contractor";
+      else if (random.chance(0.12)) {
         employmentType = "part_time";
         fte = random.pick([0.5, 0.6, 0.8]);
       }
@@ -234,18 +246,22 @@ export function buildEmployees(
       let status: Employee["status"] = "active";
       let terminationDate: string | null = null;
       const statusRoll = random.next();
-      if (!isHead && employmentType !== "contractor" && statusRoll < 0.07) {
+      if (!isHead && !core && employmentType !== "contractor" && statusRoll < 0.07) {
         status = "terminated";
         terminationDate = addDays(reference, -random.int(55, 220));
-        if (hireDate > addDays(terminationDate, -90)) hireDate = addDays(terminationDate, -random.int(90, 1500));
-      } else if (!isHead && employmentType !== "contractor" && statusRoll < 0.1) status = "on_leave";
+        if (hireDate > addDays(terminationDate, -90))
+          hireDate = addDays(terminationDate, -random.int(90, 1500));
+      } else if (!isHead && !core && employmentType !== "contractor" && statusRoll < 0.1) status = "on_leave";
       const firstName = faker.person.firstName();
       const lastName = faker.person.lastName();
       const stem = `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, "");
       let email = `${stem}@${EMAIL_DOMAIN}`;
       for (let suffix = 2; emails.has(email); suffix += 1) email = `${stem}${suffix}@${EMAIL_DOMAIN}`;
       emails.add(email);
-      const april = makeDate(calendar.year, 4, 1) <= reference ? makeDate(calendar.year, 4, 1) : makeDate(calendar.year - 1, 4, 1);
+      const april =
+        makeDate(calendar.year, 4, 1) <= reference
+          ? makeDate(calendar.year, 4, 1)
+          : makeDate(calendar.year - 1, 4, 1);
       employees.push({
         id: "",
         firstName,
@@ -268,11 +284,76 @@ export function buildEmployees(
   return employees;
 }
 
+/**
+ * Small headcounts can miss whole categories by chance; the tasks need agency contractors and part-time staff with
+ * a few years of service to exist at every scale, so convert ordinary employees when they are missing.
+ */
+export function ensureWorkforceMix(employees: Employee[], calendar: Calendar, random: SeededRandom): void {
+  const reference = calendar.referenceDate;
+  const ordinary = (employee: Employee) =>
+    employee.employmentType === "full_time" &&
+    employee.status === "active" &&
+    !positionById(employee.positionId).head;
+  for (
+    let count = employees.filter((employee) => employee.employmentType === "contractor").length;
+    count < 2;
+    count += 1
+  ) {
+    const candidates = employees.filter(
+      (employee) => ordinary(employee) && positionById(employee.positionId).contractorsAllowed === true,
+    );
+    if (candidates.length === 0) break;
+    const chosen = random.pick(candidates);
+    chosen.employmentType = "contractor";
+    chosen.hireDate = addDays(reference, -random.int(60, 500));
+    chosen.compensationEffectiveDate = chosen.hireDate;
+  }
+  const warehouseId = departmentIdByName("Warehouse & Logistics");
+  const midTenure = (employee: Employee) =>
+    employee.hireDate <= addDays(reference, -2 * 365 - 200) &&
+    employee.hireDate >= addDays(reference, -4 * 365 + 200);
+  const partTimers = employees.filter(
+    (employee) =>
+      employee.employmentType === "part_time" &&
+      employee.status === "active" &&
+      employee.departmentId !== warehouseId &&
+      midTenure(employee),
+  );
+  if (partTimers.length === 0) {
+    const candidates = employees.filter(
+      (employee) => ordinary(employee) && employee.departmentId !== warehouseId,
+    );
+    if (candidates.length > 0) {
+      const chosen = random.pick(candidates);
+      chosen.employmentType = "part_time";
+      chosen.fte = random.pick([0.5, 0.6, 0.8]);
+      if (!midTenure(chosen)) {
+        chosen.hireDate = addDays(reference, -random.int(2 * 365 + 200, 4 * 365 - 200));
+        if (chosen.compensationEffectiveDate < chosen.hireDate)
+          chosen.compensationEffectiveDate = chosen.hireDate;
+      }
+    }
+  }
+  // A new starter during the last four pay periods: the payroll variance control has no baseline for them.
+  const starterPeriod = calendar.periods[3];
+  const hourly = employees.filter(
+    (employee) => ordinary(employee) && positionById(employee.positionId).payType === "hourly",
+  );
+  if (starterPeriod && hourly.length > 0) {
+    const starter = random.pick(hourly);
+    starter.hireDate = addDays(starterPeriod.start, random.int(9, 11));
+    starter.compensationEffectiveDate = starter.hireDate;
+  }
+}
+
 /** Employee ids follow hiring order, as an HR system numbers its records. */
 export function assignIdentifiers(employees: Employee[]): void {
   const order = employees
     .map((employee, index) => ({ employee, index }))
-    .sort((left, right) => left.employee.hireDate.localeCompare(right.employee.hireDate) || left.index - right.index);
+    .sort(
+      (left, right) =>
+        left.employee.hireDate.localeCompare(right.employee.hireDate) || left.index - right.index,
+    );
   order.forEach(({ employee }, index) => {
     employee.id = `E${1001 + index}`;
   });
@@ -298,7 +379,11 @@ function departmentIdByName(name: string): number {
  * pay just under and already above the band maximum. Returns the employees it touched so that other planted
  * cases leave them alone.
  */
-export function plantSalaryMemoCases(employees: Employee[], memo: SalaryMemo, random: SeededRandom): Set<Employee> {
+export function plantSalaryMemoCases(
+  employees: Employee[],
+  memo: SalaryMemo,
+  random: SeededRandom,
+): Set<Employee> {
   const covered = new Set(memo.increases.map((increase) => departmentIdByName(increase.department)));
   const pool = random.shuffle(
     employees.filter(

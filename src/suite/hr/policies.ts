@@ -64,6 +64,12 @@ export const OVERTIME_POLICY_PATH = "policies/overtime-policy.md";
 export const LEAVE_POLICY_PATH = "policies/leave-policy.md";
 export const HOLIDAY_CALENDAR_PATH = "calendars/public-holidays.csv";
 export const PAY_BANDS_PATH = "compensation/pay-bands.csv";
+export const VARIANCE_CONTROL_PATH = "policies/payroll-variance-control.md";
+
+export interface VarianceControl {
+  percent: number;
+  floorDollars: number;
+}
 
 export function salaryMemoPath(year: number): string {
   return `compensation/salary-adjustment-memo-${year}.md`;
@@ -374,4 +380,49 @@ export function parseSalaryMemo(text: string): SalaryMemo {
   const holdSection = text.split("## Compensation hold list")[1] ?? "";
   const holdList = [...holdSection.matchAll(/^- (E\d+)/gm)].map((match) => match[1] ?? "");
   return { year, effectiveDate, hireCutoff, increases, holdList };
+}
+
+export function renderVarianceControl(control: VarianceControl, revisionDate: string): string {
+  return `# ${COMPANY_NAME} - Payroll variance control (FIN-CTL-12)
+
+Revision date: ${revisionDate}. Owner: Finance (Payroll). Reviewed by Internal Audit.
+
+## Purpose
+
+Catch pay that moved for no documented reason (missing or duplicated timesheets, wrong rates, keying errors)
+after a payroll run has been paid, so that it can be corrected in the next run.
+
+## Scope
+
+- Hourly employees only (the pay type of their position is \`hourly\`). Salaried pay is fixed and is reconciled
+  against the salary register instead.
+- Agency contractors are not paid through ${COMPANY_NAME} payroll and have no payslips.
+
+## The check
+
+1. Take the most recent **paid** payroll run and, for each hourly employee, the gross pay on their payslip in it.
+2. Compare it with the employee's average gross pay over the **three paid runs before it**.
+3. Flag the employee when the difference is more than **${control.percent}%** of that average **and** more than **$${control.floorDollars}**.
+
+## Exclusions
+
+- Employees who do not have a payslip in each of those four runs (new starters, leavers, people back from long
+  leave): there is no stable baseline.
+- Employees with approved leave of any type overlapping the pay period of the most recent paid run: the variance
+  is explained by the leave.
+
+## Reporting
+
+Report each flagged employee with the difference: latest gross pay minus the three-run average (negative when
+pay fell), rounded to the cent. Payroll investigates every flagged line before the next run is finalized.
+`;
+}
+
+export function parseVarianceControl(text: string): VarianceControl {
+  const match = requireMatch(
+    text,
+    /more than \*\*([\d.]+)%\*\* of that average \*\*and\*\* more than \*\*\$([\d.]+)\*\*/,
+    "the variance thresholds",
+  );
+  return { percent: Number(match[1]), floorDollars: Number(match[2]) };
 }

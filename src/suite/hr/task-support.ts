@@ -57,7 +57,12 @@ export function numericRecord(value: unknown): Map<string, number> | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
   const result = new Map<string, number>();
   for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
-    const number = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.replace(/[$,\s]/g, "")) : Number.NaN;
+    const number =
+      typeof raw === "number"
+        ? raw
+        : typeof raw === "string"
+          ? Number(raw.replace(/[$,\s]/g, ""))
+          : Number.NaN;
     if (!Number.isFinite(number)) return null;
     result.set(key.trim().toUpperCase(), number);
   }

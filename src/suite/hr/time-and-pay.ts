@@ -1,14 +1,15 @@
 /** Timesheets of the last three pay periods and the payroll history that paid them. */
 import type { SeededRandom } from "../../core/index.js";
 import { CUSTOMER_SUPPORT_ID, SHIFT_DEPARTMENT_IDS, departmentById, positionById } from "./catalog.js";
-import { addDays, dateRange, isWeekend, mondayOf, weekdayIndex } from "./dates.js";
+import { addDays, dateRange, daysBetween, isWeekend, mondayOf, weekdayIndex } from "./dates.js";
 import { computeOvertime, roundCents } from "./payroll-math.js";
-import { overtimeRuleFor, type OvertimePolicy } from "./policies.js";
+import { overtimeRuleFor, type OvertimePolicy, type VarianceControl } from "./policies.js";
 import {
   randomStep,
   type Calendar,
   type Employee,
   type LeaveRequest,
+  type PayPeriod,
   type PayrollRun,
   type Payslip,
   type TimesheetEntry,
@@ -23,7 +24,8 @@ function leaveDays(requests: LeaveRequest[]): Map<string, Map<string, number>> {
   for (const request of requests) {
     if (request.status !== "approved") continue;
     const days = byEmployee.get(request.employeeId) ?? new Map<string, number>();
-    for (const date of dateRange(request.startDate, request.endDate)) days.set(date, request.days === 0.5 ? 0.5 : 1);
+    for (const date of dateRange(request.startDate, request.endDate))
+      days.set(date, request.days === 0.5 ? 0.5 : 1);
     byEmployee.set(request.employeeId, days);
   }
   return byEmployee;
@@ -66,7 +68,8 @@ export function generateTimesheets(
       position.flsaStatus === "non_exempt" || PROJECT_TRACKING_DEPARTMENT_IDS.includes(employee.departmentId);
     // Leavers serve their notice on garden leave, so they never log hours in the window.
     if (!tracked || employee.status === "terminated") continue;
-    const shiftWorker = position.flsaStatus === "non_exempt" && SHIFT_DEPARTMENT_IDS.includes(employee.departmentId);
+    const shiftWorker =
+      position.flsaStatus === "non_exempt" && SHIFT_DEPARTMENT_IDS.includes(employee.departmentId);
     const codes = departmentById(employee.departmentId).projectCodes;
     const leave = onLeave.get(employee.id);
     for (const date of dateRange(calendar.timesheetStart, addDays(reference, -1))) {
@@ -93,7 +96,13 @@ export function generateTimesheets(
       if (hours >= 4 && random.chance(0.1)) {
         const first = Math.min(hours - 1, Math.max(1, randomStep(random, 1, hours - 1, 0.25)));
         const [codeA, codeB] = random.shuffle(codes);
-        entries.push({ employeeId: employee.id, workDate: date, hours: first, projectCode: codeA ?? codes[0] ?? "GEN", status });
+        entries.push({
+          employeeId: employee.id,
+          workDate: date,
+          hours: first,
+          projectCode: codeA ?? codes[0] ?? "GEN",
+          status,
+        });
         entries.push({
           employeeId: employee.id,
           workDate: date,
@@ -101,12 +110,20 @@ export function generateTimesheets(
           projectCode: codeB ?? codes[0] ?? "GEN",
           status,
         });
-      } else entries.push({ employeeId: employee.id, workDate: date, hours, projectCode: random.pick(codes), status });
+      } else
+        entries.push({
+          employeeId: employee.id,
+          workDate: date,
+          hours,
+          projectCode: random.pick(codes),
+          status,
+        });
     }
   }
   plantOvertimeCases(calendar, employees, entries, onLeave, policy, random);
   return entries.sort(
-    (left, right) => left.workDate.localeCompare(right.workDate) || left.employeeId.localeCompare(right.employeeId),
+    (left, right) =>
+      left.workDate.localeCompare(right.workDate) || left.employeeId.localeCompare(right.employeeId),
   );
 }
 
@@ -125,19 +142,26 @@ function plantOvertimeCases(
 ): void {
   const openPeriod = calendar.periods[0];
   if (!openPeriod) return;
-  const inOpen = (entry: TimesheetEntry) => entry.workDate >= openPeriod.start && entry.workDate <= openPeriod.end;
+  const inOpen = (entry: TimesheetEntry) =>
+    entry.workDate >= openPeriod.start && entry.workDate <= openPeriod.end;
   const byId = new Map(employees.map((employee) => [employee.id, employee]));
   const openHolidays = calendar.holidays
-    .filter((holiday) => holiday.date >= openPeriod.start && holiday.date <= openPeriod.end && !isWeekend(holiday.date))
+    .filter(
+      (holiday) =>
+        holiday.date >= openPeriod.start && holiday.date <= openPeriod.end && !isWeekend(holiday.date),
+    )
     .map((holiday) => holiday.date);
   const covered = employees.filter(
-    (employee) => isCoveredByOvertime(employee) && employee.hireDate <= openPeriod.start && employee.status === "active",
+    (employee) =>
+      isCoveredByOvertime(employee) && employee.hireDate <= openPeriod.start && employee.status === "active",
   );
 
   // Holiday work by at least two covered shift workers.
   const holidayWorkers = new Set(
     entries
-      .filter((entry) => inOpen(entry) && entry.status === "approved" && openHolidays.includes(entry.workDate))
+      .filter(
+        (entry) => inOpen(entry) && entry.status === "approved" && openHolidays.includes(entry.workDate),
+      )
       .map((entry) => entry.employeeId)
       .filter((id) => {
         const employee = byId.get(id);
@@ -146,11 +170,19 @@ function plantOvertimeCases(
   );
   const holiday = openHolidays[0];
   if (holiday) {
-    for (const employee of random.shuffle(covered.filter((candidate) => SHIFT_DEPARTMENT_IDS.includes(candidate.departmentId)))) {
+    for (const employee of random.shuffle(
+      covered.filter((candidate) => SHIFT_DEPARTMENT_IDS.includes(candidate.departmentId)),
+    )) {
       if (holidayWorkers.size >= 2) break;
       if (holidayWorkers.has(employee.id) || (onLeave.get(employee.id)?.get(holiday) ?? 0) > 0) continue;
       const code = random.pick(departmentById(employee.departmentId).projectCodes);
-      entries.push({ employeeId: employee.id, workDate: holiday, hours: baseHours(employee), projectCode: code, status: "approved" });
+      entries.push({
+        employeeId: employee.id,
+        workDate: holiday,
+        hours: baseHours(employee),
+        projectCode: code,
+        status: "approved",
+      });
       holidayWorkers.add(employee.id);
     }
   }
@@ -169,6 +201,45 @@ function plantOvertimeCases(
     return totals;
   };
 
+  /** Raises a week to `target` hours: longer days first, then extra shifts on free days of that week. */
+  const raise = (
+    employee: Employee,
+    week: string,
+    total: { hours: number; entries: TimesheetEntry[] },
+    target: number,
+  ): boolean => {
+    if (raiseWeek(total, target)) return true;
+    const worked = new Set(
+      entries.filter((entry) => entry.employeeId === employee.id).map((entry) => entry.workDate),
+    );
+    const freeDays = dateRange(week, addDays(week, 6)).filter(
+      (date) =>
+        date >= openPeriod.start &&
+        date <= openPeriod.end &&
+        !calendar.holidayDates.has(date) &&
+        !worked.has(date) &&
+        (onLeave.get(employee.id)?.get(date) ?? 0) === 0,
+    );
+    const capacity = total.entries.reduce((sum, entry) => sum + Math.max(0, 12 - entry.hours), 0);
+    if (total.hours + capacity + 10 * freeDays.length < target) return false;
+    const code = random.pick(departmentById(employee.departmentId).projectCodes);
+    for (const date of freeDays) {
+      if (total.hours + capacity >= target) break;
+      const shift = Math.min(10, Math.ceil((target - total.hours - capacity) * 4) / 4);
+      const entry: TimesheetEntry = {
+        employeeId: employee.id,
+        workDate: date,
+        hours: shift,
+        projectCode: code,
+        status: "approved",
+      };
+      entries.push(entry);
+      total.entries.push(entry);
+      total.hours += shift;
+    }
+    return total.hours >= target || raiseWeek(total, target);
+  };
+
   // An entry still awaiting approval in a week that is over the threshold (raising a week if none is).
   const flipped = plantOnceFound(random.shuffle(covered), (employee) => {
     const rule = overtimeRuleFor(policy, departmentById(employee.departmentId).name);
@@ -184,8 +255,8 @@ function plantOvertimeCases(
   if (!flipped) {
     plantOnce(random.shuffle(covered), (employee) => {
       const rule = overtimeRuleFor(policy, departmentById(employee.departmentId).name);
-      for (const total of weekTotals(employee, ["approved"]).values()) {
-        if (total.entries.length >= 3 && raiseWeek(total, rule.thresholdHours + 3)) {
+      for (const [week, total] of weekTotals(employee, ["approved"])) {
+        if (total.entries.length >= 3 && raise(employee, week, total, rule.thresholdHours + 3)) {
           random.pick(total.entries).status = "submitted";
           return true;
         }
@@ -206,8 +277,10 @@ function plantOvertimeCases(
   );
   if (!hasMiddleWeek) {
     plantOnce(supportStaff, (employee) =>
-      [...weekTotals(employee, ["approved"]).values()].some(
-        (total) => total.hours <= supportRule.thresholdHours && raiseWeek(total, supportRule.thresholdHours + 1),
+      [...weekTotals(employee, ["approved"])].some(
+        ([week, total]) =>
+          total.hours <= supportRule.thresholdHours &&
+          raise(employee, week, total, supportRule.thresholdHours + 1),
       ),
     );
   }
@@ -222,8 +295,8 @@ function plantOvertimeCases(
     );
     if (already) continue;
     plantOnce(random.shuffle(group), (employee) =>
-      [...weekTotals(employee, ["approved"]).values()].some(
-        (total) => total.entries.length >= 3 && raiseWeek(total, 42.5),
+      [...weekTotals(employee, ["approved"])].some(
+        ([week, total]) => total.entries.length >= 2 && raise(employee, week, total, 42.5),
       ),
     );
   }
@@ -258,23 +331,50 @@ function taxFor(gross: number): number {
   return roundCents(gross * rate);
 }
 
+function payslip(
+  runId: string,
+  employeeId: string,
+  hours: { regular: number; overtime: number },
+  pay: { regular: number; overtime: number },
+  benefitsDeduction: number,
+): Payslip {
+  const grossPay = roundCents(pay.regular + pay.overtime);
+  const taxWithheld = taxFor(grossPay);
+  return {
+    runId,
+    employeeId,
+    regularHours: hours.regular,
+    overtimeHours: hours.overtime,
+    regularPay: pay.regular,
+    overtimePay: pay.overtime,
+    grossPay,
+    taxWithheld,
+    benefitsDeduction,
+    netPay: roundCents(grossPay - taxWithheld - benefitsDeduction),
+  };
+}
+
 export function generatePayroll(
   calendar: Calendar,
   employees: Employee[],
   requests: LeaveRequest[],
   timesheets: TimesheetEntry[],
   policy: OvertimePolicy,
+  control: VarianceControl,
   random: SeededRandom,
 ): { runs: PayrollRun[]; payslips: Payslip[] } {
   const runs: PayrollRun[] = [];
-  const payslips: Payslip[] = [];
-  const benefits = new Map(employees.map((employee) => [employee.id, random.pick([48.2, 96.4, 142.75, 188.1])]));
-  const parental = requests.filter((request) => request.leaveType === "parental" && request.status === "approved");
-  const periods = [...calendar.periods].reverse();
-  for (const period of periods) {
+  let payslips: Payslip[] = [];
+  const benefits = new Map(
+    employees.map((employee) => [employee.id, random.pick([48.2, 96.4, 142.75, 188.1])]),
+  );
+  const parental = requests.filter(
+    (request) => request.leaveType === "parental" && request.status === "approved",
+  );
+  for (const period of [...calendar.periods].reverse()) {
     const isOpen = period === calendar.periods[0];
-    const runId = `PR-${period.end.replace(/-/g, "")}`;
-    const run: PayrollRun = {
+    const runId = runIdFor(period);
+    runs.push({
       id: runId,
       periodStart: period.start,
       periodEnd: period.end,
@@ -282,73 +382,206 @@ export function generatePayroll(
       status: isOpen ? "draft" : "paid",
       employeeCount: null,
       totalGross: null,
-    };
-    runs.push(run);
+    });
     if (isOpen) continue;
     const tracked = period.start >= calendar.timesheetStart;
-    let count = 0;
-    let totalGross = 0;
     for (const employee of employees) {
       if (employee.employmentType === "contractor") continue;
       if (employee.hireDate > period.end) continue;
       if (employee.terminationDate !== null && employee.terminationDate < period.start) continue;
       const away = parental.some(
         (request) =>
-          request.employeeId === employee.id && request.startDate <= period.start && request.endDate >= period.end,
+          request.employeeId === employee.id &&
+          request.startDate <= period.start &&
+          request.endDate >= period.end,
       );
       if (away) continue;
-      const position = positionById(employee.positionId);
-      let regularHours = Math.round(80 * employee.fte * 4) / 4;
-      let overtimeHours = 0;
-      let regularPay: number;
-      let overtimePay = 0;
-      if (position.payType === "salaried") {
-        regularPay = roundCents((employee.annualSalary ?? 0) / 26);
-      } else {
-        const rate = employee.hourlyRate ?? 0;
-        const rule = overtimeRuleFor(policy, departmentById(employee.departmentId).name);
-        if (tracked) {
-          const worked = timesheets.filter(
-            (entry) =>
-              entry.employeeId === employee.id &&
-              entry.status === "approved" &&
-              entry.workDate >= period.start &&
-              entry.workDate <= period.end,
-          );
-          if (worked.length === 0) continue;
-          const breakdown = computeOvertime(worked, rate, rule, calendar.holidayDates, policy.holidayMultiplier);
-          regularHours = breakdown.regularHours;
-          overtimeHours = breakdown.overtimeHours + breakdown.holidayHours;
-          overtimePay = breakdown.overtimePay;
-        } else {
-          regularHours -= randomStep(random, 0, 4, 0.25);
-          if (random.chance(0.5)) {
-            overtimeHours = randomStep(random, 0.5, 6, 0.25);
-            overtimePay = roundCents(overtimeHours * rate * rule.multiplier);
-          }
-        }
-        regularPay = roundCents(regularHours * rate);
-      }
-      const grossPay = roundCents(regularPay + overtimePay);
-      const taxWithheld = taxFor(grossPay);
       const benefitsDeduction = benefits.get(employee.id) ?? 0;
-      payslips.push({
-        runId,
-        employeeId: employee.id,
-        regularHours,
-        overtimeHours,
-        regularPay,
-        overtimePay,
-        grossPay,
-        taxWithheld,
-        benefitsDeduction,
-        netPay: roundCents(grossPay - taxWithheld - benefitsDeduction),
-      });
-      count += 1;
-      totalGross += grossPay;
+      const position = positionById(employee.positionId);
+      if (position.payType === "salaried") {
+        const regularHours = Math.round(80 * employee.fte * 4) / 4;
+        const regular = roundCents((employee.annualSalary ?? 0) / 26);
+        payslips.push(
+          payslip(
+            runId,
+            employee.id,
+            { regular: regularHours, overtime: 0 },
+            { regular, overtime: 0 },
+            benefitsDeduction,
+          ),
+        );
+        continue;
+      }
+      const rate = employee.hourlyRate ?? 0;
+      const rule = overtimeRuleFor(policy, departmentById(employee.departmentId).name);
+      if (tracked) {
+        const worked = timesheets.filter(
+          (entry) =>
+            entry.employeeId === employee.id &&
+            entry.status === "approved" &&
+            entry.workDate >= period.start &&
+            entry.workDate <= period.end,
+        );
+        if (worked.length === 0) continue;
+        const breakdown = computeOvertime(
+          worked,
+          rate,
+          rule,
+          calendar.holidayDates,
+          policy.holidayMultiplier,
+        );
+        payslips.push(
+          payslip(
+            runId,
+            employee.id,
+            { regular: breakdown.regularHours, overtime: breakdown.overtimeHours + breakdown.holidayHours },
+            { regular: roundCents(breakdown.regularHours * rate), overtime: breakdown.overtimePay },
+            benefitsDeduction,
+          ),
+        );
+        continue;
+      }
+      // Before the timesheet window only the paid totals survive; starters and leavers are paid pro rata.
+      const first = employee.hireDate > period.start ? employee.hireDate : period.start;
+      const last =
+        employee.terminationDate !== null && employee.terminationDate < period.end
+          ? employee.terminationDate
+          : period.end;
+      const share = (daysBetween(first, last) + 1) / 14;
+      const regularHours = Math.round((80 * employee.fte - randomStep(random, 0, 4, 0.25)) * share * 4) / 4;
+      const overtimeHours = random.chance(0.5) ? randomStep(random, 0.5, 6, 0.25) : 0;
+      payslips.push(
+        payslip(
+          runId,
+          employee.id,
+          { regular: regularHours, overtime: overtimeHours },
+          {
+            regular: roundCents(regularHours * rate),
+            overtime: roundCents(overtimeHours * rate * rule.multiplier),
+          },
+          benefitsDeduction,
+        ),
+      );
     }
-    run.employeeCount = count;
-    run.totalGross = roundCents(totalGross);
+  }
+  payslips = plantVarianceCases(calendar, employees, requests, payslips, control, random);
+  for (const run of runs) {
+    if (run.status === "draft") continue;
+    const ofRun = payslips.filter((item) => item.runId === run.id);
+    run.employeeCount = ofRun.length;
+    run.totalGross = roundCents(ofRun.reduce((sum, item) => sum + item.grossPay, 0));
   }
   return { runs, payslips };
+}
+
+export function runIdFor(period: PayPeriod): string {
+  return `PR-${period.end.replace(/-/g, "")}`;
+}
+
+/**
+ * Rewrites the three earlier payslips of two steady hourly employees so that the variance control's rules matter
+ * at every scale: one whose pay rose well past both thresholds, and one whose rise passes the dollar floor but not
+ * the percentage.
+ */
+function plantVarianceCases(
+  calendar: Calendar,
+  employees: Employee[],
+  requests: LeaveRequest[],
+  payslips: Payslip[],
+  control: VarianceControl,
+  random: SeededRandom,
+): Payslip[] {
+  const [, latestPeriod, ...earlierPeriods] = calendar.periods;
+  if (!latestPeriod || earlierPeriods.length < 3) return payslips;
+  const latestRun = runIdFor(latestPeriod);
+  const earlierRuns = earlierPeriods.slice(0, 3).map(runIdFor);
+  const onLeave = new Set(
+    requests
+      .filter(
+        (request) =>
+          request.status === "approved" &&
+          request.startDate <= latestPeriod.end &&
+          request.endDate >= latestPeriod.start,
+      )
+      .map((request) => request.employeeId),
+  );
+  const byKey = new Map(payslips.map((item) => [`${item.runId}:${item.employeeId}`, item]));
+  const steady = random.shuffle(
+    employees.filter(
+      (employee) =>
+        employee.employmentType === "full_time" &&
+        positionById(employee.positionId).payType === "hourly" &&
+        !onLeave.has(employee.id) &&
+        [latestRun, ...earlierRuns].every((runId) => byKey.has(`${runId}:${employee.id}`)),
+    ),
+  );
+  const rewrite = (employee: Employee, hours: number[], overtime: number[]): void => {
+    const rate = employee.hourlyRate ?? 0;
+    earlierRuns.forEach((runId, index) => {
+      const key = `${runId}:${employee.id}`;
+      const old = byKey.get(key);
+      const regular = hours[index] ?? 0;
+      const extra = overtime[index] ?? 0;
+      if (old) {
+        byKey.set(
+          key,
+          payslip(
+            runId,
+            employee.id,
+            { regular, overtime: extra },
+            { regular: roundCents(regular * rate), overtime: roundCents(extra * rate * 1.5) },
+            old.benefitsDeduction,
+          ),
+        );
+      }
+    });
+  };
+  const latestGross = (employee: Employee) => byKey.get(`${latestRun}:${employee.id}`)?.grossPay ?? 0;
+  const ratio = control.percent / 100;
+  const flaggedWanted = Math.max(1, Math.round(steady.length * 0.06));
+  let risen = 0;
+  let fallen = 0;
+  let belowPercent = false;
+  /** Whether earlier pay of `hours` (regular) plus `overtime` hours makes a clear variance in `direction`. */
+  const clearVariance = (employee: Employee, averageGross: number, direction: 1 | -1): boolean => {
+    const difference = latestGross(employee) - averageGross;
+    return direction * difference > Math.max(control.floorDollars, ratio * averageGross) + 40;
+  };
+  for (const employee of steady) {
+    const rate = employee.hourlyRate ?? 0;
+    const latest = latestGross(employee);
+    const multiplier = 1.5;
+    if (risen < flaggedWanted) {
+      // Fewer hours before (reduced schedule), back to full weeks now.
+      const hours = [64, 64, 60];
+      if (clearVariance(employee, (rate * (64 + 64 + 60)) / 3, 1)) {
+        rewrite(employee, hours, [0, 0, 0]);
+        risen += 1;
+        continue;
+      }
+    }
+    if (fallen < flaggedWanted) {
+      // Heavy overtime before, none of it now.
+      const overtime = [18, 16, 20];
+      if (clearVariance(employee, rate * 80 + (rate * multiplier * (18 + 16 + 20)) / 3, -1)) {
+        rewrite(employee, [80, 80, 80], overtime);
+        fallen += 1;
+        continue;
+      }
+    }
+    if (!belowPercent) {
+      // A rise above the dollar floor that stays under the percentage: d = (floor + ratio * (latest - d)) / 2.
+      const rise = (control.floorDollars + ratio * latest) / (2 + ratio);
+      const meanHours = Math.round(((latest - rise) / rate) * 4) / 4;
+      const average = rate * meanHours;
+      const difference = latest - average;
+      if (difference > control.floorDollars + 15 && difference < ratio * average - 15) {
+        rewrite(employee, [meanHours + 1, meanHours - 1, meanHours], [0, 0, 0]);
+        belowPercent = true;
+        continue;
+      }
+    }
+    if (risen >= flaggedWanted && fallen >= flaggedWanted && belowPercent) break;
+  }
+  return payslips.map((item) => byKey.get(`${item.runId}:${item.employeeId}`) ?? item);
 }

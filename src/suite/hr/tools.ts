@@ -42,10 +42,13 @@ function paginate(
   const active = options.filters.filter((filter): filter is Filter => filter !== null);
   const where = active.length > 0 ? `WHERE ${active.map((filter) => filter.clause).join(" AND ")}` : "";
   const values = active.map((filter) => filter.value);
-  const total = (db.prepare(`SELECT COUNT(*) AS count FROM ${options.from} ${where}`).get(...values) as { count: number })
-    .count;
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS count FROM ${options.from} ${where}`).get(...values) as { count: number }
+  ).count;
   const items = db
-    .prepare(`SELECT ${options.columns} FROM ${options.from} ${where} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`)
+    .prepare(
+      `SELECT ${options.columns} FROM ${options.from} ${where} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`,
+    )
     .all(...values, options.perPage, (options.page - 1) * options.perPage) as Row[];
   return {
     [options.key]: items,
@@ -68,7 +71,8 @@ function requireRow(db: Database.Database, sql: string, id: string | number, mes
 
 const EMPLOYEE_COLUMNS =
   "id, first_name, last_name, email, department_id, position_id, manager_id, employment_type, fte, status, hire_date, termination_date, annual_salary, hourly_rate, compensation_effective_date, work_location";
-const LEAVE_REQUEST_COLUMNS = "id, employee_id, leave_type, start_date, end_date, days, status, submitted_at, decision_note";
+const LEAVE_REQUEST_COLUMNS =
+  "id, employee_id, leave_type, start_date, end_date, days, status, submitted_at, decision_note";
 
 const listDepartments = defineTool({
   name: "list_departments",
@@ -117,7 +121,10 @@ const listEmployees = defineTool({
   kind: "read",
   inputSchema: z.object({
     department_id: z.number().int().optional().describe("Only employees of this department id (e.g. 30)"),
-    status: z.enum(["active", "on_leave", "terminated"]).optional().describe("Only employees with this status"),
+    status: z
+      .enum(["active", "on_leave", "terminated"])
+      .optional()
+      .describe("Only employees with this status"),
     employment_type: z
       .enum(["full_time", "part_time", "contractor"])
       .optional()
@@ -165,12 +172,16 @@ const listTimesheetEntries = defineTool({
     start_date: isoDateField("First work date to include (YYYY-MM-DD)"),
     end_date: isoDateField("Last work date to include (YYYY-MM-DD)"),
     employee_id: z.string().optional().describe("Only entries of this employee"),
-    status: z.enum(["submitted", "approved", "rejected"]).optional().describe("Only entries with this status"),
+    status: z
+      .enum(["submitted", "approved", "rejected"])
+      .optional()
+      .describe("Only entries with this status"),
     page: pageField,
     per_page: perPageField,
   }),
   handler: ({ start_date, end_date, employee_id, status, page, per_page }, { db }: ToolContext) => {
-    if (start_date > end_date) throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
+    if (start_date > end_date)
+      throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
     return paginate(db, {
       key: "entries",
       from: "timesheet_entries",
@@ -199,7 +210,10 @@ const listLeaveRequests = defineTool({
       .optional()
       .describe("Only requests with this status"),
     employee_id: z.string().optional().describe("Only requests of this employee"),
-    leave_type: z.enum(["annual", "sick", "unpaid", "parental"]).optional().describe("Only requests of this type"),
+    leave_type: z
+      .enum(["annual", "sick", "unpaid", "parental"])
+      .optional()
+      .describe("Only requests of this type"),
     page: pageField,
     per_page: perPageField,
   }),
@@ -208,7 +222,11 @@ const listLeaveRequests = defineTool({
       key: "leave_requests",
       from: "leave_requests",
       columns: LEAVE_REQUEST_COLUMNS,
-      filters: [when(status, "status = ?"), when(employee_id, "employee_id = ?"), when(leave_type, "leave_type = ?")],
+      filters: [
+        when(status, "status = ?"),
+        when(employee_id, "employee_id = ?"),
+        when(leave_type, "leave_type = ?"),
+      ],
       orderBy: "submitted_at, id",
       page,
       perPage: per_page,
@@ -249,7 +267,9 @@ const decideLeaveRequest = defineTool({
       `leave request ${request_id} not found; use list_leave_requests to find ids`,
     );
     if (request.status !== "pending") {
-      throw new ToolFailure(`leave request ${request_id} is already ${String(request.status)}; only pending requests can be decided`);
+      throw new ToolFailure(
+        `leave request ${request_id} is already ${String(request.status)}; only pending requests can be decided`,
+      );
     }
     if (decision === "deny" && note.trim() === "") {
       throw new ToolFailure("a denial needs a reason: pass it in `note`");
@@ -280,7 +300,9 @@ const decideLeaveRequest = defineTool({
       );
     });
     apply();
-    const updated = db.prepare(`SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`).get(request_id) as Row;
+    const updated = db
+      .prepare(`SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`)
+      .get(request_id) as Row;
     return { request: updated, balance };
   },
 });
@@ -320,8 +342,16 @@ const updateCompensation = defineTool({
   kind: "write",
   inputSchema: z.object({
     employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'"),
-    annual_salary: z.number().positive().optional().describe("New annual salary in dollars (salaried positions only)"),
-    hourly_rate: z.number().positive().optional().describe("New hourly rate in dollars (hourly positions only)"),
+    annual_salary: z
+      .number()
+      .positive()
+      .optional()
+      .describe("New annual salary in dollars (salaried positions only)"),
+    hourly_rate: z
+      .number()
+      .positive()
+      .optional()
+      .describe("New hourly rate in dollars (hourly positions only)"),
     effective_date: isoDateField("Date the new pay takes effect (YYYY-MM-DD)"),
     reason: z.string().min(1).describe("Why the pay changes (shown in the audit trail)"),
   }),
@@ -334,7 +364,9 @@ const updateCompensation = defineTool({
       `employee '${employee_id}' not found; use list_employees to find ids`,
     );
     if (employee.status === "terminated") {
-      throw new ToolFailure(`employee ${employee_id} has left the company; their pay can no longer be changed`);
+      throw new ToolFailure(
+        `employee ${employee_id} has left the company; their pay can no longer be changed`,
+      );
     }
     const salaried = employee.pay_type === "salaried";
     const amount = salaried ? annual_salary : hourly_rate;

@@ -1,7 +1,7 @@
 /** The in-memory picture of one generated employer, built first and then written to SQLite and the workspace. */
 import type { SeededRandom } from "../../core/index.js";
 import { addDays, isWeekend, toDayNumber, fromDayNumber } from "./dates.js";
-import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo } from "./policies.js";
+import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo, VarianceControl } from "./policies.js";
 
 export type EmploymentType = "full_time" | "part_time" | "contractor";
 export type EmployeeStatus = "active" | "on_leave" | "terminated";
@@ -102,6 +102,7 @@ export interface World {
   overtimePolicy: OvertimePolicy;
   leavePolicy: LeavePolicy;
   salaryMemo: SalaryMemo;
+  varianceControl: VarianceControl;
   employees: Employee[];
   leaveRequests: LeaveRequest[];
   leaveBalances: LeaveBalance[];

@@ -176,6 +176,11 @@ export function holidayCalendar(seed: number, referenceDate: string): Holiday[] 
   return buildHolidays(referenceDate, createSeededRandom(hashString(`it_support:holidays:${seed}`)));
 }
 
+/**
+ * Fills the desk's database (teams, agents, companies, contacts, assets, tickets with their history cut at
+ * the snapshot) and writes the workspace: fixed policies and calendars, plus weekly exports, postmortems,
+ * on-call rotas and shift handovers scaled by `factors.files`.
+ */
 export function generateItSupport(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
   const rows = factors.rows;
@@ -597,8 +602,16 @@ export function generateItSupport(context: GenerateContext): void {
       const pool = workers.filter((agent) => agent.teamName === name && !away.has(agent.email));
       const lead = agents.find((agent) => agent.teamName === name && agent.role === "lead") as AgentRow;
       const primary = pool.length > 0 ? (pool[(weekIndex + teamIndex) % pool.length] as PlannedAgent) : lead;
+      // With nobody else available the team lead is primary and the Service Desk lead backs them up.
+      const deskLead = agents.find(
+        (agent) => agent.teamName === "Service Desk" && agent.role === "lead",
+      ) as AgentRow;
       const secondary =
-        pool.length > 1 ? (pool[(weekIndex + teamIndex + 1) % pool.length] as PlannedAgent) : lead;
+        pool.length > 1
+          ? (pool[(weekIndex + teamIndex + 1) % pool.length] as PlannedAgent)
+          : pool.length === 1
+            ? lead
+            : deskLead;
       return {
         team: name,
         primaryName: primary.fullName,
@@ -701,6 +714,7 @@ export function generateItSupport(context: GenerateContext): void {
                 : "ticket logged";
       return `- ${minutesToIso(event.at)} — ${what} (${who})`;
     });
+    timeline.unshift(`- ${minutesToIso(record.createdAt)} — ticket logged (customer)`);
     const durationHours = (((record.resolvedAt as number) - record.createdAt) / 60).toFixed(1);
     context.writeFile(
       `postmortems/PM-${year}-${number}.md`,
@@ -768,7 +782,7 @@ _Blameless format. SLA figures in this document are informal; the SLA policy and
       `handover/shift-handover-${day}.md`,
       `# Shift handover — ${day} 18:00 UTC
 
-Outgoing shift lead: ${random.pick(workers).fullName}
+Outgoing shift lead: ${random.pick(workers.filter((agent) => !leaveEntries.some((entry) => entry.agentEmail === agent.email && entry.startDate <= day && day <= entry.endDate))).fullName}
 
 ## Unresolved tickets by team at handover
 

@@ -613,9 +613,6 @@ export function generateLogistics(context: GenerateContext): void {
       };
     }),
   };
-  const inactiveCarrierId = random.pick(["CR-03", "CR-04", "CR-05"]);
-  const restrictedCarrierId = random.pick(["CR-02", "CR-06"]);
-  const restrictedOrigin = random.pick(WAREHOUSES).id;
 
   const drawShipmentShape = (
     originWarehouseId?: string,
@@ -660,6 +657,24 @@ export function generateLogistics(context: GenerateContext): void {
     }
     return best;
   };
+  // The inactive carrier and the restricted (carrier, origin) pair are drawn among those that can actually
+  // be the cheapest for some shipment under this rate card, so that both rules can be made to matter below.
+  const canWin = (carrierId: string, excluded: (id: string) => boolean, origin?: string): boolean => {
+    for (let attempt = 0; attempt < 400; attempt += 1) {
+      if (cheapest(drawShipmentShape(origin), excluded)?.carrierId === carrierId) return true;
+    }
+    return false;
+  };
+  const inactiveCarrierId =
+    random.shuffle(["CR-03", "CR-04", "CR-05"]).find((id) => canWin(id, () => false)) ?? "CR-04";
+  const restrictionOptions = random
+    .shuffle(["CR-02", "CR-06"])
+    .flatMap((carrierId) =>
+      random.shuffle(WAREHOUSES).map((warehouse) => [carrierId, warehouse.id] as const),
+    );
+  const [restrictedCarrierId, restrictedOrigin] = restrictionOptions.find(([carrierId, origin]) =>
+    canWin(carrierId, (id) => id === inactiveCarrierId, origin),
+  ) ?? ["CR-02", WAREHOUSES[0]!.id];
   const shipments: Shipment[] = [];
   let shipmentNumber = 500_000 + random.int(0, 20_000);
   const shipmentCount = BASE_SHIPMENTS * factors.rows;

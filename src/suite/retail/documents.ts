@@ -1,10 +1,15 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { ELECTRONICS_CATEGORY, GIFT_CARD_CATEGORY, PERSONAL_CARE_CATEGORY, STORE_EMAIL_DOMAIN, STORE_NAME } from "./catalog.js";
+import {
+  ELECTRONICS_CATEGORY,
+  GIFT_CARD_CATEGORY,
+  PERSONAL_CARE_CATEGORY,
+  STORE_EMAIL_DOMAIN,
+  STORE_NAME,
+} from "./catalog.js";
 import { toCsv } from "./csv.js";
 import { addDays, longDate, previousMonth } from "./dates.js";
 import { PATHS } from "./expectations.js";
-import type { RetailData } from "./generate.js";
-import type { NoticeDraft, OrderDraft } from "./model.js";
+import type { NoticeDraft, OrderDraft, RetailData } from "./model.js";
 import { formatUsd } from "./money.js";
 import { PRICE_MATCH_POLICY, PROMOTIONS, RETURN_POLICY, SHIPPING } from "./policy.js";
 
@@ -24,7 +29,14 @@ export function writeRetailDocuments(context: GenerateContext, data: RetailData)
     PATHS.watchList,
     toCsv(
       ["email", "customer_name", "reason", "added_on", "status", "added_by"],
-      data.watchList.map((entry) => [entry.email, entry.customerName, entry.reason, entry.addedOn, entry.status, entry.addedBy]),
+      data.watchList.map((entry) => [
+        entry.email,
+        entry.customerName,
+        entry.reason,
+        entry.addedOn,
+        entry.status,
+        entry.addedBy,
+      ]),
     ),
   );
 
@@ -60,11 +72,20 @@ export function writeRetailDocuments(context: GenerateContext, data: RetailData)
     context.writeFile(`${PATHS.exportsDir}/orders-${date}.csv`, dailyExport(orders));
   }
 
-  const customerName = new Map(data.customers.map((customer) => [customer.id, `${customer.firstName} ${customer.lastName}`]));
+  const customerName = new Map(
+    data.customers.map((customer) => [customer.id, `${customer.firstName} ${customer.lastName}`]),
+  );
   for (let day = 0; day < context.factors.files; day += 1) {
     const date = addDays(data.today, -1 - day * 2);
-    const lines: string[] = [`# Customer care shift notes — ${longDate(date)}`, "", `Shift lead: ${people.careLead}`, ""];
-    const recent = data.orders.filter((order) => order.placedDate <= date && order.placedDate >= addDays(date, -20));
+    const lines: string[] = [
+      `# Customer care shift notes — ${longDate(date)}`,
+      "",
+      `Shift lead: ${people.careLead}`,
+      "",
+    ];
+    const recent = data.orders.filter(
+      (order) => order.placedDate <= date && order.placedDate >= addDays(date, -20),
+    );
     const templates = [
       (order: OrderDraft): string =>
         `- ${customerName.get(order.customerId)} (customer ${order.customerId}) asked where order ${order.id} is. Sent the tracking link and set expectations.`,
@@ -74,7 +95,8 @@ export function writeRetailDocuments(context: GenerateContext, data: RetailData)
         `- ${customerName.get(order.customerId)} wanted to change the delivery address on order ${order.id}. Updated before pick.`,
       (order: OrderDraft): string =>
         `- Call from ${customerName.get(order.customerId)} asking whether order ${order.id} can be split into two shipments. Told them no, it ships complete.`,
-      (): string => "- Warehouse reports a short backlog on processing orders; tell customers to expect one extra day.",
+      (): string =>
+        "- Warehouse reports a short backlog on processing orders; tell customers to expect one extra day.",
       (): string =>
         "- Reminder: never promise a price-match credit over chat; the team reviews eligibility against the price-change batches.",
     ];
@@ -165,7 +187,8 @@ function promotionsPolicy(today: string): string {
     const eligible = promotion.onlyCategories
       ? promotion.onlyCategories.join(", ")
       : `All categories except ${promotion.excludedCategories.join(" and ")}`;
-    const until = promotion.endOffsetDays > 100 ? "until further notice" : addDays(today, promotion.endOffsetDays);
+    const until =
+      promotion.endOffsetDays > 100 ? "until further notice" : addDays(today, promotion.endOffsetDays);
     const from = promotion.startOffsetDays < -300 ? "ongoing" : addDays(today, promotion.startOffsetDays);
     return `| \`${promotion.code}\` | ${promotion.title} | ${promotion.percentOff}% off | ${eligible} | ${from} | ${until} |`;
   });
@@ -277,9 +300,11 @@ const NOTICE_BODIES: Record<NoticeDraft["type"], string> = {
 
 function noticeText(notice: NoticeDraft, productName: Map<string, string>, contact: string): string {
   const table = (skus: string[], third: string, value: string): string =>
-    [`| SKU | Product | ${third} |`, "|-----|---------|------|", ...skus.map((sku) => `| ${sku} | ${productName.get(sku) ?? ""} | ${value} |`)].join(
-      "\n",
-    );
+    [
+      `| SKU | Product | ${third} |`,
+      "|-----|---------|------|",
+      ...skus.map((sku) => `| ${sku} | ${productName.get(sku) ?? ""} | ${value} |`),
+    ].join("\n");
   const header = [
     `# Supplier notice ${notice.noticeId}`,
     "",
@@ -296,8 +321,14 @@ function noticeText(notice: NoticeDraft, productName: Map<string, string>, conta
   const sections: string[] = [];
   if (notice.type === "Recall update") {
     if (notice.removed.length > 0)
-      sections.push("## Removed from recall scope", "", table(notice.removed, "Note", "Cleared after independent lab testing"), "");
-    if (notice.added.length > 0) sections.push("## Added to recall scope", "", table(notice.added, "Lots", "All lots"), "");
+      sections.push(
+        "## Removed from recall scope",
+        "",
+        table(notice.removed, "Note", "Cleared after independent lab testing"),
+        "",
+      );
+    if (notice.added.length > 0)
+      sections.push("## Added to recall scope", "", table(notice.added, "Lots", "All lots"), "");
   } else {
     const third = notice.type === "Product recall" ? "Lots" : "Detail";
     const value =
@@ -310,12 +341,34 @@ function noticeText(notice: NoticeDraft, productName: Map<string, string>, conta
             : "Cost +4-7%";
     sections.push("## Affected products", "", table(notice.affected, third, value), "");
   }
-  return [...header, ...sections, "Regards,", "", `${contact}`, `Quality & Compliance, ${notice.supplier}`, ""].join("\n");
+  return [
+    ...header,
+    ...sections,
+    "Regards,",
+    "",
+    `${contact}`,
+    `Quality & Compliance, ${notice.supplier}`,
+    "",
+  ].join("\n");
 }
 
 function dailyExport(orders: OrderDraft[]): string {
   return toCsv(
-    ["order_id", "placed_at", "customer_id", "channel", "line_count", "units", "subtotal", "discount", "shipping", "tax", "total", "promo_code", "payment_method"],
+    [
+      "order_id",
+      "placed_at",
+      "customer_id",
+      "channel",
+      "line_count",
+      "units",
+      "subtotal",
+      "discount",
+      "shipping",
+      "tax",
+      "total",
+      "promo_code",
+      "payment_method",
+    ],
     orders.map((order) => [
       order.id,
       order.placedAt,

@@ -53,7 +53,10 @@ export function activeWatchListEmails(csvText: string): Set<string> {
 }
 
 /** The decision the returns policy requires for every return still in status `requested`. */
-export function computeReturnDecisions(db: Database.Database, watchListCsv: string): ExpectedReturnDecision[] {
+export function computeReturnDecisions(
+  db: Database.Database,
+  watchListCsv: string,
+): ExpectedReturnDecision[] {
   const watched = activeWatchListEmails(watchListCsv);
   const rows = db
     .prepare(
@@ -204,9 +207,12 @@ export function computePriceMatchCredits(
     }
   }
   const totals = new Map<number, number>();
-  for (const line of lines) totals.set(line.customerId, roundCents((totals.get(line.customerId) ?? 0) + line.credit));
+  for (const line of lines)
+    totals.set(line.customerId, roundCents((totals.get(line.customerId) ?? 0) + line.credit));
   const byCustomer = Object.fromEntries(
-    [...totals].sort(([left], [right]) => left - right).map(([customerId, total]) => [String(customerId), total]),
+    [...totals]
+      .sort(([left], [right]) => left - right)
+      .map(([customerId, total]) => [String(customerId), total]),
   );
   return { lines, byCustomer };
 }
@@ -277,7 +283,9 @@ export function computeNetRevenue(
     totals.set(line.category, (totals.get(line.category) ?? 0) + net);
   }
   return Object.fromEntries(
-    [...totals].sort(([left], [right]) => left.localeCompare(right)).map(([category, value]) => [category, roundCents(value)]),
+    [...totals]
+      .sort(([left], [right]) => left.localeCompare(right))
+      .map(([category, value]) => [category, roundCents(value)]),
   );
 }
 
@@ -320,7 +328,9 @@ export function readNotices(state: WorkspaceReader): ParsedNotice[] {
     .listFiles()
     .filter((path) => path.startsWith(`${PATHS.noticesDir}/`) && path.endsWith(".md"))
     .map((path) => parseNotice(path, requireFile(state, path)))
-    .sort((left, right) => left.issued.localeCompare(right.issued) || left.noticeId.localeCompare(right.noticeId));
+    .sort(
+      (left, right) => left.issued.localeCompare(right.issued) || left.noticeId.localeCompare(right.noticeId),
+    );
 }
 
 export interface RecallOptions {
@@ -332,7 +342,8 @@ export interface RecallOptions {
 export function recallScope(notices: ParsedNotice[], options: RecallOptions = {}): Set<string> {
   const scope = new Set<string>();
   for (const notice of notices) {
-    if (notice.type === "Product recall") for (const sku of notice.sections["affected products"] ?? []) scope.add(sku);
+    if (notice.type === "Product recall")
+      for (const sku of notice.sections["affected products"] ?? []) scope.add(sku);
     else if (notice.type.startsWith("Recall update") && !options.ignoreUpdates) {
       for (const sku of notice.sections["removed from recall scope"] ?? []) scope.delete(sku);
       for (const sku of notice.sections["added to recall scope"] ?? []) scope.add(sku);
@@ -353,6 +364,8 @@ export function computeRecallCancellations(
     )
     .all() as Array<{ id: number; sku: string; status: string }>;
   return [
-    ...new Set(rows.filter((row) => statuses.includes(row.status) && scope.has(row.sku)).map((row) => row.id)),
+    ...new Set(
+      rows.filter((row) => statuses.includes(row.status) && scope.has(row.sku)).map((row) => row.id),
+    ),
   ].sort((left, right) => left - right);
 }

@@ -130,3 +130,17 @@ export interface NoticeDraft {
   removed: string[];
   added: string[];
 }
+
+export interface RetailData {
+  today: string;
+  products: ProductDraft[];
+  customers: CustomerDraft[];
+  orders: OrderDraft[];
+  priceChanges: PriceChangeDraft[];
+  batchDates: string[];
+  returns: ReturnDraft[];
+  refunds: RefundDraft[];
+  watchList: WatchListEntry[];
+  notices: NoticeDraft[];
+  merchandisers: string[];
+}

@@ -89,7 +89,13 @@ describe("retail generator", () => {
 
   it("writes the fixed documents plus the scaled batches", () => {
     const files = listWorkspaceFiles(instance.workspaceDir);
-    for (const path of [PATHS.returnsPolicy, PATHS.promotionsPolicy, PATHS.recallProcedure, PATHS.closeMemo, PATHS.watchList])
+    for (const path of [
+      PATHS.returnsPolicy,
+      PATHS.promotionsPolicy,
+      PATHS.recallProcedure,
+      PATHS.closeMemo,
+      PATHS.watchList,
+    ])
       expect(files).toContain(path);
     expect(files.length).toBeGreaterThanOrEqual(12);
     expect(files.length).toBeLessThanOrEqual(15);
@@ -133,8 +139,13 @@ describe("retail tools", () => {
       const order = await callOk("get_order", { order_id: summary.id });
       expect((order.lines as Array<{ sku: string }>).some((line) => line.sku === sku)).toBe(true);
     }
-    const day = await callOk("list_orders", { placed_from: "2025-06-01", placed_to: "2025-06-01", per_page: 50 });
-    for (const summary of day.orders as Array<{ placed_at: string }>) expect(summary.placed_at.slice(0, 10)).toBe("2025-06-01");
+    const day = await callOk("list_orders", {
+      placed_from: "2025-06-01",
+      placed_to: "2025-06-01",
+      per_page: 50,
+    });
+    for (const summary of day.orders as Array<{ placed_at: string }>)
+      expect(summary.placed_at.slice(0, 10)).toBe("2025-06-01");
   });
 
   it("reports unknown ids as tool errors", async () => {
@@ -144,10 +155,14 @@ describe("retail tools", () => {
   });
 
   it("cancels only unshipped orders and voids their authorization", async () => {
-    const delivered = instance.db.prepare("SELECT id FROM orders WHERE status = 'delivered' LIMIT 1").get() as { id: number };
+    const delivered = instance.db
+      .prepare("SELECT id FROM orders WHERE status = 'delivered' LIMIT 1")
+      .get() as { id: number };
     const refused = await call("cancel_order", { order_id: delivered.id, reason: "customer_request" });
     expect(refused.isError).toBe(true);
-    const pending = instance.db.prepare("SELECT id FROM orders WHERE status = 'pending' LIMIT 1").get() as { id: number };
+    const pending = instance.db.prepare("SELECT id FROM orders WHERE status = 'pending' LIMIT 1").get() as {
+      id: number;
+    };
     const result = await callOk("cancel_order", { order_id: pending.id, reason: "customer_request" });
     expect(result).toMatchObject({ status: "cancelled", payment_status: "voided" });
     const again = await call("cancel_order", { order_id: pending.id, reason: "customer_request" });
@@ -187,16 +202,23 @@ describe("retail policy", () => {
 
   it("applies category windows, the defect window and the fee", () => {
     expect(decideReturn({ ...base, category: "Electronics", daysSinceDelivery: 16 }).status).toBe("rejected");
-    expect(decideReturn({ ...base, category: "Electronics", daysSinceDelivery: 40, reason: "defective" }).status).toBe(
-      "approved",
-    );
+    expect(
+      decideReturn({ ...base, category: "Electronics", daysSinceDelivery: 40, reason: "defective" }).status,
+    ).toBe("approved");
     expect(decideReturn({ ...base, category: "Apparel", daysSinceDelivery: 44 }).status).toBe("approved");
-    const opened = decideReturn({ ...base, category: "Electronics", daysSinceDelivery: 5, itemCondition: "opened" });
+    const opened = decideReturn({
+      ...base,
+      category: "Electronics",
+      daysSinceDelivery: 5,
+      itemCondition: "opened",
+    });
     expect(opened).toMatchObject({ status: "approved", restockingFeePercent: 15 });
   });
 
   it("screens fraud first and escalates above the approval limit", () => {
-    expect(decideReturn({ ...base, category: "Gift Cards", customerWatchListed: true }).status).toBe("escalated");
+    expect(decideReturn({ ...base, category: "Gift Cards", customerWatchListed: true }).status).toBe(
+      "escalated",
+    );
     expect(decideReturn({ ...base, merchandiseValue: 400 }).status).toBe("approved");
     expect(decideReturn({ ...base, merchandiseValue: 400.01 }).status).toBe("escalated");
   });
@@ -204,7 +226,13 @@ describe("retail policy", () => {
 
 describe("retail csv", () => {
   it("round-trips quoted fields", () => {
-    const text = toCsv(["a", "b"], [["x, y", 'say "hi"'], ["plain", null]]);
+    const text = toCsv(
+      ["a", "b"],
+      [
+        ["x, y", 'say "hi"'],
+        ["plain", null],
+      ],
+    );
     expect(parseCsv(text)).toEqual([
       { a: "x, y", b: 'say "hi"' },
       { a: "plain", b: "" },

@@ -1,5 +1,11 @@
-/** The store's operational database: catalogue, customers, orders with their lines, payments, returns, refunds. */
+/**
+ * The store's operational database: catalogue, customers, orders with their lines, payments, returns, refunds.
+ *
+ * 1 KB pages: with the default 4 KB, every multi-page table carries a nearly empty root page, so a v0 file
+ * is mostly fixed overhead and the file stops growing in proportion to the rows (x8 rows gave x4.5 bytes).
+ */
 export const retailSchemaSql = `
+PRAGMA page_size = 1024;
 CREATE TABLE customers (
   id INTEGER PRIMARY KEY,
   first_name TEXT NOT NULL,

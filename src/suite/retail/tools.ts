@@ -27,10 +27,15 @@ function paginate(
   perPage: number,
 ): { rows: Row[]; page: number; per_page: number; total: number; has_more: boolean } {
   const where = options.where.length > 0 ? `WHERE ${options.where.join(" AND ")}` : "";
-  const total = (db.prepare(`SELECT COUNT(*) AS count FROM ${options.from} ${where}`).get(...options.params) as { count: number })
-    .count;
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS count FROM ${options.from} ${where}`).get(...options.params) as {
+      count: number;
+    }
+  ).count;
   const rows = db
-    .prepare(`SELECT ${options.columns} FROM ${options.from} ${where} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`)
+    .prepare(
+      `SELECT ${options.columns} FROM ${options.from} ${where} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`,
+    )
     .all(...options.params, perPage, (page - 1) * perPage) as Row[];
   return { rows, page, per_page: perPage, total, has_more: page * perPage < total };
 }
@@ -45,8 +50,15 @@ const listCustomers = defineTool({
     "Search customers by name or email fragment and/or loyalty tier. Returns `customers` [{id, first_name, last_name, email, loyalty_tier, city, state}] sorted by id, with `page`, `per_page`, `total`, `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    query: z.string().min(1).optional().describe("Case-insensitive fragment of the first name, last name or email"),
-    loyalty_tier: z.enum(["standard", "silver", "gold"]).optional().describe("Only customers in this loyalty tier"),
+    query: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Case-insensitive fragment of the first name, last name or email"),
+    loyalty_tier: z
+      .enum(["standard", "silver", "gold"])
+      .optional()
+      .describe("Only customers in this loyalty tier"),
     page: pageField,
     per_page: perPageField,
   }),
@@ -64,7 +76,13 @@ const listCustomers = defineTool({
     }
     const result = paginate(
       db,
-      { from: "customers", where, params, orderBy: "id", columns: "id, first_name, last_name, email, loyalty_tier, city, state" },
+      {
+        from: "customers",
+        where,
+        params,
+        orderBy: "id",
+        columns: "id, first_name, last_name, email, loyalty_tier, city, state",
+      },
       page,
       per_page,
     );
@@ -80,8 +98,13 @@ const getCustomer = defineTool({
   inputSchema: z.object({ customer_id: z.number().int().describe("Customer id, e.g. 10042") }),
   handler: ({ customer_id }, { db }: ToolContext) => {
     const row = db.prepare("SELECT * FROM customers WHERE id = ?").get(customer_id) as Row | undefined;
-    if (!row) throw new ToolFailure(`customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`);
-    const orders = db.prepare("SELECT COUNT(*) AS count FROM orders WHERE customer_id = ?").get(customer_id) as { count: number };
+    if (!row)
+      throw new ToolFailure(
+        `customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`,
+      );
+    const orders = db
+      .prepare("SELECT COUNT(*) AS count FROM orders WHERE customer_id = ?")
+      .get(customer_id) as { count: number };
     return { ...customerView(row), order_count: orders.count };
   },
 });
@@ -92,7 +115,11 @@ const listProducts = defineTool({
     "List catalogue products, optionally filtered by category, supplier or a name fragment. Returns `products` [{sku, name, category, brand, supplier, unit_price, is_active}] sorted by sku, with `page`, `per_page`, `total`, `has_more`. `unit_price` is today's list price.",
   kind: "read",
   inputSchema: z.object({
-    category: z.string().min(1).optional().describe("Exact category name, e.g. 'Electronics' or 'Home & Kitchen'"),
+    category: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Exact category name, e.g. 'Electronics' or 'Home & Kitchen'"),
     supplier: z.string().min(1).optional().describe("Exact supplier name"),
     query: z.string().min(1).optional().describe("Case-insensitive fragment of the product name"),
     page: pageField,
@@ -115,7 +142,13 @@ const listProducts = defineTool({
     }
     const result = paginate(
       db,
-      { from: "products", where, params, orderBy: "sku", columns: "sku, name, category, brand, supplier, unit_price, is_active" },
+      {
+        from: "products",
+        where,
+        params,
+        orderBy: "sku",
+        columns: "sku, name, category, brand, supplier, unit_price, is_active",
+      },
       page,
       per_page,
     );
@@ -137,7 +170,10 @@ const getProduct = defineTool({
   inputSchema: z.object({ sku: z.string().min(1).describe("Product SKU, e.g. 'ELE-4821'") }),
   handler: ({ sku }, { db }: ToolContext) => {
     const row = db.prepare("SELECT * FROM products WHERE sku = ?").get(sku) as Row | undefined;
-    if (!row) throw new ToolFailure(`product '${sku}' not found; SKUs look like 'ELE-4821' (use list_products to search)`);
+    if (!row)
+      throw new ToolFailure(
+        `product '${sku}' not found; SKUs look like 'ELE-4821' (use list_products to search)`,
+      );
     return { ...row, is_active: row.is_active === 1 };
   },
 });
@@ -207,7 +243,10 @@ const getOrder = defineTool({
   inputSchema: z.object({ order_id: z.number().int().describe("Order id, e.g. 200123") }),
   handler: ({ order_id }, { db }: ToolContext) => {
     const order = db.prepare("SELECT * FROM orders WHERE id = ?").get(order_id) as Row | undefined;
-    if (!order) throw new ToolFailure(`order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`);
+    if (!order)
+      throw new ToolFailure(
+        `order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`,
+      );
     const lines = db
       .prepare(
         `SELECT l.id AS line_id, l.line_number, l.sku, p.name AS product_name, l.quantity, l.unit_price, l.discount, l.line_total
@@ -216,7 +255,9 @@ const getOrder = defineTool({
       .all(order_id);
     const payment =
       (db
-        .prepare("SELECT id, method, card_last4, amount, status, captured_at FROM payments WHERE order_id = ?")
+        .prepare(
+          "SELECT id, method, card_last4, amount, status, captured_at FROM payments WHERE order_id = ?",
+        )
         .get(order_id) as Row | undefined) ?? null;
     return { ...order, lines, payment };
   },
@@ -233,16 +274,21 @@ const cancelOrder = defineTool({
   }),
   handler: ({ order_id, reason }, { db }: ToolContext) => {
     const order = db.prepare("SELECT id, status FROM orders WHERE id = ?").get(order_id) as
-      | { id: number; status: string }
-      | undefined;
+      { id: number; status: string } | undefined;
     if (!order) throw new ToolFailure(`order ${order_id} not found; order ids are numbers like 200123`);
     if (order.status !== "pending" && order.status !== "processing")
       throw new ToolFailure(
         `order ${order_id} is ${order.status}; only pending or processing orders can be cancelled`,
       );
-    db.prepare("UPDATE orders SET status = 'cancelled', cancel_reason = ? WHERE id = ?").run(reason, order_id);
-    db.prepare("UPDATE payments SET status = 'voided' WHERE order_id = ? AND status = 'authorized'").run(order_id);
-    const payment = db.prepare("SELECT status FROM payments WHERE order_id = ?").get(order_id) as { status: string } | undefined;
+    db.prepare("UPDATE orders SET status = 'cancelled', cancel_reason = ? WHERE id = ?").run(
+      reason,
+      order_id,
+    );
+    db.prepare("UPDATE payments SET status = 'voided' WHERE order_id = ? AND status = 'authorized'").run(
+      order_id,
+    );
+    const payment = db.prepare("SELECT status FROM payments WHERE order_id = ?").get(order_id) as
+      { status: string } | undefined;
     return { order_id, status: "cancelled", cancel_reason: reason, payment_status: payment?.status ?? null };
   },
 });
@@ -287,11 +333,12 @@ const listReturns = defineTool({
 
 function loadReturn(db: Database.Database, returnId: number): Row {
   const row = db
-    .prepare(
-      `SELECT r.*, o.customer_id FROM returns r JOIN orders o ON o.id = r.order_id WHERE r.id = ?`,
-    )
+    .prepare(`SELECT r.*, o.customer_id FROM returns r JOIN orders o ON o.id = r.order_id WHERE r.id = ?`)
     .get(returnId) as Row | undefined;
-  if (!row) throw new ToolFailure(`return ${returnId} not found; return ids are numbers like 30042 (use list_returns)`);
+  if (!row)
+    throw new ToolFailure(
+      `return ${returnId} not found; return ids are numbers like 30042 (use list_returns)`,
+    );
   return row;
 }
 
@@ -306,7 +353,9 @@ const getReturn = defineTool({
 
 function requireRequested(row: Row): void {
   if (row.status !== "requested")
-    throw new ToolFailure(`return ${String(row.id)} is already ${String(row.status)}; only returns in status 'requested' can be decided`);
+    throw new ToolFailure(
+      `return ${String(row.id)} is already ${String(row.status)}; only returns in status 'requested' can be decided`,
+    );
 }
 
 const approveReturn = defineTool({
@@ -327,24 +376,25 @@ const approveReturn = defineTool({
   handler: ({ return_id, restocking_fee_percent, note }, { db }: ToolContext) => {
     const row = loadReturn(db, return_id);
     requireRequested(row);
-    const line = db.prepare("SELECT quantity, line_total FROM order_lines WHERE id = ?").get(row.order_line_id) as {
+    const line = db
+      .prepare("SELECT quantity, line_total FROM order_lines WHERE id = ?")
+      .get(row.order_line_id) as {
       quantity: number;
       line_total: number;
     };
     const merchandiseValue = roundCents((line.line_total / line.quantity) * Number(row.quantity));
     const fee = roundCents((merchandiseValue * restocking_fee_percent) / 100);
-    db.prepare("UPDATE returns SET status = 'approved', restocking_fee = ?, decision_note = ? WHERE id = ?").run(
-      fee,
-      note ?? null,
-      return_id,
-    );
+    db.prepare(
+      "UPDATE returns SET status = 'approved', restocking_fee = ?, decision_note = ? WHERE id = ?",
+    ).run(fee, note ?? null, return_id);
     return { return_id, status: "approved", merchandise_value: merchandiseValue, restocking_fee: fee };
   },
 });
 
 const rejectReturn = defineTool({
   name: "reject_return",
-  description: "Reject a return request that is waiting for a decision, with the reason given to the customer. Returns {return_id, status}.",
+  description:
+    "Reject a return request that is waiting for a decision, with the reason given to the customer. Returns {return_id, status}.",
   kind: "write",
   inputSchema: z.object({
     return_id: z.number().int().describe("Return id, e.g. 30042"),
@@ -352,7 +402,10 @@ const rejectReturn = defineTool({
   }),
   handler: ({ return_id, reason }, { db }: ToolContext) => {
     requireRequested(loadReturn(db, return_id));
-    db.prepare("UPDATE returns SET status = 'rejected', decision_note = ? WHERE id = ?").run(reason, return_id);
+    db.prepare("UPDATE returns SET status = 'rejected', decision_note = ? WHERE id = ?").run(
+      reason,
+      return_id,
+    );
     return { return_id, status: "rejected" };
   },
 });
@@ -368,7 +421,10 @@ const escalateReturn = defineTool({
   }),
   handler: ({ return_id, note }, { db }: ToolContext) => {
     requireRequested(loadReturn(db, return_id));
-    db.prepare("UPDATE returns SET status = 'escalated', decision_note = ? WHERE id = ?").run(note, return_id);
+    db.prepare("UPDATE returns SET status = 'escalated', decision_note = ? WHERE id = ?").run(
+      note,
+      return_id,
+    );
     return { return_id, status: "escalated" };
   },
 });

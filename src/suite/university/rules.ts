@@ -22,9 +22,6 @@ export const GRADE_POINTS_HUNDREDTHS: Record<string, number> = {
 /** Letter grades from best to worst; the order used for "X or better" comparisons. */
 export const LETTER_GRADES = Object.keys(GRADE_POINTS_HUNDREDTHS);
 
-/** Every grade the registrar can record: letters, pass/no pass, incomplete and withdrawal. */
-export const RECORDABLE_GRADES = [...LETTER_GRADES, "P", "NP", "I", "W"] as const;
-
 export function isLetterGrade(grade: string | null): grade is string {
   return grade !== null && grade in GRADE_POINTS_HUNDREDTHS;
 }

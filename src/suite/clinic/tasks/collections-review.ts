@@ -1,6 +1,7 @@
 import { check, defineTask, nearlyEqual, parseAnswerJson } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { computeBalances } from "../billing.js";
+import type { PatientBalance } from "../billing.js";
 import { clinicDomain } from "../domain.js";
 import { COLLECTIONS_THRESHOLD, PLANS, addDays, roundCents } from "../rules.js";
 import type { PlanCoverage } from "../rules.js";
@@ -11,8 +12,9 @@ const seedCoverage = (planCode: string): PlanCoverage =>
   PLANS.find((plan) => plan.code === planCode)!.coverage;
 
 /**
- * Plants the accounts that separate a careful review from a sloppy one: one balance exactly at the
- * threshold (not over it) and a reversed payment on an account that is over it.
+ * Plants the accounts that separate a careful review from a sloppy one: a reopened (pending) claim on an
+ * account over the threshold, a self-pay account over it, one balance exactly at the threshold (not over
+ * it) and reversed payments on accounts over it.
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
@@ -30,26 +32,39 @@ function prepare(context: GenerateContext): void {
       .get(entry.patientId) as { id: number } | undefined;
     if (charge) db.prepare("UPDATE charges SET claim_status = 'pending' WHERE id = ?").run(charge.id);
   }
-  // At least one self-pay account over the threshold: a patient who has not paid anything yet.
-  const all = [...computeBalances(db, seedCoverage).values()];
-  if (!all.some((entry) => entry.selfPay && entry.balance > COLLECTIONS_THRESHOLD)) {
-    const billed = db
-      .prepare(
-        `SELECT c.patient_id, SUM(c.amount) AS total FROM charges c JOIN patients p ON p.id = c.patient_id
-          WHERE p.insurance_plan_id IS NULL AND c.claim_status = 'patient_only' GROUP BY c.patient_id ORDER BY total DESC, c.patient_id LIMIT 1`,
-      )
-      .get() as { patient_id: number } | undefined;
-    if (billed) db.prepare("DELETE FROM payments WHERE patient_id = ?").run(billed.patient_id);
+  // Enough accounts over the threshold to review: the largest unpaid accounts, starting with a self-pay one.
+  const overCount = (): { over: PatientBalance[] } => ({
+    over: [...computeBalances(db, seedCoverage).values()].filter(
+      (entry) => entry.balance > COLLECTIONS_THRESHOLD,
+    ),
+  });
+  const billed = db
+    .prepare(
+      `SELECT c.patient_id, p.insurance_plan_id IS NULL AS self_pay, SUM(c.amount) AS total
+         FROM charges c JOIN patients p ON p.id = c.patient_id
+        WHERE c.claim_status != 'pending' GROUP BY c.patient_id ORDER BY self_pay DESC, total DESC, c.patient_id`,
+    )
+    .all() as Array<{ patient_id: number; self_pay: number }>;
+  const clearPayments = db.prepare("DELETE FROM payments WHERE patient_id = ?");
+  let state = overCount();
+  if (!state.over.some((entry) => entry.selfPay)) {
+    const selfPay = billed.find((row) => row.self_pay === 1);
+    if (selfPay) clearPayments.run(selfPay.patient_id);
+    state = overCount();
   }
-  const balances = [...computeBalances(db, seedCoverage).values()];
-  const over = random.shuffle(balances.filter((entry) => entry.balance > COLLECTIONS_THRESHOLD));
+  for (const row of billed.filter((item) => item.self_pay === 0)) {
+    if (state.over.length >= 4) break;
+    if (state.over.some((entry) => entry.patientId === row.patient_id)) continue;
+    clearPayments.run(row.patient_id);
+    state = overCount();
+  }
+  const over = random.shuffle(state.over);
   const insertPayment = db.prepare(
     "INSERT INTO payments (patient_id, received_on, amount, method, status, reference) VALUES (?, ?, ?, ?, ?, ?)",
   );
   const reference = (): string => `PMT-${random.int(60_000, 69_999)}`;
-  const boundary =
-    over.find((entry) => !entry.selfPay && entry.balance <= COLLECTIONS_THRESHOLD + 150) ??
-    over.find((entry) => entry.balance <= COLLECTIONS_THRESHOLD + 150);
+  // The account closest above the threshold is paid down to exactly the threshold.
+  const boundary = [...over].sort((a, b) => a.balance - b.balance || a.patientId - b.patientId)[0];
   if (boundary) {
     insertPayment.run(
       boundary.patientId,

@@ -114,11 +114,15 @@ export const applySalaryAdjustmentsTask = defineTask({
     const memoText = memoPath ? initial.readFile(memoPath) : null;
     const bandsText = initial.readFile(PAY_BANDS_PATH);
     if (memoText === null || bandsText === null) {
-      return [check("documents-present", false, "the salary memo or the pay bands are missing from the workspace")];
+      return [
+        check("documents-present", false, "the salary memo or the pay bands are missing from the workspace"),
+      ];
     }
     const memo = parseSalaryMemo(memoText);
     const bands = parsePayBands(bandsText);
-    const percentByDepartment = new Map(memo.increases.map((increase) => [increase.department, increase.percent]));
+    const percentByDepartment = new Map(
+      memo.increases.map((increase) => [increase.department, increase.percent]),
+    );
     const hold = new Set(memo.holdList);
     const expected = new Map<string, Expectation>();
     for (const employee of loadEmployees(initial.db).values()) {
@@ -126,12 +130,16 @@ export const applySalaryAdjustmentsTask = defineTask({
       if (percent === undefined || hold.has(employee.id)) continue;
       if (employee.status === "terminated" || employee.employment_type === "contractor") continue;
       if (employee.hire_date > memo.hireCutoff) continue;
-      const band = bands.find((candidate) => candidate.grade === employee.grade && candidate.payType === employee.pay_type);
+      const band = bands.find(
+        (candidate) => candidate.grade === employee.grade && candidate.payType === employee.pay_type,
+      );
       if (!band) continue;
       const salaried = employee.pay_type === "salaried";
       const current = (salaried ? employee.annual_salary : employee.hourly_rate) ?? 0;
       if (current >= band.max) continue;
-      const raised = salaried ? Math.round(current * (1 + percent / 100)) : roundCents(current * (1 + percent / 100));
+      const raised = salaried
+        ? Math.round(current * (1 + percent / 100))
+        : roundCents(current * (1 + percent / 100));
       const amount = Math.min(raised, band.max);
       if (amount === current) continue;
       expected.set(employee.id, { column: salaried ? "annual_salary" : "hourly_rate", amount });
@@ -145,7 +153,10 @@ export const applySalaryAdjustmentsTask = defineTask({
     checks.push(
       check(
         "right-employees",
-        missing.length === 0 && unexpected.length === 0 && diff.added.length === 0 && diff.removed.length === 0,
+        missing.length === 0 &&
+          unexpected.length === 0 &&
+          diff.added.length === 0 &&
+          diff.removed.length === 0,
         missing.length === 0 && unexpected.length === 0
           ? `exactly the ${expected.size} eligible employees were updated`
           : `expected ${expected.size} updates; not updated: ${preview(missing)}; should not have changed: ${preview(unexpected)}`,
@@ -161,7 +172,9 @@ export const applySalaryAdjustmentsTask = defineTask({
       // Whole-dollar rounding of an exact half may go either way; a cent for hourly rates.
       const tolerance = expectation.column === "annual_salary" ? 1 : 0.011;
       if (!(Math.abs(actual - expectation.amount) <= tolerance)) {
-        wrongAmounts.push(`${id} ${expectation.column} expected ${expectation.amount}, found ${String(change.after[expectation.column])}`);
+        wrongAmounts.push(
+          `${id} ${expectation.column} expected ${expectation.amount}, found ${String(change.after[expectation.column])}`,
+        );
       }
       if (change.after.compensation_effective_date !== memo.effectiveDate) {
         wrongDates.push(`${id} ${String(change.after.compensation_effective_date)}`);
@@ -196,7 +209,9 @@ export const applySalaryAdjustmentsTask = defineTask({
       check(
         "only-pay-changed",
         wrongColumns.length === 0,
-        wrongColumns.length === 0 ? "no other employee field changed" : `other fields changed: ${preview(wrongColumns)}`,
+        wrongColumns.length === 0
+          ? "no other employee field changed"
+          : `other fields changed: ${preview(wrongColumns)}`,
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["employees"]));

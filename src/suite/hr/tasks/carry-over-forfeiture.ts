@@ -12,7 +12,12 @@ interface SolutionOptions {
   includeLeavers: boolean;
 }
 
-const CORRECT: SolutionOptions = { tenure: "december", departmentException: true, fteProration: true, includeLeavers: false };
+const CORRECT: SolutionOptions = {
+  tenure: "december",
+  departmentException: true,
+  fteProration: true,
+  includeLeavers: false,
+};
 
 const READ_POLICY = `${FETCH_ALL_PYTHON}
 policy = tools.read_file(path="policies/leave-policy.md")["content"]
@@ -78,17 +83,24 @@ export const carryOverForfeitureTask = defineTask({
   tools: ["list_departments", "list_employees", "get_employee", "list_leave_balances", "list_leave_requests"],
   verify({ initial, answer }) {
     const policyText = initial.readFile(LEAVE_POLICY_PATH);
-    if (policyText === null) return [check("policy-present", false, `${LEAVE_POLICY_PATH} missing from the workspace`)];
+    if (policyText === null)
+      return [check("policy-present", false, `${LEAVE_POLICY_PATH} missing from the workspace`)];
     const rules = parseLeavePolicy(policyText).carryOver;
     const year = rules.year;
     const employees = loadEmployees(initial.db);
     const balances = initial.db
       .prepare("SELECT * FROM leave_balances WHERE year = ? AND leave_type = 'annual'")
-      .all(year) as Array<{ employee_id: string; entitlement_days: number; carried_over_days: number; used_days: number }>;
+      .all(year) as Array<{
+      employee_id: string;
+      entitlement_days: number;
+      carried_over_days: number;
+      used_days: number;
+    }>;
     const expected = new Map<string, number>();
     for (const balance of balances) {
       const employee = employees.get(balance.employee_id);
-      if (!employee || employee.status === "terminated" || employee.employment_type === "contractor") continue;
+      if (!employee || employee.status === "terminated" || employee.employment_type === "contractor")
+        continue;
       const remaining = balance.entitlement_days + balance.carried_over_days - balance.used_days;
       let cap =
         completedYears(employee.hire_date, makeDate(year, 12, 31)) >= rules.tenureYears
@@ -130,7 +142,9 @@ export const carryOverForfeitureTask = defineTask({
       check(
         "days-forfeited",
         wrong.length === 0,
-        wrong.length === 0 ? "every listed number of days matches the policy" : `wrong day counts: ${preview(wrong, 6)}`,
+        wrong.length === 0
+          ? "every listed number of days matches the policy"
+          : `wrong day counts: ${preview(wrong, 6)}`,
       ),
     );
     return checks;
@@ -139,7 +153,8 @@ export const carryOverForfeitureTask = defineTask({
   nearMisses: [
     {
       id: "ignores-tenure-cap",
-      description: "Applies the standard cap to everyone, ignoring the higher cap for long-serving employees.",
+      description:
+        "Applies the standard cap to everyone, ignoring the higher cap for long-serving employees.",
       cells: solution({ ...CORRECT, tenure: "ignored" }),
     },
     {

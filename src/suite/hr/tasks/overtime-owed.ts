@@ -104,7 +104,12 @@ print(len(owed), "employees owed overtime")
 const ANSWER = `print(json.dumps({"total_overtime_pay": round(sum(owed.values()), 2), "employees": owed}))
 `;
 
-const solution = (options: SolutionOptions): string[] => [READ_DOCUMENTS, loadCell(options), computeCell(options), ANSWER];
+const solution = (options: SolutionOptions): string[] => [
+  READ_DOCUMENTS,
+  loadCell(options),
+  computeCell(options),
+  ANSWER,
+];
 
 export const overtimeOwedTask = defineTask({
   id: "hr.overtime-owed",
@@ -134,16 +139,20 @@ export const overtimeOwedTask = defineTask({
     }
     const policy = parseOvertimePolicy(policyText);
     const holidays = new Set(parseHolidayCalendar(calendarText).map((holiday) => holiday.date));
-    const run = initial.db.prepare("SELECT period_start, period_end FROM payroll_runs WHERE status = 'draft'").get() as
-      | { period_start: string; period_end: string }
-      | undefined;
+    const run = initial.db
+      .prepare("SELECT period_start, period_end FROM payroll_runs WHERE status = 'draft'")
+      .get() as { period_start: string; period_end: string } | undefined;
     if (!run) return [check("draft-run", false, "the generated data has no draft payroll run")];
     const employees = loadEmployees(initial.db);
     const entries = initial.db
       .prepare(
         "SELECT employee_id, work_date, hours FROM timesheet_entries WHERE status = 'approved' AND work_date BETWEEN ? AND ?",
       )
-      .all(run.period_start, run.period_end) as Array<{ employee_id: string; work_date: string; hours: number }>;
+      .all(run.period_start, run.period_end) as Array<{
+      employee_id: string;
+      work_date: string;
+      hours: number;
+    }>;
     const byEmployee = new Map<string, Array<{ workDate: string; hours: number }>>();
     for (const entry of entries) {
       const list = byEmployee.get(entry.employee_id) ?? [];
@@ -153,9 +162,16 @@ export const overtimeOwedTask = defineTask({
     const expected = new Map<string, number>();
     for (const [employeeId, worked] of byEmployee) {
       const employee = employees.get(employeeId);
-      if (!employee || employee.flsa_status !== "non_exempt" || employee.employment_type === "contractor") continue;
+      if (!employee || employee.flsa_status !== "non_exempt" || employee.employment_type === "contractor")
+        continue;
       const rule = overtimeRuleFor(policy, employee.department_name);
-      const pay = computeOvertime(worked, employee.hourly_rate ?? 0, rule, holidays, policy.holidayMultiplier).overtimePay;
+      const pay = computeOvertime(
+        worked,
+        employee.hourly_rate ?? 0,
+        rule,
+        holidays,
+        policy.holidayMultiplier,
+      ).overtimePay;
       if (pay > 0) expected.set(employeeId, pay);
     }
     const expectedTotal = roundCents([...expected.values()].reduce((sum, value) => sum + value, 0));
@@ -188,12 +204,16 @@ export const overtimeOwedTask = defineTask({
     );
     const wrongAmounts = [...expected]
       .filter(([id, amount]) => positive.has(id) && Math.abs((positive.get(id) ?? 0) - amount) > 0.011)
-      .map(([id, amount]) => `${id} expected ${amount.toFixed(2)}, found ${(positive.get(id) ?? 0).toFixed(2)}`);
+      .map(
+        ([id, amount]) => `${id} expected ${amount.toFixed(2)}, found ${(positive.get(id) ?? 0).toFixed(2)}`,
+      );
     checks.push(
       check(
         "amounts",
         wrongAmounts.length === 0,
-        wrongAmounts.length === 0 ? "every listed amount matches the policy" : `wrong amounts: ${preview(wrongAmounts, 5)}`,
+        wrongAmounts.length === 0
+          ? "every listed amount matches the policy"
+          : `wrong amounts: ${preview(wrongAmounts, 5)}`,
       ),
     );
     const totalTolerance = 0.01 + 0.006 * expected.size;
@@ -220,7 +240,8 @@ export const overtimeOwedTask = defineTask({
     },
     {
       id: "holidays-as-normal-hours",
-      description: "Counts holiday hours toward the weekly threshold instead of paying them at the holiday multiplier.",
+      description:
+        "Counts holiday hours toward the weekly threshold instead of paying them at the holiday multiplier.",
       cells: solution({ ...CORRECT, holidayRule: false }),
     },
     {

@@ -113,14 +113,16 @@ export const reviewPendingLeaveTask = defineTask({
   verify({ initial, final }) {
     const checks: Check[] = [];
     const policyText = initial.readFile(LEAVE_POLICY_PATH);
-    if (policyText === null) return [check("policy-present", false, `${LEAVE_POLICY_PATH} missing from the workspace`)];
+    if (policyText === null)
+      return [check("policy-present", false, `${LEAVE_POLICY_PATH} missing from the workspace`)];
     const policy = parseLeavePolicy(policyText);
     const employees = loadEmployees(initial.db);
     const pending = initial.db
       .prepare("SELECT * FROM leave_requests WHERE status = 'pending' ORDER BY submitted_at, id")
       .all() as PendingRow[];
     const balances = initial.db.prepare("SELECT * FROM leave_balances").all() as BalanceRow[];
-    const balanceKey = (employeeId: string, year: number, leaveType: string) => `${employeeId}:${year}:${leaveType}`;
+    const balanceKey = (employeeId: string, year: number, leaveType: string) =>
+      `${employeeId}:${year}:${leaveType}`;
     const remaining = new Map(
       balances.map((balance) => [
         balanceKey(balance.employee_id, balance.year, balance.leave_type),
@@ -151,11 +153,13 @@ export const reviewPendingLeaveTask = defineTask({
     }
 
     const finalRows = new Map(
-      (final.db.prepare("SELECT id, status, decision_note FROM leave_requests").all() as Array<{
-        id: number;
-        status: string;
-        decision_note: string | null;
-      }>).map((row) => [row.id, row]),
+      (
+        final.db.prepare("SELECT id, status, decision_note FROM leave_requests").all() as Array<{
+          id: number;
+          status: string;
+          decision_note: string | null;
+        }>
+      ).map((row) => [row.id, row]),
     );
     const stillPending = pending
       .filter((request) => finalRows.get(request.id)?.status === "pending")
@@ -170,7 +174,9 @@ export const reviewPendingLeaveTask = defineTask({
       ),
     );
     const wrong = [...expected]
-      .filter(([id, status]) => finalRows.get(id)?.status !== status && finalRows.get(id)?.status !== "pending")
+      .filter(
+        ([id, status]) => finalRows.get(id)?.status !== status && finalRows.get(id)?.status !== "pending",
+      )
       .map(([id, status]) => `${id} expected ${status}, found ${finalRows.get(id)?.status ?? "missing"}`);
     checks.push(
       check(
@@ -182,13 +188,17 @@ export const reviewPendingLeaveTask = defineTask({
       ),
     );
     const unexplained = [...expected]
-      .filter(([id]) => finalRows.get(id)?.status === "denied" && !(finalRows.get(id)?.decision_note ?? "").trim())
+      .filter(
+        ([id]) => finalRows.get(id)?.status === "denied" && !(finalRows.get(id)?.decision_note ?? "").trim(),
+      )
       .map(([id]) => String(id));
     checks.push(
       check(
         "denials-have-reasons",
         unexplained.length === 0,
-        unexplained.length === 0 ? "every denial has a reason" : `denials without a reason: ${preview(unexplained)}`,
+        unexplained.length === 0
+          ? "every denial has a reason"
+          : `denials without a reason: ${preview(unexplained)}`,
       ),
     );
 
@@ -197,7 +207,9 @@ export const reviewPendingLeaveTask = defineTask({
     const collateral = [
       ...requestDiff.added.map((row) => `added ${String(row.id)}`),
       ...requestDiff.removed.map((row) => `removed ${String(row.id)}`),
-      ...requestDiff.changed.filter((change) => !pendingIds.has(change.key)).map((change) => `changed ${change.key}`),
+      ...requestDiff.changed
+        .filter((change) => !pendingIds.has(change.key))
+        .map((change) => `changed ${change.key}`),
       ...requestDiff.changed
         .filter((change) => {
           const { status: _before, decision_note: _noteBefore, ...restBefore } = change.before;
@@ -253,7 +265,8 @@ export const reviewPendingLeaveTask = defineTask({
   nearMisses: [
     {
       id: "balance-not-consumed",
-      description: "Checks each request against the opening balance, ignoring earlier approvals in the queue.",
+      description:
+        "Checks each request against the opening balance, ignoring earlier approvals in the queue.",
       cells: solution({ cumulative: false, blackouts: true, strictNotice: false }),
     },
     {

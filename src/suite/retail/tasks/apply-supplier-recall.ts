@@ -83,15 +83,21 @@ export const applySupplierRecallTask = defineTask({
     const expectedKeys = new Set(expected.map(String));
     const checks: Check[] = [];
     checks.push(
-      check("instance-has-affected-orders", expected.length > 0, `${expected.length} open orders hold recalled SKUs`),
+      check(
+        "instance-has-affected-orders",
+        expected.length > 0,
+        `${expected.length} open orders hold recalled SKUs`,
+      ),
     );
     const orders = diffTable(initial.db, final.db, "orders", "id");
     const finalOrders = new Map(
-      (final.db.prepare("SELECT id, status, cancel_reason FROM orders").all() as Array<{
-        id: number;
-        status: string;
-        cancel_reason: string | null;
-      }>).map((row) => [row.id, row]),
+      (
+        final.db.prepare("SELECT id, status, cancel_reason FROM orders").all() as Array<{
+          id: number;
+          status: string;
+          cancel_reason: string | null;
+        }>
+      ).map((row) => [row.id, row]),
     );
     const notCancelled = expected.filter((id) => {
       const row = finalOrders.get(id);
@@ -115,7 +121,9 @@ export const applySupplierRecallTask = defineTask({
             !expectedKeys.has(change.key) ||
             Object.keys(change.after).some(
               (column) =>
-                column !== "status" && column !== "cancel_reason" && change.after[column] !== change.before[column],
+                column !== "status" &&
+                column !== "cancel_reason" &&
+                change.after[column] !== change.before[column],
             ),
         )
         .map((change) => `changed ${change.key}`),
@@ -124,7 +132,9 @@ export const applySupplierRecallTask = defineTask({
       check(
         "no-other-orders-changed",
         strayOrders.length === 0,
-        strayOrders.length === 0 ? "no other order changed" : `orders that should not change: ${strayOrders.slice(0, 10).join(", ")}`,
+        strayOrders.length === 0
+          ? "no other order changed"
+          : `orders that should not change: ${strayOrders.slice(0, 10).join(", ")}`,
       ),
     );
     const payments = diffTable(initial.db, final.db, "payments", "id");
@@ -136,12 +146,17 @@ export const applySupplierRecallTask = defineTask({
           (change) =>
             !expectedKeys.has(String(change.after.order_id)) ||
             change.after.status !== "voided" ||
-            Object.keys(change.after).some((column) => column !== "status" && change.after[column] !== change.before[column]),
+            Object.keys(change.after).some(
+              (column) => column !== "status" && change.after[column] !== change.before[column],
+            ),
         )
         .map((change) => `payment ${change.key}`),
     ];
     const unvoided = (
-      final.db.prepare("SELECT order_id, status FROM payments").all() as Array<{ order_id: number; status: string }>
+      final.db.prepare("SELECT order_id, status FROM payments").all() as Array<{
+        order_id: number;
+        status: string;
+      }>
     ).filter((row) => expectedKeys.has(String(row.order_id)) && row.status === "authorized");
     checks.push(
       check(
@@ -153,7 +168,9 @@ export const applySupplierRecallTask = defineTask({
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["orders", "payments"]));
-    const answered = [...new Set(parseAnswerList(answer).map((item) => item.replace(/\D/g, "")))].filter(Boolean);
+    const answered = [...new Set(parseAnswerList(answer).map((item) => item.replace(/\D/g, "")))].filter(
+      Boolean,
+    );
     const matches =
       answered.length === expected.length && answered.every((item) => expectedKeys.has(String(Number(item))));
     checks.push(
@@ -169,7 +186,8 @@ export const applySupplierRecallTask = defineTask({
   nearMisses: [
     {
       id: "ignores-recall-updates",
-      description: "Uses only the original recall notices, missing SKUs removed from or added to the scope later.",
+      description:
+        "Uses only the original recall notices, missing SKUs removed from or added to the scope later.",
       cells: cells({ ...PROCEDURE, applyUpdates: false }),
     },
     {

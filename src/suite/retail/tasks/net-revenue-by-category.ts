@@ -1,4 +1,10 @@
-import { check, checkOtherTablesUnchanged, defineTask, nearlyEqual, parseAnswerJson } from "../../../envs/index.js";
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  nearlyEqual,
+  parseAnswerJson,
+} from "../../../envs/index.js";
 import type { Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeNetRevenue, parseCloseMemo } from "../expectations.js";
@@ -55,21 +61,29 @@ export const netRevenueByCategoryTask = defineTask({
   summary:
     "Compute net merchandise revenue per category for the month being closed, following the finance memo's conventions (refunds, cancelled orders, gift cards, QA test accounts).",
   instruction:
-    "Finance is closing the month and needs net merchandise revenue by product category. The close memo in the workspace gives the period and the reporting conventions; follow them exactly. Reply with only a JSON object mapping each category name to its net revenue in dollars, rounded to cents, e.g. {\"Books\": 1234.56, ...}.",
+    'Finance is closing the month and needs net merchandise revenue by product category. The close memo in the workspace gives the period and the reporting conventions; follow them exactly. Reply with only a JSON object mapping each category name to its net revenue in dollars, rounded to cents, e.g. {"Books": 1234.56, ...}.',
   tools: ["list_orders", "get_order", "list_products", "get_product", "list_refunds", "get_customer"],
   verify: ({ initial, final, answer }) => {
     const memo = initial.readFile(PATHS.closeMemo);
     const checks: Check[] = [];
-    if (memo === null) return [check("memo-present", false, `${PATHS.closeMemo} is missing from the instance`)];
+    if (memo === null)
+      return [check("memo-present", false, `${PATHS.closeMemo} is missing from the instance`)];
     const expected = computeNetRevenue(initial.db, parseCloseMemo(memo));
     checks.push(
-      check("instance-has-revenue", Object.keys(expected).length > 0, `${Object.keys(expected).length} categories with sales`),
+      check(
+        "instance-has-revenue",
+        Object.keys(expected).length > 0,
+        `${Object.keys(expected).length} categories with sales`,
+      ),
     );
     const parsed = parseAnswerJson(answer);
     const given = new Map<string, number>();
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
       for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
-        given.set(key.trim().toLowerCase(), typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")));
+        given.set(
+          key.trim().toLowerCase(),
+          typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
+        );
     const problems: string[] = [];
     for (const [category, amount] of Object.entries(expected)) {
       const found = given.get(category.toLowerCase());
@@ -82,7 +96,9 @@ export const netRevenueByCategoryTask = defineTask({
       check(
         "revenue-by-category",
         problems.length === 0,
-        problems.length === 0 ? `all ${expectedKeys.size} categories match` : problems.slice(0, 10).join("; "),
+        problems.length === 0
+          ? `all ${expectedKeys.size} categories match`
+          : problems.slice(0, 10).join("; "),
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));

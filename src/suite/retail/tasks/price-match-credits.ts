@@ -1,4 +1,10 @@
-import { check, checkOtherTablesUnchanged, defineTask, nearlyEqual, parseAnswerJson } from "../../../envs/index.js";
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  nearlyEqual,
+  parseAnswerJson,
+} from "../../../envs/index.js";
 import type { Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computePriceMatchCredits, parsePriceChangeFiles } from "../expectations.js";
@@ -78,18 +84,33 @@ export const priceMatchCreditsTask = defineTask({
     "Find every customer owed a price-match credit: reductions from the price-change batches within the loyalty-dependent window, excluding clearance, cancelled orders, returned lines and lines already credited.",
   instruction:
     "Before we run this week's price-match payouts, work out which customers are owed a price-match credit under our price-match guarantee (see the promotion terms and the price-change batches in the workspace). Don't issue anything. Reply with only a JSON object mapping each customer id to the total credit owed in dollars, rounded to cents, for customers owed more than zero, e.g. {\"10042\": 18.5}.",
-  tools: ["list_orders", "get_order", "get_customer", "list_returns", "list_refunds", "get_product", "list_products"],
+  tools: [
+    "list_orders",
+    "get_order",
+    "get_customer",
+    "list_returns",
+    "list_refunds",
+    "get_product",
+    "list_products",
+  ],
   verify: ({ initial, final, answer }) => {
     const expected = computePriceMatchCredits(initial.db, parsePriceChangeFiles(initial)).byCustomer;
     const checks: Check[] = [];
     checks.push(
-      check("instance-has-credits", Object.keys(expected).length > 0, `${Object.keys(expected).length} customers are owed credits`),
+      check(
+        "instance-has-credits",
+        Object.keys(expected).length > 0,
+        `${Object.keys(expected).length} customers are owed credits`,
+      ),
     );
     const parsed = parseAnswerJson(answer);
     const given = new Map<string, number>();
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
       for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
-        given.set(key.replace(/\D/g, ""), typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")));
+        given.set(
+          key.replace(/\D/g, ""),
+          typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
+        );
     const problems: string[] = [];
     for (const [customerId, amount] of Object.entries(expected)) {
       const found = given.get(customerId);
@@ -97,12 +118,15 @@ export const priceMatchCreditsTask = defineTask({
         problems.push(`customer ${customerId}: expected ${amount.toFixed(2)}, found ${found ?? "missing"}`);
     }
     for (const [customerId, amount] of given)
-      if (!(customerId in expected) && amount !== 0) problems.push(`customer ${customerId} is not owed anything`);
+      if (!(customerId in expected) && amount !== 0)
+        problems.push(`customer ${customerId} is not owed anything`);
     checks.push(
       check(
         "credits-by-customer",
         problems.length === 0,
-        problems.length === 0 ? `all ${Object.keys(expected).length} customers and amounts match` : problems.slice(0, 10).join("; "),
+        problems.length === 0
+          ? `all ${Object.keys(expected).length} customers and amounts match`
+          : problems.slice(0, 10).join("; "),
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));

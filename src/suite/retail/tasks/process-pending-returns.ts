@@ -89,7 +89,7 @@ export const processPendingReturnsTask = defineTask({
   summary:
     "Decide every pending return request (approve with the right restocking fee, reject, or escalate) per the returns policy and the fraud watch list.",
   instruction:
-    "Please clear the returns queue: every return request still waiting for a decision (status 'requested') needs to be approved, rejected or escalated exactly as our returns & refunds policy says, including the fraud watch list check and any restocking fee. Both documents are in the workspace. When you're done, reply with only a JSON object counting your decisions: {\"approved\": <n>, \"rejected\": <n>, \"escalated\": <n>}.",
+    'Please clear the returns queue: every return request still waiting for a decision (status \'requested\') needs to be approved, rejected or escalated exactly as our returns & refunds policy says, including the fraud watch list check and any restocking fee. Both documents are in the workspace. When you\'re done, reply with only a JSON object counting your decisions: {"approved": <n>, "rejected": <n>, "escalated": <n>}.',
   tools: [
     "list_returns",
     "get_return",
@@ -119,7 +119,10 @@ export const processPendingReturnsTask = defineTask({
     );
     const wrongStatus = expected
       .filter((item) => finalRows.get(item.returnId)?.status !== item.status)
-      .map((item) => `${item.returnId}: expected ${item.status} (${item.rule}), found ${finalRows.get(item.returnId)?.status ?? "missing"}`);
+      .map(
+        (item) =>
+          `${item.returnId}: expected ${item.status} (${item.rule}), found ${finalRows.get(item.returnId)?.status ?? "missing"}`,
+      );
     checks.push(
       check(
         "decisions",
@@ -131,7 +134,10 @@ export const processPendingReturnsTask = defineTask({
     );
     const wrongFees = expected
       .filter((item) => item.status === "approved")
-      .filter((item) => !nearlyEqual(finalRows.get(item.returnId)?.restocking_fee ?? Number.NaN, item.restockingFee))
+      .filter(
+        (item) =>
+          !nearlyEqual(finalRows.get(item.returnId)?.restocking_fee ?? Number.NaN, item.restockingFee),
+      )
       .map(
         (item) =>
           `${item.returnId}: expected fee ${item.restockingFee.toFixed(2)}, found ${finalRows.get(item.returnId)?.restocking_fee ?? "missing"}`,
@@ -140,7 +146,9 @@ export const processPendingReturnsTask = defineTask({
       check(
         "restocking-fees",
         wrongFees.length === 0,
-        wrongFees.length === 0 ? "restocking fees match the policy" : `wrong fee(s): ${wrongFees.slice(0, 8).join("; ")}`,
+        wrongFees.length === 0
+          ? "restocking fees match the policy"
+          : `wrong fee(s): ${wrongFees.slice(0, 8).join("; ")}`,
       ),
     );
     const diff = diffTable(initial.db, final.db, "returns", "id");
@@ -189,7 +197,8 @@ export const processPendingReturnsTask = defineTask({
   nearMisses: [
     {
       id: "one-window-for-all",
-      description: "Applies the 30-day standard window to every category (misses Electronics 15 and Apparel 45).",
+      description:
+        "Applies the 30-day standard window to every category (misses Electronics 15 and Apparel 45).",
       cells: cells({ ...POLICY_AS_WRITTEN, windows: {} }),
     },
     {

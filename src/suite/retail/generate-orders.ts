@@ -1,0 +1,245 @@
+import type { SeededRandom } from "../../core/index.js";
+import { GIFT_CARDS, GIFT_CARD_CATEGORY } from "./catalog.js";
+import { addDays, dateTime, daysBetween } from "./dates.js";
+import { priceOn } from "./generate-catalog.js";
+import type { CustomerDraft, LineDraft, OrderDraft, PriceChangeDraft, ProductDraft } from "./model.js";
+import { roundCents } from "./money.js";
+import { PROMOTIONS, SHIPPING, promotionApplies } from "./policy.js";
+import { weightedIndex, weightedPick } from "./random-helpers.js";
+import { BASE_SIZES } from "./sizes.js";
+
+function pickLines(
+  random: SeededRandom,
+  products: ProductDraft[],
+  weights: number[],
+): Array<{ sku: string; quantity: number }> {
+  const lineCount = 1 + weightedIndex(random, [45, 30, 17, 8]);
+  const chosen = new Map<string, number>();
+  let guard = 0;
+  while (chosen.size < lineCount && guard < 20) {
+    guard += 1;
+    const product = weightedPick(random, products, weights);
+    if (chosen.has(product.sku)) continue;
+    chosen.set(product.sku, 1 + weightedIndex(random, [80, 15, 5]));
+  }
+  return [...chosen].map(([sku, quantity]) => ({ sku, quantity }));
+}
+
+export function makeOrderSkeletons(
+  random: SeededRandom,
+  today: string,
+  customers: CustomerDraft[],
+  products: ProductDraft[],
+  closeMonth: { start: string; end: string },
+  rows: number,
+): OrderDraft[] {
+  const shoppers = customers.filter((customer) => customer.kind !== "test");
+  const shopperWeights = shoppers.map((customer) => customer.weight);
+  const productWeights = products.map((product) => product.popularity);
+  const drafts: Array<{ customerId: number; daysAgo: number; seconds: number; pinned: boolean }> = [];
+  for (let index = 0; index < BASE_SIZES.orders * rows; index += 1)
+    drafts.push({
+      customerId: weightedPick(random, shoppers, shopperWeights).id,
+      daysAgo: random.int(0, BASE_SIZES.historyDays - 1),
+      seconds: random.int(6 * 3600, 86_399),
+      pinned: false,
+    });
+  for (let index = 0; index < BASE_SIZES.saleOrders * rows; index += 1)
+    drafts.push({
+      customerId: weightedPick(random, shoppers, shopperWeights).id,
+      daysAgo: random.int(0, 3),
+      seconds: random.int(6 * 3600, 86_399),
+      pinned: false,
+    });
+  // Test accounts must show up in the month being closed, or the finance memo's exclusion would be moot.
+  const monthLength = daysBetween(closeMonth.start, closeMonth.end) + 1;
+  for (const tester of customers.filter((customer) => customer.kind === "test")) {
+    for (let count = 0; count < 2; count += 1)
+      drafts.push({
+        customerId: tester.id,
+        daysAgo: daysBetween(addDays(closeMonth.start, random.int(0, monthLength - 1)), today),
+        seconds: random.int(8 * 3600, 18 * 3600),
+        pinned: true,
+      });
+    if (random.chance(0.5))
+      drafts.push({
+        customerId: tester.id,
+        daysAgo: random.int(0, BASE_SIZES.historyDays - 1),
+        seconds: random.int(8 * 3600, 18 * 3600),
+        pinned: false,
+      });
+  }
+  const placed = drafts
+    .map((draft) => {
+      const placedDate = addDays(today, -draft.daysAgo);
+      return { ...draft, placedDate, placedAt: dateTime(placedDate, draft.seconds) };
+    })
+    .sort((left, right) => left.placedAt.localeCompare(right.placedAt));
+
+  let lineId = 1;
+  const orders = placed.map((draft, index): OrderDraft => {
+    const id = 200001 + index;
+    const lines: LineDraft[] = pickLines(random, products, productWeights).map((line, lineIndex) => ({
+      id: lineId++,
+      orderId: id,
+      lineNumber: lineIndex + 1,
+      sku: line.sku,
+      quantity: line.quantity,
+      unitPrice: 0,
+      discount: 0,
+      lineTotal: 0,
+    }));
+    let promoCode: string | null = null;
+    if (draft.daysAgo <= 3 && random.chance(0.55)) promoCode = "SALE15";
+    else if (draft.daysAgo >= 40 && draft.daysAgo <= 44 && random.chance(0.4)) promoCode = "FLASH20";
+    else if (random.chance(0.12)) promoCode = "SAVE10";
+    const methodRoll = random.next();
+    const paymentMethod =
+      methodRoll < 0.68
+        ? "card"
+        : methodRoll < 0.88
+          ? "paypal"
+          : methodRoll < 0.96
+            ? "apple_pay"
+            : "store_credit";
+    return {
+      id,
+      customerId: draft.customerId,
+      placedDate: draft.placedDate,
+      placedAt: draft.placedAt,
+      daysAgo: draft.daysAgo,
+      status: "pending",
+      channel: random.chance(0.38) ? "mobile_app" : "web",
+      promoCode,
+      lines,
+      subtotal: 0,
+      discountTotal: 0,
+      shippingFee: 0,
+      tax: 0,
+      total: 0,
+      shippingMethod: random.chance(0.1) ? "expedited" : "standard",
+      shippedAt: null,
+      deliveredAt: null,
+      cancelReason: null,
+      paymentId: 500001 + index,
+      paymentMethod,
+      cardLast4: paymentMethod === "card" ? String(random.int(0, 9999)).padStart(4, "0") : null,
+      pinned: draft.pinned,
+    };
+  });
+  // Gift cards must appear in the closed month so that excluding them from revenue matters.
+  const monthOrders = orders.filter(
+    (order) => order.placedDate >= closeMonth.start && order.placedDate <= closeMonth.end && !order.pinned,
+  );
+  const hasGiftCard = monthOrders.some((order) => order.lines.some((line) => line.sku.startsWith("GFT-")));
+  if (!hasGiftCard && monthOrders.length > 0) {
+    const order = random.pick(monthOrders);
+    const card = random.pick(GIFT_CARDS);
+    if (!order.lines.some((line) => line.sku === card.sku))
+      order.lines.push({
+        id: lineId++,
+        orderId: order.id,
+        lineNumber: order.lines.length + 1,
+        sku: card.sku,
+        quantity: 1,
+        unitPrice: 0,
+        discount: 0,
+        lineTotal: 0,
+      });
+  }
+  return orders;
+}
+
+export function priceOrders(
+  orders: OrderDraft[],
+  productBySku: Map<string, ProductDraft>,
+  priceChanges: PriceChangeDraft[],
+): void {
+  const changesBySku = new Map<string, PriceChangeDraft[]>();
+  for (const change of priceChanges)
+    changesBySku.set(change.sku, [...(changesBySku.get(change.sku) ?? []), change]);
+  for (const order of orders) {
+    const promotion = PROMOTIONS.find((candidate) => candidate.code === order.promoCode);
+    let subtotal = 0;
+    let discountTotal = 0;
+    let taxable = 0;
+    for (const line of order.lines) {
+      const product = productBySku.get(line.sku);
+      if (!product) throw new Error(`unknown sku ${line.sku}`);
+      line.unitPrice = priceOn(line.sku, order.placedDate, product.basePrice, changesBySku);
+      const gross = roundCents(line.unitPrice * line.quantity);
+      line.discount =
+        promotion && promotionApplies(promotion, product.category)
+          ? roundCents((gross * promotion.percentOff) / 100)
+          : 0;
+      line.lineTotal = roundCents(gross - line.discount);
+      subtotal += gross;
+      discountTotal += line.discount;
+      if (product.category !== GIFT_CARD_CATEGORY) taxable += line.lineTotal;
+    }
+    order.subtotal = roundCents(subtotal);
+    order.discountTotal = roundCents(discountTotal);
+    const merchandise = roundCents(order.subtotal - order.discountTotal);
+    order.shippingFee =
+      order.shippingMethod === "expedited"
+        ? SHIPPING.expeditedFeeUsd
+        : merchandise >= SHIPPING.freeThresholdUsd
+          ? 0
+          : SHIPPING.standardFeeUsd;
+    order.tax = roundCents(taxable * SHIPPING.taxRate);
+    order.total = roundCents(merchandise + order.shippingFee + order.tax);
+  }
+}
+
+export function assignFulfilment(
+  random: SeededRandom,
+  today: string,
+  orders: OrderDraft[],
+  closeMonth: { start: string; end: string },
+  testAccounts: Set<number>,
+): void {
+  const shipTime = (date: string): string => dateTime(date, random.int(9 * 3600, 19 * 3600));
+  for (const order of orders) {
+    const age = order.daysAgo;
+    if (!order.pinned && random.chance(0.04)) {
+      order.status = "cancelled";
+      order.cancelReason = weightedPick(
+        random,
+        ["customer_request", "payment_failed", "out_of_stock"],
+        [60, 25, 15],
+      );
+      continue;
+    }
+    if (age <= 1) order.status = "pending";
+    else if (age <= 3) {
+      if (random.chance(0.65)) order.status = "processing";
+      else {
+        order.status = "shipped";
+        order.shippedAt = shipTime(addDays(order.placedDate, random.int(1, age)));
+      }
+    } else {
+      const shipped = addDays(order.placedDate, random.int(1, 2));
+      const delivered = addDays(shipped, random.int(2, 5));
+      order.shippedAt = shipTime(shipped);
+      if (delivered <= addDays(today, -1)) {
+        order.status = "delivered";
+        order.deliveredAt = shipTime(delivered);
+      } else order.status = "shipped";
+    }
+  }
+  // At least one cancelled order in the closed month keeps "exclude cancelled orders" meaningful.
+  const monthOrders = orders.filter(
+    (order) =>
+      order.placedDate >= closeMonth.start &&
+      order.placedDate <= closeMonth.end &&
+      !testAccounts.has(order.customerId) &&
+      order.lines.some((line) => !line.sku.startsWith("GFT-")),
+  );
+  if (!monthOrders.some((order) => order.status === "cancelled") && monthOrders.length > 0) {
+    const order = random.pick(monthOrders);
+    order.status = "cancelled";
+    order.cancelReason = "customer_request";
+    order.shippedAt = null;
+    order.deliveredAt = null;
+  }
+}
