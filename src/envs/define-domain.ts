@@ -1,4 +1,8 @@
 import type { Faker } from "@faker-js/faker";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type Database from "better-sqlite3";
 import type { SeededRandom } from "../core/index.js";
 import type { ToolDefinition } from "../runtime/index.js";
@@ -41,7 +45,47 @@ export interface DomainDefinition {
   tools: DomainTool[];
 }
 
+const sourceFingerprints = new WeakMap<DomainDefinition, string>();
+
+/**
+ * A hash of the source files in the folder of the module that called defineDomain (tests excluded), so that
+ * an edit to any generator helper invalidates cached instances without anyone remembering to bump `version`.
+ */
+export function domainSourceFingerprint(domain: DomainDefinition): string {
+  return sourceFingerprints.get(domain) ?? domain.generate.toString();
+}
+
+function fingerprintCallerFolder(): string | undefined {
+  const stack = new Error().stack ?? "";
+  const self = fileURLToPath(import.meta.url);
+  for (const line of stack.split("\n").slice(1)) {
+    const match = /\((.*?):\d+:\d+\)$/.exec(line.trim()) ?? /at (.*?):\d+:\d+$/.exec(line.trim());
+    let file = match?.[1];
+    if (!file) continue;
+    if (file.startsWith("file://")) file = fileURLToPath(file);
+    if (file === self || !isAbsolute(file)) continue;
+    const folder = dirname(file);
+    const hash = createHash("sha256");
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.(ts|js|mjs|json|md|csv|txt)$/.test(entry.name) && !/\.test\./.test(entry.name)) hash.update(entry.name).update(readFileSync(path));
+      }
+    };
+    try {
+      walk(folder);
+      return hash.digest("hex");
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 export function defineDomain(definition: DomainDefinition): DomainDefinition {
+  const fingerprint = fingerprintCallerFolder();
+  if (fingerprint) sourceFingerprints.set(definition, fingerprint);
   if (!/^[a-z][a-z0-9_]*$/.test(definition.id))
     throw new Error(`domain id '${definition.id}' must be snake_case`);
   const names = new Set<string>();

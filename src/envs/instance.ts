@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { createSeededRandom, hashString } from "../core/index.js";
-import type { GenerateContext } from "./define-domain.js";
+import { domainSourceFingerprint, type GenerateContext } from "./define-domain.js";
 import type { StateView, TaskDefinition } from "./define-task.js";
 import { SCALE_FACTORS, type Scale } from "./scale.js";
 import { tableNames } from "./verify-helpers.js";
@@ -60,7 +60,7 @@ export function instanceKey(task: TaskDefinition, scale: Scale, seed: number): s
       domain: task.domain.id,
       version: task.domain.version,
       schema: task.domain.schemaSql,
-      generate: task.domain.generate.toString(),
+      generate: domainSourceFingerprint(task.domain),
       prepare: task.prepare?.toString() ?? null,
       scale,
       seed,

@@ -3,6 +3,10 @@ import { SUPPLIERS } from "./catalog.js";
 import { addDays } from "./dates.js";
 import type { NoticeDraft, OrderDraft, ProductDraft } from "./model.js";
 
+/**
+ * Supplier notices: recalls naming SKUs that sit in open orders (some also in shipped ones, which must be left
+ * alone), recall updates that remove and add SKUs, and informational notices that list SKUs but need no action.
+ */
 export function makeNotices(
   random: SeededRandom,
   today: string,

@@ -8,6 +8,8 @@ import { PROMOTIONS, SHIPPING, promotionApplies } from "./policy.js";
 import { weightedIndex, weightedPick } from "./random-helpers.js";
 import { BASE_SIZES } from "./sizes.js";
 
+/** Orders: when they were placed and what they hold, their prices and discounts, and how far they got. */
+
 function pickLines(
   random: SeededRandom,
   products: ProductDraft[],

@@ -15,6 +15,8 @@ import { RETURN_POLICY, decideReturn } from "./policy.js";
 import { weightedPick } from "./random-helpers.js";
 import { BASE_SIZES } from "./sizes.js";
 
+/** Return history, courtesy credits, and the queue of pending return requests with the fraud watch list. */
+
 const HIGH_VALUE_LIMIT = RETURN_POLICY.approvalThresholdUsd;
 
 function reasonFor(random: SeededRandom, category: string): string {

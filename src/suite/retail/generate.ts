@@ -14,6 +14,11 @@ import {
 } from "./generate-returns.js";
 import type { PriceChangeDraft, RefundDraft, RetailData, ReturnDraft } from "./model.js";
 
+/**
+ * Fills the store for one scale: catalogue and price history, customers, orders priced from that history,
+ * fulfilment, returns and refunds, supplier notices, then the workspace documents. The steps run in this
+ * order because each one plants data the next relies on (e.g. recall notices name SKUs of open orders).
+ */
 export function generateRetail(context: GenerateContext): void {
   const { random, faker, factors } = context;
   const today = context.referenceDate.slice(0, 10);
