@@ -29,6 +29,8 @@ export interface GenerateContext {
   referenceDate: string;
   /** Writes a workspace file (relative path, directories created). */
   writeFile(relativePath: string, content: string): void;
+  /** Reads a workspace file written earlier (by the generator or this prepare); null when it does not exist. */
+  readFile(relativePath: string): string | null;
 }
 
 export type DomainTool = ToolDefinition<ToolContext>;

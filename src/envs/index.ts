@@ -8,6 +8,7 @@ export {
   check,
   diffTable,
   tableNames,
+  tableContent,
   checkOtherTablesUnchanged,
   parseAnswerNumber,
   parseAnswerJson,

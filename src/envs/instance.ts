@@ -90,6 +90,13 @@ function generateContext(
     random: createSeededRandom(streamSeed),
     faker,
     referenceDate: REFERENCE_DATE,
+    readFile(relativePath) {
+      try {
+        return readFileSync(resolveWorkspacePath(workspaceDir, relativePath), "utf8");
+      } catch {
+        return null;
+      }
+    },
     writeFile(relativePath, content) {
       const target = resolveWorkspacePath(workspaceDir, relativePath);
       mkdirSync(dirname(target), { recursive: true });

@@ -83,6 +83,7 @@ function build(seed: number): { db: Database.Database; workspaceDir: string } {
     random: createSeededRandom(seed),
     faker: stubFaker(seed),
     referenceDate: REFERENCE_DATE,
+    readFile: () => null,
     writeFile(relativePath, content) {
       const full = join(workspaceDir, relativePath);
       mkdirSync(dirname(full), { recursive: true });

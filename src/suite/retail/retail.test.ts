@@ -35,6 +35,7 @@ function buildInstance(seed: number): { db: Database.Database; workspaceDir: str
     random: createSeededRandom(seed),
     faker,
     referenceDate: REFERENCE_DATE,
+    readFile: () => null,
     writeFile(relativePath, content) {
       const target = join(workspaceDir, relativePath);
       mkdirSync(dirname(target), { recursive: true });

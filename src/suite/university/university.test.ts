@@ -42,6 +42,7 @@ function build(seed: number): ToolContext {
     random: createSeededRandom(seed),
     faker,
     referenceDate: REFERENCE_DATE,
+    readFile: () => null,
     writeFile(relativePath, content) {
       const full = join(workspaceDir, relativePath);
       mkdirSync(dirname(full), { recursive: true });
