@@ -69,10 +69,13 @@ function fingerprintCallerFolder(): string | undefined {
     const folder = dirname(file);
     const hash = createHash("sha256");
     const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+        a.name.localeCompare(b.name),
+      )) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (/\.(ts|js|mjs|json|md|csv|txt)$/.test(entry.name) && !/\.test\./.test(entry.name)) hash.update(entry.name).update(readFileSync(path));
+        else if (/\.(ts|js|mjs|json|md|csv|txt)$/.test(entry.name) && !/\.test\./.test(entry.name))
+          hash.update(entry.name).update(readFileSync(path));
       }
     };
     try {

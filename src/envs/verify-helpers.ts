@@ -47,20 +47,31 @@ export function tableNames(db: Database.Database): string[] {
 
 /** Every row of a table in a canonical order (all columns), as JSON; works for WITHOUT ROWID tables too. */
 export function tableContent(db: Database.Database, table: string): string {
-  const columns = (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map((column) => `"${column.name}"`);
-  const rows = db.prepare(`SELECT ${columns.join(", ")} FROM "${table}" ORDER BY ${columns.join(", ")}`).raw().all();
+  const columns = (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string }>).map(
+    (column) => `"${column.name}"`,
+  );
+  const rows = db
+    .prepare(`SELECT ${columns.join(", ")} FROM "${table}" ORDER BY ${columns.join(", ")}`)
+    .raw()
+    .all();
   return JSON.stringify(rows);
 }
 
 /** A check that every table not listed has exactly the same rows as before. */
-export function checkOtherTablesUnchanged(initial: Database.Database, final: Database.Database, allowed: string[]): Check {
+export function checkOtherTablesUnchanged(
+  initial: Database.Database,
+  final: Database.Database,
+  allowed: string[],
+): Check {
   const touched: string[] = [];
   const finalTables = new Set(tableNames(final));
   for (const table of tableNames(initial)) {
     if (allowed.includes(table)) continue;
-    if (!finalTables.has(table) || tableContent(initial, table) !== tableContent(final, table)) touched.push(table);
+    if (!finalTables.has(table) || tableContent(initial, table) !== tableContent(final, table))
+      touched.push(table);
   }
-  for (const table of finalTables) if (!allowed.includes(table) && !tableNames(initial).includes(table)) touched.push(table);
+  for (const table of finalTables)
+    if (!allowed.includes(table) && !tableNames(initial).includes(table)) touched.push(table);
   return check(
     "no-collateral-changes",
     touched.length === 0,

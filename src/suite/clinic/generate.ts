@@ -507,21 +507,22 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
     const date = addDays(referenceDate, -offset);
     if (weekdayOf(date) >= 1 && weekdayOf(date) <= 5) closureCandidates.push(date);
   }
-  // The closure has to hit a busy afternoon, or there is nothing to excuse.
-  const afternoonLoad = (date: string): number =>
+  // The closure has to hit a busy afternoon, or there is nothing to excuse, and a morning with visits
+  // that still count.
+  const load = (date: string, afternoon: boolean): number =>
     appointments.filter((appointment) => {
       const { date: day, minutes } = splitStartTime(appointment.startTime);
       return (
         day === date &&
-        minutes >= 12 * 60 &&
-        appointment.status !== "cancelled" &&
+        minutes >= 12 * 60 === afternoon &&
+        (afternoon ? appointment.status !== "cancelled" : appointment.status === "completed") &&
         !pediatricProviders.has(appointment.providerId)
       );
     }).length;
-  const busiest = Math.max(...closureCandidates.map(afternoonLoad));
-  world.closureDate = random.pick(
-    closureCandidates.filter((date) => afternoonLoad(date) >= Math.min(3, busiest)),
-  );
+  const withMornings = closureCandidates.filter((date) => load(date, false) > 0);
+  const eligible = withMornings.length > 0 ? withMornings : closureCandidates;
+  const busiest = Math.max(...eligible.map((date) => load(date, true)));
+  world.closureDate = random.pick(eligible.filter((date) => load(date, true) >= Math.min(3, busiest)));
   const closureDate = world.closureDate;
   for (const appointment of appointments) {
     const { date, minutes } = splitStartTime(appointment.startTime);

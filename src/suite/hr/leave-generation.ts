@@ -15,7 +15,7 @@ import {
   yearOf,
 } from "./dates.js";
 import { departmentIdByName } from "./organisation.js";
-import type { LeavePolicy } from "./policies.js";
+import type { Blackout, LeavePolicy } from "./policies.js";
 import {
   addBusinessDays,
   businessDaysBetween,
@@ -148,227 +148,6 @@ export function generateLeave(
     });
   }
 
-  // ---- Pending requests, scenario by scenario ----
-  const pendingPool = employees.filter(
-    (employee) =>
-      employee.status === "active" &&
-      employee.employmentType === "full_time" &&
-      employee.hireDate < makeDate(calendar.year - 1, 1, 1),
-  );
-  const horizon = addDays(reference, PENDING_HORIZON_DAYS);
-
-  const blackoutDepartmentIds = new Set(
-    policy.blackouts.map((blackout) => departmentIdByName(blackout.department)),
-  );
-  /** Scenarios that do not need a blackout department leave its people to those that do. */
-  const pickEmployee = (predicate: (employee: Employee) => boolean): Employee | undefined => {
-    const candidates = pendingPool.filter((employee) => !leaveReserved.has(employee) && predicate(employee));
-    const elsewhere = candidates.filter((employee) => !blackoutDepartmentIds.has(employee.departmentId));
-    if (elsewhere.length > 0) return random.pick(elsewhere);
-    return candidates.length > 0 ? random.pick(candidates) : undefined;
-  };
-  const planPending = (
-    employee: Employee,
-    leaveType: LeaveType,
-    start: string,
-    businessDays: number,
-    submittedDate: string,
-    avoidBlackout: boolean,
-  ): Draft | null => {
-    const end = addBusinessDays(start, businessDays, holidays);
-    if (start <= reference || end > horizon || yearOf(start) !== yearOf(end)) return null;
-    if (submittedDate >= reference || submittedDate < addDays(reference, -25)) return null;
-    if (!isFree(employee, start, end)) return null;
-    if (avoidBlackout && inBlackout(employee, start, end)) return null;
-    return {
-      employeeId: employee.id,
-      leaveType,
-      startDate: start,
-      endDate: end,
-      days: businessDays,
-      status: "pending",
-      submittedAt: timestampOn(random, submittedDate),
-      decisionNote: null,
-    };
-  };
-  const commit = (employee: Employee, planned: Draft[], remaining: number | null): void => {
-    for (const draft of planned) {
-      drafts.push(draft);
-      occupy(employee, draft.startDate, draft.endDate);
-    }
-    leaveReserved.add(employee);
-    const first = planned[0];
-    if (remaining !== null && first)
-      remainingTargets.set(`${employee.id}:${yearOf(first.startDate)}`, remaining);
-  };
-  /** Tries a scenario up to 40 times with fresh random choices. */
-  const attempt = (scenario: () => boolean): void => {
-    for (let tries = 0; tries < 40; tries += 1) if (scenario()) return;
-  };
-  const ampleFor = (days: number): number => days + randomStep(random, 1, 8, 0.5);
-  const goodNoticeStart = (submitted: string): string =>
-    nextBusinessDay(addDays(submitted, random.int(notice, notice + 35)), holidays);
-  const recentSubmission = (): string => addDays(reference, -random.int(1, 20));
-
-  for (let unit = 0; unit < units; unit += 1) {
-    // Rotate through the blackout departments, falling back to any of them that still has people to pick.
-    const rotation = policy.blackouts.map(
-      (_, index) => policy.blackouts[(unit + index) % policy.blackouts.length],
-    );
-    const blackout = rotation.find(
-      (candidate) =>
-        candidate !== undefined &&
-        pendingPool.some(
-          (employee) =>
-            !leaveReserved.has(employee) &&
-            employee.departmentId === departmentIdByName(candidate.department),
-        ),
-    );
-    const blackoutDepartment = blackout ? departmentIdByName(blackout.department) : undefined;
-    const inBlackoutDepartment = (employee: Employee) => employee.departmentId === blackoutDepartment;
-
-    // Enough notice, outside blackouts, enough balance: approve.
-    attempt(() => {
-      const employee = pickEmployee(() => true);
-      if (!employee) return false;
-      const submitted = recentSubmission();
-      const days = random.int(1, 5);
-      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
-      if (!draft) return false;
-      commit(employee, [draft], ampleFor(days));
-      return true;
-    });
-    // Short notice (exactly one day short in the first unit): deny. Exactly the notice period: approve.
-    for (const noticeGiven of [unit === 0 ? notice - 1 : notice - random.int(1, 4), notice]) {
-      attempt(() => {
-        const employee = pickEmployee(() => true);
-        if (!employee) return false;
-        const start = nextBusinessDay(addDays(reference, random.int(1, noticeGiven - 1)), holidays);
-        const days = random.int(1, 4);
-        const draft = planPending(employee, "annual", start, days, addDays(start, -noticeGiven), true);
-        if (!draft) return false;
-        commit(employee, [draft], ampleFor(days));
-        return true;
-      });
-    }
-    if (blackout) {
-      // Touching the blackout by one day (deny), and ending or starting right next to it (approve).
-      attempt(() => {
-        const employee = pickEmployee(inBlackoutDepartment);
-        if (!employee) return false;
-        const days = random.int(2, 5);
-        const start = unit % 2 === 0 ? subtractBusinessDays(blackout.start, days, holidays) : blackout.end;
-        const submitted = recentSubmission();
-        const draft = planPending(employee, "annual", start, days, submitted, false);
-        if (!draft) return false;
-        commit(employee, [draft], ampleFor(days));
-        return true;
-      });
-      attempt(() => {
-        const employee = pickEmployee(inBlackoutDepartment);
-        if (!employee) return false;
-        const days = random.int(1, 4);
-        const start =
-          unit % 2 === 0
-            ? subtractBusinessDays(previousBusinessDay(addDays(blackout.start, -1), holidays), days, holidays)
-            : nextBusinessDay(addDays(blackout.end, 1), holidays);
-        const submitted = recentSubmission();
-        const draft = planPending(employee, "annual", start, days, submitted, true);
-        if (!draft) return false;
-        commit(employee, [draft], ampleFor(days));
-        return true;
-      });
-    }
-    // More days than the remaining balance: deny.
-    attempt(() => {
-      const employee = pickEmployee(() => true);
-      if (!employee) return false;
-      const remaining = randomStep(random, 1, 4, 0.5);
-      const days = Math.floor(remaining) + random.int(1, 2);
-      const submitted = recentSubmission();
-      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
-      if (!draft) return false;
-      commit(employee, [draft], remaining);
-      return true;
-    });
-    // Two requests that each fit the balance but not together: approve the earlier one, deny the later one.
-    attempt(() => {
-      const employee = pickEmployee(() => true);
-      if (!employee) return false;
-      const firstDays = random.int(3, 5);
-      const secondDays = random.int(2, 3);
-      const firstSubmitted = addDays(reference, -random.int(6, 20));
-      const first = planPending(
-        employee,
-        "annual",
-        goodNoticeStart(firstSubmitted),
-        firstDays,
-        firstSubmitted,
-        true,
-      );
-      if (!first) return false;
-      const secondSubmitted = addDays(firstSubmitted, random.int(1, 3));
-      const secondStart = nextBusinessDay(addDays(first.endDate, random.int(3, 20)), holidays);
-      occupy(employee, first.startDate, first.endDate);
-      const second = planPending(employee, "annual", secondStart, secondDays, secondSubmitted, true);
-      occupied.get(employee.id)?.pop();
-      if (!second || yearOf(second.startDate) !== yearOf(first.startDate)) return false;
-      commit(employee, [first, second], firstDays + 1);
-      return true;
-    });
-    // Sick leave: approved even inside a blackout or at short notice.
-    attempt(() => {
-      const employee = pickEmployee(unit % 2 === 0 ? inBlackoutDepartment : () => true);
-      if (!employee || !blackout) return false;
-      const start =
-        unit % 2 === 0
-          ? nextBusinessDay(addDays(blackout.start, random.int(0, 2)), holidays)
-          : nextBusinessDay(addDays(reference, random.int(1, 4)), holidays);
-      const draft = planPending(
-        employee,
-        "sick",
-        start,
-        random.int(1, 3),
-        addDays(reference, -random.int(1, 3)),
-        false,
-      );
-      if (!draft) return false;
-      commit(employee, [draft], null);
-      return true;
-    });
-    // Unpaid leave inside a blackout or at short notice: deny. Unpaid leave by the rules: approve.
-    attempt(() => {
-      const employee = pickEmployee(unit % 2 === 0 ? inBlackoutDepartment : () => true);
-      if (!employee || !blackout) return false;
-      const days = random.int(2, 5);
-      const start =
-        unit % 2 === 0
-          ? nextBusinessDay(addDays(blackout.start, 1), holidays)
-          : nextBusinessDay(addDays(reference, random.int(1, notice - 2)), holidays);
-      const submitted = unit % 2 === 0 ? recentSubmission() : addDays(start, -(notice - random.int(1, 3)));
-      const draft = planPending(employee, "unpaid", start, days, submitted, unit % 2 !== 0);
-      if (!draft) return false;
-      commit(employee, [draft], null);
-      return true;
-    });
-    attempt(() => {
-      const employee = pickEmployee(() => true);
-      if (!employee) return false;
-      const submitted = recentSubmission();
-      const draft = planPending(
-        employee,
-        "unpaid",
-        goodNoticeStart(submitted),
-        random.int(3, 10),
-        submitted,
-        true,
-      );
-      if (!draft) return false;
-      commit(employee, [draft], null);
-      return true;
-    });
-  }
-
   // ---- Carry-over edge cases for the current leave year ----
   const year = calendar.year;
   const rules = policy.carryOver;
@@ -379,7 +158,7 @@ export function generateLeave(
       !reserved.has(employee) &&
       employee.status !== "terminated" &&
       employee.employmentType !== "contractor" &&
-      employee.hireDate < makeDate(year - 1, 1, 1),
+      employee.hireDate < makeDate(year, 1, 1),
   );
   const takeCarry = (predicate: (employee: Employee) => boolean): Employee | undefined => {
     const candidates = carryPool.filter((employee) => !leaveReserved.has(employee) && predicate(employee));
@@ -447,7 +226,7 @@ export function generateLeave(
           !leaveReserved.has(employee) &&
           !reserved.has(employee) &&
           !positionById(employee.positionId).head &&
-          employee.hireDate < makeDate(year - 1, 1, 1),
+          employee.hireDate < makeDate(year, 1, 1),
       ),
     )
     .at(0);
@@ -461,6 +240,230 @@ export function generateLeave(
     leaver.terminationDate = fromDayNumber(random.int(toDayNumber(earliestExit), toDayNumber(latestExit)));
     leaveReserved.add(leaver);
     setTarget(leaver, rules.tenuredCapDays + randomStep(random, 1, 5, 0.5));
+  }
+
+  // ---- Pending requests, scenario by scenario ----
+  const pendingPool = employees.filter(
+    (employee) =>
+      employee.status === "active" &&
+      employee.employmentType === "full_time" &&
+      employee.hireDate < makeDate(calendar.year, 1, 1),
+  );
+  const horizon = addDays(reference, PENDING_HORIZON_DAYS);
+
+  const blackoutDepartmentIds = new Set(
+    policy.blackouts.map((blackout) => departmentIdByName(blackout.department)),
+  );
+  /** Scenarios that do not need a blackout department leave its people to those that do. */
+  const pickEmployee = (predicate: (employee: Employee) => boolean): Employee | undefined => {
+    const candidates = pendingPool.filter((employee) => !leaveReserved.has(employee) && predicate(employee));
+    const elsewhere = candidates.filter((employee) => !blackoutDepartmentIds.has(employee.departmentId));
+    if (elsewhere.length > 0) return random.pick(elsewhere);
+    return candidates.length > 0 ? random.pick(candidates) : undefined;
+  };
+  const planPending = (
+    employee: Employee,
+    leaveType: LeaveType,
+    start: string,
+    businessDays: number,
+    submittedDate: string,
+    avoidBlackout: boolean,
+  ): Draft | null => {
+    const end = addBusinessDays(start, businessDays, holidays);
+    if (start <= reference || end > horizon || yearOf(start) !== yearOf(end)) return null;
+    if (submittedDate >= reference || submittedDate < addDays(reference, -25)) return null;
+    if (!isFree(employee, start, end)) return null;
+    if (avoidBlackout && inBlackout(employee, start, end)) return null;
+    return {
+      employeeId: employee.id,
+      leaveType,
+      startDate: start,
+      endDate: end,
+      days: businessDays,
+      status: "pending",
+      submittedAt: timestampOn(random, submittedDate),
+      decisionNote: null,
+    };
+  };
+  const commit = (employee: Employee, planned: Draft[], remaining: number | null): void => {
+    for (const draft of planned) {
+      drafts.push(draft);
+      occupy(employee, draft.startDate, draft.endDate);
+    }
+    leaveReserved.add(employee);
+    const first = planned[0];
+    if (remaining !== null && first)
+      remainingTargets.set(`${employee.id}:${yearOf(first.startDate)}`, remaining);
+  };
+  /** Tries a scenario up to 40 times with fresh random choices. */
+  const attempt = (scenario: () => boolean): void => {
+    for (let tries = 0; tries < 40; tries += 1) if (scenario()) return;
+  };
+  const ampleFor = (days: number): number => days + randomStep(random, 1, 8, 0.5);
+  const goodNoticeStart = (submitted: string): string =>
+    nextBusinessDay(addDays(submitted, random.int(notice, notice + 35)), holidays);
+  const recentSubmission = (): string => addDays(reference, -random.int(1, 20));
+
+  for (let unit = 0; unit < units; unit += 1) {
+    /**
+     * Someone from a department with a blackout, with that blackout: departments are tried in an order that
+     * rotates with the unit, so that no single department is drained.
+     */
+    const pickInBlackout = (offset: number): { employee: Employee; blackout: Blackout } | undefined => {
+      for (let index = 0; index < policy.blackouts.length; index += 1) {
+        const blackout = policy.blackouts[(unit + offset + index) % policy.blackouts.length];
+        if (!blackout) continue;
+        const departmentId = departmentIdByName(blackout.department);
+        const employee = pickEmployee((candidate) => candidate.departmentId === departmentId);
+        if (employee) return { employee, blackout };
+      }
+      return undefined;
+    };
+
+    // Enough notice, outside blackouts, enough balance: approve.
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const submitted = recentSubmission();
+      const days = random.int(1, 5);
+      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
+      if (!draft) return false;
+      commit(employee, [draft], ampleFor(days));
+      return true;
+    });
+    // Short notice (exactly one day short in the first unit): deny. Exactly the notice period: approve.
+    for (const noticeGiven of [unit === 0 ? notice - 1 : notice - random.int(1, 4), notice]) {
+      attempt(() => {
+        const employee = pickEmployee(() => true);
+        if (!employee) return false;
+        const start = nextBusinessDay(addDays(reference, random.int(1, noticeGiven - 1)), holidays);
+        const days = random.int(1, 4);
+        const draft = planPending(employee, "annual", start, days, addDays(start, -noticeGiven), true);
+        if (!draft) return false;
+        commit(employee, [draft], ampleFor(days));
+        return true;
+      });
+    }
+    // Touching the blackout by one day (deny), and ending or starting right next to it (approve).
+    attempt(() => {
+      const picked = pickInBlackout(0);
+      if (!picked) return false;
+      const { employee, blackout } = picked;
+      const days = random.int(2, 5);
+      const start = unit % 2 === 0 ? subtractBusinessDays(blackout.start, days, holidays) : blackout.end;
+      const submitted = recentSubmission();
+      const draft = planPending(employee, "annual", start, days, submitted, false);
+      if (!draft) return false;
+      commit(employee, [draft], ampleFor(days));
+      return true;
+    });
+    attempt(() => {
+      const picked = pickInBlackout(1);
+      if (!picked) return false;
+      const { employee, blackout } = picked;
+      const days = random.int(1, 4);
+      const start =
+        unit % 2 === 0
+          ? subtractBusinessDays(previousBusinessDay(addDays(blackout.start, -1), holidays), days, holidays)
+          : nextBusinessDay(addDays(blackout.end, 1), holidays);
+      const submitted = recentSubmission();
+      const draft = planPending(employee, "annual", start, days, submitted, true);
+      if (!draft) return false;
+      commit(employee, [draft], ampleFor(days));
+      return true;
+    });
+    // More days than the remaining balance: deny.
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const remaining = randomStep(random, 1, 4, 0.5);
+      const days = Math.floor(remaining) + random.int(1, 2);
+      const submitted = recentSubmission();
+      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
+      if (!draft) return false;
+      commit(employee, [draft], remaining);
+      return true;
+    });
+    // Two requests that each fit the balance but not together: approve the earlier one, deny the later one.
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const firstDays = random.int(3, 5);
+      const secondDays = random.int(2, 3);
+      const firstSubmitted = addDays(reference, -random.int(6, 20));
+      const first = planPending(
+        employee,
+        "annual",
+        goodNoticeStart(firstSubmitted),
+        firstDays,
+        firstSubmitted,
+        true,
+      );
+      if (!first) return false;
+      const secondSubmitted = addDays(firstSubmitted, random.int(1, 3));
+      const secondStart = nextBusinessDay(addDays(first.endDate, random.int(3, 20)), holidays);
+      occupy(employee, first.startDate, first.endDate);
+      const second = planPending(employee, "annual", secondStart, secondDays, secondSubmitted, true);
+      occupied.get(employee.id)?.pop();
+      if (!second || yearOf(second.startDate) !== yearOf(first.startDate)) return false;
+      commit(employee, [first, second], firstDays + 1);
+      return true;
+    });
+    // Sick leave: approved even inside a blackout or at short notice.
+    attempt(() => {
+      const picked = unit % 2 === 0 ? pickInBlackout(2) : undefined;
+      const employee = picked?.employee ?? (unit % 2 === 0 ? undefined : pickEmployee(() => true));
+      const blackout = picked?.blackout;
+      if (!employee || (unit % 2 === 0 && !blackout)) return false;
+      const start =
+        unit % 2 === 0
+          ? nextBusinessDay(addDays(blackout?.start ?? reference, random.int(0, 2)), holidays)
+          : nextBusinessDay(addDays(reference, random.int(1, 4)), holidays);
+      const draft = planPending(
+        employee,
+        "sick",
+        start,
+        random.int(1, 3),
+        addDays(reference, -random.int(1, 3)),
+        false,
+      );
+      if (!draft) return false;
+      commit(employee, [draft], null);
+      return true;
+    });
+    // Unpaid leave inside a blackout or at short notice: deny. Unpaid leave by the rules: approve.
+    attempt(() => {
+      const picked = unit % 2 === 0 ? pickInBlackout(0) : undefined;
+      const employee = picked?.employee ?? (unit % 2 === 0 ? undefined : pickEmployee(() => true));
+      const blackout = picked?.blackout;
+      if (!employee || (unit % 2 === 0 && !blackout)) return false;
+      const days = random.int(2, 5);
+      const start =
+        unit % 2 === 0
+          ? nextBusinessDay(addDays(blackout?.start ?? reference, 1), holidays)
+          : nextBusinessDay(addDays(reference, random.int(1, notice - 2)), holidays);
+      const submitted = unit % 2 === 0 ? recentSubmission() : addDays(start, -(notice - random.int(1, 3)));
+      const draft = planPending(employee, "unpaid", start, days, submitted, unit % 2 !== 0);
+      if (!draft) return false;
+      commit(employee, [draft], null);
+      return true;
+    });
+    attempt(() => {
+      const employee = pickEmployee(() => true);
+      if (!employee) return false;
+      const submitted = recentSubmission();
+      const draft = planPending(
+        employee,
+        "unpaid",
+        goodNoticeStart(submitted),
+        random.int(3, 10),
+        submitted,
+        true,
+      );
+      if (!draft) return false;
+      commit(employee, [draft], null);
+      return true;
+    });
   }
 
   // ---- An hourly employee away for part of the last paid period (explained pay variance) ----
