@@ -212,7 +212,9 @@ export function generateLeave(
   setTarget(
     takeCarry(
       (employee) =>
-        employee.employmentType === "full_time" && employee.departmentId === exceptionDepartmentId,
+        employee.employmentType === "full_time" &&
+        employee.departmentId === exceptionDepartmentId &&
+        !tenured(employee),
     ),
     rules.exceptionCapDays + randomStep(random, 1, 4, 0.5),
   );
@@ -230,11 +232,18 @@ export function generateLeave(
       ),
     )
     .at(0);
+  const firstWorkingDay = makeDate(year, 1, 2) <= reference ? makeDate(year, 1, 2) : reference;
   const earliestExit =
-    makeDate(year, 1, 2) > addDays(reference, -200) ? makeDate(year, 1, 2) : addDays(reference, -200);
-  // Before the timesheet window when the year allows it, so the leaver never shows up in current payroll work.
+    firstWorkingDay > addDays(reference, -200) ? firstWorkingDay : addDays(reference, -200);
+  // Before the timesheet window when the year allows it, so the leaver never shows up in current payroll work;
+  // in the first days of January the only choice left is a leaver whose last day is today.
   const beforeTimesheets = addDays(calendar.timesheetStart, -1);
-  const latestExit = beforeTimesheets >= earliestExit ? beforeTimesheets : addDays(reference, -1);
+  const latestExit =
+    beforeTimesheets >= earliestExit
+      ? beforeTimesheets
+      : addDays(reference, -1) >= earliestExit
+        ? addDays(reference, -1)
+        : reference;
   if (leaver && earliestExit <= latestExit) {
     leaver.status = "terminated";
     leaver.terminationDate = fromDayNumber(random.int(toDayNumber(earliestExit), toDayNumber(latestExit)));

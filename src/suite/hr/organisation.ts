@@ -11,7 +11,17 @@ import {
   positionById,
   type PositionSpec,
 } from "./catalog.js";
-import { addDays, dateRange, makeDate, mondayOf, nthWeekdayOfMonth, weekdayIndex, yearOf } from "./dates.js";
+import {
+  addDays,
+  dateRange,
+  fromDayNumber,
+  makeDate,
+  mondayOf,
+  nthWeekdayOfMonth,
+  toDayNumber,
+  weekdayIndex,
+  yearOf,
+} from "./dates.js";
 import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo, VarianceControl } from "./policies.js";
 import { isBusinessDay, type Calendar, type Employee, type EmploymentType } from "./world.js";
 
@@ -333,6 +343,24 @@ export function ensureWorkforceMix(employees: Employee[], calendar: Calendar, ra
           chosen.compensationEffectiveDate = chosen.hireDate;
       }
     }
+  }
+  // Two Warehouse & Logistics full-timers with one to four years of service, so that the department's one-off
+  // carry-over exception changes somebody's cap at every scale.
+  const yearStart = makeDate(calendar.year, 1, 1);
+  const earliestHire = addDays(reference, -4 * 365 + 30);
+  const latestHire =
+    addDays(yearStart, -1) < addDays(reference, -400) ? addDays(yearStart, -1) : addDays(reference, -400);
+  const inWindow = (employee: Employee) =>
+    employee.hireDate >= earliestHire && employee.hireDate <= latestHire;
+  const warehouseStaff = employees.filter(
+    (employee) => ordinary(employee) && employee.departmentId === warehouseId,
+  );
+  let settled = warehouseStaff.filter(inWindow).length;
+  for (const employee of random.shuffle(warehouseStaff.filter((candidate) => !inWindow(candidate)))) {
+    if (settled >= 2) break;
+    employee.hireDate = fromDayNumber(random.int(toDayNumber(earliestHire), toDayNumber(latestHire)));
+    employee.compensationEffectiveDate = employee.hireDate;
+    settled += 1;
   }
   // A new starter during the last four pay periods: the payroll variance control has no baseline for them.
   const starterPeriod = calendar.periods[3];
