@@ -99,9 +99,11 @@ print("RESULT:" + json.dumps({"times": times}))
   const run = spawnSync("/usr/bin/python3", ["-c", script], { encoding: "utf8", timeout: 300_000 });
   if (run.status !== 0)
     return { skipped: `ipykernel benchmark failed: ${(run.stderr || run.error?.message || "").slice(-300)}` };
-  const line = run.stdout.split("\n").find((candidate) => candidate.startsWith("RESULT:"));
-  if (!line) return { skipped: "ipykernel benchmark printed no result" };
-  return JSON.parse(line.slice("RESULT:".length)) as { times: number[] } | { skipped: string };
+  // execute_interactive echoes the cell's value without a newline, so look for the marker anywhere.
+  const start = run.stdout.indexOf("RESULT:");
+  if (start < 0) return { skipped: "ipykernel benchmark printed no result" };
+  const line = run.stdout.slice(start + "RESULT:".length).split("\n")[0] ?? "{}";
+  return JSON.parse(line) as { times: number[] } | { skipped: string };
 }
 
 const cold = await coldStarts();

@@ -3,7 +3,12 @@ import { closeSync, openSync, readFileSync, ftruncateSync, fstatSync, readSync }
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
-import { assertSandboxAvailable, buildSandboxCommand, sandboxEnvironment } from "./sandbox.js";
+import {
+  assertSandboxAvailable,
+  buildSandboxCommand,
+  interpreterFlags,
+  sandboxEnvironment,
+} from "./sandbox.js";
 
 /** A message from the Python side of the protocol. */
 export type KernelMessage =
@@ -92,13 +97,17 @@ export class KernelProcess {
           ...identity,
         });
       } else {
-        this.child = spawn(options.interpreter, ["-I", "-B", options.bootstrapPath], {
-          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
-          detached: true,
-          cwd: options.workspaceDir,
-          env: { ...environment, HOME: options.workspaceDir },
-          ...identity,
-        });
+        this.child = spawn(
+          options.interpreter,
+          [...interpreterFlags(options.interpreter), options.bootstrapPath],
+          {
+            stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
+            detached: true,
+            cwd: options.workspaceDir,
+            env: { ...environment, HOME: options.workspaceDir },
+            ...identity,
+          },
+        );
         this.pythonPid = this.child.pid;
       }
     } finally {

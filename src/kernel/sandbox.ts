@@ -55,6 +55,16 @@ export function assertSandboxAvailable(bwrapPath = "bwrap"): string {
   return probe.bwrap;
 }
 
+/**
+ * Isolated mode, no bytecode files. The distribution's own Python also skips `site` (about 8 ms of start-up);
+ * the bootstrap adds the distribution's package directories itself. Other interpreters (venvs, conda) keep
+ * `site`, which is what finds their packages.
+ */
+export function interpreterFlags(interpreter: string): string[] {
+  const resolved = realpathSync(interpreter);
+  return /^\/usr\/bin\/python3(\.\d+)?$/.test(resolved) ? ["-I", "-S", "-B"] : ["-I", "-B"];
+}
+
 /** Variables the program sees: a fixed set plus the small allowlist from the host. */
 export function sandboxEnvironment(extra: Record<string, string>): Record<string, string> {
   const environment: Record<string, string> = {
@@ -105,6 +115,6 @@ export function buildSandboxCommand(options: SandboxCommandOptions): { command: 
   args.push("--remount-ro", "/");
   args.push("--clearenv");
   for (const [name, value] of Object.entries(options.environment)) args.push("--setenv", name, value);
-  args.push("--", interpreter, "-I", "-B", SANDBOX_BOOTSTRAP);
+  args.push("--", interpreter, ...interpreterFlags(interpreter), SANDBOX_BOOTSTRAP);
   return { command: options.bwrapPath ?? "bwrap", args };
 }

@@ -6,13 +6,55 @@ each execution, so nothing the program prints can corrupt the protocol. Stdlib o
 start-up time are deferred until first use.
 """
 
-import ast
-import json
-import os
-import signal
+import _ast
+import _json
+import _signal as signal
+import posix as os
 import sys
 
-CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (it costs start-up time and memory)
+# Start-up time is the kernel's cold start: the C halves of `ast`, `json`, `signal` and `os` are used
+# directly, because the Python modules pull in `re`, `enum` and friends (about 15 ms together). Programs that
+# import json, ast, signal or os get the real modules.
+CO_COROUTINE = 0x80  # inspect.CO_COROUTINE
+PyCF_ONLY_AST = 0x400  # ast.PyCF_ONLY_AST
+PyCF_ALLOW_TOP_LEVEL_AWAIT = 0x2000  # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+
+
+class _DecoderContext:
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    memo = None
+
+    @staticmethod
+    def parse_constant(name):
+        return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
+
+
+_scan = _json.make_scanner(_DecoderContext())
+
+
+def _json_loads(text):
+    value, end = _scan(text, 0)
+    return value
+
+
+def _encoder(default):
+    return _json.make_encoder({}, default, _json.encode_basestring_ascii, None, ":", ",", False, False, True)
+
+
+def _refuse(value):
+    raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
+
+
+_encode_strict = _encoder(_refuse)
+_encode_lenient = _encoder(repr)
+
+
+def _json_dumps(value, lenient=False):
+    return "".join((_encode_lenient if lenient else _encode_strict)(value, 0))
 
 COMMAND_FD = 3
 REPLY_FD = 4
@@ -56,7 +98,7 @@ def _apply_limits(limits):
 
 
 def _send(message):
-    _send_raw(json.dumps(message, default=repr) + "\n")
+    _send_raw(_json_dumps(message, lenient=True) + "\n")
 
 
 def _send_raw(text):
@@ -79,7 +121,7 @@ def _receive():
         if newline >= 0:
             line = _command_buffer[:newline]
             _command_buffer = _command_buffer[newline + 1 :]
-            return json.loads(line)
+            return _json_loads(line.decode("utf-8"))
         chunk = os.read(_command_fd, 1 << 16)
         if not chunk:
             os._exit(0)
@@ -131,13 +173,13 @@ class _Tool:
 def _call_tool(name, arguments):
     global _tool_call_count
     try:
-        payload = json.dumps(arguments)
+        payload = _json_dumps(arguments)
     except (TypeError, ValueError) as error:
         raise ToolError("%s: arguments must be JSON-serializable (%s)" % (name, error), name) from None
     _tool_call_count += 1
     call_id = _tool_call_count
     # The arguments are serialised once, straight into the message.
-    _send_raw('{"t":"call","id":%d,"name":%s,"args":%s}\n' % (call_id, json.dumps(name), payload))
+    _send_raw('{"t":"call","id":%d,"name":%s,"args":%s}\n' % (call_id, _json_dumps(name), payload))
     while True:
         message = _receive()
         if message.get("t") == "result" and message.get("id") == call_id:
@@ -233,7 +275,7 @@ def _setup_streams():
     )
     sys.__stdout__ = sys.stdout
     sys.__stderr__ = sys.stderr
-    sys.stdin = open(os.devnull)
+    sys.stdin = open("/dev/null")
     _streams[:] = [sys.stdout, sys.stderr]
 
 
@@ -254,11 +296,11 @@ _sources = {}
 def _compile_cell(code, filename):
     # Sources go to linecache only when a traceback needs them (linecache costs start-up time).
     _sources[filename] = code
-    flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-    tree = compile(code, filename, "exec", flags | ast.PyCF_ONLY_AST, dont_inherit=True)
+    flags = PyCF_ALLOW_TOP_LEVEL_AWAIT
+    tree = compile(code, filename, "exec", flags | PyCF_ONLY_AST, dont_inherit=True)
     trailing = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        trailing = ast.Expression(tree.body.pop().value)
+    if tree.body and isinstance(tree.body[-1], _ast.Expr):
+        trailing = _ast.Expression(tree.body.pop().value)
     body = compile(tree, filename, "exec", flags, dont_inherit=True)
     expression = compile(trailing, filename, "eval", flags, dont_inherit=True) if trailing is not None else None
     return body, expression
@@ -378,10 +420,40 @@ def _init(message):
         _attribute_names[spec["attr"]] = spec["name"]
 
 
+def _is_directory(path):
+    try:
+        return (os.stat(path).st_mode & 0o170000) == 0o040000
+    except OSError:
+        return False
+
+
+def _emulate_site():
+    """Started with -S (site costs ~8 ms): add the distribution's package directories and exit()/quit()."""
+    import builtins
+
+    version = "%d.%d" % sys.version_info[:2]
+    for prefix in ("/usr/local", sys.prefix):
+        for candidate in (
+            "%s/lib/python%s/dist-packages" % (prefix, version),
+            "%s/lib/python3/dist-packages" % prefix,
+            "%s/lib/python%s/site-packages" % (prefix, version),
+        ):
+            if candidate not in sys.path and _is_directory(candidate):
+                sys.path.append(candidate)
+
+    def _exit(code=None):
+        raise SystemExit(code)
+
+    builtins.exit = builtins.quit = _exit
+
+
 def main():
+    if sys.flags.no_site:
+        _emulate_site()
     _setup_streams()
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    limits = json.loads(os.environ.pop("PROGAGENT_LIMITS", "{}"))
+    limits = _json_loads(os.environ.pop(b"PROGAGENT_LIMITS", b"{}").decode("utf-8"))
+    os.unsetenv(b"PROGAGENT_LIMITS")
     _apply_limits(limits)
     sys.path.insert(0, os.getcwd())
     _send({"t": "ready", "pid": os.getpid()})
