@@ -32,7 +32,7 @@ async function inspect(server: { command: string; args: string[] }, method: stri
   writeFileSync(config, JSON.stringify({ mcpServers: { target: server } }));
   const { stdout } = await run(
     process.execPath,
-    [inspector, "--config", config, "--server", "target", ...method],
+    [inspector, "--cli", "--config", config, "--server", "target", ...method],
     { timeout: 60_000 },
   );
   return JSON.parse(stdout) as unknown;

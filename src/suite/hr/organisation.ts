@@ -362,8 +362,8 @@ export function ensureWorkforceMix(employees: Employee[], calendar: Calendar, ra
     employee.compensationEffectiveDate = employee.hireDate;
     settled += 1;
   }
-  // A new starter during the last four pay periods: the payroll variance control has no baseline for them.
-  const starterPeriod = calendar.periods[3];
+  // A new starter in the period before the last paid one: the payroll variance control has no baseline for them.
+  const starterPeriod = calendar.periods[2];
   const hourly = employees.filter(
     (employee) => ordinary(employee) && positionById(employee.positionId).payType === "hourly",
   );
