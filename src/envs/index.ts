@@ -25,6 +25,7 @@ export {
 export {
   REFERENCE_DATE,
   buildInstance,
+  createGenerateContext,
   instanceKey,
   defaultCacheDir,
   measureState,

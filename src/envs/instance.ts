@@ -70,6 +70,20 @@ export function instanceKey(task: TaskDefinition, scale: Scale, seed: number): s
   return hash.digest("hex").slice(0, 24);
 }
 
+/**
+ * The context a generator or prepare hook runs with: seeded faker (fixed reference date) and PRNG for one
+ * stream (the domain id for the generator, the task id for prepare), and workspace file access.
+ */
+export function createGenerateContext(options: {
+  db: Database.Database;
+  workspaceDir: string;
+  scale: Scale;
+  seed: number;
+  stream: string;
+}): GenerateContext {
+  return generateContext(options.db, options.workspaceDir, options.scale, options.seed, options.stream);
+}
+
 function generateContext(
   db: Database.Database,
   workspaceDir: string,

@@ -1,13 +1,10 @@
-import { Faker, en } from "@faker-js/faker";
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSeededRandom } from "../../core/index.js";
-import { SCALE_FACTORS, listWorkspaceFiles } from "../../envs/index.js";
-import type { GenerateContext } from "../../envs/index.js";
+import { createGenerateContext, listWorkspaceFiles } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
 import { parseCsv, toCsv } from "./csv.js";
@@ -15,7 +12,6 @@ import { PATHS, computeRecallCancellations, readNotices, recallScope } from "./e
 import { retailDomain } from "./index.js";
 import { decideReturn } from "./policy.js";
 
-const REFERENCE_DATE = "2025-06-30";
 const directories: string[] = [];
 
 function buildInstance(seed: number): { db: Database.Database; workspaceDir: string } {
@@ -23,25 +19,13 @@ function buildInstance(seed: number): { db: Database.Database; workspaceDir: str
   directories.push(workspaceDir);
   const db = new Database(":memory:");
   db.exec(retailDomain.schemaSql);
-  const faker = new Faker({ locale: [en] });
-  faker.seed(seed);
-  faker.setDefaultRefDate(new Date(`${REFERENCE_DATE}T12:00:00Z`));
-  const context: GenerateContext = {
+  const context = createGenerateContext({
     db,
     workspaceDir,
     scale: "v0",
-    factors: SCALE_FACTORS.v0,
-    seed,
-    random: createSeededRandom(seed),
-    faker,
-    referenceDate: REFERENCE_DATE,
-    readFile: () => null,
-    writeFile(relativePath, content) {
-      const target = join(workspaceDir, relativePath);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
-    },
-  };
+    seed: seed,
+    stream: retailDomain.id,
+  });
   db.transaction(() => retailDomain.generate(context))();
   return { db, workspaceDir };
 }

@@ -172,7 +172,11 @@ export function tuneSections(world: World): void {
   const below = (passed: number, graded: number): boolean => (100 * passed) / graded < threshold - 0.05;
 
   // A small section split off a larger one, below the threshold but under the minimum size.
-  const source = candidates.find((section) => !section.tuned && sectionParts(section).free.length >= 9);
+  // Prefer a roomy section; small schedules (v0 at some seeds) may only have the smaller candidates.
+  const untuned = candidates.filter((section) => !section.tuned);
+  const source =
+    untuned.find((section) => sectionParts(section).free.length >= 9) ??
+    [...untuned].sort((a, b) => sectionParts(b).free.length - sectionParts(a).free.length)[0];
   if (!source) throw new Error("no section large enough to split");
   const moved = sectionParts(source).free.slice(0, 3);
   const small = newSection(world, source.termIndex, source.courseCode, "090");

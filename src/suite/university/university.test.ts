@@ -1,11 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { Faker, en } from "@faker-js/faker";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSeededRandom } from "../../core/index.js";
-import { SCALE_FACTORS, type GenerateContext, type ToolContext } from "../../envs/index.js";
+import { createGenerateContext, type ToolContext } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import {
   parseHandbook,
@@ -31,24 +29,13 @@ function build(seed: number): ToolContext {
   directories.push(workspaceDir);
   const db = new Database(":memory:");
   db.exec(universityDomain.schemaSql);
-  const faker = new Faker({ locale: [en] });
-  faker.seed(seed);
-  const context: GenerateContext = {
+  const context = createGenerateContext({
     db,
     workspaceDir,
     scale: "v0",
-    factors: SCALE_FACTORS.v0,
-    seed,
-    random: createSeededRandom(seed),
-    faker,
-    referenceDate: REFERENCE_DATE,
-    readFile: () => null,
-    writeFile(relativePath, content) {
-      const full = join(workspaceDir, relativePath);
-      mkdirSync(dirname(full), { recursive: true });
-      writeFileSync(full, content);
-    },
-  };
+    seed: seed,
+    stream: universityDomain.id,
+  });
   db.transaction(() => universityDomain.generate(context))();
   return { db, workspaceDir };
 }
