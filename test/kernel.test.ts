@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processCount } from "./helpers/processes.js";
+import { waitForProcessCount } from "./helpers/processes.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, createKernelPool, type Kernel } from "../src/kernel/index.js";
 
@@ -111,12 +111,12 @@ describe("kernel lifecycle", () => {
     const kernel = createKernel();
     await kernel.execute("import subprocess\nsubprocess.Popen(['sleep', '313.25'])");
     const workspace = kernel.workspaceDir;
-    expect(processCount(workspace)).toBe(1);
-    expect(processCount("sleep 313.25")).toBe(1);
+    expect(await waitForProcessCount(workspace, 1)).toBe(1);
+    expect(await waitForProcessCount("sleep 313.25", 1)).toBe(1);
     await kernel.dispose();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(processCount(workspace)).toBe(0);
-    expect(processCount("sleep 313.25")).toBe(0);
+    expect(await waitForProcessCount(workspace, 0)).toBe(0);
+    expect(await waitForProcessCount("sleep 313.25", 0)).toBe(0);
     expect(existsSync(workspace)).toBe(false);
   });
 

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { sweepStaleTempDirs } from "../src/core/index.js";
-import { processCount } from "./helpers/processes.js";
+import { waitForProcessCount } from "./helpers/processes.js";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -28,13 +28,13 @@ describe("when the host process is killed", () => {
     const workspace = await new Promise<string>((done) =>
       host.stdout.once("data", (chunk: Buffer) => done(chunk.toString().trim())),
     );
-    expect(processCount(workspace)).toBe(1);
-    expect(processCount("sleep 317.5")).toBe(1);
+    expect(await waitForProcessCount(workspace, 1)).toBe(1);
+    expect(await waitForProcessCount("sleep 317.5", 1)).toBe(1);
     host.kill("SIGKILL");
     await new Promise((done) => host.once("exit", done));
     await new Promise((done) => setTimeout(done, 500));
-    expect(processCount(workspace)).toBe(0);
-    expect(processCount("sleep 317.5")).toBe(0);
+    expect(await waitForProcessCount(workspace, 0)).toBe(0);
+    expect(await waitForProcessCount("sleep 317.5", 0)).toBe(0);
     expect(existsSync(workspace)).toBe(true);
     expect(sweepStaleTempDirs(root)).toBeGreaterThan(0);
     expect(readdirSync(root).filter((entry) => entry.startsWith("progagent-"))).toEqual([]);

@@ -13,3 +13,18 @@ export function processCount(pattern: string): number {
   }
   return count;
 }
+
+/** Polls until `processCount(pattern)` equals `expected` (a fork's exec is not instantaneous); returns the last count. */
+export async function waitForProcessCount(
+  pattern: string,
+  expected: number,
+  timeoutMs = 5_000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let count = processCount(pattern);
+  while (count !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    count = processCount(pattern);
+  }
+  return count;
+}
