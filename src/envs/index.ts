@@ -43,3 +43,4 @@ export { computeScaleStats } from "./stats.js";
 export type { ScaleStatsRow } from "./stats.js";
 export { HARNESS_MODES, harnessModeSchema, episodeServedTools, episodeMcpSession } from "./episode-server.js";
 export type { HarnessMode } from "./episode-server.js";
+export { PYTHON_WORKSPACE_HELPERS } from "./python-helpers.js";

@@ -64,14 +64,15 @@ export function checkOtherTablesUnchanged(
   allowed: string[],
 ): Check {
   const touched: string[] = [];
+  const initialTables = new Set(tableNames(initial));
   const finalTables = new Set(tableNames(final));
-  for (const table of tableNames(initial)) {
+  for (const table of initialTables) {
     if (allowed.includes(table)) continue;
     if (!finalTables.has(table) || tableContent(initial, table) !== tableContent(final, table))
       touched.push(table);
   }
   for (const table of finalTables)
-    if (!allowed.includes(table) && !tableNames(initial).includes(table)) touched.push(table);
+    if (!allowed.includes(table) && !initialTables.has(table)) touched.push(table);
   return check(
     "no-collateral-changes",
     touched.length === 0,

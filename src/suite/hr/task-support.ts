@@ -1,3 +1,4 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../envs/index.js";
 /** Helpers shared by the HR tasks' verifiers and their Python solutions. */
 import type Database from "better-sqlite3";
 
@@ -5,15 +6,7 @@ import type Database from "better-sqlite3";
 export const FETCH_ALL_PYTHON = `import json, re
 from datetime import date
 
-def fetch_all(tool, key, **filters):
-    items, page = [], 1
-    while True:
-        result = tools[tool](page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-`;
+${PYTHON_WORKSPACE_HELPERS}`;
 
 export interface EmployeeRow {
   id: string;

@@ -1,3 +1,4 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../envs/index.js";
 /** Helpers shared by the it_support tasks: reading the desk's "now", planting tickets, Python snippets. */
 import type Database from "better-sqlite3";
 import type { SeededRandom } from "../../core/index.js";
@@ -109,23 +110,7 @@ export const PYTHON_HELPERS = `
 import json, re, csv, io
 from datetime import datetime, timedelta, timezone
 
-def fetch_all(tool, key, **filters):
-    items, page = [], 1
-    while True:
-        result = tools[tool](page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
-def read_text(path):
-    text, offset = "", 0
-    while True:
-        chunk = tools.read_file(path=path, offset=offset)
-        text += chunk["content"]
-        if chunk["next_offset"] is None:
-            return text
-        offset = chunk["next_offset"]
+${PYTHON_WORKSPACE_HELPERS}
 
 def ts(value):
     return datetime.fromisoformat(value.replace("Z", "+00:00"))

@@ -1,3 +1,4 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
 /**
  * Python shared by the oracle and near-miss programs: what a competent agent writes first (a pagination
  * loop and a markdown-table reader) before touching the task itself.
@@ -6,22 +7,7 @@ export const PYTHON_HELPERS = String.raw`
 import json, math, re
 from datetime import date, timedelta
 
-def fetch_all(tool_name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = tools[tool_name](page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
-def read_text(path):
-    parts, offset = [], 0
-    while offset is not None:
-        result = tools.read_file(path=path, offset=offset)
-        parts.append(result["content"])
-        offset = result["next_offset"]
-    return "".join(parts)
+${PYTHON_WORKSPACE_HELPERS}
 
 def table_rows(markdown, heading):
     lines = markdown.splitlines()

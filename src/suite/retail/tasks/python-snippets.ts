@@ -1,16 +1,9 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
 /** Python helpers the oracle and near-miss programs start with (paginate until `has_more` is false). */
 export const FETCH_ALL_PY = `import csv, io, json, re
 from datetime import date, timedelta
 
-def fetch_all(tool_name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = tools[tool_name](page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
+${PYTHON_WORKSPACE_HELPERS}
 def workspace_files(folder):
     paths, page = [], 1
     while True:
@@ -20,13 +13,6 @@ def workspace_files(folder):
             return sorted(paths)
         page += 1
 
-def read_text(path):
-    parts, offset = [], 0
-    while offset is not None:
-        result = tools.read_file(path=path, offset=offset)
-        parts.append(result["content"])
-        offset = result["next_offset"]
-    return "".join(parts)
 
 def days_between(earlier, later):
     return (date.fromisoformat(later[:10]) - date.fromisoformat(earlier[:10])).days

@@ -1,3 +1,4 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
 /** What every university verifier and oracle shares: reading the state back and comparing id sets. */
 import type Database from "better-sqlite3";
 import { check, type Check, type StateView } from "../../../envs/index.js";
@@ -155,22 +156,7 @@ export function normaliseId(value: unknown): string {
 export const PYTHON_PRELUDE = `import json, re
 from collections import defaultdict
 
-def fetch_all(tool, key, **filters):
-    items, page = [], 1
-    while True:
-        result = tools[tool](page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
-def read_text(path):
-    parts, offset = [], 0
-    while offset is not None:
-        result = tools.read_file(path=path, offset=offset)
-        parts.append(result["content"])
-        offset = result["next_offset"]
-    return "".join(parts)
+${PYTHON_WORKSPACE_HELPERS}
 
 files = [item["path"] for item in tools.list_files(per_page=100)["files"]]
 regulations = read_text("policies/academic-regulations.md")
