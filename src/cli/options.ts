@@ -17,15 +17,7 @@ export function parsePositiveNumber(text: string, flag: string, allowZero = fals
 }
 
 export function parseScalesOption(text: string | undefined, fallback: readonly Scale[] = SCALES): Scale[] {
-  if (text === undefined) return [...fallback];
-  try {
-    return parseScaleList(text);
-  } catch (error) {
-    throw new ProgAgentError((error as Error).message, {
-      code: ERROR_CODES.INVALID_ARGUMENT,
-      category: "user",
-    });
-  }
+  return text === undefined ? [...fallback] : parseScaleList(text);
 }
 
 export function kernelOptionsFrom(

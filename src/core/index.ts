@@ -9,3 +9,4 @@ export { safeStringify, tryParseJson } from "./safe-json.js";
 export { createLogger } from "./logger.js";
 export type { Logger, LogLevel } from "./logger.js";
 export { globToRegExp } from "./glob.js";
+export { parseChoiceList } from "./parse-choice-list.js";

@@ -1,3 +1,4 @@
+import { parseChoiceList } from "../core/index.js";
 import { z } from "zod";
 
 export const SCALES = ["v0", "v1", "v2", "v3"] as const;
@@ -21,17 +22,5 @@ export const PAPER_SCALE_MEANS: Record<Scale, { dbKb: number; files: number }> =
 };
 
 export function parseScaleList(text: string): Scale[] {
-  const items =
-    text === "all"
-      ? [...SCALES]
-      : text
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean);
-  return items.map((item) => {
-    const parsed = scaleSchema.safeParse(item);
-    if (!parsed.success)
-      throw new Error(`unknown scale '${item}': expected one of ${SCALES.join(", ")} or 'all'`);
-    return parsed.data;
-  });
+  return parseChoiceList(text, SCALES, "scale");
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
-import { HARNESS_MODES, harnessModeSchema, type HarnessMode } from "../../envs/index.js";
+import { parseChoiceList } from "../../core/index.js";
+import { HARNESS_MODES, type HarnessMode } from "../../envs/index.js";
 import { formatSummaryTable, runEvaluation, writeReports, type EvaluationOptions } from "../../eval/index.js";
 import { loadSuite } from "../../suite/index.js";
 import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption, waitForShutdown } from "../options.js";
@@ -11,23 +11,7 @@ import { createProgressBar } from "../progress.js";
 const ORACLE_LIMITS = { maxTurns: 5_000, maxToolCalls: 10_000 };
 
 export function parseHarnessList(text: string): HarnessMode[] {
-  const items =
-    text === "all"
-      ? [...HARNESS_MODES]
-      : text
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean);
-  return items.map((item) => {
-    const parsed = harnessModeSchema.safeParse(item);
-    if (!parsed.success) {
-      throw new ProgAgentError(`unknown harness '${item}': expected dtc, ptc, hybrid or all`, {
-        code: ERROR_CODES.INVALID_ARGUMENT,
-        category: "user",
-      });
-    }
-    return parsed.data;
-  });
+  return parseChoiceList(text, HARNESS_MODES, "harness");
 }
 
 export interface EvaluationCommandInput {
