@@ -38,6 +38,8 @@ export interface Episode {
   /** Every tool call so far, direct or from code, in order. */
   readonly calls: readonly ToolCallRecord[];
   readonly finished: boolean;
+  /** Whether code runs in this episode (a kernel was created). */
+  readonly hasKernel: boolean;
   callTool(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolCallResult>;
   execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
   /** Ends the episode and runs the verifier on the host; a verifier that throws yields reward 0. */
@@ -119,6 +121,7 @@ export async function createEpisode(
       get finished() {
         return finished;
       },
+      hasKernel: kernel !== undefined,
       async callTool(name, args, callOptions = {}) {
         assertOpen();
         return await router.callDirect(name, args, callOptions);
