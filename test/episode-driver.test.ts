@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -132,5 +132,72 @@ describe("the episode driver", () => {
     } finally {
       await served.close();
     }
+  });
+});
+
+describe("claim_done while code is running (M3)", () => {
+  it("interrupts the running call cleanly, answers it, and only then ends the episode", async () => {
+    const episode = await episodeFor("ptc");
+    const served = await connect(episode, "ptc");
+    try {
+      const order: string[] = [];
+      const running = served.client
+        .callTool({
+          name: "programmatic_tool_call",
+          arguments: {
+            code: "import time\nopen('started', 'w').close()\nprint('before sleep', flush=True)\ntime.sleep(30)",
+          },
+        })
+        .then((result) => {
+          order.push("code");
+          return result as TextResult;
+        });
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(join(episode.workspaceDir, "started")) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const done = (await served.client.callTool({
+        name: "claim_done",
+        arguments: { answer: "0" },
+      })) as TextResult;
+      order.push("claim_done");
+      const code = await running;
+      expect(order).toEqual(["code", "claim_done"]);
+      expect(done.content[0]?.text).toContain("Reward: 0");
+      expect(code.content[0]?.text).toContain("before sleep");
+      expect(code.content[0]?.text).toContain("interrupted");
+      expect(code.content[0]?.text).toContain("The episode ended (claim_done) while this call was running");
+      expect(code.content[0]?.text).not.toMatch(/EBADF|Error: /);
+      const later = (await served.client.callTool({
+        name: "programmatic_tool_call",
+        arguments: { code: "print(1)" },
+      })) as TextResult;
+      expect(later.content[0]?.text).toBe("The episode is over: claim_done was already called.");
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("never starts code queued behind the interrupted call, and disposing mid-call leaves no error", async () => {
+    const episode = await episodeFor("ptc");
+    await using driver = createEpisodeDriver(episode, { mode: "ptc" });
+    const first = driver.call("programmatic_tool_call", {
+      code: "import time\nopen('started', 'w').close()\ntime.sleep(30)",
+    });
+    const queued = driver.call("programmatic_tool_call", { code: "open('queued-ran', 'w').close()" });
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(join(episode.workspaceDir, "started")) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const done = await driver.call("claim_done", { answer: "0" });
+    expect(done.kind).toBe("claim_done");
+    expect((await first).execution?.result.status).toBe("timeout");
+    expect((await queued).text).toContain("Not run: the episode ended");
+    expect(existsSync(join(episode.workspaceDir, "queued-ran"))).toBe(false);
+
+    const other = await episodeFor("ptc");
+    const running = other.execute("import time\nopen('started', 'w').close()\ntime.sleep(30)");
+    while (!existsSync(join(other.workspaceDir, "started")) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await other.dispose();
+    expect((await running).status).toBe("timeout");
   });
 });

@@ -24,6 +24,8 @@ export type HarnessMode = z.infer<typeof harnessModeSchema>;
 const PTC_SHORT_DESCRIPTION =
   "Run Python code in the persistent sandboxed kernel (see the system prompt for the available tools).";
 
+const ENDED_WHILE_RUNNING = "[The episode ended (claim_done) while this call was running.]";
+
 export interface EpisodeDriverOptions {
   mode: HarnessMode;
   /** Deadline of one code execution (default: the kernel's, 60 s). */
@@ -207,7 +209,9 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
     stats.codeBlocks += 1;
     const failed = result.status !== "ok";
     if (failed) stats.runtimeErrors += 1;
-    return outcome(PTC_TOOL_NAME, "code", result.text, { runtimeError: failed, execution: { code, result } });
+    // claim_done arrived while this code ran: it was interrupted (or never started) and the episode is over.
+    const text = episode.finished ? `${result.text}\n${ENDED_WHILE_RUNNING}` : result.text;
+    return outcome(PTC_TOOL_NAME, "code", text, { runtimeError: failed, execution: { code, result } });
   };
 
   const claimDone = async (args: Record<string, unknown>): Promise<DriverCallOutcome> => {
@@ -272,9 +276,11 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
     },
     functionTools: () => tools.map((spec) => toFunctionTool(spec)),
     async call(name, args, callOptions = {}) {
-      if (endReason !== undefined) {
+      if (endReason !== undefined || episode.finished) {
         const why =
-          endReason === "claim_done" ? "claim_done was already called" : "the tool-call limit was reached";
+          endReason === "max_tool_calls"
+            ? "the tool-call limit was reached"
+            : "claim_done was already called";
         return outcome(name, "episode_over", `The episode is over: ${why}.`, { isError: true });
       }
       if (options.maxToolCalls !== undefined && stats.toolCalls >= options.maxToolCalls) {
