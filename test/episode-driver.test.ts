@@ -201,3 +201,43 @@ describe("claim_done while code is running (M3)", () => {
     expect((await running).status).toBe("timeout");
   });
 });
+
+describe("what an MCP client and the model see of the episode", () => {
+  it("env serve sends the task's instruction as MCP instructions and as the prompt 'task'", async () => {
+    const served = await connect(await episodeFor("dtc"), "dtc");
+    try {
+      const instructions = served.client.getInstructions() ?? "";
+      expect(instructions).toContain(tinyTask.instruction);
+      expect(instructions).toContain("call claim_done once with your final answer");
+      const prompts = await served.client.listPrompts();
+      expect(prompts.prompts.map((prompt) => prompt.name)).toEqual(["task"]);
+      const prompt = await served.client.getPrompt({ name: "task" });
+      expect(prompt.messages[0]).toMatchObject({
+        role: "user",
+        content: { type: "text", text: instructions },
+      });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("claim_done's reply names the checks without their expected values unless the verdict is revealed", async () => {
+    const replies: Record<string, string> = {};
+    for (const reveal of [false, true]) {
+      await using driver = createEpisodeDriver(await episodeFor("dtc"), {
+        mode: "dtc",
+        revealVerdict: reveal,
+      });
+      const done = await driver.call("claim_done", { answer: "12.5" });
+      replies[String(reveal)] = done.text;
+      expect(done.verdict?.checks.find((item) => item.id === "deactivated")?.message).toBe(
+        "expected 3,7,11, found ",
+      );
+    }
+    expect(replies.false).toContain("Reward: 0");
+    expect(replies.false).toContain("- [FAIL] deactivated\n");
+    expect(replies.false).toContain("- [FAIL] total");
+    expect(replies.false).not.toContain("expected");
+    expect(replies.true).toContain("- [FAIL] deactivated: expected 3,7,11, found");
+  });
+});

@@ -38,6 +38,8 @@ export interface EpisodeDriverOptions {
    * renders (the tool then carries a short description).
    */
   ptcDocumentation?: "tool" | "system_prompt";
+  /** Show the verifier's check messages (which may hold expected values) in claim_done's reply: debugging only. */
+  revealVerdict?: boolean;
 }
 
 /** What one dispatched call was. */
@@ -218,11 +220,16 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
     answer = typeof args.answer === "string" ? args.answer : JSON.stringify(args.answer ?? "");
     verdict = await episode.finish(answer);
     endReason = "claim_done";
-    return outcome(CLAIM_DONE_TOOL_NAME, "claim_done", formatVerdict(verdict), {
-      verdict,
-      answer,
-      endReason,
-    });
+    return outcome(
+      CLAIM_DONE_TOOL_NAME,
+      "claim_done",
+      formatVerdict(verdict, { reveal: options.revealVerdict === true }),
+      {
+        verdict,
+        answer,
+        endReason,
+      },
+    );
   };
 
   const dispatch = async (

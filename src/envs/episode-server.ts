@@ -1,19 +1,40 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListToolsRequestSchema,
   type CallToolResult,
+  type GetPromptResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../core/index.js";
 import { textResult, toMcpTool, type McpSession } from "../runtime/index.js";
+import { CLAIM_DONE_TOOL_NAME } from "./claim-done.js";
 import { createEpisodeDriver, type EpisodeDriver, type EpisodeDriverOptions } from "./episode-driver.js";
 import type { Episode } from "./episode.js";
 
-/** An MCP server over one episode's driver: it lists the mode's tools and dispatches every call through the driver. */
+/** The name of the MCP prompt that carries the episode's task. */
+export const EPISODE_PROMPT_NAME = "task";
+
+/** What an MCP client needs to run the episode: the task's instruction and how to end it. */
+export function episodeInstructions(driver: EpisodeDriver): string {
+  return [
+    driver.episode.task.instruction,
+    "",
+    `Work with the tools of this server. When the task is complete, call ${CLAIM_DONE_TOOL_NAME} once with your final answer in exactly the requested format; the episode then ends and the reply gives the reward.`,
+  ].join("\n");
+}
+
+/**
+ * An MCP server over one episode's driver: the task as the server's `instructions` and as the prompt
+ * `task`, the mode's tools, and every call dispatched through the driver.
+ */
 export function createEpisodeMcpServer(driver: EpisodeDriver): Server {
+  const task = driver.episode.task;
+  const instructions = episodeInstructions(driver);
   const server = new Server(
-    { name: `progagent-env-${driver.episode.task.id}`, version: "0.1.0" },
-    { capabilities: { tools: {} } },
+    { name: `progagent-env-${task.id}`, version: "0.1.0" },
+    { capabilities: { tools: {}, prompts: {} }, instructions },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: driver.tools.map((spec) => toMcpTool(spec)),
@@ -27,6 +48,21 @@ export function createEpisodeMcpServer(driver: EpisodeDriver): Server {
     } catch (error) {
       return textResult(`Error: ${errorMessage(error)}`, true) as CallToolResult;
     }
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: [
+      { name: EPISODE_PROMPT_NAME, description: `The task of this episode (${task.id}): ${task.summary}` },
+    ],
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, (request): GetPromptResult => {
+    if (request.params.name !== EPISODE_PROMPT_NAME)
+      throw new Error(
+        `unknown prompt '${request.params.name}': this server has one prompt, '${EPISODE_PROMPT_NAME}'`,
+      );
+    return {
+      description: `The task of this episode (${task.id})`,
+      messages: [{ role: "user", content: { type: "text", text: instructions } }],
+    };
   });
   return server;
 }

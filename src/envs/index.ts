@@ -56,5 +56,10 @@ export type {
   DriverCallOutcome,
   DriverCallOptions,
 } from "./episode-driver.js";
-export { createEpisodeMcpServer, episodeMcpSession } from "./episode-server.js";
+export {
+  EPISODE_PROMPT_NAME,
+  createEpisodeMcpServer,
+  episodeInstructions,
+  episodeMcpSession,
+} from "./episode-server.js";
 export { PYTHON_WORKSPACE_HELPERS } from "./python-helpers.js";

@@ -57,6 +57,8 @@ export interface AgentEpisodeOptions {
   temperature?: number;
   cacheDir?: string;
   signal?: AbortSignal;
+  /** Show the verifier's check messages (expected values) to the model in claim_done's reply: debugging only. */
+  revealVerdict?: boolean;
 }
 
 /** The state of one running episode, shared by the phases of the loop. */
@@ -137,6 +139,7 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
     timeoutMs: limits.executionTimeoutMs,
     maxToolCalls: limits.maxToolCalls,
     ptcDocumentation: "system_prompt",
+    revealVerdict: options.revealVerdict === true,
   });
   const tools = driver.functionTools();
   const messages: ChatMessage[] = [
