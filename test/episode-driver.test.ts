@@ -101,7 +101,13 @@ describe("the episode driver", () => {
     expect(failing.runtimeError).toBe(true);
     const missing = await driver.call("programmatic_tool_call", { source: "print(1)" });
     expect(missing.text).toContain('expects {"code": string}');
-    expect(driver.stats).toEqual({ toolCalls: 4, codeBlocks: 2, runtimeErrors: 3, refusedDirectCalls: 1 });
+    expect(driver.stats).toEqual({
+      toolCalls: 4,
+      codeBlocks: 2,
+      runtimeErrors: 3,
+      refusedDirectCalls: 1,
+      terminalCommands: 0,
+    });
   });
 
   it("ends the episode at the tool-call limit without running the call", async () => {

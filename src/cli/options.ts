@@ -1,6 +1,13 @@
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import type { KernelOptions } from "../kernel/index.js";
-import { SCALES, parseScaleList, type Scale } from "../envs/index.js";
+import {
+  INTERFACE_PROFILES,
+  SCALES,
+  interfaceProfileNameSchema,
+  parseScaleList,
+  type InterfaceProfileName,
+  type Scale,
+} from "../envs/index.js";
 
 export function parsePositiveNumber(text: string, flag: string, allowZero = false): number {
   const value = Number(text);
@@ -35,4 +42,15 @@ export function waitForShutdown(): Promise<void> {
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
   });
+}
+
+/** `--interface <profile>`: default or paper. */
+export function parseInterfaceOption(text: string | undefined): InterfaceProfileName {
+  const parsed = interfaceProfileNameSchema.safeParse(text ?? "default");
+  if (!parsed.success)
+    throw new ProgAgentError(`--interface expects ${INTERFACE_PROFILES.join(" or ")}, got '${text}'`, {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    });
+  return parsed.data;
 }

@@ -12,9 +12,16 @@ import {
   type ToolCallResult,
   type ToolSpec,
 } from "../runtime/index.js";
-import { CLAIM_DONE_SPEC, CLAIM_DONE_TOOL_NAME, formatVerdict } from "./claim-done.js";
+import { CLAIM_DONE_TOOL_NAME, claimDoneAnswer, formatVerdict } from "./claim-done.js";
 import type { Verdict } from "./define-task.js";
 import type { Episode } from "./episode.js";
+import { interfaceProfile, type InterfaceProfile, type InterfaceProfileName } from "./interface-profile.js";
+import {
+  TERMINAL_ALLOWED,
+  TERMINAL_TOOL_NAME,
+  parseTerminalCommand,
+  refusedTerminalMessage,
+} from "./terminal.js";
 
 export const HARNESS_MODES = ["dtc", "ptc", "hybrid"] as const;
 export const harnessModeSchema = z.enum(HARNESS_MODES);
@@ -28,8 +35,12 @@ const ENDED_WHILE_RUNNING = "[The episode ended (claim_done) while this call was
 
 export interface EpisodeDriverOptions {
   mode: HarnessMode;
-  /** Deadline of one code execution (default: the kernel's, 60 s). */
+  /** Deadline of one code execution or terminal command (default: the kernel's, 60 s). */
   timeoutMs?: number;
+  /** How the meta-tools are presented (default `default`); see `interfaceProfile`. */
+  interface?: InterfaceProfileName;
+  /** Offer `terminal` (ls, find, cat in the workspace); default: the profile's choice. Needs a kernel. */
+  terminal?: boolean;
   /** Calls beyond this end the episode with `max_tool_calls` (default: no limit). */
   maxToolCalls?: number;
   /**
@@ -46,6 +57,7 @@ export interface EpisodeDriverOptions {
 export type DriverCallKind =
   | "environment"
   | "code"
+  | "terminal"
   | "claim_done"
   | "refused_direct_call"
   | "invalid_arguments"
@@ -64,6 +76,8 @@ export interface DriverCallOutcome {
   runtimeError: boolean;
   /** The code that ran and how it ended (kind `code`). */
   execution?: { code: string; result: ExecutionResult };
+  /** The command, the argv that ran (null when refused) and how it ended (kind `terminal`). */
+  terminal?: { command: string; argv: string[] | null; result: ExecutionResult | null; durationMs: number };
   /** The verdict and the recorded answer (kind `claim_done`). */
   verdict?: Verdict;
   answer?: string;
@@ -79,6 +93,8 @@ export interface EpisodeDriverStats {
   runtimeErrors: number;
   /** Direct calls to environment tools refused in PTC mode. */
   refusedDirectCalls: number;
+  /** terminal calls, refused ones included. */
+  terminalCommands: number;
 }
 
 export interface DriverCallOptions {
@@ -93,6 +109,9 @@ export interface DriverCallOptions {
 export interface EpisodeDriver {
   readonly episode: Episode;
   readonly mode: HarnessMode;
+  readonly profile: InterfaceProfile;
+  /** Whether `terminal` is offered. */
+  readonly terminal: boolean;
   /** The tools offered, in order: the environment tools (not in PTC), programmatic_tool_call (not in DTC), claim_done. */
   readonly tools: readonly ToolSpec[];
   /** Every name the driver answers to (what an unknown-tool error lists). */
@@ -148,11 +167,13 @@ function parseArguments(
 
 export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOptions): EpisodeDriver {
   const { mode } = options;
-  if (mode !== "dtc" && !episode.hasKernel)
-    throw new ProgAgentError(`mode '${mode}' runs code: create the episode with withKernel: true`, {
-      code: ERROR_CODES.INVALID_ARGUMENT,
-      category: "system",
-    });
+  const profile = interfaceProfile(options.interface);
+  const terminal = options.terminal ?? profile.terminalByDefault;
+  if ((mode !== "dtc" || terminal) && !episode.hasKernel)
+    throw new ProgAgentError(
+      `${terminal ? "terminal" : `mode '${mode}'`} runs in the sandbox: create the episode with withKernel: true`,
+      { code: ERROR_CODES.INVALID_ARGUMENT, category: "system" },
+    );
   const timeoutSeconds = Math.round((options.timeoutMs ?? 60_000) / 1000);
   const ptcSpec: ToolSpec = {
     name: PTC_TOOL_NAME,
@@ -165,14 +186,22 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
   const tools: ToolSpec[] = [
     ...(mode === "ptc" ? [] : episode.endpoints),
     ...(mode === "dtc" ? [] : [ptcSpec]),
-    CLAIM_DONE_SPEC,
+    ...(terminal ? [profile.terminal] : []),
+    profile.claimDone,
   ];
   const knownToolNames = [
     ...episode.endpoints.map((tool) => tool.name),
     ...(mode === "dtc" ? [] : [PTC_TOOL_NAME]),
+    ...(terminal ? [TERMINAL_TOOL_NAME] : []),
     CLAIM_DONE_TOOL_NAME,
   ];
-  const stats: EpisodeDriverStats = { toolCalls: 0, codeBlocks: 0, runtimeErrors: 0, refusedDirectCalls: 0 };
+  const stats: EpisodeDriverStats = {
+    toolCalls: 0,
+    codeBlocks: 0,
+    runtimeErrors: 0,
+    refusedDirectCalls: 0,
+    terminalCommands: 0,
+  };
   let endReason: EpisodeDriver["endReason"];
   let verdict: Verdict | undefined;
   let answer: string | null = null;
@@ -216,19 +245,48 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
     return outcome(PTC_TOOL_NAME, "code", text, { runtimeError: failed, execution: { code, result } });
   };
 
+  const runTerminal = async (
+    args: Record<string, unknown>,
+    callOptions: DriverCallOptions,
+  ): Promise<DriverCallOutcome> => {
+    stats.terminalCommands += 1;
+    if (typeof args.command !== "string")
+      return outcome(
+        TERMINAL_TOOL_NAME,
+        "invalid_arguments",
+        `Error: ${TERMINAL_TOOL_NAME} expects {"command": string}; ${TERMINAL_ALLOWED}.`,
+        { isError: true },
+      );
+    const command = args.command;
+    const started = performance.now();
+    const parsed = parseTerminalCommand(command, episode.workspaceDir);
+    if (!parsed.ok)
+      return outcome(TERMINAL_TOOL_NAME, "terminal", refusedTerminalMessage(parsed.reason), {
+        isError: true,
+        terminal: { command, argv: null, result: null, durationMs: performance.now() - started },
+      });
+    const result = await episode.runCommand(parsed.argv, {
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+    const text = episode.finished ? `${result.text}\n${ENDED_WHILE_RUNNING}` : result.text;
+    return outcome(TERMINAL_TOOL_NAME, "terminal", text, {
+      isError: result.status !== "ok",
+      terminal: { command, argv: parsed.argv, result, durationMs: performance.now() - started },
+    });
+  };
+
   const claimDone = async (args: Record<string, unknown>): Promise<DriverCallOutcome> => {
-    answer = typeof args.answer === "string" ? args.answer : JSON.stringify(args.answer ?? "");
-    verdict = await episode.finish(answer);
+    const given = claimDoneAnswer(args, profile.claimDoneArgument);
+    if (!given.ok) return outcome(CLAIM_DONE_TOOL_NAME, "invalid_arguments", given.text, { isError: true });
+    answer = given.answer;
+    verdict = await episode.finish(given.answer);
     endReason = "claim_done";
     return outcome(
       CLAIM_DONE_TOOL_NAME,
       "claim_done",
       formatVerdict(verdict, { reveal: options.revealVerdict === true }),
-      {
-        verdict,
-        answer,
-        endReason,
-      },
+      { verdict, answer: given.answer, endReason },
     );
   };
 
@@ -240,6 +298,7 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
   ): Promise<DriverCallOutcome> => {
     if (name === CLAIM_DONE_TOOL_NAME) return await claimDone(args);
     if (name === PTC_TOOL_NAME && mode !== "dtc") return await runCode(args, callOptions);
+    if (name === TERMINAL_TOOL_NAME && terminal) return await runTerminal(args, callOptions);
     if (episode.router.has(name)) {
       if (mode === "ptc") {
         stats.refusedDirectCalls += 1;
@@ -269,6 +328,8 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
   return {
     episode,
     mode,
+    profile,
+    terminal,
     tools,
     knownToolNames,
     stats,

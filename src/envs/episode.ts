@@ -42,6 +42,8 @@ export interface Episode {
   readonly hasKernel: boolean;
   callTool(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolCallResult>;
   execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
+  /** Runs ls, find or cat with an argv list inside the sandbox (see `parseTerminalCommand`). */
+  runCommand(argv: readonly string[], options?: ExecuteOptions): Promise<ExecutionResult>;
   /** Ends the episode and runs the verifier on the host; a verifier that throws yields reward 0. */
   finish(answer: string): Promise<Verdict>;
   dispose(): Promise<void>;
@@ -175,6 +177,12 @@ export async function createEpisode(
       async execute(code, executeOptions = {}) {
         return await inKernel(
           (owned, signal) => owned.execute(code, { ...executeOptions, signal }),
+          executeOptions.signal,
+        );
+      },
+      async runCommand(argv, executeOptions = {}) {
+        return await inKernel(
+          (owned, signal) => owned.runCommand(argv, { ...executeOptions, signal }),
           executeOptions.signal,
         );
       },

@@ -32,7 +32,26 @@ export {
   openStateView,
 } from "./instance.js";
 export type { Instance, InstanceStats, InstanceManifest } from "./instance.js";
-export { CLAIM_DONE_TOOL_NAME, CLAIM_DONE_SPEC, claimDoneInputSchema, formatVerdict } from "./claim-done.js";
+export {
+  CLAIM_DONE_TOOL_NAME,
+  CLAIM_DONE_SPEC,
+  claimDoneInputSchema,
+  claimDoneActionInputSchema,
+  claimDoneAnswer,
+  formatVerdict,
+} from "./claim-done.js";
+export {
+  TERMINAL_TOOL_NAME,
+  TERMINAL_PROGRAMS,
+  TERMINAL_ALLOWED,
+  terminalInputSchema,
+  parseTerminalCommand,
+  checkWorkspacePath,
+  refusedTerminalMessage,
+} from "./terminal.js";
+export type { ParsedTerminalCommand } from "./terminal.js";
+export { INTERFACE_PROFILES, interfaceProfileNameSchema, interfaceProfile } from "./interface-profile.js";
+export type { InterfaceProfile, InterfaceProfileName } from "./interface-profile.js";
 export { createEpisode, taskToolDefinitions } from "./episode.js";
 export type { Episode, EpisodeOptions } from "./episode.js";
 export { runCells } from "./run-cells.js";

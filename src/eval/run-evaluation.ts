@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
-import type { HarnessMode, Scale, TaskDefinition } from "../envs/index.js";
+import type { HarnessMode, InterfaceProfileName, Scale, TaskDefinition } from "../envs/index.js";
 import { createKernelPool, type KernelOptions, type KernelPool } from "../kernel/index.js";
 import {
   createAnthropicClient,
@@ -116,6 +116,10 @@ export interface EvaluationOptions extends EvaluationPlan {
   temperature?: number;
   /** Show verifier check messages (expected values) to the model in claim_done's reply: debugging only. */
   revealVerdict?: boolean;
+  /** How the meta-tools are presented (recorded in each trajectory when not `default`). */
+  interface?: InterfaceProfileName;
+  /** Offer `terminal` (ls, find, cat in the workspace); default: the profile's choice. */
+  terminal?: boolean;
   signal?: AbortSignal;
   onProgress?: (event: { done: number; total: number; skipped: number; last?: Trajectory }) => void;
 }
@@ -166,7 +170,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     (job) => !previous.ids.has(episodeIdOf(job.task.id, job.scale, job.mode, job.sample)),
   );
   const skipped = jobs.length - pending.length;
-  const needsKernel = options.harnesses.some((mode) => mode !== "dtc");
+  const needsKernel = options.harnesses.some((mode) => mode !== "dtc") || options.terminal === true;
   const pool = createKernelPool({
     size: needsKernel ? Math.min(options.concurrency, 4) : 0,
     kernel: options.kernelOptions ?? {},
@@ -197,6 +201,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
           ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.revealVerdict ? { revealVerdict: true } : {}),
+          ...(options.interface ? { interface: options.interface } : {}),
+          ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
         });
       } catch (error) {
         throw new ProgAgentError(

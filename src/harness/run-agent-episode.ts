@@ -3,7 +3,9 @@ import { errorMessage } from "../core/index.js";
 import {
   createEpisode,
   createEpisodeDriver,
+  interfaceProfile,
   type DriverCallOutcome,
+  type InterfaceProfileName,
   type EpisodeDriver,
   type HarnessMode,
   type Scale,
@@ -59,6 +61,10 @@ export interface AgentEpisodeOptions {
   signal?: AbortSignal;
   /** Show the verifier's check messages (expected values) to the model in claim_done's reply: debugging only. */
   revealVerdict?: boolean;
+  /** How the meta-tools are presented (default `default`; `paper`: as the paper's runtime did). */
+  interface?: InterfaceProfileName;
+  /** Offer `terminal` (ls, find, cat in the workspace); default: the profile's choice. */
+  terminal?: boolean;
 }
 
 /** The state of one running episode, shared by the phases of the loop. */
@@ -119,8 +125,9 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
   const started = performance.now();
   const toolCalls: ToolCallEntry[] = [];
   let currentTurn = 0;
+  const terminal = options.terminal ?? interfaceProfile(options.interface).terminalByDefault;
   const episode = await createEpisode(options.task, options.scale, options.seed, {
-    withKernel: options.mode !== "dtc",
+    withKernel: options.mode !== "dtc" || terminal,
     ...(options.pool ? { pool: options.pool } : {}),
     kernelOptions: { ...options.kernelOptions, timeoutMs: limits.executionTimeoutMs },
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
@@ -140,6 +147,8 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
     maxToolCalls: limits.maxToolCalls,
     ptcDocumentation: "system_prompt",
     revealVerdict: options.revealVerdict === true,
+    terminal,
+    ...(options.interface ? { interface: options.interface } : {}),
   });
   const tools = driver.functionTools();
   const messages: ChatMessage[] = [
@@ -149,6 +158,10 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
         options.mode,
         episode.endpoints,
         Math.round(limits.executionTimeoutMs / 1000),
+        {
+          profile: driver.profile,
+          terminal: driver.terminal,
+        },
       ),
     },
     { role: "user", content: options.task.instruction },
@@ -257,8 +270,18 @@ async function dispatchToolCalls(
   }
 }
 
-/** Account what the trajectory keeps of one call beyond its message: the code block. */
+/** Account what the trajectory keeps of one call beyond its message: the code block, or the terminal call. */
 function recordOutcome(run: EpisodeRun, outcome: DriverCallOutcome): void {
+  if (outcome.terminal) {
+    run.toolCalls.push({
+      turn: run.turn,
+      name: outcome.name,
+      args: { command: outcome.terminal.command },
+      via: "direct",
+      isError: outcome.result.isError === true,
+      durationMs: Math.round(outcome.terminal.durationMs * 100) / 100,
+    });
+  }
   if (!outcome.execution) return;
   const { code, result } = outcome.execution;
   run.codeBlocks.push({
@@ -313,6 +336,8 @@ function toTrajectory(run: EpisodeRun): Trajectory {
     error: run.failure,
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(performance.now() - run.started),
+    ...(driver.profile.name === "default" ? {} : { interface: driver.profile.name }),
+    ...(driver.terminal ? { terminal: true } : {}),
   };
 }
 

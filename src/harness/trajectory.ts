@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { harnessModeSchema } from "../envs/index.js";
+import { harnessModeSchema, interfaceProfileNameSchema } from "../envs/index.js";
 
 export const END_REASONS = [
   "claim_done",
@@ -96,5 +96,9 @@ export const trajectorySchema = z.object({
   error: z.string().nullable(),
   startedAt: z.string(),
   durationMs: z.number(),
+  /** The interface profile that presented the meta-tools, when not `default`. */
+  interface: interfaceProfileNameSchema.optional(),
+  /** Whether `terminal` was offered (absent: it was not). */
+  terminal: z.boolean().optional(),
 });
 export type Trajectory = z.infer<typeof trajectorySchema>;

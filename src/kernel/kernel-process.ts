@@ -23,6 +23,8 @@ export type KernelMessage =
       value: string | null;
       error: { type: string; message: string; traceback: string } | null;
       tool_calls: number;
+      /** Only in the reply to a `run` command. */
+      exit_code?: number | null;
     };
 
 export interface ResourceLimits {

@@ -73,6 +73,8 @@ export interface ExecutionResult {
   toolCallCount: number;
   /** This execution ran in a fresh kernel after the previous one was lost. */
   kernelRestarted: boolean;
+  /** For a command (runCommand): the program's exit code, or null when it did not exit by itself. */
+  exitCode?: number | null;
 }
 
 export interface ExecuteOptions {
@@ -86,6 +88,12 @@ export interface Kernel {
   start(): Promise<void>;
   setTools(tools: KernelToolSpec[], handler: KernelToolHandler): void;
   execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
+  /**
+   * Runs one of the programs the bootstrap allows (ls, find, cat) inside the sandbox with an argv list (never a
+   * shell), in the workspace; its output is composed and truncated like an execution's. The caller validates
+   * the command first; the bootstrap refuses any other program.
+   */
+  runCommand(argv: readonly string[], options?: ExecuteOptions): Promise<ExecutionResult>;
   /** Gives the sandbox user ownership of files the host put into the workspace. */
   grantWorkspace(): void;
   dispose(): Promise<void>;
@@ -300,11 +308,16 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     return await starting;
   };
 
-  const runExecution = async (code: string, executeOptions: ExecuteOptions): Promise<ExecutionResult> => {
+  const runExecution = async (
+    request: { t: "exec"; code: string } | { t: "run"; argv: readonly string[] },
+    executeOptions: ExecuteOptions,
+  ): Promise<ExecutionResult> => {
     const startedAt = Date.now();
-    const restartedNow = lostState && everStarted;
+    const isCommand = request.t === "run";
+    // A command does not use the program's state: the note about lost state waits for the next execution.
+    const restartedNow = lostState && everStarted && !isCommand;
     const process = await ensureProcess();
-    lostState = false;
+    if (!isCommand) lostState = false;
     const limitMs = executeOptions.timeoutMs ?? timeoutMs;
     executionId += 1;
     const controller = new AbortController();
@@ -339,7 +352,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         interrupt();
       }, limitMs);
       executeOptions.signal?.addEventListener("abort", interrupt, { once: true });
-      process.send({ t: "exec", id: executionId, code });
+      process.send({ ...request, id: executionId });
     });
     clearTimeout(interruptTimer);
     clearTimeout(killTimer);
@@ -356,7 +369,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       value = outcome.message.value;
       error = outcome.message.error;
       toolCallCount = outcome.message.tool_calls;
-      if (error && error.type === "KeyboardInterrupt" && (timedOut || executeOptions.signal?.aborted)) {
+      if (isCommand) {
+        status = commandOutcome(request.argv[0] ?? "", outcome.message, timedOut, seconds, trailer);
+      } else if (
+        error &&
+        error.type === "KeyboardInterrupt" &&
+        (timedOut || executeOptions.signal?.aborted)
+      ) {
         status = "timeout";
         trailer.push(
           timedOut
@@ -403,6 +422,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       durationMs: Date.now() - startedAt,
       toolCallCount,
       kernelRestarted: restartedNow,
+      ...(isCommand
+        ? { exitCode: outcome.kind === "done" ? (outcome.message.exit_code ?? null) : null }
+        : {}),
     };
   };
 
@@ -448,7 +470,20 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         );
       }
       // One execution at a time: later calls wait for earlier ones.
-      const run = queue.then(() => runExecution(code, executeOptions));
+      const run = queue.then(() => runExecution({ t: "exec", code }, executeOptions));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    runCommand(argv, executeOptions = {}) {
+      if (disposed) {
+        return Promise.reject(
+          new ProgAgentError("the kernel was disposed", {
+            code: ERROR_CODES.KERNEL_DISPOSED,
+            category: "system",
+          }),
+        );
+      }
+      const run = queue.then(() => runExecution({ t: "run", argv }, executeOptions));
       queue = run.catch(() => undefined);
       return run;
     },
@@ -456,4 +491,28 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     dispose,
     [Symbol.asyncDispose]: dispose,
   };
+}
+
+/** How a command ended, as a status and trailer lines (the interrupt of a command kills the program). */
+function commandOutcome(
+  program: string,
+  message: Extract<KernelMessage, { t: "done" }>,
+  timedOut: boolean,
+  seconds: number,
+  trailer: string[],
+): ExecutionStatus {
+  if (message.error?.type === "KeyboardInterrupt") {
+    trailer.push(
+      timedOut
+        ? `[${program} timed out after ${seconds} s and was stopped.]`
+        : `[${program} was cancelled and stopped.]`,
+    );
+    return "timeout";
+  }
+  if (message.error) return "error";
+  if (message.exit_code !== undefined && message.exit_code !== null && message.exit_code !== 0) {
+    trailer.push(`[${program} exited with code ${message.exit_code}]`);
+    return "error";
+  }
+  return "ok";
 }

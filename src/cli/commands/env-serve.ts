@@ -1,9 +1,15 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
-import { createEpisode, episodeMcpSession, harnessModeSchema } from "../../envs/index.js";
+import { createEpisode, episodeMcpSession, harnessModeSchema, interfaceProfile } from "../../envs/index.js";
 import { serveStdio } from "../../runtime/index.js";
 import { loadSuite } from "../../suite/index.js";
-import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption, waitForShutdown } from "../options.js";
+import {
+  kernelOptionsFrom,
+  parseInterfaceOption,
+  parsePositiveNumber,
+  parseScalesOption,
+  waitForShutdown,
+} from "../options.js";
 
 export function registerEnvServe(program: Command): void {
   const env = program.command("env").description("Serve task episodes");
@@ -16,7 +22,12 @@ export function registerEnvServe(program: Command): void {
     .option("--scale <scale>", "v0..v3", "v0")
     .option("--seed <n>", "seed", "0")
     .option("--mode <mode>", "dtc | ptc | hybrid", "ptc")
-    .option("--timeout <seconds>", "per-execution timeout in seconds", "60")
+    .option("--timeout <seconds>", "per execution or terminal command (default: the profile's, 60)")
+    .option("--interface <profile>", "default | paper (the meta-tools as the paper's runtime presented them)")
+    .option(
+      "--terminal",
+      "offer terminal (ls, find, cat in the workspace); on by default with --interface paper",
+    )
     .option(
       "--reveal-verdict",
       "DEBUGGING: show the verifier's check messages (expected values) in claim_done's reply",
@@ -37,7 +48,15 @@ export function registerEnvServe(program: Command): void {
           category: "user",
         });
       const [scale] = parseScalesOption(String(options.scale));
-      const timeoutMs = parsePositiveNumber(String(options.timeout), "--timeout") * 1000;
+      const profileName = parseInterfaceOption(
+        typeof options.interface === "string" ? options.interface : undefined,
+      );
+      const profile = interfaceProfile(profileName);
+      const terminal = options.terminal === true || profile.terminalByDefault;
+      const timeoutMs =
+        typeof options.timeout === "string"
+          ? parsePositiveNumber(options.timeout, "--timeout") * 1000
+          : profile.executionTimeoutMs.evaluation;
       const controller = new AbortController();
       void waitForShutdown().then(() => controller.abort());
       await serveStdio(async () => {
@@ -46,12 +65,14 @@ export function registerEnvServe(program: Command): void {
           scale ?? "v0",
           parsePositiveNumber(String(options.seed), "--seed", true),
           {
-            withKernel: parsedMode.data !== "dtc",
+            withKernel: parsedMode.data !== "dtc" || terminal,
             kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },
           },
         );
         return episodeMcpSession(episode, parsedMode.data, {
           timeoutMs,
+          interface: profileName,
+          terminal,
           revealVerdict: options.revealVerdict === true,
         });
       }, controller.signal);

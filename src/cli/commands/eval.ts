@@ -1,10 +1,16 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { parseChoiceList } from "../../core/index.js";
-import { HARNESS_MODES, type HarnessMode } from "../../envs/index.js";
+import { HARNESS_MODES, interfaceProfile, type HarnessMode } from "../../envs/index.js";
 import { formatSummaryTable, runEvaluation, writeReports, type EvaluationOptions } from "../../eval/index.js";
 import { loadSuite } from "../../suite/index.js";
-import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption, waitForShutdown } from "../options.js";
+import {
+  kernelOptionsFrom,
+  parseInterfaceOption,
+  parsePositiveNumber,
+  parseScalesOption,
+  waitForShutdown,
+} from "../options.js";
 import { createProgressBar } from "../progress.js";
 
 /** The oracle's direct-call replay sends one call per turn: it needs room at v3 that a model's budget would not give. */
@@ -28,6 +34,8 @@ export interface EvaluationCommandInput {
   kernelOptions?: EvaluationOptions["kernelOptions"];
   temperature?: number;
   revealVerdict?: boolean;
+  interface?: EvaluationOptions["interface"];
+  terminal?: boolean;
 }
 
 /** Runs an evaluation with a progress bar, writes the reports, prints the summary; shared by `eval` and `start`. */
@@ -90,7 +98,12 @@ export function registerEval(program: Command): void {
     .option("--max-turns <n>", "turn limit per episode")
     .option("--context-window <tokens>", "context window in tokens (the context-limit stop)")
     .option("--max-tokens <n>", "max tokens per model turn")
-    .option("--timeout <seconds>", "per code execution", "60")
+    .option("--timeout <seconds>", "per code execution or terminal command (default: the profile's, 60)")
+    .option("--interface <profile>", "default | paper (the meta-tools as the paper's runtime presented them)")
+    .option(
+      "--terminal",
+      "offer terminal (ls, find, cat in the workspace); on by default with --interface paper",
+    )
     .option(
       "--reveal-verdict",
       "DEBUGGING: show the verifier's check messages (expected values) to the model in claim_done's reply",
@@ -99,6 +112,7 @@ export function registerEval(program: Command): void {
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const text = (name: string): string | undefined =>
         typeof options[name] === "string" ? options[name] : undefined;
+      const profile = parseInterfaceOption(text("interface"));
       await runEvaluationCommand({
         model: String(options.model),
         harnesses: parseHarnessList(String(options.harness)),
@@ -114,7 +128,9 @@ export function registerEval(program: Command): void {
         },
         limits: {
           ...(String(options.model) === "oracle" ? ORACLE_LIMITS : {}),
-          executionTimeoutMs: parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
+          executionTimeoutMs: text("timeout")
+            ? parsePositiveNumber(text("timeout")!, "--timeout") * 1000
+            : interfaceProfile(profile).executionTimeoutMs.evaluation,
           ...(text("maxTurns") ? { maxTurns: parsePositiveNumber(text("maxTurns")!, "--max-turns") } : {}),
           ...(text("contextWindow")
             ? { contextWindowTokens: parsePositiveNumber(text("contextWindow")!, "--context-window") }
@@ -126,6 +142,8 @@ export function registerEval(program: Command): void {
         kernelOptions: kernelOptionsFrom(options),
         ...(text("temperature") ? { temperature: Number(text("temperature")) } : {}),
         ...(options.revealVerdict === true ? { revealVerdict: true } : {}),
+        ...(profile === "default" ? {} : { interface: profile }),
+        ...(options.terminal === true ? { terminal: true } : {}),
       });
     });
 

@@ -420,6 +420,84 @@ def _init(message):
         _attribute_names[spec["attr"]] = spec["name"]
 
 
+# The programs a `run` command may start (the terminal meta-tool), by name: the second wall behind the host's check.
+_COMMAND_PROGRAMS = {
+    "ls": ("/usr/bin/ls", "/bin/ls"),
+    "find": ("/usr/bin/find", "/bin/find"),
+    "cat": ("/usr/bin/cat", "/bin/cat"),
+}
+_COMMAND_ENVIRONMENT = {b"PATH": b"/usr/bin:/bin", b"LC_ALL": b"C.UTF-8", b"HOME": b"/workspace"}
+_workspace_fd = None
+
+
+def _run_command(message):
+    """Runs one allowed program with an argv list (never a shell) in the workspace, whatever the program's cwd.
+
+    Its output goes to fd 1 and 2 like a cell's, so the host composes it the same way. An interrupt (the
+    host's deadline) kills the program and is reported as KeyboardInterrupt."""
+    reply = {"t": "done", "id": message.get("id"), "value": None, "error": None, "tool_calls": 0, "exit_code": None}
+    argv = message.get("argv")
+    pid = None
+    try:
+        try:
+            if (
+                not isinstance(argv, list)
+                or not argv
+                or not all(isinstance(item, str) for item in argv)
+                or argv[0] not in _COMMAND_PROGRAMS
+            ):
+                raise PermissionError("only %s can run here" % ", ".join(sorted(_COMMAND_PROGRAMS)))
+            program = next((path for path in _COMMAND_PROGRAMS[argv[0]] if _is_file(path)), None)
+            if program is None:
+                raise FileNotFoundError("%s is not installed in the sandbox" % argv[0])
+            _flush_streams()
+            previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            here = os.open(".", os.O_RDONLY)
+            try:
+                os.fchdir(_workspace_fd)
+                pid = os.posix_spawn(
+                    program,
+                    argv,
+                    _COMMAND_ENVIRONMENT,
+                    file_actions=[(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0)],
+                    setsigmask=(),
+                    setsigdef=(signal.SIGINT,),
+                )
+            finally:
+                os.fchdir(here)
+                os.close(here)
+                signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+            _, status = os.waitpid(pid, 0)
+            pid = None
+            reply["exit_code"] = os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+        except OSError as error:
+            reply["error"] = {
+                "type": type(error).__name__,
+                "message": _safe_str(error),
+                "traceback": "%s: %s\n" % (type(error).__name__, _safe_str(error)),
+            }
+    except KeyboardInterrupt:
+        reply["error"] = {"type": "KeyboardInterrupt", "message": "", "traceback": ""}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        if pid is not None:
+            try:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+            except OSError:
+                pass
+        _send(reply)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _is_file(path):
+    try:
+        return (os.stat(path).st_mode & 0o170000) == 0o100000
+    except OSError:
+        return False
+
+
 def _is_directory(path):
     try:
         return (os.stat(path).st_mode & 0o170000) == 0o040000
@@ -456,6 +534,9 @@ def main():
     os.unsetenv(b"PROGAGENT_LIMITS")
     _apply_limits(limits)
     sys.path.insert(0, os.getcwd())
+    global _workspace_fd
+    _workspace_fd = os.open(".", os.O_RDONLY)
+    _workspace_fd = _move_fd(_workspace_fd, 1020)
     _send({"t": "ready", "pid": os.getpid()})
     while True:
         try:
@@ -463,6 +544,8 @@ def main():
             kind = message.get("t")
             if kind == "exec":
                 _execute(message)
+            elif kind == "run":
+                _run_command(message)
             elif kind == "init":
                 _init(message)
                 _send({"t": "ok", "id": message.get("id")})
