@@ -129,9 +129,7 @@ function at(fd: number, name: string): string {
 }
 
 function errnoCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error
-    ? String((error).code)
-    : undefined;
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }
 
 function classifyEntry(stats: Stats | undefined): WorkspaceRefusal {
