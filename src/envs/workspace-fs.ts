@@ -11,7 +11,7 @@ import {
   writeSync,
   type Stats,
 } from "node:fs";
-import { lstat, mkdir, open, opendir, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, type FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { ERROR_CODES, ProgAgentError, withDeadline } from "../core/index.js";
 
@@ -82,6 +82,7 @@ export const MAX_WALK_DEPTH = 64;
 export const WORKSPACE_FS_TIMEOUT_MS = 20_000;
 
 const NAME_MAX_BYTES = 255;
+const MAX_DIRECTORY_BYTES = 16 * 1024 * 1024;
 const PATH_MAX_BYTES = 4095;
 const CHUNK_BYTES = 1024 * 1024;
 const SANDBOX_PREFIX = "/workspace";
@@ -266,56 +267,89 @@ async function openRoot(operation: Operation, root: string): Promise<FileHandle>
   return await operation.open(root, constants.O_RDONLY | constants.O_DIRECTORY);
 }
 
+/**
+ * What a failed no-follow directory open means. ENOTDIR is ambiguous (a link, a file, or an entry swapped
+ * between the open and the lstat that explains it), so `undefined` says "try again".
+ */
+function directoryOpenRefusal(
+  error: unknown,
+  name: string,
+  entry: Stats | undefined,
+): WorkspaceFsError | undefined {
+  if (errnoCode(error) === "ENOTDIR" && (entry === undefined || entry.isDirectory())) return undefined;
+  return refusalForOpenError(error, name, entry);
+}
+
+const DIRECTORY_OPEN_ATTEMPTS = 4;
+
+function changingError(name: string): WorkspaceFsError {
+  return new WorkspaceFsError("outside", `'${name}' kept changing between a directory and something else`);
+}
+
 async function openChildDirectory(
   operation: Operation,
   parent: FileHandle,
   name: string,
 ): Promise<FileHandle> {
-  try {
-    return await operation.open(at(parent.fd, name), DIRECTORY_FLAGS);
-  } catch (error) {
-    if (error instanceof WorkspaceFsError) throw error;
-    throw refusalForOpenError(error, name, await lstatOrUndefined(at(parent.fd, name)));
+  for (let attempt = 0; attempt < DIRECTORY_OPEN_ATTEMPTS; attempt += 1) {
+    try {
+      return await operation.open(at(parent.fd, name), DIRECTORY_FLAGS);
+    } catch (error) {
+      if (error instanceof WorkspaceFsError) throw error;
+      const refusal = directoryOpenRefusal(error, name, await lstatOrUndefined(at(parent.fd, name)));
+      if (refusal) throw refusal;
+    }
   }
+  throw changingError(name);
 }
 
-/** Opens the directory at `components` by walking from the root, one no-follow open per component. */
-async function openDirectory(
+/** Opens the directory at `components` below an open directory, one no-follow open per component. */
+async function openDirectoryFrom(
   operation: Operation,
-  root: string,
+  start: FileHandle,
   components: readonly string[],
 ): Promise<FileHandle> {
-  let current = await openRoot(operation, root);
+  let current = start;
   for (const name of components) {
     const next = await openChildDirectory(operation, current, name);
-    await operation.close(current);
+    if (current !== start) await operation.close(current);
     current = next;
   }
   return current;
 }
 
-/** Opens a regular file for reading (walk as above, then no-follow, non-blocking) and fstat-checks it. */
-async function openPlainFile(
+/** Opens the regular file `name` of an open directory for reading (no-follow, non-blocking) and fstat-checks it. */
+async function openPlainFileIn(
   operation: Operation,
-  root: string,
-  components: readonly string[],
+  parent: FileHandle,
+  name: string,
 ): Promise<{ handle: FileHandle; stats: Stats }> {
-  if (components.length === 0)
-    throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
-  const name = components[components.length - 1]!;
-  const parent = await openDirectory(operation, root, components.slice(0, -1));
   let handle: FileHandle;
   try {
     handle = await operation.open(at(parent.fd, name), READ_FLAGS);
   } catch (error) {
     if (error instanceof WorkspaceFsError) throw error;
     throw refusalForOpenError(error, name, await lstatOrUndefined(at(parent.fd, name)));
-  } finally {
-    await operation.close(parent);
   }
   const stats = await handle.stat();
   assertPlainFile(stats, name);
   return { handle, stats };
+}
+
+/** Opens the regular file at `components` below the root (walk as above, then openPlainFileIn). */
+async function openPlainFile(
+  operation: Operation,
+  root: FileHandle,
+  components: readonly string[],
+): Promise<{ handle: FileHandle; stats: Stats }> {
+  if (components.length === 0)
+    throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
+  const parent = await openDirectoryFrom(operation, root, components.slice(0, -1));
+  try {
+    return await openPlainFileIn(operation, parent, components[components.length - 1]!);
+  } finally {
+    if (parent !== root) await operation.close(parent);
+  }
 }
 
 async function readWhole(
@@ -351,7 +385,7 @@ export async function readWorkspaceText(
 ): Promise<string> {
   const components = parseWorkspacePath(path);
   return await runOperation(`reading '${displayName(components)}'`, options, async (operation) => {
-    const { handle, stats } = await openPlainFile(operation, root, components);
+    const { handle, stats } = await openPlainFile(operation, await openRoot(operation, root), components);
     const bytes = await readWhole(operation, handle, stats, options.maxBytes ?? MAX_READ_FILE_BYTES);
     return bytes.toString("utf8");
   });
@@ -383,16 +417,16 @@ async function walkDirectory(
 ): Promise<void> {
   if (prefix.length > MAX_WALK_DEPTH) throw walkLimitError();
   operation.check();
-  const names: string[] = [];
-  // `for await` closes the listing when it ends or throws.
-  for await (const entry of await opendir(`/proc/self/fd/${directory.fd}`, { bufferSize: 256 })) {
-    budget.entries += 1;
-    if (budget.entries > MAX_WALK_ENTRIES) throw walkLimitError();
-    names.push(entry.name);
-  }
-  for (const name of names) {
-    operation.check();
-    const stats = await lstatOrUndefined(at(directory.fd, name));
+  // The directory's own size bounds what readdir would load (a few dozen bytes per entry on every Linux fs).
+  if ((await directory.stat()).size > MAX_DIRECTORY_BYTES) throw walkLimitError();
+  const names = await readdir(`/proc/self/fd/${directory.fd}`);
+  budget.entries += names.length;
+  if (budget.entries > MAX_WALK_ENTRIES) throw walkLimitError();
+  // lstat of `<dirfd>/<name>` never follows the name; the thread pool runs them side by side.
+  const allStats = await Promise.all(names.map((name) => lstatOrUndefined(at(directory.fd, name))));
+  operation.check();
+  for (const [index, name] of names.entries()) {
+    const stats = allStats[index];
     if (!stats) continue;
     if (stats.isDirectory()) {
       let child: FileHandle;
@@ -413,21 +447,62 @@ async function walkDirectory(
   }
 }
 
+/**
+ * The directories a search reads files from, opened once each (walking from the root, one no-follow open per
+ * component) and kept for the rest of the operation. At most DIRECTORY_CACHE_SIZE stay open.
+ */
+class DirectoryCache {
+  readonly #open = new Map<string, FileHandle>();
+
+  constructor(
+    private readonly operation: Operation,
+    private readonly root: FileHandle,
+  ) {}
+
+  async get(components: readonly string[]): Promise<FileHandle> {
+    const key = components.join("/");
+    const cached = this.#open.get(key);
+    if (cached) return cached;
+    if (this.#open.size >= DIRECTORY_CACHE_SIZE) await this.clear();
+    let current = this.root;
+    const walked: string[] = [];
+    for (const name of components) {
+      walked.push(name);
+      const known = this.#open.get(walked.join("/"));
+      if (known) {
+        current = known;
+        continue;
+      }
+      current = await openChildDirectory(this.operation, current, name);
+      this.#open.set(walked.join("/"), current);
+    }
+    return current;
+  }
+
+  async clear(): Promise<void> {
+    const handles = [...this.#open.values()];
+    this.#open.clear();
+    for (const handle of handles) await this.operation.close(handle);
+  }
+}
+
+const DIRECTORY_CACHE_SIZE = 32;
+
 function byPath(a: WorkspaceFileEntry, b: WorkspaceFileEntry): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 async function listUnder(
   operation: Operation,
-  root: string,
+  root: FileHandle,
   components: readonly string[],
 ): Promise<WorkspaceFileEntry[]> {
-  const directory = await openDirectory(operation, root, components);
+  const directory = await openDirectoryFrom(operation, root, components);
   const found: WorkspaceFileEntry[] = [];
   try {
     await walkDirectory(operation, directory, components, { entries: 0 }, found);
   } finally {
-    await operation.close(directory);
+    if (directory !== root) await operation.close(directory);
   }
   return found.sort(byPath);
 }
@@ -442,8 +517,8 @@ export async function listWorkspaceEntries(
   options: WorkspaceFsOptions = {},
 ): Promise<WorkspaceFileEntry[]> {
   const components = parseWorkspacePath(path);
-  return await runOperation(`listing '${displayName(components)}'`, options, (operation) =>
-    listUnder(operation, root, components),
+  return await runOperation(`listing '${displayName(components)}'`, options, async (operation) =>
+    listUnder(operation, await openRoot(operation, root), components),
   );
 }
 
@@ -564,24 +639,30 @@ export async function searchWorkspaceFiles(
   const maxMatches = options.maxMatches ?? MAX_SEARCH_MATCHES;
   const needle = query.toLowerCase();
   return await runOperation(`searching '${displayName(components)}'`, options, async (operation) => {
+    const rootHandle = await openRoot(operation, root);
     let files: WorkspaceFileEntry[];
     try {
-      files = await listUnder(operation, root, components);
+      files = await listUnder(operation, rootHandle, components);
     } catch (error) {
       if (error instanceof WorkspaceFsError && error.reason === "not-found") return { matches: [] };
       throw error;
     }
     const matches: SearchMatch[] = [];
     let scanned = 0;
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const directories = new DirectoryCache(operation, rootHandle);
+    let buffer = Buffer.alloc(0);
     for (const file of files) {
+      const fileComponents = file.path.split("/");
       let opened: { handle: FileHandle; stats: Stats };
       try {
-        opened = await openPlainFile(operation, root, file.path.split("/"));
+        const parent = await directories.get(fileComponents.slice(0, -1));
+        opened = await openPlainFileIn(operation, parent, fileComponents[fileComponents.length - 1]!);
       } catch (error) {
         if (error instanceof WorkspaceFsError && error.reason !== "timeout") continue; // changed since listed
         throw error;
       }
+      const wanted = Math.min(CHUNK_BYTES, Math.max(4096, opened.stats.size));
+      if (buffer.length < wanted) buffer = Buffer.allocUnsafe(wanted);
       const matcher = new LineMatcher(needle, file.path, matches, maxMatches);
       const decoder = new StringDecoder("utf8");
       try {
@@ -596,7 +677,7 @@ export async function searchWorkspaceFiles(
           const { bytesRead } = await opened.handle.read(
             buffer,
             0,
-            Math.min(CHUNK_BYTES, maxBytes - scanned),
+            Math.min(buffer.length, maxBytes - scanned),
             position,
           );
           if (bytesRead === 0) break;
@@ -706,16 +787,23 @@ function lstatSyncOrUndefined(path: string): Stats | undefined {
   }
 }
 
+function openChildDirectorySync(parent: number, name: string): number {
+  for (let attempt = 0; attempt < DIRECTORY_OPEN_ATTEMPTS; attempt += 1) {
+    try {
+      return openSync(at(parent, name), DIRECTORY_FLAGS);
+    } catch (error) {
+      const refusal = directoryOpenRefusal(error, name, lstatSyncOrUndefined(at(parent, name)));
+      if (refusal) throw refusal;
+    }
+  }
+  throw changingError(name);
+}
+
 function openDirectorySync(root: string, components: readonly string[]): number {
   let current = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     for (const name of components) {
-      let next: number;
-      try {
-        next = openSync(at(current, name), DIRECTORY_FLAGS);
-      } catch (error) {
-        throw refusalForOpenError(error, name, lstatSyncOrUndefined(at(current, name)));
-      }
+      const next = openChildDirectorySync(current, name);
       closeSync(current);
       current = next;
     }
@@ -766,6 +854,7 @@ function walkDirectorySync(
   found: WorkspaceFileEntry[],
 ): void {
   if (prefix.length > MAX_WALK_DEPTH) throw walkLimitError();
+  if (fstatSync(directory).size > MAX_DIRECTORY_BYTES) throw walkLimitError();
   const names = readdirSync(`/proc/self/fd/${directory}`);
   budget.entries += names.length;
   if (budget.entries > MAX_WALK_ENTRIES) throw walkLimitError();
@@ -823,12 +912,7 @@ export function writeWorkspaceTextSync(root: string, path: string, content: stri
       } catch (error) {
         if (errnoCode(error) !== "EEXIST") throw error;
       }
-      let next: number;
-      try {
-        next = openSync(at(directory, name), DIRECTORY_FLAGS);
-      } catch (error) {
-        throw refusalForOpenError(error, name, lstatSyncOrUndefined(at(directory, name)));
-      }
+      const next = openChildDirectorySync(directory, name);
       closeSync(directory);
       directory = next;
     }
