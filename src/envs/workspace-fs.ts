@@ -83,6 +83,7 @@ export const WORKSPACE_FS_TIMEOUT_MS = 20_000;
 
 const NAME_MAX_BYTES = 255;
 const MAX_DIRECTORY_BYTES = 16 * 1024 * 1024;
+const LSTAT_BATCH = 64;
 const PATH_MAX_BYTES = 4095;
 const CHUNK_BYTES = 1024 * 1024;
 const SANDBOX_PREFIX = "/workspace";
@@ -422,9 +423,14 @@ async function walkDirectory(
   const names = await readdir(`/proc/self/fd/${directory.fd}`);
   budget.entries += names.length;
   if (budget.entries > MAX_WALK_ENTRIES) throw walkLimitError();
-  // lstat of `<dirfd>/<name>` never follows the name; the thread pool runs them side by side.
-  const allStats = await Promise.all(names.map((name) => lstatOrUndefined(at(directory.fd, name))));
-  operation.check();
+  // lstat of `<dirfd>/<name>` never follows the name; the thread pool runs a batch of them side by side
+  // (batches, so that a huge directory does not queue everyone else's file system calls behind it).
+  const allStats: Array<Stats | undefined> = [];
+  for (let start = 0; start < names.length; start += LSTAT_BATCH) {
+    operation.check();
+    const batch = names.slice(start, start + LSTAT_BATCH);
+    allStats.push(...(await Promise.all(batch.map((name) => lstatOrUndefined(at(directory.fd, name))))));
+  }
   for (const [index, name] of names.entries()) {
     const stats = allStats[index];
     if (!stats) continue;
