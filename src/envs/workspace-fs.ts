@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   ftruncateSync,
   lstatSync,
@@ -123,6 +124,19 @@ export function parseWorkspacePath(path: string): string[] {
     components.push(part);
   }
   return components;
+}
+
+let procChecked = false;
+
+/** Every operation depends on /proc/self/fd; without it every name would look missing, so say so instead. */
+function assertProcFd(): void {
+  if (procChecked) return;
+  if (!existsSync("/proc/self/fd"))
+    throw new ProgAgentError(
+      "the workspace file tools need /proc mounted: they open files relative to directory descriptors through /proc/self/fd",
+      { code: ERROR_CODES.SANDBOX_UNAVAILABLE, category: "system" },
+    );
+  procChecked = true;
 }
 
 /** The path of `name` inside the directory that descriptor `fd` refers to (openat by another name). */
@@ -265,6 +279,7 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
 
 async function openRoot(operation: Operation, root: string): Promise<FileHandle> {
   // The root path is the host's own (a directory it created); only what lies below it is the sandbox's.
+  assertProcFd();
   return await operation.open(root, constants.O_RDONLY | constants.O_DIRECTORY);
 }
 
@@ -806,6 +821,7 @@ function openChildDirectorySync(parent: number, name: string): number {
 }
 
 function openDirectorySync(root: string, components: readonly string[]): number {
+  assertProcFd();
   let current = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     for (const name of components) {
@@ -910,6 +926,7 @@ export function writeWorkspaceTextSync(root: string, path: string, content: stri
   const components = parseWorkspacePath(path);
   if (components.length === 0)
     throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
+  assertProcFd();
   let directory = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     for (const name of components.slice(0, -1)) {
