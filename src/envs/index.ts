@@ -16,12 +16,25 @@ export {
   nearlyEqual,
 } from "./verify-helpers.js";
 export type { Row, TableDiff } from "./verify-helpers.js";
+export { WORKSPACE_READ_TOOLS, WORKSPACE_WRITE_TOOL, listWorkspaceFiles } from "./workspace-tools.js";
 export {
-  WORKSPACE_READ_TOOLS,
-  WORKSPACE_WRITE_TOOL,
-  resolveWorkspacePath,
-  listWorkspaceFiles,
-} from "./workspace-tools.js";
+  WorkspaceFsError,
+  parseWorkspacePath,
+  readWorkspaceText,
+  readWorkspaceTextSync,
+  listWorkspaceEntries,
+  listWorkspaceEntriesSync,
+  searchWorkspaceFiles,
+  writeWorkspaceText,
+  writeWorkspaceTextSync,
+} from "./workspace-fs.js";
+export type {
+  WorkspaceRefusal,
+  WorkspaceFileEntry,
+  WorkspaceFsOptions,
+  SearchMatch,
+  SearchResult,
+} from "./workspace-fs.js";
 export {
   REFERENCE_DATE,
   buildInstance,

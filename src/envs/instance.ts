@@ -3,14 +3,19 @@ import Database from "better-sqlite3";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import { createSeededRandom, hashString } from "../core/index.js";
 import { domainSourceFingerprint, type GenerateContext } from "./define-domain.js";
 import type { StateView, TaskDefinition } from "./define-task.js";
 import { SCALE_FACTORS, type Scale } from "./scale.js";
 import { tableNames } from "./verify-helpers.js";
-import { listWorkspaceFiles, resolveWorkspacePath } from "./workspace-tools.js";
+import {
+  WorkspaceFsError,
+  listWorkspaceEntriesSync,
+  readWorkspaceTextSync,
+  writeWorkspaceTextSync,
+} from "./workspace-fs.js";
 
 /** The fixed "today" of every generated instance, so data never depends on the wall clock. */
 export const REFERENCE_DATE = "2025-06-30";
@@ -104,17 +109,9 @@ function generateContext(
     random: createSeededRandom(streamSeed),
     faker,
     referenceDate: REFERENCE_DATE,
-    readFile(relativePath) {
-      try {
-        return readFileSync(resolveWorkspacePath(workspaceDir, relativePath), "utf8");
-      } catch {
-        return null;
-      }
-    },
+    readFile: (relativePath) => readStateFile(workspaceDir, relativePath),
     writeFile(relativePath, content) {
-      const target = resolveWorkspacePath(workspaceDir, relativePath);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
+      writeWorkspaceTextSync(workspaceDir, relativePath, content);
     },
   };
 }
@@ -191,13 +188,31 @@ export function measureState(dbPath: string, workspaceDir: string): InstanceStat
   } finally {
     db.close();
   }
-  const files = listWorkspaceFiles(workspaceDir);
+  const files = listWorkspaceEntriesSync(workspaceDir);
   return {
     dbBytes: statSync(dbPath).size,
     rowsPerTable,
     fileCount: files.length,
-    fileBytes: files.reduce((total, file) => total + statSync(join(workspaceDir, file)).size, 0),
+    fileBytes: files.reduce((total, file) => total + file.sizeBytes, 0),
   };
+}
+
+/**
+ * A workspace file of a state no program can change any more (an instance being generated, or a final state
+ * after the kernel is gone): read without following links, null when it does not exist or is not a plain
+ * file. Too large a file throws, so a verifier fails visibly instead of reading it.
+ */
+function readStateFile(workspaceDir: string, relativePath: string): string | null {
+  try {
+    return readWorkspaceTextSync(workspaceDir, relativePath);
+  } catch (error) {
+    if (error instanceof WorkspaceFsError ? error.reason !== "too-large" : isMissing(error)) return null;
+    throw error;
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "ENOENT";
 }
 
 /** Opens a read-only view of a state (database + workspace) for verifiers. */
@@ -207,14 +222,8 @@ export function openStateView(dbPath: string, workspaceDir: string): { view: Sta
     view: {
       db,
       workspaceDir,
-      readFile(relativePath) {
-        try {
-          return readFileSync(resolveWorkspacePath(workspaceDir, relativePath), "utf8");
-        } catch {
-          return null;
-        }
-      },
-      listFiles: () => listWorkspaceFiles(workspaceDir),
+      readFile: (relativePath) => readStateFile(workspaceDir, relativePath),
+      listFiles: () => listWorkspaceEntriesSync(workspaceDir).map((entry) => entry.path),
     },
     close: () => db.close(),
   };

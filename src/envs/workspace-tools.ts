@@ -1,56 +1,52 @@
-import {
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  statSync,
-  writeFileSync,
-  existsSync,
-} from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { ToolFailure, defineTool } from "../runtime/index.js";
 import type { ToolContext } from "./define-domain.js";
+import {
+  MAX_READ_FILE_BYTES,
+  WorkspaceFsError,
+  listWorkspaceEntries,
+  listWorkspaceEntriesSync,
+  readWorkspaceText,
+  searchWorkspaceFiles,
+  writeWorkspaceText,
+} from "./workspace-fs.js";
 
 const MAX_READ_CHARS = 20_000;
+const MAX_ECHOED_PATH_CHARS = 200;
 
-/** Resolves a workspace-relative path, refusing anything that escapes the workspace (.., absolute, symlinks). */
-export function resolveWorkspacePath(workspaceDir: string, path: string): string {
-  const cleaned = path.replace(/^\/workspace\/?/, "").replace(/^\.\//, "");
-  const target = resolve(workspaceDir, cleaned === "" ? "." : cleaned);
-  const root = realpathSync(workspaceDir);
-  const real = realpathOfNearestExisting(target);
-  if (real !== root && !real.startsWith(root + sep))
-    throw new ToolFailure(`path '${path}' is outside the workspace`);
-  return target;
-}
-
-/** Resolves symlinks in the part of a path that exists; the rest (to be created) is appended as is. */
-function realpathOfNearestExisting(target: string): string {
-  let existing = target;
-  const missing: string[] = [];
-  while (!existsSync(existing)) {
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    missing.unshift(existing.slice(parent.length + 1));
-    existing = parent;
-  }
-  return resolve(realpathSync(existing), ...missing);
-}
-
-/** Every file under a directory, workspace-relative, sorted. */
+/** Every singly linked regular file under a workspace directory, workspace-relative, sorted (never follows a link). */
 export function listWorkspaceFiles(workspaceDir: string, under = "."): string[] {
-  const base = resolve(workspaceDir, under);
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) files.push(relative(workspaceDir, full));
-    }
-  };
-  if (existsSync(base)) walk(base);
-  return files.sort();
+  return listWorkspaceEntriesSync(workspaceDir, under).map((entry) => entry.path);
+}
+
+function echo(path: string): string {
+  return path.length > MAX_ECHOED_PATH_CHARS ? `${path.slice(0, MAX_ECHOED_PATH_CHARS)}…` : path;
+}
+
+/** The message the model reads for a refused operation; `what` names the tool's view of the path. */
+function toolFailure(error: unknown, path: string, what: "file" | "directory" | "write"): unknown {
+  if (!(error instanceof WorkspaceFsError)) return error;
+  const shown = echo(path);
+  switch (error.reason) {
+    case "outside":
+      return new ToolFailure(`path '${shown}' is outside the workspace (${error.message})`);
+    case "timeout":
+      return new ToolFailure(`the workspace operation on '${shown}' did not finish in time; try again`);
+    case "too-many":
+      return new ToolFailure(`'${shown}' holds too much to walk (${error.message}); use a subdirectory`);
+    case "too-large":
+      return new ToolFailure(
+        `file '${shown}' is ${error.sizeBytes ?? "too many"} bytes; read_file reads files up to ${MAX_READ_FILE_BYTES} bytes (use search_files or code for larger ones)`,
+      );
+    case "not-regular":
+      return new ToolFailure(`'${shown}' is not a regular file (FIFOs, sockets and devices are refused)`);
+    default:
+      break;
+  }
+  if (what === "file") return new ToolFailure(`file '${shown}' not found; use list_files to see what exists`);
+  if (what === "directory") return new ToolFailure(`'${shown}' is not a directory`);
+  if (error.reason === "is-directory") return new ToolFailure(`'${shown}' is a directory`);
+  return new ToolFailure(`cannot write '${shown}': ${error.message}`);
 }
 
 const listFiles = defineTool({
@@ -63,17 +59,16 @@ const listFiles = defineTool({
     page: z.number().int().min(1).default(1).describe("Page number, starting at 1"),
     per_page: z.number().int().min(1).max(100).default(50).describe("Files per page (1-100)"),
   }),
-  handler: ({ path, page, per_page }, context: ToolContext) => {
-    const dir = resolveWorkspacePath(context.workspaceDir, path);
-    if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new ToolFailure(`'${path}' is not a directory`);
-    const all = listWorkspaceFiles(context.workspaceDir, relative(context.workspaceDir, dir) || ".");
+  handler: async ({ path, page, per_page }, context: ToolContext) => {
+    let all;
+    try {
+      all = await listWorkspaceEntries(context.workspaceDir, path);
+    } catch (error) {
+      throw toolFailure(error, path, "directory");
+    }
     const slice = all.slice((page - 1) * per_page, page * per_page);
     return {
-      files: slice.map((file) => ({
-        path: file,
-        size_bytes: statSync(join(context.workspaceDir, file)).size,
-      })),
+      files: slice.map((file) => ({ path: file.path, size_bytes: file.sizeBytes })),
       page,
       per_page,
       total: all.length,
@@ -90,11 +85,13 @@ const readFile = defineTool({
     path: z.string().min(1).describe("File path relative to the workspace root"),
     offset: z.number().int().min(0).default(0).describe("Character offset to start reading from"),
   }),
-  handler: ({ path, offset }, context: ToolContext) => {
-    const file = resolveWorkspacePath(context.workspaceDir, path);
-    if (!existsSync(file) || !statSync(file).isFile())
-      throw new ToolFailure(`file '${path}' not found; use list_files to see what exists`);
-    const text = readFileSync(file, "utf8");
+  handler: async ({ path, offset }, context: ToolContext) => {
+    let text: string;
+    try {
+      text = await readWorkspaceText(context.workspaceDir, path);
+    } catch (error) {
+      throw toolFailure(error, path, "file");
+    }
     const content = text.slice(offset, offset + MAX_READ_CHARS);
     const end = offset + content.length;
     return { path, content, total_chars: text.length, next_offset: end < text.length ? end : null };
@@ -112,23 +109,22 @@ const searchFiles = defineTool({
     page: z.number().int().min(1).default(1).describe("Page number, starting at 1"),
     per_page: z.number().int().min(1).max(100).default(50).describe("Matches per page (1-100)"),
   }),
-  handler: ({ query, path, page, per_page }, context: ToolContext) => {
-    const dir = resolveWorkspacePath(context.workspaceDir, path);
-    const needle = query.toLowerCase();
-    const matches: Array<{ path: string; line: number; text: string }> = [];
-    for (const file of listWorkspaceFiles(context.workspaceDir, relative(context.workspaceDir, dir) || ".")) {
-      const lines = readFileSync(join(context.workspaceDir, file), "utf8").split("\n");
-      lines.forEach((text, index) => {
-        if (text.toLowerCase().includes(needle))
-          matches.push({ path: file, line: index + 1, text: text.slice(0, 500) });
-      });
+  handler: async ({ query, path, page, per_page }, context: ToolContext) => {
+    let result;
+    try {
+      result = await searchWorkspaceFiles(context.workspaceDir, path, query);
+    } catch (error) {
+      throw toolFailure(error, path, "directory");
     }
+    const { matches } = result;
     return {
       matches: matches.slice((page - 1) * per_page, page * per_page),
       page,
       per_page,
       total: matches.length,
       has_more: page * per_page < matches.length,
+      // Only a search cut short by its budget says so, so ordinary results read exactly as before.
+      ...(result.truncated === undefined ? {} : { truncated: true, note: result.truncated }),
     };
   },
 });
@@ -141,11 +137,14 @@ const writeFile = defineTool({
     path: z.string().min(1).describe("File path relative to the workspace root"),
     content: z.string().describe("The full new content of the file"),
   }),
-  handler: ({ path, content }, context: ToolContext) => {
-    const file = resolveWorkspacePath(context.workspaceDir, path);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, content);
-    return { path, size_bytes: Buffer.byteLength(content) };
+  handler: async ({ path, content }, context: ToolContext) => {
+    let sizeBytes: number;
+    try {
+      sizeBytes = await writeWorkspaceText(context.workspaceDir, path, content);
+    } catch (error) {
+      throw toolFailure(error, path, "write");
+    }
+    return { path, size_bytes: sizeBytes };
   },
 });
 
