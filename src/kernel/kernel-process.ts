@@ -9,6 +9,7 @@ import {
   interpreterFlags,
   sandboxEnvironment,
 } from "./sandbox.js";
+import { idmappedLaunchCommand, type KernelIdentity } from "./workspace-mount.js";
 
 /** A message from the Python side of the protocol. */
 export type KernelMessage =
@@ -42,8 +43,11 @@ export interface KernelProcessOptions {
   sandbox: boolean;
   bwrapPath?: string;
   limits: ResourceLimits;
-  /** Run as this uid/gid (root hosts only): gives each kernel its own process limit and file ownership. */
-  uid?: number;
+  /**
+   * Run as this uid/gid with the workspace idmapped (root hosts only): each kernel gets its own process
+   * limit, and the workspace's files keep their owners on disk. Without it the kernel runs as the invoking user.
+   */
+  identity?: KernelIdentity;
   onMessage(message: KernelMessage): void;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
@@ -74,27 +78,19 @@ export class KernelProcess {
     const environment = sandboxEnvironment({
       PROGAGENT_LIMITS: JSON.stringify({
         memory_bytes: options.limits.memoryBytes,
-        processes: options.uid === undefined ? 0 : options.limits.processes,
+        processes: options.identity === undefined ? 0 : options.limits.processes,
         file_size_bytes: options.limits.fileSizeBytes,
         cpu_seconds: options.limits.cpuSeconds,
         open_files: options.limits.openFiles,
       }),
     });
-    const identity = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
     try {
       if (options.sandbox) {
         const bwrap = assertSandboxAvailable(options.bwrapPath);
-        const { command, args } = buildSandboxCommand({
-          interpreter: options.interpreter,
-          workspaceDir: options.workspaceDir,
-          bootstrapPath: options.bootstrapPath,
-          environment,
-          bwrapPath: bwrap,
-        });
+        const { command, args } = sandboxLaunchCommand(options, environment, bwrap);
         this.child = spawn(command, args, {
           stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
           detached: true,
-          ...identity,
         });
       } else {
         this.child = spawn(
@@ -105,7 +101,6 @@ export class KernelProcess {
             detached: true,
             cwd: options.workspaceDir,
             env: { ...environment, HOME: options.workspaceDir },
-            ...identity,
           },
         );
         this.pythonPid = this.child.pid;
@@ -240,6 +235,28 @@ export class KernelProcess {
       this.options.onMessage(message);
     }
   }
+}
+
+/** bwrap's command line; with an identity, behind the launcher that mounts the workspace and drops to it. */
+function sandboxLaunchCommand(
+  options: KernelProcessOptions,
+  environment: Record<string, string>,
+  bwrap: string,
+): { command: string; args: string[] } {
+  const { identity } = options;
+  const sandboxCommand = buildSandboxCommand({
+    interpreter: options.interpreter,
+    workspaceDir: identity ? identity.stageDir : options.workspaceDir,
+    bootstrapPath: options.bootstrapPath,
+    environment,
+    bwrapPath: bwrap,
+  });
+  if (!identity) return sandboxCommand;
+  return idmappedLaunchCommand(sandboxCommand, {
+    interpreter: options.interpreter,
+    workspaceDir: options.workspaceDir,
+    identity,
+  });
 }
 
 export function kernelStartError(reason: string, startupError: string): ProgAgentError {
