@@ -101,7 +101,7 @@ export function assertUsableWorkspace(workspaceDir: string): void {
 
 function workspaceError(workspaceDir: string, reason: string): ProgAgentError {
   return new ProgAgentError(
-    `The workspace ${workspaceDir} cannot be used: ${reason}. Pass --workspace a directory this user can read and write.`,
+    `The workspace ${workspaceDir} cannot be used: ${reason}. Give a directory this user can read and write.`,
     { code: ERROR_CODES.INVALID_ARGUMENT, category: "user", details: { workspaceDir } },
   );
 }
