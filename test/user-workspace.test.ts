@@ -111,6 +111,35 @@ describe("a user's workspace", () => {
     expect(statSync(join(dir, "out/deep/private.bin")).mode & 0o777).toBe(0o600);
   });
 
+  it("refuses set-user-ID and set-group-ID modes, since the program's files belong to the workspace owner", async () => {
+    const dir = userWorkspace("setid");
+    const kernel = track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));
+    const result = await kernel.execute(
+      [
+        "import os, shutil",
+        "open('tool', 'w').write('#!/bin/sh\\nid\\n')",
+        "outcomes = []",
+        "for attempt in (lambda: os.chmod('tool', 0o4755), lambda: os.chmod('tool', 0o2755),",
+        "                lambda: os.close(os.open('made', os.O_CREAT | os.O_WRONLY, 0o6755)),",
+        "                lambda: shutil.copy2('/usr/bin/su', 'su-copy') if os.path.exists('/usr/bin/su') else os.chmod('tool', 0o4700)):",
+        "    try:",
+        "        attempt()",
+        "        outcomes.append('allowed')",
+        "    except PermissionError:",
+        "        outcomes.append('refused')",
+        "os.chmod('tool', 0o755)",
+        "print(outcomes)",
+      ].join("\n"),
+    );
+    expect(result.text).toBe("['refused', 'refused', 'refused', 'refused']");
+    await kernel.dispose();
+    const modes = Object.entries(snapshot(dir)).filter(
+      ([, state]) => (parseInt(state.split(":")[2]!, 8) & 0o6000) !== 0,
+    );
+    expect(modes).toEqual([]);
+    expect(statSync(join(dir, "tool")).mode & 0o7777).toBe(0o755);
+  });
+
   it("lets two kernels sharing it read and write each other's files", async () => {
     const dir = userWorkspace("shared");
     const first = track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));

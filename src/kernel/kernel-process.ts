@@ -87,8 +87,15 @@ export class KernelProcess {
     try {
       if (options.sandbox) {
         const bwrap = assertSandboxAvailable(options.bwrapPath);
-        const { command, args } = sandboxLaunchCommand(options, environment, bwrap);
-        this.child = spawn(command, args, {
+        const { command, args } = buildSandboxCommand({
+          interpreter: options.interpreter,
+          workspaceDir: options.identity?.stageDir ?? options.workspaceDir,
+          bootstrapPath: options.bootstrapPath,
+          environment,
+          bwrapPath: bwrap,
+        });
+        const launch = launchAsIdentity(options, command, args);
+        this.child = spawn(launch.command, launch.args, {
           stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
           detached: true,
         });
@@ -237,26 +244,17 @@ export class KernelProcess {
   }
 }
 
-/** bwrap's command line; with an identity, behind the launcher that mounts the workspace and drops to it. */
-function sandboxLaunchCommand(
+/** On a root host, bwrap runs behind the launcher that mounts the workspace and drops to the kernel's ids. */
+function launchAsIdentity(
   options: KernelProcessOptions,
-  environment: Record<string, string>,
-  bwrap: string,
+  command: string,
+  args: string[],
 ): { command: string; args: string[] } {
-  const { identity } = options;
-  const sandboxCommand = buildSandboxCommand({
-    interpreter: options.interpreter,
-    workspaceDir: identity ? identity.stageDir : options.workspaceDir,
-    bootstrapPath: options.bootstrapPath,
-    environment,
-    bwrapPath: bwrap,
-  });
-  if (!identity) return sandboxCommand;
-  return idmappedLaunchCommand(sandboxCommand, {
-    interpreter: options.interpreter,
-    workspaceDir: options.workspaceDir,
-    identity,
-  });
+  if (!options.identity) return { command, args };
+  return idmappedLaunchCommand(
+    { command, args },
+    { interpreter: options.interpreter, workspaceDir: options.workspaceDir, identity: options.identity },
+  );
 }
 
 export function kernelStartError(reason: string, startupError: string): ProgAgentError {

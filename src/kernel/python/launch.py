@@ -12,6 +12,7 @@ disappears with the sandbox.
 
 import ctypes
 import os
+import platform
 import struct
 import sys
 
@@ -31,10 +32,26 @@ CLONE_NEWUSER = 0x10000000
 MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
 EXIT_FAILED = 125
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+SECCOMP_RET_ALLOW = 0x7FFF0000
+SECCOMP_RET_ERRNO = 0x00050000
+EPERM = 1
+ENOSYS = 38
+SETID_BITS = 0o6000
+X32_SYSCALL_BIT = 0x40000000
+
+# System calls that take a file mode, with the index of the mode argument; openat2 hides its mode in a struct.
+MODE_SYSCALLS = {
+    "x86_64": (0xC000003E, {90: 1, 91: 1, 268: 2, 452: 2, 85: 1, 2: 2, 257: 3, 133: 1, 259: 2}, [437]),
+    "aarch64": (0xC00000B7, {52: 1, 53: 2, 452: 2, 56: 3, 33: 2}, [437]),
+}
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
+libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 
 
 def fail(what, errno=None):
@@ -102,6 +119,49 @@ def idmapped_tree(workspace, kernel_uid, kernel_gid):
     return tree
 
 
+def setid_filter():
+    """A seccomp filter refusing set-user-ID and set-group-ID modes (chmod, open, mknod and their variants).
+
+    Files the program creates are stored as the workspace owner's; without this a program could leave a
+    set-user-ID-root executable in a directory other host users can reach. Foreign ABIs get ENOSYS.
+    """
+    machine = platform.machine()
+    if machine not in MODE_SYSCALLS:
+        return None
+    arch, mode_arguments, refused = MODE_SYSCALLS[machine]
+    ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06
+    program = [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, SECCOMP_RET_ERRNO | ENOSYS), (ld, 0, 0, 0)]
+    if machine == "x86_64":
+        program += [(jset, 0, 1, X32_SYSCALL_BIT), (ret, 0, 0, SECCOMP_RET_ERRNO | ENOSYS)]
+    for number in refused:
+        program += [(jeq, 0, 1, number), (ret, 0, 0, SECCOMP_RET_ERRNO | ENOSYS)]
+    for number, argument in mode_arguments.items():
+        program += [
+            (jeq, 0, 4, number),
+            (ld, 0, 0, 16 + 8 * argument),
+            (jset, 0, 1, SETID_BITS),
+            (ret, 0, 0, SECCOMP_RET_ERRNO | EPERM),
+            (ret, 0, 0, SECCOMP_RET_ALLOW),
+        ]
+    program.append((ret, 0, 0, SECCOMP_RET_ALLOW))
+    return b"".join(struct.pack("HBBI", *instruction) for instruction in program), len(program)
+
+
+def install_setid_filter():
+    built = setid_filter()
+    if built is None:
+        return
+    code, count = built
+    instructions = ctypes.create_string_buffer(code, len(code))
+    fprog = struct.pack("HxxxxxxP", count, ctypes.addressof(instructions))
+    buffer = ctypes.create_string_buffer(fprog, len(fprog))
+    checked(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    checked(
+        libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(buffer), 0, 0),
+        "seccomp filter for set-id modes",
+    )
+
+
 def main(argv):
     if len(argv) == 2 and argv[0] == "--probe":
         os.close(idmapped_tree(argv[1], 65534, 65534))
@@ -120,6 +180,7 @@ def main(argv):
     os.setgroups([])
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
+    install_setid_filter()
     try:
         os.execvp(argv[4], argv[4:])
     except OSError as error:
