@@ -140,12 +140,13 @@ function kernelIdentity(
   if (!sandbox || process.getuid?.() !== 0) return undefined;
   const probe = probeIdmappedWorkspace(workspaceDir, interpreter);
   if (!probe.ok) {
-    const message =
-      `progagent: idmapped mounts are not available for ${workspaceDir} (${probe.reason}); kernels there run as ` +
-      "root inside the sandbox, without a uid of their own and without the per-kernel process limit.";
-    if (!identityWarnings.has(message)) {
-      identityWarnings.add(message);
-      warn(message);
+    // Once per reason: every kernel's own workspace has a different path but the same file system.
+    if (!identityWarnings.has(probe.reason)) {
+      identityWarnings.add(probe.reason);
+      warn(
+        `progagent: idmapped mounts are not available for ${workspaceDir} (${probe.reason}); kernels there run ` +
+          "as root inside the sandbox, without a uid of their own and without the per-kernel process limit.",
+      );
     }
     return undefined;
   }

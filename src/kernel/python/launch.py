@@ -12,7 +12,6 @@ disappears with the sandbox.
 
 import ctypes
 import os
-import platform
 import struct
 import sys
 
@@ -125,7 +124,7 @@ def setid_filter():
     Files the program creates are stored as the workspace owner's; without this a program could leave a
     set-user-ID-root executable in a directory other host users can reach. Foreign ABIs get ENOSYS.
     """
-    machine = platform.machine()
+    machine = os.uname().machine
     if machine not in MODE_SYSCALLS:
         return None
     arch, mode_arguments, refused = MODE_SYSCALLS[machine]
