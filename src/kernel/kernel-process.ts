@@ -9,7 +9,7 @@ import {
   interpreterFlags,
   sandboxEnvironment,
 } from "./sandbox.js";
-import { idmappedLaunchCommand, type KernelIdentity } from "./workspace-mount.js";
+import { idmappedLaunchCommand, setidFilterLaunchCommand, type KernelIdentity } from "./workspace-mount.js";
 
 /** A message from the Python side of the protocol. */
 export type KernelMessage =
@@ -244,13 +244,20 @@ export class KernelProcess {
   }
 }
 
-/** On a root host, bwrap runs behind the launcher that mounts the workspace and drops to the kernel's ids. */
+/**
+ * On a root host bwrap runs behind the launcher: with an identity it mounts the workspace idmapped and drops
+ * to the kernel's ids; without one (no idmapped mounts) it only loads the filter against set-id modes.
+ */
 function launchAsIdentity(
   options: KernelProcessOptions,
   command: string,
   args: string[],
 ): { command: string; args: string[] } {
-  if (!options.identity) return { command, args };
+  if (!options.identity) {
+    return process.getuid?.() === 0
+      ? setidFilterLaunchCommand({ command, args }, options.interpreter)
+      : { command, args };
+  }
   return idmappedLaunchCommand(
     { command, args },
     { interpreter: options.interpreter, workspaceDir: options.workspaceDir, identity: options.identity },

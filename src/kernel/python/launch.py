@@ -2,6 +2,8 @@
 
     launch.py <workspace> <stage> <uid> <gid> <executable> [args...]   mount, drop to uid/gid, exec
     launch.py --probe <workspace>                                      only check that the mount can be made
+    launch.py --setid-filter-only <executable> [args...]              no mount (root host without idmapped
+                                                                       mounts): only the set-id filter, exec
 
 In a private mount namespace of its own it clones the workspace directory as a detached mount, idmaps it so
 that the directory owner's uid/gid on disk appear as the kernel's uid/gid (and files the kernel creates are
@@ -165,6 +167,12 @@ def main(argv):
     if len(argv) == 2 and argv[0] == "--probe":
         os.close(idmapped_tree(argv[1], 65534, 65534))
         return
+    if len(argv) >= 2 and argv[0] == "--setid-filter-only":
+        install_setid_filter()
+        try:
+            os.execvp(argv[1], argv[1:])
+        except OSError as error:
+            fail(f"cannot run {argv[1]!r}", error.errno)
     if len(argv) < 5:
         fail("usage: launch.py <workspace> <stage> <uid> <gid> <executable> [args...]")
     workspace, stage, uid, gid = argv[0], argv[1], int(argv[2]), int(argv[3])
