@@ -28,12 +28,14 @@ describe("when the host process is killed", () => {
     const workspace = await new Promise<string>((done) =>
       host.stdout.once("data", (chunk: Buffer) => done(chunk.toString().trim())),
     );
-    expect(await waitForProcessCount(workspace, 1)).toBe(1);
+    // The kernel's own directory (parent of its workspace and of the mount stage) is in bwrap's arguments.
+    const kernelDir = dirname(dirname(workspace));
+    expect(await waitForProcessCount(kernelDir, 1)).toBe(1);
     expect(await waitForProcessCount("sleep 317.5", 1)).toBe(1);
     host.kill("SIGKILL");
     await new Promise((done) => host.once("exit", done));
     await new Promise((done) => setTimeout(done, 500));
-    expect(await waitForProcessCount(workspace, 0)).toBe(0);
+    expect(await waitForProcessCount(kernelDir, 0)).toBe(0);
     expect(await waitForProcessCount("sleep 317.5", 0)).toBe(0);
     expect(existsSync(workspace)).toBe(true);
     expect(sweepStaleTempDirs(root)).toBeGreaterThan(0);

@@ -74,7 +74,6 @@ export async function createEpisode(
     }
     const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
     cpSync(instance.workspaceDir, workspaceDir, { recursive: true });
-    kernel?.grantWorkspace();
     // The database lives outside the workspace, in a directory the sandbox never binds.
     const dbPath = join(stateDir.path, "state.sqlite");
     copyFileSync(instance.dbPath, dbPath);

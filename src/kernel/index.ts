@@ -27,3 +27,4 @@ export {
   SANDBOX_WORKSPACE,
 } from "./sandbox.js";
 export type { ResourceLimits } from "./kernel-process.js";
+export { assertUsableWorkspace } from "./workspace-mount.js";

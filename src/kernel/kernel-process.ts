@@ -9,6 +9,7 @@ import {
   interpreterFlags,
   sandboxEnvironment,
 } from "./sandbox.js";
+import { idmappedLaunchCommand, setidFilterLaunchCommand, type KernelIdentity } from "./workspace-mount.js";
 
 /** A message from the Python side of the protocol. */
 export type KernelMessage =
@@ -44,8 +45,11 @@ export interface KernelProcessOptions {
   sandbox: boolean;
   bwrapPath?: string;
   limits: ResourceLimits;
-  /** Run as this uid/gid (root hosts only): gives each kernel its own process limit and file ownership. */
-  uid?: number;
+  /**
+   * Run as this uid/gid with the workspace idmapped (root hosts only): each kernel gets its own process
+   * limit, and the workspace's files keep their owners on disk. Without it the kernel runs as the invoking user.
+   */
+  identity?: KernelIdentity;
   onMessage(message: KernelMessage): void;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
@@ -76,27 +80,26 @@ export class KernelProcess {
     const environment = sandboxEnvironment({
       PROGAGENT_LIMITS: JSON.stringify({
         memory_bytes: options.limits.memoryBytes,
-        processes: options.uid === undefined ? 0 : options.limits.processes,
+        processes: options.identity === undefined ? 0 : options.limits.processes,
         file_size_bytes: options.limits.fileSizeBytes,
         cpu_seconds: options.limits.cpuSeconds,
         open_files: options.limits.openFiles,
       }),
     });
-    const identity = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
     try {
       if (options.sandbox) {
         const bwrap = assertSandboxAvailable(options.bwrapPath);
         const { command, args } = buildSandboxCommand({
           interpreter: options.interpreter,
-          workspaceDir: options.workspaceDir,
+          workspaceDir: options.identity?.stageDir ?? options.workspaceDir,
           bootstrapPath: options.bootstrapPath,
           environment,
           bwrapPath: bwrap,
         });
-        this.child = spawn(command, args, {
+        const launch = launchAsIdentity(options, command, args);
+        this.child = spawn(launch.command, launch.args, {
           stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
           detached: true,
-          ...identity,
         });
       } else {
         this.child = spawn(
@@ -107,7 +110,6 @@ export class KernelProcess {
             detached: true,
             cwd: options.workspaceDir,
             env: { ...environment, HOME: options.workspaceDir },
-            ...identity,
           },
         );
         this.pythonPid = this.child.pid;
@@ -242,6 +244,26 @@ export class KernelProcess {
       this.options.onMessage(message);
     }
   }
+}
+
+/**
+ * On a root host bwrap runs behind the launcher: with an identity it mounts the workspace idmapped and drops
+ * to the kernel's ids; without one (no idmapped mounts) it only loads the filter against set-id modes.
+ */
+function launchAsIdentity(
+  options: KernelProcessOptions,
+  command: string,
+  args: string[],
+): { command: string; args: string[] } {
+  if (!options.identity) {
+    return process.getuid?.() === 0
+      ? setidFilterLaunchCommand({ command, args }, options.interpreter)
+      : { command, args };
+  }
+  return idmappedLaunchCommand(
+    { command, args },
+    { interpreter: options.interpreter, workspaceDir: options.workspaceDir, identity: options.identity },
+  );
 }
 
 export function kernelStartError(reason: string, startupError: string): ProgAgentError {

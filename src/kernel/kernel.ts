@@ -1,5 +1,5 @@
-import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   ERROR_CODES,
@@ -18,6 +18,7 @@ import {
   type ResourceLimits,
 } from "./kernel-process.js";
 import { UNSAFE_WARNING } from "./sandbox.js";
+import { allocateKernelUid, probeIdmappedWorkspace, type KernelIdentity } from "./workspace-mount.js";
 
 /** How a tool appears inside the kernel: `tools["name"]`, `tools.attr`, positional order and docs. */
 export interface KernelToolSpec {
@@ -37,7 +38,10 @@ export type KernelToolHandler = (
 ) => Promise<KernelToolOutcome>;
 
 export interface KernelOptions {
-  /** Bound read-write at /workspace (cwd and HOME). Default: a fresh temporary directory owned by the kernel. */
+  /**
+   * Bound read-write at /workspace (cwd and HOME); its files keep their owners and modes, and files the program
+   * creates belong to the directory's owner. Default: a fresh temporary directory of the kernel's own.
+   */
   workspaceDir?: string;
   /** Default /usr/bin/python3. */
   interpreter?: string;
@@ -94,8 +98,6 @@ export interface Kernel {
    * the command first; the bootstrap refuses any other program.
    */
   runCommand(argv: readonly string[], options?: ExecuteOptions): Promise<ExecutionResult>;
-  /** Gives the sandbox user ownership of files the host put into the workspace. */
-  grantWorkspace(): void;
   dispose(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -113,7 +115,7 @@ export const RESTART_NOTE =
 
 const BOOTSTRAP_SOURCE = fileURLToPath(new URL("./python/bootstrap.py", import.meta.url));
 let bootstrapDir: TempDir | undefined;
-let uidCounter = 0;
+const identityWarnings = new Set<string>();
 
 /** A world-readable copy of the bootstrap, so that a sandbox user can read it wherever the package lives. */
 function bootstrapPath(parent: string): string {
@@ -131,31 +133,43 @@ function bootstrapPath(parent: string): string {
   return target;
 }
 
-/** On a root host every kernel runs as its own unprivileged uid: its own process limit, no access to others' files. */
-function allocateUid(): number | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  uidCounter += 1;
-  return 200_000 + ((process.pid * 131 + uidCounter) % 100_000);
+/**
+ * On a root host a sandboxed kernel runs as its own unprivileged uid (its own process limit) and sees its
+ * workspace through an idmapped mount; without idmapped mounts it runs as the invoking user, as on a
+ * non-root host. Undefined means: run as the invoking user.
+ */
+function kernelIdentity(
+  sandbox: boolean,
+  workspaceDir: string,
+  stageDir: string,
+  interpreter: string,
+  warn: (message: string) => void,
+): KernelIdentity | undefined {
+  if (!sandbox || process.getuid?.() !== 0) return undefined;
+  const probe = probeIdmappedWorkspace(workspaceDir, interpreter);
+  if (!probe.ok) {
+    // Once per reason: every kernel's own workspace has a different path but the same file system.
+    if (!identityWarnings.has(probe.reason)) {
+      identityWarnings.add(probe.reason);
+      warn(
+        `progagent: idmapped mounts are not available for ${workspaceDir} (${probe.reason}); kernels there run ` +
+          "as root inside the sandbox, without a uid of their own and without the per-kernel process limit.",
+      );
+    }
+    return undefined;
+  }
+  const uid = allocateKernelUid();
+  return { uid, gid: uid, stageDir };
 }
 
 /**
- * bwrap runs as the kernel's own uid and must reach the workspace to bind it: when TMPDIR is private to the
- * host user (mode 0700 somewhere on the way), kernels live under /tmp instead.
+ * bwrap runs as the kernel's own uid and must reach the stage directory and the bootstrap: when TMPDIR is
+ * private to the host user (mode 0700 somewhere on the way), kernels live under /tmp instead.
  */
-function kernelParentDir(uid: number | undefined): string {
+function kernelParentDir(ownUid: boolean): string {
   const preferred = tmpdir();
-  if (uid === undefined || isTraversableByOthers(preferred)) return preferred;
+  if (!ownUid || isTraversableByOthers(preferred)) return preferred;
   return "/tmp";
-}
-
-function chownRecursive(path: string, uid: number): void {
-  chownSync(path, uid, uid);
-  if (!lstatSync(path).isDirectory()) return;
-  for (const entry of readdirSync(path)) {
-    const child = join(path, entry);
-    if (lstatSync(child).isSymbolicLink()) continue;
-    chownRecursive(child, uid);
-  }
 }
 
 interface PendingExecution {
@@ -175,13 +189,24 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const sandbox = options.unsafeNoSandbox !== true;
   const warn = options.onWarning ?? ((message: string) => process.stderr.write(`${message}\n`));
   if (!sandbox) warn(UNSAFE_WARNING);
-  const uid = allocateUid();
-  const ownDir = createTempDir("kernel", kernelParentDir(uid));
+  const interpreter = options.interpreter ?? "/usr/bin/python3";
+  const ownDir = createTempDir("kernel", kernelParentDir(sandbox && process.getuid?.() === 0));
+  // Only the stage directory must be reachable by the kernel's uid; io files and an own workspace stay private.
   chmodSync(ownDir.path, 0o711);
   const ioDir = join(ownDir.path, "io");
   mkdirSync(ioDir, { mode: 0o700 });
-  const workspaceDir = options.workspaceDir ?? join(ownDir.path, "workspace");
-  mkdirSync(workspaceDir, { recursive: true });
+  const stageDir = join(ownDir.path, "stage");
+  mkdirSync(stageDir, { mode: 0o755 });
+  let workspaceDir: string;
+  if (options.workspaceDir === undefined) {
+    mkdirSync(join(ownDir.path, "private"), { mode: 0o700 });
+    workspaceDir = join(ownDir.path, "private", "workspace");
+    mkdirSync(workspaceDir, { mode: 0o755 });
+  } else {
+    workspaceDir = resolve(options.workspaceDir);
+    mkdirSync(workspaceDir, { recursive: true });
+  }
+  const identity = kernelIdentity(sandbox, workspaceDir, stageDir, interpreter, warn);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const timeoutMs = options.timeoutMs ?? 60_000;
   const graceMs = options.interruptGraceMs ?? 2_000;
@@ -197,11 +222,6 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   let disposed = false;
   let executionId = 0;
   let queue: Promise<unknown> = Promise.resolve();
-
-  const grantWorkspace = (): void => {
-    if (uid !== undefined) chownRecursive(workspaceDir, uid);
-  };
-  grantWorkspace();
 
   const onMessage = (process: KernelProcess, message: KernelMessage): void => {
     if (process !== current) return;
@@ -246,14 +266,14 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       failStart = reject;
     });
     const child: KernelProcess = new KernelProcess({
-      interpreter: options.interpreter ?? "/usr/bin/python3",
+      interpreter,
       workspaceDir,
-      bootstrapPath: bootstrapPath(kernelParentDir(uid)),
+      bootstrapPath: bootstrapPath(kernelParentDir(identity !== undefined)),
       ioDir,
       sandbox,
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
       limits,
-      ...(uid === undefined ? {} : { uid }),
+      ...(identity === undefined ? {} : { identity }),
       onMessage: (message) => {
         if (message.t === "ready") markReady();
         onMessage(child, message);
@@ -487,7 +507,6 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       queue = run.catch(() => undefined);
       return run;
     },
-    grantWorkspace,
     dispose,
     [Symbol.asyncDispose]: dispose,
   };

@@ -1,5 +1,5 @@
 import { createTempDir } from "../core/index.js";
-import type { KernelOptions } from "../kernel/index.js";
+import { assertUsableWorkspace, type KernelOptions } from "../kernel/index.js";
 import { toolInputJsonSchema } from "./define-tool.js";
 import { createMcpToolServer, type McpSession, type ServedTool } from "./mcp-server.js";
 import {
@@ -57,6 +57,8 @@ export interface ProgrammaticServerOptions {
  * and one served tool, `programmatic_tool_call`.
  */
 export function programmaticSessionFactory(options: ProgrammaticServerOptions): () => Promise<McpSession> {
+  // A workspace no kernel can use fails here, when the server starts, not in every session.
+  if (options.workspaceDir !== undefined) assertUsableWorkspace(options.workspaceDir);
   return async () => {
     const upstream = await connectUpstreams(options.config);
     const workspace = options.workspaceDir ? undefined : createTempDir("workspace");
