@@ -38,7 +38,7 @@ export type { Episode, EpisodeOptions } from "./episode.js";
 export { runCells } from "./run-cells.js";
 export type { CellsRun, DirectCall } from "./run-cells.js";
 export { validateTaskInstance } from "./validate.js";
-export type { ValidationRow, ValidateOptions } from "./validate.js";
+export type { ValidationRow, ValidateOptions, ValidationEpisode } from "./validate.js";
 export { computeScaleStats } from "./stats.js";
 export type { ScaleStatsRow } from "./stats.js";
 export { HARNESS_MODES, harnessModeSchema, episodeServedTools, episodeMcpSession } from "./episode-server.js";
