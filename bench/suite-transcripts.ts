@@ -11,12 +11,21 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parseScaleList, validateTaskInstance, type ValidationEpisode } from "../src/envs/index.js";
+import {
+  parseScaleList,
+  taskToolDefinitions,
+  validateTaskInstance,
+  type TaskDefinition,
+  type ValidationEpisode,
+} from "../src/envs/index.js";
 import { createKernelPool } from "../src/kernel/index.js";
+import { renderPythonDoc, toolInputJsonSchema } from "../src/runtime/index.js";
 import { loadSuite } from "../src/suite/index.js";
 
 interface InstanceTranscript {
   key: string;
+  /** What the model is told: the instruction and every tool's description, JSON Schema and Python signature. */
+  task: { instruction: string; tools: unknown[] };
   verdicts: { null: number; oracle: number; replay: number; nearMisses: Record<string, number> };
   problems: string[];
   episodes: Array<{
@@ -38,6 +47,21 @@ function transcriptOf(episode: ValidationEpisode): InstanceTranscript["episodes"
     })),
     cells: episode.cells.map((cell) => ({ status: cell.status, text: cell.text })),
     verdict: episode.verdict,
+  };
+}
+
+function taskFace(task: TaskDefinition): InstanceTranscript["task"] {
+  return {
+    instruction: task.instruction,
+    tools: taskToolDefinitions(task).map((tool) => {
+      const spec = {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: toolInputJsonSchema(tool.inputSchema),
+        kind: tool.kind,
+      };
+      return { ...spec, python: renderPythonDoc(spec) };
+    }),
   };
 }
 
@@ -68,6 +92,7 @@ async function record(argv: string[]): Promise<void> {
         });
         const transcript: InstanceTranscript = {
           key: `${task.id} ${scale} ${seed}`,
+          task: taskFace(task),
           verdicts: {
             null: row.nullReward,
             oracle: row.oracleReward,
@@ -103,6 +128,14 @@ function readTranscripts(path: string): Map<string, InstanceTranscript> {
 
 /** The first place two transcripts of one instance differ, or null when they are the same to the byte. */
 function firstDifference(before: InstanceTranscript, after: InstanceTranscript): string | null {
+  if (JSON.stringify(before.task) !== JSON.stringify(after.task)) {
+    const index = before.task.tools.findIndex(
+      (tool, position) => JSON.stringify(tool) !== JSON.stringify(after.task.tools[position]),
+    );
+    return index < 0
+      ? "instruction or tool count differs"
+      : `tool ${index + 1}:\n  before ${JSON.stringify(before.task.tools[index])}\n  after  ${JSON.stringify(after.task.tools[index])}`;
+  }
   if (JSON.stringify(before.verdicts) !== JSON.stringify(after.verdicts))
     return `verdicts ${JSON.stringify(before.verdicts)} -> ${JSON.stringify(after.verdicts)}`;
   if (before.episodes.length !== after.episodes.length)
