@@ -57,6 +57,23 @@ export function domainSourceFingerprint(domain: DomainDefinition): string {
   return sourceFingerprints.get(domain) ?? domain.generate.toString();
 }
 
+/** A hash of the names and bytes of the source files below a folder (tests excluded), in a stable order. */
+export function fingerprintFolder(folder: string): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|js|mjs|json|md|csv|txt)$/.test(entry.name) && !/\.test\./.test(entry.name))
+        hash.update(entry.name).update(readFileSync(path));
+    }
+  };
+  walk(folder);
+  return hash.digest("hex");
+}
+
 function fingerprintCallerFolder(): string | undefined {
   const stack = new Error().stack ?? "";
   const self = fileURLToPath(import.meta.url);
@@ -66,26 +83,24 @@ function fingerprintCallerFolder(): string | undefined {
     if (!file) continue;
     if (file.startsWith("file://")) file = fileURLToPath(file);
     if (file === self || !isAbsolute(file)) continue;
-    const folder = dirname(file);
-    const hash = createHash("sha256");
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-        a.name.localeCompare(b.name),
-      )) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (/\.(ts|js|mjs|json|md|csv|txt)$/.test(entry.name) && !/\.test\./.test(entry.name))
-          hash.update(entry.name).update(readFileSync(path));
-      }
-    };
     try {
-      walk(folder);
-      return hash.digest("hex");
+      return fingerprintFolder(dirname(file));
     } catch {
       return undefined;
     }
   }
   return undefined;
+}
+
+let kitFingerprint: string | undefined;
+
+/**
+ * A hash of the domain kit's sources (`envs/kit`). Generators build on the kit from outside their own
+ * folder, so it enters every instance key: an edit to the kit rebuilds cached instances.
+ */
+export function kitSourceFingerprint(): string {
+  kitFingerprint ??= fingerprintFolder(join(dirname(fileURLToPath(import.meta.url)), "kit"));
+  return kitFingerprint;
 }
 
 export function defineDomain(definition: DomainDefinition): DomainDefinition {

@@ -70,7 +70,7 @@ export type { Episode, EpisodeOptions } from "./episode.js";
 export { runCells } from "./run-cells.js";
 export type { CellsRun, DirectCall } from "./run-cells.js";
 export { validateTaskInstance } from "./validate.js";
-export type { ValidationRow, ValidateOptions } from "./validate.js";
+export type { ValidationRow, ValidateOptions, ValidationEpisode } from "./validate.js";
 export { computeScaleStats } from "./stats.js";
 export type { ScaleStatsRow } from "./stats.js";
 export {
@@ -95,3 +95,70 @@ export {
   episodeMcpSession,
 } from "./episode-server.js";
 export { PYTHON_WORKSPACE_HELPERS } from "./python-helpers.js";
+export {
+  cachedStatement,
+  MAX_PER_PAGE,
+  DEFAULT_PER_PAGE,
+  pageSchema,
+  perPageSchema,
+  pagingFields,
+  isoDateSchema,
+  when,
+  listPage,
+  pageEnvelope,
+  paginateItems,
+  getRow,
+  allRows,
+  requireRow,
+  withBooleans,
+  defineIdFormat,
+  toCsv,
+  parseCsv,
+  parseCsvRows,
+  markdownTable,
+  parseMarkdownTable,
+  renderMarkdown,
+  toJsonDocument,
+  toDayNumber,
+  fromDayNumber,
+  addDays,
+  daysBetween,
+  weekdayIndex,
+  weekdayName,
+  isWeekend,
+  addBusinessDays,
+  makeDate,
+  dateRange,
+  dateTime,
+  longDate,
+  previousMonth,
+  roundCents,
+  formatUsd,
+  sumCents,
+  weightedIndex,
+  weightedPick,
+  between,
+  randomAmount,
+  randomDate,
+  slug,
+  personName,
+  sample,
+  checkTableChanges,
+  checkStateDiff,
+  withTransientFailures,
+  withSilentFailures,
+} from "./kit/index.js";
+export type {
+  SqlCondition,
+  PageEnvelope,
+  ListPageOptions,
+  IdFormat,
+  IdFormatOptions,
+  CsvValue,
+  MarkdownBlock,
+  PersonName,
+  TableExpectation,
+  FaultOptions,
+  TransientFailureOptions,
+  SilentFailureOptions,
+} from "./kit/index.js";

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { createSeededRandom, hashString } from "../core/index.js";
-import { domainSourceFingerprint, type GenerateContext } from "./define-domain.js";
+import { domainSourceFingerprint, kitSourceFingerprint, type GenerateContext } from "./define-domain.js";
 import type { StateView, TaskDefinition } from "./define-task.js";
 import { SCALE_FACTORS, type Scale } from "./scale.js";
 import { tableNames } from "./verify-helpers.js";
@@ -66,6 +66,7 @@ export function instanceKey(task: TaskDefinition, scale: Scale, seed: number): s
       version: task.domain.version,
       schema: task.domain.schemaSql,
       generate: domainSourceFingerprint(task.domain),
+      kit: kitSourceFingerprint(),
       prepare: task.prepare?.toString() ?? null,
       scale,
       seed,

@@ -1,6 +1,7 @@
-import type { KernelPool } from "../kernel/index.js";
+import type { ExecutionResult, KernelPool } from "../kernel/index.js";
+import type { ToolCallRecord } from "../runtime/index.js";
 import { errorMessage } from "../core/index.js";
-import type { TaskDefinition } from "./define-task.js";
+import type { TaskDefinition, Verdict } from "./define-task.js";
 import { createEpisode, type EpisodeOptions } from "./episode.js";
 import { runCells } from "./run-cells.js";
 import type { Scale } from "./scale.js";
@@ -20,10 +21,23 @@ export interface ValidationRow {
   durationMs: number;
 }
 
+/** What one validation episode did, for callers that record transcripts (e.g. to compare two code versions). */
+export interface ValidationEpisode {
+  /** `null`, `oracle`, `replay` or `near-miss:<id>`. */
+  phase: string;
+  /** Every tool call of the episode, in order. */
+  calls: readonly ToolCallRecord[];
+  /** The cells' execution results (empty for the null agent and the replay). */
+  cells: readonly ExecutionResult[];
+  verdict: Verdict;
+}
+
 export interface ValidateOptions {
   pool?: KernelPool;
   cacheDir?: string;
   timeoutMs?: number;
+  /** Called after each episode's verdict, before the episode is disposed. */
+  onEpisode?: (episode: ValidationEpisode) => void;
 }
 
 /**
@@ -60,6 +74,7 @@ export async function validateTaskInstance(
     {
       await using episode = await createEpisode(task, scale, seed, episodeOptions);
       const verdict = await episode.finish("");
+      options.onEpisode?.({ phase: "null", calls: episode.calls, cells: [], verdict });
       row.nullReward = verdict.reward;
       if (verdict.reward !== 0) problems.push("the null agent (empty answer, no changes) was rewarded");
       if (verdict.error) problems.push(`null agent: ${verdict.error}`);
@@ -74,6 +89,7 @@ export async function validateTaskInstance(
       row.oracleToolCalls = run.directCalls.length;
       if (run.failure) problems.push(`oracle failed: ${run.failure.slice(0, 2000)}`);
       const verdict = await episode.finish(run.answer);
+      options.onEpisode?.({ phase: "oracle", calls: episode.calls, cells: run.results, verdict });
       row.oracleReward = verdict.reward;
       if (verdict.reward !== 1) {
         const failed = verdict.checks
@@ -86,6 +102,7 @@ export async function validateTaskInstance(
       await using episode = await createEpisode(task, scale, seed, episodeOptions);
       for (const call of oracleCalls) await episode.callTool(call.name, call.args);
       const verdict = await episode.finish(oracleAnswer);
+      options.onEpisode?.({ phase: "replay", calls: episode.calls, cells: [], verdict });
       row.dtcReplayReward = verdict.reward;
       if (verdict.reward !== 1) problems.push("the oracle's direct-call replay was not rewarded");
     }
@@ -93,6 +110,12 @@ export async function validateTaskInstance(
       await using episode = await createEpisode(task, scale, seed, { ...episodeOptions, withKernel: true });
       const run = await runCells(episode, nearMiss.cells, cellOptions);
       const verdict = await episode.finish(run.answer);
+      options.onEpisode?.({
+        phase: `near-miss:${nearMiss.id}`,
+        calls: episode.calls,
+        cells: run.results,
+        verdict,
+      });
       row.nearMissRewards[nearMiss.id] = verdict.reward;
       if (verdict.reward !== 0) problems.push(`near-miss '${nearMiss.id}' was rewarded`);
     }

@@ -1,0 +1,207 @@
+/**
+ * Records what every validation episode of the suite shows the model and how it is judged, so that two code
+ * versions (e.g. before and after a refactor of the domains) can be compared byte for byte.
+ *
+ *   npx tsx bench/suite-transcripts.ts record --out before.jsonl [--task <glob>] [--scales all] [--seeds 0,7]
+ *   npx tsx bench/suite-transcripts.ts compare before.jsonl after.jsonl
+ *
+ * One JSON line per task x scale x seed: the verdicts (null, oracle, replay, every near-miss) and, for every
+ * episode, each tool call's arguments, error flag and result text, each cell's output text and the checks.
+ * `compare` prints the first difference of every instance that differs and exits non-zero when any does.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import {
+  parseScaleList,
+  taskToolDefinitions,
+  validateTaskInstance,
+  type TaskDefinition,
+  type ValidationEpisode,
+} from "../src/envs/index.js";
+import { createKernelPool } from "../src/kernel/index.js";
+import { renderPythonDoc, toolInputJsonSchema } from "../src/runtime/index.js";
+import { loadSuite } from "../src/suite/index.js";
+
+interface InstanceTranscript {
+  key: string;
+  /** What the model is told: the instruction and every tool's description, JSON Schema and Python signature. */
+  task: { instruction: string; tools: unknown[] };
+  verdicts: { null: number; oracle: number; replay: number; nearMisses: Record<string, number> };
+  problems: string[];
+  episodes: Array<{
+    phase: string;
+    calls: Array<{ name: string; args: unknown; isError: boolean; text: string }>;
+    cells: Array<{ status: string; text: string }>;
+    verdict: unknown;
+  }>;
+}
+
+function transcriptOf(episode: ValidationEpisode): InstanceTranscript["episodes"][number] {
+  return {
+    phase: episode.phase,
+    calls: episode.calls.map((call) => ({
+      name: call.name,
+      args: call.args,
+      isError: call.isError,
+      text: call.result.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join(""),
+    })),
+    cells: episode.cells.map((cell) => ({ status: cell.status, text: cell.text })),
+    verdict: episode.verdict,
+  };
+}
+
+function taskFace(task: TaskDefinition): InstanceTranscript["task"] {
+  return {
+    instruction: task.instruction,
+    tools: taskToolDefinitions(task).map((tool) => {
+      const spec = {
+        name: tool.name,
+        description: tool.description,
+        inputSchema: toolInputJsonSchema(tool.inputSchema),
+        kind: tool.kind,
+      };
+      return { ...spec, python: renderPythonDoc(spec) };
+    }),
+  };
+}
+
+async function record(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      out: { type: "string" },
+      task: { type: "string", default: "*" },
+      scales: { type: "string", default: "all" },
+      seeds: { type: "string", default: "0,7" },
+    },
+  });
+  if (!values.out) throw new Error("record needs --out <file.jsonl>");
+  const tasks = await loadSuite(values.task);
+  const scales = parseScaleList(values.scales);
+  const seeds = values.seeds.split(",").map((seed) => Number(seed.trim()));
+  await using pool = createKernelPool({ size: 2 });
+  const lines: string[] = [];
+  const startedAt = Date.now();
+  for (const task of tasks) {
+    for (const scale of scales) {
+      for (const seed of seeds) {
+        const episodes: InstanceTranscript["episodes"] = [];
+        const row = await validateTaskInstance(task, scale, seed, {
+          pool,
+          onEpisode: (episode) => episodes.push(transcriptOf(episode)),
+        });
+        const transcript: InstanceTranscript = {
+          key: `${task.id} ${scale} ${seed}`,
+          task: taskFace(task),
+          verdicts: {
+            null: row.nullReward,
+            oracle: row.oracleReward,
+            replay: row.dtcReplayReward,
+            nearMisses: row.nearMissRewards,
+          },
+          problems: row.problems,
+          episodes,
+        };
+        lines.push(JSON.stringify(transcript));
+        const callCount = episodes.reduce((total, episode) => total + episode.calls.length, 0);
+        process.stderr.write(
+          `${row.ok ? "ok  " : "FAIL"} ${transcript.key} (${callCount} calls, ${row.durationMs} ms)\n`,
+        );
+      }
+    }
+  }
+  writeFileSync(values.out, `${lines.join("\n")}\n`);
+  process.stderr.write(
+    `${lines.length} instances in ${Math.round((Date.now() - startedAt) / 1000)} s -> ${values.out}\n`,
+  );
+}
+
+function readTranscripts(path: string): Map<string, InstanceTranscript> {
+  const map = new Map<string, InstanceTranscript>();
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const transcript = JSON.parse(line) as InstanceTranscript;
+    map.set(transcript.key, transcript);
+  }
+  return map;
+}
+
+/** The first place two transcripts of one instance differ, or null when they are the same to the byte. */
+function firstDifference(before: InstanceTranscript, after: InstanceTranscript): string | null {
+  if (JSON.stringify(before.task) !== JSON.stringify(after.task)) {
+    const index = before.task.tools.findIndex(
+      (tool, position) => JSON.stringify(tool) !== JSON.stringify(after.task.tools[position]),
+    );
+    return index < 0
+      ? "instruction or tool count differs"
+      : `tool ${index + 1}:\n  before ${JSON.stringify(before.task.tools[index])}\n  after  ${JSON.stringify(after.task.tools[index])}`;
+  }
+  if (JSON.stringify(before.verdicts) !== JSON.stringify(after.verdicts))
+    return `verdicts ${JSON.stringify(before.verdicts)} -> ${JSON.stringify(after.verdicts)}`;
+  if (before.episodes.length !== after.episodes.length)
+    return `${before.episodes.length} episodes -> ${after.episodes.length}`;
+  for (const [index, old] of before.episodes.entries()) {
+    const next = after.episodes[index]!;
+    if (old.phase !== next.phase) return `episode ${index}: phase ${old.phase} -> ${next.phase}`;
+    if (old.calls.length !== next.calls.length)
+      return `${old.phase}: ${old.calls.length} calls -> ${next.calls.length}`;
+    for (const [callIndex, call] of old.calls.entries()) {
+      const other = next.calls[callIndex]!;
+      if (JSON.stringify(call) !== JSON.stringify(other))
+        return `${old.phase} call ${callIndex + 1} ${call.name}(${JSON.stringify(call.args)}):\n  before ${JSON.stringify(call).slice(0, 600)}\n  after  ${JSON.stringify(other).slice(0, 600)}`;
+    }
+    for (const [cellIndex, cell] of old.cells.entries()) {
+      const other = next.cells[cellIndex];
+      if (JSON.stringify(cell) !== JSON.stringify(other))
+        return `${old.phase} cell ${cellIndex + 1}:\n  before ${JSON.stringify(cell).slice(0, 600)}\n  after  ${JSON.stringify(other).slice(0, 600)}`;
+    }
+    if (old.cells.length !== next.cells.length)
+      return `${old.phase}: ${old.cells.length} cells -> ${next.cells.length}`;
+    if (JSON.stringify(old.verdict) !== JSON.stringify(next.verdict))
+      return `${old.phase} verdict ${JSON.stringify(old.verdict)} -> ${JSON.stringify(next.verdict)}`;
+  }
+  return null;
+}
+
+function compare(argv: string[]): void {
+  const [beforePath, afterPath] = argv;
+  if (!beforePath || !afterPath) throw new Error("compare needs two transcript files");
+  const before = readTranscripts(beforePath);
+  const after = readTranscripts(afterPath);
+  let differing = 0;
+  let calls = 0;
+  for (const [key, old] of before) {
+    const next = after.get(key);
+    if (!next) {
+      differing += 1;
+      process.stdout.write(`${key}: missing from ${afterPath}\n`);
+      continue;
+    }
+    calls += old.episodes.reduce((total, episode) => total + episode.calls.length, 0);
+    const difference = firstDifference(old, next);
+    if (difference) {
+      differing += 1;
+      process.stdout.write(`${key}: ${difference}\n`);
+    }
+  }
+  for (const key of after.keys())
+    if (!before.has(key)) {
+      differing += 1;
+      process.stdout.write(`${key}: only in ${afterPath}\n`);
+    }
+  process.stdout.write(
+    `${before.size} instances, ${calls} tool calls compared: ${differing === 0 ? "identical" : `${differing} differ`}\n`,
+  );
+  if (differing > 0) process.exitCode = 1;
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === "record") await record(rest);
+else if (command === "compare") compare(rest);
+else {
+  process.stderr.write(
+    "usage: suite-transcripts.ts record --out <file> [--task <glob>] [--scales <list>] [--seeds 0,7]\n",
+  );
+  process.stderr.write("       suite-transcripts.ts compare <before.jsonl> <after.jsonl>\n");
+  process.exitCode = 2;
+}

@@ -1,0 +1,360 @@
+import Database from "better-sqlite3";
+import { Faker, en } from "@faker-js/faker";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createSeededRandom } from "../../core/index.js";
+import { bindTool, decodeToolResult, defineTool } from "../../runtime/index.js";
+import {
+  fingerprintFolder,
+  kitSourceFingerprint,
+  type DomainTool,
+  type ToolContext,
+} from "../define-domain.js";
+import {
+  addBusinessDays,
+  addDays,
+  cachedStatement,
+  checkStateDiff,
+  daysBetween,
+  defineIdFormat,
+  formatUsd,
+  listPage,
+  markdownTable,
+  pagingFields,
+  paginateItems,
+  parseCsv,
+  parseMarkdownTable,
+  personName,
+  previousMonth,
+  randomDate,
+  renderMarkdown,
+  requireRow,
+  roundCents,
+  toCsv,
+  toJsonDocument,
+  weekdayName,
+  when,
+  withBooleans,
+  withSilentFailures,
+  withTransientFailures,
+} from "./index.js";
+
+const CALL_OPTIONS = { signal: new AbortController().signal, timeoutMs: 5_000 };
+const opened: Database.Database[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+});
+
+function storeDb(): Database.Database {
+  const db = new Database(":memory:");
+  opened.push(db);
+  db.exec(`CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, tier TEXT NOT NULL, opt_in INTEGER NOT NULL);
+           CREATE TABLE notes (id INTEGER PRIMARY KEY, customer_id INTEGER, body TEXT);
+           CREATE TABLE audit (id INTEGER PRIMARY KEY, what TEXT);`);
+  const insert = db.prepare("INSERT INTO customers (id, name, tier, opt_in) VALUES (?, ?, ?, ?)");
+  for (let id = 1; id <= 45; id += 1)
+    insert.run(id, `Customer ${id}`, id % 3 === 0 ? "gold" : "standard", id % 2);
+  return db;
+}
+
+const listCustomers = defineTool({
+  name: "list_customers",
+  description: "List customers.",
+  kind: "read",
+  inputSchema: z.object({ tier: z.enum(["gold", "standard"]).optional(), ...pagingFields }),
+  handler: ({ tier, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "customers",
+      from: "customers",
+      select: "id, name, tier, opt_in",
+      where: [when(tier, "tier = ?")],
+      orderBy: "id",
+      page,
+      perPage: per_page,
+      map: (row) => withBooleans(row, "opt_in"),
+    }),
+});
+
+const customerId = defineIdFormat({
+  field: "customer_id",
+  entity: "customer",
+  prefix: "C-",
+  digits: 5,
+  listTool: "list_customers",
+});
+
+const getCustomer = defineTool({
+  name: "get_customer",
+  description: "Get one customer.",
+  kind: "read",
+  inputSchema: z.object({ customer_id: customerId.schema("The customer") }),
+  handler: ({ customer_id }, { db }: ToolContext) => {
+    const row = requireRow(
+      db,
+      "SELECT * FROM customers WHERE id = ?",
+      [Number(customer_id.slice(2))],
+      customerId.notFound(customer_id).message,
+    );
+    return { customer: row };
+  },
+});
+
+async function callText(
+  tool: DomainTool,
+  context: ToolContext,
+  args: unknown,
+): Promise<{ text: string; isError: boolean }> {
+  const result = await bindTool(tool, context).call(args as Record<string, unknown>, CALL_OPTIONS);
+  return {
+    text: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
+    isError: !!result.isError,
+  };
+}
+
+describe("listPage", () => {
+  it("pages a filtered listing in the suite envelope, with every page adding up to the total", async () => {
+    const context = { db: storeDb(), workspaceDir: "/nonexistent" };
+    const first = JSON.parse((await callText(listCustomers, context, { tier: "gold", per_page: 10 })).text);
+    expect(Object.keys(first)).toEqual(["customers", "page", "per_page", "total", "has_more"]);
+    expect(first).toMatchObject({ page: 1, per_page: 10, total: 15, has_more: true });
+    expect(first.customers[0]).toEqual({ id: 3, name: "Customer 3", tier: "gold", opt_in: true });
+    const last = JSON.parse(
+      (await callText(listCustomers, context, { tier: "gold", per_page: 10, page: 2 })).text,
+    );
+    expect(last).toMatchObject({ page: 2, total: 15, has_more: false });
+    expect(last.customers).toHaveLength(5);
+    const all = JSON.parse((await callText(listCustomers, context, { per_page: 50 })).text);
+    expect(all.total).toBe(45);
+    expect(all.has_more).toBe(false);
+  });
+
+  it("rejects a per_page above 50 with the expected range", async () => {
+    const { text, isError } = await callText(
+      listCustomers,
+      { db: storeDb(), workspaceDir: "" },
+      { per_page: 500 },
+    );
+    expect(isError).toBe(true);
+    expect(text).toContain("per_page");
+    expect(text).toContain("Expected: list_customers(");
+  });
+
+  it("pages in-memory items the same way", () => {
+    const page = paginateItems("things", ["a", "b", "c", "d", "e"], 2, 2);
+    expect(page).toEqual({ things: ["c", "d"], page: 2, per_page: 2, total: 5, has_more: true });
+  });
+});
+
+describe("cachedStatement", () => {
+  it("prepares one statement per SQL text per database handle", () => {
+    const one = storeDb();
+    const two = storeDb();
+    const sql = "SELECT name FROM customers WHERE id = ?";
+    expect(cachedStatement(one, sql)).toBe(cachedStatement(one, sql));
+    expect(cachedStatement(one, sql)).not.toBe(cachedStatement(two, sql));
+    expect(cachedStatement(two, sql).get(2)).toEqual({ name: "Customer 2" });
+  });
+});
+
+describe("defineIdFormat", () => {
+  it("teaches the expected shape for a malformed id and names the list tool for an unknown one", async () => {
+    const context = { db: storeDb(), workspaceDir: "" };
+    const malformed = await callText(getCustomer, context, { customer_id: "42" });
+    expect(malformed.isError).toBe(true);
+    expect(malformed.text).toContain("field 'customer_id': customer_id must look like C-00123");
+    const unknown = await callText(getCustomer, context, { customer_id: "C-00999" });
+    expect(unknown).toEqual({
+      text: "Error: customer C-00999 not found; use list_customers to find customer ids",
+      isError: true,
+    });
+    const found = JSON.parse((await callText(getCustomer, context, { customer_id: "C-00007" })).text);
+    expect(found.customer.name).toBe("Customer 7");
+  });
+
+  it("formats and parses ids, and refuses a definition whose example does not match", () => {
+    expect(customerId.format(123)).toBe("C-00123");
+    expect(customerId.parse("C-00123")).toBe("C-00123");
+    expect(() => customerId.parse("C-123")).toThrow("customer_id must look like C-00123");
+    expect(() => customerId.format(123456)).toThrow("does not fit");
+    expect(() =>
+      defineIdFormat({ field: "sku", entity: "product", pattern: /^[A-Z]{3}-\d{4}$/, example: "ab-1" }),
+    ).toThrow("does not match");
+  });
+});
+
+describe("documents", () => {
+  it("writes CSV that reads back to the same values, quoting only where needed", () => {
+    const csv = toCsv(
+      ["id", "note", "amount"],
+      [
+        [1, 'says "hi", twice', 2.5],
+        [2, "line\nbreak", null],
+      ],
+    );
+    expect(csv.split("\n")[0]).toBe("id,note,amount");
+    expect(csv).toContain('1,"says ""hi"", twice",2.5');
+    expect(parseCsv(csv)).toEqual([
+      { id: "1", note: 'says "hi", twice', amount: "2.5" },
+      { id: "2", note: "line\nbreak", amount: "" },
+    ]);
+    expect(parseCsv(" id , name \r\n\r\n 1 , Ann \r\n", { trim: true })).toEqual([{ id: "1", name: "Ann" }]);
+  });
+
+  it("renders Markdown with tables that parse back under their heading", () => {
+    const text = renderMarkdown("Policy", [
+      "Effective 2025-01-01.",
+      { heading: "Windows" },
+      {
+        table: {
+          headers: ["tier", "days"],
+          rows: [
+            ["gold", 60],
+            ["standard", 30],
+          ],
+        },
+      },
+      { bullets: ["one", "two"] },
+    ]);
+    expect(
+      text.startsWith("# Policy\n\nEffective 2025-01-01.\n\n## Windows\n\n| tier | days |\n| --- | --- |"),
+    ).toBe(true);
+    expect(text.endsWith("- one\n- two\n")).toBe(true);
+    expect(parseMarkdownTable(text, "Windows")).toEqual([
+      ["gold", "60"],
+      ["standard", "30"],
+    ]);
+    expect(markdownTable(["a"], [[1]])).toBe("| a |\n| --- |\n| 1 |");
+    expect(() => parseMarkdownTable(text, "Missing")).toThrow("no heading containing 'Missing'");
+    expect(toJsonDocument({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}\n');
+  });
+});
+
+describe("seeded values", () => {
+  it("give the same names, dates and amounts for the same seed", () => {
+    const draw = (seed: number) => {
+      const faker = new Faker({ locale: [en] });
+      faker.seed(seed);
+      const random = createSeededRandom(seed);
+      const taken = new Set<string>();
+      return {
+        people: Array.from({ length: 30 }, () => personName(faker, "example.com", taken)),
+        date: randomDate(random, "2025-01-01", "2025-01-31"),
+      };
+    };
+    const first = draw(7);
+    expect(draw(7)).toEqual(first);
+    expect(new Set(first.people.map((person) => person.email)).size).toBe(30);
+    expect(first.people[0]!.email).toMatch(/^[a-z0-9]+\.[a-z0-9]+\d*@example\.com$/);
+    expect(first.date >= "2025-01-01" && first.date <= "2025-01-31").toBe(true);
+  });
+
+  it("do calendar and money arithmetic in whole UTC days and cents", () => {
+    expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
+    expect(daysBetween("2025-01-01", "2025-03-01")).toBe(59);
+    expect(weekdayName("2025-06-30")).toBe("Monday");
+    expect(addBusinessDays("2025-06-27", 1)).toBe("2025-06-30");
+    expect(addBusinessDays("2025-06-27", 2, new Set(["2025-06-30"]))).toBe("2025-07-02");
+    expect(previousMonth("2025-01-15")).toEqual({
+      start: "2024-12-01",
+      end: "2024-12-31",
+      label: "December 2024",
+      key: "2024-12",
+    });
+    expect(roundCents(1.005)).toBe(1.01);
+    expect(formatUsd(1234.5)).toBe("$1,234.50");
+    expect(formatUsd(-12)).toBe("-$12.00");
+  });
+});
+
+describe("checkStateDiff", () => {
+  function states() {
+    const initial = storeDb();
+    const final = storeDb();
+    return { initial, final };
+  }
+
+  it("passes exactly the expected change and fails a wrong value, a missing change and collateral changes", () => {
+    const expectation = [
+      { table: "customers", key: "id", changed: new Map([[3, { tier: "standard" }]]) },
+      { table: "notes", key: "id", added: [{ customer_id: 3 }] },
+    ];
+    const good = states();
+    good.final.prepare("UPDATE customers SET tier = 'standard' WHERE id = 3").run();
+    good.final.prepare("INSERT INTO notes (customer_id, body) VALUES (3, 'downgraded')").run();
+    const passing = checkStateDiff(good.initial, good.final, expectation);
+    expect(passing.every((item) => item.passed)).toBe(true);
+    expect(passing.map((item) => item.id)).toContain("no-collateral-changes");
+
+    const wrong = states();
+    wrong.final.prepare("UPDATE customers SET tier = 'gold', name = 'X' WHERE id = 3").run();
+    wrong.final.prepare("UPDATE customers SET tier = 'gold' WHERE id = 4").run();
+    wrong.final.prepare("INSERT INTO audit (what) VALUES ('oops')").run();
+    const failing = checkStateDiff(wrong.initial, wrong.final, expectation);
+    const failed = Object.fromEntries(
+      failing.filter((item) => !item.passed).map((item) => [item.id, item.message]),
+    );
+    expect(failed["customers-changed"]).toContain("customers 3.tier is 'gold', expected 'standard'");
+    expect(failed["customers-changed"]).toContain("customers 3.name changed");
+    expect(failed["customers-changed"]).toContain("rows changed that should not be: 4");
+    expect(failed["notes-added"]).toContain('missing notes rows: {"customer_id":3}');
+    expect(failed["no-collateral-changes"]).toContain("audit");
+
+    const none = states();
+    const untouched = checkStateDiff(none.initial, none.final, expectation);
+    expect(untouched.find((item) => item.id === "customers-changed")?.message).toContain(
+      "customers 3 did not change",
+    );
+  });
+});
+
+describe("tool faults", () => {
+  it("fail transiently with an MCP error the first time a matching call is made, per episode", async () => {
+    const flaky = withTransientFailures(listCustomers, { when: (input) => input.page === 2 });
+    const context = { db: storeDb(), workspaceDir: "" };
+    expect((await callText(flaky, context, { page: 1 })).isError).toBe(false);
+    expect(await callText(flaky, context, { page: 2 })).toEqual({
+      text: "Error: 503 Service Unavailable: list_customers is temporarily unavailable, retry the same call",
+      isError: true,
+    });
+    expect((await callText(flaky, context, { page: 2 })).isError).toBe(false);
+    // Another episode (another database handle) counts afresh.
+    expect((await callText(flaky, { db: storeDb(), workspaceDir: "" }, { page: 2 })).isError).toBe(true);
+  });
+
+  it("fail silently: an error body without isError that decodes as an ordinary value", async () => {
+    const silent = withSilentFailures(listCustomers, { failures: 2 });
+    const context = { db: storeDb(), workspaceDir: "" };
+    const result = await bindTool(silent, context).call({}, CALL_OPTIONS);
+    expect(result.isError).toBeFalsy();
+    const decoded = decodeToolResult(result);
+    expect(decoded).toEqual({
+      ok: true,
+      value: {
+        status: "error",
+        error: "upstream timeout: list_customers returned no data, retry the request",
+      },
+    });
+    expect((await callText(silent, context, {})).text).toContain('"status":"error"');
+    expect(JSON.parse((await callText(silent, context, {})).text).total).toBe(45);
+  });
+});
+
+describe("instance keys", () => {
+  it("fingerprint source folders by content, ignoring tests, and include the kit's sources", () => {
+    const folder = mkdtempSync(join(tmpdir(), "kit-fingerprint-"));
+    try {
+      writeFileSync(join(folder, "a.ts"), "export const a = 1;\n");
+      const before = fingerprintFolder(folder);
+      writeFileSync(join(folder, "a.test.ts"), "test\n");
+      expect(fingerprintFolder(folder)).toBe(before);
+      writeFileSync(join(folder, "a.ts"), "export const a = 2;\n");
+      expect(fingerprintFolder(folder)).not.toBe(before);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+    expect(kitSourceFingerprint()).toBe(fingerprintFolder(new URL(".", import.meta.url).pathname));
+  });
+});

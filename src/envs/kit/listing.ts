@@ -1,0 +1,180 @@
+import type Database from "better-sqlite3";
+import { z } from "zod";
+import { ToolFailure } from "../../runtime/index.js";
+import type { Row } from "../verify-helpers.js";
+import { cachedStatement } from "./statements.js";
+
+/** The largest `per_page` a list tool accepts. */
+export const MAX_PER_PAGE = 50;
+/** The `per_page` a list tool uses when the caller gives none. */
+export const DEFAULT_PER_PAGE = 20;
+
+/** The `page` argument of every list tool: 1-based, default 1. */
+export const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
+
+/** The `per_page` argument of every list tool: 1..50, default 20. */
+export const perPageSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PER_PAGE)
+  .default(DEFAULT_PER_PAGE)
+  .describe(`Items per page (1-${MAX_PER_PAGE})`);
+
+/** Both paging arguments, to spread into a list tool's input schema: `z.object({ ...filters, ...pagingFields })`. */
+export const pagingFields = { page: pageSchema, per_page: perPageSchema };
+
+/** A calendar date argument (`YYYY-MM-DD`) whose error says what was expected. */
+export const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD");
+
+/**
+ * A WHERE condition of a listing: SQL text with `?` placeholders and their values, or plain SQL without
+ * placeholders. `null`, `undefined` and `false` entries are skipped, so optional filters read as a list:
+ * `[when(status, "status = ?"), activeOnly && "active = 1"]`.
+ */
+export type SqlCondition = string | { sql: string; params: readonly unknown[] } | null | undefined | false;
+
+/**
+ * The condition `sql` bound to `value` when the caller gave a value (not `undefined` or `null`), else
+ * nothing. `sql` may hold several placeholders for the same value (`lower(a) LIKE ? OR lower(b) LIKE ?`).
+ */
+export function when(value: unknown, sql: string): SqlCondition {
+  if (value === undefined || value === null) return null;
+  const placeholders = sql.split("?").length - 1;
+  return { sql, params: Array.from({ length: Math.max(1, placeholders) }, () => value) };
+}
+
+/** The paging envelope every list tool returns beside its items (under a key named for the items). */
+export interface PageEnvelope {
+  page: number;
+  per_page: number;
+  total: number;
+  has_more: boolean;
+}
+
+/** What `listPage` needs: the items' key, the SQL pieces and the page asked for. */
+export interface ListPageOptions<Item = Row> {
+  /** The result key of the items, e.g. `customers`. */
+  key: string;
+  /** The FROM clause (a table or a join), e.g. `students s JOIN programs p ON p.program_id = s.program_id`. */
+  from: string;
+  /** The selected columns, e.g. `id, name, status` (default `*`). */
+  select?: string;
+  where?: readonly SqlCondition[];
+  /** A total order (end with a unique column), so pages never overlap or skip rows. */
+  orderBy: string;
+  page: number;
+  perPage: number;
+  /** Turns a row into the item the model sees (e.g. SQLite 0/1 into booleans). */
+  map?: (row: Row) => Item;
+}
+
+function whereClause(conditions: readonly SqlCondition[]): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  for (const condition of conditions) {
+    if (condition === null || condition === undefined || condition === false) continue;
+    if (typeof condition === "string") clauses.push(condition);
+    else {
+      clauses.push(condition.sql);
+      params.push(...condition.params);
+    }
+  }
+  return { sql: clauses.length > 0 ? ` WHERE ${clauses.join(" AND ")}` : "", params };
+}
+
+/**
+ * Runs a filtered listing as a count plus one page (cached statements) and returns the suite's list shape:
+ * `{ [key]: items, page, per_page, total, has_more }`, keys in that order.
+ *
+ * @example
+ * handler: ({ status, page, per_page }, { db }) =>
+ *   listPage(db, { key: "orders", from: "orders", select: "id, status, total",
+ *                  where: [when(status, "status = ?")], orderBy: "id", page, perPage: per_page })
+ */
+export function listPage<Item = Row>(
+  db: Database.Database,
+  options: ListPageOptions<Item>,
+): Record<string, unknown> & PageEnvelope {
+  const where = whereClause(options.where ?? []);
+  const total = (
+    cachedStatement(db, `SELECT COUNT(*) AS total FROM ${options.from}${where.sql}`).get(...where.params) as {
+      total: number;
+    }
+  ).total;
+  const rows = cachedStatement(
+    db,
+    `SELECT ${options.select ?? "*"} FROM ${options.from}${where.sql} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`,
+  ).all(...where.params, options.perPage, (options.page - 1) * options.perPage) as Row[];
+  const items: readonly unknown[] = options.map ? rows.map(options.map) : rows;
+  return pageEnvelope(options.key, items, {
+    page: options.page,
+    perPage: options.perPage,
+    total,
+  });
+}
+
+/**
+ * The list shape for items computed in code rather than by one query (`{ [key]: items, page, per_page,
+ * total, has_more }`); `items` is the one page, `total` the count of all matching items.
+ */
+export function pageEnvelope<Item>(
+  key: string,
+  items: readonly Item[],
+  paging: { page: number; perPage: number; total: number },
+): Record<string, unknown> & PageEnvelope {
+  return {
+    [key]: items,
+    page: paging.page,
+    per_page: paging.perPage,
+    total: paging.total,
+    has_more: paging.page * paging.perPage < paging.total,
+  };
+}
+
+/** One page of an in-memory list (already filtered and ordered) in the list shape. */
+export function paginateItems<Item>(
+  key: string,
+  items: readonly Item[],
+  page: number,
+  perPage: number,
+): Record<string, unknown> & PageEnvelope {
+  const start = (page - 1) * perPage;
+  return pageEnvelope(key, items.slice(start, start + perPage), { page, perPage, total: items.length });
+}
+
+/** The first row of a query (cached statement), or undefined. */
+export function getRow<Result = Row>(
+  db: Database.Database,
+  sql: string,
+  ...params: unknown[]
+): Result | undefined {
+  return cachedStatement(db, sql).get(...params) as Result | undefined;
+}
+
+/** Every row of a query (cached statement). */
+export function allRows<Result = Row>(db: Database.Database, sql: string, ...params: unknown[]): Result[] {
+  return cachedStatement(db, sql).all(...params) as Result[];
+}
+
+/**
+ * The first row of a query, or a `ToolFailure` with `notFoundMessage` (the model reads it: say what was
+ * expected and which tool finds valid values, e.g. `customer 10042 not found; use list_customers to search`).
+ */
+export function requireRow<Result = Row>(
+  db: Database.Database,
+  sql: string,
+  params: readonly unknown[],
+  notFoundMessage: string,
+): Result {
+  const row = cachedStatement(db, sql).get(...params) as Result | undefined;
+  if (row === undefined) throw new ToolFailure(notFoundMessage);
+  return row;
+}
+
+/** A row with the named SQLite 0/1 columns turned into booleans (the other columns unchanged, order kept). */
+export function withBooleans(row: Row, ...columns: string[]): Row {
+  const result: Row = { ...row };
+  for (const column of columns) if (column in result) result[column] = result[column] === 1;
+  return result;
+}
