@@ -9,6 +9,7 @@ import type { TaskDefinition } from "../src/envs/index.js";
 interface HttpAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads untyped JSON answers
   body: any;
 }
 
@@ -27,7 +28,9 @@ function http(
       {
         method,
         headers: {
-          ...(payload === undefined ? {} : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) }),
+          ...(payload === undefined
+            ? {}
+            : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(payload) }),
           ...headers,
         },
         timeout: 60_000,
@@ -76,7 +79,12 @@ afterAll(async () => {
 
 /** Drives an episode with the oracle policy through /tool_calls, as a trainer with a parser of its own would. */
 async function runOracle(mode: "ptc" | "dtc" | "hybrid", wrongAnswer = false): Promise<HttpAnswer> {
-  const created = await http(server.url, "POST", "/v1/episodes", { task: TASK_ID, scale: "v0", seed: 0, mode });
+  const created = await http(server.url, "POST", "/v1/episodes", {
+    task: TASK_ID,
+    scale: "v0",
+    seed: 0,
+    mode,
+  });
   expect(created.status).toBe(201);
   const id = created.body.episode_id as string;
   const recording = mode === "dtc" ? await recordOracle(task, "v0", 0) : undefined;
@@ -89,11 +97,14 @@ async function runOracle(mode: "ptc" | "dtc" | "hybrid", wrongAnswer = false): P
       id: call.id,
       name: call.function.name,
       arguments:
-        wrongAnswer && call.function.name === "claim_done" ? { answer: "definitely wrong" } : call.function.arguments,
+        wrongAnswer && call.function.name === "claim_done"
+          ? { answer: "definitely wrong" }
+          : call.function.arguments,
     }));
     const step = await http(server.url, "POST", `/v1/episodes/${id}/tool_calls`, { calls });
     expect(step.status).toBe(200);
-    for (const result of step.body.results) messages.push({ role: "tool", tool_call_id: result.tool_call_id, content: result.content });
+    for (const result of step.body.results)
+      messages.push({ role: "tool", tool_call_id: result.tool_call_id, content: result.content });
     if (step.body.done) {
       await http(server.url, "DELETE", `/v1/episodes/${id}`);
       return step;
@@ -111,7 +122,11 @@ describe("rollout service over HTTP", () => {
   });
 
   it("parses raw completions (hermes JSON and XML), refuses direct calls in PTC and counts them", async () => {
-    const created = await http(server.url, "POST", "/v1/episodes", { task: TASK_ID, scale: "v0", mode: "ptc" });
+    const created = await http(server.url, "POST", "/v1/episodes", {
+      task: TASK_ID,
+      scale: "v0",
+      mode: "ptc",
+    });
     const id = created.body.episode_id as string;
     const xml = await http(server.url, "POST", `/v1/episodes/${id}/completion`, {
       text: "<tool_call>\n<function=programmatic_tool_call>\n<parameter=code>\nx = 6 * 7\nprint(x)\n</parameter>\n</function>\n</tool_call><|im_end|>",
@@ -128,7 +143,9 @@ describe("rollout service over HTTP", () => {
     });
     expect(direct.body.results[0]).toMatchObject({ is_error: true });
     expect(direct.body.results[0].content).toMatch(/cannot be called directly/);
-    const broken = await http(server.url, "POST", `/v1/episodes/${id}/completion`, { text: "<tool_call>\n{oops}\n</tool_call>" });
+    const broken = await http(server.url, "POST", `/v1/episodes/${id}/completion`, {
+      text: "<tool_call>\n{oops}\n</tool_call>",
+    });
     expect(broken.status).toBe(200);
     expect(broken.body.done).toBe(false);
     expect(broken.body.parse_errors[0]).toMatch(/not valid JSON/);
@@ -142,7 +159,9 @@ describe("rollout service over HTTP", () => {
       calls: [{ name: "programmatic_tool_call", arguments: { code: "print('alive')" } }],
     });
     expect(after.body.results[0].content).toMatch(/restarted[\s\S]*alive/);
-    const noCalls = await http(server.url, "POST", `/v1/episodes/${id}/completion`, { text: "I am done.<|im_end|>" });
+    const noCalls = await http(server.url, "POST", `/v1/episodes/${id}/completion`, {
+      text: "I am done.<|im_end|>",
+    });
     expect(noCalls.body).toMatchObject({ done: true, reward: 0, end_reason: "no_tool_calls" });
     expect((await http(server.url, "DELETE", `/v1/episodes/${id}`)).status).toBe(200);
     expect((await http(server.url, "GET", `/v1/episodes/${id}`)).status).toBe(404);
@@ -152,13 +171,25 @@ describe("rollout service over HTTP", () => {
     const notJson = await http(server.url, "POST", "/v1/episodes", "{not json");
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe("REQUEST_INVALID");
-    const wrongMode = await http(server.url, "POST", "/v1/episodes", { task: TASK_ID, scale: "v0", mode: "cli" });
+    const wrongMode = await http(server.url, "POST", "/v1/episodes", {
+      task: TASK_ID,
+      scale: "v0",
+      mode: "cli",
+    });
     expect(wrongMode.status).toBe(400);
     expect(wrongMode.body.error.message).toMatch(/mode/);
-    expect((await http(server.url, "POST", "/v1/episodes", { task: "nope.nope", scale: "v0", mode: "ptc" })).status).toBe(404);
-    expect((await http(server.url, "POST", "/v1/episodes/ep-missing/tool_calls", { calls: [{ name: "x" }] })).status).toBe(404);
+    expect(
+      (await http(server.url, "POST", "/v1/episodes", { task: "nope.nope", scale: "v0", mode: "ptc" }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await http(server.url, "POST", "/v1/episodes/ep-missing/tool_calls", { calls: [{ name: "x" }] }))
+        .status,
+    ).toBe(404);
     expect((await http(server.url, "GET", "/v2/whatever")).status).toBe(404);
-    const big = await http(server.url, "POST", "/v1/episodes/ep-x/completion", { text: "x".repeat(17 * 1024 * 1024) });
+    const big = await http(server.url, "POST", "/v1/episodes/ep-x/completion", {
+      text: "x".repeat(17 * 1024 * 1024),
+    });
     expect(big.status).toBe(413);
     const rebinding = await http(server.url, "GET", "/healthz", undefined, { Host: "evil.example:8700" });
     expect(rebinding.status).toBe(421);
@@ -172,7 +203,11 @@ describe("rollout service over HTTP", () => {
   it("refuses with 429 and Retry-After when full, and reaps idle episodes", async () => {
     const ids: string[] = [];
     for (let index = 0; index < 3; index += 1) {
-      const created = await http(server.url, "POST", "/v1/episodes", { task: TASK_ID, scale: "v0", mode: "dtc" });
+      const created = await http(server.url, "POST", "/v1/episodes", {
+        task: TASK_ID,
+        scale: "v0",
+        mode: "dtc",
+      });
       expect(created.status).toBe(201);
       ids.push(created.body.episode_id);
     }
@@ -194,10 +229,16 @@ describe("rollout service with a bearer token", () => {
     const guarded = createRolloutService({ loadTask: async () => task, maxEpisodes: 2 });
     const guardedServer = await serveRolloutHttp(guarded, { port: 0, authToken: "s3cret-token" });
     try {
-      const denied = await http(guardedServer.url, "POST", "/v1/episodes", { task: TASK_ID, scale: "v0", mode: "dtc" });
+      const denied = await http(guardedServer.url, "POST", "/v1/episodes", {
+        task: TASK_ID,
+        scale: "v0",
+        mode: "dtc",
+      });
       expect(denied.status).toBe(401);
       expect(guarded.stats.created).toBe(0);
-      const wrong = await http(guardedServer.url, "GET", "/metrics", undefined, { Authorization: "Bearer nope" });
+      const wrong = await http(guardedServer.url, "GET", "/metrics", undefined, {
+        Authorization: "Bearer nope",
+      });
       expect(wrong.status).toBe(401);
       const allowed = await http(
         guardedServer.url,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import { rolloutOpenApiDocument } from "./rollout-openapi.js";
 import {
@@ -147,8 +147,12 @@ export async function serveRolloutHttp(
   });
   const address = server.address() as AddressInfo;
   const port = address.port;
-  const names = LOOPBACK.has(host) ? ["127.0.0.1", "localhost", "[::1]"] : [host.includes(":") ? `[${host}]` : host];
-  allowedHosts = new Set([...names, ...(options.allowedHosts ?? [])].map((name) => `${name}:${port}`.toLowerCase()));
+  const names = LOOPBACK.has(host)
+    ? ["127.0.0.1", "localhost", "[::1]"]
+    : [host.includes(":") ? `[${host}]` : host];
+  allowedHosts = new Set(
+    [...names, ...(options.allowedHosts ?? [])].map((name) => `${name}:${port}`.toLowerCase()),
+  );
   const shownHost = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,
@@ -182,12 +186,18 @@ async function answer(response: ServerResponse, status: number, run: () => Promi
     sendJson(response, status, await run());
   } catch (error) {
     if (error instanceof RolloutError) {
-      if (error.retryAfterSeconds !== undefined) response.setHeader("Retry-After", String(error.retryAfterSeconds));
+      if (error.retryAfterSeconds !== undefined)
+        response.setHeader("Retry-After", String(error.retryAfterSeconds));
       return sendError(response, error.status, error.code, error.message);
     }
     if (error instanceof ProgAgentError && error.category === "user")
       return sendError(response, 400, error.code, error.message);
-    return sendError(response, 500, error instanceof ProgAgentError ? error.code : "INTERNAL", errorMessage(error));
+    return sendError(
+      response,
+      500,
+      error instanceof ProgAgentError ? error.code : "INTERNAL",
+      errorMessage(error),
+    );
   }
 }
 
@@ -280,9 +290,12 @@ export function prometheusText(service: RolloutService): string {
     "Episodes ended, by reason.",
     [...stats.endReasons].map(([reason, count]) => [`{reason="${reason}"}`, count]),
   );
-  metric("progagent_rollout_rejected_total", "counter", "Episode creations refused because the service was full.", [
-    ["", stats.rejected],
-  ]);
+  metric(
+    "progagent_rollout_rejected_total",
+    "counter",
+    "Episode creations refused because the service was full.",
+    [["", stats.rejected]],
+  );
   metric("progagent_rollout_tool_calls_total", "counter", "Tool calls dispatched.", [["", stats.toolCalls]]);
   metric(
     "progagent_rollout_rewards_total",
@@ -290,7 +303,9 @@ export function prometheusText(service: RolloutService): string {
     "Finished episodes by reward.",
     [...stats.rewardsByValue].map(([reward, count]) => [`{reward="${reward}"}`, count]),
   );
-  metric("progagent_rollout_reward_sum", "counter", "Sum of rewards of finished episodes.", [["", stats.rewardSum]]);
+  metric("progagent_rollout_reward_sum", "counter", "Sum of rewards of finished episodes.", [
+    ["", stats.rewardSum],
+  ]);
   const histogram = stats.stepLatency;
   lines.push(
     "# HELP progagent_rollout_step_seconds Latency of tool_calls and completion steps.",

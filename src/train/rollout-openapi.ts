@@ -38,7 +38,15 @@ const stepAnswer = {
     },
     end_reason: {
       type: "string",
-      enum: ["claim_done", "max_tool_calls", "no_tool_calls", "wall_clock", "idle_timeout", "deleted", "service_shutdown"],
+      enum: [
+        "claim_done",
+        "max_tool_calls",
+        "no_tool_calls",
+        "wall_clock",
+        "idle_timeout",
+        "deleted",
+        "service_shutdown",
+      ],
     },
     parsed_calls: { type: "array", items: { type: "object" }, description: "completion only" },
     parse_errors: { type: "array", items: { type: "string" }, description: "completion only" },
@@ -99,8 +107,14 @@ export function rolloutOpenApiDocument(): Record<string, unknown> {
       },
       "/v1/episodes/{id}": {
         parameters: idParameter,
-        get: { summary: "State and counts of an episode", responses: { "200": { description: "state" }, ...errors(404) } },
-        delete: { summary: "End and release an episode", responses: { "200": { description: "final state" }, ...errors(404) } },
+        get: {
+          summary: "State and counts of an episode",
+          responses: { "200": { description: "state" }, ...errors(404) },
+        },
+        delete: {
+          summary: "End and release an episode",
+          responses: { "200": { description: "final state" }, ...errors(404) },
+        },
       },
       "/v1/episodes/{id}/tool_calls": {
         parameters: idParameter,
@@ -119,9 +133,19 @@ export function rolloutOpenApiDocument(): Record<string, unknown> {
         },
       },
       "/v1/tasks": { get: { summary: "Task ids served", responses: { "200": { description: "tasks" } } } },
-      "/healthz": { get: { summary: "Liveness (no token needed)", security: [], responses: { "200": { description: "ok" } } } },
-      "/metrics": { get: { summary: "Prometheus metrics", responses: { "200": { description: "text exposition" } } } },
-      "/openapi.json": { get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } } },
+      "/healthz": {
+        get: {
+          summary: "Liveness (no token needed)",
+          security: [],
+          responses: { "200": { description: "ok" } },
+        },
+      },
+      "/metrics": {
+        get: { summary: "Prometheus metrics", responses: { "200": { description: "text exposition" } } },
+      },
+      "/openapi.json": {
+        get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1" } } },
+      },
     },
   };
 }

@@ -327,7 +327,8 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     stats,
 
     async create(body) {
-      if (disposed) throw new RolloutError("the service is shutting down", 503, ERROR_CODES.SERVICE_CLOSED, 1);
+      if (disposed)
+        throw new RolloutError("the service is shutting down", 503, ERROR_CODES.SERVICE_CLOSED, 1);
       if (episodes.size + reserved >= maxEpisodes) {
         stats.rejected += 1;
         throw new RolloutError(
@@ -338,12 +339,20 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         );
       }
       const task = await options.loadTask(body.task).catch((error: unknown) => {
-        if (error instanceof ProgAgentError && error.code === ERROR_CODES.TASK_NOT_FOUND && error.category === "user")
+        if (
+          error instanceof ProgAgentError &&
+          error.code === ERROR_CODES.TASK_NOT_FOUND &&
+          error.category === "user"
+        )
           return undefined;
         throw error;
       });
       if (!task)
-        throw new RolloutError(`unknown task '${body.task}'; GET /v1/tasks lists them`, 404, ERROR_CODES.TASK_NOT_FOUND);
+        throw new RolloutError(
+          `unknown task '${body.task}'; GET /v1/tasks lists them`,
+          404,
+          ERROR_CODES.TASK_NOT_FOUND,
+        );
       reserved += 1;
       try {
         const renderer = body.render ? await rendererFor(body.render.tokenizer) : undefined;
@@ -363,7 +372,11 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         const messages: ChatMessage[] = [
           {
             role: "system",
-            content: renderSystemPrompt(body.mode, episode.endpoints, Math.round(limits.executionTimeoutMs / 1000)),
+            content: renderSystemPrompt(
+              body.mode,
+              episode.endpoints,
+              Math.round(limits.executionTimeoutMs / 1000),
+            ),
           },
           { role: "user", content: task.instruction },
         ];
@@ -515,7 +528,9 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         seed: episode.seed,
         mode: episode.mode,
         done: episode.endReason !== undefined,
-        ...(episode.endReason !== undefined ? { reward: episode.reward ?? 0, end_reason: episode.endReason } : {}),
+        ...(episode.endReason !== undefined
+          ? { reward: episode.reward ?? 0, end_reason: episode.endReason }
+          : {}),
         counts: {
           turns: episode.turns,
           tool_calls: driverStats.toolCalls,
@@ -554,4 +569,3 @@ function parameterTypes(schema: unknown): Record<string, string | undefined> | u
     types[key] = typeof value?.type === "string" ? value.type : undefined;
   return types;
 }
-
