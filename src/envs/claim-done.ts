@@ -18,11 +18,18 @@ export const CLAIM_DONE_SPEC: ToolSpec = {
   inputSchema: toolInputJsonSchema(claimDoneInputSchema),
 };
 
-/** The verdict as the agent reads it. */
-export function formatVerdict(verdict: Verdict): string {
+/**
+ * The verdict as the agent reads it: the reward and which checks passed or failed. Check messages often carry
+ * the expected values (an answer key), so they are shown only with `reveal` (debugging); the trajectory keeps
+ * the full verdict either way.
+ */
+export function formatVerdict(verdict: Verdict, options: { reveal?: boolean } = {}): string {
   const lines = [`Episode finished. Reward: ${verdict.reward}`];
-  for (const check of verdict.checks)
-    lines.push(`- [${check.passed ? "pass" : "FAIL"}] ${check.id}: ${check.message}`);
-  if (verdict.error) lines.push(`Verifier error: ${verdict.error}`);
+  for (const check of verdict.checks) {
+    const mark = `- [${check.passed ? "pass" : "FAIL"}] ${check.id}`;
+    lines.push(options.reveal ? `${mark}: ${check.message}` : mark);
+  }
+  if (verdict.error)
+    lines.push(options.reveal ? `Verifier error: ${verdict.error}` : "Verifier error (recorded).");
   return lines.join("\n");
 }

@@ -1,74 +1,78 @@
-import { z } from "zod";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  createMcpToolServer,
-  ptcServedTool,
-  textResult,
-  type McpSession,
-  type ServedTool,
-} from "../runtime/index.js";
-import { CLAIM_DONE_SPEC, claimDoneInputSchema, formatVerdict } from "./claim-done.js";
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type GetPromptResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../core/index.js";
+import { textResult, toMcpTool, type McpSession } from "../runtime/index.js";
+import { CLAIM_DONE_TOOL_NAME } from "./claim-done.js";
+import { createEpisodeDriver, type EpisodeDriver, type EpisodeDriverOptions } from "./episode-driver.js";
 import type { Episode } from "./episode.js";
 
-export const HARNESS_MODES = ["dtc", "ptc", "hybrid"] as const;
-export const harnessModeSchema = z.enum(HARNESS_MODES);
-export type HarnessMode = z.infer<typeof harnessModeSchema>;
+/** The name of the MCP prompt that carries the episode's task. */
+export const EPISODE_PROMPT_NAME = "task";
 
-/**
- * The tools one episode offers in a mode: DTC the task's tools, PTC `programmatic_tool_call`, hybrid both;
- * `claim_done` always.
- */
-export function episodeServedTools(
-  episode: Episode,
-  mode: HarnessMode,
-  options: { timeoutMs?: number } = {},
-): ServedTool[] {
-  const over = textResult("The episode is over: claim_done was already called.", true);
-  const tools: ServedTool[] = [];
-  if (mode !== "ptc") {
-    for (const endpoint of episode.endpoints) {
-      tools.push({
-        spec: endpoint,
-        call: async (args, callOptions) =>
-          episode.finished ? over : await episode.callTool(endpoint.name, args, callOptions),
-      });
-    }
-  }
-  if (mode !== "dtc") {
-    const ptc = ptcServedTool(
-      { router: episode.router, run: (code, runOptions) => episode.execute(code, runOptions) },
-      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
-    );
-    tools.push({
-      spec: ptc.spec,
-      call: async (args, callOptions) => (episode.finished ? over : await ptc.call(args, callOptions)),
-    });
-  }
-  tools.push({
-    spec: CLAIM_DONE_SPEC,
-    async call(args) {
-      if (episode.finished) return over;
-      const parsed = claimDoneInputSchema.safeParse(args);
-      if (!parsed.success)
-        return textResult('Invalid arguments for claim_done: expected {"answer": string}.', true);
-      return textResult(formatVerdict(await episode.finish(parsed.data.answer)));
-    },
-  });
-  return tools;
+/** What an MCP client needs to run the episode: the task's instruction and how to end it. */
+export function episodeInstructions(driver: EpisodeDriver): string {
+  return [
+    driver.episode.task.instruction,
+    "",
+    `Work with the tools of this server. When the task is complete, call ${CLAIM_DONE_TOOL_NAME} once with your final answer in exactly the requested format; the episode then ends and the reply gives the reward.`,
+  ].join("\n");
 }
 
-/** An MCP session serving one episode. */
+/**
+ * An MCP server over one episode's driver: the task as the server's `instructions` and as the prompt
+ * `task`, the mode's tools, and every call dispatched through the driver.
+ */
+export function createEpisodeMcpServer(driver: EpisodeDriver): Server {
+  const task = driver.episode.task;
+  const instructions = episodeInstructions(driver);
+  const server = new Server(
+    { name: `progagent-env-${task.id}`, version: "0.1.0" },
+    { capabilities: { tools: {}, prompts: {} }, instructions },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: driver.tools.map((spec) => toMcpTool(spec)),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    try {
+      const outcome = await driver.call(request.params.name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+      });
+      return outcome.result as CallToolResult;
+    } catch (error) {
+      return textResult(`Error: ${errorMessage(error)}`, true) as CallToolResult;
+    }
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: [
+      { name: EPISODE_PROMPT_NAME, description: `The task of this episode (${task.id}): ${task.summary}` },
+    ],
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, (request): GetPromptResult => {
+    if (request.params.name !== EPISODE_PROMPT_NAME)
+      throw new Error(
+        `unknown prompt '${request.params.name}': this server has one prompt, '${EPISODE_PROMPT_NAME}'`,
+      );
+    return {
+      description: `The task of this episode (${task.id})`,
+      messages: [{ role: "user", content: { type: "text", text: instructions } }],
+    };
+  });
+  return server;
+}
+
+/** An MCP session serving one episode; it owns the episode. */
 export function episodeMcpSession(
   episode: Episode,
-  mode: HarnessMode,
-  options: { timeoutMs?: number } = {},
+  mode: EpisodeDriverOptions["mode"],
+  options: Omit<EpisodeDriverOptions, "mode" | "ptcDocumentation"> = {},
 ): McpSession {
-  const tools = episodeServedTools(episode, mode, options);
-  return {
-    server: createMcpToolServer({
-      name: `progagent-env-${episode.task.id}`,
-      version: "0.1.0",
-      tools: () => tools,
-    }),
-    dispose: () => episode.dispose(),
-  };
+  const driver = createEpisodeDriver(episode, { ...options, mode });
+  return { server: createEpisodeMcpServer(driver), dispose: () => driver.dispose() };
 }

@@ -38,6 +38,8 @@ export interface Episode {
   /** Every tool call so far, direct or from code, in order. */
   readonly calls: readonly ToolCallRecord[];
   readonly finished: boolean;
+  /** Whether code runs in this episode (a kernel was created). */
+  readonly hasKernel: boolean;
   callTool(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolCallResult>;
   execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
   /** Ends the episode and runs the verifier on the host; a verifier that throws yields reward 0. */
@@ -90,6 +92,10 @@ export async function createEpisode(
     kernel?.setTools(router.kernelTools, router.handleKernelCall);
     let finished = false;
     let disposed = false;
+    // Calls in flight, so that finishing or disposing stops them first and waits for their answers (M3).
+    const inFlight = new Set<{ controller: AbortController; done: Promise<unknown> }>();
+    // One kernel call at a time, queued here so that a call queued behind one that claim_done stops never starts.
+    let kernelQueue: Promise<unknown> = Promise.resolve();
 
     const assertOpen = (): void => {
       if (finished) {
@@ -100,9 +106,48 @@ export async function createEpisode(
       }
     };
 
+    const track = <T>(
+      work: (signal: AbortSignal) => Promise<T>,
+      signal: AbortSignal | undefined,
+    ): Promise<T> => {
+      const controller = new AbortController();
+      const done = work(signal ? AbortSignal.any([signal, controller.signal]) : controller.signal);
+      const entry = { controller, done };
+      inFlight.add(entry);
+      return done.finally(() => inFlight.delete(entry));
+    };
+
+    const inKernel = (
+      work: (kernel: Kernel, signal: AbortSignal) => Promise<ExecutionResult>,
+      signal: AbortSignal | undefined,
+    ): Promise<ExecutionResult> => {
+      assertOpen();
+      if (!kernel) {
+        throw new ProgAgentError("this episode was created without a kernel (withKernel: false)", {
+          code: ERROR_CODES.INVALID_ARGUMENT,
+          category: "system",
+        });
+      }
+      const owned = kernel;
+      const run = track(async (combined) => {
+        await kernelQueue;
+        return finished ? notRun() : await work(owned, combined);
+      }, signal);
+      kernelQueue = run.catch(() => undefined);
+      return run;
+    };
+
+    /** Stops every call in flight (interrupting code) and waits until each has answered. */
+    const settleInFlight = async (): Promise<void> => {
+      for (const entry of inFlight) entry.controller.abort(new Error("the episode ended"));
+      await Promise.allSettled([...inFlight].map((entry) => entry.done));
+    };
+
     const dispose = async (): Promise<void> => {
       if (disposed) return;
       disposed = true;
+      finished = true;
+      await settleInFlight();
       db.close();
       await kernel?.dispose();
       plainWorkspace?.dispose();
@@ -119,24 +164,26 @@ export async function createEpisode(
       get finished() {
         return finished;
       },
+      hasKernel: kernel !== undefined,
       async callTool(name, args, callOptions = {}) {
         assertOpen();
-        return await router.callDirect(name, args, callOptions);
+        return await track(
+          (signal) => router.callDirect(name, args, { ...callOptions, signal }),
+          callOptions.signal,
+        );
       },
-      async execute(code, executeOptions) {
-        assertOpen();
-        if (!kernel) {
-          throw new ProgAgentError("this episode was created without a kernel (withKernel: false)", {
-            code: ERROR_CODES.INVALID_ARGUMENT,
-            category: "system",
-          });
-        }
-        return await kernel.execute(code, executeOptions);
+      async execute(code, executeOptions = {}) {
+        return await inKernel(
+          (owned, signal) => owned.execute(code, { ...executeOptions, signal }),
+          executeOptions.signal,
+        );
       },
       async finish(answer) {
         assertOpen();
         finished = true;
-        // Stop the program before judging, so nothing changes the state under the verifier.
+        // Stop the program before judging, so nothing changes the state under the verifier: running calls are
+        // interrupted and answered first, then the kernel ends.
+        await settleInFlight();
         await kernel?.dispose();
         return await runVerifier(task, instance, dbPath, workspaceDir, answer);
       },
@@ -149,6 +196,23 @@ export async function createEpisode(
     stateDir.dispose();
     throw error;
   }
+}
+
+/** The result of code that was queued when the episode ended, and so never ran. */
+function notRun(): ExecutionResult {
+  const text = "[Not run: the episode ended (claim_done) before this code started.]";
+  return {
+    text,
+    truncated: false,
+    status: "timeout",
+    stdout: "",
+    stderr: "",
+    value: null,
+    error: null,
+    durationMs: 0,
+    toolCallCount: 0,
+    kernelRestarted: false,
+  };
 }
 
 async function runVerifier(

@@ -41,6 +41,25 @@ export { validateTaskInstance } from "./validate.js";
 export type { ValidationRow, ValidateOptions } from "./validate.js";
 export { computeScaleStats } from "./stats.js";
 export type { ScaleStatsRow } from "./stats.js";
-export { HARNESS_MODES, harnessModeSchema, episodeServedTools, episodeMcpSession } from "./episode-server.js";
-export type { HarnessMode } from "./episode-server.js";
+export {
+  HARNESS_MODES,
+  harnessModeSchema,
+  createEpisodeDriver,
+  refusedDirectCallMessage,
+} from "./episode-driver.js";
+export type {
+  HarnessMode,
+  EpisodeDriver,
+  EpisodeDriverOptions,
+  EpisodeDriverStats,
+  DriverCallKind,
+  DriverCallOutcome,
+  DriverCallOptions,
+} from "./episode-driver.js";
+export {
+  EPISODE_PROMPT_NAME,
+  createEpisodeMcpServer,
+  episodeInstructions,
+  episodeMcpSession,
+} from "./episode-server.js";
 export { PYTHON_WORKSPACE_HELPERS } from "./python-helpers.js";

@@ -114,6 +114,8 @@ export interface EvaluationOptions extends EvaluationPlan {
   limits?: Partial<AgentLimits>;
   kernelOptions?: Omit<KernelOptions, "workspaceDir" | "tools" | "onToolCall" | "timeoutMs">;
   temperature?: number;
+  /** Show verifier check messages (expected values) to the model in claim_done's reply: debugging only. */
+  revealVerdict?: boolean;
   signal?: AbortSignal;
   onProgress?: (event: { done: number; total: number; skipped: number; last?: Trajectory }) => void;
 }
@@ -194,6 +196,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
           ...(options.kernelOptions ? { kernelOptions: options.kernelOptions } : {}),
           ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
           ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.revealVerdict ? { revealVerdict: true } : {}),
         });
       } catch (error) {
         throw new ProgAgentError(

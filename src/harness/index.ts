@@ -16,7 +16,8 @@ export { postJsonWithRetry } from "./http-retry.js";
 export type { RetryOptions } from "./http-retry.js";
 export { createTokenCounter } from "./token-counter.js";
 export type { TokenCounter } from "./token-counter.js";
-export { renderSystemPrompt, functionToolsFor, refusedDirectCallMessage } from "./system-prompt.js";
+export { renderSystemPrompt } from "./system-prompt.js";
+export { refusedDirectCallMessage } from "../envs/index.js";
 export { runAgentEpisode, DEFAULT_AGENT_LIMITS, episodeIdOf, newRunId } from "./run-agent-episode.js";
 export type { AgentLimits, AgentEpisodeOptions } from "./run-agent-episode.js";
 export {

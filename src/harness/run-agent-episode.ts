@@ -1,18 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { errorMessage } from "../core/index.js";
 import {
-  CLAIM_DONE_TOOL_NAME,
   createEpisode,
-  formatVerdict,
+  createEpisodeDriver,
+  type DriverCallOutcome,
+  type EpisodeDriver,
   type HarnessMode,
   type Scale,
   type TaskDefinition,
-  type Verdict,
 } from "../envs/index.js";
 import type { KernelOptions, KernelPool } from "../kernel/index.js";
-import { PTC_TOOL_NAME, resultText } from "../runtime/index.js";
-import type { ModelClient } from "./model-client.js";
-import { functionToolsFor, refusedDirectCallMessage, renderSystemPrompt } from "./system-prompt.js";
+import type { CompletionResponse, FunctionTool, ModelClient } from "./model-client.js";
+import { renderSystemPrompt } from "./system-prompt.js";
 import { createTokenCounter, type TokenCounter } from "./token-counter.js";
 import type {
   ChatMessage,
@@ -58,16 +57,68 @@ export interface AgentEpisodeOptions {
   temperature?: number;
   cacheDir?: string;
   signal?: AbortSignal;
+  /** Show the verifier's check messages (expected values) to the model in claim_done's reply: debugging only. */
+  revealVerdict?: boolean;
+}
+
+/** The state of one running episode, shared by the phases of the loop. */
+interface EpisodeRun {
+  readonly options: AgentEpisodeOptions;
+  readonly limits: AgentLimits;
+  readonly tokens: TokenCounter;
+  readonly driver: EpisodeDriver;
+  readonly tools: FunctionTool[];
+  readonly messages: ChatMessage[];
+  readonly turns: TurnRecord[];
+  readonly toolCalls: ToolCallEntry[];
+  readonly codeBlocks: CodeBlock[];
+  readonly signal: AbortSignal;
+  readonly startedAt: Date;
+  readonly started: number;
+  turn: number;
+  contextTokens: number;
+  toolOutputTokens: number;
+  endReason: EndReason | undefined;
+  failure: string | null;
+}
+
+/** One model turn being accounted: when it started, the context it was sent, what it added. */
+interface TurnInProgress {
+  started: number;
+  contextTokens: number;
+  completionTokens: number;
+  toolOutputTokens: number;
 }
 
 /** Runs one agent episode under a harness mode and returns its trajectory (never throws for agent or model failures). */
 export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Trajectory> {
+  const run = await prepareEpisode(options);
+  try {
+    while (!(run.endReason ??= stopReasonBeforeTurn(run))) {
+      const turn = beginTurn(run);
+      const response = await callModel(run);
+      if (!response) break;
+      accountAssistant(run, turn, response);
+      await dispatchToolCalls(run, turn, response.message.tool_calls ?? []);
+      endTurn(run, turn);
+    }
+  } catch (error) {
+    run.failure = errorMessage(error);
+    run.endReason ??= "model_error";
+  } finally {
+    await run.driver.dispose();
+  }
+  return toTrajectory(run);
+}
+
+/** Prepare: the episode and its driver, the tools and the first two messages, the context they fill. */
+async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun> {
   const limits = { ...DEFAULT_AGENT_LIMITS, ...options.limits };
   const tokens = options.tokenCounter ?? createTokenCounter();
   const startedAt = new Date();
   const started = performance.now();
-  let turn = 0;
   const toolCalls: ToolCallEntry[] = [];
+  let currentTurn = 0;
   const episode = await createEpisode(options.task, options.scale, options.seed, {
     withKernel: options.mode !== "dtc",
     ...(options.pool ? { pool: options.pool } : {}),
@@ -75,7 +126,7 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
     onCall: (record) =>
       toolCalls.push({
-        turn,
+        turn: currentTurn,
         name: record.name,
         args: record.args,
         via: record.via,
@@ -83,161 +134,159 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
         durationMs: Math.round(record.durationMs * 100) / 100,
       }),
   });
-  const environmentTools = episode.endpoints;
-  const tools = functionToolsFor(options.mode, environmentTools);
+  const driver = createEpisodeDriver(episode, {
+    mode: options.mode,
+    timeoutMs: limits.executionTimeoutMs,
+    maxToolCalls: limits.maxToolCalls,
+    ptcDocumentation: "system_prompt",
+    revealVerdict: options.revealVerdict === true,
+  });
+  const tools = driver.functionTools();
   const messages: ChatMessage[] = [
     {
       role: "system",
       content: renderSystemPrompt(
         options.mode,
-        environmentTools,
+        episode.endpoints,
         Math.round(limits.executionTimeoutMs / 1000),
       ),
     },
     { role: "user", content: options.task.instruction },
   ];
-  const turns: TurnRecord[] = [];
-  const codeBlocks: CodeBlock[] = [];
-  let contextTokens =
-    tokens.count(JSON.stringify(tools)) +
-    messages.reduce((sum, message) => sum + tokens.countMessage(message), 0);
-  let toolOutputTokens = 0;
-  let runtimeErrors = 0;
-  let refusedDirectCalls = 0;
-  let callCount = 0;
-  let endReason: EndReason | undefined;
-  let answer: string | null = null;
-  let verdict: Verdict | undefined;
-  let failure: string | null = null;
   const wallClock = AbortSignal.timeout(limits.wallClockMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, wallClock]) : wallClock;
-  const available = [
-    ...environmentTools.map((tool) => tool.name),
-    ...(options.mode === "dtc" ? [] : [PTC_TOOL_NAME]),
-    CLAIM_DONE_TOOL_NAME,
-  ];
+  const run: EpisodeRun = {
+    options,
+    limits,
+    tokens,
+    driver,
+    tools,
+    messages,
+    turns: [],
+    toolCalls,
+    codeBlocks: [],
+    signal: options.signal ? AbortSignal.any([options.signal, wallClock]) : wallClock,
+    startedAt,
+    started,
+    get turn() {
+      return currentTurn;
+    },
+    set turn(value) {
+      currentTurn = value;
+    },
+    contextTokens:
+      tokens.count(JSON.stringify(tools)) +
+      messages.reduce((sum, message) => sum + tokens.countMessage(message), 0),
+    toolOutputTokens: 0,
+    endReason: undefined,
+    failure: null,
+  };
+  return run;
+}
 
+/** Decide to stop (before a turn): the turn limit, the wall clock, the context window. */
+function stopReasonBeforeTurn(run: EpisodeRun): EndReason | undefined {
+  if (run.turn >= run.limits.maxTurns) return "max_turns";
+  if (run.signal.aborted) return "wall_clock";
+  if (run.contextTokens > run.limits.contextWindowTokens) return "context_limit";
+  return undefined;
+}
+
+function beginTurn(run: EpisodeRun): TurnInProgress {
+  return {
+    started: performance.now(),
+    contextTokens: run.contextTokens,
+    completionTokens: 0,
+    toolOutputTokens: 0,
+  };
+}
+
+/** Call the model; a failure ends the episode (model error, or the wall clock if that is what stopped it). */
+async function callModel(run: EpisodeRun): Promise<CompletionResponse | undefined> {
   try {
-    while (!endReason) {
-      if (turn >= limits.maxTurns) {
-        endReason = "max_turns";
-        break;
-      }
-      if (signal.aborted) {
-        endReason = "wall_clock";
-        break;
-      }
-      if (contextTokens > limits.contextWindowTokens) {
-        endReason = "context_limit";
-        break;
-      }
-      const turnStarted = performance.now();
-      const contextAtTurn = contextTokens;
-      let response;
-      try {
-        response = await options.client.complete({
-          messages,
-          tools,
-          maxTokens: limits.maxTokensPerTurn,
-          ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-          signal,
-        });
-      } catch (error) {
-        endReason = signal.aborted ? "wall_clock" : "model_error";
-        failure = errorMessage(error);
-        break;
-      }
-      const assistant = response.message;
-      messages.push(assistant);
-      const assistantTokens = tokens.countMessage(assistant);
-      contextTokens += assistantTokens;
-      const completionTokens = response.usage?.completionTokens ?? assistantTokens;
-      let turnToolTokens = 0;
-      const calls = assistant.tool_calls ?? [];
-      if (calls.length === 0) {
-        endReason =
-          response.finishReason === "length" || completionTokens >= limits.maxTokensPerTurn
-            ? "max_tokens_per_turn"
-            : "no_tool_calls";
-      }
-      for (const call of calls) {
-        if (endReason) break;
-        if (callCount >= limits.maxToolCalls) {
-          endReason = "max_tool_calls";
-          break;
-        }
-        callCount += 1;
-        const name = call.function.name;
-        let output: string;
-        let args: Record<string, unknown> | undefined;
-        try {
-          const parsed: unknown = JSON.parse(call.function.arguments || "{}");
-          if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
-            throw new Error("arguments must be a JSON object");
-          args = parsed as Record<string, unknown>;
-        } catch (error) {
-          args = undefined;
-          output = `Error: the arguments of '${name}' are not a valid JSON object (${errorMessage(error)}). Send the arguments as a JSON object.`;
-        }
-        if (args !== undefined) {
-          if (name === CLAIM_DONE_TOOL_NAME) {
-            answer = typeof args.answer === "string" ? args.answer : JSON.stringify(args.answer ?? "");
-            verdict = await episode.finish(answer);
-            output = formatVerdict(verdict);
-            endReason = "claim_done";
-          } else if (name === PTC_TOOL_NAME && options.mode !== "dtc") {
-            const code = typeof args.code === "string" ? args.code : null;
-            if (code === null) {
-              output = `Error: ${PTC_TOOL_NAME} expects {"code": string}.`;
-              runtimeErrors += 1;
-            } else {
-              const result = await episode.execute(code, { signal });
-              output = result.text;
-              if (result.status !== "ok") runtimeErrors += 1;
-              codeBlocks.push({
-                turn,
-                code,
-                status: result.status,
-                output: result.text,
-                errorType: result.error?.type ?? null,
-                toolCallCount: result.toolCallCount,
-                durationMs: result.durationMs,
-              });
-            }
-          } else if (episode.router.has(name)) {
-            if (options.mode === "ptc") {
-              output = refusedDirectCallMessage(name, call.function.arguments);
-              refusedDirectCalls += 1;
-              runtimeErrors += 1;
-            } else {
-              output = resultText(await episode.callTool(name, args, { signal }));
-            }
-          } else {
-            output = `Error: unknown tool '${name}'. Available tools: ${available.join(", ")}`;
-          }
-        }
-        const toolMessage: ChatMessage = { role: "tool", tool_call_id: call.id, content: output! };
-        messages.push(toolMessage);
-        const messageTokens = tokens.countMessage(toolMessage);
-        turnToolTokens += messageTokens;
-        contextTokens += messageTokens;
-      }
-      toolOutputTokens += turnToolTokens;
-      turns.push({
-        index: turn,
-        contextTokens: contextAtTurn,
-        completionTokens,
-        toolOutputTokens: turnToolTokens,
-        durationMs: Math.round(performance.now() - turnStarted),
-      });
-      turn += 1;
-    }
+    return await run.options.client.complete({
+      messages: run.messages,
+      tools: run.tools,
+      maxTokens: run.limits.maxTokensPerTurn,
+      ...(run.options.temperature === undefined ? {} : { temperature: run.options.temperature }),
+      signal: run.signal,
+    });
   } catch (error) {
-    failure = errorMessage(error);
-    endReason = endReason ?? "model_error";
-  } finally {
-    await episode.dispose();
+    run.endReason = run.signal.aborted ? "wall_clock" : "model_error";
+    run.failure = errorMessage(error);
+    return undefined;
   }
+}
+
+/** Account the assistant message; a reply without tool calls ends the episode. */
+function accountAssistant(run: EpisodeRun, turn: TurnInProgress, response: CompletionResponse): void {
+  const assistant = response.message;
+  run.messages.push(assistant);
+  const assistantTokens = run.tokens.countMessage(assistant);
+  run.contextTokens += assistantTokens;
+  turn.completionTokens = response.usage?.completionTokens ?? assistantTokens;
+  if ((assistant.tool_calls ?? []).length === 0) {
+    run.endReason =
+      response.finishReason === "length" || turn.completionTokens >= run.limits.maxTokensPerTurn
+        ? "max_tokens_per_turn"
+        : "no_tool_calls";
+  }
+}
+
+/** Dispatch the turn's tool calls through the driver, in order, until one ends the episode. */
+async function dispatchToolCalls(
+  run: EpisodeRun,
+  turn: TurnInProgress,
+  calls: NonNullable<ChatMessage["tool_calls"]>,
+): Promise<void> {
+  for (const call of calls) {
+    if (run.endReason) break;
+    const outcome = await run.driver.call(call.function.name, call.function.arguments, {
+      signal: run.signal,
+    });
+    if (outcome.kind === "tool_call_limit") {
+      run.endReason = "max_tool_calls";
+      break;
+    }
+    recordOutcome(run, outcome);
+    const toolMessage: ChatMessage = { role: "tool", tool_call_id: call.id, content: outcome.text };
+    run.messages.push(toolMessage);
+    const messageTokens = run.tokens.countMessage(toolMessage);
+    turn.toolOutputTokens += messageTokens;
+    run.contextTokens += messageTokens;
+    if (outcome.endReason === "claim_done") run.endReason = "claim_done";
+  }
+}
+
+/** Account what the trajectory keeps of one call beyond its message: the code block. */
+function recordOutcome(run: EpisodeRun, outcome: DriverCallOutcome): void {
+  if (!outcome.execution) return;
+  const { code, result } = outcome.execution;
+  run.codeBlocks.push({
+    turn: run.turn,
+    code,
+    status: result.status,
+    output: result.text,
+    errorType: result.error?.type ?? null,
+    toolCallCount: result.toolCallCount,
+    durationMs: result.durationMs,
+  });
+}
+
+function endTurn(run: EpisodeRun, turn: TurnInProgress): void {
+  run.toolOutputTokens += turn.toolOutputTokens;
+  run.turns.push({
+    index: run.turn,
+    contextTokens: turn.contextTokens,
+    completionTokens: turn.completionTokens,
+    toolOutputTokens: turn.toolOutputTokens,
+    durationMs: Math.round(performance.now() - turn.started),
+  });
+  run.turn += 1;
+}
+
+function toTrajectory(run: EpisodeRun): Trajectory {
+  const { options, driver } = run;
+  const verdict = driver.verdict;
   return {
     schemaVersion: 1,
     runId: options.runId,
@@ -248,22 +297,22 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
     harness: options.mode,
     model: options.client.name,
     sample: options.sample,
-    messages,
-    turns,
-    toolCalls,
-    codeBlocks,
-    runtimeErrors,
-    refusedDirectCalls,
-    toolOutputTokens,
-    finalContextTokens: contextTokens,
-    endReason: endReason ?? "model_error",
-    answer,
+    messages: run.messages,
+    turns: run.turns,
+    toolCalls: run.toolCalls,
+    codeBlocks: run.codeBlocks,
+    runtimeErrors: driver.stats.runtimeErrors,
+    refusedDirectCalls: driver.stats.refusedDirectCalls,
+    toolOutputTokens: run.toolOutputTokens,
+    finalContextTokens: run.contextTokens,
+    endReason: run.endReason ?? "model_error",
+    answer: driver.answer,
     reward: verdict?.reward ?? 0,
     checks: verdict?.checks ?? [],
     verifierError: verdict?.error ?? null,
-    error: failure,
-    startedAt: startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - started),
+    error: run.failure,
+    startedAt: run.startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - run.started),
   };
 }
 

@@ -1,13 +1,5 @@
 import { CLAIM_DONE_SPEC, type HarnessMode } from "../envs/index.js";
-import {
-  PTC_TOOL_NAME,
-  renderPtcToolDescription,
-  toFunctionTool,
-  toolInputJsonSchema,
-  ptcInputSchema,
-  type ToolSpec,
-} from "../runtime/index.js";
-import type { FunctionTool } from "./model-client.js";
+import { PTC_TOOL_NAME, renderPtcToolDescription, type ToolSpec } from "../runtime/index.js";
 
 /** The system prompt of a mode. PTC documents the environment tools as Python; DTC offers them as functions. */
 export function renderSystemPrompt(
@@ -31,39 +23,4 @@ export function renderSystemPrompt(
     renderPtcToolDescription(environmentTools, { timeoutSeconds }),
   ];
   return [...common, ...ptc].join("\n");
-}
-
-/** The function tools a mode offers the model. */
-export function functionToolsFor(mode: HarnessMode, environmentTools: readonly ToolSpec[]): FunctionTool[] {
-  const tools: FunctionTool[] = [];
-  if (mode !== "ptc") tools.push(...environmentTools.map((spec) => toFunctionTool(spec)));
-  if (mode !== "dtc") {
-    tools.push(
-      toFunctionTool({
-        name: PTC_TOOL_NAME,
-        description:
-          "Run Python code in the persistent sandboxed kernel (see the system prompt for the available tools).",
-        inputSchema: toolInputJsonSchema(ptcInputSchema),
-      }),
-    );
-  }
-  tools.push(toFunctionTool(CLAIM_DONE_SPEC));
-  return tools;
-}
-
-/** The message a PTC-mode agent gets for a direct call to an environment tool. */
-export function refusedDirectCallMessage(name: string, argumentsJson: string): string {
-  let example = "...";
-  try {
-    const parsed = JSON.parse(argumentsJson) as Record<string, unknown>;
-    example = Object.entries(parsed)
-      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
-      .join(", ");
-  } catch {
-    // keep the placeholder
-  }
-  return (
-    `Error: '${name}' cannot be called directly in this mode. Call it from code with ${PTC_TOOL_NAME}, for example:\n` +
-    `result = tools["${name}"](${example})\nprint(result)`
-  );
 }

@@ -17,6 +17,10 @@ export function registerEnvServe(program: Command): void {
     .option("--seed <n>", "seed", "0")
     .option("--mode <mode>", "dtc | ptc | hybrid", "ptc")
     .option("--timeout <seconds>", "per-execution timeout in seconds", "60")
+    .option(
+      "--reveal-verdict",
+      "DEBUGGING: show the verifier's check messages (expected values) in claim_done's reply",
+    )
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const id = String(options.task);
@@ -46,7 +50,10 @@ export function registerEnvServe(program: Command): void {
             kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },
           },
         );
-        return episodeMcpSession(episode, parsedMode.data, { timeoutMs });
+        return episodeMcpSession(episode, parsedMode.data, {
+          timeoutMs,
+          revealVerdict: options.revealVerdict === true,
+        });
       }, controller.signal);
     });
 }

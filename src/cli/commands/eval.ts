@@ -27,6 +27,7 @@ export interface EvaluationCommandInput {
   limits?: EvaluationOptions["limits"];
   kernelOptions?: EvaluationOptions["kernelOptions"];
   temperature?: number;
+  revealVerdict?: boolean;
 }
 
 /** Runs an evaluation with a progress bar, writes the reports, prints the summary; shared by `eval` and `start`. */
@@ -90,6 +91,10 @@ export function registerEval(program: Command): void {
     .option("--context-window <tokens>", "context window in tokens (the context-limit stop)")
     .option("--max-tokens <n>", "max tokens per model turn")
     .option("--timeout <seconds>", "per code execution", "60")
+    .option(
+      "--reveal-verdict",
+      "DEBUGGING: show the verifier's check messages (expected values) to the model in claim_done's reply",
+    )
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const text = (name: string): string | undefined =>
@@ -120,6 +125,7 @@ export function registerEval(program: Command): void {
         },
         kernelOptions: kernelOptionsFrom(options),
         ...(text("temperature") ? { temperature: Number(text("temperature")) } : {}),
+        ...(options.revealVerdict === true ? { revealVerdict: true } : {}),
       });
     });
 

@@ -1,0 +1,310 @@
+import { z } from "zod";
+import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
+import type { ExecutionResult } from "../kernel/index.js";
+import {
+  PTC_TOOL_NAME,
+  ptcInputSchema,
+  renderPtcToolDescription,
+  resultText,
+  textResult,
+  toFunctionTool,
+  toolInputJsonSchema,
+  type ToolCallResult,
+  type ToolSpec,
+} from "../runtime/index.js";
+import { CLAIM_DONE_SPEC, CLAIM_DONE_TOOL_NAME, formatVerdict } from "./claim-done.js";
+import type { Verdict } from "./define-task.js";
+import type { Episode } from "./episode.js";
+
+export const HARNESS_MODES = ["dtc", "ptc", "hybrid"] as const;
+export const harnessModeSchema = z.enum(HARNESS_MODES);
+export type HarnessMode = z.infer<typeof harnessModeSchema>;
+
+/** The short description of `programmatic_tool_call` when the system prompt documents the runtime and the tools. */
+const PTC_SHORT_DESCRIPTION =
+  "Run Python code in the persistent sandboxed kernel (see the system prompt for the available tools).";
+
+const ENDED_WHILE_RUNNING = "[The episode ended (claim_done) while this call was running.]";
+
+export interface EpisodeDriverOptions {
+  mode: HarnessMode;
+  /** Deadline of one code execution (default: the kernel's, 60 s). */
+  timeoutMs?: number;
+  /** Calls beyond this end the episode with `max_tool_calls` (default: no limit). */
+  maxToolCalls?: number;
+  /**
+   * Where the runtime and the environment tools are documented in PTC and hybrid modes: in the description
+   * of `programmatic_tool_call` (default; MCP clients have nothing else), or in a system prompt the caller
+   * renders (the tool then carries a short description).
+   */
+  ptcDocumentation?: "tool" | "system_prompt";
+  /** Show the verifier's check messages (which may hold expected values) in claim_done's reply: debugging only. */
+  revealVerdict?: boolean;
+}
+
+/** What one dispatched call was. */
+export type DriverCallKind =
+  | "environment"
+  | "code"
+  | "claim_done"
+  | "refused_direct_call"
+  | "invalid_arguments"
+  | "unknown_tool"
+  | "episode_over"
+  | "tool_call_limit";
+
+export interface DriverCallOutcome {
+  name: string;
+  kind: DriverCallKind;
+  /** What the model reads. */
+  text: string;
+  /** The same as an MCP result (an environment tool's own result, with its structured content). */
+  result: ToolCallResult;
+  /** A PTC runtime error: failed code, code without `code`, or a refused direct call. */
+  runtimeError: boolean;
+  /** The code that ran and how it ended (kind `code`). */
+  execution?: { code: string; result: ExecutionResult };
+  /** The verdict and the recorded answer (kind `claim_done`). */
+  verdict?: Verdict;
+  answer?: string;
+  /** Set when this call ended the episode. */
+  endReason?: "claim_done" | "max_tool_calls";
+}
+
+export interface EpisodeDriverStats {
+  /** Calls dispatched (every name, including claim_done and refused ones). */
+  toolCalls: number;
+  codeBlocks: number;
+  /** Failed code blocks plus refused direct calls (the paper's PTC errors). */
+  runtimeErrors: number;
+  /** Direct calls to environment tools refused in PTC mode. */
+  refusedDirectCalls: number;
+}
+
+export interface DriverCallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * Drives one episode under a harness mode: the tools the mode offers, dispatch by name, per-call deadlines,
+ * the tool-call limit, accounting and the end by `claim_done`. The harness loop, `env serve` and the rollout
+ * service all dispatch through it.
+ */
+export interface EpisodeDriver {
+  readonly episode: Episode;
+  readonly mode: HarnessMode;
+  /** The tools offered, in order: the environment tools (not in PTC), programmatic_tool_call (not in DTC), claim_done. */
+  readonly tools: readonly ToolSpec[];
+  /** Every name the driver answers to (what an unknown-tool error lists). */
+  readonly knownToolNames: readonly string[];
+  readonly stats: Readonly<EpisodeDriverStats>;
+  /** Why the episode ended, or undefined while it runs. */
+  readonly endReason: "claim_done" | "max_tool_calls" | undefined;
+  readonly verdict: Verdict | undefined;
+  readonly answer: string | null;
+  /** The tools as OpenAI function schemas. */
+  functionTools(): Array<ReturnType<typeof toFunctionTool>>;
+  /** Dispatches one call; `args` is an object or its JSON text. Agent mistakes come back as outcomes, never as throws. */
+  call(name: string, args: unknown, options?: DriverCallOptions): Promise<DriverCallOutcome>;
+  dispose(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** The message a PTC-mode agent gets for a direct call to an environment tool: the call rewritten as code. */
+export function refusedDirectCallMessage(name: string, args: unknown): string {
+  let example = "...";
+  try {
+    const parsed = (typeof args === "string" ? JSON.parse(args) : args) as Record<string, unknown>;
+    example = Object.entries(parsed)
+      .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+      .join(", ");
+  } catch {
+    // keep the placeholder
+  }
+  return (
+    `Error: '${name}' cannot be called directly in this mode. Call it from code with ${PTC_TOOL_NAME}, for example:\n` +
+    `result = tools["${name}"](${example})\nprint(result)`
+  );
+}
+
+/** Arguments as an object: a JSON text is parsed (an empty text is `{}`); anything but an object is an error. */
+function parseArguments(
+  name: string,
+  args: unknown,
+): { ok: true; args: Record<string, unknown> } | { ok: false; text: string } {
+  let value: unknown = args ?? {};
+  try {
+    if (typeof value === "string") value = JSON.parse(value || "{}") as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      throw new Error("arguments must be a JSON object");
+    return { ok: true, args: value as Record<string, unknown> };
+  } catch (error) {
+    return {
+      ok: false,
+      text: `Error: the arguments of '${name}' are not a valid JSON object (${errorMessage(error)}). Send the arguments as a JSON object.`,
+    };
+  }
+}
+
+export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOptions): EpisodeDriver {
+  const { mode } = options;
+  if (mode !== "dtc" && !episode.hasKernel)
+    throw new ProgAgentError(`mode '${mode}' runs code: create the episode with withKernel: true`, {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "system",
+    });
+  const timeoutSeconds = Math.round((options.timeoutMs ?? 60_000) / 1000);
+  const ptcSpec: ToolSpec = {
+    name: PTC_TOOL_NAME,
+    description:
+      options.ptcDocumentation === "system_prompt"
+        ? PTC_SHORT_DESCRIPTION
+        : renderPtcToolDescription(episode.endpoints, { timeoutSeconds }),
+    inputSchema: toolInputJsonSchema(ptcInputSchema),
+  };
+  const tools: ToolSpec[] = [
+    ...(mode === "ptc" ? [] : episode.endpoints),
+    ...(mode === "dtc" ? [] : [ptcSpec]),
+    CLAIM_DONE_SPEC,
+  ];
+  const knownToolNames = [
+    ...episode.endpoints.map((tool) => tool.name),
+    ...(mode === "dtc" ? [] : [PTC_TOOL_NAME]),
+    CLAIM_DONE_TOOL_NAME,
+  ];
+  const stats: EpisodeDriverStats = { toolCalls: 0, codeBlocks: 0, runtimeErrors: 0, refusedDirectCalls: 0 };
+  let endReason: EpisodeDriver["endReason"];
+  let verdict: Verdict | undefined;
+  let answer: string | null = null;
+
+  const outcome = (
+    name: string,
+    kind: DriverCallKind,
+    text: string,
+    extra: Partial<DriverCallOutcome> & { isError?: boolean } = {},
+  ): DriverCallOutcome => {
+    const { isError, ...rest } = extra;
+    return { name, kind, text, result: textResult(text, isError ?? false), runtimeError: false, ...rest };
+  };
+
+  const runCode = async (
+    args: Record<string, unknown>,
+    callOptions: DriverCallOptions,
+  ): Promise<DriverCallOutcome> => {
+    const code = typeof args.code === "string" ? args.code : null;
+    if (code === null) {
+      stats.runtimeErrors += 1;
+      return outcome(
+        PTC_TOOL_NAME,
+        "invalid_arguments",
+        `Error: ${PTC_TOOL_NAME} expects {"code": string}.`,
+        {
+          isError: true,
+          runtimeError: true,
+        },
+      );
+    }
+    const result = await episode.execute(code, {
+      ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+    stats.codeBlocks += 1;
+    const failed = result.status !== "ok";
+    if (failed) stats.runtimeErrors += 1;
+    // claim_done arrived while this code ran: it was interrupted (or never started) and the episode is over.
+    const text = episode.finished ? `${result.text}\n${ENDED_WHILE_RUNNING}` : result.text;
+    return outcome(PTC_TOOL_NAME, "code", text, { runtimeError: failed, execution: { code, result } });
+  };
+
+  const claimDone = async (args: Record<string, unknown>): Promise<DriverCallOutcome> => {
+    answer = typeof args.answer === "string" ? args.answer : JSON.stringify(args.answer ?? "");
+    verdict = await episode.finish(answer);
+    endReason = "claim_done";
+    return outcome(
+      CLAIM_DONE_TOOL_NAME,
+      "claim_done",
+      formatVerdict(verdict, { reveal: options.revealVerdict === true }),
+      {
+        verdict,
+        answer,
+        endReason,
+      },
+    );
+  };
+
+  const dispatch = async (
+    name: string,
+    args: Record<string, unknown>,
+    rawArgs: unknown,
+    callOptions: DriverCallOptions,
+  ): Promise<DriverCallOutcome> => {
+    if (name === CLAIM_DONE_TOOL_NAME) return await claimDone(args);
+    if (name === PTC_TOOL_NAME && mode !== "dtc") return await runCode(args, callOptions);
+    if (episode.router.has(name)) {
+      if (mode === "ptc") {
+        stats.refusedDirectCalls += 1;
+        stats.runtimeErrors += 1;
+        return outcome(name, "refused_direct_call", refusedDirectCallMessage(name, rawArgs), {
+          isError: true,
+          runtimeError: true,
+        });
+      }
+      const result = await episode.callTool(
+        name,
+        args,
+        callOptions.signal ? { signal: callOptions.signal } : {},
+      );
+      return { name, kind: "environment", text: resultText(result), result, runtimeError: false };
+    }
+    return outcome(
+      name,
+      "unknown_tool",
+      `Error: unknown tool '${name}'. Available tools: ${knownToolNames.join(", ")}`,
+      { isError: true },
+    );
+  };
+
+  const dispose = (): Promise<void> => episode.dispose();
+
+  return {
+    episode,
+    mode,
+    tools,
+    knownToolNames,
+    stats,
+    get endReason() {
+      return endReason;
+    },
+    get verdict() {
+      return verdict;
+    },
+    get answer() {
+      return answer;
+    },
+    functionTools: () => tools.map((spec) => toFunctionTool(spec)),
+    async call(name, args, callOptions = {}) {
+      if (endReason !== undefined || episode.finished) {
+        const why =
+          endReason === "max_tool_calls"
+            ? "the tool-call limit was reached"
+            : "claim_done was already called";
+        return outcome(name, "episode_over", `The episode is over: ${why}.`, { isError: true });
+      }
+      if (options.maxToolCalls !== undefined && stats.toolCalls >= options.maxToolCalls) {
+        endReason = "max_tool_calls";
+        return outcome(
+          name,
+          "tool_call_limit",
+          `The episode is over: the limit of ${options.maxToolCalls} tool calls was reached.`,
+          { isError: true, endReason },
+        );
+      }
+      stats.toolCalls += 1;
+      const parsed = parseArguments(name, args);
+      if (!parsed.ok) return outcome(name, "invalid_arguments", parsed.text, { isError: true });
+      return await dispatch(name, parsed.args, args, callOptions);
+    },
+    dispose,
+    [Symbol.asyncDispose]: dispose,
+  };
+}
