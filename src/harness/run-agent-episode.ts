@@ -14,13 +14,14 @@ import { PTC_TOOL_NAME, resultText } from "../runtime/index.js";
 import type { ModelClient } from "./model-client.js";
 import { functionToolsFor, refusedDirectCallMessage, renderSystemPrompt } from "./system-prompt.js";
 import { createTokenCounter, type TokenCounter } from "./token-counter.js";
-import type {
-  ChatMessage,
-  CodeBlock,
-  EndReason,
-  ToolCallEntry,
-  Trajectory,
-  TurnRecord,
+import {
+  TRAJECTORY_SCHEMA_VERSION,
+  type ChatMessage,
+  type CodeBlock,
+  type EndReason,
+  type ToolCallEntry,
+  type Trajectory,
+  type TurnRecord,
 } from "./trajectory.js";
 
 export interface AgentLimits {
@@ -98,9 +99,7 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
   ];
   const turns: TurnRecord[] = [];
   const codeBlocks: CodeBlock[] = [];
-  let contextTokens =
-    tokens.count(JSON.stringify(tools)) +
-    messages.reduce((sum, message) => sum + tokens.countMessage(message), 0);
+  let contextTokens = tokens.countContext(messages, tools);
   let toolOutputTokens = 0;
   let runtimeErrors = 0;
   let refusedDirectCalls = 0;
@@ -150,7 +149,6 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
       const assistant = response.message;
       messages.push(assistant);
       const assistantTokens = tokens.countMessage(assistant);
-      contextTokens += assistantTokens;
       const completionTokens = response.usage?.completionTokens ?? assistantTokens;
       let turnToolTokens = 0;
       const calls = assistant.tool_calls ?? [];
@@ -220,15 +218,17 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
         messages.push(toolMessage);
         const messageTokens = tokens.countMessage(toolMessage);
         turnToolTokens += messageTokens;
-        contextTokens += messageTokens;
       }
       toolOutputTokens += turnToolTokens;
+      contextTokens = tokens.countContext(messages, tools);
       turns.push({
         index: turn,
         contextTokens: contextAtTurn,
         completionTokens,
         toolOutputTokens: turnToolTokens,
         durationMs: Math.round(performance.now() - turnStarted),
+        finishReason: response.finishReason ?? null,
+        usage: response.usage ?? null,
       });
       turn += 1;
     }
@@ -239,7 +239,7 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
     await episode.dispose();
   }
   return {
-    schemaVersion: 1,
+    schemaVersion: TRAJECTORY_SCHEMA_VERSION,
     runId: options.runId,
     episodeId: episodeIdOf(options.task.id, options.scale, options.mode, options.sample),
     task: options.task.id,
@@ -249,6 +249,8 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
     model: options.client.name,
     sample: options.sample,
     messages,
+    tools,
+    tokenizer: tokens.tokenizerName,
     turns,
     toolCalls,
     codeBlocks,
