@@ -254,3 +254,58 @@ describe("rollout service with a bearer token", () => {
     }
   });
 });
+
+describe("rollout service with token rendering", () => {
+  it("renders the prompt, decodes generated tokens and appends observation tokens that continue the template", async () => {
+    const { createChatRenderer } = await import("../src/chat-template/index.js");
+    const renderer = createChatRenderer();
+    const rendered = createRolloutService({
+      loadTask: async () => task,
+      maxEpisodes: 2,
+      createRenderer: async () => renderer,
+    });
+    try {
+      const created = await rendered.create({ task: TASK_ID, scale: "v0", mode: "ptc", render: {} });
+      const prompt = created.prompt_token_ids as number[];
+      expect(renderer.decode(prompt)).toMatch(/<\|im_start\|>assistant\n$/);
+      const generatedText =
+        '<tool_call>\n{"name": "programmatic_tool_call", "arguments": {"code": "print(2.50, 1.0)"}}\n</tool_call><|im_end|>';
+      const generated = renderer.encode(generatedText);
+      const step = await rendered.completion(created.episode_id as string, { token_ids: generated });
+      const observation = step.observation_token_ids!;
+      const text = renderer.decode(observation);
+      expect(text).toMatch(
+        /^\n<\|im_start\|>user\n<tool_response>\n2\.5 1\.0\n<\/tool_response><\|im_end\|>\n<\|im_start\|>assistant\n/,
+      );
+      // The concatenation is what the template renders for the whole conversation.
+      const whole = renderer.renderPrompt({
+        messages: [
+          ...(created.messages as never[]),
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [
+              {
+                type: "function",
+                function: { name: "programmatic_tool_call", arguments: '{"code": "print(2.50, 1.0)"}' },
+              },
+            ],
+          },
+          { role: "tool", content: step.results[0]!.content },
+        ],
+        tools: created.tools as object[],
+      });
+      expect(renderer.decode([...prompt, ...generated, ...observation])).toBe(whole.text);
+      const cut = await rendered.completion(created.episode_id as string, {
+        token_ids: renderer.encode(
+          '<tool_call>\n{"name": "programmatic_tool_call", "arguments": {"code": "print(7)"}}\n</tool_call>',
+        ),
+      });
+      expect(renderer.decode(cut.observation_token_ids!)).toMatch(
+        /^<\|im_end\|>\n<\|im_start\|>user\n<tool_response>\n7\n/,
+      );
+    } finally {
+      await rendered.dispose();
+    }
+  });
+});

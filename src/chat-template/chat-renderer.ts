@@ -310,14 +310,11 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
 
   // A fixed conversation the observation is rendered after: the template's output for the new messages is
   // what it adds past this base (verl's "continuous token" approach).
+  // The base ends with a user turn, not an assistant one: Qwen3 renders the last assistant message with an
+  // empty think block that it drops once anything follows, so an assistant-final base is not a prefix.
   const baseMessages: TemplateMessage[] = [
     { role: "system", content: "base" },
     { role: "user", content: "base" },
-    {
-      role: "assistant",
-      content: "",
-      tool_calls: [{ id: "base", type: "function", function: { name: "base", arguments: "{}" } }],
-    },
   ];
 
   const renderObservation = (input: ObservationInput): RenderedObservation => {

@@ -8,6 +8,8 @@ import {
   RolloutError,
   completionBodySchema,
   createEpisodeBodySchema,
+  detokenizeBodySchema,
+  tokenizeBodySchema,
   toolCallsBodySchema,
   type RolloutService,
 } from "./rollout-service.js";
@@ -103,6 +105,20 @@ export async function serveRolloutHttp(
       const body = await readJson(request, response, maxBodyBytes, createEpisodeBodySchema);
       if (body === undefined) return;
       return await answer(response, 201, () => service.create(body));
+    }
+    if (path === "/v1/tokenize" && method === "POST") {
+      const body = await readJson(request, response, maxBodyBytes, tokenizeBodySchema);
+      if (body === undefined) return;
+      return await answer(response, 200, async () => ({
+        token_ids: await service.tokenize(body.text, body.tokenizer),
+      }));
+    }
+    if (path === "/v1/detokenize" && method === "POST") {
+      const body = await readJson(request, response, maxBodyBytes, detokenizeBodySchema);
+      if (body === undefined) return;
+      return await answer(response, 200, async () => ({
+        text: await service.detokenize(body.token_ids, body.tokenizer),
+      }));
     }
     const match = /^\/v1\/episodes\/([^/]+)(?:\/(tool_calls|completion))?$/.exec(path);
     if (match) {

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { completionBodySchema, createEpisodeBodySchema, toolCallsBodySchema } from "./rollout-service.js";
+import {
+  completionBodySchema,
+  createEpisodeBodySchema,
+  detokenizeBodySchema,
+  tokenizeBodySchema,
+  toolCallsBodySchema,
+} from "./rollout-service.js";
 
 const errorBody = {
   type: "object",
@@ -130,6 +136,20 @@ export function rolloutOpenApiDocument(): Record<string, unknown> {
           summary: "Run the tool calls in raw model output (hermes JSON or Qwen3-coder XML)",
           requestBody: { required: true, ...json(z.toJSONSchema(completionBodySchema)) },
           responses: { "200": { description: "results", ...json(stepAnswer) }, ...errors(400, 404, 413) },
+        },
+      },
+      "/v1/tokenize": {
+        post: {
+          summary: "Token ids of a text with the service's tokenizer",
+          requestBody: { required: true, ...json(z.toJSONSchema(tokenizeBodySchema)) },
+          responses: { "200": { description: "{token_ids}" }, ...errors(400) },
+        },
+      },
+      "/v1/detokenize": {
+        post: {
+          summary: "Text of token ids",
+          requestBody: { required: true, ...json(z.toJSONSchema(detokenizeBodySchema)) },
+          responses: { "200": { description: "{text}" }, ...errors(400) },
         },
       },
       "/v1/tasks": { get: { summary: "Task ids served", responses: { "200": { description: "tasks" } } } },

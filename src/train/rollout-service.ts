@@ -15,7 +15,8 @@ import {
 } from "../envs/index.js";
 import { renderSystemPrompt, type ChatMessage } from "../harness/index.js";
 import { parseToolCalls, type ParsedToolCall } from "./parse-tool-calls.js";
-import type { EpisodeTokenRenderer } from "./rollout-renderer.js";
+import type { ChatRenderer } from "../chat-template/index.js";
+import { episodeTokenRenderer, type EpisodeTokenRenderer } from "./rollout-renderer.js";
 
 /** `POST /v1/episodes` */
 export const createEpisodeBodySchema = z.object({
@@ -23,7 +24,9 @@ export const createEpisodeBodySchema = z.object({
   scale: scaleSchema,
   seed: z.number().int().min(0).optional(),
   mode: harnessModeSchema,
-  render: z.object({ tokenizer: z.string().min(1).optional() }).optional(),
+  render: z
+    .object({ tokenizer: z.string().min(1).optional(), enable_thinking: z.boolean().optional() })
+    .optional(),
   terminal: z.boolean().optional(),
 });
 export type CreateEpisodeBody = z.infer<typeof createEpisodeBodySchema>;
@@ -42,6 +45,17 @@ export const toolCallsBodySchema = z.object({
     .max(64),
 });
 export type ToolCallsBody = z.infer<typeof toolCallsBodySchema>;
+
+/** `POST /v1/tokenize` and `/v1/detokenize`: the service's own tokenizer, for trainers and debugging. */
+export const tokenizeBodySchema = z
+  .object({ text: z.string(), tokenizer: z.string().min(1).optional() })
+  .strict();
+export const detokenizeBodySchema = z
+  .object({
+    token_ids: z.array(z.number().int().min(0)).max(1_000_000),
+    tokenizer: z.string().min(1).optional(),
+  })
+  .strict();
 
 /** `POST /v1/episodes/{id}/completion`: exactly one of text and token_ids. */
 export const completionBodySchema = z.union([
@@ -70,8 +84,8 @@ export const DEFAULT_ROLLOUT_LIMITS: RolloutLimits = {
 
 export interface RolloutServiceOptions {
   loadTask(id: string): Promise<TaskDefinition | undefined>;
-  /** Renderer for a tokenizer folder (undefined: the default Qwen3). Called once per distinct folder. */
-  createRenderer?(tokenizer: string | undefined): Promise<EpisodeTokenRenderer>;
+  /** The chat renderer of a tokenizer folder (undefined: the default Qwen3); asked once per folder. */
+  createRenderer?(tokenizer: string | undefined): Promise<ChatRenderer>;
   maxEpisodes?: number;
   limits?: Partial<RolloutLimits>;
   pool?: KernelPool;
@@ -149,6 +163,8 @@ export interface RolloutService {
   toolCalls(id: string, body: ToolCallsBody): Promise<StepAnswer>;
   completion(id: string, body: CompletionBody): Promise<StepAnswer>;
   describe(id: string): Record<string, unknown>;
+  tokenize(text: string, tokenizer?: string): Promise<number[]>;
+  detokenize(tokenIds: readonly number[], tokenizer?: string): Promise<string>;
   remove(id: string): Promise<void>;
   /** Ends idle and over-time episodes; runs on a timer, exposed for tests. */
   reap(now?: number): Promise<number>;
@@ -170,7 +186,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
   const limits: RolloutLimits = { ...DEFAULT_ROLLOUT_LIMITS, ...options.limits };
   const maxEpisodes = options.maxEpisodes ?? 1024;
   const episodes = new Map<string, LiveEpisode>();
-  const renderers = new Map<string, Promise<EpisodeTokenRenderer>>();
+  const renderers = new Map<string, Promise<ChatRenderer>>();
   let reserved = 0;
   let disposed = false;
   const stats: RolloutServiceStats = {
@@ -194,7 +210,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     if (index >= 0) histogram.counts[index] = (histogram.counts[index] ?? 0) + 1;
   };
 
-  const rendererFor = (tokenizer: string | undefined): Promise<EpisodeTokenRenderer> => {
+  const rendererFor = (tokenizer: string | undefined): Promise<ChatRenderer> => {
     if (!options.createRenderer)
       throw new RolloutError(
         "this service has no token renderer; create episodes without `render`",
@@ -300,12 +316,16 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     episode: LiveEpisode,
     answer: StepAnswer,
     toolMessages: ChatMessage[],
-    endedTurn: boolean,
+    generatedTokenIds: readonly number[],
   ): Promise<StepAnswer> => {
     if (!episode.renderer || answer.done) return answer;
     return {
       ...answer,
-      observation_token_ids: episode.renderer.observationTokenIds(toolMessages, { endedTurn }),
+      observation_token_ids: episode.renderer.observationTokenIds(
+        toolMessages,
+        episode.driver.functionTools(),
+        generatedTokenIds,
+      ),
     };
   };
 
@@ -355,7 +375,9 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         );
       reserved += 1;
       try {
-        const renderer = body.render ? await rendererFor(body.render.tokenizer) : undefined;
+        const renderer = body.render
+          ? episodeTokenRenderer(await rendererFor(body.render.tokenizer), body.render.enable_thinking)
+          : undefined;
         const seed = body.seed ?? 0;
         const episode = await createEpisode(task, body.scale, seed, {
           withKernel: body.mode !== "dtc",
@@ -454,7 +476,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       return await serialised(episode, async () => {
         if (episode.endReason !== undefined) return overAnswer(episode);
         let text: string;
-        let endedTurn: boolean | undefined;
+        let generated: readonly number[] | undefined;
         if ("token_ids" in body) {
           if (!episode.renderer)
             throw new RolloutError(
@@ -463,13 +485,12 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
               ERROR_CODES.INVALID_ARGUMENT,
             );
           text = episode.renderer.decode(body.token_ids);
-          endedTurn = episode.renderer.endsTurn(body.token_ids);
+          generated = body.token_ids;
         } else {
           text = body.text;
         }
         const schemas = new Map(episode.driver.tools.map((spec) => [spec.name, spec.inputSchema]));
         const parsed = parseToolCalls(text, (name) => parameterTypes(schemas.get(name)));
-        endedTurn ??= parsed.endedTurn;
         episode.turns += 1;
         const calls = parsed.calls.map((call: ParsedToolCall, index) => ({
           id: `call_${episode.turns}_${index}`,
@@ -509,7 +530,12 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
           answer.results.push({ tool_call_id: "parse_error", name: "", content, is_error: true });
           episode.messages.push({ role: "tool", tool_call_id: "parse_error", content });
         }
-        const observation = await withObservation(episode, answer, episode.messages.slice(before), endedTurn);
+        const observation = await withObservation(
+          episode,
+          answer,
+          episode.messages.slice(before),
+          generated ?? episode.renderer?.encode(text) ?? [],
+        );
         return {
           ...observation,
           parsed_calls: parsedCalls,
@@ -543,6 +569,9 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         idle_s: (Date.now() - episode.lastActiveAt) / 1000,
       };
     },
+
+    tokenize: async (text, tokenizer) => (await rendererFor(tokenizer)).encode(text),
+    detokenize: async (tokenIds, tokenizer) => (await rendererFor(tokenizer)).decode(tokenIds),
 
     async remove(id) {
       const episode = lookup(id);

@@ -24,10 +24,12 @@ export function registerRollout(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
-      const [{ createRolloutService, serveRolloutHttp }, { loadSuite }] = await Promise.all([
-        import("../../train/index.js"),
-        import("../../suite/index.js"),
-      ]);
+      const [{ createRolloutService, serveRolloutHttp }, { loadSuite }, { createChatRenderer }] =
+        await Promise.all([
+          import("../../train/index.js"),
+          import("../../suite/index.js"),
+          import("../../chat-template/index.js"),
+        ]);
       const integer = (flag: string, value: unknown, allowZero = false): number => {
         const parsed = parsePositiveNumber(String(value), flag, allowZero);
         if (!Number.isInteger(parsed))
@@ -65,6 +67,7 @@ export function registerRollout(program: Command): void {
           maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
         },
         kernelOptions: kernelOptionsFrom(options),
+        createRenderer: async (tokenizer) => createChatRenderer(tokenizer === undefined ? {} : { tokenizer }),
       });
       const host = String(options.host);
       if (!["127.0.0.1", "::1", "localhost"].includes(host) && !authToken)
