@@ -1,6 +1,6 @@
 import { postJsonWithRetry } from "./http-retry.js";
 import type { CompletionResponse, ModelClient } from "./model-client.js";
-import type { ChatMessage } from "./trajectory.js";
+import type { ChatMessage, ThinkingBlock } from "./trajectory.js";
 
 export interface AnthropicClientOptions {
   model: string;
@@ -9,9 +9,12 @@ export interface AnthropicClientOptions {
   requestTimeoutMs?: number;
   maxRetries?: number;
   initialBackoffMs?: number;
+  /** Enables extended thinking with this budget; the thinking blocks are recorded and sent back with tool results. */
+  thinkingBudgetTokens?: number;
 }
 
 type AnthropicBlock =
+  | ThinkingBlock
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; input: unknown }
   | { type: "tool_result"; tool_use_id: string; content: string };
@@ -40,6 +43,8 @@ export function toAnthropicMessages(messages: ChatMessage[]): {
         content: message.content ?? "",
       });
     if (message.role === "assistant") {
+      // The API requires the thinking blocks (with their signatures) of a turn that called tools.
+      for (const block of message.thinking_blocks ?? []) push("assistant", block);
       if (message.content) push("assistant", { type: "text", text: message.content });
       for (const call of message.tool_calls ?? []) {
         let input: unknown = {};
@@ -56,7 +61,16 @@ export function toAnthropicMessages(messages: ChatMessage[]): {
 }
 
 interface AnthropicResponse {
-  content?: Array<{ type: string; text?: string; id?: string; name?: string; input?: unknown }>;
+  content?: Array<{
+    type: string;
+    text?: string;
+    id?: string;
+    name?: string;
+    input?: unknown;
+    thinking?: string;
+    signature?: string;
+    data?: string;
+  }>;
   usage?: { input_tokens?: number; output_tokens?: number };
   stop_reason?: string;
 }
@@ -79,6 +93,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
           input_schema: tool.function.parameters,
         })),
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        ...(options.thinkingBudgetTokens === undefined
+          ? {}
+          : { thinking: { type: "enabled", budget_tokens: options.thinkingBudgetTokens } }),
       };
       const response = (await postJsonWithRetry(
         url,
@@ -98,10 +115,29 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         .join("");
       const calls = blocks.filter((block) => block.type === "tool_use");
       const message: ChatMessage = { role: "assistant", content: text.length > 0 ? text : null };
+      const thinking: ThinkingBlock[] = [];
+      for (const block of blocks) {
+        if (block.type === "thinking")
+          thinking.push({
+            type: "thinking",
+            thinking: block.thinking ?? "",
+            ...(block.signature === undefined ? {} : { signature: block.signature }),
+          });
+        if (block.type === "redacted_thinking")
+          thinking.push({ type: "redacted_thinking", data: block.data ?? "" });
+      }
+      if (thinking.length > 0) {
+        message.thinking_blocks = thinking;
+        message.reasoning_content = thinking
+          .map((block) => (block.type === "thinking" ? block.thinking : ""))
+          .filter((part) => part.length > 0)
+          .join("\n\n");
+      }
       if (calls.length > 0) {
         message.tool_calls = calls.map((call, index) => ({
           id: call.id ?? `toolu_${index}`,
           type: "function" as const,
+          // The Messages API returns parsed input, so this is its JSON text, not a model-produced string.
           function: { name: call.name ?? "", arguments: JSON.stringify(call.input ?? {}) },
         }));
       }

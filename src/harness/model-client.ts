@@ -15,9 +15,12 @@ export interface CompletionRequest {
 }
 
 export interface CompletionResponse {
-  /** The assistant message, OpenAI format (tool_calls with JSON-string arguments, possibly malformed). */
+  /**
+   * The assistant message, OpenAI format: tool_calls with the model's exact JSON-string arguments (possibly
+   * malformed), reasoning in `reasoning_content`, Anthropic thinking blocks in `thinking_blocks`.
+   */
   message: ChatMessage;
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: { promptTokens: number; completionTokens: number; reasoningTokens?: number };
   finishReason?: string;
 }
 

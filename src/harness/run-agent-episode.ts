@@ -15,13 +15,14 @@ import type { KernelOptions, KernelPool } from "../kernel/index.js";
 import type { CompletionResponse, FunctionTool, ModelClient } from "./model-client.js";
 import { renderSystemPrompt } from "./system-prompt.js";
 import { createTokenCounter, type TokenCounter } from "./token-counter.js";
-import type {
-  ChatMessage,
-  CodeBlock,
-  EndReason,
-  ToolCallEntry,
-  Trajectory,
-  TurnRecord,
+import {
+  TRAJECTORY_SCHEMA_VERSION,
+  type ChatMessage,
+  type CodeBlock,
+  type EndReason,
+  type ToolCallEntry,
+  type Trajectory,
+  type TurnRecord,
 } from "./trajectory.js";
 
 export interface AgentLimits {
@@ -106,7 +107,7 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
       if (!response) break;
       accountAssistant(run, turn, response);
       await dispatchToolCalls(run, turn, response.message.tool_calls ?? []);
-      endTurn(run, turn);
+      endTurn(run, turn, response);
     }
   } catch (error) {
     run.failure = errorMessage(error);
@@ -186,9 +187,7 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
     set turn(value) {
       currentTurn = value;
     },
-    contextTokens:
-      tokens.count(JSON.stringify(tools)) +
-      messages.reduce((sum, message) => sum + tokens.countMessage(message), 0),
+    contextTokens: tokens.countContext(messages, tools),
     toolOutputTokens: 0,
     endReason: undefined,
     failure: null,
@@ -235,7 +234,6 @@ function accountAssistant(run: EpisodeRun, turn: TurnInProgress, response: Compl
   const assistant = response.message;
   run.messages.push(assistant);
   const assistantTokens = run.tokens.countMessage(assistant);
-  run.contextTokens += assistantTokens;
   turn.completionTokens = response.usage?.completionTokens ?? assistantTokens;
   if ((assistant.tool_calls ?? []).length === 0) {
     run.endReason =
@@ -265,7 +263,6 @@ async function dispatchToolCalls(
     run.messages.push(toolMessage);
     const messageTokens = run.tokens.countMessage(toolMessage);
     turn.toolOutputTokens += messageTokens;
-    run.contextTokens += messageTokens;
     if (outcome.endReason === "claim_done") run.endReason = "claim_done";
   }
 }
@@ -295,14 +292,17 @@ function recordOutcome(run: EpisodeRun, outcome: DriverCallOutcome): void {
   });
 }
 
-function endTurn(run: EpisodeRun, turn: TurnInProgress): void {
+function endTurn(run: EpisodeRun, turn: TurnInProgress, response: CompletionResponse): void {
   run.toolOutputTokens += turn.toolOutputTokens;
+  run.contextTokens = run.tokens.countContext(run.messages, run.tools);
   run.turns.push({
     index: run.turn,
     contextTokens: turn.contextTokens,
     completionTokens: turn.completionTokens,
     toolOutputTokens: turn.toolOutputTokens,
     durationMs: Math.round(performance.now() - turn.started),
+    finishReason: response.finishReason ?? null,
+    usage: response.usage ?? null,
   });
   run.turn += 1;
 }
@@ -311,7 +311,7 @@ function toTrajectory(run: EpisodeRun): Trajectory {
   const { options, driver } = run;
   const verdict = driver.verdict;
   return {
-    schemaVersion: 1,
+    schemaVersion: TRAJECTORY_SCHEMA_VERSION,
     runId: options.runId,
     episodeId: episodeIdOf(options.task.id, options.scale, options.mode, options.sample),
     task: options.task.id,
@@ -321,6 +321,8 @@ function toTrajectory(run: EpisodeRun): Trajectory {
     model: options.client.name,
     sample: options.sample,
     messages: run.messages,
+    tools: run.tools,
+    tokenizer: run.tokens.tokenizerName,
     turns: run.turns,
     toolCalls: run.toolCalls,
     codeBlocks: run.codeBlocks,

