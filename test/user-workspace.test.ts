@@ -6,8 +6,10 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -187,7 +189,6 @@ describe("links in a workspace never reach host files (R4)", () => {
     const secret = hostSecret();
     const before = secret.state();
     const dir = userWorkspace("static-links");
-    const { symlinkSync } = await import("node:fs");
     symlinkSync(secret.path, join(dir, "link-to-secret"));
     symlinkSync(dirname(secret.path), join(dir, "link-to-host-dir"));
     const kernel = track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));
@@ -196,6 +197,27 @@ describe("links in a workspace never reach host files (R4)", () => {
     await kernel.dispose();
     track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));
     expect(secret.state()).toBe(before);
+  });
+
+  it("never lets a restarted kernel follow a link swapped in for the workspace directory", async () => {
+    const parent = mkdtempSync(join(scratch, "nested-"));
+    const elsewhere = mkdtempSync(join(scratch, "elsewhere-"));
+    for (const path of [parent, elsewhere]) chmodSync(path, 0o755);
+    const dir = join(parent, "workspace");
+    mkdirSync(dir);
+    writeFileSync(join(elsewhere, "host-only.txt"), "not for the kernel");
+    const kernel = track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));
+    expect((await kernel.execute("print('first')")).text).toBe("first");
+    // What a second session could do to a workspace nested inside its own: swap the directory for a link.
+    renameSync(dir, join(parent, "moved"));
+    symlinkSync(elsewhere, dir);
+    expect((await kernel.execute("import os\nos._exit(1)")).status).toBe("crashed");
+    const restarted = await kernel.execute("import os\nprint(os.listdir('.'))").then(
+      (result) => result.text,
+      (error: Error) => error.message,
+    );
+    expect(restarted).not.toContain("host-only.txt");
+    expect(restarted).toContain("no longer the directory the kernel was created for");
   });
 
   it("leaves a host file alone while model code swaps links in a shared workspace and new sessions start", async () => {
