@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -6,8 +8,10 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -187,7 +191,6 @@ describe("links in a workspace never reach host files (R4)", () => {
     const secret = hostSecret();
     const before = secret.state();
     const dir = userWorkspace("static-links");
-    const { symlinkSync } = await import("node:fs");
     symlinkSync(secret.path, join(dir, "link-to-secret"));
     symlinkSync(dirname(secret.path), join(dir, "link-to-host-dir"));
     const kernel = track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));
@@ -196,6 +199,27 @@ describe("links in a workspace never reach host files (R4)", () => {
     await kernel.dispose();
     track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));
     expect(secret.state()).toBe(before);
+  });
+
+  it("never lets a restarted kernel follow a link swapped in for the workspace directory", async () => {
+    const parent = mkdtempSync(join(scratch, "nested-"));
+    const elsewhere = mkdtempSync(join(scratch, "elsewhere-"));
+    for (const path of [parent, elsewhere]) chmodSync(path, 0o755);
+    const dir = join(parent, "workspace");
+    mkdirSync(dir);
+    writeFileSync(join(elsewhere, "host-only.txt"), "not for the kernel");
+    const kernel = track(createKernel({ workspaceDir: dir, timeoutMs: 20_000 }));
+    expect((await kernel.execute("print('first')")).text).toBe("first");
+    // What a second session could do to a workspace nested inside its own: swap the directory for a link.
+    renameSync(dir, join(parent, "moved"));
+    symlinkSync(elsewhere, dir);
+    expect((await kernel.execute("import os\nos._exit(1)")).status).toBe("crashed");
+    const restarted = await kernel.execute("import os\nprint(os.listdir('.'))").then(
+      (result) => result.text,
+      (error: Error) => error.message,
+    );
+    expect(restarted).not.toContain("host-only.txt");
+    expect(restarted).toContain("no longer the directory the kernel was created for");
   });
 
   it("leaves a host file alone while model code swaps links in a shared workspace and new sessions start", async () => {
@@ -241,6 +265,49 @@ describe("links in a workspace never reach host files (R4)", () => {
 });
 
 describe("progagent serve --workspace", () => {
+  it("serves two sessions sharing a workspace under a 0700 parent; the user's files stay the user's", async () => {
+    const parent = mkdtempSync(join(scratch, "serve-private-"));
+    chmodSync(parent, 0o700);
+    const dir = userWorkspace("served", parent);
+    const before = snapshot(dir);
+    const config = join(scratch, "serve-config.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+    const connect = async (): Promise<Client> => {
+      const client = new Client({ name: "test", version: "1.0.0" });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [cli, "serve", "--config", config, "--workspace", dir, "--timeout", "20"],
+          stderr: "ignore",
+        }),
+      );
+      return client;
+    };
+    const run = async (client: Client, code: string): Promise<string> => {
+      const result = await client.callTool({ name: "programmatic_tool_call", arguments: { code } });
+      return ((result as { content: Array<{ text: string }> }).content[0]?.text ?? "").trim();
+    };
+    const append = (text: string): string =>
+      "import os\nfd = os.open('log.txt', os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600)\n" +
+      `os.write(fd, b'${text}\\n')\nos.close(fd)\nprint(open('log.txt').read().split())`;
+    const first = await connect();
+    const second = await connect();
+    try {
+      expect(await run(first, append("first"))).toBe("['first']");
+      expect(await run(second, append("second"))).toBe("['first', 'second']");
+      expect(await run(first, append("again") + "\nprint(open('data.csv').read().split()[0])")).toBe(
+        "['first', 'second', 'again']\nid,value",
+      );
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    const after = snapshot(dir);
+    expect(after["./log.txt"]).toBe(`${invokingUid}:${process.getgid?.() ?? 0}:600`);
+    delete after["./log.txt"];
+    expect(after).toEqual(before);
+  });
+
   it("fails at start with a one-line error when the workspace is not a directory", () => {
     const file = join(scratch, "not-a-directory");
     writeFileSync(file, "");

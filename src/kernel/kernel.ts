@@ -18,7 +18,12 @@ import {
   type ResourceLimits,
 } from "./kernel-process.js";
 import { UNSAFE_WARNING } from "./sandbox.js";
-import { allocateKernelUid, probeIdmappedWorkspace, type KernelIdentity } from "./workspace-mount.js";
+import {
+  allocateKernelUid,
+  directoryInode,
+  probeIdmappedWorkspace,
+  type KernelIdentity,
+} from "./workspace-mount.js";
 
 /** How a tool appears inside the kernel: `tools["name"]`, `tools.attr`, positional order and docs. */
 export interface KernelToolSpec {
@@ -159,7 +164,7 @@ function kernelIdentity(
     return undefined;
   }
   const uid = allocateKernelUid();
-  return { uid, gid: uid, stageDir };
+  return { uid, gid: uid, stageDir, workspaceInode: directoryInode(workspaceDir) };
 }
 
 /**

@@ -11,6 +11,8 @@ import { interpreterFlags } from "./sandbox.js";
 export interface KernelIdentity {
   uid: number;
   gid: number;
+  /** `dev:ino` of the workspace directory when the kernel was created; every (re)start checks it. */
+  workspaceInode: string;
   /** An empty host directory the kernel's uid can reach; the launcher mounts the workspace there, privately. */
   stageDir: string;
 }
@@ -18,6 +20,12 @@ export interface KernelIdentity {
 const LAUNCHER_SOURCE = fileURLToPath(new URL("./python/launch.py", import.meta.url));
 const probes = new Map<string, { ok: true } | { ok: false; reason: string }>();
 let uidCounter = 0;
+
+/** `dev:ino` of a directory, as the launcher compares it (exact, so big integers). */
+export function directoryInode(path: string): string {
+  const stat = statSync(path, { bigint: true });
+  return `${stat.dev}:${stat.ino}`;
+}
 
 /** A fresh unprivileged uid for one kernel (RLIMIT_NPROC counts per uid, so each kernel gets its own limit). */
 export function allocateKernelUid(): number {
@@ -68,6 +76,7 @@ export function idmappedLaunchCommand(
       ...interpreterFlags(options.interpreter),
       LAUNCHER_SOURCE,
       options.workspaceDir,
+      identity.workspaceInode,
       identity.stageDir,
       String(identity.uid),
       String(identity.gid),

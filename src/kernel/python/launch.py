@@ -1,6 +1,6 @@
 """Host-side launcher for a kernel on a root host (runs as root, before any model code, standard library only).
 
-    launch.py <workspace> <stage> <uid> <gid> <executable> [args...]   mount, drop to uid/gid, exec
+    launch.py <workspace> <dev:ino> <stage> <uid> <gid> <executable> [args...]   mount, drop, exec
     launch.py --probe <workspace>                                      only check that the mount can be made
     launch.py --setid-filter-only <executable> [args...]              no mount (root host without idmapped
                                                                        mounts): only the set-id filter, exec
@@ -97,13 +97,19 @@ def user_namespace(disk_uid, kernel_uid, disk_gid, kernel_gid):
         os.waitpid(pid, 0)
 
 
-def idmapped_tree(workspace, kernel_uid, kernel_gid):
-    """A detached, idmapped, nosuid/nodev clone of the workspace directory (not of mounts below it)."""
+def idmapped_tree(workspace, kernel_uid, kernel_gid, expected=None):
+    """A detached, idmapped, nosuid/nodev clone of the workspace directory (not of mounts below it).
+
+    `expected` ("dev:ino") is the directory the kernel was created for: a restart never follows a link that
+    was swapped in on the way to it since.
+    """
     try:
         directory = os.open(workspace, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as error:
         fail(f"cannot open the workspace {workspace!r}", error.errno)
     owner = os.fstat(directory)
+    if expected is not None and f"{owner.st_dev}:{owner.st_ino}" != expected:
+        fail(f"the workspace {workspace!r} is no longer the directory the kernel was created for")
     tree = checked(
         libc.syscall(SYS_OPEN_TREE, directory, b"", AT_EMPTY_PATH | OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC),
         "open_tree of the workspace",
@@ -173,10 +179,10 @@ def main(argv):
             os.execvp(argv[1], argv[1:])
         except OSError as error:
             fail(f"cannot run {argv[1]!r}", error.errno)
-    if len(argv) < 5:
-        fail("usage: launch.py <workspace> <stage> <uid> <gid> <executable> [args...]")
-    workspace, stage, uid, gid = argv[0], argv[1], int(argv[2]), int(argv[3])
-    tree = idmapped_tree(workspace, uid, gid)
+    if len(argv) < 6:
+        fail("usage: launch.py <workspace> <dev:ino> <stage> <uid> <gid> <executable> [args...]")
+    workspace, expected, stage, uid, gid = argv[0], argv[1], argv[2], int(argv[3]), int(argv[4])
+    tree = idmapped_tree(workspace, uid, gid, expected)
     checked(libc.unshare(CLONE_NEWNS), "unshare of the mount namespace")
     checked(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making mounts private")
     checked(
@@ -189,9 +195,9 @@ def main(argv):
     os.setresuid(uid, uid, uid)
     install_setid_filter()
     try:
-        os.execvp(argv[4], argv[4:])
+        os.execvp(argv[5], argv[5:])
     except OSError as error:
-        fail(f"cannot run {argv[4]!r}", error.errno)
+        fail(f"cannot run {argv[5]!r}", error.errno)
 
 
 if __name__ == "__main__":
