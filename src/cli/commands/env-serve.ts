@@ -3,7 +3,13 @@ import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import { createEpisode, episodeMcpSession, harnessModeSchema } from "../../envs/index.js";
 import { serveStdio } from "../../runtime/index.js";
 import { loadSuite } from "../../suite/index.js";
-import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption, waitForShutdown } from "../options.js";
+import {
+  kernelOptionsFrom,
+  parseIntegerOption,
+  parseScaleOption,
+  parseSecondsOption,
+  waitForShutdown,
+} from "../options.js";
 
 export function registerEnvServe(program: Command): void {
   const env = program.command("env").description("Serve task episodes");
@@ -32,15 +38,15 @@ export function registerEnvServe(program: Command): void {
           code: ERROR_CODES.INVALID_ARGUMENT,
           category: "user",
         });
-      const [scale] = parseScalesOption(String(options.scale));
-      const timeoutMs = parsePositiveNumber(String(options.timeout), "--timeout") * 1000;
+      const scale = parseScaleOption(String(options.scale));
+      const timeoutMs = parseSecondsOption(String(options.timeout), "--timeout");
       const controller = new AbortController();
       void waitForShutdown().then(() => controller.abort());
       await serveStdio(async () => {
         const episode = await createEpisode(
           task,
-          scale ?? "v0",
-          parsePositiveNumber(String(options.seed), "--seed", true),
+          scale,
+          parseIntegerOption(String(options.seed), "--seed", { min: 0 }),
           {
             withKernel: parsedMode.data !== "dtc",
             kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },

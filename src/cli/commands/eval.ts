@@ -4,7 +4,14 @@ import { parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, type HarnessMode } from "../../envs/index.js";
 import { formatSummaryTable, runEvaluation, writeReports, type EvaluationOptions } from "../../eval/index.js";
 import { loadSuite } from "../../suite/index.js";
-import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption, waitForShutdown } from "../options.js";
+import {
+  kernelOptionsFrom,
+  parseIntegerOption,
+  parseNumberOption,
+  parseScalesOption,
+  parseSecondsOption,
+  waitForShutdown,
+} from "../options.js";
 import { createProgressBar } from "../progress.js";
 
 /** The oracle's direct-call replay sends one call per turn: it needs room at v3 that a model's budget would not give. */
@@ -99,27 +106,29 @@ export function registerEval(program: Command): void {
         harnesses: parseHarnessList(String(options.harness)),
         scales: parseScalesOption(String(options.scales)),
         tasks: String(options.tasks),
-        samples: parsePositiveNumber(String(options.samples), "--samples"),
-        concurrency: parsePositiveNumber(String(options.concurrency), "--concurrency"),
+        samples: parseIntegerOption(String(options.samples), "--samples"),
+        concurrency: parseIntegerOption(String(options.concurrency), "--concurrency"),
         outDir: String(options.out),
-        seed: parsePositiveNumber(String(options.seed), "--seed", true),
+        seed: parseIntegerOption(String(options.seed), "--seed", { min: 0 }),
         modelOptions: {
           ...(text("baseUrl") ? { baseUrl: text("baseUrl") } : {}),
           ...(text("apiKeyEnv") ? { apiKeyEnv: text("apiKeyEnv") } : {}),
         },
         limits: {
           ...(String(options.model) === "oracle" ? ORACLE_LIMITS : {}),
-          executionTimeoutMs: parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
-          ...(text("maxTurns") ? { maxTurns: parsePositiveNumber(text("maxTurns")!, "--max-turns") } : {}),
+          executionTimeoutMs: parseSecondsOption(String(options.timeout), "--timeout"),
+          ...(text("maxTurns") ? { maxTurns: parseIntegerOption(text("maxTurns")!, "--max-turns") } : {}),
           ...(text("contextWindow")
-            ? { contextWindowTokens: parsePositiveNumber(text("contextWindow")!, "--context-window") }
+            ? { contextWindowTokens: parseIntegerOption(text("contextWindow")!, "--context-window") }
             : {}),
           ...(text("maxTokens")
-            ? { maxTokensPerTurn: parsePositiveNumber(text("maxTokens")!, "--max-tokens") }
+            ? { maxTokensPerTurn: parseIntegerOption(text("maxTokens")!, "--max-tokens") }
             : {}),
         },
         kernelOptions: kernelOptionsFrom(options),
-        ...(text("temperature") ? { temperature: Number(text("temperature")) } : {}),
+        ...(text("temperature")
+          ? { temperature: parseNumberOption(text("temperature")!, "--temperature", { min: 0 }) }
+          : {}),
       });
     });
 
@@ -154,7 +163,7 @@ export function registerEval(program: Command): void {
         scales: ["v0", "v1", "v2", "v3"],
         tasks: "*",
         samples: 1,
-        concurrency: parsePositiveNumber(options.concurrency, "--concurrency"),
+        concurrency: parseIntegerOption(options.concurrency, "--concurrency"),
         outDir: options.out,
         seed: 0,
         limits: ORACLE_LIMITS,

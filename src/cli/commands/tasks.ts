@@ -8,7 +8,7 @@ import {
 import { createKernelPool } from "../../kernel/index.js";
 import { loadSuite } from "../../suite/index.js";
 import { formatTable } from "../format-table.js";
-import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption } from "../options.js";
+import { kernelOptionsFrom, parseIntegerOption, parseScalesOption } from "../options.js";
 
 export function registerTasks(program: Command): void {
   const tasks = program.command("tasks").description("The built-in task suite: list, build, validate, stats");
@@ -43,7 +43,7 @@ export function registerTasks(program: Command): void {
     .option("--seed <n>", "seed", "0")
     .action(async (options: { task: string; scale: string; seed: string }) => {
       const suite = await loadSuite(options.task);
-      const seed = parsePositiveNumber(options.seed, "--seed", true);
+      const seed = parseIntegerOption(options.seed, "--seed", { min: 0 });
       const rows: Array<Array<string | number>> = [];
       for (const task of suite) {
         for (const scale of parseScalesOption(options.scale)) {
@@ -71,7 +71,7 @@ export function registerTasks(program: Command): void {
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const suite = await loadSuite(String(options.task));
       const scales = parseScalesOption(String(options.scale));
-      const seed = parsePositiveNumber(String(options.seed), "--seed", true);
+      const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       await using pool = createKernelPool({ size: 2, kernel: kernelOptionsFrom(options) });
       const rows: ValidationRow[] = [];
       for (const task of suite) {
@@ -121,7 +121,7 @@ export function registerTasks(program: Command): void {
       const rows = computeScaleStats(
         suite,
         parseScalesOption(options.scale),
-        parsePositiveNumber(options.seed, "--seed", true),
+        parseIntegerOption(options.seed, "--seed", { min: 0 }),
       );
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       const table = rows.map((row) => [
