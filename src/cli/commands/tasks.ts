@@ -7,11 +7,15 @@ import {
 } from "../../envs/index.js";
 import { createKernelPool } from "../../kernel/index.js";
 import { loadSuite } from "../../suite/index.js";
+import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
+import { answerFormatOf, describeTask, formatTaskDescription } from "../describe-task.js";
 import { formatTable } from "../format-table.js";
 import { kernelOptionsFrom, parseIntegerOption, parseScalesOption } from "../options.js";
 
 export function registerTasks(program: Command): void {
-  const tasks = program.command("tasks").description("The built-in task suite: list, build, validate, stats");
+  const tasks = program
+    .command("tasks")
+    .description("The built-in task suite: list, show, build, validate, stats");
 
   tasks
     .command("list")
@@ -25,6 +29,8 @@ export function registerTasks(program: Command): void {
         domain: task.domain.id,
         tools: task.tools,
         summary: task.summary,
+        instruction: task.instruction,
+        answerFormat: answerFormatOf(task.instruction),
       }));
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       process.stdout.write(
@@ -32,6 +38,25 @@ export function registerTasks(program: Command): void {
           ["task", "domain", "tools", "summary"],
           rows.map((row) => [row.id, row.domain, row.tools.length, row.summary]),
         )}\n`,
+      );
+    });
+
+  tasks
+    .command("show <id>")
+    .description("Show one task: its instruction, answer format, tools (with Python signatures) and scales")
+    .option("--json", "print JSON")
+    .action(async (id: string, options: { json?: boolean }) => {
+      const task = (await loadSuite(id)).find((candidate) => candidate.id === id);
+      if (!task)
+        throw new ProgAgentError(`unknown task '${id}'; 'progagent tasks list' shows the task ids`, {
+          code: ERROR_CODES.TASK_NOT_FOUND,
+          category: "user",
+        });
+      const description = describeTask(task);
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify(description, null, 2)}\n`
+          : `${formatTaskDescription(description)}\n`,
       );
     });
 
