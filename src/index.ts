@@ -168,6 +168,8 @@ export type {
 export {
   runEvaluation,
   clientFactoryFor,
+  isModelError,
+  runConfigSchema,
   computeMetrics,
   summarizeByHarnessAndScale,
   passAtK,
@@ -183,6 +185,7 @@ export type {
   EvaluationOutcome,
   EvaluationPlan,
   ModelSpecOptions,
+  RunConfig,
   MetricsRow,
   SummaryRow,
   ResultsFile,
