@@ -164,6 +164,29 @@ describe("the packed package, installed into an empty project", () => {
     expect(files.filter((file) => /\.test\.(js|d\.ts)$/.test(file))).toEqual([]);
   });
 
+  it("in a clone, runs the sources even when dist/ is stale", async () => {
+    // The staging copy is a clone that has been built; make its build stale.
+    writeFileSync(
+      join(staging, "dist", "cli", "main.js"),
+      'process.stderr.write("stale dist\\n"); process.exit(9);\n',
+    );
+    const { stdout } = await run(
+      process.execPath,
+      [
+        join(staging, "bin", "progagent.js"),
+        "tasks",
+        "list",
+        "--task",
+        "retail.apply-supplier-recall",
+        "--json",
+      ],
+      { cwd: staging, env, timeout: 120_000 },
+    );
+    expect((JSON.parse(stdout) as Array<{ id: string }>).map((row) => row.id)).toEqual([
+      "retail.apply-supplier-recall",
+    ]);
+  });
+
   it("validates a built-in task with the installed bin", async () => {
     const { stdout } = await run(
       bin,
@@ -328,7 +351,7 @@ export const wrong: EvaluationOptions["samples"] = "one";
       cwd: consumer,
       timeout: 300_000,
     }).catch((error: { stdout: string }) => error);
-    expect((result).stdout).toBe("");
+    expect(result.stdout).toBe("");
     expect(existsSync(join(installed, "dist", "index.d.ts"))).toBe(true);
   });
 });
