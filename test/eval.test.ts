@@ -164,7 +164,7 @@ describe("honest evaluation results", () => {
   const run = promisify(execFile);
   type Ran = { code: number; stdout: string; stderr: string };
   const evalCli = (args: string[], env: Record<string, string> = {}): Promise<Ran> =>
-    run(process.execPath, [cli, "eval", ...args], { env: { ...process.env, ...env } })
+    run(process.execPath, [cli, "eval", ...args], { env: { ...process.env, ...env }, timeout: 300_000 })
       .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
       .catch((error: Ran) => error);
 

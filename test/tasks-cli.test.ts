@@ -8,7 +8,7 @@ import { loadSuite } from "../src/suite/index.js";
 const cli = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "bin", "progagent.js");
 type Ran = { code: number; stdout: string; stderr: string };
 const progagent = (...args: string[]): Promise<Ran> =>
-  promisify(execFile)(process.execPath, [cli, ...args])
+  promisify(execFile)(process.execPath, [cli, ...args], { timeout: 120_000 })
     .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
     .catch((error: Ran) => error);
 
