@@ -321,7 +321,7 @@ console.log(JSON.stringify({ ok: row.ok, problems: row.problems, oracle: row.ora
     writeFileSync(
       join(consumer, "app", "typed.ts"),
       `
-import { createKernel, runEvaluation, type EvaluationOptions, type Kernel, type TaskDefinition } from "progagent";
+import { createKernel, runEvaluation, type EvaluationOptions, type Kernel, type StateView, type TaskDefinition } from "progagent";
 const kernel: Kernel = createKernel({});
 const plan: Pick<EvaluationOptions, "samples" | "seed"> = { samples: 1, seed: 0 };
 const tasks: TaskDefinition[] = [];
@@ -329,6 +329,9 @@ export const started: Promise<unknown> = runEvaluation({ ...plan, model: "oracle
 export const disposed: Promise<void> = kernel.dispose();
 // @ts-expect-error samples is a number
 export const wrong: EvaluationOptions["samples"] = "one";
+// The database handle is typed (better-sqlite3's types ship with the package), not any
+// @ts-expect-error a Database is not a number
+export const database: number = ({} as StateView).db;
 `,
     );
     writeFileSync(
