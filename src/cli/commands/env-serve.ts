@@ -40,18 +40,14 @@ export function registerEnvServe(program: Command): void {
         });
       const scale = parseScaleOption(String(options.scale));
       const timeoutMs = parseSecondsOption(String(options.timeout), "--timeout");
+      const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       const controller = new AbortController();
       void waitForShutdown().then(() => controller.abort());
       await serveStdio(async () => {
-        const episode = await createEpisode(
-          task,
-          scale,
-          parseIntegerOption(String(options.seed), "--seed", { min: 0 }),
-          {
-            withKernel: parsedMode.data !== "dtc",
-            kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },
-          },
-        );
+        const episode = await createEpisode(task, scale, seed, {
+          withKernel: parsedMode.data !== "dtc",
+          kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },
+        });
         return episodeMcpSession(episode, parsedMode.data, { timeoutMs });
       }, controller.signal);
     });
