@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { resultsFileSchema, runEvaluation, writeReports } from "../src/eval/index.js";
 import { readTrajectories } from "../src/harness/index.js";
 import { loadSuite } from "../src/suite/index.js";
+import { assistantToolCall, startScriptedOpenAiServer } from "./helpers/scripted-openai-server.js";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const scratch = mkdtempSync(join(tmpdir(), "progagent-eval-test-"));
@@ -143,7 +144,7 @@ describe("evaluation runner", () => {
       outDir,
     ]);
     expect(evaluation.stdout).toContain("1 episodes run");
-    expect(evaluation.stdout).toMatch(/PTC\s+v0\s+1\s+1\s+1\.00/);
+    expect(evaluation.stdout).toMatch(/PTC\s+v0\s+1\s+1\s+0\s+1\.00/);
     rmSync(join(outDir, "report.html"));
     const report = await run(process.execPath, [cli, "report", outDir]);
     expect(report.stdout).toContain("report.html");
@@ -155,5 +156,146 @@ describe("evaluation runner", () => {
     expect((bad as { stderr: string }).stderr).toContain(
       "expected oracle, replay:<file>, openai:<model> or anthropic:<model>",
     );
+  });
+});
+
+describe("honest evaluation results", () => {
+  const cli = join(projectRoot, "bin", "progagent.js");
+  const run = promisify(execFile);
+  type Ran = { code: number; stdout: string; stderr: string };
+  const evalCli = (args: string[], env: Record<string, string> = {}): Promise<Ran> =>
+    run(process.execPath, [cli, "eval", ...args], { env: { ...process.env, ...env }, timeout: 300_000 })
+      .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
+      .catch((error: Ran) => error);
+
+  it("reports a failing model endpoint as errors, exits non-zero, and retries them on resume", async () => {
+    const server = await startScriptedOpenAiServer();
+    try {
+      const task = (await loadSuite("retail.*"))[0]!;
+      const outDir = join(scratch, "model-errors");
+      const args = [
+        "--model",
+        "openai:scripted",
+        "--base-url",
+        server.baseUrl,
+        "--harness",
+        "dtc",
+        "--scales",
+        "v0",
+        "--tasks",
+        task.id,
+        "--samples",
+        "2",
+        "--concurrency",
+        "1",
+        "--out",
+        outDir,
+      ];
+      server.push(
+        { status: 401, body: { error: "invalid api key" } },
+        { status: 401, body: { error: "invalid api key" } },
+      );
+      const failed = await evalCli(args, { OPENAI_API_KEY: "wrong" });
+      expect(failed.code, failed.stderr).toBe(3);
+      const lastLine = failed.stderr.trim().split("\n").at(-1) ?? "";
+      expect(lastLine).toMatch(/^progagent: 2 of 2 episodes ended with a model error: .*HTTP 401.*\(x2\)/);
+      expect(lastLine).toContain("[MODEL_ERRORS]");
+      // Errors have their own column and no pass rate is made up from them.
+      expect(failed.stdout).toMatch(/Episodes\s+Model errors\s+Pass rate/);
+      expect(failed.stdout).toMatch(/DTC\s+v0\s+1\s+2\s+2\s+–/);
+      const results = resultsFileSchema.parse(JSON.parse(readFileSync(join(outDir, "results.json"), "utf8")));
+      expect(results.summary[0]).toMatchObject({ episodes: 2, modelErrors: 2, passRate: null });
+      expect(readFileSync(join(outDir, "report.md"), "utf8")).toContain("- **Model errors:** 2");
+
+      // The endpoint works again: a resume runs the two episodes again instead of skipping them.
+      server.push(
+        assistantToolCall("claim_done", { answer: "[]" }),
+        assistantToolCall("claim_done", { answer: "[]" }),
+      );
+      const resumed = await evalCli(args, { OPENAI_API_KEY: "right" });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toContain("2 episodes run (2 retried after a model error), 0 already done");
+      expect(resumed.stdout).toMatch(/DTC\s+v0\s+1\s+2\s+0\s+0\.00/);
+      const trajectories = readTrajectories(join(outDir, "trajectories.jsonl"));
+      expect(trajectories.map((trajectory) => trajectory.endReason)).toEqual(["claim_done", "claim_done"]);
+      expect(
+        readTrajectories(join(outDir, "retried.jsonl")).map((trajectory) => trajectory.endReason),
+      ).toEqual(["model_error", "model_error"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses to resume a run directory with a different configuration, and --force-new starts over", async () => {
+    const tasks = [(await loadSuite("clinic.*"))[0]!];
+    const outDir = join(scratch, "config");
+    const plan = {
+      model: "oracle",
+      tasks,
+      harnesses: ["ptc" as const],
+      scales: ["v0" as const],
+      samples: 1,
+      seed: 0,
+      outDir,
+      concurrency: 1,
+    };
+    await runEvaluation(plan);
+    const config = JSON.parse(readFileSync(join(outDir, "run-config.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(config).toMatchObject({
+      model: "oracle",
+      seed: 0,
+      samples: 1,
+      harnesses: ["ptc"],
+      scales: ["v0"],
+    });
+    await expect(runEvaluation({ ...plan, seed: 1, samples: 2 })).rejects.toThrow(
+      /holds a run with a different configuration \(samples: 1 -> 2; seed: 0 -> 1\).*--force-new/,
+    );
+    await expect(runEvaluation({ ...plan, limits: { maxTurns: 7 } })).rejects.toThrow(
+      /\(limits\.maxTurns: 300 -> 7\)/,
+    );
+    // The same configuration again: a plain resume.
+    expect(await runEvaluation({ ...plan })).toMatchObject({ ran: 0, skipped: 1 });
+    const fresh = await runEvaluation({ ...plan, seed: 1, forceNew: true });
+    expect(fresh).toMatchObject({ ran: 1, skipped: 0 });
+    expect(readTrajectories(join(outDir, "trajectories.jsonl")).map((trajectory) => trajectory.seed)).toEqual(
+      [1],
+    );
+
+    const refused = await evalCli([
+      "--model",
+      "oracle",
+      "--harness",
+      "ptc",
+      "--scales",
+      "v0",
+      "--tasks",
+      tasks[0]!.id,
+      "--samples",
+      "3",
+      "--out",
+      outDir,
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("samples: 1 -> 3");
+    expect(refused.stderr).toContain("[RUN_CONFIG_MISMATCH]");
+  });
+
+  it("takes integers where integers are meant", async () => {
+    for (const [flag, value] of [
+      ["--samples", "1.5"],
+      ["--concurrency", "2.5"],
+      ["--seed", "-1"],
+      ["--max-turns", "3.5"],
+    ]) {
+      const result = await evalCli(["--model", "oracle", flag!, value!, "--out", join(scratch, "never")]);
+      expect(result.code, `${flag} ${value}`).toBe(2);
+      expect(result.stderr).toContain(`${flag} expects a`);
+      expect(result.stderr).toContain(`got '${value}'`);
+    }
+    expect(existsSync(join(scratch, "never", "trajectories.jsonl"))).toBe(false);
   });
 });

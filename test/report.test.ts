@@ -122,7 +122,7 @@ describe("writeReports end to end", () => {
     expect(written.markdownPath).toBe(join(dir, "report.md"));
     expect(written.htmlPath).toBe(join(dir, "report.html"));
     const results = resultsFileSchema.parse(JSON.parse(readFileSync(written.resultsPath, "utf8")));
-    expect(results).toMatchObject({ schemaVersion: 1, runId: "run-e2e", model: "qwen3-8b" });
+    expect(results).toMatchObject({ schemaVersion: 2, runId: "run-e2e", model: "qwen3-8b" });
     expect(results.rows).toHaveLength(8);
     for (const row of results.rows) {
       expect(Object.keys(row)).toEqual(
@@ -158,11 +158,11 @@ describe("writeReports end to end", () => {
   it("writes a Markdown report and a console table with the same summary", () => {
     const markdown = readFileSync(written.markdownPath, "utf8");
     expect(markdown).toContain("- **Episodes:** 24");
-    expect(markdown).toContain("| DTC | v1 | 2 | 6 | 0.33 |");
+    expect(markdown).toContain("| DTC | v1 | 2 | 6 | 0 | 0.33 |");
     expect(markdown).toContain("| refund_late_orders | v0 | DTC | 3 |");
     const table = formatSummaryTable(written.summary);
     expect(table.split("\n")).toHaveLength(2 + 4);
-    expect(table).toMatch(/^PTC\s+v1\s+2\s+6\s+0\.67/m);
+    expect(table).toMatch(/^PTC\s+v1\s+2\s+6\s+0\s+0\.67/m);
   });
 
   it.skipIf(!chromiumPath)(

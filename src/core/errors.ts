@@ -57,6 +57,8 @@ export const ERROR_CODES = {
   EPISODE_NOT_FOUND: "EPISODE_NOT_FOUND",
   SERVICE_FULL: "SERVICE_FULL",
   SERVICE_CLOSED: "SERVICE_CLOSED",
+  RUN_CONFIG_MISMATCH: "RUN_CONFIG_MISMATCH",
+  MODEL_ERRORS: "MODEL_ERRORS",
 } as const;
 
 /** Exit code for the CLI's one top-level catch. */

@@ -6,6 +6,7 @@ function summaryRow(overrides: Partial<SummaryRow> & Pick<SummaryRow, "scale" | 
   return {
     tasks: 2,
     episodes: 16,
+    modelErrors: 0,
     successes: 8,
     passRate: 0.5,
     passAtK: { "1": 0.5 },
@@ -32,7 +33,7 @@ describe("formatSummaryTable", () => {
     ]);
     const lines = text.split("\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^Harness {2}Scale {2}Tasks {2}Episodes {2}Pass rate {2}pass@1/);
+    expect(lines[0]).toMatch(/^Harness {2}Scale {2}Tasks {2}Episodes {2}Model errors {2}Pass rate {2}pass@1/);
     expect(lines[1]).toMatch(/^-+( {2}-+)+$/);
     // Sorted DTC first; columns line up whatever the widths of the values.
     expect(lines[2]).toMatch(/^DTC {6}v0/);

@@ -1,7 +1,6 @@
 export { analyzeCodeBlocks, CODE_ANALYSIS_FAILED } from "./code-features.js";
 export type { CodeFeatures } from "./code-features.js";
 export { passAtK } from "./pass-at-k.js";
-export { computeMetrics, DEFAULT_PASS_AT_K } from "./metrics.js";
 export type { ComputeMetricsOptions } from "./metrics.js";
 export { summarizeByHarnessAndScale } from "./summarize-by-harness-and-scale.js";
 export { metricsRowSchema, summaryRowSchema, resultsFileSchema } from "./results-file.js";
@@ -15,7 +14,22 @@ export { writeReports } from "./write-reports.js";
 export type { WriteReportsOptions, WrittenReports } from "./write-reports.js";
 export { PAPER_REFERENCE } from "./paper-reference.js";
 export { harnessLabel } from "./dimensions.js";
-export { runEvaluation, clientFactoryFor, finishedEpisodes } from "./run-evaluation.js";
+export { computeMetrics, DEFAULT_PASS_AT_K, isModelError } from "./metrics.js";
+export {
+  runEvaluation,
+  clientFactoryFor,
+  modelBaseUrl,
+  finishedEpisodes,
+  RETRIED_FILE,
+} from "./run-evaluation.js";
+export {
+  RUN_CONFIG_FILE,
+  runConfigSchema,
+  buildRunConfig,
+  describeRunConfigDifferences,
+  readRunConfig,
+} from "./run-config.js";
+export type { RunConfig, RunConfigInput } from "./run-config.js";
 export type {
   ClientFactory,
   ModelSpecOptions,

@@ -221,3 +221,27 @@ describe("summarizeByHarnessAndScale", () => {
     expect(summary[0]?.loopShare).toBeNull();
   });
 });
+
+describe("model errors", () => {
+  it("counts episodes whose model endpoint failed as errors, outside the pass rate and the means", async () => {
+    const failed = { endReason: "model_error" as const, error: "HTTP 401: invalid api key", turns: [] };
+    const trajectories = [
+      episode({ task: "a", scale: "v0", harness: "ptc", reward: 1, toolOutputTokens: 200 }),
+      episode({ task: "a", scale: "v0", harness: "ptc", reward: 0, toolOutputTokens: 400 }),
+      episode({ task: "a", scale: "v0", harness: "ptc", ...failed, codeBlocks: [code("for x in y: pass")] }),
+      episode({ task: "b", scale: "v0", harness: "ptc", ...failed }),
+      episode({ task: "b", scale: "v0", harness: "ptc", ...failed }),
+    ];
+    const rows = await computeMetrics(trajectories);
+    expect(rows[0]).toMatchObject({ task: "a", episodes: 3, modelErrors: 1, successes: 1, passRate: 0.5 });
+    expect(rows[0]).toMatchObject({ meanToolOutputTokens: 300, codeBlockCount: 0, passAtK: { "1": 0.5 } });
+    // Every episode of task b failed at the endpoint: nothing is known about the agent there.
+    expect(rows[1]).toMatchObject({ task: "b", episodes: 2, modelErrors: 2, passRate: null });
+    expect(rows[1]?.meanToolOutputTokens).toBeNull();
+    expect(rows[1]?.passAtK).toEqual({});
+    const [summary] = summarizeByHarnessAndScale(rows);
+    expect(summary).toMatchObject({ episodes: 5, modelErrors: 3, successes: 1, passRate: 0.5 });
+    expect(summary?.meanToolOutputTokens).toBe(300);
+    expect(summary?.passAtK["1"]).toBe(0.5);
+  });
+});

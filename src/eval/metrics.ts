@@ -46,7 +46,8 @@ export async function computeMetrics(
     for (let block = 0; block < trajectory.codeBlocks.length; block += 1) {
       const feature = features[featureIndex];
       featureIndex += 1;
-      if (feature) group.features.push(feature);
+      // Code written before a model error is left out with the rest of that episode.
+      if (feature && !isModelError(trajectory)) group.features.push(feature);
     }
   }
 
@@ -59,9 +60,15 @@ export async function computeMetrics(
   );
 }
 
-function metricsRow(episodes: Trajectory[], features: CodeFeatures[], ks: number[]): MetricsRow {
-  const first = episodes[0];
+/** An episode whose model endpoint failed says nothing about the agent: an error, not a failure. */
+export function isModelError(trajectory: Pick<Trajectory, "endReason">): boolean {
+  return trajectory.endReason === "model_error";
+}
+
+function metricsRow(all: Trajectory[], features: CodeFeatures[], ks: number[]): MetricsRow {
+  const first = all[0];
   if (!first) throw new Error("metricsRow needs at least one episode");
+  const episodes = all.filter((episode) => !isModelError(episode));
   const count = episodes.length;
   const successes = episodes.filter((episode) => episode.reward === 1).length;
   const passAtKByK: Record<string, number> = {};
@@ -70,9 +77,10 @@ function metricsRow(episodes: Trajectory[], features: CodeFeatures[], ks: number
     task: first.task,
     scale: first.scale,
     harness: first.harness,
-    episodes: count,
+    episodes: all.length,
+    modelErrors: all.length - count,
     successes,
-    passRate: successes / count,
+    passRate: count === 0 ? null : successes / count,
     passAtK: passAtKByK,
     meanToolCalls: mean(episodes, (episode) => episode.toolCalls.length),
     meanDirectToolCalls: mean(
@@ -104,10 +112,10 @@ function validateK(ks: readonly number[]): number[] {
   return [...new Set(ks)].sort((left, right) => left - right);
 }
 
-function mean<T>(items: readonly T[], value: (item: T) => number): number {
+function mean<T>(items: readonly T[], value: (item: T) => number): number | null {
   let total = 0;
   for (const item of items) total += value(item);
-  return items.length === 0 ? 0 : total / items.length;
+  return items.length === 0 ? null : total / items.length;
 }
 
 function share<T>(items: readonly T[], predicate: (item: T) => boolean): number | null {

@@ -79,6 +79,7 @@ export function buildReportContent(input: ReportInput): ReportContent {
       text("Scale"),
       text("Harness"),
       number("Episodes"),
+      number("Model errors"),
       number("Pass rate"),
       ...rowKs.map((k) => number(`pass@${k}`)),
       number("Tool calls / episode"),
@@ -91,7 +92,8 @@ export function buildReportContent(input: ReportInput): ReportContent {
       row.scale,
       harnessLabel(row.harness),
       String(row.episodes),
-      formatRate(row.passRate),
+      String(row.modelErrors),
+      formatOptionalRate(row.passRate),
       ...rowKs.map((k) => formatOptionalRate(row.passAtK[k])),
       formatCount(row.meanToolCalls),
       formatTokens(row.meanToolOutputTokens),
@@ -117,11 +119,13 @@ export function buildReportContent(input: ReportInput): ReportContent {
       ["Scales", scales.join(", ") || "none"],
       ["Tasks", String(tasks.size)],
       ["Episodes", String(input.trajectoriesCount)],
+      ["Model errors", String(sumOf(input.rows, (row) => row.modelErrors))],
       ["Report created", input.createdAt],
     ],
     summary,
     summaryNotes: [
-      "Pass rate: share of episodes with reward 1. pass@k: unbiased estimate of the chance that at least one of k episodes passes, averaged over tasks that have at least k episodes (weighted by episodes); '–' where no task has k episodes.",
+      "Model errors: episodes that ended because the model endpoint failed (authentication, rate limit, server error); they are errors, not failures, and are left out of the pass rate, pass@k and every per-episode mean. Re-running the same command retries them.",
+      "Pass rate: share of episodes with reward 1 among those without a model error. pass@k: unbiased estimate of the chance that at least one of k episodes passes, averaged over tasks that have at least k episodes (weighted by episodes); '–' where no task has k episodes.",
       "Tool calls count every call to an environment tool, direct or from code; direct calls are the model's own function calls. Tool-output tokens are those appended to the model's context. Runtime errors count failed code blocks and refused direct calls.",
     ],
     codeStyle,
@@ -143,6 +147,7 @@ export function buildSummaryTable(summary: readonly SummaryRow[]): ReportTable {
       text("Scale"),
       number("Tasks"),
       number("Episodes"),
+      number("Model errors"),
       number("Pass rate"),
       ...ks.map((k) => number(`pass@${k}`)),
       number("Tool calls / episode"),
@@ -158,7 +163,8 @@ export function buildSummaryTable(summary: readonly SummaryRow[]): ReportTable {
         row.scale,
         String(row.tasks),
         String(row.episodes),
-        formatRate(row.passRate),
+        String(row.modelErrors),
+        formatOptionalRate(row.passRate),
         ...ks.map((k) => formatOptionalRate(row.passAtK[k])),
         formatCount(row.meanToolCalls),
         formatCount(row.meanDirectToolCalls),
@@ -188,19 +194,25 @@ function formatRate(value: number): string {
   return value.toFixed(2);
 }
 
-function formatOptionalRate(value: number | undefined): string {
-  return value === undefined ? "–" : formatRate(value);
+function formatOptionalRate(value: number | null | undefined): string {
+  return value === undefined || value === null ? "–" : formatRate(value);
 }
 
 function formatShare(value: number | null): string {
   return value === null ? "–" : `${(value * 100).toFixed(1)}%`;
 }
 
-function formatCount(value: number): string {
-  return value.toFixed(1);
+function formatCount(value: number | null): string {
+  return value === null ? "–" : value.toFixed(1);
 }
 
 // Grouped with a fixed locale so that reports read the same on every machine.
-function formatTokens(value: number): string {
-  return Math.round(value).toLocaleString("en-US");
+function formatTokens(value: number | null): string {
+  return value === null ? "–" : Math.round(value).toLocaleString("en-US");
+}
+
+function sumOf<T>(items: readonly T[], value: (item: T) => number): number {
+  let total = 0;
+  for (const item of items) total += value(item);
+  return total;
 }

@@ -6,6 +6,7 @@ import { summarizeByHarnessAndScale } from "./summarize-by-harness-and-scale.js"
 function row(overrides: Partial<MetricsRow> & Pick<MetricsRow, "task" | "scale" | "harness">): MetricsRow {
   return {
     episodes: 4,
+    modelErrors: 0,
     successes: 2,
     passRate: 0.5,
     passAtK: { "1": 0.5 },

@@ -22,9 +22,10 @@ interface ChartDefinition {
 interface ChartDatum {
   harness: string;
   scale: string;
-  passRate: number;
-  meanToolOutputTokens: number;
-  meanToolCalls: number;
+  // null where every episode of the cell ended with a model error; Vega-Lite leaves such points out.
+  passRate: number | null;
+  meanToolOutputTokens: number | null;
+  meanToolCalls: number | null;
 }
 
 interface ColorScale {

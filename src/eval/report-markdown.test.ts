@@ -7,6 +7,7 @@ import { summarizeByHarnessAndScale } from "./summarize-by-harness-and-scale.js"
 function row(overrides: Partial<MetricsRow> & Pick<MetricsRow, "task" | "scale" | "harness">): MetricsRow {
   return {
     episodes: 8,
+    modelErrors: 0,
     successes: 4,
     passRate: 0.5,
     passAtK: { "1": 0.5, "8": 1 },
@@ -64,10 +65,10 @@ describe("renderMarkdownReport", () => {
     expect(markdown).toContain("- **Episodes:** 16");
     expect(markdown).toContain("- **Report created:** 2026-10-20T12:00:00.000Z");
     expect(markdown).toContain(
-      "| DTC | v0 | 1 | 8 | 0.50 | 0.50 | 1.00 | 12.0 | 12.0 | 31,250 | 0.0 | 12.5% |",
+      "| DTC | v0 | 1 | 8 | 0 | 0.50 | 0.50 | 1.00 | 12.0 | 12.0 | 31,250 | 0.0 | 12.5% |",
     );
     expect(markdown).toContain("| PTC | v0 | 10 | 80.0% | 60.0% | 10.0% | 20.0% |");
-    expect(markdown).toContain("| refund_order | v0 | PTC | 8 | 0.88 |");
+    expect(markdown).toContain("| refund_order | v0 | PTC | 8 | 0 | 0.88 |");
     expect(markdown).toMatch(/## Paper reference: .*not from this run/);
     expect(markdown).toContain("| DTC | 0.95 | 0.88 | 0.65 | 0.42 |");
     expect(markdown).toContain("| PTC | 0.95 | 0.94 | 0.92 | 0.90 |");

@@ -1,4 +1,12 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import type { HarnessMode, InterfaceProfileName, Scale, TaskDefinition } from "../envs/index.js";
@@ -19,6 +27,14 @@ import {
   type OracleRecording,
   type Trajectory,
 } from "../harness/index.js";
+import { isModelError } from "./metrics.js";
+import {
+  RUN_CONFIG_FILE,
+  buildRunConfig,
+  describeRunConfigDifferences,
+  readRunConfig,
+  writeRunConfig,
+} from "./run-config.js";
 
 /** Makes the model client of one episode. */
 export type ClientFactory = (
@@ -37,12 +53,40 @@ export interface ModelSpecOptions {
   pool?: KernelPool;
 }
 
+type ModelSpec =
+  { kind: "oracle" } | { kind: "replay"; path: string } | { kind: "openai" | "anthropic"; model: string };
+
+function parseModelSpec(spec: string): ModelSpec {
+  if (spec === "oracle") return { kind: "oracle" };
+  const [kind, ...rest] = spec.split(":");
+  const value = rest.join(":");
+  if (kind === "replay" && value) return { kind, path: value };
+  if ((kind === "openai" || kind === "anthropic") && value) return { kind, model: value };
+  throw new ProgAgentError(
+    `unknown model '${spec}': expected oracle, replay:<file>, openai:<model> or anthropic:<model>`,
+    {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    },
+  );
+}
+
+/** The endpoint a model spec talks to (null for the built-in policies), as the run configuration records it. */
+export function modelBaseUrl(spec: string, options: Pick<ModelSpecOptions, "baseUrl"> = {}): string | null {
+  const parsed = parseModelSpec(spec);
+  if (parsed.kind === "openai")
+    return options.baseUrl ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  if (parsed.kind === "anthropic") return options.baseUrl ?? "https://api.anthropic.com";
+  return null;
+}
+
 /** `oracle`, `replay:<file>`, `openai:<model>` (with a base URL) or `anthropic:<model>`. */
 export function clientFactoryFor(
   spec: string,
   options: ModelSpecOptions = {},
 ): { name: string; factory: ClientFactory } {
-  if (spec === "oracle") {
+  const parsed = parseModelSpec(spec);
+  if (parsed.kind === "oracle") {
     const recordings = new Map<string, Promise<OracleRecording>>();
     return {
       name: "oracle",
@@ -58,14 +102,13 @@ export function clientFactoryFor(
       },
     };
   }
-  const [kind, ...rest] = spec.split(":");
-  const value = rest.join(":");
-  if (kind === "replay" && value) {
-    const source = createReplaySource(value);
+  if (parsed.kind === "replay") {
+    const source = createReplaySource(parsed.path);
     return { name: spec, factory: async (task, scale, mode, sample) => source(task.id, scale, mode, sample) };
   }
-  if (kind === "openai" && value) {
-    const baseUrl = options.baseUrl ?? process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  const value = parsed.model;
+  if (parsed.kind === "openai") {
+    const baseUrl = modelBaseUrl(spec, options)!;
     const apiKey = process.env[options.apiKeyEnv ?? "OPENAI_API_KEY"];
     const client = createOpenAiClient({
       baseUrl,
@@ -75,27 +118,18 @@ export function clientFactoryFor(
     });
     return { name: spec, factory: async () => client };
   }
-  if (kind === "anthropic" && value) {
-    const apiKey = process.env[options.apiKeyEnv ?? "ANTHROPIC_API_KEY"];
-    if (!apiKey)
-      throw new ProgAgentError(`set ${options.apiKeyEnv ?? "ANTHROPIC_API_KEY"} to use ${spec}`, {
-        code: ERROR_CODES.INVALID_ARGUMENT,
-        category: "user",
-      });
-    const client = createAnthropicClient({
-      model: value,
-      apiKey,
-      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    });
-    return { name: spec, factory: async () => client };
-  }
-  throw new ProgAgentError(
-    `unknown model '${spec}': expected oracle, replay:<file>, openai:<model> or anthropic:<model>`,
-    {
+  const apiKey = process.env[options.apiKeyEnv ?? "ANTHROPIC_API_KEY"];
+  if (!apiKey)
+    throw new ProgAgentError(`set ${options.apiKeyEnv ?? "ANTHROPIC_API_KEY"} to use ${spec}`, {
       code: ERROR_CODES.INVALID_ARGUMENT,
       category: "user",
-    },
-  );
+    });
+  const client = createAnthropicClient({
+    model: value,
+    apiKey,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  });
+  return { name: spec, factory: async () => client };
 }
 
 export interface EvaluationPlan {
@@ -120,6 +154,8 @@ export interface EvaluationOptions extends EvaluationPlan {
   interface?: InterfaceProfileName;
   /** Offer `terminal` (ls, find, cat in the workspace); default: the profile's choice. */
   terminal?: boolean;
+  /** Start over in a directory that holds an earlier run (its episodes, configuration and reports are removed). */
+  forceNew?: boolean;
   signal?: AbortSignal;
   onProgress?: (event: { done: number; total: number; skipped: number; last?: Trajectory }) => void;
 }
@@ -129,27 +165,118 @@ export interface EvaluationOutcome {
   total: number;
   ran: number;
   skipped: number;
+  /** Episodes of an earlier attempt that had ended with a model error and were run again. */
+  retried: number;
+  /** Episodes of this run that ended with a model error (the endpoint failed): errors, not failures. */
+  modelErrors: Array<{ episodeId: string; error: string }>;
   trajectoriesPath: string;
 }
 
-/** The ids of episodes already recorded in a trajectories file (for resuming). */
-export function finishedEpisodes(path: string): { runId: string | undefined; ids: Set<string> } {
+/** Where a resume sets aside the lines it runs again: model errors and lines cut short by an interrupted run. */
+export const RETRIED_FILE = "retried.jsonl";
+const RUN_FILES = [
+  "trajectories.jsonl",
+  RUN_CONFIG_FILE,
+  RETRIED_FILE,
+  "results.json",
+  "report.md",
+  "report.html",
+];
+
+/**
+ * The episodes already recorded in a trajectories file (for resuming): `ids` of those that need no re-run,
+ * and `setAside`, the lines that do (episodes that ended with a model error, lines cut short).
+ */
+export function finishedEpisodes(path: string): {
+  runId: string | undefined;
+  ids: Set<string>;
+  kept: string[];
+  setAside: string[];
+  modelErrors: number;
+} {
   const ids = new Set<string>();
+  const kept: string[] = [];
+  const setAside: string[] = [];
+  let modelErrors = 0;
   let runId: string | undefined;
-  if (!existsSync(path)) return { runId, ids };
+  if (!existsSync(path)) return { runId, ids, kept, setAside, modelErrors };
   for (const line of readFileSync(path, "utf8").split("\n")) {
     if (line.trim().length === 0) continue;
+    let parsed;
     try {
-      const parsed = trajectorySchema.safeParse(JSON.parse(line));
-      if (parsed.success) {
-        ids.add(parsed.data.episodeId);
-        runId = parsed.data.runId;
-      }
+      parsed = trajectorySchema.safeParse(JSON.parse(line));
     } catch {
-      // a line cut short by an interrupted run is simply run again
+      parsed = undefined; // a line cut short by an interrupted run is simply run again
     }
+    if (!parsed?.success || ids.has(parsed.data.episodeId)) {
+      setAside.push(line);
+      continue;
+    }
+    runId = parsed.data.runId;
+    if (isModelError(parsed.data)) {
+      modelErrors += 1;
+      setAside.push(line);
+      continue;
+    }
+    ids.add(parsed.data.episodeId);
+    kept.push(line);
   }
-  return { runId, ids };
+  return { runId, ids, kept, setAside, modelErrors };
+}
+
+/** Refuses to mix runs: a directory's recorded configuration must equal this run's (or forceNew starts over). */
+function prepareRunDirectory(options: EvaluationOptions, trajectoriesPath: string): void {
+  mkdirSync(options.outDir, { recursive: true });
+  if (options.forceNew) for (const file of RUN_FILES) rmSync(join(options.outDir, file), { force: true });
+  const current = buildRunConfig({
+    model: options.model,
+    baseUrl: modelBaseUrl(options.model, options.modelOptions),
+    harnesses: options.harnesses,
+    scales: options.scales,
+    taskIds: options.tasks.map((task) => task.id),
+    samples: options.samples,
+    seed: options.seed,
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.kernelOptions ? { kernelOptions: options.kernelOptions } : {}),
+    ...(options.interface ? { interface: options.interface } : {}),
+    ...(options.terminal ? { terminal: true } : {}),
+    ...(options.revealVerdict ? { revealVerdict: true } : {}),
+  });
+  const recorded = readRunConfig(options.outDir);
+  if (recorded) {
+    const differences = describeRunConfigDifferences(recorded, current);
+    if (differences.length > 0)
+      throw new ProgAgentError(
+        `${options.outDir} holds a run with a different configuration (${differences.join("; ")}): resume with the same options, choose another output directory, or start over with --force-new`,
+        {
+          code: ERROR_CODES.RUN_CONFIG_MISMATCH,
+          category: "user",
+          details: { outDir: options.outDir, differences },
+        },
+      );
+    return;
+  }
+  if (existsSync(trajectoriesPath) && readFileSync(trajectoriesPath, "utf8").trim() !== "")
+    throw new ProgAgentError(
+      `${options.outDir} holds episodes but no ${RUN_CONFIG_FILE} (written by an older progagent), so a resume cannot tell whether they match this configuration: choose another output directory or start over with --force-new`,
+      { code: ERROR_CODES.RUN_CONFIG_MISMATCH, category: "user", details: { outDir: options.outDir } },
+    );
+  writeRunConfig(options.outDir, current);
+}
+
+/** Moves the lines a resume runs again out of trajectories.jsonl (atomically), so that each episode has one line. */
+function setAsideForRetry(
+  outDir: string,
+  trajectoriesPath: string,
+  kept: string[],
+  setAside: string[],
+): void {
+  if (setAside.length === 0) return;
+  appendFileSync(join(outDir, RETRIED_FILE), `${setAside.join("\n")}\n`);
+  const temporary = `${trajectoriesPath}.${process.pid}.tmp`;
+  writeFileSync(temporary, kept.length === 0 ? "" : `${kept.join("\n")}\n`);
+  renameSync(temporary, trajectoriesPath);
 }
 
 /**
@@ -157,9 +284,10 @@ export function finishedEpisodes(path: string): { runId: string | undefined; ids
  * to `<outDir>/trajectories.jsonl`. Re-running with the same directory skips finished episodes.
  */
 export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationOutcome> {
-  mkdirSync(options.outDir, { recursive: true });
   const trajectoriesPath = join(options.outDir, "trajectories.jsonl");
+  prepareRunDirectory(options, trajectoriesPath);
   const previous = finishedEpisodes(trajectoriesPath);
+  setAsideForRetry(options.outDir, trajectoriesPath, previous.kept, previous.setAside);
   const runId = previous.runId ?? newRunId();
   const jobs: Array<{ task: TaskDefinition; scale: Scale; mode: HarnessMode; sample: number }> = [];
   for (const task of options.tasks)
@@ -179,6 +307,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   const tokenCounter = createTokenCounter();
   let done = 0;
   let cursor = 0;
+  const modelErrors: EvaluationOutcome["modelErrors"] = [];
   options.onProgress?.({ done, total: pending.length, skipped });
   const worker = async (): Promise<void> => {
     while (cursor < pending.length && !options.signal?.aborted) {
@@ -216,6 +345,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
       }
       if (options.signal?.aborted) return;
       appendFileSync(trajectoriesPath, `${JSON.stringify(trajectory)}\n`);
+      if (isModelError(trajectory))
+        modelErrors.push({ episodeId: trajectory.episodeId, error: trajectory.error ?? "model error" });
       done += 1;
       options.onProgress?.({ done, total: pending.length, skipped, last: trajectory });
     }
@@ -225,5 +356,13 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   } finally {
     await pool.dispose();
   }
-  return { runId, total: jobs.length, ran: done, skipped, trajectoriesPath };
+  return {
+    runId,
+    total: jobs.length,
+    ran: done,
+    skipped,
+    retried: previous.modelErrors,
+    modelErrors,
+    trajectoriesPath,
+  };
 }

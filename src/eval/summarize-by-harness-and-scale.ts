@@ -26,8 +26,13 @@ function summaryRow(rows: MetricsRow[]): SummaryRow {
   const first = rows[0];
   if (!first) throw new Error("summaryRow needs at least one row");
   const episodes = sum(rows, (row) => row.episodes);
+  const modelErrors = sum(rows, (row) => row.modelErrors);
   const successes = sum(rows, (row) => row.successes);
-  const perEpisode = (field: PerEpisode): number => sum(rows, (row) => row[field] * row.episodes) / episodes;
+  // Means are over scored episodes (those without a model error), weighted by them.
+  const scored = (row: MetricsRow): number => row.episodes - row.modelErrors;
+  const scoredEpisodes = episodes - modelErrors;
+  const perEpisode = (field: PerEpisode): number | null =>
+    scoredEpisodes === 0 ? null : sum(rows, (row) => (row[field] ?? 0) * scored(row)) / scoredEpisodes;
   const codeBlockCount = sum(rows, (row) => row.codeBlockCount);
   const codeShare = (field: CodeShare): number | null =>
     codeBlockCount === 0 ? null : sum(rows, (row) => (row[field] ?? 0) * row.codeBlockCount) / codeBlockCount;
@@ -37,8 +42,8 @@ function summaryRow(rows: MetricsRow[]): SummaryRow {
   for (const k of [...ks].sort((left, right) => Number(left) - Number(right))) {
     // Only tasks with at least k episodes have a pass@k.
     const withK = rows.filter((row) => row.passAtK[k] !== undefined);
-    const weight = sum(withK, (row) => row.episodes);
-    passAtKByK[k] = sum(withK, (row) => (row.passAtK[k] ?? 0) * row.episodes) / weight;
+    const weight = sum(withK, scored);
+    passAtKByK[k] = sum(withK, (row) => (row.passAtK[k] ?? 0) * scored(row)) / weight;
   }
 
   return {
@@ -46,8 +51,9 @@ function summaryRow(rows: MetricsRow[]): SummaryRow {
     harness: first.harness,
     tasks: new Set(rows.map((row) => row.task)).size,
     episodes,
+    modelErrors,
     successes,
-    passRate: successes / episodes,
+    passRate: scoredEpisodes === 0 ? null : successes / scoredEpisodes,
     passAtK: passAtKByK,
     meanToolCalls: perEpisode("meanToolCalls"),
     meanDirectToolCalls: perEpisode("meanDirectToolCalls"),

@@ -38,7 +38,7 @@ export async function writeReports(dir: string, options: WriteReportsOptions = {
   const rows = await computeMetrics(trajectories, { k: options.k, signal: options.signal });
   const summary = summarizeByHarnessAndScale(rows);
   const results: ResultsFile = resultsFileSchema.parse({
-    schemaVersion: 1,
+    schemaVersion: 2,
     runId: distinct(trajectories.map((trajectory) => trajectory.runId)),
     model: distinct(trajectories.map((trajectory) => trajectory.model)),
     createdAt: options.createdAt ?? new Date().toISOString(),

@@ -8,6 +8,8 @@ export {
 export type { ToolDefinition } from "./define-tool.js";
 export {
   pythonAttributeName,
+  pythonIdentifier,
+  pythonLiteral,
   pythonType,
   pythonParameters,
   renderPythonSignature,

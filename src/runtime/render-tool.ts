@@ -14,12 +14,20 @@ export function pythonAttributeName(name: string): string {
   return identifier;
 }
 
-/** Renders a JSON Schema type as a Python annotation. */
+/** A valid Python identifier for a name from a schema (`user-id` -> `user_id`, `class` -> `class_`), unique in `taken`. */
+export function pythonIdentifier(name: string, taken: ReadonlySet<string> = new Set()): string {
+  const base = pythonAttributeName(name) || "_";
+  let identifier = base;
+  for (let suffix = 2; taken.has(identifier); suffix += 1) identifier = `${base}_${suffix}`;
+  return identifier;
+}
+
+/** Renders a JSON Schema type as a Python annotation (always a valid Python expression). */
 export function pythonType(schema: JsonSchemaObject | undefined): string {
   if (!schema || typeof schema !== "object") return "Any";
   if (Array.isArray(schema.enum))
-    return `Literal[${schema.enum.map((value) => JSON.stringify(value)).join(", ")}]`;
-  if (schema.const !== undefined) return `Literal[${JSON.stringify(schema.const)}]`;
+    return `Literal[${schema.enum.map((value) => pythonLiteral(value)).join(", ")}]`;
+  if (schema.const !== undefined) return `Literal[${pythonLiteral(schema.const)}]`;
   const union = (schema.anyOf ?? schema.oneOf) as JsonSchemaObject[] | undefined;
   if (Array.isArray(union)) return [...new Set(union.map((member) => pythonType(member)))].join(" | ");
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
@@ -36,74 +44,171 @@ export function pythonType(schema: JsonSchemaObject | undefined): string {
     case "null":
       return "None";
     case "array":
-      return schema.items ? `list[${pythonType(schema.items as JsonSchemaObject)}]` : "list";
-    case "object":
-      return "dict";
+      return schema.items && typeof schema.items === "object" && !Array.isArray(schema.items)
+        ? `list[${pythonType(schema.items as JsonSchemaObject)}]`
+        : "list";
+    case "object": {
+      const values = schema.additionalProperties;
+      return !schema.properties && values && typeof values === "object"
+        ? `dict[str, ${pythonType(values as JsonSchemaObject)}]`
+        : "dict";
+    }
     default:
-      return "Any";
+      return schema.properties ? "dict" : "Any";
   }
 }
 
 export interface PythonParameter {
+  /** The argument's name in the schema, as the tool receives it. */
   name: string;
+  /** The name in the rendered signature: `name` when it is a valid identifier, else a stand-in (`user_id`). */
+  pythonName: string;
   annotation: string;
   required: boolean;
   defaultRepr: string | null;
   description: string;
+  schema: JsonSchemaObject;
 }
 
 /** Parameters in schema order, required first (Python requires that), as positional calls map them. */
 export function pythonParameters(inputSchema: JsonSchemaObject): PythonParameter[] {
   const properties = inputSchema.properties ?? {};
   const required = new Set(inputSchema.required ?? []);
-  const parameters = Object.entries(properties).map(([name, schema]) => ({
-    name,
-    annotation: pythonType(schema),
-    required: required.has(name),
-    defaultRepr: schema.default === undefined ? null : pythonLiteral(schema.default),
-    description: typeof schema.description === "string" ? schema.description : "",
-  }));
-  return [
-    ...parameters.filter((parameter) => parameter.required),
-    ...parameters.filter((parameter) => !parameter.required),
+  const entries = Object.entries(properties);
+  const ordered = [
+    ...entries.filter(([name]) => required.has(name)),
+    ...entries.filter(([name]) => !required.has(name)),
   ];
+  const taken = new Set<string>();
+  return ordered.map(([name, schema]) => {
+    const pythonName = pythonIdentifier(name, taken);
+    taken.add(pythonName);
+    return {
+      name,
+      pythonName,
+      annotation: pythonType(schema),
+      required: required.has(name),
+      defaultRepr: schema.default === undefined ? null : pythonLiteral(schema.default),
+      description: typeof schema.description === "string" ? schema.description : "",
+      schema,
+    };
+  });
 }
 
-function pythonLiteral(value: unknown): string {
-  if (value === null) return "None";
+/** A JSON value as a Python literal (`true` -> `True`, `null` -> `None`, strings escaped). */
+export function pythonLiteral(value: unknown): string {
+  if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (typeof value === "string" || typeof value === "number") return JSON.stringify(value);
-  return JSON.stringify(value)
-    .replace(/\btrue\b/g, "True")
-    .replace(/\bfalse\b/g, "False")
-    .replace(/\bnull\b/g, "None");
+  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "None";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(", ")}]`;
+  if (typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([key, inner]) => `${JSON.stringify(key)}: ${pythonLiteral(inner)}`)
+      .join(", ")}}`;
+  return "None";
 }
 
-/** `name(a: str, b: int = 10, c: str | None = None) -> dict` */
-export function renderPythonSignature(spec: Pick<ToolSpec, "name" | "inputSchema" | "kind">): string {
+type SignatureSpec = Pick<ToolSpec, "name" | "inputSchema" | "kind" | "outputSchema">;
+
+/** The Python return annotation: from the tool's output schema when it has one. */
+function returnAnnotation(spec: SignatureSpec): string {
+  if (spec.outputSchema) return pythonType(spec.outputSchema);
+  return spec.kind ? "dict" : "Any";
+}
+
+/** `name(a: str, b: int = 10, c: str | None = None) -> dict`, with a valid identifier for the name. */
+export function renderPythonSignature(spec: SignatureSpec): string {
   const parameters = pythonParameters(spec.inputSchema).map((parameter) => {
-    if (parameter.required) return `${parameter.name}: ${parameter.annotation}`;
-    return `${parameter.name}: ${parameter.annotation} = ${parameter.defaultRepr ?? "None"}`;
+    if (parameter.required) return `${parameter.pythonName}: ${parameter.annotation}`;
+    return `${parameter.pythonName}: ${parameter.annotation} = ${parameter.defaultRepr ?? "None"}`;
   });
-  const returns = spec.kind ? "dict" : "Any";
-  return `${spec.name}(${parameters.join(", ")}) -> ${returns}`;
+  return `${pythonAttributeName(spec.name)}(${parameters.join(", ")}) -> ${returnAnnotation(spec)}`;
 }
 
-/** A docstring: the description, then one line per argument. */
-export function renderPythonDocstring(spec: Pick<ToolSpec, "description" | "inputSchema">): string {
+const MAX_FIELD_DEPTH = 3;
+const MAX_FIELDS_PER_OBJECT = 25;
+
+/** The object schema whose fields an argument carries (itself, or its items, or its union member), if any. */
+function nestedObject(schema: JsonSchemaObject): { label: string; schema: JsonSchemaObject } | null {
+  if (schema.properties && typeof schema.properties === "object") return { label: "fields", schema };
+  const items = schema.items as JsonSchemaObject | undefined;
+  if (items && typeof items === "object" && !Array.isArray(items)) {
+    const inner = nestedObject(items);
+    if (inner) return { label: "each item", schema: inner.schema };
+  }
+  const union = (schema.anyOf ?? schema.oneOf) as JsonSchemaObject[] | undefined;
+  if (Array.isArray(union))
+    for (const member of union) {
+      const inner = nestedObject(member);
+      if (inner) return inner;
+    }
+  return null;
+}
+
+function typeNote(schema: JsonSchemaObject, optional: boolean): string {
+  const format = typeof schema.format === "string" ? `, ${schema.format}` : "";
+  return `${pythonType(schema)}${format}${optional ? ", optional" : ""}`;
+}
+
+/** One line per field of a nested object, then their own fields, indented, to a bounded depth. */
+function renderFields(object: JsonSchemaObject, indent: string, depth: number): string[] {
+  const required = new Set(object.required ?? []);
+  const entries = Object.entries(object.properties ?? {});
+  const lines: string[] = [];
+  for (const [name, schema] of entries.slice(0, MAX_FIELDS_PER_OBJECT)) {
+    const description = typeof schema.description === "string" ? ` ${schema.description}` : "";
+    lines.push(`${indent}${name} (${typeNote(schema, !required.has(name))}):${description}`.trimEnd());
+    lines.push(...renderNested(schema, `${indent}    `, depth + 1));
+  }
+  if (entries.length > MAX_FIELDS_PER_OBJECT)
+    lines.push(`${indent}... and ${entries.length - MAX_FIELDS_PER_OBJECT} more fields`);
+  return lines;
+}
+
+function renderNested(schema: JsonSchemaObject, indent: string, depth: number): string[] {
+  const nested = nestedObject(schema);
+  if (!nested) return [];
+  if (depth >= MAX_FIELD_DEPTH) return [`${indent}(${nested.label}: nested fields not shown)`];
+  return [`${indent}${nested.label}:`, ...renderFields(nested.schema, `${indent}    `, depth)];
+}
+
+/**
+ * A docstring: the description, how to call the tool when its name is not an identifier, one line per
+ * argument with the fields of nested objects, and the fields of the result when the tool declares them.
+ */
+export function renderPythonDocstring(
+  spec: Pick<ToolSpec, "name" | "description" | "inputSchema" | "outputSchema">,
+): string {
   const parameters = pythonParameters(spec.inputSchema);
   const lines = [spec.description.trim()];
+  const attribute = pythonAttributeName(spec.name);
+  if (attribute !== spec.name)
+    lines.push("", `Call it as tools[${JSON.stringify(spec.name)}](...) or tools.${attribute}(...).`);
   if (parameters.length > 0) {
     lines.push("", "Args:");
     for (const parameter of parameters) {
-      const optional = parameter.required ? "" : ", optional";
+      const renamed =
+        parameter.pythonName === parameter.name
+          ? ""
+          : ` (the argument ${JSON.stringify(parameter.name)}: pass it as **{${JSON.stringify(parameter.name)}: ...})`;
       lines.push(
-        `    ${parameter.name} (${parameter.annotation}${optional}): ${parameter.description}`.trimEnd(),
+        `    ${parameter.pythonName} (${typeNote(parameter.schema, !parameter.required)}): ${parameter.description}${renamed}`.trimEnd(),
       );
+      lines.push(...renderNested(parameter.schema, "        ", 0));
     }
   }
+  if (spec.outputSchema) {
+    lines.push("", "Returns:", `    ${pythonType(spec.outputSchema)}`);
+    lines.push(...renderNested(spec.outputSchema, "        ", 0));
+  }
   return lines.join("\n");
+}
+
+/** The docstring as the body of a Python string literal: backslashes and triple quotes cannot end it early. */
+function escapeDocstring(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/"""/g, '\\"\\"\\"');
 }
 
 /** The PTC documentation block of one tool: the `tools[...]` call form, signature and docstring. */
@@ -114,7 +219,7 @@ export function renderPythonDoc(spec: ToolSpec, options: { maxDescriptionChars?:
     docstring.length > limit
       ? `${docstring.slice(0, limit).trimEnd()} ... (full docs: help(tools.${pythonAttributeName(spec.name)}))`
       : docstring;
-  const indented = shortened
+  const indented = escapeDocstring(shortened)
     .split("\n")
     .map((line) => (line.length > 0 ? `    ${line}` : line))
     .join("\n");

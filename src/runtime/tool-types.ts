@@ -15,6 +15,8 @@ export interface ToolSpec {
   inputSchema: JsonSchemaObject;
   /** read tools never change state; write tools may. */
   kind?: "read" | "write";
+  /** JSON Schema of the structured result, when the tool declares one (MCP `outputSchema`). */
+  outputSchema?: JsonSchemaObject;
   /** The upstream server this tool came from, if any. */
   server?: string;
 }

@@ -1,10 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Ajv, type ValidateFunction } from "ajv";
+import type { Ajv, ValidateFunction } from "ajv";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ERROR_CODES, ProgAgentError, errorMessage, withDeadline } from "../core/index.js";
+import { createSchemaValidator } from "./json-schema-validator.js";
 import { renderPythonSignature } from "./render-tool.js";
 import { textResult, type JsonSchemaObject, type ToolCallResult, type ToolEndpoint } from "./tool-types.js";
 
@@ -77,7 +78,12 @@ export async function connectUpstreams(
   const listed: Array<{
     server: string;
     client: Client;
-    tools: Array<{ name: string; description?: string; inputSchema: JsonSchemaObject }>;
+    tools: Array<{
+      name: string;
+      description?: string;
+      inputSchema: JsonSchemaObject;
+      outputSchema?: JsonSchemaObject;
+    }>;
   }> = [];
   try {
     for (const [server, entry] of Object.entries(config.mcpServers)) {
@@ -120,6 +126,7 @@ export async function connectUpstreams(
               name: tool.name,
               description: tool.description,
               inputSchema: tool.inputSchema as JsonSchemaObject,
+              ...(tool.outputSchema ? { outputSchema: tool.outputSchema as JsonSchemaObject } : {}),
             })),
           );
           cursor = page.nextCursor;
@@ -140,13 +147,22 @@ export async function connectUpstreams(
   const counts = new Map<string, number>();
   for (const { tools } of listed)
     for (const tool of tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const ajv = createSchemaValidator();
   const endpoints: ToolEndpoint[] = [];
   for (const { server, client, tools } of listed) {
     for (const tool of tools) {
       const name = (counts.get(tool.name) ?? 0) > 1 ? `${server}__${tool.name}` : tool.name;
       endpoints.push(
-        upstreamEndpoint(ajv, client, server, tool.name, name, tool.description ?? "", tool.inputSchema),
+        upstreamEndpoint(
+          ajv,
+          client,
+          server,
+          tool.name,
+          name,
+          tool.description ?? "",
+          tool.inputSchema,
+          tool.outputSchema,
+        ),
       );
     }
   }
@@ -161,6 +177,7 @@ function upstreamEndpoint(
   name: string,
   description: string,
   inputSchema: JsonSchemaObject,
+  outputSchema: JsonSchemaObject | undefined,
 ): ToolEndpoint {
   let validate: ValidateFunction | undefined;
   try {
@@ -168,7 +185,7 @@ function upstreamEndpoint(
   } catch {
     validate = undefined; // a schema ajv cannot compile is left to the server to check
   }
-  const spec = { name, description, inputSchema, server };
+  const spec = { name, description, inputSchema, server, ...(outputSchema ? { outputSchema } : {}) };
   return {
     ...spec,
     async call(args, options): Promise<ToolCallResult> {

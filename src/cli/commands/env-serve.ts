@@ -5,9 +5,10 @@ import { serveStdio } from "../../runtime/index.js";
 import { loadSuite } from "../../suite/index.js";
 import {
   kernelOptionsFrom,
+  parseIntegerOption,
   parseInterfaceOption,
-  parsePositiveNumber,
-  parseScalesOption,
+  parseScaleOption,
+  parseSecondsOption,
   waitForShutdown,
 } from "../options.js";
 
@@ -47,7 +48,8 @@ export function registerEnvServe(program: Command): void {
           code: ERROR_CODES.INVALID_ARGUMENT,
           category: "user",
         });
-      const [scale] = parseScalesOption(String(options.scale));
+      const scale = parseScaleOption(String(options.scale));
+      const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       const profileName = parseInterfaceOption(
         typeof options.interface === "string" ? options.interface : undefined,
       );
@@ -55,20 +57,15 @@ export function registerEnvServe(program: Command): void {
       const terminal = options.terminal === true || profile.terminalByDefault;
       const timeoutMs =
         typeof options.timeout === "string"
-          ? parsePositiveNumber(options.timeout, "--timeout") * 1000
+          ? parseSecondsOption(options.timeout, "--timeout")
           : profile.executionTimeoutMs.evaluation;
       const controller = new AbortController();
       void waitForShutdown().then(() => controller.abort());
       await serveStdio(async () => {
-        const episode = await createEpisode(
-          task,
-          scale ?? "v0",
-          parsePositiveNumber(String(options.seed), "--seed", true),
-          {
-            withKernel: parsedMode.data !== "dtc" || terminal,
-            kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },
-          },
-        );
+        const episode = await createEpisode(task, scale, seed, {
+          withKernel: parsedMode.data !== "dtc" || terminal,
+          kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },
+        });
         return episodeMcpSession(episode, parsedMode.data, {
           timeoutMs,
           interface: profileName,

@@ -1,14 +1,16 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { parseChoiceList } from "../../core/index.js";
+import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, interfaceProfile, type HarnessMode } from "../../envs/index.js";
 import { formatSummaryTable, runEvaluation, writeReports, type EvaluationOptions } from "../../eval/index.js";
 import { loadSuite } from "../../suite/index.js";
 import {
   kernelOptionsFrom,
+  parseIntegerOption,
   parseInterfaceOption,
-  parsePositiveNumber,
+  parseNumberOption,
   parseScalesOption,
+  parseSecondsOption,
   waitForShutdown,
 } from "../options.js";
 import { createProgressBar } from "../progress.js";
@@ -36,6 +38,24 @@ export interface EvaluationCommandInput {
   revealVerdict?: boolean;
   interface?: EvaluationOptions["interface"];
   terminal?: boolean;
+  forceNew?: boolean;
+}
+
+/** `3 of 8 episodes ended with a model error: HTTP 401 ... (x3)`: the distinct errors, most frequent first. */
+export function summarizeModelErrors(errors: ReadonlyArray<{ error: string }>, episodes: number): string {
+  const counts = new Map<string, number>();
+  for (const { error } of errors) {
+    const line = error.split("\n")[0]!.trim();
+    const key = line.length > 160 ? `${line.slice(0, 157)}...` : line;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const distinct = [...counts.entries()].sort((left, right) => right[1] - left[1]);
+  const shown = distinct
+    .slice(0, 2)
+    .map(([message, count]) => `${message} (x${count})`)
+    .join("; ");
+  const more = distinct.length > 2 ? `; ${distinct.length - 2} other error(s)` : "";
+  return `${errors.length} of ${episodes} episodes ended with a model error: ${shown}${more}`;
 }
 
 /** Runs an evaluation with a progress bar, writes the reports, prints the summary; shared by `eval` and `start`. */
@@ -50,28 +70,48 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
   });
   const progress = createProgressBar("episodes");
   const started = Date.now();
+  let passed = 0;
+  let errors = 0;
   const outcome = await runEvaluation({
     ...input,
     tasks,
     outDir: input.outDir,
     signal: controller.signal,
-    onProgress: ({ done, total, last }) =>
-      progress.update(
+    onProgress: ({ done, total, last }) => {
+      if (last?.endReason === "model_error") errors += 1;
+      else if (last?.reward === 1) passed += 1;
+      const outcomeOfLast = last
+        ? last.endReason === "model_error"
+          ? " last=model_error"
+          : ` reward=${last.reward}`
+        : "";
+      progress.update({
         done,
         total,
-        last ? `${last.task} ${last.scale} ${last.harness} reward=${last.reward}` : "",
-      ),
+        summary: `pass ${passed}/${done - errors}${errors > 0 ? ` err ${errors}` : ""}${outcomeOfLast}`,
+        ...(last ? { detail: `${last.task} ${last.scale} ${last.harness}` } : {}),
+      });
+    },
   });
   progress.finish();
   const reports = await writeReports(input.outDir);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(
-    `\n${outcome.ran} episodes run, ${outcome.skipped} already done (resumed), ${outcome.total} in all, in ${seconds} s; model ${input.model}\n\n`,
+    `\n${outcome.ran} episodes run${outcome.retried > 0 ? ` (${outcome.retried} retried after a model error)` : ""}, ${outcome.skipped} already done (resumed), ${outcome.total} in all, in ${seconds} s; model ${input.model}\n\n`,
   );
   process.stdout.write(`${formatSummaryTable(reports.summary)}\n\n`);
   process.stdout.write(
     `report: ${resolve(reports.htmlPath)}\n        ${resolve(reports.markdownPath)}\n        ${resolve(reports.resultsPath)}\n`,
   );
+  if (outcome.modelErrors.length > 0)
+    throw new ProgAgentError(
+      `${summarizeModelErrors(outcome.modelErrors, outcome.ran)}; they are reported as errors, not failures: fix the endpoint and re-run the same command to retry them`,
+      {
+        code: ERROR_CODES.MODEL_ERRORS,
+        category: "upstream",
+        details: { modelErrors: outcome.modelErrors.length, episodes: outcome.ran },
+      },
+    );
   if (controller.signal.aborted) process.exitCode = 130;
 }
 
@@ -108,6 +148,10 @@ export function registerEval(program: Command): void {
       "--reveal-verdict",
       "DEBUGGING: show the verifier's check messages (expected values) to the model in claim_done's reply",
     )
+    .option(
+      "--force-new",
+      "start over in an --out directory that holds an earlier run (removes its episodes)",
+    )
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const text = (name: string): string | undefined =>
@@ -118,10 +162,10 @@ export function registerEval(program: Command): void {
         harnesses: parseHarnessList(String(options.harness)),
         scales: parseScalesOption(String(options.scales)),
         tasks: String(options.tasks),
-        samples: parsePositiveNumber(String(options.samples), "--samples"),
-        concurrency: parsePositiveNumber(String(options.concurrency), "--concurrency"),
+        samples: parseIntegerOption(String(options.samples), "--samples"),
+        concurrency: parseIntegerOption(String(options.concurrency), "--concurrency"),
         outDir: String(options.out),
-        seed: parsePositiveNumber(String(options.seed), "--seed", true),
+        seed: parseIntegerOption(String(options.seed), "--seed", { min: 0 }),
         modelOptions: {
           ...(text("baseUrl") ? { baseUrl: text("baseUrl") } : {}),
           ...(text("apiKeyEnv") ? { apiKeyEnv: text("apiKeyEnv") } : {}),
@@ -129,18 +173,21 @@ export function registerEval(program: Command): void {
         limits: {
           ...(String(options.model) === "oracle" ? ORACLE_LIMITS : {}),
           executionTimeoutMs: text("timeout")
-            ? parsePositiveNumber(text("timeout")!, "--timeout") * 1000
+            ? parseSecondsOption(text("timeout")!, "--timeout")
             : interfaceProfile(profile).executionTimeoutMs.evaluation,
-          ...(text("maxTurns") ? { maxTurns: parsePositiveNumber(text("maxTurns")!, "--max-turns") } : {}),
+          ...(text("maxTurns") ? { maxTurns: parseIntegerOption(text("maxTurns")!, "--max-turns") } : {}),
           ...(text("contextWindow")
-            ? { contextWindowTokens: parsePositiveNumber(text("contextWindow")!, "--context-window") }
+            ? { contextWindowTokens: parseIntegerOption(text("contextWindow")!, "--context-window") }
             : {}),
           ...(text("maxTokens")
-            ? { maxTokensPerTurn: parsePositiveNumber(text("maxTokens")!, "--max-tokens") }
+            ? { maxTokensPerTurn: parseIntegerOption(text("maxTokens")!, "--max-tokens") }
             : {}),
         },
         kernelOptions: kernelOptionsFrom(options),
-        ...(text("temperature") ? { temperature: Number(text("temperature")) } : {}),
+        ...(options.forceNew === true ? { forceNew: true } : {}),
+        ...(text("temperature")
+          ? { temperature: parseNumberOption(text("temperature")!, "--temperature", { min: 0 }) }
+          : {}),
         ...(options.revealVerdict === true ? { revealVerdict: true } : {}),
         ...(profile === "default" ? {} : { interface: profile }),
         ...(options.terminal === true ? { terminal: true } : {}),
@@ -178,7 +225,7 @@ export function registerEval(program: Command): void {
         scales: ["v0", "v1", "v2", "v3"],
         tasks: "*",
         samples: 1,
-        concurrency: parsePositiveNumber(options.concurrency, "--concurrency"),
+        concurrency: parseIntegerOption(options.concurrency, "--concurrency"),
         outDir: options.out,
         seed: 0,
         limits: ORACLE_LIMITS,

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { programmaticSessionFactory, readMcpConfig, serveHttp, serveStdio } from "../../runtime/index.js";
-import { kernelOptionsFrom, parsePositiveNumber, waitForShutdown } from "../options.js";
+import { kernelOptionsFrom, parseIntegerOption, parseSecondsOption, waitForShutdown } from "../options.js";
 
 export function registerServe(program: Command): void {
   program
@@ -23,7 +23,7 @@ export function registerServe(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernel", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
-      const timeoutMs = parsePositiveNumber(String(options.timeout), "--timeout") * 1000;
+      const timeoutMs = parseSecondsOption(String(options.timeout), "--timeout");
       const factory = programmaticSessionFactory({
         config: readMcpConfig(String(options.config)),
         ...(typeof options.workspace === "string" ? { workspaceDir: options.workspace } : {}),
@@ -33,7 +33,7 @@ export function registerServe(program: Command): void {
       });
       if (options.http) {
         const handle = await serveHttp(factory, {
-          port: parsePositiveNumber(String(options.port), "--port", true),
+          port: parseIntegerOption(String(options.port), "--port", { min: 0, max: 65535 }),
         });
         process.stderr.write(`progagent: serving MCP (Streamable HTTP) at ${handle.url}\n`);
         await waitForShutdown();

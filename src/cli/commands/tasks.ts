@@ -7,11 +7,15 @@ import {
 } from "../../envs/index.js";
 import { createKernelPool } from "../../kernel/index.js";
 import { loadSuite } from "../../suite/index.js";
+import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
+import { answerFormatOf, describeTask, formatTaskDescription } from "../describe-task.js";
 import { formatTable } from "../format-table.js";
-import { kernelOptionsFrom, parsePositiveNumber, parseScalesOption } from "../options.js";
+import { kernelOptionsFrom, parseIntegerOption, parseScalesOption } from "../options.js";
 
 export function registerTasks(program: Command): void {
-  const tasks = program.command("tasks").description("The built-in task suite: list, build, validate, stats");
+  const tasks = program
+    .command("tasks")
+    .description("The built-in task suite: list, show, build, validate, stats");
 
   tasks
     .command("list")
@@ -25,6 +29,8 @@ export function registerTasks(program: Command): void {
         domain: task.domain.id,
         tools: task.tools,
         summary: task.summary,
+        instruction: task.instruction,
+        answerFormat: answerFormatOf(task.instruction),
       }));
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       process.stdout.write(
@@ -36,6 +42,25 @@ export function registerTasks(program: Command): void {
     });
 
   tasks
+    .command("show <id>")
+    .description("Show one task: its instruction, answer format, tools (with Python signatures) and scales")
+    .option("--json", "print JSON")
+    .action(async (id: string, options: { json?: boolean }) => {
+      const task = (await loadSuite(id)).find((candidate) => candidate.id === id);
+      if (!task)
+        throw new ProgAgentError(`unknown task '${id}'; 'progagent tasks list' shows the task ids`, {
+          code: ERROR_CODES.TASK_NOT_FOUND,
+          category: "user",
+        });
+      const description = describeTask(task);
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify(description, null, 2)}\n`
+          : `${formatTaskDescription(description)}\n`,
+      );
+    });
+
+  tasks
     .command("build")
     .description("Build (and cache) task instances")
     .option("--task <glob>", "task id glob", "*")
@@ -43,7 +68,7 @@ export function registerTasks(program: Command): void {
     .option("--seed <n>", "seed", "0")
     .action(async (options: { task: string; scale: string; seed: string }) => {
       const suite = await loadSuite(options.task);
-      const seed = parsePositiveNumber(options.seed, "--seed", true);
+      const seed = parseIntegerOption(options.seed, "--seed", { min: 0 });
       const rows: Array<Array<string | number>> = [];
       for (const task of suite) {
         for (const scale of parseScalesOption(options.scale)) {
@@ -71,7 +96,7 @@ export function registerTasks(program: Command): void {
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const suite = await loadSuite(String(options.task));
       const scales = parseScalesOption(String(options.scale));
-      const seed = parsePositiveNumber(String(options.seed), "--seed", true);
+      const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       await using pool = createKernelPool({ size: 2, kernel: kernelOptionsFrom(options) });
       const rows: ValidationRow[] = [];
       for (const task of suite) {
@@ -121,7 +146,7 @@ export function registerTasks(program: Command): void {
       const rows = computeScaleStats(
         suite,
         parseScalesOption(options.scale),
-        parsePositiveNumber(options.seed, "--seed", true),
+        parseIntegerOption(options.seed, "--seed", { min: 0 }),
       );
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       const table = rows.map((row) => [

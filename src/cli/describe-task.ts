@@ -1,0 +1,108 @@
+import {
+  CLAIM_DONE_SPEC,
+  SCALES,
+  SCALE_FACTORS,
+  taskToolDefinitions,
+  type Scale,
+  type TaskDefinition,
+} from "../envs/index.js";
+import { renderPythonSignature, toolInputJsonSchema, type JsonSchemaObject } from "../runtime/index.js";
+
+/** What `tasks show` prints: everything an agent (or its author) is told about a task. */
+export interface TaskDescription {
+  id: string;
+  domain: string;
+  summary: string;
+  instruction: string;
+  /** The sentences of the instruction that say how to answer; null when it says nothing about it. */
+  answerFormat: string | null;
+  workspaceWrite: boolean;
+  tools: Array<{
+    name: string;
+    kind: "read" | "write";
+    description: string;
+    /** How a program calls it: `tools["name"](...)` with this Python signature. */
+    pythonSignature: string;
+    inputSchema: JsonSchemaObject;
+  }>;
+  /** The tool that ends an episode with the answer. */
+  finishTool: string;
+  scales: Array<{ scale: Scale; rowFactor: number; fileFactor: number }>;
+}
+
+/** The sentences of an instruction that tell the agent how to reply (`Reply with only a JSON array ...`). */
+export function answerFormatOf(instruction: string): string | null {
+  const sentences = instruction.split(/(?<=[.!?])\s+(?=[A-Z"'])/);
+  const format = sentences.filter((sentence) => /\b(reply|respond|answer with)\b/i.test(sentence));
+  return format.length === 0 ? null : format.join(" ");
+}
+
+export function describeTask(task: TaskDefinition): TaskDescription {
+  return {
+    id: task.id,
+    domain: task.domain.id,
+    summary: task.summary,
+    instruction: task.instruction,
+    answerFormat: answerFormatOf(task.instruction),
+    workspaceWrite: task.workspaceWrite === true,
+    tools: taskToolDefinitions(task).map((tool) => {
+      const inputSchema = toolInputJsonSchema(tool.inputSchema);
+      return {
+        name: tool.name,
+        kind: tool.kind,
+        description: tool.description,
+        pythonSignature: renderPythonSignature({ name: tool.name, inputSchema, kind: tool.kind }),
+        inputSchema,
+      };
+    }),
+    finishTool: CLAIM_DONE_SPEC.name,
+    scales: SCALES.map((scale) => ({
+      scale,
+      rowFactor: SCALE_FACTORS[scale].rows,
+      fileFactor: SCALE_FACTORS[scale].files,
+    })),
+  };
+}
+
+/** The description as a reader wants it in a terminal. */
+export function formatTaskDescription(description: TaskDescription): string {
+  const lines = [
+    `${description.id}  (domain ${description.domain})`,
+    description.summary,
+    "",
+    "Instruction:",
+    ...wrap(description.instruction, 98).map((line) => `  ${line}`),
+    "",
+    "Answer format:",
+    `  ${description.answerFormat ?? "not stated; see the instruction"} (given to ${description.finishTool}{answer})`,
+    "",
+    `Tools (${description.tools.length}${description.workspaceWrite ? ", workspace writable" : ""}):`,
+  ];
+  for (const tool of description.tools) {
+    lines.push(`  ${tool.pythonSignature}  [${tool.kind}]`);
+    lines.push(...wrap(tool.description, 94).map((line) => `      ${line}`));
+  }
+  lines.push(
+    "",
+    "Scales (the instruction is the same at every scale):",
+    ...description.scales.map(
+      (scale) => `  ${scale.scale}: database rows x${scale.rowFactor}, workspace files x${scale.fileFactor}`,
+    ),
+  );
+  return lines.join("\n");
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line.length > 0 && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = word;
+      } else line = line.length === 0 ? word : `${line} ${word}`;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
