@@ -16,21 +16,25 @@ import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SearchMatch } from "./line-matcher.js";
+import {
+  listWorkspaceEntriesSync,
+  readWorkspaceTextSync,
+  writeWorkspaceTextSync,
+} from "./workspace-fs-sync.js";
+import {
+  listWorkspaceEntries,
+  readWorkspaceText,
+  searchWorkspaceFiles,
+  writeWorkspaceText,
+} from "./workspace-fs.js";
 import {
   MAX_SEARCH_LINE_CHARS,
   MAX_SEARCH_MATCHES,
   MAX_WALK_DEPTH,
   WorkspaceFsError,
-  listWorkspaceEntries,
-  listWorkspaceEntriesSync,
   parseWorkspacePath,
-  readWorkspaceText,
-  readWorkspaceTextSync,
-  searchWorkspaceFiles,
-  writeWorkspaceText,
-  writeWorkspaceTextSync,
-  type SearchMatch,
-} from "./workspace-fs.js";
+} from "./workspace-path.js";
 
 let root: string;
 let outside: string;
