@@ -156,7 +156,7 @@ export function listWorkspaceEntriesSync(root: string, path = "."): WorkspaceFil
   }
   const found: WorkspaceFileEntry[] = [];
   try {
-    walkDirectorySync(directory, components, { entries: 0 }, found);
+    walkDirectorySync(directory, components, { entries: 0, openDirectories: 0 }, found);
   } finally {
     closeSync(directory);
   }

@@ -147,12 +147,9 @@ async function openDirectoryFrom(
   start: FileHandle,
   components: readonly string[],
 ): Promise<FileHandle> {
+  // Intermediate directories stay open until the operation ends (closed together, in parallel).
   let current = start;
-  for (const name of components) {
-    const next = await openChildDirectory(operation, current, name);
-    if (current !== start) await operation.close(current);
-    current = next;
-  }
+  for (const name of components) current = await openChildDirectory(operation, current, name);
   return current;
 }
 
@@ -183,11 +180,7 @@ async function openPlainFile(
   if (components.length === 0)
     throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
   const parent = await openDirectoryFrom(operation, root, components.slice(0, -1));
-  try {
-    return await openPlainFileIn(operation, parent, components[components.length - 1]!);
-  } finally {
-    if (parent !== root) await operation.close(parent);
-  }
+  return await openPlainFileIn(operation, parent, components[components.length - 1]!);
 }
 
 async function readWhole(
@@ -251,68 +244,101 @@ async function walkDirectory(
     const batch = names.slice(start, start + LSTAT_BATCH);
     allStats.push(...(await Promise.all(batch.map((name) => lstatOrUndefined(at(directory.fd, name))))));
   }
+  const subdirectories: string[] = [];
   for (const [index, name] of names.entries()) {
     const stats = allStats[index];
-    if (!stats) continue;
-    if (stats.isDirectory()) {
-      let child: FileHandle;
-      try {
-        child = await openChildDirectory(operation, directory, name);
-      } catch (error) {
-        if (error instanceof WorkspaceFsError && error.reason !== "timeout") continue; // swapped meanwhile
-        throw error;
-      }
-      try {
-        await walkDirectory(operation, child, [...prefix, name], budget, found);
-      } finally {
-        await operation.close(child);
-      }
-    } else if (stats.isFile() && stats.nlink === 1) {
+    if (stats?.isDirectory()) subdirectories.push(name);
+    else if (stats?.isFile() && stats.nlink === 1)
       found.push({ path: [...prefix, name].join("/"), sizeBytes: stats.size });
+  }
+  const walkChild = async (name: string): Promise<void> => {
+    let child: FileHandle;
+    try {
+      child = await openChildDirectory(operation, directory, name);
+    } catch (error) {
+      if (error instanceof WorkspaceFsError && error.reason !== "timeout") return; // swapped meanwhile
+      throw error;
     }
+    budget.openDirectories += 1;
+    try {
+      await walkDirectory(operation, child, [...prefix, name], budget, found);
+    } finally {
+      budget.openDirectories -= 1;
+      await operation.close(child);
+    }
+  };
+  // A few subdirectories side by side, as long as few directories are open; one at a time beyond that.
+  for (let start = 0; start < subdirectories.length;) {
+    const width = budget.openDirectories < MAX_OPEN_DIRECTORIES ? WALK_WIDTH : 1;
+    const batch = subdirectories.slice(start, start + width);
+    await settleAll(batch.map(walkChild));
+    start += batch.length;
   }
 }
 
+/** Awaits every promise (so none is left running), then rethrows the first failure. */
+async function settleAll(promises: Array<Promise<unknown>>): Promise<void> {
+  const outcomes = await Promise.allSettled(promises);
+  for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+}
+
+const WALK_WIDTH = 4;
+const MAX_OPEN_DIRECTORIES = 16;
+
 /**
  * The directories a search reads files from, opened once each (walking from the root, one no-follow open per
- * component) and kept for the rest of the operation. At most DIRECTORY_CACHE_SIZE stay open.
+ * component) and kept for the rest of the operation. Beyond DIRECTORY_CACHE_SIZE directories, a file's
+ * directories are opened for it alone and closed by `release`.
  */
 class DirectoryCache {
-  readonly #open = new Map<string, FileHandle>();
+  readonly #open = new Map<string, Promise<FileHandle>>();
 
   constructor(
     private readonly operation: Operation,
     private readonly root: FileHandle,
   ) {}
 
-  async get(components: readonly string[]): Promise<FileHandle> {
-    const key = components.join("/");
-    const cached = this.#open.get(key);
-    if (cached) return cached;
-    if (this.#open.size >= DIRECTORY_CACHE_SIZE) await this.clear();
+  async get(components: readonly string[]): Promise<{ directory: FileHandle; release: () => Promise<void> }> {
+    const uncached: FileHandle[] = [];
     let current = this.root;
-    const walked: string[] = [];
-    for (const name of components) {
-      walked.push(name);
-      const known = this.#open.get(walked.join("/"));
+    for (const [index, name] of components.entries()) {
+      const key = components.slice(0, index + 1).join("/");
+      const known = this.#open.get(key);
       if (known) {
-        current = known;
-        continue;
+        current = await known;
+      } else if (this.#open.size < DIRECTORY_CACHE_SIZE) {
+        const opening = openChildDirectory(this.operation, current, name);
+        // A failed open is not cached: the next file under it tries again (and is refused again).
+        this.#open.set(key, opening);
+        opening.catch(() => this.#open.delete(key));
+        current = await opening;
+      } else {
+        current = await openChildDirectory(this.operation, current, name);
+        uncached.push(current);
       }
-      current = await openChildDirectory(this.operation, current, name);
-      this.#open.set(walked.join("/"), current);
     }
-    return current;
-  }
-
-  async clear(): Promise<void> {
-    const handles = [...this.#open.values()];
-    this.#open.clear();
-    for (const handle of handles) await this.operation.close(handle);
+    return {
+      directory: current,
+      release: async () => {
+        for (const handle of uncached) await this.operation.close(handle);
+      },
+    };
   }
 }
 
 const DIRECTORY_CACHE_SIZE = 32;
+/** A search opens and reads this many small files ahead of the one it is matching. */
+const SEARCH_WINDOW = 8;
+/** Files up to this size are read whole ahead of their turn; larger ones are streamed in their turn. */
+const PREFETCH_FILE_BYTES = 256 * 1024;
+
+interface LoadedFile {
+  path: string;
+  handle: FileHandle;
+  stats: Stats;
+  /** The whole content of a small file (its handle already closed); undefined for a file to stream. */
+  content: Buffer | undefined;
+}
 
 async function listUnder(
   operation: Operation,
@@ -322,7 +348,7 @@ async function listUnder(
   const directory = await openDirectoryFrom(operation, root, components);
   const found: WorkspaceFileEntry[] = [];
   try {
-    await walkDirectory(operation, directory, components, { entries: 0 }, found);
+    await walkDirectory(operation, directory, components, { entries: 0, openDirectories: 0 }, found);
   } finally {
     if (directory !== root) await operation.close(directory);
   }
@@ -375,59 +401,97 @@ export async function searchWorkspaceFiles(
       throw error;
     }
     const matches: SearchMatch[] = [];
-    let scanned = 0;
     const directories = new DirectoryCache(operation, rootHandle);
-    let buffer = Buffer.alloc(0);
-    for (const file of files) {
+    const load = async (file: WorkspaceFileEntry): Promise<LoadedFile | undefined> => {
       const fileComponents = file.path.split("/");
-      let opened: { handle: FileHandle; stats: Stats };
       try {
-        const parent = await directories.get(fileComponents.slice(0, -1));
-        opened = await openPlainFileIn(operation, parent, fileComponents[fileComponents.length - 1]!);
+        const { directory, release } = await directories.get(fileComponents.slice(0, -1));
+        let opened: { handle: FileHandle; stats: Stats };
+        try {
+          opened = await openPlainFileIn(operation, directory, fileComponents[fileComponents.length - 1]!);
+        } finally {
+          await release();
+        }
+        if (opened.stats.size > PREFETCH_FILE_BYTES)
+          return { path: file.path, ...opened, content: undefined };
+        const content = await readWhole(operation, opened.handle, opened.stats, PREFETCH_FILE_BYTES);
+        await operation.close(opened.handle);
+        return { path: file.path, ...opened, content };
       } catch (error) {
-        if (error instanceof WorkspaceFsError && error.reason !== "timeout") continue; // changed since listed
+        if (error instanceof WorkspaceFsError && error.reason !== "timeout") return undefined; // changed since listed
         throw error;
       }
-      const wanted = Math.min(CHUNK_BYTES, Math.max(4096, opened.stats.size));
-      if (buffer.length < wanted) buffer = Buffer.allocUnsafe(wanted);
-      const matcher = new LineMatcher(needle, file.path, matches, maxMatches);
-      const decoder = new StringDecoder("utf8");
-      try {
-        for (let position = 0; ;) {
-          operation.check();
-          if (scanned >= maxBytes) {
-            return {
-              matches,
-              truncated: `search stopped after scanning ${maxBytes} bytes (in '${file.path}'); search a smaller directory or use code`,
-            };
-          }
-          const { bytesRead } = await opened.handle.read(
-            buffer,
-            0,
-            Math.min(buffer.length, maxBytes - scanned),
-            position,
-          );
-          if (bytesRead === 0) break;
-          position += bytesRead;
-          scanned += bytesRead;
-          matcher.push(decoder.write(buffer.subarray(0, bytesRead)));
-          if (matcher.full) break;
-        }
-        if (!matcher.full) {
-          matcher.push(decoder.end());
-          matcher.end();
-        }
-      } finally {
-        await operation.close(opened.handle);
+    };
+    // Files are loaded a few at a time ahead of the one being matched (the thread pool runs them side by side)
+    // and matched strictly in path order.
+    const pending: Array<Promise<LoadedFile | undefined>> = [];
+    let nextToLoad = 0;
+    const fill = (): void => {
+      while (nextToLoad < files.length && pending.length < SEARCH_WINDOW)
+        pending.push(load(files[nextToLoad++]!));
+    };
+    const budget = { scanned: 0, maxBytes, maxMatches };
+    try {
+      fill();
+      while (pending.length > 0) {
+        const loaded = await pending.shift()!;
+        fill();
+        if (!loaded) continue;
+        const stopped = await matchFile(
+          operation,
+          loaded,
+          new LineMatcher(needle, loaded.path, matches, maxMatches),
+          budget,
+        );
+        if (stopped) return { matches, truncated: stopped };
       }
-      if (matcher.full)
-        return {
-          matches,
-          truncated: `search stopped after ${maxMatches} matching lines; narrow the query or the path`,
-        };
+      return { matches };
+    } finally {
+      await Promise.allSettled(pending);
     }
-    return { matches };
   });
+}
+
+/** Feeds one file to the matcher; returns why the search must stop, if it must. */
+async function matchFile(
+  operation: Operation,
+  file: LoadedFile,
+  matcher: LineMatcher,
+  budget: { scanned: number; maxBytes: number; maxMatches: number },
+): Promise<string | undefined> {
+  const decoder = new StringDecoder("utf8");
+  const bytesStop = `search stopped after scanning ${budget.maxBytes} bytes (in '${file.path}'); search a smaller directory or use code`;
+  const matchStop = `search stopped after ${budget.maxMatches} matching lines; narrow the query or the path`;
+  if (file.content) {
+    const room = budget.maxBytes - budget.scanned;
+    const part = file.content.length > room ? file.content.subarray(0, room) : file.content;
+    budget.scanned += part.length;
+    matcher.push(decoder.write(part));
+    if (matcher.full) return matchStop;
+    if (part.length < file.content.length) return bytesStop;
+  } else {
+    let buffer: Buffer | undefined;
+    for (let position = 0; ;) {
+      operation.check();
+      if (budget.scanned >= budget.maxBytes) return bytesStop;
+      buffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
+      const { bytesRead } = await file.handle.read(
+        buffer,
+        0,
+        Math.min(buffer.length, budget.maxBytes - budget.scanned),
+        position,
+      );
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      budget.scanned += bytesRead;
+      matcher.push(decoder.write(buffer.subarray(0, bytesRead)));
+      if (matcher.full) return matchStop;
+    }
+    await operation.close(file.handle);
+  }
+  matcher.push(decoder.end());
+  matcher.end();
+  return matcher.full ? matchStop : undefined;
 }
 
 /**

@@ -212,6 +212,8 @@ export interface WorkspaceFileEntry {
 
 export interface WalkBudget {
   entries: number;
+  /** Directories the walk holds open right now (the async walk reads a few side by side). */
+  openDirectories: number;
 }
 
 export function walkLimitError(): WorkspaceFsError {
