@@ -248,6 +248,21 @@ describe("listing and searching", () => {
     }
   });
 
+  it("search many directories in path order and close every directory they opened", async () => {
+    const files: Array<[string, string]> = [];
+    for (let index = 0; index < 45; index += 1) {
+      const directory = join(root, `d${index}`, "inner");
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(join(directory, "file.txt"), `skip\nneedle ${index}\n`);
+      files.push([`d${index}/inner/file.txt`, `skip\nneedle ${index}\n`]);
+    }
+    const before = openDescriptorCount();
+    const result = await searchWorkspaceFiles(root, ".", "NEEDLE");
+    expect(result.matches).toEqual(naiveSearch(files, "needle"));
+    expect(result.matches).toHaveLength(45);
+    expect(openDescriptorCount()).toBe(before);
+  });
+
   it("stop at the byte and match budgets and say so", async () => {
     writeFileSync(join(root, "lines.txt"), "x\n".repeat(100_000));
     const byBytes = await searchWorkspaceFiles(root, ".", "nothing", { maxBytes: 1000 });
