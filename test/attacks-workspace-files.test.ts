@@ -56,9 +56,13 @@ function resultsText(calls: readonly ToolCallRecord[]): string {
     .join("\n");
 }
 
+/** Tool-call rounds per race test (each round calls every tool under test once). */
+const ROUNDS = 700;
+
 /**
- * A Python prelude: `flip(pairs, seconds)` forks a child that swaps each pair of names with renameat2
- * RENAME_EXCHANGE in a tight loop (bounded by time and count), then `stop(pid)` kills and reaps it.
+ * A Python prelude. `flip(pairs, on_tick)` forks a child that swaps each pair of names with renameat2
+ * RENAME_EXCHANGE in a tight loop, calling `on_tick` about every 0.2 s, until `stop(pid)` kills it (or 90 s
+ * pass). `rounds(body)` runs `body` ROUNDS times (at most 75 s) and returns how many rounds ran.
  */
 const FLIPPER = String.raw`
 import ctypes, json, os, time
@@ -66,18 +70,19 @@ _libc = ctypes.CDLL(None, use_errno=True)
 _libc.renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
 AT_FDCWD, RENAME_EXCHANGE = -100, 2
 
-def flip(pairs, seconds, on_exit=None):
+def flip(pairs, on_tick=None):
     pid = os.fork()
     if pid == 0:
         try:
-            end = time.monotonic() + seconds
-            count = 0
-            while time.monotonic() < end and count < 20_000_000:
-                for first, second in pairs:
-                    _libc.renameat2(AT_FDCWD, first.encode(), AT_FDCWD, second.encode(), RENAME_EXCHANGE)
-                count += 1
-            if on_exit:
-                on_exit()
+            end = time.monotonic() + 90
+            tick = time.monotonic() + 0.2
+            while time.monotonic() < end:
+                for _ in range(200):
+                    for first, second in pairs:
+                        _libc.renameat2(AT_FDCWD, first.encode(), AT_FDCWD, second.encode(), RENAME_EXCHANGE)
+                if on_tick and time.monotonic() > tick:
+                    on_tick()
+                    tick = time.monotonic() + 0.2
         finally:
             os._exit(0)
     return pid
@@ -88,6 +93,14 @@ def stop(pid):
     except ProcessLookupError:
         pass
     os.waitpid(pid, 0)
+
+def rounds(body):
+    end = time.monotonic() + 75
+    done = 0
+    while done < ${ROUNDS} and time.monotonic() < end:
+        body()
+        done += 1
+    return done
 
 def attempt(outcomes, name, call):
     try:
@@ -100,7 +113,7 @@ def attempt(outcomes, name, call):
 `;
 
 async function runProgram(episode: Episode, code: string): Promise<Record<string, number>> {
-  const result = await episode.execute(`${FLIPPER}\n${code}`, { timeoutMs: 90_000 });
+  const result = await episode.execute(`${FLIPPER}\n${code}`, { timeoutMs: 100_000 });
   const line = result.text.split("\n").find((text) => text.startsWith("OUTCOMES "));
   if (!line) throw new Error(`the program printed no outcomes:\n${result.text}`);
   const outcomes = JSON.parse(line.slice("OUTCOMES ".length)) as Record<string, number>;
@@ -120,19 +133,16 @@ os.mkdir('box')
 open('box/inner.txt', 'w').write('plain inner text\n')
 os.symlink(${JSON.stringify(secretDir)}, 'boxswap')
 outcomes = {}
-pid = flip([('data.txt', 'swap'), ('box', 'boxswap')], 6.0)
+def one_round():
+    attempt(outcomes, 'read', lambda: tools.read_file(path='data.txt'))
+    attempt(outcomes, 'read inner', lambda: tools.read_file(path='box/inner.txt'))
+    attempt(outcomes, 'list', lambda: tools.list_files(path='box'))
+    attempt(outcomes, 'search', lambda: tools.search_files(query='secret', path='box'))
+pid = flip([('data.txt', 'swap'), ('box', 'boxswap')])
 try:
-    end = time.monotonic() + 6.0
-    rounds = 0
-    while rounds < 2500 and time.monotonic() < end:
-        attempt(outcomes, 'read', lambda: tools.read_file(path='data.txt'))
-        attempt(outcomes, 'read inner', lambda: tools.read_file(path='box/inner.txt'))
-        attempt(outcomes, 'list', lambda: tools.list_files(path='box'))
-        attempt(outcomes, 'search', lambda: tools.search_files(query='secret', path='box'))
-        rounds += 1
+    outcomes['rounds'] = rounds(one_round)
 finally:
     stop(pid)
-outcomes['rounds'] = rounds
 print('OUTCOMES ' + json.dumps(outcomes))
 `,
     );
@@ -140,23 +150,25 @@ print('OUTCOMES ' + json.dumps(outcomes))
     expect(text).not.toContain(secret);
     expect(text).not.toContain("host-only.txt");
     // The race was live: both the plain file and the link were seen under the same name, thousands of times.
-    expect(outcomes.rounds).toBeGreaterThan(200);
+    expect(outcomes.rounds).toBe(ROUNDS);
     expect(outcomes["read ok"]).toBeGreaterThan(0);
     expect(outcomes["read refused"]).toBeGreaterThan(0);
     expect(outcomes["list ok"]).toBeGreaterThan(0);
-  }, 120_000);
+  }, 150_000);
 });
 
 describe("R2: a FIFO swapped in by a forked flipper", () => {
   it("is never opened for reading; the host keeps serving and later calls work", async () => {
     await using episode = await createEpisode(tinyTask, "v0", 0, { cacheDir: cacheRoot, withKernel: true });
-    // When the flipper stops it writes a marker into the FIFO, which releases a host blocked in open(2)
-    // (the old behaviour: the whole server froze); the marker coming back shows the FIFO was read.
+    // Every 0.2 s the flipper writes a marker into the FIFO if someone holds it open: that releases a host
+    // blocked in open(2) (the old behaviour: the whole server froze), and the marker coming back would show
+    // that the host read the FIFO.
     const outcomes = await runProgram(
       episode,
       String.raw`
 open('data.txt', 'w').write('plain workspace text\n')
 os.mkfifo('pipe')
+import stat
 def release():
     for name in ('data.txt', 'pipe'):
         try:
@@ -164,27 +176,28 @@ def release():
         except OSError:
             continue
         try:
-            os.write(fd, b'FIFO-MARKER\n')
+            # Only into the FIFO: the other name is the plain file at this moment.
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, b'FIFO-MARKER\n')
+        except OSError:
+            pass
         finally:
             os.close(fd)
 outcomes = {}
-pid = flip([('data.txt', 'pipe')], 5.0, on_exit=release)
+def one_round():
+    attempt(outcomes, 'read', lambda: tools.read_file(path='data.txt'))
+    attempt(outcomes, 'search', lambda: tools.search_files(query='marker'))
+    attempt(outcomes, 'list', lambda: tools.list_files())
+pid = flip([('data.txt', 'pipe')], on_tick=release)
 try:
-    end = time.monotonic() + 5.0
-    rounds = 0
-    while rounds < 3000 and time.monotonic() < end:
-        attempt(outcomes, 'read', lambda: tools.read_file(path='data.txt'))
-        attempt(outcomes, 'search', lambda: tools.search_files(query='marker'))
-        attempt(outcomes, 'list', lambda: tools.list_files())
-        rounds += 1
+    outcomes['rounds'] = rounds(one_round)
 finally:
     stop(pid)
-outcomes['rounds'] = rounds
 print('OUTCOMES ' + json.dumps(outcomes))
 `,
     );
     expect(resultsText(episode.calls)).not.toContain("FIFO-MARKER");
-    expect(outcomes.rounds).toBeGreaterThan(200);
+    expect(outcomes.rounds).toBe(ROUNDS);
     expect(outcomes["read ok"]).toBeGreaterThan(0);
     expect(outcomes["read refused"]).toBeGreaterThan(0);
     // Whatever name the FIFO ended under, it is refused at once and the rest of the workspace still reads.
@@ -193,7 +206,7 @@ print('OUTCOMES ' + json.dumps(outcomes))
     expect(refused.content[0]?.text).toContain("is not a regular file");
     const memo = await episode.callTool("read_file", { path: "memo.md" });
     expect((memo.structuredContent as { content: string }).content).toContain("Deactivate items");
-  }, 120_000);
+  }, 150_000);
 });
 
 describe("R3: write_file and links", () => {
@@ -230,18 +243,15 @@ os.symlink(${JSON.stringify(neverCreated)}, 'dangling')
 os.mkdir('box')
 os.symlink(${JSON.stringify(victimDir)}, 'boxswap')
 outcomes = {}
-pid = flip([('target.txt', 'swap'), ('new.txt', 'dangling'), ('box', 'boxswap')], 8.0)
+def one_round():
+    attempt(outcomes, 'write', lambda: tools.write_file(path='target.txt', content='PWNED'))
+    attempt(outcomes, 'write new', lambda: tools.write_file(path='new.txt', content='PWNED'))
+    attempt(outcomes, 'write nested', lambda: tools.write_file(path='box/planted.txt', content='PWNED'))
+pid = flip([('target.txt', 'swap'), ('new.txt', 'dangling'), ('box', 'boxswap')])
 try:
-    end = time.monotonic() + 8.0
-    rounds = 0
-    while rounds < 2500 and time.monotonic() < end:
-        attempt(outcomes, 'write', lambda: tools.write_file(path='target.txt', content='PWNED'))
-        attempt(outcomes, 'write new', lambda: tools.write_file(path='new.txt', content='PWNED'))
-        attempt(outcomes, 'write nested', lambda: tools.write_file(path='box/planted.txt', content='PWNED'))
-        rounds += 1
+    outcomes['rounds'] = rounds(one_round)
 finally:
     stop(pid)
-outcomes['rounds'] = rounds
 print('OUTCOMES ' + json.dumps(outcomes))
 `,
     );
@@ -249,11 +259,11 @@ print('OUTCOMES ' + json.dumps(outcomes))
     expect(statSync(victim).mode & 0o777).toBe(0o600);
     expect(existsSync(neverCreated)).toBe(false);
     expect(readdirSync(victimDir)).toEqual([]);
-    expect(outcomes.rounds).toBeGreaterThan(200);
+    expect(outcomes.rounds).toBe(ROUNDS);
     expect(outcomes["write ok"]).toBeGreaterThan(0);
     expect(outcomes["write refused"]).toBeGreaterThan(0);
     expect(outcomes["write nested ok"]).toBeGreaterThan(0);
-  }, 120_000);
+  }, 150_000);
 });
 
 describe("R10: a 256 MB file of short lines", () => {
@@ -288,7 +298,7 @@ describe("R10: a 256 MB file of short lines", () => {
     ).toContain("huge.log");
     const note = await episode.callTool("search_files", { query: "NOTE 1", path: "notes" });
     expect((note.structuredContent as { total: number }).total).toBe(1);
-  }, 120_000);
+  }, 150_000);
 });
 
 describe("held: file-tool paths outside the workspace", () => {

@@ -17,24 +17,21 @@ export {
 } from "./verify-helpers.js";
 export type { Row, TableDiff } from "./verify-helpers.js";
 export { WORKSPACE_READ_TOOLS, WORKSPACE_WRITE_TOOL, listWorkspaceFiles } from "./workspace-tools.js";
+export { WorkspaceFsError, parseWorkspacePath } from "./workspace-path.js";
+export type { WorkspaceRefusal, WorkspaceFileEntry } from "./workspace-path.js";
 export {
-  WorkspaceFsError,
-  parseWorkspacePath,
   readWorkspaceText,
-  readWorkspaceTextSync,
   listWorkspaceEntries,
-  listWorkspaceEntriesSync,
   searchWorkspaceFiles,
   writeWorkspaceText,
+} from "./workspace-fs.js";
+export type { WorkspaceFsOptions, SearchResult } from "./workspace-fs.js";
+export type { SearchMatch } from "./line-matcher.js";
+export {
+  readWorkspaceTextSync,
+  listWorkspaceEntriesSync,
   writeWorkspaceTextSync,
-} from "./workspace-fs.js";
-export type {
-  WorkspaceRefusal,
-  WorkspaceFileEntry,
-  WorkspaceFsOptions,
-  SearchMatch,
-  SearchResult,
-} from "./workspace-fs.js";
+} from "./workspace-fs-sync.js";
 export {
   REFERENCE_DATE,
   buildInstance,

@@ -11,11 +11,11 @@ import type { StateView, TaskDefinition } from "./define-task.js";
 import { SCALE_FACTORS, type Scale } from "./scale.js";
 import { tableNames } from "./verify-helpers.js";
 import {
-  WorkspaceFsError,
   listWorkspaceEntriesSync,
   readWorkspaceTextSync,
   writeWorkspaceTextSync,
-} from "./workspace-fs.js";
+} from "./workspace-fs-sync.js";
+import { WorkspaceFsError } from "./workspace-path.js";
 
 /** The fixed "today" of every generated instance, so data never depends on the wall clock. */
 export const REFERENCE_DATE = "2025-06-30";

@@ -16,21 +16,25 @@ import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SearchMatch } from "./line-matcher.js";
+import {
+  listWorkspaceEntriesSync,
+  readWorkspaceTextSync,
+  writeWorkspaceTextSync,
+} from "./workspace-fs-sync.js";
+import {
+  listWorkspaceEntries,
+  readWorkspaceText,
+  searchWorkspaceFiles,
+  writeWorkspaceText,
+} from "./workspace-fs.js";
 import {
   MAX_SEARCH_LINE_CHARS,
   MAX_SEARCH_MATCHES,
   MAX_WALK_DEPTH,
   WorkspaceFsError,
-  listWorkspaceEntries,
-  listWorkspaceEntriesSync,
   parseWorkspacePath,
-  readWorkspaceText,
-  readWorkspaceTextSync,
-  searchWorkspaceFiles,
-  writeWorkspaceText,
-  writeWorkspaceTextSync,
-  type SearchMatch,
-} from "./workspace-fs.js";
+} from "./workspace-path.js";
 
 let root: string;
 let outside: string;
@@ -242,6 +246,21 @@ describe("listing and searching", () => {
       expect(result.truncated !== undefined, query).toBe(expected.length >= MAX_SEARCH_MATCHES);
       expect(result.matches, query).toEqual(expected.slice(0, MAX_SEARCH_MATCHES));
     }
+  });
+
+  it("search many directories in path order and close every directory they opened", async () => {
+    const files: Array<[string, string]> = [];
+    for (let index = 0; index < 45; index += 1) {
+      const directory = join(root, `d${index}`, "inner");
+      mkdirSync(directory, { recursive: true });
+      writeFileSync(join(directory, "file.txt"), `skip\nneedle ${index}\n`);
+      files.push([`d${index}/inner/file.txt`, `skip\nneedle ${index}\n`]);
+    }
+    const before = openDescriptorCount();
+    const result = await searchWorkspaceFiles(root, ".", "NEEDLE");
+    expect(result.matches).toEqual(naiveSearch(files, "needle"));
+    expect(result.matches).toHaveLength(45);
+    expect(openDescriptorCount()).toBe(before);
   });
 
   it("stop at the byte and match budgets and say so", async () => {

@@ -1,203 +1,44 @@
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  writeSync,
-  type Stats,
-} from "node:fs";
 import { lstat, mkdir, open, readdir, type FileHandle } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { ERROR_CODES, ProgAgentError, withDeadline } from "../core/index.js";
+import { LineMatcher, type SearchMatch } from "./line-matcher.js";
+import {
+  CHUNK_BYTES,
+  CREATE_FLAGS,
+  DIRECTORY_FLAGS,
+  DIRECTORY_OPEN_ATTEMPTS,
+  LSTAT_BATCH,
+  MAX_DIRECTORY_BYTES,
+  MAX_READ_FILE_BYTES,
+  MAX_SEARCH_BYTES,
+  MAX_SEARCH_MATCHES,
+  MAX_WALK_DEPTH,
+  MAX_WALK_ENTRIES,
+  READ_FLAGS,
+  WORKSPACE_FS_TIMEOUT_MS,
+  WRITE_EXISTING_FLAGS,
+  WorkspaceFsError,
+  assertPlainFile,
+  assertProcFd,
+  at,
+  byPath,
+  changingError,
+  directoryOpenRefusal,
+  displayName,
+  errnoCode,
+  parseWorkspacePath,
+  refusalForOpenError,
+  walkLimitError,
+  type WalkBudget,
+  type WorkspaceFileEntry,
+} from "./workspace-path.js";
 
 /*
- * Workspace file operations that stay inside the workspace whatever model code does to it meanwhile.
- *
- * The workspace is shared with sandboxed code that can rename, swap (renameat2 RENAME_EXCHANGE), link and
- * replace any entry at any moment, while the host runs as root. So no operation here ever resolves a path
- * string and reopens it: the workspace root is opened as a directory descriptor and every component is
- * opened relative to its parent's descriptor, one name at a time, with O_NOFOLLOW (and O_DIRECTORY for
- * directories). Node has no openat(2); `/proc/self/fd/<dirfd>/<name>` is the same thing: the kernel resolves
- * the magic link `/proc/self/fd/<dirfd>` to the very directory the descriptor refers to (not to a path, so
- * a directory renamed or swapped away meanwhile does not matter), and only `<name>`, the last component, is
- * looked up in it, subject to O_NOFOLLOW. A symlink anywhere fails with ELOOP/ENOTDIR instead of being
- * followed; `.`, `..` and names with `/` never reach the kernel (paths are normalised lexically first, which
- * is exact because no link is ever followed). lstat/mkdir/rename/opendir of `/proc/self/fd/<dirfd>/<name>`
- * likewise act on the entry in that directory and never follow its last component.
- *
- * Every opened descriptor is fstat-ed before anything is read: FIFOs, sockets and devices are refused
- * without reading (O_NONBLOCK makes opening a FIFO return at once instead of waiting for a writer), and so
- * are regular files with more than one hard link (a link could share an inode with a file the workspace
- * must not expose). Sizes are bounded. The async functions use only libuv's thread pool, check a deadline
- * between steps and are raced against it; the sync ones exist for states no program can change any more
- * (the instance being generated, the final state after the kernel is gone), with the same guarantees minus
- * the deadline. Node opens every descriptor with O_CLOEXEC.
+ * The workspace file operations of the tools, asynchronous: how they stay inside the workspace is described
+ * in workspace-path.ts. They use only libuv's thread pool, check a deadline between steps and are raced
+ * against it, and close every descriptor they opened whatever happens.
  */
-
-/** Why an operation was refused; the tools turn each into the message the model reads. */
-export type WorkspaceRefusal =
-  | "outside"
-  | "not-found"
-  | "not-directory"
-  | "is-directory"
-  | "not-regular"
-  | "too-large"
-  | "too-many"
-  | "timeout";
-
-/** A refused workspace file operation. `reason` says why; `detail` is a short human explanation. */
-export class WorkspaceFsError extends Error {
-  readonly reason: WorkspaceRefusal;
-  readonly sizeBytes: number | undefined;
-
-  constructor(
-    reason: WorkspaceRefusal,
-    detail: string,
-    options: { sizeBytes?: number; cause?: unknown } = {},
-  ) {
-    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "WorkspaceFsError";
-    this.reason = reason;
-    this.sizeBytes = options.sizeBytes;
-  }
-}
-
-/** The largest file read_file and the state views read (larger files are refused, never read). */
-export const MAX_READ_FILE_BYTES = 32 * 1024 * 1024;
-/** search_files stops after scanning this many bytes in one call and says so. */
-export const MAX_SEARCH_BYTES = 32 * 1024 * 1024;
-/** search_files stops after this many matching lines in one call and says so. */
-export const MAX_SEARCH_MATCHES = 10_000;
-/** Lines longer than this are searched in pieces of about this size (memory stays bounded). */
-export const MAX_SEARCH_LINE_CHARS = 1024 * 1024;
-/** A walk refuses directories holding more entries than this in total, or nested deeper than MAX_WALK_DEPTH. */
-export const MAX_WALK_ENTRIES = 100_000;
-export const MAX_WALK_DEPTH = 64;
-/** The deadline of one async workspace operation unless the caller gives one. */
-export const WORKSPACE_FS_TIMEOUT_MS = 20_000;
-
-const NAME_MAX_BYTES = 255;
-const MAX_DIRECTORY_BYTES = 16 * 1024 * 1024;
-const LSTAT_BATCH = 64;
-const PATH_MAX_BYTES = 4095;
-const CHUNK_BYTES = 1024 * 1024;
-const SANDBOX_PREFIX = "/workspace";
-
-const DIRECTORY_FLAGS =
-  constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const CREATE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const WRITE_EXISTING_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-/**
- * Splits a workspace path (relative, or under `/workspace`, the sandbox's name for it) into components,
- * normalised lexically. Refuses ("outside") absolute paths elsewhere, `..` above the root, NUL bytes and
- * names or paths longer than the kernel accepts. `[]` is the workspace root.
- */
-export function parseWorkspacePath(path: string): string[] {
-  if (path.includes("\0")) throw new WorkspaceFsError("outside", "the path contains a NUL byte");
-  let rest = path;
-  if (rest === SANDBOX_PREFIX || rest.startsWith(`${SANDBOX_PREFIX}/`))
-    rest = rest.slice(SANDBOX_PREFIX.length);
-  else if (rest.startsWith("/"))
-    throw new WorkspaceFsError("outside", "absolute paths must start with /workspace");
-  if (Buffer.byteLength(rest) > PATH_MAX_BYTES)
-    throw new WorkspaceFsError("outside", `the path is longer than ${PATH_MAX_BYTES} bytes`);
-  const components: string[] = [];
-  for (const part of rest.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (components.length === 0)
-        throw new WorkspaceFsError("outside", "the path leads above the workspace");
-      components.pop();
-      continue;
-    }
-    if (Buffer.byteLength(part) > NAME_MAX_BYTES)
-      throw new WorkspaceFsError("outside", `a name is longer than ${NAME_MAX_BYTES} bytes`);
-    components.push(part);
-  }
-  return components;
-}
-
-let procChecked = false;
-
-/** Every operation depends on /proc/self/fd; without it every name would look missing, so say so instead. */
-function assertProcFd(): void {
-  if (procChecked) return;
-  if (!existsSync("/proc/self/fd"))
-    throw new ProgAgentError(
-      "the workspace file tools need /proc mounted: they open files relative to directory descriptors through /proc/self/fd",
-      { code: ERROR_CODES.SANDBOX_UNAVAILABLE, category: "system" },
-    );
-  procChecked = true;
-}
-
-/** The path of `name` inside the directory that descriptor `fd` refers to (openat by another name). */
-function at(fd: number, name: string): string {
-  return `/proc/self/fd/${fd}/${name}`;
-}
-
-function errnoCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
-}
-
-function classifyEntry(stats: Stats | undefined): WorkspaceRefusal {
-  if (!stats) return "not-found";
-  if (stats.isSymbolicLink()) return "outside";
-  if (stats.isDirectory()) return "is-directory";
-  if (!stats.isFile()) return "not-regular";
-  return "not-directory";
-}
-
-/** Turns an open(2) failure of one component into a refusal (errors we do not expect are rethrown). */
-function refusalForOpenError(error: unknown, name: string, entry: Stats | undefined): WorkspaceFsError {
-  const code = errnoCode(error);
-  if (code === "ENOENT")
-    return new WorkspaceFsError("not-found", `'${name}' does not exist`, { cause: error });
-  if (code === "ELOOP")
-    return new WorkspaceFsError("outside", `'${name}' is a symbolic link`, { cause: error });
-  if (code === "ENOTDIR" || code === "EISDIR" || code === "ENXIO" || code === "EOPNOTSUPP") {
-    const reason = classifyEntry(entry);
-    const detail =
-      reason === "outside"
-        ? `'${name}' is a symbolic link`
-        : reason === "is-directory"
-          ? `'${name}' is a directory`
-          : reason === "not-regular"
-            ? `'${name}' is not a regular file`
-            : reason === "not-found"
-              ? `'${name}' does not exist`
-              : `'${name}' is not a directory`;
-    return new WorkspaceFsError(reason, detail, { cause: error });
-  }
-  if (code === "ENAMETOOLONG") return new WorkspaceFsError("outside", "a name is too long", { cause: error });
-  throw error;
-}
-
-/** Refuses anything but a singly linked regular file (checked on the open descriptor, so it is what is read). */
-function assertPlainFile(stats: Stats, name: string): void {
-  if (stats.isDirectory()) throw new WorkspaceFsError("is-directory", `'${name}' is a directory`);
-  if (!stats.isFile()) throw new WorkspaceFsError("not-regular", `'${name}' is not a regular file`);
-  if (stats.nlink > 1)
-    throw new WorkspaceFsError(
-      "outside",
-      `'${name}' has ${stats.nlink} hard links; linked files are not read`,
-    );
-}
-
-function displayName(components: readonly string[]): string {
-  return components.length === 0 ? "." : components.join("/");
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Async operations (tools): thread pool only, a deadline, every descriptor closed whatever happens.
 
 /** One bounded operation: the descriptors it opened and its deadline, checked between steps. */
 class Operation {
@@ -283,25 +124,6 @@ async function openRoot(operation: Operation, root: string): Promise<FileHandle>
   return await operation.open(root, constants.O_RDONLY | constants.O_DIRECTORY);
 }
 
-/**
- * What a failed no-follow directory open means. ENOTDIR is ambiguous (a link, a file, or an entry swapped
- * between the open and the lstat that explains it), so `undefined` says "try again".
- */
-function directoryOpenRefusal(
-  error: unknown,
-  name: string,
-  entry: Stats | undefined,
-): WorkspaceFsError | undefined {
-  if (errnoCode(error) === "ENOTDIR" && (entry === undefined || entry.isDirectory())) return undefined;
-  return refusalForOpenError(error, name, entry);
-}
-
-const DIRECTORY_OPEN_ATTEMPTS = 4;
-
-function changingError(name: string): WorkspaceFsError {
-  return new WorkspaceFsError("outside", `'${name}' kept changing between a directory and something else`);
-}
-
 async function openChildDirectory(
   operation: Operation,
   parent: FileHandle,
@@ -325,12 +147,9 @@ async function openDirectoryFrom(
   start: FileHandle,
   components: readonly string[],
 ): Promise<FileHandle> {
+  // Intermediate directories stay open until the operation ends (closed together, in parallel).
   let current = start;
-  for (const name of components) {
-    const next = await openChildDirectory(operation, current, name);
-    if (current !== start) await operation.close(current);
-    current = next;
-  }
+  for (const name of components) current = await openChildDirectory(operation, current, name);
   return current;
 }
 
@@ -361,11 +180,7 @@ async function openPlainFile(
   if (components.length === 0)
     throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
   const parent = await openDirectoryFrom(operation, root, components.slice(0, -1));
-  try {
-    return await openPlainFileIn(operation, parent, components[components.length - 1]!);
-  } finally {
-    if (parent !== root) await operation.close(parent);
-  }
+  return await openPlainFileIn(operation, parent, components[components.length - 1]!);
 }
 
 async function readWhole(
@@ -407,23 +222,6 @@ export async function readWorkspaceText(
   });
 }
 
-/** One regular file found by a walk: its workspace-relative path and size. */
-export interface WorkspaceFileEntry {
-  path: string;
-  sizeBytes: number;
-}
-
-interface WalkBudget {
-  entries: number;
-}
-
-function walkLimitError(): WorkspaceFsError {
-  return new WorkspaceFsError(
-    "too-many",
-    `more than ${MAX_WALK_ENTRIES} entries or directories nested deeper than ${MAX_WALK_DEPTH}`,
-  );
-}
-
 async function walkDirectory(
   operation: Operation,
   directory: FileHandle,
@@ -446,71 +244,100 @@ async function walkDirectory(
     const batch = names.slice(start, start + LSTAT_BATCH);
     allStats.push(...(await Promise.all(batch.map((name) => lstatOrUndefined(at(directory.fd, name))))));
   }
+  const subdirectories: string[] = [];
   for (const [index, name] of names.entries()) {
     const stats = allStats[index];
-    if (!stats) continue;
-    if (stats.isDirectory()) {
-      let child: FileHandle;
-      try {
-        child = await openChildDirectory(operation, directory, name);
-      } catch (error) {
-        if (error instanceof WorkspaceFsError && error.reason !== "timeout") continue; // swapped meanwhile
-        throw error;
-      }
-      try {
-        await walkDirectory(operation, child, [...prefix, name], budget, found);
-      } finally {
-        await operation.close(child);
-      }
-    } else if (stats.isFile() && stats.nlink === 1) {
+    if (stats?.isDirectory()) subdirectories.push(name);
+    else if (stats?.isFile() && stats.nlink === 1)
       found.push({ path: [...prefix, name].join("/"), sizeBytes: stats.size });
+  }
+  const walkChild = async (name: string): Promise<void> => {
+    let child: FileHandle;
+    try {
+      child = await openChildDirectory(operation, directory, name);
+    } catch (error) {
+      if (error instanceof WorkspaceFsError && error.reason !== "timeout") return; // swapped meanwhile
+      throw error;
     }
+    budget.openDirectories += 1;
+    try {
+      await walkDirectory(operation, child, [...prefix, name], budget, found);
+    } finally {
+      budget.openDirectories -= 1;
+      await operation.close(child);
+    }
+  };
+  // A few subdirectories side by side, as long as few directories are open; one at a time beyond that.
+  for (let start = 0; start < subdirectories.length;) {
+    const width = budget.openDirectories < MAX_OPEN_DIRECTORIES ? WALK_WIDTH : 1;
+    const batch = subdirectories.slice(start, start + width);
+    await settleAll(batch.map(walkChild));
+    start += batch.length;
   }
 }
 
+/** Awaits every promise (so none is left running), then rethrows the first failure. */
+async function settleAll(promises: Array<Promise<unknown>>): Promise<void> {
+  const outcomes = await Promise.allSettled(promises);
+  for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+}
+
+const WALK_WIDTH = 4;
+const MAX_OPEN_DIRECTORIES = 16;
+
 /**
  * The directories a search reads files from, opened once each (walking from the root, one no-follow open per
- * component) and kept for the rest of the operation. At most DIRECTORY_CACHE_SIZE stay open.
+ * component) and kept for the rest of the operation. Beyond DIRECTORY_CACHE_SIZE directories, a file's
+ * directories are opened for it alone and closed by `release`.
  */
 class DirectoryCache {
-  readonly #open = new Map<string, FileHandle>();
+  readonly #open = new Map<string, Promise<FileHandle>>();
 
   constructor(
     private readonly operation: Operation,
     private readonly root: FileHandle,
   ) {}
 
-  async get(components: readonly string[]): Promise<FileHandle> {
-    const key = components.join("/");
-    const cached = this.#open.get(key);
-    if (cached) return cached;
-    if (this.#open.size >= DIRECTORY_CACHE_SIZE) await this.clear();
+  async get(components: readonly string[]): Promise<{ directory: FileHandle; release: () => Promise<void> }> {
+    const uncached: FileHandle[] = [];
     let current = this.root;
-    const walked: string[] = [];
-    for (const name of components) {
-      walked.push(name);
-      const known = this.#open.get(walked.join("/"));
+    for (const [index, name] of components.entries()) {
+      const key = components.slice(0, index + 1).join("/");
+      const known = this.#open.get(key);
       if (known) {
-        current = known;
-        continue;
+        current = await known;
+      } else if (this.#open.size < DIRECTORY_CACHE_SIZE) {
+        const opening = openChildDirectory(this.operation, current, name);
+        // A failed open is not cached: the next file under it tries again (and is refused again).
+        this.#open.set(key, opening);
+        opening.catch(() => this.#open.delete(key));
+        current = await opening;
+      } else {
+        current = await openChildDirectory(this.operation, current, name);
+        uncached.push(current);
       }
-      current = await openChildDirectory(this.operation, current, name);
-      this.#open.set(walked.join("/"), current);
     }
-    return current;
-  }
-
-  async clear(): Promise<void> {
-    const handles = [...this.#open.values()];
-    this.#open.clear();
-    for (const handle of handles) await this.operation.close(handle);
+    return {
+      directory: current,
+      release: async () => {
+        for (const handle of uncached) await this.operation.close(handle);
+      },
+    };
   }
 }
 
 const DIRECTORY_CACHE_SIZE = 32;
+/** A search opens and reads this many small files ahead of the one it is matching. */
+const SEARCH_WINDOW = 8;
+/** Files up to this size are read whole ahead of their turn; larger ones are streamed in their turn. */
+const PREFETCH_FILE_BYTES = 256 * 1024;
 
-function byPath(a: WorkspaceFileEntry, b: WorkspaceFileEntry): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+interface LoadedFile {
+  path: string;
+  handle: FileHandle;
+  stats: Stats;
+  /** The whole content of a small file (its handle already closed); undefined for a file to stream. */
+  content: Buffer | undefined;
 }
 
 async function listUnder(
@@ -521,7 +348,7 @@ async function listUnder(
   const directory = await openDirectoryFrom(operation, root, components);
   const found: WorkspaceFileEntry[] = [];
   try {
-    await walkDirectory(operation, directory, components, { entries: 0 }, found);
+    await walkDirectory(operation, directory, components, { entries: 0, openDirectories: 0 }, found);
   } finally {
     if (directory !== root) await operation.close(directory);
   }
@@ -543,105 +370,10 @@ export async function listWorkspaceEntries(
   );
 }
 
-/** A line that contains the query. */
-export interface SearchMatch {
-  path: string;
-  line: number;
-  text: string;
-}
-
 /** The result of a search: the matches in path and line order, and why it stopped early, if it did. */
 export interface SearchResult {
   matches: SearchMatch[];
   truncated?: string;
-}
-
-const MATCH_TEXT_CHARS = 500;
-
-/** Finds matching lines in a stream of text; matching is per line, case-insensitive, like `includes`. */
-class LineMatcher {
-  #line = 1;
-  #carry = "";
-  /** The first characters of a long line already searched in pieces, and whether it was reported. */
-  #longLine: { prefix: string; reported: boolean } | undefined;
-
-  constructor(
-    private readonly needle: string,
-    private readonly path: string,
-    private readonly matches: SearchMatch[],
-    private readonly maxMatches: number,
-  ) {}
-
-  get full(): boolean {
-    return this.matches.length >= this.maxMatches;
-  }
-
-  push(text: string): void {
-    let start = 0;
-    const first = text.indexOf("\n");
-    if (first === -1) {
-      this.#append(text);
-      return;
-    }
-    this.#endLine(this.#carry + text.slice(0, first));
-    this.#carry = "";
-    start = first + 1;
-    const last = text.lastIndexOf("\n");
-    if (last > first) {
-      const middle = text.slice(start, last);
-      // Whole lines without the query (most of a big file) are only counted, not split.
-      if (middle.toLowerCase().includes(this.needle)) {
-        for (const line of middle.split("\n")) {
-          if (this.full) return;
-          this.#endLine(line);
-        }
-      } else {
-        this.#line += countNewlines(middle) + 1;
-      }
-      start = last + 1;
-    }
-    this.#append(text.slice(start));
-  }
-
-  end(): void {
-    if (this.#carry !== "" || this.#longLine) this.#endLine(this.#carry);
-    this.#carry = "";
-  }
-
-  #append(text: string): void {
-    this.#carry += text;
-    if (this.#carry.length > MAX_SEARCH_LINE_CHARS) {
-      // A very long line: search what we have and keep only its beginning for the report.
-      this.#longLine ??= { prefix: this.#carry.slice(0, MATCH_TEXT_CHARS), reported: false };
-      if (!this.#longLine.reported && this.#carry.toLowerCase().includes(this.needle))
-        this.#report(this.#longLine.prefix);
-      // Keep the last characters a match could start in, so that no match across two pieces is missed.
-      this.#carry = this.needle.length > 1 ? this.#carry.slice(-(this.needle.length - 1)) : "";
-    }
-  }
-
-  #endLine(line: string): void {
-    if (this.#longLine) {
-      if (!this.#longLine.reported && line.toLowerCase().includes(this.needle))
-        this.#report(this.#longLine.prefix);
-      this.#longLine = undefined;
-    } else if (line.toLowerCase().includes(this.needle)) {
-      this.#report(line.slice(0, MATCH_TEXT_CHARS));
-    }
-    this.#line += 1;
-  }
-
-  #report(text: string): void {
-    if (this.full) return;
-    if (this.#longLine) this.#longLine.reported = true;
-    this.matches.push({ path: this.path, line: this.#line, text });
-  }
-}
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count += 1;
-  return count;
 }
 
 /**
@@ -669,59 +401,97 @@ export async function searchWorkspaceFiles(
       throw error;
     }
     const matches: SearchMatch[] = [];
-    let scanned = 0;
     const directories = new DirectoryCache(operation, rootHandle);
-    let buffer = Buffer.alloc(0);
-    for (const file of files) {
+    const load = async (file: WorkspaceFileEntry): Promise<LoadedFile | undefined> => {
       const fileComponents = file.path.split("/");
-      let opened: { handle: FileHandle; stats: Stats };
       try {
-        const parent = await directories.get(fileComponents.slice(0, -1));
-        opened = await openPlainFileIn(operation, parent, fileComponents[fileComponents.length - 1]!);
+        const { directory, release } = await directories.get(fileComponents.slice(0, -1));
+        let opened: { handle: FileHandle; stats: Stats };
+        try {
+          opened = await openPlainFileIn(operation, directory, fileComponents[fileComponents.length - 1]!);
+        } finally {
+          await release();
+        }
+        if (opened.stats.size > PREFETCH_FILE_BYTES)
+          return { path: file.path, ...opened, content: undefined };
+        const content = await readWhole(operation, opened.handle, opened.stats, PREFETCH_FILE_BYTES);
+        await operation.close(opened.handle);
+        return { path: file.path, ...opened, content };
       } catch (error) {
-        if (error instanceof WorkspaceFsError && error.reason !== "timeout") continue; // changed since listed
+        if (error instanceof WorkspaceFsError && error.reason !== "timeout") return undefined; // changed since listed
         throw error;
       }
-      const wanted = Math.min(CHUNK_BYTES, Math.max(4096, opened.stats.size));
-      if (buffer.length < wanted) buffer = Buffer.allocUnsafe(wanted);
-      const matcher = new LineMatcher(needle, file.path, matches, maxMatches);
-      const decoder = new StringDecoder("utf8");
-      try {
-        for (let position = 0; ;) {
-          operation.check();
-          if (scanned >= maxBytes) {
-            return {
-              matches,
-              truncated: `search stopped after scanning ${maxBytes} bytes (in '${file.path}'); search a smaller directory or use code`,
-            };
-          }
-          const { bytesRead } = await opened.handle.read(
-            buffer,
-            0,
-            Math.min(buffer.length, maxBytes - scanned),
-            position,
-          );
-          if (bytesRead === 0) break;
-          position += bytesRead;
-          scanned += bytesRead;
-          matcher.push(decoder.write(buffer.subarray(0, bytesRead)));
-          if (matcher.full) break;
-        }
-        if (!matcher.full) {
-          matcher.push(decoder.end());
-          matcher.end();
-        }
-      } finally {
-        await operation.close(opened.handle);
+    };
+    // Files are loaded a few at a time ahead of the one being matched (the thread pool runs them side by side)
+    // and matched strictly in path order.
+    const pending: Array<Promise<LoadedFile | undefined>> = [];
+    let nextToLoad = 0;
+    const fill = (): void => {
+      while (nextToLoad < files.length && pending.length < SEARCH_WINDOW)
+        pending.push(load(files[nextToLoad++]!));
+    };
+    const budget = { scanned: 0, maxBytes, maxMatches };
+    try {
+      fill();
+      while (pending.length > 0) {
+        const loaded = await pending.shift()!;
+        fill();
+        if (!loaded) continue;
+        const stopped = await matchFile(
+          operation,
+          loaded,
+          new LineMatcher(needle, loaded.path, matches, maxMatches),
+          budget,
+        );
+        if (stopped) return { matches, truncated: stopped };
       }
-      if (matcher.full)
-        return {
-          matches,
-          truncated: `search stopped after ${maxMatches} matching lines; narrow the query or the path`,
-        };
+      return { matches };
+    } finally {
+      await Promise.allSettled(pending);
     }
-    return { matches };
   });
+}
+
+/** Feeds one file to the matcher; returns why the search must stop, if it must. */
+async function matchFile(
+  operation: Operation,
+  file: LoadedFile,
+  matcher: LineMatcher,
+  budget: { scanned: number; maxBytes: number; maxMatches: number },
+): Promise<string | undefined> {
+  const decoder = new StringDecoder("utf8");
+  const bytesStop = `search stopped after scanning ${budget.maxBytes} bytes (in '${file.path}'); search a smaller directory or use code`;
+  const matchStop = `search stopped after ${budget.maxMatches} matching lines; narrow the query or the path`;
+  if (file.content) {
+    const room = budget.maxBytes - budget.scanned;
+    const part = file.content.length > room ? file.content.subarray(0, room) : file.content;
+    budget.scanned += part.length;
+    matcher.push(decoder.write(part));
+    if (matcher.full) return matchStop;
+    if (part.length < file.content.length) return bytesStop;
+  } else {
+    let buffer: Buffer | undefined;
+    for (let position = 0; ;) {
+      operation.check();
+      if (budget.scanned >= budget.maxBytes) return bytesStop;
+      buffer ??= Buffer.allocUnsafe(CHUNK_BYTES);
+      const { bytesRead } = await file.handle.read(
+        buffer,
+        0,
+        Math.min(buffer.length, budget.maxBytes - budget.scanned),
+        position,
+      );
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      budget.scanned += bytesRead;
+      matcher.push(decoder.write(buffer.subarray(0, bytesRead)));
+      if (matcher.full) return matchStop;
+    }
+    await operation.close(file.handle);
+  }
+  matcher.push(decoder.end());
+  matcher.end();
+  return matcher.full ? matchStop : undefined;
 }
 
 /**
@@ -795,178 +565,4 @@ export async function writeWorkspaceText(
     }
     throw new WorkspaceFsError("timeout", `'${name}' kept changing while it was written`);
   });
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Sync operations: for the state views and generators, whose workspaces no program can change any more.
-
-function lstatSyncOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function openChildDirectorySync(parent: number, name: string): number {
-  for (let attempt = 0; attempt < DIRECTORY_OPEN_ATTEMPTS; attempt += 1) {
-    try {
-      return openSync(at(parent, name), DIRECTORY_FLAGS);
-    } catch (error) {
-      const refusal = directoryOpenRefusal(error, name, lstatSyncOrUndefined(at(parent, name)));
-      if (refusal) throw refusal;
-    }
-  }
-  throw changingError(name);
-}
-
-function openDirectorySync(root: string, components: readonly string[]): number {
-  assertProcFd();
-  let current = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    for (const name of components) {
-      const next = openChildDirectorySync(current, name);
-      closeSync(current);
-      current = next;
-    }
-    return current;
-  } catch (error) {
-    closeSync(current);
-    throw error;
-  }
-}
-
-/** Sync form of readWorkspaceText, for states no program can change any more. */
-export function readWorkspaceTextSync(root: string, path: string, maxBytes = MAX_READ_FILE_BYTES): string {
-  const components = parseWorkspacePath(path);
-  if (components.length === 0)
-    throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
-  const name = components[components.length - 1]!;
-  const parent = openDirectorySync(root, components.slice(0, -1));
-  let fd: number;
-  try {
-    fd = openSync(at(parent, name), READ_FLAGS);
-  } catch (error) {
-    throw refusalForOpenError(error, name, lstatSyncOrUndefined(at(parent, name)));
-  } finally {
-    closeSync(parent);
-  }
-  try {
-    const stats = fstatSync(fd);
-    assertPlainFile(stats, name);
-    if (stats.size > maxBytes)
-      throw new WorkspaceFsError("too-large", `the file is ${stats.size} bytes`, { sizeBytes: stats.size });
-    const buffer = Buffer.allocUnsafe(stats.size);
-    let length = 0;
-    while (length < buffer.length) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.subarray(0, length).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function walkDirectorySync(
-  directory: number,
-  prefix: readonly string[],
-  budget: WalkBudget,
-  found: WorkspaceFileEntry[],
-): void {
-  if (prefix.length > MAX_WALK_DEPTH) throw walkLimitError();
-  if (fstatSync(directory).size > MAX_DIRECTORY_BYTES) throw walkLimitError();
-  const names = readdirSync(`/proc/self/fd/${directory}`);
-  budget.entries += names.length;
-  if (budget.entries > MAX_WALK_ENTRIES) throw walkLimitError();
-  for (const name of names) {
-    const stats = lstatSyncOrUndefined(at(directory, name));
-    if (!stats) continue;
-    if (stats.isDirectory()) {
-      let child: number;
-      try {
-        child = openSync(at(directory, name), DIRECTORY_FLAGS);
-      } catch {
-        continue;
-      }
-      try {
-        walkDirectorySync(child, [...prefix, name], budget, found);
-      } finally {
-        closeSync(child);
-      }
-    } else if (stats.isFile() && stats.nlink === 1) {
-      found.push({ path: [...prefix, name].join("/"), sizeBytes: stats.size });
-    }
-  }
-}
-
-/** Sync form of listWorkspaceEntries; a missing directory yields no files. */
-export function listWorkspaceEntriesSync(root: string, path = "."): WorkspaceFileEntry[] {
-  const components = parseWorkspacePath(path);
-  let directory: number;
-  try {
-    directory = openDirectorySync(root, components);
-  } catch (error) {
-    if (error instanceof WorkspaceFsError && error.reason === "not-found") return [];
-    if (errnoCode(error) === "ENOENT") return [];
-    throw error;
-  }
-  const found: WorkspaceFileEntry[] = [];
-  try {
-    walkDirectorySync(directory, components, { entries: 0 }, found);
-  } finally {
-    closeSync(directory);
-  }
-  return found.sort(byPath);
-}
-
-/** Sync form of writeWorkspaceText (generators writing an instance under construction). */
-export function writeWorkspaceTextSync(root: string, path: string, content: string): void {
-  const components = parseWorkspacePath(path);
-  if (components.length === 0)
-    throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
-  assertProcFd();
-  let directory = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    for (const name of components.slice(0, -1)) {
-      try {
-        mkdirSync(at(directory, name));
-      } catch (error) {
-        if (errnoCode(error) !== "EEXIST") throw error;
-      }
-      const next = openChildDirectorySync(directory, name);
-      closeSync(directory);
-      directory = next;
-    }
-    const name = components[components.length - 1]!;
-    const target = at(directory, name);
-    let fd: number;
-    let created = true;
-    try {
-      fd = openSync(target, CREATE_FLAGS, 0o666);
-    } catch (error) {
-      if (errnoCode(error) !== "EEXIST") throw error;
-      created = false;
-      try {
-        fd = openSync(target, WRITE_EXISTING_FLAGS);
-      } catch (openError) {
-        throw refusalForOpenError(openError, name, lstatSyncOrUndefined(target));
-      }
-    }
-    try {
-      if (!created) {
-        assertPlainFile(fstatSync(fd), name);
-        ftruncateSync(fd, 0);
-      }
-      const bytes = Buffer.from(content, "utf8");
-      let written = 0;
-      while (written < bytes.length)
-        written += writeSync(fd, bytes, written, bytes.length - written, written);
-    } finally {
-      closeSync(fd);
-    }
-  } finally {
-    closeSync(directory);
-  }
 }

@@ -2,14 +2,13 @@ import { z } from "zod";
 import { ToolFailure, defineTool } from "../runtime/index.js";
 import type { ToolContext } from "./define-domain.js";
 import {
-  MAX_READ_FILE_BYTES,
-  WorkspaceFsError,
   listWorkspaceEntries,
-  listWorkspaceEntriesSync,
   readWorkspaceText,
   searchWorkspaceFiles,
   writeWorkspaceText,
 } from "./workspace-fs.js";
+import { listWorkspaceEntriesSync } from "./workspace-fs-sync.js";
+import { MAX_READ_FILE_BYTES, WorkspaceFsError } from "./workspace-path.js";
 
 const MAX_READ_CHARS = 20_000;
 const MAX_ECHOED_PATH_CHARS = 200;
