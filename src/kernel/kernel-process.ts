@@ -8,7 +8,9 @@ import {
   buildSandboxCommand,
   interpreterFlags,
   sandboxEnvironment,
+  sandboxFeatures,
 } from "./sandbox.js";
+import { hostSeccompFilter, seccompSupported } from "./seccomp.js";
 
 /** A message from the Python side of the protocol. */
 export type KernelMessage =
@@ -26,11 +28,17 @@ export type KernelMessage =
     };
 
 export interface ResourceLimits {
+  /** The sandbox's memory budget: all its processes and its /tmp together (also each process's RLIMIT_AS). */
   memoryBytes: number;
+  /** Processes and threads of the sandbox together. */
   processes: number;
   fileSizeBytes: number;
   cpuSeconds: number;
   openFiles: number;
+  /** The workspace's disk budget. */
+  diskBytes: number;
+  /** Size of the private /tmp (a tmpfs in RAM, so it counts against `memoryBytes` too). */
+  tmpBytes: number;
 }
 
 export interface KernelProcessOptions {
@@ -49,6 +57,8 @@ export interface KernelProcessOptions {
 }
 
 const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
+/** The descriptor bwrap reads the seccomp filter from (after the protocol's 3 and 4). */
+const SECCOMP_FD = 5;
 
 /**
  * One Python process speaking the kernel protocol. Owns the process and its output files; knows nothing
@@ -75,7 +85,7 @@ export class KernelProcess {
       PROGAGENT_LIMITS: JSON.stringify({
         memory_bytes: options.limits.memoryBytes,
         processes: options.uid === undefined ? 0 : options.limits.processes,
-        file_size_bytes: options.limits.fileSizeBytes,
+        file_size_bytes: Math.min(options.limits.fileSizeBytes, options.limits.diskBytes),
         cpu_seconds: options.limits.cpuSeconds,
         open_files: options.limits.openFiles,
       }),
@@ -84,18 +94,27 @@ export class KernelProcess {
     try {
       if (options.sandbox) {
         const bwrap = assertSandboxAvailable(options.bwrapPath);
+        const seccomp = seccompSupported();
         const { command, args } = buildSandboxCommand({
           interpreter: options.interpreter,
           workspaceDir: options.workspaceDir,
           bootstrapPath: options.bootstrapPath,
           environment,
           bwrapPath: bwrap,
+          ...(sandboxFeatures(bwrap).tmpfsSize ? { tmpBytes: options.limits.tmpBytes } : {}),
+          ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
         });
         this.child = spawn(command, args, {
-          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
+          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe", ...(seccomp ? (["pipe"] as const) : [])],
           detached: true,
           ...identity,
         });
+        if (seccomp) {
+          // bwrap reads the filter to end of file before it starts the sandbox: a few hundred bytes, one write.
+          const filter = (this.child.stdio as unknown as Writable[])[SECCOMP_FD]!;
+          filter.on("error", () => undefined);
+          filter.end(hostSeccompFilter());
+        }
       } else {
         this.child = spawn(
           options.interpreter,

@@ -18,6 +18,7 @@ import {
   type ResourceLimits,
 } from "./kernel-process.js";
 import { UNSAFE_WARNING } from "./sandbox.js";
+import { createSandboxBudget, type BudgetViolation, type SandboxLimitsReport } from "./sandbox-limits.js";
 
 /** How a tool appears inside the kernel: `tools["name"]`, `tools.attr`, positional order and docs. */
 export interface KernelToolSpec {
@@ -73,6 +74,8 @@ export interface ExecutionResult {
   toolCallCount: number;
   /** This execution ran in a fresh kernel after the previous one was lost. */
   kernelRestarted: boolean;
+  /** Set when the program exceeded a sandbox budget (the text says which and by how much). */
+  budgetExceeded?: BudgetViolation["kind"];
 }
 
 export interface ExecuteOptions {
@@ -82,6 +85,8 @@ export interface ExecuteOptions {
 
 export interface Kernel {
   readonly workspaceDir: string;
+  /** The sandbox budgets of this kernel and the mechanism that enforces them. */
+  readonly sandboxLimits: SandboxLimitsReport;
   /** Starts the interpreter now instead of on first execution. */
   start(): Promise<void>;
   setTools(tools: KernelToolSpec[], handler: KernelToolHandler): void;
@@ -98,6 +103,8 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   fileSizeBytes: 256 * 1024 ** 2,
   cpuSeconds: 3600,
   openFiles: 1024,
+  diskBytes: 4 * 1024 ** 3,
+  tmpBytes: 1024 ** 3,
 };
 
 export const RESTART_NOTE =
@@ -160,7 +167,8 @@ interface PendingExecution {
 type ExecutionOutcome =
   | { kind: "done"; message: Extract<KernelMessage, { t: "done" }> }
   | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: "killed" };
+  | { kind: "killed" }
+  | { kind: "budget"; violation: BudgetViolation };
 
 /** Creates a persistent, sandboxed Python kernel. Nothing starts until start() or the first execute(). */
 export function createKernel(options: KernelOptions = {}): Kernel {
@@ -175,6 +183,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const workspaceDir = options.workspaceDir ?? join(ownDir.path, "workspace");
   mkdirSync(workspaceDir, { recursive: true });
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  let budget: ReturnType<typeof createSandboxBudget>;
+  try {
+    budget = createSandboxBudget(limits, workspaceDir);
+  } catch (error) {
+    ownDir.dispose();
+    throw error;
+  }
   const timeoutMs = options.timeoutMs ?? 60_000;
   const graceMs = options.interruptGraceMs ?? 2_000;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
@@ -278,10 +293,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     );
     try {
       await ready;
+      // Before the first program: every process of the sandbox goes into the kernel's cgroup.
+      if (child.child.pid !== undefined) budget.attach(child.child.pid);
     } catch (error) {
       child.dispose();
       if (current === child) current = undefined;
-      throw error;
+      if (error instanceof ProgAgentError) throw error;
+      throw kernelStartError(`could not apply the sandbox budgets: ${errorMessage(error)}`, "");
     } finally {
       clearTimeout(timer);
     }
@@ -309,9 +327,10 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     executionId += 1;
     const controller = new AbortController();
     let timedOut = false;
+    let stopWatching: () => void = () => undefined;
     let interruptTimer: NodeJS.Timeout | undefined;
     let killTimer: NodeJS.Timeout | undefined;
-    const outcome = await new Promise<ExecutionOutcome>((resolve) => {
+    const settled = await new Promise<ExecutionOutcome>((resolve) => {
       const execution: PendingExecution = {
         id: executionId,
         controller,
@@ -339,10 +358,26 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         interrupt();
       }, limitMs);
       executeOptions.signal?.addEventListener("abort", interrupt, { once: true });
+      stopWatching = budget.watch((violation) => {
+        if (pending !== execution) return;
+        process.kill();
+        if (current === process) current = undefined;
+        lostState = true;
+        execution.settle({ kind: "budget", violation });
+      });
       process.send({ t: "exec", id: executionId, code });
     });
+    stopWatching();
     clearTimeout(interruptTimer);
     clearTimeout(killTimer);
+    let outcome = settled;
+    if (settled.kind === "exited") {
+      // An OOM kill of the whole sandbox arrives as an exit; the cgroup says whether the budget did it.
+      const violation = budget.memoryExceeded();
+      if (violation) outcome = { kind: "budget", violation };
+    }
+    const diskViolation =
+      outcome.kind === "done" ? await budget.checkDisk().catch(() => undefined) : undefined;
     const output = process.takeOutput();
     if (outcome.kind !== "done") process.dispose();
     const seconds = Math.round(limitMs / 100) / 10;
@@ -366,6 +401,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       } else {
         status = error ? "error" : "ok";
       }
+    } else if (outcome.kind === "budget") {
+      status = "crashed";
+      trailer.push(`[${outcome.violation.message}]`);
     } else if (outcome.kind === "killed") {
       status = "killed";
       trailer.push(
@@ -381,6 +419,11 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         `[The kernel process died during execution (${how}). All kernel state is lost; the next execution starts a fresh kernel.]`,
       );
     }
+    if (diskViolation) {
+      if (status === "ok") status = "error";
+      trailer.push(`[${diskViolation.message}]`);
+    }
+    const budgetExceeded = outcome.kind === "budget" ? outcome.violation.kind : diskViolation?.kind;
     const composed = composeOutput(
       {
         notes,
@@ -403,6 +446,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       durationMs: Date.now() - startedAt,
       toolCallCount,
       kernelRestarted: restartedNow,
+      ...(budgetExceeded === undefined ? {} : { budgetExceeded }),
     };
   };
 
@@ -425,11 +469,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       process.dispose();
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     }
+    await budget.dispose();
     ownDir.dispose();
   };
 
   return {
     workspaceDir,
+    sandboxLimits: budget.report,
     start: async () => {
       await ensureProcess();
     },

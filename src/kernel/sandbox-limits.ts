@@ -1,0 +1,305 @@
+/**
+ * Whole-sandbox budgets: one memory budget for all of a kernel's processes and its tmpfs /tmp, one process
+ * budget, a disk budget for the workspace and a size for /tmp. The mechanism is detected once per host
+ * process (see cgroup.ts); without a usable cgroup the host enforces the memory budget itself by watching the
+ * resident memory of the sandbox's process tree while a program runs.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import {
+  detectCgroup,
+  createKernelCgroup,
+  sweepStaleCgroups,
+  type CgroupSupport,
+  type KernelCgroup,
+} from "./cgroup.js";
+import { measureWorkspace } from "./workspace-usage.js";
+
+export type SandboxLimitMechanism = "cgroup-v2" | "cgroup-v1" | "rlimit";
+
+/** The budgets a sandbox gets. All sizes in bytes. */
+export interface SandboxBudgetLimits {
+  /** All processes of the sandbox together, including what its /tmp holds. */
+  memoryBytes: number;
+  /** Processes and threads of the sandbox together. */
+  processes: number;
+  /** What the workspace may hold. */
+  diskBytes: number;
+  /** Size of the sandbox's private /tmp (a tmpfs: it also counts against `memoryBytes`). */
+  tmpBytes: number;
+}
+
+/** What `describeSandboxLimits` and `Kernel.sandboxLimits` report. */
+export interface SandboxLimitsReport extends SandboxBudgetLimits {
+  mechanism: SandboxLimitMechanism;
+  /** Where the cgroups live, or why no cgroup is used. */
+  detail: string;
+  /** The directories that hold the kernels' cgroups (`k-<host pid>-<n>`); empty without a cgroup. */
+  cgroupParents: string[];
+  /** How each budget is enforced under this mechanism, in words. */
+  enforcement: { memory: string; processes: string; tmp: string; disk: string };
+}
+
+/** `PROGAGENT_SANDBOX_LIMITS=rlimit` forces the fallback (e.g. when the host's cgroups misbehave). */
+export const SANDBOX_LIMITS_VARIABLE = "PROGAGENT_SANDBOX_LIMITS";
+
+interface Detection {
+  mechanism: SandboxLimitMechanism;
+  support?: CgroupSupport;
+  detail: string;
+}
+
+const detections = new Map<string, Detection>();
+
+function detect(): Detection {
+  const requested = process.env[SANDBOX_LIMITS_VARIABLE] ?? "auto";
+  let detection = detections.get(requested);
+  if (detection) return detection;
+  if (requested === "rlimit") {
+    detection = { mechanism: "rlimit", detail: `${SANDBOX_LIMITS_VARIABLE}=rlimit` };
+  } else {
+    let result: ReturnType<typeof detectCgroup>;
+    try {
+      result = detectCgroup();
+    } catch (error) {
+      result = { ok: false, reason: `cgroup detection failed: ${(error as Error).message}` };
+    }
+    if (result.ok) {
+      sweepStaleCgroups(result.support);
+      detection = {
+        mechanism: result.support.version === 2 ? "cgroup-v2" : "cgroup-v1",
+        support: result.support,
+        detail: result.support.detail,
+      };
+    } else {
+      detection = { mechanism: "rlimit", detail: `no usable cgroup: ${result.reason}` };
+    }
+  }
+  detections.set(requested, detection);
+  return detection;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1 && value % 1024 === 0) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value} ${units[unit]}`;
+}
+
+function report(detection: Detection, limits: SandboxBudgetLimits): SandboxLimitsReport {
+  const cgroup = detection.mechanism !== "rlimit";
+  return {
+    mechanism: detection.mechanism,
+    detail: detection.detail,
+    cgroupParents: detection.support
+      ? [...new Set([detection.support.parents.memory, detection.support.parents.pids])]
+      : [],
+    ...limits,
+    enforcement: {
+      memory: cgroup
+        ? `the kernel's cgroup (${detection.mechanism}) caps all its processes and /tmp at ${formatBytes(limits.memoryBytes)}; an OOM kill ends the program`
+        : `each process is limited to ${formatBytes(limits.memoryBytes)} of address space (RLIMIT_AS) and the host kills the kernel when the resident memory of all its processes exceeds ${formatBytes(limits.memoryBytes)} (checked every 250 ms while a program runs)`,
+      processes: cgroup
+        ? `pids.max ${limits.processes} in the kernel's cgroup`
+        : `RLIMIT_NPROC ${limits.processes} when the kernel runs as its own uid, otherwise none`,
+      tmp: `a tmpfs of ${formatBytes(limits.tmpBytes)} (writes beyond fail with ENOSPC)`,
+      disk: `the host measures the workspace every second while a program runs and after it; beyond ${formatBytes(limits.diskBytes)} the program fails; no single file may exceed it (RLIMIT_FSIZE)`,
+    },
+  };
+}
+
+/** Which mechanism enforces the sandbox budgets on this host, and how. Detects (and caches) on first call. */
+export function describeSandboxLimits(limits: SandboxBudgetLimits): SandboxLimitsReport {
+  return report(detect(), limits);
+}
+
+export type BudgetViolation =
+  | { kind: "memory"; limitBytes: number; message: string }
+  | { kind: "disk"; limitBytes: number; usedBytes: number; message: string };
+
+export interface SandboxBudget {
+  readonly report: SandboxLimitsReport;
+  /**
+   * Puts the kernel's processes (the tree under `rootPid`) under the budgets. Called after the interpreter
+   * reported ready and before the first program is sent, so no model code runs outside.
+   */
+  attach(rootPid: number): void;
+  /** Watches one execution; `onViolation` is called at most once. Returns the function that stops watching. */
+  watch(onViolation: (violation: BudgetViolation) => void): () => void;
+  /** Whether the memory budget killed something since `watch` started (a process exit may be an OOM kill). */
+  memoryExceeded(): BudgetViolation | undefined;
+  /** The workspace check after an execution: a violation when it grew beyond the disk budget. */
+  checkDisk(): Promise<BudgetViolation | undefined>;
+  /** Removes the kernel's cgroup (after its processes are gone). */
+  dispose(): Promise<void>;
+}
+
+const MEMORY_POLL_MS = 250;
+const DISK_POLL_MS = 1_000;
+const MAX_TREE_PROCESSES = 4096;
+
+function memoryViolation(limitBytes: number, how: string): BudgetViolation {
+  return {
+    kind: "memory",
+    limitBytes,
+    message: `The program exceeded the sandbox memory budget of ${formatBytes(limitBytes)} (all its processes and /tmp together; ${how}), so the kernel was stopped. All kernel state is lost; the next execution starts a fresh kernel. Use less memory: process data in chunks, or free large objects.`,
+  };
+}
+
+function diskViolation(limitBytes: number, usedBytes: number): BudgetViolation {
+  return {
+    kind: "disk",
+    limitBytes,
+    usedBytes,
+    message: `The workspace holds ${formatBytes(usedBytes)}, over its disk budget of ${formatBytes(limitBytes)}. Delete files you do not need.`,
+  };
+}
+
+/** Resident memory of a process tree, from /proc (the fallback when there is no cgroup). */
+export function processTreeResidentBytes(rootPid: number): number {
+  let total = 0;
+  const queue = [rootPid];
+  const seen = new Set<number>();
+  while (queue.length > 0 && seen.size < MAX_TREE_PROCESSES) {
+    const pid = queue.shift()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+      if (match) total += Number(match[1]) * 1024;
+      for (const task of readdirSync(`/proc/${pid}/task`)) {
+        const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+        if (children) for (const child of children.split(/\s+/)) queue.push(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
+function processTree(rootPid: number): number[] {
+  const pids: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0 && pids.length < MAX_TREE_PROCESSES) {
+    const pid = queue.shift()!;
+    if (pids.includes(pid)) continue;
+    pids.push(pid);
+    try {
+      for (const task of readdirSync(`/proc/${pid}/task`)) {
+        const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+        if (children) for (const child of children.split(/\s+/)) queue.push(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+/** The budgets of one kernel. `sandboxed: false` (unsafe mode) still watches memory and disk from the host. */
+export function createSandboxBudget(limits: SandboxBudgetLimits, workspaceDir: string): SandboxBudget {
+  const detection = detect();
+  let cgroup: KernelCgroup | undefined;
+  let mechanism = detection;
+  if (detection.support) {
+    try {
+      cgroup = createKernelCgroup(detection.support, limits);
+    } catch (error) {
+      mechanism = { mechanism: "rlimit", detail: `cannot create a cgroup: ${(error as Error).message}` };
+    }
+  }
+  const sandboxReport = report(mechanism, limits);
+  let rootPid: number | undefined;
+  let oomMark = 0;
+  let diskBaseline = 0;
+
+  const measure = async (): Promise<number> => (await measureWorkspace(workspaceDir)).bytes;
+  const diskCheck = async (): Promise<BudgetViolation | undefined> => {
+    const used = await measure();
+    if (used > limits.diskBytes && used > diskBaseline) {
+      diskBaseline = used;
+      return diskViolation(limits.diskBytes, used);
+    }
+    // Cleaning up below the budget re-arms the check; staying above it after a violation does not fire again.
+    diskBaseline = used > limits.diskBytes ? used : 0;
+    return undefined;
+  };
+
+  const memoryExceeded = (): BudgetViolation | undefined => {
+    if (cgroup) {
+      return cgroup.oomKillCount() > oomMark
+        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit")
+        : undefined;
+    }
+    if (rootPid === undefined) return undefined;
+    return processTreeResidentBytes(rootPid) > limits.memoryBytes
+      ? memoryViolation(limits.memoryBytes, "measured by the host")
+      : undefined;
+  };
+
+  return {
+    report: sandboxReport,
+    attach(pid) {
+      rootPid = pid;
+      if (!cgroup) return;
+      for (const member of processTree(pid)) cgroup.join(member);
+      for (const member of processTree(pid)) {
+        if (!cgroup.contains(member)) cgroup.join(member);
+      }
+    },
+    watch(onViolation) {
+      oomMark = cgroup?.oomKillCount() ?? 0;
+      let stopped = false;
+      let diskBusy = false;
+      const report = (violation: BudgetViolation): void => {
+        if (stopped) return;
+        stop();
+        onViolation(violation);
+      };
+      const memoryTimer = setInterval(() => {
+        const violation = memoryExceeded();
+        if (violation) report(violation);
+      }, MEMORY_POLL_MS);
+      const diskTimer = setInterval(() => {
+        if (diskBusy) return;
+        diskBusy = true;
+        diskCheck()
+          .then((violation) => {
+            if (violation) report(violation);
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            diskBusy = false;
+          });
+      }, DISK_POLL_MS);
+      memoryTimer.unref();
+      diskTimer.unref();
+      const stop = (): void => {
+        stopped = true;
+        clearInterval(memoryTimer);
+        clearInterval(diskTimer);
+      };
+      return stop;
+    },
+    memoryExceeded: () =>
+      cgroup && cgroup.oomKillCount() > oomMark
+        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit")
+        : undefined,
+    checkDisk: diskCheck,
+    async dispose() {
+      if (!cgroup) return;
+      const owned = cgroup;
+      cgroup = undefined;
+      // Killed processes leave their cgroup a moment after the signal: retry for up to two seconds.
+      for (let attempt = 0; attempt < 40; attempt += 1) {
+        if (owned.remove()) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
