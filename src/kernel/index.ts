@@ -27,3 +27,5 @@ export {
   SANDBOX_WORKSPACE,
 } from "./sandbox.js";
 export type { ResourceLimits } from "./kernel-process.js";
+export { describeSandboxLimits, SANDBOX_LIMITS_VARIABLE } from "./sandbox-limits.js";
+export type { SandboxLimitsReport, SandboxLimitMechanism, BudgetViolation } from "./sandbox-limits.js";
