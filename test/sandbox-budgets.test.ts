@@ -1,5 +1,8 @@
-import { existsSync, readdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createKernel,
@@ -8,7 +11,11 @@ import {
   SANDBOX_LIMITS_VARIABLE,
   type Kernel,
 } from "../src/kernel/index.js";
+import { sweepStaleTempDirs } from "../src/core/index.js";
+import { detectCgroup, sweepStaleCgroups } from "../src/kernel/cgroup.js";
 import { sandboxFeatures } from "../src/kernel/sandbox.js";
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 const MiB = 1024 ** 2;
 const SMALL = { memoryBytes: 256 * MiB, diskBytes: 64 * MiB, tmpBytes: 64 * MiB };
@@ -192,4 +199,46 @@ describe("sandbox budgets", () => {
     expect(existsSync(workspace)).toBe(false);
     expect(kernelTempDirs()).toEqual([]);
   });
+
+  it.skipIf(!cgroupWritable)(
+    cgroupWritable
+      ? "sweeps the cgroups of a server killed with -9 at the next start"
+      : "sweeps stale cgroups (skipped: no writable cgroup on this host, so no cgroup is ever left behind)",
+    async () => {
+      const script = [
+        `import { createKernel } from ${JSON.stringify(join(projectRoot, "src/kernel/index.ts"))};`,
+        "const kernel = createKernel();",
+        "await kernel.execute('pass');",
+        "process.stdout.write(JSON.stringify(kernel.sandboxLimits.cgroupParents) + '\\n');",
+        "setInterval(() => undefined, 1000);",
+      ].join("\n");
+      const root = mkdtempSync(join(tmpdir(), "progagent-kill-test-"));
+      chmodSync(root, 0o711);
+      const host = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        cwd: projectRoot,
+        env: { ...process.env, TMPDIR: root },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const parents = await new Promise<string[]>((done) =>
+        host.stdout.once("data", (chunk: Buffer) => done(JSON.parse(chunk.toString()) as string[])),
+      );
+      const left = (): string[] =>
+        parents.flatMap((parent) => readdirSync(parent).filter((name) => name.startsWith(`k-${host.pid}-`)));
+      expect(left()).toHaveLength(parents.length);
+      host.kill("SIGKILL");
+      await new Promise((done) => host.once("exit", done));
+      const detection = detectCgroup();
+      expect(detection.ok).toBe(true);
+      if (!detection.ok) return;
+      let swept = 0;
+      for (let attempt = 0; attempt < 50 && left().length > 0; attempt += 1) {
+        swept += sweepStaleCgroups(detection.support);
+        if (left().length > 0) await new Promise((done) => setTimeout(done, 100));
+      }
+      expect(swept).toBeGreaterThan(0);
+      expect(left()).toEqual([]);
+      sweepStaleTempDirs(root);
+      rmSync(root, { recursive: true, force: true });
+    },
+  );
 });

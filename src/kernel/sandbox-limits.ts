@@ -295,11 +295,12 @@ export function createSandboxBudget(limits: SandboxBudgetLimits, workspaceDir: s
       if (!cgroup) return;
       const owned = cgroup;
       cgroup = undefined;
-      // Killed processes leave their cgroup a moment after the signal: retry for up to two seconds.
-      for (let attempt = 0; attempt < 40; attempt += 1) {
+      // Killed processes leave their cgroup a moment after the signal: retry for about two seconds.
+      for (const delayMs of [2, 5, 10, 20, 40, ...Array<number>(19).fill(100)]) {
         if (owned.remove()) return;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
+      owned.remove();
     },
   };
 }
