@@ -185,7 +185,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   let budget: ReturnType<typeof createSandboxBudget>;
   try {
-    budget = createSandboxBudget(limits, workspaceDir);
+    budget = createSandboxBudget(limits, workspaceDir, options.bwrapPath);
   } catch (error) {
     ownDir.dispose();
     throw error;

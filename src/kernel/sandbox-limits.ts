@@ -12,6 +12,8 @@ import {
   type CgroupSupport,
   type KernelCgroup,
 } from "./cgroup.js";
+import { sandboxFeatures } from "./sandbox.js";
+import { DENIED_SYSCALLS, seccompSupported } from "./seccomp.js";
 import { measureWorkspace } from "./workspace-usage.js";
 
 export type SandboxLimitMechanism = "cgroup-v2" | "cgroup-v1" | "rlimit";
@@ -37,6 +39,8 @@ export interface SandboxLimitsReport extends SandboxBudgetLimits {
   cgroupParents: string[];
   /** How each budget is enforced under this mechanism, in words. */
   enforcement: { memory: string; processes: string; tmp: string; disk: string };
+  /** The system-call filter bwrap loads (see seccomp.ts), or why there is none. */
+  seccomp: string;
 }
 
 /** `PROGAGENT_SANDBOX_LIMITS=rlimit` forces the fallback (e.g. when the host's cgroups misbehave). */
@@ -89,8 +93,9 @@ export function formatBytes(bytes: number): string {
   return `${value} ${units[unit]}`;
 }
 
-function report(detection: Detection, limits: SandboxBudgetLimits): SandboxLimitsReport {
+function report(detection: Detection, limits: SandboxBudgetLimits, bwrapPath: string): SandboxLimitsReport {
   const cgroup = detection.mechanism !== "rlimit";
+  const sizedTmp = sandboxFeatures(bwrapPath).tmpfsSize;
   return {
     mechanism: detection.mechanism,
     detail: detection.detail,
@@ -105,15 +110,20 @@ function report(detection: Detection, limits: SandboxBudgetLimits): SandboxLimit
       processes: cgroup
         ? `pids.max ${limits.processes} in the kernel's cgroup`
         : `RLIMIT_NPROC ${limits.processes} when the kernel runs as its own uid, otherwise none`,
-      tmp: `a tmpfs of ${formatBytes(limits.tmpBytes)} (writes beyond fail with ENOSPC)`,
+      tmp: sizedTmp
+        ? `a tmpfs of ${formatBytes(limits.tmpBytes)} (writes beyond fail with ENOSPC)`
+        : `an unsized tmpfs (this bwrap has no --size, which came with 0.6), bounded only by the memory budget${cgroup ? "" : " per writing process"}`,
       disk: `the host measures the workspace every second while a program runs and after it; beyond ${formatBytes(limits.diskBytes)} the program fails; no single file may exceed it (RLIMIT_FSIZE)`,
     },
+    seccomp: seccompSupported()
+      ? `a filter for ${process.arch}: nested user namespaces, clone3 (ENOSYS) and ${DENIED_SYSCALLS.length} other system calls refused`
+      : `none: no filter for the architecture ${process.arch}`,
   };
 }
 
 /** Which mechanism enforces the sandbox budgets on this host, and how. Detects (and caches) on first call. */
-export function describeSandboxLimits(limits: SandboxBudgetLimits): SandboxLimitsReport {
-  return report(detect(), limits);
+export function describeSandboxLimits(limits: SandboxBudgetLimits, bwrapPath = "bwrap"): SandboxLimitsReport {
+  return report(detect(), limits, bwrapPath);
 }
 
 export type BudgetViolation =
@@ -202,7 +212,11 @@ function processTree(rootPid: number): number[] {
 }
 
 /** The budgets of one kernel. `sandboxed: false` (unsafe mode) still watches memory and disk from the host. */
-export function createSandboxBudget(limits: SandboxBudgetLimits, workspaceDir: string): SandboxBudget {
+export function createSandboxBudget(
+  limits: SandboxBudgetLimits,
+  workspaceDir: string,
+  bwrapPath = "bwrap",
+): SandboxBudget {
   const detection = detect();
   let cgroup: KernelCgroup | undefined;
   let mechanism = detection;
@@ -213,7 +227,7 @@ export function createSandboxBudget(limits: SandboxBudgetLimits, workspaceDir: s
       mechanism = { mechanism: "rlimit", detail: `cannot create a cgroup: ${(error as Error).message}` };
     }
   }
-  const sandboxReport = report(mechanism, limits);
+  const sandboxReport = report(mechanism, limits, bwrapPath);
   let rootPid: number | undefined;
   let oomMark = 0;
   let diskBaseline = 0;
