@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { lstat, open, readdir, type FileHandle } from "node:fs/promises";
+import { closeSync, constants, lstatSync, openSync, opendirSync, type Dir } from "node:fs";
 
 export interface WorkspaceUsage {
   /** Disk space the files take (allocated blocks, so sparse files count what they really use). */
@@ -11,33 +10,61 @@ export interface WorkspaceUsage {
 
 const DIRECTORY_FLAGS =
   constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Entries handled between two yields to the event loop (a few milliseconds of work at most). */
+const ENTRIES_PER_SLICE = 256;
+
+function openDirectory(path: string): number | undefined {
+  try {
+    return openSync(path, DIRECTORY_FLAGS);
+  } catch {
+    return undefined; // not a directory (any more), or gone: nothing to walk
+  }
+}
 
 /**
  * Measures a directory tree that model code can change while we walk it: every directory is opened without
  * following links and read through its descriptor (`/proc/self/fd/N/name`), so a link swapped in never leads
- * the walk outside the tree. Each inode counts once (hard links). Async: never blocks the event loop.
+ * the walk outside the tree, and a FIFO is never opened. Each inode counts once (hard links). The work is
+ * done in short synchronous slices with a yield to the event loop between them.
  */
 export async function measureWorkspace(root: string, maxEntries = 200_000): Promise<WorkspaceUsage> {
   const seen = new Set<string>();
   const usage: WorkspaceUsage = { bytes: 0, entryCount: 0, incomplete: false };
-  // Depth first, one open descriptor per level.
-  const walk = async (directory: FileHandle): Promise<void> => {
-    const base = `/proc/self/fd/${directory.fd}`;
-    let names: string[];
-    try {
-      names = await readdir(base);
-    } catch {
-      return;
-    }
-    for (const name of names) {
+  const top = openDirectory(root);
+  if (top === undefined) return usage;
+  // Depth first: a stack of open directories, one descriptor per level.
+  const stack: Array<{ fd: number; dir: Dir | undefined }> = [{ fd: top, dir: undefined }];
+  let slice = 0;
+  try {
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const base = `/proc/self/fd/${frame.fd}`;
+      let entry = null;
+      try {
+        frame.dir ??= opendirSync(base);
+        entry = frame.dir.readSync();
+      } catch {
+        entry = null;
+      }
+      if (entry === null) {
+        stack.pop();
+        try {
+          frame.dir?.closeSync();
+        } catch {
+          // already closed
+        }
+        closeSync(frame.fd);
+        continue;
+      }
       if (usage.entryCount >= maxEntries) {
         usage.incomplete = true;
-        return;
+        break;
       }
       usage.entryCount += 1;
+      const path = `${base}/${entry.name}`;
       let stat;
       try {
-        stat = await lstat(`${base}/${name}`);
+        stat = lstatSync(path);
       } catch {
         continue;
       }
@@ -46,30 +73,25 @@ export async function measureWorkspace(root: string, maxEntries = 200_000): Prom
         seen.add(key);
         usage.bytes += stat.blocks * 512;
       }
-      if (!stat.isDirectory()) continue;
-      let child: FileHandle;
-      try {
-        child = await open(`${base}/${name}`, DIRECTORY_FLAGS);
-      } catch {
-        continue; // replaced by something else in the meantime: nothing to walk
+      if (stat.isDirectory()) {
+        const child = openDirectory(path);
+        if (child !== undefined) stack.push({ fd: child, dir: undefined });
       }
-      try {
-        await walk(child);
-      } finally {
-        await child.close();
+      slice += 1;
+      if (slice >= ENTRIES_PER_SLICE) {
+        slice = 0;
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
-  };
-  let top: FileHandle;
-  try {
-    top = await open(root, DIRECTORY_FLAGS);
-  } catch {
-    return usage;
-  }
-  try {
-    await walk(top);
   } finally {
-    await top.close();
+    for (const frame of stack) {
+      try {
+        frame.dir?.closeSync();
+      } catch {
+        // already closed
+      }
+      closeSync(frame.fd);
+    }
   }
   return usage;
 }
