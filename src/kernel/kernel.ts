@@ -18,7 +18,12 @@ import {
   type ResourceLimits,
 } from "./kernel-process.js";
 import { UNSAFE_WARNING } from "./sandbox.js";
-import { createSandboxBudget, type BudgetViolation, type SandboxLimitsReport } from "./sandbox-limits.js";
+import {
+  createSandboxBudget,
+  formatBytes,
+  type BudgetViolation,
+  type SandboxLimitsReport,
+} from "./sandbox-limits.js";
 
 /** How a tool appears inside the kernel: `tools["name"]`, `tools.attr`, positional order and docs. */
 export interface KernelToolSpec {
@@ -376,6 +381,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       const violation = budget.memoryExceeded();
       if (violation) outcome = { kind: "budget", violation };
     }
+    // A child killed by the OOM killer while the program itself finished: say so (the kernel lives on).
+    const memoryNote = settled.kind === "done" ? budget.memoryExceeded() : undefined;
     const diskViolation =
       outcome.kind === "done" ? await budget.checkDisk().catch(() => undefined) : undefined;
     const output = process.takeOutput();
@@ -419,11 +426,17 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         `[The kernel process died during execution (${how}). All kernel state is lost; the next execution starts a fresh kernel.]`,
       );
     }
+    if (memoryNote) {
+      trailer.push(
+        `[A process of the program was killed for exceeding the sandbox memory budget of ${formatBytes(memoryNote.limitBytes)}.]`,
+      );
+    }
     if (diskViolation) {
       if (status === "ok") status = "error";
       trailer.push(`[${diskViolation.message}]`);
     }
-    const budgetExceeded = outcome.kind === "budget" ? outcome.violation.kind : diskViolation?.kind;
+    const budgetExceeded =
+      outcome.kind === "budget" ? outcome.violation.kind : (memoryNote?.kind ?? diskViolation?.kind);
     const composed = composeOutput(
       {
         notes,
