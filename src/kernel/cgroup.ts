@@ -16,6 +16,7 @@ import {
   rmdirSync,
   writeFileSync,
 } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export type CgroupVersion = 1 | 2;
@@ -219,8 +220,11 @@ export interface KernelCgroupBudget {
 /** The cgroup of one kernel. Owned by the kernel: `remove()` at dispose. */
 export interface KernelCgroup {
   readonly name: string;
-  /** Moves a process (all its threads) into the cgroup. */
-  join(pid: number): void;
+  /**
+   * Moves processes (all their threads) into the cgroup. Async: a cgroup migration waits for an RCU grace
+   * period (milliseconds on a busy host), which must not stall the event loop.
+   */
+  join(pids: number[]): Promise<void>;
   /** Whether `pid` is a member (read back from /proc/<pid>/cgroup). */
   contains(pid: number): boolean;
   /** How many processes the OOM killer has killed in this cgroup so far. */
@@ -262,8 +266,10 @@ export function createKernelCgroup(support: CgroupSupport, budget: KernelCgroupB
   }
   return {
     name,
-    join(pid) {
-      for (const directory of directories) writeValue(directory, "cgroup.procs", String(pid));
+    async join(pids) {
+      for (const pid of pids) {
+        for (const directory of directories) await writeFile(join(directory, "cgroup.procs"), String(pid));
+      }
     },
     contains(pid) {
       try {

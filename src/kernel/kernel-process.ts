@@ -59,6 +59,8 @@ export interface KernelProcessOptions {
 const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
 /** The descriptor bwrap reads the seccomp filter from (after the protocol's 3 and 4). */
 const SECCOMP_FD = 5;
+/** The descriptor bwrap writes its JSON info to (`child-pid`: the sandbox's first process). */
+const INFO_FD = 6;
 
 /**
  * One Python process speaking the kernel protocol. Owns the process and its output files; knows nothing
@@ -73,6 +75,11 @@ export class KernelProcess {
   private exited = false;
   /** The host pid of the Python interpreter (inside bwrap it is a child of bwrap). */
   private pythonPid: number | undefined;
+  /**
+   * The first processes of the sandbox as soon as they exist (bwrap and its child, or the interpreter when
+   * unsandboxed): what the kernel's cgroup must hold before any program runs.
+   */
+  readonly firstPids: Promise<number[]>;
 
   constructor(private readonly options: KernelProcessOptions) {
     const stdoutPath = join(options.ioDir, "stdout");
@@ -103,12 +110,14 @@ export class KernelProcess {
           bwrapPath: bwrap,
           ...(sandboxFeatures(bwrap).tmpfsSize ? { tmpBytes: options.limits.tmpBytes } : {}),
           ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+          infoFd: INFO_FD,
         });
         this.child = spawn(command, args, {
-          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe", ...(seccomp ? (["pipe"] as const) : [])],
+          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe", seccomp ? "pipe" : "ignore", "pipe"],
           detached: true,
           ...identity,
         });
+        this.firstPids = readBwrapChildPid(this.child, INFO_FD);
         if (seccomp) {
           // bwrap reads the filter to end of file before it starts the sandbox: a few hundred bytes, one write.
           const filter = (this.child.stdio as unknown as Writable[])[SECCOMP_FD]!;
@@ -128,6 +137,7 @@ export class KernelProcess {
           },
         );
         this.pythonPid = this.child.pid;
+        this.firstPids = Promise.resolve(this.child.pid === undefined ? [] : [this.child.pid]);
       }
     } finally {
       closeSync(appendOut);
@@ -259,6 +269,28 @@ export class KernelProcess {
       this.options.onMessage(message);
     }
   }
+}
+
+/** bwrap's pid and, from its info JSON, its child's; just bwrap's when the info never comes (it exited). */
+function readBwrapChildPid(child: ChildProcess, infoFd: number): Promise<number[]> {
+  const bwrapPid = child.pid;
+  if (bwrapPid === undefined) return Promise.resolve([]);
+  const info = (child.stdio as unknown as Readable[])[infoFd]!;
+  return new Promise((resolve) => {
+    let text = "";
+    const finish = (): void => {
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      resolve(match ? [bwrapPid, Number(match[1])] : [bwrapPid]);
+    };
+    info.setEncoding("utf8");
+    // Read to the end (bwrap closes it after writing): closing early could kill bwrap with SIGPIPE.
+    info.on("data", (chunk: string) => {
+      if (text.length < 4096) text += chunk;
+      if (/"child-pid"\s*:\s*\d+\s*[,}]/.test(text)) finish();
+    });
+    info.on("error", finish);
+    info.on("close", finish);
+  });
 }
 
 export function kernelStartError(reason: string, startupError: string): ProgAgentError {

@@ -285,6 +285,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       },
     });
     current = child;
+    // The cgroup migration overlaps the interpreter's start-up; it is complete before the first program.
+    const joining = child.firstPids.then((pids) => budget.join(pids));
+    joining.catch(() => undefined);
     if (tools.length > 0) child.send({ t: "init", tools });
     const timer = setTimeout(
       () =>
@@ -298,8 +301,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     );
     try {
       await ready;
-      // Before the first program: every process of the sandbox goes into the kernel's cgroup.
-      if (child.child.pid !== undefined) budget.attach(child.child.pid);
+      // Before the first program: every process of the sandbox is in the kernel's cgroup.
+      await joining.catch(() => undefined);
+      if (child.child.pid !== undefined) await budget.attach(child.child.pid);
     } catch (error) {
       child.dispose();
       if (current === child) current = undefined;

@@ -133,10 +133,15 @@ export type BudgetViolation =
 export interface SandboxBudget {
   readonly report: SandboxLimitsReport;
   /**
-   * Puts the kernel's processes (the tree under `rootPid`) under the budgets. Called after the interpreter
-   * reported ready and before the first program is sent, so no model code runs outside.
+   * Starts moving the sandbox's first processes into the kernel's cgroup as soon as they exist, so that the
+   * migration overlaps the interpreter's start-up.
    */
-  attach(rootPid: number): void;
+  join(pids: number[]): Promise<void>;
+  /**
+   * Puts every process of the tree under `rootPid` under the budgets (joining any that `join` missed). Called
+   * after the interpreter reported ready and before the first program is sent, so no model code runs outside.
+   */
+  attach(rootPid: number): Promise<void>;
   /** Watches one execution; `onViolation` is called at most once. Returns the function that stops watching. */
   watch(onViolation: (violation: BudgetViolation) => void): () => void;
   /** Whether the memory budget killed something since `watch` started (a process exit may be an OOM kill). */
@@ -258,13 +263,21 @@ export function createSandboxBudget(
 
   return {
     report: sandboxReport,
-    attach(pid) {
+    async join(pids) {
+      await cgroup?.join(pids);
+    },
+    async attach(pid) {
       rootPid = pid;
       if (!cgroup) return;
-      for (const member of processTree(pid)) cgroup.join(member);
-      for (const member of processTree(pid)) {
-        if (!cgroup.contains(member)) cgroup.join(member);
+      const owned = cgroup;
+      // Nothing in the tree forks before the first program; a second pass confirms every member joined.
+      for (let pass = 0; pass < 2; pass += 1) {
+        const missing = processTree(pid).filter((member) => !owned.contains(member));
+        if (missing.length === 0) return;
+        await owned.join(missing);
       }
+      const missing = processTree(pid).filter((member) => !owned.contains(member));
+      if (missing.length > 0) throw new Error(`processes ${missing.join(", ")} did not join ${owned.name}`);
     },
     watch(onViolation) {
       oomMark = cgroup?.oomKillCount() ?? 0;

@@ -28,6 +28,8 @@ export interface SandboxCommandOptions {
   tmpBytes?: number;
   /** A descriptor number in bwrap from which it reads the compiled seccomp filter. */
   seccompFd?: number;
+  /** A descriptor number to which bwrap writes its JSON info (the sandbox's host pid, `child-pid`). */
+  infoFd?: number;
 }
 
 const sandboxProbes = new Map<string, { ok: true; bwrap: string } | { ok: false; reason: string }>();
@@ -133,6 +135,7 @@ export function buildSandboxCommand(options: SandboxCommandOptions): { command: 
   // The root of the mount namespace is a tmpfs bwrap made; without this the program could write there.
   args.push("--remount-ro", "/");
   if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
+  if (options.infoFd !== undefined) args.push("--info-fd", String(options.infoFd));
   args.push("--clearenv");
   for (const [name, value] of Object.entries(options.environment)) args.push("--setenv", name, value);
   args.push("--", interpreter, ...interpreterFlags(interpreter), SANDBOX_BOOTSTRAP);
