@@ -117,6 +117,28 @@ describe("sandbox budgets", () => {
     });
   }
 
+  for (const mechanism of ["auto", "rlimit"] as const) {
+    it(`counts what /tmp holds against the memory budget (${mechanism})`, async () => {
+      if (mechanism === "rlimit") process.env[SANDBOX_LIMITS_VARIABLE] = "rlimit";
+      const kernel = open({ limits: { ...SMALL, tmpBytes: 1024 * MiB }, timeoutMs: 30_000 });
+      const result = await kernel.execute(
+        [
+          "import time",
+          "chunk = b'x' * (32 * 1024 * 1024)",
+          "for index in range(13):  # files under the per-file limit, 416 MiB together",
+          "    with open(f'/tmp/fill-{index}', 'wb') as handle:",
+          "        handle.write(chunk)",
+          "print('wrote 416 MiB to /tmp')",
+          "time.sleep(20)",
+        ].join("\n"),
+      );
+      expect(result.status).toBe("crashed");
+      expect(result.budgetExceeded).toBe("memory");
+      expect(result.text).toContain("exceeded the sandbox memory budget of 256 MiB");
+      expect((await kernel.execute("import os\nprint(os.listdir('/tmp'))")).stdout).toBe("[]\n");
+    });
+  }
+
   it("fails a program that writes beyond the /tmp budget with ENOSPC", async () => {
     const kernel = open({ limits: { ...SMALL, tmpBytes: 32 * MiB } });
     const result = await kernel.execute(

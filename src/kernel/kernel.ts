@@ -190,7 +190,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   let budget: ReturnType<typeof createSandboxBudget>;
   try {
-    budget = createSandboxBudget(limits, workspaceDir, options.bwrapPath);
+    budget = createSandboxBudget(limits, workspaceDir, options.bwrapPath, sandbox);
   } catch (error) {
     ownDir.dispose();
     throw error;

@@ -4,7 +4,7 @@
  * process (see cgroup.ts); without a usable cgroup the host enforces the memory budget itself by watching the
  * resident memory of the sandbox's process tree while a program runs.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statfsSync } from "node:fs";
 import {
   detectCgroup,
   createKernelCgroup,
@@ -106,7 +106,7 @@ function report(detection: Detection, limits: SandboxBudgetLimits, bwrapPath: st
     enforcement: {
       memory: cgroup
         ? `the kernel's cgroup (${detection.mechanism}) caps all its processes and /tmp at ${formatBytes(limits.memoryBytes)}; an OOM kill ends the program`
-        : `each process is limited to ${formatBytes(limits.memoryBytes)} of address space (RLIMIT_AS) and the host kills the kernel when the resident memory of all its processes exceeds ${formatBytes(limits.memoryBytes)} (checked every 250 ms while a program runs)`,
+        : `each process is limited to ${formatBytes(limits.memoryBytes)} of address space (RLIMIT_AS) and the host kills the kernel when the resident memory of all its processes plus what /tmp holds exceeds ${formatBytes(limits.memoryBytes)} (checked every 250 ms while a program runs)`,
       processes: cgroup
         ? `pids.max ${limits.processes} in the kernel's cgroup`
         : `RLIMIT_NPROC ${limits.processes} when the kernel runs as its own uid, otherwise none`,
@@ -197,6 +197,18 @@ export function processTreeResidentBytes(rootPid: number): number {
   return total;
 }
 
+/** What the sandbox's private /tmp holds, seen through its first process's root (bwrap's child). */
+function sandboxTmpBytes(bwrapPid: number): number {
+  try {
+    const child = readFileSync(`/proc/${bwrapPid}/task/${bwrapPid}/children`, "utf8").trim().split(/\s+/)[0];
+    if (!child) return 0;
+    const stats = statfsSync(`/proc/${child}/root/tmp`);
+    return (stats.blocks - stats.bfree) * stats.bsize;
+  } catch {
+    return 0;
+  }
+}
+
 function processTree(rootPid: number): number[] {
   const pids: number[] = [];
   const queue = [rootPid];
@@ -221,6 +233,7 @@ export function createSandboxBudget(
   limits: SandboxBudgetLimits,
   workspaceDir: string,
   bwrapPath = "bwrap",
+  sandboxed = true,
 ): SandboxBudget {
   const detection = detect();
   let cgroup: KernelCgroup | undefined;
@@ -256,7 +269,8 @@ export function createSandboxBudget(
         : undefined;
     }
     if (rootPid === undefined) return undefined;
-    return processTreeResidentBytes(rootPid) > limits.memoryBytes
+    const used = processTreeResidentBytes(rootPid) + (sandboxed ? sandboxTmpBytes(rootPid) : 0);
+    return used > limits.memoryBytes
       ? memoryViolation(limits.memoryBytes, "measured by the host")
       : undefined;
   };
