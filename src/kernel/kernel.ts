@@ -21,6 +21,7 @@ import { UNSAFE_WARNING } from "./sandbox.js";
 import {
   createSandboxBudget,
   formatBytes,
+  SANDBOX_LIMITS_VARIABLE,
   type BudgetViolation,
   type SandboxLimitsReport,
 } from "./sandbox-limits.js";
@@ -118,6 +119,7 @@ export const RESTART_NOTE =
 const BOOTSTRAP_SOURCE = fileURLToPath(new URL("./python/bootstrap.py", import.meta.url));
 let bootstrapDir: TempDir | undefined;
 let uidCounter = 0;
+let warnedAboutFallback = false;
 
 /** A world-readable copy of the bootstrap, so that a sandbox user can read it wherever the package lives. */
 function bootstrapPath(parent: string): string {
@@ -194,6 +196,16 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   } catch (error) {
     ownDir.dispose();
     throw error;
+  }
+  if (
+    budget.report.mechanism === "rlimit" &&
+    !warnedAboutFallback &&
+    process.env[SANDBOX_LIMITS_VARIABLE] !== "rlimit"
+  ) {
+    warnedAboutFallback = true;
+    warn(
+      `[sandbox] ${budget.report.detail}. Memory and process budgets are enforced by rlimits and a host-side watch instead (see \`progagent sandbox\`).`,
+    );
   }
   const timeoutMs = options.timeoutMs ?? 60_000;
   const graceMs = options.interruptGraceMs ?? 2_000;
