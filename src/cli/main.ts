@@ -4,6 +4,7 @@ import { ProgAgentError, errorMessage, exitCodeForError } from "../core/index.js
 import { registerEnvServe } from "./commands/env-serve.js";
 import { registerEval } from "./commands/eval.js";
 import { registerRollout } from "./commands/rollout.js";
+import { registerSandbox } from "./commands/sandbox.js";
 import { registerServe } from "./commands/serve.js";
 import { registerTasks } from "./commands/tasks.js";
 
@@ -19,6 +20,7 @@ registerTasks(program);
 registerEnvServe(program);
 registerEval(program);
 registerRollout(program);
+registerSandbox(program);
 
 try {
   await program.parseAsync(process.argv);

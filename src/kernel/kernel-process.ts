@@ -8,8 +8,10 @@ import {
   buildSandboxCommand,
   interpreterFlags,
   sandboxEnvironment,
+  sandboxFeatures,
 } from "./sandbox.js";
 import { idmappedLaunchCommand, setidFilterLaunchCommand, type KernelIdentity } from "./workspace-mount.js";
+import { hostSeccompFilter, seccompSupported } from "./seccomp.js";
 
 /** A message from the Python side of the protocol. */
 export type KernelMessage =
@@ -29,11 +31,17 @@ export type KernelMessage =
     };
 
 export interface ResourceLimits {
+  /** The sandbox's memory budget: all its processes and its /tmp together (also each process's RLIMIT_AS). */
   memoryBytes: number;
+  /** Processes and threads of the sandbox together. */
   processes: number;
   fileSizeBytes: number;
   cpuSeconds: number;
   openFiles: number;
+  /** The workspace's disk budget. */
+  diskBytes: number;
+  /** Size of the private /tmp (a tmpfs in RAM, so it counts against `memoryBytes` too). */
+  tmpBytes: number;
 }
 
 export interface KernelProcessOptions {
@@ -55,6 +63,10 @@ export interface KernelProcessOptions {
 }
 
 const MAX_CAPTURE_BYTES = 16 * 1024 * 1024;
+/** The descriptor bwrap reads the seccomp filter from (after the protocol's 3 and 4). */
+const SECCOMP_FD = 5;
+/** The descriptor bwrap writes its JSON info to (`child-pid`: the sandbox's first process). */
+const INFO_FD = 6;
 
 /**
  * One Python process speaking the kernel protocol. Owns the process and its output files; knows nothing
@@ -69,6 +81,11 @@ export class KernelProcess {
   private exited = false;
   /** The host pid of the Python interpreter (inside bwrap it is a child of bwrap). */
   private pythonPid: number | undefined;
+  /**
+   * The first processes of the sandbox as soon as they exist (bwrap and its child, or the interpreter when
+   * unsandboxed): what the kernel's cgroup must hold before any program runs.
+   */
+  readonly firstPids: Promise<number[]>;
 
   constructor(private readonly options: KernelProcessOptions) {
     const stdoutPath = join(options.ioDir, "stdout");
@@ -81,7 +98,7 @@ export class KernelProcess {
       PROGAGENT_LIMITS: JSON.stringify({
         memory_bytes: options.limits.memoryBytes,
         processes: options.identity === undefined ? 0 : options.limits.processes,
-        file_size_bytes: options.limits.fileSizeBytes,
+        file_size_bytes: Math.min(options.limits.fileSizeBytes, options.limits.diskBytes),
         cpu_seconds: options.limits.cpuSeconds,
         open_files: options.limits.openFiles,
       }),
@@ -89,18 +106,29 @@ export class KernelProcess {
     try {
       if (options.sandbox) {
         const bwrap = assertSandboxAvailable(options.bwrapPath);
+        const seccomp = seccompSupported();
         const { command, args } = buildSandboxCommand({
           interpreter: options.interpreter,
           workspaceDir: options.identity?.stageDir ?? options.workspaceDir,
           bootstrapPath: options.bootstrapPath,
           environment,
           bwrapPath: bwrap,
+          ...(sandboxFeatures(bwrap).tmpfsSize ? { tmpBytes: options.limits.tmpBytes } : {}),
+          ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+          infoFd: INFO_FD,
         });
         const launch = launchAsIdentity(options, command, args);
         this.child = spawn(launch.command, launch.args, {
-          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
+          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe", seccomp ? "pipe" : "ignore", "pipe"],
           detached: true,
         });
+        this.firstPids = readBwrapChildPid(this.child, INFO_FD);
+        if (seccomp) {
+          // bwrap reads the filter to end of file before it starts the sandbox: a few hundred bytes, one write.
+          const filter = (this.child.stdio as unknown as Writable[])[SECCOMP_FD]!;
+          filter.on("error", () => undefined);
+          filter.end(hostSeccompFilter());
+        }
       } else {
         this.child = spawn(
           options.interpreter,
@@ -113,6 +141,7 @@ export class KernelProcess {
           },
         );
         this.pythonPid = this.child.pid;
+        this.firstPids = Promise.resolve(this.child.pid === undefined ? [] : [this.child.pid]);
       }
     } finally {
       closeSync(appendOut);
@@ -264,6 +293,28 @@ function launchAsIdentity(
     { command, args },
     { interpreter: options.interpreter, workspaceDir: options.workspaceDir, identity: options.identity },
   );
+}
+
+/** bwrap's pid and, from its info JSON, its child's; just bwrap's when the info never comes (it exited). */
+function readBwrapChildPid(child: ChildProcess, infoFd: number): Promise<number[]> {
+  const bwrapPid = child.pid;
+  if (bwrapPid === undefined) return Promise.resolve([]);
+  const info = (child.stdio as unknown as Readable[])[infoFd]!;
+  return new Promise((resolve) => {
+    let text = "";
+    const finish = (): void => {
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      resolve(match ? [bwrapPid, Number(match[1])] : [bwrapPid]);
+    };
+    info.setEncoding("utf8");
+    // Read to the end (bwrap closes it after writing): closing early could kill bwrap with SIGPIPE.
+    info.on("data", (chunk: string) => {
+      if (text.length < 4096) text += chunk;
+      if (/"child-pid"\s*:\s*\d+\s*[,}]/.test(text)) finish();
+    });
+    info.on("error", finish);
+    info.on("close", finish);
+  });
 }
 
 export function kernelStartError(reason: string, startupError: string): ProgAgentError {

@@ -24,6 +24,13 @@ import {
   probeIdmappedWorkspace,
   type KernelIdentity,
 } from "./workspace-mount.js";
+import {
+  createSandboxBudget,
+  formatBytes,
+  SANDBOX_LIMITS_VARIABLE,
+  type BudgetViolation,
+  type SandboxLimitsReport,
+} from "./sandbox-limits.js";
 
 /** How a tool appears inside the kernel: `tools["name"]`, `tools.attr`, positional order and docs. */
 export interface KernelToolSpec {
@@ -84,6 +91,8 @@ export interface ExecutionResult {
   kernelRestarted: boolean;
   /** For a command (runCommand): the program's exit code, or null when it did not exit by itself. */
   exitCode?: number | null;
+  /** Set when the program exceeded a sandbox budget (the text says which and by how much). */
+  budgetExceeded?: BudgetViolation["kind"];
 }
 
 export interface ExecuteOptions {
@@ -93,6 +102,8 @@ export interface ExecuteOptions {
 
 export interface Kernel {
   readonly workspaceDir: string;
+  /** The sandbox budgets of this kernel and the mechanism that enforces them. */
+  readonly sandboxLimits: SandboxLimitsReport;
   /** Starts the interpreter now instead of on first execution. */
   start(): Promise<void>;
   setTools(tools: KernelToolSpec[], handler: KernelToolHandler): void;
@@ -113,6 +124,8 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   fileSizeBytes: 256 * 1024 ** 2,
   cpuSeconds: 3600,
   openFiles: 1024,
+  diskBytes: 4 * 1024 ** 3,
+  tmpBytes: 1024 ** 3,
 };
 
 export const RESTART_NOTE =
@@ -121,6 +134,7 @@ export const RESTART_NOTE =
 const BOOTSTRAP_SOURCE = fileURLToPath(new URL("./python/bootstrap.py", import.meta.url));
 let bootstrapDir: TempDir | undefined;
 const identityWarnings = new Set<string>();
+let warnedAboutFallback = false;
 
 /** A world-readable copy of the bootstrap, so that a sandbox user can read it wherever the package lives. */
 function bootstrapPath(parent: string): string {
@@ -187,7 +201,8 @@ interface PendingExecution {
 type ExecutionOutcome =
   | { kind: "done"; message: Extract<KernelMessage, { t: "done" }> }
   | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: "killed" };
+  | { kind: "killed" }
+  | { kind: "budget"; violation: BudgetViolation };
 
 /** Creates a persistent, sandboxed Python kernel. Nothing starts until start() or the first execute(). */
 export function createKernel(options: KernelOptions = {}): Kernel {
@@ -213,6 +228,23 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   }
   const identity = kernelIdentity(sandbox, workspaceDir, stageDir, interpreter, warn);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  let budget: ReturnType<typeof createSandboxBudget>;
+  try {
+    budget = createSandboxBudget(limits, workspaceDir, options.bwrapPath, sandbox);
+  } catch (error) {
+    ownDir.dispose();
+    throw error;
+  }
+  if (
+    budget.report.mechanism === "rlimit" &&
+    !warnedAboutFallback &&
+    process.env[SANDBOX_LIMITS_VARIABLE] !== "rlimit"
+  ) {
+    warnedAboutFallback = true;
+    warn(
+      `[sandbox] ${budget.report.detail}. Memory and process budgets are enforced by rlimits and a host-side watch instead (see \`progagent sandbox\`).`,
+    );
+  }
   const timeoutMs = options.timeoutMs ?? 60_000;
   const graceMs = options.interruptGraceMs ?? 2_000;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
@@ -298,6 +330,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       },
     });
     current = child;
+    // The cgroup migration overlaps the interpreter's start-up; it is complete before the first program.
+    const joining = child.firstPids.then((pids) => budget.join(pids));
+    joining.catch(() => undefined);
     if (tools.length > 0) child.send({ t: "init", tools });
     const timer = setTimeout(
       () =>
@@ -311,10 +346,14 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     );
     try {
       await ready;
+      // Before the first program: every process of the sandbox is in the kernel's cgroup.
+      await joining.catch(() => undefined);
+      if (child.child.pid !== undefined) await budget.attach(child.child.pid);
     } catch (error) {
       child.dispose();
       if (current === child) current = undefined;
-      throw error;
+      if (error instanceof ProgAgentError) throw error;
+      throw kernelStartError(`could not apply the sandbox budgets: ${errorMessage(error)}`, "");
     } finally {
       clearTimeout(timer);
     }
@@ -347,9 +386,10 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     executionId += 1;
     const controller = new AbortController();
     let timedOut = false;
+    let stopWatching: () => void = () => undefined;
     let interruptTimer: NodeJS.Timeout | undefined;
     let killTimer: NodeJS.Timeout | undefined;
-    const outcome = await new Promise<ExecutionOutcome>((resolve) => {
+    const settled = await new Promise<ExecutionOutcome>((resolve) => {
       const execution: PendingExecution = {
         id: executionId,
         controller,
@@ -377,10 +417,28 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         interrupt();
       }, limitMs);
       executeOptions.signal?.addEventListener("abort", interrupt, { once: true });
+      stopWatching = budget.watch((violation) => {
+        if (pending !== execution) return;
+        process.kill();
+        if (current === process) current = undefined;
+        lostState = true;
+        execution.settle({ kind: "budget", violation });
+      });
       process.send({ ...request, id: executionId });
     });
+    stopWatching();
     clearTimeout(interruptTimer);
     clearTimeout(killTimer);
+    let outcome = settled;
+    if (settled.kind === "exited") {
+      // An OOM kill of the whole sandbox arrives as an exit; the cgroup says whether the budget did it.
+      const violation = budget.memoryExceeded();
+      if (violation) outcome = { kind: "budget", violation };
+    }
+    // A child killed by the OOM killer while the program itself finished: say so (the kernel lives on).
+    const memoryNote = settled.kind === "done" ? budget.memoryExceeded() : undefined;
+    const diskViolation =
+      outcome.kind === "done" ? await budget.checkDisk().catch(() => undefined) : undefined;
     const output = process.takeOutput();
     if (outcome.kind !== "done") process.dispose();
     const seconds = Math.round(limitMs / 100) / 10;
@@ -410,6 +468,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       } else {
         status = error ? "error" : "ok";
       }
+    } else if (outcome.kind === "budget") {
+      status = "crashed";
+      trailer.push(`[${outcome.violation.message}]`);
     } else if (outcome.kind === "killed") {
       status = "killed";
       trailer.push(
@@ -425,6 +486,17 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         `[The kernel process died during execution (${how}). All kernel state is lost; the next execution starts a fresh kernel.]`,
       );
     }
+    if (memoryNote) {
+      trailer.push(
+        `[A process of the program was killed for exceeding the sandbox memory budget of ${formatBytes(memoryNote.limitBytes)}.]`,
+      );
+    }
+    if (diskViolation) {
+      if (status === "ok") status = "error";
+      trailer.push(`[${diskViolation.message}]`);
+    }
+    const budgetExceeded =
+      outcome.kind === "budget" ? outcome.violation.kind : (memoryNote?.kind ?? diskViolation?.kind);
     const composed = composeOutput(
       {
         notes,
@@ -450,6 +522,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       ...(isCommand
         ? { exitCode: outcome.kind === "done" ? (outcome.message.exit_code ?? null) : null }
         : {}),
+      ...(budgetExceeded === undefined ? {} : { budgetExceeded }),
     };
   };
 
@@ -472,11 +545,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       process.dispose();
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     }
+    await budget.dispose();
     ownDir.dispose();
   };
 
   return {
     workspaceDir,
+    sandboxLimits: budget.report,
     start: async () => {
       await ensureProcess();
     },

@@ -24,6 +24,12 @@ export interface SandboxCommandOptions {
   bootstrapPath: string;
   environment: Record<string, string>;
   bwrapPath?: string;
+  /** Size of the private /tmp tmpfs (needs bwrap >= 0.6 for `--size`; unbounded otherwise). */
+  tmpBytes?: number;
+  /** A descriptor number in bwrap from which it reads the compiled seccomp filter. */
+  seccompFd?: number;
+  /** A descriptor number to which bwrap writes its JSON info (the sandbox's host pid, `child-pid`). */
+  infoFd?: number;
 }
 
 const sandboxProbes = new Map<string, { ok: true; bwrap: string } | { ok: false; reason: string }>();
@@ -53,6 +59,19 @@ export function assertSandboxAvailable(bwrapPath = "bwrap"): string {
     });
   }
   return probe.bwrap;
+}
+
+const featureProbes = new Map<string, { tmpfsSize: boolean }>();
+
+/** Options this bwrap understands (from its --help): `--size` for tmpfs came with bubblewrap 0.6. */
+export function sandboxFeatures(bwrapPath: string): { tmpfsSize: boolean } {
+  let features = featureProbes.get(bwrapPath);
+  if (!features) {
+    const result = spawnSync(bwrapPath, ["--help"], { encoding: "utf8", timeout: 10_000 });
+    features = { tmpfsSize: /--size\b/.test(`${result.stdout ?? ""}${result.stderr ?? ""}`) };
+    featureProbes.set(bwrapPath, features);
+  }
+  return features;
 }
 
 /**
@@ -108,11 +127,15 @@ export function buildSandboxCommand(options: SandboxCommandOptions): { command: 
   for (const name of ["/usr/lib/node_modules", "/usr/local/lib/node_modules"]) {
     if (existsSync(name)) args.push("--tmpfs", name);
   }
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev");
+  if (options.tmpBytes !== undefined) args.push("--size", String(options.tmpBytes));
+  args.push("--tmpfs", "/tmp");
   args.push("--bind", options.workspaceDir, SANDBOX_WORKSPACE, "--chdir", SANDBOX_WORKSPACE);
   args.push("--ro-bind", options.bootstrapPath, SANDBOX_BOOTSTRAP);
   // The root of the mount namespace is a tmpfs bwrap made; without this the program could write there.
   args.push("--remount-ro", "/");
+  if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
+  if (options.infoFd !== undefined) args.push("--info-fd", String(options.infoFd));
   args.push("--clearenv");
   for (const [name, value] of Object.entries(options.environment)) args.push("--setenv", name, value);
   args.push("--", interpreter, ...interpreterFlags(interpreter), SANDBOX_BOOTSTRAP);

@@ -75,6 +75,17 @@ def _move_fd(fd, target):
 
 _command_fd = _move_fd(COMMAND_FD, 1021)
 _reply_fd = _move_fd(REPLY_FD, 1022)
+
+
+def _close_inherited():
+    # Whoever launched the host may have left descriptors open (not close-on-exec); bwrap passes them on.
+    # The program gets 0, 1, 2 and nothing else of ours (the protocol descriptors are above).
+    limit = max(os.sysconf("SC_OPEN_MAX"), _reply_fd + 1)
+    os.closerange(3, _command_fd)
+    os.closerange(_reply_fd + 1, limit)
+
+
+_close_inherited()
 _command_buffer = b""
 
 

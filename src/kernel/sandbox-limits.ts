@@ -1,0 +1,347 @@
+/**
+ * Whole-sandbox budgets: one memory budget for all of a kernel's processes and its tmpfs /tmp, one process
+ * budget, a disk budget for the workspace and a size for /tmp. The mechanism is detected once per host
+ * process (see cgroup.ts); without a usable cgroup the host enforces the memory budget itself by watching the
+ * resident memory of the sandbox's process tree while a program runs.
+ */
+import { readFileSync, readdirSync, statfsSync } from "node:fs";
+import {
+  detectCgroup,
+  createKernelCgroup,
+  sweepStaleCgroups,
+  type CgroupSupport,
+  type KernelCgroup,
+} from "./cgroup.js";
+import { sandboxFeatures } from "./sandbox.js";
+import { DENIED_SYSCALLS, seccompSupported } from "./seccomp.js";
+import { measureWorkspace } from "./workspace-usage.js";
+
+export type SandboxLimitMechanism = "cgroup-v2" | "cgroup-v1" | "rlimit";
+
+/** The budgets a sandbox gets. All sizes in bytes. */
+export interface SandboxBudgetLimits {
+  /** All processes of the sandbox together, including what its /tmp holds. */
+  memoryBytes: number;
+  /** Processes and threads of the sandbox together. */
+  processes: number;
+  /** What the workspace may hold. */
+  diskBytes: number;
+  /** Size of the sandbox's private /tmp (a tmpfs: it also counts against `memoryBytes`). */
+  tmpBytes: number;
+}
+
+/** What `describeSandboxLimits` and `Kernel.sandboxLimits` report. */
+export interface SandboxLimitsReport extends SandboxBudgetLimits {
+  mechanism: SandboxLimitMechanism;
+  /** Where the cgroups live, or why no cgroup is used. */
+  detail: string;
+  /** The directories that hold the kernels' cgroups (`k-<host pid>-<n>`); empty without a cgroup. */
+  cgroupParents: string[];
+  /** How each budget is enforced under this mechanism, in words. */
+  enforcement: { memory: string; processes: string; tmp: string; disk: string };
+  /** The system-call filter bwrap loads (see seccomp.ts), or why there is none. */
+  seccomp: string;
+}
+
+/** `PROGAGENT_SANDBOX_LIMITS=rlimit` forces the fallback (e.g. when the host's cgroups misbehave). */
+export const SANDBOX_LIMITS_VARIABLE = "PROGAGENT_SANDBOX_LIMITS";
+
+interface Detection {
+  mechanism: SandboxLimitMechanism;
+  support?: CgroupSupport;
+  detail: string;
+}
+
+const detections = new Map<string, Detection>();
+
+function detect(): Detection {
+  const requested = process.env[SANDBOX_LIMITS_VARIABLE] ?? "auto";
+  let detection = detections.get(requested);
+  if (detection) return detection;
+  if (requested === "rlimit") {
+    detection = { mechanism: "rlimit", detail: `${SANDBOX_LIMITS_VARIABLE}=rlimit` };
+  } else {
+    let result: ReturnType<typeof detectCgroup>;
+    try {
+      result = detectCgroup();
+    } catch (error) {
+      result = { ok: false, reason: `cgroup detection failed: ${(error as Error).message}` };
+    }
+    if (result.ok) {
+      sweepStaleCgroups(result.support);
+      detection = {
+        mechanism: result.support.version === 2 ? "cgroup-v2" : "cgroup-v1",
+        support: result.support,
+        detail: result.support.detail,
+      };
+    } else {
+      detection = { mechanism: "rlimit", detail: `no usable cgroup: ${result.reason}` };
+    }
+  }
+  detections.set(requested, detection);
+  return detection;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1 && value % 1024 === 0) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value} ${units[unit]}`;
+}
+
+function report(detection: Detection, limits: SandboxBudgetLimits, bwrapPath: string): SandboxLimitsReport {
+  const cgroup = detection.mechanism !== "rlimit";
+  const sizedTmp = sandboxFeatures(bwrapPath).tmpfsSize;
+  return {
+    mechanism: detection.mechanism,
+    detail: detection.detail,
+    cgroupParents: detection.support
+      ? [...new Set([detection.support.parents.memory, detection.support.parents.pids])]
+      : [],
+    ...limits,
+    enforcement: {
+      memory: cgroup
+        ? `the kernel's cgroup (${detection.mechanism}) caps all its processes and /tmp at ${formatBytes(limits.memoryBytes)}; an OOM kill ends the program`
+        : `each process is limited to ${formatBytes(limits.memoryBytes)} of address space (RLIMIT_AS) and the host kills the kernel when the resident memory of all its processes plus what /tmp holds exceeds ${formatBytes(limits.memoryBytes)} (checked every 250 ms while a program runs)`,
+      processes: cgroup
+        ? `pids.max ${limits.processes} in the kernel's cgroup`
+        : `RLIMIT_NPROC ${limits.processes} when the kernel runs as its own uid, otherwise none`,
+      tmp: sizedTmp
+        ? `a tmpfs of ${formatBytes(limits.tmpBytes)} (writes beyond fail with ENOSPC)`
+        : `an unsized tmpfs (this bwrap has no --size, which came with 0.6), bounded only by the memory budget${cgroup ? "" : " per writing process"}`,
+      disk: `the host measures the workspace every second while a program runs and after it; beyond ${formatBytes(limits.diskBytes)} the program fails; no single file may exceed it (RLIMIT_FSIZE)`,
+    },
+    seccomp: seccompSupported()
+      ? `a filter for ${process.arch}: nested user namespaces, clone3 (ENOSYS) and ${DENIED_SYSCALLS.length} other system calls refused`
+      : `none: no filter for the architecture ${process.arch}`,
+  };
+}
+
+/** Which mechanism enforces the sandbox budgets on this host, and how. Detects (and caches) on first call. */
+export function describeSandboxLimits(limits: SandboxBudgetLimits, bwrapPath = "bwrap"): SandboxLimitsReport {
+  return report(detect(), limits, bwrapPath);
+}
+
+export type BudgetViolation =
+  | { kind: "memory"; limitBytes: number; message: string }
+  | { kind: "disk"; limitBytes: number; usedBytes: number; message: string };
+
+export interface SandboxBudget {
+  readonly report: SandboxLimitsReport;
+  /**
+   * Starts moving the sandbox's first processes into the kernel's cgroup as soon as they exist, so that the
+   * migration overlaps the interpreter's start-up.
+   */
+  join(pids: number[]): Promise<void>;
+  /**
+   * Puts every process of the tree under `rootPid` under the budgets (joining any that `join` missed). Called
+   * after the interpreter reported ready and before the first program is sent, so no model code runs outside.
+   */
+  attach(rootPid: number): Promise<void>;
+  /** Watches one execution; `onViolation` is called at most once. Returns the function that stops watching. */
+  watch(onViolation: (violation: BudgetViolation) => void): () => void;
+  /** Whether the memory budget killed something since `watch` started (a process exit may be an OOM kill). */
+  memoryExceeded(): BudgetViolation | undefined;
+  /** The workspace check after an execution: a violation when it grew beyond the disk budget. */
+  checkDisk(): Promise<BudgetViolation | undefined>;
+  /** Removes the kernel's cgroup (after its processes are gone). */
+  dispose(): Promise<void>;
+}
+
+const MEMORY_POLL_MS = 250;
+const DISK_POLL_MS = 1_000;
+const MAX_TREE_PROCESSES = 4096;
+
+function memoryViolation(limitBytes: number, how: string): BudgetViolation {
+  return {
+    kind: "memory",
+    limitBytes,
+    message: `The program exceeded the sandbox memory budget of ${formatBytes(limitBytes)} (all its processes and /tmp together; ${how}), so the kernel was stopped. All kernel state is lost; the next execution starts a fresh kernel. Use less memory: process data in chunks, or free large objects.`,
+  };
+}
+
+function diskViolation(limitBytes: number, usedBytes: number): BudgetViolation {
+  return {
+    kind: "disk",
+    limitBytes,
+    usedBytes,
+    message: `The workspace holds ${formatBytes(usedBytes)}, over its disk budget of ${formatBytes(limitBytes)}. Delete files you do not need.`,
+  };
+}
+
+/** Resident memory of a process tree, from /proc (the fallback when there is no cgroup). */
+export function processTreeResidentBytes(rootPid: number): number {
+  let total = 0;
+  const queue = [rootPid];
+  const seen = new Set<number>();
+  while (queue.length > 0 && seen.size < MAX_TREE_PROCESSES) {
+    const pid = queue.shift()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+      if (match) total += Number(match[1]) * 1024;
+      for (const task of readdirSync(`/proc/${pid}/task`)) {
+        const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+        if (children) for (const child of children.split(/\s+/)) queue.push(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
+}
+
+/** What the sandbox's private /tmp holds, seen through its first process's root (bwrap's child). */
+function sandboxTmpBytes(bwrapPid: number): number {
+  try {
+    const child = readFileSync(`/proc/${bwrapPid}/task/${bwrapPid}/children`, "utf8").trim().split(/\s+/)[0];
+    if (!child) return 0;
+    const stats = statfsSync(`/proc/${child}/root/tmp`);
+    return (stats.blocks - stats.bfree) * stats.bsize;
+  } catch {
+    return 0;
+  }
+}
+
+function processTree(rootPid: number): number[] {
+  const pids: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0 && pids.length < MAX_TREE_PROCESSES) {
+    const pid = queue.shift()!;
+    if (pids.includes(pid)) continue;
+    pids.push(pid);
+    try {
+      for (const task of readdirSync(`/proc/${pid}/task`)) {
+        const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+        if (children) for (const child of children.split(/\s+/)) queue.push(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
+
+/** The budgets of one kernel. `sandboxed: false` (unsafe mode) still watches memory and disk from the host. */
+export function createSandboxBudget(
+  limits: SandboxBudgetLimits,
+  workspaceDir: string,
+  bwrapPath = "bwrap",
+  sandboxed = true,
+): SandboxBudget {
+  const detection = detect();
+  let cgroup: KernelCgroup | undefined;
+  let mechanism = detection;
+  if (detection.support) {
+    try {
+      cgroup = createKernelCgroup(detection.support, limits);
+    } catch (error) {
+      mechanism = { mechanism: "rlimit", detail: `cannot create a cgroup: ${(error as Error).message}` };
+    }
+  }
+  const sandboxReport = report(mechanism, limits, bwrapPath);
+  let rootPid: number | undefined;
+  let oomMark = 0;
+  let diskBaseline = 0;
+
+  const measure = async (): Promise<number> => (await measureWorkspace(workspaceDir)).bytes;
+  const diskCheck = async (): Promise<BudgetViolation | undefined> => {
+    const used = await measure();
+    if (used > limits.diskBytes && used > diskBaseline) {
+      diskBaseline = used;
+      return diskViolation(limits.diskBytes, used);
+    }
+    // Cleaning up below the budget re-arms the check; staying above it after a violation does not fire again.
+    diskBaseline = used > limits.diskBytes ? used : 0;
+    return undefined;
+  };
+
+  const memoryExceeded = (): BudgetViolation | undefined => {
+    if (cgroup) {
+      return cgroup.oomKillCount() > oomMark
+        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit")
+        : undefined;
+    }
+    if (rootPid === undefined) return undefined;
+    const used = processTreeResidentBytes(rootPid) + (sandboxed ? sandboxTmpBytes(rootPid) : 0);
+    return used > limits.memoryBytes
+      ? memoryViolation(limits.memoryBytes, "measured by the host")
+      : undefined;
+  };
+
+  return {
+    report: sandboxReport,
+    async join(pids) {
+      await cgroup?.join(pids);
+    },
+    async attach(pid) {
+      rootPid = pid;
+      if (!cgroup) return;
+      const owned = cgroup;
+      // Nothing in the tree forks before the first program; a second pass confirms every member joined.
+      for (let pass = 0; pass < 2; pass += 1) {
+        const missing = processTree(pid).filter((member) => !owned.contains(member));
+        if (missing.length === 0) return;
+        await owned.join(missing);
+      }
+      const missing = processTree(pid).filter((member) => !owned.contains(member));
+      if (missing.length > 0) throw new Error(`processes ${missing.join(", ")} did not join ${owned.name}`);
+    },
+    watch(onViolation) {
+      oomMark = cgroup?.oomKillCount() ?? 0;
+      let stopped = false;
+      let diskBusy = false;
+      const report = (violation: BudgetViolation): void => {
+        if (stopped) return;
+        stop();
+        onViolation(violation);
+      };
+      const memoryTimer = setInterval(() => {
+        const violation = memoryExceeded();
+        if (violation) report(violation);
+      }, MEMORY_POLL_MS);
+      const diskTimer = setInterval(() => {
+        if (diskBusy) return;
+        diskBusy = true;
+        diskCheck()
+          .then((violation) => {
+            if (violation) report(violation);
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            diskBusy = false;
+          });
+      }, DISK_POLL_MS);
+      memoryTimer.unref();
+      diskTimer.unref();
+      const stop = (): void => {
+        stopped = true;
+        clearInterval(memoryTimer);
+        clearInterval(diskTimer);
+      };
+      return stop;
+    },
+    memoryExceeded: () =>
+      cgroup && cgroup.oomKillCount() > oomMark
+        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit")
+        : undefined,
+    checkDisk: diskCheck,
+    async dispose() {
+      if (!cgroup) return;
+      const owned = cgroup;
+      cgroup = undefined;
+      // Killed processes leave their cgroup a moment after the signal: retry for about two seconds.
+      for (const delayMs of [2, 5, 10, 20, 40, ...Array<number>(19).fill(100)]) {
+        if (owned.remove()) return;
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      owned.remove();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { closeSync, constants, lstatSync, openSync, opendirSync, type Dir } from "node:fs";
+
+export interface WorkspaceUsage {
+  /** Disk space the files take (allocated blocks, so sparse files count what they really use). */
+  bytes: number;
+  entryCount: number;
+  /** The walk stopped at `maxEntries`: `bytes` is a lower bound. */
+  incomplete: boolean;
+}
+
+const DIRECTORY_FLAGS =
+  constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Entries handled between two yields to the event loop (a few milliseconds of work at most). */
+const ENTRIES_PER_SLICE = 256;
+
+function openDirectory(path: string): number | undefined {
+  try {
+    return openSync(path, DIRECTORY_FLAGS);
+  } catch {
+    return undefined; // not a directory (any more), or gone: nothing to walk
+  }
+}
+
+/**
+ * Measures a directory tree that model code can change while we walk it: every directory is opened without
+ * following links and read through its descriptor (`/proc/self/fd/N/name`), so a link swapped in never leads
+ * the walk outside the tree, and a FIFO is never opened. Each inode counts once (hard links). The work is
+ * done in short synchronous slices with a yield to the event loop between them.
+ */
+export async function measureWorkspace(root: string, maxEntries = 200_000): Promise<WorkspaceUsage> {
+  const seen = new Set<string>();
+  const usage: WorkspaceUsage = { bytes: 0, entryCount: 0, incomplete: false };
+  const top = openDirectory(root);
+  if (top === undefined) return usage;
+  // Depth first: a stack of open directories, one descriptor per level.
+  const stack: Array<{ fd: number; dir: Dir | undefined }> = [{ fd: top, dir: undefined }];
+  let slice = 0;
+  try {
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const base = `/proc/self/fd/${frame.fd}`;
+      let entry = null;
+      try {
+        frame.dir ??= opendirSync(base);
+        entry = frame.dir.readSync();
+      } catch {
+        entry = null;
+      }
+      if (entry === null) {
+        stack.pop();
+        try {
+          frame.dir?.closeSync();
+        } catch {
+          // already closed
+        }
+        closeSync(frame.fd);
+        continue;
+      }
+      if (usage.entryCount >= maxEntries) {
+        usage.incomplete = true;
+        break;
+      }
+      usage.entryCount += 1;
+      const path = `${base}/${entry.name}`;
+      let stat;
+      try {
+        stat = lstatSync(path);
+      } catch {
+        continue;
+      }
+      const key = `${stat.dev}:${stat.ino}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        usage.bytes += stat.blocks * 512;
+      }
+      if (stat.isDirectory()) {
+        const child = openDirectory(path);
+        if (child !== undefined) stack.push({ fd: child, dir: undefined });
+      }
+      slice += 1;
+      if (slice >= ENTRIES_PER_SLICE) {
+        slice = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  } finally {
+    for (const frame of stack) {
+      try {
+        frame.dir?.closeSync();
+      } catch {
+        // already closed
+      }
+      closeSync(frame.fd);
+    }
+  }
+  return usage;
+}
