@@ -107,6 +107,30 @@ describe("episodes", () => {
     expect(verdict.error).toContain("verifier bug");
   });
 
+  it("let the verifier read the files a program wrote (the kernel ends, its workspace stays until dispose)", async () => {
+    const report = defineTask({
+      ...tinyTask,
+      id: "tiny.report",
+      workspaceWrite: true,
+      verify: ({ final }) => [
+        {
+          id: "report",
+          passed: final.readFile("out/report.txt") === "42\n",
+          message: `report.txt holds ${JSON.stringify(final.readFile("out/report.txt"))}`,
+        },
+      ],
+    });
+    await using episode = await createEpisode(report, "v0", 0, { cacheDir: cacheRoot, withKernel: true });
+    const written = await episode.execute(
+      "import os\nos.makedirs('out', exist_ok=True)\nopen('out/report.txt', 'w').write('42\\n')",
+    );
+    expect(written.status).toBe("ok");
+    const verdict = await episode.finish("");
+    expect(verdict.checks[0]?.message).toBe('report.txt holds "42\\n"');
+    expect(verdict.reward).toBe(1);
+    await expect(episode.execute("print(1)")).rejects.toMatchObject({ code: "EPISODE_FINISHED" });
+  });
+
   it("offer workspace tools that refuse paths outside the workspace", async () => {
     await using episode = await createEpisode(tinyTask, "v0", 0, { cacheDir: cacheRoot });
     const escape = await episode.callTool("read_file", { path: "../../../etc/passwd" });

@@ -191,7 +191,7 @@ export async function createEpisode(
         // Stop the program before judging, so nothing changes the state under the verifier: running calls are
         // interrupted and answered first, then the kernel ends.
         await settleInFlight();
-        await kernel?.dispose();
+        await kernel?.stop();
         return await runVerifier(task, instance, dbPath, workspaceDir, answer);
       },
       dispose,

@@ -114,6 +114,11 @@ export interface Kernel {
    * the command first; the bootstrap refuses any other program.
    */
   runCommand(argv: readonly string[], options?: ExecuteOptions): Promise<ExecutionResult>;
+  /**
+   * Ends the interpreter and everything it started, for good (later executions fail), and keeps the workspace
+   * until dispose(): what a verifier reads after the program is over.
+   */
+  stop(): Promise<void>;
   dispose(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -526,8 +531,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     };
   };
 
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopped ??= shutdown());
   const dispose = async (): Promise<void> => {
-    if (disposed) return;
+    await stop();
+    ownDir.dispose();
+  };
+  const shutdown = async (): Promise<void> => {
     disposed = true;
     try {
       await starting;
@@ -546,12 +556,12 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     }
     await budget.dispose();
-    ownDir.dispose();
   };
 
   return {
     workspaceDir,
     sandboxLimits: budget.report,
+    stop,
     start: async () => {
       await ensureProcess();
     },
