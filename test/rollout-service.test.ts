@@ -309,3 +309,38 @@ describe("rollout service with token rendering", () => {
     }
   });
 });
+
+describe("rollout service with the paper's interface", () => {
+  it("offers terminal and claim_done{action} with the 10 s training deadline", async () => {
+    const paper = createRolloutService({ loadTask: async () => task, maxEpisodes: 1 });
+    try {
+      const created = await paper.create({ task: TASK_ID, scale: "v0", mode: "dtc", interface: "paper" });
+      const tools = created.tools as Array<{
+        function: { name: string; parameters: { properties: object } };
+      }>;
+      const names = tools.map((tool) => tool.function.name);
+      expect(names).toContain("terminal");
+      expect(
+        Object.keys(
+          tools.find((tool) => tool.function.name === "claim_done")!.function.parameters.properties,
+        ),
+      ).toEqual(["action"]);
+      expect(created.limits).toMatchObject({ execution_timeout_s: 10 });
+      const id = created.episode_id as string;
+      const listing = await paper.toolCalls(id, {
+        calls: [{ name: "terminal", arguments: { command: "ls" } }],
+      });
+      expect(listing.results[0]!.is_error).toBe(false);
+      const refused = await paper.toolCalls(id, {
+        calls: [{ name: "terminal", arguments: { command: "ls; cat /etc/shadow" } }],
+      });
+      expect(refused.results[0]!.content).toMatch(/ls, find|allowed/);
+      const done = await paper.toolCalls(id, {
+        calls: [{ name: "claim_done", arguments: { action: "nothing" } }],
+      });
+      expect(done).toMatchObject({ done: true, reward: 0, end_reason: "claim_done" });
+    } finally {
+      await paper.dispose();
+    }
+  });
+});

@@ -6,10 +6,13 @@ import {
   createEpisode,
   createEpisodeDriver,
   harnessModeSchema,
+  interfaceProfile,
+  interfaceProfileNameSchema,
   scaleSchema,
   type EpisodeDriver,
   type EpisodeOptions,
   type HarnessMode,
+  type InterfaceProfileName,
   type Scale,
   type TaskDefinition,
 } from "../envs/index.js";
@@ -27,7 +30,10 @@ export const createEpisodeBodySchema = z.object({
   render: z
     .object({ tokenizer: z.string().min(1).optional(), enable_thinking: z.boolean().optional() })
     .optional(),
+  /** Offer `terminal{command}` (ls, find, cat in the workspace); default: the interface profile's choice. */
   terminal: z.boolean().optional(),
+  /** How the meta-tools are presented: progagent's own (`default`) or as the paper's runtime did (`paper`). */
+  interface: interfaceProfileNameSchema.optional(),
 });
 export type CreateEpisodeBody = z.infer<typeof createEpisodeBodySchema>;
 
@@ -65,8 +71,8 @@ export const completionBodySchema = z.union([
 export type CompletionBody = z.infer<typeof completionBodySchema>;
 
 export interface RolloutLimits {
-  /** Deadline of one code execution or tool call. */
-  executionTimeoutMs: number;
+  /** Deadline of one code execution or tool call; unset: the interface profile's training deadline (paper: 10 s). */
+  executionTimeoutMs: number | undefined;
   /** Tool calls per episode; the next one ends it with `max_tool_calls`. */
   maxToolCalls: number;
   /** Wall clock per episode from creation; afterwards every step answers `done` with `wall_clock`. */
@@ -76,7 +82,7 @@ export interface RolloutLimits {
 }
 
 export const DEFAULT_ROLLOUT_LIMITS: RolloutLimits = {
-  executionTimeoutMs: 60_000,
+  executionTimeoutMs: undefined,
   maxToolCalls: 100,
   episodeWallClockMs: 30 * 60_000,
   idleTimeoutMs: 10 * 60_000,
@@ -91,7 +97,10 @@ export interface RolloutServiceOptions {
   pool?: KernelPool;
   cacheDir?: string;
   kernelOptions?: EpisodeOptions["kernelOptions"];
+  /** Offer `terminal` in every episode unless the request says otherwise. */
   terminal?: boolean;
+  /** The interface profile of episodes that do not name one. */
+  interface?: InterfaceProfileName;
 }
 
 export interface ToolResultBody {
@@ -379,26 +388,30 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
           ? episodeTokenRenderer(await rendererFor(body.render.tokenizer), body.render.enable_thinking)
           : undefined;
         const seed = body.seed ?? 0;
+        const profile = interfaceProfile(body.interface ?? options.interface ?? "default");
+        const terminal = body.terminal ?? options.terminal ?? profile.terminalByDefault;
+        const timeoutMs = limits.executionTimeoutMs ?? profile.executionTimeoutMs.training;
         const episode = await createEpisode(task, body.scale, seed, {
-          withKernel: body.mode !== "dtc",
+          withKernel: body.mode !== "dtc" || terminal,
           ...(options.pool ? { pool: options.pool } : {}),
           ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-          kernelOptions: { ...options.kernelOptions, timeoutMs: limits.executionTimeoutMs },
+          kernelOptions: { ...options.kernelOptions, timeoutMs },
         });
         const driver = createEpisodeDriver(episode, {
           mode: body.mode,
-          timeoutMs: limits.executionTimeoutMs,
+          timeoutMs,
           maxToolCalls: limits.maxToolCalls,
           ptcDocumentation: "system_prompt",
+          interface: profile.name,
+          terminal,
         });
         const messages: ChatMessage[] = [
           {
             role: "system",
-            content: renderSystemPrompt(
-              body.mode,
-              episode.endpoints,
-              Math.round(limits.executionTimeoutMs / 1000),
-            ),
+            content: renderSystemPrompt(body.mode, episode.endpoints, Math.round(timeoutMs / 1000), {
+              profile,
+              terminal,
+            }),
           },
           { role: "user", content: task.instruction },
         ];
@@ -430,10 +443,12 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
           scale: body.scale,
           seed,
           mode: body.mode,
+          interface: profile.name,
+          terminal,
           messages: messages.map((message) => ({ ...message })),
           tools,
           limits: {
-            execution_timeout_s: limits.executionTimeoutMs / 1000,
+            execution_timeout_s: timeoutMs / 1000,
             max_tool_calls: limits.maxToolCalls,
             episode_wall_clock_s: limits.episodeWallClockMs / 1000,
             idle_timeout_s: limits.idleTimeoutMs / 1000,

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
-import { kernelOptionsFrom, parsePositiveNumber, waitForShutdown } from "../options.js";
+import { kernelOptionsFrom, parseInterfaceOption, parsePositiveNumber, waitForShutdown } from "../options.js";
 
 export function registerRollout(program: Command): void {
   const rollout = program.command("rollout").description("Episodes for RL trainers");
@@ -14,7 +14,12 @@ export function registerRollout(program: Command): void {
     .option("--max-episodes <n>", "live episodes at most; more answer 429 with Retry-After", "1024")
     .option("--idle-timeout <seconds>", "an episode without a request for this long is ended", "600")
     .option("--episode-timeout <seconds>", "wall clock of one episode", "1800")
-    .option("--timeout <seconds>", "deadline of one code execution or tool call", "60")
+    .option(
+      "--timeout <seconds>",
+      "deadline of one code execution or tool call (default: the interface's training deadline, 60 s; paper: 10 s)",
+    )
+    .option("--terminal", "offer terminal{command} (ls, find, cat in the workspace) in every episode")
+    .option("--interface <profile>", "default | paper: how the meta-tools are presented", "default")
     .option("--max-tool-calls <n>", "tool calls per episode", "100")
     .option(
       "--auth-token-env <NAME>",
@@ -63,10 +68,17 @@ export function registerRollout(program: Command): void {
         limits: {
           idleTimeoutMs: parsePositiveNumber(String(options.idleTimeout), "--idle-timeout") * 1000,
           episodeWallClockMs: parsePositiveNumber(String(options.episodeTimeout), "--episode-timeout") * 1000,
-          executionTimeoutMs: parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
+          executionTimeoutMs:
+            options.timeout === undefined
+              ? undefined
+              : parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
           maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
         },
         kernelOptions: kernelOptionsFrom(options),
+        ...(options.terminal === true ? { terminal: true } : {}),
+        interface: parseInterfaceOption(
+          typeof options.interface === "string" ? options.interface : undefined,
+        ),
         createRenderer: async (tokenizer) => createChatRenderer(tokenizer === undefined ? {} : { tokenizer }),
       });
       const host = String(options.host);
