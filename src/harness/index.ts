@@ -27,3 +27,5 @@ export {
   createReplaySource,
 } from "./scripted-policies.js";
 export type { OracleRecording } from "./scripted-policies.js";
+export { openAgentEpisode } from "./open-episode.js";
+export type { OpenEpisodeOptions, OpenedEpisode } from "./open-episode.js";

@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { errorMessage } from "../core/index.js";
 import {
-  createEpisode,
-  createEpisodeDriver,
-  interfaceProfile,
   type DriverCallOutcome,
   type InterfaceProfileName,
   type EpisodeDriver,
@@ -13,7 +10,7 @@ import {
 } from "../envs/index.js";
 import type { KernelOptions, KernelPool } from "../kernel/index.js";
 import type { CompletionResponse, FunctionTool, ModelClient } from "./model-client.js";
-import { renderSystemPrompt } from "./system-prompt.js";
+import { openAgentEpisode } from "./open-episode.js";
 import { createTokenCounter, type TokenCounter } from "./token-counter.js";
 import {
   TRAJECTORY_SCHEMA_VERSION,
@@ -126,12 +123,19 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
   const started = performance.now();
   const toolCalls: ToolCallEntry[] = [];
   let currentTurn = 0;
-  const terminal = options.terminal ?? interfaceProfile(options.interface).terminalByDefault;
-  const episode = await createEpisode(options.task, options.scale, options.seed, {
-    withKernel: options.mode !== "dtc" || terminal,
+  const { driver, tools, messages } = await openAgentEpisode({
+    task: options.task,
+    scale: options.scale,
+    seed: options.seed,
+    mode: options.mode,
+    executionTimeoutMs: limits.executionTimeoutMs,
+    maxToolCalls: limits.maxToolCalls,
+    ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
+    ...(options.interface ? { interface: options.interface } : {}),
+    revealVerdict: options.revealVerdict === true,
     ...(options.pool ? { pool: options.pool } : {}),
-    kernelOptions: { ...options.kernelOptions, timeoutMs: limits.executionTimeoutMs },
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+    ...(options.kernelOptions ? { kernelOptions: options.kernelOptions } : {}),
     onCall: (record) =>
       toolCalls.push({
         turn: currentTurn,
@@ -142,31 +146,6 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
         durationMs: Math.round(record.durationMs * 100) / 100,
       }),
   });
-  const driver = createEpisodeDriver(episode, {
-    mode: options.mode,
-    timeoutMs: limits.executionTimeoutMs,
-    maxToolCalls: limits.maxToolCalls,
-    ptcDocumentation: "system_prompt",
-    revealVerdict: options.revealVerdict === true,
-    terminal,
-    ...(options.interface ? { interface: options.interface } : {}),
-  });
-  const tools = driver.functionTools();
-  const messages: ChatMessage[] = [
-    {
-      role: "system",
-      content: renderSystemPrompt(
-        options.mode,
-        episode.endpoints,
-        Math.round(limits.executionTimeoutMs / 1000),
-        {
-          profile: driver.profile,
-          terminal: driver.terminal,
-        },
-      ),
-    },
-    { role: "user", content: options.task.instruction },
-  ];
   const wallClock = AbortSignal.timeout(limits.wallClockMs);
   const run: EpisodeRun = {
     options,

@@ -3,8 +3,6 @@ import { z } from "zod";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import type { KernelPool } from "../kernel/index.js";
 import {
-  createEpisode,
-  createEpisodeDriver,
   harnessModeSchema,
   interfaceProfile,
   interfaceProfileNameSchema,
@@ -16,7 +14,7 @@ import {
   type Scale,
   type TaskDefinition,
 } from "../envs/index.js";
-import { renderSystemPrompt, type ChatMessage } from "../harness/index.js";
+import { openAgentEpisode, type ChatMessage } from "../harness/index.js";
 import { parseToolCalls, type ParsedToolCall } from "./parse-tool-calls.js";
 import type { ChatRenderer } from "../chat-template/index.js";
 import { episodeTokenRenderer, type EpisodeTokenRenderer } from "./rollout-renderer.js";
@@ -391,31 +389,19 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         const profile = interfaceProfile(body.interface ?? options.interface ?? "default");
         const terminal = body.terminal ?? options.terminal ?? profile.terminalByDefault;
         const timeoutMs = limits.executionTimeoutMs ?? profile.executionTimeoutMs.training;
-        const episode = await createEpisode(task, body.scale, seed, {
-          withKernel: body.mode !== "dtc" || terminal,
+        const { driver, tools, messages } = await openAgentEpisode({
+          task,
+          scale: body.scale,
+          seed,
+          mode: body.mode,
+          executionTimeoutMs: timeoutMs,
+          maxToolCalls: limits.maxToolCalls,
+          terminal,
+          interface: profile.name,
           ...(options.pool ? { pool: options.pool } : {}),
           ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-          kernelOptions: { ...options.kernelOptions, timeoutMs },
+          ...(options.kernelOptions ? { kernelOptions: options.kernelOptions } : {}),
         });
-        const driver = createEpisodeDriver(episode, {
-          mode: body.mode,
-          timeoutMs,
-          maxToolCalls: limits.maxToolCalls,
-          ptcDocumentation: "system_prompt",
-          interface: profile.name,
-          terminal,
-        });
-        const messages: ChatMessage[] = [
-          {
-            role: "system",
-            content: renderSystemPrompt(body.mode, episode.endpoints, Math.round(timeoutMs / 1000), {
-              profile,
-              terminal,
-            }),
-          },
-          { role: "user", content: task.instruction },
-        ];
-        const tools = driver.functionTools();
         const id = `ep-${randomUUID()}`;
         const now = Date.now();
         const live: LiveEpisode = {
