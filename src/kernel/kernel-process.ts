@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync, readFileSync, ftruncateSync, fstatSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { z } from "zod";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import {
   assertSandboxAvailable,
@@ -10,11 +11,18 @@ import {
   sandboxEnvironment,
 } from "./sandbox.js";
 
-/** A message from the Python side of the protocol. */
-export type KernelMessage =
+/** A line written by the protocol supervisor inside the sandbox: it alone holds the host's descriptors. */
+export type SupervisorMessage =
   | { t: "ready"; pid: number }
-  | { t: "ok"; id: number }
-  | { t: "pong"; id: number }
+  | { t: "stopped" }
+  | { t: "exited"; code: number | null; signal: number | null }
+  | { t: "violation"; message: string }
+  | { t: "warning"; message: string };
+
+/** A line written by the worker that runs the program: untrusted, the program can write any of these. */
+export type WorkerMessage =
+  | { t: "ok" }
+  | { t: "pong" }
   | { t: "warning"; message: string }
   | { t: "call"; id: number; name: string; args: Record<string, unknown> }
   | {
@@ -22,8 +30,61 @@ export type KernelMessage =
       id: number;
       value: string | null;
       error: { type: string; message: string; traceback: string } | null;
-      tool_calls: number;
     };
+
+/** A message from the Python side of the protocol, with who wrote it. */
+export type KernelMessage =
+  { source: "supervisor"; message: SupervisorMessage } | { source: "worker"; message: WorkerMessage };
+
+/**
+ * The longest protocol line the host reads (the bootstrap's MAX_MESSAGE_BYTES plus the tag): a longer one
+ * is a protocol violation, discarded as it streams in without being buffered.
+ */
+export const MAX_PROTOCOL_LINE_BYTES = 32 * 1024 * 1024 + 16;
+
+const errorSchema = z.object({ type: z.string(), message: z.string(), traceback: z.string() });
+const supervisorMessageSchema = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("ready"), pid: z.number() }),
+  z.object({ t: z.literal("stopped") }),
+  z.object({ t: z.literal("exited"), code: z.number().nullable(), signal: z.number().nullable() }),
+  z.object({ t: z.literal("violation"), message: z.string() }),
+  z.object({ t: z.literal("warning"), message: z.string() }),
+]);
+const workerMessageSchema = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("ok") }),
+  z.object({ t: z.literal("pong") }),
+  z.object({ t: z.literal("warning"), message: z.string() }),
+  z.object({
+    t: z.literal("call"),
+    id: z.number(),
+    name: z.string(),
+    args: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    t: z.literal("done"),
+    id: z.number(),
+    value: z.string().nullable(),
+    error: errorSchema.nullable(),
+  }),
+]);
+
+/** Parses one protocol line ("S" or "W" and JSON); undefined for anything malformed. */
+export function parseProtocolLine(line: string): KernelMessage | undefined {
+  const tag = line[0];
+  if (tag !== "S" && tag !== "W") return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (tag === "S") {
+    const parsed = supervisorMessageSchema.safeParse(raw);
+    return parsed.success ? { source: "supervisor", message: parsed.data } : undefined;
+  }
+  const parsed = workerMessageSchema.safeParse(raw);
+  return parsed.success ? { source: "worker", message: parsed.data } : undefined;
+}
 
 export interface ResourceLimits {
   memoryBytes: number;
@@ -45,6 +106,8 @@ export interface KernelProcessOptions {
   /** Run as this uid/gid (root hosts only): gives each kernel its own process limit and file ownership. */
   uid?: number;
   onMessage(message: KernelMessage): void;
+  /** The kernel broke the protocol (a line over the size cap); the kernel should be ended. */
+  onViolation(reason: string): void;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
@@ -59,7 +122,11 @@ export class KernelProcess {
   private readonly stdoutFd: number;
   private readonly stderrFd: number;
   private readonly commands: Writable;
-  private buffer = "";
+  /** Parts of the protocol line being read (joined once, when its newline arrives). */
+  private lineParts: Buffer[] = [];
+  private lineBytes = 0;
+  /** Inside a line longer than MAX_PROTOCOL_LINE_BYTES: its bytes are dropped until the newline. */
+  private discarding = false;
   private exited = false;
   /** The host pid of the Python interpreter (inside bwrap it is a child of bwrap). */
   private pythonPid: number | undefined;
@@ -117,13 +184,28 @@ export class KernelProcess {
     this.commands = this.child.stdio[3] as Writable;
     const replies = this.child.stdio[4] as Readable;
     this.commands.on("error", () => undefined);
-    replies.setEncoding("utf8");
-    replies.on("data", (chunk: string) => this.onData(chunk));
+    replies.on("data", (chunk: Buffer) => this.onData(chunk));
     replies.on("error", () => undefined);
     this.child.on("error", () => undefined);
+    // The supervisor's last lines (how the worker died) can still be in the pipe when 'exit' fires: report
+    // the exit once the replies have ended, or shortly after if something else still holds the pipe.
+    let repliesEnded = false;
+    let exitReported = false;
+    let reportExit: () => void = () => undefined;
+    replies.once("close", () => {
+      repliesEnded = true;
+      reportExit();
+    });
     this.child.on("exit", (code, signal) => {
       this.exited = true;
-      this.options.onExit(code, signal);
+      reportExit = () => {
+        if (exitReported) return;
+        exitReported = true;
+        clearTimeout(fallback);
+        this.options.onExit(code, signal);
+      };
+      const fallback = setTimeout(reportExit, 500);
+      if (repliesEnded) reportExit();
     });
   }
 
@@ -223,23 +305,52 @@ export class KernelProcess {
     return this.pythonPid;
   }
 
-  private onData(chunk: string): void {
-    this.buffer += chunk;
-    let newline = this.buffer.indexOf("\n");
-    while (newline >= 0) {
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-      newline = this.buffer.indexOf("\n");
-      if (line.length === 0) continue;
-      let message: KernelMessage;
-      try {
-        message = JSON.parse(line) as KernelMessage;
-      } catch {
-        continue;
+  /** Linear in the bytes read: each chunk is scanned once, a line is joined once. */
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline < 0 ? chunk.length : newline;
+      if (!this.discarding && end > start) {
+        this.lineBytes += end - start;
+        if (this.lineBytes > MAX_PROTOCOL_LINE_BYTES) {
+          this.lineParts = [];
+          this.lineBytes = 0;
+          this.discarding = true;
+          this.options.onViolation(
+            `the kernel wrote a protocol message longer than ${MAX_PROTOCOL_LINE_BYTES >> 20} MiB`,
+          );
+        } else {
+          this.lineParts.push(chunk.subarray(start, end));
+        }
       }
-      this.options.onMessage(message);
+      if (newline < 0) return;
+      if (this.discarding) this.discarding = false;
+      else if (this.lineParts.length > 0) {
+        const line =
+          this.lineParts.length === 1 ? this.lineParts[0]! : Buffer.concat(this.lineParts, this.lineBytes);
+        this.lineParts = [];
+        this.lineBytes = 0;
+        const message = parseProtocolLine(line.toString("utf8"));
+        if (message) this.options.onMessage(message);
+      }
+      start = newline + 1;
     }
   }
+}
+
+/**
+ * Kernel-originated text made safe for a log line: control characters, ANSI escapes, line and bidi
+ * separators are escaped, and the length is bounded.
+ */
+export function escapeKernelText(text: string, maxChars = 2_000): string {
+  const escaped = text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return escaped.length <= maxChars
+    ? escaped
+    : `${escaped.slice(0, maxChars)}... [${escaped.length - maxChars} characters omitted]`;
 }
 
 export function kernelStartError(reason: string, startupError: string): ProgAgentError {

@@ -13,9 +13,11 @@ import { tmpdir } from "node:os";
 import { composeOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./compose-output.js";
 import {
   KernelProcess,
+  escapeKernelText,
   kernelStartError,
   type KernelMessage,
   type ResourceLimits,
+  type WorkerMessage,
 } from "./kernel-process.js";
 import { UNSAFE_WARNING } from "./sandbox.js";
 
@@ -150,17 +152,33 @@ function chownRecursive(path: string, uid: number): void {
   }
 }
 
+type DoneMessage = Extract<WorkerMessage, { t: "done" }>;
+
 interface PendingExecution {
   id: number;
   settle(outcome: ExecutionOutcome): void;
   controller: AbortController;
   deadlineAt: number;
+  /** Tool calls the host routed for this execution (the kernel's own count could be forged). */
+  toolCallCount: number;
+  /** The last reply the worker wrote for this execution; it counts only once the supervisor saw the worker stop. */
+  reply: DoneMessage | undefined;
 }
 
 type ExecutionOutcome =
-  | { kind: "done"; message: Extract<KernelMessage, { t: "done" }> }
+  | { kind: "done"; message: DoneMessage }
   | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: "violation"; reason: string }
   | { kind: "killed" };
+
+const SIGNAL_NAMES: Record<number, NodeJS.Signals> = {
+  6: "SIGABRT",
+  9: "SIGKILL",
+  11: "SIGSEGV",
+  15: "SIGTERM",
+  24: "SIGXCPU",
+  25: "SIGXFSZ",
+};
 
 /** Creates a persistent, sandboxed Python kernel. Nothing starts until start() or the first execute(). */
 export function createKernel(options: KernelOptions = {}): Kernel {
@@ -195,17 +213,49 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   };
   grantWorkspace();
 
-  const onMessage = (process: KernelProcess, message: KernelMessage): void => {
+  /** How the worker died, as its supervisor saw it (bwrap only reports the supervisor's exit). */
+  let workerExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  const onViolation = (process: KernelProcess, reason: string): void => {
     if (process !== current) return;
-    if (message.t === "warning") warn(`[kernel] ${message.message}`);
-    else if (message.t === "done" && pending && message.id === pending.id)
-      pending.settle({ kind: "done", message });
-    else if (message.t === "call") void routeToolCall(process, message);
+    warn(`[kernel] protocol violation: ${escapeKernelText(reason)}; the kernel was stopped`);
+    current = undefined;
+    lostState = true;
+    if (pending) {
+      process.kill();
+      pending.settle({ kind: "violation", reason });
+    } else process.dispose();
+  };
+
+  const onMessage = (process: KernelProcess, { source, message }: KernelMessage): void => {
+    if (process !== current) return;
+    if (source === "supervisor") {
+      if (message.t === "warning") warn(`[kernel] ${escapeKernelText(message.message)}`);
+      else if (message.t === "violation") onViolation(process, message.message);
+      else if (message.t === "exited")
+        workerExit = {
+          code: message.code,
+          signal: message.signal === null ? null : (SIGNAL_NAMES[message.signal] ?? null),
+        };
+      else if (message.t === "stopped" && pending) {
+        // The worker stopped itself: a stop after a reply ends the execution; any other stop (the program
+        // stopped itself) is continued.
+        if (pending.reply) pending.settle({ kind: "done", message: pending.reply });
+        else process.send({ t: "cont" });
+      }
+      return;
+    }
+    if (message.t === "warning") warn(`[kernel] ${escapeKernelText(message.message)}`);
+    else if (message.t === "done" && pending && message.id === pending.id) pending.reply = message;
+    else if (message.t === "call") {
+      if (pending) pending.toolCallCount += 1;
+      void routeToolCall(process, message);
+    }
   };
 
   const routeToolCall = async (
     process: KernelProcess,
-    message: Extract<KernelMessage, { t: "call" }>,
+    message: Extract<WorkerMessage, { t: "call" }>,
   ): Promise<void> => {
     const execution = pending;
     let outcome: KernelToolOutcome;
@@ -247,8 +297,12 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       limits,
       ...(uid === undefined ? {} : { uid }),
       onMessage: (message) => {
-        if (message.t === "ready") markReady();
+        if (message.source === "supervisor" && message.message.t === "ready") markReady();
         onMessage(child, message);
+      },
+      onViolation: (reason) => {
+        failStart(kernelStartError(reason, ""));
+        onViolation(child, reason);
       },
       onExit: (code, signal) => {
         failStart(
@@ -260,7 +314,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         if (child !== current) return;
         current = undefined;
         lostState = true;
-        if (pending) pending.settle({ kind: "exited", code, signal });
+        const how = workerExit ?? { code, signal };
+        workerExit = undefined;
+        if (pending) pending.settle({ kind: "exited", ...how });
         else child.dispose();
       },
     });
@@ -309,6 +365,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     executionId += 1;
     const controller = new AbortController();
     let timedOut = false;
+    let settledExecution: PendingExecution | undefined;
     let interruptTimer: NodeJS.Timeout | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     const outcome = await new Promise<ExecutionOutcome>((resolve) => {
@@ -316,6 +373,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         id: executionId,
         controller,
         deadlineAt: startedAt + limitMs,
+        toolCallCount: 0,
+        reply: undefined,
         settle: (value) => {
           if (pending !== execution) return;
           pending = undefined;
@@ -323,6 +382,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         },
       };
       pending = execution;
+      settledExecution = execution;
       const interrupt = (): void => {
         controller.abort(new Error("execution deadline"));
         process.interrupt();
@@ -351,11 +411,10 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     let status: ExecutionStatus;
     let value: string | null = null;
     let error: ExecutionResult["error"] = null;
-    let toolCallCount = 0;
+    const toolCallCount = settledExecution?.toolCallCount ?? 0;
     if (outcome.kind === "done") {
       value = outcome.message.value;
       error = outcome.message.error;
-      toolCallCount = outcome.message.tool_calls;
       if (error && error.type === "KeyboardInterrupt" && (timedOut || executeOptions.signal?.aborted)) {
         status = "timeout";
         trailer.push(
@@ -371,6 +430,11 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       trailer.push(
         `[Execution timed out after ${seconds} s and did not stop within ${graceMs / 1000} s of the interrupt, so the kernel was killed. ` +
           "All kernel state (variables, functions, imports) is lost; the next execution starts a fresh kernel.]",
+      );
+    } else if (outcome.kind === "violation") {
+      status = "crashed";
+      trailer.push(
+        `[The kernel broke the protocol (${outcome.reason}) and was stopped. All kernel state is lost; the next execution starts a fresh kernel.]`,
       );
     } else {
       status = "crashed";

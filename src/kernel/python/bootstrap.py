@@ -4,6 +4,13 @@ Protocol: newline-delimited JSON. The host writes commands on fd 3 and reads rep
 moved to high descriptors at start). The program's stdout/stderr (fd 1/2) are files the host reads after
 each execution, so nothing the program prints can corrupt the protocol. Stdlib only; imports that cost
 start-up time are deferred until first use.
+
+Two processes: this one becomes the supervisor, which alone holds the host's descriptors and is not
+dumpable (a process of the same uid cannot open its /proc/<pid>/fd or memory), and forks the worker that
+runs the program. The supervisor copies host commands to the worker unchanged and prefixes every line
+the worker writes with "W" (untrusted: the program can write anything there); its own lines start with
+"S". An execution ends only when the worker has stopped itself after its reply: the supervisor sees the
+stop in waitpid() and says so with an "S" line, so a reply the program forges ends nothing.
 """
 
 import _ast
@@ -58,6 +65,13 @@ def _json_dumps(value, lenient=False):
 
 COMMAND_FD = 3
 REPLY_FD = 4
+HIGH_COMMAND_FD = 1021
+HIGH_REPLY_FD = 1022
+# The host refuses protocol lines longer than this (kernel-process.ts, MAX_PROTOCOL_LINE_BYTES).
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+# What leaves the kernel for the value, the error message and the traceback of one execution (characters;
+# the model sees at most 50,000 of the whole output, cut in the middle, so head and tail are kept).
+MAX_FIELD_CHARS = 1000000
 _tool_specs = {}
 _tool_objects = {}
 _attribute_names = {}
@@ -73,9 +87,12 @@ def _move_fd(fd, target):
     return target
 
 
-_command_fd = _move_fd(COMMAND_FD, 1021)
-_reply_fd = _move_fd(REPLY_FD, 1022)
-_command_buffer = b""
+_command_fd = _move_fd(COMMAND_FD, HIGH_COMMAND_FD)
+_reply_fd = _move_fd(REPLY_FD, HIGH_REPLY_FD)
+_command_chunks = []
+_command_lines = []
+# Lines written before the fork come from the supervisor; the worker's lines are tagged by the supervisor.
+_reply_tag = b"S"
 
 
 def _apply_limits(limits):
@@ -102,7 +119,7 @@ def _send(message):
 
 
 def _send_raw(text):
-    data = text.encode("utf-8", "backslashreplace")
+    data = _reply_tag + text.encode("utf-8", "backslashreplace")
     # A KeyboardInterrupt in the middle of a reply would corrupt the protocol: defer it until the write is done.
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -115,17 +132,23 @@ def _send_raw(text):
 
 
 def _receive():
-    global _command_buffer
+    # Parts of a line are kept in a list and joined once: appending to one bytes object is quadratic.
     while True:
-        newline = _command_buffer.find(b"\n")
-        if newline >= 0:
-            line = _command_buffer[:newline]
-            _command_buffer = _command_buffer[newline + 1 :]
-            return _json_loads(line.decode("utf-8"))
+        while _command_lines:
+            line = _command_lines.pop(0)
+            if line:
+                return _json_loads(line.decode("utf-8"))
         chunk = os.read(_command_fd, 1 << 16)
         if not chunk:
             os._exit(0)
-        _command_buffer += chunk
+        parts = chunk.split(b"\n")
+        if len(parts) == 1:
+            _command_chunks.append(chunk)
+            continue
+        _command_chunks.append(parts[0])
+        _command_lines.append(b"".join(_command_chunks))
+        _command_lines.extend(parts[1:-1])
+        _command_chunks[:] = [parts[-1]] if parts[-1] else []
 
 
 class ToolError(Exception):
@@ -176,10 +199,17 @@ def _call_tool(name, arguments):
         payload = _json_dumps(arguments)
     except (TypeError, ValueError) as error:
         raise ToolError("%s: arguments must be JSON-serializable (%s)" % (name, error), name) from None
+    encoded_name = _json_dumps(name)
+    if len(payload) + len(encoded_name) + 64 > MAX_MESSAGE_BYTES:
+        raise ToolError(
+            "%s: the arguments are %d bytes as JSON; one tool call can carry at most %d MiB"
+            % (name, len(payload), MAX_MESSAGE_BYTES >> 20),
+            name,
+        )
     _tool_call_count += 1
     call_id = _tool_call_count
     # The arguments are serialised once, straight into the message.
-    _send_raw('{"t":"call","id":%d,"name":%s,"args":%s}\n' % (call_id, _json_dumps(name), payload))
+    _send_raw('{"t":"call","id":%d,"name":%s,"args":%s}\n' % (call_id, encoded_name, payload))
     while True:
         message = _receive()
         if message.get("t") == "result" and message.get("id") == call_id:
@@ -376,12 +406,12 @@ def _execute(message):
                 value = _run_code(expression)
                 if value is not None:
                     _globals["_"] = value
-                    reply["value"] = _safe_repr(value)
+                    reply["value"] = _bounded(_safe_repr(value))
         except BaseException as error:  # the program's errors, KeyboardInterrupt and SystemExit included
             reply["error"] = {
-                "type": type(error).__name__,
-                "message": _safe_str(error),
-                "traceback": _format_error(error, "<cell-"),
+                "type": _bounded(type(error).__name__),
+                "message": _bounded(_safe_str(error)),
+                "traceback": _bounded(_format_error(error, "<cell-")),
             }
     except KeyboardInterrupt:
         # Interrupted while reporting the program's own error: report the interrupt itself.
@@ -392,8 +422,24 @@ def _execute(message):
         _flush_streams()
         reply["tool_calls"] = _tool_call_count - calls_before
         _send(reply)
+        # The stop is what ends the execution for the host (the reply alone could be forged); an interrupt
+        # that arrives now stays pending until the next command continues the worker.
+        _stop_self()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _bounded(text):
+    """Keeps head and tail of a long text, so what the model finally sees (cut in the middle) is unchanged."""
+    if not isinstance(text, str):
+        text = "<%s>" % type(text).__name__
+    elif type(text) is not str:
+        text = "" + text  # an exact str: a subclass could lie about its length
+    if len(text) <= MAX_FIELD_CHARS:
+        return text
+    head = MAX_FIELD_CHARS * 7 // 10
+    tail = MAX_FIELD_CHARS - head
+    return "%s\n... [%d characters omitted in the kernel] ...\n%s" % (text[:head], len(text) - head - tail, text[-tail:])
 
 
 def _safe_repr(value):
@@ -447,16 +493,12 @@ def _emulate_site():
     builtins.exit = builtins.quit = _exit
 
 
-def main():
-    if sys.flags.no_site:
-        _emulate_site()
-    _setup_streams()
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    limits = _json_loads(os.environ.pop(b"PROGAGENT_LIMITS", b"{}").decode("utf-8"))
-    os.unsetenv(b"PROGAGENT_LIMITS")
-    _apply_limits(limits)
-    sys.path.insert(0, os.getcwd())
-    _send({"t": "ready", "pid": os.getpid()})
+def _stop_self():
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def _worker_main():
+    _stop_self()  # the supervisor reports the first stop as "ready"
     while True:
         try:
             message = _receive()
@@ -471,6 +513,215 @@ def main():
         except KeyboardInterrupt:
             # An interrupt that arrived after the execution finished: nothing to interrupt.
             continue
+
+
+def _set_not_dumpable():
+    """prctl(PR_SET_DUMPABLE, 0): the worker (same uid) can then open neither /proc/<pid>/fd nor /proc/<pid>/mem."""
+    try:
+        import _ctypes
+
+        class _Int(_ctypes._SimpleCData):
+            _type_ = "i"
+
+        class _Function(_ctypes.CFuncPtr):
+            _flags_ = _ctypes.FUNCFLAG_CDECL
+            _restype_ = _Int
+
+        class _Library:
+            _handle = _ctypes.dlopen(None)
+
+        prctl = _Function(("prctl", _Library()))
+        if prctl(4, 0, 0, 0, 0) != 0 or prctl(3, 0, 0, 0, 0) != 0:
+            raise OSError("prctl(PR_SET_DUMPABLE, 0) failed")
+    except Exception as error:
+        _send({"t": "warning", "message": "the protocol supervisor is dumpable: %s" % error})
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class _Supervisor:
+    """Owns the host's descriptors; relays between the host and the worker; reports the worker's stops."""
+
+    def __init__(self, worker, host_in, host_out, to_worker, from_worker):
+        self.worker = worker
+        self.host_in = host_in
+        self.host_out = host_out
+        self.to_worker = to_worker
+        self.from_worker = from_worker
+        self.partial = []  # parts of an unfinished worker line
+        self.partial_bytes = 0
+        self.discarding = False  # inside a worker line that went over MAX_MESSAGE_BYTES
+        self.stopped = False
+        self.expect_continue = False
+        self.started = False
+
+    def send(self, message):
+        _write_all(self.host_out, b"S" + _json_dumps(message, lenient=True).encode("utf-8", "backslashreplace") + b"\n")
+
+    def relay_worker_output(self):
+        """Reads everything the worker wrote so far (non-blocking) and forwards complete lines tagged "W"."""
+        while True:
+            try:
+                chunk = os.read(self.from_worker, 1 << 16)
+            except BlockingIOError:
+                return True
+            if not chunk:
+                return False
+            out = []
+            start = 0
+            while True:
+                newline = chunk.find(b"\n", start)
+                if newline < 0:
+                    self.collect(chunk[start:])
+                    break
+                self.collect(chunk[start:newline])
+                if self.discarding:
+                    self.discarding = False
+                elif self.partial:
+                    out.append(b"W" + b"".join(self.partial) + b"\n")
+                self.partial = []
+                self.partial_bytes = 0
+                start = newline + 1
+            if out:
+                _write_all(self.host_out, b"".join(out))
+
+    def collect(self, part):
+        if not part or self.discarding:
+            return
+        self.partial_bytes += len(part)
+        if self.partial_bytes > MAX_MESSAGE_BYTES:
+            self.partial = []
+            self.partial_bytes = 0
+            self.discarding = True
+            self.send(
+                {
+                    "t": "violation",
+                    "message": "the kernel wrote a protocol message longer than %d MiB" % (MAX_MESSAGE_BYTES >> 20),
+                }
+            )
+            return
+        self.partial.append(part)
+
+    def continue_worker(self):
+        if self.stopped:
+            self.stopped = False
+            self.expect_continue = True
+            os.kill(self.worker, signal.SIGCONT)
+
+    def on_interrupt(self, signum, frame):
+        try:
+            os.kill(self.worker, signal.SIGINT)
+            self.continue_worker()
+        except OSError:
+            pass
+
+    def reap(self):
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG | os.WUNTRACED | os.WCONTINUED)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if pid != self.worker:
+                continue  # an orphan the supervisor inherited as PID 1
+            # The worker wrote its reply before it stopped or died: forward that first.
+            self.relay_worker_output()
+            if os.WIFSTOPPED(status):
+                self.stopped = True
+                self.send({"t": "stopped"} if self.started else {"t": "ready", "pid": self.worker})
+                self.started = True
+            elif os.WIFCONTINUED(status):
+                if not self.expect_continue:
+                    # A process of the program resumed the worker after its execution ended.
+                    self.send({"t": "violation", "message": "a process of the program resumed the kernel after an execution ended"})
+                self.expect_continue = False
+            else:
+                exited = os.WIFEXITED(status)
+                self.send(
+                    {
+                        "t": "exited",
+                        "code": os.WEXITSTATUS(status) if exited else None,
+                        "signal": None if exited else os.WTERMSIG(status),
+                    }
+                )
+                os._exit(os.WEXITSTATUS(status) if exited else 128 + os.WTERMSIG(status))
+
+    def run(self):
+        import select
+
+        wake_read, wake_write = os.pipe()
+        os.set_blocking(wake_read, False)
+        os.set_blocking(wake_write, False)
+        os.set_blocking(self.from_worker, False)
+        signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+        signal.signal(signal.SIGCHLD, lambda signum, frame: None)  # a handler, so that the wakeup fd is written
+        signal.signal(signal.SIGINT, self.on_interrupt)
+        poller = select.poll()
+        poller.register(self.host_in, select.POLLIN)
+        poller.register(self.from_worker, select.POLLIN)
+        poller.register(wake_read, select.POLLIN)
+        self.reap()  # a stop that happened before the handler was installed
+        while True:
+            for fd, _events in poller.poll():
+                if fd == self.from_worker:
+                    if not self.relay_worker_output():
+                        poller.unregister(self.from_worker)
+                elif fd == self.host_in:
+                    data = os.read(self.host_in, 1 << 16)
+                    if not data:
+                        os.kill(self.worker, signal.SIGKILL)
+                        os._exit(0)
+                    self.continue_worker()
+                    _write_all(self.to_worker, data)
+                else:
+                    try:
+                        while os.read(wake_read, 4096):
+                            pass
+                    except BlockingIOError:
+                        pass
+                    self.reap()
+
+
+def _start_worker():
+    """Forks the worker; returns in the supervisor only."""
+    global _command_fd, _reply_fd, _reply_tag
+    host_in, host_out = _command_fd, _reply_fd
+    worker_in, to_worker = os.pipe()
+    from_worker, worker_out = os.pipe()
+    worker = os.fork()
+    if worker == 0:
+        os.close(host_in)
+        os.close(host_out)
+        os.close(to_worker)
+        os.close(from_worker)
+        _command_fd = _move_fd(worker_in, HIGH_COMMAND_FD)
+        _reply_fd = _move_fd(worker_out, HIGH_REPLY_FD)
+        _reply_tag = b""
+        try:
+            _worker_main()
+        finally:
+            os._exit(1)
+    os.close(worker_in)
+    os.close(worker_out)
+    _set_not_dumpable()
+    _Supervisor(worker, host_in, host_out, to_worker, from_worker).run()
+
+
+def main():
+    if sys.flags.no_site:
+        _emulate_site()
+    _setup_streams()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    limits = _json_loads(os.environ.pop(b"PROGAGENT_LIMITS", b"{}").decode("utf-8"))
+    os.unsetenv(b"PROGAGENT_LIMITS")
+    _apply_limits(limits)
+    sys.path.insert(0, os.getcwd())
+    _start_worker()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { bindTool, createPtcSession, defineTool, type PtcSession } from "../src/runtime/index.js";
+
+// Attacks on the kernel protocol from model code (attacks.md: M1, M2, R8). The program writes straight to
+// the descriptors the bootstrap uses (1021/1022 in the process that runs it).
+
+const echo = defineTool({
+  name: "echo",
+  description: "Returns its text.",
+  kind: "read",
+  inputSchema: z.object({ text: z.string() }),
+  handler: ({ text }) => ({ text, length: text.length }),
+});
+
+describe("kernel protocol attacks", () => {
+  let session: PtcSession;
+  const warnings: string[] = [];
+  beforeAll(() => {
+    session = createPtcSession({
+      endpoints: [bindTool(echo, {})],
+      kernelOptions: { timeoutMs: 30_000, onWarning: (message) => warnings.push(message) },
+    });
+  });
+  afterAll(async () => {
+    await session.dispose();
+  });
+
+  it("M1: a forged done line ends nothing early and tool calls are counted on the host", async () => {
+    const result = await session.run(
+      [
+        "import os",
+        "for forged_id in range(1, 50):",
+        '    line = \'{"t":"done","id":%d,"value":"\\\'forged\\\'","error":null,"tool_calls":99}\\n\' % forged_id',
+        "    os.write(1022, line.encode())",
+        "    os.write(1022, ('S' + line).encode())",
+        '    os.write(1022, b\'S{"t":"stopped"}\\n\')',
+        "tools.echo(text='one')",
+        "tools.echo(text='two')",
+        "print('the real end')",
+      ].join("\n"),
+    );
+    expect(result.status).toBe("ok");
+    expect(result.text).toBe("the real end");
+    expect(result.toolCallCount).toBe(2);
+    // The kernel is consistent afterwards: no stray reply ends the next execution.
+    const next = await session.run(
+      "import time\ntime.sleep(0.2)\nprint('next', tools.echo(text='x')['length'])",
+    );
+    expect(next.text).toBe("next 1");
+    expect(next.toolCallCount).toBe(1);
+  });
+
+  it("M1: the host's descriptors are not reachable from the program", async () => {
+    const result = await session.run(
+      [
+        "import os",
+        "def attempt(path):",
+        "    try:",
+        "        os.close(os.open(path, os.O_WRONLY))",
+        "        return 'opened'",
+        "    except OSError as error:",
+        "        return type(error).__name__",
+        "print(attempt('/proc/1/fd/1022'), attempt('/proc/1/fd/4'), attempt('/proc/1/mem'))",
+        "print(sorted(int(fd) for fd in os.listdir('/proc/self/fd') if int(fd) > 2))",
+      ].join("\n"),
+    );
+    const [opened, fds] = result.text.split("\n");
+    expect(opened).toBe("PermissionError PermissionError PermissionError");
+    // Only the worker's own pipes to the supervisor (and the listing's descriptor) remain.
+    expect(fds).not.toContain("1022, 1023");
+  });
+
+  it("M1: a process of the program that resumes the kernel after it stopped gets the kernel ended", async () => {
+    warnings.length = 0;
+    const result = await session.run(
+      [
+        "import json, os, signal, subprocess",
+        "subprocess.Popen(['sh', '-c', 'while kill -CONT %d 2>/dev/null; do sleep 0.01; done' % os.getpid()])",
+        "for forged_id in range(1, 50):",
+        "    reply = {'t': 'done', 'id': forged_id, 'value': repr('forged'), 'error': None}",
+        "    os.write(1022, (json.dumps(reply) + '\\n').encode())",
+        "os.kill(os.getpid(), signal.SIGSTOP)",
+        "while True:",
+        "    pass",
+      ].join("\n"),
+    );
+    // Either the stop was seen (the program ended its own execution with its own value) or only the resume
+    // was: in both cases the program does not run on, because being resumed by the program is a violation.
+    if (result.status === "ok") expect(result.text).toBe("'forged'");
+    else expect(result.text).toContain("The kernel broke the protocol");
+    for (let attempt = 0; attempt < 200 && !warnings.some((line) => line.includes("violation")); attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(warnings.join("\n")).toContain("resumed the kernel after an execution ended");
+    const next = await session.run("print('fresh', 'forged_id' in globals())");
+    expect(next.text).toContain("kernel was restarted");
+    expect(next.text).toContain("fresh False");
+  });
+
+  it("R8: a 100 MB trailing expression is bounded before it leaves the kernel", async () => {
+    const result = await session.run("big = 'x' * 100_000_000\nbig");
+    expect(result.status).toBe("ok");
+    expect(result.value!.length).toBeLessThan(1_100_000);
+    expect(result.value).toContain("characters omitted in the kernel");
+    expect(result.text.length).toBeLessThan(51_000);
+    expect(result.truncated).toBe(true);
+    const error = await session.run("raise ValueError('e' * 50_000_000)");
+    expect(error.status).toBe("error");
+    expect(error.error!.message.length).toBeLessThan(1_100_000);
+    expect(error.text).toContain("ValueError: eeee");
+    expect((await session.run("len(big)")).text).toBe("100000000");
+  });
+
+  it("R8: tool arguments over the message limit raise ToolError naming the limit", async () => {
+    const result = await session.run(
+      "try:\n    tools.echo(text='a' * 40_000_000)\nexcept ToolError as error:\n    print(str(error)[:200])",
+    );
+    expect(result.text).toMatch(
+      /echo: the arguments are \d+ bytes as JSON; one tool call can carry at most 32 MiB/,
+    );
+  });
+
+  it("R8: an unterminated 100 MB protocol line fails that execution only", async () => {
+    const result = await session.run(
+      [
+        "import os",
+        "state = 'lost'",
+        "chunk = b'y' * (1 << 20)",
+        "for _ in range(100):",
+        "    os.write(1022, chunk)",
+        "print('not reached')",
+      ].join("\n"),
+    );
+    expect(result.status).toBe("crashed");
+    expect(result.text).toContain("The kernel broke the protocol");
+    expect(result.text).toContain("longer than 32 MiB");
+    const next = await session.run("print('serving', 'state' in globals())");
+    expect(next.text).toContain("serving False");
+    expect(next.status).toBe("ok");
+  });
+
+  it("M2: kernel warnings are escaped and bounded before they are logged", async () => {
+    warnings.length = 0;
+    const result = await session.run(
+      [
+        "import os, json",
+        "message = '\\x1b[31mRED\\x1b[0m\\n[progagent] forged log line\\r\\x07' + 'w' * 100_000",
+        "os.write(1022, (json.dumps({'t': 'warning', 'message': message}) + '\\n').encode())",
+        "print('warned')",
+      ].join("\n"),
+    );
+    expect(result.text).toBe("warned");
+    expect(warnings).toHaveLength(1);
+    const [warning] = warnings;
+    expect(warning).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(warning).toContain("\\u001b[31mRED");
+    expect(warning).toContain("\\u000a[progagent] forged log line");
+    expect(warning!.length).toBeLessThan(3_000);
+  });
+});
