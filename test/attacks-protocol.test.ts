@@ -1,6 +1,49 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bindTool, createPtcSession, defineTool, type PtcSession } from "../src/runtime/index.js";
+import {
+  bindTool,
+  connectUpstreams,
+  createPtcSession,
+  defineTool,
+  type PtcSession,
+} from "../src/runtime/index.js";
+import { waitForProcessCount } from "./helpers/processes.js";
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const cli = join(projectRoot, "bin", "progagent.js");
+const require = createRequire(import.meta.url);
+const memoryServer = join(
+  dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")),
+  "dist",
+  "index.js",
+);
+const scratch = mkdtempSync(join(tmpdir(), "progagent-attacks-protocol-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function text(result: unknown): string {
+  return ((result as { content: Array<{ text: string }> }).content[0]?.text ?? "").trim();
+}
+
+/** Host pids whose command line contains the marker. */
+function pidsOf(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(marker)) pids.push(Number(entry));
+    } catch {
+      // ended while we looked
+    }
+  }
+  return pids;
+}
 
 // Attacks on the kernel protocol from model code (attacks.md: M1, M2, R8). The program writes straight to
 // the descriptors the bootstrap uses (1021/1022 in the process that runs it).
@@ -156,5 +199,100 @@ describe("kernel protocol attacks", () => {
     expect(warning).toContain("\\u001b[31mRED");
     expect(warning).toContain("\\u000a[progagent] forged log line");
     expect(warning!.length).toBeLessThan(3_000);
+  });
+});
+
+describe("transport and upstream attacks", () => {
+  it("R7: an 11 MB request over stdio gets a JSON-RPC error naming the limit and the server keeps serving", async () => {
+    const config = join(scratch, "empty.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+    const client = new Client({ name: "attacker", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, "serve", "--config", config, "--timeout", "30"],
+        stderr: "ignore",
+      }),
+    );
+    try {
+      const huge = `print('never')\n#${"x".repeat(11 * 1024 * 1024)}`;
+      await expect(
+        client.callTool({ name: "programmatic_tool_call", arguments: { code: huge } }),
+      ).rejects.toThrow(
+        /Request too large: \d+ bytes; one MCP message over stdio is limited to 8388608 bytes \(8 MiB\)/,
+      );
+      const large = await client.callTool({
+        name: "programmatic_tool_call",
+        arguments: { code: `print('never')\n#${"x".repeat(2 * 1024 * 1024)}` },
+      });
+      expect(large.isError).toBe(true);
+      expect(text(large)).toMatch(
+        /The code is \d+ bytes; programmatic_tool_call runs at most 1 MiB of code per call/,
+      );
+      const after = await client.callTool({
+        name: "programmatic_tool_call",
+        arguments: { code: "print('still serving')" },
+      });
+      expect(text(after)).toBe("still serving");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("R11: an upstream that closes on a 30 MB argument or is killed mid-session is restarted; the failed call says what happened", async () => {
+    const marker = `--r11-marker-${process.pid}`;
+    const upstream = await connectUpstreams(
+      {
+        mcpServers: {
+          memory: {
+            command: process.execPath,
+            args: [memoryServer, marker],
+            env: { MEMORY_FILE_PATH: join(scratch, "r11-memory.jsonl") },
+          },
+        },
+      },
+      { restartBackoffMs: 100 },
+    );
+    const session = createPtcSession({ endpoints: upstream.endpoints, kernelOptions: { timeoutMs: 60_000 } });
+    try {
+      const first = await session.run(
+        [
+          "tools.create_entities(entities=[{'name': 'kept', 'entityType': 'city', 'observations': []}])",
+          "try:",
+          "    tools.create_entities(entities=[{'name': 'x' * 30_000_000, 'entityType': 'city', 'observations': []}])",
+          "except ToolError as error:",
+          "    print(str(error)[:400])",
+          "print([e['name'] for e in tools.read_graph()['entities']])",
+        ].join("\n"),
+      );
+      expect(first.text).toContain("the server closed the connection during the call (its process exited)");
+      expect(first.text).toContain("restart 1 of 3");
+      expect(first.text).toContain("['kept']");
+
+      const [before] = pidsOf(marker);
+      expect(before).toBeDefined();
+      process.kill(before!, "SIGKILL");
+      expect(await waitForProcessCount(marker, 0)).toBe(0);
+      const later = await session.run(
+        [
+          "errors = []",
+          "for attempt in range(5):",
+          "    try:",
+          "        print([e['name'] for e in tools.read_graph()['entities']])",
+          "        break",
+          "    except ToolError as error:",
+          "        errors.append(str(error))",
+          "print(errors)",
+        ].join("\n"),
+      );
+      expect(later.text.split("\n")[0]).toBe("['kept']");
+      const [after] = pidsOf(marker);
+      expect(after).toBeDefined();
+      expect(after).not.toBe(before);
+    } finally {
+      await session.dispose();
+      await upstream.dispose();
+    }
+    expect(await waitForProcessCount(marker, 0)).toBe(0);
   });
 });
