@@ -250,16 +250,20 @@ describe("serve --http as a network server", () => {
     expect(jsonRpcError(after).message).toContain("Unknown session");
   });
 
-  it("answers malformed JSON with -32700 and an oversized body with 413 on a connection that stays usable", async () => {
-    const { url } = await startServer(["--config", writeConfig("body")]);
+  it("answers malformed JSON-RPC with -32700", async () => {
+    const { url } = await startServer(["--config", writeConfig("malformed")]);
     const malformed = await post(url, "{not json");
     expect(malformed.status).toBe(400);
     expect(jsonRpcError(malformed).code).toBe(-32700);
+    expect((await post(url, initialize)).status).toBe(200);
+  });
 
+  it("M4: answers a body over 8 MiB with 413 and the keep-alive connection stays usable", async () => {
+    const { url } = await startServer(["--config", writeConfig("body")]);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const warmup = await post(url, "{not json", {}, agent);
-      expect(warmup.status).toBe(400);
+      const warmup = await post(url, initialize, {}, agent);
+      expect(warmup.status).toBe(200);
       const big = JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
