@@ -708,6 +708,9 @@ def _start_worker():
             os._exit(1)
     os.close(worker_in)
     os.close(worker_out)
+    import gc
+
+    gc.disable()  # the supervisor makes no cycles; a collection would copy the shared pages it visits
     _set_not_dumpable()
     _Supervisor(worker, host_in, host_out, to_worker, from_worker).run()
 
