@@ -189,11 +189,15 @@ describe("kernel protocol attacks", () => {
         "import os, json",
         "message = '\\x1b[31mRED\\x1b[0m\\n[progagent] forged log line\\r\\x07' + 'w' * 100_000",
         "os.write(1022, (json.dumps({'t': 'warning', 'message': message}) + '\\n').encode())",
+        "for index in range(10_000):",
+        '    os.write(1022, b\'{"t":"warning","message":"flood"}\\n\')',
         "print('warned')",
       ].join("\n"),
     );
     expect(result.text).toBe("warned");
-    expect(warnings).toHaveLength(1);
+    // A flood of warnings is not a flood of log lines.
+    expect(warnings.length).toBeLessThanOrEqual(25);
+    expect(warnings.at(-1)).toContain("the rest are not logged");
     const [warning] = warnings;
     expect(warning).not.toMatch(/[\u0000-\u001f\u007f]/);
     expect(warning).toContain("\\u001b[31mRED");

@@ -171,6 +171,8 @@ type ExecutionOutcome =
   | { kind: "violation"; reason: string }
   | { kind: "killed" };
 
+const MAX_WORKER_WARNINGS = 20;
+
 const SIGNAL_NAMES: Record<number, NodeJS.Signals> = {
   6: "SIGABRT",
   9: "SIGKILL",
@@ -216,6 +218,16 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   /** How the worker died, as its supervisor saw it (bwrap only reports the supervisor's exit). */
   let workerExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
+  /** The program can write warnings too: each is escaped and bounded, and only the first few are logged. */
+  const workerWarnings = new WeakMap<KernelProcess, number>();
+  const warnFromWorker = (process: KernelProcess, text: string): void => {
+    const count = (workerWarnings.get(process) ?? 0) + 1;
+    workerWarnings.set(process, count);
+    if (count <= MAX_WORKER_WARNINGS) warn(`[kernel] ${escapeKernelText(text)}`);
+    else if (count === MAX_WORKER_WARNINGS + 1)
+      warn(`[kernel] more than ${MAX_WORKER_WARNINGS} warnings from this kernel; the rest are not logged`);
+  };
+
   const onViolation = (process: KernelProcess, reason: string): void => {
     if (process !== current) return;
     warn(`[kernel] protocol violation: ${escapeKernelText(reason)}; the kernel was stopped`);
@@ -245,7 +257,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       }
       return;
     }
-    if (message.t === "warning") warn(`[kernel] ${escapeKernelText(message.message)}`);
+    if (message.t === "warning") warnFromWorker(process, message.message);
     else if (message.t === "done" && pending && message.id === pending.id) pending.reply = message;
     else if (message.t === "call") {
       if (pending) pending.toolCallCount += 1;
