@@ -73,11 +73,15 @@ describe("kernel protocol attacks", () => {
     const result = await session.run(
       [
         "import os",
+        "import json",
+        "def forge(message):",
+        "    os.write(1022, (json.dumps(message) + '\\n').encode())",
         "for forged_id in range(1, 50):",
-        '    line = \'{"t":"done","id":%d,"value":"\\\'forged\\\'","error":null,"tool_calls":99}\\n\' % forged_id',
-        "    os.write(1022, line.encode())",
-        "    os.write(1022, ('S' + line).encode())",
-        '    os.write(1022, b\'S{"t":"stopped"}\\n\')',
+        "    forge({'t': 'done', 'id': forged_id, 'value': repr('forged'), 'error': None, 'tool_calls': 99})",
+        // Supervisor lines need the supervisor's key, which the worker never sees.
+        "    forge({'t': 'stopped'})",
+        "    forge({'t': 'stopped', 'key': '0' * 32})",
+        "    forge({'t': 'exited', 'code': 0, 'signal': None, 'key': None})",
         "tools.echo(text='one')",
         "tools.echo(text='two')",
         "print('the real end')",
@@ -94,24 +98,28 @@ describe("kernel protocol attacks", () => {
     expect(next.toolCallCount).toBe(1);
   });
 
-  it("M1: the host's descriptors are not reachable from the program", async () => {
+  it("M1: the supervisor's descriptors, memory and key are out of the program's reach", async () => {
     const result = await session.run(
       [
         "import os",
         "def attempt(path):",
         "    try:",
-        "        os.close(os.open(path, os.O_WRONLY))",
+        "        os.close(os.open(path, os.O_RDONLY))",
         "        return 'opened'",
         "    except OSError as error:",
         "        return type(error).__name__",
-        "print(attempt('/proc/1/fd/1022'), attempt('/proc/1/fd/4'), attempt('/proc/1/mem'))",
-        "print(sorted(int(fd) for fd in os.listdir('/proc/self/fd') if int(fd) > 2))",
+        "print(attempt('/proc/1/fd/1022'), attempt('/proc/1/mem'), attempt('/proc/1/environ'))",
+        "os.set_blocking(1021, False)",
+        "try:",
+        "    print('pending commands:', os.read(1021, 4096))",
+        "except BlockingIOError:",
+        "    print('pending commands: none')",
       ].join("\n"),
     );
-    const [opened, fds] = result.text.split("\n");
+    const [opened, pending] = result.text.split("\n");
     expect(opened).toBe("PermissionError PermissionError PermissionError");
-    // Only the worker's own pipes to the supervisor (and the listing's descriptor) remain.
-    expect(fds).not.toContain("1022, 1023");
+    // The key line was read by the supervisor before the worker ever ran.
+    expect(pending).toBe("pending commands: none");
   });
 
   it("M1: a process of the program that resumes the kernel after it stopped gets the kernel ended", async () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, openSync, readFileSync, ftruncateSync, fstatSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
@@ -11,13 +12,15 @@ import {
   sandboxEnvironment,
 } from "./sandbox.js";
 
-/** A line written by the protocol supervisor inside the sandbox: it alone holds the host's descriptors. */
+/**
+ * A line written by the protocol supervisor inside the sandbox, recognised by the key the host gave it (the
+ * worker that runs the program never sees the key).
+ */
 export type SupervisorMessage =
   | { t: "ready"; pid: number }
   | { t: "stopped" }
   | { t: "exited"; code: number | null; signal: number | null }
-  | { t: "violation"; message: string }
-  | { t: "warning"; message: string };
+  | { t: "violation"; message: string };
 
 /** A line written by the worker that runs the program: untrusted, the program can write any of these. */
 export type WorkerMessage =
@@ -37,18 +40,18 @@ export type KernelMessage =
   { source: "supervisor"; message: SupervisorMessage } | { source: "worker"; message: WorkerMessage };
 
 /**
- * The longest protocol line the host reads (the bootstrap's MAX_MESSAGE_BYTES plus the tag): a longer one
+ * The longest protocol line the host reads (the bootstrap's MAX_MESSAGE_BYTES plus a little): a longer one
  * is a protocol violation, discarded as it streams in without being buffered.
  */
 export const MAX_PROTOCOL_LINE_BYTES = 32 * 1024 * 1024 + 16;
 
+const SUPERVISOR_TYPES = new Set(["ready", "stopped", "exited", "violation"]);
 const errorSchema = z.object({ type: z.string(), message: z.string(), traceback: z.string() });
 const supervisorMessageSchema = z.discriminatedUnion("t", [
   z.object({ t: z.literal("ready"), pid: z.number() }),
   z.object({ t: z.literal("stopped") }),
   z.object({ t: z.literal("exited"), code: z.number().nullable(), signal: z.number().nullable() }),
   z.object({ t: z.literal("violation"), message: z.string() }),
-  z.object({ t: z.literal("warning"), message: z.string() }),
 ]);
 const workerMessageSchema = z.discriminatedUnion("t", [
   z.object({ t: z.literal("ok") }),
@@ -68,17 +71,26 @@ const workerMessageSchema = z.discriminatedUnion("t", [
   }),
 ]);
 
-/** Parses one protocol line ("S" or "W" and JSON); undefined for anything malformed. */
-export function parseProtocolLine(line: string): KernelMessage | undefined {
-  const tag = line[0];
-  if (tag !== "S" && tag !== "W") return undefined;
+function sameKey(given: unknown, key: Buffer): boolean {
+  if (typeof given !== "string") return false;
+  const bytes = Buffer.from(given, "utf8");
+  return bytes.length === key.length && timingSafeEqual(bytes, key);
+}
+
+/**
+ * Parses one protocol line; undefined for anything malformed, and for a supervisor message without the
+ * supervisor's key (which only the program can have written).
+ */
+export function parseProtocolLine(line: string, key: Buffer): KernelMessage | undefined {
   let raw: unknown;
   try {
-    raw = JSON.parse(line.slice(1));
+    raw = JSON.parse(line);
   } catch {
     return undefined;
   }
-  if (tag === "S") {
+  const type = (raw as { t?: unknown } | null)?.t;
+  if (typeof type === "string" && SUPERVISOR_TYPES.has(type)) {
+    if (!sameKey((raw as { key?: unknown }).key, key)) return undefined;
     const parsed = supervisorMessageSchema.safeParse(raw);
     return parsed.success ? { source: "supervisor", message: parsed.data } : undefined;
   }
@@ -124,6 +136,8 @@ export class KernelProcess {
   private readonly commands: Writable;
   /** Parts of the protocol line being read (joined once, when its newline arrives). */
   private lineParts: Buffer[] = [];
+  /** Proves a line comes from the supervisor; sent as the first command line, read only by the supervisor. */
+  private readonly key = Buffer.from(randomBytes(16).toString("hex"));
   private lineBytes = 0;
   /** Inside a line longer than MAX_PROTOCOL_LINE_BYTES: its bytes are dropped until the newline. */
   private discarding = false;
@@ -182,6 +196,7 @@ export class KernelProcess {
       closeSync(appendErr);
     }
     this.commands = this.child.stdio[3] as Writable;
+    this.commands.write(`${JSON.stringify({ t: "key", key: this.key.toString() })}\n`);
     const replies = this.child.stdio[4] as Readable;
     this.commands.on("error", () => undefined);
     replies.on("data", (chunk: Buffer) => this.onData(chunk));
@@ -218,12 +233,21 @@ export class KernelProcess {
     this.commands.write(`${JSON.stringify(message)}\n`);
   }
 
-  /** Sends SIGINT to the interpreter itself (KeyboardInterrupt in the program). */
+  /** Sends SIGINT to the supervisor, which interrupts the worker (KeyboardInterrupt in the program). */
   interrupt(): void {
+    this.signalSupervisor("SIGINT");
+  }
+
+  /** Continues the worker (stopped after each reply) so that it reads the next command. */
+  continueWorker(): void {
+    this.signalSupervisor("SIGCONT");
+  }
+
+  private signalSupervisor(signal: NodeJS.Signals): void {
     const pid = this.resolvePythonPid();
-    if (pid === undefined) return;
+    if (pid === undefined || this.exited) return;
     try {
-      process.kill(pid, "SIGINT");
+      process.kill(pid, signal);
     } catch {
       // already gone
     }
@@ -331,7 +355,7 @@ export class KernelProcess {
           this.lineParts.length === 1 ? this.lineParts[0]! : Buffer.concat(this.lineParts, this.lineBytes);
         this.lineParts = [];
         this.lineBytes = 0;
-        const message = parseProtocolLine(line.toString("utf8"));
+        const message = parseProtocolLine(line.toString("utf8"), this.key);
         if (message) this.options.onMessage(message);
       }
       start = newline + 1;

@@ -233,17 +233,16 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     warn(`[kernel] protocol violation: ${escapeKernelText(reason)}; the kernel was stopped`);
     current = undefined;
     lostState = true;
-    if (pending) {
-      process.kill();
-      pending.settle({ kind: "violation", reason });
-    } else process.dispose();
+    process.kill();
+    if (pending) pending.settle({ kind: "violation", reason });
+    // An execution that settled in this same chunk of replies still reads its output: close the files after.
+    else setImmediate(() => process.dispose());
   };
 
   const onMessage = (process: KernelProcess, { source, message }: KernelMessage): void => {
     if (process !== current) return;
     if (source === "supervisor") {
-      if (message.t === "warning") warn(`[kernel] ${escapeKernelText(message.message)}`);
-      else if (message.t === "violation") onViolation(process, message.message);
+      if (message.t === "violation") onViolation(process, message.message);
       else if (message.t === "exited")
         workerExit = {
           code: message.code,
@@ -253,7 +252,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         // The worker stopped itself: a stop after a reply ends the execution; any other stop (the program
         // stopped itself) is continued.
         if (pending.reply) pending.settle({ kind: "done", message: pending.reply });
-        else process.send({ t: "cont" });
+        else process.continueWorker();
       }
       return;
     }
@@ -412,6 +411,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       }, limitMs);
       executeOptions.signal?.addEventListener("abort", interrupt, { once: true });
       process.send({ t: "exec", id: executionId, code });
+      process.continueWorker();
     });
     clearTimeout(interruptTimer);
     clearTimeout(killTimer);

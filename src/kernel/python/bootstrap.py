@@ -5,12 +5,14 @@ moved to high descriptors at start). The program's stdout/stderr (fd 1/2) are fi
 each execution, so nothing the program prints can corrupt the protocol. Stdlib only; imports that cost
 start-up time are deferred until first use.
 
-Two processes: this one becomes the supervisor, which alone holds the host's descriptors and is not
-dumpable (a process of the same uid cannot open its /proc/<pid>/fd or memory), and forks the worker that
-runs the program. The supervisor copies host commands to the worker unchanged and prefixes every line
-the worker writes with "W" (untrusted: the program can write anything there); its own lines start with
-"S". An execution ends only when the worker has stopped itself after its reply: the supervisor sees the
-stop in waitpid() and says so with an "S" line, so a reply the program forges ends nothing.
+Two processes: this one forks the worker that runs the program and becomes its supervisor, which is not
+dumpable (a process of the same uid can open neither its /proc/<pid>/fd nor its memory). Whatever the
+worker writes is untrusted: the program can write anything there. The supervisor's own lines (ready,
+stopped, exited, violation) carry a key that the host sends as the first command line, which the
+supervisor reads while the worker is stopped, so the worker never sees it. An execution ends only when
+the worker has stopped itself after its reply: the supervisor sees the stop in waitpid() and writes a keyed
+"stopped" line behind the reply, so a reply the program forges ends nothing. The host continues the worker
+by sending SIGCONT to the supervisor (and interrupts it with SIGINT), which forwards them.
 """
 
 import _ast
@@ -91,8 +93,6 @@ _command_fd = _move_fd(COMMAND_FD, HIGH_COMMAND_FD)
 _reply_fd = _move_fd(REPLY_FD, HIGH_REPLY_FD)
 _command_chunks = []
 _command_lines = []
-# Lines written before the fork come from the supervisor; the worker's lines are tagged by the supervisor.
-_reply_tag = b"S"
 
 
 def _apply_limits(limits):
@@ -119,7 +119,7 @@ def _send(message):
 
 
 def _send_raw(text):
-    data = _reply_tag + text.encode("utf-8", "backslashreplace")
+    data = text.encode("utf-8", "backslashreplace")
     # A KeyboardInterrupt in the middle of a reply would corrupt the protocol: defer it until the write is done.
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -537,82 +537,40 @@ def _set_not_dumpable():
         _send({"t": "warning", "message": "the protocol supervisor is dumpable: %s" % error})
 
 
-def _write_all(fd, data):
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
 class _Supervisor:
-    """Owns the host's descriptors; relays between the host and the worker; reports the worker's stops."""
+    """Watches the worker: reports its stops, continues and interrupts it for the host, reports its end."""
 
-    def __init__(self, worker, host_in, host_out, to_worker, from_worker):
+    def __init__(self, worker):
         self.worker = worker
-        self.host_in = host_in
-        self.host_out = host_out
-        self.to_worker = to_worker
-        self.from_worker = from_worker
-        self.partial = []  # parts of an unfinished worker line
-        self.partial_bytes = 0
-        self.discarding = False  # inside a worker line that went over MAX_MESSAGE_BYTES
+        self.key = None
         self.stopped = False
         self.expect_continue = False
-        self.started = False
 
     def send(self, message):
-        _write_all(self.host_out, b"S" + _json_dumps(message, lenient=True).encode("utf-8", "backslashreplace") + b"\n")
+        message["key"] = self.key
+        # The leading newline ends any partial line the program left in the pipe.
+        line = "\n" + _json_dumps(message, lenient=True) + "\n"
+        _send_raw(line)
 
-    def relay_worker_output(self):
-        """Reads everything the worker wrote so far (non-blocking) and forwards complete lines tagged "W"."""
-        while True:
-            try:
-                chunk = os.read(self.from_worker, 1 << 16)
-            except BlockingIOError:
-                return True
-            if not chunk:
-                return False
-            out = []
-            start = 0
-            while True:
-                newline = chunk.find(b"\n", start)
-                if newline < 0:
-                    self.collect(chunk[start:])
-                    break
-                self.collect(chunk[start:newline])
-                if self.discarding:
-                    self.discarding = False
-                elif self.partial:
-                    out.append(b"W" + b"".join(self.partial) + b"\n")
-                self.partial = []
-                self.partial_bytes = 0
-                start = newline + 1
-            if out:
-                _write_all(self.host_out, b"".join(out))
-
-    def collect(self, part):
-        if not part or self.discarding:
-            return
-        self.partial_bytes += len(part)
-        if self.partial_bytes > MAX_MESSAGE_BYTES:
-            self.partial = []
-            self.partial_bytes = 0
-            self.discarding = True
-            self.send(
-                {
-                    "t": "violation",
-                    "message": "the kernel wrote a protocol message longer than %d MiB" % (MAX_MESSAGE_BYTES >> 20),
-                }
-            )
-            return
-        self.partial.append(part)
+    def read_key(self):
+        # Byte by byte: the rest of the pipe belongs to the worker.
+        data = b""
+        while not data.endswith(b"\n"):
+            byte = os.read(_command_fd, 1)
+            if not byte:
+                os.kill(self.worker, signal.SIGKILL)
+                os._exit(0)
+            data += byte
+        self.key = _json_loads(data.decode("utf-8")).get("key")
+        os.close(_command_fd)
 
     def continue_worker(self):
-        if self.stopped:
+        if self.stopped and self.key is not None:
             self.stopped = False
             self.expect_continue = True
             os.kill(self.worker, signal.SIGCONT)
 
-    def on_interrupt(self, signum, frame):
+    def interrupt(self):
         try:
             os.kill(self.worker, signal.SIGINT)
             self.continue_worker()
@@ -624,17 +582,18 @@ class _Supervisor:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG | os.WUNTRACED | os.WCONTINUED)
             except ChildProcessError:
-                return
+                os._exit(1)
             if pid == 0:
                 return
             if pid != self.worker:
                 continue  # an orphan the supervisor inherited as PID 1
-            # The worker wrote its reply before it stopped or died: forward that first.
-            self.relay_worker_output()
             if os.WIFSTOPPED(status):
                 self.stopped = True
-                self.send({"t": "stopped"} if self.started else {"t": "ready", "pid": self.worker})
-                self.started = True
+                if self.key is None:
+                    self.read_key()
+                    self.send({"t": "ready", "pid": self.worker})
+                else:
+                    self.send({"t": "stopped"})
             elif os.WIFCONTINUED(status):
                 if not self.expect_continue:
                     # A process of the program resumed the worker after its execution ended.
@@ -652,67 +611,36 @@ class _Supervisor:
                 os._exit(os.WEXITSTATUS(status) if exited else 128 + os.WTERMSIG(status))
 
     def run(self):
-        import select
-
-        wake_read, wake_write = os.pipe()
-        os.set_blocking(wake_read, False)
-        os.set_blocking(wake_write, False)
-        os.set_blocking(self.from_worker, False)
-        signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
-        signal.signal(signal.SIGCHLD, lambda signum, frame: None)  # a handler, so that the wakeup fd is written
-        signal.signal(signal.SIGINT, self.on_interrupt)
-        poller = select.poll()
-        poller.register(self.host_in, select.POLLIN)
-        poller.register(self.from_worker, select.POLLIN)
-        poller.register(wake_read, select.POLLIN)
-        self.reap()  # a stop that happened before the handler was installed
+        # Signals are taken with sigwaitinfo, which says who sent them: only the host's SIGCONT and SIGINT
+        # count (sent from outside the PID namespace, si_pid is 0; without one, the host is the parent).
+        watched = {signal.SIGCHLD, signal.SIGCONT, signal.SIGINT}
+        signal.pthread_sigmask(signal.SIG_BLOCK, watched)
+        host = os.getppid()
+        self.reap()  # the worker may have stopped before SIGCHLD was blocked
         while True:
-            for fd, _events in poller.poll():
-                if fd == self.from_worker:
-                    if not self.relay_worker_output():
-                        poller.unregister(self.from_worker)
-                elif fd == self.host_in:
-                    data = os.read(self.host_in, 1 << 16)
-                    if not data:
-                        os.kill(self.worker, signal.SIGKILL)
-                        os._exit(0)
-                    self.continue_worker()
-                    _write_all(self.to_worker, data)
+            info = signal.sigwaitinfo(watched)
+            if info.si_signo == signal.SIGCHLD:
+                self.reap()
+            elif info.si_pid == 0 or info.si_pid == host:
+                if info.si_signo == signal.SIGINT:
+                    self.interrupt()
                 else:
-                    try:
-                        while os.read(wake_read, 4096):
-                            pass
-                    except BlockingIOError:
-                        pass
-                    self.reap()
+                    self.continue_worker()
 
 
 def _start_worker():
     """Forks the worker; returns in the supervisor only."""
-    global _command_fd, _reply_fd, _reply_tag
-    host_in, host_out = _command_fd, _reply_fd
-    worker_in, to_worker = os.pipe()
-    from_worker, worker_out = os.pipe()
     worker = os.fork()
     if worker == 0:
-        os.close(host_in)
-        os.close(host_out)
-        os.close(to_worker)
-        os.close(from_worker)
-        _command_fd = _move_fd(worker_in, HIGH_COMMAND_FD)
-        _reply_fd = _move_fd(worker_out, HIGH_REPLY_FD)
-        _reply_tag = b""
         try:
             _worker_main()
         finally:
             os._exit(1)
-    os.close(worker_in)
-    os.close(worker_out)
     import gc
 
     gc.disable()  # the supervisor makes no cycles; a collection would copy the shared pages it visits
     _set_not_dumpable()
-    _Supervisor(worker, host_in, host_out, to_worker, from_worker).run()
+    _Supervisor(worker).run()
 
 
 def main():
