@@ -307,4 +307,50 @@ describe("transport and upstream attacks", () => {
     }
     expect(await waitForProcessCount(marker, 0)).toBe(0);
   });
+
+  it("R11: an upstream that exits mid-call is restarted at most 3 times, and each failure says so", async () => {
+    const upstream = await connectUpstreams(
+      {
+        mcpServers: {
+          exiting: {
+            command: process.execPath,
+            args: ["--import", "tsx", join(projectRoot, "test/fixtures/exiting-mcp-server.ts")],
+          },
+        },
+      },
+      { restartBackoffMs: 20 },
+    );
+    const session = createPtcSession({ endpoints: upstream.endpoints, kernelOptions: { timeoutMs: 60_000 } });
+    try {
+      const result = await session.run(
+        [
+          "pids, failures = [tools.pid()], []",
+          "for attempt in range(4):",
+          "    try:",
+          "        tools.exit()",
+          "    except ToolError as error:",
+          "        failures.append(str(error))",
+          "    try:",
+          "        pids.append(tools.pid())",
+          "    except ToolError as error:",
+          "        failures.append(str(error))",
+          "print(len(set(pids)), len(pids))",
+          "print('\\n'.join(failures))",
+        ].join("\n"),
+      );
+      const [counts, ...failures] = result.text.split("\n");
+      // The first server and three restarts, each serving a call; the fourth exit ends it for the session.
+      expect(counts).toBe("4 4");
+      expect(failures[0]).toContain("the server closed the connection during the call (its process exited)");
+      expect(failures[0]).toContain("fixture: exiting in the middle of a call");
+      expect(failures[0]).toContain("restart 1 of 3");
+      expect(failures[2]).toContain("restart 3 of 3");
+      expect(failures[3]).toContain("restarted 3 times already and is not restarted again");
+      expect(failures[4]).toContain("it is not restarted again in this session");
+      expect(failures).toHaveLength(5);
+    } finally {
+      await session.dispose();
+      await upstream.dispose();
+    }
+  });
 });
