@@ -136,12 +136,18 @@ export function createStdioServerTransport(options: StdioServerTransportOptions 
   };
   const onError = (error: Error): void => transport.onerror?.(error);
   const onEnd = (): void => void transport.close();
+  // A client that went away (EPIPE on stdout) ends the session instead of crashing the process.
+  const onOutputError = (error: Error): void => {
+    transport.onerror?.(error);
+    void transport.close();
+  };
 
   const transport: Transport = {
     async start() {
       input.on("data", onData);
       input.on("error", onError);
       input.once("end", onEnd);
+      output.on("error", onOutputError);
     },
     async send(message: JSONRPCMessage) {
       await write(message);
