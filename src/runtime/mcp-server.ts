@@ -326,30 +326,30 @@ export async function serveHttp(
         requestId(body),
       );
     }
+    // Counted until the session is registered, so that concurrent initializes cannot overshoot the cap.
     creating += 1;
-    let session: McpSession;
     try {
-      session = await createSession();
+      const session = await createSession();
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (newId) => {
+          const entry = { transport, session, lastUsed: Date.now(), active: 1 };
+          sessions.set(newId, entry);
+          response.once("close", () => {
+            entry.active -= 1;
+            entry.lastUsed = Date.now();
+          });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) void endSession(transport.sessionId);
+      };
+      await session.server.connect(transport);
+      await transport.handleRequest(request, response, body);
+      if (!transport.sessionId) await session.dispose();
     } finally {
       creating -= 1;
     }
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (newId) => {
-        const entry = { transport, session, lastUsed: Date.now(), active: 1 };
-        sessions.set(newId, entry);
-        response.once("close", () => {
-          entry.active -= 1;
-          entry.lastUsed = Date.now();
-        });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) void endSession(transport.sessionId);
-    };
-    await session.server.connect(transport);
-    await transport.handleRequest(request, response, body);
-    if (!transport.sessionId) await session.dispose();
   };
 
   const httpServer = createServer((request, response) => {
