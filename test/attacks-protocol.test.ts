@@ -122,6 +122,21 @@ describe("kernel protocol attacks", () => {
     expect(pending).toBe("pending commands: none");
   });
 
+  it("M1: the supervisor ignores signals from the program (only the host's interrupt and continue count)", async () => {
+    const result = await session.run(
+      [
+        "import os, signal, subprocess, time",
+        "os.kill(1, signal.SIGINT)",
+        "subprocess.run(['kill', '-INT', '1'])",
+        "subprocess.run(['kill', '-CONT', '1'])",
+        "time.sleep(0.3)",
+        "print('not interrupted')",
+      ].join("\n"),
+    );
+    expect(result.status).toBe("ok");
+    expect(result.text).toBe("not interrupted");
+  });
+
   it("M1: a process of the program that resumes the kernel after it stopped gets the kernel ended", async () => {
     warnings.length = 0;
     const result = await session.run(
