@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, openSync, readFileSync, ftruncateSync, fstatSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
+import { z } from "zod";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import {
   assertSandboxAvailable,
@@ -13,11 +15,20 @@ import {
 import { idmappedLaunchCommand, setidFilterLaunchCommand, type KernelIdentity } from "./workspace-mount.js";
 import { hostSeccompFilter, seccompSupported } from "./seccomp.js";
 
-/** A message from the Python side of the protocol. */
-export type KernelMessage =
+/**
+ * A line written by the protocol supervisor inside the sandbox, recognised by the key the host gave it (the
+ * worker that runs the program never sees the key).
+ */
+export type SupervisorMessage =
   | { t: "ready"; pid: number }
-  | { t: "ok"; id: number }
-  | { t: "pong"; id: number }
+  | { t: "stopped" }
+  | { t: "exited"; code: number | null; signal: number | null }
+  | { t: "violation"; message: string };
+
+/** A line written by the worker that runs the program: untrusted, the program can write any of these. */
+export type WorkerMessage =
+  | { t: "ok" }
+  | { t: "pong" }
   | { t: "warning"; message: string }
   | { t: "call"; id: number; name: string; args: Record<string, unknown> }
   | {
@@ -25,10 +36,73 @@ export type KernelMessage =
       id: number;
       value: string | null;
       error: { type: string; message: string; traceback: string } | null;
-      tool_calls: number;
       /** Only in the reply to a `run` command. */
       exit_code?: number | null;
     };
+
+/** A message from the Python side of the protocol, with who wrote it. */
+export type KernelMessage =
+  { source: "supervisor"; message: SupervisorMessage } | { source: "worker"; message: WorkerMessage };
+
+/**
+ * The longest protocol line the host reads (the bootstrap's MAX_MESSAGE_BYTES plus a little): a longer one
+ * is a protocol violation, discarded as it streams in without being buffered.
+ */
+export const MAX_PROTOCOL_LINE_BYTES = 32 * 1024 * 1024 + 16;
+
+const SUPERVISOR_TYPES = new Set(["ready", "stopped", "exited", "violation"]);
+const errorSchema = z.object({ type: z.string(), message: z.string(), traceback: z.string() });
+const supervisorMessageSchema = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("ready"), pid: z.number() }),
+  z.object({ t: z.literal("stopped") }),
+  z.object({ t: z.literal("exited"), code: z.number().nullable(), signal: z.number().nullable() }),
+  z.object({ t: z.literal("violation"), message: z.string() }),
+]);
+const workerMessageSchema = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("ok") }),
+  z.object({ t: z.literal("pong") }),
+  z.object({ t: z.literal("warning"), message: z.string() }),
+  z.object({
+    t: z.literal("call"),
+    id: z.number(),
+    name: z.string(),
+    args: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    t: z.literal("done"),
+    id: z.number(),
+    value: z.string().nullable(),
+    error: errorSchema.nullable(),
+    exit_code: z.number().int().nullable().optional(),
+  }),
+]);
+
+function sameKey(given: unknown, key: Buffer): boolean {
+  if (typeof given !== "string") return false;
+  const bytes = Buffer.from(given, "utf8");
+  return bytes.length === key.length && timingSafeEqual(bytes, key);
+}
+
+/**
+ * Parses one protocol line; undefined for anything malformed, and for a supervisor message without the
+ * supervisor's key (which only the program can have written).
+ */
+export function parseProtocolLine(line: string, key: Buffer): KernelMessage | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const type = (raw as { t?: unknown } | null)?.t;
+  if (typeof type === "string" && SUPERVISOR_TYPES.has(type)) {
+    if (!sameKey((raw as { key?: unknown }).key, key)) return undefined;
+    const parsed = supervisorMessageSchema.safeParse(raw);
+    return parsed.success ? { source: "supervisor", message: parsed.data } : undefined;
+  }
+  const parsed = workerMessageSchema.safeParse(raw);
+  return parsed.success ? { source: "worker", message: parsed.data } : undefined;
+}
 
 export interface ResourceLimits {
   /** The sandbox's memory budget: all its processes and its /tmp together (also each process's RLIMIT_AS). */
@@ -59,6 +133,8 @@ export interface KernelProcessOptions {
    */
   identity?: KernelIdentity;
   onMessage(message: KernelMessage): void;
+  /** The kernel broke the protocol (a line over the size cap); the kernel should be ended. */
+  onViolation(reason: string): void;
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
@@ -77,7 +153,13 @@ export class KernelProcess {
   private readonly stdoutFd: number;
   private readonly stderrFd: number;
   private readonly commands: Writable;
-  private buffer = "";
+  /** Parts of the protocol line being read (joined once, when its newline arrives). */
+  private lineParts: Buffer[] = [];
+  /** Proves a line comes from the supervisor; sent as the first command line, read only by the supervisor. */
+  private readonly key = Buffer.from(randomBytes(16).toString("hex"));
+  private lineBytes = 0;
+  /** Inside a line longer than MAX_PROTOCOL_LINE_BYTES: its bytes are dropped until the newline. */
+  private discarding = false;
   private exited = false;
   /** The host pid of the Python interpreter (inside bwrap it is a child of bwrap). */
   private pythonPid: number | undefined;
@@ -148,15 +230,31 @@ export class KernelProcess {
       closeSync(appendErr);
     }
     this.commands = this.child.stdio[3] as Writable;
+    this.commands.write(`${JSON.stringify({ t: "key", key: this.key.toString() })}\n`);
     const replies = this.child.stdio[4] as Readable;
     this.commands.on("error", () => undefined);
-    replies.setEncoding("utf8");
-    replies.on("data", (chunk: string) => this.onData(chunk));
+    replies.on("data", (chunk: Buffer) => this.onData(chunk));
     replies.on("error", () => undefined);
     this.child.on("error", () => undefined);
+    // The supervisor's last lines (how the worker died) can still be in the pipe when 'exit' fires: report
+    // the exit once the replies have ended, or shortly after if something else still holds the pipe.
+    let repliesEnded = false;
+    let exitReported = false;
+    let reportExit: () => void = () => undefined;
+    replies.once("close", () => {
+      repliesEnded = true;
+      reportExit();
+    });
     this.child.on("exit", (code, signal) => {
       this.exited = true;
-      this.options.onExit(code, signal);
+      reportExit = () => {
+        if (exitReported) return;
+        exitReported = true;
+        clearTimeout(fallback);
+        this.options.onExit(code, signal);
+      };
+      const fallback = setTimeout(reportExit, 500);
+      if (repliesEnded) reportExit();
     });
   }
 
@@ -169,12 +267,21 @@ export class KernelProcess {
     this.commands.write(`${JSON.stringify(message)}\n`);
   }
 
-  /** Sends SIGINT to the interpreter itself (KeyboardInterrupt in the program). */
+  /** Sends SIGINT to the supervisor, which interrupts the worker (KeyboardInterrupt in the program). */
   interrupt(): void {
+    this.signalSupervisor("SIGINT");
+  }
+
+  /** Continues the worker (stopped after each reply) so that it reads the next command. */
+  continueWorker(): void {
+    this.signalSupervisor("SIGCONT");
+  }
+
+  private signalSupervisor(signal: NodeJS.Signals): void {
     const pid = this.resolvePythonPid();
-    if (pid === undefined) return;
+    if (pid === undefined || this.exited) return;
     try {
-      process.kill(pid, "SIGINT");
+      process.kill(pid, signal);
     } catch {
       // already gone
     }
@@ -256,21 +363,36 @@ export class KernelProcess {
     return this.pythonPid;
   }
 
-  private onData(chunk: string): void {
-    this.buffer += chunk;
-    let newline = this.buffer.indexOf("\n");
-    while (newline >= 0) {
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-      newline = this.buffer.indexOf("\n");
-      if (line.length === 0) continue;
-      let message: KernelMessage;
-      try {
-        message = JSON.parse(line) as KernelMessage;
-      } catch {
-        continue;
+  /** Linear in the bytes read: each chunk is scanned once, a line is joined once. */
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline < 0 ? chunk.length : newline;
+      if (!this.discarding && end > start) {
+        this.lineBytes += end - start;
+        if (this.lineBytes > MAX_PROTOCOL_LINE_BYTES) {
+          this.lineParts = [];
+          this.lineBytes = 0;
+          this.discarding = true;
+          this.options.onViolation(
+            `the kernel wrote a protocol message longer than ${MAX_PROTOCOL_LINE_BYTES >> 20} MiB`,
+          );
+        } else {
+          this.lineParts.push(chunk.subarray(start, end));
+        }
       }
-      this.options.onMessage(message);
+      if (newline < 0) return;
+      if (this.discarding) this.discarding = false;
+      else if (this.lineParts.length > 0) {
+        const line =
+          this.lineParts.length === 1 ? this.lineParts[0]! : Buffer.concat(this.lineParts, this.lineBytes);
+        this.lineParts = [];
+        this.lineBytes = 0;
+        const message = parseProtocolLine(line.toString("utf8"), this.key);
+        if (message) this.options.onMessage(message);
+      }
+      start = newline + 1;
     }
   }
 }
@@ -315,6 +437,20 @@ function readBwrapChildPid(child: ChildProcess, infoFd: number): Promise<number[
     info.on("error", finish);
     info.on("close", finish);
   });
+}
+
+/**
+ * Kernel-originated text made safe for a log line: control characters, ANSI escapes, line and bidi
+ * separators are escaped, and the length is bounded.
+ */
+export function escapeKernelText(text: string, maxChars = 2_000): string {
+  const escaped = text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return escaped.length <= maxChars
+    ? escaped
+    : `${escaped.slice(0, maxChars)}... [${escaped.length - maxChars} characters omitted]`;
 }
 
 export function kernelStartError(reason: string, startupError: string): ProgAgentError {

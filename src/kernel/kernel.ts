@@ -13,9 +13,11 @@ import { tmpdir } from "node:os";
 import { composeOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./compose-output.js";
 import {
   KernelProcess,
+  escapeKernelText,
   kernelStartError,
   type KernelMessage,
   type ResourceLimits,
+  type WorkerMessage,
 } from "./kernel-process.js";
 import { UNSAFE_WARNING } from "./sandbox.js";
 import {
@@ -196,18 +198,36 @@ function kernelParentDir(ownUid: boolean): string {
   return "/tmp";
 }
 
+type DoneMessage = Extract<WorkerMessage, { t: "done" }>;
+
 interface PendingExecution {
   id: number;
   settle(outcome: ExecutionOutcome): void;
   controller: AbortController;
   deadlineAt: number;
+  /** Tool calls the host routed for this execution (the kernel's own count could be forged). */
+  toolCallCount: number;
+  /** The last reply the worker wrote for this execution; it counts only once the supervisor saw the worker stop. */
+  reply: DoneMessage | undefined;
 }
 
 type ExecutionOutcome =
-  | { kind: "done"; message: Extract<KernelMessage, { t: "done" }> }
+  | { kind: "done"; message: DoneMessage }
   | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
   | { kind: "killed" }
-  | { kind: "budget"; violation: BudgetViolation };
+  | { kind: "budget"; violation: BudgetViolation }
+  | { kind: "violation"; reason: string };
+
+const MAX_WORKER_WARNINGS = 20;
+
+const SIGNAL_NAMES: Record<number, NodeJS.Signals> = {
+  6: "SIGABRT",
+  9: "SIGKILL",
+  11: "SIGSEGV",
+  15: "SIGTERM",
+  24: "SIGXCPU",
+  25: "SIGXFSZ",
+};
 
 /** Creates a persistent, sandboxed Python kernel. Nothing starts until start() or the first execute(). */
 export function createKernel(options: KernelOptions = {}): Kernel {
@@ -265,17 +285,58 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   let executionId = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const onMessage = (process: KernelProcess, message: KernelMessage): void => {
+  /** How the worker died, as its supervisor saw it (bwrap only reports the supervisor's exit). */
+  let workerExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  /** The program can write warnings too: each is escaped and bounded, and only the first few are logged. */
+  const workerWarnings = new WeakMap<KernelProcess, number>();
+  const warnFromWorker = (process: KernelProcess, text: string): void => {
+    const count = (workerWarnings.get(process) ?? 0) + 1;
+    workerWarnings.set(process, count);
+    if (count <= MAX_WORKER_WARNINGS) warn(`[kernel] ${escapeKernelText(text)}`);
+    else if (count === MAX_WORKER_WARNINGS + 1)
+      warn(`[kernel] more than ${MAX_WORKER_WARNINGS} warnings from this kernel; the rest are not logged`);
+  };
+
+  const onViolation = (process: KernelProcess, reason: string): void => {
     if (process !== current) return;
-    if (message.t === "warning") warn(`[kernel] ${message.message}`);
-    else if (message.t === "done" && pending && message.id === pending.id)
-      pending.settle({ kind: "done", message });
-    else if (message.t === "call") void routeToolCall(process, message);
+    warn(`[kernel] protocol violation: ${escapeKernelText(reason)}; the kernel was stopped`);
+    current = undefined;
+    lostState = true;
+    process.kill();
+    if (pending) pending.settle({ kind: "violation", reason });
+    // An execution that settled in this same chunk of replies still reads its output: close the files after.
+    else setImmediate(() => process.dispose());
+  };
+
+  const onMessage = (process: KernelProcess, { source, message }: KernelMessage): void => {
+    if (process !== current) return;
+    if (source === "supervisor") {
+      if (message.t === "violation") onViolation(process, message.message);
+      else if (message.t === "exited")
+        workerExit = {
+          code: message.code,
+          signal: message.signal === null ? null : (SIGNAL_NAMES[message.signal] ?? null),
+        };
+      else if (message.t === "stopped" && pending) {
+        // The worker stopped itself: a stop after a reply ends the execution; any other stop (the program
+        // stopped itself) is continued.
+        if (pending.reply) pending.settle({ kind: "done", message: pending.reply });
+        else process.continueWorker();
+      }
+      return;
+    }
+    if (message.t === "warning") warnFromWorker(process, message.message);
+    else if (message.t === "done" && pending && message.id === pending.id) pending.reply = message;
+    else if (message.t === "call") {
+      if (pending) pending.toolCallCount += 1;
+      void routeToolCall(process, message);
+    }
   };
 
   const routeToolCall = async (
     process: KernelProcess,
-    message: Extract<KernelMessage, { t: "call" }>,
+    message: Extract<WorkerMessage, { t: "call" }>,
   ): Promise<void> => {
     const execution = pending;
     let outcome: KernelToolOutcome;
@@ -317,8 +378,12 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       limits,
       ...(identity === undefined ? {} : { identity }),
       onMessage: (message) => {
-        if (message.t === "ready") markReady();
+        if (message.source === "supervisor" && message.message.t === "ready") markReady();
         onMessage(child, message);
+      },
+      onViolation: (reason) => {
+        failStart(kernelStartError(reason, ""));
+        onViolation(child, reason);
       },
       onExit: (code, signal) => {
         failStart(
@@ -330,7 +395,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         if (child !== current) return;
         current = undefined;
         lostState = true;
-        if (pending) pending.settle({ kind: "exited", code, signal });
+        const how = workerExit ?? { code, signal };
+        workerExit = undefined;
+        if (pending) pending.settle({ kind: "exited", ...how });
         else child.dispose();
       },
     });
@@ -392,6 +459,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     const controller = new AbortController();
     let timedOut = false;
     let stopWatching: () => void = () => undefined;
+    let settledExecution: PendingExecution | undefined;
     let interruptTimer: NodeJS.Timeout | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     const settled = await new Promise<ExecutionOutcome>((resolve) => {
@@ -399,6 +467,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         id: executionId,
         controller,
         deadlineAt: startedAt + limitMs,
+        toolCallCount: 0,
+        reply: undefined,
         settle: (value) => {
           if (pending !== execution) return;
           pending = undefined;
@@ -406,6 +476,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         },
       };
       pending = execution;
+      settledExecution = execution;
       const interrupt = (): void => {
         controller.abort(new Error("execution deadline"));
         process.interrupt();
@@ -430,6 +501,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         execution.settle({ kind: "budget", violation });
       });
       process.send({ ...request, id: executionId });
+      process.continueWorker();
     });
     stopWatching();
     clearTimeout(interruptTimer);
@@ -452,11 +524,10 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     let status: ExecutionStatus;
     let value: string | null = null;
     let error: ExecutionResult["error"] = null;
-    let toolCallCount = 0;
+    const toolCallCount = settledExecution?.toolCallCount ?? 0;
     if (outcome.kind === "done") {
       value = outcome.message.value;
       error = outcome.message.error;
-      toolCallCount = outcome.message.tool_calls;
       if (isCommand) {
         status = commandOutcome(request.argv[0] ?? "", outcome.message, timedOut, seconds, trailer);
       } else if (
@@ -481,6 +552,11 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       trailer.push(
         `[Execution timed out after ${seconds} s and did not stop within ${graceMs / 1000} s of the interrupt, so the kernel was killed. ` +
           "All kernel state (variables, functions, imports) is lost; the next execution starts a fresh kernel.]",
+      );
+    } else if (outcome.kind === "violation") {
+      status = "crashed";
+      trailer.push(
+        `[The kernel broke the protocol (${outcome.reason}) and was stopped. All kernel state is lost; the next execution starts a fresh kernel.]`,
       );
     } else {
       status = "crashed";
@@ -605,7 +681,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
 /** How a command ended, as a status and trailer lines (the interrupt of a command kills the program). */
 function commandOutcome(
   program: string,
-  message: Extract<KernelMessage, { t: "done" }>,
+  message: DoneMessage,
   timedOut: boolean,
   seconds: number,
   trailer: string[],

@@ -36,7 +36,15 @@ export { connectUpstreams, readMcpConfig, mcpConfigSchema } from "./upstream.js"
 export type { McpConfig, UpstreamConnection, ConnectOptions } from "./upstream.js";
 export { PTC_TOOL_NAME, ptcInputSchema, createPtcSession, renderPtcToolDescription } from "./ptc-session.js";
 export type { PtcSession, PtcSessionOptions, PtcDescriptionOptions } from "./ptc-session.js";
-export { createMcpToolServer, serveStdio, serveHttp } from "./mcp-server.js";
-export type { ServedTool, McpSession, HttpServerHandle } from "./mcp-server.js";
-export { ptcServedTool, programmaticSessionFactory } from "./programmatic-server.js";
+export {
+  createMcpToolServer,
+  serveStdio,
+  serveHttp,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+} from "./mcp-server.js";
+export type { ServedTool, McpSession, HttpServerHandle, HttpServeOptions } from "./mcp-server.js";
+export { createStdioServerTransport, MAX_REQUEST_BYTES } from "./stdio-server-transport.js";
+export type { StdioServerTransportOptions } from "./stdio-server-transport.js";
+export { ptcServedTool, programmaticSessionFactory, MAX_CODE_BYTES } from "./programmatic-server.js";
 export type { ProgrammaticServerOptions, PtcRunner } from "./programmatic-server.js";

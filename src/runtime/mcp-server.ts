@@ -1,5 +1,4 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
   CallToolRequestSchema,
@@ -7,11 +6,12 @@ import {
   isInitializeRequest,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLogger, errorMessage } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError, createLogger, errorMessage } from "../core/index.js";
 import { toMcpTool } from "./render-tool.js";
+import { MAX_REQUEST_BYTES, createStdioServerTransport } from "./stdio-server-transport.js";
 import { textResult, type ToolCallResult, type ToolSpec } from "./tool-types.js";
 
 /** A tool served over MCP: its spec and a call that turns any failure into a readable result. */
@@ -63,7 +63,7 @@ export async function serveStdio(
   signal?: AbortSignal,
 ): Promise<void> {
   const session = await createSession();
-  const transport = new StdioServerTransport();
+  const transport = createStdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
@@ -82,20 +82,102 @@ export interface HttpServerHandle {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+export interface HttpServeOptions {
+  port: number;
+  /** A loopback address (default 127.0.0.1): the server is for local clients. */
+  host?: string;
+  /** A session without a request for this long is ended with its kernel and upstream servers (default 30 min). */
+  idleTimeoutMs?: number;
+  /** Sessions open at once (default 32); an initialize beyond it gets a JSON-RPC error. */
+  maxSessions?: number;
+  /** When set, every request must carry `Authorization: Bearer <token>`. */
+  authToken?: string;
+  /** Largest request body (default 8 MiB). */
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_MAX_SESSIONS = 32;
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** An oversized body is read and dropped up to this much so that the keep-alive connection stays usable. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+
+type BodyOutcome =
+  | { kind: "ok"; body: unknown }
+  | { kind: "too-large"; bytes: number; drained: boolean }
+  | { kind: "parse-error"; message: string };
+
+function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
+      resolve({ kind: "too-large", bytes: declared, drained: false });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else chunks.length = 0;
+      if (size > DRAIN_LIMIT_BYTES && !settled) {
+        settled = true;
+        resolve({ kind: "too-large", bytes: size, drained: false });
+      }
+    });
+    request.once("error", reject);
+    request.once("end", () => {
+      if (settled) return;
+      settled = true;
+      if (size > maxBytes) return resolve({ kind: "too-large", bytes: size, drained: true });
+      const text = Buffer.concat(chunks).toString("utf8");
+      if (text.trim().length === 0) return resolve({ kind: "ok", body: undefined });
+      try {
+        resolve({ kind: "ok", body: JSON.parse(text) as unknown });
+      } catch (error) {
+        resolve({ kind: "parse-error", message: errorMessage(error) });
+      }
+    });
+  });
+}
+
+function requestId(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const digest = (text: string): Buffer => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 /**
- * Serves Streamable HTTP on 127.0.0.1 at /mcp. Every MCP session gets its own resources from
- * createSession (one kernel each), ended on DELETE, on idle timeout, or when the server closes.
+ * Serves Streamable HTTP on a loopback address at /mcp. Every MCP session gets its own resources from
+ * createSession (one kernel each), ended on DELETE, on idle timeout, or when the server closes. Requests
+ * whose Host or Origin is not this server's loopback address are refused (DNS rebinding), as are requests
+ * without the bearer token when one is set.
  */
 export async function serveHttp(
   createSession: () => Promise<McpSession>,
-  options: { port: number; host?: string; idleTimeoutMs?: number },
+  options: HttpServeOptions,
 ): Promise<HttpServerHandle> {
+  const bindHost = options.host ?? "127.0.0.1";
+  if (!["127.0.0.1", "::1", "localhost"].includes(bindHost)) {
+    throw new ProgAgentError(`the MCP HTTP server binds a loopback address only, not '${bindHost}'`, {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    });
+  }
   const logger = createLogger();
   const sessions = new Map<
     string,
-    { transport: StreamableHTTPServerTransport; session: McpSession; lastUsed: number }
+    { transport: StreamableHTTPServerTransport; session: McpSession; lastUsed: number; active: number }
   >();
-  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  let creating = 0;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_REQUEST_BYTES;
   const endSession = async (id: string): Promise<void> => {
     const entry = sessions.get(id);
     if (!entry) return;
@@ -108,73 +190,179 @@ export async function serveHttp(
   const sweeper = setInterval(
     () => {
       const now = Date.now();
-      for (const [id, entry] of sessions) if (now - entry.lastUsed > idleTimeoutMs) void endSession(id);
+      for (const [id, entry] of sessions)
+        if (entry.active === 0 && now - entry.lastUsed > idleTimeoutMs) void endSession(id);
     },
-    Math.min(idleTimeoutMs, 60_000),
+    Math.min(Math.max(idleTimeoutMs / 4, 250), 30_000),
   );
   sweeper.unref();
+  let allowedHosts = new Set<string>();
 
-  const readBody = async (request: IncomingMessage): Promise<unknown> => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > 8 * 1024 * 1024) throw new Error("request body larger than 8 MiB");
-      chunks.push(chunk as Buffer);
+  const sendError = (
+    response: ServerResponse,
+    status: number,
+    code: number,
+    message: string,
+    id: string | number | null = null,
+    headers: Record<string, string> = {},
+  ): void => {
+    if (response.headersSent) {
+      if (!response.writableEnded) response.end();
+      return;
     }
-    const text = Buffer.concat(chunks).toString("utf8");
-    return text.length > 0 ? (JSON.parse(text) as unknown) : undefined;
+    response.writeHead(status, { "content-type": "application/json", ...headers });
+    response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
   };
 
-  const sendError = (response: ServerResponse, status: number, message: string): void => {
-    if (response.headersSent) return;
-    response.writeHead(status, { "content-type": "application/json" });
-    response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  /** Refuses what must not reach a session: foreign Host/Origin (DNS rebinding), a missing token, other paths. */
+  const refuse = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const host = (request.headers.host ?? "").toLowerCase();
+    if (!allowedHosts.has(host)) {
+      sendError(
+        response,
+        403,
+        -32000,
+        `Forbidden: Host '${host.slice(0, 200)}' is not this server's loopback address (DNS rebinding protection)`,
+      );
+      return true;
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      let originHost: string | undefined;
+      try {
+        const parsed = new URL(origin);
+        originHost = parsed.protocol === "http:" ? parsed.host.toLowerCase() : undefined;
+      } catch {
+        originHost = undefined;
+      }
+      if (!originHost || !allowedHosts.has(originHost)) {
+        sendError(
+          response,
+          403,
+          -32000,
+          `Forbidden: Origin '${origin.slice(0, 200)}' is not this server's loopback address (DNS rebinding protection)`,
+        );
+        return true;
+      }
+    }
+    if (options.authToken !== undefined) {
+      const header = request.headers.authorization ?? "";
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match || !sameToken(match[1]!, options.authToken)) {
+        sendError(response, 401, -32000, "Unauthorized: send 'Authorization: Bearer <token>'", null, {
+          "www-authenticate": 'Bearer realm="progagent"',
+        });
+        return true;
+      }
+    }
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname !== "/mcp") {
+      sendError(response, 404, -32000, "Not found: the MCP endpoint is /mcp");
+      return true;
+    }
+    return false;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? "/", "http://localhost");
-    if (url.pathname !== "/mcp") return sendError(response, 404, "not found: the MCP endpoint is /mcp");
+    if (refuse(request, response)) {
+      request.resume();
+      return;
+    }
     const sessionId = request.headers["mcp-session-id"];
     const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
-    const body = request.method === "POST" ? await readBody(request) : undefined;
-    if (id && sessions.has(id)) {
-      const entry = sessions.get(id)!;
-      entry.lastUsed = Date.now();
-      await entry.transport.handleRequest(request, response, body);
-      if (request.method === "DELETE") await endSession(id);
+    let body: unknown;
+    if (request.method === "POST") {
+      const outcome = await readBody(request, maxBodyBytes);
+      if (outcome.kind === "too-large") {
+        const limitMiB = maxBodyBytes / 1024 / 1024;
+        // A drained body leaves the keep-alive connection usable; an enormous one closes it after the answer.
+        if (!outcome.drained) {
+          response.once("finish", () => request.socket.end());
+          setTimeout(() => request.socket.destroy(), 5_000).unref();
+        }
+        return sendError(
+          response,
+          413,
+          -32600,
+          `Request too large: ${outcome.bytes} bytes; one MCP request is limited to ${maxBodyBytes} bytes (${limitMiB} MiB)`,
+          null,
+          outcome.drained ? {} : { connection: "close" },
+        );
+      }
+      if (outcome.kind === "parse-error") {
+        return sendError(response, 400, -32700, `Parse error: ${outcome.message}`);
+      }
+      body = outcome.body;
+    }
+    const existing = id ? sessions.get(id) : undefined;
+    if (existing) {
+      existing.active += 1;
+      existing.lastUsed = Date.now();
+      response.once("close", () => {
+        existing.active -= 1;
+        existing.lastUsed = Date.now();
+      });
+      await existing.transport.handleRequest(request, response, body);
+      if (request.method === "DELETE") await endSession(id!);
       return;
     }
     if (request.method !== "POST" || !isInitializeRequest(body)) {
       return sendError(
         response,
-        400,
-        id ? `unknown session '${id}'` : "no session: send an initialize request first",
+        id ? 404 : 400,
+        -32000,
+        id
+          ? `Unknown session '${id.slice(0, 100)}': it ended (DELETE or idle timeout); initialize a new one`
+          : "No session: send an initialize request first",
+        requestId(body),
       );
     }
-    const session = await createSession();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (newId) => {
-        sessions.set(newId, { transport, session, lastUsed: Date.now() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) void endSession(transport.sessionId);
-    };
-    await session.server.connect(transport);
-    await transport.handleRequest(request, response, body);
-    if (!transport.sessionId) await session.dispose();
+    if (sessions.size + creating >= maxSessions) {
+      return sendError(
+        response,
+        503,
+        -32000,
+        `Server full: ${maxSessions} sessions are open (--max-sessions ${maxSessions}). End one with DELETE, or wait for idle sessions to time out (${Math.round(idleTimeoutMs / 1000)} s).`,
+        requestId(body),
+      );
+    }
+    // Counted until the session is registered, so that concurrent initializes cannot overshoot the cap.
+    creating += 1;
+    try {
+      const session = await createSession();
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (newId) => {
+          const entry = { transport, session, lastUsed: Date.now(), active: 1 };
+          sessions.set(newId, entry);
+          response.once("close", () => {
+            entry.active -= 1;
+            entry.lastUsed = Date.now();
+          });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) void endSession(transport.sessionId);
+      };
+      await session.server.connect(transport);
+      await transport.handleRequest(request, response, body);
+      if (!transport.sessionId) await session.dispose();
+    } finally {
+      creating -= 1;
+    }
   };
 
   const httpServer = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => sendError(response, 400, errorMessage(error)));
+    handle(request, response).catch((error: unknown) =>
+      sendError(response, 500, -32603, `Internal error: ${errorMessage(error)}`),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
-    httpServer.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+    httpServer.listen(options.port, bindHost, () => resolve());
   });
   const address = httpServer.address() as AddressInfo;
+  allowedHosts = new Set(LOOPBACK_NAMES.map((name) => `${name}:${address.port}`));
   const close = async (): Promise<void> => {
     clearInterval(sweeper);
     await Promise.all([...sessions.keys()].map((id) => endSession(id)));

@@ -17,6 +17,9 @@ export type PtcRunner = Pick<PtcSession, "run"> & {
   readonly router: Pick<PtcSession["router"], "endpoints">;
 };
 
+/** The largest program one `programmatic_tool_call` runs (UTF-8 bytes). */
+export const MAX_CODE_BYTES = 1024 * 1024;
+
 /** The `programmatic_tool_call` tool over a PTC session (or an episode), as MCP serves it. */
 export function ptcServedTool(
   session: PtcRunner,
@@ -33,6 +36,14 @@ export function ptcServedTool(
       const parsed = ptcInputSchema.safeParse(args);
       if (!parsed.success) {
         return textResult(`Invalid arguments: expected {"code": string} with the Python code to run.`, true);
+      }
+      const codeBytes = Buffer.byteLength(parsed.data.code, "utf8");
+      if (codeBytes > MAX_CODE_BYTES) {
+        return textResult(
+          `The code is ${codeBytes} bytes; ${options.toolName ?? PTC_TOOL_NAME} runs at most ${MAX_CODE_BYTES / 1024 / 1024} MiB of code per call. ` +
+            "Keep data out of the code: read it from workspace files or tools inside the program.",
+          true,
+        );
       }
       const result = await session.run(parsed.data.code, {
         signal: callOptions.signal,

@@ -1,6 +1,37 @@
 import type { Command } from "commander";
-import { programmaticSessionFactory, readMcpConfig, serveHttp, serveStdio } from "../../runtime/index.js";
+import { accessSync, constants, statSync } from "node:fs";
+import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
+import {
+  DEFAULT_MAX_SESSIONS,
+  programmaticSessionFactory,
+  readMcpConfig,
+  serveHttp,
+  serveStdio,
+} from "../../runtime/index.js";
 import { kernelOptionsFrom, parseIntegerOption, parseSecondsOption, waitForShutdown } from "../options.js";
+
+function invalid(message: string): ProgAgentError {
+  return new ProgAgentError(message, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
+}
+
+/** The kernel's interpreter must exist before the server announces itself, not at the first call. */
+function assertInterpreter(path: string): void {
+  try {
+    if (!statSync(path).isFile()) throw new Error("not a file");
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw invalid(
+      `--interpreter '${path}' is not an executable file; give the path of a Python 3 interpreter`,
+    );
+  }
+}
+
+function readAuthToken(name: string): string {
+  const token = process.env[name];
+  if (token === undefined || token.trim().length === 0)
+    throw invalid(`--auth-token-env ${name}: the environment variable ${name} is not set or empty`);
+  return token.trim();
+}
 
 export function registerServe(program: Command): void {
   program
@@ -19,11 +50,33 @@ export function registerServe(program: Command): void {
     .option("--timeout <seconds>", "per-execution timeout in seconds", "60")
     .option("--http", "serve Streamable HTTP on 127.0.0.1 instead of stdio")
     .option("--port <n>", "port for --http (0 picks a free one)", "8765")
+    .option(
+      "--auth-token-env <name>",
+      "with --http: require 'Authorization: Bearer <token>', the token read from this environment variable",
+    )
+    .option(
+      "--max-sessions <n>",
+      `with --http: sessions open at once (each has a kernel and its own upstream servers)`,
+      String(DEFAULT_MAX_SESSIONS),
+    )
+    .option(
+      "--session-idle-timeout <seconds>",
+      "with --http: end a session (kernel and upstream servers) after this long without a request",
+      "1800",
+    )
     .option("--tool-name <name>", "name of the served tool", "programmatic_tool_call")
     .option("--interpreter <path>", "Python interpreter for the kernel", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const timeoutMs = parseSecondsOption(String(options.timeout), "--timeout");
+      assertInterpreter(String(options.interpreter));
+      const port = parseIntegerOption(String(options.port), "--port", { min: 0, max: 65_535 });
+      const maxSessions = parseIntegerOption(String(options.maxSessions), "--max-sessions", { max: 100_000 });
+      const idleTimeoutMs = parseSecondsOption(String(options.sessionIdleTimeout), "--session-idle-timeout");
+      if (typeof options.authTokenEnv === "string" && !options.http)
+        throw invalid("--auth-token-env applies to --http (stdio has no network clients to authenticate)");
+      const authToken =
+        typeof options.authTokenEnv === "string" ? readAuthToken(options.authTokenEnv) : undefined;
       const factory = programmaticSessionFactory({
         config: readMcpConfig(String(options.config)),
         ...(typeof options.workspace === "string" ? { workspaceDir: options.workspace } : {}),
@@ -33,7 +86,10 @@ export function registerServe(program: Command): void {
       });
       if (options.http) {
         const handle = await serveHttp(factory, {
-          port: parseIntegerOption(String(options.port), "--port", { min: 0, max: 65535 }),
+          port,
+          maxSessions,
+          idleTimeoutMs,
+          ...(authToken === undefined ? {} : { authToken }),
         });
         process.stderr.write(`progagent: serving MCP (Streamable HTTP) at ${handle.url}\n`);
         await waitForShutdown();

@@ -4,6 +4,15 @@ Protocol: newline-delimited JSON. The host writes commands on fd 3 and reads rep
 moved to high descriptors at start). The program's stdout/stderr (fd 1/2) are files the host reads after
 each execution, so nothing the program prints can corrupt the protocol. Stdlib only; imports that cost
 start-up time are deferred until first use.
+
+Two processes: this one forks the worker that runs the program and becomes its supervisor, which is not
+dumpable (a process of the same uid can open neither its /proc/<pid>/fd nor its memory). Whatever the
+worker writes is untrusted: the program can write anything there. The supervisor's own lines (ready,
+stopped, exited, violation) carry a key that the host sends as the first command line, which the
+supervisor reads while the worker is stopped, so the worker never sees it. An execution ends only when
+the worker has stopped itself after its reply: the supervisor sees the stop in waitpid() and writes a keyed
+"stopped" line behind the reply, so a reply the program forges ends nothing. The host continues the worker
+by sending SIGCONT to the supervisor (and interrupts it with SIGINT), which forwards them.
 """
 
 import _ast
@@ -58,6 +67,13 @@ def _json_dumps(value, lenient=False):
 
 COMMAND_FD = 3
 REPLY_FD = 4
+HIGH_COMMAND_FD = 1021
+HIGH_REPLY_FD = 1022
+# The host refuses protocol lines longer than this (kernel-process.ts, MAX_PROTOCOL_LINE_BYTES).
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+# What leaves the kernel for the value, the error message and the traceback of one execution (characters;
+# the model sees at most 50,000 of the whole output, cut in the middle, so head and tail are kept).
+MAX_FIELD_CHARS = 1000000
 _tool_specs = {}
 _tool_objects = {}
 _attribute_names = {}
@@ -73,8 +89,8 @@ def _move_fd(fd, target):
     return target
 
 
-_command_fd = _move_fd(COMMAND_FD, 1021)
-_reply_fd = _move_fd(REPLY_FD, 1022)
+_command_fd = _move_fd(COMMAND_FD, HIGH_COMMAND_FD)
+_reply_fd = _move_fd(REPLY_FD, HIGH_REPLY_FD)
 
 
 def _close_inherited():
@@ -86,7 +102,8 @@ def _close_inherited():
 
 
 _close_inherited()
-_command_buffer = b""
+_command_chunks = []
+_command_lines = []
 
 
 def _apply_limits(limits):
@@ -126,17 +143,23 @@ def _send_raw(text):
 
 
 def _receive():
-    global _command_buffer
+    # Parts of a line are kept in a list and joined once: appending to one bytes object is quadratic.
     while True:
-        newline = _command_buffer.find(b"\n")
-        if newline >= 0:
-            line = _command_buffer[:newline]
-            _command_buffer = _command_buffer[newline + 1 :]
-            return _json_loads(line.decode("utf-8"))
+        while _command_lines:
+            line = _command_lines.pop(0)
+            if line:
+                return _json_loads(line.decode("utf-8"))
         chunk = os.read(_command_fd, 1 << 16)
         if not chunk:
             os._exit(0)
-        _command_buffer += chunk
+        parts = chunk.split(b"\n")
+        if len(parts) == 1:
+            _command_chunks.append(chunk)
+            continue
+        _command_chunks.append(parts[0])
+        _command_lines.append(b"".join(_command_chunks))
+        _command_lines.extend(parts[1:-1])
+        _command_chunks[:] = [parts[-1]] if parts[-1] else []
 
 
 class ToolError(Exception):
@@ -187,10 +210,17 @@ def _call_tool(name, arguments):
         payload = _json_dumps(arguments)
     except (TypeError, ValueError) as error:
         raise ToolError("%s: arguments must be JSON-serializable (%s)" % (name, error), name) from None
+    encoded_name = _json_dumps(name)
+    if len(payload) + len(encoded_name) + 64 > MAX_MESSAGE_BYTES:
+        raise ToolError(
+            "%s: the arguments are %d bytes as JSON; one tool call can carry at most %d MiB"
+            % (name, len(payload), MAX_MESSAGE_BYTES >> 20),
+            name,
+        )
     _tool_call_count += 1
     call_id = _tool_call_count
     # The arguments are serialised once, straight into the message.
-    _send_raw('{"t":"call","id":%d,"name":%s,"args":%s}\n' % (call_id, _json_dumps(name), payload))
+    _send_raw('{"t":"call","id":%d,"name":%s,"args":%s}\n' % (call_id, encoded_name, payload))
     while True:
         message = _receive()
         if message.get("t") == "result" and message.get("id") == call_id:
@@ -387,12 +417,12 @@ def _execute(message):
                 value = _run_code(expression)
                 if value is not None:
                     _globals["_"] = value
-                    reply["value"] = _safe_repr(value)
+                    reply["value"] = _bounded(_safe_repr(value))
         except BaseException as error:  # the program's errors, KeyboardInterrupt and SystemExit included
             reply["error"] = {
-                "type": type(error).__name__,
-                "message": _safe_str(error),
-                "traceback": _format_error(error, "<cell-"),
+                "type": _bounded(type(error).__name__),
+                "message": _bounded(_safe_str(error)),
+                "traceback": _bounded(_format_error(error, "<cell-")),
             }
     except KeyboardInterrupt:
         # Interrupted while reporting the program's own error: report the interrupt itself.
@@ -403,8 +433,24 @@ def _execute(message):
         _flush_streams()
         reply["tool_calls"] = _tool_call_count - calls_before
         _send(reply)
+        # The stop is what ends the execution for the host (the reply alone could be forged); an interrupt
+        # that arrives now stays pending until the next command continues the worker.
+        _stop_self()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _bounded(text):
+    """Keeps head and tail of a long text, so what the model finally sees (cut in the middle) is unchanged."""
+    if not isinstance(text, str):
+        text = "<%s>" % type(text).__name__
+    elif type(text) is not str:
+        text = "" + text  # an exact str: a subclass could lie about its length
+    if len(text) <= MAX_FIELD_CHARS:
+        return text
+    head = MAX_FIELD_CHARS * 7 // 10
+    tail = MAX_FIELD_CHARS - head
+    return "%s\n... [%d characters omitted in the kernel] ...\n%s" % (text[:head], len(text) - head - tail, text[-tail:])
 
 
 def _safe_repr(value):
@@ -498,6 +544,7 @@ def _run_command(message):
             except OSError:
                 pass
         _send(reply)
+        _stop_self()  # as after an execution: the stop, not the reply, ends the command for the host
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
@@ -536,19 +583,12 @@ def _emulate_site():
     builtins.exit = builtins.quit = _exit
 
 
-def main():
-    if sys.flags.no_site:
-        _emulate_site()
-    _setup_streams()
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    limits = _json_loads(os.environ.pop(b"PROGAGENT_LIMITS", b"{}").decode("utf-8"))
-    os.unsetenv(b"PROGAGENT_LIMITS")
-    _apply_limits(limits)
-    sys.path.insert(0, os.getcwd())
-    global _workspace_fd
-    _workspace_fd = os.open(".", os.O_RDONLY)
-    _workspace_fd = _move_fd(_workspace_fd, 1020)
-    _send({"t": "ready", "pid": os.getpid()})
+def _stop_self():
+    os.kill(os.getpid(), signal.SIGSTOP)
+
+
+def _worker_main():
+    _stop_self()  # the supervisor reports the first stop as "ready"
     while True:
         try:
             message = _receive()
@@ -565,6 +605,148 @@ def main():
         except KeyboardInterrupt:
             # An interrupt that arrived after the execution finished: nothing to interrupt.
             continue
+
+
+def _set_not_dumpable():
+    """prctl(PR_SET_DUMPABLE, 0): the worker (same uid) can then open neither /proc/<pid>/fd nor /proc/<pid>/mem."""
+    try:
+        import _ctypes
+
+        class _Int(_ctypes._SimpleCData):
+            _type_ = "i"
+
+        class _Function(_ctypes.CFuncPtr):
+            _flags_ = _ctypes.FUNCFLAG_CDECL
+            _restype_ = _Int
+
+        class _Library:
+            _handle = _ctypes.dlopen(None)
+
+        prctl = _Function(("prctl", _Library()))
+        if prctl(4, 0, 0, 0, 0) != 0 or prctl(3, 0, 0, 0, 0) != 0:
+            raise OSError("prctl(PR_SET_DUMPABLE, 0) failed")
+    except Exception as error:
+        _send({"t": "warning", "message": "the protocol supervisor is dumpable: %s" % error})
+
+
+class _Supervisor:
+    """Watches the worker: reports its stops, continues and interrupts it for the host, reports its end."""
+
+    def __init__(self, worker):
+        self.worker = worker
+        self.key = None
+        self.stopped = False
+        self.expect_continue = False
+
+    def send(self, message):
+        message["key"] = self.key
+        # The leading newline ends any partial line the program left in the pipe.
+        line = "\n" + _json_dumps(message, lenient=True) + "\n"
+        _send_raw(line)
+
+    def read_key(self):
+        # Byte by byte: the rest of the pipe belongs to the worker.
+        data = b""
+        while not data.endswith(b"\n"):
+            byte = os.read(_command_fd, 1)
+            if not byte:
+                os.kill(self.worker, signal.SIGKILL)
+                os._exit(0)
+            data += byte
+        self.key = _json_loads(data.decode("utf-8")).get("key")
+        os.close(_command_fd)
+
+    def continue_worker(self):
+        if self.stopped and self.key is not None:
+            self.stopped = False
+            self.expect_continue = True
+            os.kill(self.worker, signal.SIGCONT)
+
+    def interrupt(self):
+        try:
+            os.kill(self.worker, signal.SIGINT)
+            self.continue_worker()
+        except OSError:
+            pass
+
+    def reap(self):
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG | os.WUNTRACED | os.WCONTINUED)
+            except ChildProcessError:
+                os._exit(1)
+            if pid == 0:
+                return
+            if pid != self.worker:
+                continue  # an orphan the supervisor inherited as PID 1
+            if os.WIFSTOPPED(status):
+                self.stopped = True
+                if self.key is None:
+                    self.read_key()
+                    self.send({"t": "ready", "pid": self.worker})
+                else:
+                    self.send({"t": "stopped"})
+            elif os.WIFCONTINUED(status):
+                if not self.expect_continue:
+                    # A process of the program resumed the worker after its execution ended.
+                    self.send({"t": "violation", "message": "a process of the program resumed the kernel after an execution ended"})
+                self.expect_continue = False
+            else:
+                exited = os.WIFEXITED(status)
+                self.send(
+                    {
+                        "t": "exited",
+                        "code": os.WEXITSTATUS(status) if exited else None,
+                        "signal": None if exited else os.WTERMSIG(status),
+                    }
+                )
+                os._exit(os.WEXITSTATUS(status) if exited else 128 + os.WTERMSIG(status))
+
+    def run(self):
+        # Signals are taken with sigwaitinfo, which says who sent them: only the host's SIGCONT and SIGINT
+        # count (sent from outside the PID namespace, si_pid is 0; without one, the host is the parent).
+        watched = {signal.SIGCHLD, signal.SIGCONT, signal.SIGINT}
+        signal.pthread_sigmask(signal.SIG_BLOCK, watched)
+        host = os.getppid()
+        self.reap()  # the worker may have stopped before SIGCHLD was blocked
+        while True:
+            info = signal.sigwaitinfo(watched)
+            if info.si_signo == signal.SIGCHLD:
+                self.reap()
+            elif info.si_pid == 0 or info.si_pid == host:
+                if info.si_signo == signal.SIGINT:
+                    self.interrupt()
+                else:
+                    self.continue_worker()
+
+
+def _start_worker():
+    """Forks the worker; returns in the supervisor only."""
+    worker = os.fork()
+    if worker == 0:
+        try:
+            _worker_main()
+        finally:
+            os._exit(1)
+    import gc
+
+    gc.disable()  # the supervisor makes no cycles; a collection would copy the shared pages it visits
+    _set_not_dumpable()
+    _Supervisor(worker).run()
+
+
+def main():
+    if sys.flags.no_site:
+        _emulate_site()
+    _setup_streams()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    limits = _json_loads(os.environ.pop(b"PROGAGENT_LIMITS", b"{}").decode("utf-8"))
+    os.unsetenv(b"PROGAGENT_LIMITS")
+    _apply_limits(limits)
+    sys.path.insert(0, os.getcwd())
+    global _workspace_fd
+    _workspace_fd = _move_fd(os.open(".", os.O_RDONLY), 1020)
+    _start_worker()
 
 
 if __name__ == "__main__":
