@@ -293,7 +293,7 @@ describe("serve --http as a network server", () => {
     );
     expect(badPort.status).toBe(2);
     expect(badPort.stderr.trim()).toBe(
-      "progagent: --port expects an integer from 0 to 65535, got '99999' [INVALID_ARGUMENT]",
+      "progagent: --port expects a non-negative integer <= 65535, got '99999' [INVALID_ARGUMENT]",
     );
     const missing = spawnSync(
       process.execPath,
