@@ -112,7 +112,7 @@ export function loadTokenizer(folder?: string): LoadedTokenizer {
     addedTokens.set(token.content, token.id);
   const result: LoadedTokenizer = {
     name: key,
-    tokenizer: new Tokenizer(tokenizerJson as object, config as object),
+    tokenizer: new Tokenizer(tokenizerJson, config),
     chatTemplate,
     templateHash: createHash("sha256").update(chatTemplate).digest("hex"),
     tokenizerHash: createHash("sha256").update(tokenizerText).digest("hex"),
