@@ -335,22 +335,22 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
       throw templateError(
         "renderObservation takes only new non-assistant messages: the model's own turns are its generated tokens",
       );
-    const common = { tools: input.tools, enableThinking: input.enableThinking };
-    const baseText = renderText({ ...common, messages: baseMessages });
     const fullText = renderText({
-      ...common,
+      tools: input.tools,
+      enableThinking: input.enableThinking,
       messages: [...baseMessages, ...input.messages],
       addGenerationPrompt: input.addGenerationPrompt ?? true,
     });
-    if (!fullText.startsWith(baseText))
-      throw templateError(
-        `the chat template of ${loaded.name} re-renders earlier turns when messages are appended; incremental rendering is not exact for it`,
-      );
-    if (!baseText.endsWith(markers.endOfTurn + markers.separator))
+    // The new messages start after the base assistant turn (the first in the text): its end-of-turn and
+    // separator. Finding it in this render, not in a render of the base alone, keeps templates that render the
+    // last assistant message differently (Qwen3's empty think block) exact.
+    const header = fullText.indexOf(markers.header);
+    const closing = header < 0 ? -1 : fullText.indexOf(markers.endOfTurn + markers.separator, header);
+    if (closing < 0)
       throw templateError(
         `the chat template of ${loaded.name} does not end an assistant turn with its end-of-turn token`,
       );
-    const delta = fullText.slice(baseText.length);
+    const delta = fullText.slice(closing + markers.endOfTurn.length + markers.separator.length);
     const previousLast = input.previousTokenIds.at(-1);
     const boundaryText =
       previousLast === markers.endOfTurnTokenId ? markers.separator : markers.endOfTurn + markers.separator;
