@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { ProgAgentError, errorMessage, exitCodeForError } from "../core/index.js";
 import { registerEnvServe } from "./commands/env-serve.js";
 import { registerEval } from "./commands/eval.js";
+import { registerExport } from "./commands/export.js";
 import { registerServe } from "./commands/serve.js";
 import { registerTasks } from "./commands/tasks.js";
 
@@ -17,6 +18,7 @@ registerServe(program);
 registerTasks(program);
 registerEnvServe(program);
 registerEval(program);
+registerExport(program);
 
 try {
   await program.parseAsync(process.argv);
