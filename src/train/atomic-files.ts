@@ -23,7 +23,10 @@ export function createAtomicFileSet(): AtomicFileSet {
   };
   return {
     open(target) {
-      const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+      const temporary = join(
+        dirname(target),
+        `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+      );
       const entry = { target, temporary, fd: openSync(temporary, "wx", 0o644) as number | undefined };
       files.push(entry);
       return {

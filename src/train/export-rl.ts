@@ -51,16 +51,24 @@ interface RlRow {
  */
 export function exportRl(options: RlExportOptions): RlExportSummary {
   if (!(RL_FORMATS as readonly string[]).includes(options.format))
-    throw new ProgAgentError(`unknown format '${String(options.format)}': expected one of ${RL_FORMATS.join(", ")}`, {
-      code: ERROR_CODES.INVALID_ARGUMENT,
-      category: "user",
-    });
+    throw new ProgAgentError(
+      `unknown format '${String(options.format)}': expected one of ${RL_FORMATS.join(", ")}`,
+      {
+        code: ERROR_CODES.INVALID_ARGUMENT,
+        category: "user",
+      },
+    );
   if (options.tasks.length === 0 || options.scales.length === 0)
-    throw new ProgAgentError("no task instances: --tasks and --scales must match at least one task and scale", {
-      code: ERROR_CODES.INVALID_ARGUMENT,
-      category: "user",
-    });
-  const renderer = createChatRenderer(options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer });
+    throw new ProgAgentError(
+      "no task instances: --tasks and --scales must match at least one task and scale",
+      {
+        code: ERROR_CODES.INVALID_ARGUMENT,
+        category: "user",
+      },
+    );
+  const renderer = createChatRenderer(
+    options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer },
+  );
   const split = splitTasks(
     options.tasks.map((task) => task.id),
     options.valShare ?? 0,

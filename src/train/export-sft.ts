@@ -151,7 +151,9 @@ function formatNotes(format: SftFormat): string[] {
       "ms-swift: train with --agent_template hermes --add_non_thinking_prefix false (Qwen3 template); the hermes separator and think blocks are written into content so ms-swift renders Qwen3's own text",
       "ms-swift re-serialises tool-call arguments with json.dumps: calls whose argument string is not in that form train on the re-serialised text (counted in the manifest)",
     ];
-  return ["OpenAI chat fine-tuning JSONL: messages + tools; reasoning is not part of the format and is dropped"];
+  return [
+    "OpenAI chat fine-tuning JSONL: messages + tools; reasoning is not part of the format and is dropped",
+  ];
 }
 
 /**
@@ -161,11 +163,16 @@ function formatNotes(format: SftFormat): string[] {
  */
 export function exportSft(options: SftExportOptions): SftExportSummary {
   if (!(SFT_FORMATS as readonly string[]).includes(options.format))
-    throw new ProgAgentError(`unknown format '${String(options.format)}': expected one of ${SFT_FORMATS.join(", ")}`, {
-      code: ERROR_CODES.INVALID_ARGUMENT,
-      category: "user",
-    });
-  const renderer = createChatRenderer(options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer });
+    throw new ProgAgentError(
+      `unknown format '${String(options.format)}': expected one of ${SFT_FORMATS.join(", ")}`,
+      {
+        code: ERROR_CODES.INVALID_ARGUMENT,
+        category: "user",
+      },
+    );
+  const renderer = createChatRenderer(
+    options.tokenizer === undefined ? {} : { tokenizer: options.tokenizer },
+  );
   const { trajectories, runs } = readRuns(options.inputs);
   const dropped = Object.fromEntries(DROP_REASONS.map((reason) => [reason, 0])) as Record<DropReason, number>;
   const taskMatcher = options.taskGlob ? globToRegExp(options.taskGlob) : undefined;
@@ -174,18 +181,21 @@ export function exportSft(options: SftExportOptions): SftExportSummary {
   const ordered = trajectories.map((entry) => entry.trajectory).sort(order);
   for (const trajectory of ordered) {
     if (!options.includeFailed && trajectory.reward !== 1) dropped.failed_verifier += 1;
-    else if (options.harnesses && !options.harnesses.includes(trajectory.harness)) dropped.harness_filtered += 1;
+    else if (options.harnesses && !options.harnesses.includes(trajectory.harness))
+      dropped.harness_filtered += 1;
     else if (taskMatcher && !taskMatcher.test(trajectory.task)) dropped.task_filtered += 1;
     else if (options.scales && !options.scales.includes(trajectory.scale)) dropped.scale_filtered += 1;
     else {
-      const tools = (trajectory.tools as FunctionTool[] | undefined) ?? options.toolsFor?.(trajectory.task, trajectory.harness);
+      const tools = trajectory.tools ?? options.toolsFor?.(trajectory.task, trajectory.harness);
       if (!tools) {
         dropped.no_tools += 1;
         continue;
       }
       const conversation = sftConversation(trajectory, tools);
       if (options.dedupe ?? true) {
-        const key = createHash("sha256").update(JSON.stringify([conversation.messages, conversation.tools])).digest("hex");
+        const key = createHash("sha256")
+          .update(JSON.stringify([conversation.messages, conversation.tools]))
+          .digest("hex");
         if (seen.has(key)) {
           dropped.duplicate += 1;
           continue;
@@ -212,7 +222,8 @@ export function exportSft(options: SftExportOptions): SftExportSummary {
       });
     } catch (error) {
       dropped.unrenderable += 1;
-      if (renderFailures.length < 5) renderFailures.push(`${candidate.trajectory.episodeId}: ${errorMessage(error)}`);
+      if (renderFailures.length < 5)
+        renderFailures.push(`${candidate.trajectory.episodeId}: ${errorMessage(error)}`);
       continue;
     }
     const trainedTokens = rendered.lossMask.reduce((sum, bit) => sum + bit, 0);
@@ -253,8 +264,14 @@ function writeSft(
   if (!existsSync(dirname(outPath))) mkdirSync(dirname(outPath), { recursive: true });
   const valPath = siblingPath(outPath, ".val");
   const manifestPath = siblingPath(outPath, ".manifest", ".json");
-  const notes = [...formatNotes(options.format), ...renderFailures.map((failure) => `not renderable: ${failure}`)];
-  const bySplit = { train: kept.filter((row) => row.split === "train"), val: kept.filter((row) => row.split === "val") };
+  const notes = [
+    ...formatNotes(options.format),
+    ...renderFailures.map((failure) => `not renderable: ${failure}`),
+  ];
+  const bySplit = {
+    train: kept.filter((row) => row.split === "train"),
+    val: kept.filter((row) => row.split === "val"),
+  };
   let msSwift: SftExportSummary["msSwift"];
   const files = createAtomicFileSet();
   const written: string[] = [];
@@ -309,7 +326,10 @@ function writeSft(
                 rows.map((row) => row.tokenCount),
               ),
             ],
-            { "progagent.schemaVersion": String(EXPORT_MANIFEST_SCHEMA_VERSION), "progagent.split": splitName },
+            {
+              "progagent.schemaVersion": String(EXPORT_MANIFEST_SCHEMA_VERSION),
+              "progagent.split": splitName,
+            },
           ),
         );
       } else if (options.format === "ms-swift") {

@@ -1,4 +1,9 @@
-import { canonicalPythonJson, parsePythonJson, pythonJsonDumps, toPythonJsonValue } from "../chat-template/index.js";
+import {
+  canonicalPythonJson,
+  parsePythonJson,
+  pythonJsonDumps,
+  toPythonJsonValue,
+} from "../chat-template/index.js";
 import type { SftConversation } from "./sft-conversation.js";
 
 /** One ms-swift agent SFT row: tools as a JSON string, tool_call / tool_response roles, reasoning in content. */
@@ -30,7 +35,10 @@ function thinkBlock(reasoning: string | undefined, isLast: boolean): string {
  * - ms-swift re-serialises every call as json.dumps({"name", "arguments": json.loads(arguments)}): calls whose
  *   argument string is not already in that form train on the re-serialised text, and are reported.
  */
-export function toMsSwiftRow(conversation: SftConversation): { row: MsSwiftRow; differences: MsSwiftDifference[] } {
+export function toMsSwiftRow(conversation: SftConversation): {
+  row: MsSwiftRow;
+  differences: MsSwiftDifference[];
+} {
   const messages: MsSwiftRow["messages"] = [];
   const differences: MsSwiftDifference[] = [];
   const lastAssistant = conversation.messages.map((message) => message.role).lastIndexOf("assistant");
@@ -64,7 +72,8 @@ export function toMsSwiftRow(conversation: SftConversation): { row: MsSwiftRow; 
           detail: `${call.function.name}: ms-swift trains on ${canonical.slice(0, 80)} instead of the model's ${call.function.arguments.slice(0, 80)}`,
         });
       }
-      const argumentsValue = canonical === undefined ? call.function.arguments : parsePythonJson(call.function.arguments);
+      const argumentsValue =
+        canonical === undefined ? call.function.arguments : parsePythonJson(call.function.arguments);
       const payload = new Map([
         ["name", toPythonJsonValue(call.function.name)],
         ["arguments", argumentsValue],
@@ -115,7 +124,8 @@ export function msSwiftText(row: MsSwiftRow): string {
     }
   }
   for (const turn of turns) {
-    if (turn.role === "user") text += `<|im_start|>user\n${turn.parts.join("")}<|im_end|>\n<|im_start|>assistant\n`;
+    if (turn.role === "user")
+      text += `<|im_start|>user\n${turn.parts.join("")}<|im_end|>\n<|im_start|>assistant\n`;
     else if (turn.role === "tool")
       text += `<|im_start|>user\n${turn.parts.join("\n")}<|im_end|>\n<|im_start|>assistant\n`;
     else {

@@ -25,7 +25,10 @@ function invalid(message: string, details: Record<string, string | number>): Pro
  * Reads the trajectories of run directories (or trajectories.jsonl files), strictly: a line that is not JSON or
  * not a trajectory (schemaVersion 1 or 2) is an error naming the file and line; a run with no trajectory is an error.
  */
-export function readRuns(inputs: readonly string[]): { trajectories: SourcedTrajectory[]; runs: RunSummary[] } {
+export function readRuns(inputs: readonly string[]): {
+  trajectories: SourcedTrajectory[];
+  runs: RunSummary[];
+} {
   if (inputs.length === 0)
     throw new ProgAgentError("no input: pass --in <run dir> (the --out of an eval or start run)", {
       code: ERROR_CODES.INVALID_ARGUMENT,
@@ -37,10 +40,13 @@ export function readRuns(inputs: readonly string[]): { trajectories: SourcedTraj
     const path = resolve(input);
     const file = existsSync(path) && statSync(path).isDirectory() ? join(path, "trajectories.jsonl") : path;
     if (!existsSync(file))
-      throw new ProgAgentError(`${input}: no trajectories.jsonl (expected a run directory written by eval or start)`, {
-        code: ERROR_CODES.FILE_FORMAT_INVALID,
-        category: "user",
-      });
+      throw new ProgAgentError(
+        `${input}: no trajectories.jsonl (expected a run directory written by eval or start)`,
+        {
+          code: ERROR_CODES.FILE_FORMAT_INVALID,
+          category: "user",
+        },
+      );
     const lines = readFileSync(file, "utf8").split("\n");
     const runIds = new Set<string>();
     const models = new Set<string>();
@@ -52,10 +58,13 @@ export function readRuns(inputs: readonly string[]): { trajectories: SourcedTraj
       try {
         value = JSON.parse(text);
       } catch (error) {
-        throw invalid(`${file} line ${line} is not JSON (${(error as Error).message}); the file is corrupt or was cut short`, {
-          file,
-          line,
-        });
+        throw invalid(
+          `${file} line ${line} is not JSON (${(error as Error).message}); the file is corrupt or was cut short`,
+          {
+            file,
+            line,
+          },
+        );
       }
       const parsed = trajectorySchema.safeParse(value);
       if (!parsed.success) {

@@ -19,7 +19,8 @@ export function sftConversation(trajectory: Trajectory, tools: FunctionTool[]): 
   while (last >= 0 && trajectory.messages[last]!.role !== "assistant") last -= 1;
   const messages: TemplateMessage[] = trajectory.messages.slice(0, last + 1).map((message) => {
     const out: TemplateMessage = { role: message.role, content: message.content ?? "" };
-    if (message.role === "assistant" && message.reasoning_content) out.reasoning_content = message.reasoning_content;
+    if (message.role === "assistant" && message.reasoning_content)
+      out.reasoning_content = message.reasoning_content;
     if (message.tool_calls && message.tool_calls.length > 0)
       out.tool_calls = message.tool_calls.map((call) => ({
         id: call.id,

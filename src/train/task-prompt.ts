@@ -1,5 +1,10 @@
 import { taskToolDefinitions, type HarnessMode, type TaskDefinition } from "../envs/index.js";
-import { functionToolsFor, renderSystemPrompt, type ChatMessage, type FunctionTool } from "../harness/index.js";
+import {
+  functionToolsFor,
+  renderSystemPrompt,
+  type ChatMessage,
+  type FunctionTool,
+} from "../harness/index.js";
 import { toolInputJsonSchema, type ToolSpec } from "../runtime/index.js";
 
 /** The tool specs a task's episode exposes (the same fields the harness reads from the episode's endpoints). */

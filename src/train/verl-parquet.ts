@@ -97,7 +97,8 @@ export function parquetMessage(message: {
   role: string;
   content: string | null;
   reasoning_content?: string | undefined;
-  tool_calls?: ReadonlyArray<{ id?: string; type?: string; function: { name: string; arguments: string } }> | undefined;
+  tool_calls?:
+    ReadonlyArray<{ id?: string; type?: string; function: { name: string; arguments: string } }> | undefined;
   tool_call_id?: string | undefined;
 }): Record<string, unknown> {
   return {

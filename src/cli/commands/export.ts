@@ -40,9 +40,15 @@ export function registerExport(program: Command): void {
   exporter
     .command("sft")
     .description("Verifier-passing trajectories of runs as SFT data for verl, ms-swift or OpenAI fine-tuning")
-    .requiredOption("--in <dirs...>", "run directories (the --out of eval or start) or trajectories.jsonl files")
+    .requiredOption(
+      "--in <dirs...>",
+      "run directories (the --out of eval or start) or trajectories.jsonl files",
+    )
     .requiredOption("--format <format>", SFT_FORMATS.join(" | "))
-    .requiredOption("--out <path>", "training file (validation: <stem>.val<ext>, manifest: <stem>.manifest.json)")
+    .requiredOption(
+      "--out <path>",
+      "training file (validation: <stem>.val<ext>, manifest: <stem>.manifest.json)",
+    )
     .option("--harness <list>", "keep these harnesses: dtc,ptc,hybrid or all", "all")
     .option("--tasks <glob>", "keep tasks matching this glob", "*")
     .option("--scales <list>", "keep these scales: v0,v1,v2,v3 or all", "all")
@@ -85,7 +91,10 @@ export function registerExport(program: Command): void {
     .option("--scales <list>", "v0,v1,v2,v3 or all", "all")
     .requiredOption("--harness <mode>", HARNESS_MODES.join(" | "))
     .requiredOption("--format <format>", RL_FORMATS.join(" | "))
-    .requiredOption("--out <path>", "training file (validation: <stem>.val<ext>, manifest: <stem>.manifest.json)")
+    .requiredOption(
+      "--out <path>",
+      "training file (validation: <stem>.val<ext>, manifest: <stem>.manifest.json)",
+    )
     .option("--seeds <list>", "instance seeds, comma-separated", "0")
     .option("--val-share <share>", "share of tasks held out for validation", "0")
     .option("--timeout <seconds>", "per-execution timeout stated in the system prompt", "60")
