@@ -3,16 +3,15 @@
  * and the whole suite as an RL dataset, printing rows/s and tokens/s.
  *
  * Without an argument it takes the newest `runs/main-*` directory (what `npm start` writes); when there is
- * none it runs the start job first into `runs/main-bench`. Wall time depends on what else the machine runs, so
- * the CPU time of this process is printed beside it.
+ * none it runs the start job first into `runs/main-bench`. Each export runs in a fresh process through the CLI
+ * (tokenizer loading and cold caches included), as a user runs it.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { formatTable } from "../src/cli/format-table.js";
-import { loadSuite } from "../src/suite/index.js";
-import { exportRl, exportSft, SFT_FORMATS, taskPrompt } from "../src/train/index.js";
+import { SFT_FORMATS } from "../src/train/index.js";
 
 function newestStartRun(): string {
   const runs = existsSync("runs")
@@ -27,64 +26,69 @@ function newestStartRun(): string {
   return "runs/main-bench";
 }
 
-const cpuSeconds = (): number => {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1e6;
-};
+const cli = resolve("bin/progagent.js");
+
+/** Runs one export in a fresh process, as a user would: tokenizer loading and cold caches included. */
+function timedExport(args: string[]): { seconds: number; output: string } {
+  const started = performance.now();
+  const output = execFileSync(process.execPath, [cli, "export", ...args], { encoding: "utf8" });
+  return { seconds: (performance.now() - started) / 1000, output };
+}
+
+const numberAfter = (text: string, pattern: RegExp): number =>
+  Number((pattern.exec(text)?.[1] ?? "0").replace(/,/g, ""));
 
 const runDir = resolve(process.argv[2] ?? newestStartRun());
-const suite = new Map((await loadSuite("*")).map((task) => [task.id, task]));
 const outRoot = mkdtempSync(join(tmpdir(), "progagent-bench-export-"));
 const rows: Array<Array<string | number>> = [];
 try {
   process.stdout.write(`exporting ${runDir}\n\n`);
   for (const format of SFT_FORMATS) {
-    const wallStart = performance.now();
-    const cpuStart = cpuSeconds();
-    const summary = exportSft({
-      inputs: [runDir],
+    const out = join(outRoot, `sft-${format}.${format === "verl" ? "parquet" : "jsonl"}`);
+    const { seconds, output } = timedExport([
+      "sft",
+      "--in",
+      runDir,
+      "--format",
       format,
-      outPath: join(outRoot, `sft-${format}.${format === "verl" ? "parquet" : "jsonl"}`),
-      valShare: 0.1,
-      toolsFor: (task, harness) => {
-        const definition = suite.get(task);
-        return definition ? taskPrompt(definition, harness).tools : undefined;
-      },
-    });
-    const seconds = (performance.now() - wallStart) / 1000;
+      "--out",
+      out,
+      "--val-share",
+      "0.1",
+    ]);
+    process.stdout.write(`$ progagent export sft --format ${format}\n${output}\n`);
+    const kept = numberAfter(output, /kept (\d+)/);
+    const tokens = numberAfter(output, /; ([\d,]+) tokens,/);
     rows.push([
       `sft ${format}`,
-      summary.episodesRead,
-      summary.kept,
+      numberAfter(output, /episodes read (\d+)/),
+      kept,
       seconds.toFixed(1),
-      (cpuSeconds() - cpuStart).toFixed(1),
-      Math.round(summary.kept / seconds),
-      Math.round(summary.tokensPerRow.total / seconds).toLocaleString("en-US"),
+      Math.round(kept / seconds),
+      Math.round(tokens / seconds).toLocaleString("en-US"),
     ]);
   }
-  const wallStart = performance.now();
-  const cpuStart = cpuSeconds();
-  const rl = exportRl({
-    tasks: [...suite.values()],
-    scales: ["v0", "v1", "v2", "v3"],
-    harness: "ptc",
-    format: "verl",
-    outPath: join(outRoot, "rl.parquet"),
-    valShare: 0.1,
-  });
-  const seconds = (performance.now() - wallStart) / 1000;
-  const rlRows = rl.rows.train + rl.rows.val;
-  rows.push([
-    "rl verl (ptc)",
-    "-",
-    rlRows,
-    seconds.toFixed(1),
-    (cpuSeconds() - cpuStart).toFixed(1),
-    Math.round(rlRows / seconds),
-    Math.round((rl.promptTokens.total * 1) / seconds).toLocaleString("en-US"),
+  const out = join(outRoot, "rl.parquet");
+  const { seconds, output } = timedExport([
+    "rl",
+    "--tasks",
+    "*",
+    "--scales",
+    "all",
+    "--harness",
+    "ptc",
+    "--format",
+    "verl",
+    "--out",
+    out,
+    "--val-share",
+    "0.1",
   ]);
+  process.stdout.write(`$ progagent export rl --harness ptc\n${output}\n`);
+  const rlRows = numberAfter(output, /rows: train (\d+)/) + numberAfter(output, /, val (\d+) \(/);
+  rows.push(["rl verl (ptc)", "-", rlRows, seconds.toFixed(1), Math.round(rlRows / seconds), "-"]);
   process.stdout.write(
-    `${formatTable(["export", "episodes read", "rows", "wall s", "cpu s", "rows/s", "tokens/s"], rows)}\n`,
+    `${formatTable(["export", "episodes read", "rows", "wall s", "rows/s", "tokens/s"], rows)}\n`,
   );
 } finally {
   rmSync(outRoot, { recursive: true, force: true });
