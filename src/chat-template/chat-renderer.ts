@@ -495,14 +495,17 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
   const countGenerated = (message: TemplateMessage): number => {
     const known = generatedCounts.get(message);
     if (known !== undefined) return known;
-    const rendered = render({
+    // The assistant turn as the template renders it in context (not last, after the query); its text from
+    // after the header through the end-of-turn token is what the model generated. Works for any tokenizer.
+    const text = renderText({
       messages: [
         { role: "user", content: "probe" },
         message,
         { role: "tool", content: "probe", tool_call_id: "probe" },
       ],
     });
-    const count = rendered.lossMask.reduce((sum, bit) => sum + bit, 0);
+    const [span] = assistantSpans(text, 1);
+    const count = countTokens(text.slice(span![0], span![1]));
     generatedCounts.set(message, count);
     return count;
   };
