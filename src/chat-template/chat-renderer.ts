@@ -1,5 +1,5 @@
 import { Template } from "@huggingface/jinja";
-import { ERROR_CODES, ProgAgentError } from "../core/index.js";
+import { ProgAgentError } from "../core/index.js";
 import { loadTokenizer, type LoadedTokenizer } from "./load-tokenizer.js";
 import { canonicalPythonJson } from "./python-json.js";
 
@@ -136,6 +136,15 @@ interface ConversationState {
   chunkTokens: number[];
   /** Message index where each completed chunk ends (exclusive). */
   chunkEnds: number[];
+  /**
+   * A stand-in head (same roles, short contents, no tools) and its text: once the first chunk renders the same
+   * after it as after the real head, later chunks are rendered after the stand-in (cheaper than the real system
+   * prompt and tool schemas every turn).
+   */
+  standIn: { messages: TemplateMessage[]; text: string } | undefined;
+  standInVerified: boolean | undefined;
+  /** The last chunk counted (without the generation prompt), reused when a later assistant message closes it. */
+  lastChunk: { start: number; end: number; tokens: number } | undefined;
 }
 
 const renderers = new Map<string, ChatRenderer>();
@@ -310,11 +319,14 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
 
   // A fixed conversation the observation is rendered after: the template's output for the new messages is
   // what it adds past this base (verl's "continuous token" approach).
-  // The base ends with a user turn, not an assistant one: Qwen3 renders the last assistant message with an
-  // empty think block that it drops once anything follows, so an assistant-final base is not a prefix.
   const baseMessages: TemplateMessage[] = [
     { role: "system", content: "base" },
     { role: "user", content: "base" },
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "base", type: "function", function: { name: "base", arguments: "{}" } }],
+    },
   ];
 
   const renderObservation = (input: ObservationInput): RenderedObservation => {
@@ -323,22 +335,22 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
       throw templateError(
         "renderObservation takes only new non-assistant messages: the model's own turns are its generated tokens",
       );
-    const common = { tools: input.tools, enableThinking: input.enableThinking };
-    const baseText = renderText({ ...common, messages: baseMessages });
     const fullText = renderText({
-      ...common,
+      tools: input.tools,
+      enableThinking: input.enableThinking,
       messages: [...baseMessages, ...input.messages],
       addGenerationPrompt: input.addGenerationPrompt ?? true,
     });
-    if (!fullText.startsWith(baseText))
-      throw templateError(
-        `the chat template of ${loaded.name} re-renders earlier turns when messages are appended; incremental rendering is not exact for it`,
-      );
-    if (!baseText.endsWith(markers.endOfTurn + markers.separator))
+    // The new messages start after the base assistant turn (the first in the text): its end-of-turn and
+    // separator. Finding it in this render, not in a render of the base alone, keeps templates that render the
+    // last assistant message differently (Qwen3's empty think block) exact.
+    const header = fullText.indexOf(markers.header);
+    const closing = header < 0 ? -1 : fullText.indexOf(markers.endOfTurn + markers.separator, header);
+    if (closing < 0)
       throw templateError(
         `the chat template of ${loaded.name} does not end an assistant turn with its end-of-turn token`,
       );
-    const delta = fullText.slice(baseText.length);
+    const delta = fullText.slice(closing + markers.endOfTurn.length + markers.separator.length);
     const previousLast = input.previousTokenIds.at(-1);
     const boundaryText =
       previousLast === markers.endOfTurnTokenId ? markers.separator : markers.endOfTurn + markers.separator;
@@ -349,13 +361,34 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
 
   const states = new WeakMap<readonly TemplateMessage[], ConversationState>();
 
-  const chunkText = (state: ConversationState, messages: readonly TemplateMessage[], generation: boolean) =>
-    renderText({
-      messages: [...state.refs.slice(0, state.headLength), ...messages],
-      tools: state.tools,
-      enableThinking: state.enableThinking,
-      addGenerationPrompt: generation,
-    });
+  /** The text a chunk adds after the head, or undefined when rendering is not local for this template. */
+  const chunkDelta = (
+    state: ConversationState,
+    messages: readonly TemplateMessage[],
+    generation: boolean,
+  ): string | undefined => {
+    const after = (
+      head: readonly TemplateMessage[],
+      headText: string,
+      tools: readonly object[] | undefined,
+    ) => {
+      const text = renderText({
+        messages: [...head, ...messages],
+        tools,
+        enableThinking: state.enableThinking,
+        addGenerationPrompt: generation,
+      });
+      if (!text.startsWith(headText)) return undefined;
+      const delta = text.slice(headText.length);
+      return addedTokens.some((token) => delta.startsWith(token)) ? delta : undefined;
+    };
+    const standIn = state.standIn!;
+    if (state.standInVerified) return after(standIn.messages, standIn.text, undefined);
+    const real = after(state.refs.slice(0, state.headLength), state.headText, state.tools);
+    if (state.standInVerified === undefined)
+      state.standInVerified = real !== undefined && after(standIn.messages, standIn.text, undefined) === real;
+    return real;
+  };
 
   const countContext = (
     messages: readonly TemplateMessage[],
@@ -374,13 +407,21 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
     let state = states.get(messages);
     const valid =
       state !== undefined &&
-      state.tools === tools &&
+      (state.tools === tools || JSON.stringify(state.tools ?? []) === JSON.stringify(tools ?? [])) &&
       state.enableThinking === enableThinking &&
       state.headLength === headLength &&
       state.refs.every((message, index) => messages[index] === message);
     if (!valid) {
       const headText = renderText({ messages: messages.slice(0, headLength), tools, enableThinking });
+      const standInMessages = messages
+        .slice(0, headLength)
+        .map((message): TemplateMessage => ({ role: message.role, content: "base" }));
       state = {
+        standIn: {
+          messages: standInMessages,
+          text: renderText({ messages: standInMessages, enableThinking }),
+        },
+        standInVerified: undefined,
         tools,
         enableThinking,
         refs: messages.slice(0, headLength),
@@ -389,6 +430,7 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
         headTokens: countTokens(headText),
         chunkTokens: [],
         chunkEnds: [],
+        lastChunk: undefined,
       };
       states.set(messages, state);
     }
@@ -397,11 +439,8 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
     for (let index = headLength; index < messages.length; index += 1)
       if (messages[index]!.role === "assistant") chunkStarts.push(index);
     const deltaTokens = (start: number, end: number, generation: boolean): number | undefined => {
-      const text = chunkText(current, messages.slice(start, end), generation);
-      if (!text.startsWith(current.headText)) return undefined;
-      const delta = text.slice(current.headText.length);
-      if (!addedTokens.some((token) => delta.startsWith(token))) return undefined;
-      return countTokens(delta);
+      const delta = chunkDelta(current, messages.slice(start, end), generation);
+      return delta === undefined ? undefined : countTokens(delta);
     };
     // Complete the chunks that a later assistant message closed.
     for (let chunk = current.chunkTokens.length; chunk < chunkStarts.length - 1; chunk += 1) {
@@ -409,7 +448,9 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
       const end = chunkStarts[chunk + 1]!;
       // A chunk of only an assistant message renders differently as the last message: use the full render.
       if (end - start < 2) return full();
-      const tokens = deltaTokens(start, end, false);
+      const reuse = current.lastChunk;
+      const tokens =
+        reuse && reuse.start === start && reuse.end === end ? reuse.tokens : deltaTokens(start, end, false);
       if (tokens === undefined) return full();
       current.chunkTokens.push(tokens);
       current.chunkEnds.push(end);
@@ -417,20 +458,56 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
     current.refs = messages.slice(0, chunkStarts.length > 0 ? chunkStarts.at(-1) : headLength);
     const lastStart = chunkStarts.at(-1)!;
     if (messages.length - lastStart < 2) return full();
-    const last = deltaTokens(lastStart, messages.length, true);
+    const prompt = generationPromptTokens(enableThinking);
+    let last: number | undefined;
+    if (prompt !== undefined) {
+      const withoutPrompt = deltaTokens(lastStart, messages.length, false);
+      if (withoutPrompt !== undefined) {
+        current.lastChunk = { start: lastStart, end: messages.length, tokens: withoutPrompt };
+        last = withoutPrompt + prompt;
+      }
+    } else last = deltaTokens(lastStart, messages.length, true);
     if (last === undefined) return full();
     return current.headTokens + current.chunkTokens.reduce((sum, tokens) => sum + tokens, 0) + last;
   };
 
+  const promptTokens = new Map<boolean | undefined, number | undefined>();
+  /** Tokens of the generation prompt when it is a plain suffix that starts at a token boundary, else undefined. */
+  const generationPromptTokens = (enableThinking: boolean | undefined): number | undefined => {
+    if (promptTokens.has(enableThinking)) return promptTokens.get(enableThinking);
+    const probe: TemplateMessage[] = [
+      { role: "user", content: PROBE },
+      { role: "assistant", content: "", tool_calls: baseMessages[2]!.tool_calls },
+      { role: "tool", content: PROBE, tool_call_id: "base" },
+    ];
+    const without = renderText({ messages: probe, enableThinking });
+    const withPrompt = renderText({ messages: probe, enableThinking, addGenerationPrompt: true });
+    const suffix = withPrompt.slice(without.length);
+    const tokens =
+      withPrompt.startsWith(without) && addedTokens.some((token) => suffix.startsWith(token))
+        ? countTokens(suffix)
+        : undefined;
+    promptTokens.set(enableThinking, tokens);
+    return tokens;
+  };
+
+  const generatedCounts = new WeakMap<TemplateMessage, number>();
   const countGenerated = (message: TemplateMessage): number => {
-    const rendered = render({
+    const known = generatedCounts.get(message);
+    if (known !== undefined) return known;
+    // The assistant turn as the template renders it in context (not last, after the query); its text from
+    // after the header through the end-of-turn token is what the model generated. Works for any tokenizer.
+    const text = renderText({
       messages: [
         { role: "user", content: "probe" },
         message,
         { role: "tool", content: "probe", tool_call_id: "probe" },
       ],
     });
-    return rendered.lossMask.reduce((sum, bit) => sum + bit, 0);
+    const [span] = assistantSpans(text, 1);
+    const count = countTokens(text.slice(span![0], span![1]));
+    generatedCounts.set(message, count);
+    return count;
   };
 
   return {

@@ -5,6 +5,7 @@ import { registerEnvServe } from "./commands/env-serve.js";
 import { registerEval } from "./commands/eval.js";
 import { registerRollout } from "./commands/rollout.js";
 import { registerSandbox } from "./commands/sandbox.js";
+import { registerExport } from "./commands/export.js";
 import { registerServe } from "./commands/serve.js";
 import { registerTasks } from "./commands/tasks.js";
 
@@ -21,6 +22,7 @@ registerEnvServe(program);
 registerEval(program);
 registerRollout(program);
 registerSandbox(program);
+registerExport(program);
 
 try {
   await program.parseAsync(process.argv);

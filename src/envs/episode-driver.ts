@@ -165,6 +165,34 @@ function parseArguments(
   }
 }
 
+/**
+ * The tools a mode offers over these environment tools, in order: the environment tools (not in PTC),
+ * programmatic_tool_call (not in DTC), terminal when offered, claim_done. What the driver offers, and what a
+ * prompt built without an episode (an RL dataset row) shows.
+ */
+export function modeToolSpecs(
+  endpoints: readonly ToolSpec[],
+  options: Pick<EpisodeDriverOptions, "mode" | "timeoutMs" | "interface" | "terminal" | "ptcDocumentation">,
+): ToolSpec[] {
+  const profile = interfaceProfile(options.interface);
+  const terminal = options.terminal ?? profile.terminalByDefault;
+  const timeoutSeconds = Math.round((options.timeoutMs ?? 60_000) / 1000);
+  const ptcSpec: ToolSpec = {
+    name: PTC_TOOL_NAME,
+    description:
+      options.ptcDocumentation === "system_prompt"
+        ? PTC_SHORT_DESCRIPTION
+        : renderPtcToolDescription(endpoints, { timeoutSeconds }),
+    inputSchema: toolInputJsonSchema(ptcInputSchema),
+  };
+  return [
+    ...(options.mode === "ptc" ? [] : endpoints),
+    ...(options.mode === "dtc" ? [] : [ptcSpec]),
+    ...(terminal ? [profile.terminal] : []),
+    profile.claimDone,
+  ];
+}
+
 export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOptions): EpisodeDriver {
   const { mode } = options;
   const profile = interfaceProfile(options.interface);
@@ -174,21 +202,7 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
       `${terminal ? "terminal" : `mode '${mode}'`} runs in the sandbox: create the episode with withKernel: true`,
       { code: ERROR_CODES.INVALID_ARGUMENT, category: "system" },
     );
-  const timeoutSeconds = Math.round((options.timeoutMs ?? 60_000) / 1000);
-  const ptcSpec: ToolSpec = {
-    name: PTC_TOOL_NAME,
-    description:
-      options.ptcDocumentation === "system_prompt"
-        ? PTC_SHORT_DESCRIPTION
-        : renderPtcToolDescription(episode.endpoints, { timeoutSeconds }),
-    inputSchema: toolInputJsonSchema(ptcInputSchema),
-  };
-  const tools: ToolSpec[] = [
-    ...(mode === "ptc" ? [] : episode.endpoints),
-    ...(mode === "dtc" ? [] : [ptcSpec]),
-    ...(terminal ? [profile.terminal] : []),
-    profile.claimDone,
-  ];
+  const tools = modeToolSpecs(episode.endpoints, { ...options, terminal });
   const knownToolNames = [
     ...episode.endpoints.map((tool) => tool.name),
     ...(mode === "dtc" ? [] : [PTC_TOOL_NAME]),

@@ -74,6 +74,7 @@ export {
   HARNESS_MODES,
   harnessModeSchema,
   createEpisodeDriver,
+  modeToolSpecs,
   refusedDirectCallMessage,
 } from "./episode-driver.js";
 export type {

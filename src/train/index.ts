@@ -22,3 +22,26 @@ export { serveRolloutHttp, prometheusText } from "./rollout-http.js";
 export type { RolloutHttpOptions, RolloutHttpServer } from "./rollout-http.js";
 export { rolloutOpenApiDocument } from "./rollout-openapi.js";
 export type { EpisodeTokenRenderer } from "./rollout-renderer.js";
+export {
+  exportSft,
+  SFT_FORMATS,
+  DROP_REASONS,
+  EXPORT_MANIFEST_SCHEMA_VERSION,
+  tokenStats,
+  siblingPath,
+} from "./export-sft.js";
+export type { SftFormat, SftExportOptions, SftExportSummary, DropReason, TokenStats } from "./export-sft.js";
+export { exportRl, RL_FORMATS, RL_AGENT_NAME } from "./export-rl.js";
+export type { RlFormat, RlExportOptions, RlExportSummary } from "./export-rl.js";
+export { readRuns } from "./read-runs.js";
+export type { SourcedTrajectory, RunSummary } from "./read-runs.js";
+export { splitTasks } from "./split-by-task.js";
+export type { Split } from "./split-by-task.js";
+export { sftConversation } from "./sft-conversation.js";
+export type { SftConversation } from "./sft-conversation.js";
+export { toMsSwiftRow, msSwiftText } from "./ms-swift-format.js";
+export type { MsSwiftRow, MsSwiftDifference } from "./ms-swift-format.js";
+export { taskPrompt, taskToolSpecs } from "./task-prompt.js";
+export { createAtomicFileSet } from "./atomic-files.js";
+export type { AtomicFileSet } from "./atomic-files.js";
+export { formatSftSummary, formatRlSummary } from "./format-summary.js";
