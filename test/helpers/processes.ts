@@ -28,3 +28,26 @@ export async function waitForProcessCount(
   }
   return count;
 }
+
+/** Living descendants of a process (children, their children, ...), read from /proc. */
+export function descendantCount(root: number = process.pid): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let count = 0;
+  const stack = [...(children.get(root) ?? [])];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    count += 1;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return count;
+}

@@ -1,0 +1,125 @@
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadSuite } from "../src/suite/index.js";
+import { createRolloutService } from "../src/train/index.js";
+import { descendantCount, waitForProcessCount } from "./helpers/processes.js";
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const TASK_ID = "retail.apply-supplier-recall";
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe("rollout serve's lifecycle", () => {
+  it("SIGTERM ends every kernel and leaves no temp directory", async () => {
+    const root = mkdtempSync(join(tmpdir(), "progagent-rollout-term-"));
+    chmodSync(root, 0o711);
+    const service = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0"],
+      { cwd: projectRoot, env: { ...process.env, TMPDIR: root }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let text = "";
+        const timer = setTimeout(() => fail(new Error(`no URL within 60 s: ${text}`)), 60_000);
+        service.stderr.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /rollout service at (http:\/\/\S+)/.exec(text);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            done(match[1]);
+          }
+        });
+      });
+      for (let index = 0; index < 3; index += 1) {
+        const created = await post(`${url}/v1/episodes`, { task: TASK_ID, scale: "v0", mode: "ptc" });
+        const step = await post(`${url}/v1/episodes/${String(created.episode_id)}/tool_calls`, {
+          calls: [
+            {
+              name: "programmatic_tool_call",
+              arguments: { code: "import subprocess\nsubprocess.Popen(['sleep', '417.5'])\nprint('up')" },
+            },
+          ],
+        });
+        expect(JSON.stringify(step)).toContain("up");
+      }
+      expect(await waitForProcessCount("sleep 417.5", 3)).toBe(3);
+      expect(await waitForProcessCount(root, 3, 10_000)).toBeGreaterThanOrEqual(3);
+      service.kill("SIGTERM");
+      const code = await new Promise<number | null>((done) =>
+        service.once("exit", (exitCode) => done(exitCode)),
+      );
+      expect(code).toBe(0);
+      expect(await waitForProcessCount("sleep 417.5", 0, 10_000)).toBe(0);
+      expect(await waitForProcessCount(root, 0, 10_000)).toBe(0);
+      expect(readdirSync(root).filter((entry) => entry.startsWith("progagent-"))).toEqual([]);
+    } finally {
+      if (service.exitCode === null) service.kill("SIGKILL");
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("runs 1,000 sequential episodes without growth in descriptors, children, temp dirs or heap", async () => {
+    const task = (await loadSuite(TASK_ID)).find((candidate) => candidate.id === TASK_ID)!;
+    // A private TMPDIR: other processes on the machine create and remove their own temp dirs meanwhile.
+    const root = mkdtempSync(join(tmpdir(), "progagent-rollout-seq-"));
+    chmodSync(root, 0o711);
+    const previousTmp = process.env.TMPDIR;
+    process.env.TMPDIR = root;
+    const service = createRolloutService({ loadTask: async () => task, maxEpisodes: 4 });
+    const openFds = (): number => readdirSync("/proc/self/fd").length;
+    const temp = (): number => readdirSync(root).length;
+    const episode = async (index: number): Promise<void> => {
+      // Every tenth a PTC episode with a kernel (a program and a tool call), the rest DTC: both paths released.
+      const mode = index % 10 === 0 ? "ptc" : "dtc";
+      const created = await service.create({ task: TASK_ID, scale: "v0", mode });
+      const id = String(created.episode_id);
+      if (mode === "ptc")
+        await service.toolCalls(id, {
+          calls: [{ name: "programmatic_tool_call", arguments: { code: "print(len(tools))" } }],
+        });
+      else await service.toolCalls(id, { calls: [{ name: "list_files", arguments: {} }] });
+      await service.remove(id);
+    };
+    try {
+      for (let index = 0; index < 50; index += 1) await episode(index);
+      global.gc?.();
+      const before = {
+        fds: openFds(),
+        temp: temp(),
+        heap: process.memoryUsage().heapUsed,
+        children: descendantCount(),
+      };
+      for (let index = 0; index < 1_000; index += 1) await episode(index);
+      global.gc?.();
+      let children = descendantCount();
+      for (let wait = 0; wait < 100 && children > before.children; wait += 1) {
+        await new Promise((done) => setTimeout(done, 50));
+        children = descendantCount();
+      }
+      const after = { fds: openFds(), temp: temp(), heap: process.memoryUsage().heapUsed, children };
+      expect(service.stats.live).toBe(0);
+      expect(after.fds - before.fds).toBeLessThanOrEqual(2);
+      expect(after.temp).toBeLessThanOrEqual(before.temp);
+      // Without gc exposed the heap is noisy; a leak of one episode's state (~MBs) per episode would be GBs.
+      expect(after.heap - before.heap).toBeLessThan(200 * 1024 * 1024);
+      expect(after.children).toBeLessThanOrEqual(before.children);
+    } finally {
+      await service.dispose();
+      if (previousTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previousTmp;
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 900_000);
+});
