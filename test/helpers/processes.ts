@@ -29,8 +29,8 @@ export async function waitForProcessCount(
   return count;
 }
 
-/** Living descendants of a process (children, their children, ...), read from /proc. */
-export function descendantCount(root: number = process.pid): number {
+/** Pids of the living descendants of a process (children, their children, ...), read from /proc. */
+export function descendantPids(root: number = process.pid): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -42,12 +42,17 @@ export function descendantCount(root: number = process.pid): number {
       // the process ended while we looked
     }
   }
-  let count = 0;
+  const found: number[] = [];
   const stack = [...(children.get(root) ?? [])];
   while (stack.length > 0) {
     const pid = stack.pop()!;
-    count += 1;
+    found.push(pid);
     stack.push(...(children.get(pid) ?? []));
   }
-  return count;
+  return found;
+}
+
+/** How many living descendants a process has. */
+export function descendantCount(root: number = process.pid): number {
+  return descendantPids(root).length;
 }
