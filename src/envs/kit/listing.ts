@@ -58,6 +58,8 @@ export interface ListPageOptions<Item = Row> {
   key: string;
   /** The FROM clause (a table or a join), e.g. `students s JOIN programs p ON p.program_id = s.program_id`. */
   from: string;
+  /** Values of `?` placeholders inside `from` (e.g. a grouped subquery), bound before the `where` values. */
+  fromParams?: readonly unknown[];
   /** The selected columns, e.g. `id, name, status` (default `*`). */
   select?: string;
   where?: readonly SqlCondition[];
@@ -96,7 +98,8 @@ export function listPage<Item = Row>(
   db: Database.Database,
   options: ListPageOptions<Item>,
 ): Record<string, unknown> & PageEnvelope {
-  const where = whereClause(options.where ?? []);
+  const built = whereClause(options.where ?? []);
+  const where = { sql: built.sql, params: [...(options.fromParams ?? []), ...built.params] };
   const total = (
     cachedStatement(db, `SELECT COUNT(*) AS total FROM ${options.from}${where.sql}`).get(...where.params) as {
       total: number;
