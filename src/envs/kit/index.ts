@@ -19,8 +19,10 @@ export type { SqlCondition, PageEnvelope, ListPageOptions } from "./listing.js";
 export { defineIdFormat } from "./ids.js";
 export type { IdFormat, IdFormatOptions } from "./ids.js";
 export {
+  csvCell,
   toCsv,
   parseCsv,
+  splitCsvLine,
   parseCsvRows,
   markdownTable,
   parseMarkdownTable,

@@ -1,4 +1,4 @@
-import type { GenerateContext } from "../../envs/index.js";
+import { addDays, weekdayName, type GenerateContext } from "../../envs/index.js";
 import type { ClinicWorld, ProviderDraft } from "./generate.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -13,10 +13,8 @@ import {
   VISIT_RULES,
   VISIT_TYPES,
   WEEKDAY_NAMES,
-  addDays,
   formatClock,
   splitStartTime,
-  weekdayName,
 } from "./rules.js";
 
 export const SCHEDULING_RULES_PATH = "policies/scheduling-rules.md";
