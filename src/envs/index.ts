@@ -44,8 +44,8 @@ export type { ScaleStatsRow } from "./stats.js";
 export { HARNESS_MODES, harnessModeSchema, episodeServedTools, episodeMcpSession } from "./episode-server.js";
 export type { HarnessMode } from "./episode-server.js";
 export { PYTHON_WORKSPACE_HELPERS } from "./python-helpers.js";
+export { cachedStatement } from "./kit/statements.js";
 export {
-  cachedStatement,
   MAX_PER_PAGE,
   DEFAULT_PER_PAGE,
   pageSchema,
@@ -54,13 +54,18 @@ export {
   isoDateSchema,
   when,
   listPage,
+  defineListTool,
   pageEnvelope,
   paginateItems,
   getRow,
   allRows,
   requireRow,
   withBooleans,
-  defineIdFormat,
+} from "./kit/listing.js";
+export type { SqlCondition, PageEnvelope, ListPageOptions, ListToolDefinition } from "./kit/listing.js";
+export { defineIdFormat } from "./kit/ids.js";
+export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
+export {
   csvCell,
   toCsv,
   parseCsv,
@@ -70,6 +75,9 @@ export {
   parseMarkdownTable,
   renderMarkdown,
   toJsonDocument,
+} from "./kit/documents.js";
+export type { CsvValue, MarkdownBlock } from "./kit/documents.js";
+export {
   toDayNumber,
   fromDayNumber,
   addDays,
@@ -86,9 +94,9 @@ export {
   dateTime,
   longDate,
   previousMonth,
-  roundCents,
-  formatUsd,
-  sumCents,
+} from "./kit/dates.js";
+export { roundCents, formatUsd, sumCents } from "./kit/money.js";
+export {
   weightedIndex,
   weightedPick,
   between,
@@ -97,22 +105,9 @@ export {
   slug,
   personName,
   sample,
-  checkTableChanges,
-  checkStateDiff,
-  withTransientFailures,
-  withSilentFailures,
-} from "./kit/index.js";
-export type {
-  SqlCondition,
-  PageEnvelope,
-  ListPageOptions,
-  IdFormat,
-  IdFormatOptions,
-  CsvValue,
-  MarkdownBlock,
-  PersonName,
-  TableExpectation,
-  FaultOptions,
-  TransientFailureOptions,
-  SilentFailureOptions,
-} from "./kit/index.js";
+} from "./kit/seeded-data.js";
+export type { PersonName } from "./kit/seeded-data.js";
+export { checkTableChanges, checkStateDiff } from "./kit/state-diff.js";
+export type { TableExpectation } from "./kit/state-diff.js";
+export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
+export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

@@ -1,4 +1,4 @@
-import { addDays, weekdayName, type GenerateContext } from "../../envs/index.js";
+import { addDays, type GenerateContext } from "../../envs/index.js";
 import type { ClinicWorld, ProviderDraft } from "./generate.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -15,6 +15,7 @@ import {
   WEEKDAY_NAMES,
   formatClock,
   splitStartTime,
+  weekdayName,
 } from "./rules.js";
 
 export const SCHEDULING_RULES_PATH = "policies/scheduling-rules.md";

@@ -452,6 +452,11 @@ export function weekdayOf(isoDate: string): number {
   return new Date(`${isoDate.slice(0, 10)}T00:00:00Z`).getUTCDay();
 }
 
+/** The abbreviated weekday name (`Tue`) of WEEKDAY_NAMES, as the clinic's documents write it. */
+export function weekdayName(isoDate: string): string {
+  return WEEKDAY_NAMES[weekdayOf(isoDate)] as string;
+}
+
 /** Rounds a money amount to cents (half away from zero on the cent). */
 export function roundCents(amount: number): number {
   return Math.round((amount + Number.EPSILON * Math.sign(amount)) * 100) / 100;

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import {
   cachedStatement,
+  defineListTool,
   getRow,
   isoDateSchema,
-  listPage,
-  pagingFields,
   requireRow,
   when,
   type DomainTool,
@@ -18,77 +17,57 @@ const dateSchema = isoDateSchema.describe("Date as YYYY-MM-DD");
 const PROVIDER_COLUMNS = `p.id, p.first_name, p.last_name, p.credential, s.code AS specialty_code,
   s.name AS specialty_name, p.npi, p.email`;
 
-const listProviders = defineTool({
+const listProviders = defineListTool({
   name: "list_providers",
   description:
     "List the clinic's providers (physicians, nurse practitioners, physician assistants) with their credential and specialty, ordered by id. Paginated: returns `providers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     specialty_code: z
       .string()
       .optional()
       .describe("Only providers of this specialty code (FM, PED, DERM, CARD, ORTH)"),
-    ...pagingFields,
-  }),
-  handler: ({ specialty_code, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "providers",
-      from: "providers p JOIN specialties s ON s.id = p.specialty_id",
-      select: PROVIDER_COLUMNS,
-      where: [when(specialty_code ? specialty_code.toUpperCase() : undefined, "s.code = ?")],
-      orderBy: "p.id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "providers",
+  from: "providers p JOIN specialties s ON s.id = p.specialty_id",
+  select: PROVIDER_COLUMNS,
+  where: ({ specialty_code }) => [
+    when(specialty_code ? specialty_code.toUpperCase() : undefined, "s.code = ?"),
+  ],
+  orderBy: "p.id",
 });
 
-const listRooms = defineTool({
+const listRooms = defineListTool({
   name: "list_rooms",
   description:
     "List the clinic's rooms (exam, procedure, imaging) with floor and equipment, ordered by id. Paginated: returns `rooms`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     room_type: z.enum(["exam", "procedure", "imaging"]).optional().describe("Only rooms of this type"),
-    ...pagingFields,
-  }),
-  handler: ({ room_type, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "rooms",
-      from: "rooms",
-      select: "id, code, room_type, floor, equipment",
-      where: [when(room_type, "room_type = ?")],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "rooms",
+  from: "rooms",
+  select: "id, code, room_type, floor, equipment",
+  where: ({ room_type }) => [when(room_type, "room_type = ?")],
+  orderBy: "id",
 });
 
-const listInsurancePlans = defineTool({
+const listInsurancePlans = defineListTool({
   name: "list_insurance_plans",
   description:
     "List the insurance plans the clinic accepts (plan code, payer, plan type commercial/medicare/medicaid), ordered by id. Paginated: returns `plans`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "plans",
-      from: "insurance_plans",
-      select: "id, plan_code, payer_name, plan_name, plan_type, payer_phone",
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  key: "plans",
+  from: "insurance_plans",
+  select: "id, plan_code, payer_name, plan_name, plan_type, payer_phone",
+  orderBy: "id",
 });
 
 const PATIENT_SUMMARY_COLUMNS =
   "id, mrn, first_name, last_name, date_of_birth, insurance_plan_id, scheduling_status";
 
-const listPatients = defineTool({
+const listPatients = defineListTool({
   name: "list_patients",
   description:
     "Search patients by name or MRN and filter by insurance plan or scheduling status, ordered by id. Returns summaries (`insurance_plan_id` is null for self-pay patients). Paginated: returns `patients`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     query: z.string().optional().describe("Case-insensitive substring of the first name, last name or MRN"),
     insurance_plan_id: z.number().int().optional().describe("Only patients on this insurance plan id"),
     self_pay: z
@@ -99,26 +78,20 @@ const listPatients = defineTool({
       .enum(["standard", "prepay_required", "restricted"])
       .optional()
       .describe("Only patients with this scheduling status"),
-    ...pagingFields,
-  }),
-  handler: ({ query, insurance_plan_id, self_pay, scheduling_status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "patients",
-      from: "patients",
-      select: PATIENT_SUMMARY_COLUMNS,
-      where: [
-        when(
-          query ? `%${query.replace(/[%_]/g, "")}%` : undefined,
-          "(first_name || ' ' || last_name || ' ' || mrn) LIKE ?",
-        ),
-        when(insurance_plan_id, "insurance_plan_id = ?"),
-        self_pay !== undefined && (self_pay ? "insurance_plan_id IS NULL" : "insurance_plan_id IS NOT NULL"),
-        when(scheduling_status, "scheduling_status = ?"),
-      ],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "patients",
+  from: "patients",
+  select: PATIENT_SUMMARY_COLUMNS,
+  where: ({ query, insurance_plan_id, self_pay, scheduling_status }) => [
+    when(
+      query ? `%${query.replace(/[%_]/g, "")}%` : undefined,
+      "(first_name || ' ' || last_name || ' ' || mrn) LIKE ?",
+    ),
+    when(insurance_plan_id, "insurance_plan_id = ?"),
+    self_pay !== undefined && (self_pay ? "insurance_plan_id IS NULL" : "insurance_plan_id IS NOT NULL"),
+    when(scheduling_status, "scheduling_status = ?"),
+  ],
+  orderBy: "id",
 });
 
 function patientRecord(context: ToolContext, patientId: number): Row {
@@ -167,12 +140,11 @@ const updatePatientSchedulingStatus = defineTool({
 
 const APPOINTMENT_COLUMNS = "id, patient_id, provider_id, room_id, visit_type, start_time, status";
 
-const listAppointments = defineTool({
+const listAppointments = defineListTool({
   name: "list_appointments",
   description:
     "List appointments matching all given filters, ordered by start time then id. `start_time` is local clinic time `YYYY-MM-DDTHH:MM`; `room_id` is null for telehealth. Paginated: returns `appointments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     provider_id: z.number().int().optional().describe("Only appointments with this provider id"),
     patient_id: z.number().int().optional().describe("Only appointments of this patient id"),
     room_id: z.number().int().optional().describe("Only appointments booked in this room id"),
@@ -183,26 +155,20 @@ const listAppointments = defineTool({
     visit_type: z.string().optional().describe("Only appointments of this visit type, e.g. follow_up"),
     date_from: dateSchema.optional().describe("Earliest appointment date, YYYY-MM-DD (inclusive)"),
     date_to: dateSchema.optional().describe("Latest appointment date, YYYY-MM-DD (inclusive)"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "appointments",
-      from: "appointments",
-      select: APPOINTMENT_COLUMNS,
-      where: [
-        when(input.provider_id, "provider_id = ?"),
-        when(input.patient_id, "patient_id = ?"),
-        when(input.room_id, "room_id = ?"),
-        when(input.status, "status = ?"),
-        when(input.visit_type || undefined, "visit_type = ?"),
-        when(input.date_from, "substr(start_time, 1, 10) >= ?"),
-        when(input.date_to, "substr(start_time, 1, 10) <= ?"),
-      ],
-      orderBy: "start_time, id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "appointments",
+  from: "appointments",
+  select: APPOINTMENT_COLUMNS,
+  where: (input) => [
+    when(input.provider_id, "provider_id = ?"),
+    when(input.patient_id, "patient_id = ?"),
+    when(input.room_id, "room_id = ?"),
+    when(input.status, "status = ?"),
+    when(input.visit_type || undefined, "visit_type = ?"),
+    when(input.date_from, "substr(start_time, 1, 10) >= ?"),
+    when(input.date_to, "substr(start_time, 1, 10) <= ?"),
+  ],
+  orderBy: "start_time, id",
 });
 
 function appointmentRecord(context: ToolContext, appointmentId: number): Row {
@@ -289,12 +255,11 @@ const cancelAppointment = defineTool({
 const CHARGE_COLUMNS =
   "id, appointment_id, patient_id, service_date, code, description, category, amount, claim_status";
 
-const listCharges = defineTool({
+const listCharges = defineListTool({
   name: "list_charges",
   description:
     "List billing charge lines (one per billed service or fee) matching all given filters, ordered by id. `claim_status` is pending (awaiting the insurer), adjudicated (processed by the insurer) or patient_only (never sent to insurance). Paginated: returns `charges`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     patient_id: z.number().int().optional().describe("Only charges of this patient id"),
     appointment_id: z.number().int().optional().describe("Only charges for this appointment id"),
     code: z.string().optional().describe("Only charges with this billing code, e.g. 99213 or NOSHOW"),
@@ -306,24 +271,18 @@ const listCharges = defineTool({
       .enum(["pending", "adjudicated", "patient_only"])
       .optional()
       .describe("Only charges with this claim status"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "charges",
-      from: "charges",
-      select: CHARGE_COLUMNS,
-      where: [
-        when(input.patient_id, "patient_id = ?"),
-        when(input.appointment_id, "appointment_id = ?"),
-        when(input.code || undefined, "code = ?"),
-        when(input.category, "category = ?"),
-        when(input.claim_status, "claim_status = ?"),
-      ],
-      orderBy: "id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "charges",
+  from: "charges",
+  select: CHARGE_COLUMNS,
+  where: (input) => [
+    when(input.patient_id, "patient_id = ?"),
+    when(input.appointment_id, "appointment_id = ?"),
+    when(input.code || undefined, "code = ?"),
+    when(input.category, "category = ?"),
+    when(input.claim_status, "claim_status = ?"),
+  ],
+  orderBy: "id",
 });
 
 const postCharge = defineTool({
@@ -374,26 +333,19 @@ const postCharge = defineTool({
   },
 });
 
-const listPayments = defineTool({
+const listPayments = defineListTool({
   name: "list_payments",
   description:
     "List patient payments matching all given filters, ordered by id. `status` is posted or reversed (returned check, chargeback). Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     patient_id: z.number().int().optional().describe("Only payments of this patient id"),
     status: z.enum(["posted", "reversed"]).optional().describe("Only payments with this status"),
-    ...pagingFields,
-  }),
-  handler: ({ patient_id, status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "payments",
-      from: "payments",
-      select: "id, patient_id, received_on, amount, method, status, reference",
-      where: [when(patient_id, "patient_id = ?"), when(status, "status = ?")],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "payments",
+  from: "payments",
+  select: "id, patient_id, received_on, amount, method, status, reference",
+  where: ({ patient_id, status }) => [when(patient_id, "patient_id = ?"), when(status, "status = ?")],
+  orderBy: "id",
 });
 
 /** The clinic domain's tools, in the order agents see them. */

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import {
   cachedStatement,
+  defineListTool,
   getRow,
   listPage,
   pagingFields,
@@ -24,50 +25,35 @@ const EMPLOYEE_COLUMNS =
 const LEAVE_REQUEST_COLUMNS =
   "id, employee_id, leave_type, start_date, end_date, days, status, submitted_at, decision_note";
 
-const listDepartments = defineTool({
+const listDepartments = defineListTool({
   name: "list_departments",
   description:
     "List departments (id, name, cost center, location, head of department). Paginated: returns `departments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "departments",
-      from: "departments",
-      select: "id, name, cost_center, location, head_employee_id",
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  key: "departments",
+  from: "departments",
+  select: "id, name, cost_center, location, head_employee_id",
+  orderBy: "id",
 });
 
-const listPositions = defineTool({
+const listPositions = defineListTool({
   name: "list_positions",
   description:
     "List job positions with their department, pay grade, FLSA status (`exempt` or `non_exempt`) and pay type (`salaried` or `hourly`). Paginated: returns `positions`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department_id: z.number().int().optional().describe("Only positions of this department id (e.g. 30)"),
-    ...pagingFields,
-  }),
-  handler: ({ department_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "positions",
-      from: "positions",
-      select: "id, title, department_id, grade, flsa_status, pay_type",
-      where: [when(department_id, "department_id = ?")],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "positions",
+  from: "positions",
+  select: "id, title, department_id, grade, flsa_status, pay_type",
+  where: ({ department_id }) => [when(department_id, "department_id = ?")],
+  orderBy: "id",
 });
 
-const listEmployees = defineTool({
+const listEmployees = defineListTool({
   name: "list_employees",
   description:
     "List employees as summaries (id, name, department, position, employment type, status); use get_employee for dates, FTE and pay. Ordered by id. Paginated: returns `employees`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department_id: z.number().int().optional().describe("Only employees of this department id (e.g. 30)"),
     status: z
       .enum(["active", "on_leave", "terminated"])
@@ -77,22 +63,16 @@ const listEmployees = defineTool({
       .enum(["full_time", "part_time", "contractor"])
       .optional()
       .describe("Only employees with this employment type"),
-    ...pagingFields,
-  }),
-  handler: ({ department_id, status, employment_type, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "employees",
-      from: "employees",
-      select: "id, first_name, last_name, department_id, position_id, employment_type, status",
-      where: [
-        when(department_id, "department_id = ?"),
-        when(status, "status = ?"),
-        when(employment_type, "employment_type = ?"),
-      ],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "employees",
+  from: "employees",
+  select: "id, first_name, last_name, department_id, position_id, employment_type, status",
+  where: ({ department_id, status, employment_type }) => [
+    when(department_id, "department_id = ?"),
+    when(status, "status = ?"),
+    when(employment_type, "employment_type = ?"),
+  ],
+  orderBy: "id",
 });
 
 const getEmployee = defineTool({
@@ -145,12 +125,11 @@ const listTimesheetEntries = defineTool({
   },
 });
 
-const listLeaveRequests = defineTool({
+const listLeaveRequests = defineListTool({
   name: "list_leave_requests",
   description:
     "List leave requests ordered by submission time (`submitted_at`, oldest first). `days` counts business days. Paginated: returns `leave_requests`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["pending", "approved", "denied", "cancelled"])
       .optional()
@@ -160,22 +139,16 @@ const listLeaveRequests = defineTool({
       .enum(["annual", "sick", "unpaid", "parental"])
       .optional()
       .describe("Only requests of this type"),
-    ...pagingFields,
-  }),
-  handler: ({ status, employee_id, leave_type, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "leave_requests",
-      from: "leave_requests",
-      select: LEAVE_REQUEST_COLUMNS,
-      where: [
-        when(status, "status = ?"),
-        when(employee_id, "employee_id = ?"),
-        when(leave_type, "leave_type = ?"),
-      ],
-      orderBy: "submitted_at, id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "leave_requests",
+  from: "leave_requests",
+  select: LEAVE_REQUEST_COLUMNS,
+  where: ({ status, employee_id, leave_type }) => [
+    when(status, "status = ?"),
+    when(employee_id, "employee_id = ?"),
+    when(leave_type, "leave_type = ?"),
+  ],
+  orderBy: "submitted_at, id",
 });
 
 const getLeaveRequest = defineTool({
@@ -257,31 +230,24 @@ const decideLeaveRequest = defineTool({
   },
 });
 
-const listLeaveBalances = defineTool({
+const listLeaveBalances = defineListTool({
   name: "list_leave_balances",
   description:
     "List leave balances of one leave year: `entitlement_days`, `carried_over_days` (from the previous year) and `used_days` (approved leave, including approved leave not taken yet), per employee and leave type (`annual` or `sick`). Ordered by employee id. Paginated: returns `balances`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     year: z.number().int().min(2000).max(2100).describe("Leave year (calendar year)"),
     employee_id: z.string().optional().describe("Only balances of this employee"),
     leave_type: z.enum(["annual", "sick"]).optional().describe("Only balances of this leave type"),
-    ...pagingFields,
-  }),
-  handler: ({ year, employee_id, leave_type, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "balances",
-      from: "leave_balances",
-      select: "employee_id, year, leave_type, entitlement_days, carried_over_days, used_days",
-      where: [
-        { sql: "year = ?", params: [year] },
-        when(employee_id, "employee_id = ?"),
-        when(leave_type, "leave_type = ?"),
-      ],
-      orderBy: "employee_id, leave_type",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "balances",
+  from: "leave_balances",
+  select: "employee_id, year, leave_type, entitlement_days, carried_over_days, used_days",
+  where: ({ year, employee_id, leave_type }) => [
+    { sql: "year = ?", params: [year] },
+    when(employee_id, "employee_id = ?"),
+    when(leave_type, "leave_type = ?"),
+  ],
+  orderBy: "employee_id, leave_type",
 });
 
 const updateCompensation = defineTool({
@@ -340,48 +306,34 @@ const updateCompensation = defineTool({
   },
 });
 
-const listPayrollRuns = defineTool({
+const listPayrollRuns = defineListTool({
   name: "list_payroll_runs",
   description:
     "List biweekly payroll runs (pay period, pay date, status `draft`/`finalized`/`paid`, head count and gross total), most recent period first. Paginated: returns `payroll_runs`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z.enum(["draft", "finalized", "paid"]).optional().describe("Only runs with this status"),
-    ...pagingFields,
-  }),
-  handler: ({ status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "payroll_runs",
-      from: "payroll_runs",
-      select: "id, period_start, period_end, pay_date, status, employee_count, total_gross",
-      where: [when(status, "status = ?")],
-      orderBy: "period_end DESC",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "payroll_runs",
+  from: "payroll_runs",
+  select: "id, period_start, period_end, pay_date, status, employee_count, total_gross",
+  where: ({ status }) => [when(status, "status = ?")],
+  orderBy: "period_end DESC",
 });
 
-const listPayslips = defineTool({
+const listPayslips = defineListTool({
   name: "list_payslips",
   description:
     "List payslips (hours, regular and overtime pay, gross, tax, benefits and net pay) of a payroll run and/or an employee, ordered by run and employee. Paginated: returns `payslips`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     run_id: z.string().optional().describe("Only payslips of this payroll run, e.g. 'PR-20250601'"),
     employee_id: z.string().optional().describe("Only payslips of this employee"),
-    ...pagingFields,
-  }),
-  handler: ({ run_id, employee_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "payslips",
-      from: "payslips",
-      select:
-        "run_id, employee_id, regular_hours, overtime_hours, regular_pay, overtime_pay, gross_pay, tax_withheld, benefits_deduction, net_pay",
-      where: [when(run_id, "run_id = ?"), when(employee_id, "employee_id = ?")],
-      orderBy: "run_id, employee_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "payslips",
+  from: "payslips",
+  select:
+    "run_id, employee_id, regular_hours, overtime_hours, regular_pay, overtime_pay, gross_pay, tax_withheld, benefits_deduction, net_pay",
+  where: ({ run_id, employee_id }) => [when(run_id, "run_id = ?"), when(employee_id, "employee_id = ?")],
+  orderBy: "run_id, employee_id",
 });
 
 export const hrTools: DomainTool[] = [

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   allRows,
   cachedStatement,
+  defineListTool,
   getRow,
   listPage,
   pagingFields,
@@ -184,12 +185,11 @@ const getTicket = defineTool({
   },
 });
 
-const listTicketEvents = defineTool({
+const listTicketEvents = defineListTool({
   name: "list_ticket_events",
   description:
     "List ticket history events (created, assigned, status_change, comment, escalated), oldest first. For status_change events `from_value`/`to_value` are statuses; for escalated they are team ids; for assigned they are agent ids. Paginated: returns `events` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     ticket_id: z.number().int().optional().describe("Only events of this ticket"),
     event_type: z
       .enum(["created", "assigned", "status_change", "comment", "escalated"])
@@ -197,54 +197,41 @@ const listTicketEvents = defineTool({
       .describe("Only events of this type"),
     created_from: timestampSchema.describe("Events at or after this UTC date/timestamp"),
     created_to: timestampSchema.describe("Events strictly before this UTC date/timestamp"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "events",
-      from: "ticket_events",
-      select: "id, ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body",
-      where: [
-        when(input.ticket_id, "ticket_id = ?"),
-        when(input.event_type, "event_type = ?"),
-        when(input.created_from && timestampBound(input.created_from), "created_at >= ?"),
-        when(input.created_to && timestampBound(input.created_to), "created_at < ?"),
-      ],
-      orderBy: "created_at, id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "events",
+  from: "ticket_events",
+  select: "id, ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body",
+  where: (input) => [
+    when(input.ticket_id, "ticket_id = ?"),
+    when(input.event_type, "event_type = ?"),
+    when(input.created_from && timestampBound(input.created_from), "created_at >= ?"),
+    when(input.created_to && timestampBound(input.created_to), "created_at < ?"),
+  ],
+  orderBy: "created_at, id",
 });
 
 const AGENT_COLUMNS = "id, full_name, email, team_id, role, status, hired_on";
 
-const listAgents = defineTool({
+const listAgents = defineListTool({
   name: "list_agents",
   description:
     "List service desk agents, ordered by id. Paginated: returns `agents` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     team_id: z.number().int().optional().describe("Only agents of this team"),
     role: z.enum(["agent", "senior", "lead"]).optional().describe("Only agents with this role"),
     status: z.enum(["active", "inactive"]).optional().describe("Only active or only inactive agents"),
     email: z.string().optional().describe("Only the agent with this e-mail address (case-insensitive)"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "agents",
-      from: "agents",
-      select: AGENT_COLUMNS,
-      where: [
-        when(input.team_id, "team_id = ?"),
-        when(input.role, "role = ?"),
-        when(input.status, "status = ?"),
-        when(input.email?.trim(), "lower(email) = lower(?)"),
-      ],
-      orderBy: "id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "agents",
+  from: "agents",
+  select: AGENT_COLUMNS,
+  where: (input) => [
+    when(input.team_id, "team_id = ?"),
+    when(input.role, "role = ?"),
+    when(input.status, "status = ?"),
+    when(input.email?.trim(), "lower(email) = lower(?)"),
+  ],
+  orderBy: "id",
 });
 
 const getAgent = defineTool({
@@ -264,31 +251,23 @@ const getAgent = defineTool({
   },
 });
 
-const listTeams = defineTool({
+const listTeams = defineListTool({
   name: "list_teams",
   description:
     "List support teams (queues), ordered by id. Paginated: returns `teams` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "teams",
-      from: "teams",
-      select: "id, name, queue_email, tier_level",
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  key: "teams",
+  from: "teams",
+  select: "id, name, queue_email, tier_level",
+  orderBy: "id",
 });
 
 const COMPANY_COLUMNS = "id, name, industry, support_tier, contract_start, account_manager";
 
-const listCompanies = defineTool({
+const listCompanies = defineListTool({
   name: "list_companies",
   description:
     "List customer companies with their support tier, ordered by id. Paginated: returns `companies` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     support_tier: z
       .enum(["bronze", "silver", "gold", "platinum"])
       .optional()
@@ -297,24 +276,15 @@ const listCompanies = defineTool({
       .string()
       .optional()
       .describe("Only companies whose name contains this text (case-insensitive)"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "companies",
-      from: "companies",
-      select: COMPANY_COLUMNS,
-      where: [
-        when(input.support_tier, "support_tier = ?"),
-        when(
-          input.name_contains ? `%${input.name_contains.toLowerCase()}%` : undefined,
-          "lower(name) LIKE ?",
-        ),
-      ],
-      orderBy: "id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "companies",
+  from: "companies",
+  select: COMPANY_COLUMNS,
+  where: (input) => [
+    when(input.support_tier, "support_tier = ?"),
+    when(input.name_contains ? `%${input.name_contains.toLowerCase()}%` : undefined, "lower(name) LIKE ?"),
+  ],
+  orderBy: "id",
 });
 
 const getCompany = defineTool({
@@ -342,12 +312,11 @@ const getCompany = defineTool({
 const ASSET_COLUMNS =
   "id, asset_tag, company_id, asset_type, model, serial_number, purchased_on, warranty_expires_on, status";
 
-const listAssets = defineTool({
+const listAssets = defineListTool({
   name: "list_assets",
   description:
     "List customer assets (devices under management), ordered by id. Paginated: returns `assets` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     company_id: z.number().int().optional().describe("Only assets of this company"),
     asset_type: z
       .enum(["laptop", "desktop", "server", "printer", "switch", "firewall", "phone"])
@@ -358,23 +327,17 @@ const listAssets = defineTool({
       .optional()
       .describe("Only assets in this lifecycle status"),
     asset_tag: z.string().optional().describe("Only the asset with this tag, e.g. 'NB-40123'"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "assets",
-      from: "assets",
-      select: ASSET_COLUMNS,
-      where: [
-        when(input.company_id, "company_id = ?"),
-        when(input.asset_type, "asset_type = ?"),
-        when(input.status, "status = ?"),
-        when(input.asset_tag?.trim(), "upper(asset_tag) = upper(?)"),
-      ],
-      orderBy: "id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "assets",
+  from: "assets",
+  select: ASSET_COLUMNS,
+  where: (input) => [
+    when(input.company_id, "company_id = ?"),
+    when(input.asset_type, "asset_type = ?"),
+    when(input.status, "status = ?"),
+    when(input.asset_tag?.trim(), "upper(asset_tag) = upper(?)"),
+  ],
+  orderBy: "id",
 });
 
 const getAsset = defineTool({

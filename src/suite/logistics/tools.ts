@@ -4,6 +4,7 @@ import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
   allRows,
   cachedStatement,
+  defineListTool,
   getRow,
   isoDateSchema,
   listPage,
@@ -28,97 +29,65 @@ function requireWarehouse(db: Database.Database, warehouseId: string): void {
     );
 }
 
-const listWarehouses = defineTool({
+const listWarehouses = defineListTool({
   name: "list_warehouses",
   description:
     "List the distribution centers (id, name, city, state, region, manager, capacity). Paginated: returns `warehouses`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "warehouses",
-      from: "warehouses",
-      select: "*",
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  key: "warehouses",
+  from: "warehouses",
+  select: "*",
+  orderBy: "id",
 });
 
-const listSuppliers = defineTool({
+const listSuppliers = defineListTool({
   name: "list_suppliers",
   description:
     "List suppliers with their contact, payment terms, lead time and rating. Paginated: returns `suppliers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     country: z.string().optional().describe("Only suppliers based in this ISO country code, e.g. 'US'"),
-    ...pagingFields,
-  }),
-  handler: ({ country, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "suppliers",
-      from: "suppliers",
-      select: "*",
-      where: [when(country?.toUpperCase(), "country = ?")],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-      map: asBoolean("active"),
-    }),
+  },
+  key: "suppliers",
+  from: "suppliers",
+  select: "*",
+  where: ({ country }) => [when(country?.toUpperCase(), "country = ?")],
+  orderBy: "id",
+  map: asBoolean("active"),
 });
 
-const listCarriers = defineTool({
+const listCarriers = defineListTool({
   name: "list_carriers",
   description:
     "List the carrier master: id, name, SCAC code, mode (parcel or ltl), contacts and whether the carrier is active. Paginated: returns `carriers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
-    active_only: z.boolean().default(false).describe("Only carriers that are currently active"),
-    ...pagingFields,
-  }),
-  handler: ({ active_only, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "carriers",
-      from: "carriers",
-      select: "*",
-      where: [active_only && "active = 1"],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-      map: asBoolean("active"),
-    }),
+  filters: { active_only: z.boolean().default(false).describe("Only carriers that are currently active") },
+  key: "carriers",
+  from: "carriers",
+  select: "*",
+  where: ({ active_only }) => [active_only && "active = 1"],
+  orderBy: "id",
+  map: asBoolean("active"),
 });
 
-const listProducts = defineTool({
+const listProducts = defineListTool({
   name: "list_products",
   description:
     "List products from the catalog (sku, name, category, unit of measure, case_pack, unit_cost, unit_price, weight, shelf life, status). Paginated: returns `products`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     category: z.string().optional().describe("Only products of this category, e.g. 'Dairy'"),
     status: z.enum(["active", "discontinued"]).optional().describe("Only products with this status"),
     search: z.string().optional().describe("Case-insensitive substring of the product name"),
-    ...pagingFields,
-  }),
-  handler: ({ category, status, search, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "products",
-      from: "products",
-      select: "*",
-      where: [
-        when(category, "category = ? COLLATE NOCASE"),
-        when(status, "status = ?"),
-        when(
-          search === undefined
-            ? undefined
-            : `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`,
-          "name LIKE ? ESCAPE '\\'",
-        ),
-      ],
-      orderBy: "sku",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "products",
+  from: "products",
+  select: "*",
+  where: ({ category, status, search }) => [
+    when(category, "category = ? COLLATE NOCASE"),
+    when(status, "status = ?"),
+    when(
+      search === undefined ? undefined : `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`,
+      "name LIKE ? ESCAPE '\\'",
+    ),
+  ],
+  orderBy: "sku",
 });
 
 const getProduct = defineTool({
@@ -174,12 +143,11 @@ const listStockLevels = defineTool({
   },
 });
 
-const listInventoryLots = defineTool({
+const listInventoryLots = defineListTool({
   name: "list_inventory_lots",
   description:
     "List inventory lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status), filtered. Lots without an expiry date never match an expiry filter. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     warehouse_id: z.string().optional().describe("Only lots at this warehouse"),
     sku: z.string().optional().describe("Only lots of this SKU"),
     status: z.enum(["available", "quarantine"]).optional().describe("Only lots with this status"),
@@ -189,24 +157,18 @@ const listInventoryLots = defineTool({
     expires_on_or_before: isoDateSchema
       .optional()
       .describe("Only lots expiring on or before this date (YYYY-MM-DD)"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "lots",
-      from: "inventory_lots",
-      select: "*",
-      where: [
-        when(input.warehouse_id, "warehouse_id = ?"),
-        when(input.sku?.trim().toUpperCase(), "sku = ?"),
-        when(input.status, "status = ?"),
-        when(input.expires_on_or_after, "expires_on >= ?"),
-        when(input.expires_on_or_before, "expires_on <= ?"),
-      ],
-      orderBy: "lot_id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "lots",
+  from: "inventory_lots",
+  select: "*",
+  where: (input) => [
+    when(input.warehouse_id, "warehouse_id = ?"),
+    when(input.sku?.trim().toUpperCase(), "sku = ?"),
+    when(input.status, "status = ?"),
+    when(input.expires_on_or_after, "expires_on >= ?"),
+    when(input.expires_on_or_before, "expires_on <= ?"),
+  ],
+  orderBy: "lot_id",
 });
 
 const getInventoryLot = defineTool({
@@ -229,34 +191,27 @@ const ORDER_SUMMARY = `purchase_orders.*,
   (SELECT COUNT(*) FROM purchase_order_lines WHERE purchase_order_id = purchase_orders.id) AS line_count,
   (SELECT ROUND(COALESCE(SUM(quantity * unit_cost), 0), 2) FROM purchase_order_lines WHERE purchase_order_id = purchase_orders.id) AS total_cost`;
 
-const listPurchaseOrders = defineTool({
+const listPurchaseOrders = defineListTool({
   name: "list_purchase_orders",
   description:
     "List purchase order headers (id, supplier_id, warehouse_id, status, dates, line_count, total_cost) without their lines; use get_purchase_order for the lines. Paginated: returns `purchase_orders`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["draft", "submitted", "received", "cancelled"])
       .optional()
       .describe("Only orders with this status"),
     warehouse_id: z.string().optional().describe("Only orders delivering to this warehouse"),
     supplier_id: z.string().optional().describe("Only orders placed with this supplier"),
-    ...pagingFields,
-  }),
-  handler: ({ status, warehouse_id, supplier_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "purchase_orders",
-      from: "purchase_orders",
-      select: ORDER_SUMMARY,
-      where: [
-        when(status, "status = ?"),
-        when(warehouse_id, "warehouse_id = ?"),
-        when(supplier_id, "supplier_id = ?"),
-      ],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "purchase_orders",
+  from: "purchase_orders",
+  select: ORDER_SUMMARY,
+  where: ({ status, warehouse_id, supplier_id }) => [
+    when(status, "status = ?"),
+    when(warehouse_id, "warehouse_id = ?"),
+    when(supplier_id, "supplier_id = ?"),
+  ],
+  orderBy: "id",
 });
 
 function readPurchaseOrder(db: Database.Database, purchaseOrderId: string): Record<string, unknown> {
@@ -381,30 +336,26 @@ const cancelPurchaseOrder = defineTool({
   },
 });
 
-const listShipments = defineTool({
+const listShipments = defineListTool({
   name: "list_shipments",
   description:
     "List outbound shipments (origin warehouse, customer, destination city/state/region, weight_kg, is_hazmat, service_level, status, carrier_id, freight_cost, dates). Paginated: returns `shipments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["pending", "assigned", "in_transit", "delivered", "cancelled"])
       .optional()
       .describe("Only shipments with this status"),
     origin_warehouse_id: z.string().optional().describe("Only shipments leaving this warehouse"),
-    ...pagingFields,
-  }),
-  handler: ({ status, origin_warehouse_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "shipments",
-      from: "shipments",
-      select: "*",
-      where: [when(status, "status = ?"), when(origin_warehouse_id, "origin_warehouse_id = ?")],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-      map: asBoolean("is_hazmat"),
-    }),
+  },
+  key: "shipments",
+  from: "shipments",
+  select: "*",
+  where: ({ status, origin_warehouse_id }) => [
+    when(status, "status = ?"),
+    when(origin_warehouse_id, "origin_warehouse_id = ?"),
+  ],
+  orderBy: "id",
+  map: asBoolean("is_hazmat"),
 });
 
 const assignCarrier = defineTool({

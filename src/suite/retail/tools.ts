@@ -3,27 +3,25 @@ import { z } from "zod";
 import {
   allRows,
   cachedStatement,
-  type DomainTool,
+  defineListTool,
   getRow,
   isoDateSchema,
-  listPage,
-  pagingFields,
   requireRow,
   roundCents,
-  type Row,
-  type ToolContext,
   when,
   withBooleans,
+  type DomainTool,
+  type Row,
+  type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { CANCEL_REASONS } from "./policy.js";
 
-const listCustomers = defineTool({
+const listCustomers = defineListTool({
   name: "list_customers",
   description:
     "Search customers by name or email fragment and/or loyalty tier. Returns `customers` [{id, first_name, last_name, email, loyalty_tier, city, state}] sorted by id, with `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     query: z
       .string()
       .min(1)
@@ -33,24 +31,18 @@ const listCustomers = defineTool({
       .enum(["standard", "silver", "gold"])
       .optional()
       .describe("Only customers in this loyalty tier"),
-    ...pagingFields,
-  }),
-  handler: ({ query, loyalty_tier, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "customers",
-      from: "customers",
-      select: "id, first_name, last_name, email, loyalty_tier, city, state",
-      where: [
-        when(
-          query === undefined ? undefined : `%${query.toLowerCase()}%`,
-          "(lower(first_name) LIKE ? OR lower(last_name) LIKE ? OR lower(email) LIKE ?)",
-        ),
-        when(loyalty_tier, "loyalty_tier = ?"),
-      ],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "customers",
+  from: "customers",
+  select: "id, first_name, last_name, email, loyalty_tier, city, state",
+  where: ({ query, loyalty_tier }) => [
+    when(
+      query === undefined ? undefined : `%${query.toLowerCase()}%`,
+      "(lower(first_name) LIKE ? OR lower(last_name) LIKE ? OR lower(email) LIKE ?)",
+    ),
+    when(loyalty_tier, "loyalty_tier = ?"),
+  ],
+  orderBy: "id",
 });
 
 const getCustomer = defineTool({
@@ -75,12 +67,11 @@ const getCustomer = defineTool({
   },
 });
 
-const listProducts = defineTool({
+const listProducts = defineListTool({
   name: "list_products",
   description:
     "List catalogue products, optionally filtered by category, supplier or a name fragment. Returns `products` [{sku, name, category, brand, supplier, unit_price, is_active}] sorted by sku, with `page`, `per_page`, `total`, `has_more`. `unit_price` is today's list price.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     category: z
       .string()
       .min(1)
@@ -88,23 +79,17 @@ const listProducts = defineTool({
       .describe("Exact category name, e.g. 'Electronics' or 'Home & Kitchen'"),
     supplier: z.string().min(1).optional().describe("Exact supplier name"),
     query: z.string().min(1).optional().describe("Case-insensitive fragment of the product name"),
-    ...pagingFields,
-  }),
-  handler: ({ category, supplier, query, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "products",
-      from: "products",
-      select: "sku, name, category, brand, supplier, unit_price, is_active",
-      where: [
-        when(category, "category = ?"),
-        when(supplier, "supplier = ?"),
-        when(query === undefined ? undefined : `%${query.toLowerCase()}%`, "lower(name) LIKE ?"),
-      ],
-      orderBy: "sku",
-      page,
-      perPage: per_page,
-      map: (row) => withBooleans(row, "is_active"),
-    }),
+  },
+  key: "products",
+  from: "products",
+  select: "sku, name, category, brand, supplier, unit_price, is_active",
+  where: ({ category, supplier, query }) => [
+    when(category, "category = ?"),
+    when(supplier, "supplier = ?"),
+    when(query === undefined ? undefined : `%${query.toLowerCase()}%`, "lower(name) LIKE ?"),
+  ],
+  orderBy: "sku",
+  map: (row) => withBooleans(row, "is_active"),
 });
 
 const getProduct = defineTool({
@@ -124,12 +109,11 @@ const getProduct = defineTool({
   },
 });
 
-const listOrders = defineTool({
+const listOrders = defineListTool({
   name: "list_orders",
   description:
     "List orders, filtered by status, customer, a SKU the order contains, and/or an order-date range (inclusive). Returns `orders` [{id, customer_id, placed_at, status, promo_code, total, line_count}] sorted by placed_at then id, with `page`, `per_page`, `total`, `has_more`. Use get_order for lines and payment.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["pending", "processing", "shipped", "delivered", "cancelled"])
       .optional()
@@ -138,25 +122,19 @@ const listOrders = defineTool({
     sku: z.string().min(1).optional().describe("Only orders with at least one line for this SKU"),
     placed_from: isoDateSchema.optional().describe("Earliest order date, YYYY-MM-DD (inclusive)"),
     placed_to: isoDateSchema.optional().describe("Latest order date, YYYY-MM-DD (inclusive)"),
-    ...pagingFields,
-  }),
-  handler: ({ status, customer_id, sku, placed_from, placed_to, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "orders",
-      from: "orders o",
-      select:
-        "o.id, o.customer_id, o.placed_at, o.status, o.promo_code, o.total, (SELECT COUNT(*) FROM order_lines c WHERE c.order_id = o.id) AS line_count",
-      where: [
-        when(status, "o.status = ?"),
-        when(customer_id, "o.customer_id = ?"),
-        when(sku, "EXISTS (SELECT 1 FROM order_lines s WHERE s.order_id = o.id AND s.sku = ?)"),
-        when(placed_from, "substr(o.placed_at, 1, 10) >= ?"),
-        when(placed_to, "substr(o.placed_at, 1, 10) <= ?"),
-      ],
-      orderBy: "o.placed_at, o.id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "orders",
+  from: "orders o",
+  select:
+    "o.id, o.customer_id, o.placed_at, o.status, o.promo_code, o.total, (SELECT COUNT(*) FROM order_lines c WHERE c.order_id = o.id) AS line_count",
+  where: ({ status, customer_id, sku, placed_from, placed_to }) => [
+    when(status, "o.status = ?"),
+    when(customer_id, "o.customer_id = ?"),
+    when(sku, "EXISTS (SELECT 1 FROM order_lines s WHERE s.order_id = o.id AND s.sku = ?)"),
+    when(placed_from, "substr(o.placed_at, 1, 10) >= ?"),
+    when(placed_to, "substr(o.placed_at, 1, 10) <= ?"),
+  ],
+  orderBy: "o.placed_at, o.id",
 });
 
 const getOrder = defineTool({
@@ -228,29 +206,22 @@ const cancelOrder = defineTool({
 const RETURN_SUMMARY_COLUMNS =
   "r.id, r.order_id, r.order_line_id, r.sku, r.quantity, r.reason, r.item_condition, r.requested_at, r.status";
 
-const listReturns = defineTool({
+const listReturns = defineListTool({
   name: "list_returns",
   description:
     "List return requests (RMAs), optionally by status and/or order. Returns `returns` [{id, order_id, order_line_id, sku, quantity, reason, item_condition, requested_at, status}] sorted by requested_at then id, with `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["requested", "approved", "rejected", "escalated", "received", "refunded"])
       .optional()
       .describe("Only returns in this status ('requested' = waiting for a decision)"),
     order_id: z.number().int().optional().describe("Only returns for this order (order id)"),
-    ...pagingFields,
-  }),
-  handler: ({ status, order_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "returns",
-      from: "returns r",
-      select: RETURN_SUMMARY_COLUMNS,
-      where: [when(status, "r.status = ?"), when(order_id, "r.order_id = ?")],
-      orderBy: "r.requested_at, r.id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "returns",
+  from: "returns r",
+  select: RETURN_SUMMARY_COLUMNS,
+  where: ({ status, order_id }) => [when(status, "r.status = ?"), when(order_id, "r.order_id = ?")],
+  orderBy: "r.requested_at, r.id",
 });
 
 function loadReturn(db: Database.Database, returnId: number): Row {
@@ -349,33 +320,26 @@ const escalateReturn = defineTool({
   },
 });
 
-const listRefunds = defineTool({
+const listRefunds = defineListTool({
   name: "list_refunds",
   description:
     "List refunds, optionally by order, kind (return, price_match, goodwill) and/or creation-date range (inclusive). Returns `refunds` [{id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note}] sorted by created_at then id, with `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     order_id: z.number().int().optional().describe("Only refunds for this order (order id)"),
     kind: z.enum(["return", "price_match", "goodwill"]).optional().describe("Only refunds of this kind"),
     created_from: isoDateSchema.optional().describe("Earliest refund date, YYYY-MM-DD (inclusive)"),
     created_to: isoDateSchema.optional().describe("Latest refund date, YYYY-MM-DD (inclusive)"),
-    ...pagingFields,
-  }),
-  handler: ({ order_id, kind, created_from, created_to, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "refunds",
-      from: "refunds",
-      select: "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
-      where: [
-        when(order_id, "order_id = ?"),
-        when(kind, "kind = ?"),
-        when(created_from, "substr(created_at, 1, 10) >= ?"),
-        when(created_to, "substr(created_at, 1, 10) <= ?"),
-      ],
-      orderBy: "created_at, id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "refunds",
+  from: "refunds",
+  select: "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
+  where: ({ order_id, kind, created_from, created_to }) => [
+    when(order_id, "order_id = ?"),
+    when(kind, "kind = ?"),
+    when(created_from, "substr(created_at, 1, 10) >= ?"),
+    when(created_to, "substr(created_at, 1, 10) <= ?"),
+  ],
+  orderBy: "created_at, id",
 });
 
 export const retailTools: DomainTool[] = [

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   allRows,
   cachedStatement,
+  defineListTool,
   listPage,
   pagingFields,
   requireRow,
@@ -17,21 +18,14 @@ const RECORDED_BY = "registrar-api";
 /** Grades a grade change may set; W comes only from a withdrawal. */
 const CHANGEABLE_GRADES = ["A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D", "F", "P", "NP", "I"] as const;
 
-const listPrograms = defineTool({
+const listPrograms = defineListTool({
   name: "list_programs",
   description:
     "List the graduate degree and certificate programs. Returns `programs` [{program_id, code, name, department, degree, director_id}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, context: ToolContext) =>
-    listPage(context.db, {
-      key: "programs",
-      from: "programs",
-      select: "program_id, code, name, department, degree, director_id",
-      orderBy: "program_id",
-      page,
-      perPage: per_page,
-    }),
+  key: "programs",
+  from: "programs",
+  select: "program_id, code, name, department, degree, director_id",
+  orderBy: "program_id",
 });
 
 const STUDENT_SUMMARY = `s.student_id, s.first_name, s.last_name, p.code AS program_code, s.admit_term, s.attendance,
@@ -107,54 +101,40 @@ const getStudent = defineTool({
   },
 });
 
-const listInstructors = defineTool({
+const listInstructors = defineListTool({
   name: "list_instructors",
   description:
     "List instructors, optionally of one department, ordered by instructor_id. Returns `instructors` [{instructor_id, first_name, last_name, email, department, rank, office}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department: z
       .string()
       .nullable()
       .default(null)
       .describe("Department name such as 'Statistics'; null for all"),
-    ...pagingFields,
-  }),
-  handler: ({ department, page, per_page }, context: ToolContext) =>
-    listPage(context.db, {
-      key: "instructors",
-      from: "instructors",
-      select: "instructor_id, first_name, last_name, email, department, rank, office",
-      where: [when(department, "department = ?")],
-      orderBy: "instructor_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "instructors",
+  from: "instructors",
+  select: "instructor_id, first_name, last_name, email, department, rank, office",
+  where: ({ department }) => [when(department, "department = ?")],
+  orderBy: "instructor_id",
 });
 
-const listCourses = defineTool({
+const listCourses = defineListTool({
   name: "list_courses",
   description:
     "List catalog courses, optionally of one department, ordered by code. Returns `courses` [{course_id, code, title, department, level, credits, grading_basis, typically_offered}] with `page`, `per_page`, `total` and `has_more`. Prerequisites are shown by get_course.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department: z
       .string()
       .nullable()
       .default(null)
       .describe("Department name such as 'Computer Science'; null for all"),
-    ...pagingFields,
-  }),
-  handler: ({ department, page, per_page }, context: ToolContext) =>
-    listPage(context.db, {
-      key: "courses",
-      from: "courses",
-      select: "course_id, code, title, department, level, credits, grading_basis, typically_offered",
-      where: [when(department, "department = ?")],
-      orderBy: "code",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "courses",
+  from: "courses",
+  select: "course_id, code, title, department, level, credits, grading_basis, typically_offered",
+  where: ({ department }) => [when(department, "department = ?")],
+  orderBy: "code",
 });
 
 const getCourse = defineTool({
@@ -184,12 +164,11 @@ const getCourse = defineTool({
   },
 });
 
-const listSections = defineTool({
+const listSections = defineListTool({
   name: "list_sections",
   description:
     "List course sections, optionally filtered by term code, course code or instructor, ordered by section_id. Returns `sections` [{section_id, course_code, term, section_number, instructor_id, capacity, modality}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     term: z
       .string()
       .nullable()
@@ -202,23 +181,17 @@ const listSections = defineTool({
       .nullable()
       .default(null)
       .describe("Only sections taught by this instructor"),
-    ...pagingFields,
-  }),
-  handler: ({ term, course_code, instructor_id, page, per_page }, context: ToolContext) =>
-    listPage(context.db, {
-      key: "sections",
-      from: "sections s JOIN courses c ON c.course_id = s.course_id",
-      select:
-        "s.section_id, c.code AS course_code, s.term, s.section_number, s.instructor_id, s.capacity, s.modality",
-      where: [
-        when(term, "s.term = ?"),
-        when(course_code, "c.code = ?"),
-        when(instructor_id, "s.instructor_id = ?"),
-      ],
-      orderBy: "s.section_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "sections",
+  from: "sections s JOIN courses c ON c.course_id = s.course_id",
+  select:
+    "s.section_id, c.code AS course_code, s.term, s.section_number, s.instructor_id, s.capacity, s.modality",
+  where: ({ term, course_code, instructor_id }) => [
+    when(term, "s.term = ?"),
+    when(course_code, "c.code = ?"),
+    when(instructor_id, "s.instructor_id = ?"),
+  ],
+  orderBy: "s.section_id",
 });
 
 const getSection = defineTool({
@@ -254,12 +227,11 @@ const ENROLLMENT_COLUMNS = `e.enrollment_id, e.student_id, e.section_id, s.term,
 const ENROLLMENT_FROM =
   "enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id";
 
-const listEnrollments = defineTool({
+const listEnrollments = defineListTool({
   name: "list_enrollments",
   description:
     "List registrations (one per student per section) with their status and grade, optionally filtered by student, section, term or status, ordered by enrollment_id. Returns `enrollments` [{enrollment_id, student_id, section_id, term, course_code, credits, status, grade, enrolled_on, grade_posted_on}] with `page`, `per_page`, `total` and `has_more`. Status is enrolled (registered, not graded yet), completed, withdrawn (grade W) or dropped.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     student_id: z.string().nullable().default(null).describe("Only this student's registrations"),
     section_id: z.number().int().nullable().default(null).describe("Only registrations in this section"),
     term: z.string().nullable().default(null).describe("Only registrations in this term code, e.g. '202501'"),
@@ -268,52 +240,39 @@ const listEnrollments = defineTool({
       .nullable()
       .default(null)
       .describe("Only registrations with this status"),
-    ...pagingFields,
-  }),
-  handler: ({ student_id, section_id, term, status, page, per_page }, context: ToolContext) =>
-    listPage(context.db, {
-      key: "enrollments",
-      from: ENROLLMENT_FROM,
-      select: ENROLLMENT_COLUMNS,
-      where: [
-        when(student_id === null ? null : student_id.trim().toUpperCase(), "e.student_id = ?"),
-        when(section_id, "e.section_id = ?"),
-        when(term, "s.term = ?"),
-        when(status, "e.status = ?"),
-      ],
-      orderBy: "e.enrollment_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "enrollments",
+  from: ENROLLMENT_FROM,
+  select: ENROLLMENT_COLUMNS,
+  where: ({ student_id, section_id, term, status }) => [
+    when(student_id === null ? null : student_id.trim().toUpperCase(), "e.student_id = ?"),
+    when(section_id, "e.section_id = ?"),
+    when(term, "s.term = ?"),
+    when(status, "e.status = ?"),
+  ],
+  orderBy: "e.enrollment_id",
 });
 
-const listRegistrarActions = defineTool({
+const listRegistrarActions = defineListTool({
   name: "list_registrar_actions",
   description:
     "List the registrar's audit log (grade changes, standing changes, drops, status changes), optionally for one student or one action type, ordered by action_id. Returns `actions` [{action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     student_id: z.string().nullable().default(null).describe("Only actions about this student"),
     action_type: z
       .enum(["grade_change", "standing_change", "enrollment_drop", "status_change"])
       .nullable()
       .default(null)
       .describe("Only actions of this type"),
-    ...pagingFields,
-  }),
-  handler: ({ student_id, action_type, page, per_page }, context: ToolContext) =>
-    listPage(context.db, {
-      key: "actions",
-      from: "registrar_actions",
-      select: "action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by",
-      where: [
-        when(student_id === null ? null : student_id.trim().toUpperCase(), "student_id = ?"),
-        when(action_type, "action_type = ?"),
-      ],
-      orderBy: "action_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "actions",
+  from: "registrar_actions",
+  select: "action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by",
+  where: ({ student_id, action_type }) => [
+    when(student_id === null ? null : student_id.trim().toUpperCase(), "student_id = ?"),
+    when(action_type, "action_type = ?"),
+  ],
+  orderBy: "action_id",
 });
 
 function recordAction(
