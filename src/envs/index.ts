@@ -93,8 +93,8 @@ export {
   episodeMcpSession,
 } from "./episode-server.js";
 export { PYTHON_WORKSPACE_HELPERS } from "./python-helpers.js";
+export { cachedStatement } from "./kit/statements.js";
 export {
-  cachedStatement,
   MAX_PER_PAGE,
   DEFAULT_PER_PAGE,
   pageSchema,
@@ -103,26 +103,39 @@ export {
   isoDateSchema,
   when,
   listPage,
+  defineListTool,
   pageEnvelope,
   paginateItems,
   getRow,
   allRows,
   requireRow,
   withBooleans,
-  defineIdFormat,
+} from "./kit/listing.js";
+export type { SqlCondition, PageEnvelope, ListPageOptions, ListToolDefinition } from "./kit/listing.js";
+export { defineIdFormat } from "./kit/ids.js";
+export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
+export {
+  csvCell,
   toCsv,
   parseCsv,
+  splitCsvLine,
   parseCsvRows,
   markdownTable,
   parseMarkdownTable,
   renderMarkdown,
   toJsonDocument,
+} from "./kit/documents.js";
+export type { CsvValue, MarkdownBlock } from "./kit/documents.js";
+export {
   toDayNumber,
   fromDayNumber,
   addDays,
   daysBetween,
   weekdayIndex,
   weekdayName,
+  mondayOf,
+  rangesOverlap,
+  nthWeekdayOfMonth,
   isWeekend,
   addBusinessDays,
   makeDate,
@@ -130,9 +143,9 @@ export {
   dateTime,
   longDate,
   previousMonth,
-  roundCents,
-  formatUsd,
-  sumCents,
+} from "./kit/dates.js";
+export { roundCents, formatUsd, sumCents } from "./kit/money.js";
+export {
   weightedIndex,
   weightedPick,
   between,
@@ -141,22 +154,9 @@ export {
   slug,
   personName,
   sample,
-  checkTableChanges,
-  checkStateDiff,
-  withTransientFailures,
-  withSilentFailures,
-} from "./kit/index.js";
-export type {
-  SqlCondition,
-  PageEnvelope,
-  ListPageOptions,
-  IdFormat,
-  IdFormatOptions,
-  CsvValue,
-  MarkdownBlock,
-  PersonName,
-  TableExpectation,
-  FaultOptions,
-  TransientFailureOptions,
-  SilentFailureOptions,
-} from "./kit/index.js";
+} from "./kit/seeded-data.js";
+export type { PersonName } from "./kit/seeded-data.js";
+export { checkTableChanges, checkStateDiff } from "./kit/state-diff.js";
+export type { TableExpectation } from "./kit/state-diff.js";
+export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
+export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

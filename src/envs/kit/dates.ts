@@ -38,6 +38,26 @@ export function isWeekend(isoDate: string): boolean {
   return weekdayIndex(isoDate) >= 5;
 }
 
+/** The Monday of the week containing the date. */
+export function mondayOf(isoDate: string): string {
+  return addDays(isoDate, -weekdayIndex(isoDate));
+}
+
+/** Whether two inclusive date ranges share at least one day. */
+export function rangesOverlap(startA: string, endA: string, startB: string, endB: string): boolean {
+  return startA <= endB && startB <= endA;
+}
+
+/** The n-th (1-based) weekday (0 = Monday) of a month, or the last one for n = -1 (holidays like "last Monday in May"). */
+export function nthWeekdayOfMonth(year: number, month: number, weekday: number, n: number): string {
+  if (n > 0) {
+    const first = makeDate(year, month, 1);
+    return addDays(first, ((weekday - weekdayIndex(first) + 7) % 7) + (n - 1) * 7);
+  }
+  const last = makeDate(year, month + 1, 0);
+  return addDays(last, -((weekdayIndex(last) - weekday + 7) % 7));
+}
+
 /** The English weekday name (`Monday`). */
 export function weekdayName(isoDate: string): string {
   return ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][

@@ -6,7 +6,8 @@
 /** A CSV cell value; null is the empty cell. */
 export type CsvValue = string | number | boolean | null;
 
-function csvCell(value: CsvValue): string {
+/** One CSV cell: the value as text, quoted (with doubled quotes) only when it holds a quote, comma or line break. */
+export function csvCell(value: CsvValue): string {
   const text = value === null ? "" : String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -47,6 +48,11 @@ export function parseCsvRows(text: string): string[][] {
     rows.push(row);
   }
   return rows;
+}
+
+/** The cells of one CSV line (quoted cells and doubled quotes honoured); an empty line is one empty cell. */
+export function splitCsvLine(line: string): string[] {
+  return parseCsvRows(line)[0] ?? [""];
 }
 
 /**

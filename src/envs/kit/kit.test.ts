@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSeededRandom } from "../../core/index.js";
-import { bindTool, decodeToolResult, defineTool } from "../../runtime/index.js";
+import { bindTool, decodeToolResult, defineTool, toolInputJsonSchema } from "../../runtime/index.js";
 import {
   fingerprintFolder,
   kitSourceFingerprint,
@@ -20,6 +20,7 @@ import {
   checkStateDiff,
   daysBetween,
   defineIdFormat,
+  defineListTool,
   formatUsd,
   listPage,
   markdownTable,
@@ -40,7 +41,7 @@ import {
   withBooleans,
   withSilentFailures,
   withTransientFailures,
-} from "./index.js";
+} from "../index.js";
 
 const CALL_OPTIONS = { signal: new AbortController().signal, timeoutMs: 5_000 };
 const opened: Database.Database[] = [];
@@ -140,6 +141,29 @@ describe("listPage", () => {
     expect(isError).toBe(true);
     expect(text).toContain("per_page");
     expect(text).toContain("Expected: list_customers(");
+  });
+
+  it("declared with defineListTool, lists the same pages with filters before page and per_page", async () => {
+    const declared = defineListTool({
+      name: "list_customers",
+      description: "List customers.",
+      filters: { tier: z.enum(["gold", "standard"]).optional() },
+      key: "customers",
+      from: "customers",
+      select: "id, name, tier, opt_in",
+      where: ({ tier }) => [when(tier, "tier = ?")],
+      orderBy: "id",
+      map: (row) => withBooleans(row, "opt_in"),
+    });
+    expect(toolInputJsonSchema(declared.inputSchema)).toEqual(toolInputJsonSchema(listCustomers.inputSchema));
+    expect(Object.keys(toolInputJsonSchema(declared.inputSchema).properties ?? {})).toEqual([
+      "tier",
+      "page",
+      "per_page",
+    ]);
+    const context = { db: storeDb(), workspaceDir: "" };
+    for (const args of [{ tier: "gold", per_page: 4, page: 2 }, {}])
+      expect(await callText(declared, context, args)).toEqual(await callText(listCustomers, context, args));
   });
 
   it("pages in-memory items the same way", () => {

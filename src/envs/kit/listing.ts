@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import { ToolFailure } from "../../runtime/index.js";
+import { ToolFailure, defineTool, type ToolDefinition } from "../../runtime/index.js";
+import type { ToolContext } from "../define-domain.js";
 import type { Row } from "../verify-helpers.js";
 import { cachedStatement } from "./statements.js";
 
@@ -58,6 +59,8 @@ export interface ListPageOptions<Item = Row> {
   key: string;
   /** The FROM clause (a table or a join), e.g. `students s JOIN programs p ON p.program_id = s.program_id`. */
   from: string;
+  /** Values of `?` placeholders inside `from` (e.g. a grouped subquery), bound before the `where` values. */
+  fromParams?: readonly unknown[];
   /** The selected columns, e.g. `id, name, status` (default `*`). */
   select?: string;
   where?: readonly SqlCondition[];
@@ -96,7 +99,8 @@ export function listPage<Item = Row>(
   db: Database.Database,
   options: ListPageOptions<Item>,
 ): Record<string, unknown> & PageEnvelope {
-  const where = whereClause(options.where ?? []);
+  const built = whereClause(options.where ?? []);
+  const where = { sql: built.sql, params: [...(options.fromParams ?? []), ...built.params] };
   const total = (
     cachedStatement(db, `SELECT COUNT(*) AS total FROM ${options.from}${where.sql}`).get(...where.params) as {
       total: number;
@@ -177,4 +181,68 @@ export function withBooleans(row: Row, ...columns: string[]): Row {
   const result: Row = { ...row };
   for (const column of columns) if (column in result) result[column] = result[column] === 1;
   return result;
+}
+
+/** A list tool declared as data: its filters, the SQL pieces and how filters become WHERE conditions. */
+export interface ListToolDefinition<Filters extends z.ZodRawShape> {
+  name: string;
+  /** Say what is listed, in which order, and that it is paginated under `key`. */
+  description: string;
+  /** The filter arguments as zod fields; `page` and `per_page` are appended after them. */
+  filters?: Filters;
+  /** The result key of the items, e.g. `invoices`. */
+  key: string;
+  from: string;
+  /** Values of `?` placeholders inside `from`. */
+  fromParams?: readonly unknown[];
+  select?: string;
+  /** The conditions for the given filters (defaults filled in), e.g. `({ status }) => [when(status, "status = ?")]`. */
+  where?: (filters: z.infer<z.ZodObject<Filters>>) => readonly SqlCondition[];
+  /** A total order (end with a unique column). */
+  orderBy: string;
+  map?: (row: Row) => unknown;
+}
+
+/**
+ * A paginated read tool from a declaration: input schema `{ ...filters, page, per_page }`, handler
+ * `listPage` over the episode database. Use `defineTool` with `listPage` when the handler must check
+ * something first (e.g. that a referenced warehouse exists).
+ *
+ * @example
+ * const listInvoices = defineListTool({
+ *   name: "list_invoices",
+ *   description: "List invoices by due date. Paginated: returns `invoices`, `page`, `per_page`, `total`, `has_more`.",
+ *   filters: { status: z.enum(["open", "paid"]).optional().describe("Only invoices in this status") },
+ *   key: "invoices",
+ *   from: "invoices",
+ *   select: "invoice_id, status, amount, due_date",
+ *   where: ({ status }) => [when(status, "status = ?")],
+ *   orderBy: "due_date, invoice_id",
+ * });
+ */
+export function defineListTool<Filters extends z.ZodRawShape = Record<never, never>>(
+  definition: ListToolDefinition<Filters>,
+): ToolDefinition<ToolContext> {
+  const inputSchema: z.ZodObject = z.object({ ...(definition.filters ?? {}), ...pagingFields });
+  const tool: ToolDefinition<ToolContext> = {
+    name: definition.name,
+    description: definition.description,
+    kind: "read",
+    inputSchema,
+    handler: (input, { db }) => {
+      const { page, per_page: perPage } = input as { page: number; per_page: number };
+      return listPage(db, {
+        key: definition.key,
+        from: definition.from,
+        ...(definition.fromParams ? { fromParams: definition.fromParams } : {}),
+        ...(definition.select ? { select: definition.select } : {}),
+        where: definition.where?.(input as z.infer<z.ZodObject<Filters>>) ?? [],
+        orderBy: definition.orderBy,
+        page,
+        perPage,
+        ...(definition.map ? { map: definition.map } : {}),
+      });
+    },
+  };
+  return defineTool(tool);
 }

@@ -36,6 +36,12 @@ function describe(value: unknown): string {
   return value === null ? "null" : typeof value === "string" ? `'${value}'` : String(value);
 }
 
+/** A check that passes when there are no problems; its message is `success` or the problems, `; `-joined. */
+function problemCheck(id: string, problems: Array<string | false>, success: string): Check {
+  const found = problems.filter((problem): problem is string => problem !== false && problem !== "");
+  return check(id, found.length === 0, found.length === 0 ? success : found.join("; "));
+}
+
 function entriesOf(map: TableExpectation["changed"]): Array<[string, Row]> {
   if (!map) return [];
   if (map instanceof Map)
@@ -104,22 +110,17 @@ export function checkTableChanges(
     else remaining.splice(index, 1);
   }
   checks.push(
-    check(
+    problemCheck(
       `${table}-added`,
-      missing.length === 0 && remaining.length === 0,
-      missing.length === 0 && remaining.length === 0
-        ? `${expectedAdded.length} ${table} row(s) added as expected`
-        : [
-            missing.length > 0 ? `missing ${table} rows: ${missing.slice(0, 5).join(", ")}` : "",
-            remaining.length > 0
-              ? `unexpected ${table} rows: ${remaining
-                  .slice(0, 5)
-                  .map((row) => JSON.stringify(row))
-                  .join(", ")}`
-              : "",
-          ]
-            .filter(Boolean)
-            .join("; "),
+      [
+        missing.length > 0 && `missing ${table} rows: ${missing.slice(0, 5).join(", ")}`,
+        remaining.length > 0 &&
+          `unexpected ${table} rows: ${remaining
+            .slice(0, 5)
+            .map((row) => JSON.stringify(row))
+            .join(", ")}`,
+      ],
+      `${expectedAdded.length} ${table} row(s) added as expected`,
     ),
   );
 
@@ -129,19 +130,14 @@ export function checkTableChanges(
   const notRemoved = [...expectedRemoved].filter((key) => !removedKeys.has(key));
   const wronglyRemoved = [...removedKeys].filter((key) => !expectedRemoved.has(key));
   checks.push(
-    check(
+    problemCheck(
       `${table}-removed`,
-      notRemoved.length === 0 && wronglyRemoved.length === 0,
-      notRemoved.length === 0 && wronglyRemoved.length === 0
-        ? `${expectedRemoved.size} ${table} row(s) removed as expected`
-        : [
-            notRemoved.length > 0 ? `${table} rows not removed: ${notRemoved.slice(0, 10).join(", ")}` : "",
-            wronglyRemoved.length > 0
-              ? `${table} rows removed that should stay: ${wronglyRemoved.slice(0, 10).join(", ")}`
-              : "",
-          ]
-            .filter(Boolean)
-            .join("; "),
+      [
+        notRemoved.length > 0 && `${table} rows not removed: ${notRemoved.slice(0, 10).join(", ")}`,
+        wronglyRemoved.length > 0 &&
+          `${table} rows removed that should stay: ${wronglyRemoved.slice(0, 10).join(", ")}`,
+      ],
+      `${expectedRemoved.size} ${table} row(s) removed as expected`,
     ),
   );
   return checks;

@@ -51,6 +51,19 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** The tool with `fail` answering in place of its handler on the calls `options` selects. */
+function withFault<Schema extends z.ZodObject>(
+  tool: ToolDefinition<ToolContext, Schema>,
+  options: FaultOptions<z.infer<Schema>>,
+  fail: (input: z.infer<Schema>) => Record<string, unknown>,
+): ToolDefinition<ToolContext, Schema> {
+  return {
+    ...tool,
+    handler: (input, context) =>
+      shouldFail(tool.name, input, context.db, options) ? fail(input) : tool.handler(input, context),
+  };
+}
+
 /** Options of `withTransientFailures`. */
 export interface TransientFailureOptions<Input> extends FaultOptions<Input> {
   /** The error text (after `Error: `); default `503 Service Unavailable: <tool> is temporarily unavailable, retry the same call`. */
@@ -72,13 +85,9 @@ export function withTransientFailures<Schema extends z.ZodObject>(
   const message =
     options.message ??
     `503 Service Unavailable: ${tool.name} is temporarily unavailable, retry the same call`;
-  return {
-    ...tool,
-    handler: (input, context) => {
-      if (shouldFail(tool.name, input, context.db, options)) throw new ToolFailure(message);
-      return tool.handler(input, context);
-    },
-  };
+  return withFault(tool, options, () => {
+    throw new ToolFailure(message);
+  });
 }
 
 /** Options of `withSilentFailures`. */
@@ -106,11 +115,5 @@ export function withSilentFailures<Schema extends z.ZodObject>(
       status: "error",
       error: `upstream timeout: ${tool.name} returned no data, retry the request`,
     }));
-  return {
-    ...tool,
-    handler: (input, context) => {
-      if (shouldFail(tool.name, input, context.db, options)) return body(input);
-      return tool.handler(input, context);
-    },
-  };
+  return withFault(tool, options, body);
 }

@@ -4,8 +4,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir } from "../../core/index.js";
 import type { TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance, ToolContext } from "../../envs/index.js";
+import {
+  buildInstance,
+  listWorkspaceFiles,
+  openStateView,
+  type Instance,
+  type ToolContext,
+} from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
 import { computeBalances } from "./billing.js";

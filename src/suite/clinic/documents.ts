@@ -1,4 +1,4 @@
-import type { GenerateContext } from "../../envs/index.js";
+import { addDays, type GenerateContext } from "../../envs/index.js";
 import type { ClinicWorld, ProviderDraft } from "./generate.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -13,7 +13,6 @@ import {
   VISIT_RULES,
   VISIT_TYPES,
   WEEKDAY_NAMES,
-  addDays,
   formatClock,
   splitStartTime,
   weekdayName,

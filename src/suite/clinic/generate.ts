@@ -1,4 +1,4 @@
-import type { GenerateContext } from "../../envs/index.js";
+import { addDays, type GenerateContext } from "../../envs/index.js";
 import { writeClinicDocuments } from "./documents.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -14,7 +14,6 @@ import {
   SPECIALTIES,
   VISIT_FEES,
   VISIT_RULES,
-  addDays,
   formatStartTime,
   intervalsOverlap,
   patientShare,

@@ -447,20 +447,12 @@ export function intervalsOverlap(first: DayInterval, second: DayInterval): boole
   );
 }
 
-export function addDays(isoDate: string, days: number): string {
-  const time = Date.UTC(
-    Number(isoDate.slice(0, 4)),
-    Number(isoDate.slice(5, 7)) - 1,
-    Number(isoDate.slice(8, 10)),
-  );
-  return new Date(time + days * 86_400_000).toISOString().slice(0, 10);
-}
-
 /** 0 = Sunday ... 6 = Saturday. */
 export function weekdayOf(isoDate: string): number {
   return new Date(`${isoDate.slice(0, 10)}T00:00:00Z`).getUTCDay();
 }
 
+/** The abbreviated weekday name (`Tue`) of WEEKDAY_NAMES, as the clinic's documents write it. */
 export function weekdayName(isoDate: string): string {
   return WEEKDAY_NAMES[weekdayOf(isoDate)] as string;
 }

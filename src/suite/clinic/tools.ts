@@ -1,124 +1,73 @@
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  cachedStatement,
+  defineListTool,
+  getRow,
+  isoDateSchema,
+  requireRow,
+  when,
+  type DomainTool,
+  type Row,
+  type ToolContext,
+} from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 
-const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
-const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
-const dateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD")
-  .describe("Date as YYYY-MM-DD");
-
-type Row = Record<string, unknown>;
-
-/** Runs a filtered list query and returns one page in the suite's pagination envelope. */
-function paginate(
-  context: ToolContext,
-  key: string,
-  fromClause: string,
-  columns: string,
-  conditions: Array<[string, unknown]>,
-  orderBy: string,
-  page: number,
-  perPage: number,
-): Record<string, unknown> {
-  const where = conditions.length > 0 ? `WHERE ${conditions.map(([clause]) => clause).join(" AND ")}` : "";
-  // A condition without a value (undefined) is a clause with no placeholder.
-  const values = conditions.map(([, value]) => value).filter((value) => value !== undefined);
-  const total = (
-    context.db.prepare(`SELECT COUNT(*) AS count FROM ${fromClause} ${where}`).get(...values) as {
-      count: number;
-    }
-  ).count;
-  const items = context.db
-    .prepare(`SELECT ${columns} FROM ${fromClause} ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
-    .all(...values, perPage, (page - 1) * perPage) as Row[];
-  return { [key]: items, page, per_page: perPage, total, has_more: page * perPage < total };
-}
+const dateSchema = isoDateSchema.describe("Date as YYYY-MM-DD");
 
 const PROVIDER_COLUMNS = `p.id, p.first_name, p.last_name, p.credential, s.code AS specialty_code,
   s.name AS specialty_name, p.npi, p.email`;
 
-const listProviders = defineTool({
+const listProviders = defineListTool({
   name: "list_providers",
   description:
     "List the clinic's providers (physicians, nurse practitioners, physician assistants) with their credential and specialty, ordered by id. Paginated: returns `providers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     specialty_code: z
       .string()
       .optional()
       .describe("Only providers of this specialty code (FM, PED, DERM, CARD, ORTH)"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ specialty_code, page, per_page }, context: ToolContext) => {
-    const conditions: Array<[string, unknown]> = [];
-    if (specialty_code) conditions.push(["s.code = ?", specialty_code.toUpperCase()]);
-    return paginate(
-      context,
-      "providers",
-      "providers p JOIN specialties s ON s.id = p.specialty_id",
-      PROVIDER_COLUMNS,
-      conditions,
-      "p.id",
-      page,
-      per_page,
-    );
   },
+  key: "providers",
+  from: "providers p JOIN specialties s ON s.id = p.specialty_id",
+  select: PROVIDER_COLUMNS,
+  where: ({ specialty_code }) => [
+    when(specialty_code ? specialty_code.toUpperCase() : undefined, "s.code = ?"),
+  ],
+  orderBy: "p.id",
 });
 
-const listRooms = defineTool({
+const listRooms = defineListTool({
   name: "list_rooms",
   description:
     "List the clinic's rooms (exam, procedure, imaging) with floor and equipment, ordered by id. Paginated: returns `rooms`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     room_type: z.enum(["exam", "procedure", "imaging"]).optional().describe("Only rooms of this type"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ room_type, page, per_page }, context: ToolContext) =>
-    paginate(
-      context,
-      "rooms",
-      "rooms",
-      "id, code, room_type, floor, equipment",
-      room_type ? [["room_type = ?", room_type]] : [],
-      "id",
-      page,
-      per_page,
-    ),
+  },
+  key: "rooms",
+  from: "rooms",
+  select: "id, code, room_type, floor, equipment",
+  where: ({ room_type }) => [when(room_type, "room_type = ?")],
+  orderBy: "id",
 });
 
-const listInsurancePlans = defineTool({
+const listInsurancePlans = defineListTool({
   name: "list_insurance_plans",
   description:
     "List the insurance plans the clinic accepts (plan code, payer, plan type commercial/medicare/medicaid), ordered by id. Paginated: returns `plans`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ page: pageSchema, per_page: perPageSchema }),
-  handler: ({ page, per_page }, context: ToolContext) =>
-    paginate(
-      context,
-      "plans",
-      "insurance_plans",
-      "id, plan_code, payer_name, plan_name, plan_type, payer_phone",
-      [],
-      "id",
-      page,
-      per_page,
-    ),
+  key: "plans",
+  from: "insurance_plans",
+  select: "id, plan_code, payer_name, plan_name, plan_type, payer_phone",
+  orderBy: "id",
 });
 
 const PATIENT_SUMMARY_COLUMNS =
   "id, mrn, first_name, last_name, date_of_birth, insurance_plan_id, scheduling_status";
 
-const listPatients = defineTool({
+const listPatients = defineListTool({
   name: "list_patients",
   description:
     "Search patients by name or MRN and filter by insurance plan or scheduling status, ordered by id. Returns summaries (`insurance_plan_id` is null for self-pay patients). Paginated: returns `patients`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     query: z.string().optional().describe("Case-insensitive substring of the first name, last name or MRN"),
     insurance_plan_id: z.number().int().optional().describe("Only patients on this insurance plan id"),
     self_pay: z
@@ -129,50 +78,33 @@ const listPatients = defineTool({
       .enum(["standard", "prepay_required", "restricted"])
       .optional()
       .describe("Only patients with this scheduling status"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (
-    { query, insurance_plan_id, self_pay, scheduling_status, page, per_page },
-    context: ToolContext,
-  ) => {
-    const conditions: Array<[string, unknown]> = [];
-    if (query) {
-      conditions.push([
-        "(first_name || ' ' || last_name || ' ' || mrn) LIKE ?",
-        `%${query.replace(/[%_]/g, "")}%`,
-      ]);
-    }
-    if (insurance_plan_id !== undefined) conditions.push(["insurance_plan_id = ?", insurance_plan_id]);
-    if (self_pay !== undefined)
-      conditions.push([self_pay ? "insurance_plan_id IS NULL" : "insurance_plan_id IS NOT NULL", undefined]);
-    if (scheduling_status) conditions.push(["scheduling_status = ?", scheduling_status]);
-    return paginate(
-      context,
-      "patients",
-      "patients",
-      PATIENT_SUMMARY_COLUMNS,
-      conditions,
-      "id",
-      page,
-      per_page,
-    );
   },
+  key: "patients",
+  from: "patients",
+  select: PATIENT_SUMMARY_COLUMNS,
+  where: ({ query, insurance_plan_id, self_pay, scheduling_status }) => [
+    when(
+      query ? `%${query.replace(/[%_]/g, "")}%` : undefined,
+      "(first_name || ' ' || last_name || ' ' || mrn) LIKE ?",
+    ),
+    when(insurance_plan_id, "insurance_plan_id = ?"),
+    self_pay !== undefined && (self_pay ? "insurance_plan_id IS NULL" : "insurance_plan_id IS NOT NULL"),
+    when(scheduling_status, "scheduling_status = ?"),
+  ],
+  orderBy: "id",
 });
 
 function patientRecord(context: ToolContext, patientId: number): Row {
-  const patient = context.db
-    .prepare(
-      `SELECT pa.id, pa.mrn, pa.first_name, pa.last_name, pa.date_of_birth, pa.sex, pa.phone, pa.email, pa.city,
-              pa.insurance_plan_id, pl.plan_code, pl.plan_name, pl.plan_type, pa.member_id,
-              pa.scheduling_status, pa.status_reason, pa.registered_on
-         FROM patients pa LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id
-        WHERE pa.id = ?`,
-    )
-    .get(patientId) as Row | undefined;
-  if (!patient)
-    throw new ToolFailure(`patient ${patientId} not found; use list_patients to find patient ids`);
-  return patient;
+  return requireRow(
+    context.db,
+    `SELECT pa.id, pa.mrn, pa.first_name, pa.last_name, pa.date_of_birth, pa.sex, pa.phone, pa.email, pa.city,
+            pa.insurance_plan_id, pl.plan_code, pl.plan_name, pl.plan_type, pa.member_id,
+            pa.scheduling_status, pa.status_reason, pa.registered_on
+       FROM patients pa LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id
+      WHERE pa.id = ?`,
+    [patientId],
+    `patient ${patientId} not found; use list_patients to find patient ids`,
+  );
 }
 
 const getPatient = defineTool({
@@ -198,21 +130,21 @@ const updatePatientSchedulingStatus = defineTool({
   }),
   handler: ({ patient_id, scheduling_status, reason }, context: ToolContext) => {
     patientRecord(context, patient_id);
-    context.db
-      .prepare("UPDATE patients SET scheduling_status = ?, status_reason = ? WHERE id = ?")
-      .run(scheduling_status, reason, patient_id);
+    cachedStatement(
+      context.db,
+      "UPDATE patients SET scheduling_status = ?, status_reason = ? WHERE id = ?",
+    ).run(scheduling_status, reason, patient_id);
     return { patient: patientRecord(context, patient_id) };
   },
 });
 
 const APPOINTMENT_COLUMNS = "id, patient_id, provider_id, room_id, visit_type, start_time, status";
 
-const listAppointments = defineTool({
+const listAppointments = defineListTool({
   name: "list_appointments",
   description:
     "List appointments matching all given filters, ordered by start time then id. `start_time` is local clinic time `YYYY-MM-DDTHH:MM`; `room_id` is null for telehealth. Paginated: returns `appointments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     provider_id: z.number().int().optional().describe("Only appointments with this provider id"),
     patient_id: z.number().int().optional().describe("Only appointments of this patient id"),
     room_id: z.number().int().optional().describe("Only appointments booked in this room id"),
@@ -223,49 +155,36 @@ const listAppointments = defineTool({
     visit_type: z.string().optional().describe("Only appointments of this visit type, e.g. follow_up"),
     date_from: dateSchema.optional().describe("Earliest appointment date, YYYY-MM-DD (inclusive)"),
     date_to: dateSchema.optional().describe("Latest appointment date, YYYY-MM-DD (inclusive)"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (input, context: ToolContext) => {
-    const conditions: Array<[string, unknown]> = [];
-    if (input.provider_id !== undefined) conditions.push(["provider_id = ?", input.provider_id]);
-    if (input.patient_id !== undefined) conditions.push(["patient_id = ?", input.patient_id]);
-    if (input.room_id !== undefined) conditions.push(["room_id = ?", input.room_id]);
-    if (input.status) conditions.push(["status = ?", input.status]);
-    if (input.visit_type) conditions.push(["visit_type = ?", input.visit_type]);
-    if (input.date_from) conditions.push(["substr(start_time, 1, 10) >= ?", input.date_from]);
-    if (input.date_to) conditions.push(["substr(start_time, 1, 10) <= ?", input.date_to]);
-    return paginate(
-      context,
-      "appointments",
-      "appointments",
-      APPOINTMENT_COLUMNS,
-      conditions,
-      "start_time, id",
-      input.page,
-      input.per_page,
-    );
   },
+  key: "appointments",
+  from: "appointments",
+  select: APPOINTMENT_COLUMNS,
+  where: (input) => [
+    when(input.provider_id, "provider_id = ?"),
+    when(input.patient_id, "patient_id = ?"),
+    when(input.room_id, "room_id = ?"),
+    when(input.status, "status = ?"),
+    when(input.visit_type || undefined, "visit_type = ?"),
+    when(input.date_from, "substr(start_time, 1, 10) >= ?"),
+    when(input.date_to, "substr(start_time, 1, 10) <= ?"),
+  ],
+  orderBy: "start_time, id",
 });
 
 function appointmentRecord(context: ToolContext, appointmentId: number): Row {
-  const appointment = context.db
-    .prepare(
-      `SELECT a.id, a.patient_id, pa.mrn AS patient_mrn, pa.first_name || ' ' || pa.last_name AS patient_name,
-              a.provider_id, pr.first_name || ' ' || pr.last_name AS provider_name, a.room_id, r.code AS room_code,
-              a.visit_type, a.start_time, a.status, a.reason, a.cancel_reason
-         FROM appointments a
-         JOIN patients pa ON pa.id = a.patient_id
-         JOIN providers pr ON pr.id = a.provider_id
-         LEFT JOIN rooms r ON r.id = a.room_id
-        WHERE a.id = ?`,
-    )
-    .get(appointmentId) as Row | undefined;
-  if (!appointment)
-    throw new ToolFailure(
-      `appointment ${appointmentId} not found; use list_appointments to find appointment ids`,
-    );
-  return appointment;
+  return requireRow(
+    context.db,
+    `SELECT a.id, a.patient_id, pa.mrn AS patient_mrn, pa.first_name || ' ' || pa.last_name AS patient_name,
+            a.provider_id, pr.first_name || ' ' || pr.last_name AS provider_name, a.room_id, r.code AS room_code,
+            a.visit_type, a.start_time, a.status, a.reason, a.cancel_reason
+       FROM appointments a
+       JOIN patients pa ON pa.id = a.patient_id
+       JOIN providers pr ON pr.id = a.provider_id
+       LEFT JOIN rooms r ON r.id = a.room_id
+      WHERE a.id = ?`,
+    [appointmentId],
+    `appointment ${appointmentId} not found; use list_appointments to find appointment ids`,
+  );
 }
 
 const getAppointment = defineTool({
@@ -296,12 +215,16 @@ const reassignAppointment = defineTool({
       );
     if (appointment.provider_id === provider_id)
       throw new ToolFailure(`appointment ${appointment_id} is already with provider ${provider_id}`);
-    const provider = context.db.prepare("SELECT id FROM providers WHERE id = ?").get(provider_id);
-    if (!provider)
-      throw new ToolFailure(`provider ${provider_id} not found; use list_providers to find provider ids`);
-    context.db
-      .prepare("UPDATE appointments SET provider_id = ? WHERE id = ?")
-      .run(provider_id, appointment_id);
+    requireRow(
+      context.db,
+      "SELECT id FROM providers WHERE id = ?",
+      [provider_id],
+      `provider ${provider_id} not found; use list_providers to find provider ids`,
+    );
+    cachedStatement(context.db, "UPDATE appointments SET provider_id = ? WHERE id = ?").run(
+      provider_id,
+      appointment_id,
+    );
     return { appointment: appointmentRecord(context, appointment_id) };
   },
 });
@@ -321,9 +244,10 @@ const cancelAppointment = defineTool({
       throw new ToolFailure(
         `appointment ${appointment_id} has status '${String(appointment.status)}'; only scheduled appointments can be cancelled`,
       );
-    context.db
-      .prepare("UPDATE appointments SET status = 'cancelled', cancel_reason = ? WHERE id = ?")
-      .run(reason, appointment_id);
+    cachedStatement(
+      context.db,
+      "UPDATE appointments SET status = 'cancelled', cancel_reason = ? WHERE id = ?",
+    ).run(reason, appointment_id);
     return { appointment: appointmentRecord(context, appointment_id) };
   },
 });
@@ -331,12 +255,11 @@ const cancelAppointment = defineTool({
 const CHARGE_COLUMNS =
   "id, appointment_id, patient_id, service_date, code, description, category, amount, claim_status";
 
-const listCharges = defineTool({
+const listCharges = defineListTool({
   name: "list_charges",
   description:
     "List billing charge lines (one per billed service or fee) matching all given filters, ordered by id. `claim_status` is pending (awaiting the insurer), adjudicated (processed by the insurer) or patient_only (never sent to insurance). Paginated: returns `charges`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     patient_id: z.number().int().optional().describe("Only charges of this patient id"),
     appointment_id: z.number().int().optional().describe("Only charges for this appointment id"),
     code: z.string().optional().describe("Only charges with this billing code, e.g. 99213 or NOSHOW"),
@@ -348,27 +271,18 @@ const listCharges = defineTool({
       .enum(["pending", "adjudicated", "patient_only"])
       .optional()
       .describe("Only charges with this claim status"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (input, context: ToolContext) => {
-    const conditions: Array<[string, unknown]> = [];
-    if (input.patient_id !== undefined) conditions.push(["patient_id = ?", input.patient_id]);
-    if (input.appointment_id !== undefined) conditions.push(["appointment_id = ?", input.appointment_id]);
-    if (input.code) conditions.push(["code = ?", input.code]);
-    if (input.category) conditions.push(["category = ?", input.category]);
-    if (input.claim_status) conditions.push(["claim_status = ?", input.claim_status]);
-    return paginate(
-      context,
-      "charges",
-      "charges",
-      CHARGE_COLUMNS,
-      conditions,
-      "id",
-      input.page,
-      input.per_page,
-    );
   },
+  key: "charges",
+  from: "charges",
+  select: CHARGE_COLUMNS,
+  where: (input) => [
+    when(input.patient_id, "patient_id = ?"),
+    when(input.appointment_id, "appointment_id = ?"),
+    when(input.code || undefined, "code = ?"),
+    when(input.category, "category = ?"),
+    when(input.claim_status, "claim_status = ?"),
+  ],
+  orderBy: "id",
 });
 
 const postCharge = defineTool({
@@ -389,59 +303,49 @@ const postCharge = defineTool({
     const appointment = appointmentRecord(context, appointment_id);
     if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6)
       throw new ToolFailure(`amount ${amount} has more than two decimals`);
-    const insured = context.db
-      .prepare("SELECT insurance_plan_id FROM patients WHERE id = ?")
-      .get(appointment.patient_id) as { insurance_plan_id: number | null };
+    const insured = getRow<{ insurance_plan_id: number | null }>(
+      context.db,
+      "SELECT insurance_plan_id FROM patients WHERE id = ?",
+      appointment.patient_id,
+    )!;
     const claimStatus =
       category === "admin_fee" || insured.insurance_plan_id === null ? "patient_only" : "pending";
-    const result = context.db
-      .prepare(
-        `INSERT INTO charges (appointment_id, patient_id, service_date, code, description, category, amount, claim_status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        appointment_id,
-        appointment.patient_id,
-        String(appointment.start_time).slice(0, 10),
-        code,
-        description,
-        category,
-        Math.round(amount * 100) / 100,
-        claimStatus,
-      );
-    const charge = context.db
-      .prepare(`SELECT ${CHARGE_COLUMNS} FROM charges WHERE id = ?`)
-      .get(result.lastInsertRowid) as Row;
+    const result = cachedStatement(
+      context.db,
+      `INSERT INTO charges (appointment_id, patient_id, service_date, code, description, category, amount, claim_status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      appointment_id,
+      appointment.patient_id,
+      String(appointment.start_time).slice(0, 10),
+      code,
+      description,
+      category,
+      Math.round(amount * 100) / 100,
+      claimStatus,
+    );
+    const charge = getRow(
+      context.db,
+      `SELECT ${CHARGE_COLUMNS} FROM charges WHERE id = ?`,
+      result.lastInsertRowid,
+    );
     return { charge };
   },
 });
 
-const listPayments = defineTool({
+const listPayments = defineListTool({
   name: "list_payments",
   description:
     "List patient payments matching all given filters, ordered by id. `status` is posted or reversed (returned check, chargeback). Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     patient_id: z.number().int().optional().describe("Only payments of this patient id"),
     status: z.enum(["posted", "reversed"]).optional().describe("Only payments with this status"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ patient_id, status, page, per_page }, context: ToolContext) => {
-    const conditions: Array<[string, unknown]> = [];
-    if (patient_id !== undefined) conditions.push(["patient_id = ?", patient_id]);
-    if (status) conditions.push(["status = ?", status]);
-    return paginate(
-      context,
-      "payments",
-      "payments",
-      "id, patient_id, received_on, amount, method, status, reference",
-      conditions,
-      "id",
-      page,
-      per_page,
-    );
   },
+  key: "payments",
+  from: "payments",
+  select: "id, patient_id, received_on, amount, method, status, reference",
+  where: ({ patient_id, status }) => [when(patient_id, "patient_id = ?"), when(status, "status = ?")],
+  orderBy: "id",
 });
 
 /** The clinic domain's tools, in the order agents see them. */

@@ -1,4 +1,4 @@
-import type { StateView } from "../../envs/index.js";
+import { splitCsvLine, type StateView } from "../../envs/index.js";
 import { COVERAGE_TABLE_PATH, NO_SHOW_POLICY_PATH, ROSTER_PATH } from "./documents.js";
 import { WEEKDAY_NAMES } from "./rules.js";
 import type { ChargeCategory } from "./rules.js";
@@ -12,22 +12,6 @@ function requireFile(state: StateView, path: string): string {
   const text = state.readFile(path);
   if (text === null) throw new Error(`workspace file '${path}' is missing`);
   return text;
-}
-
-/** Splits one CSV line, honouring double-quoted fields. */
-export function splitCsvLine(line: string): string[] {
-  const fields: string[] = [];
-  let current = "";
-  let quoted = false;
-  for (const character of line) {
-    if (character === '"') quoted = !quoted;
-    else if (character === "," && !quoted) {
-      fields.push(current);
-      current = "";
-    } else current += character;
-  }
-  fields.push(current);
-  return fields;
 }
 
 export interface RosterEntry {

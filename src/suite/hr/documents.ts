@@ -1,5 +1,5 @@
 /** Workspace documents: the fixed policy set and the scaled everyday paperwork of an HR team. */
-import type { GenerateContext } from "../../envs/index.js";
+import { addDays, csvCell, makeDate, mondayOf, type GenerateContext } from "../../envs/index.js";
 import {
   COMPANY_NAME,
   DEPARTMENTS,
@@ -8,7 +8,7 @@ import {
   departmentById,
   positionById,
 } from "./catalog.js";
-import { addDays, makeDate, mondayOf, yearOf } from "./dates.js";
+import { yearOf } from "./dates.js";
 import {
   HOLIDAY_CALENDAR_PATH,
   LEAVE_POLICY_PATH,
@@ -27,11 +27,6 @@ import type { Employee, World } from "./world.js";
 
 function fullName(employee: Employee): string {
   return `${employee.firstName} ${employee.lastName}`;
-}
-
-function csvCell(value: string | number): string {
-  const text = String(value);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function writeFixedDocuments(world: World, context: GenerateContext): void {

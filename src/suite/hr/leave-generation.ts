@@ -3,17 +3,10 @@
  * that exercise every rule of the leave policy (notice, blackout, balance, review order, exempt leave types), so
  * that each rule changes the outcome at every scale; balances are then generated around them.
  */
+import { addDays, fromDayNumber, makeDate, rangesOverlap, toDayNumber } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { departmentById, positionById } from "./catalog.js";
-import {
-  addDays,
-  completedYears,
-  fromDayNumber,
-  makeDate,
-  rangesOverlap,
-  toDayNumber,
-  yearOf,
-} from "./dates.js";
+import { completedYears, yearOf } from "./dates.js";
 import { departmentIdByName } from "./organisation.js";
 import type { Blackout, LeavePolicy } from "./policies.js";
 import {

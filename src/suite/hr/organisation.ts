@@ -1,4 +1,14 @@
 /** Calendar, policy parameters and the people of one generated employer. */
+import {
+  addDays,
+  dateRange,
+  fromDayNumber,
+  makeDate,
+  mondayOf,
+  nthWeekdayOfMonth,
+  toDayNumber,
+  weekdayIndex,
+} from "../../envs/index.js";
 import type { Faker } from "@faker-js/faker";
 import type { SeededRandom } from "../../core/index.js";
 import {
@@ -11,17 +21,7 @@ import {
   positionById,
   type PositionSpec,
 } from "./catalog.js";
-import {
-  addDays,
-  dateRange,
-  fromDayNumber,
-  makeDate,
-  mondayOf,
-  nthWeekdayOfMonth,
-  toDayNumber,
-  weekdayIndex,
-  yearOf,
-} from "./dates.js";
+import { yearOf } from "./dates.js";
 import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo, VarianceControl } from "./policies.js";
 import { isBusinessDay, type Calendar, type Employee, type EmploymentType } from "./world.js";
 

@@ -1,5 +1,5 @@
 /** Pay arithmetic shared by the generator (past payslips) and the verifiers (expected answers). */
-import { mondayOf } from "./dates.js";
+import { mondayOf } from "../../envs/index.js";
 import type { OvertimeRule } from "./policies.js";
 
 export function roundCents(amount: number): number {

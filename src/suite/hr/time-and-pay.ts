@@ -1,7 +1,7 @@
 /** Timesheets of the last three pay periods and the payroll history that paid them. */
+import { addDays, dateRange, daysBetween, isWeekend, mondayOf, weekdayIndex } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { CUSTOMER_SUPPORT_ID, SHIFT_DEPARTMENT_IDS, departmentById, positionById } from "./catalog.js";
-import { addDays, dateRange, daysBetween, isWeekend, mondayOf, weekdayIndex } from "./dates.js";
 import { computeOvertime, roundCents } from "./payroll-math.js";
 import { overtimeRuleFor, type OvertimePolicy, type VarianceControl } from "./policies.js";
 import {

@@ -1,125 +1,59 @@
 /** The HR system's API: single-purpose read tools over every table and three write tools. */
-import type Database from "better-sqlite3";
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  cachedStatement,
+  defineListTool,
+  getRow,
+  listPage,
+  pagingFields,
+  requireRow,
+  when,
+  type DomainTool,
+  type Row,
+  type ToolContext,
+} from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 
-type Row = Record<string, unknown>;
-
-const DEFAULT_PER_PAGE = 20;
-const MAX_PER_PAGE = 50;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-const pageField = z.number().int().min(1).default(1).describe("Page number, starting at 1");
-const perPageField = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PER_PAGE)
-  .default(DEFAULT_PER_PAGE)
-  .describe(`Items per page (1-${MAX_PER_PAGE})`);
 const isoDateField = (description: string) =>
-  z.string().regex(ISO_DATE, "expected an ISO date YYYY-MM-DD").describe(description);
-
-interface Filter {
-  clause: string;
-  value: unknown;
-}
-
-/** Runs a filtered, ordered, paginated query and returns the house list shape under `key`. */
-function paginate(
-  db: Database.Database,
-  options: {
-    key: string;
-    from: string;
-    columns: string;
-    filters: Array<Filter | null>;
-    orderBy: string;
-    page: number;
-    perPage: number;
-  },
-): Record<string, unknown> {
-  const active = options.filters.filter((filter): filter is Filter => filter !== null);
-  const where = active.length > 0 ? `WHERE ${active.map((filter) => filter.clause).join(" AND ")}` : "";
-  const values = active.map((filter) => filter.value);
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS count FROM ${options.from} ${where}`).get(...values) as { count: number }
-  ).count;
-  const items = db
-    .prepare(
-      `SELECT ${options.columns} FROM ${options.from} ${where} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`,
-    )
-    .all(...values, options.perPage, (options.page - 1) * options.perPage) as Row[];
-  return {
-    [options.key]: items,
-    page: options.page,
-    per_page: options.perPage,
-    total,
-    has_more: options.page * options.perPage < total,
-  };
-}
-
-function when(value: unknown, clause: string): Filter | null {
-  return value === undefined ? null : { clause, value };
-}
-
-function requireRow(db: Database.Database, sql: string, id: string | number, message: string): Row {
-  const row = db.prepare(sql).get(id) as Row | undefined;
-  if (!row) throw new ToolFailure(message);
-  return row;
-}
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "expected an ISO date YYYY-MM-DD")
+    .describe(description);
 
 const EMPLOYEE_COLUMNS =
   "id, first_name, last_name, email, department_id, position_id, manager_id, employment_type, fte, status, hire_date, termination_date, annual_salary, hourly_rate, compensation_effective_date, work_location";
 const LEAVE_REQUEST_COLUMNS =
   "id, employee_id, leave_type, start_date, end_date, days, status, submitted_at, decision_note";
 
-const listDepartments = defineTool({
+const listDepartments = defineListTool({
   name: "list_departments",
   description:
     "List departments (id, name, cost center, location, head of department). Paginated: returns `departments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ page: pageField, per_page: perPageField }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "departments",
-      from: "departments",
-      columns: "id, name, cost_center, location, head_employee_id",
-      filters: [],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  key: "departments",
+  from: "departments",
+  select: "id, name, cost_center, location, head_employee_id",
+  orderBy: "id",
 });
 
-const listPositions = defineTool({
+const listPositions = defineListTool({
   name: "list_positions",
   description:
     "List job positions with their department, pay grade, FLSA status (`exempt` or `non_exempt`) and pay type (`salaried` or `hourly`). Paginated: returns `positions`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department_id: z.number().int().optional().describe("Only positions of this department id (e.g. 30)"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ department_id, page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "positions",
-      from: "positions",
-      columns: "id, title, department_id, grade, flsa_status, pay_type",
-      filters: [when(department_id, "department_id = ?")],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "positions",
+  from: "positions",
+  select: "id, title, department_id, grade, flsa_status, pay_type",
+  where: ({ department_id }) => [when(department_id, "department_id = ?")],
+  orderBy: "id",
 });
 
-const listEmployees = defineTool({
+const listEmployees = defineListTool({
   name: "list_employees",
   description:
     "List employees as summaries (id, name, department, position, employment type, status); use get_employee for dates, FTE and pay. Ordered by id. Paginated: returns `employees`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department_id: z.number().int().optional().describe("Only employees of this department id (e.g. 30)"),
     status: z
       .enum(["active", "on_leave", "terminated"])
@@ -129,23 +63,16 @@ const listEmployees = defineTool({
       .enum(["full_time", "part_time", "contractor"])
       .optional()
       .describe("Only employees with this employment type"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ department_id, status, employment_type, page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "employees",
-      from: "employees",
-      columns: "id, first_name, last_name, department_id, position_id, employment_type, status",
-      filters: [
-        when(department_id, "department_id = ?"),
-        when(status, "status = ?"),
-        when(employment_type, "employment_type = ?"),
-      ],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "employees",
+  from: "employees",
+  select: "id, first_name, last_name, department_id, position_id, employment_type, status",
+  where: ({ department_id, status, employment_type }) => [
+    when(department_id, "department_id = ?"),
+    when(status, "status = ?"),
+    when(employment_type, "employment_type = ?"),
+  ],
+  orderBy: "id",
 });
 
 const getEmployee = defineTool({
@@ -158,7 +85,7 @@ const getEmployee = defineTool({
     requireRow(
       db,
       `SELECT ${EMPLOYEE_COLUMNS} FROM employees WHERE id = ?`,
-      employee_id,
+      [employee_id],
       `employee '${employee_id}' not found; use list_employees to find ids`,
     ),
 });
@@ -176,19 +103,18 @@ const listTimesheetEntries = defineTool({
       .enum(["submitted", "approved", "rejected"])
       .optional()
       .describe("Only entries with this status"),
-    page: pageField,
-    per_page: perPageField,
+    ...pagingFields,
   }),
   handler: ({ start_date, end_date, employee_id, status, page, per_page }, { db }: ToolContext) => {
     if (start_date > end_date)
       throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
-    return paginate(db, {
+    return listPage(db, {
       key: "entries",
       from: "timesheet_entries",
-      columns: "id, employee_id, work_date, hours, project_code, status",
-      filters: [
-        { clause: "work_date >= ?", value: start_date },
-        { clause: "work_date <= ?", value: end_date },
+      select: "id, employee_id, work_date, hours, project_code, status",
+      where: [
+        { sql: "work_date >= ?", params: [start_date] },
+        { sql: "work_date <= ?", params: [end_date] },
         when(employee_id, "employee_id = ?"),
         when(status, "status = ?"),
       ],
@@ -199,12 +125,11 @@ const listTimesheetEntries = defineTool({
   },
 });
 
-const listLeaveRequests = defineTool({
+const listLeaveRequests = defineListTool({
   name: "list_leave_requests",
   description:
     "List leave requests ordered by submission time (`submitted_at`, oldest first). `days` counts business days. Paginated: returns `leave_requests`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["pending", "approved", "denied", "cancelled"])
       .optional()
@@ -214,23 +139,16 @@ const listLeaveRequests = defineTool({
       .enum(["annual", "sick", "unpaid", "parental"])
       .optional()
       .describe("Only requests of this type"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ status, employee_id, leave_type, page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "leave_requests",
-      from: "leave_requests",
-      columns: LEAVE_REQUEST_COLUMNS,
-      filters: [
-        when(status, "status = ?"),
-        when(employee_id, "employee_id = ?"),
-        when(leave_type, "leave_type = ?"),
-      ],
-      orderBy: "submitted_at, id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "leave_requests",
+  from: "leave_requests",
+  select: LEAVE_REQUEST_COLUMNS,
+  where: ({ status, employee_id, leave_type }) => [
+    when(status, "status = ?"),
+    when(employee_id, "employee_id = ?"),
+    when(leave_type, "leave_type = ?"),
+  ],
+  orderBy: "submitted_at, id",
 });
 
 const getLeaveRequest = defineTool({
@@ -242,7 +160,7 @@ const getLeaveRequest = defineTool({
     requireRow(
       db,
       `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
-      request_id,
+      [request_id],
       `leave request ${request_id} not found; use list_leave_requests to find ids`,
     ),
 });
@@ -263,7 +181,7 @@ const decideLeaveRequest = defineTool({
     const request = requireRow(
       db,
       `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
-      request_id,
+      [request_id],
       `leave request ${request_id} not found; use list_leave_requests to find ids`,
     );
     if (request.status !== "pending") {
@@ -279,60 +197,57 @@ const decideLeaveRequest = defineTool({
     let balance: Row | null = null;
     const apply = db.transaction(() => {
       if (decision === "approve" && BALANCE_TRACKED_TYPES.has(leaveType)) {
-        const changed = db
-          .prepare(
-            "UPDATE leave_balances SET used_days = used_days + ? WHERE employee_id = ? AND year = ? AND leave_type = ?",
-          )
-          .run(request.days, request.employee_id, year, leaveType);
+        const changed = cachedStatement(
+          db,
+          "UPDATE leave_balances SET used_days = used_days + ? WHERE employee_id = ? AND year = ? AND leave_type = ?",
+        ).run(request.days, request.employee_id, year, leaveType);
         if (changed.changes === 0) {
           throw new ToolFailure(
             `no ${leaveType} balance for ${String(request.employee_id)} in ${year}; contractors have no leave balances`,
           );
         }
-        balance = db
-          .prepare("SELECT * FROM leave_balances WHERE employee_id = ? AND year = ? AND leave_type = ?")
-          .get(request.employee_id, year, leaveType) as Row;
+        balance = getRow(
+          db,
+          "SELECT * FROM leave_balances WHERE employee_id = ? AND year = ? AND leave_type = ?",
+          request.employee_id,
+          year,
+          leaveType,
+        )!;
       }
-      db.prepare("UPDATE leave_requests SET status = ?, decision_note = ? WHERE id = ?").run(
+      cachedStatement(db, "UPDATE leave_requests SET status = ?, decision_note = ? WHERE id = ?").run(
         decision === "approve" ? "approved" : "denied",
         note.trim() === "" ? null : note.trim(),
         request_id,
       );
     });
     apply();
-    const updated = db
-      .prepare(`SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`)
-      .get(request_id) as Row;
+    const updated = getRow(
+      db,
+      `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
+      request_id,
+    )!;
     return { request: updated, balance };
   },
 });
 
-const listLeaveBalances = defineTool({
+const listLeaveBalances = defineListTool({
   name: "list_leave_balances",
   description:
     "List leave balances of one leave year: `entitlement_days`, `carried_over_days` (from the previous year) and `used_days` (approved leave, including approved leave not taken yet), per employee and leave type (`annual` or `sick`). Ordered by employee id. Paginated: returns `balances`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     year: z.number().int().min(2000).max(2100).describe("Leave year (calendar year)"),
     employee_id: z.string().optional().describe("Only balances of this employee"),
     leave_type: z.enum(["annual", "sick"]).optional().describe("Only balances of this leave type"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ year, employee_id, leave_type, page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "balances",
-      from: "leave_balances",
-      columns: "employee_id, year, leave_type, entitlement_days, carried_over_days, used_days",
-      filters: [
-        { clause: "year = ?", value: year },
-        when(employee_id, "employee_id = ?"),
-        when(leave_type, "leave_type = ?"),
-      ],
-      orderBy: "employee_id, leave_type",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "balances",
+  from: "leave_balances",
+  select: "employee_id, year, leave_type, entitlement_days, carried_over_days, used_days",
+  where: ({ year, employee_id, leave_type }) => [
+    { sql: "year = ?", params: [year] },
+    when(employee_id, "employee_id = ?"),
+    when(leave_type, "leave_type = ?"),
+  ],
+  orderBy: "employee_id, leave_type",
 });
 
 const updateCompensation = defineTool({
@@ -360,7 +275,7 @@ const updateCompensation = defineTool({
       db,
       `SELECT e.id, e.status, e.annual_salary, e.hourly_rate, p.pay_type
          FROM employees e JOIN positions p ON p.id = e.position_id WHERE e.id = ?`,
-      employee_id,
+      [employee_id],
       `employee '${employee_id}' not found; use list_employees to find ids`,
     );
     if (employee.status === "terminated") {
@@ -377,7 +292,8 @@ const updateCompensation = defineTool({
       );
     }
     const rounded = Math.round(amount * 100) / 100;
-    db.prepare(
+    cachedStatement(
+      db,
       `UPDATE employees SET ${salaried ? "annual_salary" : "hourly_rate"} = ?, compensation_effective_date = ? WHERE id = ?`,
     ).run(rounded, effective_date, employee_id);
     return {
@@ -390,50 +306,34 @@ const updateCompensation = defineTool({
   },
 });
 
-const listPayrollRuns = defineTool({
+const listPayrollRuns = defineListTool({
   name: "list_payroll_runs",
   description:
     "List biweekly payroll runs (pay period, pay date, status `draft`/`finalized`/`paid`, head count and gross total), most recent period first. Paginated: returns `payroll_runs`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z.enum(["draft", "finalized", "paid"]).optional().describe("Only runs with this status"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ status, page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "payroll_runs",
-      from: "payroll_runs",
-      columns: "id, period_start, period_end, pay_date, status, employee_count, total_gross",
-      filters: [when(status, "status = ?")],
-      orderBy: "period_end DESC",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "payroll_runs",
+  from: "payroll_runs",
+  select: "id, period_start, period_end, pay_date, status, employee_count, total_gross",
+  where: ({ status }) => [when(status, "status = ?")],
+  orderBy: "period_end DESC",
 });
 
-const listPayslips = defineTool({
+const listPayslips = defineListTool({
   name: "list_payslips",
   description:
     "List payslips (hours, regular and overtime pay, gross, tax, benefits and net pay) of a payroll run and/or an employee, ordered by run and employee. Paginated: returns `payslips`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     run_id: z.string().optional().describe("Only payslips of this payroll run, e.g. 'PR-20250601'"),
     employee_id: z.string().optional().describe("Only payslips of this employee"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ run_id, employee_id, page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "payslips",
-      from: "payslips",
-      columns:
-        "run_id, employee_id, regular_hours, overtime_hours, regular_pay, overtime_pay, gross_pay, tax_withheld, benefits_deduction, net_pay",
-      filters: [when(run_id, "run_id = ?"), when(employee_id, "employee_id = ?")],
-      orderBy: "run_id, employee_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "payslips",
+  from: "payslips",
+  select:
+    "run_id, employee_id, regular_hours, overtime_hours, regular_pay, overtime_pay, gross_pay, tax_withheld, benefits_deduction, net_pay",
+  where: ({ run_id, employee_id }) => [when(run_id, "run_id = ?"), when(employee_id, "employee_id = ?")],
+  orderBy: "run_id, employee_id",
 });
 
 export const hrTools: DomainTool[] = [

@@ -1,6 +1,6 @@
 /** The in-memory picture of one generated employer, built first and then written to SQLite and the workspace. */
+import { addDays, fromDayNumber, isWeekend, toDayNumber } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
-import { addDays, isWeekend, toDayNumber, fromDayNumber } from "./dates.js";
 import type { Holiday, LeavePolicy, OvertimePolicy, SalaryMemo, VarianceControl } from "./policies.js";
 
 export type EmploymentType = "full_time" | "part_time" | "contractor";

@@ -102,21 +102,9 @@ export function isBusinessMinute(minutes: number, holidays: ReadonlySet<string>)
   );
 }
 
-/** Adds whole days to an ISO date. */
-export function addDays(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
 /** 0 = Sunday ... 6 = Saturday. */
 export function weekdayOf(isoDate: string): number {
   return new Date(`${isoDate}T00:00:00Z`).getUTCDay();
-}
-
-/** The Monday of the week containing `isoDate`. */
-export function mondayOf(isoDate: string): string {
-  return addDays(isoDate, -((weekdayOf(isoDate) + 6) % 7));
 }
 
 /** First day of the calendar month before the month of `isoDate`, and first day of `isoDate`'s month. */

@@ -1,14 +1,12 @@
-import type { GenerateContext } from "../../envs/index.js";
+import { addDays, type GenerateContext, mondayOf, toCsv } from "../../envs/index.js";
 import { createSeededRandom, hashString, type SeededRandom } from "../../core/index.js";
 import {
   addBusinessMinutes,
-  addDays,
   businessMinutesBetween,
   dateOfMinutes,
   isBusinessMinute,
   isoToMinutes,
   minutesToIso,
-  mondayOf,
   previousMonthRange,
   weekdayOf,
 } from "./business-time.js";
@@ -56,7 +54,6 @@ import {
   renderLeaveCalendar,
   renderRota,
   rotaPath,
-  toCsv,
   type Holiday,
   type RotaLine,
 } from "./workspace-documents.js";

@@ -15,13 +15,7 @@ import {
 } from "./business-time.js";
 import { itSupportTasks } from "./index.js";
 import { itSupportTools } from "./tools.js";
-import {
-  LEAVE_CALENDAR_PATH,
-  parseCsv,
-  parseLeaveCalendar,
-  parseRota,
-  toCsv,
-} from "./workspace-documents.js";
+import { LEAVE_CALENDAR_PATH, parseLeaveCalendar, parseRota } from "./workspace-documents.js";
 
 const task = itSupportTasks[0]!;
 let cache: TempDir;
@@ -92,11 +86,6 @@ describe("business time", () => {
 });
 
 describe("workspace documents", () => {
-  it("round-trips quoted CSV cells", () => {
-    const text = toCsv(["name", "note"], [["Smith, Jones and Co", 'said "hi"']]);
-    expect(parseCsv(text)).toEqual([{ name: "Smith, Jones and Co", note: 'said "hi"' }]);
-  });
-
   it("writes a leave calendar with someone away today and a rota naming their team's on-call agent", () => {
     const files = listWorkspaceFiles(instance.workspaceDir);
     expect(files).toContain(LEAVE_CALENDAR_PATH);

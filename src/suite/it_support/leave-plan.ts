@@ -1,6 +1,6 @@
+import { addDays } from "../../envs/index.js";
 import type Database from "better-sqlite3";
 import { createSeededRandom, hashString } from "../../core/index.js";
-import { addDays } from "./business-time.js";
 import type { LeaveEntry } from "./workspace-documents.js";
 
 export interface PlannedAgent {

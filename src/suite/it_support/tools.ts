@@ -1,6 +1,19 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  allRows,
+  cachedStatement,
+  defineListTool,
+  getRow,
+  listPage,
+  pagingFields,
+  requireRow,
+  when,
+  type DomainTool,
+  type Row,
+  type SqlCondition,
+  type ToolContext,
+} from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 
 const TICKET_STATUSES = ["new", "open", "pending", "on_hold", "resolved", "closed"] as const;
@@ -26,49 +39,10 @@ const TRANSITIONS: Record<string, readonly string[]> = {
   closed: [],
 };
 
-const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
-const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
 const timestampSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?$/, "expected an ISO date or UTC timestamp")
   .optional();
-
-type Row = Record<string, unknown>;
-
-interface Page<T> {
-  items: T[];
-  total: number;
-}
-
-function paginate(
-  db: Database.Database,
-  fromSql: string,
-  whereClauses: string[],
-  parameters: unknown[],
-  orderBy: string,
-  select: string,
-  page: number,
-  perPage: number,
-): Page<Row> {
-  const where = whereClauses.length > 0 ? ` WHERE ${whereClauses.join(" AND ")}` : "";
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS total FROM ${fromSql}${where}`).get(...parameters) as { total: number }
-  ).total;
-  const items = db
-    .prepare(`SELECT ${select} FROM ${fromSql}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
-    .all(...parameters, perPage, (page - 1) * perPage) as Row[];
-  return { items, total };
-}
-
-function pageResult(key: string, result: Page<Row>, page: number, perPage: number): Record<string, unknown> {
-  return {
-    [key]: result.items,
-    page,
-    per_page: perPage,
-    total: result.total,
-    has_more: page * perPage < result.total,
-  };
-}
 
 /** Normalises a date bound so that `2025-05-01` and `2025-05-01T00:00:00Z` compare the same way. */
 function timestampBound(value: string): string {
@@ -79,27 +53,38 @@ function timestampBound(value: string): string {
 
 /** Writes are stamped with the desk's snapshot time, so that episodes are reproducible. */
 function deskNow(db: Database.Database): string {
-  const row = db.prepare("SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'").get() as
-    { value: string } | undefined;
+  const row = getRow<{ value: string }>(
+    db,
+    "SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'",
+  );
   return row?.value ?? "1970-01-01T00:00:00Z";
 }
 
 function requireTicket(db: Database.Database, ticketId: number): Row {
-  const ticket = db.prepare("SELECT * FROM tickets WHERE id = ?").get(ticketId) as Row | undefined;
-  if (!ticket) throw new ToolFailure(`ticket ${ticketId} not found; use list_tickets to find ticket ids`);
-  return ticket;
+  return requireRow(
+    db,
+    "SELECT * FROM tickets WHERE id = ?",
+    [ticketId],
+    `ticket ${ticketId} not found; use list_tickets to find ticket ids`,
+  );
 }
 
 function requireAgent(db: Database.Database, agentId: number): Row {
-  const agent = db.prepare("SELECT * FROM agents WHERE id = ?").get(agentId) as Row | undefined;
-  if (!agent) throw new ToolFailure(`agent ${agentId} not found; use list_agents to find agent ids`);
-  return agent;
+  return requireRow(
+    db,
+    "SELECT * FROM agents WHERE id = ?",
+    [agentId],
+    `agent ${agentId} not found; use list_agents to find agent ids`,
+  );
 }
 
 function requireTeam(db: Database.Database, teamId: number): Row {
-  const team = db.prepare("SELECT * FROM teams WHERE id = ?").get(teamId) as Row | undefined;
-  if (!team) throw new ToolFailure(`team ${teamId} not found; use list_teams to find team ids`);
-  return team;
+  return requireRow(
+    db,
+    "SELECT * FROM teams WHERE id = ?",
+    [teamId],
+    `team ${teamId} not found; use list_teams to find team ids`,
+  );
 }
 
 function insertEvent(
@@ -111,12 +96,11 @@ function insertEvent(
   toValue: string | null,
   body: string | null,
 ): number {
-  const result = db
-    .prepare(
-      `INSERT INTO ticket_events (ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(ticketId, eventType, actorAgentId, deskNow(db), fromValue, toValue, body);
+  const result = cachedStatement(
+    db,
+    `INSERT INTO ticket_events (ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(ticketId, eventType, actorAgentId, deskNow(db), fromValue, toValue, body);
   return Number(result.lastInsertRowid);
 }
 
@@ -144,53 +128,36 @@ const listTickets = defineTool({
     created_to: timestampSchema.describe("Created strictly before this UTC date/timestamp"),
     resolved_from: timestampSchema.describe("Resolved at or after this UTC date/timestamp"),
     resolved_to: timestampSchema.describe("Resolved strictly before this UTC date/timestamp"),
-    page: pageSchema,
-    per_page: perPageSchema,
+    ...pagingFields,
   }),
   handler: (input, { db }: ToolContext) => {
-    const clauses: string[] = [];
-    const parameters: unknown[] = [];
-    if (input.status === "unresolved") clauses.push(`status IN ('new', 'open', 'pending', 'on_hold')`);
-    else if (input.status) {
-      clauses.push("status = ?");
-      parameters.push(input.status);
-    }
-    const equalities: Array<[string, unknown]> = [
-      ["priority", input.priority],
-      ["category", input.category],
-      ["team_id", input.team_id],
-      ["assignee_agent_id", input.assignee_agent_id],
-      ["company_id", input.company_id],
-      ["asset_id", input.asset_id],
-      ["escalation_level", input.escalation_level],
+    const bound = (value: string | undefined): string | undefined =>
+      value === undefined ? undefined : timestampBound(value);
+    const where: SqlCondition[] = [
+      input.status === "unresolved"
+        ? `status IN ('new', 'open', 'pending', 'on_hold')`
+        : when(input.status, "status = ?"),
+      when(input.priority, "priority = ?"),
+      when(input.category, "category = ?"),
+      when(input.team_id, "team_id = ?"),
+      when(input.assignee_agent_id, "assignee_agent_id = ?"),
+      when(input.company_id, "company_id = ?"),
+      when(input.asset_id, "asset_id = ?"),
+      when(input.escalation_level, "escalation_level = ?"),
+      when(bound(input.created_from), "created_at >= ?"),
+      when(bound(input.created_to), "created_at < ?"),
+      when(bound(input.resolved_from), "resolved_at >= ?"),
+      when(bound(input.resolved_to), "resolved_at < ?"),
     ];
-    for (const [column, value] of equalities) {
-      if (value === undefined) continue;
-      clauses.push(`${column} = ?`);
-      parameters.push(value);
-    }
-    const ranges: Array<[string, string, string | undefined]> = [
-      ["created_at", ">=", input.created_from],
-      ["created_at", "<", input.created_to],
-      ["resolved_at", ">=", input.resolved_from],
-      ["resolved_at", "<", input.resolved_to],
-    ];
-    for (const [column, operator, value] of ranges) {
-      if (value === undefined) continue;
-      clauses.push(`${column} ${operator} ?`);
-      parameters.push(timestampBound(value));
-    }
-    const result = paginate(
-      db,
-      "tickets",
-      clauses,
-      parameters,
-      "id",
-      TICKET_SUMMARY_COLUMNS,
-      input.page,
-      input.per_page,
-    );
-    return pageResult("tickets", result, input.page, input.per_page);
+    return listPage(db, {
+      key: "tickets",
+      from: "tickets",
+      select: TICKET_SUMMARY_COLUMNS,
+      where,
+      orderBy: "id",
+      page: input.page,
+      perPage: input.per_page,
+    });
   },
 });
 
@@ -202,28 +169,27 @@ const getTicket = defineTool({
   inputSchema: z.object({ ticket_id: z.number().int().describe("The ticket id") }),
   handler: ({ ticket_id }, { db }: ToolContext) => {
     const ticket = requireTicket(db, ticket_id);
-    const extra = db
-      .prepare(
-        `SELECT customers.full_name AS requester_name, customers.email AS requester_email,
-           companies.name AS company_name, teams.name AS team_name, agents.full_name AS assignee_name
-         FROM tickets
-         JOIN customers ON customers.id = tickets.requester_id
-         JOIN companies ON companies.id = tickets.company_id
-         JOIN teams ON teams.id = tickets.team_id
-         LEFT JOIN agents ON agents.id = tickets.assignee_agent_id
-         WHERE tickets.id = ?`,
-      )
-      .get(ticket_id) as Row;
+    const extra = getRow(
+      db,
+      `SELECT customers.full_name AS requester_name, customers.email AS requester_email,
+         companies.name AS company_name, teams.name AS team_name, agents.full_name AS assignee_name
+       FROM tickets
+       JOIN customers ON customers.id = tickets.requester_id
+       JOIN companies ON companies.id = tickets.company_id
+       JOIN teams ON teams.id = tickets.team_id
+       LEFT JOIN agents ON agents.id = tickets.assignee_agent_id
+       WHERE tickets.id = ?`,
+      ticket_id,
+    );
     return { ticket: { ...ticket, ...extra } };
   },
 });
 
-const listTicketEvents = defineTool({
+const listTicketEvents = defineListTool({
   name: "list_ticket_events",
   description:
     "List ticket history events (created, assigned, status_change, comment, escalated), oldest first. For status_change events `from_value`/`to_value` are statuses; for escalated they are team ids; for assigned they are agent ids. Paginated: returns `events` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     ticket_id: z.number().int().optional().describe("Only events of this ticket"),
     event_type: z
       .enum(["created", "assigned", "status_change", "comment", "escalated"])
@@ -231,85 +197,41 @@ const listTicketEvents = defineTool({
       .describe("Only events of this type"),
     created_from: timestampSchema.describe("Events at or after this UTC date/timestamp"),
     created_to: timestampSchema.describe("Events strictly before this UTC date/timestamp"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (input, { db }: ToolContext) => {
-    const clauses: string[] = [];
-    const parameters: unknown[] = [];
-    if (input.ticket_id !== undefined) {
-      clauses.push("ticket_id = ?");
-      parameters.push(input.ticket_id);
-    }
-    if (input.event_type) {
-      clauses.push("event_type = ?");
-      parameters.push(input.event_type);
-    }
-    if (input.created_from) {
-      clauses.push("created_at >= ?");
-      parameters.push(timestampBound(input.created_from));
-    }
-    if (input.created_to) {
-      clauses.push("created_at < ?");
-      parameters.push(timestampBound(input.created_to));
-    }
-    const result = paginate(
-      db,
-      "ticket_events",
-      clauses,
-      parameters,
-      "created_at, id",
-      "id, ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body",
-      input.page,
-      input.per_page,
-    );
-    return pageResult("events", result, input.page, input.per_page);
   },
+  key: "events",
+  from: "ticket_events",
+  select: "id, ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body",
+  where: (input) => [
+    when(input.ticket_id, "ticket_id = ?"),
+    when(input.event_type, "event_type = ?"),
+    when(input.created_from && timestampBound(input.created_from), "created_at >= ?"),
+    when(input.created_to && timestampBound(input.created_to), "created_at < ?"),
+  ],
+  orderBy: "created_at, id",
 });
 
 const AGENT_COLUMNS = "id, full_name, email, team_id, role, status, hired_on";
 
-const listAgents = defineTool({
+const listAgents = defineListTool({
   name: "list_agents",
   description:
     "List service desk agents, ordered by id. Paginated: returns `agents` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     team_id: z.number().int().optional().describe("Only agents of this team"),
     role: z.enum(["agent", "senior", "lead"]).optional().describe("Only agents with this role"),
     status: z.enum(["active", "inactive"]).optional().describe("Only active or only inactive agents"),
     email: z.string().optional().describe("Only the agent with this e-mail address (case-insensitive)"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (input, { db }: ToolContext) => {
-    const clauses: string[] = [];
-    const parameters: unknown[] = [];
-    for (const [column, value] of [
-      ["team_id", input.team_id],
-      ["role", input.role],
-      ["status", input.status],
-    ] as Array<[string, unknown]>) {
-      if (value === undefined) continue;
-      clauses.push(`${column} = ?`);
-      parameters.push(value);
-    }
-    if (input.email !== undefined) {
-      clauses.push("lower(email) = lower(?)");
-      parameters.push(input.email.trim());
-    }
-    const result = paginate(
-      db,
-      "agents",
-      clauses,
-      parameters,
-      "id",
-      AGENT_COLUMNS,
-      input.page,
-      input.per_page,
-    );
-    return pageResult("agents", result, input.page, input.per_page);
   },
+  key: "agents",
+  from: "agents",
+  select: AGENT_COLUMNS,
+  where: (input) => [
+    when(input.team_id, "team_id = ?"),
+    when(input.role, "role = ?"),
+    when(input.status, "status = ?"),
+    when(input.email?.trim(), "lower(email) = lower(?)"),
+  ],
+  orderBy: "id",
 });
 
 const getAgent = defineTool({
@@ -320,38 +242,32 @@ const getAgent = defineTool({
   handler: ({ agent_id }, { db }: ToolContext) => {
     const agent = requireAgent(db, agent_id);
     const team = requireTeam(db, Number(agent.team_id));
-    const open = db
-      .prepare(
-        "SELECT COUNT(*) AS count FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold')",
-      )
-      .get(agent_id) as { count: number };
+    const open = getRow<{ count: number }>(
+      db,
+      "SELECT COUNT(*) AS count FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold')",
+      agent_id,
+    )!;
     return { agent: { ...agent, team_name: team.name, unresolved_ticket_count: open.count } };
   },
 });
 
-const listTeams = defineTool({
+const listTeams = defineListTool({
   name: "list_teams",
   description:
     "List support teams (queues), ordered by id. Paginated: returns `teams` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ page: pageSchema, per_page: perPageSchema }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    pageResult(
-      "teams",
-      paginate(db, "teams", [], [], "id", "id, name, queue_email, tier_level", page, per_page),
-      page,
-      per_page,
-    ),
+  key: "teams",
+  from: "teams",
+  select: "id, name, queue_email, tier_level",
+  orderBy: "id",
 });
 
 const COMPANY_COLUMNS = "id, name, industry, support_tier, contract_start, account_manager";
 
-const listCompanies = defineTool({
+const listCompanies = defineListTool({
   name: "list_companies",
   description:
     "List customer companies with their support tier, ordered by id. Paginated: returns `companies` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     support_tier: z
       .enum(["bronze", "silver", "gold", "platinum"])
       .optional()
@@ -360,32 +276,15 @@ const listCompanies = defineTool({
       .string()
       .optional()
       .describe("Only companies whose name contains this text (case-insensitive)"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (input, { db }: ToolContext) => {
-    const clauses: string[] = [];
-    const parameters: unknown[] = [];
-    if (input.support_tier) {
-      clauses.push("support_tier = ?");
-      parameters.push(input.support_tier);
-    }
-    if (input.name_contains) {
-      clauses.push("lower(name) LIKE ?");
-      parameters.push(`%${input.name_contains.toLowerCase()}%`);
-    }
-    const result = paginate(
-      db,
-      "companies",
-      clauses,
-      parameters,
-      "id",
-      COMPANY_COLUMNS,
-      input.page,
-      input.per_page,
-    );
-    return pageResult("companies", result, input.page, input.per_page);
   },
+  key: "companies",
+  from: "companies",
+  select: COMPANY_COLUMNS,
+  where: (input) => [
+    when(input.support_tier, "support_tier = ?"),
+    when(input.name_contains ? `%${input.name_contains.toLowerCase()}%` : undefined, "lower(name) LIKE ?"),
+  ],
+  orderBy: "id",
 });
 
 const getCompany = defineTool({
@@ -395,13 +294,17 @@ const getCompany = defineTool({
   kind: "read",
   inputSchema: z.object({ company_id: z.number().int().describe("The company id") }),
   handler: ({ company_id }, { db }: ToolContext) => {
-    const company = db.prepare(`SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = ?`).get(company_id) as
-      Row | undefined;
-    if (!company)
-      throw new ToolFailure(`company ${company_id} not found; use list_companies to find company ids`);
-    const contacts = db
-      .prepare("SELECT id, full_name, email, job_title FROM customers WHERE company_id = ? ORDER BY id")
-      .all(company_id);
+    const company = requireRow(
+      db,
+      `SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = ?`,
+      [company_id],
+      `company ${company_id} not found; use list_companies to find company ids`,
+    );
+    const contacts = allRows(
+      db,
+      "SELECT id, full_name, email, job_title FROM customers WHERE company_id = ? ORDER BY id",
+      company_id,
+    );
     return { company: { ...company, contacts } };
   },
 });
@@ -409,12 +312,11 @@ const getCompany = defineTool({
 const ASSET_COLUMNS =
   "id, asset_tag, company_id, asset_type, model, serial_number, purchased_on, warranty_expires_on, status";
 
-const listAssets = defineTool({
+const listAssets = defineListTool({
   name: "list_assets",
   description:
     "List customer assets (devices under management), ordered by id. Paginated: returns `assets` plus `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     company_id: z.number().int().optional().describe("Only assets of this company"),
     asset_type: z
       .enum(["laptop", "desktop", "server", "printer", "switch", "firewall", "phone"])
@@ -425,37 +327,17 @@ const listAssets = defineTool({
       .optional()
       .describe("Only assets in this lifecycle status"),
     asset_tag: z.string().optional().describe("Only the asset with this tag, e.g. 'NB-40123'"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (input, { db }: ToolContext) => {
-    const clauses: string[] = [];
-    const parameters: unknown[] = [];
-    for (const [column, value] of [
-      ["company_id", input.company_id],
-      ["asset_type", input.asset_type],
-      ["status", input.status],
-    ] as Array<[string, unknown]>) {
-      if (value === undefined) continue;
-      clauses.push(`${column} = ?`);
-      parameters.push(value);
-    }
-    if (input.asset_tag !== undefined) {
-      clauses.push("upper(asset_tag) = upper(?)");
-      parameters.push(input.asset_tag.trim());
-    }
-    const result = paginate(
-      db,
-      "assets",
-      clauses,
-      parameters,
-      "id",
-      ASSET_COLUMNS,
-      input.page,
-      input.per_page,
-    );
-    return pageResult("assets", result, input.page, input.per_page);
   },
+  key: "assets",
+  from: "assets",
+  select: ASSET_COLUMNS,
+  where: (input) => [
+    when(input.company_id, "company_id = ?"),
+    when(input.asset_type, "asset_type = ?"),
+    when(input.status, "status = ?"),
+    when(input.asset_tag?.trim(), "upper(asset_tag) = upper(?)"),
+  ],
+  orderBy: "id",
 });
 
 const getAsset = defineTool({
@@ -465,15 +347,15 @@ const getAsset = defineTool({
   kind: "read",
   inputSchema: z.object({ asset_id: z.number().int().describe("The asset id") }),
   handler: ({ asset_id }, { db }: ToolContext) => {
-    const asset = db
-      .prepare(
-        `SELECT ${ASSET_COLUMNS.split(", ")
-          .map((column) => `assets.${column}`)
-          .join(", ")}, companies.name AS company_name
-         FROM assets JOIN companies ON companies.id = assets.company_id WHERE assets.id = ?`,
-      )
-      .get(asset_id) as Row | undefined;
-    if (!asset) throw new ToolFailure(`asset ${asset_id} not found; use list_assets to find asset ids`);
+    const asset = requireRow(
+      db,
+      `SELECT ${ASSET_COLUMNS.split(", ")
+        .map((column) => `assets.${column}`)
+        .join(", ")}, companies.name AS company_name
+       FROM assets JOIN companies ON companies.id = assets.company_id WHERE assets.id = ?`,
+      [asset_id],
+      `asset ${asset_id} not found; use list_assets to find asset ids`,
+    );
     return { asset };
   },
 });
@@ -510,7 +392,7 @@ const assignTicket = defineTool({
       throw new ToolFailure(`ticket ${ticket_id} is already assigned to agent ${agent_id}`);
     }
     const now = deskNow(db);
-    db.prepare("UPDATE tickets SET assignee_agent_id = ?, updated_at = ? WHERE id = ?").run(
+    cachedStatement(db, "UPDATE tickets SET assignee_agent_id = ?, updated_at = ? WHERE id = ?").run(
       agent_id,
       now,
       ticket_id,
@@ -525,7 +407,7 @@ const assignTicket = defineTool({
       note === "" ? null : note,
     );
     return {
-      ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row,
+      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
     };
   },
 });
@@ -549,12 +431,13 @@ const escalateTicket = defineTool({
     }
     requireTeam(db, team_id);
     const now = deskNow(db);
-    db.prepare(
+    cachedStatement(
+      db,
       "UPDATE tickets SET team_id = ?, assignee_agent_id = NULL, escalation_level = escalation_level + 1, updated_at = ? WHERE id = ?",
     ).run(team_id, now, ticket_id);
     insertEvent(db, ticket_id, "escalated", null, String(ticket.team_id), String(team_id), reason);
     return {
-      ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row,
+      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
     };
   },
 });
@@ -585,7 +468,8 @@ const updateTicketStatus = defineTool({
     if (status === "resolved" && !resolution_code)
       throw new ToolFailure("resolving a ticket requires a resolution_code");
     const now = deskNow(db);
-    db.prepare(
+    cachedStatement(
+      db,
       `UPDATE tickets SET status = ?, updated_at = ?,
          first_response_at = COALESCE(first_response_at, ?),
          resolved_at = CASE WHEN ? = 'resolved' THEN ? WHEN ? = 'open' THEN NULL ELSE resolved_at END,
@@ -616,7 +500,7 @@ const updateTicketStatus = defineTool({
       note === "" ? null : note,
     );
     return {
-      ticket: db.prepare(`SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`).get(ticket_id) as Row,
+      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
     };
   },
 });
@@ -634,13 +518,13 @@ const addTicketComment = defineTool({
     requireTicket(db, ticket_id);
     if (agent_id !== undefined) requireAgent(db, agent_id);
     const eventId = insertEvent(db, ticket_id, "comment", agent_id ?? null, null, null, body);
-    db.prepare("UPDATE tickets SET updated_at = ? WHERE id = ?").run(deskNow(db), ticket_id);
+    cachedStatement(db, "UPDATE tickets SET updated_at = ? WHERE id = ?").run(deskNow(db), ticket_id);
     return {
-      event: db
-        .prepare(
-          "SELECT id, ticket_id, event_type, actor_agent_id, created_at, body FROM ticket_events WHERE id = ?",
-        )
-        .get(eventId) as Row,
+      event: getRow(
+        db,
+        "SELECT id, ticket_id, event_type, actor_agent_id, created_at, body FROM ticket_events WHERE id = ?",
+        eventId,
+      ),
     };
   },
 });

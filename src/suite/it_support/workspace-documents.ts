@@ -2,7 +2,8 @@
  * Formats of the workspace documents that tasks depend on: written by the generator, parsed back by the
  * verifiers, so that expectations always come from what the agent can actually read.
  */
-import { addDays, weekdayOf } from "./business-time.js";
+import { addDays, parseCsv, toCsv } from "../../envs/index.js";
+import { weekdayOf } from "./business-time.js";
 
 export const HOLIDAYS_PATH = "calendars/holidays.csv";
 export const LEAVE_CALENDAR_PATH = "staff/leave-calendar.csv";
@@ -37,55 +38,6 @@ export interface RotaLine {
   primaryEmail: string;
   secondaryName: string;
   secondaryEmail: string;
-}
-
-function csvCell(value: string): string {
-  return /[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function toCsv(
-  header: readonly string[],
-  rows: ReadonlyArray<readonly (string | number | null)[]>,
-): string {
-  const lines = [header.join(",")];
-  for (const row of rows) lines.push(row.map((cell) => csvCell(cell === null ? "" : String(cell))).join(","));
-  return `${lines.join("\n")}\n`;
-}
-
-/** A small RFC 4180 reader (quoted cells, doubled quotes), enough for the files we write. */
-export function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const character = text[index] as string;
-    if (quoted) {
-      if (character === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (character === '"') quoted = false;
-      else cell += character;
-    } else if (character === '"') quoted = true;
-    else if (character === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (character === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else if (character !== "\r") cell += character;
-  }
-  if (cell !== "" || row.length > 0) {
-    row.push(cell);
-    rows.push(row);
-  }
-  const [header, ...body] = rows;
-  if (!header) return [];
-  return body
-    .filter((cells) => cells.some((value) => value !== ""))
-    .map((cells) => Object.fromEntries(header.map((name, column) => [name, cells[column] ?? ""])));
 }
 
 export function renderHolidays(holidays: readonly Holiday[]): string {

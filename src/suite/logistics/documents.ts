@@ -1,3 +1,4 @@
+import { markdownTable, parseMarkdownTable } from "../../envs/index.js";
 /**
  * Workspace documents of the logistics domain: each is rendered by the generator and parsed back by the
  * verifiers, so a task's expectations always come from exactly the text the agent reads.
@@ -12,38 +13,6 @@ export const DAMAGE_REPORT_DIRECTORY = "quality";
 export const MOVEMENT_LOG_DIRECTORY = "logs";
 
 // ---------------------------------------------------------------- markdown tables
-
-export function markdownTable(headers: string[], rows: Array<Array<string | number>>): string {
-  const line = (cells: Array<string | number>): string => `| ${cells.map(String).join(" | ")} |`;
-  return [line(headers), line(headers.map(() => "---")), ...rows.map(line)].join("\n");
-}
-
-/** Rows of every markdown table under a heading containing `headingText` (cells trimmed, header row dropped). */
-export function parseMarkdownTable(markdown: string, headingText: string): string[][] {
-  const lines = markdown.split("\n");
-  const start = lines.findIndex((line) => line.startsWith("#") && line.includes(headingText));
-  if (start < 0) throw new Error(`no heading containing '${headingText}'`);
-  const rows: string[][] = [];
-  let seenHeader = false;
-  for (const line of lines.slice(start + 1)) {
-    if (line.startsWith("#")) break;
-    if (!line.startsWith("|")) {
-      if (rows.length > 0) break;
-      continue;
-    }
-    const cells = line
-      .slice(1, line.trimEnd().length - 1)
-      .split("|")
-      .map((cell) => cell.trim());
-    if (!seenHeader) {
-      seenHeader = true;
-      continue;
-    }
-    if (cells.every((cell) => /^-+$/.test(cell))) continue;
-    rows.push(cells);
-  }
-  return rows;
-}
 
 // ---------------------------------------------------------------- replenishment policy
 
@@ -497,9 +466,3 @@ export function parseDamageReport(markdown: string): DamageEntry[] {
 }
 
 // ---------------------------------------------------------------- dates
-
-export function addDays(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate.slice(0, 10)}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}

@@ -1,5 +1,5 @@
+import { addDays, type GenerateContext } from "../../envs/index.js";
 import type { Faker } from "@faker-js/faker";
-import type { GenerateContext } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import {
   CYCLE_COUNT_DIRECTORY,
@@ -10,7 +10,6 @@ import {
   RATE_CARD_PATH,
   RATE_CARD_RULES,
   REPLENISHMENT_POLICY_PATH,
-  addDays,
   quoteFreight,
   renderCountSheet,
   renderDamageReport,

@@ -1,173 +1,93 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
-
-const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
-const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
-
-type Row = Record<string, unknown>;
-
-/** Runs a filtered listing query and wraps one page of it in the standard envelope. */
-function paginate(
-  db: Database.Database,
-  options: {
-    key: string;
-    from: string;
-    select: string;
-    where: string[];
-    parameters: unknown[];
-    orderBy: string;
-    page: number;
-    perPage: number;
-    map?: (row: Row) => Row;
-  },
-): Record<string, unknown> {
-  const whereClause = options.where.length > 0 ? `WHERE ${options.where.join(" AND ")}` : "";
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS total FROM ${options.from} ${whereClause}`).get(...options.parameters) as {
-      total: number;
-    }
-  ).total;
-  const rows = db
-    .prepare(
-      `SELECT ${options.select} FROM ${options.from} ${whereClause} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`,
-    )
-    .all(...options.parameters, options.perPage, (options.page - 1) * options.perPage) as Row[];
-  return {
-    [options.key]: options.map ? rows.map(options.map) : rows,
-    page: options.page,
-    per_page: options.perPage,
-    total,
-    has_more: options.page * options.perPage < total,
-  };
-}
+import {
+  allRows,
+  cachedStatement,
+  defineListTool,
+  getRow,
+  isoDateSchema,
+  listPage,
+  pagingFields,
+  requireRow,
+  when,
+  withBooleans,
+  type DomainTool,
+  type Row,
+  type ToolContext,
+} from "../../envs/index.js";
 
 const asBoolean =
   (column: string) =>
-  (row: Row): Row => ({ ...row, [column]: row[column] === 1 });
+  (row: Row): Row =>
+    withBooleans(row, column);
 
 function requireWarehouse(db: Database.Database, warehouseId: string): void {
-  if (!db.prepare("SELECT 1 FROM warehouses WHERE id = ?").get(warehouseId))
+  if (!getRow(db, "SELECT 1 FROM warehouses WHERE id = ?", warehouseId))
     throw new ToolFailure(
       `warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`,
     );
 }
 
-const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD");
-
-const listWarehouses = defineTool({
+const listWarehouses = defineListTool({
   name: "list_warehouses",
   description:
     "List the distribution centers (id, name, city, state, region, manager, capacity). Paginated: returns `warehouses`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ page: pageSchema, per_page: perPageSchema }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "warehouses",
-      from: "warehouses",
-      select: "*",
-      where: [],
-      parameters: [],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    }),
+  key: "warehouses",
+  from: "warehouses",
+  select: "*",
+  orderBy: "id",
 });
 
-const listSuppliers = defineTool({
+const listSuppliers = defineListTool({
   name: "list_suppliers",
   description:
     "List suppliers with their contact, payment terms, lead time and rating. Paginated: returns `suppliers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     country: z.string().optional().describe("Only suppliers based in this ISO country code, e.g. 'US'"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ country, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const parameters: unknown[] = [];
-    if (country !== undefined) {
-      where.push("country = ?");
-      parameters.push(country.toUpperCase());
-    }
-    return paginate(db, {
-      key: "suppliers",
-      from: "suppliers",
-      select: "*",
-      where,
-      parameters,
-      orderBy: "id",
-      page,
-      perPage: per_page,
-      map: asBoolean("active"),
-    });
   },
+  key: "suppliers",
+  from: "suppliers",
+  select: "*",
+  where: ({ country }) => [when(country?.toUpperCase(), "country = ?")],
+  orderBy: "id",
+  map: asBoolean("active"),
 });
 
-const listCarriers = defineTool({
+const listCarriers = defineListTool({
   name: "list_carriers",
   description:
     "List the carrier master: id, name, SCAC code, mode (parcel or ltl), contacts and whether the carrier is active. Paginated: returns `carriers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
-    active_only: z.boolean().default(false).describe("Only carriers that are currently active"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ active_only, page, per_page }, { db }: ToolContext) =>
-    paginate(db, {
-      key: "carriers",
-      from: "carriers",
-      select: "*",
-      where: active_only ? ["active = 1"] : [],
-      parameters: [],
-      orderBy: "id",
-      page,
-      perPage: per_page,
-      map: asBoolean("active"),
-    }),
+  filters: { active_only: z.boolean().default(false).describe("Only carriers that are currently active") },
+  key: "carriers",
+  from: "carriers",
+  select: "*",
+  where: ({ active_only }) => [active_only && "active = 1"],
+  orderBy: "id",
+  map: asBoolean("active"),
 });
 
-const listProducts = defineTool({
+const listProducts = defineListTool({
   name: "list_products",
   description:
     "List products from the catalog (sku, name, category, unit of measure, case_pack, unit_cost, unit_price, weight, shelf life, status). Paginated: returns `products`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     category: z.string().optional().describe("Only products of this category, e.g. 'Dairy'"),
     status: z.enum(["active", "discontinued"]).optional().describe("Only products with this status"),
     search: z.string().optional().describe("Case-insensitive substring of the product name"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ category, status, search, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const parameters: unknown[] = [];
-    if (category !== undefined) {
-      where.push("category = ? COLLATE NOCASE");
-      parameters.push(category);
-    }
-    if (status !== undefined) {
-      where.push("status = ?");
-      parameters.push(status);
-    }
-    if (search !== undefined) {
-      where.push("name LIKE ? ESCAPE '\\'");
-      parameters.push(`%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
-    }
-    return paginate(db, {
-      key: "products",
-      from: "products",
-      select: "*",
-      where,
-      parameters,
-      orderBy: "sku",
-      page,
-      perPage: per_page,
-    });
   },
+  key: "products",
+  from: "products",
+  select: "*",
+  where: ({ category, status, search }) => [
+    when(category, "category = ? COLLATE NOCASE"),
+    when(status, "status = ?"),
+    when(
+      search === undefined ? undefined : `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`,
+      "name LIKE ? ESCAPE '\\'",
+    ),
+  ],
+  orderBy: "sku",
 });
 
 const getProduct = defineTool({
@@ -176,9 +96,12 @@ const getProduct = defineTool({
   kind: "read",
   inputSchema: z.object({ sku: z.string().min(1).describe("The product SKU, e.g. 'SKU-10234'") }),
   handler: ({ sku }, { db }: ToolContext) => {
-    const product = db.prepare("SELECT * FROM products WHERE sku = ?").get(sku.trim().toUpperCase());
-    if (!product)
-      throw new ToolFailure(`product '${sku}' not found; use list_products to search the catalog`);
+    const product = requireRow(
+      db,
+      "SELECT * FROM products WHERE sku = ?",
+      [sku.trim().toUpperCase()],
+      `product '${sku}' not found; use list_products to search the catalog`,
+    );
     return { product };
   },
 });
@@ -191,8 +114,7 @@ const listStockLevels = defineTool({
   inputSchema: z.object({
     warehouse_id: z.string().min(1).describe("Warehouse id, e.g. 'WH-DAL'"),
     category: z.string().optional().describe("Only SKUs of this product category"),
-    page: pageSchema,
-    per_page: perPageSchema,
+    ...pagingFields,
   }),
   handler: ({ warehouse_id, category, page, per_page }, { db }: ToolContext) => {
     requireWarehouse(db, warehouse_id);
@@ -209,12 +131,11 @@ const listStockLevels = defineTool({
       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
       WHERE ${where.join(" AND ")}
       GROUP BY lots.warehouse_id, lots.sku)`;
-    return paginate(db, {
+    return listPage(db, {
       key: "stock_levels",
       from: grouped,
+      fromParams: parameters,
       select: "*",
-      where: [],
-      parameters,
       orderBy: "sku",
       page,
       perPage: per_page,
@@ -222,50 +143,32 @@ const listStockLevels = defineTool({
   },
 });
 
-const listInventoryLots = defineTool({
+const listInventoryLots = defineListTool({
   name: "list_inventory_lots",
   description:
     "List inventory lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status), filtered. Lots without an expiry date never match an expiry filter. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     warehouse_id: z.string().optional().describe("Only lots at this warehouse"),
     sku: z.string().optional().describe("Only lots of this SKU"),
     status: z.enum(["available", "quarantine"]).optional().describe("Only lots with this status"),
-    expires_on_or_after: dateSchema
+    expires_on_or_after: isoDateSchema
       .optional()
       .describe("Only lots expiring on or after this date (YYYY-MM-DD)"),
-    expires_on_or_before: dateSchema
+    expires_on_or_before: isoDateSchema
       .optional()
       .describe("Only lots expiring on or before this date (YYYY-MM-DD)"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: (input, { db }: ToolContext) => {
-    const where: string[] = [];
-    const parameters: unknown[] = [];
-    const filters: Array<[unknown, string]> = [
-      [input.warehouse_id, "warehouse_id = ?"],
-      [input.sku?.trim().toUpperCase(), "sku = ?"],
-      [input.status, "status = ?"],
-      [input.expires_on_or_after, "expires_on >= ?"],
-      [input.expires_on_or_before, "expires_on <= ?"],
-    ];
-    for (const [value, clause] of filters) {
-      if (value === undefined) continue;
-      where.push(clause);
-      parameters.push(value);
-    }
-    return paginate(db, {
-      key: "lots",
-      from: "inventory_lots",
-      select: "*",
-      where,
-      parameters,
-      orderBy: "lot_id",
-      page: input.page,
-      perPage: input.per_page,
-    });
   },
+  key: "lots",
+  from: "inventory_lots",
+  select: "*",
+  where: (input) => [
+    when(input.warehouse_id, "warehouse_id = ?"),
+    when(input.sku?.trim().toUpperCase(), "sku = ?"),
+    when(input.status, "status = ?"),
+    when(input.expires_on_or_after, "expires_on >= ?"),
+    when(input.expires_on_or_before, "expires_on <= ?"),
+  ],
+  orderBy: "lot_id",
 });
 
 const getInventoryLot = defineTool({
@@ -274,8 +177,12 @@ const getInventoryLot = defineTool({
   kind: "read",
   inputSchema: z.object({ lot_id: z.string().min(1).describe("The lot id, e.g. 'LOT-204518'") }),
   handler: ({ lot_id }, { db }: ToolContext) => {
-    const lot = db.prepare("SELECT * FROM inventory_lots WHERE lot_id = ?").get(lot_id.trim().toUpperCase());
-    if (!lot) throw new ToolFailure(`lot '${lot_id}' not found; use list_inventory_lots to find lots`);
+    const lot = requireRow(
+      db,
+      "SELECT * FROM inventory_lots WHERE lot_id = ?",
+      [lot_id.trim().toUpperCase()],
+      `lot '${lot_id}' not found; use list_inventory_lots to find lots`,
+    );
     return { lot };
   },
 });
@@ -284,59 +191,41 @@ const ORDER_SUMMARY = `purchase_orders.*,
   (SELECT COUNT(*) FROM purchase_order_lines WHERE purchase_order_id = purchase_orders.id) AS line_count,
   (SELECT ROUND(COALESCE(SUM(quantity * unit_cost), 0), 2) FROM purchase_order_lines WHERE purchase_order_id = purchase_orders.id) AS total_cost`;
 
-const listPurchaseOrders = defineTool({
+const listPurchaseOrders = defineListTool({
   name: "list_purchase_orders",
   description:
     "List purchase order headers (id, supplier_id, warehouse_id, status, dates, line_count, total_cost) without their lines; use get_purchase_order for the lines. Paginated: returns `purchase_orders`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["draft", "submitted", "received", "cancelled"])
       .optional()
       .describe("Only orders with this status"),
     warehouse_id: z.string().optional().describe("Only orders delivering to this warehouse"),
     supplier_id: z.string().optional().describe("Only orders placed with this supplier"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ status, warehouse_id, supplier_id, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const parameters: unknown[] = [];
-    for (const [value, clause] of [
-      [status, "status = ?"],
-      [warehouse_id, "warehouse_id = ?"],
-      [supplier_id, "supplier_id = ?"],
-    ] as Array<[string | undefined, string]>) {
-      if (value === undefined) continue;
-      where.push(clause);
-      parameters.push(value);
-    }
-    return paginate(db, {
-      key: "purchase_orders",
-      from: "purchase_orders",
-      select: ORDER_SUMMARY,
-      where,
-      parameters,
-      orderBy: "id",
-      page,
-      perPage: per_page,
-    });
   },
+  key: "purchase_orders",
+  from: "purchase_orders",
+  select: ORDER_SUMMARY,
+  where: ({ status, warehouse_id, supplier_id }) => [
+    when(status, "status = ?"),
+    when(warehouse_id, "warehouse_id = ?"),
+    when(supplier_id, "supplier_id = ?"),
+  ],
+  orderBy: "id",
 });
 
 function readPurchaseOrder(db: Database.Database, purchaseOrderId: string): Record<string, unknown> {
-  const order = db
-    .prepare(`SELECT ${ORDER_SUMMARY} FROM purchase_orders WHERE id = ?`)
-    .get(purchaseOrderId) as Row | undefined;
-  if (!order)
-    throw new ToolFailure(
-      `purchase order '${purchaseOrderId}' not found; use list_purchase_orders to find orders`,
-    );
-  const lines = db
-    .prepare(
-      "SELECT id AS line_id, sku, quantity, unit_cost FROM purchase_order_lines WHERE purchase_order_id = ? ORDER BY id",
-    )
-    .all(purchaseOrderId);
+  const order = requireRow(
+    db,
+    `SELECT ${ORDER_SUMMARY} FROM purchase_orders WHERE id = ?`,
+    [purchaseOrderId],
+    `purchase order '${purchaseOrderId}' not found; use list_purchase_orders to find orders`,
+  );
+  const lines = allRows(
+    db,
+    "SELECT id AS line_id, sku, quantity, unit_cost FROM purchase_order_lines WHERE purchase_order_id = ? ORDER BY id",
+    purchaseOrderId,
+  );
   return { ...order, lines };
 }
 
@@ -372,10 +261,12 @@ const createPurchaseOrder = defineTool({
     notes: z.string().default("").describe("Optional note for Purchasing"),
   }),
   handler: ({ supplier_id, warehouse_id, lines, notes }, { db }: ToolContext) => {
-    const supplier = db.prepare("SELECT id, active FROM suppliers WHERE id = ?").get(supplier_id) as
-      { id: string; active: number } | undefined;
-    if (!supplier)
-      throw new ToolFailure(`supplier '${supplier_id}' not found; use list_suppliers to see supplier ids`);
+    const supplier = requireRow<{ id: string; active: number }>(
+      db,
+      "SELECT id, active FROM suppliers WHERE id = ?",
+      [supplier_id],
+      `supplier '${supplier_id}' not found; use list_suppliers to see supplier ids`,
+    );
     if (supplier.active !== 1) throw new ToolFailure(`supplier '${supplier_id}' is inactive`);
     requireWarehouse(db, warehouse_id);
     const seen = new Set<string>();
@@ -384,22 +275,28 @@ const createPurchaseOrder = defineTool({
       if (seen.has(sku))
         throw new ToolFailure(`SKU '${sku}' appears twice; put its whole quantity on one line`);
       seen.add(sku);
-      const product = db.prepare("SELECT unit_cost, status FROM products WHERE sku = ?").get(sku) as
-        { unit_cost: number; status: string } | undefined;
-      if (!product) throw new ToolFailure(`product '${sku}' not found`);
+      const product = requireRow<{ unit_cost: number; status: string }>(
+        db,
+        "SELECT unit_cost, status FROM products WHERE sku = ?",
+        [sku],
+        `product '${sku}' not found`,
+      );
       if (product.status !== "active")
         throw new ToolFailure(`product '${sku}' is discontinued and cannot be ordered`);
       return { sku, quantity: line.quantity, unitCost: product.unit_cost };
     });
-    const last = db
-      .prepare("SELECT MAX(CAST(SUBSTR(id, 4) AS INTEGER)) AS number FROM purchase_orders")
-      .get() as { number: number | null };
+    const last = getRow<{ number: number | null }>(
+      db,
+      "SELECT MAX(CAST(SUBSTR(id, 4) AS INTEGER)) AS number FROM purchase_orders",
+    )!;
     const id = `PO-${(last.number ?? 24_000) + 1}`;
     const insert = db.transaction(() => {
-      db.prepare(
+      cachedStatement(
+        db,
         "INSERT INTO purchase_orders (id, supplier_id, warehouse_id, status, ordered_on, expected_on, created_by, notes) VALUES (?, ?, ?, 'draft', NULL, NULL, 'api', ?)",
       ).run(id, supplier_id, warehouse_id, notes === "" ? null : notes);
-      const insertLine = db.prepare(
+      const insertLine = cachedStatement(
+        db,
         "INSERT INTO purchase_order_lines (purchase_order_id, sku, quantity, unit_cost) VALUES (?, ?, ?, ?)",
       );
       for (const line of priced) insertLine.run(id, line.sku, line.quantity, line.unitCost);
@@ -420,56 +317,45 @@ const cancelPurchaseOrder = defineTool({
   }),
   handler: ({ purchase_order_id, reason }, { db }: ToolContext) => {
     const id = purchase_order_id.trim().toUpperCase();
-    const order = db.prepare("SELECT status, notes FROM purchase_orders WHERE id = ?").get(id) as
-      { status: string; notes: string | null } | undefined;
-    if (!order) throw new ToolFailure(`purchase order '${purchase_order_id}' not found`);
+    const order = requireRow<{ status: string; notes: string | null }>(
+      db,
+      "SELECT status, notes FROM purchase_orders WHERE id = ?",
+      [id],
+      `purchase order '${purchase_order_id}' not found`,
+    );
     if (order.status !== "draft" && order.status !== "submitted")
       throw new ToolFailure(
         `purchase order '${id}' is ${order.status}; only draft or submitted orders can be cancelled`,
       );
     const notes = order.notes ? `${order.notes}; cancelled: ${reason}` : `cancelled: ${reason}`;
-    db.prepare("UPDATE purchase_orders SET status = 'cancelled', notes = ? WHERE id = ?").run(notes, id);
+    cachedStatement(db, "UPDATE purchase_orders SET status = 'cancelled', notes = ? WHERE id = ?").run(
+      notes,
+      id,
+    );
     return { purchase_order: readPurchaseOrder(db, id) };
   },
 });
 
-const listShipments = defineTool({
+const listShipments = defineListTool({
   name: "list_shipments",
   description:
     "List outbound shipments (origin warehouse, customer, destination city/state/region, weight_kg, is_hazmat, service_level, status, carrier_id, freight_cost, dates). Paginated: returns `shipments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["pending", "assigned", "in_transit", "delivered", "cancelled"])
       .optional()
       .describe("Only shipments with this status"),
     origin_warehouse_id: z.string().optional().describe("Only shipments leaving this warehouse"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ status, origin_warehouse_id, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const parameters: unknown[] = [];
-    if (status !== undefined) {
-      where.push("status = ?");
-      parameters.push(status);
-    }
-    if (origin_warehouse_id !== undefined) {
-      where.push("origin_warehouse_id = ?");
-      parameters.push(origin_warehouse_id);
-    }
-    return paginate(db, {
-      key: "shipments",
-      from: "shipments",
-      select: "*",
-      where,
-      parameters,
-      orderBy: "id",
-      page,
-      perPage: per_page,
-      map: asBoolean("is_hazmat"),
-    });
   },
+  key: "shipments",
+  from: "shipments",
+  select: "*",
+  where: ({ status, origin_warehouse_id }) => [
+    when(status, "status = ?"),
+    when(origin_warehouse_id, "origin_warehouse_id = ?"),
+  ],
+  orderBy: "id",
+  map: asBoolean("is_hazmat"),
 });
 
 const assignCarrier = defineTool({
@@ -484,26 +370,28 @@ const assignCarrier = defineTool({
   }),
   handler: ({ shipment_id, carrier_id, freight_cost }, { db }: ToolContext) => {
     const id = shipment_id.trim().toUpperCase();
-    const shipment = db.prepare("SELECT status FROM shipments WHERE id = ?").get(id) as
-      { status: string } | undefined;
-    if (!shipment)
-      throw new ToolFailure(`shipment '${shipment_id}' not found; use list_shipments to find shipments`);
+    const shipment = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM shipments WHERE id = ?",
+      [id],
+      `shipment '${shipment_id}' not found; use list_shipments to find shipments`,
+    );
     if (shipment.status !== "pending")
       throw new ToolFailure(`shipment '${id}' is ${shipment.status}; only pending shipments can be assigned`);
-    const carrier = db
-      .prepare("SELECT active FROM carriers WHERE id = ?")
-      .get(carrier_id.trim().toUpperCase()) as { active: number } | undefined;
-    if (!carrier)
-      throw new ToolFailure(`carrier '${carrier_id}' not found; use list_carriers to see carrier ids`);
+    const carrier = requireRow<{ active: number }>(
+      db,
+      "SELECT active FROM carriers WHERE id = ?",
+      [carrier_id.trim().toUpperCase()],
+      `carrier '${carrier_id}' not found; use list_carriers to see carrier ids`,
+    );
     if (carrier.active !== 1)
       throw new ToolFailure(`carrier '${carrier_id}' is inactive and cannot be tendered freight`);
-    db.prepare("UPDATE shipments SET carrier_id = ?, freight_cost = ?, status = 'assigned' WHERE id = ?").run(
-      carrier_id.trim().toUpperCase(),
-      Math.round(freight_cost * 100) / 100,
-      id,
-    );
+    cachedStatement(
+      db,
+      "UPDATE shipments SET carrier_id = ?, freight_cost = ?, status = 'assigned' WHERE id = ?",
+    ).run(carrier_id.trim().toUpperCase(), Math.round(freight_cost * 100) / 100, id);
     return {
-      shipment: asBoolean("is_hazmat")(db.prepare("SELECT * FROM shipments WHERE id = ?").get(id) as Row),
+      shipment: withBooleans(getRow(db, "SELECT * FROM shipments WHERE id = ?", id)!, "is_hazmat"),
     };
   },
 });

@@ -1,4 +1,11 @@
-import type { GenerateContext } from "../../envs/index.js";
+import {
+  addDays,
+  formatUsd,
+  longDate,
+  previousMonth,
+  toCsv,
+  type GenerateContext,
+} from "../../envs/index.js";
 import {
   ELECTRONICS_CATEGORY,
   GIFT_CARD_CATEGORY,
@@ -6,11 +13,8 @@ import {
   STORE_EMAIL_DOMAIN,
   STORE_NAME,
 } from "./catalog.js";
-import { toCsv } from "./csv.js";
-import { addDays, longDate, previousMonth } from "./dates.js";
 import { PATHS } from "./expectations.js";
 import type { NoticeDraft, OrderDraft, RetailData } from "./model.js";
-import { formatUsd } from "./money.js";
 import { PRICE_MATCH_POLICY, PROMOTIONS, RETURN_POLICY, SHIPPING } from "./policy.js";
 
 /** Writes the workspace: four policy/memo documents, the watch list, and the scaled batches and logs. */

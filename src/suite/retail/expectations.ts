@@ -1,8 +1,6 @@
+import { addDays, daysBetween, parseCsv, roundCents } from "../../envs/index.js";
 import type Database from "better-sqlite3";
 import { GIFT_CARD_CATEGORY } from "./catalog.js";
-import { addDays, daysBetween } from "./dates.js";
-import { parseCsv } from "./csv.js";
-import { roundCents } from "./money.js";
 import { PRICE_MATCH_POLICY, decideReturn, priceMatchWindowDays } from "./policy.js";
 import type { ReturnDecision } from "./policy.js";
 
@@ -46,7 +44,7 @@ export interface ExpectedReturnDecision extends ReturnDecision {
 
 export function activeWatchListEmails(csvText: string): Set<string> {
   return new Set(
-    parseCsv(csvText)
+    parseCsv(csvText, { trim: true })
       .filter((row) => (row.status ?? "").toLowerCase() === "active")
       .map((row) => (row.email ?? "").toLowerCase()),
   );
@@ -116,7 +114,7 @@ export function parsePriceChangeFiles(state: WorkspaceReader): PriceChangeRecord
     .listFiles()
     .filter((path) => path.startsWith(`${PATHS.pricingDir}/`) && path.endsWith(".csv"))
     .flatMap((path) =>
-      parseCsv(requireFile(state, path)).map((row) => ({
+      parseCsv(requireFile(state, path), { trim: true }).map((row) => ({
         sku: row.sku ?? "",
         oldPrice: Number(row.old_price),
         newPrice: Number(row.new_price),

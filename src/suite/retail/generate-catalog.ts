@@ -1,9 +1,8 @@
+import { addDays, between, roundCents, weightedPick } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { CATEGORIES, GIFT_CARDS, GIFT_CARD_CATEGORY, INTERNAL_SUPPLIER } from "./catalog.js";
-import { addDays } from "./dates.js";
 import type { OrderDraft, PriceChangeDraft, ProductDraft } from "./model.js";
-import { roundCents } from "./money.js";
-import { between, charmPrice, weightedPick } from "./random-helpers.js";
+import { charmPrice } from "./random-helpers.js";
 import { BASE_SIZES } from "./sizes.js";
 
 export function makeProducts(random: SeededRandom, rows: number): ProductDraft[] {

@@ -1,8 +1,6 @@
-import type { GenerateContext } from "../../envs/index.js";
+import { addDays, dateTime, slug, type GenerateContext } from "../../envs/index.js";
 import { STORE_EMAIL_DOMAIN } from "./catalog.js";
-import { addDays, dateTime } from "./dates.js";
 import type { CustomerDraft } from "./model.js";
-import { slug } from "./random-helpers.js";
 import { BASE_SIZES } from "./sizes.js";
 
 export function makeCustomers(context: GenerateContext): CustomerDraft[] {

@@ -1,6 +1,6 @@
+import { addDays } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { SUPPLIERS } from "./catalog.js";
-import { addDays } from "./dates.js";
 import type { NoticeDraft, OrderDraft, ProductDraft } from "./model.js";
 
 /**

@@ -1,11 +1,9 @@
+import { addDays, dateTime, daysBetween, roundCents, weightedIndex, weightedPick } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { GIFT_CARDS, GIFT_CARD_CATEGORY } from "./catalog.js";
-import { addDays, dateTime, daysBetween } from "./dates.js";
 import { priceOn } from "./generate-catalog.js";
 import type { CustomerDraft, LineDraft, OrderDraft, PriceChangeDraft, ProductDraft } from "./model.js";
-import { roundCents } from "./money.js";
 import { PROMOTIONS, SHIPPING, promotionApplies } from "./policy.js";
-import { weightedIndex, weightedPick } from "./random-helpers.js";
 import { BASE_SIZES } from "./sizes.js";
 
 /** Orders: when they were placed and what they hold, their prices and discounts, and how far they got. */

@@ -1,8 +1,6 @@
-import type { GenerateContext } from "../../envs/index.js";
-import { addDays, dateTime } from "./dates.js";
+import { addDays, dateTime, roundCents, type GenerateContext } from "../../envs/index.js";
 import { computePriceMatchCredits } from "./expectations.js";
 import type { RetailData } from "./model.js";
-import { roundCents } from "./money.js";
 import { charmPrice } from "./random-helpers.js";
 
 /**

@@ -1,7 +1,13 @@
+import {
+  addDays,
+  dateTime,
+  daysBetween,
+  roundCents,
+  weightedPick,
+  type GenerateContext,
+} from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
-import type { GenerateContext } from "../../envs/index.js";
 import { ELECTRONICS_CATEGORY, GIFT_CARD_CATEGORY, PERSONAL_CARE_CATEGORY } from "./catalog.js";
-import { addDays, dateTime, daysBetween } from "./dates.js";
 import type {
   CustomerDraft,
   OrderDraft,
@@ -10,9 +16,7 @@ import type {
   ReturnDraft,
   WatchListEntry,
 } from "./model.js";
-import { roundCents } from "./money.js";
 import { RETURN_POLICY, decideReturn } from "./policy.js";
-import { weightedPick } from "./random-helpers.js";
 import { BASE_SIZES } from "./sizes.js";
 
 /** Return history, courtesy credits, and the queue of pending return requests with the fraud watch list. */

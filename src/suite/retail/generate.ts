@@ -1,5 +1,4 @@
-import type { GenerateContext } from "../../envs/index.js";
-import { previousMonth } from "./dates.js";
+import { previousMonth, type GenerateContext } from "../../envs/index.js";
 import { writeRetailDocuments } from "./documents.js";
 import { makePriceChanges, makeProducts, priceOn } from "./generate-catalog.js";
 import { makeCustomers, testAccountIds } from "./generate-customers.js";

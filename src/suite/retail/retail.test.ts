@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGenerateContext, listWorkspaceFiles } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
-import { parseCsv, toCsv } from "./csv.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "./expectations.js";
 import { retailDomain } from "./index.js";
 import { decideReturn } from "./policy.js";
@@ -206,21 +205,5 @@ describe("retail policy", () => {
     );
     expect(decideReturn({ ...base, merchandiseValue: 400 }).status).toBe("approved");
     expect(decideReturn({ ...base, merchandiseValue: 400.01 }).status).toBe("escalated");
-  });
-});
-
-describe("retail csv", () => {
-  it("round-trips quoted fields", () => {
-    const text = toCsv(
-      ["a", "b"],
-      [
-        ["x, y", 'say "hi"'],
-        ["plain", null],
-      ],
-    );
-    expect(parseCsv(text)).toEqual([
-      { a: "x, y", b: 'say "hi"' },
-      { a: "plain", b: "" },
-    ]);
   });
 });

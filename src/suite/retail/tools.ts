@@ -1,55 +1,27 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  allRows,
+  cachedStatement,
+  defineListTool,
+  getRow,
+  isoDateSchema,
+  requireRow,
+  roundCents,
+  when,
+  withBooleans,
+  type DomainTool,
+  type Row,
+  type ToolContext,
+} from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import { roundCents } from "./money.js";
 import { CANCEL_REASONS } from "./policy.js";
 
-const MAX_PER_PAGE = 50;
-
-const pageField = z.number().int().min(1).default(1).describe("Page number, starting at 1");
-const perPageField = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PER_PAGE)
-  .default(20)
-  .describe(`Items per page (1-${MAX_PER_PAGE})`);
-const isoDateField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD");
-
-type Row = Record<string, unknown>;
-
-/** Runs a filtered listing with a stable order and returns one page plus the paging envelope. */
-function paginate(
-  db: Database.Database,
-  options: { from: string; where: string[]; params: unknown[]; orderBy: string; columns: string },
-  page: number,
-  perPage: number,
-): { rows: Row[]; page: number; per_page: number; total: number; has_more: boolean } {
-  const where = options.where.length > 0 ? `WHERE ${options.where.join(" AND ")}` : "";
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS count FROM ${options.from} ${where}`).get(...options.params) as {
-      count: number;
-    }
-  ).count;
-  const rows = db
-    .prepare(
-      `SELECT ${options.columns} FROM ${options.from} ${where} ORDER BY ${options.orderBy} LIMIT ? OFFSET ?`,
-    )
-    .all(...options.params, perPage, (page - 1) * perPage) as Row[];
-  return { rows, page, per_page: perPage, total, has_more: page * perPage < total };
-}
-
-function customerView(row: Row): Row {
-  return { ...row, marketing_opt_in: row.marketing_opt_in === 1 };
-}
-
-const listCustomers = defineTool({
+const listCustomers = defineListTool({
   name: "list_customers",
   description:
     "Search customers by name or email fragment and/or loyalty tier. Returns `customers` [{id, first_name, last_name, email, loyalty_tier, city, state}] sorted by id, with `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     query: z
       .string()
       .min(1)
@@ -59,35 +31,18 @@ const listCustomers = defineTool({
       .enum(["standard", "silver", "gold"])
       .optional()
       .describe("Only customers in this loyalty tier"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ query, loyalty_tier, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query) {
-      where.push("(lower(first_name) LIKE ? OR lower(last_name) LIKE ? OR lower(email) LIKE ?)");
-      const pattern = `%${query.toLowerCase()}%`;
-      params.push(pattern, pattern, pattern);
-    }
-    if (loyalty_tier) {
-      where.push("loyalty_tier = ?");
-      params.push(loyalty_tier);
-    }
-    const result = paginate(
-      db,
-      {
-        from: "customers",
-        where,
-        params,
-        orderBy: "id",
-        columns: "id, first_name, last_name, email, loyalty_tier, city, state",
-      },
-      page,
-      per_page,
-    );
-    return { customers: result.rows, page, per_page, total: result.total, has_more: result.has_more };
   },
+  key: "customers",
+  from: "customers",
+  select: "id, first_name, last_name, email, loyalty_tier, city, state",
+  where: ({ query, loyalty_tier }) => [
+    when(
+      query === undefined ? undefined : `%${query.toLowerCase()}%`,
+      "(lower(first_name) LIKE ? OR lower(last_name) LIKE ? OR lower(email) LIKE ?)",
+    ),
+    when(loyalty_tier, "loyalty_tier = ?"),
+  ],
+  orderBy: "id",
 });
 
 const getCustomer = defineTool({
@@ -97,24 +52,26 @@ const getCustomer = defineTool({
   kind: "read",
   inputSchema: z.object({ customer_id: z.number().int().describe("Customer id, e.g. 10042") }),
   handler: ({ customer_id }, { db }: ToolContext) => {
-    const row = db.prepare("SELECT * FROM customers WHERE id = ?").get(customer_id) as Row | undefined;
-    if (!row)
-      throw new ToolFailure(
-        `customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`,
-      );
-    const orders = db
-      .prepare("SELECT COUNT(*) AS count FROM orders WHERE customer_id = ?")
-      .get(customer_id) as { count: number };
-    return { ...customerView(row), order_count: orders.count };
+    const row = requireRow(
+      db,
+      "SELECT * FROM customers WHERE id = ?",
+      [customer_id],
+      `customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`,
+    );
+    const orders = getRow<{ count: number }>(
+      db,
+      "SELECT COUNT(*) AS count FROM orders WHERE customer_id = ?",
+      customer_id,
+    )!;
+    return { ...withBooleans(row, "marketing_opt_in"), order_count: orders.count };
   },
 });
 
-const listProducts = defineTool({
+const listProducts = defineListTool({
   name: "list_products",
   description:
     "List catalogue products, optionally filtered by category, supplier or a name fragment. Returns `products` [{sku, name, category, brand, supplier, unit_price, is_active}] sorted by sku, with `page`, `per_page`, `total`, `has_more`. `unit_price` is today's list price.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     category: z
       .string()
       .min(1)
@@ -122,44 +79,17 @@ const listProducts = defineTool({
       .describe("Exact category name, e.g. 'Electronics' or 'Home & Kitchen'"),
     supplier: z.string().min(1).optional().describe("Exact supplier name"),
     query: z.string().min(1).optional().describe("Case-insensitive fragment of the product name"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ category, supplier, query, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (category) {
-      where.push("category = ?");
-      params.push(category);
-    }
-    if (supplier) {
-      where.push("supplier = ?");
-      params.push(supplier);
-    }
-    if (query) {
-      where.push("lower(name) LIKE ?");
-      params.push(`%${query.toLowerCase()}%`);
-    }
-    const result = paginate(
-      db,
-      {
-        from: "products",
-        where,
-        params,
-        orderBy: "sku",
-        columns: "sku, name, category, brand, supplier, unit_price, is_active",
-      },
-      page,
-      per_page,
-    );
-    return {
-      products: result.rows.map((row) => ({ ...row, is_active: row.is_active === 1 })),
-      page,
-      per_page,
-      total: result.total,
-      has_more: result.has_more,
-    };
   },
+  key: "products",
+  from: "products",
+  select: "sku, name, category, brand, supplier, unit_price, is_active",
+  where: ({ category, supplier, query }) => [
+    when(category, "category = ?"),
+    when(supplier, "supplier = ?"),
+    when(query === undefined ? undefined : `%${query.toLowerCase()}%`, "lower(name) LIKE ?"),
+  ],
+  orderBy: "sku",
+  map: (row) => withBooleans(row, "is_active"),
 });
 
 const getProduct = defineTool({
@@ -169,70 +99,42 @@ const getProduct = defineTool({
   kind: "read",
   inputSchema: z.object({ sku: z.string().min(1).describe("Product SKU, e.g. 'ELE-4821'") }),
   handler: ({ sku }, { db }: ToolContext) => {
-    const row = db.prepare("SELECT * FROM products WHERE sku = ?").get(sku) as Row | undefined;
-    if (!row)
-      throw new ToolFailure(
-        `product '${sku}' not found; SKUs look like 'ELE-4821' (use list_products to search)`,
-      );
-    return { ...row, is_active: row.is_active === 1 };
+    const row = requireRow(
+      db,
+      "SELECT * FROM products WHERE sku = ?",
+      [sku],
+      `product '${sku}' not found; SKUs look like 'ELE-4821' (use list_products to search)`,
+    );
+    return withBooleans(row, "is_active");
   },
 });
 
-const listOrders = defineTool({
+const listOrders = defineListTool({
   name: "list_orders",
   description:
     "List orders, filtered by status, customer, a SKU the order contains, and/or an order-date range (inclusive). Returns `orders` [{id, customer_id, placed_at, status, promo_code, total, line_count}] sorted by placed_at then id, with `page`, `per_page`, `total`, `has_more`. Use get_order for lines and payment.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["pending", "processing", "shipped", "delivered", "cancelled"])
       .optional()
       .describe("Only orders in this status"),
     customer_id: z.number().int().optional().describe("Only orders of this customer (customer id)"),
     sku: z.string().min(1).optional().describe("Only orders with at least one line for this SKU"),
-    placed_from: isoDateField.optional().describe("Earliest order date, YYYY-MM-DD (inclusive)"),
-    placed_to: isoDateField.optional().describe("Latest order date, YYYY-MM-DD (inclusive)"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ status, customer_id, sku, placed_from, placed_to, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (status) {
-      where.push("o.status = ?");
-      params.push(status);
-    }
-    if (customer_id) {
-      where.push("o.customer_id = ?");
-      params.push(customer_id);
-    }
-    if (sku) {
-      where.push("EXISTS (SELECT 1 FROM order_lines s WHERE s.order_id = o.id AND s.sku = ?)");
-      params.push(sku);
-    }
-    if (placed_from) {
-      where.push("substr(o.placed_at, 1, 10) >= ?");
-      params.push(placed_from);
-    }
-    if (placed_to) {
-      where.push("substr(o.placed_at, 1, 10) <= ?");
-      params.push(placed_to);
-    }
-    const result = paginate(
-      db,
-      {
-        from: "orders o",
-        where,
-        params,
-        orderBy: "o.placed_at, o.id",
-        columns:
-          "o.id, o.customer_id, o.placed_at, o.status, o.promo_code, o.total, (SELECT COUNT(*) FROM order_lines c WHERE c.order_id = o.id) AS line_count",
-      },
-      page,
-      per_page,
-    );
-    return { orders: result.rows, page, per_page, total: result.total, has_more: result.has_more };
+    placed_from: isoDateSchema.optional().describe("Earliest order date, YYYY-MM-DD (inclusive)"),
+    placed_to: isoDateSchema.optional().describe("Latest order date, YYYY-MM-DD (inclusive)"),
   },
+  key: "orders",
+  from: "orders o",
+  select:
+    "o.id, o.customer_id, o.placed_at, o.status, o.promo_code, o.total, (SELECT COUNT(*) FROM order_lines c WHERE c.order_id = o.id) AS line_count",
+  where: ({ status, customer_id, sku, placed_from, placed_to }) => [
+    when(status, "o.status = ?"),
+    when(customer_id, "o.customer_id = ?"),
+    when(sku, "EXISTS (SELECT 1 FROM order_lines s WHERE s.order_id = o.id AND s.sku = ?)"),
+    when(placed_from, "substr(o.placed_at, 1, 10) >= ?"),
+    when(placed_to, "substr(o.placed_at, 1, 10) <= ?"),
+  ],
+  orderBy: "o.placed_at, o.id",
 });
 
 const getOrder = defineTool({
@@ -242,23 +144,24 @@ const getOrder = defineTool({
   kind: "read",
   inputSchema: z.object({ order_id: z.number().int().describe("Order id, e.g. 200123") }),
   handler: ({ order_id }, { db }: ToolContext) => {
-    const order = db.prepare("SELECT * FROM orders WHERE id = ?").get(order_id) as Row | undefined;
-    if (!order)
-      throw new ToolFailure(
-        `order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`,
-      );
-    const lines = db
-      .prepare(
-        `SELECT l.id AS line_id, l.line_number, l.sku, p.name AS product_name, l.quantity, l.unit_price, l.discount, l.line_total
-           FROM order_lines l JOIN products p ON p.sku = l.sku WHERE l.order_id = ? ORDER BY l.line_number`,
-      )
-      .all(order_id);
+    const order = requireRow(
+      db,
+      "SELECT * FROM orders WHERE id = ?",
+      [order_id],
+      `order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`,
+    );
+    const lines = allRows(
+      db,
+      `SELECT l.id AS line_id, l.line_number, l.sku, p.name AS product_name, l.quantity, l.unit_price, l.discount, l.line_total
+         FROM order_lines l JOIN products p ON p.sku = l.sku WHERE l.order_id = ? ORDER BY l.line_number`,
+      order_id,
+    );
     const payment =
-      (db
-        .prepare(
-          "SELECT id, method, card_last4, amount, status, captured_at FROM payments WHERE order_id = ?",
-        )
-        .get(order_id) as Row | undefined) ?? null;
+      getRow(
+        db,
+        "SELECT id, method, card_last4, amount, status, captured_at FROM payments WHERE order_id = ?",
+        order_id,
+      ) ?? null;
     return { ...order, lines, payment };
   },
 });
@@ -273,22 +176,29 @@ const cancelOrder = defineTool({
     reason: z.enum(CANCEL_REASONS).describe("Cancellation reason code"),
   }),
   handler: ({ order_id, reason }, { db }: ToolContext) => {
-    const order = db.prepare("SELECT id, status FROM orders WHERE id = ?").get(order_id) as
-      { id: number; status: string } | undefined;
-    if (!order) throw new ToolFailure(`order ${order_id} not found; order ids are numbers like 200123`);
+    const order = requireRow<{ id: number; status: string }>(
+      db,
+      "SELECT id, status FROM orders WHERE id = ?",
+      [order_id],
+      `order ${order_id} not found; order ids are numbers like 200123`,
+    );
     if (order.status !== "pending" && order.status !== "processing")
       throw new ToolFailure(
         `order ${order_id} is ${order.status}; only pending or processing orders can be cancelled`,
       );
-    db.prepare("UPDATE orders SET status = 'cancelled', cancel_reason = ? WHERE id = ?").run(
+    cachedStatement(db, "UPDATE orders SET status = 'cancelled', cancel_reason = ? WHERE id = ?").run(
       reason,
       order_id,
     );
-    db.prepare("UPDATE payments SET status = 'voided' WHERE order_id = ? AND status = 'authorized'").run(
+    cachedStatement(
+      db,
+      "UPDATE payments SET status = 'voided' WHERE order_id = ? AND status = 'authorized'",
+    ).run(order_id);
+    const payment = getRow<{ status: string }>(
+      db,
+      "SELECT status FROM payments WHERE order_id = ?",
       order_id,
     );
-    const payment = db.prepare("SELECT status FROM payments WHERE order_id = ?").get(order_id) as
-      { status: string } | undefined;
     return { order_id, status: "cancelled", cancel_reason: reason, payment_status: payment?.status ?? null };
   },
 });
@@ -296,50 +206,31 @@ const cancelOrder = defineTool({
 const RETURN_SUMMARY_COLUMNS =
   "r.id, r.order_id, r.order_line_id, r.sku, r.quantity, r.reason, r.item_condition, r.requested_at, r.status";
 
-const listReturns = defineTool({
+const listReturns = defineListTool({
   name: "list_returns",
   description:
     "List return requests (RMAs), optionally by status and/or order. Returns `returns` [{id, order_id, order_line_id, sku, quantity, reason, item_condition, requested_at, status}] sorted by requested_at then id, with `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z
       .enum(["requested", "approved", "rejected", "escalated", "received", "refunded"])
       .optional()
       .describe("Only returns in this status ('requested' = waiting for a decision)"),
     order_id: z.number().int().optional().describe("Only returns for this order (order id)"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ status, order_id, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (status) {
-      where.push("r.status = ?");
-      params.push(status);
-    }
-    if (order_id) {
-      where.push("r.order_id = ?");
-      params.push(order_id);
-    }
-    const result = paginate(
-      db,
-      { from: "returns r", where, params, orderBy: "r.requested_at, r.id", columns: RETURN_SUMMARY_COLUMNS },
-      page,
-      per_page,
-    );
-    return { returns: result.rows, page, per_page, total: result.total, has_more: result.has_more };
   },
+  key: "returns",
+  from: "returns r",
+  select: RETURN_SUMMARY_COLUMNS,
+  where: ({ status, order_id }) => [when(status, "r.status = ?"), when(order_id, "r.order_id = ?")],
+  orderBy: "r.requested_at, r.id",
 });
 
 function loadReturn(db: Database.Database, returnId: number): Row {
-  const row = db
-    .prepare(`SELECT r.*, o.customer_id FROM returns r JOIN orders o ON o.id = r.order_id WHERE r.id = ?`)
-    .get(returnId) as Row | undefined;
-  if (!row)
-    throw new ToolFailure(
-      `return ${returnId} not found; return ids are numbers like 30042 (use list_returns)`,
-    );
-  return row;
+  return requireRow(
+    db,
+    "SELECT r.*, o.customer_id FROM returns r JOIN orders o ON o.id = r.order_id WHERE r.id = ?",
+    [returnId],
+    `return ${returnId} not found; return ids are numbers like 30042 (use list_returns)`,
+  );
 }
 
 const getReturn = defineTool({
@@ -376,15 +267,15 @@ const approveReturn = defineTool({
   handler: ({ return_id, restocking_fee_percent, note }, { db }: ToolContext) => {
     const row = loadReturn(db, return_id);
     requireRequested(row);
-    const line = db
-      .prepare("SELECT quantity, line_total FROM order_lines WHERE id = ?")
-      .get(row.order_line_id) as {
-      quantity: number;
-      line_total: number;
-    };
+    const line = getRow<{ quantity: number; line_total: number }>(
+      db,
+      "SELECT quantity, line_total FROM order_lines WHERE id = ?",
+      row.order_line_id,
+    )!;
     const merchandiseValue = roundCents((line.line_total / line.quantity) * Number(row.quantity));
     const fee = roundCents((merchandiseValue * restocking_fee_percent) / 100);
-    db.prepare(
+    cachedStatement(
+      db,
       "UPDATE returns SET status = 'approved', restocking_fee = ?, decision_note = ? WHERE id = ?",
     ).run(fee, note ?? null, return_id);
     return { return_id, status: "approved", merchandise_value: merchandiseValue, restocking_fee: fee };
@@ -402,7 +293,7 @@ const rejectReturn = defineTool({
   }),
   handler: ({ return_id, reason }, { db }: ToolContext) => {
     requireRequested(loadReturn(db, return_id));
-    db.prepare("UPDATE returns SET status = 'rejected', decision_note = ? WHERE id = ?").run(
+    cachedStatement(db, "UPDATE returns SET status = 'rejected', decision_note = ? WHERE id = ?").run(
       reason,
       return_id,
     );
@@ -421,7 +312,7 @@ const escalateReturn = defineTool({
   }),
   handler: ({ return_id, note }, { db }: ToolContext) => {
     requireRequested(loadReturn(db, return_id));
-    db.prepare("UPDATE returns SET status = 'escalated', decision_note = ? WHERE id = ?").run(
+    cachedStatement(db, "UPDATE returns SET status = 'escalated', decision_note = ? WHERE id = ?").run(
       note,
       return_id,
     );
@@ -429,52 +320,26 @@ const escalateReturn = defineTool({
   },
 });
 
-const listRefunds = defineTool({
+const listRefunds = defineListTool({
   name: "list_refunds",
   description:
     "List refunds, optionally by order, kind (return, price_match, goodwill) and/or creation-date range (inclusive). Returns `refunds` [{id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note}] sorted by created_at then id, with `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     order_id: z.number().int().optional().describe("Only refunds for this order (order id)"),
     kind: z.enum(["return", "price_match", "goodwill"]).optional().describe("Only refunds of this kind"),
-    created_from: isoDateField.optional().describe("Earliest refund date, YYYY-MM-DD (inclusive)"),
-    created_to: isoDateField.optional().describe("Latest refund date, YYYY-MM-DD (inclusive)"),
-    page: pageField,
-    per_page: perPageField,
-  }),
-  handler: ({ order_id, kind, created_from, created_to, page, per_page }, { db }: ToolContext) => {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (order_id) {
-      where.push("order_id = ?");
-      params.push(order_id);
-    }
-    if (kind) {
-      where.push("kind = ?");
-      params.push(kind);
-    }
-    if (created_from) {
-      where.push("substr(created_at, 1, 10) >= ?");
-      params.push(created_from);
-    }
-    if (created_to) {
-      where.push("substr(created_at, 1, 10) <= ?");
-      params.push(created_to);
-    }
-    const result = paginate(
-      db,
-      {
-        from: "refunds",
-        where,
-        params,
-        orderBy: "created_at, id",
-        columns: "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
-      },
-      page,
-      per_page,
-    );
-    return { refunds: result.rows, page, per_page, total: result.total, has_more: result.has_more };
+    created_from: isoDateSchema.optional().describe("Earliest refund date, YYYY-MM-DD (inclusive)"),
+    created_to: isoDateSchema.optional().describe("Latest refund date, YYYY-MM-DD (inclusive)"),
   },
+  key: "refunds",
+  from: "refunds",
+  select: "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
+  where: ({ order_id, kind, created_from, created_to }) => [
+    when(order_id, "order_id = ?"),
+    when(kind, "kind = ?"),
+    when(created_from, "substr(created_at, 1, 10) >= ?"),
+    when(created_to, "substr(created_at, 1, 10) <= ?"),
+  ],
+  orderBy: "created_at, id",
 });
 
 export const retailTools: DomainTool[] = [

@@ -2,6 +2,7 @@
  * Workspace documents that carry rules: written by the generator and parsed back by the verifiers, so
  * that the documents (not the generator's memory) are the single source of truth for every expectation.
  */
+import { csvCell, splitCsvLine } from "../../envs/index.js";
 import { GRADE_POINTS_HUNDREDTHS, formatHundredths } from "./rules.js";
 import type { Term } from "./terms.js";
 
@@ -295,11 +296,6 @@ export interface TransferCredit {
 const TRANSFER_HEADER =
   "request_id,student_id,student_name,institution,course_title,credits,status,decided_on";
 
-function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 export function writeTransferRegister(rows: TransferCredit[]): string {
   const lines = rows.map((row) =>
     [
@@ -312,33 +308,10 @@ export function writeTransferRegister(rows: TransferCredit[]): string {
       row.status,
       row.decidedOn,
     ]
-      .map(csvField)
+      .map(csvCell)
       .join(","),
   );
   return `${[TRANSFER_HEADER, ...lines].join("\n")}\n`;
-}
-
-/** Splits one CSV line, honouring double-quoted fields. */
-export function splitCsvLine(line: string): string[] {
-  const fields: string[] = [];
-  let current = "";
-  let quoted = false;
-  for (let index = 0; index < line.length; index += 1) {
-    const character = line[index];
-    if (quoted) {
-      if (character === '"' && line[index + 1] === '"') {
-        current += '"';
-        index += 1;
-      } else if (character === '"') quoted = false;
-      else current += character;
-    } else if (character === '"') quoted = true;
-    else if (character === ",") {
-      fields.push(current);
-      current = "";
-    } else current += character;
-  }
-  fields.push(current);
-  return fields;
 }
 
 export function parseTransferRegister(text: string): TransferCredit[] {

@@ -1,5 +1,5 @@
 /** Fills the registrar database and writes the workspace for one seed and scale. */
-import type { GenerateContext } from "../../envs/index.js";
+import { addDays, type GenerateContext } from "../../envs/index.js";
 import { ALL_COURSES, DEPARTMENTS, PROGRAMS } from "./catalog.js";
 import type { Handbook, Regulations } from "./documents.js";
 import { planGradeChangeMemos } from "./memos.js";
@@ -16,7 +16,7 @@ import {
   tuneSections,
 } from "./sections.js";
 import { LETTER_GRADES, isLetterGrade } from "./rules.js";
-import { addDays, termsForReferenceDate } from "./terms.js";
+import { termsForReferenceDate } from "./terms.js";
 import { writeWorkspace } from "./workspace-files.js";
 
 /** Ordinary (unplanted) students at v0; the scale multiplies it. */

@@ -2,11 +2,11 @@
  * Grade change requests: a mix of approved, late, pending and denied memos, with one approved memo at
  * every scale superseded by a later one whose file sorts first.
  */
+import { addDays } from "../../envs/index.js";
 import { catalogCourse, departmentOfCourse } from "./catalog.js";
 import type { GradeChangeMemo } from "./documents.js";
 import { fullName, type EnrollmentRecord, type SectionRecord, type World } from "./model.js";
 import { LETTER_GRADES, isLetterGrade } from "./rules.js";
-import { addDays } from "./terms.js";
 
 const REGRADE_REASONS = [
   "Final examination regraded after a scoring error",

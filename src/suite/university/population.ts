@@ -1,4 +1,5 @@
 /** The ordinary student population: admitted over five terms, taking courses term by term until done. */
+import { addDays } from "../../envs/index.js";
 import { ALL_COURSES, PROGRAMS, catalogCourse, type CatalogProgram } from "./catalog.js";
 import {
   approvedTransferCredits,
@@ -17,7 +18,6 @@ import {
   meetsMinimumGrade,
   prerequisiteSatisfied,
 } from "./rules.js";
-import { addDays } from "./terms.js";
 
 const PROGRAM_WEIGHTS: Record<string, number> = {
   MSCS: 18,

@@ -3,6 +3,7 @@
  * case at every scale and seed (the exact 3.00 GPA, the repeated course, the pending transfer, the
  * prerequisite passed with exactly the minimum grade...). Their grades are locked against later tuning.
  */
+import { addDays } from "../../envs/index.js";
 import { ALL_COURSES, PROGRAMS, catalogCourse } from "./catalog.js";
 import {
   courseLevel,
@@ -14,7 +15,6 @@ import {
 } from "./model.js";
 import { enrolledOnFor, newStudentIdentity, pickAdvisor } from "./population.js";
 import { LETTER_GRADES } from "./rules.js";
-import { addDays } from "./terms.js";
 
 interface PlantedRecord {
   termIndex: number;

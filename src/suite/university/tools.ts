@@ -1,6 +1,16 @@
 /** The registrar API: single-purpose read tools over the records and three audited write tools. */
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  allRows,
+  cachedStatement,
+  defineListTool,
+  listPage,
+  pagingFields,
+  requireRow,
+  when,
+  type DomainTool,
+  type ToolContext,
+} from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 
 const RECORDED_BY = "registrar-api";
@@ -8,67 +18,14 @@ const RECORDED_BY = "registrar-api";
 /** Grades a grade change may set; W comes only from a withdrawal. */
 const CHANGEABLE_GRADES = ["A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D", "F", "P", "NP", "I"] as const;
 
-const pageSchema = z.number().int().min(1).default(1).describe("Page number, starting at 1");
-const perPageSchema = z.number().int().min(1).max(50).default(20).describe("Items per page (1-50)");
-
-interface Page<Row> {
-  rows: Row[];
-  total: number;
-}
-
-/** Runs a filtered listing as a count plus one page, so every list tool pages the same way. */
-function pageOf<Row>(
-  context: ToolContext,
-  select: string,
-  from: string,
-  conditions: Array<[string, unknown]>,
-  orderBy: string,
-  page: number,
-  perPage: number,
-): Page<Row> {
-  const active = conditions.filter(([, value]) => value !== null && value !== undefined);
-  const where = active.length > 0 ? `WHERE ${active.map(([clause]) => clause).join(" AND ")}` : "";
-  const values = active.map(([, value]) => value);
-  const total = (
-    context.db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${where}`).get(...values) as { total: number }
-  ).total;
-  const rows = context.db
-    .prepare(`SELECT ${select} FROM ${from} ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
-    .all(...values, perPage, (page - 1) * perPage) as Row[];
-  return { rows, total };
-}
-
-function paged<Key extends string, Row>(key: Key, result: Page<Row>, page: number, perPage: number) {
-  return {
-    [key]: result.rows,
-    page,
-    per_page: perPage,
-    total: result.total,
-    has_more: page * perPage < result.total,
-  } as Record<Key, Row[]> & { page: number; per_page: number; total: number; has_more: boolean };
-}
-
-const listPrograms = defineTool({
+const listPrograms = defineListTool({
   name: "list_programs",
   description:
     "List the graduate degree and certificate programs. Returns `programs` [{program_id, code, name, department, degree, director_id}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ page: pageSchema, per_page: perPageSchema }),
-  handler: ({ page, per_page }, context: ToolContext) =>
-    paged(
-      "programs",
-      pageOf(
-        context,
-        "program_id, code, name, department, degree, director_id",
-        "programs",
-        [],
-        "program_id",
-        page,
-        per_page,
-      ),
-      page,
-      per_page,
-    ),
+  key: "programs",
+  from: "programs",
+  select: "program_id, code, name, department, degree, director_id",
+  orderBy: "program_id",
 });
 
 const STUDENT_SUMMARY = `s.student_id, s.first_name, s.last_name, p.code AS program_code, s.admit_term, s.attendance,
@@ -100,32 +57,26 @@ const listStudents = defineTool({
       .nullable()
       .default(null)
       .describe("Only students admitted in this term code, e.g. '202408'"),
-    page: pageSchema,
-    per_page: perPageSchema,
+    ...pagingFields,
   }),
   handler: (
     { program_code, enrollment_status, academic_standing, admit_term, page, per_page },
     context: ToolContext,
   ) =>
-    paged(
-      "students",
-      pageOf(
-        context,
-        STUDENT_SUMMARY,
-        "students s JOIN programs p ON p.program_id = s.program_id",
-        [
-          ["p.code = ?", program_code],
-          ["s.enrollment_status = ?", enrollment_status],
-          ["s.academic_standing = ?", academic_standing],
-          ["s.admit_term = ?", admit_term],
-        ],
-        "s.student_id",
-        page,
-        per_page,
-      ),
+    listPage(context.db, {
+      key: "students",
+      from: "students s JOIN programs p ON p.program_id = s.program_id",
+      select: STUDENT_SUMMARY,
+      where: [
+        when(program_code, "p.code = ?"),
+        when(enrollment_status, "s.enrollment_status = ?"),
+        when(academic_standing, "s.academic_standing = ?"),
+        when(admit_term, "s.admit_term = ?"),
+      ],
+      orderBy: "s.student_id",
       page,
-      per_page,
-    ),
+      perPage: per_page,
+    }),
 });
 
 const getStudent = defineTool({
@@ -135,81 +86,55 @@ const getStudent = defineTool({
   kind: "read",
   inputSchema: z.object({ student_id: z.string().min(1).describe("Student id, e.g. 'S104233'") }),
   handler: ({ student_id }, context: ToolContext) => {
-    const student = context.db
-      .prepare(
-        `SELECT s.student_id, s.first_name, s.last_name, s.email, s.phone, s.date_of_birth, s.citizenship,
-           p.code AS program_code, p.name AS program_name, s.admit_term, s.attendance, s.enrollment_status,
-           s.academic_standing, s.advisor_id, i.first_name || ' ' || i.last_name AS advisor_name
-         FROM students s JOIN programs p ON p.program_id = s.program_id
-         LEFT JOIN instructors i ON i.instructor_id = s.advisor_id
-         WHERE s.student_id = ?`,
-      )
-      .get(student_id.trim().toUpperCase());
-    if (!student) throw new ToolFailure(`student '${student_id}' not found; use list_students to find ids`);
+    const student = requireRow(
+      context.db,
+      `SELECT s.student_id, s.first_name, s.last_name, s.email, s.phone, s.date_of_birth, s.citizenship,
+         p.code AS program_code, p.name AS program_name, s.admit_term, s.attendance, s.enrollment_status,
+         s.academic_standing, s.advisor_id, i.first_name || ' ' || i.last_name AS advisor_name
+       FROM students s JOIN programs p ON p.program_id = s.program_id
+       LEFT JOIN instructors i ON i.instructor_id = s.advisor_id
+       WHERE s.student_id = ?`,
+      [student_id.trim().toUpperCase()],
+      `student '${student_id}' not found; use list_students to find ids`,
+    );
     return { student };
   },
 });
 
-const listInstructors = defineTool({
+const listInstructors = defineListTool({
   name: "list_instructors",
   description:
     "List instructors, optionally of one department, ordered by instructor_id. Returns `instructors` [{instructor_id, first_name, last_name, email, department, rank, office}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department: z
       .string()
       .nullable()
       .default(null)
       .describe("Department name such as 'Statistics'; null for all"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ department, page, per_page }, context: ToolContext) =>
-    paged(
-      "instructors",
-      pageOf(
-        context,
-        "instructor_id, first_name, last_name, email, department, rank, office",
-        "instructors",
-        [["department = ?", department]],
-        "instructor_id",
-        page,
-        per_page,
-      ),
-      page,
-      per_page,
-    ),
+  },
+  key: "instructors",
+  from: "instructors",
+  select: "instructor_id, first_name, last_name, email, department, rank, office",
+  where: ({ department }) => [when(department, "department = ?")],
+  orderBy: "instructor_id",
 });
 
-const listCourses = defineTool({
+const listCourses = defineListTool({
   name: "list_courses",
   description:
     "List catalog courses, optionally of one department, ordered by code. Returns `courses` [{course_id, code, title, department, level, credits, grading_basis, typically_offered}] with `page`, `per_page`, `total` and `has_more`. Prerequisites are shown by get_course.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     department: z
       .string()
       .nullable()
       .default(null)
       .describe("Department name such as 'Computer Science'; null for all"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ department, page, per_page }, context: ToolContext) =>
-    paged(
-      "courses",
-      pageOf(
-        context,
-        "course_id, code, title, department, level, credits, grading_basis, typically_offered",
-        "courses",
-        [["department = ?", department]],
-        "code",
-        page,
-        per_page,
-      ),
-      page,
-      per_page,
-    ),
+  },
+  key: "courses",
+  from: "courses",
+  select: "course_id, code, title, department, level, credits, grading_basis, typically_offered",
+  where: ({ department }) => [when(department, "department = ?")],
+  orderBy: "code",
 });
 
 const getCourse = defineTool({
@@ -223,29 +148,27 @@ const getCourse = defineTool({
       .trim()
       .toUpperCase()
       .replace(/^([A-Z]+)\s*(\d+)$/, "$1 $2");
-    const course = context.db
-      .prepare(
-        "SELECT course_id, code, title, department, level, credits, grading_basis, typically_offered FROM courses WHERE code = ?",
-      )
-      .get(code) as Record<string, unknown> | undefined;
-    if (!course)
-      throw new ToolFailure(`course '${course_code}' not found; use list_courses to see the catalog`);
-    const prerequisites = context.db
-      .prepare(
-        `SELECT c.code, c.title FROM course_prerequisites cp JOIN courses c ON c.course_id = cp.prerequisite_course_id
-         WHERE cp.course_id = ? ORDER BY c.code`,
-      )
-      .all(course.course_id);
+    const course = requireRow(
+      context.db,
+      "SELECT course_id, code, title, department, level, credits, grading_basis, typically_offered FROM courses WHERE code = ?",
+      [code],
+      `course '${course_code}' not found; use list_courses to see the catalog`,
+    );
+    const prerequisites = allRows(
+      context.db,
+      `SELECT c.code, c.title FROM course_prerequisites cp JOIN courses c ON c.course_id = cp.prerequisite_course_id
+       WHERE cp.course_id = ? ORDER BY c.code`,
+      course.course_id,
+    );
     return { course: { ...course, prerequisites } };
   },
 });
 
-const listSections = defineTool({
+const listSections = defineListTool({
   name: "list_sections",
   description:
     "List course sections, optionally filtered by term code, course code or instructor, ordered by section_id. Returns `sections` [{section_id, course_code, term, section_number, instructor_id, capacity, modality}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     term: z
       .string()
       .nullable()
@@ -258,28 +181,17 @@ const listSections = defineTool({
       .nullable()
       .default(null)
       .describe("Only sections taught by this instructor"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ term, course_code, instructor_id, page, per_page }, context: ToolContext) =>
-    paged(
-      "sections",
-      pageOf(
-        context,
-        "s.section_id, c.code AS course_code, s.term, s.section_number, s.instructor_id, s.capacity, s.modality",
-        "sections s JOIN courses c ON c.course_id = s.course_id",
-        [
-          ["s.term = ?", term],
-          ["c.code = ?", course_code],
-          ["s.instructor_id = ?", instructor_id],
-        ],
-        "s.section_id",
-        page,
-        per_page,
-      ),
-      page,
-      per_page,
-    ),
+  },
+  key: "sections",
+  from: "sections s JOIN courses c ON c.course_id = s.course_id",
+  select:
+    "s.section_id, c.code AS course_code, s.term, s.section_number, s.instructor_id, s.capacity, s.modality",
+  where: ({ term, course_code, instructor_id }) => [
+    when(term, "s.term = ?"),
+    when(course_code, "c.code = ?"),
+    when(instructor_id, "s.instructor_id = ?"),
+  ],
+  orderBy: "s.section_id",
 });
 
 const getSection = defineTool({
@@ -289,20 +201,22 @@ const getSection = defineTool({
   kind: "read",
   inputSchema: z.object({ section_id: z.number().int().describe("Section id") }),
   handler: ({ section_id }, context: ToolContext) => {
-    const section = context.db
-      .prepare(
-        `SELECT s.section_id, c.code AS course_code, c.title AS course_title, c.credits, s.term, s.section_number,
-           s.instructor_id, i.first_name || ' ' || i.last_name AS instructor_name, s.capacity, s.room,
-           s.meeting_pattern, s.modality
-         FROM sections s JOIN courses c ON c.course_id = s.course_id JOIN instructors i ON i.instructor_id = s.instructor_id
-         WHERE s.section_id = ?`,
-      )
-      .get(section_id) as Record<string, unknown> | undefined;
-    if (!section) throw new ToolFailure(`section ${section_id} not found; use list_sections to find ids`);
+    const section = requireRow(
+      context.db,
+      `SELECT s.section_id, c.code AS course_code, c.title AS course_title, c.credits, s.term, s.section_number,
+         s.instructor_id, i.first_name || ' ' || i.last_name AS instructor_name, s.capacity, s.room,
+         s.meeting_pattern, s.modality
+       FROM sections s JOIN courses c ON c.course_id = s.course_id JOIN instructors i ON i.instructor_id = s.instructor_id
+       WHERE s.section_id = ?`,
+      [section_id],
+      `section ${section_id} not found; use list_sections to find ids`,
+    );
     const counts = { enrolled: 0, completed: 0, withdrawn: 0, dropped: 0 };
-    for (const row of context.db
-      .prepare("SELECT status, COUNT(*) AS count FROM enrollments WHERE section_id = ? GROUP BY status")
-      .all(section_id) as Array<{ status: keyof typeof counts; count: number }>)
+    for (const row of allRows<{ status: keyof typeof counts; count: number }>(
+      context.db,
+      "SELECT status, COUNT(*) AS count FROM enrollments WHERE section_id = ? GROUP BY status",
+      section_id,
+    ))
       counts[row.status] = row.count;
     return { section: { ...section, registration_counts: counts } };
   },
@@ -313,12 +227,11 @@ const ENROLLMENT_COLUMNS = `e.enrollment_id, e.student_id, e.section_id, s.term,
 const ENROLLMENT_FROM =
   "enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id";
 
-const listEnrollments = defineTool({
+const listEnrollments = defineListTool({
   name: "list_enrollments",
   description:
     "List registrations (one per student per section) with their status and grade, optionally filtered by student, section, term or status, ordered by enrollment_id. Returns `enrollments` [{enrollment_id, student_id, section_id, term, course_code, credits, status, grade, enrolled_on, grade_posted_on}] with `page`, `per_page`, `total` and `has_more`. Status is enrolled (registered, not graded yet), completed, withdrawn (grade W) or dropped.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     student_id: z.string().nullable().default(null).describe("Only this student's registrations"),
     section_id: z.number().int().nullable().default(null).describe("Only registrations in this section"),
     term: z.string().nullable().default(null).describe("Only registrations in this term code, e.g. '202501'"),
@@ -327,64 +240,39 @@ const listEnrollments = defineTool({
       .nullable()
       .default(null)
       .describe("Only registrations with this status"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ student_id, section_id, term, status, page, per_page }, context: ToolContext) =>
-    paged(
-      "enrollments",
-      pageOf(
-        context,
-        ENROLLMENT_COLUMNS,
-        ENROLLMENT_FROM,
-        [
-          ["e.student_id = ?", student_id === null ? null : student_id.trim().toUpperCase()],
-          ["e.section_id = ?", section_id],
-          ["s.term = ?", term],
-          ["e.status = ?", status],
-        ],
-        "e.enrollment_id",
-        page,
-        per_page,
-      ),
-      page,
-      per_page,
-    ),
+  },
+  key: "enrollments",
+  from: ENROLLMENT_FROM,
+  select: ENROLLMENT_COLUMNS,
+  where: ({ student_id, section_id, term, status }) => [
+    when(student_id === null ? null : student_id.trim().toUpperCase(), "e.student_id = ?"),
+    when(section_id, "e.section_id = ?"),
+    when(term, "s.term = ?"),
+    when(status, "e.status = ?"),
+  ],
+  orderBy: "e.enrollment_id",
 });
 
-const listRegistrarActions = defineTool({
+const listRegistrarActions = defineListTool({
   name: "list_registrar_actions",
   description:
     "List the registrar's audit log (grade changes, standing changes, drops, status changes), optionally for one student or one action type, ordered by action_id. Returns `actions` [{action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by}] with `page`, `per_page`, `total` and `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     student_id: z.string().nullable().default(null).describe("Only actions about this student"),
     action_type: z
       .enum(["grade_change", "standing_change", "enrollment_drop", "status_change"])
       .nullable()
       .default(null)
       .describe("Only actions of this type"),
-    page: pageSchema,
-    per_page: perPageSchema,
-  }),
-  handler: ({ student_id, action_type, page, per_page }, context: ToolContext) =>
-    paged(
-      "actions",
-      pageOf(
-        context,
-        "action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by",
-        "registrar_actions",
-        [
-          ["student_id = ?", student_id === null ? null : student_id.trim().toUpperCase()],
-          ["action_type = ?", action_type],
-        ],
-        "action_id",
-        page,
-        per_page,
-      ),
-      page,
-      per_page,
-    ),
+  },
+  key: "actions",
+  from: "registrar_actions",
+  select: "action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by",
+  where: ({ student_id, action_type }) => [
+    when(student_id === null ? null : student_id.trim().toUpperCase(), "student_id = ?"),
+    when(action_type, "action_type = ?"),
+  ],
+  orderBy: "action_id",
 });
 
 function recordAction(
@@ -398,19 +286,18 @@ function recordAction(
     reason: string;
   },
 ): number {
-  const result = context.db
-    .prepare(
-      "INSERT INTO registrar_actions (action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .run(
-      action.type,
-      action.studentId,
-      action.enrollmentId,
-      action.oldValue,
-      action.newValue,
-      action.reason,
-      RECORDED_BY,
-    );
+  const result = cachedStatement(
+    context.db,
+    "INSERT INTO registrar_actions (action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  ).run(
+    action.type,
+    action.studentId,
+    action.enrollmentId,
+    action.oldValue,
+    action.newValue,
+    action.reason,
+    RECORDED_BY,
+  );
   return Number(result.lastInsertRowid);
 }
 
@@ -425,14 +312,13 @@ interface EnrollmentRow {
 }
 
 function findEnrollment(context: ToolContext, enrollmentId: number): EnrollmentRow {
-  const row = context.db
-    .prepare(
-      `SELECT e.enrollment_id, e.student_id, s.term, c.code AS course_code, c.grading_basis, e.status, e.grade
-       FROM ${ENROLLMENT_FROM} WHERE e.enrollment_id = ?`,
-    )
-    .get(enrollmentId) as EnrollmentRow | undefined;
-  if (!row) throw new ToolFailure(`enrollment ${enrollmentId} not found; use list_enrollments to find ids`);
-  return row;
+  return requireRow<EnrollmentRow>(
+    context.db,
+    `SELECT e.enrollment_id, e.student_id, s.term, c.code AS course_code, c.grading_basis, e.status, e.grade
+     FROM ${ENROLLMENT_FROM} WHERE e.enrollment_id = ?`,
+    [enrollmentId],
+    `enrollment ${enrollmentId} not found; use list_enrollments to find ids`,
+  );
 }
 
 const changeGrade = defineTool({
@@ -460,9 +346,10 @@ const changeGrade = defineTool({
       throw new ToolFailure(
         `enrollment ${enrollment_id} already has grade '${new_grade}'; nothing to change`,
       );
-    context.db
-      .prepare("UPDATE enrollments SET grade = ? WHERE enrollment_id = ?")
-      .run(new_grade, enrollment_id);
+    cachedStatement(context.db, "UPDATE enrollments SET grade = ? WHERE enrollment_id = ?").run(
+      new_grade,
+      enrollment_id,
+    );
     const actionId = recordAction(context, {
       type: "grade_change",
       studentId: enrollment.student_id,
@@ -498,17 +385,22 @@ const setAcademicStanding = defineTool({
   }),
   handler: ({ student_id, standing, reason }, context: ToolContext) => {
     const id = student_id.trim().toUpperCase();
-    const student = context.db
-      .prepare("SELECT student_id, enrollment_status, academic_standing FROM students WHERE student_id = ?")
-      .get(id) as { student_id: string; enrollment_status: string; academic_standing: string } | undefined;
-    if (!student) throw new ToolFailure(`student '${student_id}' not found; use list_students to find ids`);
+    const student = requireRow<{ student_id: string; enrollment_status: string; academic_standing: string }>(
+      context.db,
+      "SELECT student_id, enrollment_status, academic_standing FROM students WHERE student_id = ?",
+      [id],
+      `student '${student_id}' not found; use list_students to find ids`,
+    );
     if (student.enrollment_status !== "active")
       throw new ToolFailure(
         `student ${id} has enrollment status '${student.enrollment_status}'; only active students' standing can be changed`,
       );
     if (student.academic_standing === standing)
       throw new ToolFailure(`student ${id} is already in ${standing} standing; nothing to change`);
-    context.db.prepare("UPDATE students SET academic_standing = ? WHERE student_id = ?").run(standing, id);
+    cachedStatement(context.db, "UPDATE students SET academic_standing = ? WHERE student_id = ?").run(
+      standing,
+      id,
+    );
     const actionId = recordAction(context, {
       type: "standing_change",
       studentId: id,
@@ -541,9 +433,9 @@ const dropEnrollment = defineTool({
       throw new ToolFailure(
         `enrollment ${enrollment_id} has status '${enrollment.status}'; only registrations with status 'enrolled' can be dropped`,
       );
-    context.db
-      .prepare("UPDATE enrollments SET status = 'dropped' WHERE enrollment_id = ?")
-      .run(enrollment_id);
+    cachedStatement(context.db, "UPDATE enrollments SET status = 'dropped' WHERE enrollment_id = ?").run(
+      enrollment_id,
+    );
     const actionId = recordAction(context, {
       type: "enrollment_drop",
       studentId: enrollment.student_id,

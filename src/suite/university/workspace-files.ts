@@ -1,4 +1,5 @@
 /** Writes the workspace: the fixed rule documents and the files whose number grows with the scale. */
+import { addDays } from "../../envs/index.js";
 import { catalogCourse, departmentOfCourse } from "./catalog.js";
 import {
   CALENDAR_PATH,
@@ -20,7 +21,7 @@ import {
 } from "./documents.js";
 import { chairOf } from "./memos.js";
 import { fullName, type StudentRecord, type WaiverRecord, type World } from "./model.js";
-import { addDays, type Term } from "./terms.js";
+import { type Term } from "./terms.js";
 
 function nextTerm(term: Term): Term {
   const year = term.season === "fall" ? term.year + 1 : term.year;

@@ -1,5 +1,12 @@
-import { check, checkOtherTablesUnchanged, defineTask, diffTable, nearlyEqual } from "../../../envs/index.js";
-import type { Check, VerifyContext } from "../../../envs/index.js";
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  diffTable,
+  nearlyEqual,
+  type Check,
+  type VerifyContext,
+} from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { NO_SHOW_CHARGE_CODE, NO_SHOW_FLAG_THRESHOLD, VISIT_RULES, splitStartTime } from "../rules.js";
 import type { VisitType } from "../rules.js";

@@ -1,9 +1,17 @@
-import { check, defineTask, nearlyEqual, parseAnswerJson } from "../../../envs/index.js";
-import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
+import {
+  addDays,
+  check,
+  defineTask,
+  nearlyEqual,
+  parseAnswerJson,
+  type Check,
+  type GenerateContext,
+  type VerifyContext,
+} from "../../../envs/index.js";
 import { computeBalances } from "../billing.js";
 import type { PatientBalance } from "../billing.js";
 import { clinicDomain } from "../domain.js";
-import { COLLECTIONS_THRESHOLD, PLANS, addDays, roundCents } from "../rules.js";
+import { COLLECTIONS_THRESHOLD, PLANS, roundCents } from "../rules.js";
 import type { PlanCoverage } from "../rules.js";
 import { readCoverage } from "../workspace-facts.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";

@@ -1,5 +1,11 @@
-import { check, checkOtherTablesUnchanged, defineTask, diffTable } from "../../../envs/index.js";
-import type { Check, VerifyContext } from "../../../envs/index.js";
+import {
+  check,
+  checkOtherTablesUnchanged,
+  defineTask,
+  diffTable,
+  type Check,
+  type VerifyContext,
+} from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { VISIT_RULES, intervalsOverlap, providerInterval, weekdayOf } from "../rules.js";
 import type { VisitType } from "../rules.js";

@@ -1,5 +1,12 @@
-import { REFERENCE_DATE, check, defineTask, parseAnswerJson } from "../../../envs/index.js";
-import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
+import {
+  check,
+  defineTask,
+  parseAnswerJson,
+  REFERENCE_DATE,
+  type Check,
+  type GenerateContext,
+  type VerifyContext,
+} from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import {
   CLINIC_CLOSE_MINUTES,

@@ -1,6 +1,6 @@
 /** Who would forfeit annual leave at year end under the carry-over cap, and how many days. */
-import { check, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
-import { completedYears, makeDate } from "../dates.js";
+import { check, type Check, defineTask, makeDate, parseAnswerJson } from "../../../envs/index.js";
+import { completedYears } from "../dates.js";
 import { hrDomainDefinition } from "../domain.js";
 import { LEAVE_POLICY_PATH, parseLeavePolicy } from "../policies.js";
 import { FETCH_ALL_PYTHON, loadEmployees, numericRecord, preview } from "../task-support.js";

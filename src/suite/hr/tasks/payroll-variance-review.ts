@@ -1,6 +1,5 @@
 /** The payroll variance control on the latest paid run: hourly pay that moved beyond both thresholds, unexplained by leave. */
-import { check, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
-import { rangesOverlap } from "../dates.js";
+import { check, type Check, defineTask, parseAnswerJson, rangesOverlap } from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { roundCents } from "../payroll-math.js";
 import { VARIANCE_CONTROL_PATH, parseVarianceControl } from "../policies.js";

@@ -1,6 +1,13 @@
 /** Approve or deny every pending leave request by the leave policy, in submission order. */
-import { check, checkOtherTablesUnchanged, defineTask, diffTable, type Check } from "../../../envs/index.js";
-import { daysBetween, rangesOverlap } from "../dates.js";
+import {
+  check,
+  type Check,
+  checkOtherTablesUnchanged,
+  daysBetween,
+  defineTask,
+  diffTable,
+  rangesOverlap,
+} from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { LEAVE_POLICY_PATH, parseLeavePolicy } from "../policies.js";
 import { FETCH_ALL_PYTHON, loadEmployees, preview } from "../task-support.js";

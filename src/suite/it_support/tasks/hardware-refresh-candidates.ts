@@ -1,6 +1,13 @@
 import type Database from "better-sqlite3";
-import { check, defineTask, parseAnswerJson, type Check, type GenerateContext } from "../../../envs/index.js";
-import { addBusinessMinutes, addDays, minutesToIso } from "../business-time.js";
+import {
+  addDays,
+  type Check,
+  check,
+  defineTask,
+  type GenerateContext,
+  parseAnswerJson,
+} from "../../../envs/index.js";
+import { addBusinessMinutes, minutesToIso } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
 import { holidayCalendar } from "../generate.js";
 import {

@@ -1,14 +1,15 @@
 import type Database from "better-sqlite3";
 import {
+  type Check,
   check,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
-  type Check,
   type GenerateContext,
+  mondayOf,
   type StateView,
 } from "../../../envs/index.js";
-import { addBusinessMinutes, minutesToIso, mondayOf } from "../business-time.js";
+import { addBusinessMinutes, minutesToIso } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
 import { holidayCalendar } from "../generate.js";
 import { planLeave } from "../leave-plan.js";

@@ -1,8 +1,14 @@
 import type Database from "better-sqlite3";
-import { check, defineTask, parseAnswerJson, type Check, type GenerateContext } from "../../../envs/index.js";
+import {
+  addDays,
+  type Check,
+  check,
+  defineTask,
+  type GenerateContext,
+  parseAnswerJson,
+} from "../../../envs/index.js";
 import {
   addBusinessMinutes,
-  addDays,
   businessMinutesBetween,
   isoToMinutes,
   previousMonthRange,

@@ -1,11 +1,12 @@
 import type Database from "better-sqlite3";
 import {
+  addDays,
+  type Check,
   check,
   checkOtherTablesUnchanged,
   defineTask,
   nearlyEqual,
   parseAnswerJson,
-  type Check,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -13,7 +14,6 @@ import {
   DAMAGE_REPORT_DIRECTORY,
   INVENTORY_SOP_PATH,
   OPERATIONS_BULLETIN_PATH,
-  addDays,
   parseDamageReport,
   parseInventorySop,
   parseOperationsBulletin,

@@ -4,8 +4,8 @@ import {
   defineTask,
   diffTable,
   parseAnswerList,
+  type Check,
 } from "../../../envs/index.js";
-import type { Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "../expectations.js";
 import { FETCH_ALL_PY } from "./python-snippets.js";

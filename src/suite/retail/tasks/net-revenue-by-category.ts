@@ -4,8 +4,8 @@ import {
   defineTask,
   nearlyEqual,
   parseAnswerJson,
+  type Check,
 } from "../../../envs/index.js";
-import type { Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeNetRevenue, parseCloseMemo } from "../expectations.js";
 import { FETCH_ALL_PY } from "./python-snippets.js";

@@ -5,8 +5,8 @@ import {
   diffTable,
   nearlyEqual,
   parseAnswerJson,
+  type Check,
 } from "../../../envs/index.js";
-import type { Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeReturnDecisions } from "../expectations.js";
 import { FETCH_ALL_PY, pythonDict } from "./python-snippets.js";

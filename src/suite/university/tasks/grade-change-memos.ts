@@ -1,15 +1,15 @@
 import {
   check,
+  type Check,
   checkOtherTablesUnchanged,
+  daysBetween,
   defineTask,
   diffTable,
   parseAnswerJson,
-  type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { MEMO_FOLDER, parseGradeChangeMemo } from "../documents.js";
 import { universityDomain } from "../domain.js";
-import { daysBetween } from "../terms.js";
 import { PYTHON_PRELUDE, calendarOf, compareIds, folderFiles, regulationsOf } from "./shared.js";
 
 /** The final grade of every registration that approved, timely memos change (latest submission wins). */

@@ -1,7 +1,6 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { check, PYTHON_WORKSPACE_HELPERS, type Check, type StateView } from "../../../envs/index.js";
 /** What every university verifier and oracle shares: reading the state back and comparing id sets. */
 import type Database from "better-sqlite3";
-import { check, type Check, type StateView } from "../../../envs/index.js";
 import {
   CALENDAR_PATH,
   HANDBOOK_PATH,
