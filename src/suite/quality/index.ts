@@ -1,0 +1,6 @@
+import type { TaskDefinition } from "../../envs/index.js";
+import { holdOutOfToleranceTask } from "./tasks/hold-out-of-tolerance.js";
+
+export { qualityDomain } from "./domain.js";
+
+export const qualityTasks: TaskDefinition[] = [holdOutOfToleranceTask];
