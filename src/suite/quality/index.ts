@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { dispositionNcrsTask } from "./tasks/disposition-ncrs.js";
 import { holdOutOfToleranceTask } from "./tasks/hold-out-of-tolerance.js";
 
 export { qualityDomain } from "./domain.js";
 
-export const qualityTasks: TaskDefinition[] = [holdOutOfToleranceTask];
+export const qualityTasks: TaskDefinition[] = [holdOutOfToleranceTask, dispositionNcrsTask];
