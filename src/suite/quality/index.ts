@@ -1,7 +1,8 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { capaOverdueTask } from "./tasks/capa-overdue.js";
 import { dispositionNcrsTask } from "./tasks/disposition-ncrs.js";
 import { holdOutOfToleranceTask } from "./tasks/hold-out-of-tolerance.js";
 
 export { qualityDomain } from "./domain.js";
 
-export const qualityTasks: TaskDefinition[] = [holdOutOfToleranceTask, dispositionNcrsTask];
+export const qualityTasks: TaskDefinition[] = [holdOutOfToleranceTask, dispositionNcrsTask, capaOverdueTask];
