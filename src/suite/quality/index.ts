@@ -1,8 +1,14 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { capaOverdueTask } from "./tasks/capa-overdue.js";
 import { dispositionNcrsTask } from "./tasks/disposition-ncrs.js";
+import { invalidateUncalibratedTask } from "./tasks/invalidate-uncalibrated.js";
 import { holdOutOfToleranceTask } from "./tasks/hold-out-of-tolerance.js";
 
 export { qualityDomain } from "./domain.js";
 
-export const qualityTasks: TaskDefinition[] = [holdOutOfToleranceTask, dispositionNcrsTask, capaOverdueTask];
+export const qualityTasks: TaskDefinition[] = [
+  holdOutOfToleranceTask,
+  dispositionNcrsTask,
+  capaOverdueTask,
+  invalidateUncalibratedTask,
+];
