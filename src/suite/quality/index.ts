@@ -2,6 +2,7 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { capaOverdueTask } from "./tasks/capa-overdue.js";
 import { dispositionNcrsTask } from "./tasks/disposition-ncrs.js";
 import { invalidateUncalibratedTask } from "./tasks/invalidate-uncalibrated.js";
+import { firstPassYieldTask } from "./tasks/first-pass-yield.js";
 import { holdOutOfToleranceTask } from "./tasks/hold-out-of-tolerance.js";
 
 export { qualityDomain } from "./domain.js";
@@ -11,4 +12,5 @@ export const qualityTasks: TaskDefinition[] = [
   dispositionNcrsTask,
   capaOverdueTask,
   invalidateUncalibratedTask,
+  firstPassYieldTask,
 ];
