@@ -3,6 +3,7 @@ import { capaOverdueTask } from "./tasks/capa-overdue.js";
 import { dispositionNcrsTask } from "./tasks/disposition-ncrs.js";
 import { invalidateUncalibratedTask } from "./tasks/invalidate-uncalibrated.js";
 import { firstPassYieldTask } from "./tasks/first-pass-yield.js";
+import { sampleSizeComplianceTask } from "./tasks/sample-size-compliance.js";
 import { holdOutOfToleranceTask } from "./tasks/hold-out-of-tolerance.js";
 
 export { qualityDomain } from "./domain.js";
@@ -13,4 +14,5 @@ export const qualityTasks: TaskDefinition[] = [
   capaOverdueTask,
   invalidateUncalibratedTask,
   firstPassYieldTask,
+  sampleSizeComplianceTask,
 ];

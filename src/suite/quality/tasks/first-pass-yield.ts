@@ -58,7 +58,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   const given = parsed as Record<string, unknown>;
   const problems: string[] = [];
   for (const [group, value] of Object.entries(expected))
-    if (typeof given[group] !== "number" || Math.abs((given[group]) - value) > 0.051)
+    if (typeof given[group] !== "number" || Math.abs(given[group] - value) > 0.051)
       problems.push(`${group}: expected ${value}, got ${JSON.stringify(given[group])}`);
   for (const group of Object.keys(given))
     if (!(group in expected)) problems.push(`${group} had no production lot ending in ${PERIOD.label}`);
