@@ -5,6 +5,13 @@ import { CALIBRATION_DAYS, CAPA_DAYS, DEFECT_CODES, SAMPLE_PLAN, USE_AS_IS_BAND_
 export const SAMPLING_PLAN_PATH = "quality/sampling-plan.md";
 export const QUALITY_MANUAL_PATH = "quality/quality-manual.md";
 export const CALIBRATION_SOP_PATH = "quality/calibration-sop.md";
+export const CORRESPONDENCE_DIR = "correspondence";
+/** Subjects of customer emails that report a quality problem (the other emails are routine). */
+export const COMPLAINT_SUBJECTS = [
+  "Rejected parts at incoming inspection",
+  "Nonconforming shipment",
+  "Field failure - request for 8D",
+] as const;
 
 interface DocumentInputs {
   products: Array<{ part: string; customer: string; name: string }>;
@@ -120,14 +127,11 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
   for (let n = 1; n <= 3 * factors.files; n += 1) {
     const lot = random.pick(finished);
     const product = inputs.products.find((item) => item.part === lot.part)!;
-    const received = addDays(lot.end!, random.int(3, 20));
+    const sent = addDays(lot.end!, random.int(3, 20));
+    const received = sent > referenceDate ? referenceDate : sent;
     const complaint = n % 3 !== 0;
     const subject = complaint
-      ? random.pick([
-          "Rejected parts at incoming inspection",
-          "Nonconforming shipment",
-          "Field failure - request for 8D",
-        ])
+      ? random.pick(COMPLAINT_SUBJECTS)
       : random.pick([
           "Delivery schedule for next release",
           "Copy of certificate of conformance",

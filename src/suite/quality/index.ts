@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { complaintTraceTask } from "./tasks/complaint-trace.js";
 import { capaOverdueTask } from "./tasks/capa-overdue.js";
 import { dispositionNcrsTask } from "./tasks/disposition-ncrs.js";
 import { invalidateUncalibratedTask } from "./tasks/invalidate-uncalibrated.js";
@@ -15,4 +16,5 @@ export const qualityTasks: TaskDefinition[] = [
   invalidateUncalibratedTask,
   firstPassYieldTask,
   sampleSizeComplianceTask,
+  complaintTraceTask,
 ];

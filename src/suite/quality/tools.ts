@@ -137,9 +137,8 @@ const getMaterialLotBase = defineTool({
   },
 });
 
-/** The ERP bridge behind material lots times out on some records and returns the error as data. */
+/** The ERP bridge behind material lots times out on the first read of a record and returns the error as data. */
 const getMaterialLot = withSilentFailures(getMaterialLotBase, {
-  when: (input) => idNumber(input.material_lot_id) % 3 === 1,
   body: (input) => ({
     status: "error",
     error: `ERP gateway timeout while reading ${input.material_lot_id}; retry the request`,
