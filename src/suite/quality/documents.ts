@@ -176,7 +176,15 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
   }
 
   // Supplier deviation memos on material lots.
-  const materialLots = random.shuffle(inputs.materialLots);
+  // Deviations concern material that went into production.
+  const used = new Set(
+    (
+      db
+        .prepare("SELECT DISTINCT material_lot_id FROM production_lots WHERE end_date IS NOT NULL")
+        .all() as Array<{ material_lot_id: string }>
+    ).map((row) => row.material_lot_id),
+  );
+  const materialLots = random.shuffle(inputs.materialLots.filter((lot) => used.has(lot.id)));
   for (let n = 1; n <= 2 * factors.files; n += 1) {
     const materialLot = materialLots[(n - 1) % materialLots.length]!;
     const supplier = db

@@ -6,6 +6,7 @@ import { invalidateUncalibratedTask } from "./tasks/invalidate-uncalibrated.js";
 import { firstPassYieldTask } from "./tasks/first-pass-yield.js";
 import { sampleSizeComplianceTask } from "./tasks/sample-size-compliance.js";
 import { holdOutOfToleranceTask } from "./tasks/hold-out-of-tolerance.js";
+import { supplierScorecardTask } from "./tasks/supplier-scorecard.js";
 
 export { qualityDomain } from "./domain.js";
 
@@ -17,4 +18,5 @@ export const qualityTasks: TaskDefinition[] = [
   firstPassYieldTask,
   sampleSizeComplianceTask,
   complaintTraceTask,
+  supplierScorecardTask,
 ];
