@@ -1,4 +1,5 @@
 import {
+  REFERENCE_DATE,
   addDays,
   checkStateDiff,
   check,
@@ -76,7 +77,11 @@ function prepare(context: GenerateContext): void {
     const failed = planted % 2 === 1;
     const start = failed ? addDays(events[index]!.calibrated_on!, -random.int(3, 10)) : addDays(due, 1);
     const end = addDays(failed ? start : due, random.int(5, 12));
-    if ((next && end >= next.calibrated_on!) || end > "2025-06-28" || start <= previous.calibrated_on!)
+    if (
+      (next && end >= next.calibrated_on!) ||
+      end > addDays(REFERENCE_DATE, -2) ||
+      start <= previous.calibrated_on!
+    )
       continue;
     if (failed)
       history.push({
@@ -173,7 +178,7 @@ def in_cal(gauge, on):
     due = day(events[-1]["calibrated_on"]) + timedelta(days=intervals[gauge["gauge_type"]])
     return on ${variant.dueDayLate ? "<" : "<="} due
 
-first, today = date(2025, 3, 1), date(2025, 6, 30)
+first, today = date(2025, 3, 1), date.fromisoformat("${REFERENCE_DATE}")
 windows = []
 for gauge in gauges:
     start = None
