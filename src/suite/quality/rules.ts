@@ -1,0 +1,142 @@
+import { addDays, defineIdFormat } from "../../envs/index.js";
+
+/** Identifier shapes of the quality domain (generators format with them, tools validate with them). */
+export const supplierId = defineIdFormat({
+  field: "supplier_id",
+  entity: "supplier",
+  prefix: "SUP-",
+  digits: 3,
+  listTool: "list_suppliers",
+});
+export const materialLotId = defineIdFormat({
+  field: "material_lot_id",
+  entity: "material lot",
+  prefix: "ML-",
+  digits: 4,
+  listTool: "list_material_lots",
+});
+export const partNumber = defineIdFormat({
+  field: "part_number",
+  entity: "product",
+  prefix: "PN-",
+  digits: 4,
+  listTool: "list_products",
+});
+export const charId = defineIdFormat({
+  field: "char_id",
+  entity: "characteristic",
+  prefix: "CH-",
+  digits: 3,
+  listTool: "list_characteristics",
+});
+export const lotId = defineIdFormat({
+  field: "lot_id",
+  entity: "production lot",
+  prefix: "LOT-",
+  digits: 5,
+  listTool: "list_lots",
+});
+export const gaugeId = defineIdFormat({
+  field: "gauge_id",
+  entity: "gauge",
+  prefix: "GA-",
+  digits: 3,
+  listTool: "list_gauges",
+});
+export const ncrId = defineIdFormat({
+  field: "ncr_id",
+  entity: "NCR",
+  prefix: "NCR-",
+  digits: 4,
+  listTool: "list_ncrs",
+});
+export const capaId = defineIdFormat({
+  field: "capa_id",
+  entity: "CAPA",
+  prefix: "CAPA-",
+  digits: 4,
+  listTool: "list_capas",
+});
+
+/** The sampling plan's table: lot size range (both ends included) to the samples measured per characteristic. */
+export const SAMPLE_PLAN: ReadonlyArray<{ min: number; max: number; samples: number }> = [
+  { min: 2, max: 50, samples: 3 },
+  { min: 51, max: 150, samples: 5 },
+  { min: 151, max: 500, samples: 8 },
+  { min: 501, max: 1200, samples: 13 },
+  { min: 1201, max: 3200, samples: 20 },
+];
+
+export function requiredSamples(quantity: number): number {
+  const row = SAMPLE_PLAN.find((entry) => quantity >= entry.min && quantity <= entry.max);
+  if (!row) throw new Error(`lot size ${quantity} is outside the sampling plan`);
+  return row.samples;
+}
+
+/** Calibration intervals in days by gauge type (calibration SOP). */
+export const CALIBRATION_DAYS: Record<string, number> = {
+  micrometer: 90,
+  bore_gauge: 60,
+  caliper: 180,
+  height_gauge: 365,
+};
+
+/** Days from the NCR's opening by which its CAPA must be closed (quality manual). */
+export const CAPA_DAYS: Record<string, number> = { critical: 20, major: 45, minor: 90 };
+
+/** Defect codes and whether they are charged to the raw-material supplier (quality manual). */
+export const DEFECT_CODES: ReadonlyArray<{ code: string; meaning: string; supplier: boolean }> = [
+  { code: "DIM", meaning: "Dimension outside the drawing tolerance", supplier: false },
+  { code: "COS", meaning: "Cosmetic: burrs, tool marks, scratches", supplier: false },
+  {
+    code: "MAT",
+    meaning: "Material non-conformance: inclusions, wrong alloy, certificate mismatch",
+    supplier: true,
+  },
+  { code: "HRD", meaning: "Hardness outside the material specification", supplier: true },
+];
+
+/** Use-as-is is allowed when a non-critical dimension is outside its limit by at most this share of the band. */
+export const USE_AS_IS_BAND_SHARE = 0.1;
+
+export type Disposition = "rework" | "scrap" | "use_as_is" | "return_to_supplier";
+
+export interface CharacteristicLimits {
+  feature: string;
+  lower_limit: number;
+  upper_limit: number;
+  critical: number;
+}
+
+/** The disposition the quality manual prescribes for an NCR. */
+export function prescribedDisposition(
+  defectCode: string,
+  characteristic: CharacteristicLimits | undefined,
+  measuredValue: number | null,
+): Disposition {
+  if (defectCode === "MAT" || defectCode === "HRD") return "return_to_supplier";
+  if (defectCode === "COS") return "rework";
+  if (!characteristic || measuredValue === null)
+    throw new Error("a DIM NCR needs a characteristic and a value");
+  if (characteristic.critical === 1) return "scrap";
+  const band = characteristic.upper_limit - characteristic.lower_limit;
+  const above = measuredValue > characteristic.upper_limit;
+  const excess = above
+    ? measuredValue - characteristic.upper_limit
+    : characteristic.lower_limit - measuredValue;
+  if (excess <= USE_AS_IS_BAND_SHARE * band) return "use_as_is";
+  const materialLeft = characteristic.feature === "external" ? above : !above;
+  return materialLeft ? "rework" : "scrap";
+}
+
+/** Scorecard rating by supplier-charged NCR count (quality manual). */
+export function supplierRating(count: number): string {
+  return count === 0 ? "A" : count <= 2 ? "B" : "C";
+}
+
+/** The last day a CAPA may still be closed for an NCR opened on `openedOn`. */
+export function capaDeadline(openedOn: string, severity: string): string {
+  const days = CAPA_DAYS[severity];
+  if (days === undefined) throw new Error(`unknown severity ${severity}`);
+  return addDays(openedOn, days);
+}

@@ -1,0 +1,196 @@
+import { check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
+import { qualityDomain } from "../domain.js";
+import { COMPLAINT_SUBJECTS, CORRESPONDENCE_DIR } from "../documents.js";
+import { PY_PRELUDE } from "./python.js";
+
+interface Trace {
+  suppliers: string[];
+  material_lots: string[];
+  suspect_lots: string[];
+}
+
+/** From the complaint emails (by subject) to the material lots, their suppliers and every lot made from them. */
+export function expectedTrace(state: VerifyContext["initial"]): Trace {
+  const complained = new Set<string>();
+  for (const path of state.listFiles().filter((file) => file.startsWith(`${CORRESPONDENCE_DIR}/`))) {
+    const text = state.readFile(path) ?? "";
+    const subject = /^Subject: (.*)$/m.exec(text)?.[1] ?? "";
+    const lot = /\b(LOT-\d{5})\b/.exec(text)?.[1];
+    if (lot && (COMPLAINT_SUBJECTS as readonly string[]).includes(subject)) complained.add(lot);
+  }
+  const materialOf = state.db.prepare(
+    "SELECT material_lot_id, supplier_id FROM production_lots JOIN material_lots USING (material_lot_id) WHERE lot_id = ?",
+  );
+  const materials = new Map<string, string>();
+  for (const lot of complained) {
+    const row = materialOf.get(lot) as { material_lot_id: string; supplier_id: string };
+    materials.set(row.material_lot_id, row.supplier_id);
+  }
+  const madeFrom = state.db.prepare(
+    "SELECT lot_id FROM production_lots WHERE material_lot_id = ? ORDER BY lot_id",
+  );
+  const suspects = new Set<string>();
+  for (const material of materials.keys())
+    for (const row of madeFrom.all(material) as Array<{ lot_id: string }>) suspects.add(row.lot_id);
+  return {
+    suppliers: [...new Set(materials.values())].sort(),
+    material_lots: [...materials.keys()].sort(),
+    suspect_lots: [...suspects].sort(),
+  };
+}
+
+/** Routine emails name lots whose material is not under complaint, so reading them as complaints shows. */
+function prepare(context: GenerateContext): void {
+  const { db } = context;
+  const emails = listEmails(context);
+  const materialOf = db.prepare("SELECT material_lot_id, part_number FROM production_lots WHERE lot_id = ?");
+  const suspect = new Set(
+    emails
+      .filter((email) => email.complaint)
+      .map((email) => (materialOf.get(email.lot) as { material_lot_id: string }).material_lot_id),
+  );
+  const replacements = db
+    .prepare(
+      "SELECT lot_id, part_number, material_lot_id FROM production_lots WHERE end_date IS NOT NULL ORDER BY lot_id",
+    )
+    .all() as Array<{
+    lot_id: string;
+    part_number: string;
+    material_lot_id: string;
+  }>;
+  for (const email of emails.filter((item) => !item.complaint)) {
+    const own = materialOf.get(email.lot) as { material_lot_id: string; part_number: string };
+    if (!suspect.has(own.material_lot_id)) continue;
+    const clean = replacements.filter((lot) => !suspect.has(lot.material_lot_id));
+    const replacement = clean.find((lot) => lot.part_number === own.part_number) ?? clean[0];
+    if (!replacement) throw new Error("no lot outside the complained material lots");
+    let text = email.text.replaceAll(email.lot, replacement.lot_id);
+    if (replacement.part_number !== own.part_number)
+      text = text.replaceAll(own.part_number, replacement.part_number);
+    context.writeFile(email.path, text);
+  }
+}
+
+function listEmails(
+  context: Pick<GenerateContext, "readFile">,
+): Array<{ path: string; text: string; lot: string; complaint: boolean }> {
+  const emails = [];
+  for (let n = 1; ; n += 1) {
+    const path = `${CORRESPONDENCE_DIR}/customer-${String(n).padStart(2, "0")}.md`;
+    const text = context.readFile(path);
+    if (text === null) return emails;
+    const subject = /^Subject: (.*)$/m.exec(text)?.[1] ?? "";
+    emails.push({
+      path,
+      text,
+      lot: /\b(LOT-\d{5})\b/.exec(text)![1]!,
+      complaint: (COMPLAINT_SUBJECTS as readonly string[]).includes(subject),
+    });
+  }
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const expected = expectedTrace(initial);
+  if (expected.suspect_lots.length === 0) throw new Error("generation wrote no complaint");
+  const parsed = parseAnswerJson(answer) as Partial<Record<keyof Trace, unknown>> | null;
+  const checks: Check[] = [];
+  for (const key of ["suppliers", "material_lots", "suspect_lots"] as const) {
+    const given = Array.isArray(parsed?.[key]) ? (parsed[key] as unknown[]).map(String).sort() : null;
+    checks.push(
+      check(
+        key,
+        given !== null && JSON.stringify(given) === JSON.stringify(expected[key]),
+        given === null
+          ? `expected a list under "${key}"`
+          : `expected ${expected[key].join(", ")}; got ${given.join(", ")}`,
+      ),
+    );
+  }
+  return checks;
+}
+
+interface Variant {
+  everyEmail?: boolean;
+  noContainment?: boolean;
+  trustsFirstAnswer?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PY_PRELUDE,
+    String.raw`
+paths, page = [], 1
+while True:
+    listing = tools.list_files(path="correspondence", page=page)
+    paths += [f["path"] for f in listing["files"]]
+    if not listing["has_more"]:
+        break
+    page += 1
+complaint_words = ("rejected", "nonconforming", "failure", "out of specification", "cracks", "failed")
+complained = []
+for path in sorted(paths):
+    text = read_text(path)
+    subject = re.search(r"^Subject: (.*)$", text, re.M).group(1).lower()
+    lot = re.search(r"\b(LOT-\d{5})\b", text)
+    if lot and (${variant.everyEmail ? "True" : "any(word in subject for word in complaint_words)"}):
+        complained.append(lot.group(1))
+print(complained)
+`,
+    String.raw`
+materials = {}
+for lot_id in complained:
+    lot = call("get_lot", lot_id=lot_id)["lot"]
+    ${
+      variant.trustsFirstAnswer
+        ? 'record = tools.get_material_lot(material_lot_id=lot["material_lot_id"])\n    materials[lot["material_lot_id"]] = record.get("supplier", {}).get("supplier_id")'
+        : 'record = call("get_material_lot", material_lot_id=lot["material_lot_id"])\n    materials[lot["material_lot_id"]] = record["supplier"]["supplier_id"]'
+    }
+suspects = set(complained)
+for material_lot_id in ${variant.noContainment ? "[]" : "materials"}:
+    suspects |= {l["lot_id"] for l in all_pages("list_lots", "lots", material_lot_id=material_lot_id)}
+print(json.dumps({
+    "suppliers": sorted({s for s in materials.values() if s}),
+    "material_lots": sorted(materials),
+    "suspect_lots": sorted(suspects),
+}))
+`,
+  ];
+}
+
+export const complaintTraceTask = defineTask({
+  id: "quality.complaint-trace",
+  domain: qualityDomain,
+  summary:
+    "Read the customer emails, trace every quality complaint to its raw-material lot and supplier, and list every lot made from those material lots.",
+  instruction:
+    'Go through the customer emails in correspondence/. For every email that reports a quality problem with one of our lots (ignore routine admin mail), trace the lot back to the raw-material lot it was made from and that material\'s supplier. For containment, list every production lot made from any of those material lots, including the complained lots. Reply with only a JSON object {"suppliers": [...], "material_lots": [...], "suspect_lots": [...]}, each a list of ids.',
+  tools: [
+    "list_lots",
+    "get_lot",
+    "get_material_lot",
+    "list_material_lots",
+    "list_suppliers",
+    "list_products",
+  ],
+  prepare,
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "every-email",
+      description: "Treats routine emails that mention a lot as complaints.",
+      cells: cells({ everyEmail: true }),
+    },
+    {
+      id: "no-containment",
+      description: "Lists only the complained lots, not the other lots made from the same material.",
+      cells: cells({ noContainment: true }),
+    },
+    {
+      id: "trusts-first-answer",
+      description: "Does not notice get_material_lot's error body and loses the supplier.",
+      cells: cells({ trustsFirstAnswer: true }),
+    },
+  ],
+});

@@ -1,0 +1,461 @@
+import { z } from "zod";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  allRows,
+  cachedStatement,
+  isoDateSchema,
+  listPage,
+  pagingFields,
+  requireRow,
+  when,
+  withBooleans,
+  withSilentFailures,
+  withTransientFailures,
+} from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { REFERENCE_DATE } from "../../envs/index.js";
+import { capaId, charId, gaugeId, lotId, materialLotId, ncrId, partNumber, supplierId } from "./rules.js";
+
+const idNumber = (id: string): number => Number(id.replace(/\D/g, ""));
+
+const listProducts = defineTool({
+  name: "list_products",
+  description:
+    "List the machined parts the plant makes (part number, name, drawing revision, material, customer), ordered by part number. Paginated: returns `products`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    customer: z.string().optional().describe("Only parts for this customer (exact name)"),
+    ...pagingFields,
+  }),
+  handler: ({ customer, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "products",
+      from: "products",
+      where: [when(customer, "customer = ?")],
+      orderBy: "part_number",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getProduct = defineTool({
+  name: "get_product",
+  description:
+    "Get one part with its inspection plan: every characteristic with nominal, lower and upper limit (mm), feature type (external/internal), gauge type and whether it is critical.",
+  kind: "read",
+  inputSchema: z.object({ part_number: partNumber.schema("The part") }),
+  handler: ({ part_number }, { db }: ToolContext) => {
+    const product = requireRow(
+      db,
+      "SELECT * FROM products WHERE part_number = ?",
+      [part_number],
+      partNumber.notFound(part_number).message,
+    );
+    const characteristics = allRows(
+      db,
+      "SELECT * FROM characteristics WHERE part_number = ? ORDER BY char_id",
+      part_number,
+    ).map((row) => withBooleans(row, "critical"));
+    return { product, characteristics };
+  },
+});
+
+const listCharacteristics = defineTool({
+  name: "list_characteristics",
+  description:
+    "List inspection-plan characteristics of all parts (limits in mm, feature type, gauge type, critical flag), ordered by id. Paginated: returns `characteristics`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    part_number: partNumber.schema("Only this part").optional(),
+    critical: z.boolean().optional().describe("Only critical (true) or non-critical (false) characteristics"),
+    ...pagingFields,
+  }),
+  handler: ({ part_number, critical, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "characteristics",
+      from: "characteristics",
+      where: [
+        when(part_number, "part_number = ?"),
+        when(critical === undefined ? undefined : critical ? 1 : 0, "critical = ?"),
+      ],
+      orderBy: "char_id",
+      page,
+      perPage: per_page,
+      map: (row) => withBooleans(row, "critical"),
+    }),
+});
+
+const listSuppliers = defineTool({
+  name: "list_suppliers",
+  description:
+    "List approved raw-material (bar stock) suppliers, ordered by id. Paginated: returns `suppliers`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ ...pagingFields }),
+  handler: ({ page, per_page }, { db }: ToolContext) =>
+    listPage(db, { key: "suppliers", from: "suppliers", orderBy: "supplier_id", page, perPage: per_page }),
+});
+
+const listMaterialLots = defineTool({
+  name: "list_material_lots",
+  description:
+    "List received raw-material lots (bar stock) with supplier, material, heat number and receipt date, ordered by id. Paginated: returns `material_lots`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    supplier_id: supplierId.schema("Only lots from this supplier").optional(),
+    ...pagingFields,
+  }),
+  handler: ({ supplier_id, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "material_lots",
+      from: "material_lots",
+      where: [when(supplier_id, "supplier_id = ?")],
+      orderBy: "material_lot_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getMaterialLotBase = defineTool({
+  name: "get_material_lot",
+  description: "Get one raw-material lot with its supplier record.",
+  kind: "read",
+  inputSchema: z.object({ material_lot_id: materialLotId.schema("The material lot") }),
+  handler: ({ material_lot_id }, { db }: ToolContext) => {
+    const materialLot = requireRow<Record<string, unknown>>(
+      db,
+      "SELECT * FROM material_lots WHERE material_lot_id = ?",
+      [material_lot_id],
+      materialLotId.notFound(material_lot_id).message,
+    );
+    const supplier = requireRow(
+      db,
+      "SELECT * FROM suppliers WHERE supplier_id = ?",
+      [materialLot.supplier_id],
+      "supplier record missing",
+    );
+    return { status: "ok", material_lot: materialLot, supplier };
+  },
+});
+
+/** The ERP bridge behind material lots times out on the first read of a record and returns the error as data. */
+const getMaterialLot = withSilentFailures(getMaterialLotBase, {
+  body: (input) => ({
+    status: "error",
+    error: `ERP gateway timeout while reading ${input.material_lot_id}; retry the request`,
+  }),
+});
+
+const LOT_COLUMNS =
+  "lot_id, part_number, material_lot_id, lot_type, line, shift, quantity, start_date, end_date, status";
+
+const listLots = defineTool({
+  name: "list_lots",
+  description:
+    "List production lots (part, material lot, lot type, line, shift, quantity, start and end date, status), ordered by lot id. First-inspection results are on get_lot. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    part_number: partNumber.schema("Only lots of this part").optional(),
+    material_lot_id: materialLotId.schema("Only lots made from this material lot").optional(),
+    line: z.enum(["L1", "L2", "L3", "L4"]).optional().describe("Only lots run on this line"),
+    shift: z.enum(["A", "B", "C"]).optional().describe("Only lots run on this shift"),
+    status: z
+      .enum(["in_process", "released", "shipped", "on_hold"])
+      .optional()
+      .describe("Only lots in this status"),
+    end_from: isoDateSchema.optional().describe("Only lots that ended on or after this date, YYYY-MM-DD"),
+    end_to: isoDateSchema.optional().describe("Only lots that ended on or before this date, YYYY-MM-DD"),
+    ...pagingFields,
+  }),
+  handler: (
+    { part_number, material_lot_id, line, shift, status, end_from, end_to, page, per_page },
+    { db }: ToolContext,
+  ) =>
+    listPage(db, {
+      key: "lots",
+      from: "production_lots",
+      select: LOT_COLUMNS,
+      where: [
+        when(part_number, "part_number = ?"),
+        when(material_lot_id, "material_lot_id = ?"),
+        when(line, "line = ?"),
+        when(shift, "shift = ?"),
+        when(status, "status = ?"),
+        when(end_from, "end_date >= ?"),
+        when(end_to, "end_date <= ?"),
+      ],
+      orderBy: "lot_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getLotBase = defineTool({
+  name: "get_lot",
+  description:
+    "Get one production lot with its first-inspection result (pieces rejected at first inspection) and its NCRs.",
+  kind: "read",
+  inputSchema: z.object({ lot_id: lotId.schema("The lot") }),
+  handler: ({ lot_id }, { db }: ToolContext) => {
+    const lot = requireRow(
+      db,
+      "SELECT * FROM production_lots WHERE lot_id = ?",
+      [lot_id],
+      lotId.notFound(lot_id).message,
+    );
+    const ncrs = allRows(
+      db,
+      "SELECT ncr_id, severity, defect_code, status FROM ncrs WHERE lot_id = ? ORDER BY ncr_id",
+      lot_id,
+    );
+    return { lot, ncrs };
+  },
+});
+
+/** The MES read replica is flaky: some lot reads fail once with a 503 and succeed when repeated. */
+const getLot = withTransientFailures(getLotBase, { when: (input) => idNumber(input.lot_id) % 7 === 3 });
+
+const listMeasurements = defineTool({
+  name: "list_measurements",
+  description:
+    "List sample measurements (lot, characteristic, sample number, value in mm, gauge, date, inspector, valid flag), ordered by id. Paginated: returns `measurements`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    lot_id: lotId.schema("Only measurements of this lot").optional(),
+    char_id: charId.schema("Only this characteristic").optional(),
+    gauge_id: gaugeId.schema("Only measurements taken with this gauge").optional(),
+    measured_from: isoDateSchema.optional().describe("Only measurements taken on or after this date"),
+    measured_to: isoDateSchema.optional().describe("Only measurements taken on or before this date"),
+    valid: z.boolean().optional().describe("Only valid (true) or invalidated (false) measurements"),
+    ...pagingFields,
+  }),
+  handler: (
+    { lot_id, char_id, gauge_id, measured_from, measured_to, valid, page, per_page },
+    { db }: ToolContext,
+  ) =>
+    listPage(db, {
+      key: "measurements",
+      from: "measurements",
+      where: [
+        when(lot_id, "lot_id = ?"),
+        when(char_id, "char_id = ?"),
+        when(gauge_id, "gauge_id = ?"),
+        when(measured_from, "measured_on >= ?"),
+        when(measured_to, "measured_on <= ?"),
+        when(valid === undefined ? undefined : valid ? 1 : 0, "valid = ?"),
+      ],
+      orderBy: "measurement_id",
+      page,
+      perPage: per_page,
+      map: (row) => withBooleans(row, "valid"),
+    }),
+});
+
+const listGauges = defineTool({
+  name: "list_gauges",
+  description:
+    "List the gauge register (type, description, location, latest passing calibration date), ordered by id. Paginated: returns `gauges`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    gauge_type: z
+      .enum(["micrometer", "bore_gauge", "caliper", "height_gauge"])
+      .optional()
+      .describe("Only gauges of this type"),
+    ...pagingFields,
+  }),
+  handler: ({ gauge_type, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "gauges",
+      from: "gauges",
+      where: [when(gauge_type, "gauge_type = ?")],
+      orderBy: "gauge_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listNcrs = defineTool({
+  name: "list_ncrs",
+  description:
+    "List non-conformance reports (lot, opened date, severity, defect code, characteristic and measured value for dimensional defects, quantity, disposition, status, linked CAPA), ordered by id. Paginated: returns `ncrs`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z.enum(["open", "dispositioned", "closed"]).optional().describe("Only NCRs in this status"),
+    severity: z.enum(["critical", "major", "minor"]).optional().describe("Only NCRs of this severity"),
+    defect_code: z.enum(["DIM", "COS", "MAT", "HRD"]).optional().describe("Only NCRs with this defect code"),
+    lot_id: lotId.schema("Only NCRs on this lot").optional(),
+    opened_from: isoDateSchema.optional().describe("Only NCRs opened on or after this date"),
+    opened_to: isoDateSchema.optional().describe("Only NCRs opened on or before this date"),
+    ...pagingFields,
+  }),
+  handler: (
+    { status, severity, defect_code, lot_id, opened_from, opened_to, page, per_page },
+    { db }: ToolContext,
+  ) =>
+    listPage(db, {
+      key: "ncrs",
+      from: "ncrs",
+      select:
+        "ncr_id, lot_id, opened_on, severity, defect_code, char_id, measured_value, quantity_affected, disposition, status, capa_id",
+      where: [
+        when(status, "status = ?"),
+        when(severity, "severity = ?"),
+        when(defect_code, "defect_code = ?"),
+        when(lot_id, "lot_id = ?"),
+        when(opened_from, "opened_on >= ?"),
+        when(opened_to, "opened_on <= ?"),
+      ],
+      orderBy: "ncr_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getNcr = defineTool({
+  name: "get_ncr",
+  description: "Get one NCR with its description.",
+  kind: "read",
+  inputSchema: z.object({ ncr_id: ncrId.schema("The NCR") }),
+  handler: ({ ncr_id }, { db }: ToolContext) => ({
+    ncr: requireRow(db, "SELECT * FROM ncrs WHERE ncr_id = ?", [ncr_id], ncrId.notFound(ncr_id).message),
+  }),
+});
+
+const listCapas = defineTool({
+  name: "list_capas",
+  description:
+    "List corrective and preventive actions (opened date, owner, root cause, status open/implemented/closed, closed date), ordered by id. Paginated: returns `capas`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z.enum(["open", "implemented", "closed"]).optional().describe("Only CAPAs in this status"),
+    ...pagingFields,
+  }),
+  handler: ({ status, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "capas",
+      from: "capas",
+      where: [when(status, "status = ?")],
+      orderBy: "capa_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getCapa = defineTool({
+  name: "get_capa",
+  description: "Get one CAPA with the NCRs linked to it.",
+  kind: "read",
+  inputSchema: z.object({ capa_id: capaId.schema("The CAPA") }),
+  handler: ({ capa_id }, { db }: ToolContext) => {
+    const capa = requireRow(
+      db,
+      "SELECT * FROM capas WHERE capa_id = ?",
+      [capa_id],
+      capaId.notFound(capa_id).message,
+    );
+    return {
+      capa,
+      ncrs: allRows(
+        db,
+        "SELECT ncr_id, lot_id, opened_on, severity FROM ncrs WHERE capa_id = ? ORDER BY ncr_id",
+        capa_id,
+      ),
+    };
+  },
+});
+
+const placeLotOnHold = defineTool({
+  name: "place_lot_on_hold",
+  description:
+    "Put a production lot on quality hold (status on_hold) with a reason. Shipped lots cannot be held.",
+  kind: "write",
+  inputSchema: z.object({
+    lot_id: lotId.schema("The lot"),
+    reason: z.string().min(3).max(200).describe("Why the lot is held, e.g. 'CH-004 out of tolerance'"),
+  }),
+  handler: ({ lot_id, reason }, { db }: ToolContext) => {
+    const lot = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM production_lots WHERE lot_id = ?",
+      [lot_id],
+      lotId.notFound(lot_id).message,
+    );
+    if (lot.status === "shipped")
+      throw new ToolFailure(`lot ${lot_id} has shipped; open an NCR instead of a hold`);
+    if (lot.status === "on_hold") return { lot_id, status: "on_hold", changed: false };
+    cachedStatement(
+      db,
+      "UPDATE production_lots SET status = 'on_hold', hold_reason = ? WHERE lot_id = ?",
+    ).run(reason, lot_id);
+    return { lot_id, status: "on_hold", changed: true };
+  },
+});
+
+const setNcrDisposition = defineTool({
+  name: "set_ncr_disposition",
+  description: "Record the Material Review Board disposition of an open NCR; the NCR becomes dispositioned.",
+  kind: "write",
+  inputSchema: z.object({
+    ncr_id: ncrId.schema("The NCR"),
+    disposition: z.enum(["rework", "scrap", "use_as_is", "return_to_supplier"]).describe("The disposition"),
+  }),
+  handler: ({ ncr_id, disposition }, { db }: ToolContext) => {
+    const ncr = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM ncrs WHERE ncr_id = ?",
+      [ncr_id],
+      ncrId.notFound(ncr_id).message,
+    );
+    if (ncr.status !== "open")
+      throw new ToolFailure(`NCR ${ncr_id} is ${ncr.status}; only open NCRs can be dispositioned`);
+    cachedStatement(db, "UPDATE ncrs SET disposition = ?, status = 'dispositioned' WHERE ncr_id = ?").run(
+      disposition,
+      ncr_id,
+    );
+    return { ncr_id, disposition, status: "dispositioned" };
+  },
+});
+
+const invalidateMeasurement = defineTool({
+  name: "invalidate_measurement",
+  description:
+    "Mark one measurement invalid with a reason (it then no longer counts for acceptance or sampling).",
+  kind: "write",
+  inputSchema: z.object({
+    measurement_id: z.number().int().min(1).describe("The measurement id"),
+    reason: z.string().min(3).max(200).describe("Why, e.g. 'GA-004 out of calibration'"),
+  }),
+  handler: ({ measurement_id, reason }, { db }: ToolContext) => {
+    const row = requireRow<{ valid: number }>(
+      db,
+      "SELECT valid FROM measurements WHERE measurement_id = ?",
+      [measurement_id],
+      `measurement ${measurement_id} not found; use list_measurements to find measurement ids`,
+    );
+    if (row.valid === 0) return { measurement_id, valid: false, changed: false };
+    cachedStatement(db, "UPDATE measurements SET valid = 0, invalid_reason = ? WHERE measurement_id = ?").run(
+      reason,
+      measurement_id,
+    );
+    return { measurement_id, valid: false, changed: true, as_of: REFERENCE_DATE };
+  },
+});
+
+export const qualityTools: DomainTool[] = [
+  listProducts,
+  getProduct,
+  listCharacteristics,
+  listSuppliers,
+  listMaterialLots,
+  getMaterialLot,
+  listLots,
+  getLot,
+  listMeasurements,
+  listGauges,
+  listNcrs,
+  getNcr,
+  listCapas,
+  getCapa,
+  placeLotOnHold,
+  setNcrDisposition,
+  invalidateMeasurement,
+] as DomainTool[];
