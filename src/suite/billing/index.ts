@@ -1,7 +1,12 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { dunningSuspensionsTask } from "./tasks/dunning-suspensions.js";
+import { mrrAfterPriceChangeTask } from "./tasks/mrr-after-price-change.js";
 import { usageOverageTask } from "./tasks/usage-overage.js";
 
 export { billingDomain } from "./domain.js";
 
-export const billingTasks: TaskDefinition[] = [usageOverageTask, dunningSuspensionsTask];
+export const billingTasks: TaskDefinition[] = [
+  usageOverageTask,
+  dunningSuspensionsTask,
+  mrrAfterPriceChangeTask,
+];
