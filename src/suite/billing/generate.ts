@@ -347,12 +347,18 @@ export function generateBilling(context: GenerateContext): void {
   // SLA: uptime per region per day for May.
   const uptimeRows: Array<Array<string | number>> = [];
   const badRegion = random.pick(REGIONS);
+  const majorOutage = randomDate(random, "2025-05-05", "2025-05-28");
   for (const region of REGIONS) {
     for (const date of dateRange("2025-05-01", "2025-05-31")) {
-      const incident = random.chance(region === badRegion ? 0.25 : 0.08);
+      const major = region === badRegion && date === majorOutage;
+      const incident = major || random.chance(region === badRegion ? 0.25 : 0.08);
       if (!incident) continue;
-      const maintenance = random.chance(0.3);
-      const minutes = region === badRegion && !maintenance ? random.int(20, 260) : random.int(5, 60);
+      const maintenance = !major && random.chance(0.3);
+      const minutes = major
+        ? random.int(480, 600)
+        : region === badRegion && !maintenance
+          ? random.int(20, 260)
+          : random.int(5, 60);
       uptimeRows.push([
         date,
         region,

@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { dunningSuspensionsTask } from "./tasks/dunning-suspensions.js";
 import { mrrAfterPriceChangeTask } from "./tasks/mrr-after-price-change.js";
+import { slaCreditsTask } from "./tasks/sla-credits.js";
 import { usageOverageTask } from "./tasks/usage-overage.js";
 
 export { billingDomain } from "./domain.js";
@@ -9,4 +10,5 @@ export const billingTasks: TaskDefinition[] = [
   usageOverageTask,
   dunningSuspensionsTask,
   mrrAfterPriceChangeTask,
+  slaCreditsTask,
 ];
