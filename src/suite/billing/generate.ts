@@ -390,24 +390,27 @@ export function generateBilling(context: GenerateContext): void {
   // Support inbox: credit requests (the verifier re-reads them).
   const openable = db
     .prepare(
-      "SELECT invoice_id, customer_id, issued_on, total FROM invoices WHERE issued_on >= '2025-04-01' ORDER BY invoice_id",
+      "SELECT invoice_id, customer_id, issued_on, total FROM invoices WHERE issued_on BETWEEN '2025-04-01' AND '2025-05-15' ORDER BY invoice_id",
     )
     .all() as Array<{ invoice_id: string; customer_id: string; issued_on: string; total: number }>;
   const emailCount = 4 * factors.files;
   const picked = sample(random, openable, emailCount);
   picked.forEach((invoice, index) => {
     const contacts = contactsOf.get(invoice.customer_id)!;
-    const kind = random.int(0, 3);
+    // 0: a qualifying sender in time, 1: a non-billing contact, 2: another account's contact, 3: too late.
+    const kind = index % 4;
     const sender =
       kind === 1
         ? contacts.find((c) => c.role !== "billing")!
         : kind === 2
-          ? contactsOf.get(random.pick(customers).id)!.find((c) => c.role === "billing")!
+          ? contactsOf
+              .get(random.pick(customers.filter((c) => c.id !== invoice.customer_id)).id)!
+              .find((c) => c.role === "billing")!
           : contacts.find((c) => c.role === "billing")!;
     const offset =
-      kind === 3 ? random.int(CREDIT_REQUESTS.windowDays + 1, 60) : random.int(2, CREDIT_REQUESTS.windowDays);
+      kind === 3 ? random.int(CREDIT_REQUESTS.windowDays + 1, 45) : random.int(2, CREDIT_REQUESTS.windowDays);
     const sent = addDays(invoice.issued_on, index === 0 ? CREDIT_REQUESTS.windowDays : offset);
-    const requested = roundCents(invoice.total * between(random, 0.05, 0.4));
+    const requested = roundCents(invoice.total * between(random, index === 0 ? 0.25 : 0.05, 0.4));
     const reason = random.pick([
       "we were billed for seats we removed at the start of the period",
       "the API was unreachable for most of a business day",

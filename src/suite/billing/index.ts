@@ -2,6 +2,7 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { dunningSuspensionsTask } from "./tasks/dunning-suspensions.js";
 import { mrrAfterPriceChangeTask } from "./tasks/mrr-after-price-change.js";
 import { slaCreditsTask } from "./tasks/sla-credits.js";
+import { supportCreditRequestsTask } from "./tasks/support-credit-requests.js";
 import { usageOverageTask } from "./tasks/usage-overage.js";
 
 export { billingDomain } from "./domain.js";
@@ -11,4 +12,5 @@ export const billingTasks: TaskDefinition[] = [
   dunningSuspensionsTask,
   mrrAfterPriceChangeTask,
   slaCreditsTask,
+  supportCreditRequestsTask,
 ];
