@@ -260,7 +260,7 @@ export function generateBilling(context: GenerateContext): void {
         pay(id, 1, due, total, "failed", code);
         if (!hard)
           for (const [attempt, after] of DUNNING.retryDays)
-            if (after <= age) pay(id, attempt, addDays(due, after), total, "failed", code);
+            if (after < age) pay(id, attempt, addDays(due, after), total, "failed", code);
         if (age > 60 && sub.status !== "cancelled" && random.chance(0.3))
           paymentPlanCustomers.add(customer.id);
       }

@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { dunningSuspensionsTask } from "./tasks/dunning-suspensions.js";
 import { mrrAfterPriceChangeTask } from "./tasks/mrr-after-price-change.js";
+import { paymentRetriesTask } from "./tasks/payment-retries.js";
 import { slaCreditsTask } from "./tasks/sla-credits.js";
 import { supportCreditRequestsTask } from "./tasks/support-credit-requests.js";
 import { usageOverageTask } from "./tasks/usage-overage.js";
@@ -13,4 +14,5 @@ export const billingTasks: TaskDefinition[] = [
   mrrAfterPriceChangeTask,
   slaCreditsTask,
   supportCreditRequestsTask,
+  paymentRetriesTask,
 ];

@@ -305,7 +305,11 @@ const scheduleRetry = defineTool({
         "SELECT MAX(attempt_no) AS n FROM payments WHERE invoice_id = ?",
         invoice_id,
       )?.n ?? 0;
-    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM payments")!.n;
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(payment_id, 5) AS INTEGER)) AS n FROM payments",
+      )?.n ?? 0;
     const id = paymentId.format(count + 1);
     cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, ?, 'scheduled', NULL)").run(
       id,
@@ -356,7 +360,11 @@ const createCreditNote = defineTool({
     );
     if (amount > invoice.total)
       throw new ToolFailure(`credit ${amount} exceeds invoice ${invoice_id} total ${invoice.total}`);
-    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM credit_notes")!.n;
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(credit_note_id, 4) AS INTEGER)) AS n FROM credit_notes",
+      )?.n ?? 0;
     const id = creditNoteId.format(count + 1);
     cachedStatement(db, "INSERT INTO credit_notes VALUES (?, ?, ?, ?, ?, ?)").run(
       id,
