@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { discountCapAuditTask } from "./tasks/discount-cap-audit.js";
 import { dunningSuspensionsTask } from "./tasks/dunning-suspensions.js";
 import { mrrAfterPriceChangeTask } from "./tasks/mrr-after-price-change.js";
 import { paymentRetriesTask } from "./tasks/payment-retries.js";
@@ -15,4 +16,5 @@ export const billingTasks: TaskDefinition[] = [
   slaCreditsTask,
   supportCreditRequestsTask,
   paymentRetriesTask,
+  discountCapAuditTask,
 ];
