@@ -10,6 +10,7 @@ const DOMAIN_LOADERS = {
   logistics: async () => (await import("./logistics/index.js")).logisticsTasks,
   clinic: async () => (await import("./clinic/index.js")).clinicTasks,
   quality: async () => (await import("./quality/index.js")).qualityTasks,
+  billing: async () => (await import("./billing/index.js")).billingTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

@@ -1,0 +1,136 @@
+import Database from "better-sqlite3";
+import { copyFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempDir, type TempDir } from "../../core/index.js";
+import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
+import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { billingTasks } from "./index.js";
+import { PLANS, graduatedCharge } from "./rules.js";
+import { expectedSuspensions, paymentPlanCustomers } from "./tasks/dunning-suspensions.js";
+import { billingTools } from "./tools.js";
+
+const task = billingTasks.find((candidate) => candidate.id === "billing.dunning-suspensions")!;
+let cache: TempDir;
+let instance: Instance;
+let db: Database.Database;
+
+beforeAll(() => {
+  cache = createTempDir("billing-test");
+  instance = buildInstance(task, "v0", 3, cache.path);
+  const episodeDb = join(cache.path, "episode.sqlite");
+  copyFileSync(instance.dbPath, episodeDb);
+  db = new Database(episodeDb);
+});
+
+afterAll(() => {
+  db.close();
+  cache.dispose();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+  const tool = billingTools.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
+    signal: AbortSignal.timeout(5_000),
+    timeoutMs: 5_000,
+  });
+}
+
+function text(result: ToolCallResult): string {
+  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
+}
+
+describe("billing generator", () => {
+  it("is deterministic per seed and differs across seeds", () => {
+    const other = createTempDir("billing-test-2");
+    try {
+      const again = buildInstance(task, "v0", 3, other.path);
+      const seven = buildInstance(task, "v0", 7, other.path);
+      const dump = (path: string): string => {
+        const handle = new Database(path, { readonly: true });
+        try {
+          return JSON.stringify(handle.prepare("SELECT * FROM invoices ORDER BY invoice_id").all());
+        } finally {
+          handle.close();
+        }
+      };
+      expect(dump(again.dbPath)).toBe(dump(instance.dbPath));
+      expect(dump(seven.dbPath)).not.toBe(dump(instance.dbPath));
+      expect(readFileSync(join(again.workspaceDir, "policies/dunning-policy.md"), "utf8")).toBe(
+        readFileSync(join(instance.workspaceDir, "policies/dunning-policy.md"), "utf8"),
+      );
+    } finally {
+      other.dispose();
+    }
+  });
+});
+
+describe("billing rules", () => {
+  it("prices overage on graduated tiers", () => {
+    const team = PLANS.find((plan) => plan.code === "TEAM")!;
+    // 250k at 0.60 + 50k at 0.45 per 1000
+    expect(graduatedCharge(300_000, team.tiers)).toBe(172.5);
+    expect(graduatedCharge(0, team.tiers)).toBe(0);
+  });
+});
+
+describe("billing tools", () => {
+  it("paginates usage and fails page 3 once with a 503, then succeeds", async () => {
+    const first = await call("list_usage_records", { per_page: 50 });
+    expect(first.structuredContent).toMatchObject({ page: 1, per_page: 50, has_more: true });
+    const failing = await call("list_usage_records", { page: 3, per_page: 50 });
+    expect(failing.isError).toBe(true);
+    expect(text(failing)).toContain("503");
+    const retried = await call("list_usage_records", { page: 3, per_page: 50 });
+    expect(retried.isError).toBeFalsy();
+  });
+
+  it("rejects malformed ids and names the listing tool for unknown ones", async () => {
+    expect(text(await call("get_invoice", { invoice_id: "42" }))).toContain("INV-000123");
+    expect(text(await call("get_subscription", { subscription_id: "SUB-99999" }))).toContain(
+      "use list_subscriptions",
+    );
+  });
+
+  it("schedules a retry only on open invoices, as the next attempt", async () => {
+    const open = db.prepare("SELECT invoice_id FROM invoices WHERE status = 'open' LIMIT 1").get() as {
+      invoice_id: string;
+    };
+    const paid = db.prepare("SELECT invoice_id FROM invoices WHERE status = 'paid' LIMIT 1").get() as {
+      invoice_id: string;
+    };
+    const latest = (
+      db.prepare("SELECT MAX(attempt_no) AS n FROM payments WHERE invoice_id = ?").get(open.invoice_id) as {
+        n: number | null;
+      }
+    ).n;
+    const result = await call("schedule_payment_retry", { invoice_id: open.invoice_id });
+    expect(result.structuredContent).toMatchObject({
+      payment: { invoice_id: open.invoice_id, status: "scheduled", attempt_no: (latest ?? 0) + 1 },
+    });
+    expect(text(await call("schedule_payment_retry", { invoice_id: paid.invoice_id }))).toContain("paid");
+  });
+});
+
+describe("billing verifiers", () => {
+  it("never suspends accounts on a payment plan and keeps the 45-day boundary", () => {
+    const opened = openStateView(instance.dbPath, instance.workspaceDir);
+    const state = opened.view;
+    try {
+      const exempt = paymentPlanCustomers(state);
+      expect(exempt.size).toBeGreaterThan(0);
+      const expected = expectedSuspensions(state);
+      expect(expected.length).toBeGreaterThan(0);
+      const owners = state.db.prepare("SELECT customer_id FROM subscriptions WHERE subscription_id = ?");
+      for (const id of expected)
+        expect(exempt.has((owners.get(id) as { customer_id: string }).customer_id)).toBe(false);
+      const boundary = state.db
+        .prepare("SELECT subscription_id FROM invoices WHERE status = 'open' AND due_on = '2025-05-16'")
+        .all() as Array<{ subscription_id: string }>;
+      expect(boundary.length).toBeGreaterThan(0);
+    } finally {
+      opened.close();
+    }
+  });
+});

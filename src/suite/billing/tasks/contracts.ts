@@ -1,0 +1,33 @@
+import type { StateView } from "../../../envs/index.js";
+import { PATHS } from "../rules.js";
+
+export interface ContractTerms {
+  contract_id: string;
+  customer_id: string;
+  subscription_id: string;
+  discount_pct: number;
+  discount_cap_per_invoice: number;
+  committed_seats: number;
+  max_seats: number;
+}
+
+/** The negotiated terms of every contract excerpt in the workspace, by subscription id. */
+export function readContracts(state: StateView): Map<string, ContractTerms> {
+  const contracts = new Map<string, ContractTerms>();
+  for (const path of state.listFiles().filter((file) => file.startsWith(`${PATHS.contractsDir}/`))) {
+    const terms = JSON.parse(state.readFile(path) ?? "{}") as ContractTerms;
+    contracts.set(terms.subscription_id, terms);
+  }
+  return contracts;
+}
+
+/** The contract discount on one invoice's seat charges: the percentage, limited to the cap. */
+export function contractDiscount(
+  seatCharges: number,
+  terms: ContractTerms | undefined,
+  capped = true,
+): number {
+  if (!terms) return 0;
+  const discount = Math.round(seatCharges * terms.discount_pct) / 100;
+  return capped ? Math.min(discount, terms.discount_cap_per_invoice) : discount;
+}

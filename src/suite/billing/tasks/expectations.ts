@@ -1,0 +1,53 @@
+import type { StateView } from "../../../envs/index.js";
+import { graduatedCharge, type PlanSpec } from "../rules.js";
+
+/** Overage charge per subscription for a date range, from the plans and tiers in the database. */
+export function overageCharges(state: StateView, from: string, to: string): Map<string, number> {
+  const tiers = new Map<string, PlanSpec["tiers"]>();
+  for (const row of state.db
+    .prepare(
+      "SELECT plan_code, from_calls, to_calls, price_per_1000 FROM price_tiers ORDER BY plan_code, tier_no",
+    )
+    .all() as Array<{
+    plan_code: string;
+    from_calls: number;
+    to_calls: number | null;
+    price_per_1000: number;
+  }>) {
+    const list = tiers.get(row.plan_code) ?? [];
+    list.push([row.from_calls, row.to_calls, row.price_per_1000]);
+    tiers.set(row.plan_code, list);
+  }
+  const rows = state.db
+    .prepare(
+      `SELECT s.subscription_id, s.plan_code, p.included_api_calls AS included, SUM(u.api_calls) AS calls
+         FROM usage_records u JOIN subscriptions s ON s.subscription_id = u.subscription_id
+         JOIN plans p ON p.plan_code = s.plan_code
+        WHERE u.usage_date BETWEEN ? AND ? AND s.status != 'cancelled'
+        GROUP BY s.subscription_id ORDER BY s.subscription_id`,
+    )
+    .all(from, to) as Array<{ subscription_id: string; plan_code: string; included: number; calls: number }>;
+  const charges = new Map<string, number>();
+  for (const row of rows) {
+    const charge = graduatedCharge(Math.max(0, row.calls - row.included), tiers.get(row.plan_code) ?? []);
+    if (charge > 0) charges.set(row.subscription_id, charge);
+  }
+  return charges;
+}
+
+/** Compares an answer object of id -> amount with the expectation; returns problems. */
+export function compareAmounts(actual: unknown, expected: Map<string, number>): string[] {
+  if (!actual || typeof actual !== "object" || Array.isArray(actual))
+    return ["the answer is not a JSON object"];
+  const problems: string[] = [];
+  const given = new Map(
+    Object.entries(actual as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]),
+  );
+  for (const [key, value] of expected) {
+    if (!given.has(key)) problems.push(`missing ${key}`);
+    else if (Math.abs((given.get(key) ?? NaN) - value) > 0.011)
+      problems.push(`${key}: ${given.get(key)}, expected ${value.toFixed(2)}`);
+  }
+  for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
+  return problems;
+}

@@ -1,0 +1,40 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+
+/** The first cell of every billing oracle and near-miss: imports, paging helpers, a retrying pager. */
+export const BILLING_PY = String.raw`
+import csv, io, json, re
+from datetime import date, timedelta
+${PYTHON_WORKSPACE_HELPERS}
+
+def call_retrying(tool, attempts=4, **args):
+    for attempt in range(attempts):
+        try:
+            return tools[tool](**args)
+        except ToolError:
+            if attempt == attempts - 1:
+                raise
+
+def fetch_all_retrying(tool, key, **filters):
+    items, page = [], 1
+    while True:
+        result = call_retrying(tool, page=page, per_page=50, **filters)
+        items.extend(result[key])
+        if not result["has_more"]:
+            return items
+        page += 1
+
+def workspace_files(under="."):
+    paths, page = [], 1
+    while True:
+        listing = tools.list_files(path=under, page=page)
+        paths += [item["path"] for item in listing["files"]]
+        if not listing["has_more"]:
+            return paths
+        page += 1
+
+def days_between(a, b):
+    return (date.fromisoformat(b) - date.fromisoformat(a)).days
+
+TODAY = "2025-06-30"
+print("ready")
+`;

@@ -1,0 +1,400 @@
+import { z } from "zod";
+import {
+  allRows,
+  cachedStatement,
+  getRow,
+  isoDateSchema,
+  listPage,
+  pagingFields,
+  requireRow,
+  when,
+  withBooleans,
+  withTransientFailures,
+  REFERENCE_DATE,
+  type DomainTool,
+  type ToolContext,
+} from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { creditNoteId, customerId, invoiceId, paymentId, subscriptionId } from "./rules.js";
+
+const listCustomers = defineTool({
+  name: "list_customers",
+  description:
+    "List customer accounts (id, name, region, segment, payment terms), ordered by id. Paginated: returns `customers`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    region: z.enum(["NA", "EU", "APAC"]).optional().describe("Only accounts in this region"),
+    segment: z.enum(["smb", "mid_market", "enterprise"]).optional().describe("Only accounts in this segment"),
+    ...pagingFields,
+  }),
+  handler: ({ region, segment, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "customers",
+      from: "customers",
+      where: [when(region, "region = ?"), when(segment, "segment = ?")],
+      orderBy: "customer_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getCustomer = defineTool({
+  name: "get_customer",
+  description:
+    "Get one customer account with its billing contacts (name, email, role). Returns `customer`, `contacts`.",
+  kind: "read",
+  inputSchema: z.object({ customer_id: customerId.schema("The customer") }),
+  handler: ({ customer_id }, { db }: ToolContext) => ({
+    customer: requireRow(
+      db,
+      "SELECT * FROM customers WHERE customer_id = ?",
+      [customer_id],
+      customerId.notFound(customer_id).message,
+    ),
+    contacts: allRows(
+      db,
+      "SELECT name, email, role FROM billing_contacts WHERE customer_id = ? ORDER BY contact_id",
+      customer_id,
+    ),
+  }),
+});
+
+const findContact = defineTool({
+  name: "find_contact_by_email",
+  description:
+    "Look up billing-system contacts by exact email address (case-insensitive). Returns `contacts` (customer_id, name, email, role); empty when nobody has that address.",
+  kind: "read",
+  inputSchema: z.object({ email: z.string().min(3).describe("The email address") }),
+  handler: ({ email }, { db }: ToolContext) => ({
+    contacts: allRows(
+      db,
+      "SELECT customer_id, name, email, role FROM billing_contacts WHERE lower(email) = lower(?) ORDER BY contact_id",
+      email.trim(),
+    ),
+  }),
+});
+
+const listPlans = defineTool({
+  name: "list_plans",
+  description:
+    "List the plans (code, name, seat price, included API calls per month, SLA eligibility). Returns `plans`.",
+  kind: "read",
+  inputSchema: z.object({}),
+  handler: (_input, { db }: ToolContext) => ({
+    plans: allRows(db, "SELECT * FROM plans ORDER BY seat_price").map((row) =>
+      withBooleans(row, "sla_eligible"),
+    ),
+  }),
+});
+
+const getPlan = defineTool({
+  name: "get_plan",
+  description:
+    "Get one plan with its overage price tiers (tier ranges count calls beyond the included allowance; to_calls null means no upper bound). Returns `plan`, `tiers`.",
+  kind: "read",
+  inputSchema: z.object({
+    plan_code: z.enum(["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"]).describe("The plan code"),
+  }),
+  handler: ({ plan_code }, { db }: ToolContext) => ({
+    plan: withBooleans(
+      requireRow(db, "SELECT * FROM plans WHERE plan_code = ?", [plan_code], `plan ${plan_code} not found`),
+      "sla_eligible",
+    ),
+    tiers: allRows(
+      db,
+      "SELECT tier_no, from_calls, to_calls, price_per_1000 FROM price_tiers WHERE plan_code = ? ORDER BY tier_no",
+      plan_code,
+    ),
+  }),
+});
+
+const listSubscriptions = defineTool({
+  name: "list_subscriptions",
+  description:
+    "List subscriptions (customer, plan, seats, start and renewal dates, status), ordered by id. Paginated: returns `subscriptions`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    customer_id: customerId.schema("Only this customer's subscriptions").optional(),
+    plan_code: z.enum(["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"]).optional().describe("Only this plan"),
+    status: z.enum(["active", "past_due", "suspended", "cancelled"]).optional().describe("Only this status"),
+    renewal_from: isoDateSchema.optional().describe("Only renewals on or after this date"),
+    renewal_to: isoDateSchema.optional().describe("Only renewals on or before this date"),
+    ...pagingFields,
+  }),
+  handler: (
+    { customer_id, plan_code, status, renewal_from, renewal_to, page, per_page },
+    { db }: ToolContext,
+  ) =>
+    listPage(db, {
+      key: "subscriptions",
+      from: "subscriptions",
+      where: [
+        when(customer_id, "customer_id = ?"),
+        when(plan_code, "plan_code = ?"),
+        when(status, "status = ?"),
+        when(renewal_from, "renewal_date >= ?"),
+        when(renewal_to, "renewal_date <= ?"),
+      ],
+      orderBy: "subscription_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getSubscription = defineTool({
+  name: "get_subscription",
+  description: "Get one subscription. Returns `subscription`.",
+  kind: "read",
+  inputSchema: z.object({ subscription_id: subscriptionId.schema("The subscription") }),
+  handler: ({ subscription_id }, { db }: ToolContext) => ({
+    subscription: requireRow(
+      db,
+      "SELECT * FROM subscriptions WHERE subscription_id = ?",
+      [subscription_id],
+      subscriptionId.notFound(subscription_id).message,
+    ),
+  }),
+});
+
+const updateSubscriptionStatus = defineTool({
+  name: "update_subscription_status",
+  description:
+    "Change a subscription's status (active, past_due, suspended, cancelled) and record why. Returns the updated `subscription`.",
+  kind: "write",
+  inputSchema: z.object({
+    subscription_id: subscriptionId.schema("The subscription"),
+    status: z.enum(["active", "past_due", "suspended", "cancelled"]).describe("The new status"),
+    reason: z.string().min(3).describe("Why the status changes"),
+  }),
+  handler: ({ subscription_id, status, reason }, { db }: ToolContext) => {
+    requireRow(
+      db,
+      "SELECT 1 FROM subscriptions WHERE subscription_id = ?",
+      [subscription_id],
+      subscriptionId.notFound(subscription_id).message,
+    );
+    cachedStatement(
+      db,
+      "UPDATE subscriptions SET status = ?, status_reason = ? WHERE subscription_id = ?",
+    ).run(status, reason, subscription_id);
+    return {
+      subscription: getRow(db, "SELECT * FROM subscriptions WHERE subscription_id = ?", subscription_id),
+    };
+  },
+});
+
+const listUsage = defineTool({
+  name: "list_usage_records",
+  description:
+    "List daily metered usage records (API calls per subscription per day), ordered by subscription then date. Paginated: returns `records`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    subscription_id: subscriptionId.schema("Only this subscription's usage").optional(),
+    date_from: isoDateSchema.optional().describe("Only usage on or after this date"),
+    date_to: isoDateSchema.optional().describe("Only usage on or before this date"),
+    ...pagingFields,
+  }),
+  handler: ({ subscription_id, date_from, date_to, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "records",
+      from: "usage_records",
+      select: "subscription_id, usage_date, api_calls",
+      where: [
+        when(subscription_id, "subscription_id = ?"),
+        when(date_from, "usage_date >= ?"),
+        when(date_to, "usage_date <= ?"),
+      ],
+      orderBy: "subscription_id, usage_date, record_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listInvoices = defineTool({
+  name: "list_invoices",
+  description:
+    "List invoices (customer, subscription, period, issue and due dates, status, subtotal, discount, total), ordered by id. Paginated: returns `invoices`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    customer_id: customerId.schema("Only this customer's invoices").optional(),
+    subscription_id: subscriptionId.schema("Only this subscription's invoices").optional(),
+    status: z.enum(["open", "paid", "void"]).optional().describe("Only this status"),
+    issued_from: isoDateSchema.optional().describe("Only invoices issued on or after this date"),
+    issued_to: isoDateSchema.optional().describe("Only invoices issued on or before this date"),
+    ...pagingFields,
+  }),
+  handler: (
+    { customer_id, subscription_id, status, issued_from, issued_to, page, per_page },
+    { db }: ToolContext,
+  ) =>
+    listPage(db, {
+      key: "invoices",
+      from: "invoices",
+      where: [
+        when(customer_id, "customer_id = ?"),
+        when(subscription_id, "subscription_id = ?"),
+        when(status, "status = ?"),
+        when(issued_from, "issued_on >= ?"),
+        when(issued_to, "issued_on <= ?"),
+      ],
+      orderBy: "invoice_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getInvoice = defineTool({
+  name: "get_invoice",
+  description: "Get one invoice with its lines (seats, overage, discount). Returns `invoice`, `lines`.",
+  kind: "read",
+  inputSchema: z.object({ invoice_id: invoiceId.schema("The invoice") }),
+  handler: ({ invoice_id }, { db }: ToolContext) => ({
+    invoice: requireRow(
+      db,
+      "SELECT * FROM invoices WHERE invoice_id = ?",
+      [invoice_id],
+      invoiceId.notFound(invoice_id).message,
+    ),
+    lines: allRows(
+      db,
+      "SELECT line_no, kind, description, quantity, unit_price, amount FROM invoice_lines WHERE invoice_id = ? ORDER BY line_no",
+      invoice_id,
+    ),
+  }),
+});
+
+const listPayments = defineTool({
+  name: "list_payments",
+  description:
+    "List payment attempts (invoice, attempt number, date, amount, status succeeded/failed/scheduled, failure code), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    invoice_id: invoiceId.schema("Only attempts on this invoice").optional(),
+    status: z.enum(["succeeded", "failed", "scheduled"]).optional().describe("Only this status"),
+    ...pagingFields,
+  }),
+  handler: ({ invoice_id, status, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "payments",
+      from: "payments",
+      where: [when(invoice_id, "invoice_id = ?"), when(status, "status = ?")],
+      orderBy: "payment_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const scheduleRetry = defineTool({
+  name: "schedule_payment_retry",
+  description:
+    "Schedule a payment retry for today on an open invoice: records the next attempt (attempt number one above the latest) for the invoice total, status 'scheduled'. Returns `payment`.",
+  kind: "write",
+  inputSchema: z.object({ invoice_id: invoiceId.schema("The open invoice") }),
+  handler: ({ invoice_id }, { db }: ToolContext) => {
+    const invoice = requireRow<{ status: string; total: number }>(
+      db,
+      "SELECT status, total FROM invoices WHERE invoice_id = ?",
+      [invoice_id],
+      invoiceId.notFound(invoice_id).message,
+    );
+    if (invoice.status !== "open")
+      throw new ToolFailure(`invoice ${invoice_id} is ${invoice.status}; only open invoices can be retried`);
+    const latest =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(attempt_no) AS n FROM payments WHERE invoice_id = ?",
+        invoice_id,
+      )?.n ?? 0;
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(payment_id, 5) AS INTEGER)) AS n FROM payments",
+      )?.n ?? 0;
+    const id = paymentId.format(count + 1);
+    cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, ?, 'scheduled', NULL)").run(
+      id,
+      invoice_id,
+      latest + 1,
+      REFERENCE_DATE,
+      invoice.total,
+    );
+    return { payment: getRow(db, "SELECT * FROM payments WHERE payment_id = ?", id) };
+  },
+});
+
+const listCreditNotes = defineTool({
+  name: "list_credit_notes",
+  description:
+    "List credit notes, ordered by id. Paginated: returns `credit_notes`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    customer_id: customerId.schema("Only this customer's credit notes").optional(),
+    ...pagingFields,
+  }),
+  handler: ({ customer_id, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "credit_notes",
+      from: "credit_notes",
+      where: [when(customer_id, "customer_id = ?")],
+      orderBy: "credit_note_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const createCreditNote = defineTool({
+  name: "create_credit_note",
+  description: "Issue a credit note against an invoice of the customer, dated today. Returns `credit_note`.",
+  kind: "write",
+  inputSchema: z.object({
+    invoice_id: invoiceId.schema("The invoice credited"),
+    amount: z.number().positive().describe("Credit amount in USD"),
+    reason: z.string().min(3).describe("Why the credit is issued"),
+  }),
+  handler: ({ invoice_id, amount, reason }, { db }: ToolContext) => {
+    const invoice = requireRow<{ customer_id: string; total: number }>(
+      db,
+      "SELECT customer_id, total FROM invoices WHERE invoice_id = ?",
+      [invoice_id],
+      invoiceId.notFound(invoice_id).message,
+    );
+    if (amount > invoice.total)
+      throw new ToolFailure(`credit ${amount} exceeds invoice ${invoice_id} total ${invoice.total}`);
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(credit_note_id, 4) AS INTEGER)) AS n FROM credit_notes",
+      )?.n ?? 0;
+    const id = creditNoteId.format(count + 1);
+    cachedStatement(db, "INSERT INTO credit_notes VALUES (?, ?, ?, ?, ?, ?)").run(
+      id,
+      invoice.customer_id,
+      invoice_id,
+      Math.round(amount * 100) / 100,
+      reason,
+      REFERENCE_DATE,
+    );
+    return { credit_note: getRow(db, "SELECT * FROM credit_notes WHERE credit_note_id = ?", id) };
+  },
+});
+
+/** The metering API is flaky on deep pages: the third page of any listing fails once with a 503. */
+export const flakyUsage = withTransientFailures(listUsage, { when: (input) => input.page === 3 });
+
+export const billingTools: DomainTool[] = [
+  listCustomers,
+  getCustomer,
+  findContact,
+  listPlans,
+  getPlan,
+  listSubscriptions,
+  getSubscription,
+  updateSubscriptionStatus,
+  flakyUsage,
+  listInvoices,
+  getInvoice,
+  listPayments,
+  scheduleRetry,
+  listCreditNotes,
+  createCreditNote,
+] as DomainTool[];
