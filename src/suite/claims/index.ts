@@ -1,0 +1,7 @@
+import type { TaskDefinition } from "../../envs/index.js";
+import { claimsDomain } from "./domain.js";
+import { lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
+
+export { claimsDomain };
+
+export const claimsTasks: TaskDefinition[] = [lossOutsidePeriodTask];
