@@ -170,7 +170,7 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
   for (const event of documents.events) {
     context.writeFile(
       `${BULLETIN_DIRECTORY}/${event.code.toLowerCase()}.md`,
-      renderMarkdown(`Catastrophe bulletin ${event.code}`, [
+      renderMarkdown(`Catastrophe bulletin ${event.code}: ${event.name}`, [
         `**Event code:** ${event.code}`,
         `**Covered perils:** ${event.perils.join(", ")}`,
         `**First day:** ${event.start}`,

@@ -206,6 +206,7 @@ export function generateClaims(context: GenerateContext): void {
     const pool = (REGIONS[region] ?? []).flatMap((state) => zips.get(state) ?? []);
     events.push({
       code: `CAT-25-${String(11 - index).padStart(2, "0")}`,
+      name: EVENT_NAMES[index % EVENT_NAMES.length] ?? "Storm",
       perils: [...(EVENT_PERILS[index % EVENT_PERILS.length] ?? [])],
       start,
       end: addDays(start, random.int(1, 3)),
@@ -310,7 +311,6 @@ export function generateClaims(context: GenerateContext): void {
       catCode,
     });
   }
-  void onLeave;
 
   const insertClaim = db.prepare("INSERT INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertPayment = db.prepare("INSERT INTO claim_payments VALUES (?, ?, ?, ?, ?, ?)");

@@ -161,6 +161,7 @@ export function parseStaffMemo(text: string): StaffMemo {
 
 export interface CatEvent {
   code: string;
+  name: string;
   perils: string[];
   start: string;
   end: string;
@@ -172,6 +173,7 @@ export function parseBulletin(text: string): CatEvent {
     new RegExp(`\\*\\*${name}:\\*\\* (.+)`).exec(text)?.[1]?.trim() ?? "";
   return {
     code: field("Event code"),
+    name: /^# Catastrophe bulletin [^:]+: (.+)$/m.exec(text)?.[1]?.trim() ?? "",
     perils: field("Covered perils")
       .split(",")
       .map((peril) => peril.trim()),
