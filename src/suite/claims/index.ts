@@ -1,7 +1,8 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { claimsDomain } from "./domain.js";
 import { lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
+import { paymentsOverCapTask } from "./tasks/payments-over-cap.js";
 
 export { claimsDomain };
 
-export const claimsTasks: TaskDefinition[] = [lossOutsidePeriodTask];
+export const claimsTasks: TaskDefinition[] = [lossOutsidePeriodTask, paymentsOverCapTask];
