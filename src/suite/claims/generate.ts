@@ -228,6 +228,7 @@ export function generateClaims(context: GenerateContext): void {
   const total = 120 * factors.rows;
   const expired = policies.filter((candidate) => candidate.expiration <= addDays(referenceDate, -30));
   let outsideCount = 0;
+  let catCount = 0;
   for (let n = 1; n <= total; n += 1) {
     let policy = random.pick(policies);
     let loss: string;
@@ -261,16 +262,23 @@ export function generateClaims(context: GenerateContext): void {
       loss = addDays(policy.effective, random.int(0, 35));
       if (loss > lastCovered) loss = lastCovered;
       delay = random.int(12, 45);
-    } else if (roll < 0.22 && events.length > 0) {
+    } else if (roll < 0.27 && events.length > 0) {
       const event = random.pick(events);
-      const eventZip = random.pick(event.zips);
+      const shape = catCount % 5;
+      catCount += 1;
+      let eventZip = random.pick(event.zips);
       const state =
         STATES.find((candidate) => eventZip.startsWith(ZIP_PREFIX[candidate] ?? "--")) ?? policy.state;
-      const date = random.chance(0.2)
-        ? random.chance(0.5)
-          ? addDays(event.start, -1)
-          : addDays(event.end, 1)
-        : randomDate(random, event.start, event.end);
+      const outsideZips = (zips.get(state) ?? []).filter((candidate) => !event.zips.includes(candidate));
+      if (shape === 1 && outsideZips.length > 0) eventZip = random.pick(outsideZips);
+      const date =
+        shape === 3
+          ? random.chance(0.5)
+            ? addDays(event.start, -1)
+            : addDays(event.end, 1)
+          : shape === 4
+            ? event.end
+            : randomDate(random, event.start, event.end);
       const fits = policies.filter(
         (candidate) =>
           candidate.state === state && candidate.effective <= date && date < candidate.expiration,
@@ -278,10 +286,13 @@ export function generateClaims(context: GenerateContext): void {
       if (fits.length > 0) policy = random.pick(fits);
       loss = fits.length > 0 ? date : randomDate(random, policy.effective, lastCovered);
       zip = fits.length > 0 ? eventZip : zip;
+      const perilsOfLine = event.perils.filter((peril) => policy.line === "home" || peril === "hail");
       cause =
-        policy.line === "home"
-          ? weightedPick(random, ["wind", "hail", "water_damage", "fire"], [5, 4, 1, 1])
-          : weightedPick(random, ["hail", "collision", "glass"], [4, 2, 1]);
+        shape !== 0 && shape !== 2 && perilsOfLine.length > 0
+          ? random.pick(perilsOfLine)
+          : policy.line === "home"
+            ? weightedPick(random, ["wind", "hail", "water_damage", "fire"], [5, 4, 1, 1])
+            : weightedPick(random, ["hail", "collision", "glass"], [4, 2, 1]);
       delay = random.int(0, 12);
     } else {
       loss = randomDate(random, policy.effective, lastCovered);

@@ -2,7 +2,12 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { claimsDomain } from "./domain.js";
 import { lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
 import { paymentsOverCapTask } from "./tasks/payments-over-cap.js";
+import { tagCatastropheClaimsTask } from "./tasks/tag-catastrophe-claims.js";
 
 export { claimsDomain };
 
-export const claimsTasks: TaskDefinition[] = [lossOutsidePeriodTask, paymentsOverCapTask];
+export const claimsTasks: TaskDefinition[] = [
+  lossOutsidePeriodTask,
+  paymentsOverCapTask,
+  tagCatastropheClaimsTask,
+];
