@@ -14,6 +14,8 @@ import { adjusterId, claimId, endorsementId, paymentId, policyId, policyholderId
 import {
   AUTO_CAUSES,
   CASELOAD_CAPS,
+  EXTENDED_NOTICE_DAYS,
+  NOTICE_DAYS,
   EXCLUSIONS,
   HOME_CAUSES,
   MINIMUM_RESERVES,
@@ -229,6 +231,7 @@ export function generateClaims(context: GenerateContext): void {
   const expired = policies.filter((candidate) => candidate.expiration <= addDays(referenceDate, -30));
   let outsideCount = 0;
   let catCount = 0;
+  let normalCount = 0;
   for (let n = 1; n <= total; n += 1) {
     let policy = random.pick(policies);
     let loss: string;
@@ -296,6 +299,23 @@ export function generateClaims(context: GenerateContext): void {
       delay = random.int(0, 12);
     } else {
       loss = randomDate(random, policy.effective, lastCovered);
+      normalCount += 1;
+      const extendedDelay = random.int(NOTICE_DAYS.auto ?? 30, EXTENDED_NOTICE_DAYS - 1) + 1;
+      const extendedLoss = addDays(referenceDate, -extendedDelay - random.int(3, 40));
+      const extended = policies.filter(
+        (candidate) =>
+          candidate.endorsements.has("EXT_NOTICE") &&
+          candidate.effective <= extendedLoss &&
+          extendedLoss < candidate.expiration,
+      );
+      if (normalCount % 10 === 5 && extended.length > 0) {
+        policy = random.pick(extended);
+        cause = causeFor(context, policy.line);
+        zip = policy.line === "home" ? policy.zip : random.pick(zips.get(policy.state) ?? []);
+        loss = extendedLoss;
+        delay = extendedDelay;
+      } else if (random.chance(0.06)) delay = policy.line === "home" ? 60 : 30;
+      else if (random.chance(0.06)) delay = random.int(61, 119);
     }
     const reported = addDays(loss, delay) > referenceDate ? referenceDate : addDays(loss, delay);
     const age = daysBetween(reported, referenceDate);

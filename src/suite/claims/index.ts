@@ -3,6 +3,7 @@ import { claimsDomain } from "./domain.js";
 import { lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
 import { paymentsOverCapTask } from "./tasks/payments-over-cap.js";
 import { tagCatastropheClaimsTask } from "./tasks/tag-catastrophe-claims.js";
+import { lateNoticeClaimsTask } from "./tasks/late-notice-claims.js";
 
 export { claimsDomain };
 
@@ -10,4 +11,5 @@ export const claimsTasks: TaskDefinition[] = [
   lossOutsidePeriodTask,
   paymentsOverCapTask,
   tagCatastropheClaimsTask,
+  lateNoticeClaimsTask,
 ];
