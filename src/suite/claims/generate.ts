@@ -441,7 +441,7 @@ export function generateClaims(context: GenerateContext): void {
         random.chance(0.35)
       )
         phrase = random.pick(flood.indicators);
-      else if (random.chance(0.12)) {
+      else if (random.chance(claim.status === "closed" ? 0.5 : 0.12)) {
         const exclusion = random.pick(
           EXCLUSIONS.filter((candidate) => candidate.lines.includes(claim.policy.line)),
         );

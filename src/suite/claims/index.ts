@@ -4,6 +4,7 @@ import { lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
 import { paymentsOverCapTask } from "./tasks/payments-over-cap.js";
 import { tagCatastropheClaimsTask } from "./tasks/tag-catastrophe-claims.js";
 import { lateNoticeClaimsTask } from "./tasks/late-notice-claims.js";
+import { excludedCauseNotesTask } from "./tasks/excluded-cause-notes.js";
 
 export { claimsDomain };
 
@@ -12,4 +13,5 @@ export const claimsTasks: TaskDefinition[] = [
   paymentsOverCapTask,
   tagCatastropheClaimsTask,
   lateNoticeClaimsTask,
+  excludedCauseNotesTask,
 ];
