@@ -5,6 +5,7 @@ import { paymentsOverCapTask } from "./tasks/payments-over-cap.js";
 import { tagCatastropheClaimsTask } from "./tasks/tag-catastrophe-claims.js";
 import { lateNoticeClaimsTask } from "./tasks/late-notice-claims.js";
 import { excludedCauseNotesTask } from "./tasks/excluded-cause-notes.js";
+import { siuReferralsTask } from "./tasks/siu-referrals.js";
 
 export { claimsDomain };
 
@@ -14,4 +15,5 @@ export const claimsTasks: TaskDefinition[] = [
   tagCatastropheClaimsTask,
   lateNoticeClaimsTask,
   excludedCauseNotesTask,
+  siuReferralsTask,
 ];
