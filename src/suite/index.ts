@@ -11,6 +11,7 @@ const DOMAIN_LOADERS = {
   clinic: async () => (await import("./clinic/index.js")).clinicTasks,
   quality: async () => (await import("./quality/index.js")).qualityTasks,
   billing: async () => (await import("./billing/index.js")).billingTasks,
+  claims: async () => (await import("./claims/index.js")).claimsTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

@@ -1,0 +1,159 @@
+import Database from "better-sqlite3";
+import { copyFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempDir, type TempDir } from "../../core/index.js";
+import { buildInstance, listWorkspaceFiles, openStateView, type Instance } from "../../envs/index.js";
+import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { claimsTasks } from "./index.js";
+import {
+  COVERAGE_RULES_PATH,
+  EXTENDED_NOTICE_DAYS,
+  NOTICE_DAYS,
+  SUBLIMITS,
+  parseCoverageRules,
+} from "./rules.js";
+import { claimsOutsidePeriod, lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
+import { claimsTools } from "./tools.js";
+
+let cache: TempDir;
+let instance: Instance;
+let db: Database.Database;
+
+beforeAll(() => {
+  cache = createTempDir("claims-test");
+  instance = buildInstance(lossOutsidePeriodTask, "v0", 3, cache.path);
+  const episodeDb = join(cache.path, "episode.sqlite");
+  copyFileSync(instance.dbPath, episodeDb);
+  db = new Database(episodeDb);
+});
+
+afterAll(() => {
+  db.close();
+  cache.dispose();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+  const tool = claimsTools.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
+    signal: AbortSignal.timeout(5_000),
+    timeoutMs: 5_000,
+  });
+}
+
+const text = (result: ToolCallResult): string =>
+  result.content.map((part) => ("text" in part ? part.text : "")).join("");
+
+describe("claims tools", () => {
+  it("paginates claims with the suite envelope and a total order", async () => {
+    const total = (db.prepare("SELECT COUNT(*) AS count FROM claims").get() as { count: number }).count;
+    const first = (await call("list_claims", { per_page: 50 })).structuredContent as Record<string, unknown>;
+    expect(Object.keys(first)).toEqual(["claims", "page", "per_page", "total", "has_more"]);
+    expect(first.total).toBe(total);
+    expect(first.has_more).toBe(total > 50);
+    const second = (await call("list_claims", { per_page: 50, page: 2 })).structuredContent as {
+      claims: Array<{ claim_id: string }>;
+    };
+    const firstIds = (first.claims as Array<{ claim_id: string }>).map((claim) => claim.claim_id);
+    expect(second.claims.some((claim) => firstIds.includes(claim.claim_id))).toBe(false);
+  });
+
+  it("rejects a malformed claim id and names the list tool for an unknown one", async () => {
+    expect(text(await call("get_claim", { claim_id: "12" }))).toContain("claim_id must look like CLM-00123");
+    expect(text(await call("get_claim", { claim_id: "CLM-99999" }))).toContain(
+      "use list_claims to find claim ids",
+    );
+  });
+
+  it("fails the second page of the payments listing once, then serves it", async () => {
+    const failed = await call("list_payments", { page: 2 });
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toContain("503");
+    const retried = await call("list_payments", { page: 2 });
+    expect(retried.isError).toBeFalsy();
+    expect((retried.structuredContent as { page: number }).page).toBe(2);
+  });
+
+  it("denies only open claims and records the reason as a note", async () => {
+    const closed = db.prepare("SELECT claim_id FROM claims WHERE status = 'closed' LIMIT 1").get() as {
+      claim_id: string;
+    };
+    expect(text(await call("deny_claim", { claim_id: closed.claim_id, reason: "test" }))).toContain(
+      "only open claims",
+    );
+    const open = db.prepare("SELECT claim_id FROM claims WHERE status = 'open' LIMIT 1").get() as {
+      claim_id: string;
+    };
+    await call("deny_claim", { claim_id: open.claim_id, reason: "outside policy period" });
+    expect(db.prepare("SELECT status, reserve FROM claims WHERE claim_id = ?").get(open.claim_id)).toEqual({
+      status: "denied",
+      reserve: 0,
+    });
+    const note = db
+      .prepare("SELECT body FROM claim_notes WHERE claim_id = ? ORDER BY note_id DESC LIMIT 1")
+      .get(open.claim_id) as { body: string };
+    expect(note.body).toBe("Denied: outside policy period");
+  });
+});
+
+describe("claims generator and verifiers", () => {
+  it("writes coverage rules that parse back to the domain's rules", () => {
+    const rules = parseCoverageRules(readFileSync(join(instance.workspaceDir, COVERAGE_RULES_PATH), "utf8"));
+    expect(Object.fromEntries(rules.noticeDays)).toEqual(NOTICE_DAYS);
+    expect(rules.extendedNoticeDays).toBe(EXTENDED_NOTICE_DAYS);
+    expect([...rules.sublimits.values()]).toEqual(SUBLIMITS.map(([, , amount]) => amount));
+    expect(rules.exclusions.map((exclusion) => exclusion.cause)).toEqual([
+      "flood",
+      "wear_and_tear",
+      "earth_movement",
+    ]);
+    expect(listWorkspaceFiles(instance.workspaceDir)).toHaveLength(13);
+  });
+
+  it("plants a loss on an expiration date, which the denial task counts as outside the period", () => {
+    const state = openStateView(instance.dbPath, instance.workspaceDir);
+    try {
+      const onExpiration = state.view.db
+        .prepare(
+          "SELECT c.claim_id FROM claims c JOIN policies p ON p.policy_id = c.policy_id WHERE c.status = 'open' AND c.loss_date = p.expiration_date",
+        )
+        .all() as Array<{ claim_id: string }>;
+      expect(onExpiration.length).toBeGreaterThan(0);
+      const expected = claimsOutsidePeriod(state.view);
+      for (const { claim_id } of onExpiration) expect(expected).toContain(claim_id);
+      const checks = lossOutsidePeriodTask.verify({
+        initial: state.view,
+        final: state.view,
+        answer: '{"denied": []}',
+        scale: "v0",
+        seed: 3,
+      }) as Array<{ passed: boolean }>;
+      expect(checks.some((item) => !item.passed)).toBe(true);
+    } finally {
+      state.close();
+    }
+  });
+
+  it("is deterministic for a seed and scale", () => {
+    using other = createTempDir("claims-determinism");
+    const again = buildInstance(claimsTasks[1]!, "v0", 3, other.path);
+    const dump = (path: string): string => {
+      const handle = new Database(path, { readonly: true });
+      try {
+        return JSON.stringify(
+          ["policies", "claims", "claim_payments", "claim_notes"].map((table) =>
+            handle.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all(),
+          ),
+        );
+      } finally {
+        handle.close();
+      }
+    };
+    expect(dump(again.dbPath)).toBe(dump(instance.dbPath));
+    for (const file of listWorkspaceFiles(instance.workspaceDir))
+      expect(readFileSync(join(again.workspaceDir, file), "utf8")).toBe(
+        readFileSync(join(instance.workspaceDir, file), "utf8"),
+      );
+  });
+});

@@ -1,0 +1,391 @@
+import { z } from "zod";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import {
+  allRows,
+  cachedStatement,
+  isoDateSchema,
+  listPage,
+  pagingFields,
+  REFERENCE_DATE,
+  requireRow,
+  when,
+  withBooleans,
+  withTransientFailures,
+  type DomainTool,
+  type ToolContext,
+} from "../../envs/index.js";
+import { adjusterId, claimId, policyId, policyholderId } from "./ids.js";
+import type Database from "better-sqlite3";
+
+const stateSchema = z
+  .string()
+  .regex(/^[A-Z]{2}$/, "expected a two-letter state code such as MN")
+  .optional();
+const OPEN_CASELOAD =
+  "(SELECT COUNT(*) FROM claims c WHERE c.adjuster_id = adjusters.adjuster_id AND c.status = 'open') AS open_caseload";
+
+const listPolicyholders = defineTool({
+  name: "list_policyholders",
+  description:
+    "List policyholders (id, name, contact, city, state, ZIP, customer since). Paginated: returns `policyholders`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ state: stateSchema.describe("Only policyholders in this state"), ...pagingFields }),
+  handler: ({ state, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "policyholders",
+      from: "policyholders",
+      where: [when(state, "state = ?")],
+      orderBy: "policyholder_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getPolicyholder = defineTool({
+  name: "get_policyholder",
+  description:
+    "Get one policyholder with the ids of their policies. Returns `policyholder` and `policy_ids`.",
+  kind: "read",
+  inputSchema: z.object({ policyholder_id: policyholderId.schema("The policyholder") }),
+  handler: ({ policyholder_id }, { db }: ToolContext) => ({
+    policyholder: requireRow(
+      db,
+      "SELECT * FROM policyholders WHERE policyholder_id = ?",
+      [policyholder_id],
+      policyholderId.notFound(policyholder_id).message,
+    ),
+    policy_ids: allRows<{ policy_id: string }>(
+      db,
+      "SELECT policy_id FROM policies WHERE policyholder_id = ? ORDER BY policy_id",
+      policyholder_id,
+    ).map((row) => row.policy_id),
+  }),
+});
+
+const listPolicies = defineTool({
+  name: "list_policies",
+  description:
+    "List policies (line, coverage type, coverage_limit, deductible, effective and expiration dates, state, status) without endorsements; get_policy adds them. Paginated: returns `policies`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    line: z.enum(["home", "auto"]).optional().describe("Only policies of this line"),
+    status: z.enum(["active", "expired", "cancelled"]).optional().describe("Only policies in this status"),
+    policyholder_id: policyholderId.schema("Only this policyholder's policies").optional(),
+    ...pagingFields,
+  }),
+  handler: ({ line, status, policyholder_id, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "policies",
+      from: "policies",
+      where: [
+        when(line, "line = ?"),
+        when(status, "status = ?"),
+        when(policyholder_id, "policyholder_id = ?"),
+      ],
+      orderBy: "policy_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getPolicy = defineTool({
+  name: "get_policy",
+  description:
+    "Get one policy with its endorsements (code, description, added_on). Returns `policy` and `endorsements`.",
+  kind: "read",
+  inputSchema: z.object({ policy_id: policyId.schema("The policy") }),
+  handler: ({ policy_id }, { db }: ToolContext) => ({
+    policy: requireRow(
+      db,
+      "SELECT * FROM policies WHERE policy_id = ?",
+      [policy_id],
+      policyId.notFound(policy_id).message,
+    ),
+    endorsements: allRows(
+      db,
+      "SELECT endorsement_id, code, description, added_on FROM endorsements WHERE policy_id = ? ORDER BY endorsement_id",
+      policy_id,
+    ),
+  }),
+});
+
+const listEndorsements = defineTool({
+  name: "list_endorsements",
+  description:
+    "List policy endorsements (endorsement_id, policy_id, code, description, added_on). Paginated: returns `endorsements`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    code: z.string().min(1).optional().describe("Only endorsements with this code, e.g. EXT_NOTICE"),
+    policy_id: policyId.schema("Only this policy's endorsements").optional(),
+    ...pagingFields,
+  }),
+  handler: ({ code, policy_id, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "endorsements",
+      from: "endorsements",
+      where: [when(code?.toUpperCase(), "code = ?"), when(policy_id, "policy_id = ?")],
+      orderBy: "endorsement_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listAdjusters = defineTool({
+  name: "list_adjusters",
+  description:
+    "List adjusters with region, licensed_states (comma-separated), HR status and open_caseload (open claims assigned now). Paginated: returns `adjusters`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    region: z.enum(["North", "Central", "South"]).optional().describe("Only adjusters of this region"),
+    status: z.enum(["active", "inactive"]).optional().describe("Only adjusters with this HR status"),
+    ...pagingFields,
+  }),
+  handler: ({ region, status, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "adjusters",
+      from: "adjusters",
+      select: `adjusters.*, ${OPEN_CASELOAD}`,
+      where: [when(region, "region = ?"), when(status, "status = ?")],
+      orderBy: "adjuster_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getAdjuster = defineTool({
+  name: "get_adjuster",
+  description: "Get one adjuster with their current open_caseload. Returns `adjuster`.",
+  kind: "read",
+  inputSchema: z.object({ adjuster_id: adjusterId.schema("The adjuster") }),
+  handler: ({ adjuster_id }, { db }: ToolContext) => ({
+    adjuster: requireRow(
+      db,
+      `SELECT adjusters.*, ${OPEN_CASELOAD} FROM adjusters WHERE adjuster_id = ?`,
+      [adjuster_id],
+      adjusterId.notFound(adjuster_id).message,
+    ),
+  }),
+});
+
+const CLAIM_COLUMNS =
+  "claim_id, policy_id, adjuster_id, loss_date, reported_date, cause_of_loss, loss_zip, loss_state, status, reserve, cat_code, siu_referral";
+
+const listClaims = defineTool({
+  name: "list_claims",
+  description:
+    "List claims (policy, adjuster, loss and reported dates, cause_of_loss, loss ZIP and state, status, reserve, cat_code, siu_referral) without description, payments or notes; get_claim has them. Paginated: returns `claims`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z.enum(["open", "closed", "denied"]).optional().describe("Only claims in this status"),
+    adjuster_id: adjusterId.schema("Only claims assigned to this adjuster").optional(),
+    policy_id: policyId.schema("Only claims on this policy").optional(),
+    cause_of_loss: z.string().min(1).optional().describe("Only claims with this cause of loss, e.g. hail"),
+    loss_date_from: isoDateSchema.optional().describe("Only losses on or after this date, YYYY-MM-DD"),
+    loss_date_to: isoDateSchema.optional().describe("Only losses on or before this date, YYYY-MM-DD"),
+    ...pagingFields,
+  }),
+  handler: (input, { db }: ToolContext) =>
+    listPage(db, {
+      key: "claims",
+      from: "claims",
+      select: CLAIM_COLUMNS,
+      where: [
+        when(input.status, "status = ?"),
+        when(input.adjuster_id, "adjuster_id = ?"),
+        when(input.policy_id, "policy_id = ?"),
+        when(input.cause_of_loss, "cause_of_loss = ?"),
+        when(input.loss_date_from, "loss_date >= ?"),
+        when(input.loss_date_to, "loss_date <= ?"),
+      ],
+      orderBy: "claim_id",
+      page: input.page,
+      perPage: input.per_page,
+      map: (row) => withBooleans(row, "siu_referral"),
+    }),
+});
+
+function requireClaim(db: Database.Database, id: string): Record<string, unknown> {
+  return requireRow(db, "SELECT * FROM claims WHERE claim_id = ?", [id], claimId.notFound(id).message);
+}
+
+const getClaim = defineTool({
+  name: "get_claim",
+  description:
+    "Get one claim with its description, payments and notes. Returns `claim`, `payments`, `notes`.",
+  kind: "read",
+  inputSchema: z.object({ claim_id: claimId.schema("The claim") }),
+  handler: ({ claim_id }, { db }: ToolContext) => ({
+    claim: withBooleans(requireClaim(db, claim_id), "siu_referral"),
+    payments: allRows(
+      db,
+      "SELECT payment_id, paid_on, amount, payee, status FROM claim_payments WHERE claim_id = ? ORDER BY payment_id",
+      claim_id,
+    ),
+    notes: allRows(
+      db,
+      "SELECT note_id, author, written_on, body FROM claim_notes WHERE claim_id = ? ORDER BY note_id",
+      claim_id,
+    ),
+  }),
+});
+
+const listPayments = withTransientFailures(
+  defineTool({
+    name: "list_payments",
+    description:
+      "List claim payments (payment_id, claim_id, paid_on, amount, payee, status issued or voided). Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
+    kind: "read",
+    inputSchema: z.object({
+      claim_id: claimId.schema("Only this claim's payments").optional(),
+      status: z.enum(["issued", "voided"]).optional().describe("Only payments in this status"),
+      ...pagingFields,
+    }),
+    handler: ({ claim_id, status, page, per_page }, { db }: ToolContext) =>
+      listPage(db, {
+        key: "payments",
+        from: "claim_payments",
+        where: [when(claim_id, "claim_id = ?"), when(status, "status = ?")],
+        orderBy: "payment_id",
+        page,
+        perPage: per_page,
+      }),
+  }),
+  { when: (input) => input.page === 2 && input.claim_id === undefined },
+);
+
+const listClaimNotes = defineTool({
+  name: "list_claim_notes",
+  description:
+    "List claim notes (note_id, claim_id, author, written_on, body). Paginated: returns `notes`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ claim_id: claimId.schema("Only this claim's notes").optional(), ...pagingFields }),
+  handler: ({ claim_id, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "notes",
+      from: "claim_notes",
+      where: [when(claim_id, "claim_id = ?")],
+      orderBy: "note_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+function addNote(db: Database.Database, claim: string, body: string): void {
+  cachedStatement(
+    db,
+    "INSERT INTO claim_notes (claim_id, author, written_on, body) VALUES (?, 'Claims desk', ?, ?)",
+  ).run(claim, REFERENCE_DATE, body);
+}
+
+function requireOpen(claim: Record<string, unknown>, action: string): void {
+  if (claim.status !== "open")
+    throw new ToolFailure(
+      `claim ${String(claim.claim_id)} is ${String(claim.status)}; only open claims can be ${action}`,
+    );
+}
+
+const denyClaim = defineTool({
+  name: "deny_claim",
+  description:
+    "Deny an open claim: sets status to denied, the reserve to 0 and records the reason as a claim note. Returns the updated `claim`.",
+  kind: "write",
+  inputSchema: z.object({
+    claim_id: claimId.schema("The claim to deny"),
+    reason: z.string().min(3).describe("Why the claim is denied, e.g. 'outside policy period'"),
+  }),
+  handler: ({ claim_id, reason }, { db }: ToolContext) => {
+    requireOpen(requireClaim(db, claim_id), "denied");
+    cachedStatement(db, "UPDATE claims SET status = 'denied', reserve = 0 WHERE claim_id = ?").run(claim_id);
+    addNote(db, claim_id, `Denied: ${reason}`);
+    return { claim: requireClaim(db, claim_id) };
+  },
+});
+
+const assignClaim = defineTool({
+  name: "assign_claim",
+  description:
+    "Assign an open claim to another adjuster (who must be active in HR) and record a claim note. Does not check licenses or caseload caps. Returns the updated `claim`.",
+  kind: "write",
+  inputSchema: z.object({
+    claim_id: claimId.schema("The claim"),
+    adjuster_id: adjusterId.schema("The new adjuster"),
+  }),
+  handler: ({ claim_id, adjuster_id }, { db }: ToolContext) => {
+    const claim = requireClaim(db, claim_id);
+    requireOpen(claim, "reassigned");
+    const adjuster = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM adjusters WHERE adjuster_id = ?",
+      [adjuster_id],
+      adjusterId.notFound(adjuster_id).message,
+    );
+    if (adjuster.status !== "active")
+      throw new ToolFailure(`adjuster ${adjuster_id} is ${adjuster.status} and cannot take claims`);
+    if (claim.adjuster_id === adjuster_id)
+      throw new ToolFailure(`claim ${claim_id} is already assigned to ${adjuster_id}`);
+    cachedStatement(db, "UPDATE claims SET adjuster_id = ? WHERE claim_id = ?").run(adjuster_id, claim_id);
+    addNote(db, claim_id, `Reassigned from ${String(claim.adjuster_id)} to ${adjuster_id}`);
+    return { claim: requireClaim(db, claim_id) };
+  },
+});
+
+const tagCatastrophe = defineTool({
+  name: "tag_catastrophe",
+  description:
+    "Tag a claim (open or closed, not denied) to a catastrophe event code such as CAT-25-04. Returns the updated `claim`.",
+  kind: "write",
+  inputSchema: z.object({
+    claim_id: claimId.schema("The claim"),
+    cat_code: z
+      .string()
+      .regex(/^CAT-\d{2}-\d{2}$/, "cat_code must look like CAT-25-04")
+      .describe("The event code"),
+  }),
+  handler: ({ claim_id, cat_code }, { db }: ToolContext) => {
+    const claim = requireClaim(db, claim_id);
+    if (claim.status === "denied")
+      throw new ToolFailure(`claim ${claim_id} is denied; denied claims are not tagged`);
+    cachedStatement(db, "UPDATE claims SET cat_code = ? WHERE claim_id = ?").run(cat_code, claim_id);
+    return { claim: requireClaim(db, claim_id) };
+  },
+});
+
+const referToSiu = defineTool({
+  name: "refer_to_siu",
+  description:
+    "Refer an open claim to the Special Investigations Unit, naming the fraud indicator codes found; records a claim note. Returns the updated `claim`.",
+  kind: "write",
+  inputSchema: z.object({
+    claim_id: claimId.schema("The claim"),
+    indicators: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe("Indicator codes from the fraud memo, e.g. ['LATE_REPORT', 'NEW_POLICY']"),
+  }),
+  handler: ({ claim_id, indicators }, { db }: ToolContext) => {
+    const claim = requireClaim(db, claim_id);
+    requireOpen(claim, "referred");
+    if (claim.siu_referral === 1) throw new ToolFailure(`claim ${claim_id} is already referred to SIU`);
+    cachedStatement(db, "UPDATE claims SET siu_referral = 1 WHERE claim_id = ?").run(claim_id);
+    addNote(db, claim_id, `Referred to SIU: ${indicators.join(", ")}`);
+    return { claim: withBooleans(requireClaim(db, claim_id), "siu_referral") };
+  },
+});
+
+export const claimsTools: DomainTool[] = [
+  listPolicyholders,
+  getPolicyholder,
+  listPolicies,
+  getPolicy,
+  listEndorsements,
+  listAdjusters,
+  getAdjuster,
+  listClaims,
+  getClaim,
+  listPayments,
+  listClaimNotes,
+  denyClaim,
+  assignClaim,
+  tagCatastrophe,
+  referToSiu,
+] as DomainTool[];
