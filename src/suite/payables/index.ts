@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { earlyPaymentDiscountsTask } from "./tasks/early-payment-discounts.js";
 import { threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.js";
 
 export { payablesDomain } from "./domain.js";
 
-export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask];
+export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask];
