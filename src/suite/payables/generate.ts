@@ -247,11 +247,23 @@ function plantDuplicates(world: World, random: SeededRandom, count: number): Inv
         invoice.enteredOn >= addDays(today, -120),
     ),
   );
+  // The first duplicate is keyed with its first line split in two: only the number rule catches it.
+  const splittable = originals.findIndex((invoice) => invoice.lines.some((line) => line.quantity >= 2));
+  if (splittable > 0) originals.unshift(...originals.splice(splittable, 1));
   const duplicates: Invoice[] = [];
   const used = new Set<Invoice>();
   for (const original of originals.slice(0, count)) {
     used.add(original);
     const rekeyed = duplicates.length % 2 === 1;
+    const merchandise = original.lines
+      .filter((line) => line.type === "merchandise")
+      .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice }));
+    const split = merchandise.findIndex((line) => line.quantity >= 2);
+    if (!rekeyed && split >= 0) {
+      const line = merchandise[split]!;
+      const part = Math.floor(line.quantity / 2);
+      merchandise.splice(split, 1, { ...line, quantity: part }, { ...line, quantity: line.quantity - part });
+    }
     const enteredOn = minDate(addDays(original.enteredOn, random.int(3, 20)), today);
     const copy = createInvoice(
       world,
@@ -259,9 +271,7 @@ function plantDuplicates(world: World, random: SeededRandom, count: number): Inv
         po: original.po,
         invoiceDate: rekeyed ? addDays(original.invoiceDate, random.int(1, 3)) : original.invoiceDate,
         enteredOn,
-        lines: original.lines
-          .filter((line) => line.type === "merchandise")
-          .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
+        lines: merchandise,
         freight: original.lines.find((line) => line.type === "freight")?.amount ?? 0,
         status: daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved",
         ...(rekeyed ? {} : { number: numberVariant(random, original.number) }),
@@ -272,6 +282,39 @@ function plantDuplicates(world: World, random: SeededRandom, count: number): Inv
     duplicates.push(copy);
   }
   const rest = originals.filter((invoice) => !used.has(invoice));
+  // The vendor entered twice in the vendor master (same tax id): the copy's invoice repeats an original.
+  const twice = rest.find((invoice) => !used.has(invoice) && goods(invoice.vendor));
+  if (twice) {
+    used.add(twice);
+    const record: Vendor = {
+      ...twice.vendor,
+      id: "",
+      name: `${twice.vendor.name} - Remit To`,
+      email: twice.vendor.email.replace(/^ar@/, "remit@"),
+      since: addDays(today, -random.int(20, 60)),
+      catalog: [],
+    };
+    world.vendors.push(record);
+    const enteredOn = minDate(addDays(twice.enteredOn, random.int(3, 15)), today);
+    const copy = createInvoice(
+      world,
+      {
+        po: twice.po,
+        vendor: record,
+        invoiceDate: twice.invoiceDate,
+        enteredOn,
+        lines: twice.lines
+          .filter((line) => line.type === "merchandise")
+          .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
+        freight: twice.lines.find((line) => line.type === "freight")?.amount ?? 0,
+        status: daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved",
+        number: numberVariant(random, twice.number),
+      },
+      random,
+    );
+    if (copy.status === "approved") approveProperly(copy, random, today);
+    duplicates.push(copy);
+  }
   // A corrected invoice: the same number re-issued with one unit less on its first line.
   const corrected = rest.find((invoice) => invoice.lines[0]!.quantity > 1);
   if (corrected) {

@@ -1,7 +1,8 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { duplicateInvoicesTask } from "./tasks/duplicate-invoices.js";
 import { earlyPaymentDiscountsTask } from "./tasks/early-payment-discounts.js";
 import { threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.js";
 
 export { payablesDomain } from "./domain.js";
 
-export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask];
+export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask, duplicateInvoicesTask];

@@ -293,13 +293,15 @@ export interface InvoiceSpec {
   lines?: Array<{ lineNo: number; quantity: number; unitPrice: number }>;
   freight?: number;
   status: InvoiceStatus;
+  /** The vendor record the invoice is entered under (default: the PO's vendor). */
+  vendor?: Vendor;
   number?: string;
   holdReason?: string | null;
 }
 
 export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRandom): Invoice {
   const { po } = spec;
-  const vendor = po.vendor;
+  const vendor = spec.vendor ?? po.vendor;
   const billed =
     spec.lines ??
     po.lines
