@@ -619,9 +619,9 @@ function chooseHolds(world: World, random: SeededRandom, active: Vendor[], files
   const withPending = candidates.filter((vendor) => unpaid(vendor, "pending_approval") > 0);
   const first = withPending[0] ?? candidates[0]!;
   const rest = candidates.filter((vendor) => vendor !== first);
-  const held = [first, ...rest.slice(0, 2 * files)];
+  const held = [first, ...rest.slice(0, 2 * files + 1)];
   const released = held[held.length - 1]!;
-  const oldHold = rest[2 * files]!;
+  const oldHold = rest[2 * files + 1]!;
   // One held vendor also has an invoice already on hold for a dispute (it stays as it is).
   const disputed = world.invoices.find((invoice) => invoice.vendor === held[1] && invoice.status === "approved");
   if (disputed) {

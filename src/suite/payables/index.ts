@@ -1,8 +1,9 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { applyVendorHoldsTask } from "./tasks/apply-vendor-holds.js";
 import { duplicateInvoicesTask } from "./tasks/duplicate-invoices.js";
 import { earlyPaymentDiscountsTask } from "./tasks/early-payment-discounts.js";
 import { threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.js";
 
 export { payablesDomain } from "./domain.js";
 
-export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask, duplicateInvoicesTask];
+export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask, duplicateInvoicesTask, applyVendorHoldsTask];
