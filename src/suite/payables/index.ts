@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { applyPriceAmendmentsTask } from "./tasks/apply-price-amendments.js";
 import { applyVendorHoldsTask } from "./tasks/apply-vendor-holds.js";
 import { duplicateInvoicesTask } from "./tasks/duplicate-invoices.js";
 import { earlyPaymentDiscountsTask } from "./tasks/early-payment-discounts.js";
@@ -6,4 +7,4 @@ import { threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.
 
 export { payablesDomain } from "./domain.js";
 
-export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask, duplicateInvoicesTask, applyVendorHoldsTask];
+export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask, duplicateInvoicesTask, applyVendorHoldsTask, applyPriceAmendmentsTask];
