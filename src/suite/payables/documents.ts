@@ -63,7 +63,10 @@ function writePolicy(context: GenerateContext): void {
       {
         table: {
           headers: ["vendor category", "second approval required when the total is over"],
-          rows: VENDOR_CATEGORIES.map((category) => [category, formatUsd(SECOND_APPROVAL_THRESHOLDS[category])]),
+          rows: VENDOR_CATEGORIES.map((category) => [
+            category,
+            formatUsd(SECOND_APPROVAL_THRESHOLDS[category]),
+          ]),
         },
       },
       {
@@ -131,7 +134,11 @@ function writeContracts(context: GenerateContext, world: World, plan: Plan): voi
           description: terms.description,
           note: "These terms apply to every invoice under this agreement and replace any terms on the vendor's invoice forms.",
         },
-        pricing: vendor.catalog.map((item) => ({ sku: item.sku, description: item.description, unit_price: item.price })),
+        pricing: vendor.catalog.map((item) => ({
+          sku: item.sku,
+          description: item.description,
+          unit_price: item.price,
+        })),
         freight: "Prepaid and added to the invoice as a separate line.",
         signed_by: { vendor: `${vendor.name} sales director`, buyer: "Rosa Delgado, Purchasing Manager" },
       }),
@@ -229,7 +236,10 @@ function writeMemos(context: GenerateContext, world: World, plan: Plan): void {
     const date = addDays(today, -30 + index * 6);
     context.writeFile(
       `${MEMOS_DIR}${date}-${slug(title!)}.md`,
-      renderMarkdown(title!, [`From: AP Manager (Carla Jensen)\nTo: Accounts Payable\nDate: ${longDate(date)}`, body!]),
+      renderMarkdown(title!, [
+        `From: AP Manager (Carla Jensen)\nTo: Accounts Payable\nDate: ${longDate(date)}`,
+        body!,
+      ]),
     );
   });
 }
@@ -248,7 +258,9 @@ function writeRemittance(context: GenerateContext, plan: Plan): void {
 /** Vendor emails about payments: the kind of mail an AP inbox holds (context, not rules). */
 function writeInbox(context: GenerateContext, world: World): void {
   const files = Math.max(1, context.factors.files);
-  const withDiscount = world.payments.filter((payment) => payment.discountTaken > 0 && payment.status !== "void");
+  const withDiscount = world.payments.filter(
+    (payment) => payment.discountTaken > 0 && payment.status !== "void",
+  );
   for (const payment of withDiscount.slice(0, files)) {
     const vendor = payment.invoice.vendor;
     context.writeFile(

@@ -79,7 +79,9 @@ export function generatePayables(context: GenerateContext): void {
 
   assignIds(world);
   insertWorld(context, world);
-  amendments.forEach((amendment, index) => (amendment.contractId = `VC-2024-${String(31 + index * 7).padStart(3, "0")}`));
+  amendments.forEach(
+    (amendment, index) => (amendment.contractId = `VC-2024-${String(31 + index * 7).padStart(3, "0")}`),
+  );
   const plan: Plan = { contractVendors, contractTerms, amendments, holds, duplicates, remittance };
   writeDocuments(context, world, plan);
 }
@@ -100,7 +102,11 @@ function generateHistory(world: World, random: SeededRandom, poCount: number): v
   for (let n = 0; n < poCount; n += 1) {
     const vendor = weightedPick(random, vendors, weights);
     const age = random.int(2, 175);
-    const po = createPo(world, { vendor, orderedOn: addDays(today, -age), lines: itemLines(random, vendor) }, random);
+    const po = createPo(
+      world,
+      { vendor, orderedOn: addDays(today, -age), lines: itemLines(random, vendor) },
+      random,
+    );
     if (age > 10 && random.chance(0.03)) {
       po.status = "cancelled";
       continue;
@@ -108,7 +114,12 @@ function generateHistory(world: World, random: SeededRandom, poCount: number): v
     if (age < 4) continue;
     for (const line of po.lines) {
       const roll = random.next();
-      const quantity = roll < 0.85 ? line.quantity : roll < 0.95 ? Math.max(1, Math.floor((line.quantity * random.int(50, 95)) / 100)) : 0;
+      const quantity =
+        roll < 0.85
+          ? line.quantity
+          : roll < 0.95
+            ? Math.max(1, Math.floor((line.quantity * random.int(50, 95)) / 100))
+            : 0;
       const first = addDays(po.orderedOn, random.int(2, Math.min(12, age)));
       if (quantity > 1 && random.chance(0.15) && first < today) {
         const part = Math.floor(quantity / 2);
@@ -228,7 +239,9 @@ function numberVariant(random: SeededRandom, number: string): string {
     number.replace(/[-\s]/g, ""),
     number.replace(/(\d+)/, "0$1"),
     number.replace(/^([A-Za-z]+)-?/, "$1 "),
-  ].filter((variant) => variant !== number && normaliseInvoiceNumber(variant) === normaliseInvoiceNumber(number));
+  ].filter(
+    (variant) => variant !== number && normaliseInvoiceNumber(variant) === normaliseInvoiceNumber(number),
+  );
   return variants.length > 0 ? random.pick(variants) : number.replace(/(\d+)/, "0$1");
 }
 
@@ -349,7 +362,15 @@ function plantDuplicates(world: World, random: SeededRandom, count: number): Inv
     used.add(collision);
     const item = other.catalog[0]!;
     const total = invoiceTotal(collision);
-    const po = createPo(world, { vendor: other, orderedOn: addDays(collision.invoiceDate, -6), lines: [{ item, quantity: 1, unitPrice: total }] }, random);
+    const po = createPo(
+      world,
+      {
+        vendor: other,
+        orderedOn: addDays(collision.invoiceDate, -6),
+        lines: [{ item, quantity: 1, unitPrice: total }],
+      },
+      random,
+    );
     receive(po, 1, 1, addDays(collision.invoiceDate, -2));
     const copy = createInvoice(
       world,
@@ -404,13 +425,22 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
       {
         vendor,
         orderedOn,
-        lines: items.map((item) => ({ item, quantity: 10 * random.int(3, 12), unitPrice: roundHalf(item.price) })),
+        lines: items.map((item) => ({
+          item,
+          quantity: 10 * random.int(3, 12),
+          unitPrice: roundHalf(item.price),
+        })),
       },
       random,
     );
     const receivedOn = addDays(orderedOn, random.int(3, 6));
     for (const line of po.lines)
-      receive(po, line.lineNo, kind === "over-receipt" && line.lineNo === 1 ? line.quantity - 10 : line.quantity, receivedOn);
+      receive(
+        po,
+        line.lineNo,
+        kind === "over-receipt" && line.lineNo === 1 ? line.quantity - 10 : line.quantity,
+        receivedOn,
+      );
     const lines = po.lines.map((line) => {
       const first = line.lineNo === 1;
       const unitPrice = !first
@@ -426,7 +456,13 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
     });
     createInvoice(
       world,
-      { po, invoiceDate: addDays(receivedOn, 1), enteredOn: addDays(receivedOn, 2), lines, status: "pending_approval" },
+      {
+        po,
+        invoiceDate: addDays(receivedOn, 1),
+        enteredOn: addDays(receivedOn, 2),
+        lines,
+        status: "pending_approval",
+      },
       random,
     );
     settlePoStatus(world, po);
@@ -452,7 +488,8 @@ function plantDiscountCases(
     const invoiceDate = addDays(today, deadlineOffset - discountDays);
     const orderedOn = addDays(invoiceDate, -random.int(5, 9));
     const po = createPo(world, { vendor, orderedOn, lines: itemLines(random, vendor) }, random);
-    for (const line of po.lines) receive(po, line.lineNo, line.quantity, addDays(orderedOn, random.int(2, 4)));
+    for (const line of po.lines)
+      receive(po, line.lineNo, line.quantity, addDays(orderedOn, random.int(2, 4)));
     const invoice = createInvoice(
       world,
       {
@@ -507,7 +544,11 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
     }
     settlePoStatus(world, po);
   };
-  const level = (invoice: Invoice, n: 1 | 2, person: (typeof APPROVERS)[number]): Invoice["approvals"][number] => ({
+  const level = (
+    invoice: Invoice,
+    n: 1 | 2,
+    person: (typeof APPROVERS)[number],
+  ): Invoice["approvals"][number] => ({
     level: n,
     approver: person.name,
     role: person.role,
@@ -515,9 +556,11 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
   });
   // A facilities invoice over its (low) threshold with one approval only: missed by a single threshold.
   const facilities = byCategory("facilities");
-  plant(facilities, [{ item: facilities.catalog[0]!, quantity: 2, unitPrice: 3100 + random.int(0, 400) }], (invoice) => [
-    level(invoice, 1, clerk),
-  ]);
+  plant(
+    facilities,
+    [{ item: facilities.catalog[0]!, quantity: 2, unitPrice: 3100 + random.int(0, 400) }],
+    (invoice) => [level(invoice, 1, clerk)],
+  );
   // Exactly at the facilities threshold: not over it, so one approval is enough.
   const atThreshold = byCategory("facilities");
   plant(
@@ -571,21 +614,46 @@ function plantAmendments(
   const amendments: Amendment[] = [];
   for (const vendor of candidates.slice(0, count)) {
     const items = sample(random, vendor.catalog, 3);
-    const prices = items.map((item) => ({ item, newPrice: roundCents(item.price * (1 + random.int(3, 9) / 100)) }));
+    const prices = items.map((item) => ({
+      item,
+      newPrice: roundCents(item.price * (1 + random.int(3, 9) / 100)),
+    }));
     const others = vendor.catalog.filter((item) => !items.includes(item));
     const [a, b, c] = items as [CatalogItem, CatalogItem, CatalogItem];
     const order = (lines: Array<{ item: CatalogItem; quantity: number }>, received: number[]): void => {
       const orderedOn = addDays(today, -random.int(2, 9));
       const po = createPo(world, { vendor, orderedOn, lines }, random);
-      po.lines.forEach((line, index) => receive(po, line.lineNo, received[index] ?? 0, addDays(orderedOn, 1)));
+      po.lines.forEach((line, index) =>
+        receive(po, line.lineNo, received[index] ?? 0, addDays(orderedOn, 1)),
+      );
     };
     order([{ item: a, quantity: 50 }, ...(others[0] ? [{ item: others[0], quantity: 20 }] : [])], [0, 0]);
-    order([{ item: b, quantity: 40 }, { item: a, quantity: 30 }], [10, 0]);
-    order([{ item: c, quantity: 25 }, { item: b, quantity: 15 }], [25, 0]);
+    order(
+      [
+        { item: b, quantity: 40 },
+        { item: a, quantity: 30 },
+      ],
+      [10, 0],
+    );
+    order(
+      [
+        { item: c, quantity: 25 },
+        { item: b, quantity: 15 },
+      ],
+      [25, 0],
+    );
     const other = random.pick(goodsVendors.filter((candidate) => candidate !== vendor));
     const shared: CatalogItem = { sku: a.sku, description: a.description, price: roundCents(a.price * 0.98) };
     other.catalog.push(shared);
-    createPo(world, { vendor: other, orderedOn: addDays(today, -random.int(1, 5)), lines: [{ item: shared, quantity: 60 }] }, random);
+    createPo(
+      world,
+      {
+        vendor: other,
+        orderedOn: addDays(today, -random.int(1, 5)),
+        lines: [{ item: shared, quantity: 60 }],
+      },
+      random,
+    );
     amendments.push({ vendor, contractId: "", prices });
   }
   return amendments;
@@ -613,7 +681,9 @@ function chooseHolds(world: World, random: SeededRandom, active: Vendor[], files
     world.invoices.filter(
       (invoice) =>
         invoice.vendor === vendor &&
-        (status ? invoice.status === status : invoice.status === "pending_approval" || invoice.status === "approved"),
+        (status
+          ? invoice.status === status
+          : invoice.status === "pending_approval" || invoice.status === "approved"),
     ).length;
   const candidates = random.shuffle(active.filter((vendor) => unpaid(vendor) >= 1));
   const withPending = candidates.filter((vendor) => unpaid(vendor, "pending_approval") > 0);
@@ -623,13 +693,17 @@ function chooseHolds(world: World, random: SeededRandom, active: Vendor[], files
   const released = held[held.length - 1]!;
   const oldHold = rest[2 * files + 1]!;
   // One held vendor also has an invoice already on hold for a dispute (it stays as it is).
-  const disputed = world.invoices.find((invoice) => invoice.vendor === held[1] && invoice.status === "approved");
+  const disputed = world.invoices.find(
+    (invoice) => invoice.vendor === held[1] && invoice.status === "approved",
+  );
   if (disputed) {
     disputed.status = "on_hold";
     disputed.holdReason = "price dispute";
   }
   const batches: HoldPlan["batches"] = Array.from({ length: files }, () => []);
-  held.forEach((vendor, index) => batches[index % files]!.push({ vendor, reason: random.pick(HOLD_REASONS) }));
+  held.forEach((vendor, index) =>
+    batches[index % files]!.push({ vendor, reason: random.pick(HOLD_REASONS) }),
+  );
   return { batches, released, oldHold };
 }
 
@@ -671,10 +745,14 @@ function planRemittance(world: World, random: SeededRandom, runs: number): Remit
       method: payment.method,
     }));
     const live = (): typeof lines =>
-      lines.filter((item) => !sent.some((payment) => payment.reference === item.reference && payment.status === "void"));
+      lines.filter(
+        (item) => !sent.some((payment) => payment.reference === item.reference && payment.status === "void"),
+      );
     if (planned.includes("amount") && live().length > 0) {
       const line = random.pick(live());
-      line.amount = roundCents(line.amount + (random.chance(0.5) ? 1 : -1) * random.int(1, 90) * (random.chance(0.5) ? 1 : 0.1));
+      line.amount = roundCents(
+        line.amount + (random.chance(0.5) ? 1 : -1) * random.int(1, 90) * (random.chance(0.5) ? 1 : 0.1),
+      );
     }
     if (planned.includes("missing") && live().length > 1) {
       const dropped = random.pick(live());
@@ -701,7 +779,10 @@ function assignIds(world: World): void {
   pos.forEach(({ po }, index) => (po.id = poId.format(index + 1)));
   const receipts = world.pos
     .flatMap((po) => po.receipts)
-    .sort((a, b) => a.receivedOn.localeCompare(b.receivedOn) || a.po.id.localeCompare(b.po.id) || a.lineNo - b.lineNo);
+    .sort(
+      (a, b) =>
+        a.receivedOn.localeCompare(b.receivedOn) || a.po.id.localeCompare(b.po.id) || a.lineNo - b.lineNo,
+    );
   receipts.forEach((receipt, index) => (receipt.id = receiptId.format(index + 1)));
   [...world.invoices]
     .sort((a, b) => a.enteredOn.localeCompare(b.enteredOn) || a.serial - b.serial)
@@ -719,7 +800,16 @@ function insertWorld(context: GenerateContext, world: World): void {
     terms.run(item.code, item.description, item.discountPercent, item.discountDays, item.netDays);
   const vendor = db.prepare("INSERT INTO vendors VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   for (const item of world.vendors)
-    vendor.run(item.id, item.name, item.category, item.terms, item.status, item.email, item.taxId, item.since);
+    vendor.run(
+      item.id,
+      item.name,
+      item.category,
+      item.terms,
+      item.status,
+      item.email,
+      item.taxId,
+      item.since,
+    );
   const po = db.prepare("INSERT INTO purchase_orders VALUES (?, ?, ?, ?, ?, ?)");
   const poLine = db.prepare(
     "INSERT INTO po_lines (po_id, line_no, sku, description, quantity, unit_price) VALUES (?, ?, ?, ?, ?, ?)",
@@ -731,9 +821,7 @@ function insertWorld(context: GenerateContext, world: World): void {
     for (const line of item.lines)
       poLine.run(item.id, line.lineNo, line.sku, line.description, line.quantity, line.unitPrice);
   }
-  for (const item of pos
-    .flatMap((order) => order.receipts)
-    .sort((a, b) => a.id.localeCompare(b.id)))
+  for (const item of pos.flatMap((order) => order.receipts).sort((a, b) => a.id.localeCompare(b.id)))
     receipt.run(item.id, item.po.id, item.lineNo, item.receivedOn, item.quantity);
   const invoice = db.prepare("INSERT INTO invoices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const invoiceLine = db.prepare(
@@ -759,10 +847,20 @@ function insertWorld(context: GenerateContext, world: World): void {
       item.holdReason,
     );
     for (const line of item.lines)
-      invoiceLine.run(item.id, line.lineNo, line.type, line.poLineNo, line.sku, line.quantity, line.unitPrice, line.amount);
+      invoiceLine.run(
+        item.id,
+        line.lineNo,
+        line.type,
+        line.poLineNo,
+        line.sku,
+        line.quantity,
+        line.unitPrice,
+        line.amount,
+      );
   }
   for (const item of invoices)
-    for (const entry of item.approvals) approval.run(item.id, entry.level, entry.approver, entry.role, entry.approvedOn);
+    for (const entry of item.approvals)
+      approval.run(item.id, entry.level, entry.approver, entry.role, entry.approvedOn);
   const payment = db.prepare("INSERT INTO payments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const item of [...world.payments].sort((a, b) => a.id.localeCompare(b.id)))
     payment.run(

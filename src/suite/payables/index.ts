@@ -1,10 +1,18 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { applyPriceAmendmentsTask } from "./tasks/apply-price-amendments.js";
 import { applyVendorHoldsTask } from "./tasks/apply-vendor-holds.js";
+import { reconcileRemittanceTask } from "./tasks/reconcile-remittance.js";
 import { duplicateInvoicesTask } from "./tasks/duplicate-invoices.js";
 import { earlyPaymentDiscountsTask } from "./tasks/early-payment-discounts.js";
 import { threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.js";
 
 export { payablesDomain } from "./domain.js";
 
-export const payablesTasks: TaskDefinition[] = [threeWayMatchExceptionsTask, earlyPaymentDiscountsTask, duplicateInvoicesTask, applyVendorHoldsTask, applyPriceAmendmentsTask];
+export const payablesTasks: TaskDefinition[] = [
+  threeWayMatchExceptionsTask,
+  earlyPaymentDiscountsTask,
+  duplicateInvoicesTask,
+  applyVendorHoldsTask,
+  applyPriceAmendmentsTask,
+  reconcileRemittanceTask,
+];

@@ -54,8 +54,20 @@ export const PAYMENT_TERMS: readonly PaymentTerms[] = [
   { code: "NET30", description: "Net 30 days", discountPercent: 0, discountDays: 0, netDays: 30 },
   { code: "NET45", description: "Net 45 days", discountPercent: 0, discountDays: 0, netDays: 45 },
   { code: "NET60", description: "Net 60 days", discountPercent: 0, discountDays: 0, netDays: 60 },
-  { code: "2-10-NET30", description: "2% 10 days, net 30", discountPercent: 2, discountDays: 10, netDays: 30 },
-  { code: "1-10-NET30", description: "1% 10 days, net 30", discountPercent: 1, discountDays: 10, netDays: 30 },
+  {
+    code: "2-10-NET30",
+    description: "2% 10 days, net 30",
+    discountPercent: 2,
+    discountDays: 10,
+    netDays: 30,
+  },
+  {
+    code: "1-10-NET30",
+    description: "1% 10 days, net 30",
+    discountPercent: 1,
+    discountDays: 10,
+    netDays: 30,
+  },
   {
     code: "1.5-15-NET45",
     description: "1.5% 15 days, net 45",

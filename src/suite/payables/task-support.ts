@@ -64,7 +64,10 @@ export function answerIdList(answer: unknown): string[] | null {
   return answer.map((item) => String(item).trim().toUpperCase()).sort();
 }
 
-export function compareIdSets(expected: readonly string[], given: readonly string[]): { missing: string[]; extra: string[] } {
+export function compareIdSets(
+  expected: readonly string[],
+  given: readonly string[],
+): { missing: string[]; extra: string[] } {
   const expectedSet = new Set(expected);
   const givenSet = new Set(given);
   return {

@@ -37,7 +37,11 @@ const listVendors = defineTool({
   inputSchema: z.object({
     category: z.enum(VENDOR_CATEGORIES).optional().describe("Only vendors in this category"),
     status: z.enum(["active", "inactive"]).optional().describe("Only vendors with this status"),
-    name_contains: z.string().min(1).optional().describe("Only vendors whose name contains this text (case-insensitive)"),
+    name_contains: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Only vendors whose name contains this text (case-insensitive)"),
     ...pagingFields,
   }),
   handler: ({ category, status, name_contains, page, per_page }, { db }: ToolContext) =>
@@ -48,7 +52,10 @@ const listVendors = defineTool({
       where: [
         when(category, "category = ?"),
         when(status, "status = ?"),
-        when(name_contains === undefined ? undefined : `%${name_contains.toLowerCase()}%`, "lower(name) LIKE ?"),
+        when(
+          name_contains === undefined ? undefined : `%${name_contains.toLowerCase()}%`,
+          "lower(name) LIKE ?",
+        ),
       ],
       orderBy: "vendor_id",
       page,
@@ -62,8 +69,18 @@ const getVendor = defineTool({
   kind: "read",
   inputSchema: z.object({ vendor_id: vendorId.schema("The vendor") }),
   handler: ({ vendor_id }, { db }: ToolContext) => {
-    const vendor = requireRow(db, "SELECT * FROM vendors WHERE vendor_id = ?", [vendor_id], vendorId.notFound(vendor_id).message);
-    const terms = requireRow(db, "SELECT * FROM payment_terms WHERE terms_code = ?", [vendor.terms_code], "terms not found");
+    const vendor = requireRow(
+      db,
+      "SELECT * FROM vendors WHERE vendor_id = ?",
+      [vendor_id],
+      vendorId.notFound(vendor_id).message,
+    );
+    const terms = requireRow(
+      db,
+      "SELECT * FROM payment_terms WHERE terms_code = ?",
+      [vendor.terms_code],
+      "terms not found",
+    );
     return { vendor, terms };
   },
 });
@@ -103,7 +120,12 @@ const getPurchaseOrderTool = defineTool({
   kind: "read",
   inputSchema: z.object({ po_id: poId.schema("The purchase order") }),
   handler: ({ po_id }, { db }: ToolContext) => {
-    const order = requireRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", [po_id], poId.notFound(po_id).message);
+    const order = requireRow(
+      db,
+      "SELECT * FROM purchase_orders WHERE po_id = ?",
+      [po_id],
+      poId.notFound(po_id).message,
+    );
     return {
       purchase_order: order,
       lines: allRows(
@@ -140,7 +162,8 @@ const listPoLines = defineTool({
     listPage(db, {
       key: "po_lines",
       from: "po_lines l JOIN purchase_orders o ON o.po_id = l.po_id",
-      select: "l.po_id, o.vendor_id, o.status AS po_status, l.line_no, l.sku, l.description, l.quantity, l.unit_price",
+      select:
+        "l.po_id, o.vendor_id, o.status AS po_status, l.line_no, l.sku, l.description, l.quantity, l.unit_price",
       where: [when(vendor_id, "o.vendor_id = ?"), when(sku, "l.sku = ?"), when(po_status, "o.status = ?")],
       orderBy: "l.po_id, l.line_no",
       page,
@@ -163,7 +186,11 @@ const listReceipts = defineTool({
     listPage(db, {
       key: "receipts",
       from: "receipts",
-      where: [when(po_id, "po_id = ?"), when(received_from, "received_on >= ?"), when(received_to, "received_on <= ?")],
+      where: [
+        when(po_id, "po_id = ?"),
+        when(received_from, "received_on >= ?"),
+        when(received_to, "received_on <= ?"),
+      ],
       orderBy: "receipt_id",
       page,
       perPage: per_page,
@@ -179,8 +206,12 @@ const listInvoices = defineTool({
     vendor_id: vendorId.schema("Only invoices from this vendor").optional(),
     status: z.enum(INVOICE_STATUSES).optional().describe("Only invoices in this status"),
     po_id: poId.schema("Only invoices billing this purchase order").optional(),
-    invoice_date_from: isoDateSchema.optional().describe("Only invoices dated on or after this date, YYYY-MM-DD"),
-    invoice_date_to: isoDateSchema.optional().describe("Only invoices dated on or before this date, YYYY-MM-DD"),
+    invoice_date_from: isoDateSchema
+      .optional()
+      .describe("Only invoices dated on or after this date, YYYY-MM-DD"),
+    invoice_date_to: isoDateSchema
+      .optional()
+      .describe("Only invoices dated on or before this date, YYYY-MM-DD"),
     ...pagingFields,
   }),
   handler: (
@@ -210,7 +241,12 @@ const getInvoiceTool = defineTool({
   kind: "read",
   inputSchema: z.object({ invoice_id: invoiceId.schema("The invoice (our AP number)") }),
   handler: ({ invoice_id }, { db }: ToolContext) => {
-    const invoice = requireRow(db, "SELECT * FROM invoices WHERE invoice_id = ?", [invoice_id], invoiceId.notFound(invoice_id).message);
+    const invoice = requireRow(
+      db,
+      "SELECT * FROM invoices WHERE invoice_id = ?",
+      [invoice_id],
+      invoiceId.notFound(invoice_id).message,
+    );
     return {
       invoice,
       lines: allRows(
@@ -254,7 +290,11 @@ const listInvoiceLines = defineTool({
       from: "invoice_lines l JOIN invoices i ON i.invoice_id = l.invoice_id",
       select:
         "l.invoice_id, i.status AS invoice_status, l.line_no, l.line_type, l.po_line_no, l.sku, l.quantity, l.unit_price, l.amount",
-      where: [when(invoice_id, "l.invoice_id = ?"), when(invoice_status, "i.status = ?"), when(line_type, "l.line_type = ?")],
+      where: [
+        when(invoice_id, "l.invoice_id = ?"),
+        when(invoice_status, "i.status = ?"),
+        when(line_type, "l.line_type = ?"),
+      ],
       orderBy: "l.invoice_id, l.line_no",
       page,
       perPage: per_page,
@@ -275,7 +315,10 @@ const listPaymentsTool = defineTool({
     paid_to: isoDateSchema.optional().describe("Only payments on or before this date, YYYY-MM-DD"),
     ...pagingFields,
   }),
-  handler: ({ vendor_id, invoice_id, status, paid_on, paid_from, paid_to, page, per_page }, { db }: ToolContext) =>
+  handler: (
+    { vendor_id, invoice_id, status, paid_on, paid_from, paid_to, page, per_page },
+    { db }: ToolContext,
+  ) =>
     listPage(db, {
       key: "payments",
       from: "payments",
@@ -299,6 +342,7 @@ const listPaymentsTool = defineTool({
  */
 const listPayments = withSilentFailures(listPaymentsTool, {
   when: (input) => input.paid_on !== undefined && toDayNumber(input.paid_on) % 3 === 0,
+  failures: 2,
   body: (input) => ({
     payments: [],
     page: input.page,
@@ -336,13 +380,21 @@ const placeInvoiceHold = defineTool({
       reason,
       invoice_id,
     );
-    return { invoice: requireRow(db, "SELECT * FROM invoices WHERE invoice_id = ?", [invoice_id], "invoice vanished") };
+    return {
+      invoice: requireRow(
+        db,
+        "SELECT * FROM invoices WHERE invoice_id = ?",
+        [invoice_id],
+        "invoice vanished",
+      ),
+    };
   },
 });
 
 const releaseInvoiceHold = defineTool({
   name: "release_invoice_hold",
-  description: "Release an invoice from hold; it returns to approved if it has a level-1 approval, else to pending_approval.",
+  description:
+    "Release an invoice from hold; it returns to approved if it has a level-1 approval, else to pending_approval.",
   kind: "write",
   inputSchema: z.object({ invoice_id: invoiceId.schema("The invoice to release") }),
   handler: ({ invoice_id }, { db }: ToolContext) => {
@@ -352,13 +404,23 @@ const releaseInvoiceHold = defineTool({
       [invoice_id],
       invoiceId.notFound(invoice_id).message,
     );
-    if (invoice.status !== "on_hold") throw new ToolFailure(`invoice ${invoice_id} is ${invoice.status}, not on hold`);
-    const approved = allRows(db, "SELECT 1 FROM invoice_approvals WHERE invoice_id = ? AND level = 1", invoice_id).length > 0;
+    if (invoice.status !== "on_hold")
+      throw new ToolFailure(`invoice ${invoice_id} is ${invoice.status}, not on hold`);
+    const approved =
+      allRows(db, "SELECT 1 FROM invoice_approvals WHERE invoice_id = ? AND level = 1", invoice_id).length >
+      0;
     cachedStatement(db, "UPDATE invoices SET status = ?, hold_reason = NULL WHERE invoice_id = ?").run(
       approved ? "approved" : "pending_approval",
       invoice_id,
     );
-    return { invoice: requireRow(db, "SELECT * FROM invoices WHERE invoice_id = ?", [invoice_id], "invoice vanished") };
+    return {
+      invoice: requireRow(
+        db,
+        "SELECT * FROM invoices WHERE invoice_id = ?",
+        [invoice_id],
+        "invoice vanished",
+      ),
+    };
   },
 });
 
@@ -394,7 +456,12 @@ const updatePoLinePrice = defineTool({
       line_no,
     );
     return {
-      line: requireRow(db, "SELECT * FROM po_lines WHERE po_id = ? AND line_no = ?", [po_id, line_no], "line vanished"),
+      line: requireRow(
+        db,
+        "SELECT * FROM po_lines WHERE po_id = ? AND line_no = ?",
+        [po_id, line_no],
+        "line vanished",
+      ),
     };
   },
 });

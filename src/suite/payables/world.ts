@@ -214,7 +214,10 @@ export function createVendors(random: SeededRandom, faker: Faker, count: number,
     for (const description of random.shuffle(words).slice(0, goods ? random.int(5, 8) : 2)) {
       let sku = "";
       do
-        sku = `${description.slice(0, 3).toUpperCase().replace(/[^A-Z]/g, "X")}-${random.int(1000, 9999)}`;
+        sku = `${description
+          .slice(0, 3)
+          .toUpperCase()
+          .replace(/[^A-Z]/g, "X")}-${random.int(1000, 9999)}`;
       while (skus.has(sku));
       skus.add(sku);
       const price = goods ? randomAmount(random, 2, 380) : randomAmount(random, 400, 4500);
@@ -305,7 +308,11 @@ export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRan
   const billed =
     spec.lines ??
     po.lines
-      .map((line) => ({ lineNo: line.lineNo, quantity: receivedQuantity(po, line.lineNo), unitPrice: line.unitPrice }))
+      .map((line) => ({
+        lineNo: line.lineNo,
+        quantity: receivedQuantity(po, line.lineNo),
+        unitPrice: line.unitPrice,
+      }))
       .filter((line) => line.quantity > 0);
   const lines: InvoiceLine[] = billed.map((line, index) => {
     const poLine = po.lines.find((candidate) => candidate.lineNo === line.lineNo)!;
@@ -380,7 +387,13 @@ export function minDate(a: string, b: string): string {
 }
 
 /** Pays an invoice in full on a payment run (taking the discount when paid by the deadline). */
-export function pay(world: World, invoice: Invoice, paidOn: string, random: SeededRandom, amount?: number): Payment {
+export function pay(
+  world: World,
+  invoice: Invoice,
+  paidOn: string,
+  random: SeededRandom,
+  amount?: number,
+): Payment {
   const terms = termsOf(invoice.terms);
   const deadline = discountDeadline(invoice.invoiceDate, terms);
   const full = amount === undefined;

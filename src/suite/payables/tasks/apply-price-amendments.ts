@@ -22,7 +22,10 @@ export function readAmendments(state: StateView): Array<{ vendorId: string; pric
       const vendorId = /\(vendor (V-\d{4})\)/.exec(text)?.[1];
       if (!vendorId) throw new Error(`${path} names no vendor`);
       const prices = new Map(
-        parseMarkdownTable(text, "Revised unit prices").map((row) => [row[0]!, Number(row[3]!.replace(/[$,]/g, ""))]),
+        parseMarkdownTable(text, "Revised unit prices").map((row) => [
+          row[0]!,
+          Number(row[3]!.replace(/[$,]/g, "")),
+        ]),
       );
       return { vendorId, prices };
     });
@@ -55,7 +58,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const count = parseAnswerNumber(answer);
   return [
     ...checkStateDiff(initial.db, final.db, [{ table: "po_lines", key: "id", changed: expected }]),
-    check("answer", count === expected.size, `expected the count ${expected.size}, got ${answer.slice(0, 80) || "nothing"}`),
+    check(
+      "answer",
+      count === expected.size,
+      `expected the count ${expected.size}, got ${answer.slice(0, 80) || "nothing"}`,
+    ),
   ];
 }
 
@@ -128,7 +135,8 @@ export const applyPriceAmendmentsTask = defineTask({
   nearMisses: [
     {
       id: "reprices-received-lines",
-      description: "Reprices every line of a revised SKU on open orders, including lines already (partly) received.",
+      description:
+        "Reprices every line of a revised SKU on open orders, including lines already (partly) received.",
       cells: cells({ ignoreReceipts: true }),
     },
     {

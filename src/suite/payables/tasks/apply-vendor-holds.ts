@@ -30,7 +30,12 @@ export function heldVendorNames(state: StateView): Set<string> {
 
 function expectedHolds(initial: StateView): string[] {
   const held = heldVendorNames(initial);
-  const vendors = (initial.db.prepare("SELECT vendor_id, name FROM vendors").all() as Array<{ vendor_id: string; name: string }>)
+  const vendors = (
+    initial.db.prepare("SELECT vendor_id, name FROM vendors").all() as Array<{
+      vendor_id: string;
+      name: string;
+    }>
+  )
     .filter((vendor) => held.has(vendor.name))
     .map((vendor) => vendor.vendor_id);
   if (vendors.length !== held.size) throw new Error("a held vendor name is not in the vendor master");
@@ -56,7 +61,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         changed: new Map(expected.map((id) => [id, { status: "on_hold", hold_reason: HOLD_REASON }])),
       },
     ]),
-    check("answer", count === expected.length, `expected the count ${expected.length}, got ${answer.slice(0, 80) || "nothing"}`),
+    check(
+      "answer",
+      count === expected.length,
+      `expected the count ${expected.length}, got ${answer.slice(0, 80) || "nothing"}`,
+    ),
   ];
 }
 
@@ -102,7 +111,14 @@ export const applyVendorHoldsTask = defineTask({
   summary:
     "Read Treasury's hold and release memos in order, then put every unpaid invoice of the vendors still on payment hold on hold.",
   instruction: `Treasury has been sending memos about vendor payment holds (see memos/). Bring the ledger in line with them: every unpaid invoice (pending approval or approved) of a vendor that is currently on payment hold must be put on hold, with the reason "${HOLD_REASON}". Leave every other invoice as it is. Reply with only the number of invoices you put on hold.`,
-  tools: ["list_vendors", "get_vendor", "list_invoices", "get_invoice", "place_invoice_hold", "release_invoice_hold"],
+  tools: [
+    "list_vendors",
+    "get_vendor",
+    "list_invoices",
+    "get_invoice",
+    "place_invoice_hold",
+    "release_invoice_hold",
+  ],
   verify,
   oracle: cells({}),
   nearMisses: [

@@ -22,7 +22,9 @@ export function expectedDuplicates({ initial }: Pick<VerifyContext, "initial">):
     .all() as InvoiceRow[];
   const lines = new Map<string, string[]>();
   for (const line of initial.db
-    .prepare("SELECT invoice_id, sku, quantity, unit_price FROM invoice_lines WHERE line_type = 'merchandise'")
+    .prepare(
+      "SELECT invoice_id, sku, quantity, unit_price FROM invoice_lines WHERE line_type = 'merchandise'",
+    )
     .all() as Array<{ invoice_id: string; sku: string; quantity: number; unit_price: number }>) {
     const list = lines.get(line.invoice_id) ?? [];
     list.push(`${line.sku}|${line.quantity}|${Math.round(line.unit_price * 100)}`);
@@ -32,10 +34,15 @@ export function expectedDuplicates({ initial }: Pick<VerifyContext, "initial">):
   const duplicates = new Set<string>();
   invoices.forEach((later, index) => {
     for (const earlier of invoices.slice(0, index)) {
-      if (earlier.tax_id !== later.tax_id || Math.round(earlier.total * 100) !== Math.round(later.total * 100)) continue;
+      if (
+        earlier.tax_id !== later.tax_id ||
+        Math.round(earlier.total * 100) !== Math.round(later.total * 100)
+      )
+        continue;
       const sameNumber =
         normaliseInvoiceNumber(earlier.vendor_invoice_no) === normaliseInvoiceNumber(later.vendor_invoice_no);
-      const sameLines = earlier.po_id === later.po_id && signature(earlier.invoice_id) === signature(later.invoice_id);
+      const sameLines =
+        earlier.po_id === later.po_id && signature(earlier.invoice_id) === signature(later.invoice_id);
       if (sameNumber || sameLines) duplicates.add(later.invoice_id);
     }
   });
@@ -47,7 +54,13 @@ function verify(context: VerifyContext): Check[] {
   if (expected.length === 0) throw new Error("generation produced no duplicate invoice");
   const given = answerIdList(parseAnswerJson(context.answer));
   if (given === null)
-    return [check("answer-format", false, `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`)];
+    return [
+      check(
+        "answer-format",
+        false,
+        `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`,
+      ),
+    ];
   const { missing, extra } = compareIdSets(expected, given);
   return [
     check(
@@ -114,8 +127,15 @@ export const duplicateInvoicesTask = defineTask({
   summary:
     "Scan the whole invoice register for duplicates under the AP policy's rules (normalised invoice numbers or same PO and lines, same total, same vendor by tax id, void ignored).",
   instruction:
-    "Audit asked us to check the entire AP invoice register for duplicate invoices, using the duplicate rules in our AP policy. Note that the vendor master has some vendors entered more than once; treat records with the same tax id as the same vendor. Reply with only a JSON array of the AP invoice ids that are duplicates (the later invoice of each pair), sorted, e.g. [\"AP-00077\"].",
-  tools: ["list_invoices", "get_invoice", "list_invoice_lines", "list_vendors", "get_vendor", "list_purchase_orders"],
+    'Audit asked us to check the entire AP invoice register for duplicate invoices, using the duplicate rules in our AP policy. Note that the vendor master has some vendors entered more than once; treat records with the same tax id as the same vendor. Reply with only a JSON array of the AP invoice ids that are duplicates (the later invoice of each pair), sorted, e.g. ["AP-00077"].',
+  tools: [
+    "list_invoices",
+    "get_invoice",
+    "list_invoice_lines",
+    "list_vendors",
+    "get_vendor",
+    "list_purchase_orders",
+  ],
   verify,
   oracle: cells({}),
   nearMisses: [

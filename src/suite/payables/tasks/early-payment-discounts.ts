@@ -24,7 +24,13 @@ export function expectedDiscounts({ initial }: Pick<VerifyContext, "initial">): 
           AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.invoice_id = i.invoice_id)
         ORDER BY i.invoice_id`,
     )
-    .all() as Array<{ invoice_id: string; vendor_id: string; invoice_date: string; subtotal: number; terms_code: string }>;
+    .all() as Array<{
+    invoice_id: string;
+    vendor_id: string;
+    invoice_date: string;
+    subtotal: number;
+    terms_code: string;
+  }>;
   const expected = new Map<string, number>();
   for (const row of rows) {
     const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
@@ -40,7 +46,13 @@ function verify(context: VerifyContext): Check[] {
   if (expected.size === 0) throw new Error("generation produced no discount available this week");
   const parsed = parseAnswerJson(context.answer);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [check("answer-format", false, `expected a JSON object of invoice id to discount, got: ${context.answer.slice(0, 200)}`)];
+    return [
+      check(
+        "answer-format",
+        false,
+        `expected a JSON object of invoice id to discount, got: ${context.answer.slice(0, 200)}`,
+      ),
+    ];
   const given = new Map(
     Object.entries(parsed as Record<string, unknown>).map(([id, value]) => [
       id.trim().toUpperCase(),
@@ -60,7 +72,11 @@ function verify(context: VerifyContext): Check[] {
         ? `the ${expected.size} invoices with a discount deadline this week are listed`
         : `missing ${missing.join(", ") || "none"}; not eligible this week: ${extra.join(", ") || "none"}`,
     ),
-    check("amounts", wrong.length === 0, wrong.length === 0 ? "every discount amount is right" : wrong.slice(0, 8).join("; ")),
+    check(
+      "amounts",
+      wrong.length === 0,
+      wrong.length === 0 ? "every discount amount is right" : wrong.slice(0, 8).join("; "),
+    ),
   ];
 }
 
@@ -111,8 +127,16 @@ export const earlyPaymentDiscountsTask = defineTask({
   summary:
     "Find the early-payment discounts still available this week under each invoice's governing terms (vendor contracts override the vendor master), computed on the merchandise subtotal.",
   instruction:
-    "Treasury wants to know which early-payment discounts we can still capture by paying this week. Today is Monday, June 30, 2025: consider every invoice whose discount deadline falls between today and Sunday, July 6, 2025 (both included) and that our AP policy allows us to pay early, with the payment terms that govern it. Reply with only a JSON object mapping each AP invoice id to the discount amount in dollars, e.g. {\"AP-00123\": 84.12}.",
-  tools: ["list_invoices", "get_invoice", "list_invoice_lines", "list_vendors", "get_vendor", "list_payment_terms", "list_payments"],
+    'Treasury wants to know which early-payment discounts we can still capture by paying this week. Today is Monday, June 30, 2025: consider every invoice whose discount deadline falls between today and Sunday, July 6, 2025 (both included) and that our AP policy allows us to pay early, with the payment terms that govern it. Reply with only a JSON object mapping each AP invoice id to the discount amount in dollars, e.g. {"AP-00123": 84.12}.',
+  tools: [
+    "list_invoices",
+    "get_invoice",
+    "list_invoice_lines",
+    "list_vendors",
+    "get_vendor",
+    "list_payment_terms",
+    "list_payments",
+  ],
   verify,
   oracle: cells({}),
   nearMisses: [

@@ -16,10 +16,17 @@ export function expectedMatchExceptions({ initial }: Pick<VerifyContext, "initia
          JOIN po_lines p ON p.po_id = i.po_id AND p.line_no = l.po_line_no
         WHERE i.status = 'pending_approval' AND l.line_type = 'merchandise'`,
     )
-    .all() as Array<{ invoice_id: string; quantity: number; unit_price: number; po_price: number; received: number }>;
+    .all() as Array<{
+    invoice_id: string;
+    quantity: number;
+    unit_price: number;
+    po_price: number;
+    received: number;
+  }>;
   const exceptions = new Set<string>();
   for (const row of rows) {
-    const priceOver = Math.round(row.unit_price * 100) * 100 > Math.round(row.po_price * 100) * (100 + tolerance);
+    const priceOver =
+      Math.round(row.unit_price * 100) * 100 > Math.round(row.po_price * 100) * (100 + tolerance);
     if (priceOver || row.quantity > row.received) exceptions.add(row.invoice_id);
   }
   return [...exceptions].sort();
@@ -30,7 +37,13 @@ function verify(context: VerifyContext): Check[] {
   if (expected.length === 0) throw new Error("generation produced no match exception");
   const given = answerIdList(parseAnswerJson(context.answer));
   if (given === null)
-    return [check("answer-format", false, `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`)];
+    return [
+      check(
+        "answer-format",
+        false,
+        `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`,
+      ),
+    ];
   const { missing, extra } = compareIdSets(expected, given);
   return [
     check(
@@ -94,14 +107,23 @@ export const threeWayMatchExceptionsTask = defineTask({
   summary:
     "Three-way match every invoice pending approval against its PO lines and goods receipts, with the AP policy's price tolerance, and list the exceptions.",
   instruction:
-    "Before approvals go out, run the three-way match on every invoice that is pending approval: compare each merchandise line with its purchase order line and with what we have received on that line so far, using the tolerances in our AP policy. Reply with only a JSON array of the AP invoice ids (e.g. [\"AP-00012\", \"AP-00345\"]) of the invoices that fail the match, sorted.",
-  tools: ["list_invoices", "get_invoice", "list_invoice_lines", "get_purchase_order", "list_po_lines", "list_receipts", "list_vendors"],
+    'Before approvals go out, run the three-way match on every invoice that is pending approval: compare each merchandise line with its purchase order line and with what we have received on that line so far, using the tolerances in our AP policy. Reply with only a JSON array of the AP invoice ids (e.g. ["AP-00012", "AP-00345"]) of the invoices that fail the match, sorted.',
+  tools: [
+    "list_invoices",
+    "get_invoice",
+    "list_invoice_lines",
+    "get_purchase_order",
+    "list_po_lines",
+    "list_receipts",
+    "list_vendors",
+  ],
   verify,
   oracle: cells({}),
   nearMisses: [
     {
       id: "flags-any-price-difference",
-      description: "Treats every price difference from the PO as an exception, ignoring the tolerance (and lower prices).",
+      description:
+        "Treats every price difference from the PO as an exception, ignoring the tolerance (and lower prices).",
       cells: cells({ anyPriceDifference: true }),
     },
     {
