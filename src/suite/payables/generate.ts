@@ -513,6 +513,18 @@ function plantDiscountCases(
   plant(pick(), 4, "on_hold");
   plant(gainsDiscount, 2, "approved", "2-10-NET30");
   plant(losesDiscount, 3, "approved");
+  // Aging: past due under the vendor master's net 30, still current under the contract's net 45.
+  plant(losesDiscount, -30, "approved");
+  // Aging: an old invoice paid in part on the last pay run.
+  plant(pick(), -45, "approved");
+  const partial = world.invoices[world.invoices.length - 1]!;
+  pay(
+    world,
+    partial,
+    lastFridayOnOrBefore(addDays(today, -3)),
+    random,
+    roundCents(invoiceTotal(partial) * 0.5),
+  );
 }
 
 /** Second-approval edge cases in the audit quarter (April-June). */

@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { agingReportTask } from "./tasks/aging-report.js";
 import { applyPriceAmendmentsTask } from "./tasks/apply-price-amendments.js";
 import { applyVendorHoldsTask } from "./tasks/apply-vendor-holds.js";
 import { reconcileRemittanceTask } from "./tasks/reconcile-remittance.js";
@@ -15,4 +16,5 @@ export const payablesTasks: TaskDefinition[] = [
   applyVendorHoldsTask,
   applyPriceAmendmentsTask,
   reconcileRemittanceTask,
+  agingReportTask,
 ];
