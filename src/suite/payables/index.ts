@@ -5,6 +5,7 @@ import { applyVendorHoldsTask } from "./tasks/apply-vendor-holds.js";
 import { reconcileRemittanceTask } from "./tasks/reconcile-remittance.js";
 import { duplicateInvoicesTask } from "./tasks/duplicate-invoices.js";
 import { earlyPaymentDiscountsTask } from "./tasks/early-payment-discounts.js";
+import { secondApprovalAuditTask } from "./tasks/second-approval-audit.js";
 import { threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.js";
 
 export { payablesDomain } from "./domain.js";
@@ -17,4 +18,5 @@ export const payablesTasks: TaskDefinition[] = [
   applyPriceAmendmentsTask,
   reconcileRemittanceTask,
   agingReportTask,
+  secondApprovalAuditTask,
 ];
