@@ -415,7 +415,14 @@ function roundHalf(value: number): number {
 /** Pending invoices at the three-way match edges: exactly at the tolerance, over it, below PO, billed above receipt. */
 function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendor[]): void {
   const { today } = world;
-  const cases = ["at-tolerance", "over-tolerance", "below-po", "over-receipt"] as const;
+  const cases = [
+    "at-tolerance",
+    "over-tolerance",
+    "below-po",
+    "over-receipt",
+    "within-tolerance",
+    "clean",
+  ] as const;
   for (const kind of cases) {
     const vendor = random.pick(goodsVendors);
     const items = sample(random, vendor.catalog, 2);
@@ -451,7 +458,9 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
             ? roundCents(line.unitPrice * 1.05)
             : kind === "below-po"
               ? roundCents(line.unitPrice * 0.97)
-              : line.unitPrice;
+              : kind === "within-tolerance"
+                ? roundCents(line.unitPrice * 1.01)
+                : line.unitPrice;
       return { lineNo: line.lineNo, quantity: line.quantity, unitPrice };
     });
     createInvoice(
@@ -507,6 +516,7 @@ function plantDiscountCases(
   };
   plant(pick(), 0, "approved");
   plant(pick(), 6, "approved");
+  plant(pick(), 4, "approved");
   plant(pick(), 7, "approved");
   plant(pick(), -1, "approved");
   plant(pick(), 2, "pending_approval");
