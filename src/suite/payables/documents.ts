@@ -17,7 +17,7 @@ import {
   VENDOR_CATEGORIES,
   termsOf,
 } from "./rules.js";
-import type { Invoice, Vendor, World } from "./world.js";
+import type { Invoice, Payment, Vendor, World } from "./world.js";
 
 /** What the generator decided that the documents must say. */
 export interface Plan {
@@ -27,12 +27,14 @@ export interface Plan {
   holds: HoldPlan;
   duplicates: Invoice[];
   remittance: RemittanceExport[];
+  disputes: Payment[];
 }
 
 export const CONTRACTS_DIR = "contracts/";
 export const AMENDMENTS_DIR = "contracts/amendments/";
 export const MEMOS_DIR = "memos/";
 export const REMITTANCE_DIR = "exports/remittance/";
+export const INBOX_DIR = "inbox/";
 
 export function writeDocuments(context: GenerateContext, world: World, plan: Plan): void {
   writePolicy(context);
@@ -40,7 +42,7 @@ export function writeDocuments(context: GenerateContext, world: World, plan: Pla
   writeAmendments(context, plan);
   writeMemos(context, world, plan);
   writeRemittance(context, plan);
-  writeInbox(context, world);
+  writeInbox(context, plan);
 }
 
 function writePolicy(context: GenerateContext): void {
@@ -232,7 +234,7 @@ function writeMemos(context: GenerateContext, world: World, plan: Plan): void {
       "Purchasing is collecting updated W-9 forms from vendors whose forms are older than three years. This does not put anyone on hold by itself.",
     ],
   ];
-  noise.slice(0, files).forEach(([title, body], index) => {
+  noise.slice(0, files - 1).forEach(([title, body], index) => {
     const date = addDays(today, -30 + index * 6);
     context.writeFile(
       `${MEMOS_DIR}${date}-${slug(title!)}.md`,
@@ -255,21 +257,20 @@ function writeRemittance(context: GenerateContext, plan: Plan): void {
     );
 }
 
-/** Vendor emails about payments: the kind of mail an AP inbox holds (context, not rules). */
-function writeInbox(context: GenerateContext, world: World): void {
-  const files = Math.max(1, context.factors.files);
-  const withDiscount = world.payments.filter(
-    (payment) => payment.discountTaken > 0 && payment.status !== "void",
-  );
-  for (const payment of withDiscount.slice(0, files)) {
+/** Vendor emails disputing discounts we deducted: unstructured mail the dispute task reads. */
+function writeInbox(context: GenerateContext, plan: Plan): void {
+  const openings = ["Hello AP team,", "Good morning,", "Hi there,", "Dear Accounts Payable,"];
+  plan.disputes.forEach((payment, index) => {
     const vendor = payment.invoice.vendor;
+    const sent = addDays(payment.paidOn, 4 + (index % 5));
     context.writeFile(
-      `inbox/${payment.paidOn}-${slug(vendor.name)}-short-payment.md`,
-      renderMarkdown(`Short payment on invoice ${payment.invoice.number}`, [
-        `From: ${vendor.email}\nTo: ap@distributor.example.com\nDate: ${longDate(addDays(payment.paidOn, 3))}`,
-        `Hello, we received your payment reference ${payment.reference} of ${formatUsd(payment.amount)} for our invoice ${payment.invoice.number}, which was for ${formatUsd(payment.amount + payment.discountTaken)}. You deducted ${formatUsd(payment.discountTaken)} as an early-payment discount. Please confirm the payment was released within the discount period, otherwise we will bill the difference.`,
-        `Regards,\nAccounts Receivable, ${vendor.name}`,
+      `${INBOX_DIR}${sent}-${slug(vendor.name)}-${payment.reference.toLowerCase()}.md`,
+      renderMarkdown(`Re: remittance ${payment.reference}`, [
+        `From: ${vendor.email}\nTo: ap@distributor.example.com\nDate: ${longDate(sent)}`,
+        openings[index % openings.length]!,
+        `we received your payment ${payment.reference} dated ${longDate(payment.paidOn)} for our invoice ${payment.invoice.number}. It is short by ${formatUsd(payment.discountTaken)}, which you deducted as an early-payment discount. As far as we can see the discount period had passed (or does not apply under our agreement), so please send the difference or tell us why the deduction stands.`,
+        `Thanks,\nAccounts Receivable\n${vendor.name}`,
       ]),
     );
-  }
+  });
 }

@@ -36,6 +36,7 @@ import {
   receivedQuantity,
   type CatalogItem,
   type Invoice,
+  type Payment,
   type PurchaseOrder,
   type Vendor,
   type World,
@@ -52,7 +53,7 @@ export function generatePayables(context: GenerateContext): void {
   const goodsVendors = active.filter(goods);
 
   // Contracts (chosen first: their vendors' master terms are set before any invoice copies them).
-  const contractVendors = sample(random, goodsVendors, 3 * factors.files);
+  const contractVendors = sample(random, goodsVendors, 2 * factors.files + 1);
   const gainsDiscount = contractVendors[0]!;
   const losesDiscount = contractVendors[1]!;
   gainsDiscount.terms = "NET30";
@@ -74,6 +75,14 @@ export function generatePayables(context: GenerateContext): void {
   plantDiscountCases(world, random, goodsVendors, gainsDiscount, losesDiscount, contractTerms);
   plantApprovalCases(world, random, active);
   const amendments = plantAmendments(world, random, contractVendors.slice(2), goodsVendors, factors.files);
+  const disputes = plantDisputes(
+    world,
+    random,
+    goodsVendors,
+    losesDiscount,
+    contractTerms,
+    2 * factors.files + 1,
+  );
   const holds = chooseHolds(world, random, active, factors.files);
   const remittance = planRemittance(world, random, 4 * factors.files);
 
@@ -82,7 +91,7 @@ export function generatePayables(context: GenerateContext): void {
   amendments.forEach(
     (amendment, index) => (amendment.contractId = `VC-2024-${String(31 + index * 7).padStart(3, "0")}`),
   );
-  const plan: Plan = { contractVendors, contractTerms, amendments, holds, duplicates, remittance };
+  const plan: Plan = { contractVendors, contractTerms, amendments, holds, duplicates, remittance, disputes };
   writeDocuments(context, world, plan);
 }
 
@@ -679,6 +688,70 @@ function plantAmendments(
     amendments.push({ vendor, contractId: "", prices });
   }
   return amendments;
+}
+
+/**
+ * Payments vendors dispute by email (a discount deducted too late): one paid a day after the discount
+ * deadline (the vendor is right), one paid on the deadline itself (the discount was allowed), one where the
+ * vendor's contract has no discount at all (right), and ordinary discounted payments (allowed).
+ */
+function plantDisputes(
+  world: World,
+  random: SeededRandom,
+  goodsVendors: Vendor[],
+  losesDiscount: Vendor,
+  contractTerms: Map<Vendor, string>,
+  count: number,
+): Payment[] {
+  const { today } = world;
+  const discountVendors = goodsVendors.filter(
+    (vendor) => termsOf(vendor.terms).discountPercent > 0 && !contractTerms.has(vendor),
+  );
+  const pick = (): Vendor => (discountVendors.length > 0 ? random.pick(discountVendors) : losesDiscount);
+  const disputes: Payment[] = [];
+  const plant = (vendor: Vendor, run: string, deadlineOffset: number, forceDiscount: boolean): void => {
+    const terms = termsOf(vendor.terms);
+    const invoiceDate = addDays(run, deadlineOffset - terms.discountDays);
+    const orderedOn = addDays(invoiceDate, -random.int(5, 9));
+    const po = createPo(world, { vendor, orderedOn, lines: itemLines(random, vendor) }, random);
+    for (const line of po.lines) receive(po, line.lineNo, line.quantity, addDays(orderedOn, 3));
+    const invoice = createInvoice(
+      world,
+      {
+        po,
+        invoiceDate,
+        enteredOn: addDays(invoiceDate, 1),
+        freight: randomAmount(random, 30, 200),
+        status: "paid",
+      },
+      random,
+    );
+    approveProperly(invoice, random, today);
+    const payment = pay(world, invoice, run, random);
+    if (forceDiscount && payment.discountTaken === 0) {
+      payment.discountTaken = roundCents((invoiceSubtotal(invoice) * terms.discountPercent) / 100);
+      payment.amount = roundCents(invoiceTotal(invoice) - payment.discountTaken);
+    }
+    settlePoStatus(world, po);
+    disputes.push(payment);
+  };
+  const run = (weeksBack: number): string => lastFridayOnOrBefore(addDays(today, -38 - 7 * weeksBack));
+  plant(pick(), run(0), -1, true);
+  plant(pick(), run(1), 0, false);
+  plant(losesDiscount, run(2), 4, false);
+  const planted = new Set(disputes.map((payment) => payment.invoice));
+  const ordinary = random.shuffle(
+    world.payments.filter(
+      (payment) =>
+        payment.discountTaken > 0 &&
+        payment.status !== "void" &&
+        !planted.has(payment.invoice) &&
+        !contractTerms.has(payment.invoice.vendor),
+    ),
+  );
+  for (const payment of ordinary.slice(0, Math.max(0, count - 3))) disputes.push(payment);
+  for (let n = disputes.length; n < count; n += 1) plant(pick(), run(3 + n), n % 2 === 0 ? -2 : 1, true);
+  return disputes;
 }
 
 export interface HoldPlan {

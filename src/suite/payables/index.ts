@@ -3,6 +3,7 @@ import { agingReportTask } from "./tasks/aging-report.js";
 import { applyPriceAmendmentsTask } from "./tasks/apply-price-amendments.js";
 import { applyVendorHoldsTask } from "./tasks/apply-vendor-holds.js";
 import { reconcileRemittanceTask } from "./tasks/reconcile-remittance.js";
+import { discountDisputesTask } from "./tasks/discount-disputes.js";
 import { duplicateInvoicesTask } from "./tasks/duplicate-invoices.js";
 import { earlyPaymentDiscountsTask } from "./tasks/early-payment-discounts.js";
 import { secondApprovalAuditTask } from "./tasks/second-approval-audit.js";
@@ -19,4 +20,5 @@ export const payablesTasks: TaskDefinition[] = [
   reconcileRemittanceTask,
   agingReportTask,
   secondApprovalAuditTask,
+  discountDisputesTask,
 ];

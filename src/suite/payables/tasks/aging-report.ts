@@ -55,7 +55,7 @@ function verify(context: VerifyContext): Check[] {
   return AGING_BUCKETS.map((bucket) => {
     const value =
       typeof given[bucket] === "number"
-        ? (given[bucket])
+        ? given[bucket]
         : Number(String(given[bucket]).replace(/[$,\s]/g, ""));
     return check(
       `bucket-${bucket}`,
