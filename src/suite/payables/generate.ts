@@ -68,7 +68,7 @@ export function generatePayables(context: GenerateContext): void {
     );
 
   generateHistory(world, random, 75 * factors.rows);
-  fillPayRuns(world, random, 4 * factors.files);
+  fillPayRuns(world, random, 3 * factors.files + 1);
   voidAndReissue(world, random, factors.rows);
   const duplicates = plantDuplicates(world, random, factors.rows + 1);
   plantMatchCases(world, random, goodsVendors);
@@ -84,7 +84,7 @@ export function generatePayables(context: GenerateContext): void {
     2 * factors.files + 1,
   );
   const holds = chooseHolds(world, random, active, factors.files);
-  const remittance = planRemittance(world, random, 4 * factors.files);
+  const remittance = planRemittance(world, random, 3 * factors.files + 1);
 
   assignIds(world);
   insertWorld(context, world);
