@@ -599,13 +599,10 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
     [{ item: atThreshold.catalog[0]!, quantity: 1, unitPrice: SECOND_APPROVAL_THRESHOLDS.facilities }],
     (invoice) => [level(invoice, 1, clerk)],
   );
-  const big = (target: number): Array<{ item: CatalogItem; quantity: number; unitPrice: number }> => {
-    const vendor = inventoryVendor;
-    const item = vendor.catalog[0]!;
-    const unitPrice = roundCents(target / 100);
-    return [{ item, quantity: 100, unitPrice }];
-  };
   const inventoryVendor = byCategory("inventory");
+  const big = (target: number): Array<{ item: CatalogItem; quantity: number; unitPrice: number }> => [
+    { item: inventoryVendor.catalog[0]!, quantity: 100, unitPrice: roundCents(target / 100) },
+  ];
   // The controller approved both levels himself.
   plant(inventoryVendor, big(30_000 + random.int(0, 15_000)), (invoice) => [
     level(invoice, 1, controller),
