@@ -13,6 +13,7 @@ import {
   APPROVERS,
   PAYMENT_TERMS,
   SECOND_APPROVAL_THRESHOLDS,
+  discountDeadline,
   invoiceId,
   normaliseInvoiceNumber,
   paymentId,
@@ -83,7 +84,7 @@ export function generatePayables(context: GenerateContext): void {
     contractTerms,
     2 * factors.files + 1,
   );
-  const holds = chooseHolds(world, random, active, factors.files);
+  const holds = chooseHolds(world, random, active, contractTerms, factors.files);
   const remittance = planRemittance(world, random, 3 * factors.files + 1);
 
   assignIds(world);
@@ -768,7 +769,27 @@ const HOLD_REASONS = [
   "duplicate remittance address on file",
 ];
 
-function chooseHolds(world: World, random: SeededRandom, active: Vendor[], files: number): HoldPlan {
+/**
+ * The vendors Treasury holds. None of them has an approved invoice whose discount deadline (under its
+ * governing terms) falls in the coming week: the discount task would otherwise ask to pay a held vendor early.
+ */
+function chooseHolds(
+  world: World,
+  random: SeededRandom,
+  active: Vendor[],
+  contractTerms: Map<Vendor, string>,
+  files: number,
+): HoldPlan {
+  const { today } = world;
+  const discountThisWeek = (vendor: Vendor): boolean =>
+    world.invoices.some((invoice) => {
+      if (invoice.vendor !== vendor || invoice.status !== "approved") return false;
+      const deadline = discountDeadline(
+        invoice.invoiceDate,
+        termsOf(contractTerms.get(vendor) ?? vendor.terms),
+      );
+      return deadline !== null && deadline >= today && deadline <= addDays(today, 6);
+    });
   const unpaid = (vendor: Vendor, status?: string): number =>
     world.invoices.filter(
       (invoice) =>
@@ -777,7 +798,11 @@ function chooseHolds(world: World, random: SeededRandom, active: Vendor[], files
           ? invoice.status === status
           : invoice.status === "pending_approval" || invoice.status === "approved"),
     ).length;
-  const candidates = random.shuffle(active.filter((vendor) => unpaid(vendor) >= 1));
+  const candidates = random.shuffle(
+    active.filter((vendor) => unpaid(vendor) >= 1 && !discountThisWeek(vendor)),
+  );
+  if (candidates.length < 2 * files + 3)
+    throw new Error(`only ${candidates.length} vendors can be put on payment hold, ${2 * files + 3} needed`);
   const withPending = candidates.filter((vendor) => unpaid(vendor, "pending_approval") > 0);
   const first = withPending[0] ?? candidates[0]!;
   const rest = candidates.filter((vendor) => vendor !== first);
