@@ -196,7 +196,7 @@ function writeMemos(context: GenerateContext, world: World, plan: Plan): void {
     `${MEMOS_DIR}${released}-treasury-hold-released.md`,
     renderMarkdown("Payment hold released", [
       `From: Treasury (Nadia Petrov)\nTo: Accounts Payable\nDate: ${longDate(released)}`,
-      `We confirmed the new remittance details of ${holds.released.name} by phone with their controller. The payment hold on ${holds.released.name} is lifted as of today; release their invoices in the normal approval flow. All other current holds remain in place.`,
+      `We confirmed the new remittance details of ${holds.released.name} by phone with their controller. The payment hold on ${holds.released.name} is lifted as of today; their invoices may go through the normal approval flow again. All other current holds remain in place.`,
     ]),
   );
   const april = addDays(today, -77);

@@ -771,7 +771,8 @@ const HOLD_REASONS = [
 
 /**
  * The vendors Treasury holds. None of them has an approved invoice whose discount deadline (under its
- * governing terms) falls in the coming week: the discount task would otherwise ask to pay a held vendor early.
+ * governing terms) falls in the coming week (the discount task would otherwise ask to pay a held vendor
+ * early), and none has a second record under the same tax id.
  */
 function chooseHolds(
   world: World,
@@ -790,6 +791,10 @@ function chooseHolds(
       );
       return deadline !== null && deadline >= today && deadline <= addDays(today, 6);
     });
+  // A vendor entered twice in the master (same tax id) is one vendor: holding one record would leave the
+  // other's invoices ambiguous, so only vendors with a single record are held.
+  const uniqueTaxId = (vendor: Vendor): boolean =>
+    world.vendors.filter((other) => other.taxId === vendor.taxId).length === 1;
   const unpaid = (vendor: Vendor, status?: string): number =>
     world.invoices.filter(
       (invoice) =>
@@ -799,7 +804,7 @@ function chooseHolds(
           : invoice.status === "pending_approval" || invoice.status === "approved"),
     ).length;
   const candidates = random.shuffle(
-    active.filter((vendor) => unpaid(vendor) >= 1 && !discountThisWeek(vendor)),
+    active.filter((vendor) => unpaid(vendor) >= 1 && !discountThisWeek(vendor) && uniqueTaxId(vendor)),
   );
   if (candidates.length < 2 * files + 3)
     throw new Error(`only ${candidates.length} vendors can be put on payment hold, ${2 * files + 3} needed`);
@@ -809,9 +814,13 @@ function chooseHolds(
   const held = [first, ...rest.slice(0, 2 * files + 1)];
   const released = held[held.length - 1]!;
   const oldHold = rest[2 * files + 1]!;
-  // One held vendor also has an invoice already on hold for a dispute (it stays as it is).
+  // One held vendor also has an invoice already on hold for a dispute (it stays as it is). It is under its
+  // second-approval threshold, so taking it out of the approved invoices cannot hide an approval gap.
   const disputed = world.invoices.find(
-    (invoice) => invoice.vendor === held[1] && invoice.status === "approved",
+    (invoice) =>
+      invoice.vendor === held[1] &&
+      invoice.status === "approved" &&
+      invoiceTotal(invoice) < SECOND_APPROVAL_THRESHOLDS[invoice.vendor.category],
   );
   if (disputed) {
     disputed.status = "on_hold";

@@ -17,6 +17,7 @@ import { agingBucket, normaliseInvoiceNumber } from "./rules.js";
 import { applyVendorHoldsTask, heldVendorNames, HOLD_REASON } from "./tasks/apply-vendor-holds.js";
 import { expectedMatchExceptions, threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.js";
 import { reconcileRemittanceTask } from "./tasks/reconcile-remittance.js";
+import { earlyPaymentDiscountsTask, expectedDiscounts } from "./tasks/early-payment-discounts.js";
 import { applyPriceAmendmentsTask } from "./tasks/apply-price-amendments.js";
 
 let cache: TempDir;
@@ -99,6 +100,35 @@ describe("payables generator", () => {
       expect(twice.length).toBeGreaterThan(0);
     } finally {
       view.close();
+    }
+  });
+
+  it("holds no vendor with a discount due this week or with a second record under its tax id", () => {
+    for (const seed of [0, 7]) {
+      const view = initialView(earlyPaymentDiscountsTask, seed);
+      const held = heldVendorNames(view);
+      const vendors = view.db.prepare("SELECT vendor_id, name, tax_id FROM vendors").all() as Array<{
+        vendor_id: string;
+        name: string;
+        tax_id: string;
+      }>;
+      const heldVendors = vendors.filter((vendor) => held.has(vendor.name));
+      const heldIds = new Set(heldVendors.map((vendor) => vendor.vendor_id));
+      const discountVendors = [...expectedDiscounts({ initial: view }).keys()].map(
+        (id) =>
+          (
+            view.db.prepare("SELECT vendor_id FROM invoices WHERE invoice_id = ?").get(id) as {
+              vendor_id: string;
+            }
+          ).vendor_id,
+      );
+      const sharedTaxIds = heldVendors.filter(
+        (vendor) => vendors.filter((other) => other.tax_id === vendor.tax_id).length > 1,
+      );
+      view.close();
+      expect(heldVendors.length).toBe(held.size);
+      expect(discountVendors.filter((id) => heldIds.has(id))).toEqual([]);
+      expect(sharedTaxIds.map((vendor) => vendor.name)).toEqual([]);
     }
   });
 
