@@ -71,7 +71,7 @@ export function generatePayables(context: GenerateContext): void {
   generateHistory(world, random, 75 * factors.rows);
   fillPayRuns(world, random, 3 * factors.files + 1);
   voidAndReissue(world, random, factors.rows);
-  const duplicates = plantDuplicates(world, random, factors.rows + 1);
+  const duplicates = plantDuplicates(world, random, contractTerms, factors.rows + 1);
   plantMatchCases(world, random, goodsVendors);
   plantDiscountCases(world, random, goodsVendors, gainsDiscount, losesDiscount, contractTerms);
   plantApprovalCases(world, random, active);
@@ -260,7 +260,12 @@ function numberVariant(random: SeededRandom, number: string): string {
  * with the same PO and lines) and the look-alikes the rules do not catch: a corrected invoice (same number,
  * different total), another vendor's invoice with the same number and total, a duplicate already voided.
  */
-function plantDuplicates(world: World, random: SeededRandom, count: number): Invoice[] {
+function plantDuplicates(
+  world: World,
+  random: SeededRandom,
+  contractTerms: Map<Vendor, string>,
+  count: number,
+): Invoice[] {
   const { today } = world;
   const originals = random.shuffle(
     world.invoices.filter(
@@ -305,8 +310,11 @@ function plantDuplicates(world: World, random: SeededRandom, count: number): Inv
     duplicates.push(copy);
   }
   const rest = originals.filter((invoice) => !used.has(invoice));
-  // The vendor entered twice in the vendor master (same tax id): the copy's invoice repeats an original.
-  const twice = rest.find((invoice) => !used.has(invoice) && goods(invoice.vendor));
+  // The vendor entered twice in the vendor master (same tax id): the copy's invoice repeats an original. Not a
+  // contract vendor: the second record carries only the master terms, so the two would age differently.
+  const twice = rest.find(
+    (invoice) => !used.has(invoice) && goods(invoice.vendor) && !contractTerms.has(invoice.vendor),
+  );
   if (twice) {
     used.add(twice);
     const record: Vendor = {

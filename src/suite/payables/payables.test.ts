@@ -18,6 +18,7 @@ import { applyVendorHoldsTask, heldVendorNames, HOLD_REASON } from "./tasks/appl
 import { expectedMatchExceptions, threeWayMatchExceptionsTask } from "./tasks/three-way-match-exceptions.js";
 import { reconcileRemittanceTask } from "./tasks/reconcile-remittance.js";
 import { earlyPaymentDiscountsTask, expectedDiscounts } from "./tasks/early-payment-discounts.js";
+import { contractTerms } from "./task-support.js";
 import { applyPriceAmendmentsTask } from "./tasks/apply-price-amendments.js";
 
 let cache: TempDir;
@@ -29,8 +30,12 @@ afterAll(() => {
 });
 
 /** A read-only state view over a built instance (what a verifier sees as `initial`). */
-function initialView(task = threeWayMatchExceptionsTask, seed = 0): StateView & { close(): void } {
-  const instance = buildInstance(task, "v0", seed, cache.path);
+function initialView(
+  task = threeWayMatchExceptionsTask,
+  seed = 0,
+  scale: "v0" | "v2" = "v0",
+): StateView & { close(): void } {
+  const instance = buildInstance(task, scale, seed, cache.path);
   const db = new Database(instance.dbPath, { readonly: true });
   const read = (path: string): string | null => {
     try {
@@ -130,6 +135,20 @@ describe("payables generator", () => {
       expect(discountVendors.filter((id) => heldIds.has(id))).toEqual([]);
       expect(sharedTaxIds.map((vendor) => vendor.name)).toEqual([]);
     }
+  });
+
+  it("enters no contract vendor twice in the vendor master (the copy would not carry the contract terms)", () => {
+    const view = initialView(earlyPaymentDiscountsTask, 7, "v2");
+    const contracts = contractTerms(view);
+    const twinned = view.db
+      .prepare(
+        `SELECT o.vendor_id FROM vendors t JOIN vendors o ON o.tax_id = t.tax_id AND o.vendor_id <> t.vendor_id
+          WHERE t.name LIKE '% - Remit To'`,
+      )
+      .all() as Array<{ vendor_id: string }>;
+    view.close();
+    expect(twinned.length).toBe(1);
+    expect(twinned.filter((row) => contracts.has(row.vendor_id))).toEqual([]);
   });
 
   it("doubles the rows and adds documents at the next scale", () => {
