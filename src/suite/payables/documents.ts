@@ -82,7 +82,7 @@ function writePolicy(context: GenerateContext): void {
       "Two invoices are potential duplicates when they are from the same vendor, have the same total, and either:",
       {
         bullets: [
-          "their vendor invoice numbers are the same after normalising both (upper case; remove spaces, hyphens, slashes and periods; drop zeros at the start of a run of digits, so `inv-004471`, `INV 4471` and `INV4471` are the same number), or",
+          "their vendor invoice numbers are the same after normalising both (in this order: upper case; remove spaces, hyphens, slashes and periods; drop zeros at the start of a run of digits, so `inv-004471`, `INV 4471` and `INV4471` are the same number), or",
           "they bill the same purchase order with identical merchandise lines (same SKUs, quantities and unit prices).",
         ],
       },

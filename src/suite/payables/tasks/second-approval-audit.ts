@@ -125,7 +125,7 @@ export const secondApprovalAuditTask = defineTask({
   summary:
     "Audit Q2 approved and paid invoices for the second approval the AP policy requires (category thresholds, approver role, not the same person, CFO over the top threshold).",
   instruction:
-    'Internal audit is reviewing approvals for Q2 2025. Check every invoice dated April 1 to June 30, 2025 that is approved or paid against the approval rules of our AP policy, and find the ones that needed a second approval but do not have a valid one. Reply with only a JSON array of their AP invoice ids, sorted, e.g. ["AP-00031", "AP-00102"].',
+    'Internal audit is reviewing approvals for Q2 2025. Check every invoice dated April 1 to June 30, 2025 with status approved or paid against the approval rules of our AP policy, and find the ones that needed a second approval but do not have a valid one. Reply with only a JSON array of their AP invoice ids, sorted, e.g. ["AP-00031", "AP-00102"].',
   tools: ["list_invoices", "get_invoice", "list_vendors", "get_vendor"],
   verify,
   oracle: cells({}),
