@@ -12,6 +12,7 @@ const DOMAIN_LOADERS = {
   quality: async () => (await import("./quality/index.js")).qualityTasks,
   billing: async () => (await import("./billing/index.js")).billingTasks,
   claims: async () => (await import("./claims/index.js")).claimsTasks,
+  payables: async () => (await import("./payables/index.js")).payablesTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

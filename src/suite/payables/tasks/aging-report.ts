@@ -1,0 +1,155 @@
+import {
+  check,
+  daysBetween,
+  defineTask,
+  nearlyEqual,
+  parseAnswerJson,
+  roundCents,
+  type Check,
+  type VerifyContext,
+} from "../../../envs/index.js";
+import { payablesDomain } from "../domain.js";
+import { AGING_BUCKETS, TODAY, agingBucket, dueDate, termsOf } from "../rules.js";
+import { PYTHON_PRELUDE, contractTerms } from "../task-support.js";
+
+/** Open balances of every unpaid, non-void invoice by days past due under the governing terms. */
+export function expectedAging({ initial }: Pick<VerifyContext, "initial">): Record<string, number> {
+  const contracts = contractTerms(initial);
+  const rows = initial.db
+    .prepare(
+      `SELECT i.invoice_id, i.vendor_id, i.invoice_date, i.total, v.terms_code,
+              (SELECT COALESCE(SUM(p.amount + p.discount_taken), 0) FROM payments p
+                WHERE p.invoice_id = i.invoice_id AND p.status != 'void') AS settled
+         FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
+        WHERE i.status IN ('pending_approval', 'approved', 'on_hold')`,
+    )
+    .all() as Array<{
+    vendor_id: string;
+    invoice_date: string;
+    total: number;
+    terms_code: string;
+    settled: number;
+  }>;
+  const sums: Record<string, number> = Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, 0]));
+  for (const row of rows) {
+    const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
+    const bucket = agingBucket(daysBetween(dueDate(row.invoice_date, terms), TODAY));
+    sums[bucket] = sums[bucket]! + row.total - row.settled;
+  }
+  for (const bucket of AGING_BUCKETS) sums[bucket] = roundCents(sums[bucket]!);
+  return sums;
+}
+
+function verify(context: VerifyContext): Check[] {
+  const expected = expectedAging(context);
+  const parsed = parseAnswerJson(context.answer);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    return [
+      check(
+        "answer-format",
+        false,
+        `expected a JSON object of bucket totals, got: ${context.answer.slice(0, 200)}`,
+      ),
+    ];
+  const given = parsed as Record<string, unknown>;
+  return AGING_BUCKETS.map((bucket) => {
+    const value =
+      typeof given[bucket] === "number"
+        ? given[bucket]
+        : Number(String(given[bucket]).replace(/[$,\s]/g, ""));
+    return check(
+      `bucket-${bucket}`,
+      Number.isFinite(value) && nearlyEqual(value, expected[bucket]!, 0.02),
+      `${bucket}: expected ${expected[bucket]!.toFixed(2)}, got ${String(given[bucket])}`,
+    );
+  });
+}
+
+interface Variant {
+  ignorePayments?: boolean;
+  approvedOnly?: boolean;
+  ignoreContracts?: boolean;
+  byInvoiceDate?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PYTHON_PRELUDE,
+    String.raw`
+policy = read_text("policies/ap-policy.md")
+contracts = ${variant.ignoreContracts ? "{}" : "contract_terms()"}
+terms = {item["terms_code"]: item for item in fetch_all("list_payment_terms", "terms")}
+vendors = {vendor["vendor_id"]: vendor for vendor in fetch_all("list_vendors", "vendors")}
+statuses = ${variant.approvedOnly ? '["approved"]' : '["pending_approval", "approved", "on_hold"]'}
+open_invoices = [invoice for status in statuses for invoice in fetch_all("list_invoices", "invoices", status=status)]
+payments = fetch_all("list_payments", "payments")
+print(len(open_invoices), "open invoices,", len(payments), "payments")
+`,
+    String.raw`
+settled = {}
+for payment in payments:
+    if payment["status"] != "void":
+        settled[payment["invoice_id"]] = settled.get(payment["invoice_id"], 0) + payment["amount"] + payment["discount_taken"]
+
+def bucket(days_past_due):
+    if days_past_due <= 0:
+        return "current"
+    if days_past_due <= 30:
+        return "1-30"
+    if days_past_due <= 60:
+        return "31-60"
+    if days_past_due <= 90:
+        return "61-90"
+    return "over_90"
+
+aging = {name: 0.0 for name in ["current", "1-30", "31-60", "61-90", "over_90"]}
+for invoice in open_invoices:
+    governing = terms[contracts.get(invoice["vendor_id"], vendors[invoice["vendor_id"]]["terms_code"])]
+    due = (date.fromisoformat(invoice["invoice_date"]) + timedelta(days=${variant.byInvoiceDate ? "0" : 'governing["net_days"]'})).isoformat()
+    balance = invoice["total"] - ${variant.ignorePayments ? "0" : 'settled.get(invoice["invoice_id"], 0)'}
+    aging[bucket(days(due, TODAY))] += balance
+print(json.dumps({name: round(total, 2) for name, total in aging.items()}))
+`,
+  ];
+}
+
+export const agingReportTask = defineTask({
+  id: "payables.aging-report",
+  domain: payablesDomain,
+  summary:
+    "Age every open invoice's balance (after partial payments, under contract terms where they govern) into the AP policy's past-due buckets.",
+  instruction:
+    'Prepare the AP aging as of today, Monday, June 30, 2025, following the aging rules of our AP policy (which invoices count, their open balances, and due dates under the payment terms that govern each invoice). Reply with only a JSON object of the open balance in dollars per bucket, with exactly these keys: {"current": 0.0, "1-30": 0.0, "31-60": 0.0, "61-90": 0.0, "over_90": 0.0}.',
+  tools: [
+    "list_invoices",
+    "get_invoice",
+    "list_payments",
+    "list_vendors",
+    "get_vendor",
+    "list_payment_terms",
+  ],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "ignores-partial-payments",
+      description: "Ages the full invoice total, ignoring partial payments already made.",
+      cells: cells({ ignorePayments: true }),
+    },
+    {
+      id: "approved-only",
+      description: "Leaves out invoices pending approval and on hold, which are still owed.",
+      cells: cells({ approvedOnly: true }),
+    },
+    {
+      id: "ignores-contract-terms",
+      description: "Computes due dates from the vendor master terms where a contract governs.",
+      cells: cells({ ignoreContracts: true }),
+    },
+    {
+      id: "ages-from-invoice-date",
+      description: "Counts days from the invoice date instead of the due date.",
+      cells: cells({ byInvoiceDate: true }),
+    },
+  ],
+});

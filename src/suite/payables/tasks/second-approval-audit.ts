@@ -1,0 +1,154 @@
+import {
+  check,
+  defineTask,
+  parseAnswerJson,
+  parseMarkdownTable,
+  type Check,
+  type VerifyContext,
+} from "../../../envs/index.js";
+import { payablesDomain } from "../domain.js";
+import { PYTHON_PRELUDE, answerIdList, apPolicy, compareIdSets } from "../task-support.js";
+
+const QUARTER_START = "2025-04-01";
+const QUARTER_END = "2025-06-30";
+
+const dollars = (text: string): number => Number(text.replace(/[$,]/g, ""));
+
+/** Q2 approved or paid invoices over their category threshold without a valid second approval. */
+export function expectedApprovalGaps({ initial }: Pick<VerifyContext, "initial">): string[] {
+  const policy = apPolicy(initial);
+  const thresholds = new Map(
+    parseMarkdownTable(policy, "2. Approvals").map((row) => [row[0]!, dollars(row[1]!)]),
+  );
+  const cfoMatch = /total over (\$[\d,.]+) need their second approval from the CFO/.exec(policy);
+  if (!cfoMatch || thresholds.size === 0) throw new Error("the AP policy states no approval thresholds");
+  const cfoThreshold = dollars(cfoMatch[1]!);
+  const invoices = initial.db
+    .prepare(
+      `SELECT i.invoice_id, i.total, v.category FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
+        WHERE i.status IN ('approved', 'paid') AND i.invoice_date BETWEEN ? AND ? ORDER BY i.invoice_id`,
+    )
+    .all(QUARTER_START, QUARTER_END) as Array<{ invoice_id: string; total: number; category: string }>;
+  const approvals = initial.db.prepare(
+    "SELECT level, approver, role FROM invoice_approvals WHERE invoice_id = ? ORDER BY level, id",
+  );
+  const gaps: string[] = [];
+  for (const invoice of invoices) {
+    const threshold = thresholds.get(invoice.category);
+    if (threshold === undefined) throw new Error(`no threshold for category ${invoice.category}`);
+    if (invoice.total <= threshold) continue;
+    const entries = approvals.all(invoice.invoice_id) as Array<{
+      level: number;
+      approver: string;
+      role: string;
+    }>;
+    const first = entries.find((entry) => entry.level === 1)?.approver;
+    const valid = entries.some(
+      (entry) =>
+        entry.level === 2 &&
+        (entry.role === "controller" || entry.role === "cfo") &&
+        entry.approver !== first &&
+        (invoice.total <= cfoThreshold || entry.role === "cfo"),
+    );
+    if (!valid) gaps.push(invoice.invoice_id);
+  }
+  return gaps;
+}
+
+function verify(context: VerifyContext): Check[] {
+  const expected = expectedApprovalGaps(context);
+  if (expected.length === 0) throw new Error("generation produced no approval gap");
+  const given = answerIdList(parseAnswerJson(context.answer));
+  if (given === null)
+    return [
+      check(
+        "answer-format",
+        false,
+        `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`,
+      ),
+    ];
+  const { missing, extra } = compareIdSets(expected, given);
+  return [
+    check(
+      "approval-gaps",
+      missing.length === 0 && extra.length === 0,
+      missing.length === 0 && extra.length === 0
+        ? `the ${expected.length} invoices without a valid second approval are listed`
+        : `expected ${expected.length}; missing ${missing.join(", ") || "none"}; not gaps: ${extra.join(", ") || "none"}`,
+    ),
+  ];
+}
+
+interface Variant {
+  singleThreshold?: boolean;
+  inclusive?: boolean;
+  samePersonOk?: boolean;
+  ignoreCfo?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PYTHON_PRELUDE,
+    String.raw`
+policy = read_text("policies/ap-policy.md")
+section = policy.split("## 2. Approvals")[1].split("## 3.")[0]
+thresholds = {m.group(1): float(m.group(2).replace(",", "")) for m in re.finditer(r"^\| (\w+) \| \$([\d,.]+) \|$", section, re.M)}
+${variant.singleThreshold ? 'thresholds = {name: thresholds["inventory"] for name in thresholds}' : ""}
+cfo_threshold = float(re.search(r"total over \$([\d,.]+) need their second approval from the CFO", policy).group(1).replace(",", ""))
+category = {vendor["vendor_id"]: vendor["category"] for vendor in fetch_all("list_vendors", "vendors")}
+invoices = [invoice for status in ["approved", "paid"]
+            for invoice in fetch_all("list_invoices", "invoices", status=status, invoice_date_from="2025-04-01", invoice_date_to="2025-06-30")]
+over = [invoice for invoice in invoices if invoice["total"] ${variant.inclusive ? ">=" : ">"} thresholds[category[invoice["vendor_id"]]]]
+print(thresholds, cfo_threshold, len(invoices), "invoices,", len(over), "over threshold")
+`,
+    String.raw`
+gaps = []
+for invoice in sorted(over, key=lambda item: item["invoice_id"]):
+    approvals = call("get_invoice", invoice_id=invoice["invoice_id"])["approvals"]
+    first = next((a["approver"] for a in approvals if a["level"] == 1), None)
+    valid = any(
+        a["level"] == 2 and a["role"] in ("controller", "cfo")
+        and ${variant.samePersonOk ? "True" : 'a["approver"] != first'}
+        and (${variant.ignoreCfo ? "True" : 'invoice["total"] <= cfo_threshold or a["role"] == "cfo"'})
+        for a in approvals
+    )
+    if not valid:
+        gaps.append(invoice["invoice_id"])
+print(json.dumps(gaps))
+`,
+  ];
+}
+
+export const secondApprovalAuditTask = defineTask({
+  id: "payables.second-approval-audit",
+  domain: payablesDomain,
+  summary:
+    "Audit Q2 approved and paid invoices for the second approval the AP policy requires (category thresholds, approver role, not the same person, CFO over the top threshold).",
+  instruction:
+    'Internal audit is reviewing approvals for Q2 2025. Check every invoice dated April 1 to June 30, 2025 with status approved or paid against the approval rules of our AP policy, and find the ones that needed a second approval but do not have a valid one. Reply with only a JSON array of their AP invoice ids, sorted, e.g. ["AP-00031", "AP-00102"].',
+  tools: ["list_invoices", "get_invoice", "list_vendors", "get_vendor"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "single-threshold",
+      description: "Applies the inventory threshold to every vendor category.",
+      cells: cells({ singleThreshold: true }),
+    },
+    {
+      id: "threshold-inclusive",
+      description: "Requires a second approval for an invoice exactly at the threshold.",
+      cells: cells({ inclusive: true }),
+    },
+    {
+      id: "same-approver-accepted",
+      description: "Accepts a second approval given by the person who gave the first.",
+      cells: cells({ samePersonOk: true }),
+    },
+    {
+      id: "ignores-cfo-rule",
+      description: "Accepts a controller's second approval on invoices that need the CFO.",
+      cells: cells({ ignoreCfo: true }),
+    },
+  ],
+});
