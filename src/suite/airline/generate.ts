@@ -76,7 +76,7 @@ interface BookingRow {
   notes: string | null;
 }
 
-const COMPENSATION_SCENARIOS = ["exact", "wx", "ra-weather", "ra-plain", "dep-only", "under"] as const;
+const COMPENSATION_SCENARIOS = ["exact", "dep-only", "ra-weather", "wx", "ra-plain", "under"] as const;
 
 const UM_NOTES = [
   "UMNR age 9 - escort form on file, met by aunt at arrival",

@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { airlineDomain } from "./domain.js";
+import { delayCompensationTask } from "./tasks/delay-compensation.js";
 
 export { airlineDomain };
 
-export const airlineTasks: TaskDefinition[] = [];
+export const airlineTasks: TaskDefinition[] = [delayCompensationTask];

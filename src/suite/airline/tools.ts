@@ -9,7 +9,6 @@ import {
   requireRow,
   when,
   withBooleans,
-  withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type ToolContext,
@@ -199,11 +198,33 @@ const getFlightStatusBase = defineTool({
   },
 });
 
-/** The ops feed drops some requests: the body says so, without an MCP error. */
-const getFlightStatus = withSilentFailures(getFlightStatusBase, {
-  when: (input) => Number(input.flight_id.slice(3)) % 4 === 1,
-  body: () => ({ status: "error", error: "ops feed timeout: no data returned, retry the request" }),
-});
+const feedTimeouts = new WeakMap<ToolContext["db"], Set<string>>();
+
+/**
+ * The ops feed times out on the first request for a flight with a delay record (the disruption lookup is
+ * slow): the body says so, without an MCP error, and asking again succeeds. Counted per episode database,
+ * like the kit's faults, so an oracle and its replay meet the same failures.
+ */
+const getFlightStatus: typeof getFlightStatusBase = {
+  ...getFlightStatusBase,
+  handler: (input, context) => {
+    const delayed = getRow(
+      context.db,
+      "SELECT 1 FROM flights WHERE flight_id = ? AND delay_code IS NOT NULL",
+      input.flight_id,
+    );
+    let seen = feedTimeouts.get(context.db);
+    if (!seen) {
+      seen = new Set();
+      feedTimeouts.set(context.db, seen);
+    }
+    if (delayed && !seen.has(input.flight_id)) {
+      seen.add(input.flight_id);
+      return { status: "error", error: "ops feed timeout: no data returned, retry the request" };
+    }
+    return getFlightStatusBase.handler(input, context);
+  },
+};
 
 const listBookings = defineTool({
   name: "list_bookings",
