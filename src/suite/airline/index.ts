@@ -1,7 +1,8 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { airlineDomain } from "./domain.js";
 import { delayCompensationTask } from "./tasks/delay-compensation.js";
+import { routeLoadFactorTask } from "./tasks/route-load-factor.js";
 
 export { airlineDomain };
 
-export const airlineTasks: TaskDefinition[] = [delayCompensationTask];
+export const airlineTasks: TaskDefinition[] = [delayCompensationTask, routeLoadFactorTask];
