@@ -1,8 +1,13 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { airlineDomain } from "./domain.js";
 import { delayCompensationTask } from "./tasks/delay-compensation.js";
+import { groundedAircraftSwapTask } from "./tasks/grounded-aircraft-swap.js";
 import { routeLoadFactorTask } from "./tasks/route-load-factor.js";
 
 export { airlineDomain };
 
-export const airlineTasks: TaskDefinition[] = [delayCompensationTask, routeLoadFactorTask];
+export const airlineTasks: TaskDefinition[] = [
+  delayCompensationTask,
+  routeLoadFactorTask,
+  groundedAircraftSwapTask,
+];
