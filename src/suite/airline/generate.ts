@@ -326,28 +326,6 @@ export function generateAirline(context: GenerateContext): void {
     flight.status = minutesOf(flight.actual_arrival as string) <= now ? "arrived" : "departed";
     if (flight.flight_date < today) flight.status = "arrived";
   }
-  const cancellable = random.shuffle(
-    flights.filter(
-      (flight) =>
-        flight.flight_date === today &&
-        flight.rotation > 0 &&
-        flight.destination === HUB.code &&
-        minutesOf(flight.scheduled_departure) > now + 30,
-    ),
-  );
-  const cancelledToday = cancellable.slice(0, factors.rows);
-  const alternativeIds = new Set<string>();
-  for (const flight of cancelledToday) {
-    flight.status = "cancelled";
-    for (const other of flights)
-      if (
-        other.route_id === flight.route_id &&
-        other.scheduled_departure > flight.scheduled_departure &&
-        other.flight_date <= tomorrow
-      )
-        alternativeIds.add(other.flight_id);
-  }
-
   // Hub connections (inbound then outbound 40-150 minutes later) in the booking window.
   const connectionPairs: Array<[FlightRow, FlightRow]> = [];
   for (const day of window) {
@@ -360,6 +338,36 @@ export function generateAirline(context: GenerateContext): void {
       }
     }
   }
+  const withOnward = new Set(connectionPairs.map(([first]) => first.flight_id));
+  const todaysInbound = flights.filter(
+    (flight) =>
+      flight.flight_date === today &&
+      flight.rotation > 0 &&
+      flight.destination === HUB.code &&
+      withOnward.has(flight.flight_id),
+  );
+  // Flights still to come first; flights cancelled earlier this morning when the afternoon has no connections.
+  const cancellable = [
+    ...random.shuffle(todaysInbound.filter((flight) => minutesOf(flight.scheduled_departure) > now + 30)),
+    ...random.shuffle(todaysInbound.filter((flight) => minutesOf(flight.scheduled_departure) <= now + 30)),
+  ];
+  const cancelledToday = cancellable.slice(0, factors.rows);
+  const alternativeIds = new Set<string>();
+  for (const flight of cancelledToday) {
+    flight.status = "cancelled";
+    flight.actual_departure = null;
+    flight.actual_arrival = null;
+    flight.delay_code = null;
+    flight.weatherListed = false;
+    for (const other of flights)
+      if (
+        other.route_id === flight.route_id &&
+        other.scheduled_departure > flight.scheduled_departure &&
+        other.flight_date <= tomorrow
+      )
+        alternativeIds.add(other.flight_id);
+  }
+
   // Yesterday's planted connections: a tight miss, a late inbound that still made a delayed outbound, a clear miss.
   const scenarioFlights = new Set(outbound.slice(0, scenarioCount).map((flight) => flight.flight_id));
   const plantedPairs: Array<[FlightRow, FlightRow]> = [];
@@ -528,7 +536,10 @@ export function generateAirline(context: GenerateContext): void {
         booking.flight_id === flight.flight_id && booking.status === "confirmed" && !noted.has(booking.pnr),
     );
     const singles = onFlight.filter((booking) => (itineraryOf.get(booking.pnr)?.length ?? 0) === 1);
-    const [late, distractor] = sample(random, singles.slice(Math.floor(singles.length / 2)), 2);
+    // Booked late and without a loyalty tier: only the UMNR rule puts these passengers first.
+    const [late, distractor] = singles
+      .filter((booking) => booking.member_id === null)
+      .sort((x, y) => y.booked_at.localeCompare(x.booked_at));
     if (late) noteOn(late.pnr, UM_NOTES[random.int(0, UM_NOTES.length - 1)] as string);
     if (distractor) noteOn(distractor.pnr, UM_DISTRACTOR_NOTES[random.int(0, 2)] as string);
   }
@@ -539,6 +550,7 @@ export function generateAirline(context: GenerateContext): void {
     legs.forEach((leg, index) => {
       const row = rows[index] as BookingRow;
       if (row.status === "cancelled" || leg.actual_departure === null) return;
+      if (index > 0 && legs[0]?.status === "cancelled") return;
       row.status = random.chance(0.05) ? "no_show" : "flown";
     });
     if (legs.length === 2 && legs[0]?.actual_arrival && legs[1]?.actual_departure) {

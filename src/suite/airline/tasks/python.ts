@@ -58,3 +58,12 @@ YESTERDAY = "${addDays(REFERENCE_DATE, -1)}"
 TOMORROW = "${addDays(REFERENCE_DATE, 1)}"
 print("helpers ready")
 `;
+
+/** The oracle's reading of booking notes: the UMNR service named, not declined or replaced by an adult. */
+export const PYTHON_IS_MINOR = String.raw`
+def is_minor(note):
+    if not note:
+        return False
+    named = re.search(r"\bUMNR\b|unaccompanied minor|UM service booked|minor travelling alone", note, re.I)
+    return bool(named) and not re.search(r"declined|travelling with|next trip", note, re.I)
+`;

@@ -45,3 +45,15 @@ export function weatherListed(state: StateView, day: string): Set<string> {
 }
 
 export { minutesOf };
+
+/**
+ * Whether a booking note records the UMNR service: the service named (UMNR, unaccompanied minor, UM service
+ * booked, minor travelling alone) and not declined or replaced by an accompanying adult.
+ */
+export function isUnaccompaniedMinor(note: string | null): boolean {
+  if (!note) return false;
+  return (
+    /\bUMNR\b|unaccompanied minor|UM service booked|minor travelling alone/i.test(note) &&
+    !/declined|travelling with|next trip/i.test(note)
+  );
+}
