@@ -243,6 +243,15 @@ export function generateAirline(context: GenerateContext): void {
   );
   flights.forEach((flight, index) => (flight.flight_id = flightId.format(index + 1)));
 
+  // The weakest route loses two flights this month (before the booking window) to cancellations.
+  const weakest = [...routeLoad.entries()].sort((x, y) => x[1] - y[1])[0]?.[0];
+  for (const flight of sample(
+    random,
+    flights.filter((flight) => flight.route_id === weakest && flight.flight_date < addDays(yesterday, -1)),
+    2,
+  ))
+    flight.status = "cancelled";
+
   // Actual times with knock-on delays along each rotation, for everything that has departed by now.
   const byRotationDay = new Map<string, FlightRow[]>();
   for (const flight of flights) {
@@ -258,6 +267,7 @@ export function generateAirline(context: GenerateContext): void {
     for (const flight of legs) {
       const scheduled = minutesOf(flight.scheduled_departure);
       if (scheduled >= now) break;
+      if (flight.status === "cancelled") continue;
       if (flight.flight_date < today && random.chance(0.012)) {
         flight.status = "cancelled";
         continue;
@@ -375,16 +385,13 @@ export function generateAirline(context: GenerateContext): void {
   for (const pair of random.shuffle(connectionPairs.filter(([first]) => first.flight_date === yesterday))) {
     if (plantedPairs.length >= 3 * factors.rows) break;
     const [first, second] = pair;
-    if (
-      usedPlant.has(first.flight_id) ||
-      usedPlant.has(second.flight_id) ||
-      scenarioFlights.has(second.flight_id)
-    )
-      continue;
+    const kind = plantedPairs.length % 3;
+    // Only the "made it on a delayed onward flight" plant moves the onward flight, so it avoids the compensation scenarios.
+    if (usedPlant.has(first.flight_id) || usedPlant.has(second.flight_id)) continue;
+    if (kind === 1 && scenarioFlights.has(second.flight_id)) continue;
     if (first.status === "cancelled" || second.status === "cancelled") continue;
     usedPlant.add(first.flight_id);
     usedPlant.add(second.flight_id);
-    const kind = plantedPairs.length % 3;
     const secondDepart = minutesOf(second.actual_departure as string);
     const firstDepartDelay =
       minutesOf(first.actual_departure as string) - minutesOf(first.scheduled_departure);
@@ -559,6 +566,17 @@ export function generateAirline(context: GenerateContext): void {
       else if (first.status === "flown" && gapOf(legs) < HUB_MCT) second.status = "no_show";
     }
   }
+  // A passenger who made yesterday's connection but never boarded the onward flight (stayed in Boston).
+  const stayedAtHub = yesterdayConnections.find(
+    ([pnr, legs]) =>
+      gapOf(legs) >= HUB_MCT && bookingsOfPnr(pnr).every((booking) => booking.status === "flown"),
+  );
+  if (stayedAtHub) (bookingsOfPnr(stayedAtHub[0])[1] as BookingRow).status = "no_show";
+  // And one who never showed up for the inbound flight (both segments no-show).
+  const neverCame = yesterdayConnections.find(
+    ([pnr]) => pnr !== stayedAtHub?.[0] && !noted.has(pnr) && bookingsOfPnr(pnr)[0]?.status === "flown",
+  );
+  if (neverCame) for (const booking of bookingsOfPnr(neverCame[0])) booking.status = "no_show";
   bookings.sort((x, y) =>
     x.flight_id === y.flight_id
       ? x.booked_at.localeCompare(y.booked_at) || x.pnr.localeCompare(y.pnr)

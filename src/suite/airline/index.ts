@@ -2,6 +2,7 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { airlineDomain } from "./domain.js";
 import { delayCompensationTask } from "./tasks/delay-compensation.js";
 import { groundedAircraftSwapTask } from "./tasks/grounded-aircraft-swap.js";
+import { missedConnectionsTask } from "./tasks/missed-connections.js";
 import { rebookCancelledFlightsTask } from "./tasks/rebook-cancelled-flights.js";
 import { routeLoadFactorTask } from "./tasks/route-load-factor.js";
 
@@ -12,4 +13,5 @@ export const airlineTasks: TaskDefinition[] = [
   routeLoadFactorTask,
   groundedAircraftSwapTask,
   rebookCancelledFlightsTask,
+  missedConnectionsTask,
 ];
