@@ -383,12 +383,15 @@ export function generateAirline(context: GenerateContext): void {
   const plantedPairs: Array<[FlightRow, FlightRow]> = [];
   const usedPlant = new Set<string>();
   for (const pair of random.shuffle(connectionPairs.filter(([first]) => first.flight_date === yesterday))) {
-    if (plantedPairs.length >= 3 * factors.rows) break;
+    if (plantedPairs.length >= 4 * factors.rows) break;
     const [first, second] = pair;
-    const kind = plantedPairs.length % 3;
+    // 0: tight miss, 1: made with little time (under the minors' minimum), 2: late inbound onto a delayed onward flight, 3: clear miss.
+    const kind = plantedPairs.length % 4;
+    const scheduledGap = minutesOf(second.scheduled_departure) - minutesOf(first.scheduled_arrival);
+    if (kind === 1 && scheduledGap < 60) continue;
     // Only the "made it on a delayed onward flight" plant moves the onward flight, so it avoids the compensation scenarios.
     if (usedPlant.has(first.flight_id) || usedPlant.has(second.flight_id)) continue;
-    if (kind === 1 && scenarioFlights.has(second.flight_id)) continue;
+    if (kind === 2 && scenarioFlights.has(second.flight_id)) continue;
     if (first.status === "cancelled" || second.status === "cancelled") continue;
     usedPlant.add(first.flight_id);
     usedPlant.add(second.flight_id);
@@ -398,7 +401,8 @@ export function generateAirline(context: GenerateContext): void {
     const schedArrive = minutesOf(first.scheduled_arrival);
     let arriveAt: number;
     if (kind === 0) arriveAt = secondDepart - random.int(10, 30);
-    else if (kind === 1) {
+    else if (kind === 1) arriveAt = secondDepart - random.int(40, 55);
+    else if (kind === 2) {
       arriveAt = minutesOf(second.scheduled_departure) + random.int(5, 20);
       const departs = arriveAt + random.int(45, 70);
       const day = toDayNumber(second.flight_date) * 1440;
@@ -431,6 +435,8 @@ export function generateAirline(context: GenerateContext): void {
   const room = (flight: FlightRow): boolean =>
     (load.get(flight.flight_id) ?? 0) < (target.get(flight.flight_id) ?? 0);
   const itineraries: FlightRow[][] = [];
+  // Connecting passengers of the cancelled flights: booked late, no loyalty tier, so only their connection ranks them.
+  const lateConnections = new Set<FlightRow[]>();
   const addItinerary = (legs: FlightRow[]): void => {
     for (const leg of legs) load.set(leg.flight_id, (load.get(leg.flight_id) ?? 0) + 1);
     itineraries.push(legs);
@@ -439,7 +445,10 @@ export function generateAirline(context: GenerateContext): void {
     for (let n = 0; n < 2; n += 1) if (room(pair[0]) && room(pair[1])) addItinerary(pair);
   for (const flight of cancelledToday) {
     const onward = connectionPairs.filter(([first, second]) => first === flight && room(second));
-    for (const pair of onward.slice(0, 3)) addItinerary(pair);
+    for (const pair of onward.slice(0, 3)) {
+      addItinerary(pair);
+      lateConnections.add(itineraries[itineraries.length - 1] as FlightRow[]);
+    }
   }
   for (const pair of connectionPairs) {
     const wanted = random.int(0, 2);
@@ -478,13 +487,17 @@ export function generateAirline(context: GenerateContext): void {
   for (const legs of shuffledItineraries) {
     const pnr = newPnr();
     itineraryOf.set(pnr, legs);
-    const member = random.chance(0.35) ? random.pick(members) : null;
+    const late = lateConnections.has(legs);
+    const member = random.chance(0.35) && !late ? random.pick(members) : null;
     const name = member ? member.name : `${faker.person.firstName()} ${faker.person.lastName()}`;
     const fare = random.next() < 0.12 ? "J" : random.next() < 0.3 ? "W" : "Y";
     const firstLeg = legs[0] as FlightRow;
-    const bookedAt = stampAt(addDays(firstLeg.flight_date, -random.int(1, 70)), random.int(360, 1380));
+    const bookedAt = stampAt(
+      addDays(firstLeg.flight_date, late ? -1 : -random.int(2, 70)),
+      random.int(360, 1380),
+    );
     const note = random.chance(0.08) ? random.pick(OTHER_NOTES) : null;
-    const cancelled = random.chance(0.03);
+    const cancelled = random.chance(0.03) && !late;
     legs.forEach((leg, index) =>
       bookings.push({
         booking_id: "",

@@ -15,25 +15,31 @@ import { TODAY, TODAY_TEXT, YESTERDAY } from "./shared.js";
 const MONTH_START = `${TODAY.slice(0, 8)}01`;
 
 /** Routes below the memo's threshold, with their load factor over the month up to yesterday. */
-export function expectedWatchList(context: Pick<VerifyContext, "initial">): Map<string, number> {
+export function expectedWatchList(context: Pick<VerifyContext, "initial">): {
+  watch: Map<string, number>;
+  operated: number;
+} {
   const threshold = parseLoadFactorThreshold(context.initial.readFile(NETWORK_MEMO_PATH) ?? "");
-  const rows = allRows<{ route_id: string; pax: number; seats: number }>(
+  const rows = allRows<{ route_id: string; pax: number; seats: number; flights: number }>(
     context.initial.db,
-    `SELECT f.route_id, SUM(f.pax_boarded) AS pax, SUM(a.seats) AS seats
+    `SELECT f.route_id, SUM(f.pax_boarded) AS pax, SUM(a.seats) AS seats, COUNT(*) AS flights
      FROM flights f JOIN aircraft a ON a.tail = f.tail
      WHERE f.flight_date BETWEEN ? AND ? AND f.status <> 'cancelled'
      GROUP BY f.route_id ORDER BY f.route_id`,
     MONTH_START,
     YESTERDAY,
   );
-  return new Map(
-    rows.filter((row) => row.pax / row.seats < threshold).map((row) => [row.route_id, row.pax / row.seats]),
-  );
+  return {
+    watch: new Map(
+      rows.filter((row) => row.pax / row.seats < threshold).map((row) => [row.route_id, row.pax / row.seats]),
+    ),
+    operated: rows.reduce((sum, row) => sum + row.flights, 0),
+  };
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedWatchList({ initial });
-  const parsed = parseAnswerJson(answer) as { watch_list?: unknown } | null;
+  const { watch: expected, operated } = expectedWatchList({ initial });
+  const parsed = parseAnswerJson(answer) as { watch_list?: unknown; flights_operated?: unknown } | null;
   const given =
     parsed && typeof parsed.watch_list === "object" && parsed.watch_list !== null
       ? new Map(
@@ -60,6 +66,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         : `expected ${expectedText}, found '${answer.slice(0, 200)}'`,
     ),
     check("load-factors", valuesOk, valuesOk ? "load factors match" : `expected ${expectedText}`),
+    check(
+      "flights-operated",
+      Number(parsed?.flights_operated) === operated,
+      `expected flights_operated ${operated}, found ${String(parsed?.flights_operated)}`,
+    ),
     ...checkStateDiff(initial.db, final.db, []),
   ];
 }
@@ -99,7 +110,8 @@ for flight in flights:
     pax, flown = totals.get(flight["route_id"], (0, 0))
     totals[flight["route_id"]] = (pax + (flight["pax_boarded"] or 0), flown + seats[flight["tail"]])
 watch = {route: round(pax / flown, 3) for route, (pax, flown) in sorted(totals.items()) if pax / flown < threshold}
-print(json.dumps({"watch_list": watch}))
+operated = sum(1 for flight in flights if flight["status"] != "cancelled")
+print(json.dumps({"flights_operated": operated, "watch_list": watch}))
 `,
   ];
 }
@@ -109,7 +121,7 @@ export const routeLoadFactorTask = defineTask({
   domain: airlineDomain,
   summary:
     "Compute every route's load factor over the month so far (passengers boarded over seats of the operating aircraft, cancelled flights out) by paging through the whole schedule, whose deep pages fail transiently, and list the routes under the network memo's threshold.",
-  instruction: `Network Planning here. ${TODAY_TEXT} Please run the route performance review described in our network planning memo for this month so far (from the 1st up to and including yesterday). Reply with only a JSON object {"watch_list": {"<route id, e.g. BOS-PWM>": <load factor as a fraction rounded to 3 decimals>, ...}} containing exactly the routes that go on the watch list.`,
+  instruction: `Network Planning here. ${TODAY_TEXT} Please run the route performance review described in our network planning memo for this month so far (from the 1st up to and including yesterday). Reply with only a JSON object {"flights_operated": <number of flights that operated in the period, all routes>, "watch_list": {"<route id, e.g. BOS-PWM>": <load factor as a fraction rounded to 3 decimals>, ...}} containing exactly the routes that go on the watch list.`,
   tools: ["list_routes", "list_aircraft", "get_aircraft", "list_flights", "get_flight"],
   verify,
   oracle: cells(),
