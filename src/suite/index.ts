@@ -13,6 +13,7 @@ const DOMAIN_LOADERS = {
   billing: async () => (await import("./billing/index.js")).billingTasks,
   claims: async () => (await import("./claims/index.js")).claimsTasks,
   payables: async () => (await import("./payables/index.js")).payablesTasks,
+  airline: async () => (await import("./airline/index.js")).airlineTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

@@ -1,0 +1,201 @@
+import {
+  allRows,
+  check,
+  checkStateDiff,
+  defineTask,
+  getRow,
+  parseAnswerJson,
+  type Check,
+  type StateView,
+  type VerifyContext,
+} from "../../../envs/index.js";
+import { airlineDomain } from "../domain.js";
+import { AIRLINE_HELPERS } from "./python.js";
+import { TODAY, TODAY_TEXT, minutesOf, type FlightRecord } from "./shared.js";
+
+const TURNAROUND = 30;
+
+/** The tail named by the ops-control AOG email. */
+export function groundedTail(state: StateView): string {
+  for (const path of state.listFiles().filter((file) => file.startsWith("emails/"))) {
+    const match = /^Subject: AOG (N\d{3}RA)\b/m.exec(state.readFile(path) ?? "");
+    if (match?.[1]) return match[1];
+  }
+  throw new Error("no AOG email in the workspace");
+}
+
+/** The swaps the email asks for: each not-yet-departed flight of the grounded aircraft, in departure order, onto the lowest free active tail of its type. */
+export function expectedSwaps(state: StateView): { tail: string; swaps: Map<string, string> } {
+  const tail = groundedTail(state);
+  const type = getRow<{ type_code: string }>(
+    state.db,
+    "SELECT type_code FROM aircraft WHERE tail = ?",
+    tail,
+  )?.type_code;
+  const candidates = allRows<{ tail: string }>(
+    state.db,
+    "SELECT tail FROM aircraft WHERE type_code = ? AND status = 'active' AND tail <> ? ORDER BY tail",
+    type,
+    tail,
+  ).map((row) => row.tail);
+  const flights = allRows<FlightRecord>(
+    state.db,
+    "SELECT * FROM flights WHERE flight_date >= ? AND status <> 'cancelled' ORDER BY scheduled_departure, flight_id",
+    TODAY,
+  );
+  const busy = new Map<string, Array<[number, number]>>();
+  for (const flight of flights) {
+    const list = busy.get(flight.tail) ?? [];
+    list.push([minutesOf(flight.scheduled_departure), minutesOf(flight.scheduled_arrival)]);
+    busy.set(flight.tail, list);
+  }
+  const swaps = new Map<string, string>();
+  for (const flight of flights.filter((row) => row.tail === tail && row.status === "scheduled")) {
+    const departs = minutesOf(flight.scheduled_departure);
+    const arrives = minutesOf(flight.scheduled_arrival);
+    const free = candidates.find((candidate) =>
+      (busy.get(candidate) ?? []).every(
+        ([start, end]) => start >= arrives + TURNAROUND || end + TURNAROUND <= departs,
+      ),
+    );
+    if (!free) continue;
+    swaps.set(flight.flight_id, free);
+    busy.set(free, [...(busy.get(free) ?? []), [departs, arrives]]);
+  }
+  return { tail, swaps };
+}
+
+function verify({ initial, final, answer }: VerifyContext): Check[] {
+  const { tail, swaps } = expectedSwaps(initial);
+  const parsed = parseAnswerJson(answer) as { swaps?: unknown } | null;
+  const given =
+    parsed && typeof parsed.swaps === "object" && parsed.swaps !== null
+      ? Object.entries(parsed.swaps as Record<string, unknown>).map(([key, value]) => [
+          key.trim(),
+          String(value).trim(),
+        ])
+      : null;
+  const answerOk =
+    given !== null &&
+    given.length === swaps.size &&
+    given.every(([flight, newTail]) => swaps.get(flight ?? "") === newTail);
+  return [
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "aircraft", key: "tail", changed: new Map([[tail, { status: "grounded" }]]) },
+      {
+        table: "flights",
+        key: "flight_id",
+        changed: new Map([...swaps].map(([flight, newTail]) => [flight, { tail: newTail }])),
+      },
+    ]),
+    check(
+      "answer-lists-swaps",
+      answerOk,
+      answerOk
+        ? "answer lists the swaps"
+        : `expected {"swaps": ${JSON.stringify(Object.fromEntries(swaps))}}, found '${answer.slice(0, 200)}'`,
+    ),
+  ];
+}
+
+interface Options {
+  anyStatus?: boolean;
+  todayOnly?: boolean;
+  skipGrounding?: boolean;
+  ignoreOverlap?: boolean;
+}
+
+function cells(options: Options = {}): string[] {
+  return [
+    AIRLINE_HELPERS,
+    String.raw`
+email_paths = []
+page = 1
+while True:
+    listing = tools.list_files(path="emails", page=page)
+    email_paths += [item["path"] for item in listing["files"]]
+    if not listing["has_more"]:
+        break
+    page += 1
+grounded = None
+for path in sorted(email_paths):
+    text = read_text(path)
+    match = re.search(r"^Subject: AOG (N\d{3}RA)\b", text, re.M)
+    if match:
+        grounded = match.group(1)
+        print(path)
+        print(text)
+plane = call("get_aircraft", tail=grounded)["aircraft"]
+print(plane)
+`,
+    String.raw`
+fleet = fetch_every("list_aircraft", "aircraft", type_code=plane["type_code"])
+candidates = sorted(a["tail"] for a in fleet if a["tail"] != grounded and ${options.anyStatus ? 'a["status"] != "grounded"' : 'a["status"] == "active"'})
+busy = {}
+for tail in candidates + [grounded]:
+    busy[tail] = [f for f in fetch_every("list_flights", "flights", tail=tail, date_from=TODAY) if f["status"] != "cancelled"]
+to_move = sorted((f for f in busy[grounded] if f["status"] == "scheduled"${options.todayOnly ? ' and f["flight_date"] == TODAY' : ""}), key=lambda f: (f["scheduled_departure"], f["flight_id"]))
+print(candidates, [f["flight_id"] for f in to_move])
+`,
+    String.raw`
+def free(tail, flight):
+    ${options.ignoreOverlap ? "return True" : ""}
+    for other in busy[tail]:
+        if not (minutes_between(flight["scheduled_arrival"], other["scheduled_departure"]) >= 30 or minutes_between(other["scheduled_arrival"], flight["scheduled_departure"]) >= 30):
+            return False
+    return True
+
+${options.skipGrounding ? "" : 'call("set_aircraft_status", tail=grounded, status="grounded")'}
+swaps = {}
+for flight in to_move:
+    tail = next((t for t in candidates if free(t, flight)), None)
+    if tail is None:
+        print("no aircraft for", flight["flight_id"])
+        continue
+    call("assign_aircraft", flight_id=flight["flight_id"], tail=tail)
+    busy[tail].append(flight)
+    swaps[flight["flight_id"]] = tail
+print(json.dumps({"swaps": swaps}))
+`,
+  ];
+}
+
+export const groundedAircraftSwapTask = defineTask({
+  id: "airline.grounded-aircraft-swap",
+  domain: airlineDomain,
+  summary:
+    "Act on the ops-control AOG email: ground the aircraft and move each of its not-yet-departed flights (today and tomorrow) onto the lowest-tail active aircraft of the same type that is free with 30 minutes' turnaround.",
+  instruction: `Ops control desk. ${TODAY_TEXT} One of our aircraft went AOG this morning; the details and what has to happen are in the ops-control email in the emails folder. Please carry it out in the ops system. Reply with only a JSON object {"swaps": {"<flight_id>": "<tail now operating it>", ...}} listing every flight you moved.`,
+  tools: [
+    "list_aircraft",
+    "get_aircraft",
+    "list_flights",
+    "get_flight",
+    "assign_aircraft",
+    "set_aircraft_status",
+  ],
+  verify,
+  oracle: cells(),
+  nearMisses: [
+    {
+      id: "uses-maintenance-aircraft",
+      description: "Takes aircraft that are in maintenance.",
+      cells: cells({ anyStatus: true }),
+    },
+    {
+      id: "today-only",
+      description: "Moves only today's flights and forgets tomorrow's.",
+      cells: cells({ todayOnly: true }),
+    },
+    {
+      id: "not-grounded",
+      description: "Moves the flights but never marks the aircraft grounded.",
+      cells: cells({ skipGrounding: true }),
+    },
+    {
+      id: "ignores-turnaround",
+      description: "Takes the lowest active tail without checking that it is free.",
+      cells: cells({ ignoreOverlap: true }),
+    },
+  ],
+});

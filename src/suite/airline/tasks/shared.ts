@@ -1,0 +1,59 @@
+import type Database from "better-sqlite3";
+import { REFERENCE_DATE, addDays, allRows, longDate, parseCsv, type StateView } from "../../../envs/index.js";
+import { weatherExportPath } from "../documents.js";
+import { minutesOf } from "../generate.js";
+
+export const TODAY = REFERENCE_DATE;
+export const YESTERDAY = addDays(REFERENCE_DATE, -1);
+export const TOMORROW = addDays(REFERENCE_DATE, 1);
+/** How instructions name today, the same at every scale. */
+export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
+
+export interface FlightRecord {
+  flight_id: string;
+  flight_number: string;
+  flight_date: string;
+  route_id: string;
+  origin: string;
+  destination: string;
+  tail: string;
+  scheduled_departure: string;
+  scheduled_arrival: string;
+  actual_departure: string | null;
+  actual_arrival: string | null;
+  status: string;
+  delay_code: string | null;
+  pax_boarded: number | null;
+}
+
+export function flightsOn(db: Database.Database, date: string): FlightRecord[] {
+  return allRows<FlightRecord>(
+    db,
+    "SELECT * FROM flights WHERE flight_date = ? ORDER BY scheduled_departure, flight_id",
+    date,
+  );
+}
+
+export function delayMinutes(actual: string | null, scheduled: string): number | null {
+  return actual === null ? null : minutesOf(actual) - minutesOf(scheduled);
+}
+
+/** Flight numbers the weather export of a day lists (empty when there is no export for that day). */
+export function weatherListed(state: StateView, day: string): Set<string> {
+  const text = state.readFile(weatherExportPath(day));
+  return new Set((text ? parseCsv(text) : []).map((row) => row.flight_number ?? ""));
+}
+
+export { minutesOf };
+
+/**
+ * Whether a booking note records the UMNR service: the service named (UMNR, unaccompanied minor, UM service
+ * booked, minor travelling alone) and not declined or replaced by an accompanying adult.
+ */
+export function isUnaccompaniedMinor(note: string | null): boolean {
+  if (!note) return false;
+  return (
+    /\bUMNR\b|unaccompanied minor|UM service booked|minor travelling alone/i.test(note) &&
+    !/declined|travelling with|next trip/i.test(note)
+  );
+}

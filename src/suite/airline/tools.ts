@@ -1,0 +1,460 @@
+import { z } from "zod";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import {
+  cachedStatement,
+  getRow,
+  isoDateSchema,
+  listPage,
+  pagingFields,
+  requireRow,
+  when,
+  withBooleans,
+  withTransientFailures,
+  type DomainTool,
+  type ToolContext,
+} from "../../envs/index.js";
+import { bookingId, crewId, flightId, memberId, tailNumber } from "./ids.js";
+import { minutesOf } from "./generate.js";
+
+const airportCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "expected a three-letter IATA airport code such as 'BOS'")
+  .describe("IATA airport code, e.g. 'BOS'");
+
+const listAirports = defineTool({
+  name: "list_airports",
+  description:
+    "List the stations the airline serves (code, name, city, country, is_hub). Paginated: returns `airports`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ ...pagingFields }),
+  handler: ({ page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "airports",
+      from: "airports",
+      orderBy: "code",
+      page,
+      perPage: per_page,
+      map: (row) => withBooleans(row, "is_hub"),
+    }),
+});
+
+const listRoutes = defineTool({
+  name: "list_routes",
+  description:
+    "List routes (route_id 'ORIGIN-DESTINATION', origin, destination, distance_km). Paginated: returns `routes`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    origin: airportCode.optional(),
+    destination: airportCode.optional(),
+    ...pagingFields,
+  }),
+  handler: ({ origin, destination, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "routes",
+      from: "routes",
+      where: [when(origin, "origin = ?"), when(destination, "destination = ?")],
+      orderBy: "route_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const aircraftStatus = z.enum(["active", "maintenance", "grounded"]);
+
+const listAircraft = defineTool({
+  name: "list_aircraft",
+  description:
+    "List the fleet: tail, type_code, type_name, seats, status (active, maintenance, grounded), base. Paginated: returns `aircraft`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    type_code: z.string().optional().describe("Only aircraft of this type code, e.g. 'AT46'"),
+    status: aircraftStatus.optional().describe("Only aircraft in this status"),
+    ...pagingFields,
+  }),
+  handler: ({ type_code, status, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "aircraft",
+      from: "aircraft",
+      where: [when(type_code, "type_code = ?"), when(status, "status = ?")],
+      orderBy: "tail",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getAircraft = defineTool({
+  name: "get_aircraft",
+  description: "Get one aircraft by tail number. Returns `aircraft`.",
+  kind: "read",
+  inputSchema: z.object({ tail: tailNumber.schema("The aircraft's tail number") }),
+  handler: ({ tail }, { db }: ToolContext) => ({
+    aircraft: requireRow(
+      db,
+      "SELECT * FROM aircraft WHERE tail = ?",
+      [tail],
+      tailNumber.notFound(tail).message,
+    ),
+  }),
+});
+
+const FLIGHT_COLUMNS =
+  "flight_id, flight_number, flight_date, route_id, origin, destination, tail, scheduled_departure, scheduled_arrival, status, pax_boarded";
+
+const listFlightsBase = defineTool({
+  name: "list_flights",
+  description:
+    "List flights from the schedule (scheduled times in local time, tail of the aircraft operating it, status scheduled/departed/arrived/cancelled, pax_boarded once it has flown). Actual times and delay codes come from get_flight_status. Ordered by scheduled departure. Paginated: returns `flights`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    date: isoDateSchema.optional().describe("Only flights on this flight date, YYYY-MM-DD"),
+    date_from: isoDateSchema.optional().describe("Only flights on or after this date, YYYY-MM-DD"),
+    date_to: isoDateSchema.optional().describe("Only flights on or before this date, YYYY-MM-DD"),
+    origin: airportCode.optional(),
+    destination: airportCode.optional(),
+    status: z.enum(["scheduled", "departed", "arrived", "cancelled"]).optional(),
+    tail: tailNumber.schema("Only flights operated by this aircraft").optional(),
+    ...pagingFields,
+  }),
+  handler: (
+    { date, date_from, date_to, origin, destination, status, tail, page, per_page },
+    { db }: ToolContext,
+  ) =>
+    listPage(db, {
+      key: "flights",
+      from: "flights",
+      select: FLIGHT_COLUMNS,
+      where: [
+        when(date, "flight_date = ?"),
+        when(date_from, "flight_date >= ?"),
+        when(date_to, "flight_date <= ?"),
+        when(origin, "origin = ?"),
+        when(destination, "destination = ?"),
+        when(status, "status = ?"),
+        when(tail, "tail = ?"),
+      ],
+      orderBy: "scheduled_departure, flight_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+/** The schedule listing times out now and then on deep pages (a 503 to retry). */
+const listFlights = withTransientFailures(listFlightsBase, { when: (input) => input.page === 3 });
+
+function seatsBooked(db: ToolContext["db"], id: string): number {
+  return (
+    getRow<{ n: number }>(
+      db,
+      "SELECT COUNT(*) AS n FROM bookings WHERE flight_id = ? AND status = 'confirmed'",
+      id,
+    )?.n ?? 0
+  );
+}
+
+const getFlight = defineTool({
+  name: "get_flight",
+  description:
+    "Get one flight with its capacity: `flight` (schedule fields), `seats` (of its aircraft), `seats_booked` (confirmed bookings) and `seats_free`.",
+  kind: "read",
+  inputSchema: z.object({ flight_id: flightId.schema("The flight") }),
+  handler: ({ flight_id }, { db }: ToolContext) => {
+    const flight = requireRow<Record<string, unknown>>(
+      db,
+      `SELECT ${FLIGHT_COLUMNS} FROM flights WHERE flight_id = ?`,
+      [flight_id],
+      flightId.notFound(flight_id).message,
+    );
+    const seats =
+      getRow<{ seats: number }>(db, "SELECT seats FROM aircraft WHERE tail = ?", flight.tail)?.seats ?? 0;
+    const booked = seatsBooked(db, flight_id);
+    return { flight, seats, seats_booked: booked, seats_free: Math.max(0, seats - booked) };
+  },
+});
+
+const getFlightStatusBase = defineTool({
+  name: "get_flight_status",
+  description:
+    "The operations feed for one flight: `flight_id`, `status`, `actual_departure`, `actual_arrival` (null until it happens), `departure_delay_minutes`, `arrival_delay_minutes` (against the schedule) and `delay_code`.",
+  kind: "read",
+  inputSchema: z.object({ flight_id: flightId.schema("The flight") }),
+  handler: ({ flight_id }, { db }: ToolContext) => {
+    const row = requireRow<Record<string, string | null>>(
+      db,
+      "SELECT flight_id, status, scheduled_departure, scheduled_arrival, actual_departure, actual_arrival, delay_code FROM flights WHERE flight_id = ?",
+      [flight_id],
+      flightId.notFound(flight_id).message,
+    );
+    const delay = (actual: string | null, scheduled: string | null): number | null =>
+      actual && scheduled ? minutesOf(actual) - minutesOf(scheduled) : null;
+    return {
+      flight_id: row.flight_id,
+      status: row.status,
+      actual_departure: row.actual_departure,
+      actual_arrival: row.actual_arrival,
+      departure_delay_minutes: delay(row.actual_departure ?? null, row.scheduled_departure ?? null),
+      arrival_delay_minutes: delay(row.actual_arrival ?? null, row.scheduled_arrival ?? null),
+      delay_code: row.delay_code,
+    };
+  },
+});
+
+const feedTimeouts = new WeakMap<ToolContext["db"], Set<string>>();
+
+/**
+ * The ops feed times out on the first request for a flight with a delay record (the disruption lookup is
+ * slow): the body says so, without an MCP error, and asking again succeeds. Counted per episode database,
+ * like the kit's faults, so an oracle and its replay meet the same failures.
+ */
+const getFlightStatus: typeof getFlightStatusBase = {
+  ...getFlightStatusBase,
+  handler: (input, context) => {
+    const delayed = getRow(
+      context.db,
+      "SELECT 1 FROM flights WHERE flight_id = ? AND delay_code IS NOT NULL",
+      input.flight_id,
+    );
+    let seen = feedTimeouts.get(context.db);
+    if (!seen) {
+      seen = new Set();
+      feedTimeouts.set(context.db, seen);
+    }
+    if (delayed && !seen.has(input.flight_id)) {
+      seen.add(input.flight_id);
+      return { status: "error", error: "ops feed timeout: no data returned, retry the request" };
+    }
+    return getFlightStatusBase.handler(input, context);
+  },
+};
+
+const listBookings = defineTool({
+  name: "list_bookings",
+  description:
+    "List passenger bookings (booking_id, pnr, segment, flight_id, passenger_name, member_id, fare_class, status confirmed/flown/no_show/cancelled/rebooked, booked_at, notes, rebooked_from). Bookings exist for yesterday's, today's and tomorrow's flights. Paginated: returns `bookings`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    flight_id: flightId.schema("Only bookings on this flight").optional(),
+    pnr: z
+      .string()
+      .regex(/^[A-Z0-9]{6}$/, "pnr must be six letters or digits, e.g. 'K7QXZP'")
+      .optional(),
+    status: z.enum(["confirmed", "flown", "no_show", "cancelled", "rebooked"]).optional(),
+    ...pagingFields,
+  }),
+  handler: ({ flight_id, pnr, status, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "bookings",
+      from: "bookings",
+      where: [when(flight_id, "flight_id = ?"), when(pnr, "pnr = ?"), when(status, "status = ?")],
+      orderBy: "booking_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listLoyaltyMembers = defineTool({
+  name: "list_loyalty_members",
+  description:
+    "List loyalty programme members (member_id, name, tier blue/silver/gold/platinum, joined_on). Paginated: returns `members`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    tier: z.enum(["blue", "silver", "gold", "platinum"]).optional(),
+    ...pagingFields,
+  }),
+  handler: ({ tier, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "members",
+      from: "loyalty_members",
+      where: [when(tier, "tier = ?")],
+      orderBy: "member_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getLoyaltyMember = defineTool({
+  name: "get_loyalty_member",
+  description: "Get one loyalty member. Returns `member`.",
+  kind: "read",
+  inputSchema: z.object({ member_id: memberId.schema("The loyalty member") }),
+  handler: ({ member_id }, { db }: ToolContext) => ({
+    member: requireRow(
+      db,
+      "SELECT * FROM loyalty_members WHERE member_id = ?",
+      [member_id],
+      memberId.notFound(member_id).message,
+    ),
+  }),
+});
+
+const listCrew = defineTool({
+  name: "list_crew",
+  description:
+    "List crew members (crew_id, name, role captain/first_officer/cabin, base, qualifications as comma-separated aircraft type codes, status active/reserve/leave). Paginated: returns `crew`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    role: z.enum(["captain", "first_officer", "cabin"]).optional(),
+    status: z.enum(["active", "reserve", "leave"]).optional(),
+    qualified_on: z
+      .string()
+      .optional()
+      .describe("Only crew qualified on this aircraft type code, e.g. 'AT46'"),
+    ...pagingFields,
+  }),
+  handler: ({ role, status, qualified_on, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "crew",
+      from: "crew",
+      where: [
+        when(role, "role = ?"),
+        when(status, "status = ?"),
+        when(qualified_on, "(',' || qualifications || ',') LIKE '%,' || ? || ',%'"),
+      ],
+      orderBy: "crew_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const listCrewAssignments = defineTool({
+  name: "list_crew_assignments",
+  description:
+    "List crew assignments (assignment_id, crew_id, flight_id, position, with the flight's flight_number, flight_date, scheduled_departure and scheduled_arrival). Rosters cover yesterday, today and tomorrow. Paginated: returns `assignments`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    crew_id: crewId.schema("Only this crew member's assignments").optional(),
+    flight_id: flightId.schema("Only assignments on this flight").optional(),
+    date: isoDateSchema.optional().describe("Only assignments on flights of this date, YYYY-MM-DD"),
+    ...pagingFields,
+  }),
+  handler: ({ crew_id, flight_id, date, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "assignments",
+      from: "crew_assignments a JOIN flights f ON f.flight_id = a.flight_id",
+      select:
+        "a.assignment_id, a.crew_id, a.flight_id, a.position, f.flight_number, f.flight_date, f.scheduled_departure, f.scheduled_arrival",
+      where: [
+        when(crew_id, "a.crew_id = ?"),
+        when(flight_id, "a.flight_id = ?"),
+        when(date, "f.flight_date = ?"),
+      ],
+      orderBy: "a.assignment_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const rebookBooking = defineTool({
+  name: "rebook_booking",
+  description:
+    "Move a confirmed booking onto another flight: the old booking becomes `rebooked` and a new confirmed booking (same PNR, segment, passenger) is created on the new flight with `rebooked_from` set. Fails when the new flight has no free seat or is not scheduled. Returns `booking` (the new one).",
+  kind: "write",
+  inputSchema: z.object({
+    booking_id: bookingId.schema("The booking to move"),
+    flight_id: flightId.schema("The flight to move it to"),
+  }),
+  handler: ({ booking_id, flight_id }, { db }: ToolContext) => {
+    const booking = requireRow<Record<string, unknown>>(
+      db,
+      "SELECT * FROM bookings WHERE booking_id = ?",
+      [booking_id],
+      bookingId.notFound(booking_id).message,
+    );
+    if (booking.status !== "confirmed")
+      throw new ToolFailure(
+        `booking ${booking_id} is ${String(booking.status)}; only confirmed bookings can be rebooked`,
+      );
+    const flight = requireRow<{ status: string; tail: string }>(
+      db,
+      "SELECT status, tail FROM flights WHERE flight_id = ?",
+      [flight_id],
+      flightId.notFound(flight_id).message,
+    );
+    if (flight.status !== "scheduled")
+      throw new ToolFailure(
+        `flight ${flight_id} is ${flight.status}; passengers can only be moved onto scheduled flights`,
+      );
+    if (flight_id === booking.flight_id)
+      throw new ToolFailure(`booking ${booking_id} is already on ${flight_id}`);
+    const seats =
+      getRow<{ seats: number }>(db, "SELECT seats FROM aircraft WHERE tail = ?", flight.tail)?.seats ?? 0;
+    if (seatsBooked(db, flight_id) >= seats)
+      throw new ToolFailure(`flight ${flight_id} is full (${seats} seats booked); choose another flight`);
+    const last = getRow<{ id: string }>(db, "SELECT MAX(booking_id) AS id FROM bookings")?.id ?? "BK-000000";
+    const newId = bookingId.format(Number(last.slice(3)) + 1);
+    db.transaction(() => {
+      cachedStatement(db, "UPDATE bookings SET status = 'rebooked' WHERE booking_id = ?").run(booking_id);
+      cachedStatement(
+        db,
+        "INSERT INTO bookings (booking_id, pnr, segment, flight_id, passenger_name, member_id, fare_class, status, booked_at, notes, rebooked_from) VALUES (?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?)",
+      ).run(
+        newId,
+        booking.pnr,
+        booking.segment,
+        flight_id,
+        booking.passenger_name,
+        booking.member_id,
+        booking.fare_class,
+        booking.booked_at,
+        booking.notes,
+        booking_id,
+      );
+    })();
+    return { booking: getRow(db, "SELECT * FROM bookings WHERE booking_id = ?", newId) };
+  },
+});
+
+const assignAircraft = defineTool({
+  name: "assign_aircraft",
+  description:
+    "Put a scheduled flight on another aircraft (tail swap). Only flights in status scheduled can be swapped. Returns `flight`.",
+  kind: "write",
+  inputSchema: z.object({
+    flight_id: flightId.schema("The flight"),
+    tail: tailNumber.schema("The aircraft that will operate it"),
+  }),
+  handler: ({ flight_id, tail }, { db }: ToolContext) => {
+    const flight = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM flights WHERE flight_id = ?",
+      [flight_id],
+      flightId.notFound(flight_id).message,
+    );
+    requireRow(db, "SELECT tail FROM aircraft WHERE tail = ?", [tail], tailNumber.notFound(tail).message);
+    if (flight.status !== "scheduled")
+      throw new ToolFailure(
+        `flight ${flight_id} is ${flight.status}; only scheduled flights can change aircraft`,
+      );
+    cachedStatement(db, "UPDATE flights SET tail = ? WHERE flight_id = ?").run(tail, flight_id);
+    return { flight: getRow(db, `SELECT ${FLIGHT_COLUMNS} FROM flights WHERE flight_id = ?`, flight_id) };
+  },
+});
+
+const setAircraftStatus = defineTool({
+  name: "set_aircraft_status",
+  description: "Set an aircraft's status (active, maintenance, grounded). Returns `aircraft`.",
+  kind: "write",
+  inputSchema: z.object({ tail: tailNumber.schema("The aircraft"), status: aircraftStatus }),
+  handler: ({ tail, status }, { db }: ToolContext) => {
+    requireRow(db, "SELECT tail FROM aircraft WHERE tail = ?", [tail], tailNumber.notFound(tail).message);
+    cachedStatement(db, "UPDATE aircraft SET status = ? WHERE tail = ?").run(status, tail);
+    return { aircraft: getRow(db, "SELECT * FROM aircraft WHERE tail = ?", tail) };
+  },
+});
+
+export const airlineTools: DomainTool[] = [
+  listAirports,
+  listRoutes,
+  listAircraft,
+  getAircraft,
+  listFlights,
+  getFlight,
+  getFlightStatus,
+  listBookings,
+  listLoyaltyMembers,
+  getLoyaltyMember,
+  listCrew,
+  listCrewAssignments,
+  rebookBooking,
+  assignAircraft,
+  setAircraftStatus,
+] as DomainTool[];
