@@ -9,6 +9,7 @@ const DOMAIN_LOADERS = {
   it_support: async () => (await import("./it_support/index.js")).itSupportTasks,
   logistics: async () => (await import("./logistics/index.js")).logisticsTasks,
   clinic: async () => (await import("./clinic/index.js")).clinicTasks,
+  property: async () => (await import("./property/index.js")).propertyTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

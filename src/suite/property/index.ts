@@ -1,0 +1,6 @@
+import type { TaskDefinition } from "../../envs/index.js";
+import { juneLateFeesTask } from "./tasks/june-late-fees.js";
+
+export { propertyDomain } from "./domain.js";
+
+export const propertyTasks: TaskDefinition[] = [juneLateFeesTask];
