@@ -283,6 +283,8 @@ export function generateProperty(context: GenerateContext): void {
     if (!lease) continue;
     lease.end = addDays(today, offset);
     lease.start = addDays(lease.end, -364);
+    // Above every building's cap, so the cap always decides one renewal.
+    lease.escalation = 5;
   }
   // Ids in start-date order, as a leasing system assigns them.
   leases.sort((a, b) =>

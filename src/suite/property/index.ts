@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { juneLateFeesTask } from "./tasks/june-late-fees.js";
+import { renewalOffersTask } from "./tasks/renewal-offers.js";
 
 export { propertyDomain } from "./domain.js";
 
-export const propertyTasks: TaskDefinition[] = [juneLateFeesTask];
+export const propertyTasks: TaskDefinition[] = [juneLateFeesTask, renewalOffersTask];
