@@ -569,8 +569,8 @@ function insertVendors(context: GenerateContext): VendorDraft[] {
 function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors: VendorDraft[]): void {
   const { db, random, factors, referenceDate: today } = context;
   const insert = db.prepare(
-    `INSERT INTO work_orders (work_order_id, unit_id, category, priority, status, vendor_id, opened_on, completed_on, cost, summary)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO work_orders (work_order_id, unit_id, category, priority, status, vendor_id, opened_on, completed_on, cost, summary, escalated_on)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   interface Draft {
     unitId: string;
@@ -634,6 +634,11 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
   const ordered = random
     .shuffle(drafts)
     .sort((a, b) => (a.openedOn < b.openedOn ? -1 : a.openedOn > b.openedOn ? 1 : 0));
+  const escalatedOn = (draft: Draft): string | null => {
+    const due = addDays(draft.openedOn, SLA_DAYS[draft.priority] + 1);
+    const unfinished = draft.status !== "completed" && draft.status !== "cancelled";
+    return unfinished && due <= today && random.chance(0.2) ? due : null;
+  };
   ordered.forEach((draft, index) =>
     insert.run(
       workOrderId.format(index + 1),
@@ -646,6 +651,7 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
       draft.completedOn,
       draft.cost,
       random.pick(WORK_SUMMARIES[draft.trade]),
+      escalatedOn(draft),
     ),
   );
 }

@@ -1,7 +1,12 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { escalateOverdueWorkOrdersTask } from "./tasks/escalate-overdue-work-orders.js";
 import { juneLateFeesTask } from "./tasks/june-late-fees.js";
 import { renewalOffersTask } from "./tasks/renewal-offers.js";
 
 export { propertyDomain } from "./domain.js";
 
-export const propertyTasks: TaskDefinition[] = [juneLateFeesTask, renewalOffersTask];
+export const propertyTasks: TaskDefinition[] = [
+  juneLateFeesTask,
+  renewalOffersTask,
+  escalateOverdueWorkOrdersTask,
+];

@@ -84,7 +84,8 @@ CREATE TABLE work_orders (
   opened_on TEXT NOT NULL,
   completed_on TEXT,
   cost REAL,
-  summary TEXT NOT NULL
+  summary TEXT NOT NULL,
+  escalated_on TEXT
 );
 
 CREATE TABLE inspections (

@@ -403,7 +403,7 @@ const listWorkOrders = defineTool({
       key: "work_orders",
       from: "work_orders w JOIN units u ON u.unit_id = w.unit_id",
       select:
-        "w.work_order_id, w.unit_id, u.building_id, w.category, w.priority, w.status, w.vendor_id, w.opened_on, w.completed_on",
+        "w.work_order_id, w.unit_id, u.building_id, w.category, w.priority, w.status, w.vendor_id, w.opened_on, w.completed_on, w.escalated_on",
       where: [
         when(input.status, "w.status = ?"),
         when(input.priority, "w.priority = ?"),
@@ -461,6 +461,30 @@ const assignWorkOrder = defineTool({
     db.prepare(
       "UPDATE work_orders SET vendor_id = ?, status = CASE status WHEN 'open' THEN 'assigned' ELSE status END WHERE work_order_id = ?",
     ).run(vendor_id, work_order_id);
+    return { work_order: workOrderRecord(db, work_order_id) };
+  },
+});
+
+const escalateWorkOrder = defineTool({
+  name: "escalate_work_order",
+  description:
+    "Escalate an unfinished work order to the maintenance supervisor (stamps `escalated_on` with today's date). A work order is escalated at most once; completed and cancelled orders cannot be escalated. Returns the updated `work_order`.",
+  kind: "write",
+  inputSchema: z.object({ work_order_id: workOrderId.schema("The work order") }),
+  handler: ({ work_order_id }, { db }: ToolContext) => {
+    const order = workOrderRecord(db, work_order_id);
+    if (order.status === "completed" || order.status === "cancelled")
+      throw new ToolFailure(
+        `work order ${work_order_id} is ${String(order.status)}; only unfinished work orders can be escalated`,
+      );
+    if (order.escalated_on !== null)
+      throw new ToolFailure(
+        `work order ${work_order_id} was already escalated on ${String(order.escalated_on)}`,
+      );
+    db.prepare("UPDATE work_orders SET escalated_on = ? WHERE work_order_id = ?").run(
+      todayOf(),
+      work_order_id,
+    );
     return { work_order: workOrderRecord(db, work_order_id) };
   },
 });
@@ -537,6 +561,7 @@ export const propertyTools: DomainTool[] = [
   listWorkOrders,
   getWorkOrder,
   assignWorkOrder,
+  escalateWorkOrder,
   listInspections,
   // The inspection service behind get_inspection drops some requests and answers with an error body.
   withSilentFailures(getInspection, { when: (input) => Number(input.inspection_id.slice(-1)) % 2 === 1 }),
