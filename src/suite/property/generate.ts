@@ -340,6 +340,22 @@ export function generateProperty(context: GenerateContext): void {
   const vendors = insertVendors(context);
   insertWorkOrders(context, units, vendors);
   insertInspections(context, leases, rows);
+  // One of this month's move-outs was already settled by the office.
+  const settled = leases.filter(
+    (lease) => lease.moveOut !== null && lease.moveOut >= periodStart(currentPeriod),
+  );
+  if (settled.length >= 2) {
+    const lease = settled[0]!;
+    db.prepare(
+      "INSERT INTO ledger_entries (lease_id, entry_date, period, entry_type, amount, reference, memo) VALUES (?, ?, ?, 'deposit_refund', ?, NULL, ?)",
+    ).run(
+      lease.id,
+      addDays(lease.moveOut!, 2),
+      currentPeriod,
+      roundCents(lease.deposit * 0.8),
+      "Security deposit refund",
+    );
+  }
   const bank = bankExport(context, currentPeriod, rows);
 
   const world: PropertyWorld = {
@@ -459,6 +475,8 @@ function postLedger(
       const unpaid = period === current && late && random.chance(0.3);
       if (paidOn > today) paidOn = today;
       if (lease.moveOut && paidOn > lease.moveOut && random.chance(0.5)) return; // left owing this month
+      // Every other tenant moving out this month leaves the last rent unpaid.
+      if (lease.moveOut && period === current && Number(lease.id.slice(2)) % 2 === 0) return;
       if (!unpaid) {
         if (habit === "short" && period === current) {
           // Most of the rent on time, a small remainder later: under the fee threshold.

@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { depositRefundsTask } from "./tasks/deposit-refunds.js";
 import { escalateOverdueWorkOrdersTask } from "./tasks/escalate-overdue-work-orders.js";
 import { juneLateFeesTask } from "./tasks/june-late-fees.js";
 import { renewalOffersTask } from "./tasks/renewal-offers.js";
@@ -9,4 +10,5 @@ export const propertyTasks: TaskDefinition[] = [
   juneLateFeesTask,
   renewalOffersTask,
   escalateOverdueWorkOrdersTask,
+  depositRefundsTask,
 ];

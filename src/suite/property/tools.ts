@@ -563,6 +563,12 @@ export const propertyTools: DomainTool[] = [
   assignWorkOrder,
   escalateWorkOrder,
   listInspections,
-  // The inspection service behind get_inspection drops some requests and answers with an error body.
-  withSilentFailures(getInspection, { when: (input) => Number(input.inspection_id.slice(-1)) % 2 === 1 }),
+  // The inspection archive answers the first request for a record with an error body (no isError)
+  // while it restores the record from cold storage; the same request then succeeds.
+  withSilentFailures(getInspection, {
+    body: (input) => ({
+      status: "error",
+      error: `inspection ${input.inspection_id} is being restored from the archive, retry the request`,
+    }),
+  }),
 ] as DomainTool[];
