@@ -555,7 +555,7 @@ function insertVendors(context: GenerateContext): VendorDraft[] {
   }
   // Lapsed insurance for some vendors; in the first lapsed vendor's trade the cheapest other vendor's
   // certificate expires today (still valid), and an inactive vendor is cheaper still.
-  const lapsedCount = Math.max(1, Math.round(factors.rows / 2));
+  const lapsedCount = Math.min(TRADES.length, 1 + factors.rows);
   const lapsedTrades = random.shuffle([...TRADES]).slice(0, lapsedCount);
   lapsedTrades.forEach((trade, index) => {
     const inTrade = vendors
@@ -647,6 +647,7 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
   for (const vendor of vendors.filter((item) => item.insuranceExpires < today)) {
     drafts.push(make("urgent", "assigned", addDays(today, -random.int(0, 2)), vendor.trade, vendor));
     drafts.push(make("routine", "on_hold", addDays(today, -random.int(3, 12)), vendor.trade, vendor));
+    drafts.push(make("emergency", "in_progress", addDays(today, -random.int(0, 3)), vendor.trade, vendor));
     drafts.push(make("routine", "completed", addDays(today, -random.int(20, 60)), vendor.trade, vendor));
   }
   const ordered = random

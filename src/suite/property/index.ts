@@ -3,6 +3,7 @@ import { depositRefundsTask } from "./tasks/deposit-refunds.js";
 import { escalateOverdueWorkOrdersTask } from "./tasks/escalate-overdue-work-orders.js";
 import { juneLateFeesTask } from "./tasks/june-late-fees.js";
 import { renewalOffersTask } from "./tasks/renewal-offers.js";
+import { replaceUninsuredVendorsTask } from "./tasks/replace-uninsured-vendors.js";
 
 export { propertyDomain } from "./domain.js";
 
@@ -11,4 +12,5 @@ export const propertyTasks: TaskDefinition[] = [
   renewalOffersTask,
   escalateOverdueWorkOrdersTask,
   depositRefundsTask,
+  replaceUninsuredVendorsTask,
 ];
