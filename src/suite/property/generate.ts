@@ -310,8 +310,13 @@ export function generateProperty(context: GenerateContext): void {
   const taken = new Set<string>();
   for (let index = 0; index < addendumCount; index += 1) {
     const kind = addendumKinds[index % addendumKinds.length]!;
+    // A due-day addendum goes to a lease that has run the whole ledger history, so it shapes every month.
     const pool = (kind === "renewal_limit" ? inWindow : active).filter(
-      (lease) => !taken.has(lease.id) && lease !== edgeIn && lease !== edgeOut,
+      (lease) =>
+        !taken.has(lease.id) &&
+        lease !== edgeIn &&
+        lease !== edgeOut &&
+        (kind !== "due_day" || lease.start <= periodStart(periods[0]!)),
     );
     if (pool.length === 0) continue;
     const lease = random.pick(pool);

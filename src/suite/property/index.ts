@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { chronicLatePayersTask } from "./tasks/chronic-late-payers.js";
 import { depositRefundsTask } from "./tasks/deposit-refunds.js";
 import { escalateOverdueWorkOrdersTask } from "./tasks/escalate-overdue-work-orders.js";
 import { juneLateFeesTask } from "./tasks/june-late-fees.js";
@@ -13,4 +14,5 @@ export const propertyTasks: TaskDefinition[] = [
   escalateOverdueWorkOrdersTask,
   depositRefundsTask,
   replaceUninsuredVendorsTask,
+  chronicLatePayersTask,
 ];
