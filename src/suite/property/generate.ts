@@ -703,6 +703,9 @@ function insertInspections(context: GenerateContext, leases: LeaseDraft[], rows:
     const date = entry.date > today ? today : entry.date;
     insertInspection.run(id, entry.lease.unitId, entry.lease.id, entry.type, date, random.pick(INSPECTORS));
     const findings = sample(random, INSPECTION_FINDINGS, random.int(2, 3 + Math.min(rows, 3)));
+    // Every move-out shows some wear, which the deposit policy does not let the landlord charge for.
+    if (entry.type === "move_out" && !findings.some((finding) => finding[2] === "normal_wear"))
+      findings.push(INSPECTION_FINDINGS[random.int(0, 2)]!);
     for (const [area, finding, condition, low, high] of findings) {
       const kept = entry.type === "annual" && condition !== "normal_wear" ? "good" : condition;
       insertItem.run(
