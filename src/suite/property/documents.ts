@@ -20,7 +20,7 @@ export const ADDENDA_FOLDER = "leases/addenda/";
 export const CORRESPONDENCE_FOLDER = "correspondence/";
 
 export function bankExportPath(referenceDate: string): string {
-  return `bank/operating-account-${referenceDate.slice(0, 7)}.csv`;
+  return `bank/operating-account-${referenceDate.slice(0, 4)}-ytd.csv`;
 }
 
 const NOISE_NOTES: Array<(name: string, unit: string) => [string, string]> = [

@@ -361,7 +361,7 @@ export function generateProperty(context: GenerateContext): void {
       "Security deposit refund",
     );
   }
-  const bank = bankExport(context, currentPeriod, rows);
+  const bank = bankExport(context, periods[0]!, rows);
 
   const world: PropertyWorld = {
     referenceDate: today,
@@ -720,7 +720,7 @@ function insertInspections(context: GenerateContext, leases: LeaseDraft[], rows:
   });
 }
 
-/** The bank's deposit lines for the current month: every ledger payment, with planted discrepancies. */
+/** The bank's deposit lines since the first ledger period: every ledger payment, with planted discrepancies. */
 function bankExport(context: GenerateContext, period: string, rows: number): BankLine[] {
   const { db, random, referenceDate: today } = context;
   const payments = db
@@ -734,7 +734,7 @@ function bankExport(context: GenerateContext, period: string, rows: number): Ban
     reference: string;
   }>;
   const shuffled = random.shuffle(payments);
-  const discrepancies = Math.max(1, rows);
+  const discrepancies = 2 + rows;
   const missing = new Set(shuffled.slice(0, discrepancies).map((payment) => payment.entry_id));
   const wrongAmount = new Set(
     shuffled.slice(discrepancies, 2 * discrepancies).map((payment) => payment.entry_id),
@@ -755,10 +755,12 @@ function bankExport(context: GenerateContext, period: string, rows: number): Ban
       amount: roundTo(random.int(1100, 2600), 5),
       description: `RENT DEPOSIT PMT-${maxReference + 1000 + index * 17 + random.int(0, 9)}`,
     });
-  for (const description of ["LAUNDRY COMMISSION", "INTEREST PAYMENT", "TRANSFER FROM RESERVE"].slice(
-    0,
-    1 + Math.min(rows, 2),
-  ))
+  for (const description of [
+    "LAUNDRY COMMISSION",
+    "INTEREST PAYMENT",
+    "TRANSFER FROM RESERVE",
+    "VENDING INCOME",
+  ].slice(0, 1 + Math.min(rows, 3)))
     lines.push({
       date: randomDate(random, periodStart(period), today),
       amount: roundCents(random.int(40, 900) + 0.25),

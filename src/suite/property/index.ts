@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { bankReconciliationTask } from "./tasks/bank-reconciliation.js";
 import { chronicLatePayersTask } from "./tasks/chronic-late-payers.js";
 import { depositRefundsTask } from "./tasks/deposit-refunds.js";
 import { escalateOverdueWorkOrdersTask } from "./tasks/escalate-overdue-work-orders.js";
@@ -15,4 +16,5 @@ export const propertyTasks: TaskDefinition[] = [
   depositRefundsTask,
   replaceUninsuredVendorsTask,
   chronicLatePayersTask,
+  bankReconciliationTask,
 ];
