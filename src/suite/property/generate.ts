@@ -185,7 +185,7 @@ export function generateProperty(context: GenerateContext): void {
     const inBuilding = Math.floor(index / buildingCount);
     const bedrooms = weightedPick(random, [0, 1, 2, 3], [1, 4, 4, 2]);
     const marketRent = roundTo(1100 + bedrooms * 420 + random.int(-120, 260), 5);
-    const offline = random.chance(0.06);
+    const offline = random.chance(0.06) || index === buildingCount + 1;
     const id = unitId.format(index + 1);
     units.push({ id, buildingId: building.id, marketRent, offline });
     insertUnit.run(
@@ -255,7 +255,7 @@ export function generateProperty(context: GenerateContext): void {
       if (wantJune) juneMoveOuts += 1;
       const end = random.chance(0.7) ? moveOut : addDays(moveOut, random.int(1, 20));
       newLease(unit, "ended", addDays(end, -364), end, moveOut);
-      if (random.chance(0.45)) {
+      if (random.chance(0.45) || !leases.some((lease) => lease.status === "signed")) {
         const start = addDays(today, random.int(3, 45));
         newLease(unit, "signed", start, addDays(start, 364), null);
       }

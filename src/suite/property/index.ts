@@ -4,6 +4,7 @@ import { chronicLatePayersTask } from "./tasks/chronic-late-payers.js";
 import { depositRefundsTask } from "./tasks/deposit-refunds.js";
 import { escalateOverdueWorkOrdersTask } from "./tasks/escalate-overdue-work-orders.js";
 import { juneLateFeesTask } from "./tasks/june-late-fees.js";
+import { occupancyReportTask } from "./tasks/occupancy-report.js";
 import { renewalOffersTask } from "./tasks/renewal-offers.js";
 import { replaceUninsuredVendorsTask } from "./tasks/replace-uninsured-vendors.js";
 
@@ -17,4 +18,5 @@ export const propertyTasks: TaskDefinition[] = [
   replaceUninsuredVendorsTask,
   chronicLatePayersTask,
   bankReconciliationTask,
+  occupancyReportTask,
 ];
