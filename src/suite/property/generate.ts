@@ -179,7 +179,7 @@ export function generateProperty(context: GenerateContext): void {
   const insertUnit = db.prepare(
     "INSERT INTO units (unit_id, building_id, unit_number, bedrooms, square_feet, market_rent, offline, offline_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const unitTotal = 40 * rows;
+  const unitTotal = 48 * rows;
   for (let index = 0; index < unitTotal; index += 1) {
     const building = buildings[index % buildingCount]!;
     const inBuilding = Math.floor(index / buildingCount);
@@ -632,7 +632,7 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
       cost: done ? roundCents(random.int(90, 1400) + random.int(0, 99) / 100) : null,
     };
   };
-  for (let index = 0; index < 60 * factors.rows; index += 1) {
+  for (let index = 0; index < 90 * factors.rows; index += 1) {
     const priority = weightedPick(random, [...PRIORITIES], [1, 3, 6]);
     const age = random.int(0, 120);
     const openedOn = addDays(today, -age);
