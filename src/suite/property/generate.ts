@@ -433,6 +433,13 @@ function postLedger(
   const preChargedJune = new Set<string>();
   const billed = leases.filter((lease) => lease.status !== "signed");
   const habits = new Map<string, PayHabit>();
+  const leavingOwing = new Set(
+    billed
+      .filter((lease) => lease.moveOut !== null && lease.moveOut >= periodStart(current))
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .filter((_, index) => index % 2 === 1)
+      .map((lease) => lease.id),
+  );
   const plain = billed.filter((lease) => lease.status === "active" && !addendumLeases.has(lease.id));
   const plantCount = Math.max(2, Math.round(context.factors.rows * 1.5));
   const lateNowCount = 3 + 2 * context.factors.rows;
@@ -480,8 +487,8 @@ function postLedger(
       const unpaid = period === current && late && random.chance(0.3);
       if (paidOn > today) paidOn = today;
       if (lease.moveOut && paidOn > lease.moveOut && random.chance(0.5)) return; // left owing this month
-      // Every other tenant moving out this month leaves the last rent unpaid.
-      if (lease.moveOut && period === current && Number(lease.id.slice(2)) % 2 === 0) return;
+      // Every other tenant moving out this month (the second, fourth, ...) leaves the last rent unpaid.
+      if (period === current && leavingOwing.has(lease.id)) return;
       if (!unpaid) {
         if (habit === "short" && period === current) {
           // Most of the rent on time, a small remainder later: under the fee threshold.
