@@ -468,12 +468,17 @@ function postLedger(
     const covered = periods.filter(
       (period) => lease.start <= periodEnd(period) && (lease.moveOut ?? "9999-12-31") >= periodStart(period),
     );
-    const chronicStart = random.int(0, Math.max(0, covered.length - 4));
+    // A lease that starts after the 1st pays its first month at signing, never late (no fee is due
+    // before the tenant moves in), so a chronic run starts no earlier than the first full month.
+    const firstFull = covered.length > 0 && lease.start > periodStart(covered[0]!) ? 1 : 0;
+    const chronicStart = random.int(firstFull, Math.max(firstFull, covered.length - 4));
     covered.forEach((period, index) => {
       entries.push([lease.id, periodStart(period), period, "rent", lease.rent, null, "Monthly rent"]);
       const lastOnTime = graceEnd(period, lease.dueDay, graceDays);
+      const startsMidPeriod = lease.start > periodStart(period);
       let late: boolean;
-      if (habit === "chronic") late = index >= chronicStart && index < chronicStart + 3;
+      if (startsMidPeriod) late = false;
+      else if (habit === "chronic") late = index >= chronicStart && index < chronicStart + 3;
       else if (habit === "scattered") late = index % 2 === 0;
       else if (habit === "sometimes") late = random.chance(0.25);
       else if (habit === "late_now") late = period === current || random.chance(0.2);
@@ -484,6 +489,8 @@ function postLedger(
         : lease.dueDay > 1
           ? lastOnTime
           : addDays(periodStart(period), random.chance(0.15) ? graceDays : random.int(-3, graceDays - 1));
+      // Paid at signing: on or before the start date and within the grace period.
+      if (startsMidPeriod) paidOn = lease.start < lastOnTime ? lease.start : lastOnTime;
       const unpaid = period === current && late && random.chance(0.3);
       if (paidOn > today) paidOn = today;
       if (lease.moveOut && paidOn > lease.moveOut && random.chance(0.5)) return; // left owing this month
