@@ -204,6 +204,13 @@ describe("june-late-fees verifier", () => {
           answer: `${fees.size} fees, $${total.toFixed(2)}`,
         });
         expect(checks.filter((item) => !item.passed)).toEqual([]);
+        // A reply that names the period first still counts the number before "fees".
+        const dated = await juneLateFeesTask.verify({
+          ...context,
+          final: done.view,
+          answer: `June 2025: posted ${fees.size} fees, $${total.toFixed(2)}`,
+        });
+        expect(dated.filter((item) => !item.passed)).toEqual([]);
       } finally {
         done.close();
       }

@@ -5,7 +5,6 @@ import {
   checkStateDiff,
   defineTask,
   nearlyEqual,
-  parseAnswerNumber,
   roundCents,
   sumCents,
 } from "../../../envs/index.js";
@@ -53,7 +52,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   if (fees.size === 0) throw new Error("generation produced no late fee to charge");
   const period = REFERENCE_DATE.slice(0, 7);
   const total = sumCents(fees.values());
-  const count = parseAnswerNumber(answer);
+  // The count is the number before "fees", so a leading date or period in the reply is not taken for it.
+  const countMatch = /(\d+)\s+fees?\b/i.exec(answer);
+  const count = countMatch === null ? null : Number(countMatch[1]);
   const totalMatch = /\$\s*([\d,]+\.\d{2})/.exec(answer);
   return [
     ...checkStateDiff(initial.db, final.db, [
