@@ -103,7 +103,7 @@ for summary in moved_out:
     deductions = 0
     for inspection in fetch("list_inspections", "inspections", lease_id=lid, inspection_type="move_out"):
         detail = ${inspect}
-        deductions += sum(item["cost"] for item in detail["items"] if item["condition"] in ${deductible})
+        deductions += sum(item["cost"] for item in detail.get("items", []) if item["condition"] in ${deductible})
     refund = max(0, money(lease["security_deposit"] - deductions - owed))
     call("record_deposit_refund", lease_id=lid, amount=refund, memo=f"Deposit {lease['security_deposit']:.2f} less deductions {deductions:.2f} and balance {owed:.2f}")
     refunds[lid] = refund
