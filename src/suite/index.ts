@@ -14,6 +14,7 @@ const DOMAIN_LOADERS = {
   claims: async () => (await import("./claims/index.js")).claimsTasks,
   payables: async () => (await import("./payables/index.js")).payablesTasks,
   airline: async () => (await import("./airline/index.js")).airlineTasks,
+  property: async () => (await import("./property/index.js")).propertyTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

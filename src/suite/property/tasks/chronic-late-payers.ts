@@ -1,0 +1,134 @@
+import { allRows, check, defineTask, parseAnswerList } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { propertyDomain } from "../domain.js";
+import { graceEnd } from "../rules.js";
+import { readAddenda, readLatePolicy } from "../workspace-facts.js";
+import { LATE_POLICY_PY, PROPERTY_PY } from "./python.js";
+
+/** Tenants with a run of three or more consecutive late months in the ledger. */
+export function expectedChronicTenants(state: StateView): string[] {
+  const { graceDays } = readLatePolicy(state);
+  const { dueDay } = readAddenda(state);
+  const entries = allRows<{
+    lease_id: string;
+    tenant_id: string;
+    period: string;
+    entry_type: string;
+    entry_date: string;
+    amount: number;
+  }>(
+    state.db,
+    `SELECT e.lease_id, l.tenant_id, e.period, e.entry_type, e.entry_date, e.amount
+       FROM ledger_entries e JOIN leases l ON l.lease_id = e.lease_id
+      WHERE e.entry_type IN ('rent', 'payment') ORDER BY e.lease_id, e.period, e.entry_id`,
+  );
+  const byLease = new Map<
+    string,
+    { tenant: string; periods: Map<string, { rent: number; onTime: number }> }
+  >();
+  for (const entry of entries) {
+    const lease = byLease.get(entry.lease_id) ?? { tenant: entry.tenant_id, periods: new Map() };
+    byLease.set(entry.lease_id, lease);
+    const month = lease.periods.get(entry.period) ?? { rent: 0, onTime: 0 };
+    lease.periods.set(entry.period, month);
+    if (entry.entry_type === "rent") month.rent += entry.amount;
+    else if (entry.entry_date <= graceEnd(entry.period, dueDay.get(entry.lease_id) ?? 1, graceDays))
+      month.onTime += entry.amount;
+  }
+  const tenants = new Set<string>();
+  for (const [id, lease] of byLease) {
+    let run = 0;
+    for (const period of [...lease.periods.keys()].sort()) {
+      const month = lease.periods.get(period)!;
+      if (month.rent === 0) continue;
+      run = month.onTime + 0.005 < month.rent ? run + 1 : 0;
+      if (run >= 3) tenants.add(lease.tenant);
+    }
+    void id;
+  }
+  return [...tenants].sort();
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const expected = expectedChronicTenants(initial);
+  if (expected.length === 0) throw new Error("generation produced no chronic late payer");
+  const given = new Set(parseAnswerList(answer).filter((item) => /^T-\d{5}$/.test(item)));
+  const missing = expected.filter((id) => !given.has(id));
+  const extra = [...given].filter((id) => !expected.includes(id));
+  return [
+    check(
+      "chronic-tenants",
+      missing.length === 0 && extra.length === 0,
+      missing.length + extra.length === 0
+        ? `exactly the ${expected.length} tenants`
+        : `expected ${expected.length}; missing ${missing.join(", ") || "none"}; not chronic ${extra.join(", ") || "none"}`,
+    ),
+  ];
+}
+
+interface Variant {
+  noGrace?: boolean;
+  ignoreAddenda?: boolean;
+  anyThree?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PROPERTY_PY,
+    LATE_POLICY_PY,
+    String.raw`
+leases = {l["lease_id"]: l for l in fetch("list_leases", "leases")}
+rent = fetch("list_ledger_entries", "entries", entry_type="rent")
+payments = fetch("list_ledger_entries", "entries", entry_type="payment")
+months = {}
+for e in rent:
+    months.setdefault(e["lease_id"], {}).setdefault(e["period"], [0.0, 0.0])[0] += e["amount"]
+for p in payments:
+    day = ${variant.ignoreAddenda ? "1" : 'due_day.get(p["lease_id"], 1)'}
+    last_on_time = add_days(f"{p['period']}-{day:02d}", ${variant.noGrace ? "0" : "grace_days"})
+    if p["entry_date"] <= last_on_time:
+        months.setdefault(p["lease_id"], {}).setdefault(p["period"], [0.0, 0.0])[1] += p["amount"]
+chronic = set()
+for lid, by_period in months.items():
+    run = 0
+    for period in sorted(by_period):
+        charged, on_time = by_period[period]
+        if charged == 0:
+            continue
+        late = on_time + 0.005 < charged
+        run = ${variant.anyThree ? "run + 1 if late else run" : "run + 1 if late else 0"}
+        if run >= 3:
+            chronic.add(leases[lid]["tenant_id"])
+print(json.dumps(sorted(chronic)))
+`,
+  ];
+}
+
+export const chronicLatePayersTask = defineTask({
+  id: "property.chronic-late-payers",
+  domain: propertyDomain,
+  summary:
+    "Tenants late three months in a row in the ledger's six months, with lateness per the policy's grace period and addendum due days.",
+  instruction:
+    'For the collections review, find every tenant who was late with rent three or more months in a row at any point in the ledger (January through June 2025). A month counts as late exactly when our rent collection policy says so, including any due-day changes in lease addenda. Reply with only a JSON array of tenant ids, e.g. ["T-00012", "T-00040"].',
+  tools: ["list_leases", "get_lease", "list_tenants", "get_tenant", "list_ledger_entries"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "no-grace-period",
+      description: "Counts any payment after the due date as late.",
+      cells: cells({ noGrace: true }),
+    },
+    {
+      id: "ignores-due-day-addenda",
+      description: "Uses the 1st as every lease's due day.",
+      cells: cells({ ignoreAddenda: true }),
+    },
+    {
+      id: "three-late-not-consecutive",
+      description: "Flags any three late months, consecutive or not.",
+      cells: cells({ anyThree: true }),
+    },
+  ],
+});

@@ -1,0 +1,152 @@
+import {
+  REFERENCE_DATE,
+  allRows,
+  check,
+  checkStateDiff,
+  defineTask,
+  nearlyEqual,
+  roundCents,
+  sumCents,
+} from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { propertyDomain } from "../domain.js";
+import { PROPERTY_PY } from "./python.js";
+
+/** Refund by lease id for this month's move-outs without a recorded refund. */
+export function expectedRefunds(state: StateView): Map<string, number> {
+  const monthStart = `${REFERENCE_DATE.slice(0, 7)}-01`;
+  const leases = allRows<{ lease_id: string; security_deposit: number }>(
+    state.db,
+    `SELECT lease_id, security_deposit FROM leases WHERE status = 'ended' AND move_out_date >= ? AND move_out_date <= ?
+        AND lease_id NOT IN (SELECT lease_id FROM ledger_entries WHERE entry_type = 'deposit_refund') ORDER BY lease_id`,
+    monthStart,
+    REFERENCE_DATE,
+  );
+  const refunds = new Map<string, number>();
+  for (const lease of leases) {
+    const deductions = allRows<{ cost: number }>(
+      state.db,
+      `SELECT i.cost FROM inspection_items i JOIN inspections n ON n.inspection_id = i.inspection_id
+        WHERE n.lease_id = ? AND n.inspection_type = 'move_out' AND i.condition IN ('damage', 'cleaning')`,
+      lease.lease_id,
+    ).map((row) => row.cost);
+    const entries = allRows<{ entry_type: string; amount: number }>(
+      state.db,
+      "SELECT entry_type, amount FROM ledger_entries WHERE lease_id = ?",
+      lease.lease_id,
+    );
+    const charged = sumCents(
+      entries.filter((e) => e.entry_type === "rent" || e.entry_type === "late_fee").map((e) => e.amount),
+    );
+    const paid = sumCents(entries.filter((e) => e.entry_type === "payment").map((e) => e.amount));
+    const owed = Math.max(0, roundCents(charged - paid));
+    refunds.set(
+      lease.lease_id,
+      Math.max(0, roundCents(lease.security_deposit - sumCents(deductions) - owed)),
+    );
+  }
+  return refunds;
+}
+
+function verify({ initial, final, answer }: VerifyContext): Check[] {
+  const refunds = expectedRefunds(initial);
+  if (refunds.size === 0) throw new Error("generation produced no move-out to settle");
+  const total = sumCents(refunds.values());
+  const stated = /\$\s*([\d,]+\.\d{2})/.exec(answer);
+  return [
+    ...checkStateDiff(initial.db, final.db, [
+      {
+        table: "ledger_entries",
+        key: "entry_id",
+        added: [...refunds].map(([lease_id, amount]) => ({ lease_id, entry_type: "deposit_refund", amount })),
+      },
+    ]),
+    check(
+      "answer-total",
+      stated !== null && nearlyEqual(Number(stated[1]!.replace(/,/g, "")), total),
+      `expected a total of $${total.toFixed(2)}`,
+    ),
+  ];
+}
+
+interface Variant {
+  deductWear?: boolean;
+  ignoreBalance?: boolean;
+  trustResults?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  const inspect = variant.trustResults
+    ? 'tools.get_inspection(inspection_id=inspection["inspection_id"])'
+    : 'call("get_inspection", inspection_id=inspection["inspection_id"])';
+  const deductible = variant.deductWear ? '("damage", "cleaning", "normal_wear")' : '("damage", "cleaning")';
+  return [
+    PROPERTY_PY,
+    String.raw`
+policy = read_text("policies/security-deposits.md")
+print(policy[:400])
+month_start = "${REFERENCE_DATE.slice(0, 7)}-01"
+moved_out = fetch("list_leases", "leases", status="ended", moved_out_from=month_start)
+print([l["lease_id"] for l in moved_out])
+`,
+    String.raw`
+refunds = {}
+for summary in moved_out:
+    lid = summary["lease_id"]
+    entries = fetch("list_ledger_entries", "entries", lease_id=lid)
+    if any(e["entry_type"] == "deposit_refund" for e in entries):
+        continue
+    lease = call("get_lease", lease_id=lid)["lease"]
+    charged = sum(e["amount"] for e in entries if e["entry_type"] in ("rent", "late_fee"))
+    paid = sum(e["amount"] for e in entries if e["entry_type"] == "payment")
+    owed = ${variant.ignoreBalance ? "0" : "max(0, money(charged - paid))"}
+    deductions = 0
+    for inspection in fetch("list_inspections", "inspections", lease_id=lid, inspection_type="move_out"):
+        detail = ${inspect}
+        deductions += sum(item["cost"] for item in detail.get("items", []) if item["condition"] in ${deductible})
+    refund = max(0, money(lease["security_deposit"] - deductions - owed))
+    call("record_deposit_refund", lease_id=lid, amount=refund, memo=f"Deposit {lease['security_deposit']:.2f} less deductions {deductions:.2f} and balance {owed:.2f}")
+    refunds[lid] = refund
+print(refunds)
+print(f"Total refunded: ${"$"}{sum(refunds.values()):,.2f}")
+`,
+  ];
+}
+
+export const depositRefundsTask = defineTask({
+  id: "property.deposit-refunds",
+  domain: propertyDomain,
+  summary:
+    "Settle this month's move-outs: deposit minus damage and cleaning (not normal wear) from the move-out inspection minus the unpaid ledger balance; the inspection service fails silently.",
+  instruction:
+    "Please settle the security deposits of everyone who moved out this month and hasn't had a refund recorded yet. Work out each refund under our security deposit policy from the move-out inspection and the lease ledger, and record it with record_deposit_refund (record 0 when nothing is due back). Reply with the total refunded, e.g. `Total refunded: $2,310.00`.",
+  tools: [
+    "list_leases",
+    "get_lease",
+    "list_ledger_entries",
+    "list_inspections",
+    "get_inspection",
+    "record_deposit_refund",
+    "get_unit",
+    "get_tenant",
+  ],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "deducts-normal-wear",
+      description: "Deducts normal wear and tear too.",
+      cells: cells({ deductWear: true }),
+    },
+    {
+      id: "ignores-unpaid-balance",
+      description: "Refunds without deducting the unpaid ledger balance.",
+      cells: cells({ ignoreBalance: true }),
+    },
+    {
+      id: "trusts-error-bodies",
+      description: "Uses get_inspection results without checking for the service's error body.",
+      cells: cells({ trustResults: true }),
+    },
+  ],
+});

@@ -1,0 +1,146 @@
+import { allRows, check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { propertyDomain } from "../domain.js";
+import { PROPERTY_PY } from "./python.js";
+
+interface BuildingOccupancy {
+  rentable: number;
+  occupied: number;
+  vacant: number;
+  pre_leased: number;
+  occupancy_pct: number;
+}
+
+const FIELDS = ["rentable", "occupied", "vacant", "pre_leased", "occupancy_pct"] as const;
+
+/** Occupancy by building under the reporting definitions. */
+export function expectedOccupancy(state: StateView): Map<string, BuildingOccupancy> {
+  const units = allRows<{
+    unit_id: string;
+    building_id: string;
+    offline: number;
+    active: number;
+    signed: number;
+  }>(
+    state.db,
+    `SELECT u.unit_id, u.building_id, u.offline,
+            EXISTS (SELECT 1 FROM leases l WHERE l.unit_id = u.unit_id AND l.status = 'active') AS active,
+            EXISTS (SELECT 1 FROM leases l WHERE l.unit_id = u.unit_id AND l.status = 'signed') AS signed
+       FROM units u ORDER BY u.unit_id`,
+  );
+  const buildings = allRows<{ building_id: string }>(
+    state.db,
+    "SELECT building_id FROM buildings ORDER BY building_id",
+  );
+  return new Map(
+    buildings.map(({ building_id }) => {
+      const rentable = units.filter((unit) => unit.building_id === building_id && unit.offline === 0);
+      const occupied = rentable.filter((unit) => unit.active === 1).length;
+      return [
+        building_id,
+        {
+          rentable: rentable.length,
+          occupied,
+          vacant: rentable.length - occupied,
+          pre_leased: rentable.filter((unit) => unit.active === 0 && unit.signed === 1).length,
+          occupancy_pct: rentable.length === 0 ? 0 : Math.round((occupied / rentable.length) * 1000) / 10,
+        },
+      ];
+    }),
+  );
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const expected = expectedOccupancy(initial);
+  const parsed = parseAnswerJson(answer);
+  const given =
+    parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const problems: string[] = [];
+  for (const [building, want] of expected) {
+    const got = given[building] as Record<string, unknown> | undefined;
+    if (!got || typeof got !== "object") {
+      problems.push(`${building} missing`);
+      continue;
+    }
+    for (const field of FIELDS.filter((name) => name !== "occupancy_pct"))
+      if (Math.abs(Number(got[field]) - want[field]) > 1e-6)
+        problems.push(`${building}.${field}: expected ${want[field]}, got ${String(got[field])}`);
+    // A rate exactly halfway (81.25) may round either way; anything else must be the rate to one decimal.
+    const rate = Number(got.occupancy_pct);
+    const exact = want.rentable === 0 ? 0 : (want.occupied / want.rentable) * 100;
+    if (!(Math.abs(rate - exact) <= 0.05 + 1e-9 && Math.abs(rate * 10 - Math.round(rate * 10)) < 1e-6))
+      problems.push(
+        `${building}.occupancy_pct: expected ${want.occupancy_pct}, got ${String(got.occupancy_pct)}`,
+      );
+  }
+  const extra = Object.keys(given).filter((key) => !expected.has(key));
+  return [
+    check(
+      "buildings",
+      extra.length === 0 && expected.size > 0,
+      extra.length === 0 ? "every building once" : `unknown keys ${extra.join(", ")}`,
+    ),
+    check(
+      "occupancy-figures",
+      problems.length === 0,
+      problems.length === 0 ? "all figures right" : problems.slice(0, 10).join("; "),
+    ),
+  ];
+}
+
+interface Variant {
+  includeOffline?: boolean;
+  signedAsOccupied?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PROPERTY_PY,
+    String.raw`
+print(read_text("policies/reporting-definitions.md"))
+buildings = fetch("list_buildings", "buildings")
+`,
+    String.raw`
+report = {}
+for building in buildings:
+    bid = building["building_id"]
+    units = fetch("list_units", "units", building_id=bid${variant.includeOffline ? "" : ", offline=False"})
+    rentable = {u["unit_id"] for u in units}
+    occupied = {l["unit_id"] for l in fetch("list_leases", "leases", building_id=bid, status="active")} & rentable
+    signed = {l["unit_id"] for l in fetch("list_leases", "leases", building_id=bid, status="signed")} & rentable
+    ${variant.signedAsOccupied ? "occupied = occupied | signed" : ""}
+    report[bid] = {
+        "rentable": len(rentable),
+        "occupied": len(occupied),
+        "vacant": len(rentable) - len(occupied),
+        "pre_leased": len(signed - occupied),
+        "occupancy_pct": round(100 * len(occupied) / len(rentable), 1) if rentable else 0,
+    }
+print(json.dumps(report))
+`,
+  ];
+}
+
+export const occupancyReportTask = defineTask({
+  id: "property.occupancy-report",
+  domain: propertyDomain,
+  summary:
+    "Occupancy by building per the reporting definitions: offline units excluded, signed future leases pre-leased but vacant.",
+  instruction:
+    'Prepare the occupancy section of the monthly owner report, using our portfolio reporting definitions. For every building give rentable units, occupied units, vacant units, pre-leased units (vacant units with a signed lease that has not started) and the occupancy rate in percent rounded to one decimal. Reply with only a JSON object keyed by building id, e.g. {"BLD-01": {"rentable": 12, "occupied": 10, "vacant": 2, "pre_leased": 1, "occupancy_pct": 83.3}}.',
+  tools: ["list_buildings", "get_building", "list_units", "get_unit", "list_leases", "get_lease"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "counts-offline-units",
+      description: "Counts offline units as rentable.",
+      cells: cells({ includeOffline: true }),
+    },
+    {
+      id: "signed-as-occupied",
+      description: "Counts units with a signed future lease as occupied.",
+      cells: cells({ signedAsOccupied: true }),
+    },
+  ],
+});

@@ -1,0 +1,574 @@
+import { z } from "zod";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  getRow,
+  isoDateSchema,
+  listPage,
+  pagingFields,
+  requireRow,
+  roundCents,
+  when,
+  withBooleans,
+  withSilentFailures,
+  withTransientFailures,
+} from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { buildingId, inspectionId, leaseId, tenantId, unitId, vendorId, workOrderId } from "./ids.js";
+import { TRADES } from "./rules.js";
+
+const tradeSchema = z.enum(TRADES);
+const periodSchema = z.string().regex(/^\d{4}-\d{2}$/, "expected a rent period as YYYY-MM");
+
+const listBuildings = defineTool({
+  name: "list_buildings",
+  description:
+    "List the company's buildings (id, name, address, site manager), ordered by id. Paginated: returns `buildings`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({ ...pagingFields }),
+  handler: ({ page, per_page }, { db }: ToolContext) =>
+    listPage(db, { key: "buildings", from: "buildings", orderBy: "building_id", page, perPage: per_page }),
+});
+
+const getBuilding = defineTool({
+  name: "get_building",
+  description: "Get one building's record. Returns `building`.",
+  kind: "read",
+  inputSchema: z.object({ building_id: buildingId.schema("The building") }),
+  handler: ({ building_id }, { db }: ToolContext) => ({
+    building: requireRow(
+      db,
+      "SELECT * FROM buildings WHERE building_id = ?",
+      [building_id],
+      buildingId.notFound(building_id).message,
+    ),
+  }),
+});
+
+const listUnits = defineTool({
+  name: "list_units",
+  description:
+    "List units with building, unit number, bedrooms, size, market rent and whether the unit is offline (out of service), ordered by unit id. Occupancy is not stored on the unit; see the leases. Paginated: returns `units`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    building_id: buildingId.schema("Only units of this building").optional(),
+    bedrooms: z.number().int().min(0).max(5).optional().describe("Only units with this many bedrooms"),
+    offline: z.boolean().optional().describe("true: only offline units; false: only units in service"),
+    ...pagingFields,
+  }),
+  handler: ({ building_id, bedrooms, offline, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "units",
+      from: "units",
+      select: "unit_id, building_id, unit_number, bedrooms, square_feet, market_rent, offline",
+      where: [
+        when(building_id, "building_id = ?"),
+        when(bedrooms, "bedrooms = ?"),
+        when(offline === undefined ? undefined : offline ? 1 : 0, "offline = ?"),
+      ],
+      orderBy: "unit_id",
+      page,
+      perPage: per_page,
+      map: (row) => withBooleans(row, "offline"),
+    }),
+});
+
+const getUnit = defineTool({
+  name: "get_unit",
+  description:
+    "Get one unit's record, including the offline reason, and the ids of its leases (newest first). Returns `unit`, `lease_ids`.",
+  kind: "read",
+  inputSchema: z.object({ unit_id: unitId.schema("The unit") }),
+  handler: ({ unit_id }, { db }: ToolContext) => {
+    const unit = withBooleans(
+      requireRow(db, "SELECT * FROM units WHERE unit_id = ?", [unit_id], unitId.notFound(unit_id).message),
+      "offline",
+    );
+    const leases = allRows<{ lease_id: string }>(
+      db,
+      "SELECT lease_id FROM leases WHERE unit_id = ? ORDER BY start_date DESC, lease_id DESC",
+      unit_id,
+    );
+    return { unit, lease_ids: leases.map((lease) => lease.lease_id) };
+  },
+});
+
+const listTenants = defineTool({
+  name: "list_tenants",
+  description:
+    "Search tenants by name or email (case-insensitive substring), ordered by tenant id. Paginated: returns `tenants`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    query: z.string().min(1).optional().describe("Substring of the first name, last name or email"),
+    ...pagingFields,
+  }),
+  handler: ({ query, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "tenants",
+      from: "tenants",
+      where: [
+        when(
+          query === undefined ? undefined : `%${query.toLowerCase()}%`,
+          "(lower(first_name || ' ' || last_name) LIKE ? OR lower(email) LIKE ?)",
+        ),
+      ],
+      orderBy: "tenant_id",
+      page,
+      perPage: per_page,
+    }),
+});
+
+const getTenant = defineTool({
+  name: "get_tenant",
+  description: "Get one tenant's contact record and the ids of their leases. Returns `tenant`, `lease_ids`.",
+  kind: "read",
+  inputSchema: z.object({ tenant_id: tenantId.schema("The tenant") }),
+  handler: ({ tenant_id }, { db }: ToolContext) => ({
+    tenant: requireRow(
+      db,
+      "SELECT * FROM tenants WHERE tenant_id = ?",
+      [tenant_id],
+      tenantId.notFound(tenant_id).message,
+    ),
+    lease_ids: allRows<{ lease_id: string }>(
+      db,
+      "SELECT lease_id FROM leases WHERE tenant_id = ? ORDER BY lease_id",
+      tenant_id,
+    ).map((row) => row.lease_id),
+  }),
+});
+
+const LEASE_COLUMNS =
+  "l.lease_id, l.unit_id, u.building_id, l.tenant_id, l.status, l.start_date, l.end_date, l.move_out_date, l.monthly_rent";
+
+const listLeases = defineTool({
+  name: "list_leases",
+  description:
+    "List leases matching all given filters, ordered by lease id. `status` is signed (starts in the future), active or ended. Summaries only: deposit and escalation clause are on get_lease. Paginated: returns `leases`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z.enum(["signed", "active", "ended"]).optional().describe("Only leases in this status"),
+    building_id: buildingId.schema("Only leases of units in this building").optional(),
+    unit_id: unitId.schema("Only leases of this unit").optional(),
+    end_from: isoDateSchema.optional().describe("Only leases ending on or after this date, YYYY-MM-DD"),
+    end_to: isoDateSchema.optional().describe("Only leases ending on or before this date, YYYY-MM-DD"),
+    moved_out_from: isoDateSchema
+      .optional()
+      .describe("Only leases whose tenant moved out on or after this date, YYYY-MM-DD"),
+    ...pagingFields,
+  }),
+  handler: (input, { db }: ToolContext) =>
+    listPage(db, {
+      key: "leases",
+      from: "leases l JOIN units u ON u.unit_id = l.unit_id",
+      select: LEASE_COLUMNS,
+      where: [
+        when(input.status, "l.status = ?"),
+        when(input.building_id, "u.building_id = ?"),
+        when(input.unit_id, "l.unit_id = ?"),
+        when(input.end_from, "l.end_date >= ?"),
+        when(input.end_to, "l.end_date <= ?"),
+        when(input.moved_out_from, "l.move_out_date >= ?"),
+      ],
+      orderBy: "l.lease_id",
+      page: input.page,
+      perPage: input.per_page,
+    }),
+});
+
+function leaseRecord(db: ToolContext["db"], id: string): Record<string, unknown> {
+  return requireRow(
+    db,
+    `SELECT l.*, u.building_id, u.unit_number, t.first_name || ' ' || t.last_name AS tenant_name
+       FROM leases l JOIN units u ON u.unit_id = l.unit_id JOIN tenants t ON t.tenant_id = l.tenant_id
+      WHERE l.lease_id = ?`,
+    [id],
+    leaseId.notFound(id).message,
+  );
+}
+
+const getLease = defineTool({
+  name: "get_lease",
+  description:
+    "Get one lease in full: unit, building, tenant, dates, monthly rent, security deposit and the escalation clause (`escalation_pct`, the yearly increase the lease provides for at renewal). Addenda are documents in the workspace, not here. Returns `lease`.",
+  kind: "read",
+  inputSchema: z.object({ lease_id: leaseId.schema("The lease") }),
+  handler: ({ lease_id }, { db }: ToolContext) => ({ lease: leaseRecord(db, lease_id) }),
+});
+
+const LEDGER_TYPES = ["rent", "payment", "late_fee", "deposit_refund"] as const;
+
+const listLedgerEntries = defineTool({
+  name: "list_ledger_entries",
+  description:
+    "List rent-ledger entries matching all given filters, ordered by entry id. `entry_type` is rent (monthly charge), payment (received from the tenant; `reference` is the payment reference), late_fee or deposit_refund; `period` is the rent month (YYYY-MM) an entry belongs to and `entry_date` the day it was posted or received. Amounts are positive. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    lease_id: leaseId.schema("Only entries of this lease").optional(),
+    entry_type: z.enum(LEDGER_TYPES).optional().describe("Only entries of this type"),
+    period: periodSchema.optional().describe("Only entries of this rent period, YYYY-MM"),
+    date_from: isoDateSchema.optional().describe("Only entries dated on or after this date, YYYY-MM-DD"),
+    date_to: isoDateSchema.optional().describe("Only entries dated on or before this date, YYYY-MM-DD"),
+    ...pagingFields,
+  }),
+  handler: (input, { db }: ToolContext) =>
+    listPage(db, {
+      key: "entries",
+      from: "ledger_entries",
+      where: [
+        when(input.lease_id, "lease_id = ?"),
+        when(input.entry_type, "entry_type = ?"),
+        when(input.period, "period = ?"),
+        when(input.date_from, "entry_date >= ?"),
+        when(input.date_to, "entry_date <= ?"),
+      ],
+      orderBy: "entry_id",
+      page: input.page,
+      perPage: input.per_page,
+    }),
+});
+
+function insertLedgerEntry(
+  db: ToolContext["db"],
+  values: {
+    lease_id: string;
+    entry_date: string;
+    period: string;
+    entry_type: string;
+    amount: number;
+    memo: string;
+  },
+): Record<string, unknown> {
+  const result = db
+    .prepare(
+      "INSERT INTO ledger_entries (lease_id, entry_date, period, entry_type, amount, reference, memo) VALUES (?, ?, ?, ?, ?, NULL, ?)",
+    )
+    .run(values.lease_id, values.entry_date, values.period, values.entry_type, values.amount, values.memo);
+  return getRow(db, "SELECT * FROM ledger_entries WHERE entry_id = ?", result.lastInsertRowid)!;
+}
+
+function requireCents(amount: number): number {
+  if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6)
+    throw new ToolFailure(`amount ${amount} has more than two decimals; give dollars with cents, e.g. 62.50`);
+  return roundCents(amount);
+}
+
+/** The business date of the system: the instance's fixed "today", never the wall clock. */
+function todayOf(): string {
+  return REFERENCE_DATE;
+}
+
+const postLateFee = defineTool({
+  name: "post_late_fee",
+  description:
+    "Charge a late fee on an active lease for one rent period, dated today. The ledger refuses a second late fee for the same lease and period. Returns the new `entry`.",
+  kind: "write",
+  inputSchema: z.object({
+    lease_id: leaseId.schema("The lease to charge"),
+    period: periodSchema.describe("The rent period the fee is for, YYYY-MM"),
+    amount: z.number().positive().describe("Fee in dollars, e.g. 62.50"),
+    memo: z.string().min(1).max(200).optional().describe("Note printed on the tenant's statement"),
+  }),
+  handler: ({ lease_id, period, amount, memo }, { db }: ToolContext) => {
+    const lease = leaseRecord(db, lease_id);
+    if (lease.status !== "active")
+      throw new ToolFailure(
+        `lease ${lease_id} is ${String(lease.status)}; late fees go on active leases only`,
+      );
+    const existing = getRow(
+      db,
+      "SELECT entry_id FROM ledger_entries WHERE lease_id = ? AND period = ? AND entry_type = 'late_fee'",
+      lease_id,
+      period,
+    );
+    if (existing) throw new ToolFailure(`lease ${lease_id} already has a late fee for ${period}`);
+    const entry = insertLedgerEntry(db, {
+      lease_id,
+      entry_date: todayOf(),
+      period,
+      entry_type: "late_fee",
+      amount: requireCents(amount),
+      memo: memo ?? "Late fee",
+    });
+    return { entry };
+  },
+});
+
+const recordDepositRefund = defineTool({
+  name: "record_deposit_refund",
+  description:
+    "Record the security-deposit refund of an ended lease (the amount sent back to the former tenant, 0 when nothing is returned), dated today. One refund per lease. Returns the new `entry`.",
+  kind: "write",
+  inputSchema: z.object({
+    lease_id: leaseId.schema("The ended lease"),
+    amount: z.number().min(0).describe("Refund in dollars; 0 records that nothing is refunded"),
+    memo: z.string().min(1).max(300).optional().describe("Short explanation of the deductions"),
+  }),
+  handler: ({ lease_id, amount, memo }, { db }: ToolContext) => {
+    const lease = leaseRecord(db, lease_id);
+    if (lease.status !== "ended")
+      throw new ToolFailure(
+        `lease ${lease_id} is ${String(lease.status)}; refunds are recorded on ended leases`,
+      );
+    if (
+      getRow(
+        db,
+        "SELECT entry_id FROM ledger_entries WHERE lease_id = ? AND entry_type = 'deposit_refund'",
+        lease_id,
+      )
+    )
+      throw new ToolFailure(`lease ${lease_id} already has a deposit refund recorded`);
+    const cents = requireCents(amount);
+    if (cents > Number(lease.security_deposit))
+      throw new ToolFailure(
+        `refund ${cents} exceeds the security deposit of ${String(lease.security_deposit)}`,
+      );
+    const today = todayOf();
+    const result = db
+      .prepare(
+        "INSERT INTO ledger_entries (lease_id, entry_date, period, entry_type, amount, reference, memo) VALUES (?, ?, ?, 'deposit_refund', ?, NULL, ?)",
+      )
+      .run(lease_id, today, today.slice(0, 7), cents, memo ?? "Security deposit refund");
+    return { entry: getRow(db, "SELECT * FROM ledger_entries WHERE entry_id = ?", result.lastInsertRowid) };
+  },
+});
+
+const listVendors = defineTool({
+  name: "list_vendors",
+  description:
+    "List maintenance vendors with their trade, liability-insurance expiry date and whether they are active, ordered by vendor id. Rates are in the vendor rate card document. Paginated: returns `vendors`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    trade: tradeSchema.optional().describe("Only vendors of this trade"),
+    active: z.boolean().optional().describe("Only active (true) or inactive (false) vendors"),
+    ...pagingFields,
+  }),
+  handler: ({ trade, active, page, per_page }, { db }: ToolContext) =>
+    listPage(db, {
+      key: "vendors",
+      from: "vendors",
+      where: [
+        when(trade, "trade = ?"),
+        when(active === undefined ? undefined : active ? 1 : 0, "active = ?"),
+      ],
+      orderBy: "vendor_id",
+      page,
+      perPage: per_page,
+      map: (row) => withBooleans(row, "active"),
+    }),
+});
+
+const getVendor = defineTool({
+  name: "get_vendor",
+  description: "Get one vendor's record. Returns `vendor`.",
+  kind: "read",
+  inputSchema: z.object({ vendor_id: vendorId.schema("The vendor") }),
+  handler: ({ vendor_id }, { db }: ToolContext) => ({
+    vendor: withBooleans(
+      requireRow(
+        db,
+        "SELECT * FROM vendors WHERE vendor_id = ?",
+        [vendor_id],
+        vendorId.notFound(vendor_id).message,
+      ),
+      "active",
+    ),
+  }),
+});
+
+const WORK_ORDER_STATUSES = ["open", "assigned", "in_progress", "on_hold", "completed", "cancelled"] as const;
+
+const listWorkOrders = defineTool({
+  name: "list_work_orders",
+  description:
+    "List maintenance work orders matching all given filters, ordered by work order id. `category` is the trade needed; `vendor_id` is null until a vendor is assigned. Paginated: returns `work_orders`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    status: z.enum(WORK_ORDER_STATUSES).optional().describe("Only work orders in this status"),
+    priority: z
+      .enum(["emergency", "urgent", "routine"])
+      .optional()
+      .describe("Only work orders of this priority"),
+    vendor_id: vendorId.schema("Only work orders assigned to this vendor").optional(),
+    building_id: buildingId.schema("Only work orders for units of this building").optional(),
+    category: tradeSchema.optional().describe("Only work orders of this trade"),
+    opened_from: isoDateSchema
+      .optional()
+      .describe("Only work orders opened on or after this date, YYYY-MM-DD"),
+    ...pagingFields,
+  }),
+  handler: (input, { db }: ToolContext) =>
+    listPage(db, {
+      key: "work_orders",
+      from: "work_orders w JOIN units u ON u.unit_id = w.unit_id",
+      select:
+        "w.work_order_id, w.unit_id, u.building_id, w.category, w.priority, w.status, w.vendor_id, w.opened_on, w.completed_on, w.escalated_on",
+      where: [
+        when(input.status, "w.status = ?"),
+        when(input.priority, "w.priority = ?"),
+        when(input.vendor_id, "w.vendor_id = ?"),
+        when(input.building_id, "u.building_id = ?"),
+        when(input.category, "w.category = ?"),
+        when(input.opened_from, "w.opened_on >= ?"),
+      ],
+      orderBy: "w.work_order_id",
+      page: input.page,
+      perPage: input.per_page,
+    }),
+});
+
+function workOrderRecord(db: ToolContext["db"], id: string): Record<string, unknown> {
+  return requireRow(
+    db,
+    "SELECT w.*, u.building_id FROM work_orders w JOIN units u ON u.unit_id = w.unit_id WHERE w.work_order_id = ?",
+    [id],
+    workOrderId.notFound(id).message,
+  );
+}
+
+const getWorkOrder = defineTool({
+  name: "get_work_order",
+  description: "Get one work order in full, including the summary and cost. Returns `work_order`.",
+  kind: "read",
+  inputSchema: z.object({ work_order_id: workOrderId.schema("The work order") }),
+  handler: ({ work_order_id }, { db }: ToolContext) => ({ work_order: workOrderRecord(db, work_order_id) }),
+});
+
+const assignWorkOrder = defineTool({
+  name: "assign_work_order",
+  description:
+    "Assign (or reassign) a work order that is not completed or cancelled to a vendor. The work order keeps its status, except that an `open` order becomes `assigned`. The system does not check the vendor's trade or insurance. Returns the updated `work_order`.",
+  kind: "write",
+  inputSchema: z.object({
+    work_order_id: workOrderId.schema("The work order"),
+    vendor_id: vendorId.schema("The vendor who will do the work"),
+  }),
+  handler: ({ work_order_id, vendor_id }, { db }: ToolContext) => {
+    const order = workOrderRecord(db, work_order_id);
+    if (order.status === "completed" || order.status === "cancelled")
+      throw new ToolFailure(
+        `work order ${work_order_id} is ${String(order.status)}; only unfinished work orders can be assigned`,
+      );
+    requireRow(
+      db,
+      "SELECT vendor_id FROM vendors WHERE vendor_id = ?",
+      [vendor_id],
+      vendorId.notFound(vendor_id).message,
+    );
+    if (order.vendor_id === vendor_id)
+      throw new ToolFailure(`work order ${work_order_id} is already assigned to ${vendor_id}`);
+    db.prepare(
+      "UPDATE work_orders SET vendor_id = ?, status = CASE status WHEN 'open' THEN 'assigned' ELSE status END WHERE work_order_id = ?",
+    ).run(vendor_id, work_order_id);
+    return { work_order: workOrderRecord(db, work_order_id) };
+  },
+});
+
+const escalateWorkOrder = defineTool({
+  name: "escalate_work_order",
+  description:
+    "Escalate an unfinished work order to the maintenance supervisor (stamps `escalated_on` with today's date). A work order is escalated at most once; completed and cancelled orders cannot be escalated. Returns the updated `work_order`.",
+  kind: "write",
+  inputSchema: z.object({ work_order_id: workOrderId.schema("The work order") }),
+  handler: ({ work_order_id }, { db }: ToolContext) => {
+    const order = workOrderRecord(db, work_order_id);
+    if (order.status === "completed" || order.status === "cancelled")
+      throw new ToolFailure(
+        `work order ${work_order_id} is ${String(order.status)}; only unfinished work orders can be escalated`,
+      );
+    if (order.escalated_on !== null)
+      throw new ToolFailure(
+        `work order ${work_order_id} was already escalated on ${String(order.escalated_on)}`,
+      );
+    db.prepare("UPDATE work_orders SET escalated_on = ? WHERE work_order_id = ?").run(
+      todayOf(),
+      work_order_id,
+    );
+    return { work_order: workOrderRecord(db, work_order_id) };
+  },
+});
+
+const listInspections = defineTool({
+  name: "list_inspections",
+  description:
+    "List unit inspections (move_in, move_out, annual) matching all given filters, ordered by inspection id. Line items are on get_inspection. Paginated: returns `inspections`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    unit_id: unitId.schema("Only inspections of this unit").optional(),
+    lease_id: leaseId.schema("Only inspections tied to this lease").optional(),
+    inspection_type: z
+      .enum(["move_in", "move_out", "annual"])
+      .optional()
+      .describe("Only this kind of inspection"),
+    ...pagingFields,
+  }),
+  handler: (input, { db }: ToolContext) =>
+    listPage(db, {
+      key: "inspections",
+      from: "inspections",
+      where: [
+        when(input.unit_id, "unit_id = ?"),
+        when(input.lease_id, "lease_id = ?"),
+        when(input.inspection_type, "inspection_type = ?"),
+      ],
+      orderBy: "inspection_id",
+      page: input.page,
+      perPage: input.per_page,
+    }),
+});
+
+const getInspection = defineTool({
+  name: "get_inspection",
+  description:
+    "Get one inspection with its line items (`area`, `finding`, `condition` good/normal_wear/damage/cleaning, `cost` in dollars as estimated by the inspector). Returns `inspection`, `items`.",
+  kind: "read",
+  inputSchema: z.object({ inspection_id: inspectionId.schema("The inspection") }),
+  handler: ({ inspection_id }, { db }: ToolContext) => ({
+    inspection: requireRow(
+      db,
+      "SELECT * FROM inspections WHERE inspection_id = ?",
+      [inspection_id],
+      inspectionId.notFound(inspection_id).message,
+    ),
+    items: allRows(
+      db,
+      "SELECT item_id, area, finding, condition, cost FROM inspection_items WHERE inspection_id = ? ORDER BY item_id",
+      inspection_id,
+    ),
+  }),
+});
+
+/** The property domain's tools, in the order agents see them. */
+export const propertyTools: DomainTool[] = [
+  listBuildings,
+  getBuilding,
+  listUnits,
+  getUnit,
+  listTenants,
+  getTenant,
+  listLeases,
+  getLease,
+  // A portfolio-wide payment listing is a heavy query: its first page times out once (a 503) and
+  // succeeds when repeated.
+  withTransientFailures(listLedgerEntries, {
+    when: (input) => input.entry_type === "payment" && input.lease_id === undefined && input.page === 1,
+  }),
+  postLateFee,
+  recordDepositRefund,
+  listVendors,
+  getVendor,
+  listWorkOrders,
+  getWorkOrder,
+  assignWorkOrder,
+  escalateWorkOrder,
+  listInspections,
+  // The inspection archive answers the first request for a record with an error body (no isError)
+  // while it restores the record from cold storage; the same request then succeeds.
+  withSilentFailures(getInspection, {
+    body: (input) => ({
+      status: "error",
+      error: `inspection ${input.inspection_id} is being restored from the archive, retry the request`,
+    }),
+  }),
+] as DomainTool[];
