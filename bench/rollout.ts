@@ -2,8 +2,8 @@
  * npm run bench:rollout -- drives `progagent rollout serve` over HTTP the way an RL trainer does: one step of
  * the paper (32 tasks x 16 rollouts = 512 concurrent episodes), each the task's oracle as a multi-turn
  * conversation through /completion with token ids (hermes tool calls encoded with the Qwen3 tokenizer),
- * first under PTC, then under DTC (the oracle's recorded direct calls). One rollout in 16 claims a wrong
- * answer and must get reward 0; every other must get 1.
+ * first under PTC, then under DTC (the oracle's recorded direct calls). One rollout in 16 does no work and
+ * claims a wrong answer (the null agent) and must get reward 0; every other must get 1.
  *
  * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc
  */
@@ -182,7 +182,10 @@ async function runMode(
       };
       try {
         let lastOutput = "";
-        if (mode === "ptc") {
+        if (wrong) {
+          // A rollout that does no work and claims a wrong answer: the null agent, which every task's gates
+          // hold at reward 0 (write tasks ignore a wrong answer only when the state is right).
+        } else if (mode === "ptc") {
           for (const cell of task.oracle) {
             const answer = await step(toolCallText("programmatic_tool_call", { code: cell }));
             lastOutput = answer.results[0]?.content ?? "";
