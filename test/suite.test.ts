@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 describe("the built-in suite", () => {
-  it("has six domains and at least four tasks in each", () => {
+  it("has twelve domains and at least four tasks in each", () => {
+    expect(SUITE_DOMAINS).toHaveLength(12);
     for (const domain of SUITE_DOMAINS) {
       expect(suite.filter((task) => task.domain.id === domain).length, domain).toBeGreaterThanOrEqual(4);
     }
