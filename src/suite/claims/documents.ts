@@ -148,7 +148,7 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
             ],
             [
               "REPEAT_LOSS",
-              "the policyholder has at least this many other claims (on any of their policies) with a loss date in the 365 days before this loss",
+              "the policyholder has at least this many other claims (on any of their policies) whose loss date is earlier than this loss and at most 365 days before it (claims on the same day do not count)",
               FRAUD_REPEAT_COUNT,
             ],
           ],

@@ -77,7 +77,7 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
         },
       },
       { heading: "8.7 Supplier scorecard" },
-      "Each quarter every approved supplier is rated on the NCRs opened in the quarter against production lots made from its material, counting only defect codes charged to the supplier (8.5). An NCR covered by an approved supplier deviation (memo in `suppliers/`) is not counted; a rejected deviation request changes nothing.",
+      "Each quarter every approved supplier is rated on the NCRs opened in the quarter against lots (production or rework) made from its material, counting only defect codes charged to the supplier (8.5). An NCR covered by an approved supplier deviation (memo in `suppliers/`) is not counted; a rejected deviation request changes nothing.",
       {
         table: {
           headers: ["charged NCRs in the quarter", "rating"],

@@ -121,7 +121,7 @@ export const paymentsOverCapTask = defineTask({
   summary:
     "Find claims whose issued payments exceed the applicable limit (coverage limit or lower sublimit) minus the deductible, and the total excess; the payments listing fails transiently once.",
   instruction:
-    'Internal audit asked for the overpayment review. Using the payment cap in our coverage rules, find every claim whose issued payments add up to more than may be paid on it. Reply with only a JSON object {"claims": [<claim ids>], "total_excess": <sum over those claims of issued payments minus the most that may be paid, in dollars>}.',
+    'Internal audit asked for the overpayment review. Using the payment cap in our coverage rules, find every claim whose issued payments add up to more than may be paid on it. Reply with only a JSON object {"claims": [<claim ids>], "total_excess": <sum over those claims of issued payments minus the most that may be paid, in dollars rounded to cents>}.',
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_payments"],
   verify,
   oracle: cells(),

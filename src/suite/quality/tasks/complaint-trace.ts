@@ -164,7 +164,7 @@ export const complaintTraceTask = defineTask({
   summary:
     "Read the customer emails, trace every quality complaint to its raw-material lot and supplier, and list every lot made from those material lots.",
   instruction:
-    'Go through the customer emails in correspondence/. For every email that reports a quality problem with one of our lots (ignore routine admin mail), trace the lot back to the raw-material lot it was made from and that material\'s supplier. For containment, list every production lot made from any of those material lots, including the complained lots. Reply with only a JSON object {"suppliers": [...], "material_lots": [...], "suspect_lots": [...]}, each a list of ids.',
+    'Go through the customer emails in correspondence/. For every email that reports a quality problem with one of our lots (ignore routine admin mail), trace the lot back to the raw-material lot it was made from and that material\'s supplier. For containment, list every lot made from any of those material lots (production and rework lots, whatever their status), including the complained lots. Reply with only a JSON object {"suppliers": [...], "material_lots": [...], "suspect_lots": [...]}, each a list of ids.',
   tools: [
     "list_lots",
     "get_lot",
