@@ -81,6 +81,7 @@ export {
   parseScaleList,
   defineDomain,
   defineTask,
+  defineSuite,
   check,
   diffTable,
   tableNames,
@@ -136,6 +137,7 @@ export type {
   GenerateContext,
   ToolContext,
   TaskDefinition,
+  SuiteDefinition,
   VerifyContext,
   StateView,
   Check,
@@ -240,4 +242,4 @@ export {
 export type { RolloutService, RolloutServiceOptions, RolloutHttpOptions, StepAnswer } from "./train/index.js";
 
 // suite: the built-in tasks
-export { loadSuite, SUITE_DOMAINS } from "./suite/index.js";
+export { loadSuite, loadBuiltinDomain, SUITE_DOMAINS } from "./suite/index.js";

@@ -3,6 +3,8 @@ export type { Scale } from "./scale.js";
 export { defineDomain } from "./define-domain.js";
 export type { DomainDefinition, DomainTool, GenerateContext, ToolContext } from "./define-domain.js";
 export { defineTask } from "./define-task.js";
+export { defineSuite } from "./define-suite.js";
+export type { SuiteDefinition } from "./define-suite.js";
 export type { TaskDefinition, VerifyContext, StateView, Check, Verdict, NearMiss } from "./define-task.js";
 export {
   check,

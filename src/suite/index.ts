@@ -1,5 +1,5 @@
 import { ERROR_CODES, ProgAgentError, errorMessage, globToRegExp } from "../core/index.js";
-import type { TaskDefinition } from "../envs/index.js";
+import type { DomainDefinition, TaskDefinition } from "../envs/index.js";
 
 /** The built-in domains, each loaded only when a task glob can match it. */
 const DOMAIN_LOADERS = {
@@ -53,4 +53,20 @@ export async function loadSuite(glob = "*"): Promise<TaskDefinition[]> {
     });
   }
   return tasks;
+}
+
+/**
+ * One built-in domain (schema, generator, tools), for a user's or a synthesised task that builds on it
+ * without changing it: `defineTask({ domain: await loadBuiltinDomain("retail"), ... })`.
+ */
+export async function loadBuiltinDomain(id: string): Promise<DomainDefinition> {
+  if (!(SUITE_DOMAINS as string[]).includes(id)) {
+    throw new ProgAgentError(`no built-in domain '${id}' (domains: ${SUITE_DOMAINS.join(", ")})`, {
+      code: ERROR_CODES.TASK_NOT_FOUND,
+      category: "user",
+    });
+  }
+  const [first] = await loadSuite(`${id}.*`);
+  if (!first) throw new Error(`built-in domain '${id}' has no tasks`);
+  return first.domain;
 }
