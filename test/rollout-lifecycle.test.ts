@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -122,4 +122,34 @@ describe("rollout serve's lifecycle", () => {
       rmSync(root, { recursive: true, force: true });
     }
   }, 900_000);
+});
+
+describe("rollout serve's flags", () => {
+  const serve = (...args: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", ...args], {
+      cwd: projectRoot,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, PROGAGENT_TEST_UNSET_TOKEN: "" },
+    });
+
+  it("refuses a bad port, an unset token variable and a folder that is no tokenizer, each in one line with exit 2", () => {
+    const badPort = serve("--port", "99999");
+    expect(badPort.status).toBe(2);
+    expect(badPort.stderr.trim()).toBe(
+      "progagent: --port expects a non-negative integer <= 65535, got '99999' [INVALID_ARGUMENT]",
+    );
+    const unset = serve("--port", "0", "--auth-token-env", "PROGAGENT_TEST_UNSET_TOKEN");
+    expect(unset.status).toBe(2);
+    expect(unset.stderr.trim()).toBe(
+      "progagent: --auth-token-env PROGAGENT_TEST_UNSET_TOKEN: that variable is not set or empty [INVALID_ARGUMENT]",
+    );
+    const notTokenizer = serve("--port", "0", "--tokenizer", projectRoot);
+    expect(notTokenizer.status).toBe(2);
+    expect(notTokenizer.stderr.trim().split("\n")).toHaveLength(1);
+    expect(notTokenizer.stderr).toMatch(/is not a tokenizer folder: tokenizer\.json is missing/);
+    const episodes = serve("--port", "0", "--max-episodes", "2.5");
+    expect(episodes.status).toBe(2);
+    expect(episodes.stderr).toMatch(/--max-episodes expects a positive integer, got '2.5'/);
+  });
 });

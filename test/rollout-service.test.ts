@@ -344,3 +344,53 @@ describe("rollout service with the paper's interface", () => {
     }
   });
 });
+
+describe("rollout service's token endpoints with bad input", () => {
+  it("names the field, refuses tokenizers it does not serve and ids outside the vocabulary", async () => {
+    const { createChatRenderer } = await import("../src/chat-template/index.js");
+    const asked: Array<string | undefined> = [];
+    const tokenService = createRolloutService({
+      loadTask: async () => undefined,
+      maxEpisodes: 1,
+      createRenderer: async (tokenizer) => {
+        asked.push(tokenizer);
+        return createChatRenderer();
+      },
+    });
+    const tokenServer = await serveRolloutHttp(tokenService, { port: 0 });
+    try {
+      const missingText = await http(tokenServer.url, "POST", "/v1/tokenize", {});
+      expect(missingText.status).toBe(400);
+      expect(missingText.body.error.message).toMatch(/text: .*expected string/);
+      const extraKey = await http(tokenServer.url, "POST", "/v1/tokenize", { text: "hi", tokens: 1 });
+      expect(extraKey.status).toBe(400);
+      expect(extraKey.body.error.message).toMatch(/tokens/);
+      const hostFolder = await http(tokenServer.url, "POST", "/v1/tokenize", {
+        text: "hi",
+        tokenizer: "/etc",
+      });
+      expect(hostFolder.status).toBe(400);
+      expect(hostFolder.body.error.message).toMatch(/"\/etc" is not served here/);
+      expect(asked).toEqual([]);
+      const hello = await http(tokenServer.url, "POST", "/v1/tokenize", { text: "Hello" });
+      expect(hello.status).toBe(200);
+      const [helloId] = hello.body.token_ids as number[];
+      const back = await http(tokenServer.url, "POST", "/v1/detokenize", { token_ids: [helloId] });
+      expect(back.body).toEqual({ text: "Hello" });
+      const negative = await http(tokenServer.url, "POST", "/v1/detokenize", { token_ids: [-1] });
+      expect(negative.status).toBe(400);
+      expect(negative.body.error.message).toMatch(/token_ids\.0/);
+      const notArray = await http(tokenServer.url, "POST", "/v1/detokenize", { token_ids: "12" });
+      expect(notArray.status).toBe(400);
+      expect(notArray.body.error.message).toMatch(/token_ids: .*expected array/);
+      const outside = await http(tokenServer.url, "POST", "/v1/detokenize", {
+        token_ids: [helloId, 999_999_999],
+      });
+      expect(outside.status).toBe(400);
+      expect(outside.body.error.message).toMatch(/token id 999999999 is outside the vocabulary/);
+    } finally {
+      await tokenServer.close();
+      await tokenService.dispose();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { Template } from "@huggingface/jinja";
-import { ProgAgentError } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import { loadTokenizer, type LoadedTokenizer } from "./load-tokenizer.js";
 import { canonicalPythonJson } from "./python-json.js";
 
@@ -93,7 +93,10 @@ export interface ChatRenderer {
   /** Incremental rendering for multi-turn RL: tokens to append after the model's own tokens; never re-tokenises history. */
   renderObservation(input: ObservationInput): RenderedObservation;
   encode(text: string): number[];
+  /** Text of token ids; an id outside the vocabulary is an error naming it (never silently dropped). */
   decode(tokenIds: readonly number[]): string;
+  /** One more than the largest token id the tokenizer knows. */
+  readonly vocabSize: number;
   countTokens(text: string): number;
   /**
    * Exact tokens of the prompt the template renders for these messages (with the generation prompt), computed
@@ -521,7 +524,16 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
     renderPrompt,
     renderObservation,
     encode,
-    decode: (tokenIds) => loaded.tokenizer.decode([...tokenIds], { skip_special_tokens: false }),
+    decode: (tokenIds) => {
+      const outside = tokenIds.find((id) => !Number.isInteger(id) || id < 0 || id >= loaded.vocabSize);
+      if (outside !== undefined)
+        throw new ProgAgentError(
+          `token id ${outside} is outside the vocabulary of ${loaded.name} (ids 0..${loaded.vocabSize - 1})`,
+          { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" },
+        );
+      return loaded.tokenizer.decode([...tokenIds], { skip_special_tokens: false });
+    },
+    vocabSize: loaded.vocabSize,
     countTokens,
     countContext,
     countGenerated,

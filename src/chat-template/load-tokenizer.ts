@@ -21,6 +21,8 @@ export interface LoadedTokenizer {
   readonly addedTokens: ReadonlyMap<string, number>;
   /** Bytes of text each token id stands for (byte-level BPE); undefined for other tokenizer types. */
   readonly tokenByteLengths: Int32Array | undefined;
+  /** One more than the largest token id of the vocabulary and the added tokens. */
+  readonly vocabSize: number;
 }
 
 const loaded = new Map<string, LoadedTokenizer>();
@@ -64,6 +66,18 @@ function pickChatTemplate(folder: string, config: Record<string, unknown>): stri
     `${folder} has no chat template: expected chat_template.jinja or a "chat_template" string in tokenizer_config.json`,
     { code: ERROR_CODES.CONFIG_INVALID, category: "user" },
   );
+}
+
+function vocabularySize(tokenizerJson: Record<string, unknown>): number {
+  const vocab = (tokenizerJson.model as { vocab?: unknown } | undefined)?.vocab;
+  let size = 0;
+  if (Array.isArray(vocab)) size = vocab.length;
+  else if (vocab && typeof vocab === "object")
+    for (const id of Object.values(vocab as Record<string, unknown>))
+      if (typeof id === "number") size = Math.max(size, id + 1);
+  for (const token of (tokenizerJson.added_tokens as Array<{ id: number }> | undefined) ?? [])
+    size = Math.max(size, token.id + 1);
+  return size;
 }
 
 /** Byte length of each token for byte-level BPE tokenizers (each vocabulary character stands for one byte). */
@@ -142,6 +156,7 @@ export function loadTokenizer(folder?: string): LoadedTokenizer {
     specialTokens,
     addedTokens,
     tokenByteLengths: byteLengths(tokenizerJson),
+    vocabSize: vocabularySize(tokenizerJson),
   };
   loaded.set(key, result);
   return result;

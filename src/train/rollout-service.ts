@@ -90,6 +90,12 @@ export interface RolloutServiceOptions {
   loadTask(id: string): Promise<TaskDefinition | undefined>;
   /** The chat renderer of a tokenizer folder (undefined: the default Qwen3); asked once per folder. */
   createRenderer?(tokenizer: string | undefined): Promise<ChatRenderer>;
+  /**
+   * The tokenizer names a request may give (`render.tokenizer`, `tokenizer` of /v1/tokenize); any other is
+   * refused before `createRenderer` sees it, so a client cannot make the service read host folders. Omitted:
+   * requests may only use the default tokenizer.
+   */
+  tokenizers?: readonly string[];
   maxEpisodes?: number;
   limits?: Partial<RolloutLimits>;
   pool?: KernelPool;
@@ -221,6 +227,12 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     if (!options.createRenderer)
       throw new RolloutError(
         "this service has no token renderer; create episodes without `render`",
+        400,
+        ERROR_CODES.INVALID_ARGUMENT,
+      );
+    if (tokenizer !== undefined && !(options.tokenizers ?? []).includes(tokenizer))
+      throw new RolloutError(
+        `tokenizer ${JSON.stringify(tokenizer)} is not served here; served: the default${(options.tokenizers ?? []).map((name) => `, ${JSON.stringify(name)}`).join("")} (rollout serve --tokenizer <folder> adds one)`,
         400,
         ERROR_CODES.INVALID_ARGUMENT,
       );

@@ -1,6 +1,12 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
-import { kernelOptionsFrom, parseInterfaceOption, parsePositiveNumber, waitForShutdown } from "../options.js";
+import {
+  kernelOptionsFrom,
+  parseIntegerOption,
+  parseInterfaceOption,
+  parsePositiveNumber,
+  waitForShutdown,
+} from "../options.js";
 
 export function registerRollout(program: Command): void {
   const rollout = program.command("rollout").description("Episodes for RL trainers");
@@ -25,6 +31,10 @@ export function registerRollout(program: Command): void {
       "--auth-token-env <NAME>",
       "require 'Authorization: Bearer <token>' with the token from this variable",
     )
+    .option(
+      "--tokenizer <folder...>",
+      "Hugging Face tokenizer folders requests may name for token rendering (the built-in Qwen3 is always served)",
+    )
     .option("--allowed-host <name...>", "Host header names accepted besides the bound address")
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
@@ -35,21 +45,8 @@ export function registerRollout(program: Command): void {
           import("../../suite/index.js"),
           import("../../chat-template/index.js"),
         ]);
-      const integer = (flag: string, value: unknown, allowZero = false): number => {
-        const parsed = parsePositiveNumber(String(value), flag, allowZero);
-        if (!Number.isInteger(parsed))
-          throw new ProgAgentError(`${flag} expects an integer, got '${String(value)}'`, {
-            code: ERROR_CODES.INVALID_ARGUMENT,
-            category: "user",
-          });
-        return parsed;
-      };
-      const port = integer("--port", options.port, true);
-      if (port > 65_535)
-        throw new ProgAgentError(`--port expects 0..65535, got ${port}`, {
-          code: ERROR_CODES.INVALID_ARGUMENT,
-          category: "user",
-        });
+      const integer = (flag: string, value: unknown): number => parseIntegerOption(String(value), flag);
+      const port = parseIntegerOption(String(options.port), "--port", { min: 0, max: 65_535 });
       let authToken: string | undefined;
       if (typeof options.authTokenEnv === "string") {
         authToken = process.env[options.authTokenEnv];
@@ -62,6 +59,8 @@ export function registerRollout(program: Command): void {
             },
           );
       }
+      const tokenizers = Array.isArray(options.tokenizer) ? options.tokenizer.map(String) : [];
+      for (const folder of tokenizers) createChatRenderer({ tokenizer: folder }); // a bad folder fails the start
       const service = createRolloutService({
         loadTask: async (id) => (await loadSuite(id)).find((task) => task.id === id),
         maxEpisodes: integer("--max-episodes", options.maxEpisodes),
@@ -80,6 +79,7 @@ export function registerRollout(program: Command): void {
           typeof options.interface === "string" ? options.interface : undefined,
         ),
         createRenderer: async (tokenizer) => createChatRenderer(tokenizer === undefined ? {} : { tokenizer }),
+        tokenizers,
       });
       const host = String(options.host);
       if (!["127.0.0.1", "::1", "localhost"].includes(host) && !authToken)

@@ -222,9 +222,9 @@ export interface ListToolDefinition<Filters extends z.ZodRawShape> {
  */
 export function defineListTool<Filters extends z.ZodRawShape = Record<never, never>>(
   definition: ListToolDefinition<Filters>,
-): ToolDefinition<ToolContext> {
-  const inputSchema: z.ZodObject = z.object({ ...(definition.filters ?? {}), ...pagingFields });
-  const tool: ToolDefinition<ToolContext> = {
+): ToolDefinition<ToolContext, z.ZodObject<Filters & typeof pagingFields>> {
+  const inputSchema = z.object({ ...(definition.filters ?? ({} as Filters)), ...pagingFields });
+  const tool: ToolDefinition<ToolContext, z.ZodObject<Filters & typeof pagingFields>> = {
     name: definition.name,
     description: definition.description,
     kind: "read",

@@ -4,8 +4,6 @@ import {
   allRows,
   cachedStatement,
   isoDateSchema,
-  listPage,
-  pagingFields,
   requireRow,
   toDayNumber,
   when,
@@ -13,28 +11,27 @@ import {
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  defineListTool,
 } from "../../envs/index.js";
 import { VENDOR_CATEGORIES, invoiceId, poId, vendorId } from "./rules.js";
 
 const INVOICE_STATUSES = ["pending_approval", "approved", "on_hold", "paid", "void"] as const;
 const PO_STATUSES = ["open", "closed", "cancelled"] as const;
 
-const listPaymentTerms = defineTool({
+const listPaymentTerms = defineListTool({
   name: "list_payment_terms",
   description:
     "List the payment terms codes (discount percent, discount days, net days). Paginated: returns `terms`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, { key: "terms", from: "payment_terms", orderBy: "terms_code", page, perPage: per_page }),
+  key: "terms",
+  from: "payment_terms",
+  orderBy: "terms_code",
 });
 
-const listVendors = defineTool({
+const listVendors = defineListTool({
   name: "list_vendors",
   description:
     "List vendors from the vendor master (id, name, category, terms_code, status, remit_email). Paginated: returns `vendors`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     category: z.enum(VENDOR_CATEGORIES).optional().describe("Only vendors in this category"),
     status: z.enum(["active", "inactive"]).optional().describe("Only vendors with this status"),
     name_contains: z
@@ -42,25 +39,16 @@ const listVendors = defineTool({
       .min(1)
       .optional()
       .describe("Only vendors whose name contains this text (case-insensitive)"),
-    ...pagingFields,
-  }),
-  handler: ({ category, status, name_contains, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "vendors",
-      from: "vendors",
-      select: "vendor_id, name, category, terms_code, status, remit_email",
-      where: [
-        when(category, "category = ?"),
-        when(status, "status = ?"),
-        when(
-          name_contains === undefined ? undefined : `%${name_contains.toLowerCase()}%`,
-          "lower(name) LIKE ?",
-        ),
-      ],
-      orderBy: "vendor_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "vendors",
+  from: "vendors",
+  select: "vendor_id, name, category, terms_code, status, remit_email",
+  where: ({ category, status, name_contains }) => [
+    when(category, "category = ?"),
+    when(status, "status = ?"),
+    when(name_contains === undefined ? undefined : `%${name_contains.toLowerCase()}%`, "lower(name) LIKE ?"),
+  ],
+  orderBy: "vendor_id",
 });
 
 const getVendor = defineTool({
@@ -85,32 +73,25 @@ const getVendor = defineTool({
   },
 });
 
-const listPurchaseOrders = defineTool({
+const listPurchaseOrders = defineListTool({
   name: "list_purchase_orders",
   description:
     "List purchase order headers (po_id, vendor_id, ordered_on, buyer, warehouse, status). Paginated: returns `purchase_orders`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     vendor_id: vendorId.schema("Only orders to this vendor").optional(),
     status: z.enum(PO_STATUSES).optional().describe("Only orders in this status"),
     ordered_from: isoDateSchema.optional().describe("Only orders placed on or after this date, YYYY-MM-DD"),
     ordered_to: isoDateSchema.optional().describe("Only orders placed on or before this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: ({ vendor_id, status, ordered_from, ordered_to, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "purchase_orders",
-      from: "purchase_orders",
-      where: [
-        when(vendor_id, "vendor_id = ?"),
-        when(status, "status = ?"),
-        when(ordered_from, "ordered_on >= ?"),
-        when(ordered_to, "ordered_on <= ?"),
-      ],
-      orderBy: "po_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "purchase_orders",
+  from: "purchase_orders",
+  where: ({ vendor_id, status, ordered_from, ordered_to }) => [
+    when(vendor_id, "vendor_id = ?"),
+    when(status, "status = ?"),
+    when(ordered_from, "ordered_on >= ?"),
+    when(ordered_to, "ordered_on <= ?"),
+  ],
+  orderBy: "po_id",
 });
 
 const getPurchaseOrderTool = defineTool({
@@ -147,62 +128,51 @@ const getPurchaseOrder = withTransientFailures(getPurchaseOrderTool, {
   when: (input) => Number(input.po_id.slice(3)) % 6 === 1,
 });
 
-const listPoLines = defineTool({
+const listPoLines = defineListTool({
   name: "list_po_lines",
   description:
     "List purchase order lines across orders (po_id, vendor_id, po_status, line_no, sku, description, quantity, unit_price). Receipts are not included; see get_purchase_order or list_receipts. Paginated: returns `po_lines`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     vendor_id: vendorId.schema("Only lines of orders to this vendor").optional(),
     sku: z.string().min(1).optional().describe("Only lines for this SKU"),
     po_status: z.enum(PO_STATUSES).optional().describe("Only lines of orders in this status"),
-    ...pagingFields,
-  }),
-  handler: ({ vendor_id, sku, po_status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "po_lines",
-      from: "po_lines l JOIN purchase_orders o ON o.po_id = l.po_id",
-      select:
-        "l.po_id, o.vendor_id, o.status AS po_status, l.line_no, l.sku, l.description, l.quantity, l.unit_price",
-      where: [when(vendor_id, "o.vendor_id = ?"), when(sku, "l.sku = ?"), when(po_status, "o.status = ?")],
-      orderBy: "l.po_id, l.line_no",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "po_lines",
+  from: "po_lines l JOIN purchase_orders o ON o.po_id = l.po_id",
+  select:
+    "l.po_id, o.vendor_id, o.status AS po_status, l.line_no, l.sku, l.description, l.quantity, l.unit_price",
+  where: ({ vendor_id, sku, po_status }) => [
+    when(vendor_id, "o.vendor_id = ?"),
+    when(sku, "l.sku = ?"),
+    when(po_status, "o.status = ?"),
+  ],
+  orderBy: "l.po_id, l.line_no",
 });
 
-const listReceipts = defineTool({
+const listReceipts = defineListTool({
   name: "list_receipts",
   description:
     "List goods receipts (receipt_id, po_id, line_no, received_on, quantity_received). Paginated: returns `receipts`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     po_id: poId.schema("Only receipts against this purchase order").optional(),
     received_from: isoDateSchema.optional().describe("Only receipts on or after this date, YYYY-MM-DD"),
     received_to: isoDateSchema.optional().describe("Only receipts on or before this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: ({ po_id, received_from, received_to, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "receipts",
-      from: "receipts",
-      where: [
-        when(po_id, "po_id = ?"),
-        when(received_from, "received_on >= ?"),
-        when(received_to, "received_on <= ?"),
-      ],
-      orderBy: "receipt_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "receipts",
+  from: "receipts",
+  where: ({ po_id, received_from, received_to }) => [
+    when(po_id, "po_id = ?"),
+    when(received_from, "received_on >= ?"),
+    when(received_to, "received_on <= ?"),
+  ],
+  orderBy: "receipt_id",
 });
 
-const listInvoices = defineTool({
+const listInvoices = defineListTool({
   name: "list_invoices",
   description:
     "List vendor invoices (invoice_id, vendor_id, vendor_invoice_no, po_id, invoice_date, entered_on, terms_code, subtotal, freight, total, status, hold_reason). Paginated: returns `invoices`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     vendor_id: vendorId.schema("Only invoices from this vendor").optional(),
     status: z.enum(INVOICE_STATUSES).optional().describe("Only invoices in this status"),
     po_id: poId.schema("Only invoices billing this purchase order").optional(),
@@ -212,26 +182,17 @@ const listInvoices = defineTool({
     invoice_date_to: isoDateSchema
       .optional()
       .describe("Only invoices dated on or before this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: (
-    { vendor_id, status, po_id, invoice_date_from, invoice_date_to, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "invoices",
-      from: "invoices",
-      where: [
-        when(vendor_id, "vendor_id = ?"),
-        when(status, "status = ?"),
-        when(po_id, "po_id = ?"),
-        when(invoice_date_from, "invoice_date >= ?"),
-        when(invoice_date_to, "invoice_date <= ?"),
-      ],
-      orderBy: "invoice_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "invoices",
+  from: "invoices",
+  where: ({ vendor_id, status, po_id, invoice_date_from, invoice_date_to }) => [
+    when(vendor_id, "vendor_id = ?"),
+    when(status, "status = ?"),
+    when(po_id, "po_id = ?"),
+    when(invoice_date_from, "invoice_date >= ?"),
+    when(invoice_date_to, "invoice_date <= ?"),
+  ],
+  orderBy: "invoice_id",
 });
 
 const getInvoiceTool = defineTool({
@@ -273,67 +234,50 @@ const getInvoice = withTransientFailures(getInvoiceTool, {
   when: (input) => Number(input.invoice_id.slice(3)) % 7 === 3,
 });
 
-const listInvoiceLines = defineTool({
+const listInvoiceLines = defineListTool({
   name: "list_invoice_lines",
   description:
     "List invoice lines across invoices (invoice_id, invoice_status, line_no, line_type, po_line_no, sku, quantity, unit_price, amount). Paginated: returns `invoice_lines`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     invoice_id: invoiceId.schema("Only lines of this invoice").optional(),
     invoice_status: z.enum(INVOICE_STATUSES).optional().describe("Only lines of invoices in this status"),
     line_type: z.enum(["merchandise", "freight"]).optional().describe("Only lines of this type"),
-    ...pagingFields,
-  }),
-  handler: ({ invoice_id, invoice_status, line_type, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "invoice_lines",
-      from: "invoice_lines l JOIN invoices i ON i.invoice_id = l.invoice_id",
-      select:
-        "l.invoice_id, i.status AS invoice_status, l.line_no, l.line_type, l.po_line_no, l.sku, l.quantity, l.unit_price, l.amount",
-      where: [
-        when(invoice_id, "l.invoice_id = ?"),
-        when(invoice_status, "i.status = ?"),
-        when(line_type, "l.line_type = ?"),
-      ],
-      orderBy: "l.invoice_id, l.line_no",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "invoice_lines",
+  from: "invoice_lines l JOIN invoices i ON i.invoice_id = l.invoice_id",
+  select:
+    "l.invoice_id, i.status AS invoice_status, l.line_no, l.line_type, l.po_line_no, l.sku, l.quantity, l.unit_price, l.amount",
+  where: ({ invoice_id, invoice_status, line_type }) => [
+    when(invoice_id, "l.invoice_id = ?"),
+    when(invoice_status, "i.status = ?"),
+    when(line_type, "l.line_type = ?"),
+  ],
+  orderBy: "l.invoice_id, l.line_no",
 });
 
-const listPaymentsTool = defineTool({
+const listPaymentsTool = defineListTool({
   name: "list_payments",
   description:
     "List payments from the payments ledger (payment_id, invoice_id, vendor_id, paid_on, amount, discount_taken, method, reference, status). `paid_on` selects one pay run. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     vendor_id: vendorId.schema("Only payments to this vendor").optional(),
     invoice_id: invoiceId.schema("Only payments of this invoice").optional(),
     status: z.enum(["issued", "cleared", "void"]).optional().describe("Only payments in this status"),
     paid_on: isoDateSchema.optional().describe("Only payments of the pay run on this date, YYYY-MM-DD"),
     paid_from: isoDateSchema.optional().describe("Only payments on or after this date, YYYY-MM-DD"),
     paid_to: isoDateSchema.optional().describe("Only payments on or before this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: (
-    { vendor_id, invoice_id, status, paid_on, paid_from, paid_to, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "payments",
-      from: "payments",
-      where: [
-        when(vendor_id, "vendor_id = ?"),
-        when(invoice_id, "invoice_id = ?"),
-        when(status, "status = ?"),
-        when(paid_on, "paid_on = ?"),
-        when(paid_from, "paid_on >= ?"),
-        when(paid_to, "paid_on <= ?"),
-      ],
-      orderBy: "payment_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "payments",
+  from: "payments",
+  where: ({ vendor_id, invoice_id, status, paid_on, paid_from, paid_to }) => [
+    when(vendor_id, "vendor_id = ?"),
+    when(invoice_id, "invoice_id = ?"),
+    when(status, "status = ?"),
+    when(paid_on, "paid_on = ?"),
+    when(paid_from, "paid_on >= ?"),
+    when(paid_to, "paid_on <= ?"),
+  ],
+  orderBy: "payment_id",
 });
 
 /**

@@ -5,14 +5,13 @@ import {
   allRows,
   getRow,
   isoDateSchema,
-  listPage,
-  pagingFields,
   requireRow,
   roundCents,
   when,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
+  defineListTool,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { buildingId, inspectionId, leaseId, tenantId, unitId, vendorId, workOrderId } from "./ids.js";
@@ -21,14 +20,13 @@ import { TRADES } from "./rules.js";
 const tradeSchema = z.enum(TRADES);
 const periodSchema = z.string().regex(/^\d{4}-\d{2}$/, "expected a rent period as YYYY-MM");
 
-const listBuildings = defineTool({
+const listBuildings = defineListTool({
   name: "list_buildings",
   description:
     "List the company's buildings (id, name, address, site manager), ordered by id. Paginated: returns `buildings`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, { key: "buildings", from: "buildings", orderBy: "building_id", page, perPage: per_page }),
+  key: "buildings",
+  from: "buildings",
+  orderBy: "building_id",
 });
 
 const getBuilding = defineTool({
@@ -46,32 +44,25 @@ const getBuilding = defineTool({
   }),
 });
 
-const listUnits = defineTool({
+const listUnits = defineListTool({
   name: "list_units",
   description:
     "List units with building, unit number, bedrooms, size, market rent and whether the unit is offline (out of service), ordered by unit id. Occupancy is not stored on the unit; see the leases. Paginated: returns `units`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     building_id: buildingId.schema("Only units of this building").optional(),
     bedrooms: z.number().int().min(0).max(5).optional().describe("Only units with this many bedrooms"),
     offline: z.boolean().optional().describe("true: only offline units; false: only units in service"),
-    ...pagingFields,
-  }),
-  handler: ({ building_id, bedrooms, offline, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "units",
-      from: "units",
-      select: "unit_id, building_id, unit_number, bedrooms, square_feet, market_rent, offline",
-      where: [
-        when(building_id, "building_id = ?"),
-        when(bedrooms, "bedrooms = ?"),
-        when(offline === undefined ? undefined : offline ? 1 : 0, "offline = ?"),
-      ],
-      orderBy: "unit_id",
-      page,
-      perPage: per_page,
-      map: (row) => withBooleans(row, "offline"),
-    }),
+  },
+  key: "units",
+  from: "units",
+  select: "unit_id, building_id, unit_number, bedrooms, square_feet, market_rent, offline",
+  where: ({ building_id, bedrooms, offline }) => [
+    when(building_id, "building_id = ?"),
+    when(bedrooms, "bedrooms = ?"),
+    when(offline === undefined ? undefined : offline ? 1 : 0, "offline = ?"),
+  ],
+  orderBy: "unit_id",
+  map: (row) => withBooleans(row, "offline"),
 });
 
 const getUnit = defineTool({
@@ -94,29 +85,22 @@ const getUnit = defineTool({
   },
 });
 
-const listTenants = defineTool({
+const listTenants = defineListTool({
   name: "list_tenants",
   description:
     "Search tenants by name or email (case-insensitive substring), ordered by tenant id. Paginated: returns `tenants`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     query: z.string().min(1).optional().describe("Substring of the first name, last name or email"),
-    ...pagingFields,
-  }),
-  handler: ({ query, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "tenants",
-      from: "tenants",
-      where: [
-        when(
-          query === undefined ? undefined : `%${query.toLowerCase()}%`,
-          "(lower(first_name || ' ' || last_name) LIKE ? OR lower(email) LIKE ?)",
-        ),
-      ],
-      orderBy: "tenant_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "tenants",
+  from: "tenants",
+  where: ({ query }) => [
+    when(
+      query === undefined ? undefined : `%${query.toLowerCase()}%`,
+      "(lower(first_name || ' ' || last_name) LIKE ? OR lower(email) LIKE ?)",
+    ),
+  ],
+  orderBy: "tenant_id",
 });
 
 const getTenant = defineTool({
@@ -142,12 +126,11 @@ const getTenant = defineTool({
 const LEASE_COLUMNS =
   "l.lease_id, l.unit_id, u.building_id, l.tenant_id, l.status, l.start_date, l.end_date, l.move_out_date, l.monthly_rent";
 
-const listLeases = defineTool({
+const listLeases = defineListTool({
   name: "list_leases",
   description:
     "List leases matching all given filters, ordered by lease id. `status` is signed (starts in the future), active or ended. Summaries only: deposit and escalation clause are on get_lease. Paginated: returns `leases`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z.enum(["signed", "active", "ended"]).optional().describe("Only leases in this status"),
     building_id: buildingId.schema("Only leases of units in this building").optional(),
     unit_id: unitId.schema("Only leases of this unit").optional(),
@@ -156,25 +139,19 @@ const listLeases = defineTool({
     moved_out_from: isoDateSchema
       .optional()
       .describe("Only leases whose tenant moved out on or after this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "leases",
-      from: "leases l JOIN units u ON u.unit_id = l.unit_id",
-      select: LEASE_COLUMNS,
-      where: [
-        when(input.status, "l.status = ?"),
-        when(input.building_id, "u.building_id = ?"),
-        when(input.unit_id, "l.unit_id = ?"),
-        when(input.end_from, "l.end_date >= ?"),
-        when(input.end_to, "l.end_date <= ?"),
-        when(input.moved_out_from, "l.move_out_date >= ?"),
-      ],
-      orderBy: "l.lease_id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "leases",
+  from: "leases l JOIN units u ON u.unit_id = l.unit_id",
+  select: LEASE_COLUMNS,
+  where: (input) => [
+    when(input.status, "l.status = ?"),
+    when(input.building_id, "u.building_id = ?"),
+    when(input.unit_id, "l.unit_id = ?"),
+    when(input.end_from, "l.end_date >= ?"),
+    when(input.end_to, "l.end_date <= ?"),
+    when(input.moved_out_from, "l.move_out_date >= ?"),
+  ],
+  orderBy: "l.lease_id",
 });
 
 function leaseRecord(db: ToolContext["db"], id: string): Record<string, unknown> {
@@ -199,34 +176,27 @@ const getLease = defineTool({
 
 const LEDGER_TYPES = ["rent", "payment", "late_fee", "deposit_refund"] as const;
 
-const listLedgerEntries = defineTool({
+const listLedgerEntries = defineListTool({
   name: "list_ledger_entries",
   description:
     "List rent-ledger entries matching all given filters, ordered by entry id. `entry_type` is rent (monthly charge), payment (received from the tenant; `reference` is the payment reference), late_fee or deposit_refund; `period` is the rent month (YYYY-MM) an entry belongs to and `entry_date` the day it was posted or received. Amounts are positive. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     lease_id: leaseId.schema("Only entries of this lease").optional(),
     entry_type: z.enum(LEDGER_TYPES).optional().describe("Only entries of this type"),
     period: periodSchema.optional().describe("Only entries of this rent period, YYYY-MM"),
     date_from: isoDateSchema.optional().describe("Only entries dated on or after this date, YYYY-MM-DD"),
     date_to: isoDateSchema.optional().describe("Only entries dated on or before this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "entries",
-      from: "ledger_entries",
-      where: [
-        when(input.lease_id, "lease_id = ?"),
-        when(input.entry_type, "entry_type = ?"),
-        when(input.period, "period = ?"),
-        when(input.date_from, "entry_date >= ?"),
-        when(input.date_to, "entry_date <= ?"),
-      ],
-      orderBy: "entry_id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "entries",
+  from: "ledger_entries",
+  where: (input) => [
+    when(input.lease_id, "lease_id = ?"),
+    when(input.entry_type, "entry_type = ?"),
+    when(input.period, "period = ?"),
+    when(input.date_from, "entry_date >= ?"),
+    when(input.date_to, "entry_date <= ?"),
+  ],
+  orderBy: "entry_id",
 });
 
 function insertLedgerEntry(
@@ -334,29 +304,22 @@ const recordDepositRefund = defineTool({
   },
 });
 
-const listVendors = defineTool({
+const listVendors = defineListTool({
   name: "list_vendors",
   description:
     "List maintenance vendors with their trade, liability-insurance expiry date and whether they are active, ordered by vendor id. Rates are in the vendor rate card document. Paginated: returns `vendors`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     trade: tradeSchema.optional().describe("Only vendors of this trade"),
     active: z.boolean().optional().describe("Only active (true) or inactive (false) vendors"),
-    ...pagingFields,
-  }),
-  handler: ({ trade, active, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "vendors",
-      from: "vendors",
-      where: [
-        when(trade, "trade = ?"),
-        when(active === undefined ? undefined : active ? 1 : 0, "active = ?"),
-      ],
-      orderBy: "vendor_id",
-      page,
-      perPage: per_page,
-      map: (row) => withBooleans(row, "active"),
-    }),
+  },
+  key: "vendors",
+  from: "vendors",
+  where: ({ trade, active }) => [
+    when(trade, "trade = ?"),
+    when(active === undefined ? undefined : active ? 1 : 0, "active = ?"),
+  ],
+  orderBy: "vendor_id",
+  map: (row) => withBooleans(row, "active"),
 });
 
 const getVendor = defineTool({
@@ -379,12 +342,11 @@ const getVendor = defineTool({
 
 const WORK_ORDER_STATUSES = ["open", "assigned", "in_progress", "on_hold", "completed", "cancelled"] as const;
 
-const listWorkOrders = defineTool({
+const listWorkOrders = defineListTool({
   name: "list_work_orders",
   description:
     "List maintenance work orders matching all given filters, ordered by work order id. `category` is the trade needed; `vendor_id` is null until a vendor is assigned. Paginated: returns `work_orders`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z.enum(WORK_ORDER_STATUSES).optional().describe("Only work orders in this status"),
     priority: z
       .enum(["emergency", "urgent", "routine"])
@@ -396,26 +358,20 @@ const listWorkOrders = defineTool({
     opened_from: isoDateSchema
       .optional()
       .describe("Only work orders opened on or after this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "work_orders",
-      from: "work_orders w JOIN units u ON u.unit_id = w.unit_id",
-      select:
-        "w.work_order_id, w.unit_id, u.building_id, w.category, w.priority, w.status, w.vendor_id, w.opened_on, w.completed_on, w.escalated_on",
-      where: [
-        when(input.status, "w.status = ?"),
-        when(input.priority, "w.priority = ?"),
-        when(input.vendor_id, "w.vendor_id = ?"),
-        when(input.building_id, "u.building_id = ?"),
-        when(input.category, "w.category = ?"),
-        when(input.opened_from, "w.opened_on >= ?"),
-      ],
-      orderBy: "w.work_order_id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "work_orders",
+  from: "work_orders w JOIN units u ON u.unit_id = w.unit_id",
+  select:
+    "w.work_order_id, w.unit_id, u.building_id, w.category, w.priority, w.status, w.vendor_id, w.opened_on, w.completed_on, w.escalated_on",
+  where: (input) => [
+    when(input.status, "w.status = ?"),
+    when(input.priority, "w.priority = ?"),
+    when(input.vendor_id, "w.vendor_id = ?"),
+    when(input.building_id, "u.building_id = ?"),
+    when(input.category, "w.category = ?"),
+    when(input.opened_from, "w.opened_on >= ?"),
+  ],
+  orderBy: "w.work_order_id",
 });
 
 function workOrderRecord(db: ToolContext["db"], id: string): Record<string, unknown> {
@@ -489,33 +445,26 @@ const escalateWorkOrder = defineTool({
   },
 });
 
-const listInspections = defineTool({
+const listInspections = defineListTool({
   name: "list_inspections",
   description:
     "List unit inspections (move_in, move_out, annual) matching all given filters, ordered by inspection id. Line items are on get_inspection. Paginated: returns `inspections`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     unit_id: unitId.schema("Only inspections of this unit").optional(),
     lease_id: leaseId.schema("Only inspections tied to this lease").optional(),
     inspection_type: z
       .enum(["move_in", "move_out", "annual"])
       .optional()
       .describe("Only this kind of inspection"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "inspections",
-      from: "inspections",
-      where: [
-        when(input.unit_id, "unit_id = ?"),
-        when(input.lease_id, "lease_id = ?"),
-        when(input.inspection_type, "inspection_type = ?"),
-      ],
-      orderBy: "inspection_id",
-      page: input.page,
-      perPage: input.per_page,
-    }),
+  },
+  key: "inspections",
+  from: "inspections",
+  where: (input) => [
+    when(input.unit_id, "unit_id = ?"),
+    when(input.lease_id, "lease_id = ?"),
+    when(input.inspection_type, "inspection_type = ?"),
+  ],
+  orderBy: "inspection_id",
 });
 
 const getInspection = defineTool({

@@ -4,13 +4,12 @@ import {
   allRows,
   cachedStatement,
   isoDateSchema,
-  listPage,
-  pagingFields,
   requireRow,
   when,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
+  defineListTool,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { REFERENCE_DATE } from "../../envs/index.js";
@@ -18,24 +17,15 @@ import { capaId, charId, gaugeId, lotId, materialLotId, ncrId, partNumber, suppl
 
 const idNumber = (id: string): number => Number(id.replace(/\D/g, ""));
 
-const listProducts = defineTool({
+const listProducts = defineListTool({
   name: "list_products",
   description:
     "List the machined parts the plant makes (part number, name, drawing revision, material, customer), ordered by part number. Paginated: returns `products`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
-    customer: z.string().optional().describe("Only parts for this customer (exact name)"),
-    ...pagingFields,
-  }),
-  handler: ({ customer, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "products",
-      from: "products",
-      where: [when(customer, "customer = ?")],
-      orderBy: "part_number",
-      page,
-      perPage: per_page,
-    }),
+  filters: { customer: z.string().optional().describe("Only parts for this customer (exact name)") },
+  key: "products",
+  from: "products",
+  where: ({ customer }) => [when(customer, "customer = ?")],
+  orderBy: "part_number",
 });
 
 const getProduct = defineTool({
@@ -60,59 +50,42 @@ const getProduct = defineTool({
   },
 });
 
-const listCharacteristics = defineTool({
+const listCharacteristics = defineListTool({
   name: "list_characteristics",
   description:
     "List inspection-plan characteristics of all parts (limits in mm, feature type, gauge type, critical flag), ordered by id. Paginated: returns `characteristics`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     part_number: partNumber.schema("Only this part").optional(),
     critical: z.boolean().optional().describe("Only critical (true) or non-critical (false) characteristics"),
-    ...pagingFields,
-  }),
-  handler: ({ part_number, critical, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "characteristics",
-      from: "characteristics",
-      where: [
-        when(part_number, "part_number = ?"),
-        when(critical === undefined ? undefined : critical ? 1 : 0, "critical = ?"),
-      ],
-      orderBy: "char_id",
-      page,
-      perPage: per_page,
-      map: (row) => withBooleans(row, "critical"),
-    }),
+  },
+  key: "characteristics",
+  from: "characteristics",
+  where: ({ part_number, critical }) => [
+    when(part_number, "part_number = ?"),
+    when(critical === undefined ? undefined : critical ? 1 : 0, "critical = ?"),
+  ],
+  orderBy: "char_id",
+  map: (row) => withBooleans(row, "critical"),
 });
 
-const listSuppliers = defineTool({
+const listSuppliers = defineListTool({
   name: "list_suppliers",
   description:
     "List approved raw-material (bar stock) suppliers, ordered by id. Paginated: returns `suppliers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, { key: "suppliers", from: "suppliers", orderBy: "supplier_id", page, perPage: per_page }),
+  key: "suppliers",
+  from: "suppliers",
+  orderBy: "supplier_id",
 });
 
-const listMaterialLots = defineTool({
+const listMaterialLots = defineListTool({
   name: "list_material_lots",
   description:
     "List received raw-material lots (bar stock) with supplier, material, heat number and receipt date, ordered by id. Paginated: returns `material_lots`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
-    supplier_id: supplierId.schema("Only lots from this supplier").optional(),
-    ...pagingFields,
-  }),
-  handler: ({ supplier_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "material_lots",
-      from: "material_lots",
-      where: [when(supplier_id, "supplier_id = ?")],
-      orderBy: "material_lot_id",
-      page,
-      perPage: per_page,
-    }),
+  filters: { supplier_id: supplierId.schema("Only lots from this supplier").optional() },
+  key: "material_lots",
+  from: "material_lots",
+  where: ({ supplier_id }) => [when(supplier_id, "supplier_id = ?")],
+  orderBy: "material_lot_id",
 });
 
 const getMaterialLotBase = defineTool({
@@ -148,12 +121,11 @@ const getMaterialLot = withSilentFailures(getMaterialLotBase, {
 const LOT_COLUMNS =
   "lot_id, part_number, material_lot_id, lot_type, line, shift, quantity, start_date, end_date, status";
 
-const listLots = defineTool({
+const listLots = defineListTool({
   name: "list_lots",
   description:
     "List production lots (part, material lot, lot type, line, shift, quantity, start and end date, status), ordered by lot id. First-inspection results are on get_lot. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     part_number: partNumber.schema("Only lots of this part").optional(),
     material_lot_id: materialLotId.schema("Only lots made from this material lot").optional(),
     line: z.enum(["L1", "L2", "L3", "L4"]).optional().describe("Only lots run on this line"),
@@ -164,29 +136,20 @@ const listLots = defineTool({
       .describe("Only lots in this status"),
     end_from: isoDateSchema.optional().describe("Only lots that ended on or after this date, YYYY-MM-DD"),
     end_to: isoDateSchema.optional().describe("Only lots that ended on or before this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: (
-    { part_number, material_lot_id, line, shift, status, end_from, end_to, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "lots",
-      from: "production_lots",
-      select: LOT_COLUMNS,
-      where: [
-        when(part_number, "part_number = ?"),
-        when(material_lot_id, "material_lot_id = ?"),
-        when(line, "line = ?"),
-        when(shift, "shift = ?"),
-        when(status, "status = ?"),
-        when(end_from, "end_date >= ?"),
-        when(end_to, "end_date <= ?"),
-      ],
-      orderBy: "lot_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "lots",
+  from: "production_lots",
+  select: LOT_COLUMNS,
+  where: ({ part_number, material_lot_id, line, shift, status, end_from, end_to }) => [
+    when(part_number, "part_number = ?"),
+    when(material_lot_id, "material_lot_id = ?"),
+    when(line, "line = ?"),
+    when(shift, "shift = ?"),
+    when(status, "status = ?"),
+    when(end_from, "end_date >= ?"),
+    when(end_to, "end_date <= ?"),
+  ],
+  orderBy: "lot_id",
 });
 
 const getLotBase = defineTool({
@@ -214,100 +177,73 @@ const getLotBase = defineTool({
 /** The MES read replica is flaky: some lot reads fail once with a 503 and succeed when repeated. */
 const getLot = withTransientFailures(getLotBase, { when: (input) => idNumber(input.lot_id) % 7 === 3 });
 
-const listMeasurements = defineTool({
+const listMeasurements = defineListTool({
   name: "list_measurements",
   description:
     "List sample measurements (lot, characteristic, sample number, value in mm, gauge, date, inspector, valid flag), ordered by id. Paginated: returns `measurements`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     lot_id: lotId.schema("Only measurements of this lot").optional(),
     char_id: charId.schema("Only this characteristic").optional(),
     gauge_id: gaugeId.schema("Only measurements taken with this gauge").optional(),
     measured_from: isoDateSchema.optional().describe("Only measurements taken on or after this date"),
     measured_to: isoDateSchema.optional().describe("Only measurements taken on or before this date"),
     valid: z.boolean().optional().describe("Only valid (true) or invalidated (false) measurements"),
-    ...pagingFields,
-  }),
-  handler: (
-    { lot_id, char_id, gauge_id, measured_from, measured_to, valid, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "measurements",
-      from: "measurements",
-      where: [
-        when(lot_id, "lot_id = ?"),
-        when(char_id, "char_id = ?"),
-        when(gauge_id, "gauge_id = ?"),
-        when(measured_from, "measured_on >= ?"),
-        when(measured_to, "measured_on <= ?"),
-        when(valid === undefined ? undefined : valid ? 1 : 0, "valid = ?"),
-      ],
-      orderBy: "measurement_id",
-      page,
-      perPage: per_page,
-      map: (row) => withBooleans(row, "valid"),
-    }),
+  },
+  key: "measurements",
+  from: "measurements",
+  where: ({ lot_id, char_id, gauge_id, measured_from, measured_to, valid }) => [
+    when(lot_id, "lot_id = ?"),
+    when(char_id, "char_id = ?"),
+    when(gauge_id, "gauge_id = ?"),
+    when(measured_from, "measured_on >= ?"),
+    when(measured_to, "measured_on <= ?"),
+    when(valid === undefined ? undefined : valid ? 1 : 0, "valid = ?"),
+  ],
+  orderBy: "measurement_id",
+  map: (row) => withBooleans(row, "valid"),
 });
 
-const listGauges = defineTool({
+const listGauges = defineListTool({
   name: "list_gauges",
   description:
     "List the gauge register (type, description, location, latest passing calibration date), ordered by id. Paginated: returns `gauges`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     gauge_type: z
       .enum(["micrometer", "bore_gauge", "caliper", "height_gauge"])
       .optional()
       .describe("Only gauges of this type"),
-    ...pagingFields,
-  }),
-  handler: ({ gauge_type, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "gauges",
-      from: "gauges",
-      where: [when(gauge_type, "gauge_type = ?")],
-      orderBy: "gauge_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "gauges",
+  from: "gauges",
+  where: ({ gauge_type }) => [when(gauge_type, "gauge_type = ?")],
+  orderBy: "gauge_id",
 });
 
-const listNcrs = defineTool({
+const listNcrs = defineListTool({
   name: "list_ncrs",
   description:
     "List non-conformance reports (lot, opened date, severity, defect code, characteristic and measured value for dimensional defects, quantity, disposition, status, linked CAPA), ordered by id. Paginated: returns `ncrs`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z.enum(["open", "dispositioned", "closed"]).optional().describe("Only NCRs in this status"),
     severity: z.enum(["critical", "major", "minor"]).optional().describe("Only NCRs of this severity"),
     defect_code: z.enum(["DIM", "COS", "MAT", "HRD"]).optional().describe("Only NCRs with this defect code"),
     lot_id: lotId.schema("Only NCRs on this lot").optional(),
     opened_from: isoDateSchema.optional().describe("Only NCRs opened on or after this date"),
     opened_to: isoDateSchema.optional().describe("Only NCRs opened on or before this date"),
-    ...pagingFields,
-  }),
-  handler: (
-    { status, severity, defect_code, lot_id, opened_from, opened_to, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "ncrs",
-      from: "ncrs",
-      select:
-        "ncr_id, lot_id, opened_on, severity, defect_code, char_id, measured_value, quantity_affected, disposition, status, capa_id",
-      where: [
-        when(status, "status = ?"),
-        when(severity, "severity = ?"),
-        when(defect_code, "defect_code = ?"),
-        when(lot_id, "lot_id = ?"),
-        when(opened_from, "opened_on >= ?"),
-        when(opened_to, "opened_on <= ?"),
-      ],
-      orderBy: "ncr_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "ncrs",
+  from: "ncrs",
+  select:
+    "ncr_id, lot_id, opened_on, severity, defect_code, char_id, measured_value, quantity_affected, disposition, status, capa_id",
+  where: ({ status, severity, defect_code, lot_id, opened_from, opened_to }) => [
+    when(status, "status = ?"),
+    when(severity, "severity = ?"),
+    when(defect_code, "defect_code = ?"),
+    when(lot_id, "lot_id = ?"),
+    when(opened_from, "opened_on >= ?"),
+    when(opened_to, "opened_on <= ?"),
+  ],
+  orderBy: "ncr_id",
 });
 
 const getNcr = defineTool({
@@ -320,24 +256,17 @@ const getNcr = defineTool({
   }),
 });
 
-const listCapas = defineTool({
+const listCapas = defineListTool({
   name: "list_capas",
   description:
     "List corrective and preventive actions (opened date, owner, root cause, status open/implemented/closed, closed date), ordered by id. Paginated: returns `capas`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z.enum(["open", "implemented", "closed"]).optional().describe("Only CAPAs in this status"),
-    ...pagingFields,
-  }),
-  handler: ({ status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "capas",
-      from: "capas",
-      where: [when(status, "status = ?")],
-      orderBy: "capa_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "capas",
+  from: "capas",
+  where: ({ status }) => [when(status, "status = ?")],
+  orderBy: "capa_id",
 });
 
 const getCapa = defineTool({
