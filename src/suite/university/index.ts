@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { universityDomain } from "./domain.js";
+import { deansListTask } from "./tasks/deans-list.js";
 import { gradeChangeMemosTask } from "./tasks/grade-change-memos.js";
 import { graduationAuditTask } from "./tasks/graduation-audit.js";
 import { prerequisiteCheckTask } from "./tasks/prerequisite-check.js";
@@ -14,4 +15,5 @@ export const universityTasks: TaskDefinition[] = [
   graduationAuditTask,
   sectionOutcomesTask,
   prerequisiteCheckTask,
+  deansListTask,
 ];
