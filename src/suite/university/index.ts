@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { universityDomain } from "./domain.js";
+import { creditHourReportTask } from "./tasks/credit-hour-report.js";
 import { deansListTask } from "./tasks/deans-list.js";
 import { gradeChangeMemosTask } from "./tasks/grade-change-memos.js";
 import { graduationAuditTask } from "./tasks/graduation-audit.js";
@@ -16,4 +17,5 @@ export const universityTasks: TaskDefinition[] = [
   sectionOutcomesTask,
   prerequisiteCheckTask,
   deansListTask,
+  creditHourReportTask,
 ];
