@@ -6,6 +6,7 @@ import { gradeChangeMemosTask } from "./tasks/grade-change-memos.js";
 import { graduationAuditTask } from "./tasks/graduation-audit.js";
 import { prerequisiteCheckTask } from "./tasks/prerequisite-check.js";
 import { sectionOutcomesTask } from "./tasks/section-outcomes.js";
+import { roomChangeDropsTask } from "./tasks/room-change-drops.js";
 import { standingReviewTask } from "./tasks/standing-review.js";
 
 export { universityDomain };
@@ -18,4 +19,5 @@ export const universityTasks: TaskDefinition[] = [
   prerequisiteCheckTask,
   deansListTask,
   creditHourReportTask,
+  roomChangeDropsTask,
 ];
