@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { customerEmailTriageTask } from "./tasks/customer-email-triage.js";
 import { escalateOverdueTicketsTask } from "./tasks/escalate-overdue-tickets.js";
 import { hardwareRefreshCandidatesTask } from "./tasks/hardware-refresh-candidates.js";
 import { reassignAgentsOnLeaveTask } from "./tasks/reassign-agents-on-leave.js";
@@ -13,4 +14,5 @@ export const itSupportTasks: TaskDefinition[] = [
   reassignAgentsOnLeaveTask,
   hardwareRefreshCandidatesTask,
   resolveStalePendingTicketsTask,
+  customerEmailTriageTask,
 ];
