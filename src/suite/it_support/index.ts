@@ -3,6 +3,7 @@ import { customerEmailTriageTask } from "./tasks/customer-email-triage.js";
 import { escalateOverdueTicketsTask } from "./tasks/escalate-overdue-tickets.js";
 import { hardwareRefreshCandidatesTask } from "./tasks/hardware-refresh-candidates.js";
 import { reassignAgentsOnLeaveTask } from "./tasks/reassign-agents-on-leave.js";
+import { reopenReviewTask } from "./tasks/reopen-review.js";
 import { resolveStalePendingTicketsTask } from "./tasks/resolve-stale-pending-tickets.js";
 import { slaBreachesLastMonthTask } from "./tasks/sla-breaches-last-month.js";
 
@@ -15,4 +16,5 @@ export const itSupportTasks: TaskDefinition[] = [
   hardwareRefreshCandidatesTask,
   resolveStalePendingTicketsTask,
   customerEmailTriageTask,
+  reopenReviewTask,
 ];

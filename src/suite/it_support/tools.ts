@@ -9,6 +9,7 @@ import {
   pagingFields,
   requireRow,
   when,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type SqlCondition,
@@ -529,6 +530,44 @@ const addTicketComment = defineTool({
   },
 });
 
+/**
+ * The reporting API reads a replica and is rate limited: every second page of an export answers 429 the
+ * first time it is asked for.
+ */
+const exportStatusChanges = withTransientFailures(
+  defineTool({
+    name: "export_status_changes",
+    description:
+      "Reporting API: every ticket status change in a time range, oldest first, with the ticket's current team, priority and creation time. Paginated: returns `changes` [{event_id, ticket_id, changed_at, from_status, to_status, ticket_team_id, ticket_priority, ticket_created_at}] plus `page`, `per_page`, `total`, `has_more`. The API is rate limited: a 429 answer means retry the same call.",
+    kind: "read",
+    inputSchema: z.object({
+      changed_from: timestampSchema.describe("Changes at or after this UTC date/timestamp"),
+      changed_to: timestampSchema.describe("Changes strictly before this UTC date/timestamp"),
+      ...pagingFields,
+    }),
+    handler: ({ changed_from, changed_to, page, per_page }, { db }: ToolContext) =>
+      listPage(db, {
+        key: "changes",
+        from: "ticket_events e JOIN tickets t ON t.id = e.ticket_id",
+        select: `e.id AS event_id, e.ticket_id, e.created_at AS changed_at, e.from_value AS from_status,
+          e.to_value AS to_status, t.team_id AS ticket_team_id, t.priority AS ticket_priority,
+          t.created_at AS ticket_created_at`,
+        where: [
+          "e.event_type = 'status_change'",
+          when(changed_from && timestampBound(changed_from), "e.created_at >= ?"),
+          when(changed_to && timestampBound(changed_to), "e.created_at < ?"),
+        ],
+        orderBy: "e.created_at, e.id",
+        page,
+        perPage: per_page,
+      }),
+  }),
+  {
+    when: (input) => input.page % 2 === 0,
+    message: "429 Too Many Requests: reporting API rate limit reached, retry the same call",
+  },
+);
+
 export const itSupportTools: DomainTool[] = [
   listTickets,
   getTicket,
@@ -544,4 +583,5 @@ export const itSupportTools: DomainTool[] = [
   escalateTicket,
   updateTicketStatus,
   addTicketComment,
+  exportStatusChanges,
 ] as DomainTool[];
