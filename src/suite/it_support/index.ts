@@ -6,6 +6,7 @@ import { reassignAgentsOnLeaveTask } from "./tasks/reassign-agents-on-leave.js";
 import { reopenReviewTask } from "./tasks/reopen-review.js";
 import { resolveStalePendingTicketsTask } from "./tasks/resolve-stale-pending-tickets.js";
 import { slaBreachesLastMonthTask } from "./tasks/sla-breaches-last-month.js";
+import { vendorWarrantyHoldsTask } from "./tasks/vendor-warranty-holds.js";
 
 export { itSupportDomain } from "./domain.js";
 
@@ -17,4 +18,5 @@ export const itSupportTasks: TaskDefinition[] = [
   resolveStalePendingTicketsTask,
   customerEmailTriageTask,
   reopenReviewTask,
+  vendorWarrantyHoldsTask,
 ];

@@ -9,6 +9,7 @@ import {
   pagingFields,
   requireRow,
   when,
+  withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type Row,
@@ -568,6 +569,37 @@ const exportStatusChanges = withTransientFailures(
   },
 );
 
+/**
+ * The vendors' warranty portal sits behind a gateway that times out on cold records and reports it in the
+ * body: the first lookup of a tag whose number ends in 1, 4 or 7 answers `status: "error"`.
+ */
+const getVendorWarranty = withSilentFailures(
+  defineTool({
+    name: "get_vendor_warranty",
+    description:
+      "Look up an asset's warranty in the hardware vendor's portal (includes extended plans bought after purchase, which the asset register does not show). Returns `status` ('ok'), `asset_tag`, `vendor`, `plan` and `coverage_ends_on` (last covered day). When the portal cannot answer, `status` is 'error' and `error` says why.",
+    kind: "read",
+    inputSchema: z.object({ asset_tag: z.string().min(1).describe("Asset tag, e.g. 'NB-40123'") }),
+    handler: ({ asset_tag }, { db }: ToolContext) => {
+      const tag = asset_tag.trim().toUpperCase();
+      const warranty = requireRow(
+        db,
+        "SELECT asset_tag, vendor, plan, coverage_ends_on FROM vendor_warranties WHERE asset_tag = ?",
+        [tag],
+        `no vendor warranty record for asset '${asset_tag}'; check the tag with list_assets or get_asset`,
+      );
+      return { status: "ok", ...warranty };
+    },
+  }),
+  {
+    when: (input) => /[147]$/.test(input.asset_tag.trim()),
+    body: (input) => ({
+      status: "error",
+      error: `vendor portal gateway timeout for ${input.asset_tag.trim().toUpperCase()}; try again`,
+    }),
+  },
+);
+
 export const itSupportTools: DomainTool[] = [
   listTickets,
   getTicket,
@@ -584,4 +616,5 @@ export const itSupportTools: DomainTool[] = [
   updateTicketStatus,
   addTicketComment,
   exportStatusChanges,
+  getVendorWarranty,
 ] as DomainTool[];
