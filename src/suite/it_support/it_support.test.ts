@@ -190,4 +190,38 @@ describe("it_support tools", () => {
       errorText(await call("escalate_ticket", { ticket_id: closed.id, team_id: 2, reason: "late" })),
     ).toContain("unresolved");
   });
+
+  it("rate-limits every second page of the reporting export once", async () => {
+    const total = (
+      db.prepare("SELECT COUNT(*) AS count FROM ticket_events WHERE event_type = 'status_change'").get() as {
+        count: number;
+      }
+    ).count;
+    const first = await value("export_status_changes", { per_page: 50 });
+    expect(first).toMatchObject({ page: 1, total, has_more: total > 50 });
+    expect(errorText(await call("export_status_changes", { page: 2, per_page: 50 }))).toContain("429");
+    const second = await value("export_status_changes", { page: 2, per_page: 50 });
+    expect((second.changes as Array<{ to_status: string }>).length).toBeGreaterThan(0);
+    const since = await value("export_status_changes", { changed_from: "2025-06-01", per_page: 50 });
+    expect(
+      (since.changes as Array<{ changed_at: string }>).every(
+        (change) => change.changed_at >= "2025-06-01T00:00:00Z",
+      ),
+    ).toBe(true);
+  });
+
+  it("answers a cold vendor-portal lookup with an error body, then the warranty", async () => {
+    db.prepare(
+      "INSERT INTO vendor_warranties (asset_tag, vendor, plan, coverage_ends_on) VALUES ('NB-99991', 'Dell', 'Dell extended care', '2026-01-31')",
+    ).run();
+    const cold = await call("get_vendor_warranty", { asset_tag: "nb-99991" });
+    expect(cold.isError).toBeFalsy();
+    expect(cold.structuredContent).toMatchObject({ status: "error" });
+    expect(await value("get_vendor_warranty", { asset_tag: "nb-99991" })).toMatchObject({
+      status: "ok",
+      asset_tag: "NB-99991",
+      coverage_ends_on: "2026-01-31",
+    });
+    expect(errorText(await call("get_vendor_warranty", { asset_tag: "NB-99990" }))).toContain("get_asset");
+  });
 });

@@ -84,4 +84,12 @@ CREATE TABLE ticket_events (
   body TEXT
 );
 CREATE INDEX ticket_events_ticket ON ticket_events(ticket_id);
+
+-- The hardware vendors' warranty portal, as mirrored for the desk: filled by the tasks that use it.
+CREATE TABLE vendor_warranties (
+  asset_tag TEXT PRIMARY KEY,
+  vendor TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  coverage_ends_on TEXT NOT NULL
+);
 `;

@@ -9,6 +9,8 @@ import {
   pagingFields,
   requireRow,
   when,
+  withSilentFailures,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type SqlCondition,
@@ -529,6 +531,75 @@ const addTicketComment = defineTool({
   },
 });
 
+/**
+ * The reporting API reads a replica and is rate limited: every second page of an export answers 429 the
+ * first time it is asked for.
+ */
+const exportStatusChanges = withTransientFailures(
+  defineTool({
+    name: "export_status_changes",
+    description:
+      "Reporting API: every ticket status change in a time range, oldest first, with the ticket's current team, priority and creation time. Paginated: returns `changes` [{event_id, ticket_id, changed_at, from_status, to_status, ticket_team_id, ticket_priority, ticket_created_at}] plus `page`, `per_page`, `total`, `has_more`. The API is rate limited: a 429 answer means retry the same call.",
+    kind: "read",
+    inputSchema: z.object({
+      changed_from: timestampSchema.describe("Changes at or after this UTC date/timestamp"),
+      changed_to: timestampSchema.describe("Changes strictly before this UTC date/timestamp"),
+      ...pagingFields,
+    }),
+    handler: ({ changed_from, changed_to, page, per_page }, { db }: ToolContext) =>
+      listPage(db, {
+        key: "changes",
+        from: "ticket_events e JOIN tickets t ON t.id = e.ticket_id",
+        select: `e.id AS event_id, e.ticket_id, e.created_at AS changed_at, e.from_value AS from_status,
+          e.to_value AS to_status, t.team_id AS ticket_team_id, t.priority AS ticket_priority,
+          t.created_at AS ticket_created_at`,
+        where: [
+          "e.event_type = 'status_change'",
+          when(changed_from && timestampBound(changed_from), "e.created_at >= ?"),
+          when(changed_to && timestampBound(changed_to), "e.created_at < ?"),
+        ],
+        orderBy: "e.created_at, e.id",
+        page,
+        perPage: per_page,
+      }),
+  }),
+  {
+    when: (input) => input.page % 2 === 0,
+    message: "429 Too Many Requests: reporting API rate limit reached, retry the same call",
+  },
+);
+
+/**
+ * The vendors' warranty portal sits behind a gateway that times out on cold records and reports it in the
+ * body: the first lookup of a tag whose number ends in 1, 4 or 7 answers `status: "error"`.
+ */
+const getVendorWarranty = withSilentFailures(
+  defineTool({
+    name: "get_vendor_warranty",
+    description:
+      "Look up an asset's warranty in the hardware vendor's portal (includes extended plans bought after purchase, which the asset register does not show). Returns `status` ('ok'), `asset_tag`, `vendor`, `plan` and `coverage_ends_on` (last covered day). When the portal cannot answer, `status` is 'error' and `error` says why.",
+    kind: "read",
+    inputSchema: z.object({ asset_tag: z.string().min(1).describe("Asset tag, e.g. 'NB-40123'") }),
+    handler: ({ asset_tag }, { db }: ToolContext) => {
+      const tag = asset_tag.trim().toUpperCase();
+      const warranty = requireRow(
+        db,
+        "SELECT asset_tag, vendor, plan, coverage_ends_on FROM vendor_warranties WHERE asset_tag = ?",
+        [tag],
+        `no vendor warranty record for asset '${asset_tag}'; check the tag with list_assets or get_asset`,
+      );
+      return { status: "ok", ...warranty };
+    },
+  }),
+  {
+    when: (input) => /[147]$/.test(input.asset_tag.trim()),
+    body: (input) => ({
+      status: "error",
+      error: `vendor portal gateway timeout for ${input.asset_tag.trim().toUpperCase()}; try again`,
+    }),
+  },
+);
+
 export const itSupportTools: DomainTool[] = [
   listTickets,
   getTicket,
@@ -544,4 +615,6 @@ export const itSupportTools: DomainTool[] = [
   escalateTicket,
   updateTicketStatus,
   addTicketComment,
+  exportStatusChanges,
+  getVendorWarranty,
 ] as DomainTool[];

@@ -8,6 +8,8 @@ import {
   pagingFields,
   requireRow,
   when,
+  withSilentFailures,
+  withTransientFailures,
   type DomainTool,
   type ToolContext,
 } from "../../envs/index.js";
@@ -455,6 +457,80 @@ const dropEnrollment = defineTool({
   },
 });
 
+/**
+ * The transcript service answers from a separate records system; on a cache miss it times out and says
+ * so in an ordinary result (no error flag), the first time a student ending in 0, 3, 6 or 9 is read.
+ */
+const getTranscript = withSilentFailures(
+  defineTool({
+    name: "get_transcript",
+    description:
+      "Get a student's unofficial transcript from the transcript service: every registration with its term, course, credits, grading basis, status and grade, oldest term first. Returns `status` ('ok'), `student_id`, `program_code`, `attendance`, `academic_standing`, `enrollment_status` and `registrations` [{enrollment_id, term, course_code, credits, grading_basis, status, grade}]. When the service cannot answer, `status` is 'error' and `error` says why.",
+    kind: "read",
+    inputSchema: z.object({ student_id: z.string().min(1).describe("Student id, e.g. 'S104233'") }),
+    handler: ({ student_id }, context: ToolContext) => {
+      const id = student_id.trim().toUpperCase();
+      const student = requireRow<Record<string, unknown>>(
+        context.db,
+        `SELECT s.student_id, p.code AS program_code, s.attendance, s.academic_standing, s.enrollment_status
+         FROM students s JOIN programs p ON p.program_id = s.program_id WHERE s.student_id = ?`,
+        [id],
+        `student '${student_id}' not found; use list_students to find ids`,
+      );
+      const registrations = allRows(
+        context.db,
+        `SELECT e.enrollment_id, s.term, c.code AS course_code, c.credits, c.grading_basis, e.status, e.grade
+         FROM ${ENROLLMENT_FROM} WHERE e.student_id = ? ORDER BY s.term, e.enrollment_id`,
+        id,
+      );
+      return { status: "ok", ...student, registrations };
+    },
+  }),
+  {
+    when: (input) => /[0369]$/.test(input.student_id.trim()),
+    body: (input) => ({
+      status: "error",
+      error: `transcript service timeout while reading ${input.student_id.trim().toUpperCase()}; retry the request`,
+    }),
+  },
+);
+
+/** The class-list service behind rosters is rate limited: some sections' rosters answer 503 once. */
+const listSectionRoster = withTransientFailures(
+  defineTool({
+    name: "list_section_roster",
+    description:
+      "List the class roster of one section: each registered student with their program, registration status and grade, ordered by student_id. Returns `roster` [{enrollment_id, student_id, first_name, last_name, program_code, status, grade}] with `page`, `per_page`, `total` and `has_more`.",
+    kind: "read",
+    inputSchema: z.object({
+      section_id: z.number().int().describe("Section id (see list_sections)"),
+      ...pagingFields,
+    }),
+    handler: ({ section_id, page, per_page }, context: ToolContext) => {
+      requireRow(
+        context.db,
+        "SELECT section_id FROM sections WHERE section_id = ?",
+        [section_id],
+        `section ${section_id} not found; use list_sections to find ids`,
+      );
+      return listPage(context.db, {
+        key: "roster",
+        from: "enrollments e JOIN students st ON st.student_id = e.student_id JOIN programs p ON p.program_id = st.program_id",
+        select:
+          "e.enrollment_id, e.student_id, st.first_name, st.last_name, p.code AS program_code, e.status, e.grade",
+        where: [when(section_id, "e.section_id = ?")],
+        orderBy: "e.student_id, e.enrollment_id",
+        page,
+        perPage: per_page,
+      });
+    },
+  }),
+  {
+    when: (input) => input.section_id % 3 === 1 && input.page === 1,
+    message: "503 Service Unavailable: the class-list service is busy, retry the same call",
+  },
+);
+
 export const universityTools: DomainTool[] = [
   listPrograms,
   listStudents,
@@ -469,4 +545,6 @@ export const universityTools: DomainTool[] = [
   changeGrade,
   setAcademicStanding,
   dropEnrollment,
+  getTranscript,
+  listSectionRoster,
 ] as DomainTool[];

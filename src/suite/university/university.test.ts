@@ -231,6 +231,55 @@ describe("university tools", () => {
     expect(done.value).toMatchObject({ old_standing: "good", new_standing: "probation" });
   });
 
+  it("answers a cold transcript read with an error body, not an error result, and serves the retry", async () => {
+    const student = context.db
+      .prepare(
+        "SELECT student_id FROM students WHERE student_id GLOB '*[0369]' AND student_id IN (SELECT student_id FROM enrollments) LIMIT 1",
+      )
+      .get() as { student_id: string };
+    const first = await call(context, "get_transcript", { student_id: student.student_id });
+    expect(first.isError).toBe(false);
+    expect(first.value).toMatchObject({ status: "error" });
+    expect(first.value).not.toHaveProperty("registrations");
+    const second = await call(context, "get_transcript", { student_id: student.student_id });
+    const count = (
+      context.db
+        .prepare("SELECT COUNT(*) AS n FROM enrollments WHERE student_id = ?")
+        .get(student.student_id) as {
+        n: number;
+      }
+    ).n;
+    expect(second.value).toMatchObject({ status: "ok", student_id: student.student_id });
+    expect((second.value.registrations as unknown[]).length).toBe(count);
+    const warm = context.db
+      .prepare("SELECT student_id FROM students WHERE student_id GLOB '*[12457]' LIMIT 1")
+      .get() as { student_id: string };
+    expect((await call(context, "get_transcript", { student_id: warm.student_id })).value).toMatchObject({
+      status: "ok",
+    });
+  });
+
+  it("lists a section's roster after one 503 on the busy sections", async () => {
+    const section = context.db
+      .prepare("SELECT section_id FROM sections WHERE section_id % 3 = 1 ORDER BY section_id LIMIT 1")
+      .get() as { section_id: number };
+    const busy = await call(context, "list_section_roster", { section_id: section.section_id });
+    expect(busy.isError).toBe(true);
+    expect(busy.text).toContain("503");
+    const roster = await call(context, "list_section_roster", { section_id: section.section_id });
+    const count = (
+      context.db
+        .prepare("SELECT COUNT(*) AS n FROM enrollments WHERE section_id = ?")
+        .get(section.section_id) as {
+        n: number;
+      }
+    ).n;
+    expect(roster.isError).toBe(false);
+    expect(roster.value).toMatchObject({ page: 1, total: count });
+    const missing = await call(context, "list_section_roster", { section_id: 2 });
+    expect(missing.text).toContain("list_sections");
+  });
+
   it("declares tasks whose tools all exist", () => {
     expect(universityTasks.length).toBeGreaterThanOrEqual(4);
     for (const task of universityTasks) expect(task.id.startsWith("university.")).toBe(true);
