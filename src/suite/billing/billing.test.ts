@@ -8,6 +8,8 @@ import { bindTool, type ToolCallResult } from "../../runtime/index.js";
 import { billingTasks } from "./index.js";
 import { PLANS, graduatedCharge } from "./rules.js";
 import { expectedSuspensions, paymentPlanCustomers } from "./tasks/dunning-suspensions.js";
+import { answerAmount } from "./tasks/expectations.js";
+import { expectedRequestCredits, readRequests } from "./tasks/support-credit-requests.js";
 import { billingTools } from "./tools.js";
 
 const task = billingTasks.find((candidate) => candidate.id === "billing.dunning-suspensions")!;
@@ -86,6 +88,20 @@ describe("billing tools", () => {
     expect(retried.isError).toBeFalsy();
   });
 
+  it("drops some account statements once with an error body that is not an MCP error", async () => {
+    const failing = await call("get_account_statement", { customer_id: "CUS-00002" });
+    expect(failing.isError).toBeFalsy();
+    expect(failing.structuredContent).toMatchObject({ status: "error" });
+    expect(failing.structuredContent).not.toHaveProperty("invoices");
+    const retried = await call("get_account_statement", { customer_id: "CUS-00002" });
+    expect(retried.structuredContent).toMatchObject({
+      customer_id: "CUS-00002",
+      invoices: expect.any(Array),
+    });
+    const other = await call("get_account_statement", { customer_id: "CUS-00001" });
+    expect(other.structuredContent).toHaveProperty("credit_notes");
+  });
+
   it("rejects malformed ids and names the listing tool for unknown ones", async () => {
     expect(text(await call("get_invoice", { invoice_id: "42" }))).toContain("INV-000123");
     expect(text(await call("get_subscription", { subscription_id: "SUB-99999" }))).toContain(
@@ -131,6 +147,85 @@ describe("billing verifiers", () => {
       expect(boundary.length).toBeGreaterThan(0);
     } finally {
       opened.close();
+    }
+  });
+});
+
+describe("billing answer checks", () => {
+  it("read a count written in a sentence, as a user would", async () => {
+    const opened = openStateView(instance.dbPath, instance.workspaceDir);
+    try {
+      const expected = expectedSuspensions(opened.view).length;
+      const checks = await task.verify({
+        initial: opened.view,
+        final: opened.view,
+        answer: `Suspended ${expected} subscriptions.`,
+        scale: "v0",
+        seed: 3,
+      });
+      expect(checks.find((item) => item.id === "answer")?.passed).toBe(true);
+      const wrong = await task.verify({
+        initial: opened.view,
+        final: opened.view,
+        answer: `Suspended ${expected + 1} subscriptions.`,
+        scale: "v0",
+        seed: 3,
+      });
+      expect(wrong.find((item) => item.id === "answer")?.passed).toBe(false);
+    } finally {
+      opened.close();
+    }
+  });
+
+  it("read amounts written as currency text", () => {
+    expect(answerAmount("$1,234.50")).toBe(1234.5);
+    expect(answerAmount(431.25)).toBe(431.25);
+    expect(answerAmount("n/a")).toBeNaN();
+  });
+});
+
+describe("billing credit requests", () => {
+  it("never grant a request against a void invoice that otherwise qualifies", () => {
+    const requests = billingTasks.find((candidate) => candidate.id === "billing.support-credit-requests")!;
+    const other = createTempDir("billing-test-credits");
+    try {
+      const built = buildInstance(requests, "v0", 3, other.path);
+      const opened = openStateView(built.dbPath, built.workspaceDir);
+      try {
+        const state = opened.view;
+        const voided = readRequests(state).filter(
+          (request) =>
+            (
+              state.db.prepare("SELECT status FROM invoices WHERE invoice_id = ?").get(request.invoiceId) as {
+                status: string;
+              }
+            ).status === "void",
+        );
+        expect(voided.length).toBe(1);
+        const granted = expectedRequestCredits(state).map((credit) => credit.invoice_id);
+        expect(granted).not.toContain(voided[0]!.invoiceId);
+        // The same request is granted once the invoice is no longer void: the status is what excludes it.
+        const writable = new Database(built.dbPath);
+        try {
+          writable
+            .prepare("UPDATE invoices SET status = 'open' WHERE invoice_id = ?")
+            .run(voided[0]!.invoiceId);
+        } finally {
+          writable.close();
+        }
+        const reopened = openStateView(built.dbPath, built.workspaceDir);
+        try {
+          expect(expectedRequestCredits(reopened.view).map((credit) => credit.invoice_id)).toContain(
+            voided[0]!.invoiceId,
+          );
+        } finally {
+          reopened.close();
+        }
+      } finally {
+        opened.close();
+      }
+    } finally {
+      other.dispose();
     }
   });
 });

@@ -46,6 +46,8 @@ export const PATHS = {
   creditPolicy: "policies/credit-request-policy.md",
   contractsDir: "contracts",
   inboxDir: "support/inbox",
+  /** Written by the receivables-aging task only. */
+  aging: "policies/receivables-aging.md",
 } as const;
 
 export interface PlanSpec {

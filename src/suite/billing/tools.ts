@@ -9,6 +9,7 @@ import {
   requireRow,
   when,
   withBooleans,
+  withSilentFailures,
   withTransientFailures,
   REFERENCE_DATE,
   type DomainTool,
@@ -378,6 +379,43 @@ const createCreditNote = defineTool({
   },
 });
 
+const getAccountStatement = defineTool({
+  name: "get_account_statement",
+  description:
+    "Get a customer's account statement from the receivables service: every invoice of the account (id, subscription, issue and due dates, status, total) and every credit note against them (id, invoice, amount, date). Returns `customer_id`, `invoices`, `credit_notes`.",
+  kind: "read",
+  inputSchema: z.object({ customer_id: customerId.schema("The customer") }),
+  handler: ({ customer_id }, { db }: ToolContext) => {
+    requireRow(
+      db,
+      "SELECT 1 FROM customers WHERE customer_id = ?",
+      [customer_id],
+      customerId.notFound(customer_id).message,
+    );
+    return {
+      customer_id,
+      invoices: allRows(
+        db,
+        "SELECT invoice_id, subscription_id, issued_on, due_on, status, total FROM invoices WHERE customer_id = ? ORDER BY invoice_id",
+        customer_id,
+      ),
+      credit_notes: allRows(
+        db,
+        "SELECT credit_note_id, invoice_id, amount, issued_on FROM credit_notes WHERE customer_id = ? ORDER BY credit_note_id",
+        customer_id,
+      ),
+    };
+  },
+});
+
+/**
+ * The receivables service times out on some accounts and says so only in the body: the first statement
+ * of every customer whose number ends in 2 or 7 is `{"status": "error", ...}` without MCP isError.
+ */
+export const flakyStatement = withSilentFailures(getAccountStatement, {
+  when: (input) => Number(input.customer_id.slice(4)) % 5 === 2,
+});
+
 /** The metering API is flaky on deep pages: the third page of any listing fails once with a 503. */
 export const flakyUsage = withTransientFailures(listUsage, { when: (input) => input.page === 3 });
 
@@ -397,4 +435,5 @@ export const billingTools: DomainTool[] = [
   scheduleRetry,
   listCreditNotes,
   createCreditNote,
+  flakyStatement,
 ] as DomainTool[];

@@ -14,6 +14,7 @@ import {
   parseCoverageRules,
 } from "./rules.js";
 import { claimsOutsidePeriod, lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
+import { expectedReassignment, reassignLeaveClaimsTask } from "./tasks/reassign-leave-claims.js";
 import { claimsTools } from "./tools.js";
 
 let cache: TempDir;
@@ -73,6 +74,29 @@ describe("claims tools", () => {
     const retried = await call("list_payments", { page: 2 });
     expect(retried.isError).toBeFalsy();
     expect((retried.structuredContent as { page: number }).page).toBe(2);
+  });
+
+  it("drops the first reserve write of some claims with an error body, then saves it", async () => {
+    const open = db
+      .prepare(
+        "SELECT claim_id FROM claims WHERE status = 'open' AND CAST(substr(claim_id, 5) AS INTEGER) % 6 = 1 LIMIT 1",
+      )
+      .get() as { claim_id: string };
+    const dropped = await call("set_reserve", { claim_id: open.claim_id, reserve: 12345, reason: "review" });
+    expect(dropped.isError).toBeFalsy();
+    expect(dropped.structuredContent).toMatchObject({ status: "error" });
+    const unchanged = db.prepare("SELECT reserve FROM claims WHERE claim_id = ?").get(open.claim_id) as {
+      reserve: number;
+    };
+    expect(unchanged.reserve).not.toBe(12345);
+    const saved = await call("set_reserve", { claim_id: open.claim_id, reserve: 12345, reason: "review" });
+    expect(saved.structuredContent).toMatchObject({ claim: { claim_id: open.claim_id, reserve: 12345 } });
+    const closed = db.prepare("SELECT claim_id FROM claims WHERE status = 'closed' LIMIT 1").get() as {
+      claim_id: string;
+    };
+    const refused = await call("set_reserve", { claim_id: closed.claim_id, reserve: 100, reason: "review" });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("only open claims");
   });
 
   it("denies only open claims and records the reason as a note", async () => {
@@ -155,5 +179,33 @@ describe("claims generator and verifiers", () => {
       expect(readFileSync(join(again.workspaceDir, file), "utf8")).toBe(
         readFileSync(join(instance.workspaceDir, file), "utf8"),
       );
+  });
+});
+
+describe("claims reassignment guideline", () => {
+  it("sets caps that leave a claim without a taker and never moves a claim to an unlicensed adjuster", () => {
+    const other = createTempDir("claims-test-reassign");
+    try {
+      const built = buildInstance(reassignLeaveClaimsTask, "v0", 3, other.path);
+      const opened = openStateView(built.dbPath, built.workspaceDir);
+      try {
+        const plan = expectedReassignment(opened.view);
+        expect(plan.moves.size).toBeGreaterThan(0);
+        const licensed = opened.view.db.prepare(
+          "SELECT licensed_states FROM adjusters WHERE adjuster_id = ?",
+        );
+        const state = opened.view.db.prepare("SELECT loss_state FROM claims WHERE claim_id = ?");
+        for (const [claim, adjuster] of plan.moves) {
+          expect(adjuster).not.toBe(plan.onLeave);
+          const states = (licensed.get(adjuster) as { licensed_states: string }).licensed_states.split(",");
+          expect(states).toContain((state.get(claim) as { loss_state: string }).loss_state);
+        }
+        expect(plan.unassigned.length).toBeGreaterThan(0);
+      } finally {
+        opened.close();
+      }
+    } finally {
+      other.dispose();
+    }
   });
 });

@@ -6,6 +6,8 @@ import { tagCatastropheClaimsTask } from "./tasks/tag-catastrophe-claims.js";
 import { lateNoticeClaimsTask } from "./tasks/late-notice-claims.js";
 import { excludedCauseNotesTask } from "./tasks/excluded-cause-notes.js";
 import { siuReferralsTask } from "./tasks/siu-referrals.js";
+import { reassignLeaveClaimsTask } from "./tasks/reassign-leave-claims.js";
+import { reserveShortfallsTask } from "./tasks/reserve-shortfalls.js";
 
 export { claimsDomain };
 
@@ -16,4 +18,6 @@ export const claimsTasks: TaskDefinition[] = [
   lateNoticeClaimsTask,
   excludedCauseNotesTask,
   siuReferralsTask,
+  reassignLeaveClaimsTask,
+  reserveShortfallsTask,
 ];

@@ -10,6 +10,7 @@ import {
   requireRow,
   when,
   withBooleans,
+  withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type ToolContext,
@@ -372,6 +373,39 @@ const referToSiu = defineTool({
   },
 });
 
+const setReserveBase = defineTool({
+  name: "set_reserve",
+  description:
+    "Set the case reserve of an open claim (in dollars) and record the change and its reason as a claim note. Returns the updated `claim`.",
+  kind: "write",
+  inputSchema: z.object({
+    claim_id: claimId.schema("The claim"),
+    reserve: z.number().nonnegative().describe("The new case reserve in dollars, e.g. 4500"),
+    reason: z.string().min(3).describe("Why the reserve changes, e.g. 'raised to the guideline minimum'"),
+  }),
+  handler: ({ claim_id, reserve, reason }, { db }: ToolContext) => {
+    const claim = requireClaim(db, claim_id);
+    requireOpen(claim, "re-reserved");
+    const amount = Math.round(reserve * 100) / 100;
+    cachedStatement(db, "UPDATE claims SET reserve = ? WHERE claim_id = ?").run(amount, claim_id);
+    addNote(db, claim_id, `Reserve changed from ${String(claim.reserve)} to ${amount}: ${reason}`);
+    return { claim: withBooleans(requireClaim(db, claim_id), "siu_referral") };
+  },
+});
+
+/**
+ * The reserving service times out on some claims and says so only in the body: the first write to every
+ * claim whose number leaves 1 when divided by 6 returns `{"status": "error", ...}` without MCP isError,
+ * and nothing is written.
+ */
+const setReserve = withSilentFailures(setReserveBase, {
+  when: (input) => Number(input.claim_id.slice(4)) % 6 === 1,
+  body: (input) => ({
+    status: "error",
+    error: `reserving service timeout: the reserve of ${input.claim_id} was not saved, retry the request`,
+  }),
+});
+
 export const claimsTools: DomainTool[] = [
   listPolicyholders,
   getPolicyholder,
@@ -388,4 +422,5 @@ export const claimsTools: DomainTool[] = [
   assignClaim,
   tagCatastrophe,
   referToSiu,
+  setReserve,
 ] as DomainTool[];

@@ -17,6 +17,7 @@ import { computeBalances } from "./billing.js";
 import { clinicTasks } from "./index.js";
 import { PLANS, patientShare } from "./rules.js";
 import { expectedNoShowOutcome } from "./tasks/apply-no-show-policy.js";
+import { readPortalMessage } from "./tasks/portal-cancellations.js";
 import { roomConflicts } from "./tasks/room-double-bookings.js";
 import { clinicTools } from "./tools.js";
 import { readCoverage, readLeaveMemo, readRoster } from "./workspace-facts.js";
@@ -199,5 +200,67 @@ describe("clinic tools", () => {
     expect(flagged.patients.map((patient: { id: number }) => patient.id)).toContain(1);
     const selfPay = await value("list_patients", { self_pay: true, per_page: 50 });
     for (const patient of selfPay.patients) expect(patient.insurance_plan_id).toBeNull();
+  });
+
+  it("answers eligibility per date of service, failing the first check of some patients with a 503", async () => {
+    const insured = db
+      .prepare(
+        "SELECT patient_id FROM insurance_eligibility WHERE patient_id % 4 = 1 ORDER BY patient_id LIMIT 1",
+      )
+      .get() as { patient_id: number };
+    const first = await call("check_eligibility", {
+      patient_id: insured.patient_id,
+      service_date: "2025-07-01",
+    });
+    expect(first.isError).toBe(true);
+    expect(first.content[0]?.text).toContain("503");
+    const retried = await value("check_eligibility", {
+      patient_id: insured.patient_id,
+      service_date: "2025-07-01",
+    });
+    expect(retried.eligibility).toMatchObject({
+      patient_id: insured.patient_id,
+      active: true,
+      coverage_end: null,
+    });
+    db.prepare("UPDATE insurance_eligibility SET coverage_end = '2025-07-01' WHERE patient_id = ?").run(
+      insured.patient_id,
+    );
+    const lastDay = await value("check_eligibility", {
+      patient_id: insured.patient_id,
+      service_date: "2025-07-01",
+    });
+    expect(lastDay.eligibility.active).toBe(true);
+    // Another date of service is another call: it fails once too.
+    expect(
+      (await call("check_eligibility", { patient_id: insured.patient_id, service_date: "2025-07-02" }))
+        .isError,
+    ).toBe(true);
+    const after = await value("check_eligibility", {
+      patient_id: insured.patient_id,
+      service_date: "2025-07-02",
+    });
+    expect(after.eligibility.active).toBe(false);
+    const selfPay = db
+      .prepare("SELECT id FROM patients WHERE insurance_plan_id IS NULL AND id % 4 != 1 LIMIT 1")
+      .get() as { id: number };
+    const refused = await call("check_eligibility", { patient_id: selfPay.id, service_date: "2025-07-01" });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toContain("self-pay");
+  });
+});
+
+describe("clinic portal messages", () => {
+  it("read the sender, the request and the date the patient names", () => {
+    const move = readPortalMessage(
+      "From: Ana Diaz <ana@example.org>\nSent: 2025-06-30\nSubject: x\n\nHello,\n\nI don't want to cancel, but could we move my appointment on Thursday, July 3 to later that week?\n",
+      2025,
+    );
+    expect(move).toEqual({ email: "ana@example.org", intent: "move", date: "2025-07-03" });
+    const cancel = readPortalMessage(
+      "From: Ana Diaz <Ana@Example.org>\nSent: 2025-06-30\nSubject: x\n\nHello,\n\nPlease cancel my appointment on July 11th at 2:40 pm.\n",
+      2025,
+    );
+    expect(cancel).toEqual({ email: "ana@example.org", intent: "cancel", date: "2025-07-11" });
   });
 });

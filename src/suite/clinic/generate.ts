@@ -318,6 +318,12 @@ export function generateClinic(context: GenerateContext): void {
   postCharges(context, world);
   postPayments(context, world);
   writeClinicDocuments(context, world);
+  // The payers' eligibility records: every insured patient covered since registration, open-ended.
+  db.prepare(
+    `INSERT INTO insurance_eligibility (patient_id, plan_code, member_id, coverage_start, coverage_end)
+     SELECT p.id, pl.plan_code, p.member_id, p.registered_on, NULL
+       FROM patients p JOIN insurance_plans pl ON pl.id = p.insurance_plan_id ORDER BY p.id`,
+  ).run();
 }
 
 /** Weekdays strictly before the reference date, newest first. */

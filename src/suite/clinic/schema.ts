@@ -5,6 +5,8 @@
  * Scheduling rules (visit lengths, room requirements, clinic days, leave) and billing rules (coverage,
  * discounts, thresholds) deliberately live in workspace documents, not here: the appointment book stores
  * only the start time and the visit type, as practice-management systems with templated slots do.
+ * `insurance_eligibility` is what the payers' eligibility service answers (coverage dates per member); it
+ * is read only through `check_eligibility`.
  */
 export const clinicSchemaSql = `
 CREATE TABLE specialties (
@@ -93,5 +95,13 @@ CREATE TABLE payments (
   method TEXT NOT NULL CHECK (method IN ('card', 'cash', 'check', 'online')),
   status TEXT NOT NULL CHECK (status IN ('posted', 'reversed')),
   reference TEXT NOT NULL
+);
+
+CREATE TABLE insurance_eligibility (
+  patient_id INTEGER PRIMARY KEY REFERENCES patients (id),
+  plan_code TEXT NOT NULL,
+  member_id TEXT NOT NULL,
+  coverage_start TEXT NOT NULL,
+  coverage_end TEXT
 );
 `;

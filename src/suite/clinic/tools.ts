@@ -6,6 +6,7 @@ import {
   isoDateSchema,
   requireRow,
   when,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
@@ -348,6 +349,44 @@ const listPayments = defineListTool({
   orderBy: "id",
 });
 
+const checkEligibilityBase = defineTool({
+  name: "check_eligibility",
+  description:
+    "Ask the patient's insurer (through the clearinghouse) whether their coverage is active on a date of service. Returns `eligibility`: patient_id, plan_code, member_id, service_date, active (true/false), coverage_start and coverage_end (null when open-ended). Self-pay patients have nothing to check.",
+  kind: "read",
+  inputSchema: z.object({
+    patient_id: z.number().int().describe("The patient's id"),
+    service_date: dateSchema.describe("The date of service to check, YYYY-MM-DD"),
+  }),
+  handler: ({ patient_id, service_date }, context: ToolContext) => {
+    patientRecord(context, patient_id);
+    const terms = getRow<{
+      plan_code: string;
+      member_id: string;
+      coverage_start: string;
+      coverage_end: string | null;
+    }>(
+      context.db,
+      "SELECT plan_code, member_id, coverage_start, coverage_end FROM insurance_eligibility WHERE patient_id = ?",
+      patient_id,
+    );
+    if (!terms)
+      throw new ToolFailure(
+        `patient ${patient_id} has no insurance on file (self-pay); there is no coverage to check`,
+      );
+    const active =
+      terms.coverage_start <= service_date &&
+      (terms.coverage_end === null || service_date <= terms.coverage_end);
+    return { eligibility: { patient_id, ...terms, service_date, active } };
+  },
+});
+
+/** The clearinghouse is overloaded: the first check of every patient whose id leaves 1 modulo 4 gets a 503. */
+const checkEligibility = withTransientFailures(checkEligibilityBase, {
+  when: (input) => input.patient_id % 4 === 1,
+  message: "503 Service Unavailable: the eligibility clearinghouse timed out, retry the same call",
+});
+
 /** The clinic domain's tools, in the order agents see them. */
 export const clinicTools: DomainTool[] = [
   listProviders,
@@ -363,4 +402,5 @@ export const clinicTools: DomainTool[] = [
   listCharges,
   postCharge,
   listPayments,
+  checkEligibility,
 ] as DomainTool[];

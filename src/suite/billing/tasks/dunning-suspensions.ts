@@ -3,6 +3,7 @@ import {
   check,
   checkStateDiff,
   defineTask,
+  parseAnswerNumber,
   REFERENCE_DATE,
   type GenerateContext,
   type StateView,
@@ -141,7 +142,7 @@ export const dunningSuspensionsTask = defineTask({
       ]),
       check(
         "answer",
-        answer.trim() === String(expected.length),
+        parseAnswerNumber(answer) === expected.length,
         `expected ${expected.length}, got '${answer.trim()}'`,
       ),
     ];

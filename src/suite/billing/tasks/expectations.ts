@@ -1,4 +1,4 @@
-import type { StateView } from "../../../envs/index.js";
+import { parseAnswerNumber, type StateView } from "../../../envs/index.js";
 import { graduatedCharge, type PlanSpec } from "../rules.js";
 
 /** Overage charge per subscription for a date range, from the plans and tiers in the database. */
@@ -35,13 +35,23 @@ export function overageCharges(state: StateView, from: string, to: string): Map<
   return charges;
 }
 
+/** An amount as an agent may write it: a number, or text such as "$1,234.50" or "431.25 USD". */
+export function answerAmount(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "string") return parseAnswerNumber(value) ?? NaN;
+  return NaN;
+}
+
 /** Compares an answer object of id -> amount with the expectation; returns problems. */
 export function compareAmounts(actual: unknown, expected: Map<string, number>): string[] {
   if (!actual || typeof actual !== "object" || Array.isArray(actual))
     return ["the answer is not a JSON object"];
   const problems: string[] = [];
   const given = new Map(
-    Object.entries(actual as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]),
+    Object.entries(actual as Record<string, unknown>).map(([key, value]) => [
+      key.trim(),
+      answerAmount(value),
+    ]),
   );
   for (const [key, value] of expected) {
     if (!given.has(key)) problems.push(`missing ${key}`);

@@ -2,6 +2,7 @@ import { check, defineTask, parseAnswerJson, roundCents, type StateView } from "
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { contractDiscount, readContracts } from "./contracts.js";
+import { answerAmount } from "./expectations.js";
 import { BILLING_PY } from "./python.js";
 
 const ON = "2025-07-01";
@@ -108,7 +109,7 @@ export const mrrAfterPriceChangeTask = defineTask({
     else {
       for (const [region, plans] of Object.entries(expected))
         for (const [plan, value] of Object.entries(plans)) {
-          const actual = Number(given[region]?.[plan]);
+          const actual = answerAmount(given[region]?.[plan]);
           if (!(Math.abs(actual - value) <= 0.011))
             problems.push(
               `${region}/${plan}: ${String(given[region]?.[plan])}, expected ${value.toFixed(2)}`,

@@ -1,4 +1,6 @@
 import {
+  check,
+  parseAnswerNumber,
   addDays,
   checkStateDiff,
   daysBetween,
@@ -160,11 +162,11 @@ export const paymentRetriesTask = defineTask({
           })),
         },
       ]),
-      {
-        id: "answer",
-        passed: answer.trim() === String(expected.length),
-        message: `expected ${expected.length}, got '${answer.trim()}'`,
-      },
+      check(
+        "answer",
+        parseAnswerNumber(answer) === expected.length,
+        `expected ${expected.length}, got '${answer.trim()}'`,
+      ),
     ];
   },
   oracle: cells({}),

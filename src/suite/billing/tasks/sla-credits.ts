@@ -1,4 +1,6 @@
 import {
+  check,
+  parseAnswerNumber,
   checkStateDiff,
   defineTask,
   parseCsv,
@@ -129,11 +131,11 @@ export const slaCreditsTask = defineTask({
       ...checkStateDiff(initial.db, final.db, [
         { table: "credit_notes", key: "credit_note_id", added: expected },
       ]),
-      {
-        id: "answer",
-        passed: answer.trim() === String(expected.length),
-        message: `expected ${expected.length}, got '${answer.trim()}'`,
-      },
+      check(
+        "answer",
+        parseAnswerNumber(answer) === expected.length,
+        `expected ${expected.length}, got '${answer.trim()}'`,
+      ),
     ];
   },
   oracle: cells({}),

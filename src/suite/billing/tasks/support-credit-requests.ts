@@ -1,4 +1,16 @@
-import { checkStateDiff, daysBetween, defineTask, roundCents, type StateView } from "../../../envs/index.js";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  addDays,
+  check,
+  checkStateDiff,
+  daysBetween,
+  defineTask,
+  parseAnswerNumber,
+  roundCents,
+  type GenerateContext,
+  type StateView,
+} from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { BILLING_PY } from "./python.js";
@@ -60,7 +72,55 @@ export function expectedRequestCredits(
   return granted;
 }
 
+/**
+ * Plants a credit request that qualifies in every way except that its invoice was voided: the policy's
+ * "the invoice is not void" rule is what keeps it from being granted.
+ */
+function prepare(context: GenerateContext): void {
+  const { db } = context;
+  const named = new Set(
+    readdirSync(join(context.workspaceDir, PATHS.inboxDir)).map(
+      (file) => /invoice (INV-\d{6})/.exec(context.readFile(`${PATHS.inboxDir}/${file}`) ?? "")?.[1],
+    ),
+  );
+  const invoice = (
+    db
+      .prepare(
+        `SELECT i.invoice_id, i.customer_id, i.issued_on, i.total FROM invoices i
+          WHERE i.status = 'open' AND i.issued_on BETWEEN '2025-04-01' AND '2025-05-15'
+            AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.invoice_id = i.invoice_id AND p.status = 'succeeded')
+          ORDER BY i.invoice_id`,
+      )
+      .all() as Array<{ invoice_id: string; customer_id: string; issued_on: string; total: number }>
+  ).find((row) => !named.has(row.invoice_id));
+  if (!invoice) throw new Error("no open invoice to void for the credit request inbox");
+  const contact = db
+    .prepare(
+      "SELECT name, email FROM billing_contacts WHERE customer_id = ? AND role = 'billing' ORDER BY contact_id LIMIT 1",
+    )
+    .get(invoice.customer_id) as { name: string; email: string };
+  db.prepare("UPDATE invoices SET status = 'void' WHERE invoice_id = ?").run(invoice.invoice_id);
+  const sent = addDays(invoice.issued_on, 9);
+  const requested = roundCents(invoice.total * 0.1);
+  context.writeFile(
+    `${PATHS.inboxDir}/${sent}-900.md`,
+    [
+      `From: ${contact.name} <${contact.email}>`,
+      `Date: ${sent}`,
+      `Subject: Credit request for invoice ${invoice.invoice_id}`,
+      "",
+      "Hello billing team,",
+      "",
+      `Regarding invoice ${invoice.invoice_id}: we were charged for the wrong plan this month. We'd like to request a credit of $${requested.toFixed(2)}.`,
+      "",
+      `Thanks,\n${contact.name}`,
+      "",
+    ].join("\n"),
+  );
+}
+
 interface Variant {
+  creditVoid?: boolean;
   anyRole?: boolean;
   uncapped?: boolean;
   strictWindow?: boolean;
@@ -87,7 +147,7 @@ print(len(emails), "requests")`,
     `granted = 0
 for email in emails:
     invoice = tools.get_invoice(invoice_id=email["invoice_id"])["invoice"]
-    if invoice["status"] == "void":
+    if ${variant.creditVoid ? "False" : 'invoice["status"] == "void"'}:
         continue
     contacts = tools.find_contact_by_email(email=email["sender"])["contacts"]
     if not any(c["customer_id"] == invoice["customer_id"] and ${variant.anyRole ? "True" : 'c["role"] == "billing"'} for c in contacts):
@@ -117,6 +177,7 @@ export const supportCreditRequestsTask = defineTask({
     "list_credit_notes",
     "create_credit_note",
   ],
+  prepare,
   verify: ({ initial, final, answer }) => {
     const expected = expectedRequestCredits(initial);
     if (expected.length === 0) throw new Error("generation produced no qualifying credit request");
@@ -124,15 +185,20 @@ export const supportCreditRequestsTask = defineTask({
       ...checkStateDiff(initial.db, final.db, [
         { table: "credit_notes", key: "credit_note_id", added: expected },
       ]),
-      {
-        id: "answer",
-        passed: answer.trim() === String(expected.length),
-        message: `expected ${expected.length}, got '${answer.trim()}'`,
-      },
+      check(
+        "answer",
+        parseAnswerNumber(answer) === expected.length,
+        `expected ${expected.length}, got '${answer.trim()}'`,
+      ),
     ];
   },
   oracle: cells({}),
   nearMisses: [
+    {
+      id: "credits-void-invoice",
+      description: "Grants a request against an invoice that was voided.",
+      cells: cells({ creditVoid: true }),
+    },
     {
       id: "any-contact-role",
       description: "Grants requests from technical or executive contacts too.",
