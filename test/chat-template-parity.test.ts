@@ -150,26 +150,42 @@ describe("chat template rendering against Python jinja2 (the way transformers re
 
 describe("oracle eval trajectories render identically in TypeScript and Python", () => {
   const scratch = mkdtempSync(join(tmpdir(), "progagent-parity-test-"));
-  let trajectories: Trajectory[] = [];
+  const trajectories: Trajectory[] = [];
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  let expectedCount = 0;
   beforeAll(async () => {
-    const outDir = join(scratch, "run");
-    await runEvaluation({
-      model: "oracle",
-      tasks: await loadSuite("*"),
-      harnesses: ["dtc", "ptc", "hybrid"],
-      scales: ["v0", "v3"],
-      samples: 1,
-      seed: 0,
-      outDir,
-      concurrency: 2,
-      limits: { maxTurns: 5_000, maxToolCalls: 10_000 },
-    });
-    trajectories = readTrajectories(join(outDir, "trajectories.jsonl"));
-  }, 600_000);
+    // Every task in every mode at v0; at v3 (128k-token DTC contexts, slow to run and to render twice) the first
+    // task of each domain, so the cost stays bounded as the suite grows.
+    const tasks = await loadSuite("*");
+    const firstOfDomain = tasks.filter(
+      (task, index) => tasks.findIndex((other) => other.domain.id === task.domain.id) === index,
+    );
+    expectedCount = (tasks.length + firstOfDomain.length) * 3;
+    for (const [scale, slice] of [
+      ["v0", tasks],
+      ["v3", firstOfDomain],
+    ] as const) {
+      const outDir = join(scratch, scale);
+      await runEvaluation({
+        model: "oracle",
+        tasks: slice,
+        harnesses: ["dtc", "ptc", "hybrid"],
+        scales: [scale],
+        samples: 1,
+        seed: 0,
+        outDir,
+        concurrency: 2,
+        limits: { maxTurns: 5_000, maxToolCalls: 10_000 },
+      });
+      trajectories.push(...readTrajectories(join(outDir, "trajectories.jsonl")));
+    }
+  }, 900_000);
 
-  it("covers every task in every mode at v0 and v3", async () => {
-    expect(trajectories).toHaveLength((await loadSuite("*")).length * 3 * 2);
+  it("covers every task in every mode at v0, and one task per domain at v3", () => {
+    expect(trajectories).toHaveLength(expectedCount);
+    expect(new Set(trajectories.filter((t) => t.scale === "v3").map((t) => t.task.split(".")[0])).size).toBe(
+      12,
+    );
   });
 
   it("renders every trajectory byte for byte like jinja2, and its recorded context count is exact", () => {
