@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
+import { createPieceCounter, type PieceCounter } from "./piece-counter.js";
 
 /** A Hugging Face tokenizer folder loaded once: the tokenizer, its chat template and the facts the renderer needs. */
 export interface LoadedTokenizer {
@@ -21,6 +22,8 @@ export interface LoadedTokenizer {
   readonly addedTokens: ReadonlyMap<string, number>;
   /** Bytes of text each token id stands for (byte-level BPE); undefined for other tokenizer types. */
   readonly tokenByteLengths: Int32Array | undefined;
+  /** An exact token count of text without added tokens that skips building the tokens (byte-level BPE pipelines). */
+  readonly pieceCounter: PieceCounter | undefined;
 }
 
 const loaded = new Map<string, LoadedTokenizer>();
@@ -142,6 +145,7 @@ export function loadTokenizer(folder?: string): LoadedTokenizer {
     specialTokens,
     addedTokens,
     tokenByteLengths: byteLengths(tokenizerJson),
+    pieceCounter: createPieceCounter(tokenizer, tokenizerJson),
   };
   loaded.set(key, result);
   return result;
