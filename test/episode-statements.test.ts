@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,25 @@ describe("an episode's database", () => {
       expect(() => counts[0]!.statement.get()).toThrow(/not open/);
     } finally {
       Database.prototype.prepare = prototypePrepare;
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("disposing an episode", () => {
+  it("removes its workspace copy and its private database before dispose resolves", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "progagent-statement-cache-"));
+    const ownDirs = (): string[] =>
+      readdirSync(tmpdir()).filter((name) => name.startsWith(`progagent-${process.pid}-episode-`));
+    try {
+      const before = ownDirs();
+      const episode = await createEpisode(tinyTask, "v0", 0, { cacheDir });
+      expect(existsSync(join(episode.workspaceDir, "memo.md"))).toBe(true);
+      expect(ownDirs().length).toBe(before.length + 1);
+      await episode.dispose();
+      expect(existsSync(episode.workspaceDir)).toBe(false);
+      expect(ownDirs()).toEqual(before);
+    } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
   });

@@ -152,9 +152,8 @@ export async function createEpisode(
       finished = true;
       await settleInFlight();
       db.close();
-      await kernel?.dispose();
-      plainWorkspace?.dispose();
-      stateDir.dispose();
+      // Removing the copies off the event loop: synchronous removal was a tenth of a DTC evaluation's main thread.
+      await Promise.all([kernel?.dispose(), plainWorkspace?.disposeAsync(), stateDir.disposeAsync()]);
     };
 
     return {
