@@ -43,7 +43,7 @@ describe("cacheStatements", () => {
     const sql = "SELECT id FROM items ORDER BY id";
     const seen: number[] = [];
     for (const row of db.prepare(sql).iterate() as Iterable<{ id: number }>) {
-      seen.push(row.id, (db.prepare(sql).all()).length);
+      seen.push(row.id, db.prepare(sql).all().length);
     }
     expect(seen).toEqual([1, 5, 2, 5, 3, 5, 4, 5, 5, 5]);
   });
