@@ -193,9 +193,13 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
     for (const piece of pieces(text)) for (const id of encodePiece(piece)) ids.push(id);
     return ids;
   };
+  const countPiece = (piece: string): number => {
+    if (loaded.addedTokens.has(piece)) return 1;
+    return loaded.pieceCounter?.count(piece) ?? encodePiece(piece).length;
+  };
   const countTokens = (text: string): number => {
     let count = 0;
-    for (const piece of pieces(text)) count += encodePiece(piece).length;
+    for (const piece of pieces(text)) count += countPiece(piece);
     return count;
   };
 

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
+import { createPieceCounter, type PieceCounter } from "./piece-counter.js";
 
 /** A Hugging Face tokenizer folder loaded once: the tokenizer, its chat template and the facts the renderer needs. */
 export interface LoadedTokenizer {
@@ -23,6 +24,8 @@ export interface LoadedTokenizer {
   readonly tokenByteLengths: Int32Array | undefined;
   /** One more than the largest token id of the vocabulary and the added tokens. */
   readonly vocabSize: number;
+  /** An exact token count of text without added tokens that skips building the tokens (byte-level BPE pipelines). */
+  readonly pieceCounter: PieceCounter | undefined;
 }
 
 const loaded = new Map<string, LoadedTokenizer>();
@@ -157,6 +160,7 @@ export function loadTokenizer(folder?: string): LoadedTokenizer {
     addedTokens,
     tokenByteLengths: byteLengths(tokenizerJson),
     vocabSize: vocabularySize(tokenizerJson),
+    pieceCounter: createPieceCounter(tokenizer, tokenizerJson),
   };
   loaded.set(key, result);
   return result;

@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -8,6 +9,8 @@ const PREFIX = "progagent-";
 export interface TempDir {
   readonly path: string;
   dispose(): void;
+  /** The same removal through libuv's thread pool, so that deleting a large tree does not block the event loop. */
+  disposeAsync(): Promise<void>;
   [Symbol.dispose](): void;
 }
 
@@ -29,7 +32,12 @@ export function createTempDir(label: string, parent: string = tmpdir()): TempDir
     disposed = true;
     rmSync(path, { recursive: true, force: true, maxRetries: 3 });
   };
-  return { path, dispose, [Symbol.dispose]: dispose };
+  const disposeAsync = async (): Promise<void> => {
+    if (disposed) return;
+    disposed = true;
+    await rm(path, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return { path, dispose, disposeAsync, [Symbol.dispose]: dispose };
 }
 
 /** Whether every ancestor of a directory lets other users pass through (search permission for "others"). */

@@ -1,14 +1,7 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type GetPromptResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../core/index.js";
-import { textResult, toMcpTool, type McpSession } from "../runtime/index.js";
+import { mcpServerModule, mcpTypesModule, textResult, toMcpTool, type McpSession } from "../runtime/index.js";
 import { CLAIM_DONE_TOOL_NAME } from "./claim-done.js";
 import { createEpisodeDriver, type EpisodeDriver, type EpisodeDriverOptions } from "./episode-driver.js";
 import type { Episode } from "./episode.js";
@@ -32,6 +25,9 @@ export function episodeInstructions(driver: EpisodeDriver): string {
 export function createEpisodeMcpServer(driver: EpisodeDriver): Server {
   const task = driver.episode.task;
   const instructions = episodeInstructions(driver);
+  const { Server } = mcpServerModule();
+  const { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema } =
+    mcpTypesModule();
   const server = new Server(
     { name: `progagent-env-${task.id}`, version: "0.1.0" },
     { capabilities: { tools: {}, prompts: {} }, instructions },

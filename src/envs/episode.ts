@@ -16,6 +16,7 @@ import type { ToolContext } from "./define-domain.js";
 import type { TaskDefinition, Verdict } from "./define-task.js";
 import { buildInstance, openStateView, type Instance } from "./instance.js";
 import type { Scale } from "./scale.js";
+import { cacheStatements } from "./statement-cache.js";
 import { WORKSPACE_READ_TOOLS, WORKSPACE_WRITE_TOOL } from "./workspace-tools.js";
 
 export interface EpisodeOptions {
@@ -77,7 +78,8 @@ export async function createEpisode(
     // The database lives outside the workspace, in a directory the sandbox never binds.
     const dbPath = join(stateDir.path, "state.sqlite");
     copyFileSync(instance.dbPath, dbPath);
-    const db = new Database(dbPath);
+    // Handlers prepare their SQL on every call; the episode's handle prepares each text once (finalised at close).
+    const db = cacheStatements(new Database(dbPath));
     db.pragma("journal_mode = DELETE");
     db.pragma("foreign_keys = ON");
     const context: ToolContext = { db, workspaceDir };
@@ -150,9 +152,8 @@ export async function createEpisode(
       finished = true;
       await settleInFlight();
       db.close();
-      await kernel?.dispose();
-      plainWorkspace?.dispose();
-      stateDir.dispose();
+      // Removing the copies off the event loop: synchronous removal was a tenth of a DTC evaluation's main thread.
+      await Promise.all([kernel?.dispose(), plainWorkspace?.disposeAsync(), stateDir.disposeAsync()]);
     };
 
     return {

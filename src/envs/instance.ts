@@ -1,5 +1,6 @@
-import { Faker, en } from "@faker-js/faker";
+import type * as FakerModule from "@faker-js/faker";
 import Database from "better-sqlite3";
+import { createRequire } from "node:module";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -90,6 +91,14 @@ export function createGenerateContext(options: {
   return generateContext(options.db, options.workspaceDir, options.scale, options.seed, options.stream);
 }
 
+let loadedFaker: typeof FakerModule | undefined;
+
+/** faker, required when the first instance is generated (an ES module without top-level await) rather than by every importer of the task model: most commands never generate. */
+function fakerModule(): typeof FakerModule {
+  loadedFaker ??= createRequire(import.meta.url)("@faker-js/faker") as typeof FakerModule;
+  return loadedFaker;
+}
+
 function generateContext(
   db: Database.Database,
   workspaceDir: string,
@@ -97,6 +106,7 @@ function generateContext(
   seed: number,
   stream: string,
 ): GenerateContext {
+  const { Faker, en } = fakerModule();
   const faker = new Faker({ locale: [en] });
   const streamSeed = hashString(`${seed}:${scale}:${stream}`);
   faker.seed(streamSeed);

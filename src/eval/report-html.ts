@@ -1,5 +1,4 @@
-import * as vega from "vega";
-import { compile, type Config, type TopLevelSpec } from "vega-lite";
+import type { Config, TopLevelSpec } from "vega-lite";
 import { HARNESSES, SCALES, harnessLabel } from "./dimensions.js";
 import { buildReportContent, type ReportInput, type ReportTable } from "./report-content.js";
 import type { SummaryRow } from "./results-file.js";
@@ -154,6 +153,8 @@ async function renderCharts(summary: readonly SummaryRow[]): Promise<string[]> {
 }
 
 async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded when a report is rendered, not by every command that imports the evaluation layer (about 0.25 s).
+  const [vega, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
   try {
     return await view.toSVG();

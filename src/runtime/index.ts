@@ -45,6 +45,7 @@ export {
 } from "./mcp-server.js";
 export type { ServedTool, McpSession, HttpServerHandle, HttpServeOptions } from "./mcp-server.js";
 export { createStdioServerTransport, MAX_REQUEST_BYTES } from "./stdio-server-transport.js";
+export { mcpServerModule, mcpTypesModule } from "./mcp-sdk.js";
 export type { StdioServerTransportOptions } from "./stdio-server-transport.js";
 export { ptcServedTool, programmaticSessionFactory, MAX_CODE_BYTES } from "./programmatic-server.js";
 export type { ProgrammaticServerOptions, PtcRunner } from "./programmatic-server.js";

@@ -1,9 +1,9 @@
-import { Ajv } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type * as AjvModule from "ajv";
+import type { Ajv } from "ajv";
+import { createRequire } from "node:module";
 
-// ajv-formats is CommonJS: under NodeNext its default import is the module object on some toolchains.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+// Both are CommonJS, required when the first validator is made rather than by every importer of the runtime.
+const require = createRequire(import.meta.url);
 
 /**
  * The validator for upstream tools' JSON Schemas: lenient about keywords it does not know (servers write
@@ -11,7 +11,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * they are checked instead of each printing "unknown format ... ignored" on stderr.
  */
 export function createSchemaValidator(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
+  const { Ajv: AjvClass } = require("ajv") as typeof AjvModule;
+  const formats = require("ajv-formats") as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
+  const addFormats = formats.default ?? formats;
+  const ajv = new AjvClass({ allErrors: true, strict: false, logger: false });
   addFormats(ajv);
   return ajv;
 }

@@ -1,15 +1,11 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  isInitializeRequest,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ERROR_CODES, ProgAgentError, createLogger, errorMessage } from "../core/index.js";
+import { mcpServerModule, mcpStreamableHttpModule, mcpTypesModule } from "./mcp-sdk.js";
 import { toMcpTool } from "./render-tool.js";
 import { MAX_REQUEST_BYTES, createStdioServerTransport } from "./stdio-server-transport.js";
 import { textResult, type ToolCallResult, type ToolSpec } from "./tool-types.js";
@@ -32,6 +28,8 @@ export function createMcpToolServer(options: {
   version: string;
   tools: () => readonly ServedTool[];
 }): Server {
+  const { Server } = mcpServerModule();
+  const { CallToolRequestSchema, ListToolsRequestSchema } = mcpTypesModule();
   const server = new Server(
     { name: options.name, version: options.version },
     { capabilities: { tools: {} } },
@@ -306,7 +304,7 @@ export async function serveHttp(
       if (request.method === "DELETE") await endSession(id!);
       return;
     }
-    if (request.method !== "POST" || !isInitializeRequest(body)) {
+    if (request.method !== "POST" || !mcpTypesModule().isInitializeRequest(body)) {
       return sendError(
         response,
         id ? 404 : 400,
@@ -330,17 +328,18 @@ export async function serveHttp(
     creating += 1;
     try {
       const session = await createSession();
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (newId) => {
-          const entry = { transport, session, lastUsed: Date.now(), active: 1 };
-          sessions.set(newId, entry);
-          response.once("close", () => {
-            entry.active -= 1;
-            entry.lastUsed = Date.now();
-          });
-        },
-      });
+      const transport: StreamableHTTPServerTransport =
+        new (mcpStreamableHttpModule().StreamableHTTPServerTransport)({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (newId) => {
+            const entry = { transport, session, lastUsed: Date.now(), active: 1 };
+            sessions.set(newId, entry);
+            response.once("close", () => {
+              entry.active -= 1;
+              entry.lastUsed = Date.now();
+            });
+          },
+        });
       transport.onclose = () => {
         if (transport.sessionId) void endSession(transport.sessionId);
       };

@@ -1,6 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Readable, Writable } from "node:stream";
+import { mcpTypesModule } from "./mcp-sdk.js";
 
 /** The largest MCP message the servers read (stdio line or HTTP body): 8 MiB. */
 export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
@@ -38,6 +39,7 @@ export function findRequestId(head: string, tail: string): RequestId | undefined
  * unparsable lines with -32700, and keeps serving.
  */
 export function createStdioServerTransport(options: StdioServerTransportOptions = {}): Transport {
+  const { ErrorCode, JSONRPCMessageSchema } = mcpTypesModule();
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxBytes = options.maxMessageBytes ?? MAX_REQUEST_BYTES;

@@ -1,6 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Ajv, ValidateFunction } from "ajv";
 import { readFileSync } from "node:fs";
@@ -178,6 +176,12 @@ class RestartingConnection {
   }
 
   private async connect(): Promise<Client> {
+    // Loaded when the first upstream connects: commands that never connect one do not pay for the SDK.
+    const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/client/stdio.js"),
+      import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    ]);
     const client = new Client({ name: "progagent", version: "0.1.0" });
     const entry = this.entry;
     let transport: Transport;

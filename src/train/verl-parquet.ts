@@ -1,6 +1,7 @@
-import { parquetWriteBuffer } from "hyparquet-writer";
+import type { parquetWriteBuffer as ParquetWriteBuffer } from "hyparquet-writer";
+import { createRequire } from "node:module";
 
-type SchemaElement = Parameters<typeof parquetWriteBuffer>[0]["schema"] extends (infer Element)[] | undefined
+type SchemaElement = Parameters<typeof ParquetWriteBuffer>[0]["schema"] extends (infer Element)[] | undefined
   ? Element
   : never;
 
@@ -83,6 +84,10 @@ export const PARQUET_TYPES = {
 
 /** Writes columns to parquet bytes (snappy, one schema), with key-value metadata. */
 export function parquetBytes(columns: ParquetColumn[], metadata: Record<string, string>): Uint8Array {
+  // An ES module without top-level await, so require() loads it: only the commands that write parquet pay for it.
+  const { parquetWriteBuffer } = createRequire(import.meta.url)("hyparquet-writer") as {
+    parquetWriteBuffer: typeof ParquetWriteBuffer;
+  };
   const buffer = parquetWriteBuffer({
     columnData: columns.map((column) => ({ name: column.name, data: column.data as never })),
     schema: [{ name: "root", num_children: columns.length }, ...columns.flatMap((column) => column.schema)],

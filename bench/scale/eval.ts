@@ -1,0 +1,163 @@
+/**
+ * bench:scale, evaluation section: DTC against PTC oracle evaluation time on a fixed slice (the six original
+ * domains at v0..v3, the 116 episodes of issue 8; --quick: retail and hr at v0 and v1), and the start-up of
+ * `progagent --help` and `progagent tasks list` (wall and CPU time of a fresh process, median of 3).
+ *
+ *   npx tsx bench/scale/eval.ts [--quick]
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { formatTable } from "../../src/cli/format-table.js";
+import { parseScaleList, type HarnessMode } from "../../src/envs/index.js";
+import { runEvaluation } from "../../src/eval/index.js";
+import { readTrajectories } from "../../src/harness/index.js";
+import { loadSuite } from "../../src/suite/index.js";
+import { formatNumber, percentile } from "../stats.js";
+
+const FULL_SLICE = {
+  tasks: "retail.*,hr.*,university.*,it_support.*,logistics.*,clinic.*",
+  scales: "v0,v1,v2,v3",
+};
+const QUICK_SLICE = { tasks: "retail.*,hr.*", scales: "v0,v1" };
+/** Issue 8's figures (before this work), printed as the reference line. */
+const REFERENCE = { ptcSeconds: 17, dtcSeconds: 50, episodes: 116, startupSeconds: "0.85-0.99" };
+const GOAL_RATIO = 1.5;
+const GOAL_STARTUP_SECONDS = 0.3;
+const STARTUP_RUNS = 3;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+interface HarnessTiming {
+  episodes: number;
+  passed: number;
+  seconds: number;
+  cpuSeconds: number;
+}
+
+async function timeHarness(
+  harness: HarnessMode,
+  slice: { tasks: string; scales: string },
+): Promise<HarnessTiming> {
+  const tasks = await loadSuite(slice.tasks);
+  const outDir = mkdtempSync(join(tmpdir(), `progagent-bench-scale-eval-${harness}-`));
+  try {
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const outcome = await runEvaluation({
+      model: "oracle",
+      tasks,
+      harnesses: [harness],
+      scales: parseScaleList(slice.scales),
+      samples: 1,
+      seed: 0,
+      outDir,
+      concurrency: 2,
+      limits: { maxTurns: 5_000, maxToolCalls: 10_000 },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const trajectories = readTrajectories(outcome.trajectoriesPath);
+    return {
+      episodes: trajectories.length,
+      passed: trajectories.filter((trajectory) => trajectory.reward === 1).length,
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    };
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** Wall and CPU seconds (user + system) of `node bin/progagent.js <args>` in a fresh process, three runs. */
+function timeStartup(args: string[]): { wall: number[]; cpu: number[] } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let index = 0; index < STARTUP_RUNS; index += 1) {
+    // The shell's `times` prints its children's user and system time after the command.
+    const started = performance.now();
+    const probe = spawnSync(
+      "/bin/sh",
+      ["-c", '"$0" "$@" > /dev/null && times', process.execPath, join(root, "bin", "progagent.js"), ...args],
+      { encoding: "utf8", timeout: 120_000 },
+    );
+    wall.push((performance.now() - started) / 1000);
+    if (probe.status !== 0) throw new Error(`progagent ${args.join(" ")} failed: ${probe.stderr}`);
+    const children = probe.stdout.trim().split("\n").at(-1) ?? "";
+    const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map(
+      (match) => Number(match[1]) * 60 + Number(match[2]),
+    );
+    cpu.push(seconds.reduce((sum, value) => sum + value, 0));
+  }
+  return { wall, cpu };
+}
+
+/** Runs the section and returns its printed table. */
+export async function run(options: { quick?: boolean } = {}): Promise<string> {
+  const slice = options.quick ? QUICK_SLICE : FULL_SLICE;
+  const ptc = await timeHarness("ptc", slice);
+  const dtc = await timeHarness("dtc", slice);
+  const ratio = dtc.seconds / ptc.seconds;
+  const evalTable = formatTable(
+    ["harness", "episodes", "passed", "wall s", "host CPU s", "issue 8 wall s"],
+    [
+      [
+        "PTC",
+        ptc.episodes,
+        ptc.passed,
+        formatNumber(ptc.seconds, 1),
+        formatNumber(ptc.cpuSeconds, 1),
+        options.quick ? "" : REFERENCE.ptcSeconds,
+      ],
+      [
+        "DTC",
+        dtc.episodes,
+        dtc.passed,
+        formatNumber(dtc.seconds, 1),
+        formatNumber(dtc.cpuSeconds, 1),
+        options.quick ? "" : REFERENCE.dtcSeconds,
+      ],
+      [
+        "DTC / PTC",
+        "",
+        "",
+        `${formatNumber(ratio, 2)}x`,
+        `${formatNumber(dtc.cpuSeconds / ptc.cpuSeconds, 2)}x`,
+        `${formatNumber(REFERENCE.dtcSeconds / REFERENCE.ptcSeconds, 2)}x`,
+      ],
+    ],
+  );
+  const startupRows = [["--help"], ["tasks", "list"]].map((args) => {
+    const timing = timeStartup(args);
+    const wall = percentile(timing.wall, 0.5);
+    return [
+      `progagent ${args.join(" ")}`,
+      formatNumber(wall, 2),
+      `${formatNumber(Math.min(...timing.wall), 2)}-${formatNumber(Math.max(...timing.wall), 2)}`,
+      formatNumber(percentile(timing.cpu, 0.5), 2),
+      REFERENCE.startupSeconds,
+      wall <= GOAL_STARTUP_SECONDS ? "met (<= 0.3 s)" : "missed (<= 0.3 s)",
+    ];
+  });
+  const startupTable = formatTable(
+    ["command", "wall s (median of 3)", "wall spread", "CPU s (median)", "issue 8 wall s", "goal"],
+    startupRows,
+  );
+  return [
+    `DTC vs PTC oracle evaluation: ${slice.tasks} at ${slice.scales}, concurrency 2; goal DTC <= ${GOAL_RATIO}x PTC: ${ratio <= GOAL_RATIO ? "met" : "missed"}`,
+    "(DTC includes recording each oracle's direct-call form once per instance, a PTC run.)",
+    "",
+    evalTable,
+    "",
+    "CLI start-up (a fresh process running the TypeScript sources through tsx, as a clone does):",
+    "",
+    startupTable,
+    "",
+  ].join("\n");
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(await run({ quick: process.argv.includes("--quick") }));
+}
