@@ -89,7 +89,7 @@ export type ValidationReport = z.infer<typeof validationReportSchema>;
 export const calibrationReportSchema = z.object({
   kind: z.literal("calibration"),
   /** Pass rate per scale over the samples whose model call did not fail; null when none finished. */
-  passRates: z.record(z.enum(SCALES), z.number().min(0).max(1).nullable()),
+  passRates: z.partialRecord(z.enum(SCALES), z.number().min(0).max(1).nullable()),
   episodes: z.number().int().nonnegative(),
   modelErrors: z.number().int().nonnegative(),
   error: z.string().max(20_000).optional(),
