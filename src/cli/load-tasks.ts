@@ -79,11 +79,21 @@ export async function loadTasks(glob: string, selection: SuiteSelection = {}): P
 
 /** Exactly one task by id (`tasks show`, `env serve`), or an error saying where it was looked for. */
 export async function loadTaskById(id: string, selection: SuiteSelection = {}): Promise<TaskDefinition> {
-  const task = (await loadTasks(id, selection)).find((candidate) => candidate.id === id);
-  if (!task)
-    throw new ProgAgentError(`unknown task '${id}'; 'progagent tasks list' shows the task ids`, {
-      code: ERROR_CODES.TASK_NOT_FOUND,
-      category: "user",
-    });
+  const unknown = (): ProgAgentError =>
+    new ProgAgentError(
+      `unknown task '${id}'; 'progagent tasks list${(selection.suites ?? []).map((spec) => ` --suite ${spec}`).join("")}' shows the task ids`,
+      { code: ERROR_CODES.TASK_NOT_FOUND, category: "user", details: { task: id } },
+    );
+  const tasks = await loadTasks(id, selection).catch((error: unknown) => {
+    if (
+      error instanceof ProgAgentError &&
+      error.code === ERROR_CODES.TASK_NOT_FOUND &&
+      error.category === "user"
+    )
+      throw unknown();
+    throw error;
+  });
+  const task = tasks.find((candidate) => candidate.id === id);
+  if (!task) throw unknown();
   return task;
 }
