@@ -79,3 +79,5 @@ export {
   SUITE_INDEX_FILES,
 } from "./user-suite.js";
 export type { LoadedSuite, LoadUserSuiteOptions, TaskSource } from "./user-suite.js";
+export { writeSuiteTemplate, suiteTemplateDir } from "./write-suite-template.js";
+export type { WriteSuiteTemplateOptions, WrittenSuiteTemplate } from "./write-suite-template.js";
