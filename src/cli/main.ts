@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { ProgAgentError, errorMessage, exitCodeForError } from "../core/index.js";
 import { registerEnvServe } from "./commands/env-serve.js";
 import { registerEval } from "./commands/eval.js";
+import { registerInitSuite } from "./commands/init-suite.js";
 import { registerRollout } from "./commands/rollout.js";
 import { registerSandbox } from "./commands/sandbox.js";
 import { registerExport } from "./commands/export.js";
@@ -23,6 +24,7 @@ registerEval(program);
 registerRollout(program);
 registerSandbox(program);
 registerExport(program);
+registerInitSuite(program);
 
 try {
   await program.parseAsync(process.argv);
