@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,22 @@ import {
   type RoleRequest,
   type RoleServer,
 } from "./helpers/scripted-role-server.js";
+
+const BIN = join(import.meta.dirname, "..", "bin", "progagent.js");
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { timeout: 300_000, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
 
 /** A draft module built on a validated built-in retail task; `override` replaces parts of it. */
 function draftFrom(base: string, id: string, override = ""): string {
@@ -264,4 +281,82 @@ describe("progagent synth (scripted models for every role)", () => {
     // A different configuration is refused, naming the difference.
     await expect(runSynthesis({ ...options(outDir), maxRounds: 3 })).rejects.toThrow(/maxRounds: 2 -> 3/);
   }, 900_000);
+
+  it("the produced suite folder loads with --suite, runs under eval --model oracle and calibrates", async () => {
+    const outDir = join(root, "suite");
+    expect(existsSync(join(outDir, "index.ts"))).toBe(true);
+    const evaluation = await runCli([
+      "eval",
+      "--suite",
+      outDir,
+      "--no-builtin",
+      "--model",
+      "oracle",
+      "--harness",
+      "ptc",
+      "--scales",
+      "v0",
+      "--out",
+      join(root, "eval"),
+    ]);
+    expect(evaluation.stderr).not.toMatch(/progagent: /);
+    expect(evaluation.code).toBe(0);
+    expect(evaluation.stdout).toMatch(/PTC\s+v0\s+1\s+1\s+0\s+1\.00/);
+
+    // The reference model solves every other episode of the recall task: 0.5 is inside (0, 0.8), kept.
+    const calibration = await runCli([
+      "tasks",
+      "calibrate",
+      "--suite",
+      outDir,
+      "--no-builtin",
+      "--model",
+      "openai:reference",
+      "--base-url",
+      referenceServer.baseUrl,
+      "--samples",
+      "2",
+      "--scales",
+      "v0",
+      "--harness",
+      "ptc",
+      "--concurrency",
+      "1",
+      "--out",
+      join(root, "calibrate"),
+      "--json",
+    ]);
+    expect(calibration.code, calibration.stderr).toBe(0);
+    const rows = JSON.parse(calibration.stdout) as Array<{
+      task: string;
+      passRates: Record<string, number>;
+      kept: boolean;
+    }>;
+    expect(rows).toEqual([
+      expect.objectContaining({ task: "retail.recall-cancellations", passRates: { v0: 0.5 }, kept: true }),
+    ]);
+    expect(existsSync(join(root, "calibrate", "calibration.json"))).toBe(true);
+  }, 600_000);
+
+  it("synth refuses a band that is not two increasing pass rates, before any model call", async () => {
+    const before = constructorServer.requests.length;
+    const result = await runCli([
+      "synth",
+      "--domain",
+      "retail",
+      "--model",
+      "openai:constructor",
+      "--base-url",
+      constructorServer.baseUrl,
+      "--out",
+      join(root, "bad-band"),
+      "--candidates",
+      "1",
+      "--band",
+      "0.8,0.2",
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--band '0.8,0.2': the lower bound must be below the upper bound");
+    expect(constructorServer.requests.length).toBe(before);
+  }, 120_000);
 });

@@ -8,7 +8,9 @@ import { registerRollout } from "./commands/rollout.js";
 import { registerSandbox } from "./commands/sandbox.js";
 import { registerExport } from "./commands/export.js";
 import { registerServe } from "./commands/serve.js";
+import { registerSynth } from "./commands/synth.js";
 import { registerTasks } from "./commands/tasks.js";
+import { registerTasksCalibrate } from "./commands/tasks-calibrate.js";
 
 const program = new Command();
 program
@@ -19,12 +21,14 @@ program
   .version("0.1.0");
 registerServe(program);
 registerTasks(program);
+registerTasksCalibrate(program);
 registerEnvServe(program);
 registerEval(program);
 registerRollout(program);
 registerSandbox(program);
 registerExport(program);
 registerInitSuite(program);
+registerSynth(program);
 
 try {
   await program.parseAsync(process.argv);
