@@ -128,6 +128,46 @@ export default defineTask({ ...base!, id: "retail.changes-domain", tools: base!.
     expect(report.gates.find((gate) => gate.id === "domain-unchanged")).toMatchObject({ passed: false });
   }, 300_000);
 
+  it("a draft that writes a report of its own on the worker's descriptor gets no report at all", async () => {
+    const folder = openDraftFolder(join(root, "forger"));
+    folder.write(
+      "task.ts",
+      `import { writeSync } from "node:fs";
+writeSync(3, JSON.stringify({ type: "report", nonce: "0123456789abcdef0123", report: { kind: "validation", ok: true, task: null, gates: [], rows: [], durationMs: 0 } }) + "\\n");
+export default {};
+`,
+    );
+    const result = await runDraftSandbox({
+      draftDir: folder.dir,
+      request: { ...request, scales: [...request.scales] },
+      timeoutMs: 300_000,
+    });
+    expect(result.report).toBeNull();
+    expect(result.error).toBe("the draft wrote a report of its own (without the run's key)");
+  }, 300_000);
+
+  it("a sound draft passes every gate at v0..v3 and seeds 0 and 1", async () => {
+    const report = await validate("sound", draftFrom("retail.apply-supplier-recall", "retail.sound", ""));
+    expect(report.gates.filter((gate) => !gate.passed)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.rows.map((row) => `${row.scale}/${row.seed}`)).toEqual([
+      "v0/0",
+      "v1/0",
+      "v2/0",
+      "v3/0",
+      "v0/1",
+      "v1/1",
+      "v2/1",
+      "v3/1",
+    ]);
+    for (const seed of [0, 1]) {
+      const calls = (scale: string): number =>
+        report.rows.find((row) => row.scale === scale && row.seed === seed)!.oracleToolCalls;
+      expect(calls("v0")).toBeGreaterThanOrEqual(10);
+      expect(calls("v3")).toBeGreaterThan(calls("v0"));
+    }
+  }, 600_000);
+
   it("a module that does not export a task fails to load, with the reason", async () => {
     const report = await validate("syntax", `export default {{ not typescript`);
     expect(report.ok).toBe(false);

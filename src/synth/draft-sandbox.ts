@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
@@ -21,10 +22,17 @@ const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const MAX_LOG_CHARS = 20_000;
 const TMP_BYTES = 1024 * 1024 * 1024;
 
+/** A worker request without its key (the sandbox runner adds a fresh one per run). */
+export type DraftRequest = WorkerRequest extends infer Request
+  ? Request extends WorkerRequest
+    ? Omit<Request, "nonce">
+    : never
+  : never;
+
 export interface DraftSandboxOptions {
   /** Host path of the draft folder: the only place the sandbox can write. */
   draftDir: string;
-  request: WorkerRequest;
+  request: DraftRequest;
   timeoutMs: number;
   signal?: AbortSignal;
   /** For calibration: the host's model client, which the sandbox reaches only through the worker protocol. */
@@ -131,6 +139,7 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
   child.stderr?.on("data", appendLog);
   input.on("error", () => undefined);
 
+  const nonce = randomBytes(24).toString("hex");
   let report: DraftSandboxResult["report"] = null;
   let failure: string | undefined;
   const stop = (reason: string): void => {
@@ -154,7 +163,9 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
     }
     const message = parsed.data;
     if (message.type === "report") {
-      if (report) stop("the worker sent two reports");
+      // The draft shares the worker's process and may write on its descriptor: only the keyed report counts.
+      if (message.nonce !== nonce) stop("the draft wrote a report of its own (without the run's key)");
+      else if (report) stop("the worker sent two reports");
       else report = message.report;
       return;
     }
@@ -211,7 +222,7 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
   const onAbort = (): void => stop("aborted");
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    send(options.request);
+    send({ ...options.request, nonce });
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       child.on("error", reject);
       child.on("close", (code) => resolve(code));
@@ -223,7 +234,9 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
           ? "the worker ended without a report"
           : `the sandboxed worker exited with code ${exitCode ?? "(signal)"}`;
     }
-    return { report, ...(failure && !report ? { error: failure } : {}), log, exitCode };
+    // A run with a violation has no report, even when the worker's own report arrived.
+    if (failure) return { report: null, error: failure, log, exitCode };
+    return { report, log, exitCode };
   } catch (error) {
     throw new ProgAgentError(`cannot start the draft sandbox: ${errorMessage(error)}`, {
       code: ERROR_CODES.SANDBOX_UNAVAILABLE,

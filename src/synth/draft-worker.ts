@@ -75,7 +75,7 @@ async function main(): Promise<void> {
         mkdtempSync(join("/tmp", "cache-b-")),
       ];
       const report = await gates.runDraftGates(loadTask, domain, request, { pool, cacheDirs });
-      send({ type: "report", report });
+      send({ type: "report", nonce: request.nonce, report });
     } finally {
       await pool.dispose();
     }
@@ -125,6 +125,7 @@ async function main(): Promise<void> {
   } catch (error) {
     send({
       type: "report",
+      nonce: request.nonce,
       report: {
         kind: "calibration",
         passRates: {},
@@ -154,6 +155,7 @@ async function main(): Promise<void> {
   const rates = passRatesOf(trajectories, request.scales);
   send({
     type: "report",
+    nonce: request.nonce,
     report: {
       kind: "calibration",
       passRates: rates.passRates,

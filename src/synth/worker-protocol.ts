@@ -12,8 +12,12 @@ export const WORKER_PROTOCOL_VERSION = 1;
 
 const scaleListSchema = z.array(z.enum(SCALES)).min(1);
 
+/** A random key per run: the worker reads it before any draft code runs and puts it on its report. */
+const nonceSchema = z.string().min(16).max(128);
+
 export const validateRequestSchema = z.object({
   kind: z.literal("validate"),
+  nonce: nonceSchema,
   /** The draft's task module, relative to the draft folder. */
   module: z.string(),
   scales: scaleListSchema,
@@ -29,6 +33,7 @@ export type ValidateRequest = z.infer<typeof validateRequestSchema>;
 
 export const calibrateRequestSchema = z.object({
   kind: z.literal("calibrate"),
+  nonce: nonceSchema,
   module: z.string(),
   domain: z.string(),
   model: z.string(),
@@ -104,7 +109,11 @@ const completionUsageSchema = z.object({
 
 /** Worker -> host. */
 export const workerMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("report"), report: z.union([validationReportSchema, calibrationReportSchema]) }),
+  z.object({
+    type: z.literal("report"),
+    nonce: z.string().max(128),
+    report: z.union([validationReportSchema, calibrationReportSchema]),
+  }),
   z.object({
     type: z.literal("model-request"),
     id: z.number().int(),
