@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
@@ -91,6 +91,8 @@ export function buildDraftSandboxCommand(
   const node = realpathSync(process.execPath);
   if (!node.startsWith("/usr/")) args.push("--ro-bind", dirname(dirname(node)), dirname(dirname(node)));
   args.push("--proc", "/proc", "--dev", "/dev", "--size", String(TMP_BYTES), "--tmpfs", "/tmp");
+  // An installed package finds its dependencies beside it, in the node_modules folder that holds it.
+  if (basename(dirname(root)) === "node_modules") args.push("--ro-bind", dirname(root), dirname(root));
   // Only what the worker needs of the package, at its own path: not the clone's runs, caches or dotfiles.
   for (const name of ["package.json", "node_modules", "src", "dist"]) {
     const path = join(root, name);
