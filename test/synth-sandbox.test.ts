@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDraftFolder } from "../src/synth/draft-folder.js";
 import { runDraftSandbox } from "../src/synth/draft-sandbox.js";
 import type { ValidationReport } from "../src/synth/worker-protocol.js";
+import { waitForProcessCount } from "./helpers/processes.js";
 
 const request = {
   kind: "validate" as const,
@@ -32,7 +33,11 @@ let root: string;
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "synth-sandbox-test-"));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(async () => {
+  // Every sandbox of this file is gone (their command lines name this file's draft folders).
+  expect(await waitForProcessCount(root, 0)).toBe(0);
+  rmSync(root, { recursive: true, force: true });
+});
 
 async function validate(name: string, source: string): Promise<ValidationReport> {
   const folder = openDraftFolder(join(root, name));
@@ -167,6 +172,19 @@ export default {};
       expect(calls("v3")).toBeGreaterThan(calls("v0"));
     }
   }, 600_000);
+
+  it("a draft that never finishes is killed at the deadline, with the reason", async () => {
+    const folder = openDraftFolder(join(root, "spins"));
+    folder.write("task.ts", `for (;;) {}\nexport default {};\n`);
+    const result = await runDraftSandbox({
+      draftDir: folder.dir,
+      request: { ...request, scales: [...request.scales] },
+      timeoutMs: 15_000,
+    });
+    expect(result.report).toBeNull();
+    expect(result.error).toBe("the sandbox did not finish within 15 s");
+    expect(await waitForProcessCount(folder.dir, 0)).toBe(0);
+  }, 120_000);
 
   it("a module that does not export a task fails to load, with the reason", async () => {
     const report = await validate("syntax", `export default {{ not typescript`);
