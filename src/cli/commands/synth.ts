@@ -33,7 +33,7 @@ export function registerSynth(program: Command): void {
         import("../../synth/index.js"),
       ]);
       const text = (name: string): string | undefined =>
-        typeof options[name] === "string" ? (options[name]) : undefined;
+        typeof options[name] === "string" ? options[name] : undefined;
       const endpoint = (spec: string, baseUrl: string | undefined, apiKeyEnv: string | undefined) => ({
         spec,
         baseUrl: baseUrl ?? null,
