@@ -125,6 +125,21 @@ describe("--suite and --no-builtin", () => {
       "library.late-fees",
     ]);
 
+    const twice = await progagent([
+      "tasks",
+      "list",
+      "--suite",
+      "./my-suite",
+      "--suite",
+      "my-suite/index.ts",
+      "--no-builtin",
+      "--json",
+    ]);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect((JSON.parse(twice.stdout) as Array<{ id: string }>).map((row) => row.id)).toEqual([
+      "library.late-fees",
+    ]);
+
     const nothing = await progagent(["tasks", "list", "--no-builtin"]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain("--no-builtin leaves no tasks: add --suite");
