@@ -5,7 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -201,6 +201,50 @@ describe("--suite and --no-builtin", () => {
       expect(JSON.parse(text)).toMatchObject({ page: 1, per_page: 2, has_more: true });
     } finally {
       await client.close();
+    }
+  });
+
+  it("`rollout serve --suite --no-builtin` lists and serves the suite's task", async () => {
+    const service = spawn(
+      process.execPath,
+      [cli, "rollout", "serve", "--port", "0", "--suite", suiteDir, "--no-builtin"],
+      {
+        cwd: scratch,
+        env: { ...process.env, PROGAGENT_CACHE_DIR: cacheDir },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    try {
+      const url = await new Promise<string>((done, fail) => {
+        let text = "";
+        const timer = setTimeout(() => fail(new Error(`no URL within 120 s: ${text}`)), 120_000);
+        service.stderr.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /rollout service at (http:\/\/\S+)/.exec(text);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            done(match[1]);
+          }
+        });
+      });
+      const listed = (await (await fetch(`${url}/v1/tasks`)).json()) as { tasks: unknown };
+      expect(listed.tasks).toEqual([{ id: "library.late-fees", domain: "library" }]);
+      const created = await fetch(`${url}/v1/episodes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ task: "library.late-fees", scale: "v0", mode: "dtc" }),
+      });
+      expect(created.status).toBe(201);
+      const builtin = await fetch(`${url}/v1/episodes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ task: "retail.apply-supplier-recall", scale: "v0", mode: "dtc" }),
+      });
+      expect(builtin.status).toBe(404);
+      service.kill("SIGTERM");
+      expect(await new Promise<number | null>((done) => service.once("exit", (code) => done(code)))).toBe(0);
+    } finally {
+      if (service.exitCode === null) service.kill("SIGKILL");
     }
   });
 
