@@ -59,8 +59,12 @@ export async function loadTasks(glob: string, selection: SuiteSelection = {}): P
       if (!nothingMatched || specs.length === 0) throw error;
     }
   }
+  const entries = new Set<string>();
   for (const spec of specs) {
     const suite = await loadSuiteOnce(spec, cwd);
+    // The same suite named twice (`--suite ./a --suite a/index.ts`) is loaded once, not a conflict with itself.
+    if (entries.has(suite.entryPath)) continue;
+    entries.add(suite.entryPath);
     if (suite.name === BUILTIN_SUITE_NAME)
       throw new ProgAgentError(
         `suite '${spec}' (${suite.entryPath}) is named '${BUILTIN_SUITE_NAME}', the built-in suite's name: rename it`,

@@ -332,6 +332,9 @@ function nameFromRoot(root: string): string {
  * `tasks` array, the suite then named after the folder or package). Every problem (no such suite, a syntax
  * error, a failing import, nothing exported, a task failing defineTask's rules) is one `ProgAgentError`
  * naming the module and the problem. Each task's instance key covers every source file of the suite folder.
+ *
+ * Modules load once per process (Node's module cache): a suite edited after it was loaded needs a new
+ * process to be seen.
  */
 export async function loadUserSuite(spec: string, options: LoadUserSuiteOptions = {}): Promise<LoadedSuite> {
   const { root, entryPath } = resolveSuiteEntry(spec, options.cwd);
