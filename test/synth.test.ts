@@ -338,6 +338,56 @@ describe("progagent synth (scripted models for every role)", () => {
     expect(existsSync(join(root, "calibrate", "calibration.json"))).toBe(true);
   }, 600_000);
 
+  it("progagent synth runs end to end through the CLI, with the full gates (v0..v3, seeds 0 and 1)", async () => {
+    episodesPerTask.clear();
+    const outDir = join(root, "cli-suite");
+    const result = await runCli([
+      "synth",
+      "--domain",
+      "retail",
+      "--model",
+      "openai:constructor",
+      "--base-url",
+      constructorServer.baseUrl,
+      "--auditor-model",
+      "openai:auditor",
+      "--auditor-base-url",
+      auditorServer.baseUrl,
+      "--calibrate-model",
+      "openai:reference",
+      "--calibrate-base-url",
+      referenceServer.baseUrl,
+      "--samples",
+      "2",
+      "--band",
+      "0,0.8",
+      "--out",
+      outDir,
+      "--candidates",
+      "1",
+      "--max-rounds",
+      "3",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("1 of 1 candidates accepted: retail.recall-cancellations");
+    expect(result.stdout).toMatch(/model calls \d+, prompt tokens \d+, completion tokens \d+/);
+    const report = readSynthReport(outDir)!;
+    const [candidate] = report.candidates;
+    expect(candidate!.rounds.map((round) => round.ok)).toEqual([false, true]);
+    expect(Object.keys(candidate!.oracleToolCalls)).toEqual([
+      "v0/0",
+      "v1/0",
+      "v2/0",
+      "v3/0",
+      "v0/1",
+      "v1/1",
+      "v2/1",
+      "v3/1",
+    ]);
+    expect(candidate!.calibration?.passRates).toEqual({ v0: 0.5, v1: 0.5, v2: 0.5, v3: 0.5 });
+    expect(existsSync(join(outDir, "tasks", "recall-cancellations.ts"))).toBe(true);
+  }, 900_000);
+
   it("synth refuses a band that is not two increasing pass rates, before any model call", async () => {
     const before = constructorServer.requests.length;
     const result = await runCli([
