@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -172,6 +172,20 @@ export default {};
       expect(calls("v3")).toBeGreaterThan(calls("v0"));
     }
   }, 600_000);
+
+  it("a draft cannot rewrite its own module while it is validated", async () => {
+    const report = await validate(
+      "rewrites-itself",
+      `import { writeFileSync } from "node:fs";
+let outcome: string;
+try { writeFileSync("/draft/task.ts", "export default {};"); outcome = "rewritten"; } catch (error) { outcome = (error as NodeJS.ErrnoException).code ?? "error"; }
+throw new Error("rewrite: " + outcome);
+`,
+    );
+    expect(report.gates[0]).toMatchObject({ id: "loads", passed: false });
+    expect(report.gates[0]!.detail).toContain("rewrite: EROFS");
+    expect(readFileSync(join(root, "rewrites-itself", "task.ts"), "utf8")).toContain("rewrite: ");
+  }, 300_000);
 
   it("a draft that never finishes is killed at the deadline, with the reason", async () => {
     const folder = openDraftFolder(join(root, "spins"));

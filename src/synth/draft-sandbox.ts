@@ -98,7 +98,15 @@ export function buildDraftSandboxCommand(
     const path = join(root, name);
     if (existsSync(path)) args.push("--ro-bind", path, path);
   }
-  args.push("--bind", draftDir, SANDBOX_DRAFT_DIR, "--chdir", SANDBOX_DRAFT_DIR, "--remount-ro", "/");
+  args.push("--bind", draftDir, SANDBOX_DRAFT_DIR);
+  // The module under validation is read-only to itself: what passed is what the host reads back. (The host
+  // wrote these files, and swept the folder after the last run, so they are plain files, not planted links.)
+  for (const name of ["task.ts", "package.json"]) {
+    const path = join(draftDir, name);
+    if (existsSync(path) && lstatSync(path).isFile())
+      args.push("--ro-bind", path, `${SANDBOX_DRAFT_DIR}/${name}`);
+  }
+  args.push("--chdir", SANDBOX_DRAFT_DIR, "--remount-ro", "/");
   args.push("--clearenv");
   const environment: Record<string, string> = {
     HOME: "/tmp",

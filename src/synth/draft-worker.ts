@@ -48,7 +48,13 @@ async function main(): Promise<void> {
       resolve(line);
       return;
     }
-    const parsed = protocol.hostMessageSchema.safeParse(JSON.parse(line));
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const parsed = protocol.hostMessageSchema.safeParse(data);
     if (parsed.success && "type" in parsed.data) {
       const answer = waiting.get(parsed.data.id);
       waiting.delete(parsed.data.id);
