@@ -1,7 +1,17 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "scratch/**", "runs/**", "eslint.config.js", "bin/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "scratch/**",
+      "runs/**",
+      "eslint.config.js",
+      "bin/**",
+      "templates/**",
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -115,6 +115,10 @@ export {
   PYTHON_WORKSPACE_HELPERS,
   cachedStatement,
   pagingFields,
+  isoDateSchema,
+  when,
+  defineListTool,
+  withBooleans,
   listPage,
   pageEnvelope,
   paginateItems,
@@ -124,8 +128,21 @@ export {
   defineIdFormat,
   toCsv,
   parseCsv,
+  markdownTable,
+  parseMarkdownTable,
   renderMarkdown,
   toJsonDocument,
+  addDays,
+  daysBetween,
+  roundCents,
+  sumCents,
+  between,
+  randomAmount,
+  randomDate,
+  personName,
+  sample,
+  weightedPick,
+  checkTableChanges,
   checkStateDiff,
   withTransientFailures,
   withSilentFailures,
@@ -161,6 +178,10 @@ export type {
   DriverCallOutcome,
   InterfaceProfile,
   InterfaceProfileName,
+  IdFormat,
+  MarkdownBlock,
+  TableExpectation,
+  SqlCondition,
 } from "./envs/index.js";
 
 // harness: the agent loop, model clients, scripted policies, trajectories
@@ -241,5 +262,14 @@ export {
 } from "./train/index.js";
 export type { RolloutService, RolloutServiceOptions, RolloutHttpOptions, StepAnswer } from "./train/index.js";
 
-// suite: the built-in tasks
-export { loadSuite, loadBuiltinDomain, SUITE_DOMAINS } from "./suite/index.js";
+// suite: the built-in tasks, and users' suites (folders or npm packages of domains and tasks)
+export {
+  loadSuite,
+  loadBuiltinDomain,
+  SUITE_DOMAINS,
+  loadUserSuite,
+  resolveSuiteEntry,
+  combineSuites,
+  suiteNameOf,
+} from "./suite/index.js";
+export type { LoadedSuite, LoadUserSuiteOptions, TaskSource } from "./suite/index.js";

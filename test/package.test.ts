@@ -1,7 +1,8 @@
 /**
  * The packed package is the product: `npm pack` the project, install the tarball into an empty project
  * (offline, from the npm cache) and use it there the way a user would: the `progagent` bin (`tasks validate`,
- * `serve` over stdio MCP) and the library entry (`import ... from "progagent"`, JavaScript and TypeScript).
+ * `serve` over stdio MCP, `init-suite` and a user's suite) and the library entry (`import ... from
+ * "progagent"`, JavaScript and TypeScript).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -53,7 +54,7 @@ function stageProject(): void {
   mkdirSync(staging);
   for (const entry of ["package.json", "README.md", "tsconfig.json", "tsconfig.build.json"])
     cpSync(join(projectRoot, entry), join(staging, entry));
-  for (const folder of ["bin", "src", "scripts"])
+  for (const folder of ["bin", "src", "scripts", "templates"])
     cpSync(join(projectRoot, folder), join(staging, folder), { recursive: true });
   symlinkSync(join(projectRoot, "node_modules"), join(staging, "node_modules"), "dir");
 }
@@ -160,6 +161,7 @@ describe("the packed package, installed into an empty project", () => {
     expect(files).toContain("package/dist/index.js");
     expect(files).toContain("package/dist/index.d.ts");
     expect(files).toContain("package/bin/progagent.js");
+    expect(files).toContain("package/templates/suite/tasks/late-fees.ts");
     expect(files.filter((file) => file.startsWith("package/src/"))).toEqual([]);
     expect(files.filter((file) => /\.test\.(js|d\.ts)$/.test(file))).toEqual([]);
   });
@@ -195,6 +197,44 @@ describe("the packed package, installed into an empty project", () => {
     );
     expect(stdout).toMatch(/retail\.apply-supplier-recall\s+v0\s+0\s+1\s+1\s+[0,]+\s+\d+\s+ok/);
     expect(stdout).toContain("1 passed, 0 failed");
+  });
+
+  it("writes a suite with `init-suite` that validates with the installed bin, outside any node_modules", async () => {
+    // Outside the consumer project: "progagent" and "zod" must resolve to the installed package and its copy.
+    const suite = join(scratch, "outside-suite");
+    await run(bin, ["init-suite", suite], { cwd: consumer, env, timeout: 120_000 });
+    const { stdout } = await run(
+      bin,
+      ["tasks", "validate", "--suite", suite, "--no-builtin", "--scale", "v0,v3"],
+      { cwd: consumer, env, timeout: 300_000 },
+    );
+    expect(stdout).toMatch(/library\.late-fees\s+v0\s+0\s+1\s+1\s+0,0\s+\d+\s+ok/);
+    expect(stdout).toContain("2 passed, 0 failed");
+
+    // The template type-checks against the published declarations (what a user's editor sees).
+    cpSync(suite, join(consumer, "my-suite"), { recursive: true });
+    writeFileSync(
+      join(consumer, "tsconfig.suite.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2023",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        include: ["my-suite/**/*.ts"],
+      }),
+    );
+    const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+    const checked = await run(process.execPath, [tsc, "-p", join(consumer, "tsconfig.suite.json")], {
+      cwd: consumer,
+      timeout: 300_000,
+    }).catch((error: { stdout: string }) => error);
+    expect(checked.stdout).toBe("");
   });
 
   it("runs a program through `progagent serve` (stdio MCP) over an upstream server", async () => {

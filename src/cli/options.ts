@@ -1,3 +1,4 @@
+import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import type { KernelOptions } from "../kernel/index.js";
 import {
@@ -8,6 +9,8 @@ import {
   type InterfaceProfileName,
   type Scale,
 } from "../envs/index.js";
+
+import type { SuiteSelection } from "./load-tasks.js";
 
 /** Bounds of a numeric option; `min` defaults to 1 (a count), 0 for "non-negative". */
 export interface NumberOptionBounds {
@@ -106,4 +109,26 @@ export function parseInterfaceOption(text: string | undefined): InterfaceProfile
       category: "user",
     });
   return parsed.data;
+}
+
+/**
+ * `--suite <path|package>` (repeatable) and `--no-builtin`: the options of every command that takes tasks,
+ * read back with {@link suiteSelectionFrom} and given to `loadTasks`.
+ */
+export function addSuiteOptions(command: Command): Command {
+  return command
+    .option(
+      "--suite <path|package>",
+      "add a user's suite: a folder, a module file or an installed npm package (repeatable)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option("--no-builtin", "leave out the built-in suite (with --suite)");
+}
+
+/** The suite selection of a command's parsed options (see {@link addSuiteOptions}). */
+export function suiteSelectionFrom(options: Record<string, unknown>): SuiteSelection {
+  return {
+    suites: Array.isArray(options.suite) ? options.suite.map(String) : [],
+    builtin: options.builtin !== false,
+  };
 }

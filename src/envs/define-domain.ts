@@ -57,7 +57,11 @@ export function domainSourceFingerprint(domain: DomainDefinition): string {
   return sourceFingerprints.get(domain) ?? domain.generate.toString();
 }
 
-/** A hash of the names and bytes of the source files below a folder (tests excluded), in a stable order. */
+/**
+ * A hash of the names and bytes of the source files below a folder (tests excluded), in a stable order.
+ * `node_modules` and dot-folders (`.git`, `.cache`) are skipped: a user's suite folder may hold installed
+ * dependencies, which are not its sources.
+ */
 export function fingerprintFolder(folder: string): string {
   const hash = createHash("sha256");
   const walk = (dir: string): void => {
@@ -65,8 +69,9 @@ export function fingerprintFolder(folder: string): string {
       a.name.localeCompare(b.name),
     )) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (/\.(ts|js|mjs|json|md|csv|txt)$/.test(entry.name) && !/\.test\./.test(entry.name))
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && !entry.name.startsWith(".")) walk(path);
+      } else if (/\.(ts|js|mjs|json|md|csv|txt)$/.test(entry.name) && !/\.test\./.test(entry.name))
         hash.update(entry.name).update(readFileSync(path));
     }
   };

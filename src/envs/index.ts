@@ -1,6 +1,6 @@
 export { SCALES, scaleSchema, SCALE_FACTORS, PAPER_SCALE_MEANS, parseScaleList } from "./scale.js";
 export type { Scale } from "./scale.js";
-export { defineDomain } from "./define-domain.js";
+export { defineDomain, fingerprintFolder } from "./define-domain.js";
 export type { DomainDefinition, DomainTool, GenerateContext, ToolContext } from "./define-domain.js";
 export { defineTask } from "./define-task.js";
 export { defineSuite } from "./define-suite.js";
@@ -39,6 +39,7 @@ export {
   buildInstance,
   createGenerateContext,
   instanceKey,
+  setTaskSourceFingerprint,
   defaultCacheDir,
   measureState,
   openStateView,

@@ -56,8 +56,19 @@ export function defaultCacheDir(): string {
   return process.env.PROGAGENT_CACHE_DIR ?? join(homedir(), ".cache", "progagent", "instances");
 }
 
+const taskSourceFingerprints = new WeakMap<TaskDefinition, string>();
+
+/**
+ * Ties a task to a hash of the sources it was loaded from (a user's suite folder), so that an edit to any
+ * of them (a generator helper, a prepare hook's data file) rebuilds its cached instances.
+ */
+export function setTaskSourceFingerprint(task: TaskDefinition, fingerprint: string): void {
+  taskSourceFingerprints.set(task, fingerprint);
+}
+
 /** The content hash of an instance: everything that determines its bytes. */
 export function instanceKey(task: TaskDefinition, scale: Scale, seed: number): string {
+  const sources = taskSourceFingerprints.get(task);
   const hash = createHash("sha256");
   hash.update(
     JSON.stringify({
@@ -69,6 +80,7 @@ export function instanceKey(task: TaskDefinition, scale: Scale, seed: number): s
       generate: domainSourceFingerprint(task.domain),
       kit: kitSourceFingerprint(),
       prepare: task.prepare?.toString() ?? null,
+      ...(sources === undefined ? {} : { sources }),
       scale,
       seed,
       referenceDate: REFERENCE_DATE,

@@ -144,6 +144,8 @@ export interface EvaluationOptions extends EvaluationPlan {
   model: string;
   outDir: string;
   concurrency: number;
+  /** Model clients made by the caller instead of from `model` (which still names the run's model). */
+  clientFactory?: ClientFactory;
   modelOptions?: Omit<ModelSpecOptions, "pool">;
   limits?: Partial<AgentLimits>;
   kernelOptions?: Omit<KernelOptions, "workspaceDir" | "tools" | "onToolCall" | "timeoutMs">;
@@ -303,7 +305,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     size: needsKernel ? Math.min(options.concurrency, 4) : 0,
     kernel: options.kernelOptions ?? {},
   });
-  const { factory } = clientFactoryFor(options.model, { ...options.modelOptions, pool });
+  const factory =
+    options.clientFactory ?? clientFactoryFor(options.model, { ...options.modelOptions, pool }).factory;
   const tokenCounter = createTokenCounter();
   let done = 0;
   let cursor = 0;

@@ -27,6 +27,6 @@ export {
   SANDBOX_WORKSPACE,
 } from "./sandbox.js";
 export type { ResourceLimits } from "./kernel-process.js";
-export { assertUsableWorkspace } from "./workspace-mount.js";
+export { assertUsableWorkspace, setidFilterLaunchCommand } from "./workspace-mount.js";
 export { describeSandboxLimits, SANDBOX_LIMITS_VARIABLE } from "./sandbox-limits.js";
 export type { SandboxLimitsReport, SandboxLimitMechanism, BudgetViolation } from "./sandbox-limits.js";

@@ -70,3 +70,14 @@ export async function loadBuiltinDomain(id: string): Promise<DomainDefinition> {
   if (!first) throw new Error(`built-in domain '${id}' has no tasks`);
   return first.domain;
 }
+
+export {
+  loadUserSuite,
+  resolveSuiteEntry,
+  combineSuites,
+  suiteNameOf,
+  SUITE_INDEX_FILES,
+} from "./user-suite.js";
+export type { LoadedSuite, LoadUserSuiteOptions, TaskSource } from "./user-suite.js";
+export { writeSuiteTemplate, suiteTemplateDir } from "./write-suite-template.js";
+export type { WriteSuiteTemplateOptions, WrittenSuiteTemplate } from "./write-suite-template.js";

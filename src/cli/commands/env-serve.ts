@@ -2,20 +2,21 @@ import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import { createEpisode, episodeMcpSession, harnessModeSchema, interfaceProfile } from "../../envs/index.js";
 import { serveStdio } from "../../runtime/index.js";
-import { loadSuite } from "../../suite/index.js";
+import { loadTaskById } from "../load-tasks.js";
 import {
+  addSuiteOptions,
   kernelOptionsFrom,
   parseIntegerOption,
   parseInterfaceOption,
   parseScaleOption,
   parseSecondsOption,
+  suiteSelectionFrom,
   waitForShutdown,
 } from "../options.js";
 
 export function registerEnvServe(program: Command): void {
   const env = program.command("env").description("Serve task episodes");
-  env
-    .command("serve")
+  addSuiteOptions(env.command("serve"))
     .description(
       "Serve one episode as an MCP server over stdio (DTC: task tools; PTC: programmatic_tool_call; hybrid: both; claim_done always)",
     )
@@ -34,14 +35,8 @@ export function registerEnvServe(program: Command): void {
       "DEBUGGING: show the verifier's check messages (expected values) in claim_done's reply",
     )
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
-    .action(async (options: Record<string, string | boolean | undefined>) => {
-      const id = String(options.task);
-      const task = (await loadSuite(id)).find((candidate) => candidate.id === id);
-      if (!task)
-        throw new ProgAgentError(`unknown task '${id}'; see 'progagent tasks list'`, {
-          code: ERROR_CODES.TASK_NOT_FOUND,
-          category: "user",
-        });
+    .action(async (options: Record<string, unknown>) => {
+      const task = await loadTaskById(String(options.task), suiteSelectionFrom(options));
       const parsedMode = harnessModeSchema.safeParse(options.mode);
       if (!parsedMode.success)
         throw new ProgAgentError(`--mode expects dtc, ptc or hybrid, got '${String(options.mode)}'`, {

@@ -3,14 +3,16 @@ import { resolve } from "node:path";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, interfaceProfile, type HarnessMode } from "../../envs/index.js";
 import { formatSummaryTable, runEvaluation, writeReports, type EvaluationOptions } from "../../eval/index.js";
-import { loadSuite } from "../../suite/index.js";
+import { loadTasks, type SuiteSelection } from "../load-tasks.js";
 import {
+  addSuiteOptions,
   kernelOptionsFrom,
   parseIntegerOption,
   parseInterfaceOption,
   parseNumberOption,
   parseScalesOption,
   parseSecondsOption,
+  suiteSelectionFrom,
   waitForShutdown,
 } from "../options.js";
 import { createProgressBar } from "../progress.js";
@@ -27,6 +29,8 @@ export interface EvaluationCommandInput {
   harnesses: HarnessMode[];
   scales: EvaluationOptions["scales"];
   tasks: string;
+  /** Users' suites beside (or instead of) the built-in one. */
+  suites?: SuiteSelection;
   samples: number;
   concurrency: number;
   outDir: string;
@@ -60,7 +64,7 @@ export function summarizeModelErrors(errors: ReadonlyArray<{ error: string }>, e
 
 /** Runs an evaluation with a progress bar, writes the reports, prints the summary; shared by `eval` and `start`. */
 export async function runEvaluationCommand(input: EvaluationCommandInput): Promise<void> {
-  const tasks = await loadSuite(input.tasks);
+  const tasks = await loadTasks(input.tasks, input.suites);
   const controller = new AbortController();
   void waitForShutdown().then(() => {
     process.stderr.write(
@@ -116,10 +120,9 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
 }
 
 export function registerEval(program: Command): void {
-  program
-    .command("eval")
+  addSuiteOptions(program.command("eval"))
     .description(
-      "Evaluate a model (or the oracle / a replay) on the built-in suite under DTC, PTC and Hybrid",
+      "Evaluate a model (or the oracle / a replay) on the built-in suite (and --suite) under DTC, PTC and Hybrid",
     )
     .requiredOption(
       "--model <spec>",
@@ -162,6 +165,7 @@ export function registerEval(program: Command): void {
         harnesses: parseHarnessList(String(options.harness)),
         scales: parseScalesOption(String(options.scales)),
         tasks: String(options.tasks),
+        suites: suiteSelectionFrom(options),
         samples: parseIntegerOption(String(options.samples), "--samples"),
         concurrency: parseIntegerOption(String(options.concurrency), "--concurrency"),
         outDir: String(options.out),

@@ -12,8 +12,8 @@ import {
   type RlFormat,
   type SftFormat,
 } from "../../train/index.js";
-import { loadSuite } from "../../suite/index.js";
-import { parsePositiveNumber, parseScalesOption } from "../options.js";
+import { loadTasks } from "../load-tasks.js";
+import { addSuiteOptions, parsePositiveNumber, parseScalesOption, suiteSelectionFrom } from "../options.js";
 
 function parseFormat<Format extends string>(text: string, formats: readonly Format[]): Format {
   if (!(formats as readonly string[]).includes(text))
@@ -37,8 +37,7 @@ function parseShare(text: string): number {
 export function registerExport(program: Command): void {
   const exporter = program.command("export").description("Training data: SFT from runs, RL task datasets");
 
-  exporter
-    .command("sft")
+  addSuiteOptions(exporter.command("sft"))
     .description("Verifier-passing trajectories of runs as SFT data for verl, ms-swift or OpenAI fine-tuning")
     .requiredOption(
       "--in <dirs...>",
@@ -60,7 +59,9 @@ export function registerExport(program: Command): void {
     .action(async (options: Record<string, string | string[] | boolean | undefined>) => {
       const started = Date.now();
       const format = parseFormat<SftFormat>(String(options.format), SFT_FORMATS);
-      const suite = new Map((await loadSuite("*")).map((task) => [task.id, task]));
+      const suite = new Map(
+        (await loadTasks("*", suiteSelectionFrom(options))).map((task) => [task.id, task]),
+      );
       const summary = exportSft({
         inputs: options.in as string[],
         format,
@@ -84,8 +85,7 @@ export function registerExport(program: Command): void {
       process.stdout.write(`${formatSftSummary(summary, (Date.now() - started) / 1000)}\n`);
     });
 
-  exporter
-    .command("rl")
+  addSuiteOptions(exporter.command("rl"))
     .description("One verl RL dataset row per task instance (task, scale, seed), split by task")
     .option("--tasks <glob>", "task id glob", "*")
     .option("--scales <list>", "v0,v1,v2,v3 or all", "all")
@@ -109,7 +109,7 @@ export function registerExport(program: Command): void {
           category: "user",
         });
       const summary = exportRl({
-        tasks: await loadSuite(String(options.tasks)),
+        tasks: await loadTasks(String(options.tasks), suiteSelectionFrom(options)),
         scales: parseScalesOption(String(options.scales), SCALES),
         harness,
         format,

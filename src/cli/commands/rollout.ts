@@ -1,17 +1,18 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import {
+  addSuiteOptions,
   kernelOptionsFrom,
   parseIntegerOption,
   parseInterfaceOption,
   parsePositiveNumber,
+  suiteSelectionFrom,
   waitForShutdown,
 } from "../options.js";
 
 export function registerRollout(program: Command): void {
   const rollout = program.command("rollout").description("Episodes for RL trainers");
-  rollout
-    .command("serve")
+  addSuiteOptions(rollout.command("serve"))
     .description(
       "Serve task episodes over HTTP JSON for RL trainers (verl, ms-swift): one persistent kernel per episode, the verifier's reward",
     )
@@ -39,12 +40,15 @@ export function registerRollout(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
-      const [{ createRolloutService, serveRolloutHttp }, { loadSuite }, { createChatRenderer }] =
+      const [{ createRolloutService, serveRolloutHttp }, { loadTasks }, { createChatRenderer }] =
         await Promise.all([
           import("../../train/index.js"),
-          import("../../suite/index.js"),
+          import("../load-tasks.js"),
           import("../../chat-template/index.js"),
         ]);
+      const suites = suiteSelectionFrom(options);
+      // A broken --suite fails at start, not at the first episode.
+      if ((suites.suites ?? []).length > 0) await loadTasks("*", suites);
       const integer = (flag: string, value: unknown): number => parseIntegerOption(String(value), flag);
       const port = parseIntegerOption(String(options.port), "--port", { min: 0, max: 65_535 });
       let authToken: string | undefined;
@@ -62,7 +66,7 @@ export function registerRollout(program: Command): void {
       const tokenizers = Array.isArray(options.tokenizer) ? options.tokenizer.map(String) : [];
       for (const folder of tokenizers) createChatRenderer({ tokenizer: folder }); // a bad folder fails the start
       const service = createRolloutService({
-        loadTask: async (id) => (await loadSuite(id)).find((task) => task.id === id),
+        loadTask: async (id) => (await loadTasks(id, suites)).find((task) => task.id === id),
         maxEpisodes: integer("--max-episodes", options.maxEpisodes),
         limits: {
           idleTimeoutMs: parsePositiveNumber(String(options.idleTimeout), "--idle-timeout") * 1000,
@@ -92,7 +96,7 @@ export function registerRollout(program: Command): void {
         ...(authToken ? { authToken } : {}),
         ...(Array.isArray(options.allowedHost) ? { allowedHosts: options.allowedHost.map(String) } : {}),
         listTasks: async () =>
-          (await loadSuite("*")).map((task) => ({ id: task.id, domain: task.domain.id })),
+          (await loadTasks("*", suites)).map((task) => ({ id: task.id, domain: task.domain.id })),
       });
       process.stderr.write(
         `progagent: rollout service at ${handle.url} (OpenAPI: ${handle.url}/openapi.json)\n`,

@@ -6,26 +6,32 @@ import {
   type ValidationRow,
 } from "../../envs/index.js";
 import { createKernelPool } from "../../kernel/index.js";
-import { loadSuite } from "../../suite/index.js";
-import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
+import { suiteNameOf } from "../../suite/index.js";
 import { answerFormatOf, describeTask, formatTaskDescription } from "../describe-task.js";
 import { formatTable } from "../format-table.js";
-import { kernelOptionsFrom, parseIntegerOption, parseScalesOption } from "../options.js";
+import { BUILTIN_SUITE_NAME, loadTaskById, loadTasks } from "../load-tasks.js";
+import {
+  addSuiteOptions,
+  kernelOptionsFrom,
+  parseIntegerOption,
+  parseScalesOption,
+  suiteSelectionFrom,
+} from "../options.js";
 
 export function registerTasks(program: Command): void {
   const tasks = program
     .command("tasks")
-    .description("The built-in task suite: list, show, build, validate, stats");
+    .description("The task suites (built-in and --suite): list, show, build, validate, stats");
 
-  tasks
-    .command("list")
+  addSuiteOptions(tasks.command("list"))
     .description("List tasks: id, domain, tools, summary")
     .option("--task <glob>", "task id glob", "*")
     .option("--json", "print JSON")
-    .action(async (options: { task: string; json?: boolean }) => {
-      const suite = await loadSuite(options.task);
+    .action(async (options: Record<string, unknown>) => {
+      const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const rows = suite.map((task) => ({
         id: task.id,
+        suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
         domain: task.domain.id,
         tools: task.tools,
         summary: task.summary,
@@ -35,23 +41,17 @@ export function registerTasks(program: Command): void {
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       process.stdout.write(
         `${formatTable(
-          ["task", "domain", "tools", "summary"],
-          rows.map((row) => [row.id, row.domain, row.tools.length, row.summary]),
+          ["task", "suite", "domain", "tools", "summary"],
+          rows.map((row) => [row.id, row.suite, row.domain, row.tools.length, row.summary]),
         )}\n`,
       );
     });
 
-  tasks
-    .command("show <id>")
+  addSuiteOptions(tasks.command("show <id>"))
     .description("Show one task: its instruction, answer format, tools (with Python signatures) and scales")
     .option("--json", "print JSON")
-    .action(async (id: string, options: { json?: boolean }) => {
-      const task = (await loadSuite(id)).find((candidate) => candidate.id === id);
-      if (!task)
-        throw new ProgAgentError(`unknown task '${id}'; 'progagent tasks list' shows the task ids`, {
-          code: ERROR_CODES.TASK_NOT_FOUND,
-          category: "user",
-        });
+    .action(async (id: string, options: Record<string, unknown>) => {
+      const task = await loadTaskById(id, suiteSelectionFrom(options));
       const description = describeTask(task);
       process.stdout.write(
         options.json
@@ -60,18 +60,17 @@ export function registerTasks(program: Command): void {
       );
     });
 
-  tasks
-    .command("build")
+  addSuiteOptions(tasks.command("build"))
     .description("Build (and cache) task instances")
     .option("--task <glob>", "task id glob", "*")
     .option("--scale <list>", "scales, e.g. v0,v1 or all", "all")
     .option("--seed <n>", "seed", "0")
-    .action(async (options: { task: string; scale: string; seed: string }) => {
-      const suite = await loadSuite(options.task);
-      const seed = parseIntegerOption(options.seed, "--seed", { min: 0 });
+    .action(async (options: Record<string, unknown>) => {
+      const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
+      const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       const rows: Array<Array<string | number>> = [];
       for (const task of suite) {
-        for (const scale of parseScalesOption(options.scale)) {
+        for (const scale of parseScalesOption(String(options.scale))) {
           const instance = buildInstance(task, scale, seed);
           rows.push([
             task.id,
@@ -85,16 +84,15 @@ export function registerTasks(program: Command): void {
       process.stdout.write(`${formatTable(["task", "scale", "db KB", "files", "rows"], rows)}\n`);
     });
 
-  tasks
-    .command("validate")
+  addSuiteOptions(tasks.command("validate"))
     .description("For every task x scale: the null agent gets 0, the oracle gets 1, every near-miss gets 0")
     .option("--task <glob>", "task id glob", "*")
     .option("--scale <list>", "scales, e.g. v0,v1 or all", "all")
     .option("--seed <n>", "seed", "0")
     .option("--json", "print JSON rows")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run programs without bubblewrap")
-    .action(async (options: Record<string, string | boolean | undefined>) => {
-      const suite = await loadSuite(String(options.task));
+    .action(async (options: Record<string, unknown>) => {
+      const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const scales = parseScalesOption(String(options.scale));
       const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       await using pool = createKernelPool({ size: 2, kernel: kernelOptionsFrom(options) });
@@ -134,19 +132,18 @@ export function registerTasks(program: Command): void {
       if (rows.some((row) => !row.ok)) process.exitCode = 1;
     });
 
-  tasks
-    .command("stats")
+  addSuiteOptions(tasks.command("stats"))
     .description("Per scale: mean database KB and workspace files, beside the paper's")
     .option("--task <glob>", "task id glob", "*")
     .option("--scale <list>", "scales", "all")
     .option("--seed <n>", "seed", "0")
     .option("--json", "print JSON rows")
-    .action(async (options: { task: string; scale: string; seed: string; json?: boolean }) => {
-      const suite = await loadSuite(options.task);
+    .action(async (options: Record<string, unknown>) => {
+      const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const rows = computeScaleStats(
         suite,
-        parseScalesOption(options.scale),
-        parseIntegerOption(options.seed, "--seed", { min: 0 }),
+        parseScalesOption(String(options.scale)),
+        parseIntegerOption(String(options.seed), "--seed", { min: 0 }),
       );
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       const table = rows.map((row) => [

@@ -1,0 +1,103 @@
+import { ERROR_CODES, ProgAgentError, globToRegExp } from "../core/index.js";
+import type { TaskDefinition } from "../envs/index.js";
+import type { LoadedSuite } from "../suite/index.js";
+
+/** What `--suite` (repeatable) and `--no-builtin` give a command. */
+export interface SuiteSelection {
+  /** Paths or package names of users' suites, in the order given. */
+  suites?: readonly string[];
+  /** Whether the built-in suite is included (default true; `--no-builtin` sets false). */
+  builtin?: boolean;
+  /** Where relative suite paths and package names resolve from (default: the working directory). */
+  cwd?: string;
+}
+
+/** The name shown for the built-in suite's tasks. */
+export const BUILTIN_SUITE_NAME = "builtin";
+
+const loadedSuites = new Map<string, Promise<LoadedSuite>>();
+
+/** Loads a user's suite once per process (a long-lived `rollout serve` asks for tasks per episode). */
+async function loadSuiteOnce(spec: string, cwd: string): Promise<LoadedSuite> {
+  const { loadUserSuite } = await import("../suite/index.js");
+  const key = `${cwd}\0${spec}`;
+  let loading = loadedSuites.get(key);
+  if (!loading) {
+    loading = loadUserSuite(spec, { cwd });
+    loadedSuites.set(key, loading);
+    loading.catch(() => loadedSuites.delete(key));
+  }
+  return loading;
+}
+
+/**
+ * The tasks a command works on: the built-in suite's (unless `builtin` is false) and those of each user's
+ * suite, filtered by a task id glob. Every command that takes tasks calls this once. A broken suite, a task
+ * id two suites share, or a glob that matches nothing is one clear error.
+ */
+export async function loadTasks(glob: string, selection: SuiteSelection = {}): Promise<TaskDefinition[]> {
+  const { combineSuites, loadSuite } = await import("../suite/index.js");
+  const cwd = selection.cwd ?? process.cwd();
+  const builtin = selection.builtin !== false;
+  const specs = selection.suites ?? [];
+  if (!builtin && specs.length === 0)
+    throw new ProgAgentError("--no-builtin leaves no tasks: add --suite <path|package>", {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    });
+  const matcher = globToRegExp(glob);
+  const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
+  if (builtin) {
+    try {
+      sources.push({ name: BUILTIN_SUITE_NAME, tasks: await loadSuite(glob) });
+    } catch (error) {
+      // A glob may match only a user's tasks; "nothing matched" is decided below, over every suite.
+      const nothingMatched =
+        error instanceof ProgAgentError &&
+        error.code === ERROR_CODES.TASK_NOT_FOUND &&
+        error.category === "user";
+      if (!nothingMatched || specs.length === 0) throw error;
+    }
+  }
+  const entries = new Set<string>();
+  for (const spec of specs) {
+    const suite = await loadSuiteOnce(spec, cwd);
+    // The same suite named twice (`--suite ./a --suite a/index.ts`) is loaded once, not a conflict with itself.
+    if (entries.has(suite.entryPath)) continue;
+    entries.add(suite.entryPath);
+    if (suite.name === BUILTIN_SUITE_NAME)
+      throw new ProgAgentError(
+        `suite '${spec}' (${suite.entryPath}) is named '${BUILTIN_SUITE_NAME}', the built-in suite's name: rename it`,
+        { code: ERROR_CODES.SUITE_INVALID, category: "user", details: { spec } },
+      );
+    sources.push({ name: suite.name, tasks: suite.tasks.filter((task) => matcher.test(task.id)) });
+  }
+  const tasks = combineSuites(sources);
+  if (tasks.length === 0)
+    throw new ProgAgentError(
+      `no task matches '${glob}' in ${[...(builtin ? ["the built-in suite"] : []), ...specs.map((spec) => `suite '${spec}'`)].join(", ")}; 'progagent tasks list' shows the task ids`,
+      { code: ERROR_CODES.TASK_NOT_FOUND, category: "user" },
+    );
+  return tasks;
+}
+
+/** Exactly one task by id (`tasks show`, `env serve`), or an error saying where it was looked for. */
+export async function loadTaskById(id: string, selection: SuiteSelection = {}): Promise<TaskDefinition> {
+  const unknown = (): ProgAgentError =>
+    new ProgAgentError(
+      `unknown task '${id}'; 'progagent tasks list${(selection.suites ?? []).map((spec) => ` --suite ${spec}`).join("")}' shows the task ids`,
+      { code: ERROR_CODES.TASK_NOT_FOUND, category: "user", details: { task: id } },
+    );
+  const tasks = await loadTasks(id, selection).catch((error: unknown) => {
+    if (
+      error instanceof ProgAgentError &&
+      error.code === ERROR_CODES.TASK_NOT_FOUND &&
+      error.category === "user"
+    )
+      throw unknown();
+    throw error;
+  });
+  const task = tasks.find((candidate) => candidate.id === id);
+  if (!task) throw unknown();
+  return task;
+}

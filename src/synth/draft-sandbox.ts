@@ -1,0 +1,261 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
+import type { CompletionRequest, CompletionResponse, ModelClient } from "../harness/index.js";
+import { assertSandboxAvailable, setidFilterLaunchCommand } from "../kernel/index.js";
+import {
+  workerMessageSchema,
+  type CalibrationReport,
+  type ValidationReport,
+  type WorkerRequest,
+} from "./worker-protocol.js";
+
+/** Where the draft folder appears inside the sandbox (the worker's cwd). */
+export const SANDBOX_DRAFT_DIR = "/draft";
+/** A message line from the worker longer than this ends the run (the worker shares a process with the draft). */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** The draft's own output kept for the report (its tail). */
+const MAX_LOG_CHARS = 20_000;
+const TMP_BYTES = 1024 * 1024 * 1024;
+
+/** A worker request without its key (the sandbox runner adds a fresh one per run). */
+export type DraftRequest = WorkerRequest extends infer Request
+  ? Request extends WorkerRequest
+    ? Omit<Request, "nonce">
+    : never
+  : never;
+
+export interface DraftSandboxOptions {
+  /** Host path of the draft folder: the only place the sandbox can write. */
+  draftDir: string;
+  request: DraftRequest;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** For calibration: the host's model client, which the sandbox reaches only through the worker protocol. */
+  client?: ModelClient;
+  /** Called for every model call answered for the sandbox (token accounting). */
+  onModelCall?: (response: CompletionResponse) => void;
+  bwrapPath?: string;
+}
+
+export interface DraftSandboxResult {
+  /** The worker's report; null when the worker died, timed out or sent something malformed (see `error`). */
+  report: ValidationReport | CalibrationReport | null;
+  /** Why there is no report (sandbox failure, crash, timeout, protocol violation). */
+  error?: string;
+  /** The tail of what the draft printed on stdout and stderr. */
+  log: string;
+  exitCode: number | null;
+}
+
+/** The package's root (where package.json, node_modules and src or dist live). */
+function packageRoot(): string {
+  return dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+}
+
+function workerEntry(): { path: string; typescript: boolean } {
+  const here = fileURLToPath(import.meta.url);
+  const typescript = here.endsWith(".ts");
+  return { path: join(dirname(here), typescript ? "draft-worker.ts" : "draft-worker.js"), typescript };
+}
+
+/**
+ * The bwrap command line of a draft sandbox: every namespace unshared (no network), uid 1000 inside, read-only
+ * system directories and Node, the package's sources and dependencies read-only, the draft folder the only
+ * writable host directory, a private /tmp (where the instance cache lives), no host environment.
+ */
+export function buildDraftSandboxCommand(
+  draftDir: string,
+  bwrapPath = "bwrap",
+): { command: string; args: string[] } {
+  const root = packageRoot();
+  const entry = workerEntry();
+  const args = ["--unshare-all", "--die-with-parent", "--new-session", "--uid", "1000", "--gid", "1000"];
+  args.push("--hostname", "draft-sandbox", "--ro-bind", "/usr", "/usr");
+  for (const name of ["/bin", "/lib", "/lib64", "/lib32", "/sbin"]) {
+    if (!existsSync(name)) continue;
+    if (lstatSync(name).isSymbolicLink()) args.push("--symlink", realpathSync(name).replace(/^\//, ""), name);
+    else args.push("--ro-bind", name, name);
+  }
+  for (const name of ["/etc/localtime", "/etc/alternatives", "/etc/ld.so.cache"]) {
+    if (existsSync(name)) args.push("--ro-bind", name, name);
+  }
+  // Globally installed npm packages are none of the draft's business.
+  for (const name of ["/usr/lib/node_modules", "/usr/local/lib/node_modules"]) {
+    if (existsSync(name)) args.push("--tmpfs", name);
+  }
+  const node = realpathSync(process.execPath);
+  if (!node.startsWith("/usr/")) args.push("--ro-bind", dirname(dirname(node)), dirname(dirname(node)));
+  args.push("--proc", "/proc", "--dev", "/dev", "--size", String(TMP_BYTES), "--tmpfs", "/tmp");
+  // An installed package finds its dependencies beside it, in the node_modules folder that holds it.
+  if (basename(dirname(root)) === "node_modules") args.push("--ro-bind", dirname(root), dirname(root));
+  // Only what the worker needs of the package, at its own path: not the clone's runs, caches or dotfiles.
+  for (const name of ["package.json", "node_modules", "src", "dist"]) {
+    const path = join(root, name);
+    if (existsSync(path)) args.push("--ro-bind", path, path);
+  }
+  args.push("--bind", draftDir, SANDBOX_DRAFT_DIR);
+  // The module under validation is read-only to itself: what passed is what the host reads back. (The host
+  // wrote these files, and swept the folder after the last run, so they are plain files, not planted links.)
+  for (const name of ["task.ts", "package.json"]) {
+    const path = join(draftDir, name);
+    if (existsSync(path) && lstatSync(path).isFile())
+      args.push("--ro-bind", path, `${SANDBOX_DRAFT_DIR}/${name}`);
+  }
+  args.push("--chdir", SANDBOX_DRAFT_DIR, "--remount-ro", "/");
+  args.push("--clearenv");
+  const environment: Record<string, string> = {
+    HOME: "/tmp",
+    TMPDIR: "/tmp",
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    LANG: "C.UTF-8",
+    PROGAGENT_CACHE_DIR: "/tmp/instances",
+    PROGAGENT_SANDBOX_LIMITS: "rlimit",
+    NODE_OPTIONS: "--max-old-space-size=2048",
+  };
+  for (const [name, value] of Object.entries(environment)) args.push("--setenv", name, value);
+  args.push("--", node);
+  if (entry.typescript) args.push("--import", join(root, "node_modules", "tsx", "dist", "esm", "index.mjs"));
+  args.push(entry.path);
+  return { command: bwrapPath, args };
+}
+
+/**
+ * Runs the draft worker in its sandbox: sends the request, answers its model calls through `client` (so no
+ * network and no API key ever reach the sandbox), and returns its report. Always ends the sandbox before it
+ * returns (deadline, abort, malformed message).
+ */
+export async function runDraftSandbox(options: DraftSandboxOptions): Promise<DraftSandboxResult> {
+  const bwrap = assertSandboxAvailable(options.bwrapPath ?? "bwrap");
+  let command = buildDraftSandboxCommand(options.draftDir, bwrap);
+  // As root the sandbox's files are root's on the host: refuse set-user-ID and set-group-ID modes (the kernel's filter).
+  if (process.getuid?.() === 0) command = setidFilterLaunchCommand(command, "/usr/bin/python3");
+  const child = spawn(command.command, command.args, {
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    env: {},
+    detached: false,
+  });
+  const input = child.stdin;
+  const messages = (child.stdio as unknown as Readable[])[3]!;
+  let log = "";
+  const appendLog = (chunk: Buffer): void => {
+    log = (log + chunk.toString("utf8")).slice(-MAX_LOG_CHARS);
+  };
+  child.stdout?.on("data", appendLog);
+  child.stderr?.on("data", appendLog);
+  input.on("error", () => undefined);
+
+  const nonce = randomBytes(24).toString("hex");
+  let report: DraftSandboxResult["report"] = null;
+  let failure: string | undefined;
+  const stop = (reason: string): void => {
+    failure ??= reason;
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  const send = (message: unknown): void => {
+    if (!input.destroyed) input.write(`${JSON.stringify(message)}\n`);
+  };
+
+  const handleLine = async (line: string): Promise<void> => {
+    let parsed;
+    try {
+      parsed = workerMessageSchema.safeParse(JSON.parse(line));
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed?.success) {
+      stop(`the worker sent a malformed message (${line.slice(0, 200)})`);
+      return;
+    }
+    const message = parsed.data;
+    if (message.type === "report") {
+      // The draft shares the worker's process and may write on its descriptor: only the keyed report counts.
+      if (message.nonce !== nonce) stop("the draft wrote a report of its own (without the run's key)");
+      else if (report) stop("the worker sent two reports");
+      else report = message.report;
+      return;
+    }
+    if (!options.client) {
+      send({ type: "model-response", id: message.id, error: "no model is available to this sandbox" });
+      return;
+    }
+    try {
+      const request: CompletionRequest = {
+        messages: message.request.messages as unknown as CompletionRequest["messages"],
+        tools: message.request.tools as unknown as CompletionRequest["tools"],
+        maxTokens: message.request.maxTokens,
+        ...(message.request.temperature === undefined ? {} : { temperature: message.request.temperature }),
+        ...(options.signal ? { signal: options.signal } : {}),
+      };
+      const response = await options.client.complete(request);
+      options.onModelCall?.(response);
+      send({
+        type: "model-response",
+        id: message.id,
+        message: response.message,
+        ...(response.usage ? { usage: response.usage } : {}),
+        ...(response.finishReason ? { finishReason: response.finishReason } : {}),
+      });
+    } catch (error) {
+      send({ type: "model-response", id: message.id, error: errorMessage(error).slice(0, 5_000) });
+    }
+  };
+
+  let pending = "";
+  let pendingBytes = 0;
+  const work: Array<Promise<void>> = [];
+  messages.on("data", (chunk: Buffer) => {
+    let text = chunk.toString("utf8");
+    let newline = text.indexOf("\n");
+    while (newline >= 0) {
+      const line = pending + text.slice(0, newline);
+      pending = "";
+      pendingBytes = 0;
+      if (line.trim()) work.push(handleLine(line));
+      text = text.slice(newline + 1);
+      newline = text.indexOf("\n");
+    }
+    pendingBytes += chunk.length;
+    if (pendingBytes > MAX_MESSAGE_BYTES) stop("the worker sent a message over 64 MiB");
+    else pending += text;
+  });
+  messages.on("error", () => undefined);
+
+  const timer = setTimeout(
+    () => stop(`the sandbox did not finish within ${Math.round(options.timeoutMs / 1000)} s`),
+    options.timeoutMs,
+  );
+  const onAbort = (): void => stop("aborted");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    send({ ...options.request, nonce });
+    const exitCode = await new Promise<number | null>((resolve, reject) => {
+      child.on("error", reject);
+      child.on("close", (code) => resolve(code));
+    });
+    await Promise.all(work);
+    if (!report && !failure) {
+      failure =
+        exitCode === 0
+          ? "the worker ended without a report"
+          : `the sandboxed worker exited with code ${exitCode ?? "(signal)"}`;
+    }
+    // A run with a violation has no report, even when the worker's own report arrived.
+    if (failure) return { report: null, error: failure, log, exitCode };
+    return { report, log, exitCode };
+  } catch (error) {
+    throw new ProgAgentError(`cannot start the draft sandbox: ${errorMessage(error)}`, {
+      code: ERROR_CODES.SANDBOX_UNAVAILABLE,
+      category: "system",
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
+}
