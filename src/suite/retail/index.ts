@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { applySupplierRecallTask } from "./tasks/apply-supplier-recall.js";
+import { loyaltyTierReviewTask } from "./tasks/loyalty-tier-review.js";
 import { netRevenueByCategoryTask } from "./tasks/net-revenue-by-category.js";
 import { priceMatchCreditsTask } from "./tasks/price-match-credits.js";
 import { processPendingReturnsTask } from "./tasks/process-pending-returns.js";
@@ -11,4 +12,5 @@ export const retailTasks: TaskDefinition[] = [
   applySupplierRecallTask,
   netRevenueByCategoryTask,
   priceMatchCreditsTask,
+  loyaltyTierReviewTask,
 ];

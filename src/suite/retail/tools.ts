@@ -342,6 +342,27 @@ const listRefunds = defineListTool({
   orderBy: "created_at, id",
 });
 
+const updateLoyaltyTier = defineTool({
+  name: "update_loyalty_tier",
+  description:
+    "Set a customer's loyalty tier (standard, silver or gold). Returns {customer_id, previous_tier, loyalty_tier}.",
+  kind: "write",
+  inputSchema: z.object({
+    customer_id: z.number().int().describe("Customer id, e.g. 10042"),
+    tier: z.enum(["standard", "silver", "gold"]).describe("The new loyalty tier"),
+  }),
+  handler: ({ customer_id, tier }, { db }: ToolContext) => {
+    const customer = requireRow<{ loyalty_tier: string }>(
+      db,
+      "SELECT loyalty_tier FROM customers WHERE id = ?",
+      [customer_id],
+      `customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`,
+    );
+    cachedStatement(db, "UPDATE customers SET loyalty_tier = ? WHERE id = ?").run(tier, customer_id);
+    return { customer_id, previous_tier: customer.loyalty_tier, loyalty_tier: tier };
+  },
+});
+
 export const retailTools: DomainTool[] = [
   listCustomers,
   getCustomer,
@@ -356,4 +377,5 @@ export const retailTools: DomainTool[] = [
   rejectReturn,
   escalateReturn,
   listRefunds,
+  updateLoyaltyTier,
 ];
