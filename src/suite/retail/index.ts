@@ -4,6 +4,7 @@ import { loyaltyTierReviewTask } from "./tasks/loyalty-tier-review.js";
 import { netRevenueByCategoryTask } from "./tasks/net-revenue-by-category.js";
 import { priceMatchCreditsTask } from "./tasks/price-match-credits.js";
 import { processPendingReturnsTask } from "./tasks/process-pending-returns.js";
+import { syncCarrierDeliveriesTask } from "./tasks/sync-carrier-deliveries.js";
 
 export { retailDomain } from "./domain.js";
 
@@ -13,4 +14,5 @@ export const retailTasks: TaskDefinition[] = [
   netRevenueByCategoryTask,
   priceMatchCreditsTask,
   loyaltyTierReviewTask,
+  syncCarrierDeliveriesTask,
 ];

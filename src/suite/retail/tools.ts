@@ -10,11 +10,13 @@ import {
   roundCents,
   when,
   withBooleans,
+  withSilentFailures,
   type DomainTool,
   type Row,
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { trackingLookupTimesOut } from "./carrier.js";
 import { CANCEL_REASONS } from "./policy.js";
 
 const listCustomers = defineListTool({
@@ -363,6 +365,69 @@ const updateLoyaltyTier = defineTool({
   },
 });
 
+const getCarrierTrackingApi = defineTool({
+  name: "get_carrier_tracking",
+  description:
+    "Look up the carrier's tracking for a shipped order (the carrier's API, not our order system). Returns {order_id, carrier, tracking_number, status, events}: `status` is in_transit, out_for_delivery, delivered or exception; `events` [{at, code, description}] are the carrier's scans, oldest first (codes LABEL_CREATED, PICKED_UP, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERED, POD_UPLOADED, EXCEPTION).",
+  kind: "read",
+  inputSchema: z.object({ order_id: z.number().int().describe("Order id, e.g. 200123") }),
+  handler: ({ order_id }, { db }: ToolContext) => {
+    const row = requireRow<{ carrier: string; tracking_number: string; status: string; events: string }>(
+      db,
+      "SELECT carrier, tracking_number, status, events FROM carrier_tracking WHERE order_id = ?",
+      [order_id],
+      `no carrier tracking for order ${order_id}; only orders handed to a carrier that are still shown as shipped are tracked (use list_orders with status 'shipped')`,
+    );
+    return {
+      order_id,
+      carrier: row.carrier,
+      tracking_number: row.tracking_number,
+      status: row.status,
+      events: JSON.parse(row.events) as unknown,
+    };
+  },
+});
+
+/** The carrier's API times out on a shard of lookups and says so in an ordinary body, not as an error. */
+const getCarrierTracking = withSilentFailures(getCarrierTrackingApi, {
+  when: (input) => trackingLookupTimesOut(input.order_id),
+});
+
+const markOrderDelivered = defineTool({
+  name: "mark_order_delivered",
+  description:
+    "Record that a shipped order was delivered, at the given delivery time (YYYY-MM-DDTHH:MM:SS). Returns {order_id, status, delivered_at}. Fails unless the order is shipped.",
+  kind: "write",
+  inputSchema: z.object({
+    order_id: z.number().int().describe("Order id, e.g. 200123"),
+    delivered_at: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, "expected a timestamp YYYY-MM-DDTHH:MM:SS")
+      .describe("When the order was delivered, YYYY-MM-DDTHH:MM:SS"),
+  }),
+  handler: ({ order_id, delivered_at }, { db }: ToolContext) => {
+    const order = requireRow<{ status: string; shipped_at: string | null }>(
+      db,
+      "SELECT status, shipped_at FROM orders WHERE id = ?",
+      [order_id],
+      `order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`,
+    );
+    if (order.status !== "shipped")
+      throw new ToolFailure(
+        `order ${order_id} is ${order.status}; only shipped orders can be marked delivered`,
+      );
+    if (order.shipped_at !== null && delivered_at < order.shipped_at)
+      throw new ToolFailure(
+        `order ${order_id} shipped at ${order.shipped_at}; it cannot be delivered before that`,
+      );
+    cachedStatement(db, "UPDATE orders SET status = 'delivered', delivered_at = ? WHERE id = ?").run(
+      delivered_at,
+      order_id,
+    );
+    return { order_id, status: "delivered", delivered_at };
+  },
+});
+
 export const retailTools: DomainTool[] = [
   listCustomers,
   getCustomer,
@@ -378,4 +443,6 @@ export const retailTools: DomainTool[] = [
   escalateReturn,
   listRefunds,
   updateLoyaltyTier,
+  getCarrierTracking,
+  markOrderDelivered,
 ];
