@@ -5,6 +5,7 @@ import { carryOverForfeitureTask } from "./tasks/carry-over-forfeiture.js";
 import { overtimeOwedTask } from "./tasks/overtime-owed.js";
 import { payrollVarianceReviewTask } from "./tasks/payroll-variance-review.js";
 import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
+import { timesheetSignoffsTask } from "./tasks/timesheet-signoffs.js";
 
 export const hrDomain = hrDomainDefinition;
 
@@ -14,4 +15,5 @@ export const hrTasks: TaskDefinition[] = [
   carryOverForfeitureTask,
   applySalaryAdjustmentsTask,
   payrollVarianceReviewTask,
+  timesheetSignoffsTask,
 ];

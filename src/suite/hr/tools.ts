@@ -336,6 +336,32 @@ const listPayslips = defineListTool({
   orderBy: "run_id, employee_id",
 });
 
+const reviewTimesheetEntry = defineTool({
+  name: "review_timesheet_entry",
+  description:
+    "Approve or reject one submitted timesheet entry (on the manager's behalf). Returns the updated `entry`. Fails unless the entry is `submitted`.",
+  kind: "write",
+  inputSchema: z.object({
+    entry_id: z.number().int().describe("Timesheet entry id, from list_timesheet_entries"),
+    decision: z.enum(["approve", "reject"]).describe("'approve' or 'reject'"),
+  }),
+  handler: ({ entry_id, decision }, { db }: ToolContext) => {
+    const entry = requireRow(
+      db,
+      "SELECT id, employee_id, work_date, hours, project_code, status FROM timesheet_entries WHERE id = ?",
+      [entry_id],
+      `timesheet entry ${entry_id} not found; use list_timesheet_entries to find entry ids`,
+    );
+    if (entry.status !== "submitted")
+      throw new ToolFailure(
+        `timesheet entry ${entry_id} is already ${String(entry.status)}; only submitted entries can be reviewed`,
+      );
+    const status = decision === "approve" ? "approved" : "rejected";
+    cachedStatement(db, "UPDATE timesheet_entries SET status = ? WHERE id = ?").run(status, entry_id);
+    return { entry: { ...entry, status } };
+  },
+});
+
 export const hrTools: DomainTool[] = [
   listDepartments,
   listPositions,
@@ -349,4 +375,5 @@ export const hrTools: DomainTool[] = [
   updateCompensation,
   listPayrollRuns,
   listPayslips,
+  reviewTimesheetEntry,
 ];
