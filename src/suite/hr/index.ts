@@ -4,6 +4,7 @@ import { applySalaryAdjustmentsTask } from "./tasks/apply-salary-adjustments.js"
 import { carryOverForfeitureTask } from "./tasks/carry-over-forfeiture.js";
 import { overtimeOwedTask } from "./tasks/overtime-owed.js";
 import { payrollVarianceReviewTask } from "./tasks/payroll-variance-review.js";
+import { projectChargebackTask } from "./tasks/project-chargeback.js";
 import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
 import { timesheetSignoffsTask } from "./tasks/timesheet-signoffs.js";
 
@@ -16,4 +17,5 @@ export const hrTasks: TaskDefinition[] = [
   applySalaryAdjustmentsTask,
   payrollVarianceReviewTask,
   timesheetSignoffsTask,
+  projectChargebackTask,
 ];

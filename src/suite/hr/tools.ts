@@ -8,6 +8,7 @@ import {
   pagingFields,
   requireRow,
   when,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
@@ -362,6 +363,43 @@ const reviewTimesheetEntry = defineTool({
   },
 });
 
+const listProjectHoursApi = defineTool({
+  name: "list_project_hours",
+  description:
+    "The project time ledger (project accounting's API): hours logged to projects with a work date in a range, optionally for one project code, ordered by work date and entry id. Each row has `entry_id`, `employee_id`, `work_date`, `project_code`, `hours` and `approval_status` (`submitted`, `approved` or `rejected`). Paginated: returns `hours`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    start_date: isoDateField("First work date to include (YYYY-MM-DD)"),
+    end_date: isoDateField("Last work date to include (YYYY-MM-DD)"),
+    project_code: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Only hours logged to this project code, e.g. 'WH-PICK'"),
+    ...pagingFields,
+  }),
+  handler: ({ start_date, end_date, project_code, page, per_page }, { db }: ToolContext) => {
+    if (start_date > end_date)
+      throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
+    return listPage(db, {
+      key: "hours",
+      from: "timesheet_entries",
+      select: "id AS entry_id, employee_id, work_date, project_code, hours, status AS approval_status",
+      where: [
+        { sql: "work_date >= ?", params: [start_date] },
+        { sql: "work_date <= ?", params: [end_date] },
+        when(project_code, "project_code = ?"),
+      ],
+      orderBy: "work_date, id",
+      page,
+      perPage: per_page,
+    });
+  },
+});
+
+/** The project ledger's API is overloaded on deep pages: page 3 of any listing answers 503 once. */
+const listProjectHours = withTransientFailures(listProjectHoursApi, { when: (input) => input.page === 3 });
+
 export const hrTools: DomainTool[] = [
   listDepartments,
   listPositions,
@@ -376,4 +414,5 @@ export const hrTools: DomainTool[] = [
   listPayrollRuns,
   listPayslips,
   reviewTimesheetEntry,
+  listProjectHours,
 ];
