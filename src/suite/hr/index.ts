@@ -7,6 +7,7 @@ import { payrollVarianceReviewTask } from "./tasks/payroll-variance-review.js";
 import { projectChargebackTask } from "./tasks/project-chargeback.js";
 import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
 import { timesheetSignoffsTask } from "./tasks/timesheet-signoffs.js";
+import { workAuthorizationReverificationTask } from "./tasks/work-authorization-reverification.js";
 
 export const hrDomain = hrDomainDefinition;
 
@@ -18,4 +19,5 @@ export const hrTasks: TaskDefinition[] = [
   payrollVarianceReviewTask,
   timesheetSignoffsTask,
   projectChargebackTask,
+  workAuthorizationReverificationTask,
 ];

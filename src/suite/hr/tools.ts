@@ -8,12 +8,14 @@ import {
   pagingFields,
   requireRow,
   when,
+  withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { authorizationLookupTimesOut } from "./work-authorization.js";
 
 const isoDateField = (description: string) =>
   z
@@ -400,6 +402,26 @@ const listProjectHoursApi = defineTool({
 /** The project ledger's API is overloaded on deep pages: page 3 of any listing answers 503 once. */
 const listProjectHours = withTransientFailures(listProjectHoursApi, { when: (input) => input.page === 3 });
 
+const getWorkAuthorizationApi = defineTool({
+  name: "get_work_authorization",
+  description:
+    "Look up the right-to-work document on file for an employee (the verification vendor's API). Returns `employee_id`, `document_type`, `document_last4`, `expires_on` (YYYY-MM-DD, or null for documents that do not expire) and `verified_on`.",
+  kind: "read",
+  inputSchema: z.object({ employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") }),
+  handler: ({ employee_id }, { db }: ToolContext) =>
+    requireRow(
+      db,
+      "SELECT employee_id, document_type, document_last4, expires_on, verified_on FROM work_authorizations WHERE employee_id = ?",
+      [employee_id],
+      `no work authorization on file for '${employee_id}'; use list_employees to find employee ids`,
+    ),
+});
+
+/** The vendor drops a shard of lookups, answering with an error body (no MCP error) instead of the record. */
+const getWorkAuthorization = withSilentFailures(getWorkAuthorizationApi, {
+  when: (input) => authorizationLookupTimesOut(input.employee_id),
+});
+
 export const hrTools: DomainTool[] = [
   listDepartments,
   listPositions,
@@ -415,4 +437,5 @@ export const hrTools: DomainTool[] = [
   listPayslips,
   reviewTimesheetEntry,
   listProjectHours,
+  getWorkAuthorization,
 ];
