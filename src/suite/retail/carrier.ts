@@ -146,7 +146,8 @@ export function plantCarrierTracking(context: GenerateContext): void {
     throw new Error("carrier tracking needs deliveries to sync and shipments still on their way");
 }
 
-function addMinutes(timestamp: string, minutes: number): string {
+/** The timestamp (YYYY-MM-DDTHH:MM:SS) `minutes` later. */
+export function addMinutes(timestamp: string, minutes: number): string {
   const value = new Date(`${timestamp}Z`).getTime() + minutes * 60_000;
   return new Date(value).toISOString().slice(0, 19);
 }

@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { applySupplierRecallTask } from "./tasks/apply-supplier-recall.js";
+import { customerCancellationRequestsTask } from "./tasks/customer-cancellation-requests.js";
 import { loyaltyTierReviewTask } from "./tasks/loyalty-tier-review.js";
 import { netRevenueByCategoryTask } from "./tasks/net-revenue-by-category.js";
 import { priceMatchCreditsTask } from "./tasks/price-match-credits.js";
@@ -15,4 +16,5 @@ export const retailTasks: TaskDefinition[] = [
   priceMatchCreditsTask,
   loyaltyTierReviewTask,
   syncCarrierDeliveriesTask,
+  customerCancellationRequestsTask,
 ];
