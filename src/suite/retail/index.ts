@@ -6,6 +6,7 @@ import { netRevenueByCategoryTask } from "./tasks/net-revenue-by-category.js";
 import { priceMatchCreditsTask } from "./tasks/price-match-credits.js";
 import { processPendingReturnsTask } from "./tasks/process-pending-returns.js";
 import { syncCarrierDeliveriesTask } from "./tasks/sync-carrier-deliveries.js";
+import { weeklyReplenishmentTask } from "./tasks/weekly-replenishment.js";
 
 export { retailDomain } from "./domain.js";
 
@@ -17,4 +18,5 @@ export const retailTasks: TaskDefinition[] = [
   loyaltyTierReviewTask,
   syncCarrierDeliveriesTask,
   customerCancellationRequestsTask,
+  weeklyReplenishmentTask,
 ];

@@ -11,6 +11,7 @@ import {
   when,
   withBooleans,
   withSilentFailures,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
@@ -428,6 +429,29 @@ const markOrderDelivered = defineTool({
   },
 });
 
+const listSalesLinesApi = defineListTool({
+  name: "list_sales_lines",
+  description:
+    "The sales ledger (the data warehouse's API): one row per order line of the orders placed in a date range (inclusive), optionally for one SKU. Returns `lines` [{line_id, order_id, placed_at, order_status, sku, quantity}] sorted by placed_at then line id, with `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    placed_from: isoDateSchema.describe("Earliest order date, YYYY-MM-DD (inclusive)"),
+    placed_to: isoDateSchema.describe("Latest order date, YYYY-MM-DD (inclusive)"),
+    sku: z.string().min(1).optional().describe("Only lines for this SKU"),
+  },
+  key: "lines",
+  from: "order_lines l JOIN orders o ON o.id = l.order_id",
+  select: "l.id AS line_id, l.order_id, o.placed_at, o.status AS order_status, l.sku, l.quantity",
+  where: ({ placed_from, placed_to, sku }) => [
+    when(placed_from, "substr(o.placed_at, 1, 10) >= ?"),
+    when(placed_to, "substr(o.placed_at, 1, 10) <= ?"),
+    when(sku, "l.sku = ?"),
+  ],
+  orderBy: "o.placed_at, l.id",
+});
+
+/** The warehouse API is overloaded on the second page of any listing: it answers 503 once, then works. */
+const listSalesLines = withTransientFailures(listSalesLinesApi, { when: (input) => input.page === 2 });
+
 export const retailTools: DomainTool[] = [
   listCustomers,
   getCustomer,
@@ -445,4 +469,5 @@ export const retailTools: DomainTool[] = [
   updateLoyaltyTier,
   getCarrierTracking,
   markOrderDelivered,
+  listSalesLines,
 ];
