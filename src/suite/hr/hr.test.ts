@@ -25,6 +25,13 @@ import {
   type SalaryMemo,
 } from "./policies.js";
 import { hrDomain, hrTasks } from "./index.js";
+import {
+  TIMESHEET_INBOX_DIR,
+  computeSignoffDecisions,
+  openPeriod,
+  plantTimesheetSignoffs,
+} from "./timesheet-approvals.js";
+import { authorizationLookupTimesOut, plantWorkAuthorizations } from "./work-authorization.js";
 
 const REFERENCE_DATE = "2025-06-16";
 const directories: string[] = [];
@@ -69,7 +76,10 @@ function stubFaker(seed: number): Faker {
   } as unknown as Faker;
 }
 
-function build(seed: number): { db: Database.Database; workspaceDir: string } {
+function build(
+  seed: number,
+  prepare?: (context: GenerateContext) => void,
+): { db: Database.Database; workspaceDir: string } {
   const workspaceDir = mkdtempSync(join(tmpdir(), "hr-test-"));
   directories.push(workspaceDir);
   const db = new Database(":memory:");
@@ -91,6 +101,7 @@ function build(seed: number): { db: Database.Database; workspaceDir: string } {
     },
   };
   db.transaction(() => hrDomain.generate(context))();
+  if (prepare) db.transaction(() => prepare({ ...context, random: createSeededRandom(`prepare-${seed}`) }))();
   return { db, workspaceDir };
 }
 
@@ -283,5 +294,85 @@ describe("hr tasks", () => {
   it("are declared with unique ids and domain tools", () => {
     expect(new Set(hrTasks.map((task) => task.id)).size).toBe(hrTasks.length);
     expect(hrTasks.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("hr task tools", () => {
+  const instance = build(5, (context) => {
+    plantTimesheetSignoffs(context);
+    plantWorkAuthorizations(context);
+  });
+
+  it("review a submitted timesheet entry once", async () => {
+    const entry = instance.db
+      .prepare("SELECT id FROM timesheet_entries WHERE status = 'submitted' ORDER BY id LIMIT 1")
+      .get() as { id: number };
+    const reviewed = await call(instance, "review_timesheet_entry", {
+      entry_id: entry.id,
+      decision: "reject",
+    });
+    expect(reviewed.value.entry).toMatchObject({ id: entry.id, status: "rejected" });
+    const again = await call(instance, "review_timesheet_entry", { entry_id: entry.id, decision: "approve" });
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain("already rejected");
+  });
+
+  it("answer 503 on page 3 of the project ledger once; the same call then succeeds", async () => {
+    const period = openPeriod(instance.db);
+    const args = { start_date: period.start, end_date: period.end, page: 3, per_page: 10 };
+    const failed = await call(instance, "list_project_hours", args);
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toContain("503");
+    const retried = await call(instance, "list_project_hours", args);
+    expect(retried.isError).toBe(false);
+    expect(retried.value.hours).toHaveLength(10);
+  });
+
+  it("return a timed-out work authorization lookup as an ordinary error body, then the record", async () => {
+    const flaky = (
+      instance.db.prepare("SELECT employee_id FROM work_authorizations").all() as Array<{
+        employee_id: string;
+      }>
+    ).find((row) => authorizationLookupTimesOut(row.employee_id))!;
+    const first = await call(instance, "get_work_authorization", { employee_id: flaky.employee_id });
+    expect(first.isError).toBe(false);
+    expect(first.value).toMatchObject({ status: "error" });
+    expect(first.value).not.toHaveProperty("expires_on");
+    const second = await call(instance, "get_work_authorization", { employee_id: flaky.employee_id });
+    expect(second.value).toHaveProperty("expires_on");
+  });
+
+  it("act only on the direct manager's latest sign-off", () => {
+    const files = listWorkspaceFiles(instance.workspaceDir)
+      .filter((path) => path.startsWith(`${TIMESHEET_INBOX_DIR}/`))
+      .map((path) => ({ path, text: readFileSync(join(instance.workspaceDir, path), "utf8") }));
+    const decided = computeSignoffDecisions(instance.db, files);
+    expect(decided.size).toBeGreaterThan(0);
+    expect(computeSignoffDecisions(instance.db, files, { trustAnySender: true }).size).toBeGreaterThan(
+      decided.size,
+    );
+    expect(computeSignoffDecisions(instance.db, files, { firstEmailWins: true }).size).toBeGreaterThan(
+      decided.size,
+    );
+    const held = files.filter((file) => /disregard/.test(file.text));
+    expect(held.length).toBeGreaterThan(0);
+    const owners = new Set(
+      [...decided.keys()].map(
+        (id) =>
+          (
+            instance.db.prepare("SELECT employee_id FROM timesheet_entries WHERE id = ?").get(id) as {
+              employee_id: string;
+            }
+          ).employee_id,
+      ),
+    );
+    for (const file of held) {
+      const name = /^Subject: Hold: (.+) timesheet$/m.exec(file.text)?.[1] ?? "";
+      const ids = instance.db
+        .prepare("SELECT id FROM employees WHERE first_name || ' ' || last_name = ?")
+        .all(name) as Array<{ id: string }>;
+      expect(ids.length).toBeGreaterThan(0);
+      for (const { id } of ids) expect(owners.has(id)).toBe(false);
+    }
   });
 });

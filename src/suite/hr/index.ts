@@ -4,7 +4,10 @@ import { applySalaryAdjustmentsTask } from "./tasks/apply-salary-adjustments.js"
 import { carryOverForfeitureTask } from "./tasks/carry-over-forfeiture.js";
 import { overtimeOwedTask } from "./tasks/overtime-owed.js";
 import { payrollVarianceReviewTask } from "./tasks/payroll-variance-review.js";
+import { projectChargebackTask } from "./tasks/project-chargeback.js";
 import { reviewPendingLeaveTask } from "./tasks/review-pending-leave.js";
+import { timesheetSignoffsTask } from "./tasks/timesheet-signoffs.js";
+import { workAuthorizationReverificationTask } from "./tasks/work-authorization-reverification.js";
 
 export const hrDomain = hrDomainDefinition;
 
@@ -14,4 +17,7 @@ export const hrTasks: TaskDefinition[] = [
   carryOverForfeitureTask,
   applySalaryAdjustmentsTask,
   payrollVarianceReviewTask,
+  timesheetSignoffsTask,
+  projectChargebackTask,
+  workAuthorizationReverificationTask,
 ];

@@ -94,4 +94,13 @@ CREATE TABLE payslips (
   benefits_deduction REAL NOT NULL,
   net_pay REAL NOT NULL
 );
+
+-- Right-to-work documents on file (the verification vendor's records); empty unless a task plants them.
+CREATE TABLE work_authorizations (
+  employee_id TEXT PRIMARY KEY REFERENCES employees(id),
+  document_type TEXT NOT NULL,
+  document_last4 TEXT NOT NULL,
+  expires_on TEXT,
+  verified_on TEXT NOT NULL
+);
 `;

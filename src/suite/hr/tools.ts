@@ -8,11 +8,14 @@ import {
   pagingFields,
   requireRow,
   when,
+  withSilentFailures,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { authorizationLookupTimesOut } from "./work-authorization.js";
 
 const isoDateField = (description: string) =>
   z
@@ -336,6 +339,89 @@ const listPayslips = defineListTool({
   orderBy: "run_id, employee_id",
 });
 
+const reviewTimesheetEntry = defineTool({
+  name: "review_timesheet_entry",
+  description:
+    "Approve or reject one submitted timesheet entry (on the manager's behalf). Returns the updated `entry`. Fails unless the entry is `submitted`.",
+  kind: "write",
+  inputSchema: z.object({
+    entry_id: z.number().int().describe("Timesheet entry id, from list_timesheet_entries"),
+    decision: z.enum(["approve", "reject"]).describe("'approve' or 'reject'"),
+  }),
+  handler: ({ entry_id, decision }, { db }: ToolContext) => {
+    const entry = requireRow(
+      db,
+      "SELECT id, employee_id, work_date, hours, project_code, status FROM timesheet_entries WHERE id = ?",
+      [entry_id],
+      `timesheet entry ${entry_id} not found; use list_timesheet_entries to find entry ids`,
+    );
+    if (entry.status !== "submitted")
+      throw new ToolFailure(
+        `timesheet entry ${entry_id} is already ${String(entry.status)}; only submitted entries can be reviewed`,
+      );
+    const status = decision === "approve" ? "approved" : "rejected";
+    cachedStatement(db, "UPDATE timesheet_entries SET status = ? WHERE id = ?").run(status, entry_id);
+    return { entry: { ...entry, status } };
+  },
+});
+
+const listProjectHoursApi = defineTool({
+  name: "list_project_hours",
+  description:
+    "The project time ledger (project accounting's API): hours logged to projects with a work date in a range, optionally for one project code, ordered by work date and entry id. Each row has `entry_id`, `employee_id`, `work_date`, `project_code`, `hours` and `approval_status` (`submitted`, `approved` or `rejected`). Paginated: returns `hours`, `page`, `per_page`, `total`, `has_more`.",
+  kind: "read",
+  inputSchema: z.object({
+    start_date: isoDateField("First work date to include (YYYY-MM-DD)"),
+    end_date: isoDateField("Last work date to include (YYYY-MM-DD)"),
+    project_code: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Only hours logged to this project code, e.g. 'WH-PICK'"),
+    ...pagingFields,
+  }),
+  handler: ({ start_date, end_date, project_code, page, per_page }, { db }: ToolContext) => {
+    if (start_date > end_date)
+      throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
+    return listPage(db, {
+      key: "hours",
+      from: "timesheet_entries",
+      select: "id AS entry_id, employee_id, work_date, project_code, hours, status AS approval_status",
+      where: [
+        { sql: "work_date >= ?", params: [start_date] },
+        { sql: "work_date <= ?", params: [end_date] },
+        when(project_code, "project_code = ?"),
+      ],
+      orderBy: "work_date, id",
+      page,
+      perPage: per_page,
+    });
+  },
+});
+
+/** The project ledger's API is overloaded on deep pages: page 3 of any listing answers 503 once. */
+const listProjectHours = withTransientFailures(listProjectHoursApi, { when: (input) => input.page === 3 });
+
+const getWorkAuthorizationApi = defineTool({
+  name: "get_work_authorization",
+  description:
+    "Look up the right-to-work document on file for an employee (the verification vendor's API). Returns `employee_id`, `document_type`, `document_last4`, `expires_on` (YYYY-MM-DD, or null for documents that do not expire) and `verified_on`.",
+  kind: "read",
+  inputSchema: z.object({ employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") }),
+  handler: ({ employee_id }, { db }: ToolContext) =>
+    requireRow(
+      db,
+      "SELECT employee_id, document_type, document_last4, expires_on, verified_on FROM work_authorizations WHERE employee_id = ?",
+      [employee_id],
+      `no work authorization on file for '${employee_id}'; use list_employees to find employee ids`,
+    ),
+});
+
+/** The vendor drops a shard of lookups, answering with an error body (no MCP error) instead of the record. */
+const getWorkAuthorization = withSilentFailures(getWorkAuthorizationApi, {
+  when: (input) => authorizationLookupTimesOut(input.employee_id),
+});
+
 export const hrTools: DomainTool[] = [
   listDepartments,
   listPositions,
@@ -349,4 +435,7 @@ export const hrTools: DomainTool[] = [
   updateCompensation,
   listPayrollRuns,
   listPayslips,
+  reviewTimesheetEntry,
+  listProjectHours,
+  getWorkAuthorization,
 ];

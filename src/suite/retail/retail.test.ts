@@ -4,11 +4,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGenerateContext, listWorkspaceFiles } from "../../envs/index.js";
+import { createGenerateContext, listWorkspaceFiles, type GenerateContext } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
+import { computeCancellations } from "./cancellation-requests.js";
+import { computeCarrierSync, plantCarrierTracking, trackingLookupTimesOut } from "./carrier.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "./expectations.js";
 import { retailDomain } from "./index.js";
+import { computeTierChanges } from "./loyalty.js";
 import { decideReturn } from "./policy.js";
 
 const directories: string[] = [];
@@ -205,5 +208,134 @@ describe("retail policy", () => {
     );
     expect(decideReturn({ ...base, merchandiseValue: 400 }).status).toBe("approved");
     expect(decideReturn({ ...base, merchandiseValue: 400.01 }).status).toBe("escalated");
+  });
+});
+
+describe("retail task tools", () => {
+  function prepared(seed: number, prepare: (context: GenerateContext) => void) {
+    const built = buildInstance(seed);
+    const context = createGenerateContext({
+      db: built.db,
+      workspaceDir: built.workspaceDir,
+      scale: "v0",
+      seed,
+      stream: "test-prepare",
+    });
+    built.db.transaction(() => prepare(context))();
+    return {
+      ...built,
+      call: (name: string, args: Record<string, unknown>) => {
+        const tool = retailDomain.tools.find((candidate) => candidate.name === name);
+        if (!tool) throw new Error(`no tool ${name}`);
+        return bindTool(tool, built).call(args, { signal: AbortSignal.timeout(10_000), timeoutMs: 10_000 });
+      },
+    };
+  }
+
+  it("get_carrier_tracking answers a timed-out lookup as an ordinary error body, then with the record", async () => {
+    const carrier = prepared(11, plantCarrierTracking);
+    const rows = carrier.db
+      .prepare("SELECT order_id FROM carrier_tracking ORDER BY order_id")
+      .all() as Array<{
+      order_id: number;
+    }>;
+    const flaky = rows.find((row) => trackingLookupTimesOut(row.order_id))!;
+    const steady = rows.find((row) => !trackingLookupTimesOut(row.order_id))!;
+    const first = await carrier.call("get_carrier_tracking", { order_id: flaky.order_id });
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ status: "error" });
+    expect(first.structuredContent).not.toHaveProperty("events");
+    const retried = await carrier.call("get_carrier_tracking", { order_id: flaky.order_id });
+    expect(retried.structuredContent).toHaveProperty("events");
+    const direct = await carrier.call("get_carrier_tracking", { order_id: steady.order_id });
+    expect(direct.structuredContent).toHaveProperty("events");
+    carrier.db.close();
+  });
+
+  it("mark_order_delivered records the delivery of a shipped order, once", async () => {
+    const carrier = prepared(11, plantCarrierTracking);
+    const { delivered } = computeCarrierSync(carrier.db);
+    const [orderId, at] = [...delivered][0]!;
+    const result = await carrier.call("mark_order_delivered", { order_id: orderId, delivered_at: at });
+    expect(result.structuredContent).toEqual({ order_id: orderId, status: "delivered", delivered_at: at });
+    expect(carrier.db.prepare("SELECT delivered_at FROM orders WHERE id = ?").get(orderId)).toEqual({
+      delivered_at: at,
+    });
+    const again = await carrier.call("mark_order_delivered", { order_id: orderId, delivered_at: at });
+    expect(again.isError).toBe(true);
+    const badTime = await carrier.call("mark_order_delivered", {
+      order_id: orderId,
+      delivered_at: "2025-06-01",
+    });
+    expect(badTime.isError).toBe(true);
+    carrier.db.close();
+  });
+
+  it("list_sales_lines answers 503 on page 2 once; the same call then succeeds", async () => {
+    const args = { placed_from: "2025-05-01", placed_to: "2025-06-29", page: 2, per_page: 10 };
+    const failed = await call("list_sales_lines", args);
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toContain("503");
+    const retried = await callOk("list_sales_lines", args);
+    expect((retried.lines as unknown[]).length).toBe(10);
+    expect((await callOk("list_sales_lines", { ...args, page: 1 })).page).toBe(1);
+  });
+
+  it("update_loyalty_tier sets one customer's tier", async () => {
+    const customer = instance.db
+      .prepare("SELECT id, loyalty_tier FROM customers WHERE loyalty_tier = 'standard' LIMIT 1")
+      .get() as {
+      id: number;
+    };
+    const result = await callOk("update_loyalty_tier", { customer_id: customer.id, tier: "gold" });
+    expect(result).toEqual({ customer_id: customer.id, previous_tier: "standard", loyalty_tier: "gold" });
+    expect((await call("update_loyalty_tier", { customer_id: 1, tier: "gold" })).isError).toBe(true);
+  });
+});
+
+describe("retail task rules", () => {
+  it("downgrades one tier per review and leaves the store's own accounts alone", () => {
+    const rules = { periodStart: "2025-04-01", periodEnd: "2025-06-29", silverUsd: 1e9, goldUsd: 2e9 };
+    const tiers = new Map(
+      (
+        instance.db.prepare("SELECT id, email, loyalty_tier FROM customers").all() as Array<{
+          id: number;
+          email: string;
+          loyalty_tier: string;
+        }>
+      ).map((row) => [row.id, row]),
+    );
+    const changes = computeTierChanges(instance.db, rules);
+    expect(changes.size).toBeGreaterThan(0);
+    for (const [id, tier] of changes) {
+      const before = tiers.get(id)!;
+      expect(before.email.endsWith("@larkspurco.com")).toBe(false);
+      expect(tier).toBe(before.loyalty_tier === "gold" ? "silver" : "standard");
+    }
+    expect(computeTierChanges(instance.db, rules, { directDowngrade: true })).not.toEqual(changes);
+  });
+
+  it("cancels on the account holder's address in any case, not on another address, and lets a withdrawal win", () => {
+    const order = instance.db
+      .prepare(
+        "SELECT o.id, c.email FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.status = 'processing' LIMIT 1",
+      )
+      .get() as { id: number; email: string };
+    const mail = (from: string, at: string, body: string) =>
+      `From: A Customer <${from}>\nDate: ${at}\nSubject: order\n\n${body}\n`;
+    const request = (from: string) => mail(from, "2025-06-30 08:00:00", `Please cancel order ${order.id}.`);
+    expect(computeCancellations(instance.db, [request(order.email.toUpperCase())]).cancelled).toEqual([
+      order.id,
+    ]);
+    expect(computeCancellations(instance.db, [request("someone@else.example")])).toEqual({
+      cancelled: [],
+      notCancelled: [order.id],
+    });
+    const withdrawal = mail(
+      order.email,
+      "2025-06-30 09:00:00",
+      `Please ignore my earlier message and keep order ${order.id}.`,
+    );
+    expect(computeCancellations(instance.db, [withdrawal, request(order.email)]).cancelled).toEqual([]);
   });
 });

@@ -99,4 +99,13 @@ CREATE TABLE refunds (
   created_at TEXT NOT NULL,
   note TEXT
 );
+
+-- The carriers' tracking of orders still shown as shipped; empty unless a task plants it.
+CREATE TABLE carrier_tracking (
+  order_id INTEGER PRIMARY KEY REFERENCES orders (id),
+  carrier TEXT NOT NULL,
+  tracking_number TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('in_transit', 'out_for_delivery', 'delivered', 'exception')),
+  events TEXT NOT NULL
+);
 `;

@@ -10,11 +10,14 @@ import {
   roundCents,
   when,
   withBooleans,
+  withSilentFailures,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { trackingLookupTimesOut } from "./carrier.js";
 import { CANCEL_REASONS } from "./policy.js";
 
 const listCustomers = defineListTool({
@@ -342,6 +345,113 @@ const listRefunds = defineListTool({
   orderBy: "created_at, id",
 });
 
+const updateLoyaltyTier = defineTool({
+  name: "update_loyalty_tier",
+  description:
+    "Set a customer's loyalty tier (standard, silver or gold). Returns {customer_id, previous_tier, loyalty_tier}.",
+  kind: "write",
+  inputSchema: z.object({
+    customer_id: z.number().int().describe("Customer id, e.g. 10042"),
+    tier: z.enum(["standard", "silver", "gold"]).describe("The new loyalty tier"),
+  }),
+  handler: ({ customer_id, tier }, { db }: ToolContext) => {
+    const customer = requireRow<{ loyalty_tier: string }>(
+      db,
+      "SELECT loyalty_tier FROM customers WHERE id = ?",
+      [customer_id],
+      `customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`,
+    );
+    cachedStatement(db, "UPDATE customers SET loyalty_tier = ? WHERE id = ?").run(tier, customer_id);
+    return { customer_id, previous_tier: customer.loyalty_tier, loyalty_tier: tier };
+  },
+});
+
+const getCarrierTrackingApi = defineTool({
+  name: "get_carrier_tracking",
+  description:
+    "Look up the carrier's tracking for a shipped order (the carrier's API, not our order system). Returns {order_id, carrier, tracking_number, status, events}: `status` is in_transit, out_for_delivery, delivered or exception; `events` [{at, code, description}] are the carrier's scans, oldest first (codes LABEL_CREATED, PICKED_UP, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERED, POD_UPLOADED, EXCEPTION).",
+  kind: "read",
+  inputSchema: z.object({ order_id: z.number().int().describe("Order id, e.g. 200123") }),
+  handler: ({ order_id }, { db }: ToolContext) => {
+    const row = requireRow<{ carrier: string; tracking_number: string; status: string; events: string }>(
+      db,
+      "SELECT carrier, tracking_number, status, events FROM carrier_tracking WHERE order_id = ?",
+      [order_id],
+      `no carrier tracking for order ${order_id}; only orders handed to a carrier that are still shown as shipped are tracked (use list_orders with status 'shipped')`,
+    );
+    return {
+      order_id,
+      carrier: row.carrier,
+      tracking_number: row.tracking_number,
+      status: row.status,
+      events: JSON.parse(row.events) as unknown,
+    };
+  },
+});
+
+/** The carrier's API times out on a shard of lookups and says so in an ordinary body, not as an error. */
+const getCarrierTracking = withSilentFailures(getCarrierTrackingApi, {
+  when: (input) => trackingLookupTimesOut(input.order_id),
+});
+
+const markOrderDelivered = defineTool({
+  name: "mark_order_delivered",
+  description:
+    "Record that a shipped order was delivered, at the given delivery time (YYYY-MM-DDTHH:MM:SS). Returns {order_id, status, delivered_at}. Fails unless the order is shipped.",
+  kind: "write",
+  inputSchema: z.object({
+    order_id: z.number().int().describe("Order id, e.g. 200123"),
+    delivered_at: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, "expected a timestamp YYYY-MM-DDTHH:MM:SS")
+      .describe("When the order was delivered, YYYY-MM-DDTHH:MM:SS"),
+  }),
+  handler: ({ order_id, delivered_at }, { db }: ToolContext) => {
+    const order = requireRow<{ status: string; shipped_at: string | null }>(
+      db,
+      "SELECT status, shipped_at FROM orders WHERE id = ?",
+      [order_id],
+      `order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`,
+    );
+    if (order.status !== "shipped")
+      throw new ToolFailure(
+        `order ${order_id} is ${order.status}; only shipped orders can be marked delivered`,
+      );
+    if (order.shipped_at !== null && delivered_at < order.shipped_at)
+      throw new ToolFailure(
+        `order ${order_id} shipped at ${order.shipped_at}; it cannot be delivered before that`,
+      );
+    cachedStatement(db, "UPDATE orders SET status = 'delivered', delivered_at = ? WHERE id = ?").run(
+      delivered_at,
+      order_id,
+    );
+    return { order_id, status: "delivered", delivered_at };
+  },
+});
+
+const listSalesLinesApi = defineListTool({
+  name: "list_sales_lines",
+  description:
+    "The sales ledger (the data warehouse's API): one row per order line of the orders placed in a date range (inclusive), optionally for one SKU. Returns `lines` [{line_id, order_id, placed_at, order_status, sku, quantity}] sorted by placed_at then line id, with `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    placed_from: isoDateSchema.describe("Earliest order date, YYYY-MM-DD (inclusive)"),
+    placed_to: isoDateSchema.describe("Latest order date, YYYY-MM-DD (inclusive)"),
+    sku: z.string().min(1).optional().describe("Only lines for this SKU"),
+  },
+  key: "lines",
+  from: "order_lines l JOIN orders o ON o.id = l.order_id",
+  select: "l.id AS line_id, l.order_id, o.placed_at, o.status AS order_status, l.sku, l.quantity",
+  where: ({ placed_from, placed_to, sku }) => [
+    when(placed_from, "substr(o.placed_at, 1, 10) >= ?"),
+    when(placed_to, "substr(o.placed_at, 1, 10) <= ?"),
+    when(sku, "l.sku = ?"),
+  ],
+  orderBy: "o.placed_at, l.id",
+});
+
+/** The warehouse API is overloaded on the second page of any listing: it answers 503 once, then works. */
+const listSalesLines = withTransientFailures(listSalesLinesApi, { when: (input) => input.page === 2 });
+
 export const retailTools: DomainTool[] = [
   listCustomers,
   getCustomer,
@@ -356,4 +466,8 @@ export const retailTools: DomainTool[] = [
   rejectReturn,
   escalateReturn,
   listRefunds,
+  updateLoyaltyTier,
+  getCarrierTracking,
+  markOrderDelivered,
+  listSalesLines,
 ];

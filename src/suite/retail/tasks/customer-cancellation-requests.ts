@@ -1,0 +1,148 @@
+import type Database from "better-sqlite3";
+import { check, checkStateDiff, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import {
+  CANCELLATION_INBOX_DIR,
+  CANCELLATION_PROCEDURE_PATH,
+  computeCancellations,
+  plantCancellationRequests,
+} from "../cancellation-requests.js";
+import { retailDomain } from "../domain.js";
+import { FETCH_ALL_PY } from "./python-snippets.js";
+
+interface Variant {
+  checkAddress: boolean;
+  ignoreCase: boolean;
+  latestWins: boolean;
+}
+
+const PROCEDURE: Variant = { checkAddress: true, ignoreCase: true, latestWins: true };
+
+function cells(variant: Variant): string[] {
+  const same = variant.ignoreCase ? "a.lower() == b.lower()" : "a == b";
+  return [
+    FETCH_ALL_PY,
+    `print(read_text("${CANCELLATION_PROCEDURE_PATH}"))
+def parse(text):
+    body = text[text.index("\\n\\n") + 2:]
+    return {
+        "from": re.search(r"^From: .*<([^>]+)>", text, re.M).group(1),
+        "sent": re.search(r"^Date: (.+)$", text, re.M).group(1).strip(),
+        "order": int(re.search(r"\\b(2\\d{5})\\b", body).group(1)),
+        "withdraw": bool(re.search(r"ignore my earlier|keep order", body, re.I)),
+    }
+emails = sorted((parse(read_text(path)) for path in workspace_files("${CANCELLATION_INBOX_DIR}")), key=lambda e: e["sent"])
+for email in emails:
+    print(email)`,
+    `def same_address(a, b):
+    return ${same}
+
+orders, customers, latest = {}, {}, {}
+for email in emails:
+    if email["order"] not in orders:
+        orders[email["order"]] = tools.get_order(order_id=email["order"])
+    order = orders[email["order"]]
+    if order["customer_id"] not in customers:
+        customers[order["customer_id"]] = tools.get_customer(customer_id=order["customer_id"])
+    holder = customers[order["customer_id"]]["email"]
+    if ${variant.checkAddress ? "True" : "False"} and not same_address(holder, email["from"]):
+        print("not from the account holder:", email["order"], email["from"], holder)
+        continue
+    if not ${variant.latestWins ? "True" : "False"} and email["order"] in latest:
+        continue
+    latest[email["order"]] = email
+cancelled = []
+for order_id, email in sorted(latest.items()):
+    if email["withdraw"] or orders[order_id]["status"] not in ("pending", "processing"):
+        continue
+    result = tools.cancel_order(order_id=order_id, reason="customer_request")
+    assert result["status"] == "cancelled", result
+    cancelled.append(order_id)
+not_cancelled = sorted(set(orders) - set(cancelled))`,
+    `print(json.dumps({"cancelled": cancelled, "not_cancelled": not_cancelled}))`,
+  ];
+}
+
+function idList(value: unknown): number[] | null {
+  if (!Array.isArray(value)) return null;
+  return [...new Set(value.map((item) => Number(String(item).replace(/\D/g, ""))))].sort((a, b) => a - b);
+}
+
+function authorizedPayments(db: Database.Database, orderIds: number[]): number[] {
+  const find = db.prepare("SELECT id FROM payments WHERE order_id = ? AND status = 'authorized'");
+  return orderIds.flatMap((orderId) => (find.all(orderId) as Array<{ id: number }>).map((row) => row.id));
+}
+
+export const customerCancellationRequestsTask = defineTask({
+  id: "retail.customer-cancellation-requests",
+  domain: retailDomain,
+  summary:
+    "Work through customers' e-mailed cancellation requests: cancel only orders not yet shipped, only when the e-mail comes from the account holder's address (case-insensitive), and honour a later e-mail withdrawing the request.",
+  instruction:
+    'Customers have e-mailed us asking to cancel orders; the messages are in the support inbox in the workspace, and our procedure for them is in the policies folder. Handle every request exactly as the procedure says and change nothing else. Reply with only a JSON object with two lists of order ids in ascending order: {"cancelled": [orders you cancelled], "not_cancelled": [orders customers asked about that you did not cancel]}.',
+  tools: ["get_order", "list_orders", "get_customer", "list_customers", "cancel_order"],
+  prepare: plantCancellationRequests,
+  verify: ({ initial, final, answer }) => {
+    const emails = initial
+      .listFiles()
+      .filter((path) => path.startsWith(`${CANCELLATION_INBOX_DIR}/`))
+      .map((path) => initial.readFile(path) ?? "");
+    const expected = computeCancellations(initial.db, emails);
+    const checks: Check[] = [
+      check(
+        "instance-has-requests",
+        expected.cancelled.length > 0,
+        `${expected.cancelled.length} orders to cancel`,
+      ),
+      ...checkStateDiff(initial.db, final.db, [
+        {
+          table: "orders",
+          key: "id",
+          changed: new Map(
+            expected.cancelled.map((id) => [id, { status: "cancelled", cancel_reason: "customer_request" }]),
+          ),
+        },
+        {
+          table: "payments",
+          key: "id",
+          changed: new Map(
+            authorizedPayments(initial.db, expected.cancelled).map((id) => [id, { status: "voided" }]),
+          ),
+        },
+      ]),
+    ];
+    const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
+    const cancelled = parsed && typeof parsed === "object" ? idList(parsed.cancelled) : null;
+    const notCancelled = parsed && typeof parsed === "object" ? idList(parsed.not_cancelled) : null;
+    checks.push(
+      check(
+        "answer-cancelled",
+        JSON.stringify(cancelled) === JSON.stringify(expected.cancelled),
+        `expected ${JSON.stringify(expected.cancelled)}, found ${JSON.stringify(cancelled)}`,
+      ),
+      check(
+        "answer-not-cancelled",
+        JSON.stringify(notCancelled) === JSON.stringify(expected.notCancelled),
+        `expected ${JSON.stringify(expected.notCancelled)}, found ${JSON.stringify(notCancelled)}`,
+      ),
+    );
+    return checks;
+  },
+  oracle: cells(PROCEDURE),
+  nearMisses: [
+    {
+      id: "trusts-any-address",
+      description: "Cancels on a request sent from an address other than the account holder's.",
+      cells: cells({ ...PROCEDURE, checkAddress: false }),
+    },
+    {
+      id: "case-sensitive-address",
+      description: "Compares addresses case-sensitively and refuses a genuine request written in capitals.",
+      cells: cells({ ...PROCEDURE, ignoreCase: false }),
+    },
+    {
+      id: "first-message-wins",
+      description: "Acts on the first e-mail and ignores the customer's later withdrawal.",
+      cells: cells({ ...PROCEDURE, latestWins: false }),
+    },
+  ],
+});
