@@ -1,6 +1,8 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { airlineDomain } from "./domain.js";
+import { crewRosterCheckTask } from "./tasks/crew-roster-check.js";
 import { delayCompensationTask } from "./tasks/delay-compensation.js";
+import { escortIncidentsTask } from "./tasks/escort-incidents.js";
 import { groundedAircraftSwapTask } from "./tasks/grounded-aircraft-swap.js";
 import { missedConnectionsTask } from "./tasks/missed-connections.js";
 import { rebookCancelledFlightsTask } from "./tasks/rebook-cancelled-flights.js";
@@ -14,4 +16,6 @@ export const airlineTasks: TaskDefinition[] = [
   groundedAircraftSwapTask,
   rebookCancelledFlightsTask,
   missedConnectionsTask,
+  escortIncidentsTask,
+  crewRosterCheckTask,
 ];
