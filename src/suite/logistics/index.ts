@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { logisticsDomain } from "./domain.js";
 import { cancelUnneededOrdersTask } from "./tasks/cancel-unneeded-orders.js";
+import { categorySpendReviewTask } from "./tasks/category-spend-review.js";
 import { cycleCountVariancesTask } from "./tasks/cycle-count-variances.js";
 import { expiryRiskReviewTask } from "./tasks/expiry-risk-review.js";
 import { replenishLowStockTask } from "./tasks/replenish-low-stock.js";
@@ -14,4 +15,5 @@ export const logisticsTasks: TaskDefinition[] = [
   expiryRiskReviewTask,
   cycleCountVariancesTask,
   cancelUnneededOrdersTask,
+  categorySpendReviewTask,
 ];
