@@ -4,6 +4,7 @@ import { cancelUnneededOrdersTask } from "./tasks/cancel-unneeded-orders.js";
 import { categorySpendReviewTask } from "./tasks/category-spend-review.js";
 import { cycleCountVariancesTask } from "./tasks/cycle-count-variances.js";
 import { expiryRiskReviewTask } from "./tasks/expiry-risk-review.js";
+import { qualityHoldEmailsTask } from "./tasks/quality-hold-emails.js";
 import { replenishLowStockTask } from "./tasks/replenish-low-stock.js";
 import { tenderPendingShipmentsTask } from "./tasks/tender-pending-shipments.js";
 
@@ -16,4 +17,5 @@ export const logisticsTasks: TaskDefinition[] = [
   cycleCountVariancesTask,
   cancelUnneededOrdersTask,
   categorySpendReviewTask,
+  qualityHoldEmailsTask,
 ];
