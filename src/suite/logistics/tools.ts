@@ -13,6 +13,7 @@ import {
   when,
   withBooleans,
   withSilentFailures,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
@@ -144,7 +145,7 @@ const listStockLevels = defineTool({
   },
 });
 
-const listInventoryLots = defineListTool({
+const listInventoryLotsBase = defineListTool({
   name: "list_inventory_lots",
   description:
     "List inventory lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status), filtered. Lots without an expiry date never match an expiry filter. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
@@ -170,6 +171,22 @@ const listInventoryLots = defineListTool({
     when(input.expires_on_or_before, "expires_on <= ?"),
   ],
   orderBy: "lot_id",
+});
+
+/**
+ * The network-wide lot listing (no filter at all) is a heavy query: its third page times out once with a
+ * 503 and succeeds when repeated. Filtered listings never fail.
+ */
+const listInventoryLots = withTransientFailures(listInventoryLotsBase, {
+  when: (input) =>
+    input.page === 3 &&
+    [
+      input.warehouse_id,
+      input.sku,
+      input.status,
+      input.expires_on_or_after,
+      input.expires_on_or_before,
+    ].every((value) => value === undefined),
 });
 
 const getInventoryLot = defineTool({
