@@ -3,9 +3,10 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, type Instance } from "../../envs/index.js";
+import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
 import { bindTool, type ToolCallResult } from "../../runtime/index.js";
 import { airlineTasks } from "./index.js";
+import { delayCompensationTask, expectedCompensation } from "./tasks/delay-compensation.js";
 import { expectedRebooking } from "./tasks/rebook-cancelled-flights.js";
 import { isUnaccompaniedMinor } from "./tasks/shared.js";
 import { airlineTools } from "./tools.js";
@@ -165,5 +166,45 @@ describe("airline generator and rules", () => {
     expect(isUnaccompaniedMinor("UM service declined - travelling with father")).toBe(false);
     expect(isUnaccompaniedMinor("Child (8) travelling with grandmother; no UM service")).toBe(false);
     expect(isUnaccompaniedMinor(null)).toBe(false);
+  });
+});
+
+describe("airline verifiers", () => {
+  it("accept compensation answers written the way people write flight numbers and amounts", async () => {
+    const built = buildInstance(delayCompensationTask, "v0", 3, cache.path);
+    const state = openStateView(built.dbPath, built.workspaceDir);
+    try {
+      const owed = expectedCompensation(state.view);
+      expect(owed.byFlight.size).toBeGreaterThan(0);
+      const flights = Object.fromEntries(
+        [...owed.byFlight].map(([number, amount]) => [
+          number.replace(" ", "").toLowerCase(),
+          `$${amount}.00`,
+        ]),
+      );
+      const answer = JSON.stringify({
+        flights,
+        passengers: String(owed.passengers),
+        total_usd: `$${owed.total}`,
+      });
+      const checks = await delayCompensationTask.verify({
+        initial: state.view,
+        final: state.view,
+        answer,
+        scale: "v0",
+        seed: 3,
+      });
+      expect(checks.filter((item) => !item.passed)).toEqual([]);
+      const wrong = await delayCompensationTask.verify({
+        initial: state.view,
+        final: state.view,
+        answer: JSON.stringify({ flights, passengers: owed.passengers + 1, total_usd: owed.total }),
+        scale: "v0",
+        seed: 3,
+      });
+      expect(wrong.find((item) => item.id === "passengers-owed")?.passed).toBe(false);
+    } finally {
+      state.close();
+    }
   });
 });

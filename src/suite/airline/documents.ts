@@ -91,7 +91,7 @@ export function writeConnectionStandards(context: GenerateContext): void {
           ],
         },
       },
-      "A connection is the time between the actual arrival of the inbound flight and the actual departure of the onward flight on the same booking reference (PNR). A connection shorter than the minimum is a missed connection: the passenger could not make the onward flight, whatever the booking status shows.",
+      "A connection is the time between the actual arrival of the inbound flight and the actual departure of the onward flight on the same booking reference (PNR). A connection shorter than the all-passengers minimum is a missed connection: the passenger could not make the onward flight, whatever the booking status shows. This holds for unaccompanied minors too; their longer minimum below is an escort standard, not a different misconnection rule.",
       { heading: "Unaccompanied minors" },
       "Children travelling alone under our UMNR service are escorted between gates by a station agent, which takes longer; that is why their minimum is longer. A connection of an unaccompanied minor below the UMNR minimum is an escort incident and must be reported to Customer Care, even when the child made the flight. The service is recorded in the booking notes; a note that the service was declined or that the child travels with an adult means the child is not an unaccompanied minor.",
     ]),

@@ -187,6 +187,66 @@ describe("logistics tools", () => {
       ),
     ).toContain("only pending");
   });
+
+  it("holds and releases lots, refusing a change to the status a lot already has", async () => {
+    const lot = db.prepare("SELECT lot_id FROM inventory_lots WHERE status = 'available' LIMIT 1").get() as {
+      lot_id: string;
+    };
+    const held = await value("set_lot_status", {
+      lot_id: lot.lot_id,
+      status: "quarantine",
+      reason: "wet cases",
+    });
+    expect(held).toMatchObject({ lot: { lot_id: lot.lot_id, status: "quarantine" }, reason: "wet cases" });
+    expect(
+      errorText(await call("set_lot_status", { lot_id: lot.lot_id, status: "quarantine", reason: "again" })),
+    ).toContain("already quarantine");
+    const released = await value("set_lot_status", {
+      lot_id: lot.lot_id,
+      status: "available",
+      reason: "clean",
+    });
+    expect(released.lot).toMatchObject({ status: "available" });
+    expect(
+      errorText(await call("set_lot_status", { lot_id: "LOT-1", status: "available", reason: "x" })),
+    ).toContain("not found");
+  });
+
+  it("answers the first request for an archived received order with an error body, then the order", async () => {
+    const orders = db.prepare("SELECT id, status FROM purchase_orders ORDER BY id").all() as Array<{
+      id: string;
+      status: string;
+    }>;
+    const archived = orders.find(
+      (order) => order.status === "received" && Number(order.id.slice(3)) % 2 === 0,
+    );
+    const open = orders.find((order) => order.status === "draft" || order.status === "submitted");
+    expect(archived && open).toBeTruthy();
+    const first = await call("get_purchase_order", { purchase_order_id: archived!.id });
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ status: "error" });
+    expect(String((first.structuredContent as { error: string }).error)).toContain("retry");
+    expect(await value("get_purchase_order", { purchase_order_id: archived!.id })).toHaveProperty(
+      "purchase_order.id",
+      archived!.id,
+    );
+    expect(await value("get_purchase_order", { purchase_order_id: open!.id })).toHaveProperty(
+      "purchase_order.id",
+      open!.id,
+    );
+  });
+
+  it("fails the network-wide lot listing's third page once with a 503, never a filtered one", async () => {
+    const warehouse = db
+      .prepare("SELECT warehouse_id FROM inventory_lots GROUP BY warehouse_id ORDER BY COUNT(*) DESC LIMIT 1")
+      .get() as { warehouse_id: string };
+    expect(
+      (await call("list_inventory_lots", { warehouse_id: warehouse.warehouse_id, page: 3, per_page: 10 }))
+        .isError,
+    ).toBeFalsy();
+    expect(errorText(await call("list_inventory_lots", { page: 3, per_page: 50 }))).toContain("503");
+    expect(await value("list_inventory_lots", { page: 3, per_page: 50 })).toMatchObject({ page: 3 });
+  });
 });
 
 describe("logistics generator", () => {

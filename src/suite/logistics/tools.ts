@@ -12,6 +12,8 @@ import {
   requireRow,
   when,
   withBooleans,
+  withSilentFailures,
+  withTransientFailures,
   type DomainTool,
   type Row,
   type ToolContext,
@@ -143,7 +145,7 @@ const listStockLevels = defineTool({
   },
 });
 
-const listInventoryLots = defineListTool({
+const listInventoryLotsBase = defineListTool({
   name: "list_inventory_lots",
   description:
     "List inventory lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status), filtered. Lots without an expiry date never match an expiry filter. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
@@ -169,6 +171,22 @@ const listInventoryLots = defineListTool({
     when(input.expires_on_or_before, "expires_on <= ?"),
   ],
   orderBy: "lot_id",
+});
+
+/**
+ * The network-wide lot listing (no filter at all) is a heavy query: its third page times out once with a
+ * 503 and succeeds when repeated. Filtered listings never fail.
+ */
+const listInventoryLots = withTransientFailures(listInventoryLotsBase, {
+  when: (input) =>
+    input.page === 3 &&
+    [
+      input.warehouse_id,
+      input.sku,
+      input.status,
+      input.expires_on_or_after,
+      input.expires_on_or_before,
+    ].every((value) => value === undefined),
 });
 
 const getInventoryLot = defineTool({
@@ -229,7 +247,7 @@ function readPurchaseOrder(db: Database.Database, purchaseOrderId: string): Reco
   return { ...order, lines };
 }
 
-const getPurchaseOrder = defineTool({
+const getPurchaseOrderBase = defineTool({
   name: "get_purchase_order",
   description: "Get one purchase order with its lines (sku, quantity, unit_cost). Returns `purchase_order`.",
   kind: "read",
@@ -240,6 +258,31 @@ const getPurchaseOrder = defineTool({
     purchase_order: readPurchaseOrder(db, purchase_order_id.trim().toUpperCase()),
   }),
 });
+
+/**
+ * Received orders live in the purchasing archive: the first request for some of them answers with an error
+ * body (no MCP error) while the archive restores the record, and asking again succeeds. Open orders are
+ * served from the live system and never fail.
+ */
+const getArchivedPurchaseOrder = withSilentFailures(getPurchaseOrderBase, {
+  body: (input) => ({
+    status: "error",
+    error: `purchase order ${input.purchase_order_id.trim().toUpperCase()} is being restored from the archive; retry the request`,
+  }),
+});
+
+const getPurchaseOrder: typeof getPurchaseOrderBase = {
+  ...getPurchaseOrderBase,
+  handler: (input, context) => {
+    const id = input.purchase_order_id.trim().toUpperCase();
+    const archived =
+      getRow(context.db, "SELECT 1 FROM purchase_orders WHERE id = ? AND status = 'received'", id) !==
+        undefined && Number(id.slice(3)) % 2 === 0;
+    return archived
+      ? getArchivedPurchaseOrder.handler(input, context)
+      : getPurchaseOrderBase.handler(input, context);
+  },
+};
 
 const createPurchaseOrder = defineTool({
   name: "create_purchase_order",
@@ -396,6 +439,30 @@ const assignCarrier = defineTool({
   },
 });
 
+const setLotStatus = defineTool({
+  name: "set_lot_status",
+  description:
+    "Put an inventory lot on hold (`quarantine`) or release it back to `available` stock. Returns the updated `lot` and the `reason` given.",
+  kind: "write",
+  inputSchema: z.object({
+    lot_id: z.string().min(1).describe("The lot id, e.g. 'LOT-204518'"),
+    status: z.enum(["available", "quarantine"]).describe("The new status of the lot"),
+    reason: z.string().min(1).describe("Why the status changes, e.g. 'water damage reported at bin C-12-3'"),
+  }),
+  handler: ({ lot_id, status, reason }, { db }: ToolContext) => {
+    const id = lot_id.trim().toUpperCase();
+    const lot = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM inventory_lots WHERE lot_id = ?",
+      [id],
+      `lot '${lot_id}' not found; use list_inventory_lots to find lots`,
+    );
+    if (lot.status === status) throw new ToolFailure(`lot '${id}' is already ${status}`);
+    cachedStatement(db, "UPDATE inventory_lots SET status = ? WHERE lot_id = ?").run(status, id);
+    return { lot: getRow(db, "SELECT * FROM inventory_lots WHERE lot_id = ?", id), reason };
+  },
+});
+
 /** Every tool of the logistics domain; tasks expose subsets of them. */
 export const logisticsTools: DomainTool[] = [
   listWarehouses,
@@ -412,4 +479,5 @@ export const logisticsTools: DomainTool[] = [
   cancelPurchaseOrder,
   listShipments,
   assignCarrier,
+  setLotStatus,
 ] as DomainTool[];

@@ -12,7 +12,15 @@ import {
 import { COMPENSATION_POLICY_PATH, parseCompensationPolicy } from "../documents.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY_TEXT, YESTERDAY, delayMinutes, flightsOn, weatherListed } from "./shared.js";
+import {
+  TODAY_TEXT,
+  YESTERDAY,
+  answerNumber,
+  delayMinutes,
+  flightNumberKey,
+  flightsOn,
+  weatherListed,
+} from "./shared.js";
 
 interface Owed {
   byFlight: Map<string, number>;
@@ -65,8 +73,8 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     parsed && typeof parsed.flights === "object" && parsed.flights !== null
       ? new Map(
           Object.entries(parsed.flights as Record<string, unknown>).map(([key, value]) => [
-            key.trim(),
-            Number(value),
+            flightNumberKey(key),
+            answerNumber(value),
           ]),
         )
       : null;
@@ -74,7 +82,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     flights !== null &&
     flights.size === expected.byFlight.size &&
     [...expected.byFlight].every(
-      ([number, amount]) => Math.abs((flights.get(number) ?? NaN) - amount) < 0.01,
+      ([number, amount]) => Math.abs((flights.get(flightNumberKey(number)) ?? NaN) - amount) < 0.01,
     );
   const expectedText = JSON.stringify({
     flights: Object.fromEntries(expected.byFlight),
@@ -82,10 +90,14 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     total_usd: expected.total,
   });
   return [
-    check("passengers-owed", Number(parsed?.passengers) === expected.passengers, `expected ${expectedText}`),
+    check(
+      "passengers-owed",
+      answerNumber(parsed?.passengers) === expected.passengers,
+      `expected ${expectedText}`,
+    ),
     check(
       "total-owed",
-      Math.abs(Number(parsed?.total_usd) - expected.total) < 0.01,
+      Math.abs(answerNumber(parsed?.total_usd) - expected.total) < 0.01,
       `expected total ${expected.total}`,
     ),
     check(

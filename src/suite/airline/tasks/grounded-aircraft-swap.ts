@@ -13,20 +13,25 @@ import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
 import { TODAY, TODAY_TEXT, minutesOf, type FlightRecord } from "./shared.js";
 
-const TURNAROUND = 30;
-
-/** The tail named by the ops-control AOG email. */
-export function groundedTail(state: StateView): string {
+/** The ops-control AOG email: the tail it grounds and the turnaround it asks to keep around swapped flights. */
+export function aogEmail(state: StateView): { tail: string; turnaround: number } {
   for (const path of state.listFiles().filter((file) => file.startsWith("emails/"))) {
-    const match = /^Subject: AOG (N\d{3}RA)\b/m.exec(state.readFile(path) ?? "");
-    if (match?.[1]) return match[1];
+    const text = state.readFile(path) ?? "";
+    const match = /^Subject: AOG (N\d{3}RA)\b/m.exec(text);
+    const turnaround = /keeping at least (\d+) minutes/.exec(text)?.[1];
+    if (match?.[1] && turnaround) return { tail: match[1], turnaround: Number(turnaround) };
   }
   throw new Error("no AOG email in the workspace");
 }
 
+/** The tail named by the ops-control AOG email. */
+export function groundedTail(state: StateView): string {
+  return aogEmail(state).tail;
+}
+
 /** The swaps the email asks for: each not-yet-departed flight of the grounded aircraft, in departure order, onto the lowest free active tail of its type. */
 export function expectedSwaps(state: StateView): { tail: string; swaps: Map<string, string> } {
-  const tail = groundedTail(state);
+  const { tail, turnaround } = aogEmail(state);
   const type = getRow<{ type_code: string }>(
     state.db,
     "SELECT type_code FROM aircraft WHERE tail = ?",
@@ -55,7 +60,7 @@ export function expectedSwaps(state: StateView): { tail: string; swaps: Map<stri
     const arrives = minutesOf(flight.scheduled_arrival);
     const free = candidates.find((candidate) =>
       (busy.get(candidate) ?? []).every(
-        ([start, end]) => start >= arrives + TURNAROUND || end + TURNAROUND <= departs,
+        ([start, end]) => start >= arrives + turnaround || end + turnaround <= departs,
       ),
     );
     if (!free) continue;
@@ -71,8 +76,8 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const given =
     parsed && typeof parsed.swaps === "object" && parsed.swaps !== null
       ? Object.entries(parsed.swaps as Record<string, unknown>).map(([key, value]) => [
-          key.trim(),
-          String(value).trim(),
+          key.trim().toUpperCase(),
+          String(value).trim().toUpperCase(),
         ])
       : null;
   const answerOk =

@@ -118,9 +118,12 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const rebookedOk =
     rebooked !== null &&
     rebooked.length === plan.moves.size &&
-    rebooked.every(([id, flight]) => plan.moves.get(id.trim())?.flightId === String(flight).trim());
+    rebooked.every(
+      ([id, flight]) =>
+        plan.moves.get(id.trim().toUpperCase())?.flightId === String(flight).trim().toUpperCase(),
+    );
   const unplaced = Array.isArray(parsed?.not_accommodated)
-    ? parsed.not_accommodated.map((id) => String(id).trim())
+    ? parsed.not_accommodated.map((id) => String(id).trim().toUpperCase())
     : null;
   const unplacedOk =
     unplaced !== null &&

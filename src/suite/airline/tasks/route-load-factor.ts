@@ -10,7 +10,7 @@ import {
 import { NETWORK_MEMO_PATH, parseLoadFactorThreshold } from "../documents.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY, TODAY_TEXT, YESTERDAY } from "./shared.js";
+import { TODAY, TODAY_TEXT, YESTERDAY, answerNumber } from "./shared.js";
 
 const MONTH_START = `${TODAY.slice(0, 8)}01`;
 
@@ -45,7 +45,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       ? new Map(
           Object.entries(parsed.watch_list as Record<string, unknown>).map(([key, value]) => [
             key.trim().toUpperCase(),
-            Number(value),
+            answerNumber(value),
           ]),
         )
       : null;
@@ -68,7 +68,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     check("load-factors", valuesOk, valuesOk ? "load factors match" : `expected ${expectedText}`),
     check(
       "flights-operated",
-      Number(parsed?.flights_operated) === operated,
+      answerNumber(parsed?.flights_operated) === operated,
       `expected flights_operated ${operated}, found ${String(parsed?.flights_operated)}`,
     ),
     ...checkStateDiff(initial.db, final.db, []),

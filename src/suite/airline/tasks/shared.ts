@@ -1,5 +1,13 @@
 import type Database from "better-sqlite3";
-import { REFERENCE_DATE, addDays, allRows, longDate, parseCsv, type StateView } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  allRows,
+  longDate,
+  parseAnswerNumber,
+  parseCsv,
+  type StateView,
+} from "../../../envs/index.js";
 import { weatherExportPath } from "../documents.js";
 import { minutesOf } from "../generate.js";
 
@@ -56,4 +64,16 @@ export function isUnaccompaniedMinor(note: string | null): boolean {
     /\bUMNR\b|unaccompanied minor|UM service booked|minor travelling alone/i.test(note) &&
     !/declined|travelling with|next trip/i.test(note)
   );
+}
+
+/** A number from a JSON answer value: numbers as they are, text as a user writes it ("$450", "1,200"). */
+export function answerNumber(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "string") return parseAnswerNumber(value) ?? NaN;
+  return NaN;
+}
+
+/** A flight number compared the way people write it: "RA 1003", "ra1003" and "RA-1003" are the same flight. */
+export function flightNumberKey(text: string): string {
+  return text.toUpperCase().replace(/[\s-]+/g, "");
 }
