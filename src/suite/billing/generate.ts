@@ -383,7 +383,7 @@ export function generateBilling(context: GenerateContext): void {
           rows: SLA.tiers.map(([below, pct]) => [below.toFixed(1), pct]),
         },
       },
-      "Only the highest credit percentage reached applies (credits do not add up). The credit is computed on the seat charges of the invoice issued in the month of the outage, before any discount, rounded to cents, and issued as one credit note against that invoice. Subscriptions that are cancelled get no credit.",
+      "Only the highest credit percentage reached applies (credits do not add up). The credit is computed on the seat charges of the invoice issued in the month of the outage, before any discount, rounded to cents, and issued as one credit note against that invoice. Subscriptions that are cancelled get no credit, and a void invoice (cancelled, nothing was charged) gets no credit note.",
     ]),
   );
 

@@ -78,10 +78,12 @@ function prepare(context: GenerateContext): void {
       addDays(referenceDate, -random.int(2, 40)),
     );
   });
-  // An account the receivables service drops once (customer number % 5 === 2) always has an open invoice.
+  // An account the receivables service drops once (customer number % 5 === 2) always has an open invoice
+  // with something outstanding (one credited in full would leave nothing to miss).
   const dropped = db
     .prepare(
-      `SELECT COUNT(*) AS n FROM invoices WHERE status = 'open' AND CAST(substr(customer_id, 5) AS INTEGER) % 5 = 2`,
+      `SELECT COUNT(*) AS n FROM invoices i WHERE i.status = 'open' AND CAST(substr(i.customer_id, 5) AS INTEGER) % 5 = 2
+          AND i.total - COALESCE((SELECT SUM(c.amount) FROM credit_notes c WHERE c.invoice_id = i.invoice_id), 0) > 0.005`,
     )
     .get() as { n: number };
   if (dropped.n === 0) {
@@ -164,6 +166,7 @@ interface Variant {
   countVoid?: boolean;
   ignoreCredits?: boolean;
   exclusiveUpper?: boolean;
+  fromIssueDate?: boolean;
 }
 
 function cells(variant: Variant): string[] {
@@ -201,7 +204,7 @@ for cid in accounts:
         outstanding = inv["total"] ${variant.ignoreCredits ? "" : '- credited.get(inv["invoice_id"], 0)'}
         if outstanding <= 0.005:
             continue
-        days = days_between(inv["due_on"], TODAY)
+        days = days_between(inv["${variant.fromIssueDate ? "issued_on" : "due_on"}"], TODAY)
         label = next(name for name, low, high in buckets if ${variant.exclusiveUpper ? "days < high" : "low <= days <= high"})
         account = aging.setdefault(cid, {})
         account[label] = round(account.get(label, 0) + outstanding + 1e-9, 2)
@@ -255,6 +258,11 @@ export const receivablesAgingTask = defineTask({
       id: "bucket-upper-exclusive",
       description: "Treats each bucket's last day as belonging to the next bucket (30 days in 31-60).",
       cells: cells({ exclusiveUpper: true }),
+    },
+    {
+      id: "ages-from-issue-date",
+      description: "Counts the days from the invoice's issue date instead of its due date.",
+      cells: cells({ fromIssueDate: true }),
     },
   ],
 });

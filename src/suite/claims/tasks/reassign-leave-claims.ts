@@ -157,6 +157,7 @@ interface Variant {
   ignoreLicenses?: boolean;
   claimIdOrder?: boolean;
   ignoreCaps?: boolean;
+  capInclusive?: boolean;
 }
 
 function cells(variant: Variant = {}): string[] {
@@ -184,7 +185,7 @@ for claim in claims:
             continue
         if ${variant.ignoreLicenses ? "False" : 'claim["loss_state"] not in a["licensed_states"].split(",")'}:
             continue
-        if ${variant.ignoreCaps ? "False" : 'caseload[a["adjuster_id"]] >= caps[a["region"]]'}:
+        if ${variant.ignoreCaps ? "False" : `caseload[a["adjuster_id"]] ${variant.capInclusive ? ">" : ">="} caps[a["region"]]`}:
             continue
         candidates.append((caseload[a["adjuster_id"]], a["adjuster_id"]))
     if not candidates:
@@ -230,6 +231,12 @@ export const reassignLeaveClaimsTask = defineTask({
       id: "ignores-caps",
       description: "Keeps assigning to adjusters who have reached their region's caseload cap.",
       cells: cells({ ignoreCaps: true }),
+    },
+    {
+      id: "cap-inclusive",
+      description:
+        "Reads the cap as the last caseload that may still take a claim, so an adjuster at their cap gets one more.",
+      cells: cells({ capInclusive: true }),
     },
   ],
 });

@@ -31,7 +31,8 @@ function windowVisits(db: StateView["db"]): Visit[] {
 
 /**
  * Writes the eligibility policy and ends the coverage of some insured patients seen this week: before the
- * week, on the run date (inactive tomorrow), exactly on a visit date (still covered that day), and one of
+ * week, on the run date (inactive tomorrow), exactly on a visit date (still covered that day), on the first
+ * of two visit days (not covered on the second), and one of
  * a patient whose scheduling is already restricted. One patient whose first clearinghouse call fails is
  * among the lapsed.
  */
@@ -99,6 +100,9 @@ Owner: Patient Financial Services.
   // Ends on the patient's only visit this week: still covered that day.
   const boundary = take((id) => daysOf.get(id)!.length === 1);
   setEnd.run(daysOf.get(boundary)![0]!, boundary);
+  // Ends on the first of a patient's visit days this week: covered that day, not on the later visit.
+  const between = take((id) => daysOf.get(id)!.length >= 2);
+  setEnd.run(daysOf.get(between)![0]!, between);
   // A restricted patient whose coverage lapsed: stays restricted.
   const restricted = take(() => true);
   setEnd.run("2025-06-10", restricted);
@@ -164,16 +168,25 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
 
 interface Variant {
   noRetry?: boolean;
+  skipFailed?: boolean;
   endExclusive?: boolean;
   overrideRestricted?: boolean;
   checkRunDate?: boolean;
+  firstVisitOnly?: boolean;
 }
 
 function cells(variant: Variant = {}): string[] {
-  const checkCall = variant.noRetry
+  const checkCall = variant.skipFailed
     ? `def eligibility(patient_id, day):
+    try:
+        return tools.check_eligibility(patient_id=patient_id, service_date=day)["eligibility"]
+    except ToolError as error:
+        print("skipping", patient_id, day, "after:", error)
+        return {"active": True, "coverage_start": "", "coverage_end": None}`
+    : variant.noRetry
+      ? `def eligibility(patient_id, day):
     return tools.check_eligibility(patient_id=patient_id, service_date=day)["eligibility"]`
-    : `def eligibility(patient_id, day):
+      : `def eligibility(patient_id, day):
     for attempt in range(4):
         try:
             return tools.check_eligibility(patient_id=patient_id, service_date=day)["eligibility"]
@@ -197,7 +210,7 @@ flagged = []
 for patient_id, patient in patients.items():
     if patient["insurance_plan_id"] is None:
         continue
-    days = sorted({v["start_time"][:10] for v in visits if v["patient_id"] == patient_id})
+    days = sorted({v["start_time"][:10] for v in visits if v["patient_id"] == patient_id})${variant.firstVisitOnly ? "[:1]" : ""}
     lapsed = None
     for day in days:
         result = eligibility(patient_id, ${variant.checkRunDate ? '"2025-06-30"' : "day"})
@@ -242,6 +255,12 @@ export const eligibilityChecksTask = defineTask({
       cells: cells({ noRetry: true }),
     },
     {
+      id: "skips-failed-checks",
+      description:
+        "Moves on when a clearinghouse call fails and treats that patient's coverage as unchanged.",
+      cells: cells({ skipFailed: true }),
+    },
+    {
       id: "end-date-exclusive",
       description: "Treats coverage as ended on its end date.",
       cells: cells({ endExclusive: true }),
@@ -255,6 +274,11 @@ export const eligibilityChecksTask = defineTask({
       id: "checks-run-date",
       description: "Checks coverage for today instead of each visit's date.",
       cells: cells({ checkRunDate: true }),
+    },
+    {
+      id: "first-visit-only",
+      description: "Checks coverage only for each patient's next visit, not for every visit date this week.",
+      cells: cells({ firstVisitOnly: true }),
     },
   ],
 });
