@@ -160,14 +160,27 @@ export function resolveSuiteEntry(spec: string, cwd = process.cwd()): { root: st
 const RESOLVE_HOOKS_SOURCE = `
 let entryUrl = "";
 let packageUrl = "";
+let entryThroughSuiteLoader = false;
 export async function initialize(data) {
   entryUrl = data.entryUrl;
   packageUrl = data.packageUrl;
+  entryThroughSuiteLoader = data.entryThroughSuiteLoader;
 }
 const bare = (specifier) => !/^(\\.|\\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/.test(specifier);
 export async function resolve(specifier, context, nextResolve) {
-  // Resolved as if imported from progagent itself, so the module is the running one (never a namespaced copy).
-  if (specifier === "progagent") return nextResolve(entryUrl, { ...context, parentURL: packageUrl + "package.json" });
+  // Resolved as if imported from progagent itself, so the module is the running one (never a namespaced copy),
+  // unless nothing else in the process can load TypeScript sources.
+  if (specifier === "progagent") {
+    if (!entryThroughSuiteLoader || !context.parentURL)
+      return nextResolve(entryUrl, { ...context, parentURL: packageUrl + "package.json" });
+    // A relative import from the (namespaced) suite module, so the suite's tsx loads it like its own files.
+    const from = new URL(context.parentURL).pathname.split("/").slice(0, -1);
+    const to = new URL(entryUrl).pathname.split("/");
+    let common = 0;
+    while (common < from.length && from[common] === to[common]) common += 1;
+    const relative = [...from.slice(common).map(() => ".."), ...to.slice(common)].join("/");
+    return nextResolve(relative.startsWith(".") ? relative : "./" + relative, context);
+  }
   try {
     return await nextResolve(specifier, context);
   } catch (error) {
@@ -189,11 +202,15 @@ function runningEntryUrl(): URL {
 /** Registers tsx (namespaced, so it never doubles a tsx the process already runs under) and the hooks. */
 async function suiteImporter(): Promise<ScopedImport> {
   scopedImport ??= (async () => {
+    const entryUrl = runningEntryUrl();
+    // Sources (a clone) run under a global tsx, which turns source maps on; without one (a test runner
+    // with its own module loader) the running entry can only be loaded through the suite's tsx, as a copy.
+    // Asked before registering the suite's tsx, which turns them on too.
+    const entryThroughSuiteLoader = entryUrl.pathname.endsWith(".ts") && !process.sourceMapsEnabled;
     const { register } = await import("tsx/esm/api");
     const tsx = register({ namespace: "progagent-suite" });
-    const entryUrl = runningEntryUrl();
     registerHooks(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOKS_SOURCE)}`, {
-      data: { entryUrl: entryUrl.href, packageUrl: new URL("..", entryUrl).href },
+      data: { entryUrl: entryUrl.href, packageUrl: new URL("..", entryUrl).href, entryThroughSuiteLoader },
     });
     return tsx.import;
   })();
