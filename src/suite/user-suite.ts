@@ -199,14 +199,20 @@ function runningEntryUrl(): URL {
   return new URL(import.meta.url.endsWith(".ts") ? "../index.ts" : "../index.js", import.meta.url);
 }
 
+/** Whether this process already loads TypeScript through a global tsx. */
+function globalTsxLoaded(): boolean {
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for("progagent.tsx")] === true) return true;
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((option) => /\btsx\b/.test(option));
+}
+
 /** Registers tsx (namespaced, so it never doubles a tsx the process already runs under) and the hooks. */
 async function suiteImporter(): Promise<ScopedImport> {
   scopedImport ??= (async () => {
     const entryUrl = runningEntryUrl();
-    // Sources (a clone) run under a global tsx, which turns source maps on; without one (a test runner
-    // with its own module loader) the running entry can only be loaded through the suite's tsx, as a copy.
-    // Asked before registering the suite's tsx, which turns them on too.
-    const entryThroughSuiteLoader = entryUrl.pathname.endsWith(".ts") && !process.sourceMapsEnabled;
+    // Sources (a clone) normally run under a global tsx (bin/progagent.js marks the one it registers; the tsx
+    // CLI and `node --import tsx` show in the process's options); without one (a test runner with its own
+    // module loader) the running entry can only be loaded through the suite's tsx, as a copy.
+    const entryThroughSuiteLoader = entryUrl.pathname.endsWith(".ts") && !globalTsxLoaded();
     const { register } = await import("tsx/esm/api");
     const tsx = register({ namespace: "progagent-suite" });
     registerHooks(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOKS_SOURCE)}`, {
