@@ -9,6 +9,8 @@ const compiled = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 if (existsSync(sources)) {
   const { register } = await import("tsx/esm/api");
   register();
+  // Tells the user-suite loader (src/suite/user-suite.ts) that TypeScript sources load natively here.
+  globalThis[Symbol.for("progagent.tsx")] = true;
   await import(pathToFileURL(sources).href);
 } else if (existsSync(compiled)) {
   await import(pathToFileURL(compiled).href);

@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { DomainDefinition, TaskDefinition } from "../envs/index.js";
-import { combineSuites, resolveSuiteEntry } from "./user-suite.js";
+import { ProgAgentError } from "../core/index.js";
+import { instanceKey, type DomainDefinition, type TaskDefinition } from "../envs/index.js";
+import { combineSuites, loadUserSuite, resolveSuiteEntry, suiteNameOf } from "./user-suite.js";
+import { writeSuiteTemplate } from "./write-suite-template.js";
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), "user-suite-unit-")));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -94,5 +96,39 @@ describe("combineSuites", () => {
         { name: "two", tasks: [fakeTask("library.b", domainB)] },
       ]),
     ).toThrow(/domain id 'library' names two different domains, in suite 'one' and suite 'two'/);
+  });
+});
+
+describe("loadUserSuite (in process)", () => {
+  it("loads the init-suite template: TypeScript, 'progagent' and 'zod' resolved without node_modules", async () => {
+    const written = writeSuiteTemplate(join(scratch, "template"), { name: "lending" });
+    const suite = await loadUserSuite(written.dir);
+    expect(suite).toMatchObject({
+      name: "lending",
+      root: written.dir,
+      entryPath: join(written.dir, "index.ts"),
+    });
+    expect(suite.tasks.map((task) => task.id)).toEqual(["library.late-fees"]);
+    const [task] = suite.tasks;
+    expect(suiteNameOf(task!)).toBe("lending");
+    expect(task!.domain.tools.map((tool) => tool.name)).toEqual(["list_loans", "charge_late_fee"]);
+    // The key carries the suite folder's hash: a task object with the same fields but not loaded from it differs.
+    expect(instanceKey(task!, "v0", 0)).not.toBe(instanceKey({ ...task! }, "v0", 0));
+  });
+
+  it("reports a module that exports no suite as one ProgAgentError naming the module", async () => {
+    const dir = join(scratch, "no-export");
+    write(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    write(join(dir, "index.mjs"), "export const version = 1;\n");
+    const error = await loadUserSuite(dir).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProgAgentError);
+    expect(error).toMatchObject({
+      code: "SUITE_INVALID",
+      category: "user",
+      details: { spec: dir, entryPath: join(dir, "index.mjs") },
+    });
+    expect((error as Error).message).toMatch(
+      /^cannot load suite '.*no-export' \(.*index\.mjs\): it exports no suite/,
+    );
   });
 });

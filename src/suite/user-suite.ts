@@ -160,14 +160,27 @@ export function resolveSuiteEntry(spec: string, cwd = process.cwd()): { root: st
 const RESOLVE_HOOKS_SOURCE = `
 let entryUrl = "";
 let packageUrl = "";
+let entryThroughSuiteLoader = false;
 export async function initialize(data) {
   entryUrl = data.entryUrl;
   packageUrl = data.packageUrl;
+  entryThroughSuiteLoader = data.entryThroughSuiteLoader;
 }
 const bare = (specifier) => !/^(\\.|\\/|[a-zA-Z][a-zA-Z0-9+.-]*:)/.test(specifier);
 export async function resolve(specifier, context, nextResolve) {
-  // Resolved as if imported from progagent itself, so the module is the running one (never a namespaced copy).
-  if (specifier === "progagent") return nextResolve(entryUrl, { ...context, parentURL: packageUrl + "package.json" });
+  // Resolved as if imported from progagent itself, so the module is the running one (never a namespaced copy),
+  // unless nothing else in the process can load TypeScript sources.
+  if (specifier === "progagent") {
+    if (!entryThroughSuiteLoader || !context.parentURL)
+      return nextResolve(entryUrl, { ...context, parentURL: packageUrl + "package.json" });
+    // A relative import from the (namespaced) suite module, so the suite's tsx loads it like its own files.
+    const from = new URL(context.parentURL).pathname.split("/").slice(0, -1);
+    const to = new URL(entryUrl).pathname.split("/");
+    let common = 0;
+    while (common < from.length && from[common] === to[common]) common += 1;
+    const relative = [...from.slice(common).map(() => ".."), ...to.slice(common)].join("/");
+    return nextResolve(relative.startsWith(".") ? relative : "./" + relative, context);
+  }
   try {
     return await nextResolve(specifier, context);
   } catch (error) {
@@ -186,14 +199,24 @@ function runningEntryUrl(): URL {
   return new URL(import.meta.url.endsWith(".ts") ? "../index.ts" : "../index.js", import.meta.url);
 }
 
+/** Whether this process already loads TypeScript through a global tsx. */
+function globalTsxLoaded(): boolean {
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for("progagent.tsx")] === true) return true;
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((option) => /\btsx\b/.test(option));
+}
+
 /** Registers tsx (namespaced, so it never doubles a tsx the process already runs under) and the hooks. */
 async function suiteImporter(): Promise<ScopedImport> {
   scopedImport ??= (async () => {
+    const entryUrl = runningEntryUrl();
+    // Sources (a clone) normally run under a global tsx (bin/progagent.js marks the one it registers; the tsx
+    // CLI and `node --import tsx` show in the process's options); without one (a test runner with its own
+    // module loader) the running entry can only be loaded through the suite's tsx, as a copy.
+    const entryThroughSuiteLoader = entryUrl.pathname.endsWith(".ts") && !globalTsxLoaded();
     const { register } = await import("tsx/esm/api");
     const tsx = register({ namespace: "progagent-suite" });
-    const entryUrl = runningEntryUrl();
     registerHooks(`data:text/javascript,${encodeURIComponent(RESOLVE_HOOKS_SOURCE)}`, {
-      data: { entryUrl: entryUrl.href, packageUrl: new URL("..", entryUrl).href },
+      data: { entryUrl: entryUrl.href, packageUrl: new URL("..", entryUrl).href, entryThroughSuiteLoader },
     });
     return tsx.import;
   })();
