@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import {
+  check,
   checkStateDiff,
   defineTask,
   type Check,
@@ -253,29 +254,62 @@ function verify({ initial, final }: { initial: StateView; final: StateView }): C
     if (action.resolutionCode !== undefined) values.resolution_code = action.resolutionCode;
     changed.set(action.ticketId, values);
   }
-  return checkStateDiff(initial.db, final.db, [
-    {
-      table: "tickets",
-      key: "id",
-      changed,
-      ignoreColumns: ["updated_at", "resolved_at", "closed_at", "first_response_at"],
-    },
-    {
-      table: "ticket_events",
-      key: "id",
-      added: actions.map((action) =>
-        action.comment
-          ? { ticket_id: action.ticketId, event_type: "comment" }
-          : { ticket_id: action.ticketId, event_type: "status_change", to_value: action.status },
-      ),
-    },
-  ]);
+  return [
+    ...checkStateDiff(initial.db, final.db, [
+      {
+        table: "tickets",
+        key: "id",
+        changed,
+        ignoreColumns: ["updated_at", "resolved_at", "closed_at", "first_response_at"],
+      },
+      {
+        table: "ticket_events",
+        key: "id",
+        added: actions.map((action) =>
+          action.comment
+            ? { ticket_id: action.ticketId, event_type: "comment" }
+            : { ticket_id: action.ticketId, event_type: "status_change", to_value: action.status },
+        ),
+      },
+    ]),
+    recurrenceCommentCheck(initial, final, actions),
+  ];
+}
+
+export const RECURRENCE_PREFIX = "Recurrence reported by customer";
+
+/** The comment the policy asks for on a closed ticket whose problem is back starts with its fixed words. */
+function recurrenceCommentCheck(initial: StateView, final: StateView, actions: MailAction[]): Check {
+  const lastId = (
+    initial.db.prepare("SELECT MAX(id) AS id FROM ticket_events").get() as { id: number | null }
+  ).id;
+  const comments = final.db.prepare(
+    "SELECT body FROM ticket_events WHERE id > ? AND ticket_id = ? AND event_type = 'comment'",
+  );
+  const wrong = actions
+    .filter((action) => action.comment)
+    .filter(
+      (action) =>
+        !(comments.all(lastId ?? 0, action.ticketId) as Array<{ body: string | null }>).some((row) =>
+          (row.body ?? "").trim().toLowerCase().startsWith(RECURRENCE_PREFIX.toLowerCase()),
+        ),
+    )
+    .map((action) => action.ticketId);
+  return check(
+    "recurrence-comments",
+    wrong.length === 0,
+    wrong.length === 0
+      ? `every recurrence comment starts with "${RECURRENCE_PREFIX}"`
+      : `tickets ${wrong.join(", ")}: no comment starting with "${RECURRENCE_PREFIX}"`,
+  );
 }
 
 interface TriageVariant {
   senderCheck: boolean;
   resolutionCodes: boolean;
   commentOnClosed: boolean;
+  /** Whether the recurrence comment starts with the policy's words or is the agent's own paraphrase. */
+  commentWording: boolean;
 }
 
 function triageCells(variant: TriageVariant): string[] {
@@ -317,7 +351,7 @@ for path, text in mails.items():
         tools.update_ticket_status(ticket_id=ticket_id, status="open", note=note)
     elif intent == "recurrence" and status == "closed":
         if ${variant.commentOnClosed ? "True" : "False"}:
-            tools.add_ticket_comment(ticket_id=ticket_id, body=f"Recurrence reported by customer ({path})")
+            tools.add_ticket_comment(ticket_id=ticket_id, body=${variant.commentWording ? 'f"Recurrence reported by customer ({path})"' : 'f"Customer reports the problem is back ({path}); ticket is closed, not reopened"'})
     elif intent in ("own_mistake", "went_away") and status in ("new", "open", "pending", "on_hold"):
         code = ${variant.resolutionCodes ? '"user_error" if intent == "own_mistake" else "no_fault_found"' : '"no_fault_found"'}
         tools.update_ticket_status(ticket_id=ticket_id, status="resolved", resolution_code=code, note=note)
@@ -330,7 +364,12 @@ for path, text in mails.items():
   ];
 }
 
-const FULL: TriageVariant = { senderCheck: true, resolutionCodes: true, commentOnClosed: true };
+const FULL: TriageVariant = {
+  senderCheck: true,
+  resolutionCodes: true,
+  commentOnClosed: true,
+  commentWording: true,
+};
 
 export const customerEmailTriageTask = defineTask({
   id: "it_support.customer-email-triage",
@@ -365,6 +404,12 @@ export const customerEmailTriageTask = defineTask({
       id: "ignores-recurrence-on-closed",
       description: "Does nothing when a closed ticket's problem comes back instead of leaving the comment.",
       cells: triageCells({ ...FULL, commentOnClosed: false }),
+    },
+    {
+      id: "own-comment-wording",
+      description:
+        'Comments on the closed ticket in its own words instead of starting with "Recurrence reported by customer".',
+      cells: triageCells({ ...FULL, commentWording: false }),
     },
   ],
 });

@@ -36,7 +36,9 @@ retry.
 
 /**
  * Writes the review policy and plants reopened tickets: 3 + 2 x rows tickets inside the window are
- * reopened by the customer a few hours after resolution and resolved again, one of them twice.
+ * reopened by the customer a few hours after resolution and resolved again, one of them twice. The
+ * tickets were resolved at least a week before the snapshot, so that the planted history (at most
+ * two rounds of 40 + 30 hours) ends before it.
  */
 function prepare(context: GenerateContext): void {
   const { db, random, factors } = context;
@@ -48,7 +50,7 @@ function prepare(context: GenerateContext): void {
       `SELECT id, resolved_at, assignee_agent_id FROM tickets
        WHERE status IN ('resolved', 'closed') AND resolved_at >= ? AND resolved_at < ? ORDER BY id`,
     )
-    .all(minutesToIso(start + 2 * DAY), minutesToIso(snapshot - 4 * DAY)) as Array<{
+    .all(minutesToIso(start + 2 * DAY), minutesToIso(snapshot - 7 * DAY)) as Array<{
     id: number;
     resolved_at: string;
     assignee_agent_id: number | null;
@@ -135,8 +137,10 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         );
     }
     const known = new Set([...expected.keys()].map((team) => team.toLowerCase()));
-    for (const team of given.keys())
-      if (!known.has(team)) problems.push(`${team} had no resolution in the window`);
+    // A team listed with nothing is harmless; one listed with counts had none to report.
+    for (const [team, value] of given)
+      if (!known.has(team) && (Number(value?.resolved ?? 0) !== 0 || Number(value?.reopened ?? 0) !== 0))
+        problems.push(`${team} had no resolution in the window`);
   }
   return [
     check(

@@ -63,8 +63,9 @@ function vendorOf(model: string): string {
 /**
  * Fills the portal from the asset register (standard plans end with the register's warranty) and plants,
  * per row factor, hardware tickets on each edge: an extended plan the register does not show, coverage
- * ending exactly today, a covered asset the portal times out on, a covered P1, an expired asset, and a
- * covered ticket waiting on the customer.
+ * ending exactly today, a covered asset the portal times out on, a covered P1, an expired asset, a
+ * covered ticket waiting on the customer, and an asset whose register date is still running although the
+ * portal's coverage has ended (the register was keyed from the invoice; the portal is authoritative).
  */
 function prepare(context: GenerateContext): void {
   const { db, random, factors, referenceDate } = context;
@@ -113,6 +114,14 @@ function prepare(context: GenerateContext): void {
         status: "open",
         registerDays: -random.int(1, 90),
         portalDays: -1,
+        plan: "standard",
+        coldTag: false,
+      },
+      {
+        priority: "P3",
+        status: "open",
+        registerDays: random.int(30, 300),
+        portalDays: -random.int(5, 60),
         plan: "standard",
         coldTag: false,
       },
@@ -218,6 +227,8 @@ interface WarrantyVariant {
   portal: boolean;
   inclusiveEnd: boolean;
   p1Exception: boolean;
+  /** Whether the portal decides even when the asset register still shows a running warranty. */
+  portalOverRegister: boolean;
 }
 
 function warrantyCells(variant: WarrantyVariant): string[] {
@@ -247,7 +258,7 @@ for ticket in queue:
         continue
     asset = tools.get_asset(asset_id=ticket["asset_id"])["asset"]
     record = warranty(asset["asset_tag"])
-    ends = ${variant.portal ? 'record.get("coverage_ends_on")' : 'asset["warranty_expires_on"]'}
+    ends = ${variant.portal ? 'record.get("coverage_ends_on")' : 'asset["warranty_expires_on"]'}${variant.portalOverRegister ? "" : '\n    if asset["warranty_expires_on"] >= today:\n        ends = asset["warranty_expires_on"]'}
     if ends is None or not (ends ${variant.inclusiveEnd ? ">=" : ">"} today):
         continue
     plan = record.get("plan") or record.get("vendor") or "vendor"
@@ -258,7 +269,13 @@ print(len(held), "handed to vendors:", held)`,
   ];
 }
 
-const FULL: WarrantyVariant = { checkStatus: true, portal: true, inclusiveEnd: true, p1Exception: true };
+const FULL: WarrantyVariant = {
+  checkStatus: true,
+  portal: true,
+  inclusiveEnd: true,
+  p1Exception: true,
+  portalOverRegister: true,
+};
 
 export const vendorWarrantyHoldsTask = defineTask({
   id: "it_support.vendor-warranty-holds",
@@ -299,6 +316,12 @@ export const vendorWarrantyHoldsTask = defineTask({
       id: "ignores-p1-exception",
       description: "Hands P1 tickets to the vendor too.",
       cells: warrantyCells({ ...FULL, p1Exception: false }),
+    },
+    {
+      id: "trusts-running-register",
+      description:
+        "Takes a warranty the asset register still shows as running as coverage, without the portal's word.",
+      cells: warrantyCells({ ...FULL, portalOverRegister: false }),
     },
   ],
 });

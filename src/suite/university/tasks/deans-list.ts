@@ -103,8 +103,10 @@ const isLetterCompleted = (row: TermRegistration): boolean =>
 /**
  * Plants students on each edge of the policy, once per row factor: a full-time qualifier whose transcript
  * read times out first, a part-time qualifier with only the part-time minimum, a qualifier whose cumulative
- * GPA is far lower than the term's, a straight-A student who withdrew from one course, and a straight-A
- * student on probation.
+ * GPA is far lower than the term's, a straight-A student who withdrew from one course, a straight-A
+ * student on probation, and a straight-A student who has been on leave of absence since the term (one of
+ * the generated ones where their grades qualify, otherwise an active student without registrations of
+ * the term in progress goes on leave).
  */
 function prepare(context: GenerateContext): void {
   const { db, random, factors, referenceDate } = context;
@@ -123,6 +125,18 @@ function prepare(context: GenerateContext): void {
       "SELECT student_id, attendance FROM students WHERE enrollment_status = 'active' AND academic_standing = 'good' ORDER BY student_id",
     )
     .all() as Array<{ student_id: string; attendance: string }>;
+  const onLeave = db
+    .prepare(
+      "SELECT student_id, attendance FROM students WHERE enrollment_status = 'leave_of_absence' AND academic_standing = 'good' ORDER BY student_id",
+    )
+    .all() as Array<{ student_id: string; attendance: string }>;
+  const termLabel = `${term.endsWith("01") ? "Spring" : "Fall"} ${term.slice(0, 4)}`;
+  const goOnLeave = db.prepare(
+    "UPDATE students SET enrollment_status = 'leave_of_absence' WHERE student_id = ?",
+  );
+  const logLeave = db.prepare(
+    "INSERT INTO registrar_actions (action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES ('status_change', ?, NULL, 'active', 'leave_of_absence', ?, 'registrar-api')",
+  );
   const records = byStudent(registrations(db));
   const used = new Set<string>();
   const setGrade = db.prepare("UPDATE enrollments SET grade = ? WHERE enrollment_id = ?");
@@ -252,6 +266,35 @@ function prepare(context: GenerateContext): void {
       toProbation.run(probation.id);
       logStanding.run(probation.id, "Standing review of an earlier term: cumulative GPA below 3.00");
     }
+    const qualifies = (student: { student_id: string; attendance: string }): boolean => {
+      const rows = inTerm(student.student_id);
+      return (
+        !used.has(student.student_id) &&
+        rows.length > 0 &&
+        allLetter(rows) &&
+        letterCredits(rows) >= minimumFor(student.attendance)
+      );
+    };
+    const alreadyOnLeave = onLeave.filter(qualifies);
+    const leaving =
+      alreadyOnLeave.length > 0
+        ? random.pick(alreadyOnLeave)
+        : (() => {
+            const options = students.filter(
+              (student) =>
+                qualifies(student) &&
+                !(records.get(student.student_id) ?? []).some((row) => row.status === "enrolled"),
+            );
+            if (options.length === 0) return null;
+            const chosen = random.pick(options);
+            goOnLeave.run(chosen.student_id);
+            logLeave.run(chosen.student_id, `Approved leave of absence starting after ${termLabel}`);
+            return chosen;
+          })();
+    if (leaving) {
+      used.add(leaving.student_id);
+      straightA(inTerm(leaving.student_id));
+    }
   }
 }
 
@@ -302,6 +345,8 @@ function verify(context: VerifyContext): Check[] {
 }
 
 interface DeansListVariant {
+  /** Whether only active students are considered (the transcript also says who is on leave). */
+  activeOnly: boolean;
   checkStatus: boolean;
   partTimeMinimum: boolean;
   termOnly: boolean;
@@ -328,7 +373,7 @@ function deansListCells(variant: DeansListVariant): string[] {
 min_gpa = round(float(re.search(r"term GPA is at least \\*\\*(\\d\\.\\d\\d)\\*\\*", policy).group(1)) * 100)
 full_credits = int(re.search(r"at least \\*\\*(\\d+)\\*\\* letter-graded credits in the term if enrolled full time", policy).group(1))
 part_credits = int(re.search(r"least \\*\\*(\\d+)\\*\\* letter-graded credits if enrolled part time", policy).group(1))
-students = fetch_all("list_students", "students", enrollment_status="active")
+students = fetch_all("list_students", "students"${variant.activeOnly ? ', enrollment_status="active"' : ""})
 print(len(students), "active students; minimum GPA", min_gpa, "credits", full_credits, part_credits)`,
     `${fetchTranscript}
 
@@ -368,6 +413,7 @@ print(len(named), "named")`,
 }
 
 const FULL: DeansListVariant = {
+  activeOnly: true,
   checkStatus: true,
   partTimeMinimum: true,
   termOnly: true,
@@ -412,6 +458,12 @@ export const deansListTask = defineTask({
       id: "ignores-probation",
       description: "Names students on academic probation.",
       cells: deansListCells({ ...FULL, standing: false }),
+    },
+    {
+      id: "includes-students-on-leave",
+      description:
+        "Reads every student's transcript and checks only the academic standing, naming a student on leave of absence.",
+      cells: deansListCells({ ...FULL, activeOnly: false }),
     },
   ],
 });

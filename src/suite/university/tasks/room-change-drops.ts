@@ -50,10 +50,17 @@ function roomLine(section: SectionRow, room: string, seats: number, enough: bool
     : `- ${section.course_code}, section ${section.section_number}: from ${section.room} to ${room}. The new room seats ${seats}.`;
 }
 
+/** Fewer registrations than this in a moved section would make the new room a broom cupboard. */
+const MINIMUM_MOVED_SECTION = 14;
+
 /**
  * Moves in-person sections of the term in progress to new rooms: some too small for their registrations
- * (a student whose program has the course as core registered last, where possible), one whose first
- * assignment a later correction overrides, one that gets a larger room. Writes the three e-mails.
+ * (a student whose program has the course as core registered last, where possible; in the first one, two
+ * registrations on either side of the cut made on the same day, so the enrollment-id tie-break decides),
+ * one whose first assignment a later correction overrides, one that gets a larger room. Small moved
+ * sections first get more registrations (up to MINIMUM_MOVED_SECTION) so that no new room seats only a
+ * handful. Every new room is a room no section of the term uses and no other moved section gets. Writes
+ * the three e-mails.
  */
 function prepare(context: GenerateContext): void {
   const { db, random, factors, referenceDate } = context;
@@ -83,13 +90,24 @@ function prepare(context: GenerateContext): void {
     registrations.some((item) => isCore(section, item)),
   );
   const withoutCore = candidates.filter((item) => !withCore.includes(item));
-  const ordered = [...withCore, ...withoutCore];
-  const shrinkCount = Math.min(ordered.length - 1, 1 + factors.rows);
+  const shrinkCount = Math.min(withCore.length + withoutCore.length - 1, 1 + factors.rows);
+  const ordered = [...withCore, ...withoutCore].map((item, index) =>
+    index <= shrinkCount ? { ...item, registrations: padSection(context, item.section) } : item,
+  );
   const setEnrolledOn = db.prepare("UPDATE enrollments SET enrolled_on = ? WHERE enrollment_id = ?");
   const lines: string[] = [];
-  const newRoom = (section: SectionRow): string =>
-    `${section.room.replace(/ \d+$/, "")} ${random.int(101, 129)}`;
-  for (const { section, registrations } of ordered.slice(0, shrinkCount)) {
+  const taken = new Set(sections.map((section) => section.room));
+  const newRoom = (section: SectionRow): string => {
+    const building = section.room.replace(/ \d+$/, "");
+    for (let attempt = 0; ; attempt += 1) {
+      const room = `${building} ${attempt < 40 ? random.int(101, 129) : 130 + attempt}`;
+      if (!taken.has(room)) {
+        taken.add(room);
+        return room;
+      }
+    }
+  };
+  for (const [index, { section, registrations }] of ordered.slice(0, shrinkCount).entries()) {
     const noncore = registrations.filter((item) => !isCore(section, item));
     const coreStudent = registrations.find((item) => isCore(section, item));
     if (coreStudent) {
@@ -101,6 +119,16 @@ function prepare(context: GenerateContext): void {
       setEnrolledOn.run(addDays(latest, 1), coreStudent.enrollment_id);
     }
     const excess = random.int(1, Math.min(3, noncore.length - 1));
+    if (index === 0) {
+      // The last registration to go and the first to stay were made on the same day.
+      const order = [...noncore].sort(
+        (left, right) =>
+          right.enrolled_on.localeCompare(left.enrolled_on) || right.enrollment_id - left.enrollment_id,
+      );
+      const lastDropped = order[excess - 1];
+      const firstKept = order[excess];
+      if (lastDropped && firstKept) setEnrolledOn.run(lastDropped.enrolled_on, firstKept.enrollment_id);
+    }
     lines.push(roomLine(section, newRoom(section), registrations.length - excess, false));
   }
   const corrected = ordered[shrinkCount];
@@ -178,6 +206,30 @@ With thanks,
 Associate Dean for Graduate Academic Affairs
 `,
   );
+}
+
+/**
+ * Registers more active students in a section (on dates its registrations were made) until it has
+ * MINIMUM_MOVED_SECTION registrations or is full; returns its registrations.
+ */
+function padSection(context: GenerateContext, section: SectionRow): Registration[] {
+  const { db, random } = context;
+  const registrations = openRegistrations(db, section.section_id);
+  const missing = Math.min(MINIMUM_MOVED_SECTION, section.capacity) - registrations.length;
+  if (missing <= 0) return registrations;
+  const students = db
+    .prepare(
+      `SELECT student_id FROM students WHERE enrollment_status = 'active' AND student_id NOT IN
+         (SELECT student_id FROM enrollments WHERE section_id = ?) ORDER BY student_id`,
+    )
+    .all(section.section_id) as Array<{ student_id: string }>;
+  const dates = registrations.map((item) => item.enrolled_on);
+  const insert = db.prepare(
+    "INSERT INTO enrollments (student_id, section_id, status, grade, enrolled_on, grade_posted_on) VALUES (?, ?, 'enrolled', NULL, ?, NULL)",
+  );
+  for (const student of random.shuffle(students).slice(0, missing))
+    insert.run(student.student_id, section.section_id, random.pick(dates));
+  return openRegistrations(db, section.section_id);
 }
 
 const SEAT_LINE = /^- ([A-Z]+ \d{3}),? section (\d{3})\b.*?seats (\d+)/gm;
@@ -258,6 +310,8 @@ interface RoomVariant {
   coreProtected: boolean;
   latestFirst: boolean;
   corrections: boolean;
+  /** Whether same-day registrations are ordered by enrollment id (higher first) as the e-mail says. */
+  tieBreak: boolean;
 }
 
 function roomCells(variant: RoomVariant): string[] {
@@ -291,7 +345,7 @@ for (course, number), count in sorted(seats.items()):
     if excess <= 0:
         continue
     candidates = [e for e in registered if ${variant.coreProtected ? 'course not in core.get(program_of[e["student_id"]], [])' : "True"}]
-    candidates.sort(key=lambda e: (e["enrolled_on"], e["enrollment_id"]), reverse=${variant.latestFirst ? "True" : "False"})
+    candidates.sort(key=lambda e: ${variant.tieBreak ? '(e["enrolled_on"], e["enrollment_id"])' : 'e["enrolled_on"]'}, reverse=${variant.latestFirst ? "True" : "False"})
     to_drop += [(e["enrollment_id"], course, number) for e in candidates[:excess]]
 for enrollment_id, course, number in to_drop:
     tools.drop_enrollment(enrollment_id=enrollment_id, reason=f"{course} section {number} moved to a smaller room; seat rules of the Associate Dean")
@@ -300,7 +354,7 @@ print("dropped", len(to_drop))`,
   ];
 }
 
-const FULL: RoomVariant = { coreProtected: true, latestFirst: true, corrections: true };
+const FULL: RoomVariant = { coreProtected: true, latestFirst: true, corrections: true, tieBreak: true };
 
 export const roomChangeDropsTask = defineTask({
   id: "university.room-change-drops",
@@ -337,6 +391,12 @@ export const roomChangeDropsTask = defineTask({
       id: "ignores-correction",
       description: "Uses the first room assignment and misses Facilities' correction.",
       cells: roomCells({ ...FULL, corrections: false }),
+    },
+    {
+      id: "ignores-same-day-order",
+      description:
+        "Orders registrations by date only, so of two made on the same day the lower enrollment id goes first.",
+      cells: roomCells({ ...FULL, tieBreak: false }),
     },
   ],
 });
