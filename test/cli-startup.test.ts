@@ -33,18 +33,23 @@ const scratch = mkdtempSync(join(tmpdir(), "progagent-cli-startup-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The packages a command loaded (from node_modules), recorded by the module-graph hook. */
-async function packagesLoadedBy(...args: string[]): Promise<{ packages: Set<string>; stdout: string }> {
+async function packagesLoadedBy(
+  ...args: string[]
+): Promise<{ packages: Set<string>; sources: string[]; stdout: string }> {
   const out = join(scratch, `${args.join("-").replace(/[^a-z-]/g, "")}.txt`);
   const { stdout } = await promisify(execFile)(process.execPath, ["--import", hook, cli, ...args], {
     timeout: 120_000,
     env: { ...process.env, MODULE_GRAPH_OUT: out },
   });
   const packages = new Set<string>();
+  const sources: string[] = [];
   for (const line of readFileSync(out, "utf8").split("\n")) {
+    const source = /\/src\/(.+\.ts)$/.exec(line);
+    if (source && !line.includes("node_modules")) sources.push(source[1]!);
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
     if (match) packages.add(match[1]!);
   }
-  return { packages, stdout };
+  return { packages, sources, stdout };
 }
 
 // What a command that neither renders a report, generates data, serves MCP nor writes parquet must not pay for.
@@ -63,6 +68,18 @@ describe("CLI start-up", () => {
     expect(stdout).toContain("tasks");
     expect(packages.has("commander")).toBe(true);
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
+  });
+
+  it("`--help` loads the command declarations, not the machinery behind them", async () => {
+    const { sources } = await packagesLoadedBy("--help");
+    expect(sources).toContain("cli/commands/tasks.ts");
+    const machinery = sources.filter((path) =>
+      /^(envs|kernel|runtime|harness|eval|train|synth|suite)\//.test(path),
+    );
+    // Only dependency-free name lists (scales, modes, formats, limits) may be read at declaration time.
+    expect(
+      machinery.filter((path) => !/^(envs\/names|train\/formats|runtime\/limits)\.ts$/.test(path)),
+    ).toEqual([]);
   });
 
   it("`tasks list` loads the suite but none of them either", async () => {

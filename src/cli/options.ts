@@ -1,14 +1,7 @@
 import type { Command } from "commander";
-import { ERROR_CODES, ProgAgentError } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../core/index.js";
 import type { KernelOptions } from "../kernel/index.js";
-import {
-  INTERFACE_PROFILES,
-  SCALES,
-  interfaceProfileNameSchema,
-  parseScaleList,
-  type InterfaceProfileName,
-  type Scale,
-} from "../envs/index.js";
+import { INTERFACE_PROFILES, SCALES, type InterfaceProfileName, type Scale } from "../envs/names.js";
 
 import type { SuiteSelection } from "./load-tasks.js";
 
@@ -72,7 +65,7 @@ export function parseSecondsOption(text: string, flag: string): number {
 
 /** A list of scales (`v0,v2` or `all`). */
 export function parseScalesOption(text: string | undefined, fallback: readonly Scale[] = SCALES): Scale[] {
-  return text === undefined ? [...fallback] : parseScaleList(text);
+  return text === undefined ? [...fallback] : parseChoiceList(text, SCALES, "scale");
 }
 
 /** Exactly one scale (`v2`); a list or `all` is an error where one instance is meant. */
@@ -102,13 +95,13 @@ export function waitForShutdown(): Promise<void> {
 
 /** `--interface <profile>`: default or paper. */
 export function parseInterfaceOption(text: string | undefined): InterfaceProfileName {
-  const parsed = interfaceProfileNameSchema.safeParse(text ?? "default");
-  if (!parsed.success)
+  const name = text ?? "default";
+  if (!(INTERFACE_PROFILES as readonly string[]).includes(name))
     throw new ProgAgentError(`--interface expects ${INTERFACE_PROFILES.join(" or ")}, got '${text}'`, {
       code: ERROR_CODES.INVALID_ARGUMENT,
       category: "user",
     });
-  return parsed.data;
+  return name as InterfaceProfileName;
 }
 
 /**

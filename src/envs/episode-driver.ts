@@ -1,3 +1,4 @@
+import { HARNESS_MODES, type HarnessMode } from "./names.js";
 import { z } from "zod";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import type { ExecutionResult } from "../kernel/index.js";
@@ -23,9 +24,8 @@ import {
   refusedTerminalMessage,
 } from "./terminal.js";
 
-export const HARNESS_MODES = ["dtc", "ptc", "hybrid"] as const;
+export { HARNESS_MODES, type HarnessMode };
 export const harnessModeSchema = z.enum(HARNESS_MODES);
-export type HarnessMode = z.infer<typeof harnessModeSchema>;
 
 /** The short description of `programmatic_tool_call` when the system prompt documents the runtime and the tools. */
 const PTC_SHORT_DESCRIPTION =

@@ -1,3 +1,4 @@
+import { INTERFACE_PROFILES, type InterfaceProfileName } from "./names.js";
 import { z } from "zod";
 import { toolInputJsonSchema, type ToolSpec } from "../runtime/index.js";
 import { CLAIM_DONE_SPEC, CLAIM_DONE_TOOL_NAME, claimDoneActionInputSchema } from "./claim-done.js";
@@ -10,9 +11,8 @@ import { TERMINAL_TOOL_NAME, terminalInputSchema } from "./terminal.js";
  * `claim_done{action}`, environment tools documented but not callable in PTC mode, 10 s per execution in
  * training and 60 s in evaluation.
  */
-export const INTERFACE_PROFILES = ["default", "paper"] as const;
+export { INTERFACE_PROFILES, type InterfaceProfileName };
 export const interfaceProfileNameSchema = z.enum(INTERFACE_PROFILES);
-export type InterfaceProfileName = z.infer<typeof interfaceProfileNameSchema>;
 
 export interface InterfaceProfile {
   readonly name: InterfaceProfileName;

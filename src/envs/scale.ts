@@ -1,9 +1,10 @@
 import { parseChoiceList } from "../core/index.js";
 import { z } from "zod";
 
-export const SCALES = ["v0", "v1", "v2", "v3"] as const;
+import { SCALES, type Scale } from "./names.js";
+
+export { SCALES, type Scale };
 export const scaleSchema = z.enum(SCALES);
-export type Scale = z.infer<typeof scaleSchema>;
 
 /** Database rows x1/x2/x4/x8 and workspace files x1/x2/x3/x4, as in the paper. */
 export const SCALE_FACTORS: Record<Scale, { rows: number; files: number }> = {

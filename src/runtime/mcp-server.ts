@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_SESSIONS } from "./limits.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -94,7 +95,7 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
 }
 
-export const DEFAULT_MAX_SESSIONS = 32;
+export { DEFAULT_MAX_SESSIONS };
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** An oversized body is read and dropped up to this much so that the keep-alive connection stays usable. */
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;

@@ -1,3 +1,4 @@
+import { RL_FORMATS, type RlFormat } from "./formats.js";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
@@ -9,8 +10,7 @@ import { splitTasks, type Split } from "./split-by-task.js";
 import { taskPrompt } from "./task-prompt.js";
 import { PARQUET_TYPES, parquetBytes } from "./verl-parquet.js";
 
-export const RL_FORMATS = ["verl"] as const;
-export type RlFormat = (typeof RL_FORMATS)[number];
+export { RL_FORMATS, type RlFormat };
 /** The verl agent loop the rows name (registered by the rollout adapters). */
 export const RL_AGENT_NAME = "progagent_agent";
 

@@ -1,3 +1,4 @@
+import { SFT_FORMATS, type SftFormat } from "./formats.js";
 import { createHash } from "node:crypto";
 import { dirname, extname, join, basename, resolve } from "node:path";
 import { existsSync, mkdirSync } from "node:fs";
@@ -12,8 +13,7 @@ import { sftConversation, type SftConversation } from "./sft-conversation.js";
 import { splitTasks, type Split } from "./split-by-task.js";
 import { PARQUET_TYPES, parquetBytes, parquetMessage } from "./verl-parquet.js";
 
-export const SFT_FORMATS = ["verl", "ms-swift", "openai"] as const;
-export type SftFormat = (typeof SFT_FORMATS)[number];
+export { SFT_FORMATS, type SftFormat };
 export const EXPORT_MANIFEST_SCHEMA_VERSION = 1;
 
 export const DROP_REASONS = [

@@ -1,7 +1,5 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
-import { createEpisode, episodeMcpSession, harnessModeSchema, interfaceProfile } from "../../envs/index.js";
-import { serveStdio } from "../../runtime/index.js";
 import { loadTaskById } from "../load-tasks.js";
 import {
   addSuiteOptions,
@@ -36,6 +34,8 @@ export function registerEnvServe(program: Command): void {
     )
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
+      const [{ createEpisode, episodeMcpSession, harnessModeSchema, interfaceProfile }, { serveStdio }] =
+        await Promise.all([import("../../envs/index.js"), import("../../runtime/index.js")]);
       const task = await loadTaskById(String(options.task), suiteSelectionFrom(options));
       const parsedMode = harnessModeSchema.safeParse(options.mode);
       if (!parsedMode.success)

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
-import { HARNESS_MODES, interfaceProfile, type HarnessMode } from "../../envs/index.js";
-import { formatSummaryTable, runEvaluation, writeReports, type EvaluationOptions } from "../../eval/index.js";
+import { HARNESS_MODES, type HarnessMode } from "../../envs/names.js";
+import type { EvaluationOptions } from "../../eval/index.js";
 import { loadTasks, type SuiteSelection } from "../load-tasks.js";
 import {
   addSuiteOptions,
@@ -64,6 +64,7 @@ export function summarizeModelErrors(errors: ReadonlyArray<{ error: string }>, e
 
 /** Runs an evaluation with a progress bar, writes the reports, prints the summary; shared by `eval` and `start`. */
 export async function runEvaluationCommand(input: EvaluationCommandInput): Promise<void> {
+  const { formatSummaryTable, runEvaluation, writeReports } = await import("../../eval/index.js");
   const tasks = await loadTasks(input.tasks, input.suites);
   const controller = new AbortController();
   void waitForShutdown().then(() => {
@@ -157,6 +158,7 @@ export function registerEval(program: Command): void {
     )
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
+      const { interfaceProfile } = await import("../../envs/index.js");
       const text = (name: string): string | undefined =>
         typeof options[name] === "string" ? options[name] : undefined;
       const profile = parseInterfaceOption(text("interface"));
@@ -202,6 +204,7 @@ export function registerEval(program: Command): void {
     .command("report <dir>")
     .description("Render results.json, report.md and report.html again from <dir>/trajectories.jsonl")
     .action(async (dir: string) => {
+      const { formatSummaryTable, writeReports } = await import("../../eval/index.js");
       const reports = await writeReports(dir);
       process.stdout.write(
         `${formatSummaryTable(reports.summary)}\n\nreport: ${resolve(reports.htmlPath)}\n`,

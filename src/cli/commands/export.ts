@@ -1,17 +1,7 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
-import { HARNESS_MODES, SCALES, type HarnessMode } from "../../envs/index.js";
-import {
-  RL_FORMATS,
-  SFT_FORMATS,
-  exportRl,
-  exportSft,
-  formatRlSummary,
-  formatSftSummary,
-  taskPrompt,
-  type RlFormat,
-  type SftFormat,
-} from "../../train/index.js";
+import { HARNESS_MODES, SCALES, type HarnessMode } from "../../envs/names.js";
+import { RL_FORMATS, SFT_FORMATS, type RlFormat, type SftFormat } from "../../train/formats.js";
 import { loadTasks } from "../load-tasks.js";
 import { addSuiteOptions, parsePositiveNumber, parseScalesOption, suiteSelectionFrom } from "../options.js";
 
@@ -57,6 +47,7 @@ export function registerExport(program: Command): void {
     .option("--no-dedupe", "keep identical trajectories")
     .option("--tokenizer <dir>", "a Hugging Face tokenizer folder (default: the built-in Qwen3 tokenizer)")
     .action(async (options: Record<string, string | string[] | boolean | undefined>) => {
+      const { exportSft, formatSftSummary, taskPrompt } = await import("../../train/index.js");
       const started = Date.now();
       const format = parseFormat<SftFormat>(String(options.format), SFT_FORMATS);
       const suite = new Map(
@@ -100,6 +91,7 @@ export function registerExport(program: Command): void {
     .option("--timeout <seconds>", "per-execution timeout stated in the system prompt", "60")
     .option("--tokenizer <dir>", "a Hugging Face tokenizer folder (for prompt token counts)")
     .action(async (options: Record<string, string | undefined>) => {
+      const { exportRl, formatRlSummary } = await import("../../train/index.js");
       const started = Date.now();
       const format = parseFormat<RlFormat>(String(options.format), RL_FORMATS);
       const [harness] = parseChoiceList(String(options.harness), HARNESS_MODES, "harness");

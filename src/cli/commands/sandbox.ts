@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { DEFAULT_LIMITS, describeSandboxLimits } from "../../kernel/index.js";
 import { formatTable } from "../format-table.js";
 
 /** `progagent sandbox`: which mechanism enforces the sandbox budgets on this host, and how. */
@@ -8,7 +7,8 @@ export function registerSandbox(program: Command): void {
     .command("sandbox")
     .description("Show the sandbox budgets (memory, processes, /tmp, workspace) and what enforces them here")
     .option("--json", "print JSON")
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
+      const { DEFAULT_LIMITS, describeSandboxLimits } = await import("../../kernel/index.js");
       const report = describeSandboxLimits(DEFAULT_LIMITS);
       if (options.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       process.stdout.write(

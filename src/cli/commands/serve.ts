@@ -1,13 +1,7 @@
 import type { Command } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
-import {
-  DEFAULT_MAX_SESSIONS,
-  programmaticSessionFactory,
-  readMcpConfig,
-  serveHttp,
-  serveStdio,
-} from "../../runtime/index.js";
+import { DEFAULT_MAX_SESSIONS } from "../../runtime/limits.js";
 import { kernelOptionsFrom, parseIntegerOption, parseSecondsOption, waitForShutdown } from "../options.js";
 
 function invalid(message: string): ProgAgentError {
@@ -68,6 +62,8 @@ export function registerServe(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernel", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
+      const { programmaticSessionFactory, readMcpConfig, serveHttp, serveStdio } =
+        await import("../../runtime/index.js");
       const timeoutMs = parseSecondsOption(String(options.timeout), "--timeout");
       assertInterpreter(String(options.interpreter));
       const port = parseIntegerOption(String(options.port), "--port", { min: 0, max: 65_535 });

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
-import { HARNESS_MODES } from "../../envs/index.js";
+import { HARNESS_MODES } from "../../envs/names.js";
 import { parseIntegerOption, parseSecondsOption } from "../options.js";
 
 export function registerSynth(program: Command): void {

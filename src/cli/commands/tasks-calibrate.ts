@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
-import { HARNESS_MODES, SCALES } from "../../envs/index.js";
+import { HARNESS_MODES, SCALES } from "../../envs/names.js";
 import { formatTable } from "../format-table.js";
 import { loadTasks } from "../load-tasks.js";
 import {

@@ -1,13 +1,5 @@
 import type { Command } from "commander";
-import {
-  computeScaleStats,
-  buildInstance,
-  validateTaskInstance,
-  type ValidationRow,
-} from "../../envs/index.js";
-import { createKernelPool } from "../../kernel/index.js";
-import { suiteNameOf } from "../../suite/index.js";
-import { answerFormatOf, describeTask, formatTaskDescription } from "../describe-task.js";
+import type { ValidationRow } from "../../envs/index.js";
 import { formatTable } from "../format-table.js";
 import { BUILTIN_SUITE_NAME, loadTaskById, loadTasks } from "../load-tasks.js";
 import {
@@ -28,6 +20,8 @@ export function registerTasks(program: Command): void {
     .option("--task <glob>", "task id glob", "*")
     .option("--json", "print JSON")
     .action(async (options: Record<string, unknown>) => {
+      const { suiteNameOf } = await import("../../suite/index.js");
+      const { answerFormatOf } = await import("../describe-task.js");
       const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const rows = suite.map((task) => ({
         id: task.id,
@@ -51,6 +45,7 @@ export function registerTasks(program: Command): void {
     .description("Show one task: its instruction, answer format, tools (with Python signatures) and scales")
     .option("--json", "print JSON")
     .action(async (id: string, options: Record<string, unknown>) => {
+      const { describeTask, formatTaskDescription } = await import("../describe-task.js");
       const task = await loadTaskById(id, suiteSelectionFrom(options));
       const description = describeTask(task);
       process.stdout.write(
@@ -66,6 +61,7 @@ export function registerTasks(program: Command): void {
     .option("--scale <list>", "scales, e.g. v0,v1 or all", "all")
     .option("--seed <n>", "seed", "0")
     .action(async (options: Record<string, unknown>) => {
+      const { buildInstance } = await import("../../envs/index.js");
       const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       const rows: Array<Array<string | number>> = [];
@@ -92,6 +88,10 @@ export function registerTasks(program: Command): void {
     .option("--json", "print JSON rows")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run programs without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
+      const [{ validateTaskInstance }, { createKernelPool }] = await Promise.all([
+        import("../../envs/index.js"),
+        import("../../kernel/index.js"),
+      ]);
       const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const scales = parseScalesOption(String(options.scale));
       const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
@@ -139,6 +139,7 @@ export function registerTasks(program: Command): void {
     .option("--seed <n>", "seed", "0")
     .option("--json", "print JSON rows")
     .action(async (options: Record<string, unknown>) => {
+      const { computeScaleStats } = await import("../../envs/index.js");
       const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const rows = computeScaleStats(
         suite,
