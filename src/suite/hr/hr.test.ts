@@ -317,15 +317,18 @@ describe("hr task tools", () => {
     expect(again.text).toContain("already rejected");
   });
 
-  it("answer 503 on page 3 of the project ledger once; the same call then succeeds", async () => {
+  it("answer 503 once on every page of the project ledger from page 3 on; the same call then succeeds", async () => {
     const period = openPeriod(instance.db);
-    const args = { start_date: period.start, end_date: period.end, page: 3, per_page: 10 };
-    const failed = await call(instance, "list_project_hours", args);
-    expect(failed.isError).toBe(true);
-    expect(failed.text).toContain("503");
-    const retried = await call(instance, "list_project_hours", args);
-    expect(retried.isError).toBe(false);
-    expect(retried.value.hours).toHaveLength(10);
+    const page = (n: number) => ({ start_date: period.start, end_date: period.end, page: n, per_page: 10 });
+    expect((await call(instance, "list_project_hours", page(2))).isError).toBe(false);
+    for (const n of [3, 4]) {
+      const failed = await call(instance, "list_project_hours", page(n));
+      expect(failed.isError).toBe(true);
+      expect(failed.text).toContain("503");
+      const retried = await call(instance, "list_project_hours", page(n));
+      expect(retried.isError).toBe(false);
+      expect(retried.value.hours).toHaveLength(10);
+    }
   });
 
   it("return a timed-out work authorization lookup as an ordinary error body, then the record", async () => {

@@ -399,8 +399,8 @@ const listProjectHoursApi = defineTool({
   },
 });
 
-/** The project ledger's API is overloaded on deep pages: page 3 of any listing answers 503 once. */
-const listProjectHours = withTransientFailures(listProjectHoursApi, { when: (input) => input.page === 3 });
+/** The project ledger's API is overloaded on deep pages: every page from 3 on answers 503 once. */
+const listProjectHours = withTransientFailures(listProjectHoursApi, { when: (input) => input.page >= 3 });
 
 const getWorkAuthorizationApi = defineTool({
   name: "get_work_authorization",

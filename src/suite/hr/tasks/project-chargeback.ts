@@ -53,7 +53,7 @@ print(memo)
 start, end = re.search(r"pay period \\*\\*(\\d{4}-\\d{2}-\\d{2}) to (\\d{4}-\\d{2}-\\d{2})\\*\\*", memo).groups()
 rates = {grade: float(rate) for grade, rate in re.findall(r"^\\| (G\\d+) \\| ([\\d.]+) \\|$", memo, re.M)}
 overhead = set(re.findall(r"\`([^\`]+)\`", re.search(r"never charged to a project: (.+)\\.$", memo, re.M).group(1)))
-print(start, end, rates, overhead)`,
+print(start, end, rates, sorted(overhead))`,
     `hours = ledger(start_date=start, end_date=end)
 employees = {e["id"]: e for e in fetch_all("list_employees", "employees")}
 grades = {p["id"]: p["grade"] for p in fetch_all("list_positions", "positions")}

@@ -13,9 +13,15 @@ interface Variant {
   detectSilentErrors: boolean;
   inclusiveWindow: boolean;
   skipContractors: boolean;
+  skipLeavers: boolean;
 }
 
-const PROCEDURE: Variant = { detectSilentErrors: true, inclusiveWindow: true, skipContractors: true };
+const PROCEDURE: Variant = {
+  detectSilentErrors: true,
+  inclusiveWindow: true,
+  skipContractors: true,
+  skipLeavers: true,
+};
 
 function cells(variant: Variant): string[] {
   const lookup = variant.detectSilentErrors
@@ -42,7 +48,7 @@ print(review, window, last)`,
 
 employees = [
     e for e in fetch_all("list_employees", "employees")
-    if e["status"] != "terminated" and not (${variant.skipContractors ? "True" : "False"} and e["employment_type"] == "contractor")
+    if not (${variant.skipLeavers ? "True" : "False"} and e["status"] == "terminated") and not (${variant.skipContractors ? "True" : "False"} and e["employment_type"] == "contractor")
 ]
 expired, due = [], []
 for employee in employees:
@@ -115,6 +121,11 @@ export const workAuthorizationReverificationTask = defineTask({
       id: "window-end-excluded",
       description: "Leaves out the document expiring on the last day of the window.",
       cells: cells({ ...PROCEDURE, inclusiveWindow: false }),
+    },
+    {
+      id: "includes-leavers",
+      description: "Reviews everyone list_employees returns, former (terminated) employees included.",
+      cells: cells({ ...PROCEDURE, skipLeavers: false }),
     },
     {
       id: "includes-contractors",

@@ -13,9 +13,16 @@ interface Variant {
   subtractRefunds: boolean;
   skipStaff: boolean;
   oneStepDowngrade: boolean;
+  skipCancelled: boolean;
 }
 
-const RULES: Variant = { paginate: true, subtractRefunds: true, skipStaff: true, oneStepDowngrade: true };
+const RULES: Variant = {
+  paginate: true,
+  subtractRefunds: true,
+  skipStaff: true,
+  oneStepDowngrade: true,
+  skipCancelled: true,
+};
 
 function cells(variant: Variant): string[] {
   const orders = variant.paginate
@@ -29,7 +36,7 @@ start, end = re.search(r"from \\*\\*(\\d{4}-\\d{2}-\\d{2})\\*\\* to \\*\\*(\\d{4
 gold = float(re.search(r"\\| Gold \\| \\$([\\d,.]+) or more", rules).group(1).replace(",", ""))
 silver = float(re.search(r"\\| Silver \\| \\$([\\d,.]+) or more", rules).group(1).replace(",", ""))
 print(start, end, silver, gold)`,
-    `orders = [order for order in ${orders} if order["status"] != "cancelled"]
+    `orders = [order for order in ${orders} if not ${variant.skipCancelled ? "True" : "False"} or order["status"] != "cancelled"]
 order_ids = {order["id"] for order in orders}
 refunds = fetch_all("list_refunds", "refunds")
 customers = fetch_all("list_customers", "customers")
@@ -121,6 +128,11 @@ export const loyaltyTierReviewTask = defineTask({
       id: "gross-of-refunds",
       description: "Counts order totals without subtracting refunds.",
       cells: cells({ ...RULES, subtractRefunds: false }),
+    },
+    {
+      id: "counts-cancelled",
+      description: "Counts the totals of cancelled orders in the period as qualifying spend.",
+      cells: cells({ ...RULES, skipCancelled: false }),
     },
     {
       id: "reviews-staff-accounts",
