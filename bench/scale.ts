@@ -56,7 +56,11 @@ interface ProcessInfo {
   pid: number;
   parent: number;
   rssBytes: number;
+  /** User and system CPU time so far, in milliseconds. */
+  cpuMs: number;
 }
+
+const TICK_MS = 10;
 
 function processTable(): Map<number, ProcessInfo> {
   const table = new Map<number, ProcessInfo>();
@@ -69,6 +73,7 @@ function processTable(): Map<number, ProcessInfo> {
         pid: Number(entry),
         parent: Number(fields[1]),
         rssBytes: Number(fields[21]) * 4096,
+        cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
       });
     } catch {
       // ended while we looked
@@ -136,6 +141,10 @@ interface BurstResult {
   pssPerEpisode: number;
   processesPerEpisode: number;
   fdsPerEpisode: number;
+  /** CPU of this process (the event loop and its thread pool) during the burst, per episode. */
+  hostCpuMs: number;
+  /** CPU the kernels' processes (and the spawner, if any) used, per episode. */
+  kernelCpuMs: number;
   failures: number;
   reasons: Map<string, number>;
   stoppedForMemory: boolean;
@@ -156,6 +165,8 @@ async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   };
   let stoppedForMemory = false;
+  const cpuBefore = process.cpuUsage();
+  const spawnersBefore = descendants(process.pid).reduce((sum, info) => sum + info.cpuMs, 0);
   const watch = setInterval(() => {
     if (availableBytes() < MEMORY_FLOOR_BYTES) stoppedForMemory = true;
   }, 100);
@@ -184,6 +195,7 @@ async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
     }),
   );
   clearInterval(watch);
+  const cpuUsed = process.cpuUsage(cpuBefore);
   // Idle: every kernel has run its program and waits for the next.
   const table = processTable();
   const kernels = descendants(process.pid, table).filter((info) => !before.has(info.pid));
@@ -198,6 +210,10 @@ async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
     pssPerEpisode: kernels.reduce((sum, info) => sum + pssBytes(info.pid), 0) / Math.max(1, live),
     processesPerEpisode: kernels.length / Math.max(1, live),
     fdsPerEpisode: (hostFds() - fdsBefore) / Math.max(1, live),
+    hostCpuMs: (cpuUsed.user + cpuUsed.system) / 1000 / size,
+    kernelCpuMs:
+      (descendants(process.pid, table).reduce((sum, info) => sum + info.cpuMs, 0) - spawnersBefore) /
+      Math.max(1, live),
     failures: size - firstMs.length,
     reasons,
     stoppedForMemory,
@@ -230,6 +246,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
       mb(result.pssPerEpisode),
       formatNumber(result.processesPerEpisode, 1),
       formatNumber(result.fdsPerEpisode, 1),
+      `${formatNumber(result.hostCpuMs, 1)} / ${formatNumber(result.kernelCpuMs, 1)} ms`,
       result.failures,
     ]);
     const reference = REFERENCE[size];
@@ -239,6 +256,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
         reference.open,
         reference.first,
         reference.rss,
+        "",
         "",
         "",
         "",
@@ -263,6 +281,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
       "PSS / episode",
       "processes / episode",
       "host fds / episode",
+      "CPU / episode host / kernel",
       "failures",
     ],
     rows,

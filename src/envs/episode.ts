@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
-import { copyFileSync, cpSync } from "node:fs";
+import { copyFileSync } from "node:fs";
+import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
 import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
@@ -73,7 +74,8 @@ export async function createEpisode(
       plainWorkspace = createTempDir("workspace");
     }
     const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
-    cpSync(instance.workspaceDir, workspaceDir, { recursive: true });
+    // Off the event loop (tens of files at v3): a burst of episodes opening together pays it in parallel.
+    await cp(instance.workspaceDir, workspaceDir, { recursive: true });
     // The database lives outside the workspace, in a directory the sandbox never binds.
     const dbPath = join(stateDir.path, "state.sqlite");
     copyFileSync(instance.dbPath, dbPath);
@@ -152,6 +154,7 @@ export async function createEpisode(
       db.close();
       await kernel?.dispose();
       plainWorkspace?.dispose();
+      await rm(stateDir.path, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
       stateDir.dispose();
     };
 
