@@ -1,8 +1,9 @@
 import Database from "better-sqlite3";
 import { copyFileSync } from "node:fs";
-import { cp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
+import { copyImmutableTree } from "./copy-tree.js";
 import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
 import { createKernel } from "../kernel/index.js";
 import {
@@ -75,7 +76,7 @@ export async function createEpisode(
     }
     const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
     // Off the event loop (tens of files at v3): a burst of episodes opening together pays it in parallel.
-    await cp(instance.workspaceDir, workspaceDir, { recursive: true });
+    await copyImmutableTree(instance.workspaceDir, workspaceDir);
     // The database lives outside the workspace, in a directory the sandbox never binds.
     const dbPath = join(stateDir.path, "state.sqlite");
     copyFileSync(instance.dbPath, dbPath);

@@ -7,7 +7,7 @@
 import { availableParallelism } from "node:os";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 
-/** `PROGAGENT_KERNEL_STARTS=<n>` sets how many kernels start at once (default: 4 per core, at least 4). */
+/** `PROGAGENT_KERNEL_STARTS=<n>` sets how many kernels start at once (default: 8 per core, at least 8). */
 export const KERNEL_STARTS_VARIABLE = "PROGAGENT_KERNEL_STARTS";
 
 export function startConcurrency(): number {
@@ -22,7 +22,7 @@ export function startConcurrency(): number {
     }
     return value;
   }
-  return Math.max(4, 4 * availableParallelism());
+  return Math.max(8, 8 * availableParallelism());
 }
 
 interface Waiter {
