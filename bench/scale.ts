@@ -150,6 +150,8 @@ interface BurstResult {
   hostRssBytes: number;
   /** How much available memory the idle episodes took (MemAvailable before the burst minus at idle). */
   memoryUsedBytes: number;
+  /** The most the burst took at any moment (MemAvailable before minus its lowest, sampled every 100 ms). */
+  memoryPeakBytes: number;
   rssPerEpisode: number;
   pssPerEpisode: number;
   processesPerEpisode: number;
@@ -172,6 +174,7 @@ function shortReason(error: unknown): string {
 async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
   const fdsBefore = hostFds();
   const availableBefore = availableBytes();
+
   const before = new Set(descendants(process.pid).map((info) => info.pid));
   const reasons = new Map<string, number>();
   const fail = (error: unknown): void => {
@@ -181,8 +184,11 @@ async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
   let stoppedForMemory = false;
   const cpuBefore = process.cpuUsage();
   const spawnersBefore = descendants(process.pid).reduce((sum, info) => sum + info.cpuMs, 0);
+  let lowestAvailable = availableBefore;
   const watch = setInterval(() => {
-    if (availableBytes() < MEMORY_FLOOR_BYTES) stoppedForMemory = true;
+    const available = availableBytes();
+    lowestAvailable = Math.min(lowestAvailable, available);
+    if (available < MEMORY_FLOOR_BYTES) stoppedForMemory = true;
   }, 100);
   const started = performance.now();
   const episodes: Array<Episode | undefined> = await Promise.all(
@@ -221,6 +227,7 @@ async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
     firstP95Ms: percentile(firstMs, 0.95),
     hostRssBytes: hostRssBytes() + kernels.reduce((sum, info) => sum + info.rssBytes, 0),
     memoryUsedBytes: availableBefore - availableBytes(),
+    memoryPeakBytes: availableBefore - lowestAvailable,
     rssPerEpisode: kernels.reduce((sum, info) => sum + info.rssBytes, 0) / Math.max(1, live),
     pssPerEpisode: kernels.reduce((sum, info) => sum + pssBytes(info.pid), 0) / Math.max(1, live),
     processesPerEpisode: kernels.length / Math.max(1, live),
@@ -252,7 +259,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
       break;
     }
     const result = await burst(task, size);
-    perEpisodeEstimate = Math.max(perEpisodeEstimate, (result.memoryUsedBytes / size) * 1.25);
+    perEpisodeEstimate = Math.max(perEpisodeEstimate, (result.memoryPeakBytes / size) * 1.1);
     rows.push([
       size,
       seconds(result.openMs),
