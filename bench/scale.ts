@@ -11,6 +11,8 @@
  * 3. Tool calls and DTC vs PTC (bench/scale/tools.ts and bench/scale/eval.ts), when those files exist.
  *
  * Options: --sizes 16,64,... (default all six)  --leak <episodes> (default 1000; the issue's check is 10000)
+ *          --memory-per-episode <MB> (default 8: the first estimate of what a burst needs; later bursts use the
+ *          peak measured by the earlier ones)
  *          --sections live,leak,tools,eval (default all)  --quick (smaller tool and eval sections)
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -35,6 +37,9 @@ if (SIZES.some((size) => !Number.isInteger(size) || size <= 0))
 const LEAK_EPISODES = Number(option("leak", "1000"));
 if (!Number.isInteger(LEAK_EPISODES) || LEAK_EPISODES < 10)
   throw new Error(`--leak expects an episode count of at least 10, got '${option("leak", "")}'`);
+const MEMORY_PER_EPISODE_MB = Number(option("memory-per-episode", "8"));
+if (!(MEMORY_PER_EPISODE_MB > 0))
+  throw new Error(`--memory-per-episode expects megabytes, got '${option("memory-per-episode", "")}'`);
 const SECTIONS = new Set(option("sections", "live,leak,tools,eval").split(","));
 const QUICK = args.includes("--quick");
 
@@ -248,7 +253,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
   const rows: Array<Array<string | number>> = [];
   const notes: string[] = [];
   // Real memory per episode (what MemAvailable lost), not summed RSS, which counts shared pages many times.
-  let perEpisodeEstimate = 8 * 1024 ** 2;
+  let perEpisodeEstimate = MEMORY_PER_EPISODE_MB * 1024 ** 2;
   for (const size of SIZES) {
     const available = availableBytes();
     const needed = size * perEpisodeEstimate;
