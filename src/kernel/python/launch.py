@@ -10,6 +10,9 @@ that the directory owner's uid/gid on disk appear as the kernel's uid/gid (and f
 stored as the owner's), attaches it at <stage>, drops to the kernel's uid/gid and execs bwrap, which binds
 <stage> at /workspace. Nothing on disk is chowned or chmodded; the mount exists only in this namespace and
 disappears with the sandbox.
+
+Kernels are started by spawner.py, which imports this module and runs prepare_idmapped() or
+install_setid_filter() in its forked child before the exec; the host runs this file itself only for --probe.
 """
 
 import ctypes
