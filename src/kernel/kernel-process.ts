@@ -218,7 +218,7 @@ export class KernelProcess {
         ...launchSpec(options),
       });
     } else {
-      launched = Promise.resolve(spawnDirect(options, environment, stdoutPath, stderrPath));
+      launched = spawnDirect(options, environment, stdoutPath, stderrPath);
     }
     this.firstPids = launched.then(
       (handle) => handle.firstPids,
@@ -303,7 +303,8 @@ export class KernelProcess {
 
   private signalSupervisor(signal: NodeJS.Signals): void {
     const pid = this.resolvePythonPid();
-    if (pid === undefined || this.exited) return;
+    // Never 0 or negative: process.kill would signal a whole group, or every process.
+    if (pid === undefined || pid <= 0 || this.exited) return;
     try {
       process.kill(pid, signal);
     } catch {
@@ -440,7 +441,7 @@ function spawnDirect(
   environment: Record<string, string>,
   stdoutPath: string,
   stderrPath: string,
-): SpawnedProcess {
+): Promise<SpawnedProcess> {
   const appendOut = openSync(stdoutPath, "a");
   const appendErr = openSync(stderrPath, "a");
   let child: ChildProcess;
@@ -455,6 +456,10 @@ function spawnDirect(
     closeSync(appendOut);
     closeSync(appendErr);
   }
+  if (child.pid === undefined) {
+    // Not started (the interpreter is missing, say): Node reports why in an 'error' event.
+    return new Promise((_, reject) => child.once("error", reject));
+  }
   child.on("error", () => undefined);
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const listeners: Array<(code: number | null, signal: NodeJS.Signals | null) => void> = [];
@@ -462,8 +467,8 @@ function spawnDirect(
     exit = { code, signal };
     for (const listener of listeners.splice(0)) listener(code, signal);
   });
-  const pid = child.pid ?? -1;
-  return {
+  const pid = child.pid;
+  return Promise.resolve({
     pid,
     commands: child.stdio[3] as Writable,
     replies: child.stdio[4] as Readable,
@@ -473,9 +478,9 @@ function spawnDirect(
       else listeners.push(listener);
     },
     kill: () => {
-      if (exit || child.pid === undefined) return;
+      if (exit) return;
       try {
-        process.kill(-child.pid, "SIGKILL");
+        process.kill(-pid, "SIGKILL");
       } catch {
         try {
           child.kill("SIGKILL");
@@ -484,7 +489,7 @@ function spawnDirect(
         }
       }
     },
-  };
+  });
 }
 
 /**
