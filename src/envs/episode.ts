@@ -1,6 +1,5 @@
 import Database from "better-sqlite3";
 import { copyFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
 import { copyImmutableTree } from "./copy-tree.js";
@@ -155,7 +154,6 @@ export async function createEpisode(
       db.close();
       await kernel?.dispose();
       plainWorkspace?.dispose();
-      await rm(stateDir.path, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
       stateDir.dispose();
     };
 
