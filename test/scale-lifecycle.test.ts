@@ -66,9 +66,10 @@ describe("kernels at scale", () => {
     await runEpisode(1);
     const before = { fds: hostFds(), children: descendantPids().length, temp: ownTempDirs().sort() };
     for (let index = 0; index < 30; index += 1) await runEpisode(index % 2);
-    // A killed sandbox leaves the process table a moment after its exit was reported.
+    // A killed sandbox leaves the process table (and its pipes close) a moment after its exit was reported.
     let after = { fds: hostFds(), children: descendantPids().length, temp: ownTempDirs().sort() };
-    for (let attempt = 0; attempt < 50 && after.children !== before.children; attempt += 1) {
+    const settled = (): boolean => after.children === before.children && after.fds === before.fds;
+    for (let attempt = 0; attempt < 100 && !settled(); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       after = { fds: hostFds(), children: descendantPids().length, temp: ownTempDirs().sort() };
     }
