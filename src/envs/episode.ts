@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
-import { copyFileSync, cpSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
+import { copyImmutableTree } from "./copy-tree.js";
 import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
 import { createKernel } from "../kernel/index.js";
 import {
@@ -74,7 +75,8 @@ export async function createEpisode(
       plainWorkspace = createTempDir("workspace");
     }
     const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
-    cpSync(instance.workspaceDir, workspaceDir, { recursive: true });
+    // Off the event loop (tens of files at v3): a burst of episodes opening together pays it in parallel.
+    await copyImmutableTree(instance.workspaceDir, workspaceDir);
     // The database lives outside the workspace, in a directory the sandbox never binds.
     const dbPath = join(stateDir.path, "state.sqlite");
     copyFileSync(instance.dbPath, dbPath);

@@ -12,8 +12,9 @@ import {
   sandboxEnvironment,
   sandboxFeatures,
 } from "./sandbox.js";
-import { idmappedLaunchCommand, setidFilterLaunchCommand, type KernelIdentity } from "./workspace-mount.js";
+import type { KernelIdentity } from "./workspace-mount.js";
 import { hostSeccompFilter, seccompSupported } from "./seccomp.js";
+import { spawnThroughSpawner, type LaunchSpec, type SpawnedProcess } from "./spawner.js";
 
 /**
  * A line written by the protocol supervisor inside the sandbox, recognised by the key the host gave it (the
@@ -146,13 +147,19 @@ const INFO_FD = 6;
 
 /**
  * One Python process speaking the kernel protocol. Owns the process and its output files; knows nothing
- * of executions or deadlines (that is the kernel's job).
+ * of executions or deadlines (that is the kernel's job). A sandboxed kernel is started by the spawner
+ * (spawner.ts), so the constructor returns at once and never forks from this thread.
  */
 export class KernelProcess {
-  readonly child: ChildProcess;
   private readonly stdoutFd: number;
   private readonly stderrFd: number;
-  private readonly commands: Writable;
+  /** The process once the spawner started it (undefined while starting, and when it never started). */
+  private handle: SpawnedProcess | undefined;
+  /** Command lines written before the process existed, sent in order once it does. */
+  private queued: string[] = [];
+  private killRequested = false;
+  /** Why the process could not be started at all (the spawner failed or died first). */
+  private failedToStart: string | undefined;
   /** Parts of the protocol line being read (joined once, when its newline arrives). */
   private lineParts: Buffer[] = [];
   /** Proves a line comes from the supervisor; sent as the first command line, read only by the supervisor. */
@@ -168,14 +175,18 @@ export class KernelProcess {
    * unsandboxed): what the kernel's cgroup must hold before any program runs.
    */
   readonly firstPids: Promise<number[]>;
+  /** Resolves once the process has exited (or never started). */
+  readonly exitedPromise: Promise<void>;
+  private markExited: () => void = () => undefined;
 
   constructor(private readonly options: KernelProcessOptions) {
     const stdoutPath = join(options.ioDir, "stdout");
     const stderrPath = join(options.ioDir, "stderr");
     this.stdoutFd = openSync(stdoutPath, "w+");
     this.stderrFd = openSync(stderrPath, "w+");
-    const appendOut = openSync(stdoutPath, "a");
-    const appendErr = openSync(stderrPath, "a");
+    this.exitedPromise = new Promise((resolve) => {
+      this.markExited = resolve;
+    });
     const environment = sandboxEnvironment({
       PROGAGENT_LIMITS: JSON.stringify({
         memory_bytes: options.limits.memoryBytes,
@@ -185,59 +196,66 @@ export class KernelProcess {
         open_files: options.limits.openFiles,
       }),
     });
-    try {
-      if (options.sandbox) {
-        const bwrap = assertSandboxAvailable(options.bwrapPath);
-        const seccomp = seccompSupported();
-        const { command, args } = buildSandboxCommand({
-          interpreter: options.interpreter,
-          workspaceDir: options.identity?.stageDir ?? options.workspaceDir,
-          bootstrapPath: options.bootstrapPath,
-          environment,
-          bwrapPath: bwrap,
-          ...(sandboxFeatures(bwrap).tmpfsSize ? { tmpBytes: options.limits.tmpBytes } : {}),
-          ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
-          infoFd: INFO_FD,
-        });
-        const launch = launchAsIdentity(options, command, args);
-        this.child = spawn(launch.command, launch.args, {
-          stdio: ["ignore", appendOut, appendErr, "pipe", "pipe", seccomp ? "pipe" : "ignore", "pipe"],
-          detached: true,
-        });
-        this.firstPids = readBwrapChildPid(this.child, INFO_FD);
-        if (seccomp) {
-          // bwrap reads the filter to end of file before it starts the sandbox: a few hundred bytes, one write.
-          const filter = (this.child.stdio as unknown as Writable[])[SECCOMP_FD]!;
-          filter.on("error", () => undefined);
-          filter.end(hostSeccompFilter());
-        }
-      } else {
-        this.child = spawn(
-          options.interpreter,
-          [...interpreterFlags(options.interpreter), options.bootstrapPath],
-          {
-            stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
-            detached: true,
-            cwd: options.workspaceDir,
-            env: { ...environment, HOME: options.workspaceDir },
-          },
-        );
-        this.pythonPid = this.child.pid;
-        this.firstPids = Promise.resolve(this.child.pid === undefined ? [] : [this.child.pid]);
-      }
-    } finally {
-      closeSync(appendOut);
-      closeSync(appendErr);
+    let launched: Promise<SpawnedProcess>;
+    if (options.sandbox) {
+      const bwrap = assertSandboxAvailable(options.bwrapPath);
+      const seccomp = seccompSupported();
+      const { command, args } = buildSandboxCommand({
+        interpreter: options.interpreter,
+        workspaceDir: options.identity?.stageDir ?? options.workspaceDir,
+        bootstrapPath: options.bootstrapPath,
+        environment,
+        bwrapPath: bwrap,
+        ...(sandboxFeatures(bwrap).tmpfsSize ? { tmpBytes: options.limits.tmpBytes } : {}),
+        ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+        infoFd: INFO_FD,
+      });
+      launched = spawnThroughSpawner(options.interpreter, {
+        argv: [command, ...args],
+        stdoutPath,
+        stderrPath,
+        ...(seccomp ? { seccomp: hostSeccompFilter() } : {}),
+        ...launchSpec(options),
+      });
+    } else {
+      launched = spawnDirect(options, environment, stdoutPath, stderrPath);
     }
-    this.commands = this.child.stdio[3] as Writable;
-    this.commands.write(`${JSON.stringify({ t: "key", key: this.key.toString() })}\n`);
-    const replies = this.child.stdio[4] as Readable;
-    this.commands.on("error", () => undefined);
-    replies.on("data", (chunk: Buffer) => this.onData(chunk));
+    this.firstPids = launched.then(
+      (handle) => handle.firstPids,
+      () => [],
+    );
+    launched.then(
+      (handle) => this.attach(handle),
+      (error: unknown) => {
+        this.failedToStart = (error as Error).message;
+        this.exited = true;
+        this.markExited();
+        this.options.onExit(null, null);
+      },
+    );
+  }
+
+  /** Why the process could not be started at all, if that is what happened. */
+  get startFailure(): string | undefined {
+    return this.failedToStart;
+  }
+
+  /** The host pid of the sandbox's first process (bwrap), once started. */
+  get pid(): number | undefined {
+    return this.handle?.pid;
+  }
+
+  private attach(handle: SpawnedProcess): void {
+    this.handle = handle;
+    if (!this.options.sandbox) this.pythonPid = handle.pid;
+    const { commands, replies } = handle;
+    commands.on("error", () => undefined);
     replies.on("error", () => undefined);
-    this.child.on("error", () => undefined);
-    // The supervisor's last lines (how the worker died) can still be in the pipe when 'exit' fires: report
-    // the exit once the replies have ended, or shortly after if something else still holds the pipe.
+    commands.write(`${JSON.stringify({ t: "key", key: this.key.toString() })}\n`);
+    for (const line of this.queued.splice(0)) commands.write(line);
+    replies.on("data", (chunk: Buffer) => this.onData(chunk));
+    // The supervisor's last lines (how the worker died) can still be in the pipe when the exit is reported:
+    // report the exit once the replies have ended, or shortly after if something else still holds the pipe.
     let repliesEnded = false;
     let exitReported = false;
     let reportExit: () => void = () => undefined;
@@ -245,17 +263,21 @@ export class KernelProcess {
       repliesEnded = true;
       reportExit();
     });
-    this.child.on("exit", (code, signal) => {
+    handle.onExit((code, signal) => {
       this.exited = true;
+      commands.destroy();
       reportExit = () => {
         if (exitReported) return;
         exitReported = true;
         clearTimeout(fallback);
+        replies.destroy();
+        this.markExited();
         this.options.onExit(code, signal);
       };
       const fallback = setTimeout(reportExit, 500);
       if (repliesEnded) reportExit();
     });
+    if (this.killRequested) handle.kill();
   }
 
   get isAlive(): boolean {
@@ -264,7 +286,9 @@ export class KernelProcess {
 
   send(message: Record<string, unknown>): void {
     if (this.exited) return;
-    this.commands.write(`${JSON.stringify(message)}\n`);
+    const line = `${JSON.stringify(message)}\n`;
+    if (this.handle) this.handle.commands.write(line);
+    else this.queued.push(line);
   }
 
   /** Sends SIGINT to the supervisor, which interrupts the worker (KeyboardInterrupt in the program). */
@@ -279,7 +303,8 @@ export class KernelProcess {
 
   private signalSupervisor(signal: NodeJS.Signals): void {
     const pid = this.resolvePythonPid();
-    if (pid === undefined || this.exited) return;
+    // Never 0 or negative: process.kill would signal a whole group, or every process.
+    if (pid === undefined || pid <= 0 || this.exited) return;
     try {
       process.kill(pid, signal);
     } catch {
@@ -289,16 +314,9 @@ export class KernelProcess {
 
   /** Kills the whole process group; inside bwrap the PID namespace dies with it. */
   kill(): void {
-    if (this.exited || this.child.pid === undefined) return;
-    try {
-      process.kill(-this.child.pid, "SIGKILL");
-    } catch {
-      try {
-        this.child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
+    if (this.exited) return;
+    if (this.handle) this.handle.kill();
+    else this.killRequested = true;
   }
 
   /** Reads and clears what the program wrote to stdout and stderr since the last call. */
@@ -351,7 +369,7 @@ export class KernelProcess {
 
   private resolvePythonPid(): number | undefined {
     if (this.pythonPid !== undefined) return this.pythonPid;
-    const pid = this.child.pid;
+    const pid = this.handle?.pid;
     if (pid === undefined) return undefined;
     try {
       const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
@@ -398,44 +416,79 @@ export class KernelProcess {
 }
 
 /**
- * On a root host bwrap runs behind the launcher: with an identity it mounts the workspace idmapped and drops
- * to the kernel's ids; without one (no idmapped mounts) it only loads the filter against set-id modes.
+ * On a root host bwrap runs behind the launcher's steps (done by the spawner in the forked child): with an
+ * identity it mounts the workspace idmapped and drops to the kernel's ids; without one (no idmapped mounts) it
+ * only loads the filter against set-id modes.
  */
-function launchAsIdentity(
-  options: KernelProcessOptions,
-  command: string,
-  args: string[],
-): { command: string; args: string[] } {
-  if (!options.identity) {
-    return process.getuid?.() === 0
-      ? setidFilterLaunchCommand({ command, args }, options.interpreter)
-      : { command, args };
-  }
-  return idmappedLaunchCommand(
-    { command, args },
-    { interpreter: options.interpreter, workspaceDir: options.workspaceDir, identity: options.identity },
-  );
+function launchSpec(options: KernelProcessOptions): { launch?: LaunchSpec } {
+  const { identity } = options;
+  if (!identity) return process.getuid?.() === 0 ? { launch: { mode: "setid" } } : {};
+  return {
+    launch: {
+      mode: "idmap",
+      workspace: options.workspaceDir,
+      inode: identity.workspaceInode,
+      stage: identity.stageDir,
+      uid: identity.uid,
+      gid: identity.gid,
+    },
+  };
 }
 
-/** bwrap's pid and, from its info JSON, its child's; just bwrap's when the info never comes (it exited). */
-function readBwrapChildPid(child: ChildProcess, infoFd: number): Promise<number[]> {
-  const bwrapPid = child.pid;
-  if (bwrapPid === undefined) return Promise.resolve([]);
-  const info = (child.stdio as unknown as Readable[])[infoFd]!;
-  return new Promise((resolve) => {
-    let text = "";
-    const finish = (): void => {
-      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      resolve(match ? [bwrapPid, Number(match[1])] : [bwrapPid]);
-    };
-    info.setEncoding("utf8");
-    // Read to the end (bwrap closes it after writing): closing early could kill bwrap with SIGPIPE.
-    info.on("data", (chunk: string) => {
-      if (text.length < 4096) text += chunk;
-      if (/"child-pid"\s*:\s*\d+\s*[,}]/.test(text)) finish();
+/** Unsafe mode (no sandbox, development only): the interpreter is spawned from this process directly. */
+function spawnDirect(
+  options: KernelProcessOptions,
+  environment: Record<string, string>,
+  stdoutPath: string,
+  stderrPath: string,
+): Promise<SpawnedProcess> {
+  const appendOut = openSync(stdoutPath, "a");
+  const appendErr = openSync(stderrPath, "a");
+  let child: ChildProcess;
+  try {
+    child = spawn(options.interpreter, [...interpreterFlags(options.interpreter), options.bootstrapPath], {
+      stdio: ["ignore", appendOut, appendErr, "pipe", "pipe"],
+      detached: true,
+      cwd: options.workspaceDir,
+      env: { ...environment, HOME: options.workspaceDir },
     });
-    info.on("error", finish);
-    info.on("close", finish);
+  } finally {
+    closeSync(appendOut);
+    closeSync(appendErr);
+  }
+  if (child.pid === undefined) {
+    // Not started (the interpreter is missing, say): Node reports why in an 'error' event.
+    return new Promise((_, reject) => child.once("error", reject));
+  }
+  child.on("error", () => undefined);
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const listeners: Array<(code: number | null, signal: NodeJS.Signals | null) => void> = [];
+  child.on("exit", (code, signal) => {
+    exit = { code, signal };
+    for (const listener of listeners.splice(0)) listener(code, signal);
+  });
+  const pid = child.pid;
+  return Promise.resolve({
+    pid,
+    commands: child.stdio[3] as Writable,
+    replies: child.stdio[4] as Readable,
+    firstPids: Promise.resolve(child.pid === undefined ? [] : [child.pid]),
+    onExit: (listener) => {
+      if (exit) listener(exit.code, exit.signal);
+      else listeners.push(listener);
+    },
+    kill: () => {
+      if (exit) return;
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    },
   });
 }
 

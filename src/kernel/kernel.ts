@@ -1,4 +1,5 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -20,6 +21,7 @@ import {
   type WorkerMessage,
 } from "./kernel-process.js";
 import { UNSAFE_WARNING } from "./sandbox.js";
+import { acquireStartTurn } from "./start-queue.js";
 import {
   allocateKernelUid,
   directoryInode,
@@ -69,7 +71,13 @@ export interface KernelOptions {
   interruptGraceMs?: number;
   maxOutputChars?: number;
   limits?: Partial<ResourceLimits>;
+  /**
+   * How long the interpreter may take from its launch to its ready signal (default 15 s). The wait for a turn to
+   * launch (a few kernels start at once, see start-queue.ts) does not count; it has `startQueueTimeoutMs`.
+   */
   startTimeoutMs?: number;
+  /** How long a start may wait for its turn in a burst of starts (default 120 s). */
+  startQueueTimeoutMs?: number;
   tools?: KernelToolSpec[];
   onToolCall?: KernelToolHandler;
   /** Receives warnings (unsafe mode, limits that could not be set). Default: stderr. */
@@ -282,6 +290,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   let lostState = false;
   let everStarted = false;
   let disposed = false;
+  /** Aborts a start still waiting for its turn when the kernel is stopped. */
+  const stopping = new AbortController();
   let executionId = 0;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -362,6 +372,30 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         code: ERROR_CODES.KERNEL_DISPOSED,
         category: "system",
       });
+    const startTimeoutMs = options.startTimeoutMs ?? 15_000;
+    let endTurn: () => void;
+    try {
+      endTurn = await acquireStartTurn(options.startQueueTimeoutMs ?? 120_000, stopping.signal);
+    } catch (error) {
+      if (error instanceof ProgAgentError) throw error;
+      throw new ProgAgentError("the kernel was disposed", {
+        code: ERROR_CODES.KERNEL_DISPOSED,
+        category: "system",
+      });
+    }
+    try {
+      if (disposed)
+        throw new ProgAgentError("the kernel was disposed", {
+          code: ERROR_CODES.KERNEL_DISPOSED,
+          category: "system",
+        });
+      return await launchProcess(startTimeoutMs);
+    } finally {
+      endTurn();
+    }
+  };
+
+  const launchProcess = async (startTimeoutMs: number): Promise<KernelProcess> => {
     let markReady: () => void = () => undefined;
     let failStart: (error: Error) => void = () => undefined;
     const ready = new Promise<void>((resolve, reject) => {
@@ -388,7 +422,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       onExit: (code, signal) => {
         failStart(
           kernelStartError(
-            `the interpreter exited (code ${code}, signal ${signal})`,
+            child.startFailure ?? `the interpreter exited (code ${code}, signal ${signal})`,
             child.readStartupError(),
           ),
         );
@@ -408,19 +442,14 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     if (tools.length > 0) child.send({ t: "init", tools });
     const timer = setTimeout(
       () =>
-        failStart(
-          kernelStartError(
-            `no ready signal within ${options.startTimeoutMs ?? 15_000} ms`,
-            child.readStartupError(),
-          ),
-        ),
-      options.startTimeoutMs ?? 15_000,
+        failStart(kernelStartError(`no ready signal within ${startTimeoutMs} ms`, child.readStartupError())),
+      startTimeoutMs,
     );
     try {
       await ready;
       // Before the first program: every process of the sandbox is in the kernel's cgroup.
       await joining.catch(() => undefined);
-      if (child.child.pid !== undefined) await budget.attach(child.child.pid);
+      if (child.pid !== undefined) await budget.attach(child.pid);
     } catch (error) {
       child.dispose();
       if (current === child) current = undefined;
@@ -611,10 +640,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const stop = (): Promise<void> => (stopped ??= shutdown());
   const dispose = async (): Promise<void> => {
     await stop();
+    // Off the event loop: removing a workspace of many files takes milliseconds that a burst pays one by one.
+    await rm(ownDir.path, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
     ownDir.dispose();
   };
   const shutdown = async (): Promise<void> => {
     disposed = true;
+    stopping.abort(new Error("the kernel was stopped"));
     try {
       await starting;
     } catch {
@@ -624,12 +656,15 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     const process = current;
     current = undefined;
     if (process) {
-      const exited = new Promise<void>((resolve) => {
-        if (!process.isAlive) resolve();
-        else process.child.once("exit", () => resolve());
-      });
       process.dispose();
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        process.exitedPromise,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, 2_000);
+        }),
+      ]);
+      clearTimeout(timer);
     }
     await budget.dispose();
   };

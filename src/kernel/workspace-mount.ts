@@ -64,31 +64,9 @@ export function probeIdmappedWorkspace(
   return probe;
 }
 
-/** The command that mounts the workspace at the stage directory, drops to the kernel's ids and execs bwrap. */
-export function idmappedLaunchCommand(
-  sandboxCommand: { command: string; args: string[] },
-  options: { interpreter: string; workspaceDir: string; identity: KernelIdentity },
-): { command: string; args: string[] } {
-  const { identity } = options;
-  return {
-    command: options.interpreter,
-    args: [
-      ...interpreterFlags(options.interpreter),
-      LAUNCHER_SOURCE,
-      options.workspaceDir,
-      identity.workspaceInode,
-      identity.stageDir,
-      String(identity.uid),
-      String(identity.gid),
-      sandboxCommand.command,
-      ...sandboxCommand.args,
-    ],
-  };
-}
-
 /**
- * A root host without idmapped mounts runs the sandbox as root, so files the program creates are root's:
- * the launcher only loads its filter refusing set-user-ID and set-group-ID modes, then execs bwrap.
+ * A command that execs `sandboxCommand` behind the launcher's filter refusing set-user-ID and set-group-ID
+ * modes (no mount): for sandboxes started outside the kernel spawner as root, e.g. synth's draft sandbox.
  */
 export function setidFilterLaunchCommand(
   sandboxCommand: { command: string; args: string[] },

@@ -10,6 +10,9 @@ that the directory owner's uid/gid on disk appear as the kernel's uid/gid (and f
 stored as the owner's), attaches it at <stage>, drops to the kernel's uid/gid and execs bwrap, which binds
 <stage> at /workspace. Nothing on disk is chowned or chmodded; the mount exists only in this namespace and
 disappears with the sandbox.
+
+Kernels are started by spawner.py, which imports this module and runs prepare_idmapped() or
+install_setid_filter() in its forked child before the exec; the host runs this file itself only for --probe.
 """
 
 import ctypes
@@ -169,19 +172,8 @@ def install_setid_filter():
     )
 
 
-def main(argv):
-    if len(argv) == 2 and argv[0] == "--probe":
-        os.close(idmapped_tree(argv[1], 65534, 65534))
-        return
-    if len(argv) >= 2 and argv[0] == "--setid-filter-only":
-        install_setid_filter()
-        try:
-            os.execvp(argv[1], argv[1:])
-        except OSError as error:
-            fail(f"cannot run {argv[1]!r}", error.errno)
-    if len(argv) < 6:
-        fail("usage: launch.py <workspace> <dev:ino> <stage> <uid> <gid> <executable> [args...]")
-    workspace, expected, stage, uid, gid = argv[0], argv[1], argv[2], int(argv[3]), int(argv[4])
+def prepare_idmapped(workspace, expected, stage, uid, gid):
+    """Mounts the workspace idmapped at <stage> in a private mount namespace, drops to uid/gid, loads the filter."""
     tree = idmapped_tree(workspace, uid, gid, expected)
     checked(libc.unshare(CLONE_NEWNS), "unshare of the mount namespace")
     checked(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making mounts private")
@@ -194,10 +186,27 @@ def main(argv):
     os.setresgid(gid, gid, gid)
     os.setresuid(uid, uid, uid)
     install_setid_filter()
+
+
+def run(argv):
+    """Execs argv (PATH lookup); on failure says why on stderr and exits with EXIT_FAILED."""
     try:
-        os.execvp(argv[5], argv[5:])
+        os.execvp(argv[0], argv)
     except OSError as error:
-        fail(f"cannot run {argv[5]!r}", error.errno)
+        fail(f"cannot run {argv[0]!r}", error.errno)
+
+
+def main(argv):
+    if len(argv) == 2 and argv[0] == "--probe":
+        os.close(idmapped_tree(argv[1], 65534, 65534))
+        return
+    if len(argv) >= 2 and argv[0] == "--setid-filter-only":
+        install_setid_filter()
+        run(argv[1:])
+    if len(argv) < 6:
+        fail("usage: launch.py <workspace> <dev:ino> <stage> <uid> <gid> <executable> [args...]")
+    prepare_idmapped(argv[0], argv[1], argv[2], int(argv[3]), int(argv[4]))
+    run(argv[5:])
 
 
 if __name__ == "__main__":
