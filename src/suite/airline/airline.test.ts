@@ -6,6 +6,7 @@ import { createTempDir, type TempDir } from "../../core/index.js";
 import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
 import { bindTool, type ToolCallResult } from "../../runtime/index.js";
 import { airlineTasks } from "./index.js";
+import { crewRosterCheckTask, expectedFailures } from "./tasks/crew-roster-check.js";
 import { delayCompensationTask, expectedCompensation } from "./tasks/delay-compensation.js";
 import { expectedRebooking } from "./tasks/rebook-cancelled-flights.js";
 import { isUnaccompaniedMinor } from "./tasks/shared.js";
@@ -166,6 +167,19 @@ describe("airline generator and rules", () => {
     expect(isUnaccompaniedMinor("UM service declined - travelling with father")).toBe(false);
     expect(isUnaccompaniedMinor("Child (8) travelling with grandmother; no UM service")).toBe(false);
     expect(isUnaccompaniedMinor(null)).toBe(false);
+  });
+
+  it("plants a crew member whose rest before tomorrow's duty is below the minimum (from v1)", () => {
+    for (const seed of [0, 7]) {
+      const built = buildInstance(crewRosterCheckTask, "v1", seed, cache.path);
+      const state = openStateView(built.dbPath, built.workspaceDir);
+      try {
+        const failing = [...expectedFailures(state.view).values()];
+        expect(failing.some((checks) => checks.includes("rest"))).toBe(true);
+      } finally {
+        state.close();
+      }
+    }
   });
 });
 

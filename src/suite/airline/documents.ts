@@ -114,7 +114,7 @@ export function writeRebookingMemo(context: GenerateContext): void {
           "Unaccompanied minors (UMNR service in the booking notes; not children whose notes say the service was declined or that they travel with an adult).",
           "Passengers with an onward connection: their booking reference (PNR) has a later segment after the cancelled flight.",
           "Loyalty members by tier: platinum, then gold, then silver, then blue; passengers without a loyalty membership come last.",
-          "Within the same group, the earlier booking (booked_at) goes first.",
+          "Within the same group, the earlier booking (booked_at) goes first; bookings made in the same minute go in booking id order, lowest first.",
         ],
       },
       "Work through the passengers in that order and put each on the earliest-departing alternative flight that still has a free seat. Never overbook. Passengers who cannot be placed stay on the cancelled flight's booking for the contact centre to call; do not touch their bookings.",

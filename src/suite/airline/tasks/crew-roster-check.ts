@@ -12,7 +12,7 @@ import {
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
-import { CREW_DUTY_PATH } from "../documents.js";
+import { CREW_DUTY_PATH, CREW_LIMITS } from "../documents.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
 import { TODAY, TODAY_TEXT, TOMORROW, minutesOf } from "./shared.js";
@@ -119,6 +119,7 @@ function prepare(context: GenerateContext): void {
   const rosteredOn = (day: string): Set<string> =>
     new Set(rows.filter((row) => row.flight_date === day).map((row) => row.crew_id));
   const busy = new Set([...rosteredOn(TODAY), ...rosteredOn(TOMORROW)]);
+  const planted = new Set<string>();
   const tomorrow = rows.filter((row) => row.flight_date === TOMORROW);
   const rotations = new Map<string, AssignmentRow[]>();
   for (const row of tomorrow) {
@@ -150,6 +151,7 @@ function prepare(context: GenerateContext): void {
     if (stand) {
       reassign.run(stand.crew_id, swapped, TOMORROW);
       busy.add(stand.crew_id);
+      planted.add(stand.crew_id);
     }
   }
   // A reserve first officer qualified on the type, called out in place of the rostered one.
@@ -164,11 +166,93 @@ function prepare(context: GenerateContext): void {
         !busy.has(member.crew_id) &&
         member.qualifications.split(",").includes(type),
     );
-    if (reserve) reassign.run(reserve.crew_id, replaced, TOMORROW);
+    if (reserve) {
+      reassign.run(reserve.crew_id, replaced, TOMORROW);
+      planted.add(reserve.crew_id);
+    }
   }
   // A cabin crew member rostered tomorrow who has since gone on leave.
   const cabin = random.shuffle(byRole("cabin"))[0];
-  if (cabin) cachedStatement(db, "UPDATE crew SET status = 'leave' WHERE crew_id = ?").run(cabin);
+  if (cabin) {
+    cachedStatement(db, "UPDATE crew SET status = 'leave' WHERE crew_id = ?").run(cabin);
+    planted.add(cabin);
+  }
+  // The scheduler keeps 11 hours of rest, so no one fails the rest check by itself: an early rotation
+  // tomorrow goes to a crew member of the same role, qualified on its type, released late today. (At v0
+  // both rotations are day rotations with more than 10 hours between them, so nothing can be planted.)
+  plantShortRest(db, planted);
+}
+
+function plantShortRest(db: GenerateContext["db"], planted: Set<string>): void {
+  const rules = { report: CREW_LIMITS.reportMinutes, release: CREW_LIMITS.releaseMinutes };
+  const rows = assignments({ db } as StateView);
+  const statusOf = new Map(
+    allRows<{ crew_id: string; status: string }>(db, "SELECT crew_id, status FROM crew").map((row) => [
+      row.crew_id,
+      row.status,
+    ]),
+  );
+  const dutyOf = (day: string): Map<string, { report: number; release: number; rows: AssignmentRow[] }> => {
+    const duties = new Map<string, { report: number; release: number; rows: AssignmentRow[] }>();
+    for (const row of rows.filter((item) => item.flight_date === day)) {
+      const report = minutesOf(row.scheduled_departure) - rules.report;
+      const release = minutesOf(row.scheduled_arrival) + rules.release;
+      const duty = duties.get(row.crew_id);
+      duties.set(
+        row.crew_id,
+        duty
+          ? {
+              report: Math.min(duty.report, report),
+              release: Math.max(duty.release, release),
+              rows: [...duty.rows, row],
+            }
+          : { report, release, rows: [row] },
+      );
+    }
+    return duties;
+  };
+  const today = dutyOf(TODAY);
+  const tomorrow = dutyOf(TOMORROW);
+  const early = [...tomorrow]
+    .filter(([crew]) => !planted.has(crew))
+    .sort((x, y) => x[1].report - y[1].report || x[0].localeCompare(y[0]));
+  const late = [...today]
+    .filter(([crew]) => !planted.has(crew) && statusOf.get(crew) === "active")
+    .sort((x, y) => y[1].release - x[1].release || x[0].localeCompare(y[0]));
+  const qualified = (rows: AssignmentRow[] | undefined, on: AssignmentRow[]): boolean =>
+    on.every((row) => rows?.[0]?.qualifications.split(",").includes(row.type_code) ?? false);
+  const reassign = cachedStatement(
+    db,
+    "UPDATE crew_assignments SET crew_id = ? WHERE crew_id = ? AND flight_id IN (SELECT flight_id FROM flights WHERE flight_date = ?)",
+  );
+  // Someone free tomorrow takes the rotation; failing that, two crew members swap tomorrow's rotations.
+  for (const swap of [false, true])
+    for (const [crew, duty] of early) {
+      const taker = late.find(
+        ([other, previous]) =>
+          other !== crew &&
+          tomorrow.has(other) === swap &&
+          previous.rows[0]?.role === duty.rows[0]?.role &&
+          qualified(previous.rows, duty.rows) &&
+          (!swap ||
+            (statusOf.get(crew) === "active" && qualified(duty.rows, tomorrow.get(other)?.rows ?? []))) &&
+          duty.report - previous.release < CREW_LIMITS.minRestHours * 60,
+      );
+      if (!taker) continue;
+      const theirs = allRows<{ assignment_id: number }>(
+        db,
+        "SELECT assignment_id FROM crew_assignments WHERE crew_id = ? AND flight_id IN (SELECT flight_id FROM flights WHERE flight_date = ?)",
+        taker[0],
+        TOMORROW,
+      );
+      reassign.run(taker[0], crew, TOMORROW);
+      for (const { assignment_id } of theirs)
+        cachedStatement(db, "UPDATE crew_assignments SET crew_id = ? WHERE assignment_id = ?").run(
+          crew,
+          assignment_id,
+        );
+      return;
+    }
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {

@@ -130,6 +130,8 @@ interface Options {
   catalogCost?: boolean;
   trustsArchive?: boolean;
   strictStart?: boolean;
+  notYetReceived?: boolean;
+  orderCategory?: boolean;
 }
 
 function cells(options: Options = {}): string[] {
@@ -138,7 +140,7 @@ function cells(options: Options = {}): string[] {
     String.raw`
 memo = read_text("memos/category-spend-review.md")
 start, end = re.search(r"order date from (\d{4}-\d{2}-\d{2}) to (\d{4}-\d{2}-\d{2}), both days included", memo).groups()
-orders = [o for o in fetch_all("list_purchase_orders", "purchase_orders", status="received")
+orders = [o for o in ${options.notYetReceived ? 'fetch_all("list_purchase_orders", "purchase_orders") if o["status"] in ("received", "submitted")' : 'fetch_all("list_purchase_orders", "purchase_orders", status="received")'}
           if ${options.strictStart ? "start < o['ordered_on'] <= end" : "start <= o['ordered_on'] <= end"}]
 catalog = {p["sku"]: p for p in fetch_all("list_products", "products")}
 print(start, end, len(orders), "received orders in the period")
@@ -154,9 +156,10 @@ def purchase_order(order_id):
 
 spend = {}
 for order in orders:
-    for line in purchase_order(order["id"])["lines"]:
-        product = catalog[line["sku"]]
-        cost = ${options.catalogCost ? 'product["unit_cost"]' : 'line["unit_cost"]'}
+    lines = purchase_order(order["id"])["lines"]
+    for line in lines:
+        product = catalog[${options.orderCategory ? 'lines[0]["sku"]' : 'line["sku"]'}]
+        cost = ${options.catalogCost ? 'catalog[line["sku"]]["unit_cost"]' : 'line["unit_cost"]'}
         spend[product["category"]] = spend.get(product["category"], 0) + line["quantity"] * cost
 print(json.dumps({category: round(value, 2) for category, value in sorted(spend.items())}))
 `,
@@ -189,6 +192,16 @@ export const categorySpendReviewTask = defineTask({
       id: "excludes-first-day",
       description: "Counts orders placed after the quarter's first day, dropping the first day itself.",
       cells: cells({ strictStart: true }),
+    },
+    {
+      id: "counts-submitted",
+      description: "Counts submitted orders as spend too, not only received ones.",
+      cells: cells({ notYetReceived: true }),
+    },
+    {
+      id: "order-category",
+      description: "Files each whole order under the category of its first line's product.",
+      cells: cells({ orderCategory: true }),
     },
   ],
 });

@@ -141,6 +141,7 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
   const lots = lotsOf(db);
   // A pick that stays clean only because its one earlier-expiring sibling is on hold.
   const picks = logs.flatMap((log) => log.rows.filter((row) => row.movement_type === "PICK"));
+  let heldSiblingPick: (typeof picks)[number] | undefined;
   for (const row of random.shuffle(picks)) {
     const lot = lots.get(row.lot_id ?? "");
     if (!lot || lot.status !== "available") continue;
@@ -149,12 +150,21 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
     const held = better[0] as Lot;
     cachedStatement(db, "UPDATE inventory_lots SET status = 'quarantine' WHERE lot_id = ?").run(held.lot_id);
     held.status = "quarantine";
+    heldSiblingPick = row;
     break;
   }
   // A pick from a quarantined lot: one picker scanned a held pallet.
-  const held = random.shuffle([...lots.values()].filter((lot) => lot.status === "quarantine"))[0];
+  // Preferably a held lot with an earlier-expiring available sibling, so that the pick is a quarantine
+  // breach that would also look like a FEFO breach.
+  const heldLots = random.shuffle([...lots.values()].filter((lot) => lot.status === "quarantine"));
   const log = logs[logs.length - 1];
-  const target = log ? random.shuffle(log.rows.filter((row) => row.movement_type === "PICK"))[0] : undefined;
+  const target = log
+    ? random
+        .shuffle(log.rows.filter((row) => row.movement_type === "PICK"))
+        .find((row) => row !== heldSiblingPick)
+    : undefined;
+  const targetDay = (target?.timestamp ?? "").slice(0, 10);
+  const held = heldLots.find((lot) => betterLots(lots, lot, targetDay).length > 0) ?? heldLots[0];
   if (held && log && target) {
     target.warehouse_id = held.warehouse_id;
     target.sku = held.sku;
@@ -167,6 +177,56 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
       ),
     );
   }
+  // A pick that stays clean although a sibling expires earlier: that sibling had expired on the pick day.
+  const dayOf = (row: Record<string, string | undefined>): string => (row.timestamp ?? "").slice(0, 10);
+  const isClean = (row: Record<string, string | undefined>): boolean => {
+    const lot = lots.get(row.lot_id ?? "");
+    return lot !== undefined && lot.status === "available" && betterLots(lots, lot, dayOf(row)).length === 0;
+  };
+  const expiredSibling = (row: Record<string, string | undefined>): boolean => {
+    const lot = lots.get(row.lot_id ?? "");
+    return [...lots.values()].some(
+      (other) =>
+        lot !== undefined &&
+        other.lot_id !== lot.lot_id &&
+        other.sku === lot.sku &&
+        other.warehouse_id === lot.warehouse_id &&
+        other.status === "available" &&
+        other.received_on <= dayOf(row) &&
+        other.expires_on !== null &&
+        lot.expires_on !== null &&
+        other.expires_on < dayOf(row) &&
+        other.expires_on < lot.expires_on,
+    );
+  };
+  const clean = picks.filter((row) => row !== target && isClean(row));
+  const heldSiblingClean = heldSiblingPick !== undefined && isClean(heldSiblingPick);
+  if (!clean.some(expiredSibling))
+    for (const row of random.shuffle(clean)) {
+      const lot = lots.get(row.lot_id ?? "") as Lot;
+      const day = dayOf(row);
+      if (lot.expires_on === null || lot.expires_on < day) continue;
+      const sibling = [...lots.values()].find(
+        (other) =>
+          other.lot_id !== lot.lot_id &&
+          other.sku === lot.sku &&
+          other.warehouse_id === lot.warehouse_id &&
+          other.status === "available" &&
+          other.received_on < day,
+      );
+      if (!sibling) continue;
+      const before = sibling.expires_on;
+      sibling.expires_on = addDays(day, -1);
+      if (heldSiblingClean && !isClean(heldSiblingPick as (typeof picks)[number])) {
+        sibling.expires_on = before;
+        continue;
+      }
+      cachedStatement(db, "UPDATE inventory_lots SET expires_on = ? WHERE lot_id = ?").run(
+        sibling.expires_on,
+        sibling.lot_id,
+      );
+      break;
+    }
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
@@ -211,6 +271,8 @@ interface Options {
   anyWarehouse?: boolean;
   heldCount?: boolean;
   noRetry?: boolean;
+  expiredCount?: boolean;
+  doubleCount?: boolean;
 }
 
 function cells(options: Options = {}): string[] {
@@ -263,7 +325,7 @@ def breaches_fefo(lot, day):
             continue
         if ${options.heldCount ? "False" : 'other["status"] != "available"'}:
             continue
-        if other["expires_on"] and other["received_on"] <= day <= other["expires_on"] and other["expires_on"] < lot["expires_on"]:
+        if other["expires_on"] and other["received_on"] <= day ${options.expiredCount ? "" : '<= other["expires_on"] '} and other["expires_on"] < lot["expires_on"]:
             return True
     return False
 
@@ -273,8 +335,12 @@ for pick in picks:
     if lot is None:
         continue
     day = pick["timestamp"][:10]
-    kind = "quarantine" if lot["status"] == "quarantine" else ("fefo" if breaches_fefo(lot, day) else None)
-    if kind:
+    kinds = []
+    if lot["status"] == "quarantine":
+        kinds.append("quarantine")
+    if (${options.doubleCount ? "True" : "not kinds"}) and breaches_fefo(lot, day):
+        kinds.append("fefo")
+    for kind in kinds:
         counts = report.setdefault(pick["warehouse_id"], {"quarantine": 0, "fefo": 0})
         counts[kind] += 1
 print(json.dumps(dict(sorted(report.items()))))
@@ -308,6 +374,17 @@ export const pickAuditTask = defineTask({
       id: "no-retry",
       description: "Does not retry the lot listing's 503 and stops there.",
       cells: cells({ noRetry: true }),
+    },
+    {
+      id: "counts-expired-lots",
+      description:
+        "Counts an earlier-expiring lot that had already expired on the pick date as one to pick first.",
+      cells: cells({ expiredCount: true }),
+    },
+    {
+      id: "double-counts-quarantine",
+      description: "Counts a pick from a quarantined lot as a FEFO breach as well.",
+      cells: cells({ doubleCount: true }),
     },
   ],
 });

@@ -74,9 +74,10 @@ export function expectedLotChanges(state: StateView): Map<string, string> {
 }
 
 /**
- * The quality inbox: per round a hold by lot id, a hold by bin (the SKU has other lots in other bins at
- * that warehouse), a release of a quarantined lot, a hold corrected a few hours later to another lot, and
- * an FYI that asks for nothing.
+ * The quality inbox: per round a hold by lot id, a hold by bin (the bin holds that one lot only, so "the
+ * stock in that bin" is unambiguous; the SKU has other lots in other bins at that warehouse), a release
+ * of a quarantined lot, a hold corrected a few hours later to another lot, and an FYI that asks for
+ * nothing.
  */
 function prepare(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
@@ -125,7 +126,9 @@ function prepare(context: GenerateContext): void {
       (lot) =>
         available(lot) &&
         siblings(lot).filter(available).length >= 2 &&
-        siblings(lot).filter((other) => other.bin_location === lot.bin_location).length === 1,
+        lots.filter(
+          (other) => other.warehouse_id === lot.warehouse_id && other.bin_location === lot.bin_location,
+        ).length === 1,
     );
     if (inBin)
       emails.push({
