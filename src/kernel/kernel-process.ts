@@ -8,10 +8,12 @@ import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import {
   assertSandboxAvailable,
   buildSandboxCommand,
+  SANDBOX_BOOTSTRAP,
   interpreterFlags,
   sandboxEnvironment,
   sandboxFeatures,
 } from "./sandbox.js";
+import { compiledBootstrap } from "./compiled-bootstrap.js";
 import type { KernelIdentity } from "./workspace-mount.js";
 import { hostSeccompFilter, seccompSupported } from "./seccomp.js";
 import { spawnThroughSpawner, type LaunchSpec, type SpawnedProcess } from "./spawner.js";
@@ -200,23 +202,28 @@ export class KernelProcess {
     if (options.sandbox) {
       const bwrap = assertSandboxAvailable(options.bwrapPath);
       const seccomp = seccompSupported();
-      const { command, args } = buildSandboxCommand({
-        interpreter: options.interpreter,
-        workspaceDir: options.identity?.stageDir ?? options.workspaceDir,
-        bootstrapPath: options.bootstrapPath,
-        environment,
-        bwrapPath: bwrap,
-        ...(sandboxFeatures(bwrap).tmpfsSize ? { tmpBytes: options.limits.tmpBytes } : {}),
-        ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
-        infoFd: INFO_FD,
-      });
-      launched = spawnThroughSpawner(options.interpreter, {
-        argv: [command, ...args],
-        stdoutPath,
-        stderrPath,
-        ...(seccomp ? { seccomp: hostSeccompFilter() } : {}),
-        ...launchSpec(options),
-      });
+      launched = compiledBootstrap(options.interpreter, options.bootstrapPath, SANDBOX_BOOTSTRAP).then(
+        (compiledBootstrapPath) => {
+          const { command, args } = buildSandboxCommand({
+            interpreter: options.interpreter,
+            workspaceDir: options.identity?.stageDir ?? options.workspaceDir,
+            bootstrapPath: options.bootstrapPath,
+            ...(compiledBootstrapPath === undefined ? {} : { compiledBootstrapPath }),
+            environment,
+            bwrapPath: bwrap,
+            ...(sandboxFeatures(bwrap).tmpfsSize ? { tmpBytes: options.limits.tmpBytes } : {}),
+            ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
+            infoFd: INFO_FD,
+          });
+          return spawnThroughSpawner(options.interpreter, {
+            argv: [command, ...args],
+            stdoutPath,
+            stderrPath,
+            ...(seccomp ? { seccomp: hostSeccompFilter() } : {}),
+            ...launchSpec(options),
+          });
+        },
+      );
     } else {
       launched = spawnDirect(options, environment, stdoutPath, stderrPath);
     }

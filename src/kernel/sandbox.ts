@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, constants as fsConstants, existsSync, lstatSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 
 /** The fixed path of the episode's workspace inside the sandbox: the program's cwd and HOME. */
 export const SANDBOX_WORKSPACE = "/workspace";
 export const SANDBOX_BOOTSTRAP = "/run/progagent/bootstrap.py";
+/** The bootstrap compiled to bytecode (compiled-bootstrap.ts), which the interpreter runs when there is one. */
+export const SANDBOX_BOOTSTRAP_COMPILED = "/run/progagent/bootstrap.pyc";
 
 /** Host variables that may pass into the sandbox; everything else is scrubbed. */
 const ENVIRONMENT_ALLOWLIST = ["TZ", "LANG", "LC_ALL"];
@@ -22,6 +24,8 @@ export interface SandboxCommandOptions {
   interpreter: string;
   workspaceDir: string;
   bootstrapPath: string;
+  /** The bootstrap compiled for this interpreter: run instead of the source, which stays visible for tracebacks. */
+  compiledBootstrapPath?: string;
   environment: Record<string, string>;
   bwrapPath?: string;
   /** Size of the private /tmp tmpfs (needs bwrap >= 0.6 for `--size`; unbounded otherwise). */
@@ -33,6 +37,26 @@ export interface SandboxCommandOptions {
 }
 
 const sandboxProbes = new Map<string, { ok: true; bwrap: string } | { ok: false; reason: string }>();
+
+/**
+ * Where `name` is found on PATH (a name with a slash is taken as it is), so that each kernel start execs bwrap
+ * directly instead of trying every PATH entry; undefined when it is not found (the probe then says why).
+ */
+function resolveExecutable(name: string): string | undefined {
+  if (name.includes("/")) return name;
+  for (const directory of (process.env.PATH ?? "").split(delimiter)) {
+    if (!directory || !isAbsolute(directory)) continue;
+    const candidate = join(directory, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
 
 /** Checks once per process that bwrap exists and can create the namespaces we need. */
 export function assertSandboxAvailable(bwrapPath = "bwrap"): string {
@@ -49,7 +73,7 @@ export function assertSandboxAvailable(bwrapPath = "bwrap"): string {
     if (result.error) probe = { ok: false, reason: `cannot run '${bwrapPath}': ${result.error.message}` };
     else if (result.status !== 0)
       probe = { ok: false, reason: `'${bwrapPath}' failed: ${result.stderr.trim()}` };
-    else probe = { ok: true, bwrap: bwrapPath };
+    else probe = { ok: true, bwrap: resolveExecutable(bwrapPath) ?? bwrapPath };
     sandboxProbes.set(bwrapPath, probe);
   }
   if (!probe.ok) {
@@ -132,12 +156,19 @@ export function buildSandboxCommand(options: SandboxCommandOptions): { command: 
   args.push("--tmpfs", "/tmp");
   args.push("--bind", options.workspaceDir, SANDBOX_WORKSPACE, "--chdir", SANDBOX_WORKSPACE);
   args.push("--ro-bind", options.bootstrapPath, SANDBOX_BOOTSTRAP);
+  if (options.compiledBootstrapPath !== undefined)
+    args.push("--ro-bind", options.compiledBootstrapPath, SANDBOX_BOOTSTRAP_COMPILED);
   // The root of the mount namespace is a tmpfs bwrap made; without this the program could write there.
   args.push("--remount-ro", "/");
   if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
   if (options.infoFd !== undefined) args.push("--info-fd", String(options.infoFd));
   args.push("--clearenv");
   for (const [name, value] of Object.entries(options.environment)) args.push("--setenv", name, value);
-  args.push("--", interpreter, ...interpreterFlags(interpreter), SANDBOX_BOOTSTRAP);
+  args.push(
+    "--",
+    interpreter,
+    ...interpreterFlags(interpreter),
+    options.compiledBootstrapPath === undefined ? SANDBOX_BOOTSTRAP : SANDBOX_BOOTSTRAP_COMPILED,
+  );
   return { command: options.bwrapPath ?? "bwrap", args };
 }

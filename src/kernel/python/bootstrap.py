@@ -722,20 +722,24 @@ class _Supervisor:
 
 def _start_worker():
     """Forks the worker; returns in the supervisor only."""
+    import gc
+
+    # Collections in the worker skip what exists now, so they do not copy the pages the two processes share.
+    gc.freeze()
     worker = os.fork()
     if worker == 0:
         try:
             _worker_main()
         finally:
             os._exit(1)
-    import gc
-
     gc.disable()  # the supervisor makes no cycles; a collection would copy the shared pages it visits
     _set_not_dumpable()
     _Supervisor(worker).run()
 
 
 def main():
+    if sys.argv and sys.argv[0].endswith(".pyc"):
+        sys.argv[0] = sys.argv[0][:-1]  # run compiled (compiled-bootstrap.ts): programs see the source's path
     if sys.flags.no_site:
         _emulate_site()
     _setup_streams()

@@ -157,8 +157,11 @@ def setid_filter():
     return b"".join(struct.pack("HBBI", *instruction) for instruction in program), len(program)
 
 
+_SETID_FILTER = setid_filter()  # built once: the spawner's forked children install it
+
+
 def install_setid_filter():
-    built = setid_filter()
+    built = _SETID_FILTER
     if built is None:
         return
     code, count = built
