@@ -15,7 +15,7 @@
  *          peak measured by the earlier ones)
  *          --sections live,leak,tools,eval (default all)  --quick (smaller tool and eval sections)
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -140,6 +140,22 @@ function ownTempDirs(parent: string): number {
     return readdirSync(parent).filter((name) => name.startsWith(`progagent-${process.pid}-`)).length;
   } catch {
     return 0;
+  }
+}
+
+/** The file system the episodes' directories are on: file creation on tmpfs costs a fraction of ext4's in a burst. */
+function fileSystemName(path: string): string {
+  const names: Record<number, string> = {
+    0x01021994: "tmpfs",
+    0xef53: "ext4",
+    0x58465342: "xfs",
+    0x9123683e: "btrfs",
+  };
+  try {
+    const type = statfsSync(path).type;
+    return names[type] ?? `file system type 0x${type.toString(16)}`;
+  } catch {
+    return "file system unknown";
   }
 }
 
@@ -413,7 +429,8 @@ async function externalSection(name: "tools" | "eval"): Promise<string> {
 
 const [task] = await loadSuite(TASK_ID);
 if (!task) throw new Error(`task ${TASK_ID} not found`);
-process.stdout.write(`progagent scale benchmark (${new Date().toISOString()})\n\n`);
+process.stdout.write(`progagent scale benchmark (${new Date().toISOString()})\n`);
+process.stdout.write(`episode and kernel directories: ${tmpdir()} (${fileSystemName(tmpdir())})\n\n`);
 // Warm-up outside every measurement: builds the four task instances and runs the one-time sandbox probes.
 for (let seed = 0; seed < 4; seed += 1) await oneEpisode(task, seed);
 if (SECTIONS.has("live")) process.stdout.write(await liveSection(task));
