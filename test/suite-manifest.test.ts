@@ -64,7 +64,7 @@ describe("the built-in suite's manifest", () => {
   it("gives `tasks list` and `tasks list --json` byte for byte what the imported definitions give", async () => {
     const rows = rowsOf(await loadSuite("*"));
     const json = await progagent(join(root, "bin", "progagent.js"), ["tasks", "list", "--json"], root);
-    expect(json.stderr).toContain("listed from the suite manifest");
+    expect(json.stderr, STALE).toContain("listed from the suite manifest");
     expect(json.stdout).toBe(`${JSON.stringify(rows, null, 2)}\n`);
 
     const table = await progagent(join(root, "bin", "progagent.js"), ["tasks", "list"], root);
