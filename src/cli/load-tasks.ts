@@ -1,4 +1,4 @@
-import { ERROR_CODES, ProgAgentError, globToRegExp } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError, createLogger, globToRegExp } from "../core/index.js";
 import type { TaskDefinition } from "../envs/index.js";
 import type { LoadedSuite } from "../suite/index.js";
 
@@ -100,4 +100,52 @@ export async function loadTaskById(id: string, selection: SuiteSelection = {}): 
   const task = tasks.find((candidate) => candidate.id === id);
   if (!task) throw unknown();
   return task;
+}
+
+/** What `tasks list` shows of a task. */
+export interface TaskListing {
+  id: string;
+  /** The suite's name (`builtin` for the built-in suite). */
+  suite: string;
+  /** The id of the task's domain. */
+  domain: string;
+  /** Names of the domain tools the task exposes. */
+  tools: string[];
+  summary: string;
+  instruction: string;
+}
+
+/**
+ * The listing of the tasks {@link loadTasks} gives for the same glob and selection, in the same order. The
+ * built-in suite alone is listed from its manifest (src/suite/manifest.ts) when the manifest matches the sources
+ * it was generated from; otherwise, and whenever a user's suite is selected, the definitions are imported.
+ * `PROGAGENT_LOG_LEVEL=debug` says which.
+ */
+export async function listTasks(glob: string, selection: SuiteSelection = {}): Promise<TaskListing[]> {
+  const logger = createLogger();
+  if (selection.builtin !== false && (selection.suites ?? []).length === 0) {
+    const { readSuiteManifest, selectManifestTasks } = await import("../suite/manifest.js");
+    const found = readSuiteManifest();
+    if (found.state === "fresh") {
+      logger.debug(`tasks: listed from the suite manifest ${found.path}`);
+      return selectManifestTasks(found.manifest, glob).map((task) => ({
+        id: task.id,
+        suite: BUILTIN_SUITE_NAME,
+        domain: task.domain,
+        tools: task.tools,
+        summary: task.summary,
+        instruction: task.instruction,
+      }));
+    }
+    logger.debug(`tasks: suite manifest ${found.state} (${found.reason}); importing the task definitions`);
+  }
+  const { suiteNameOf } = await import("../suite/index.js");
+  return (await loadTasks(glob, selection)).map((task) => ({
+    id: task.id,
+    suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
+    domain: task.domain.id,
+    tools: task.tools,
+    summary: task.summary,
+    instruction: task.instruction,
+  }));
 }

@@ -1,5 +1,6 @@
-import { ERROR_CODES, ProgAgentError, errorMessage, globToRegExp } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import type { DomainDefinition, TaskDefinition } from "../envs/index.js";
+import { builtinTaskFilter, noBuiltinTaskError } from "./builtin-task-filter.js";
 
 /** The built-in domains, each loaded only when a task glob can match it. */
 const DOMAIN_LOADERS = {
@@ -19,39 +20,34 @@ const DOMAIN_LOADERS = {
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
 
+/** All tasks of one built-in domain, in definition order (the suite manifest's generator lists them so). */
+export async function loadBuiltinDomainTasks(
+  domain: (typeof SUITE_DOMAINS)[number],
+): Promise<TaskDefinition[]> {
+  try {
+    return await DOMAIN_LOADERS[domain]();
+  } catch (error) {
+    throw new ProgAgentError(`cannot load suite domain '${domain}': ${errorMessage(error)}`, {
+      code: ERROR_CODES.TASK_NOT_FOUND,
+      category: "system",
+      cause: error,
+    });
+  }
+}
+
 /**
  * Loads the built-in tasks matching a glob (`*`, `retail.*`, `hr.overtime*,clinic.*`). Only the domains the
  * glob can match are imported, so a filter stays cheap.
  */
 export async function loadSuite(glob = "*"): Promise<TaskDefinition[]> {
-  const matcher = globToRegExp(glob);
-  const domainMatcher = globToRegExp(
-    glob
-      .split(",")
-      .map((part) => part.trim().split(".")[0] ?? "*")
-      .join(","),
-  );
+  const filter = builtinTaskFilter(glob);
   const tasks: TaskDefinition[] = [];
   for (const domain of SUITE_DOMAINS) {
-    if (!domainMatcher.test(domain)) continue;
-    let domainTasks: TaskDefinition[];
-    try {
-      domainTasks = await DOMAIN_LOADERS[domain]();
-    } catch (error) {
-      throw new ProgAgentError(`cannot load suite domain '${domain}': ${errorMessage(error)}`, {
-        code: ERROR_CODES.TASK_NOT_FOUND,
-        category: "system",
-        cause: error,
-      });
-    }
-    tasks.push(...domainTasks.filter((task) => matcher.test(task.id)));
+    if (!filter.domain.test(domain)) continue;
+    const domainTasks = await loadBuiltinDomainTasks(domain);
+    tasks.push(...domainTasks.filter((task) => filter.task.test(task.id)));
   }
-  if (tasks.length === 0) {
-    throw new ProgAgentError(`no built-in task matches '${glob}' (domains: ${SUITE_DOMAINS.join(", ")})`, {
-      code: ERROR_CODES.TASK_NOT_FOUND,
-      category: "user",
-    });
-  }
+  if (tasks.length === 0) throw noBuiltinTaskError(glob, SUITE_DOMAINS);
   return tasks;
 }
 

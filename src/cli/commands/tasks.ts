@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { ValidationRow } from "../../envs/index.js";
 import { formatTable } from "../format-table.js";
-import { BUILTIN_SUITE_NAME, loadTaskById, loadTasks } from "../load-tasks.js";
+import { listTasks, loadTaskById, loadTasks } from "../load-tasks.js";
 import {
   addSuiteOptions,
   kernelOptionsFrom,
@@ -20,18 +20,9 @@ export function registerTasks(program: Command): void {
     .option("--task <glob>", "task id glob", "*")
     .option("--json", "print JSON")
     .action(async (options: Record<string, unknown>) => {
-      const { suiteNameOf } = await import("../../suite/index.js");
-      const { answerFormatOf } = await import("../describe-task.js");
-      const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
-      const rows = suite.map((task) => ({
-        id: task.id,
-        suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
-        domain: task.domain.id,
-        tools: task.tools,
-        summary: task.summary,
-        instruction: task.instruction,
-        answerFormat: answerFormatOf(task.instruction),
-      }));
+      const { answerFormatOf } = await import("../answer-format.js");
+      const listed = await listTasks(String(options.task), suiteSelectionFrom(options));
+      const rows = listed.map((task) => ({ ...task, answerFormat: answerFormatOf(task.instruction) }));
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       process.stdout.write(
         `${formatTable(
