@@ -45,7 +45,8 @@ export interface ToolEndpoint extends ToolSpec {
   /**
    * The same call, answered before it returns when the handler is synchronous (in-process tools): the result
    * itself, or a promise when the handler is asynchronous. The router then skips the deadline timer, the
-   * promise chain and the event-loop turns of a call that is over before any timer could fire.
+   * promise chain and the event-loop turns of a call that is over before any timer could fire. A wrapper that
+   * replaces `call` (`{ ...endpoint, call }`) must replace or drop `callNow` too, or the router bypasses it.
    */
   callNow?(args: Record<string, unknown>, options: ToolCallOptions): ToolCallResult | Promise<ToolCallResult>;
 }
