@@ -2,10 +2,13 @@
  * bench:scale, tool-call section: aggregate calls/s and single-call p50 of a real domain read tool (retail
  * `get_customer` through a full episode: kernel -> proxy -> router -> handler -> result encoding -> back) for
  * 1, 2, 4, 8 and 32 concurrent episodes, beside the no-op protocol ceiling measured in the same run (a kernel
- * wired to a tool that does nothing), and the host CPU and retained heap per call.
+ * wired to a tool that does nothing), the host's and the kernels' CPU per call, the retained heap per call, and
+ * how busy the machine was (load average before and after: the numbers mean little on a loaded machine).
  *
  *   npx tsx bench/scale/tools.ts [--quick]
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -28,6 +31,9 @@ const REFERENCE = {
   hostCpuUsPerCall: 44.5,
   heapBytesPerCall: 1500,
 };
+/** The last measurement before the tool-call path was reworked (statements cached; quiet machine, 3 runs). */
+const PREVIOUS =
+  "4 eps 27.8-29.8k, 8 eps 24.8-27.3k, 32 eps 19.8-21.3k calls/s; 1 episode p50 0.096-0.105 ms";
 const GOAL_CALLS_PER_SECOND = 25_000;
 const GOAL_P50_MS = 0.1;
 
@@ -41,6 +47,39 @@ interface LevelResult {
   callsPerSecond: number;
   p50Ms: number;
   hostCpuUsPerCall: number;
+  /** CPU of this process's descendants (the spawner and every kernel's processes) per call. */
+  kernelCpuUsPerCall: number;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) of every live descendant of this process, from /proc. */
+function descendantCpuSeconds(): number {
+  const parents = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Fields after the command name (which may hold spaces and parentheses): state, ppid, ..., utime, stime.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      parents.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const children = new Map<number, number[]>();
+  for (const [pid, parent] of parents) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  let total = 0;
+  const stack = [process.pid];
+  while (stack.length > 0) {
+    for (const child of children.get(stack.pop()!) ?? []) {
+      total += ticks.get(child) ?? 0;
+      stack.push(child);
+    }
+  }
+  return total / CLOCK_TICKS_PER_SECOND;
 }
 
 /** A program that makes `count` calls of `call` and prints the per-call p50 in ms and the count. */
@@ -58,11 +97,13 @@ function loopProgram(count: number, call: string): string {
 }
 
 async function runLevel(peers: Peer[], callsEach: number, call: string): Promise<LevelResult> {
+  const kernelCpuBefore = descendantCpuSeconds();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const outputs = await Promise.all(peers.map((peer) => peer.run(loopProgram(callsEach, call))));
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const kernelCpuSeconds = descendantCpuSeconds() - kernelCpuBefore;
   const p50s: number[] = [];
   let total = 0;
   for (const output of outputs) {
@@ -76,6 +117,7 @@ async function runLevel(peers: Peer[], callsEach: number, call: string): Promise
     callsPerSecond: total / seconds,
     p50Ms: percentile(p50s, 0.5),
     hostCpuUsPerCall: (cpu.user + cpu.system) / total,
+    kernelCpuUsPerCall: (kernelCpuSeconds * 1e6) / total,
   };
 }
 
@@ -154,6 +196,7 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
   const totalCalls = options.quick ? 8_000 : 40_000;
   const readCall = `tools.${TOOL}(customer_id=_ids[_index % len(_ids)])`;
   const rows: Array<Array<string | number>> = [];
+  const loadBefore = loadavg()[0]!;
   for (const level of LEVELS) {
     const callsEach = Math.max(500, Math.ceil(totalCalls / level));
     const noop = noopPeers(level);
@@ -187,6 +230,7 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
       formatNumber(read.callsPerSecond, 0),
       formatNumber(read.p50Ms, 3),
       formatNumber(read.hostCpuUsPerCall, 1),
+      formatNumber(read.kernelCpuUsPerCall, 1),
       formatNumber(ceiling.callsPerSecond, 0),
       formatNumber(ceiling.p50Ms, 3),
       formatNumber(ceiling.hostCpuUsPerCall, 1),
@@ -195,6 +239,7 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
       goal,
     ]);
   }
+  const loadAfter = loadavg()[0]!;
   const heapBytes = await heapPerCall(options.quick ? 5_000 : 20_000);
   const header = `Tool calls: ${TOOL} (${TASK_ID}, v0) from code, ${totalCalls} calls per level split over the episodes`;
   const table = formatTable(
@@ -203,6 +248,7 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
       "calls/s",
       "p50 ms",
       "host CPU us/call",
+      "kernels CPU us/call",
       "no-op calls/s",
       "no-op p50 ms",
       "no-op host CPU us/call",
@@ -215,6 +261,8 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
   const footer = [
     `Heap kept per recorded call: ${formatNumber(heapBytes, 0)} bytes (issue 8: about ${REFERENCE.heapBytesPerCall}).`,
     `Issue 8 reference: ${REFERENCE.hostCpuUsPerCall} us of host CPU per call, no-op ceiling ${REFERENCE.noopCallsPerSecond} calls/s.`,
+    `Before the tool-call path was reworked: ${PREVIOUS}.`,
+    `Machine: ${availableParallelism()} CPUs, 1-minute load average ${formatNumber(loadBefore, 1)} before and ${formatNumber(loadAfter, 1)} after the levels.`,
   ].join("\n");
   return `${header}\n\n${table}\n\n${footer}\n`;
 }

@@ -53,7 +53,8 @@ export async function withDeadline<T>(
   });
 }
 
-function abortedError(what: string, reason: unknown): ProgAgentError {
+/** The ABORTED error `withDeadline` rejects with when `signal` aborts the wait for `what`. */
+export function abortedError(what: string, reason: unknown): ProgAgentError {
   return new ProgAgentError(`${what} was aborted`, {
     code: ERROR_CODES.ABORTED,
     category: "user",

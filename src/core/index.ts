@@ -1,6 +1,6 @@
 export { ProgAgentError, ERROR_CODES, exitCodeForError, errorMessage } from "./errors.js";
 export type { ErrorCategory, JsonValue, ProgAgentErrorOptions } from "./errors.js";
-export { deadlineSignal, withDeadline, sleep } from "./deadline.js";
+export { abortedError, deadlineSignal, withDeadline, sleep } from "./deadline.js";
 export { createTempDir, sweepStaleTempDirs, isTraversableByOthers } from "./temp-dir.js";
 export type { TempDir } from "./temp-dir.js";
 export { createSeededRandom, hashString } from "./seeded-random.js";

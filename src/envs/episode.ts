@@ -84,6 +84,9 @@ export async function createEpisode(
     const db = cacheStatements(new Database(dbPath));
     db.pragma("journal_mode = DELETE");
     db.pragma("foreign_keys = ON");
+    // No other connection opens this copy until the verifier does at finish: holding the file lock for the whole
+    // episode spares every query SQLite's lock, change check and unlock (half a read tool's host time, issue 8).
+    db.pragma("locking_mode = EXCLUSIVE");
     const context: ToolContext = { db, workspaceDir };
     const endpoints = taskToolDefinitions(task).map((definition) => bindTool(definition, context));
     const calls: ToolCallRecord[] = [];
@@ -195,6 +198,7 @@ export async function createEpisode(
         // interrupted and answered first, then the kernel ends.
         await settleInFlight();
         await kernel?.stop();
+        releaseLock(db);
         return await runVerifier(task, instance, dbPath, workspaceDir, answer);
       },
       dispose,
@@ -206,6 +210,12 @@ export async function createEpisode(
     stateDir.dispose();
     throw error;
   }
+}
+
+/** Lets the verifier's connection in: back to normal locking, which takes effect at the next read. */
+function releaseLock(db: Database.Database): void {
+  db.pragma("locking_mode = NORMAL");
+  db.prepare("SELECT count(*) FROM sqlite_master").get();
 }
 
 /** The result of code that was queued when the episode ended, and so never ran. */

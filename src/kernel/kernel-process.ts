@@ -103,8 +103,20 @@ export function parseProtocolLine(line: string, key: Buffer): KernelMessage | un
     const parsed = supervisorMessageSchema.safeParse(raw);
     return parsed.success ? { source: "supervisor", message: parsed.data } : undefined;
   }
+  if (type === "call") return parseCall(raw as Record<string, unknown>);
   const parsed = workerMessageSchema.safeParse(raw);
   return parsed.success ? { source: "worker", message: parsed.data } : undefined;
+}
+
+/**
+ * A tool call, checked by hand: it is the one message per tool call, and the schema's generic walk cost more
+ * than the rest of its parsing. Same rules as the schema: unknown keys are dropped.
+ */
+function parseCall(raw: Record<string, unknown>): KernelMessage | undefined {
+  const { id, name, args } = raw;
+  if (typeof id !== "number" || typeof name !== "string") return undefined;
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
+  return { source: "worker", message: { t: "call", id, name, args: args as Record<string, unknown> } };
 }
 
 export interface ResourceLimits {

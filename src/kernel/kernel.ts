@@ -47,11 +47,15 @@ export interface KernelToolSpec {
 
 export type KernelToolOutcome = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** Routes a tool call made by the program to the host; must resolve (never reject) before the signal aborts. */
+/**
+ * Routes a tool call made by the program to the host; must resolve (never reject) before the signal aborts.
+ * A handler that has the answer at once returns it directly: the reply is then written in the same turn of
+ * the event loop as the call was read.
+ */
 export type KernelToolHandler = (
   call: { name: string; args: Record<string, unknown> },
   options: { signal: AbortSignal; timeoutMs: number },
-) => Promise<KernelToolOutcome>;
+) => KernelToolOutcome | Promise<KernelToolOutcome>;
 
 export interface KernelOptions {
   /**
@@ -340,30 +344,41 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     else if (message.t === "done" && pending && message.id === pending.id) pending.reply = message;
     else if (message.t === "call") {
       if (pending) pending.toolCallCount += 1;
-      void routeToolCall(process, message);
+      routeToolCall(process, message);
     }
   };
 
-  const routeToolCall = async (
-    process: KernelProcess,
-    message: Extract<WorkerMessage, { t: "call" }>,
-  ): Promise<void> => {
+  const reply = (process: KernelProcess, id: number, outcome: KernelToolOutcome): void => {
+    if (process === current) process.send({ t: "result", id, ...outcome });
+  };
+
+  const routeToolCall = (process: KernelProcess, message: Extract<WorkerMessage, { t: "call" }>): void => {
     const execution = pending;
-    let outcome: KernelToolOutcome;
     if (!toolHandler || !execution) {
-      outcome = { ok: false, error: `no tools are connected to this kernel (called '${message.name}')` };
-    } else {
-      const remainingMs = Math.max(0, execution.deadlineAt - Date.now());
-      try {
-        outcome = await toolHandler(
-          { name: message.name, args: message.args ?? {} },
-          { signal: execution.controller.signal, timeoutMs: remainingMs },
-        );
-      } catch (error) {
-        outcome = { ok: false, error: errorMessage(error) };
-      }
+      reply(process, message.id, {
+        ok: false,
+        error: `no tools are connected to this kernel (called '${message.name}')`,
+      });
+      return;
     }
-    if (process === current) process.send({ t: "result", id: message.id, ...outcome });
+    const remainingMs = Math.max(0, execution.deadlineAt - Date.now());
+    let outcome: KernelToolOutcome | Promise<KernelToolOutcome>;
+    try {
+      outcome = toolHandler(
+        { name: message.name, args: message.args ?? {} },
+        { signal: execution.controller.signal, timeoutMs: remainingMs },
+      );
+    } catch (error) {
+      outcome = { ok: false, error: errorMessage(error) };
+    }
+    if (typeof (outcome as Partial<PromiseLike<unknown>>).then !== "function") {
+      reply(process, message.id, outcome as KernelToolOutcome);
+      return;
+    }
+    Promise.resolve(outcome).then(
+      (settled) => reply(process, message.id, settled),
+      (error: unknown) => reply(process, message.id, { ok: false, error: errorMessage(error) }),
+    );
   };
 
   const spawnProcess = async (): Promise<KernelProcess> => {

@@ -63,26 +63,40 @@ export function bindTool<Context>(
   };
   // Unknown keys are rejected so that a misspelt argument is reported instead of silently ignored.
   const strictSchema = definition.inputSchema.strict();
+  const failed = (error: unknown): ToolCallResult => {
+    const message =
+      error instanceof ToolFailure ? error.message : `internal error: ${(error as Error).message}`;
+    return { content: [{ type: "text", text: `Error: ${message}` }], isError: true };
+  };
+  const succeeded = (value: Record<string, unknown>): ToolCallResult => ({
+    content: [lazyJsonText(value)],
+    structuredContent: value,
+  });
+  const callNow = (args: Record<string, unknown>): ToolCallResult | Promise<ToolCallResult> => {
+    const parsed = strictSchema.safeParse(args ?? {});
+    if (!parsed.success) {
+      return {
+        content: [{ type: "text", text: describeValidationError(spec.name, parsed.error, spec) }],
+        isError: true,
+      };
+    }
+    let value: Record<string, unknown> | Promise<Record<string, unknown>>;
+    try {
+      value = definition.handler(parsed.data, context);
+    } catch (error) {
+      return failed(error);
+    }
+    return isPromiseLike(value) ? Promise.resolve(value).then(succeeded, failed) : succeeded(value);
+  };
   return {
     ...spec,
-    async call(args): Promise<ToolCallResult> {
-      const parsed = strictSchema.safeParse(args ?? {});
-      if (!parsed.success) {
-        return {
-          content: [{ type: "text", text: describeValidationError(spec.name, parsed.error, spec) }],
-          isError: true,
-        };
-      }
-      try {
-        const value = await definition.handler(parsed.data, context);
-        return { content: [lazyJsonText(value)], structuredContent: value };
-      } catch (error) {
-        const message =
-          error instanceof ToolFailure ? error.message : `internal error: ${(error as Error).message}`;
-        return { content: [{ type: "text", text: `Error: ${message}` }], isError: true };
-      }
-    },
+    call: async (args) => await callNow(args),
+    callNow,
   };
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 /**

@@ -1,5 +1,5 @@
-import { errorMessage, withDeadline } from "../core/index.js";
-import type { KernelToolHandler, KernelToolSpec } from "../kernel/index.js";
+import { abortedError, errorMessage, withDeadline } from "../core/index.js";
+import type { KernelToolHandler, KernelToolOutcome, KernelToolSpec } from "../kernel/index.js";
 import { decodeToolResult } from "./decode-tool-result.js";
 import {
   pythonAttributeName,
@@ -43,6 +43,15 @@ export interface ToolRouterOptions {
 
 const NEVER_ABORTED = new AbortController().signal;
 
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+function decodeForKernel(name: string, result: ToolCallResult): KernelToolOutcome {
+  const decoded = decodeToolResult(result);
+  return decoded.ok ? decoded : { ok: false, error: `${name}: ${decoded.error}` };
+}
+
 /** Routes calls by name to in-process or upstream endpoints, with a deadline each, and records them. */
 export function createToolRouter(
   endpoints: readonly ToolEndpoint[],
@@ -52,37 +61,13 @@ export function createToolRouter(
   const toolTimeoutMs = options.toolTimeoutMs ?? 30_000;
   const available = (): string => [...byName.keys()].sort().join(", ");
 
-  const invoke = async (
+  const record = (
     name: string,
     args: unknown,
     via: "code" | "direct",
-    signal: AbortSignal | undefined,
-    timeoutMs: number,
-  ): Promise<ToolCallResult> => {
-    const startedAt = performance.now();
-    const endpoint = byName.get(name);
-    let result: ToolCallResult;
-    if (!endpoint) {
-      result = textResult(`Unknown tool '${name}'. Available tools: ${available()}`, true);
-    } else if (args === null || typeof args !== "object" || Array.isArray(args)) {
-      result = textResult(
-        `Invalid arguments for tool '${name}': expected an object of named arguments. Expected: ${renderPythonSignature(endpoint)}`,
-        true,
-      );
-    } else {
-      try {
-        result = await withDeadline(
-          endpoint.call(args as Record<string, unknown>, { signal: signal ?? NEVER_ABORTED, timeoutMs }),
-          {
-            timeoutMs,
-            signal,
-            what: `tool '${name}'`,
-          },
-        );
-      } catch (error) {
-        result = textResult(`Tool '${name}' failed: ${errorMessage(error)}`, true);
-      }
-    }
+    startedAt: number,
+    result: ToolCallResult,
+  ): ToolCallResult => {
     options.onCall?.({
       name,
       args: (args ?? {}) as Record<string, unknown>,
@@ -92,6 +77,63 @@ export function createToolRouter(
       via,
     });
     return result;
+  };
+
+  const failedCall = (name: string, error: unknown): ToolCallResult =>
+    textResult(`Tool '${name}' failed: ${errorMessage(error)}`, true);
+
+  /**
+   * Routes one call; the result comes back synchronously when the endpoint answered synchronously (an
+   * in-process tool with a synchronous handler: no timer could have fired before it returned anyway), otherwise
+   * as a promise raced against the call's deadline and signal.
+   */
+  const invoke = (
+    name: string,
+    args: unknown,
+    via: "code" | "direct",
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): ToolCallResult | Promise<ToolCallResult> => {
+    const startedAt = performance.now();
+    const endpoint = byName.get(name);
+    if (!endpoint) {
+      return record(
+        name,
+        args,
+        via,
+        startedAt,
+        textResult(`Unknown tool '${name}'. Available tools: ${available()}`, true),
+      );
+    }
+    if (args === null || typeof args !== "object" || Array.isArray(args)) {
+      return record(
+        name,
+        args,
+        via,
+        startedAt,
+        textResult(
+          `Invalid arguments for tool '${name}': expected an object of named arguments. Expected: ${renderPythonSignature(endpoint)}`,
+          true,
+        ),
+      );
+    }
+    const what = `tool '${name}'`;
+    if (signal?.aborted)
+      return record(name, args, via, startedAt, failedCall(name, abortedError(what, signal.reason)));
+    const callOptions = { signal: signal ?? NEVER_ABORTED, timeoutMs };
+    let answer: ToolCallResult | Promise<ToolCallResult>;
+    try {
+      answer = endpoint.callNow
+        ? endpoint.callNow(args as Record<string, unknown>, callOptions)
+        : endpoint.call(args as Record<string, unknown>, callOptions);
+    } catch (error) {
+      return record(name, args, via, startedAt, failedCall(name, error));
+    }
+    if (!isThenable(answer)) return record(name, args, via, startedAt, answer);
+    return withDeadline(Promise.resolve(answer), { timeoutMs, signal, what }).then(
+      (result) => record(name, args, via, startedAt, result),
+      (error: unknown) => record(name, args, via, startedAt, failedCall(name, error)),
+    );
   };
 
   const kernelTools: KernelToolSpec[] = endpoints.map((endpoint) => ({
@@ -105,19 +147,20 @@ export function createToolRouter(
   return {
     endpoints,
     kernelTools,
-    handleKernelCall: async (call, callOptions) => {
-      const result = await invoke(
+    handleKernelCall: (call, callOptions) => {
+      const answer = invoke(
         call.name,
         call.args,
         "code",
         callOptions.signal,
         Math.min(toolTimeoutMs, callOptions.timeoutMs),
       );
-      const decoded = decodeToolResult(result);
-      return decoded.ok ? decoded : { ok: false, error: `${call.name}: ${decoded.error}` };
+      return isThenable(answer)
+        ? answer.then((result) => decodeForKernel(call.name, result))
+        : decodeForKernel(call.name, answer);
     },
-    callDirect: (name, args, callOptions = {}) =>
-      invoke(
+    callDirect: async (name, args, callOptions = {}) =>
+      await invoke(
         name,
         args ?? {},
         "direct",

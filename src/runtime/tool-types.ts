@@ -42,6 +42,13 @@ export interface ToolCallOptions {
 /** A callable tool: its spec plus a call that validates, runs under a deadline and never throws for agent mistakes. */
 export interface ToolEndpoint extends ToolSpec {
   call(args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult>;
+  /**
+   * The same call, answered before it returns when the handler is synchronous (in-process tools): the result
+   * itself, or a promise when the handler is asynchronous. The router then skips the deadline timer, the
+   * promise chain and the event-loop turns of a call that is over before any timer could fire. A wrapper that
+   * replaces `call` (`{ ...endpoint, call }`) must replace or drop `callNow` too, or the router bypasses it.
+   */
+  callNow?(args: Record<string, unknown>, options: ToolCallOptions): ToolCallResult | Promise<ToolCallResult>;
 }
 
 export function textResult(text: string, isError = false): ToolCallResult {
