@@ -336,8 +336,10 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   let cursor = 0;
   const modelErrors: EvaluationOutcome["modelErrors"] = [];
   // A DTC oracle episode first records the oracle's program in a kernel (mostly waiting for the interpreter),
-  // then replays it on the host (mostly busy): recording the next episodes ahead overlaps the two.
-  const lookahead = Math.max(1, options.concurrency);
+  // then replays it on the host (mostly busy): recording the next episodes ahead overlaps the two. Measured on
+  // the DTC slice of bench/scale/eval.ts, workers waited 38 s in all for recordings one round ahead, 23 s two
+  // rounds ahead.
+  const lookahead = 2 * Math.max(1, options.concurrency);
   let prefetched = 0;
   const prefetchAhead = (): void => {
     if (!source.prefetch) return;
