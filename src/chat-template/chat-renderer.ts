@@ -546,6 +546,13 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
     const end = header < 0 ? -1 : delta.indexOf(markers.endOfTurn, header + markers.header.length);
     if (end < 0) return;
     const text = delta.slice(header + markers.header.length, end + markers.endOfTurn.length);
+    // A turn holding the template's control text is left to countGenerated (which refuses a forged turn).
+    const fields = [
+      message.content ?? "",
+      message.reasoning_content ?? "",
+      ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments]),
+    ];
+    if (fields.some((field) => field.includes(markers.header) || field.includes(markers.endOfTurn))) return;
     const shape = chunkShape(chunk);
     if (!state.generatedShapes.has(shape)) {
       if (generatedText(message) !== text) return;
