@@ -232,6 +232,7 @@ export {
 } from "./eval/index.js";
 export type {
   ClientFactory,
+  ClientSource,
   EvaluationOptions,
   EvaluationOutcome,
   EvaluationPlan,

@@ -147,7 +147,7 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
   );
   return [
     `DTC vs PTC oracle evaluation: ${slice.tasks} at ${slice.scales}, concurrency 2; goal DTC <= ${GOAL_RATIO}x PTC: ${ratio <= GOAL_RATIO ? "met" : "missed"}`,
-    "(DTC includes recording each oracle's direct-call form once per instance, a PTC run.)",
+    "(DTC includes recording each oracle's direct-call form once per instance, a PTC run made a few episodes ahead.)",
     "",
     evalTable,
     "",

@@ -148,6 +148,11 @@ interface ConversationState {
   standInVerified: boolean | undefined;
   /** The last chunk counted (without the generation prompt), reused when a later assistant message closes it. */
   lastChunk: { start: number; end: number; tokens: number } | undefined;
+  /**
+   * Shapes of chunks (see `chunkShape`) whose assistant turn was checked to render in the chunk exactly as
+   * `countGenerated` renders it alone: for those the generated count is taken from the chunk's render.
+   */
+  generatedShapes: Set<string>;
 }
 
 const renderers = new Map<string, ChatRenderer>();
@@ -438,6 +443,7 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
         chunkTokens: [],
         chunkEnds: [],
         lastChunk: undefined,
+        generatedShapes: new Set(),
       };
       states.set(messages, state);
     }
@@ -447,7 +453,9 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
       if (messages[index]!.role === "assistant") chunkStarts.push(index);
     const deltaTokens = (start: number, end: number, generation: boolean): number | undefined => {
       const delta = chunkDelta(current, messages.slice(start, end), generation);
-      return delta === undefined ? undefined : countTokens(delta);
+      if (delta === undefined) return undefined;
+      noteGenerated(current, messages.slice(start, end), delta);
+      return countTokens(delta);
     };
     // Complete the chunks that a later assistant message closed.
     for (let chunk = current.chunkTokens.length; chunk < chunkStarts.length - 1; chunk += 1) {
@@ -499,11 +507,11 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
   };
 
   const generatedCounts = new WeakMap<TemplateMessage, number>();
-  const countGenerated = (message: TemplateMessage): number => {
-    const known = generatedCounts.get(message);
-    if (known !== undefined) return known;
-    // The assistant turn as the template renders it in context (not last, after the query); its text from
-    // after the header through the end-of-turn token is what the model generated. Works for any tokenizer.
+  /**
+   * The assistant turn as the template renders it in context (not last, after the query); its text from after
+   * the header through the end-of-turn token is what the model generated. Works for any tokenizer.
+   */
+  const generatedText = (message: TemplateMessage): string => {
     const text = renderText({
       messages: [
         { role: "user", content: "probe" },
@@ -512,9 +520,45 @@ function buildRenderer(loaded: LoadedTokenizer): ChatRenderer {
       ],
     });
     const [span] = assistantSpans(text, 1);
-    const count = countTokens(text.slice(span![0], span![1]));
+    return text.slice(span![0], span![1]);
+  };
+  const countGenerated = (message: TemplateMessage): number => {
+    const known = generatedCounts.get(message);
+    if (known !== undefined) return known;
+    const count = countTokens(generatedText(message));
     generatedCounts.set(message, count);
     return count;
+  };
+
+  /**
+   * Takes the generated count of a chunk's assistant message from the chunk's render, saving `countGenerated`
+   * its own render (half the template work of a conversation that grows by tool calls). Trusted for a chunk
+   * shape only once a chunk of that shape rendered its assistant turn exactly as `generatedText` does.
+   */
+  const noteGenerated = (
+    state: ConversationState,
+    chunk: readonly TemplateMessage[],
+    delta: string,
+  ): void => {
+    const message = chunk[0]!;
+    if (generatedCounts.has(message)) return;
+    const header = delta.indexOf(markers.header);
+    const end = header < 0 ? -1 : delta.indexOf(markers.endOfTurn, header + markers.header.length);
+    if (end < 0) return;
+    const text = delta.slice(header + markers.header.length, end + markers.endOfTurn.length);
+    // A turn holding the template's control text is left to countGenerated (which refuses a forged turn).
+    const fields = [
+      message.content ?? "",
+      message.reasoning_content ?? "",
+      ...(message.tool_calls ?? []).flatMap((call) => [call.function.name, call.function.arguments]),
+    ];
+    if (fields.some((field) => field.includes(markers.header) || field.includes(markers.endOfTurn))) return;
+    const shape = chunkShape(chunk);
+    if (!state.generatedShapes.has(shape)) {
+      if (generatedText(message) !== text) return;
+      state.generatedShapes.add(shape);
+    }
+    generatedCounts.set(message, countTokens(text));
   };
 
   return {
@@ -566,4 +610,19 @@ function learnMarkers(renderText: (input: RenderInput) => string, loaded: Loaded
     endOfTurnTokenId: loaded.addedTokens.get(endOfTurn)!,
     separator: after.slice(endOfTurn.length),
   };
+}
+
+/**
+ * What a template may branch on in a chunk besides the text itself: which fields the assistant message has,
+ * how many calls it makes and how many messages follow it (with their roles).
+ */
+function chunkShape(chunk: readonly TemplateMessage[]): string {
+  const [assistant, ...rest] = chunk;
+  return [
+    assistant!.content === null ? "null" : assistant!.content === "" ? "empty" : "text",
+    assistant!.reasoning_content === undefined ? "-" : assistant!.reasoning_content === "" ? "r0" : "r",
+    assistant!.tool_calls?.length ?? 0,
+    assistant!.name === undefined ? "-" : "n",
+    ...rest.map((message) => message.role),
+  ].join("|");
 }

@@ -32,6 +32,7 @@ export {
 export type { RunConfig, RunConfigInput } from "./run-config.js";
 export type {
   ClientFactory,
+  ClientSource,
   ModelSpecOptions,
   EvaluationPlan,
   EvaluationOptions,

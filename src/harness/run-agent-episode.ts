@@ -212,9 +212,8 @@ async function callModel(run: EpisodeRun): Promise<CompletionResponse | undefine
 function accountAssistant(run: EpisodeRun, turn: TurnInProgress, response: CompletionResponse): void {
   const assistant = response.message;
   run.messages.push(assistant);
-  const assistantTokens = run.tokens.countMessage(assistant);
-  turn.completionTokens = response.usage?.completionTokens ?? assistantTokens;
   if ((assistant.tool_calls ?? []).length === 0) {
+    turn.completionTokens = completionTokensOf(run, response);
     run.endReason =
       response.finishReason === "length" || turn.completionTokens >= run.limits.maxTokensPerTurn
         ? "max_tokens_per_turn"
@@ -271,9 +270,19 @@ function recordOutcome(run: EpisodeRun, outcome: DriverCallOutcome): void {
   });
 }
 
+/**
+ * Tokens the model generated this turn: the endpoint's usage, else the template's count. Counted after the
+ * context when the turn made calls, so that the counter takes it from the render it made for the context.
+ */
+function completionTokensOf(run: EpisodeRun, response: CompletionResponse): number {
+  return response.usage?.completionTokens ?? run.tokens.countMessage(response.message);
+}
+
 function endTurn(run: EpisodeRun, turn: TurnInProgress, response: CompletionResponse): void {
   run.toolOutputTokens += turn.toolOutputTokens;
   run.contextTokens = run.tokens.countContext(run.messages, run.tools);
+  if ((response.message.tool_calls ?? []).length > 0)
+    turn.completionTokens = completionTokensOf(run, response);
   run.turns.push({
     index: run.turn,
     contextTokens: turn.contextTokens,
