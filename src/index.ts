@@ -118,6 +118,7 @@ export {
   isoDateSchema,
   when,
   defineListTool,
+  defineGetTool,
   withBooleans,
   listPage,
   pageEnvelope,

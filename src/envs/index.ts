@@ -107,6 +107,7 @@ export {
   when,
   listPage,
   defineListTool,
+  defineGetTool,
   pageEnvelope,
   paginateItems,
   getRow,
@@ -114,7 +115,13 @@ export {
   requireRow,
   withBooleans,
 } from "./kit/listing.js";
-export type { SqlCondition, PageEnvelope, ListPageOptions, ListToolDefinition } from "./kit/listing.js";
+export type {
+  SqlCondition,
+  PageEnvelope,
+  ListPageOptions,
+  ListToolDefinition,
+  GetToolDefinition,
+} from "./kit/listing.js";
 export { defineIdFormat } from "./kit/ids.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {
