@@ -81,7 +81,7 @@ export function registerSynth(program: Command): void {
           }
         : {}),
       ...(text("suiteName") ? { suiteName: text("suiteName")! } : {}),
-      sandboxTimeoutMs: parseSecondsOption(String(options.timeout), "--timeout") * 1000,
+      sandboxTimeoutMs: parseSecondsOption(String(options.timeout), "--timeout"),
       ...(options.forceNew ? { forceNew: true } : {}),
       onProgress: (message) => process.stderr.write(`synth: ${message}\n`),
     });
