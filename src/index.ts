@@ -133,6 +133,7 @@ export {
   parseMarkdownTable,
   renderMarkdown,
   toJsonDocument,
+  renderEmail,
   addDays,
   daysBetween,
   roundCents,

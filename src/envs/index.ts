@@ -134,6 +134,7 @@ export {
   parseMarkdownTable,
   renderMarkdown,
   toJsonDocument,
+  renderEmail,
 } from "./kit/documents.js";
 export type { CsvValue, MarkdownBlock } from "./kit/documents.js";
 export {
@@ -153,6 +154,7 @@ export {
   dateTime,
   longDate,
   previousMonth,
+  MONTH_NAMES,
 } from "./kit/dates.js";
 export { roundCents, formatUsd, sumCents } from "./kit/money.js";
 export {

@@ -24,7 +24,9 @@ import {
   defineListTool,
   formatUsd,
   listPage,
+  longDate,
   markdownTable,
+  MONTH_NAMES,
   pagingFields,
   paginateItems,
   parseCsv,
@@ -32,6 +34,7 @@ import {
   personName,
   previousMonth,
   randomDate,
+  renderEmail,
   renderMarkdown,
   requireRow,
   roundCents,
@@ -301,6 +304,24 @@ describe("documents", () => {
       { id: "2", note: "line\nbreak", amount: "" },
     ]);
     expect(parseCsv(" id , name \r\n\r\n 1 , Ann \r\n", { trim: true })).toEqual([{ id: "1", name: "Ann" }]);
+  });
+
+  it("renders an e-mail: headers in order, a blank line, paragraphs apart, a final newline", () => {
+    const text = renderEmail(
+      { From: "Ann Lee <ann@example.com>", Sent: "2025-06-02 09:15", Subject: "Hold" },
+      ["Hello,", "Please hold lot L-1.", "Thanks,\nAnn"],
+    );
+    expect(text).toBe(
+      "From: Ann Lee <ann@example.com>\nSent: 2025-06-02 09:15\nSubject: Hold\n\nHello,\n\nPlease hold lot L-1.\n\nThanks,\nAnn\n",
+    );
+    expect(text.split("\n\n").slice(1).join("\n\n")).toBe("Hello,\n\nPlease hold lot L-1.\n\nThanks,\nAnn\n");
+    expect(renderEmail({ Subject: "One line" }, "Body")).toBe("Subject: One line\n\nBody\n");
+  });
+
+  it("names the months as memos write them", () => {
+    expect(MONTH_NAMES).toHaveLength(12);
+    for (const [index, name] of MONTH_NAMES.entries())
+      expect(longDate(`2025-${String(index + 1).padStart(2, "0")}-09`)).toBe(`${name} 9, 2025`);
   });
 
   it("renders Markdown with tables that parse back under their heading", () => {
