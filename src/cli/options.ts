@@ -166,7 +166,9 @@ export function endpointFrom(options: Record<string, unknown>, prefix?: string):
   // Commander's attribute names: `--auditor-base-url` is `auditorBaseUrl`.
   const text = (flag: string): string | undefined => {
     const value =
-      options[(prefix ? `${prefix}-${flag}` : flag).replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
+      options[
+        (prefix ? `${prefix}-${flag}` : flag).replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())
+      ];
     return typeof value === "string" && value !== "" ? value : undefined;
   };
   const baseUrl = text("base-url");
