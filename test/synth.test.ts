@@ -367,6 +367,9 @@ describe("progagent synth (scripted models for every role)", () => {
       "1",
       "--max-rounds",
       "3",
+      // An hour: 3.6e6 ms. Read as 3.6e9 ms, it overflowed the timer and every sandbox run stopped at once.
+      "--timeout",
+      "3600",
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("1 of 1 candidates accepted: retail.recall-cancellations");

@@ -125,3 +125,98 @@ export function suiteSelectionFrom(options: Record<string, unknown>): SuiteSelec
     builtin: options.builtin !== false,
   };
 }
+
+/** Which endpoint a pair of `--base-url` / `--api-key-env` flags configures (see {@link addEndpointOptions}). */
+export interface EndpointOptionsSpec {
+  /** Flag prefix of a further endpoint: `auditor` gives `--auditor-base-url` and `--auditor-api-key-env`. */
+  prefix?: string;
+  /** Whose endpoint, for the help: `the auditor's` (default: `the model's`). */
+  whose?: string;
+  /** The unprefixed flags are the default when these are not given (said in the help). */
+  fallsBack?: boolean;
+}
+
+/** A model endpoint's connection as the commands give it to model clients. */
+export interface EndpointOptions {
+  baseUrl?: string;
+  apiKeyEnv?: string;
+}
+
+/**
+ * `--base-url <url>` and `--api-key-env <name>` of one model endpoint (with a prefix for a further one),
+ * read back with {@link endpointFrom}.
+ */
+export function addEndpointOptions(command: Command, spec: EndpointOptionsSpec = {}): Command {
+  const flag = (name: string): string => (spec.prefix ? `--${spec.prefix}-${name}` : `--${name}`);
+  const whose = spec.whose ?? "the model's";
+  const fallback = (name: string): string => (spec.fallsBack ? ` (default: --${name})` : "");
+  return command
+    .option(
+      `${flag("base-url")} <url>`,
+      `base URL of ${whose} API${spec.prefix ? "" : " (OpenAI-compatible for openai:<model>)"}${fallback("base-url")}`,
+    )
+    .option(
+      `${flag("api-key-env")} <name>`,
+      `environment variable holding ${whose} API key${fallback("api-key-env")}`,
+    );
+}
+
+/** The endpoint of a command's parsed options (see {@link addEndpointOptions}); unset flags are left out. */
+export function endpointFrom(options: Record<string, unknown>, prefix?: string): EndpointOptions {
+  // Commander's attribute names: `--auditor-base-url` is `auditorBaseUrl`.
+  const text = (flag: string): string | undefined => {
+    const value =
+      options[
+        (prefix ? `${prefix}-${flag}` : flag).replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())
+      ];
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  const baseUrl = text("base-url");
+  const apiKeyEnv = text("api-key-env");
+  return { ...(baseUrl ? { baseUrl } : {}), ...(apiKeyEnv ? { apiKeyEnv } : {}) };
+}
+
+/** What the options of {@link addModelOptions} parse into. */
+export interface ModelRunOptions {
+  modelOptions: EndpointOptions;
+  concurrency: number;
+  seed: number;
+  maxTurns?: number;
+  temperature?: number;
+}
+
+/**
+ * The options of every command that runs a model on episodes (`eval`, `tasks calibrate`): the endpoint
+ * (`--base-url`, `--api-key-env`), sampling (`--temperature`, `--max-turns`) and the run (`--concurrency`,
+ * `--seed`), read back with {@link modelRunFrom}.
+ */
+export function addModelOptions(command: Command): Command {
+  return addEndpointOptions(command)
+    .option("--temperature <t>", "sampling temperature")
+    .option("--max-turns <n>", "turn limit per episode")
+    .option("--concurrency <n>", "episodes in parallel", "2")
+    .option("--seed <n>", "instance seed", "0");
+}
+
+/** The model run of a command's parsed options (see {@link addModelOptions}); bad values name their flag. */
+export function modelRunFrom(options: Record<string, unknown>): ModelRunOptions {
+  const text = (name: string): string | undefined =>
+    typeof options[name] === "string" ? options[name] : undefined;
+  const maxTurns = text("maxTurns");
+  const temperature = text("temperature");
+  return {
+    modelOptions: endpointFrom(options),
+    concurrency: parseIntegerOption(text("concurrency") ?? "2", "--concurrency"),
+    seed: parseIntegerOption(text("seed") ?? "0", "--seed", { min: 0 }),
+    ...(maxTurns ? { maxTurns: parseIntegerOption(maxTurns, "--max-turns") } : {}),
+    ...(temperature ? { temperature: parseNumberOption(temperature, "--temperature", { min: 0 }) } : {}),
+  };
+}
+
+/** `--force-new`: start over in an `--out` that holds an earlier run; `removes` says what goes. */
+export function addForceNewOption(command: Command, removes: string): Command {
+  return command.option(
+    "--force-new",
+    `start over in an --out directory that holds an earlier run (removes ${removes})`,
+  );
+}

@@ -2,6 +2,8 @@ export { ProgAgentError, ERROR_CODES, exitCodeForError, errorMessage } from "./e
 export type { ErrorCategory, JsonValue, ProgAgentErrorOptions } from "./errors.js";
 export { abortedError, deadlineSignal, withDeadline, sleep } from "./deadline.js";
 export { createTempDir, sweepStaleTempDirs, isTraversableByOthers } from "./temp-dir.js";
+export { sweepStale, isProcessAlive } from "./sweep-stale.js";
+export type { StaleSweep } from "./sweep-stale.js";
 export type { TempDir } from "./temp-dir.js";
 export { createSeededRandom, hashString } from "./seeded-random.js";
 export type { SeededRandom } from "./seeded-random.js";

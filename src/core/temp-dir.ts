@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { sweepStale } from "./sweep-stale.js";
 
 const PREFIX = "progagent-";
 
@@ -57,28 +58,8 @@ export function isTraversableByOthers(path: string): boolean {
 
 /** Removes temp directories whose owning process no longer exists. */
 export function sweepStaleTempDirs(root: string = tmpdir()): number {
-  let removed = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync(root);
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    if (!entry.startsWith(PREFIX)) continue;
-    const pid = Number(entry.slice(PREFIX.length).split("-")[0]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    rmSync(join(root, entry), { recursive: true, force: true });
-    removed += 1;
-  }
-  return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return sweepStale(root, {
+    ownerOf: (name) =>
+      name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length).split("-")[0]) : undefined,
+  });
 }

@@ -107,6 +107,7 @@ export {
   when,
   listPage,
   defineListTool,
+  defineGetTool,
   pageEnvelope,
   paginateItems,
   getRow,
@@ -114,7 +115,13 @@ export {
   requireRow,
   withBooleans,
 } from "./kit/listing.js";
-export type { SqlCondition, PageEnvelope, ListPageOptions, ListToolDefinition } from "./kit/listing.js";
+export type {
+  SqlCondition,
+  PageEnvelope,
+  ListPageOptions,
+  ListToolDefinition,
+  GetToolDefinition,
+} from "./kit/listing.js";
 export { defineIdFormat } from "./kit/ids.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {
@@ -127,6 +134,7 @@ export {
   parseMarkdownTable,
   renderMarkdown,
   toJsonDocument,
+  renderEmail,
 } from "./kit/documents.js";
 export type { CsvValue, MarkdownBlock } from "./kit/documents.js";
 export {
@@ -146,6 +154,7 @@ export {
   dateTime,
   longDate,
   previousMonth,
+  MONTH_NAMES,
 } from "./kit/dates.js";
 export { roundCents, formatUsd, sumCents } from "./kit/money.js";
 export {

@@ -56,6 +56,23 @@ describe("cgroup detection", () => {
     expect(kernel.oomKillCount()).toBe(2);
   });
 
+  it("sweeps a dead server's leaf only when empty, and never this server's", () => {
+    const parent = scratch();
+    const support = { version: 2 as const, parents: { memory: parent, pids: parent }, detail: "test" };
+    mkdirSync(join(parent, `server-${DEAD_PID}`));
+    mkdirSync(join(parent, `server-${DEAD_PID + 1}`));
+    writeFileSync(join(parent, `server-${DEAD_PID + 1}`, "cgroup.procs"), "");
+    mkdirSync(join(parent, `server-${process.pid}`));
+    mkdirSync(join(parent, `k-${DEAD_PID}-1`));
+    mkdirSync(join(parent, "unrelated-1"));
+    expect(sweepStaleCgroups(support)).toBe(2);
+    expect(existsSync(join(parent, `server-${DEAD_PID}`))).toBe(false);
+    expect(existsSync(join(parent, `k-${DEAD_PID}-1`))).toBe(false);
+    expect(existsSync(join(parent, `server-${DEAD_PID + 1}`))).toBe(true);
+    expect(existsSync(join(parent, `server-${process.pid}`))).toBe(true);
+    expect(existsSync(join(parent, "unrelated-1"))).toBe(true);
+  });
+
   it("cgroup v2, not delegated and not root: falls back and says why", () => {
     const root = scratch();
     fakeCgroup(root, "user.slice/shell.scope", {

@@ -12,12 +12,12 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
-  readdirSync,
   rmdirSync,
   writeFileSync,
 } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sweepStale } from "../core/index.js";
 
 export type CgroupVersion = 1 | 2;
 
@@ -331,45 +331,28 @@ function removeDirectory(directory: string): boolean {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Removes the cgroups of kernels whose server died (kill -9): `k-<pid>-<n>` with a dead pid, and empty
  * `server-<pid>` leaves. Returns how many were removed.
  */
 export function sweepStaleCgroups(support: CgroupSupport): number {
   let removed = 0;
-  for (const parent of new Set([support.parents.memory, support.parents.pids])) {
-    let entries: string[] = [];
-    try {
-      entries = readdirSync(parent);
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const match = /^(?:k-(\d+)-\d+|server-(\d+))$/.exec(entry);
-      if (!match) continue;
-      const owner = Number(match[1] ?? match[2]);
-      if (owner === process.pid || isAlive(owner)) continue;
-      if (match[2] !== undefined) {
+  for (const parent of new Set([support.parents.memory, support.parents.pids]))
+    removed += sweepStale(parent, {
+      ownerOf: (name) => {
+        const match = /^(?:k-(\d+)-\d+|server-(\d+))$/.exec(name);
+        return match ? Number(match[1] ?? match[2]) : undefined;
+      },
+      remove: (path, name) => {
+        if (!name.startsWith("server-")) return removeDirectory(path);
         // A leaf a dead server lived in: remove it only when empty.
         try {
-          rmdirSync(join(parent, entry));
-          removed += 1;
+          rmdirSync(path);
+          return true;
         } catch {
-          // still has members
+          return false; // still has members
         }
-        continue;
-      }
-      if (removeDirectory(join(parent, entry))) removed += 1;
-    }
-  }
+      },
+    });
   return removed;
 }

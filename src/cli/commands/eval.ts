@@ -5,11 +5,13 @@ import { HARNESS_MODES, type HarnessMode } from "../../envs/names.js";
 import type { EvaluationOptions } from "../../eval/index.js";
 import { loadTasks, type SuiteSelection } from "../load-tasks.js";
 import {
+  addForceNewOption,
+  addModelOptions,
   addSuiteOptions,
   kernelOptionsFrom,
+  modelRunFrom,
   parseIntegerOption,
   parseInterfaceOption,
-  parseNumberOption,
   parseScalesOption,
   parseSecondsOption,
   suiteSelectionFrom,
@@ -121,7 +123,7 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
 }
 
 export function registerEval(program: Command): void {
-  addSuiteOptions(program.command("eval"))
+  const command = addSuiteOptions(program.command("eval"))
     .description(
       "Evaluate a model (or the oracle / a replay) on the built-in suite (and --suite) under DTC, PTC and Hybrid",
     )
@@ -133,13 +135,8 @@ export function registerEval(program: Command): void {
     .option("--scales <list>", "v0,v1,v2,v3 or all", "all")
     .option("--tasks <glob>", "task id glob", "*")
     .option("--samples <k>", "samples per task x scale x harness", "1")
-    .option("--concurrency <n>", "episodes in parallel", "2")
-    .option("--out <dir>", "output directory (re-running with it resumes)", "runs/eval")
-    .option("--seed <n>", "instance seed", "0")
-    .option("--base-url <url>", "OpenAI-compatible base URL (for openai:<model>)")
-    .option("--api-key-env <name>", "environment variable holding the API key")
-    .option("--temperature <t>", "sampling temperature")
-    .option("--max-turns <n>", "turn limit per episode")
+    .option("--out <dir>", "output directory (re-running with it resumes)", "runs/eval");
+  addModelOptions(command)
     .option("--context-window <tokens>", "context window in tokens (the context-limit stop)")
     .option("--max-tokens <n>", "max tokens per model turn")
     .option("--timeout <seconds>", "per code execution or terminal command (default: the profile's, 60)")
@@ -151,17 +148,15 @@ export function registerEval(program: Command): void {
     .option(
       "--reveal-verdict",
       "DEBUGGING: show the verifier's check messages (expected values) to the model in claim_done's reply",
-    )
-    .option(
-      "--force-new",
-      "start over in an --out directory that holds an earlier run (removes its episodes)",
-    )
+    );
+  addForceNewOption(command, "its episodes")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const { interfaceProfile } = await import("../../envs/index.js");
       const text = (name: string): string | undefined =>
         typeof options[name] === "string" ? options[name] : undefined;
       const profile = parseInterfaceOption(text("interface"));
+      const run = modelRunFrom(options);
       await runEvaluationCommand({
         model: String(options.model),
         harnesses: parseHarnessList(String(options.harness)),
@@ -169,19 +164,16 @@ export function registerEval(program: Command): void {
         tasks: String(options.tasks),
         suites: suiteSelectionFrom(options),
         samples: parseIntegerOption(String(options.samples), "--samples"),
-        concurrency: parseIntegerOption(String(options.concurrency), "--concurrency"),
+        concurrency: run.concurrency,
         outDir: String(options.out),
-        seed: parseIntegerOption(String(options.seed), "--seed", { min: 0 }),
-        modelOptions: {
-          ...(text("baseUrl") ? { baseUrl: text("baseUrl") } : {}),
-          ...(text("apiKeyEnv") ? { apiKeyEnv: text("apiKeyEnv") } : {}),
-        },
+        seed: run.seed,
+        modelOptions: run.modelOptions,
         limits: {
           ...(String(options.model) === "oracle" ? ORACLE_LIMITS : {}),
           executionTimeoutMs: text("timeout")
             ? parseSecondsOption(text("timeout")!, "--timeout")
             : interfaceProfile(profile).executionTimeoutMs.evaluation,
-          ...(text("maxTurns") ? { maxTurns: parseIntegerOption(text("maxTurns")!, "--max-turns") } : {}),
+          ...(run.maxTurns === undefined ? {} : { maxTurns: run.maxTurns }),
           ...(text("contextWindow")
             ? { contextWindowTokens: parseIntegerOption(text("contextWindow")!, "--context-window") }
             : {}),
@@ -191,9 +183,7 @@ export function registerEval(program: Command): void {
         },
         kernelOptions: kernelOptionsFrom(options),
         ...(options.forceNew === true ? { forceNew: true } : {}),
-        ...(text("temperature")
-          ? { temperature: parseNumberOption(text("temperature")!, "--temperature", { min: 0 }) }
-          : {}),
+        ...(run.temperature === undefined ? {} : { temperature: run.temperature }),
         ...(options.revealVerdict === true ? { revealVerdict: true } : {}),
         ...(profile === "default" ? {} : { interface: profile }),
         ...(options.terminal === true ? { terminal: true } : {}),

@@ -5,9 +5,11 @@ import { HARNESS_MODES, SCALES } from "../../envs/names.js";
 import { formatTable } from "../format-table.js";
 import { loadTasks } from "../load-tasks.js";
 import {
+  addForceNewOption,
+  addModelOptions,
   addSuiteOptions,
+  modelRunFrom,
   parseIntegerOption,
-  parseNumberOption,
   parseScalesOption,
   suiteSelectionFrom,
 } from "../options.js";
@@ -17,7 +19,7 @@ import { summarizeModelErrors } from "./eval.js";
 export function registerTasksCalibrate(program: Command): void {
   const tasks = program.commands.find((command) => command.name() === "tasks");
   if (!tasks) throw new Error("registerTasksCalibrate needs the tasks command registered first");
-  addSuiteOptions(tasks.command("calibrate"))
+  const command = addSuiteOptions(tasks.command("calibrate"))
     .description(
       "Run a reference model on tasks and keep those whose pass rate is strictly inside --band at every scale",
     )
@@ -27,14 +29,8 @@ export function registerTasksCalibrate(program: Command): void {
     .option("--scales <list>", "v0,v1,v2,v3 or all", "all")
     .option("--band <low,high>", "the pass-rate band (exclusive)", "0,0.8")
     .option("--harness <mode>", "dtc, ptc or hybrid", "ptc")
-    .option("--out <dir>", "run directory (re-running with it resumes)", "runs/calibrate")
-    .option("--base-url <url>", "OpenAI-compatible base URL")
-    .option("--api-key-env <name>", "environment variable holding the API key")
-    .option("--concurrency <n>", "episodes in parallel", "2")
-    .option("--seed <n>", "instance seed", "0")
-    .option("--max-turns <n>", "turns per episode")
-    .option("--temperature <t>", "sampling temperature")
-    .option("--force-new", "start over in an --out that holds an earlier run")
+    .option("--out <dir>", "run directory (re-running with it resumes)", "runs/calibrate");
+  addForceNewOption(addModelOptions(command), "its episodes")
     .option("--json", "print the rows as JSON")
     .action(async (options: Record<string, unknown>) => {
       const { calibrateSuite, parseBand } = await import("../../synth/index.js");
@@ -49,6 +45,7 @@ export function registerTasksCalibrate(program: Command): void {
       }
       const [harness] = parseChoiceList(String(options.harness), HARNESS_MODES, "harness");
       const scales = parseScalesOption(String(options.scales), SCALES);
+      const run = modelRunFrom(options);
       const selected = await loadTasks(String(options.tasks), suiteSelectionFrom(options));
       const outcome = await calibrateSuite({
         tasks: selected,
@@ -58,18 +55,11 @@ export function registerTasksCalibrate(program: Command): void {
         samples: parseIntegerOption(String(options.samples), "--samples", { min: 1 }),
         band,
         outDir: String(options.out),
-        seed: parseIntegerOption(String(options.seed), "--seed", { min: 0 }),
-        concurrency: parseIntegerOption(String(options.concurrency), "--concurrency", { min: 1 }),
-        modelOptions: {
-          ...(typeof options.baseUrl === "string" ? { baseUrl: options.baseUrl } : {}),
-          ...(typeof options.apiKeyEnv === "string" ? { apiKeyEnv: options.apiKeyEnv } : {}),
-        },
-        ...(typeof options.maxTurns === "string"
-          ? { limits: { maxTurns: parseIntegerOption(options.maxTurns, "--max-turns", { min: 1 }) } }
-          : {}),
-        ...(typeof options.temperature === "string"
-          ? { temperature: parseNumberOption(options.temperature, "--temperature", { min: 0 }) }
-          : {}),
+        seed: run.seed,
+        concurrency: run.concurrency,
+        modelOptions: run.modelOptions,
+        ...(run.maxTurns === undefined ? {} : { limits: { maxTurns: run.maxTurns } }),
+        ...(run.temperature === undefined ? {} : { temperature: run.temperature }),
         ...(options.forceNew ? { forceNew: true } : {}),
       });
       if (options.json) process.stdout.write(`${JSON.stringify(outcome.rows, null, 2)}\n`);

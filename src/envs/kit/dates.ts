@@ -6,6 +6,22 @@
 
 const MS_PER_DAY = 86_400_000;
 
+/** The English month names, January first: `MONTH_NAMES[month - 1]`. */
+export const MONTH_NAMES: readonly string[] = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
 /** Days since 1970-01-01 of an ISO date or date-time; throws on anything else. */
 export function toDayNumber(isoDate: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(isoDate);

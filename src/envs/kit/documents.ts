@@ -144,3 +144,20 @@ export function renderMarkdown(title: string, blocks: readonly MarkdownBlock[]):
 export function toJsonDocument(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+/**
+ * An e-mail as a workspace file: one `Name: value` line per header in the order given (`From`, `Sent`,
+ * `Subject`, ...), a blank line, the body's paragraphs separated by blank lines, and a final newline.
+ *
+ * @example
+ * renderEmail({ From: "Ann Lee <ann@example.com>", Date: "2025-06-02", Subject: "Credit request" },
+ *             ["Hello billing team,", "Please credit invoice INV-00042.", "Thanks,\nAnn Lee"]);
+ */
+export function renderEmail(
+  headers: Readonly<Record<string, string>>,
+  body: string | readonly string[],
+): string {
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  const paragraphs = typeof body === "string" ? [body] : body;
+  return `${lines.join("\n")}\n\n${paragraphs.join("\n\n")}\n`;
+}

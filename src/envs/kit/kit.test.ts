@@ -19,11 +19,14 @@ import {
   cachedStatement,
   checkStateDiff,
   daysBetween,
+  defineGetTool,
   defineIdFormat,
   defineListTool,
   formatUsd,
   listPage,
+  longDate,
   markdownTable,
+  MONTH_NAMES,
   pagingFields,
   paginateItems,
   parseCsv,
@@ -31,6 +34,7 @@ import {
   personName,
   previousMonth,
   randomDate,
+  renderEmail,
   renderMarkdown,
   requireRow,
   roundCents,
@@ -209,6 +213,81 @@ describe("defineIdFormat", () => {
   });
 });
 
+describe("defineGetTool", () => {
+  it("answers like the hand-written get tool: same schema, the row under its key, the same errors", async () => {
+    const declared = defineGetTool({
+      name: "get_customer",
+      description: "Get one customer.",
+      input: { customer_id: customerId.schema("The customer") },
+      key: "customer",
+      from: "customers",
+      idColumn: "id",
+      normalizeId: (id) => Number(id.slice(2)),
+      notFound: customerId,
+    });
+    expect(declared.kind).toBe("read");
+    expect(toolInputJsonSchema(declared.inputSchema)).toEqual(toolInputJsonSchema(getCustomer.inputSchema));
+    const context = { db: storeDb(), workspaceDir: "" };
+    for (const args of [{ customer_id: "C-00007" }, { customer_id: "C-00999" }, { customer_id: "7" }, {}])
+      expect(await callText(declared, context, args)).toEqual(await callText(getCustomer, context, args));
+  });
+
+  it("maps the row and appends the related keys in order, each bound to the id looked up", async () => {
+    const db = storeDb();
+    db.exec("INSERT INTO notes (customer_id, body) VALUES (4, 'second'), (3, 'other'), (4, 'first')");
+    const getWithNotes = defineGetTool({
+      name: "get_customer",
+      description: "Get one customer with notes.",
+      input: { id: z.number().int() },
+      key: "customer",
+      from: "customers",
+      select: "id, name, opt_in",
+      map: (row) => withBooleans(row, "opt_in"),
+      notFound: (id) => `customer ${id} not found; use list_customers`,
+      related: {
+        notes: "SELECT body FROM notes WHERE customer_id = ? ORDER BY body",
+        note_count: (handle, id, row) => ({
+          id,
+          name: row.name,
+          count: handle.prepare("SELECT COUNT(*) AS n FROM notes WHERE customer_id = ?").get(id),
+        }),
+      },
+    });
+    const context = { db, workspaceDir: "" };
+    const found = await callText(getWithNotes, context, { id: 4 });
+    expect(Object.keys(JSON.parse(found.text))).toEqual(["customer", "notes", "note_count"]);
+    expect(JSON.parse(found.text)).toEqual({
+      customer: { id: 4, name: "Customer 4", opt_in: false },
+      notes: [{ body: "first" }, { body: "second" }],
+      note_count: { id: 4, name: "Customer 4", count: { n: 2 } },
+    });
+    expect(await callText(getWithNotes, context, { id: 99 })).toEqual({
+      text: "Error: customer 99 not found; use list_customers",
+      isError: true,
+    });
+  });
+
+  it("without a key returns the row's columns, and refuses an input that is not exactly one argument", async () => {
+    const getRaw = defineGetTool({
+      name: "get_customer_row",
+      description: "Get one customer's columns.",
+      input: { customer_id: z.number().int() },
+      from: "customers",
+      select: "name, tier",
+      idColumn: "id",
+      notFound: (id) => `customer ${id} not found`,
+    });
+    const context = { db: storeDb(), workspaceDir: "" };
+    expect(JSON.parse((await callText(getRaw, context, { customer_id: 3 })).text)).toEqual({
+      name: "Customer 3",
+      tier: "gold",
+    });
+    const base = { name: "get_x", description: "x", from: "customers", notFound: () => "missing" };
+    expect(() => defineGetTool({ ...base, input: {} })).toThrow("exactly one argument, the id (got none)");
+    expect(() => defineGetTool({ ...base, input: { a: z.number(), b: z.number() } })).toThrow("(got a, b)");
+  });
+});
+
 describe("documents", () => {
   it("writes CSV that reads back to the same values, quoting only where needed", () => {
     const csv = toCsv(
@@ -225,6 +304,24 @@ describe("documents", () => {
       { id: "2", note: "line\nbreak", amount: "" },
     ]);
     expect(parseCsv(" id , name \r\n\r\n 1 , Ann \r\n", { trim: true })).toEqual([{ id: "1", name: "Ann" }]);
+  });
+
+  it("renders an e-mail: headers in order, a blank line, paragraphs apart, a final newline", () => {
+    const text = renderEmail(
+      { From: "Ann Lee <ann@example.com>", Sent: "2025-06-02 09:15", Subject: "Hold" },
+      ["Hello,", "Please hold lot L-1.", "Thanks,\nAnn"],
+    );
+    expect(text).toBe(
+      "From: Ann Lee <ann@example.com>\nSent: 2025-06-02 09:15\nSubject: Hold\n\nHello,\n\nPlease hold lot L-1.\n\nThanks,\nAnn\n",
+    );
+    expect(text.split("\n\n").slice(1).join("\n\n")).toBe("Hello,\n\nPlease hold lot L-1.\n\nThanks,\nAnn\n");
+    expect(renderEmail({ Subject: "One line" }, "Body")).toBe("Subject: One line\n\nBody\n");
+  });
+
+  it("names the months as memos write them", () => {
+    expect(MONTH_NAMES).toHaveLength(12);
+    for (const [index, name] of MONTH_NAMES.entries())
+      expect(longDate(`2025-${String(index + 1).padStart(2, "0")}-09`)).toBe(`${name} 9, 2025`);
   });
 
   it("renders Markdown with tables that parse back under their heading", () => {

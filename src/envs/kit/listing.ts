@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ToolFailure, defineTool, type ToolDefinition } from "../../runtime/index.js";
 import type { ToolContext } from "../define-domain.js";
 import type { Row } from "../verify-helpers.js";
+import type { IdFormat } from "./ids.js";
 import { cachedStatement } from "./statements.js";
 
 /** The largest `per_page` a list tool accepts. */
@@ -242,6 +243,86 @@ export function defineListTool<Filters extends z.ZodRawShape = Record<never, nev
         perPage,
         ...(definition.map ? { map: definition.map } : {}),
       });
+    },
+  };
+  return defineTool(tool);
+}
+
+/** The value of a get tool's one id argument, as its schema parses it. */
+type IdValue<Input extends z.ZodRawShape> = z.output<Input[keyof Input]>;
+
+/** A get-by-id tool declared as data: the id argument, the row's SQL pieces and what comes with the row. */
+export interface GetToolDefinition<Input extends z.ZodRawShape> {
+  name: string;
+  /** Say what is returned, under which keys. */
+  description: string;
+  /** The one argument, the id: `{ member_id: memberId.schema("The loyalty member") }`. */
+  input: Input;
+  /** The result key of the row, e.g. `member`; without it the row's columns are the result. */
+  key?: string;
+  /** The FROM clause (a table or a join). */
+  from: string;
+  /** The selected columns (default `*`). */
+  select?: string;
+  /** The column the id is compared with (default: the argument's name), e.g. `id` or `assets.id`. */
+  idColumn?: string;
+  /** The value looked up for the id as given (e.g. trimmed and upper-cased); the related queries get it too. */
+  normalizeId?: (id: IdValue<Input>) => unknown;
+  /** What a miss says: the id format's `notFound`, or a message for the id as given. */
+  notFound: IdFormat | ((id: IdValue<Input>) => string);
+  /** Turns the row into what the model sees (e.g. SQLite 0/1 into booleans). */
+  map?: (row: Row) => Row;
+  /**
+   * More result keys after the row, in this order: a query whose one `?` is the id (every row), or a function
+   * of the database, the id looked up and the row found.
+   */
+  related?: Record<string, string | ((db: Database.Database, id: unknown, row: Row) => unknown)>;
+}
+
+/**
+ * A read tool that returns one row by id: input schema `{ <id>: schema }`, handler "the row whose `idColumn`
+ * is the id, or a `ToolFailure` with `notFound`", the row under `key`, then the `related` keys. Use
+ * `defineTool` with `requireRow` when the result is computed from more than the row and its related lists.
+ *
+ * @example
+ * const getInvoice = defineGetTool({
+ *   name: "get_invoice",
+ *   description: "Get one invoice with its lines. Returns `invoice`, `lines`.",
+ *   input: { invoice_id: invoiceId.schema("The invoice") },
+ *   key: "invoice",
+ *   from: "invoices",
+ *   notFound: invoiceId,
+ *   related: { lines: "SELECT line_no, amount FROM invoice_lines WHERE invoice_id = ? ORDER BY line_no" },
+ * });
+ */
+export function defineGetTool<Input extends z.ZodRawShape>(
+  definition: GetToolDefinition<Input>,
+): ToolDefinition<ToolContext, z.ZodObject<Input>> {
+  const fields = Object.keys(definition.input);
+  const field = fields[0];
+  if (fields.length !== 1 || field === undefined)
+    throw new Error(
+      `get tool '${definition.name}': input must hold exactly one argument, the id (got ${fields.length === 0 ? "none" : fields.join(", ")})`,
+    );
+  const sql = `SELECT ${definition.select ?? "*"} FROM ${definition.from} WHERE ${definition.idColumn ?? field} = ?`;
+  const { notFound, normalizeId, map, key } = definition;
+  const related = Object.entries(definition.related ?? {});
+  const tool: ToolDefinition<ToolContext, z.ZodObject<Input>> = {
+    name: definition.name,
+    description: definition.description,
+    kind: "read",
+    inputSchema: z.object(definition.input),
+    handler: (input, { db }) => {
+      const id = (input as Record<string, IdValue<Input>>)[field] as IdValue<Input>;
+      const lookup = normalizeId ? normalizeId(id) : id;
+      const row = cachedStatement(db, sql).get(lookup) as Row | undefined;
+      if (row === undefined)
+        throw typeof notFound === "function" ? new ToolFailure(notFound(id)) : notFound.notFound(String(id));
+      const shown = map ? map(row) : row;
+      const result: Record<string, unknown> = key === undefined ? { ...shown } : { [key]: shown };
+      for (const [name, query] of related)
+        result[name] = typeof query === "string" ? allRows(db, query, lookup) : query(db, lookup, row);
+      return result;
     },
   };
   return defineTool(tool);

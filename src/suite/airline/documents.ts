@@ -1,5 +1,12 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, longDate, parseMarkdownTable, renderMarkdown, toCsv } from "../../envs/index.js";
+import {
+  addDays,
+  longDate,
+  parseMarkdownTable,
+  renderEmail,
+  renderMarkdown,
+  toCsv,
+} from "../../envs/index.js";
 import { BAND_THRESHOLDS, HUB, HUB_MCT, NOW_TIME, UM_MCT } from "./reference.js";
 
 export const COMPENSATION_POLICY_PATH = "policies/passenger-compensation.md";
@@ -235,16 +242,9 @@ export function writeOpsEmails(
   emails
     .sort((x, y) => x.sent.localeCompare(y.sent))
     .forEach((email, index) => {
-      const body = email.body;
       context.writeFile(
         `emails/ops-${String(index + 1).padStart(2, "0")}.md`,
-        [
-          `From: ${email.from}`,
-          `Sent: ${email.sent}`,
-          `Subject: ${email.subject}`,
-          "",
-          ...body.flatMap((p) => [p, ""]),
-        ].join("\n"),
+        renderEmail({ From: email.from, Sent: email.sent, Subject: email.subject }, email.body),
       );
     });
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
   cachedStatement,
+  defineGetTool,
   getRow,
   isoDateSchema,
   listPage,
@@ -82,19 +83,13 @@ const listAircraft = defineTool({
     }),
 });
 
-const getAircraft = defineTool({
+const getAircraft = defineGetTool({
   name: "get_aircraft",
   description: "Get one aircraft by tail number. Returns `aircraft`.",
-  kind: "read",
-  inputSchema: z.object({ tail: tailNumber.schema("The aircraft's tail number") }),
-  handler: ({ tail }, { db }: ToolContext) => ({
-    aircraft: requireRow(
-      db,
-      "SELECT * FROM aircraft WHERE tail = ?",
-      [tail],
-      tailNumber.notFound(tail).message,
-    ),
-  }),
+  input: { tail: tailNumber.schema("The aircraft's tail number") },
+  key: "aircraft",
+  from: "aircraft",
+  notFound: tailNumber,
 });
 
 const FLIGHT_COLUMNS =
@@ -271,19 +266,13 @@ const listLoyaltyMembers = defineTool({
     }),
 });
 
-const getLoyaltyMember = defineTool({
+const getLoyaltyMember = defineGetTool({
   name: "get_loyalty_member",
   description: "Get one loyalty member. Returns `member`.",
-  kind: "read",
-  inputSchema: z.object({ member_id: memberId.schema("The loyalty member") }),
-  handler: ({ member_id }, { db }: ToolContext) => ({
-    member: requireRow(
-      db,
-      "SELECT * FROM loyalty_members WHERE member_id = ?",
-      [member_id],
-      memberId.notFound(member_id).message,
-    ),
-  }),
+  input: { member_id: memberId.schema("The loyalty member") },
+  key: "member",
+  from: "loyalty_members",
+  notFound: memberId,
 });
 
 const listCrew = defineTool({

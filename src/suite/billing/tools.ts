@@ -2,16 +2,17 @@ import { z } from "zod";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
   getRow,
   isoDateSchema,
   listPage,
   pagingFields,
+  REFERENCE_DATE,
   requireRow,
   when,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
-  REFERENCE_DATE,
   type DomainTool,
   type ToolContext,
 } from "../../envs/index.js";
@@ -39,25 +40,17 @@ const listCustomers = defineTool({
     }),
 });
 
-const getCustomer = defineTool({
+const getCustomer = defineGetTool({
   name: "get_customer",
   description:
     "Get one customer account with its billing contacts (name, email, role). Returns `customer`, `contacts`.",
-  kind: "read",
-  inputSchema: z.object({ customer_id: customerId.schema("The customer") }),
-  handler: ({ customer_id }, { db }: ToolContext) => ({
-    customer: requireRow(
-      db,
-      "SELECT * FROM customers WHERE customer_id = ?",
-      [customer_id],
-      customerId.notFound(customer_id).message,
-    ),
-    contacts: allRows(
-      db,
-      "SELECT name, email, role FROM billing_contacts WHERE customer_id = ? ORDER BY contact_id",
-      customer_id,
-    ),
-  }),
+  input: { customer_id: customerId.schema("The customer") },
+  key: "customer",
+  from: "customers",
+  notFound: customerId,
+  related: {
+    contacts: "SELECT name, email, role FROM billing_contacts WHERE customer_id = ? ORDER BY contact_id",
+  },
 });
 
 const findContact = defineTool({
@@ -88,25 +81,19 @@ const listPlans = defineTool({
   }),
 });
 
-const getPlan = defineTool({
+const getPlan = defineGetTool({
   name: "get_plan",
   description:
     "Get one plan with its overage price tiers (tier ranges count calls beyond the included allowance; to_calls null means no upper bound). Returns `plan`, `tiers`.",
-  kind: "read",
-  inputSchema: z.object({
-    plan_code: z.enum(["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"]).describe("The plan code"),
-  }),
-  handler: ({ plan_code }, { db }: ToolContext) => ({
-    plan: withBooleans(
-      requireRow(db, "SELECT * FROM plans WHERE plan_code = ?", [plan_code], `plan ${plan_code} not found`),
-      "sla_eligible",
-    ),
-    tiers: allRows(
-      db,
+  input: { plan_code: z.enum(["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"]).describe("The plan code") },
+  key: "plan",
+  from: "plans",
+  notFound: (planCode) => `plan ${planCode} not found`,
+  map: (row) => withBooleans(row, "sla_eligible"),
+  related: {
+    tiers:
       "SELECT tier_no, from_calls, to_calls, price_per_1000 FROM price_tiers WHERE plan_code = ? ORDER BY tier_no",
-      plan_code,
-    ),
-  }),
+  },
 });
 
 const listSubscriptions = defineTool({
@@ -142,19 +129,13 @@ const listSubscriptions = defineTool({
     }),
 });
 
-const getSubscription = defineTool({
+const getSubscription = defineGetTool({
   name: "get_subscription",
   description: "Get one subscription. Returns `subscription`.",
-  kind: "read",
-  inputSchema: z.object({ subscription_id: subscriptionId.schema("The subscription") }),
-  handler: ({ subscription_id }, { db }: ToolContext) => ({
-    subscription: requireRow(
-      db,
-      "SELECT * FROM subscriptions WHERE subscription_id = ?",
-      [subscription_id],
-      subscriptionId.notFound(subscription_id).message,
-    ),
-  }),
+  input: { subscription_id: subscriptionId.schema("The subscription") },
+  key: "subscription",
+  from: "subscriptions",
+  notFound: subscriptionId,
 });
 
 const updateSubscriptionStatus = defineTool({
@@ -244,24 +225,17 @@ const listInvoices = defineTool({
     }),
 });
 
-const getInvoice = defineTool({
+const getInvoice = defineGetTool({
   name: "get_invoice",
   description: "Get one invoice with its lines (seats, overage, discount). Returns `invoice`, `lines`.",
-  kind: "read",
-  inputSchema: z.object({ invoice_id: invoiceId.schema("The invoice") }),
-  handler: ({ invoice_id }, { db }: ToolContext) => ({
-    invoice: requireRow(
-      db,
-      "SELECT * FROM invoices WHERE invoice_id = ?",
-      [invoice_id],
-      invoiceId.notFound(invoice_id).message,
-    ),
-    lines: allRows(
-      db,
+  input: { invoice_id: invoiceId.schema("The invoice") },
+  key: "invoice",
+  from: "invoices",
+  notFound: invoiceId,
+  related: {
+    lines:
       "SELECT line_no, kind, description, quantity, unit_price, amount FROM invoice_lines WHERE invoice_id = ? ORDER BY line_no",
-      invoice_id,
-    ),
-  }),
+  },
 });
 
 const listPayments = defineTool({

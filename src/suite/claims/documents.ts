@@ -1,4 +1,4 @@
-import { addDays, longDate, renderMarkdown, type GenerateContext } from "../../envs/index.js";
+import { addDays, longDate, renderEmail, renderMarkdown, type GenerateContext } from "../../envs/index.js";
 import {
   ASSIGNMENT_GUIDELINE_PATH,
   BULLETIN_DIRECTORY,
@@ -207,7 +207,10 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
     ]);
     context.writeFile(
       `${CORRESPONDENCE_DIRECTORY}/${email.claimId.toLowerCase()}.txt`,
-      `From: ${email.holderName}\nTo: ${email.adjusterName}\nSubject: Claim ${email.claimId}\n\n${body}\n\nThanks,\n${email.holderName}\n`,
+      renderEmail({ From: email.holderName, To: email.adjusterName, Subject: `Claim ${email.claimId}` }, [
+        body,
+        `Thanks,\n${email.holderName}`,
+      ]),
     );
   }
 }

@@ -3,6 +3,7 @@ import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
   isoDateSchema,
   listPage,
   pagingFields,
@@ -42,25 +43,22 @@ const listPolicyholders = defineTool({
     }),
 });
 
-const getPolicyholder = defineTool({
+const getPolicyholder = defineGetTool({
   name: "get_policyholder",
   description:
     "Get one policyholder with the ids of their policies. Returns `policyholder` and `policy_ids`.",
-  kind: "read",
-  inputSchema: z.object({ policyholder_id: policyholderId.schema("The policyholder") }),
-  handler: ({ policyholder_id }, { db }: ToolContext) => ({
-    policyholder: requireRow(
-      db,
-      "SELECT * FROM policyholders WHERE policyholder_id = ?",
-      [policyholder_id],
-      policyholderId.notFound(policyholder_id).message,
-    ),
-    policy_ids: allRows<{ policy_id: string }>(
-      db,
-      "SELECT policy_id FROM policies WHERE policyholder_id = ? ORDER BY policy_id",
-      policyholder_id,
-    ).map((row) => row.policy_id),
-  }),
+  input: { policyholder_id: policyholderId.schema("The policyholder") },
+  key: "policyholder",
+  from: "policyholders",
+  notFound: policyholderId,
+  related: {
+    policy_ids: (db, id) =>
+      allRows<{ policy_id: string }>(
+        db,
+        "SELECT policy_id FROM policies WHERE policyholder_id = ? ORDER BY policy_id",
+        id,
+      ).map((row) => row.policy_id),
+  },
 });
 
 const listPolicies = defineTool({
@@ -89,25 +87,18 @@ const listPolicies = defineTool({
     }),
 });
 
-const getPolicy = defineTool({
+const getPolicy = defineGetTool({
   name: "get_policy",
   description:
     "Get one policy with its endorsements (code, description, added_on). Returns `policy` and `endorsements`.",
-  kind: "read",
-  inputSchema: z.object({ policy_id: policyId.schema("The policy") }),
-  handler: ({ policy_id }, { db }: ToolContext) => ({
-    policy: requireRow(
-      db,
-      "SELECT * FROM policies WHERE policy_id = ?",
-      [policy_id],
-      policyId.notFound(policy_id).message,
-    ),
-    endorsements: allRows(
-      db,
+  input: { policy_id: policyId.schema("The policy") },
+  key: "policy",
+  from: "policies",
+  notFound: policyId,
+  related: {
+    endorsements:
       "SELECT endorsement_id, code, description, added_on FROM endorsements WHERE policy_id = ? ORDER BY endorsement_id",
-      policy_id,
-    ),
-  }),
+  },
 });
 
 const listEndorsements = defineTool({
@@ -153,19 +144,14 @@ const listAdjusters = defineTool({
     }),
 });
 
-const getAdjuster = defineTool({
+const getAdjuster = defineGetTool({
   name: "get_adjuster",
   description: "Get one adjuster with their current open_caseload. Returns `adjuster`.",
-  kind: "read",
-  inputSchema: z.object({ adjuster_id: adjusterId.schema("The adjuster") }),
-  handler: ({ adjuster_id }, { db }: ToolContext) => ({
-    adjuster: requireRow(
-      db,
-      `SELECT adjusters.*, ${OPEN_CASELOAD} FROM adjusters WHERE adjuster_id = ?`,
-      [adjuster_id],
-      adjusterId.notFound(adjuster_id).message,
-    ),
-  }),
+  input: { adjuster_id: adjusterId.schema("The adjuster") },
+  key: "adjuster",
+  from: "adjusters",
+  select: `adjusters.*, ${OPEN_CASELOAD}`,
+  notFound: adjusterId,
 });
 
 const CLAIM_COLUMNS =
@@ -209,25 +195,20 @@ function requireClaim(db: Database.Database, id: string): Record<string, unknown
   return requireRow(db, "SELECT * FROM claims WHERE claim_id = ?", [id], claimId.notFound(id).message);
 }
 
-const getClaim = defineTool({
+const getClaim = defineGetTool({
   name: "get_claim",
   description:
     "Get one claim with its description, payments and notes. Returns `claim`, `payments`, `notes`.",
-  kind: "read",
-  inputSchema: z.object({ claim_id: claimId.schema("The claim") }),
-  handler: ({ claim_id }, { db }: ToolContext) => ({
-    claim: withBooleans(requireClaim(db, claim_id), "siu_referral"),
-    payments: allRows(
-      db,
+  input: { claim_id: claimId.schema("The claim") },
+  key: "claim",
+  from: "claims",
+  notFound: claimId,
+  map: (row) => withBooleans(row, "siu_referral"),
+  related: {
+    payments:
       "SELECT payment_id, paid_on, amount, payee, status FROM claim_payments WHERE claim_id = ? ORDER BY payment_id",
-      claim_id,
-    ),
-    notes: allRows(
-      db,
-      "SELECT note_id, author, written_on, body FROM claim_notes WHERE claim_id = ? ORDER BY note_id",
-      claim_id,
-    ),
-  }),
+    notes: "SELECT note_id, author, written_on, body FROM claim_notes WHERE claim_id = ? ORDER BY note_id",
+  },
 });
 
 const listPayments = withTransientFailures(

@@ -4,7 +4,15 @@
  * manager), and the entry statuses they call for.
  */
 import type Database from "better-sqlite3";
-import { addDays, dateTime, longDate, weekdayName, type GenerateContext } from "../../envs/index.js";
+import {
+  addDays,
+  dateTime,
+  longDate,
+  MONTH_NAMES,
+  renderEmail,
+  weekdayName,
+  type GenerateContext,
+} from "../../envs/index.js";
 import { COMPANY_NAME, EMAIL_DOMAIN } from "./catalog.js";
 
 export const TIMESHEET_PROCEDURE_PATH = "policies/timesheet-approval-procedure.md";
@@ -71,13 +79,15 @@ function signature(person: Person): string {
 }
 
 function email(options: { from: Person; sentAt: string; subject: string; body: string }): string {
-  return `From: ${fullName(options.from)} <${options.from.email}>
-To: Payroll <payroll@${EMAIL_DOMAIN}>
-Date: ${options.sentAt.replace("T", " ")}
-Subject: ${options.subject}
-
-${options.body}
-`;
+  return renderEmail(
+    {
+      From: `${fullName(options.from)} <${options.from.email}>`,
+      To: `Payroll <payroll@${EMAIL_DOMAIN}>`,
+      Date: options.sentAt.replace("T", " "),
+      Subject: options.subject,
+    },
+    options.body,
+  );
 }
 
 /**
@@ -220,21 +230,6 @@ interface ParsedSignoff {
   rejectProject?: string;
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 function parseSignoff(text: string, employeeByName: Map<string, string>): ParsedSignoff {
   const from = /^From: .*<([^>]+)>/m.exec(text)?.[1] ?? "";
   const sentAt = /^Date: (.+)$/m.exec(text)?.[1]?.trim() ?? "";
@@ -252,7 +247,7 @@ function parseSignoff(text: string, employeeByName: Map<string, string>): Parsed
       body,
     );
   if (reject && /reject/i.test(body)) {
-    const month = String(MONTHS.indexOf(reject[1] as string) + 1).padStart(2, "0");
+    const month = String(MONTH_NAMES.indexOf(reject[1] as string) + 1).padStart(2, "0");
     return {
       from,
       sentAt,

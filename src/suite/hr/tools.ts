@@ -2,6 +2,7 @@
 import { z } from "zod";
 import {
   cachedStatement,
+  defineGetTool,
   defineListTool,
   getRow,
   listPage,
@@ -78,19 +79,15 @@ const listEmployees = defineListTool({
   orderBy: "id",
 });
 
-const getEmployee = defineTool({
+const getEmployee = defineGetTool({
   name: "get_employee",
   description:
     "Get one employee's full record: contact, department, position, manager, employment type, FTE, status, hire and termination dates, pay (`annual_salary` for salaried staff, `hourly_rate` for hourly staff; the other is null) and the date the current pay took effect.",
-  kind: "read",
-  inputSchema: z.object({ employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") }),
-  handler: ({ employee_id }, { db }: ToolContext) =>
-    requireRow(
-      db,
-      `SELECT ${EMPLOYEE_COLUMNS} FROM employees WHERE id = ?`,
-      [employee_id],
-      `employee '${employee_id}' not found; use list_employees to find ids`,
-    ),
+  input: { employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") },
+  from: "employees",
+  select: EMPLOYEE_COLUMNS,
+  idColumn: "id",
+  notFound: (employeeId) => `employee '${employeeId}' not found; use list_employees to find ids`,
 });
 
 const listTimesheetEntries = defineTool({
@@ -154,18 +151,14 @@ const listLeaveRequests = defineListTool({
   orderBy: "submitted_at, id",
 });
 
-const getLeaveRequest = defineTool({
+const getLeaveRequest = defineGetTool({
   name: "get_leave_request",
   description: "Get one leave request by id.",
-  kind: "read",
-  inputSchema: z.object({ request_id: z.number().int().describe("Leave request id, e.g. 40217") }),
-  handler: ({ request_id }, { db }: ToolContext) =>
-    requireRow(
-      db,
-      `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
-      [request_id],
-      `leave request ${request_id} not found; use list_leave_requests to find ids`,
-    ),
+  input: { request_id: z.number().int().describe("Leave request id, e.g. 40217") },
+  from: "leave_requests",
+  select: LEAVE_REQUEST_COLUMNS,
+  idColumn: "id",
+  notFound: (requestId) => `leave request ${requestId} not found; use list_leave_requests to find ids`,
 });
 
 const BALANCE_TRACKED_TYPES = new Set(["annual", "sick"]);
@@ -402,19 +395,15 @@ const listProjectHoursApi = defineTool({
 /** The project ledger's API is overloaded on deep pages: every page from 3 on answers 503 once. */
 const listProjectHours = withTransientFailures(listProjectHoursApi, { when: (input) => input.page >= 3 });
 
-const getWorkAuthorizationApi = defineTool({
+const getWorkAuthorizationApi = defineGetTool({
   name: "get_work_authorization",
   description:
     "Look up the right-to-work document on file for an employee (the verification vendor's API). Returns `employee_id`, `document_type`, `document_last4`, `expires_on` (YYYY-MM-DD, or null for documents that do not expire) and `verified_on`.",
-  kind: "read",
-  inputSchema: z.object({ employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") }),
-  handler: ({ employee_id }, { db }: ToolContext) =>
-    requireRow(
-      db,
-      "SELECT employee_id, document_type, document_last4, expires_on, verified_on FROM work_authorizations WHERE employee_id = ?",
-      [employee_id],
-      `no work authorization on file for '${employee_id}'; use list_employees to find employee ids`,
-    ),
+  input: { employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") },
+  from: "work_authorizations",
+  select: "employee_id, document_type, document_last4, expires_on, verified_on",
+  notFound: (employeeId) =>
+    `no work authorization on file for '${employeeId}'; use list_employees to find employee ids`,
 });
 
 /** The vendor drops a shard of lookups, answering with an error body (no MCP error) instead of the record. */

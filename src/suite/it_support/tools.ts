@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
   defineListTool,
   getRow,
   listPage,
@@ -342,24 +343,18 @@ const listAssets = defineListTool({
   orderBy: "id",
 });
 
-const getAsset = defineTool({
+const getAsset = defineGetTool({
   name: "get_asset",
   description:
     "Get one asset with its purchase date, warranty expiry and lifecycle status, plus its company name.",
-  kind: "read",
-  inputSchema: z.object({ asset_id: z.number().int().describe("The asset id") }),
-  handler: ({ asset_id }, { db }: ToolContext) => {
-    const asset = requireRow(
-      db,
-      `SELECT ${ASSET_COLUMNS.split(", ")
-        .map((column) => `assets.${column}`)
-        .join(", ")}, companies.name AS company_name
-       FROM assets JOIN companies ON companies.id = assets.company_id WHERE assets.id = ?`,
-      [asset_id],
-      `asset ${asset_id} not found; use list_assets to find asset ids`,
-    );
-    return { asset };
-  },
+  input: { asset_id: z.number().int().describe("The asset id") },
+  key: "asset",
+  from: "assets JOIN companies ON companies.id = assets.company_id",
+  select: `${ASSET_COLUMNS.split(", ")
+    .map((column) => `assets.${column}`)
+    .join(", ")}, companies.name AS company_name`,
+  idColumn: "assets.id",
+  notFound: (assetId) => `asset ${assetId} not found; use list_assets to find asset ids`,
 });
 
 const assignTicket = defineTool({

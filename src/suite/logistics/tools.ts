@@ -4,6 +4,7 @@ import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
   defineListTool,
   getRow,
   isoDateSchema,
@@ -92,20 +93,14 @@ const listProducts = defineListTool({
   orderBy: "sku",
 });
 
-const getProduct = defineTool({
+const getProduct = defineGetTool({
   name: "get_product",
   description: "Get one product by SKU. Returns `product`.",
-  kind: "read",
-  inputSchema: z.object({ sku: z.string().min(1).describe("The product SKU, e.g. 'SKU-10234'") }),
-  handler: ({ sku }, { db }: ToolContext) => {
-    const product = requireRow(
-      db,
-      "SELECT * FROM products WHERE sku = ?",
-      [sku.trim().toUpperCase()],
-      `product '${sku}' not found; use list_products to search the catalog`,
-    );
-    return { product };
-  },
+  input: { sku: z.string().min(1).describe("The product SKU, e.g. 'SKU-10234'") },
+  key: "product",
+  from: "products",
+  normalizeId: (sku) => sku.trim().toUpperCase(),
+  notFound: (sku) => `product '${sku}' not found; use list_products to search the catalog`,
 });
 
 const listStockLevels = defineTool({
@@ -189,20 +184,14 @@ const listInventoryLots = withTransientFailures(listInventoryLotsBase, {
     ].every((value) => value === undefined),
 });
 
-const getInventoryLot = defineTool({
+const getInventoryLot = defineGetTool({
   name: "get_inventory_lot",
   description: "Get one inventory lot by id. Returns `lot`.",
-  kind: "read",
-  inputSchema: z.object({ lot_id: z.string().min(1).describe("The lot id, e.g. 'LOT-204518'") }),
-  handler: ({ lot_id }, { db }: ToolContext) => {
-    const lot = requireRow(
-      db,
-      "SELECT * FROM inventory_lots WHERE lot_id = ?",
-      [lot_id.trim().toUpperCase()],
-      `lot '${lot_id}' not found; use list_inventory_lots to find lots`,
-    );
-    return { lot };
-  },
+  input: { lot_id: z.string().min(1).describe("The lot id, e.g. 'LOT-204518'") },
+  key: "lot",
+  from: "inventory_lots",
+  normalizeId: (lotId) => lotId.trim().toUpperCase(),
+  notFound: (lotId) => `lot '${lotId}' not found; use list_inventory_lots to find lots`,
 });
 
 const ORDER_SUMMARY = `purchase_orders.*,

@@ -3,6 +3,8 @@ import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
+  defineListTool,
   isoDateSchema,
   requireRow,
   toDayNumber,
@@ -11,7 +13,6 @@ import {
   withTransientFailures,
   type DomainTool,
   type ToolContext,
-  defineListTool,
 } from "../../envs/index.js";
 import { VENDOR_CATEGORIES, invoiceId, poId, vendorId } from "./rules.js";
 
@@ -51,25 +52,21 @@ const listVendors = defineListTool({
   orderBy: "vendor_id",
 });
 
-const getVendor = defineTool({
+const getVendor = defineGetTool({
   name: "get_vendor",
   description: "Get one vendor from the vendor master, with its payment terms spelled out.",
-  kind: "read",
-  inputSchema: z.object({ vendor_id: vendorId.schema("The vendor") }),
-  handler: ({ vendor_id }, { db }: ToolContext) => {
-    const vendor = requireRow(
-      db,
-      "SELECT * FROM vendors WHERE vendor_id = ?",
-      [vendor_id],
-      vendorId.notFound(vendor_id).message,
-    );
-    const terms = requireRow(
-      db,
-      "SELECT * FROM payment_terms WHERE terms_code = ?",
-      [vendor.terms_code],
-      "terms not found",
-    );
-    return { vendor, terms };
+  input: { vendor_id: vendorId.schema("The vendor") },
+  key: "vendor",
+  from: "vendors",
+  notFound: vendorId,
+  related: {
+    terms: (db, _id, vendor) =>
+      requireRow(
+        db,
+        "SELECT * FROM payment_terms WHERE terms_code = ?",
+        [vendor.terms_code],
+        "terms not found",
+      ),
   },
 });
 
@@ -94,32 +91,19 @@ const listPurchaseOrders = defineListTool({
   orderBy: "po_id",
 });
 
-const getPurchaseOrderTool = defineTool({
+const getPurchaseOrderTool = defineGetTool({
   name: "get_purchase_order",
   description:
     "Get one purchase order: the header, its `lines` (line_no, sku, description, quantity ordered, unit_price) and its goods `receipts` (receipt_id, line_no, received_on, quantity_received).",
-  kind: "read",
-  inputSchema: z.object({ po_id: poId.schema("The purchase order") }),
-  handler: ({ po_id }, { db }: ToolContext) => {
-    const order = requireRow(
-      db,
-      "SELECT * FROM purchase_orders WHERE po_id = ?",
-      [po_id],
-      poId.notFound(po_id).message,
-    );
-    return {
-      purchase_order: order,
-      lines: allRows(
-        db,
-        "SELECT line_no, sku, description, quantity, unit_price FROM po_lines WHERE po_id = ? ORDER BY line_no",
-        po_id,
-      ),
-      receipts: allRows(
-        db,
-        "SELECT receipt_id, line_no, received_on, quantity_received FROM receipts WHERE po_id = ? ORDER BY receipt_id",
-        po_id,
-      ),
-    };
+  input: { po_id: poId.schema("The purchase order") },
+  key: "purchase_order",
+  from: "purchase_orders",
+  notFound: poId,
+  related: {
+    lines:
+      "SELECT line_no, sku, description, quantity, unit_price FROM po_lines WHERE po_id = ? ORDER BY line_no",
+    receipts:
+      "SELECT receipt_id, line_no, received_on, quantity_received FROM receipts WHERE po_id = ? ORDER BY receipt_id",
   },
 });
 
@@ -195,37 +179,21 @@ const listInvoices = defineListTool({
   orderBy: "invoice_id",
 });
 
-const getInvoiceTool = defineTool({
+const getInvoiceTool = defineGetTool({
   name: "get_invoice",
   description:
     "Get one vendor invoice: the header, its `lines` (line_no, line_type, po_line_no, sku, quantity, unit_price, amount), its `approvals` (level, approver, role, approved_on) and its `payments`.",
-  kind: "read",
-  inputSchema: z.object({ invoice_id: invoiceId.schema("The invoice (our AP number)") }),
-  handler: ({ invoice_id }, { db }: ToolContext) => {
-    const invoice = requireRow(
-      db,
-      "SELECT * FROM invoices WHERE invoice_id = ?",
-      [invoice_id],
-      invoiceId.notFound(invoice_id).message,
-    );
-    return {
-      invoice,
-      lines: allRows(
-        db,
-        "SELECT line_no, line_type, po_line_no, sku, quantity, unit_price, amount FROM invoice_lines WHERE invoice_id = ? ORDER BY line_no",
-        invoice_id,
-      ),
-      approvals: allRows(
-        db,
-        "SELECT level, approver, role, approved_on FROM invoice_approvals WHERE invoice_id = ? ORDER BY level, id",
-        invoice_id,
-      ),
-      payments: allRows(
-        db,
-        "SELECT payment_id, paid_on, amount, discount_taken, method, reference, status FROM payments WHERE invoice_id = ? ORDER BY payment_id",
-        invoice_id,
-      ),
-    };
+  input: { invoice_id: invoiceId.schema("The invoice (our AP number)") },
+  key: "invoice",
+  from: "invoices",
+  notFound: invoiceId,
+  related: {
+    lines:
+      "SELECT line_no, line_type, po_line_no, sku, quantity, unit_price, amount FROM invoice_lines WHERE invoice_id = ? ORDER BY line_no",
+    approvals:
+      "SELECT level, approver, role, approved_on FROM invoice_approvals WHERE invoice_id = ? ORDER BY level, id",
+    payments:
+      "SELECT payment_id, paid_on, amount, discount_taken, method, reference, status FROM payments WHERE invoice_id = ? ORDER BY payment_id",
   },
 });
 

@@ -12,6 +12,7 @@ import {
   withSilentFailures,
   withTransientFailures,
   defineListTool,
+  defineGetTool,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { buildingId, inspectionId, leaseId, tenantId, unitId, vendorId, workOrderId } from "./ids.js";
@@ -29,19 +30,13 @@ const listBuildings = defineListTool({
   orderBy: "building_id",
 });
 
-const getBuilding = defineTool({
+const getBuilding = defineGetTool({
   name: "get_building",
   description: "Get one building's record. Returns `building`.",
-  kind: "read",
-  inputSchema: z.object({ building_id: buildingId.schema("The building") }),
-  handler: ({ building_id }, { db }: ToolContext) => ({
-    building: requireRow(
-      db,
-      "SELECT * FROM buildings WHERE building_id = ?",
-      [building_id],
-      buildingId.notFound(building_id).message,
-    ),
-  }),
+  input: { building_id: buildingId.schema("The building") },
+  key: "building",
+  from: "buildings",
+  notFound: buildingId,
 });
 
 const listUnits = defineListTool({
@@ -65,23 +60,22 @@ const listUnits = defineListTool({
   map: (row) => withBooleans(row, "offline"),
 });
 
-const getUnit = defineTool({
+const getUnit = defineGetTool({
   name: "get_unit",
   description:
     "Get one unit's record, including the offline reason, and the ids of its leases (newest first). Returns `unit`, `lease_ids`.",
-  kind: "read",
-  inputSchema: z.object({ unit_id: unitId.schema("The unit") }),
-  handler: ({ unit_id }, { db }: ToolContext) => {
-    const unit = withBooleans(
-      requireRow(db, "SELECT * FROM units WHERE unit_id = ?", [unit_id], unitId.notFound(unit_id).message),
-      "offline",
-    );
-    const leases = allRows<{ lease_id: string }>(
-      db,
-      "SELECT lease_id FROM leases WHERE unit_id = ? ORDER BY start_date DESC, lease_id DESC",
-      unit_id,
-    );
-    return { unit, lease_ids: leases.map((lease) => lease.lease_id) };
+  input: { unit_id: unitId.schema("The unit") },
+  key: "unit",
+  from: "units",
+  notFound: unitId,
+  map: (row) => withBooleans(row, "offline"),
+  related: {
+    lease_ids: (db, id) =>
+      allRows<{ lease_id: string }>(
+        db,
+        "SELECT lease_id FROM leases WHERE unit_id = ? ORDER BY start_date DESC, lease_id DESC",
+        id,
+      ).map((lease) => lease.lease_id),
   },
 });
 
@@ -103,24 +97,21 @@ const listTenants = defineListTool({
   orderBy: "tenant_id",
 });
 
-const getTenant = defineTool({
+const getTenant = defineGetTool({
   name: "get_tenant",
   description: "Get one tenant's contact record and the ids of their leases. Returns `tenant`, `lease_ids`.",
-  kind: "read",
-  inputSchema: z.object({ tenant_id: tenantId.schema("The tenant") }),
-  handler: ({ tenant_id }, { db }: ToolContext) => ({
-    tenant: requireRow(
-      db,
-      "SELECT * FROM tenants WHERE tenant_id = ?",
-      [tenant_id],
-      tenantId.notFound(tenant_id).message,
-    ),
-    lease_ids: allRows<{ lease_id: string }>(
-      db,
-      "SELECT lease_id FROM leases WHERE tenant_id = ? ORDER BY lease_id",
-      tenant_id,
-    ).map((row) => row.lease_id),
-  }),
+  input: { tenant_id: tenantId.schema("The tenant") },
+  key: "tenant",
+  from: "tenants",
+  notFound: tenantId,
+  related: {
+    lease_ids: (db, id) =>
+      allRows<{ lease_id: string }>(
+        db,
+        "SELECT lease_id FROM leases WHERE tenant_id = ? ORDER BY lease_id",
+        id,
+      ).map((row) => row.lease_id),
+  },
 });
 
 const LEASE_COLUMNS =
@@ -322,22 +313,14 @@ const listVendors = defineListTool({
   map: (row) => withBooleans(row, "active"),
 });
 
-const getVendor = defineTool({
+const getVendor = defineGetTool({
   name: "get_vendor",
   description: "Get one vendor's record. Returns `vendor`.",
-  kind: "read",
-  inputSchema: z.object({ vendor_id: vendorId.schema("The vendor") }),
-  handler: ({ vendor_id }, { db }: ToolContext) => ({
-    vendor: withBooleans(
-      requireRow(
-        db,
-        "SELECT * FROM vendors WHERE vendor_id = ?",
-        [vendor_id],
-        vendorId.notFound(vendor_id).message,
-      ),
-      "active",
-    ),
-  }),
+  input: { vendor_id: vendorId.schema("The vendor") },
+  key: "vendor",
+  from: "vendors",
+  notFound: vendorId,
+  map: (row) => withBooleans(row, "active"),
 });
 
 const WORK_ORDER_STATUSES = ["open", "assigned", "in_progress", "on_hold", "completed", "cancelled"] as const;
@@ -467,25 +450,18 @@ const listInspections = defineListTool({
   orderBy: "inspection_id",
 });
 
-const getInspection = defineTool({
+const getInspection = defineGetTool({
   name: "get_inspection",
   description:
     "Get one inspection with its line items (`area`, `finding`, `condition` good/normal_wear/damage/cleaning, `cost` in dollars as estimated by the inspector). Returns `inspection`, `items`.",
-  kind: "read",
-  inputSchema: z.object({ inspection_id: inspectionId.schema("The inspection") }),
-  handler: ({ inspection_id }, { db }: ToolContext) => ({
-    inspection: requireRow(
-      db,
-      "SELECT * FROM inspections WHERE inspection_id = ?",
-      [inspection_id],
-      inspectionId.notFound(inspection_id).message,
-    ),
-    items: allRows(
-      db,
+  input: { inspection_id: inspectionId.schema("The inspection") },
+  key: "inspection",
+  from: "inspections",
+  notFound: inspectionId,
+  related: {
+    items:
       "SELECT item_id, area, finding, condition, cost FROM inspection_items WHERE inspection_id = ? ORDER BY item_id",
-      inspection_id,
-    ),
-  }),
+  },
 });
 
 /** The property domain's tools, in the order agents see them. */

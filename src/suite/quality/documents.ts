@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, longDate, renderMarkdown } from "../../envs/index.js";
+import { addDays, longDate, renderEmail, renderMarkdown } from "../../envs/index.js";
 import { CALIBRATION_DAYS, CAPA_DAYS, DEFECT_CODES, SAMPLE_PLAN, USE_AS_IS_BAND_SHARE } from "./rules.js";
 
 export const SAMPLING_PLAN_PATH = "quality/sampling-plan.md";
@@ -159,19 +159,15 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
     const contact = customerContact(product.customer);
     context.writeFile(
       `correspondence/customer-${String(n).padStart(2, "0")}.md`,
-      [
-        `From: ${contact.name} <${contact.email}>`,
-        `To: quality@precisionparts.example`,
-        `Date: ${received}`,
-        `Subject: ${subject}`,
-        "",
-        `Hello,`,
-        "",
-        ...body.flatMap((line) => [line, ""]),
-        `Regards,`,
-        `${contact.name}, ${product.customer}`,
-        "",
-      ].join("\n"),
+      renderEmail(
+        {
+          From: `${contact.name} <${contact.email}>`,
+          To: "quality@precisionparts.example",
+          Date: received,
+          Subject: subject,
+        },
+        ["Hello,", ...body, `Regards,\n${contact.name}, ${product.customer}`],
+      ),
     );
   }
 

@@ -3,6 +3,7 @@ import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
   isoDateSchema,
   requireRow,
   when,
@@ -28,25 +29,19 @@ const listProducts = defineListTool({
   orderBy: "part_number",
 });
 
-const getProduct = defineTool({
+const getProduct = defineGetTool({
   name: "get_product",
   description:
     "Get one part with its inspection plan: every characteristic with nominal, lower and upper limit (mm), feature type (external/internal), gauge type and whether it is critical.",
-  kind: "read",
-  inputSchema: z.object({ part_number: partNumber.schema("The part") }),
-  handler: ({ part_number }, { db }: ToolContext) => {
-    const product = requireRow(
-      db,
-      "SELECT * FROM products WHERE part_number = ?",
-      [part_number],
-      partNumber.notFound(part_number).message,
-    );
-    const characteristics = allRows(
-      db,
-      "SELECT * FROM characteristics WHERE part_number = ? ORDER BY char_id",
-      part_number,
-    ).map((row) => withBooleans(row, "critical"));
-    return { product, characteristics };
+  input: { part_number: partNumber.schema("The part") },
+  key: "product",
+  from: "products",
+  notFound: partNumber,
+  related: {
+    characteristics: (db, id) =>
+      allRows(db, "SELECT * FROM characteristics WHERE part_number = ? ORDER BY char_id", id).map((row) =>
+        withBooleans(row, "critical"),
+      ),
   },
 });
 
@@ -152,25 +147,16 @@ const listLots = defineListTool({
   orderBy: "lot_id",
 });
 
-const getLotBase = defineTool({
+const getLotBase = defineGetTool({
   name: "get_lot",
   description:
     "Get one production lot with its first-inspection result (pieces rejected at first inspection) and its NCRs.",
-  kind: "read",
-  inputSchema: z.object({ lot_id: lotId.schema("The lot") }),
-  handler: ({ lot_id }, { db }: ToolContext) => {
-    const lot = requireRow(
-      db,
-      "SELECT * FROM production_lots WHERE lot_id = ?",
-      [lot_id],
-      lotId.notFound(lot_id).message,
-    );
-    const ncrs = allRows(
-      db,
-      "SELECT ncr_id, severity, defect_code, status FROM ncrs WHERE lot_id = ? ORDER BY ncr_id",
-      lot_id,
-    );
-    return { lot, ncrs };
+  input: { lot_id: lotId.schema("The lot") },
+  key: "lot",
+  from: "production_lots",
+  notFound: lotId,
+  related: {
+    ncrs: "SELECT ncr_id, severity, defect_code, status FROM ncrs WHERE lot_id = ? ORDER BY ncr_id",
   },
 });
 
@@ -246,14 +232,13 @@ const listNcrs = defineListTool({
   orderBy: "ncr_id",
 });
 
-const getNcr = defineTool({
+const getNcr = defineGetTool({
   name: "get_ncr",
   description: "Get one NCR with its description.",
-  kind: "read",
-  inputSchema: z.object({ ncr_id: ncrId.schema("The NCR") }),
-  handler: ({ ncr_id }, { db }: ToolContext) => ({
-    ncr: requireRow(db, "SELECT * FROM ncrs WHERE ncr_id = ?", [ncr_id], ncrId.notFound(ncr_id).message),
-  }),
+  input: { ncr_id: ncrId.schema("The NCR") },
+  key: "ncr",
+  from: "ncrs",
+  notFound: ncrId,
 });
 
 const listCapas = defineListTool({
@@ -269,26 +254,15 @@ const listCapas = defineListTool({
   orderBy: "capa_id",
 });
 
-const getCapa = defineTool({
+const getCapa = defineGetTool({
   name: "get_capa",
   description: "Get one CAPA with the NCRs linked to it.",
-  kind: "read",
-  inputSchema: z.object({ capa_id: capaId.schema("The CAPA") }),
-  handler: ({ capa_id }, { db }: ToolContext) => {
-    const capa = requireRow(
-      db,
-      "SELECT * FROM capas WHERE capa_id = ?",
-      [capa_id],
-      capaId.notFound(capa_id).message,
-    );
-    return {
-      capa,
-      ncrs: allRows(
-        db,
-        "SELECT ncr_id, lot_id, opened_on, severity FROM ncrs WHERE capa_id = ? ORDER BY ncr_id",
-        capa_id,
-      ),
-    };
+  input: { capa_id: capaId.schema("The CAPA") },
+  key: "capa",
+  from: "capas",
+  notFound: capaId,
+  related: {
+    ncrs: "SELECT ncr_id, lot_id, opened_on, severity FROM ncrs WHERE capa_id = ? ORDER BY ncr_id",
   },
 });
 

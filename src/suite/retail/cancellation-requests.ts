@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { addDays, longDate, slug, type GenerateContext } from "../../envs/index.js";
+import { addDays, longDate, renderEmail, slug, type GenerateContext } from "../../envs/index.js";
 import { addMinutes } from "./carrier.js";
 import { STORE_NAME } from "./catalog.js";
 
@@ -45,13 +45,15 @@ function message(options: {
   subject: string;
   body: string;
 }): string {
-  return `From: ${options.name} <${options.address}>
-To: Customer Care <care@larkspurco.com>
-Date: ${options.sentAt.replace("T", " ")}
-Subject: ${options.subject}
-
-${options.body}
-`;
+  return renderEmail(
+    {
+      From: `${options.name} <${options.address}>`,
+      To: "Customer Care <care@larkspurco.com>",
+      Date: options.sentAt.replace("T", " "),
+      Subject: options.subject,
+    },
+    options.body,
+  );
 }
 
 /** Plants the procedure and one or two e-mails per chosen order, covering every rule at every scale. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
   defineListTool,
   getRow,
   isoDateSchema,
@@ -95,21 +96,14 @@ const listProducts = defineListTool({
   map: (row) => withBooleans(row, "is_active"),
 });
 
-const getProduct = defineTool({
+const getProduct = defineGetTool({
   name: "get_product",
   description:
     "Get one product by SKU: sku, name, category, brand, supplier, unit_price (today's list price), unit_cost, stock_on_hand, is_active.",
-  kind: "read",
-  inputSchema: z.object({ sku: z.string().min(1).describe("Product SKU, e.g. 'ELE-4821'") }),
-  handler: ({ sku }, { db }: ToolContext) => {
-    const row = requireRow(
-      db,
-      "SELECT * FROM products WHERE sku = ?",
-      [sku],
-      `product '${sku}' not found; SKUs look like 'ELE-4821' (use list_products to search)`,
-    );
-    return withBooleans(row, "is_active");
-  },
+  input: { sku: z.string().min(1).describe("Product SKU, e.g. 'ELE-4821'") },
+  from: "products",
+  notFound: (sku) => `product '${sku}' not found; SKUs look like 'ELE-4821' (use list_products to search)`,
+  map: (row) => withBooleans(row, "is_active"),
 });
 
 const listOrders = defineListTool({

@@ -9,6 +9,7 @@ import {
   defineTask,
   longDate,
   parseAnswerJson,
+  renderEmail,
   type Check,
   type GenerateContext,
   type StateView,
@@ -151,14 +152,10 @@ function prepare(context: GenerateContext): void {
     .forEach((email, index) =>
       context.writeFile(
         `emails/engineering-${String(index + 1).padStart(2, "0")}.md`,
-        [
-          "From: engineering@regionalair.example",
-          `Sent: ${email.sent}`,
-          `Subject: ${email.subject}`,
-          "",
+        renderEmail(
+          { From: "engineering@regionalair.example", Sent: email.sent, Subject: email.subject },
           email.body,
-          "",
-        ].join("\n"),
+        ),
       ),
     );
 }

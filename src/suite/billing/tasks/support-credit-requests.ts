@@ -7,6 +7,7 @@ import {
   daysBetween,
   defineTask,
   parseAnswerNumber,
+  renderEmail,
   roundCents,
   type GenerateContext,
   type StateView,
@@ -104,18 +105,18 @@ function prepare(context: GenerateContext): void {
   const requested = roundCents(invoice.total * 0.1);
   context.writeFile(
     `${PATHS.inboxDir}/${sent}-900.md`,
-    [
-      `From: ${contact.name} <${contact.email}>`,
-      `Date: ${sent}`,
-      `Subject: Credit request for invoice ${invoice.invoice_id}`,
-      "",
-      "Hello billing team,",
-      "",
-      `Regarding invoice ${invoice.invoice_id}: we were charged for the wrong plan this month. We'd like to request a credit of $${requested.toFixed(2)}.`,
-      "",
-      `Thanks,\n${contact.name}`,
-      "",
-    ].join("\n"),
+    renderEmail(
+      {
+        From: `${contact.name} <${contact.email}>`,
+        Date: sent,
+        Subject: `Credit request for invoice ${invoice.invoice_id}`,
+      },
+      [
+        "Hello billing team,",
+        `Regarding invoice ${invoice.invoice_id}: we were charged for the wrong plan this month. We'd like to request a credit of $${requested.toFixed(2)}.`,
+        `Thanks,\n${contact.name}`,
+      ],
+    ),
   );
 }
 

@@ -2,7 +2,10 @@ import {
   check,
   checkStateDiff,
   defineTask,
+  MONTH_NAMES,
   parseAnswerList,
+  renderEmail,
+  weekdayName,
   type Check,
   type GenerateContext,
   type StateView,
@@ -15,22 +18,6 @@ import { PYTHON_PAGING_CELL } from "./python-helpers.js";
 export const PORTAL_POLICY_PATH = "policies/portal-messages.md";
 export const PORTAL_INBOX = "portal/inbox";
 export const PORTAL_CANCEL_REASON = "Patient request via portal";
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 /** How patients write a date: "Thursday, July 3" or "July 3rd". */
 function spokenDate(isoDate: string, withWeekday: boolean): string {
@@ -45,8 +32,8 @@ function spokenDate(isoDate: string, withWeekday: boolean): string {
           ? "rd"
           : "th";
   return withWeekday
-    ? `${WEEKDAYS[day.getUTCDay()]}, ${MONTHS[day.getUTCMonth()]} ${n}`
-    : `${MONTHS[day.getUTCMonth()]} ${n}${suffix}`;
+    ? `${weekdayName(isoDate)}, ${MONTH_NAMES[day.getUTCMonth()]} ${n}`
+    : `${MONTH_NAMES[day.getUTCMonth()]} ${n}${suffix}`;
 }
 
 function spokenTime(minutes: number): string {
@@ -141,7 +128,11 @@ Owner: Practice Manager. Portal messages are answered within one business day.
     const sent = index % 3 === 0 ? referenceDate : addDaysIso(referenceDate, -1);
     context.writeFile(
       `${PORTAL_INBOX}/msg-${String(index + 1).padStart(3, "0")}.txt`,
-      `From: ${name} <${sender}>\nSent: ${sent}\nSubject: My appointment\n\nHello,\n\n${body}\n\nThank you,\n${name}\n`,
+      renderEmail({ From: `${name} <${sender}>`, Sent: sent, Subject: "My appointment" }, [
+        "Hello,",
+        body,
+        `Thank you,\n${name}`,
+      ]),
     );
   }
 }
@@ -163,9 +154,9 @@ export function readPortalMessage(text: string, year: number): PortalMessage {
   const email = /^From: .*<([^>]+)>/m.exec(text)?.[1]?.trim().toLowerCase() ?? "";
   const body = text.split("\n\n").slice(1).join("\n\n");
   const intent = /\b(move|reschedule)\b/i.test(body) ? "move" : /\bcancel\b/i.test(body) ? "cancel" : "other";
-  const match = new RegExp(`\\b(${MONTHS.join("|")}) (\\d{1,2})(?:st|nd|rd|th)?\\b`).exec(body);
+  const match = new RegExp(`\\b(${MONTH_NAMES.join("|")}) (\\d{1,2})(?:st|nd|rd|th)?\\b`).exec(body);
   const date = match
-    ? `${year}-${String(MONTHS.indexOf(match[1]!) + 1).padStart(2, "0")}-${match[2]!.padStart(2, "0")}`
+    ? `${year}-${String(MONTH_NAMES.indexOf(match[1]!) + 1).padStart(2, "0")}-${match[2]!.padStart(2, "0")}`
     : null;
   return { email, intent, date };
 }

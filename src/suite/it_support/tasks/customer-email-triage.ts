@@ -3,6 +3,7 @@ import {
   check,
   checkStateDiff,
   defineTask,
+  renderEmail,
   type Check,
   type GenerateContext,
   type Row,
@@ -174,21 +175,20 @@ function prepare(context: GenerateContext): void {
     const path = `${INBOX_FOLDER}/${date}-${String(index + 1).padStart(2, "0")}-ticket-${ticket.id}.eml`;
     context.writeFile(
       path,
-      `From: ${sender.name} <${sender.email}>
-To: Northbeam Service Desk <support@northbeam-it.com>
-Date: ${date}
-Subject: Re: [Ticket #${ticket.id}] ${ticket.subject}
-
-Hello,
-
-${body}
-
-Kind regards,
-${sender.name.split(" ")[0] ?? sender.name}
-
-> On an earlier date, Northbeam Service Desk wrote:
-> Your ticket #${ticket.id} ("${ticket.subject}") has been updated. Reply to this e-mail to add a comment.
-`,
+      renderEmail(
+        {
+          From: `${sender.name} <${sender.email}>`,
+          To: "Northbeam Service Desk <support@northbeam-it.com>",
+          Date: date,
+          Subject: `Re: [Ticket #${ticket.id}] ${ticket.subject}`,
+        },
+        [
+          "Hello,",
+          body,
+          `Kind regards,\n${sender.name.split(" ")[0] ?? sender.name}`,
+          `> On an earlier date, Northbeam Service Desk wrote:\n> Your ticket #${ticket.id} ("${ticket.subject}") has been updated. Reply to this e-mail to add a comment.`,
+        ],
+      ),
     );
   }
 }

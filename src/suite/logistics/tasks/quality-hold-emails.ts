@@ -7,6 +7,7 @@ import {
   defineTask,
   getRow,
   parseAnswerJson,
+  renderEmail,
   type Check,
   type GenerateContext,
   type StateView,
@@ -182,14 +183,10 @@ function prepare(context: GenerateContext): void {
     .forEach((item, index) =>
       context.writeFile(
         `${INBOX_DIRECTORY}/message-${String(index + 1).padStart(3, "0")}.md`,
-        [
-          `From: ${item.from} <${email(item.from)}>`,
-          `Sent: ${item.sent}`,
-          `Subject: ${item.subject}`,
-          "",
+        renderEmail(
+          { From: `${item.from} <${email(item.from)}>`, Sent: item.sent, Subject: item.subject },
           item.body,
-          "",
-        ].join("\n"),
+        ),
       ),
     );
 }

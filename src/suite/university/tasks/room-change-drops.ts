@@ -4,6 +4,7 @@ import {
   checkStateDiff,
   defineTask,
   parseAnswerList,
+  renderEmail,
   type Check,
   type GenerateContext,
   type StateView,
@@ -14,6 +15,8 @@ import { CALENDAR_PATH, HANDBOOK_PATH, parseCalendar, parseHandbook, type Handbo
 import { PYTHON_PRELUDE, compareIds, gradedAndCurrentTerms, handbookOf } from "./shared.js";
 
 export const INBOX_FOLDER = "inbox";
+const FACILITIES = "Facilities Scheduling <scheduling@northbridge.edu>";
+const REGISTRAR = "Office of the Registrar <registrar@northbridge.edu>";
 
 interface SectionRow {
   section_id: number;
@@ -147,12 +150,14 @@ function prepare(context: GenerateContext): void {
   const sent = addDays(referenceDate, -6);
   context.writeFile(
     `${INBOX_FOLDER}/${sent}-facilities-room-reassignments.txt`,
-    `From: Facilities Scheduling <scheduling@northbridge.edu>
-To: Office of the Registrar <registrar@northbridge.edu>
-Date: ${sent}
-Subject: ${currentName} room reassignments
-
-Hello Registrar's Office,
+    renderEmail(
+      {
+        From: FACILITIES,
+        To: REGISTRAR,
+        Date: sent,
+        Subject: `${currentName} room reassignments`,
+      },
+      `Hello Registrar's Office,
 
 The summer renovation work will not be finished in time, so we have had to move several ${currentName}
 classes. The new rooms are below; the building stays the same in every case.
@@ -162,38 +167,42 @@ ${random.shuffle(lines).join("\n")}
 Room capacities are the fire-code seat counts and cannot be exceeded. Instructors have been told.
 
 Best,
-Facilities Scheduling
-`,
+Facilities Scheduling`,
+    ),
   );
   if (correction) {
     const later = addDays(referenceDate, -3);
     context.writeFile(
       `${INBOX_FOLDER}/${later}-facilities-correction.txt`,
-      `From: Facilities Scheduling <scheduling@northbridge.edu>
-To: Office of the Registrar <registrar@northbridge.edu>
-Date: ${later}
-Subject: Correction: ${currentName} room reassignments
-
-Hello again,
+      renderEmail(
+        {
+          From: FACILITIES,
+          To: REGISTRAR,
+          Date: later,
+          Subject: `Correction: ${currentName} room reassignments`,
+        },
+        `Hello again,
 
 One correction to our message of ${sent}; everything else in it stands.
 
 ${correction}
 
 Sorry for the confusion.
-Facilities Scheduling
-`,
+Facilities Scheduling`,
+      ),
     );
   }
   const dean = addDays(referenceDate, -5);
   context.writeFile(
     `${INBOX_FOLDER}/${dean}-associate-dean-seat-rules.txt`,
-    `From: Associate Dean for Graduate Academic Affairs <gradaffairs@northbridge.edu>
-To: Office of the Registrar <registrar@northbridge.edu>
-Date: ${dean}
-Subject: Re: ${currentName} room reassignments
-
-Dear colleagues,
+    renderEmail(
+      {
+        From: "Associate Dean for Graduate Academic Affairs <gradaffairs@northbridge.edu>",
+        To: REGISTRAR,
+        Date: dean,
+        Subject: `Re: ${currentName} room reassignments`,
+      },
+      `Dear colleagues,
 
 Where one of these room changes leaves a section with more registered students than the new room
 seats, please drop registrations until the section fits, as follows. Students for whom the course is a
@@ -203,8 +212,8 @@ registrations made on the same day, the higher enrollment id first. Drop no more
 needed, and mention the room change in the reason. My office will write to the students.
 
 With thanks,
-Associate Dean for Graduate Academic Affairs
-`,
+Associate Dean for Graduate Academic Affairs`,
+    ),
   );
 }
 
