@@ -8,10 +8,10 @@
  * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc
  */
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
 import { createChatRenderer } from "../src/chat-template/index.js";
 import { recordOracle, type OracleRecording } from "../src/harness/index.js";
 import { loadSuite } from "../src/suite/index.js";
+import { descendants, processTable } from "./proc.js";
 import type { Scale, TaskDefinition } from "../src/envs/index.js";
 
 const args = process.argv.slice(2);
@@ -45,30 +45,10 @@ function percentile(values: number[], p: number): number {
 
 /** RSS of a process and all its descendants (kernels included), in bytes. */
 function treeRss(root: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const parent = Number(fields[1]);
-      const pages = Number(fields[21]);
-      const pid = Number(entry);
-      rss.set(pid, pages * 4096);
-      children.set(parent, [...(children.get(parent) ?? []), pid]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  let total = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
+  const table = processTable();
+  return (
+    (table.get(root)?.rssBytes ?? 0) + descendants(root, table).reduce((sum, info) => sum + info.rssBytes, 0)
+  );
 }
 
 async function startService(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {

@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { formatTable } from "../src/cli/format-table.js";
 import { createEpisode, type Episode, type TaskDefinition } from "../src/envs/index.js";
 import { loadSuite } from "../src/suite/index.js";
+import { descendants, processTable } from "./proc.js";
 import { formatNumber, percentile } from "./stats.js";
 
 const args = process.argv.slice(2);
@@ -67,49 +68,6 @@ function ratio(size: number, p95Ms: number): string {
   return low === high ? `${formatNumber(low!, 1)}x` : `${formatNumber(low!, 1)}-${formatNumber(high!, 1)}x`;
 }
 const REFERENCE_PER_EPISODE = "11.9 MB RSS, 3.9 MB PSS, 2 processes, 5 host fds";
-
-interface ProcessInfo {
-  pid: number;
-  parent: number;
-  rssBytes: number;
-  /** User and system CPU time so far, in milliseconds. */
-  cpuMs: number;
-}
-
-const TICK_MS = 10;
-
-function processTable(): Map<number, ProcessInfo> {
-  const table = new Map<number, ProcessInfo>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      table.set(Number(entry), {
-        pid: Number(entry),
-        parent: Number(fields[1]),
-        rssBytes: Number(fields[21]) * 4096,
-        cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
-      });
-    } catch {
-      // ended while we looked
-    }
-  }
-  return table;
-}
-
-function descendants(root: number, table = processTable()): ProcessInfo[] {
-  const children = new Map<number, ProcessInfo[]>();
-  for (const info of table.values()) children.set(info.parent, [...(children.get(info.parent) ?? []), info]);
-  const found: ProcessInfo[] = [];
-  const stack = [...(children.get(root) ?? [])];
-  while (stack.length > 0) {
-    const info = stack.pop()!;
-    found.push(info);
-    stack.push(...(children.get(info.pid) ?? []));
-  }
-  return found;
-}
 
 function pssBytes(pid: number): number {
   try {

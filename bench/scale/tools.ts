@@ -7,7 +7,6 @@
  *
  *   npx tsx bench/scale/tools.ts [--quick]
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
 import { setFlagsFromString } from "node:v8";
@@ -18,6 +17,7 @@ import { createEpisode, type Episode } from "../../src/envs/index.js";
 import { createKernel } from "../../src/kernel/index.js";
 import { bindTool, createPtcSession, defineTool, type PtcSession } from "../../src/runtime/index.js";
 import { loadSuite } from "../../src/suite/index.js";
+import { descendants } from "../proc.js";
 import { formatNumber, percentile } from "../stats.js";
 
 const TASK_ID = "retail.net-revenue-by-category";
@@ -51,35 +51,9 @@ interface LevelResult {
   kernelCpuUsPerCall: number;
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
-
 /** CPU seconds (user + system) of every live descendant of this process, from /proc. */
 function descendantCpuSeconds(): number {
-  const parents = new Map<number, number>();
-  const ticks = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // Fields after the command name (which may hold spaces and parentheses): state, ppid, ..., utime, stime.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parents.set(Number(entry), Number(fields[1]));
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const children = new Map<number, number[]>();
-  for (const [pid, parent] of parents) children.set(parent, [...(children.get(parent) ?? []), pid]);
-  let total = 0;
-  const stack = [process.pid];
-  while (stack.length > 0) {
-    for (const child of children.get(stack.pop()!) ?? []) {
-      total += ticks.get(child) ?? 0;
-      stack.push(child);
-    }
-  }
-  return total / CLOCK_TICKS_PER_SECOND;
+  return descendants(process.pid).reduce((sum, info) => sum + info.cpuMs, 0) / 1000;
 }
 
 /** A program that makes `count` calls of `call` and prints the per-call p50 in ms and the count. */

@@ -1,3 +1,4 @@
+import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import { SCALES, type Scale } from "../envs/index.js";
 import type { Trajectory } from "../harness/index.js";
 
@@ -17,14 +18,17 @@ export interface TaskCalibration {
   reason: string;
 }
 
-/** Parses `0,0.8` (two numbers in [0, 1], the first below the second). */
+const bandError = (message: string): ProgAgentError =>
+  new ProgAgentError(message, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
+
+/** Parses `0,0.8` (two numbers in [0, 1], the first below the second); a user error naming what was expected otherwise. */
 export function parseBand(text: string): PassBand {
   const parts = text.split(",").map((part) => part.trim());
   const numbers = parts.map(Number);
   if (parts.length !== 2 || numbers.some((value) => !Number.isFinite(value) || value < 0 || value > 1))
-    throw new Error(`--band expects two pass rates in [0, 1] such as 0,0.8; got '${text}'`);
+    throw bandError(`--band expects two pass rates in [0, 1] such as 0,0.8; got '${text}'`);
   const [low, high] = numbers as [number, number];
-  if (low >= high) throw new Error(`--band '${text}': the lower bound must be below the upper bound`);
+  if (low >= high) throw bandError(`--band '${text}': the lower bound must be below the upper bound`);
   return { low, high };
 }
 

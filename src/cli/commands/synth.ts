@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
+import { parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES } from "../../envs/names.js";
 import {
   addEndpointOptions,
@@ -53,15 +53,7 @@ export function registerSynth(program: Command): void {
     const model = String(options.model);
     const auditorSpec = text("auditorModel") ?? model;
     const calibrateSpec = text("calibrateModel");
-    let band;
-    try {
-      band = parseBand(String(options.band));
-    } catch (error) {
-      throw new ProgAgentError((error as Error).message, {
-        code: ERROR_CODES.INVALID_ARGUMENT,
-        category: "user",
-      });
-    }
+    const band = parseBand(String(options.band));
     const [harness] = parseChoiceList(String(options.harness), HARNESS_MODES, "harness");
     const outcome = await runSynthesis({
       domain: String(options.domain),

@@ -34,15 +34,7 @@ export function registerTasksCalibrate(program: Command): void {
     .option("--json", "print the rows as JSON")
     .action(async (options: Record<string, unknown>) => {
       const { calibrateSuite, parseBand } = await import("../../synth/index.js");
-      let band;
-      try {
-        band = parseBand(String(options.band));
-      } catch (error) {
-        throw new ProgAgentError((error as Error).message, {
-          code: ERROR_CODES.INVALID_ARGUMENT,
-          category: "user",
-        });
-      }
+      const band = parseBand(String(options.band));
       const [harness] = parseChoiceList(String(options.harness), HARNESS_MODES, "harness");
       const scales = parseScalesOption(String(options.scales), SCALES);
       const run = modelRunFrom(options);
