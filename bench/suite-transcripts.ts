@@ -9,16 +9,18 @@
  * episode, each tool call's arguments, error flag and result text, each cell's output text and the checks.
  * `compare` prints the first difference of every instance that differs and exits non-zero when any does.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, createReadStream, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import {
   parseScaleList,
   taskToolDefinitions,
   validateTaskInstance,
+  type Scale,
   type TaskDefinition,
   type ValidationEpisode,
 } from "../src/envs/index.js";
-import { createKernelPool } from "../src/kernel/index.js";
+import { createKernelPool, type KernelPool } from "../src/kernel/index.js";
 import { renderPythonDoc, toolInputJsonSchema } from "../src/runtime/index.js";
 import { loadSuite } from "../src/suite/index.js";
 
@@ -80,8 +82,34 @@ async function record(argv: string[]): Promise<void> {
   const scales = parseScaleList(values.scales);
   const seeds = values.seeds.split(",").map((seed) => Number(seed.trim()));
   await using pool = createKernelPool({ size: 2 });
-  const lines: string[] = [];
+  // One line at a time into a temporary file, renamed into place at the end: the whole suite's transcripts
+  // are larger than the longest string V8 can build, and an interrupted run leaves no partial file behind.
+  const partial = `${values.out}.partial-${process.pid}`;
+  const file = openSync(partial, "w");
+  let instances = 0;
   const startedAt = Date.now();
+  try {
+    await recordInto(file, tasks, scales, seeds, pool, () => (instances += 1));
+    closeSync(file);
+    renameSync(partial, values.out);
+  } catch (error) {
+    closeSync(file);
+    rmSync(partial, { force: true });
+    throw error;
+  }
+  process.stderr.write(
+    `${instances} instances in ${Math.round((Date.now() - startedAt) / 1000)} s -> ${values.out}\n`,
+  );
+}
+
+async function recordInto(
+  file: number,
+  tasks: readonly TaskDefinition[],
+  scales: readonly Scale[],
+  seeds: readonly number[],
+  pool: KernelPool,
+  counted: () => void,
+): Promise<void> {
   for (const task of tasks) {
     for (const scale of scales) {
       for (const seed of seeds) {
@@ -102,7 +130,8 @@ async function record(argv: string[]): Promise<void> {
           problems: row.problems,
           episodes,
         };
-        lines.push(JSON.stringify(transcript));
+        writeSync(file, `${JSON.stringify(transcript)}\n`);
+        counted();
         const callCount = episodes.reduce((total, episode) => total + episode.calls.length, 0);
         process.stderr.write(
           `${row.ok ? "ok  " : "FAIL"} ${transcript.key} (${callCount} calls, ${row.durationMs} ms)\n`,
@@ -110,15 +139,13 @@ async function record(argv: string[]): Promise<void> {
       }
     }
   }
-  writeFileSync(values.out, `${lines.join("\n")}\n`);
-  process.stderr.write(
-    `${lines.length} instances in ${Math.round((Date.now() - startedAt) / 1000)} s -> ${values.out}\n`,
-  );
 }
 
-function readTranscripts(path: string): Map<string, InstanceTranscript> {
+/** The transcripts of a file, read line by line (the file can be larger than one string may be). */
+async function readTranscripts(path: string): Promise<Map<string, InstanceTranscript>> {
   const map = new Map<string, InstanceTranscript>();
-  for (const line of readFileSync(path, "utf8").split("\n")) {
+  const lines = createInterface({ input: createReadStream(path, "utf8"), crlfDelay: Infinity });
+  for await (const line of lines) {
     if (line.trim() === "") continue;
     const transcript = JSON.parse(line) as InstanceTranscript;
     map.set(transcript.key, transcript);
@@ -163,11 +190,11 @@ function firstDifference(before: InstanceTranscript, after: InstanceTranscript):
   return null;
 }
 
-function compare(argv: string[]): void {
+async function compare(argv: string[]): Promise<void> {
   const [beforePath, afterPath] = argv;
   if (!beforePath || !afterPath) throw new Error("compare needs two transcript files");
-  const before = readTranscripts(beforePath);
-  const after = readTranscripts(afterPath);
+  const before = await readTranscripts(beforePath);
+  const after = await readTranscripts(afterPath);
   let differing = 0;
   let calls = 0;
   for (const [key, old] of before) {
@@ -197,7 +224,7 @@ function compare(argv: string[]): void {
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === "record") await record(rest);
-else if (command === "compare") compare(rest);
+else if (command === "compare") await compare(rest);
 else {
   process.stderr.write(
     "usage: suite-transcripts.ts record --out <file> [--task <glob>] [--scales <list>] [--seeds 0,7]\n",
