@@ -27,6 +27,40 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
+
+/**
+ * Type-checks `include` in the consumer project against the installed package's declarations, with the
+ * strict settings a user's editor would have; returns tsc's output (empty when everything checks).
+ */
+async function typeCheck(
+  consumer: string,
+  configName: string,
+  include: string[],
+  extra: Record<string, boolean> = {},
+): Promise<string> {
+  writeFileSync(
+    join(consumer, configName),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2023",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        ...extra,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      include,
+    }),
+  );
+  const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+  const result = await run(process.execPath, [tsc, "-p", join(consumer, configName)], {
+    cwd: consumer,
+    timeout: 300_000,
+  }).catch((error: { stdout: string }) => error);
+  return result.stdout;
+}
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const scratch = mkdtempSync(join(tmpdir(), "progagent-package-test-"));
@@ -232,28 +266,11 @@ describe("the packed package, installed into an empty project", () => {
 
     // The template type-checks against the published declarations (what a user's editor sees).
     cpSync(suite, join(consumer, "my-suite"), { recursive: true });
-    writeFileSync(
-      join(consumer, "tsconfig.suite.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2023",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: [],
-        },
-        include: ["my-suite/**/*.ts"],
+    expect(
+      await typeCheck(consumer, "tsconfig.suite.json", ["my-suite/**/*.ts"], {
+        noUncheckedIndexedAccess: true,
       }),
-    );
-    const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-    const checked = await run(process.execPath, [tsc, "-p", join(consumer, "tsconfig.suite.json")], {
-      cwd: consumer,
-      timeout: 300_000,
-    }).catch((error: { stdout: string }) => error);
-    expect(checked.stdout).toBe("");
+    ).toBe("");
   });
 
   it("runs a program through `progagent serve` (stdio MCP) over an upstream server", async () => {
@@ -393,27 +410,7 @@ export const wrong: EvaluationOptions["samples"] = "one";
 export const database: number = ({} as StateView).db;
 `,
     );
-    writeFileSync(
-      join(consumer, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2023",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: [],
-        },
-        include: ["app/typed.ts"],
-      }),
-    );
-    const tsc = join(dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-    const result = await run(process.execPath, [tsc, "-p", join(consumer, "tsconfig.json")], {
-      cwd: consumer,
-      timeout: 300_000,
-    }).catch((error: { stdout: string }) => error);
-    expect(result.stdout).toBe("");
+    expect(await typeCheck(consumer, "tsconfig.json", ["app/typed.ts"])).toBe("");
     expect(existsSync(join(installed, "dist", "index.d.ts"))).toBe(true);
   });
 });
