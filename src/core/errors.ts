@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   SUITE_NOT_FOUND: "SUITE_NOT_FOUND",
   SUITE_INVALID: "SUITE_INVALID",
   TASK_ID_CONFLICT: "TASK_ID_CONFLICT",
+  TOKEN_COUNTING_FAILED: "TOKEN_COUNTING_FAILED",
 } as const;
 
 /** Exit code for the CLI's one top-level catch. */

@@ -16,7 +16,7 @@ import {
   createOpenAiClient,
   createOraclePolicy,
   createReplaySource,
-  createTokenCounter,
+  createCountingWorker,
   episodeIdOf,
   newRunId,
   recordOracle,
@@ -331,7 +331,9 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     ? { name: options.model, factory: options.clientFactory }
     : clientFactoryFor(options.model, { ...options.modelOptions, pool });
   const factory = source.factory;
-  const tokenCounter = createTokenCounter();
+  // Counts run in a worker thread beside the tool calls and verifiers of this one (a DTC run's main thread had
+  // spent a quarter of its time rendering and tokenising).
+  const tokenCounter = createCountingWorker();
   let done = 0;
   let cursor = 0;
   const modelErrors: EvaluationOutcome["modelErrors"] = [];
@@ -397,6 +399,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker()));
   } finally {
     await source.settle?.();
+    await tokenCounter.close();
     await pool.dispose();
   }
   return {

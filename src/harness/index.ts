@@ -14,8 +14,15 @@ export { createAnthropicClient, toAnthropicMessages } from "./anthropic-client.j
 export type { AnthropicClientOptions } from "./anthropic-client.js";
 export { postJsonWithRetry } from "./http-retry.js";
 export type { RetryOptions } from "./http-retry.js";
-export { createTokenCounter } from "./token-counter.js";
-export type { TokenCounter } from "./token-counter.js";
+export { createTokenCounter, countTurn, openConversationCounter } from "./token-counter.js";
+export type {
+  TokenCounter,
+  TurnCounts,
+  ConversationCounter,
+  ConversationCounterSource,
+} from "./token-counter.js";
+export { createCountingWorker, DEFAULT_COUNT_DEADLINE_MS } from "./counting-worker.js";
+export type { CountingWorker } from "./counting-worker.js";
 export { renderSystemPrompt } from "./system-prompt.js";
 export { refusedDirectCallMessage } from "../envs/index.js";
 export { runAgentEpisode, DEFAULT_AGENT_LIMITS, episodeIdOf, newRunId } from "./run-agent-episode.js";

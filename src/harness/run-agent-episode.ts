@@ -11,7 +11,13 @@ import {
 import type { KernelOptions, KernelPool } from "../kernel/index.js";
 import type { CompletionResponse, FunctionTool, ModelClient } from "./model-client.js";
 import { openAgentEpisode } from "./open-episode.js";
-import { createTokenCounter, type TokenCounter } from "./token-counter.js";
+import {
+  createTokenCounter,
+  openConversationCounter,
+  type ConversationCounter,
+  type ConversationCounterSource,
+  type TokenCounter,
+} from "./token-counter.js";
 import {
   TRAJECTORY_SCHEMA_VERSION,
   type ChatMessage,
@@ -53,7 +59,8 @@ export interface AgentEpisodeOptions {
   limits?: Partial<AgentLimits>;
   pool?: KernelPool;
   kernelOptions?: Omit<KernelOptions, "workspaceDir" | "tools" | "onToolCall">;
-  tokenCounter?: TokenCounter;
+  /** Counts tokens (default: a Qwen3 counter in this thread); a counting worker counts beside it. */
+  tokenCounter?: TokenCounter | ConversationCounterSource;
   temperature?: number;
   cacheDir?: string;
   signal?: AbortSignal;
@@ -69,7 +76,8 @@ export interface AgentEpisodeOptions {
 interface EpisodeRun {
   readonly options: AgentEpisodeOptions;
   readonly limits: AgentLimits;
-  readonly tokens: TokenCounter;
+  readonly tokenizerName: string;
+  readonly counts: ConversationCounter;
   readonly driver: EpisodeDriver;
   readonly tools: FunctionTool[];
   readonly messages: ChatMessage[];
@@ -89,6 +97,8 @@ interface EpisodeRun {
 /** One model turn being accounted: when it started, the context it was sent, what it added. */
 interface TurnInProgress {
   started: number;
+  /** Where the turn's messages start in the conversation (its assistant message). */
+  firstMessage: number;
   contextTokens: number;
   completionTokens: number;
   toolOutputTokens: number;
@@ -102,14 +112,15 @@ export async function runAgentEpisode(options: AgentEpisodeOptions): Promise<Tra
       const turn = beginTurn(run);
       const response = await callModel(run);
       if (!response) break;
-      accountAssistant(run, turn, response);
-      await dispatchToolCalls(run, turn, response.message.tool_calls ?? []);
-      endTurn(run, turn, response);
+      run.messages.push(response.message);
+      await dispatchToolCalls(run, response.message.tool_calls ?? []);
+      await endTurn(run, turn, response);
     }
   } catch (error) {
     run.failure = errorMessage(error);
     run.endReason ??= "model_error";
   } finally {
+    run.counts.close();
     await run.driver.dispose();
   }
   return toTrajectory(run);
@@ -146,11 +157,21 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
         durationMs: Math.round(record.durationMs * 100) / 100,
       }),
   });
+  const counts = openConversationCounter(tokens, tools);
+  let contextTokens: number;
+  try {
+    contextTokens = (await counts.turn(messages, [])).contextTokens;
+  } catch (error) {
+    counts.close();
+    await driver.dispose();
+    throw error;
+  }
   const wallClock = AbortSignal.timeout(limits.wallClockMs);
   const run: EpisodeRun = {
     options,
     limits,
-    tokens,
+    tokenizerName: tokens.tokenizerName,
+    counts,
     driver,
     tools,
     messages,
@@ -166,7 +187,7 @@ async function prepareEpisode(options: AgentEpisodeOptions): Promise<EpisodeRun>
     set turn(value) {
       currentTurn = value;
     },
-    contextTokens: tokens.countContext(messages, tools),
+    contextTokens,
     toolOutputTokens: 0,
     endReason: undefined,
     failure: null,
@@ -185,6 +206,7 @@ function stopReasonBeforeTurn(run: EpisodeRun): EndReason | undefined {
 function beginTurn(run: EpisodeRun): TurnInProgress {
   return {
     started: performance.now(),
+    firstMessage: run.messages.length,
     contextTokens: run.contextTokens,
     completionTokens: 0,
     toolOutputTokens: 0,
@@ -208,23 +230,9 @@ async function callModel(run: EpisodeRun): Promise<CompletionResponse | undefine
   }
 }
 
-/** Account the assistant message; a reply without tool calls ends the episode. */
-function accountAssistant(run: EpisodeRun, turn: TurnInProgress, response: CompletionResponse): void {
-  const assistant = response.message;
-  run.messages.push(assistant);
-  if ((assistant.tool_calls ?? []).length === 0) {
-    turn.completionTokens = completionTokensOf(run, response);
-    run.endReason =
-      response.finishReason === "length" || turn.completionTokens >= run.limits.maxTokensPerTurn
-        ? "max_tokens_per_turn"
-        : "no_tool_calls";
-  }
-}
-
 /** Dispatch the turn's tool calls through the driver, in order, until one ends the episode. */
 async function dispatchToolCalls(
   run: EpisodeRun,
-  turn: TurnInProgress,
   calls: NonNullable<ChatMessage["tool_calls"]>,
 ): Promise<void> {
   for (const call of calls) {
@@ -237,10 +245,7 @@ async function dispatchToolCalls(
       break;
     }
     recordOutcome(run, outcome);
-    const toolMessage: ChatMessage = { role: "tool", tool_call_id: call.id, content: outcome.text };
-    run.messages.push(toolMessage);
-    const messageTokens = run.tokens.countMessage(toolMessage);
-    turn.toolOutputTokens += messageTokens;
+    run.messages.push({ role: "tool", tool_call_id: call.id, content: outcome.text });
     if (outcome.endReason === "claim_done") run.endReason = "claim_done";
   }
 }
@@ -271,18 +276,29 @@ function recordOutcome(run: EpisodeRun, outcome: DriverCallOutcome): void {
 }
 
 /**
- * Tokens the model generated this turn: the endpoint's usage, else the template's count. Counted after the
- * context when the turn made calls, so that the counter takes it from the render it made for the context.
+ * Account the turn: the context it leaves (counted by the template, which decides the context-limit stop), its
+ * tool outputs, and the tokens the model generated (the endpoint's usage, else the template's count). A reply
+ * without tool calls ends the episode.
  */
-function completionTokensOf(run: EpisodeRun, response: CompletionResponse): number {
-  return response.usage?.completionTokens ?? run.tokens.countMessage(response.message);
-}
-
-function endTurn(run: EpisodeRun, turn: TurnInProgress, response: CompletionResponse): void {
+async function endTurn(run: EpisodeRun, turn: TurnInProgress, response: CompletionResponse): Promise<void> {
+  const usageTokens = response.usage?.completionTokens;
+  const toolMessages: number[] = [];
+  for (let index = turn.firstMessage + 1; index < run.messages.length; index += 1) toolMessages.push(index);
+  const counted = await run.counts.turn(
+    run.messages,
+    usageTokens === undefined ? [...toolMessages, turn.firstMessage] : toolMessages,
+  );
+  run.contextTokens = counted.contextTokens;
+  turn.toolOutputTokens = counted.messageTokens
+    .slice(0, toolMessages.length)
+    .reduce((sum, tokens) => sum + tokens, 0);
   run.toolOutputTokens += turn.toolOutputTokens;
-  run.contextTokens = run.tokens.countContext(run.messages, run.tools);
-  if ((response.message.tool_calls ?? []).length > 0)
-    turn.completionTokens = completionTokensOf(run, response);
+  turn.completionTokens = usageTokens ?? counted.messageTokens[toolMessages.length]!;
+  if ((response.message.tool_calls ?? []).length === 0)
+    run.endReason ??=
+      response.finishReason === "length" || turn.completionTokens >= run.limits.maxTokensPerTurn
+        ? "max_tokens_per_turn"
+        : "no_tool_calls";
   run.turns.push({
     index: run.turn,
     contextTokens: turn.contextTokens,
@@ -310,7 +326,7 @@ function toTrajectory(run: EpisodeRun): Trajectory {
     sample: options.sample,
     messages: run.messages,
     tools: run.tools,
-    tokenizer: run.tokens.tokenizerName,
+    tokenizer: run.tokenizerName,
     turns: run.turns,
     toolCalls: run.toolCalls,
     codeBlocks: run.codeBlocks,
