@@ -252,6 +252,36 @@ describe("the packed package, installed into an empty project", () => {
     expect(stdout).toContain("1 passed, 0 failed");
   });
 
+  it("evaluates the oracle with the installed bin, its token counts from the compiled counting worker", async () => {
+    const out = join(consumer, "eval-out");
+    const { stdout } = await run(
+      bin,
+      [
+        "eval",
+        "--model",
+        "oracle",
+        "--tasks",
+        "retail.apply-supplier-recall",
+        "--scales",
+        "v0",
+        "--out",
+        out,
+      ],
+      { cwd: consumer, env, timeout: 300_000 },
+    );
+    expect(stdout).toMatch(/DTC\s+v0\s+1\s+1\s+0\s+1\.00/);
+    expect(stdout).toMatch(/PTC\s+v0\s+1\s+1\s+0\s+1\.00/);
+    const trajectories = readFileSync(join(out, "trajectories.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { harness: string; reward: number; finalContextTokens: number });
+    expect(trajectories.map((trajectory) => trajectory.harness).sort()).toEqual(["dtc", "ptc"]);
+    for (const trajectory of trajectories) {
+      expect(trajectory.reward).toBe(1);
+      expect(trajectory.finalContextTokens).toBeGreaterThan(1000);
+    }
+  });
+
   it("writes a suite with `init-suite` that validates with the installed bin, outside any node_modules", async () => {
     // Outside the consumer project: "progagent" and "zod" must resolve to the installed package and its copy.
     const suite = join(scratch, "outside-suite");
