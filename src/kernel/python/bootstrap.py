@@ -615,22 +615,27 @@ def _worker_main():
             continue
 
 
-def _set_not_dumpable():
-    """prctl(PR_SET_DUMPABLE, 0): the worker (same uid) can then open neither /proc/<pid>/fd nor /proc/<pid>/mem."""
+def _prctl_function():
+    """prctl from the C library as a Python callable, or the exception that says why there is none.
+
+    Looked up before the fork (_start_worker): importing _ctypes runs the import machinery and builds its types,
+    and done in the supervisor after the fork it copied about 0.4 MB of the pages it shares with the worker
+    into both of them (issue 8). Called without argument types, as before: every argument is a C int."""
     try:
         import _ctypes
 
-        class _Int(_ctypes._SimpleCData):
-            _type_ = "i"
+        address = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
+        call = _ctypes.call_function
+    except Exception as error:
+        return error
+    return lambda *arguments: call(address, arguments)
 
-        class _Function(_ctypes.CFuncPtr):
-            _flags_ = _ctypes.FUNCFLAG_CDECL
-            _restype_ = _Int
 
-        class _Library:
-            _handle = _ctypes.dlopen(None)
-
-        prctl = _Function(("prctl", _Library()))
+def _set_not_dumpable(prctl):
+    """prctl(PR_SET_DUMPABLE, 0): the worker (same uid) can then open neither /proc/<pid>/fd nor /proc/<pid>/mem."""
+    try:
+        if isinstance(prctl, Exception):
+            raise prctl
         if prctl(4, 0, 0, 0, 0) != 0 or prctl(3, 0, 0, 0, 0) != 0:
             raise OSError("prctl(PR_SET_DUMPABLE, 0) failed")
     except Exception as error:
@@ -732,6 +737,7 @@ def _start_worker():
     """Forks the worker; returns in the supervisor only."""
     import gc
 
+    prctl = _prctl_function()
     # Collections in the worker skip what exists now, so they do not copy the pages the two processes share.
     gc.freeze()
     worker = os.fork()
@@ -741,7 +747,7 @@ def _start_worker():
         finally:
             os._exit(1)
     gc.disable()  # the supervisor makes no cycles; a collection would copy the shared pages it visits
-    _set_not_dumpable()
+    _set_not_dumpable(prctl)
     _Supervisor(worker).run()
 
 
