@@ -619,7 +619,7 @@ def _prctl_function():
     """prctl from the C library as a Python callable, or the exception that says why there is none.
 
     Looked up before the fork (_start_worker): importing _ctypes runs the import machinery and builds its types,
-    and done in the supervisor after the fork it copied about 0.4 MB of the pages it shares with the worker
+    and done in the supervisor after the fork it copied about 0.35 MB of the pages it shares with the worker
     into both of them (issue 8). Called without argument types, as before: every argument is a C int."""
     try:
         import _ctypes
