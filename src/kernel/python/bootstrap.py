@@ -615,123 +615,134 @@ def _worker_main():
             continue
 
 
-def _set_not_dumpable():
-    """prctl(PR_SET_DUMPABLE, 0): the worker (same uid) can then open neither /proc/<pid>/fd nor /proc/<pid>/mem."""
+def _prctl_function():
+    """prctl from the C library as a Python callable, or the exception that says why there is none.
+
+    Looked up before the fork (_start_worker): importing _ctypes runs the import machinery and builds its types,
+    and done in the supervisor after the fork it copied about 0.35 MB of the pages it shares with the worker
+    into both of them (issue 8). Called without argument types, as before: every argument is a C int."""
     try:
         import _ctypes
 
-        class _Int(_ctypes._SimpleCData):
-            _type_ = "i"
+        address = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
+        call = _ctypes.call_function
+    except Exception as error:
+        return error
+    return lambda *arguments: call(address, arguments)
 
-        class _Function(_ctypes.CFuncPtr):
-            _flags_ = _ctypes.FUNCFLAG_CDECL
-            _restype_ = _Int
 
-        class _Library:
-            _handle = _ctypes.dlopen(None)
-
-        prctl = _Function(("prctl", _Library()))
+def _set_not_dumpable(prctl):
+    """prctl(PR_SET_DUMPABLE, 0): the worker (same uid) can then open neither /proc/<pid>/fd nor /proc/<pid>/mem."""
+    try:
+        if isinstance(prctl, Exception):
+            raise prctl
         if prctl(4, 0, 0, 0, 0) != 0 or prctl(3, 0, 0, 0, 0) != 0:
             raise OSError("prctl(PR_SET_DUMPABLE, 0) failed")
     except Exception as error:
         _send({"t": "warning", "message": "the protocol supervisor is dumpable: %s" % error})
 
 
-class _Supervisor:
-    """Watches the worker: reports its stops, continues and interrupts it for the host, reports its end."""
+def _keyed_line(message, key):
+    message["key"] = key
+    # The leading newline ends any partial line the program left in the pipe.
+    return ("\n" + _json_dumps(message, lenient=True) + "\n").encode("utf-8", "backslashreplace")
 
-    def __init__(self, worker):
-        self.worker = worker
-        self.key = None
-        self.stopped = False
-        self.expect_continue = False
 
-    def send(self, message):
-        message["key"] = self.key
-        # The leading newline ends any partial line the program left in the pipe.
-        line = "\n" + _json_dumps(message, lenient=True) + "\n"
-        _send_raw(line)
+def _write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data) :]
 
-    def read_key(self):
-        # Byte by byte: the rest of the pipe belongs to the worker.
-        data = b""
-        while not data.endswith(b"\n"):
-            byte = os.read(_command_fd, 1)
-            if not byte:
-                os.kill(self.worker, signal.SIGKILL)
-                os._exit(0)
-            data += byte
-        self.key = _json_loads(data.decode("utf-8")).get("key")
-        os.close(_command_fd)
 
-    def continue_worker(self):
-        if self.stopped and self.key is not None:
-            self.stopped = False
-            self.expect_continue = True
-            os.kill(self.worker, signal.SIGCONT)
+def _read_key(worker):
+    """The key from the host's first command line, read byte by byte (the rest of the pipe belongs to the worker)."""
+    parts = []
+    while True:
+        byte = os.read(_command_fd, 1)
+        if not byte:
+            os.kill(worker, signal.SIGKILL)
+            os._exit(0)
+        if byte == b"\n":
+            break
+        parts.append(byte)
+    os.close(_command_fd)
+    return _json_loads(b"".join(parts).decode("utf-8")).get("key")
 
-    def interrupt(self):
-        try:
-            os.kill(self.worker, signal.SIGINT)
-            self.continue_worker()
-        except OSError:
-            pass
 
-    def reap(self):
-        while True:
+def _supervise(worker):
+    """Watches the worker: reports its stops, continues and interrupts it for the host, reports its end.
+
+    One function with its state in local variables, and the line for a stop made once: whatever the supervisor
+    touches after the fork is copied out of the pages it shares with the worker, so it touches little (issue 8).
+    Signals are taken with sigwaitinfo, which says who sent them: only the host's SIGCONT and SIGINT count (sent
+    from outside the PID namespace, si_pid is 0; without one, the host is the parent). SIGINT stays blocked, so
+    nothing interrupts a write."""
+    sigchld, sigcont, sigint = signal.SIGCHLD, signal.SIGCONT, signal.SIGINT
+    watched = {sigchld, sigcont, sigint}
+    signal.pthread_sigmask(signal.SIG_BLOCK, watched)
+    host = os.getppid()
+    flags = os.WNOHANG | os.WUNTRACED | os.WCONTINUED
+    waitpid, kill, sigwaitinfo = os.waitpid, os.kill, signal.sigwaitinfo
+    reply_fd = _reply_fd
+    key = None
+    stopped_line = None
+    stopped = False
+    expect_continue = False
+    reap = True  # the worker may have stopped before SIGCHLD was blocked
+    while True:
+        while reap:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG | os.WUNTRACED | os.WCONTINUED)
+                pid, status = waitpid(-1, flags)
             except ChildProcessError:
                 os._exit(1)
             if pid == 0:
-                return
-            if pid != self.worker:
+                break
+            if pid != worker:
                 continue  # an orphan the supervisor inherited as PID 1
             if os.WIFSTOPPED(status):
-                self.stopped = True
-                if self.key is None:
-                    self.read_key()
-                    self.send({"t": "ready", "pid": self.worker})
+                stopped = True
+                if key is None:
+                    key = _read_key(worker)
+                    stopped_line = _keyed_line({"t": "stopped"}, key)
+                    _write_all(reply_fd, _keyed_line({"t": "ready", "pid": worker}, key))
                 else:
-                    self.send({"t": "stopped"})
+                    _write_all(reply_fd, stopped_line)
             elif os.WIFCONTINUED(status):
-                if not self.expect_continue:
+                if not expect_continue:
                     # A process of the program resumed the worker after its execution ended.
-                    self.send({"t": "violation", "message": "a process of the program resumed the kernel after an execution ended"})
-                self.expect_continue = False
+                    message = {"t": "violation", "message": "a process of the program resumed the kernel after an execution ended"}
+                    _write_all(reply_fd, _keyed_line(message, key))
+                expect_continue = False
             else:
                 exited = os.WIFEXITED(status)
-                self.send(
-                    {
-                        "t": "exited",
-                        "code": os.WEXITSTATUS(status) if exited else None,
-                        "signal": None if exited else os.WTERMSIG(status),
-                    }
-                )
+                message = {
+                    "t": "exited",
+                    "code": os.WEXITSTATUS(status) if exited else None,
+                    "signal": None if exited else os.WTERMSIG(status),
+                }
+                _write_all(reply_fd, _keyed_line(message, key))
                 os._exit(os.WEXITSTATUS(status) if exited else 128 + os.WTERMSIG(status))
-
-    def run(self):
-        # Signals are taken with sigwaitinfo, which says who sent them: only the host's SIGCONT and SIGINT
-        # count (sent from outside the PID namespace, si_pid is 0; without one, the host is the parent).
-        watched = {signal.SIGCHLD, signal.SIGCONT, signal.SIGINT}
-        signal.pthread_sigmask(signal.SIG_BLOCK, watched)
-        host = os.getppid()
-        self.reap()  # the worker may have stopped before SIGCHLD was blocked
-        while True:
-            info = signal.sigwaitinfo(watched)
-            if info.si_signo == signal.SIGCHLD:
-                self.reap()
-            elif info.si_pid == 0 or info.si_pid == host:
-                if info.si_signo == signal.SIGINT:
-                    self.interrupt()
-                else:
-                    self.continue_worker()
+        info = sigwaitinfo(watched)
+        signo = info.si_signo
+        reap = signo == sigchld
+        if reap or (info.si_pid != 0 and info.si_pid != host):
+            continue
+        try:
+            if signo == sigint:
+                kill(worker, sigint)
+            if stopped and key is not None:
+                stopped = False
+                expect_continue = True
+                kill(worker, sigcont)
+        except OSError:
+            if signo != sigint:
+                raise
 
 
 def _start_worker():
     """Forks the worker; returns in the supervisor only."""
     import gc
 
+    prctl = _prctl_function()
     # Collections in the worker skip what exists now, so they do not copy the pages the two processes share.
     gc.freeze()
     worker = os.fork()
@@ -741,8 +752,8 @@ def _start_worker():
         finally:
             os._exit(1)
     gc.disable()  # the supervisor makes no cycles; a collection would copy the shared pages it visits
-    _set_not_dumpable()
-    _Supervisor(worker).run()
+    _set_not_dumpable(prctl)
+    _supervise(worker)
 
 
 def _yield_to_host():
