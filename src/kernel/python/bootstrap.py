@@ -624,11 +624,26 @@ def _prctl_function():
     try:
         import _ctypes
 
-        address = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")
-        call = _ctypes.call_function
+        handle = _ctypes.dlopen(None)
+        call = getattr(_ctypes, "call_function", None)
+        if call is not None:
+            address = _ctypes.dlsym(handle, "prctl")
+            return lambda *arguments: call(address, arguments)
+
+        # An interpreter without the private call_function: a foreign function object, as ctypes builds one.
+        class _Int(_ctypes._SimpleCData):
+            _type_ = "i"
+
+        class _Function(_ctypes.CFuncPtr):
+            _flags_ = _ctypes.FUNCFLAG_CDECL
+            _restype_ = _Int
+
+        class _Library:
+            _handle = handle
+
+        return _Function(("prctl", _Library()))
     except Exception as error:
         return error
-    return lambda *arguments: call(address, arguments)
 
 
 def _set_not_dumpable(prctl):
