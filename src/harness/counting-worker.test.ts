@@ -184,7 +184,7 @@ describe("the counting worker's failures and its owner", () => {
     const waiting = counts.turn([{ role: "user", content: "hello" }], []).catch((error: unknown) => error);
     await worker.close();
     expect(await waiting).toEqual(new Error("the token counting worker was closed while counts were due"));
-    expect(() => worker.openConversation(tools)).toThrow("closed");
+    expect(() => worker.openConversation(tools)).toThrow("the token counting worker is closed");
     await worker.close();
   });
 

@@ -97,7 +97,9 @@ export function createCountingWorker(
   worker.unref();
   const pending = new Map<number, PendingTurn>();
   let failure: Error | undefined;
+  /** Set by `close` (the owner's end) or when the thread exits. */
   let closed = false;
+  let closedByOwner = false;
   let nextConversation = 0;
   let nextRequest = 0;
   let tokenizerName: string | undefined;
@@ -107,7 +109,7 @@ export function createCountingWorker(
   });
   // An unobserved load failure still reaches the first turn; never an unhandled rejection.
   ready.catch(() => {});
-  // The worker holds the process open only while a turn waits for it.
+  // The worker holds the process open while it loads (someone may await `ready`) and while a turn waits.
   worker.ref();
   const settle = (request: number): PendingTurn | undefined => {
     const entry = pending.get(request);
@@ -152,6 +154,7 @@ export function createCountingWorker(
   });
 
   const post = (message: CountingRequest): void => {
+    if (closedByOwner) throw new Error("the token counting worker is closed");
     if (failure) throw failure;
     if (closed) throw new Error("the token counting worker is closed");
     worker.postMessage(message);
@@ -215,6 +218,7 @@ export function createCountingWorker(
     async close() {
       if (closed) return;
       closed = true;
+      closedByOwner = true;
       fail(new Error("the token counting worker was closed while counts were due"));
       await worker.terminate();
     },
