@@ -12,7 +12,7 @@
  *
  * Options: --sizes 16,64,... (default all six)  --leak <episodes> (default 1000; the issue's check is 10000)
  *          --memory-per-episode <MB> (default 8: the first estimate of what a burst needs; later bursts use the
- *          peak measured by the earlier ones)
+ *          largest peak per episode the earlier ones measured, plus 25%)
  *          --sections live,leak,tools,eval (default all)  --quick (smaller tool and eval sections)
  */
 import { existsSync, readFileSync, readdirSync, statfsSync } from "node:fs";
@@ -228,6 +228,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
   const notes: string[] = [];
   // Real memory per episode (what MemAvailable lost), not summed RSS, which counts shared pages many times.
   let perEpisodeEstimate = MEMORY_PER_EPISODE_MB * 1024 ** 2;
+  let measuredPerEpisode = 0;
   for (const size of SIZES) {
     const available = availableBytes();
     const needed = size * perEpisodeEstimate;
@@ -238,7 +239,9 @@ async function liveSection(task: TaskDefinition): Promise<string> {
       break;
     }
     const result = await burst(task, size);
-    perEpisodeEstimate = Math.max(perEpisodeEstimate, (result.memoryPeakBytes / size) * 1.1);
+    // From now on the estimate is what the bursts measured (the largest so far, with a quarter's margin).
+    measuredPerEpisode = Math.max(measuredPerEpisode, result.memoryPeakBytes / size);
+    if (measuredPerEpisode > 0) perEpisodeEstimate = measuredPerEpisode * 1.25;
     rows.push([
       size,
       seconds(result.openMs),
