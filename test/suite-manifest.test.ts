@@ -12,9 +12,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { generateSuiteManifest, renderSuiteManifest } from "../scripts/suite-manifest.js";
 import { answerFormatOf } from "../src/cli/answer-format.js";
 import { formatTable } from "../src/cli/format-table.js";
-import { listTasks } from "../src/cli/load-tasks.js";
+import { listTasks, loadTasks, type TaskListing } from "../src/cli/load-tasks.js";
 import type { TaskDefinition } from "../src/envs/index.js";
-import { loadSuite } from "../src/suite/index.js";
+import { loadSuite, suiteNameOf, writeSuiteTemplate } from "../src/suite/index.js";
 import { parseSuiteManifest, readSuiteManifest } from "../src/suite/manifest.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -87,6 +87,49 @@ describe("the built-in suite's manifest", () => {
       );
       expect(listed, glob).toEqual(expected);
     }
+  });
+
+  it("with a user's suite, imports only that suite and lists what importing both lists", async () => {
+    const suite = writeSuiteTemplate(join(scratch, "user-suite")).dir;
+    // Built on a built-in domain: only the definitions tell that domain from another one with its id.
+    const onRetail = join(scratch, "on-retail");
+    cpSync(suite, onRetail, { recursive: true });
+    writeFileSync(
+      join(onRetail, "index.ts"),
+      `import { defineSuite, defineTask, loadBuiltinDomain, loadSuite } from "progagent";
+const domain = await loadBuiltinDomain("retail");
+const [base] = await loadSuite("retail.net-revenue-by-category");
+export default defineSuite({ name: "on-retail", tasks: [defineTask({ ...base!, id: "retail.revenue-again", domain })] });
+`,
+    );
+    const listing = (tasks: TaskDefinition[]): TaskListing[] =>
+      tasks.map((task) => ({
+        id: task.id,
+        suite: suiteNameOf(task) ?? "builtin",
+        domain: task.domain.id,
+        tools: task.tools,
+        summary: task.summary,
+        instruction: task.instruction,
+      }));
+    for (const suites of [[suite], [onRetail], [suite, onRetail]])
+      for (const glob of ["*", "library.*", "retail.*", "retail.revenue*", "nothing.*"]) {
+        const expected = await loadTasks(glob, { suites }).then(listing, (error: Error) => error.message);
+        const listed = await listTasks(glob, { suites }).catch((error: Error) => error.message);
+        expect(listed, `${glob} with ${suites.join(", ")}`).toEqual(expected);
+      }
+
+    const cli = join(root, "bin", "progagent.js");
+    const fast = await progagent(cli, ["tasks", "list", "--suite", suite, "--json"], root);
+    expect(fast.stderr, STALE).toContain("built-in tasks listed from the suite manifest");
+    expect(fast.stderr).not.toContain("importing");
+    const rows = JSON.parse(fast.stdout) as Array<{ id: string; suite: string }>;
+    expect(rows.at(-1)).toMatchObject({ id: "library.late-fees", suite: "user-suite" });
+    expect(rows.filter((row) => row.suite === "builtin")).toHaveLength((await loadSuite("*")).length);
+    const slow = await progagent(cli, ["tasks", "list", "--suite", onRetail, "--task", "retail.*"], root);
+    expect(slow.stderr).toContain(
+      "a user's task is in a built-in domain; importing the built-in definitions",
+    );
+    expect(slow.stdout).toContain("retail.revenue-again");
   });
 
   it("in a clone where a task was edited without regenerating, lists the edit and says why in the debug log", async () => {

@@ -45,20 +45,29 @@ export async function loadTasks(glob: string, selection: SuiteSelection = {}): P
       code: ERROR_CODES.INVALID_ARGUMENT,
       category: "user",
     });
-  const matcher = globToRegExp(glob);
   const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
   if (builtin) {
     try {
       sources.push({ name: BUILTIN_SUITE_NAME, tasks: await loadSuite(glob) });
     } catch (error) {
       // A glob may match only a user's tasks; "nothing matched" is decided below, over every suite.
-      const nothingMatched =
-        error instanceof ProgAgentError &&
-        error.code === ERROR_CODES.TASK_NOT_FOUND &&
-        error.category === "user";
-      if (!nothingMatched || specs.length === 0) throw error;
+      if (!isNothingMatched(error) || specs.length === 0) throw error;
     }
   }
+  sources.push(...(await loadUserSources(specs, cwd, glob)));
+  const tasks = combineSuites(sources);
+  if (tasks.length === 0) throw noTaskMatches(glob, builtin, specs);
+  return tasks;
+}
+
+/** Each user's suite once, with its tasks the glob matches, in the order given. */
+async function loadUserSources(
+  specs: readonly string[],
+  cwd: string,
+  glob: string,
+): Promise<Array<{ name: string; tasks: TaskDefinition[] }>> {
+  const matcher = globToRegExp(glob);
+  const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
   const entries = new Set<string>();
   for (const spec of specs) {
     const suite = await loadSuiteOnce(spec, cwd);
@@ -72,13 +81,21 @@ export async function loadTasks(glob: string, selection: SuiteSelection = {}): P
       );
     sources.push({ name: suite.name, tasks: suite.tasks.filter((task) => matcher.test(task.id)) });
   }
-  const tasks = combineSuites(sources);
-  if (tasks.length === 0)
-    throw new ProgAgentError(
-      `no task matches '${glob}' in ${[...(builtin ? ["the built-in suite"] : []), ...specs.map((spec) => `suite '${spec}'`)].join(", ")}; 'progagent tasks list' shows the task ids`,
-      { code: ERROR_CODES.TASK_NOT_FOUND, category: "user" },
-    );
-  return tasks;
+  return sources;
+}
+
+function noTaskMatches(glob: string, builtin: boolean, specs: readonly string[]): ProgAgentError {
+  return new ProgAgentError(
+    `no task matches '${glob}' in ${[...(builtin ? ["the built-in suite"] : []), ...specs.map((spec) => `suite '${spec}'`)].join(", ")}; 'progagent tasks list' shows the task ids`,
+    { code: ERROR_CODES.TASK_NOT_FOUND, category: "user" },
+  );
+}
+
+/** Whether an error is the built-in suite's "no task matches" (a glob may match only a user's tasks). */
+function isNothingMatched(error: unknown): boolean {
+  return (
+    error instanceof ProgAgentError && error.code === ERROR_CODES.TASK_NOT_FOUND && error.category === "user"
+  );
 }
 
 /** Exactly one task by id (`tasks show`, `env serve`), or an error saying where it was looked for. */
@@ -122,22 +139,9 @@ export interface TaskListing {
  * `PROGAGENT_LOG_LEVEL=debug` says which.
  */
 export async function listTasks(glob: string, selection: SuiteSelection = {}): Promise<TaskListing[]> {
-  const logger = createLogger();
-  if (selection.builtin !== false && (selection.suites ?? []).length === 0) {
-    const { readSuiteManifest, selectManifestTasks } = await import("../suite/manifest.js");
-    const found = readSuiteManifest();
-    if (found.state === "fresh") {
-      logger.debug(`tasks: listed from the suite manifest ${found.path}`);
-      return selectManifestTasks(found.manifest, glob).map((task) => ({
-        id: task.id,
-        suite: BUILTIN_SUITE_NAME,
-        domain: task.domain,
-        tools: task.tools,
-        summary: task.summary,
-        instruction: task.instruction,
-      }));
-    }
-    logger.debug(`tasks: suite manifest ${found.state} (${found.reason}); importing the task definitions`);
+  if (selection.builtin !== false) {
+    const listed = await listWithManifest(glob, selection);
+    if (listed) return listed;
   }
   const { suiteNameOf } = await import("../suite/index.js");
   return (await loadTasks(glob, selection)).map((task) => ({
@@ -148,4 +152,59 @@ export async function listTasks(glob: string, selection: SuiteSelection = {}): P
     summary: task.summary,
     instruction: task.instruction,
   }));
+}
+
+/**
+ * The listing with the built-in suite's part from its manifest and only the users' suites imported, or
+ * undefined when that cannot give what importing gives: a stale manifest, or a user's task in a domain of a
+ * listed built-in task (only the definitions tell whether it is that domain, built on with
+ * `loadBuiltinDomain`, or a different one with the same id, which `combineSuites` refuses).
+ */
+async function listWithManifest(glob: string, selection: SuiteSelection): Promise<TaskListing[] | undefined> {
+  const logger = createLogger();
+  const { readSuiteManifest, selectManifestTasks } = await import("../suite/manifest.js");
+  const found = readSuiteManifest();
+  if (found.state !== "fresh") {
+    logger.debug(`tasks: suite manifest ${found.state} (${found.reason}); importing the task definitions`);
+    return undefined;
+  }
+  const specs = selection.suites ?? [];
+  const builtin: TaskListing[] = [];
+  try {
+    for (const task of selectManifestTasks(found.manifest, glob))
+      builtin.push({
+        id: task.id,
+        suite: BUILTIN_SUITE_NAME,
+        domain: task.domain,
+        tools: task.tools,
+        summary: task.summary,
+        instruction: task.instruction,
+      });
+  } catch (error) {
+    if (!isNothingMatched(error) || specs.length === 0) throw error;
+  }
+  logger.debug(`tasks: built-in tasks listed from the suite manifest ${found.path}`);
+  if (specs.length === 0) return builtin;
+  const { combineSuites, suiteNameOf } = await import("../suite/index.js");
+  const users = await loadUserSources(specs, selection.cwd ?? process.cwd(), glob);
+  const builtinDomains = new Set(builtin.map((task) => task.domain));
+  if (users.some((source) => source.tasks.some((task) => builtinDomains.has(task.domain.id)))) {
+    logger.debug("tasks: a user's task is in a built-in domain; importing the built-in definitions");
+    return undefined;
+  }
+  // The checks loadTasks makes, the built-in tasks first (known by id from the manifest).
+  const combined = combineSuites(users, new Map(builtin.map((task) => [task.id, BUILTIN_SUITE_NAME])));
+  const listed = [
+    ...builtin,
+    ...combined.map((task) => ({
+      id: task.id,
+      suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
+      domain: task.domain.id,
+      tools: task.tools,
+      summary: task.summary,
+      instruction: task.instruction,
+    })),
+  ];
+  if (listed.length === 0) throw noTaskMatches(glob, true, specs);
+  return listed;
 }

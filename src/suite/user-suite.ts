@@ -409,10 +409,14 @@ export interface TaskSource {
 
 /**
  * The tasks of several suites as one list, in order. A task id that two suites both define, or two different
- * domain objects with one id, is one clear error naming both suites.
+ * domain objects with one id, is one clear error naming both suites. `listedBefore` holds tasks listed ahead of
+ * the sources without their definitions (task id -> suite name: the built-in suite read from its manifest).
  */
-export function combineSuites(sources: readonly TaskSource[]): TaskDefinition[] {
-  const owners = new Map<string, string>();
+export function combineSuites(
+  sources: readonly TaskSource[],
+  listedBefore: ReadonlyMap<string, string> = new Map(),
+): TaskDefinition[] {
+  const owners = new Map<string, string>(listedBefore);
   const domains = new Map<string, { domain: DomainDefinition; suite: string }>();
   const tasks: TaskDefinition[] = [];
   for (const source of sources) {
