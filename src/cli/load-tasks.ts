@@ -144,14 +144,22 @@ export async function listTasks(glob: string, selection: SuiteSelection = {}): P
     if (listed) return listed;
   }
   const { suiteNameOf } = await import("../suite/index.js");
-  return (await loadTasks(glob, selection)).map((task) => ({
+  return (await loadTasks(glob, selection)).map((task) => listingOf(task, suiteNameOf));
+}
+
+/** What `tasks list` shows of a loaded task. */
+function listingOf(
+  task: TaskDefinition,
+  suiteNameOf: (task: TaskDefinition) => string | undefined,
+): TaskListing {
+  return {
     id: task.id,
     suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
     domain: task.domain.id,
     tools: task.tools,
     summary: task.summary,
     instruction: task.instruction,
-  }));
+  };
 }
 
 /**
@@ -194,17 +202,7 @@ async function listWithManifest(glob: string, selection: SuiteSelection): Promis
   }
   // The checks loadTasks makes, the built-in tasks first (known by id from the manifest).
   const combined = combineSuites(users, new Map(builtin.map((task) => [task.id, BUILTIN_SUITE_NAME])));
-  const listed = [
-    ...builtin,
-    ...combined.map((task) => ({
-      id: task.id,
-      suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
-      domain: task.domain.id,
-      tools: task.tools,
-      summary: task.summary,
-      instruction: task.instruction,
-    })),
-  ];
+  const listed = [...builtin, ...combined.map((task) => listingOf(task, suiteNameOf))];
   if (listed.length === 0) throw noTaskMatches(glob, true, specs);
   return listed;
 }
