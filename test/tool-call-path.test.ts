@@ -34,55 +34,56 @@ function counters() {
   return { state, endpoints: [bindTool(bump, {}), bindTool(later, {}), bindTool(broken, {})] };
 }
 
+/** Runs one program in a fresh session and ends the session. */
+async function runInSession(
+  options: Parameters<typeof createPtcSession>[0],
+  code: string,
+): Promise<Awaited<ReturnType<ReturnType<typeof createPtcSession>["run"]>>> {
+  const session = createPtcSession(options);
+  try {
+    return await session.run(code);
+  } finally {
+    await session.dispose();
+  }
+}
+
 describe("tool calls from code", () => {
   it("answer synchronous and asynchronous tools in order, recording each call once", async () => {
     const { endpoints } = counters();
     const calls: ToolCallRecord[] = [];
-    const session = createPtcSession({ endpoints, onCall: (record) => calls.push(record) });
-    try {
-      const result = await session.run(
-        "out = [tools.bump()['bumps'], tools.later(value=21)['value'], tools.bump()['bumps']]\n" +
-          "try:\n    tools.broken()\nexcept ToolError as error:\n    out.append(str(error))\nprint(out)",
-      );
-      expect(result.text).toBe("[1, 42, 2, 'broken: Error: internal error: the disk is on fire']");
-      expect(result.toolCallCount).toBe(4);
-      expect(calls.map((call) => [call.name, call.isError])).toEqual([
-        ["bump", false],
-        ["later", false],
-        ["bump", false],
-        ["broken", true],
-      ]);
-    } finally {
-      await session.dispose();
-    }
+    const result = await runInSession(
+      { endpoints, onCall: (record) => calls.push(record) },
+      "out = [tools.bump()['bumps'], tools.later(value=21)['value'], tools.bump()['bumps']]\n" +
+        "try:\n    tools.broken()\nexcept ToolError as error:\n    out.append(str(error))\nprint(out)",
+    );
+    expect(result.text).toBe("[1, 42, 2, 'broken: Error: internal error: the disk is on fire']");
+    expect(result.toolCallCount).toBe(4);
+    expect(calls.map((call) => [call.name, call.isError])).toEqual([
+      ["bump", false],
+      ["later", false],
+      ["bump", false],
+      ["broken", true],
+    ]);
   });
 
   it("a call made after the execution's deadline fails without running the tool", async () => {
     const { state, endpoints } = counters();
-    const session = createPtcSession({ endpoints, kernelOptions: { timeoutMs: 500 } });
-    try {
-      const result = await session.run(
-        "import time\ntry:\n    time.sleep(30)\nexcept KeyboardInterrupt:\n    pass\n" +
-          "try:\n    tools.bump()\nexcept ToolError as error:\n    print('refused:', error)",
-      );
-      expect(result.text).toContain("refused: bump: Tool 'bump' failed: tool 'bump' was aborted");
-      expect(state.bumps).toBe(0);
-    } finally {
-      await session.dispose();
-    }
+    const result = await runInSession(
+      { endpoints, kernelOptions: { timeoutMs: 500 } },
+      "import time\ntry:\n    time.sleep(30)\nexcept KeyboardInterrupt:\n    pass\n" +
+        "try:\n    tools.bump()\nexcept ToolError as error:\n    print('refused:', error)",
+    );
+    expect(result.text).toContain("refused: bump: Tool 'bump' failed: tool 'bump' was aborted");
+    expect(state.bumps).toBe(0);
   });
 
   it("the kernel and the processes its program starts yield to the host (SCHED_BATCH)", async () => {
-    const session = createPtcSession({ endpoints: [] });
-    try {
-      const result = await session.run(
-        "import os, subprocess, sys\n" +
-          "child = subprocess.run([sys.executable, '-c', 'import os; print(os.sched_getscheduler(0))'], capture_output=True, text=True)\n" +
-          "print(os.sched_getscheduler(0) == os.SCHED_BATCH, child.stdout.strip() == str(os.SCHED_BATCH))",
-      );
-      expect(result.text).toBe("True True");
-    } finally {
-      await session.dispose();
-    }
+    const result = await runInSession(
+      { endpoints: [] },
+      "import os, subprocess, sys\n" +
+        "child = subprocess.run([sys.executable, '-c', 'import os; print(os.sched_getscheduler(0))'], capture_output=True, text=True)\n" +
+        "print(os.sched_getscheduler(0) == os.SCHED_BATCH, child.stdout.strip() == str(os.SCHED_BATCH))",
+    );
+    expect(result.text).toBe("True True");
   });
 });
