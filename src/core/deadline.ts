@@ -1,5 +1,10 @@
 import { ERROR_CODES, ProgAgentError } from "./errors.js";
 
+/** Whether a value is a promise (or any thenable) rather than a plain result: for paths that answer synchronously when they can. */
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
 /** A signal that aborts when either the parent aborts or the timeout elapses. */
 export function deadlineSignal(timeoutMs: number, parent?: AbortSignal): AbortSignal {
   const timeout = AbortSignal.timeout(Math.max(0, timeoutMs));

@@ -1,6 +1,6 @@
 export { ProgAgentError, ERROR_CODES, exitCodeForError, errorMessage } from "./errors.js";
 export type { ErrorCategory, JsonValue, ProgAgentErrorOptions } from "./errors.js";
-export { abortedError, deadlineSignal, withDeadline, sleep } from "./deadline.js";
+export { abortedError, deadlineSignal, isPromiseLike, withDeadline, sleep } from "./deadline.js";
 export { createTempDir, sweepStaleTempDirs, isTraversableByOthers } from "./temp-dir.js";
 export { sweepStale, isProcessAlive } from "./sweep-stale.js";
 export type { StaleSweep } from "./sweep-stale.js";

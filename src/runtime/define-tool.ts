@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { safeStringify } from "../core/index.js";
+import { isPromiseLike, safeStringify } from "../core/index.js";
 import { renderPythonSignature } from "./render-tool.js";
 import type { JsonSchemaObject, ToolCallResult, ToolContent, ToolEndpoint } from "./tool-types.js";
 
@@ -93,10 +93,6 @@ export function bindTool<Context>(
     call: async (args) => await callNow(args),
     callNow,
   };
-}
-
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 /**

@@ -1,4 +1,4 @@
-import { abortedError, errorMessage, withDeadline } from "../core/index.js";
+import { abortedError, errorMessage, isPromiseLike, withDeadline } from "../core/index.js";
 import type { KernelToolHandler, KernelToolOutcome, KernelToolSpec } from "../kernel/index.js";
 import { decodeToolResult } from "./decode-tool-result.js";
 import {
@@ -42,10 +42,6 @@ export interface ToolRouterOptions {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
-}
 
 function decodeForKernel(name: string, result: ToolCallResult): KernelToolOutcome {
   const decoded = decodeToolResult(result);
@@ -129,7 +125,7 @@ export function createToolRouter(
     } catch (error) {
       return record(name, args, via, startedAt, failedCall(name, error));
     }
-    if (!isThenable(answer)) return record(name, args, via, startedAt, answer);
+    if (!isPromiseLike(answer)) return record(name, args, via, startedAt, answer);
     return withDeadline(Promise.resolve(answer), { timeoutMs, signal, what }).then(
       (result) => record(name, args, via, startedAt, result),
       (error: unknown) => record(name, args, via, startedAt, failedCall(name, error)),
@@ -155,7 +151,7 @@ export function createToolRouter(
         callOptions.signal,
         Math.min(toolTimeoutMs, callOptions.timeoutMs),
       );
-      return isThenable(answer)
+      return isPromiseLike(answer)
         ? answer.then((result) => decodeForKernel(call.name, result))
         : decodeForKernel(call.name, answer);
     },
