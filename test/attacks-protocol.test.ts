@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -161,6 +162,26 @@ describe("kernel protocol attacks", () => {
     const next = await session.run("print('fresh', 'forged_id' in globals())");
     expect(next.text).toContain("kernel was restarted");
     expect(next.text).toContain("fresh False");
+  });
+
+  it("M1: a resume is reported even when the worker stopped again before the supervisor saw it continue", () => {
+    // CI under load: the worker ran its whole command and stopped before the supervisor reaped the continue,
+    // waitpid showed only the stop, and the program's resume after it went unreported. The fixture forces that
+    // order in the real supervisor (test/fixtures/supervisor_race.py).
+    const run = spawnSync(
+      "/usr/bin/python3",
+      [
+        join(projectRoot, "test", "fixtures", "supervisor_race.py"),
+        join(projectRoot, "src", "kernel", "python", "bootstrap.py"),
+      ],
+      { encoding: "utf8", timeout: 30_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const kinds = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { t: string }).t);
+    expect(kinds).toEqual(["ready", "done", "stopped", "violation"]);
   });
 
   it("R8: a 100 MB trailing expression is bounded before it leaves the kernel", async () => {

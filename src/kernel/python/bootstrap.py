@@ -715,6 +715,11 @@ def _supervise(worker):
                 continue  # an orphan the supervisor inherited as PID 1
             if os.WIFSTOPPED(status):
                 stopped = True
+                # A stop means the worker ran since any continue the supervisor sent, whether or not waitpid
+                # reported that continue: a worker that runs its command and stops again before the supervisor
+                # reaps shows only the stop. Expecting the continue still would let the program's next resume
+                # through unreported.
+                expect_continue = False
                 if key is None:
                     key = _read_key(worker)
                     stopped_line = _keyed_line({"t": "stopped"}, key)
