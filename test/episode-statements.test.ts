@@ -48,14 +48,15 @@ describe("an episode's database", () => {
 });
 
 describe("disposing an episode", () => {
-  it("removes its workspace copy and its private database before dispose resolves", async () => {
+  it("removes its workspace copy before dispose resolves and keeps its database off the disk", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "progagent-statement-cache-"));
     const ownDirs = (): string[] =>
-      readdirSync(tmpdir()).filter((name) => name.startsWith(`progagent-${process.pid}-episode-`));
+      readdirSync(tmpdir()).filter((name) => name.startsWith(`progagent-${process.pid}-`));
     try {
       const before = ownDirs();
       const episode = await createEpisode(tinyTask, "v0", 0, { cacheDir });
       expect(existsSync(join(episode.workspaceDir, "memo.md"))).toBe(true);
+      // The workspace is the episode's only directory: its database is a private in-memory copy.
       expect(ownDirs().length).toBe(before.length + 1);
       await episode.dispose();
       expect(existsSync(episode.workspaceDir)).toBe(false);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,9 +88,38 @@ describe("sandbox budgets", () => {
       const kernel = open({ limits: SMALL });
       expect(kernel.sandboxLimits.mechanism).toMatch(/^cgroup-v[12]$/);
       await kernel.execute("pass");
-      expect(kernelCgroups(kernel)).toHaveLength(kernel.sandboxLimits.cgroupParents.length);
-      const result = await kernel.execute("print(open('/proc/self/cgroup').read())");
-      expect(result.text).toContain(kernelCgroups(kernel)[0]);
+      const names = kernelCgroups(kernel);
+      expect(names).toHaveLength(kernel.sandboxLimits.cgroupParents.length);
+      // The sandbox is started inside its cgroup, so its cgroup namespace is rooted there: the program sees
+      // its memory and pids cgroups as "/" and no host path.
+      const result = await kernel.execute(
+        [
+          "import subprocess",
+          "sleeper = subprocess.Popen(['sleep', '7.654321'])",
+          "print(open('/proc/self/cgroup').read())",
+        ].join("\n"),
+      );
+      const lines = result.text.split("\n").filter((line) => /:(memory|pids):/.test(line));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toMatch(/:\/$/);
+      expect(result.text).not.toContain(`k-${process.pid}-`);
+      // Seen from the host, what the program started is a member of every one of the kernel's cgroups.
+      const sleeper = readdirSync("/proc").find((entry) => {
+        try {
+          return readFileSync(`/proc/${entry}/cmdline`, "utf8") === "sleep\u00007.654321\u0000";
+        } catch {
+          return false;
+        }
+      });
+      expect(sleeper).toBeDefined();
+      for (const parent of kernel.sandboxLimits.cgroupParents) {
+        const name = names.find((candidate) => existsSync(join(parent, candidate)))!;
+        const members = readFileSync(join(parent, name, "cgroup.procs"), "utf8")
+          .trim()
+          .split("\n");
+        expect(members).toContain(sleeper);
+        expect(members.length).toBeGreaterThanOrEqual(4); // bwrap, the supervisor, the worker, the sleeper
+      }
     },
   );
 

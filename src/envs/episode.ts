@@ -1,6 +1,5 @@
 import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
 import { copyImmutableTree } from "./copy-tree.js";
 import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
@@ -65,7 +64,6 @@ export async function createEpisode(
   options: EpisodeOptions = {},
 ): Promise<Episode> {
   const instance = buildInstance(task, scale, seed, options.cacheDir);
-  const stateDir = createTempDir("episode");
   let kernel: Kernel | undefined;
   let plainWorkspace: TempDir | undefined;
   try {
@@ -77,20 +75,13 @@ export async function createEpisode(
     const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
     // Off the event loop (tens of files at v3): a burst of episodes opening together pays it in parallel.
     await copyImmutableTree(instance.workspaceDir, workspaceDir);
-    // The database lives outside the workspace, in a directory the sandbox never binds.
-    const dbPath = join(stateDir.path, "state.sqlite");
-    copyFileSync(instance.dbPath, dbPath);
-    // Handlers prepare their SQL on every call; the episode's handle prepares each text once (finalised at close).
-    const db = cacheStatements(new Database(dbPath));
-    // A private copy thrown away at the end needs no durability: with the default journal and synchronous=FULL
-    // every write a tool makes waited for fsync on the main thread (about 10 ms on this machine's disk), the
-    // bulk of a DTC evaluation's wall time. Transactions still roll back (the journal is kept in memory).
-    db.pragma("journal_mode = MEMORY");
-    db.pragma("synchronous = OFF");
+    // The episode's state is an in-memory copy of the instance's database, made from the file's bytes: it never
+    // touches a disk or a path the sandbox could bind, and it needs no directory, file copy, fsync, file lock or
+    // removal (each of which cost the host's thread in a burst, issue 8). Transactions still roll back (an
+    // in-memory database keeps its journal in memory). Handlers prepare their SQL on every call; the episode's
+    // handle prepares each text once (finalised at close).
+    const db = cacheStatements(new Database(readFileSync(instance.dbPath)));
     db.pragma("foreign_keys = ON");
-    // No other connection opens this copy until the verifier does at finish: holding the file lock for the whole
-    // episode spares every query SQLite's lock, change check and unlock (half a read tool's host time, issue 8).
-    db.pragma("locking_mode = EXCLUSIVE");
     const context: ToolContext = { db, workspaceDir };
     const endpoints = taskToolDefinitions(task).map((definition) => bindTool(definition, context));
     const calls: ToolCallRecord[] = [];
@@ -162,7 +153,7 @@ export async function createEpisode(
       await settleInFlight();
       db.close();
       // Removing the copies off the event loop: synchronous removal was a tenth of a DTC evaluation's main thread.
-      await Promise.all([kernel?.dispose(), plainWorkspace?.disposeAsync(), stateDir.disposeAsync()]);
+      await Promise.all([kernel?.dispose(), plainWorkspace?.disposeAsync()]);
     };
 
     return {
@@ -202,8 +193,8 @@ export async function createEpisode(
         // interrupted and answered first, then the kernel ends.
         await settleInFlight();
         await kernel?.stop();
-        releaseLock(db);
-        return await runVerifier(task, instance, dbPath, workspaceDir, answer);
+        // The verifier reads a read-only snapshot of the final state, never the episode's own handle.
+        return await runVerifier(task, instance, db.serialize(), workspaceDir, answer);
       },
       dispose,
       [Symbol.asyncDispose]: dispose,
@@ -211,15 +202,8 @@ export async function createEpisode(
   } catch (error) {
     await kernel?.dispose();
     plainWorkspace?.dispose();
-    stateDir.dispose();
     throw error;
   }
-}
-
-/** Lets the verifier's connection in: back to normal locking, which takes effect at the next read. */
-function releaseLock(db: Database.Database): void {
-  db.pragma("locking_mode = NORMAL");
-  db.prepare("SELECT count(*) FROM sqlite_master").get();
 }
 
 /** The result of code that was queued when the episode ended, and so never ran. */
@@ -242,12 +226,12 @@ function notRun(): ExecutionResult {
 async function runVerifier(
   task: TaskDefinition,
   instance: Instance,
-  dbPath: string,
+  finalState: Buffer,
   workspaceDir: string,
   answer: string,
 ): Promise<Verdict> {
   const initial = openStateView(instance.dbPath, instance.workspaceDir);
-  const final = openStateView(dbPath, workspaceDir);
+  const final = openStateView(finalState, workspaceDir);
   try {
     const checks = await task.verify({
       initial: initial.view,

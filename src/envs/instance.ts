@@ -238,9 +238,15 @@ function isMissing(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "ENOENT";
 }
 
-/** Opens a read-only view of a state (database + workspace) for verifiers. */
-export function openStateView(dbPath: string, workspaceDir: string): { view: StateView; close(): void } {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+/** Opens a read-only view of a state (a database file or a serialized database, and a workspace) for verifiers. */
+export function openStateView(
+  database: string | Buffer,
+  workspaceDir: string,
+): { view: StateView; close(): void } {
+  const db =
+    typeof database === "string"
+      ? new Database(database, { readonly: true, fileMustExist: true })
+      : new Database(database, { readonly: true });
   return {
     view: {
       db,

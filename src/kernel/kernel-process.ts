@@ -147,6 +147,8 @@ export interface KernelProcessOptions {
    * limit, and the workspace's files keep their owners on disk. Without it the kernel runs as the invoking user.
    */
   identity?: KernelIdentity;
+  /** cgroups the sandbox is started in (sandboxed kernels only: the spawner's child joins them first). */
+  cgroups?: readonly string[];
   onMessage(message: KernelMessage): void;
   /** The kernel broke the protocol (a line over the size cap); the kernel should be ended. */
   onViolation(reason: string): void;
@@ -233,6 +235,7 @@ export class KernelProcess {
             stderrPath,
             ...(seccomp ? { seccomp: hostSeccompFilter() } : {}),
             ...launchSpec(options),
+            ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
           });
         },
       );

@@ -426,6 +426,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
       limits,
       ...(identity === undefined ? {} : { identity }),
+      ...(sandbox ? { cgroups: budget.cgroupDirectories } : {}),
       onMessage: (message) => {
         if (message.source === "supervisor" && message.message.t === "ready") markReady();
         onMessage(child, message);
@@ -451,8 +452,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       },
     });
     current = child;
-    // The cgroup migration overlaps the interpreter's start-up; it is complete before the first program.
-    const joining = child.firstPids.then((pids) => budget.join(pids));
+    // A sandbox starts inside its cgroup (the spawner's child joined it). Unsandboxed, the interpreter is moved
+    // in while it starts up; either way `attach` checks every process before the first program.
+    const joining = sandbox ? Promise.resolve() : child.firstPids.then((pids) => budget.join(pids));
     joining.catch(() => undefined);
     if (tools.length > 0) child.send({ t: "init", tools });
     const timer = setTimeout(

@@ -133,6 +133,11 @@ export type BudgetViolation =
 export interface SandboxBudget {
   readonly report: SandboxLimitsReport;
   /**
+   * The kernel's cgroup directories (none without a cgroup): the spawner's child joins them before it starts
+   * the sandbox, so its processes are born under the budgets and `join` has nothing left to move.
+   */
+  readonly cgroupDirectories: readonly string[];
+  /**
    * Starts moving the sandbox's first processes into the kernel's cgroup as soon as they exist, so that the
    * migration overlaps the interpreter's start-up.
    */
@@ -277,6 +282,7 @@ export function createSandboxBudget(
 
   return {
     report: sandboxReport,
+    cgroupDirectories: cgroup?.directories ?? [],
     async join(pids) {
       await cgroup?.join(pids);
     },
@@ -338,10 +344,10 @@ export function createSandboxBudget(
       cgroup = undefined;
       // Killed processes leave their cgroup a moment after the signal: retry for about two seconds.
       for (const delayMs of [2, 5, 10, 20, 40, ...Array<number>(19).fill(100)]) {
-        if (owned.remove()) return;
+        if (await owned.remove()) return;
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
-      owned.remove();
+      await owned.remove();
     },
   };
 }

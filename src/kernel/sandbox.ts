@@ -108,6 +108,40 @@ export function interpreterFlags(interpreter: string): string[] {
   return /^\/usr\/bin\/python3(\.\d+)?$/.test(resolved) ? ["-I", "-S", "-B"] : ["-I", "-B"];
 }
 
+/**
+ * The part of the command line that depends only on the host's layout and the interpreter (read once per
+ * interpreter and process: it was a dozen file system calls on the host's thread for every kernel start).
+ */
+const systemLayouts = new Map<string, { interpreter: string; mounts: string[]; flags: string[] }>();
+
+function systemLayout(interpreterPath: string): { interpreter: string; mounts: string[]; flags: string[] } {
+  const known = systemLayouts.get(interpreterPath);
+  if (known) return known;
+  const mounts = ["--ro-bind", "/usr", "/usr"];
+  for (const name of ["/bin", "/lib", "/lib64", "/lib32", "/sbin"]) {
+    if (!existsSync(name)) continue;
+    const stat = lstatSync(name);
+    if (stat.isSymbolicLink()) mounts.push("--symlink", realpathSync(name).replace(/^\//, ""), name);
+    else mounts.push("--ro-bind", name, name);
+  }
+  for (const name of ["/etc/localtime", "/etc/alternatives", "/etc/ld.so.cache"]) {
+    if (existsSync(name)) mounts.push("--ro-bind", name, name);
+  }
+  const interpreter = realpathSync(interpreterPath);
+  if (!interpreter.startsWith("/usr/")) {
+    // A Python outside /usr (pyenv, conda, a venv): expose its installation prefix read-only.
+    const prefix = dirname(dirname(interpreter));
+    mounts.push("--ro-bind", prefix, prefix);
+  }
+  // Globally installed npm packages (progagent itself, with its verifiers and oracles) live under /usr: mask them.
+  for (const name of ["/usr/lib/node_modules", "/usr/local/lib/node_modules"]) {
+    if (existsSync(name)) mounts.push("--tmpfs", name);
+  }
+  const layout = { interpreter, mounts, flags: interpreterFlags(interpreter) };
+  systemLayouts.set(interpreterPath, layout);
+  return layout;
+}
+
 /** Variables the program sees: a fixed set plus the small allowlist from the host. */
 export function sandboxEnvironment(extra: Record<string, string>): Record<string, string> {
   const environment: Record<string, string> = {
@@ -131,26 +165,8 @@ export function sandboxEnvironment(extra: Record<string, string>): Record<string
  */
 export function buildSandboxCommand(options: SandboxCommandOptions): { command: string; args: string[] } {
   const args = ["--unshare-all", "--die-with-parent", "--new-session", "--as-pid-1", "--hostname", "sandbox"];
-  args.push("--ro-bind", "/usr", "/usr");
-  for (const name of ["/bin", "/lib", "/lib64", "/lib32", "/sbin"]) {
-    if (!existsSync(name)) continue;
-    const stat = lstatSync(name);
-    if (stat.isSymbolicLink()) args.push("--symlink", realpathSync(name).replace(/^\//, ""), name);
-    else args.push("--ro-bind", name, name);
-  }
-  for (const name of ["/etc/localtime", "/etc/alternatives", "/etc/ld.so.cache"]) {
-    if (existsSync(name)) args.push("--ro-bind", name, name);
-  }
-  const interpreter = realpathSync(options.interpreter);
-  if (!interpreter.startsWith("/usr/")) {
-    // A Python outside /usr (pyenv, conda, a venv): expose its installation prefix read-only.
-    const prefix = dirname(dirname(interpreter));
-    args.push("--ro-bind", prefix, prefix);
-  }
-  // Globally installed npm packages (progagent itself, with its verifiers and oracles) live under /usr: mask them.
-  for (const name of ["/usr/lib/node_modules", "/usr/local/lib/node_modules"]) {
-    if (existsSync(name)) args.push("--tmpfs", name);
-  }
+  const { interpreter, mounts, flags } = systemLayout(options.interpreter);
+  args.push(...mounts);
   args.push("--proc", "/proc", "--dev", "/dev");
   if (options.tmpBytes !== undefined) args.push("--size", String(options.tmpBytes));
   args.push("--tmpfs", "/tmp");
@@ -167,7 +183,7 @@ export function buildSandboxCommand(options: SandboxCommandOptions): { command: 
   args.push(
     "--",
     interpreter,
-    ...interpreterFlags(interpreter),
+    ...flags,
     options.compiledBootstrapPath === undefined ? SANDBOX_BOOTSTRAP : SANDBOX_BOOTSTRAP_COMPILED,
   );
   return { command: options.bwrapPath ?? "bwrap", args };

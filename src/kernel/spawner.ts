@@ -35,6 +35,11 @@ export interface SpawnRequest {
   /** The compiled seccomp filter bwrap reads from descriptor 5. */
   seccomp?: Buffer;
   launch?: LaunchSpec;
+  /**
+   * cgroup directories the forked child moves itself into before anything else, so that every process of the
+   * sandbox is born in the kernel's cgroup (no migration by the host afterwards).
+   */
+  cgroups?: readonly string[];
 }
 
 /** A process the spawner started, with the host's ends of its protocol pipes (descriptors 3 and 4 in it). */
@@ -156,6 +161,7 @@ class Spawner {
         stderr: request.stderrPath,
         seccomp: request.seccomp?.toString("base64") ?? null,
         launch: request.launch ?? null,
+        cgroups: request.cgroups ?? [],
       });
     });
   }

@@ -49,6 +49,21 @@ export function toolInputJsonSchema(schema: z.ZodObject): JsonSchemaObject {
   return rendered;
 }
 
+const strictCache = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * The schema that rejects unknown keys, made once per input schema: every episode binds every tool, and a fresh
+ * zod schema compiles its parser again on first use (a tenth of the host's thread per episode in a burst).
+ */
+function strictInputSchema(schema: z.ZodObject): z.ZodObject {
+  let strict = strictCache.get(schema);
+  if (!strict) {
+    strict = schema.strict();
+    strictCache.set(schema, strict);
+  }
+  return strict;
+}
+
 /** Binds a definition to its context (an episode's database and workspace) as a callable endpoint. */
 export function bindTool<Context>(
   definition: ToolDefinition<Context, z.ZodObject>,
@@ -62,7 +77,7 @@ export function bindTool<Context>(
     kind: definition.kind,
   };
   // Unknown keys are rejected so that a misspelt argument is reported instead of silently ignored.
-  const strictSchema = definition.inputSchema.strict();
+  const strictSchema = strictInputSchema(definition.inputSchema);
   const failed = (error: unknown): ToolCallResult => {
     const message =
       error instanceof ToolFailure ? error.message : `internal error: ${(error as Error).message}`;

@@ -13,7 +13,8 @@ info. The protocol pipes are ordinary pipes made here; the host opens its ends t
 
 Requests on stdin and replies on stdout, one JSON object a line:
   {"op": "spawn", "id": n, "argv": [...], "stdout": path, "stderr": path, "seccomp": base64 | null,
-   "launch": null | {"mode": "setid"} | {"mode": "idmap", "workspace", "inode", "stage", "uid", "gid"}}
+   "launch": null | {"mode": "setid"} | {"mode": "idmap", "workspace", "inode", "stage", "uid", "gid"},
+   "cgroups": [directory, ...]}   cgroups the child joins first (every process of the sandbox is born in them)
       -> {"t": "spawned", "id": n, "pid": p, "command": fd, "reply": fd}   or {"t": "failed", "id": n, "error": text}
       -> {"t": "info", "id": n, "child": pid | null}                        (bwrap's child, from its info fd)
       -> {"t": "exit", "id": n, "code": c | null, "signal": s | null}
@@ -271,6 +272,19 @@ def child_pid_of(text, final):
     return int(digits) if digits and final else None
 
 
+def join_cgroups(directories):
+    """Moves this process into each cgroup (before the exec, so all it starts is born there); fails the start
+    if one refuses: a kernel never runs outside its budgets."""
+    for directory in directories:
+        if not isinstance(directory, str) or not os.path.isabs(directory):
+            raise ValueError("a cgroup directory must be an absolute path, got %r" % (directory,))
+        fd = os.open(os.path.join(directory, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, b"%d" % os.getpid())
+        finally:
+            os.close(fd)
+
+
 def child(request, layout):
     """In the forked child: the descriptors, a session of its own, the launcher's steps, exec. Never returns."""
     try:
@@ -284,6 +298,7 @@ def child(request, layout):
                 pass
         signal.set_wakeup_fd(-1)
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        join_cgroups(request.get("cgroups") or [])
         os.setsid()
         # Parked first on free numbers above the layout, so that moving one into place never clobbers another.
         parked = [None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, PARK_FROM) for fd in layout]
