@@ -51,6 +51,9 @@ describe("episodes", () => {
     };
     expect(await read(first)).toBe(0);
     expect(await read(second)).toBe(1);
+    // Episodes start from the instance's bytes, kept in memory once read: a later one starts clean too.
+    await using third = await createEpisode(tinyTask, "v0", 0, { cacheDir: cacheRoot });
+    expect(await read(third)).toBe(1);
   });
 
   it("hide the database, verifier and oracle from the sandbox", async () => {

@@ -1,5 +1,4 @@
 import Database from "better-sqlite3";
-import { readFileSync } from "node:fs";
 import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
 import { copyImmutableTree } from "./copy-tree.js";
 import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
@@ -14,7 +13,7 @@ import {
 } from "../runtime/index.js";
 import type { ToolContext } from "./define-domain.js";
 import type { TaskDefinition, Verdict } from "./define-task.js";
-import { buildInstance, openStateView, type Instance } from "./instance.js";
+import { buildInstance, instanceDatabaseBytes, openStateView, type Instance } from "./instance.js";
 import type { Scale } from "./scale.js";
 import { cacheStatements } from "./statement-cache.js";
 import { WORKSPACE_READ_TOOLS, WORKSPACE_WRITE_TOOL } from "./workspace-tools.js";
@@ -80,7 +79,7 @@ export async function createEpisode(
     // removal (each of which cost the host's thread in a burst, issue 8). Transactions still roll back (an
     // in-memory database keeps its journal in memory). Handlers prepare their SQL on every call; the episode's
     // handle prepares each text once (finalised at close).
-    const db = cacheStatements(new Database(readFileSync(instance.dbPath)));
+    const db = cacheStatements(new Database(instanceDatabaseBytes(instance)));
     db.pragma("foreign_keys = ON");
     const context: ToolContext = { db, workspaceDir };
     const endpoints = taskToolDefinitions(task).map((definition) => bindTool(definition, context));
