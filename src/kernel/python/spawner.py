@@ -278,11 +278,15 @@ def join_cgroups(directories):
     for directory in directories:
         if not isinstance(directory, str) or not os.path.isabs(directory):
             raise ValueError("a cgroup directory must be an absolute path, got %r" % (directory,))
-        fd = os.open(os.path.join(directory, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+        path = os.path.join(directory, "cgroup.procs")
         try:
-            os.write(fd, b"%d" % os.getpid())
-        finally:
-            os.close(fd)
+            fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+            try:
+                os.write(fd, b"%d" % os.getpid())
+            finally:
+                os.close(fd)
+        except OSError as error:
+            raise RuntimeError("cannot join the kernel's cgroup (%s: %s)" % (path, error.strerror)) from None
 
 
 def child(request, layout):
@@ -298,7 +302,6 @@ def child(request, layout):
                 pass
         signal.set_wakeup_fd(-1)
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        join_cgroups(request.get("cgroups") or [])
         os.setsid()
         # Parked first on free numbers above the layout, so that moving one into place never clobbers another.
         parked = [None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, PARK_FROM) for fd in layout]
@@ -311,6 +314,7 @@ def child(request, layout):
             else:
                 os.dup2(fd, index)  # dup2 leaves the target inheritable
         os.closerange(len(layout), os.sysconf("SC_OPEN_MAX"))
+        join_cgroups(request.get("cgroups") or [])  # a failure is reported on the kernel's stderr (fd 2 by now)
         argv = request["argv"]
         spec = request.get("launch")
         if spec and spec.get("mode") == "idmap":
