@@ -1,4 +1,3 @@
-import Database from "better-sqlite3";
 import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
 import { copyImmutableTree } from "./copy-tree.js";
 import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
@@ -13,9 +12,9 @@ import {
 } from "../runtime/index.js";
 import type { ToolContext } from "./define-domain.js";
 import type { TaskDefinition, Verdict } from "./define-task.js";
-import { buildInstance, instanceDatabaseBytes, openStateView, type Instance } from "./instance.js";
+import { openEpisodeState, type EpisodeState } from "./episode-state.js";
+import { buildInstance, openStateView, type Instance } from "./instance.js";
 import type { Scale } from "./scale.js";
-import { cacheStatements } from "./statement-cache.js";
 import { WORKSPACE_READ_TOOLS, WORKSPACE_WRITE_TOOL } from "./workspace-tools.js";
 
 export interface EpisodeOptions {
@@ -65,6 +64,7 @@ export async function createEpisode(
   const instance = buildInstance(task, scale, seed, options.cacheDir);
   let kernel: Kernel | undefined;
   let plainWorkspace: TempDir | undefined;
+  let state: EpisodeState | undefined;
   try {
     if (options.withKernel) {
       kernel = options.pool ? await options.pool.acquire() : createKernel(options.kernelOptions);
@@ -74,13 +74,10 @@ export async function createEpisode(
     const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
     // Off the event loop (tens of files at v3): a burst of episodes opening together pays it in parallel.
     await copyImmutableTree(instance.workspaceDir, workspaceDir);
-    // The episode's state is an in-memory copy of the instance's database, made from the file's bytes: it never
-    // touches a disk or a path the sandbox could bind, and it needs no directory, file copy, fsync, file lock or
-    // removal (each of which cost the host's thread in a burst, issue 8). Transactions still roll back (an
-    // in-memory database keeps its journal in memory). Handlers prepare their SQL on every call; the episode's
-    // handle prepares each text once (finalised at close).
-    const db = cacheStatements(new Database(instanceDatabaseBytes(instance)));
-    db.pragma("foreign_keys = ON");
+    // The database never enters the sandbox: a private in-memory copy, or a host-only file when it is large.
+    const episodeState = openEpisodeState(instance);
+    state = episodeState;
+    const { db } = episodeState;
     const context: ToolContext = { db, workspaceDir };
     const endpoints = taskToolDefinitions(task).map((definition) => bindTool(definition, context));
     const calls: ToolCallRecord[] = [];
@@ -150,9 +147,8 @@ export async function createEpisode(
       disposed = true;
       finished = true;
       await settleInFlight();
-      db.close();
       // Removing the copies off the event loop: synchronous removal was a tenth of a DTC evaluation's main thread.
-      await Promise.all([kernel?.dispose(), plainWorkspace?.disposeAsync()]);
+      await Promise.all([episodeState.close(), kernel?.dispose(), plainWorkspace?.disposeAsync()]);
     };
 
     return {
@@ -192,13 +188,13 @@ export async function createEpisode(
         // interrupted and answered first, then the kernel ends.
         await settleInFlight();
         await kernel?.stop();
-        // The verifier reads a read-only snapshot of the final state, never the episode's own handle.
-        return await runVerifier(task, instance, db.serialize(), workspaceDir, answer);
+        return await runVerifier(task, instance, episodeState.finalState(), workspaceDir, answer);
       },
       dispose,
       [Symbol.asyncDispose]: dispose,
     };
   } catch (error) {
+    await state?.close();
     await kernel?.dispose();
     plainWorkspace?.dispose();
     throw error;
@@ -225,7 +221,7 @@ function notRun(): ExecutionResult {
 async function runVerifier(
   task: TaskDefinition,
   instance: Instance,
-  finalState: Buffer,
+  finalState: Buffer | string,
   workspaceDir: string,
   answer: string,
 ): Promise<Verdict> {

@@ -238,37 +238,6 @@ function isMissing(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "ENOENT";
 }
 
-/** Bytes of instance databases kept in memory for episodes to copy from (the most recently used first out last). */
-const DATABASE_BYTES_BUDGET = 64 * 1024 * 1024;
-const databaseBytes = new Map<string, Buffer>();
-let databaseBytesHeld = 0;
-
-/**
- * The bytes of an instance's database, read once and kept (up to 64 MiB of them, least recently used dropped):
- * every episode of an instance starts from the same immutable, content-addressed file, and reading it again
- * cost the host's thread about 1 ms per episode in a burst. Callers copy it (an in-memory database copies the
- * bytes it is opened from); the buffer itself is never handed to anything that writes.
- */
-export function instanceDatabaseBytes(instance: Instance): Buffer {
-  const known = databaseBytes.get(instance.dbPath);
-  if (known) {
-    databaseBytes.delete(instance.dbPath);
-    databaseBytes.set(instance.dbPath, known);
-    return known;
-  }
-  const bytes = readFileSync(instance.dbPath);
-  if (bytes.length <= DATABASE_BYTES_BUDGET) {
-    databaseBytes.set(instance.dbPath, bytes);
-    databaseBytesHeld += bytes.length;
-    for (const [path, held] of databaseBytes) {
-      if (databaseBytesHeld <= DATABASE_BYTES_BUDGET) break;
-      databaseBytes.delete(path);
-      databaseBytesHeld -= held.length;
-    }
-  }
-  return bytes;
-}
-
 /** Opens a read-only view of a state (a database file or a serialized database, and a workspace) for verifiers. */
 export function openStateView(
   database: string | Buffer,
