@@ -148,3 +148,29 @@ describe("cgroup detection", () => {
     expect(existsSync(mine)).toBe(true);
   });
 });
+
+const realCgroup = process.getuid?.() === 0 ? detectCgroup() : undefined;
+const realV1 = realCgroup?.ok && realCgroup.support.version === 1 ? realCgroup.support : undefined;
+
+describe("a kernel's cgroup on this host", () => {
+  it.skipIf(realV1 === undefined || realV1.parents.memory === realV1.parents.pids)(
+    "counts a process as a member only when it is in every hierarchy (memory and pids on cgroup v1)",
+    async () => {
+      const cgroup = createKernelCgroup(realV1!, { memoryBytes: 256 * 1024 ** 2, processes: 64 });
+      const { spawn } = await import("node:child_process");
+      const sleeper = spawn("sleep", ["30"], { stdio: "ignore" });
+      try {
+        const pid = sleeper.pid!;
+        const [memory, pids] = cgroup.directories;
+        writeFileSync(join(memory!, "cgroup.procs"), String(pid));
+        expect(cgroup.contains(pid)).toBe(false); // in memory's only: outside the process budget
+        writeFileSync(join(pids!, "cgroup.procs"), String(pid));
+        expect(cgroup.contains(pid)).toBe(true);
+      } finally {
+        sleeper.kill("SIGKILL");
+        await new Promise((resolve) => sleeper.once("exit", resolve));
+        expect(await cgroup.remove()).toBe(true);
+      }
+    },
+  );
+});

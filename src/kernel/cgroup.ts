@@ -227,7 +227,7 @@ export interface KernelCgroup {
    * period (milliseconds on a busy host), which must not stall the event loop.
    */
   join(pids: number[]): Promise<void>;
-  /** Whether `pid` is a member (read back from /proc/<pid>/cgroup). */
+  /** Whether `pid` is a member in every hierarchy (read back from /proc/<pid>/cgroup). */
   contains(pid: number): boolean;
   /** How many processes the OOM killer has killed in this cgroup so far. */
   oomKillCount(): number;
@@ -279,8 +279,10 @@ export function createKernelCgroup(support: CgroupSupport, budget: KernelCgroupB
     },
     contains(pid) {
       try {
-        const lines = readText(`/proc/${pid}/cgroup`);
-        return lines.split("\n").some((line) => line.endsWith(`/${name}`));
+        // A member of every hierarchy the kernel's cgroup is in (memory and pids on cgroup v1): a process moved
+        // into one of them only is outside the other's budget.
+        const lines = readText(`/proc/${pid}/cgroup`).split("\n");
+        return lines.filter((line) => line.endsWith(`/${name}`)).length >= directories.length;
       } catch {
         return false;
       }
