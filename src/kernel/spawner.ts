@@ -27,6 +27,22 @@ export type LaunchSpec =
   | { mode: "setid" }
   | { mode: "idmap"; workspace: string; inode: string; stage: string; uid: number; gid: number };
 
+/**
+ * Start the kernel from a template process (python/template.py) for this configuration instead of exec'ing
+ * `argv`: the template forks, and the child does what `argv` (bwrap's arguments) says without exec.
+ */
+export interface TemplateSpec {
+  /** The interpreter (a real path) and its flags, as at the end of `argv`. */
+  interpreter: string;
+  flags: string[];
+  /** The host's copy of the bootstrap the template loads (the compiled one when there is one). */
+  code: string;
+  /** The bootstrap's path in the sandbox, the last word of `argv`. */
+  script: string;
+  /** The environment the template starts with: the kernels' without the per-kernel variables. */
+  environment: Record<string, string>;
+}
+
 export interface SpawnRequest {
   argv: string[];
   /** Files the kernel's stdout and stderr append to. */
@@ -35,6 +51,7 @@ export interface SpawnRequest {
   /** The compiled seccomp filter bwrap reads from descriptor 5. */
   seccomp?: Buffer;
   launch?: LaunchSpec;
+  template?: TemplateSpec;
 }
 
 /** A process the spawner started, with the host's ends of its protocol pipes (descriptors 3 and 4 in it). */
@@ -156,6 +173,7 @@ class Spawner {
         stderr: request.stderrPath,
         seccomp: request.seccomp?.toString("base64") ?? null,
         launch: request.launch ?? null,
+        ...(request.template === undefined ? {} : { template: request.template }),
       });
     });
   }
