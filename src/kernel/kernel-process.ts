@@ -279,7 +279,7 @@ export class KernelProcess {
 
   private attach(handle: SpawnedProcess): void {
     this.handle = handle;
-    if (!this.options.sandbox) this.pythonPid = handle.pid;
+    if (!this.options.sandbox || handle.pidIsInterpreter === true) this.pythonPid = handle.pid;
     const { commands, replies } = handle;
     commands.on("error", () => undefined);
     replies.on("error", () => undefined);

@@ -59,6 +59,8 @@ export interface SpawnedProcess {
   readonly pid: number;
   readonly commands: Writable;
   readonly replies: Readable;
+  /** The pid is the interpreter itself (a template's kernel), not bwrap around it. */
+  readonly pidIsInterpreter?: boolean;
   /** The process and, from bwrap's info descriptor, its child (the sandbox's first process) once known. */
   readonly firstPids: Promise<number[]>;
   /** Called once when the process has exited (reaped by the spawner, or the spawner died). */
@@ -82,7 +84,7 @@ interface Entry {
 }
 
 type SpawnerMessage =
-  | { t: "spawned"; id: number; pid: number; command: number; reply: number }
+  | { t: "spawned"; id: number; pid: number; command: number; reply: number; interpreter?: boolean }
   | { t: "failed"; id: number; error: string }
   | { t: "info"; id: number; child: number | null }
   | { t: "exit"; id: number; code: number | null; signal: number | null };
@@ -266,6 +268,7 @@ class Spawner {
       pid,
       commands,
       replies,
+      ...(message.interpreter === true ? { pidIsInterpreter: true } : {}),
       firstPids,
       onExit: (listener) => {
         if (entry.exit) listener(entry.exit.code, entry.exit.signal);

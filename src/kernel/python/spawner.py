@@ -415,7 +415,10 @@ class Spawner:
         kernel.deadline = None
         self.by_pid[pid] = kernel
         command_write, reply_read = kernel.pipes
-        self.send({"t": "spawned", "id": kernel.id, "pid": pid, "command": command_write, "reply": reply_read})
+        # The pid is the sandbox's PID 1, the interpreter (there is no bwrap process around it).
+        self.send(
+            {"t": "spawned", "id": kernel.id, "pid": pid, "command": command_write, "reply": reply_read, "interpreter": True}
+        )
         if kernel.kill_requested:
             try:
                 os.killpg(pid, signal.SIGKILL)

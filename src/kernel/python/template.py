@@ -5,20 +5,19 @@
 One template per sandbox configuration (interpreter, flags, bootstrap, base environment), started by spawner.py
 as root with the base environment the kernels get. At start it loads the bootstrap's code as `__main__`
 (definitions only: bootstrap.py's import has no side effects) and then waits on its control socket. It holds
-nothing of any episode: each request is one byte carrying a socket (SCM_RIGHTS); the template forks an
-intermediate child that forks the kernel's first process and exits, so that the kernel is reparented to the
-spawner (a child subreaper) and never is the template's child. Only that first process reads its episode's
-request (the bwrap argument vector the host built, the launcher's steps, the seccomp filter and the kernel's
-descriptors) from its own socket, after the fork.
+nothing of any episode: a request is one byte carrying a socket (SCM_RIGHTS), on which it forks. Only the
+forked child (the kernel's first process) reads its episode's request from that socket: the bwrap argument
+vector the host built, the launcher's steps, the seccomp filter and the kernel's descriptors.
 
-The first process does what today's path does: the launcher's steps (launch.py: idmapped workspace, drop to the
-kernel's uid/gid, the set-id filter), then what bwrap does with that argument vector (see bubblewrap.c: the
-namespaces, the uid/gid maps, the tmpfs root and the two pivots, the binds, /proc, /dev, the second user
-namespace, capabilities, no_new_privs, the seccomp filter, the session, the parent-death signals), and it
-stays outside as bwrap's monitor does, exiting with the sandbox's status. The sandbox's first process (PID 1)
-then makes the interpreter look exec'd (environment, argv, command line and environment block, sys.modules)
-and runs the bootstrap's main(). Anything it cannot do exactly ends the start with a message on the kernel's
-stderr (exit code 125), as launch.py does.
+The first process does the launcher's steps (launch.py: idmapped workspace, drop to the kernel's uid/gid, the
+set-id filter), then what bwrap does with that argument vector up to its clone (bubblewrap.c: no_new_privs,
+the namespaces, the first user namespace's maps), forks the sandbox's PID 1, tells the spawner its pid and
+exits, so that PID 1 is reparented to the spawner (a child subreaper) and never is the template's child.
+PID 1 does the rest of bwrap's work (loopback, the tmpfs root and the two pivots, the binds, /proc, /dev, the
+second user namespace, capabilities, the session, the parent-death signal, the seccomp filter), makes the
+interpreter look exec'd (environment, argv, command line and environment block, sys.modules) and runs the
+bootstrap's main(). Anything it cannot do exactly ends the start with a message on the kernel's stderr (exit
+code 125), as launch.py does.
 """
 
 import sys
@@ -191,11 +190,14 @@ def serve():
     """Forks on each request; never returns (exits when the spawner closes the control socket)."""
     control = _socket.socket(fileno=3)
     space = _socket.CMSG_SPACE(4)
-    spawner = posix.getppid()
+    children = 0
     while True:
+        children -= reap()
+        # While a first process is alive, wake up now and then to reap it (it lives a millisecond or two).
+        control.settimeout(0.02 if children > 0 else None)
         try:
             data, ancillary, _flags, _address = control.recvmsg(1, space)
-        except InterruptedError:
+        except (InterruptedError, TimeoutError):
             continue
         if not data:
             posix._exit(0)
@@ -207,16 +209,22 @@ def serve():
         pid = posix.fork()
         if pid == 0:
             control.close()
-            intermediate(fds[0], spawner)
+            first_process(fds[0])
+        children += 1
         posix.close(fds[0])
-        while True:
-            try:
-                posix.waitpid(pid, 0)
-                break
-            except InterruptedError:
-                continue
-            except ChildProcessError:
-                break
+
+
+def reap():
+    """The first processes end as soon as they have forked their sandbox's PID 1. Returns how many were reaped."""
+    reaped = 0
+    while True:
+        try:
+            pid, _status = posix.waitpid(-1, posix.WNOHANG)
+        except ChildProcessError:
+            return reaped
+        if pid == 0:
+            return reaped
+        reaped += 1
 
 
 def received_fds(ancillary):
@@ -228,34 +236,13 @@ def received_fds(ancillary):
     return fds
 
 
-def intermediate(channel, spawner):
-    """Forks the kernel's first process and exits: the kernel is reparented to the spawner (its subreaper)."""
+# --- the kernel's first process ----------------------------------------------------------------------------------
+
+
+def first_process(channel):
+    """Reads its episode's request, makes the namespaces, forks the sandbox's PID 1, says its pid, exits."""
     try:
-        pid = posix.fork()
-    except BaseException:
-        posix._exit(EXIT_FAILED)
-    if pid == 0:
-        first_process(channel, spawner)
-    posix._exit(0)
-
-
-# --- the kernel's first process (bwrap's monitor) ----------------------------------------------------------------
-
-
-def first_process(channel, spawner):
-    """Never returns."""
-    try:
-        # Reparented once the intermediate child has exited; bwrap dies with the spawner, so does this process.
-        for _ in range(200000):
-            if posix.getppid() == spawner:
-                break
-            posix.sched_yield()
-        launch.libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
-        if posix.getppid() != spawner:
-            posix._exit(EXIT_FAILED)
-        posix.setsid()
         sock = _socket.socket(fileno=channel)
-        sock.sendall(b'{"pid":%d}' % posix.getpid())
         request, fds = receive_request(sock)
         sock = layout_descriptors(fds, sock)
     except BaseException as error:  # noqa: BLE001 - before the kernel's stderr exists nothing else can say why
@@ -494,7 +481,11 @@ def loopback_up():
 
 
 def sandbox(ops, environment, chdir, filter_code, sock):
-    """bwrap's main() from the clone on, for the options of buildSandboxCommand; the first process stays the monitor."""
+    """bwrap's main() up to its clone: the namespaces and the first user namespace's maps, then the fork of PID 1.
+
+    Unlike bwrap this process does not stay as a monitor: it exits once it has said PID 1's pid, so that PID 1 is
+    reparented to the spawner (a child subreaper), which reaps it and reports its exit as it reports bwrap's.
+    """
     uid, gid = posix.getuid(), posix.getgid()
     if uid == 0:
         fail("the template does not run kernels as root")
@@ -511,30 +502,31 @@ def sandbox(ops, environment, chdir, filter_code, sock):
     if pid == 0:
         sock.close()
         sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid)
-    # The monitor: no privileges, only stdio open, exits with the sandbox's status.
-    drop_all_capabilities()
-    # Set again: changing credentials clears it. Like bwrap's monitor, this process dies with the spawner.
-    launch.libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
-    if posix.getppid() != _CONFIG["spawner"]:
-        posix._exit(EXIT_FAILED)
     try:
-        sock.sendall(b'{"child":%d}' % pid)
+        sock.sendall(b'{"pid":%d}' % pid)
     except OSError:
-        pass
-    sock.close()
-    posix.close(proc_fd)
-    posix.closerange(3, posix.sysconf("SC_OPEN_MAX"))
-    while True:
-        try:
-            died, status = posix.waitpid(-1, 0)
-        except InterruptedError:
-            continue
-        except ChildProcessError:
-            posix._exit(EXIT_FAILED)
-        if died == pid:
-            if posix.WIFEXITED(status):
-                posix._exit(posix.WEXITSTATUS(status))
-            posix._exit(128 + posix.WTERMSIG(status))
+        posix.kill(pid, SIGKILL)  # nobody waits for this kernel any more
+    posix._exit(0)
+
+
+def host_parent(proc_fd):
+    """The parent's pid as the host sees it (getppid() is 0 in a new PID namespace for a parent outside it)."""
+    fd = posix.open("self/stat", posix.O_RDONLY | posix.O_CLOEXEC, dir_fd=proc_fd)
+    try:
+        data = posix.read(fd, 4096)
+    finally:
+        posix.close(fd)
+    return int(data.rpartition(b")")[2].split()[1])
+
+
+def await_spawner(proc_fd):
+    """Waits until the first process has exited and this process is the spawner's child (a few microseconds)."""
+    spawner = _CONFIG["spawner"]
+    for _ in range(100000):
+        if host_parent(proc_fd) == spawner:
+            return
+        posix.sched_yield()
+    fail("the kernel was not handed to the spawner")
 
 
 def mountinfo(proc_fd, path):
@@ -724,6 +716,7 @@ def load_seccomp(code):
 def sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid):
     """PID 1 of the sandbox: bwrap's child from the clone to the execvp, then the interpreter's main(). Never returns."""
     try:
+        await_spawner(proc_fd)
         drop_bounding_set()
         loopback_up()
         old_umask = posix.umask(0)
@@ -762,8 +755,12 @@ def sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid):
         posix.umask(old_umask)
         posix.chdir(chdir or "/")
         posix.setsid()
-        posix.close(proc_fd)
+        # --die-with-parent: set last, as credential changes clear it; the parent is the spawner, as bwrap's
+        # monitor's is (and bwrap's PID 1 dies with the monitor).
         launch.libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
+        if host_parent(proc_fd) != _CONFIG["spawner"]:
+            posix._exit(EXIT_FAILED)
+        posix.close(proc_fd)
         if filter_code is not None:
             load_seccomp(filter_code)
         become_interpreter(environment, chdir or "/")
@@ -809,6 +806,11 @@ def main(argv):
     with open("/proc/sys/kernel/cap_last_cap") as handle:
         last_cap = int(handle.read())
     _CONFIG = {"command": command + [script], "environment": environment, "spawner": posix.getppid(), "last_cap": last_cap}
+    # Collections in the kernels skip what exists now: traversing it would copy the pages they share.
+    import gc
+
+    gc.collect()
+    gc.freeze()
     serve()
 
 
