@@ -308,7 +308,11 @@ class Spawner:
             self.subreaper = True
         interpreter = spec["interpreter"]
         flags = list(spec["flags"])
-        argv = [interpreter, *flags, TEMPLATE_SOURCE, spec["code"], spec["script"], interpreter, *flags]
+        # The configuration comes on the control socket: the template's command line names no bootstrap.
+        argv = [interpreter, *flags, TEMPLATE_SOURCE]
+        config = "\n".join([spec["code"], spec["script"], interpreter, *flags])
+        if any("\n" in part or not part for part in [spec["code"], spec["script"], interpreter, *flags]):
+            raise OSError("the template's paths and flags must be non-empty and without newlines")
         environment = {str(name): str(value) for name, value in spec["environment"].items()}
         control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
@@ -319,6 +323,10 @@ class Spawner:
         finally:
             os.close(devnull)
             theirs.close()
+        try:
+            control.send(config.encode())
+        except OSError:
+            pass  # it died at once: reaped and reported like any template death
         template = Template(key, pid, control)
         self.templates[key] = template
         self.template_pids[pid] = template
@@ -452,11 +460,19 @@ class Spawner:
         now = time.monotonic()
         for kernel in list(self.kernels.values()):
             if kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None:
+                template = kernel.template
                 self.fail_template_start(
                     kernel,
                     "the kernel template (pid %d) did not fork the kernel within %d ms"
-                    % (kernel.template.pid, TEMPLATE_FORK_TIMEOUT * 1000),
+                    % (template.pid, TEMPLATE_FORK_TIMEOUT * 1000),
                 )
+                # A template that does not answer is replaced: the next start gets a new one.
+                if self.templates.get(template.key) is template:
+                    del self.templates[template.key]
+                try:
+                    os.kill(template.pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
     def forget_if_done(self, kernel):
         if not kernel.held and kernel.pid not in self.by_pid:

@@ -1,6 +1,7 @@
 """Kernel template: a pristine interpreter that forks kernels instead of exec'ing bwrap and a new interpreter.
 
-    template.py <bootstrap code file> <sandbox script path> <interpreter> <flags...>     (control socket on fd 3)
+    template.py      (control socket on fd 3; its first message: the bootstrap's code file on the host, the
+                      bootstrap's path in the sandbox, the interpreter and its flags, one a line)
 
 One template per sandbox configuration (interpreter, flags, bootstrap, base environment), started by spawner.py
 as root with the base environment the kernels get. At start it loads the bootstrap's code as `__main__`
@@ -794,9 +795,14 @@ def become_interpreter(environment, cwd):
         posix._exit(1)
 
 
-def main(argv):
+def main():
     global _BOOTSTRAP, _KERNEL_MODULES, _CONFIG
-    code_path, script, command = argv[0], argv[1], argv[2:]
+    # Read with posix alone: whatever the template imports before the bootstrap stays in the kernels' sys.modules.
+    lines = posix.read(3, 1 << 16).decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 3:
+        posix.write(2, b"progagent template: expected a configuration on descriptor 3\n")
+        posix._exit(EXIT_FAILED)
+    code_path, script, command = lines[0], lines[1], lines[2:]
     _BOOTSTRAP = _load_bootstrap(code_path, script)
     _KERNEL_MODULES = set(sys.modules)
     _imports()
@@ -815,4 +821,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
