@@ -42,6 +42,8 @@ EXIT_FAILED = 125
 TEMPLATE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.py")
 # How long a template may take to fork a kernel's first process (it forks and goes back to waiting).
 TEMPLATE_FORK_TIMEOUT = 5.0
+# How long a start whose first process ended without a pid waits for its template's death to be reaped.
+ENDED_GRACE = 0.2
 # Exits of processes not (yet) known by pid: a template's kernel can exit before it says its pid.
 MAX_UNCLAIMED = 4096
 # The child's descriptors are parked at or above this number before they are moved to 0..6.
@@ -49,7 +51,7 @@ PARK_FROM = 64
 
 
 class Kernel:
-    __slots__ = ("id", "pid", "held", "info", "info_text", "info_sent", "channel", "template", "deadline", "kill_requested", "pipes")
+    __slots__ = ("id", "pid", "held", "info", "info_text", "info_sent", "channel", "template", "deadline", "kill_requested", "pipes", "ended")
 
     def __init__(self, ident, pid, held, info):
         self.id = ident
@@ -63,6 +65,7 @@ class Kernel:
         self.deadline = None
         self.kill_requested = False
         self.pipes = None
+        self.ended = False  # its channel closed before it said its pid
 
 
 class Template:
@@ -406,7 +409,10 @@ class Spawner:
             if not data:
                 self.close_channel(kernel)
                 if kernel.pid is None:
-                    self.fail_template_start(kernel, "the kernel's first process ended before it started")
+                    # Its first process failed (it said why on the kernel's stderr), or the template died with the
+                    # request in flight: that death is reaped in a moment and names the template instead.
+                    kernel.ended = True
+                    kernel.deadline = time.monotonic() + ENDED_GRACE
                 elif not kernel.info_sent:
                     kernel.info_sent = True
                     self.send({"t": "info", "id": kernel.id, "child": None})
@@ -459,7 +465,9 @@ class Spawner:
     def expire(self):
         now = time.monotonic()
         for kernel in list(self.kernels.values()):
-            if kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None:
+            if kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None and kernel.ended:
+                self.fail_template_start(kernel, "the kernel's first process ended before it started")
+            elif kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None:
                 template = kernel.template
                 self.fail_template_start(
                     kernel,
