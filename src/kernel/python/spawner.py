@@ -42,10 +42,19 @@ EXIT_FAILED = 125
 TEMPLATE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.py")
 # How long a template may take to fork a kernel's first process (it forks and goes back to waiting).
 TEMPLATE_FORK_TIMEOUT = 5.0
+# A template forks at most this many kernels, then a new one takes over: kernels forked from one template share
+# its address-space layout and its string-hash secret (no exec re-randomises them), so this bounds how many do.
+# (PROGAGENT_KERNEL_TEMPLATE_MAX overrides it, for tests.)
+TEMPLATE_MAX_KERNELS = 64
+try:
+    TEMPLATE_MAX_KERNELS = max(1, int(os.environ.get("PROGAGENT_KERNEL_TEMPLATE_MAX", TEMPLATE_MAX_KERNELS)))
+except ValueError:
+    pass
 # How long a start whose first process ended without a pid waits for its template's death to be reaped.
 ENDED_GRACE = 0.2
 # Exits of processes not (yet) known by pid: a template's kernel can exit before it says its pid.
 MAX_UNCLAIMED = 4096
+UNCLAIMED_TTL = 5.0
 # The child's descriptors are parked at or above this number before they are moved to 0..6.
 PARK_FROM = 64
 
@@ -71,13 +80,15 @@ class Kernel:
 class Template:
     """A template process (template.py) for one sandbox configuration, and the kernels it forked."""
 
-    __slots__ = ("key", "pid", "control", "kernels")
+    __slots__ = ("key", "pid", "control", "kernels", "forks", "retired")
 
     def __init__(self, key, pid, control):
         self.key = key
         self.pid = pid
         self.control = control
         self.kernels = set()
+        self.forks = 0
+        self.retired = False  # served its share: it exits once it has forked what it was sent
 
 
 class Spawner:
@@ -263,7 +274,7 @@ class Spawner:
                 if self.subreaper:
                     if len(self.unclaimed) >= MAX_UNCLAIMED:
                         self.unclaimed.pop(next(iter(self.unclaimed)))
-                    self.unclaimed[pid] = status
+                    self.unclaimed[pid] = (status, time.monotonic())
                 continue
             self.report_exit(kernel, status)
 
@@ -338,18 +349,33 @@ class Spawner:
     def template_died(self, template, status):
         if self.templates.get(template.key) is template:
             del self.templates[template.key]
-        template.control.close()
+        if template.control.fileno() >= 0:
+            template.control.close()
         how = "code %d" % os.WEXITSTATUS(status) if os.WIFEXITED(status) else "signal %d" % os.WTERMSIG(status)
         reason = "the kernel template (pid %d) exited (%s)" % (template.pid, how)
+        retired = template.retired and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
         for kernel in list(template.kernels):
             if kernel.pid is None:
                 self.fail_template_start(kernel, reason)
+            elif retired:
+                kernel.template = None  # a retired template's end is expected: its kernels run on
+                template.kernels.discard(kernel)
             else:
                 # Its kernels end with it: none keeps running from a template that is gone.
                 try:
                     os.killpg(kernel.pid, signal.SIGKILL)
                 except OSError:
                     pass
+
+    def retire(self, template):
+        """No more requests for this template; it reads those it has, then the end of its socket, and exits."""
+        if self.templates.get(template.key) is template:
+            del self.templates[template.key]
+        template.retired = True
+        try:
+            template.control.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
 
     def spawn_from_template(self, request):
         template = self.template_for(request["template"])
@@ -394,6 +420,9 @@ class Spawner:
         kernel.pipes = (command_write, reply_read)
         kernel.info_sent = False
         template.kernels.add(kernel)
+        template.forks += 1
+        if template.forks >= TEMPLATE_MAX_KERNELS:
+            self.retire(template)
         self.kernels[kernel.id] = kernel
         channel.setblocking(False)
         self.selector.register(channel, selectors.EVENT_READ, ("channel", kernel))
@@ -438,10 +467,11 @@ class Spawner:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
-        status = self.unclaimed.pop(pid, None)
-        if status is not None:
+        unclaimed = self.unclaimed.pop(pid, None)
+        # Only a recent exit is this kernel's (its pid arrives within moments of its fork; pids are reused).
+        if unclaimed is not None and time.monotonic() - unclaimed[1] < UNCLAIMED_TTL:
             del self.by_pid[pid]
-            self.report_exit(kernel, status)
+            self.report_exit(kernel, unclaimed[0])
 
     def close_channel(self, kernel):
         self.selector.unregister(kernel.channel)
@@ -464,6 +494,11 @@ class Spawner:
 
     def expire(self):
         now = time.monotonic()
+        while self.unclaimed:
+            oldest = next(iter(self.unclaimed))
+            if now - self.unclaimed[oldest][1] < UNCLAIMED_TTL:
+                break
+            del self.unclaimed[oldest]
         for kernel in list(self.kernels.values()):
             if kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None and kernel.ended:
                 self.fail_template_start(kernel, "the kernel's first process ended before it started")

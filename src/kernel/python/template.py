@@ -201,6 +201,15 @@ def serve():
         except (InterruptedError, TimeoutError):
             continue
         if not data:
+            # Retired or the spawner is gone: the first processes still running finish first.
+            while children > 0:
+                try:
+                    posix.waitpid(-1, 0)
+                except ChildProcessError:
+                    break
+                except InterruptedError:
+                    continue
+                children -= 1
             posix._exit(0)
         fds = received_fds(ancillary)
         if len(fds) != 1:
