@@ -60,7 +60,10 @@ PARK_FROM = 64
 
 
 class Kernel:
-    __slots__ = ("id", "pid", "held", "info", "info_text", "info_sent", "channel", "template", "deadline", "kill_requested", "pipes", "ended")
+    __slots__ = (
+        "id", "pid", "held", "info", "info_text", "info_sent",
+        "channel", "template", "deadline", "kill_requested", "pipes", "ended",
+    )  # fmt: skip
 
     def __init__(self, ident, pid, held, info):
         self.id = ident
@@ -460,7 +463,14 @@ class Spawner:
         command_write, reply_read = kernel.pipes
         # The pid is the sandbox's PID 1, the interpreter (there is no bwrap process around it).
         self.send(
-            {"t": "spawned", "id": kernel.id, "pid": pid, "command": command_write, "reply": reply_read, "interpreter": True}
+            {
+                "t": "spawned",
+                "id": kernel.id,
+                "pid": pid,
+                "command": command_write,
+                "reply": reply_read,
+                "interpreter": True,
+            }
         )
         if kernel.kill_requested:
             try:

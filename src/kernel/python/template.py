@@ -21,12 +21,9 @@ bootstrap's main(). Anything it cannot do exactly ends the start with a message 
 code 125), as launch.py does.
 """
 
+import marshal
+import posix
 import sys
-
-_PRISTINE_MODULES = set(sys.modules)
-
-import marshal  # noqa: E402
-import posix  # noqa: E402
 
 BOOTSTRAP_NAME = "__progagent_template_bootstrap__"
 
@@ -43,7 +40,10 @@ def _load_bootstrap(code_path, script):
     """Runs the bootstrap's module code (definitions only) as the `__main__` of a freshly started script."""
     with open(code_path, "rb") as handle:
         data = handle.read()
+    external = sys.modules["_frozen_importlib_external"]
     if code_path.endswith(".pyc"):
+        if data[:4] != external.MAGIC_NUMBER:
+            raise ValueError("%s was not compiled by this interpreter" % code_path)
         code = marshal.loads(data[16:])
         loader_name = "SourcelessFileLoader"
     else:
@@ -51,7 +51,6 @@ def _load_bootstrap(code_path, script):
         loader_name = "SourceFileLoader"
     module = type(sys)("__main__")
     namespace = module.__dict__
-    external = sys.modules["_frozen_importlib_external"]
     namespace.update(
         {
             "__name__": BOOTSTRAP_NAME,  # not "__main__" while it runs: its main() is the kernel's, not ours
@@ -131,7 +130,10 @@ SECCOMP_MODE_FILTER = 2
 SIGKILL = 9
 SIGCHLD = 17
 EXIT_FAILED = 125
-SYSCALLS = {"x86_64": {"capset": 126, "pivot_root": 155, "brk": 12}, "aarch64": {"capset": 91, "pivot_root": 41, "brk": 214}}
+SYSCALLS = {
+    "x86_64": {"capset": 126, "pivot_root": 155, "brk": 12},
+    "aarch64": {"capset": 91, "pivot_root": 41, "brk": 214},
+}
 # The sandbox options of buildSandboxCommand (sandbox.ts) the template implements, with their argument counts.
 OPTIONS = {
     "--unshare-all": 0,
@@ -276,7 +278,9 @@ def receive_request(sock):
     data, ancillary, flags, _address = sock.recvmsg(1 << 20, space)
     fds = received_fds(ancillary)
     if len(fds) != 5 or not data or flags & (_socket.MSG_TRUNC | _socket.MSG_CTRUNC):
-        raise ValueError("expected one request with 5 descriptors, got %d bytes and %d descriptors" % (len(data), len(fds)))
+        raise ValueError(
+            "expected one request with 5 descriptors, got %d bytes and %d descriptors" % (len(data), len(fds))
+        )
     import _json
 
     return _json.make_scanner(_Decoder())(data.decode("utf-8"), 0)[0], fds
@@ -474,7 +478,9 @@ def loopback_up():
         attribute = lambda kind, payload: struct.pack("HH", 4 + len(payload), kind) + payload  # noqa: E731
         address = struct.pack("BBBBi", 2, 8, 0x80, 254, index) + attribute(2, loopback) + attribute(1, loopback)
         link = struct.pack("BBHiII", 0, 0, 0, index, 1, 1)
-        for sequence, (kind, flags, body) in enumerate(((20, 0x1 | 0x4 | 0x200 | 0x400, address), (16, 0x1 | 0x4, link)), 1):
+        # RTM_NEWADDR (request, ack, excl, create), then RTM_NEWLINK (request, ack)
+        requests = ((20, 0x1 | 0x4 | 0x200 | 0x400, address), (16, 0x1 | 0x4, link))
+        for sequence, (kind, flags, body) in enumerate(requests, 1):
             netlink.send(struct.pack("IHHII", 16 + len(body), kind, flags, sequence, posix.getpid()) + body)
             while True:
                 reply = netlink.recv(8192)
@@ -602,7 +608,8 @@ def bind_mount(proc_fd, source, dest, readonly, devices, recursive):
     if recursive:
         for point, options in below:
             if options | extra != options:
-                result = launch.libc.mount(b"none", fsencode(point), None, MS_SILENT | MS_BIND | MS_REMOUNT | options | extra, None)
+                flags = MS_SILENT | MS_BIND | MS_REMOUNT | options | extra
+                result = launch.libc.mount(b"none", fsencode(point), None, flags, None)
                 if result < 0 and ctypes.get_errno() != 13:
                     fail("cannot remount %s" % point, ctypes.get_errno())
 
@@ -688,7 +695,8 @@ def setup_newroot(ops, proc_fd):
             for name in ("null", "zero", "full", "random", "urandom", "tty"):
                 node = new + "/" + name
                 try:
-                    posix.close(posix.open(node, posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC | posix.O_CLOEXEC, 0o444))
+                    flags = posix.O_WRONLY | posix.O_CREAT | posix.O_TRUNC | posix.O_CLOEXEC
+                    posix.close(posix.open(node, flags, 0o444))
                 except OSError as error:
                     fail("Can't create file %s/%s" % (dest, name), error.errno)
                 bind_mount(proc_fd, "/oldroot/dev/" + name, node, False, True, True)
@@ -724,7 +732,7 @@ def load_seccomp(code):
 
 
 def sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid):
-    """PID 1 of the sandbox: bwrap's child from the clone to the execvp, then the interpreter's main(). Never returns."""
+    """PID 1 of the sandbox: bwrap's child from the clone to the execvp, then the bootstrap's main(); never returns."""
     try:
         await_spawner(proc_fd)
         drop_bounding_set()
@@ -820,7 +828,12 @@ def main():
         environment[fsdecode(name)] = fsdecode(value)
     with open("/proc/sys/kernel/cap_last_cap") as handle:
         last_cap = int(handle.read())
-    _CONFIG = {"command": command + [script], "environment": environment, "spawner": posix.getppid(), "last_cap": last_cap}
+    _CONFIG = {
+        "command": command + [script],
+        "environment": environment,
+        "spawner": posix.getppid(),
+        "last_cap": last_cap,
+    }
     # Collections in the kernels skip what exists now: traversing it would copy the pages they share.
     import gc
 
