@@ -478,8 +478,9 @@ class Spawner:
             except OSError:
                 pass
         unclaimed = self.unclaimed.pop(pid, None)
-        # Only a recent exit is this kernel's (its pid arrives within moments of its fork; pids are reused).
-        if unclaimed is not None and time.monotonic() - unclaimed[1] < UNCLAIMED_TTL:
+        if unclaimed is not None and not process_exists(pid):
+            # Its exit was reaped before its pid arrived. (An exit recorded for an earlier process with the same
+            # pid is not this kernel's: this one is still alive.)
             del self.by_pid[pid]
             self.report_exit(kernel, unclaimed[0])
 
@@ -603,6 +604,16 @@ def child(request, layout):
         except OSError:
             pass
     os._exit(EXIT_FAILED)
+
+
+def process_exists(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def fd_array(fds):
