@@ -514,10 +514,13 @@ def sandbox(ops, environment, chdir, filter_code, sock):
     call("unshare", flags)
     # The first user namespace maps the kernel's ids to 0 (bwrap with --dev: devpts needs root mapped).
     uid_gid_map(0, uid, 0, gid, True, proc_fd)
+    # PID 1 sleeps on this pipe until this process has exited (its end closes then), instead of spinning.
+    exited_read, exited_write = posix.pipe()
     pid = posix.fork()
     if pid == 0:
         sock.close()
-        sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid)
+        posix.close(exited_write)
+        sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid, exited_read)
     try:
         sock.sendall(b'{"pid":%d}' % pid)
     except OSError:
@@ -535,8 +538,16 @@ def host_parent(proc_fd):
     return int(data.rpartition(b")")[2].split()[1])
 
 
-def await_spawner(proc_fd):
-    """Waits until the first process has exited and this process is the spawner's child (a few microseconds)."""
+def await_spawner(proc_fd, exited_read):
+    """Waits until the first process has exited and this process is the spawner's child."""
+    while True:
+        try:
+            if not posix.read(exited_read, 1):
+                break
+        except InterruptedError:
+            continue
+    posix.close(exited_read)
+    # The pipe ends as the first process's descriptors close, a moment before its children are reparented.
     spawner = _CONFIG["spawner"]
     for _ in range(100000):
         if host_parent(proc_fd) == spawner:
@@ -731,10 +742,10 @@ def load_seccomp(code):
     checked(launch.libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(buffer), 0, 0), "seccomp")
 
 
-def sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid):
+def sandbox_init(ops, environment, chdir, filter_code, proc_fd, uid, gid, exited_read):
     """PID 1 of the sandbox: bwrap's child from the clone to the execvp, then the bootstrap's main(); never returns."""
     try:
-        await_spawner(proc_fd)
+        await_spawner(proc_fd, exited_read)
         drop_bounding_set()
         loopback_up()
         old_umask = posix.umask(0)
