@@ -14,6 +14,7 @@
  *          --memory-per-episode <MB> (default 8: the first estimate of what a burst needs; later bursts use the
  *          largest peak per episode the earlier ones measured, plus 25%)
  *          --sections live,leak,tools,eval (default all)  --quick (smaller tool and eval sections)
+ *          --launcher bwrap|template (how kernels start; default PROGAGENT_KERNEL_LAUNCHER, else bwrap)
  */
 import { existsSync, readFileSync, readdirSync, statfsSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -43,6 +44,11 @@ if (!(MEMORY_PER_EPISODE_MB > 0))
   throw new Error(`--memory-per-episode expects megabytes, got '${option("memory-per-episode", "")}'`);
 const SECTIONS = new Set(option("sections", "live,leak,tools,eval").split(","));
 const QUICK = args.includes("--quick");
+/** --launcher bwrap|template: how the kernels start (PROGAGENT_KERNEL_LAUNCHER; default bwrap). */
+const LAUNCHER = option("launcher", process.env.PROGAGENT_KERNEL_LAUNCHER ?? "bwrap");
+if (LAUNCHER !== "bwrap" && LAUNCHER !== "template")
+  throw new Error(`--launcher expects bwrap or template, got '${LAUNCHER}'`);
+process.env.PROGAGENT_KERNEL_LAUNCHER = LAUNCHER;
 
 const TASK_ID = "retail.net-revenue-by-category";
 const SCALE = "v3" as const;
@@ -305,7 +311,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
     rows,
   );
   return [
-    `Live episodes: ${TASK_ID} at ${SCALE}, opened in one burst, then one program with one tool call in each`,
+    `Live episodes: ${TASK_ID} at ${SCALE}, opened in one burst, then one program with one tool call in each (kernels started with ${LAUNCHER})`,
     "(first execute counts from the start of the burst; per-episode figures are the idle kernels' processes;",
     "CPU: this process / the rest of the machine from /proc/stat, from the burst's start to its last first execute;",
     `N episodes done in T seconds on ${availableParallelism()} cores can have spent at most T x ${availableParallelism()} / N of CPU each)`,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, type Kernel } from "../src/kernel/index.js";
-import { descendantPids } from "./helpers/processes.js";
+import { descendantPids, isSupervisor } from "./helpers/processes.js";
 
 /**
  * Memory of an idle kernel (issue 8: at most 4 MB PSS per episode). The worker is forked from the supervisor,
@@ -13,32 +13,15 @@ import { descendantPids } from "./helpers/processes.js";
 const READY_LIMIT_KB = 800;
 const AFTER_PROGRAM_LIMIT_KB = 1_100;
 
-function commandName(pid: number): string {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-}
-
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-}
-
 function privateDirtyKb(pid: number): number {
   const match = /^Private_Dirty:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
   if (!match) throw new Error(`no Private_Dirty in /proc/${pid}/smaps_rollup`);
   return Number(match[1]);
 }
 
-/** The supervisor of the one kernel started since `before`: the process bwrap started (--as-pid-1). */
+/** The supervisor of the one kernel started since `before`: PID 1 of its sandbox (bwrap's child under bwrap). */
 function supervisorPid(before: Set<number>): number {
-  const found = descendantPids().filter((pid) => {
-    if (before.has(pid)) return false;
-    try {
-      return commandName(parentOf(pid)) === "bwrap";
-    } catch {
-      return false;
-    }
-  });
+  const found = descendantPids().filter((pid) => !before.has(pid) && isSupervisor(pid));
   if (found.length !== 1) throw new Error(`expected one kernel supervisor, found ${found.length}`);
   return found[0]!;
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { waitForProcessCount } from "./helpers/processes.js";
+import { waitForKernelRootCount, waitForProcessCount } from "./helpers/processes.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKernel, createKernelPool, type Kernel } from "../src/kernel/index.js";
 
@@ -111,13 +111,14 @@ describe("kernel lifecycle", () => {
     const kernel = createKernel();
     await kernel.execute("import subprocess\nsubprocess.Popen(['sleep', '313.25'])");
     const workspace = kernel.workspaceDir;
-    // The kernel's own directory (parent of its workspace and of the mount stage) is in bwrap's arguments.
+    // The kernel's own directory (parent of its workspace and of the mount stage) is in bwrap's arguments (in a
+    // template-launched kernel's mounts).
     const kernelDir = dirname(dirname(workspace));
-    expect(await waitForProcessCount(kernelDir, 1)).toBe(1);
+    expect(await waitForKernelRootCount(kernelDir, 1)).toBe(1);
     expect(await waitForProcessCount("sleep 313.25", 1)).toBe(1);
     await kernel.dispose();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await waitForProcessCount(kernelDir, 0)).toBe(0);
+    expect(await waitForKernelRootCount(kernelDir, 0)).toBe(0);
     expect(await waitForProcessCount("sleep 313.25", 0)).toBe(0);
     expect(existsSync(workspace)).toBe(false);
     expect(existsSync(kernelDir)).toBe(false);

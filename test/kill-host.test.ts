@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { sweepStaleTempDirs } from "../src/core/index.js";
-import { waitForProcessCount } from "./helpers/processes.js";
+import { waitForKernelRootCount, waitForProcessCount } from "./helpers/processes.js";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -28,14 +28,15 @@ describe("when the host process is killed", () => {
     const workspace = await new Promise<string>((done) =>
       host.stdout.once("data", (chunk: Buffer) => done(chunk.toString().trim())),
     );
-    // The kernel's own directory (parent of its workspace and of the mount stage) is in bwrap's arguments.
+    // The kernel's own directory (parent of its workspace and of the mount stage) is in bwrap's arguments (in a
+    // template-launched kernel's mounts).
     const kernelDir = dirname(dirname(workspace));
-    expect(await waitForProcessCount(kernelDir, 1)).toBe(1);
+    expect(await waitForKernelRootCount(kernelDir, 1)).toBe(1);
     expect(await waitForProcessCount("sleep 317.5", 1)).toBe(1);
     host.kill("SIGKILL");
     await new Promise((done) => host.once("exit", done));
     await new Promise((done) => setTimeout(done, 500));
-    expect(await waitForProcessCount(kernelDir, 0)).toBe(0);
+    expect(await waitForKernelRootCount(kernelDir, 0)).toBe(0);
     expect(await waitForProcessCount("sleep 317.5", 0)).toBe(0);
     expect(existsSync(workspace)).toBe(true);
     expect(sweepStaleTempDirs(root)).toBeGreaterThan(0);

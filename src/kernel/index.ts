@@ -26,7 +26,8 @@ export {
   UNSAFE_WARNING,
   SANDBOX_WORKSPACE,
 } from "./sandbox.js";
-export type { ResourceLimits } from "./kernel-process.js";
+export type { KernelLauncher, ResourceLimits } from "./kernel-process.js";
+export { KERNEL_LAUNCHER_VARIABLE } from "./kernel-process.js";
 export { assertUsableWorkspace, setidFilterLaunchCommand } from "./workspace-mount.js";
 export { describeSandboxLimits, SANDBOX_LIMITS_VARIABLE } from "./sandbox-limits.js";
 export type { SandboxLimitsReport, SandboxLimitMechanism, BudgetViolation } from "./sandbox-limits.js";

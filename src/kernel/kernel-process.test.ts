@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseProtocolLine } from "./kernel-process.js";
+import { KERNEL_LAUNCHER_VARIABLE, parseProtocolLine, requestedLauncher } from "./kernel-process.js";
 
 const KEY = Buffer.from("0123456789abcdef0123456789abcdef");
 
@@ -31,5 +31,25 @@ describe("parseProtocolLine", () => {
       source: "supervisor",
       message: { t: "stopped" },
     });
+  });
+});
+
+describe("requestedLauncher", () => {
+  it("takes the option, else PROGAGENT_KERNEL_LAUNCHER, else bwrap, and names a bad variable", () => {
+    const previous = process.env[KERNEL_LAUNCHER_VARIABLE];
+    try {
+      delete process.env[KERNEL_LAUNCHER_VARIABLE];
+      expect(requestedLauncher(undefined)).toBe("bwrap");
+      process.env[KERNEL_LAUNCHER_VARIABLE] = "template";
+      expect(requestedLauncher(undefined)).toBe("template");
+      expect(requestedLauncher("bwrap")).toBe("bwrap");
+      process.env[KERNEL_LAUNCHER_VARIABLE] = "zygote";
+      expect(() => requestedLauncher(undefined)).toThrow(
+        /PROGAGENT_KERNEL_LAUNCHER must be "bwrap" or "template", not "zygote"/,
+      );
+    } finally {
+      if (previous === undefined) delete process.env[KERNEL_LAUNCHER_VARIABLE];
+      else process.env[KERNEL_LAUNCHER_VARIABLE] = previous;
+    }
   });
 });

@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, openSync, readFileSync, ftruncateSync, fstatSync, readSync } from "node:fs";
+import { closeSync, openSync, readFileSync, realpathSync, ftruncateSync, fstatSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
-import { ERROR_CODES, ProgAgentError } from "../core/index.js";
+import { createLogger, ERROR_CODES, ProgAgentError } from "../core/index.js";
 import {
   assertSandboxAvailable,
   buildSandboxCommand,
   SANDBOX_BOOTSTRAP,
+  SANDBOX_BOOTSTRAP_COMPILED,
   interpreterFlags,
   sandboxEnvironment,
   sandboxFeatures,
@@ -16,7 +17,7 @@ import {
 import { compiledBootstrap } from "./compiled-bootstrap.js";
 import type { KernelIdentity } from "./workspace-mount.js";
 import { hostSeccompFilter, seccompSupported } from "./seccomp.js";
-import { spawnThroughSpawner, type LaunchSpec, type SpawnedProcess } from "./spawner.js";
+import { spawnThroughSpawner, type LaunchSpec, type SpawnedProcess, type TemplateSpec } from "./spawner.js";
 
 /**
  * A line written by the protocol supervisor inside the sandbox, recognised by the key the host gave it (the
@@ -133,6 +134,14 @@ export interface ResourceLimits {
   tmpBytes: number;
 }
 
+/**
+ * How a sandboxed kernel is started: `bwrap` execs bwrap and a new interpreter per kernel; `template` forks it
+ * from a template interpreter per configuration (python/template.py), which builds the same sandbox itself.
+ */
+export type KernelLauncher = "bwrap" | "template";
+/** `PROGAGENT_KERNEL_LAUNCHER=template|bwrap` chooses the launcher where the options do not. */
+export const KERNEL_LAUNCHER_VARIABLE = "PROGAGENT_KERNEL_LAUNCHER";
+
 export interface KernelProcessOptions {
   interpreter: string;
   workspaceDir: string;
@@ -141,6 +150,8 @@ export interface KernelProcessOptions {
   ioDir: string;
   sandbox: boolean;
   bwrapPath?: string;
+  /** Default: PROGAGENT_KERNEL_LAUNCHER, else bwrap. The template needs `identity` (a root host); bwrap otherwise. */
+  launcher?: KernelLauncher;
   limits: ResourceLimits;
   /**
    * Run as this uid/gid with the workspace idmapped (root hosts only): each kernel gets its own process
@@ -229,6 +240,7 @@ export class KernelProcess {
             ...(seccomp ? { seccompFd: SECCOMP_FD } : {}),
             infoFd: INFO_FD,
           });
+          const template = templateSpec(options, compiledBootstrapPath);
           return spawnThroughSpawner(options.interpreter, {
             argv: [command, ...args],
             stdoutPath,
@@ -236,6 +248,7 @@ export class KernelProcess {
             ...(seccomp ? { seccomp: hostSeccompFilter() } : {}),
             ...launchSpec(options),
             ...(options.cgroups === undefined ? {} : { cgroups: options.cgroups }),
+            ...(template === undefined ? {} : { template }),
           });
         },
       );
@@ -269,7 +282,7 @@ export class KernelProcess {
 
   private attach(handle: SpawnedProcess): void {
     this.handle = handle;
-    if (!this.options.sandbox) this.pythonPid = handle.pid;
+    if (!this.options.sandbox || handle.pidIsInterpreter === true) this.pythonPid = handle.pid;
     const { commands, replies } = handle;
     commands.on("error", () => undefined);
     replies.on("error", () => undefined);
@@ -454,6 +467,52 @@ function launchSpec(options: KernelProcessOptions): { launch?: LaunchSpec } {
       uid: identity.uid,
       gid: identity.gid,
     },
+  };
+}
+
+const logger = createLogger();
+let templateFallbackLogged = false;
+
+/** The launcher asked for: the option, else PROGAGENT_KERNEL_LAUNCHER, else bwrap. */
+export function requestedLauncher(option: KernelLauncher | undefined): KernelLauncher {
+  if (option !== undefined) return option;
+  const value = process.env[KERNEL_LAUNCHER_VARIABLE];
+  if (value === undefined || value === "") return "bwrap";
+  if (value === "bwrap" || value === "template") return value;
+  throw new ProgAgentError(
+    `${KERNEL_LAUNCHER_VARIABLE} must be "bwrap" or "template", not ${JSON.stringify(value)}`,
+    {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    },
+  );
+}
+
+/**
+ * What the spawner needs to fork the kernel from a template, or undefined for bwrap. The template launches only
+ * kernels with their own uid (a root host with idmapped workspaces): elsewhere bwrap starts them, said once.
+ */
+function templateSpec(
+  options: KernelProcessOptions,
+  compiledBootstrapPath: string | undefined,
+): TemplateSpec | undefined {
+  if (requestedLauncher(options.launcher) !== "template") return undefined;
+  if (options.identity === undefined) {
+    if (!templateFallbackLogged) {
+      templateFallbackLogged = true;
+      logger.debug(
+        "kernel launcher: the template needs a kernel identity (root with idmapped workspaces); kernels start with bwrap",
+      );
+    }
+    return undefined;
+  }
+  const interpreter = realpathSync(options.interpreter);
+  return {
+    interpreter,
+    flags: interpreterFlags(interpreter),
+    code: compiledBootstrapPath ?? options.bootstrapPath,
+    script: compiledBootstrapPath === undefined ? SANDBOX_BOOTSTRAP : SANDBOX_BOOTSTRAP_COMPILED,
+    environment: sandboxEnvironment({}),
   };
 }
 

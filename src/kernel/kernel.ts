@@ -16,6 +16,7 @@ import {
   KernelProcess,
   escapeKernelText,
   kernelStartError,
+  type KernelLauncher,
   type KernelMessage,
   type ResourceLimits,
   type WorkerMessage,
@@ -69,6 +70,8 @@ export interface KernelOptions {
   unsafeNoSandbox?: boolean;
   /** The bubblewrap executable (default: `bwrap` on PATH). */
   bwrapPath?: string;
+  /** How sandboxed kernels start (kernel-process.ts; default PROGAGENT_KERNEL_LAUNCHER, else bwrap). */
+  launcher?: KernelLauncher;
   /** Per-execution deadline (default 60 s). */
   timeoutMs?: number;
   /** How long an interrupted execution may take to stop before the kernel is killed (default 2 s). */
@@ -424,6 +427,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       ioDir,
       sandbox,
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
+      ...(options.launcher === undefined ? {} : { launcher: options.launcher }),
       limits,
       ...(identity === undefined ? {} : { identity }),
       ...(sandbox ? { cgroups: budget.cgroupDirectories } : {}),

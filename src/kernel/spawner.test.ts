@@ -52,7 +52,7 @@ describe("the kernel spawner", () => {
       [join(scratch, "no-such-cgroup")],
     );
     expect(exit.code).toBe(125);
-    expect(stderr).toContain("cannot start the kernel");
+    expect(stderr).toContain("cannot join the kernel's cgroup");
     expect(stderr).toContain("cgroup.procs");
     expect(() => readFileSync(marker)).toThrow();
   });

@@ -27,6 +27,22 @@ export type LaunchSpec =
   | { mode: "setid" }
   | { mode: "idmap"; workspace: string; inode: string; stage: string; uid: number; gid: number };
 
+/**
+ * Start the kernel from a template process (python/template.py) for this configuration instead of exec'ing
+ * `argv`: the template forks, and the child does what `argv` (bwrap's arguments) says without exec.
+ */
+export interface TemplateSpec {
+  /** The interpreter (a real path) and its flags, as at the end of `argv`. */
+  interpreter: string;
+  flags: string[];
+  /** The host's copy of the bootstrap the template loads (the compiled one when there is one). */
+  code: string;
+  /** The bootstrap's path in the sandbox, the last word of `argv`. */
+  script: string;
+  /** The environment the template starts with: the kernels' without the per-kernel variables. */
+  environment: Record<string, string>;
+}
+
 export interface SpawnRequest {
   argv: string[];
   /** Files the kernel's stdout and stderr append to. */
@@ -40,6 +56,7 @@ export interface SpawnRequest {
    * sandbox is born in the kernel's cgroup (no migration by the host afterwards).
    */
   cgroups?: readonly string[];
+  template?: TemplateSpec;
 }
 
 /** A process the spawner started, with the host's ends of its protocol pipes (descriptors 3 and 4 in it). */
@@ -47,6 +64,8 @@ export interface SpawnedProcess {
   readonly pid: number;
   readonly commands: Writable;
   readonly replies: Readable;
+  /** The pid is the interpreter itself (a template's kernel), not bwrap around it. */
+  readonly pidIsInterpreter?: boolean;
   /** The process and, from bwrap's info descriptor, its child (the sandbox's first process) once known. */
   readonly firstPids: Promise<number[]>;
   /** Called once when the process has exited (reaped by the spawner, or the spawner died). */
@@ -70,7 +89,7 @@ interface Entry {
 }
 
 type SpawnerMessage =
-  | { t: "spawned"; id: number; pid: number; command: number; reply: number }
+  | { t: "spawned"; id: number; pid: number; command: number; reply: number; interpreter?: boolean }
   | { t: "failed"; id: number; error: string }
   | { t: "info"; id: number; child: number | null }
   | { t: "exit"; id: number; code: number | null; signal: number | null };
@@ -162,6 +181,7 @@ class Spawner {
         seccomp: request.seccomp?.toString("base64") ?? null,
         launch: request.launch ?? null,
         cgroups: request.cgroups ?? [],
+        ...(request.template === undefined ? {} : { template: request.template }),
       });
     });
   }
@@ -254,6 +274,7 @@ class Spawner {
       pid,
       commands,
       replies,
+      ...(message.interpreter === true ? { pidIsInterpreter: true } : {}),
       firstPids,
       onExit: (listener) => {
         if (entry.exit) listener(entry.exit.code, entry.exit.signal);

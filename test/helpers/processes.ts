@@ -56,3 +56,72 @@ export function descendantPids(root: number = process.pid): number[] {
 export function descendantCount(root: number = process.pid): number {
   return descendantPids(root).length;
 }
+
+function read(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function parentPid(pid: number): number {
+  const stat = read(`/proc/${pid}/stat`);
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+function isBwrap(pid: number): boolean {
+  return /(^|\/)bwrap$/.test(read(`/proc/${pid}/cmdline`).split("\0")[0]!);
+}
+
+/**
+ * Whether the process is a sandbox's supervisor (PID 1 of its namespace, running the bootstrap): under bwrap
+ * bwrap's child, under the template launcher (PROGAGENT_KERNEL_LAUNCHER=template) the kernel's first process.
+ */
+export function isSupervisor(pid: number): boolean {
+  if (!read(`/proc/${pid}/cmdline`).includes("/run/progagent/bootstrap")) return false;
+  return /^NSpid:.*\s1$/m.test(read(`/proc/${pid}/status`));
+}
+
+/**
+ * A sandbox's first process as the host sees it: bwrap, or under the template launcher the supervisor itself
+ * (there is no bwrap around it).
+ */
+export function isSandboxRoot(pid: number): boolean {
+  return isBwrap(pid) || (isSupervisor(pid) && !isBwrap(parentPid(pid)));
+}
+
+/**
+ * The first processes of the kernel whose own directory is `kernelDir`: bwrap names it in its arguments; a
+ * kernel started by the template has no host path in any command line, and its mounts name the directory.
+ */
+export function kernelRootCount(kernelDir: string): number {
+  let count = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (!isSandboxRoot(pid)) continue;
+    if (
+      isBwrap(pid)
+        ? read(`/proc/${pid}/cmdline`).includes(kernelDir)
+        : read(`/proc/${pid}/mountinfo`).includes(kernelDir)
+    )
+      count += 1;
+  }
+  return count;
+}
+
+/** Polls until `kernelRootCount(kernelDir)` equals `expected`; returns the last count. */
+export async function waitForKernelRootCount(
+  kernelDir: string,
+  expected: number,
+  timeoutMs = 5_000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let count = kernelRootCount(kernelDir);
+  while (count !== expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    count = kernelRootCount(kernelDir);
+  }
+  return count;
+}

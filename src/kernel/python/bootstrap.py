@@ -91,8 +91,17 @@ def _move_fd(fd, target):
     return target
 
 
-_command_fd = _move_fd(COMMAND_FD, HIGH_COMMAND_FD)
-_reply_fd = _move_fd(REPLY_FD, HIGH_REPLY_FD)
+# Set by _take_descriptors() at the start of main(): importing this module touches no descriptor (the kernel
+# template, template.py, imports it once and runs main() in each kernel it forks).
+_command_fd = None
+_reply_fd = None
+
+
+def _take_descriptors():
+    global _command_fd, _reply_fd
+    _command_fd = _move_fd(COMMAND_FD, HIGH_COMMAND_FD)
+    _reply_fd = _move_fd(REPLY_FD, HIGH_REPLY_FD)
+    _close_inherited()
 
 
 def _close_inherited():
@@ -103,7 +112,6 @@ def _close_inherited():
     os.closerange(_reply_fd + 1, limit)
 
 
-_close_inherited()
 _command_chunks = []
 _command_lines = []
 
@@ -787,6 +795,7 @@ def _yield_to_host():
 
 
 def main():
+    _take_descriptors()
     if sys.argv and sys.argv[0].endswith(".pyc"):
         sys.argv[0] = sys.argv[0][:-1]  # run compiled (compiled-bootstrap.ts): programs see the source's path
     _yield_to_host()

@@ -30,19 +30,41 @@ import os
 import select
 import selectors
 import signal
+import socket
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import launch  # noqa: E402  (the launcher's steps, run in the forked child)
 
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 EXIT_FAILED = 125
+TEMPLATE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.py")
+# How long a template may take to fork a kernel's first process (it forks and goes back to waiting).
+TEMPLATE_FORK_TIMEOUT = 5.0
+# A template forks at most this many kernels, then a new one takes over: kernels forked from one template share
+# its address-space layout and its string-hash secret (no exec re-randomises them), so this bounds how many do.
+# (PROGAGENT_KERNEL_TEMPLATE_MAX overrides it, for tests.)
+TEMPLATE_MAX_KERNELS = 64
+try:
+    TEMPLATE_MAX_KERNELS = max(1, int(os.environ.get("PROGAGENT_KERNEL_TEMPLATE_MAX", TEMPLATE_MAX_KERNELS)))
+except ValueError:
+    pass
+# How long a start whose first process ended without a pid waits for its template's death to be reaped.
+ENDED_GRACE = 0.2
+# Exits of processes not (yet) known by pid: a template's kernel can exit before it says its pid.
+MAX_UNCLAIMED = 4096
+UNCLAIMED_TTL = 5.0
 # The child's descriptors are parked at or above this number before they are moved to 0..6.
 PARK_FROM = 64
 
 
 class Kernel:
-    __slots__ = ("id", "pid", "held", "info", "info_text", "info_sent")
+    __slots__ = (
+        "id", "pid", "held", "info", "info_text", "info_sent",
+        "channel", "template", "deadline", "kill_requested", "pipes", "ended",
+    )  # fmt: skip
 
     def __init__(self, ident, pid, held, info):
         self.id = ident
@@ -51,6 +73,26 @@ class Kernel:
         self.info = info
         self.info_text = b""
         self.info_sent = info is None
+        self.channel = None  # started by a template: the socket its first process reports on
+        self.template = None
+        self.deadline = None
+        self.kill_requested = False
+        self.pipes = None
+        self.ended = False  # its channel closed before it said its pid
+
+
+class Template:
+    """A template process (template.py) for one sandbox configuration, and the kernels it forked."""
+
+    __slots__ = ("key", "pid", "control", "kernels", "forks", "retired")
+
+    def __init__(self, key, pid, control):
+        self.key = key
+        self.pid = pid
+        self.control = control
+        self.kernels = set()
+        self.forks = 0
+        self.retired = False  # served its share: it exits once it has forked what it was sent
 
 
 class Spawner:
@@ -68,6 +110,10 @@ class Spawner:
         signal.signal(signal.SIGCHLD, lambda *_: None)
         self.wake = wake_read
         self.selector.register(wake_read, selectors.EVENT_READ, "signal")
+        self.templates = {}  # configuration key -> Template
+        self.template_pids = {}  # pid -> Template
+        self.unclaimed = {}  # pid -> wait status
+        self.subreaper = False
 
     def send(self, message):
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
@@ -83,8 +129,11 @@ class Spawner:
 
     def run(self):
         while True:
-            for key, _ in self.selector.select():
-                if key.data == "requests":
+            timeout = self.next_deadline()
+            for key, _ in self.selector.select(timeout):
+                if isinstance(key.data, tuple):
+                    self.read_channel(key.data[1])
+                elif key.data == "requests":
                     self.read_requests()
                 elif key.data == "signal":
                     try:
@@ -95,6 +144,7 @@ class Spawner:
                     self.reap()
                 else:
                     self.read_info(key.data)
+            self.expire()
 
     def read_requests(self):
         while True:
@@ -115,7 +165,10 @@ class Spawner:
         ident = request.get("id")
         if op == "spawn":
             try:
-                self.spawn(request)
+                if request.get("template"):
+                    self.spawn_from_template(request)
+                else:
+                    self.spawn(request)
             except OSError as error:
                 self.send({"t": "failed", "id": ident, "error": "%s: %s" % (error.strerror or error, error.filename or "")})
         elif op == "release":
@@ -127,7 +180,9 @@ class Spawner:
                 self.forget_if_done(kernel)
         elif op == "kill":
             kernel = self.kernels.get(ident)
-            if kernel and kernel.pid in self.by_pid:
+            if kernel and kernel.pid is None:
+                kernel.kill_requested = True
+            elif kernel and kernel.pid in self.by_pid:
                 try:
                     os.killpg(kernel.pid, signal.SIGKILL)
                 except OSError:
@@ -213,37 +268,278 @@ class Spawner:
                 return
             if pid == 0:
                 return
+            template = self.template_pids.pop(pid, None)
+            if template is not None:
+                self.template_died(template, status)
+                continue
             kernel = self.by_pid.pop(pid, None)
             if kernel is None:
+                # A template's kernel that has not said its pid yet (or an orphan the subreaper inherited).
+                if self.subreaper:
+                    if len(self.unclaimed) >= MAX_UNCLAIMED:
+                        self.unclaimed.pop(next(iter(self.unclaimed)))
+                    self.unclaimed[pid] = (status, time.monotonic())
                 continue
-            # Whatever bwrap wrote to its info descriptor is in the pipe by now.
-            if kernel.info is not None:
-                try:
-                    while True:
-                        chunk = os.read(kernel.info, 4096)
-                        if not chunk:
-                            break
-                        if len(kernel.info_text) < 4096:
-                            kernel.info_text += chunk
-                except BlockingIOError:
-                    pass
-                self.close_info(kernel)
-            exited = os.WIFEXITED(status)
-            self.send(
+            self.report_exit(kernel, status)
+
+    def report_exit(self, kernel, status):
+        # Whatever bwrap wrote to its info descriptor is in the pipe by now.
+        if kernel.info is not None:
+            try:
+                while True:
+                    chunk = os.read(kernel.info, 4096)
+                    if not chunk:
+                        break
+                    if len(kernel.info_text) < 4096:
+                        kernel.info_text += chunk
+            except BlockingIOError:
+                pass
+            self.close_info(kernel)
+        if kernel.channel is not None:
+            self.read_channel(kernel)  # its last report, if any, then the end of the channel
+            if kernel.channel is not None:
+                self.close_channel(kernel)
+        if kernel.template is not None:
+            kernel.template.kernels.discard(kernel)
+        exited = os.WIFEXITED(status)
+        self.send(
+            {
+                "t": "exit",
+                "id": kernel.id,
+                "code": os.WEXITSTATUS(status) if exited else None,
+                "signal": None if exited else os.WTERMSIG(status),
+            }
+        )
+        self.forget_if_done(kernel)
+
+    # --- kernels forked by a template (template.py) ---------------------------------------------------------
+
+    def template_for(self, spec):
+        key = json.dumps(spec, sort_keys=True)
+        template = self.templates.get(key)
+        if template is not None:
+            return template
+        if not self.subreaper:
+            # The template's kernels are reparented here (and never are the template's children).
+            if launch.libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+                raise OSError("cannot become the kernels' subreaper (prctl PR_SET_CHILD_SUBREAPER)")
+            self.subreaper = True
+        interpreter = spec["interpreter"]
+        flags = list(spec["flags"])
+        # The configuration comes on the control socket: the template's command line names no bootstrap.
+        argv = [interpreter, *flags, TEMPLATE_SOURCE]
+        config = "\n".join([spec["code"], spec["script"], interpreter, *flags])
+        if any("\n" in part or not part for part in [spec["code"], spec["script"], interpreter, *flags]):
+            raise OSError("the template's paths and flags must be non-empty and without newlines")
+        environment = {str(name): str(value) for name, value in spec["environment"].items()}
+        control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        devnull = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)
+        try:
+            pid = os.fork()
+            if pid == 0:
+                start_template(argv, environment, devnull, theirs.fileno())
+        finally:
+            os.close(devnull)
+            theirs.close()
+        try:
+            control.send(config.encode())
+        except OSError:
+            pass  # it died at once: reaped and reported like any template death
+        template = Template(key, pid, control)
+        self.templates[key] = template
+        self.template_pids[pid] = template
+        return template
+
+    def template_died(self, template, status):
+        if self.templates.get(template.key) is template:
+            del self.templates[template.key]
+        if template.control.fileno() >= 0:
+            template.control.close()
+        how = "code %d" % os.WEXITSTATUS(status) if os.WIFEXITED(status) else "signal %d" % os.WTERMSIG(status)
+        reason = "the kernel template (pid %d) exited (%s)" % (template.pid, how)
+        for kernel in list(template.kernels):
+            if kernel.pid is None:
+                self.fail_template_start(kernel, reason)
+            else:
+                # A running kernel needs nothing of its template (its PID 1 is this process's child, which it
+                # reaps as subreaper), however the template ended: retired, crashed, or killed here for not
+                # answering. Killing them would take unrelated episodes' state for a template's fault.
+                kernel.template = None
+                template.kernels.discard(kernel)
+
+    def retire(self, template):
+        """No more requests for this template; it reads those it has, then the end of its socket, and exits."""
+        if self.templates.get(template.key) is template:
+            del self.templates[template.key]
+        template.retired = True
+        try:
+            template.control.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def spawn_from_template(self, request):
+        template = self.template_for(request["template"])
+        opened = []
+        channel = None
+        try:
+            devnull = os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC)
+            opened.append(devnull)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+            out = os.open(request["stdout"], flags, 0o600)
+            opened.append(out)
+            err = os.open(request["stderr"], flags, 0o600)
+            opened.append(err)
+            command_read, command_write = os.pipe()
+            opened += [command_read, command_write]
+            reply_read, reply_write = os.pipe()
+            opened += [reply_read, reply_write]
+            channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                template.control.sendmsg([b"f"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fd_array([theirs.fileno()]))])
+            finally:
+                theirs.close()
+            message = json.dumps(
                 {
-                    "t": "exit",
-                    "id": kernel.id,
-                    "code": os.WEXITSTATUS(status) if exited else None,
-                    "signal": None if exited else os.WTERMSIG(status),
+                    "argv": request["argv"],
+                    "seccomp": request.get("seccomp"),
+                    "launch": request.get("launch"),
+                    "cgroups": request.get("cgroups") or [],
                 }
+            ).encode()
+            channel.sendmsg(
+                [message],
+                [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fd_array([devnull, out, err, command_read, reply_write]))],
             )
-            self.forget_if_done(kernel)
+        except BaseException:
+            for fd in opened:
+                os.close(fd)
+            if channel is not None:
+                channel.close()
+            raise
+        for fd in (devnull, out, err, reply_write):
+            os.close(fd)
+        kernel = Kernel(request["id"], None, [command_read, command_write, reply_read], None)
+        kernel.channel = channel
+        kernel.template = template
+        kernel.deadline = time.monotonic() + TEMPLATE_FORK_TIMEOUT
+        kernel.pipes = (command_write, reply_read)
+        kernel.info_sent = False
+        template.kernels.add(kernel)
+        template.forks += 1
+        if template.forks >= TEMPLATE_MAX_KERNELS:
+            self.retire(template)
+        self.kernels[kernel.id] = kernel
+        channel.setblocking(False)
+        self.selector.register(channel, selectors.EVENT_READ, ("channel", kernel))
+
+    def read_channel(self, kernel):
+        while kernel.channel is not None:
+            try:
+                data = kernel.channel.recv(256)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self.close_channel(kernel)
+                if kernel.pid is None:
+                    # Its first process failed (it said why on the kernel's stderr), or the template died with the
+                    # request in flight: that death is reaped in a moment and names the template instead.
+                    kernel.ended = True
+                    kernel.deadline = time.monotonic() + ENDED_GRACE
+                elif not kernel.info_sent:
+                    kernel.info_sent = True
+                    self.send({"t": "info", "id": kernel.id, "child": None})
+                return
+            report = json.loads(data)
+            if "pid" in report and kernel.pid is None:
+                self.claimed(kernel, int(report["pid"]))
+            elif "child" in report and not kernel.info_sent and kernel.pid is not None:
+                kernel.info_sent = True
+                self.send({"t": "info", "id": kernel.id, "child": int(report["child"])})
+
+    def claimed(self, kernel, pid):
+        kernel.pid = pid
+        kernel.deadline = None
+        self.by_pid[pid] = kernel
+        command_write, reply_read = kernel.pipes
+        # The pid is the sandbox's PID 1, the interpreter (there is no bwrap process around it).
+        self.send(
+            {
+                "t": "spawned",
+                "id": kernel.id,
+                "pid": pid,
+                "command": command_write,
+                "reply": reply_read,
+                "interpreter": True,
+            }
+        )
+        if kernel.kill_requested:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        unclaimed = self.unclaimed.pop(pid, None)
+        if unclaimed is not None and not process_exists(pid):
+            # Its exit was reaped before its pid arrived. (An exit recorded for an earlier process with the same
+            # pid is not this kernel's: this one is still alive.)
+            del self.by_pid[pid]
+            self.report_exit(kernel, unclaimed[0])
+
+    def close_channel(self, kernel):
+        self.selector.unregister(kernel.channel)
+        kernel.channel.close()
+        kernel.channel = None
+
+    def fail_template_start(self, kernel, reason):
+        if kernel.channel is not None:
+            self.close_channel(kernel)
+        for fd in kernel.held:
+            os.close(fd)
+        kernel.held = []
+        kernel.template.kernels.discard(kernel)
+        self.kernels.pop(kernel.id, None)
+        self.send({"t": "failed", "id": kernel.id, "error": reason})
+
+    def next_deadline(self):
+        deadlines = [kernel.deadline for kernel in self.kernels.values() if kernel.deadline is not None]
+        return None if not deadlines else max(0.0, min(deadlines) - time.monotonic())
+
+    def expire(self):
+        now = time.monotonic()
+        while self.unclaimed:
+            oldest = next(iter(self.unclaimed))
+            if now - self.unclaimed[oldest][1] < UNCLAIMED_TTL:
+                break
+            del self.unclaimed[oldest]
+        for kernel in list(self.kernels.values()):
+            if kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None and kernel.ended:
+                self.fail_template_start(kernel, "the kernel's first process ended before it started")
+            elif kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None:
+                template = kernel.template
+                self.fail_template_start(
+                    kernel,
+                    "the kernel template (pid %d) did not fork the kernel within %d ms"
+                    % (template.pid, TEMPLATE_FORK_TIMEOUT * 1000),
+                )
+                # A template that does not answer is replaced: the next start gets a new one.
+                if self.templates.get(template.key) is template:
+                    del self.templates[template.key]
+                try:
+                    os.kill(template.pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
     def forget_if_done(self, kernel):
         if not kernel.held and kernel.pid not in self.by_pid:
             self.kernels.pop(kernel.id, None)
 
     def shutdown(self):
+        for pid in list(self.template_pids):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         for pid in list(self.by_pid):
             try:
                 os.killpg(pid, signal.SIGKILL)
@@ -272,23 +568,6 @@ def child_pid_of(text, final):
     return int(digits) if digits and final else None
 
 
-def join_cgroups(directories):
-    """Moves this process into each cgroup (before the exec, so all it starts is born there); fails the start
-    if one refuses: a kernel never runs outside its budgets."""
-    for directory in directories:
-        if not isinstance(directory, str) or not os.path.isabs(directory):
-            raise ValueError("a cgroup directory must be an absolute path, got %r" % (directory,))
-        path = os.path.join(directory, "cgroup.procs")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-            try:
-                os.write(fd, b"%d" % os.getpid())
-            finally:
-                os.close(fd)
-        except OSError as error:
-            raise RuntimeError("cannot join the kernel's cgroup (%s: %s)" % (path, error.strerror)) from None
-
-
 def child(request, layout):
     """In the forked child: the descriptors, a session of its own, the launcher's steps, exec. Never returns."""
     try:
@@ -314,7 +593,7 @@ def child(request, layout):
             else:
                 os.dup2(fd, index)  # dup2 leaves the target inheritable
         os.closerange(len(layout), os.sysconf("SC_OPEN_MAX"))
-        join_cgroups(request.get("cgroups") or [])  # a failure is reported on the kernel's stderr (fd 2 by now)
+        launch.join_cgroups(request.get("cgroups") or [])  # a failure is reported on the kernel's stderr (fd 2)
         argv = request["argv"]
         spec = request.get("launch")
         if spec and spec.get("mode") == "idmap":
@@ -325,6 +604,48 @@ def child(request, layout):
     except BaseException as error:  # noqa: BLE001 - report anything on the kernel's stderr
         try:
             os.write(2, ("progagent spawner: cannot start the kernel: %r\n" % (error,)).encode())
+        except OSError:
+            pass
+    os._exit(EXIT_FAILED)
+
+
+def process_exists(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def fd_array(fds):
+    return b"".join(fd.to_bytes(4, sys.byteorder) for fd in fds)
+
+
+def start_template(argv, environment, devnull, control):
+    """In the forked child: a template process on descriptors 0 and 1 /dev/null, 2 the spawner's, 3 its socket."""
+    try:
+        for number in range(1, signal.NSIG):
+            if number in (signal.SIGKILL, signal.SIGSTOP):
+                continue
+            try:
+                signal.signal(number, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+        signal.set_wakeup_fd(-1)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        os.setsid()
+        parked = fcntl.fcntl(control, fcntl.F_DUPFD_CLOEXEC, PARK_FROM)
+        os.dup2(devnull, 0)
+        os.dup2(devnull, 1)
+        os.dup2(parked, 3)
+        os.closerange(4, os.sysconf("SC_OPEN_MAX"))
+        launch.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        os.execve(argv[0], argv, environment)
+    except BaseException as error:  # noqa: BLE001
+        try:
+            os.write(2, ("progagent spawner: cannot start the kernel template: %r\n" % (error,)).encode())
         except OSError:
             pass
     os._exit(EXIT_FAILED)
