@@ -3,37 +3,11 @@
  * forked from one template share its address-space layout and string-hash secret. A retired template's kernels
  * keep running. The bound is 2 here (PROGAGENT_KERNEL_TEMPLATE_MAX, read when this file's spawner starts).
  */
-import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKernel, type Kernel } from "../src/kernel/index.js";
-import { spawnerPids } from "../src/kernel/spawner.js";
+import { templatePids } from "./helpers/processes.js";
 
 process.env.PROGAGENT_KERNEL_TEMPLATE_MAX = "2";
-
-function templatePids(): number[] {
-  return spawnerPids().flatMap((spawner) => {
-    let children: number[] = [];
-    try {
-      children = readFileSync(`/proc/${spawner}/task/${spawner}/children`, "utf8")
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
-    } catch {
-      return [];
-    }
-    return children.filter((pid) => {
-      try {
-        return (
-          readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("template.py") &&
-          !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"))
-        );
-      } catch {
-        return false;
-      }
-    });
-  });
-}
 
 describe.skipIf(process.getuid?.() !== 0)("template rotation", () => {
   const kernels: Kernel[] = [];

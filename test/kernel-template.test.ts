@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKernel, type Kernel, type KernelOptions } from "../src/kernel/index.js";
 import { spawnerPids } from "../src/kernel/spawner.js";
-import { isSupervisor } from "./helpers/processes.js";
+import { alive, childrenOf, isSupervisor, templatePids } from "./helpers/processes.js";
 
 /** Everything a program can read about its own process and sandbox, as one JSON line. */
 const VIEW = String.raw`
@@ -52,41 +52,6 @@ print(json.dumps({
 
 function startKernel(options: KernelOptions): Kernel {
   return createKernel({ timeoutMs: 30_000, ...options });
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
-  } catch {
-    return "";
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-/** The running template processes (children of this host's spawner running template.py). */
-function templatePids(): number[] {
-  return spawnerPids().flatMap((spawner) =>
-    childrenOf(spawner).filter((pid) => commandLine(pid).includes("template.py") && alive(pid)),
-  );
 }
 
 /** Supervisors whose parent is the spawner: kernels the template started (bwrap's are bwrap's children). */

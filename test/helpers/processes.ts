@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from "node:fs";
+import { spawnerPids } from "../../src/kernel/spawner.js";
 
 /** Processes whose command line contains the pattern (read from /proc, so the probe never counts itself). */
 export function processCount(pattern: string): number {
@@ -124,4 +125,42 @@ export async function waitForKernelRootCount(
     count = kernelRootCount(kernelDir);
   }
   return count;
+}
+
+/** The children of a process (from /proc; none when it is gone). */
+export function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** A process's command line with spaces between the arguments ("" when it is gone). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+}
+
+/** Whether a process exists and is not a zombie. */
+export function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** The running kernel templates: children of this host's spawners that run template.py. */
+export function templatePids(): number[] {
+  return spawnerPids().flatMap((spawner) =>
+    childrenOf(spawner).filter((pid) => commandLine(pid).includes("template.py") && alive(pid)),
+  );
 }

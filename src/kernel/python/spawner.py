@@ -191,17 +191,7 @@ class Spawner:
     def spawn(self, request):
         opened = []
         try:
-            devnull = os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC)
-            opened.append(devnull)
-            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
-            out = os.open(request["stdout"], flags, 0o600)
-            opened.append(out)
-            err = os.open(request["stderr"], flags, 0o600)
-            opened.append(err)
-            command_read, command_write = os.pipe()
-            opened += [command_read, command_write]
-            reply_read, reply_write = os.pipe()
-            opened += [reply_read, reply_write]
+            devnull, out, err, command_read, command_write, reply_read, reply_write = kernel_descriptors(request, opened)
             layout = [devnull, out, err, command_read, reply_write]
             if request.get("seccomp"):
                 # bwrap reads the filter to end of file before it starts: a few hundred bytes fit in the pipe.
@@ -382,17 +372,7 @@ class Spawner:
         opened = []
         channel = None
         try:
-            devnull = os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC)
-            opened.append(devnull)
-            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
-            out = os.open(request["stdout"], flags, 0o600)
-            opened.append(out)
-            err = os.open(request["stderr"], flags, 0o600)
-            opened.append(err)
-            command_read, command_write = os.pipe()
-            opened += [command_read, command_write]
-            reply_read, reply_write = os.pipe()
-            opened += [reply_read, reply_write]
+            devnull, out, err, command_read, command_write, reply_read, reply_write = kernel_descriptors(request, opened)
             channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
                 template.control.sendmsg([b"f"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fd_array([theirs.fileno()]))])
@@ -546,6 +526,23 @@ class Spawner:
             except OSError:
                 pass
         os._exit(0)
+
+
+def kernel_descriptors(request, opened):
+    """A kernel's descriptors before it starts: /dev/null, its output files, the command and reply pipes (both
+    ends). Each is added to `opened` as it is made, so the caller can close them all if a later step fails."""
+    devnull = os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC)
+    opened.append(devnull)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+    out = os.open(request["stdout"], flags, 0o600)
+    opened.append(out)
+    err = os.open(request["stderr"], flags, 0o600)
+    opened.append(err)
+    command_read, command_write = os.pipe()
+    opened += [command_read, command_write]
+    reply_read, reply_write = os.pipe()
+    opened += [reply_read, reply_write]
+    return devnull, out, err, command_read, command_write, reply_read, reply_write
 
 
 def child_pid_of(text, final):
