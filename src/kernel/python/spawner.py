@@ -565,20 +565,25 @@ def child_pid_of(text, final):
     return int(digits) if digits and final else None
 
 
+def reset_signals_and_session():
+    """In a forked child: what a process spawned by Node starts with (default dispositions, nothing blocked, no
+    wakeup descriptor), in a session of its own."""
+    for number in range(1, signal.NSIG):
+        if number in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            signal.signal(number, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+    signal.set_wakeup_fd(-1)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    os.setsid()
+
+
 def child(request, layout):
     """In the forked child: the descriptors, a session of its own, the launcher's steps, exec. Never returns."""
     try:
-        # What a process spawned by Node starts with: default dispositions, nothing blocked.
-        for number in range(1, signal.NSIG):
-            if number in (signal.SIGKILL, signal.SIGSTOP):
-                continue
-            try:
-                signal.signal(number, signal.SIG_DFL)
-            except (OSError, ValueError):
-                pass
-        signal.set_wakeup_fd(-1)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        os.setsid()
+        reset_signals_and_session()
         # Parked first on free numbers above the layout, so that moving one into place never clobbers another.
         parked = [None if fd is None else fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, PARK_FROM) for fd in layout]
         for index, fd in enumerate(parked):
@@ -623,16 +628,7 @@ def fd_array(fds):
 def start_template(argv, environment, devnull, control):
     """In the forked child: a template process on descriptors 0 and 1 /dev/null, 2 the spawner's, 3 its socket."""
     try:
-        for number in range(1, signal.NSIG):
-            if number in (signal.SIGKILL, signal.SIGSTOP):
-                continue
-            try:
-                signal.signal(number, signal.SIG_DFL)
-            except (OSError, ValueError):
-                pass
-        signal.set_wakeup_fd(-1)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
-        os.setsid()
+        reset_signals_and_session()
         parked = fcntl.fcntl(control, fcntl.F_DUPFD_CLOEXEC, PARK_FROM)
         os.dup2(devnull, 0)
         os.dup2(devnull, 1)
