@@ -430,7 +430,6 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       ...(options.launcher === undefined ? {} : { launcher: options.launcher }),
       limits,
       ...(identity === undefined ? {} : { identity }),
-      ...(sandbox ? { cgroups: budget.cgroupDirectories } : {}),
       onMessage: (message) => {
         if (message.source === "supervisor" && message.message.t === "ready") markReady();
         onMessage(child, message);
@@ -456,9 +455,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       },
     });
     current = child;
-    // A sandbox starts inside its cgroup (the spawner's child joined it). Unsandboxed, the interpreter is moved
-    // in while it starts up; either way `attach` checks every process before the first program.
-    const joining = sandbox ? Promise.resolve() : child.firstPids.then((pids) => budget.join(pids));
+    // The cgroup migration overlaps the interpreter's start-up; `attach` checks every process before the first program.
+    const joining = child.firstPids.then((pids) => budget.join(pids));
     joining.catch(() => undefined);
     if (tools.length > 0) child.send({ t: "init", tools });
     const timer = setTimeout(

@@ -133,11 +133,6 @@ export type BudgetViolation =
 export interface SandboxBudget {
   readonly report: SandboxLimitsReport;
   /**
-   * The kernel's cgroup directories (none without a cgroup): the spawner's child joins them before it starts
-   * the sandbox, so its processes are born under the budgets and `join` has nothing left to move.
-   */
-  readonly cgroupDirectories: readonly string[];
-  /**
    * Starts moving the sandbox's first processes into the kernel's cgroup as soon as they exist, so that the
    * migration overlaps the interpreter's start-up.
    */
@@ -282,7 +277,6 @@ export function createSandboxBudget(
 
   return {
     report: sandboxReport,
-    cgroupDirectories: cgroup?.directories ?? [],
     async join(pids) {
       await cgroup?.join(pids);
     },

@@ -51,11 +51,6 @@ export interface SpawnRequest {
   /** The compiled seccomp filter bwrap reads from descriptor 5. */
   seccomp?: Buffer;
   launch?: LaunchSpec;
-  /**
-   * cgroup directories the forked child moves itself into before anything else, so that every process of the
-   * sandbox is born in the kernel's cgroup (no migration by the host afterwards).
-   */
-  cgroups?: readonly string[];
   template?: TemplateSpec;
 }
 
@@ -180,7 +175,6 @@ class Spawner {
         stderr: request.stderrPath,
         seccomp: request.seccomp?.toString("base64") ?? null,
         launch: request.launch ?? null,
-        cgroups: request.cgroups ?? [],
         ...(request.template === undefined ? {} : { template: request.template }),
       });
     });

@@ -175,23 +175,6 @@ def install_setid_filter():
     )
 
 
-def join_cgroups(directories):
-    """Moves this process into each cgroup (before the exec, so all it starts is born there); fails the start
-    if one refuses: a kernel never runs outside its budgets."""
-    for directory in directories:
-        if not isinstance(directory, str) or not os.path.isabs(directory):
-            fail(f"a cgroup directory must be an absolute path, got {directory!r}")
-        path = os.path.join(directory, "cgroup.procs")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-            try:
-                os.write(fd, b"%d" % os.getpid())
-            finally:
-                os.close(fd)
-        except OSError as error:
-            fail(f"cannot join the kernel's cgroup ({path})", error.errno)
-
-
 def prepare_idmapped(workspace, expected, stage, uid, gid):
     """Mounts the workspace idmapped at <stage> in a private mount namespace, drops to uid/gid, loads the filter."""
     tree = idmapped_tree(workspace, uid, gid, expected)

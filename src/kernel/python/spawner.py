@@ -13,8 +13,7 @@ info. The protocol pipes are ordinary pipes made here; the host opens its ends t
 
 Requests on stdin and replies on stdout, one JSON object a line:
   {"op": "spawn", "id": n, "argv": [...], "stdout": path, "stderr": path, "seccomp": base64 | null,
-   "launch": null | {"mode": "setid"} | {"mode": "idmap", "workspace", "inode", "stage", "uid", "gid"},
-   "cgroups": [directory, ...]}   cgroups the child joins first (every process of the sandbox is born in them)
+   "launch": null | {"mode": "setid"} | {"mode": "idmap", "workspace", "inode", "stage", "uid", "gid"}}
       -> {"t": "spawned", "id": n, "pid": p, "command": fd, "reply": fd}   or {"t": "failed", "id": n, "error": text}
       -> {"t": "info", "id": n, "child": pid | null}                        (bwrap's child, from its info fd)
       -> {"t": "exit", "id": n, "code": c | null, "signal": s | null}
@@ -379,12 +378,7 @@ class Spawner:
             finally:
                 theirs.close()
             message = json.dumps(
-                {
-                    "argv": request["argv"],
-                    "seccomp": request.get("seccomp"),
-                    "launch": request.get("launch"),
-                    "cgroups": request.get("cgroups") or [],
-                }
+                {"argv": request["argv"], "seccomp": request.get("seccomp"), "launch": request.get("launch")}
             ).encode()
             channel.sendmsg(
                 [message],
@@ -595,7 +589,6 @@ def child(request, layout):
             else:
                 os.dup2(fd, index)  # dup2 leaves the target inheritable
         os.closerange(len(layout), os.sysconf("SC_OPEN_MAX"))
-        launch.join_cgroups(request.get("cgroups") or [])  # a failure is reported on the kernel's stderr (fd 2)
         argv = request["argv"]
         spec = request.get("launch")
         if spec and spec.get("mode") == "idmap":

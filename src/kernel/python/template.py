@@ -387,9 +387,7 @@ def start_kernel(request, sock):
     environment_block = b"".join(fsencode("%s=%s" % pair) + b"\0" for pair in environment)
     environment_block += b"PWD=" + fsencode(chdir or "/") + b"\0"
     set_command_line(b"".join(fsencode(part) + b"\0" for part in command), environment_block)
-    # launch.py's steps, as the spawner's child runs them before it execs bwrap: first into the kernel's
-    # cgroups (still root), so that every process of the sandbox is born under its budgets.
-    launch.join_cgroups(request.get("cgroups") or [])
+    # launch.py's steps, as the spawner's child runs them before it execs bwrap.
     launch.prepare_idmapped(spec["workspace"], spec["inode"], spec["stage"], int(spec["uid"]), int(spec["gid"]))
     sandbox(ops, environment, chdir, filter_code, sock)
 
