@@ -281,19 +281,8 @@ def receive_request(sock):
         raise ValueError(
             "expected one request with 5 descriptors, got %d bytes and %d descriptors" % (len(data), len(fds))
         )
-    import _json
-
-    return _json.make_scanner(_Decoder())(data.decode("utf-8"), 0)[0], fds
-
-
-class _Decoder:
-    strict = True
-    object_hook = None
-    object_pairs_hook = None
-    parse_float = float
-    parse_int = int
-    memo = None
-    parse_constant = None
+    # The bootstrap's own JSON reader (loaded before any request): importing json here would reach the kernel.
+    return _BOOTSTRAP._json_loads(data.decode("utf-8")), fds
 
 
 def layout_descriptors(fds, sock):
