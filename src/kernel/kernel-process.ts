@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, openSync, readFileSync, realpathSync, ftruncateSync, fstatSync, readSync } from "node:fs";
+import { closeSync, openSync, readFileSync, ftruncateSync, fstatSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
@@ -13,6 +13,7 @@ import {
   interpreterFlags,
   sandboxEnvironment,
   sandboxFeatures,
+  sandboxInterpreter,
 } from "./sandbox.js";
 import { compiledBootstrap } from "./compiled-bootstrap.js";
 import type { KernelIdentity } from "./workspace-mount.js";
@@ -505,10 +506,10 @@ function templateSpec(
     }
     return undefined;
   }
-  const interpreter = realpathSync(options.interpreter);
+  const { interpreter, flags } = sandboxInterpreter(options.interpreter);
   return {
     interpreter,
-    flags: interpreterFlags(interpreter),
+    flags,
     code: compiledBootstrapPath ?? options.bootstrapPath,
     script: compiledBootstrapPath === undefined ? SANDBOX_BOOTSTRAP : SANDBOX_BOOTSTRAP_COMPILED,
     environment: sandboxEnvironment({}),

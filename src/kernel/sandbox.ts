@@ -142,6 +142,12 @@ function systemLayout(interpreterPath: string): { interpreter: string; mounts: s
   return layout;
 }
 
+/** The interpreter a sandbox runs (its real path) and its flags (read once per interpreter and process). */
+export function sandboxInterpreter(interpreterPath: string): { interpreter: string; flags: string[] } {
+  const { interpreter, flags } = systemLayout(interpreterPath);
+  return { interpreter, flags };
+}
+
 /** Variables the program sees: a fixed set plus the small allowlist from the host. */
 export function sandboxEnvironment(extra: Record<string, string>): Record<string, string> {
   const environment: Record<string, string> = {
