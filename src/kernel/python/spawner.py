@@ -98,6 +98,7 @@ class Spawner:
     def __init__(self):
         self.selector = selectors.DefaultSelector()
         self.kernels = {}  # id -> Kernel
+        self.starting = {}  # id -> Kernel: template starts whose pid has not arrived (the only ones with a deadline)
         self.by_pid = {}  # pid -> Kernel, until reaped
         self.pending = b""
         os.set_blocking(0, False)
@@ -403,6 +404,7 @@ class Spawner:
         if template.forks >= TEMPLATE_MAX_KERNELS:
             self.retire(template)
         self.kernels[kernel.id] = kernel
+        self.starting[kernel.id] = kernel
         channel.setblocking(False)
         self.selector.register(channel, selectors.EVENT_READ, ("channel", kernel))
 
@@ -435,6 +437,7 @@ class Spawner:
     def claimed(self, kernel, pid):
         kernel.pid = pid
         kernel.deadline = None
+        self.starting.pop(kernel.id, None)
         self.by_pid[pid] = kernel
         command_write, reply_read = kernel.pipes
         # The pid is the sandbox's PID 1, the interpreter (there is no bwrap process around it).
@@ -473,10 +476,12 @@ class Spawner:
         kernel.held = []
         kernel.template.kernels.discard(kernel)
         self.kernels.pop(kernel.id, None)
+        self.starting.pop(kernel.id, None)
         self.send({"t": "failed", "id": kernel.id, "error": reason})
 
     def next_deadline(self):
-        deadlines = [kernel.deadline for kernel in self.kernels.values() if kernel.deadline is not None]
+        # Only starts in flight have a deadline: the loop never walks every live kernel (2,048 in a burst).
+        deadlines = [kernel.deadline for kernel in self.starting.values() if kernel.deadline is not None]
         return None if not deadlines else max(0.0, min(deadlines) - time.monotonic())
 
     def expire(self):
@@ -486,7 +491,7 @@ class Spawner:
             if now - self.unclaimed[oldest][1] < UNCLAIMED_TTL:
                 break
             del self.unclaimed[oldest]
-        for kernel in list(self.kernels.values()):
+        for kernel in list(self.starting.values()):
             if kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None and kernel.ended:
                 self.fail_template_start(kernel, "the kernel's first process ended before it started")
             elif kernel.deadline is not None and kernel.deadline <= now and kernel.pid is None:
