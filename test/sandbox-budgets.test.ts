@@ -274,12 +274,12 @@ describe("sandbox budgets", () => {
       const detection = detectCgroup();
       expect(detection.ok).toBe(true);
       if (!detection.ok) return;
-      let swept = 0;
+      // Every process's first kernel start sweeps too, so a test file running beside this one
+      // may sweep these cgroups before this loop does: what must hold is that they go.
       for (let attempt = 0; attempt < 50 && left().length > 0; attempt += 1) {
-        swept += sweepStaleCgroups(detection.support);
+        sweepStaleCgroups(detection.support);
         if (left().length > 0) await new Promise((done) => setTimeout(done, 100));
       }
-      expect(swept).toBeGreaterThan(0);
       expect(left()).toEqual([]);
       sweepStaleTempDirs(root);
       rmSync(root, { recursive: true, force: true });
