@@ -6,6 +6,9 @@
  *    time, first-execute p50/p95 (from the start of the burst), host RSS, RSS and PSS per idle episode
  *    (kernel processes), processes and host fds per episode, and failures, beside the issue's figures.
  *    Stops before a burst would take available memory under 4 GB, and says so.
+ *    Then, for --pool-sizes (default 512), the same burst drawing its kernels from a warm pool
+ *    (`createKernelPool({ refillOnAcquire: false })`) filled beforehand, as a rollout service fills it between
+ *    training steps: the fill's time and CPU are printed beside the burst's.
  * 2. Leak check: episodes opened, executed and disposed one after another; host RSS, fds, child processes
  *    and temp dirs at the start, along the way and at the end.
  * 3. Tool calls and DTC vs PTC (bench/scale/tools.ts and bench/scale/eval.ts), when those files exist.
@@ -13,6 +16,7 @@
  * Options: --sizes 16,64,... (default all six)  --leak <episodes> (default 1000; the issue's check is 10000)
  *          --memory-per-episode <MB> (default 8: the first estimate of what a burst needs; later bursts use the
  *          largest peak per episode the earlier ones measured, plus 25%)
+ *          --pool-sizes 512,... (warm-pool bursts; default 512; 0 for none)
  *          --sections live,leak,tools,eval (default all)  --quick (smaller tool and eval sections)
  *          --launcher bwrap|template (how kernels start; default PROGAGENT_KERNEL_LAUNCHER, else bwrap)
  */
@@ -22,6 +26,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { formatTable } from "../src/cli/format-table.js";
 import { createEpisode, type Episode, type TaskDefinition } from "../src/envs/index.js";
+import { createKernelPool, type KernelPool } from "../src/kernel/index.js";
 import { loadSuite } from "../src/suite/index.js";
 import { descendants, processTable } from "./proc.js";
 import { formatNumber, percentile } from "./stats.js";
@@ -36,6 +41,12 @@ const SIZES = option("sizes", "16,64,256,512,1024,2048")
   .map((text) => Number(text.trim()));
 if (SIZES.some((size) => !Number.isInteger(size) || size <= 0))
   throw new Error(`--sizes expects positive integers separated by commas, got '${option("sizes", "")}'`);
+const POOL_SIZES = option("pool-sizes", "512")
+  .split(",")
+  .map((text) => Number(text.trim()))
+  .filter((size) => size !== 0);
+if (POOL_SIZES.some((size) => !Number.isInteger(size) || size < 0))
+  throw new Error(`--pool-sizes expects positive integers separated by commas (0 for none), got '${option("pool-sizes", "")}'`);
 const LEAK_EPISODES = Number(option("leak", "1000"));
 if (!Number.isInteger(LEAK_EPISODES) || LEAK_EPISODES < 10)
   throw new Error(`--leak expects an episode count of at least 10, got '${option("leak", "")}'`);
@@ -166,8 +177,8 @@ function machineBusyMs(): number {
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
-/** One burst: N episodes opened at once, then one program with one tool call in each. */
-async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
+/** One burst: N episodes opened at once, then one program with one tool call in each (kernels from `pool` if given). */
+async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Promise<BurstResult> {
   const fdsBefore = hostFds();
   const availableBefore = availableBytes();
 
@@ -189,7 +200,7 @@ async function burst(task: TaskDefinition, size: number): Promise<BurstResult> {
   const started = performance.now();
   const episodes: Array<Episode | undefined> = await Promise.all(
     Array.from({ length: size }, (_, index) =>
-      createEpisode(task, SCALE, index % 4, { withKernel: true }).catch((error: unknown) => {
+      createEpisode(task, SCALE, index % 4, { withKernel: true, ...(pool ? { pool } : {}) }).catch((error: unknown) => {
         fail(error);
         return undefined;
       }),
@@ -323,6 +334,74 @@ async function liveSection(task: TaskDefinition): Promise<string> {
   ].join("\n");
 }
 
+/**
+ * Bursts whose kernels come from a warm pool: the pool is filled first (its time and CPU printed), the machine
+ * is left a moment to settle, then the same burst as above takes its kernels from the pool, which does not
+ * refill meanwhile. This is the case of a rollout service that fills the pool while the trainer updates the
+ * model; what the burst still pays is the workspace copy, the state, the tools and the first program.
+ */
+async function poolSection(task: TaskDefinition): Promise<string> {
+  const rows: Array<Array<string | number>> = [];
+  const notes: string[] = [];
+  for (const size of POOL_SIZES) {
+    const available = availableBytes();
+    const needed = size * MEMORY_PER_EPISODE_MB * 1024 ** 2 * 2;
+    if (available - needed < MEMORY_FLOOR_BYTES) {
+      notes.push(`Pool of ${size} skipped: about ${gb(needed)} needed, ${gb(available)} available.`);
+      continue;
+    }
+    const pool = createKernelPool({ size, refillOnAcquire: false });
+    try {
+      const cpuBefore = process.cpuUsage();
+      const machineBefore = machineBusyMs();
+      const started = performance.now();
+      await pool.warm();
+      const fillMs = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      const hostMs = (cpu.user + cpu.system) / 1000;
+      const restMs = Math.max(0, machineBusyMs() - machineBefore - hostMs);
+      const ready = pool.idleCount;
+      await new Promise((done) => setTimeout(done, 2000));
+      const result = await burst(task, size, pool);
+      rows.push([
+        size,
+        `${seconds(fillMs)} (${ready} ready)`,
+        `${formatNumber(hostMs / size, 1)} / ${formatNumber(restMs / size, 1)} ms`,
+        seconds(result.openMs),
+        `${seconds(result.firstP50Ms)} / ${seconds(result.firstP95Ms)}`,
+        `${formatNumber(result.hostCpuMs, 1)} / ${formatNumber(result.restCpuMs, 1)} ms`,
+        result.failures,
+        ratio(size, result.firstP95Ms),
+      ]);
+      for (const [reason, count] of result.reasons) notes.push(`pool of ${size}: ${count} x ${reason}`);
+    } finally {
+      await pool.dispose();
+    }
+  }
+  if (rows.length === 0 && notes.length === 0) return "";
+  const table = formatTable(
+    [
+      "live episodes",
+      "pool fill",
+      "fill CPU / episode: host / rest",
+      "open all",
+      "first execute p50 / p95",
+      "burst CPU / episode: host / rest",
+      "failures",
+      "p95 vs issue",
+    ],
+    rows,
+  );
+  return [
+    `The same bursts with kernels from a warm pool (createKernelPool({ size: N, refillOnAcquire: false }), filled first; kernels started with ${LAUNCHER})`,
+    "(first execute counts from the start of the burst, as above; the fill is not in it)",
+    "",
+    table,
+    ...notes,
+    "",
+  ].join("\n");
+}
+
 interface LeakSample {
   episodes: number;
   rssBytes: number;
@@ -412,7 +491,11 @@ process.stdout.write(`progagent scale benchmark (${new Date().toISOString()})\n`
 process.stdout.write(`episode and kernel directories: ${tmpdir()} (${fileSystemName(tmpdir())})\n\n`);
 // Warm-up outside every measurement: builds the four task instances and runs the one-time sandbox probes.
 for (let seed = 0; seed < 4; seed += 1) await oneEpisode(task, seed);
-if (SECTIONS.has("live")) process.stdout.write(await liveSection(task));
+if (SECTIONS.has("live")) {
+  process.stdout.write(await liveSection(task));
+  const pooled = await poolSection(task);
+  if (pooled) process.stdout.write(`\n${pooled}`);
+}
 if (SECTIONS.has("leak")) process.stdout.write(`\n${await leakSection(task)}`);
 if (SECTIONS.has("tools")) process.stdout.write(`\n${await externalSection("tools")}`);
 if (SECTIONS.has("eval")) process.stdout.write(`\n${await externalSection("eval")}`);

@@ -152,4 +152,21 @@ describe("kernel lifecycle", () => {
     await first.dispose();
     await second.dispose();
   });
+
+  it("a pool that does not refill on acquire refills only when warmed, and names a bad size", async () => {
+    expect(() => createKernelPool({ size: -1 })).toThrow(/size expects a whole number of kernels >= 0, got -1/);
+    expect(() => createKernelPool({ size: 1.5 })).toThrow(/got 1.5/);
+    await using pool = createKernelPool({ size: 2, refillOnAcquire: false });
+    await pool.warm();
+    const taken = [await pool.acquire(), await pool.acquire()];
+    // A refill would have started by now (acquire schedules it with setImmediate).
+    await new Promise((done) => setTimeout(done, 200));
+    expect(pool.idleCount).toBe(0);
+    // Empty, the pool still hands out a kernel: started on demand.
+    taken.push(await pool.acquire());
+    expect((await taken[2]!.execute("1 + 1")).value).toBe("2");
+    await pool.warm();
+    expect(pool.idleCount).toBe(2);
+    await Promise.all(taken.map((kernel) => kernel.dispose()));
+  });
 });

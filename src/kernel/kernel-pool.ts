@@ -1,4 +1,4 @@
-import { createLogger, errorMessage } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError, createLogger, errorMessage } from "../core/index.js";
 import {
   createKernel,
   type Kernel,
@@ -10,6 +10,12 @@ import {
 export interface KernelPoolOptions {
   /** How many started kernels to keep ready (default 2). */
   size?: number;
+  /**
+   * Whether taking a kernel starts its replacement at once (default true). False keeps a burst of acquires
+   * from paying for the next burst's starts: the pool then refills only when `warm()` is called, e.g. by a
+   * rollout service between training steps.
+   */
+  refillOnAcquire?: boolean;
   /** Options for every kernel; each gets its own fresh workspace. */
   kernel?: Omit<KernelOptions, "workspaceDir" | "tools" | "onToolCall">;
 }
@@ -30,6 +36,12 @@ export interface KernelPool {
  */
 export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
   const size = options.size ?? 2;
+  if (!Number.isInteger(size) || size < 0)
+    throw new ProgAgentError(`kernel pool: size expects a whole number of kernels >= 0, got ${String(size)}`, {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    });
+  const refillOnAcquire = options.refillOnAcquire ?? true;
   const logger = createLogger();
   const idle: Kernel[] = [];
   const filling = new Set<Promise<void>>();
@@ -59,7 +71,7 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
     async acquire(setup) {
       let kernel = idle.shift();
       // Refill after the caller's first execution is under way: spawning blocks the event loop for a moment.
-      setImmediate(refill);
+      if (refillOnAcquire) setImmediate(refill);
       if (!kernel) {
         kernel = createKernel(options.kernel);
         try {
