@@ -46,7 +46,9 @@ const POOL_SIZES = option("pool-sizes", "512")
   .map((text) => Number(text.trim()))
   .filter((size) => size !== 0);
 if (POOL_SIZES.some((size) => !Number.isInteger(size) || size < 0))
-  throw new Error(`--pool-sizes expects positive integers separated by commas (0 for none), got '${option("pool-sizes", "")}'`);
+  throw new Error(
+    `--pool-sizes expects positive integers separated by commas (0 for none), got '${option("pool-sizes", "")}'`,
+  );
 const LEAK_EPISODES = Number(option("leak", "1000"));
 if (!Number.isInteger(LEAK_EPISODES) || LEAK_EPISODES < 10)
   throw new Error(`--leak expects an episode count of at least 10, got '${option("leak", "")}'`);
@@ -200,10 +202,12 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
   const started = performance.now();
   const episodes: Array<Episode | undefined> = await Promise.all(
     Array.from({ length: size }, (_, index) =>
-      createEpisode(task, SCALE, index % 4, { withKernel: true, ...(pool ? { pool } : {}) }).catch((error: unknown) => {
-        fail(error);
-        return undefined;
-      }),
+      createEpisode(task, SCALE, index % 4, { withKernel: true, ...(pool ? { pool } : {}) }).catch(
+        (error: unknown) => {
+          fail(error);
+          return undefined;
+        },
+      ),
     ),
   );
   const openMs = performance.now() - started;

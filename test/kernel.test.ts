@@ -154,7 +154,9 @@ describe("kernel lifecycle", () => {
   });
 
   it("a pool that does not refill on acquire refills only when warmed, and names a bad size", async () => {
-    expect(() => createKernelPool({ size: -1 })).toThrow(/size expects a whole number of kernels >= 0, got -1/);
+    expect(() => createKernelPool({ size: -1 })).toThrow(
+      /size expects a whole number of kernels >= 0, got -1/,
+    );
     expect(() => createKernelPool({ size: 1.5 })).toThrow(/got 1.5/);
     await using pool = createKernelPool({ size: 2, refillOnAcquire: false });
     await pool.warm();

@@ -12,3 +12,4 @@ export { createLogger } from "./logger.js";
 export type { Logger, LogLevel } from "./logger.js";
 export { globToRegExp } from "./glob.js";
 export { parseChoiceList } from "./parse-choice-list.js";
+export { startModuleWorker } from "./module-worker.js";

@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -8,8 +9,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { copyImmutableTree } from "./copy-tree.js";
 
@@ -43,5 +46,50 @@ describe("copyImmutableTree", () => {
     writeFileSync(join(target, "top.txt"), "changed");
     expect(readFileSync(join(second, "top.txt"), "utf8")).toBe("top");
     expect(readFileSync(join(source, "top.txt"), "utf8")).toBe("top");
+  });
+
+  it("keeps modes the umask would take away, and copies a file too large to keep", async () => {
+    const source = scratch();
+    writeFileSync(join(source, "shared.txt"), "open to all");
+    chmodSync(join(source, "shared.txt"), 0o666);
+    const large = Buffer.alloc(3 * 1024 * 1024, 7);
+    writeFileSync(join(source, "large.bin"), large);
+    const previous = process.umask(0o077);
+    try {
+      const target = scratch();
+      await copyImmutableTree(source, target);
+      expect(statSync(join(target, "shared.txt")).mode & 0o777).toBe(0o666);
+      expect(readFileSync(join(target, "large.bin")).equals(large)).toBe(true);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it("copies from a host started as `node --input-type=module -e` (a flag no worker thread takes)", () => {
+    const source = scratch();
+    writeFileSync(join(source, "a.txt"), "instance");
+    const target = scratch();
+    const module = fileURLToPath(new URL("./copy-tree.ts", import.meta.url));
+    const script = `import { copyImmutableTree } from ${JSON.stringify(module)};\nawait copyImmutableTree(${JSON.stringify(source)}, ${JSON.stringify(target)});`;
+    const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(readFileSync(join(target, "a.txt"), "utf8")).toBe("instance");
+  });
+
+  it("refuses to overwrite a file already in the destination", async () => {
+    const source = scratch();
+    writeFileSync(join(source, "a.txt"), "instance");
+    const target = scratch();
+    writeFileSync(join(target, "a.txt"), "already here");
+    await expect(copyImmutableTree(source, target)).rejects.toThrow(/EEXIST/);
+    expect(readFileSync(join(target, "a.txt"), "utf8")).toBe("already here");
+    // The copier goes on after a failed copy.
+    const next = scratch();
+    await copyImmutableTree(source, next);
+    expect(readFileSync(join(next, "a.txt"), "utf8")).toBe("instance");
   });
 });

@@ -1,61 +1,105 @@
-import { readdirSync, readlinkSync, statSync } from "node:fs";
-import { chmod, copyFile, mkdir, symlink } from "node:fs/promises";
-import { join } from "node:path";
+import type { Worker } from "node:worker_threads";
+import { ERROR_CODES, ProgAgentError, startModuleWorker } from "../core/index.js";
 
-interface TreeEntry {
-  /** Relative to the tree's root. */
-  path: string;
-  kind: "directory" | "file" | "symlink";
-  mode: number;
-  target?: string;
+/** A copy asked of the copier's thread. */
+export interface CopyRequest {
+  id: number;
+  root: string;
+  destination: string;
 }
 
-/** Listings of trees that never change once built (instance caches are content-addressed), by root. */
-const listings = new Map<string, TreeEntry[]>();
-const MAX_LISTINGS = 256;
+/** The copier's answer: nothing when the copy is complete, else the file system's error. */
+export interface CopyReply {
+  id: number;
+  error?: { message: string; code?: string };
+}
 
-function listTree(root: string): TreeEntry[] {
-  const entries: TreeEntry[] = [];
-  const walk = (relative: string): void => {
-    for (const entry of readdirSync(join(root, relative), { withFileTypes: true })) {
-      const path = relative === "" ? entry.name : join(relative, entry.name);
-      const absolute = join(root, path);
-      if (entry.isDirectory()) {
-        entries.push({ path, kind: "directory", mode: statSync(absolute).mode & 0o7777 });
-        walk(path);
-      } else if (entry.isSymbolicLink()) {
-        entries.push({ path, kind: "symlink", mode: 0, target: readlinkSync(absolute) });
-      } else if (entry.isFile()) {
-        entries.push({ path, kind: "file", mode: statSync(absolute).mode & 0o7777 });
-      }
-    }
-  };
-  walk("");
-  return entries;
+/** How long one workspace copy may take before it fails (tens of files take milliseconds). */
+export const DEFAULT_COPY_DEADLINE_MS = 60_000;
+
+interface PendingCopy {
+  resolve: () => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+let thread: Worker | undefined;
+const pending = new Map<number, PendingCopy>();
+let nextId = 0;
+
+function settle(id: number): PendingCopy | undefined {
+  const entry = pending.get(id);
+  if (!entry) return undefined;
+  pending.delete(id);
+  clearTimeout(entry.timer);
+  if (pending.size === 0) thread?.unref();
+  return entry;
+}
+
+/** Every copy still waiting fails with `error`, and the next copy starts a new thread. */
+function abandon(worker: Worker, error: Error): void {
+  if (thread !== worker) return;
+  thread = undefined;
+  for (const id of [...pending.keys()]) settle(id)?.reject(error);
+}
+
+function copier(): Worker {
+  if (thread) return thread;
+  const worker = startModuleWorker(import.meta.url, "copy-tree-thread");
+  thread = worker;
+  worker.on("message", (reply: CopyReply) => {
+    const entry = settle(reply.id);
+    if (!entry) return;
+    if (!reply.error) return entry.resolve();
+    const error = new Error(reply.error.message) as NodeJS.ErrnoException;
+    if (reply.error.code) error.code = reply.error.code;
+    entry.reject(error);
+  });
+  const failed = (reason: string): ProgAgentError =>
+    new ProgAgentError(`the workspace copier thread ${reason}`, {
+      code: ERROR_CODES.WORKSPACE_COPY_FAILED,
+      category: "system",
+    });
+  worker.on("error", (error) => abandon(worker, failed(`failed: ${error.message}`)));
+  worker.on("exit", (code) => abandon(worker, failed(`exited (code ${code})`)));
+  return worker;
 }
 
 /**
- * Copies an immutable tree (an instance's workspace) into an existing directory, off the event loop: the listing
- * is read once per tree and kept, each episode then only creates its directories and copies the files in
- * parallel. Files keep their modes; links are recreated as links.
+ * Copies an immutable tree (an instance's workspace) into an existing directory, off the event loop, in the
+ * copier's thread (`copy-tree-thread.ts`): the tree's listing and small files' bytes are read once and kept,
+ * each copy then creates the directories and writes the files. Files keep their modes; links are recreated
+ * as links; a file already at the destination is an error (EEXIST), never overwritten. A copy that takes
+ * longer than `deadlineMs` fails, and the thread is replaced.
  */
-export async function copyImmutableTree(root: string, destination: string): Promise<void> {
-  let entries = listings.get(root);
-  if (!entries) {
-    entries = listTree(root);
-    if (listings.size >= MAX_LISTINGS) listings.delete(listings.keys().next().value!);
-    listings.set(root, entries);
-  }
-  // Parents come before their children in the listing.
-  for (const entry of entries) {
-    if (entry.kind !== "directory") continue;
-    await mkdir(join(destination, entry.path), { recursive: true });
-    await chmod(join(destination, entry.path), entry.mode);
-  }
-  await Promise.all(
-    entries.map(async (entry) => {
-      if (entry.kind === "file") await copyFile(join(root, entry.path), join(destination, entry.path));
-      else if (entry.kind === "symlink") await symlink(entry.target!, join(destination, entry.path));
-    }),
-  );
+export function copyImmutableTree(
+  root: string,
+  destination: string,
+  options: { deadlineMs?: number } = {},
+): Promise<void> {
+  const deadlineMs = options.deadlineMs ?? DEFAULT_COPY_DEADLINE_MS;
+  return new Promise<void>((resolve, reject) => {
+    const worker = copier();
+    const id = nextId++;
+    const timer = setTimeout(() => {
+      settle(id)?.reject(
+        new ProgAgentError(`copying ${root} to ${destination} took longer than ${deadlineMs} ms`, {
+          code: ERROR_CODES.TIMEOUT,
+          category: "system",
+        }),
+      );
+      // A thread stuck in the file system cannot be trusted with the next copy.
+      abandon(
+        worker,
+        new ProgAgentError("the workspace copier thread was replaced after a copy timed out", {
+          code: ERROR_CODES.TIMEOUT,
+          category: "system",
+        }),
+      );
+      void worker.terminate();
+    }, deadlineMs);
+    pending.set(id, { resolve, reject, timer });
+    worker.ref();
+    worker.postMessage({ id, root, destination } satisfies CopyRequest);
+  });
 }

@@ -1,9 +1,11 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
-import { ERROR_CODES, ProgAgentError, type ErrorCategory, type JsonValue } from "../core/index.js";
+import type { Worker } from "node:worker_threads";
+import {
+  ERROR_CODES,
+  ProgAgentError,
+  startModuleWorker,
+  type ErrorCategory,
+  type JsonValue,
+} from "../core/index.js";
 import type { FunctionTool } from "./model-client.js";
 import type { ConversationCounter, ConversationCounterSource, TurnCounts } from "./token-counter.js";
 import type { ChatMessage } from "./trajectory.js";
@@ -64,28 +66,9 @@ interface PendingTurn {
   timer: NodeJS.Timeout;
 }
 
-/**
- * tsx's ESM API (whose `register` adds its loader to the calling thread), found through tsx's own export map
- * from this file, so it resolves whatever the working directory.
- */
-function tsxApiUrl(): string {
-  const manifestPath = createRequire(import.meta.url).resolve("tsx/package.json");
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
-    exports?: Record<string, { import?: { default?: string } }>;
-  };
-  const target = manifest.exports?.["./esm/api"]?.import?.default;
-  if (target === undefined) throw new Error(`${manifestPath} exports no ESM "./esm/api"`);
-  return pathToFileURL(join(dirname(manifestPath), target)).href;
-}
-
 /** The worker's entry: the compiled module in the package, the TypeScript source (through tsx) in a clone. */
 function startThread(tokenizer: string | undefined): Worker {
-  const workerData = { tokenizer };
-  if (!import.meta.url.endsWith(".ts"))
-    return new Worker(new URL("./counting-worker-thread.js", import.meta.url), { workerData });
-  const entry = new URL("./counting-worker-thread.ts", import.meta.url).href;
-  const source = `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(source, { eval: true, workerData });
+  return startModuleWorker(import.meta.url, "counting-worker-thread", { tokenizer });
 }
 
 /** Starts a counting worker for one tokenizer folder (the built-in Qwen3 tokenizer when omitted). Its owner closes it. */

@@ -37,10 +37,13 @@ export interface KernelPool {
 export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
   const size = options.size ?? 2;
   if (!Number.isInteger(size) || size < 0)
-    throw new ProgAgentError(`kernel pool: size expects a whole number of kernels >= 0, got ${String(size)}`, {
-      code: ERROR_CODES.INVALID_ARGUMENT,
-      category: "user",
-    });
+    throw new ProgAgentError(
+      `kernel pool: size expects a whole number of kernels >= 0, got ${String(size)}`,
+      {
+        code: ERROR_CODES.INVALID_ARGUMENT,
+        category: "user",
+      },
+    );
   const refillOnAcquire = options.refillOnAcquire ?? true;
   const logger = createLogger();
   const idle: Kernel[] = [];
