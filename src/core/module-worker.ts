@@ -24,23 +24,24 @@ function tsxApiUrl(): string {
  * thread registers tsx itself: a loader registered in this thread does not reach new threads).
  */
 export function startModuleWorker(besideUrl: string, name: string, workerData?: unknown): Worker {
-  const options = { workerData, execArgv: workerExecArgv() };
-  if (!besideUrl.endsWith(".ts")) return new Worker(new URL(`./${name}.js`, besideUrl), options);
-  const entry = new URL(`./${name}.ts`, besideUrl).href;
-  const source = `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(source, { ...options, eval: true });
-}
-
-/**
- * This process's Node flags as a worker takes them: all of them but `--input-type`, which Node refuses for a
- * worker (a host started as `node --input-type=module -e ...` could start no thread at all otherwise).
- */
-function workerExecArgv(): string[] {
-  const flags: string[] = [];
-  for (let index = 0; index < process.execArgv.length; index += 1) {
-    const flag = process.execArgv[index]!;
-    if (flag === "--input-type") index += 1;
-    else if (!flag.startsWith("--input-type=")) flags.push(flag);
+  const start = (execArgv?: string[]): Worker => {
+    const options = { workerData, ...(execArgv ? { execArgv } : {}) };
+    if (!besideUrl.endsWith(".ts")) return new Worker(new URL(`./${name}.js`, besideUrl), options);
+    const entry = new URL(`./${name}.ts`, besideUrl).href;
+    const source = `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+    return new Worker(source, { ...options, eval: true });
+  };
+  // A worker inherits this process's Node flags, leaving out those only a process takes (--expose-gc), but
+  // refuses an inherited --input-type: a host started as `node --input-type=module -e ...` gets the flags
+  // without it, or, when one of them is a process-only flag (which explicit flags may not name), none.
+  const flags = process.execArgv;
+  const inputType = (flag: string): boolean => flag === "--input-type" || flag.startsWith("--input-type=");
+  if (!flags.some(inputType)) return start();
+  const kept = flags.filter((flag, index) => !inputType(flag) && flags[index - 1] !== "--input-type");
+  try {
+    return start(kept);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
+    return start([]);
   }
-  return flags;
 }

@@ -65,20 +65,24 @@ describe("copyImmutableTree", () => {
     }
   });
 
-  it("copies from a host started as `node --input-type=module -e` (a flag no worker thread takes)", () => {
-    const source = scratch();
-    writeFileSync(join(source, "a.txt"), "instance");
-    const target = scratch();
-    const module = fileURLToPath(new URL("./copy-tree.ts", import.meta.url));
-    const script = `import { copyImmutableTree } from ${JSON.stringify(module)};\nawait copyImmutableTree(${JSON.stringify(source)}, ${JSON.stringify(target)});`;
-    const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-      timeout: 60_000,
-    });
-    expect(result.stderr).toBe("");
-    expect(result.status).toBe(0);
-    expect(readFileSync(join(target, "a.txt"), "utf8")).toBe("instance");
-  });
+  it.each([[[]], [["--expose-gc"]]])(
+    "copies from a host started as `node --input-type=module -e` (a flag no worker thread takes), with %j",
+    (extra: string[]) => {
+      const source = scratch();
+      writeFileSync(join(source, "a.txt"), "instance");
+      const target = scratch();
+      const module = fileURLToPath(new URL("./copy-tree.ts", import.meta.url));
+      const script = `import { copyImmutableTree } from ${JSON.stringify(module)};\nawait copyImmutableTree(${JSON.stringify(source)}, ${JSON.stringify(target)});`;
+      const result = spawnSync(
+        process.execPath,
+        [...extra, "--import", "tsx", "--input-type=module", "-e", script],
+        { encoding: "utf8", timeout: 60_000 },
+      );
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      expect(readFileSync(join(target, "a.txt"), "utf8")).toBe("instance");
+    },
+  );
 
   it("refuses to overwrite a file already in the destination", async () => {
     const source = scratch();
