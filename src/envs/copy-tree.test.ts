@@ -24,7 +24,7 @@ describe("copyImmutableTree", () => {
     return dir;
   };
   afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it("copies nested directories, file contents and modes, and recreates links as links", async () => {
@@ -83,6 +83,23 @@ describe("copyImmutableTree", () => {
       expect(readFileSync(join(target, "a.txt"), "utf8")).toBe("instance");
     },
   );
+
+  it("fails a copy that outlasts its deadline, naming it, and copies again with a new thread", async () => {
+    const source = scratch();
+    // Thousands of files cannot be created within 1 ms, whatever the file system.
+    for (let index = 0; index < 3000; index += 1) writeFileSync(join(source, `f${index}.txt`), "x");
+    const slow = scratch();
+    await expect(copyImmutableTree(source, slow, { deadlineMs: 1 })).rejects.toMatchObject({
+      code: "TIMEOUT",
+      message: expect.stringMatching(/took longer than 1 ms/),
+    });
+    const next = scratch();
+    await copyImmutableTree(source, next);
+    expect(readFileSync(join(next, "f2999.txt"), "utf8")).toBe("x");
+    await expect(copyImmutableTree(source, scratch(), { deadlineMs: 0 })).rejects.toThrow(
+      /deadlineMs expects milliseconds > 0, got 0/,
+    );
+  });
 
   it("refuses to overwrite a file already in the destination", async () => {
     const source = scratch();

@@ -78,6 +78,13 @@ export function copyImmutableTree(
   options: { deadlineMs?: number } = {},
 ): Promise<void> {
   const deadlineMs = options.deadlineMs ?? DEFAULT_COPY_DEADLINE_MS;
+  if (!Number.isFinite(deadlineMs) || deadlineMs <= 0)
+    return Promise.reject(
+      new ProgAgentError(`copyImmutableTree: deadlineMs expects milliseconds > 0, got ${deadlineMs}`, {
+        code: ERROR_CODES.INVALID_ARGUMENT,
+        category: "system",
+      }),
+    );
   return new Promise<void>((resolve, reject) => {
     const worker = copier();
     const id = nextId++;
