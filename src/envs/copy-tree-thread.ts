@@ -110,7 +110,8 @@ function copyTree(root: string, destination: string): void {
   for (const entry of listing(root).entries) {
     const target = join(destination, entry.path);
     if (entry.kind === "directory") {
-      mkdirSync(target, { recursive: true });
+      // Never recursive: a copy that comes late must not recreate a destination its owner removed.
+      mkdirSync(target);
       chmodSync(target, entry.mode);
     } else if (entry.kind === "symlink") symlinkSync(entry.target!, target);
     else if (entry.content) writeNewFile(target, entry.content, entry.mode);

@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -99,6 +100,31 @@ describe("copyImmutableTree", () => {
     await expect(copyImmutableTree(source, scratch(), { deadlineMs: 0 })).rejects.toThrow(
       /deadlineMs expects milliseconds > 0, got 0/,
     );
+  });
+
+  it("fails a copy queued past its deadline alone, leaving the copy before it to finish", async () => {
+    const source = scratch();
+    for (let index = 0; index < 3000; index += 1) writeFileSync(join(source, `f${index}.txt`), "x");
+    const tiny = scratch();
+    writeFileSync(join(tiny, "a.txt"), "instance");
+    const big = copyImmutableTree(source, scratch());
+    await expect(copyImmutableTree(tiny, scratch(), { deadlineMs: 1 })).rejects.toMatchObject({
+      code: "TIMEOUT",
+    });
+    await expect(big).resolves.toBeUndefined();
+    // The same thread goes on.
+    const next = scratch();
+    await copyImmutableTree(tiny, next);
+    expect(readFileSync(join(next, "a.txt"), "utf8")).toBe("instance");
+  });
+
+  it("never creates a destination that is not there", async () => {
+    const source = scratch();
+    mkdirSync(join(source, "docs"));
+    writeFileSync(join(source, "docs", "a.txt"), "instance");
+    const gone = join(scratch(), "removed", "workspace");
+    await expect(copyImmutableTree(source, gone)).rejects.toThrow(/ENOENT/);
+    expect(existsSync(join(gone, ".."))).toBe(false);
   });
 
   it("refuses to overwrite a file already in the destination", async () => {

@@ -70,7 +70,9 @@ function copier(): Worker {
  * copier's thread (`copy-tree-thread.ts`): the tree's listing and small files' bytes are read once and kept,
  * each copy then creates the directories and writes the files. Files keep their modes; links are recreated
  * as links; a file already at the destination is an error (EEXIST), never overwritten. A copy that takes
- * longer than `deadlineMs` fails, and the thread is replaced.
+ * longer than `deadlineMs` (counted from the call, so including its wait behind other copies) fails; when it
+ * is the copy the thread is working on, the thread is replaced. A copy that failed may still be made later,
+ * but only into a destination that still exists: the copier never creates the destination or its parents.
  */
 export function copyImmutableTree(
   root: string,
@@ -89,12 +91,16 @@ export function copyImmutableTree(
     const worker = copier();
     const id = nextId++;
     const timer = setTimeout(() => {
+      // The thread copies in order: the oldest copy waiting is the one it is working on. Only when that one
+      // is late is the thread stuck; a later copy was only queued behind others and fails alone.
+      const working = pending.keys().next().value === id;
       settle(id)?.reject(
         new ProgAgentError(`copying ${root} to ${destination} took longer than ${deadlineMs} ms`, {
           code: ERROR_CODES.TIMEOUT,
           category: "system",
         }),
       );
+      if (!working) return;
       // A thread stuck in the file system cannot be trusted with the next copy.
       abandon(
         worker,
