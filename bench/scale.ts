@@ -179,6 +179,20 @@ function machineBusyMs(): number {
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
+/**
+ * Starts measuring CPU: the returned function gives, since the start, this process's CPU (the event loop and
+ * its threads) and the rest of the machine's (all busy time in /proc/stat minus this process's), in ms.
+ */
+function startCpuMeter(): () => { hostMs: number; restMs: number } {
+  const processBefore = process.cpuUsage();
+  const machineBefore = machineBusyMs();
+  return () => {
+    const used = process.cpuUsage(processBefore);
+    const hostMs = (used.user + used.system) / 1000;
+    return { hostMs, restMs: Math.max(0, machineBusyMs() - machineBefore - hostMs) };
+  };
+}
+
 /** One burst: N episodes opened at once, then one program with one tool call in each (kernels from `pool` if given). */
 async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Promise<BurstResult> {
   const fdsBefore = hostFds();
@@ -191,8 +205,7 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   };
   let stoppedForMemory = false;
-  const cpuBefore = process.cpuUsage();
-  const machineBefore = machineBusyMs();
+  const cpu = startCpuMeter();
   let lowestAvailable = availableBefore;
   const watch = setInterval(() => {
     const available = availableBytes();
@@ -226,8 +239,7 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
     }),
   );
   clearInterval(watch);
-  const cpuUsed = process.cpuUsage(cpuBefore);
-  const machineUsed = machineBusyMs() - machineBefore;
+  const { hostMs, restMs } = cpu();
   // Idle: every kernel has run its program and waits for the next.
   const table = processTable();
   const kernels = descendants(process.pid, table).filter((info) => !before.has(info.pid));
@@ -244,8 +256,8 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
     pssPerEpisode: kernels.reduce((sum, info) => sum + pssBytes(info.pid), 0) / Math.max(1, live),
     processesPerEpisode: kernels.length / Math.max(1, live),
     fdsPerEpisode: (hostFds() - fdsBefore) / Math.max(1, live),
-    hostCpuMs: (cpuUsed.user + cpuUsed.system) / 1000 / size,
-    restCpuMs: Math.max(0, machineUsed - (cpuUsed.user + cpuUsed.system) / 1000) / size,
+    hostCpuMs: hostMs / size,
+    restCpuMs: restMs / size,
     failures: size - firstMs.length,
     reasons,
     stoppedForMemory,
@@ -356,14 +368,11 @@ async function poolSection(task: TaskDefinition): Promise<string> {
     }
     const pool = createKernelPool({ size, refillOnAcquire: false });
     try {
-      const cpuBefore = process.cpuUsage();
-      const machineBefore = machineBusyMs();
+      const cpu = startCpuMeter();
       const started = performance.now();
       await pool.warm();
       const fillMs = performance.now() - started;
-      const cpu = process.cpuUsage(cpuBefore);
-      const hostMs = (cpu.user + cpu.system) / 1000;
-      const restMs = Math.max(0, machineBusyMs() - machineBefore - hostMs);
+      const { hostMs, restMs } = cpu();
       const ready = pool.idleCount;
       await new Promise((done) => setTimeout(done, 2000));
       const result = await burst(task, size, pool);

@@ -1,4 +1,3 @@
-import type { Worker } from "node:worker_threads";
 import {
   ERROR_CODES,
   ProgAgentError,
@@ -66,17 +65,14 @@ interface PendingTurn {
   timer: NodeJS.Timeout;
 }
 
-/** The worker's entry: the compiled module in the package, the TypeScript source (through tsx) in a clone. */
-function startThread(tokenizer: string | undefined): Worker {
-  return startModuleWorker(import.meta.url, "counting-worker-thread", { tokenizer });
-}
-
 /** Starts a counting worker for one tokenizer folder (the built-in Qwen3 tokenizer when omitted). Its owner closes it. */
 export function createCountingWorker(
   options: { tokenizer?: string; deadlineMs?: number } = {},
 ): CountingWorker {
   const deadlineMs = options.deadlineMs ?? DEFAULT_COUNT_DEADLINE_MS;
-  const worker = startThread(options.tokenizer);
+  const worker = startModuleWorker(import.meta.url, "counting-worker-thread", {
+    tokenizer: options.tokenizer,
+  });
   worker.unref();
   const pending = new Map<number, PendingTurn>();
   let failure: Error | undefined;
