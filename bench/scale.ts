@@ -21,10 +21,11 @@
  *          --launcher bwrap|template (how kernels start; default PROGAGENT_KERNEL_LAUNCHER, else bwrap)
  */
 import { existsSync, readFileSync, readdirSync, statfsSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { formatTable } from "../src/cli/format-table.js";
+import { scratchDir, tempDirRoots } from "../src/core/index.js";
 import { createEpisode, type Episode, type TaskDefinition } from "../src/envs/index.js";
 import { createKernelPool, type KernelPool } from "../src/kernel/index.js";
 import { loadSuite } from "../src/suite/index.js";
@@ -108,10 +109,7 @@ function hostRssBytes(): number {
 }
 
 const hostFds = (): number => readdirSync("/proc/self/fd").length;
-const tempDirs = (): number =>
-  new Set([tmpdir(), "/tmp"]).size === 1
-    ? ownTempDirs(tmpdir())
-    : ownTempDirs(tmpdir()) + ownTempDirs("/tmp");
+const tempDirs = (): number => tempDirRoots().reduce((sum, root) => sum + ownTempDirs(root), 0);
 function ownTempDirs(parent: string): number {
   try {
     return readdirSync(parent).filter((name) => name.startsWith(`progagent-${process.pid}-`)).length;
@@ -501,7 +499,10 @@ async function externalSection(name: "tools" | "eval"): Promise<string> {
 const [task] = await loadSuite(TASK_ID);
 if (!task) throw new Error(`task ${TASK_ID} not found`);
 process.stdout.write(`progagent scale benchmark (${new Date().toISOString()})\n`);
-process.stdout.write(`episode and kernel directories: ${tmpdir()} (${fileSystemName(tmpdir())})\n\n`);
+const scratch = scratchDir();
+process.stdout.write(
+  `episode workspaces and kernel directories: ${scratch.dir} (${fileSystemName(scratch.dir)}; ${scratch.reason})\n\n`,
+);
 // Warm-up outside every measurement: builds the four task instances and runs the one-time sandbox probes.
 for (let seed = 0; seed < 4; seed += 1) await oneEpisode(task, seed);
 if (SECTIONS.has("live")) {

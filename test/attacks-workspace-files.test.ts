@@ -18,6 +18,7 @@ import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchDir } from "../src/core/index.js";
 import { createEpisode, defineTask, type Episode } from "../src/envs/index.js";
 import type { ToolCallRecord } from "../src/runtime/index.js";
 import { tinyTask } from "./fixtures/tiny-domain.js";
@@ -31,7 +32,8 @@ import { tinyTask } from "./fixtures/tiny-domain.js";
 const writableTask = defineTask({ ...tinyTask, id: "tiny.write_race", workspaceWrite: true });
 
 const cacheRoot = mkdtempSync(join(tmpdir(), "progagent-attacks-cache-"));
-const hostDir = mkdtempSync(join(tmpdir(), "progagent-attacks-host-"));
+// On the episodes' file system, so that a hard link from a workspace to the host's files can be made.
+const hostDir = mkdtempSync(join(scratchDir().dir, "progagent-attacks-host-"));
 const secret = `HOST-SECRET-${randomBytes(8).toString("hex")}`;
 const secretFile = join(hostDir, "secret.txt");
 const secretDir = join(hostDir, "secret-dir");

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDirRoots } from "../src/core/index.js";
 import { createEpisode } from "../src/envs/index.js";
 import { tinyTask } from "./fixtures/tiny-domain.js";
 
@@ -51,7 +52,9 @@ describe("disposing an episode", () => {
   it("removes its workspace copy before dispose resolves and keeps its database off the disk", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "progagent-statement-cache-"));
     const ownDirs = (): string[] =>
-      readdirSync(tmpdir()).filter((name) => name.startsWith(`progagent-${process.pid}-`));
+      tempDirRoots().flatMap((root) =>
+        readdirSync(root).filter((name) => name.startsWith(`progagent-${process.pid}-`)),
+      );
     try {
       const before = ownDirs();
       const episode = await createEpisode(tinyTask, "v0", 0, { cacheDir });

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKernel, type Kernel, type KernelOptions } from "../src/kernel/index.js";
 import { spawnerPids } from "../src/kernel/spawner.js";
@@ -76,6 +76,9 @@ function normalisedView(kernel: Kernel, text: string): unknown {
   return JSON.parse(
     JSON.stringify(view)
       .split(kernelDir)
+      .join("<kernel>")
+      // A mount's root is relative to its file system: on a tmpfs scratch directory, /progagent-...-kernel-*.
+      .split(basename(kernelDir))
       .join("<kernel>")
       .replace(new RegExp(`(?<!\\d)${uid}(?!\\d)`, "g"), "<uid>")
       .replace(/k-\d+-\d+/g, "k-<n>"),

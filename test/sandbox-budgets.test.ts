@@ -11,7 +11,7 @@ import {
   SANDBOX_LIMITS_VARIABLE,
   type Kernel,
 } from "../src/kernel/index.js";
-import { sweepStaleTempDirs } from "../src/core/index.js";
+import { isTmpfs, sweepStaleTempDirs, tempDirRoots } from "../src/core/index.js";
 import { detectCgroup, sweepStaleCgroups } from "../src/kernel/cgroup.js";
 import { sandboxFeatures } from "../src/kernel/sandbox.js";
 
@@ -45,7 +45,9 @@ function kernelCgroups(kernel: Kernel): string[] {
 }
 
 function kernelTempDirs(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith(`progagent-${process.pid}-kernel-`));
+  return tempDirRoots().flatMap((root) =>
+    readdirSync(root).filter((name) => name.startsWith(`progagent-${process.pid}-kernel-`)),
+  );
 }
 
 const isRoot = process.getuid?.() === 0;
@@ -185,6 +187,31 @@ describe("sandbox budgets", () => {
       expect(kernel.sandboxLimits.enforcement.tmp).toContain("tmpfs");
     }
   });
+
+  it.skipIf(!cgroupWritable || !isTmpfs("/dev/shm"))(
+    "counts a workspace on a tmpfs against the memory budget, and says so",
+    async () => {
+      const workspaceDir = mkdtempSync(join("/dev/shm", "progagent-budget-test-"));
+      try {
+        const kernel = open({ limits: { ...SMALL, diskBytes: 1024 * MiB }, workspaceDir, timeoutMs: 30_000 });
+        expect(kernel.sandboxLimits.enforcement.disk).toContain("counts against the memory budget");
+        // 320 MiB of files on a tmpfs are memory: over the 256 MiB budget, well under the disk budget.
+        const result = await kernel.execute(
+          [
+            "chunk = b'x' * (1024 * 1024)",
+            "with open('big.bin', 'wb') as handle:",
+            "    for _ in range(320):",
+            "        handle.write(chunk)",
+          ].join("\n"),
+        );
+        expect(result.budgetExceeded).toBe("memory");
+        expect(result.text).toContain("the workspace's files together");
+        expect((await kernel.execute("1 + 1")).value).toBe("2");
+      } finally {
+        rmSync(workspaceDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("fails a program that fills the workspace beyond its disk budget; cleaning up makes it usable again", async () => {
     const kernel = open({ limits: SMALL, timeoutMs: 30_000 });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDirRoots } from "../src/core/index.js";
 import { createEpisode, type Episode } from "../src/envs/index.js";
 import { createKernel } from "../src/kernel/index.js";
 import { spawnerPids } from "../src/kernel/spawner.js";
@@ -16,7 +16,7 @@ function parentOf(pid: number): number {
 }
 
 function ownTempDirs(): string[] {
-  return [...new Set([tmpdir(), "/tmp"])].flatMap((parent) =>
+  return tempDirRoots().flatMap((parent) =>
     readdirSync(parent).filter((name) => name.startsWith(`progagent-${process.pid}-`)),
   );
 }

@@ -1,10 +1,19 @@
 export { ProgAgentError, ERROR_CODES, exitCodeForError, errorMessage } from "./errors.js";
 export type { ErrorCategory, JsonValue, ProgAgentErrorOptions } from "./errors.js";
 export { abortedError, deadlineSignal, isPromiseLike, withDeadline, sleep } from "./deadline.js";
-export { createTempDir, sweepStaleTempDirs, isTraversableByOthers } from "./temp-dir.js";
+export {
+  createTempDir,
+  sweepStaleTempDirs,
+  isTraversableByOthers,
+  scratchDir,
+  isTmpfs,
+  tempDirRoots,
+  resetScratchDirForTests,
+  SCRATCH_DIR_VARIABLE,
+} from "./temp-dir.js";
 export { sweepStale, isProcessAlive } from "./sweep-stale.js";
 export type { StaleSweep } from "./sweep-stale.js";
-export type { TempDir } from "./temp-dir.js";
+export type { TempDir, ScratchDir } from "./temp-dir.js";
 export { createSeededRandom, hashString } from "./seeded-random.js";
 export type { SeededRandom } from "./seeded-random.js";
 export { safeStringify, tryParseJson } from "./safe-json.js";

@@ -1,4 +1,11 @@
-import { ERROR_CODES, ProgAgentError, createTempDir, errorMessage, type TempDir } from "../core/index.js";
+import {
+  ERROR_CODES,
+  ProgAgentError,
+  createTempDir,
+  errorMessage,
+  scratchDir,
+  type TempDir,
+} from "../core/index.js";
 import { copyImmutableTree } from "./copy-tree.js";
 import type { ExecuteOptions, ExecutionResult, Kernel, KernelOptions, KernelPool } from "../kernel/index.js";
 import { createKernel } from "../kernel/index.js";
@@ -69,7 +76,7 @@ export async function createEpisode(
     if (options.withKernel) {
       kernel = options.pool ? await options.pool.acquire() : createKernel(options.kernelOptions);
     } else {
-      plainWorkspace = createTempDir("workspace");
+      plainWorkspace = createTempDir("workspace", scratchDir().dir);
     }
     const workspaceDir = kernel ? kernel.workspaceDir : plainWorkspace!.path;
     // Off the event loop (tens of files at v3): a burst of episodes opening together pays it in parallel.

@@ -8,6 +8,7 @@ import {
   createTempDir,
   errorMessage,
   isTraversableByOthers,
+  scratchDir,
   type TempDir,
 } from "../core/index.js";
 import { tmpdir } from "node:os";
@@ -204,13 +205,20 @@ function kernelIdentity(
 }
 
 /**
- * bwrap runs as the kernel's own uid and must reach the stage directory and the bootstrap: when TMPDIR is
- * private to the host user (mode 0700 somewhere on the way), kernels live under /tmp instead.
+ * Kernels live in the scratch directory (core/temp-dir.ts). bwrap runs as the kernel's own uid and must reach
+ * the stage directory and the bootstrap: when the directory is private to the host user (mode 0700 somewhere
+ * on the way), kernels live under /tmp instead. A scratch directory progagent chose itself (/dev/shm) is used
+ * by such kernels only where their workspace can be idmapped (tmpfs can from Linux 6.3).
  */
-function kernelParentDir(ownUid: boolean): string {
+function kernelParentDir(ownUid: boolean, interpreter: string): string {
+  const scratch = scratchDir();
+  if (!ownUid) return scratch.dir;
+  const usable =
+    isTraversableByOthers(scratch.dir) &&
+    (!scratch.automatic || probeIdmappedWorkspace(scratch.dir, interpreter).ok);
+  if (usable) return scratch.dir;
   const preferred = tmpdir();
-  if (!ownUid || isTraversableByOthers(preferred)) return preferred;
-  return "/tmp";
+  return isTraversableByOthers(preferred) ? preferred : "/tmp";
 }
 
 type DoneMessage = Extract<WorkerMessage, { t: "done" }>;
@@ -250,7 +258,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const warn = options.onWarning ?? ((message: string) => process.stderr.write(`${message}\n`));
   if (!sandbox) warn(UNSAFE_WARNING);
   const interpreter = options.interpreter ?? "/usr/bin/python3";
-  const ownDir = createTempDir("kernel", kernelParentDir(sandbox && process.getuid?.() === 0));
+  const ownDir = createTempDir("kernel", kernelParentDir(sandbox && process.getuid?.() === 0, interpreter));
   // Only the stage directory must be reachable by the kernel's uid; io files and an own workspace stay private.
   chmodSync(ownDir.path, 0o711);
   const ioDir = join(ownDir.path, "io");
@@ -423,7 +431,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     const child: KernelProcess = new KernelProcess({
       interpreter,
       workspaceDir,
-      bootstrapPath: bootstrapPath(kernelParentDir(identity !== undefined)),
+      bootstrapPath: bootstrapPath(kernelParentDir(identity !== undefined, interpreter)),
       ioDir,
       sandbox,
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),

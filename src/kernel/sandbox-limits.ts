@@ -5,6 +5,7 @@
  * resident memory of the sandbox's process tree while a program runs.
  */
 import { readFileSync, readdirSync, statfsSync } from "node:fs";
+import { isTmpfs, scratchDir } from "../core/index.js";
 import {
   detectCgroup,
   createKernelCgroup,
@@ -93,9 +94,15 @@ export function formatBytes(bytes: number): string {
   return `${value} ${units[unit]}`;
 }
 
-function report(detection: Detection, limits: SandboxBudgetLimits, bwrapPath: string): SandboxLimitsReport {
+function report(
+  detection: Detection,
+  limits: SandboxBudgetLimits,
+  bwrapPath: string,
+  workspaceDir: string,
+): SandboxLimitsReport {
   const cgroup = detection.mechanism !== "rlimit";
   const sizedTmp = sandboxFeatures(bwrapPath).tmpfsSize;
+  const workspaceInMemory = cgroup && isTmpfs(workspaceDir);
   return {
     mechanism: detection.mechanism,
     detail: detection.detail,
@@ -105,7 +112,7 @@ function report(detection: Detection, limits: SandboxBudgetLimits, bwrapPath: st
     ...limits,
     enforcement: {
       memory: cgroup
-        ? `the kernel's cgroup (${detection.mechanism}) caps all its processes and /tmp at ${formatBytes(limits.memoryBytes)}; an OOM kill ends the program`
+        ? `the kernel's cgroup (${detection.mechanism}) caps all its processes and /tmp${workspaceInMemory ? " and the workspace's files" : ""} at ${formatBytes(limits.memoryBytes)}; an OOM kill ends the program`
         : `each process is limited to ${formatBytes(limits.memoryBytes)} of address space (RLIMIT_AS) and the host kills the kernel when the resident memory of all its processes plus what /tmp holds exceeds ${formatBytes(limits.memoryBytes)} (checked every 250 ms while a program runs)`,
       processes: cgroup
         ? `pids.max ${limits.processes} in the kernel's cgroup`
@@ -113,7 +120,11 @@ function report(detection: Detection, limits: SandboxBudgetLimits, bwrapPath: st
       tmp: sizedTmp
         ? `a tmpfs of ${formatBytes(limits.tmpBytes)} (writes beyond fail with ENOSPC)`
         : `an unsized tmpfs (this bwrap has no --size, which came with 0.6), bounded only by the memory budget${cgroup ? "" : " per writing process"}`,
-      disk: `the host measures the workspace every second while a program runs and after it; beyond ${formatBytes(limits.diskBytes)} the program fails; no single file may exceed it (RLIMIT_FSIZE)`,
+      disk:
+        `the host measures the workspace every second while a program runs and after it; beyond ${formatBytes(limits.diskBytes)} the program fails; no single file may exceed it (RLIMIT_FSIZE)` +
+        (workspaceInMemory
+          ? `; the workspace is on a tmpfs (${workspaceDir}), so what a program writes there also counts against the memory budget`
+          : ""),
     },
     seccomp: seccompSupported()
       ? `a filter for ${process.arch}: nested user namespaces, clone3 (ENOSYS) and ${DENIED_SYSCALLS.length} other system calls refused`
@@ -123,7 +134,7 @@ function report(detection: Detection, limits: SandboxBudgetLimits, bwrapPath: st
 
 /** Which mechanism enforces the sandbox budgets on this host, and how. Detects (and caches) on first call. */
 export function describeSandboxLimits(limits: SandboxBudgetLimits, bwrapPath = "bwrap"): SandboxLimitsReport {
-  return report(detect(), limits, bwrapPath);
+  return report(detect(), limits, bwrapPath, scratchDir().dir);
 }
 
 export type BudgetViolation =
@@ -156,11 +167,14 @@ const MEMORY_POLL_MS = 250;
 const DISK_POLL_MS = 1_000;
 const MAX_TREE_PROCESSES = 4096;
 
-function memoryViolation(limitBytes: number, how: string): BudgetViolation {
+function memoryViolation(limitBytes: number, how: string, workspaceInMemory = false): BudgetViolation {
+  const counted = workspaceInMemory
+    ? "all its processes, /tmp and the workspace's files together"
+    : "all its processes and /tmp together";
   return {
     kind: "memory",
     limitBytes,
-    message: `The program exceeded the sandbox memory budget of ${formatBytes(limitBytes)} (all its processes and /tmp together; ${how}), so the kernel was stopped. All kernel state is lost; the next execution starts a fresh kernel. Use less memory: process data in chunks, or free large objects.`,
+    message: `The program exceeded the sandbox memory budget of ${formatBytes(limitBytes)} (${counted}; ${how}), so the kernel was stopped. All kernel state is lost; the next execution starts a fresh kernel. Use less memory: process data in chunks, or free large objects.`,
   };
 }
 
@@ -245,7 +259,8 @@ export function createSandboxBudget(
       mechanism = { mechanism: "rlimit", detail: `cannot create a cgroup: ${(error as Error).message}` };
     }
   }
-  const sandboxReport = report(mechanism, limits, bwrapPath);
+  const sandboxReport = report(mechanism, limits, bwrapPath, workspaceDir);
+  const workspaceInMemory = cgroup !== undefined && isTmpfs(workspaceDir);
   let rootPid: number | undefined;
   let oomMark = 0;
   let diskBaseline = 0;
@@ -265,7 +280,7 @@ export function createSandboxBudget(
   const memoryExceeded = (): BudgetViolation | undefined => {
     if (cgroup) {
       return cgroup.oomKillCount() > oomMark
-        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit")
+        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit", workspaceInMemory)
         : undefined;
     }
     if (rootPid === undefined) return undefined;
@@ -329,7 +344,7 @@ export function createSandboxBudget(
     },
     memoryExceeded: () =>
       cgroup && cgroup.oomKillCount() > oomMark
-        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit")
+        ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit", workspaceInMemory)
         : undefined,
     checkDisk: diskCheck,
     async dispose() {

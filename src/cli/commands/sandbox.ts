@@ -9,8 +9,14 @@ export function registerSandbox(program: Command): void {
     .option("--json", "print JSON")
     .action(async (options: { json?: boolean }) => {
       const { DEFAULT_LIMITS, describeSandboxLimits } = await import("../../kernel/index.js");
+      const { isTmpfs, scratchDir } = await import("../../core/index.js");
       const report = describeSandboxLimits(DEFAULT_LIMITS);
-      if (options.json) return void process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      const scratch = scratchDir();
+      const scratchReport = { ...scratch, tmpfs: isTmpfs(scratch.dir) };
+      if (options.json)
+        return void process.stdout.write(
+          `${JSON.stringify({ ...report, scratch: scratchReport }, null, 2)}\n`,
+        );
       process.stdout.write(
         `mechanism: ${report.mechanism} (${report.detail})\n\n${formatTable(
           ["budget", "enforced by"],
@@ -20,6 +26,10 @@ export function registerSandbox(program: Command): void {
             ["/tmp", report.enforcement.tmp],
             ["workspace", report.enforcement.disk],
             ["system calls", report.seccomp],
+            [
+              "scratch",
+              `episode workspaces and kernel directories in ${scratch.dir} (${scratchReport.tmpfs ? "a tmpfs" : "not a tmpfs"}; ${scratch.reason})`,
+            ],
           ],
         )}\n`,
       );
