@@ -171,4 +171,20 @@ describe("kernel lifecycle", () => {
     expect(pool.idleCount).toBe(2);
     await Promise.all(taken.map((kernel) => kernel.dispose()));
   });
+
+  it("a pool with refillAfterIdleMs refills by itself once acquires stop, and refuses bad settings", async () => {
+    expect(() => createKernelPool({ refillAfterIdleMs: 100 })).toThrow(/needs refillOnAcquire: false/);
+    expect(() => createKernelPool({ refillOnAcquire: false, refillAfterIdleMs: -1 })).toThrow(
+      /refillAfterIdleMs expects a number of milliseconds >= 0, got -1/,
+    );
+    await using pool = createKernelPool({ size: 2, refillOnAcquire: false, refillAfterIdleMs: 300 });
+    await pool.warm();
+    const taken = [await pool.acquire(), await pool.acquire()];
+    await new Promise((done) => setTimeout(done, 100));
+    expect(pool.idleCount).toBe(0); // still inside the quiet period: nothing started
+    const deadline = Date.now() + 30_000;
+    while (pool.idleCount < 2 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    expect(pool.idleCount).toBe(2);
+    await Promise.all(taken.map((kernel) => kernel.dispose()));
+  });
 });

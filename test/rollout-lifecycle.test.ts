@@ -70,6 +70,68 @@ describe("rollout serve's lifecycle", () => {
     }
   }, 120_000);
 
+  it("with --warm-kernels, episodes take kernels started ahead, the pool refills after the burst, SIGTERM ends all", async () => {
+    const root = mkdtempSync(join(tmpdir(), "progagent-rollout-warm-"));
+    chmodSync(root, 0o711);
+    const kernelDirs = (): string[] =>
+      readdirSync(root)
+        .filter((entry) => /^progagent-\d+-kernel-/.test(entry))
+        .sort();
+    const waitForKernelDirs = async (count: number): Promise<string[]> => {
+      const deadline = Date.now() + 60_000;
+      while (kernelDirs().length !== count && Date.now() < deadline)
+        await new Promise((done) => setTimeout(done, 50));
+      return kernelDirs();
+    };
+    const service = spawn(
+      process.execPath,
+      ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0", "--warm-kernels", "2"],
+      { cwd: projectRoot, env: { ...process.env, TMPDIR: root }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    try {
+      let text = "";
+      const url = await new Promise<string>((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`not ready within 60 s: ${text}`)), 60_000);
+        service.stderr.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /rollout service at (http:\/\/\S+)/.exec(text);
+          if (match?.[1] && /2 warm kernels ready/.test(text)) {
+            clearTimeout(timer);
+            done(match[1]);
+          }
+        });
+      });
+      const warm = kernelDirs();
+      expect(warm).toHaveLength(2);
+      const ids: string[] = [];
+      for (let index = 0; index < 2; index += 1) {
+        const created = await post(`${url}/v1/episodes`, { task: TASK_ID, scale: "v0", mode: "ptc" });
+        ids.push(String(created.episode_id));
+        const step = await post(`${url}/v1/episodes/${ids[index]}/tool_calls`, {
+          calls: [{ name: "programmatic_tool_call", arguments: { code: "print('up')" } }],
+        });
+        expect(JSON.stringify(step)).toContain("up");
+      }
+      // Creation paused: the pool refills to 2 beside the 2 kernels the episodes hold.
+      expect(await waitForKernelDirs(4)).toHaveLength(4);
+      for (const id of ids) await fetch(`${url}/v1/episodes/${id}`, { method: "DELETE" });
+      // The episodes' kernels were the warm ones: what is left are the 2 started after the burst.
+      const left = await waitForKernelDirs(2);
+      expect(left).toHaveLength(2);
+      expect(left.filter((dir) => warm.includes(dir))).toEqual([]);
+      service.kill("SIGTERM");
+      const code = await new Promise<number | null>((done) =>
+        service.once("exit", (exitCode) => done(exitCode)),
+      );
+      expect(code).toBe(0);
+      expect(await waitForProcessCount(root, 0, 10_000)).toBe(0);
+      expect(readdirSync(root).filter((entry) => entry.startsWith("progagent-"))).toEqual([]);
+    } finally {
+      if (service.exitCode === null) service.kill("SIGKILL");
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it("runs 1,000 sequential episodes without growth in descriptors, children, temp dirs or heap", async () => {
     const task = (await loadSuite(TASK_ID)).find((candidate) => candidate.id === TASK_ID)!;
     // A private TMPDIR: other processes on the machine create and remove their own temp dirs meanwhile.
@@ -133,7 +195,7 @@ describe("rollout serve's flags", () => {
       env: { ...process.env, PROGAGENT_TEST_UNSET_TOKEN: "" },
     });
 
-  it("refuses a bad port, an unset token variable and a folder that is no tokenizer, each in one line with exit 2", () => {
+  it("refuses a bad port, an unset token variable, a folder that is no tokenizer and more warm kernels than episodes, each in one line with exit 2", () => {
     const badPort = serve("--port", "99999");
     expect(badPort.status).toBe(2);
     expect(badPort.stderr.trim()).toBe(
@@ -151,5 +213,10 @@ describe("rollout serve's flags", () => {
     const episodes = serve("--port", "0", "--max-episodes", "2.5");
     expect(episodes.status).toBe(2);
     expect(episodes.stderr).toMatch(/--max-episodes expects a positive integer, got '2.5'/);
+    const warm = serve("--port", "0", "--max-episodes", "8", "--warm-kernels", "9");
+    expect(warm.status).toBe(2);
+    expect(warm.stderr.trim()).toBe(
+      "progagent: --warm-kernels expects a non-negative integer <= 8, got '9' [INVALID_ARGUMENT]",
+    );
   });
 });

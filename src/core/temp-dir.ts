@@ -29,14 +29,16 @@ export interface ScratchDir {
   dir: string;
   /** Why this directory, for diagnostics (`progagent sandbox`, benchmarks). */
   reason: string;
-  /** Chosen by progagent (/dev/shm), not named by the user: a kernel falls back to the temp directory when it
-   * cannot use it as it needs to (an idmapped mount there). */
+  /**
+   * Chosen by progagent (/dev/shm), not named by the user: a kernel with its own uid falls back to the temp
+   * directory when its workspace cannot be idmapped there.
+   */
   automatic: boolean;
 }
 
 /**
  * Where episodes and kernels make their scratch directories (the workspace copy, the kernel's io files and
- * mount stage): ${SCRATCH_DIR_VARIABLE} when set; else the temp directory when TMPDIR is set or it is a tmpfs;
+ * mount stage): PROGAGENT_SCRATCH_DIR when set; else the temp directory when TMPDIR is set or it is a tmpfs;
  * else /dev/shm when it is a writable tmpfs with 2 GiB free; else the temp directory. Scratch directories are
  * created and removed by the thousand at RL scale, and on a disk file system that costs more than the rest of
  * an episode's start: ext4 without a journal skips inodes freed in the last minutes when it allocates one

@@ -16,6 +16,11 @@ export interface KernelPoolOptions {
    * rollout service between training steps.
    */
   refillOnAcquire?: boolean;
+  /**
+   * With `refillOnAcquire: false`: refill by itself once no kernel has been acquired for this long (a burst
+   * of acquires is over), as `warm()` would. Undefined: only `warm()` refills.
+   */
+  refillAfterIdleMs?: number;
   /** Options for every kernel; each gets its own fresh workspace. */
   kernel?: Omit<KernelOptions, "workspaceDir" | "tools" | "onToolCall">;
 }
@@ -45,6 +50,17 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
       },
     );
   const refillOnAcquire = options.refillOnAcquire ?? true;
+  const refillAfterIdleMs = options.refillAfterIdleMs;
+  if (
+    refillAfterIdleMs !== undefined &&
+    (refillOnAcquire || !Number.isFinite(refillAfterIdleMs) || refillAfterIdleMs < 0)
+  )
+    throw new ProgAgentError(
+      refillOnAcquire
+        ? "kernel pool: refillAfterIdleMs needs refillOnAcquire: false (a pool that refills on acquire is never behind)"
+        : `kernel pool: refillAfterIdleMs expects a number of milliseconds >= 0, got ${String(refillAfterIdleMs)}`,
+      { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" },
+    );
   const logger = createLogger();
   const idle: Kernel[] = [];
   const filling = new Set<Promise<void>>();
@@ -69,12 +85,21 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
   const refill = (): void => {
     while (!disposed && idle.length + filling.size < size) startOne();
   };
+  let idleTimer: NodeJS.Timeout | undefined;
+  const refillWhenIdle = (): void => {
+    if (refillAfterIdleMs === undefined || disposed) return;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(refill, refillAfterIdleMs);
+    // A pending refill never keeps the process alive.
+    idleTimer.unref();
+  };
 
   return {
     async acquire(setup) {
       let kernel = idle.shift();
       // Refill after the caller's first execution is under way: spawning blocks the event loop for a moment.
       if (refillOnAcquire) setImmediate(refill);
+      else refillWhenIdle();
       if (!kernel) {
         kernel = createKernel(options.kernel);
         try {
@@ -96,6 +121,7 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
     },
     async dispose() {
       disposed = true;
+      clearTimeout(idleTimer);
       await Promise.all([...filling]);
       await Promise.all(idle.splice(0).map((kernel) => kernel.dispose()));
     },

@@ -37,6 +37,11 @@ export function registerRollout(program: Command): void {
       "Hugging Face tokenizer folders requests may name for token rendering (the built-in Qwen3 is always served)",
     )
     .option("--allowed-host <name...>", "Host header names accepted besides the bound address")
+    .option(
+      "--warm-kernels <n>",
+      "keep this many kernels started ahead (refilled once episode creation pauses for 1 s, e.g. while the trainer updates), so a step's burst of episodes waits for no kernel start",
+      "0",
+    )
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
@@ -65,9 +70,26 @@ export function registerRollout(program: Command): void {
       }
       const tokenizers = Array.isArray(options.tokenizer) ? options.tokenizer.map(String) : [];
       for (const folder of tokenizers) createChatRenderer({ tokenizer: folder }); // a bad folder fails the start
+      const maxEpisodes = integer("--max-episodes", options.maxEpisodes);
+      const warmKernels = parseIntegerOption(String(options.warmKernels), "--warm-kernels", {
+        min: 0,
+        max: maxEpisodes,
+      });
+      const kernelOptions = kernelOptionsFrom(options);
+      const { createKernelPool } = await import("../../kernel/index.js");
+      const pool =
+        warmKernels > 0
+          ? createKernelPool({
+              size: warmKernels,
+              refillOnAcquire: false,
+              refillAfterIdleMs: 1_000,
+              kernel: kernelOptions,
+            })
+          : undefined;
       const service = createRolloutService({
         loadTask: async (id) => (await loadTasks(id, suites)).find((task) => task.id === id),
-        maxEpisodes: integer("--max-episodes", options.maxEpisodes),
+        maxEpisodes,
+        ...(pool ? { pool } : {}),
         limits: {
           idleTimeoutMs: parsePositiveNumber(String(options.idleTimeout), "--idle-timeout") * 1000,
           episodeWallClockMs: parsePositiveNumber(String(options.episodeTimeout), "--episode-timeout") * 1000,
@@ -77,7 +99,7 @@ export function registerRollout(program: Command): void {
               : parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
           maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
         },
-        kernelOptions: kernelOptionsFrom(options),
+        kernelOptions,
         ...(options.terminal === true ? { terminal: true } : {}),
         interface: parseInterfaceOption(
           typeof options.interface === "string" ? options.interface : undefined,
@@ -101,8 +123,20 @@ export function registerRollout(program: Command): void {
       process.stderr.write(
         `progagent: rollout service at ${handle.url} (OpenAPI: ${handle.url}/openapi.json)\n`,
       );
+      if (pool) {
+        process.stderr.write(`progagent: starting ${warmKernels} warm kernels\n`);
+        const started = Date.now();
+        void pool
+          .warm()
+          .then(() =>
+            process.stderr.write(
+              `progagent: ${pool.idleCount} warm kernels ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+            ),
+          );
+      }
       await waitForShutdown();
       await handle.close();
       await service.dispose();
+      await pool?.dispose();
     });
 }
