@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -20,28 +20,50 @@ async function post(url: string, body: unknown): Promise<Record<string, unknown>
   return (await response.json()) as Record<string, unknown>;
 }
 
+/** Starts `rollout serve` on a free port with TMPDIR=root; resolves with its URL once stderr also matches `ready`. */
+async function startService(
+  root: string,
+  args: string[],
+  ready?: RegExp,
+): Promise<{ service: ChildProcess; url: string }> {
+  const service = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0", ...args],
+    { cwd: projectRoot, env: { ...process.env, TMPDIR: root }, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const url = await new Promise<string>((done, fail) => {
+    let text = "";
+    const timer = setTimeout(() => fail(new Error(`not ready within 60 s: ${text}`)), 60_000);
+    service.stderr.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /rollout service at (http:\/\/\S+)/.exec(text);
+      if (match?.[1] && (ready === undefined || ready.test(text))) {
+        clearTimeout(timer);
+        done(match[1]);
+      }
+    });
+  }).catch((error: unknown) => {
+    service.kill("SIGKILL");
+    throw error;
+  });
+  return { service, url };
+}
+
+/** SIGTERM, then: exit code 0, no process naming `root` left, no progagent directory left in it. */
+async function expectCleanStop(service: ChildProcess, root: string): Promise<void> {
+  service.kill("SIGTERM");
+  const code = await new Promise<number | null>((done) => service.once("exit", (exitCode) => done(exitCode)));
+  expect(code).toBe(0);
+  expect(await waitForProcessCount(root, 0, 10_000)).toBe(0);
+  expect(readdirSync(root).filter((entry) => entry.startsWith("progagent-"))).toEqual([]);
+}
+
 describe("rollout serve's lifecycle", () => {
   it("SIGTERM ends every kernel and leaves no temp directory", async () => {
     const root = mkdtempSync(join(tmpdir(), "progagent-rollout-term-"));
     chmodSync(root, 0o711);
-    const service = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0"],
-      { cwd: projectRoot, env: { ...process.env, TMPDIR: root }, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const { service, url } = await startService(root, []);
     try {
-      const url = await new Promise<string>((done, fail) => {
-        let text = "";
-        const timer = setTimeout(() => fail(new Error(`no URL within 60 s: ${text}`)), 60_000);
-        service.stderr.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-          const match = /rollout service at (http:\/\/\S+)/.exec(text);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            done(match[1]);
-          }
-        });
-      });
       for (let index = 0; index < 3; index += 1) {
         const created = await post(`${url}/v1/episodes`, { task: TASK_ID, scale: "v0", mode: "ptc" });
         const step = await post(`${url}/v1/episodes/${String(created.episode_id)}/tool_calls`, {
@@ -56,14 +78,8 @@ describe("rollout serve's lifecycle", () => {
       }
       expect(await waitForProcessCount("sleep 417.5", 3)).toBe(3);
       expect(await waitForProcessCount(root, 3, 10_000)).toBeGreaterThanOrEqual(3);
-      service.kill("SIGTERM");
-      const code = await new Promise<number | null>((done) =>
-        service.once("exit", (exitCode) => done(exitCode)),
-      );
-      expect(code).toBe(0);
+      await expectCleanStop(service, root);
       expect(await waitForProcessCount("sleep 417.5", 0, 10_000)).toBe(0);
-      expect(await waitForProcessCount(root, 0, 10_000)).toBe(0);
-      expect(readdirSync(root).filter((entry) => entry.startsWith("progagent-"))).toEqual([]);
     } finally {
       if (service.exitCode === null) service.kill("SIGKILL");
       rmSync(root, { recursive: true, force: true });
@@ -83,24 +99,8 @@ describe("rollout serve's lifecycle", () => {
         await new Promise((done) => setTimeout(done, 50));
       return kernelDirs();
     };
-    const service = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0", "--warm-kernels", "2"],
-      { cwd: projectRoot, env: { ...process.env, TMPDIR: root }, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const { service, url } = await startService(root, ["--warm-kernels", "2"], /2 warm kernels ready/);
     try {
-      let text = "";
-      const url = await new Promise<string>((done, fail) => {
-        const timer = setTimeout(() => fail(new Error(`not ready within 60 s: ${text}`)), 60_000);
-        service.stderr.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-          const match = /rollout service at (http:\/\/\S+)/.exec(text);
-          if (match?.[1] && /2 warm kernels ready/.test(text)) {
-            clearTimeout(timer);
-            done(match[1]);
-          }
-        });
-      });
       const warm = kernelDirs();
       expect(warm).toHaveLength(2);
       const ids: string[] = [];
@@ -119,13 +119,7 @@ describe("rollout serve's lifecycle", () => {
       const left = await waitForKernelDirs(2);
       expect(left).toHaveLength(2);
       expect(left.filter((dir) => warm.includes(dir))).toEqual([]);
-      service.kill("SIGTERM");
-      const code = await new Promise<number | null>((done) =>
-        service.once("exit", (exitCode) => done(exitCode)),
-      );
-      expect(code).toBe(0);
-      expect(await waitForProcessCount(root, 0, 10_000)).toBe(0);
-      expect(readdirSync(root).filter((entry) => entry.startsWith("progagent-"))).toEqual([]);
+      await expectCleanStop(service, root);
     } finally {
       if (service.exitCode === null) service.kill("SIGKILL");
       rmSync(root, { recursive: true, force: true });
