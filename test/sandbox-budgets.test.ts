@@ -206,7 +206,16 @@ describe("sandbox budgets", () => {
         );
         expect(result.budgetExceeded).toBe("memory");
         expect(result.text).toContain("the workspace's files together");
-        expect((await kernel.execute("1 + 1")).value).toBe("2");
+        // The restarted kernel has a cgroup of its own: the files stay, and their charge stays with the old
+        // one, so 200 MiB more fit under the 256 MiB budget beside at least 128 MiB of files.
+        const left = await kernel.execute("import os\nos.path.getsize('big.bin') >= 128 * 1024 * 1024");
+        expect(left.kernelRestarted).toBe(true);
+        expect(left.value).toBe("True");
+        const more = await kernel.execute("block = b'y' * (200 * 1024 * 1024)\nlen(block)");
+        expect(more.value).toBe(String(200 * MiB));
+        // Both cgroups go at dispose: the one the restart replaced and the current one.
+        await kernel.dispose();
+        expect(kernelCgroups(kernel)).toEqual([]);
       } finally {
         rmSync(workspaceDir, { recursive: true, force: true });
       }

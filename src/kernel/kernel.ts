@@ -422,6 +422,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   };
 
   const launchProcess = async (startTimeoutMs: number): Promise<KernelProcess> => {
+    // A restart after a workspace on a tmpfs was filled gets a cgroup without the files' charge.
+    if (everStarted) budget.renew();
     let markReady: () => void = () => undefined;
     let failStart: (error: Error) => void = () => undefined;
     const ready = new Promise<void>((resolve, reject) => {

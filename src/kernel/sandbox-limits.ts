@@ -159,6 +159,12 @@ export interface SandboxBudget {
   memoryExceeded(): BudgetViolation | undefined;
   /** The workspace check after an execution: a violation when it grew beyond the disk budget. */
   checkDisk(): Promise<BudgetViolation | undefined>;
+  /**
+   * Before a restart: when the workspace is on a tmpfs, the next process tree gets a fresh cgroup. The files
+   * the last one wrote stay charged to the old cgroup, which goes once its processes are gone; without this, a
+   * program that filled the workspace up to the memory budget would leave a kernel that cannot start again.
+   */
+  renew(): void;
   /** Removes the kernel's cgroup (after its processes are gone). */
   dispose(): Promise<void>;
 }
@@ -263,6 +269,8 @@ export function createSandboxBudget(
   const workspaceInMemory = cgroup !== undefined && isTmpfs(workspaceDir);
   let rootPid: number | undefined;
   let oomMark = 0;
+  /** Removals of cgroups a restart replaced (see renew), awaited by dispose. */
+  const retiring = new Set<Promise<void>>();
   let diskBaseline = 0;
 
   const measure = async (): Promise<number> => (await measureWorkspace(workspaceDir)).bytes;
@@ -347,16 +355,35 @@ export function createSandboxBudget(
         ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit", workspaceInMemory)
         : undefined,
     checkDisk: diskCheck,
+    renew() {
+      if (!cgroup || !workspaceInMemory || !detection.support) return;
+      let fresh: KernelCgroup;
+      try {
+        fresh = createKernelCgroup(detection.support, limits);
+      } catch {
+        return; // the old cgroup stays: the start may then fail for want of memory, and says so
+      }
+      const old = cgroup;
+      cgroup = fresh;
+      oomMark = 0;
+      const removal = removeCgroup(old).finally(() => retiring.delete(removal));
+      retiring.add(removal);
+    },
     async dispose() {
+      await Promise.all([...retiring]);
       if (!cgroup) return;
       const owned = cgroup;
       cgroup = undefined;
-      // Killed processes leave their cgroup a moment after the signal: retry for about two seconds.
-      for (const delayMs of [2, 5, 10, 20, 40, ...Array<number>(19).fill(100)]) {
-        if (await owned.remove()) return;
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-      }
-      await owned.remove();
+      await removeCgroup(owned);
     },
   };
+}
+
+/** Removes a kernel's cgroup; killed processes leave it a moment after the signal, so retry for about two seconds. */
+async function removeCgroup(owned: KernelCgroup): Promise<void> {
+  for (const delayMs of [2, 5, 10, 20, 40, ...Array<number>(19).fill(100)]) {
+    if (await owned.remove()) return;
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+  await owned.remove();
 }
