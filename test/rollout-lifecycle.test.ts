@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadSuite } from "../src/suite/index.js";
 import { createRolloutService } from "../src/train/index.js";
-import { descendantCount, waitForProcessCount } from "./helpers/processes.js";
+import { descendantCount, waitForProcessCount, waitForRolloutUrl } from "./helpers/processes.js";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const TASK_ID = "retail.apply-supplier-recall";
@@ -31,18 +31,7 @@ async function startService(
     ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0", ...args],
     { cwd: projectRoot, env: { ...process.env, TMPDIR: root }, stdio: ["ignore", "ignore", "pipe"] },
   );
-  const url = await new Promise<string>((done, fail) => {
-    let text = "";
-    const timer = setTimeout(() => fail(new Error(`not ready within 60 s: ${text}`)), 60_000);
-    service.stderr.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /rollout service at (http:\/\/\S+)/.exec(text);
-      if (match?.[1] && (ready === undefined || ready.test(text))) {
-        clearTimeout(timer);
-        done(match[1]);
-      }
-    });
-  }).catch((error: unknown) => {
+  const url = await waitForRolloutUrl(service, 60_000, ready).catch((error: unknown) => {
     service.kill("SIGKILL");
     throw error;
   });

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitForRolloutUrl } from "./helpers/processes.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "bin", "progagent.js");
@@ -215,18 +216,7 @@ describe("--suite and --no-builtin", () => {
       },
     );
     try {
-      const url = await new Promise<string>((done, fail) => {
-        let text = "";
-        const timer = setTimeout(() => fail(new Error(`no URL within 120 s: ${text}`)), 120_000);
-        service.stderr.on("data", (chunk: Buffer) => {
-          text += chunk.toString();
-          const match = /rollout service at (http:\/\/\S+)/.exec(text);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            done(match[1]);
-          }
-        });
-      });
+      const url = await waitForRolloutUrl(service, 120_000);
       const listed = (await (await fetch(`${url}/v1/tasks`)).json()) as { tasks: unknown };
       expect(listed.tasks).toEqual([{ id: "library.late-fees", domain: "library" }]);
       const created = await fetch(`${url}/v1/episodes`, {

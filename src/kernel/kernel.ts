@@ -159,10 +159,13 @@ let bootstrapDir: TempDir | undefined;
 const identityWarnings = new Set<string>();
 let warnedAboutFallback = false;
 
-/** A world-readable copy of the bootstrap, so that a sandbox user can read it wherever the package lives. */
-function bootstrapPath(parent: string): string {
+/**
+ * A world-readable copy of the bootstrap, so that a sandbox user can read it wherever the package lives. Its
+ * directory is made once per process, in `parent()` (asked only then: it checks the file system).
+ */
+function bootstrapPath(parent: () => string): string {
   if (!bootstrapDir) {
-    bootstrapDir = createTempDir("bootstrap", parent);
+    bootstrapDir = createTempDir("bootstrap", parent());
     chmodSync(bootstrapDir.path, 0o755);
     const owned = bootstrapDir;
     process.once("exit", () => owned.dispose());
@@ -433,7 +436,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     const child: KernelProcess = new KernelProcess({
       interpreter,
       workspaceDir,
-      bootstrapPath: bootstrapPath(kernelParentDir(identity !== undefined, interpreter)),
+      bootstrapPath: bootstrapPath(() => kernelParentDir(identity !== undefined, interpreter)),
       ioDir,
       sandbox,
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),

@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { spawnerPids } from "../../src/kernel/spawner.js";
 
@@ -163,4 +164,26 @@ export function templatePids(): number[] {
   return spawnerPids().flatMap((spawner) =>
     childrenOf(spawner).filter((pid) => commandLine(pid).includes("template.py") && alive(pid)),
   );
+}
+
+/**
+ * The URL a `rollout serve` child prints on stderr ("rollout service at http://..."), once stderr also matches
+ * `ready` when given; rejects with what it printed when that takes longer than `timeoutMs`.
+ */
+export function waitForRolloutUrl(child: ChildProcess, timeoutMs: number, ready?: RegExp): Promise<string> {
+  return new Promise<string>((done, fail) => {
+    let text = "";
+    const timer = setTimeout(
+      () => fail(new Error(`not ready within ${timeoutMs / 1000} s: ${text}`)),
+      timeoutMs,
+    );
+    child.stderr?.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /rollout service at (http:\/\/\S+)/.exec(text);
+      if (match?.[1] && (ready === undefined || ready.test(text))) {
+        clearTimeout(timer);
+        done(match[1]);
+      }
+    });
+  });
 }
