@@ -102,7 +102,7 @@ function report(
 ): SandboxLimitsReport {
   const cgroup = detection.mechanism !== "rlimit";
   const sizedTmp = sandboxFeatures(bwrapPath).tmpfsSize;
-  const workspaceInMemory = cgroup && isTmpfs(workspaceDir);
+  const workspaceInMemory = chargesWorkspace(detection, workspaceDir);
   return {
     mechanism: detection.mechanism,
     detail: detection.detail,
@@ -130,6 +130,11 @@ function report(
       ? `a filter for ${process.arch}: nested user namespaces, clone3 (ENOSYS) and ${DENIED_SYSCALLS.length} other system calls refused`
       : `none: no filter for the architecture ${process.arch}`,
   };
+}
+
+/** Whether the memory budget covers the workspace's files: a cgroup, and the workspace on a tmpfs. */
+function chargesWorkspace(detection: Detection, workspaceDir: string): boolean {
+  return detection.mechanism !== "rlimit" && isTmpfs(workspaceDir);
 }
 
 /** Which mechanism enforces the sandbox budgets on this host, and how. Detects (and caches) on first call. */
@@ -266,7 +271,7 @@ export function createSandboxBudget(
     }
   }
   const sandboxReport = report(mechanism, limits, bwrapPath, workspaceDir);
-  const workspaceInMemory = cgroup !== undefined && isTmpfs(workspaceDir);
+  const workspaceInMemory = chargesWorkspace(mechanism, workspaceDir);
   let rootPid: number | undefined;
   let oomMark = 0;
   /** Removals of cgroups a restart replaced (see renew), awaited by dispose. */
