@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createPtcSession, bindTool, defineTool, type ToolCallRecord } from "../src/runtime/index.js";
@@ -86,4 +87,55 @@ describe("tool calls from code", () => {
     );
     expect(result.text).toBe("True True");
   });
+
+  // The kernel's wait for a result (bootstrap.py, _await_result): its state is read from the bootstrap module.
+  const SPIN_STATE =
+    "import sys\n_boot = sys.modules['__main__']\n_state = lambda: (_boot._spin_allowed, _boot._spin_misses, _boot._spin_pause)\n";
+
+  it("a kernel may spin for its results only while no more kernels run programs than there are spare cores", async () => {
+    const spare = availableParallelism() - 1;
+    const count = spare + 1;
+    let arrived = 0;
+    let release: () => void = () => undefined;
+    const allArrived = new Promise<void>((resolve) => (release = resolve));
+    const barrier = defineTool({
+      name: "barrier",
+      description: "Answers once every program has called it.",
+      kind: "read",
+      inputSchema: z.object({}),
+      handler: async () => {
+        arrived += 1;
+        if (arrived === count) release();
+        await allArrived;
+        return {};
+      },
+    });
+    const code = `${SPIN_STATE}tools.barrier()\nprint(_state()[0])`;
+    const sessions = Array.from({ length: count }, () =>
+      createPtcSession({ endpoints: [bindTool(barrier, {})] }),
+    );
+    try {
+      const results = await Promise.all(sessions.map((session) => session.run(code)));
+      expect(results.map((result) => result.text)).toEqual(Array.from({ length: count }, () => "False"));
+      arrived = 0;
+      const alone = await sessions[0]!.run(`${SPIN_STATE}tools.barrier()\nprint(_state()[0])`);
+      expect(alone.text).toBe(spare >= 1 ? "True" : "False");
+    } finally {
+      await Promise.all(sessions.map((session) => session.dispose()));
+    }
+  });
+
+  it.skipIf(availableParallelism() < 2)(
+    "a result later than the spin pauses spinning for 1, then 3 calls",
+    async () => {
+      const { endpoints } = counters();
+      const result = await runInSession(
+        { endpoints },
+        `${SPIN_STATE}_seen = [_state()]\nfor _ in range(3):\n    tools.later(value=1)\n    _seen.append(_state())\nprint(_seen)`,
+      );
+      // The exec allowed spinning; the 5 ms tool never answers within the 100 us spin: spin, miss, pause 1;
+      // sleep; spin, miss, pause 3.
+      expect(result.text).toBe("[(True, 0, 0), (True, 1, 1), (True, 1, 0), (True, 2, 3)]");
+    },
+  );
 });

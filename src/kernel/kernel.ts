@@ -11,7 +11,7 @@ import {
   scratchDir,
   type TempDir,
 } from "../core/index.js";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { composeOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./compose-output.js";
 import {
   KernelProcess,
@@ -255,6 +255,16 @@ const SIGNAL_NAMES: Record<number, NodeJS.Signals> = {
   25: "SIGXFSZ",
 };
 
+/**
+ * Executions running now in this process's kernels, and how many of them may wait for tool results spinning.
+ * A kernel that spins for a result skips the wake-up the host's write would cost (bootstrap.py,
+ * _await_result); that pays only while each running kernel has a core beside the host's one thread, so every
+ * exec and result message says whether the kernel may spin until the next one (issue 8).
+ */
+let executionsRunning = 0;
+const SPINNING_KERNELS = Math.max(0, availableParallelism() - 1);
+const maySpin = (): boolean => executionsRunning <= SPINNING_KERNELS;
+
 /** Creates a persistent, sandboxed Python kernel. Nothing starts until start() or the first execute(). */
 export function createKernel(options: KernelOptions = {}): Kernel {
   const sandbox = options.unsafeNoSandbox !== true;
@@ -363,7 +373,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   };
 
   const reply = (process: KernelProcess, id: number, outcome: KernelToolOutcome): void => {
-    if (process === current) process.send({ t: "result", id, ...outcome });
+    if (process === current) process.send({ t: "result", id, ...outcome, spin: maySpin() });
   };
 
   const routeToolCall = (process: KernelProcess, message: Extract<WorkerMessage, { t: "call" }>): void => {
@@ -533,10 +543,12 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         settle: (value) => {
           if (pending !== execution) return;
           pending = undefined;
+          executionsRunning -= 1;
           resolve(value);
         },
       };
       pending = execution;
+      executionsRunning += 1;
       settledExecution = execution;
       const interrupt = (): void => {
         controller.abort(new Error("execution deadline"));
@@ -561,7 +573,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
         lostState = true;
         execution.settle({ kind: "budget", violation });
       });
-      process.send({ ...request, id: executionId });
+      process.send({ ...request, id: executionId, spin: maySpin() });
       process.continueWorker();
     });
     stopWatching();
