@@ -33,7 +33,10 @@ const NOT_SHIPPED = [/\.test\.ts$/, /(^|\/)__pycache__\//, /\.pyc$/, /(^|\/)\.DS
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const sourceDir = join(root, "src");
-const outDir = join(root, "dist");
+/** `--out-dir <dir>` builds elsewhere (bench:scale times a staged package); default `dist/`. */
+const outDirAt = process.argv.indexOf("--out-dir");
+if (outDirAt >= 0 && !process.argv[outDirAt + 1]) throw new Error("build: --out-dir expects a directory");
+const outDir = outDirAt >= 0 ? resolve(process.argv[outDirAt + 1]!) : join(root, "dist");
 
 export function globToPathRegExp(glob: string): RegExp {
   let pattern = "";
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
   const tsc = spawnSync(
     process.execPath,
-    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
+    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json", "--outDir", outDir],
     { cwd: root, stdio: "inherit" },
   );
   if (tsc.status !== 0) {
@@ -95,7 +98,7 @@ async function main(): Promise<void> {
   const { writeSuiteManifest } = await import("./suite-manifest.js");
   const manifestPath = await writeSuiteManifest({ treeDir: outDir, moduleExtension: ".js" });
   process.stdout.write(
-    `build: dist/ compiled, ${copied} runtime asset(s) copied, ${relative(root, manifestPath)} generated\n`,
+    `build: ${relative(root, outDir) || outDir}/ compiled, ${copied} runtime asset(s) copied, ${relative(root, manifestPath)} generated\n`,
   );
 }
 
