@@ -1,16 +1,7 @@
 #!/usr/bin/env node
 import { Command } from "commander";
 import { ProgAgentError, errorMessage, exitCodeForError } from "../core/index.js";
-import { registerEnvServe } from "./commands/env-serve.js";
-import { registerEval } from "./commands/eval.js";
-import { registerInitSuite } from "./commands/init-suite.js";
-import { registerRollout } from "./commands/rollout.js";
-import { registerSandbox } from "./commands/sandbox.js";
-import { registerExport } from "./commands/export.js";
-import { registerServe } from "./commands/serve.js";
-import { registerSynth } from "./commands/synth.js";
-import { registerTasks } from "./commands/tasks.js";
-import { registerTasksCalibrate } from "./commands/tasks-calibrate.js";
+import { declarationsFor } from "./declarations.js";
 
 const program = new Command();
 program
@@ -19,18 +10,9 @@ program
     "Programmatic tool calling: sandboxed Python runtime, verifiable environments, harnesses and evaluation",
   )
   .version("0.1.0");
-registerServe(program);
-registerTasks(program);
-registerTasksCalibrate(program);
-registerEnvServe(program);
-registerEval(program);
-registerRollout(program);
-registerSandbox(program);
-registerExport(program);
-registerInitSuite(program);
-registerSynth(program);
 
 try {
+  for (const register of await declarationsFor(process.argv)) register(program);
   await program.parseAsync(process.argv);
 } catch (error) {
   const code = error instanceof ProgAgentError ? ` [${error.code}]` : "";
