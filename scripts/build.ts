@@ -33,10 +33,6 @@ const NOT_SHIPPED = [/\.test\.ts$/, /(^|\/)__pycache__\//, /\.pyc$/, /(^|\/)\.DS
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const sourceDir = join(root, "src");
-/** `--out-dir <dir>` builds elsewhere (bench:scale times a staged package); default `dist/`. */
-const outDirAt = process.argv.indexOf("--out-dir");
-if (outDirAt >= 0 && !process.argv[outDirAt + 1]) throw new Error("build: --out-dir expects a directory");
-const outDir = outDirAt >= 0 ? resolve(process.argv[outDirAt + 1]!) : join(root, "dist");
 
 export function globToPathRegExp(glob: string): RegExp {
   let pattern = "";
@@ -62,7 +58,17 @@ function listFiles(dir: string): string[] {
   return files;
 }
 
+/** `--out-dir <dir>` builds elsewhere (bench:scale times a staged package); default `dist/`. */
+function outDirFrom(argv: readonly string[]): string {
+  const at = argv.indexOf("--out-dir");
+  if (at < 0) return join(root, "dist");
+  const dir = argv[at + 1];
+  if (!dir || dir.startsWith("--")) throw new Error("build: --out-dir expects a directory");
+  return resolve(dir);
+}
+
 async function main(): Promise<void> {
+  const outDir = outDirFrom(process.argv.slice(2));
   rmSync(outDir, { recursive: true, force: true });
   const tsc = spawnSync(
     process.execPath,
@@ -97,8 +103,9 @@ async function main(): Promise<void> {
   // The checked-in manifest describes src/; the package's describes the compiled files it ships beside.
   const { writeSuiteManifest } = await import("./suite-manifest.js");
   const manifestPath = await writeSuiteManifest({ treeDir: outDir, moduleExtension: ".js" });
+  const shown = (path: string): string => (path.startsWith(`${root}/`) ? relative(root, path) : path);
   process.stdout.write(
-    `build: ${relative(root, outDir) || outDir}/ compiled, ${copied} runtime asset(s) copied, ${relative(root, manifestPath)} generated\n`,
+    `build: ${shown(outDir)}/ compiled, ${copied} runtime asset(s) copied, ${shown(manifestPath)} generated\n`,
   );
 }
 
