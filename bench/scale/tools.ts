@@ -193,9 +193,9 @@ export async function run(options: { quick?: boolean; levels?: number[] } = {}):
       await Promise.all(peers.map((peer) => peer.dispose()));
     }
     reads.sort((a, b) => a.callsPerSecond - b.callsPerSecond);
-    const read = reads[Math.floor(reads.length / 2)]!;
+    const read = reads[Math.ceil(reads.length / 2) - 1]!; // the median by calls/s, as percentile(0.5) picks
     const p50s = reads.map((result) => result.p50Ms).sort((a, b) => a - b);
-    const p50 = p50s[Math.floor(p50s.length / 2)]!;
+    const p50 = percentile(p50s, 0.5);
     const reference = level === 1 ? REFERENCE.readCallsPerSecond[1] : REFERENCE.readCallsPerSecond.many;
     const goal =
       level >= 8

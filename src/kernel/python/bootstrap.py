@@ -222,7 +222,7 @@ class _Tool:
 
 
 def _call_tool(name, arguments):
-    global _tool_call_count
+    global _tool_call_count, _spin_allowed
     try:
         payload = _json_dumps(arguments)
     except (TypeError, ValueError) as error:
@@ -249,7 +249,6 @@ def _call_tool(name, arguments):
         message = _receive()
         if message.get("t") == "result" and message.get("id") == call_id:
             break
-    global _spin_allowed
     _spin_allowed = message.get("spin") is True
     if message.get("ok"):
         return message.get("value")
