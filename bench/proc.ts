@@ -43,3 +43,33 @@ export function descendants(root: number, table = processTable()): ProcessInfo[]
   }
   return found;
 }
+
+/** Busy and total CPU time of the whole machine so far (from the first line of /proc/stat), in ms. */
+export function machineCpuMs(): { busyMs: number; totalMs: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait (USER_HZ is 100 on Linux).
+  const busy = fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!;
+  const total = busy + fields[3]! + fields[4]!;
+  return { busyMs: busy * TICK_MS, totalMs: total * TICK_MS };
+}
+
+/**
+ * Waits until the machine is quiet: the share of busy CPU over `windowMs` at most `busyShare` (kernels and
+ * namespaces of an earlier burst are torn down for seconds after their episodes were disposed), or until
+ * `deadlineMs` has passed. Returns how long it waited and the last window's busy share, for the table's footer.
+ */
+export async function settleMachine(
+  options: { busyShare?: number; windowMs?: number; deadlineMs?: number } = {},
+): Promise<{ waitedMs: number; busyShare: number; settled: boolean }> {
+  const { busyShare = 0.15, windowMs = 1_000, deadlineMs = 60_000 } = options;
+  const started = performance.now();
+  for (;;) {
+    const before = machineCpuMs();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const after = machineCpuMs();
+    const share = (after.busyMs - before.busyMs) / Math.max(1, after.totalMs - before.totalMs);
+    const waitedMs = performance.now() - started;
+    if (share <= busyShare) return { waitedMs, busyShare: share, settled: true };
+    if (waitedMs >= deadlineMs) return { waitedMs, busyShare: share, settled: false };
+  }
+}

@@ -14,8 +14,8 @@
  * 3. Tool calls and DTC vs PTC (bench/scale/tools.ts and bench/scale/eval.ts), when those files exist.
  *
  * Options: --sizes 16,64,... (default all six)  --leak <episodes> (default 1000; the issue's check is 10000)
- *          --memory-per-episode <MB> (default 8: the first estimate of what a burst needs; later bursts use the
- *          largest peak per episode the earlier ones measured, plus 25%)
+ *          --memory-per-episode <MB> (default 8: the first estimate of what a burst needs; later bursts are
+ *          estimated from the earlier bursts' peaks, see memoryEstimate)
  *          --pool-sizes 512,... (warm-pool bursts; default 512; 0 for none)
  *          --sections live,leak,tools,eval (default all)  --quick (smaller tool and eval sections)
  *          --launcher bwrap|template (how kernels start; default PROGAGENT_KERNEL_LAUNCHER, else bwrap)
@@ -29,7 +29,8 @@ import { scratchDir, tempDirRoots } from "../src/core/index.js";
 import { createEpisode, type Episode, type TaskDefinition } from "../src/envs/index.js";
 import { createKernelPool, type KernelPool } from "../src/kernel/index.js";
 import { loadSuite } from "../src/suite/index.js";
-import { descendants, processTable } from "./proc.js";
+import { descendants, machineCpuMs, processTable } from "./proc.js";
+import { memoryEstimate } from "./scale/memory.js";
 import { formatNumber, percentile } from "./stats.js";
 
 const args = process.argv.slice(2);
@@ -170,24 +171,17 @@ function shortReason(error: unknown): string {
   return text.split("\n")[0]!.replace(/\d+/g, "N").slice(0, 120);
 }
 
-/** Busy CPU time of the whole machine so far (user, nice, system, irq, softirq from /proc/stat), in ms. */
-function machineBusyMs(): number {
-  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const ticks = fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!;
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
-}
-
 /**
  * Starts measuring CPU: the returned function gives, since the start, this process's CPU (the event loop and
  * its threads) and the rest of the machine's (all busy time in /proc/stat minus this process's), in ms.
  */
 function startCpuMeter(): () => { hostMs: number; restMs: number } {
   const processBefore = process.cpuUsage();
-  const machineBefore = machineBusyMs();
+  const machineBefore = machineCpuMs().busyMs;
   return () => {
     const used = process.cpuUsage(processBefore);
     const hostMs = (used.user + used.system) / 1000;
-    return { hostMs, restMs: Math.max(0, machineBusyMs() - machineBefore - hostMs) };
+    return { hostMs, restMs: Math.max(0, machineCpuMs().busyMs - machineBefore - hostMs) };
   };
 }
 
@@ -267,22 +261,23 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
 async function liveSection(task: TaskDefinition): Promise<string> {
   const rows: Array<Array<string | number>> = [];
   const notes: string[] = [];
-  // Real memory per episode (what MemAvailable lost), not summed RSS, which counts shared pages many times.
-  let perEpisodeEstimate = MEMORY_PER_EPISODE_MB * 1024 ** 2;
-  let measuredPerEpisode = 0;
+  // Real memory (what MemAvailable lost at the burst's peak), not summed RSS, which counts shared pages many times.
+  const peaks: Array<{ size: number; peakBytes: number }> = [];
   for (const size of SIZES) {
     const available = availableBytes();
-    const needed = size * perEpisodeEstimate;
-    if (available - needed < MEMORY_FLOOR_BYTES) {
+    const { neededBytes, perEpisodeBytes } = memoryEstimate(peaks, size, MEMORY_PER_EPISODE_MB * 1024 ** 2);
+    if (available - neededBytes < MEMORY_FLOOR_BYTES) {
       notes.push(
-        `Stopped before N = ${size}: it needs about ${gb(needed)} (${mb(perEpisodeEstimate)} per episode) and ${gb(available)} is available, which would leave less than ${gb(MEMORY_FLOOR_BYTES)}.`,
+        `Stopped before N = ${size}: it needs about ${gb(neededBytes)} (${mb(perEpisodeBytes)} per further episode) and ${gb(available)} is available, which would leave less than ${gb(MEMORY_FLOOR_BYTES)}.`,
       );
       break;
     }
     const result = await burst(task, size);
-    // From now on the estimate is what the bursts measured (the largest so far, with a quarter's margin).
-    measuredPerEpisode = Math.max(measuredPerEpisode, result.memoryPeakBytes / size);
-    if (measuredPerEpisode > 0) perEpisodeEstimate = measuredPerEpisode * 1.25;
+    if (peaks.length > 0)
+      notes.push(
+        `N = ${size}: estimated ${gb(neededBytes)} at the peak, took ${gb(result.memoryPeakBytes)} (${gb(available)} was available)`,
+      );
+    peaks.push({ size, peakBytes: result.memoryPeakBytes });
     rows.push([
       size,
       seconds(result.openMs),

@@ -17,7 +17,7 @@ import { createEpisode, type Episode } from "../../src/envs/index.js";
 import { createKernel } from "../../src/kernel/index.js";
 import { bindTool, createPtcSession, defineTool, type PtcSession } from "../../src/runtime/index.js";
 import { loadSuite } from "../../src/suite/index.js";
-import { descendants } from "../proc.js";
+import { descendants, settleMachine } from "../proc.js";
 import { formatNumber, percentile } from "../stats.js";
 
 const TASK_ID = "retail.net-revenue-by-category";
@@ -173,6 +173,9 @@ export async function run(options: { quick?: boolean; levels?: number[] } = {}):
   const repeats = options.quick ? 1 : REPEATS;
   const readCall = `tools.${TOOL}(customer_id=_ids[_index % len(_ids)])`;
   const rows: Array<Array<string | number>> = [];
+  // Measured on a quiet machine: right after bench:scale's bursts the teardown of thousands of sandboxes ran
+  // for tens of seconds (load 11-44 before this section in the runs where 32 episodes missed, 0.5-6 elsewhere).
+  const settle = await settleMachine();
   const loadBefore = loadavg()[0]!;
   for (const level of options.levels ?? LEVELS) {
     const callsEach = Math.max(500, Math.ceil(totalCalls / level));
@@ -248,7 +251,8 @@ export async function run(options: { quick?: boolean; levels?: number[] } = {}):
     `Heap kept per recorded call: ${formatNumber(heapBytes, 0)} bytes (issue 8: about ${REFERENCE.heapBytesPerCall}).`,
     `Issue 8 reference: ${REFERENCE.hostCpuUsPerCall} us of host CPU per call, no-op ceiling ${REFERENCE.noopCallsPerSecond} calls/s.`,
     `Before the tool-call path was reworked: ${PREVIOUS}.`,
-    `Machine: ${availableParallelism()} CPUs, 1-minute load average ${formatNumber(loadBefore, 1)} before and ${formatNumber(loadAfter, 1)} after the levels.`,
+    `Machine: ${availableParallelism()} CPUs, 1-minute load average ${formatNumber(loadBefore, 1)} before and ${formatNumber(loadAfter, 1)} after the levels; ` +
+      `waited ${formatNumber(settle.waitedMs / 1000, 1)} s for a quiet machine before them (${settle.settled ? "" : "not reached: "}${formatNumber(settle.busyShare * 100, 0)}% of the CPU busy over the last second).`,
   ].join("\n");
   return `${header}\n\n${table}\n\n${footer}\n`;
 }
