@@ -44,13 +44,30 @@ export function descendants(root: number, table = processTable()): ProcessInfo[]
   return found;
 }
 
-/** Busy and total CPU time of the whole machine so far (from the first line of /proc/stat), in ms. */
-export function machineCpuMs(): { busyMs: number; totalMs: number } {
+/**
+ * CPU time of the whole machine so far (the first line of /proc/stat), in ms: busy (all but idle, iowait and
+ * steal), total, and steal (time the hypervisor gave this VM's CPUs to others while they had work: on a shared
+ * VM it is what makes one run of a benchmark slower than the next).
+ */
+export function machineCpuMs(): { busyMs: number; totalMs: number; stealMs: number } {
   const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait (USER_HZ is 100 on Linux).
+  // user nice system idle iowait irq softirq steal (USER_HZ is 100 on Linux)
   const busy = fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!;
-  const total = busy + fields[3]! + fields[4]!;
-  return { busyMs: busy * TICK_MS, totalMs: total * TICK_MS };
+  const steal = fields[7] ?? 0;
+  return {
+    busyMs: busy * TICK_MS,
+    totalMs: (busy + fields[3]! + fields[4]! + steal) * TICK_MS,
+    stealMs: steal * TICK_MS,
+  };
+}
+
+/** Measures the share of the machine's CPU time stolen by the hypervisor from now until the returned function is called. */
+export function startStealMeter(): () => number {
+  const before = machineCpuMs();
+  return () => {
+    const after = machineCpuMs();
+    return (after.stealMs - before.stealMs) / Math.max(1, after.totalMs - before.totalMs);
+  };
 }
 
 /**

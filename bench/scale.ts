@@ -29,7 +29,7 @@ import { scratchDir, tempDirRoots } from "../src/core/index.js";
 import { createEpisode, type Episode, type TaskDefinition } from "../src/envs/index.js";
 import { createKernelPool, type KernelPool } from "../src/kernel/index.js";
 import { loadSuite } from "../src/suite/index.js";
-import { descendants, machineCpuMs, processTable } from "./proc.js";
+import { descendants, machineCpuMs, processTable, startStealMeter } from "./proc.js";
 import { memoryEstimate } from "./scale/memory.js";
 import { formatNumber, percentile } from "./stats.js";
 
@@ -161,6 +161,8 @@ interface BurstResult {
    * Per-process tick counts cannot say it: most kernel processes use less than one 10 ms tick each.
    */
   restCpuMs: number;
+  /** The share of the machine's CPU time the hypervisor took during the burst (steal). */
+  stealShare: number;
   failures: number;
   reasons: Map<string, number>;
   stoppedForMemory: boolean;
@@ -198,6 +200,7 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
   };
   let stoppedForMemory = false;
   const cpu = startCpuMeter();
+  const steal = startStealMeter();
   let lowestAvailable = availableBefore;
   const watch = setInterval(() => {
     const available = availableBytes();
@@ -232,6 +235,7 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
   );
   clearInterval(watch);
   const { hostMs, restMs } = cpu();
+  const stealShare = steal();
   // Idle: every kernel has run its program and waits for the next.
   const table = processTable();
   const kernels = descendants(process.pid, table).filter((info) => !before.has(info.pid));
@@ -250,6 +254,7 @@ async function burst(task: TaskDefinition, size: number, pool?: KernelPool): Pro
     fdsPerEpisode: (hostFds() - fdsBefore) / Math.max(1, live),
     hostCpuMs: hostMs / size,
     restCpuMs: restMs / size,
+    stealShare,
     failures: size - firstMs.length,
     reasons,
     stoppedForMemory,
@@ -288,6 +293,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
       formatNumber(result.processesPerEpisode, 1),
       formatNumber(result.fdsPerEpisode, 1),
       `${formatNumber(result.hostCpuMs, 1)} / ${formatNumber(result.restCpuMs, 1)} ms`,
+      `${formatNumber(result.stealShare * 100, 0)}%`,
       result.failures,
       ratio(size, result.firstP95Ms),
     ]);
@@ -298,6 +304,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
         reference.open,
         reference.first,
         reference.rss,
+        "",
         "",
         "",
         "",
@@ -325,6 +332,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
       "processes / episode",
       "host fds / episode",
       "CPU / episode: host / rest",
+      "steal",
       "failures",
       "p95 vs issue",
     ],
@@ -334,6 +342,7 @@ async function liveSection(task: TaskDefinition): Promise<string> {
     `Live episodes: ${TASK_ID} at ${SCALE}, opened in one burst, then one program with one tool call in each (kernels started with ${LAUNCHER})`,
     "(first execute counts from the start of the burst; per-episode figures are the idle kernels' processes;",
     "CPU: this process / the rest of the machine from /proc/stat, from the burst's start to its last first execute;",
+    "steal: the share of the machine's CPU time the hypervisor gave to other guests meanwhile;",
     `N episodes done in T seconds on ${availableParallelism()} cores can have spent at most T x ${availableParallelism()} / N of CPU each)`,
     "",
     table,
@@ -376,6 +385,7 @@ async function poolSection(task: TaskDefinition): Promise<string> {
         seconds(result.openMs),
         `${seconds(result.firstP50Ms)} / ${seconds(result.firstP95Ms)}`,
         `${formatNumber(result.hostCpuMs, 1)} / ${formatNumber(result.restCpuMs, 1)} ms`,
+        `${formatNumber(result.stealShare * 100, 0)}%`,
         result.failures,
         ratio(size, result.firstP95Ms),
       ]);
@@ -393,6 +403,7 @@ async function poolSection(task: TaskDefinition): Promise<string> {
       "open all",
       "first execute p50 / p95",
       "burst CPU / episode: host / rest",
+      "steal",
       "failures",
       "p95 vs issue",
     ],

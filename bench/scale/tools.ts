@@ -17,7 +17,7 @@ import { createEpisode, type Episode } from "../../src/envs/index.js";
 import { createKernel } from "../../src/kernel/index.js";
 import { bindTool, createPtcSession, defineTool, type PtcSession } from "../../src/runtime/index.js";
 import { loadSuite } from "../../src/suite/index.js";
-import { descendants, settleMachine } from "../proc.js";
+import { descendants, settleMachine, startStealMeter } from "../proc.js";
 import { formatNumber, percentile } from "../stats.js";
 
 const TASK_ID = "retail.net-revenue-by-category";
@@ -176,6 +176,7 @@ export async function run(options: { quick?: boolean; levels?: number[] } = {}):
   // Measured on a quiet machine: right after bench:scale's bursts the teardown of thousands of sandboxes ran
   // for tens of seconds (load 11-44 before this section in the runs where 32 episodes missed, 0.5-6 elsewhere).
   const settle = await settleMachine();
+  const steal = startStealMeter();
   const loadBefore = loadavg()[0]!;
   for (const level of options.levels ?? LEVELS) {
     const callsEach = Math.max(500, Math.ceil(totalCalls / level));
@@ -227,6 +228,7 @@ export async function run(options: { quick?: boolean; levels?: number[] } = {}):
     ]);
   }
   const loadAfter = loadavg()[0]!;
+  const stolen = steal();
   const heapBytes = await heapPerCall(options.quick ? 5_000 : 20_000);
   const header =
     `Tool calls: ${TOOL} (${TASK_ID}, v0) from code, ${totalCalls} calls per level split over the episodes` +
@@ -252,7 +254,8 @@ export async function run(options: { quick?: boolean; levels?: number[] } = {}):
     `Issue 8 reference: ${REFERENCE.hostCpuUsPerCall} us of host CPU per call, no-op ceiling ${REFERENCE.noopCallsPerSecond} calls/s.`,
     `Before the tool-call path was reworked: ${PREVIOUS}.`,
     `Machine: ${availableParallelism()} CPUs, 1-minute load average ${formatNumber(loadBefore, 1)} before and ${formatNumber(loadAfter, 1)} after the levels; ` +
-      `waited ${formatNumber(settle.waitedMs / 1000, 1)} s for a quiet machine before them (${settle.settled ? "" : "not reached: "}${formatNumber(settle.busyShare * 100, 0)}% of the CPU busy over the last second).`,
+      `waited ${formatNumber(settle.waitedMs / 1000, 1)} s for a quiet machine before them (${settle.settled ? "" : "not reached: "}${formatNumber(settle.busyShare * 100, 0)}% of the CPU busy over the last second); ` +
+      `the hypervisor took ${formatNumber(stolen * 100, 1)}% of the CPU time (steal) during the levels.`,
   ].join("\n");
   return `${header}\n\n${table}\n\n${footer}\n`;
 }
