@@ -108,6 +108,12 @@ MS_PRIVATE = 1 << 18
 MS_SLAVE = 1 << 19
 MS_RELATIME = 1 << 21
 MS_MGC_VAL = 0xC0ED0000
+MOUNT_ATTR_RDONLY = 0x1
+MOUNT_ATTR_NOSUID = 0x2
+MOUNT_ATTR_NODEV = 0x4
+AT_FDCWD = -100
+AT_SYMLINK_NOFOLLOW = 0x100
+AT_RECURSIVE = 0x8000
 MNT_DETACH = 2
 MOUNT_OPTION_FLAGS = {
     "rw": 0,
@@ -590,10 +596,34 @@ def unescape(text):
     return "".join(out)
 
 
+def set_mount_attributes(path, attributes, recursive):
+    """Adds `attributes` (MOUNT_ATTR_*) to the mount at `path` and, when `recursive`, to every mount below it, in
+    one mount_setattr call (the template needs Linux >= 5.12 for its idmapped workspaces anyway). Adding flags
+    keeps every other flag of each mount, as bwrap's remount with the flags it read from mountinfo does.
+    Returns False when the kernel refused (a mount below that will not take a flag, which bwrap skips alone)."""
+    request = struct.pack("QQQQ", attributes, 0, 0, 0)
+    buffer = ctypes.create_string_buffer(request, len(request))
+    flags = AT_SYMLINK_NOFOLLOW | (AT_RECURSIVE if recursive else 0)
+    result = launch.libc.syscall(
+        launch.SYS_MOUNT_SETATTR, AT_FDCWD, fsencode(path), flags, buffer, ctypes.c_size_t(len(request))
+    )
+    if result == 0:
+        return True
+    if ctypes.get_errno() in (1, 13):  # EPERM, EACCES
+        return False
+    fail("cannot set the flags of the mount at %s (mount_setattr)" % path, ctypes.get_errno())
+
+
 def bind_mount(proc_fd, source, dest, readonly, devices, recursive):
     if source is not None:
         mount(source, dest, None, MS_SILENT | MS_BIND | (MS_REC if recursive else 0))
     resolved = realpath(dest)
+    attributes = (0 if devices else MOUNT_ATTR_NODEV) | MOUNT_ATTR_NOSUID | (MOUNT_ATTR_RDONLY if readonly else 0)
+    # bwrap reads /proc/self/mountinfo for every bind (the mount and those below it) and remounts each with its
+    # flags plus these: a fifth of a template kernel's start. mount_setattr gives the same flags in one call;
+    # only where the kernel refuses one of the mounts does the mountinfo walk below run, as bwrap's does.
+    if set_mount_attributes(resolved, attributes, recursive):
+        return
     dest_fd = posix.open(resolved, posix.O_PATH | posix.O_CLOEXEC)
     try:
         kernel_path = posix.readlink("/oldroot/proc/self/fd/%d" % dest_fd)
