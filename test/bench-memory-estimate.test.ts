@@ -10,7 +10,24 @@ describe("bench:scale's memory guard", () => {
 
   it("counts a lone burst's whole peak per episode, with a quarter's margin", () => {
     const { neededBytes } = memoryEstimate([{ size: 16, peakBytes: 160 * MB }], 64, 8 * MB);
-    expect(neededBytes).toBe(64 * 10 * MB * 1.25);
+    expect(neededBytes).toBe((160 + 48 * 10) * MB * 1.25);
+    const large = memoryEstimate([{ size: 512, peakBytes: 1024 * MB }], 1024, 8 * MB);
+    expect(large.neededBytes).toBe((1024 + 512 * 2) * MB * 1.25);
+  });
+
+  it("keeps the first guess as the least per further episode until a burst of 512 was measured", () => {
+    // MemAvailable's noise: 64 episodes measured as nothing, 256 as 0.4 GB.
+    const peaks = [
+      { size: 16, peakBytes: 30 * MB },
+      { size: 64, peakBytes: 1 * MB },
+      { size: 256, peakBytes: 400 * MB },
+    ];
+    const { neededBytes, perEpisodeBytes } = memoryEstimate(peaks, 512, 8 * MB);
+    expect(perEpisodeBytes).toBe(8 * MB * 1.25);
+    expect(neededBytes).toBe((400 + 256 * 8) * MB * 1.25);
+    // Once 512 is measured, the measured steps decide, even below the first guess.
+    const measured = memoryEstimate([...peaks, { size: 512, peakBytes: 1700 * MB }], 1024, 8 * MB);
+    expect(measured.perEpisodeBytes).toBeCloseTo((1300 / 256) * MB * 1.25, 0);
   });
 
   it("grows from the largest burst by the largest cost per further episode, not by the small bursts' average", () => {
