@@ -196,23 +196,21 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
   const steal = startStealMeter();
   for (const harness of order) runs.push({ harness, timing: await timeHarness(harness, slice) });
   const stolen = steal();
+  const timingsOf = (harness: HarnessMode): HarnessTiming[] =>
+    runs.filter((run) => run.harness === harness).map((run) => run.timing);
   const total = (harness: HarnessMode): HarnessTiming =>
-    runs
-      .filter((run) => run.harness === harness)
-      .map((run) => run.timing)
-      .reduce((a, b) => ({
-        episodes: a.episodes + b.episodes,
-        passed: a.passed + b.passed,
-        seconds: a.seconds + b.seconds,
-        cpuSeconds: a.cpuSeconds + b.cpuSeconds,
-      }));
+    timingsOf(harness).reduce((a, b) => ({
+      episodes: a.episodes + b.episodes,
+      passed: a.passed + b.passed,
+      seconds: a.seconds + b.seconds,
+      cpuSeconds: a.cpuSeconds + b.cpuSeconds,
+    }));
   const ptc = total("ptc");
   const dtc = total("dtc");
   const ratio = dtc.seconds / ptc.seconds;
   const perRun = (harness: HarnessMode): string =>
-    runs
-      .filter((run) => run.harness === harness)
-      .map((run) => formatNumber(run.timing.seconds, 1))
+    timingsOf(harness)
+      .map((timing) => formatNumber(timing.seconds, 1))
       .join(" + ");
   const evalTable = formatTable(
     [

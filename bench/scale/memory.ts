@@ -1,4 +1,7 @@
 /** bench:scale's memory guard: how much a burst of live episodes is expected to take. */
+/** Bursts smaller than this measure too little memory to estimate from alone. */
+export const SMALL_BURST = 512;
+
 /**
  * What a burst of `size` is expected to take at its peak, from the peaks of the earlier bursts: the largest one
  * plus, for each episode beyond it, the largest cost per further episode between two earlier bursts (each burst's
@@ -8,9 +11,6 @@
  * burst: `firstGuessBytes` (--memory-per-episode) for each episode, which stays the least per further episode
  * until a burst of `SMALL_BURST` has been measured.
  */
-/** Bursts smaller than this measure too little memory to estimate from alone. */
-export const SMALL_BURST = 512;
-
 export function memoryEstimate(
   peaks: ReadonlyArray<{ size: number; peakBytes: number }>,
   size: number,

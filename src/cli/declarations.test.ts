@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { DECLARATIONS, declarationsFor } from "./declarations.js";
 
-async function declared(registers: Array<(program: Command) => void>): Promise<string[]> {
+function declared(registers: Array<(program: Command) => void>): string[] {
   const program = new Command();
   for (const register of registers) register(program);
   return program.commands.map((command) => command.name());
@@ -10,19 +10,19 @@ async function declared(registers: Array<(program: Command) => void>): Promise<s
 
 describe("command declarations", () => {
   it("each entry declares exactly the top-level commands it is named by", async () => {
-    for (const entry of DECLARATIONS) expect(await declared(await entry.load())).toEqual(entry.names);
+    for (const entry of DECLARATIONS) expect(declared(await entry.load())).toEqual(entry.names);
   });
 
   it("a command line naming a command declares only it; anything else declares all, once each", async () => {
     const all = DECLARATIONS.flatMap((entry) => entry.names);
     expect(new Set(all).size).toBe(all.length);
-    expect(await declared(await declarationsFor(["node", "progagent", "tasks", "list"]))).toEqual(["tasks"]);
-    expect(await declared(await declarationsFor(["node", "progagent", "start"]))).toEqual([
+    expect(declared(await declarationsFor(["node", "progagent", "tasks", "list"]))).toEqual(["tasks"]);
+    expect(declared(await declarationsFor(["node", "progagent", "start"]))).toEqual([
       "eval",
       "report",
       "start",
     ]);
     for (const argv of [[], ["--help"], ["help", "tasks"], ["taks", "list"], ["-V"]])
-      expect(await declared(await declarationsFor(["node", "progagent", ...argv]))).toEqual(all);
+      expect(declared(await declarationsFor(["node", "progagent", ...argv]))).toEqual(all);
   });
 });
