@@ -291,7 +291,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   let budget: ReturnType<typeof createSandboxBudget>;
   try {
-    budget = createSandboxBudget(limits, workspaceDir, options.bwrapPath, sandbox);
+    budget = createSandboxBudget(limits, workspaceDir, options.bwrapPath, sandbox, interpreter);
   } catch (error) {
     ownDir.dispose();
     throw error;

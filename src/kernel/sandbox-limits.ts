@@ -253,12 +253,16 @@ function processTree(rootPid: number): number[] {
   return pids;
 }
 
-/** The budgets of one kernel. `sandboxed: false` (unsafe mode) still watches memory and disk from the host. */
+/**
+ * The budgets of one kernel. `sandboxed: false` (unsafe mode) still watches memory and disk from the host.
+ * `interpreter` runs the workspace meter that measures the workspace for the disk budget (workspace-meter.ts).
+ */
 export function createSandboxBudget(
   limits: SandboxBudgetLimits,
   workspaceDir: string,
   bwrapPath = "bwrap",
   sandboxed = true,
+  interpreter = "/usr/bin/python3",
 ): SandboxBudget {
   const detection = detect();
   let cgroup: KernelCgroup | undefined;
@@ -278,7 +282,8 @@ export function createSandboxBudget(
   const retiring = new Set<Promise<void>>();
   let diskBaseline = 0;
 
-  const measure = async (): Promise<number> => (await measureWorkspace(workspaceDir)).bytes;
+  const measure = async (): Promise<number> =>
+    (await measureWorkspace(workspaceDir, undefined, interpreter)).bytes;
   const diskCheck = async (): Promise<BudgetViolation | undefined> => {
     const used = await measure();
     if (used > limits.diskBytes && used > diskBaseline) {

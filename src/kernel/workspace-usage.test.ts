@@ -2,10 +2,20 @@ import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { measureWorkspace } from "./workspace-usage.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { measureInMeter, stopWorkspaceMeters } from "./workspace-meter.js";
+import { measureWorkspace, walkWorkspace, type WorkspaceUsage } from "./workspace-usage.js";
 
-describe("measureWorkspace", () => {
+const PYTHON = "/usr/bin/python3";
+/** The meter itself (no fallback: a meter that cannot answer fails the test), and the host's own walk. */
+const walks: Array<[string, (root: string, maxEntries?: number) => Promise<WorkspaceUsage>]> = [
+  ["the workspace meter", (root, maxEntries = 200_000) => measureInMeter(PYTHON, root, maxEntries)],
+  ["the in-process walk", walkWorkspace],
+];
+
+afterAll(() => stopWorkspaceMeters());
+
+describe.each(walks)("measuring a workspace with %s", (_, measure) => {
   const roots: string[] = [];
   afterEach(() => {
     for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
@@ -28,7 +38,7 @@ describe("measureWorkspace", () => {
     execFileSync("mkfifo", [join(workspace, "pipe")]);
     writeFileSync(join(workspace, "sparse"), "");
     truncateSync(join(workspace, "sparse"), 1024 ** 3);
-    const usage = await measureWorkspace(workspace);
+    const usage = await measure(workspace);
     expect(usage.incomplete).toBe(false);
     expect(usage.entryCount).toBe(8);
     // 1 MiB of data (linked twice) plus directory blocks; not the 8 MiB outside, not the sparse 1 GiB.
@@ -39,7 +49,56 @@ describe("measureWorkspace", () => {
   it("stops at the entry bound and says the result is a lower bound", async () => {
     const workspace = scratch();
     for (let index = 0; index < 50; index += 1) writeFileSync(join(workspace, `file-${index}`), "x");
-    const usage = await measureWorkspace(workspace, 10);
+    const usage = await measure(workspace, 10);
     expect(usage).toMatchObject({ entryCount: 10, incomplete: true });
+  });
+
+  it("measures a root that is not a directory, or is gone, as empty", async () => {
+    const workspace = scratch();
+    writeFileSync(join(workspace, "file"), "x");
+    expect(await measure(join(workspace, "file"))).toEqual({ bytes: 0, entryCount: 0, incomplete: false });
+    expect(await measure(join(workspace, "missing"))).toEqual({ bytes: 0, entryCount: 0, incomplete: false });
+    symlinkSync(workspace, join(workspace, "link"));
+    expect(await measure(join(workspace, "link"))).toEqual({ bytes: 0, entryCount: 0, incomplete: false });
+  });
+});
+
+describe("the workspace meter", () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+  });
+  const tree = (files: number): string => {
+    const root = mkdtempSync(join(tmpdir(), "workspace-meter-"));
+    roots.push(root);
+    for (let index = 0; index < files; index += 1) {
+      mkdirSync(join(root, `d${index % 7}`), { recursive: true });
+      writeFileSync(join(root, `d${index % 7}`, `f${index}`), Buffer.alloc(index * 37));
+    }
+    return root;
+  };
+
+  it("gives what the in-process walk gives", async () => {
+    const root = tree(300);
+    const inMeter = await measureInMeter(PYTHON, root, 200_000);
+    expect(inMeter).toEqual(await walkWorkspace(root));
+    expect(inMeter.entryCount).toBe(307);
+  });
+
+  it("lets a small walk finish while a large one takes turns", async () => {
+    const large = tree(3_000);
+    const small = tree(5);
+    const finished: string[] = [];
+    await Promise.all([
+      measureInMeter(PYTHON, large, 200_000).then(() => finished.push("large")),
+      measureInMeter(PYTHON, small, 200_000).then(() => finished.push("small")),
+    ]);
+    expect(finished).toEqual(["small", "large"]);
+  });
+
+  it("answers a bad request with an error, and measureWorkspace then walks in-process", async () => {
+    await expect(measureInMeter(PYTHON, "relative/path", 10)).rejects.toThrow(/absolute 'path'/);
+    const root = tree(3);
+    expect(await measureWorkspace(root, 200_000, "/nonexistent/python3")).toEqual(await walkWorkspace(root));
   });
 });

@@ -1,4 +1,5 @@
 import { closeSync, constants, lstatSync, openSync, opendirSync, type Dir } from "node:fs";
+import { measureInMeter } from "./workspace-meter.js";
 
 export interface WorkspaceUsage {
   /** Disk space the files take (allocated blocks, so sparse files count what they really use). */
@@ -21,13 +22,35 @@ function openDirectory(path: string): number | undefined {
   }
 }
 
+/** `PROGAGENT_WORKSPACE_METER=inline` walks on the host's thread instead of in the workspace meter. */
+export const WORKSPACE_METER_VARIABLE = "PROGAGENT_WORKSPACE_METER";
+
+/**
+ * What a workspace holds, measured in this host's workspace meter (workspace-meter.ts: off the event loop, with
+ * fstatat) and, when the meter cannot answer, by `walkWorkspace` here. Both walk the same way.
+ */
+export async function measureWorkspace(
+  root: string,
+  maxEntries = 200_000,
+  interpreter = "/usr/bin/python3",
+): Promise<WorkspaceUsage> {
+  if (process.env[WORKSPACE_METER_VARIABLE] !== "inline") {
+    try {
+      return await measureInMeter(interpreter, root, maxEntries);
+    } catch {
+      // no meter to ask, or it failed on this request: walk here
+    }
+  }
+  return await walkWorkspace(root, maxEntries);
+}
+
 /**
  * Measures a directory tree that model code can change while we walk it: every directory is opened without
  * following links and read through its descriptor (`/proc/self/fd/N/name`), so a link swapped in never leads
  * the walk outside the tree, and a FIFO is never opened. Each inode counts once (hard links). The work is
  * done in short synchronous slices with a yield to the event loop between them.
  */
-export async function measureWorkspace(root: string, maxEntries = 200_000): Promise<WorkspaceUsage> {
+export async function walkWorkspace(root: string, maxEntries = 200_000): Promise<WorkspaceUsage> {
   const seen = new Set<string>();
   const usage: WorkspaceUsage = { bytes: 0, entryCount: 0, incomplete: false };
   const top = openDirectory(root);
