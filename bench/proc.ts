@@ -1,5 +1,7 @@
 /** The process table from /proc, for the benchmarks that count a process tree's CPU, memory and members. */
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
+import { formatNumber } from "./stats.js";
 
 export interface ProcessInfo {
   pid: number;
@@ -89,4 +91,35 @@ export async function settleMachine(
     if (share <= busyShare) return { waitedMs, busyShare: share, settled: true };
     if (waitedMs >= deadlineMs) return { waitedMs, busyShare: share, settled: false };
   }
+}
+
+const MACHINE_PROBE = `
+import mmap, os, time
+size = 64 << 20
+region = mmap.mmap(-1, size)
+started = time.perf_counter()
+for offset in range(0, size, 4096):
+    region[offset] = 1
+fault = (time.perf_counter() - started) / (size // 4096) * 1e6
+started = time.perf_counter()
+for _ in range(200):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+fork = (time.perf_counter() - started) / 200 * 1e6
+print(f"{fault:.2f} {fork:.0f}")
+`;
+
+/**
+ * What memory and processes cost on this machine, measured now by a small Python: touching a fresh 4 KiB page
+ * (a page fault, allocation and zeroing) and fork + exit + wait. VMs differ by several times in both (3.4 us per
+ * page on one of this project's VMs, where bare metal takes about a tenth), and a kernel start is mostly both.
+ */
+export function machineCosts(python = "/usr/bin/python3"): string {
+  const probe = spawnSync(python, ["-I", "-S", "-c", MACHINE_PROBE], { encoding: "utf8", timeout: 60_000 });
+  const [fault, fork] = (probe.stdout ?? "").trim().split(/\s+/).map(Number);
+  if (probe.status !== 0 || !Number.isFinite(fault) || !Number.isFinite(fork))
+    return `machine costs: not measured (${python}: ${(probe.stderr || probe.error?.message || "no output").trim().slice(0, 200)})`;
+  return `machine costs (measured now by ${python}): a fresh 4 KiB page ${formatNumber(fault!, 2)} us to touch, fork + exit + wait of a small process ${formatNumber(fork!, 0)} us`;
 }

@@ -29,7 +29,7 @@ import { scratchDir, tempDirRoots } from "../src/core/index.js";
 import { createEpisode, type Episode, type TaskDefinition } from "../src/envs/index.js";
 import { createKernelPool, type KernelPool } from "../src/kernel/index.js";
 import { loadSuite } from "../src/suite/index.js";
-import { descendants, machineCpuMs, processTable, startStealMeter } from "./proc.js";
+import { descendants, machineCosts, machineCpuMs, processTable, startStealMeter } from "./proc.js";
 import { memoryEstimate } from "./scale/memory.js";
 import { formatNumber, percentile } from "./stats.js";
 
@@ -507,8 +507,9 @@ if (!task) throw new Error(`task ${TASK_ID} not found`);
 process.stdout.write(`progagent scale benchmark (${new Date().toISOString()})\n`);
 const scratch = scratchDir();
 process.stdout.write(
-  `episode workspaces and kernel directories: ${scratch.dir} (${fileSystemName(scratch.dir)}; ${scratch.reason})\n\n`,
+  `episode workspaces and kernel directories: ${scratch.dir} (${fileSystemName(scratch.dir)}; ${scratch.reason})\n`,
 );
+process.stdout.write(`${machineCosts()}\n\n`);
 // Warm-up outside every measurement: builds the four task instances and runs the one-time sandbox probes.
 for (let seed = 0; seed < 4; seed += 1) await oneEpisode(task, seed);
 if (SECTIONS.has("live")) {

@@ -79,7 +79,7 @@ async function timeHarness(
  * each run would also pay for forking it: after the sections above it holds gigabytes, and fork() copies its
  * page tables (30-90 ms here; issue 8 measured 13-30 ms at a few hundred MB).
  */
-function timeStartup(nodeArgs: string[]): { wall: number[]; cpu: number[] } {
+function timeStartup(nodeArgs: string[], unset: string[] = []): { wall: number[]; cpu: number[] } {
   // EPOCHREALTIME needs no child process, so `times` (children's user and system time, cumulative) counts
   // only the runs.
   const script = [
@@ -92,7 +92,10 @@ function timeStartup(nodeArgs: string[]): { wall: number[]; cpu: number[] } {
     cwd: root,
     encoding: "utf8",
     timeout: 120_000,
-    env: { ...process.env, RUNS: String(STARTUP_RUNS) },
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !unset.includes(name))),
+      RUNS: String(STARTUP_RUNS),
+    },
   });
   if (probe.status !== 0) throw new Error(`node ${nodeArgs.join(" ")} failed: ${probe.stderr}`);
   const wall: number[] = [];
@@ -147,7 +150,10 @@ function startupRows(): Array<Array<string | number>> {
       "-e",
       `const { register } = await import("tsx/esm/api"); register(); await import(${JSON.stringify(pathToFileURL(join(stage, "one-line.ts")).href)});`,
     ];
-    const commands: Array<{ label: string; nodeArgs: string[]; goal: boolean }> = [
+    // Node reads the certificates NODE_EXTRA_CA_CERTS names before it runs anything (about 90 ms on one VM):
+    // where it is set, the package's rows and node's are repeated without it, to show what is Node's.
+    const extraCerts = process.env.NODE_EXTRA_CA_CERTS ? ["NODE_EXTRA_CA_CERTS"] : [];
+    const commands: Array<{ label: string; nodeArgs: string[]; goal: boolean; unset?: string[] }> = [
       ...[["--help"], ["tasks", "list"]].flatMap((args) => [
         {
           label: `clone: progagent ${args.join(" ")}`,
@@ -162,9 +168,31 @@ function startupRows(): Array<Array<string | number>> {
       ]),
       { label: "tsx floor (register + a one-line .ts)", nodeArgs: tsxFloor, goal: false },
       { label: "node -e 0", nodeArgs: ["-e", "0"], goal: false },
+      ...(extraCerts.length === 0
+        ? []
+        : [
+            {
+              label: "package: progagent tasks list, without NODE_EXTRA_CA_CERTS",
+              nodeArgs: [join(stage, "bin", "progagent.js"), "tasks", "list"],
+              goal: false,
+              unset: extraCerts,
+            },
+            {
+              label: "clone: progagent tasks list, without NODE_EXTRA_CA_CERTS",
+              nodeArgs: [join(root, "bin", "progagent.js"), "tasks", "list"],
+              goal: false,
+              unset: extraCerts,
+            },
+            {
+              label: "node -e 0, without NODE_EXTRA_CA_CERTS",
+              nodeArgs: ["-e", "0"],
+              goal: false,
+              unset: extraCerts,
+            },
+          ]),
     ];
-    return commands.map(({ label, nodeArgs, goal }) => {
-      const timing = timeStartup(nodeArgs);
+    return commands.map(({ label, nodeArgs, goal, unset }) => {
+      const timing = timeStartup(nodeArgs, unset);
       const wall = percentile(timing.wall, 0.5);
       return [
         label,
@@ -265,6 +293,12 @@ export async function run(options: { quick?: boolean } = {}): Promise<string> {
     "CLI start-up (a fresh process, started one after another by bash): the clone runs the TypeScript sources through",
     "tsx, whose loader thread alone costs the 'tsx floor' (a one-line .ts file, same register call); the installed",
     "package runs the compiled dist/ (built here with scripts/build.ts into a staged package, as `npm pack` ships it).",
+    ...(process.env.NODE_EXTRA_CA_CERTS
+      ? [
+          `NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): Node loads those certificates at every start;`,
+          "the rows 'without NODE_EXTRA_CA_CERTS' run the same commands with it unset.",
+        ]
+      : []),
     "",
     startupTable,
     "",
