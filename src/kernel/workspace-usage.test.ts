@@ -1,5 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -94,6 +104,35 @@ describe("the workspace meter", () => {
       measureInMeter(PYTHON, small, 200_000).then(() => finished.push("small")),
     ]);
     expect(finished).toEqual(["small", "large"]);
+  });
+
+  it("fails the walks in flight when it dies, and measureWorkspace then walks in-process", async () => {
+    const root = tree(3_000);
+    await measureInMeter(PYTHON, root, 200_000); // started
+    const meters = readdirSync("/proc").filter(
+      (name) =>
+        /^\d+$/.test(name) &&
+        (() => {
+          try {
+            const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ");
+            return (
+              Number(fields[1]) === process.pid &&
+              readFileSync(`/proc/${name}/cmdline`, "utf8").includes("workspace_meter.py")
+            );
+          } catch {
+            return false;
+          }
+        })(),
+    );
+    expect(meters).toHaveLength(1);
+    const inFlight = measureInMeter(PYTHON, root, 200_000);
+    const measured = measureWorkspace(root);
+    process.kill(Number(meters[0]), "SIGKILL");
+    await expect(inFlight).rejects.toThrow(/workspace meter exited/);
+    expect(await measured).toEqual(await walkWorkspace(root));
+    // No new meter for a while: the next measurement walks in-process at once.
+    await expect(measureInMeter(PYTHON, root, 10)).rejects.toThrow(/failed recently/);
+    stopWorkspaceMeters();
   });
 
   it("answers a bad request with an error, and measureWorkspace then walks in-process", async () => {
