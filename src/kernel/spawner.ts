@@ -8,19 +8,18 @@
  * kernels with it (bwrap --die-with-parent). When it dies anyway, every start in flight fails naming why, every
  * kernel it started is reported as exited, and the next start launches a new spawner.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { closeSync, constants as fsConstants, openSync } from "node:fs";
 import { Socket } from "node:net";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
-import { interpreterFlags } from "./sandbox.js";
+import { startHelperProcess } from "./helper-process.js";
 
 const SPAWNER_SOURCE = fileURLToPath(new URL("./python/spawner.py", import.meta.url));
 /** How long the spawner may take to answer a spawn request (it forks and answers; it never waits on the kernel). */
 const SPAWN_REPLY_TIMEOUT_MS = 10_000;
-const MAX_STDERR_CHARS = 4_000;
 
 /** What the forked child does before it execs `argv`. */
 export type LaunchSpec =
@@ -103,37 +102,17 @@ class Spawner {
   readonly child: ChildProcess;
   private readonly entries = new Map<number, Entry>();
   private nextId = 0;
-  private buffered = "";
-  private stderr = "";
   private dead: string | undefined;
 
   constructor(
     interpreter: string,
     private readonly onDeath: (spawner: Spawner) => void,
   ) {
-    this.child = spawn(
-      interpreter,
-      [...interpreterFlags(interpreter), SPAWNER_SOURCE, String(process.pid)],
-      // Its own session: a terminal's Ctrl-C is the host's to handle, as it is for the kernels.
-      { stdio: ["pipe", "pipe", "pipe"], detached: true },
-    );
     // The spawner never keeps the host alive by itself; live kernels do, through their reply pipes.
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
-      (stream as unknown as { unref?: () => void } | null)?.unref?.();
-    this.child.stdin!.on("error", () => undefined);
-    this.child.stdout!.setEncoding("utf8");
-    this.child.stdout!.on("data", (chunk: string) => this.onData(chunk));
-    this.child.stderr!.setEncoding("utf8");
-    this.child.stderr!.on("data", (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-MAX_STDERR_CHARS);
+    this.child = startHelperProcess(interpreter, SPAWNER_SOURCE, "the kernel spawner", {
+      onLine: (line) => this.onMessage(JSON.parse(line) as SpawnerMessage),
+      onGone: (reason) => this.die(reason),
     });
-    this.child.on("error", (error) => this.die(`the kernel spawner could not run: ${error.message}`));
-    this.child.on("exit", (code, signal) =>
-      this.die(
-        `the kernel spawner exited (code ${code}, signal ${signal})${this.stderr ? `: ${this.stderr.trim()}` : ""}`,
-      ),
-    );
   }
 
   get alive(): boolean {
@@ -192,17 +171,6 @@ class Spawner {
 
   private write(message: Record<string, unknown>): void {
     this.child.stdin!.write(`${JSON.stringify(message)}\n`);
-  }
-
-  private onData(chunk: string): void {
-    this.buffered += chunk;
-    let newline = this.buffered.indexOf("\n");
-    while (newline >= 0) {
-      const line = this.buffered.slice(0, newline);
-      this.buffered = this.buffered.slice(newline + 1);
-      if (line.trim()) this.onMessage(JSON.parse(line) as SpawnerMessage);
-      newline = this.buffered.indexOf("\n");
-    }
   }
 
   private onMessage(message: SpawnerMessage): void {

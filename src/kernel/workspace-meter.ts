@@ -9,16 +9,15 @@
  * has a deadline; when the meter cannot start, dies or misses a deadline, the requests it held are rejected
  * (the caller walks in-process), it is killed, and no new meter starts for a while.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { interpreterFlags } from "./sandbox.js";
+import { startHelperProcess } from "./helper-process.js";
 
 const METER_SOURCE = fileURLToPath(new URL("./python/workspace_meter.py", import.meta.url));
 /** How long one measurement may take in the meter (walks take turns, 256 entries each). */
 const METER_REPLY_TIMEOUT_MS = 30_000;
 /** After a meter failed, measurements stay in-process this long before a new meter is tried. */
 const METER_RETRY_AFTER_MS = 10_000;
-const MAX_STDERR_CHARS = 2_000;
 
 export interface MeteredUsage {
   bytes: number;
@@ -36,35 +35,17 @@ class Meter {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
-  private buffered = "";
-  private stderr = "";
   dead: string | undefined;
 
   constructor(
     interpreter: string,
     private readonly onDeath: (meter: Meter) => void,
   ) {
-    this.child = spawn(interpreter, [...interpreterFlags(interpreter), METER_SOURCE, String(process.pid)], {
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
     // Never keeps the host alive by itself; a measurement in flight holds its own timer.
-    this.child.unref();
-    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr])
-      (stream as unknown as { unref?: () => void } | null)?.unref?.();
-    this.child.stdin!.on("error", () => undefined);
-    this.child.stdout!.setEncoding("utf8");
-    this.child.stdout!.on("data", (chunk: string) => this.onData(chunk));
-    this.child.stderr!.setEncoding("utf8");
-    this.child.stderr!.on("data", (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-MAX_STDERR_CHARS);
+    this.child = startHelperProcess(interpreter, METER_SOURCE, "the workspace meter", {
+      onLine: (line) => this.onLine(line),
+      onGone: (reason) => this.die(reason),
     });
-    this.child.on("error", (error) => this.die(`the workspace meter could not run: ${error.message}`));
-    this.child.on("exit", (code, signal) =>
-      this.die(
-        `the workspace meter exited (code ${code}, signal ${signal})${this.stderr ? `: ${this.stderr.trim()}` : ""}`,
-      ),
-    );
   }
 
   measure(root: string, maxEntries: number): Promise<MeteredUsage> {
@@ -80,33 +61,26 @@ class Meter {
     });
   }
 
-  private onData(chunk: string): void {
-    this.buffered += chunk;
-    let newline = this.buffered.indexOf("\n");
-    while (newline >= 0) {
-      const line = this.buffered.slice(0, newline);
-      this.buffered = this.buffered.slice(newline + 1);
-      newline = this.buffered.indexOf("\n");
-      let reply: { id?: unknown; bytes?: unknown; entries?: unknown; incomplete?: unknown; error?: unknown };
-      try {
-        reply = JSON.parse(line) as typeof reply;
-      } catch {
-        this.die(`the workspace meter wrote a line that is not JSON: ${line.slice(0, 200)}`);
-        return;
-      }
-      const entry = typeof reply.id === "number" ? this.pending.get(reply.id) : undefined;
-      if (!entry) continue;
-      this.pending.delete(reply.id as number);
-      clearTimeout(entry.timer);
-      if (typeof reply.error === "string") entry.reject(new Error(`the workspace meter: ${reply.error}`));
-      else if (
-        typeof reply.bytes === "number" &&
-        typeof reply.entries === "number" &&
-        typeof reply.incomplete === "boolean"
-      )
-        entry.resolve({ bytes: reply.bytes, entryCount: reply.entries, incomplete: reply.incomplete });
-      else entry.reject(new Error(`the workspace meter's reply has no usage: ${line.slice(0, 200)}`));
+  private onLine(line: string): void {
+    let reply: { id?: unknown; bytes?: unknown; entries?: unknown; incomplete?: unknown; error?: unknown };
+    try {
+      reply = JSON.parse(line) as typeof reply;
+    } catch {
+      this.die(`the workspace meter wrote a line that is not JSON: ${line.slice(0, 200)}`);
+      return;
     }
+    const entry = typeof reply.id === "number" ? this.pending.get(reply.id) : undefined;
+    if (!entry) return;
+    this.pending.delete(reply.id as number);
+    clearTimeout(entry.timer);
+    if (typeof reply.error === "string") entry.reject(new Error(`the workspace meter: ${reply.error}`));
+    else if (
+      typeof reply.bytes === "number" &&
+      typeof reply.entries === "number" &&
+      typeof reply.incomplete === "boolean"
+    )
+      entry.resolve({ bytes: reply.bytes, entryCount: reply.entries, incomplete: reply.incomplete });
+    else entry.reject(new Error(`the workspace meter's reply has no usage: ${line.slice(0, 200)}`));
   }
 
   /** Rejects what it holds (the callers walk in-process) and ends the process. */

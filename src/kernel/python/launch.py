@@ -58,6 +58,19 @@ libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes
 libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 
 
+def bind_to_host(argv):
+    """For a helper process of the host (spawner, workspace meter), called with its arguments `<host pid>`:
+    dies with the host (parent-death signal; ends now if the host died before it was armed) and leaves a
+    terminal's Ctrl-C to the host."""
+    import signal
+
+    host = int(argv[0]) if argv else os.getppid()
+    libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != host:
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def fail(what, errno=None):
     reason = os.strerror(errno) if errno else ""
     sys.stderr.write(f"progagent launcher: {what}{': ' + reason if reason else ''}\n")

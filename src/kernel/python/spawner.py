@@ -643,12 +643,7 @@ def start_template(argv, environment, devnull, control):
 
 
 def main(argv):
-    host = int(argv[0]) if argv else os.getppid()
-    launch.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != host:
-        os._exit(0)  # the host died before the parent-death signal was armed
-    # A terminal's Ctrl-C is the host's to handle; the spawner ends only with the host.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    launch.bind_to_host(argv)  # the spawner ends only with the host
     Spawner().run()
 
 

@@ -23,14 +23,12 @@ The meter ends when the host closes stdin or dies (parent-death signal).
 import json
 import os
 import select
-import signal
 import stat
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import launch  # noqa: E402  (libc, for the parent-death signal)
+import launch  # noqa: E402  (bind_to_host)
 
-PR_SET_PDEATHSIG = 1
 ENTRIES_PER_TURN = 256
 DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
@@ -151,11 +149,7 @@ def serve():
 
 
 def main(argv):
-    host = int(argv[0]) if argv else os.getppid()
-    launch.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != host:
-        os._exit(0)  # the host died before the parent-death signal was armed
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    launch.bind_to_host(argv)
     serve()
 
 
