@@ -37,6 +37,7 @@ MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
 EXIT_FAILED = 125
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_PDEATHSIG = 1
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 SECCOMP_RET_ALLOW = 0x7FFF0000
@@ -65,7 +66,7 @@ def bind_to_host(argv):
     import signal
 
     host = int(argv[0]) if argv else os.getppid()
-    libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != host:
         os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
