@@ -19,14 +19,17 @@ const METER_REPLY_TIMEOUT_MS = 30_000;
 /** After a meter failed, measurements stay in-process this long before a new meter is tried. */
 const METER_RETRY_AFTER_MS = 10_000;
 
-export interface MeteredUsage {
+/** What a workspace holds (the meter's answer, and `walkWorkspace`'s in workspace-usage.ts). */
+export interface WorkspaceUsage {
+  /** Disk space the files take (allocated blocks, so sparse files count what they really use). */
   bytes: number;
   entryCount: number;
+  /** The walk stopped at `maxEntries`: `bytes` is a lower bound. */
   incomplete: boolean;
 }
 
 interface Pending {
-  resolve: (usage: MeteredUsage) => void;
+  resolve: (usage: WorkspaceUsage) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
@@ -48,11 +51,11 @@ class Meter {
     });
   }
 
-  measure(root: string, maxEntries: number): Promise<MeteredUsage> {
+  measure(root: string, maxEntries: number): Promise<WorkspaceUsage> {
     if (this.dead !== undefined) return Promise.reject(new Error(this.dead));
     this.nextId += 1;
     const id = this.nextId;
-    return new Promise<MeteredUsage>((resolve, reject) => {
+    return new Promise<WorkspaceUsage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.die(`the workspace meter did not answer within ${METER_REPLY_TIMEOUT_MS} ms`);
       }, METER_REPLY_TIMEOUT_MS);
@@ -109,7 +112,11 @@ const failedAt = new Map<string, number>();
  * Measures `root` in this host's meter for `interpreter` (started on first use). Rejects when there is no meter
  * to ask (it failed less than METER_RETRY_AFTER_MS ago) or it failed on this request: the caller walks itself.
  */
-export function measureInMeter(interpreter: string, root: string, maxEntries: number): Promise<MeteredUsage> {
+export function measureInMeter(
+  interpreter: string,
+  root: string,
+  maxEntries: number,
+): Promise<WorkspaceUsage> {
   let meter = meters.get(interpreter);
   if (!meter) {
     const failed = failedAt.get(interpreter);

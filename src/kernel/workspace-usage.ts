@@ -1,13 +1,7 @@
 import { closeSync, constants, lstatSync, openSync, opendirSync, type Dir } from "node:fs";
-import { measureInMeter } from "./workspace-meter.js";
+import { measureInMeter, type WorkspaceUsage } from "./workspace-meter.js";
 
-export interface WorkspaceUsage {
-  /** Disk space the files take (allocated blocks, so sparse files count what they really use). */
-  bytes: number;
-  entryCount: number;
-  /** The walk stopped at `maxEntries`: `bytes` is a lower bound. */
-  incomplete: boolean;
-}
+export type { WorkspaceUsage };
 
 const DIRECTORY_FLAGS =
   constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
