@@ -135,6 +135,17 @@ describe("the workspace meter", () => {
     stopWorkspaceMeters();
   });
 
+  it("is dropped when it writes a line that is not JSON, and measureWorkspace then walks in-process", async () => {
+    const root = tree(3);
+    const fake = join(root, "fake-python");
+    writeFileSync(fake, "#!/bin/sh\necho 'not json'\nsleep 5\n", { mode: 0o755 });
+    await expect(measureInMeter(fake, root, 10)).rejects.toThrow(/not JSON: not json/);
+    stopWorkspaceMeters();
+    const measured = await measureWorkspace(root, 200_000, fake);
+    expect(measured).toEqual(await walkWorkspace(root));
+    stopWorkspaceMeters();
+  });
+
   it("answers a bad request with an error, and measureWorkspace then walks in-process", async () => {
     await expect(measureInMeter(PYTHON, "relative/path", 10)).rejects.toThrow(/absolute 'path'/);
     const root = tree(3);
