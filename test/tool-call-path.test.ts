@@ -129,12 +129,16 @@ describe("tool calls from code", () => {
     "a result later than the spin pauses spinning for 1, then 3 calls",
     async () => {
       const { endpoints } = counters();
+      // The kernel's clock and poll are replaced so that every result comes later than the spin, whatever the
+      // machine's load (with the real clock a descheduled kernel could find the 5 ms result already there).
+      const lateResults =
+        "_ticks = [0]\ndef _clock():\n    _ticks[0] += 10**9\n    return _ticks[0]\n_boot._poll = (lambda timeout: [], _clock)\n";
       const result = await runInSession(
         { endpoints },
-        `${SPIN_STATE}_seen = [_state()]\nfor _ in range(3):\n    tools.later(value=1)\n    _seen.append(_state())\nprint(_seen)`,
+        `${SPIN_STATE}${lateResults}_seen = [_state()]\nfor _ in range(3):\n    tools.later(value=1)\n    _seen.append(_state())\nprint(_seen)`,
       );
-      // The exec allowed spinning; the 5 ms tool never answers within the 100 us spin: spin, miss, pause 1;
-      // sleep; spin, miss, pause 3.
+      // The exec allowed spinning; no result answers within the spin: spin, miss, pause 1; sleep; spin, miss,
+      // pause 3.
       expect(result.text).toBe("[(True, 0, 0), (True, 1, 1), (True, 1, 0), (True, 2, 3)]");
     },
   );

@@ -55,8 +55,13 @@ export function compiledBootstrap(
         { timeout: COMPILE_TIMEOUT_MS, env: {}, encoding: "utf8" },
         (error, _stdout, stderr) => {
           if (error) {
+            // No Python error text: the interpreter is no Python at all (or died); its start reports that itself.
+            if (!stderr.trim()) {
+              resolve(undefined);
+              return;
+            }
             logger.warn(
-              `could not compile the kernel bootstrap with ${resolved} (kernels run its source instead): ${(stderr || error.message).trim().split("\n").pop()}`,
+              `could not compile the kernel bootstrap with ${resolved} (kernels run its source instead): ${stderr.trim().split("\n").pop()}`,
             );
             resolve(undefined);
             return;

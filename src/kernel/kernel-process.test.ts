@@ -1,5 +1,14 @@
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { KERNEL_LAUNCHER_VARIABLE, parseProtocolLine, requestedLauncher } from "./kernel-process.js";
+import { createTempDir } from "../core/index.js";
+import {
+  KERNEL_LAUNCHER_VARIABLE,
+  KernelProcess,
+  parseProtocolLine,
+  requestedLauncher,
+} from "./kernel-process.js";
 
 const KEY = Buffer.from("0123456789abcdef0123456789abcdef");
 
@@ -50,6 +59,50 @@ describe("requestedLauncher", () => {
     } finally {
       if (previous === undefined) delete process.env[KERNEL_LAUNCHER_VARIABLE];
       else process.env[KERNEL_LAUNCHER_VARIABLE] = previous;
+    }
+  });
+});
+
+describe("KernelProcess output after dispose", () => {
+  it("keeps what the program wrote for an execution that settles after a violation disposed the process", async () => {
+    // The order that failed under load (attacks-protocol M1): the execution settled and awaited its disk check, a
+    // protocol violation disposed the process meanwhile, then the execution read its output from closed files.
+    const io = createTempDir("kernel-process-test");
+    try {
+      const child = new KernelProcess({
+        interpreter: "/usr/bin/python3",
+        workspaceDir: io.path,
+        bootstrapPath: fileURLToPath(new URL("./python/bootstrap.py", import.meta.url)),
+        ioDir: io.path,
+        sandbox: false,
+        limits: {
+          memoryBytes: 256 * 1024 * 1024,
+          processes: 16,
+          fileSizeBytes: 1 << 20,
+          cpuSeconds: 10,
+          openFiles: 64,
+          diskBytes: 1 << 20,
+          tmpBytes: 1 << 20,
+        },
+        onMessage: () => undefined,
+        onViolation: () => undefined,
+        onExit: () => undefined,
+      });
+      appendFileSync(join(io.path, "stdout"), "printed before the violation\n");
+      appendFileSync(join(io.path, "stderr"), "a warning\n");
+      child.dispose();
+      child.dispose();
+      expect(child.takeOutput()).toEqual({
+        stdout: "printed before the violation\n",
+        stderr: "a warning\n",
+        stdoutBytes: 29,
+        stderrBytes: 10,
+      });
+      // Taken once: a second read has nothing left, and still does not throw.
+      expect(child.takeOutput().stdout).toBe("");
+      await child.exitedPromise;
+    } finally {
+      io.dispose();
     }
   });
 });

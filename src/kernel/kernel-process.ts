@@ -194,6 +194,12 @@ export class KernelProcess {
   /** Inside a line longer than MAX_PROTOCOL_LINE_BYTES: its bytes are dropped until the newline. */
   private discarding = false;
   private exited = false;
+  /**
+   * What the program wrote before `dispose` closed the files, kept for one last `takeOutput`: an execution may
+   * still be settling (awaiting the disk check) when a protocol violation disposes the process.
+   */
+  private outputAtDispose: ReturnType<KernelProcess["takeOutput"]> | undefined;
+  private disposed = false;
   /** The host pid of the Python interpreter (inside bwrap it is a child of bwrap). */
   private pythonPid: number | undefined;
   /**
@@ -356,6 +362,11 @@ export class KernelProcess {
 
   /** Reads and clears what the program wrote to stdout and stderr since the last call. */
   takeOutput(): { stdout: string; stderr: string; stdoutBytes: number; stderrBytes: number } {
+    if (this.disposed) {
+      const kept = this.outputAtDispose ?? { stdout: "", stderr: "", stdoutBytes: 0, stderrBytes: 0 };
+      this.outputAtDispose = undefined;
+      return kept;
+    }
     const stdout = this.drain(this.stdoutFd);
     const stderr = this.drain(this.stderrFd);
     return { stdout: stdout.text, stderr: stderr.text, stdoutBytes: stdout.bytes, stderrBytes: stderr.bytes };
@@ -372,6 +383,13 @@ export class KernelProcess {
 
   dispose(): void {
     this.kill();
+    if (this.disposed) return;
+    try {
+      this.outputAtDispose = this.takeOutput();
+    } catch {
+      // the files are gone (the io directory was removed): nothing to keep
+    }
+    this.disposed = true;
     for (const fd of [this.stdoutFd, this.stderrFd]) {
       try {
         closeSync(fd);

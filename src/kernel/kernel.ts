@@ -343,8 +343,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     lostState = true;
     process.kill();
     if (pending) pending.settle({ kind: "violation", reason });
-    // An execution that settled in this same chunk of replies still reads its output: close the files after.
-    else setImmediate(() => process.dispose());
+    // An execution that settled before the violation (and may still await its disk check) reads the output the
+    // process kept when it was disposed.
+    else process.dispose();
   };
 
   const onMessage = (process: KernelProcess, { source, message }: KernelMessage): void => {
