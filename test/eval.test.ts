@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -8,7 +9,20 @@ import { afterAll, describe, expect, it } from "vitest";
 import { resultsFileSchema, runEvaluation, writeReports } from "../src/eval/index.js";
 import { readTrajectories } from "../src/harness/index.js";
 import { loadSuite } from "../src/suite/index.js";
-import { assistantToolCall, startScriptedOpenAiServer } from "./helpers/scripted-openai-server.js";
+import {
+  assistantText,
+  assistantToolCall,
+  startScriptedOpenAiServer,
+} from "./helpers/scripted-openai-server.js";
+
+/** A loopback port nothing listens on (it was bound a moment ago, then released). */
+async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const scratch = mkdtempSync(join(tmpdir(), "progagent-eval-test-"));
@@ -190,8 +204,11 @@ describe("honest evaluation results", () => {
         "1",
         "--out",
         outDir,
+        "--yes",
       ];
+      // The endpoint passes its check before the run (one reply), then refuses the episodes' requests.
       server.push(
+        assistantText("OK"),
         { status: 401, body: { error: "invalid api key" } },
         { status: 401, body: { error: "invalid api key" } },
       );
@@ -209,6 +226,7 @@ describe("honest evaluation results", () => {
 
       // The endpoint works again: a resume runs the two episodes again instead of skipping them.
       server.push(
+        assistantText("OK"),
         assistantToolCall("claim_done", { answer: "[]" }),
         assistantToolCall("claim_done", { answer: "[]" }),
       );
@@ -221,6 +239,71 @@ describe("honest evaluation results", () => {
       expect(
         readTrajectories(join(outDir, "retried.jsonl")).map((trajectory) => trajectory.endReason),
       ).toEqual(["model_error", "model_error"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with a model endpoint: says what it would send, needs --yes without a terminal, and fails fast on a bad endpoint", async () => {
+    const task = (await loadSuite("retail.*"))[0]!;
+    const closedUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const base = ["--harness", "ptc,dtc", "--scales", "v0", "--tasks", task.id, "--concurrency", "1"];
+    const unconfirmed = await evalCli([
+      "--model",
+      "openai:some-model",
+      "--base-url",
+      closedUrl,
+      ...base,
+      "--out",
+      join(scratch, "unconfirmed"),
+    ]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain(
+      `this run sends up to 2 episodes to openai:some-model at ${closedUrl}`,
+    );
+    expect(unconfirmed.stderr).toMatch(/estimated: at least \S+ prompt and \S+ completion tokens/);
+    expect(unconfirmed.stderr).toContain("needs --yes when standard input is not a terminal");
+
+    // A closed port: one clear line in seconds, with the URL and the cause, and no episode recorded.
+    const closed = join(scratch, "closed-port");
+    const started = Date.now();
+    const refused = await evalCli([
+      "--model",
+      "openai:some-model",
+      "--base-url",
+      closedUrl,
+      ...base,
+      "--out",
+      closed,
+      "--yes",
+    ]);
+    expect(refused.code).toBe(3);
+    const last = refused.stderr.trim().split("\n").at(-1) ?? "";
+    expect(last).toContain("failed its check before the run (no episode was run)");
+    expect(last).toContain(`${closedUrl}/chat/completions`);
+    expect(last).toContain("ECONNREFUSED");
+    expect(Date.now() - started).toBeLessThan(60_000); // seconds in practice; the bound only catches a retry loop
+    const recorded = join(closed, "trajectories.jsonl");
+    expect(existsSync(recorded) ? readFileSync(recorded, "utf8").trim() : "").toBe("");
+
+    // A refused key: named with its status before any episode.
+    const server = await startScriptedOpenAiServer();
+    try {
+      server.push({ status: 401, body: { error: "invalid api key" } });
+      const unauthorised = await evalCli([
+        "--model",
+        "openai:scripted",
+        "--base-url",
+        server.baseUrl,
+        ...base,
+        "--out",
+        join(scratch, "unauthorised"),
+        "--yes",
+      ]);
+      expect(unauthorised.code).toBe(2);
+      expect(unauthorised.stderr).toMatch(/refused the request \(HTTP 401\): .*invalid api key/);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]).toMatchObject({ model: "scripted", max_tokens: 1 });
     } finally {
       await server.close();
     }

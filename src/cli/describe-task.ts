@@ -6,7 +6,12 @@ import {
   type Scale,
   type TaskDefinition,
 } from "../envs/index.js";
-import { renderPythonSignature, toolInputJsonSchema, type JsonSchemaObject } from "../runtime/index.js";
+import {
+  rangeNote,
+  renderPythonSignature,
+  toolInputJsonSchema,
+  type JsonSchemaObject,
+} from "../runtime/index.js";
 import { answerFormatOf } from "./answer-format.js";
 
 /** What `tasks show` prints: everything an agent (or its author) is told about a task. */
@@ -18,6 +23,8 @@ export interface TaskDescription {
   /** The sentences of the instruction that say how to answer; null when it says nothing about it. */
   answerFormat: string | null;
   workspaceWrite: boolean;
+  /** How many of `tools` are the domain's (the rest are the workspace tools every task has). */
+  domainToolCount: number;
   tools: Array<{
     name: string;
     kind: "read" | "write";
@@ -39,6 +46,7 @@ export function describeTask(task: TaskDefinition): TaskDescription {
     instruction: task.instruction,
     answerFormat: answerFormatOf(task.instruction),
     workspaceWrite: task.workspaceWrite === true,
+    domainToolCount: task.tools.length,
     tools: taskToolDefinitions(task).map((tool) => {
       const inputSchema = toolInputJsonSchema(tool.inputSchema);
       return {
@@ -70,10 +78,15 @@ export function formatTaskDescription(description: TaskDescription): string {
     "Answer format:",
     `  ${description.answerFormat ?? "not stated; see the instruction"} (given to ${description.finishTool}{answer})`,
     "",
-    `Tools (${description.tools.length}${description.workspaceWrite ? ", workspace writable" : ""}):`,
+    `Tools (${description.tools.length}: ${description.domainToolCount} of the domain, ${description.tools.length - description.domainToolCount} workspace${description.workspaceWrite ? ", workspace writable" : ""}):`,
   ];
   for (const tool of description.tools) {
     lines.push(`  ${tool.pythonSignature}  [${tool.kind}]`);
+    const bounds = Object.entries(tool.inputSchema.properties ?? {})
+      .map(([name, schema]) => [name, rangeNote(schema).replace(/^, /, "")] as const)
+      .filter(([, range]) => range !== "");
+    if (bounds.length > 0)
+      lines.push(`      (${bounds.map(([name, range]) => `${name}: ${range}`).join("; ")})`);
     lines.push(...wrap(tool.description, 94).map((line) => `      ${line}`));
   }
   lines.push(

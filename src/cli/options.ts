@@ -3,6 +3,7 @@ import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../core/index.js";
 import type { KernelOptions } from "../kernel/index.js";
 import { INTERFACE_PROFILES, SCALES, type InterfaceProfileName, type Scale } from "../envs/names.js";
 
+import { DEFAULT_AGENT_LIMITS } from "../harness/agent-limits.js";
 import type { SuiteSelection } from "./load-tasks.js";
 
 /** Bounds of a numeric option; `min` defaults to 1 (a count), 0 for "non-negative". */
@@ -193,7 +194,7 @@ export interface ModelRunOptions {
 export function addModelOptions(command: Command): Command {
   return addEndpointOptions(command)
     .option("--temperature <t>", "sampling temperature")
-    .option("--max-turns <n>", "turn limit per episode")
+    .option("--max-turns <n>", `turn limit per episode (default ${DEFAULT_AGENT_LIMITS.maxTurns})`)
     .option("--concurrency <n>", "episodes in parallel", "2")
     .option("--seed <n>", "instance seed", "0");
 }

@@ -38,3 +38,5 @@ export type {
   EvaluationOptions,
   EvaluationOutcome,
 } from "./run-evaluation.js";
+export { estimateRun, formatTokenCount } from "./estimate-run.js";
+export type { RunEstimate } from "./estimate-run.js";

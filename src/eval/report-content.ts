@@ -13,12 +13,31 @@ export interface ReportInput {
   trajectoriesCount: number;
   rows: readonly MetricsRow[];
   summary: readonly SummaryRow[];
+  /** Episodes with reward 0 that did not end with a model error, in run order. */
+  failures?: readonly FailedEpisode[];
+  /** The run showed check messages to the model (`--reveal-verdict`): the report may show expected values too. */
+  revealVerdict?: boolean;
+}
+
+/** Why one episode failed, as the report shows it. */
+export interface FailedEpisode {
+  task: string;
+  scale: string;
+  harness: MetricsRow["harness"];
+  sample: number;
+  endReason: string;
+  /** What the agent passed to claim_done (null when it never did). */
+  answer: string | null;
+  checks: readonly { id: string; passed: boolean; message: string }[];
+  verifierError: string | null;
 }
 
 /** A table as plain strings; the Markdown and HTML renderers decide how to escape and lay it out. */
 export interface ReportTable {
   columns: readonly { label: string; numeric: boolean }[];
   rows: readonly (readonly string[])[];
+  /** Rows to highlight (failures), by index; absent: none. */
+  highlighted?: readonly boolean[];
 }
 
 /** Everything a report shows, in reading order, independent of the output format. */
@@ -30,6 +49,8 @@ export interface ReportContent {
   codeStyle: ReportTable | null;
   codeStyleNote: string;
   perTask: ReportTable;
+  failures: ReportTable | null;
+  failuresNote: string;
   paperHeading: string;
   paperPassAtEight: ReportTable;
   paperNotes: readonly string[];
@@ -72,35 +93,8 @@ export function buildReportContent(input: ReportInput): ReportContent {
           ]),
         };
 
-  const rowKs = passAtKKeys(input.rows);
-  const perTask: ReportTable = {
-    columns: [
-      text("Task"),
-      text("Scale"),
-      text("Harness"),
-      number("Episodes"),
-      number("Model errors"),
-      number("Pass rate"),
-      ...rowKs.map((k) => number(`pass@${k}`)),
-      number("Tool calls / episode"),
-      number("Tool-output tokens / episode"),
-      number("Runtime errors / episode"),
-      number("Context-limit share"),
-    ],
-    rows: input.rows.map((row) => [
-      row.task,
-      row.scale,
-      harnessLabel(row.harness),
-      String(row.episodes),
-      String(row.modelErrors),
-      formatOptionalRate(row.passRate),
-      ...rowKs.map((k) => formatOptionalRate(row.passAtK[k])),
-      formatCount(row.meanToolCalls),
-      formatTokens(row.meanToolOutputTokens),
-      formatCount(row.runtimeErrorsPerEpisode),
-      formatShare(row.contextLimitShare),
-    ]),
-  };
+  const perTask = buildPerTaskTable(input.rows, input.failures ?? []);
+  const failures = buildFailuresTable(input.failures ?? [], input.revealVerdict === true);
 
   const paperPassAtEight: ReportTable = {
     columns: [text("Harness (paper)"), ...SCALES.map((scale) => number(`${scale} pass@8`))],
@@ -111,7 +105,7 @@ export function buildReportContent(input: ReportInput): ReportContent {
   };
 
   return {
-    title: `progagent evaluation report: ${input.runId}`,
+    title: `progagent evaluation: ${input.model} on ${describeTasks([...tasks])}`,
     runInfo: [
       ["Run", input.runId],
       ["Model", input.model],
@@ -132,6 +126,10 @@ export function buildReportContent(input: ReportInput): ReportContent {
     codeStyleNote:
       "Shares of code blocks (parsed with Python's ast, never executed). DTC-like: one tool call, no loop, conditional or try, and its raw result printed whole.",
     perTask,
+    failures,
+    failuresNote: input.revealVerdict
+      ? "Every failed episode (reward 0, no model error): how it ended, the answer it claimed and the checks that failed with their messages (the run was made with --reveal-verdict)."
+      : "Every failed episode (reward 0, no model error): how it ended, the answer it claimed and the ids of the checks that failed. Expected values stay hidden unless the run was made with --reveal-verdict.",
     paperHeading: `Paper reference: figures from the ${PAPER_REFERENCE.citation}, not from this run`,
     paperPassAtEight,
     paperNotes: PAPER_REFERENCE.notes,
@@ -215,4 +213,111 @@ function sumOf<T>(items: readonly T[], value: (item: T) => number): number {
   let total = 0;
   for (const item of items) total += value(item);
   return total;
+}
+
+/** `97 tasks in 12 domains (retail, hr, ...)`: what a run evaluated, from its task ids (`<domain>.<task>`). */
+function describeTasks(taskIds: readonly string[]): string {
+  const domains = [...new Set(taskIds.map((id) => id.split(".")[0] ?? id))];
+  const listed = domains.length <= 4 ? domains.join(", ") : `${domains.slice(0, 4).join(", ")}, ...`;
+  const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? "" : "s"}`;
+  return `${plural(taskIds.length, "task")} in ${plural(domains.length, "domain")} (${listed})`;
+}
+
+function episodeKey(episode: { task: string; scale: string; harness: string }): string {
+  return `${episode.task}|${episode.scale}|${episode.harness}`;
+}
+
+/** The per-task table, rows with a failed episode first (highlighted), each naming how its failures ended. */
+function buildPerTaskTable(rows: readonly MetricsRow[], failures: readonly FailedEpisode[]): ReportTable {
+  const failuresOf = new Map<string, FailedEpisode[]>();
+  for (const failure of failures) {
+    const key = episodeKey(failure);
+    failuresOf.set(key, [...(failuresOf.get(key) ?? []), failure]);
+  }
+  const ordered = [
+    ...rows.filter((row) => failuresOf.has(episodeKey(row))),
+    ...rows.filter((row) => !failuresOf.has(episodeKey(row))),
+  ];
+  const rowKs = passAtKKeys(rows);
+  return {
+    columns: [
+      text("Task"),
+      text("Scale"),
+      text("Harness"),
+      number("Episodes"),
+      number("Model errors"),
+      number("Pass rate"),
+      ...rowKs.map((k) => number(`pass@${k}`)),
+      number("Tool calls / episode"),
+      number("Tool-output tokens / episode"),
+      number("Runtime errors / episode"),
+      number("Context-limit share"),
+      text("Failed episodes"),
+    ],
+    rows: ordered.map((row) => [
+      row.task,
+      row.scale,
+      harnessLabel(row.harness),
+      String(row.episodes),
+      String(row.modelErrors),
+      formatOptionalRate(row.passRate),
+      ...rowKs.map((k) => formatOptionalRate(row.passAtK[k])),
+      formatCount(row.meanToolCalls),
+      formatTokens(row.meanToolOutputTokens),
+      formatCount(row.runtimeErrorsPerEpisode),
+      formatShare(row.contextLimitShare),
+      (failuresOf.get(episodeKey(row)) ?? []).map(describeFailure).join("; "),
+    ]),
+    highlighted: ordered.map((row) => failuresOf.has(episodeKey(row))),
+  };
+}
+
+/** `sample 0: context_limit` or `sample 1: claim_done, failed total-amount, late-fees`. */
+function describeFailure(failure: FailedEpisode): string {
+  const failed = failure.checks.filter((check) => !check.passed).map((check) => check.id);
+  const detail =
+    failure.verifierError !== null
+      ? ", verifier error"
+      : failed.length > 0
+        ? `, failed ${failed.join(", ")}`
+        : "";
+  return `sample ${failure.sample}: ${failure.endReason}${detail}`;
+}
+
+const ANSWER_SHOWN_CHARACTERS = 200;
+
+function buildFailuresTable(failures: readonly FailedEpisode[], revealVerdict: boolean): ReportTable | null {
+  if (failures.length === 0) return null;
+  const answerOf = (answer: string | null): string =>
+    answer === null
+      ? "(none)"
+      : answer.length > ANSWER_SHOWN_CHARACTERS
+        ? `${answer.slice(0, ANSWER_SHOWN_CHARACTERS)}... (${answer.length} characters)`
+        : answer;
+  return {
+    columns: [
+      text("Task"),
+      text("Scale"),
+      text("Harness"),
+      number("Sample"),
+      text("End reason"),
+      text("Answer claimed"),
+      text(revealVerdict ? "Failed checks (messages)" : "Failed checks"),
+    ],
+    rows: failures.map((failure) => [
+      failure.task,
+      failure.scale,
+      harnessLabel(failure.harness),
+      String(failure.sample),
+      failure.endReason,
+      answerOf(failure.answer),
+      failure.verifierError !== null
+        ? `verifier error${revealVerdict ? `: ${failure.verifierError}` : ""}`
+        : failure.checks
+            .filter((check) => !check.passed)
+            .map((check) => (revealVerdict ? `${check.id}: ${check.message}` : check.id))
+            .join(revealVerdict ? "; " : ", ") || "(no check ran)",
+    ]),
+    highlighted: failures.map(() => true),
+  };
 }

@@ -25,6 +25,8 @@ interface ChartDatum {
   passRate: number | null;
   meanToolOutputTokens: number | null;
   meanToolCalls: number | null;
+  /** `32% context limit` where some episodes of the cell stopped at the context limit, else "". */
+  contextLimitLabel: string;
 }
 
 interface ColorScale {
@@ -45,26 +47,46 @@ const CHARTS: readonly ChartDefinition[] = [
   },
   {
     id: "tool-calls",
-    caption: "Tool calls per episode (direct and from code), by scale and harness.",
-    spec: (data, colors) => ({
-      data: { values: data },
-      width: 240,
-      height: 200,
-      config: CHART_CONFIG,
-      mark: { type: "bar" },
-      encoding: {
-        x: {
-          field: "scale",
-          type: "ordinal",
-          title: "Environment scale",
-          sort: [...SCALES],
-          axis: { labelAngle: 0 },
-        },
-        xOffset: { field: "harness", type: "nominal", sort: colors.domain },
-        y: { field: "meanToolCalls", type: "quantitative", title: "Tool calls / episode" },
-        color: { field: "harness", type: "nominal", title: "Harness", scale: colors, sort: colors.domain },
-      },
-    }),
+    caption:
+      "Tool calls per episode (direct and from code), by scale and harness. A label over a bar gives the share of its episodes that stopped at the context limit, which cuts their calls short.",
+    spec: (data, colors) => {
+      const x = {
+        field: "scale",
+        type: "ordinal" as const,
+        title: "Environment scale",
+        sort: [...SCALES],
+        axis: { labelAngle: 0 },
+      };
+      const xOffset = { field: "harness", type: "nominal" as const, sort: colors.domain };
+      const y = { field: "meanToolCalls", type: "quantitative" as const, title: "Tool calls / episode" };
+      return {
+        data: { values: data },
+        width: 240,
+        height: 200,
+        config: CHART_CONFIG,
+        layer: [
+          {
+            mark: { type: "bar" },
+            encoding: {
+              x,
+              xOffset,
+              y,
+              color: {
+                field: "harness",
+                type: "nominal",
+                title: "Harness",
+                scale: colors,
+                sort: colors.domain,
+              },
+            },
+          },
+          {
+            mark: { type: "text", angle: 270, align: "left", dx: 3, fontSize: 9, color: "#59636e" },
+            encoding: { x, xOffset, y, text: { field: "contextLimitLabel", type: "nominal" } },
+          },
+        ],
+      };
+    },
   },
 ];
 
@@ -118,6 +140,15 @@ ${codeStyle}
 <h2>Per task</h2>
 ${htmlTable(content.perTask)}
 </section>
+${
+  content.failures
+    ? `<section id="failures">
+<h2>Failed episodes</h2>
+${htmlTable(content.failures)}
+<p class="note">${escapeHtml(content.failuresNote)}</p>
+</section>`
+    : ""
+}
 <section id="paper-reference" class="paper">
 <h2>${escapeHtml(content.paperHeading)}</h2>
 ${htmlTable(content.paperPassAtEight)}
@@ -141,6 +172,10 @@ async function renderCharts(summary: readonly SummaryRow[]): Promise<string[]> {
     passRate: row.passRate,
     meanToolOutputTokens: row.meanToolOutputTokens,
     meanToolCalls: row.meanToolCalls,
+    contextLimitLabel:
+      row.contextLimitShare !== null && row.contextLimitShare > 0
+        ? `${Math.round(row.contextLimitShare * 100)}% ctx limit`
+        : "",
   }));
   const figures: string[] = [];
   for (const chart of CHARTS) {
@@ -203,8 +238,8 @@ function htmlTable(table: ReportTable): string {
   const head = table.columns.map((column) => cell("th", column.label, column.numeric)).join("");
   const body = table.rows
     .map(
-      (row) =>
-        `<tr>${row.map((value, index) => cell("td", value, table.columns[index]?.numeric ?? false)).join("")}</tr>`,
+      (row, rowIndex) =>
+        `<tr${table.highlighted?.[rowIndex] ? ' class="failed"' : ""}>${row.map((value, index) => cell("td", value, table.columns[index]?.numeric ?? false)).join("")}</tr>`,
     )
     .join("\n");
   return `<div class="table-wrap"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
@@ -230,6 +265,9 @@ th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: le
 /* Long headers wrap so that wide tables fit the page; values never do. */
 th { background: var(--band); font-weight: 600; white-space: normal; max-width: 9em; vertical-align: bottom; }
 tbody tr:nth-child(even) td { background: #fbfcfd; }
+tbody tr.failed td { background: #fdecea; }
+/* Answers and check lists are model data of any length: they wrap instead of widening the table. */
+#failures td:nth-child(n+6) { white-space: normal; min-width: 16em; max-width: 40em; overflow-wrap: anywhere; }
 .number { text-align: right; }
 .note { color: var(--muted); font-size: 0.85rem; max-width: 80ch; }
 .charts { display: flex; flex-wrap: wrap; gap: 24px; }

@@ -58,7 +58,8 @@ describe("renderMarkdownReport", () => {
 
   it("shows run info, summary, code style, per-task and the paper's figures labelled as the paper's", () => {
     const markdown = renderMarkdownReport(input(rows));
-    expect(markdown).toMatch(/^# progagent evaluation report: run-42\n/);
+    expect(markdown).toMatch(/^# progagent evaluation: qwen3-14b on 1 task in 1 domain \(refund_order\)\n/);
+    expect(markdown).toContain("- **Run:** run-42");
     expect(markdown).toContain("- **Model:** qwen3-14b");
     expect(markdown).toContain("- **Harnesses:** DTC, PTC");
     expect(markdown).toContain("- **Tasks:** 1");
@@ -84,5 +85,50 @@ describe("renderMarkdownReport", () => {
 
   it("says so when no code was written", () => {
     expect(renderMarkdownReport(input([rows[0] as MetricsRow]))).toContain("No code blocks in this run.");
+  });
+
+  it("puts the rows with failed episodes first, marked, and says how each failed", () => {
+    const failing = row({ task: "retail.late-fees", scale: "v1", harness: "ptc", episodes: 2, successes: 0 });
+    const checks = [
+      { id: "answer-is-object", passed: true, message: "a JSON object" },
+      { id: "late-fees", passed: false, message: "L-00012: expected 35.00, got 30" },
+    ];
+    const failures = [
+      {
+        task: "retail.late-fees",
+        scale: "v1",
+        harness: "ptc" as const,
+        sample: 0,
+        endReason: "claim_done",
+        answer: '{"L-00012": 30}',
+        checks,
+        verifierError: null,
+      },
+      {
+        task: "retail.late-fees",
+        scale: "v1",
+        harness: "ptc" as const,
+        sample: 1,
+        endReason: "context_limit",
+        answer: null,
+        checks: [],
+        verifierError: null,
+      },
+    ];
+    const report = { ...input([rows[0]!, failing]), failures };
+    const markdown = renderMarkdownReport(report);
+    const perTask = markdown.slice(markdown.indexOf("## Per task"), markdown.indexOf("## Failed episodes"));
+    const [firstRow] = perTask
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| Task") && !line.startsWith("| ---"));
+    expect(firstRow).toMatch(/^\| ✗ retail\.late-fees \| v1 \| PTC \|/);
+    expect(firstRow).toContain("sample 0: claim_done, failed late-fees; sample 1: context_limit |");
+    expect(markdown).toContain(
+      '| ✗ retail.late-fees | v1 | PTC | 0 | claim_done | {"L-00012": 30} | late-fees |',
+    );
+    // Expected values stay hidden unless the run revealed them to the model.
+    expect(markdown).not.toContain("expected 35.00");
+    const revealed = renderMarkdownReport({ ...report, revealVerdict: true });
+    expect(revealed).toContain("late-fees: L-00012: expected 35.00, got 30");
   });
 });

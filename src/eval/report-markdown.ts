@@ -16,6 +16,15 @@ export function renderMarkdownReport(input: ReportInput): string {
     lines.push(...markdownTable(content.codeStyle), "", escapeMarkdown(content.codeStyleNote), "");
   else lines.push("No code blocks in this run.", "");
   lines.push("## Per task", "", ...markdownTable(content.perTask), "");
+  if (content.failures)
+    lines.push(
+      "## Failed episodes",
+      "",
+      ...markdownTable(content.failures),
+      "",
+      escapeMarkdown(content.failuresNote),
+      "",
+    );
   lines.push(
     `## ${escapeMarkdown(content.paperHeading)}`,
     "",
@@ -32,7 +41,10 @@ function markdownTable(table: ReportTable): string[] {
   return [
     row(table.columns.map((column) => column.label)),
     `|${table.columns.map((column) => (column.numeric ? " ---: " : " --- ")).join("|")}|`,
-    ...table.rows.map(row),
+    // A failure's row is marked in its first cell (Markdown has no row colours).
+    ...table.rows.map((cells, index) =>
+      table.highlighted?.[index] ? row([`✗ ${cells[0] ?? ""}`, ...cells.slice(1)]) : row(cells),
+    ),
   ];
 }
 

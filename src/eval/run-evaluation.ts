@@ -92,6 +92,20 @@ export interface ClientSource {
   prefetch?: (task: TaskDefinition, scale: Scale, mode: HarnessMode, sample: number, seed: number) => void;
   /** Resolves when every preparation started has ended (a run waits for them before it releases its kernels). */
   settle?: () => Promise<void>;
+  /** The remote endpoint's URL (undefined for the built-in policies). */
+  endpoint?: string;
+  /** One small request that fails fast, naming the endpoint and the cause (remote models only). */
+  preflight?: (signal?: AbortSignal) => Promise<void>;
+}
+
+/** The client source of a remote model: one client for every episode, checked once before the run. */
+function remoteSource(spec: string, client: ModelClient): ClientSource {
+  return {
+    name: spec,
+    factory: async () => client,
+    ...(client.endpoint ? { endpoint: client.endpoint } : {}),
+    ...(client.preflight ? { preflight: (signal) => client.preflight!(signal) } : {}),
+  };
 }
 
 /** `oracle`, `replay:<file>`, `openai:<model>` (with a base URL) or `anthropic:<model>`. */
@@ -138,7 +152,7 @@ export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): 
       ...(apiKey ? { apiKey } : {}),
       ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     });
-    return { name: spec, factory: async () => client };
+    return remoteSource(spec, client);
   }
   const apiKey = process.env[options.apiKeyEnv ?? "ANTHROPIC_API_KEY"];
   if (!apiKey)
@@ -151,7 +165,7 @@ export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): 
     apiKey,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
   });
-  return { name: spec, factory: async () => client };
+  return remoteSource(spec, client);
 }
 
 export interface EvaluationPlan {
@@ -180,6 +194,8 @@ export interface EvaluationOptions extends EvaluationPlan {
   terminal?: boolean;
   /** Start over in a directory that holds an earlier run (its episodes, configuration and reports are removed). */
   forceNew?: boolean;
+  /** Check a remote endpoint with one small request before the first episode (`eval` does; default false). */
+  preflight?: boolean;
   signal?: AbortSignal;
   onProgress?: (event: { done: number; total: number; skipped: number; last?: Trajectory }) => void;
 }
@@ -303,6 +319,24 @@ function setAsideForRetry(
   renameSync(temporary, trajectoriesPath);
 }
 
+/** The preflight of a remote model: its failure ends the run before any episode, naming the endpoint. */
+async function checkEndpoint(source: ClientSource, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await source.preflight!(signal);
+  } catch (error) {
+    const category = error instanceof ProgAgentError ? error.category : "upstream";
+    throw new ProgAgentError(
+      `the model endpoint failed its check before the run (no episode was run): ${errorMessage(error)}`,
+      {
+        code: ERROR_CODES.MODEL_REQUEST_FAILED,
+        category,
+        cause: error,
+        details: { endpoint: source.endpoint ?? null },
+      },
+    );
+  }
+}
+
 /**
  * Runs every task x scale x harness x sample episode, appending one trajectory line per finished episode
  * to `<outDir>/trajectories.jsonl`. Re-running with the same directory skips finished episodes.
@@ -396,6 +430,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     }
   };
   try {
+    if (source.preflight && pending.length > 0 && options.preflight === true)
+      await checkEndpoint(source, options.signal);
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, () => worker()));
   } finally {
     await source.settle?.();

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import { trajectorySchema, type Trajectory } from "../harness/trajectory.js";
-import { computeMetrics } from "./metrics.js";
+import { computeMetrics, isModelError } from "./metrics.js";
+import type { FailedEpisode } from "./report-content.js";
+import { readRunConfig } from "./run-config.js";
 import { renderHtmlReport } from "./report-html.js";
 import { renderMarkdownReport } from "./report-markdown.js";
 import { resultsFileSchema, type MetricsRow, type ResultsFile, type SummaryRow } from "./results-file.js";
@@ -45,7 +47,12 @@ export async function writeReports(dir: string, options: WriteReportsOptions = {
     rows,
     summary,
   });
-  const input = { ...results, trajectoriesCount: trajectories.length };
+  const input = {
+    ...results,
+    trajectoriesCount: trajectories.length,
+    failures: failedEpisodes(trajectories),
+    revealVerdict: readRunConfig(dir)?.revealVerdict === true,
+  };
 
   const resultsPath = join(dir, "results.json");
   const markdownPath = join(dir, "report.md");
@@ -124,6 +131,21 @@ function formatError(message: string, path: string, lineNumber: number): ProgAge
     category: "user",
     details: { path, line: lineNumber },
   });
+}
+
+function failedEpisodes(trajectories: readonly Trajectory[]): FailedEpisode[] {
+  return trajectories
+    .filter((trajectory) => trajectory.reward === 0 && !isModelError(trajectory))
+    .map((trajectory) => ({
+      task: trajectory.task,
+      scale: trajectory.scale,
+      harness: trajectory.harness,
+      sample: trajectory.sample,
+      endReason: trajectory.endReason,
+      answer: trajectory.answer,
+      checks: trajectory.checks,
+      verifierError: trajectory.verifierError,
+    }));
 }
 
 function distinct(values: readonly string[]): string {

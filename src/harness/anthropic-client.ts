@@ -1,4 +1,4 @@
-import { postJsonWithRetry } from "./http-retry.js";
+import { PREFLIGHT_RETRY, postJsonWithRetry } from "./http-retry.js";
 import type { CompletionResponse, ModelClient } from "./model-client.js";
 import type { ChatMessage, ThinkingBlock } from "./trajectory.js";
 
@@ -78,8 +78,14 @@ interface AnthropicResponse {
 /** Anthropic Messages API with tools. */
 export function createAnthropicClient(options: AnthropicClientOptions): ModelClient {
   const url = `${(options.baseUrl ?? "https://api.anthropic.com").replace(/\/+$/, "")}/v1/messages`;
+  const headers = { "x-api-key": options.apiKey ?? "", "anthropic-version": "2023-06-01" };
   return {
     name: `anthropic:${options.model}`,
+    endpoint: url,
+    async preflight(signal): Promise<void> {
+      const body = { model: options.model, messages: [{ role: "user", content: "Say OK." }], max_tokens: 1 };
+      await postJsonWithRetry(url, body, headers, { ...PREFLIGHT_RETRY, ...(signal ? { signal } : {}) });
+    },
     async complete(request): Promise<CompletionResponse> {
       const { system, messages } = toAnthropicMessages(request.messages);
       const body = {
@@ -97,17 +103,12 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
           ? {}
           : { thinking: { type: "enabled", budget_tokens: options.thinkingBudgetTokens } }),
       };
-      const response = (await postJsonWithRetry(
-        url,
-        body,
-        { "x-api-key": options.apiKey ?? "", "anthropic-version": "2023-06-01" },
-        {
-          requestTimeoutMs: options.requestTimeoutMs ?? 300_000,
-          maxRetries: options.maxRetries ?? 4,
-          initialBackoffMs: options.initialBackoffMs ?? 1_000,
-          ...(request.signal ? { signal: request.signal } : {}),
-        },
-      )) as AnthropicResponse;
+      const response = (await postJsonWithRetry(url, body, headers, {
+        requestTimeoutMs: options.requestTimeoutMs ?? 300_000,
+        maxRetries: options.maxRetries ?? 4,
+        initialBackoffMs: options.initialBackoffMs ?? 1_000,
+        ...(request.signal ? { signal: request.signal } : {}),
+      })) as AnthropicResponse;
       const blocks = response.content ?? [];
       const text = blocks
         .filter((block) => block.type === "text")

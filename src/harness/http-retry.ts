@@ -44,7 +44,7 @@ export async function postJsonWithRetry(
         if (Number.isFinite(retryAfter) && retryAfter > 0) retryAfterMs = Math.min(retryAfter * 1000, 60_000);
       } else {
         throw new ProgAgentError(
-          `model endpoint refused the request (HTTP ${response.status}): ${text.slice(0, 500)}`,
+          `model endpoint ${url} refused the request (HTTP ${response.status}): ${text.slice(0, 500)}`,
           {
             code: ERROR_CODES.MODEL_REQUEST_FAILED,
             category: response.status === 401 || response.status === 403 ? "user" : "upstream",
@@ -58,7 +58,7 @@ export async function postJsonWithRetry(
         throw new ProgAgentError("model request aborted", { code: ERROR_CODES.ABORTED, category: "user" });
       const name = (error as Error).name;
       lastError =
-        name === "TimeoutError" ? `no response within ${options.requestTimeoutMs} ms` : errorMessage(error);
+        name === "TimeoutError" ? `no response within ${options.requestTimeoutMs} ms` : networkFailure(error);
     }
     if (attempt === options.maxRetries) break;
     const backoff =
@@ -66,9 +66,37 @@ export async function postJsonWithRetry(
       Math.min(options.initialBackoffMs * 2 ** attempt, 30_000) * (0.75 + Math.random() * 0.5);
     await sleep(backoff, options.signal);
   }
-  throw new ProgAgentError(`model request failed after ${options.maxRetries + 1} attempts: ${lastError}`, {
+  const attempts = options.maxRetries + 1;
+  throw new ProgAgentError(`model request to ${url} failed after ${attempts} attempt(s): ${lastError}`, {
     code: ERROR_CODES.MODEL_REQUEST_FAILED,
     category: "upstream",
     details: { url },
   });
 }
+
+/**
+ * What a failed fetch says, with its cause: undici's own message is only "fetch failed", the reason (connection
+ * refused, no such host, TLS) sits in `cause`, sometimes inside an AggregateError of one attempt per address.
+ */
+export function networkFailure(error: unknown): string {
+  const message = errorMessage(error);
+  const causes: string[] = [];
+  let cause = (error as { cause?: unknown } | undefined)?.cause;
+  for (let depth = 0; cause !== undefined && cause !== null && depth < 4; depth += 1) {
+    const inner = cause as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+    const text = typeof inner.message === "string" && inner.message ? inner.message : undefined;
+    const code = typeof inner.code === "string" ? inner.code : undefined;
+    if (text) causes.push(code && !text.includes(code) ? `${code}: ${text}` : text);
+    else if (code) causes.push(code);
+    cause = Array.isArray(inner.errors) ? inner.errors[0] : inner.cause;
+  }
+  const distinct = causes.filter((text, index) => causes.indexOf(text) === index && text !== message);
+  return distinct.length > 0 ? `${message} (${distinct.join("; ")})` : message;
+}
+
+/** One small request before a run: a refused connection, a bad key or an unknown model fail in seconds. */
+export const PREFLIGHT_RETRY: Omit<RetryOptions, "signal"> = {
+  requestTimeoutMs: 20_000,
+  maxRetries: 1,
+  initialBackoffMs: 500,
+};

@@ -28,4 +28,11 @@ export interface CompletionResponse {
 export interface ModelClient {
   readonly name: string;
   complete(request: CompletionRequest): Promise<CompletionResponse>;
+  /** The endpoint a remote client talks to (undefined for the built-in policies). */
+  readonly endpoint?: string;
+  /**
+   * Sends one request of a single output token: throws, naming the endpoint and the cause, when the endpoint
+   * cannot be reached, refuses the key or does not know the model. Remote clients only.
+   */
+  preflight?(signal?: AbortSignal): Promise<void>;
 }

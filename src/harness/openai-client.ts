@@ -1,4 +1,4 @@
-import { postJsonWithRetry, type RetryOptions } from "./http-retry.js";
+import { PREFLIGHT_RETRY, postJsonWithRetry, type RetryOptions } from "./http-retry.js";
 import type { CompletionResponse, ModelClient } from "./model-client.js";
 import type { ChatMessage } from "./trajectory.js";
 
@@ -45,6 +45,11 @@ export function createOpenAiClient(options: OpenAiClientOptions): ModelClient {
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   return {
     name: `openai:${options.model}`,
+    endpoint: url,
+    async preflight(signal): Promise<void> {
+      const body = { model: options.model, messages: [{ role: "user", content: "Say OK." }], max_tokens: 1 };
+      await postJsonWithRetry(url, body, headers, { ...PREFLIGHT_RETRY, ...(signal ? { signal } : {}) });
+    },
     async complete(request): Promise<CompletionResponse> {
       const retry: RetryOptions = {
         requestTimeoutMs: options.requestTimeoutMs ?? 300_000,

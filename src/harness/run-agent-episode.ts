@@ -28,25 +28,9 @@ import {
   type TurnRecord,
 } from "./trajectory.js";
 
-export interface AgentLimits {
-  maxTurns: number;
-  maxToolCalls: number;
-  /** The model's context window; the episode stops before a request would exceed it. */
-  contextWindowTokens: number;
-  maxTokensPerTurn: number;
-  wallClockMs: number;
-  /** Per code execution (PTC). */
-  executionTimeoutMs: number;
-}
+import { DEFAULT_AGENT_LIMITS, type AgentLimits } from "./agent-limits.js";
 
-export const DEFAULT_AGENT_LIMITS: AgentLimits = {
-  maxTurns: 300,
-  maxToolCalls: 1000,
-  contextWindowTokens: 131_072,
-  maxTokensPerTurn: 8_192,
-  wallClockMs: 30 * 60_000,
-  executionTimeoutMs: 60_000,
-};
+export { DEFAULT_AGENT_LIMITS, type AgentLimits };
 
 export interface AgentEpisodeOptions {
   task: TaskDefinition;

@@ -12,6 +12,7 @@ export {
   pythonLiteral,
   pythonType,
   pythonParameters,
+  rangeNote,
   renderPythonSignature,
   renderPythonDocstring,
   renderPythonDoc,

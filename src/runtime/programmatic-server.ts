@@ -23,13 +23,17 @@ export const MAX_CODE_BYTES = 1024 * 1024;
 /** The `programmatic_tool_call` tool over a PTC session (or an episode), as MCP serves it. */
 export function ptcServedTool(
   session: PtcRunner,
-  options: { toolName?: string; timeoutMs?: number } = {},
+  options: { toolName?: string; timeoutMs?: number; workspaceNote?: string } = {},
 ): ServedTool {
   const timeoutSeconds = Math.round((options.timeoutMs ?? 60_000) / 1000);
+  const describe = {
+    timeoutSeconds,
+    ...(options.workspaceNote ? { workspaceNote: options.workspaceNote } : {}),
+  };
   return {
     spec: {
       name: options.toolName ?? PTC_TOOL_NAME,
-      description: renderPtcToolDescription(session.router.endpoints, { timeoutSeconds }),
+      description: renderPtcToolDescription(session.router.endpoints, describe),
       inputSchema: toolInputJsonSchema(ptcInputSchema),
     },
     async call(args, callOptions) {
@@ -83,6 +87,10 @@ export function programmaticSessionFactory(options: ProgrammaticServerOptions): 
         },
       });
       const tool = ptcServedTool(session, {
+        // No task here: /workspace is the folder the server was given, or a scratch folder of the session.
+        workspaceNote: options.workspaceDir
+          ? "holds the files of the served workspace folder"
+          : "is a scratch folder of this session, empty at its start",
         ...(options.toolName === undefined ? {} : { toolName: options.toolName }),
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       });

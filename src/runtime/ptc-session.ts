@@ -58,6 +58,8 @@ export function createPtcSession(options: PtcSessionOptions): PtcSession {
 
 export interface PtcDescriptionOptions {
   timeoutSeconds?: number;
+  /** What /workspace holds, after "The working directory (/workspace)" (default: "holds the task's files"). */
+  workspaceNote?: string;
   /** Bound on the whole description; descriptions are shortened first, then tools listed by signature only. */
   maxChars?: number;
 }
@@ -73,7 +75,7 @@ export function renderPtcToolDescription(
     'Call tools from code as tools["name"](**kwargs) (or tools.name(...)); they return native Python values (dict, list, str).',
     "A failing tool call raises ToolError, which code can catch. Only what the code prints, plus the value of a trailing",
     "expression, is returned: loop, filter and aggregate in code and print concise results, not raw data.",
-    `The working directory (/workspace) holds the task's files. Each execution is limited to ${options.timeoutSeconds ?? 60} s.`,
+    `The working directory (/workspace) ${options.workspaceNote ?? "holds the task's files"}. Each execution is limited to ${options.timeoutSeconds ?? 60} s.`,
     "print(tools) lists the tools; help(tools.name) shows one tool's full documentation.",
     "",
     "Available tools:",

@@ -149,7 +149,20 @@ function nestedObject(schema: JsonSchemaObject): { label: string; schema: JsonSc
 
 function typeNote(schema: JsonSchemaObject, optional: boolean): string {
   const format = typeof schema.format === "string" ? `, ${schema.format}` : "";
-  return `${pythonType(schema)}${format}${optional ? ", optional" : ""}`;
+  return `${pythonType(schema)}${format}${rangeNote(schema)}${optional ? ", optional" : ""}`;
+}
+
+/** `, 1 to 50` for a bounded number (a page size's maximum is otherwise only found by exceeding it). */
+export function rangeNote(schema: JsonSchemaObject): string {
+  // zod's int() adds the safe-integer range to every integer: that is no bound a reader needs.
+  const bound = (value: unknown): number | undefined =>
+    typeof value === "number" && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
+  const minimum = bound(schema.minimum);
+  const maximum = bound(schema.maximum);
+  if (minimum !== undefined && maximum !== undefined) return `, ${minimum} to ${maximum}`;
+  if (maximum !== undefined) return `, at most ${maximum}`;
+  if (minimum !== undefined) return `, at least ${minimum}`;
+  return "";
 }
 
 /** One line per field of a nested object, then their own fields, indented, to a bounded depth. */

@@ -47,6 +47,8 @@ export interface SftExportOptions {
   valShare?: number;
   /** A Hugging Face tokenizer folder for token counts and the template hash; built-in Qwen3 when omitted. */
   tokenizer?: string;
+  /** Called before each kept episode is rendered and tokenised (the slow part of an export). */
+  onProgress?: (event: { done: number; total: number }) => void;
   /** The function tools of a task under a harness, for schemaVersion 1 trajectories (which did not record them). */
   toolsFor?: (task: string, harness: HarnessMode) => FunctionTool[] | undefined;
 }
@@ -180,11 +182,11 @@ export function exportSft(options: SftExportOptions): SftExportSummary {
   const candidates: Array<{ trajectory: Trajectory; conversation: SftConversation }> = [];
   const ordered = trajectories.map((entry) => entry.trajectory).sort(order);
   for (const trajectory of ordered) {
-    if (!options.includeFailed && trajectory.reward !== 1) dropped.failed_verifier += 1;
-    else if (options.harnesses && !options.harnesses.includes(trajectory.harness))
-      dropped.harness_filtered += 1;
+    // The selection first: an episode outside it is filtered, whatever its reward.
+    if (options.harnesses && !options.harnesses.includes(trajectory.harness)) dropped.harness_filtered += 1;
     else if (taskMatcher && !taskMatcher.test(trajectory.task)) dropped.task_filtered += 1;
     else if (options.scales && !options.scales.includes(trajectory.scale)) dropped.scale_filtered += 1;
+    else if (!options.includeFailed && trajectory.reward !== 1) dropped.failed_verifier += 1;
     else {
       const tools = trajectory.tools ?? options.toolsFor?.(trajectory.task, trajectory.harness);
       if (!tools) {
@@ -212,7 +214,8 @@ export function exportSft(options: SftExportOptions): SftExportSummary {
   const argumentsMode: ToolArgumentsMode = options.format === "ms-swift" ? "python-json" : "verbatim";
   const kept: KeptRow[] = [];
   const renderFailures: string[] = [];
-  for (const candidate of candidates) {
+  for (const [index, candidate] of candidates.entries()) {
+    options.onProgress?.({ done: index, total: candidates.length });
     let rendered;
     try {
       rendered = renderer.render({

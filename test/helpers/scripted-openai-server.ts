@@ -47,6 +47,16 @@ export function assistantToolCall(
   };
 }
 
+/** A plain text reply (what a model says to a one-token check, for example). */
+export function assistantText(content: string): ScriptedReply {
+  return {
+    body: {
+      choices: [{ message: { role: "assistant", content }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 10, completion_tokens: 1 },
+    },
+  };
+}
+
 export async function startScriptedOpenAiServer(): Promise<ScriptedOpenAiServer> {
   const queue: ScriptedReply[] = [];
   const requests: Array<Record<string, unknown>> = [];

@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, type HarnessMode } from "../../envs/names.js";
+import { DEFAULT_AGENT_LIMITS } from "../../harness/agent-limits.js";
 import type { EvaluationOptions } from "../../eval/index.js";
 import { loadTasks, type SuiteSelection } from "../load-tasks.js";
 import {
@@ -45,6 +47,43 @@ export interface EvaluationCommandInput {
   interface?: EvaluationOptions["interface"];
   terminal?: boolean;
   forceNew?: boolean;
+  /** Start a run against a model endpoint without asking (required when standard input is not a terminal). */
+  yes?: boolean;
+}
+
+const REMOTE_MODEL = /^(openai|anthropic):/;
+
+/**
+ * Before a run against a model endpoint: says what will be sent where (episodes, endpoint, an estimate of
+ * tokens from the oracle's figures), then asks on a terminal or requires `--yes` elsewhere.
+ */
+async function confirmRemoteRun(input: EvaluationCommandInput, taskCount: number): Promise<void> {
+  if (!REMOTE_MODEL.test(input.model)) return;
+  const { estimateRun, formatTokenCount, modelBaseUrl } = await import("../../eval/index.js");
+  const estimate = estimateRun({ taskCount, ...input });
+  const limits = { ...DEFAULT_AGENT_LIMITS, ...input.limits };
+  const endpoint = modelBaseUrl(input.model, input.modelOptions ?? {});
+  const plan = [
+    `progagent: this run sends up to ${estimate.episodes} episodes to ${input.model} at ${endpoint}`,
+    `  ${taskCount} task(s) x ${input.scales.length} scale(s) (${input.scales.join(",")}) x ${input.harnesses.length} harness(es) (${input.harnesses.join(",")}) x ${input.samples} sample(s), ${input.concurrency} at a time; episodes already in ${input.outDir} are skipped`,
+    `  estimated: at least ${formatTokenCount(estimate.promptTokens)} prompt and ${formatTokenCount(estimate.completionTokens)} completion tokens (the oracle's own episodes; a model usually needs more turns)`,
+    `  per episode at most ${limits.maxTurns} turns, a ${limits.contextWindowTokens}-token context, ${limits.maxTokensPerTurn} tokens per turn`,
+  ];
+  process.stderr.write(`${plan.join("\n")}\n`);
+  if (input.yes) return;
+  if (!process.stdin.isTTY)
+    throw new ProgAgentError(
+      "a run against a model endpoint needs --yes when standard input is not a terminal (see what it would send above)",
+      { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" },
+    );
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question("Start the run? [y/N] ");
+    if (!/^y(es)?$/i.test(answer.trim()))
+      throw new ProgAgentError("the run was not started", { code: ERROR_CODES.ABORTED, category: "user" });
+  } finally {
+    prompt.close();
+  }
 }
 
 /** `3 of 8 episodes ended with a model error: HTTP 401 ... (x3)`: the distinct errors, most frequent first. */
@@ -68,6 +107,7 @@ export function summarizeModelErrors(errors: ReadonlyArray<{ error: string }>, e
 export async function runEvaluationCommand(input: EvaluationCommandInput): Promise<void> {
   const { formatSummaryTable, runEvaluation, writeReports } = await import("../../eval/index.js");
   const tasks = await loadTasks(input.tasks, input.suites);
+  await confirmRemoteRun(input, tasks.length);
   const controller = new AbortController();
   void waitForShutdown().then(() => {
     process.stderr.write(
@@ -82,6 +122,7 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
   const outcome = await runEvaluation({
     ...input,
     tasks,
+    preflight: true,
     outDir: input.outDir,
     signal: controller.signal,
     onProgress: ({ done, total, last }) => {
@@ -137,8 +178,14 @@ export function registerEval(program: Command): void {
     .option("--samples <k>", "samples per task x scale x harness", "1")
     .option("--out <dir>", "output directory (re-running with it resumes)", "runs/eval");
   addModelOptions(command)
-    .option("--context-window <tokens>", "context window in tokens (the context-limit stop)")
-    .option("--max-tokens <n>", "max tokens per model turn")
+    .option(
+      "--context-window <tokens>",
+      `context window in tokens, the context-limit stop (default ${DEFAULT_AGENT_LIMITS.contextWindowTokens})`,
+    )
+    .option(
+      "--max-tokens <n>",
+      `max tokens per model turn (default ${DEFAULT_AGENT_LIMITS.maxTokensPerTurn})`,
+    )
     .option("--timeout <seconds>", "per code execution or terminal command (default: the profile's, 60)")
     .option("--interface <profile>", "default | paper (the meta-tools as the paper's runtime presented them)")
     .option(
@@ -150,6 +197,10 @@ export function registerEval(program: Command): void {
       "DEBUGGING: show the verifier's check messages (expected values) to the model in claim_done's reply",
     );
   addForceNewOption(command, "its episodes")
+    .option(
+      "--yes",
+      "with a model endpoint: start without asking (needed when standard input is not a terminal)",
+    )
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, string | boolean | undefined>) => {
       const { interfaceProfile } = await import("../../envs/index.js");
@@ -183,6 +234,7 @@ export function registerEval(program: Command): void {
         },
         kernelOptions: kernelOptionsFrom(options),
         ...(options.forceNew === true ? { forceNew: true } : {}),
+        ...(options.yes === true ? { yes: true } : {}),
         ...(run.temperature === undefined ? {} : { temperature: run.temperature }),
         ...(options.revealVerdict === true ? { revealVerdict: true } : {}),
         ...(profile === "default" ? {} : { interface: profile }),

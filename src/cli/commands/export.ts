@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { createProgressBar } from "../progress.js";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, SCALES, type HarnessMode } from "../../envs/names.js";
 import { RL_FORMATS, SFT_FORMATS, type RlFormat, type SftFormat } from "../../train/formats.js";
@@ -53,6 +54,7 @@ export function registerExport(program: Command): void {
       const suite = new Map(
         (await loadTasks("*", suiteSelectionFrom(options))).map((task) => [task.id, task]),
       );
+      const progress = createProgressBar("rendering episodes");
       const summary = exportSft({
         inputs: options.in as string[],
         format,
@@ -67,12 +69,14 @@ export function registerExport(program: Command): void {
         includeFailed: options.includeFailed === true,
         dedupe: options.dedupe !== false,
         ...(typeof options.tokenizer === "string" ? { tokenizer: options.tokenizer } : {}),
+        onProgress: ({ done, total }) => progress.update({ done, total }),
         // schemaVersion 1 trajectories did not record their tools: rebuild them from the suite.
         toolsFor: (task: string, harness: HarnessMode) => {
           const definition = suite.get(task);
           return definition ? taskPrompt(definition, harness).tools : undefined;
         },
       });
+      progress.finish();
       process.stdout.write(`${formatSftSummary(summary, (Date.now() - started) / 1000)}\n`);
     });
 

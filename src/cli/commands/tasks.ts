@@ -10,6 +10,9 @@ import {
   suiteSelectionFrom,
 } from "../options.js";
 
+/** Terminal columns `tasks list` fits its lines to (without --wide). */
+const LIST_WIDTH = 100;
+
 export function registerTasks(program: Command): void {
   const tasks = program
     .command("tasks")
@@ -19,6 +22,7 @@ export function registerTasks(program: Command): void {
     .description("List tasks: id, domain, tools, summary")
     .option("--task <glob>", "task id glob", "*")
     .option("--json", "print JSON")
+    .option("--wide", "print whole summaries (by default lines fit 100 columns)")
     .action(async (options: Record<string, unknown>) => {
       const { answerFormatOf } = await import("../answer-format.js");
       const listed = await listTasks(String(options.task), suiteSelectionFrom(options));
@@ -26,8 +30,9 @@ export function registerTasks(program: Command): void {
       if (options.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       process.stdout.write(
         `${formatTable(
-          ["task", "suite", "domain", "tools", "summary"],
+          ["task", "suite", "domain", "domain tools", "summary"],
           rows.map((row) => [row.id, row.suite, row.domain, row.tools.length, row.summary]),
+          options.wide === true ? {} : { maxWidth: LIST_WIDTH },
         )}\n`,
       );
     });
