@@ -82,6 +82,7 @@ export function registerTasks(program: Command): void {
     .option("--scale <list>", "scales, e.g. v0,v1 or all", "all")
     .option("--seed <n>", "seed", "0")
     .option("--json", "print JSON rows")
+    .option("--concurrency <n>", "instances validated at once (each runs its programs in turn)", "2")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run programs without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
       const [{ validateTaskInstance }, { createKernelPool }] = await Promise.all([
@@ -91,12 +92,19 @@ export function registerTasks(program: Command): void {
       const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const scales = parseScalesOption(String(options.scale));
       const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
-      await using pool = createKernelPool({ size: 2, kernel: kernelOptionsFrom(options) });
-      const rows: ValidationRow[] = [];
-      for (const task of suite) {
-        for (const scale of scales) {
+      const concurrency = parseIntegerOption(String(options.concurrency), "--concurrency");
+      await using pool = createKernelPool({ size: concurrency + 1, kernel: kernelOptionsFrom(options) });
+      const jobs = suite.flatMap((task) => scales.map((scale) => ({ task, scale })));
+      // Rows keep the suite's order whatever finishes first; a kernel start or a verifier of one instance
+      // overlaps another's programs.
+      const rows: ValidationRow[] = new Array<ValidationRow>(jobs.length);
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < jobs.length) {
+          const index = next++;
+          const { task, scale } = jobs[index]!;
           const row = await validateTaskInstance(task, scale, seed, { pool });
-          rows.push(row);
+          rows[index] = row;
           if (!options.json) {
             process.stderr.write(
               `${row.ok ? "ok  " : "FAIL"} ${task.id} ${scale} (${row.oracleToolCalls} oracle calls, ${row.durationMs} ms)\n`,
@@ -105,7 +113,8 @@ export function registerTasks(program: Command): void {
               process.stderr.write(`     ${problem.split("\n").join("\n     ")}\n`);
           }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, () => worker()));
       if (options.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       } else {

@@ -1,0 +1,3 @@
+import { describeSuiteShard } from "../helpers/suite-validation.js";
+
+await describeSuiteShard(0);
