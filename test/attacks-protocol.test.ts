@@ -301,7 +301,13 @@ describe("transport and upstream attacks", () => {
       },
       { restartBackoffMs: 100 },
     );
-    const session = createPtcSession({ endpoints: upstream.endpoints, kernelOptions: { timeoutMs: 60_000 } });
+    // Deadlines far above the server's own time to fail: on a loaded machine parsing 30 MB took over 30 s, and
+    // the call then ended on our deadline instead of the server's exit this test is about.
+    const session = createPtcSession({
+      endpoints: upstream.endpoints,
+      toolTimeoutMs: 240_000,
+      kernelOptions: { timeoutMs: 280_000 },
+    });
     try {
       const first = await session.run(
         [

@@ -86,7 +86,9 @@ describe("CLI start-up", () => {
     );
     // Only dependency-free name lists (scales, modes, formats, limits) may be read at declaration time.
     expect(
-      machinery.filter((path) => !/^(envs\/names|train\/formats|runtime\/limits)\.ts$/.test(path)),
+      machinery.filter(
+        (path) => !/^(envs\/names|train\/formats|runtime\/limits|harness\/agent-limits)\.ts$/.test(path),
+      ),
     ).toEqual([]);
   });
 
@@ -101,7 +103,7 @@ describe("CLI start-up", () => {
     expect(
       machinery.filter(
         (path) =>
-          !/^(envs\/names|train\/formats|runtime\/limits|suite\/(manifest|builtin-task-filter))\.ts$/.test(
+          !/^(envs\/names|train\/formats|runtime\/limits|harness\/agent-limits|suite\/(manifest|builtin-task-filter))\.ts$/.test(
             path,
           ),
       ),

@@ -159,7 +159,8 @@ describe("writeReports end to end", () => {
     const markdown = readFileSync(written.markdownPath, "utf8");
     expect(markdown).toContain("- **Episodes:** 24");
     expect(markdown).toContain("| DTC | v1 | 2 | 6 | 0 | 0.33 |");
-    expect(markdown).toContain("| refund_late_orders | v0 | DTC | 3 |");
+    // Rows with a failed episode come first, marked.
+    expect(markdown).toMatch(/\| (✗ )?refund_late_orders \| v0 \| DTC \| 3 \|/);
     const table = formatSummaryTable(written.summary);
     expect(table.split("\n")).toHaveLength(2 + 4);
     expect(table).toMatch(/^PTC\s+v1\s+2\s+6\s+0\s+0\.67/m);

@@ -67,7 +67,7 @@ describe("the built-in suite's manifest", () => {
     expect(json.stderr, STALE).toContain("listed from the suite manifest");
     expect(json.stdout).toBe(`${JSON.stringify(rows, null, 2)}\n`);
 
-    const table = await progagent(join(root, "bin", "progagent.js"), ["tasks", "list"], root);
+    const table = await progagent(join(root, "bin", "progagent.js"), ["tasks", "list", "--wide"], root);
     const cells = rows.map((row) => [
       String(row.id),
       String(row.suite),
@@ -75,7 +75,19 @@ describe("the built-in suite's manifest", () => {
       (row.tools as string[]).length,
       String(row.summary),
     ]);
-    expect(table.stdout).toBe(`${formatTable(["task", "suite", "domain", "tools", "summary"], cells)}\n`);
+    expect(table.stdout).toBe(
+      `${formatTable(["task", "suite", "domain", "domain tools", "summary"], cells)}\n`,
+    );
+    // Without --wide, every line fits 100 columns.
+    const narrow = await progagent(join(root, "bin", "progagent.js"), ["tasks", "list"], root);
+    expect(
+      Math.max(
+        ...narrow.stdout
+          .trimEnd()
+          .split("\n")
+          .map((line) => line.length),
+      ),
+    ).toBeLessThanOrEqual(100);
   });
 
   it("selects what loadSuite selects for any glob, and fails as it does when nothing matches", async () => {
