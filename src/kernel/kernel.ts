@@ -148,6 +148,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   openFiles: 1024,
   diskBytes: 4 * 1024 ** 3,
   tmpBytes: 1024 ** 3,
+  workspaceEntries: 200_000,
 };
 
 export const RESTART_NOTE =
