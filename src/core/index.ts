@@ -12,6 +12,7 @@ export {
   SCRATCH_DIR_VARIABLE,
 } from "./temp-dir.js";
 export { sweepStale, isProcessAlive } from "./sweep-stale.js";
+export { removeTree, removeTreeSync, entryAt, NO_FOLLOW_DIRECTORY_FLAGS } from "./remove-tree.js";
 export type { StaleSweep } from "./sweep-stale.js";
 export type { TempDir, ScratchDir } from "./temp-dir.js";
 export { createSeededRandom, hashString } from "./seeded-random.js";

@@ -1,8 +1,8 @@
-import { accessSync, constants, mkdtempSync, rmSync, statSync, statfsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { accessSync, constants, mkdtempSync, statSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { ERROR_CODES, ProgAgentError } from "./errors.js";
+import { removeTree, removeTreeSync } from "./remove-tree.js";
 import { sweepStale } from "./sweep-stale.js";
 
 const PREFIX = "progagent-";
@@ -153,12 +153,12 @@ export function createTempDir(label: string, parent: string = tmpdir()): TempDir
   const dispose = (): void => {
     if (disposed) return;
     disposed = true;
-    rmSync(path, { recursive: true, force: true, maxRetries: 3 });
+    removeTreeSync(path);
   };
   const disposeAsync = async (): Promise<void> => {
     if (disposed) return;
     disposed = true;
-    await rm(path, { recursive: true, force: true, maxRetries: 3 });
+    await removeTree(path);
   };
   return { path, dispose, disposeAsync, [Symbol.dispose]: dispose };
 }

@@ -48,16 +48,27 @@ const MAX_KEPT_FILE_BYTES = 1024 * 1024;
 const MAX_KEPT_BYTES = 64 * 1024 * 1024;
 let keptBytes = 0;
 
+/** A tree deeper or larger than this is refused (instance workspaces hold tens of files a few levels deep). */
+const MAX_TREE_DEPTH = 64;
+const MAX_TREE_ENTRIES = 100_000;
+
+/** Lists a tree iteratively (a stack of relative paths, parents before children), within the limits above. */
 function listTree(root: string): Listing {
   const entries: TreeEntry[] = [];
   let kept = 0;
-  const walk = (relative: string): void => {
+  const stack: Array<{ relative: string; depth: number }> = [{ relative: "", depth: 0 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { relative, depth } = next;
     for (const entry of readdirSync(join(root, relative), { withFileTypes: true })) {
+      if (entries.length >= MAX_TREE_ENTRIES || depth >= MAX_TREE_DEPTH)
+        throw new Error(
+          `${root} holds more than ${MAX_TREE_ENTRIES} entries or directories nested deeper than ${MAX_TREE_DEPTH}; a workspace copy is refused`,
+        );
       const path = relative === "" ? entry.name : join(relative, entry.name);
       const absolute = join(root, path);
       if (entry.isDirectory()) {
         entries.push({ path, kind: "directory", mode: statSync(absolute).mode & 0o7777 });
-        walk(path);
+        stack.push({ relative: path, depth: depth + 1 });
       } else if (entry.isSymbolicLink()) {
         entries.push({ path, kind: "symlink", mode: 0, target: readlinkSync(absolute) });
       } else if (entry.isFile()) {
@@ -70,8 +81,7 @@ function listTree(root: string): Listing {
         entries.push(file);
       }
     }
-  };
-  walk("");
+  }
   return { entries, keptBytes: kept };
 }
 

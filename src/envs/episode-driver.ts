@@ -17,6 +17,7 @@ import { CLAIM_DONE_TOOL_NAME, claimDoneAnswer, formatVerdict } from "./claim-do
 import type { Verdict } from "./define-task.js";
 import type { Episode } from "./episode.js";
 import { interfaceProfile, type InterfaceProfile, type InterfaceProfileName } from "./interface-profile.js";
+import { errnoCode } from "./workspace-path.js";
 import {
   TERMINAL_ALLOWED,
   TERMINAL_TOOL_NAME,
@@ -273,7 +274,16 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
       );
     const command = args.command;
     const started = performance.now();
-    const parsed = parseTerminalCommand(command, episode.workspaceDir);
+    let parsed: ReturnType<typeof parseTerminalCommand>;
+    try {
+      parsed = parseTerminalCommand(command, episode.workspaceDir);
+    } catch (error) {
+      // A check that fails is the tool's error in the episode, never the server's (and it names no host path).
+      parsed = {
+        ok: false,
+        reason: `the command (it could not be checked: ${errnoCode(error) ?? "an error"})`,
+      };
+    }
     if (!parsed.ok)
       return outcome(TERMINAL_TOOL_NAME, "terminal", refusedTerminalMessage(parsed.reason), {
         isError: true,

@@ -2,11 +2,11 @@ import type * as FakerModule from "@faker-js/faker";
 import Database from "better-sqlite3";
 import { createRequire } from "node:module";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { createSeededRandom, hashString } from "../core/index.js";
+import { createSeededRandom, hashString, removeTreeSync } from "../core/index.js";
 import { domainSourceFingerprint, kitSourceFingerprint, type GenerateContext } from "./define-domain.js";
 import type { StateView, TaskDefinition } from "./define-task.js";
 import { SCALE_FACTORS, type Scale } from "./scale.js";
@@ -183,7 +183,7 @@ export function buildInstance(
         if (!existsSync(manifestPath)) throw error;
       }
     } finally {
-      rmSync(staging, { recursive: true, force: true });
+      removeTreeSync(staging);
     }
   }
   const manifest = instanceManifestSchema.parse(JSON.parse(readFileSync(manifestPath, "utf8")));

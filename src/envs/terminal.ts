@@ -1,6 +1,6 @@
-import { lstatSync, readlinkSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, constants, lstatSync, openSync, readlinkSync, type Stats } from "node:fs";
 import { z } from "zod";
+import { DIRECTORY_FLAGS, assertProcFd, at, errnoCode } from "./workspace-path.js";
 
 /** The meta-tool that lists and reads workspace files with ls, find and cat, as in the paper's runtime. */
 export const TERMINAL_TOOL_NAME = "terminal";
@@ -221,6 +221,11 @@ const FIND_REFUSED: Record<string, string> = {
 /**
  * Checks a path the way the sandbox will see it: relative to /workspace or under it, no `..`, and no
  * symbolic link on the way that points out of the workspace. A missing path is fine (the program says so).
+ *
+ * The workspace is the model's to change while this runs (the host may be root), so nothing is resolved by
+ * name: the walk holds a descriptor for each directory it passed and looks at one name at a time inside the
+ * last one (`/proc/self/fd/<fd>/<name>`, no link followed), as the file tools do. The only link targets it reads
+ * are links in the workspace, and its refusals never name a host path.
  */
 export function checkWorkspacePath(path: string, workspaceDir: string): string | undefined {
   if (path.length === 0) return "an empty path";
@@ -233,36 +238,67 @@ export function checkWorkspacePath(path: string, workspaceDir: string): string |
     parts = path.split("/");
   }
   if (parts.includes("..")) return `'..' in the path '${path}'`;
-  // Resolve link by link in sandbox coordinates: [] is /workspace itself.
-  const resolved: string[] = [];
+  let root: number;
+  try {
+    assertProcFd();
+    root = openSync(workspaceDir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return `'${path}': the workspace could not be opened to check it`;
+  }
+  // Descriptors of the directories resolved so far, in sandbox coordinates: [root] is /workspace itself.
+  const resolved = [root];
+  try {
+    return resolveInWorkspace(path, parts, resolved);
+  } catch (error) {
+    return `'${path}': it could not be checked (${errnoCode(error) ?? "an error"}); it may have changed meanwhile`;
+  } finally {
+    for (const fd of resolved) closeSync(fd);
+  }
+}
+
+/** Walks `parts` link by link from `resolved` (closed by the caller, whatever it holds when this returns). */
+function resolveInWorkspace(path: string, parts: readonly string[], resolved: number[]): string | undefined {
   const pending = parts.filter((part) => part.length > 0 && part !== ".");
+  const changed = `'${path}': an entry on the way changed while it was checked`;
   let links = 0;
   while (pending.length > 0) {
     const part = pending.shift()!;
     if (part === "..") {
-      if (resolved.length === 0) return `the symbolic link in '${path}' that points out of the workspace`;
-      resolved.pop();
+      if (resolved.length === 1) return `the symbolic link in '${path}' that points out of the workspace`;
+      closeSync(resolved.pop()!);
       continue;
     }
-    const hostPath = join(workspaceDir, ...resolved, part);
-    let isLink: boolean;
+    const entry = at(resolved[resolved.length - 1]!, part);
+    let stats: Stats;
     try {
-      isLink = lstatSync(hostPath).isSymbolicLink();
+      stats = lstatSync(entry);
     } catch {
       return undefined;
     }
-    if (!isLink) {
-      resolved.push(part);
+    if (stats.isDirectory()) {
+      try {
+        resolved.push(openSync(entry, DIRECTORY_FLAGS));
+      } catch (error) {
+        if (errnoCode(error) === "ENOENT") return undefined;
+        return changed;
+      }
       continue;
     }
+    // Not a directory: the program itself reports a path that goes on below it.
+    if (!stats.isSymbolicLink()) return undefined;
     links += 1;
     if (links > 40) return `too many symbolic links in '${path}'`;
-    const target = readlinkSync(hostPath);
+    let target: string;
+    try {
+      target = readlinkSync(entry);
+    } catch {
+      return changed;
+    }
     const targetParts = target.split("/").filter((item) => item.length > 0 && item !== ".");
     if (target.startsWith("/")) {
       if (target !== WORKSPACE && !target.startsWith(`${WORKSPACE}/`))
         return `'${path}': a symbolic link that points out of the workspace (to ${target})`;
-      resolved.length = 0;
+      while (resolved.length > 1) closeSync(resolved.pop()!);
       pending.unshift(...targetParts.slice(1));
     } else {
       pending.unshift(...targetParts);

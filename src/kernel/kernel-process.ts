@@ -133,6 +133,8 @@ export interface ResourceLimits {
   diskBytes: number;
   /** Size of the private /tmp (a tmpfs in RAM, so it counts against `memoryBytes` too). */
   tmpBytes: number;
+  /** How many entries the workspace may hold (the disk budget's walk is bounded by it). */
+  workspaceEntries: number;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -149,6 +148,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   openFiles: 1024,
   diskBytes: 4 * 1024 ** 3,
   tmpBytes: 1024 ** 3,
+  workspaceEntries: 200_000,
 };
 
 export const RESTART_NOTE =
@@ -685,9 +685,13 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const stop = (): Promise<void> => (stopped ??= shutdown());
   const dispose = async (): Promise<void> => {
     await stop();
-    // Off the event loop: removing a workspace of many files takes milliseconds that a burst pays one by one.
-    await rm(ownDir.path, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
-    ownDir.dispose();
+    // In slices: removing a workspace of many files takes milliseconds that a burst pays one by one. What model
+    // code left that cannot be removed now (it never should) is swept by the next progagent process.
+    await ownDir
+      .disposeAsync()
+      .catch((error: unknown) =>
+        warn(`progagent: could not remove ${ownDir.path} entirely: ${errorMessage(error)}`),
+      );
   };
   const shutdown = async (): Promise<void> => {
     disposed = true;

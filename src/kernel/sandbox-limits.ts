@@ -5,7 +5,7 @@
  * resident memory of the sandbox's process tree while a program runs.
  */
 import { readFileSync, readdirSync, statfsSync } from "node:fs";
-import { isTmpfs, scratchDir } from "../core/index.js";
+import { errorMessage, isTmpfs, scratchDir } from "../core/index.js";
 import {
   detectCgroup,
   createKernelCgroup,
@@ -15,7 +15,7 @@ import {
 } from "./cgroup.js";
 import { sandboxFeatures } from "./sandbox.js";
 import { DENIED_SYSCALLS, seccompSupported } from "./seccomp.js";
-import { measureWorkspace } from "./workspace-usage.js";
+import { measureWorkspace, type WorkspaceUsage } from "./workspace-usage.js";
 
 export type SandboxLimitMechanism = "cgroup-v2" | "cgroup-v1" | "rlimit";
 
@@ -29,7 +29,11 @@ export interface SandboxBudgetLimits {
   diskBytes: number;
   /** Size of the sandbox's private /tmp (a tmpfs: it also counts against `memoryBytes`). */
   tmpBytes: number;
+  /** How many entries the workspace may hold (default 200,000): a walk that finds more is over budget. */
+  workspaceEntries?: number;
 }
+
+const DEFAULT_WORKSPACE_ENTRIES = 200_000;
 
 /** What `describeSandboxLimits` and `Kernel.sandboxLimits` report. */
 export interface SandboxLimitsReport extends SandboxBudgetLimits {
@@ -144,7 +148,14 @@ export function describeSandboxLimits(limits: SandboxBudgetLimits, bwrapPath = "
 
 export type BudgetViolation =
   | { kind: "memory"; limitBytes: number; message: string }
-  | { kind: "disk"; limitBytes: number; usedBytes: number; message: string };
+  | {
+      kind: "disk";
+      limitBytes: number;
+      /** What the walk counted: a lower bound when `unmeasured` says why the walk did not see everything. */
+      usedBytes: number;
+      unmeasured?: string;
+      message: string;
+    };
 
 export interface SandboxBudget {
   readonly report: SandboxLimitsReport;
@@ -195,6 +206,17 @@ function diskViolation(limitBytes: number, usedBytes: number): BudgetViolation {
     limitBytes,
     usedBytes,
     message: `The workspace holds ${formatBytes(usedBytes)}, over its disk budget of ${formatBytes(limitBytes)}. Delete files you do not need.`,
+  };
+}
+
+/** A measurement that did not see everything is never under budget. */
+function unmeasuredViolation(limitBytes: number, usage: { bytes: number; reason: string }): BudgetViolation {
+  return {
+    kind: "disk",
+    limitBytes,
+    usedBytes: usage.bytes,
+    unmeasured: usage.reason,
+    message: `The workspace could not be measured against its disk budget of ${formatBytes(limitBytes)}: ${usage.reason} (at least ${formatBytes(usage.bytes)} counted). A workspace that cannot be measured counts as over budget: delete files or directories you do not need.`,
   };
 }
 
@@ -282,17 +304,52 @@ export function createSandboxBudget(
   const retiring = new Set<Promise<void>>();
   let diskBaseline = 0;
 
-  const measure = async (): Promise<number> =>
-    (await measureWorkspace(workspaceDir, undefined, interpreter)).bytes;
-  const diskCheck = async (): Promise<BudgetViolation | undefined> => {
-    const used = await measure();
-    if (used > limits.diskBytes && used > diskBaseline) {
-      diskBaseline = used;
-      return diskViolation(limits.diskBytes, used);
+  const maxEntries = limits.workspaceEntries ?? DEFAULT_WORKSPACE_ENTRIES;
+  /** What the workspace holds; a walk that failed outright is an incomplete measurement of nothing. */
+  const measure = async (): Promise<WorkspaceUsage> => {
+    try {
+      return await measureWorkspace(workspaceDir, maxEntries, interpreter);
+    } catch (error) {
+      return {
+        bytes: 0,
+        entryCount: 0,
+        incomplete: true,
+        reason: `the walk failed (${errorMessage(error)})`,
+      };
+    }
+  };
+  /**
+   * Judges a measurement; only a violation that reaches a program moves the baseline (`deliver`), so a walk that
+   * finishes after its program ended changes nothing and the check after the program judges afresh.
+   */
+  const judge = (usage: WorkspaceUsage, afterProgram: boolean): BudgetViolation | undefined => {
+    if (usage.incomplete) {
+      const reason = usage.reason ?? "the walk was incomplete";
+      const tooMany = usage.entryCount >= maxEntries;
+      // While a program runs, only a walk cut short by the entry bound stops it (the workspace is over budget for
+      // sure); after it, any incomplete walk fails the program, and every later one until the workspace shrinks.
+      if (afterProgram || (tooMany && diskBaseline !== Infinity))
+        return unmeasuredViolation(limits.diskBytes, { bytes: usage.bytes, reason });
+      return undefined;
+    }
+    if (usage.bytes > limits.diskBytes && usage.bytes > diskBaseline)
+      return diskViolation(limits.diskBytes, usage.bytes);
+    return undefined;
+  };
+  const deliver = (usage: WorkspaceUsage, violation: BudgetViolation | undefined): void => {
+    // Over budget by an unknown amount: later walks cut short stop no program while it runs (it may be cleaning up).
+    if (usage.incomplete) {
+      if (violation) diskBaseline = Infinity;
+      return;
     }
     // Cleaning up below the budget re-arms the check; staying above it after a violation does not fire again.
-    diskBaseline = used > limits.diskBytes ? used : 0;
-    return undefined;
+    diskBaseline = usage.bytes > limits.diskBytes ? usage.bytes : 0;
+  };
+  const diskCheck = async (): Promise<BudgetViolation | undefined> => {
+    const usage = await measure();
+    const violation = judge(usage, true);
+    deliver(usage, violation);
+    return violation;
   };
 
   const memoryExceeded = (): BudgetViolation | undefined => {
@@ -342,11 +399,14 @@ export function createSandboxBudget(
       const diskTimer = setInterval(() => {
         if (diskBusy) return;
         diskBusy = true;
-        diskCheck()
-          .then((violation) => {
+        void measure()
+          .then((usage) => {
+            // A walk that ends after its program is over judges nothing: the check after the program does.
+            if (stopped) return;
+            const violation = judge(usage, false);
+            deliver(usage, violation);
             if (violation) report(violation);
           })
-          .catch(() => undefined)
           .finally(() => {
             diskBusy = false;
           });

@@ -24,8 +24,12 @@ export interface WorkspaceUsage {
   /** Disk space the files take (allocated blocks, so sparse files count what they really use). */
   bytes: number;
   entryCount: number;
-  /** The walk stopped at `maxEntries`: `bytes` is a lower bound. */
+  /**
+   * The walk did not see everything: it stopped at `maxEntries` or at the depth bound, or a directory could not be
+   * opened or read. `bytes` is then a lower bound, and `reason` says why.
+   */
   incomplete: boolean;
+  reason?: string;
 }
 
 interface Pending {
@@ -65,7 +69,14 @@ class Meter {
   }
 
   private onLine(line: string): void {
-    let reply: { id?: unknown; bytes?: unknown; entries?: unknown; incomplete?: unknown; error?: unknown };
+    let reply: {
+      id?: unknown;
+      bytes?: unknown;
+      entries?: unknown;
+      incomplete?: unknown;
+      reason?: unknown;
+      error?: unknown;
+    };
     try {
       reply = JSON.parse(line) as typeof reply;
     } catch {
@@ -82,7 +93,12 @@ class Meter {
       typeof reply.entries === "number" &&
       typeof reply.incomplete === "boolean"
     )
-      entry.resolve({ bytes: reply.bytes, entryCount: reply.entries, incomplete: reply.incomplete });
+      entry.resolve({
+        bytes: reply.bytes,
+        entryCount: reply.entries,
+        incomplete: reply.incomplete,
+        ...(reply.incomplete ? { reason: typeof reply.reason === "string" ? reply.reason : "unknown" } : {}),
+      });
     else entry.reject(new Error(`the workspace meter's reply has no usage: ${line.slice(0, 200)}`));
   }
 

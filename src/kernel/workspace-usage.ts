@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, openSync, opendirSync, type Dir } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readdirSync } from "node:fs";
 import { measureInMeter, type WorkspaceUsage } from "./workspace-meter.js";
 
 export type { WorkspaceUsage };
@@ -8,13 +8,8 @@ const DIRECTORY_FLAGS =
 /** Entries handled between two yields to the event loop (a few milliseconds of work at most). */
 const ENTRIES_PER_SLICE = 256;
 
-function openDirectory(path: string): number | undefined {
-  try {
-    return openSync(path, DIRECTORY_FLAGS);
-  } catch {
-    return undefined; // not a directory (any more), or gone: nothing to walk
-  }
-}
+/** A root in one of these states is not a directory (any more) or is gone: it holds nothing. */
+const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
 
 /** `PROGAGENT_WORKSPACE_METER=inline` walks on the host's thread instead of in the workspace meter. */
 export const WORKSPACE_METER_VARIABLE = "PROGAGENT_WORKSPACE_METER";
@@ -38,52 +33,62 @@ export async function measureWorkspace(
   return await walkWorkspace(root, maxEntries);
 }
 
+/** Directories nested deeper than this are not walked (the meter has the same bound, MAX_DEPTH). */
+export const MAX_WALK_DEPTH = 128;
+
+function errnoName(error: unknown): string {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : String(error);
+}
+
 /**
  * Measures a directory tree that model code can change while we walk it: every directory is opened without
  * following links and read through its descriptor (`/proc/self/fd/N/name`), so a link swapped in never leads
- * the walk outside the tree, and a FIFO is never opened. Each inode counts once (hard links). The work is
- * done in short synchronous slices with a yield to the event loop between them.
+ * the walk outside the tree, and a FIFO is never opened. Each inode counts once (hard links). Bounded: at most
+ * `maxEntries` entries and MAX_WALK_DEPTH levels, one descriptor per level (a directory's names are read at
+ * once); a walk that stops early or cannot open or read a directory is `incomplete` with its `reason`. The
+ * work is done in short synchronous slices with a yield to the event loop between them.
  */
 export async function walkWorkspace(root: string, maxEntries = 200_000): Promise<WorkspaceUsage> {
   const seen = new Set<string>();
   const usage: WorkspaceUsage = { bytes: 0, entryCount: 0, incomplete: false };
-  const top = openDirectory(root);
-  if (top === undefined) return usage;
-  // Depth first: a stack of open directories, one descriptor per level.
-  const stack: Array<{ fd: number; dir: Dir | undefined }> = [{ fd: top, dir: undefined }];
+  const stop = (reason: string): void => {
+    usage.incomplete = true;
+    usage.reason = reason;
+  };
+  let top: number;
+  try {
+    top = openSync(root, DIRECTORY_FLAGS);
+  } catch (error) {
+    // A root that is not a directory (any more), or is gone, holds nothing.
+    if (!GONE.has(errnoName(error))) stop(`the workspace could not be opened (${errnoName(error)})`);
+    return usage;
+  }
+  // Depth first: a stack of open directories, each with the names it still has to visit.
+  const stack: Array<{ fd: number; names: string[] }> = [];
   let slice = 0;
   try {
+    stack.push({ fd: top, names: [] });
+    stack[0]!.names = readdirSync(`/proc/self/fd/${top}`).reverse();
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
-      const base = `/proc/self/fd/${frame.fd}`;
-      let entry = null;
-      try {
-        frame.dir ??= opendirSync(base);
-        entry = frame.dir.readSync();
-      } catch {
-        entry = null;
-      }
-      if (entry === null) {
+      const name = frame.names.pop();
+      if (name === undefined) {
         stack.pop();
-        try {
-          frame.dir?.closeSync();
-        } catch {
-          // already closed
-        }
         closeSync(frame.fd);
         continue;
       }
       if (usage.entryCount >= maxEntries) {
-        usage.incomplete = true;
+        stop(`more than ${maxEntries} entries`);
         break;
       }
       usage.entryCount += 1;
-      const path = `${base}/${entry.name}`;
+      const path = `/proc/self/fd/${frame.fd}/${name}`;
       let stat;
       try {
         stat = lstatSync(path);
-      } catch {
-        continue;
+      } catch (error) {
+        if (errnoName(error) === "ENOENT") continue; // removed meanwhile
+        throw error;
       }
       const key = `${stat.dev}:${stat.ino}`;
       if (!seen.has(key)) {
@@ -91,8 +96,23 @@ export async function walkWorkspace(root: string, maxEntries = 200_000): Promise
         usage.bytes += stat.blocks * 512;
       }
       if (stat.isDirectory()) {
-        const child = openDirectory(path);
-        if (child !== undefined) stack.push({ fd: child, dir: undefined });
+        if (stack.length >= MAX_WALK_DEPTH) {
+          stop(`directories nested deeper than ${MAX_WALK_DEPTH}`);
+          break;
+        }
+        let child: number;
+        try {
+          child = openSync(path, DIRECTORY_FLAGS);
+        } catch (error) {
+          if (errnoName(error) === "ENOENT") continue;
+          throw error;
+        }
+        try {
+          stack.push({ fd: child, names: readdirSync(`/proc/self/fd/${child}`).reverse() });
+        } catch (error) {
+          closeSync(child);
+          throw error;
+        }
       }
       slice += 1;
       if (slice >= ENTRIES_PER_SLICE) {
@@ -100,15 +120,11 @@ export async function walkWorkspace(root: string, maxEntries = 200_000): Promise
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
+  } catch (error) {
+    // A directory that cannot be opened or read leaves what it holds uncounted: never "complete".
+    stop(`a directory could not be read (${errnoName(error)})`);
   } finally {
-    for (const frame of stack) {
-      try {
-        frame.dir?.closeSync();
-      } catch {
-        // already closed
-      }
-      closeSync(frame.fd);
-    }
+    for (const frame of stack) closeSync(frame.fd);
   }
   return usage;
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import type { CompletionRequest, CompletionResponse, ModelClient } from "../harness/index.js";
 import { assertSandboxAvailable, setidFilterLaunchCommand } from "../kernel/index.js";
+import { restoreDraftFolder } from "./draft-folder.js";
 import {
   workerMessageSchema,
   type CalibrationReport,
@@ -257,5 +258,7 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    // The sandbox may have changed its /draft's mode (777 would let any local user plant files for the host).
+    restoreDraftFolder(options.draftDir);
   }
 }

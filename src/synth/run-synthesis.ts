@@ -1,6 +1,6 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { ERROR_CODES, ProgAgentError } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError, removeTreeSync } from "../core/index.js";
 import { SCALES, type HarnessMode, type Scale } from "../envs/index.js";
 import type { ModelClient } from "../harness/index.js";
 import { loadSuite } from "../suite/index.js";
@@ -129,7 +129,7 @@ export async function runSynthesis(options: SynthesisOptions): Promise<Synthesis
   const progress = options.onProgress ?? (() => undefined);
   if (options.forceNew) {
     for (const name of [SYNTH_REPORT_JSON, SYNTH_REPORT_MARKDOWN, "index.ts", "tasks", ".synth"])
-      rmSync(join(outDir, name), { recursive: true, force: true });
+      removeTreeSync(join(outDir, name));
   }
   let report = readSynthReport(outDir);
   if (report) {

@@ -8,20 +8,25 @@ costs one getdents share and one fstatat on the directory's descriptor, off the 
 The walk is the host's (workspace-usage.ts) with the same guarantees against a tree that model code changes
 while it is walked: every directory is opened with O_NOFOLLOW|O_DIRECTORY relative to its parent's descriptor
 and read through it, entries are stat'ed without following links, so a link swapped in never leads the walk
-outside the tree, and a FIFO is never opened; each inode counts once (hard links).
+outside the tree, and a FIFO is never opened; each inode counts once (hard links). It is bounded: at most
+`max` entries and MAX_DEPTH levels, and a walk that stops early or cannot open or read a directory says it is
+incomplete and why (its bytes are then a lower bound, never a measurement).
 
     workspace_meter.py <host pid>
 
 Requests on stdin and replies on stdout, one JSON object a line:
   {"id": n, "path": absolute path, "max": entries}
-      -> {"id": n, "bytes": b, "entries": e, "incomplete": bool}     (a root that cannot be opened measures 0)
+      -> {"id": n, "bytes": b, "entries": e, "incomplete": bool, "reason": text when incomplete}
+         (a root that is gone or not a directory measures 0; any other failure is incomplete, with its reason)
       -> {"id": n, "error": text}
 Walks in flight take turns, ENTRIES_PER_TURN entries each, so a huge workspace delays the others by a turn.
 The meter ends when the host closes stdin or dies (parent-death signal).
 """
 
+import errno
 import json
 import os
+import resource
 import select
 import stat
 import sys
@@ -30,69 +35,89 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import launch  # noqa: E402  (bind_to_host)
 
 ENTRIES_PER_TURN = 256
+# Deeper directories are not walked: the measurement is then incomplete (never under budget).
+MAX_DEPTH = 128
+GONE = (errno.ENOENT, errno.ENOTDIR, errno.ELOOP)
 DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-
-
-def open_directory(name, dir_fd=None):
-    try:
-        return os.open(name, DIRECTORY_FLAGS, dir_fd=dir_fd)
-    except OSError:
-        return None  # not a directory (any more), or gone: nothing to walk
 
 
 def walk(root, max_entries):
     """Yields None after every ENTRIES_PER_TURN entries, then the usage as a reply's fields."""
     usage = {"bytes": 0, "entries": 0, "incomplete": False}
-    top = open_directory(root)
-    if top is None:
-        yield usage
+    try:
+        top = os.open(root, DIRECTORY_FLAGS)
+    except OSError as error:
+        if error.errno not in GONE:
+            usage.update(incomplete=True, reason="the workspace could not be opened (%s)" % errno_name(error))
+        yield usage  # a root that is not a directory (any more), or is gone, holds nothing
         return
     seen = set()
-    # Depth first: a stack of open directories, each with its listing iterator once opened.
-    stack = [[top, None]]
+    # Depth first: a stack of open directories, each with the names it still has to visit. The names are read at
+    # once (listdir on the descriptor), so a level holds one descriptor; the depth is bounded, so a walk holds at
+    # most MAX_DEPTH of them however deep the tree, and one workspace cannot use up the meter's descriptors.
+    stack = []
     turn = 0
     try:
+        stack.append([top, iter(os.listdir(top))])
         while stack:
-            frame = stack[-1]
-            entry = None
-            try:
-                if frame[1] is None:
-                    frame[1] = os.scandir(frame[0])
-                entry = next(frame[1], None)
-            except OSError:
-                entry = None
-            if entry is None:
+            fd, names = stack[-1]
+            name = next(names, None)
+            if name is None:
                 stack.pop()
-                if frame[1] is not None:
-                    frame[1].close()
-                os.close(frame[0])
+                os.close(fd)
                 continue
             if usage["entries"] >= max_entries:
-                usage["incomplete"] = True
+                usage.update(incomplete=True, reason="more than %d entries" % max_entries)
                 break
             usage["entries"] += 1
             try:
-                status = os.stat(entry.name, dir_fd=frame[0], follow_symlinks=False)
-            except OSError:
-                continue
+                status = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # removed meanwhile
             key = (status.st_dev, status.st_ino)
             if key not in seen:
                 seen.add(key)
                 usage["bytes"] += status.st_blocks * 512
             if stat.S_ISDIR(status.st_mode):
-                child = open_directory(entry.name, frame[0])
-                if child is not None:
-                    stack.append([child, None])
+                if len(stack) >= MAX_DEPTH:
+                    usage.update(incomplete=True, reason="directories nested deeper than %d" % MAX_DEPTH)
+                    break
+                try:
+                    child = os.open(name, DIRECTORY_FLAGS, dir_fd=fd)
+                except FileNotFoundError:
+                    continue
+                try:
+                    stack.append([child, iter(os.listdir(child))])
+                except OSError:
+                    os.close(child)
+                    raise
             turn += 1
             if turn >= ENTRIES_PER_TURN:
                 turn = 0
                 yield None
+    except OSError as error:
+        # A directory that cannot be opened or read leaves what it holds uncounted: never "complete".
+        usage.update(incomplete=True, reason="a directory could not be read (%s)" % errno_name(error))
     finally:
         for frame in stack:
-            if frame[1] is not None:
-                frame[1].close()
             os.close(frame[0])
     yield usage
+
+
+def errno_name(error):
+    return errno.errorcode.get(error.errno, str(error.errno)) if error.errno else type(error).__name__
+
+
+def raise_descriptor_limit():
+    """Walks in flight share this process's descriptors: take all the host allows."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or hard > 1 << 20:
+            hard = 1 << 20
+        if soft != resource.RLIM_INFINITY and soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (OSError, ValueError):
+        pass
 
 
 def send(message):
@@ -150,6 +175,7 @@ def serve():
 
 def main(argv):
     launch.bind_to_host(argv)
+    raise_descriptor_limit()
     serve()
 
 
