@@ -69,6 +69,16 @@ async function call(
   return { status: response.status, body: parsed, at: performance.now() };
 }
 
+async function createEpisode(url: string, mode = "dtc"): Promise<string> {
+  const created = await call(url, "POST", "/v1/episodes", { task: TASK_ID, scale: "v0", mode });
+  expect(created.status).toBe(201);
+  return String(created.body.episode_id);
+}
+
+async function endEpisodes(url: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) await call(url, "DELETE", `/v1/episodes/${id}`);
+}
+
 describe("rollout serve under hostile input", () => {
   let service: { child: ChildProcess; url: string };
   beforeAll(async () => {
@@ -105,5 +115,27 @@ describe("rollout serve under hostile input", () => {
       expect(exact.status).toBe(201);
       await call(service.url, "DELETE", `/v1/episodes/${exact.body.episode_id}`);
     }, 60_000);
+  });
+
+  describe("B2 completion parsing is linear in its length", () => {
+    it("parses 80,000 unclosed <parameter= tags while another episode's step completes", async () => {
+      const hostile = await createEpisode(service.url);
+      const neighbour = await createEpisode(service.url);
+      const text = `<tool_call>\n<function=list_files>\n${"<parameter=a>".repeat(80_000)}\n</function>\n</tool_call>`;
+      const flood = call(service.url, "POST", `/v1/episodes/${hostile}/completion`, { text }, 60_000);
+      // Quadratic parsing held the event loop for minutes here (24-38 s on the review's machine).
+      const step = await call(
+        service.url,
+        "POST",
+        `/v1/episodes/${neighbour}/tool_calls`,
+        { calls: [{ name: "list_files", arguments: {} }] },
+        20_000,
+      );
+      expect(step.status).toBe(200);
+      const parsed = await flood;
+      expect(parsed.status).toBe(200);
+      expect(parsed.body.parsed_calls).toMatchObject([{ name: "list_files", arguments: {} }]);
+      await endEpisodes(service.url, [hostile, neighbour]);
+    }, 90_000);
   });
 });
