@@ -40,11 +40,7 @@ export async function loadTasks(glob: string, selection: SuiteSelection = {}): P
   const cwd = selection.cwd ?? process.cwd();
   const builtin = selection.builtin !== false;
   const specs = selection.suites ?? [];
-  if (!builtin && specs.length === 0)
-    throw new ProgAgentError("--no-builtin leaves no tasks: add --suite <path|package>", {
-      code: ERROR_CODES.INVALID_ARGUMENT,
-      category: "user",
-    });
+  assertSomeSuite(selection);
   const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
   if (builtin) {
     try {
@@ -54,19 +50,27 @@ export async function loadTasks(glob: string, selection: SuiteSelection = {}): P
       if (!isNothingMatched(error) || specs.length === 0) throw error;
     }
   }
-  sources.push(...(await loadUserSources(specs, cwd, glob)));
+  const matcher = globToRegExp(glob);
+  sources.push(...(await loadUserSources(specs, cwd, (task) => matcher.test(task.id))));
   const tasks = combineSuites(sources);
   if (tasks.length === 0) throw noTaskMatches(glob, builtin, specs);
   return tasks;
 }
 
-/** Each user's suite once, with its tasks the glob matches, in the order given. */
+function assertSomeSuite(selection: SuiteSelection): void {
+  if (selection.builtin === false && (selection.suites ?? []).length === 0)
+    throw new ProgAgentError("--no-builtin leaves no tasks: add --suite <path|package>", {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    });
+}
+
+/** Each user's suite once, with its tasks `selected` keeps, in the order given. */
 async function loadUserSources(
   specs: readonly string[],
   cwd: string,
-  glob: string,
+  selected: (task: TaskDefinition) => boolean,
 ): Promise<Array<{ name: string; tasks: TaskDefinition[] }>> {
-  const matcher = globToRegExp(glob);
   const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
   const entries = new Set<string>();
   for (const spec of specs) {
@@ -79,7 +83,7 @@ async function loadUserSources(
         `suite '${spec}' (${suite.entryPath}) is named '${BUILTIN_SUITE_NAME}', the built-in suite's name: rename it`,
         { code: ERROR_CODES.SUITE_INVALID, category: "user", details: { spec } },
       );
-    sources.push({ name: suite.name, tasks: suite.tasks.filter((task) => matcher.test(task.id)) });
+    sources.push({ name: suite.name, tasks: suite.tasks.filter(selected) });
   }
   return sources;
 }
@@ -98,24 +102,36 @@ function isNothingMatched(error: unknown): boolean {
   );
 }
 
+/**
+ * The task with exactly this id, or undefined. The id is never read as a glob: a client's string (a rollout
+ * service's `task`) must not reach a backtracking regex, and only the one built-in domain the id names is loaded.
+ */
+export async function findTaskById(
+  id: string,
+  selection: SuiteSelection = {},
+): Promise<TaskDefinition | undefined> {
+  const { combineSuites, loadBuiltinDomainTasks, SUITE_DOMAINS } = await import("../suite/index.js");
+  const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
+  const domain = SUITE_DOMAINS.find((name) => id.startsWith(`${name}.`));
+  if (selection.builtin !== false && domain !== undefined)
+    sources.push({
+      name: BUILTIN_SUITE_NAME,
+      tasks: (await loadBuiltinDomainTasks(domain)).filter((task) => task.id === id),
+    });
+  const cwd = selection.cwd ?? process.cwd();
+  sources.push(...(await loadUserSources(selection.suites ?? [], cwd, (task) => task.id === id)));
+  return combineSuites(sources)[0];
+}
+
 /** Exactly one task by id (`tasks show`, `env serve`), or an error saying where it was looked for. */
 export async function loadTaskById(id: string, selection: SuiteSelection = {}): Promise<TaskDefinition> {
-  const unknown = (): ProgAgentError =>
-    new ProgAgentError(
+  assertSomeSuite(selection);
+  const task = await findTaskById(id, selection);
+  if (!task)
+    throw new ProgAgentError(
       `unknown task '${id}'; 'progagent tasks list${(selection.suites ?? []).map((spec) => ` --suite ${spec}`).join("")}' shows the task ids`,
       { code: ERROR_CODES.TASK_NOT_FOUND, category: "user", details: { task: id } },
     );
-  const tasks = await loadTasks(id, selection).catch((error: unknown) => {
-    if (
-      error instanceof ProgAgentError &&
-      error.code === ERROR_CODES.TASK_NOT_FOUND &&
-      error.category === "user"
-    )
-      throw unknown();
-    throw error;
-  });
-  const task = tasks.find((candidate) => candidate.id === id);
-  if (!task) throw unknown();
   return task;
 }
 
@@ -194,7 +210,8 @@ async function listWithManifest(glob: string, selection: SuiteSelection): Promis
   logger.debug(`tasks: built-in tasks listed from the suite manifest ${found.path}`);
   if (specs.length === 0) return builtin;
   const { combineSuites, suiteNameOf } = await import("../suite/index.js");
-  const users = await loadUserSources(specs, selection.cwd ?? process.cwd(), glob);
+  const matcher = globToRegExp(glob);
+  const users = await loadUserSources(specs, selection.cwd ?? process.cwd(), (task) => matcher.test(task.id));
   const builtinDomains = new Set(builtin.map((task) => task.domain));
   if (users.some((source) => source.tasks.some((task) => builtinDomains.has(task.domain.id)))) {
     logger.debug("tasks: a user's task is in a built-in domain; importing the built-in definitions");

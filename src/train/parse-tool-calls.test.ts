@@ -67,4 +67,14 @@ describe("parseToolCalls", () => {
       reasoning: "",
     });
   });
+
+  it("reads XML parameters as the regex did: names with line breaks or empty are skipped, a value may hold tags", () => {
+    const call = (inner: string) =>
+      parseToolCalls(`<tool_call>\n<function=f>\n${inner}\n</function>\n</tool_call>`).calls[0]!.arguments;
+    expect(call("<parameter=a\nb>1</parameter><parameter=c>2</parameter>")).toEqual({ c: "2" });
+    expect(call("<parameter=>1</parameter><parameter= d >3</parameter>")).toEqual({ d: "3" });
+    expect(call("<parameter=x><parameter=y>4</parameter>")).toEqual({ x: "<parameter=y>4" });
+    expect(call("<parameter=a>1</parameter><parameter=b>unclosed")).toEqual({ a: "1" });
+    expect(call("<parameter=a>".repeat(80_000))).toEqual({});
+  });
 });

@@ -117,16 +117,42 @@ function parseXmlBlock(body: string, parameterTypes?: ParameterTypes): ParsedToo
   const inner = body.slice(header[0].length, end);
   const types = parameterTypes?.(name) ?? {};
   const args: Record<string, unknown> = {};
-  const pattern = /<parameter=([^>\n]+)>([\s\S]*?)<\/parameter>/g;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(inner)) !== null) {
-    const key = (match[1] ?? "").trim();
-    let raw = match[2] ?? "";
+  for (const { key, value } of xmlParameters(inner)) {
+    let raw = value;
     if (raw.startsWith("\n")) raw = raw.slice(1);
     if (raw.endsWith("\n")) raw = raw.slice(0, -1);
     args[key] = convertParameter(raw, types[key]);
   }
   return { name, argumentsText: JSON.stringify(args), arguments: args, format: "xml" };
+}
+
+const PARAMETER_OPEN = "<parameter=";
+const PARAMETER_CLOSE = "</parameter>";
+
+/**
+ * `<parameter=KEY>VALUE</parameter>` pairs in order, as `/<parameter=([^>\n]+)>([\s\S]*?)<\/parameter>/g` finds
+ * them, in one pass: that regex rescans the rest of the text for every unclosed tag (80,000 of them in 1 MB of
+ * model output took minutes). Every character is looked at a bounded number of times.
+ */
+function* xmlParameters(inner: string): Generator<{ key: string; value: string }> {
+  let cursor = 0;
+  for (;;) {
+    const open = inner.indexOf(PARAMETER_OPEN, cursor);
+    if (open < 0) return;
+    const nameStart = open + PARAMETER_OPEN.length;
+    let nameEnd = nameStart;
+    while (nameEnd < inner.length && inner[nameEnd] !== ">" && inner[nameEnd] !== "\n") nameEnd += 1;
+    if (nameEnd >= inner.length) return;
+    if (inner[nameEnd] === "\n" || nameEnd === nameStart) {
+      // No tag opening before this line break (or an empty name): neither can one that starts inside the span.
+      cursor = Math.max(nameEnd, open + 1);
+      continue;
+    }
+    const close = inner.indexOf(PARAMETER_CLOSE, nameEnd + 1);
+    if (close < 0) return; // no closing tag anywhere after: nothing later can match either
+    yield { key: inner.slice(nameStart, nameEnd).trim(), value: inner.slice(nameEnd + 1, close) };
+    cursor = close + PARAMETER_CLOSE.length;
+  }
 }
 
 /** Strings stay text; other declared types are read as JSON when they parse, else kept as text. */

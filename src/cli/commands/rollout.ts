@@ -45,12 +45,15 @@ export function registerRollout(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
-      const [{ createRolloutService, serveRolloutHttp }, { loadTasks }, { createChatRenderer }] =
-        await Promise.all([
-          import("../../train/index.js"),
-          import("../load-tasks.js"),
-          import("../../chat-template/index.js"),
-        ]);
+      const [
+        { createRolloutService, serveRolloutHttp },
+        { findTaskById, loadTasks },
+        { createChatRenderer },
+      ] = await Promise.all([
+        import("../../train/index.js"),
+        import("../load-tasks.js"),
+        import("../../chat-template/index.js"),
+      ]);
       const suites = suiteSelectionFrom(options);
       // A broken --suite fails at start, not at the first episode.
       if ((suites.suites ?? []).length > 0) await loadTasks("*", suites);
@@ -87,7 +90,7 @@ export function registerRollout(program: Command): void {
             })
           : undefined;
       const service = createRolloutService({
-        loadTask: async (id) => (await loadTasks(id, suites)).find((task) => task.id === id),
+        loadTask: (id) => findTaskById(id, suites),
         maxEpisodes,
         ...(pool ? { pool } : {}),
         limits: {
