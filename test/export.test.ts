@@ -22,6 +22,7 @@ import {
   exportSft,
   msSwiftText,
   taskPrompt,
+  type MsSwiftRlRow,
   type MsSwiftRow,
   type SftExportOptions,
 } from "../src/train/index.js";
@@ -407,5 +408,56 @@ describe("export rl", () => {
         trajectory.messages.slice(0, 2).map(({ role, content }) => ({ role, content })),
       );
     }
+  });
+
+  it("writes ms-swift GRPO rows with the episode's prompt, tools, extra_info and the plugin's env", async () => {
+    const tasks = await loadSuite("retail.*");
+    const out = join(scratch, "rl-swift", "train.jsonl");
+    const summary = exportRl({
+      tasks,
+      scales: ["v0", "v2"],
+      harness: "hybrid",
+      format: "ms-swift",
+      outPath: out,
+      seeds: [3],
+      valShare: 0.3,
+    });
+    const valPath = join(scratch, "rl-swift", "train.val.jsonl");
+    expect(summary.files).toEqual([out, valPath]);
+    expect(readdirSync(join(scratch, "rl-swift")).sort()).toEqual([
+      "train.jsonl",
+      "train.manifest.json",
+      "train.val.jsonl",
+    ]);
+    const read = (path: string) =>
+      readFileSync(path, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as MsSwiftRlRow);
+    const train = read(out);
+    const val = read(valPath);
+    expect(train.length).toBe(summary.rows.train);
+    expect(train.length + val.length).toBe(tasks.length * 2);
+    const valTasks = new Set(val.map((row) => row.extra_info.task));
+    for (const row of train) expect(valTasks.has(row.extra_info.task)).toBe(false);
+    for (const row of [...train, ...val]) {
+      const task = tasks.find((candidate) => candidate.id === row.extra_info.task)!;
+      const prompt = taskPrompt(task, "hybrid");
+      expect(row.messages).toEqual(prompt.messages.map(({ role, content }) => ({ role, content })));
+      // ms-swift parses a JSON-string tools column; the trainer encodes the rollout with these tools.
+      expect(JSON.parse(row.tools)).toEqual(prompt.tools);
+      expect(row.extra_info).toMatchObject({
+        scale: expect.stringMatching(/^v[02]$/),
+        seed: 3,
+        harness: "hybrid",
+      });
+      expect(row.env_config).toEqual({ name: "progagent" });
+    }
+    const manifest = JSON.parse(readFileSync(join(scratch, "rl-swift", "train.manifest.json"), "utf8")) as {
+      format: string;
+      files: Record<string, string>;
+    };
+    expect(manifest.format).toBe("ms-swift");
+    expect(manifest.files).toEqual({ train: out, val: valPath });
   });
 });

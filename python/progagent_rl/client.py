@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import urllib.parse
+import weakref
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -77,7 +79,11 @@ class ServiceClient:
     _host: str = field(init=False)
     _port: int = field(init=False)
     _prefix: str = field(init=False)
-    _idle: List[_Connection] = field(init=False, default_factory=list)
+    # Idle connections per event loop: a stream belongs to the loop that opened it, and trainers run
+    # several loops (ms-swift's colocate mode opens a new one per batch).
+    _idle_by_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, List[_Connection]]" = field(
+        init=False, default_factory=weakref.WeakKeyDictionary
+    )
 
     def __post_init__(self) -> None:
         parsed = urllib.parse.urlsplit(self.base_url)
@@ -132,9 +138,14 @@ class ServiceClient:
             return status, self._decode(method, path, status, headers, raw)
         raise RolloutServiceError(f"{method} {path}: connection to {self.base_url} failed twice")
 
+    @property
+    def _idle(self) -> List[_Connection]:
+        return self._idle_by_loop.setdefault(asyncio.get_running_loop(), [])
+
     async def _acquire(self, fresh: bool) -> _Connection:
-        while self._idle and not fresh:
-            connection = self._idle.pop()
+        idle = self._idle
+        while idle and not fresh:
+            connection = idle.pop()
             if not connection.writer.is_closing() and not connection.reader.at_eof():
                 return connection
             connection.close()
@@ -209,9 +220,11 @@ class ServiceClient:
         raise RolloutServiceError(summary, status=status, code=code, details=error)
 
     async def close(self) -> None:
-        for connection in self._idle:
-            connection.close()
-        self._idle.clear()
+        """Closes the idle connections of every loop (those of a closed loop are already dead)."""
+        for idle in list(self._idle_by_loop.values()):
+            for connection in idle:
+                connection.close()
+            idle.clear()
 
     # The endpoints -------------------------------------------------------------------------------
 
@@ -262,13 +275,28 @@ def _quote(value: str) -> str:
     return urllib.parse.quote(value, safe="")
 
 
+#: Where the trainer adapters find their services; the launcher sets it to the node-local service.
+DEFAULT_SERVICE_URL = "http://127.0.0.1:8700"
+
+
 class ServicePool:
-    """Several services (one per node). An episode is routed by a key and stays on its service."""
+    """Several services. An episode is routed by a key and stays on its service."""
 
     def __init__(self, urls: Sequence[str], **client_options: Any):
         if not urls:
             raise ValueError("ServicePool needs at least one service URL")
         self.clients = [ServiceClient(url, **client_options) for url in urls]
+
+    @classmethod
+    def from_env(cls, environ: Optional[Mapping[str, str]] = None) -> "ServicePool":
+        """The pool the adapters use: `PROGAGENT_ROLLOUT_URLS` (comma-separated; default the node-local
+        service), `PROGAGENT_AUTH_TOKEN`, `PROGAGENT_REQUEST_TIMEOUT` (seconds per request)."""
+        environ = os.environ if environ is None else environ
+        urls = [url.strip() for url in environ.get("PROGAGENT_ROLLOUT_URLS", DEFAULT_SERVICE_URL).split(",")]
+        options: Dict[str, Any] = {"auth_token": environ.get("PROGAGENT_AUTH_TOKEN") or None}
+        if environ.get("PROGAGENT_REQUEST_TIMEOUT"):
+            options["timeout_s"] = float(environ["PROGAGENT_REQUEST_TIMEOUT"])
+        return cls([url for url in urls if url], **options)
 
     def pick(self, key: str) -> ServiceClient:
         """The same key always picks the same service (crc32, stable across processes)."""

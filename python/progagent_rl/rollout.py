@@ -70,14 +70,16 @@ class EpisodeSpec:
 
 @dataclass(frozen=True)
 class RolloutLimits:
-    """`max_response_tokens` is the trainer's response length (model and observation tokens together)."""
+    """`max_response_tokens` is the trainer's response length (model and observation tokens together);
+    `max_prompt_tokens` its prompt length: a longer rendered prompt ends the episode before any generation."""
 
     max_response_tokens: int = 75_000
     max_turns: int = 100
     episode_deadline_s: float = 1_800.0
+    max_prompt_tokens: int = 1_000_000
 
     def __post_init__(self) -> None:
-        for name in ("max_response_tokens", "max_turns"):
+        for name in ("max_response_tokens", "max_turns", "max_prompt_tokens"):
             if int(getattr(self, name)) <= 0:
                 raise ValueError(f"{name} must be a positive integer")
         if self.episode_deadline_s <= 0:
@@ -95,7 +97,11 @@ class RolloutResult:
     reward: float = 0.0
     done: bool = False
     end_reason: str = "unknown"
+    #: assistant turns (generations) and observation turns (tool responses appended)
     num_turns: int = 0
+    observation_turns: int = 0
+    #: why the episode stopped early through no fault of the model (service unreachable, error answer)
+    error: Optional[str] = None
     facts: Dict[str, Any] = field(default_factory=dict)
     generate_s: float = 0.0
     tool_s: float = 0.0
@@ -116,6 +122,10 @@ def shaped_reward(reward: float, ptc_errors: int, penalty: float) -> float:
     return max(float(reward) - penalty * max(0, int(ptc_errors)), 0.0)
 
 
+#: Failures of the rollout service or of the connection to it: data for the trainer, never an exception.
+SERVICE_FAILURES = (RolloutServiceError, OSError, asyncio.TimeoutError)
+
+
 async def run_token_rollout(
     client: ServiceClient,
     spec: EpisodeSpec,
@@ -124,53 +134,80 @@ async def run_token_rollout(
     *,
     ptc_error_penalty: float = 0.0,
 ) -> RolloutResult:
-    """Runs one episode to its end; always releases it on the service (also on errors and cancellation)."""
+    """Runs one episode to its end and always releases it on the service (also on errors and cancellation).
+
+    A service failure does not raise: the result keeps what was generated so far, with reward 0,
+    `end_reason="service_error"` and `error` set (an empty `prompt_ids` when the episode never opened).
+    A prompt longer than `limits.max_prompt_tokens` ends the episode before generation (`"prompt_length"`).
+    Exceptions of `generate` (the trainer's own inference) propagate.
+    """
+    try:
+        created = await client.create_episode(spec.request_body())
+    except SERVICE_FAILURES as error:
+        return RolloutResult(episode_id="", prompt_ids=[], end_reason="service_error", error=_describe(error))
+    episode_id = str(created.get("episode_id", ""))
+    prompt_ids = created.get("prompt_token_ids")
+    result = RolloutResult(episode_id=episode_id, prompt_ids=[int(token) for token in prompt_ids or []])
+    try:
+        if not isinstance(prompt_ids, list):
+            result.end_reason, result.error = "service_error", "the service did not render prompt_token_ids"
+        elif len(result.prompt_ids) > limits.max_prompt_tokens:
+            result.end_reason = "prompt_length"
+        else:
+            await _turns(client, result, generate, limits)
+            state = await client.get_episode(episode_id)
+            result.facts = {key: state[key] for key in ("counts", "end_reason", "task", "scale", "seed", "mode") if key in state}
+    except SERVICE_FAILURES as error:
+        result.done, result.reward = False, 0.0
+        result.end_reason, result.error = "service_error", _describe(error)
+    finally:
+        try:
+            await asyncio.shield(client.delete_episode(episode_id))
+        except SERVICE_FAILURES:
+            pass  # the service's idle reaper ends an episode nobody releases
+    if result.error is None:
+        counts = result.facts.get("counts") or {}
+        result.reward = shaped_reward(result.reward, int(counts.get("ptc_errors", 0)), ptc_error_penalty)
+    return result
+
+
+async def _turns(client: ServiceClient, result: RolloutResult, generate: GenerateFn, limits: RolloutLimits) -> None:
+    """Generate, hand the tokens to the service, append its observation; until done or a limit."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limits.episode_deadline_s
-    created = await client.create_episode(spec.request_body())
-    episode_id = str(created["episode_id"])
-    prompt_ids = created.get("prompt_token_ids")
-    if not isinstance(prompt_ids, list):
-        await client.delete_episode(episode_id)
-        raise RolloutServiceError("the service did not render prompt_token_ids (is `render` supported?)")
-    result = RolloutResult(episode_id=episode_id, prompt_ids=[int(token) for token in prompt_ids])
-    try:
-        while True:
-            budget = limits.max_response_tokens - len(result.response_ids)
-            if budget <= 0:
-                result.end_reason = "response_length"
-                break
-            if result.num_turns >= limits.max_turns:
-                result.end_reason = "max_turns"
-                break
-            if loop.time() >= deadline:
-                result.end_reason = "episode_deadline"
-                break
-            started = time.monotonic()
-            token_ids, logprobs = await generate(result.prompt_ids + result.response_ids, budget)
-            result.generate_s += time.monotonic() - started
-            token_ids = list(token_ids)[:budget]
-            result.append(token_ids, 1, None if logprobs is None else list(logprobs)[: len(token_ids)])
-            result.num_turns += 1
-            started = time.monotonic()
-            answer = await client.completion(episode_id, token_ids=token_ids)
-            result.tool_s += time.monotonic() - started
-            if answer.get("done"):
-                result.done = True
-                result.reward = float(answer.get("reward") or 0.0)
-                result.end_reason = str(answer.get("end_reason") or "claim_done")
-                break
-            observation = [int(token) for token in answer.get("observation_token_ids") or []]
-            room = limits.max_response_tokens - len(result.response_ids)
-            if len(observation) >= room:
-                result.append(observation[:room], 0)
-                result.end_reason = "response_length"
-                break
-            result.append(observation, 0)
-        state = await client.get_episode(episode_id)
-        result.facts = {key: state[key] for key in ("counts", "end_reason", "task", "scale", "seed", "mode") if key in state}
-        counts = state.get("counts") or {}
-        result.reward = shaped_reward(result.reward, int(counts.get("ptc_errors", 0)), ptc_error_penalty)
-        return result
-    finally:
-        await asyncio.shield(client.delete_episode(episode_id))
+    while True:
+        budget = limits.max_response_tokens - len(result.response_ids)
+        if budget <= 0:
+            result.end_reason = "response_length"
+            return
+        if result.num_turns >= limits.max_turns:
+            result.end_reason = "max_turns"
+            return
+        if loop.time() >= deadline:
+            result.end_reason = "episode_deadline"
+            return
+        started = time.monotonic()
+        token_ids, logprobs = await generate(result.prompt_ids + result.response_ids, budget)
+        result.generate_s += time.monotonic() - started
+        token_ids = [int(token) for token in token_ids][:budget]
+        result.append(token_ids, 1, None if logprobs is None else list(logprobs)[: len(token_ids)])
+        result.num_turns += 1
+        started = time.monotonic()
+        answer = await client.completion(result.episode_id, token_ids=token_ids)
+        result.tool_s += time.monotonic() - started
+        if answer.get("done"):
+            result.done = True
+            result.reward = float(answer.get("reward") or 0.0)
+            result.end_reason = str(answer.get("end_reason") or "claim_done")
+            return
+        observation = [int(token) for token in answer.get("observation_token_ids") or []]
+        room = limits.max_response_tokens - len(result.response_ids)
+        result.append(observation[:room], 0)
+        result.observation_turns += 1
+        if len(observation) >= room:
+            result.end_reason = "response_length"
+            return
+
+
+def _describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}" if not isinstance(error, RolloutServiceError) else str(error)

@@ -316,7 +316,9 @@ class TrainerShellTests(unittest.TestCase):
                     return Output(tokens, logprobs)
 
             config = types.SimpleNamespace(
-                actor_rollout_ref=types.SimpleNamespace(rollout=types.SimpleNamespace(response_length=20000))
+                actor_rollout_ref=types.SimpleNamespace(
+                    rollout=types.SimpleNamespace(response_length=20000, prompt_length=20000)
+                )
             )
             loop = verl_loop.ProgAgentAgentLoop(types.SimpleNamespace(config=config), ServerManager(), None, None)
             output = await loop.run(
@@ -328,8 +330,42 @@ class TrainerShellTests(unittest.TestCase):
             self.assertEqual(len(output.response_ids), len(output.response_logprobs))
             self.assertEqual(output.reward_score, 0.0)
             self.assertEqual(output.extra_fields["end_reason"], "claim_done")
-            self.assertEqual(output.extra_fields["ptc_errors"], 0)
+            self.assertEqual(output.extra_fields["reward_extra_info"]["ptc_errors"], 0.0)
             self.assertGreater(len(output.prompt_ids), 100)
+            self.assertEqual(output.num_turns, 3 + 2 + 1)  # assistant turns + tool-response turns + 1
+            self.assertEqual(set(output.extra_fields["reward_extra_info"]), set(verl_loop.episode_statistics(
+                verl_loop.RolloutResult(episode_id="", prompt_ids=[]))))
+            row = {"task": TASK, "scale": "v0", "seed": 0, "harness": "ptc"}
+
+            # A service that cannot be reached: a zero-reward output with one untrained token, never an exception.
+            os.environ["PROGAGENT_ROLLOUT_URLS"] = "http://127.0.0.1:9"
+            verl_loop._POOL = None
+            down = await loop.run({}, extra_info=row, raw_prompt=[], global_steps=5)
+            self.assertEqual((down.reward_score, down.extra_fields["end_reason"]), (0.0, "service_error"))
+            self.assertEqual((down.response_mask, down.extra_fields["min_global_steps"]), ([0], 5))
+            self.assertEqual(down.extra_fields["reward_extra_info"]["service_error"], 1.0)
+
+            # A prompt longer than rollout.prompt_length: nothing generated, the prompt capped, reward 0.
+            os.environ["PROGAGENT_ROLLOUT_URLS"] = SERVICE.url
+            verl_loop._POOL = None
+            config.actor_rollout_ref.rollout.prompt_length = 50
+            short = verl_loop.ProgAgentAgentLoop(types.SimpleNamespace(config=config), ServerManager(), None, None)
+            calls_before = model.turn
+            capped = await short.run({}, extra_info=row, raw_prompt=[])
+            self.assertEqual((capped.reward_score, capped.extra_fields["end_reason"]), (0.0, "prompt_length"))
+            self.assertEqual((len(capped.prompt_ids), model.turn), (50, calls_before))
+
+            # A truncated episode (response budget of 30 tokens): well-formed, reward 0, marked truncated.
+            config.actor_rollout_ref.rollout.prompt_length = 20000
+            config.actor_rollout_ref.rollout.response_length = 30
+            model.turn = 0
+            cut = await verl_loop.ProgAgentAgentLoop(types.SimpleNamespace(config=config), ServerManager(), None, None).run(
+                {}, extra_info=row, raw_prompt=[]
+            )
+            self.assertEqual((cut.reward_score, cut.extra_fields["end_reason"]), (0.0, "response_length"))
+            self.assertEqual(cut.extra_fields["reward_extra_info"]["truncated"], 1.0)
+            self.assertLessEqual(len(cut.response_ids), 30)
+            self.assertEqual(len(cut.response_ids), len(cut.response_mask))
             await client.close()
 
         run(scenario())

@@ -4,9 +4,11 @@ import { dirname, resolve } from "node:path";
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import { createChatRenderer } from "../chat-template/index.js";
 import type { HarnessMode, Scale, TaskDefinition } from "../envs/index.js";
+import type { FunctionTool } from "../harness/index.js";
 import { createAtomicFileSet } from "./atomic-files.js";
 import { EXPORT_MANIFEST_SCHEMA_VERSION, siblingPath, type TokenStats, tokenStats } from "./export-sft.js";
 import { splitTasks, type Split } from "./split-by-task.js";
+import type { MsSwiftRlRow } from "./ms-swift-format.js";
 import { taskPrompt } from "./task-prompt.js";
 import { PARQUET_TYPES, parquetBytes } from "./verl-parquet.js";
 
@@ -42,12 +44,14 @@ interface RlRow {
   split: Split;
   index: number;
   prompt: Array<{ role: string; content: string }>;
+  tools: FunctionTool[];
   promptTokens: number;
 }
 
 /**
- * One verl RL dataset row per task instance (task, scale, seed): the prompt the harness would send, the agent
- * loop name, and extra_info naming the instance; split train/validation by task so no task's scales cross it.
+ * One RL dataset row per task instance (task, scale, seed): the prompt the harness would send and extra_info
+ * naming the instance (verl: a parquet row with the agent loop's name; ms-swift: a JSON line with the tools and
+ * the gym Env's name); split train/validation by task so no task's scales cross it.
  */
 export function exportRl(options: RlExportOptions): RlExportSummary {
   if (!(RL_FORMATS as readonly string[]).includes(options.format))
@@ -83,7 +87,7 @@ export function exportRl(options: RlExportOptions): RlExportSummary {
     const side = split.get(task.id) ?? "train";
     for (const scale of options.scales)
       for (const seed of seeds) {
-        rows.push({ task, scale, seed, split: side, index: counters[side], prompt, promptTokens });
+        rows.push({ task, scale, seed, split: side, index: counters[side], prompt, tools, promptTokens });
         counters[side] += 1;
       }
   }
@@ -99,60 +103,13 @@ export function exportRl(options: RlExportOptions): RlExportSummary {
       if (side === "val" && sideRows.length === 0) continue;
       const target = side === "train" ? outPath : valPath;
       written.push(target);
-      files.open(target).write(
-        parquetBytes(
-          [
-            PARQUET_TYPES.text(
-              "data_source",
-              sideRows.map((row) => `progagent/${row.task.domain.id}`),
-            ),
-            PARQUET_TYPES.text(
-              "agent_name",
-              sideRows.map(() => RL_AGENT_NAME),
-            ),
-            PARQUET_TYPES.prompt(
-              "prompt",
-              sideRows.map((row) => row.prompt),
-            ),
-            PARQUET_TYPES.text(
-              "ability",
-              sideRows.map(() => "tool_orchestration"),
-            ),
-            PARQUET_TYPES.struct(
-              "reward_model",
-              [
-                ["style", "text"],
-                ["ground_truth", "text"],
-              ],
-              // The reward is the verifier's, computed by the rollout service; ground_truth names the instance.
-              sideRows.map((row) => ({
-                style: "progagent_verifier",
-                ground_truth: JSON.stringify({ task: row.task.id, scale: row.scale, seed: row.seed }),
-              })),
-            ),
-            PARQUET_TYPES.struct(
-              "extra_info",
-              [
-                ["task", "text"],
-                ["scale", "text"],
-                ["seed", "integer"],
-                ["harness", "text"],
-                ["split", "text"],
-                ["index", "integer"],
-              ],
-              sideRows.map((row) => ({
-                task: row.task.id,
-                scale: row.scale,
-                seed: BigInt(row.seed),
-                harness: options.harness,
-                split: row.split,
-                index: BigInt(row.index),
-              })),
-            ),
-          ],
-          { "progagent.schemaVersion": String(EXPORT_MANIFEST_SCHEMA_VERSION), "progagent.split": side },
-        ),
-      );
+      files
+        .open(target)
+        .write(
+          options.format === "verl"
+            ? verlRlBytes(sideRows, options.harness, side)
+            : msSwiftRlLines(sideRows, options.harness),
+        );
     }
     const stats = tokenStats(rows.map((row) => ({ tokenCount: row.promptTokens, trainedTokens: 0 })));
     const valTasks = [...new Set(rows.filter((row) => row.split === "val").map((row) => row.task.id))].sort();
@@ -191,4 +148,80 @@ export function exportRl(options: RlExportOptions): RlExportSummary {
     files.discard();
     throw error;
   }
+}
+
+function verlRlBytes(rows: readonly RlRow[], harness: HarnessMode, side: Split): Uint8Array {
+  return parquetBytes(
+    [
+      PARQUET_TYPES.text(
+        "data_source",
+        rows.map((row) => `progagent/${row.task.domain.id}`),
+      ),
+      PARQUET_TYPES.text(
+        "agent_name",
+        rows.map(() => RL_AGENT_NAME),
+      ),
+      PARQUET_TYPES.prompt(
+        "prompt",
+        rows.map((row) => row.prompt),
+      ),
+      PARQUET_TYPES.text(
+        "ability",
+        rows.map(() => "tool_orchestration"),
+      ),
+      PARQUET_TYPES.struct(
+        "reward_model",
+        [
+          ["style", "text"],
+          ["ground_truth", "text"],
+        ],
+        // The reward is the verifier's, computed by the rollout service; ground_truth names the instance.
+        rows.map((row) => ({
+          style: "progagent_verifier",
+          ground_truth: JSON.stringify({ task: row.task.id, scale: row.scale, seed: row.seed }),
+        })),
+      ),
+      PARQUET_TYPES.struct(
+        "extra_info",
+        [
+          ["task", "text"],
+          ["scale", "text"],
+          ["seed", "integer"],
+          ["harness", "text"],
+          ["split", "text"],
+          ["index", "integer"],
+        ],
+        rows.map((row) => ({
+          task: row.task.id,
+          scale: row.scale,
+          seed: BigInt(row.seed),
+          harness,
+          split: row.split,
+          index: BigInt(row.index),
+        })),
+      ),
+    ],
+    { "progagent.schemaVersion": String(EXPORT_MANIFEST_SCHEMA_VERSION), "progagent.split": side },
+  );
+}
+
+function msSwiftRlLines(rows: readonly RlRow[], harness: HarnessMode): string {
+  return rows
+    .map((row) => {
+      const line: MsSwiftRlRow = {
+        messages: row.prompt,
+        tools: JSON.stringify(row.tools),
+        extra_info: {
+          task: row.task.id,
+          scale: row.scale,
+          seed: row.seed,
+          harness,
+          split: row.split,
+          index: row.index,
+        },
+        env_config: { name: "progagent" },
+      };
+      return `${JSON.stringify(line)}\n`;
+    })
+    .join("");
 }

@@ -145,7 +145,7 @@ function openAiRow(conversation: SftConversation): Record<string, unknown> {
 function formatNotes(format: SftFormat): string[] {
   if (format === "verl")
     return [
-      "verl multi-turn SFT parquet: messages (list of structs), tools (a JSON string: parquet needs one struct type per column and the tools' JSON Schemas differ, so a struct column would gain null keys that change the rendered prompt; json.loads it in a data.custom_cls subclass), enable_thinking",
+      "verl multi-turn SFT parquet: messages (list of structs), tools (a JSON string: parquet needs one struct type per column and the tools' JSON Schemas differ, so a struct column would gain null keys that change the rendered prompt; recipes/sft.sh sets data.custom_cls to progagent_rl/verl_sft_dataset.py (ProgAgentSFTDataset), which parses it), enable_thinking",
       "verl tokenises each message separately and compares with a whole-conversation render; for Qwen3 set data.ignore_input_ids_mismatch=True (a message rendered alone loses its reasoning and parallel tool responses each get their own user turn)",
     ];
   if (format === "ms-swift")

@@ -40,7 +40,7 @@ export type { Split } from "./split-by-task.js";
 export { sftConversation } from "./sft-conversation.js";
 export type { SftConversation } from "./sft-conversation.js";
 export { toMsSwiftRow, msSwiftText } from "./ms-swift-format.js";
-export type { MsSwiftRow, MsSwiftDifference } from "./ms-swift-format.js";
+export type { MsSwiftRow, MsSwiftDifference, MsSwiftRlRow } from "./ms-swift-format.js";
 export { taskPrompt, taskToolSpecs } from "./task-prompt.js";
 export { createAtomicFileSet } from "./atomic-files.js";
 export type { AtomicFileSet } from "./atomic-files.js";

@@ -137,3 +137,15 @@ export function msSwiftText(row: MsSwiftRow): string {
   }
   return text;
 }
+
+/**
+ * One ms-swift GRPO row (`export rl --format ms-swift`): the episode's opening messages and tools (the trainer
+ * encodes the rollout's messages with the row's tools, so they must be the episode's), `extra_info` naming the
+ * instance (the plugin's scheduler opens the episode from it) and `env_config` naming the plugin's gym Env.
+ */
+export interface MsSwiftRlRow {
+  messages: Array<{ role: string; content: string }>;
+  tools: string;
+  extra_info: { task: string; scale: string; seed: number; harness: string; split: string; index: number };
+  env_config: { name: "progagent" };
+}

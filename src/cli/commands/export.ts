@@ -81,7 +81,9 @@ export function registerExport(program: Command): void {
     });
 
   addSuiteOptions(exporter.command("rl"))
-    .description("One verl RL dataset row per task instance (task, scale, seed), split by task")
+    .description(
+      "One RL dataset row per task instance (task, scale, seed), split by task: verl parquet or ms-swift JSONL",
+    )
     .option("--tasks <glob>", "task id glob", "*")
     .option("--scales <list>", "v0,v1,v2,v3 or all", "all")
     .requiredOption("--harness <mode>", HARNESS_MODES.join(" | "))
