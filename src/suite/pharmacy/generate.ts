@@ -3,7 +3,7 @@ import { addDays, roundCents, sample, weightedPick } from "../../envs/index.js";
 import { CATALOG, MANUFACTURERS, NURSING_UNITS } from "./catalog.js";
 import { writePharmacyDocuments } from "./documents.js";
 import { plantCounts, plantPars } from "./plant-pars.js";
-import { CENTRAL, SATELLITE, addLot, addStock, lotNumberFactory } from "./world.js";
+import { CENTRAL, SATELLITE, addLot, addMinutes, addStock, lotNumberFactory, minuteStamp } from "./world.js";
 import type { DrugDraft, LotDraft, OrderDraft, PharmacyWorld, StockDraft } from "./world.js";
 import { dispenseId, drugId, locationId, mrnFormat, orderId, purchaseOrderId } from "./ids.js";
 
@@ -42,7 +42,7 @@ export function generatePharmacy(context: GenerateContext): void {
     world.cabinets.push(id);
     world.cabinetUnits.set(id, units[n % units.length]! + (n >= units.length ? " B" : ""));
   }
-  chooseSubstitutions(world, 2 + factors.rows);
+  chooseSubstitutions(world, 3 + factors.rows);
   makeLotsAndStock(world, factors.rows);
   plantRecalls(world, factors.files);
   plantExpiryCases(world, factors.rows);
@@ -220,19 +220,6 @@ function makePurchases(world: PharmacyWorld, count: number): void {
     });
 }
 
-function minuteStamp(day: string, minute: number): string {
-  const clamped = Math.max(0, Math.min(minute, 24 * 60 - 1));
-  return `${day} ${String(Math.floor(clamped / 60)).padStart(2, "0")}:${String(clamped % 60).padStart(2, "0")}`;
-}
-
-/** A timestamp `minutes` after another, as YYYY-MM-DD HH:MM. */
-export function addMinutes(stamp: string, minutes: number): string {
-  const [day, time] = stamp.split(" ") as [string, string];
-  const [hours, mins] = time.split(":").map(Number) as [number, number];
-  const total = hours * 60 + mins + minutes;
-  return minuteStamp(addDays(day, Math.floor(total / 1440)), ((total % 1440) + 1440) % 1440);
-}
-
 function buildOrdersAndDispenses(
   context: GenerateContext,
   world: PharmacyWorld,
@@ -275,18 +262,26 @@ function buildOrdersAndDispenses(
     ]);
   };
   const someTime = (): string => minuteStamp(addDays(today, -random.int(1, 30)), random.int(0, 1380));
-  const cabinetRows = world.stock.filter((row) => row.location !== CENTRAL && plain(row.lot.drug));
+  const recalledLots = world.recalls.flatMap((recall) => [...recall.lots, recall.added!].filter(Boolean));
+  const twins = world.lots.filter((lot) =>
+    recalledLots.some((other) => other !== lot && other.lotNumber === lot.lotNumber),
+  );
+  const traced = new Set([...recalledLots, ...twins]);
+  const cabinetRows = world.stock.filter(
+    (row) => row.location !== CENTRAL && plain(row.lot.drug) && !traced.has(row.lot),
+  );
   for (let n = 0; n < 130 * factors.rows; n += 1) {
     const row = random.pick(cabinetRows);
     const status = weightedPick(random, ["active", "completed", "discontinued"] as const, [5, 3, 1]);
     const order = newOrder(row.lot.drug, someTime(), status);
     dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 600)), false);
   }
-  const recalledLots = world.recalls.flatMap((recall) => [...recall.lots, recall.added]);
-  const twins = world.lots.filter((lot) => recalledLots.some((other) => other !== lot && other?.lotNumber === lot.lotNumber));
-  for (const lot of [...recalledLots, ...twins]) {
+  // Each traced lot reaches patients of its own, so that a missed or extra lot changes the answer.
+  const fresh = random.shuffle(patients);
+  for (const lot of traced) {
     for (const row of world.stock.filter((candidate) => candidate.lot === lot && candidate.location !== CENTRAL)) {
-      const order = newOrder(lot!.drug, someTime(), "completed");
+      const order = newOrder(lot.drug, someTime(), "completed");
+      order.mrn = fresh.pop() ?? order.mrn;
       dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 300)), false);
     }
   }

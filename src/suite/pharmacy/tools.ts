@@ -23,7 +23,7 @@ type Db = ToolContext["db"];
 const listDrugs = defineListTool({
   name: "list_drugs",
   description:
-    "List the drug catalog, ordered by drug id: name, therapeutic class, DEA `schedule` (II-V, null when not controlled), `formulary_status`, NDC, `pack_size` (units per wholesaler pack) and `pack_cost` (dollars per pack). Paginated: returns `drugs`, `page`, `per_page`, `total`, `has_more`.",
+    "List the drug catalog, ordered by drug id: name, therapeutic class, DEA `schedule` (II-V, null when not controlled), `formulary_status`, NDC and `pack_size` (units per wholesaler pack). Costs are on get_drug. Paginated: returns `drugs`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     schedule: z.enum(["II", "III", "IV", "V"]).optional().describe("Only drugs of this DEA schedule"),
     controlled: z.boolean().optional().describe("true: only controlled substances; false: only others"),
@@ -32,7 +32,7 @@ const listDrugs = defineListTool({
   },
   key: "drugs",
   from: "drugs",
-  select: "drug_id, name, therapeutic_class, schedule, formulary_status, ndc, pack_size, pack_cost",
+  select: "drug_id, name, therapeutic_class, schedule, formulary_status, ndc, pack_size",
   where: (input) => [
     when(input.schedule, "schedule = ?"),
     input.controlled === undefined ? null : input.controlled ? "schedule IS NOT NULL" : "schedule IS NULL",
@@ -44,7 +44,8 @@ const listDrugs = defineListTool({
 
 const getDrug = defineGetTool({
   name: "get_drug",
-  description: "Get one drug's full catalog record (generic name, strength, form, manufacturer). Returns `drug`.",
+  description:
+    "Get one drug's full catalog record (generic name, strength, form, manufacturer, `pack_cost`: dollars per wholesaler pack). Returns `drug`.",
   input: { drug_id: drugId.schema("The drug") },
   key: "drug",
   from: "drugs",

@@ -132,3 +132,17 @@ export function addStock(world: PharmacyWorld, location: string, lot: LotDraft, 
   return row;
 }
 
+
+/** A timestamp as YYYY-MM-DD HH:MM, the minute clamped into the day. */
+export function minuteStamp(day: string, minute: number): string {
+  const clamped = Math.max(0, Math.min(minute, 24 * 60 - 1));
+  return `${day} ${String(Math.floor(clamped / 60)).padStart(2, "0")}:${String(clamped % 60).padStart(2, "0")}`;
+}
+
+/** A timestamp `minutes` after another, as YYYY-MM-DD HH:MM. */
+export function addMinutes(stamp: string, minutes: number): string {
+  const [day, time] = stamp.split(" ") as [string, string];
+  const [hours, mins] = time.split(":").map(Number) as [number, number];
+  const total = hours * 60 + mins + minutes;
+  return minuteStamp(addDays(day, Math.floor(total / 1440)), ((total % 1440) + 1440) % 1440);
+}
