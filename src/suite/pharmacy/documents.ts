@@ -1,5 +1,6 @@
 import type { GenerateContext } from "../../envs/index.js";
 import { addDays, formatUsd, longDate, renderEmail, renderMarkdown, slug, toCsv } from "../../envs/index.js";
+import { purchaseOrderId } from "./ids.js";
 import { CENTRAL } from "./world.js";
 import type { PharmacyWorld, RecallDraft } from "./world.js";
 
@@ -11,6 +12,7 @@ export const CABINET_PAR_FOLDER = "par/cabinets/";
 export const COUNT_FOLDER = "counts/";
 export const RECALL_FOLDER = "recalls/";
 export const INBOX_FOLDER = "inbox/";
+export const INVOICE_TOLERANCE_CENTS = 50;
 
 /** Writes the workspace: policies, the committee memo, par sheets, shift counts, recall notices and mail. */
 export function writePharmacyDocuments(context: GenerateContext, world: PharmacyWorld): void {
@@ -32,6 +34,7 @@ export function writePharmacyDocuments(context: GenerateContext, world: Pharmacy
       ),
     );
   for (const [cabinet, lines] of world.counts) context.writeFile(countSheetPath(world, cabinet), countSheet(world, cabinet, lines));
+  writeInvoice(context, world);
   for (const recall of world.recalls) {
     context.writeFile(`${RECALL_FOLDER}${recall.issued}-${slug(recall.drug.entry.generic)}-${recall.notice}.txt`, recallNotice(recall));
     if (recall.added) {
@@ -55,6 +58,38 @@ export function writePharmacyDocuments(context: GenerateContext, world: Pharmacy
       );
     }
   }
+}
+
+function writeInvoice(context: GenerateContext, world: PharmacyWorld): void {
+  const sent = addDays(world.today, -2);
+  const invoiceNumber = `CAH-${world.random.int(4_000_000, 4_999_999)}`;
+  const lines = world.invoice.map(({ purchase, packs, price }) =>
+    [
+      purchaseOrderId.format(world.purchases.indexOf(purchase) + 1).padEnd(10),
+      purchase.drug.id.padEnd(8),
+      purchase.drug.name.slice(0, 34).padEnd(35),
+      `${packs} pk`.padStart(6),
+      `@ ${formatUsd(price)}/pk`.padStart(14),
+      formatUsd(price * packs).padStart(12),
+    ].join(" "),
+  );
+  context.writeFile(
+    `${INBOX_FOLDER}${sent}-wholesaler-invoice-${invoiceNumber}.eml`,
+    renderEmail(
+      {
+        From: "Cardinal Health Billing <billing@cardinal.example.com>",
+        Sent: longDate(sent),
+        To: "pharmacy-buyers@mercy-general.example.org",
+        Subject: `Invoice ${invoiceNumber} for shipments to Mercy General Pharmacy`,
+      },
+      [
+        `Please find below invoice ${invoiceNumber}. Payment terms: net 30.`,
+        ["PO         DRUG     DESCRIPTION                          SHIPPED    PACK PRICE   LINE TOTAL", ...lines].join("\n"),
+        `Invoice total: ${formatUsd(world.invoice.reduce((sum, line) => sum + line.price * line.packs, 0))}`,
+        "Questions about this invoice: reply to this e-mail within 10 days.",
+      ],
+    ),
+  );
 }
 
 function countSheetPath(world: PharmacyWorld, cabinet: string): string {
@@ -122,6 +157,8 @@ function writePolicies(context: GenerateContext, world: PharmacyWorld): void {
       `Reorder points and par levels for the central pharmacy are in ${CENTRAL_PAR}. Add the units on open purchase orders (packs times pack size) to the usable stock at the central pharmacy; received and cancelled purchase orders count for nothing. When that total is below the reorder point, order whole packs from the wholesaler, enough to bring the total to par or just above: packs = (par - total) / pack size, rounded up. Drugs not on the sheet are not reordered.`,
       { heading: "Cabinet refills" },
       `Each ADC has a par sheet in ${CABINET_PAR_FOLDER} (one file per cabinet, named by location id) with a minimum and a maximum per drug. When the usable stock of a listed drug in that cabinet is at or below its minimum, request a refill of (maximum - usable stock) units.`,
+      { heading: "Invoice review" },
+      `Check every line of a wholesaler invoice against the purchase order it bills and the catalog pack cost. Dispute a line when it bills a purchase order that was cancelled, when it bills more packs than the purchase order ordered, or when its pack price is more than ${formatUsd(INVOICE_TOLERANCE_CENTS / 100)} above the catalog pack cost. A line shipping fewer packs than ordered is a backorder, not a dispute.`,
       { heading: "Short-dated stock" },
       `Stock is short-dated when its lot expires on any day from today through ${rules.shortDatedDays} days from today, both ends included. Short-dated stock is valued at unit cost, the pack cost divided by the pack size. Only stock in status available is reported; quarantined stock is written off separately.`,
       { heading: "Expired stock returns" },
@@ -142,6 +179,8 @@ function writePolicies(context: GenerateContext, world: PharmacyWorld): void {
           "Record each reportable discrepancy once with record_discrepancy, giving the count date of the sheet and the quantity counted.",
         ],
       },
+      { heading: "Weekly schedule II usage report" },
+      "The weekly usage report gives, per schedule II drug, the units dispensed from the automated dispensing cabinets during the seven days ending yesterday (today is not included; it is not over). Dispenses from the pharmacies are reported separately and are left out. Override pulls count like any other dispense.",
       { heading: "Override pulls" },
       `An override pull is a dose removed from an ADC before a pharmacist verified the order. It is compliant when a pharmacist verified the order no later than ${rules.overrideMinutes} minutes after the pull (exactly ${rules.overrideMinutes} minutes is still compliant). A pull whose order has never been verified is non-compliant. The audit covers override pulls made in the last ${rules.auditDays} days, today included.`,
       "Questions: the controlled substance coordinator, extension 4471.",

@@ -29,6 +29,7 @@ export function generatePharmacy(context: GenerateContext): void {
     purchases: [],
     recalls: [],
     substitutions: [],
+    invoice: [],
     centralPar: [],
     cabinetPar: new Map(),
     counts: new Map(),
@@ -47,7 +48,8 @@ export function generatePharmacy(context: GenerateContext): void {
   plantRecalls(world, factors.files);
   plantExpiryCases(world, factors.rows);
   const { orders, dispenses } = buildOrdersAndDispenses(context, world);
-  makePurchases(world, 4 * factors.rows);
+  makePurchases(world, 8 * factors.rows);
+  plantInvoice(world);
   plantPars(world);
   plantCounts(world);
   insertCatalog(context, world);
@@ -125,6 +127,9 @@ function makeLotsAndStock(world: PharmacyWorld, rows: number): void {
     }
   }
   const controlled = world.drugs.filter((drug) => drug.entry.schedule !== null);
+  // The OR satellite always keeps one schedule II product, so its pulls are there to leave out.
+  const firstTwo = controlled.find((drug) => drug.entry.schedule === "II")!;
+  addStock(world, SATELLITE, world.lots.find((lot) => lot.drug === firstTwo)!, random.int(10, 40));
   const others = world.drugs.filter((drug) => drug.entry.schedule === null);
   for (const cabinet of world.cabinets) {
     const scheduleTwo = controlled.filter((drug) => drug.entry.schedule === "II");
@@ -209,12 +214,29 @@ function plantExpiryCases(world: PharmacyWorld, rows: number): void {
     }
 }
 
+/** The wholesaler's latest invoice: every received order, a few cancelled ones billed anyway, planted errors. */
+function plantInvoice(world: PharmacyWorld): void {
+  const { random } = world;
+  const received = world.purchases.filter((purchase) => purchase.status === "received");
+  const cancelled = world.purchases.filter((purchase) => purchase.status === "cancelled");
+  const plants = ["over", "short", "at_tolerance", "overpriced"] as const;
+  received.forEach((purchase, index) => {
+    const plant = index < plants.length ? plants[index] : random.chance(0.2) ? random.pick(plants) : "exact";
+    if (plant === "short") purchase.packs = Math.max(2, purchase.packs);
+    const packs = plant === "over" ? purchase.packs + random.int(1, 2) : plant === "short" ? purchase.packs - 1 : purchase.packs;
+    const cents = plant === "at_tolerance" ? 50 : plant === "overpriced" ? random.int(51, 300) : -random.int(0, 40);
+    world.invoice.push({ purchase, packs, price: roundCents(purchase.drug.packCost + cents / 100) });
+  });
+  for (const purchase of cancelled.slice(0, 1 + Math.floor(cancelled.length / 3)))
+    world.invoice.push({ purchase, packs: purchase.packs, price: purchase.drug.packCost });
+}
+
 function makePurchases(world: PharmacyWorld, count: number): void {
   const { random, today } = world;
   for (let n = 0; n < count; n += 1)
     world.purchases.push({
       drug: random.pick(world.drugs),
-      status: weightedPick(random, ["open", "received", "cancelled"] as const, [2, 5, 2]),
+      status: n < 6 ? (["received", "received", "received", "received", "cancelled", "open"] as const)[n]! : weightedPick(random, ["open", "received", "cancelled"] as const, [2, 5, 2]),
       packs: random.int(1, 6),
       created: addDays(today, -random.int(1, 30)),
     });
@@ -275,6 +297,13 @@ function buildOrdersAndDispenses(
     const status = weightedPick(random, ["active", "completed", "discontinued"] as const, [5, 3, 1]);
     const order = newOrder(row.lot.drug, someTime(), status);
     dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 600)), false);
+  }
+  // Controlled-substance pulls of the last ten days, today included, from cabinets and the satellite.
+  for (const row of world.stock.filter((candidate) => candidate.location !== CENTRAL && candidate.lot.drug.entry.schedule !== null)) {
+    for (let k = 0; k < 3; k += 1) {
+      const order = newOrder(row.lot.drug, minuteStamp(addDays(today, -random.int(0, 9)), random.int(0, 1200)), "active");
+      dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 120)), false);
+    }
   }
   // Each traced lot reaches patients of its own, so that a missed or extra lot changes the answer.
   const fresh = random.shuffle(patients);

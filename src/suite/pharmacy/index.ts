@@ -3,10 +3,12 @@ import { cabinetRefillsTask } from "./tasks/cabinet-refills.js";
 import { centralReorderTask } from "./tasks/central-reorder.js";
 import { countDiscrepanciesTask } from "./tasks/count-discrepancies.js";
 import { expiredReturnsTask } from "./tasks/expired-returns.js";
+import { invoiceDisputesTask } from "./tasks/invoice-disputes.js";
 import { overrideAuditTask } from "./tasks/override-audit.js";
 import { quarantineRecalledLotsTask } from "./tasks/quarantine-recalled-lots.js";
 import { recallPatientTraceTask } from "./tasks/recall-patient-trace.js";
 import { recalledStockInCabinetsTask } from "./tasks/recalled-stock-in-cabinets.js";
+import { scheduleIiUsageTask } from "./tasks/schedule-ii-usage.js";
 import { shortDatedValueTask } from "./tasks/short-dated-value.js";
 import { therapeuticInterchangeTask } from "./tasks/therapeutic-interchange.js";
 
@@ -23,4 +25,6 @@ export const pharmacyTasks: TaskDefinition[] = [
   shortDatedValueTask,
   expiredReturnsTask,
   overrideAuditTask,
+  invoiceDisputesTask,
+  scheduleIiUsageTask,
 ];

@@ -192,6 +192,15 @@ const listPurchaseOrders = defineListTool({
   orderBy: "po_id",
 });
 
+const getPurchaseOrder = defineGetTool({
+  name: "get_purchase_order",
+  description: "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`.",
+  input: { po_id: purchaseOrderId.schema("The purchase order") },
+  key: "purchase_order",
+  from: "purchase_orders",
+  notFound: purchaseOrderId,
+});
+
 const placeOrder = defineTool({
   name: "place_order",
   description:
@@ -393,6 +402,8 @@ export const pharmacyTools: DomainTool[] = [
   }),
   createReturn,
   listPurchaseOrders,
+  // The purchasing system's order lookup sheds load: every fourth order's first lookup gets a 503.
+  withTransientFailures(getPurchaseOrder, { when: (input) => Number(input.po_id.slice(3)) % 4 === 0 }),
   // The wholesaler's EDI gateway answers some first submissions with a timeout body; nothing is ordered.
   withSilentFailures(placeOrder, {
     when: (input) => Number(input.drug_id.slice(2)) % 3 === 0,

@@ -149,3 +149,22 @@ export function recalledLotIds(state: StateView, classes: ReadonlyArray<"I" | "I
       if (lot.ndc === recall.ndc && recall.lotNumbers.includes(lot.lot_number)) ids.add(lot.lot_id);
   return ids;
 }
+
+/** The latest wholesaler invoice's lines and the dispute tolerance of the invoice review rule. */
+export function readInvoice(state: StateView): {
+  toleranceCents: number;
+  lines: Array<{ po: string; packs: number; priceCents: number }>;
+} {
+  const path = filesUnder(state, INBOX_FOLDER).find((candidate) => candidate.includes("-wholesaler-invoice-"));
+  if (!path) throw new Error("the wholesaler invoice is missing");
+  const lines = [...requireFile(state, path).matchAll(/^(PO-\d{5})\s+D-\d{4}\s.*?\s(\d+) pk\s+@ \$([\d,]+\.\d{2})\/pk/gm)].map(
+    (found) => ({
+      po: found[1]!,
+      packs: Number(found[2]),
+      priceCents: Math.round(Number(found[3]!.replace(/,/g, "")) * 100),
+    }),
+  );
+  const tolerance = /more than \$(\d+\.\d{2}) above the catalog pack cost/.exec(requireFile(state, INVENTORY_POLICY));
+  if (!tolerance?.[1] || lines.length === 0) throw new Error("cannot read the invoice or its review rule");
+  return { toleranceCents: Math.round(Number(tolerance[1]) * 100), lines };
+}

@@ -81,6 +81,8 @@ export interface PharmacyWorld {
   purchases: PurchaseDraft[];
   recalls: RecallDraft[];
   substitutions: SubstitutionDraft[];
+  /** Lines of the wholesaler invoice: the order billed, packs shipped, price per pack. */
+  invoice: Array<{ purchase: PurchaseDraft; packs: number; price: number }>;
   centralPar: Array<{ drug: DrugDraft; reorderPoint: number; par: number }>;
   cabinetPar: Map<string, Array<{ drug: DrugDraft; min: number; max: number }>>;
   counts: Map<string, Array<{ drug: DrugDraft; first: number; recount: number | null }>>;
