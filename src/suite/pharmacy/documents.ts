@@ -33,10 +33,14 @@ export function writePharmacyDocuments(context: GenerateContext, world: Pharmacy
         sheet.map((row) => [row.drug.id, row.drug.name, row.min, row.max]),
       ),
     );
-  for (const [cabinet, lines] of world.counts) context.writeFile(countSheetPath(world, cabinet), countSheet(world, cabinet, lines));
+  for (const [cabinet, lines] of world.counts)
+    context.writeFile(countSheetPath(world, cabinet), countSheet(world, cabinet, lines));
   writeInvoice(context, world);
   for (const recall of world.recalls) {
-    context.writeFile(`${RECALL_FOLDER}${recall.issued}-${slug(recall.drug.entry.generic)}-${recall.notice}.txt`, recallNotice(recall));
+    context.writeFile(
+      `${RECALL_FOLDER}${recall.issued}-${slug(recall.drug.entry.generic)}-${recall.notice}.txt`,
+      recallNotice(recall),
+    );
     if (recall.added) {
       const sent = addDays(recall.issued, world.random.int(2, 6));
       context.writeFile(
@@ -84,12 +88,19 @@ function writeInvoice(context: GenerateContext, world: PharmacyWorld): void {
       },
       [
         `Please find below invoice ${invoiceNumber}. Payment terms: net 30.`,
-        ["PO         DRUG     DESCRIPTION                          SHIPPED    PACK PRICE   LINE TOTAL", ...lines].join("\n"),
+        [
+          "PO         DRUG     DESCRIPTION                          SHIPPED    PACK PRICE   LINE TOTAL",
+          ...lines,
+        ].join("\n"),
         `Invoice total: ${formatUsd(world.invoice.reduce((sum, line) => sum + line.price * line.packs, 0))}`,
         "Questions about this invoice: reply to this e-mail within 10 days.",
       ],
     ),
   );
+}
+
+function nurse(faker: PharmacyWorld["faker"]): string {
+  return `${faker.person.firstName()} ${faker.person.lastName()}`;
 }
 
 function countSheetPath(world: PharmacyWorld, cabinet: string): string {
@@ -102,15 +113,20 @@ function countSheet(
   lines: Array<{ drug: { id: string; name: string }; first: number; recount: number | null }>,
 ): string {
   const { faker } = world;
-  const rows = lines.map(({ drug, first }) => `${drug.id} ${drug.name} `.padEnd(58, ".") + String(first).padStart(5));
+  const rows = lines.map(
+    ({ drug, first }) => `${drug.id} ${drug.name} `.padEnd(58, ".") + String(first).padStart(5),
+  );
   const recounts = lines
     .filter((line) => line.recount !== null)
-    .map((line) => `RECOUNT ${line.drug.id} ${line.drug.name} = ${String(line.recount)}  (first count was off, both nurses recounted at 06:40)`);
+    .map(
+      (line) =>
+        `RECOUNT ${line.drug.id} ${line.drug.name} = ${String(line.recount)}  (first count was off, both nurses recounted at 06:40)`,
+    );
   return [
     "CONTROLLED SUBSTANCE SHIFT COUNT",
     `Cabinet: ${cabinet}  (ADC ${world.cabinetUnits.get(cabinet)!})`,
     `Count date: ${world.today}   Shift: night (23:00-07:00)`,
-    `Counted by: RN ${faker.person.fullName()}   Witness: RN ${faker.person.fullName()}`,
+    `Counted by: RN ${nurse(faker)}   Witness: RN ${nurse(faker)}`,
     "",
     "DRUG".padEnd(58) + "COUNT",
     ...rows,
@@ -197,7 +213,14 @@ function writeFormularyMemo(context: GenerateContext, world: PharmacyWorld): voi
       { heading: "Therapeutic interchange" },
       {
         table: {
-          headers: ["non-formulary drug_id", "product", "formulary drug_id", "alternative", "dose factor", "decision"],
+          headers: [
+            "non-formulary drug_id",
+            "product",
+            "formulary drug_id",
+            "alternative",
+            "dose factor",
+            "decision",
+          ],
           rows: world.substitutions.map((row) => [
             row.from.id,
             row.from.name,

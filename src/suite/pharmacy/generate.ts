@@ -4,7 +4,7 @@ import { CATALOG, MANUFACTURERS, NURSING_UNITS } from "./catalog.js";
 import { writePharmacyDocuments } from "./documents.js";
 import { plantCounts, plantPars } from "./plant-pars.js";
 import { CENTRAL, SATELLITE, addLot, addMinutes, addStock, lotNumberFactory, minuteStamp } from "./world.js";
-import type { DrugDraft, LotDraft, OrderDraft, PharmacyWorld, StockDraft } from "./world.js";
+import type { DrugDraft, OrderDraft, PharmacyWorld, StockDraft } from "./world.js";
 import { dispenseId, drugId, locationId, mrnFormat, orderId, purchaseOrderId } from "./ids.js";
 
 type Random = GenerateContext["random"];
@@ -129,7 +129,12 @@ function makeLotsAndStock(world: PharmacyWorld, rows: number): void {
   const controlled = world.drugs.filter((drug) => drug.entry.schedule !== null);
   // The OR satellite always keeps one schedule II product, so its pulls are there to leave out.
   const firstTwo = controlled.find((drug) => drug.entry.schedule === "II")!;
-  addStock(world, SATELLITE, world.lots.find((lot) => lot.drug === firstTwo)!, random.int(10, 40));
+  addStock(
+    world,
+    SATELLITE,
+    world.lots.find((lot) => lot.drug === firstTwo)!,
+    random.int(10, 40),
+  );
   const others = world.drugs.filter((drug) => drug.entry.schedule === null);
   for (const cabinet of world.cabinets) {
     const scheduleTwo = controlled.filter((drug) => drug.entry.schedule === "II");
@@ -191,7 +196,9 @@ function plantExpiryCases(world: PharmacyWorld, rows: number): void {
   const { random, today, rules } = world;
   const recalled = new Set(world.recalls.flatMap((recall) => [...recall.lots, recall.added]));
   const pickRow = (test: (row: StockDraft) => boolean): StockDraft | undefined =>
-    random.shuffle(world.stock).find((row) => !recalled.has(row.lot) && row.status === "available" && test(row));
+    random
+      .shuffle(world.stock)
+      .find((row) => !recalled.has(row.lot) && row.status === "available" && test(row));
   const isTwo = (row: StockDraft): boolean => row.lot.drug.entry.schedule === "II";
   const cases: Array<[(row: StockDraft) => boolean, string, boolean]> = [
     [(row) => !isTwo(row), addDays(today, rules.shortDatedDays), false],
@@ -223,8 +230,14 @@ function plantInvoice(world: PharmacyWorld): void {
   received.forEach((purchase, index) => {
     const plant = index < plants.length ? plants[index] : random.chance(0.2) ? random.pick(plants) : "exact";
     if (plant === "short") purchase.packs = Math.max(2, purchase.packs);
-    const packs = plant === "over" ? purchase.packs + random.int(1, 2) : plant === "short" ? purchase.packs - 1 : purchase.packs;
-    const cents = plant === "at_tolerance" ? 50 : plant === "overpriced" ? random.int(51, 300) : -random.int(0, 40);
+    const packs =
+      plant === "over"
+        ? purchase.packs + random.int(1, 2)
+        : plant === "short"
+          ? purchase.packs - 1
+          : purchase.packs;
+    const cents =
+      plant === "at_tolerance" ? 50 : plant === "overpriced" ? random.int(51, 300) : -random.int(0, 40);
     world.invoice.push({ purchase, packs, price: roundCents(purchase.drug.packCost + cents / 100) });
   });
   for (const purchase of cancelled.slice(0, 1 + Math.floor(cancelled.length / 3)))
@@ -236,7 +249,10 @@ function makePurchases(world: PharmacyWorld, count: number): void {
   for (let n = 0; n < count; n += 1)
     world.purchases.push({
       drug: random.pick(world.drugs),
-      status: n < 6 ? (["received", "received", "received", "received", "cancelled", "open"] as const)[n]! : weightedPick(random, ["open", "received", "cancelled"] as const, [2, 5, 2]),
+      status:
+        n < 6
+          ? (["received", "received", "received", "received", "cancelled", "open"] as const)[n]!
+          : weightedPick(random, ["open", "received", "cancelled"] as const, [2, 5, 2]),
       packs: random.int(1, 6),
       created: addDays(today, -random.int(1, 30)),
     });
@@ -253,7 +269,12 @@ function buildOrdersAndDispenses(
     "INSERT INTO patients (mrn, name, nursing_unit, admitted_on) VALUES (?, ?, ?, ?)",
   );
   for (const mrn of patients)
-    insertPatient.run(mrn, faker.person.fullName(), random.pick(NURSING_UNITS), addDays(today, -random.int(1, 40)));
+    insertPatient.run(
+      mrn,
+      faker.person.fullName(),
+      random.pick(NURSING_UNITS),
+      addDays(today, -random.int(1, 40)),
+    );
   const orders: OrderDraft[] = [];
   const newOrder = (drug: DrugDraft, orderedAt: string, status: OrderDraft["status"]): OrderDraft => {
     const order: OrderDraft = {
@@ -279,7 +300,7 @@ function buildOrdersAndDispenses(
       row.lot.id,
       random.int(1, 2),
       at,
-      faker.person.fullName(),
+      `${faker.person.firstName()} ${faker.person.lastName()}`,
       override ? 1 : 0,
     ]);
   };
@@ -299,16 +320,24 @@ function buildOrdersAndDispenses(
     dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 600)), false);
   }
   // Controlled-substance pulls of the last ten days, today included, from cabinets and the satellite.
-  for (const row of world.stock.filter((candidate) => candidate.location !== CENTRAL && candidate.lot.drug.entry.schedule !== null)) {
-    for (let k = 0; k < 3; k += 1) {
-      const order = newOrder(row.lot.drug, minuteStamp(addDays(today, -random.int(0, 9)), random.int(0, 1200)), "active");
+  for (const row of world.stock.filter(
+    (candidate) => candidate.location !== CENTRAL && candidate.lot.drug.entry.schedule !== null,
+  )) {
+    for (let k = 0; k < 2; k += 1) {
+      const order = newOrder(
+        row.lot.drug,
+        minuteStamp(addDays(today, -random.int(0, 9)), random.int(0, 1200)),
+        "active",
+      );
       dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 120)), false);
     }
   }
   // Each traced lot reaches patients of its own, so that a missed or extra lot changes the answer.
   const fresh = random.shuffle(patients);
   for (const lot of traced) {
-    for (const row of world.stock.filter((candidate) => candidate.lot === lot && candidate.location !== CENTRAL)) {
+    for (const row of world.stock.filter(
+      (candidate) => candidate.lot === lot && candidate.location !== CENTRAL,
+    )) {
       const order = newOrder(lot.drug, someTime(), "completed");
       order.mrn = fresh.pop() ?? order.mrn;
       dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 300)), false);
@@ -319,7 +348,8 @@ function buildOrdersAndDispenses(
   for (let n = 0; n < 8 + 4 * factors.rows; n += 1) {
     const scenario = scenarios[n % scenarios.length]!;
     const row = random.pick(cabinetRows);
-    const back = scenario === "old_late" ? rules.auditDays + random.int(0, 10) : random.int(0, rules.auditDays - 1);
+    const back =
+      scenario === "old_late" ? rules.auditDays + random.int(0, 10) : random.int(0, rules.auditDays - 1);
     const pulledAt = minuteStamp(addDays(today, -back), random.int(60, 1200));
     const order = newOrder(row.lot.drug, addMinutes(pulledAt, -random.int(2, 20)), "active");
     const window = rules.overrideMinutes;
@@ -328,7 +358,11 @@ function buildOrdersAndDispenses(
         ? null
         : addMinutes(
             pulledAt,
-            scenario === "exact" ? window : scenario === "quick" ? random.int(1, window - 1) : window + random.int(1, 90),
+            scenario === "exact"
+              ? window
+              : scenario === "quick"
+                ? random.int(1, window - 1)
+                : window + random.int(1, 90),
           );
     dispense(order, row, pulledAt, true);
   }
@@ -399,17 +433,27 @@ function insertCatalog(context: GenerateContext, world: PharmacyWorld): void {
       drug.packSize,
       drug.packCost,
     );
-  const insertLocation = db.prepare("INSERT INTO locations (location_id, name, kind, nursing_unit) VALUES (?, ?, ?, ?)");
+  const insertLocation = db.prepare(
+    "INSERT INTO locations (location_id, name, kind, nursing_unit) VALUES (?, ?, ?, ?)",
+  );
   insertLocation.run(CENTRAL, "Central Pharmacy", "pharmacy", null);
   insertLocation.run(SATELLITE, "OR Satellite Pharmacy", "pharmacy", "Main OR");
   for (const cabinet of world.cabinets)
-    insertLocation.run(cabinet, `ADC ${world.cabinetUnits.get(cabinet)!}`, "cabinet", world.cabinetUnits.get(cabinet)!);
-  const insertLot = db.prepare("INSERT INTO lots (lot_id, drug_id, lot_number, expiry_date, received_on) VALUES (?, ?, ?, ?, ?)");
+    insertLocation.run(
+      cabinet,
+      `ADC ${world.cabinetUnits.get(cabinet)!}`,
+      "cabinet",
+      world.cabinetUnits.get(cabinet)!,
+    );
+  const insertLot = db.prepare(
+    "INSERT INTO lots (lot_id, drug_id, lot_number, expiry_date, received_on) VALUES (?, ?, ?, ?, ?)",
+  );
   for (const lot of world.lots) insertLot.run(lot.id, lot.drug.id, lot.lotNumber, lot.expiry, lot.received);
   const insertStock = db.prepare(
     "INSERT INTO inventory (stock_id, location_id, lot_id, quantity, status, quarantine_reason) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  for (const row of world.stock) insertStock.run(row.id, row.location, row.lot.id, row.quantity, row.status, row.reason);
+  for (const row of world.stock)
+    insertStock.run(row.id, row.location, row.lot.id, row.quantity, row.status, row.reason);
   const insertPurchase = db.prepare(
     "INSERT INTO purchase_orders (po_id, wholesaler, status, created_on, drug_id, packs, pack_size) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );

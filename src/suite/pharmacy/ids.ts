@@ -1,59 +1,15 @@
 import { defineIdFormat } from "../../envs/index.js";
 
+function idFormat(field: string, entity: string, prefix: string, digits: number, listTool: string) {
+  return defineIdFormat({ field, entity, prefix, digits, listTool });
+}
+
 /** One id shape per entity: generators format with these, tools validate with them. */
-export const drugId = defineIdFormat({
-  field: "drug_id",
-  entity: "drug",
-  prefix: "D-",
-  digits: 4,
-  listTool: "list_drugs",
-});
-export const locationId = defineIdFormat({
-  field: "location_id",
-  entity: "location",
-  prefix: "LOC-",
-  digits: 2,
-  listTool: "list_locations",
-});
-export const lotId = defineIdFormat({
-  field: "lot_id",
-  entity: "lot",
-  prefix: "LOT-",
-  digits: 5,
-  listTool: "list_lots",
-});
-export const stockId = defineIdFormat({
-  field: "stock_id",
-  entity: "stock row",
-  prefix: "STK-",
-  digits: 5,
-  listTool: "list_inventory",
-});
-export const purchaseOrderId = defineIdFormat({
-  field: "po_id",
-  entity: "purchase order",
-  prefix: "PO-",
-  digits: 5,
-  listTool: "list_purchase_orders",
-});
-export const orderId = defineIdFormat({
-  field: "order_id",
-  entity: "medication order",
-  prefix: "MO-",
-  digits: 5,
-  listTool: "list_medication_orders",
-});
-export const dispenseId = defineIdFormat({
-  field: "dispense_id",
-  entity: "dispense",
-  prefix: "DSP-",
-  digits: 6,
-  listTool: "list_dispenses",
-});
-export const mrnFormat = defineIdFormat({
-  field: "mrn",
-  entity: "patient",
-  prefix: "MRN-",
-  digits: 6,
-  listTool: "list_medication_orders",
-});
+export const drugId = idFormat("drug_id", "drug", "D-", 4, "list_drugs");
+export const locationId = idFormat("location_id", "location", "LOC-", 2, "list_locations");
+export const lotId = idFormat("lot_id", "lot", "LOT-", 5, "list_lots");
+export const stockId = idFormat("stock_id", "stock row", "STK-", 5, "list_inventory");
+export const purchaseOrderId = idFormat("po_id", "purchase order", "PO-", 5, "list_purchase_orders");
+export const orderId = idFormat("order_id", "medication order", "MO-", 5, "list_medication_orders");
+export const dispenseId = idFormat("dispense_id", "dispense", "DSP-", 6, "list_dispenses");
+export const mrnFormat = idFormat("mrn", "patient", "MRN-", 6, "list_medication_orders");

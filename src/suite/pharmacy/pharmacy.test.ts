@@ -16,7 +16,7 @@ import { bindTool, type ToolCallResult } from "../../runtime/index.js";
 import { pharmacyTasks } from "./index.js";
 import { expectedQuarantine, quarantineRecalledLotsTask } from "./tasks/quarantine-recalled-lots.js";
 import { pharmacyTools } from "./tools.js";
-import { readCountSheets, readRecalls } from "./workspace-facts.js";
+import { readCountSheets, readInvoice, readRecalls } from "./workspace-facts.js";
 
 let cache: TempDir;
 let instance: Instance;
@@ -79,7 +79,7 @@ describe("pharmacy generator", () => {
     expect(listWorkspaceFiles(again.workspaceDir)).toEqual(listWorkspaceFiles(instance.workspaceDir));
   });
 
-  it("writes policies, the P&T memo, par sheets, count sheets, recall notices and e-mail: 13 files at v0", () => {
+  it("writes policies, the P&T memo, par sheets, count sheets, recall notices and e-mail: 14 files at v0", () => {
     const paths = listWorkspaceFiles(instance.workspaceDir);
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -91,7 +91,8 @@ describe("pharmacy generator", () => {
     );
     expect(paths.filter((path) => path.startsWith("par/cabinets/"))).toHaveLength(3);
     expect(paths.filter((path) => path.startsWith("counts/"))).toHaveLength(3);
-    expect(paths.length).toBe(13);
+    expect(paths.filter((path) => path.startsWith("inbox/"))).toHaveLength(2);
+    expect(paths.length).toBe(14);
   });
 
   it("renders recall notices and count sheets as text the readers parse back", () => {
@@ -101,10 +102,15 @@ describe("pharmacy generator", () => {
       expect(recalls.map((recall) => recall.recallClass).sort()).toEqual(["I", "II"]);
       // The e-mailed expansion adds a third lot to one notice.
       expect(recalls.map((recall) => recall.lotNumbers.length).sort()).toEqual([2, 3]);
+      // The invoice bills at least the four planted received orders and one cancelled order.
+      expect(readInvoice(view.view).lines.length).toBeGreaterThanOrEqual(5);
       const sheets = readCountSheets(view.view);
       expect(sheets).toHaveLength(3);
       expect(sheets.every((sheet) => sheet.date === REFERENCE_DATE && sheet.counts.size >= 3)).toBe(true);
-      const text = readFileSync(join(instance.workspaceDir, "counts", `${sheets[0]!.cabinet}-${REFERENCE_DATE}-night.txt`), "utf8");
+      const text = readFileSync(
+        join(instance.workspaceDir, "counts", `${sheets[0]!.cabinet}-${REFERENCE_DATE}-night.txt`),
+        "utf8",
+      );
       expect(text).toMatch(/^CONTROLLED SUBSTANCE SHIFT COUNT\nCabinet: LOC-\d{2} /);
     } finally {
       view.close();
@@ -125,7 +131,9 @@ describe("pharmacy tools", () => {
     expect(Object.keys(first)).toEqual(["stock", "page", "per_page", "total", "has_more"]);
     expect(first.total).toBe(total);
     expect(first.has_more).toBe(true);
-    expect(errorText(await call("list_inventory", { per_page: 10, page: 2 }))).toContain("503 Service Unavailable");
+    expect(errorText(await call("list_inventory", { per_page: 10, page: 2 }))).toContain(
+      "503 Service Unavailable",
+    );
     const second = await value("list_inventory", { per_page: 10, page: 2 });
     expect((second.stock as unknown[]).length).toBe(10);
   });
@@ -144,12 +152,14 @@ describe("pharmacy tools", () => {
     const first = await call("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" });
     expect(first.isError).toBeFalsy();
     expect((first.structuredContent as Record<string, unknown>).status).toBe("error");
-    expect(one<{ status: string }>("SELECT status FROM inventory WHERE stock_id = ?", row.stock_id).status).toBe("available");
+    expect(
+      one<{ status: string }>("SELECT status FROM inventory WHERE stock_id = ?", row.stock_id).status,
+    ).toBe("available");
     const second = await value("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" });
     expect(second.stock).toMatchObject({ status: "quarantined" });
-    expect(errorText(await call("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" }))).toContain(
-      "already quarantined",
-    );
+    expect(
+      errorText(await call("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" })),
+    ).toContain("already quarantined");
   });
 
   it("returns a whole stock row once and records the credit", async () => {
@@ -157,7 +167,11 @@ describe("pharmacy tools", () => {
       "SELECT stock_id, quantity FROM inventory WHERE quantity > 0 ORDER BY stock_id DESC LIMIT 1",
     );
     const result = await value("create_return", { stock_id: row.stock_id, reason: "expired" });
-    expect(result.return).toMatchObject({ quantity: row.quantity, reason: "expired", created_on: REFERENCE_DATE });
+    expect(result.return).toMatchObject({
+      quantity: row.quantity,
+      reason: "expired",
+      created_on: REFERENCE_DATE,
+    });
     expect(result.stock).toMatchObject({ quantity: 0 });
     expect(errorText(await call("create_return", { stock_id: row.stock_id, reason: "expired" }))).toContain(
       "nothing to return",
@@ -195,7 +209,9 @@ describe("pharmacy tools", () => {
     const first = await call("list_dispenses", { lot_id: lot.lot_id });
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).not.toHaveProperty("dispenses");
-    expect(((await value("list_dispenses", { lot_id: lot.lot_id })).dispenses as unknown[]).length).toBeGreaterThan(0);
+    expect(
+      ((await value("list_dispenses", { lot_id: lot.lot_id })).dispenses as unknown[]).length,
+    ).toBeGreaterThan(0);
   });
 
   it("refuses refills for a pharmacy and substitutions of inactive orders", async () => {
@@ -203,7 +219,9 @@ describe("pharmacy tools", () => {
     expect(
       errorText(await call("request_refill", { location_id: "LOC-01", drug_id: drug.drug_id, quantity: 5 })),
     ).toContain("refills go to cabinets");
-    const order = one<{ order_id: string }>("SELECT order_id FROM medication_orders WHERE status = 'discontinued' LIMIT 1");
+    const order = one<{ order_id: string }>(
+      "SELECT order_id FROM medication_orders WHERE status = 'discontinued' LIMIT 1",
+    );
     expect(
       errorText(await call("substitute_order", { order_id: order.order_id, drug_id: drug.drug_id, dose: 1 })),
     ).toContain("only active orders change");
@@ -223,7 +241,9 @@ describe("quarantine-recalled-lots verifier", () => {
       const nothing = await quarantineRecalledLotsTask.verify({ ...context, final: untouched.view });
       expect(nothing.every((item) => item.passed)).toBe(false);
       const handle = new Database(cleanPath);
-      const update = handle.prepare("UPDATE inventory SET status = 'quarantined', quarantine_reason = 'recall' WHERE stock_id = ?");
+      const update = handle.prepare(
+        "UPDATE inventory SET status = 'quarantined', quarantine_reason = 'recall' WHERE stock_id = ?",
+      );
       for (const id of expected) update.run(id);
       handle.close();
       const done = openStateView(cleanPath, instance.workspaceDir);

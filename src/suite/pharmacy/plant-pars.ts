@@ -112,19 +112,35 @@ export function plantCounts(world: PharmacyWorld): void {
   }
   const isTwo = (pair: (typeof pairs)[number]): boolean => pair.drug.entry.schedule === "II";
   const plans = new Map<(typeof pairs)[number], { first: number; recount: number | null }>();
-  const plant = (pair: (typeof pairs)[number] | undefined, first: number, recount: number | null = null): void => {
+  const plant = (
+    pair: (typeof pairs)[number] | undefined,
+    first: number,
+    recount: number | null = null,
+  ): void => {
     if (pair && !plans.has(pair)) plans.set(pair, { first: pair.system + first, recount });
   };
   const free = (test: (pair: (typeof pairs)[number]) => boolean): (typeof pairs)[number] | undefined =>
     random.shuffle(pairs).find((pair) => !plans.has(pair) && test(pair));
   plant(free(isTwo), -1);
   plant(free(isTwo), 2);
-  plant(free((pair) => !isTwo(pair)), -threshold);
-  plant(free((pair) => !isTwo(pair)), threshold - 1);
-  plant(free((pair) => !isTwo(pair)), -(threshold - 1));
+  plant(
+    free((pair) => !isTwo(pair)),
+    -threshold,
+  );
+  plant(
+    free((pair) => !isTwo(pair)),
+    threshold - 1,
+  );
+  plant(
+    free((pair) => !isTwo(pair)),
+    -(threshold - 1),
+  );
   const recounted = free(() => true);
   if (recounted) plant(recounted, -(threshold + 1), recounted.system);
-  plant(free(() => true), -(threshold + 2));
+  plant(
+    free(() => true),
+    -(threshold + 2),
+  );
   for (const pair of pairs) {
     const planned = plans.get(pair) ?? {
       first: pair.system + (random.chance(0.2) ? random.pick([-(threshold + 1), threshold + 1]) : 0),

@@ -16,7 +16,7 @@ import {
   withTransientFailures,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import { dispenseId, drugId, locationId, lotId, mrnFormat, orderId, purchaseOrderId, stockId } from "./ids.js";
+import { drugId, locationId, lotId, mrnFormat, orderId, purchaseOrderId, stockId } from "./ids.js";
 
 type Db = ToolContext["db"];
 
@@ -27,7 +27,10 @@ const listDrugs = defineListTool({
   filters: {
     schedule: z.enum(["II", "III", "IV", "V"]).optional().describe("Only drugs of this DEA schedule"),
     controlled: z.boolean().optional().describe("true: only controlled substances; false: only others"),
-    formulary_status: z.enum(["formulary", "non_formulary"]).optional().describe("Only drugs with this status"),
+    formulary_status: z
+      .enum(["formulary", "non_formulary"])
+      .optional()
+      .describe("Only drugs with this status"),
     query: z.string().min(1).optional().describe("Substring of the drug name (case-insensitive)"),
   },
   key: "drugs",
@@ -145,10 +148,10 @@ const quarantineStock = defineTool({
   handler: ({ stock_id, reason }, { db }: ToolContext) => {
     const row = stockRow(db, stock_id);
     if (row.status === "quarantined") throw new ToolFailure(`stock ${stock_id} is already quarantined`);
-    cachedStatement(db, "UPDATE inventory SET status = 'quarantined', quarantine_reason = ? WHERE stock_id = ?").run(
-      reason,
-      stock_id,
-    );
+    cachedStatement(
+      db,
+      "UPDATE inventory SET status = 'quarantined', quarantine_reason = ? WHERE stock_id = ?",
+    ).run(reason, stock_id);
     return { stock: stockRow(db, stock_id) };
   },
 });
@@ -194,7 +197,8 @@ const listPurchaseOrders = defineListTool({
 
 const getPurchaseOrder = defineGetTool({
   name: "get_purchase_order",
-  description: "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`.",
+  description:
+    "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`.",
   input: { po_id: purchaseOrderId.schema("The purchase order") },
   key: "purchase_order",
   from: "purchase_orders",
@@ -228,7 +232,12 @@ const placeOrder = defineTool({
 });
 
 function requireLocation(db: Db, id: string): { kind: string } {
-  return requireRow(db, "SELECT kind FROM locations WHERE location_id = ?", [id], locationId.notFound(id).message);
+  return requireRow(
+    db,
+    "SELECT kind FROM locations WHERE location_id = ?",
+    [id],
+    locationId.notFound(id).message,
+  );
 }
 
 const requestRefill = defineTool({
@@ -244,13 +253,22 @@ const requestRefill = defineTool({
   handler: ({ location_id, drug_id, quantity }, { db }: ToolContext) => {
     if (requireLocation(db, location_id).kind !== "cabinet")
       throw new ToolFailure(`${location_id} is a pharmacy, not a cabinet; refills go to cabinets`);
-    requireRow(db, "SELECT drug_id FROM drugs WHERE drug_id = ?", [drug_id], drugId.notFound(drug_id).message);
+    requireRow(
+      db,
+      "SELECT drug_id FROM drugs WHERE drug_id = ?",
+      [drug_id],
+      drugId.notFound(drug_id).message,
+    );
     const result = cachedStatement(
       db,
       "INSERT INTO refill_requests (location_id, drug_id, quantity, requested_on) VALUES (?, ?, ?, ?)",
     ).run(location_id, drug_id, quantity, REFERENCE_DATE);
     return {
-      refill_request: getRow(db, "SELECT * FROM refill_requests WHERE request_id = ?", result.lastInsertRowid),
+      refill_request: getRow(
+        db,
+        "SELECT * FROM refill_requests WHERE request_id = ?",
+        result.lastInsertRowid,
+      ),
     };
   },
 });
@@ -270,7 +288,11 @@ const listMedicationOrders = defineListTool({
   key: "orders",
   from: "medication_orders",
   select: ORDER_COLUMNS,
-  where: (input) => [when(input.status, "status = ?"), when(input.drug_id, "drug_id = ?"), when(input.mrn, "mrn = ?")],
+  where: (input) => [
+    when(input.status, "status = ?"),
+    when(input.drug_id, "drug_id = ?"),
+    when(input.mrn, "mrn = ?"),
+  ],
   orderBy: "order_id",
   map: (row) => withBooleans(row, "dispense_as_written"),
 });
@@ -302,9 +324,15 @@ const substituteOrder = defineTool({
       [order_id],
       orderId.notFound(order_id).message,
     );
-    if (order.status !== "active") throw new ToolFailure(`order ${order_id} is ${order.status}; only active orders change`);
+    if (order.status !== "active")
+      throw new ToolFailure(`order ${order_id} is ${order.status}; only active orders change`);
     if (order.drug_id === drug_id) throw new ToolFailure(`order ${order_id} is already for ${drug_id}`);
-    requireRow(db, "SELECT drug_id FROM drugs WHERE drug_id = ?", [drug_id], drugId.notFound(drug_id).message);
+    requireRow(
+      db,
+      "SELECT drug_id FROM drugs WHERE drug_id = ?",
+      [drug_id],
+      drugId.notFound(drug_id).message,
+    );
     cachedStatement(
       db,
       "UPDATE medication_orders SET drug_id = ?, dose = ?, substituted_from = ? WHERE order_id = ?",
@@ -332,16 +360,6 @@ const listDispenses = defineListTool({
     when(input.date_from, "dispensed_at >= ?"),
   ],
   orderBy: "dispense_id",
-  map: (row) => withBooleans(row, "override"),
-});
-
-const getDispense = defineGetTool({
-  name: "get_dispense",
-  description: "Get one dispense record. Returns `dispense`.",
-  input: { dispense_id: dispenseId.schema("The dispense") },
-  key: "dispense",
-  from: "dispenses",
-  notFound: dispenseId,
   map: (row) => withBooleans(row, "override"),
 });
 
@@ -374,7 +392,15 @@ const recordDiscrepancy = defineTool({
     const result = cachedStatement(
       db,
       "INSERT INTO discrepancies (location_id, drug_id, count_date, system_quantity, counted_quantity, difference, reported_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(location_id, drug_id, count_date, system, counted_quantity, counted_quantity - system, REFERENCE_DATE);
+    ).run(
+      location_id,
+      drug_id,
+      count_date,
+      system,
+      counted_quantity,
+      counted_quantity - system,
+      REFERENCE_DATE,
+    );
     return {
       discrepancy: getRow(db, "SELECT * FROM discrepancies WHERE discrepancy_id = ?", result.lastInsertRowid),
     };
@@ -407,17 +433,21 @@ export const pharmacyTools: DomainTool[] = [
   // The wholesaler's EDI gateway answers some first submissions with a timeout body; nothing is ordered.
   withSilentFailures(placeOrder, {
     when: (input) => Number(input.drug_id.slice(2)) % 3 === 0,
-    body: (input) => ({ status: "error", error: `EDI gateway timeout: order for ${input.drug_id} not transmitted` }),
+    body: (input) => ({
+      status: "error",
+      error: `EDI gateway timeout: order for ${input.drug_id} not transmitted`,
+    }),
   }),
   requestRefill,
   // Active orders come from the EHR interface; the first page of a listing of them fails once.
-  withTransientFailures(listMedicationOrders, { when: (input) => input.status === "active" && input.page === 1 }),
+  withTransientFailures(listMedicationOrders, {
+    when: (input) => input.status === "active" && input.page === 1,
+  }),
   getMedicationOrder,
   substituteOrder,
   // Dispense history per lot is served from the archive: the first page comes back as an error body once.
   withSilentFailures(listDispenses, {
     when: (input) => input.lot_id !== undefined && input.page === 1,
   }),
-  getDispense,
   recordDiscrepancy,
 ] as DomainTool[];

@@ -99,15 +99,19 @@ export function readCabinetPars(state: StateView): Map<string, Map<string, { min
 }
 
 /** Final counts (a recount replaces the first count) by cabinet, then by drug id, with the sheet's date. */
-export function readCountSheets(state: StateView): Array<{ cabinet: string; date: string; counts: Map<string, number> }> {
+export function readCountSheets(
+  state: StateView,
+): Array<{ cabinet: string; date: string; counts: Map<string, number> }> {
   return filesUnder(state, COUNT_FOLDER).map((path) => {
     const text = requireFile(state, path);
     const cabinet = /^Cabinet: (LOC-\d+)/m.exec(text)?.[1];
     const date = /^Count date: (\d{4}-\d{2}-\d{2})/m.exec(text)?.[1];
     if (!cabinet || !date) throw new Error(`cannot read the header of ${path}`);
     const counts = new Map<string, number>();
-    for (const found of text.matchAll(/^(D-\d{4}) .*?\.+\s+(\d+)$/gm)) counts.set(found[1]!, Number(found[2]));
-    for (const found of text.matchAll(/^RECOUNT (D-\d{4}) .*? = (\d+)/gm)) counts.set(found[1]!, Number(found[2]));
+    for (const found of text.matchAll(/^(D-\d{4}) .*?\.+\s+(\d+)$/gm))
+      counts.set(found[1]!, Number(found[2]));
+    for (const found of text.matchAll(/^RECOUNT (D-\d{4}) .*? = (\d+)/gm))
+      counts.set(found[1]!, Number(found[2]));
     return { cabinet, date, counts };
   });
 }
@@ -139,7 +143,10 @@ export function readRecalls(state: StateView): RecallFacts[] {
 }
 
 /** Lot ids of the recalled lots: the lot number and the product's NDC both match a notice. */
-export function recalledLotIds(state: StateView, classes: ReadonlyArray<"I" | "II"> = ["I", "II"]): Set<string> {
+export function recalledLotIds(
+  state: StateView,
+  classes: ReadonlyArray<"I" | "II"> = ["I", "II"],
+): Set<string> {
   const lots = state.db
     .prepare("SELECT l.lot_id, l.lot_number, d.ndc FROM lots l JOIN drugs d ON d.drug_id = l.drug_id")
     .all() as Array<{ lot_id: string; lot_number: string; ndc: string }>;
@@ -155,16 +162,20 @@ export function readInvoice(state: StateView): {
   toleranceCents: number;
   lines: Array<{ po: string; packs: number; priceCents: number }>;
 } {
-  const path = filesUnder(state, INBOX_FOLDER).find((candidate) => candidate.includes("-wholesaler-invoice-"));
-  if (!path) throw new Error("the wholesaler invoice is missing");
-  const lines = [...requireFile(state, path).matchAll(/^(PO-\d{5})\s+D-\d{4}\s.*?\s(\d+) pk\s+@ \$([\d,]+\.\d{2})\/pk/gm)].map(
-    (found) => ({
-      po: found[1]!,
-      packs: Number(found[2]),
-      priceCents: Math.round(Number(found[3]!.replace(/,/g, "")) * 100),
-    }),
+  const path = filesUnder(state, INBOX_FOLDER).find((candidate) =>
+    candidate.includes("-wholesaler-invoice-"),
   );
-  const tolerance = /more than \$(\d+\.\d{2}) above the catalog pack cost/.exec(requireFile(state, INVENTORY_POLICY));
+  if (!path) throw new Error("the wholesaler invoice is missing");
+  const lines = [
+    ...requireFile(state, path).matchAll(/^(PO-\d{5})\s+D-\d{4}\s.*?\s(\d+) pk\s+@ \$([\d,]+\.\d{2})\/pk/gm),
+  ].map((found) => ({
+    po: found[1]!,
+    packs: Number(found[2]),
+    priceCents: Math.round(Number(found[3]!.replace(/,/g, "")) * 100),
+  }));
+  const tolerance = /more than \$(\d+\.\d{2}) above the catalog pack cost/.exec(
+    requireFile(state, INVENTORY_POLICY),
+  );
   if (!tolerance?.[1] || lines.length === 0) throw new Error("cannot read the invoice or its review rule");
   return { toleranceCents: Math.round(Number(tolerance[1]) * 100), lines };
 }

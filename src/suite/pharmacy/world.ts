@@ -119,7 +119,12 @@ export function addLot(world: PharmacyWorld, drug: DrugDraft, expiry: string): L
   return lot;
 }
 
-export function addStock(world: PharmacyWorld, location: string, lot: LotDraft, quantity: number): StockDraft {
+export function addStock(
+  world: PharmacyWorld,
+  location: string,
+  lot: LotDraft,
+  quantity: number,
+): StockDraft {
   const existing = world.stock.find((row) => row.location === location && row.lot === lot);
   if (existing) return existing;
   const row: StockDraft = {
@@ -133,7 +138,6 @@ export function addStock(world: PharmacyWorld, location: string, lot: LotDraft, 
   world.stock.push(row);
   return row;
 }
-
 
 /** A timestamp as YYYY-MM-DD HH:MM, the minute clamped into the day. */
 export function minuteStamp(day: string, minute: number): string {

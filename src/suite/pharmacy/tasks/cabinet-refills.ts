@@ -6,7 +6,9 @@ import { countCheck, isUsable, stockRows, totals } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Refill requests the cabinet par sheets call for: location, drug, units. */
-export function expectedRefills(state: StateView): Array<{ location_id: string; drug_id: string; quantity: number }> {
+export function expectedRefills(
+  state: StateView,
+): Array<{ location_id: string; drug_id: string; quantity: number }> {
   const usable = totals(
     stockRows(state).filter(isUsable),
     (row) => `${row.location_id}/${row.drug_id}`,
@@ -25,7 +27,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedRefills(initial);
   if (expected.length === 0) throw new Error("generation produced no refill");
   return [
-    ...checkStateDiff(initial.db, final.db, [{ table: "refill_requests", key: "request_id", added: expected }]),
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "refill_requests", key: "request_id", added: expected },
+    ]),
     countCheck(answer, expected.length, "refill requests"),
   ];
 }

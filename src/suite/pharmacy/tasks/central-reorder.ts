@@ -17,12 +17,15 @@ export function expectedReorders(state: StateView): Map<string, number> {
     state.db,
     "SELECT drug_id, packs, pack_size FROM purchase_orders WHERE status = 'open'",
   );
-  const onOrder = totals(open, (row) => row.drug_id, (row) => row.packs * row.pack_size);
+  const onOrder = totals(
+    open,
+    (row) => row.drug_id,
+    (row) => row.packs * row.pack_size,
+  );
   const packSize = new Map(
-    allRows<{ drug_id: string; pack_size: number }>(state.db, "SELECT drug_id, pack_size FROM drugs").map((row) => [
-      row.drug_id,
-      row.pack_size,
-    ]),
+    allRows<{ drug_id: string; pack_size: number }>(state.db, "SELECT drug_id, pack_size FROM drugs").map(
+      (row) => [row.drug_id, row.pack_size],
+    ),
   );
   const orders = new Map<string, number>();
   for (const [drug, { reorderPoint, par }] of readCentralPar(state)) {

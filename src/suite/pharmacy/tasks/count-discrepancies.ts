@@ -8,11 +8,16 @@ import { PHARMACY_PY } from "./python.js";
 /** The discrepancy rows the count sheets and the reporting rule call for. */
 export function expectedDiscrepancies(state: StateView): Array<Record<string, string | number>> {
   const { threshold } = readControlledRules(state);
-  const system = totals(stockRows(state), (row) => `${row.location_id}/${row.drug_id}`, (row) => row.quantity);
+  const system = totals(
+    stockRows(state),
+    (row) => `${row.location_id}/${row.drug_id}`,
+    (row) => row.quantity,
+  );
   const schedule = new Map(
-    allRows<{ drug_id: string; schedule: string | null }>(state.db, "SELECT drug_id, schedule FROM drugs").map(
-      (row) => [row.drug_id, row.schedule],
-    ),
+    allRows<{ drug_id: string; schedule: string | null }>(
+      state.db,
+      "SELECT drug_id, schedule FROM drugs",
+    ).map((row) => [row.drug_id, row.schedule]),
   );
   const rows: Array<Record<string, string | number>> = [];
   for (const sheet of readCountSheets(state))
@@ -38,7 +43,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedDiscrepancies(initial);
   if (expected.length === 0) throw new Error("generation produced no reportable discrepancy");
   return [
-    ...checkStateDiff(initial.db, final.db, [{ table: "discrepancies", key: "discrepancy_id", added: expected }]),
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "discrepancies", key: "discrepancy_id", added: expected },
+    ]),
     countCheck(answer, expected.length, "discrepancies"),
   ];
 }
@@ -100,7 +107,8 @@ export const countDiscrepanciesTask = defineTask({
   nearMisses: [
     {
       id: "one-threshold-for-all",
-      description: "Applies the schedule III-V threshold to schedule II drugs too, missing one-unit schedule II miscounts.",
+      description:
+        "Applies the schedule III-V threshold to schedule II drugs too, missing one-unit schedule II miscounts.",
       cells: cells({ sameRuleForAll: true }),
     },
     {

@@ -1,4 +1,11 @@
-import { REFERENCE_DATE, allRows, check, parseAnswerJson, parseAnswerList, parseAnswerNumber } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  check,
+  parseAnswerJson,
+  parseAnswerList,
+  parseAnswerNumber,
+} from "../../../envs/index.js";
 import type { Check, StateView } from "../../../envs/index.js";
 
 export interface StockView {
@@ -32,7 +39,11 @@ export function isUsable(row: StockView): boolean {
 }
 
 /** Sum of a quantity over rows, grouped by a key. */
-export function totals<Row>(rows: readonly Row[], key: (row: Row) => string, value: (row: Row) => number): Map<string, number> {
+export function totals<Row>(
+  rows: readonly Row[],
+  key: (row: Row) => string,
+  value: (row: Row) => number,
+): Map<string, number> {
   const sums = new Map<string, number>();
   for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + value(row));
   return sums;
@@ -41,28 +52,42 @@ export function totals<Row>(rows: readonly Row[], key: (row: Row) => string, val
 /** The count the answer states, checked against the expectation. */
 export function countCheck(answer: string, expected: number, noun: string): Check {
   const found = parseAnswerNumber(answer);
-  return check("answer-count", found === expected, `expected ${expected} ${noun}, answer says ${String(found)}`);
+  return check(
+    "answer-count",
+    found === expected,
+    `expected ${expected} ${noun}, answer says ${String(found)}`,
+  );
 }
 
 /** An answer that is a list of ids, compared as a set. */
 export function idListCheck(answer: string, expected: readonly string[]): Check {
-  const given = [...new Set(parseAnswerList(answer).map((item) => item.replace(/^["'\s]+|["'\s]+$/g, "")))].sort();
+  const given = [
+    ...new Set(parseAnswerList(answer).map((item) => item.replace(/^["'\s]+|["'\s]+$/g, ""))),
+  ].sort();
   const want = [...new Set(expected)].sort();
   const missing = want.filter((id) => !given.includes(id));
   const extra = given.filter((id) => !want.includes(id));
   return check(
     "answer-ids",
     missing.length === 0 && extra.length === 0,
-    missing.length + extra.length === 0 ? `all ${want.length} ids` : `missing ${missing.join(", ") || "none"}; unexpected ${extra.join(", ") || "none"}`,
+    missing.length + extra.length === 0
+      ? `all ${want.length} ids`
+      : `missing ${missing.join(", ") || "none"}; unexpected ${extra.join(", ") || "none"}`,
   );
 }
 
 /** An answer that is a JSON object of id -> number, compared key by key with a tolerance. */
-export function amountMapCheck(answer: string, expected: ReadonlyMap<string, number>, tolerance: number): Check {
+export function amountMapCheck(
+  answer: string,
+  expected: ReadonlyMap<string, number>,
+  tolerance: number,
+): Check {
   const parsed = parseAnswerJson(answer);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
     return check("answer-amounts", false, "the answer is not a JSON object");
-  const given = new Map(Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]));
+  const given = new Map(
+    Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]),
+  );
   const problems: string[] = [];
   for (const [key, value] of expected) {
     const actual = given.get(key);
@@ -70,5 +95,9 @@ export function amountMapCheck(answer: string, expected: ReadonlyMap<string, num
     else if (!(Math.abs(actual - value) <= tolerance)) problems.push(`${key}: ${actual}, expected ${value}`);
   }
   for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
-  return check("answer-amounts", problems.length === 0, problems.length === 0 ? `all ${expected.size} entries` : problems.slice(0, 5).join("; "));
+  return check(
+    "answer-amounts",
+    problems.length === 0,
+    problems.length === 0 ? `all ${expected.size} entries` : problems.slice(0, 5).join("; "),
+  );
 }

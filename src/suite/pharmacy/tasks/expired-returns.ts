@@ -24,7 +24,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   if (expected.length === 0) throw new Error("generation produced no returnable stock");
   return [
     ...checkStateDiff(initial.db, final.db, [
-      { table: "inventory", key: "stock_id", changed: new Map(expected.map((row) => [row.stock_id, { quantity: 0 }])) },
+      {
+        table: "inventory",
+        key: "stock_id",
+        changed: new Map(expected.map((row) => [row.stock_id, { quantity: 0 }])),
+      },
       {
         table: "returns",
         key: "return_id",

@@ -72,7 +72,7 @@ export const invoiceDisputesTask = defineTask({
   summary:
     "Check the wholesaler's e-mailed invoice against purchase orders and catalog pack costs; list the lines to dispute per the invoice review rule.",
   instruction:
-    "The wholesaler's latest invoice came in by e-mail (inbox/). Review every line against its purchase order and our catalog as the inventory management policy's invoice review rule says, and tell me which lines to dispute. Reply with a JSON array of the purchase order ids of the disputed lines, e.g. `[\"PO-00003\", \"PO-00017\"]`.",
+    'The wholesaler\'s latest invoice came in by e-mail (inbox/). Review every line against its purchase order and our catalog as the inventory management policy\'s invoice review rule says, and tell me which lines to dispute. Reply with a JSON array of the purchase order ids of the disputed lines, e.g. `["PO-00003", "PO-00017"]`.',
   tools: ["list_purchase_orders", "get_purchase_order", "list_drugs", "get_drug"],
   verify,
   oracle: cells({}),

@@ -17,7 +17,9 @@ export function expectedNonCompliant(state: StateView): string[] {
       WHERE d.override = 1 AND d.dispensed_at >= ? ORDER BY d.dispense_id`,
     since,
   )
-    .filter((row) => row.verified_at === null || row.verified_at > addMinutes(row.dispensed_at, overrideMinutes))
+    .filter(
+      (row) => row.verified_at === null || row.verified_at > addMinutes(row.dispensed_at, overrideMinutes),
+    )
     .map((row) => row.dispense_id);
 }
 
@@ -66,8 +68,8 @@ export const overrideAuditTask = defineTask({
   summary:
     "List the cabinet override pulls of the audit period whose order a pharmacist verified too late or never, per the controlled substances policy.",
   instruction:
-    "Prepare the override-pull audit described in our controlled substances policy: find every override pull in the audit period that was not compliant. Reply with a JSON array of their dispense ids, e.g. `[\"DSP-000131\", \"DSP-000208\"]`.",
-  tools: ["list_dispenses", "get_dispense", "list_medication_orders", "get_medication_order"],
+    'Prepare the override-pull audit described in our controlled substances policy: find every override pull in the audit period that was not compliant. Reply with a JSON array of their dispense ids, e.g. `["DSP-000131", "DSP-000208"]`.',
+  tools: ["list_dispenses", "list_medication_orders", "get_medication_order"],
   verify,
   oracle: cells({}),
   nearMisses: [

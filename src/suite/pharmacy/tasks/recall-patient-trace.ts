@@ -46,8 +46,8 @@ export const recallPatientTraceTask = defineTask({
   summary:
     "List the patients who were dispensed units of a lot under a Class I recall (notices plus e-mailed expansions, lot number and NDC both matching).",
   instruction:
-    "Risk management needs the patients to notify for the Class I drug recalls on file (notices in recalls/, expansions sent by e-mail to inbox/). A lot is affected only when both its lot number and its product's NDC match the notice. Find every patient who was dispensed anything from an affected lot of a Class I recall; Class II recalls need no patient notification. Reply with a JSON array of the patients' MRNs, e.g. `[\"MRN-000114\", \"MRN-000212\"]`.",
-  tools: ["list_lots", "get_lot", "list_dispenses", "get_dispense", "get_drug"],
+    'Risk management needs the patients to notify for the Class I drug recalls on file (notices in recalls/, expansions sent by e-mail to inbox/). A lot is affected only when both its lot number and its product\'s NDC match the notice. Find every patient who was dispensed anything from an affected lot of a Class I recall; Class II recalls need no patient notification. Reply with a JSON array of the patients\' MRNs, e.g. `["MRN-000114", "MRN-000212"]`.',
+  tools: ["list_lots", "get_lot", "list_dispenses", "get_drug"],
   verify,
   oracle: cells({}),
   nearMisses: [
@@ -63,7 +63,8 @@ export const recallPatientTraceTask = defineTask({
     },
     {
       id: "lot-number-only",
-      description: "Matches lots by number alone and includes patients of another product with the same lot number.",
+      description:
+        "Matches lots by number alone and includes patients of another product with the same lot number.",
       cells: cells({ matchNdc: false }),
     },
     {

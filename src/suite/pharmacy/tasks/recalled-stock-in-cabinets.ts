@@ -11,7 +11,11 @@ export function expectedCabinetUnits(state: StateView): Map<string, number> {
   const rows = stockRows(state).filter(
     (row) => row.kind === "cabinet" && lots.has(row.lot_id) && row.status === "available" && row.quantity > 0,
   );
-  return totals(rows, (row) => row.location_id, (row) => row.quantity);
+  return totals(
+    rows,
+    (row) => row.location_id,
+    (row) => row.quantity,
+  );
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
@@ -48,7 +52,7 @@ export const recalledStockInCabinetsTask = defineTask({
   summary:
     "Per automated dispensing cabinet, the available units of recalled lots (all recall notices and e-mailed expansions; lot number and NDC must match) still loaded.",
   instruction:
-    "Before nursing pulls anything else, I need to know which automated dispensing cabinets still hold available (not quarantined) units of a recalled lot. Use every recall notice in recalls/ and the recall expansions that arrived by e-mail in inbox/; a lot is affected only when both its lot number and its product's NDC match. Pharmacy locations are not part of this question. Reply with a JSON object mapping each cabinet's location id to its total available units of affected lots, leaving out cabinets with none, e.g. `{\"LOC-04\": 12, \"LOC-07\": 5}`.",
+    'Before nursing pulls anything else, I need to know which automated dispensing cabinets still hold available (not quarantined) units of a recalled lot. Use every recall notice in recalls/ and the recall expansions that arrived by e-mail in inbox/; a lot is affected only when both its lot number and its product\'s NDC match. Pharmacy locations are not part of this question. Reply with a JSON object mapping each cabinet\'s location id to its total available units of affected lots, leaving out cabinets with none, e.g. `{"LOC-04": 12, "LOC-07": 5}`.',
   tools: ["list_locations", "list_lots", "get_lot", "list_inventory", "get_drug"],
   verify,
   oracle: cells({}),

@@ -14,7 +14,11 @@ export function expectedUsage(state: StateView): Map<string, number> {
     addDays(REFERENCE_DATE, -7),
     addDays(REFERENCE_DATE, -1),
   );
-  return totals(rows, (row) => row.drug_id, (row) => row.quantity);
+  return totals(
+    rows,
+    (row) => row.drug_id,
+    (row) => row.quantity,
+  );
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
@@ -53,8 +57,8 @@ export const scheduleIiUsageTask = defineTask({
   summary:
     "The weekly schedule II usage report: units dispensed from cabinets per drug over the seven days ending yesterday, as the controlled substances policy defines it.",
   instruction:
-    "Prepare this week's schedule II usage report exactly as defined in our controlled substances policy. Reply with a JSON object mapping each schedule II drug id with usage in the period to its units, leaving out drugs with none, e.g. `{\"D-0001\": 42, \"D-0005\": 17}`.",
-  tools: ["list_drugs", "get_drug", "list_locations", "list_lots", "list_dispenses", "get_dispense"],
+    'Prepare this week\'s schedule II usage report exactly as defined in our controlled substances policy. Reply with a JSON object mapping each schedule II drug id with usage in the period to its units, leaving out drugs with none, e.g. `{"D-0001": 42, "D-0005": 17}`.',
+  tools: ["list_drugs", "get_drug", "list_locations", "list_lots", "list_dispenses"],
   verify,
   oracle: cells({}),
   nearMisses: [

@@ -10,9 +10,16 @@ export function expectedShortDated(state: StateView): Map<string, number> {
   const last = addDays(REFERENCE_DATE, readInventoryRules(state).shortDatedDays);
   const rows = stockRows(state).filter(
     (row) =>
-      row.status === "available" && row.quantity > 0 && row.expiry_date >= REFERENCE_DATE && row.expiry_date <= last,
+      row.status === "available" &&
+      row.quantity > 0 &&
+      row.expiry_date >= REFERENCE_DATE &&
+      row.expiry_date <= last,
   );
-  const values = totals(rows, (row) => row.location_id, (row) => (row.quantity * row.pack_cost) / row.pack_size);
+  const values = totals(
+    rows,
+    (row) => row.location_id,
+    (row) => (row.quantity * row.pack_cost) / row.pack_size,
+  );
   return new Map([...values].map(([location, value]) => [location, roundCents(value)]));
 }
 
@@ -53,9 +60,10 @@ print(json.dumps({location: round(value + 1e-9, 2) for location, value in sorted
 export const shortDatedValueTask = defineTask({
   id: "pharmacy.short-dated-value",
   domain: pharmacyDomain,
-  summary: "Value at unit cost of available short-dated stock per location, window from the inventory policy.",
+  summary:
+    "Value at unit cost of available short-dated stock per location, window from the inventory policy.",
   instruction:
-    "Finance wants the value of our short-dated stock per location, as defined in the inventory management policy (which also says how to value it). Only count stock that is available. Reply with a JSON object mapping each location id that has short-dated stock to its value in dollars, rounded to the cent only after summing, e.g. `{\"LOC-01\": 1234.56, \"LOC-05\": 88.10}`.",
+    'Finance wants the value of our short-dated stock per location, as defined in the inventory management policy (which also says how to value it). Only count stock that is available. Reply with a JSON object mapping each location id that has short-dated stock to its value in dollars, rounded to the cent only after summing, e.g. `{"LOC-01": 1234.56, "LOC-05": 88.10}`.',
   tools: ["list_drugs", "get_drug", "list_locations", "list_lots", "list_inventory"],
   verify,
   oracle: cells({}),

@@ -14,7 +14,11 @@ export function expectedInterchanges(state: StateView): Map<string, Record<strin
       "SELECT order_id, dose FROM medication_orders WHERE drug_id = ? AND status = 'active' AND dispense_as_written = 0",
       row.from,
     ))
-      changes.set(order.order_id, { drug_id: row.to, dose: roundCents(order.dose * row.factor), substituted_from: row.from });
+      changes.set(order.order_id, {
+        drug_id: row.to,
+        dose: roundCents(order.dose * row.factor),
+        substituted_from: row.from,
+      });
   return changes;
 }
 
@@ -22,7 +26,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedInterchanges(initial);
   if (expected.size === 0) throw new Error("generation produced no order to convert");
   return [
-    ...checkStateDiff(initial.db, final.db, [{ table: "medication_orders", key: "order_id", changed: expected }]),
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "medication_orders", key: "order_id", changed: expected },
+    ]),
     countCheck(answer, expected.size, "orders"),
   ];
 }
