@@ -1,0 +1,153 @@
+/**
+ * Par levels and shift counts are written after the stock exists, so that every scale and seed holds the
+ * cases the near-misses get wrong: stock exactly at the reorder point or cabinet minimum, a shortfall
+ * covered by an open purchase order, usable stock that only looks sufficient when expired or quarantined
+ * units are counted, a one-unit schedule II miscount, a difference exactly at the threshold, a recount.
+ */
+import { addDays } from "../../envs/index.js";
+import { CENTRAL, addLot, addStock } from "./world.js";
+import type { DrugDraft, PharmacyWorld, StockDraft } from "./world.js";
+
+type Scenario = "needs" | "covered" | "inflated" | "boundary" | "fine";
+const CYCLE: Scenario[] = ["needs", "fine", "covered", "inflated", "boundary", "needs", "fine"];
+
+function usable(world: PharmacyWorld, row: StockDraft): boolean {
+  return row.status === "available" && row.lot.expiry >= world.today;
+}
+
+function split(world: PharmacyWorld, location: string, drug: DrugDraft): { good: number; held: number } {
+  const rows = world.stock.filter((row) => row.location === location && row.lot.drug === drug);
+  const good = rows.filter((row) => usable(world, row)).reduce((sum, row) => sum + row.quantity, 0);
+  const all = rows.reduce((sum, row) => sum + row.quantity, 0);
+  return { good, held: all - good };
+}
+
+/** Adds expired units of the drug at the location when it has none, so counting them would mislead. */
+function ensureHeld(world: PharmacyWorld, location: string, drug: DrugDraft): void {
+  if (split(world, location, drug).held > 0) return;
+  const lot = addLot(world, drug, addDays(world.today, -world.random.int(5, 60)));
+  addStock(world, location, lot, world.random.int(2, 20));
+}
+
+export function plantPars(world: PharmacyWorld): void {
+  const { random } = world;
+  const recalled = new Set(world.recalls.map((recall) => recall.drug));
+  const central = world.drugs.filter(
+    (drug) =>
+      !recalled.has(drug) &&
+      world.stock.some((row) => row.location === CENTRAL && row.lot.drug === drug) &&
+      random.chance(0.6),
+  );
+  central.forEach((drug, index) => {
+    const scenario = CYCLE[index % CYCLE.length]!;
+    const onOrder = (): number =>
+      world.purchases
+        .filter((purchase) => purchase.drug === drug && purchase.status === "open")
+        .reduce((sum, purchase) => sum + purchase.packs * drug.packSize, 0);
+    if (scenario === "covered" && onOrder() === 0)
+      world.purchases.push({
+        drug,
+        status: "open",
+        packs: random.int(1, 3),
+        created: addDays(world.today, -random.int(1, 6)),
+      });
+    if (scenario === "inflated") ensureHeld(world, CENTRAL, drug);
+    const { good, held } = split(world, CENTRAL, drug);
+    const covered = good + onOrder();
+    const reorderPoint =
+      scenario === "needs"
+        ? covered + random.int(1, 40)
+        : scenario === "covered"
+          ? good + random.int(1, onOrder())
+          : scenario === "inflated"
+            ? covered + random.int(1, held)
+            : scenario === "boundary"
+              ? covered
+              : Math.max(0, covered - random.int(1, 30));
+    world.centralPar.push({ drug, reorderPoint, par: reorderPoint + 5 * random.int(2, 24) });
+  });
+
+  let index = 0;
+  for (const cabinet of world.cabinets) {
+    const drugs = [
+      ...new Set(world.stock.filter((row) => row.location === cabinet).map((row) => row.lot.drug)),
+    ].filter((drug) => !recalled.has(drug));
+    const sheet: Array<{ drug: DrugDraft; min: number; max: number }> = [];
+    for (const drug of drugs.sort((a, b) => a.id.localeCompare(b.id))) {
+      const scenario = CYCLE[index++ % CYCLE.length]!;
+      if (scenario === "inflated") ensureHeld(world, cabinet, drug);
+      const { good, held } = split(world, cabinet, drug);
+      const min =
+        scenario === "needs" || scenario === "covered"
+          ? good + random.int(1, 6)
+          : scenario === "inflated"
+            ? good + random.int(0, held - 1)
+            : scenario === "boundary"
+              ? good
+              : Math.max(0, good - random.int(1, 6));
+      sheet.push({ drug, min, max: min + random.int(5, 20) });
+    }
+    world.cabinetPar.set(cabinet, sheet);
+  }
+}
+
+export function plantCounts(world: PharmacyWorld): void {
+  const { random, rules } = world;
+  const threshold = rules.countThreshold;
+  const pairs: Array<{ cabinet: string; drug: DrugDraft; system: number }> = [];
+  for (const cabinet of world.cabinets) {
+    const drugs = [
+      ...new Set(
+        world.stock
+          .filter((row) => row.location === cabinet && row.lot.drug.entry.schedule !== null)
+          .map((row) => row.lot.drug),
+      ),
+    ].sort((a, b) => a.id.localeCompare(b.id));
+    for (const drug of drugs) {
+      const system = world.stock
+        .filter((row) => row.location === cabinet && row.lot.drug === drug)
+        .reduce((sum, row) => sum + row.quantity, 0);
+      pairs.push({ cabinet, drug, system });
+    }
+  }
+  const isTwo = (pair: (typeof pairs)[number]): boolean => pair.drug.entry.schedule === "II";
+  const plans = new Map<(typeof pairs)[number], { first: number; recount: number | null }>();
+  const plant = (
+    pair: (typeof pairs)[number] | undefined,
+    first: number,
+    recount: number | null = null,
+  ): void => {
+    if (pair && !plans.has(pair)) plans.set(pair, { first: pair.system + first, recount });
+  };
+  const free = (test: (pair: (typeof pairs)[number]) => boolean): (typeof pairs)[number] | undefined =>
+    random.shuffle(pairs).find((pair) => !plans.has(pair) && test(pair));
+  plant(free(isTwo), -1);
+  plant(free(isTwo), 2);
+  plant(
+    free((pair) => !isTwo(pair)),
+    -threshold,
+  );
+  plant(
+    free((pair) => !isTwo(pair)),
+    threshold - 1,
+  );
+  plant(
+    free((pair) => !isTwo(pair)),
+    -(threshold - 1),
+  );
+  const recounted = free(() => true);
+  if (recounted) plant(recounted, -(threshold + 1), recounted.system);
+  plant(
+    free(() => true),
+    -(threshold + 2),
+  );
+  for (const pair of pairs) {
+    const planned = plans.get(pair) ?? {
+      first: pair.system + (random.chance(0.2) ? random.pick([-(threshold + 1), threshold + 1]) : 0),
+      recount: null,
+    };
+    const list = world.counts.get(pair.cabinet) ?? [];
+    list.push({ drug: pair.drug, first: Math.max(0, planned.first), recount: planned.recount });
+    world.counts.set(pair.cabinet, list);
+  }
+}

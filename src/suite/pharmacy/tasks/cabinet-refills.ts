@@ -1,0 +1,92 @@
+import { checkStateDiff, defineTask } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { pharmacyDomain } from "../domain.js";
+import { readCabinetPars } from "../workspace-facts.js";
+import { countCheck, isUsable, stockRows, totals } from "./expectations.js";
+import { PHARMACY_PY } from "./python.js";
+
+/** Refill requests the cabinet par sheets call for: location, drug, units. */
+export function expectedRefills(
+  state: StateView,
+): Array<{ location_id: string; drug_id: string; quantity: number }> {
+  const usable = totals(
+    stockRows(state).filter(isUsable),
+    (row) => `${row.location_id}/${row.drug_id}`,
+    (row) => row.quantity,
+  );
+  const refills: Array<{ location_id: string; drug_id: string; quantity: number }> = [];
+  for (const [cabinet, sheet] of readCabinetPars(state))
+    for (const [drug, { min, max }] of sheet) {
+      const onHand = usable.get(`${cabinet}/${drug}`) ?? 0;
+      if (onHand <= min) refills.push({ location_id: cabinet, drug_id: drug, quantity: max - onHand });
+    }
+  return refills;
+}
+
+function verify({ initial, final, answer }: VerifyContext): Check[] {
+  const expected = expectedRefills(initial);
+  if (expected.length === 0) throw new Error("generation produced no refill");
+  return [
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "refill_requests", key: "request_id", added: expected },
+    ]),
+    countCheck(answer, expected.length, "refill requests"),
+  ];
+}
+
+interface Variant {
+  strictlyBelow?: boolean;
+  countAllStock?: boolean;
+  upToMin?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PHARMACY_PY,
+    String.raw`
+requests = 0
+for path in workspace_files("par/cabinets"):
+    cabinet = path.rsplit("/", 1)[1].removesuffix(".csv")
+    on_hand = {}
+    for row in fetch("list_inventory", "stock", location_id=cabinet):
+        if ${variant.countAllStock ? "True" : "usable(row)"}:
+            on_hand[row["drug_id"]] = on_hand.get(row["drug_id"], 0) + row["quantity"]
+    for line in read_csv(path):
+        have = on_hand.get(line["drug_id"], 0)
+        if have ${variant.strictlyBelow ? "<" : "<="} int(line["min"]):
+            quantity = int(line["${variant.upToMin ? "min" : "max"}"]) - have
+            if quantity > 0:
+                call("request_refill", location_id=cabinet, drug_id=line["drug_id"], quantity=quantity)
+                requests += 1
+print(f"Requested {requests} refills")
+`,
+  ];
+}
+
+export const cabinetRefillsTask = defineTask({
+  id: "pharmacy.cabinet-refills",
+  domain: pharmacyDomain,
+  summary: "Request the cabinet refills the per-cabinet par sheets call for, counting only usable stock.",
+  instruction:
+    "Generate this morning's refill run for the automated dispensing cabinets: for every cabinet that has a par sheet in par/cabinets/, request the refills our inventory management policy calls for with request_refill (one request per cabinet and drug). Change nothing else. Reply with the number of refill requests you made, e.g. `Requested 14 refills`.",
+  tools: ["list_locations", "list_inventory", "list_drugs", "request_refill"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "strictly-below-minimum",
+      description: "Skips drugs sitting exactly at their minimum.",
+      cells: cells({ strictlyBelow: true }),
+    },
+    {
+      id: "counts-expired-and-quarantined",
+      description: "Counts expired and quarantined pockets as stock on hand.",
+      cells: cells({ countAllStock: true }),
+    },
+    {
+      id: "refills-to-minimum",
+      description: "Refills up to the minimum instead of the maximum.",
+      cells: cells({ upToMin: true }),
+    },
+  ],
+});

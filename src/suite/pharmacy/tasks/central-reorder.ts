@@ -1,0 +1,123 @@
+import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { pharmacyDomain } from "../domain.js";
+import { CENTRAL } from "../world.js";
+import { readCentralPar } from "../workspace-facts.js";
+import { countCheck, isUsable, stockRows, totals } from "./expectations.js";
+import { PHARMACY_PY } from "./python.js";
+
+/** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
+export function expectedReorders(state: StateView): Map<string, number> {
+  const usable = totals(
+    stockRows(state).filter((row) => row.location_id === CENTRAL && isUsable(row)),
+    (row) => row.drug_id,
+    (row) => row.quantity,
+  );
+  const open = allRows<{ drug_id: string; packs: number; pack_size: number }>(
+    state.db,
+    "SELECT drug_id, packs, pack_size FROM purchase_orders WHERE status = 'open'",
+  );
+  const onOrder = totals(
+    open,
+    (row) => row.drug_id,
+    (row) => row.packs * row.pack_size,
+  );
+  const packSize = new Map(
+    allRows<{ drug_id: string; pack_size: number }>(state.db, "SELECT drug_id, pack_size FROM drugs").map(
+      (row) => [row.drug_id, row.pack_size],
+    ),
+  );
+  const orders = new Map<string, number>();
+  for (const [drug, { reorderPoint, par }] of readCentralPar(state)) {
+    const total = (usable.get(drug) ?? 0) + (onOrder.get(drug) ?? 0);
+    if (total < reorderPoint) orders.set(drug, Math.ceil((par - total) / packSize.get(drug)!));
+  }
+  return orders;
+}
+
+function verify({ initial, final, answer }: VerifyContext): Check[] {
+  const expected = expectedReorders(initial);
+  if (expected.size === 0) throw new Error("generation produced nothing to reorder");
+  return [
+    ...checkStateDiff(initial.db, final.db, [
+      {
+        table: "purchase_orders",
+        key: "po_id",
+        added: [...expected].map(([drug_id, packs]) => ({ drug_id, packs, status: "open" })),
+      },
+    ]),
+    countCheck(answer, expected.size, "purchase orders"),
+  ];
+}
+
+interface Variant {
+  ignoreOnOrder?: boolean;
+  countAllStock?: boolean;
+  atReorderPoint?: boolean;
+  roundDown?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PHARMACY_PY,
+    String.raw`
+par = read_csv("par/central-pharmacy.csv")
+stock = fetch("list_inventory", "stock", location_id="LOC-01")
+open_orders = fetch("list_purchase_orders", "purchase_orders", status="open")
+pack_size = {drug["drug_id"]: drug["pack_size"] for drug in fetch("list_drugs", "drugs")}
+usable_units, on_order = {}, {}
+for row in stock:
+    if ${variant.countAllStock ? "True" : "usable(row)"}:
+        usable_units[row["drug_id"]] = usable_units.get(row["drug_id"], 0) + row["quantity"]
+for order in open_orders:
+    on_order[order["drug_id"]] = on_order.get(order["drug_id"], 0) + order["packs"] * order["pack_size"]
+print(len(par), len(stock), len(open_orders))
+`,
+    String.raw`
+placed = []
+for line in par:
+    drug = line["drug_id"]
+    total = usable_units.get(drug, 0) + ${variant.ignoreOnOrder ? "0" : "on_order.get(drug, 0)"}
+    if total ${variant.atReorderPoint ? "<=" : "<"} int(line["reorder_point"]):
+        packs = ${variant.roundDown ? "(int(line['par']) - total) // pack_size[drug]" : "math.ceil((int(line['par']) - total) / pack_size[drug])"}
+        if packs > 0:
+            call("place_order", drug_id=drug, packs=packs)
+            placed.append((drug, packs))
+print(f"Placed {len(placed)} purchase orders")
+`,
+  ];
+}
+
+export const centralReorderTask = defineTask({
+  id: "pharmacy.central-reorder",
+  domain: pharmacyDomain,
+  summary:
+    "Place the central pharmacy's wholesaler reorders: usable stock plus open orders against the reorder point, whole packs up to par.",
+  instruction:
+    "Run today's wholesaler reorder for the central pharmacy (LOC-01) exactly as our inventory management policy describes, using the central par sheet in par/. Place one purchase order per drug that needs one, in whole packs. Change nothing else. Reply with the number of purchase orders you placed, e.g. `Placed 6 purchase orders`.",
+  tools: ["list_drugs", "get_drug", "list_inventory", "list_purchase_orders", "place_order"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "ignores-open-orders",
+      description: "Reorders drugs whose shortfall an open purchase order already covers.",
+      cells: cells({ ignoreOnOrder: true }),
+    },
+    {
+      id: "counts-expired-and-quarantined",
+      description: "Counts expired and quarantined units as stock on hand.",
+      cells: cells({ countAllStock: true }),
+    },
+    {
+      id: "reorders-at-reorder-point",
+      description: "Reorders when the total equals the reorder point instead of falling below it.",
+      cells: cells({ atReorderPoint: true }),
+    },
+    {
+      id: "rounds-packs-down",
+      description: "Rounds the number of packs down, leaving the shelf short of par.",
+      cells: cells({ roundDown: true }),
+    },
+  ],
+});

@@ -1,0 +1,103 @@
+import {
+  REFERENCE_DATE,
+  allRows,
+  check,
+  parseAnswerJson,
+  parseAnswerList,
+  parseAnswerNumber,
+} from "../../../envs/index.js";
+import type { Check, StateView } from "../../../envs/index.js";
+
+export interface StockView {
+  stock_id: string;
+  location_id: string;
+  kind: string;
+  lot_id: string;
+  drug_id: string;
+  expiry_date: string;
+  quantity: number;
+  status: string;
+  schedule: string | null;
+  pack_size: number;
+  pack_cost: number;
+}
+
+/** Every stock row with its lot, drug and location facts. */
+export function stockRows(state: StateView): StockView[] {
+  return allRows<StockView>(
+    state.db,
+    `SELECT i.stock_id, i.location_id, loc.kind, i.lot_id, l.drug_id, l.expiry_date, i.quantity, i.status,
+            d.schedule, d.pack_size, d.pack_cost
+       FROM inventory i JOIN lots l ON l.lot_id = i.lot_id JOIN drugs d ON d.drug_id = l.drug_id
+       JOIN locations loc ON loc.location_id = i.location_id
+      ORDER BY i.stock_id`,
+  );
+}
+
+export function isUsable(row: StockView): boolean {
+  return row.status === "available" && row.expiry_date >= REFERENCE_DATE;
+}
+
+/** Sum of a quantity over rows, grouped by a key. */
+export function totals<Row>(
+  rows: readonly Row[],
+  key: (row: Row) => string,
+  value: (row: Row) => number,
+): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + value(row));
+  return sums;
+}
+
+/** The count the answer states, checked against the expectation. */
+export function countCheck(answer: string, expected: number, noun: string): Check {
+  const found = parseAnswerNumber(answer);
+  return check(
+    "answer-count",
+    found === expected,
+    `expected ${expected} ${noun}, answer says ${String(found)}`,
+  );
+}
+
+/** An answer that is a list of ids, compared as a set. */
+export function idListCheck(answer: string, expected: readonly string[]): Check {
+  const given = [
+    ...new Set(parseAnswerList(answer).map((item) => item.replace(/^["'\s]+|["'\s]+$/g, ""))),
+  ].sort();
+  const want = [...new Set(expected)].sort();
+  const missing = want.filter((id) => !given.includes(id));
+  const extra = given.filter((id) => !want.includes(id));
+  return check(
+    "answer-ids",
+    missing.length === 0 && extra.length === 0,
+    missing.length + extra.length === 0
+      ? `all ${want.length} ids`
+      : `missing ${missing.join(", ") || "none"}; unexpected ${extra.join(", ") || "none"}`,
+  );
+}
+
+/** An answer that is a JSON object of id -> number, compared key by key with a tolerance. */
+export function amountMapCheck(
+  answer: string,
+  expected: ReadonlyMap<string, number>,
+  tolerance: number,
+): Check {
+  const parsed = parseAnswerJson(answer);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    return check("answer-amounts", false, "the answer is not a JSON object");
+  const given = new Map(
+    Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]),
+  );
+  const problems: string[] = [];
+  for (const [key, value] of expected) {
+    const actual = given.get(key);
+    if (actual === undefined) problems.push(`missing ${key}`);
+    else if (!(Math.abs(actual - value) <= tolerance)) problems.push(`${key}: ${actual}, expected ${value}`);
+  }
+  for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
+  return check(
+    "answer-amounts",
+    problems.length === 0,
+    problems.length === 0 ? `all ${expected.size} entries` : problems.slice(0, 5).join("; "),
+  );
+}

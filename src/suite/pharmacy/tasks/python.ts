@@ -1,0 +1,95 @@
+import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
+
+/**
+ * The first cell of every pharmacy oracle: `call` retries what real APIs do to careful clients (a 503
+ * raised as a tool error, an error body returned as an ordinary result), `fetch` pages through a listing
+ * with it, `workspace_files` / `read_text` read the shared drive, and readers for the recall notices,
+ * par sheets and count sheets.
+ */
+export const PHARMACY_PY = String.raw`import csv, io, json, math, re
+from datetime import date, datetime, timedelta
+${PYTHON_WORKSPACE_HELPERS}
+today = "${REFERENCE_DATE}"
+
+def call(name, **kwargs):
+    last = None
+    for attempt in range(5):
+        try:
+            result = tools[name](**kwargs)
+        except Exception as error:
+            if "503" not in str(error):
+                raise
+            last = error
+            continue
+        if isinstance(result, dict) and result.get("status") == "error":
+            last = result.get("error")
+            continue
+        return result
+    raise RuntimeError(f"{name} kept failing: {last}")
+
+def fetch(name, key, **filters):
+    items, page = [], 1
+    while True:
+        result = call(name, page=page, per_page=50, **filters)
+        items.extend(result[key])
+        if not result["has_more"]:
+            return items
+        page += 1
+
+def workspace_files(folder):
+    paths, page = [], 1
+    while True:
+        result = tools.list_files(path=folder, page=page, per_page=100)
+        paths.extend(item["path"] for item in result["files"])
+        if not result["has_more"]:
+            return sorted(paths)
+        page += 1
+
+def add_days(day, days):
+    return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+
+def read_csv(path):
+    return list(csv.DictReader(io.StringIO(read_text(path))))
+
+def policy_number(path, pattern):
+    return int(re.search(pattern, read_text(path)).group(1))
+
+def usable(row):
+    return row["status"] == "available" and row["expiry_date"] >= today
+print("helpers ready")
+`;
+
+/**
+ * Reads the recall notices (and, unless told not to, the update e-mails) into `recalls`: notice id ->
+ * class, NDC and lot numbers. `matchNdc` false matches lots by number alone, the near-misses' mistake.
+ */
+export function recallsPy(options: { updates?: boolean; matchNdc?: boolean } = {}): string {
+  return String.raw`
+recalls = {}
+for path in workspace_files("recalls"):
+    text = read_text(path)
+    notice = re.search(r"^Notice (RCL-[\d-]+)", text, re.M).group(1)
+    recalls[notice] = {
+        "class": re.search(r"CLASS (II|I)\b", text).group(1),
+        "ndc": re.search(r"^NDC: ([\d-]+)$", text, re.M).group(1),
+        "lots": re.search(r"^Affected lot numbers: (.+)$", text, re.M).group(1).split(", "),
+    }
+if ${options.updates === false ? "False" : "True"}:
+    for path in workspace_files("inbox"):
+        found = re.search(r"recall (RCL-[\d-]+) is expanded to include lot (\w+)", read_text(path))
+        if found and found.group(1) in recalls:
+            recalls[found.group(1)]["lots"].append(found.group(2))
+
+def recalled_lots(classes=("I", "II")):
+    found = {}
+    for notice in recalls.values():
+        if notice["class"] not in classes:
+            continue
+        for number in notice["lots"]:
+            for lot in fetch("list_lots", "lots", lot_number=number):
+                if ${options.matchNdc === false ? "True" : 'lot["ndc"] == notice["ndc"]'}:
+                    found[lot["lot_id"]] = lot
+    return found
+print({k: v["class"] for k, v in recalls.items()})
+`;
+}

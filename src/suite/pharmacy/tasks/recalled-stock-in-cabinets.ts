@@ -1,0 +1,76 @@
+import { defineTask } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { pharmacyDomain } from "../domain.js";
+import { recalledLotIds } from "../workspace-facts.js";
+import { amountMapCheck, stockRows, totals } from "./expectations.js";
+import { PHARMACY_PY, recallsPy } from "./python.js";
+
+/** Available units of recalled lots still loaded in each cabinet. */
+export function expectedCabinetUnits(state: StateView): Map<string, number> {
+  const lots = recalledLotIds(state);
+  const rows = stockRows(state).filter(
+    (row) => row.kind === "cabinet" && lots.has(row.lot_id) && row.status === "available" && row.quantity > 0,
+  );
+  return totals(
+    rows,
+    (row) => row.location_id,
+    (row) => row.quantity,
+  );
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const expected = expectedCabinetUnits(initial);
+  if (expected.size === 0) throw new Error("generation produced no recalled stock in cabinets");
+  return [amountMapCheck(answer, expected, 0)];
+}
+
+interface Variant {
+  updates?: boolean;
+  matchNdc?: boolean;
+  allLocations?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PHARMACY_PY,
+    recallsPy(variant),
+    String.raw`
+cabinets = {loc["location_id"] for loc in fetch("list_locations", "locations", kind="cabinet")}
+units = {}
+for lot_id in sorted(recalled_lots()):
+    for row in fetch("list_inventory", "stock", lot_id=lot_id, status="available"):
+        if ${variant.allLocations ? "True" : 'row["location_id"] in cabinets'} and row["quantity"] > 0:
+            units[row["location_id"]] = units.get(row["location_id"], 0) + row["quantity"]
+print(json.dumps(dict(sorted(units.items()))))
+`,
+  ];
+}
+
+export const recalledStockInCabinetsTask = defineTask({
+  id: "pharmacy.recalled-stock-in-cabinets",
+  domain: pharmacyDomain,
+  summary:
+    "Per automated dispensing cabinet, the available units of recalled lots (all recall notices and e-mailed expansions; lot number and NDC must match) still loaded.",
+  instruction:
+    'Before nursing pulls anything else, I need to know which automated dispensing cabinets still hold available (not quarantined) units of a recalled lot. Use every recall notice in recalls/ and the recall expansions that arrived by e-mail in inbox/; a lot is affected only when both its lot number and its product\'s NDC match. Pharmacy locations are not part of this question. Reply with a JSON object mapping each cabinet\'s location id to its total available units of affected lots, leaving out cabinets with none, e.g. `{"LOC-04": 12, "LOC-07": 5}`.',
+  tools: ["list_locations", "list_lots", "get_lot", "list_inventory", "get_drug"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "includes-pharmacies",
+      description: "Counts the central and satellite pharmacy shelves as well.",
+      cells: cells({ allLocations: true }),
+    },
+    {
+      id: "ignores-update-email",
+      description: "Misses the lot a recall e-mail added.",
+      cells: cells({ updates: false }),
+    },
+    {
+      id: "lot-number-only",
+      description: "Counts another product that shares a recalled lot number.",
+      cells: cells({ matchNdc: false }),
+    },
+  ],
+});

@@ -1,0 +1,87 @@
+import { REFERENCE_DATE, addDays, defineTask, roundCents } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { pharmacyDomain } from "../domain.js";
+import { readInventoryRules } from "../workspace-facts.js";
+import { amountMapCheck, stockRows, totals } from "./expectations.js";
+import { PHARMACY_PY } from "./python.js";
+
+/** Value at unit cost of available short-dated stock, by location. */
+export function expectedShortDated(state: StateView): Map<string, number> {
+  const last = addDays(REFERENCE_DATE, readInventoryRules(state).shortDatedDays);
+  const rows = stockRows(state).filter(
+    (row) =>
+      row.status === "available" &&
+      row.quantity > 0 &&
+      row.expiry_date >= REFERENCE_DATE &&
+      row.expiry_date <= last,
+  );
+  const values = totals(
+    rows,
+    (row) => row.location_id,
+    (row) => (row.quantity * row.pack_cost) / row.pack_size,
+  );
+  return new Map([...values].map(([location, value]) => [location, roundCents(value)]));
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const expected = expectedShortDated(initial);
+  if (expected.size === 0) throw new Error("generation produced no short-dated stock");
+  return [amountMapCheck(answer, expected, 0.011)];
+}
+
+interface Variant {
+  includeQuarantined?: boolean;
+  packCostPerUnit?: boolean;
+  excludeLastDay?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    PHARMACY_PY,
+    String.raw`
+days = policy_number("policies/inventory-management.md", r"through (\d+) days from today")
+last = add_days(today, days${variant.excludeLastDay ? " - 1" : ""})
+drugs, values = {}, {}
+for location in fetch("list_locations", "locations"):
+    rows = fetch("list_inventory", "stock", location_id=location["location_id"], expires_to=last${variant.includeQuarantined ? "" : ', status="available"'})
+    for row in rows:
+        if row["expiry_date"] < today or row["quantity"] == 0:
+            continue
+        if row["drug_id"] not in drugs:
+            drugs[row["drug_id"]] = call("get_drug", drug_id=row["drug_id"])["drug"]
+        drug = drugs[row["drug_id"]]
+        unit_cost = ${variant.packCostPerUnit ? 'drug["pack_cost"]' : 'drug["pack_cost"] / drug["pack_size"]'}
+        values[row["location_id"]] = values.get(row["location_id"], 0) + row["quantity"] * unit_cost
+print(json.dumps({location: round(value + 1e-9, 2) for location, value in sorted(values.items())}))
+`,
+  ];
+}
+
+export const shortDatedValueTask = defineTask({
+  id: "pharmacy.short-dated-value",
+  domain: pharmacyDomain,
+  summary:
+    "Value at unit cost of available short-dated stock per location, window from the inventory policy.",
+  instruction:
+    'Finance wants the value of our short-dated stock per location, as defined in the inventory management policy (which also says how to value it). Only count stock that is available. Reply with a JSON object mapping each location id that has short-dated stock to its value in dollars, rounded to the cent only after summing, e.g. `{"LOC-01": 1234.56, "LOC-05": 88.10}`.',
+  tools: ["list_drugs", "get_drug", "list_locations", "list_lots", "list_inventory"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "includes-quarantined",
+      description: "Values quarantined short-dated stock too.",
+      cells: cells({ includeQuarantined: true }),
+    },
+    {
+      id: "pack-cost-as-unit-cost",
+      description: "Multiplies units by the pack cost instead of the unit cost.",
+      cells: cells({ packCostPerUnit: true }),
+    },
+    {
+      id: "window-end-exclusive",
+      description: "Leaves out lots expiring on the last day of the window.",
+      cells: cells({ excludeLastDay: true }),
+    },
+  ],
+});

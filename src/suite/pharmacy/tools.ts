@@ -1,0 +1,453 @@
+import { z } from "zod";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  cachedStatement,
+  defineGetTool,
+  defineListTool,
+  getRow,
+  isoDateSchema,
+  requireRow,
+  roundCents,
+  when,
+  withBooleans,
+  withSilentFailures,
+  withTransientFailures,
+} from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { drugId, locationId, lotId, mrnFormat, orderId, purchaseOrderId, stockId } from "./ids.js";
+
+type Db = ToolContext["db"];
+
+const listDrugs = defineListTool({
+  name: "list_drugs",
+  description:
+    "List the drug catalog, ordered by drug id: name, therapeutic class, DEA `schedule` (II-V, null when not controlled), `formulary_status`, NDC and `pack_size` (units per wholesaler pack). Costs are on get_drug. Paginated: returns `drugs`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    schedule: z.enum(["II", "III", "IV", "V"]).optional().describe("Only drugs of this DEA schedule"),
+    controlled: z.boolean().optional().describe("true: only controlled substances; false: only others"),
+    formulary_status: z
+      .enum(["formulary", "non_formulary"])
+      .optional()
+      .describe("Only drugs with this status"),
+    query: z.string().min(1).optional().describe("Substring of the drug name (case-insensitive)"),
+  },
+  key: "drugs",
+  from: "drugs",
+  select: "drug_id, name, therapeutic_class, schedule, formulary_status, ndc, pack_size",
+  where: (input) => [
+    when(input.schedule, "schedule = ?"),
+    input.controlled === undefined ? null : input.controlled ? "schedule IS NOT NULL" : "schedule IS NULL",
+    when(input.formulary_status, "formulary_status = ?"),
+    when(input.query === undefined ? undefined : `%${input.query.toLowerCase()}%`, "lower(name) LIKE ?"),
+  ],
+  orderBy: "drug_id",
+});
+
+const getDrug = defineGetTool({
+  name: "get_drug",
+  description:
+    "Get one drug's full catalog record (generic name, strength, form, manufacturer, `pack_cost`: dollars per wholesaler pack). Returns `drug`.",
+  input: { drug_id: drugId.schema("The drug") },
+  key: "drug",
+  from: "drugs",
+  notFound: drugId,
+});
+
+const listLocations = defineListTool({
+  name: "list_locations",
+  description:
+    "List stock locations, ordered by id: the pharmacies (`kind` pharmacy) and the automated dispensing cabinets on the wards (`kind` cabinet, with their nursing unit). Paginated: returns `locations`, `page`, `per_page`, `total`, `has_more`.",
+  filters: { kind: z.enum(["pharmacy", "cabinet"]).optional().describe("Only locations of this kind") },
+  key: "locations",
+  from: "locations",
+  where: ({ kind }) => [when(kind, "kind = ?")],
+  orderBy: "location_id",
+});
+
+const listLots = defineListTool({
+  name: "list_lots",
+  description:
+    "List manufacturer lots, ordered by lot id, with the product's drug id and NDC. Different products can carry the same lot number. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    drug_id: drugId.schema("Only lots of this drug").optional(),
+    lot_number: z.string().min(1).optional().describe("Only lots with exactly this manufacturer lot number"),
+    expires_from: isoDateSchema.optional().describe("Only lots expiring on or after this date, YYYY-MM-DD"),
+    expires_to: isoDateSchema.optional().describe("Only lots expiring on or before this date, YYYY-MM-DD"),
+  },
+  key: "lots",
+  from: "lots l JOIN drugs d ON d.drug_id = l.drug_id",
+  select: "l.lot_id, l.drug_id, d.name AS drug_name, d.ndc, l.lot_number, l.expiry_date",
+  where: (input) => [
+    when(input.drug_id, "l.drug_id = ?"),
+    when(input.lot_number?.trim().toUpperCase(), "l.lot_number = ?"),
+    when(input.expires_from, "l.expiry_date >= ?"),
+    when(input.expires_to, "l.expiry_date <= ?"),
+  ],
+  orderBy: "l.lot_id",
+});
+
+const getLot = defineGetTool({
+  name: "get_lot",
+  description: "Get one lot with the stock rows that hold it at every location. Returns `lot`, `stock`.",
+  input: { lot_id: lotId.schema("The lot") },
+  key: "lot",
+  from: "lots",
+  notFound: lotId,
+  related: {
+    stock: "SELECT stock_id, location_id, quantity, status FROM inventory WHERE lot_id = ? ORDER BY stock_id",
+  },
+});
+
+const STOCK_COLUMNS =
+  "i.stock_id, i.location_id, i.lot_id, l.drug_id, l.lot_number, l.expiry_date, i.quantity, i.status";
+
+const listInventory = defineListTool({
+  name: "list_inventory",
+  description:
+    "List stock rows (one lot at one location), ordered by stock id: quantity in units, `status` available or quarantined, and the lot's expiry date. Paginated: returns `stock`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    location_id: locationId.schema("Only stock at this location").optional(),
+    drug_id: drugId.schema("Only stock of this drug").optional(),
+    lot_id: lotId.schema("Only stock of this lot").optional(),
+    status: z.enum(["available", "quarantined"]).optional().describe("Only stock in this status"),
+    expires_to: isoDateSchema.optional().describe("Only stock whose lot expires on or before this date"),
+  },
+  key: "stock",
+  from: "inventory i JOIN lots l ON l.lot_id = i.lot_id",
+  select: STOCK_COLUMNS,
+  where: (input) => [
+    when(input.location_id, "i.location_id = ?"),
+    when(input.drug_id, "l.drug_id = ?"),
+    when(input.lot_id, "i.lot_id = ?"),
+    when(input.status, "i.status = ?"),
+    when(input.expires_to, "l.expiry_date <= ?"),
+  ],
+  orderBy: "i.stock_id",
+});
+
+function stockRow(db: Db, id: string): Record<string, unknown> {
+  return requireRow(
+    db,
+    `SELECT ${STOCK_COLUMNS}, i.quarantine_reason FROM inventory i JOIN lots l ON l.lot_id = i.lot_id WHERE i.stock_id = ?`,
+    [id],
+    stockId.notFound(id).message,
+  );
+}
+
+const quarantineStock = defineTool({
+  name: "quarantine_stock",
+  description:
+    "Quarantine one stock row: its units stay where they are but can no longer be dispensed. For a cabinet row the cabinet locks the pocket. Returns the updated `stock` row.",
+  kind: "write",
+  inputSchema: z.object({
+    stock_id: stockId.schema("The stock row"),
+    reason: z.string().min(1).max(200).describe("Why, e.g. the recall notice number"),
+  }),
+  handler: ({ stock_id, reason }, { db }: ToolContext) => {
+    const row = stockRow(db, stock_id);
+    if (row.status === "quarantined") throw new ToolFailure(`stock ${stock_id} is already quarantined`);
+    cachedStatement(
+      db,
+      "UPDATE inventory SET status = 'quarantined', quarantine_reason = ? WHERE stock_id = ?",
+    ).run(reason, stock_id);
+    return { stock: stockRow(db, stock_id) };
+  },
+});
+
+const createReturn = defineTool({
+  name: "create_return",
+  description:
+    "Return a stock row's whole quantity to the wholesaler for credit, dated today: the row's quantity drops to 0 and a return record is created. Returns `return` and the updated `stock` row.",
+  kind: "write",
+  inputSchema: z.object({
+    stock_id: stockId.schema("The stock row to send back"),
+    reason: z.enum(["expired", "recalled", "damaged"]).describe("Why the product goes back"),
+  }),
+  handler: ({ stock_id, reason }, { db }: ToolContext) => {
+    const row = stockRow(db, stock_id);
+    const quantity = Number(row.quantity);
+    if (quantity === 0) throw new ToolFailure(`stock ${stock_id} holds no units; nothing to return`);
+    cachedStatement(db, "UPDATE inventory SET quantity = 0 WHERE stock_id = ?").run(stock_id);
+    const result = cachedStatement(
+      db,
+      "INSERT INTO returns (stock_id, lot_id, quantity, reason, created_on) VALUES (?, ?, ?, ?, ?)",
+    ).run(stock_id, row.lot_id, quantity, reason, REFERENCE_DATE);
+    return {
+      return: getRow(db, "SELECT * FROM returns WHERE return_id = ?", result.lastInsertRowid),
+      stock: stockRow(db, stock_id),
+    };
+  },
+});
+
+const listPurchaseOrders = defineListTool({
+  name: "list_purchase_orders",
+  description:
+    "List wholesaler purchase orders, ordered by id: one drug per order, `packs` ordered and `pack_size`, `status` open (not yet received), received or cancelled. Paginated: returns `purchase_orders`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    status: z.enum(["open", "received", "cancelled"]).optional().describe("Only orders in this status"),
+    drug_id: drugId.schema("Only orders of this drug").optional(),
+  },
+  key: "purchase_orders",
+  from: "purchase_orders",
+  where: (input) => [when(input.status, "status = ?"), when(input.drug_id, "drug_id = ?")],
+  orderBy: "po_id",
+});
+
+const getPurchaseOrder = defineGetTool({
+  name: "get_purchase_order",
+  description:
+    "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`.",
+  input: { po_id: purchaseOrderId.schema("The purchase order") },
+  key: "purchase_order",
+  from: "purchase_orders",
+  notFound: purchaseOrderId,
+});
+
+const placeOrder = defineTool({
+  name: "place_order",
+  description:
+    "Place a purchase order with the wholesaler for whole packs of one drug, dated today. Returns the new `purchase_order`.",
+  kind: "write",
+  inputSchema: z.object({
+    drug_id: drugId.schema("The drug to order"),
+    packs: z.number().int().min(1).max(500).describe("Number of wholesaler packs (not units)"),
+  }),
+  handler: ({ drug_id, packs }, { db }: ToolContext) => {
+    const drug = requireRow<{ pack_size: number }>(
+      db,
+      "SELECT pack_size FROM drugs WHERE drug_id = ?",
+      [drug_id],
+      drugId.notFound(drug_id).message,
+    );
+    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
+    const id = purchaseOrderId.format(count + 1);
+    cachedStatement(
+      db,
+      "INSERT INTO purchase_orders (po_id, wholesaler, status, created_on, drug_id, packs, pack_size) VALUES (?, 'Cardinal Health', 'open', ?, ?, ?, ?)",
+    ).run(id, REFERENCE_DATE, drug_id, packs, drug.pack_size);
+    return { purchase_order: getRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", id) };
+  },
+});
+
+function requireLocation(db: Db, id: string): { kind: string } {
+  return requireRow(
+    db,
+    "SELECT kind FROM locations WHERE location_id = ?",
+    [id],
+    locationId.notFound(id).message,
+  );
+}
+
+const requestRefill = defineTool({
+  name: "request_refill",
+  description:
+    "Ask the central pharmacy to refill one drug in an automated dispensing cabinet, dated today. Returns the new `refill_request`.",
+  kind: "write",
+  inputSchema: z.object({
+    location_id: locationId.schema("The cabinet"),
+    drug_id: drugId.schema("The drug"),
+    quantity: z.number().int().min(1).max(1000).describe("Units to deliver"),
+  }),
+  handler: ({ location_id, drug_id, quantity }, { db }: ToolContext) => {
+    if (requireLocation(db, location_id).kind !== "cabinet")
+      throw new ToolFailure(`${location_id} is a pharmacy, not a cabinet; refills go to cabinets`);
+    requireRow(
+      db,
+      "SELECT drug_id FROM drugs WHERE drug_id = ?",
+      [drug_id],
+      drugId.notFound(drug_id).message,
+    );
+    const result = cachedStatement(
+      db,
+      "INSERT INTO refill_requests (location_id, drug_id, quantity, requested_on) VALUES (?, ?, ?, ?)",
+    ).run(location_id, drug_id, quantity, REFERENCE_DATE);
+    return {
+      refill_request: getRow(
+        db,
+        "SELECT * FROM refill_requests WHERE request_id = ?",
+        result.lastInsertRowid,
+      ),
+    };
+  },
+});
+
+const ORDER_COLUMNS =
+  "order_id, mrn, drug_id, dose, dose_unit, frequency, status, dispense_as_written, ordered_at, verified_at";
+
+const listMedicationOrders = defineListTool({
+  name: "list_medication_orders",
+  description:
+    "List medication orders, ordered by id: patient MRN, drug, dose, `status` (active, discontinued, completed), whether the prescriber marked it `dispense_as_written`, when it was ordered and when a pharmacist verified it (`verified_at`, null until verified; times are YYYY-MM-DD HH:MM). Paginated: returns `orders`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    status: z.enum(["active", "discontinued", "completed"]).optional().describe("Only orders in this status"),
+    drug_id: drugId.schema("Only orders of this drug").optional(),
+    mrn: mrnFormat.schema("Only this patient's orders").optional(),
+  },
+  key: "orders",
+  from: "medication_orders",
+  select: ORDER_COLUMNS,
+  where: (input) => [
+    when(input.status, "status = ?"),
+    when(input.drug_id, "drug_id = ?"),
+    when(input.mrn, "mrn = ?"),
+  ],
+  orderBy: "order_id",
+  map: (row) => withBooleans(row, "dispense_as_written"),
+});
+
+const getMedicationOrder = defineGetTool({
+  name: "get_medication_order",
+  description: "Get one medication order in full, including its prescriber. Returns `order`.",
+  input: { order_id: orderId.schema("The order") },
+  key: "order",
+  from: "medication_orders",
+  notFound: orderId,
+  map: (row) => withBooleans(row, "dispense_as_written"),
+});
+
+const substituteOrder = defineTool({
+  name: "substitute_order",
+  description:
+    "Convert an active medication order to another drug and dose (a therapeutic interchange). The original drug is kept in `substituted_from`. Returns the updated `order`.",
+  kind: "write",
+  inputSchema: z.object({
+    order_id: orderId.schema("The order"),
+    drug_id: drugId.schema("The drug to switch to"),
+    dose: z.number().positive().describe("The new dose, in the order's dose unit"),
+  }),
+  handler: ({ order_id, drug_id, dose }, { db }: ToolContext) => {
+    const order = requireRow<{ status: string; drug_id: string }>(
+      db,
+      "SELECT status, drug_id FROM medication_orders WHERE order_id = ?",
+      [order_id],
+      orderId.notFound(order_id).message,
+    );
+    if (order.status !== "active")
+      throw new ToolFailure(`order ${order_id} is ${order.status}; only active orders change`);
+    if (order.drug_id === drug_id) throw new ToolFailure(`order ${order_id} is already for ${drug_id}`);
+    requireRow(
+      db,
+      "SELECT drug_id FROM drugs WHERE drug_id = ?",
+      [drug_id],
+      drugId.notFound(drug_id).message,
+    );
+    cachedStatement(
+      db,
+      "UPDATE medication_orders SET drug_id = ?, dose = ?, substituted_from = ? WHERE order_id = ?",
+    ).run(drug_id, roundCents(dose), order.drug_id, order_id);
+    return { order: getRow(db, "SELECT * FROM medication_orders WHERE order_id = ?", order_id) };
+  },
+});
+
+const listDispenses = defineListTool({
+  name: "list_dispenses",
+  description:
+    "List dispenses (doses removed from a location for a patient's order), ordered by id: lot, quantity, `dispensed_at` (YYYY-MM-DD HH:MM) and whether it was an `override` pull taken before pharmacist verification. Paginated: returns `dispenses`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    lot_id: lotId.schema("Only dispenses from this lot").optional(),
+    location_id: locationId.schema("Only dispenses from this location").optional(),
+    override: z.boolean().optional().describe("true: only override pulls; false: only regular dispenses"),
+    date_from: isoDateSchema.optional().describe("Only dispenses on or after this date, YYYY-MM-DD"),
+  },
+  key: "dispenses",
+  from: "dispenses",
+  where: (input) => [
+    when(input.lot_id, "lot_id = ?"),
+    when(input.location_id, "location_id = ?"),
+    when(input.override === undefined ? undefined : input.override ? 1 : 0, "override = ?"),
+    when(input.date_from, "dispensed_at >= ?"),
+  ],
+  orderBy: "dispense_id",
+  map: (row) => withBooleans(row, "override"),
+});
+
+const recordDiscrepancy = defineTool({
+  name: "record_discrepancy",
+  description:
+    "Record a controlled-substance count discrepancy for one drug in one cabinet. The system quantity (all lots of the drug in the cabinet) is filled in from inventory and the difference is counted minus system. Returns the new `discrepancy`.",
+  kind: "write",
+  inputSchema: z.object({
+    location_id: locationId.schema("The cabinet counted"),
+    drug_id: drugId.schema("The drug counted"),
+    count_date: isoDateSchema.describe("The date of the count sheet, YYYY-MM-DD"),
+    counted_quantity: z.number().int().min(0).describe("The units the nurses counted"),
+  }),
+  handler: ({ location_id, drug_id, count_date, counted_quantity }, { db }: ToolContext) => {
+    requireLocation(db, location_id);
+    const drug = requireRow<{ schedule: string | null }>(
+      db,
+      "SELECT schedule FROM drugs WHERE drug_id = ?",
+      [drug_id],
+      drugId.notFound(drug_id).message,
+    );
+    if (drug.schedule === null) throw new ToolFailure(`${drug_id} is not a controlled substance`);
+    const system = allRows<{ quantity: number }>(
+      db,
+      "SELECT i.quantity FROM inventory i JOIN lots l ON l.lot_id = i.lot_id WHERE i.location_id = ? AND l.drug_id = ?",
+      location_id,
+      drug_id,
+    ).reduce((sum, row) => sum + row.quantity, 0);
+    const result = cachedStatement(
+      db,
+      "INSERT INTO discrepancies (location_id, drug_id, count_date, system_quantity, counted_quantity, difference, reported_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      location_id,
+      drug_id,
+      count_date,
+      system,
+      counted_quantity,
+      counted_quantity - system,
+      REFERENCE_DATE,
+    );
+    return {
+      discrepancy: getRow(db, "SELECT * FROM discrepancies WHERE discrepancy_id = ?", result.lastInsertRowid),
+    };
+  },
+});
+
+/** The pharmacy domain's tools, in the order agents see them. */
+export const pharmacyTools: DomainTool[] = [
+  listDrugs,
+  getDrug,
+  listLocations,
+  listLots,
+  getLot,
+  // The inventory service pages from a replica; its second page times out once (a 503) and succeeds
+  // when repeated.
+  withTransientFailures(listInventory, { when: (input) => input.page === 2 }),
+  // A cabinet acknowledges the pocket lock asynchronously: on odd stock rows the first request comes back
+  // as an ordinary body saying the lock was not confirmed, and nothing changed; repeating it succeeds.
+  withSilentFailures(quarantineStock, {
+    when: (input) => Number(input.stock_id.slice(4)) % 2 === 1,
+    body: (input) => ({
+      status: "error",
+      error: `lock of ${input.stock_id} not acknowledged by the device; nothing was changed, retry the request`,
+    }),
+  }),
+  createReturn,
+  listPurchaseOrders,
+  // The purchasing system's order lookup sheds load: every fourth order's first lookup gets a 503.
+  withTransientFailures(getPurchaseOrder, { when: (input) => Number(input.po_id.slice(3)) % 4 === 0 }),
+  // The wholesaler's EDI gateway answers some first submissions with a timeout body; nothing is ordered.
+  withSilentFailures(placeOrder, {
+    when: (input) => Number(input.drug_id.slice(2)) % 3 === 0,
+    body: (input) => ({
+      status: "error",
+      error: `EDI gateway timeout: order for ${input.drug_id} not transmitted`,
+    }),
+  }),
+  requestRefill,
+  // Active orders come from the EHR interface; the first page of a listing of them fails once.
+  withTransientFailures(listMedicationOrders, {
+    when: (input) => input.status === "active" && input.page === 1,
+  }),
+  getMedicationOrder,
+  substituteOrder,
+  // Dispense history per lot is served from the archive: the first page comes back as an error body once.
+  withSilentFailures(listDispenses, {
+    when: (input) => input.lot_id !== undefined && input.page === 1,
+  }),
+  recordDiscrepancy,
+] as DomainTool[];
