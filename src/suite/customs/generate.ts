@@ -144,7 +144,6 @@ const PLANTS: Plant[] = [
     claimed: "USMCA",
     certificate: "USMCA",
     lineCount: 14,
-    declaredFactor: 0.9,
     mismatchLine: 14,
   },
   {
@@ -155,7 +154,22 @@ const PLANTS: Plant[] = [
     lineCount: 4,
     hold: { type: "documents", waitsFor: "certificate_of_origin" },
   },
-  { origin: "CA", status: "arrived", claimed: "USMCA", certificate: null, lineCount: 3 },
+  {
+    origin: "KR",
+    status: "arrived",
+    claimed: "KORUS",
+    certificate: "USMCA",
+    lineCount: 2,
+    declaredFactor: 0.9,
+  },
+  {
+    origin: "MX",
+    status: "arrived",
+    claimed: "USMCA",
+    certificate: null,
+    lineCount: 2,
+    hold: { type: "exam" },
+  },
   {
     origin: "AU",
     status: "arrived",
@@ -180,11 +194,11 @@ const PLANTS: Plant[] = [
     certificate: "KORUS",
     lines: [
       ["8708.30.5090", 300, 48000],
-      ["6110.20.2079", 120, 21000],
+      ["6204.62.4011", 120, 21000],
     ],
     filedAtGeneralRate: true,
   },
-  { origin: "IT", status: "arrived", claimed: null, lineCount: 3, declaredOffset: -0.4 },
+  { origin: "IT", status: "arrived", claimed: null, lineCount: 14, declaredOffset: -0.4 },
   { origin: "CN", status: "entered", claimed: null, lineCount: 4, declaredFactor: 0.8 },
   {
     origin: "MX",
@@ -219,7 +233,7 @@ function drawLines(
       {
         length:
           plant.lineCount ??
-          (small ? random.int(1, 2) : random.chance(0.25) ? random.int(8, 12) : random.int(2, 6)),
+          (small ? random.int(1, 2) : random.chance(0.15) ? random.int(7, 11) : random.int(1, 5)),
       },
       () => {
         const spec = pickTariff(random, program);
@@ -253,7 +267,7 @@ function drawShipment(
   const origin: Country =
     COUNTRIES.find((country) => country.code === plant.origin) ?? random.pick(COUNTRIES);
   const status =
-    plant.status ?? (random.chance(0.45) ? "arrived" : random.chance(0.55) ? "entered" : "released");
+    plant.status ?? (random.chance(0.3) ? "arrived" : random.chance(0.55) ? "entered" : "released");
   const claimed =
     plant.claimed !== undefined
       ? plant.claimed
@@ -264,14 +278,15 @@ function drawShipment(
   const lines = drawLines(random, plant, claimed, small, origin.currency);
   const total = sumCents(lines.map((line) => line.amount));
   const roll = random.next();
+  const drawnLines = plant.lines === undefined && plant.lineCount === undefined;
   const declared =
     plant.declaredFactor !== undefined
       ? roundCents(total * plant.declaredFactor)
       : plant.declaredOffset !== undefined
         ? roundCents(total + plant.declaredOffset)
-        : plant.lines === undefined && roll < 0.14
+        : drawnLines && roll < 0.14
           ? roundCents((total * between(random, 70, 95)) / 100)
-          : plant.lines === undefined && roll < 0.2
+          : drawnLines && roll < 0.2
             ? roundCents(total + random.pick([-0.6, -0.3, 0.2, 0.5]))
             : total;
   const others = Object.keys(PROGRAMS).filter((program) => program !== claimed);
@@ -440,7 +455,8 @@ function storeShipment(
   insert.document(shipment, "commercial_invoice", renderInvoice(random, shipment), before);
   insert.document(shipment, "bill_of_lading", renderBillOfLading(random, shipment), before);
   let hold = plant.hold;
-  if (!hold && shipment.status === "arrived") {
+  // Planted shipments keep exactly the holds they name; drawn ones get the usual mix.
+  if (!hold && Object.keys(plant).length === 0 && shipment.status !== "released") {
     if (shipment.claimed && shipment.certificate !== shipment.claimed && random.chance(0.5))
       hold = { type: "documents", waitsFor: "certificate_of_origin" };
     else if (!shipment.hasPacking && random.chance(0.6))
@@ -501,10 +517,9 @@ function storeShipment(
 /** Importers, the tariff schedule, shipments with their scanned documents, entries, holds and the memos. */
 export function generateCustoms(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
-  const importers = Array.from({ length: 5 * factors.rows }, (_, index) => ({
-    id: importerId.format(index + 1),
-    name: faker.company.name().replace(/,/g, ""),
-  }));
+  const names = new Set<string>();
+  while (names.size < 5 * factors.rows) names.add(faker.company.name().replace(/,/g, ""));
+  const importers = [...names].map((name, index) => ({ id: importerId.format(index + 1), name }));
   for (const importer of importers)
     db.prepare("INSERT INTO importers VALUES (?, ?, ?, ?, ?)").run(
       importer.id,
@@ -525,7 +540,7 @@ export function generateCustoms(context: GenerateContext): void {
       db.prepare("INSERT INTO special_rates VALUES (?, ?, ?)").run(spec.hs, program, rate);
   }
   const insert = new Inserter(context);
-  const count = 20 * factors.rows;
+  const count = 22 * factors.rows;
   const order = random.shuffle(Array.from({ length: count }, (_, index) => index + 1));
   const plantAt = new Map(order.slice(0, PLANTS.length).map((n, index) => [n, PLANTS[index]!]));
   for (let n = 1; n <= count; n += 1) {
