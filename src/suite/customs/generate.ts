@@ -60,48 +60,33 @@ export interface ShipmentDraft {
   scannedOn: string;
 }
 
-/** What a planted shipment fixes; everything else is drawn. */
+/** What a planted shipment fixes (certificate program, line count, declared = total x factor + offset); the rest is drawn. */
 interface Plant {
   origin?: string;
   status?: ShipmentDraft["status"];
   mode?: ShipmentDraft["mode"];
-  arrival?: string;
   claimed?: string | null;
-  certificate?: string | null;
+  cert?: string | null;
   lines?: Array<[string, number, number]>;
-  declaredFactor?: number;
-  declaredOffset?: number;
-  mismatchLine?: number;
-  lineCount?: number;
+  factor?: number;
+  offset?: number;
+  mismatch?: number;
+  count?: number;
   hold?: { type: "documents" | "exam"; waitsFor?: DocType; receivedLate?: boolean };
-  filedOn?: string;
-  filedAtGeneralRate?: boolean;
+  generalRate?: boolean;
 }
 
-const PORTS = [
-  "USLAX Los Angeles",
-  "USLGB Long Beach",
-  "USNYC New York/Newark",
-  "USSAV Savannah",
-  "USORD Chicago O'Hare",
-  "USLRD Laredo",
-  "USDET Detroit",
-];
-const LOADING = [
-  "Shanghai",
-  "Ningbo",
-  "Hai Phong",
-  "Hamburg",
-  "Genoa",
-  "Manzanillo",
-  "Busan",
-  "Melbourne",
-  "Yokohama",
-  "Felixstowe",
-  "Valparaiso",
-  "Vancouver",
-  "Monterrey",
-];
+const EXAM = { type: "exam" } as const;
+const AWAIT_CO = { type: "documents", waitsFor: "certificate_of_origin" } as const;
+
+const PORTS =
+  "USLAX Los Angeles, USLGB Long Beach, USNYC New York, USSAV Savannah, USORD Chicago, USLRD Laredo".split(
+    ", ",
+  );
+const LOADING =
+  "Shanghai, Ningbo, Hai Phong, Hamburg, Genoa, Manzanillo, Busan, Melbourne, Yokohama, Felixstowe".split(
+    ", ",
+  );
 const PACKAGE_KINDS = ["CTN", "PLT", "BOX"];
 
 /**
@@ -111,12 +96,15 @@ const PACKAGE_KINDS = ["CTN", "PLT", "BOX"];
  * missing certificate, a certificate received after its hold, a fee-band boundary, an unclaimed preference
  * on a filed entry, a rounding difference, a discrepancy on an entered shipment, a held preference shipment.
  */
+const KOREAN_PARTS: Plant["lines"] = [
+  ["8708.30.5090", 300, 48000],
+  ["6204.62.4011", 120, 21000],
+];
 const PLANTS: Plant[] = [
-  { origin: "VN", status: "arrived", claimed: null, lines: [["9503.00.0073", 100, 8]] },
+  { origin: "VN", status: "arrived", lines: [["9503.00.0073", 100, 8]] },
   {
     origin: "DE",
     status: "arrived",
-    claimed: null,
     lines: [
       ["7323.93.0080", 20, 23],
       ["3924.10.4000", 40, 7.5],
@@ -125,89 +113,36 @@ const PLANTS: Plant[] = [
   {
     origin: "CN",
     status: "arrived",
-    claimed: null,
     lines: [
       ["6403.99.9065", 3, 620],
       ["3924.10.4000", 10, 21],
     ],
   },
-  {
-    origin: "VN",
-    status: "arrived",
-    claimed: null,
-    lines: [["8517.62.0090", 3, 150]],
-    hold: { type: "exam" },
-  },
-  {
-    origin: "MX",
-    status: "arrived",
-    claimed: "USMCA",
-    certificate: "USMCA",
-    lineCount: 14,
-    mismatchLine: 14,
-  },
-  {
-    origin: "KR",
-    status: "arrived",
-    claimed: "KORUS",
-    certificate: "USMCA",
-    lineCount: 4,
-    hold: { type: "documents", waitsFor: "certificate_of_origin" },
-  },
-  {
-    origin: "KR",
-    status: "arrived",
-    claimed: "KORUS",
-    certificate: "USMCA",
-    lineCount: 2,
-    declaredFactor: 0.9,
-  },
-  {
-    origin: "MX",
-    status: "arrived",
-    claimed: "USMCA",
-    certificate: null,
-    lineCount: 2,
-    hold: { type: "exam" },
-  },
+  { origin: "VN", status: "arrived", lines: [["8517.62.0090", 3, 150]], hold: EXAM },
+  { origin: "MX", status: "arrived", claimed: "USMCA", cert: "USMCA", count: 14, mismatch: 14 },
+  { origin: "KR", status: "arrived", claimed: "KORUS", cert: "USMCA", count: 4, hold: AWAIT_CO },
+  { origin: "KR", status: "arrived", claimed: "KORUS", cert: "USMCA", count: 2, factor: 0.9 },
+  { origin: "MX", status: "arrived", claimed: "USMCA", cert: null, count: 2, hold: EXAM },
   {
     origin: "AU",
     status: "arrived",
     claimed: "AUFTA",
-    certificate: "AUFTA",
-    lineCount: 3,
-    hold: { type: "documents", waitsFor: "certificate_of_origin", receivedLate: true },
+    cert: "AUFTA",
+    count: 3,
+    hold: { ...AWAIT_CO, receivedLate: true },
   },
-  {
-    origin: "VN",
-    status: "entered",
-    mode: "ocean",
-    claimed: null,
-    lines: [["9403.60.8081", 400, 25]],
-    arrival: "2025-05-19",
-    filedOn: "2025-05-21",
-  },
+  { origin: "VN", status: "entered", mode: "ocean", lines: [["9403.60.8081", 400, 25]] },
   {
     origin: "KR",
     status: "entered",
     claimed: "KORUS",
-    certificate: "KORUS",
-    lines: [
-      ["8708.30.5090", 300, 48000],
-      ["6204.62.4011", 120, 21000],
-    ],
-    filedAtGeneralRate: true,
+    cert: "KORUS",
+    lines: KOREAN_PARTS,
+    generalRate: true,
   },
-  { origin: "IT", status: "arrived", claimed: null, lineCount: 14, declaredOffset: -0.4 },
-  { origin: "CN", status: "entered", claimed: null, lineCount: 4, declaredFactor: 0.8 },
-  {
-    origin: "MX",
-    status: "arrived",
-    claimed: "USMCA",
-    certificate: "USMCA",
-    lineCount: 3,
-    hold: { type: "exam" },
-  },
+  { origin: "IT", status: "arrived", count: 14, offset: -0.4 },
+  { origin: "CN", status: "entered", count: 14, factor: 0.8 },
+  { origin: "MX", status: "arrived", claimed: "USMCA", cert: "USMCA", count: 3, hold: EXAM },
 ];
 
 function pickTariff(random: SeededRandom, program: string | null): TariffSpec {
@@ -232,7 +167,7 @@ function drawLines(
     Array.from(
       {
         length:
-          plant.lineCount ??
+          plant.count ??
           (small ? random.int(1, 2) : random.chance(0.15) ? random.int(7, 11) : random.int(1, 5)),
       },
       () => {
@@ -274,16 +209,16 @@ function drawShipment(
       : origin.program && random.chance(0.8)
         ? origin.program
         : null;
-  const small = plant.lines === undefined && plant.lineCount === undefined && random.chance(0.16);
+  const small = plant.lines === undefined && plant.count === undefined && random.chance(0.16);
   const lines = drawLines(random, plant, claimed, small, origin.currency);
   const total = sumCents(lines.map((line) => line.amount));
   const roll = random.next();
-  const drawnLines = plant.lines === undefined && plant.lineCount === undefined;
+  const drawnLines = plant.lines === undefined && plant.count === undefined;
   const declared =
-    plant.declaredFactor !== undefined
-      ? roundCents(total * plant.declaredFactor)
-      : plant.declaredOffset !== undefined
-        ? roundCents(total + plant.declaredOffset)
+    plant.factor !== undefined
+      ? roundCents(total * plant.factor)
+      : plant.offset !== undefined
+        ? roundCents(total + plant.offset)
         : drawnLines && roll < 0.14
           ? roundCents((total * between(random, 70, 95)) / 100)
           : drawnLines && roll < 0.2
@@ -292,8 +227,8 @@ function drawShipment(
   const others = Object.keys(PROGRAMS).filter((program) => program !== claimed);
   const certificateRoll = random.next();
   const certificate =
-    plant.certificate !== undefined
-      ? plant.certificate
+    plant.cert !== undefined
+      ? plant.cert
       : !claimed
         ? null
         : certificateRoll < 0.7
@@ -301,12 +236,11 @@ function drawShipment(
           : certificateRoll < 0.8
             ? random.pick(others)
             : null;
-  const mismatch = plant.mismatchLine ?? (random.chance(0.15) ? random.int(1, lines.length) : 0);
+  const mismatch = plant.mismatch ?? (random.chance(0.15) ? random.int(1, lines.length) : 0);
   const arrival =
-    plant.arrival ??
-    (status === "arrived"
+    status === "arrived"
       ? addDays(referenceDate, -random.int(0, 12))
-      : addDays(referenceDate, -random.int(16, 85)));
+      : addDays(referenceDate, -random.int(16, 85));
   const importer = random.pick(importers);
   return {
     id: shipmentId.format(n),
@@ -325,7 +259,7 @@ function drawShipment(
     declared,
     claimed,
     certificate,
-    hasPacking: plant.mismatchLine !== undefined || plant.lines !== undefined || random.chance(0.92),
+    hasPacking: plant.mismatch !== undefined || plant.lines !== undefined || random.chance(0.92),
     packedQty: lines.map((line) =>
       line.no === mismatch
         ? line.qty + random.pick([-1, 1]) * random.int(1, Math.max(1, Math.min(12, line.qty - 1)))
@@ -376,54 +310,49 @@ class Inserter {
   private entries = 0;
   constructor(private readonly context: GenerateContext) {}
 
+  private row(table: string, values: unknown[]): void {
+    const marks = values.map(() => "?").join(", ");
+    this.context.db.prepare(`INSERT INTO ${table} VALUES (${marks})`).run(...values);
+  }
+
   document(shipment: ShipmentDraft, type: DocType, pages: string[], receivedOn: string): void {
     this.docs += 1;
     const id = documentId.format(this.docs * 7 + 100);
-    this.context.db
-      .prepare("INSERT INTO documents VALUES (?, ?, ?, ?, ?)")
-      .run(id, shipment.id, type, pages.length, receivedOn);
-    const page = this.context.db.prepare("INSERT INTO document_pages VALUES (?, ?, ?)");
-    pages.forEach((text, index) => page.run(id, index + 1, text));
+    this.row("documents", [id, shipment.id, type, pages.length, receivedOn]);
+    pages.forEach((text, index) => this.row("document_pages", [id, index + 1, text]));
   }
 
-  hold(
-    shipment: string,
-    type: string,
-    reason: string,
-    placedOn: string,
-    releasedOn: string | null = null,
-  ): void {
+  hold(shipment: string, type: string, reason: string, placedOn: string, releasedOn?: string): void {
     this.holds += 1;
-    this.context.db
-      .prepare("INSERT INTO holds VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(
-        holdId.format(this.holds),
-        shipment,
-        type,
-        reason,
-        placedOn,
-        releasedOn,
-        releasedOn ? "Released by CBP" : null,
-      );
+    const note = releasedOn ? "Released by CBP" : null;
+    this.row("holds", [
+      holdId.format(this.holds),
+      shipment,
+      type,
+      reason,
+      placedOn,
+      releasedOn ?? null,
+      note,
+    ]);
   }
 
   entry(shipment: ShipmentDraft, filedOn: string, generalRate: boolean): void {
     this.entries += 1;
     const program = generalRate ? null : appliedProgram(shipment);
     const { value, duty } = dutyOf(shipment, program);
-    this.context.db
-      .prepare("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(
-        entryId.format(this.entries + 4100),
-        shipment.id,
-        shipment.importerId,
-        filedOn,
-        value,
-        duty,
-        program,
-        shipment.lines.length,
-        shipment.status === "released" ? "liquidated" : "filed",
-      );
+    const status = shipment.status === "released" ? "liquidated" : "filed";
+    const id = entryId.format(this.entries + 4100);
+    this.row("entries", [
+      id,
+      shipment.id,
+      shipment.importerId,
+      filedOn,
+      value,
+      duty,
+      program,
+      shipment.lines.length,
+      status,
+    ]);
   }
 }
 
@@ -508,8 +437,8 @@ function storeShipment(
       );
     insert.entry(
       shipment,
-      plant.filedOn ?? addDays(shipment.arrival, random.int(1, 3)),
-      plant.filedAtGeneralRate ?? (appliedProgram(shipment) !== null && random.chance(0.3)),
+      addDays(shipment.arrival, random.int(1, 3)),
+      plant.generalRate ?? (appliedProgram(shipment) !== null && random.chance(0.3)),
     );
   }
 }
@@ -540,7 +469,7 @@ export function generateCustoms(context: GenerateContext): void {
       db.prepare("INSERT INTO special_rates VALUES (?, ?, ?)").run(spec.hs, program, rate);
   }
   const insert = new Inserter(context);
-  const count = 22 * factors.rows;
+  const count = 21 * factors.rows;
   const order = random.shuffle(Array.from({ length: count }, (_, index) => index + 1));
   const plantAt = new Map(order.slice(0, PLANTS.length).map((n, index) => [n, PLANTS[index]!]));
   for (let n = 1; n <= count; n += 1) {

@@ -1,5 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { brokerFeesTask } from "./tasks/broker-fees.js";
+import { chapterValuesTask } from "./tasks/chapter-values.js";
 import { correctDeclaredValuesTask } from "./tasks/correct-declared-values.js";
 import { deMinimisReleasesTask } from "./tasks/de-minimis-releases.js";
 import { dutyOwedTask } from "./tasks/duty-owed.js";
@@ -23,4 +24,5 @@ export const customsTasks: TaskDefinition[] = [
   brokerFeesTask,
   deMinimisReleasesTask,
   dutyRefundsTask,
+  chapterValuesTask,
 ];

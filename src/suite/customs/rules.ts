@@ -9,7 +9,6 @@ export const importerId = defineIdFormat({
   entity: "importer",
   prefix: "IMP-",
   digits: 4,
-  listTool: "list_importers",
 });
 export const shipmentId = defineIdFormat({
   field: "shipment_id",
@@ -44,7 +43,6 @@ export const hsCodeFormat = defineIdFormat({
   entity: "tariff line",
   pattern: /^\d{4}\.\d{2}\.\d{4}$/,
   example: "8471.30.0100",
-  listTool: "list_tariff_lines",
 });
 
 export const PATHS = {
@@ -114,185 +112,58 @@ export interface TariffSpec {
   goods: string[];
 }
 
-/** The tariff lines the invoices use; descriptions of goods carry no digits (the OCR reader relies on it). */
-export const TARIFF: TariffSpec[] = [
-  {
-    hs: "8471.30.0100",
-    description: "Portable automatic data processing machines",
-    unit: "No.",
-    general: 0,
-    special: {},
-    goods: ["Portable computers aluminium housing", "Rugged tablet terminals"],
-  },
-  {
-    hs: "8517.62.0090",
-    description: "Machines for reception of voice or data",
-    unit: "No.",
-    general: 0,
-    special: {},
-    goods: ["Wireless access points", "Network switches managed"],
-  },
-  {
-    hs: "8516.60.4060",
-    description: "Cooking stoves, ranges and ovens",
-    unit: "No.",
-    general: 2.7,
-    special: { USMCA: 0, KORUS: 0 },
-    goods: ["Countertop convection ovens", "Induction cooking ranges"],
-  },
-  {
-    hs: "8418.10.0090",
-    description: "Combined refrigerator-freezers",
-    unit: "No.",
-    general: 1.9,
-    special: { USMCA: 0, KORUS: 0, AUFTA: 0 },
-    goods: ["Combination refrigerator freezers"],
-  },
-  {
-    hs: "8708.30.5090",
-    description: "Brakes and servo-brakes, parts thereof",
-    unit: "kg",
-    general: 2.5,
-    special: { USMCA: 0, KORUS: 0, CLFTA: 0 },
-    goods: ["Brake caliper assemblies", "Disc brake pads ceramic"],
-  },
-  {
-    hs: "8708.99.8180",
-    description: "Other parts and accessories of motor vehicles",
-    unit: "kg",
-    general: 2.5,
-    special: { USMCA: 0, KORUS: 0 },
-    goods: ["Steering column brackets", "Radiator support panels"],
-  },
-  {
-    hs: "4011.10.1000",
-    description: "New pneumatic radial tires, passenger cars",
-    unit: "No.",
-    general: 4,
-    special: { USMCA: 0, KORUS: 0, CLFTA: 0 },
-    goods: ["Radial passenger tires"],
-  },
-  {
-    hs: "6110.20.2079",
-    description: "Sweaters and pullovers of cotton",
-    unit: "doz.",
-    general: 16.5,
-    special: { USMCA: 0, KORUS: 0, AUFTA: 0 },
-    goods: ["Cotton knit pullovers", "Cotton crew neck sweaters"],
-  },
-  {
-    hs: "6204.62.4011",
-    description: "Women's trousers of cotton",
-    unit: "doz.",
-    general: 16.6,
-    special: { USMCA: 0, KORUS: 3.3 },
-    goods: ["Womens cotton trousers", "Cotton chino pants ladies"],
-  },
-  {
-    hs: "6403.99.9065",
-    description: "Footwear with leather uppers",
-    unit: "prs.",
-    general: 10,
-    special: { USMCA: 0, KORUS: 2 },
-    goods: ["Leather ankle boots", "Leather dress shoes"],
-  },
-  {
-    hs: "9403.60.8081",
-    description: "Other wooden furniture",
-    unit: "No.",
-    general: 0,
-    special: {},
-    goods: ["Solid oak side tables", "Walnut bookcases"],
-  },
-  {
-    hs: "9401.71.0031",
-    description: "Upholstered seats with metal frames",
-    unit: "No.",
-    general: 0,
-    special: {},
-    goods: ["Upholstered office chairs"],
-  },
-  {
-    hs: "3924.10.4000",
-    description: "Tableware and kitchenware of plastics",
-    unit: "kg",
-    general: 3.4,
-    special: { USMCA: 0, KORUS: 0, AUFTA: 0, CLFTA: 0 },
-    goods: ["Plastic food storage containers", "Melamine serving bowls"],
-  },
-  {
-    hs: "7323.93.0080",
-    description: "Table and kitchenware of stainless steel",
-    unit: "No.",
-    general: 2,
-    special: { USMCA: 0, KORUS: 0 },
-    goods: ["Stainless steel cookware sets", "Stainless mixing bowls"],
-  },
-  {
-    hs: "2204.21.5040",
-    description: "Wine of fresh grapes, containers not over two liters",
-    unit: "liters",
-    general: 6.3,
-    special: { USMCA: 0, AUFTA: 0, CLFTA: 0 },
-    goods: ["Red wine cases", "Sparkling white wine"],
-  },
-  {
-    hs: "0806.10.2000",
-    description: "Fresh grapes",
-    unit: "kg",
-    general: 2.9,
-    special: { USMCA: 0, CLFTA: 0, AUFTA: 0 },
-    goods: ["Fresh table grapes"],
-  },
-  {
-    hs: "9503.00.0073",
-    description: "Toys and models with electric motors",
-    unit: "No.",
-    general: 0,
-    special: {},
-    goods: ["Remote control cars", "Motorised building kits"],
-  },
-  {
-    hs: "8504.40.9580",
-    description: "Static converters, power supplies",
-    unit: "No.",
-    general: 1.5,
-    special: { USMCA: 0, KORUS: 0 },
-    goods: ["Power supply units", "Battery chargers industrial"],
-  },
-  {
-    hs: "9018.90.8000",
-    description: "Other medical instruments and appliances",
-    unit: "No.",
-    general: 0,
-    special: {},
-    goods: ["Patient monitoring cables", "Surgical instrument trays"],
-  },
-  {
-    hs: "7318.15.2095",
-    description: "Threaded bolts of iron or steel",
-    unit: "kg",
-    general: 0,
-    special: {},
-    goods: ["Hex head bolts zinc plated", "Carriage bolts galvanised"],
-  },
-  {
-    hs: "4202.92.3131",
-    description: "Travel bags with outer surface of textile",
-    unit: "No.",
-    general: 17.6,
-    special: { USMCA: 0, KORUS: 0 },
-    goods: ["Nylon travel duffels", "Rolling carry on bags"],
-  },
-  {
-    hs: "8443.32.1040",
-    description: "Printers, laser type",
-    unit: "No.",
-    general: 0,
-    special: {},
-    goods: ["Laser label printers"],
-  },
-];
+/**
+ * The tariff lines the invoices use: HS code | description | unit | general rate % | special rates by program |
+ * goods as invoices describe them. Goods carry no digits (the OCR line pattern relies on it).
+ */
+export const TARIFF: TariffSpec[] = `
+8471.30.0100 | Portable automatic data processing machines | No. | 0 |  | Portable computers aluminium housing;Rugged tablet terminals
+8517.62.0090 | Machines for reception of voice or data | No. | 0 |  | Wireless access points;Network switches managed
+8516.60.4060 | Cooking stoves, ranges and ovens | No. | 2.7 | USMCA=0 KORUS=0 | Countertop convection ovens;Induction cooking ranges
+8418.10.0090 | Combined refrigerator-freezers | No. | 1.9 | USMCA=0 KORUS=0 AUFTA=0 | Combination refrigerator freezers
+8708.30.5090 | Brakes and servo-brakes, parts thereof | kg | 2.5 | USMCA=0 KORUS=0 CLFTA=0 | Brake caliper assemblies;Disc brake pads ceramic
+8708.99.8180 | Other parts and accessories of motor vehicles | kg | 2.5 | USMCA=0 KORUS=0 | Steering column brackets;Radiator support panels
+4011.10.1000 | New pneumatic radial tires, passenger cars | No. | 4 | USMCA=0 KORUS=0 CLFTA=0 | Radial passenger tires
+6110.20.2079 | Sweaters and pullovers of cotton | doz. | 16.5 | USMCA=0 KORUS=0 AUFTA=0 | Cotton knit pullovers;Cotton crew neck sweaters
+6204.62.4011 | Women's trousers of cotton | doz. | 16.6 | USMCA=0 KORUS=3.3 | Womens cotton trousers;Cotton chino pants ladies
+6403.99.9065 | Footwear with leather uppers | prs. | 10 | USMCA=0 KORUS=2 | Leather ankle boots;Leather dress shoes
+9403.60.8081 | Other wooden furniture | No. | 0 |  | Solid oak side tables;Walnut bookcases
+9401.71.0031 | Upholstered seats with metal frames | No. | 0 |  | Upholstered office chairs
+3924.10.4000 | Tableware and kitchenware of plastics | kg | 3.4 | USMCA=0 KORUS=0 AUFTA=0 CLFTA=0 | Plastic food storage containers;Melamine serving bowls
+7323.93.0080 | Table and kitchenware of stainless steel | No. | 2 | USMCA=0 KORUS=0 | Stainless steel cookware sets;Stainless mixing bowls
+2204.21.5040 | Wine of fresh grapes, containers not over two liters | liters | 6.3 | USMCA=0 AUFTA=0 CLFTA=0 | Red wine cases;Sparkling white wine
+0806.10.2000 | Fresh grapes | kg | 2.9 | USMCA=0 CLFTA=0 AUFTA=0 | Fresh table grapes
+9503.00.0073 | Toys and models with electric motors | No. | 0 |  | Remote control cars;Motorised building kits
+8504.40.9580 | Static converters, power supplies | No. | 1.5 | USMCA=0 KORUS=0 | Power supply units;Battery chargers industrial
+9018.90.8000 | Other medical instruments and appliances | No. | 0 |  | Patient monitoring cables;Surgical instrument trays
+7318.15.2095 | Threaded bolts of iron or steel | kg | 0 |  | Hex head bolts zinc plated;Carriage bolts galvanised
+4202.92.3131 | Travel bags with outer surface of textile | No. | 17.6 | USMCA=0 KORUS=0 | Nylon travel duffels;Rolling carry on bags
+8443.32.1040 | Printers, laser type | No. | 0 |  | Laser label printers
+`
+  .trim()
+  .split("\n")
+  .map((row) => {
+    const [hs, description, unit, general, special, goods] = row.split(" | ") as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const rates = special
+      .split(" ")
+      .filter(Boolean)
+      .map((pair) => pair.split("="));
+    return {
+      hs,
+      description,
+      unit,
+      general: Number(general),
+      special: Object.fromEntries(rates.map(([program, rate]) => [program, Number(rate)])),
+      goods: goods.split(";"),
+    };
+  });
 
 /** Chapters that the de-minimis memo excludes (they always need a formal entry). */
 export const DE_MINIMIS_EXCLUDED_CHAPTERS: Array<[string, string]> = [

@@ -29,15 +29,6 @@ const STATUSES = ["arrived", "entered", "released"] as const;
 const HOLD_TYPES = ["documents", "exam", "valuation"] as const;
 const programSchema = z.enum(Object.keys(PROGRAMS) as [string, ...string[]]);
 
-const listImporters = defineListTool({
-  name: "list_importers",
-  description:
-    "List importers of record (id, name, city, customs bond number, client since), ordered by id. Paginated: returns `importers`, `page`, `per_page`, `total`, `has_more`.",
-  key: "importers",
-  from: "importers",
-  orderBy: "importer_id",
-});
-
 const getImporter = defineGetTool({
   name: "get_importer",
   description: "Get one importer of record. Returns `importer`.",
@@ -134,23 +125,6 @@ const getDocumentPage = defineTool({
       text,
     };
   },
-});
-
-const listTariffLines = defineListTool({
-  name: "list_tariff_lines",
-  description:
-    "List the tariff schedule's lines (HS code, chapter, description, unit, general duty rate in percent), ordered by HS code. Preference rates are on get_tariff_line. Paginated: returns `tariff_lines`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    chapter: z
-      .string()
-      .regex(/^\d{2}$/)
-      .optional()
-      .describe("Only this two-digit HS chapter"),
-  },
-  key: "tariff_lines",
-  from: "tariff_lines",
-  where: (input) => [when(input.chapter, "chapter = ?")],
-  orderBy: "hs_code",
 });
 
 const getTariffLine = defineGetTool({
@@ -362,7 +336,6 @@ const releaseShipment = defineTool({
 
 /** The customs domain's tools, in the order agents see them. */
 export const customsTools: DomainTool[] = [
-  listImporters,
   getImporter,
   listShipments,
   getShipment,
@@ -378,7 +351,6 @@ export const customsTools: DomainTool[] = [
       text: "Document still processing: OCR text for this page is not available yet. Request the page again.",
     }),
   }),
-  listTariffLines,
   // The tariff service times out once on the heavy vehicle-parts chapter.
   withTransientFailures(getTariffLine, { when: (input) => input.hs_code.startsWith("87") }),
   withTransientFailures(listEntries, {

@@ -1,7 +1,7 @@
 import { allRows, defineTask, parseMarkdownTable, roundCents, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { checkAmounts } from "./expect.js";
+import { checkAmounts, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 /** Fees per importer for entries filed in the second quarter, per the fee schedule. */
@@ -65,21 +65,20 @@ export const brokerFeesTask = defineTask({
     "Second-quarter broker fees per importer (by name) from filed entries, the shipments' modes and the fee schedule's bands and surcharges.",
   instruction:
     'Prepare the second-quarter brokerage invoices: for every entry filed from 2025-04-01 through 2025-06-30, work out our fee with the broker fee schedule in the workspace, and total the fees per importer. The invoices are addressed by name: reply with only a JSON object mapping each importer\'s name, exactly as our records spell it, to its total fee in USD, e.g. {"Acme Imports Inc": 1240.50}.',
-  tools: ["list_entries", "list_shipments", "get_shipment", "list_importers", "get_importer"],
+  tools: ["list_entries", "list_shipments", "get_shipment", "get_importer"],
   verify: ({ initial, answer }) => [checkAmounts("fees", answer, expectedFees(initial))],
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "band-upper-exclusive",
-      description:
-        "Treats a band's upper bound as exclusive, so an entry at exactly 10,000.00 pays the next band.",
-      cells: cells(["band-exclusive"]),
-    },
-    { id: "no-isf", description: "Forgets the ISF surcharge on ocean entries.", cells: cells(["no-isf"]) },
-    {
-      id: "surcharge-all-lines",
-      description: "Charges the line surcharge on every line instead of those beyond the included ones.",
-      cells: cells(["all-lines"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "band-upper-exclusive",
+      "Treats a band's upper bound as exclusive, so an entry at exactly 10,000.00 pays the next band.",
+      "band-exclusive",
+    ],
+    ["no-isf", "Forgets the ISF surcharge on ocean entries.", "no-isf"],
+    [
+      "surcharge-all-lines",
+      "Charges the line surcharge on every line instead of those beyond the included ones.",
+      "all-lines",
+    ],
+  ]),
 });

@@ -3,6 +3,7 @@ import { customsDomain } from "../domain.js";
 import { hasDiscrepancy, readRules, readShipments } from "../facts.js";
 import { CUSTOMS_PY } from "./python.js";
 import { DISCREPANCY_PY } from "./value-discrepancies.js";
+import { nearMisses } from "./expect.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -77,21 +78,13 @@ export const correctDeclaredValuesTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "updates-entered",
-      description: "Rewrites declared values of entered shipments instead of placing valuation holds.",
-      cells: cells(["update-entered"]),
-    },
-    {
-      id: "no-tolerance",
-      description: "Corrects rounding differences the memo accepts.",
-      cells: cells(["no-tolerance"]),
-    },
-    {
-      id: "first-page-only",
-      description: "Reads only page 1 of multi-page invoices.",
-      cells: cells(["first-page"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "updates-entered",
+      "Rewrites declared values of entered shipments instead of placing valuation holds.",
+      "update-entered",
+    ],
+    ["no-tolerance", "Corrects rounding differences the memo accepts.", "no-tolerance"],
+    ["first-page-only", "Reads only page 1 of multi-page invoices.", "first-page"],
+  ]),
 });

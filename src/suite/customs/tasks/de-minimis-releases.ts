@@ -1,7 +1,7 @@
 import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readRules, readShipments, valuate } from "../facts.js";
-import { checkCount } from "./expect.js";
+import { checkCount, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 export function expectedDeMinimis(state: StateView): string[] {
@@ -67,26 +67,10 @@ export const deMinimisReleasesTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "threshold-exclusive",
-      description: "Releases only shipments strictly under the threshold.",
-      cells: cells(["strict-threshold"]),
-    },
-    {
-      id: "no-conversion",
-      description: "Compares invoice amounts in their own currency with the USD threshold.",
-      cells: cells(["no-convert"]),
-    },
-    {
-      id: "ignores-holds",
-      description: "Releases shipments that still have an open hold.",
-      cells: cells(["ignore-holds"]),
-    },
-    {
-      id: "ignores-excluded-chapters",
-      description: "Releases small shipments of excluded chapters.",
-      cells: cells(["no-exclusions"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    ["threshold-exclusive", "Releases only shipments strictly under the threshold.", "strict-threshold"],
+    ["no-conversion", "Compares invoice amounts in their own currency with the USD threshold.", "no-convert"],
+    ["ignores-holds", "Releases shipments that still have an open hold.", "ignore-holds"],
+    ["ignores-excluded-chapters", "Releases small shipments of excluded chapters.", "no-exclusions"],
+  ]),
 });

@@ -1,7 +1,7 @@
 import { defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { readRules, readShipments, valuate } from "../facts.js";
-import { checkAmounts } from "./expect.js";
+import { checkAmounts, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 /** Duty per arrived shipment that needs a formal entry. */
@@ -43,34 +43,27 @@ export const dutyOwedTask = defineTask({
     "get_shipment",
     "list_documents",
     "get_document_page",
-    "list_tariff_lines",
     "get_tariff_line",
     "list_holds",
   ],
   verify: ({ initial, answer }) => [checkAmounts("duty", answer, expectedDuty(initial))],
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "no-preference",
-      description: "Charges the general rate everywhere, ignoring preference programs.",
-      cells: cells(["no-pref"]),
-    },
-    {
-      id: "any-certificate",
-      description:
-        "Grants the claimed preference when any certificate of origin is on file, even one naming another program.",
-      cells: cells(["any-cert"]),
-    },
-    {
-      id: "reads-processing-pages",
-      description: "Takes a 'still processing' page as the page's text instead of asking again.",
-      cells: cells(["processing"]),
-    },
-    {
-      id: "ignores-excluded-chapters",
-      description:
-        "Treats small shipments of excluded chapters (footwear, knitwear, beverages) as de minimis.",
-      cells: cells(["no-exclusions"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    ["no-preference", "Charges the general rate everywhere, ignoring preference programs.", "no-pref"],
+    [
+      "any-certificate",
+      "Grants the claimed preference when any certificate of origin is on file, even one naming another program.",
+      "any-cert",
+    ],
+    [
+      "reads-processing-pages",
+      "Takes a 'still processing' page as the page's text instead of asking again.",
+      "processing",
+    ],
+    [
+      "ignores-excluded-chapters",
+      "Treats small shipments of excluded chapters (footwear, knitwear, beverages) as de minimis.",
+      "no-exclusions",
+    ],
+  ]),
 });

@@ -1,7 +1,7 @@
 import { allRows, defineTask, roundCents, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { readRules, readShipments, valuate } from "../facts.js";
-import { checkAmounts } from "./expect.js";
+import { checkAmounts, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 /** Per entry, the duty paid beyond what the rules call for (entries that overpaid only). */
@@ -59,16 +59,8 @@ export const dutyRefundsTask = defineTask({
   ],
   verify: ({ initial, answer }) => [checkAmounts("refunds", answer, expectedRefunds(initial))],
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "full-refund",
-      description: "Refunds the whole duty, as if the preference made the goods duty-free.",
-      cells: cells(["full-refund"]),
-    },
-    {
-      id: "no-conversion",
-      description: "Values invoices in their own currency.",
-      cells: cells(["no-convert"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    ["full-refund", "Refunds the whole duty, as if the preference made the goods duty-free.", "full-refund"],
+    ["no-conversion", "Values invoices in their own currency.", "no-convert"],
+  ]),
 });

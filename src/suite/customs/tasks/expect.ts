@@ -1,4 +1,4 @@
-import { check, parseAnswerJson, parseAnswerNumber, type Check } from "../../../envs/index.js";
+import { check, parseAnswerJson, parseAnswerNumber, type Check, type NearMiss } from "../../../envs/index.js";
 
 function amountOf(value: unknown): number {
   if (typeof value === "number") return value;
@@ -57,4 +57,12 @@ export function checkCount(answer: string, expected: number): Check {
     parseAnswerNumber(answer) === expected,
     `expected ${expected}, got '${answer.trim().slice(0, 80)}'`,
   );
+}
+
+/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
+export function nearMisses(
+  cells: (near: string[]) => string[],
+  rows: Array<[string, string, ...string[]]>,
+): NearMiss[] {
+  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
 }

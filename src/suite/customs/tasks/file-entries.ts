@@ -1,7 +1,7 @@
 import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readRules, readShipments, valuate } from "../facts.js";
-import { checkCount } from "./expect.js";
+import { checkCount, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 /** The entries to file: arrived shipments without an open hold that are not de minimis. */
@@ -76,21 +76,9 @@ export const fileEntriesTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "files-held-shipments",
-      description: "Files entries for shipments that still have an open hold.",
-      cells: cells(["ignore-holds"]),
-    },
-    {
-      id: "files-de-minimis",
-      description: "Files entries for de-minimis shipments too.",
-      cells: cells(["file-de-minimis"]),
-    },
-    {
-      id: "no-preference",
-      description: "Files every entry at the general rates without a program.",
-      cells: cells(["no-pref"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    ["files-held-shipments", "Files entries for shipments that still have an open hold.", "ignore-holds"],
+    ["files-de-minimis", "Files entries for de-minimis shipments too.", "file-de-minimis"],
+    ["no-preference", "Files every entry at the general rates without a program.", "no-pref"],
+  ]),
 });

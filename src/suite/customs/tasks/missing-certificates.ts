@@ -1,7 +1,7 @@
 import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readShipments } from "../facts.js";
-import { checkCount } from "./expect.js";
+import { checkCount, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 /** Arrived shipments claiming a program without a certificate naming it and without an open documents hold. */
@@ -25,9 +25,7 @@ function cells(near: string[]): string[] {
     `NEAR = set(${JSON.stringify(near)})
 open_holds = fetch("list_holds", "holds", open_only=True)
 waiting = {h["shipment_id"] for h in open_holds if h["hold_type"] == "documents" or "skip-any-hold" in NEAR}
-certificates = {}
-for doc in fetch("list_documents", "documents", doc_type="certificate_of_origin"):
-    certificates.setdefault(doc["shipment_id"], []).append(read_certificate(doc["doc_id"]))
+certificates = certificates_on_file()
 print(sorted(waiting), certificates)`,
     `placed = 0
 for shipment in fetch("list_shipments", "shipments", status="arrived"):
@@ -79,21 +77,17 @@ export const missingCertificatesTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "duplicate-holds",
-      description: "Places a second documents hold on shipments already waiting for their certificate.",
-      cells: cells(["duplicate"]),
-    },
-    {
-      id: "any-certificate",
-      description: "Accepts a certificate naming another program.",
-      cells: cells(["any-cert"]),
-    },
-    {
-      id: "skips-exam-held",
-      description: "Skips shipments with any open hold, though an exam hold does not chase the certificate.",
-      cells: cells(["skip-any-hold"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "duplicate-holds",
+      "Places a second documents hold on shipments already waiting for their certificate.",
+      "duplicate",
+    ],
+    ["any-certificate", "Accepts a certificate naming another program.", "any-cert"],
+    [
+      "skips-exam-held",
+      "Skips shipments with any open hold, though an exam hold does not chase the certificate.",
+      "skip-any-hold",
+    ],
+  ]),
 });

@@ -69,6 +69,12 @@ def read_certificate(doc_id):
     found = re.search(r"Preference program: ([A-Z]+)", doc_text(doc_id))
     return found.group(1) if found else None
 
+def certificates_on_file():
+    found = {}
+    for doc in fetch("list_documents", "documents", doc_type="certificate_of_origin"):
+        found.setdefault(doc["shipment_id"], []).append(read_certificate(doc["doc_id"]))
+    return found
+
 def md_table(text, heading):
     rows, started, seen_header = [], False, False
     for line in text.split("\n"):

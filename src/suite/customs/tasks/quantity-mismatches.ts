@@ -1,7 +1,7 @@
 import { defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { readShipments } from "../facts.js";
-import { checkAmounts } from "./expect.js";
+import { checkAmounts, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 /** Per June arrival, the number of invoice lines whose packed quantity differs (shipments with any). */
@@ -79,16 +79,8 @@ export const quantityMismatchesTask = defineTask({
   tools: ["list_shipments", "get_shipment", "list_documents", "get_document_page"],
   verify: ({ initial, answer }) => [checkAmounts("mismatches", asBits(answer), expectedMismatches(initial))],
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "first-page-only",
-      description: "Reads only the first page of each document.",
-      cells: cells(["first-page"]),
-    },
-    {
-      id: "reads-processing-pages",
-      description: "Takes a 'still processing' page as the page's text.",
-      cells: cells(["processing"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    ["first-page-only", "Reads only the first page of each document.", "first-page"],
+    ["reads-processing-pages", "Takes a 'still processing' page as the page's text.", "processing"],
+  ]),
 });

@@ -1,7 +1,7 @@
 import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readShipments } from "../facts.js";
-import { checkCount } from "./expect.js";
+import { checkCount, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 /** Open documents holds whose awaited document is now on file (a certificate must name the claimed program). */
@@ -33,18 +33,17 @@ function cells(near: string[]): string[] {
     `NEAR = set(${JSON.stringify(near)})
 holds = [h for h in fetch("list_holds", "holds", open_only=True) if h["hold_type"] == "documents" or "release-exam" in NEAR]
 print(len(holds), "open holds")`,
-    `released = 0
+    `certificates = certificates_on_file()
+packed = {d["shipment_id"] for d in fetch("list_documents", "documents", doc_type="packing_list")}
+released = 0
 for hold in holds:
-    shipment = call("get_shipment", shipment_id=hold["shipment_id"])
-    docs, claimed = shipment["documents"], shipment["shipment"]["preference_claimed"]
+    claimed = call("get_shipment", shipment_id=hold["shipment_id"])["shipment"]["preference_claimed"]
+    certs = certificates.get(hold["shipment_id"], [])
     reason = hold["reason"].lower()
     if "certificate of origin" in reason:
-        certs = [read_certificate(d["doc_id"]) for d in docs if d["doc_type"] == "certificate_of_origin"]
         ready = bool(certs) if "any-cert" in NEAR else claimed in certs
-    elif "packing list" in reason:
-        ready = any(d["doc_type"] == "packing_list" for d in docs)
     else:
-        ready = "release-exam" in NEAR
+        ready = hold["shipment_id"] in packed if "packing list" in reason else "release-exam" in NEAR
     if ready:
         call("release_hold", hold_id=hold["hold_id"], note="awaited document now on file")
         released += 1
@@ -83,16 +82,8 @@ export const releaseDocumentHoldsTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "releases-exam-holds",
-      description: "Releases exam holds too, which only customs may release.",
-      cells: cells(["release-exam"]),
-    },
-    {
-      id: "any-certificate",
-      description: "Releases a certificate hold on a certificate naming another program.",
-      cells: cells(["any-cert"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    ["releases-exam-holds", "Releases exam holds too, which only customs may release.", "release-exam"],
+    ["any-certificate", "Releases a certificate hold on a certificate naming another program.", "any-cert"],
+  ]),
 });

@@ -1,7 +1,7 @@
 import { defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { hasDiscrepancy, readRules, readShipments } from "../facts.js";
-import { checkIdList } from "./expect.js";
+import { checkIdList, nearMisses } from "./expect.js";
 import { CUSTOMS_PY } from "./python.js";
 
 export function expectedDiscrepancies(state: StateView, statuses: string[]): string[] {
@@ -49,21 +49,13 @@ export const valueDiscrepanciesTask = defineTask({
     checkIdList("discrepancies", answer, expectedDiscrepancies(initial, ["arrived"]), /SHP-\d{5}/),
   ],
   oracle: cells([]),
-  nearMisses: [
-    {
-      id: "no-tolerance",
-      description: "Flags rounding differences the memo accepts.",
-      cells: cells(["no-tolerance"]),
-    },
-    {
-      id: "first-page-only",
-      description: "Reads only page 1 of each invoice and sums its lines when no total is printed there.",
-      cells: cells(["first-page"]),
-    },
-    {
-      id: "reads-processing-pages",
-      description: "Takes a 'still processing' page as the page's text.",
-      cells: cells(["processing"]),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    ["no-tolerance", "Flags rounding differences the memo accepts.", "no-tolerance"],
+    [
+      "first-page-only",
+      "Reads only page 1 of each invoice and sums its lines when no total is printed there.",
+      "first-page",
+    ],
+    ["reads-processing-pages", "Takes a 'still processing' page as the page's text.", "processing"],
+  ]),
 });
