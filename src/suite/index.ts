@@ -17,6 +17,7 @@ const DOMAIN_LOADERS = {
   airline: async () => (await import("./airline/index.js")).airlineTasks,
   property: async () => (await import("./property/index.js")).propertyTasks,
   pharmacy: async () => (await import("./pharmacy/index.js")).pharmacyTasks,
+  customs: async () => (await import("./customs/index.js")).customsTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

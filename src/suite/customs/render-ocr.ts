@@ -1,0 +1,104 @@
+/**
+ * Scanned-page text as an OCR engine returns it: columns that drift, hyphenated line breaks, repeated page
+ * headers and footers, scan stamps, stray marks and character confusions. Generic (no customs words), so
+ * it belongs in the domain kit; callers decide which fields may be noisy and keep the key fields clean.
+ */
+import type { SeededRandom } from "../../core/index.js";
+
+const CONFUSIONS: Array<[RegExp, string]> = [
+  [/O/g, "0"],
+  [/o/g, "0"],
+  [/l/g, "1"],
+  [/I/g, "l"],
+  [/S/g, "5"],
+  [/rn/g, "m"],
+];
+
+/** The text with one OCR confusion (O/0, l/1, I/l, S/5, rn/m) at one spot, with the given probability. */
+export function ocrConfuse(random: SeededRandom, text: string, probability = 0.5): string {
+  if (!random.chance(probability)) return text;
+  const [pattern, replacement] = random.pick(CONFUSIONS);
+  const spots = [...text.matchAll(pattern)];
+  if (spots.length === 0) return text;
+  const spot = random.pick(spots);
+  const at = spot.index ?? 0;
+  return text.slice(0, at) + replacement + text.slice(at + spot[0].length);
+}
+
+/** A cell padded to `width` plus 0..`jitter` extra spaces, so columns drift as they do on a skewed scan. */
+export function cell(random: SeededRandom, text: string, width: number, jitter = 3): string {
+  return text.padEnd(width) + " ".repeat(random.int(0, jitter));
+}
+
+/** A right-aligned cell (numbers), with drift. */
+export function numberCell(random: SeededRandom, text: string, width: number, jitter = 2): string {
+  return " ".repeat(random.int(1, jitter + 1)) + text.padStart(width);
+}
+
+/** Breaks `text` into lines of at most `width` characters, hyphenating a word cut at the edge. */
+export function hyphenate(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  while (rest.length > width) {
+    const space = rest.lastIndexOf(" ", width);
+    if (space > width * 0.6) {
+      lines.push(rest.slice(0, space));
+      rest = rest.slice(space + 1);
+    } else {
+      lines.push(`${rest.slice(0, width - 1)}-`);
+      rest = rest.slice(width - 1);
+    }
+  }
+  lines.push(rest);
+  return lines;
+}
+
+const STRAY = ["'", "`", ".", ",", "~", ";", "|", "¦", "°"];
+
+/** A line of scanner debris (dust, a punched hole, a fold) or nothing. */
+export function strayLine(random: SeededRandom, probability = 0.3): string[] {
+  if (!random.chance(probability)) return [];
+  const marks = Array.from({ length: random.int(1, 4) }, () => random.pick(STRAY));
+  return [" ".repeat(random.int(0, 50)) + marks.join(" ".repeat(random.int(0, 3)))];
+}
+
+/** A scan stamp as a document management system burns it into every page. */
+export function scanStamp(random: SeededRandom, day: string): string {
+  const time = `${String(random.int(7, 18)).padStart(2, "0")}:${String(random.int(0, 59)).padStart(2, "0")}`;
+  return `[SCANNED ${day} ${time} | batch ${random.int(100, 999)} | img ${String(random.int(1, 9999)).padStart(4, "0")}]`;
+}
+
+/**
+ * Splits body lines into pages of at most `linesPerPage`, each framed by the header and footer for its
+ * page number (footers say "Page n of m"). `between(page)` adds lines at the bottom of every page but the
+ * last (a carried-forward subtotal), `last` lines end the last page.
+ */
+export function renderPages(options: {
+  body: string[][];
+  linesPerPage: number;
+  header: (page: number, pages: number) => string[];
+  footer: (page: number, pages: number) => string[];
+  between?: (page: number, blocks: string[][]) => string[];
+  last?: string[];
+}): string[] {
+  const pages: string[][][] = [[]];
+  let used = 0;
+  for (const block of options.body) {
+    if (used > 0 && used + block.length > options.linesPerPage) {
+      pages.push([]);
+      used = 0;
+    }
+    pages[pages.length - 1]!.push(block);
+    used += block.length;
+  }
+  return pages.map((blocks, index) => {
+    const page = index + 1;
+    const isLast = page === pages.length;
+    return [
+      ...options.header(page, pages.length),
+      ...blocks.flat(),
+      ...(isLast ? (options.last ?? []) : (options.between?.(page, blocks) ?? [])),
+      ...options.footer(page, pages.length),
+    ].join("\n");
+  });
+}

@@ -1,0 +1,90 @@
+import { REFERENCE_DATE, check, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { customsDomain } from "../domain.js";
+import { hasDiscrepancy, readRules, readShipments } from "../facts.js";
+import { CUSTOMS_PY } from "./python.js";
+import { DISCREPANCY_PY } from "./value-discrepancies.js";
+import { nearMisses } from "./expect.js";
+
+function cells(near: string[]): string[] {
+  return [
+    CUSTOMS_PY,
+    `NEAR = set(${JSON.stringify(near)})
+rules = read_rules()${DISCREPANCY_PY}`,
+    `corrected = holds = 0
+for shipment, total in discrepancies("arrived"):
+    call("update_declared_value", shipment_id=shipment["shipment_id"], declared_value=total, note="corrected to the commercial invoice total")
+    corrected += 1
+for shipment, total in discrepancies("entered"):
+    if "update-entered" in NEAR:
+        call("update_declared_value", shipment_id=shipment["shipment_id"], declared_value=total, note="corrected to the commercial invoice total")
+        corrected += 1
+    else:
+        call("place_hold", shipment_id=shipment["shipment_id"], hold_type="valuation", reason=f"declared {shipment['declared_value']} vs invoice {total}")
+        holds += 1
+print(f"corrected: {corrected}, holds: {holds}")`,
+  ];
+}
+
+export const correctDeclaredValuesTask = defineTask({
+  id: "customs.correct-declared-values",
+  domain: customsDomain,
+  summary:
+    "Correct declared values that disagree with the OCR'd invoice total on unentered shipments; valuation holds on entered ones.",
+  instruction:
+    'Clean up declared values: apply the "Declared value checks" section of our duty and preference rules memo to every shipment that is arrived or entered, comparing its declared value with the TOTAL INVOICE VALUE of its scanned commercial invoice. Correct with update_declared_value or place a valuation hold with place_hold, as the memo says, and change nothing else. Reply in the form `corrected: 3, holds: 1` (declared values corrected, valuation holds placed).',
+  tools: [
+    "list_shipments",
+    "get_shipment",
+    "list_documents",
+    "get_document_page",
+    "list_holds",
+    "update_declared_value",
+    "place_hold",
+  ],
+  verify: ({ initial, final, answer }) => {
+    const rules = readRules(initial);
+    const flagged = readShipments(initial).filter((shipment) => hasDiscrepancy(shipment, rules));
+    const corrected = flagged.filter((shipment) => shipment.status === "arrived");
+    const held = flagged.filter((shipment) => shipment.status === "entered");
+    if (corrected.length === 0 || held.length === 0)
+      throw new Error("generation produced no discrepancy to correct or hold");
+    const reply = /corrected:\s*(\d+)\D+holds:\s*(\d+)/i.exec(answer);
+    return [
+      ...checkStateDiff(initial.db, final.db, [
+        {
+          table: "shipments",
+          key: "shipment_id",
+          changed: new Map(
+            corrected.map((shipment) => [shipment.shipment_id, { declared_value: shipment.total }]),
+          ),
+          ignoreColumns: ["status_note"],
+        },
+        {
+          table: "holds",
+          key: "hold_id",
+          added: held.map((shipment) => ({
+            shipment_id: shipment.shipment_id,
+            hold_type: "valuation",
+            placed_on: REFERENCE_DATE,
+            released_on: null,
+          })),
+        },
+      ]),
+      check(
+        "answer",
+        reply !== null && Number(reply[1]) === corrected.length && Number(reply[2]) === held.length,
+        `expected corrected: ${corrected.length}, holds: ${held.length}`,
+      ),
+    ];
+  },
+  oracle: cells([]),
+  nearMisses: nearMisses(cells, [
+    [
+      "updates-entered",
+      "Rewrites declared values of entered shipments instead of placing valuation holds.",
+      "update-entered",
+    ],
+    ["no-tolerance", "Corrects rounding differences the memo accepts.", "no-tolerance"],
+    ["first-page-only", "Reads only page 1 of multi-page invoices.", "first-page"],
+  ]),
+});

@@ -1,0 +1,68 @@
+import { check, parseAnswerJson, parseAnswerNumber, type Check, type NearMiss } from "../../../envs/index.js";
+
+function amountOf(value: unknown): number {
+  if (typeof value === "number") return value;
+  if (typeof value === "string") return parseAnswerNumber(value) ?? NaN;
+  return NaN;
+}
+
+/** Checks an answer object of id -> amount against the expectation (ids trimmed, cents tolerance). */
+export function checkAmounts(id: string, answer: string, expected: Map<string, number>): Check {
+  if (expected.size === 0) throw new Error(`generation produced nothing for ${id}`);
+  const actual = parseAnswerJson(answer);
+  if (!actual || typeof actual !== "object" || Array.isArray(actual))
+    return check(id, false, "the answer is not a JSON object");
+  const given = new Map(
+    Object.entries(actual as Record<string, unknown>).map(([key, value]) => [
+      key.trim().toUpperCase(),
+      amountOf(value),
+    ]),
+  );
+  const problems: string[] = [];
+  for (const [key, value] of expected) {
+    if (!given.has(key)) problems.push(`missing ${key}`);
+    else if (Math.abs(given.get(key)! - value) > 0.011)
+      problems.push(`${key}: ${given.get(key)}, expected ${value.toFixed(2)}`);
+  }
+  for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
+  return check(
+    id,
+    problems.length === 0,
+    problems.length === 0 ? `all ${expected.size} amounts match` : problems.slice(0, 8).join("; "),
+  );
+}
+
+/** Checks an answer that is a list of ids (JSON array or ids anywhere in the text), order-free. */
+export function checkIdList(id: string, answer: string, expected: string[], pattern: RegExp): Check {
+  if (expected.length === 0) throw new Error(`generation produced nothing for ${id}`);
+  const given = new Set(
+    [...answer.toUpperCase().matchAll(new RegExp(pattern.source, "g"))].map((match) => match[0]),
+  );
+  const missing = expected.filter((item) => !given.has(item));
+  const extra = [...given].filter((item) => !expected.includes(item));
+  const passed = missing.length === 0 && extra.length === 0;
+  return check(
+    id,
+    passed,
+    passed
+      ? `all ${expected.length} ids listed`
+      : `missing ${missing.join(", ") || "none"}; unexpected ${extra.join(", ") || "none"}`,
+  );
+}
+
+/** Checks a reply that is only a count. */
+export function checkCount(answer: string, expected: number): Check {
+  return check(
+    "answer",
+    parseAnswerNumber(answer) === expected,
+    `expected ${expected}, got '${answer.trim().slice(0, 80)}'`,
+  );
+}
+
+/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
+export function nearMisses(
+  cells: (near: string[]) => string[],
+  rows: Array<[string, string, ...string[]]>,
+): NearMiss[] {
+  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
+}
