@@ -172,8 +172,12 @@ export function writePermitsDocuments(context: GenerateContext, world: PermitsWo
   const leaveCount = Math.max(1, Math.min(3, Math.floor(world.emailCount / 8)));
   for (let index = 0; index < leaveCount; index += 1) {
     const inspector = inspectors[index * 2]!;
-    const start = addBusinessDays(today, between(random, 1, 3));
-    emails.push(leaveEmail(inspector, start, addDays(start, between(random, 4, 8)), addDays(today, -between(random, 2, 9))));
+    // The leave starts on the day of the inspector's first booking and ends before the last one, so both
+    // a booking on the first day and one after the leave exist whenever they have two booking days.
+    const days = [...new Set(world.scheduled.filter((item) => item.inspector === inspector.name).map((item) => item.date))].sort();
+    const start = days.length >= 2 ? days[0]! : addBusinessDays(today, between(random, 1, 3));
+    const end = days.length >= 2 ? addDays(days[days.length - 1]!, -1) : addDays(start, between(random, 4, 8));
+    emails.push(leaveEmail(inspector, start, end, addDays(today, -between(random, 2, 9))));
   }
   const candidates = random.shuffle(
     world.fees.filter((fee) => !fee.paid && !world.waivedFees.has(fee.id) && (fee.code === "REI" || fee.code === "PLR")),

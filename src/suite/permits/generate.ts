@@ -158,7 +158,7 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
   const { random, factors, referenceDate: today } = context;
   const types = Object.keys(PERMIT_TYPES) as PermitType[];
   const drafts: PermitDraft[] = [];
-  for (let n = 0; n < 90 * factors.rows; n += 1) {
+  for (let n = 0; n < 100 * factors.rows; n += 1) {
     const type = weightedPick(random, types, [0.4, 0.25, 0.2, 0.15]);
     const pool = contractors.filter((item) => item.trade === PERMIT_TYPES[type].trade);
     const appliedOn = randomDate(random, addDays(today, -540), addDays(today, -3));
@@ -291,7 +291,7 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
   for (const permit of permits) {
     const type = PERMIT_TYPES[permit.type];
     // About one plan-review fee in twelve was keyed at last year's rate or without the minimum.
-    const wrong = random.chance(0.08);
+    const wrong = random.chance(0.12);
     const rate = wrong ? type.planRate - 0.1 : type.planRate;
     const planFee = wrong && random.chance(0.5) ? roundCents((permit.valuation * rate) / 100) : planReviewFee(rate, permit.valuation);
     add(permit, "PLR", "Plan review", planFee, permit.appliedOn);
