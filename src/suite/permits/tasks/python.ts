@@ -117,3 +117,20 @@ def inbox():
 TODAY = date.fromisoformat("${REFERENCE_DATE}")
 print("helpers ready")
 `;
+
+/** A listing read the naive way: no retry when a page answers 503. */
+export const NAIVE_LISTING_PY = String.raw`
+def listing(url, name):
+    rows = []
+    while url:
+        snap = tools.open_page(url=url)["snapshot"]
+        rows.extend(table(snap, name))
+        url = next_url(snap)
+    return rows
+`;
+
+/** Only the first page of a listing. */
+export const FIRST_PAGE_PY = String.raw`
+def listing(url, name):
+    return table(page(url), name)
+`;
