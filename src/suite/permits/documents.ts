@@ -41,7 +41,11 @@ function writePolicies(context: GenerateContext, today: string): void {
       {
         table: {
           headers: ["permit type", "rate (% of valuation)", "issuance fee"],
-          rows: Object.values(PERMIT_TYPES).map((type) => [type.label, type.planRate.toFixed(2), formatUsd(type.permitFee)]),
+          rows: Object.values(PERMIT_TYPES).map((type) => [
+            type.label,
+            type.planRate.toFixed(2),
+            formatUsd(type.permitFee),
+          ]),
         },
       },
       { heading: "Other fees" },
@@ -101,11 +105,14 @@ function waiverEmail(world: PermitsWorld, fee: FeeDraft, kind: WaiverKind, sent:
     Subject: subject,
   });
   if (kind === "request")
-    return renderEmail(headers(`${applicant} <${faker.internet.email()}>`, `Fee waiver request ${fee.permitId}`), [
-      "Hello,",
-      `Please waive ${label}. We do not think we should have been charged.`,
-      `Thanks,\n${applicant}`,
-    ]);
+    return renderEmail(
+      headers(`${applicant} <${faker.internet.email()}>`, `Fee waiver request ${fee.permitId}`),
+      [
+        "Hello,",
+        `Please waive ${label}. We do not think we should have been charged.`,
+        `Thanks,\n${applicant}`,
+      ],
+    );
   if (kind === "recommended")
     return renderEmail(headers(`Kevin Marsh <k.marsh@riverton.gov>`, `Re: waiver for ${fee.permitId}`), [
       "Renata,",
@@ -144,7 +151,10 @@ function leaveEmail(inspector: InspectorDraft, start: string, end: string, sent:
 }
 
 const NOISE_SUBJECTS: Array<[string, string]> = [
-  ["Parking at city hall", "The north lot is closed for resurfacing next week; use the garage on 3rd Street."],
+  [
+    "Parking at city hall",
+    "The north lot is closed for resurfacing next week; use the garage on 3rd Street.",
+  ],
   ["Plan set resubmittal", "The architect will resubmit the stamped sheets next week; no action needed yet."],
   ["Training Thursday", "Reminder: code update training on the 2024 IRC amendments, room 204, 9 am."],
   ["Printer on 2nd floor", "The plotter is out of toner again. Facilities has been told."],
@@ -174,27 +184,48 @@ export function writePermitsDocuments(context: GenerateContext, world: PermitsWo
     const inspector = inspectors[index * 2]!;
     // The leave starts on the day of the inspector's first booking and ends before the last one, so both
     // a booking on the first day and one after the leave exist whenever they have two booking days.
-    const days = [...new Set(world.scheduled.filter((item) => item.inspector === inspector.name).map((item) => item.date))].sort();
+    const days = [
+      ...new Set(
+        world.scheduled.filter((item) => item.inspector === inspector.name).map((item) => item.date),
+      ),
+    ].sort();
     const start = days.length >= 2 ? days[0]! : addBusinessDays(today, between(random, 1, 3));
-    const end = days.length >= 2 ? addDays(days[days.length - 1]!, -1) : addDays(start, between(random, 4, 8));
+    const end =
+      days.length >= 2 ? addDays(days[days.length - 1]!, -1) : addDays(start, between(random, 4, 8));
     emails.push(leaveEmail(inspector, start, end, addDays(today, -between(random, 2, 9))));
   }
   const candidates = random.shuffle(
-    world.fees.filter((fee) => !fee.paid && !world.waivedFees.has(fee.id) && (fee.code === "REI" || fee.code === "PLR")),
+    world.fees.filter(
+      (fee) => !fee.paid && !world.waivedFees.has(fee.id) && (fee.code === "REI" || fee.code === "PLR"),
+    ),
   );
   const kinds: WaiverKind[] = ["full", "half", "declined", "request", "recommended", "full"];
   const waiverCount = Math.min(candidates.length, Math.ceil((world.emailCount - leaveCount) * 0.6));
   for (let index = 0; index < waiverCount; index += 1)
-    emails.push(waiverEmail(world, candidates[index]!, kinds[index % kinds.length]!, addDays(today, -between(random, 1, 20))));
+    emails.push(
+      waiverEmail(
+        world,
+        candidates[index]!,
+        kinds[index % kinds.length]!,
+        addDays(today, -between(random, 1, 20)),
+      ),
+    );
   while (emails.length < world.emailCount) {
     const [subject, body] = random.pick(NOISE_SUBJECTS);
     emails.push(
-      renderEmail({ From: "Facilities <facilities@riverton.gov>", Sent: longDate(addDays(today, -between(random, 1, 30))), Subject: subject }, [body]),
+      renderEmail(
+        {
+          From: "Facilities <facilities@riverton.gov>",
+          Sent: longDate(addDays(today, -between(random, 1, 30))),
+          Subject: subject,
+        },
+        [body],
+      ),
     );
   }
-  random.shuffle(emails).forEach((email, index) =>
-    context.writeFile(`${INBOX}${String(index + 1).padStart(3, "0")}.eml`, email),
-  );
+  random
+    .shuffle(emails)
+    .forEach((email, index) => context.writeFile(`${INBOX}${String(index + 1).padStart(3, "0")}.eml`, email));
 }
 
 /** Half of a fee, as a waiver "in part" grants it. */

@@ -1,10 +1,18 @@
 import type Database from "better-sqlite3";
-import { REFERENCE_DATE, addDays, allRows, formatUsd, getRow, isWeekend, roundCents } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  allRows,
+  formatUsd,
+  getRow,
+  isWeekend,
+  roundCents,
+} from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
 import { feesPage, inspectionPage, permitPage, portalPage, requirePermit, shortDate } from "./pages.js";
 import type { ParsedUrl, PortalPage } from "./pages.js";
 import type { SnapshotNode } from "./render-snapshot.js";
-import { link, text } from "./render-snapshot.js";
+import { link, node, text } from "./render-snapshot.js";
 import { INSPECTION_SEQUENCE, STOP_WORK_CODES, inspectionId, permitId } from "./rules.js";
 import type { PermitType } from "./rules.js";
 
@@ -15,44 +23,56 @@ interface FormField {
   optional?: boolean;
 }
 
-/** A form: its fields, and the write it makes (returning the page shown after it, or a problem to show). */
+/** A form: its fields, and the write it makes (returning the page shown after it, or the problem to show). */
 interface FormDefinition {
   title: string;
   fields: (db: Database.Database, id: string) => FormField[];
   submit: (db: Database.Database, id: string, values: Map<string, string>) => PortalPage | string;
-  back: (id: string) => SnapshotNode[];
 }
 
-function inspectorNames(db: Database.Database): string[] {
-  return allRows<{ name: string }>(db, "SELECT name FROM inspectors ORDER BY name").map((row) => row.name);
-}
+const inspectorField = (db: Database.Database, label: string): FormField => ({
+  name: "inspector",
+  label,
+  options: allRows<{ name: string }>(db, "SELECT name FROM inspectors ORDER BY name").map((row) => row.name),
+});
 
 const scheduleInspection: FormDefinition = {
   title: "Schedule inspection",
   fields: (db, id) => [
-    { name: "inspection_type", label: "Inspection type", options: INSPECTION_SEQUENCE[requirePermit(db, id).permit_type as PermitType] },
+    {
+      name: "inspection_type",
+      label: "Inspection type",
+      options: INSPECTION_SEQUENCE[requirePermit(db, id).permit_type as PermitType],
+    },
     { name: "date", label: "Date (YYYY-MM-DD)" },
-    { name: "inspector", label: "Inspector", options: inspectorNames(db) },
+    inspectorField(db, "Inspector"),
   ],
   submit: (db, id, values) => {
-    const permit = requirePermit(db, id);
-    if (permit.status !== "issued") return `Inspections can only be booked on issued permits; this permit is ${String(permit.status)}.`;
+    const status = String(requirePermit(db, id).status);
     const date = values.get("date")!;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) return "Date must be a date written YYYY-MM-DD.";
-    if (date <= REFERENCE_DATE || date > addDays(REFERENCE_DATE, 30)) return "Date must be within the next 30 days.";
+    if (status !== "issued") return `Inspections are booked on issued permits only; this one is ${status}.`;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
+      return "Date must be YYYY-MM-DD.";
+    if (date <= REFERENCE_DATE || date > addDays(REFERENCE_DATE, 30))
+      return "Date must be within the next 30 days.";
     if (isWeekend(date)) return "Inspections are not booked on weekends.";
     const last = getRow<{ id: string }>(db, "SELECT max(inspection_id) AS id FROM inspections")!.id;
     const newId = inspectionId.format(Number(last.slice(5)) + 1);
+    const [type, inspector] = [values.get("inspection_type"), values.get("inspector")!];
     db.prepare("INSERT INTO inspections VALUES (?, ?, ?, ?, ?, 'scheduled', '')").run(
       newId,
       id,
-      values.get("inspection_type"),
+      type,
       date,
-      values.get("inspector"),
+      inspector,
     );
-    return permitPage(db, permitUrl(id), id, `Inspection ${newId} booked for ${shortDate(date)} with ${values.get("inspector")}.`);
+    return permitPage(
+      db,
+      `/permits/${id}`,
+      id,
+      `Inspection ${newId} booked for ${shortDate(date)} with ${inspector}.`,
+    );
   },
-  back: (id) => [link("Permits", "/permits"), link(id, `/permits/${id}`)],
 };
 
 const stopWork: FormDefinition = {
@@ -62,18 +82,15 @@ const stopWork: FormDefinition = {
     { name: "notes", label: "Notes", optional: true },
   ],
   submit: (db, id, values) => {
-    const permit = requirePermit(db, id);
-    if (permit.status !== "issued") return `Only issued permits can be stopped; this permit is ${String(permit.status)}.`;
+    const status = String(requirePermit(db, id).status);
+    if (status !== "issued") return `Only issued permits can be stopped; this one is ${status}.`;
+    const code = values.get("reason_code")!;
     db.prepare("UPDATE permits SET status = 'stop_work' WHERE permit_id = ?").run(id);
-    db.prepare("INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)").run(
-      id,
-      values.get("reason_code"),
-      values.get("notes") ?? "",
-      REFERENCE_DATE,
-    );
-    return permitPage(db, permitUrl(id), id, `Stop-work order ${String(values.get("reason_code"))} issued.`);
+    db.prepare(
+      "INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)",
+    ).run(id, code, values.get("notes") ?? "", REFERENCE_DATE);
+    return permitPage(db, `/permits/${id}`, id, `Stop-work order ${code} issued.`);
   },
-  back: (id) => [link("Permits", "/permits"), link(id, `/permits/${id}`)],
 };
 
 const feeWaiver: FormDefinition = {
@@ -85,88 +102,97 @@ const feeWaiver: FormDefinition = {
   ],
   submit: (db, id, values) => {
     requirePermit(db, id);
-    const fee = getRow<{ fee_id: number; amount: number; paid_on: string | null }>(
+    const fee = getRow<{ fee_id: number; amount: number; paid_on: string | null; waived: number }>(
       db,
-      "SELECT fee_id, amount, paid_on FROM fees WHERE fee_id = ? AND permit_id = ?",
+      `SELECT f.fee_id, f.amount, f.paid_on, (SELECT coalesce(sum(w.amount), 0) FROM fee_waivers w WHERE w.fee_id = f.fee_id) AS waived
+         FROM fees f WHERE f.fee_id = ? AND f.permit_id = ?`,
       Number(values.get("fee_id")),
       id,
     );
     if (!fee) return `Fee #${values.get("fee_id")} is not a fee of permit ${id}.`;
     if (fee.paid_on !== null) return `Fee #${fee.fee_id} is already paid; refunds are handled by Finance.`;
     const amount = Number(values.get("amount")!.replace(/[$,\s]/g, ""));
-    if (!Number.isFinite(amount) || amount <= 0 || Math.abs(roundCents(amount) - amount) > 1e-9)
+    if (!(amount > 0) || Math.abs(roundCents(amount) - amount) > 1e-9)
       return "Amount must be a positive dollar amount with at most two decimals, e.g. 47.50.";
-    const waived = getRow<{ total: number }>(db, "SELECT coalesce(sum(amount), 0) AS total FROM fee_waivers WHERE fee_id = ?", fee.fee_id)!.total;
-    if (amount > roundCents(fee.amount - waived) + 1e-9)
-      return `Amount exceeds what is left of fee #${fee.fee_id} (${formatUsd(roundCents(fee.amount - waived))}).`;
-    db.prepare("INSERT INTO fee_waivers (fee_id, permit_id, amount, reason, recorded_on) VALUES (?, ?, ?, ?, ?)").run(
-      fee.fee_id,
+    const left = roundCents(fee.amount - fee.waived);
+    if (amount > left + 1e-9)
+      return `Amount exceeds what is left of fee #${fee.fee_id} (${formatUsd(left)}).`;
+    db.prepare(
+      "INSERT INTO fee_waivers (fee_id, permit_id, amount, reason, recorded_on) VALUES (?, ?, ?, ?, ?)",
+    ).run(fee.fee_id, id, amount, values.get("reason"), REFERENCE_DATE);
+    return feesPage(
+      db,
+      `/permits/${id}/fees`,
       id,
-      amount,
-      values.get("reason"),
-      REFERENCE_DATE,
+      `Waiver of ${formatUsd(amount)} recorded on fee #${fee.fee_id}.`,
     );
-    return feesPage(db, permitUrl(`${id}/fees`), id, `Waiver of ${formatUsd(amount)} recorded on fee #${fee.fee_id}.`);
   },
-  back: (id) => [link("Permits", "/permits"), link(id, `/permits/${id}`), link("Fees", `/permits/${id}/fees`)],
 };
 
 const reassignInspection: FormDefinition = {
   title: "Reassign inspector",
-  fields: (db) => [{ name: "inspector", label: "New inspector", options: inspectorNames(db) }],
+  fields: (db) => [inspectorField(db, "New inspector")],
   submit: (db, id, values) => {
-    const row = getRow<{ result: string; inspector: string }>(db, "SELECT result, inspector FROM inspections WHERE inspection_id = ?", id);
+    const row = getRow<{ result: string; inspector: string }>(
+      db,
+      "SELECT * FROM inspections WHERE inspection_id = ?",
+      id,
+    );
     if (!row) throw new ToolFailure(`404 Not Found: no inspection ${id}; see /inspections`);
-    if (row.result !== "scheduled") return `Only scheduled inspections can be reassigned; this one is ${row.result}.`;
-    if (row.inspector === values.get("inspector")) return `${row.inspector} is already the inspector.`;
-    db.prepare("UPDATE inspections SET inspector = ? WHERE inspection_id = ?").run(values.get("inspector"), id);
-    return inspectionPage(db, { path: `/inspections/${id}`, query: new URLSearchParams(), url: `/inspections/${id}` }, id, `Reassigned to ${values.get("inspector")}.`);
+    const inspector = values.get("inspector")!;
+    if (row.result !== "scheduled")
+      return `Only scheduled inspections can be reassigned; this one is ${row.result}.`;
+    if (row.inspector === inspector) return `${inspector} is already the inspector.`;
+    db.prepare("UPDATE inspections SET inspector = ? WHERE inspection_id = ?").run(inspector, id);
+    return inspectionPage(db, `/inspections/${id}`, id, `Reassigned to ${inspector}.`);
   },
-  back: (id) => [link("Inspections", "/inspections"), link(id, `/inspections/${id}`)],
 };
-
-function permitUrl(rest: string): ParsedUrl {
-  return { path: `/permits/${rest}`, query: new URLSearchParams(), url: `/permits/${rest}` };
-}
 
 /** The form at an address and the id it acts on, or null when the address is not a form. */
 function findForm(parsed: ParsedUrl): { form: FormDefinition; id: string } | null {
-  const parts = parsed.path.split("/").filter(Boolean);
-  const [section, id] = parts;
-  const tail = parts.slice(2).join("/");
-  if (section === "permits" && id !== undefined && permitId.matches(id)) {
-    if (tail === "inspections/new") return { form: scheduleInspection, id };
-    if (tail === "stop-work") return { form: stopWork, id };
-    if (tail === "fees/waiver") return { form: feeWaiver, id };
-  }
-  if (section === "inspections" && id !== undefined && inspectionId.matches(id) && tail === "reassign")
+  const [section, id = "", ...rest] = parsed.path.split("/").filter(Boolean);
+  const tail = rest.join("/");
+  const permitForms: Record<string, FormDefinition> = {
+    "inspections/new": scheduleInspection,
+    "stop-work": stopWork,
+    "fees/waiver": feeWaiver,
+  };
+  if (section === "permits" && permitId.matches(id) && permitForms[tail])
+    return { form: permitForms[tail], id };
+  if (section === "inspections" && inspectionId.matches(id) && tail === "reassign")
     return { form: reassignInspection, id };
   return null;
 }
 
-function formPage(db: Database.Database, parsed: ParsedUrl, form: FormDefinition, id: string, problem?: string): PortalPage {
-  const main: SnapshotNode[] = [];
-  if (problem) main.push({ role: "alert", text: `There is a problem with this form: ${problem}` });
-  main.push({
-    role: "form",
-    name: form.title,
-    attributes: { action: parsed.path },
-    children: [
-      ...form.fields(db, id).map(
-        (field): SnapshotNode =>
-          field.options
-            ? {
-                role: "combobox",
-                name: field.label,
-                attributes: { name: field.name },
-                children: field.options.map((option) => ({ role: "option", name: option })),
-              }
-            : { role: "textbox", name: `${field.label}${field.optional ? " (optional)" : ""}`, attributes: { name: field.name } },
-      ),
-      { role: "button", name: "Submit" },
-    ],
-  });
-  return portalPage(parsed.url, `${form.title} — ${id}`, main, [...form.back(id), text(form.title)]);
+function formPage(
+  db: Database.Database,
+  parsed: ParsedUrl,
+  form: FormDefinition,
+  id: string,
+  problem?: string,
+) {
+  const control = (field: FormField): SnapshotNode =>
+    field.options
+      ? node(
+          "combobox",
+          field.label,
+          field.options.map((option) => node("option", option)),
+          { name: field.name },
+        )
+      : node("textbox", `${field.label}${field.optional ? " (optional)" : ""}`, undefined, {
+          name: field.name,
+        });
+  const main = [
+    ...(problem ? [{ role: "alert", text: `There is a problem with this form: ${problem}` }] : []),
+    node("form", form.title, [...form.fields(db, id).map(control), node("button", "Submit")], {
+      action: parsed.path,
+    }),
+  ];
+  const section = parsed.path.startsWith("/permits") ? "permits" : "inspections";
+  return portalPage(parsed.url, `${form.title} — ${id}`, main, [
+    link(id, `/${section}/${id}`),
+    text(form.title),
+  ]);
 }
 
 /** The form page at an address (GET), or null when it is not a form. */
@@ -179,7 +205,11 @@ export function renderFormPage(db: Database.Database, parsed: ParsedUrl): Portal
  * Submits a form. Problems with the values come back as the form page with an alert (an ordinary page, as
  * a web site answers); only an address that is not a form is a tool error.
  */
-export function submitPortalForm(db: Database.Database, parsed: ParsedUrl, fields: Record<string, string>): PortalPage {
+export function submitPortalForm(
+  db: Database.Database,
+  parsed: ParsedUrl,
+  fields: Record<string, string>,
+): PortalPage {
   const found = findForm(parsed);
   if (!found)
     throw new ToolFailure(
@@ -190,14 +220,16 @@ export function submitPortalForm(db: Database.Database, parsed: ParsedUrl, field
   const values = new Map<string, string>();
   for (const [name, value] of Object.entries(fields)) {
     const field = definitions.find((candidate) => candidate.name === name);
-    if (!field) return formPage(db, parsed, form, id, `unknown field '${name}'; this form has ${definitions.map((item) => item.name).join(", ")}.`);
-    const trimmed = value.trim();
-    if (field.options && !field.options.includes(trimmed))
+    const names = definitions.map((item) => item.name).join(", ");
+    if (!field) return formPage(db, parsed, form, id, `unknown field '${name}'; this form has ${names}.`);
+    if (field.options && !field.options.includes(value.trim()))
       return formPage(db, parsed, form, id, `${field.label} must be one of: ${field.options.join(", ")}.`);
-    values.set(name, trimmed);
+    values.set(name, value.trim());
   }
-  const missing = definitions.filter((field) => !field.optional && !values.get(field.name));
-  if (missing.length > 0) return formPage(db, parsed, form, id, `${missing.map((field) => field.label).join(", ")} is required.`);
+  const missing = definitions
+    .filter((field) => !field.optional && !values.get(field.name))
+    .map((field) => field.label);
+  if (missing.length > 0) return formPage(db, parsed, form, id, `${missing.join(", ")} is required.`);
   const outcome = form.submit(db, id, values);
   return typeof outcome === "string" ? formPage(db, parsed, form, id, outcome) : outcome;
 }

@@ -17,12 +17,7 @@ import type { PermitType } from "./rules.js";
 
 type Random = GenerateContext["random"];
 
-export interface ContractorDraft {
-  id: string;
-  trade: string;
-  status: "active" | "suspended" | "expired";
-  licenseExpires: string;
-}
+export type ContractorDraft = { id: string; trade: string };
 
 export interface PermitDraft {
   id: string;
@@ -35,25 +30,13 @@ export interface PermitDraft {
   issuedOn: string | null;
 }
 
-export interface FeeDraft {
-  id: number;
-  permitId: string;
-  code: string;
-  amount: number;
-  paid: boolean;
-}
-
-export interface InspectorDraft {
-  name: string;
-  email: string;
-  district: string;
-}
+export type FeeDraft = { id: number; permitId: string; code: string; amount: number; paid: boolean };
+export type InspectorDraft = { name: string; email: string; district: string };
 
 /** Everything the workspace documents are written from. */
 export interface PermitsWorld {
   today: string;
   inspectors: InspectorDraft[];
-  permits: PermitDraft[];
   fees: FeeDraft[];
   waivedFees: Set<number>;
   scheduled: Array<{ inspector: string; date: string }>;
@@ -62,14 +45,8 @@ export interface PermitsWorld {
   emailCount: number;
 }
 
-const INSPECTOR_NAMES = [
-  "Dana Whitfield",
-  "Marcus Oyelaran",
-  "Priya Raman",
-  "Tom Kessler",
-  "Lucia Ferreira",
-  "Ben Adeyemi",
-];
+const INSPECTOR_NAMES =
+  "Dana Whitfield|Marcus Oyelaran|Priya Raman|Tom Kessler|Lucia Ferreira|Ben Adeyemi".split("|");
 const TRADE_SUFFIX: Record<string, string[]> = {
   general: ["Builders", "Construction", "Homes", "Renovation"],
   electrical: ["Electric", "Electrical Services", "Power & Light"],
@@ -77,24 +54,21 @@ const TRADE_SUFFIX: Record<string, string[]> = {
   mechanical: ["Heating & Air", "Mechanical", "HVAC"],
 };
 const DESCRIPTIONS: Record<PermitType, string[]> = {
-  building: ["Rear deck addition", "Kitchen remodel", "Detached garage", "Second-story addition", "Basement finish"],
-  electrical: ["Service upgrade to 200 A", "EV charger circuit", "Rewire of first floor", "Solar PV tie-in"],
-  plumbing: ["Water heater replacement", "Bathroom re-pipe", "Sewer lateral repair", "Gas line extension"],
-  mechanical: ["Furnace replacement", "Heat pump install", "Ductwork extension", "Mini-split install"],
+  building: "Rear deck addition|Kitchen remodel|Detached garage|Second-story addition|Basement finish".split(
+    "|",
+  ),
+  electrical: "Service upgrade to 200 A|EV charger circuit|Rewire of first floor|Solar PV tie-in".split("|"),
+  plumbing: "Water heater replacement|Bathroom re-pipe|Sewer lateral repair|Gas line extension".split("|"),
+  mechanical: "Furnace replacement|Heat pump install|Ductwork extension|Mini-split install".split("|"),
 };
 const PASS_NOTES = [
   "All items inspected satisfactory. Approved to proceed.",
   "Work complies with approved plans. OK to cover.",
   "Approved. Contractor on site; no corrections.",
-  "Passed. Verified against stamped drawings.",
 ];
 /** How an inspector closes a failed report: the first group calls for a re-inspection, the second does not. */
-export const REINSPECT_PHRASES = [
-  "Re-inspection required after corrections.",
-  "Call for re-inspection once corrected.",
-  "Correct and request a re-inspection.",
-];
-export const NO_REINSPECT_PHRASES = [
+const REVISIT = ["Re-inspection required after corrections.", "Call for re-inspection once corrected."];
+const NO_REVISIT = [
   "No re-inspection needed; photo verification accepted.",
   "Corrections to be verified at final.",
 ];
@@ -111,7 +85,7 @@ function failNote(random: Random, type: PermitType, needsVisit: boolean): string
     .shuffle(VIOLATIONS[type])
     .slice(0, count)
     .map(([code, finding]) => `${finding} (${code}).`);
-  return [...findings, random.pick(needsVisit ? REINSPECT_PHRASES : NO_REINSPECT_PHRASES)].join(" ");
+  return [...findings, random.pick(needsVisit ? REVISIT : NO_REVISIT)].join(" ");
 }
 
 function generateContractors(context: GenerateContext): ContractorDraft[] {
@@ -139,17 +113,11 @@ function generateContractors(context: GenerateContext): ContractorDraft[] {
         : status === "expired"
           ? randomDate(random, addDays(today, -400), addDays(today, -1))
           : randomDate(random, addDays(today, 1), addDays(today, 700));
-    const draft: ContractorDraft = { id: licenseId.format(10000 + n * 7), trade, status, licenseExpires };
+    const draft = { id: licenseId.format(10000 + n * 7), trade };
     drafts.push(draft);
-    insert.run(
-      draft.id,
-      name,
-      trade,
-      status,
-      licenseExpires,
-      randomDate(random, addDays(today, -60), addDays(today, 400)),
-      faker.phone.number({ style: "national" }),
-    );
+    const insurance = randomDate(random, addDays(today, -60), addDays(today, 400));
+    const phone = faker.phone.number({ style: "national" });
+    insert.run(draft.id, name, trade, status, licenseExpires, insurance, phone);
   }
   return drafts;
 }
@@ -163,7 +131,8 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
     const pool = contractors.filter((item) => item.trade === PERMIT_TYPES[type].trade);
     const appliedOn = randomDate(random, addDays(today, -540), addDays(today, -3));
     const recent = appliedOn > addDays(today, -25);
-    const issuedOn = recent && random.chance(0.5) ? null : addDays(appliedOn, between(random, 2, 20));
+    const drafted = addDays(appliedOn, between(random, 2, 20));
+    const issuedOn = recent && random.chance(0.5) ? null : drafted > today ? today : drafted;
     let status: PermitDraft["status"] = "applied";
     if (issuedOn !== null) {
       status = random.chance(0.3) && issuedOn < addDays(today, -60) ? "finaled" : "issued";
@@ -174,21 +143,19 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
       type === "building"
         ? Math.round(between(random, 80, 4500)) * 100
         : Math.round(between(random, 15, 400)) * 100;
-    drafts.push({
-      id: "",
-      type,
-      status,
-      district: random.pick(DISTRICTS),
-      contractor: random.pick(pool),
-      valuation,
-      appliedOn,
-      issuedOn: issuedOn !== null && issuedOn > today ? today : issuedOn,
-    });
+    const [district, contractor] = [random.pick(DISTRICTS), random.pick(pool)];
+    drafts.push({ id: "", type, status, district, contractor, valuation, appliedOn, issuedOn });
   }
   // Each planted lapse (see generateContractors) holds at least one issued permit of its trade.
   contractors.forEach((contractor, index) => {
-    if (![3, 6].includes((index + 1) % 14) || drafts.some((d) => d.contractor === contractor && d.status === "issued")) return;
-    const permit = drafts.find((d) => d.status === "issued" && PERMIT_TYPES[d.type].trade === contractor.trade);
+    if (
+      ![3, 6].includes((index + 1) % 14) ||
+      drafts.some((d) => d.contractor === contractor && d.status === "issued")
+    )
+      return;
+    const permit = drafts.find(
+      (d) => d.status === "issued" && PERMIT_TYPES[d.type].trade === contractor.trade,
+    );
     if (permit) permit.contractor = contractor;
   });
   drafts.sort((a, b) => (a.appliedOn < b.appliedOn ? -1 : a.appliedOn > b.appliedOn ? 1 : 0));
@@ -199,14 +166,8 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
   return drafts;
 }
 
-interface InspectionRow {
-  permit: PermitDraft;
-  type: string;
-  date: string;
-  inspector: string;
-  result: "scheduled" | "pass" | "fail";
-  notes: string;
-}
+type InspectionRow = { permit: PermitDraft; type: string; date: string; inspector: string; result: string };
+type Row = InspectionRow & { notes: string };
 
 /** The inspection history of one permit: passed steps (some after a failure), maybe an open failure, maybe a booking. */
 function inspectionHistory(
@@ -214,11 +175,11 @@ function inspectionHistory(
   permit: PermitDraft,
   today: string,
   inspectorFor: (permit: PermitDraft) => string,
-): InspectionRow[] {
+): Row[] {
   if (permit.issuedOn === null) return [];
   const steps = INSPECTION_SEQUENCE[permit.type];
-  const rows: InspectionRow[] = [];
-  const add = (type: string, date: string, result: InspectionRow["result"], notes: string): void => {
+  const rows: Row[] = [];
+  const add = (type: string, date: string, result: string, notes: string): void => {
     rows.push({ permit, type, date, inspector: inspectorFor(permit), result, notes });
   };
   const done = permit.status === "finaled" ? steps.length : between(random, 0, steps.length - 1);
@@ -238,7 +199,8 @@ function inspectionHistory(
   if (random.chance(0.3)) {
     const failedOn = weekdayOnOrAfter(addDays(today, -between(random, 3, 20)));
     add(next, failedOn, "fail", failNote(random, permit.type, random.chance(0.7)));
-    if (random.chance(0.25)) add(next, weekdayOnOrAfter(addDays(today, between(random, 1, 12))), "scheduled", "");
+    if (random.chance(0.25))
+      add(next, weekdayOnOrAfter(addDays(today, between(random, 1, 12))), "scheduled", "");
   } else if (random.chance(0.55)) {
     add(next, weekdayOnOrAfter(addDays(today, between(random, 1, 12))), "scheduled", "");
   }
@@ -251,32 +213,32 @@ function insertPermits(context: GenerateContext, permits: PermitDraft[]): void {
   const stopWork = db.prepare(
     "INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)",
   );
-  for (const permit of permits) {
-    insert.run(
-      permit.id,
-      permit.type,
-      permit.status,
-      faker.location.streetAddress(),
-      permit.district,
-      faker.person.fullName(),
-      permit.contractor.id,
-      permit.valuation,
-      random.pick(DESCRIPTIONS[permit.type]),
-      permit.appliedOn,
-      permit.issuedOn,
-      permit.issuedOn === null ? null : addDays(permit.issuedOn, 365),
-    );
-    if (permit.status === "stop_work")
-      stopWork.run(
-        permit.id,
-        random.pick(STOP_WORK_CODES.slice(1)),
-        "Posted on site by the district inspector.",
-        addDays(permit.issuedOn!, between(random, 10, 60)),
-      );
+  for (const { id, type, status, district, contractor, valuation, appliedOn, issuedOn } of permits) {
+    const [address, applicant] = [faker.location.streetAddress(), faker.person.fullName()];
+    const [work, expires] = [
+      random.pick(DESCRIPTIONS[type]),
+      issuedOn === null ? null : addDays(issuedOn, 365),
+    ];
+    const values = [
+      id,
+      type,
+      status,
+      address,
+      district,
+      applicant,
+      contractor.id,
+      valuation,
+      work,
+      appliedOn,
+    ];
+    insert.run(...values, issuedOn, expires);
+    if (status !== "stop_work") continue;
+    const [code, on] = [random.pick(STOP_WORK_CODES.slice(1)), addDays(issuedOn!, between(random, 10, 60))];
+    stopWork.run(id, code, "Posted on site by the district inspector.", on);
   }
 }
 
-function insertFees(context: GenerateContext, permits: PermitDraft[], failures: InspectionRow[]): FeeDraft[] {
+function insertFees(context: GenerateContext, permits: PermitDraft[], failures: Row[]): FeeDraft[] {
   const { db, random, referenceDate: today } = context;
   const insert = db.prepare(
     "INSERT INTO fees (permit_id, fee_code, description, amount, assessed_on, paid_on) VALUES (?, ?, ?, ?, ?, ?)",
@@ -285,7 +247,14 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
   const add = (permit: PermitDraft, code: string, description: string, amount: number, on: string): void => {
     const paid = permit.status === "finaled" || random.chance(code === "REI" ? 0.45 : 0.7);
     const paidOn = paid ? randomDate(random, on, on < today ? addDays(on, 40) : on) : null;
-    const result = insert.run(permit.id, code, description, amount, on, paidOn && paidOn > today ? today : paidOn);
+    const result = insert.run(
+      permit.id,
+      code,
+      description,
+      amount,
+      on,
+      paidOn && paidOn > today ? today : paidOn,
+    );
     fees.push({ id: Number(result.lastInsertRowid), permitId: permit.id, code, amount, paid });
   };
   for (const permit of permits) {
@@ -293,11 +262,15 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
     // About one plan-review fee in twelve was keyed at last year's rate or without the minimum.
     const wrong = random.chance(0.12);
     const rate = wrong ? type.planRate - 0.1 : type.planRate;
-    const planFee = wrong && random.chance(0.5) ? roundCents((permit.valuation * rate) / 100) : planReviewFee(rate, permit.valuation);
+    const planFee =
+      wrong && random.chance(0.5)
+        ? roundCents((permit.valuation * rate) / 100)
+        : planReviewFee(rate, permit.valuation);
     add(permit, "PLR", "Plan review", planFee, permit.appliedOn);
     if (permit.issuedOn === null) continue;
     add(permit, "PMT", "Permit issuance", type.permitFee, permit.issuedOn);
-    add(permit, "TEC", "Technology surcharge", roundCents((type.permitFee * TECH_SURCHARGE_PCT) / 100), permit.issuedOn);
+    const surcharge = roundCents((type.permitFee * TECH_SURCHARGE_PCT) / 100);
+    add(permit, "TEC", "Technology surcharge", surcharge, permit.issuedOn);
   }
   for (const failure of failures)
     add(failure.permit, "REI", `Re-inspection (${failure.type})`, REINSPECTION_FEE, failure.date);
@@ -313,7 +286,8 @@ export function generatePermits(context: GenerateContext): void {
     district: DISTRICTS[index]!,
   }));
   const insertInspector = db.prepare("INSERT INTO inspectors VALUES (?, ?, ?)");
-  for (const inspector of inspectors) insertInspector.run(inspector.name, inspector.email, inspector.district);
+  for (const inspector of inspectors)
+    insertInspector.run(inspector.name, inspector.email, inspector.district);
   const contractors = generateContractors(context);
   const permits = draftPermits(context, contractors);
   insertPermits(context, permits);
@@ -325,15 +299,15 @@ export function generatePermits(context: GenerateContext): void {
     .flatMap((permit) => inspectionHistory(random, permit, today, inspectorFor))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const insertInspection = db.prepare("INSERT INTO inspections VALUES (?, ?, ?, ?, ?, ?, ?)");
-  inspections.forEach((row, index) =>
+  inspections.forEach(({ permit, type, date, inspector, result, notes }, index) =>
     insertInspection.run(
       inspectionId.format(index * 2 + 11),
-      row.permit.id,
-      row.type,
-      row.date,
-      row.inspector,
-      row.result,
-      row.notes,
+      permit.id,
+      type,
+      date,
+      inspector,
+      result,
+      notes,
     ),
   );
   const fees = insertFees(
@@ -349,17 +323,16 @@ export function generatePermits(context: GenerateContext): void {
   for (const fee of fees.filter((item) => item.code === "REI" && !item.paid)) {
     if (!random.chance(0.1)) continue;
     waivedFees.add(fee.id);
-    insertWaiver.run(fee.id, fee.permitId, fee.amount, "Inspector error on the original visit", addDays(today, -between(random, 5, 90)));
+    const on = addDays(today, -between(random, 5, 90));
+    insertWaiver.run(fee.id, fee.permitId, fee.amount, "Inspector error on the original visit", on);
   }
+  const scheduled = inspections.filter((row) => row.result === "scheduled");
   writePermitsDocuments(context, {
     today,
     inspectors,
-    permits,
     fees,
     waivedFees,
-    scheduled: inspections
-      .filter((row) => row.result === "scheduled")
-      .map((row) => ({ inspector: row.inspector, date: row.date })),
+    scheduled,
     random,
     faker,
     emailCount: 8 * factors.files,

@@ -13,7 +13,12 @@ export const inspectionId = defineIdFormat({
   prefix: "INSP-",
   digits: 5,
 });
-export const licenseId = defineIdFormat({ field: "license_id", entity: "contractor", prefix: "CL-", digits: 5 });
+export const licenseId = defineIdFormat({
+  field: "license_id",
+  entity: "contractor",
+  prefix: "CL-",
+  digits: 5,
+});
 
 export const DISTRICTS = ["Northgate", "Riverside", "Old Town", "Eastfield", "Harbor", "Westbrook"] as const;
 

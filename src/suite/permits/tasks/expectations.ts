@@ -3,7 +3,15 @@
  * documents as the agent read them.
  */
 import type { Check, StateView } from "../../../envs/index.js";
-import { REFERENCE_DATE, addBusinessDays, allRows, check, nearlyEqual, parseAnswerJson, parseCsv } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addBusinessDays,
+  allRows,
+  check,
+  nearlyEqual,
+  parseAnswerJson,
+  parseCsv,
+} from "../../../envs/index.js";
 import { INSPECTION_POLICY, ROSTER } from "../documents.js";
 
 export function requireFile(state: StateView, path: string): string {
@@ -14,12 +22,14 @@ export function requireFile(state: StateView, path: string): string {
 
 /** Issued permits whose contractor's license is suspended, expired, or past its expiry date. */
 export function stopWorkTargets(state: StateView): string[] {
-  return allRows<{ permit_id: string }>(
+  const ids = allRows<{ permit_id: string }>(
     state.db,
     `SELECT p.permit_id FROM permits p JOIN contractors c ON c.license_id = p.contractor_id
       WHERE p.status = 'issued' AND (c.status <> 'active' OR c.license_expires < ?) ORDER BY p.permit_id`,
     REFERENCE_DATE,
   ).map((row) => row.permit_id);
+  if (ids.length === 0) throw new Error("generation produced no permit under a lapsed license");
+  return ids;
 }
 
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
@@ -35,8 +45,16 @@ export function reinspectionDate(state: StateView): string {
 export const NO_REVISIT = /photo verification accepted|verified at final/i;
 
 /** Per issued permit and inspection type, the latest inspection when it failed and its notes ask for a visit. */
-export function reinspectionTargets(state: StateView): Array<{ permit_id: string; inspection_type: string; inspector: string }> {
-  const rows = allRows<{ permit_id: string; inspection_type: string; inspector: string; result: string; notes: string }>(
+export function reinspectionTargets(
+  state: StateView,
+): Array<{ permit_id: string; inspection_type: string; inspector: string }> {
+  const rows = allRows<{
+    permit_id: string;
+    inspection_type: string;
+    inspector: string;
+    result: string;
+    notes: string;
+  }>(
     state.db,
     `SELECT i.permit_id, i.inspection_type, i.inspector, i.result, i.notes FROM inspections i
        JOIN permits p ON p.permit_id = i.permit_id
@@ -44,9 +62,11 @@ export function reinspectionTargets(state: StateView): Array<{ permit_id: string
   );
   const latest = new Map<string, (typeof rows)[number]>();
   for (const row of rows) latest.set(`${row.permit_id}|${row.inspection_type}`, row);
-  return [...latest.values()]
+  const targets = [...latest.values()]
     .filter((row) => row.result === "fail" && !NO_REVISIT.test(row.notes))
     .map(({ permit_id, inspection_type, inspector }) => ({ permit_id, inspection_type, inspector }));
+  if (targets.length === 0) throw new Error("generation produced no failed inspection to follow up");
+  return targets;
 }
 
 /** The roster's backup inspector for each inspector. */
@@ -67,16 +87,25 @@ export function answerAmounts(answer: string): Map<string, number> | null {
   return amounts;
 }
 
-/** One check: the answer's object has exactly the expected keys, each amount within a cent. */
-export function checkAmounts(id: string, answer: string, expected: Map<string, number>): Check {
+/** One check: the answer's object has exactly the expected keys, each number within `tolerance`. */
+export function checkAmounts(
+  id: string,
+  answer: string,
+  expected: Map<string, number>,
+  tolerance = 0.006,
+): Check {
   const actual = answerAmounts(answer);
   if (actual === null) return check(id, false, "the answer holds no JSON object of amounts");
   const problems: string[] = [];
   for (const [key, amount] of expected) {
     const got = actual.get(key);
     if (got === undefined) problems.push(`missing ${key}`);
-    else if (!nearlyEqual(got, amount, 0.006)) problems.push(`${key}: expected ${amount}, got ${got}`);
+    else if (!nearlyEqual(got, amount, tolerance)) problems.push(`${key}: expected ${amount}, got ${got}`);
   }
   for (const key of actual.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
-  return check(id, problems.length === 0, problems.length === 0 ? "amounts match" : problems.slice(0, 5).join("; "));
+  return check(
+    id,
+    problems.length === 0,
+    problems.length === 0 ? "amounts match" : problems.slice(0, 5).join("; "),
+  );
 }

@@ -1,10 +1,10 @@
-import { allRows, check, defineTask, nearlyEqual, parseAnswerJson, parseMarkdownTable, roundCents } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { allRows, defineTask, parseMarkdownTable, roundCents } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { FEE_SCHEDULE } from "../documents.js";
 import { permitsDomain } from "../domain.js";
 import { PERMIT_TYPES } from "../rules.js";
 import type { PermitType } from "../rules.js";
-import { requireFile } from "./expectations.js";
+import { checkAmounts, requireFile } from "./expectations.js";
 import { PERMITS_PY } from "./python.js";
 
 const SINCE = "2025-01-01";
@@ -14,44 +14,28 @@ export function misbilledPlanReviews(state: StateView): Map<string, number> {
   const text = requireFile(state, FEE_SCHEDULE);
   const rates = new Map(parseMarkdownTable(text, "Plan review").map((row) => [row[0]!, Number(row[1])]));
   const bound = (pattern: RegExp): number => Number(pattern.exec(text)![1]!.replace(/,/g, ""));
-  const min = bound(/never less than \$([\d,.]+\d)/);
-  const max = bound(/never more than \$([\d,.]+\d)/);
+  const [min, max] = [bound(/never less than \$([\d,.]+\d)/), bound(/never more than \$([\d,.]+\d)/)];
   const fees = allRows<{ permit_id: string; amount: number; permit_type: PermitType; valuation: number }>(
     state.db,
     `SELECT f.permit_id, f.amount, p.permit_type, p.valuation FROM fees f JOIN permits p ON p.permit_id = f.permit_id
-      WHERE f.fee_code = 'PLR' AND f.assessed_on >= ? ORDER BY f.permit_id`,
+      WHERE f.fee_code = 'PLR' AND f.assessed_on >= ?`,
     SINCE,
   );
   const wrong = new Map<string, number>();
   for (const fee of fees) {
-    const rate = rates.get(PERMIT_TYPES[fee.permit_type].label);
-    if (rate === undefined) throw new Error(`no plan-review rate for ${fee.permit_type}`);
+    const rate = rates.get(PERMIT_TYPES[fee.permit_type].label)!;
     const due = roundCents(Math.min(max, Math.max(min, (fee.valuation * rate) / 100)));
-    if (!nearlyEqual(due, fee.amount, 0.001)) wrong.set(fee.permit_id, due);
+    if (Math.abs(due - fee.amount) > 0.001) wrong.set(fee.permit_id, due);
   }
+  if (wrong.size === 0) throw new Error("generation produced no misbilled plan review");
   return wrong;
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  const expected = misbilledPlanReviews(initial);
-  if (expected.size === 0) throw new Error("generation produced no misbilled plan review");
-  const value = parseAnswerJson(answer);
-  const actual = value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  const problems = [...expected]
-    .filter(([id, due]) => !nearlyEqual(Number(actual[id]), due, 0.006))
-    .map(([id, due]) => `${id}: expected ${due}, got ${String(actual[id])}`);
-  for (const id of Object.keys(actual)) if (!expected.has(id)) problems.push(`unexpected ${id}`);
-  return [check("answer-corrections", problems.length === 0, problems.length === 0 ? "corrections match" : problems.slice(0, 5).join("; "))];
-}
-
-interface Variant {
-  noBounds?: boolean;
-  allYears?: boolean;
-  oneRate?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const clamp = variant.noBounds ? "fee = raw" : "fee = min(fee_max, max(fee_min, raw))";
+function cells({
+  clamp = "min(fee_max, max(fee_min, raw))",
+  since = SINCE,
+  rate = 'info["Type"]',
+}): string[] {
   return [
     PERMITS_PY,
     String.raw`
@@ -64,13 +48,11 @@ print(rates, fee_min, fee_max)
     String.raw`
 wrong = {}
 for row in listing("/fees?code=PLR", "Fee ledger"):
-    if ${variant.allYears ? "False" : `iso(row["Assessed"]) < "${SINCE}"`}:
+    if iso(row["Assessed"]) < "${since}":
         continue
     info = fields(page(f"/permits/{row['Permit']}"))
-    rate = rates[${variant.oneRate ? '"Building"' : 'info["Type"]'}]
-    raw = usd(info["Valuation"]) * rate / 100
-    ${clamp}
-    fee = round(fee + 1e-9, 2)
+    raw = usd(info["Valuation"]) * rates[${rate}] / 100
+    fee = round(${clamp} + 1e-9, 2)
     if abs(fee - usd(row["Amount"])) > 0.001:
         wrong[row["Permit"]] = fee
 print(json.dumps(wrong, sort_keys=True))
@@ -81,15 +63,30 @@ print(json.dumps(wrong, sort_keys=True))
 export const planReviewFeeAuditTask = defineTask({
   id: "permits.plan-review-fee-audit",
   domain: permitsDomain,
-  summary: "Recompute every 2025 plan-review fee from the fee schedule (rate by permit type on valuation, min and max) and list the misbilled ones.",
+  summary:
+    "Recompute every 2025 plan-review fee from the fee schedule (rate by permit type on valuation, min and max) and list the misbilled ones.",
   instruction:
-    "An auditor thinks some plan-review fees were keyed wrong this year. Check every plan-review (PLR) fee assessed on or after January 1, 2025 against our fee schedule and the permit's declared valuation. Reply with a JSON object mapping each permit whose plan-review fee is wrong to the amount the schedule calls for, e.g. `{\"BP-2025-00412\": 812.5}`; leave out permits charged correctly.",
+    'An auditor thinks some plan-review fees were keyed wrong this year. Check every plan-review (PLR) fee assessed on or after January 1, 2025 against our fee schedule and the permit\'s declared valuation. Reply with a JSON object mapping each permit whose plan-review fee is wrong to the amount the schedule calls for, e.g. `{"BP-2025-00412": 812.5}`; leave out permits charged correctly.',
   tools: ["open_page"],
-  verify,
+  verify: ({ initial, answer }) => [
+    checkAmounts("answer-corrections", answer, misbilledPlanReviews(initial)),
+  ],
   oracle: cells({}),
   nearMisses: [
-    { id: "ignores-min-max", description: "Applies the rate without the schedule's minimum and maximum.", cells: cells({ noBounds: true }) },
-    { id: "all-years", description: "Also audits plan-review fees assessed before 2025.", cells: cells({ allYears: true }) },
-    { id: "building-rate-for-all", description: "Uses the building rate for every permit type.", cells: cells({ oneRate: true }) },
+    {
+      id: "ignores-min-max",
+      description: "Applies the rate without the bounds.",
+      cells: cells({ clamp: "raw" }),
+    },
+    {
+      id: "all-years",
+      description: "Also audits fees assessed before 2025.",
+      cells: cells({ since: "2000-01-01" }),
+    },
+    {
+      id: "building-rate-for-all",
+      description: "Uses the building rate for every permit type.",
+      cells: cells({ rate: '"Building"' }),
+    },
   ],
 });

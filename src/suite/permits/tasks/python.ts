@@ -134,3 +134,9 @@ export const FIRST_PAGE_PY = String.raw`
 def listing(url, name):
     return table(page(url), name)
 `;
+
+/** Form posts that do not read the page that comes back. */
+export const NAIVE_SUBMIT_PY = String.raw`
+def submit(url, **fields):
+    return tools.submit_form(url=url, fields=fields)["snapshot"]
+`;

@@ -1,44 +1,14 @@
 import { REFERENCE_DATE, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
-import type { Check, VerifyContext } from "../../../envs/index.js";
 import { permitsDomain } from "../domain.js";
 import { STOP_WORK_LICENSE_CODE } from "../rules.js";
 import { stopWorkTargets } from "./expectations.js";
-import { PERMITS_PY } from "./python.js";
+import { NAIVE_SUBMIT_PY, PERMITS_PY } from "./python.js";
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = stopWorkTargets(initial);
-  if (expected.length === 0) throw new Error("generation produced no permit under a lapsed license");
+const LAPSED = 'status != "Active" or iso(info["License expires"]) < TODAY.isoformat()';
+
+function cells({ lapsed = LAPSED, helpers = "" }): string[] {
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "permits", key: "permit_id", changed: new Map(expected.map((id) => [id, { status: "stop_work" }])) },
-      {
-        table: "stop_work_orders",
-        key: "order_id",
-        added: expected.map((permit_id) => ({ permit_id, reason_code: STOP_WORK_LICENSE_CODE, issued_on: REFERENCE_DATE })),
-        ignoreColumns: ["notes"],
-      },
-    ]),
-    check("answer-count", parseAnswerNumber(answer) === expected.length, `expected ${expected.length} stop-work orders`),
-  ];
-}
-
-interface Variant {
-  statusOnly?: boolean;
-  dateOnly?: boolean;
-  noSubmitCheck?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const lapsed = variant.statusOnly
-    ? 'status != "Active"'
-    : variant.dateOnly
-      ? 'iso(info["License expires"]) < TODAY.isoformat()'
-      : 'status != "Active" or iso(info["License expires"]) < TODAY.isoformat()';
-  const post = variant.noSubmitCheck
-    ? 'tools.submit_form(url=f"/permits/{pid}/stop-work", fields={"reason_code": "SW-LIC", "notes": "License lapsed"})'
-    : 'submit(f"/permits/{pid}/stop-work", reason_code="SW-LIC", notes="License lapsed")';
-  return [
-    PERMITS_PY,
+    PERMITS_PY + helpers,
     String.raw`
 lapsed = []
 for row in listing("/contractors", "Licensed contractors"):
@@ -47,15 +17,11 @@ for row in listing("/contractors", "Licensed contractors"):
     status = [t for t in texts(snap) if t.startswith("License status:")][0].split(": ", 1)[1]
     if ${lapsed}:
         lapsed.append(row["License"])
-print(lapsed)
-`,
-    String.raw`
 stopped = []
 for lic in lapsed:
     for row in listing(f"/permits?contractor={lic}&status=issued", "Permits"):
-        pid = row["Permit"]
-        ${post}
-        stopped.append(pid)
+        submit(f"/permits/{row['Permit']}/stop-work", reason_code="SW-LIC", notes="License lapsed")
+        stopped.append(row["Permit"])
 print(f"Issued {len(stopped)} stop-work orders: {', '.join(stopped)}")
 `,
   ];
@@ -69,15 +35,46 @@ export const stopWorkLapsedLicensesTask = defineTask({
   instruction:
     "The state licensing board sent its monthly update. Please go through the contractor licenses on the portal and, following the enforcement section of the inspection policy memo, issue a stop-work order on every permit that must stop because of its contractor's license. Don't change anything else. Reply with the number of stop-work orders you issued, e.g. `Issued 4 stop-work orders`.",
   tools: ["open_page", "submit_form"],
-  verify,
+  verify: ({ initial, final, answer }) => {
+    const expected = stopWorkTargets(initial);
+    const order = (permit_id: string) => ({
+      permit_id,
+      reason_code: STOP_WORK_LICENSE_CODE,
+      issued_on: REFERENCE_DATE,
+    });
+    return [
+      ...checkStateDiff(initial.db, final.db, [
+        {
+          table: "permits",
+          key: "permit_id",
+          changed: new Map(expected.map((id) => [id, { status: "stop_work" }])),
+        },
+        { table: "stop_work_orders", key: "order_id", added: expected.map(order) },
+      ]),
+      check(
+        "answer-count",
+        parseAnswerNumber(answer) === expected.length,
+        `expected ${expected.length} orders`,
+      ),
+    ];
+  },
   oracle: cells({}),
   nearMisses: [
-    { id: "status-only", description: "Trusts the Active badge and misses licenses whose expiry date has passed.", cells: cells({ statusOnly: true }) },
-    { id: "date-only", description: "Looks only at expiry dates and misses suspended licenses.", cells: cells({ dateOnly: true }) },
+    {
+      id: "status-only",
+      description: "Trusts the Active badge and misses licenses whose expiry date has passed.",
+      cells: cells({ lapsed: 'status != "Active"' }),
+    },
+    {
+      id: "date-only",
+      description: "Looks only at expiry dates and misses suspended licenses.",
+      cells: cells({ lapsed: 'iso(info["License expires"]) < TODAY.isoformat()' }),
+    },
     {
       id: "ignores-session-expired",
-      description: "Does not read the page a form post returns, so posts answered with the session-expired page are lost.",
-      cells: cells({ noSubmitCheck: true }),
+      description:
+        "Does not read the page a form post returns, so posts answered with the session-expired page are lost.",
+      cells: cells({ helpers: NAIVE_SUBMIT_PY }),
     },
   ],
 });
