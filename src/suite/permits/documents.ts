@@ -1,0 +1,234 @@
+import type { GenerateContext } from "../../envs/index.js";
+import {
+  addBusinessDays,
+  addDays,
+  between,
+  formatUsd,
+  longDate,
+  renderEmail,
+  renderMarkdown,
+  roundCents,
+  toCsv,
+} from "../../envs/index.js";
+import type { FeeDraft, InspectorDraft, PermitsWorld } from "./generate.js";
+import {
+  BUILDING_OFFICIAL,
+  PERMIT_TYPES,
+  PLAN_REVIEW_MAX,
+  PLAN_REVIEW_MIN,
+  REINSPECTION_FEE,
+  REINSPECTION_LEAD_BUSINESS_DAYS,
+  STOP_WORK_LICENSE_CODE,
+  TECH_SURCHARGE_PCT,
+  VIOLATIONS,
+} from "./rules.js";
+
+export const FEE_SCHEDULE = "policies/fee-schedule.md";
+export const INSPECTION_POLICY = "policies/inspection-policy-memo.md";
+export const ROSTER = "staff/inspector-roster.csv";
+export const CODE_REFERENCE = "reference/violation-codes.md";
+export const INBOX = "inbox/";
+
+const OFFICIAL_EMAIL = "Renata Solis <r.solis@riverton.gov>";
+
+function writePolicies(context: GenerateContext, today: string): void {
+  context.writeFile(
+    FEE_SCHEDULE,
+    renderMarkdown("Permit fee schedule", [
+      `Adopted by council resolution 2024-117; in force since ${longDate(addDays(today, -300))}. Amounts in US dollars.`,
+      { heading: "Plan review" },
+      `The plan-review fee is the rate below applied to the declared valuation, never less than ${formatUsd(PLAN_REVIEW_MIN)} and never more than ${formatUsd(PLAN_REVIEW_MAX)}, rounded to the cent.`,
+      {
+        table: {
+          headers: ["permit type", "rate (% of valuation)", "issuance fee"],
+          rows: Object.values(PERMIT_TYPES).map((type) => [
+            type.label,
+            type.planRate.toFixed(2),
+            formatUsd(type.permitFee),
+          ]),
+        },
+      },
+      { heading: "Other fees" },
+      {
+        bullets: [
+          `Technology surcharge: ${TECH_SURCHARGE_PCT}% of the issuance fee.`,
+          `Re-inspection: ${formatUsd(REINSPECTION_FEE)} for every failed inspection.`,
+        ],
+      },
+      { heading: "Waivers" },
+      `Only the Building Official (${BUILDING_OFFICIAL}) may waive a fee, and only in writing. A request, a recommendation from staff or an applicant's e-mail is not an approval. Record each approved waiver on the permit's fee page for exactly the amount the Building Official approved (a waiver "in part" or "half" is half of that fee).`,
+    ]),
+  );
+  context.writeFile(
+    INSPECTION_POLICY,
+    renderMarkdown("Memo: inspection scheduling and enforcement", [
+      `From: ${BUILDING_OFFICIAL}, Building Official. To: inspection and permit-counter staff. Date: ${longDate(addDays(today, -45))}.`,
+      { heading: "Re-inspections" },
+      `On an issued permit, when the latest inspection of a type failed, book a re-inspection of that type with the inspector who failed it, for the ${ordinal(REINSPECTION_LEAD_BUSINESS_DAYS)} business day (Monday to Friday) after the day you book it. No re-inspection is booked when that inspector's notes say photo verification is accepted or that the corrections will be verified at final, nor when an inspection of that type is already scheduled (it is then the latest).`,
+      { heading: "Stop-work orders for lapsed licenses" },
+      `Work on an issued permit must stop when the contractor's license is suspended or expired. The state board's feed lags: a license still shown as Active whose expiry date has passed is expired. Issue the stop-work order from the permit page with reason code ${STOP_WORK_LICENSE_CODE}. Permits that are not in Issued status are left alone.`,
+      { heading: "Permit expiry" },
+      "An issued permit expires 365 days after issuance unless its final inspection has passed. The permit counter sends a courtesy notice for issued permits that expire within the next 30 days and have no passed Final inspection.",
+      { heading: "Leave coverage" },
+      `When an inspector is on leave, each inspection booked with them on a day of the leave moves to the backup inspector named in the inspector roster (${ROSTER}). Bookings outside the leave stay where they are.`,
+    ]),
+  );
+  context.writeFile(
+    CODE_REFERENCE,
+    renderMarkdown("Violation codes cited in inspection reports", [
+      "Inspectors end each finding with the code section in parentheses, e.g. `(NEC 210.8)`.",
+      {
+        table: {
+          headers: ["code", "typical finding"],
+          rows: Object.values(VIOLATIONS).flatMap((items) => items.map(([code, finding]) => [code, finding])),
+        },
+      },
+    ]),
+  );
+}
+
+function ordinal(n: number): string {
+  return ["zeroth", "first", "second", "third", "fourth", "fifth"][n] ?? `${n}th`;
+}
+
+type WaiverKind = "full" | "half" | "declined" | "request" | "recommended";
+
+function waiverEmail(world: PermitsWorld, fee: FeeDraft, kind: WaiverKind, sent: string): string {
+  const { faker } = world;
+  const applicant = faker.person.fullName();
+  const label = `fee #${fee.id} (${fee.code === "REI" ? "re-inspection" : "plan review"}, ${formatUsd(fee.amount)}) on permit ${fee.permitId}`;
+  const request = `${applicant} asked us to waive ${label}: "${faker.helpers.arrayElement(["the inspector never showed up", "we were told the fee did not apply to resubmittals", "the failure was caused by the city's marking crew", "hardship, the owner is a senior on a fixed income"])}".`;
+  const headers = (from: string, subject: string): Record<string, string> => ({
+    From: from,
+    To: "permit-counter@riverton.gov",
+    Sent: longDate(sent),
+    Subject: subject,
+  });
+  if (kind === "request")
+    return renderEmail(
+      headers(`${applicant} <${faker.internet.email()}>`, `Fee waiver request ${fee.permitId}`),
+      [
+        "Hello,",
+        `Please waive ${label}. We do not think we should have been charged.`,
+        `Thanks,\n${applicant}`,
+      ],
+    );
+  if (kind === "recommended")
+    return renderEmail(headers(`Kevin Marsh <k.marsh@riverton.gov>`, `Re: waiver for ${fee.permitId}`), [
+      "Renata,",
+      request,
+      "I recommend we waive it in full. Can you approve?",
+      "Kevin (permit counter)",
+    ]);
+  const decision =
+    kind === "full"
+      ? `Approved. Please waive ${label} in full.`
+      : kind === "half"
+        ? `Approved in part: waive half of ${label}; the applicant pays the rest.`
+        : `Declined. ${label} stands; the charge was correct.`;
+  return renderEmail(headers(OFFICIAL_EMAIL, `Re: waiver for ${fee.permitId}`), [
+    "Team,",
+    request,
+    decision,
+    `${BUILDING_OFFICIAL}\nBuilding Official`,
+  ]);
+}
+
+function leaveEmail(inspector: InspectorDraft, start: string, end: string, sent: string): string {
+  return renderEmail(
+    {
+      From: `${inspector.name} <${inspector.email}>`,
+      To: "inspections@riverton.gov",
+      Sent: longDate(sent),
+      Subject: "Out of office",
+    },
+    [
+      "Hi all,",
+      `I will be on leave from ${longDate(start)} through ${longDate(end)} (both days included). Please move my bookings for those days per the coverage memo.`,
+      inspector.name,
+    ],
+  );
+}
+
+const NOISE_SUBJECTS: Array<[string, string]> = [
+  [
+    "Parking at city hall",
+    "The north lot is closed for resurfacing next week; use the garage on 3rd Street.",
+  ],
+  ["Plan set resubmittal", "The architect will resubmit the stamped sheets next week; no action needed yet."],
+  ["Training Thursday", "Reminder: code update training on the 2024 IRC amendments, room 204, 9 am."],
+  ["Printer on 2nd floor", "The plotter is out of toner again. Facilities has been told."],
+  ["Portal maintenance", "The permit portal may return errors during the nightly backup window; just retry."],
+];
+
+/** The workspace: fee schedule, inspection memo, roster, code reference and the shared inbox. */
+export function writePermitsDocuments(context: GenerateContext, world: PermitsWorld): void {
+  const { random, today, inspectors } = world;
+  writePolicies(context, today);
+  context.writeFile(
+    ROSTER,
+    toCsv(
+      ["inspector", "email", "district", "backup_inspector"],
+      inspectors.map((inspector, index) => [
+        inspector.name,
+        inspector.email,
+        inspector.district,
+        inspectors[(index + 1) % inspectors.length]!.name,
+      ]),
+    ),
+  );
+  const emails: string[] = [];
+  // Leave notices come from every other inspector, so no one on leave is another's backup.
+  const leaveCount = Math.max(1, Math.min(3, Math.floor(world.emailCount / 8)));
+  for (let index = 0; index < leaveCount; index += 1) {
+    const inspector = inspectors[index * 2]!;
+    // The leave starts on the day of the inspector's first booking and ends before the last one, so both
+    // a booking on the first day and one after the leave exist whenever they have two booking days.
+    const days = [
+      ...new Set(
+        world.scheduled.filter((item) => item.inspector === inspector.name).map((item) => item.date),
+      ),
+    ].sort();
+    const start = days.length >= 2 ? days[0]! : addBusinessDays(today, between(random, 1, 3));
+    const end =
+      days.length >= 2 ? addDays(days[days.length - 1]!, -1) : addDays(start, between(random, 4, 8));
+    emails.push(leaveEmail(inspector, start, end, addDays(today, -between(random, 2, 9))));
+  }
+  const candidates = random.shuffle(
+    world.fees.filter(
+      (fee) => !fee.paid && !world.waivedFees.has(fee.id) && (fee.code === "REI" || fee.code === "PLR"),
+    ),
+  );
+  const kinds: WaiverKind[] = ["full", "half", "declined", "request", "recommended", "full"];
+  const waiverCount = Math.min(candidates.length, Math.ceil((world.emailCount - leaveCount) * 0.6));
+  for (let index = 0; index < waiverCount; index += 1)
+    emails.push(
+      waiverEmail(
+        world,
+        candidates[index]!,
+        kinds[index % kinds.length]!,
+        addDays(today, -between(random, 1, 20)),
+      ),
+    );
+  while (emails.length < world.emailCount) {
+    const [subject, body] = random.pick(NOISE_SUBJECTS);
+    emails.push(
+      renderEmail(
+        {
+          From: "Facilities <facilities@riverton.gov>",
+          Sent: longDate(addDays(today, -between(random, 1, 30))),
+          Subject: subject,
+        },
+        [body],
+      ),
+    );
+  }
+  random
+    .shuffle(emails)
+    .forEach((email, index) => context.writeFile(`${INBOX}${String(index + 1).padStart(3, "0")}.eml`, email));
+}
+
+/** Half of a fee, as a waiver "in part" grants it. */
+export function halfOf(amount: number): number {
+  return roundCents(amount / 2);
+}

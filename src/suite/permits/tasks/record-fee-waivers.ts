@@ -1,0 +1,115 @@
+import {
+  REFERENCE_DATE,
+  allRows,
+  check,
+  checkStateDiff,
+  defineTask,
+  nearlyEqual,
+} from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
+import { INBOX, halfOf } from "../documents.js";
+import { permitsDomain } from "../domain.js";
+import { requireFile } from "./expectations.js";
+import { NAIVE_SUBMIT_PY, PERMITS_PY } from "./python.js";
+
+const FULL = String.raw`Approved\. Please waive fee #(\d+) .*? on permit (\S+) in full`;
+const HALF = String.raw`Approved in part: waive half of fee #(\d+) .*? on permit (\S+?);`;
+
+/** The waivers the Building Official approved in the inbox: fee id, permit and amount. */
+export function approvedWaivers(
+  state: StateView,
+): Array<{ fee_id: number; permit_id: string; amount: number }> {
+  const fees = new Map(
+    allRows<{ fee_id: number; amount: number }>(state.db, "SELECT * FROM fees").map((fee) => [
+      fee.fee_id,
+      fee,
+    ]),
+  );
+  const waivers = [];
+  for (const path of state.listFiles().filter((file) => file.startsWith(INBOX))) {
+    const text = requireFile(state, path);
+    const full = new RegExp(FULL).exec(text);
+    const found = full ?? new RegExp(HALF).exec(text);
+    if (!found || !/^From: .*r\.solis@riverton\.gov/m.test(text)) continue;
+    const fee = fees.get(Number(found[1]))!;
+    waivers.push({
+      fee_id: fee.fee_id,
+      permit_id: found[2]!,
+      amount: full ? fee.amount : halfOf(fee.amount),
+    });
+  }
+  if (waivers.length === 0) throw new Error("generation produced no approved waiver");
+  return waivers;
+}
+
+const OFFICIAL = String.raw`re.search(r"^From: .*r\.solis@riverton\.gov", text, re.M)`;
+
+function cells({ sender = OFFICIAL, full = FULL, half = '"half"', helpers = "" }): string[] {
+  return [
+    PERMITS_PY + helpers,
+    String.raw`
+approvals = []
+for path, text in inbox():
+    found = re.search(r"${full}", text, re.S)
+    if ${sender} and found:
+        approvals.append((found.group(1), found.group(2), "full"))
+    elif ${sender} and re.search(r"${HALF}", text):
+        found = re.search(r"${HALF}", text)
+        approvals.append((found.group(1), found.group(2), ${half}))
+total = 0.0
+for fee, pid, share in approvals:
+    rows = table(page(f"/permits/{pid}/fees"), "Fees")
+    amount = usd(next(r["Amount"] for r in rows if r["Fee #"] == fee))
+    amount = round(amount / 2 + 1e-9, 2) if share == "half" else amount
+    submit(f"/permits/{pid}/fees/waiver", fee_id=fee, amount=f"{amount:.2f}", reason="Approved by the Building Official")
+    total += amount
+print(f"Recorded {len(approvals)} waivers totalling ${"$"}{total:,.2f}")
+`,
+  ];
+}
+
+export const recordFeeWaiversTask = defineTask({
+  id: "permits.record-fee-waivers",
+  domain: permitsDomain,
+  summary:
+    "Record the fee waivers the Building Official approved in the inbox (in full or half), ignoring requests, staff recommendations and declines.",
+  instruction:
+    "Several fee-waiver threads are sitting in the shared inbox. Record on the portal every waiver that has actually been approved under the waiver rules in our fee schedule, for the approved amount. Don't record anything that wasn't approved. Reply with the total amount you waived, e.g. `Recorded 3 waivers totalling $237.50`.",
+  tools: ["open_page", "submit_form"],
+  verify: ({ initial, final, answer }) => {
+    const expected = approvedWaivers(initial);
+    const total = expected.reduce((sum, waiver) => sum + waiver.amount, 0);
+    const stated = /\$\s*([\d,]+\.\d{2})/.exec(answer)?.[1]?.replace(/,/g, "");
+    const added = expected.map((waiver) => ({ ...waiver, recorded_on: REFERENCE_DATE }));
+    return [
+      ...checkStateDiff(initial.db, final.db, [{ table: "fee_waivers", key: "waiver_id", added }]),
+      check(
+        "answer-total",
+        nearlyEqual(Number(stated), total, 0.006),
+        `expected a total of $${total.toFixed(2)}`,
+      ),
+    ];
+  },
+  oracle: cells({}),
+  nearMisses: [
+    {
+      id: "accepts-recommendations",
+      description: "Records a waiver a staff member only recommended, reading any 'waive ... in full'.",
+      cells: cells({
+        sender: "True",
+        full: String.raw`waive .*?fee #(\d+) .*? on permit (\S+?)[:;.\s].*?in full`,
+      }),
+    },
+    {
+      id: "half-as-full",
+      description: "Waives the whole fee where half was approved.",
+      cells: cells({ half: '"full"' }),
+    },
+    {
+      id: "ignores-session-expired",
+      description:
+        "Does not read the page a form post returns, so a post answered with the session-expired page is lost.",
+      cells: cells({ helpers: NAIVE_SUBMIT_PY }),
+    },
+  ],
+});
