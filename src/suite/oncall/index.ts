@@ -1,6 +1,9 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { ackSlaBreachesTask } from "./tasks/ack-sla-breaches.js";
+import { assignPagesTask } from "./tasks/assign-pages.js";
+import { deployBeforeSpikeTask } from "./tasks/deploy-before-spike.js";
+import { escalateStaleIncidentsTask } from "./tasks/escalate-stale-incidents.js";
 
 export { oncallDomain } from "./domain.js";
 
-export const oncallTasks: TaskDefinition[] = [ackSlaBreachesTask];
+export const oncallTasks: TaskDefinition[] = [ackSlaBreachesTask, deployBeforeSpikeTask, assignPagesTask, escalateStaleIncidentsTask];

@@ -247,7 +247,7 @@ export const oncallTools: DomainTool[] = [
   // Page details come from a replica that sometimes times out and says so in the body.
   withSilentFailures(getPage, { when: (input) => Number(input.page_id.slice(3)) % 6 === 4 }),
   assignPage,
-  withTransientFailures(listDeploys, { when: (input) => input.page === 2 }),
+  withTransientFailures(listDeploys, { when: (input) => input.service === "payments-api" }),
   listIncidents,
   withTransientFailures(getIncident, { when: (input) => Number(input.incident_id.slice(4)) % 5 === 2 }),
   escalateIncident,
