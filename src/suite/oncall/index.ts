@@ -2,8 +2,11 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { ackSlaBreachesTask } from "./tasks/ack-sla-breaches.js";
 import { assignPagesTask } from "./tasks/assign-pages.js";
 import { deployBeforeSpikeTask } from "./tasks/deploy-before-spike.js";
+import { errorBudgetBurnTask } from "./tasks/error-budget-burn.js";
 import { escalateStaleIncidentsTask } from "./tasks/escalate-stale-incidents.js";
+import { p95LatencyTask } from "./tasks/p95-latency.js";
+import { rootCausesTask } from "./tasks/root-causes.js";
 
 export { oncallDomain } from "./domain.js";
 
-export const oncallTasks: TaskDefinition[] = [ackSlaBreachesTask, deployBeforeSpikeTask, assignPagesTask, escalateStaleIncidentsTask];
+export const oncallTasks: TaskDefinition[] = [ackSlaBreachesTask, deployBeforeSpikeTask, assignPagesTask, escalateStaleIncidentsTask, p95LatencyTask, rootCausesTask, errorBudgetBurnTask];
