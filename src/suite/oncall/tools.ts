@@ -254,11 +254,11 @@ export const oncallTools: DomainTool[] = [
   listActionItems,
   // The tracker answers a write conflict with an error body and saves nothing; the same call then succeeds.
   withSilentFailures(fileActionItem, {
-    when: (input) => input.title.length % 3 === 0,
+    when: (input) => input.title.length % 2 === 0,
     body: (input) => ({ status: "error", error: `write conflict on incident ${input.incident_id}: action item not saved, retry` }),
   }),
   listOverrides,
-  setScheduleOverride,
+  withTransientFailures(setScheduleOverride, { when: (input) => input.role === "primary", message: "429 Too Many Requests: set_schedule_override is rate limited, retry the same call" }),
   // A log shard is slow on the 29th: page 2 of that day first comes back empty and marked partial.
   withSilentFailures(fetchLogs, {
     when: (input) => input.date === LOG_DATES[1] && input.page === 2,
