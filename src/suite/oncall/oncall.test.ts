@@ -1,0 +1,154 @@
+import Database from "better-sqlite3";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempDir, type TempDir } from "../../core/index.js";
+import { buildInstance, listWorkspaceFiles, tableContent, tableNames, type Instance } from "../../envs/index.js";
+import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { seconds } from "./clock.js";
+import { counterIncrease, requestDurationMs, rootCauses } from "./facts.js";
+import { javaTrace, nginxAccessLine } from "./render-logs.js";
+import { onCallHandle, parseSchedule } from "./schedule.js";
+import { ackSlaBreachesTask } from "./tasks/ack-sla-breaches.js";
+import { oncallTools } from "./tools.js";
+import { ZONES } from "./clock.js";
+
+let cache: TempDir;
+let instance: Instance;
+let db: Database.Database;
+
+beforeAll(() => {
+  cache = createTempDir("oncall-test");
+  instance = buildInstance(ackSlaBreachesTask, "v0", 3, cache.path);
+  const episodeDbPath = join(cache.path, "episode.sqlite");
+  copyFileSync(instance.dbPath, episodeDbPath);
+  db = new Database(episodeDbPath);
+});
+
+afterAll(() => {
+  db.close();
+  cache.dispose();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+  const tool = oncallTools.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
+}
+
+async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const result = await call(name, args);
+  if (result.isError) throw new Error(JSON.stringify(result.content));
+  return result.structuredContent as Record<string, unknown>;
+}
+
+function errorText(result: ToolCallResult): string {
+  expect(result.isError).toBe(true);
+  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
+}
+
+describe("oncall generator", () => {
+  it("is deterministic per seed and differs across seeds", () => {
+    const content = (path: string): string => {
+      const handle = new Database(path, { readonly: true });
+      try {
+        return tableNames(handle).map((table) => tableContent(handle, table)).join("\n");
+      } finally {
+        handle.close();
+      }
+    };
+    const again = buildInstance(ackSlaBreachesTask, "v0", 3, join(cache.path, "again"));
+    const other = buildInstance(ackSlaBreachesTask, "v0", 4, join(cache.path, "other"));
+    expect(content(again.dbPath)).toBe(content(instance.dbPath));
+    expect(content(other.dbPath)).not.toBe(content(instance.dbPath));
+  });
+
+  it("writes the policies, the schedule, one export per service, postmortems and cover requests", () => {
+    const paths = listWorkspaceFiles(instance.workspaceDir);
+    expect(paths.filter((path) => path.startsWith("policies/"))).toEqual(["policies/paging-policy.md", "policies/slo-policy.md"]);
+    expect(paths).toContain("oncall/schedule.md");
+    expect(paths.filter((path) => path.startsWith("metrics/"))).toHaveLength(3);
+    expect(paths.filter((path) => path.endsWith(".prom")).length).toBeGreaterThan(0);
+    expect(paths.filter((path) => path.endsWith(".csv")).length).toBeGreaterThan(0);
+    expect(paths.filter((path) => path.startsWith("postmortems/"))).toHaveLength(3);
+    expect(paths.filter((path) => path.startsWith("inbox/override-requests/"))).toHaveLength(3);
+  });
+});
+
+describe("oncall tools", () => {
+  it("rate-limits the first request for a page listing's first page, then pages normally", async () => {
+    expect(errorText(await call("list_pages", { severity: "sev1" }))).toMatch(/429 Too Many Requests/);
+    const first = await value("list_pages", { severity: "sev1" });
+    expect(Object.keys(first)).toEqual(["pages", "page", "per_page", "total", "has_more"]);
+    expect((first.pages as Array<{ severity: string }>).every((page) => page.severity === "sev1")).toBe(true);
+  });
+
+  it("answers some page lookups with an error body without isError, then the same call succeeds", async () => {
+    const failed = await call("get_page", { page_id: "PG-00004" });
+    expect(failed.isError).toBeFalsy();
+    expect(failed.structuredContent).toMatchObject({ status: "error" });
+    expect(await value("get_page", { page_id: "PG-00004" })).toHaveProperty("page.page_id", "PG-00004");
+  });
+
+  it("pages raw log lines, marks a slow shard's page partial once, and splits a trace across pages", async () => {
+    const service = (await value("list_services", {})).services as Array<{ service: string }>;
+    const name = service.find((item) => item.service === "checkout-api")!.service;
+    const first = await value("fetch_logs", { service: name, date: "2025-06-29" });
+    expect(first.lines).toHaveLength(20);
+    expect(first.has_more).toBe(true);
+    expect((first.lines as string[])[16]).toMatch(/ ERROR \[/);
+    const partial = await value("fetch_logs", { service: name, date: "2025-06-29", page: 2 });
+    expect(partial).toMatchObject({ status: "partial", lines: [], has_more: false });
+    const second = await value("fetch_logs", { service: name, date: "2025-06-29", page: 2 });
+    expect((second.lines as string[])[0]).toMatch(/^Caused by: java\.net\.SocketTimeoutException/);
+  });
+
+  it("teaches what a log query needs", async () => {
+    expect(errorText(await call("fetch_logs", { service: "nope-api", date: "2025-06-29" }))).toMatch(/use list_services/);
+    expect(errorText(await call("fetch_logs", { service: "checkout-api", date: "2025-06-01" }))).toMatch(/log store keeps 2025-06-28/);
+    expect(errorText(await call("get_incident", { incident_id: "INC-12" }))).toMatch(/INC-0123/);
+  });
+
+  it("refuses an override for an engineer of another team and an escalation of a resolved incident", async () => {
+    const engineers = (await value("list_engineers", { team: "growth" })).engineers as Array<{ engineer_id: string }>;
+    const refused = await call("set_schedule_override", { team: "platform", role: "secondary", engineer_id: engineers[0]!.engineer_id, starts_at: "2025-07-01T00:00:00Z", ends_at: "2025-07-01T08:00:00Z" });
+    expect(errorText(refused)).toMatch(/is on team growth/);
+    const resolved = (await value("list_incidents", { status: "resolved" })).incidents as Array<{ incident_id: string }>;
+    const incident = resolved.find((item) => Number(item.incident_id.slice(4)) % 5 !== 2)!;
+    expect(errorText(await call("escalate_incident", { incident_id: incident.incident_id, engineer_id: engineers[0]!.engineer_id }))).toMatch(/only triggered incidents/);
+  });
+});
+
+describe("oncall readers", () => {
+  it("hands over on Monday at 09:00 UTC and applies only live overrides", () => {
+    const schedule = parseSchedule(
+      [
+        "| 2025-06-09 | growth | @ann | @bob |",
+        "| 2025-06-16 | growth | @cid | @dee |",
+        "- 2025-06-17 10:00 → 2025-06-17 12:00 UTC · growth · primary: @bob covers for @cid (travel)",
+        "- ~~2025-06-18 10:00 → 2025-06-18 12:00 UTC · growth · primary: @ann covers for @cid~~ (cancelled)",
+      ].join("\n"),
+    );
+    expect(onCallHandle(schedule, "growth", "primary", seconds("2025-06-16T08:59:59Z"))).toBe("ann");
+    expect(onCallHandle(schedule, "growth", "primary", seconds("2025-06-16T09:00:00Z"))).toBe("cid");
+    expect(onCallHandle(schedule, "growth", "primary", seconds("2025-06-17T11:00:00Z"))).toBe("bob");
+    expect(onCallHandle(schedule, "growth", "primary", seconds("2025-06-17T12:00:00Z"))).toBe("cid");
+    expect(onCallHandle(schedule, "growth", "primary", seconds("2025-06-18T11:00:00Z"))).toBe("cid");
+  });
+
+  it("finds the innermost cause of a Java trace and skips probes when measuring latency", () => {
+    const at = seconds("2025-06-29T10:00:00Z");
+    const trace = javaTrace(at, ZONES[1], "main", "c.a.Handler", "failed", { className: "a.Outer", message: "x", frames: ["a.B.c(B.java:1)"] }, [
+      { className: "b.Middle", message: "y", frames: ["b.C.d(C.java:2)"] },
+      { className: "c.Inner", message: "z", frames: [] },
+    ]);
+    expect(rootCauses([...trace, '{"ts":"2025-06-29T10:00:01.000Z","level":"info","msg":"ok"}'])).toEqual(["c.Inner"]);
+    const request = { at, clientIp: "10.0.0.1", method: "GET", status: 200, bytes: 2, userAgent: "kube-probe/1.29", durationMs: 87 };
+    expect(requestDurationMs(nginxAccessLine({ ...request, path: "/api/v1/items" }))).toBe(87);
+    expect(requestDurationMs(nginxAccessLine({ ...request, path: "/healthz" }))).toBeNull();
+  });
+
+  it("counts a sample lower than the one before as a restart", () => {
+    expect(counterIncrease([100, 150, 20, 50])).toBe(50 + 20 + 30);
+  });
+});

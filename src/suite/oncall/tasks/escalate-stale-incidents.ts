@@ -1,0 +1,79 @@
+import { allRows, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { NOW, seconds } from "../clock.js";
+import { oncallDomain } from "../domain.js";
+import { engineerIdsByHandle, readEscalationMinutes, readSchedule, serviceTeams } from "../facts.js";
+import { onCallHandle } from "../schedule.js";
+import { ONCALL_PY } from "./python.js";
+
+/** Triggered, unescalated incidents past the policy's minutes, and the secondary on call now for each. */
+export function expectedEscalations(state: StateView): Map<string, string> {
+  const minutes = readEscalationMinutes(state);
+  const schedule = readSchedule(state);
+  const ids = engineerIdsByHandle(state);
+  const teams = serviceTeams(state);
+  const now = seconds(NOW);
+  const incidents = allRows<{ incident_id: string; service: string; severity: string; opened_at: string }>(state.db, "SELECT incident_id, service, severity, opened_at FROM incidents WHERE status = 'triggered' AND escalated_to IS NULL ORDER BY incident_id");
+  return new Map(
+    incidents
+      .filter((incident) => now - seconds(incident.opened_at) > minutes.get(incident.severity)! * 60)
+      .map((incident) => [incident.incident_id, ids.get(onCallHandle(schedule, teams.get(incident.service)!, "secondary", now))!]),
+  );
+}
+
+function verify({ initial, final, answer }: VerifyContext): Check[] {
+  const expected = expectedEscalations(initial);
+  if (expected.size === 0) throw new Error("generation produced no incident to escalate");
+  return [
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "incidents", key: "incident_id", changed: new Map([...expected].map(([id, engineer]) => [id, { escalated_to: engineer, escalated_at: NOW }])) },
+      { table: "incident_events", key: "event_id", added: [...expected].map(([id, engineer]) => ({ incident_id: id, kind: "escalated", actor: engineer, at: NOW })) },
+    ]),
+    check("answer-count", parseAnswerNumber(answer) === expected.size, `expected ${expected.size} escalations, answer says ${answer.slice(0, 80)}`),
+  ];
+}
+
+interface Variant {
+  primary?: boolean;
+  inclusive?: boolean;
+  noOverrides?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  return [
+    ONCALL_PY,
+    String.raw`
+now = utc("${NOW}")
+minutes = {k: int(v) for k, v in policy_table("policies/paging-policy.md", "Escalation").items()}
+on_call = load_schedule(use_overrides=${variant.noOverrides ? "False" : "True"})
+ids = engineer_ids()
+teams = {s["service"]: s["team"] for s in fetch("list_services", "services")}
+escalated = []
+for incident in fetch("list_incidents", "incidents", status="triggered"):
+    if incident["escalated_to"]:
+        continue
+    waited = (now - utc(incident["opened_at"])).total_seconds()
+    if waited ${variant.inclusive ? ">=" : ">"} minutes[incident["severity"]] * 60:
+        handle = on_call(teams[incident["service"]], "${variant.primary ? "primary" : "secondary"}", now)
+        call("escalate_incident", incident_id=incident["incident_id"], engineer_id=ids[handle])
+        escalated.append(incident["incident_id"])
+print(f"Escalated {len(escalated)} incidents")
+`,
+  ];
+}
+
+export const escalateStaleIncidentsTask = defineTask({
+  id: "oncall.escalate-stale-incidents",
+  domain: oncallDomain,
+  summary: "Escalate every triggered, unescalated incident past its severity's escalation time to the owning team's secondary on call now (schedule with overrides).",
+  instruction:
+    `It is ${NOW.replace("T", " ").replace(":00Z", " UTC")}. Run the escalation sweep: every incident that our paging policy says should be escalated by now and hasn't been gets escalated with escalate_incident to the engineer the policy names (schedule in oncall/schedule.md). Leave everything else alone. Reply with the number of incidents you escalated, e.g. \`Escalated 4 incidents\`.`,
+  tools: ["list_incidents", "get_incident", "escalate_incident", "list_services", "list_engineers"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    { id: "escalates-to-primary", description: "Escalates to the primary instead of the secondary.", cells: cells({ primary: true }) },
+    { id: "boundary-inclusive", description: "Escalates an incident exactly at the escalation time.", cells: cells({ inclusive: true }) },
+    { id: "ignores-overrides", description: "Takes the secondary from the rotation, ignoring the override in force now.", cells: cells({ noOverrides: true }) },
+  ],
+});

@@ -1,0 +1,83 @@
+import { addDays, allRows, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
+import { POSTMORTEMS } from "../documents.js";
+import { oncallDomain } from "../domain.js";
+import { engineerIdsByHandle, requireFile } from "../facts.js";
+import { ONCALL_PY } from "./python.js";
+
+const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(date to be agreed\))$/;
+
+/** The open postmortem action items the tracker does not hold yet, as rows to be filed. */
+export function expectedActionItems(state: StateView): Row[] {
+  const ids = engineerIdsByHandle(state);
+  const filed = new Set(allRows<{ incident_id: string; title: string }>(state.db, "SELECT incident_id, title FROM action_items").map((row) => `${row.incident_id}|${row.title}`));
+  const rows: Row[] = [];
+  for (const path of state.listFiles().filter((file) => file.startsWith(POSTMORTEMS))) {
+    const text = requireFile(state, path);
+    const incident = /\((INC-\d{4})\)/.exec(text)![1]!;
+    const reviewed = /Review date: (\d{4}-\d{2}-\d{2})/.exec(text)![1]!;
+    for (const line of text.split("\n")) {
+      const item = ITEM.exec(line);
+      if (item && !filed.has(`${incident}|${item[1]!}`))
+        rows.push({ incident_id: incident, title: item[1]!, owner_id: ids.get(item[2]!)!, due_date: item[3] ?? addDays(reviewed, 14), status: "open" });
+    }
+  }
+  return rows;
+}
+
+function verify({ initial, final, answer }: VerifyContext): Check[] {
+  const expected = expectedActionItems(initial);
+  if (expected.length === 0) throw new Error("generation produced no action item to file");
+  return [
+    ...checkStateDiff(initial.db, final.db, [{ table: "action_items", key: "action_item_id", added: expected }]),
+    check("answer-count", parseAnswerNumber(answer) === expected.length, `expected ${expected.length} items, answer says ${answer.slice(0, 80)}`),
+  ];
+}
+
+interface Variant {
+  includeDone?: boolean;
+  duplicates?: boolean;
+  trustBodies?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  const file = variant.trustBodies ? 'tools.file_action_item(**item)' : 'call("file_action_item", **item)';
+  return [
+    ONCALL_PY,
+    String.raw`
+ids = engineer_ids()
+filed_count = 0
+for path in workspace_files("postmortems"):
+    text = read_text(path)
+    incident = re.search(r"\((INC-\d{4})\)", text).group(1)
+    reviewed = re.search(r"Review date: (\d{4}-\d{2}-\d{2})", text).group(1)
+    existing = {a["title"] for a in fetch("list_action_items", "action_items", incident_id=incident)}
+    for m in re.finditer(r"^- \[(.)\] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(.*\))?$", text, re.M):
+        done, title, handle, due = m.group(1) == "x", m.group(2), m.group(3), m.group(4)
+        if ${variant.includeDone ? "False" : "done"} or (${variant.duplicates ? "False" : "title in existing"}):
+            continue
+        if not due:
+            due = (datetime.fromisoformat(reviewed) + timedelta(days=14)).date().isoformat()
+        item = dict(incident_id=incident, title=title, owner_id=ids[handle], due_date=due)
+        ${file}
+        filed_count += 1
+print(f"Filed {filed_count} action items")
+`,
+  ];
+}
+
+export const fileActionItemsTask = defineTask({
+  id: "oncall.file-action-items",
+  domain: oncallDomain,
+  summary: "File every open postmortem action item missing from the tracker (owner by handle, default due date from the policy), skipping done and already-filed items; the tracker silently rejects some writes.",
+  instruction:
+    "Make sure the tracker has every postmortem action item our paging policy requires: go through the postmortems in postmortems/ and file what is missing with file_action_item, following the policy's rules for action items. Don't file anything else. Reply with the number of items you filed, e.g. `Filed 5 action items`.",
+  tools: ["list_action_items", "file_action_item", "list_engineers", "list_incidents", "get_incident"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    { id: "files-done-items", description: "Files the checked (done) items too.", cells: cells({ includeDone: true }) },
+    { id: "duplicates-filed-items", description: "Files items the tracker already holds.", cells: cells({ duplicates: true }) },
+    { id: "trusts-error-bodies", description: "Takes the tracker's write-conflict body for success and never retries.", cells: cells({ trustBodies: true }) },
+  ],
+});

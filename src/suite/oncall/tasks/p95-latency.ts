@@ -1,0 +1,84 @@
+import { allRows, defineTask } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { oncallDomain } from "../domain.js";
+import { logLines, requestDurationMs } from "../facts.js";
+import { LOG_DATES } from "../world.js";
+import { checkAnswerMap } from "./answers.js";
+import { ONCALL_PY } from "./python.js";
+
+/** Nearest-rank p95 of every service's logged user requests over the log store's days, in ms. */
+export function expectedP95(state: StateView): Map<string, number> {
+  const services = allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service");
+  const result = new Map<string, number>();
+  for (const { service } of services) {
+    const durations = LOG_DATES.flatMap((date) => logLines(state, service, date).map(requestDurationMs)).filter((value): value is number => value !== null);
+    if (durations.length < 20) throw new Error(`too few requests logged for ${service}`);
+    durations.sort((a, b) => a - b);
+    result.set(service, durations[Math.ceil(0.95 * durations.length) - 1]!);
+  }
+  return result;
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  return [checkAnswerMap(answer, expectedP95(initial))];
+}
+
+interface Variant {
+  nginxOnly?: boolean;
+  keepProbes?: boolean;
+  trustPartial?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  const lines = variant.trustPartial
+    ? String.raw`
+def day_lines(service, date):
+    lines, page = [], 1
+    while True:
+        result = tools.fetch_logs(service=service, date=date, page=page)
+        lines.extend(result.get("lines", []))
+        if not result.get("has_more"):
+            return lines
+        page += 1`
+    : "day_lines = log_lines";
+  const probe = variant.keepProbes ? "False" : 'path in ("/healthz", "/metrics")';
+  return [
+    ONCALL_PY,
+    String.raw`${lines}
+ACCESS = re.compile(r'^\S+ - - \[[^\]]+\] "\w+ (\S+) HTTP/1\.1" \d+ \d+ "[^"]*" "[^"]*" rt=([\d.]+)$')
+p95 = {}
+for service in [s["service"] for s in fetch("list_services", "services")]:
+    durations = []
+    for date in ${JSON.stringify(LOG_DATES)}:
+        for line in day_lines(service, date):
+            found = ACCESS.match(line)
+            if found:
+                path = found.group(1)
+                if not (${probe}):
+                    durations.append(round(float(found.group(2)) * 1000))
+            elif ${variant.nginxOnly ? "False" : 'line.startswith("{")'}:
+                event = json.loads(line)
+                if event.get("event") == "http_request" and event.get("path") not in ("/healthz", "/metrics"):
+                    durations.append(event["duration_ms"])
+    durations.sort()
+    p95[service] = durations[math.ceil(0.95 * len(durations)) - 1]
+print(json.dumps(p95))
+`,
+  ];
+}
+
+export const p95LatencyTask = defineTask({
+  id: "oncall.p95-latency",
+  domain: oncallDomain,
+  summary: "Compute each service's p95 request latency from three days of raw mixed-format logs, per the SLO policy (nearest rank, nginx and JSON request events, probes excluded).",
+  instruction:
+    "Before the SLO review, compute every service's p95 request latency over all the logs the log store keeps, measured the way policies/slo-policy.md defines the latency indicator. Reply with a JSON object mapping each service name to its p95 in whole milliseconds, e.g. {\"checkout-api\": 812}.",
+  tools: ["fetch_logs", "list_services"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    { id: "nginx-only", description: "Reads only nginx access lines and misses the JSON request events.", cells: cells({ nginxOnly: true }) },
+    { id: "keeps-probes", description: "Counts health checks and metrics scrapes as requests.", cells: cells({ keepProbes: true }) },
+    { id: "trusts-partial-pages", description: "Takes a page marked partial (empty, has_more false) as the end of the day's log.", cells: cells({ trustPartial: true }) },
+  ],
+});

@@ -1,0 +1,91 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+
+/**
+ * The first cell of every oncall oracle: `call` retries what real APIs do to careful clients (429/503
+ * raised as tool errors; error or partial bodies returned as ordinary results), `fetch` pages through a
+ * listing with it, `log_lines` joins a day's log pages, and the time helpers read the formats people and
+ * systems print.
+ */
+export const ONCALL_PY = String.raw`import csv, io, json, math, re
+from datetime import datetime, timedelta, timezone
+${PYTHON_WORKSPACE_HELPERS}
+def call(name, **kwargs):
+    last = None
+    for attempt in range(6):
+        try:
+            result = tools[name](**kwargs)
+        except Exception as error:
+            if "503" not in str(error) and "429" not in str(error):
+                raise
+            last = error
+            continue
+        if isinstance(result, dict) and result.get("status") in ("error", "partial"):
+            last = result.get("error")
+            continue
+        return result
+    raise RuntimeError(f"{name} kept failing: {last}")
+
+def fetch(name, key, **filters):
+    items, page = [], 1
+    while True:
+        result = call(name, page=page, per_page=50, **filters)
+        items.extend(result[key])
+        if not result["has_more"]:
+            return items
+        page += 1
+
+def workspace_files(folder):
+    paths, page = [], 1
+    while True:
+        result = tools.list_files(path=folder, page=page, per_page=100)
+        paths.extend(item["path"] for item in result["files"])
+        if not result["has_more"]:
+            return sorted(paths)
+        page += 1
+
+def log_lines(service, date):
+    lines, page = [], 1
+    while True:
+        result = call("fetch_logs", service=service, date=date, page=page)
+        lines.extend(result["lines"])
+        if not result["has_more"]:
+            return lines
+        page += 1
+
+OFFSETS = {"UTC": 0, "PDT": -420, "CEST": 120, "IST": 330}
+
+def utc(text):
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
+
+def wall(day, hhmm, zone):
+    return datetime.fromisoformat(f"{day}T{hhmm}:00+00:00") - timedelta(minutes=OFFSETS[zone])
+
+def policy_table(path, heading):
+    text = read_text(path)
+    section = text.split("## " + heading, 1)[1].split("\n## ", 1)[0]
+    return {m.group(1): m.group(2) for m in re.finditer(r"^\| ([\w.-]+) \| ([\d.]+) \|", section, re.M)}
+
+def engineer_ids():
+    return {e["handle"]: e["engineer_id"] for e in fetch("list_engineers", "engineers")}
+
+def load_schedule(use_overrides=True, keep_cancelled=False, midnight=False):
+    text = read_text("oncall/schedule.md")
+    rotation = {}
+    for m in re.finditer(r"^\| (\d{4}-\d{2}-\d{2}) \| (\w+) \| @([\w.-]+) \| @([\w.-]+) \|$", text, re.M):
+        rotation[(m.group(1), m.group(2))] = {"primary": m.group(3), "secondary": m.group(4)}
+    overrides = []
+    for m in re.finditer(r"^- (~~)?(\S+ \S+) → (\S+ \S+) UTC · (\w+) · (primary|secondary): @([\w.-]+)", text, re.M):
+        if not use_overrides or (m.group(1) and not keep_cancelled):
+            continue
+        overrides.append((utc(m.group(2).replace(" ", "T") + ":00Z"), utc(m.group(3).replace(" ", "T") + ":00Z"), m.group(4), m.group(5), m.group(6)))
+    handover = timedelta(hours=0 if midnight else 9)
+    def on_call(team, role, at):
+        for start, end, o_team, o_role, handle in overrides:
+            if o_team == team and o_role == role and start <= at < end:
+                return handle
+        shifted = at - handover
+        monday = (shifted - timedelta(days=shifted.weekday())).date().isoformat()
+        return rotation[(monday, team)][role]
+    return on_call
+print("helpers ready")
+`;

@@ -1,0 +1,106 @@
+import { allRows, defineTask } from "../../../envs/index.js";
+import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import { oncallDomain } from "../domain.js";
+import { logLines, rootCauses } from "../facts.js";
+import { LOG_DATES } from "../world.js";
+import { checkAnswerMap } from "./answers.js";
+import { ONCALL_PY } from "./python.js";
+
+/** How many stack traces each root-cause exception class ends, across every service's logs. */
+export function expectedRootCauses(state: StateView): Map<string, number> {
+  const services = allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service");
+  const counts = new Map<string, number>();
+  for (const { service } of services)
+    for (const date of LOG_DATES) for (const cause of rootCauses(logLines(state, service, date))) counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  return counts;
+}
+
+function verify({ initial, answer }: VerifyContext): Check[] {
+  const expected = expectedRootCauses(initial);
+  if (expected.size < 3) throw new Error("generation produced too few stack traces");
+  return [checkAnswerMap(answer, expected)];
+}
+
+interface Variant {
+  topLevel?: boolean;
+  perPage?: boolean;
+  trustPartial?: boolean;
+}
+
+function cells(variant: Variant): string[] {
+  const source = variant.perPage
+    ? String.raw`
+def chunks(service, date):
+    page = 1
+    while True:
+        result = call("fetch_logs", service=service, date=date, page=page)
+        yield result["lines"]
+        if not result["has_more"]:
+            return
+        page += 1`
+    : variant.trustPartial
+      ? String.raw`
+def chunks(service, date):
+    lines, page = [], 1
+    while True:
+        result = tools.fetch_logs(service=service, date=date, page=page)
+        lines.extend(result.get("lines", []))
+        if not result.get("has_more"):
+            yield lines
+            return
+        page += 1`
+      : String.raw`
+def chunks(service, date):
+    yield log_lines(service, date)`;
+  return [
+    ONCALL_PY,
+    String.raw`${source}
+
+def causes_in(lines):
+    found, java, python = [], None, False
+    for index, line in enumerate(lines):
+        if " ERROR [" in line and not line.startswith("["):
+            if java:
+                found.append(java)
+            java = re.match(r"([\w.$]+)", lines[index + 1]).group(1) if index + 1 < len(lines) else None
+            continue
+        if java and line.startswith("Caused by: "):
+            ${variant.topLevel ? "pass" : 'java = re.match(r"Caused by: ([\\w.$]+)", line).group(1)'}
+        elif java and not line.startswith("\t") and not (index > 0 and " ERROR [" in lines[index - 1]):
+            found.append(java)
+            java = None
+        if line == "Traceback (most recent call last):":
+            python = True
+        elif python and not line.startswith(" "):
+            found.append(re.match(r"([\w.]+)", line).group(1))
+            python = False
+    if java:
+        found.append(java)
+    return found
+
+counts = {}
+for service in [s["service"] for s in fetch("list_services", "services")]:
+    for date in ${JSON.stringify(LOG_DATES)}:
+        for lines in chunks(service, date):
+            for cause in causes_in(lines):
+                counts[cause] = counts.get(cause, 0) + 1
+print(json.dumps(dict(sorted(counts.items()))))
+`,
+  ];
+}
+
+export const rootCausesTask = defineTask({
+  id: "oncall.root-causes",
+  domain: oncallDomain,
+  summary: "Count stack traces by root-cause exception class (innermost Java `Caused by:`, last line of Python tracebacks) across every service's paginated logs; traces cross page breaks.",
+  instruction:
+    "Give me an error breakdown of everything in the log store: across all services and all days it keeps, count the stack traces by root-cause exception, using the error-triage rule in policies/slo-policy.md. Reply with a JSON object mapping each exception class, as written in the log, to its count, e.g. {\"java.net.ConnectException\": 3, \"KeyError\": 2}.",
+  tools: ["fetch_logs", "list_services"],
+  verify,
+  oracle: cells({}),
+  nearMisses: [
+    { id: "top-level-exception", description: "Counts the outer Java exception instead of the innermost cause.", cells: cells({ topLevel: true }) },
+    { id: "parses-pages-separately", description: "Parses each log page on its own, breaking the trace that continues on the next page.", cells: cells({ perPage: true }) },
+    { id: "trusts-partial-pages", description: "Takes a page marked partial as the end of the day's log.", cells: cells({ trustPartial: true }) },
+  ],
+});
