@@ -16,6 +16,7 @@ const DOMAIN_LOADERS = {
   payables: async () => (await import("./payables/index.js")).payablesTasks,
   airline: async () => (await import("./airline/index.js")).airlineTasks,
   property: async () => (await import("./property/index.js")).propertyTasks,
+  newsroom: async () => (await import("./newsroom/index.js")).newsroomTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
