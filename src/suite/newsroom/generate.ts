@@ -136,8 +136,10 @@ function insertStories(context: GenerateContext, reporters: Map<string, Person[]
   for (let n = 1; n <= 55 * factors.rows; n += 1) {
     const desk = random.pick(DESKS);
     const headline = headlineFor(random, desk, faker);
-    let storySlug = slug(headline).split("-").slice(0, 5).join("-");
-    for (let k = 2; slugs.has(storySlug); k += 1) storySlug = `${slug(headline).split("-").slice(0, 5).join("-")}-${k}`;
+    const words = headline.split(/\s+/).map(slug).filter((word) => word.length > 0);
+    const base = words.filter((word) => !["as", "of", "in", "over", "for", "the"].includes(word)).slice(0, 5).join("-");
+    let storySlug = base;
+    for (let k = 2; slugs.has(storySlug); k += 1) storySlug = `${base}-${k}`;
     slugs.add(storySlug);
     const status = weightedPick(
       random,
@@ -167,8 +169,7 @@ function insertStories(context: GenerateContext, reporters: Map<string, Person[]
       }
     }
     const id = storyId.format(n);
-    const words = random.int(300, 1800);
-    insert.run(id, storySlug, desk, headline, reporter.email, status, words, updated, embargo, publishedAt);
+    insert.run(id, storySlug, desk, headline, reporter.email, status, random.int(300, 1800), updated, embargo, publishedAt);
     for (const [channel, at] of events) insertEvent.run(id, channel, at);
     stories.push({ id, slug: storySlug, desk, headline, status, publishedAt });
   }
@@ -309,7 +310,8 @@ function insertCorrections(context: GenerateContext, stories: Story[], people: M
     mailer.send(thread, reporter, editorOfStandards.email, at, random.chance(0.4) ? "inline" : "top",
       agrees ? "Checked - the reader is right, I misread my notes. Sorry." : "I've checked my notes and the recording; I stand by what we published.");
     at = addMinutes(at, random.int(20, 200));
-    const wording = `An earlier version of this article ${kind === "headline" ? "had a headline that" : "said that"} ${random.pick(["misstated the result", "named the wrong official", "misspelled a name", "misidentified a building"])}. This has been corrected.`;
+    const clause = random.pick(["misstated the result of the vote", "named the wrong official", "misspelled a name", "misidentified a building"]);
+    const wording = `An earlier version of this article${kind === "headline" ? "'s headline" : ""} ${clause}. This has been corrected.`;
     mailer.send(thread, editorOfStandards, editor.email, at, "top", agrees ? PHRASES.approve(kind, wording) : `Thanks both. ${PHRASES.decline}`);
     let final = agrees;
     if (pattern === "reversed" || pattern === "late-approval") {

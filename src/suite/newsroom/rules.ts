@@ -108,7 +108,7 @@ export const PHRASES = {
     `Approved - please log this as a ${kind} correction. Wording: "${wording}"`,
   approvePattern: /please log this as an? (\w+) correction\. Wording: "([^"]+)"/,
   decline: "The story stands - no correction.",
-  hold: (slug: string) => `HOLD: please do not publish ${slug} until we have seen the source documents.`,
+  hold: (slug: string) => `HOLD: ${slug} - please do not publish it until we have seen the source documents.`,
   clear: (slug: string) => `CLEARED: ${slug} is fine to run as edited.`,
   legalPattern: /\b(HOLD|CLEARED): ([a-z0-9-]+)/,
 };
