@@ -24,6 +24,8 @@ export function writeDocuments(context: GenerateContext, commissions: Commission
       `Never use these words in a headline: ${STYLE.bannedWords.map((word) => `"${word}"`).join(", ")}. The rule is about whole words, in any capitalisation: "shockwaves" or "epicentre" are fine.`,
       { heading: "Drafts" },
       `A draft that nobody has updated for more than ${STYLE.staleDraftDays} days is spiked, unless it has a slot on the story budget for today or a later day. Only stories in status draft are affected.`,
+      { heading: "Budget" },
+      `Copy may run at most ${STYLE.budgetTolerancePct}% over the planned words of its slot on the story budget; anything longer goes back to the desk for a trim.`,
       { heading: "Photos" },
       "A photo may appear only in media its licence permits, and only while the licence runs. Staff photos (credit STAFF) need no licence.",
     ]),
@@ -46,7 +48,11 @@ export function writeDocuments(context: GenerateContext, commissions: Commission
       {
         table: {
           headers: ["tier", "articles (USD per word)", "photos (USD per image)"],
-          rows: TIERS.map((tier) => [tier, RATE_CARD.article[tier]!.toFixed(2), RATE_CARD.photo[tier]!.toFixed(2)]),
+          rows: TIERS.map((tier) => [
+            tier,
+            RATE_CARD.article[tier]!.toFixed(2),
+            RATE_CARD.photo[tier]!.toFixed(2),
+          ]),
         },
       },
       { heading: "How fees are worked out" },
@@ -93,7 +99,10 @@ export function writeDocuments(context: GenerateContext, commissions: Commission
   return agreements;
 }
 
-export function ratesFor(freelancer: { id: string; tier: string }, agreements: Map<string, FeeRates>): FeeRates {
+export function ratesFor(
+  freelancer: { id: string; tier: string },
+  agreements: Map<string, FeeRates>,
+): FeeRates {
   return (
     agreements.get(freelancer.id) ?? {
       ...RATE_CARD,
@@ -103,7 +112,12 @@ export function ratesFor(freelancer: { id: string; tier: string }, agreements: M
   );
 }
 
-function invoiceText(commission: Commission, number: string, date: string, lines: Array<[string, number, number]>): string {
+function invoiceText(
+  commission: Commission,
+  number: string,
+  date: string,
+  lines: Array<[string, number, number]>,
+): string {
   const total = roundCents(lines.reduce((sum, [, quantity, rate]) => sum + quantity * rate, 0));
   return [
     `INVOICE ${number}`,
@@ -113,8 +127,9 @@ function invoiceText(commission: Commission, number: string, date: string, lines
     `Commission ref: ${commission.id} ("${commission.story.slug}")`,
     "",
     `${"Description".padEnd(34)}${"Qty".padStart(8)}${"Rate".padStart(10)}${"Amount".padStart(12)}`,
-    ...lines.map(([label, quantity, rate]) =>
-      `${label.padEnd(34)}${String(quantity).padStart(8)}${formatUsd(rate).padStart(10)}${formatUsd(roundCents(quantity * rate)).padStart(12)}`,
+    ...lines.map(
+      ([label, quantity, rate]) =>
+        `${label.padEnd(34)}${String(quantity).padStart(8)}${formatUsd(rate).padStart(10)}${formatUsd(roundCents(quantity * rate)).padStart(12)}`,
     ),
     "",
     `TOTAL DUE: ${formatUsd(total)}`,
@@ -141,7 +156,8 @@ export function writeInvoiceThreads(
       const honest: Array<[string, number, number]> =
         commission.status === "killed" ? [["Kill fee", 1, fee]] : [[`Fee (${commission.kind})`, 1, fee]];
       const overbilled = (): Array<[string, number, number]> => {
-        if (commission.status === "killed") return [[`${unit} commissioned (full fee)`, commission.commissioned_units, rate]];
+        if (commission.status === "killed")
+          return [[`${unit} commissioned (full fee)`, commission.commissioned_units, rate]];
         if ((commission.filed_units ?? 0) > commission.commissioned_units)
           return [[`${unit} filed`, commission.filed_units!, rate]];
         return [...honest, ["Expenses (travel)", 1, random.int(4, 30) * 5]];
@@ -151,19 +167,42 @@ export function writeInvoiceThreads(
       let at = `${addDays(today, -random.int(3, 25))} ${String(random.int(8, 20)).padStart(2, "0")}:${String(random.int(10, 59))}`;
       const first = index % 3 === 1 ? overbilled() : honest;
       const number = `${commission.freelancer.id.slice(3)}-${String(index + 1).padStart(3, "0")}`;
-      mailer.send(thread, commission.freelancer, `freelance@${NEWSROOM.domain}`, at, "top", `Hi, invoice for ${commission.story.slug} attached. Thanks!`, {
-        name: `invoice-${number}.txt`,
-        text: invoiceText(commission, number, at.slice(0, 10), first),
-      });
+      mailer.send(
+        thread,
+        commission.freelancer,
+        `freelance@${NEWSROOM.domain}`,
+        at,
+        "top",
+        `Hi, invoice for ${commission.story.slug} attached. Thanks!`,
+        {
+          name: `invoice-${number}.txt`,
+          text: invoiceText(commission, number, at.slice(0, 10), first),
+        },
+      );
       if (index % 6 === 1 || index % 6 === 2) {
         at = addMinutes(at, random.int(60, 1500));
-        mailer.send(thread, editor, commission.freelancer.email, at, "top", "Thanks - before this goes to finance, can you check the amount against the rate card and re-issue?");
+        mailer.send(
+          thread,
+          editor,
+          commission.freelancer.email,
+          at,
+          "top",
+          "Thanks - before this goes to finance, can you check the amount against the rate card and re-issue?",
+        );
         at = addMinutes(at, random.int(60, 1500));
         const revised = index % 6 === 1 ? honest : overbilled();
-        mailer.send(thread, commission.freelancer, editor.email, at, "top", "Apologies - revised invoice attached; please ignore the earlier one.", {
-          name: `invoice-${number}-rev1.txt`,
-          text: invoiceText(commission, `${number}R`, at.slice(0, 10), revised),
-        });
+        mailer.send(
+          thread,
+          commission.freelancer,
+          editor.email,
+          at,
+          "top",
+          "Apologies - revised invoice attached; please ignore the earlier one.",
+          {
+            name: `invoice-${number}-rev1.txt`,
+            text: invoiceText(commission, `${number}R`, at.slice(0, 10), revised),
+          },
+        );
       }
     });
 }
@@ -177,22 +216,40 @@ export function writeLicences(context: GenerateContext, stories: Story[]): void 
   const published = stories.filter((story) => story.status === "published");
   const addPhoto = (story: Story, credit: string, licence: string): string => {
     const id = photoId.format(++photos);
-    insert.run(id, story.id, `${faker.location.street()} on ${longDate(story.publishedAt ?? today)}`, credit, licence);
+    insert.run(
+      id,
+      story.id,
+      `${faker.location.street()} on ${longDate(story.publishedAt ?? today)}`,
+      credit,
+      licence,
+    );
     return id;
   };
   for (const story of sample(random, published, 6 * factors.rows)) addPhoto(story, "STAFF", "STAFF");
   for (let n = 1; n <= 5 * factors.files; n += 1) {
     const pattern = n % 5;
-    const agency = random.pick(["Northlight Pictures", "Meridian Images", "Harbour Photo Agency", "Civic Lens"]);
+    const agency = random.pick([
+      "Northlight Pictures",
+      "Meridian Images",
+      "Harbour Photo Agency",
+      "Civic Lens",
+    ]);
     const ref = `LIC-2025-${String(n).padStart(4, "0")}`;
     const months = random.pick([6, 12, 24]);
     // 0 expired, 1 ends today (still valid), 2 print only, 3 running, 4 perpetual.
-    const endExclusive = pattern === 0 ? addDays(today, -random.int(1, 90)) : pattern === 1 ? addDays(today, 1) : addDays(today, random.int(30, 300));
+    const endExclusive =
+      pattern === 0
+        ? addDays(today, -random.int(1, 90))
+        : pattern === 1
+          ? addDays(today, 1)
+          : addDays(today, random.int(30, 300));
     const startDate = shiftMonths(endExclusive, -months);
     const media = pattern === 2 ? "print only" : random.pick(["web, print", "web, print, social"]);
     const images = [
       ...sample(random, published, random.int(1, 3)).map((story) => addPhoto(story, agency, ref)),
-      ...(random.chance(0.4) ? [addPhoto(random.pick(shown.filter((s) => s.status !== "published")), agency, ref)] : []),
+      ...(random.chance(0.4)
+        ? [addPhoto(random.pick(shown.filter((s) => s.status !== "published")), agency, ref)]
+        : []),
     ];
     context.writeFile(
       `${PATHS.licencesDir}/${ref}.txt`,

@@ -1,12 +1,9 @@
 import {
   addBusinessDays,
   addDays,
-  daysBetween,
-  longDate,
   mondayOf,
   personName,
   randomDate,
-  renderMarkdown,
   sample,
   slug,
   weightedPick,
@@ -61,7 +58,13 @@ const SUBJECTS: Record<string, string[]> = {
   world: ["Coalition", "Trade bloc", "Ministry", "Central bank", "Summit hosts"],
 };
 const VERBS = ["approves", "rejects", "delays", "backs", "weighs", "revives", "drops", "unveils", "defends"];
-const BANNED_VERBS = ["slams", "in shock over", "in bombshell over", "in epic fight over", "in meltdown over"];
+const BANNED_VERBS = [
+  "slams",
+  "in shock over",
+  "in bombshell over",
+  "in epic fight over",
+  "in meltdown over",
+];
 const OBJECTS = [
   "budget plan",
   "rent cap",
@@ -92,7 +95,8 @@ function headlineFor(random: SeededRandom, desk: string, faker: GenerateContext[
   const roll = random.next();
   const object = random.pick(OBJECTS);
   if (roll < 0.1) return `${faker.person.lastName()} ${random.pick(BANNED_VERBS)} ${object}`;
-  if (roll < 0.16) return `${subject} ${random.pick(VERBS)} ${object} as shockwaves hit ${faker.location.city()}`;
+  if (roll < 0.16)
+    return `${subject} ${random.pick(VERBS)} ${object} as shockwaves hit ${faker.location.city()}`;
   const base = `${subject} ${random.pick(VERBS)} ${object}`;
   if (roll < 0.3)
     return `${base} as ${faker.person.fullName()} warns of rising costs ahead of ${random.pick(["June", "July", "autumn"])} vote`;
@@ -100,7 +104,7 @@ function headlineFor(random: SeededRandom, desk: string, faker: GenerateContext[
 }
 
 function insertStaff(context: GenerateContext): Map<string, Person[]> {
-  const { db, faker, random, factors } = context;
+  const { db, faker, factors } = context;
   const emails = new Set<string>();
   const insert = db.prepare("INSERT INTO staff VALUES (?, ?, ?, ?, ?)");
   const byRole = new Map<string, Person[]>();
@@ -121,7 +125,6 @@ function insertStaff(context: GenerateContext): Map<string, Person[]> {
   add("legal", null);
   add("legal", null);
   add("photo_editor", null);
-  void random;
   return byRole;
 }
 
@@ -136,8 +139,14 @@ function insertStories(context: GenerateContext, reporters: Map<string, Person[]
   for (let n = 1; n <= 55 * factors.rows; n += 1) {
     const desk = random.pick(DESKS);
     const headline = headlineFor(random, desk, faker);
-    const words = headline.split(/\s+/).map(slug).filter((word) => word.length > 0);
-    const base = words.filter((word) => !["as", "of", "in", "over", "for", "the"].includes(word)).slice(0, 5).join("-");
+    const words = headline
+      .split(/\s+/)
+      .map(slug)
+      .filter((word) => word.length > 0);
+    const base = words
+      .filter((word) => !["as", "of", "in", "over", "for", "the"].includes(word))
+      .slice(0, 5)
+      .join("-");
     let storySlug = base;
     for (let k = 2; slugs.has(storySlug); k += 1) storySlug = `${base}-${k}`;
     slugs.add(storySlug);
@@ -169,16 +178,32 @@ function insertStories(context: GenerateContext, reporters: Map<string, Person[]
       }
     }
     const id = storyId.format(n);
-    insert.run(id, storySlug, desk, headline, reporter.email, status, random.int(300, 1800), updated, embargo, publishedAt);
+    insert.run(
+      id,
+      storySlug,
+      desk,
+      headline,
+      reporter.email,
+      status,
+      random.int(300, 1800),
+      updated,
+      embargo,
+      publishedAt,
+    );
     for (const [channel, at] of events) insertEvent.run(id, channel, at);
     stories.push({ id, slug: storySlug, desk, headline, status, publishedAt });
   }
   // The story budget: planned slots for the coming week and the week just gone.
   const insertBudget = db.prepare("INSERT INTO story_budget VALUES (?, ?, ?, ?)");
   for (const story of stories.filter((s) => s.status !== "published" && s.status !== "spiked")) {
-    if (!random.chance(0.45)) continue;
+    if (!random.chance(0.7)) continue;
     const date = addDays(today, random.int(-10, 6));
-    insertBudget.run(date, story.id, random.pick(["A1", "web lead", "inside", "weekend"]), random.int(4, 16) * 100);
+    insertBudget.run(
+      date,
+      story.id,
+      random.pick(["A1", "web lead", "inside", "weekend"]),
+      random.int(4, 16) * 100,
+    );
   }
   return stories;
 }
@@ -210,7 +235,10 @@ function insertCommissions(context: GenerateContext, stories: Story[]): Commissi
     const units = kind === "article" ? random.int(12, 36) * 50 : random.int(2, 8);
     const agreed = randomDate(random, "2025-02-03", addDays(today, -8));
     const status = weightedPick(random, ["filed", "killed", "commissioned"], [6, 2.5, 1.5]);
-    const filedOn = status === "filed" || (status === "killed" && random.chance(0.5)) ? addDays(agreed, random.int(3, 7)) : null;
+    const filedOn =
+      status === "filed" || (status === "killed" && random.chance(0.5))
+        ? addDays(agreed, random.int(3, 7))
+        : null;
     const filedUnits = filedOn
       ? kind === "article"
         ? Math.round((units * (0.8 + random.next() * 0.4)) / 10) * 10
@@ -228,7 +256,18 @@ function insertCommissions(context: GenerateContext, stories: Story[]): Commissi
       filed_on: filedOn,
       paid: status !== "commissioned" && agreed < addDays(today, -40) && random.chance(0.85),
     };
-    insert.run(commission.id, freelancer.id, commission.story.id, kind, units, filedUnits, status, agreed, filedOn, killedOn);
+    insert.run(
+      commission.id,
+      freelancer.id,
+      commission.story.id,
+      kind,
+      units,
+      filedUnits,
+      status,
+      agreed,
+      filedOn,
+      killedOn,
+    );
     if (commission.paid) {
       const approved = addDays(filedOn ?? killedOn!, random.int(5, 12));
       const paidOn = addDays(approved, random.int(2, 14));
@@ -238,7 +277,16 @@ function insertCommissions(context: GenerateContext, stories: Story[]): Commissi
         ...RATE_CARD,
       });
       const paid = paidOn <= today;
-      insertPayment.run(paymentId.format(++payments), commission.id, freelancer.id, fee, paid ? "paid" : "approved", approved, paid ? paidOn : null, null);
+      insertPayment.run(
+        paymentId.format(++payments),
+        commission.id,
+        freelancer.id,
+        fee,
+        paid ? "paid" : "approved",
+        approved,
+        paid ? paidOn : null,
+        null,
+      );
     }
     commissions.push(commission);
   }
@@ -246,7 +294,8 @@ function insertCommissions(context: GenerateContext, stories: Story[]): Commissi
 }
 
 const COMPLAINTS: Record<string, (story: Story, name: string) => string> = {
-  factual: (story) => `Your piece "${story.headline}" gives the wrong figure for the vote - it was 7-4, not 8-3.`,
+  factual: (story) =>
+    `Your piece "${story.headline}" gives the wrong figure for the vote - it was 7-4, not 8-3.`,
   spelling: (_story, name) => `You misspelled ${name}'s surname throughout the article.`,
   attribution: () => "The quote in the fifth paragraph was said by the deputy, not the chair.",
   caption: () => "The photo caption names the wrong building; that is the old library, not the town hall.",
@@ -254,7 +303,12 @@ const COMPLAINTS: Record<string, (story: Story, name: string) => string> = {
 };
 
 /** Correction request threads: a forwarded reader complaint with a request form, then the desk's decision. */
-function insertCorrections(context: GenerateContext, stories: Story[], people: Map<string, Person[]>, mailer: Mailer): void {
+function insertCorrections(
+  context: GenerateContext,
+  stories: Story[],
+  people: Map<string, Person[]>,
+  mailer: Mailer,
+): void {
   const { db, random, faker, factors, referenceDate: today } = context;
   const insertCorrection = db.prepare("INSERT INTO corrections VALUES (?, ?, ?, ?, ?)");
   let corrections = 0;
@@ -264,12 +318,30 @@ function insertCorrections(context: GenerateContext, stories: Story[], people: M
   const candidates = stories.filter((story) => story.publishedAt && story.publishedAt < addDays(today, -14));
   const threaded = sample(random, candidates, 8 * factors.rows);
   // Corrections logged from phone calls and the letters page, without a thread.
-  for (const story of sample(random, candidates.filter((story) => !threaded.includes(story)), 6 * factors.rows)) {
+  for (const story of sample(
+    random,
+    candidates.filter((story) => !threaded.includes(story)),
+    6 * factors.rows,
+  )) {
     const kind = random.pick(CORRECTION_KINDS);
-    log(story.id, kind, `An earlier version of this article contained a ${kind} error.`, randomDate(random, story.publishedAt!.slice(0, 10), today));
+    log(
+      story.id,
+      kind,
+      `An earlier version of this article contained a ${kind} error.`,
+      randomDate(random, story.publishedAt!.slice(0, 10), today),
+    );
   }
   const standards = people.get("standards")!;
-  const patterns = ["approved-logged", "declined", "reversed", "late-approval", "approved", "approved-logged", "declined", "approved-logged"];
+  const patterns = [
+    "approved-logged",
+    "declined",
+    "reversed",
+    "late-approval",
+    "approved",
+    "approved-logged",
+    "declined",
+    "approved-logged",
+  ];
   let logged = 0;
   threaded.forEach((story, index) => {
     const pattern = patterns[index % patterns.length]!;
@@ -281,7 +353,8 @@ function insertCorrections(context: GenerateContext, stories: Story[], people: M
     const editorOfStandards = random.pick(standards);
     // Logged corrections: late from a Monday, on time from a Friday (late in calendar days), or random.
     const day = addDays(story.publishedAt!.slice(0, 10), random.int(0, 5));
-    const receivedDay = k % 3 === 0 ? addDays(mondayOf(day), 7) : k % 3 === 1 ? addDays(mondayOf(day), 4) : day;
+    const receivedDay =
+      k % 3 === 0 ? addDays(mondayOf(day), 7) : k % 3 === 1 ? addDays(mondayOf(day), 4) : day;
     const delay = k % 3 === 0 ? 3 : k % 3 === 1 ? 2 : random.int(0, 4);
     const received = `${receivedDay} ${clock(random, 7, 23)}`;
     let at = `${addDays(receivedDay, random.int(1, 2))} ${clock(random, 8, 11)}`;
@@ -297,34 +370,84 @@ function insertCorrections(context: GenerateContext, stories: Story[], people: M
       `Error alleged:   ${kind}`,
       `Details:         ${complaint}`,
     ].join("\n");
-    mailer.send(thread, editor, `corrections@${NEWSROOM.domain}`, at, "top",
+    mailer.send(
+      thread,
+      editor,
+      `corrections@${NEWSROOM.domain}`,
+      at,
+      "top",
       `Standards - a reader says we got ${story.slug} wrong. Form attached; the original is below.\n\n${mailer.forward(
-        { from: `${reader.fullName} <${reader.email}>`, sentAt: received, subject: `Your story "${story.headline}"`, to: `letters@${NEWSROOM.domain}` },
+        {
+          from: `${reader.fullName} <${reader.email}>`,
+          sentAt: received,
+          subject: `Your story "${story.headline}"`,
+          to: `letters@${NEWSROOM.domain}`,
+        },
         `Hello,\n\n${complaint}\n\nRegards,\n${reader.fullName}`,
       )}`,
-      { name: `corrections-request-${story.slug}.txt`, text: form });
+      { name: `corrections-request-${story.slug}.txt`, text: form },
+    );
     at = addMinutes(at, random.int(30, 300));
-    mailer.send(thread, editorOfStandards, reporter.email, at, "top", `${reporter.name.split(" ")[0]}, can you check your notes on this and come back to me today?`);
+    mailer.send(
+      thread,
+      editorOfStandards,
+      reporter.email,
+      at,
+      "top",
+      `${reporter.name.split(" ")[0]}, can you check your notes on this and come back to me today?`,
+    );
     at = addMinutes(at, random.int(30, 300));
     const agrees = pattern.startsWith("approved") || pattern === "reversed";
-    mailer.send(thread, reporter, editorOfStandards.email, at, random.chance(0.4) ? "inline" : "top",
-      agrees ? "Checked - the reader is right, I misread my notes. Sorry." : "I've checked my notes and the recording; I stand by what we published.");
+    mailer.send(
+      thread,
+      reporter,
+      editorOfStandards.email,
+      at,
+      random.chance(0.4) ? "inline" : "top",
+      agrees
+        ? "Checked - the reader is right, I misread my notes. Sorry."
+        : "I've checked my notes and the recording; I stand by what we published.",
+    );
     at = addMinutes(at, random.int(20, 200));
-    const clause = random.pick(["misstated the result of the vote", "named the wrong official", "misspelled a name", "misidentified a building"]);
+    const clause = random.pick([
+      "misstated the result of the vote",
+      "named the wrong official",
+      "misspelled a name",
+      "misidentified a building",
+    ]);
     const wording = `An earlier version of this article${kind === "headline" ? "'s headline" : ""} ${clause}. This has been corrected.`;
-    mailer.send(thread, editorOfStandards, editor.email, at, "top", agrees ? PHRASES.approve(kind, wording) : `Thanks both. ${PHRASES.decline}`);
-    let final = agrees;
+    mailer.send(
+      thread,
+      editorOfStandards,
+      editor.email,
+      at,
+      "top",
+      agrees ? PHRASES.approve(kind, wording) : `Thanks both. ${PHRASES.decline}`,
+    );
     if (pattern === "reversed" || pattern === "late-approval") {
       at = addMinutes(at, random.int(60, 1500));
       const second = random.pick(standards);
-      mailer.send(thread, second, editor.email, at, "top", pattern === "reversed"
-        ? `Scrap that - the reporter's recording settles it after all. ${PHRASES.decline}`
-        : `Update: the council minutes show the reader was right. ${PHRASES.approve(kind, wording)}`);
-      final = pattern === "late-approval";
+      mailer.send(
+        thread,
+        second,
+        editor.email,
+        at,
+        "top",
+        pattern === "reversed"
+          ? `Scrap that - the reporter's recording settles it after all. ${PHRASES.decline}`
+          : `Update: the council minutes show the reader was right. ${PHRASES.approve(kind, wording)}`,
+      );
     }
     if (random.chance(0.5)) {
       at = addMinutes(at, random.int(10, 120));
-      mailer.send(thread, random.chance(0.5) ? editor : reporter, editorOfStandards.email, at, "top", random.pick(["Thanks, noted.", "Understood - thanks for sorting this.", "OK, thanks."]));
+      mailer.send(
+        thread,
+        random.chance(0.5) ? editor : reporter,
+        editorOfStandards.email,
+        at,
+        "top",
+        random.pick(["Thanks, noted.", "Understood - thanks for sorting this.", "OK, thanks."]),
+      );
     }
     if (k >= 0) {
       const loggedOn = addBusinessDays(receivedDay, delay);
@@ -334,7 +457,12 @@ function insertCorrections(context: GenerateContext, stories: Story[], people: M
 }
 
 /** Legal-read threads on unpublished stories: holds, clearances, re-reads and outside counsel's notes. */
-function insertLegalThreads(context: GenerateContext, stories: Story[], people: Map<string, Person[]>, mailer: Mailer): void {
+function insertLegalThreads(
+  context: GenerateContext,
+  stories: Story[],
+  people: Map<string, Person[]>,
+  mailer: Mailer,
+): void {
   const { db, random, factors, faker, referenceDate: today } = context;
   const unpublished = stories.filter((story) => ["edited", "ready", "legal_hold"].includes(story.status));
   const lawyers = people.get("legal")!;
@@ -346,32 +474,83 @@ function insertLegalThreads(context: GenerateContext, stories: Story[], people: 
     const lawyer = random.pick(lawyers);
     const thread = mailer.thread("legal", `Legal read: ${story.slug}`);
     let at = `${addDays(today, -random.int(2, 20))} ${clock(random, 9, 16)}`;
-    mailer.send(thread, editor, `legal@${NEWSROOM.domain}`, at, "top", `Can legal read ${story.slug} ("${story.headline}") before it runs? It's in the system.`);
+    mailer.send(
+      thread,
+      editor,
+      `legal@${NEWSROOM.domain}`,
+      at,
+      "top",
+      `Can legal read ${story.slug} ("${story.headline}") before it runs? It's in the system.`,
+    );
     const first = pattern === "clear" || pattern === "clear-then-hold" ? "clear" : "hold";
     at = addMinutes(at, random.int(60, 400));
-    mailer.send(thread, lawyer, editor.email, at, "top", first === "hold" ? PHRASES.hold(story.slug) : PHRASES.clear(story.slug));
+    mailer.send(
+      thread,
+      lawyer,
+      editor.email,
+      at,
+      "top",
+      first === "hold" ? PHRASES.hold(story.slug) : PHRASES.clear(story.slug),
+    );
     let final = first;
     if (pattern === "hold-then-clear" || pattern === "clear-then-hold") {
       at = addMinutes(at, random.int(60, 1400));
-      mailer.send(thread, editor, lawyer.email, at, "inline", "We've added the council's response and cut the second paragraph - can you look again?");
+      mailer.send(
+        thread,
+        editor,
+        lawyer.email,
+        at,
+        "inline",
+        "We've added the council's response and cut the second paragraph - can you look again?",
+      );
       at = addMinutes(at, random.int(60, 600));
       final = pattern === "hold-then-clear" ? "clear" : "hold";
-      mailer.send(thread, random.pick(lawyers), editor.email, at, "top", final === "hold" ? `Having seen the new draft: ${PHRASES.hold(story.slug)}` : PHRASES.clear(story.slug));
+      mailer.send(
+        thread,
+        random.pick(lawyers),
+        editor.email,
+        at,
+        "top",
+        final === "hold"
+          ? `Having seen the new draft: ${PHRASES.hold(story.slug)}`
+          : PHRASES.clear(story.slug),
+      );
     }
     if (pattern === "counsel") {
       at = addMinutes(at, random.int(60, 900));
-      mailer.send(thread, lawyer, editor.email, at, "top",
+      mailer.send(
+        thread,
+        lawyer,
+        editor.email,
+        at,
+        "top",
         `Forwarding outside counsel's note for the file; it does not change my view above.\n\n${mailer.forward(
-          { from: `${faker.person.fullName()} <counsel@hartleyllp.example>`, sentAt: addMinutes(at, -90), subject: `RE: ${story.slug}`, to: lawyer.email },
+          {
+            from: `${faker.person.fullName()} <counsel@hartleyllp.example>`,
+            sentAt: addMinutes(at, -90),
+            subject: `RE: ${story.slug}`,
+            to: lawyer.email,
+          },
           `My advice would be ${first === "hold" ? `CLEARED: ${story.slug} can run` : `HOLD: ${story.slug} should wait`} - see my marked-up copy.`,
-        )}`);
+        )}`,
+      );
     }
     if (random.chance(0.5)) {
       at = addMinutes(at, random.int(10, 200));
-      mailer.send(thread, editor, lawyer.email, at, "top", final === "hold" ? "Understood, parking it for now." : "Great, thanks - scheduling it.");
+      mailer.send(
+        thread,
+        editor,
+        lawyer.email,
+        at,
+        "top",
+        final === "hold" ? "Understood, parking it for now." : "Great, thanks - scheduling it.",
+      );
     }
     // The CMS status sometimes lags the thread.
-    const status = final === "hold" ? random.pick(["edited", "ready", "legal_hold"]) : random.pick(["legal_hold", "ready", "edited"]);
+    const status =
+      final === "hold"
+        ? random.pick(["edited", "ready", "legal_hold"])
+        : random.pick(["legal_hold", "ready", "edited"]);
     setStatus.run(index < 2 ? (final === "hold" ? "ready" : "legal_hold") : status, story.id);
   });
 }
@@ -387,7 +566,4 @@ export function generateNewsroom(context: GenerateContext): void {
   const agreements = writeDocuments(context, commissions);
   writeInvoiceThreads(context, commissions, agreements, people, mailer);
   writeLicences(context, stories);
-  void daysBetween;
-  void longDate;
-  void renderMarkdown;
 }

@@ -1,4 +1,5 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { budgetTrimsTask } from "./tasks/budget-trims.js";
 import { correctionsReportTask } from "./tasks/corrections-report.js";
 import { correctionsTurnaroundTask } from "./tasks/corrections-turnaround.js";
 import { embargoBreachesTask } from "./tasks/embargo-breaches.js";
@@ -25,4 +26,5 @@ export const newsroomTasks: TaskDefinition[] = [
   photoLicencesTask,
   correctionsReportTask,
   freelanceSpendTask,
+  budgetTrimsTask,
 ];

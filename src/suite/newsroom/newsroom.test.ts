@@ -58,14 +58,20 @@ const message = (overrides: Partial<ThreadMessage>): ThreadMessage => ({
 describe("mail rendering", () => {
   it("writes dates and attribution lines as mail clients do", () => {
     expect(clientDate("2025-03-04 09:12")).toBe("Tue, 4 Mar 2025 09:12");
-    expect(attributionLine(message({}))).toBe("On Tue, 4 Mar 2025 at 09:12, Dana Ruiz <dana@dailyledger.example> wrote:");
+    expect(attributionLine(message({}))).toBe(
+      "On Tue, 4 Mar 2025 at 09:12, Dana Ruiz <dana@dailyledger.example> wrote:",
+    );
   });
 
   it("quotes earlier messages one level deeper per reply and keeps only the newest text as the sender's own", () => {
     const thread = [
       message({}),
       message({ sentAt: "2025-03-04 10:00", fromName: "Sam Lee", body: "Second.\n\nMore.\n--\nSam" }),
-      message({ sentAt: "2025-03-04 11:00", body: "Third.\n--\nDana Ruiz", attachment: { name: "form.txt", text: "Story slug: x" } }),
+      message({
+        sentAt: "2025-03-04 11:00",
+        body: "Third.\n--\nDana Ruiz",
+        attachment: { name: "form.txt", text: "Story slug: x" },
+      }),
     ];
     const rendered = renderMessage(thread, 2);
     expect(rendered).toContain("Subject: Correction request");
@@ -76,7 +82,10 @@ describe("mail rendering", () => {
   });
 
   it("answers inline between quoted lines, and the own text still excludes the quotes", () => {
-    const thread = [message({ body: "Question one?\n\nQuestion two?" }), message({ style: "inline", body: "Answer.\n--\nSam" })];
+    const thread = [
+      message({ body: "Question one?\n\nQuestion two?" }),
+      message({ style: "inline", body: "Answer.\n--\nSam" }),
+    ];
     const rendered = renderMessage(thread, 1);
     expect(rendered.indexOf("> Question one?")).toBeLessThan(rendered.indexOf("Answer."));
     expect(rendered.indexOf("Answer.")).toBeLessThan(rendered.indexOf("> Question two?"));
@@ -88,8 +97,11 @@ describe("newsroom tools", () => {
   it("paginates threads by mailbox with message counts", async () => {
     const page = await call("list_threads", { mailbox: "corrections", per_page: 3 });
     expect(page.structuredContent).toMatchObject({ page: 1, per_page: 3, has_more: true });
-    const threads = (page.structuredContent as { threads: Array<{ message_count: number; mailbox: string }> }).threads;
-    expect(threads.every((thread) => thread.mailbox === "corrections" && thread.message_count >= 4)).toBe(true);
+    const threads = (page.structuredContent as { threads: Array<{ message_count: number; mailbox: string }> })
+      .threads;
+    expect(threads.every((thread) => thread.mailbox === "corrections" && thread.message_count >= 4)).toBe(
+      true,
+    );
   });
 
   it("shows a reply with the earlier thread quoted and the form attached only to its own message", async () => {
@@ -98,8 +110,13 @@ describe("newsroom tools", () => {
     };
     expect(thread.messages[0]!.attachment).toMatch(/^corrections-request-/);
     const last = thread.messages.at(-1)!.message_id;
-    const shown = (await call("get_message", { message_id: last })).structuredContent as { text?: string; status?: string };
-    const body = shown.text ?? ((await call("get_message", { message_id: last })).structuredContent as { text: string }).text;
+    const shown = (await call("get_message", { message_id: last })).structuredContent as {
+      text?: string;
+      status?: string;
+    };
+    const body =
+      shown.text ??
+      ((await call("get_message", { message_id: last })).structuredContent as { text: string }).text;
     expect(body).toMatch(/^On .* wrote:$/m);
     expect(body).toContain("---------- Forwarded message ---------");
     expect(body).not.toContain("[Attachment:");
@@ -123,17 +140,31 @@ describe("newsroom tools", () => {
   it("teaches id formats and refuses writes the desk would refuse", async () => {
     expect(text(await call("get_story", { story_id: "42" }))).toContain("STY-00123");
     expect(text(await call("get_message", { message_id: "MSG-999999" }))).toContain("use list_threads");
-    const published = db.prepare("SELECT story_id FROM stories WHERE status = 'published' LIMIT 1").get() as { story_id: string };
-    expect(text(await call("update_story_status", { story_id: published.story_id, status: "spiked" }))).toContain("published");
-    const open = db.prepare("SELECT commission_id FROM commissions WHERE status = 'commissioned' LIMIT 1").get() as { commission_id: string };
-    expect(text(await call("approve_payment", { commission_id: open.commission_id, amount: 100 }))).toContain("not been filed");
+    const published = db.prepare("SELECT story_id FROM stories WHERE status = 'published' LIMIT 1").get() as {
+      story_id: string;
+    };
+    expect(
+      text(await call("update_story_status", { story_id: published.story_id, status: "spiked" })),
+    ).toContain("published");
+    const open = db
+      .prepare("SELECT commission_id FROM commissions WHERE status = 'commissioned' LIMIT 1")
+      .get() as { commission_id: string };
+    expect(text(await call("approve_payment", { commission_id: open.commission_id, amount: 100 }))).toContain(
+      "not been filed",
+    );
   });
 });
 
 describe("newsroom rules and verifiers", () => {
   it("prices fees per the rate card: lesser length, minimum fee, kill fees by filing", () => {
     const rates = { ...RATE_CARD, perWord: 0.3, perImage: 120 };
-    const article = { kind: "article", status: "filed", commissioned_units: 1000, filed_units: 1200, filed_on: "2025-05-01" };
+    const article = {
+      kind: "article",
+      status: "filed",
+      commissioned_units: 1000,
+      filed_units: 1200,
+      filed_on: "2025-05-01",
+    };
     expect(commissionFee(article, rates)).toBe(300);
     expect(commissionFee({ ...article, filed_units: 400 }, rates)).toBe(150);
     expect(commissionFee({ ...article, status: "killed" }, rates)).toBe(150);
@@ -147,11 +178,14 @@ describe("newsroom rules and verifiers", () => {
       const decisions = correctionDecisions(opened.view);
       const reversed = (
         opened.view.db
-          .prepare("SELECT DISTINCT t.subject FROM mail_threads t JOIN mail_messages m ON m.thread_id = t.thread_id WHERE m.body LIKE 'Scrap that%'")
+          .prepare(
+            "SELECT DISTINCT t.subject FROM mail_threads t JOIN mail_messages m ON m.thread_id = t.thread_id WHERE m.body LIKE 'Scrap that%'",
+          )
           .all() as Array<{ subject: string }>
       ).map((row) => row.subject.replace("Correction request: ", ""));
       expect(reversed.length).toBeGreaterThan(0);
-      for (const slug of reversed) expect(decisions.find((decision) => decision.slug === slug)?.approved).toBe(false);
+      for (const slug of reversed)
+        expect(decisions.find((decision) => decision.slug === slug)?.approved).toBe(false);
       expect(decisions.some((decision) => decision.approved)).toBe(true);
     } finally {
       opened.close();

@@ -45,7 +45,10 @@ export function quoteLines(text: string): string {
 }
 
 /** A forwarded message block, as clients insert it into the forwarding message's own text. */
-export function forwardBlock(headers: { from: string; sentAt: string; subject: string; to: string }, text: string): string {
+export function forwardBlock(
+  headers: { from: string; sentAt: string; subject: string; to: string },
+  text: string,
+): string {
   return [
     FORWARD_MARKER,
     `From: ${headers.from}`,

@@ -27,7 +27,6 @@ import {
   freelancerId,
   messageId,
   paymentId,
-  photoId,
   storyId,
   threadId,
 } from "./rules.js";
@@ -79,9 +78,16 @@ const listStories = defineListTool({
     desk: deskSchema,
     status: z.enum(STORY_STATUSES).optional().describe("Only this status"),
     slug: z.string().optional().describe("Only the story with this exact slug"),
-    embargoed: z.boolean().optional().describe("true: only stories with an embargo time; false: only without"),
-    published_from: isoDateSchema.optional().describe("Only stories first published on the web on or after this date"),
-    published_to: isoDateSchema.optional().describe("Only stories first published on the web on or before this date"),
+    embargoed: z
+      .boolean()
+      .optional()
+      .describe("true: only stories with an embargo time; false: only without"),
+    published_from: isoDateSchema
+      .optional()
+      .describe("Only stories first published on the web on or after this date"),
+    published_to: isoDateSchema
+      .optional()
+      .describe("Only stories first published on the web on or before this date"),
   },
   key: "stories",
   from: "stories",
@@ -172,7 +178,10 @@ const listCommissions = defineListTool({
   },
   key: "commissions",
   from: "commissions",
-  where: ({ status, freelancer_id }) => [when(status, "status = ?"), when(freelancer_id, "freelancer_id = ?")],
+  where: ({ status, freelancer_id }) => [
+    when(status, "status = ?"),
+    when(freelancer_id, "freelancer_id = ?"),
+  ],
   orderBy: "commission_id",
 });
 
@@ -186,7 +195,10 @@ const listPayments = defineListTool({
   },
   key: "payments",
   from: "payments",
-  where: ({ status, commission_id }) => [when(status, "status = ?"), when(commission_id, "commission_id = ?")],
+  where: ({ status, commission_id }) => [
+    when(status, "status = ?"),
+    when(commission_id, "commission_id = ?"),
+  ],
   orderBy: "payment_id",
 });
 
@@ -208,8 +220,14 @@ const approvePayment = defineTool({
       commissionId.notFound(commission_id).message,
     );
     if (commission.status === "commissioned")
-      throw new ToolFailure(`commission ${commission_id} has not been filed or killed; nothing is payable yet`);
-    const count = getRow<{ n: number | null }>(db, "SELECT MAX(CAST(substr(payment_id, 4) AS INTEGER)) AS n FROM payments")?.n ?? 0;
+      throw new ToolFailure(
+        `commission ${commission_id} has not been filed or killed; nothing is payable yet`,
+      );
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(payment_id, 4) AS INTEGER)) AS n FROM payments",
+      )?.n ?? 0;
     const id = paymentId.format(count + 1);
     cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, 'approved', ?, NULL, ?)").run(
       id,
@@ -252,10 +270,25 @@ const logCorrection = defineTool({
     wording: z.string().min(10).describe("The correction's published wording"),
   }),
   handler: ({ story_id, kind, wording }, { db }: ToolContext) => {
-    requireRow(db, "SELECT 1 FROM stories WHERE story_id = ?", [story_id], storyId.notFound(story_id).message);
-    const count = getRow<{ n: number | null }>(db, "SELECT MAX(CAST(substr(correction_id, 5) AS INTEGER)) AS n FROM corrections")?.n ?? 0;
+    requireRow(
+      db,
+      "SELECT 1 FROM stories WHERE story_id = ?",
+      [story_id],
+      storyId.notFound(story_id).message,
+    );
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(correction_id, 5) AS INTEGER)) AS n FROM corrections",
+      )?.n ?? 0;
     const id = correctionId.format(count + 1);
-    cachedStatement(db, "INSERT INTO corrections VALUES (?, ?, ?, ?, ?)").run(id, story_id, kind, wording.trim(), REFERENCE_DATE);
+    cachedStatement(db, "INSERT INTO corrections VALUES (?, ?, ?, ?, ?)").run(
+      id,
+      story_id,
+      kind,
+      wording.trim(),
+      REFERENCE_DATE,
+    );
     return { correction: getRow(db, "SELECT * FROM corrections WHERE correction_id = ?", id) };
   },
 });
@@ -270,7 +303,10 @@ const listPhotos = defineListTool({
   },
   key: "photos",
   from: "photos",
-  where: ({ story_id, licence_ref }) => [when(story_id, "story_id = ?"), when(licence_ref, "licence_ref = ?")],
+  where: ({ story_id, licence_ref }) => [
+    when(story_id, "story_id = ?"),
+    when(licence_ref, "licence_ref = ?"),
+  ],
   orderBy: "photo_id",
 });
 
@@ -280,7 +316,10 @@ const listThreads = defineListTool({
     "List mail threads in the desk's shared mailboxes (corrections, legal, freelance, desk): id, mailbox, subject, message count, time of the latest message. Paginated: returns `threads`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     mailbox: z.enum(MAILBOXES).optional().describe("Only this mailbox"),
-    subject_contains: z.string().optional().describe("Only threads whose subject contains this text (case-insensitive)"),
+    subject_contains: z
+      .string()
+      .optional()
+      .describe("Only threads whose subject contains this text (case-insensitive)"),
   },
   key: "threads",
   from: `(SELECT t.thread_id, t.mailbox, t.subject, COUNT(m.message_id) AS message_count, MAX(m.sent_at) AS last_message_at
@@ -340,7 +379,11 @@ const getMessage = defineTool({
       row.sent_at,
       row.message_id,
     );
-    const subject = getRow<{ subject: string }>(db, "SELECT subject FROM mail_threads WHERE thread_id = ?", row.thread_id)!.subject;
+    const subject = getRow<{ subject: string }>(
+      db,
+      "SELECT subject FROM mail_threads WHERE thread_id = ?",
+      row.thread_id,
+    )!.subject;
     const thread: ThreadMessage[] = rows.map((message, index) => ({
       sentAt: message.sent_at,
       fromName: message.from_name,
@@ -349,7 +392,9 @@ const getMessage = defineTool({
       subject: index === 0 ? subject : `Re: ${subject}`,
       style: message.style,
       body: message.body,
-      attachment: message.attachment_name ? { name: message.attachment_name, text: message.attachment_text ?? "" } : null,
+      attachment: message.attachment_name
+        ? { name: message.attachment_name, text: message.attachment_text ?? "" }
+        : null,
     }));
     return { message_id, thread_id: row.thread_id, text: renderMessage(thread, thread.length - 1) };
   },
@@ -362,7 +407,8 @@ export const flakyMessage = withSilentFailures(getMessage, {
 
 /** The publishing log's API is flaky: the second page of a listing, and some stories' first call, fail once with a 503. */
 export const flakyPublishEvents = withTransientFailures(listPublishEvents, {
-  when: (input) => input.page === 2 || (input.story_id !== undefined && Number(input.story_id.slice(4)) % 4 === 1),
+  when: (input) =>
+    input.page === 2 || (input.story_id !== undefined && Number(input.story_id.slice(4)) % 4 === 1),
 });
 
 /** Finance's payments API fails once on deep pages and on the first page of paid payments. */

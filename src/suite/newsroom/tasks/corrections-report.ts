@@ -23,11 +23,25 @@ export function expectedReport(state: StateView): Map<string, number> {
 /** Plants a correction logged the day before the quarter, and one logged today (the quarter's last day). */
 function prepare(context: GenerateContext): void {
   const { db } = context;
-  const stories = db.prepare("SELECT story_id FROM stories WHERE status = 'published' ORDER BY story_id LIMIT 2").all() as Array<{ story_id: string }>;
+  const stories = db
+    .prepare("SELECT story_id FROM stories WHERE status = 'published' ORDER BY story_id LIMIT 2")
+    .all() as Array<{ story_id: string }>;
   const count = (db.prepare("SELECT COUNT(*) AS n FROM corrections").get() as { n: number }).n;
   const insert = db.prepare("INSERT INTO corrections VALUES (?, ?, ?, ?, ?)");
-  insert.run(correctionId.format(count + 1), stories[0]!.story_id, "factual", "An earlier version of this article gave the wrong date for the hearing.", "2025-03-31");
-  insert.run(correctionId.format(count + 2), stories[1]!.story_id, "caption", "An earlier version of this article's caption named the wrong street.", QUARTER.to);
+  insert.run(
+    correctionId.format(count + 1),
+    stories[0]!.story_id,
+    "factual",
+    "An earlier version of this article gave the wrong date for the hearing.",
+    "2025-03-31",
+  );
+  insert.run(
+    correctionId.format(count + 2),
+    stories[1]!.story_id,
+    "caption",
+    "An earlier version of this article's caption named the wrong street.",
+    QUARTER.to,
+  );
 }
 
 interface Variant {
@@ -58,19 +72,29 @@ print(json.dumps(report))`,
 export const correctionsReportTask = defineTask({
   id: "newsroom.corrections-report",
   domain: newsroomDomain,
-  summary: "Count the second quarter's logged corrections per desk as the corrections policy's quarterly report defines it.",
+  summary:
+    "Count the second quarter's logged corrections per desk as the corrections policy's quarterly report defines it.",
   instruction: `Prepare the quarterly corrections report for April-June 2025 (corrections logged ${QUARTER.from} to ${QUARTER.to} inclusive), following the corrections policy. Reply with only a JSON object mapping every desk (${DESKS.join(", ")}) to its count, 0 for a desk with none.`,
   tools: ["list_corrections", "get_story", "list_stories"],
   prepare,
   verify: ({ initial, answer }) => {
     const expected = expectedReport(initial);
     const problems = compareNumbers(answer, expected);
-    if ([...expected.values()].every((n) => n === 0)) throw new Error("generation produced no correction in the quarter");
+    if ([...expected.values()].every((n) => n === 0))
+      throw new Error("generation produced no correction in the quarter");
     return [check("answer", problems.length === 0, problems.slice(0, 4).join("; ") || "ok")];
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "counts-spelling", description: "Counts the spelling corrections the report leaves out.", cells: cells({ includeExcluded: true }) },
-    { id: "whole-log", description: "Counts the whole log instead of the quarter.", cells: cells({ allDates: true }) },
+    {
+      id: "counts-spelling",
+      description: "Counts the spelling corrections the report leaves out.",
+      cells: cells({ includeExcluded: true }),
+    },
+    {
+      id: "whole-log",
+      description: "Counts the whole log instead of the quarter.",
+      cells: cells({ allDates: true }),
+    },
   ],
 });

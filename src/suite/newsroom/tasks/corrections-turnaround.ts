@@ -55,7 +55,8 @@ print(json.dumps(sorted(late)))`,
 export const correctionsTurnaroundTask = defineTask({
   id: "newsroom.corrections-turnaround",
   domain: newsroomDomain,
-  summary: "Find corrections logged later than the corrections policy allows, counting business days from the request form's received date.",
+  summary:
+    "Find corrections logged later than the corrections policy allows, counting business days from the request form's received date.",
   instruction:
     "Audit how fast we log corrections. For every correction request thread in the corrections mailbox whose story has an entry in the corrections log, check whether the (earliest) log entry was made within the deadline of our corrections policy. Reply with only a JSON list of the slugs of the stories whose correction was logged late, sorted alphabetically (an empty list if none).",
   tools: ["list_threads", "get_thread", "get_message", "list_corrections", "list_stories", "get_story"],
@@ -67,7 +68,16 @@ export const correctionsTurnaroundTask = defineTask({
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "calendar-days", description: "Counts the deadline in calendar days, so weekends make on-time corrections look late.", cells: cells({ calendarDays: true }) },
-    { id: "forward-date", description: "Counts from the date the desk forwarded the request instead of the date received on the form.", cells: cells({ forwardDate: true }) },
+    {
+      id: "calendar-days",
+      description: "Counts the deadline in calendar days, so weekends make on-time corrections look late.",
+      cells: cells({ calendarDays: true }),
+    },
+    {
+      id: "forward-date",
+      description:
+        "Counts from the date the desk forwarded the request instead of the date received on the form.",
+      cells: cells({ forwardDate: true }),
+    },
   ],
 });

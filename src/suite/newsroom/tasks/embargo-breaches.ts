@@ -27,7 +27,9 @@ function prepare(context: GenerateContext): void {
     .all() as Array<{ story_id: string; published_at: string }>;
   if (stories.length < 3) throw new Error("not enough published stories to plant embargo cases");
   const setEmbargo = db.prepare("UPDATE stories SET embargo_until = ? WHERE story_id = ?");
-  const addEvent = db.prepare("INSERT INTO publish_events (story_id, channel, published_at) VALUES (?, ?, ?)");
+  const addEvent = db.prepare(
+    "INSERT INTO publish_events (story_id, channel, published_at) VALUES (?, ?, ?)",
+  );
   const [exact, partner, social] = stories as [(typeof stories)[0], (typeof stories)[0], (typeof stories)[0]];
   setEmbargo.run(exact.published_at, exact.story_id);
   setEmbargo.run(partner.published_at, partner.story_id);
@@ -66,7 +68,8 @@ print(json.dumps(sorted(breaches)))`,
 export const embargoBreachesTask = defineTask({
   id: "newsroom.embargo-breaches",
   domain: newsroomDomain,
-  summary: "Find embargoed stories that appeared on any channel before the embargo (partner feed excluded, exact time allowed; flaky publishing log).",
+  summary:
+    "Find embargoed stories that appeared on any channel before the embargo (partner feed excluded, exact time allowed; flaky publishing log).",
   instruction:
     "A press office says we keep breaking embargoes. Check every story that has an embargo time against our embargo policy and the publishing log. Reply with only a JSON list of the slugs of the stories that breached their embargo, sorted alphabetically.",
   tools: ["list_stories", "get_story", "list_publish_events"],
@@ -79,8 +82,20 @@ export const embargoBreachesTask = defineTask({
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "web-only", description: "Compares only the first web publication with the embargo, missing early social posts.", cells: cells({ webOnly: true }) },
-    { id: "partner-feed", description: "Counts partner-feed delivery under embargo as publication.", cells: cells({ countPartnerFeed: true }) },
-    { id: "exact-time", description: "Treats publishing at exactly the embargo time as a breach.", cells: cells({ inclusive: true }) },
+    {
+      id: "web-only",
+      description: "Compares only the first web publication with the embargo, missing early social posts.",
+      cells: cells({ webOnly: true }),
+    },
+    {
+      id: "partner-feed",
+      description: "Counts partner-feed delivery under embargo as publication.",
+      cells: cells({ countPartnerFeed: true }),
+    },
+    {
+      id: "exact-time",
+      description: "Treats publishing at exactly the embargo time as a breach.",
+      cells: cells({ inclusive: true }),
+    },
   ],
 });

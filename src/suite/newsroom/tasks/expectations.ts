@@ -10,7 +10,9 @@ function dollars(text: string | undefined): number {
 }
 
 /** The rate card's tier rates, kill-fee percentages and minimum fee, and every contributor agreement. */
-export function readRates(state: StateView): { rates(freelancer: { freelancer_id: string; tier: string }): FeeRates } {
+export function readRates(state: StateView): {
+  rates(freelancer: { freelancer_id: string; tier: string }): FeeRates;
+} {
   const card = state.readFile(PATHS.rateCard) ?? "";
   const tiers = new Map(parseMarkdownTable(card, "Rates by tier").map((row) => [row[0]!, row]));
   const base = {
@@ -46,7 +48,7 @@ export interface PendingCommission extends CommissionTerms {
 
 /** Filed or killed commissions without any payment, with the fee the rate card allows. */
 export function pendingFees(state: StateView): Array<PendingCommission & { fee: number }> {
-  const { rates } = readRates(state);
+  const reader = readRates(state);
   const rows = state.db
     .prepare(
       `SELECT c.*, f.tier FROM commissions c JOIN freelancers f ON f.freelancer_id = c.freelancer_id
@@ -54,7 +56,7 @@ export function pendingFees(state: StateView): Array<PendingCommission & { fee: 
         ORDER BY c.commission_id`,
     )
     .all() as PendingCommission[];
-  return rows.map((row) => ({ ...row, fee: commissionFee(row, rates(row)) }));
+  return rows.map((row) => ({ ...row, fee: commissionFee(row, reader.rates(row)) }));
 }
 
 export interface Licence {
@@ -65,7 +67,20 @@ export interface Licence {
   lastDay: string | null;
 }
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 
 export function parseLongDate(text: string): string {
   const match = /^(\w+) (\d{1,2}), (\d{4})$/.exec(text.trim());
@@ -103,18 +118,25 @@ export function answerList(answer: string): string[] | null {
 
 export function sameList(actual: string[] | null, expected: string[]): { passed: boolean; message: string } {
   const passed = actual !== null && JSON.stringify(actual) === JSON.stringify([...expected].sort());
-  return { passed, message: `expected ${JSON.stringify([...expected].sort())}, got ${JSON.stringify(actual)}` };
+  return {
+    passed,
+    message: `expected ${JSON.stringify([...expected].sort())}, got ${JSON.stringify(actual)}`,
+  };
 }
 
 /** Compares a JSON object of key -> number with the expectation (money tolerance); returns problems. */
 export function compareNumbers(answer: string, expected: Map<string, number>): string[] {
   const actual = parseAnswerJson(answer);
-  if (!actual || typeof actual !== "object" || Array.isArray(actual)) return ["the answer is not a JSON object"];
-  const given = new Map(Object.entries(actual as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]));
+  if (!actual || typeof actual !== "object" || Array.isArray(actual))
+    return ["the answer is not a JSON object"];
+  const given = new Map(
+    Object.entries(actual as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]),
+  );
   const problems: string[] = [];
   for (const [key, value] of expected) {
     if (!given.has(key)) problems.push(`missing ${key}`);
-    else if (!(Math.abs(given.get(key)! - value) <= 0.011)) problems.push(`${key}: ${given.get(key)}, expected ${value}`);
+    else if (!(Math.abs(given.get(key)! - value) <= 0.011))
+      problems.push(`${key}: ${given.get(key)}, expected ${value}`);
   }
   for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
   return problems;

@@ -55,7 +55,8 @@ print(json.dumps(totals))`,
 export const freelanceSpendTask = defineTask({
   id: "newsroom.freelance-spend",
   domain: newsroomDomain,
-  summary: "Sum freelance payments made in the second quarter per desk of the commissioned story (flaky payments API).",
+  summary:
+    "Sum freelance payments made in the second quarter per desk of the commissioned story (flaky payments API).",
   instruction: `Finance wants freelance spend by desk for April-June 2025: add up the freelance payments actually paid out between ${QUARTER.from} and ${QUARTER.to} inclusive, by the desk of the story each commission was for. Reply with only a JSON object mapping desk to total in USD, listing only desks with spend.`,
   tools: ["list_payments", "list_commissions", "get_story", "list_stories"],
   verify: ({ initial, answer }) => {
@@ -66,7 +67,15 @@ export const freelanceSpendTask = defineTask({
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "approval-date", description: "Selects payments by approval date instead of the date they were paid.", cells: cells({ approvalDate: true }) },
-    { id: "drops-failed-page", description: "Stops paging when the payments API fails instead of retrying, losing payments.", cells: cells({ skipFailedPage: true }) },
+    {
+      id: "approval-date",
+      description: "Selects payments by approval date instead of the date they were paid.",
+      cells: cells({ approvalDate: true }),
+    },
+    {
+      id: "drops-failed-page",
+      description: "Stops paging when the payments API fails instead of retrying, losing payments.",
+      cells: cells({ skipFailedPage: true }),
+    },
   ],
 });

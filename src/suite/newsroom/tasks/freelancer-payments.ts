@@ -1,4 +1,12 @@
-import { addDays, check, checkStateDiff, defineTask, parseAnswerNumber, roundCents, type GenerateContext } from "../../../envs/index.js";
+import {
+  addDays,
+  check,
+  checkStateDiff,
+  defineTask,
+  parseAnswerNumber,
+  roundCents,
+  type GenerateContext,
+} from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { pendingFees } from "./expectations.js";
@@ -7,9 +15,11 @@ import { NEWSROOM_PY } from "./python.js";
 /** Plants a commission killed before filing, and filed copy over the commissioned length, both unpaid. */
 function prepare(context: GenerateContext): void {
   const { db } = context;
-  const open = db.prepare("SELECT commission_id, agreed_on FROM commissions WHERE status = 'commissioned' ORDER BY commission_id LIMIT 1").get() as
-    | { commission_id: string; agreed_on: string }
-    | undefined;
+  const open = db
+    .prepare(
+      "SELECT commission_id, agreed_on FROM commissions WHERE status = 'commissioned' ORDER BY commission_id LIMIT 1",
+    )
+    .get() as { commission_id: string; agreed_on: string } | undefined;
   const filed = db
     .prepare(
       `SELECT commission_id FROM commissions c WHERE status = 'filed' AND kind = 'article'
@@ -17,8 +27,13 @@ function prepare(context: GenerateContext): void {
     )
     .get() as { commission_id: string } | undefined;
   if (!open || !filed) throw new Error("no commission to plant the kill-fee and over-length cases");
-  db.prepare("UPDATE commissions SET status = 'killed', killed_on = ? WHERE commission_id = ?").run(addDays(open.agreed_on, 3), open.commission_id);
-  db.prepare("UPDATE commissions SET filed_units = commissioned_units + 150 WHERE commission_id = ?").run(filed.commission_id);
+  db.prepare("UPDATE commissions SET status = 'killed', killed_on = ? WHERE commission_id = ?").run(
+    addDays(open.agreed_on, 3),
+    open.commission_id,
+  );
+  db.prepare("UPDATE commissions SET filed_units = commissioned_units + 150 WHERE commission_id = ?").run(
+    filed.commission_id,
+  );
 }
 
 interface Variant {
@@ -79,10 +94,18 @@ print(round(total, 2))`,
 export const freelancerPaymentsTask = defineTask({
   id: "newsroom.freelancer-payments",
   domain: newsroomDomain,
-  summary: "Approve payments for filed and killed freelance commissions per the rate card, kill fees and negotiated agreements.",
+  summary:
+    "Approve payments for filed and killed freelance commissions per the rate card, kill fees and negotiated agreements.",
   instruction:
     "Clear the freelance payment backlog: approve one payment for every commission that has been filed or killed and has no payment yet, for the amount our freelance rate card allows (check for contributor agreements too). Don't pay anything else. Reply with only the total amount you approved, in USD.",
-  tools: ["list_commissions", "list_freelancers", "get_freelancer", "list_payments", "approve_payment", "get_story"],
+  tools: [
+    "list_commissions",
+    "list_freelancers",
+    "get_freelancer",
+    "list_payments",
+    "approve_payment",
+    "get_story",
+  ],
   prepare,
   verify: ({ initial, final, answer }) => {
     const expected = pendingFees(initial);
@@ -94,16 +117,37 @@ export const freelancerPaymentsTask = defineTask({
         {
           table: "payments",
           key: "payment_id",
-          added: expected.map((row) => ({ commission_id: row.commission_id, freelancer_id: row.freelancer_id, amount: row.fee, status: "approved" })),
+          added: expected.map((row) => ({
+            commission_id: row.commission_id,
+            freelancer_id: row.freelancer_id,
+            amount: row.fee,
+            status: "approved",
+          })),
         },
       ]),
-      check("answer", given !== null && Math.abs(given - total) <= 0.011, `expected ${total.toFixed(2)}, got '${answer.trim()}'`),
+      check(
+        "answer",
+        given !== null && Math.abs(given - total) <= 0.011,
+        `expected ${total.toFixed(2)}, got '${answer.trim()}'`,
+      ),
     ];
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "ignores-agreements", description: "Pays every contributor at the tier rates, ignoring signed agreements.", cells: cells({ ignoreAgreements: true }) },
-    { id: "flat-kill-fee", description: "Pays the after-filing kill fee on work killed before it was filed.", cells: cells({ flatKillFee: true }) },
-    { id: "pays-overlength", description: "Pays filed copy beyond the commissioned length.", cells: cells({ payFiledLength: true }) },
+    {
+      id: "ignores-agreements",
+      description: "Pays every contributor at the tier rates, ignoring signed agreements.",
+      cells: cells({ ignoreAgreements: true }),
+    },
+    {
+      id: "flat-kill-fee",
+      description: "Pays the after-filing kill fee on work killed before it was filed.",
+      cells: cells({ flatKillFee: true }),
+    },
+    {
+      id: "pays-overlength",
+      description: "Pays filed copy beyond the commissioned length.",
+      cells: cells({ payFiledLength: true }),
+    },
   ],
 });

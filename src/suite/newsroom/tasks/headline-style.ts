@@ -18,7 +18,9 @@ function headlineRules(state: StateView): { maxChars: number; banned: string[] }
 export function expectedHeadlineBreaches(state: StateView): string[] {
   const { maxChars, banned } = headlineRules(state);
   const rows = state.db
-    .prepare("SELECT slug, headline FROM stories WHERE status = 'published' AND published_at >= ? ORDER BY slug")
+    .prepare(
+      "SELECT slug, headline FROM stories WHERE status = 'published' AND published_at >= ? ORDER BY slug",
+    )
     .all(QUARTER_START) as Array<{ slug: string; headline: string }>;
   return rows
     .filter((row) => {
@@ -33,14 +35,22 @@ function prepare(context: GenerateContext): void {
   const { db } = context;
   const rows = (
     db
-      .prepare("SELECT story_id, headline FROM stories WHERE status = 'published' AND published_at >= ? AND length(headline) < 40 ORDER BY story_id")
+      .prepare(
+        "SELECT story_id, headline FROM stories WHERE status = 'published' AND published_at >= ? AND length(headline) < 40 ORDER BY story_id",
+      )
       .all(QUARTER_START) as Array<{ story_id: string; headline: string }>
   ).filter((row) => !STYLE.bannedWords.some((word) => row.headline.toLowerCase().includes(word)));
   if (rows.length < 2) throw new Error("not enough short Q2 headlines to plant the style cases");
-  const exact = `${rows[0]!.headline} after a long night of talks at the county hall annex building`.slice(0, 71);
+  const exact = `${rows[0]!.headline} after a long night of talks at the county hall annex building`.slice(
+    0,
+    71,
+  );
   const update = db.prepare("UPDATE stories SET headline = ? WHERE story_id = ?");
   update.run(`${exact.trimEnd().padEnd(71, "s")}s`, rows[0]!.story_id);
-  update.run(`Shock as ${rows[1]!.headline.charAt(0).toLowerCase()}${rows[1]!.headline.slice(1)}`, rows[1]!.story_id);
+  update.run(
+    `Shock as ${rows[1]!.headline.charAt(0).toLowerCase()}${rows[1]!.headline.slice(1)}`,
+    rows[1]!.story_id,
+  );
 }
 
 interface Variant {
@@ -73,7 +83,8 @@ print(json.dumps(sorted(bad)))`,
 export const headlineStyleTask = defineTask({
   id: "newsroom.headline-style",
   domain: newsroomDomain,
-  summary: "Audit second-quarter headlines against the style guide (length limit, banned whole words in any case).",
+  summary:
+    "Audit second-quarter headlines against the style guide (length limit, banned whole words in any case).",
   instruction:
     "Audit the headlines of every story published since 1 April 2025 against the headline rules in our style guide. Reply with only a JSON list of the slugs of the stories whose headline breaks a rule, sorted alphabetically.",
   tools: ["list_stories", "get_story"],
@@ -86,8 +97,20 @@ export const headlineStyleTask = defineTask({
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "substring-match", description: "Matches banned words inside longer words (\"shockwaves\").", cells: cells({ substring: true }) },
-    { id: "length-inclusive", description: "Flags a headline of exactly the maximum length.", cells: cells({ inclusiveLength: true }) },
-    { id: "case-sensitive", description: "Misses a banned word written with a capital letter.", cells: cells({ caseSensitive: true }) },
+    {
+      id: "substring-match",
+      description: 'Matches banned words inside longer words ("shockwaves").',
+      cells: cells({ substring: true }),
+    },
+    {
+      id: "length-inclusive",
+      description: "Flags a headline of exactly the maximum length.",
+      cells: cells({ inclusiveLength: true }),
+    },
+    {
+      id: "case-sensitive",
+      description: "Misses a banned word written with a capital letter.",
+      cells: cells({ caseSensitive: true }),
+    },
   ],
 });

@@ -10,7 +10,8 @@ export function expectedOverbilling(state: StateView): Map<string, number> {
   const fees = new Map(pendingFees(state).map((row) => [row.commission_id, row.fee]));
   const over = new Map<string, number>();
   for (const thread of threadsIn(state, "freelance")) {
-    const invoice = [...thread.messages].reverse().find((message) => message.attachment_text)?.attachment_text ?? "";
+    const invoice =
+      [...thread.messages].reverse().find((message) => message.attachment_text)?.attachment_text ?? "";
     const commission = /^Commission ref: (COM-\d{5})/m.exec(invoice)?.[1];
     const total = /^TOTAL DUE: \$([\d,.]+)/m.exec(invoice)?.[1];
     if (!commission || !total) throw new Error(`thread ${thread.thread_id} has no readable invoice`);
@@ -49,10 +50,18 @@ print(json.dumps(dict(sorted(over.items()))))`,
 export const invoiceAuditTask = defineTask({
   id: "newsroom.invoice-audit",
   domain: newsroomDomain,
-  summary: "Check the freelancers' invoices (text attachments, some re-issued) against the rate card and report the overbilling.",
+  summary:
+    "Check the freelancers' invoices (text attachments, some re-issued) against the rate card and report the overbilling.",
   instruction:
-    "Before finance pays, audit the freelancer invoices in the freelance mailbox. Each thread is about one commission; when an invoice was re-issued, only the latest invoice in the thread counts. Compare each invoice's total with the fee our freelance rate card allows for that commission (contributor agreements included). Reply with only a JSON object mapping each overbilled commission id to the amount billed above the allowed fee, in USD (e.g. {\"COM-00012\": 45.5}); leave out invoices that are not above the fee.",
-  tools: ["list_threads", "get_thread", "get_message", "list_commissions", "list_freelancers", "get_freelancer"],
+    'Before finance pays, audit the freelancer invoices in the freelance mailbox. Each thread is about one commission; when an invoice was re-issued, only the latest invoice in the thread counts. Compare each invoice\'s total with the fee our freelance rate card allows for that commission (contributor agreements included). Reply with only a JSON object mapping each overbilled commission id to the amount billed above the allowed fee, in USD (e.g. {"COM-00012": 45.5}); leave out invoices that are not above the fee.',
+  tools: [
+    "list_threads",
+    "get_thread",
+    "get_message",
+    "list_commissions",
+    "list_freelancers",
+    "get_freelancer",
+  ],
   verify: ({ initial, answer }) => {
     const expected = expectedOverbilling(initial);
     if (expected.size === 0) throw new Error("generation produced no overbilled invoice");
@@ -61,7 +70,15 @@ export const invoiceAuditTask = defineTask({
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "first-invoice", description: "Audits the first invoice of a thread, not the re-issued one.", cells: cells({ firstInvoice: true }) },
-    { id: "ignores-agreements", description: "Prices every commission at the tier rates, ignoring contributor agreements.", cells: cells({ ignoreAgreements: true }) },
+    {
+      id: "first-invoice",
+      description: "Audits the first invoice of a thread, not the re-issued one.",
+      cells: cells({ firstInvoice: true }),
+    },
+    {
+      id: "ignores-agreements",
+      description: "Prices every commission at the tier rates, ignoring contributor agreements.",
+      cells: cells({ ignoreAgreements: true }),
+    },
   ],
 });

@@ -25,18 +25,26 @@ export function threadsIn(state: StateView, mailbox: string): StoredThread[] {
   const messages = state.db.prepare(
     "SELECT message_id, thread_id, sent_at, from_email, body, attachment_text FROM mail_messages WHERE thread_id = ? ORDER BY sent_at, message_id",
   );
-  return threads.map((thread) => ({ ...thread, messages: messages.all(thread.thread_id) as StoredMessage[] }));
+  return threads.map((thread) => ({
+    ...thread,
+    messages: messages.all(thread.thread_id) as StoredMessage[],
+  }));
 }
 
 export function rolesByEmail(state: StateView): Map<string, string> {
-  const rows = state.db.prepare("SELECT email, role FROM staff").all() as Array<{ email: string; role: string }>;
+  const rows = state.db.prepare("SELECT email, role FROM staff").all() as Array<{
+    email: string;
+    role: string;
+  }>;
   return new Map(rows.map((row) => [row.email, row.role]));
 }
 
-export function storyBySlug(state: StateView, slug: string): { story_id: string; desk: string; status: string } {
+export function storyBySlug(
+  state: StateView,
+  slug: string,
+): { story_id: string; desk: string; status: string } {
   const story = state.db.prepare("SELECT story_id, desk, status FROM stories WHERE slug = ?").get(slug) as
-    | { story_id: string; desk: string; status: string }
-    | undefined;
+    { story_id: string; desk: string; status: string } | undefined;
   if (!story) throw new Error(`no story with slug ${slug}`);
   return story;
 }
@@ -65,9 +73,23 @@ export function correctionDecisions(state: StateView): CorrectionDecision[] {
       const text = ownText(message.body);
       const approval = PHRASES.approvePattern.exec(text);
       if (approval)
-        decision = { slug, storyId: storyBySlug(state, slug).story_id, approved: true, kind: approval[1]!, wording: approval[2]!, received };
+        decision = {
+          slug,
+          storyId: storyBySlug(state, slug).story_id,
+          approved: true,
+          kind: approval[1]!,
+          wording: approval[2]!,
+          received,
+        };
       else if (text.includes(PHRASES.decline))
-        decision = { slug, storyId: storyBySlug(state, slug).story_id, approved: false, kind: "", wording: "", received };
+        decision = {
+          slug,
+          storyId: storyBySlug(state, slug).story_id,
+          approved: false,
+          kind: "",
+          wording: "",
+          received,
+        };
     }
     if (decision) decisions.push(decision);
   }

@@ -11,7 +11,9 @@ export function expectedUnlicensedPhotos(state: StateView): string[] {
     if (lapsed || !licence.web) for (const image of licence.images) bad.add(image);
   }
   const rows = state.db
-    .prepare("SELECT p.photo_id FROM photos p JOIN stories s ON s.story_id = p.story_id WHERE s.status = 'published' ORDER BY p.photo_id")
+    .prepare(
+      "SELECT p.photo_id FROM photos p JOIN stories s ON s.story_id = p.story_id WHERE s.status = 'published' ORDER BY p.photo_id",
+    )
     .all() as Array<{ photo_id: string }>;
   return rows.map((row) => row.photo_id).filter((id) => bad.has(id));
 }
@@ -64,7 +66,8 @@ print(json.dumps(sorted(bad)))`,
 export const photoLicencesTask = defineTask({
   id: "newsroom.photo-licences",
   domain: newsroomDomain,
-  summary: "Find photos on published stories whose licence (text documents) has run out or does not permit web use.",
+  summary:
+    "Find photos on published stories whose licence (text documents) has run out or does not permit web use.",
   instruction:
     "The picture desk needs to know which photos we are showing without a valid licence. Using the photo licences in the workspace and our style guide, find every photo on a published story that we may not show on our website today. Reply with only a JSON list of the photo ids, sorted.",
   tools: ["list_photos", "list_stories", "get_story"],
@@ -76,7 +79,15 @@ export const photoLicencesTask = defineTask({
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "last-day-lapsed", description: "Treats a licence's last day as already lapsed.", cells: cells({ lastDayExpired: true }) },
-    { id: "ignores-media", description: "Checks only the term, not whether the licence permits web use.", cells: cells({ ignoreMedia: true }) },
+    {
+      id: "last-day-lapsed",
+      description: "Treats a licence's last day as already lapsed.",
+      cells: cells({ lastDayExpired: true }),
+    },
+    {
+      id: "ignores-media",
+      description: "Checks only the term, not whether the licence permits web use.",
+      cells: cells({ ignoreMedia: true }),
+    },
   ],
 });

@@ -1,4 +1,14 @@
-import { addDays, check, checkStateDiff, daysBetween, defineTask, parseAnswerNumber, REFERENCE_DATE, type GenerateContext, type StateView } from "../../../envs/index.js";
+import {
+  addDays,
+  check,
+  checkStateDiff,
+  daysBetween,
+  defineTask,
+  parseAnswerNumber,
+  REFERENCE_DATE,
+  type GenerateContext,
+  type StateView,
+} from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { NEWSROOM_PY } from "./python.js";
@@ -24,11 +34,26 @@ function prepare(context: GenerateContext): void {
     )
     .all() as Array<{ story_id: string }>;
   if (drafts.length < 3) throw new Error("not enough drafts to plant the stale-draft cases");
-  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(addDays(today, -21), drafts[0]!.story_id);
-  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(addDays(today, -35), drafts[1]!.story_id);
-  db.prepare("INSERT INTO story_budget VALUES (?, ?, 'inside', 600)").run(addDays(today, -3), drafts[1]!.story_id);
-  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(addDays(today, -40), drafts[2]!.story_id);
-  db.prepare("INSERT INTO story_budget VALUES (?, ?, 'weekend', 900)").run(addDays(today, 2), drafts[2]!.story_id);
+  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(
+    addDays(today, -21),
+    drafts[0]!.story_id,
+  );
+  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(
+    addDays(today, -35),
+    drafts[1]!.story_id,
+  );
+  db.prepare("INSERT INTO story_budget VALUES (?, ?, 'inside', 600)").run(
+    addDays(today, -3),
+    drafts[1]!.story_id,
+  );
+  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(
+    addDays(today, -40),
+    drafts[2]!.story_id,
+  );
+  db.prepare("INSERT INTO story_budget VALUES (?, ?, 'weekend', 900)").run(
+    addDays(today, 2),
+    drafts[2]!.story_id,
+  );
 }
 
 interface Variant {
@@ -68,15 +93,36 @@ export const staleDraftsTask = defineTask({
     if (expected.length === 0) throw new Error("generation produced no stale draft");
     return [
       ...checkStateDiff(initial.db, final.db, [
-        { table: "stories", key: "story_id", changed: new Map(expected.map((id) => [id, { status: "spiked" }])), ignoreColumns: ["updated_on"] },
+        {
+          table: "stories",
+          key: "story_id",
+          changed: new Map(expected.map((id) => [id, { status: "spiked" }])),
+          ignoreColumns: ["updated_on"],
+        },
       ]),
-      check("answer", parseAnswerNumber(answer) === expected.length, `expected ${expected.length}, got '${answer.trim()}'`),
+      check(
+        "answer",
+        parseAnswerNumber(answer) === expected.length,
+        `expected ${expected.length}, got '${answer.trim()}'`,
+      ),
     ];
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "boundary-inclusive", description: "Spikes a draft untouched for exactly the limit.", cells: cells({ inclusive: true }) },
-    { id: "past-budget-slot", description: "Lets a budget slot in the past save a stale draft.", cells: cells({ anyBudgetSlot: true }) },
-    { id: "ignores-budget", description: "Spikes stale drafts that have a slot on the coming budget.", cells: cells({ ignoreBudget: true }) },
+    {
+      id: "boundary-inclusive",
+      description: "Spikes a draft untouched for exactly the limit.",
+      cells: cells({ inclusive: true }),
+    },
+    {
+      id: "past-budget-slot",
+      description: "Lets a budget slot in the past save a stale draft.",
+      cells: cells({ anyBudgetSlot: true }),
+    },
+    {
+      id: "ignores-budget",
+      description: "Spikes stale drafts that have a slot on the coming budget.",
+      cells: cells({ ignoreBudget: true }),
+    },
   ],
 });

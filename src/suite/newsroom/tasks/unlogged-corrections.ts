@@ -1,10 +1,23 @@
-import { check, checkStateDiff, defineTask, parseAnswerNumber, REFERENCE_DATE, type StateView } from "../../../envs/index.js";
+import {
+  check,
+  checkStateDiff,
+  defineTask,
+  parseAnswerNumber,
+  REFERENCE_DATE,
+  type StateView,
+} from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { correctionDecisions } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
-export function expectedUnlogged(state: StateView): Array<{ story_id: string; kind: string; wording: string }> {
-  const logged = new Set((state.db.prepare("SELECT story_id FROM corrections").all() as Array<{ story_id: string }>).map((row) => row.story_id));
+export function expectedUnlogged(
+  state: StateView,
+): Array<{ story_id: string; kind: string; wording: string }> {
+  const logged = new Set(
+    (state.db.prepare("SELECT story_id FROM corrections").all() as Array<{ story_id: string }>).map(
+      (row) => row.story_id,
+    ),
+  );
   return correctionDecisions(state)
     .filter((decision) => decision.approved && !logged.has(decision.storyId))
     .map((decision) => ({ story_id: decision.storyId, kind: decision.kind, wording: decision.wording }));
@@ -62,21 +75,51 @@ export const unloggedCorrectionsTask = defineTask({
     "Find corrections the standards editors agreed in the corrections mailbox but nobody logged, and log them (latest decision, quoted text, reversals).",
   instruction:
     "Some corrections were agreed in the corrections mailbox but never made it into the corrections log. Go through the correction request threads and, for every story where the standards editors' final decision in the thread is to run a correction and the log has no entry for that story yet, log the correction with the kind and the exact wording they gave. Change nothing else. Reply with only the number of corrections you logged.",
-  tools: ["list_threads", "get_thread", "get_message", "list_staff", "list_corrections", "log_correction", "list_stories", "get_story"],
+  tools: [
+    "list_threads",
+    "get_thread",
+    "get_message",
+    "list_staff",
+    "list_corrections",
+    "log_correction",
+    "list_stories",
+    "get_story",
+  ],
   verify: ({ initial, final, answer }) => {
     const expected = expectedUnlogged(initial);
     if (expected.length === 0) throw new Error("generation produced no unlogged correction");
     return [
       ...checkStateDiff(initial.db, final.db, [
-        { table: "corrections", key: "correction_id", added: expected.map((row) => ({ ...row, logged_on: REFERENCE_DATE })) },
+        {
+          table: "corrections",
+          key: "correction_id",
+          added: expected.map((row) => ({ ...row, logged_on: REFERENCE_DATE })),
+        },
       ]),
-      check("answer", parseAnswerNumber(answer) === expected.length, `expected ${expected.length}, got '${answer.trim()}'`),
+      check(
+        "answer",
+        parseAnswerNumber(answer) === expected.length,
+        `expected ${expected.length}, got '${answer.trim()}'`,
+      ),
     ];
   },
   oracle: cells({}),
   nearMisses: [
-    { id: "quoted-approval", description: "Reads the approval anywhere in the latest standards message, quoted older text included, so a reversed approval is logged.", cells: cells({ quotedApproval: true }) },
-    { id: "first-decision", description: "Takes the first decision in the thread and misses later reversals and late approvals.", cells: cells({ firstDecision: true }) },
-    { id: "no-log-check", description: "Logs every agreed correction again, including those already in the log.", cells: cells({ skipLogCheck: true }) },
+    {
+      id: "quoted-approval",
+      description:
+        "Reads the approval anywhere in the latest standards message, quoted older text included, so a reversed approval is logged.",
+      cells: cells({ quotedApproval: true }),
+    },
+    {
+      id: "first-decision",
+      description: "Takes the first decision in the thread and misses later reversals and late approvals.",
+      cells: cells({ firstDecision: true }),
+    },
+    {
+      id: "no-log-check",
+      description: "Logs every agreed correction again, including those already in the log.",
+      cells: cells({ skipLogCheck: true }),
+    },
   ],
 });
