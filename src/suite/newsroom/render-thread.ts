@@ -1,0 +1,107 @@
+import { MONTH_NAMES, weekdayName } from "../../envs/index.js";
+
+/**
+ * Renders e-mail the way mail clients show it: a header block, the new text, the sender's signature,
+ * then the earlier message quoted under an "On <date>, <name> <address> wrote:" line (top-posted) or
+ * interleaved with it (inline replies), and text attachments at the bottom. Generic: it belongs in the
+ * domain kit (src/envs/kit) once a second domain needs it.
+ */
+export interface ThreadMessage {
+  /** "YYYY-MM-DD HH:MM" in UTC. */
+  sentAt: string;
+  fromName: string;
+  fromEmail: string;
+  toEmail: string;
+  subject: string;
+  /** "top": reply above the quote; "inline": answers between quoted lines; "forward": quotes nothing. */
+  style: "top" | "inline" | "forward";
+  /** The message's own text; a signature, if any, follows a line "--". */
+  body: string;
+  attachment?: { name: string; text: string } | null;
+}
+
+export const SIGNATURE_LINE = "--";
+export const FORWARD_MARKER = "---------- Forwarded message ---------";
+
+/** "Tue, 4 Mar 2025 09:12", as a client's Date header shows it. */
+export function clientDate(sentAt: string): string {
+  const [date = "", time = ""] = sentAt.split(" ");
+  const month = (MONTH_NAMES[Number(date.slice(5, 7)) - 1] ?? "").slice(0, 3);
+  return `${weekdayName(date).slice(0, 3)}, ${Number(date.slice(8, 10))} ${month} ${date.slice(0, 4)} ${time}`;
+}
+
+/** The line a client writes above a quoted message. */
+export function attributionLine(message: Pick<ThreadMessage, "sentAt" | "fromName" | "fromEmail">): string {
+  const shown = clientDate(message.sentAt);
+  const at = shown.lastIndexOf(" ");
+  return `On ${shown.slice(0, at)} at ${shown.slice(at + 1)}, ${message.fromName} <${message.fromEmail}> wrote:`;
+}
+
+export function quoteLines(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (line.startsWith(">") ? `>${line}` : line === "" ? ">" : `> ${line}`))
+    .join("\n");
+}
+
+/** A forwarded message block, as clients insert it into the forwarding message's own text. */
+export function forwardBlock(
+  headers: { from: string; sentAt: string; subject: string; to: string },
+  text: string,
+): string {
+  return [
+    FORWARD_MARKER,
+    `From: ${headers.from}`,
+    `Date: ${clientDate(headers.sentAt).replace(/ (\d\d:\d\d)$/, " at $1")}`,
+    `Subject: ${headers.subject}`,
+    `To: ${headers.to}`,
+    "",
+    text,
+  ].join("\n");
+}
+
+/** The body of message `index` as its recipients see it, with the earlier thread quoted. */
+export function renderBody(thread: readonly ThreadMessage[], index: number): string {
+  const message = thread[index];
+  if (!message) throw new Error(`no message ${index} in a thread of ${thread.length}`);
+  if (index === 0 || message.style === "forward") return message.body;
+  const previous = thread[index - 1]!;
+  const quoted = quoteLines(renderBody(thread, index - 1));
+  if (message.style === "top") return `${message.body}\n\n${attributionLine(previous)}\n${quoted}`;
+  const cut = message.body.indexOf(`\n${SIGNATURE_LINE}\n`);
+  const own = cut < 0 ? message.body : message.body.slice(0, cut);
+  const signature = cut < 0 ? "" : message.body.slice(cut);
+  const split = quoted.indexOf("\n>\n");
+  const head = split < 0 ? quoted : quoted.slice(0, split);
+  const rest = split < 0 ? "" : quoted.slice(split + 3);
+  return `${attributionLine(previous)}\n${head}\n\n${own}\n${rest ? `\n${rest}\n` : ""}${signature}`;
+}
+
+/** The whole message as a client's "show original" view: headers, body, attachments. */
+export function renderMessage(thread: readonly ThreadMessage[], index: number): string {
+  const message = thread[index]!;
+  const headers = [
+    `From: ${message.fromName} <${message.fromEmail}>`,
+    `To: ${message.toEmail}`,
+    `Date: ${clientDate(message.sentAt)}`,
+    `Subject: ${message.subject}`,
+  ];
+  const attachment = message.attachment
+    ? `\n\n[Attachment: ${message.attachment.name}]\n${"-".repeat(60)}\n${message.attachment.text}\n${"-".repeat(60)}`
+    : "";
+  return `${headers.join("\n")}\n\n${renderBody(thread, index)}${attachment}\n`;
+}
+
+/**
+ * The text a sender wrote themselves: without quoted lines, attribution lines, forwarded blocks and the
+ * signature. Readers (verifiers, oracles) use it to tell the latest decision from quoted older text.
+ */
+export function ownText(body: string): string {
+  const lines: string[] = [];
+  for (const line of body.split("\n")) {
+    if (line === SIGNATURE_LINE || line === FORWARD_MARKER) break;
+    if (line.startsWith(">") || /^On .* wrote:$/.test(line)) continue;
+    lines.push(line);
+  }
+  return lines.join("\n").trim();
+}

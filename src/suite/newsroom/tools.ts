@@ -1,0 +1,437 @@
+import { z } from "zod";
+import {
+  allRows,
+  cachedStatement,
+  defineGetTool,
+  defineListTool,
+  getRow,
+  isoDateSchema,
+  REFERENCE_DATE,
+  requireRow,
+  when,
+  withSilentFailures,
+  withTransientFailures,
+  type DomainTool,
+  type ToolContext,
+} from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { renderMessage, type ThreadMessage } from "./render-thread.js";
+import {
+  CHANNELS,
+  CORRECTION_KINDS,
+  DESKS,
+  MAILBOXES,
+  STORY_STATUSES,
+  commissionId,
+  correctionId,
+  freelancerId,
+  messageId,
+  paymentId,
+  storyId,
+  threadId,
+} from "./rules.js";
+
+const deskSchema = z.enum(DESKS).optional().describe("Only this desk");
+
+const listStaff = defineListTool({
+  name: "list_staff",
+  description:
+    "List newsroom staff (id, name, e-mail, role, desk), ordered by id. Paginated: returns `staff`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    role: z
+      .enum(["reporter", "desk_editor", "standards", "legal", "photo_editor"])
+      .optional()
+      .describe("Only this role"),
+    desk: deskSchema,
+  },
+  key: "staff",
+  from: "staff",
+  where: ({ role, desk }) => [when(role, "role = ?"), when(desk, "desk = ?")],
+  orderBy: "staff_id",
+});
+
+const listFreelancers = defineListTool({
+  name: "list_freelancers",
+  description:
+    "List freelance contributors (id, name, e-mail, rate-card tier, country), ordered by id. Paginated: returns `freelancers`, `page`, `per_page`, `total`, `has_more`.",
+  filters: { tier: z.enum(["A", "B", "C"]).optional().describe("Only this rate-card tier") },
+  key: "freelancers",
+  from: "freelancers",
+  where: ({ tier }) => [when(tier, "tier = ?")],
+  orderBy: "freelancer_id",
+});
+
+const getFreelancer = defineGetTool({
+  name: "get_freelancer",
+  description: "Get one freelance contributor. Returns `freelancer`.",
+  input: { freelancer_id: freelancerId.schema("The freelancer") },
+  key: "freelancer",
+  from: "freelancers",
+  notFound: freelancerId,
+});
+
+const listStories = defineListTool({
+  name: "list_stories",
+  description:
+    "List stories in the CMS (id, slug, desk, status, last update, embargo time and first web publication time in UTC; no headline or byline: use get_story), ordered by id. Paginated: returns `stories`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    desk: deskSchema,
+    status: z.enum(STORY_STATUSES).optional().describe("Only this status"),
+    slug: z.string().optional().describe("Only the story with this exact slug"),
+    embargoed: z
+      .boolean()
+      .optional()
+      .describe("true: only stories with an embargo time; false: only without"),
+    published_from: isoDateSchema
+      .optional()
+      .describe("Only stories first published on the web on or after this date"),
+    published_to: isoDateSchema
+      .optional()
+      .describe("Only stories first published on the web on or before this date"),
+  },
+  key: "stories",
+  from: "stories",
+  select: "story_id, slug, desk, status, updated_on, embargo_until, published_at",
+  where: ({ desk, status, slug, embargoed, published_from, published_to }) => [
+    when(desk, "desk = ?"),
+    when(status, "status = ?"),
+    when(slug?.trim().toLowerCase(), "slug = ?"),
+    embargoed === undefined ? null : embargoed ? "embargo_until IS NOT NULL" : "embargo_until IS NULL",
+    when(published_from, "published_at >= ?"),
+    when(published_to, "substr(published_at, 1, 10) <= ?"),
+  ],
+  orderBy: "story_id",
+});
+
+const getStory = defineGetTool({
+  name: "get_story",
+  description: "Get one story with its headline, byline (e-mail) and word count. Returns `story`.",
+  input: { story_id: storyId.schema("The story") },
+  key: "story",
+  from: "stories",
+  notFound: storyId,
+});
+
+const updateStoryStatus = defineTool({
+  name: "update_story_status",
+  description:
+    "Move a story to another workflow status (draft, edited, legal_hold, ready, spiked); published stories cannot be moved. Returns the updated `story`.",
+  kind: "write",
+  inputSchema: z.object({
+    story_id: storyId.schema("The story"),
+    status: z.enum(["draft", "edited", "legal_hold", "ready", "spiked"]).describe("The new status"),
+  }),
+  handler: ({ story_id, status }, { db }: ToolContext) => {
+    const story = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM stories WHERE story_id = ?",
+      [story_id],
+      storyId.notFound(story_id).message,
+    );
+    if (story.status === "published")
+      throw new ToolFailure(`story ${story_id} is published; a published story cannot change status`);
+    cachedStatement(db, "UPDATE stories SET status = ?, updated_on = ? WHERE story_id = ?").run(
+      status,
+      REFERENCE_DATE,
+      story_id,
+    );
+    return { story: getRow(db, "SELECT * FROM stories WHERE story_id = ?", story_id) };
+  },
+});
+
+const listPublishEvents = defineListTool({
+  name: "list_publish_events",
+  description:
+    "List the moments stories appeared on each channel (web, app, newsletter, social, partner_feed), UTC 'YYYY-MM-DD HH:MM', ordered by story then time. Paginated: returns `events`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    story_id: storyId.schema("Only this story's events").optional(),
+    channel: z.enum(CHANNELS).optional().describe("Only this channel"),
+  },
+  key: "events",
+  from: "publish_events",
+  select: "story_id, channel, published_at",
+  where: ({ story_id, channel }) => [when(story_id, "story_id = ?"), when(channel, "channel = ?")],
+  orderBy: "story_id, published_at, event_id",
+});
+
+const listBudget = defineListTool({
+  name: "list_story_budget",
+  description:
+    "List the story budget: planned slots (date, story, slot, planned words), ordered by date then story. Paginated: returns `slots`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    date_from: isoDateSchema.optional().describe("Only slots on or after this date"),
+    date_to: isoDateSchema.optional().describe("Only slots on or before this date"),
+  },
+  key: "slots",
+  from: "story_budget",
+  where: ({ date_from, date_to }) => [when(date_from, "budget_date >= ?"), when(date_to, "budget_date <= ?")],
+  orderBy: "budget_date, story_id",
+});
+
+const listCommissions = defineListTool({
+  name: "list_commissions",
+  description:
+    "List freelance commissions (freelancer, story, kind article/photo, commissioned and filed units: words or images, status, agreed/filed/killed dates), ordered by id. Paginated: returns `commissions`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    status: z.enum(["commissioned", "filed", "killed"]).optional().describe("Only this status"),
+    freelancer_id: freelancerId.schema("Only this freelancer's commissions").optional(),
+  },
+  key: "commissions",
+  from: "commissions",
+  where: ({ status, freelancer_id }) => [
+    when(status, "status = ?"),
+    when(freelancer_id, "freelancer_id = ?"),
+  ],
+  orderBy: "commission_id",
+});
+
+const listPayments = defineListTool({
+  name: "list_payments",
+  description:
+    "List freelance payments (commission, freelancer, amount USD, status approved/paid, approval and payment dates), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    status: z.enum(["approved", "paid"]).optional().describe("Only this status"),
+    commission_id: commissionId.schema("Only payments for this commission").optional(),
+  },
+  key: "payments",
+  from: "payments",
+  where: ({ status, commission_id }) => [
+    when(status, "status = ?"),
+    when(commission_id, "commission_id = ?"),
+  ],
+  orderBy: "payment_id",
+});
+
+const approvePayment = defineTool({
+  name: "approve_payment",
+  description:
+    "Approve a payment to the freelancer of a filed or killed commission, dated today (finance pays approved payments). Returns `payment`.",
+  kind: "write",
+  inputSchema: z.object({
+    commission_id: commissionId.schema("The commission paid for"),
+    amount: z.number().positive().describe("Amount in USD"),
+    note: z.string().optional().describe("A note for finance"),
+  }),
+  handler: ({ commission_id, amount, note }, { db }: ToolContext) => {
+    const commission = requireRow<{ freelancer_id: string; status: string }>(
+      db,
+      "SELECT freelancer_id, status FROM commissions WHERE commission_id = ?",
+      [commission_id],
+      commissionId.notFound(commission_id).message,
+    );
+    if (commission.status === "commissioned")
+      throw new ToolFailure(
+        `commission ${commission_id} has not been filed or killed; nothing is payable yet`,
+      );
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(payment_id, 4) AS INTEGER)) AS n FROM payments",
+      )?.n ?? 0;
+    const id = paymentId.format(count + 1);
+    cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, 'approved', ?, NULL, ?)").run(
+      id,
+      commission_id,
+      commission.freelancer_id,
+      Math.round(amount * 100) / 100,
+      REFERENCE_DATE,
+      note ?? null,
+    );
+    return { payment: getRow(db, "SELECT * FROM payments WHERE payment_id = ?", id) };
+  },
+});
+
+const listCorrections = defineListTool({
+  name: "list_corrections",
+  description:
+    "List the corrections log (story, kind, wording, date logged), ordered by id. Paginated: returns `corrections`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    story_id: storyId.schema("Only corrections to this story").optional(),
+    logged_from: isoDateSchema.optional().describe("Only corrections logged on or after this date"),
+    logged_to: isoDateSchema.optional().describe("Only corrections logged on or before this date"),
+  },
+  key: "corrections",
+  from: "corrections",
+  where: ({ story_id, logged_from, logged_to }) => [
+    when(story_id, "story_id = ?"),
+    when(logged_from, "logged_on >= ?"),
+    when(logged_to, "logged_on <= ?"),
+  ],
+  orderBy: "correction_id",
+});
+
+const logCorrection = defineTool({
+  name: "log_correction",
+  description: "Add a correction to the corrections log, dated today. Returns `correction`.",
+  kind: "write",
+  inputSchema: z.object({
+    story_id: storyId.schema("The corrected story"),
+    kind: z.enum(CORRECTION_KINDS).describe("The kind of correction"),
+    wording: z.string().min(10).describe("The correction's published wording"),
+  }),
+  handler: ({ story_id, kind, wording }, { db }: ToolContext) => {
+    requireRow(
+      db,
+      "SELECT 1 FROM stories WHERE story_id = ?",
+      [story_id],
+      storyId.notFound(story_id).message,
+    );
+    const count =
+      getRow<{ n: number | null }>(
+        db,
+        "SELECT MAX(CAST(substr(correction_id, 5) AS INTEGER)) AS n FROM corrections",
+      )?.n ?? 0;
+    const id = correctionId.format(count + 1);
+    cachedStatement(db, "INSERT INTO corrections VALUES (?, ?, ?, ?, ?)").run(
+      id,
+      story_id,
+      kind,
+      wording.trim(),
+      REFERENCE_DATE,
+    );
+    return { correction: getRow(db, "SELECT * FROM corrections WHERE correction_id = ?", id) };
+  },
+});
+
+const listPhotos = defineListTool({
+  name: "list_photos",
+  description:
+    "List photos used in stories (story, caption, credit, licence reference; STAFF for staff photos), ordered by id. Paginated: returns `photos`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    story_id: storyId.schema("Only this story's photos").optional(),
+    licence_ref: z.string().optional().describe("Only photos under this licence reference"),
+  },
+  key: "photos",
+  from: "photos",
+  where: ({ story_id, licence_ref }) => [
+    when(story_id, "story_id = ?"),
+    when(licence_ref, "licence_ref = ?"),
+  ],
+  orderBy: "photo_id",
+});
+
+const listThreads = defineListTool({
+  name: "list_threads",
+  description:
+    "List mail threads in the desk's shared mailboxes (corrections, legal, freelance, desk): id, mailbox, subject, message count, time of the latest message. Paginated: returns `threads`, `page`, `per_page`, `total`, `has_more`.",
+  filters: {
+    mailbox: z.enum(MAILBOXES).optional().describe("Only this mailbox"),
+    subject_contains: z
+      .string()
+      .optional()
+      .describe("Only threads whose subject contains this text (case-insensitive)"),
+  },
+  key: "threads",
+  from: `(SELECT t.thread_id, t.mailbox, t.subject, COUNT(m.message_id) AS message_count, MAX(m.sent_at) AS last_message_at
+           FROM mail_threads t JOIN mail_messages m ON m.thread_id = t.thread_id GROUP BY t.thread_id)`,
+  where: ({ mailbox, subject_contains }) => [
+    when(mailbox, "mailbox = ?"),
+    when(subject_contains?.toLowerCase(), "instr(lower(subject), ?) > 0"),
+  ],
+  orderBy: "thread_id",
+});
+
+const getThread = defineGetTool({
+  name: "get_thread",
+  description:
+    "Get a mail thread's message list, oldest first: message id, sender, time sent (UTC), attachment name. Read a message with get_message. Returns `thread`, `messages`.",
+  input: { thread_id: threadId.schema("The thread") },
+  key: "thread",
+  from: "mail_threads",
+  notFound: threadId,
+  related: {
+    messages:
+      "SELECT message_id, from_name || ' <' || from_email || '>' AS sender, sent_at, attachment_name AS attachment FROM mail_messages WHERE thread_id = ? ORDER BY sent_at, message_id",
+  },
+});
+
+interface MessageRow {
+  message_id: string;
+  thread_id: string;
+  sent_at: string;
+  from_name: string;
+  from_email: string;
+  to_email: string;
+  style: ThreadMessage["style"];
+  body: string;
+  attachment_name: string | null;
+  attachment_text: string | null;
+}
+
+const getMessage = defineTool({
+  name: "get_message",
+  description:
+    "Get one e-mail as the mail client shows it: headers, the sender's text, signature, the earlier messages quoted ('>' lines, 'On ... wrote:'), forwarded messages, and text attachments at the bottom. Returns `message_id`, `thread_id`, `text`.",
+  kind: "read",
+  inputSchema: z.object({ message_id: messageId.schema("The message") }),
+  handler: ({ message_id }, { db }: ToolContext) => {
+    const row = requireRow<MessageRow>(
+      db,
+      "SELECT * FROM mail_messages WHERE message_id = ?",
+      [message_id],
+      `message ${message_id} not found; use list_threads and get_thread to find message ids`,
+    );
+    const rows = allRows<MessageRow>(
+      db,
+      "SELECT * FROM mail_messages WHERE thread_id = ? AND (sent_at < ? OR (sent_at = ? AND message_id <= ?)) ORDER BY sent_at, message_id",
+      row.thread_id,
+      row.sent_at,
+      row.sent_at,
+      row.message_id,
+    );
+    const subject = getRow<{ subject: string }>(
+      db,
+      "SELECT subject FROM mail_threads WHERE thread_id = ?",
+      row.thread_id,
+    )!.subject;
+    const thread: ThreadMessage[] = rows.map((message, index) => ({
+      sentAt: message.sent_at,
+      fromName: message.from_name,
+      fromEmail: message.from_email,
+      toEmail: message.to_email,
+      subject: index === 0 ? subject : `Re: ${subject}`,
+      style: message.style,
+      body: message.body,
+      attachment: message.attachment_name
+        ? { name: message.attachment_name, text: message.attachment_text ?? "" }
+        : null,
+    }));
+    return { message_id, thread_id: row.thread_id, text: renderMessage(thread, thread.length - 1) };
+  },
+});
+
+/** The mail gateway times out on some messages and says so only in the body (no isError). */
+export const flakyMessage = withSilentFailures(getMessage, {
+  when: (input) => Number(input.message_id.slice(4)) % 7 === 3,
+});
+
+/** The publishing log's API is flaky: the second page of a listing, and some stories' first call, fail once with a 503. */
+export const flakyPublishEvents = withTransientFailures(listPublishEvents, {
+  when: (input) =>
+    input.page === 2 || (input.story_id !== undefined && Number(input.story_id.slice(4)) % 4 === 1),
+});
+
+/** Finance's payments API fails once on deep pages and on the first page of paid payments. */
+export const flakyPayments = withTransientFailures(listPayments, {
+  when: (input) => input.page === 3 || (input.page === 1 && input.status === "paid"),
+});
+
+export const newsroomTools: DomainTool[] = [
+  listStaff,
+  listFreelancers,
+  getFreelancer,
+  listStories,
+  getStory,
+  updateStoryStatus,
+  flakyPublishEvents,
+  listBudget,
+  listCommissions,
+  flakyPayments,
+  approvePayment,
+  listCorrections,
+  logCorrection,
+  listPhotos,
+  listThreads,
+  getThread,
+  flakyMessage,
+] as DomainTool[];
