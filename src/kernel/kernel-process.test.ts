@@ -83,6 +83,7 @@ describe("KernelProcess output after dispose", () => {
           openFiles: 64,
           diskBytes: 1 << 20,
           tmpBytes: 1 << 20,
+          workspaceEntries: 1000,
         },
         onMessage: () => undefined,
         onViolation: () => undefined,
