@@ -51,6 +51,9 @@ class Report:
         print(f"ok   {name}: {detail}")
         return detail
 
+    def skip(self, name: str, why: str) -> None:
+        print(f"skip {name}: {why}")
+
 
 def recipe_arguments(recipe: str, environ: Optional[Dict[str, str]] = None) -> List[str]:
     """The arguments a recipe passes to its engine (it writes them instead of running when asked)."""
@@ -75,7 +78,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m progagent_rl.check", description=__doc__.split("\n\n")[0])
     parser.add_argument("engine", choices=("verl", "swift"))
     parser.add_argument("--service", default=os.environ.get("PROGAGENT_ROLLOUT_URLS", "http://127.0.0.1:8700").split(",")[0])
-    parser.add_argument("--recipe", help="the recipe to validate (default: the package's own)")
+    parser.add_argument("--recipe", help="the RL recipe to validate (default: the package's own)")
+    parser.add_argument("--sft-recipe", default=os.path.join(RECIPES, "sft.sh"), help="the SFT recipe to validate")
+    parser.add_argument("--sft-data", help="verl: a parquet `export sft --format verl` wrote, run through the recipe's dataset class")
+    parser.add_argument("--rl-data", help="swift: a JSONL `export rl --format ms-swift` wrote, run through ms-swift's request code")
     options = parser.parse_args(argv)
     os.environ["PROGAGENT_ROLLOUT_URLS"] = options.service
     report = Report()
@@ -83,11 +89,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if options.engine == "verl":
         from .check_verl import check_verl
 
-        check_verl(report, options.service, options.recipe or os.path.join(RECIPES, "run_gspo.sh"))
+        check_verl(report, options.service, options.recipe or os.path.join(RECIPES, "run_gspo.sh"), options.sft_recipe, options.sft_data)
     else:
         from .check_swift import check_swift
 
-        check_swift(report, options.service, options.recipe or os.path.join(RECIPES, "swift_grpo.sh"))
+        check_swift(report, options.service, options.recipe or os.path.join(RECIPES, "swift_grpo.sh"), options.sft_recipe, options.rl_data)
     print(f"{'FAILED' if report.failures else 'passed'}: {options.engine} ({report.failures} failing checks)")
     return 1 if report.failures else 0
 

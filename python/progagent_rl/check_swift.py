@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import json
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -17,8 +18,8 @@ HF_TRAINING_ARGUMENTS = {
     "lr_scheduler_type", "warmup_steps", "warmup_ratio", "num_train_epochs", "output_dir", "report_to",
     "gradient_checkpointing", "deepspeed", "logging_steps", "save_steps", "eval_steps", "bf16",
 }
-#: The argument classes of the two commands the recipe runs.
-COMMANDS = {"rollout": "RolloutArguments", "rlhf": "RLHFArguments"}
+#: The argument classes of the commands the recipes run.
+COMMANDS = {"rollout": "RolloutArguments", "rlhf": "RLHFArguments", "sft": "SftArguments"}
 
 
 def argument_schema(swift_root: str) -> Dict[str, Dict[str, Optional[List[str]]]]:
@@ -95,8 +96,30 @@ def check_flags(commands: Dict[str, Dict[str, str]], schema: Dict[str, Dict[str,
                 problems.append(f"swift {command} has no --{flag}")
             elif known.get(flag) and value not in known[flag]:
                 problems.append(f"swift {command} --{flag} {value}: expected one of {known[flag]}")
+    if "sft" in commands:
+        wanted = sft_conditions(commands["sft"])
+    else:
+        wanted = grpo_conditions(commands)
+    problems += [f"missing: {name}" for name, present in wanted.items() if not present]
+    if problems:
+        raise ValueError("; ".join(problems))
+    return f"{sum(len(flags) for flags in commands.values())} flags of swift {' / swift '.join(commands)} are ms-swift arguments; {len(wanted)} recipe conditions hold"
+
+
+def sft_conditions(sft: Dict[str, str]) -> Dict[str, bool]:
+    return {
+        "--add_non_thinking_prefix false (text parity with Qwen3's template)": sft.get("add_non_thinking_prefix") == "false",
+        "--agent_template hermes": sft.get("agent_template") == "hermes",
+        "--max_length of at least 32768": int(sft.get("max_length", "0")) >= 32768,
+        "--truncation_strategy delete": sft.get("truncation_strategy") == "delete",
+        "data files that export writes (train.jsonl, train.val.jsonl)": sft.get("dataset", "").endswith("/train.jsonl")
+        and sft.get("val_dataset", "").endswith("/train.val.jsonl"),
+    }
+
+
+def grpo_conditions(commands: Dict[str, Dict[str, str]]) -> Dict[str, bool]:
     train, rollout = commands.get("rlhf", {}), commands.get("rollout", {})
-    wanted = {
+    return {
         "rlhf --vllm_server_pass_dataset true": train.get("vllm_server_pass_dataset") == "true",
         "the same --multi_turn_scheduler in both": train.get("multi_turn_scheduler") == rollout.get("multi_turn_scheduler") == "progagent_scheduler",
         "--max_completion_length above the default 512": int(train.get("max_completion_length", "512")) > 512,
@@ -104,11 +127,8 @@ def check_flags(commands: Dict[str, Dict[str, str]], schema: Dict[str, Dict[str,
         "--external_plugins that exists": os.path.isfile(rollout.get("external_plugins", "")),
         "data files that export writes (train.jsonl, train.val.jsonl)": train.get("dataset", "").endswith("/train.jsonl")
         and train.get("val_dataset", "").endswith("/train.val.jsonl"),
+        "rlhf --use_gym_env true (total_reward is the reward)": train.get("use_gym_env") == "true",
     }
-    problems += [f"missing: {name}" for name, present in wanted.items() if not present]
-    if problems:
-        raise ValueError("; ".join(problems))
-    return f"{sum(len(flags) for flags in commands.values())} flags of swift {' / swift '.join(commands)} are ms-swift arguments; {len(wanted)} recipe conditions hold"
 
 
 class ScriptedEngine:
@@ -133,17 +153,60 @@ class ScriptedEngine:
         return ChatCompletionResponse(model="scripted", choices=[choice], usage=usage)
 
 
-def check_swift(report: Report, service: str, recipe: str) -> None:
+def check_swift(report: Report, service: str, recipe: str, sft_recipe: str, rl_data: Optional[str]) -> None:
     if report.run("import ms-swift", _import_swift) is None:
         return
     state: Dict[str, Any] = {}
     if report.run("recipe arguments", lambda: _arguments(recipe, state)) is not None:
         report.run("flags against ms-swift's argument classes", lambda: _flags(state))
+    report.run("SFT recipe flags", lambda: _sft_flags(sft_recipe))
     if report.run("plugin registers", _plugin) is None:
         return
+    if rl_data is None:
+        report.skip("exported rows", "no --rl-data (a file `export rl --format ms-swift` wrote); a built-in row is used")
+        state["row"] = dict(DEFAULT_ROW)
+    else:
+        report.run("exported rows", lambda: _rows(rl_data, state))
     report.run("scheduler run() (episode)", lambda: _episode(service, state))
-    report.run("scheduler run() (service down)", lambda: _down(service))
+    report.run("scheduler run() (service down)", lambda: _down(service, state))
     report.run("scheduler run() (cut by length)", lambda: _cut(service, state))
+
+
+#: A row as `export rl --format ms-swift` writes it, minus the prompt and tools (which the episode replaces).
+DEFAULT_ROW: Dict[str, Any] = {
+    "messages": [{"role": "user", "content": "(replaced by the episode's prompt)"}],
+    "extra_info": {"task": TASK, "scale": "v0", "seed": 0, "harness": "ptc", "split": "train", "index": 0},
+    "env_config": {"name": "progagent"},
+}
+
+
+def _rows(path: str, state: Dict[str, Any]) -> str:
+    with open(path, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    if not rows:
+        raise ValueError(f"{path} has no rows")
+    state["row"] = next((row for row in rows if row["extra_info"]["task"] == TASK), rows[0])
+    request = _request(state["row"])
+    if not isinstance(request.tools, list) or set(request.data_dict) != {"extra_info", "env_config"}:
+        raise AssertionError(f"ms-swift's request from the row: tools {type(request.tools)}, data_dict {request.data_dict}")
+    return (
+        f"{len(rows)} rows in {os.path.basename(path)}; ms-swift's OnPolicySample -> RolloutInferRequest: "
+        f"{len(request.tools)} tools parsed, data_dict {sorted(request.data_dict)}"
+    )
+
+
+def _request(row: Dict[str, Any]) -> Any:
+    """The rollout request ms-swift's trainer sends for a row with --vllm_server_pass_dataset true."""
+    from swift.rl_core.data import OnPolicySample
+
+    return OnPolicySample.from_row(row).to_infer_request(include_extra=True)
+
+
+def _sft_flags(recipe: str) -> str:
+    import swift
+
+    commands = split_commands(recipe_arguments(recipe, {"ENGINE": "ms-swift"}))
+    return check_flags(commands, argument_schema(os.path.dirname(swift.__file__)))
 
 
 def _import_swift() -> str:
@@ -175,8 +238,8 @@ def _plugin() -> str:
     return "multi_turns['progagent_scheduler'], envs['progagent']"
 
 
-def _run(service: str, url: str, finish_reason: str = "stop", max_turns: int = 100) -> Tuple[Any, ScriptedEngine]:
-    from swift.infer_engine.protocol import RequestConfig, RolloutInferRequest
+def _run(service: str, url: str, row: Dict[str, Any], finish_reason: str = "stop", max_turns: int = 100) -> Tuple[Any, ScriptedEngine]:
+    from swift.infer_engine.protocol import RequestConfig
 
     from . import swift_plugin
     from .check import SCRIPT
@@ -191,11 +254,7 @@ def _run(service: str, url: str, finish_reason: str = "stop", max_turns: int = 1
         swift_plugin._POOL = None
         engine = ScriptedEngine(turns, SCRIPT, finish_reason)
         scheduler = swift_plugin.ProgAgentScheduler(infer_engine=engine, max_turns=max_turns)
-        request = RolloutInferRequest(
-            messages=[{"role": "user", "content": "(replaced by the episode's prompt)"}],
-            data_dict={"extra_info": {"task": TASK, "scale": "v0", "seed": 0, "harness": "ptc"}},
-            uuid="check-0",
-        )
+        request = _request(row)
         output = await scheduler.run(request, RequestConfig(max_tokens=4096))
         if scheduler.episodes:
             raise AssertionError(f"episodes left open: {list(scheduler.episodes)}")
@@ -205,22 +264,27 @@ def _run(service: str, url: str, finish_reason: str = "stop", max_turns: int = 1
 
 
 def _episode(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, service)
+    output, engine = _run(service, service, state["row"])
     infos, first = output.rollout_infos, engine.requests[0]
     if first["messages"][0]["role"] != "system" or not first["tools"]:
         raise AssertionError("the model did not see the episode's system prompt and tools")
+    row = state["row"]
+    if "tools" in row and (json.loads(row["tools"]) != first["tools"] or row["messages"] != first["messages"]):
+        # ms-swift's trainer encodes the rollout's messages with the ROW's tools: they must be the episode's.
+        raise AssertionError("the exported row's prompt or tools differ from the episode's")
     if infos.get("progagent_end_reason") != "claim_done" or "total_reward" not in infos or len(engine.requests) != 2:
         raise AssertionError(f"{len(engine.requests)} generations, rollout_infos {infos}")
     if "<tool_response>" not in engine.requests[1]["messages"][-1]["content"]:
         raise AssertionError("the tool response did not reach the second turn")
+    same = " (= the exported row's)" if "tools" in row else ""
     return (
         f"{infos['num_turns']} turns, {len(engine.requests)} generations (none after claim_done), total_reward "
-        f"{infos['total_reward']}, tools {len(first['tools'])}, tool calls {infos.get('progagent_tool_calls')}"
+        f"{infos['total_reward']}, prompt and tools {len(first['tools'])}{same}, tool calls {infos.get('progagent_tool_calls')}"
     )
 
 
-def _down(service: str) -> str:
-    output, engine = _run(service, "http://127.0.0.1:9")
+def _down(service: str, state: Dict[str, Any]) -> str:
+    output, engine = _run(service, "http://127.0.0.1:9", state["row"])
     infos = output.rollout_infos
     if infos.get("total_reward") != 0.0 or infos.get("progagent_end_reason") != "service_error":
         raise AssertionError(f"rollout_infos {infos}")
@@ -228,7 +292,7 @@ def _down(service: str) -> str:
 
 
 def _cut(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, service, finish_reason="length")
+    output, engine = _run(service, service, state["row"], finish_reason="length")
     infos = output.rollout_infos
     if infos.get("total_reward") != 0.0 or infos.get("progagent_end_reason") != "response_length" or len(engine.requests) != 1:
         raise AssertionError(f"rollout_infos {infos}")

@@ -62,6 +62,9 @@ TRAIN=(
   --vllm_server_port "$VLLM_PORT"
   # The rows' extra_info (task, scale, seed) reaches the scheduler in `swift rollout` only with this.
   --vllm_server_pass_dataset true
+  # The reward is the scheduler's rollout_infos["total_reward"] (no reward function): said explicitly, since
+  # ms-swift otherwise asks the rollout server, which reports it only for --gym_env.
+  --use_gym_env true
   --importance_sampling_level sequence
   --epsilon "$EPSILON"
   --epsilon_high "$EPSILON_HIGH"
