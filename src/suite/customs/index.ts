@@ -3,20 +3,16 @@ import { brokerFeesTask } from "./tasks/broker-fees.js";
 import { chapterValuesTask } from "./tasks/chapter-values.js";
 import { correctDeclaredValuesTask } from "./tasks/correct-declared-values.js";
 import { deMinimisReleasesTask } from "./tasks/de-minimis-releases.js";
-import { dutyOwedTask } from "./tasks/duty-owed.js";
 import { dutyRefundsTask } from "./tasks/duty-refunds.js";
 import { fileEntriesTask } from "./tasks/file-entries.js";
 import { missingCertificatesTask } from "./tasks/missing-certificates.js";
 import { quantityMismatchesTask } from "./tasks/quantity-mismatches.js";
 import { releaseDocumentHoldsTask } from "./tasks/release-document-holds.js";
-import { valueDiscrepanciesTask } from "./tasks/value-discrepancies.js";
 
 export { customsDomain } from "./domain.js";
 
 export const customsTasks: TaskDefinition[] = [
-  dutyOwedTask,
   fileEntriesTask,
-  valueDiscrepanciesTask,
   correctDeclaredValuesTask,
   missingCertificatesTask,
   quantityMismatchesTask,

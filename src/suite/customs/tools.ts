@@ -92,7 +92,7 @@ const listDocuments = defineListTool({
 const getDocumentPage = defineTool({
   name: "get_document_page",
   description:
-    "Get the OCR text of one page of a scanned document, as the scanner read it (layout kept, scan noise included). Returns `doc_id`, `doc_type`, `shipment_id`, `page`, `page_count`, `status` and `text`.",
+    "Get the OCR text of one page of a scanned document, as the scanner read it (layout kept, scan noise included). Returns `doc_id`, `doc_type`, `shipment_id`, `page`, `page_count`, `status` and `text`; `status` is `processing` while OCR of the page has not finished (then `text` is a notice, not the page): request it again.",
   kind: "read",
   inputSchema: z.object({
     doc_id: documentId.schema("The document"),

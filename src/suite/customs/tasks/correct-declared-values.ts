@@ -2,8 +2,24 @@ import { REFERENCE_DATE, check, checkStateDiff, defineTask } from "../../../envs
 import { customsDomain } from "../domain.js";
 import { hasDiscrepancy, readRules, readShipments } from "../facts.js";
 import { CUSTOMS_PY } from "./python.js";
-import { DISCREPANCY_PY } from "./value-discrepancies.js";
 import { nearMisses } from "./expect.js";
+
+/** Python: `discrepancies(statuses)` -> [(shipment, invoice total)] as the memo defines them. */
+const DISCREPANCY_PY = String.raw`
+def invoice_total(shipment):
+    docs = call("get_shipment", shipment_id=shipment["shipment_id"])["documents"]
+    invoice = read_invoice([d for d in docs if d["doc_type"] == "commercial_invoice"][0]["doc_id"])
+    return invoice["total"] if invoice["total"] is not None else money(sum(l["amount"] for l in invoice["lines"]))
+
+def discrepancies(status):
+    tolerance = 0.0 if "no-tolerance" in NEAR else rules["tolerance"]
+    found = []
+    for shipment in fetch("list_shipments", "shipments", status=status):
+        total = invoice_total(shipment)
+        if abs(shipment["declared_value"] - total) >= tolerance - 1e-9 and abs(shipment["declared_value"] - total) > 1e-9:
+            found.append((shipment, total))
+    return found
+`;
 
 function cells(near: string[]): string[] {
   return [

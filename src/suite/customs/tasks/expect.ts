@@ -32,24 +32,6 @@ export function checkAmounts(id: string, answer: string, expected: Map<string, n
   );
 }
 
-/** Checks an answer that is a list of ids (JSON array or ids anywhere in the text), order-free. */
-export function checkIdList(id: string, answer: string, expected: string[], pattern: RegExp): Check {
-  if (expected.length === 0) throw new Error(`generation produced nothing for ${id}`);
-  const given = new Set(
-    [...answer.toUpperCase().matchAll(new RegExp(pattern.source, "g"))].map((match) => match[0]),
-  );
-  const missing = expected.filter((item) => !given.has(item));
-  const extra = [...given].filter((item) => !expected.includes(item));
-  const passed = missing.length === 0 && extra.length === 0;
-  return check(
-    id,
-    passed,
-    passed
-      ? `all ${expected.length} ids listed`
-      : `missing ${missing.join(", ") || "none"}; unexpected ${extra.join(", ") || "none"}`,
-  );
-}
-
 /** Checks a reply that is only a count. */
 export function checkCount(answer: string, expected: number): Check {
   return check(
