@@ -620,7 +620,9 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       await Promise.all([...episodes.values()].map((episode) => release(episode, "service_shutdown")));
       const tokenizers = await Promise.allSettled(renderers.values());
       await Promise.all(
-        tokenizers.map((settled) => (settled.status === "fulfilled" ? settled.value.close() : undefined)),
+        tokenizers.map((settled) =>
+          settled.status === "fulfilled" ? settled.value.close() : Promise.resolve(),
+        ),
       );
     },
   };
