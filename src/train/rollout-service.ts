@@ -620,9 +620,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       await Promise.all([...episodes.values()].map((episode) => release(episode, "service_shutdown")));
       const tokenizers = await Promise.allSettled(renderers.values());
       await Promise.all(
-        tokenizers.map((settled) =>
-          settled.status === "fulfilled" ? settled.value.close() : Promise.resolve(),
-        ),
+        tokenizers.map((settled) => (settled.status === "fulfilled" ? settled.value.close() : undefined)),
       );
     },
   };
