@@ -2,8 +2,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSuite } from "../src/suite/index.js";
-import { createRolloutService } from "../src/train/index.js";
 import { waitForRolloutUrl } from "./helpers/processes.js";
 
 // What a half-trained policy (or a hostile client) sends the rollout service: attacks.md "Second review",
@@ -77,25 +75,6 @@ async function createEpisode(url: string, mode = "dtc"): Promise<string> {
   return String(created.body.episode_id);
 }
 
-/** One ordinary DTC step of an episode (a tool call with no kernel): what a neighbour does. */
-function stepOf(url: string, id: string, timeoutMs = 60_000): Promise<Answer> {
-  return call(
-    url,
-    "POST",
-    `/v1/episodes/${id}/tool_calls`,
-    { calls: [{ name: "list_files", arguments: {} }] },
-    timeoutMs,
-  );
-}
-
-/**
- * The neighbour's answer did not wait for the hostile one: either it came first, or the hostile request was
- * already answered when the neighbour's was sent. A hostile request holding the event loop fails both.
- */
-function expectNotHeldBy(neighbour: Answer, neighbourSentAt: number, hostile: Answer): void {
-  expect(neighbour.at < hostile.at || hostile.at < neighbourSentAt).toBe(true);
-}
-
 async function endEpisodes(url: string, ids: readonly string[]): Promise<void> {
   for (const id of ids) await call(url, "DELETE", `/v1/episodes/${id}`);
 }
@@ -159,87 +138,4 @@ describe("rollout serve under hostile input", () => {
       await endEpisodes(service.url, [hostile, neighbour]);
     }, 90_000);
   });
-
-  describe("B3 tokenising is size-capped and off the event loop", () => {
-    it("refuses text over the cap with 413", async () => {
-      const over = await call(service.url, "POST", "/v1/tokenize", { text: "a".repeat(256 * 1024 + 1) });
-      expect(over.status).toBe(413);
-      expect(over.body.error.message).toMatch(/--max-tokenize-chars/);
-    });
-
-    it("answers another episode while 200 KiB of one letter is tokenised", async () => {
-      const neighbour = await createEpisode(service.url);
-      // One pre-tokenised word of 200 Ki letters costs seconds of BPE (it held the event loop: 45 ms per KiB).
-      const hostile = call(service.url, "POST", "/v1/tokenize", { text: "a".repeat(200 * 1024) }, 120_000);
-      await new Promise((done) => setTimeout(done, 500));
-      const sentAt = performance.now();
-      const step = await stepOf(service.url, neighbour);
-      const tokenized = await hostile;
-      expect(tokenized.status).toBe(200);
-      expect(tokenized.body.token_ids.length).toBeGreaterThan(1000);
-      expect(step.status).toBe(200);
-      expectNotHeldBy(step, sentAt, tokenized);
-      await endEpisodes(service.url, [neighbour]);
-    }, 150_000);
-
-    it("never tokenises a rendered episode's completion text on the event loop", async () => {
-      const created = await call(service.url, "POST", "/v1/episodes", {
-        task: TASK_ID,
-        scale: "v0",
-        mode: "dtc",
-        render: {},
-      });
-      expect(created.status).toBe(201);
-      const hostile = String(created.body.episode_id);
-      const neighbour = await createEpisode(service.url);
-      const text = `${"a".repeat(200 * 1024)}<tool_call>\n{"name": "list_files", "arguments": {}}\n</tool_call>`;
-      const flood = call(service.url, "POST", `/v1/episodes/${hostile}/completion`, { text }, 120_000);
-      await new Promise((done) => setTimeout(done, 500));
-      const sentAt = performance.now();
-      const step = await stepOf(service.url, neighbour);
-      const answered = await flood;
-      expect(answered.status).toBe(200);
-      expect(answered.body.observation_token_ids.length).toBeGreaterThan(0);
-      expect(step.status).toBe(200);
-      expectNotHeldBy(step, sentAt, answered);
-      await endEpisodes(service.url, [hostile, neighbour]);
-    }, 150_000);
-  });
-});
-
-describe("B5 --max-episodes is exact under concurrency", () => {
-  it("16 concurrent creates with a limit of 2 give 2 episodes and 14 refusals", async () => {
-    const task = (await loadSuite(TASK_ID)).find((candidate) => candidate.id === TASK_ID)!;
-    const service = createRolloutService({
-      // A task lookup that yields, as loading a suite does: every create reaches it before any finishes.
-      loadTask: async () => {
-        await new Promise((done) => setTimeout(done, 20));
-        return task;
-      },
-      maxEpisodes: 2,
-    });
-    try {
-      const outcomes = await Promise.allSettled(
-        Array.from({ length: 16 }, () => service.create({ task: TASK_ID, scale: "v0", mode: "dtc" })),
-      );
-      const created = outcomes.filter((outcome) => outcome.status === "fulfilled");
-      const refused = outcomes.filter(
-        (outcome) => outcome.status === "rejected" && (outcome.reason as { status?: number }).status === 429,
-      );
-      expect(created).toHaveLength(2);
-      expect(refused).toHaveLength(14);
-      expect(service.stats.live).toBe(2);
-      // A creation that fails gives its place back.
-      const unknown = createRolloutService({ loadTask: async () => undefined, maxEpisodes: 1 });
-      await expect(unknown.create({ task: "x.y", scale: "v0", mode: "dtc" })).rejects.toMatchObject({
-        status: 404,
-      });
-      await expect(unknown.create({ task: "x.y", scale: "v0", mode: "dtc" })).rejects.toMatchObject({
-        status: 404,
-      });
-      await unknown.dispose();
-    } finally {
-      await service.dispose();
-    }
-  }, 60_000);
 });

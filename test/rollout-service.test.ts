@@ -4,7 +4,6 @@ import { createOraclePolicy, recordOracle, type ChatMessage } from "../src/harne
 import { loadSuite } from "../src/suite/index.js";
 import { createRolloutService, type RolloutService } from "../src/train/rollout-service.js";
 import { serveRolloutHttp, type RolloutHttpServer } from "../src/train/rollout-http.js";
-import { startTokenizerWorkers } from "../src/train/rollout-tokenizer.js";
 import type { TaskDefinition } from "../src/envs/index.js";
 
 interface HttpAnswer {
@@ -263,7 +262,7 @@ describe("rollout service with token rendering", () => {
     const rendered = createRolloutService({
       loadTask: async () => task,
       maxEpisodes: 2,
-      createTokenizer: async () => startTokenizerWorkers({ threads: 1 }),
+      createRenderer: async () => renderer,
     });
     try {
       const created = await rendered.create({ task: TASK_ID, scale: "v0", mode: "ptc", render: {} });
@@ -308,7 +307,7 @@ describe("rollout service with token rendering", () => {
     } finally {
       await rendered.dispose();
     }
-  }, 180_000);
+  });
 });
 
 describe("rollout service with the paper's interface", () => {
@@ -348,13 +347,14 @@ describe("rollout service with the paper's interface", () => {
 
 describe("rollout service's token endpoints with bad input", () => {
   it("names the field, refuses tokenizers it does not serve and ids outside the vocabulary", async () => {
+    const { createChatRenderer } = await import("../src/chat-template/index.js");
     const asked: Array<string | undefined> = [];
     const tokenService = createRolloutService({
       loadTask: async () => undefined,
       maxEpisodes: 1,
-      createTokenizer: async (tokenizer) => {
+      createRenderer: async (tokenizer) => {
         asked.push(tokenizer);
-        return startTokenizerWorkers({ threads: 1 });
+        return createChatRenderer();
       },
     });
     const tokenServer = await serveRolloutHttp(tokenService, { port: 0 });
@@ -392,5 +392,5 @@ describe("rollout service's token endpoints with bad input", () => {
       await tokenServer.close();
       await tokenService.dispose();
     }
-  }, 180_000);
+  });
 });

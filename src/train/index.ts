@@ -22,8 +22,6 @@ export { serveRolloutHttp, prometheusText } from "./rollout-http.js";
 export type { RolloutHttpOptions, RolloutHttpServer } from "./rollout-http.js";
 export { rolloutOpenApiDocument } from "./rollout-openapi.js";
 export type { EpisodeTokenRenderer } from "./rollout-renderer.js";
-export { startTokenizerWorkers } from "./rollout-tokenizer.js";
-export type { RolloutTokenizer, TokenizerWorkerOptions, ObservationRequest } from "./rollout-tokenizer.js";
 export {
   exportSft,
   SFT_FORMATS,

@@ -16,8 +16,8 @@ import {
 } from "../envs/index.js";
 import { openAgentEpisode, type ChatMessage } from "../harness/index.js";
 import { parseToolCalls, type ParsedToolCall } from "./parse-tool-calls.js";
+import type { ChatRenderer } from "../chat-template/index.js";
 import { episodeTokenRenderer, type EpisodeTokenRenderer } from "./rollout-renderer.js";
-import type { RolloutTokenizer } from "./rollout-tokenizer.js";
 
 /** `POST /v1/episodes` */
 export const createEpisodeBodySchema = z.object({
@@ -77,8 +77,6 @@ export interface RolloutLimits {
   episodeWallClockMs: number;
   /** An episode without a request for this long is ended and released. */
   idleTimeoutMs: number;
-  /** Characters of text `/v1/tokenize` takes; more is a 413 (tokenising one long word is superlinear). */
-  maxTokenizeChars: number;
 }
 
 export const DEFAULT_ROLLOUT_LIMITS: RolloutLimits = {
@@ -86,19 +84,15 @@ export const DEFAULT_ROLLOUT_LIMITS: RolloutLimits = {
   maxToolCalls: 100,
   episodeWallClockMs: 30 * 60_000,
   idleTimeoutMs: 10 * 60_000,
-  maxTokenizeChars: 256 * 1024,
 };
 
 export interface RolloutServiceOptions {
   loadTask(id: string): Promise<TaskDefinition | undefined>;
-  /**
-   * The tokenizer of a folder (undefined: the default Qwen3), e.g. `startTokenizerWorkers`; asked once per folder
-   * and closed by the service's `dispose`.
-   */
-  createTokenizer?(tokenizer: string | undefined): Promise<RolloutTokenizer>;
+  /** The chat renderer of a tokenizer folder (undefined: the default Qwen3); asked once per folder. */
+  createRenderer?(tokenizer: string | undefined): Promise<ChatRenderer>;
   /**
    * The tokenizer names a request may give (`render.tokenizer`, `tokenizer` of /v1/tokenize); any other is
-   * refused before `createTokenizer` sees it, so a client cannot make the service read host folders. Omitted:
+   * refused before `createRenderer` sees it, so a client cannot make the service read host folders. Omitted:
    * requests may only use the default tokenizer.
    */
   tokenizers?: readonly string[];
@@ -138,8 +132,7 @@ export type EndReason =
   | "wall_clock"
   | "idle_timeout"
   | "deleted"
-  | "service_shutdown"
-  | "tokenizer_deadline";
+  | "service_shutdown";
 
 interface LiveEpisode {
   id: string;
@@ -206,7 +199,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
   const limits: RolloutLimits = { ...DEFAULT_ROLLOUT_LIMITS, ...options.limits };
   const maxEpisodes = options.maxEpisodes ?? 1024;
   const episodes = new Map<string, LiveEpisode>();
-  const renderers = new Map<string, Promise<RolloutTokenizer>>();
+  const renderers = new Map<string, Promise<ChatRenderer>>();
   let reserved = 0;
   let disposed = false;
   const stats: RolloutServiceStats = {
@@ -230,8 +223,8 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     if (index >= 0) histogram.counts[index] = (histogram.counts[index] ?? 0) + 1;
   };
 
-  const rendererFor = (tokenizer: string | undefined): Promise<RolloutTokenizer> => {
-    if (!options.createTokenizer)
+  const rendererFor = (tokenizer: string | undefined): Promise<ChatRenderer> => {
+    if (!options.createRenderer)
       throw new RolloutError(
         "this service has no token renderer; create episodes without `render`",
         400,
@@ -246,7 +239,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     const key = tokenizer ?? "";
     let renderer = renderers.get(key);
     if (!renderer) {
-      renderer = options.createTokenizer(tokenizer);
+      renderer = options.createRenderer(tokenizer);
       renderers.set(key, renderer);
       renderer.catch(() => renderers.delete(key));
     }
@@ -342,22 +335,17 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     episode: LiveEpisode,
     answer: StepAnswer,
     toolMessages: ChatMessage[],
-    generated: { tokenIds: readonly number[] } | { text: string },
+    generatedTokenIds: readonly number[],
   ): Promise<StepAnswer> => {
     if (!episode.renderer || answer.done) return answer;
-    try {
-      const tokenIds = await episode.renderer.observationTokenIds(
+    return {
+      ...answer,
+      observation_token_ids: episode.renderer.observationTokenIds(
         toolMessages,
         episode.driver.functionTools(),
-        generated,
-      );
-      return { ...answer, observation_token_ids: tokenIds };
-    } catch (error) {
-      // Tool output too costly to tokenise ends this episode, not the service's other work.
-      if (!(error instanceof ProgAgentError && error.code === ERROR_CODES.TIMEOUT)) throw error;
-      finish(episode, "tokenizer_deadline", 0);
-      return overAnswer(episode, answer.results);
-    }
+        generatedTokenIds,
+      ),
+    };
   };
 
   const reap = async (now = Date.now()): Promise<number> => {
@@ -389,24 +377,23 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
           1,
         );
       }
-      // Reserved before the first await: creations that interleave there would all pass the check above.
+      const task = await options.loadTask(body.task).catch((error: unknown) => {
+        if (
+          error instanceof ProgAgentError &&
+          error.code === ERROR_CODES.TASK_NOT_FOUND &&
+          error.category === "user"
+        )
+          return undefined;
+        throw error;
+      });
+      if (!task)
+        throw new RolloutError(
+          `unknown task '${body.task}'; GET /v1/tasks lists them`,
+          404,
+          ERROR_CODES.TASK_NOT_FOUND,
+        );
       reserved += 1;
       try {
-        const task = await options.loadTask(body.task).catch((error: unknown) => {
-          if (
-            error instanceof ProgAgentError &&
-            error.code === ERROR_CODES.TASK_NOT_FOUND &&
-            error.category === "user"
-          )
-            return undefined;
-          throw error;
-        });
-        if (!task)
-          throw new RolloutError(
-            `unknown task '${body.task}'; GET /v1/tasks lists them`,
-            404,
-            ERROR_CODES.TASK_NOT_FOUND,
-          );
         const renderer = body.render
           ? episodeTokenRenderer(await rendererFor(body.render.tokenizer), body.render.enable_thinking)
           : undefined;
@@ -464,7 +451,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
             episode_wall_clock_s: limits.episodeWallClockMs / 1000,
             idle_timeout_s: limits.idleTimeoutMs / 1000,
           },
-          ...(renderer ? { prompt_token_ids: await renderer.promptTokenIds(messages, tools) } : {}),
+          ...(renderer ? { prompt_token_ids: renderer.promptTokenIds(messages, tools) } : {}),
         };
       } finally {
         reserved -= 1;
@@ -510,7 +497,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
               400,
               ERROR_CODES.INVALID_ARGUMENT,
             );
-          text = await episode.renderer.decode(body.token_ids);
+          text = episode.renderer.decode(body.token_ids);
           generated = body.token_ids;
         } else {
           text = body.text;
@@ -560,7 +547,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
           episode,
           answer,
           episode.messages.slice(before),
-          generated ? { tokenIds: generated } : { text },
+          generated ?? episode.renderer?.encode(text) ?? [],
         );
         return {
           ...observation,
@@ -596,15 +583,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       };
     },
 
-    async tokenize(text, tokenizer) {
-      if (text.length > limits.maxTokenizeChars)
-        throw new RolloutError(
-          `text of ${text.length} characters is over the ${limits.maxTokenizeChars} this service tokenises at once (rollout serve --max-tokenize-chars); send it in parts`,
-          413,
-          ERROR_CODES.REQUEST_TOO_LARGE,
-        );
-      return await (await rendererFor(tokenizer)).encode(text);
-    },
+    tokenize: async (text, tokenizer) => (await rendererFor(tokenizer)).encode(text),
     detokenize: async (tokenIds, tokenizer) => (await rendererFor(tokenizer)).decode(tokenIds),
 
     async remove(id) {
@@ -618,10 +597,6 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       disposed = true;
       clearInterval(reaper);
       await Promise.all([...episodes.values()].map((episode) => release(episode, "service_shutdown")));
-      const tokenizers = await Promise.allSettled(renderers.values());
-      await Promise.all(
-        tokenizers.map((settled) => (settled.status === "fulfilled" ? settled.value.close() : undefined)),
-      );
     },
   };
 }

@@ -36,12 +36,6 @@ export function registerRollout(program: Command): void {
       "--tokenizer <folder...>",
       "Hugging Face tokenizer folders requests may name for token rendering (the built-in Qwen3 is always served)",
     )
-    .option(
-      "--tokenizer-threads <n>",
-      "worker threads per tokenizer; tokenising never runs on the thread that answers requests",
-      "2",
-    )
-    .option("--max-tokenize-chars <n>", "characters /v1/tokenize takes at once; more is a 413", "262144")
     .option("--allowed-host <name...>", "Host header names accepted besides the bound address")
     .option(
       "--warm-kernels <n>",
@@ -52,7 +46,7 @@ export function registerRollout(program: Command): void {
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
       const [
-        { createRolloutService, serveRolloutHttp, startTokenizerWorkers },
+        { createRolloutService, serveRolloutHttp },
         { findTaskById, loadTasks },
         { createChatRenderer },
       ] = await Promise.all([
@@ -80,7 +74,6 @@ export function registerRollout(program: Command): void {
       const tokenizers = Array.isArray(options.tokenizer) ? options.tokenizer.map(String) : [];
       for (const folder of tokenizers) createChatRenderer({ tokenizer: folder }); // a bad folder fails the start
       const maxEpisodes = integer("--max-episodes", options.maxEpisodes);
-      const tokenizerThreads = integer("--tokenizer-threads", options.tokenizerThreads);
       const warmKernels = parseIntegerOption(String(options.warmKernels), "--warm-kernels", {
         min: 0,
         max: maxEpisodes,
@@ -108,14 +101,13 @@ export function registerRollout(program: Command): void {
               ? undefined
               : parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
           maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
-          maxTokenizeChars: integer("--max-tokenize-chars", options.maxTokenizeChars),
         },
         kernelOptions,
         ...(options.terminal === true ? { terminal: true } : {}),
         interface: parseInterfaceOption(
           typeof options.interface === "string" ? options.interface : undefined,
         ),
-        createTokenizer: async (tokenizer) => startTokenizerWorkers({ tokenizer, threads: tokenizerThreads }),
+        createRenderer: async (tokenizer) => createChatRenderer(tokenizer === undefined ? {} : { tokenizer }),
         tokenizers,
       });
       const host = String(options.host);
