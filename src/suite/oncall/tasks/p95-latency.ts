@@ -27,7 +27,6 @@ function verify({ initial, answer }: VerifyContext): Check[] {
 
 interface Variant {
   nginxOnly?: boolean;
-  keepProbes?: boolean;
   trustPartial?: boolean;
 }
 
@@ -43,7 +42,7 @@ def day_lines(service, date):
             return lines
         page += 1`
     : "day_lines = log_lines";
-  const probe = variant.keepProbes ? "False" : 'path in ("/healthz", "/metrics")';
+  const probe = 'path in ("/healthz", "/metrics")';
   return [
     ONCALL_PY,
     String.raw`${lines}
@@ -81,7 +80,6 @@ export const p95LatencyTask = defineTask({
   oracle: cells({}),
   nearMisses: nearMissesOf(cells, [
     ["nginx-only", "Reads only nginx access lines and misses the JSON request events.", { nginxOnly: true }],
-    ["keeps-probes", "Counts health checks and metrics scrapes as requests.", { keepProbes: true }],
     [
       "trusts-partial-pages",
       "Takes a page marked partial (empty, has_more false) as the end of the day's log.",
