@@ -42,7 +42,9 @@ export function localFields(at: number, zone: Zone): string {
 
 /** `2025-06-12T07:03:27-07:00` (`Z` in UTC), as the deploy system prints times. */
 export function isoWithOffset(at: number, zone: Zone): string {
-  return zone.offsetMinutes === 0 ? isoUtc(at) : `${localFields(at, zone)}${offsetText(zone.offsetMinutes, ":")}`;
+  return zone.offsetMinutes === 0
+    ? isoUtc(at)
+    : `${localFields(at, zone)}${offsetText(zone.offsetMinutes, ":")}`;
 }
 
 /** `2025-06-12 07:03 PDT`, as a person writes a time. */

@@ -22,20 +22,30 @@ function tableNumbers(state: StateView, path: string, heading: string): Map<stri
   return new Map(rows.map((row) => [row[0]!, Number(row[1])]));
 }
 
-export const readAckLimits = (state: StateView): Map<string, number> => tableNumbers(state, PAGING_POLICY, "Acknowledgement targets");
-export const readEscalationMinutes = (state: StateView): Map<string, number> => tableNumbers(state, PAGING_POLICY, "Escalation");
+export const readAckLimits = (state: StateView): Map<string, number> =>
+  tableNumbers(state, PAGING_POLICY, "Acknowledgement targets");
+export const readEscalationMinutes = (state: StateView): Map<string, number> =>
+  tableNumbers(state, PAGING_POLICY, "Escalation");
 export const readSchedule = (state: StateView): Schedule => parseSchedule(requireFile(state, SCHEDULE));
 
 /** The availability target of each service: its tier's, or the exception's. */
 export function readSloTargets(state: StateView): Map<string, number> {
   const tiers = tableNumbers(state, SLO_POLICY, "Availability targets");
   const exceptions = tableNumbers(state, SLO_POLICY, "Exceptions");
-  const services = allRows<{ service: string; tier: number }>(state.db, "SELECT service, tier FROM services ORDER BY service");
-  return new Map(services.map((row) => [row.service, exceptions.get(row.service) ?? tiers.get(String(row.tier))!]));
+  const services = allRows<{ service: string; tier: number }>(
+    state.db,
+    "SELECT service, tier FROM services ORDER BY service",
+  );
+  return new Map(
+    services.map((row) => [row.service, exceptions.get(row.service) ?? tiers.get(String(row.tier))!]),
+  );
 }
 
 export function engineerIdsByHandle(state: StateView): Map<string, string> {
-  const rows = allRows<{ engineer_id: string; handle: string }>(state.db, "SELECT engineer_id, handle FROM engineers");
+  const rows = allRows<{ engineer_id: string; handle: string }>(
+    state.db,
+    "SELECT engineer_id, handle FROM engineers",
+  );
   return new Map(rows.map((row) => [row.handle, row.engineer_id]));
 }
 
@@ -46,16 +56,23 @@ export function serviceTeams(state: StateView): Map<string, string> {
 
 /** Every raw line of a service's log for a day, in order. */
 export function logLines(state: StateView, service: string, date: string): string[] {
-  return allRows<{ text: string }>(state.db, "SELECT text FROM log_lines WHERE service = ? AND log_date = ? ORDER BY line_no", service, date).map((row) => row.text);
+  return allRows<{ text: string }>(
+    state.db,
+    "SELECT text FROM log_lines WHERE service = ? AND log_date = ? ORDER BY line_no",
+    service,
+    date,
+  ).map((row) => row.text);
 }
 
 /** Request durations in ms a log line records for a user request (null for other lines and probes). */
 export function requestDurationMs(line: string): number | null {
   const access = /^\S+ - - \[[^\]]+\] "\w+ (\S+) HTTP\/1\.1" \d+ \d+ "[^"]*" "[^"]*" rt=([\d.]+)$/.exec(line);
-  if (access) return access[1] === "/healthz" || access[1] === "/metrics" ? null : Math.round(Number(access[2]) * 1000);
+  if (access)
+    return access[1] === "/healthz" || access[1] === "/metrics" ? null : Math.round(Number(access[2]) * 1000);
   if (line.startsWith("{")) {
     const event = JSON.parse(line) as { event?: string; path?: string; duration_ms?: number };
-    if (event.event === "http_request" && event.path !== "/healthz" && event.path !== "/metrics") return event.duration_ms!;
+    if (event.event === "http_request" && event.path !== "/healthz" && event.path !== "/metrics")
+      return event.duration_ms!;
   }
   return null;
 }
@@ -73,8 +90,10 @@ export function rootCauses(lines: string[]): string[] {
     if (/ ERROR \[/.test(line) && !line.startsWith("[")) {
       close();
       java = /^([\w.$]+)(?::|$)/.exec(lines[index + 1] ?? "")?.[1] ?? null;
-    } else if (java !== null && line.startsWith("Caused by: ")) java = /^Caused by: ([\w.$]+)/.exec(line)![1]!;
-    else if (java !== null && !line.startsWith("\t") && index > 0 && !/ ERROR \[/.test(lines[index - 1]!)) close();
+    } else if (java !== null && line.startsWith("Caused by: "))
+      java = /^Caused by: ([\w.$]+)/.exec(line)![1]!;
+    else if (java !== null && !line.startsWith("\t") && index > 0 && !/ ERROR \[/.test(lines[index - 1]!))
+      close();
     if (line === "Traceback (most recent call last):") pythonOpen = true;
     else if (pythonOpen && !line.startsWith(" ")) {
       causes.push(/^([\w.]+)/.exec(line)![1]!);
@@ -107,7 +126,8 @@ export function exportSeries(text: string, csv: boolean): Map<string, number[]> 
   if (csv)
     for (const row of parseCsv(text)) for (const code of ["2xx", "4xx", "5xx"]) push(code, row[code] ?? "");
   else
-    for (const found of text.matchAll(/^http_requests_total\{[^}]*code="(\dxx)"\} (\d+) \d+$/gm)) push(found[1]!, found[2]!);
+    for (const found of text.matchAll(/^http_requests_total\{[^}]*code="(\dxx)"\} (\d+) \d+$/gm))
+      push(found[1]!, found[2]!);
   return series;
 }
 

@@ -6,7 +6,7 @@ import { makePage, scheduleOf, zoneOf } from "./roster.js";
 import { incidentId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
 import { ESCALATE_AFTER_MINUTES, SEVERITIES } from "./world.js";
-import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Page, Severity } from "./world.js";
+import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
 
 const NOTES = [
   "rolled back the last deploy",
@@ -34,7 +34,9 @@ function engineerNamed(world: OncallWorld, handle: string): Engineer {
 /** Resolved incidents from acknowledged sev1/sev2 pages, and June 30's open incidents. */
 export function planIncidents(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
-  const pool = world.pages.filter((page) => page.severity !== "sev3" && page.acked !== null && page.ackedBy && page.assigned);
+  const pool = world.pages.filter(
+    (page) => page.severity !== "sev3" && page.acked !== null && page.ackedBy && page.assigned,
+  );
   for (const page of sample(random, pool, Math.min(pool.length, 8 + 6 * factors.rows)))
     world.incidents.push({
       id: "",
@@ -48,15 +50,32 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
     });
   const schedule = scheduleOf(world);
   const now = seconds(NOW);
-  const open = (severity: Severity, ageMinutes: number, status: Incident["status"], escalated: boolean, first = false): void => {
+  const open = (
+    severity: Severity,
+    ageMinutes: number,
+    status: Incident["status"],
+    escalated: boolean,
+    first = false,
+  ): void => {
     const service = first ? world.services[0]! : random.pick(world.services);
     const opened = now - ageMinutes * 60;
     const page = makePage(service, random.pick(["LatencyP99High", "QueueBacklog"]), severity, opened - 60);
     page.assigned = engineerNamed(world, onCallHandle(schedule, service.team, "primary", page.fired));
     if (status === "acknowledged") [page.acked, page.ackedBy] = [opened + 120, page.assigned];
     world.pages.push(page);
-    const secondary = escalated ? engineerNamed(world, onCallHandle(schedule, service.team, "secondary", now)) : null;
-    world.incidents.push({ id: "", page, status, opened, resolved: null, escalatedTo: secondary, timeline: "", title: `${page.alert} on ${service.name}` });
+    const secondary = escalated
+      ? engineerNamed(world, onCallHandle(schedule, service.team, "secondary", now))
+      : null;
+    world.incidents.push({
+      id: "",
+      page,
+      status,
+      opened,
+      resolved: null,
+      escalatedTo: secondary,
+      timeline: "",
+      title: `${page.alert} on ${service.name}`,
+    });
   };
   for (let n = 0; n < 5 + 2 * factors.rows; n += 1) {
     const severity = random.pick(SEVERITIES);
@@ -74,19 +93,36 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
 function timelineOf(random: GenerateContext["random"], incident: Incident, world: OncallWorld): string {
   const page = incident.page;
   const minute = (at: number): number => at - (at % 60);
-  const bot = (at: number, text: string): [number, string] => [minute(at), `${isoUtc(minute(at))} — PagerBot: ${text}`];
-  const human = (at: number, who: Engineer, text: string): [number, string] => [minute(at), `${wallClock(minute(at), zoneOf(who))} — @${who.handle}${text}`];
+  const bot = (at: number, text: string): [number, string] => [
+    minute(at),
+    `${isoUtc(minute(at))} — PagerBot: ${text}`,
+  ];
+  const human = (at: number, who: Engineer, text: string): [number, string] => [
+    minute(at),
+    `${wallClock(minute(at), zoneOf(who))} — @${who.handle}${text}`,
+  ];
   const lines: Array<[number, string]> = [
     bot(page.fired, `${page.id} triggered (${page.alert} on ${page.service.name}, ${page.severity})`),
     bot(incident.opened, `incident opened, paging @${page.assigned!.handle}`),
   ];
   if (page.acked !== null) lines.push(human(page.acked, page.ackedBy!, " acknowledged"));
-  if (incident.escalatedTo) lines.push(bot(incident.opened + 900, `escalated to @${incident.escalatedTo.handle}`));
+  if (incident.escalatedTo)
+    lines.push(bot(incident.opened + 900, `escalated to @${incident.escalatedTo.handle}`));
   if (incident.status === "resolved") {
     const team = world.engineers.filter((engineer) => engineer.team === page.service.team);
     const span = incident.resolved! - page.acked!;
-    for (let n = 0; n < random.int(1, 2); n += 1) lines.push(human(page.acked! + random.int(60, span - 60), random.pick(team), `: ${random.pick(NOTES)}`));
-    if (random.chance(0.35)) lines.push(human(page.acked! + random.int(120, span - 30), random.pick(team), " acknowledged (taking over as incident commander)"));
+    for (let n = 0; n < random.int(1, 2); n += 1)
+      lines.push(
+        human(page.acked! + random.int(60, span - 60), random.pick(team), `: ${random.pick(NOTES)}`),
+      );
+    if (random.chance(0.35))
+      lines.push(
+        human(
+          page.acked! + random.int(120, span - 30),
+          random.pick(team),
+          " acknowledged (taking over as incident commander)",
+        ),
+      );
     lines.push(human(incident.resolved!, page.ackedBy!, " resolved the incident"));
   }
   return lines
@@ -103,20 +139,35 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
     incident.id = incidentId.format(index + 1);
     incident.timeline = timelineOf(random, incident, world);
   });
-  const early = world.incidents.filter((incident) => incident.status === "resolved" && incident.resolved! < JUNE_START + 23 * DAY);
+  const early = world.incidents.filter(
+    (incident) => incident.status === "resolved" && incident.resolved! < JUNE_START + 23 * DAY,
+  );
   for (const incident of sample(random, early, Math.min(early.length, 3 * factors.files))) {
     const service = incident.page.service;
     const team = world.engineers.filter((engineer) => engineer.team === service.team);
     const reviewed = addDays(isoUtc(incident.resolved!).slice(0, 10), random.int(2, 5));
     const items = sample(random, ITEMS, random.int(3, 5)).map((title): ActionItem => {
       const done = random.chance(0.2);
-      return { title: title.replace("{s}", service.name), owner: random.pick(team), due: random.chance(0.3) ? null : addDays(reviewed, random.int(10, 40)), done, filed: !done && random.chance(0.25) };
+      return {
+        title: title.replace("{s}", service.name),
+        owner: random.pick(team),
+        due: random.chance(0.3) ? null : addDays(reviewed, random.int(10, 40)),
+        done,
+        filed: !done && random.chance(0.25),
+      };
     });
     world.postmortems.push({ incident, reviewed, author: random.pick(team), items });
   }
   world.postmortems.sort((a, b) => a.incident.id.localeCompare(b.incident.id));
   const first = world.postmortems[0]!.items;
-  [first[0]!.done, first[0]!.filed, first[1]!.due, first[1]!.done, first[2]!.filed, first[2]!.done] = [true, false, null, false, true, false];
+  [first[0]!.done, first[0]!.filed, first[1]!.due, first[1]!.done, first[2]!.filed, first[2]!.done] = [
+    true,
+    false,
+    null,
+    false,
+    true,
+    false,
+  ];
   makeThreads(context, world);
 }
 
@@ -128,14 +179,29 @@ function makeThreads(context: GenerateContext, world: OncallWorld): void {
   if (away > 0) [requesters[0], requesters[away]] = [requesters[away]!, requesters[0]!];
   requesters.forEach((requester, index) => {
     const zone = zoneOf(requester);
-    const colleagues = world.engineers.filter((engineer) => engineer.team === requester.team && engineer !== requester);
+    const colleagues = world.engineers.filter(
+      (engineer) => engineer.team === requester.team && engineer !== requester,
+    );
     const requests: OverrideRequest[] = [];
     for (let n = 0; n < 2 + (index % 2); n += 1) {
       const day = `2025-07-${String(1 + index * 2 + n * 7 > 28 ? random.int(1, 28) : 1 + index * 2 + n * 7).padStart(2, "0")}`;
       const start = seconds(`${day}T${String(random.int(17, 21))}:00:00Z`) - zone.offsetMinutes * 60;
       const declined = index % 4 === 3 || (index % 4 === 1 && n === 1);
-      requests.push({ team: requester.team, role: random.chance(0.7) ? "primary" : "secondary", engineer: random.pick(colleagues), start, end: start + random.int(4, 12) * 3600, zone, approved: !declined, alreadySet: !declined && n === 0 && index % 3 === 0 });
+      requests.push({
+        team: requester.team,
+        role: random.chance(0.7) ? "primary" : "secondary",
+        engineer: random.pick(colleagues),
+        start,
+        end: start + random.int(4, 12) * 3600,
+        zone,
+        approved: !declined,
+        alreadySet: !declined && n === 0 && index % 3 === 0,
+      });
     }
-    world.threads.push({ requester, manager: `${context.faker.person.fullName()} (${requester.team} engineering manager)`, requests });
+    world.threads.push({
+      requester,
+      manager: `${context.faker.person.fullName()} (${requester.team} engineering manager)`,
+      requests,
+    });
   });
 }

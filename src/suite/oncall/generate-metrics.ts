@@ -18,36 +18,64 @@ function counters(context: GenerateContext, target: number): Array<Array<number 
   for (let k = 0; k < SAMPLES; k += 1) {
     const total = random.int(15_000, 45_000);
     const burst = random.chance(0.02) ? 8 : 1;
-    const increments = [total, Math.round(total * 0.02 * (0.5 + random.next())), Math.round(total * errorRate * burst * (0.4 + random.next() * 1.2))];
+    const increments = [
+      total,
+      Math.round(total * 0.02 * (0.5 + random.next())),
+      Math.round(total * errorRate * burst * (0.4 + random.next() * 1.2)),
+    ];
     if (k > 0)
-      increments.forEach((increment, index) => (values[index] = restarts.has(k) ? increment : values[index]! + increment));
-    rows.push(k > 0 && k < SAMPLES - 1 && !restarts.has(k) && random.chance(0.02) ? [null, null, null] : [...values]);
+      increments.forEach(
+        (increment, index) => (values[index] = restarts.has(k) ? increment : values[index]! + increment),
+      );
+    rows.push(
+      k > 0 && k < SAMPLES - 1 && !restarts.has(k) && random.chance(0.02) ? [null, null, null] : [...values],
+    );
   }
   return rows;
 }
 
 function promExport(service: Service, rows: Array<Array<number | null>>): string {
-  const lines = ["# HELP http_requests_total Requests handled, by status class.", "# TYPE http_requests_total counter"];
+  const lines = [
+    "# HELP http_requests_total Requests handled, by status class.",
+    "# TYPE http_requests_total counter",
+  ];
   rows.forEach((row, k) =>
     row.forEach((value, index) => {
-      if (value !== null) lines.push(`http_requests_total{service="${service.name}",code="${CLASSES[index]!}"} ${value} ${(JUNE_START + k * 2 * HOUR) * 1000}`);
+      if (value !== null)
+        lines.push(
+          `http_requests_total{service="${service.name}",code="${CLASSES[index]!}"} ${value} ${(JUNE_START + k * 2 * HOUR) * 1000}`,
+        );
     }),
   );
   return `${lines.join("\n")}\n`;
 }
 
 function csvExport(rows: Array<Array<number | null>>): string {
-  return toCsv(["Time", ...CLASSES], rows.map((row, k) => [isoUtc(JUNE_START + k * 2 * HOUR).replace("T", " ").replace("Z", ""), ...row]));
+  return toCsv(
+    ["Time", ...CLASSES],
+    rows.map((row, k) => [
+      isoUtc(JUNE_START + k * 2 * HOUR)
+        .replace("T", " ")
+        .replace("Z", ""),
+      ...row,
+    ]),
+  );
 }
 
 export function metricsPath(service: Service): string {
-  return service.runtime === "java" ? `metrics/${service.name}-requests.prom` : `metrics/${service.name}-requests.csv`;
+  return service.runtime === "java"
+    ? `metrics/${service.name}-requests.prom`
+    : `metrics/${service.name}-requests.csv`;
 }
 
 export function writeMetrics(context: GenerateContext, world: OncallWorld): void {
   for (const service of world.services) {
-    const target = service.name === world.sloException.service ? world.sloException.target : SLO_TARGETS[service.tier]!;
+    const target =
+      service.name === world.sloException.service ? world.sloException.target : SLO_TARGETS[service.tier]!;
     const rows = counters(context, target);
-    context.writeFile(metricsPath(service), service.runtime === "java" ? promExport(service, rows) : csvExport(rows));
+    context.writeFile(
+      metricsPath(service),
+      service.runtime === "java" ? promExport(service, rows) : csvExport(rows),
+    );
   }
 }

@@ -2,15 +2,14 @@ import type { GenerateContext } from "../../envs/index.js";
 import { personName, sample, weightedPick } from "../../envs/index.js";
 import { DAY, HOUR, JUNE_START, NOW, ZONES, seconds, shiftStart } from "./clock.js";
 import type { Zone } from "./clock.js";
-import { engineerZones, makePage, scheduleOf, zoneOf } from "./roster.js";
+import { engineerZones, makePage, scheduleOf } from "./roster.js";
 import { writeOncallDocuments } from "./documents.js";
 import { insertWorld } from "./insert.js";
 import { finishIncidents, planIncidents } from "./generate-incidents.js";
 import { deployId, engineerId, pageId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
-import type { Schedule } from "./schedule.js";
 import { ROTATION_WEEKS, SLO_TARGETS, TEAMS } from "./world.js";
-import type { Deploy, Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
+import type { Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
 
 const SERVICE_NAMES = [
   "checkout-api",
@@ -34,7 +33,14 @@ const ALERTS: Array<[string, Severity[]]> = [
   ["CertificateExpiry", ["sev3"]],
 ];
 const REASONS = ["family event", "travel", "doctor's appointment", "conference talk", "moving house", "swap"];
-const CHANGES = ["bump dependencies", "feature flag rollout", "connection pool tuning", "config change", "hotfix", "schema migration"];
+const CHANGES = [
+  "bump dependencies",
+  "feature flag rollout",
+  "connection pool tuning",
+  "config change",
+  "hotfix",
+  "schema migration",
+];
 
 function makePeople(context: GenerateContext): { engineers: Engineer[]; services: Service[] } {
   const { random, faker, factors } = context;
@@ -78,7 +84,11 @@ function makeRotation(random: Random, engineers: Engineer[]): OncallWorld["rotat
 }
 
 /** June overrides: per team a few, one of them cancelled, none crossing a handover; plus one live now. */
-function makeOverrides(context: GenerateContext, engineers: Engineer[], world: Pick<OncallWorld, "rotation">): Override[] {
+function makeOverrides(
+  context: GenerateContext,
+  engineers: Engineer[],
+  world: Pick<OncallWorld, "rotation">,
+): Override[] {
   const { random, factors } = context;
   const overrides: Override[] = [];
   const build = (team: string, role: Role, start: number, end: number, cancelled: boolean): void => {
@@ -89,7 +99,11 @@ function makeOverrides(context: GenerateContext, engineers: Engineer[], world: P
     overrides.push({ team, role, engineer, covers, start, end, cancelled, reason: random.pick(REASONS) });
   };
   for (const team of TEAMS) {
-    const days = sample(random, Array.from({ length: 27 }, (_, index) => index + 1), 1 + factors.rows).sort((a, b) => a - b);
+    const days = sample(
+      random,
+      Array.from({ length: 27 }, (_, index) => index + 1),
+      1 + factors.rows,
+    ).sort((a, b) => a - b);
     days.forEach((day, index) => {
       const start = JUNE_START + day * DAY + random.int(10, 20) * HOUR;
       let end = start + random.int(4, 14) * HOUR;
@@ -105,7 +119,8 @@ function makeOverrides(context: GenerateContext, engineers: Engineer[], world: P
 function settle(random: Random, page: Page, responder: Engineer): void {
   const limit = { sev1: 300, sev2: 900, sev3: 3600 }[page.severity];
   if (random.chance(0.08)) {
-    page.resolved = page.fired + (random.chance(0.5) ? random.int(60, limit - 30) : limit + random.int(60, 2400));
+    page.resolved =
+      page.fired + (random.chance(0.5) ? random.int(60, limit - 30) : limit + random.int(60, 2400));
     return;
   }
   page.acked = page.fired + Math.round(limit * (0.15 + random.next() * 1.3));
@@ -117,7 +132,8 @@ function makePages(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
   const schedule = scheduleOf(world);
   const engineer = (handle: string): Engineer => world.engineers.find((item) => item.handle === handle)!;
-  const primaryAt = (service: Service, at: number): Engineer => engineer(onCallHandle(schedule, service.team, "primary", at));
+  const primaryAt = (service: Service, at: number): Engineer =>
+    engineer(onCallHandle(schedule, service.team, "primary", at));
   const junePage = (service: Service, alert: string, severity: Severity, fired: number): Page => {
     const page = makePage(service, alert, severity, fired);
     page.assigned = primaryAt(service, fired);
@@ -127,16 +143,35 @@ function makePages(context: GenerateContext, world: OncallWorld): void {
   };
   for (let n = 0; n < 36 * factors.rows; n += 1) {
     const [alert, severities] = random.pick(ALERTS);
-    junePage(random.pick(world.services), alert, weightedPick(random, severities, severities.map(() => 1)), JUNE_START + random.int(0, 29 * DAY - 1));
+    junePage(
+      random.pick(world.services),
+      alert,
+      weightedPick(
+        random,
+        severities,
+        severities.map(() => 1),
+      ),
+      JUNE_START + random.int(0, 29 * DAY - 1),
+    );
   }
   // Error spikes: the deploy task's pages.
   for (let n = 0; n < 9 + 2 * factors.rows; n += 1) {
     const fired = JUNE_START + random.int(0, 28) * DAY + random.int(8 * HOUR, 21 * HOUR);
-    junePage(world.services[n % world.services.length]!, "HighErrorRate", random.chance(0.3) ? "sev1" : "sev2", fired);
+    junePage(
+      world.services[n % world.services.length]!,
+      "HighErrorRate",
+      random.chance(0.3) ? "sev1" : "sev2",
+      fired,
+    );
   }
   // Ack-SLA boundaries: exactly at the limit, one second past it, auto-resolved inside and outside it.
   const boundary = (severity: Severity, ackAfter: number | null, resolveAfter: number): void => {
-    const page = junePage(random.pick(world.services), "PodCrashLooping", severity, JUNE_START + random.int(0, 28 * DAY));
+    const page = junePage(
+      random.pick(world.services),
+      "PodCrashLooping",
+      severity,
+      JUNE_START + random.int(0, 28 * DAY),
+    );
     page.acked = ackAfter === null ? null : page.fired + ackAfter;
     page.ackedBy = ackAfter === null ? null : page.assigned;
     page.resolved = page.fired + resolveAfter;
@@ -150,33 +185,74 @@ function makePages(context: GenerateContext, world: OncallWorld): void {
 }
 
 /** Pages that lost their assignee, among them the schedule's traps: overrides, a cancelled one, a Monday night. */
-function planUnassigned(context: GenerateContext, world: OncallWorld, junePage: (s: Service, a: string, v: Severity, f: number) => Page): void {
+function planUnassigned(
+  context: GenerateContext,
+  world: OncallWorld,
+  junePage: (s: Service, a: string, v: Severity, f: number) => Page,
+): void {
   const { random, factors } = context;
-  const lost: Page[] = sample(random, world.pages.filter((page) => page.alert !== "HighErrorRate"), 4 + 2 * factors.rows);
-  const serviceOf = (team: string): Service => random.pick(world.services.filter((service) => service.team === team));
+  const lost: Page[] = sample(
+    random,
+    world.pages.filter((page) => page.alert !== "HighErrorRate"),
+    4 + 2 * factors.rows,
+  );
+  const serviceOf = (team: string): Service =>
+    random.pick(world.services.filter((service) => service.team === team));
   const june = world.overrides.filter((item) => item.role === "primary" && item.start < seconds(NOW) - DAY);
-  for (const override of [...june.filter((item) => item.cancelled).slice(0, 1), ...june.filter((item) => !item.cancelled).slice(0, 2)])
-    lost.push(junePage(serviceOf(override.team), "QueueBacklog", "sev2", override.start + random.int(600, override.end - override.start - 600)));
+  for (const override of [
+    ...june.filter((item) => item.cancelled).slice(0, 1),
+    ...june.filter((item) => !item.cancelled).slice(0, 2),
+  ])
+    lost.push(
+      junePage(
+        serviceOf(override.team),
+        "QueueBacklog",
+        "sev2",
+        override.start + random.int(600, override.end - override.start - 600),
+      ),
+    );
   for (const monday of ["2025-06-16", "2025-06-23"])
-    lost.push(junePage(serviceOf(random.pick(TEAMS)), "DiskUsageHigh", "sev3", seconds(`${monday}T00:00:00Z`) + random.int(1 * HOUR, 8 * HOUR)));
+    lost.push(
+      junePage(
+        serviceOf(random.pick(TEAMS)),
+        "DiskUsageHigh",
+        "sev3",
+        seconds(`${monday}T00:00:00Z`) + random.int(1 * HOUR, 8 * HOUR),
+      ),
+    );
   for (const page of lost) page.assigned = null;
 }
 
 function makeDeploys(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
-  const deployer = (service: Service): Engineer => random.pick(world.engineers.filter((item) => item.team === service.team));
+  const deployer = (service: Service): Engineer =>
+    random.pick(world.engineers.filter((item) => item.team === service.team));
   const add = (service: Service, at: number, zone: Zone): void => {
-    world.deploys.push({ id: "", service, version: "", at, zone, by: deployer(service), summary: random.pick(CHANGES) });
+    world.deploys.push({
+      id: "",
+      service,
+      version: "",
+      at,
+      zone,
+      by: deployer(service),
+      summary: random.pick(CHANGES),
+    });
   };
   for (const service of world.services)
-    for (let n = 0; n < 6 * factors.rows; n += 1) add(service, JUNE_START + random.int(0, 30 * DAY - 1), random.pick(ZONES));
+    for (let n = 0; n < 6 * factors.rows; n += 1)
+      add(service, JUNE_START + random.int(0, 30 * DAY - 1), random.pick(ZONES));
   world.pages
     .filter((page) => page.alert === "HighErrorRate")
     .forEach((spike, index) => {
       const decoy = index % 2 === 0;
       add(spike.service, spike.fired - random.int(10, 100) * 60, decoy ? ZONES[2] : random.pick(ZONES));
       if (decoy) add(spike.service, spike.fired + random.int(30, 90) * 60, ZONES[1]);
-      if (index === 1) add(world.services.find((service) => service !== spike.service)!, spike.fired - random.int(2, 8) * 60, ZONES[0]);
+      if (index === 1)
+        add(
+          world.services.find((service) => service !== spike.service)!,
+          spike.fired - random.int(2, 8) * 60,
+          ZONES[0],
+        );
     });
   world.deploys.sort((a, b) => a.at - b.at);
   const versions = new Map<string, number>();
@@ -204,7 +280,8 @@ export function generateOncall(context: GenerateContext): void {
     threads: [],
     sloException: { service: services[1]!.name, target: 99.95 },
   };
-  if (SLO_TARGETS[services[1]!.tier]! >= world.sloException.target) throw new Error("the SLO exception must be stricter");
+  if (SLO_TARGETS[services[1]!.tier]! >= world.sloException.target)
+    throw new Error("the SLO exception must be stricter");
   makePages(context, world);
   makeDeploys(context, world);
   planIncidents(context, world);

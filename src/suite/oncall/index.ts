@@ -12,4 +12,15 @@ import { rootCausesTask } from "./tasks/root-causes.js";
 
 export { oncallDomain } from "./domain.js";
 
-export const oncallTasks: TaskDefinition[] = [ackSlaBreachesTask, deployBeforeSpikeTask, assignPagesTask, escalateStaleIncidentsTask, p95LatencyTask, rootCausesTask, errorBudgetBurnTask, fileActionItemsTask, syncOverridesTask, mttaBySeverityTask];
+export const oncallTasks: TaskDefinition[] = [
+  ackSlaBreachesTask,
+  deployBeforeSpikeTask,
+  assignPagesTask,
+  escalateStaleIncidentsTask,
+  p95LatencyTask,
+  rootCausesTask,
+  errorBudgetBurnTask,
+  fileActionItemsTask,
+  syncOverridesTask,
+  mttaBySeverityTask,
+];

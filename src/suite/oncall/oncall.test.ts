@@ -3,7 +3,13 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, tableContent, tableNames, type Instance } from "../../envs/index.js";
+import {
+  buildInstance,
+  listWorkspaceFiles,
+  tableContent,
+  tableNames,
+  type Instance,
+} from "../../envs/index.js";
 import { bindTool, type ToolCallResult } from "../../runtime/index.js";
 import { seconds } from "./clock.js";
 import { counterIncrease, requestDurationMs, rootCauses } from "./facts.js";
@@ -33,7 +39,10 @@ afterAll(() => {
 async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
   const tool = oncallTools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
+  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
+    signal: AbortSignal.timeout(5_000),
+    timeoutMs: 5_000,
+  });
 }
 
 async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -52,7 +61,9 @@ describe("oncall generator", () => {
     const content = (path: string): string => {
       const handle = new Database(path, { readonly: true });
       try {
-        return tableNames(handle).map((table) => tableContent(handle, table)).join("\n");
+        return tableNames(handle)
+          .map((table) => tableContent(handle, table))
+          .join("\n");
       } finally {
         handle.close();
       }
@@ -65,7 +76,10 @@ describe("oncall generator", () => {
 
   it("writes the policies, the schedule, one export per service, postmortems and cover requests", () => {
     const paths = listWorkspaceFiles(instance.workspaceDir);
-    expect(paths.filter((path) => path.startsWith("policies/"))).toEqual(["policies/paging-policy.md", "policies/slo-policy.md"]);
+    expect(paths.filter((path) => path.startsWith("policies/"))).toEqual([
+      "policies/paging-policy.md",
+      "policies/slo-policy.md",
+    ]);
     expect(paths).toContain("oncall/schedule.md");
     expect(paths.filter((path) => path.startsWith("metrics/"))).toHaveLength(3);
     expect(paths.filter((path) => path.endsWith(".prom")).length).toBeGreaterThan(0);
@@ -104,18 +118,39 @@ describe("oncall tools", () => {
   });
 
   it("teaches what a log query needs", async () => {
-    expect(errorText(await call("fetch_logs", { service: "nope-api", date: "2025-06-29" }))).toMatch(/use list_services/);
-    expect(errorText(await call("fetch_logs", { service: "checkout-api", date: "2025-06-01" }))).toMatch(/log store keeps 2025-06-28/);
+    expect(errorText(await call("fetch_logs", { service: "nope-api", date: "2025-06-29" }))).toMatch(
+      /use list_services/,
+    );
+    expect(errorText(await call("fetch_logs", { service: "checkout-api", date: "2025-06-01" }))).toMatch(
+      /log store keeps 2025-06-28/,
+    );
     expect(errorText(await call("get_incident", { incident_id: "INC-12" }))).toMatch(/INC-0123/);
   });
 
   it("refuses an override for an engineer of another team and an escalation of a resolved incident", async () => {
-    const engineers = (await value("list_engineers", { team: "growth" })).engineers as Array<{ engineer_id: string }>;
-    const refused = await call("set_schedule_override", { team: "platform", role: "secondary", engineer_id: engineers[0]!.engineer_id, starts_at: "2025-07-01T00:00:00Z", ends_at: "2025-07-01T08:00:00Z" });
+    const engineers = (await value("list_engineers", { team: "growth" })).engineers as Array<{
+      engineer_id: string;
+    }>;
+    const refused = await call("set_schedule_override", {
+      team: "platform",
+      role: "secondary",
+      engineer_id: engineers[0]!.engineer_id,
+      starts_at: "2025-07-01T00:00:00Z",
+      ends_at: "2025-07-01T08:00:00Z",
+    });
     expect(errorText(refused)).toMatch(/is on team growth/);
-    const resolved = (await value("list_incidents", { status: "resolved" })).incidents as Array<{ incident_id: string }>;
+    const resolved = (await value("list_incidents", { status: "resolved" })).incidents as Array<{
+      incident_id: string;
+    }>;
     const incident = resolved.find((item) => Number(item.incident_id.slice(4)) % 5 !== 2)!;
-    expect(errorText(await call("escalate_incident", { incident_id: incident.incident_id, engineer_id: engineers[0]!.engineer_id }))).toMatch(/only triggered incidents/);
+    expect(
+      errorText(
+        await call("escalate_incident", {
+          incident_id: incident.incident_id,
+          engineer_id: engineers[0]!.engineer_id,
+        }),
+      ),
+    ).toMatch(/only triggered incidents/);
   });
 });
 
@@ -138,12 +173,30 @@ describe("oncall readers", () => {
 
   it("finds the innermost cause of a Java trace and skips probes when measuring latency", () => {
     const at = seconds("2025-06-29T10:00:00Z");
-    const trace = javaTrace(at, ZONES[1], "main", "c.a.Handler", "failed", { className: "a.Outer", message: "x", frames: ["a.B.c(B.java:1)"] }, [
-      { className: "b.Middle", message: "y", frames: ["b.C.d(C.java:2)"] },
-      { className: "c.Inner", message: "z", frames: [] },
+    const trace = javaTrace(
+      at,
+      ZONES[1],
+      "main",
+      "c.a.Handler",
+      "failed",
+      { className: "a.Outer", message: "x", frames: ["a.B.c(B.java:1)"] },
+      [
+        { className: "b.Middle", message: "y", frames: ["b.C.d(C.java:2)"] },
+        { className: "c.Inner", message: "z", frames: [] },
+      ],
+    );
+    expect(rootCauses([...trace, '{"ts":"2025-06-29T10:00:01.000Z","level":"info","msg":"ok"}'])).toEqual([
+      "c.Inner",
     ]);
-    expect(rootCauses([...trace, '{"ts":"2025-06-29T10:00:01.000Z","level":"info","msg":"ok"}'])).toEqual(["c.Inner"]);
-    const request = { at, clientIp: "10.0.0.1", method: "GET", status: 200, bytes: 2, userAgent: "kube-probe/1.29", durationMs: 87 };
+    const request = {
+      at,
+      clientIp: "10.0.0.1",
+      method: "GET",
+      status: 200,
+      bytes: 2,
+      userAgent: "kube-probe/1.29",
+      durationMs: 87,
+    };
     expect(requestDurationMs(nginxAccessLine({ ...request, path: "/api/v1/items" }))).toBe(87);
     expect(requestDurationMs(nginxAccessLine({ ...request, path: "/healthz" }))).toBeNull();
   });

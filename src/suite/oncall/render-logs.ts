@@ -56,10 +56,15 @@ export function javaTrace(
   causes: JavaException[],
 ): string[] {
   const local = localFields(at, zone).replace("T", " ");
-  const lines = [`${local}.${String(at % 1000).padStart(3, "0")} ${zone.abbreviation} ERROR [${thread}] ${logger} - ${message}`];
+  const lines = [
+    `${local}.${String(at % 1000).padStart(3, "0")} ${zone.abbreviation} ERROR [${thread}] ${logger} - ${message}`,
+  ];
   lines.push(`${top.className}: ${top.message}`, ...top.frames.map((frame) => `\tat ${frame}`));
   for (const cause of causes) {
-    lines.push(`Caused by: ${cause.className}: ${cause.message}`, ...cause.frames.map((frame) => `\tat ${frame}`));
+    lines.push(
+      `Caused by: ${cause.className}: ${cause.message}`,
+      ...cause.frames.map((frame) => `\tat ${frame}`),
+    );
     lines.push(`\t... ${cause.frames.length + 9} more`);
   }
   return lines;
@@ -75,8 +80,12 @@ export function pythonTraceback(
   detail: string,
 ): string[] {
   const stamp = isoUtc(at).slice(0, 19).replace("T", " ");
-  const lines = [`[${stamp},${String(at % 1000).padStart(3, "0")}] ERROR in ${logger}: ${message}`, "Traceback (most recent call last):"];
-  for (const [file, line, func, code] of frames) lines.push(`  File "${file}", line ${line}, in ${func}`, `    ${code}`);
+  const lines = [
+    `[${stamp},${String(at % 1000).padStart(3, "0")}] ERROR in ${logger}: ${message}`,
+    "Traceback (most recent call last):",
+  ];
+  for (const [file, line, func, code] of frames)
+    lines.push(`  File "${file}", line ${line}, in ${func}`, `    ${code}`);
   lines.push(`${exception}: ${detail}`);
   return lines;
 }

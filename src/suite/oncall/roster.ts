@@ -24,6 +24,15 @@ export function scheduleOf(world: Pick<OncallWorld, "rotation" | "overrides">): 
 }
 
 export function makePage(service: Service, alert: string, severity: Severity, fired: number): Page {
-  return { id: "", service, alert, severity, fired, acked: null, ackedBy: null, resolved: null, assigned: null };
+  return {
+    id: "",
+    service,
+    alert,
+    severity,
+    fired,
+    acked: null,
+    ackedBy: null,
+    resolved: null,
+    assigned: null,
+  };
 }
-

@@ -30,12 +30,16 @@ export interface Schedule {
 /** The handle on call for a team's role at an instant (end of an override exclusive). */
 export function onCallHandle(schedule: Schedule, team: string, role: Role, at: number): string {
   const override = schedule.overrides.find(
-    (item) => !item.cancelled && item.team === team && item.role === role && item.start <= at && at < item.end,
+    (item) =>
+      !item.cancelled && item.team === team && item.role === role && item.start <= at && at < item.end,
   );
   if (override) return override.handle;
   const week = shiftStart(at) - 9 * HOUR;
-  const row = schedule.rotation.find((item) => item.team === team && seconds(`${item.week}T00:00:00Z`) === week);
-  if (!row) throw new Error(`no rotation row for team ${team} in the week of ${new Date(week * 1000).toISOString()}`);
+  const row = schedule.rotation.find(
+    (item) => item.team === team && seconds(`${item.week}T00:00:00Z`) === week,
+  );
+  if (!row)
+    throw new Error(`no rotation row for team ${team} in the week of ${new Date(week * 1000).toISOString()}`);
   return role === "primary" ? row.primary : row.secondary;
 }
 

@@ -25,16 +25,27 @@ const utcSchema = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "expected a UTC timestamp like 2025-07-05T01:00:00Z");
 
 function requireService(db: ToolContext["db"], service: string): void {
-  requireRow(db, "SELECT service FROM services WHERE service = ?", [service], `service '${service}' not found; use list_services to find service names`);
+  requireRow(
+    db,
+    "SELECT service FROM services WHERE service = ?",
+    [service],
+    `service '${service}' not found; use list_services to find service names`,
+  );
 }
 
 function requireEngineer(db: ToolContext["db"], id: string): Record<string, unknown> {
-  return requireRow(db, "SELECT * FROM engineers WHERE engineer_id = ?", [id], engineerId.notFound(id).message);
+  return requireRow(
+    db,
+    "SELECT * FROM engineers WHERE engineer_id = ?",
+    [id],
+    engineerId.notFound(id).message,
+  );
 }
 
 const listServices = defineListTool({
   name: "list_services",
-  description: "List the service catalog: service name, owning team, tier (1 most critical) and runtime, ordered by name. Paginated: returns `services`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List the service catalog: service name, owning team, tier (1 most critical) and runtime, ordered by name. Paginated: returns `services`, `page`, `per_page`, `total`, `has_more`.",
   key: "services",
   from: "services",
   orderBy: "service",
@@ -42,7 +53,8 @@ const listServices = defineListTool({
 
 const listEngineers = defineListTool({
   name: "list_engineers",
-  description: "List engineers (id, name, chat handle without the @, e-mail, team), ordered by id. Paginated: returns `engineers`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List engineers (id, name, chat handle without the @, e-mail, team), ordered by id. Paginated: returns `engineers`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     team: teamSchema.optional().describe("Only engineers of this team"),
     handle: z.string().min(1).optional().describe("Only the engineer with this handle (without the @)"),
@@ -53,11 +65,13 @@ const listEngineers = defineListTool({
   orderBy: "engineer_id",
 });
 
-const PAGE_STATUS = "CASE WHEN resolved_at IS NOT NULL THEN 'resolved' WHEN acked_at IS NOT NULL THEN 'acknowledged' ELSE 'triggered' END";
+const PAGE_STATUS =
+  "CASE WHEN resolved_at IS NOT NULL THEN 'resolved' WHEN acked_at IS NOT NULL THEN 'acknowledged' ELSE 'triggered' END";
 
 const listPages = defineListTool({
   name: "list_pages",
-  description: "List pages (alerts that paged someone) matching all given filters, ordered by page id (the order they fired). Times are UTC. Summaries only: acknowledgement and resolution times are on get_page. `assigned_to` is an engineer id or null. Paginated: returns `pages`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List pages (alerts that paged someone) matching all given filters, ordered by page id (the order they fired). Times are UTC. Summaries only: acknowledgement and resolution times are on get_page. `assigned_to` is an engineer id or null. Paginated: returns `pages`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     service: serviceSchema.optional().describe("Only pages of this service"),
     severity: severitySchema.optional().describe("Only pages of this severity"),
@@ -82,7 +96,8 @@ const listPages = defineListTool({
 
 const getPage = defineGetTool({
   name: "get_page",
-  description: "Get one page in full: fired, acknowledged and resolved times (UTC; null when it did not happen), who acknowledged, the assignee and the alert summary. Returns `page`.",
+  description:
+    "Get one page in full: fired, acknowledged and resolved times (UTC; null when it did not happen), who acknowledged, the assignee and the alert summary. Returns `page`.",
   input: { page_id: pageId.schema("The page") },
   key: "page",
   from: "pages",
@@ -94,9 +109,17 @@ const assignPage = defineTool({
   name: "assign_page",
   description: "Set the assignee of a page (the engineer responsible for it). Returns the updated `page`.",
   kind: "write",
-  inputSchema: z.object({ page_id: pageId.schema("The page"), engineer_id: engineerId.schema("The engineer") }),
+  inputSchema: z.object({
+    page_id: pageId.schema("The page"),
+    engineer_id: engineerId.schema("The engineer"),
+  }),
   handler: ({ page_id, engineer_id }, { db }: ToolContext) => {
-    requireRow(db, "SELECT page_id FROM pages WHERE page_id = ?", [page_id], pageId.notFound(page_id).message);
+    requireRow(
+      db,
+      "SELECT page_id FROM pages WHERE page_id = ?",
+      [page_id],
+      pageId.notFound(page_id).message,
+    );
     requireEngineer(db, engineer_id);
     cachedStatement(db, "UPDATE pages SET assigned_to = ? WHERE page_id = ?").run(engineer_id, page_id);
     return { page: getRow(db, "SELECT * FROM pages WHERE page_id = ?", page_id) };
@@ -105,7 +128,8 @@ const assignPage = defineTool({
 
 const listDeploys = defineListTool({
   name: "list_deploys",
-  description: "List deploys matching all given filters, newest first. `deployed_at` is printed by the deploy system in the deployer's local time with its UTC offset; `deployed_by` is a handle. Paginated: returns `deploys`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List deploys matching all given filters, newest first. `deployed_at` is printed by the deploy system in the deployer's local time with its UTC offset; `deployed_by` is a handle. Paginated: returns `deploys`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     service: serviceSchema.optional().describe("Only deploys of this service"),
     date_from: isoDateSchema.optional().describe("Only deploys on or after this UTC day, YYYY-MM-DD"),
@@ -114,54 +138,97 @@ const listDeploys = defineListTool({
   key: "deploys",
   from: "deploys",
   select: "deploy_id, service, version, deployed_at, deployed_by, change_summary",
-  where: (input) => [when(input.service, "service = ?"), when(input.date_from, "utc_day >= ?"), when(input.date_to, "utc_day <= ?")],
+  where: (input) => [
+    when(input.service, "service = ?"),
+    when(input.date_from, "utc_day >= ?"),
+    when(input.date_to, "utc_day <= ?"),
+  ],
   orderBy: "deploy_id DESC",
 });
 
 const listIncidents = defineListTool({
   name: "list_incidents",
-  description: "List incidents matching all given filters, ordered by incident id. `status` is triggered (nobody acknowledged yet), acknowledged or resolved; `escalated_to` is an engineer id or null. The timeline is on get_incident. Paginated: returns `incidents`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List incidents matching all given filters, ordered by incident id. `status` is triggered (nobody acknowledged yet), acknowledged or resolved; `escalated_to` is an engineer id or null. The timeline is on get_incident. Paginated: returns `incidents`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["triggered", "acknowledged", "resolved"]).optional().describe("Only incidents in this status"),
+    status: z
+      .enum(["triggered", "acknowledged", "resolved"])
+      .optional()
+      .describe("Only incidents in this status"),
     severity: severitySchema.optional().describe("Only incidents of this severity"),
     service: serviceSchema.optional().describe("Only incidents of this service"),
   },
   key: "incidents",
   from: "incidents",
   select: "incident_id, service, severity, title, status, page_id, opened_at, escalated_to, resolved_at",
-  where: (input) => [when(input.status, "status = ?"), when(input.severity, "severity = ?"), when(input.service, "service = ?")],
+  where: (input) => [
+    when(input.status, "status = ?"),
+    when(input.severity, "severity = ?"),
+    when(input.service, "service = ?"),
+  ],
   orderBy: "incident_id",
 });
 
 const getIncident = defineGetTool({
   name: "get_incident",
-  description: "Get one incident with its free-text `timeline` (one entry per line, as responders and the bot wrote them, each in its writer's time zone) and its structured `events`. Returns `incident`, `events`.",
+  description:
+    "Get one incident with its free-text `timeline` (one entry per line, as responders and the bot wrote them, each in its writer's time zone) and its structured `events`. Returns `incident`, `events`.",
   input: { incident_id: incidentId.schema("The incident") },
   key: "incident",
   from: "incidents",
   notFound: incidentId,
-  related: { events: "SELECT at, kind, actor, note FROM incident_events WHERE incident_id = ? ORDER BY event_id" },
+  related: {
+    events: "SELECT at, kind, actor, note FROM incident_events WHERE incident_id = ? ORDER BY event_id",
+  },
 });
 
 const escalateIncident = defineTool({
   name: "escalate_incident",
   description: `Escalate a triggered incident to an engineer (the time of escalation is now, ${NOW}). An incident is escalated at most once. Returns the updated \`incident\`.`,
   kind: "write",
-  inputSchema: z.object({ incident_id: incidentId.schema("The incident"), engineer_id: engineerId.schema("Who it escalates to") }),
+  inputSchema: z.object({
+    incident_id: incidentId.schema("The incident"),
+    engineer_id: engineerId.schema("Who it escalates to"),
+  }),
   handler: ({ incident_id, engineer_id }, { db }: ToolContext) => {
-    const incident = requireRow(db, "SELECT * FROM incidents WHERE incident_id = ?", [incident_id], incidentId.notFound(incident_id).message);
+    const incident = requireRow(
+      db,
+      "SELECT * FROM incidents WHERE incident_id = ?",
+      [incident_id],
+      incidentId.notFound(incident_id).message,
+    );
     requireEngineer(db, engineer_id);
-    if (incident.status !== "triggered") throw new ToolFailure(`incident ${incident_id} is ${String(incident.status)}; only triggered incidents are escalated`);
-    if (incident.escalated_to !== null) throw new ToolFailure(`incident ${incident_id} was already escalated to ${String(incident.escalated_to)}`);
-    cachedStatement(db, "UPDATE incidents SET escalated_to = ?, escalated_at = ? WHERE incident_id = ?").run(engineer_id, NOW, incident_id);
-    cachedStatement(db, "INSERT INTO incident_events (incident_id, at, kind, actor, note) VALUES (?, ?, 'escalated', ?, NULL)").run(incident_id, NOW, engineer_id);
-    return { incident: getRow(db, "SELECT incident_id, status, escalated_to, escalated_at FROM incidents WHERE incident_id = ?", incident_id) };
+    if (incident.status !== "triggered")
+      throw new ToolFailure(
+        `incident ${incident_id} is ${String(incident.status)}; only triggered incidents are escalated`,
+      );
+    if (incident.escalated_to !== null)
+      throw new ToolFailure(
+        `incident ${incident_id} was already escalated to ${String(incident.escalated_to)}`,
+      );
+    cachedStatement(db, "UPDATE incidents SET escalated_to = ?, escalated_at = ? WHERE incident_id = ?").run(
+      engineer_id,
+      NOW,
+      incident_id,
+    );
+    cachedStatement(
+      db,
+      "INSERT INTO incident_events (incident_id, at, kind, actor, note) VALUES (?, ?, 'escalated', ?, NULL)",
+    ).run(incident_id, NOW, engineer_id);
+    return {
+      incident: getRow(
+        db,
+        "SELECT incident_id, status, escalated_to, escalated_at FROM incidents WHERE incident_id = ?",
+        incident_id,
+      ),
+    };
   },
 });
 
 const listActionItems = defineListTool({
   name: "list_action_items",
-  description: "List postmortem action items in the tracker, ordered by id. Paginated: returns `action_items`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List postmortem action items in the tracker, ordered by id. Paginated: returns `action_items`, `page`, `per_page`, `total`, `has_more`.",
   filters: { incident_id: incidentId.schema("Only items of this incident").optional() },
   key: "action_items",
   from: "action_items",
@@ -180,18 +247,27 @@ const fileActionItem = defineTool({
     due_date: isoDateSchema.describe("Due date, YYYY-MM-DD"),
   }),
   handler: ({ incident_id, title, owner_id, due_date }, { db }: ToolContext) => {
-    requireRow(db, "SELECT incident_id FROM incidents WHERE incident_id = ?", [incident_id], incidentId.notFound(incident_id).message);
+    requireRow(
+      db,
+      "SELECT incident_id FROM incidents WHERE incident_id = ?",
+      [incident_id],
+      incidentId.notFound(incident_id).message,
+    );
     requireEngineer(db, owner_id);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM action_items")!.n;
     const id = actionItemId.format(count + 1);
-    cachedStatement(db, "INSERT INTO action_items (action_item_id, incident_id, title, owner_id, due_date, status) VALUES (?, ?, ?, ?, ?, 'open')").run(id, incident_id, title.trim(), owner_id, due_date);
+    cachedStatement(
+      db,
+      "INSERT INTO action_items (action_item_id, incident_id, title, owner_id, due_date, status) VALUES (?, ?, ?, ?, ?, 'open')",
+    ).run(id, incident_id, title.trim(), owner_id, due_date);
     return { action_item: getRow(db, "SELECT * FROM action_items WHERE action_item_id = ?", id) };
   },
 });
 
 const listOverrides = defineListTool({
   name: "list_overrides",
-  description: "List the schedule overrides entered in the paging system (times UTC), ordered by id. Paginated: returns `overrides`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List the schedule overrides entered in the paging system (times UTC), ordered by id. Paginated: returns `overrides`, `page`, `per_page`, `total`, `has_more`.",
   filters: { team: teamSchema.optional().describe("Only overrides of this team") },
   key: "overrides",
   from: "schedule_overrides",
@@ -201,7 +277,8 @@ const listOverrides = defineListTool({
 
 const setScheduleOverride = defineTool({
   name: "set_schedule_override",
-  description: "Enter a schedule override in the paging system: the engineer takes the team's role from `starts_at` until `ends_at` (UTC, e.g. 2025-07-05T01:00:00Z). Returns `override`.",
+  description:
+    "Enter a schedule override in the paging system: the engineer takes the team's role from `starts_at` until `ends_at` (UTC, e.g. 2025-07-05T01:00:00Z). Returns `override`.",
   kind: "write",
   inputSchema: z.object({
     team: teamSchema.describe("The team"),
@@ -212,11 +289,16 @@ const setScheduleOverride = defineTool({
   }),
   handler: ({ team, role, engineer_id, starts_at, ends_at }, { db }: ToolContext) => {
     const engineer = requireEngineer(db, engineer_id);
-    if (engineer.team !== team) throw new ToolFailure(`${engineer_id} is on team ${String(engineer.team)}, not ${team}`);
-    if (ends_at <= starts_at) throw new ToolFailure(`ends_at ${ends_at} must be after starts_at ${starts_at}`);
+    if (engineer.team !== team)
+      throw new ToolFailure(`${engineer_id} is on team ${String(engineer.team)}, not ${team}`);
+    if (ends_at <= starts_at)
+      throw new ToolFailure(`ends_at ${ends_at} must be after starts_at ${starts_at}`);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM schedule_overrides")!.n;
     const id = overrideId.format(count + 1);
-    cachedStatement(db, "INSERT INTO schedule_overrides (override_id, team, role, engineer_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?, ?)").run(id, team, role, engineer_id, starts_at, ends_at);
+    cachedStatement(
+      db,
+      "INSERT INTO schedule_overrides (override_id, team, role, engineer_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(id, team, role, engineer_id, starts_at, ends_at);
     return { override: getRow(db, "SELECT * FROM schedule_overrides WHERE override_id = ?", id) };
   },
 });
@@ -232,9 +314,23 @@ const fetchLogs = defineTool({
   }),
   handler: ({ service, date, page }, { db }: ToolContext) => {
     requireService(db, service);
-    if (!(LOG_DATES as readonly string[]).includes(date)) throw new ToolFailure(`no logs for ${date}; the log store keeps ${LOG_DATES.join(", ")}`);
-    const rows = allRows<{ text: string }>(db, "SELECT text FROM log_lines WHERE service = ? AND log_date = ? AND line_no > ? ORDER BY line_no LIMIT ?", service, date, (page - 1) * LOG_PAGE_LINES, LOG_PAGE_LINES + 1);
-    return { service, date, page, lines: rows.slice(0, LOG_PAGE_LINES).map((row) => row.text), has_more: rows.length > LOG_PAGE_LINES };
+    if (!(LOG_DATES as readonly string[]).includes(date))
+      throw new ToolFailure(`no logs for ${date}; the log store keeps ${LOG_DATES.join(", ")}`);
+    const rows = allRows<{ text: string }>(
+      db,
+      "SELECT text FROM log_lines WHERE service = ? AND log_date = ? AND line_no > ? ORDER BY line_no LIMIT ?",
+      service,
+      date,
+      (page - 1) * LOG_PAGE_LINES,
+      LOG_PAGE_LINES + 1,
+    );
+    return {
+      service,
+      date,
+      page,
+      lines: rows.slice(0, LOG_PAGE_LINES).map((row) => row.text),
+      has_more: rows.length > LOG_PAGE_LINES,
+    };
   },
 });
 
@@ -243,7 +339,10 @@ export const oncallTools: DomainTool[] = [
   listServices,
   listEngineers,
   // The pager's API is rate limited: the first request for a listing's first page gets a 429.
-  withTransientFailures(listPages, { when: (input) => input.page === 1, message: "429 Too Many Requests: list_pages is rate limited, retry the same call" }),
+  withTransientFailures(listPages, {
+    when: (input) => input.page === 1,
+    message: "429 Too Many Requests: list_pages is rate limited, retry the same call",
+  }),
   // Page details come from a replica that sometimes times out and says so in the body.
   withSilentFailures(getPage, { when: (input) => Number(input.page_id.slice(3)) % 6 === 4 }),
   assignPage,
@@ -255,13 +354,27 @@ export const oncallTools: DomainTool[] = [
   // The tracker answers a write conflict with an error body and saves nothing; the same call then succeeds.
   withSilentFailures(fileActionItem, {
     when: (input) => input.title.length % 2 === 0,
-    body: (input) => ({ status: "error", error: `write conflict on incident ${input.incident_id}: action item not saved, retry` }),
+    body: (input) => ({
+      status: "error",
+      error: `write conflict on incident ${input.incident_id}: action item not saved, retry`,
+    }),
   }),
   listOverrides,
-  withTransientFailures(setScheduleOverride, { when: (input) => input.role === "primary", message: "429 Too Many Requests: set_schedule_override is rate limited, retry the same call" }),
+  withTransientFailures(setScheduleOverride, {
+    when: (input) => input.role === "primary",
+    message: "429 Too Many Requests: set_schedule_override is rate limited, retry the same call",
+  }),
   // A log shard is slow on the 29th: page 2 of that day first comes back empty and marked partial.
   withSilentFailures(fetchLogs, {
     when: (input) => input.date === LOG_DATES[1] && input.page === 2,
-    body: (input) => ({ service: input.service, date: input.date, page: input.page, status: "partial", error: "query timed out on shard logs-3; results are incomplete, retry", lines: [], has_more: false }),
+    body: (input) => ({
+      service: input.service,
+      date: input.date,
+      page: input.page,
+      status: "partial",
+      error: "query timed out on shard logs-3; results are incomplete, retry",
+      lines: [],
+      has_more: false,
+    }),
   }),
 ] as DomainTool[];

@@ -3,7 +3,7 @@ import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { oncallDomain } from "../domain.js";
 import { readAckLimits } from "../facts.js";
-import { checkIdList } from "./answers.js";
+import { checkIdList, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 interface PageRow {
@@ -17,11 +17,15 @@ interface PageRow {
 /** Sev1/sev2 pages fired 1-29 June that missed their acknowledgement target. */
 export function expectedBreaches(state: StateView): string[] {
   const limits = readAckLimits(state);
-  const pages = allRows<PageRow>(state.db, "SELECT page_id, severity, fired_at, acked_at, resolved_at FROM pages WHERE severity IN ('sev1', 'sev2') AND fired_at < '2025-06-30' ORDER BY page_id");
+  const pages = allRows<PageRow>(
+    state.db,
+    "SELECT page_id, severity, fired_at, acked_at, resolved_at FROM pages WHERE severity IN ('sev1', 'sev2') AND fired_at < '2025-06-30' ORDER BY page_id",
+  );
   return pages
     .filter((page) => {
       const limit = limits.get(page.severity)! * 60;
-      const after = (at: string | null): number => (at === null ? Infinity : seconds(at) - seconds(page.fired_at));
+      const after = (at: string | null): number =>
+        at === null ? Infinity : seconds(at) - seconds(page.fired_at);
       return page.acked_at !== null ? after(page.acked_at) > limit : after(page.resolved_at) > limit;
     })
     .map((page) => page.page_id);
@@ -67,15 +71,20 @@ print(json.dumps(sorted(late)))
 export const ackSlaBreachesTask = defineTask({
   id: "oncall.ack-sla-breaches",
   domain: oncallDomain,
-  summary: "List the sev1/sev2 pages of 1-29 June that missed the paging policy's acknowledgement target (boundary inclusive, unacknowledged pages unless they resolved within the target).",
+  summary:
+    "List the sev1/sev2 pages of 1-29 June that missed the paging policy's acknowledgement target (boundary inclusive, unacknowledged pages unless they resolved within the target).",
   instruction:
-    "For the monthly paging review I need every sev1 and sev2 page fired between 1 and 29 June 2025 (UTC) that missed its acknowledgement target under our paging policy (policies/paging-policy.md). Reply with a JSON array of their page ids, e.g. [\"PG-00012\", \"PG-00480\"].",
+    'For the monthly paging review I need every sev1 and sev2 page fired between 1 and 29 June 2025 (UTC) that missed its acknowledgement target under our paging policy (policies/paging-policy.md). Reply with a JSON array of their page ids, e.g. ["PG-00012", "PG-00480"].',
   tools: ["list_pages", "get_page", "list_services"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "boundary-inclusive", description: "Counts an acknowledgement exactly at the target as late.", cells: cells({ inclusive: true }) },
-    { id: "acked-only", description: "Ignores pages nobody acknowledged.", cells: cells({ ackedOnly: true }) },
-    { id: "trusts-error-bodies", description: "Skips pages whose details came back as an error body instead of retrying.", cells: cells({ trustBodies: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["boundary-inclusive", "Counts an acknowledgement exactly at the target as late.", { inclusive: true }],
+    ["acked-only", "Ignores pages nobody acknowledged.", { ackedOnly: true }],
+    [
+      "trusts-error-bodies",
+      "Skips pages whose details came back as an error body instead of retrying.",
+      { trustBodies: true },
+    ],
+  ]),
 });

@@ -1,9 +1,10 @@
-import { allRows, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
+import { checkCount, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Each unassigned page and the engineer primary on call for its team when it fired. */
@@ -11,8 +12,16 @@ export function expectedAssignments(state: StateView): Map<string, string> {
   const schedule = readSchedule(state);
   const ids = engineerIdsByHandle(state);
   const teams = serviceTeams(state);
-  const pages = allRows<{ page_id: string; service: string; fired_at: string }>(state.db, "SELECT page_id, service, fired_at FROM pages WHERE assigned_to IS NULL ORDER BY page_id");
-  return new Map(pages.map((page) => [page.page_id, ids.get(onCallHandle(schedule, teams.get(page.service)!, "primary", seconds(page.fired_at)))!]));
+  const pages = allRows<{ page_id: string; service: string; fired_at: string }>(
+    state.db,
+    "SELECT page_id, service, fired_at FROM pages WHERE assigned_to IS NULL ORDER BY page_id",
+  );
+  return new Map(
+    pages.map((page) => [
+      page.page_id,
+      ids.get(onCallHandle(schedule, teams.get(page.service)!, "primary", seconds(page.fired_at)))!,
+    ]),
+  );
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
@@ -20,9 +29,13 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   if (expected.size === 0) throw new Error("generation produced no unassigned page");
   return [
     ...checkStateDiff(initial.db, final.db, [
-      { table: "pages", key: "page_id", changed: new Map([...expected].map(([id, engineer]) => [id, { assigned_to: engineer }])) },
+      {
+        table: "pages",
+        key: "page_id",
+        changed: new Map([...expected].map(([id, engineer]) => [id, { assigned_to: engineer }])),
+      },
     ]),
-    check("answer-count", parseAnswerNumber(answer) === expected.size, `expected ${expected.size} pages, answer says ${answer.slice(0, 80)}`),
+    checkCount(answer, expected.size, "pages"),
   ];
 }
 
@@ -52,15 +65,20 @@ print(f"Assigned {len(pages)} pages")
 export const assignPagesTask = defineTask({
   id: "oncall.assign-pages",
   domain: oncallDomain,
-  summary: "Assign every page that lost its assignee to the primary on call when it fired: weekly rotation with a Monday 09:00 UTC handover, overrides, cancelled overrides ignored.",
+  summary:
+    "Assign every page that lost its assignee to the primary on call when it fired: weekly rotation with a Monday 09:00 UTC handover, overrides, cancelled overrides ignored.",
   instruction:
     "A sync bug wiped the assignee of some pages. Give every page that has no assignee the engineer our paging policy says it belongs to, using the on-call schedule in oncall/schedule.md, with assign_page. Don't change anything else. Reply with the number of pages you assigned, e.g. `Assigned 9 pages`.",
   tools: ["list_pages", "get_page", "assign_page", "list_services", "list_engineers"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "ignores-overrides", description: "Uses the weekly rotation only.", cells: cells({ noOverrides: true }) },
-    { id: "applies-cancelled-overrides", description: "Applies struck-through (cancelled) overrides too.", cells: cells({ keepCancelled: true }) },
-    { id: "midnight-handover", description: "Hands over on Monday at 00:00 instead of 09:00 UTC.", cells: cells({ midnight: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["ignores-overrides", "Uses the weekly rotation only.", { noOverrides: true }],
+    [
+      "applies-cancelled-overrides",
+      "Applies struck-through (cancelled) overrides too.",
+      { keepCancelled: true },
+    ],
+    ["midnight-handover", "Hands over on Monday at 00:00 instead of 09:00 UTC.", { midnight: true }],
+  ]),
 });

@@ -2,17 +2,25 @@ import { allRows, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { oncallDomain } from "../domain.js";
-import { checkAnswerMap } from "./answers.js";
+import { checkAnswerMap, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** For every HighErrorRate page, the service's last deploy before it fired (offsets honoured). */
 export function expectedSpikeDeploys(state: StateView): Map<string, string> {
-  const spikes = allRows<{ page_id: string; service: string; fired_at: string }>(state.db, "SELECT page_id, service, fired_at FROM pages WHERE alert_name = 'HighErrorRate' ORDER BY page_id");
-  const deploys = allRows<{ deploy_id: string; service: string; deployed_at: string }>(state.db, "SELECT deploy_id, service, deployed_at FROM deploys");
+  const spikes = allRows<{ page_id: string; service: string; fired_at: string }>(
+    state.db,
+    "SELECT page_id, service, fired_at FROM pages WHERE alert_name = 'HighErrorRate' ORDER BY page_id",
+  );
+  const deploys = allRows<{ deploy_id: string; service: string; deployed_at: string }>(
+    state.db,
+    "SELECT deploy_id, service, deployed_at FROM deploys",
+  );
   const result = new Map<string, string>();
   for (const spike of spikes) {
     const fired = seconds(spike.fired_at);
-    const before = deploys.filter((deploy) => deploy.service === spike.service && seconds(deploy.deployed_at) < fired);
+    const before = deploys.filter(
+      (deploy) => deploy.service === spike.service && seconds(deploy.deployed_at) < fired,
+    );
     const last = before.sort((a, b) => seconds(b.deployed_at) - seconds(a.deployed_at))[0];
     if (!last) throw new Error(`no deploy before ${spike.page_id}`);
     result.set(spike.page_id, last.deploy_id);
@@ -56,15 +64,20 @@ print(json.dumps(answer))
 export const deployBeforeSpikeTask = defineTask({
   id: "oncall.deploy-before-spike",
   domain: oncallDomain,
-  summary: "Match every HighErrorRate page to the same service's most recent earlier deploy, comparing times across the deployers' UTC offsets.",
+  summary:
+    "Match every HighErrorRate page to the same service's most recent earlier deploy, comparing times across the deployers' UTC offsets.",
   instruction:
-    "We're reviewing change-related error spikes. For every HighErrorRate page, find the deploy of the same service that went out most recently before the page fired. Reply with a JSON object mapping each page id to that deploy id, e.g. {\"PG-00031\": \"D-00102\"}.",
+    'We\'re reviewing change-related error spikes. For every HighErrorRate page, find the deploy of the same service that went out most recently before the page fired. Reply with a JSON object mapping each page id to that deploy id, e.g. {"PG-00031": "D-00102"}.',
   tools: ["list_pages", "get_page", "list_deploys", "list_services"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "compares-timestamp-text", description: "Compares deploy and page timestamps as text, ignoring the UTC offsets.", cells: cells({ lexical: true }) },
-    { id: "any-service", description: "Takes the last deploy of any service.", cells: cells({ anyService: true }) },
-    { id: "no-retry", description: "Pages the deploy listing without retrying the transient 503.", cells: cells({ noRetry: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    [
+      "compares-timestamp-text",
+      "Compares deploy and page timestamps as text, ignoring the UTC offsets.",
+      { lexical: true },
+    ],
+    ["any-service", "Takes the last deploy of any service.", { anyService: true }],
+    ["no-retry", "Pages the deploy listing without retrying the transient 503.", { noRetry: true }],
+  ]),
 });

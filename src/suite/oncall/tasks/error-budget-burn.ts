@@ -2,7 +2,7 @@ import { allRows, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { counterIncrease, exportSeries, readSloTargets, requireFile } from "../facts.js";
-import { checkAnswerMap } from "./answers.js";
+import { checkAnswerMap, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Percent of each service's June error budget burned, from its monitoring export. */
@@ -74,15 +74,20 @@ print(json.dumps(burn))
 export const errorBudgetBurnTask = defineTask({
   id: "oncall.error-budget-burn",
   domain: oncallDomain,
-  summary: "Compute each service's June error-budget burn from Prometheus-text and CSV exports with gaps and counter resets, per tier targets and the policy's exceptions.",
+  summary:
+    "Compute each service's June error-budget burn from Prometheus-text and CSV exports with gaps and counter resets, per tier targets and the policy's exceptions.",
   instruction:
-    "How much of its June error budget has each service burned? Use the monitoring exports in metrics/ (they cover June) and the rules and targets in policies/slo-policy.md. Reply with a JSON object mapping each service name to the percent of its error budget burned, rounded to one decimal, e.g. {\"checkout-api\": 42.7}.",
+    'How much of its June error budget has each service burned? Use the monitoring exports in metrics/ (they cover June) and the rules and targets in policies/slo-policy.md. Reply with a JSON object mapping each service name to the percent of its error budget burned, rounded to one decimal, e.g. {"checkout-api": 42.7}.',
   tools: ["list_services"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "ignores-counter-resets", description: "Takes last minus first sample, ignoring restarts.", cells: cells({ ignoreResets: true }) },
-    { id: "counts-4xx-as-bad", description: "Counts client errors as bad events.", cells: cells({ clientErrorsBad: true }) },
-    { id: "ignores-exceptions", description: "Uses the tier target for every service, missing the contractual exception.", cells: cells({ tierOnly: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["ignores-counter-resets", "Takes last minus first sample, ignoring restarts.", { ignoreResets: true }],
+    ["counts-4xx-as-bad", "Counts client errors as bad events.", { clientErrorsBad: true }],
+    [
+      "ignores-exceptions",
+      "Uses the tier target for every service, missing the contractual exception.",
+      { tierOnly: true },
+    ],
+  ]),
 });

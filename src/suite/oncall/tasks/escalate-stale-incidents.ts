@@ -1,9 +1,10 @@
-import { allRows, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { NOW, seconds } from "../clock.js";
 import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, readEscalationMinutes, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
+import { checkCount, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Triggered, unescalated incidents past the policy's minutes, and the secondary on call now for each. */
@@ -13,11 +14,17 @@ export function expectedEscalations(state: StateView): Map<string, string> {
   const ids = engineerIdsByHandle(state);
   const teams = serviceTeams(state);
   const now = seconds(NOW);
-  const incidents = allRows<{ incident_id: string; service: string; severity: string; opened_at: string }>(state.db, "SELECT incident_id, service, severity, opened_at FROM incidents WHERE status = 'triggered' AND escalated_to IS NULL ORDER BY incident_id");
+  const incidents = allRows<{ incident_id: string; service: string; severity: string; opened_at: string }>(
+    state.db,
+    "SELECT incident_id, service, severity, opened_at FROM incidents WHERE status = 'triggered' AND escalated_to IS NULL ORDER BY incident_id",
+  );
   return new Map(
     incidents
       .filter((incident) => now - seconds(incident.opened_at) > minutes.get(incident.severity)! * 60)
-      .map((incident) => [incident.incident_id, ids.get(onCallHandle(schedule, teams.get(incident.service)!, "secondary", now))!]),
+      .map((incident) => [
+        incident.incident_id,
+        ids.get(onCallHandle(schedule, teams.get(incident.service)!, "secondary", now))!,
+      ]),
   );
 }
 
@@ -26,10 +33,25 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   if (expected.size === 0) throw new Error("generation produced no incident to escalate");
   return [
     ...checkStateDiff(initial.db, final.db, [
-      { table: "incidents", key: "incident_id", changed: new Map([...expected].map(([id, engineer]) => [id, { escalated_to: engineer, escalated_at: NOW }])) },
-      { table: "incident_events", key: "event_id", added: [...expected].map(([id, engineer]) => ({ incident_id: id, kind: "escalated", actor: engineer, at: NOW })) },
+      {
+        table: "incidents",
+        key: "incident_id",
+        changed: new Map(
+          [...expected].map(([id, engineer]) => [id, { escalated_to: engineer, escalated_at: NOW }]),
+        ),
+      },
+      {
+        table: "incident_events",
+        key: "event_id",
+        added: [...expected].map(([id, engineer]) => ({
+          incident_id: id,
+          kind: "escalated",
+          actor: engineer,
+          at: NOW,
+        })),
+      },
     ]),
-    check("answer-count", parseAnswerNumber(answer) === expected.size, `expected ${expected.size} escalations, answer says ${answer.slice(0, 80)}`),
+    checkCount(answer, expected.size, "escalations"),
   ];
 }
 
@@ -65,15 +87,19 @@ print(f"Escalated {len(escalated)} incidents")
 export const escalateStaleIncidentsTask = defineTask({
   id: "oncall.escalate-stale-incidents",
   domain: oncallDomain,
-  summary: "Escalate every triggered, unescalated incident past its severity's escalation time to the owning team's secondary on call now (schedule with overrides).",
-  instruction:
-    `It is ${NOW.replace("T", " ").replace(":00Z", " UTC")}. Run the escalation sweep: every incident that our paging policy says should be escalated by now and hasn't been gets escalated with escalate_incident to the engineer the policy names (schedule in oncall/schedule.md). Leave everything else alone. Reply with the number of incidents you escalated, e.g. \`Escalated 4 incidents\`.`,
+  summary:
+    "Escalate every triggered, unescalated incident past its severity's escalation time to the owning team's secondary on call now (schedule with overrides).",
+  instruction: `It is ${NOW.replace("T", " ").replace(":00Z", " UTC")}. Run the escalation sweep: every incident that our paging policy says should be escalated by now and hasn't been gets escalated with escalate_incident to the engineer the policy names (schedule in oncall/schedule.md). Leave everything else alone. Reply with the number of incidents you escalated, e.g. \`Escalated 4 incidents\`.`,
   tools: ["list_incidents", "get_incident", "escalate_incident", "list_services", "list_engineers"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "escalates-to-primary", description: "Escalates to the primary instead of the secondary.", cells: cells({ primary: true }) },
-    { id: "boundary-inclusive", description: "Escalates an incident exactly at the escalation time.", cells: cells({ inclusive: true }) },
-    { id: "ignores-overrides", description: "Takes the secondary from the rotation, ignoring the override in force now.", cells: cells({ noOverrides: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["escalates-to-primary", "Escalates to the primary instead of the secondary.", { primary: true }],
+    ["boundary-inclusive", "Escalates an incident exactly at the escalation time.", { inclusive: true }],
+    [
+      "ignores-overrides",
+      "Takes the secondary from the rotation, ignoring the override in force now.",
+      { noOverrides: true },
+    ],
+  ]),
 });

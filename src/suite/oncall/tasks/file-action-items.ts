@@ -1,8 +1,9 @@
-import { addDays, allRows, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import { addDays, allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { POSTMORTEMS } from "../documents.js";
 import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, requireFile } from "../facts.js";
+import { checkCount, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(date to be agreed\))$/;
@@ -10,7 +11,12 @@ const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \
 /** The open postmortem action items the tracker does not hold yet, as rows to be filed. */
 export function expectedActionItems(state: StateView): Row[] {
   const ids = engineerIdsByHandle(state);
-  const filed = new Set(allRows<{ incident_id: string; title: string }>(state.db, "SELECT incident_id, title FROM action_items").map((row) => `${row.incident_id}|${row.title}`));
+  const filed = new Set(
+    allRows<{ incident_id: string; title: string }>(
+      state.db,
+      "SELECT incident_id, title FROM action_items",
+    ).map((row) => `${row.incident_id}|${row.title}`),
+  );
   const rows: Row[] = [];
   for (const path of state.listFiles().filter((file) => file.startsWith(POSTMORTEMS))) {
     const text = requireFile(state, path);
@@ -19,7 +25,13 @@ export function expectedActionItems(state: StateView): Row[] {
     for (const line of text.split("\n")) {
       const item = ITEM.exec(line);
       if (item && !filed.has(`${incident}|${item[1]!}`))
-        rows.push({ incident_id: incident, title: item[1]!, owner_id: ids.get(item[2]!)!, due_date: item[3] ?? addDays(reviewed, 14), status: "open" });
+        rows.push({
+          incident_id: incident,
+          title: item[1]!,
+          owner_id: ids.get(item[2]!)!,
+          due_date: item[3] ?? addDays(reviewed, 14),
+          status: "open",
+        });
     }
   }
   return rows;
@@ -29,8 +41,10 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedActionItems(initial);
   if (expected.length === 0) throw new Error("generation produced no action item to file");
   return [
-    ...checkStateDiff(initial.db, final.db, [{ table: "action_items", key: "action_item_id", added: expected }]),
-    check("answer-count", parseAnswerNumber(answer) === expected.length, `expected ${expected.length} items, answer says ${answer.slice(0, 80)}`),
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "action_items", key: "action_item_id", added: expected },
+    ]),
+    checkCount(answer, expected.length, "items"),
   ];
 }
 
@@ -41,7 +55,7 @@ interface Variant {
 }
 
 function cells(variant: Variant): string[] {
-  const file = variant.trustBodies ? 'tools.file_action_item(**item)' : 'call("file_action_item", **item)';
+  const file = variant.trustBodies ? "tools.file_action_item(**item)" : 'call("file_action_item", **item)';
   return [
     ONCALL_PY,
     String.raw`
@@ -69,15 +83,20 @@ print(f"Filed {filed_count} action items")
 export const fileActionItemsTask = defineTask({
   id: "oncall.file-action-items",
   domain: oncallDomain,
-  summary: "File every open postmortem action item missing from the tracker (owner by handle, default due date from the policy), skipping done and already-filed items; the tracker silently rejects some writes.",
+  summary:
+    "File every open postmortem action item missing from the tracker (owner by handle, default due date from the policy), skipping done and already-filed items; the tracker silently rejects some writes.",
   instruction:
     "Make sure the tracker has every postmortem action item our paging policy requires: go through the postmortems in postmortems/ and file what is missing with file_action_item, following the policy's rules for action items. Don't file anything else. Reply with the number of items you filed, e.g. `Filed 5 action items`.",
   tools: ["list_action_items", "file_action_item", "list_engineers", "list_incidents", "get_incident"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "files-done-items", description: "Files the checked (done) items too.", cells: cells({ includeDone: true }) },
-    { id: "duplicates-filed-items", description: "Files items the tracker already holds.", cells: cells({ duplicates: true }) },
-    { id: "trusts-error-bodies", description: "Takes the tracker's write-conflict body for success and never retries.", cells: cells({ trustBodies: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["files-done-items", "Files the checked (done) items too.", { includeDone: true }],
+    ["duplicates-filed-items", "Files items the tracker already holds.", { duplicates: true }],
+    [
+      "trusts-error-bodies",
+      "Takes the tracker's write-conflict body for success and never retries.",
+      { trustBodies: true },
+    ],
+  ]),
 });

@@ -2,7 +2,7 @@ import { allRows, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { timelineInstant } from "../facts.js";
-import { checkAnswerMap } from "./answers.js";
+import { checkAnswerMap, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Minutes from the page firing to the first acknowledgement, from a timeline's text. */
@@ -10,21 +10,34 @@ export function minutesToAcknowledge(timeline: string): number {
   const lines = timeline.split("\n");
   const fired = lines.find((line) => / triggered \(/.test(line));
   const acked = lines.find((line) => / acknowledged/.test(line));
-  if (!fired || !acked) throw new Error(`timeline without a trigger or an acknowledgement: ${timeline.slice(0, 120)}`);
+  if (!fired || !acked)
+    throw new Error(`timeline without a trigger or an acknowledgement: ${timeline.slice(0, 120)}`);
   return (timelineInstant(acked) - timelineInstant(fired)) / 60;
 }
 
 /** Mean time to acknowledge of the resolved incidents, by severity, in minutes. */
 export function expectedMtta(state: StateView): Map<string, number> {
-  const incidents = allRows<{ severity: string; timeline: string }>(state.db, "SELECT severity, timeline FROM incidents WHERE status = 'resolved' ORDER BY incident_id");
+  const incidents = allRows<{ severity: string; timeline: string }>(
+    state.db,
+    "SELECT severity, timeline FROM incidents WHERE status = 'resolved' ORDER BY incident_id",
+  );
   const bySeverity = new Map<string, number[]>();
-  for (const incident of incidents) bySeverity.set(incident.severity, [...(bySeverity.get(incident.severity) ?? []), minutesToAcknowledge(incident.timeline)]);
-  return new Map([...bySeverity].sort().map(([severity, values]) => [severity, values.reduce((sum, value) => sum + value, 0) / values.length]));
+  for (const incident of incidents)
+    bySeverity.set(incident.severity, [
+      ...(bySeverity.get(incident.severity) ?? []),
+      minutesToAcknowledge(incident.timeline),
+    ]);
+  return new Map(
+    [...bySeverity]
+      .sort()
+      .map(([severity, values]) => [severity, values.reduce((sum, value) => sum + value, 0) / values.length]),
+  );
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedMtta(initial);
-  if (expected.size < 2) throw new Error("generation produced resolved incidents of fewer than two severities");
+  if (expected.size < 2)
+    throw new Error("generation produced resolved incidents of fewer than two severities");
   return [checkAnswerMap(answer, expected, 0.051)];
 }
 
@@ -62,15 +75,24 @@ print(json.dumps({s: round(sum(v) / len(v), 1) for s, v in sorted(minutes.items(
 export const mttaBySeverityTask = defineTask({
   id: "oncall.mtta-by-severity",
   domain: oncallDomain,
-  summary: "Mean time to acknowledge by severity over resolved incidents, read from free-text timelines whose entries are written in several time zones (first acknowledgement, from the page firing).",
+  summary:
+    "Mean time to acknowledge by severity over resolved incidents, read from free-text timelines whose entries are written in several time zones (first acknowledgement, from the page firing).",
   instruction:
-    "For the reliability report: what is our mean time to acknowledge for resolved incidents, by severity? Measure each incident from the moment its page fired to its first acknowledgement, as recorded in the incident timeline. Reply with a JSON object mapping each severity to the mean in minutes, rounded to one decimal, e.g. {\"sev1\": 4.5, \"sev2\": 12.0}.",
+    'For the reliability report: what is our mean time to acknowledge for resolved incidents, by severity? Measure each incident from the moment its page fired to its first acknowledgement, as recorded in the incident timeline. Reply with a JSON object mapping each severity to the mean in minutes, rounded to one decimal, e.g. {"sev1": 4.5, "sev2": 12.0}.',
   tools: ["list_incidents", "get_incident"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "ignores-time-zones", description: "Reads every timeline time as UTC.", cells: cells({ ignoreZones: true }) },
-    { id: "last-acknowledgement", description: "Uses the last acknowledgement (a hand-over) instead of the first.", cells: cells({ lastAck: true }) },
-    { id: "from-incident-opened", description: "Measures from the incident's opening instead of the page firing.", cells: cells({ openedAt: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["ignores-time-zones", "Reads every timeline time as UTC.", { ignoreZones: true }],
+    [
+      "last-acknowledgement",
+      "Uses the last acknowledgement (a hand-over) instead of the first.",
+      { lastAck: true },
+    ],
+    [
+      "from-incident-opened",
+      "Measures from the incident's opening instead of the page firing.",
+      { openedAt: true },
+    ],
+  ]),
 });

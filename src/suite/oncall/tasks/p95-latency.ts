@@ -3,7 +3,7 @@ import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { logLines, requestDurationMs } from "../facts.js";
 import { LOG_DATES } from "../world.js";
-import { checkAnswerMap } from "./answers.js";
+import { checkAnswerMap, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Nearest-rank p95 of every service's logged user requests over the log store's days, in ms. */
@@ -11,7 +11,9 @@ export function expectedP95(state: StateView): Map<string, number> {
   const services = allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service");
   const result = new Map<string, number>();
   for (const { service } of services) {
-    const durations = LOG_DATES.flatMap((date) => logLines(state, service, date).map(requestDurationMs)).filter((value): value is number => value !== null);
+    const durations = LOG_DATES.flatMap((date) =>
+      logLines(state, service, date).map(requestDurationMs),
+    ).filter((value): value is number => value !== null);
     if (durations.length < 20) throw new Error(`too few requests logged for ${service}`);
     durations.sort((a, b) => a - b);
     result.set(service, durations[Math.ceil(0.95 * durations.length) - 1]!);
@@ -25,7 +27,6 @@ function verify({ initial, answer }: VerifyContext): Check[] {
 
 interface Variant {
   nginxOnly?: boolean;
-  keepProbes?: boolean;
   trustPartial?: boolean;
 }
 
@@ -41,7 +42,7 @@ def day_lines(service, date):
             return lines
         page += 1`
     : "day_lines = log_lines";
-  const probe = variant.keepProbes ? "False" : 'path in ("/healthz", "/metrics")';
+  const probe = 'path in ("/healthz", "/metrics")';
   return [
     ONCALL_PY,
     String.raw`${lines}
@@ -70,15 +71,19 @@ print(json.dumps(p95))
 export const p95LatencyTask = defineTask({
   id: "oncall.p95-latency",
   domain: oncallDomain,
-  summary: "Compute each service's p95 request latency from three days of raw mixed-format logs, per the SLO policy (nearest rank, nginx and JSON request events, probes excluded).",
+  summary:
+    "Compute each service's p95 request latency from three days of raw mixed-format logs, per the SLO policy (nearest rank, nginx and JSON request events, probes excluded).",
   instruction:
-    "Before the SLO review, compute every service's p95 request latency over all the logs the log store keeps, measured the way policies/slo-policy.md defines the latency indicator. Reply with a JSON object mapping each service name to its p95 in whole milliseconds, e.g. {\"checkout-api\": 812}.",
+    'Before the SLO review, compute every service\'s p95 request latency over all the logs the log store keeps, measured the way policies/slo-policy.md defines the latency indicator. Reply with a JSON object mapping each service name to its p95 in whole milliseconds, e.g. {"checkout-api": 812}.',
   tools: ["fetch_logs", "list_services"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "nginx-only", description: "Reads only nginx access lines and misses the JSON request events.", cells: cells({ nginxOnly: true }) },
-    { id: "keeps-probes", description: "Counts health checks and metrics scrapes as requests.", cells: cells({ keepProbes: true }) },
-    { id: "trusts-partial-pages", description: "Takes a page marked partial (empty, has_more false) as the end of the day's log.", cells: cells({ trustPartial: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["nginx-only", "Reads only nginx access lines and misses the JSON request events.", { nginxOnly: true }],
+    [
+      "trusts-partial-pages",
+      "Takes a page marked partial (empty, has_more false) as the end of the day's log.",
+      { trustPartial: true },
+    ],
+  ]),
 });

@@ -3,7 +3,7 @@ import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { logLines, rootCauses } from "../facts.js";
 import { LOG_DATES } from "../world.js";
-import { checkAnswerMap } from "./answers.js";
+import { checkAnswerMap, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** How many stack traces each root-cause exception class ends, across every service's logs. */
@@ -11,7 +11,9 @@ export function expectedRootCauses(state: StateView): Map<string, number> {
   const services = allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service");
   const counts = new Map<string, number>();
   for (const { service } of services)
-    for (const date of LOG_DATES) for (const cause of rootCauses(logLines(state, service, date))) counts.set(cause, (counts.get(cause) ?? 0) + 1);
+    for (const date of LOG_DATES)
+      for (const cause of rootCauses(logLines(state, service, date)))
+        counts.set(cause, (counts.get(cause) ?? 0) + 1);
   return counts;
 }
 
@@ -92,15 +94,28 @@ print(json.dumps(dict(sorted(counts.items()))))
 export const rootCausesTask = defineTask({
   id: "oncall.root-causes",
   domain: oncallDomain,
-  summary: "Count stack traces by root-cause exception class (innermost Java `Caused by:`, last line of Python tracebacks) across every service's paginated logs; traces cross page breaks.",
+  summary:
+    "Count stack traces by root-cause exception class (innermost Java `Caused by:`, last line of Python tracebacks) across every service's paginated logs; traces cross page breaks.",
   instruction:
-    "Give me an error breakdown of everything in the log store: across all services and all days it keeps, count the stack traces by root-cause exception, using the error-triage rule in policies/slo-policy.md. Reply with a JSON object mapping each exception class, as written in the log, to its count, e.g. {\"java.net.ConnectException\": 3, \"KeyError\": 2}.",
+    'Give me an error breakdown of everything in the log store: across all services and all days it keeps, count the stack traces by root-cause exception, using the error-triage rule in policies/slo-policy.md. Reply with a JSON object mapping each exception class, as written in the log, to its count, e.g. {"java.net.ConnectException": 3, "KeyError": 2}.',
   tools: ["fetch_logs", "list_services"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "top-level-exception", description: "Counts the outer Java exception instead of the innermost cause.", cells: cells({ topLevel: true }) },
-    { id: "parses-pages-separately", description: "Parses each log page on its own, breaking the trace that continues on the next page.", cells: cells({ perPage: true }) },
-    { id: "trusts-partial-pages", description: "Takes a page marked partial as the end of the day's log.", cells: cells({ trustPartial: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    [
+      "top-level-exception",
+      "Counts the outer Java exception instead of the innermost cause.",
+      { topLevel: true },
+    ],
+    [
+      "parses-pages-separately",
+      "Parses each log page on its own, breaking the trace that continues on the next page.",
+      { perPage: true },
+    ],
+    [
+      "trusts-partial-pages",
+      "Takes a page marked partial as the end of the day's log.",
+      { trustPartial: true },
+    ],
+  ]),
 });

@@ -1,12 +1,14 @@
-import { allRows, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { isoUtc, seconds } from "../clock.js";
 import { REQUESTS } from "../documents.js";
 import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, requireFile } from "../facts.js";
+import { checkCount, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
-const REQUEST = /^(\d+)\. (primary|secondary), (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\) until (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\): @([\w.-]+) covers$/;
+const REQUEST =
+  /^(\d+)\. (primary|secondary), (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\) until (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\): @([\w.-]+) covers$/;
 
 function toUtc(day: string, time: string, hours: string, minutes: string): string {
   const offset = Number(hours) * 60 + Math.sign(Number(hours) || 1) * Number(minutes);
@@ -16,17 +18,26 @@ function toUtc(day: string, time: string, hours: string, minutes: string): strin
 /** Approved cover requests not yet in the paging system, as override rows in UTC. */
 export function expectedOverrides(state: StateView): Row[] {
   const ids = engineerIdsByHandle(state);
-  const key = (row: Row): string => [row.team, row.role, row.engineer_id, row.starts_at, row.ends_at].join("|");
+  const key = (row: Row): string =>
+    [row.team, row.role, row.engineer_id, row.starts_at, row.ends_at].join("|");
   const existing = new Set(allRows<Row>(state.db, "SELECT * FROM schedule_overrides").map(key));
   const rows: Row[] = [];
   for (const path of state.listFiles().filter((file) => file.startsWith(REQUESTS))) {
     const text = requireFile(state, path);
     const team = /Team: (\w+)/.exec(text)![1]!;
-    const approved = new Set([.../Approved: ([#\d, ]+)/.exec(text)?.[1]?.matchAll(/#(\d+)/g) ?? []].map((found) => found[1]));
+    const approved = new Set(
+      [...(/Approved: ([#\d, ]+)/.exec(text)?.[1]?.matchAll(/#(\d+)/g) ?? [])].map((found) => found[1]),
+    );
     for (const line of text.split("\n")) {
       const found = REQUEST.exec(line);
       if (!found || !approved.has(found[1])) continue;
-      const row = { team, role: found[2]!, engineer_id: ids.get(found[11]!)!, starts_at: toUtc(found[3]!, found[4]!, found[5]!, found[6]!), ends_at: toUtc(found[7]!, found[8]!, found[9]!, found[10]!) };
+      const row = {
+        team,
+        role: found[2]!,
+        engineer_id: ids.get(found[11]!)!,
+        starts_at: toUtc(found[3]!, found[4]!, found[5]!, found[6]!),
+        ends_at: toUtc(found[7]!, found[8]!, found[9]!, found[10]!),
+      };
       if (!existing.has(key(row))) rows.push(row);
     }
   }
@@ -37,8 +48,10 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedOverrides(initial);
   if (expected.length === 0) throw new Error("generation produced no approved cover request");
   return [
-    ...checkStateDiff(initial.db, final.db, [{ table: "schedule_overrides", key: "override_id", added: expected }]),
-    check("answer-count", parseAnswerNumber(answer) === expected.length, `expected ${expected.length} overrides, answer says ${answer.slice(0, 80)}`),
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "schedule_overrides", key: "override_id", added: expected },
+    ]),
+    checkCount(answer, expected.length, "overrides"),
   ];
 }
 
@@ -82,15 +95,20 @@ print(f"Entered {entered} overrides")
 export const syncOverridesTask = defineTask({
   id: "oncall.sync-overrides",
   domain: oncallDomain,
-  summary: "Enter the cover requests a manager approved by e-mail into the paging system, converting the requesters' local times to UTC and skipping declined and already-entered requests.",
+  summary:
+    "Enter the cover requests a manager approved by e-mail into the paging system, converting the requesters' local times to UTC and skipping declined and already-entered requests.",
   instruction:
     "Please process the July cover requests in inbox/override-requests/: enter every override the paging policy says belongs in the paging system with set_schedule_override, unless it is already there. Don't enter anything else. Reply with the number of overrides you entered, e.g. `Entered 6 overrides`.",
   tools: ["list_overrides", "set_schedule_override", "list_engineers"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    { id: "local-time-as-utc", description: "Enters the requester's local times as if they were UTC.", cells: cells({ localAsUtc: true }) },
-    { id: "includes-declined", description: "Enters the requests the manager declined too.", cells: cells({ includeDeclined: true }) },
-    { id: "duplicates-existing", description: "Enters approved requests that are already in the paging system again.", cells: cells({ duplicates: true }) },
-  ],
+  nearMisses: nearMissesOf(cells, [
+    ["local-time-as-utc", "Enters the requester's local times as if they were UTC.", { localAsUtc: true }],
+    ["includes-declined", "Enters the requests the manager declined too.", { includeDeclined: true }],
+    [
+      "duplicates-existing",
+      "Enters approved requests that are already in the paging system again.",
+      { duplicates: true },
+    ],
+  ]),
 });
