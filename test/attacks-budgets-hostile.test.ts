@@ -6,6 +6,7 @@ import { entryAt, NO_FOLLOW_DIRECTORY_FLAGS, removeTree, scratchDir } from "../s
 import { createSandboxBudget, type BudgetViolation } from "../src/kernel/sandbox-limits.js";
 import { measureInMeter, stopWorkspaceMeters } from "../src/kernel/workspace-meter.js";
 import { walkWorkspace } from "../src/kernel/workspace-usage.js";
+import { buildDirectoryChain } from "./helpers/deep-tree.js";
 
 // B7, B8, B10 (attacks.md, second review): the disk budget cannot be walked around. The workspaces are made
 // where kernels make theirs (a tmpfs where there is one).
@@ -37,19 +38,11 @@ function emptyFiles(dir: string, count: number): void {
   }
 }
 
-/** `depth` nested directories under `root`, with `files` small files at the bottom. */
+/** `depth` nested directories under `root`, with 1 MiB and `files` small files at the bottom. */
 function chain(root: string, depth: number, files = 0): void {
-  mkdirSync(root, { recursive: true });
-  let fd = openSync(root, NO_FOLLOW_DIRECTORY_FLAGS);
-  for (let level = 0; level < depth; level += 1) {
-    mkdirSync(entryAt(fd, "d"));
-    const next = openSync(entryAt(fd, "d"), NO_FOLLOW_DIRECTORY_FLAGS);
-    closeSync(fd);
-    fd = next;
-  }
-  writeFileSync(entryAt(fd, "bottom.bin"), Buffer.alloc(MiB, 1));
-  for (let index = 0; index < files; index += 1) writeFileSync(entryAt(fd, `f${index}`), "x");
-  closeSync(fd);
+  const bottom: Record<string, string | Buffer> = { "bottom.bin": Buffer.alloc(MiB, 1) };
+  for (let index = 0; index < files; index += 1) bottom[`f${index}`] = "x";
+  buildDirectoryChain(root, depth, bottom);
 }
 
 describe("B7 an incomplete or failed measurement is never under budget", () => {

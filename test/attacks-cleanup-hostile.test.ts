@@ -1,26 +1,10 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  entryAt,
-  removeTree,
-  removeTreeSync,
-  sweepStale,
-  sweepStaleTempDirs,
-  NO_FOLLOW_DIRECTORY_FLAGS,
-  scratchDir,
-} from "../src/core/index.js";
+import { removeTree, removeTreeSync, sweepStale, sweepStaleTempDirs, scratchDir } from "../src/core/index.js";
 import { copyImmutableTree } from "../src/envs/copy-tree.js";
 import { createKernel } from "../src/kernel/index.js";
+import { buildDirectoryChain } from "./helpers/deep-tree.js";
 
 // B14 (attacks.md, second review): model code builds a directory chain about 5,000 deep in its workspace; every
 // walk of a workspace the host makes afterwards (removal, copy, sweep) must survive it.
@@ -31,20 +15,6 @@ const DEPTH = 5_000;
 // journaled disk waits on its journal.
 const scratch = mkdtempSync(join(scratchDir().dir, "progagent-attacks-cleanup-"));
 afterAll(() => removeTreeSync(scratch));
-
-/** A chain of `depth` directories named `d` under `root`, built through descriptors (no path is that long). */
-function buildChain(root: string, depth: number): void {
-  mkdirSync(root, { recursive: true });
-  let fd = openSync(root, NO_FOLLOW_DIRECTORY_FLAGS);
-  for (let level = 0; level < depth; level += 1) {
-    mkdirSync(entryAt(fd, "d"));
-    const next = openSync(entryAt(fd, "d"), NO_FOLLOW_DIRECTORY_FLAGS);
-    closeSync(fd);
-    fd = next;
-  }
-  writeFileSync(entryAt(fd, "bottom.txt"), "deep");
-  closeSync(fd);
-}
 
 describe("B14 cleanup survives what model code leaves", () => {
   it("disposes a kernel whose program built a chain 5,000 directories deep, and removes its workspace", async () => {
@@ -79,7 +49,7 @@ describe("B14 cleanup survives what model code leaves", () => {
       ["async", removeTree],
     ] as const) {
       const tree = join(scratch, `tree-${name}`);
-      buildChain(join(tree, "chain"), DEPTH);
+      buildDirectoryChain(join(tree, "chain"), DEPTH, { "bottom.txt": "deep" });
       mkdirSync(join(tree, "wide"));
       for (let index = 0; index < 2_000; index += 1) writeFileSync(join(tree, "wide", `f${index}`), "x");
       // A link to a directory outside: the link goes, what it points to stays.
@@ -93,7 +63,7 @@ describe("B14 cleanup survives what model code leaves", () => {
   it("a stale folder never stops a start: the sweep removes a deep one and skips what it cannot remove", () => {
     const root = join(scratch, "sweep");
     const stale = join(root, `progagent-${DEAD_PID}-kernel-abc123`);
-    buildChain(join(stale, "private", "workspace"), DEPTH);
+    buildDirectoryChain(join(stale, "private", "workspace"), DEPTH, { "bottom.txt": "deep" });
     expect(sweepStaleTempDirs(root)).toBe(1);
     expect(existsSync(stale)).toBe(false);
     // A remover that fails on one entry: the others are still removed and the sweep does not throw.
@@ -113,7 +83,7 @@ describe("B14 cleanup survives what model code leaves", () => {
 
   it("refuses to copy a tree deeper than a workspace can be, with a clear error", async () => {
     const tree = join(scratch, "copy-source");
-    buildChain(tree, DEPTH);
+    buildDirectoryChain(tree, DEPTH, { "bottom.txt": "deep" });
     const destination = join(scratch, "copy-destination");
     mkdirSync(destination);
     await expect(copyImmutableTree(tree, destination)).rejects.toThrow(/nested deeper than 64/);
