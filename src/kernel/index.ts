@@ -2,6 +2,7 @@ export { createKernel, DEFAULT_LIMITS, RESTART_NOTE } from "./kernel.js";
 export type {
   Kernel,
   KernelOptions,
+  KernelStartStage,
   KernelToolSpec,
   KernelToolHandler,
   KernelToolOutcome,

@@ -89,7 +89,16 @@ export interface KernelOptions {
   onToolCall?: KernelToolHandler;
   /** Receives warnings (unsafe mode, limits that could not be set). Default: stderr. */
   onWarning?: (message: string) => void;
+  /**
+   * Called as a start passes each of its stages, with `performance.now()` at that moment (bench:runtime's
+   * per-stage table): `prepared` (folders and budget), `turn` (its place in a burst of starts), `forked` (the
+   * sandbox's first processes exist), `ready` (the interpreter and bootstrap answered), `budgeted` (every process
+   * in the kernel's cgroup).
+   */
+  onStartStage?: (stage: KernelStartStage, atMs: number) => void;
 }
+
+export type KernelStartStage = "prepared" | "turn" | "forked" | "ready" | "budgeted";
 
 export type ExecutionStatus = "ok" | "error" | "timeout" | "killed" | "crashed";
 
@@ -306,6 +315,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       `[sandbox] ${budget.report.detail}. Memory and process budgets are enforced by rlimits and a host-side watch instead (see \`progagent sandbox\`).`,
     );
   }
+  const stage = options.onStartStage ?? (() => undefined);
+  stage("prepared", performance.now());
   const timeoutMs = options.timeoutMs ?? 60_000;
   const graceMs = options.interruptGraceMs ?? 2_000;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
@@ -429,6 +440,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
           code: ERROR_CODES.KERNEL_DISPOSED,
           category: "system",
         });
+      stage("turn", performance.now());
       return await launchProcess(startTimeoutMs);
     } finally {
       endTurn();
@@ -480,7 +492,10 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     });
     current = child;
     // The cgroup migration overlaps the interpreter's start-up; `attach` checks every process before the first program.
-    const joining = child.firstPids.then((pids) => budget.join(pids));
+    const joining = child.firstPids.then((pids) => {
+      stage("forked", performance.now());
+      return budget.join(pids);
+    });
     joining.catch(() => undefined);
     if (tools.length > 0) child.send({ t: "init", tools });
     const timer = setTimeout(
@@ -490,9 +505,11 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     );
     try {
       await ready;
+      stage("ready", performance.now());
       // Before the first program: every process of the sandbox is in the kernel's cgroup.
       await joining.catch(() => undefined);
       if (child.pid !== undefined) await budget.attach(child.pid);
+      stage("budgeted", performance.now());
     } catch (error) {
       child.dispose();
       if (current === child) current = undefined;
