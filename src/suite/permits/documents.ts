@@ -1,8 +1,6 @@
 import type { GenerateContext } from "../../envs/index.js";
 import {
-  addBusinessDays,
   addDays,
-  between,
   formatUsd,
   longDate,
   renderEmail,
@@ -56,7 +54,7 @@ function writePolicies(context: GenerateContext, today: string): void {
         ],
       },
       { heading: "Waivers" },
-      `Only the Building Official (${BUILDING_OFFICIAL}) may waive a fee, and only in writing. A request, a recommendation from staff or an applicant's e-mail is not an approval. Record each approved waiver on the permit's fee page for exactly the amount the Building Official approved (a waiver "in part" or "half" is half of that fee).`,
+      `Only the Building Official (${BUILDING_OFFICIAL}) may waive a fee, and only in writing. A request, a recommendation from staff or an applicant's e-mail is not an approval. Record each approved waiver on the permit's fee page for exactly the amount the Building Official approved (a waiver "in part" or "half" is half of that fee, rounded to the cent with half a cent rounded up).`,
     ]),
   );
   context.writeFile(
@@ -64,7 +62,7 @@ function writePolicies(context: GenerateContext, today: string): void {
     renderMarkdown("Memo: inspection scheduling and enforcement", [
       `From: ${BUILDING_OFFICIAL}, Building Official. To: inspection and permit-counter staff. Date: ${longDate(addDays(today, -45))}.`,
       { heading: "Re-inspections" },
-      `On an issued permit, when the latest inspection of a type failed, book a re-inspection of that type with the inspector who failed it, for the ${ordinal(REINSPECTION_LEAD_BUSINESS_DAYS)} business day (Monday to Friday) after the day you book it. No re-inspection is booked when that inspector's notes say photo verification is accepted or that the corrections will be verified at final, nor when an inspection of that type is already scheduled (it is then the latest).`,
+      `On an issued permit, when the latest inspection of a type failed, book a re-inspection of that type with the inspector who failed it, for the ${ordinal(REINSPECTION_LEAD_BUSINESS_DAYS)} business day after the day you book it (business days are Monday to Friday; holidays are not skipped). No re-inspection is booked when that inspector's notes say photo verification is accepted or that the corrections will be verified at final, nor when an inspection of that type is already scheduled (it is then the latest).`,
       { heading: "Stop-work orders for lapsed licenses" },
       `Work on an issued permit must stop when the contractor's license is suspended or expired. The state board's feed lags: a license still shown as Active whose expiry date has passed is expired. Issue the stop-work order from the permit page with reason code ${STOP_WORK_LICENSE_CODE}. Permits that are not in Issued status are left alone.`,
       { heading: "Permit expiry" },
@@ -161,6 +159,31 @@ const NOISE_SUBJECTS: Array<[string, string]> = [
   ["Portal maintenance", "The permit portal may return errors during the nightly backup window; just retry."],
 ];
 
+/**
+ * Out-of-office notices from the inspectors with the most booking days (1 to 3 by scale), never one whose
+ * backup is also on leave. A leave starts on the inspector's first booking day and ends the day before
+ * their last, so a booking on the leave's first day and one after it always exist.
+ */
+function leaveEmails(world: PermitsWorld): string[] {
+  const { inspectors, random, today } = world;
+  const daysOf = (name: string): string[] =>
+    [...new Set(world.scheduled.filter((item) => item.inspector === name).map((item) => item.date))].sort();
+  const ranked = inspectors
+    .map((inspector, index) => ({ inspector, index, days: daysOf(inspector.name) }))
+    .filter((candidate) => candidate.days.length >= 2)
+    .sort((a, b) => b.days.length - a.days.length || a.index - b.index);
+  const chosen: typeof ranked = [];
+  const backs = (a: number, b: number): boolean => (a + 1) % inspectors.length === b;
+  for (const candidate of ranked) {
+    if (chosen.length >= Math.max(1, Math.min(3, Math.floor(world.emailCount / 8)))) break;
+    if (chosen.some(({ index }) => backs(index, candidate.index) || backs(candidate.index, index))) continue;
+    chosen.push(candidate);
+  }
+  return chosen.map(({ inspector, days }) =>
+    leaveEmail(inspector, days[0]!, addDays(days[days.length - 1]!, -1), addDays(today, -random.int(2, 9))),
+  );
+}
+
 /** The workspace: fee schedule, inspection memo, roster, code reference and the shared inbox. */
 export function writePermitsDocuments(context: GenerateContext, world: PermitsWorld): void {
   const { random, today, inspectors } = world;
@@ -177,23 +200,8 @@ export function writePermitsDocuments(context: GenerateContext, world: PermitsWo
       ]),
     ),
   );
-  const emails: string[] = [];
-  // Leave notices come from every other inspector, so no one on leave is another's backup.
-  const leaveCount = Math.max(1, Math.min(3, Math.floor(world.emailCount / 8)));
-  for (let index = 0; index < leaveCount; index += 1) {
-    const inspector = inspectors[index * 2]!;
-    // The leave starts on the day of the inspector's first booking and ends before the last one, so both
-    // a booking on the first day and one after the leave exist whenever they have two booking days.
-    const days = [
-      ...new Set(
-        world.scheduled.filter((item) => item.inspector === inspector.name).map((item) => item.date),
-      ),
-    ].sort();
-    const start = days.length >= 2 ? days[0]! : addBusinessDays(today, between(random, 1, 3));
-    const end =
-      days.length >= 2 ? addDays(days[days.length - 1]!, -1) : addDays(start, between(random, 4, 8));
-    emails.push(leaveEmail(inspector, start, end, addDays(today, -between(random, 2, 9))));
-  }
+  const emails = leaveEmails(world);
+  const leaveCount = emails.length;
   const candidates = random.shuffle(
     world.fees.filter(
       (fee) => !fee.paid && !world.waivedFees.has(fee.id) && (fee.code === "REI" || fee.code === "PLR"),
@@ -207,7 +215,7 @@ export function writePermitsDocuments(context: GenerateContext, world: PermitsWo
         world,
         candidates[index]!,
         kinds[index % kinds.length]!,
-        addDays(today, -between(random, 1, 20)),
+        addDays(today, -random.int(1, 20)),
       ),
     );
   while (emails.length < world.emailCount) {
@@ -216,7 +224,7 @@ export function writePermitsDocuments(context: GenerateContext, world: PermitsWo
       renderEmail(
         {
           From: "Facilities <facilities@riverton.gov>",
-          Sent: longDate(addDays(today, -between(random, 1, 30))),
+          Sent: longDate(addDays(today, -random.int(1, 30))),
           Subject: subject,
         },
         [body],

@@ -9,7 +9,15 @@ import {
   roundCents,
 } from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
-import { feesPage, inspectionPage, permitPage, portalPage, requirePermit, shortDate } from "./pages.js";
+import {
+  feesPage,
+  inspectionPage,
+  permitPage,
+  portalPage,
+  requireInspection,
+  requirePermit,
+  shortDate,
+} from "./pages.js";
 import type { ParsedUrl, PortalPage } from "./pages.js";
 import type { SnapshotNode } from "./render-snapshot.js";
 import { link, node, text } from "./render-snapshot.js";
@@ -51,8 +59,7 @@ const scheduleInspection: FormDefinition = {
     const status = String(requirePermit(db, id).status);
     const date = values.get("date")!;
     if (status !== "issued") return `Inspections are booked on issued permits only; this one is ${status}.`;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
-      return "Date must be YYYY-MM-DD.";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || addDays(date, 0) !== date) return "Date must be YYYY-MM-DD.";
     if (date <= REFERENCE_DATE || date > addDays(REFERENCE_DATE, 30))
       return "Date must be within the next 30 days.";
     if (isWeekend(date)) return "Inspections are not booked on weekends.";
@@ -131,14 +138,12 @@ const feeWaiver: FormDefinition = {
 
 const reassignInspection: FormDefinition = {
   title: "Reassign inspector",
-  fields: (db) => [inspectorField(db, "New inspector")],
+  fields: (db, id) => {
+    requireInspection(db, id);
+    return [inspectorField(db, "New inspector")];
+  },
   submit: (db, id, values) => {
-    const row = getRow<{ result: string; inspector: string }>(
-      db,
-      "SELECT * FROM inspections WHERE inspection_id = ?",
-      id,
-    );
-    if (!row) throw new ToolFailure(`404 Not Found: no inspection ${id}; see /inspections`);
+    const row = requireInspection(db, id);
     const inspector = values.get("inspector")!;
     if (row.result !== "scheduled")
       return `Only scheduled inspections can be reassigned; this one is ${row.result}.`;

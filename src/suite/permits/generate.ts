@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, isWeekend, randomDate, roundCents, weightedPick } from "../../envs/index.js";
+import { addDays, isWeekend, randomDate, roundCents, weightedPick } from "../../envs/index.js";
 import { writePermitsDocuments } from "./documents.js";
 import {
   DISTRICTS,
@@ -45,6 +45,8 @@ export interface PermitsWorld {
   emailCount: number;
 }
 
+/** Contractors (n % 14) planted with a lapse, each given an issued permit. */
+const PLANTED = [3, 6, 9];
 const INSPECTOR_NAMES =
   "Dana Whitfield|Marcus Oyelaran|Priya Raman|Tom Kessler|Lucia Ferreira|Ben Adeyemi".split("|");
 const TRADE_SUFFIX: Record<string, string[]> = {
@@ -100,22 +102,26 @@ function generateContractors(context: GenerateContext): ContractorDraft[] {
     do name = `${faker.person.lastName()} ${random.pick(TRADE_SUFFIX[trade]!)}`;
     while (names.has(name));
     names.add(name);
-    // Two planted lapses per 14: one suspended, one still shown active with an expiry date already past.
+    // Planted per 14 (see PLANTED): a suspended license, one still shown active with an expiry date already
+    // past, and an active license whose insurance has lapsed.
     const status =
       n % 14 === 3
         ? "suspended"
-        : n % 14 === 6
+        : n % 14 === 6 || n % 14 === 9
           ? "active"
           : weightedPick(random, ["active", "suspended", "expired"] as const, [0.82, 0.06, 0.12]);
     const licenseExpires =
       n % 14 === 6
-        ? addDays(today, -between(random, 3, 40))
+        ? addDays(today, -random.int(3, 40))
         : status === "expired"
           ? randomDate(random, addDays(today, -400), addDays(today, -1))
           : randomDate(random, addDays(today, 1), addDays(today, 700));
     const draft = { id: licenseId.format(10000 + n * 7), trade };
     drafts.push(draft);
-    const insurance = randomDate(random, addDays(today, -60), addDays(today, 400));
+    const insurance =
+      n % 14 === 9
+        ? addDays(today, -random.int(5, 50))
+        : randomDate(random, addDays(today, -60), addDays(today, 400));
     const phone = faker.phone.number({ style: "national" });
     insert.run(draft.id, name, trade, status, licenseExpires, insurance, phone);
   }
@@ -131,33 +137,30 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
     const pool = contractors.filter((item) => item.trade === PERMIT_TYPES[type].trade);
     const appliedOn = randomDate(random, addDays(today, -540), addDays(today, -3));
     const recent = appliedOn > addDays(today, -25);
-    const drafted = addDays(appliedOn, between(random, 2, 20));
+    const drafted = addDays(appliedOn, random.int(2, 20));
     const issuedOn = recent && random.chance(0.5) ? null : drafted > today ? today : drafted;
     let status: PermitDraft["status"] = "applied";
     if (issuedOn !== null) {
       status = random.chance(0.3) && issuedOn < addDays(today, -60) ? "finaled" : "issued";
-      if (status === "issued" && addDays(issuedOn, 365) < today) status = "expired";
+      if (status === "issued" && addDays(issuedOn, 365) <= today) status = "expired";
       else if (status === "issued" && random.chance(0.04)) status = "stop_work";
     }
-    const valuation =
-      type === "building"
-        ? Math.round(between(random, 80, 4500)) * 100
-        : Math.round(between(random, 15, 400)) * 100;
+    const valuation = type === "building" ? random.int(80, 4500) * 100 : random.int(15, 400) * 100;
     const [district, contractor] = [random.pick(DISTRICTS), random.pick(pool)];
     drafts.push({ id: "", type, status, district, contractor, valuation, appliedOn, issuedOn });
   }
-  // Each planted lapse (see generateContractors) holds at least one issued permit of its trade.
-  contractors.forEach((contractor, index) => {
-    if (
-      ![3, 6].includes((index + 1) % 14) ||
-      drafts.some((d) => d.contractor === contractor && d.status === "issued")
-    )
-      return;
+  // Each planted lapse holds an issued permit of its trade, taken from a contractor that is not planted.
+  const planted = contractors.filter((_, index) => PLANTED.includes((index + 1) % 14));
+  for (const contractor of planted) {
+    if (drafts.some((d) => d.contractor === contractor && d.status === "issued")) continue;
     const permit = drafts.find(
-      (d) => d.status === "issued" && PERMIT_TYPES[d.type].trade === contractor.trade,
+      (d) =>
+        d.status === "issued" &&
+        PERMIT_TYPES[d.type].trade === contractor.trade &&
+        !planted.includes(d.contractor),
     );
     if (permit) permit.contractor = contractor;
-  });
+  }
   drafts.sort((a, b) => (a.appliedOn < b.appliedOn ? -1 : a.appliedOn > b.appliedOn ? 1 : 0));
   drafts.forEach((draft, index) => {
     const serial = String(100 + index * 3).padStart(5, "0");
@@ -169,12 +172,17 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
 type InspectionRow = { permit: PermitDraft; type: string; date: string; inspector: string; result: string };
 type Row = InspectionRow & { notes: string };
 
-/** The inspection history of one permit: passed steps (some after a failure), maybe an open failure, maybe a booking. */
+/**
+ * The inspection history of one permit: passed steps (some after a failure), maybe an open failure, maybe a
+ * booking. `opened` counts open failures: the first waives the visit and the second already has its
+ * re-inspection booked, so both of the memo's exceptions occur at every scale and seed.
+ */
 function inspectionHistory(
   random: Random,
   permit: PermitDraft,
   today: string,
   inspectorFor: (permit: PermitDraft) => string,
+  opened: { count: number },
 ): Row[] {
   if (permit.issuedOn === null) return [];
   const steps = INSPECTION_SEQUENCE[permit.type];
@@ -182,33 +190,34 @@ function inspectionHistory(
   const add = (type: string, date: string, result: string, notes: string): void => {
     rows.push({ permit, type, date, inspector: inspectorFor(permit), result, notes });
   };
-  const done = permit.status === "finaled" ? steps.length : between(random, 0, steps.length - 1);
-  let date = weekdayOnOrAfter(addDays(permit.issuedOn, between(random, 3, 15)));
+  const done = permit.status === "finaled" ? steps.length : random.int(0, steps.length - 1);
+  let date = weekdayOnOrAfter(addDays(permit.issuedOn, random.int(3, 15)));
   let stepIndex = 0;
   for (; stepIndex < done && date < addDays(today, -21); stepIndex += 1) {
     const step = steps[stepIndex]!;
     while (random.chance(0.22) && date < addDays(today, -21)) {
       add(step, date, "fail", failNote(random, permit.type, true));
-      date = weekdayOnOrAfter(addDays(date, between(random, 3, 12)));
+      date = weekdayOnOrAfter(addDays(date, random.int(3, 12)));
     }
     add(step, date, "pass", random.pick(PASS_NOTES));
-    date = weekdayOnOrAfter(addDays(date, between(random, 7, 40)));
+    date = weekdayOnOrAfter(addDays(date, random.int(7, 40)));
   }
   if (permit.status !== "issued" || stepIndex >= steps.length) return rows;
   const next = steps[stepIndex]!;
   if (random.chance(0.3)) {
-    const failedOn = weekdayOnOrAfter(addDays(today, -between(random, 3, 20)));
-    add(next, failedOn, "fail", failNote(random, permit.type, random.chance(0.7)));
-    if (random.chance(0.25))
-      add(next, weekdayOnOrAfter(addDays(today, between(random, 1, 12))), "scheduled", "");
+    const failedOn = weekdayOnOrAfter(addDays(today, -random.int(3, 20)));
+    const nth = (opened.count += 1);
+    add(next, failedOn, "fail", failNote(random, permit.type, nth === 2 || (nth > 2 && random.chance(0.7))));
+    if (nth === 2 || random.chance(0.25))
+      add(next, weekdayOnOrAfter(addDays(today, random.int(1, 12))), "scheduled", "");
   } else if (random.chance(0.55)) {
-    add(next, weekdayOnOrAfter(addDays(today, between(random, 1, 12))), "scheduled", "");
+    add(next, weekdayOnOrAfter(addDays(today, random.int(1, 12))), "scheduled", "");
   }
   return rows;
 }
 
 function insertPermits(context: GenerateContext, permits: PermitDraft[]): void {
-  const { db, random, faker } = context;
+  const { db, random, faker, referenceDate: today } = context;
   const insert = db.prepare("INSERT INTO permits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const stopWork = db.prepare(
     "INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)",
@@ -233,8 +242,8 @@ function insertPermits(context: GenerateContext, permits: PermitDraft[]): void {
     ];
     insert.run(...values, issuedOn, expires);
     if (status !== "stop_work") continue;
-    const [code, on] = [random.pick(STOP_WORK_CODES.slice(1)), addDays(issuedOn!, between(random, 10, 60))];
-    stopWork.run(id, code, "Posted on site by the district inspector.", on);
+    const [code, on] = [random.pick(STOP_WORK_CODES.slice(1)), addDays(issuedOn!, random.int(10, 60))];
+    stopWork.run(id, code, "Posted on site by the district inspector.", on > today ? today : on);
   }
 }
 
@@ -244,6 +253,8 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
     "INSERT INTO fees (permit_id, fee_code, description, amount, assessed_on, paid_on) VALUES (?, ?, ?, ?, ?, ?)",
   );
   const fees: FeeDraft[] = [];
+  // The first permit applied for this year is always among the misbilled plan reviews.
+  const plantedWrong = permits.find((permit) => permit.appliedOn >= `${today.slice(0, 4)}-01-01`);
   const add = (permit: PermitDraft, code: string, description: string, amount: number, on: string): void => {
     const paid = permit.status === "finaled" || random.chance(code === "REI" ? 0.45 : 0.7);
     const paidOn = paid ? randomDate(random, on, on < today ? addDays(on, 40) : on) : null;
@@ -260,10 +271,10 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
   for (const permit of permits) {
     const type = PERMIT_TYPES[permit.type];
     // About one plan-review fee in twelve was keyed at last year's rate or without the minimum.
-    const wrong = random.chance(0.12);
+    const wrong = permit === plantedWrong || random.chance(0.12);
     const rate = wrong ? type.planRate - 0.1 : type.planRate;
     const planFee =
-      wrong && random.chance(0.5)
+      wrong && (permit === plantedWrong || random.chance(0.5))
         ? roundCents((permit.valuation * rate) / 100)
         : planReviewFee(rate, permit.valuation);
     add(permit, "PLR", "Plan review", planFee, permit.appliedOn);
@@ -295,8 +306,9 @@ export function generatePermits(context: GenerateContext): void {
     random.chance(0.75)
       ? inspectors.find((inspector) => inspector.district === permit.district)!.name
       : random.pick(inspectors).name;
+  const opened = { count: 0 };
   const inspections = permits
-    .flatMap((permit) => inspectionHistory(random, permit, today, inspectorFor))
+    .flatMap((permit) => inspectionHistory(random, permit, today, inspectorFor, opened))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const insertInspection = db.prepare("INSERT INTO inspections VALUES (?, ?, ?, ?, ?, ?, ?)");
   inspections.forEach(({ permit, type, date, inspector, result, notes }, index) =>
@@ -323,7 +335,7 @@ export function generatePermits(context: GenerateContext): void {
   for (const fee of fees.filter((item) => item.code === "REI" && !item.paid)) {
     if (!random.chance(0.1)) continue;
     waivedFees.add(fee.id);
-    const on = addDays(today, -between(random, 5, 90));
+    const on = addDays(today, -random.int(5, 90));
     insertWaiver.run(fee.id, fee.permitId, fee.amount, "Inspector error on the original visit", on);
   }
   const scheduled = inspections.filter((row) => row.result === "scheduled");

@@ -342,9 +342,14 @@ export function feesPage(db: Database.Database, url: string, id: string, flash?:
   return portalPage(url, `Fees for permit ${id}`, main, crumbs);
 }
 
-export function inspectionPage(db: Database.Database, url: string, id: string, flash?: string): PortalPage {
+export function requireInspection(db: Database.Database, id: string): Row {
   const row = getRow(db, "SELECT * FROM inspections WHERE inspection_id = ?", id);
   if (!row) throw new ToolFailure(`404 Not Found: no inspection ${id}; see /inspections`);
+  return row;
+}
+
+export function inspectionPage(db: Database.Database, url: string, id: string, flash?: string): PortalPage {
+  const row = requireInspection(db, id);
   const notes = String(row.notes) || "No notes yet.";
   const main = [
     ...flashOf(flash),

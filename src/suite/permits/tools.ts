@@ -18,7 +18,7 @@ const urlSchema = z
 const openPage = defineTool({
   name: "open_page",
   description:
-    'Open a page of the city\'s permits staff portal in the browser and return its accessibility snapshot (`url`, `title`, `snapshot`: the page as an indented role tree, links shown as `link "text" [ref=eN] -> /path`). Start at `/` for the map of pages. Search pages (/permits, /inspections, /contractors, /fees) take filters in the query string, show 10 rows a page and link to the `Next page`. Detail pages: /permits/<permit>, /permits/<permit>/fees, /inspections/<inspection>, /contractors/<license>. Form pages (opening one shows its fields): /permits/<permit>/inspections/new, /permits/<permit>/stop-work, /permits/<permit>/fees/waiver, /inspections/<inspection>/reassign.',
+    'Open a page of the city\'s permits staff portal in the browser and return its accessibility snapshot (`url`, `title`, `snapshot`: the page as an indented role tree, links shown as `link "text" [ref=eN] -> /path`). Start at `/` for the map of pages. Search pages (/permits, /inspections, /contractors, /fees) take filters in the query string, show 10 rows a page and link to the `Next page`. Detail pages: /permits/<permit>, /permits/<permit>/fees, /inspections/<inspection>, /contractors/<license>. Form pages (opening one shows its fields): /permits/<permit>/inspections/new, /permits/<permit>/stop-work, /permits/<permit>/fees/waiver, /inspections/<inspection>/reassign. Faults, as with any web portal: a busy search page can answer `503 Service Unavailable` (an error; open it again), and a page can come back as the `Session expired` page with no data on it (not an error; open the page again).',
   kind: "read",
   inputSchema: z.object({ url: urlSchema }),
   handler: ({ url }, { db }: ToolContext): PortalPage => {
@@ -32,7 +32,7 @@ const openPage = defineTool({
 const submitForm = defineTool({
   name: "submit_form",
   description:
-    "Fill in and submit a portal form (the form page's address, and its fields by their `name`, as text). Returns the page shown next: the record with a confirmation line (`status`) when it worked, or the form again with an `alert` naming the problem (nothing is saved then).",
+    "Fill in and submit a portal form (the form page's address, and its fields by their `name`, as text). Returns the page shown next: the record with a confirmation line (`status`) when it worked, or the form again with an `alert` naming the problem (nothing is saved then). A post made after the sign-in lapsed comes back as the `Session expired` page: nothing was saved, submit the same values again.",
   kind: "write",
   inputSchema: z.object({
     url: urlSchema,

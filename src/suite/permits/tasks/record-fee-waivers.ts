@@ -79,7 +79,8 @@ export const recordFeeWaiversTask = defineTask({
   verify: ({ initial, final, answer }) => {
     const expected = approvedWaivers(initial);
     const total = expected.reduce((sum, waiver) => sum + waiver.amount, 0);
-    const stated = /\$\s*([\d,]+\.\d{2})/.exec(answer)?.[1]?.replace(/,/g, "");
+    // The total is the last dollar amount of the reply (a reply may list each waiver before it).
+    const stated = [...answer.matchAll(/\$\s*([\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1]?.replace(/,/g, "");
     const added = expected.map((waiver) => ({ ...waiver, recorded_on: REFERENCE_DATE }));
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "fee_waivers", key: "waiver_id", added }]),
