@@ -8,7 +8,7 @@ import {
   roundCents,
   toCsv,
 } from "../../envs/index.js";
-import type { FeeDraft, InspectorDraft, PermitsWorld } from "./generate.js";
+import type { FeeDraft, PermitsWorld } from "./generate.js";
 import {
   BUILDING_OFFICIAL,
   PERMIT_TYPES,
@@ -90,41 +90,45 @@ function ordinal(n: number): string {
 }
 
 type WaiverKind = "full" | "half" | "declined" | "request" | "recommended";
+const REASONS = [
+  "the inspector never showed up",
+  "we were told the fee did not apply to resubmittals",
+  "the failure was caused by the city's marking crew",
+  "hardship, the owner is a senior on a fixed income",
+];
 
-function waiverEmail(world: PermitsWorld, fee: FeeDraft, kind: WaiverKind, sent: string): string {
-  const { faker } = world;
+/** One e-mail of a waiver thread: the applicant's request, a staff recommendation or the official's decision. */
+function waiverEmail({ faker }: GenerateContext, fee: FeeDraft, kind: WaiverKind, sent: string): string {
   const applicant = faker.person.fullName();
   const label = `fee #${fee.id} (${fee.code === "REI" ? "re-inspection" : "plan review"}, ${formatUsd(fee.amount)}) on permit ${fee.permitId}`;
-  const request = `${applicant} asked us to waive ${label}: "${faker.helpers.arrayElement(["the inspector never showed up", "we were told the fee did not apply to resubmittals", "the failure was caused by the city's marking crew", "hardship, the owner is a senior on a fixed income"])}".`;
-  const headers = (from: string, subject: string): Record<string, string> => ({
-    From: from,
-    To: "permit-counter@riverton.gov",
-    Sent: longDate(sent),
-    Subject: subject,
-  });
-  if (kind === "request")
-    return renderEmail(
-      headers(`${applicant} <${faker.internet.email()}>`, `Fee waiver request ${fee.permitId}`),
-      [
-        "Hello,",
-        `Please waive ${label}. We do not think we should have been charged.`,
-        `Thanks,\n${applicant}`,
-      ],
+  const request = `${applicant} asked us to waive ${label}: "${faker.helpers.arrayElement(REASONS)}".`;
+  const email = (from: string, subject: string, body: string[]): string =>
+    renderEmail(
+      { From: from, To: "permit-counter@riverton.gov", Sent: longDate(sent), Subject: subject },
+      body,
     );
+  const reply = `Re: waiver for ${fee.permitId}`;
+  if (kind === "request") {
+    const body = [`Please waive ${label}. We do not think we should have been charged.`];
+    return email(`${applicant} <${faker.internet.email()}>`, `Fee waiver request ${fee.permitId}`, [
+      "Hello,",
+      ...body,
+      `Thanks,\n${applicant}`,
+    ]);
+  }
   if (kind === "recommended")
-    return renderEmail(headers(`Kevin Marsh <k.marsh@riverton.gov>`, `Re: waiver for ${fee.permitId}`), [
+    return email("Kevin Marsh <k.marsh@riverton.gov>", reply, [
       "Renata,",
       request,
       "I recommend we waive it in full. Can you approve?",
       "Kevin (permit counter)",
     ]);
-  const decision =
-    kind === "full"
-      ? `Approved. Please waive ${label} in full.`
-      : kind === "half"
-        ? `Approved in part: waive half of ${label}; the applicant pays the rest.`
-        : `Declined. ${label} stands; the charge was correct.`;
-  return renderEmail(headers(OFFICIAL_EMAIL, `Re: waiver for ${fee.permitId}`), [
+  const decision = {
+    full: `Approved. Please waive ${label} in full.`,
+    half: `Approved in part: waive half of ${label}; the applicant pays the rest.`,
+    declined: `Declined. ${label} stands; the charge was correct.`,
+  }[kind];
+  return email(OFFICIAL_EMAIL, reply, [
     "Team,",
     request,
     decision,
@@ -132,23 +136,7 @@ function waiverEmail(world: PermitsWorld, fee: FeeDraft, kind: WaiverKind, sent:
   ]);
 }
 
-function leaveEmail(inspector: InspectorDraft, start: string, end: string, sent: string): string {
-  return renderEmail(
-    {
-      From: `${inspector.name} <${inspector.email}>`,
-      To: "inspections@riverton.gov",
-      Sent: longDate(sent),
-      Subject: "Out of office",
-    },
-    [
-      "Hi all,",
-      `I will be on leave from ${longDate(start)} through ${longDate(end)} (both days included). Please move my bookings for those days per the coverage memo.`,
-      inspector.name,
-    ],
-  );
-}
-
-const NOISE_SUBJECTS: Array<[string, string]> = [
+const NOISE: Array<[string, string]> = [
   [
     "Parking at city hall",
     "The north lot is closed for resurfacing next week; use the garage on 3rd Street.",
@@ -164,8 +152,8 @@ const NOISE_SUBJECTS: Array<[string, string]> = [
  * backup is also on leave. A leave starts on the inspector's first booking day and ends the day before
  * their last, so a booking on the leave's first day and one after it always exist.
  */
-function leaveEmails(world: PermitsWorld): string[] {
-  const { inspectors, random, today } = world;
+function leaveEmails({ random, referenceDate, factors }: GenerateContext, world: PermitsWorld): string[] {
+  const { inspectors } = world;
   const daysOf = (name: string): string[] =>
     [...new Set(world.scheduled.filter((item) => item.inspector === name).map((item) => item.date))].sort();
   const ranked = inspectors
@@ -174,61 +162,55 @@ function leaveEmails(world: PermitsWorld): string[] {
     .sort((a, b) => b.days.length - a.days.length || a.index - b.index);
   const chosen: typeof ranked = [];
   const backs = (a: number, b: number): boolean => (a + 1) % inspectors.length === b;
-  for (const candidate of ranked) {
-    if (chosen.length >= Math.max(1, Math.min(3, Math.floor(world.emailCount / 8)))) break;
-    if (chosen.some(({ index }) => backs(index, candidate.index) || backs(candidate.index, index))) continue;
-    chosen.push(candidate);
-  }
+  for (const candidate of ranked)
+    if (
+      chosen.length < Math.min(3, factors.files) &&
+      !chosen.some(({ index }) => backs(index, candidate.index) || backs(candidate.index, index))
+    )
+      chosen.push(candidate);
   return chosen.map(({ inspector, days }) =>
-    leaveEmail(inspector, days[0]!, addDays(days[days.length - 1]!, -1), addDays(today, -random.int(2, 9))),
+    renderEmail(
+      {
+        From: `${inspector.name} <${inspector.email}>`,
+        To: "inspections@riverton.gov",
+        Sent: longDate(addDays(referenceDate, -random.int(2, 9))),
+        Subject: "Out of office",
+      },
+      [
+        "Hi all,",
+        `I will be on leave from ${longDate(days[0]!)} through ${longDate(addDays(days[days.length - 1]!, -1))} (both days included). Please move my bookings for those days per the coverage memo.`,
+        inspector.name,
+      ],
+    ),
   );
 }
 
-/** The workspace: fee schedule, inspection memo, roster, code reference and the shared inbox. */
+/** The workspace: fee schedule, inspection memo, roster, code reference and the shared inbox (8 e-mails per file factor). */
 export function writePermitsDocuments(context: GenerateContext, world: PermitsWorld): void {
-  const { random, today, inspectors } = world;
+  const { random, referenceDate: today } = context;
+  const { inspectors } = world;
   writePolicies(context, today);
-  context.writeFile(
-    ROSTER,
-    toCsv(
-      ["inspector", "email", "district", "backup_inspector"],
-      inspectors.map((inspector, index) => [
-        inspector.name,
-        inspector.email,
-        inspector.district,
-        inspectors[(index + 1) % inspectors.length]!.name,
-      ]),
-    ),
-  );
-  const emails = leaveEmails(world);
-  const leaveCount = emails.length;
+  const backup = (index: number): string => inspectors[(index + 1) % inspectors.length]!.name;
+  const roster = inspectors.map((item, index) => [item.name, item.email, item.district, backup(index)]);
+  context.writeFile(ROSTER, toCsv(["inspector", "email", "district", "backup_inspector"], roster));
+  const emails = leaveEmails(context, world);
+  const emailCount = 8 * context.factors.files;
   const candidates = random.shuffle(
     world.fees.filter(
-      (fee) => !fee.paid && !world.waivedFees.has(fee.id) && (fee.code === "REI" || fee.code === "PLR"),
+      (fee) => !fee.paid && !world.waivedFees.has(fee.id) && ["REI", "PLR"].includes(fee.code),
     ),
   );
   const kinds: WaiverKind[] = ["full", "half", "declined", "request", "recommended", "full"];
-  const waiverCount = Math.min(candidates.length, Math.ceil((world.emailCount - leaveCount) * 0.6));
-  for (let index = 0; index < waiverCount; index += 1)
+  const waiverCount = Math.min(candidates.length, Math.ceil((emailCount - emails.length) * 0.6));
+  for (let index = 0; index < waiverCount; index += 1) {
+    const sent = addDays(today, -random.int(1, 20));
+    emails.push(waiverEmail(context, candidates[index]!, kinds[index % kinds.length]!, sent));
+  }
+  while (emails.length < emailCount) {
+    const [subject, body] = random.pick(NOISE);
+    const sent = longDate(addDays(today, -random.int(1, 30)));
     emails.push(
-      waiverEmail(
-        world,
-        candidates[index]!,
-        kinds[index % kinds.length]!,
-        addDays(today, -random.int(1, 20)),
-      ),
-    );
-  while (emails.length < world.emailCount) {
-    const [subject, body] = random.pick(NOISE_SUBJECTS);
-    emails.push(
-      renderEmail(
-        {
-          From: "Facilities <facilities@riverton.gov>",
-          Sent: longDate(addDays(today, -random.int(1, 30))),
-          Subject: subject,
-        },
-        [body],
-      ),
+      renderEmail({ From: "Facilities <facilities@riverton.gov>", Sent: sent, Subject: subject }, [body]),
     );
   }
   random

@@ -7,7 +7,11 @@ import {
   getRow,
   isWeekend,
   roundCents,
+  snapshotLink as link,
+  snapshotNode as node,
+  snapshotText as text,
 } from "../../envs/index.js";
+import type { SnapshotNode } from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
 import {
   feesPage,
@@ -19,8 +23,6 @@ import {
   shortDate,
 } from "./pages.js";
 import type { ParsedUrl, PortalPage } from "./pages.js";
-import type { SnapshotNode } from "./render-snapshot.js";
-import { link, node, text } from "./render-snapshot.js";
 import { INSPECTION_SEQUENCE, STOP_WORK_CODES, inspectionId, permitId } from "./rules.js";
 import type { PermitType } from "./rules.js";
 

@@ -33,16 +33,12 @@ export interface PermitDraft {
 export type FeeDraft = { id: number; permitId: string; code: string; amount: number; paid: boolean };
 export type InspectorDraft = { name: string; email: string; district: string };
 
-/** Everything the workspace documents are written from. */
+/** What the workspace documents are written from (with the generate context). */
 export interface PermitsWorld {
-  today: string;
   inspectors: InspectorDraft[];
   fees: FeeDraft[];
   waivedFees: Set<number>;
   scheduled: Array<{ inspector: string; date: string }>;
-  random: Random;
-  faker: GenerateContext["faker"];
-  emailCount: number;
 }
 
 /** Contractors (n % 14) planted with a lapse, each given an issued permit. */
@@ -223,24 +219,17 @@ function insertPermits(context: GenerateContext, permits: PermitDraft[]): void {
     "INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)",
   );
   for (const { id, type, status, district, contractor, valuation, appliedOn, issuedOn } of permits) {
-    const [address, applicant] = [faker.location.streetAddress(), faker.person.fullName()];
-    const [work, expires] = [
-      random.pick(DESCRIPTIONS[type]),
-      issuedOn === null ? null : addDays(issuedOn, 365),
-    ];
-    const values = [
-      id,
-      type,
-      status,
-      address,
-      district,
-      applicant,
+    const row = [id, type, status, faker.location.streetAddress(), district, faker.person.fullName()];
+    const expires = issuedOn === null ? null : addDays(issuedOn, 365);
+    insert.run(
+      ...row,
       contractor.id,
       valuation,
-      work,
+      random.pick(DESCRIPTIONS[type]),
       appliedOn,
-    ];
-    insert.run(...values, issuedOn, expires);
+      issuedOn,
+      expires,
+    );
     if (status !== "stop_work") continue;
     const [code, on] = [random.pick(STOP_WORK_CODES.slice(1)), addDays(issuedOn!, random.int(10, 60))];
     stopWork.run(id, code, "Posted on site by the district inspector.", on > today ? today : on);
@@ -258,15 +247,8 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
   const add = (permit: PermitDraft, code: string, description: string, amount: number, on: string): void => {
     const paid = permit.status === "finaled" || random.chance(code === "REI" ? 0.45 : 0.7);
     const paidOn = paid ? randomDate(random, on, on < today ? addDays(on, 40) : on) : null;
-    const result = insert.run(
-      permit.id,
-      code,
-      description,
-      amount,
-      on,
-      paidOn && paidOn > today ? today : paidOn,
-    );
-    fees.push({ id: Number(result.lastInsertRowid), permitId: permit.id, code, amount, paid });
+    const row = [permit.id, code, description, amount, on, paidOn && paidOn > today ? today : paidOn];
+    fees.push({ id: Number(insert.run(...row).lastInsertRowid), permitId: permit.id, code, amount, paid });
   };
   for (const permit of permits) {
     const type = PERMIT_TYPES[permit.type];
@@ -290,7 +272,7 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
 
 /** Contractors, permits, inspections, fees and the workspace of a city permits office. */
 export function generatePermits(context: GenerateContext): void {
-  const { db, random, faker, factors, referenceDate: today } = context;
+  const { db, random, referenceDate: today } = context;
   const inspectors = INSPECTOR_NAMES.map((name, index) => ({
     name,
     email: `${name.toLowerCase().replace(/\s+/g, ".")}@riverton.gov`,
@@ -311,17 +293,10 @@ export function generatePermits(context: GenerateContext): void {
     .flatMap((permit) => inspectionHistory(random, permit, today, inspectorFor, opened))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const insertInspection = db.prepare("INSERT INTO inspections VALUES (?, ?, ?, ?, ?, ?, ?)");
-  inspections.forEach(({ permit, type, date, inspector, result, notes }, index) =>
-    insertInspection.run(
-      inspectionId.format(index * 2 + 11),
-      permit.id,
-      type,
-      date,
-      inspector,
-      result,
-      notes,
-    ),
-  );
+  inspections.forEach(({ permit, type, date, inspector, result, notes }, index) => {
+    const id = inspectionId.format(index * 2 + 11);
+    insertInspection.run(id, permit.id, type, date, inspector, result, notes);
+  });
   const fees = insertFees(
     context,
     permits,
@@ -339,14 +314,5 @@ export function generatePermits(context: GenerateContext): void {
     insertWaiver.run(fee.id, fee.permitId, fee.amount, "Inspector error on the original visit", on);
   }
   const scheduled = inspections.filter((row) => row.result === "scheduled");
-  writePermitsDocuments(context, {
-    today,
-    inspectors,
-    fees,
-    waivedFees,
-    scheduled,
-    random,
-    faker,
-    emailCount: 8 * factors.files,
-  });
+  writePermitsDocuments(context, { inspectors, fees, waivedFees, scheduled });
 }

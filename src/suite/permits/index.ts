@@ -8,7 +8,6 @@ import { reassignLeaveCoverageTask } from "./tasks/reassign-leave-coverage.js";
 import { recordFeeWaiversTask } from "./tasks/record-fee-waivers.js";
 import { scheduleReinspectionsTask } from "./tasks/schedule-reinspections.js";
 import { stopWorkLapsedLicensesTask } from "./tasks/stop-work-lapsed-licenses.js";
-import { unpaidBalanceByDistrictTask } from "./tasks/unpaid-balance-by-district.js";
 import { violationCodeTallyTask } from "./tasks/violation-code-tally.js";
 
 export { permitsDomain } from "./domain.js";
@@ -18,7 +17,6 @@ export const permitsTasks: TaskDefinition[] = [
   scheduleReinspectionsTask,
   recordFeeWaiversTask,
   reassignLeaveCoverageTask,
-  unpaidBalanceByDistrictTask,
   feesCollectedInMayTask,
   violationCodeTallyTask,
   contractorFailRatesTask,

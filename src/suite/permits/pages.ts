@@ -1,8 +1,18 @@
 import type Database from "better-sqlite3";
-import { allRows, formatUsd, getRow, sumCents } from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
-import { link, node, renderSnapshot, snapshotFields, snapshotTable, text } from "./render-snapshot.js";
-import type { SnapshotNode } from "./render-snapshot.js";
+import {
+  allRows,
+  formatUsd,
+  getRow,
+  renderSnapshot,
+  snapshotFields,
+  snapshotLink as link,
+  snapshotNode as node,
+  snapshotTable,
+  snapshotText as text,
+  sumCents,
+} from "../../envs/index.js";
+import type { SnapshotNode } from "../../envs/index.js";
 import { DISTRICTS, PERMIT_TYPES, PORTAL_HOST, inspectionId, licenseId, permitId } from "./rules.js";
 
 /** What the browser tools return: the address, the title and the accessibility snapshot. */

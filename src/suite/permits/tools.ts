@@ -1,11 +1,10 @@
 import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
-import { withSilentFailures, withTransientFailures } from "../../envs/index.js";
+import { snapshotText, withSilentFailures, withTransientFailures } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { renderFormPage, submitPortalForm } from "./forms.js";
 import { parsePortalUrl, portalPage, renderPortalPage } from "./pages.js";
 import type { PortalPage } from "./pages.js";
-import { text } from "./render-snapshot.js";
 
 const urlSchema = z
   .string()
@@ -59,7 +58,7 @@ function addressBucket(url: string, buckets: number): number {
 /** The page a portal shows when the sign-in lapsed: an ordinary page, with no data on it. */
 function sessionExpired(url: string): PortalPage {
   return portalPage(url, "Session expired", [
-    text("Session expired — please reload the page to continue. Unsaved changes were not submitted."),
+    snapshotText("Session expired — please reload the page to continue. Unsaved changes were not submitted."),
   ]);
 }
 

@@ -1,7 +1,6 @@
-import { REFERENCE_DATE, allRows, defineTask } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { permitsDomain } from "../domain.js";
-import { checkAmounts } from "./expectations.js";
 import { PERMITS_PY } from "./python.js";
 
 /** Contractors whose insurance expired before today, with their number of issued permits (when any). */
@@ -42,7 +41,9 @@ export const lapsedInsuranceTask = defineTask({
   instruction:
     'Risk management asked which contractors are working without liability insurance. Find every contractor whose insurance expiry date is before today and who still holds permits in Issued status. Reply with a JSON object mapping each such contractor\'s license number to how many issued permits they hold, e.g. `{"CL-10021": 3}`.',
   tools: ["open_page"],
-  verify: ({ initial, answer }) => [checkAmounts("answer-contractors", answer, lapsedInsurance(initial), 0)],
+  verify: ({ initial, answer }) => [
+    checkAnswerAmounts("answer-contractors", answer, lapsedInsurance(initial), 0),
+  ],
   oracle: cells("Insurance expires", "&status=issued"),
   nearMisses: [
     {
