@@ -11,6 +11,7 @@ import {
 import type { FeeDraft, PermitsWorld } from "./generate.js";
 import {
   BUILDING_OFFICIAL,
+  ORDINALS,
   PERMIT_TYPES,
   PLAN_REVIEW_MAX,
   PLAN_REVIEW_MIN,
@@ -30,22 +31,19 @@ export const INBOX = "inbox/";
 const OFFICIAL_EMAIL = "Renata Solis <r.solis@riverton.gov>";
 
 function writePolicies(context: GenerateContext, today: string): void {
+  const types = Object.values(PERMIT_TYPES).map((t) => [
+    t.label,
+    t.planRate.toFixed(2),
+    formatUsd(t.permitFee),
+  ]);
+  const codes = Object.values(VIOLATIONS).flat();
   context.writeFile(
     FEE_SCHEDULE,
     renderMarkdown("Permit fee schedule", [
       `Adopted by council resolution 2024-117; in force since ${longDate(addDays(today, -300))}. Amounts in US dollars.`,
       { heading: "Plan review" },
       `The plan-review fee is the rate below applied to the declared valuation, never less than ${formatUsd(PLAN_REVIEW_MIN)} and never more than ${formatUsd(PLAN_REVIEW_MAX)}, rounded to the cent.`,
-      {
-        table: {
-          headers: ["permit type", "rate (% of valuation)", "issuance fee"],
-          rows: Object.values(PERMIT_TYPES).map((type) => [
-            type.label,
-            type.planRate.toFixed(2),
-            formatUsd(type.permitFee),
-          ]),
-        },
-      },
+      { table: { headers: ["permit type", "rate (% of valuation)", "issuance fee"], rows: types } },
       { heading: "Other fees" },
       {
         bullets: [
@@ -62,7 +60,7 @@ function writePolicies(context: GenerateContext, today: string): void {
     renderMarkdown("Memo: inspection scheduling and enforcement", [
       `From: ${BUILDING_OFFICIAL}, Building Official. To: inspection and permit-counter staff. Date: ${longDate(addDays(today, -45))}.`,
       { heading: "Re-inspections" },
-      `On an issued permit, when the latest inspection of a type failed, book a re-inspection of that type with the inspector who failed it, for the ${ordinal(REINSPECTION_LEAD_BUSINESS_DAYS)} business day after the day you book it (business days are Monday to Friday; holidays are not skipped). No re-inspection is booked when that inspector's notes say photo verification is accepted or that the corrections will be verified at final, nor when an inspection of that type is already scheduled (it is then the latest).`,
+      `On an issued permit, when the latest inspection of a type failed, book a re-inspection of that type with the inspector who failed it, for the ${ORDINALS[REINSPECTION_LEAD_BUSINESS_DAYS - 1]} business day after the day you book it (business days are Monday to Friday; holidays are not skipped). No re-inspection is booked when that inspector's notes say photo verification is accepted or that the corrections will be verified at final, nor when an inspection of that type is already scheduled (it is then the latest).`,
       { heading: "Stop-work orders for lapsed licenses" },
       `Work on an issued permit must stop when the contractor's license is suspended or expired. The state board's feed lags: a license still shown as Active whose expiry date has passed is expired. Issue the stop-work order from the permit page with reason code ${STOP_WORK_LICENSE_CODE}. Permits that are not in Issued status are left alone.`,
       { heading: "Permit expiry" },
@@ -75,18 +73,9 @@ function writePolicies(context: GenerateContext, today: string): void {
     CODE_REFERENCE,
     renderMarkdown("Violation codes cited in inspection reports", [
       "Inspectors end each finding with the code section in parentheses, e.g. `(NEC 210.8)`.",
-      {
-        table: {
-          headers: ["code", "typical finding"],
-          rows: Object.values(VIOLATIONS).flatMap((items) => items.map(([code, finding]) => [code, finding])),
-        },
-      },
+      { table: { headers: ["code", "typical finding"], rows: codes } },
     ]),
   );
-}
-
-function ordinal(n: number): string {
-  return ["zeroth", "first", "second", "third", "fourth", "fifth"][n] ?? `${n}th`;
 }
 
 type WaiverKind = "full" | "half" | "declined" | "request" | "recommended";

@@ -41,8 +41,8 @@ export interface PermitsWorld {
   scheduled: Array<{ inspector: string; date: string }>;
 }
 
-/** Contractors (n % 14) planted with a lapse, each given an issued permit. */
-const PLANTED = [3, 6, 9];
+/** Contractors (n % 14) planted with a lapsed license, each given an issued permit. */
+const PLANTED = [3, 6];
 const INSPECTOR_NAMES =
   "Dana Whitfield|Marcus Oyelaran|Priya Raman|Tom Kessler|Lucia Ferreira|Ben Adeyemi".split("|");
 const TRADE_SUFFIX: Record<string, string[]> = {
@@ -52,9 +52,7 @@ const TRADE_SUFFIX: Record<string, string[]> = {
   mechanical: ["Heating & Air", "Mechanical", "HVAC"],
 };
 const DESCRIPTIONS: Record<PermitType, string[]> = {
-  building: "Rear deck addition|Kitchen remodel|Detached garage|Second-story addition|Basement finish".split(
-    "|",
-  ),
+  building: "Rear deck addition|Kitchen remodel|New garage|Second-story addition|Basement finish".split("|"),
   electrical: "Service upgrade to 200 A|EV charger circuit|Rewire of first floor|Solar PV tie-in".split("|"),
   plumbing: "Water heater replacement|Bathroom re-pipe|Sewer lateral repair|Gas line extension".split("|"),
   mechanical: "Furnace replacement|Heat pump install|Ductwork extension|Mini-split install".split("|"),
@@ -98,12 +96,11 @@ function generateContractors(context: GenerateContext): ContractorDraft[] {
     do name = `${faker.person.lastName()} ${random.pick(TRADE_SUFFIX[trade]!)}`;
     while (names.has(name));
     names.add(name);
-    // Planted per 14 (see PLANTED): a suspended license, one still shown active with an expiry date already
-    // past, and an active license whose insurance has lapsed.
+    // Planted per 14 (see PLANTED): a suspended license and one still shown active past its expiry date.
     const status =
       n % 14 === 3
         ? "suspended"
-        : n % 14 === 6 || n % 14 === 9
+        : n % 14 === 6
           ? "active"
           : weightedPick(random, ["active", "suspended", "expired"] as const, [0.82, 0.06, 0.12]);
     const licenseExpires =
@@ -114,10 +111,7 @@ function generateContractors(context: GenerateContext): ContractorDraft[] {
           : randomDate(random, addDays(today, 1), addDays(today, 700));
     const draft = { id: licenseId.format(10000 + n * 7), trade };
     drafts.push(draft);
-    const insurance =
-      n % 14 === 9
-        ? addDays(today, -random.int(5, 50))
-        : randomDate(random, addDays(today, -60), addDays(today, 400));
+    const insurance = randomDate(random, addDays(today, -60), addDays(today, 400));
     const phone = faker.phone.number({ style: "national" });
     insert.run(draft.id, name, trade, status, licenseExpires, insurance, phone);
   }
@@ -149,12 +143,9 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
   const planted = contractors.filter((_, index) => PLANTED.includes((index + 1) % 14));
   for (const contractor of planted) {
     if (drafts.some((d) => d.contractor === contractor && d.status === "issued")) continue;
-    const permit = drafts.find(
-      (d) =>
-        d.status === "issued" &&
-        PERMIT_TYPES[d.type].trade === contractor.trade &&
-        !planted.includes(d.contractor),
-    );
+    const { trade } = contractor;
+    const free = (d: PermitDraft): boolean => d.status === "issued" && !planted.includes(d.contractor);
+    const permit = drafts.find((d) => free(d) && PERMIT_TYPES[d.type].trade === trade);
     if (permit) permit.contractor = contractor;
   }
   drafts.sort((a, b) => (a.appliedOn < b.appliedOn ? -1 : a.appliedOn > b.appliedOn ? 1 : 0));

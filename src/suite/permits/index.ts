@@ -2,7 +2,6 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { contractorFailRatesTask } from "./tasks/contractor-fail-rates.js";
 import { expiringPermitsTask } from "./tasks/expiring-permits.js";
 import { feesCollectedInMayTask } from "./tasks/fees-collected-in-may.js";
-import { lapsedInsuranceTask } from "./tasks/lapsed-insurance.js";
 import { planReviewFeeAuditTask } from "./tasks/plan-review-fee-audit.js";
 import { reassignLeaveCoverageTask } from "./tasks/reassign-leave-coverage.js";
 import { recordFeeWaiversTask } from "./tasks/record-fee-waivers.js";
@@ -22,5 +21,4 @@ export const permitsTasks: TaskDefinition[] = [
   contractorFailRatesTask,
   planReviewFeeAuditTask,
   expiringPermitsTask,
-  lapsedInsuranceTask,
 ];

@@ -3,7 +3,7 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir, type TempDir } from "../../core/index.js";
-import { REFERENCE_DATE, buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
+import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
 import type { Instance, StateView } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import { permitsTasks } from "./index.js";
@@ -59,15 +59,13 @@ describe("permits generator", () => {
     expect(files.filter((path) => !path.startsWith("inbox/"))).toHaveLength(4);
     const inbox = files
       .filter((path) => path.startsWith("inbox/"))
-      .map((path) => initial.view.readFile(path)!);
+      .map((path) => initial.view.readFile(path));
     expect(inbox).toHaveLength(8);
-    expect(inbox.some((mail) => /on leave from \w+ \d+, 2025 through/.test(mail))).toBe(true);
-    expect(inbox.some((mail) => /^From: Renata Solis/m.test(mail) && /Approved in part/.test(mail))).toBe(
-      true,
-    );
+    expect(inbox.join("\n")).toMatch(/on leave from \w+ \d+, 2025 through/);
+    expect(inbox.join("\n")).toMatch(/^From: Renata Solis[^]*Approved in part: waive half of fee #\d+/m);
   });
 
-  it("plants the cases the near-misses turn on: a waived visit, a re-booked failure, lapsed insurance", () => {
+  it("plants the cases the near-misses turn on: a waived visit, a re-booked failure", () => {
     const rows = initial.view.db
       .prepare(
         `SELECT i.* FROM inspections i JOIN permits p ON p.permit_id = i.permit_id
@@ -93,16 +91,10 @@ describe("permits generator", () => {
     for (const history of [...waived, ...rebooked])
       expect(targets.has(`${history[0]!.permit_id}|${history[0]!.inspection_type}`)).toBe(false);
     expect(reinspectionDate(initial.view)).toBe("2025-07-07"); // Monday + 5 business days, July 4 counted
-    const uninsured = initial.view.db
-      .prepare(
-        "SELECT count(*) AS n FROM contractors c JOIN permits p ON p.contractor_id = c.license_id AND p.status = 'issued' WHERE c.insurance_expires < ? AND c.status = 'active'",
-      )
-      .get(REFERENCE_DATE) as { n: number };
-    expect(uninsured.n).toBeGreaterThan(0);
   });
 
-  it("registers ten tasks over the two portal tools", () => {
-    expect(permitsTasks).toHaveLength(10);
+  it("registers nine tasks over the two portal tools", () => {
+    expect(permitsTasks).toHaveLength(9);
     for (const task of permitsTasks) expect(task.tools).toEqual(expect.arrayContaining(["open_page"]));
   });
 });
@@ -113,9 +105,8 @@ describe("the portal", () => {
     expect(first.page).toMatch(/- text: "Showing 1–10 of \d+"/);
     expect(first.page).toContain('link "Next page" [ref=');
     expect(first.page).toContain('- dialog "Cookie consent"');
-    expect((await open("/permits?colour=red")).page).toContain(
-      "400 Bad Request: /permits has no filter 'colour'",
-    );
+    const bad = await open("/permits?colour=red");
+    expect(bad.page).toContain("400 Bad Request: /permits has no filter 'colour'");
     expect((await open("/permits/BP-2025-99999")).page).toContain("404 Not Found: no permit BP-2025-99999");
     expect((await open("https://example.com/permits")).error).toBe(true);
     expect((await open("/inspections/INSP-99999/reassign")).page).toContain("404 Not Found");
@@ -126,9 +117,7 @@ describe("the portal", () => {
     expect(deep.error).toBe(true);
     expect(deep.page).toContain("503 Service Unavailable");
     expect((await open("/fees?status=paid&page=3")).page).toContain("Showing 21–30");
-    const ids = (db.prepare("SELECT permit_id FROM permits").all() as Array<{ permit_id: string }>).map(
-      (row) => row.permit_id,
-    );
+    const ids = db.prepare("SELECT permit_id FROM permits").pluck().all() as string[];
     const expired: string[] = [];
     for (const id of ids)
       if ((await open(`/permits/${id}`)).page.includes('heading "Session expired"')) expired.push(id);
@@ -146,9 +135,8 @@ describe("the portal", () => {
     expect(weekend.page).toContain(
       '- alert: "There is a problem with this form: Inspections are not booked on weekends."',
     );
-    expect((await call("submit_form", { url, fields: { ...fields, date: "2025-06-31" } })).page).toContain(
-      "Date must be YYYY-MM-DD",
-    );
+    const invalid = await call("submit_form", { url, fields: { ...fields, date: "2025-06-31" } });
+    expect(invalid.page).toContain("Date must be YYYY-MM-DD");
     expect(count()).toBe(before);
     const booked = await call("submit_form", { url, fields: { ...fields, date: "2025-07-07" } });
     expect(booked.page).toMatch(/- status: "Inspection INSP-\d+ booked for Jul 7, 2025/);
@@ -160,13 +148,11 @@ describe("permits.stop-work-lapsed-licenses", () => {
   it("rewards exactly the memo's stop-work orders, posted again after the session-expired page", async () => {
     const expected = stopWorkTargets(initial.view);
     const path = episode("stop-work");
+    const post = (id: string) =>
+      call("submit_form", { url: `/permits/${id}/stop-work`, fields: { reason_code: "SW-LIC" } });
     for (const id of expected) {
-      const fields = { reason_code: "SW-LIC", notes: "License lapsed" };
-      const first = await call("submit_form", { url: `/permits/${id}/stop-work`, fields });
-      expect(first.page).toContain("Session expired");
-      expect((await call("submit_form", { url: `/permits/${id}/stop-work`, fields })).page).toContain(
-        "Stop-work order SW-LIC issued.",
-      );
+      expect((await post(id)).page).toContain('heading "Session expired"');
+      expect((await post(id)).page).toContain("Stop-work order SW-LIC issued.");
     }
     const final = openStateView(path, instance.workspaceDir);
     try {
@@ -177,12 +163,12 @@ describe("permits.stop-work-lapsed-licenses", () => {
       expect(await passes(`Issued ${expected.length} stop-work orders`)).toBe(true);
       expect(await passes(`Issued ${expected.length + 1} stop-work orders`)).toBe(false);
       // One order too many (a permit the memo leaves alone) fails the state difference.
-      const extra = db.prepare("SELECT permit_id FROM permits WHERE status = 'issued' LIMIT 1").get() as {
-        permit_id: string;
-      };
-      const fields = { reason_code: "SW-LIC" };
-      for (let attempt = 0; attempt < 2; attempt += 1)
-        await call("submit_form", { url: `/permits/${extra.permit_id}/stop-work`, fields });
+      const extra = db
+        .prepare("SELECT permit_id FROM permits WHERE status = 'issued'")
+        .pluck()
+        .get() as string;
+      await post(extra);
+      expect((await post(extra)).page).toContain("Stop-work order SW-LIC issued.");
       expect(await passes(`Issued ${expected.length} stop-work orders`)).toBe(false);
     } finally {
       final.close();

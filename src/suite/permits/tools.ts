@@ -62,6 +62,8 @@ function sessionExpired(url: string): PortalPage {
   ]);
 }
 
+const DETAIL = /^[^?]*\/(permits|inspections|contractors)\/[A-Z]/;
+
 /** The permits domain's tools, in the order agents see them. */
 export const permitsTools: DomainTool[] = [
   // Deep listing pages are slow to build and the portal's load balancer answers some with a 503 once.
@@ -69,11 +71,8 @@ export const permitsTools: DomainTool[] = [
     withTransientFailures(openPage, { when: (input) => /[?&]page=(3|7|12)\b/.test(input.url) }),
     // Some detail pages come back as the session-expired page once; reloading them works.
     {
-      when: (input) =>
-        !/[?&]page=/.test(input.url) &&
-        /\/(permits|inspections|contractors)\/[A-Z]/.test(input.url) &&
-        addressBucket(input.url, 7) === 2,
-      body: (input) => sessionExpired(input.url),
+      when: ({ url }) => DETAIL.test(url) && addressBucket(url, 7) === 2,
+      body: ({ url }) => sessionExpired(url),
     },
   ),
   // The stop-work and waiver forms carry a token that has always lapsed by the first post: that post comes

@@ -5,6 +5,7 @@
 import type { StateView } from "../../../envs/index.js";
 import { REFERENCE_DATE, addBusinessDays, allRows, parseCsv } from "../../../envs/index.js";
 import { INSPECTION_POLICY, ROSTER } from "../documents.js";
+import { ORDINALS } from "../rules.js";
 
 export function requireFile(state: StateView, path: string): string {
   const text = state.readFile(path);
@@ -23,8 +24,6 @@ export function stopWorkTargets(state: StateView): string[] {
   if (ids.length === 0) throw new Error("generation produced no permit under a lapsed license");
   return ids;
 }
-
-const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 
 /** The re-inspection booking date the memo sets (its business-day lead counted from today). */
 export function reinspectionDate(state: StateView): string {
