@@ -15,6 +15,8 @@ export {
   parseAnswerNumber,
   parseAnswerJson,
   parseAnswerList,
+  parseAnswerAmounts,
+  checkAnswerAmounts,
   nearlyEqual,
 } from "./verify-helpers.js";
 export type { Row, TableDiff } from "./verify-helpers.js";
@@ -171,4 +173,14 @@ export type { PersonName } from "./kit/seeded-data.js";
 export { checkTableChanges, checkStateDiff } from "./kit/state-diff.js";
 export type { TableExpectation } from "./kit/state-diff.js";
 export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
+export {
+  PYTHON_SNAPSHOT_HELPERS,
+  renderSnapshot,
+  snapshotNode,
+  snapshotLink,
+  snapshotText,
+  snapshotTable,
+  snapshotFields,
+} from "./kit/snapshot.js";
+export type { SnapshotNode } from "./kit/snapshot.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

@@ -112,3 +112,45 @@ export function parseAnswerList(answer: string): string[] {
   const items = Array.isArray(json) ? json.map(String) : answer.split(/[\n,;]+/);
   return items.map((item) => item.trim()).filter((item) => item.length > 0);
 }
+
+/**
+ * Reads a JSON object answer of key -> number (numbers may be strings like "$1,234.50"); keys trimmed. Null
+ * when the answer holds no such object.
+ */
+export function parseAnswerAmounts(answer: string): Map<string, number> | null {
+  const value = parseAnswerJson(answer);
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const amounts = new Map<string, number>();
+  for (const [key, amount] of Object.entries(value as Record<string, unknown>)) {
+    const number = typeof amount === "number" ? amount : Number(String(amount).replace(/[$,\s]/g, ""));
+    if (!Number.isFinite(number)) return null;
+    amounts.set(key.trim(), number);
+  }
+  return amounts;
+}
+
+/**
+ * One check: the answer is a JSON object with exactly the expected keys, each number within `tolerance`
+ * (default half a cent; 0 for counts). The message names the first missing, wrong and unexpected keys.
+ */
+export function checkAnswerAmounts(
+  id: string,
+  answer: string,
+  expected: ReadonlyMap<string, number>,
+  tolerance = 0.006,
+): Check {
+  const actual = parseAnswerAmounts(answer);
+  if (actual === null) return check(id, false, "the answer holds no JSON object of numbers");
+  const problems: string[] = [];
+  for (const [key, amount] of expected) {
+    const got = actual.get(key);
+    if (got === undefined) problems.push(`missing ${key}`);
+    else if (!nearlyEqual(got, amount, tolerance)) problems.push(`${key}: expected ${amount}, got ${got}`);
+  }
+  for (const key of actual.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
+  return check(
+    id,
+    problems.length === 0,
+    problems.length === 0 ? "all match" : problems.slice(0, 5).join("; "),
+  );
+}

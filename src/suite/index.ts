@@ -18,6 +18,7 @@ const DOMAIN_LOADERS = {
   property: async () => (await import("./property/index.js")).propertyTasks,
   pharmacy: async () => (await import("./pharmacy/index.js")).pharmacyTasks,
   customs: async () => (await import("./customs/index.js")).customsTasks,
+  permits: async () => (await import("./permits/index.js")).permitsTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

@@ -17,6 +17,7 @@ import {
   addBusinessDays,
   addDays,
   cachedStatement,
+  checkAnswerAmounts,
   checkStateDiff,
   daysBetween,
   defineGetTool,
@@ -36,8 +37,14 @@ import {
   randomDate,
   renderEmail,
   renderMarkdown,
+  renderSnapshot,
   requireRow,
   roundCents,
+  snapshotFields,
+  snapshotLink,
+  snapshotNode,
+  snapshotTable,
+  snapshotText,
   toCsv,
   toJsonDocument,
   weekdayName,
@@ -460,6 +467,49 @@ describe("tool faults", () => {
     });
     expect((await callText(silent, context, {})).text).toContain('"status":"error"');
     expect(JSON.parse((await callText(silent, context, {})).text).total).toBe(45);
+  });
+});
+
+describe("accessibility snapshots", () => {
+  it("prints roles, JSON-quoted names, refs for interactive nodes in order, links and leaf texts", () => {
+    const page = renderSnapshot([
+      snapshotNode("main", undefined, [
+        snapshotText('Say "hi"'),
+        snapshotTable("Rows", ["Id", "Name"], [[snapshotLink("A-1", "/a/1"), "Ann"]]),
+        snapshotFields([["Status", "Open"]]),
+        snapshotNode("textbox", "Date", undefined, { name: "date" }),
+      ]),
+    ]);
+    expect(page.split("\n")).toEqual([
+      "- main:",
+      '  - text: "Say \\"hi\\""',
+      '  - table "Rows":',
+      "    - row:",
+      '      - columnheader "Id"',
+      '      - columnheader "Name"',
+      "    - row:",
+      "      - cell:",
+      '        - link "A-1" [ref=e1] -> /a/1',
+      '      - cell "Ann"',
+      '  - list "Details":',
+      '    - term: "Status"',
+      '    - definition: "Open"',
+      '  - textbox "Date" [name=date] [ref=e2]',
+    ]);
+  });
+});
+
+describe("checkAnswerAmounts", () => {
+  it("passes exactly the expected keys within the tolerance and names what differs", () => {
+    const expected = new Map([
+      ["PLR", 120.5],
+      ["REI", 95],
+    ]);
+    expect(checkAnswerAmounts("a", 'Totals: {"PLR": "$120.50", "REI": 95.004}', expected).passed).toBe(true);
+    const wrong = checkAnswerAmounts("a", '{"PLR": 120.4, "TEC": 1}', expected);
+    expect(wrong.passed).toBe(false);
+    expect(wrong.message).toBe("PLR: expected 120.5, got 120.4; missing REI; unexpected TEC");
+    expect(checkAnswerAmounts("a", "no json", expected).passed).toBe(false);
   });
 });
 

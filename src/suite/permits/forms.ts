@@ -7,12 +7,22 @@ import {
   getRow,
   isWeekend,
   roundCents,
+  snapshotLink as link,
+  snapshotNode as node,
+  snapshotText as text,
 } from "../../envs/index.js";
+import type { SnapshotNode } from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
-import { feesPage, inspectionPage, permitPage, portalPage, requirePermit, shortDate } from "./pages.js";
+import {
+  feesPage,
+  inspectionPage,
+  permitPage,
+  portalPage,
+  requireInspection,
+  requirePermit,
+  shortDate,
+} from "./pages.js";
 import type { ParsedUrl, PortalPage } from "./pages.js";
-import type { SnapshotNode } from "./render-snapshot.js";
-import { link, node, text } from "./render-snapshot.js";
 import { INSPECTION_SEQUENCE, STOP_WORK_CODES, inspectionId, permitId } from "./rules.js";
 import type { PermitType } from "./rules.js";
 
@@ -51,27 +61,17 @@ const scheduleInspection: FormDefinition = {
     const status = String(requirePermit(db, id).status);
     const date = values.get("date")!;
     if (status !== "issued") return `Inspections are booked on issued permits only; this one is ${status}.`;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
-      return "Date must be YYYY-MM-DD.";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || addDays(date, 0) !== date) return "Date must be YYYY-MM-DD.";
     if (date <= REFERENCE_DATE || date > addDays(REFERENCE_DATE, 30))
       return "Date must be within the next 30 days.";
     if (isWeekend(date)) return "Inspections are not booked on weekends.";
     const last = getRow<{ id: string }>(db, "SELECT max(inspection_id) AS id FROM inspections")!.id;
     const newId = inspectionId.format(Number(last.slice(5)) + 1);
     const [type, inspector] = [values.get("inspection_type"), values.get("inspector")!];
-    db.prepare("INSERT INTO inspections VALUES (?, ?, ?, ?, ?, 'scheduled', '')").run(
-      newId,
-      id,
-      type,
-      date,
-      inspector,
-    );
-    return permitPage(
-      db,
-      `/permits/${id}`,
-      id,
-      `Inspection ${newId} booked for ${shortDate(date)} with ${inspector}.`,
-    );
+    const insert = "INSERT INTO inspections VALUES (?, ?, ?, ?, ?, 'scheduled', '')";
+    db.prepare(insert).run(newId, id, type, date, inspector);
+    const booked = `Inspection ${newId} booked for ${shortDate(date)} with ${inspector}.`;
+    return permitPage(db, `/permits/${id}`, id, booked);
   },
 };
 
@@ -86,9 +86,9 @@ const stopWork: FormDefinition = {
     if (status !== "issued") return `Only issued permits can be stopped; this one is ${status}.`;
     const code = values.get("reason_code")!;
     db.prepare("UPDATE permits SET status = 'stop_work' WHERE permit_id = ?").run(id);
-    db.prepare(
-      "INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)",
-    ).run(id, code, values.get("notes") ?? "", REFERENCE_DATE);
+    const insert =
+      "INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)";
+    db.prepare(insert).run(id, code, values.get("notes") ?? "", REFERENCE_DATE);
     return permitPage(db, `/permits/${id}`, id, `Stop-work order ${code} issued.`);
   },
 };
@@ -102,13 +102,10 @@ const feeWaiver: FormDefinition = {
   ],
   submit: (db, id, values) => {
     requirePermit(db, id);
-    const fee = getRow<{ fee_id: number; amount: number; paid_on: string | null; waived: number }>(
-      db,
-      `SELECT f.fee_id, f.amount, f.paid_on, (SELECT coalesce(sum(w.amount), 0) FROM fee_waivers w WHERE w.fee_id = f.fee_id) AS waived
-         FROM fees f WHERE f.fee_id = ? AND f.permit_id = ?`,
-      Number(values.get("fee_id")),
-      id,
-    );
+    const sql = `SELECT f.fee_id, f.amount, f.paid_on, (SELECT coalesce(sum(w.amount), 0) FROM fee_waivers w
+      WHERE w.fee_id = f.fee_id) AS waived FROM fees f WHERE f.fee_id = ? AND f.permit_id = ?`;
+    type Fee = { fee_id: number; amount: number; paid_on: string | null; waived: number };
+    const fee = getRow<Fee>(db, sql, Number(values.get("fee_id")), id);
     if (!fee) return `Fee #${values.get("fee_id")} is not a fee of permit ${id}.`;
     if (fee.paid_on !== null) return `Fee #${fee.fee_id} is already paid; refunds are handled by Finance.`;
     const amount = Number(values.get("amount")!.replace(/[$,\s]/g, ""));
@@ -117,28 +114,22 @@ const feeWaiver: FormDefinition = {
     const left = roundCents(fee.amount - fee.waived);
     if (amount > left + 1e-9)
       return `Amount exceeds what is left of fee #${fee.fee_id} (${formatUsd(left)}).`;
-    db.prepare(
-      "INSERT INTO fee_waivers (fee_id, permit_id, amount, reason, recorded_on) VALUES (?, ?, ?, ?, ?)",
-    ).run(fee.fee_id, id, amount, values.get("reason"), REFERENCE_DATE);
-    return feesPage(
-      db,
-      `/permits/${id}/fees`,
-      id,
-      `Waiver of ${formatUsd(amount)} recorded on fee #${fee.fee_id}.`,
-    );
+    const insert =
+      "INSERT INTO fee_waivers (fee_id, permit_id, amount, reason, recorded_on) VALUES (?, ?, ?, ?, ?)";
+    db.prepare(insert).run(fee.fee_id, id, amount, values.get("reason"), REFERENCE_DATE);
+    const recorded = `Waiver of ${formatUsd(amount)} recorded on fee #${fee.fee_id}.`;
+    return feesPage(db, `/permits/${id}/fees`, id, recorded);
   },
 };
 
 const reassignInspection: FormDefinition = {
   title: "Reassign inspector",
-  fields: (db) => [inspectorField(db, "New inspector")],
+  fields: (db, id) => {
+    requireInspection(db, id);
+    return [inspectorField(db, "New inspector")];
+  },
   submit: (db, id, values) => {
-    const row = getRow<{ result: string; inspector: string }>(
-      db,
-      "SELECT * FROM inspections WHERE inspection_id = ?",
-      id,
-    );
-    if (!row) throw new ToolFailure(`404 Not Found: no inspection ${id}; see /inspections`);
+    const row = requireInspection(db, id);
     const inspector = values.get("inspector")!;
     if (row.result !== "scheduled")
       return `Only scheduled inspections can be reassigned; this one is ${row.result}.`;
@@ -164,6 +155,7 @@ function findForm(parsed: ParsedUrl): { form: FormDefinition; id: string } | nul
   return null;
 }
 
+/** A form's page: its fields as controls, with the problem of the last post as an alert. */
 function formPage(
   db: Database.Database,
   parsed: ParsedUrl,
@@ -171,28 +163,23 @@ function formPage(
   id: string,
   problem?: string,
 ) {
-  const control = (field: FormField): SnapshotNode =>
-    field.options
+  const control = ({ name, label, options, optional }: FormField): SnapshotNode =>
+    options
       ? node(
           "combobox",
-          field.label,
-          field.options.map((option) => node("option", option)),
-          { name: field.name },
+          label,
+          options.map((option) => node("option", option)),
+          { name },
         )
-      : node("textbox", `${field.label}${field.optional ? " (optional)" : ""}`, undefined, {
-          name: field.name,
-        });
+      : node("textbox", `${label}${optional ? " (optional)" : ""}`, undefined, { name });
+  const controls = [...form.fields(db, id).map(control), node("button", "Submit")];
   const main = [
     ...(problem ? [{ role: "alert", text: `There is a problem with this form: ${problem}` }] : []),
-    node("form", form.title, [...form.fields(db, id).map(control), node("button", "Submit")], {
-      action: parsed.path,
-    }),
+    node("form", form.title, controls, { action: parsed.path }),
   ];
   const section = parsed.path.startsWith("/permits") ? "permits" : "inspections";
-  return portalPage(parsed.url, `${form.title} — ${id}`, main, [
-    link(id, `/${section}/${id}`),
-    text(form.title),
-  ]);
+  const crumbs = [link(id, `/${section}/${id}`), text(form.title)];
+  return portalPage(parsed.url, `${form.title} — ${id}`, main, crumbs);
 }
 
 /** The form page at an address (GET), or null when it is not a form. */
@@ -205,11 +192,7 @@ export function renderFormPage(db: Database.Database, parsed: ParsedUrl): Portal
  * Submits a form. Problems with the values come back as the form page with an alert (an ordinary page, as
  * a web site answers); only an address that is not a form is a tool error.
  */
-export function submitPortalForm(
-  db: Database.Database,
-  parsed: ParsedUrl,
-  fields: Record<string, string>,
-): PortalPage {
+export function submitPortalForm(db: Database.Database, parsed: ParsedUrl, fields: Record<string, string>) {
   const found = findForm(parsed);
   if (!found)
     throw new ToolFailure(
@@ -228,7 +211,7 @@ export function submitPortalForm(
   }
   const missing = definitions
     .filter((field) => !field.optional && !values.get(field.name))
-    .map((field) => field.label);
+    .map((f) => f.label);
   if (missing.length > 0) return formPage(db, parsed, form, id, `${missing.join(", ")} is required.`);
   const outcome = form.submit(db, id, values);
   return typeof outcome === "string" ? formPage(db, parsed, form, id, outcome) : outcome;

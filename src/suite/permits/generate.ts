@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, isWeekend, randomDate, roundCents, weightedPick } from "../../envs/index.js";
+import { addDays, isWeekend, randomDate, roundCents, weightedPick } from "../../envs/index.js";
 import { writePermitsDocuments } from "./documents.js";
 import {
   DISTRICTS,
@@ -33,18 +33,16 @@ export interface PermitDraft {
 export type FeeDraft = { id: number; permitId: string; code: string; amount: number; paid: boolean };
 export type InspectorDraft = { name: string; email: string; district: string };
 
-/** Everything the workspace documents are written from. */
+/** What the workspace documents are written from (with the generate context). */
 export interface PermitsWorld {
-  today: string;
   inspectors: InspectorDraft[];
   fees: FeeDraft[];
   waivedFees: Set<number>;
   scheduled: Array<{ inspector: string; date: string }>;
-  random: Random;
-  faker: GenerateContext["faker"];
-  emailCount: number;
 }
 
+/** Contractors (n % 14) planted with a lapsed license, each given an issued permit. */
+const PLANTED = [3, 6];
 const INSPECTOR_NAMES =
   "Dana Whitfield|Marcus Oyelaran|Priya Raman|Tom Kessler|Lucia Ferreira|Ben Adeyemi".split("|");
 const TRADE_SUFFIX: Record<string, string[]> = {
@@ -54,9 +52,7 @@ const TRADE_SUFFIX: Record<string, string[]> = {
   mechanical: ["Heating & Air", "Mechanical", "HVAC"],
 };
 const DESCRIPTIONS: Record<PermitType, string[]> = {
-  building: "Rear deck addition|Kitchen remodel|Detached garage|Second-story addition|Basement finish".split(
-    "|",
-  ),
+  building: "Rear deck addition|Kitchen remodel|New garage|Second-story addition|Basement finish".split("|"),
   electrical: "Service upgrade to 200 A|EV charger circuit|Rewire of first floor|Solar PV tie-in".split("|"),
   plumbing: "Water heater replacement|Bathroom re-pipe|Sewer lateral repair|Gas line extension".split("|"),
   mechanical: "Furnace replacement|Heat pump install|Ductwork extension|Mini-split install".split("|"),
@@ -100,7 +96,7 @@ function generateContractors(context: GenerateContext): ContractorDraft[] {
     do name = `${faker.person.lastName()} ${random.pick(TRADE_SUFFIX[trade]!)}`;
     while (names.has(name));
     names.add(name);
-    // Two planted lapses per 14: one suspended, one still shown active with an expiry date already past.
+    // Planted per 14 (see PLANTED): a suspended license and one still shown active past its expiry date.
     const status =
       n % 14 === 3
         ? "suspended"
@@ -109,7 +105,7 @@ function generateContractors(context: GenerateContext): ContractorDraft[] {
           : weightedPick(random, ["active", "suspended", "expired"] as const, [0.82, 0.06, 0.12]);
     const licenseExpires =
       n % 14 === 6
-        ? addDays(today, -between(random, 3, 40))
+        ? addDays(today, -random.int(3, 40))
         : status === "expired"
           ? randomDate(random, addDays(today, -400), addDays(today, -1))
           : randomDate(random, addDays(today, 1), addDays(today, 700));
@@ -131,33 +127,27 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
     const pool = contractors.filter((item) => item.trade === PERMIT_TYPES[type].trade);
     const appliedOn = randomDate(random, addDays(today, -540), addDays(today, -3));
     const recent = appliedOn > addDays(today, -25);
-    const drafted = addDays(appliedOn, between(random, 2, 20));
+    const drafted = addDays(appliedOn, random.int(2, 20));
     const issuedOn = recent && random.chance(0.5) ? null : drafted > today ? today : drafted;
     let status: PermitDraft["status"] = "applied";
     if (issuedOn !== null) {
       status = random.chance(0.3) && issuedOn < addDays(today, -60) ? "finaled" : "issued";
-      if (status === "issued" && addDays(issuedOn, 365) < today) status = "expired";
+      if (status === "issued" && addDays(issuedOn, 365) <= today) status = "expired";
       else if (status === "issued" && random.chance(0.04)) status = "stop_work";
     }
-    const valuation =
-      type === "building"
-        ? Math.round(between(random, 80, 4500)) * 100
-        : Math.round(between(random, 15, 400)) * 100;
+    const valuation = type === "building" ? random.int(80, 4500) * 100 : random.int(15, 400) * 100;
     const [district, contractor] = [random.pick(DISTRICTS), random.pick(pool)];
     drafts.push({ id: "", type, status, district, contractor, valuation, appliedOn, issuedOn });
   }
-  // Each planted lapse (see generateContractors) holds at least one issued permit of its trade.
-  contractors.forEach((contractor, index) => {
-    if (
-      ![3, 6].includes((index + 1) % 14) ||
-      drafts.some((d) => d.contractor === contractor && d.status === "issued")
-    )
-      return;
-    const permit = drafts.find(
-      (d) => d.status === "issued" && PERMIT_TYPES[d.type].trade === contractor.trade,
-    );
+  // Each planted lapse holds an issued permit of its trade, taken from a contractor that is not planted.
+  const planted = contractors.filter((_, index) => PLANTED.includes((index + 1) % 14));
+  for (const contractor of planted) {
+    if (drafts.some((d) => d.contractor === contractor && d.status === "issued")) continue;
+    const { trade } = contractor;
+    const free = (d: PermitDraft): boolean => d.status === "issued" && !planted.includes(d.contractor);
+    const permit = drafts.find((d) => free(d) && PERMIT_TYPES[d.type].trade === trade);
     if (permit) permit.contractor = contractor;
-  });
+  }
   drafts.sort((a, b) => (a.appliedOn < b.appliedOn ? -1 : a.appliedOn > b.appliedOn ? 1 : 0));
   drafts.forEach((draft, index) => {
     const serial = String(100 + index * 3).padStart(5, "0");
@@ -169,12 +159,17 @@ function draftPermits(context: GenerateContext, contractors: ContractorDraft[]):
 type InspectionRow = { permit: PermitDraft; type: string; date: string; inspector: string; result: string };
 type Row = InspectionRow & { notes: string };
 
-/** The inspection history of one permit: passed steps (some after a failure), maybe an open failure, maybe a booking. */
+/**
+ * The inspection history of one permit: passed steps (some after a failure), maybe an open failure, maybe a
+ * booking. `opened` counts open failures: the first waives the visit and the second already has its
+ * re-inspection booked, so both of the memo's exceptions occur at every scale and seed.
+ */
 function inspectionHistory(
   random: Random,
   permit: PermitDraft,
   today: string,
   inspectorFor: (permit: PermitDraft) => string,
+  opened: { count: number },
 ): Row[] {
   if (permit.issuedOn === null) return [];
   const steps = INSPECTION_SEQUENCE[permit.type];
@@ -182,59 +177,53 @@ function inspectionHistory(
   const add = (type: string, date: string, result: string, notes: string): void => {
     rows.push({ permit, type, date, inspector: inspectorFor(permit), result, notes });
   };
-  const done = permit.status === "finaled" ? steps.length : between(random, 0, steps.length - 1);
-  let date = weekdayOnOrAfter(addDays(permit.issuedOn, between(random, 3, 15)));
+  const done = permit.status === "finaled" ? steps.length : random.int(0, steps.length - 1);
+  let date = weekdayOnOrAfter(addDays(permit.issuedOn, random.int(3, 15)));
   let stepIndex = 0;
   for (; stepIndex < done && date < addDays(today, -21); stepIndex += 1) {
     const step = steps[stepIndex]!;
     while (random.chance(0.22) && date < addDays(today, -21)) {
       add(step, date, "fail", failNote(random, permit.type, true));
-      date = weekdayOnOrAfter(addDays(date, between(random, 3, 12)));
+      date = weekdayOnOrAfter(addDays(date, random.int(3, 12)));
     }
     add(step, date, "pass", random.pick(PASS_NOTES));
-    date = weekdayOnOrAfter(addDays(date, between(random, 7, 40)));
+    date = weekdayOnOrAfter(addDays(date, random.int(7, 40)));
   }
   if (permit.status !== "issued" || stepIndex >= steps.length) return rows;
   const next = steps[stepIndex]!;
   if (random.chance(0.3)) {
-    const failedOn = weekdayOnOrAfter(addDays(today, -between(random, 3, 20)));
-    add(next, failedOn, "fail", failNote(random, permit.type, random.chance(0.7)));
-    if (random.chance(0.25))
-      add(next, weekdayOnOrAfter(addDays(today, between(random, 1, 12))), "scheduled", "");
+    const failedOn = weekdayOnOrAfter(addDays(today, -random.int(3, 20)));
+    const nth = (opened.count += 1);
+    add(next, failedOn, "fail", failNote(random, permit.type, nth === 2 || (nth > 2 && random.chance(0.7))));
+    if (nth === 2 || random.chance(0.25))
+      add(next, weekdayOnOrAfter(addDays(today, random.int(1, 12))), "scheduled", "");
   } else if (random.chance(0.55)) {
-    add(next, weekdayOnOrAfter(addDays(today, between(random, 1, 12))), "scheduled", "");
+    add(next, weekdayOnOrAfter(addDays(today, random.int(1, 12))), "scheduled", "");
   }
   return rows;
 }
 
 function insertPermits(context: GenerateContext, permits: PermitDraft[]): void {
-  const { db, random, faker } = context;
+  const { db, random, faker, referenceDate: today } = context;
   const insert = db.prepare("INSERT INTO permits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const stopWork = db.prepare(
     "INSERT INTO stop_work_orders (permit_id, reason_code, notes, issued_on) VALUES (?, ?, ?, ?)",
   );
   for (const { id, type, status, district, contractor, valuation, appliedOn, issuedOn } of permits) {
-    const [address, applicant] = [faker.location.streetAddress(), faker.person.fullName()];
-    const [work, expires] = [
-      random.pick(DESCRIPTIONS[type]),
-      issuedOn === null ? null : addDays(issuedOn, 365),
-    ];
-    const values = [
-      id,
-      type,
-      status,
-      address,
-      district,
-      applicant,
+    const row = [id, type, status, faker.location.streetAddress(), district, faker.person.fullName()];
+    const expires = issuedOn === null ? null : addDays(issuedOn, 365);
+    insert.run(
+      ...row,
       contractor.id,
       valuation,
-      work,
+      random.pick(DESCRIPTIONS[type]),
       appliedOn,
-    ];
-    insert.run(...values, issuedOn, expires);
+      issuedOn,
+      expires,
+    );
     if (status !== "stop_work") continue;
-    const [code, on] = [random.pick(STOP_WORK_CODES.slice(1)), addDays(issuedOn!, between(random, 10, 60))];
-    stopWork.run(id, code, "Posted on site by the district inspector.", on);
+    const [code, on] = [random.pick(STOP_WORK_CODES.slice(1)), addDays(issuedOn!, random.int(10, 60))];
+    stopWork.run(id, code, "Posted on site by the district inspector.", on > today ? today : on);
   }
 }
 
@@ -244,26 +233,21 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
     "INSERT INTO fees (permit_id, fee_code, description, amount, assessed_on, paid_on) VALUES (?, ?, ?, ?, ?, ?)",
   );
   const fees: FeeDraft[] = [];
+  // The first permit applied for this year is always among the misbilled plan reviews.
+  const plantedWrong = permits.find((permit) => permit.appliedOn >= `${today.slice(0, 4)}-01-01`);
   const add = (permit: PermitDraft, code: string, description: string, amount: number, on: string): void => {
     const paid = permit.status === "finaled" || random.chance(code === "REI" ? 0.45 : 0.7);
     const paidOn = paid ? randomDate(random, on, on < today ? addDays(on, 40) : on) : null;
-    const result = insert.run(
-      permit.id,
-      code,
-      description,
-      amount,
-      on,
-      paidOn && paidOn > today ? today : paidOn,
-    );
-    fees.push({ id: Number(result.lastInsertRowid), permitId: permit.id, code, amount, paid });
+    const row = [permit.id, code, description, amount, on, paidOn && paidOn > today ? today : paidOn];
+    fees.push({ id: Number(insert.run(...row).lastInsertRowid), permitId: permit.id, code, amount, paid });
   };
   for (const permit of permits) {
     const type = PERMIT_TYPES[permit.type];
     // About one plan-review fee in twelve was keyed at last year's rate or without the minimum.
-    const wrong = random.chance(0.12);
+    const wrong = permit === plantedWrong || random.chance(0.12);
     const rate = wrong ? type.planRate - 0.1 : type.planRate;
     const planFee =
-      wrong && random.chance(0.5)
+      wrong && (permit === plantedWrong || random.chance(0.5))
         ? roundCents((permit.valuation * rate) / 100)
         : planReviewFee(rate, permit.valuation);
     add(permit, "PLR", "Plan review", planFee, permit.appliedOn);
@@ -279,7 +263,7 @@ function insertFees(context: GenerateContext, permits: PermitDraft[], failures: 
 
 /** Contractors, permits, inspections, fees and the workspace of a city permits office. */
 export function generatePermits(context: GenerateContext): void {
-  const { db, random, faker, factors, referenceDate: today } = context;
+  const { db, random, referenceDate: today } = context;
   const inspectors = INSPECTOR_NAMES.map((name, index) => ({
     name,
     email: `${name.toLowerCase().replace(/\s+/g, ".")}@riverton.gov`,
@@ -295,21 +279,15 @@ export function generatePermits(context: GenerateContext): void {
     random.chance(0.75)
       ? inspectors.find((inspector) => inspector.district === permit.district)!.name
       : random.pick(inspectors).name;
+  const opened = { count: 0 };
   const inspections = permits
-    .flatMap((permit) => inspectionHistory(random, permit, today, inspectorFor))
+    .flatMap((permit) => inspectionHistory(random, permit, today, inspectorFor, opened))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const insertInspection = db.prepare("INSERT INTO inspections VALUES (?, ?, ?, ?, ?, ?, ?)");
-  inspections.forEach(({ permit, type, date, inspector, result, notes }, index) =>
-    insertInspection.run(
-      inspectionId.format(index * 2 + 11),
-      permit.id,
-      type,
-      date,
-      inspector,
-      result,
-      notes,
-    ),
-  );
+  inspections.forEach(({ permit, type, date, inspector, result, notes }, index) => {
+    const id = inspectionId.format(index * 2 + 11);
+    insertInspection.run(id, permit.id, type, date, inspector, result, notes);
+  });
   const fees = insertFees(
     context,
     permits,
@@ -323,18 +301,9 @@ export function generatePermits(context: GenerateContext): void {
   for (const fee of fees.filter((item) => item.code === "REI" && !item.paid)) {
     if (!random.chance(0.1)) continue;
     waivedFees.add(fee.id);
-    const on = addDays(today, -between(random, 5, 90));
+    const on = addDays(today, -random.int(5, 90));
     insertWaiver.run(fee.id, fee.permitId, fee.amount, "Inspector error on the original visit", on);
   }
   const scheduled = inspections.filter((row) => row.result === "scheduled");
-  writePermitsDocuments(context, {
-    today,
-    inspectors,
-    fees,
-    waivedFees,
-    scheduled,
-    random,
-    faker,
-    emailCount: 8 * factors.files,
-  });
+  writePermitsDocuments(context, { inspectors, fees, waivedFees, scheduled });
 }

@@ -1,22 +1,23 @@
 import type Database from "better-sqlite3";
-import { allRows, formatUsd, getRow, sumCents } from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
-import { link, node, renderSnapshot, snapshotFields, snapshotTable, text } from "./render-snapshot.js";
-import type { SnapshotNode } from "./render-snapshot.js";
+import {
+  allRows,
+  formatUsd,
+  getRow,
+  renderSnapshot,
+  snapshotFields,
+  snapshotLink as link,
+  snapshotNode as node,
+  snapshotTable,
+  snapshotText as text,
+  roundCents,
+} from "../../envs/index.js";
+import type { SnapshotNode } from "../../envs/index.js";
 import { DISTRICTS, PERMIT_TYPES, PORTAL_HOST, inspectionId, licenseId, permitId } from "./rules.js";
 
 /** What the browser tools return: the address, the title and the accessibility snapshot. */
-export interface PortalPage extends Record<string, unknown> {
-  url: string;
-  title: string;
-  snapshot: string;
-}
-
-export interface ParsedUrl {
-  path: string;
-  query: URLSearchParams;
-  url: string;
-}
+export type PortalPage = { url: string; title: string; snapshot: string } & Record<string, unknown>;
+export type ParsedUrl = { path: string; query: URLSearchParams; url: string };
 
 type Row = Record<string, unknown>;
 export const PAGE_SIZE = 10;
@@ -78,12 +79,12 @@ export function parsePortalUrl(raw: string): ParsedUrl {
   return { path, query: parsed.searchParams, url: `${path}${parsed.search}` };
 }
 
-/** A search page: its filters (SQL and allowed values), its query and its table. */
+/** A search page: its filters (SQL and allowed values), its query (by default `*` from the table its path names), its table. */
 interface Listing {
   title: string;
   filters: Record<string, { sql: string; values: readonly string[] | RegExp }>;
-  select: string;
-  from: string;
+  select?: string;
+  from?: string;
   orderBy: string;
   headers: string[];
   cells: (row: Row) => Array<string | SnapshotNode>;
@@ -124,8 +125,6 @@ const LISTINGS: Record<string, Listing> = {
       from: { sql: "scheduled_for >= ?", values: ISO_DAY },
       to: { sql: "scheduled_for <= ?", values: ISO_DAY },
     },
-    select: "*",
-    from: "inspections",
     orderBy: "inspection_id",
     headers: ["Inspection", "Permit", "Type", "Date", "Inspector", "Result"],
     cells: (row) => [
@@ -140,8 +139,6 @@ const LISTINGS: Record<string, Listing> = {
   contractors: {
     title: "Licensed contractors",
     filters: { trade: { sql: "trade = ?", values: ["general", "electrical", "plumbing", "mechanical"] } },
-    select: "*",
-    from: "contractors",
     orderBy: "license_id",
     headers: ["License", "Name", "Trade", "Status"],
     cells: (row) => [
@@ -160,8 +157,6 @@ const LISTINGS: Record<string, Listing> = {
         values: ["paid", "unpaid"],
       },
     },
-    select: "*",
-    from: "fees",
     orderBy: "fee_id",
     headers: ["Fee #", "Permit", "Code", "Description", "Amount", "Assessed", "Paid"],
     cells: (row) => feeCells(row, true),
@@ -202,16 +197,14 @@ function readFilters(parsed: ParsedUrl, listing: Listing): { where: Array<[strin
 }
 
 /** One page of a search: filter box, 10 rows, a "Showing" line and previous/next links. */
-function listingPage(db: Database.Database, parsed: ParsedUrl, listing: Listing): PortalPage {
+function listingPage(db: Database.Database, parsed: ParsedUrl, listing: Listing, table: string): PortalPage {
   const { where, page } = readFilters(parsed, listing);
+  const from = listing.from ?? table;
   const clause = where.length === 0 ? "" : `WHERE ${where.map(([sql]) => sql).join(" AND ")}`;
   const params = where.map(([, value]) => value);
-  const total = getRow<{ n: number }>(
-    db,
-    `SELECT count(*) AS n FROM ${listing.from} ${clause}`,
-    ...params,
-  )!.n;
-  const sql = `SELECT ${listing.select} FROM ${listing.from} ${clause} ORDER BY ${listing.orderBy} LIMIT ? OFFSET ?`;
+  const count = `SELECT count(*) AS n FROM ${from} ${clause}`;
+  const total = getRow<{ n: number }>(db, count, ...params)!.n;
+  const sql = `SELECT ${listing.select ?? "*"} FROM ${from} ${clause} ORDER BY ${listing.orderBy} LIMIT ? OFFSET ?`;
   const rows = allRows(db, sql, ...params, PAGE_SIZE, (page - 1) * PAGE_SIZE);
   const pageUrl = (number: number): string => {
     const search = new URLSearchParams(parsed.query);
@@ -219,12 +212,9 @@ function listingPage(db: Database.Database, parsed: ParsedUrl, listing: Listing)
     return `${parsed.path}?${search.toString()}`;
   };
   const first = (page - 1) * PAGE_SIZE + 1;
+  const showing = `Showing ${first}–${first + rows.length - 1} of ${total}`;
   const pager = [
-    text(
-      rows.length === 0
-        ? `No results (${total} in total)`
-        : `Showing ${first}–${first + rows.length - 1} of ${total}`,
-    ),
+    text(rows.length === 0 ? `No results (${total} in total)` : showing),
     ...(page > 1 ? [link("Previous page", pageUrl(page - 1))] : []),
     ...(page * PAGE_SIZE < total ? [link("Next page", pageUrl(page + 1))] : []),
   ];
@@ -232,37 +222,31 @@ function listingPage(db: Database.Database, parsed: ParsedUrl, listing: Listing)
     ...Object.keys(listing.filters).map((name) => node("textbox", titleCase(name), undefined, { name })),
     node("button", "Search"),
   ]);
-  return portalPage(
-    parsed.url,
-    listing.title,
-    [
-      filterBox,
-      snapshotTable(listing.title, listing.headers, rows.map(listing.cells)),
-      node("navigation", "Pagination", pager),
-    ],
-    [text(listing.title)],
-  );
+  const results = snapshotTable(listing.title, listing.headers, rows.map(listing.cells));
+  const main = [filterBox, results, node("navigation", "Pagination", pager)];
+  return portalPage(parsed.url, listing.title, main, [text(listing.title)]);
 }
 
-export function requirePermit(db: Database.Database, id: string): Row {
-  const row = getRow(
-    db,
-    "SELECT p.*, c.name AS contractor_name FROM permits p JOIN contractors c ON c.license_id = p.contractor_id WHERE p.permit_id = ?",
-    id,
-  );
-  if (!row) throw new ToolFailure(`404 Not Found: no permit ${id}; search /permits to find permit numbers`);
+/** A record by id, or the portal's 404 naming the search page that lists them. */
+function requireRecord(db: Database.Database, sql: string, id: string, what: string, search: string): Row {
+  const row = getRow(db, sql, id);
+  if (!row) throw new ToolFailure(`404 Not Found: no ${what} ${id}; search ${search} to find one`);
   return row;
 }
+
+const PERMIT_SQL = `SELECT p.*, c.name AS contractor_name, ${BALANCE_SQL} AS balance FROM permits p
+  JOIN contractors c ON c.license_id = p.contractor_id WHERE p.permit_id = ?`;
+export const requirePermit = (db: Database.Database, id: string): Row =>
+  requireRecord(db, PERMIT_SQL, id, "permit", "/permits");
+export const requireInspection = (db: Database.Database, id: string): Row =>
+  requireRecord(db, "SELECT * FROM inspections WHERE inspection_id = ?", id, "inspection", "/inspections");
 
 const flashOf = (flash?: string): SnapshotNode[] => (flash ? [{ role: "status", text: flash }] : []);
 
 export function permitPage(db: Database.Database, url: string, id: string, flash?: string): PortalPage {
   const permit = requirePermit(db, id);
-  const inspections = allRows(
-    db,
-    "SELECT * FROM inspections WHERE permit_id = ? ORDER BY scheduled_for, inspection_id",
-    id,
-  );
+  const history = "SELECT * FROM inspections WHERE permit_id = ? ORDER BY scheduled_for, inspection_id";
+  const inspections = allRows(db, history, id);
   const orders = allRows(db, "SELECT * FROM stop_work_orders WHERE permit_id = ? ORDER BY order_id", id);
   const contractor = `${String(permit.contractor_name)} (${String(permit.contractor_id)})`;
   const main = [
@@ -286,15 +270,9 @@ export function permitPage(db: Database.Database, url: string, id: string, flash
       ["Inspection", "Type", "Date", "Inspector", "Result"],
       inspections.map((row) => LISTINGS.inspections!.cells(row).filter((_, index) => index !== 1)),
     ),
-    ...(orders.length === 0
-      ? []
-      : [
-          node(
-            "list",
-            "Stop-work orders",
-            orders.map((row) => text(`${String(row.reason_code)} issued ${shortDate(row.issued_on)}`)),
-          ),
-        ]),
+    ...orders.map((row) =>
+      text(`Stop-work order ${String(row.reason_code)} issued ${shortDate(row.issued_on)}`),
+    ),
     link("Fees and payments", `/permits/${id}/fees`),
     link("Schedule inspection", `/permits/${id}/inspections/new`),
     link("Issue stop-work order", `/permits/${id}/stop-work`),
@@ -303,21 +281,9 @@ export function permitPage(db: Database.Database, url: string, id: string, flash
 }
 
 export function feesPage(db: Database.Database, url: string, id: string, flash?: string): PortalPage {
-  requirePermit(db, id);
+  const { balance } = requirePermit(db, id);
   const fees = allRows(db, "SELECT * FROM fees WHERE permit_id = ? ORDER BY fee_id", id);
-  const waivers = allRows<{
-    fee_id: number;
-    amount: number;
-    reason: string;
-    recorded_on: string;
-    paid_on: unknown;
-  }>(
-    db,
-    "SELECT w.*, f.paid_on FROM fee_waivers w JOIN fees f ON f.fee_id = w.fee_id WHERE w.permit_id = ? ORDER BY w.waiver_id",
-    id,
-  );
-  const unpaid = fees.filter((fee) => fee.paid_on === null).map((fee) => Number(fee.amount));
-  const waived = waivers.filter((waiver) => waiver.paid_on === null).map((waiver) => -waiver.amount);
+  const waivers = allRows(db, "SELECT * FROM fee_waivers WHERE permit_id = ? ORDER BY waiver_id", id);
   const main = [
     ...flashOf(flash),
     snapshotTable(
@@ -330,12 +296,12 @@ export function feesPage(db: Database.Database, url: string, id: string, flash?:
       ["Fee #", "Amount", "Reason", "Recorded"],
       waivers.map((row) => [
         String(row.fee_id),
-        formatUsd(row.amount),
-        row.reason,
+        formatUsd(Number(row.amount)),
+        String(row.reason),
         shortDate(row.recorded_on),
       ]),
     ),
-    text(`Balance due: ${formatUsd(sumCents([...unpaid, ...waived]))}`),
+    text(`Balance due: ${formatUsd(roundCents(Number(balance)))}`),
     link("Record fee waiver", `/permits/${id}/fees/waiver`),
   ];
   const crumbs = [link("Permits", "/permits"), link(id, `/permits/${id}`), text("Fees")];
@@ -343,8 +309,7 @@ export function feesPage(db: Database.Database, url: string, id: string, flash?:
 }
 
 export function inspectionPage(db: Database.Database, url: string, id: string, flash?: string): PortalPage {
-  const row = getRow(db, "SELECT * FROM inspections WHERE inspection_id = ?", id);
-  if (!row) throw new ToolFailure(`404 Not Found: no inspection ${id}; see /inspections`);
+  const row = requireInspection(db, id);
   const notes = String(row.notes) || "No notes yet.";
   const main = [
     ...flashOf(flash),
@@ -362,8 +327,8 @@ export function inspectionPage(db: Database.Database, url: string, id: string, f
 }
 
 function contractorPage(db: Database.Database, url: string, id: string): PortalPage {
-  const row = getRow(db, "SELECT * FROM contractors WHERE license_id = ?", id);
-  if (!row) throw new ToolFailure(`404 Not Found: no contractor license ${id}; see /contractors`);
+  const sql = "SELECT * FROM contractors WHERE license_id = ?";
+  const row = requireRecord(db, sql, id, "license", "/contractors");
   const main = [
     text(`License status: ${titleCase(row.status)}`),
     snapshotFields([
@@ -381,7 +346,7 @@ function contractorPage(db: Database.Database, url: string, id: string): PortalP
 function homePage(url: string): PortalPage {
   return portalPage(url, "Permits & Inspections staff portal", [
     text(
-      "Search pages take filters in the query string and show 10 results a page; follow Next page for more.",
+      `Search pages take filters in the query string and show ${PAGE_SIZE} results a page; follow Next page.`,
     ),
     node("list", "Pages", [
       link("Permits (filters: status, type, district, contractor)", "/permits?status=issued"),
@@ -397,7 +362,7 @@ export function renderPortalPage(db: Database.Database, parsed: ParsedUrl): Port
   const [section = "", id, ...rest] = parsed.path.split("/").filter(Boolean);
   const { url } = parsed;
   if (section === "") return homePage(url);
-  if (id === undefined) return LISTINGS[section] ? listingPage(db, parsed, LISTINGS[section]) : null;
+  if (id === undefined) return LISTINGS[section] ? listingPage(db, parsed, LISTINGS[section], section) : null;
   const tail = rest.join("/");
   if (section === "permits" && permitId.matches(id) && tail === "") return permitPage(db, url, id);
   if (section === "permits" && permitId.matches(id) && tail === "fees") return feesPage(db, url, id);

@@ -43,6 +43,8 @@ export const PLAN_REVIEW_MAX = 2500;
 export const REINSPECTION_FEE = 95;
 export const TECH_SURCHARGE_PCT = 4;
 export const REINSPECTION_LEAD_BUSINESS_DAYS = 5;
+/** How the memo writes a business-day lead (and the verifier reads it back). */
+export const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh"];
 export const STOP_WORK_LICENSE_CODE = "SW-LIC";
 export const STOP_WORK_CODES = ["SW-LIC", "SW-NOP", "SW-SAFE", "SW-DEV"] as const;
 export const BUILDING_OFFICIAL = "Renata Solis";

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
-import { withSilentFailures, withTransientFailures } from "../../envs/index.js";
+import { snapshotText, withSilentFailures, withTransientFailures } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { renderFormPage, submitPortalForm } from "./forms.js";
 import { parsePortalUrl, portalPage, renderPortalPage } from "./pages.js";
 import type { PortalPage } from "./pages.js";
-import { text } from "./render-snapshot.js";
 
 const urlSchema = z
   .string()
@@ -18,7 +17,7 @@ const urlSchema = z
 const openPage = defineTool({
   name: "open_page",
   description:
-    'Open a page of the city\'s permits staff portal in the browser and return its accessibility snapshot (`url`, `title`, `snapshot`: the page as an indented role tree, links shown as `link "text" [ref=eN] -> /path`). Start at `/` for the map of pages. Search pages (/permits, /inspections, /contractors, /fees) take filters in the query string, show 10 rows a page and link to the `Next page`. Detail pages: /permits/<permit>, /permits/<permit>/fees, /inspections/<inspection>, /contractors/<license>. Form pages (opening one shows its fields): /permits/<permit>/inspections/new, /permits/<permit>/stop-work, /permits/<permit>/fees/waiver, /inspections/<inspection>/reassign.',
+    'Open a page of the city\'s permits staff portal in the browser and return its accessibility snapshot (`url`, `title`, `snapshot`: the page as an indented role tree, links shown as `link "text" [ref=eN] -> /path`). Start at `/` for the map of pages. Search pages (/permits, /inspections, /contractors, /fees) take filters in the query string, show 10 rows a page and link to the `Next page`. Detail pages: /permits/<permit>, /permits/<permit>/fees, /inspections/<inspection>, /contractors/<license>. Form pages (opening one shows its fields): /permits/<permit>/inspections/new, /permits/<permit>/stop-work, /permits/<permit>/fees/waiver, /inspections/<inspection>/reassign. Faults, as with any web portal: a busy search page can answer `503 Service Unavailable` (an error; open it again), and a page can come back as the `Session expired` page with no data on it (not an error; open the page again).',
   kind: "read",
   inputSchema: z.object({ url: urlSchema }),
   handler: ({ url }, { db }: ToolContext): PortalPage => {
@@ -32,7 +31,7 @@ const openPage = defineTool({
 const submitForm = defineTool({
   name: "submit_form",
   description:
-    "Fill in and submit a portal form (the form page's address, and its fields by their `name`, as text). Returns the page shown next: the record with a confirmation line (`status`) when it worked, or the form again with an `alert` naming the problem (nothing is saved then).",
+    "Fill in and submit a portal form (the form page's address, and its fields by their `name`, as text). Returns the page shown next: the record with a confirmation line (`status`) when it worked, or the form again with an `alert` naming the problem (nothing is saved then). A post made after the sign-in lapsed comes back as the `Session expired` page: nothing was saved, submit the same values again.",
   kind: "write",
   inputSchema: z.object({
     url: urlSchema,
@@ -59,9 +58,11 @@ function addressBucket(url: string, buckets: number): number {
 /** The page a portal shows when the sign-in lapsed: an ordinary page, with no data on it. */
 function sessionExpired(url: string): PortalPage {
   return portalPage(url, "Session expired", [
-    text("Session expired — please reload the page to continue. Unsaved changes were not submitted."),
+    snapshotText("Session expired — please reload the page to continue. Unsaved changes were not submitted."),
   ]);
 }
+
+const DETAIL = /^[^?]*\/(permits|inspections|contractors)\/[A-Z]/;
 
 /** The permits domain's tools, in the order agents see them. */
 export const permitsTools: DomainTool[] = [
@@ -70,11 +71,8 @@ export const permitsTools: DomainTool[] = [
     withTransientFailures(openPage, { when: (input) => /[?&]page=(3|7|12)\b/.test(input.url) }),
     // Some detail pages come back as the session-expired page once; reloading them works.
     {
-      when: (input) =>
-        !/[?&]page=/.test(input.url) &&
-        /\/(permits|inspections|contractors)\/[A-Z]/.test(input.url) &&
-        addressBucket(input.url, 7) === 2,
-      body: (input) => sessionExpired(input.url),
+      when: ({ url }) => DETAIL.test(url) && addressBucket(url, 7) === 2,
+      body: ({ url }) => sessionExpired(url),
     },
   ),
   // The stop-work and waiver forms carry a token that has always lapsed by the first post: that post comes

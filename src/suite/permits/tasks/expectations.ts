@@ -2,17 +2,10 @@
  * What the permits tasks expect, computed from an instance's initial state: the database and the workspace
  * documents as the agent read them.
  */
-import type { Check, StateView } from "../../../envs/index.js";
-import {
-  REFERENCE_DATE,
-  addBusinessDays,
-  allRows,
-  check,
-  nearlyEqual,
-  parseAnswerJson,
-  parseCsv,
-} from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
+import { REFERENCE_DATE, addBusinessDays, allRows, parseCsv } from "../../../envs/index.js";
 import { INSPECTION_POLICY, ROSTER } from "../documents.js";
+import { ORDINALS } from "../rules.js";
 
 export function requireFile(state: StateView, path: string): string {
   const text = state.readFile(path);
@@ -31,8 +24,6 @@ export function stopWorkTargets(state: StateView): string[] {
   if (ids.length === 0) throw new Error("generation produced no permit under a lapsed license");
   return ids;
 }
-
-const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"];
 
 /** The re-inspection booking date the memo sets (its business-day lead counted from today). */
 export function reinspectionDate(state: StateView): string {
@@ -72,40 +63,4 @@ export function reinspectionTargets(
 /** The roster's backup inspector for each inspector. */
 export function rosterBackups(state: StateView): Map<string, string> {
   return new Map(parseCsv(requireFile(state, ROSTER)).map((row) => [row.inspector!, row.backup_inspector!]));
-}
-
-/** Reads a JSON object answer with numeric values; null when the answer has none. */
-export function answerAmounts(answer: string): Map<string, number> | null {
-  const value = parseAnswerJson(answer);
-  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-  const amounts = new Map<string, number>();
-  for (const [key, amount] of Object.entries(value as Record<string, unknown>)) {
-    const number = typeof amount === "number" ? amount : Number(String(amount).replace(/[$,\s]/g, ""));
-    if (!Number.isFinite(number)) return null;
-    amounts.set(key.trim(), number);
-  }
-  return amounts;
-}
-
-/** One check: the answer's object has exactly the expected keys, each number within `tolerance`. */
-export function checkAmounts(
-  id: string,
-  answer: string,
-  expected: Map<string, number>,
-  tolerance = 0.006,
-): Check {
-  const actual = answerAmounts(answer);
-  if (actual === null) return check(id, false, "the answer holds no JSON object of amounts");
-  const problems: string[] = [];
-  for (const [key, amount] of expected) {
-    const got = actual.get(key);
-    if (got === undefined) problems.push(`missing ${key}`);
-    else if (!nearlyEqual(got, amount, tolerance)) problems.push(`${key}: expected ${amount}, got ${got}`);
-  }
-  for (const key of actual.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
-  return check(
-    id,
-    problems.length === 0,
-    problems.length === 0 ? "amounts match" : problems.slice(0, 5).join("; "),
-  );
 }

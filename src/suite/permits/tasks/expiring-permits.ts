@@ -43,11 +43,15 @@ function prepare({ db }: GenerateContext): void {
   const update = "UPDATE permits SET expires_on = ?, issued_on = ? WHERE permit_id = ?";
   db.prepare(update).run(HORIZON, addDays(HORIZON, -365), edge.permit_id);
   const last = getRow<{ id: string }>(db, "SELECT max(inspection_id) AS id FROM inspections")!.id;
-  db.prepare("INSERT INTO inspections VALUES (?, ?, 'Final', ?, 'Priya Raman', 'pass', ?)").run(
+  const final = [
     inspectionId.format(Number(last.slice(5)) + 1),
     closed.permit_id,
     addDays(REFERENCE_DATE, -4),
-    "Final approved. Certificate of completion to follow.",
+  ];
+  const notes = "Final approved. Certificate of completion to follow.";
+  db.prepare("INSERT INTO inspections VALUES (?, ?, 'Final', ?, 'Priya Raman', 'pass', ?)").run(
+    ...final,
+    notes,
   );
 }
 

@@ -1,8 +1,7 @@
-import { allRows, defineTask, roundCents } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask, roundCents } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { permitsDomain } from "../domain.js";
-import { checkAmounts } from "./expectations.js";
-import { NAIVE_LISTING_PY, PERMITS_PY } from "./python.js";
+import { FIRST_PAGE_PY, NAIVE_LISTING_PY, PERMITS_PY } from "./python.js";
 
 const MONTH = "2025-05";
 
@@ -38,10 +37,15 @@ export const feesCollectedInMayTask = defineTask({
   instruction:
     'For the monthly revenue report, how much did we collect in May 2025, by fee code? Count every fee whose payment date falls in May 2025. Reply with a JSON object mapping each fee code that had payments to its total in dollars, e.g. `{"PLR": 4210.5, "REI": 285.0}`.',
   tools: ["open_page"],
-  verify: ({ initial, answer }) => [checkAmounts("answer-collected", answer, collectedByCode(initial))],
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer-collected", answer, collectedByCode(initial))],
   oracle: cells("", "Paid"),
   nearMisses: [
     { id: "assessed-date", description: "Uses the date the fee was assessed.", cells: cells("", "Assessed") },
+    {
+      id: "first-page-only",
+      description: "Reads only the ledger's first page.",
+      cells: cells(FIRST_PAGE_PY, "Paid"),
+    },
     {
       id: "no-retry-on-503",
       description: "Pages through the ledger without retrying a 503.",

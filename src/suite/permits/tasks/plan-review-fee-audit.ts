@@ -1,10 +1,16 @@
-import { allRows, defineTask, parseMarkdownTable, roundCents } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerAmounts,
+  defineTask,
+  parseMarkdownTable,
+  roundCents,
+} from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { FEE_SCHEDULE } from "../documents.js";
 import { permitsDomain } from "../domain.js";
 import { PERMIT_TYPES } from "../rules.js";
 import type { PermitType } from "../rules.js";
-import { checkAmounts, requireFile } from "./expectations.js";
+import { requireFile } from "./expectations.js";
 import { PERMITS_PY } from "./python.js";
 
 const SINCE = "2025-01-01";
@@ -69,7 +75,7 @@ export const planReviewFeeAuditTask = defineTask({
     'An auditor thinks some plan-review fees were keyed wrong this year. Check every plan-review (PLR) fee assessed on or after January 1, 2025 against our fee schedule and the permit\'s declared valuation. Reply with a JSON object mapping each permit whose plan-review fee is wrong to the amount the schedule calls for, e.g. `{"BP-2025-00412": 812.5}`; leave out permits charged correctly.',
   tools: ["open_page"],
   verify: ({ initial, answer }) => [
-    checkAmounts("answer-corrections", answer, misbilledPlanReviews(initial)),
+    checkAnswerAmounts("answer-corrections", answer, misbilledPlanReviews(initial)),
   ],
   oracle: cells({}),
   nearMisses: [

@@ -1,16 +1,16 @@
-import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
+import { PYTHON_SNAPSHOT_HELPERS, PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
 
 /**
  * The first cell of every permits oracle: `page` opens a portal page and retries what a real site does to
  * careful clients (a 503 raised as a tool error, the "Session expired" page returned as an ordinary page),
- * `submit` does the same for forms and refuses a page with an alert, and the snapshot readers turn role
- * trees into rows, fields and notes.
+ * `submit` does the same for forms and refuses a page with an alert; the kit's snapshot readers
+ * (`PYTHON_SNAPSHOT_HELPERS`) turn role trees into rows, fields and notes.
  */
 export const PERMITS_PY = String.raw`import json, re
 from datetime import date, datetime, timedelta
 ${PYTHON_WORKSPACE_HELPERS}
+${PYTHON_SNAPSHOT_HELPERS}
 EXPIRED = "Session expired"
-LINE = re.compile(r'^(\s*)- (\w+)(?: ("(?:[^"\\]|\\.)*"))?((?: \[[^\]]*\])*)(?: -> (\S+))?(?:: ("(?:[^"\\]|\\.)*"))?:?$')
 
 def page(url, retry_expired=True):
     last = None
@@ -37,55 +37,6 @@ def submit(url, **fields):
             raise RuntimeError(f"{url} refused: {snap[snap.index('- alert:'):][:300]}")
         return snap
     raise RuntimeError(f"{url} kept failing")
-
-def nodes(snap):
-    out = []
-    for line in snap.splitlines():
-        m = LINE.match(line)
-        if m:
-            out.append({"depth": len(m.group(1)) // 2, "role": m.group(2),
-                        "name": json.loads(m.group(3)) if m.group(3) else None,
-                        "href": m.group(5), "text": json.loads(m.group(6)) if m.group(6) else None})
-    return out
-
-def _label(items, i):
-    node = items[i]
-    if node["name"] is not None or node["text"] is not None:
-        return node["name"] if node["name"] is not None else node["text"]
-    for child in items[i + 1:]:
-        if child["depth"] <= node["depth"]:
-            break
-        if child["name"] is not None or child["text"] is not None:
-            return child["name"] if child["name"] is not None else child["text"]
-    return ""
-
-def table(snap, name):
-    items = nodes(snap)
-    start = next((i for i, n in enumerate(items) if n["role"] == "table" and n["name"] == name), None)
-    if start is None:
-        return []
-    depth, headers, rows = items[start]["depth"], [], []
-    for i in range(start + 1, len(items)):
-        n = items[i]
-        if n["depth"] <= depth:
-            break
-        if n["role"] == "row" and n["depth"] == depth + 1:
-            rows.append([])
-        elif n["role"] == "columnheader":
-            headers.append(n["name"])
-        elif n["role"] == "cell" and n["depth"] == depth + 2:
-            rows[-1].append(_label(items, i))
-    return [dict(zip(headers, row)) for row in rows if row]
-
-def fields(snap):
-    items, out = nodes(snap), {}
-    for i, n in enumerate(items):
-        if n["role"] == "term" and i + 1 < len(items) and items[i + 1]["role"] == "definition":
-            out[n["text"]] = _label(items, i + 1)
-    return out
-
-def texts(snap, role="text"):
-    return [n["text"] for n in nodes(snap) if n["role"] == role and n["text"] is not None]
 
 def next_url(snap):
     return next((n["href"] for n in nodes(snap) if n["role"] == "link" and n["name"] == "Next page"), None)

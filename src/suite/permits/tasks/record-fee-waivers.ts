@@ -1,11 +1,4 @@
-import {
-  REFERENCE_DATE,
-  allRows,
-  check,
-  checkStateDiff,
-  defineTask,
-  nearlyEqual,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, check, checkStateDiff, defineTask, getRow } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { INBOX, halfOf } from "../documents.js";
 import { permitsDomain } from "../domain.js";
@@ -19,24 +12,18 @@ const HALF = String.raw`Approved in part: waive half of fee #(\d+) .*? on permit
 export function approvedWaivers(
   state: StateView,
 ): Array<{ fee_id: number; permit_id: string; amount: number }> {
-  const fees = new Map(
-    allRows<{ fee_id: number; amount: number }>(state.db, "SELECT * FROM fees").map((fee) => [
-      fee.fee_id,
-      fee,
-    ]),
-  );
   const waivers = [];
   for (const path of state.listFiles().filter((file) => file.startsWith(INBOX))) {
     const text = requireFile(state, path);
     const full = new RegExp(FULL).exec(text);
     const found = full ?? new RegExp(HALF).exec(text);
     if (!found || !/^From: .*r\.solis@riverton\.gov/m.test(text)) continue;
-    const fee = fees.get(Number(found[1]))!;
-    waivers.push({
-      fee_id: fee.fee_id,
-      permit_id: found[2]!,
-      amount: full ? fee.amount : halfOf(fee.amount),
-    });
+    const { amount } = getRow<{ amount: number }>(
+      state.db,
+      "SELECT amount FROM fees WHERE fee_id = ?",
+      found[1],
+    )!;
+    waivers.push({ fee_id: Number(found[1]), permit_id: found[2]!, amount: full ? amount : halfOf(amount) });
   }
   if (waivers.length === 0) throw new Error("generation produced no approved waiver");
   return waivers;
@@ -79,13 +66,14 @@ export const recordFeeWaiversTask = defineTask({
   verify: ({ initial, final, answer }) => {
     const expected = approvedWaivers(initial);
     const total = expected.reduce((sum, waiver) => sum + waiver.amount, 0);
-    const stated = /\$\s*([\d,]+\.\d{2})/.exec(answer)?.[1]?.replace(/,/g, "");
+    // The total is the last dollar amount of the reply (a reply may list each waiver before it).
+    const stated = [...answer.matchAll(/\$\s*([\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1]?.replace(/,/g, "");
     const added = expected.map((waiver) => ({ ...waiver, recorded_on: REFERENCE_DATE }));
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "fee_waivers", key: "waiver_id", added }]),
       check(
         "answer-total",
-        nearlyEqual(Number(stated), total, 0.006),
+        Math.abs(Number(stated) - total) < 0.006,
         `expected a total of $${total.toFixed(2)}`,
       ),
     ];

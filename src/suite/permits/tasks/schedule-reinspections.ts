@@ -71,6 +71,14 @@ export const scheduleReinspectionsTask = defineTask({
       cells: cells({ when: "when = TODAY + timedelta(days=lead)" }),
     },
     {
+      id: "ignores-booked",
+      description: "Skips scheduled bookings when finding the latest inspection, so it books a second visit.",
+      cells: cells({
+        candidates: String.raw`latest = {r["Type"]: r for r in table(snap, "Inspections") if r["Result"] != "Scheduled"}
+    failing = {(t, r["Inspection"], r["Inspector"]) for t, r in latest.items() if r["Result"] == "Fail"}`,
+      }),
+    },
+    {
       id: "every-failure",
       description: "Books for failures that a later inspection of the same type already passed.",
       cells: cells({

@@ -1,7 +1,6 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { permitsDomain } from "../domain.js";
-import { checkAmounts } from "./expectations.js";
 import { PERMITS_PY } from "./python.js";
 
 const SINCE = "2025-04-01";
@@ -40,7 +39,7 @@ export const violationCodeTallyTask = defineTask({
   instruction:
     "The code-adoption committee wants to know which code sections our inspectors cite most. Go through every failed inspection dated April 1, 2025 or later and count each code section cited in the inspector's notes (a report citing two sections counts once for each). Reply with a JSON object mapping each code section, written as in the reports (e.g. `NEC 210.8`), to its number of citations.",
   tools: ["open_page"],
-  verify: ({ initial, answer }) => [checkAmounts("answer-counts", answer, citedCodes(initial), 0)],
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer-counts", answer, citedCodes(initial), 0)],
   oracle: cells({}),
   nearMisses: [
     { id: "all-time", description: "Counts failed reports of every date.", cells: cells({ allTime: true }) },
