@@ -73,6 +73,24 @@ describe.each(walks)("measuring a workspace with %s", (_, measure) => {
   });
 });
 
+/** The pids of this process's workspace meters. */
+function meterPids(): number[] {
+  return readdirSync("/proc")
+    .filter((name) => {
+      if (!/^\d+$/.test(name)) return false;
+      try {
+        const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ");
+        return (
+          Number(fields[1]) === process.pid &&
+          readFileSync(`/proc/${name}/cmdline`, "utf8").includes("workspace_meter.py")
+        );
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 describe("the workspace meter", () => {
   const roots: string[] = [];
   afterEach(() => {
@@ -98,36 +116,31 @@ describe("the workspace meter", () => {
   it("lets a small walk finish while a large one takes turns", async () => {
     const large = tree(3_000);
     const small = tree(5);
+    await measureInMeter(PYTHON, small, 200_000); // started
+    const [meter] = meterPids();
+    // Both requests wait in the meter's input before it walks, however loaded the machine is.
+    process.kill(meter!, "SIGSTOP");
     const finished: string[] = [];
-    await Promise.all([
+    const walks = Promise.all([
       measureInMeter(PYTHON, large, 200_000).then(() => finished.push("large")),
       measureInMeter(PYTHON, small, 200_000).then(() => finished.push("small")),
     ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(meter!, "SIGCONT");
+    await walks;
     expect(finished).toEqual(["small", "large"]);
   });
 
   it("fails the walks in flight when it dies, and measureWorkspace then walks in-process", async () => {
     const root = tree(3_000);
     await measureInMeter(PYTHON, root, 200_000); // started
-    const meters = readdirSync("/proc").filter(
-      (name) =>
-        /^\d+$/.test(name) &&
-        (() => {
-          try {
-            const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ");
-            return (
-              Number(fields[1]) === process.pid &&
-              readFileSync(`/proc/${name}/cmdline`, "utf8").includes("workspace_meter.py")
-            );
-          } catch {
-            return false;
-          }
-        })(),
-    );
+    const meters = meterPids();
     expect(meters).toHaveLength(1);
+    // Stopped first, so that the walks are still in flight when it dies however loaded the machine is.
+    process.kill(meters[0]!, "SIGSTOP");
     const inFlight = measureInMeter(PYTHON, root, 200_000);
     const measured = measureWorkspace(root);
-    process.kill(Number(meters[0]), "SIGKILL");
+    process.kill(meters[0]!, "SIGKILL");
     await expect(inFlight).rejects.toThrow(/workspace meter exited/);
     expect(await measured).toEqual(await walkWorkspace(root));
     // No new meter for a while: the next measurement walks in-process at once.
