@@ -189,12 +189,12 @@ async def run_episodes(worker: Any, rows: List[Dict[str, Any]], urls: List[str])
     return outputs
 
 
-def check_verl(report: Report, service: str, recipe: str, sft_recipe: str = "", sft_data: Any = None) -> None:
+def check_verl(report: Report, service: str, recipe: str, sft_recipe: str = "") -> None:
     version = report.run("import verl", _import_verl)
     if version is None:
         return
     if sft_recipe:
-        check_sft(report, sft_recipe, sft_data)
+        check_sft(report, sft_recipe)
     state: Dict[str, Any] = {}
     if report.run("recipe arguments", lambda: _arguments(recipe, state)) is None:
         return
@@ -212,7 +212,7 @@ def check_verl(report: Report, service: str, recipe: str, sft_recipe: str = "", 
         report.run("GSPO loss (CPU)", lambda: _gspo(state))
 
 
-def check_sft(report: Report, sft_recipe: str, sft_data: Any) -> None:
+def check_sft(report: Report, sft_recipe: str) -> None:
     from .check_verl_sft import check_sft_config, compose_sft_config, sft_recipe_overrides
 
     state: Dict[str, Any] = {}
