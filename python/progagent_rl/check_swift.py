@@ -159,7 +159,7 @@ def check_swift(report: Report, service: str, recipe: str, sft_recipe: str, rl_d
     if report.run("recipe arguments", lambda: _arguments(recipe, state)) is not None:
         report.run("flags against ms-swift's argument classes", lambda: _flags(state))
     report.run("SFT recipe flags", lambda: _sft_flags(sft_recipe))
-    if report.run("plugin registers", _plugin) is None:
+    if report.run("plugin registers", lambda: _plugin(state)) is None:
         return
     if rl_data is None:
         report.skip("exported rows", "no --rl-data (a file `export rl --format ms-swift` wrote); a built-in row is used")
@@ -221,21 +221,29 @@ def _flags(state: Dict[str, Any]) -> str:
     return check_flags(state["commands"])
 
 
-def _plugin() -> str:
+def _plugin(state: Dict[str, Any]) -> str:
+    """The recipe's --external_plugins file loaded as `swift rollout` loads it (ms-swift's import_external_file:
+    its folder on sys.path, imported as a top-level module), and the scheduler the recipe names in the registry."""
+    import sys
+
     from swift.rollout.gym_env import envs
     from swift.rollout.multi_turn import multi_turns
+    from swift.utils import import_external_file
 
-    from . import swift_plugin
+    rollout = state.get("commands", {}).get("rollout", {})
+    path = rollout.get("external_plugins") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "swift_plugin.py")
+    name = rollout.get("multi_turn_scheduler", "progagent_scheduler")
+    module = import_external_file(path)
+    scheduler, env = multi_turns.get(name), envs.get("progagent")
+    if scheduler is not getattr(module, "ProgAgentScheduler", None) or env is not getattr(module, "ProgAgentEnv", None):
+        raise AssertionError(f"{path} did not register multi_turns[{name!r}] and envs['progagent']")
+    state["scheduler"], state["plugin"] = scheduler, sys.modules[scheduler.__module__]
+    return f"{os.path.basename(path)} imported by import_external_file as {module.__name__!r}; multi_turns[{name!r}], envs['progagent']"
 
-    if multi_turns.get("progagent_scheduler") is not swift_plugin.ProgAgentScheduler or envs.get("progagent") is not swift_plugin.ProgAgentEnv:
-        raise AssertionError("progagent_scheduler / progagent are not in ms-swift's registries")
-    return "multi_turns['progagent_scheduler'], envs['progagent']"
 
-
-def _run(service: str, url: str, row: Dict[str, Any], finish_reason: str = "stop", max_turns: int = 100) -> Tuple[Any, ScriptedEngine]:
+def _run(state: Dict[str, Any], service: str, url: str, finish_reason: str = "stop", max_turns: int = 100) -> Tuple[Any, ScriptedEngine]:
     from swift.infer_engine.protocol import RequestConfig
 
-    from . import swift_plugin
     from .check import SCRIPT
 
     async def scenario() -> Tuple[Any, ScriptedEngine]:
@@ -245,10 +253,10 @@ def _run(service: str, url: str, row: Dict[str, Any], finish_reason: str = "stop
         finally:
             await client.close()
         os.environ["PROGAGENT_ROLLOUT_URLS"] = url
-        swift_plugin._POOL = None
+        state["plugin"]._POOL = None
         engine = ScriptedEngine(turns, SCRIPT, finish_reason)
-        scheduler = swift_plugin.ProgAgentScheduler(infer_engine=engine, max_turns=max_turns)
-        request = _request(row)
+        scheduler = state["scheduler"](infer_engine=engine, max_turns=max_turns)
+        request = _request(state["row"])
         output = await scheduler.run(request, RequestConfig(max_tokens=4096))
         if scheduler.episodes:
             raise AssertionError(f"episodes left open: {list(scheduler.episodes)}")
@@ -258,7 +266,7 @@ def _run(service: str, url: str, row: Dict[str, Any], finish_reason: str = "stop
 
 
 def _episode(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, service, state["row"])
+    output, engine = _run(state, service, service)
     infos, first = output.rollout_infos, engine.requests[0]
     if first["messages"][0]["role"] != "system" or not first["tools"]:
         raise AssertionError("the model did not see the episode's system prompt and tools")
@@ -278,7 +286,7 @@ def _episode(service: str, state: Dict[str, Any]) -> str:
 
 
 def _down(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, "http://127.0.0.1:9", state["row"])
+    output, engine = _run(state, service, "http://127.0.0.1:9")
     infos = output.rollout_infos
     if infos.get("total_reward") != 0.0 or infos.get("progagent_end_reason") != "service_error":
         raise AssertionError(f"rollout_infos {infos}")
@@ -286,7 +294,7 @@ def _down(service: str, state: Dict[str, Any]) -> str:
 
 
 def _cut(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, service, state["row"], finish_reason="length")
+    output, engine = _run(state, service, service, finish_reason="length")
     infos = output.rollout_infos
     if infos.get("total_reward") != 0.0 or infos.get("progagent_end_reason") != "response_length" or len(engine.requests) != 1:
         raise AssertionError(f"rollout_infos {infos}")
