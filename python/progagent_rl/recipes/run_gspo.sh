@@ -19,7 +19,9 @@
 #   PROGAGENT_PTC_PENALTY (0): reward max(r - penalty x PTC errors, 0); the authors' script uses 0.01.
 # Extra arguments are verl overrides appended last (they win). The services are started by
 # `python -m progagent_rl.launcher`, which connects to the Ray cluster (RAY_ADDRESS, or a local one), starts
-# `progagent rollout serve` on every node, runs verl, and ends the services with it.
+# `progagent rollout serve` on every node (PROGAGENT_CLI, default `progagent`, must run there; more serve options
+# in PROGAGENT_SERVE_ARGS, e.g. '--max-episodes 512 --warm-kernels 64'), restarts one whose process exits, runs
+# verl, and ends the services with it.
 # PROGAGENT_RECIPE_ARGS_OUT=<file> writes verl's arguments there (NUL-separated) and exits: the self-check
 # validates them without running anything.
 set -euo pipefail

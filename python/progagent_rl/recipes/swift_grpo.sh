@@ -12,8 +12,9 @@
 #         --out data/rl-$MODE/train.jsonl --val-share 0.1
 #     which writes train.jsonl and train.val.jsonl there.
 #   STEP=rollout|train|both (default both: the rollout server in the background, then training)
-# The rollout services (`progagent rollout serve`) start through `python -m progagent_rl.launcher`, which ends
-# them with the command it runs. PROGAGENT_RECIPE_ARGS_OUT=<file>: write the two commands' arguments there
+# The rollout service (`progagent rollout serve`, run as PROGAGENT_CLI, default `progagent`, with the options in
+# PROGAGENT_SERVE_ARGS) starts through `python -m progagent_rl.launcher` (one per Ray node, or one here without
+# Ray), which restarts it if its process exits and ends it with the command it runs. PROGAGENT_RECIPE_ARGS_OUT=<file>: write the two commands' arguments there
 # (NUL-separated, each after its command name) and exit.
 set -euo pipefail
 MODE=${MODE:-ptc}
