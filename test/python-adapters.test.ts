@@ -73,22 +73,27 @@ describe("recipes read exactly the files their header's export command writes", 
   it.each([
     ["run_gspo.sh", "verl", "data.train_files", "data.val_files"],
     ["swift_grpo.sh", "ms-swift", "dataset", "val_dataset"],
-  ])("%s (export rl --format %s)", async (recipe, format, trainKey, valKey) => {
-    const [command] = headerExports(recipe);
-    expect(command).toContain(`--format ${format}`);
-    const cwd = mkdtempSync(join(scratch, "rl-"));
-    // The header's command on two tasks (so the validation share holds one), run in the user's working directory.
-    exportRl({
-      tasks: (await loadSuite("retail.*")).slice(0, 2),
-      scales: ["v0"],
-      harness: "ptc",
-      format: format as RlFormat,
-      outPath: join(cwd, option(command!, "--out").replace("$MODE", "ptc")),
-      valShare: 0.5,
-    });
-    const args = recipeArguments(recipe, cwd);
-    for (const key of [trainKey, valKey]) expect(existsSync(join(cwd, argument(args, key))), key).toBe(true);
-  }, 120_000);
+  ])(
+    "%s (export rl --format %s)",
+    async (recipe, format, trainKey, valKey) => {
+      const [command] = headerExports(recipe);
+      expect(command).toContain(`--format ${format}`);
+      const cwd = mkdtempSync(join(scratch, "rl-"));
+      // The header's command on two tasks (so the validation share holds one), run in the user's working directory.
+      exportRl({
+        tasks: (await loadSuite("retail.*")).slice(0, 2),
+        scales: ["v0"],
+        harness: "ptc",
+        format: format as RlFormat,
+        outPath: join(cwd, option(command!, "--out").replace("$MODE", "ptc")),
+        valShare: 0.5,
+      });
+      const args = recipeArguments(recipe, cwd);
+      for (const key of [trainKey, valKey])
+        expect(existsSync(join(cwd, argument(args, key))), key).toBe(true);
+    },
+    120_000,
+  );
 
   it.each([
     ["verl", "data.train_files", "data.val_files"],
