@@ -33,7 +33,7 @@ from progagent_rl import (  # noqa: E402
 )
 
 TASK = "retail.apply-supplier-recall"
-#: The test domain's task (fixtures/tiny_suite.ts): OraclePolicy earns reward 1 on it.
+#: The test domain's task (test/fixtures/tiny-suite.ts): OraclePolicy earns reward 1 on it.
 TINY = "tiny.deactivate"
 MAX_EPISODES = 4
 
@@ -45,7 +45,7 @@ class Service:
         command = shlex.split(os.environ.get("PROGAGENT_CLI", "node bin/progagent.js"))
         self.process = subprocess.Popen(
             [*command, "rollout", "serve", "--port", "0", "--max-episodes", str(MAX_EPISODES), "--idle-timeout", "3",
-             "--suite", os.path.join(HERE, "fixtures", "tiny_suite.ts")],
+             "--suite", os.path.join(os.path.dirname(os.path.dirname(HERE)), "test", "fixtures", "tiny-suite.ts")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
