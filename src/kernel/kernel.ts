@@ -448,8 +448,6 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   };
 
   const launchProcess = async (startTimeoutMs: number): Promise<KernelProcess> => {
-    // A restart after a workspace on a tmpfs was filled gets a cgroup without the files' charge.
-    if (everStarted) budget.renew();
     let markReady: () => void = () => undefined;
     let failStart: (error: Error) => void = () => undefined;
     const ready = new Promise<void>((resolve, reject) => {
@@ -541,6 +539,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     const isCommand = request.t === "run";
     // A command does not use the program's state: the note about lost state waits for the next execution.
     const restartedNow = lostState && everStarted && !isCommand;
+    // A workspace on a tmpfs that fills the memory budget leaves no room for a new kernel: say so, start nothing.
+    const refusal = everStarted && !current?.isAlive && !starting ? budget.restartRefusal() : undefined;
+    if (refusal) return refusedRestart(refusal, startedAt, isCommand);
     const process = await ensureProcess();
     if (!isCommand) lostState = false;
     const limitMs = executeOptions.timeoutMs ?? timeoutMs;
@@ -776,6 +777,25 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     },
     dispose,
     [Symbol.asyncDispose]: dispose,
+  };
+}
+
+/** The result of an execution that could not run because the kernel could not restart. */
+function refusedRestart(violation: BudgetViolation, startedAt: number, isCommand: boolean): ExecutionResult {
+  const text = `[${violation.message}]`;
+  return {
+    text,
+    truncated: false,
+    status: "crashed",
+    stdout: "",
+    stderr: "",
+    value: null,
+    error: null,
+    durationMs: Date.now() - startedAt,
+    toolCallCount: 0,
+    kernelRestarted: false,
+    ...(isCommand ? { exitCode: null } : {}),
+    budgetExceeded: violation.kind,
   };
 }
 
