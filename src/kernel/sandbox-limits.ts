@@ -102,7 +102,7 @@ function report(
   detection: Detection,
   limits: SandboxBudgetLimits,
   bwrapPath: string,
-  workspaceDir: string,
+  workspaceDir: string | undefined,
 ): SandboxLimitsReport {
   const cgroup = detection.mechanism !== "rlimit";
   const sizedTmp = sandboxFeatures(bwrapPath).tmpfsSize;
@@ -137,8 +137,8 @@ function report(
 }
 
 /** Whether the memory budget covers the workspace's files: a cgroup, and the workspace on a tmpfs. */
-function chargesWorkspace(detection: Detection, workspaceDir: string): boolean {
-  return detection.mechanism !== "rlimit" && isTmpfs(workspaceDir);
+function chargesWorkspace(detection: Detection, workspaceDir: string | undefined): boolean {
+  return detection.mechanism !== "rlimit" && workspaceDir !== undefined && isTmpfs(workspaceDir);
 }
 
 /** Which mechanism enforces the sandbox budgets on this host, and how. Detects (and caches) on first call. */
@@ -293,10 +293,12 @@ function processTree(rootPid: number): number[] {
 /**
  * The budgets of one kernel. `sandboxed: false` (unsafe mode) still watches memory and disk from the host.
  * `interpreter` runs the workspace meter that measures the workspace for the disk budget (workspace-meter.ts).
+ * Without a `workspaceDir` (a sandbox whose writable places are all sized tmpfs, e.g. synth's draft sandbox)
+ * there is no disk check: only the memory and process budgets.
  */
 export function createSandboxBudget(
   limits: SandboxBudgetLimits,
-  workspaceDir: string,
+  workspaceDir: string | undefined,
   bwrapPath = "bwrap",
   sandboxed = true,
   interpreter = "/usr/bin/python3",
@@ -319,9 +321,9 @@ export function createSandboxBudget(
 
   const maxEntries = limits.workspaceEntries ?? DEFAULT_WORKSPACE_ENTRIES;
   /** What the workspace holds; a walk that failed outright is an incomplete measurement of nothing. */
-  const measure = async (): Promise<WorkspaceUsage> => {
+  const measure = async (directory: string): Promise<WorkspaceUsage> => {
     try {
-      return await measureWorkspace(workspaceDir, maxEntries, interpreter);
+      return await measureWorkspace(directory, maxEntries, interpreter);
     } catch (error) {
       return {
         bytes: 0,
@@ -359,7 +361,8 @@ export function createSandboxBudget(
     diskBaseline = usage.bytes > limits.diskBytes ? usage.bytes : 0;
   };
   const diskCheck = async (): Promise<BudgetViolation | undefined> => {
-    const usage = await measure();
+    if (workspaceDir === undefined) return undefined;
+    const usage = await measure(workspaceDir);
     const violation = judge(usage, true);
     deliver(usage, violation);
     return violation;
@@ -410,9 +413,9 @@ export function createSandboxBudget(
         if (violation) report(violation);
       }, MEMORY_POLL_MS);
       const diskTimer = setInterval(() => {
-        if (diskBusy) return;
+        if (diskBusy || workspaceDir === undefined) return;
         diskBusy = true;
-        void measure()
+        void measure(workspaceDir)
           .then((usage) => {
             // A walk that ends after its program is over judges nothing: the check after the program does.
             if (stopped) return;
