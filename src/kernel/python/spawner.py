@@ -40,6 +40,26 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 EXIT_FAILED = 125
 TEMPLATE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.py")
+# How a template runs template.py: as `python -c`, whose frame names no host file, and which is the only frame left
+# below a kernel's main() once the kernel's PID 1 has unwound the template's (template.py, forget_template).
+TEMPLATE_LOADER = """\
+import sys
+namespace = {"__name__": "__main__", "__file__": sys.argv[1], "__builtins__": __builtins__}
+with open(sys.argv[1], "rb") as source:
+    code = compile(source.read(), sys.argv[1], "exec", dont_inherit=True)
+main = None
+try:
+    exec(code, namespace)
+except SystemExit as kernel:
+    if not callable(kernel.code):
+        raise
+    main = kernel.code
+del sys, namespace, source, code
+try:
+    main()
+finally:
+    __import__("posix")._exit(1)
+"""
 # How long a template may take to fork a kernel's first process (it forks and goes back to waiting).
 TEMPLATE_FORK_TIMEOUT = 5.0
 # A template forks at most this many kernels, then a new one takes over: kernels forked from one template share
@@ -317,7 +337,7 @@ class Spawner:
         interpreter = spec["interpreter"]
         flags = list(spec["flags"])
         # The configuration comes on the control socket: the template's command line names no bootstrap.
-        argv = [interpreter, *flags, TEMPLATE_SOURCE]
+        argv = [interpreter, *flags, "-c", TEMPLATE_LOADER, TEMPLATE_SOURCE]
         config = "\n".join([spec["code"], spec["script"], interpreter, *flags])
         if any("\n" in part or not part for part in [spec["code"], spec["script"], interpreter, *flags]):
             raise OSError("the template's paths and flags must be non-empty and without newlines")

@@ -1,7 +1,8 @@
 """Kernel template: a pristine interpreter that forks kernels instead of exec'ing bwrap and a new interpreter.
 
-    template.py      (control socket on fd 3; its first message: the bootstrap's code file on the host, the
-                      bootstrap's path in the sandbox, the interpreter and its flags, one a line)
+    python -c LOADER template.py   (LOADER: spawner.py's TEMPLATE_LOADER; control socket on fd 3; its first
+                      message: the bootstrap's code file on the host, the bootstrap's path in the sandbox, the
+                      interpreter and its flags, one a line)
 
 One template per sandbox configuration (interpreter, flags, bootstrap, base environment), started by spawner.py
 as root with the base environment the kernels get. At start it loads the bootstrap's code as `__main__`
@@ -16,9 +17,17 @@ the namespaces, the first user namespace's maps), forks the sandbox's PID 1, tel
 exits, so that PID 1 is reparented to the spawner (a child subreaper) and never is the template's child.
 PID 1 does the rest of bwrap's work (loopback, the tmpfs root and the two pivots, the binds, /proc, /dev, the
 second user namespace, capabilities, the session, the parent-death signal, the seccomp filter), makes the
-interpreter look exec'd (environment, argv, command line and environment block, sys.modules) and runs the
-bootstrap's main(). Anything it cannot do exactly ends the start with a message on the kernel's stderr (exit
-code 125), as launch.py does.
+interpreter look exec'd (environment, argv, command line and environment block, sys.modules), lets go of the
+template (forget_template) and unwinds to the loader, which runs the bootstrap's main(). Anything it cannot do
+exactly ends the start with a message on the kernel's stderr (exit code 125), as launch.py does.
+
+Why the loader and the unwinding (attacks.md H6): a forked kernel is a copy of this interpreter, and a program can
+read whatever it holds: frames below main() (sys._getframe().f_back, with the episode's request and its host
+paths), these globals (the spawner's pid), the launcher module and this file's code (the package's path). The
+kernel's PID 1 raises SystemExit(main) once it is ready; the loader (`python -c`, so its frame names no host
+file) catches it outside every frame of the template and calls main() there, and forget_template() has
+emptied the template's and the launcher's globals first, which frees them (they are cycles that the frozen
+collector would otherwise keep).
 """
 
 import marshal
@@ -87,6 +96,9 @@ def _imports():
         from os.path import realpath
     finally:
         sys.path.pop(0)
+    # The kernel's command line and environment block live in memory no Python object holds (set_command_line).
+    launch.libc.malloc.restype = ctypes.c_void_p
+    launch.libc.malloc.argtypes = [ctypes.c_size_t]
 
 
 CLONE_NEWNS = 0x00020000
@@ -164,8 +176,6 @@ OPTIONS = {
     "--setenv": 2,
 }
 REQUIRED_OPTIONS = ("--unshare-all", "--die-with-parent", "--new-session", "--as-pid-1", "--clearenv")
-# Keeps buffers the kernel's command line and environment block point into alive for the process's lifetime.
-_KEEP = []
 
 
 def fail(what, errno=None):
@@ -388,14 +398,17 @@ def start_kernel(request, sock):
 
 
 def set_command_line(arguments, environment):
-    buffer = ctypes.create_string_buffer(arguments + environment, len(arguments) + len(environment))
-    _KEEP.append(buffer)
+    # Never freed: the kernel's /proc/<pid>/cmdline and environ point into it for its lifetime.
+    size = len(arguments) + len(environment)
+    start = launch.libc.malloc(size)
+    if not start:
+        fail("no memory for the kernel's command line")
+    ctypes.memmove(start, arguments + environment, size)
     with open("/proc/self/stat", "rb") as handle:
         fields = handle.read().rpartition(b")")[2].split()
     # fields[0] is the state (field 3 of proc(5)): field n is fields[n - 3].
     value = lambda n: int(fields[n - 3])  # noqa: E731
     brk = launch.libc.syscall(SYSCALLS[posix.uname().machine]["brk"], 0)
-    start = ctypes.addressof(buffer)
     mm_map = struct.pack(
         "12QIi",
         value(26),  # start_code
@@ -836,10 +849,18 @@ def become_interpreter(environment, cwd):
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     posix.closerange(5, posix.sysconf("SC_OPEN_MAX"))
     main = _BOOTSTRAP.main
-    try:
-        main()
-    finally:
-        posix._exit(1)
+    forget_template()
+    raise SystemExit(main)  # to the loader, past every frame of the template (sandbox_init lets SystemExit pass)
+
+
+def forget_template():
+    """Empties what only the template needed, so that the kernel holds nothing of it once its frames are gone: the
+    import cache entry of this file's directory, the launcher's globals, and these globals (the functions, the
+    configuration with the spawner's pid, the modules imported for the launch). The calling frames keep running
+    on what they hold in locals and builtins."""
+    sys.path_importer_cache.pop(__file__.rpartition("/")[0], None)
+    vars(launch).clear()
+    globals().clear()
 
 
 def main():
