@@ -71,10 +71,16 @@ def _probe(needles, pid_key, hidden_pids):
         if kind is type(_probe.__code__) and not item.co_filename.startswith(sandbox):
             report["code"].append(item.co_name)
         referents = gc.get_referents(item)
-        if kind in (dict, list, tuple, set, frozenset) or kind.__name__ in ("frame", "cell"):
-            for value in referents:
-                if type(value) is int and value in pids:
-                    report["pids"].append("planted" if item is planted else "%s:%d" % (kind.__name__, value))
+        # Numbers a program's state keeps (not constant tables: tuples, UPPER_CASE names), where a pid would be.
+        if kind is dict:
+            held = [value for key, value in list(item.items()) if not (type(key) is str and key.isupper())]
+        elif kind in (list, set) or kind.__name__ in ("frame", "cell"):
+            held = referents
+        else:
+            held = ()
+        for value in held:
+            if type(value) is int and value in pids:
+                report["pids"].append("planted" if item is planted else "%s:%d" % (kind.__name__, value))
         queue.extend(value for value in referents if id(value) not in seen)
     for path in ("/proc/self/cmdline", "/proc/self/environ", "/proc/1/cmdline", "/proc/1/environ"):
         try:
