@@ -324,6 +324,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   let toolHandler: KernelToolHandler | undefined = options.onToolCall;
 
   let current: KernelProcess | undefined;
+  /** The last process started: a restart's check waits for it to be gone (with it, its /tmp). */
+  let lastStarted: KernelProcess | undefined;
   let starting: Promise<KernelProcess> | undefined;
   let pending: PendingExecution | undefined;
   let lostState = false;
@@ -489,6 +491,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       },
     });
     current = child;
+    lastStarted = child;
     // The cgroup migration overlaps the interpreter's start-up; `attach` checks every process before the first program.
     const joining = child.firstPids.then((pids) => {
       stage("forked", performance.now());
@@ -521,6 +524,14 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     return child;
   };
 
+  /** Whether a restart must be refused; asked again once the last sandbox is surely gone (its /tmp is memory too). */
+  const restartRefusal = async (): Promise<BudgetViolation | undefined> => {
+    const refusal = budget.restartRefusal();
+    if (!refusal || !lastStarted) return refusal;
+    await exitOf(lastStarted, 2_000);
+    return budget.restartRefusal();
+  };
+
   const ensureProcess = async (): Promise<KernelProcess> => {
     if (current?.isAlive && !starting) return current;
     if (!starting) {
@@ -540,7 +551,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     // A command does not use the program's state: the note about lost state waits for the next execution.
     const restartedNow = lostState && everStarted && !isCommand;
     // A workspace on a tmpfs that fills the memory budget leaves no room for a new kernel: say so, start nothing.
-    const refusal = everStarted && !current?.isAlive && !starting ? budget.restartRefusal() : undefined;
+    const refusal = everStarted && !current?.isAlive && !starting ? await restartRefusal() : undefined;
     if (refusal) return refusedRestart(refusal, startedAt, isCommand);
     const process = await ensureProcess();
     if (!isCommand) lostState = false;
@@ -724,14 +735,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     current = undefined;
     if (process) {
       process.dispose();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        process.exitedPromise,
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, 2_000);
-        }),
-      ]);
-      clearTimeout(timer);
+      await exitOf(process, 2_000);
     }
     await budget.dispose();
   };
@@ -778,6 +782,18 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     dispose,
     [Symbol.asyncDispose]: dispose,
   };
+}
+
+/** Resolves once the process has exited, or after `timeoutMs`. */
+async function exitOf(process: KernelProcess, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    process.exitedPromise,
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** The result of an execution that could not run because the kernel could not restart. */

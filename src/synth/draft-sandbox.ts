@@ -184,7 +184,7 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
     cpuSeconds: Math.ceil(options.timeoutMs / 1000),
     ...options.limits,
   };
-  // As root the sandbox's files are root's on the host: refuse set-user-ID and set-group-ID modes (the kernel's filter).
+  // The kernel's launcher sets the CPU limit and, as root, refuses set-user-ID and set-group-ID modes (its filter).
   const command = launcherCommand(
     buildDraftSandboxCommand(options.draftDir, bwrap, limits),
     LAUNCHER_INTERPRETER,
@@ -193,6 +193,13 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
       rlimits: { cpuSeconds: limits.cpuSeconds },
     },
   );
+  const child = spawn(command.command, command.args, {
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    env: {},
+    detached: false,
+  });
+
+  // The sandbox's processes join it before the worker gets its request (underBudgets below).
   const budget = createSandboxBudget(
     {
       memoryBytes: limits.memoryBytes,
@@ -205,11 +212,6 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
     true,
     LAUNCHER_INTERPRETER,
   );
-  const child = spawn(command.command, command.args, {
-    stdio: ["pipe", "pipe", "pipe", "pipe"],
-    env: {},
-    detached: false,
-  });
   const input = child.stdin;
   const messages = (child.stdio as unknown as Readable[])[3]!;
   let log = "";
