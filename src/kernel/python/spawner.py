@@ -40,13 +40,15 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 EXIT_FAILED = 125
 TEMPLATE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.py")
-# How a template runs template.py: as `python -c`, whose frame names no host file, and which is the only frame left
-# below a kernel's main() once the kernel's PID 1 has unwound the template's (template.py, forget_template).
+# How a template runs template.py: compiled without its path by `python -c`, whose frame names no host file either,
+# and which is the only frame left below a kernel's main() once the kernel's PID 1 has unwound the template's.
 TEMPLATE_LOADER = """\
 import sys
-namespace = {"__name__": "__main__", "__file__": sys.argv[1], "__builtins__": __builtins__}
-with open(sys.argv[1], "rb") as source:
-    code = compile(source.read(), sys.argv[1], "exec", dont_inherit=True)
+path = sys.argv.pop()
+namespace = {"__name__": "__main__", "__builtins__": __builtins__, "_DIRECTORY": path.rpartition("/")[0]}
+with open(path, "rb") as source:
+    code = compile(source.read(), "<progagent template>", "exec", dont_inherit=True)
+del path, source
 main = None
 try:
     exec(code, namespace)
@@ -54,7 +56,7 @@ except SystemExit as kernel:
     if not callable(kernel.code):
         raise
     main = kernel.code
-del sys, namespace, source, code
+del sys, namespace, code
 try:
     main()
 finally:

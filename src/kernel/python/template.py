@@ -17,17 +17,19 @@ the namespaces, the first user namespace's maps), forks the sandbox's PID 1, tel
 exits, so that PID 1 is reparented to the spawner (a child subreaper) and never is the template's child.
 PID 1 does the rest of bwrap's work (loopback, the tmpfs root and the two pivots, the binds, /proc, /dev, the
 second user namespace, capabilities, the session, the parent-death signal, the seccomp filter), makes the
-interpreter look exec'd (environment, argv, command line and environment block, sys.modules), lets go of the
-template (forget_template) and unwinds to the loader, which runs the bootstrap's main(). Anything it cannot do
-exactly ends the start with a message on the kernel's stderr (exit code 125), as launch.py does.
+interpreter look exec'd (environment, command line and environment block, sys.modules) and unwinds to the
+loader, which runs the bootstrap's main(). Anything it cannot do exactly ends the start with a message on the
+kernel's stderr (exit code 125), as launch.py does.
 
 Why the loader and the unwinding (attacks.md H6): a forked kernel is a copy of this interpreter, and a program can
-read whatever it holds: frames below main() (sys._getframe().f_back, with the episode's request and its host
-paths), these globals (the spawner's pid), the launcher module and this file's code (the package's path). The
-kernel's PID 1 raises SystemExit(main) once it is ready; the loader (`python -c`, so its frame names no host
-file) catches it outside every frame of the template and calls main() there, and forget_template() has
-emptied the template's and the launcher's globals first, which frees them (they are cycles that the frozen
-collector would otherwise keep).
+read whatever it holds. So nothing the template keeps names the host: the loader (`python -c`, whose frame names
+no host file) compiles this file without its path, configure() gives the launcher's module and code no path
+either and drops the import cache entry of their directory, and sys.argv is the bootstrap's. What is the kernel's
+own (its request with the stage path, the workspace and the bwrap arguments, in the frames below main(); the
+spawner's pid in _CONFIG) goes in its PID 1: it deletes the pid and raises SystemExit(main) once it is ready,
+which unwinds every frame of the template to the loader, which calls main() there. That touches a few pages
+per kernel; emptying the template's and the launcher's globals in each kernel instead (tried first) freed their
+objects, copying the shared pages they are on: milliseconds of each start on a busy machine.
 """
 
 import marshal
@@ -82,9 +84,9 @@ _KERNEL_MODULES = None
 _CONFIG = None
 
 
-def _imports():
+def _imports(directory):
     global binascii, ctypes, struct, fcntl, _socket, launch, realpath
-    sys.path.insert(0, __file__.rpartition("/")[0])
+    sys.path.insert(0, directory)
     try:
         # Imported here, once, not in each kernel's first process: binascii alone was 0.37 ms of each start.
         import binascii
@@ -96,9 +98,21 @@ def _imports():
         from os.path import realpath
     finally:
         sys.path.pop(0)
+        sys.path_importer_cache.pop(directory, None)
     # The kernel's command line and environment block live in memory no Python object holds (set_command_line).
     launch.libc.malloc.restype = ctypes.c_void_p
     launch.libc.malloc.argtypes = [ctypes.c_size_t]
+    # Neither the launcher's module nor its code names the package's path (this file's is compiled without it).
+    for name in ("__file__", "__cached__", "__spec__", "__loader__"):
+        vars(launch)[name] = None
+    for value in vars(launch).values():
+        if type(value) is type(_imports):
+            value.__code__ = _renamed(value.__code__, "<progagent launcher>")
+
+
+def _renamed(code, filename):
+    constants = tuple(_renamed(value, filename) if type(value) is type(code) else value for value in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=constants)
 
 
 CLONE_NEWNS = 0x00020000
@@ -839,31 +853,24 @@ def become_interpreter(environment, cwd):
     for name, value in environment + [("PWD", cwd)]:
         posix.putenv(name, value)
         posix.environ[fsencode(name)] = fsencode(value)
-    script = _CONFIG["command"][-1]
-    sys.argv[:] = [script]
-    sys.orig_argv[:] = list(_CONFIG["command"])
     for name in list(sys.modules):
         if name not in _KERNEL_MODULES:
             del sys.modules[name]
     signal = sys.modules["_signal"]
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     posix.closerange(5, posix.sysconf("SC_OPEN_MAX"))
-    main = _BOOTSTRAP.main
-    forget_template()
-    raise SystemExit(main)  # to the loader, past every frame of the template (sandbox_init lets SystemExit pass)
-
-
-def forget_template():
-    """Empties what only the template needed, so that the kernel holds nothing of it once its frames are gone: the
-    import cache entry of this file's directory, the launcher's globals, and these globals (the functions, the
-    configuration with the spawner's pid, the modules imported for the launch). The calling frames keep running
-    on what they hold in locals and builtins."""
-    sys.path_importer_cache.pop(__file__.rpartition("/")[0], None)
-    vars(launch).clear()
-    globals().clear()
+    del _CONFIG["spawner"]  # the one host value these globals hold; the frames' go as they unwind
+    raise SystemExit(_BOOTSTRAP.main)  # to the loader, past every frame of the template (sandbox_init lets it pass)
 
 
 def main():
+    configure(globals().pop("_DIRECTORY"))
+    serve()
+
+
+def configure(directory):
+    """Loads the bootstrap and what the kernels' first processes need, once. Nothing it keeps names a host path: a
+    kernel is a copy of this interpreter (see the module docstring)."""
     global _BOOTSTRAP, _KERNEL_MODULES, _CONFIG
     # Read with posix alone: whatever the template imports before the bootstrap stays in the kernels' sys.modules.
     lines = posix.read(3, 1 << 16).decode("utf-8", "surrogateescape").split("\n")
@@ -873,7 +880,7 @@ def main():
     code_path, script, command = lines[0], lines[1], lines[2:]
     _BOOTSTRAP = _load_bootstrap(code_path, script)
     _KERNEL_MODULES = set(sys.modules)
-    _imports()
+    _imports(directory)
     environment = {}
     for name, value in posix.environ.items():
         environment[fsdecode(name)] = fsdecode(value)
@@ -885,12 +892,14 @@ def main():
         "spawner": posix.getppid(),
         "last_cap": last_cap,
     }
+    # What the interpreter would have had, exec'd by bwrap (not the loader's code and this file's path).
+    sys.argv[:] = [script]
+    sys.orig_argv[:] = command + [script]
     # Collections in the kernels skip what exists now: traversing it would copy the pages they share.
     import gc
 
     gc.collect()
     gc.freeze()
-    serve()
 
 
 if __name__ == "__main__":
