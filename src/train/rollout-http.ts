@@ -4,15 +4,15 @@ import { timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import { rolloutOpenApiDocument } from "./rollout-openapi.js";
+import { RolloutError } from "./rollout-answers.js";
 import {
-  RolloutError,
   completionBodySchema,
   createEpisodeBodySchema,
   detokenizeBodySchema,
   tokenizeBodySchema,
   toolCallsBodySchema,
-  type RolloutService,
-} from "./rollout-service.js";
+} from "./rollout-bodies.js";
+import type { RolloutService } from "./rollout-service.js";
 
 export interface RolloutHttpOptions {
   host?: string;
