@@ -1,91 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForRolloutUrl } from "./helpers/processes.js";
+import {
+  ROLLOUT_TASK_ID as TASK_ID,
+  call,
+  createEpisode,
+  endEpisodes,
+  startRolloutServe,
+  stopRolloutServe,
+  type RolloutServe,
+} from "./helpers/rollout-serve.js";
 
 // What a half-trained policy (or a hostile client) sends the rollout service: attacks.md "Second review",
 // rows B1-B6 and H2/H4. Each case keeps its reproduction; the hostile request must cost only itself.
 
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const TASK_ID = "retail.apply-supplier-recall";
-
-/** `rollout serve` in its own process, so a frozen event loop shows as a late answer rather than a frozen test. */
-async function startService(args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0", ...args],
-    { cwd: projectRoot, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const url = await waitForRolloutUrl(child, 60_000).catch((error: unknown) => {
-    child.kill("SIGKILL");
-    throw error;
-  });
-  return { child, url };
-}
-
-async function stopService(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  const code = await exited;
-  clearTimeout(timer);
-  return code;
-}
-
-interface Answer {
-  status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read untyped JSON answers
-  body: any;
-  /** When the answer arrived (performance.now()). */
-  at: number;
-}
-
-async function call(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  timeoutMs = 30_000,
-): Promise<Answer> {
-  const response = await fetch(new URL(path, url), {
-    method,
-    ...(body === undefined
-      ? {}
-      : {
-          headers: { "content-type": "application/json" },
-          body: typeof body === "string" ? body : JSON.stringify(body),
-        }),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // a text answer
-  }
-  return { status: response.status, body: parsed, at: performance.now() };
-}
-
-async function createEpisode(url: string, mode = "dtc"): Promise<string> {
-  const created = await call(url, "POST", "/v1/episodes", { task: TASK_ID, scale: "v0", mode });
-  expect(created.status).toBe(201);
-  return String(created.body.episode_id);
-}
-
-async function endEpisodes(url: string, ids: readonly string[]): Promise<void> {
-  for (const id of ids) await call(url, "DELETE", `/v1/episodes/${id}`);
-}
-
 describe("rollout serve under hostile input", () => {
-  let service: { child: ChildProcess; url: string };
+  let service: RolloutServe;
   beforeAll(async () => {
-    service = await startService(["--max-episodes", "8"]);
+    service = await startRolloutServe(["--max-episodes", "8"]);
   }, 90_000);
   afterAll(async () => {
-    if (service) await stopService(service.child);
+    if (service) await stopRolloutServe(service.child);
   });
 
   describe("B1 a task id is matched exactly, never as a glob", () => {

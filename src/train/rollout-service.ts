@@ -102,9 +102,11 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     return task;
   };
 
-  const open = async (task: TaskDefinition, body: CreateEpisodeBody): Promise<Record<string, unknown>> => {
+  /** Opens an episode in a place reserved before any await: concurrent creations never overshoot. */
+  const create = async (body: CreateEpisodeBody): Promise<Record<string, unknown>> => {
     const reservation = registry.reserve();
     try {
+      const task = await loadTask(body.task);
       const renderer = body.render
         ? episodeTokenRenderer(await tokenizers.get(body.render.tokenizer), body.render.enable_thinking)
         : undefined;
@@ -170,7 +172,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     limits,
     maxEpisodes: registry.maxEpisodes,
     stats,
-    create: async (body) => await open(await loadTask(body.task), body),
+    create,
 
     async toolCalls(id, body) {
       const episode = registry.lookup(id);
