@@ -18,14 +18,19 @@ export interface StepAnswer {
   observation_token_ids?: number[];
 }
 
-export type EndReason =
-  | "claim_done"
-  | "max_tool_calls"
-  | "no_tool_calls"
-  | "wall_clock"
-  | "idle_timeout"
-  | "deleted"
-  | "service_shutdown";
+/** Why an episode ended, as `end_reason` tells the trainer (every one but claim_done has reward 0). */
+export const END_REASONS = [
+  "claim_done",
+  "max_tool_calls",
+  "no_tool_calls",
+  "wall_clock",
+  "idle_timeout",
+  "deleted",
+  "service_shutdown",
+  /** Rendering the observation overran the tokenizer's deadline (e.g. a flood of one letter in tool output). */
+  "tokenizer_deadline",
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
 
 /** An error the HTTP layer answers with `status` (and `Retry-After` when set). */
 export class RolloutError extends ProgAgentError {

@@ -322,6 +322,14 @@ export function prometheusText(service: RolloutService): string {
   metric("progagent_rollout_reward_sum", "counter", "Sum of rewards of finished episodes.", [
     ["", stats.rewardSum],
   ]);
+  const tokenizer = service.tokenizerLoad;
+  metric("progagent_rollout_tokenizer_jobs", "gauge", "Tokenizer jobs on its threads, by state.", [
+    ['{state="running"}', tokenizer.running],
+    ['{state="waiting"}', tokenizer.waiting],
+  ]);
+  metric("progagent_rollout_tokenizer_threads", "gauge", "Tokenizer threads started.", [
+    ["", tokenizer.threads],
+  ]);
   const histogram = stats.stepLatency;
   lines.push(
     "# HELP progagent_rollout_step_seconds Latency of tool_calls and completion steps.",

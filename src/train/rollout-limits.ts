@@ -7,6 +7,8 @@ export interface RolloutLimits {
   episodeWallClockMs: number;
   /** An episode without a request for this long is ended and released. */
   idleTimeoutMs: number;
+  /** Characters of text `/v1/tokenize` takes at once; more is a 413 (one long word is costly to tokenise). */
+  maxTokenizeChars: number;
 }
 
 export const DEFAULT_ROLLOUT_LIMITS: RolloutLimits = {
@@ -14,4 +16,5 @@ export const DEFAULT_ROLLOUT_LIMITS: RolloutLimits = {
   maxToolCalls: 100,
   episodeWallClockMs: 30 * 60_000,
   idleTimeoutMs: 10 * 60_000,
+  maxTokenizeChars: 256 * 1024,
 };

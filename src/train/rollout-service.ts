@@ -8,14 +8,14 @@ import {
   type TaskDefinition,
 } from "../envs/index.js";
 import { openAgentEpisode } from "../harness/index.js";
-import type { ChatRenderer } from "../chat-template/index.js";
 import { RolloutError, type StepAnswer } from "./rollout-answers.js";
 import type { CompletionBody, CreateEpisodeBody, ToolCallsBody } from "./rollout-bodies.js";
 import { DEFAULT_ROLLOUT_LIMITS, type RolloutLimits } from "./rollout-limits.js";
 import { createEpisodeRegistry, type LiveEpisode } from "./rollout-registry.js";
-import { episodeTokenRenderer } from "./rollout-renderer.js";
+import { episodeTokenRenderer, type EpisodeTokenRenderer } from "./rollout-renderer.js";
 import { createRolloutStats, type RolloutServiceStats } from "./rollout-stats.js";
 import { stepCompletion, stepToolCalls, type StepContext } from "./rollout-steps.js";
+import type { RolloutTokenizer, TokenizerLoad } from "./rollout-tokenizer.js";
 import { createTokenizerSet } from "./rollout-tokenizers.js";
 
 export {
@@ -34,11 +34,15 @@ export type { RolloutServiceStats } from "./rollout-stats.js";
 
 export interface RolloutServiceOptions {
   loadTask(id: string): Promise<TaskDefinition | undefined>;
-  /** The chat renderer of a tokenizer folder (undefined: the default Qwen3); asked once per folder. */
-  createRenderer?(tokenizer: string | undefined): Promise<ChatRenderer>;
+  /**
+   * The tokenizer of a folder (undefined: the default Qwen3), e.g. `startTokenizerWorkers` (threads, so that
+   * tokenising never holds the event loop); asked once per folder and closed by the service's `dispose`.
+   * Omitted: the service renders no tokens (`render` and the token endpoints are a 400).
+   */
+  createTokenizer?(tokenizer: string | undefined): Promise<RolloutTokenizer>;
   /**
    * The tokenizer names a request may give (`render.tokenizer`, `tokenizer` of /v1/tokenize); any other is
-   * refused before `createRenderer` sees it, so a client cannot make the service read host folders. Omitted:
+   * refused before `createTokenizer` sees it, so a client cannot make the service read host folders. Omitted:
    * requests may only use the default tokenizer.
    */
   tokenizers?: readonly string[];
@@ -57,6 +61,8 @@ export interface RolloutService {
   readonly limits: RolloutLimits;
   readonly maxEpisodes: number;
   readonly stats: RolloutServiceStats;
+  /** Tokenizer jobs running and waiting, and tokenizer threads started. */
+  readonly tokenizerLoad: TokenizerLoad;
   create(body: CreateEpisodeBody): Promise<Record<string, unknown>>;
   toolCalls(id: string, body: ToolCallsBody): Promise<StepAnswer>;
   completion(id: string, body: CompletionBody): Promise<StepAnswer>;
@@ -78,7 +84,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
   const stats = createRolloutStats();
   const registry = createEpisodeRegistry({ maxEpisodes: options.maxEpisodes ?? 1024, limits, stats });
   const tokenizers = createTokenizerSet({
-    create: options.createRenderer?.bind(options),
+    create: options.createTokenizer?.bind(options),
     served: options.tokenizers ?? [],
   });
   const context: StepContext = { registry, limits, stats };
@@ -102,37 +108,52 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     return task;
   };
 
+  /** The episode's driver, tools and first messages, as the harness opens them. */
+  const openDriver = async (task: TaskDefinition, body: CreateEpisodeBody) => {
+    const profile = interfaceProfile(body.interface ?? options.interface ?? "default");
+    const terminal = body.terminal ?? options.terminal ?? profile.terminalByDefault;
+    const timeoutMs = limits.executionTimeoutMs ?? profile.executionTimeoutMs.training;
+    const opened = await openAgentEpisode({
+      task,
+      scale: body.scale,
+      seed: body.seed ?? 0,
+      mode: body.mode,
+      executionTimeoutMs: timeoutMs,
+      maxToolCalls: limits.maxToolCalls,
+      terminal,
+      interface: profile.name,
+      ...(options.pool ? { pool: options.pool } : {}),
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      ...(options.kernelOptions ? { kernelOptions: options.kernelOptions } : {}),
+    });
+    return { ...opened, profile, terminal, timeoutMs };
+  };
+
   /** Opens an episode in a place reserved before any await: concurrent creations never overshoot. */
   const create = async (body: CreateEpisodeBody): Promise<Record<string, unknown>> => {
     const reservation = registry.reserve();
     try {
       const task = await loadTask(body.task);
-      const renderer = body.render
-        ? episodeTokenRenderer(await tokenizers.get(body.render.tokenizer), body.render.enable_thinking)
-        : undefined;
-      const seed = body.seed ?? 0;
-      const profile = interfaceProfile(body.interface ?? options.interface ?? "default");
-      const terminal = body.terminal ?? options.terminal ?? profile.terminalByDefault;
-      const timeoutMs = limits.executionTimeoutMs ?? profile.executionTimeoutMs.training;
-      const { driver, tools, messages } = await openAgentEpisode({
-        task,
-        scale: body.scale,
-        seed,
-        mode: body.mode,
-        executionTimeoutMs: timeoutMs,
-        maxToolCalls: limits.maxToolCalls,
-        terminal,
-        interface: profile.name,
-        ...(options.pool ? { pool: options.pool } : {}),
-        ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-        ...(options.kernelOptions ? { kernelOptions: options.kernelOptions } : {}),
-      });
+      // The tokenizer's first load (seconds, in its thread) overlaps the episode's opening (a kernel start).
+      const tokenizer = body.render ? tokenizers.get(body.render.tokenizer) : undefined;
+      tokenizer?.catch(() => undefined);
+      const opened = await openDriver(task, body);
+      const { driver, tools, messages } = opened;
+      let renderer: EpisodeTokenRenderer | undefined;
+      let promptTokenIds: number[] | undefined;
+      try {
+        if (tokenizer) renderer = episodeTokenRenderer(await tokenizer, body.render?.enable_thinking);
+        promptTokenIds = await renderer?.promptTokenIds(messages, tools);
+      } catch (error) {
+        await driver.dispose().catch(() => undefined);
+        throw error;
+      }
       const now = Date.now();
       const live: LiveEpisode = {
         id: `ep-${randomUUID()}`,
         task,
         scale: body.scale,
-        seed,
+        seed: body.seed ?? 0,
         mode: body.mode,
         driver,
         messages,
@@ -149,19 +170,19 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         episode_id: live.id,
         task: task.id,
         scale: body.scale,
-        seed,
+        seed: live.seed,
         mode: body.mode,
-        interface: profile.name,
-        terminal,
+        interface: opened.profile.name,
+        terminal: opened.terminal,
         messages: messages.map((message) => ({ ...message })),
         tools,
         limits: {
-          execution_timeout_s: timeoutMs / 1000,
+          execution_timeout_s: opened.timeoutMs / 1000,
           max_tool_calls: limits.maxToolCalls,
           episode_wall_clock_s: limits.episodeWallClockMs / 1000,
           idle_timeout_s: limits.idleTimeoutMs / 1000,
         },
-        ...(renderer ? { prompt_token_ids: renderer.promptTokenIds(messages, tools) } : {}),
+        ...(promptTokenIds ? { prompt_token_ids: promptTokenIds } : {}),
       };
     } finally {
       reservation.cancel();
@@ -172,6 +193,9 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     limits,
     maxEpisodes: registry.maxEpisodes,
     stats,
+    get tokenizerLoad() {
+      return tokenizers.load();
+    },
     create,
 
     async toolCalls(id, body) {
@@ -210,7 +234,15 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       };
     },
 
-    tokenize: async (text, tokenizer) => (await tokenizers.get(tokenizer)).encode(text),
+    async tokenize(text, tokenizer) {
+      if (text.length > limits.maxTokenizeChars)
+        throw new RolloutError(
+          `text of ${text.length} characters is over the ${limits.maxTokenizeChars} this service tokenises at once (rollout serve --max-tokenize-chars); send it in parts`,
+          413,
+          ERROR_CODES.REQUEST_TOO_LARGE,
+        );
+      return await (await tokenizers.get(tokenizer)).encode(text);
+    },
     detokenize: async (tokenIds, tokenizer) => (await tokenizers.get(tokenizer)).decode(tokenIds),
 
     async remove(id) {
@@ -219,6 +251,9 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     },
 
     reap: (now) => registry.reap(now),
-    dispose: () => registry.close(),
+    async dispose() {
+      await registry.close();
+      await tokenizers.close();
+    },
   };
 }

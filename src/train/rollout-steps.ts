@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "../core/index.js";
+import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import type { ChatMessage } from "../harness/index.js";
 import type { CompletionBody, ToolCallsBody } from "./rollout-bodies.js";
 import { RolloutError, type StepAnswer, type ToolResultBody } from "./rollout-answers.js";
@@ -92,7 +92,7 @@ export async function stepToolCalls(
 }
 
 /** The completion's text: as sent, or decoded from its token ids (rendered episodes only). */
-function completionText(episode: LiveEpisode, body: CompletionBody): string {
+async function completionText(episode: LiveEpisode, body: CompletionBody): Promise<string> {
   if (!("token_ids" in body)) return body.text;
   if (!episode.renderer)
     throw new RolloutError(
@@ -100,7 +100,7 @@ function completionText(episode: LiveEpisode, body: CompletionBody): string {
       400,
       ERROR_CODES.INVALID_ARGUMENT,
     );
-  return episode.renderer.decode(body.token_ids);
+  return await episode.renderer.decode(body.token_ids);
 }
 
 /** `POST /v1/episodes/{id}/completion`: the model's raw output, parsed for tool calls here. */
@@ -110,7 +110,7 @@ export async function stepCompletion(
   body: CompletionBody,
 ): Promise<StepAnswer> {
   if (episode.endReason !== undefined) return endedAnswer(episode);
-  const text = completionText(episode, body);
+  const text = await completionText(episode, body);
   const schemas = new Map(episode.driver.tools.map((spec) => [spec.name, spec.inputSchema]));
   const parsed = parseToolCalls(text, (name) => parameterTypes(schemas.get(name)));
   episode.turns += 1;
@@ -152,12 +152,12 @@ export async function stepCompletion(
     answer.results.push({ tool_call_id: "parse_error", name: "", content, is_error: true });
     episode.messages.push({ role: "tool", tool_call_id: "parse_error", content });
   }
-  const generated = "token_ids" in body ? body.token_ids : undefined;
-  const observation = withObservation(
+  const observation = await withObservation(
+    context,
     episode,
     answer,
     episode.messages.slice(before),
-    generated ?? episode.renderer?.encode(text) ?? [],
+    "token_ids" in body ? { tokenIds: body.token_ids } : { text },
   );
   return {
     ...observation,
@@ -166,22 +166,30 @@ export async function stepCompletion(
   };
 }
 
-/** A rendered episode's answer that goes on: the tokens to append after the model's output. */
-function withObservation(
+/**
+ * A rendered episode's answer that goes on: the tokens to append after the model's output. Tool output too costly
+ * to tokenise in time ends this episode (`tokenizer_deadline`), never the service's other work.
+ */
+async function withObservation(
+  context: StepContext,
   episode: LiveEpisode,
   answer: StepAnswer,
   toolMessages: ChatMessage[],
-  generatedTokenIds: readonly number[],
-): StepAnswer {
+  generated: { tokenIds: readonly number[] } | { text: string },
+): Promise<StepAnswer> {
   if (!episode.renderer || answer.done) return answer;
-  return {
-    ...answer,
-    observation_token_ids: episode.renderer.observationTokenIds(
+  try {
+    const tokenIds = await episode.renderer.observationTokenIds(
       toolMessages,
       episode.driver.functionTools(),
-      generatedTokenIds,
-    ),
-  };
+      generated,
+    );
+    return { ...answer, observation_token_ids: tokenIds };
+  } catch (error) {
+    if (!(error instanceof ProgAgentError && error.code === ERROR_CODES.TIMEOUT)) throw error;
+    context.registry.finish(episode, "tokenizer_deadline", 0);
+    return endedAnswer(episode, answer.results);
+  }
 }
 
 /** JSON-schema `type`s of a tool's top-level parameters (for converting XML parameter text). */

@@ -1,18 +1,23 @@
 import { ERROR_CODES } from "../core/index.js";
-import type { ChatRenderer } from "../chat-template/index.js";
 import { RolloutError } from "./rollout-answers.js";
+import type { RolloutTokenizer, TokenizerLoad } from "./rollout-tokenizer.js";
 
 /** The tokenizers a rollout service serves: the default and the folders it was started with, each made once. */
 export interface TokenizerSet {
-  /** The renderer of a served tokenizer name (undefined: the default); a 400 for any other name. */
-  get(tokenizer: string | undefined): Promise<ChatRenderer>;
+  /** The tokenizer of a served name (undefined: the default); a 400 for any other name. */
+  get(tokenizer: string | undefined): Promise<RolloutTokenizer>;
+  /** Jobs and threads of every tokenizer loaded so far, summed. */
+  load(): TokenizerLoad;
+  /** Closes every tokenizer made. */
+  close(): Promise<void>;
 }
 
 export function createTokenizerSet(options: {
-  create: ((tokenizer: string | undefined) => Promise<ChatRenderer>) | undefined;
+  create: ((tokenizer: string | undefined) => Promise<RolloutTokenizer>) | undefined;
   served: readonly string[];
 }): TokenizerSet {
-  const made = new Map<string, Promise<ChatRenderer>>();
+  const made = new Map<string, Promise<RolloutTokenizer>>();
+  const loaded = new Set<RolloutTokenizer>();
   return {
     get(tokenizer) {
       if (!options.create)
@@ -28,13 +33,40 @@ export function createTokenizerSet(options: {
           ERROR_CODES.INVALID_ARGUMENT,
         );
       const key = tokenizer ?? "";
-      let renderer = made.get(key);
-      if (!renderer) {
-        renderer = options.create(tokenizer);
-        made.set(key, renderer);
-        renderer.catch(() => made.delete(key));
+      let tokenizerPromise = made.get(key);
+      if (!tokenizerPromise) {
+        tokenizerPromise = options.create(tokenizer).then(async (made) => {
+          loaded.add(made);
+          // A tokenizer that cannot load is not kept: the next request tries again and gets the error.
+          await made.ready.catch(async (error: unknown) => {
+            loaded.delete(made);
+            await made.close();
+            throw error;
+          });
+          return made;
+        });
+        made.set(key, tokenizerPromise);
+        tokenizerPromise.catch(() => made.delete(key));
       }
-      return renderer;
+      return tokenizerPromise;
+    },
+    load() {
+      const total: TokenizerLoad = { running: 0, waiting: 0, threads: 0 };
+      for (const tokenizer of loaded) {
+        const { running, waiting, threads } = tokenizer.load;
+        total.running += running;
+        total.waiting += waiting;
+        total.threads += threads;
+      }
+      return total;
+    },
+    async close() {
+      const settled = await Promise.allSettled(made.values());
+      made.clear();
+      loaded.clear();
+      await Promise.all(
+        settled.map((entry) => (entry.status === "fulfilled" ? entry.value.close() : Promise.resolve())),
+      );
     },
   };
 }

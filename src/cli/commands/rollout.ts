@@ -36,6 +36,12 @@ export function registerRollout(program: Command): void {
       "--tokenizer <folder...>",
       "Hugging Face tokenizer folders requests may name for token rendering (the built-in Qwen3 is always served)",
     )
+    .option(
+      "--tokenizer-threads <n>",
+      "worker threads per tokenizer (one starts at first use, more when it is busy); tokenising never runs on the thread that answers requests",
+      "2",
+    )
+    .option("--max-tokenize-chars <n>", "characters /v1/tokenize takes at once; more is a 413", "262144")
     .option("--allowed-host <name...>", "Host header names accepted besides the bound address")
     .option(
       "--warm-kernels <n>",
@@ -45,15 +51,8 @@ export function registerRollout(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
-      const [
-        { createRolloutService, serveRolloutHttp },
-        { findTaskById, loadTasks },
-        { createChatRenderer },
-      ] = await Promise.all([
-        import("../../train/index.js"),
-        import("../load-tasks.js"),
-        import("../../chat-template/index.js"),
-      ]);
+      const [{ createRolloutService, serveRolloutHttp, startTokenizerWorkers }, { findTaskById, loadTasks }] =
+        await Promise.all([import("../../train/index.js"), import("../load-tasks.js")]);
       const suites = suiteSelectionFrom(options);
       // A broken --suite fails at start, not at the first episode.
       if ((suites.suites ?? []).length > 0) await loadTasks("*", suites);
@@ -71,8 +70,21 @@ export function registerRollout(program: Command): void {
             },
           );
       }
+      const tokenizerThreads = integer("--tokenizer-threads", options.tokenizerThreads);
       const tokenizers = Array.isArray(options.tokenizer) ? options.tokenizer.map(String) : [];
-      for (const folder of tokenizers) createChatRenderer({ tokenizer: folder }); // a bad folder fails the start
+      // Each folder loads in its own threads now, so a bad folder fails the start; the default loads at first use.
+      const started = new Map(
+        tokenizers.map((folder) => [
+          folder,
+          startTokenizerWorkers({ tokenizer: folder, threads: tokenizerThreads }),
+        ]),
+      );
+      try {
+        await Promise.all([...started.values()].map((tokenizer) => tokenizer.ready));
+      } catch (error) {
+        await Promise.all([...started.values()].map((tokenizer) => tokenizer.close()));
+        throw error;
+      }
       const maxEpisodes = integer("--max-episodes", options.maxEpisodes);
       const warmKernels = parseIntegerOption(String(options.warmKernels), "--warm-kernels", {
         min: 0,
@@ -101,13 +113,16 @@ export function registerRollout(program: Command): void {
               ? undefined
               : parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
           maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
+          maxTokenizeChars: integer("--max-tokenize-chars", options.maxTokenizeChars),
         },
         kernelOptions,
         ...(options.terminal === true ? { terminal: true } : {}),
         interface: parseInterfaceOption(
           typeof options.interface === "string" ? options.interface : undefined,
         ),
-        createRenderer: async (tokenizer) => createChatRenderer(tokenizer === undefined ? {} : { tokenizer }),
+        createTokenizer: async (tokenizer) =>
+          (tokenizer === undefined ? undefined : started.get(tokenizer)) ??
+          startTokenizerWorkers({ tokenizer, threads: tokenizerThreads }),
         tokenizers,
       });
       const host = String(options.host);
@@ -140,6 +155,7 @@ export function registerRollout(program: Command): void {
       await waitForShutdown();
       await handle.close();
       await service.dispose();
+      await Promise.all([...started.values()].map((tokenizer) => tokenizer.close()));
       await pool?.dispose();
     });
 }
