@@ -116,9 +116,9 @@ describe("rollout serve under hostile input", () => {
       expect(over.body.error.message).toMatch(/--max-tokenize-chars/);
     }, 150_000);
 
-    it("answers another episode's step while 256 KiB of one letter is being tokenised", async () => {
+    it("answers another episode's step while 128 KiB of one letter is being tokenised", async () => {
       const neighbour = await createEpisode(service.url);
-      // One pre-tokenised word of 256 Ki letters costs seconds of BPE; on the event loop it held every episode.
+      // One pre-tokenised word of 128 Ki letters costs seconds of BPE; on the event loop it held every episode.
       let hostileAnswer: Answer | undefined;
       const hostile = call(
         service.url,

@@ -1,5 +1,5 @@
 export { parseToolCalls } from "./parse-tool-calls.js";
-export type { ParsedCompletion, ParsedToolCall, ParameterTypes } from "./parse-tool-calls.js";
+export type { ParsedCompletion, ParsedToolCall, ParameterTypes, ParseLimits } from "./parse-tool-calls.js";
 export {
   createRolloutService,
   createEpisodeBodySchema,

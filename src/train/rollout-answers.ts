@@ -27,6 +27,12 @@ export const END_REASONS = [
   "idle_timeout",
   "deleted",
   "service_shutdown",
+  /** The turn after the last one `maxTurns` allows (turns of unparseable output count). */
+  "max_turns",
+  /** The episode's retained history would pass `maxHistoryBytes`. */
+  "max_history_bytes",
+  /** The history of all live episodes would pass `maxTotalHistoryBytes`. */
+  "history_budget",
   /** Rendering the observation overran the tokenizer's deadline (e.g. a flood of one letter in tool output). */
   "tokenizer_deadline",
 ] as const;

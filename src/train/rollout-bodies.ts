@@ -17,6 +17,9 @@ export const createEpisodeBodySchema = z.object({
 });
 export type CreateEpisodeBody = z.infer<typeof createEpisodeBodySchema>;
 
+/** Tool calls one turn makes at most (a tool_calls request, or the calls parsed from one completion). */
+export const MAX_CALLS_PER_TURN = 64;
+
 /** `POST /v1/episodes/{id}/tool_calls` */
 export const toolCallsBodySchema = z.object({
   calls: z
@@ -28,7 +31,7 @@ export const toolCallsBodySchema = z.object({
       }),
     )
     .min(1)
-    .max(64),
+    .max(MAX_CALLS_PER_TURN),
 });
 export type ToolCallsBody = z.infer<typeof toolCallsBodySchema>;
 

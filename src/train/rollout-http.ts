@@ -322,6 +322,12 @@ export function prometheusText(service: RolloutService): string {
   metric("progagent_rollout_reward_sum", "counter", "Sum of rewards of finished episodes.", [
     ["", stats.rewardSum],
   ]);
+  metric("progagent_rollout_history_bytes", "gauge", "Bytes of history the live episodes retain.", [
+    ["", service.historyBytes],
+  ]);
+  metric("progagent_rollout_history_bytes_max", "gauge", "The history budget of all episodes.", [
+    ["", service.limits.maxTotalHistoryBytes],
+  ]);
   const tokenizer = service.tokenizerLoad;
   metric("progagent_rollout_tokenizer_jobs", "gauge", "Tokenizer jobs on its threads, by state.", [
     ['{state="running"}', tokenizer.running],

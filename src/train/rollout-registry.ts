@@ -3,6 +3,7 @@ import type { EpisodeDriver, HarnessMode, Scale, TaskDefinition } from "../envs/
 import type { ChatMessage } from "../harness/index.js";
 import { RolloutError, type EndReason } from "./rollout-answers.js";
 import type { RolloutLimits } from "./rollout-limits.js";
+import { createHistoryBudget, messageBytes } from "./rollout-history.js";
 import type { EpisodeTokenRenderer } from "./rollout-renderer.js";
 import { countFinished, observeStepLatency, type RolloutServiceStats } from "./rollout-stats.js";
 
@@ -13,7 +14,10 @@ export interface LiveEpisode {
   seed: number;
   mode: HarnessMode;
   driver: EpisodeDriver;
+  /** The conversation retained, within the history limits; emptied when the episode ends. */
   messages: ChatMessage[];
+  /** UTF-8 bytes `messages` hold. */
+  historyBytes: number;
   renderer: EpisodeTokenRenderer | undefined;
   createdAt: number;
   lastActiveAt: number;
@@ -33,10 +37,23 @@ export interface EpisodeReservation {
 /** The live episodes of a rollout service: admission within `maxEpisodes`, lookup, ending, reaping. */
 export interface EpisodeRegistry {
   readonly maxEpisodes: number;
-  /** Throws 503 once closed, 429 when live plus reserved episodes reach `maxEpisodes`. */
+  /** Bytes of history all live episodes retain. */
+  readonly historyBytes: number;
+  /**
+   * Throws 503 once closed or while the history budget is full, 429 when live plus reserved episodes reach
+   * `maxEpisodes`.
+   */
   reserve(): EpisodeReservation;
   lookup(id: string): LiveEpisode;
-  /** Records why and with what reward an episode ended (the first reason wins); it stays registered. */
+  /**
+   * Appends a message to the episode's history within the limits; a message that would pass one ends the
+   * episode (reward 0, the limit's reason) and is not kept. False when not kept.
+   */
+  retain(episode: LiveEpisode, message: ChatMessage): boolean;
+  /**
+   * Records why and with what reward an episode ended (the first reason wins) and lets its history go; it stays
+   * registered, answering every step with its end.
+   */
   finish(episode: LiveEpisode, reason: EndReason, reward: number): void;
   /** Unregisters the episode and disposes its driver. */
   release(episode: LiveEpisode, reason: EndReason): Promise<void>;
@@ -55,20 +72,42 @@ export function createEpisodeRegistry(options: {
 }): EpisodeRegistry {
   const { maxEpisodes, limits, stats } = options;
   const episodes = new Map<string, LiveEpisode>();
+  const history = createHistoryBudget(limits);
   let reserved = 0;
   let closed = false;
+
+  const forgetHistory = (episode: LiveEpisode): void => {
+    history.giveBack(episode.historyBytes);
+    episode.historyBytes = 0;
+    episode.messages = [];
+  };
 
   const finish = (episode: LiveEpisode, reason: EndReason, reward: number): void => {
     if (episode.endReason !== undefined) return;
     episode.endReason = reason;
     episode.reward = reward;
     countFinished(stats, reason, reward);
+    forgetHistory(episode);
+  };
+
+  const retain = (episode: LiveEpisode, message: ChatMessage): boolean => {
+    if (episode.endReason !== undefined) return false;
+    const bytes = messageBytes(message);
+    const refused = history.take(episode.historyBytes, bytes);
+    if (refused !== undefined) {
+      finish(episode, refused, 0);
+      return false;
+    }
+    episode.historyBytes += bytes;
+    episode.messages.push(message);
+    return true;
   };
 
   const release = async (episode: LiveEpisode, reason: EndReason): Promise<void> => {
     if (!episodes.delete(episode.id)) return;
     stats.live = episodes.size;
     finish(episode, reason, episode.reward ?? 0);
+    forgetHistory(episode);
     await episode.driver.dispose().catch(() => undefined);
   };
 
@@ -86,8 +125,18 @@ export function createEpisodeRegistry(options: {
 
   return {
     maxEpisodes,
+    get historyBytes() {
+      return history.totalBytes;
+    },
     reserve() {
       if (closed) throw new RolloutError("the service is shutting down", 503, ERROR_CODES.SERVICE_CLOSED, 1);
+      if (history.totalBytes >= limits.maxTotalHistoryBytes)
+        throw new RolloutError(
+          `the live episodes hold the service's whole history budget (${limits.maxTotalHistoryBytes} bytes, rollout serve --max-total-history-bytes); retry after episodes end`,
+          503,
+          ERROR_CODES.SERVICE_FULL,
+          1,
+        );
       if (episodes.size + reserved >= maxEpisodes) {
         stats.rejected += 1;
         throw new RolloutError(
@@ -107,6 +156,9 @@ export function createEpisodeRegistry(options: {
       return {
         register(episode) {
           giveBack();
+          // The first messages (system prompt, task) are admitted whole: they are the task's, not the model's.
+          episode.historyBytes = episode.messages.reduce((sum, message) => sum + messageBytes(message), 0);
+          history.hold(episode.historyBytes);
           episodes.set(episode.id, episode);
           stats.created += 1;
           stats.live = episodes.size;
@@ -124,6 +176,7 @@ export function createEpisodeRegistry(options: {
         );
       return episode;
     },
+    retain,
     finish,
     release,
     async serialised<T>(episode: LiveEpisode, step: () => Promise<T>): Promise<T> {

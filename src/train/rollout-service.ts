@@ -61,6 +61,8 @@ export interface RolloutService {
   readonly limits: RolloutLimits;
   readonly maxEpisodes: number;
   readonly stats: RolloutServiceStats;
+  /** Bytes of history all live episodes retain (within `limits.maxTotalHistoryBytes`). */
+  readonly historyBytes: number;
   /** Tokenizer jobs running and waiting, and tokenizer threads started. */
   readonly tokenizerLoad: TokenizerLoad;
   create(body: CreateEpisodeBody): Promise<Record<string, unknown>>;
@@ -157,6 +159,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         mode: body.mode,
         driver,
         messages,
+        historyBytes: 0,
         renderer,
         createdAt: now,
         lastActiveAt: now,
@@ -179,6 +182,8 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         limits: {
           execution_timeout_s: opened.timeoutMs / 1000,
           max_tool_calls: limits.maxToolCalls,
+          max_turns: limits.maxTurns,
+          max_history_bytes: limits.maxHistoryBytes,
           episode_wall_clock_s: limits.episodeWallClockMs / 1000,
           idle_timeout_s: limits.idleTimeoutMs / 1000,
         },
@@ -193,6 +198,9 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
     limits,
     maxEpisodes: registry.maxEpisodes,
     stats,
+    get historyBytes() {
+      return registry.historyBytes;
+    },
     get tokenizerLoad() {
       return tokenizers.load();
     },

@@ -1,6 +1,6 @@
 import { ERROR_CODES, ProgAgentError } from "../core/index.js";
 import type { ChatMessage } from "../harness/index.js";
-import type { CompletionBody, ToolCallsBody } from "./rollout-bodies.js";
+import { MAX_CALLS_PER_TURN, type CompletionBody, type ToolCallsBody } from "./rollout-bodies.js";
 import { RolloutError, type StepAnswer, type ToolResultBody } from "./rollout-answers.js";
 import type { RolloutLimits } from "./rollout-limits.js";
 import type { EpisodeRegistry, LiveEpisode } from "./rollout-registry.js";
@@ -33,8 +33,16 @@ export function endedAnswer(episode: LiveEpisode, results: ToolResultBody[] = []
   };
 }
 
-/** Dispatches calls in order until the episode ends or its wall clock runs out. */
-async function runCalls(context: StepContext, episode: LiveEpisode, calls: StepCall[]): Promise<StepAnswer> {
+/**
+ * Dispatches calls in order until the episode ends or its wall clock runs out; each result is retained in the
+ * history (within its limits) and appended to `observed`, this turn's messages.
+ */
+async function runCalls(
+  context: StepContext,
+  episode: LiveEpisode,
+  calls: StepCall[],
+  observed: ChatMessage[] = [],
+): Promise<StepAnswer> {
   const { registry, limits, stats } = context;
   const results: ToolResultBody[] = [];
   const deadline = AbortSignal.timeout(
@@ -54,13 +62,23 @@ async function runCalls(context: StepContext, episode: LiveEpisode, calls: StepC
       content: outcome.text,
       is_error: outcome.result.isError === true,
     });
-    episode.messages.push({ role: "tool", tool_call_id: call.id, content: outcome.text });
+    const message: ChatMessage = { role: "tool", tool_call_id: call.id, content: outcome.text };
+    observed.push(message);
     if (outcome.endReason === "claim_done")
       registry.finish(episode, "claim_done", outcome.verdict?.reward ?? 0);
     else if (outcome.endReason === "max_tool_calls") registry.finish(episode, "max_tool_calls", 0);
+    else registry.retain(episode, message);
   }
   if (episode.endReason !== undefined) return endedAnswer(episode, results);
   return { results, done: false };
+}
+
+/** Counts a turn; the one after the last `maxTurns` allows ends the episode instead. False when it ended. */
+function startTurn(context: StepContext, episode: LiveEpisode): boolean {
+  episode.turns += 1;
+  if (episode.turns <= context.limits.maxTurns) return true;
+  context.registry.finish(episode, "max_turns", 0);
+  return false;
 }
 
 /** `POST /v1/episodes/{id}/tool_calls`: calls a trainer parsed itself. */
@@ -69,13 +87,13 @@ export async function stepToolCalls(
   episode: LiveEpisode,
   body: ToolCallsBody,
 ): Promise<StepAnswer> {
-  if (episode.endReason !== undefined) return endedAnswer(episode);
+  if (episode.endReason !== undefined || !startTurn(context, episode)) return endedAnswer(episode);
   const calls = body.calls.map((call, index) => ({
-    id: call.id ?? `call_${episode.turns}_${index}`,
+    id: call.id ?? `call_${episode.turns - 1}_${index}`,
     name: call.name,
     arguments: call.arguments ?? {},
   }));
-  episode.messages.push({
+  const retained = context.registry.retain(episode, {
     role: "assistant",
     content: "",
     tool_calls: calls.map((call) => ({
@@ -87,7 +105,7 @@ export async function stepToolCalls(
       },
     })),
   });
-  episode.turns += 1;
+  if (!retained) return endedAnswer(episode);
   return await runCalls(context, episode, calls);
 }
 
@@ -109,11 +127,12 @@ export async function stepCompletion(
   episode: LiveEpisode,
   body: CompletionBody,
 ): Promise<StepAnswer> {
-  if (episode.endReason !== undefined) return endedAnswer(episode);
+  if (episode.endReason !== undefined || !startTurn(context, episode)) return endedAnswer(episode);
   const text = await completionText(episode, body);
   const schemas = new Map(episode.driver.tools.map((spec) => [spec.name, spec.inputSchema]));
-  const parsed = parseToolCalls(text, (name) => parameterTypes(schemas.get(name)));
-  episode.turns += 1;
+  const parsed = parseToolCalls(text, (name) => parameterTypes(schemas.get(name)), {
+    maxCalls: MAX_CALLS_PER_TURN,
+  });
   const calls = parsed.calls.map((call: ParsedToolCall, index) => ({
     id: `call_${episode.turns}_${index}`,
     name: call.name,
@@ -121,7 +140,7 @@ export async function stepCompletion(
     argumentsText: call.argumentsText,
     format: call.format,
   }));
-  episode.messages.push({
+  const retained = context.registry.retain(episode, {
     role: "assistant",
     content: parsed.content,
     ...(parsed.reasoning ? { reasoning_content: parsed.reasoning } : {}),
@@ -141,29 +160,29 @@ export async function stepCompletion(
     arguments: args,
     format,
   }));
-  const before = episode.messages.length;
+  const parseErrors = parsed.errors.length > 0 ? { parse_errors: parsed.errors } : {};
+  if (!retained) return { ...endedAnswer(episode), parsed_calls: parsedCalls, ...parseErrors };
   if (calls.length === 0 && parsed.errors.length === 0) {
     context.registry.finish(episode, "no_tool_calls", 0);
     return { ...endedAnswer(episode), parsed_calls: [] };
   }
-  const answer = await runCalls(context, episode, calls);
+  const observed: ChatMessage[] = [];
+  let answer = await runCalls(context, episode, calls, observed);
   if (parsed.errors.length > 0 && !answer.done) {
     const content = `Error: your tool call could not be parsed: ${parsed.errors.join("; ")}`;
+    const message: ChatMessage = { role: "tool", tool_call_id: "parse_error", content };
     answer.results.push({ tool_call_id: "parse_error", name: "", content, is_error: true });
-    episode.messages.push({ role: "tool", tool_call_id: "parse_error", content });
+    observed.push(message);
+    if (!context.registry.retain(episode, message)) answer = endedAnswer(episode, answer.results);
   }
   const observation = await withObservation(
     context,
     episode,
     answer,
-    episode.messages.slice(before),
+    observed,
     "token_ids" in body ? { tokenIds: body.token_ids } : { text },
   );
-  return {
-    ...observation,
-    parsed_calls: parsedCalls,
-    ...(parsed.errors.length > 0 ? { parse_errors: parsed.errors } : {}),
-  };
+  return { ...observation, parsed_calls: parsedCalls, ...parseErrors };
 }
 
 /**

@@ -29,6 +29,20 @@ export function registerRollout(program: Command): void {
     .option("--interface <profile>", "default | paper: how the meta-tools are presented", "default")
     .option("--max-tool-calls <n>", "tool calls per episode", "100")
     .option(
+      "--max-turns <n>",
+      "turns per episode, unparseable ones included; the next ends it (max_turns)",
+      "100",
+    )
+    .option(
+      "--max-history-bytes <n>",
+      "bytes of history one episode keeps (messages, tool calls, results); more ends it (max_history_bytes)",
+      String(8 * 1024 * 1024),
+    )
+    .option(
+      "--max-total-history-bytes <n>",
+      "bytes of history all episodes keep together; a turn past it ends its episode (history_budget) (default: a quarter of the heap)",
+    )
+    .option(
       "--auth-token-env <NAME>",
       "require 'Authorization: Bearer <token>' with the token from this variable",
     )
@@ -114,6 +128,11 @@ export function registerRollout(program: Command): void {
               : parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
           maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
           maxTokenizeChars: integer("--max-tokenize-chars", options.maxTokenizeChars),
+          maxTurns: integer("--max-turns", options.maxTurns),
+          maxHistoryBytes: integer("--max-history-bytes", options.maxHistoryBytes),
+          ...(options.maxTotalHistoryBytes === undefined
+            ? {}
+            : { maxTotalHistoryBytes: integer("--max-total-history-bytes", options.maxTotalHistoryBytes) }),
         },
         kernelOptions,
         ...(options.terminal === true ? { terminal: true } : {}),
