@@ -8,7 +8,7 @@ export const newsroomDomain = defineDomain({
   id: "newsroom",
   title: "Newsroom editorial desk",
   description:
-    "The editorial desk of a daily newspaper: staff, stories with embargoes and publication events on each channel, the story budget, freelance commissions and payments, the corrections log, photos, and the shared mailboxes (corrections requests, legal reads, freelance invoices) as mail clients show them: quoted replies, forwarded messages, signatures and text attachments. The style guide, corrections policy, freelance rate card, embargo policy, photo licences and contributor agreements are workspace documents.",
+    "The editorial desk of a daily newspaper: staff, stories with embargoes and publication events on each channel, the story budget, freelance commissions and payments, the corrections log, photos, and the shared mailboxes (corrections requests, legal reads, freelance invoices) as mail clients show them: quoted replies, forwarded messages, signatures and text attachments. The style guide, corrections policy, legal-reads procedure, freelance rate card, embargo policy, photo licences and contributor agreements are workspace documents.",
   version: 1,
   schemaSql: newsroomSchemaSql,
   generate: generateNewsroom,

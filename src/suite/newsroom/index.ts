@@ -1,9 +1,6 @@
 import type { TaskDefinition } from "../../envs/index.js";
-import { budgetTrimsTask } from "./tasks/budget-trims.js";
-import { correctionsReportTask } from "./tasks/corrections-report.js";
 import { correctionsTurnaroundTask } from "./tasks/corrections-turnaround.js";
 import { embargoBreachesTask } from "./tasks/embargo-breaches.js";
-import { freelanceSpendTask } from "./tasks/freelance-spend.js";
 import { freelancerPaymentsTask } from "./tasks/freelancer-payments.js";
 import { headlineStyleTask } from "./tasks/headline-style.js";
 import { invoiceAuditTask } from "./tasks/invoice-audit.js";
@@ -24,7 +21,4 @@ export const newsroomTasks: TaskDefinition[] = [
   staleDraftsTask,
   headlineStyleTask,
   photoLicencesTask,
-  correctionsReportTask,
-  freelanceSpendTask,
-  budgetTrimsTask,
 ];

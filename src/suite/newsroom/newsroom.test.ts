@@ -6,7 +6,7 @@ import { createTempDir, type TempDir } from "../../core/index.js";
 import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
 import { bindTool, type ToolCallResult } from "../../runtime/index.js";
 import { commissionFee } from "./fees.js";
-import { shiftMonths } from "./generate-documents.js";
+import { shiftMonths } from "./documents.js";
 import { newsroomTasks } from "./index.js";
 import { attributionLine, clientDate, ownText, renderMessage, type ThreadMessage } from "./render-thread.js";
 import { RATE_CARD } from "./rules.js";

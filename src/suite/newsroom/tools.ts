@@ -12,6 +12,7 @@ import {
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
+  type IdFormat,
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
@@ -21,7 +22,9 @@ import {
   CORRECTION_KINDS,
   DESKS,
   MAILBOXES,
+  STAFF_ROLES,
   STORY_STATUSES,
+  TIERS,
   commissionId,
   correctionId,
   freelancerId,
@@ -31,6 +34,12 @@ import {
   threadId,
 } from "./rules.js";
 
+/** The id after the highest one in a table (ids are a prefix and a zero-padded number). */
+function nextId(db: ToolContext["db"], table: string, format: IdFormat): string {
+  const sql = `SELECT MAX(CAST(substr(${format.field}, ${format.format(0).replace(/0+$/, "").length + 1}) AS INTEGER)) AS n FROM ${table}`;
+  return format.format((getRow<{ n: number | null }>(db, sql)?.n ?? 0) + 1);
+}
+
 const deskSchema = z.enum(DESKS).optional().describe("Only this desk");
 
 const listStaff = defineListTool({
@@ -38,10 +47,7 @@ const listStaff = defineListTool({
   description:
     "List newsroom staff (id, name, e-mail, role, desk), ordered by id. Paginated: returns `staff`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    role: z
-      .enum(["reporter", "desk_editor", "standards", "legal", "photo_editor"])
-      .optional()
-      .describe("Only this role"),
+    role: z.enum(STAFF_ROLES).optional().describe("Only this role"),
     desk: deskSchema,
   },
   key: "staff",
@@ -54,7 +60,7 @@ const listFreelancers = defineListTool({
   name: "list_freelancers",
   description:
     "List freelance contributors (id, name, e-mail, rate-card tier, country), ordered by id. Paginated: returns `freelancers`, `page`, `per_page`, `total`, `has_more`.",
-  filters: { tier: z.enum(["A", "B", "C"]).optional().describe("Only this rate-card tier") },
+  filters: { tier: z.enum(TIERS).optional().describe("Only this rate-card tier") },
   key: "freelancers",
   from: "freelancers",
   where: ({ tier }) => [when(tier, "tier = ?")],
@@ -223,12 +229,7 @@ const approvePayment = defineTool({
       throw new ToolFailure(
         `commission ${commission_id} has not been filed or killed; nothing is payable yet`,
       );
-    const count =
-      getRow<{ n: number | null }>(
-        db,
-        "SELECT MAX(CAST(substr(payment_id, 4) AS INTEGER)) AS n FROM payments",
-      )?.n ?? 0;
-    const id = paymentId.format(count + 1);
+    const id = nextId(db, "payments", paymentId);
     cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, 'approved', ?, NULL, ?)").run(
       id,
       commission_id,
@@ -276,12 +277,7 @@ const logCorrection = defineTool({
       [story_id],
       storyId.notFound(story_id).message,
     );
-    const count =
-      getRow<{ n: number | null }>(
-        db,
-        "SELECT MAX(CAST(substr(correction_id, 5) AS INTEGER)) AS n FROM corrections",
-      )?.n ?? 0;
-    const id = correctionId.format(count + 1);
+    const id = nextId(db, "corrections", correctionId);
     cachedStatement(db, "INSERT INTO corrections VALUES (?, ?, ?, ?, ?)").run(
       id,
       story_id,

@@ -1,5 +1,6 @@
 import {
   addDays,
+  allRows,
   check,
   checkStateDiff,
   daysBetween,
@@ -11,69 +12,64 @@ import {
 } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
+import { documentNumber } from "./expectations.js";
 import { NEWSROOM_PY } from "./python.js";
 
 export function expectedSpikes(state: StateView): string[] {
-  const days = Number(/updated for more than (\d+) days/.exec(state.readFile(PATHS.styleGuide) ?? "")?.[1]);
-  if (!days) throw new Error("the style guide lost its stale-draft rule");
-  const rows = state.db
-    .prepare(
-      `SELECT story_id, updated_on FROM stories s WHERE status = 'draft'
-         AND NOT EXISTS (SELECT 1 FROM story_budget b WHERE b.story_id = s.story_id AND b.budget_date >= ?) ORDER BY story_id`,
-    )
-    .all(REFERENCE_DATE) as Array<{ story_id: string; updated_on: string }>;
-  return rows.filter((row) => daysBetween(row.updated_on, REFERENCE_DATE) > days).map((row) => row.story_id);
+  const days = documentNumber(state, PATHS.styleGuide, /updated for more than (\d+) days/);
+  const rows = allRows<{ story_id: string; updated_on: string }>(
+    state.db,
+    `SELECT story_id, updated_on FROM stories s WHERE status = 'draft'
+       AND NOT EXISTS (SELECT 1 FROM story_budget b WHERE b.story_id = s.story_id AND b.budget_date >= ?) ORDER BY story_id`,
+    REFERENCE_DATE,
+  );
+  const stale = rows
+    .filter((row) => daysBetween(row.updated_on, REFERENCE_DATE) > days)
+    .map((row) => row.story_id);
+  if (stale.length === 0) throw new Error("generation produced no stale draft");
+  return stale;
 }
 
-/** Plants a draft exactly at the limit, a stale draft whose only budget slot is past, one with a coming slot. */
-function prepare(context: GenerateContext): void {
-  const { db, referenceDate: today } = context;
-  const drafts = db
-    .prepare(
-      "SELECT story_id FROM stories s WHERE status = 'draft' AND NOT EXISTS (SELECT 1 FROM story_budget b WHERE b.story_id = s.story_id) ORDER BY story_id LIMIT 3",
-    )
-    .all() as Array<{ story_id: string }>;
-  if (drafts.length < 3) throw new Error("not enough drafts to plant the stale-draft cases");
-  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(
-    addDays(today, -21),
-    drafts[0]!.story_id,
+/**
+ * Turns the first ten unpublished stories (those without a legal-read thread first) into drafts with planted ages and slots:
+ * untouched for exactly the limit and for a day more, stale with only a past slot (two), stale with a slot
+ * today and one later this week, and four plain stale drafts (a backlog to work through): seven to spike.
+ */
+function prepare({ db, referenceDate: today }: GenerateContext): void {
+  const stories = allRows<{ story_id: string }>(
+    db,
+    `SELECT story_id FROM stories WHERE status NOT IN ('published', 'spiked')
+      ORDER BY slug IN (SELECT substr(subject, 13) FROM mail_threads WHERE mailbox = 'legal'), story_id LIMIT 10`,
   );
-  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(
-    addDays(today, -35),
-    drafts[1]!.story_id,
-  );
-  db.prepare("INSERT INTO story_budget VALUES (?, ?, 'inside', 600)").run(
-    addDays(today, -3),
-    drafts[1]!.story_id,
-  );
-  db.prepare("UPDATE stories SET updated_on = ? WHERE story_id = ?").run(
-    addDays(today, -40),
-    drafts[2]!.story_id,
-  );
-  db.prepare("INSERT INTO story_budget VALUES (?, ?, 'weekend', 900)").run(
-    addDays(today, 2),
-    drafts[2]!.story_id,
-  );
+  if (stories.length < 10) throw new Error("not enough unpublished stories to plant the stale-draft cases");
+  // Days since the last update, and the budget slot's day relative to today (null: no slot).
+  const ages = [21, 22, 35, 40, 40, 28, 30, 45, 60, 25];
+  const slots = [null, null, -3, 0, 2, -1, null, null, null, null];
+  ages.forEach((age, index) => {
+    const id = stories[index]!.story_id;
+    db.prepare("DELETE FROM story_budget WHERE story_id = ?").run(id);
+    db.prepare("UPDATE stories SET status = 'draft', updated_on = ? WHERE story_id = ?").run(
+      addDays(today, -age),
+      id,
+    );
+    const slot = slots[index];
+    if (slot !== null && slot !== undefined)
+      db.prepare("INSERT INTO story_budget VALUES (?, ?, 'inside', 800)").run(addDays(today, slot), id);
+  });
 }
 
-interface Variant {
-  inclusive?: boolean;
-  anyBudgetSlot?: boolean;
-  ignoreBudget?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells({ inclusive = false, slotsFrom = "TODAY", ignoreBudget = false }): string[] {
   return [
     NEWSROOM_PY,
     `guide = read_text("${PATHS.styleGuide}")
 limit = int(re.search(r"for more than (\\d+) days", guide).group(1))
 drafts = fetch_all("list_stories", "stories", status="draft")
-budgeted = {s["story_id"] for s in fetch_all("list_story_budget", "slots"${variant.anyBudgetSlot ? "" : ", date_from=TODAY"})}
+budgeted = {s["story_id"] for s in fetch_all("list_story_budget", "slots"${slotsFrom ? `, date_from=${slotsFrom}` : ""})}
 print(limit, len(drafts), len(budgeted))`,
     `spiked = 0
 for story in drafts:
     age = (date.fromisoformat(TODAY) - date.fromisoformat(story["updated_on"])).days
-    if age ${variant.inclusive ? ">=" : ">"} limit and ${variant.ignoreBudget ? "True" : 'story["story_id"] not in budgeted'}:
+    if age ${inclusive ? ">=" : ">"} limit and ${ignoreBudget ? "True" : 'story["story_id"] not in budgeted'}:
         tools.update_story_status(story_id=story["story_id"], status="spiked")
         spiked += 1
 print(spiked)`,
@@ -90,15 +86,10 @@ export const staleDraftsTask = defineTask({
   prepare,
   verify: ({ initial, final, answer }) => {
     const expected = expectedSpikes(initial);
-    if (expected.length === 0) throw new Error("generation produced no stale draft");
+    const changed = new Map(expected.map((id) => [id, { status: "spiked" }]));
     return [
       ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "stories",
-          key: "story_id",
-          changed: new Map(expected.map((id) => [id, { status: "spiked" }])),
-          ignoreColumns: ["updated_on"],
-        },
+        { table: "stories", key: "story_id", changed, ignoreColumns: ["updated_on"] },
       ]),
       check(
         "answer",
@@ -117,7 +108,12 @@ export const staleDraftsTask = defineTask({
     {
       id: "past-budget-slot",
       description: "Lets a budget slot in the past save a stale draft.",
-      cells: cells({ anyBudgetSlot: true }),
+      cells: cells({ slotsFrom: "" }),
+    },
+    {
+      id: "slot-after-today",
+      description: "Counts only slots after today, so a draft slotted for today is spiked.",
+      cells: cells({ slotsFrom: "(date.fromisoformat(TODAY) + timedelta(days=1)).isoformat()" }),
     },
     {
       id: "ignores-budget",
