@@ -26,6 +26,7 @@ def shift_months(day, months):
     following = date(year + 1, 1, 1) if index == 11 else date(year, index + 2, 1)
     return date(year, index + 1, min(day.day, (following - timedelta(days=1)).day))
 
+print(read_text("${PATHS.styleGuide}"))
 licences = {}
 for path in workspace_files("${PATHS.licencesDir}"):
     text = read_text(path)
