@@ -341,19 +341,6 @@ const getThread = defineGetTool({
   },
 });
 
-interface MessageRow {
-  message_id: string;
-  thread_id: string;
-  sent_at: string;
-  from_name: string;
-  from_email: string;
-  to_email: string;
-  style: ThreadMessage["style"];
-  body: string;
-  attachment_name: string | null;
-  attachment_text: string | null;
-}
-
 const getMessage = defineTool({
   name: "get_message",
   description:
@@ -361,38 +348,25 @@ const getMessage = defineTool({
   kind: "read",
   inputSchema: z.object({ message_id: messageId.schema("The message") }),
   handler: ({ message_id }, { db }: ToolContext) => {
-    const row = requireRow<MessageRow>(
+    const notFound = `message ${message_id} not found; use list_threads and get_thread to find message ids`;
+    const sql =
+      "SELECT m.*, t.subject FROM mail_messages m JOIN mail_threads t USING (thread_id) WHERE message_id = ?";
+    const row = requireRow<ThreadMessage & { thread_id: string; subject: string }>(
       db,
-      "SELECT * FROM mail_messages WHERE message_id = ?",
+      sql,
       [message_id],
-      `message ${message_id} not found; use list_threads and get_thread to find message ids`,
+      notFound,
     );
-    const rows = allRows<MessageRow>(
+    // The thread up to this message, oldest first: what the client quotes below the new text.
+    const thread = allRows<ThreadMessage>(
       db,
       "SELECT * FROM mail_messages WHERE thread_id = ? AND (sent_at < ? OR (sent_at = ? AND message_id <= ?)) ORDER BY sent_at, message_id",
       row.thread_id,
       row.sent_at,
       row.sent_at,
-      row.message_id,
+      message_id,
     );
-    const subject = getRow<{ subject: string }>(
-      db,
-      "SELECT subject FROM mail_threads WHERE thread_id = ?",
-      row.thread_id,
-    )!.subject;
-    const thread: ThreadMessage[] = rows.map((message, index) => ({
-      sentAt: message.sent_at,
-      fromName: message.from_name,
-      fromEmail: message.from_email,
-      toEmail: message.to_email,
-      subject: index === 0 ? subject : `Re: ${subject}`,
-      style: message.style,
-      body: message.body,
-      attachment: message.attachment_name
-        ? { name: message.attachment_name, text: message.attachment_text ?? "" }
-        : null,
-    }));
-    return { message_id, thread_id: row.thread_id, text: renderMessage(thread, thread.length - 1) };
+    return { message_id, thread_id: row.thread_id, text: renderMessage(thread, row.subject) };
   },
 });
 
