@@ -100,6 +100,8 @@ function insertStaff(context: GenerateContext): People {
   return people;
 }
 
+const STOP_WORDS = new Set(["as", "of", "in", "over", "for", "the"]);
+
 /** Stories with their publication events per channel (some around an embargo), and the story budget. */
 function insertStories(context: GenerateContext, people: People): Story[] {
   const { db, random, factors, referenceDate: today } = context;
@@ -112,12 +114,9 @@ function insertStories(context: GenerateContext, people: People): Story[] {
   for (let n = 1; n <= 55 * factors.rows; n += 1) {
     const desk = random.pick(DESKS);
     const headline = headlineFor(context, desk);
-    const words = headline
-      .split(/\s+/)
-      .map(slug)
-      .filter((word) => word.length > 0);
+    const words = headline.split(/\s+/).map(slug);
     const base = words
-      .filter((word) => !["as", "of", "in", "over", "for", "the"].includes(word))
+      .filter((word) => word && !STOP_WORDS.has(word))
       .slice(0, 5)
       .join("-");
     let storySlug = base;
@@ -125,7 +124,7 @@ function insertStories(context: GenerateContext, people: People): Story[] {
     slugs.add(storySlug);
     const statuses = ["published", "draft", "edited", "ready", "legal_hold", "spiked"];
     const status = weightedPick(random, statuses, [58, 18, 9, 7, 4, 4]);
-    const reporter = random.pick(people.get(`reporter:${desk}`)!);
+    const byline = random.pick(people.get(`reporter:${desk}`)!).email;
     let publishedAt: string | null = null;
     let embargo: string | null = null;
     let updated = randomDate(random, addDays(today, -60), addDays(today, -1));
@@ -147,19 +146,8 @@ function insertStories(context: GenerateContext, people: People): Story[] {
       }
     }
     const id = storyId.format(n);
-    const wordCount = random.int(300, 1800);
-    insert.run(
-      id,
-      storySlug,
-      desk,
-      headline,
-      reporter.email,
-      status,
-      wordCount,
-      updated,
-      embargo,
-      publishedAt,
-    );
+    const length = random.int(300, 1800);
+    insert.run(id, storySlug, desk, headline, byline, status, length, updated, embargo, publishedAt);
     for (const [channel, at] of events) insertEvent.run(id, channel, at);
     stories.push({ id, slug: storySlug, desk, headline, status, publishedAt });
   }
@@ -192,52 +180,31 @@ function insertCommissions(context: GenerateContext, stories: Story[]): Commissi
   const commissions: Commission[] = [];
   let payments = 0;
   for (let n = 1; n <= 26 * factors.rows; n += 1) {
-    const freelancer = random.pick(freelancers);
+    const [id, freelancer] = [commissionId.format(n), random.pick(freelancers)];
     const kind = weightedPick(random, ["article", "photo"], [7, 3]);
     const units = kind === "article" ? random.int(12, 36) * 50 : random.int(2, 8);
     const agreed = randomDate(random, "2025-02-03", addDays(today, -8));
     const status = weightedPick(random, ["filed", "killed", "commissioned"], [6, 2.5, 1.5]);
-    const filedOn =
-      status === "filed" || (status === "killed" && random.chance(0.5))
-        ? addDays(agreed, random.int(3, 7))
-        : null;
-    const filedUnits = !filedOn
+    const filed = status === "filed" || (status === "killed" && random.chance(0.5));
+    const filedOn = filed ? addDays(agreed, random.int(3, 7)) : null;
+    const filedArticle = Math.round((units * (0.8 + random.next() * 0.4)) / 10) * 10;
+    const filedUnits = !filed
       ? null
       : kind === "article"
-        ? Math.round((units * (0.8 + random.next() * 0.4)) / 10) * 10
+        ? filedArticle
         : Math.max(1, units - random.int(0, 2));
     const killedOn = status === "killed" ? addDays(filedOn ?? agreed, random.int(1, 5)) : null;
     const paid = status !== "commissioned" && agreed < addDays(today, -40) && random.chance(0.85);
     const story = random.pick(usable);
-    const commission = { id: commissionId.format(n), freelancer, story, kind, status, paid };
-    const terms = { commissioned_units: units, filed_units: filedUnits, filed_on: filedOn };
-    commissions.push({ ...commission, ...terms });
-    insert.run(
-      commission.id,
-      freelancer.id,
-      story.id,
-      kind,
-      units,
-      filedUnits,
-      status,
-      agreed,
-      filedOn,
-      killedOn,
-    );
+    const terms = { kind, status, commissioned_units: units, filed_units: filedUnits, filed_on: filedOn };
+    commissions.push({ id, freelancer, story, paid, ...terms });
+    insert.run(id, freelancer.id, story.id, kind, units, filedUnits, status, agreed, filedOn, killedOn);
     if (!paid) continue;
     const approved = addDays(filedOn ?? killedOn!, random.int(5, 12));
     const paidOn = addDays(approved, random.int(2, 14));
-    const fee = commissionFee({ kind, status, ...terms }, ratesFor(freelancer, new Map()));
-    const done = paidOn <= today;
-    insertPayment.run(
-      paymentId.format(++payments),
-      commission.id,
-      freelancer.id,
-      fee,
-      done ? "paid" : "approved",
-      approved,
-      done ? paidOn : null,
-    );
+    const fee = commissionFee(terms, ratesFor(freelancer, new Map()));
+    const [state, paidDate] = paidOn <= today ? ["paid", paidOn] : ["approved", null];
+    insertPayment.run(paymentId.format(++payments), id, freelancer.id, fee, state, approved, paidDate);
   }
   return commissions;
 }
@@ -245,7 +212,7 @@ function insertCommissions(context: GenerateContext, stories: Story[]): Commissi
 export function generateNewsroom(context: GenerateContext): void {
   const people = insertStaff(context);
   const stories = insertStories(context, people);
-  const mailer = new Mailer(context.db);
+  const mailer = new Mailer(context.db, context.random);
   const commissions = insertCommissions(context, stories);
   writeCorrectionThreads(context, stories, people, mailer);
   writeLegalThreads(context, stories, people, mailer);

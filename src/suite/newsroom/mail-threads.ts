@@ -11,6 +11,7 @@ import {
   sample,
   type GenerateContext,
 } from "../../envs/index.js";
+import type { SeededRandom } from "../../core/index.js";
 import { commissionFee, ratesFor, type FeeRates } from "./fees.js";
 import { addMinutes, clock, type Commission, type People, type Person, type Story } from "./generate.js";
 import { forwardBlock, SIGNATURE_LINE, type ThreadMessage } from "./render-thread.js";
@@ -27,43 +28,45 @@ const TITLES: Record<string, string> = {
 const FOOTER =
   "This e-mail and any attachments are confidential and may be legally privileged. If you have received it in error, please tell the sender and delete it; do not copy, forward or publish it.";
 
+interface SendOptions {
+  /** Minutes after the thread's previous message, drawn between the two bounds; none: at the thread's clock. */
+  after?: [number, number];
+  style?: ThreadMessage["style"];
+  attachment?: { name: string; text: string };
+}
+
+/** One thread being written: its clock moves forward with each message. */
+export interface MailThread {
+  at: string;
+  send(from: Person, to: string, text: string, options?: SendOptions): void;
+}
+
 /** Writes mail threads into the database: each message's own text plus its sender's signature. */
 export class Mailer {
   private threads = 0;
   private messages = 0;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly random: SeededRandom,
+  ) {}
 
-  thread(mailbox: string, subject: string): string {
+  thread(mailbox: string, subject: string, at: string): MailThread {
     const id = threadId.format(++this.threads);
     this.db.prepare("INSERT INTO mail_threads VALUES (?, ?, ?)").run(id, mailbox, subject);
-    return id;
-  }
-
-  send(
-    thread: string,
-    from: Person,
-    to: string,
-    sentAt: string,
-    text: string,
-    options: { style?: ThreadMessage["style"]; attachment?: { name: string; text: string } } = {},
-  ): void {
-    const staff = from.role === "freelancer" ? "" : ` | ${NEWSROOM.name}\n\n${FOOTER}`;
-    const signature = `\n${SIGNATURE_LINE}\n${from.name}\n${TITLES[from.role]}${staff}`;
-    this.db
-      .prepare("INSERT INTO mail_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      .run(
-        messageId.format(++this.messages),
-        thread,
-        sentAt,
-        from.name,
-        from.email,
-        to,
-        options.style ?? "top",
-        `${text}${signature}`,
-        options.attachment?.name ?? null,
-        options.attachment?.text ?? null,
-      );
+    const insert = this.db.prepare("INSERT INTO mail_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const thread: MailThread = {
+      at,
+      send: (from, to, text, { after, style = "top", attachment } = {}) => {
+        if (after) thread.at = addMinutes(thread.at, this.random.int(...after));
+        const staff = from.role === "freelancer" ? "" : ` | ${NEWSROOM.name}\n\n${FOOTER}`;
+        const body = `${text}\n${SIGNATURE_LINE}\n${from.name}\n${TITLES[from.role]}${staff}`;
+        const sender = [from.name, from.email, to, style, body];
+        const files = [attachment?.name ?? null, attachment?.text ?? null];
+        insert.run(messageId.format(++this.messages), id, thread.at, ...sender, ...files);
+      },
+    };
+    return thread;
   }
 }
 
@@ -75,15 +78,57 @@ const COMPLAINTS: Record<string, (story: Story, name: string) => string> = {
   caption: () => "The photo caption names the wrong building; that is the old library, not the town hall.",
   headline: () => "The headline says the plan was approved, but the vote was only on the first reading.",
 };
-const CORRECTION_PATTERNS = "logged declined reversed late-approval approved logged declined logged".split(
-  " ",
-);
-const CLAUSES = [
-  "misstated the result of the vote",
-  "named the wrong official",
-  "misspelled a name",
-  "misidentified a building",
+const CORRECTION_PATTERNS = [
+  "logged",
+  "declined",
+  "reversed",
+  "late-approval",
+  "approved",
+  "logged",
+  "declined",
 ];
+const CLAUSES = ["misstated the result of the vote", "named the wrong official", "misidentified a building"];
+const TEXT = {
+  ask: "can you check your notes on this and come back to me today?",
+  agree: "Checked - the reader is right, I misread my notes. Sorry.",
+  disagree: "I've checked my notes and the recording; I stand by what we published.",
+  reverse: `Scrap that - the reporter's recording settles it after all. ${PHRASES.decline}`,
+  update: "Update: the council minutes show the reader was right.",
+  thanks: ["Thanks, noted.", "Understood - thanks for sorting this.", "OK, thanks."],
+  change: "We've added the council's response and cut the second paragraph - can you look again?",
+  counsel: "Forwarding outside counsel's note for the file; it does not change my view above.",
+  query: "Thanks - before this goes to finance, can you check the amount against the rate card and re-issue?",
+  revised: "Apologies - revised invoice attached; please ignore the earlier one.",
+};
+
+/** A reader's complaint as the desk forwards it: intro, the original e-mail, and the request form attached. */
+function correctionRequest(context: GenerateContext, story: Story, kind: string, received: string) {
+  const reader = personName(context.faker, "readermail.example");
+  const complaint = COMPLAINTS[kind]!(story, context.faker.person.lastName());
+  const form = [
+    `${NEWSROOM.name.toUpperCase()} - CORRECTIONS REQUEST FORM`,
+    `Story slug:      ${story.slug}`,
+    `Story ID:        ${story.id}`,
+    `Date received:   ${received.slice(0, 10)}`,
+    "Received via:    e-mail (letters@)",
+    `Complainant:     ${reader.fullName}`,
+    `Error alleged:   ${kind}`,
+    `Details:         ${complaint}`,
+  ].join("\n");
+  const from = `${reader.fullName} <${reader.email}>`;
+  const headers = {
+    from,
+    sentAt: received,
+    subject: `Your story "${story.headline}"`,
+    to: `letters@${NEWSROOM.domain}`,
+  };
+  const original = forwardBlock(headers, `Hello,\n\n${complaint}\n\nRegards,\n${reader.fullName}`);
+  const intro = `Standards - a reader says we got ${story.slug} wrong. Form attached; the original is below.`;
+  return {
+    text: `${intro}\n\n${original}`,
+    attachment: { name: `corrections-request-${story.slug}.txt`, text: form },
+  };
+}
 
 /**
  * Correction requests: a reader's complaint forwarded with a request form, the reporter's check, the standards
@@ -95,24 +140,21 @@ export function writeCorrectionThreads(
   stories: Story[],
   people: People,
   mailer: Mailer,
-): void {
-  const { db, random, faker, factors, referenceDate: today } = context;
-  const insertCorrection = db.prepare("INSERT INTO corrections VALUES (?, ?, ?, ?, ?)");
+) {
+  const { db, random, factors, referenceDate: today } = context;
+  const insert = db.prepare("INSERT INTO corrections VALUES (?, ?, ?, ?, ?)");
   let corrections = 0;
-  const log = (story: string, kind: string, wording: string, on: string): void => {
-    insertCorrection.run(correctionId.format(++corrections), story, kind, wording, on > today ? today : on);
+  const log = (story: Story, kind: string, wording: string, on: string): void => {
+    insert.run(correctionId.format(++corrections), story.id, kind, wording, on > today ? today : on);
   };
   const candidates = stories.filter((story) => story.publishedAt && story.publishedAt < addDays(today, -14));
   const threaded = sample(random, candidates, 8 * factors.rows);
   // Corrections logged from phone calls and the letters page, without a thread.
-  for (const story of sample(
-    random,
-    candidates.filter((story) => !threaded.includes(story)),
-    6 * factors.rows,
-  )) {
+  const unthreaded = candidates.filter((story) => !threaded.includes(story));
+  for (const story of sample(random, unthreaded, 6 * factors.rows)) {
     const kind = random.pick(CORRECTION_KINDS);
     const wording = `An earlier version of this article contained a ${kind} error.`;
-    log(story.id, kind, wording, randomDate(random, story.publishedAt!.slice(0, 10), today));
+    log(story, kind, wording, randomDate(random, story.publishedAt!.slice(0, 10), today));
   }
   const standards = people.get("standards")!;
   let logged = 0;
@@ -122,80 +164,32 @@ export function writeCorrectionThreads(
     const kind = random.pick(CORRECTION_KINDS);
     const editor = people.get(`desk_editor:${story.desk}`)![0]!;
     const reporter = random.pick(people.get(`reporter:${story.desk}`)!);
-    const reader = personName(faker, "readermail.example");
     const decider = random.pick(standards);
     const day = addDays(story.publishedAt!.slice(0, 10), random.int(0, 5));
     const receivedDay =
       k % 3 === 0 ? addDays(mondayOf(day), 7) : k % 3 === 1 ? addDays(mondayOf(day), 4) : day;
     const delay = k % 3 === 0 ? 3 : k % 3 === 1 ? 2 : random.int(0, 4);
-    const received = `${receivedDay} ${clock(random, 7, 23)}`;
-    let at = `${addDays(receivedDay, random.int(1, 2))} ${clock(random, 8, 11)}`;
-    const later = (low: number, high: number): string => (at = addMinutes(at, random.int(low, high)));
-    const complaint = COMPLAINTS[kind]!(story, faker.person.lastName());
-    const thread = mailer.thread("corrections", `Correction request: ${story.slug}`);
-    const form = [
-      `${NEWSROOM.name.toUpperCase()} - CORRECTIONS REQUEST FORM`,
-      `Story slug:      ${story.slug}`,
-      `Story ID:        ${story.id}`,
-      `Date received:   ${receivedDay}`,
-      "Received via:    e-mail (letters@)",
-      `Complainant:     ${reader.fullName}`,
-      `Error alleged:   ${kind}`,
-      `Details:         ${complaint}`,
-    ].join("\n");
-    const original = forwardBlock(
-      {
-        from: `${reader.fullName} <${reader.email}>`,
-        sentAt: received,
-        subject: `Your story "${story.headline}"`,
-        to: `letters@${NEWSROOM.domain}`,
-      },
-      `Hello,\n\n${complaint}\n\nRegards,\n${reader.fullName}`,
-    );
-    const intro = `Standards - a reader says we got ${story.slug} wrong. Form attached; the original is below.`;
-    mailer.send(thread, editor, `corrections@${NEWSROOM.domain}`, at, `${intro}\n\n${original}`, {
-      attachment: { name: `corrections-request-${story.slug}.txt`, text: form },
-    });
-    const firstName = reporter.name.split(" ")[0];
-    mailer.send(
-      thread,
-      decider,
-      reporter.email,
-      later(30, 300),
-      `${firstName}, can you check your notes on this and come back to me today?`,
-    );
-    const agrees = pattern !== "declined" && pattern !== "late-approval";
-    const check = agrees
-      ? "Checked - the reader is right, I misread my notes. Sorry."
-      : "I've checked my notes and the recording; I stand by what we published.";
-    mailer.send(thread, reporter, decider.email, later(30, 300), check, {
-      style: random.chance(0.4) ? "inline" : "top",
-    });
-    const subjectPart = kind === "headline" ? "'s headline" : "";
-    const wording = `An earlier version of this article${subjectPart} ${random.pick(CLAUSES)}. This has been corrected.`;
+    const request = correctionRequest(context, story, kind, `${receivedDay} ${clock(random, 7, 23)}`);
+    const forwarded = `${addDays(receivedDay, random.int(1, 2))} ${clock(random, 8, 11)}`;
+    const thread = mailer.thread("corrections", `Correction request: ${story.slug}`, forwarded);
+    thread.send(editor, `corrections@${NEWSROOM.domain}`, request.text, { attachment: request.attachment });
+    thread.send(decider, reporter.email, `${reporter.name.split(" ")[0]}, ${TEXT.ask}`, { after: [30, 300] });
+    const agrees = pattern === "logged" || pattern === "approved" || pattern === "reversed";
+    const style = random.chance(0.4) ? "inline" : "top";
+    thread.send(reporter, decider.email, agrees ? TEXT.agree : TEXT.disagree, { after: [30, 300], style });
+    const headline = kind === "headline" ? "'s headline" : "";
+    const wording = `An earlier version of this article${headline} ${random.pick(CLAUSES)}. This has been corrected.`;
     const decision = agrees ? PHRASES.approve(kind, wording) : `Thanks both. ${PHRASES.decline}`;
-    mailer.send(thread, decider, editor.email, later(20, 200), decision);
+    thread.send(decider, editor.email, decision, { after: [20, 200] });
     if (pattern === "reversed")
-      mailer.send(
-        thread,
-        random.pick(standards),
-        editor.email,
-        later(60, 1500),
-        `Scrap that - the reporter's recording settles it after all. ${PHRASES.decline}`,
-      );
+      thread.send(random.pick(standards), editor.email, TEXT.reverse, { after: [60, 1500] });
+    const update = `${TEXT.update} ${PHRASES.approve(kind, wording)}`;
     if (pattern === "late-approval")
-      mailer.send(
-        thread,
-        random.pick(standards),
-        editor.email,
-        later(60, 1500),
-        `Update: the council minutes show the reader was right. ${PHRASES.approve(kind, wording)}`,
-      );
-    if (random.chance(0.5)) {
-      const thanks = random.pick(["Thanks, noted.", "Understood - thanks for sorting this.", "OK, thanks."]);
-      mailer.send(thread, random.chance(0.5) ? editor : reporter, decider.email, later(10, 120), thanks);
-    }
-    if (k >= 0) log(story.id, kind, wording, addBusinessDays(receivedDay, delay));
+      thread.send(random.pick(standards), editor.email, update, { after: [60, 1500] });
+    const thanker = random.chance(0.5) ? editor : reporter;
+    if (random.chance(0.5))
+      thread.send(thanker, decider.email, random.pick(TEXT.thanks), { after: [10, 120] });
+    if (k >= 0) log(story, kind, wording, addBusinessDays(receivedDay, delay));
   });
 }
 
@@ -210,78 +204,61 @@ export function writeLegalThreads(
   stories: Story[],
   people: People,
   mailer: Mailer,
-): void {
+) {
   const { db, random, factors, faker, referenceDate: today } = context;
-  const unpublished = stories.filter((story) => ["edited", "ready", "legal_hold"].includes(story.status));
-  if (unpublished.length < 4) throw new Error("too few edited stories for the legal-read threads");
+  const edited = stories.filter((story) => ["edited", "ready", "legal_hold"].includes(story.status));
+  if (edited.length < 4) throw new Error("too few edited stories for the legal-read threads");
   const lawyers = people.get("legal")!;
   const setStatus = db.prepare("UPDATE stories SET status = ? WHERE story_id = ?");
-  sample(random, unpublished, Math.min(unpublished.length, 5 * factors.rows)).forEach((story, index) => {
+  sample(random, edited, Math.min(edited.length, 5 * factors.rows)).forEach((story, index) => {
     const pattern = LEGAL_PATTERNS[index % LEGAL_PATTERNS.length]!;
     const editor = people.get(`desk_editor:${story.desk}`)![0]!;
     const lawyer = random.pick(lawyers);
-    const thread = mailer.thread("legal", `Legal read: ${story.slug}`);
-    let at = `${addDays(today, -random.int(2, 20))} ${clock(random, 9, 16)}`;
-    const later = (low: number, high: number): string => (at = addMinutes(at, random.int(low, high)));
+    const opened = `${addDays(today, -random.int(2, 20))} ${clock(random, 9, 16)}`;
+    const thread = mailer.thread("legal", `Legal read: ${story.slug}`, opened);
     const ask = `Can legal read ${story.slug} ("${story.headline}") before it runs? It's in the system.`;
-    mailer.send(thread, editor, `legal@${NEWSROOM.domain}`, at, ask);
+    thread.send(editor, `legal@${NEWSROOM.domain}`, ask);
     const first = pattern.startsWith("clear") ? "clear" : "hold";
-    mailer.send(
-      thread,
-      lawyer,
-      editor.email,
-      later(60, 400),
-      first === "hold" ? PHRASES.hold(story.slug) : PHRASES.clear(story.slug),
-    );
-    let final = first;
+    const verdict = (decision: string): string =>
+      (decision === "hold" ? PHRASES.hold : PHRASES.clear)(story.slug);
+    thread.send(lawyer, editor.email, verdict(first), { after: [60, 400] });
+    const final = pattern.includes("-then-") ? (pattern.endsWith("clear") ? "clear" : "hold") : first;
     if (pattern.includes("-then-")) {
-      const change = "We've added the council's response and cut the second paragraph - can you look again?";
-      mailer.send(thread, editor, lawyer.email, later(60, 1400), change, { style: "inline" });
-      final = pattern.endsWith("clear") ? "clear" : "hold";
-      const reread =
-        final === "hold"
-          ? `Having seen the new draft: ${PHRASES.hold(story.slug)}`
-          : PHRASES.clear(story.slug);
-      mailer.send(thread, random.pick(lawyers), editor.email, later(60, 600), reread);
+      thread.send(editor, lawyer.email, TEXT.change, { after: [60, 1400], style: "inline" });
+      const reread = `${final === "hold" ? "Having seen the new draft: " : ""}${verdict(final)}`;
+      thread.send(random.pick(lawyers), editor.email, reread, { after: [60, 600] });
     }
     if (pattern === "counsel") {
-      later(60, 900);
-      const advice = first === "hold" ? `CLEARED: ${story.slug} can run` : `HOLD: ${story.slug} should wait`;
+      thread.at = addMinutes(thread.at, random.int(60, 900));
+      const from = `${faker.person.fullName()} <counsel@hartleyllp.example>`;
+      const headers = {
+        from,
+        sentAt: addMinutes(thread.at, -90),
+        subject: `RE: ${story.slug}`,
+        to: lawyer.email,
+      };
       const note = forwardBlock(
-        {
-          from: `${faker.person.fullName()} <counsel@hartleyllp.example>`,
-          sentAt: addMinutes(at, -90),
-          subject: `RE: ${story.slug}`,
-          to: lawyer.email,
-        },
-        `My advice would be ${advice} - see my marked-up copy.`,
+        headers,
+        `My advice would be CLEARED: ${story.slug} can run - see my marked-up copy.`,
       );
-      mailer.send(
-        thread,
-        lawyer,
-        editor.email,
-        at,
-        `Forwarding outside counsel's note for the file; it does not change my view above.\n\n${note}`,
-      );
+      thread.send(lawyer, editor.email, `${TEXT.counsel}\n\n${note}`);
     }
-    if (random.chance(0.5)) {
-      const reply = final === "hold" ? "Understood, parking it for now." : "Great, thanks - scheduling it.";
-      mailer.send(thread, editor, lawyer.email, later(10, 200), reply);
-    }
+    const reply = final === "hold" ? "Understood, parking it for now." : "Great, thanks - scheduling it.";
+    if (random.chance(0.5)) thread.send(editor, lawyer.email, reply, { after: [10, 200] });
     const lagging = final === "hold" ? "ready" : "legal_hold";
     setStatus.run(index < 2 ? lagging : random.pick(["legal_hold", "ready", "edited"]), story.id);
   });
 }
 
-function invoiceText(
-  commission: Commission,
-  number: string,
-  date: string,
-  lines: Array<[string, number, number]>,
-): string {
+type InvoiceLine = [label: string, quantity: number, rate: number];
+
+function invoiceText(commission: Commission, number: string, date: string, lines: InvoiceLine[]): string {
   const total = roundCents(lines.reduce((sum, [, quantity, rate]) => sum + quantity * rate, 0));
   const columns = (cells: string[]): string =>
     `${cells[0]!.padEnd(34)}${cells[1]!.padStart(8)}${cells[2]!.padStart(10)}${cells[3]!.padStart(12)}`;
+  const amounts = lines.map(([label, quantity, rate]) =>
+    columns([label, String(quantity), formatUsd(rate), formatUsd(roundCents(quantity * rate))]),
+  );
   return [
     `INVOICE ${number}`,
     `From: ${commission.freelancer.name} <${commission.freelancer.email}>`,
@@ -290,9 +267,7 @@ function invoiceText(
     `Commission ref: ${commission.id} ("${commission.story.slug}")`,
     "",
     columns(["Description", "Qty", "Rate", "Amount"]),
-    ...lines.map(([label, quantity, rate]) =>
-      columns([label, String(quantity), formatUsd(rate), formatUsd(roundCents(quantity * rate))]),
-    ),
+    ...amounts,
     "",
     `TOTAL DUE: ${formatUsd(total)}`,
     "Payment terms: 30 days.",
@@ -314,47 +289,32 @@ export function writeInvoiceThreads(
   const { random, referenceDate: today } = context;
   const pending = commissions.filter((c) => !c.paid && c.status !== "commissioned");
   pending.forEach((commission, index) => {
-    const rates = ratesFor(commission.freelancer, agreements);
-    const fee = commissionFee(commission, rates);
-    const rate = commission.kind === "article" ? rates.perWord : rates.perImage;
-    const unit = commission.kind === "article" ? "Words" : "Images";
-    const honest: Array<[string, number, number]> = [
-      [commission.status === "killed" ? "Kill fee" : `Fee (${commission.kind})`, 1, fee],
+    const { freelancer, kind, status, commissioned_units: units, filed_units: filed, story } = commission;
+    const rates = ratesFor(freelancer, agreements);
+    const rate = kind === "article" ? rates.perWord : rates.perImage;
+    const unit = kind === "article" ? "Words" : "Images";
+    const honest: InvoiceLine[] = [
+      [status === "killed" ? "Kill fee" : `Fee (${kind})`, 1, commissionFee(commission, rates)],
     ];
-    const overbilled = (): Array<[string, number, number]> => {
-      if (commission.status === "killed")
-        return [[`${unit} commissioned (full fee)`, commission.commissioned_units, rate]];
-      if ((commission.filed_units ?? 0) > commission.commissioned_units)
-        return [[`${unit} filed`, commission.filed_units!, rate]];
+    const overbilled = (): InvoiceLine[] => {
+      if (status === "killed") return [[`${unit} commissioned (full fee)`, units, rate]];
+      if ((filed ?? 0) > units) return [[`${unit} filed`, filed!, rate]];
       return [...honest, ["Expenses (travel)", 1, random.int(4, 30) * 5]];
     };
-    const editor = people.get(`desk_editor:${commission.story.desk}`)![0]!;
-    const thread = mailer.thread("freelance", `Invoice ${commission.id} - ${commission.story.slug}`);
-    let at = `${addDays(today, -random.int(3, 25))} ${clock(random, 8, 20)}`;
-    const number = `${commission.freelancer.id.slice(3)}-${String(index + 1).padStart(3, "0")}`;
-    const invoice = (suffix: string, lines: Array<[string, number, number]>) => ({
-      name: `invoice-${number}${suffix ? "-rev1" : ""}.txt`,
-      text: invoiceText(commission, `${number}${suffix}`, at.slice(0, 10), lines),
+    const editor = people.get(`desk_editor:${story.desk}`)![0]!;
+    const sent = `${addDays(today, -random.int(3, 25))} ${clock(random, 8, 20)}`;
+    const thread = mailer.thread("freelance", `Invoice ${commission.id} - ${story.slug}`, sent);
+    const number = `${freelancer.id.slice(3)}-${String(index + 1).padStart(3, "0")}`;
+    const invoice = (revised: boolean, lines: InvoiceLine[]) => ({
+      name: `invoice-${number}${revised ? "-rev1" : ""}.txt`,
+      text: invoiceText(commission, `${number}${revised ? "R" : ""}`, thread.at.slice(0, 10), lines),
     });
-    const text = `Hi, invoice for ${commission.story.slug} attached. Thanks!`;
-    mailer.send(thread, commission.freelancer, `freelance@${NEWSROOM.domain}`, at, text, {
-      attachment: invoice("", index % 3 === 1 ? overbilled() : honest),
-    });
+    const text = `Hi, invoice for ${story.slug} attached. Thanks!`;
+    const first = index % 3 === 1 ? overbilled() : honest;
+    thread.send(freelancer, `freelance@${NEWSROOM.domain}`, text, { attachment: invoice(false, first) });
     if (index % 6 !== 1 && index % 6 !== 2) return;
-    at = addMinutes(at, random.int(60, 1500));
-    const query =
-      "Thanks - before this goes to finance, can you check the amount against the rate card and re-issue?";
-    mailer.send(thread, editor, commission.freelancer.email, at, query);
-    at = addMinutes(at, random.int(60, 1500));
-    mailer.send(
-      thread,
-      commission.freelancer,
-      editor.email,
-      at,
-      "Apologies - revised invoice attached; please ignore the earlier one.",
-      {
-        attachment: invoice("R", index % 6 === 1 ? honest : overbilled()),
-      },
-    );
+    thread.send(editor, freelancer.email, TEXT.query, { after: [60, 1500] });
+    const second = invoice(true, index % 6 === 1 ? honest : overbilled());
+    thread.send(freelancer, editor.email, TEXT.revised, { after: [60, 1500], attachment: second });
   });
 }
