@@ -8,6 +8,7 @@ import {
   isoDateSchema,
   REFERENCE_DATE,
   requireRow,
+  roundCents,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -34,10 +35,26 @@ import {
   threadId,
 } from "./rules.js";
 
-/** The id after the highest one in a table (ids are a prefix and a zero-padded number). */
-function nextId(db: ToolContext["db"], table: string, format: IdFormat): string {
-  const sql = `SELECT MAX(CAST(substr(${format.field}, ${format.format(0).replace(/0+$/, "").length + 1}) AS INTEGER)) AS n FROM ${table}`;
-  return format.format((getRow<{ n: number | null }>(db, sql)?.n ?? 0) + 1);
+type Db = ToolContext["db"];
+
+/** The row of `table` whose id column (the format's field) is `id`, or the format's teaching not-found error. */
+function rowById<Result>(db: Db, table: string, format: IdFormat, id: string): Result {
+  return requireRow<Result>(
+    db,
+    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
+    [id],
+    format.notFound(id).message,
+  );
+}
+
+/** Inserts a row with the id after the table's highest (a prefix and a zero-padded number) and returns it. */
+function insertNext(db: Db, table: string, format: IdFormat, values: unknown[]): unknown {
+  const digits = format.format(0).replace(/^\D+/, "").length;
+  const sql = `SELECT MAX(CAST(substr(${format.field}, -${digits}) AS INTEGER)) AS n FROM ${table}`;
+  const id = format.format((getRow<{ n: number | null }>(db, sql)?.n ?? 0) + 1);
+  const marks = ["?", ...values.map(() => "?")].join(", ");
+  cachedStatement(db, `INSERT INTO ${table} VALUES (${marks})`).run(id, ...values);
+  return rowById(db, table, format, id);
 }
 
 const deskSchema = z.enum(DESKS).optional().describe("Only this desk");
@@ -65,15 +82,6 @@ const listFreelancers = defineListTool({
   from: "freelancers",
   where: ({ tier }) => [when(tier, "tier = ?")],
   orderBy: "freelancer_id",
-});
-
-const getFreelancer = defineGetTool({
-  name: "get_freelancer",
-  description: "Get one freelance contributor. Returns `freelancer`.",
-  input: { freelancer_id: freelancerId.schema("The freelancer") },
-  key: "freelancer",
-  from: "freelancers",
-  notFound: freelancerId,
 });
 
 const listStories = defineListTool({
@@ -128,20 +136,11 @@ const updateStoryStatus = defineTool({
     status: z.enum(["draft", "edited", "legal_hold", "ready", "spiked"]).describe("The new status"),
   }),
   handler: ({ story_id, status }, { db }: ToolContext) => {
-    const story = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM stories WHERE story_id = ?",
-      [story_id],
-      storyId.notFound(story_id).message,
-    );
-    if (story.status === "published")
+    if (rowById<{ status: string }>(db, "stories", storyId, story_id).status === "published")
       throw new ToolFailure(`story ${story_id} is published; a published story cannot change status`);
-    cachedStatement(db, "UPDATE stories SET status = ?, updated_on = ? WHERE story_id = ?").run(
-      status,
-      REFERENCE_DATE,
-      story_id,
-    );
-    return { story: getRow(db, "SELECT * FROM stories WHERE story_id = ?", story_id) };
+    const update = "UPDATE stories SET status = ?, updated_on = ? WHERE story_id = ?";
+    cachedStatement(db, update).run(status, REFERENCE_DATE, story_id);
+    return { story: rowById(db, "stories", storyId, story_id) };
   },
 });
 
@@ -219,26 +218,18 @@ const approvePayment = defineTool({
     note: z.string().optional().describe("A note for finance"),
   }),
   handler: ({ commission_id, amount, note }, { db }: ToolContext) => {
-    const commission = requireRow<{ freelancer_id: string; status: string }>(
+    const commission = rowById<{ freelancer_id: string; status: string }>(
       db,
-      "SELECT freelancer_id, status FROM commissions WHERE commission_id = ?",
-      [commission_id],
-      commissionId.notFound(commission_id).message,
+      "commissions",
+      commissionId,
+      commission_id,
     );
     if (commission.status === "commissioned")
       throw new ToolFailure(
         `commission ${commission_id} has not been filed or killed; nothing is payable yet`,
       );
-    const id = nextId(db, "payments", paymentId);
-    cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, 'approved', ?, NULL, ?)").run(
-      id,
-      commission_id,
-      commission.freelancer_id,
-      Math.round(amount * 100) / 100,
-      REFERENCE_DATE,
-      note ?? null,
-    );
-    return { payment: getRow(db, "SELECT * FROM payments WHERE payment_id = ?", id) };
+    const values = [commission_id, commission.freelancer_id, roundCents(amount), "approved", REFERENCE_DATE];
+    return { payment: insertNext(db, "payments", paymentId, [...values, null, note ?? null]) };
   },
 });
 
@@ -271,21 +262,9 @@ const logCorrection = defineTool({
     wording: z.string().min(10).describe("The correction's published wording"),
   }),
   handler: ({ story_id, kind, wording }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT 1 FROM stories WHERE story_id = ?",
-      [story_id],
-      storyId.notFound(story_id).message,
-    );
-    const id = nextId(db, "corrections", correctionId);
-    cachedStatement(db, "INSERT INTO corrections VALUES (?, ?, ?, ?, ?)").run(
-      id,
-      story_id,
-      kind,
-      wording.trim(),
-      REFERENCE_DATE,
-    );
-    return { correction: getRow(db, "SELECT * FROM corrections WHERE correction_id = ?", id) };
+    rowById(db, "stories", storyId, story_id);
+    const values = [story_id, kind, wording.trim(), REFERENCE_DATE];
+    return { correction: insertNext(db, "corrections", correctionId, values) };
   },
 });
 
@@ -349,8 +328,7 @@ const getMessage = defineTool({
   inputSchema: z.object({ message_id: messageId.schema("The message") }),
   handler: ({ message_id }, { db }: ToolContext) => {
     const notFound = `message ${message_id} not found; use list_threads and get_thread to find message ids`;
-    const sql =
-      "SELECT m.*, t.subject FROM mail_messages m JOIN mail_threads t USING (thread_id) WHERE message_id = ?";
+    const sql = "SELECT * FROM mail_messages JOIN mail_threads USING (thread_id) WHERE message_id = ?";
     const row = requireRow<ThreadMessage & { thread_id: string; subject: string }>(
       db,
       sql,
@@ -389,7 +367,6 @@ export const flakyPayments = withTransientFailures(listPayments, {
 export const newsroomTools: DomainTool[] = [
   listStaff,
   listFreelancers,
-  getFreelancer,
   listStories,
   getStory,
   updateStoryStatus,

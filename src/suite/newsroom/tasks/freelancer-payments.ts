@@ -87,14 +87,7 @@ export const freelancerPaymentsTask = defineTask({
     "Approve payments for filed and killed freelance commissions per the rate card, kill fees and negotiated agreements.",
   instruction:
     "Clear the freelance payment backlog: approve one payment for every commission that has been filed or killed and has no payment yet, for the amount our freelance rate card allows. Don't pay anything else. Reply with only the total amount you approved, in USD (e.g. 1234.50).",
-  tools: [
-    "list_commissions",
-    "list_freelancers",
-    "get_freelancer",
-    "list_payments",
-    "approve_payment",
-    "get_story",
-  ],
+  tools: ["list_commissions", "list_freelancers", "list_payments", "approve_payment", "get_story"],
   prepare,
   verify: ({ initial, final, answer }) => {
     const expected = pendingFees(initial);

@@ -48,14 +48,7 @@ export const invoiceAuditTask = defineTask({
     "Check the freelancers' invoices (text attachments, some re-issued) against the rate card and report the overbilling.",
   instruction:
     'Before finance pays, audit the freelancer invoices in the freelance mailbox. Each thread is about one commission; when an invoice was re-issued, only the latest invoice in the thread counts. Compare each invoice\'s total with the fee our freelance rate card allows for that commission. Reply with only a JSON object mapping each overbilled commission id to the amount billed above the allowed fee, in USD (e.g. {"COM-00012": 45.5}); leave out invoices that are not above the fee.',
-  tools: [
-    "list_threads",
-    "get_thread",
-    "get_message",
-    "list_commissions",
-    "list_freelancers",
-    "get_freelancer",
-  ],
+  tools: ["list_threads", "get_thread", "get_message", "list_commissions", "list_freelancers"],
   verify: ({ initial, answer }) => [
     checkAnswerAmounts("answer", answer, expectedOverbilling(initial), 0.011),
   ],
