@@ -19,10 +19,6 @@ function writePolicies(context: GenerateContext): void {
     { heading: "Headlines" },
     `A headline is at most ${STYLE.maxHeadlineChars} characters, spaces included.`,
     `Never use these words in a headline: ${STYLE.bannedWords.map((word) => `"${word}"`).join(", ")}. The rule is about whole words, in any capitalisation: "shockwaves" or "epicentre" are fine.`,
-    { heading: "Drafts" },
-    `A draft that nobody has updated for more than ${STYLE.staleDraftDays} days is spiked, unless it has a slot on the story budget for today or a later day. Only stories in status draft are affected.`,
-    { heading: "Budget" },
-    `Copy may run at most ${STYLE.budgetTolerancePct}% over the planned words of its slot on the story budget; anything longer goes back to the desk for a trim.`,
     { heading: "Photos" },
     "A photo may appear only in media its licence permits, and only while the licence runs. Staff photos (credit STAFF) need no licence.",
   ]);

@@ -102,7 +102,7 @@ function insertStaff(context: GenerateContext): People {
 
 const STOP_WORDS = new Set(["as", "of", "in", "over", "for", "the"]);
 
-/** Stories with their publication events per channel (some around an embargo), and the story budget. */
+/** Stories with their publication events per channel, some around an embargo. */
 function insertStories(context: GenerateContext, people: People): Story[] {
   const { db, random, factors, referenceDate: today } = context;
   const insert = db.prepare("INSERT INTO stories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -150,13 +150,6 @@ function insertStories(context: GenerateContext, people: People): Story[] {
     insert.run(id, storySlug, desk, headline, byline, status, length, updated, embargo, publishedAt);
     for (const [channel, at] of events) insertEvent.run(id, channel, at);
     stories.push({ id, slug: storySlug, desk, headline, status, publishedAt });
-  }
-  // The story budget: planned slots for the coming week and the days just gone.
-  const insertBudget = db.prepare("INSERT INTO story_budget VALUES (?, ?, ?, ?)");
-  for (const story of stories.filter((s) => s.status !== "published" && s.status !== "spiked")) {
-    if (!random.chance(0.7)) continue;
-    const slot = random.pick(["A1", "web lead", "inside", "weekend"]);
-    insertBudget.run(addDays(today, random.int(-10, 6)), story.id, slot, random.int(4, 16) * 100);
   }
   return stories;
 }

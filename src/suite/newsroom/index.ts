@@ -6,7 +6,6 @@ import { headlineStyleTask } from "./tasks/headline-style.js";
 import { invoiceAuditTask } from "./tasks/invoice-audit.js";
 import { legalHoldsTask } from "./tasks/legal-holds.js";
 import { photoLicencesTask } from "./tasks/photo-licences.js";
-import { staleDraftsTask } from "./tasks/stale-drafts.js";
 import { unloggedCorrectionsTask } from "./tasks/unlogged-corrections.js";
 
 export { newsroomDomain } from "./domain.js";
@@ -18,7 +17,6 @@ export const newsroomTasks: TaskDefinition[] = [
   freelancerPaymentsTask,
   invoiceAuditTask,
   embargoBreachesTask,
-  staleDraftsTask,
   headlineStyleTask,
   photoLicencesTask,
 ];

@@ -47,8 +47,6 @@ export const RATE_CARD = {
 export const STYLE = {
   maxHeadlineChars: 72,
   bannedWords: ["slams", "shock", "bombshell", "epic", "meltdown"],
-  staleDraftDays: 21,
-  budgetTolerancePct: 10,
 };
 
 export const CORRECTIONS = { logWithinBusinessDays: 2 };

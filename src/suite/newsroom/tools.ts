@@ -159,20 +159,6 @@ const listPublishEvents = defineListTool({
   orderBy: "story_id, published_at, event_id",
 });
 
-const listBudget = defineListTool({
-  name: "list_story_budget",
-  description:
-    "List the story budget: planned slots (date, story, slot, planned words), ordered by date then story. Paginated: returns `slots`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    date_from: isoDateSchema.optional().describe("Only slots on or after this date"),
-    date_to: isoDateSchema.optional().describe("Only slots on or before this date"),
-  },
-  key: "slots",
-  from: "story_budget",
-  where: ({ date_from, date_to }) => [when(date_from, "budget_date >= ?"), when(date_to, "budget_date <= ?")],
-  orderBy: "budget_date, story_id",
-});
-
 const listCommissions = defineListTool({
   name: "list_commissions",
   description:
@@ -371,7 +357,6 @@ export const newsroomTools: DomainTool[] = [
   getStory,
   updateStoryStatus,
   flakyPublishEvents,
-  listBudget,
   listCommissions,
   flakyPayments,
   approvePayment,
