@@ -39,37 +39,31 @@ async function call(name: string, args: Record<string, unknown>): Promise<ToolCa
 const text = (result: ToolCallResult): string =>
   result.content.map((part) => ("text" in part ? part.text : "")).join("");
 const bodyOf = (rendered: string): string => rendered.split("\n\n").slice(1).join("\n\n");
-const message = (overrides: Partial<ThreadMessage>): ThreadMessage => ({
+const sender = {
   sent_at: "2025-03-04 09:12",
   from_name: "Dana Ruiz",
   from_email: "dana@dailyledger.example",
+};
+const message = (overrides: Partial<ThreadMessage>): ThreadMessage => ({
+  ...sender,
   to_email: "desk@dailyledger.example",
   style: "top",
-  body: "First.\n--\nDana Ruiz",
+  body: "First.\n--\nDana",
   ...overrides,
 });
 
 describe("mail rendering", () => {
   it("writes dates and attribution lines as mail clients do", () => {
     expect(clientDate("2025-03-04 09:12")).toBe("Tue, 4 Mar 2025 09:12");
-    expect(attributionLine(message({}))).toBe(
+    expect(attributionLine(sender)).toBe(
       "On Tue, 4 Mar 2025 at 09:12, Dana Ruiz <dana@dailyledger.example> wrote:",
     );
   });
 
   it("quotes earlier messages one level deeper per reply and keeps only the newest text as the sender's own", () => {
-    const second = message({
-      sent_at: "2025-03-04 10:00",
-      from_name: "Sam Lee",
-      body: "Second.\n\nMore.\n--\nSam",
-    });
-    const third = {
-      sent_at: "2025-03-04 11:00",
-      body: "Third.\n--\nDana",
-      attachment_name: "form.txt",
-      attachment_text: "x",
-    };
-    const rendered = renderMessage([message({}), second, message(third)], "Correction request");
+    const second = message({ sent_at: "2025-03-04 10:00", body: "Second.\n\nMore.\n--\nSam" });
+    const third = message({ body: "Third.\n--\nDana", attachment_name: "form.txt", attachment_text: "x" });
+    const rendered = renderMessage([message({}), second, third], "Correction request");
     expect(rendered).toContain("Subject: Re: Correction request");
     expect(rendered).toContain("> Second.");
     expect(rendered).toContain(">> First.");
@@ -90,25 +84,26 @@ describe("mail rendering", () => {
 });
 
 describe("newsroom tools", () => {
+  const read = async <Result>(name: string, args: Record<string, unknown>): Promise<Result> =>
+    (await call(name, args)).structuredContent as Result;
+  const first = (sql: string): object => db.prepare(sql).get() as object;
+
   it("paginates threads by mailbox with message counts", async () => {
-    const page = (await call("list_threads", { mailbox: "corrections", per_page: 3 })).structuredContent as {
-      threads: Array<{ message_count: number; mailbox: string }>;
-      has_more: boolean;
-    };
+    type Page = { threads: Array<{ message_count: number; mailbox: string }>; has_more: boolean };
+    const page = await read<Page>("list_threads", { mailbox: "corrections", per_page: 3 });
     expect(page.has_more).toBe(true);
-    expect(
-      page.threads.every((thread) => thread.mailbox === "corrections" && thread.message_count >= 4),
-    ).toBe(true);
+    for (const thread of page.threads) expect(thread).toMatchObject({ mailbox: "corrections" });
+    expect(Math.min(...page.threads.map((thread) => thread.message_count))).toBeGreaterThanOrEqual(4);
   });
 
   it("shows a reply with the earlier thread quoted and the form attached only to its own message", async () => {
-    const thread = (await call("get_thread", { thread_id: "TH-00001" })).structuredContent as {
-      messages: Array<{ message_id: string; attachment: string | null }>;
-    };
-    expect(thread.messages[0]!.attachment).toMatch(/^corrections-request-/);
-    const last = { message_id: thread.messages.at(-1)!.message_id };
-    const shown = (await call("get_message", last)).structuredContent as { text?: string };
-    const body = shown.text ?? ((await call("get_message", last)).structuredContent as { text: string }).text;
+    type Thread = { messages: Array<{ message_id: string; attachment: string | null }> };
+    const { messages } = await read<Thread>("get_thread", { thread_id: "TH-00001" });
+    expect(messages[0]!.attachment).toMatch(/^corrections-request-/);
+    const last = { message_id: messages.at(-1)!.message_id };
+    const body =
+      (await read<{ text?: string }>("get_message", last)).text ??
+      (await read<{ text: string }>("get_message", last)).text;
     expect(body).toMatch(/^On .* wrote:$/m);
     expect(body).toContain("---------- Forwarded message ---------");
     expect(body).not.toContain("[Attachment:");
@@ -118,9 +113,7 @@ describe("newsroom tools", () => {
     const failing = await call("get_message", { message_id: "MSG-000010" });
     expect(failing.isError).toBeFalsy();
     expect(failing.structuredContent).toMatchObject({ status: "error" });
-    expect((await call("get_message", { message_id: "MSG-000010" })).structuredContent).toHaveProperty(
-      "text",
-    );
+    expect(await read("get_message", { message_id: "MSG-000010" })).toHaveProperty("text");
     const page = await call("list_publish_events", { page: 2 });
     expect(page.isError).toBe(true);
     expect(text(page)).toContain("503");
@@ -130,15 +123,11 @@ describe("newsroom tools", () => {
   it("teaches id formats and refuses writes the desk would refuse", async () => {
     expect(text(await call("get_story", { story_id: "42" }))).toContain("STY-00123");
     expect(text(await call("get_message", { message_id: "MSG-999999" }))).toContain("use list_threads");
-    const published = db.prepare("SELECT story_id FROM stories WHERE status = 'published'").get() as {
-      story_id: string;
-    };
+    const published = first("SELECT story_id FROM stories WHERE status = 'published'");
     expect(text(await call("update_story_status", { ...published, status: "spiked" }))).toContain(
       "published",
     );
-    const open = db
-      .prepare("SELECT commission_id FROM commissions WHERE status = 'commissioned'")
-      .get() as object;
+    const open = first("SELECT commission_id FROM commissions WHERE status = 'commissioned'");
     expect(text(await call("approve_payment", { ...open, amount: 100 }))).toContain("not been filed");
   });
 });

@@ -7,6 +7,7 @@ import { MONTH_NAMES, weekdayName } from "../../envs/index.js";
  * once a second domain needs it.
  */
 export interface ThreadMessage {
+  message_id?: string;
   /** "YYYY-MM-DD HH:MM" in UTC. */
   sent_at: string;
   from_name: string;

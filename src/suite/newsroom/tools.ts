@@ -39,12 +39,8 @@ type Db = ToolContext["db"];
 
 /** The row of `table` whose id column (the format's field) is `id`, or the format's teaching not-found error. */
 function rowById<Result>(db: Db, table: string, format: IdFormat, id: string): Result {
-  return requireRow<Result>(
-    db,
-    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
+  const sql = `SELECT * FROM ${table} WHERE ${format.field} = ?`;
+  return requireRow<Result>(db, sql, [id], format.notFound(id).message);
 }
 
 /** Inserts a row with the id after the table's highest (a prefix and a zero-padded number) and returns it. */
@@ -306,6 +302,9 @@ const getThread = defineGetTool({
   },
 });
 
+/** A thread's messages, oldest first. */
+const THREAD_MESSAGES = "SELECT * FROM mail_messages WHERE thread_id = ? ORDER BY sent_at, message_id";
+
 const getMessage = defineTool({
   name: "get_message",
   description:
@@ -315,22 +314,16 @@ const getMessage = defineTool({
   handler: ({ message_id }, { db }: ToolContext) => {
     const notFound = `message ${message_id} not found; use list_threads and get_thread to find message ids`;
     const sql = "SELECT * FROM mail_messages JOIN mail_threads USING (thread_id) WHERE message_id = ?";
-    const row = requireRow<ThreadMessage & { thread_id: string; subject: string }>(
+    const { thread_id, subject } = requireRow<{ thread_id: string; subject: string }>(
       db,
       sql,
       [message_id],
       notFound,
     );
     // The thread up to this message, oldest first: what the client quotes below the new text.
-    const thread = allRows<ThreadMessage>(
-      db,
-      "SELECT * FROM mail_messages WHERE thread_id = ? AND (sent_at < ? OR (sent_at = ? AND message_id <= ?)) ORDER BY sent_at, message_id",
-      row.thread_id,
-      row.sent_at,
-      row.sent_at,
-      message_id,
-    );
-    return { message_id, thread_id: row.thread_id, text: renderMessage(thread, row.subject) };
+    const thread = allRows<ThreadMessage>(db, THREAD_MESSAGES, thread_id);
+    const shown = thread.slice(0, thread.findIndex((message) => message.message_id === message_id) + 1);
+    return { message_id, thread_id, text: renderMessage(shown, subject) };
   },
 });
 
