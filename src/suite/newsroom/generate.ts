@@ -8,7 +8,7 @@ import {
 } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { writeDocuments, writeLicences } from "./documents.js";
-import { commissionFee, ratesFor } from "./fees.js";
+import { commissionFee, ratesFor, type CommissionTerms } from "./fees.js";
 import { Mailer, writeCorrectionThreads, writeInvoiceThreads, writeLegalThreads } from "./mail-threads.js";
 import { DESKS, NEWSROOM, TIERS, commissionId, freelancerId, paymentId, staffId, storyId } from "./rules.js";
 
@@ -17,7 +17,6 @@ export interface Person {
   email: string;
   role: string;
 }
-
 export interface Story {
   id: string;
   slug: string;
@@ -26,16 +25,11 @@ export interface Story {
   status: string;
   publishedAt: string | null;
 }
-
-export interface Commission {
+/** A commission as generated: its terms, who it is for and whether an older payment settled it. */
+export interface Commission extends CommissionTerms {
   id: string;
   freelancer: Person & { id: string; tier: string };
   story: Story;
-  kind: string;
-  commissioned_units: number;
-  filed_units: number | null;
-  status: string;
-  filed_on: string | null;
   paid: boolean;
 }
 

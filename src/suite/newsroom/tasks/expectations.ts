@@ -4,6 +4,7 @@ import {
   allRows,
   check,
   parseAnswerJson,
+  parseAnswerNumber,
   parseMarkdownTable,
   type Check,
   type StateView,
@@ -26,6 +27,8 @@ export function documentNumber(state: StateView, path: string, pattern: RegExp):
   return Number(found.replace(/[$,]/g, ""));
 }
 
+const AGREEMENT = /\((FL-\d{4})\)[\s\S]*Articles: \$([\d,.]+) per word\. Photos: \$([\d,.]+) per image/;
+
 /** The rates for one freelancer: their contributor agreement's, else the rate card's for their tier. */
 function readRates(state: StateView): (freelancer: { freelancer_id: string; tier: string }) => FeeRates {
   const card = requireFile(state, PATHS.rateCard);
@@ -37,25 +40,16 @@ function readRates(state: StateView): (freelancer: { freelancer_id: string; tier
   };
   const agreements = new Map<string, FeeRates>();
   for (const path of state.listFiles().filter((file) => file.startsWith(`${PATHS.agreementsDir}/`))) {
-    const id = /\((FL-\d{4})\)/.exec(requireFile(state, path))?.[1];
-    if (!id) throw new Error(`agreement ${path} names no contributor`);
-    const perWord = documentNumber(state, path, /Articles: (\$[\d,]+\.\d\d) per word/);
-    agreements.set(id, {
-      ...base,
-      perWord,
-      perImage: documentNumber(state, path, /Photos: (\$[\d,]+\.\d\d) per image/),
-    });
+    const found = AGREEMENT.exec(requireFile(state, path))?.slice(1);
+    if (!found) throw new Error(`agreement ${path} names no contributor or rates`);
+    const [id = "", perWord, perImage] = found.map((value) => value.replace(/,/g, ""));
+    agreements.set(id, { ...base, perWord: Number(perWord), perImage: Number(perImage) });
   }
   return (freelancer) => {
     const row = tiers.get(freelancer.tier);
     if (!row) throw new Error(`the rate card has no tier ${freelancer.tier}`);
-    return (
-      agreements.get(freelancer.freelancer_id) ?? {
-        ...base,
-        perWord: Number(row[1]),
-        perImage: Number(row[2]),
-      }
-    );
+    const card = { ...base, perWord: Number(row[1]), perImage: Number(row[2]) };
+    return agreements.get(freelancer.freelancer_id) ?? card;
   };
 }
 
@@ -73,14 +67,10 @@ export function pendingFees(
   return rows.map((row) => ({ ...row, fee: commissionFee(row, rates(row)) }));
 }
 
-export interface Licence {
-  images: string[];
-  web: boolean;
-  /** The last day the licence runs; null for a perpetual licence. */
-  lastDay: string | null;
-}
-
-export function readLicences(state: StateView): Licence[] {
+/** Each licence's images, whether it permits web use, and its last day (null for a perpetual licence). */
+export function readLicences(
+  state: StateView,
+): Array<{ images: string[]; web: boolean; lastDay: string | null }> {
   return state
     .listFiles()
     .filter((file) => file.startsWith(`${PATHS.licencesDir}/`))
@@ -100,6 +90,13 @@ export function readLicences(state: StateView): Licence[] {
         lastDay: term ? addDays(shiftMonths(start, Number(term[1])), -1) : null,
       };
     });
+}
+
+/** The answer's first number against the expectation, within `tolerance`. */
+export function checkNumber(answer: string, expected: number, tolerance = 0): Check {
+  const given = parseAnswerNumber(answer);
+  const passed = given !== null && Math.abs(given - expected) <= tolerance;
+  return check("answer", passed, `expected ${expected}, got '${answer.trim()}'`);
 }
 
 /** The answer as a JSON list compared, sorted, with the expected list. */

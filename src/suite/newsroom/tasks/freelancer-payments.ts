@@ -1,17 +1,14 @@
 import {
   addDays,
   allRows,
-  check,
   checkStateDiff,
   defineTask,
-  nearlyEqual,
-  parseAnswerNumber,
   roundCents,
   type GenerateContext,
 } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { pendingFees } from "./expectations.js";
+import { checkNumber, pendingFees } from "./expectations.js";
 import { NEWSROOM_PY } from "./python.js";
 
 /** Plants, among the unpaid commissions, one killed before filing and one article filed over its length. */
@@ -93,7 +90,6 @@ export const freelancerPaymentsTask = defineTask({
     const expected = pendingFees(initial);
     if (expected.length === 0) throw new Error("generation produced no payable commission");
     const total = roundCents(expected.reduce((sum, row) => sum + row.fee, 0));
-    const given = parseAnswerNumber(answer);
     const added = expected.map(({ commission_id, freelancer_id, fee }) => ({
       commission_id,
       freelancer_id,
@@ -102,11 +98,7 @@ export const freelancerPaymentsTask = defineTask({
     }));
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "payments", key: "payment_id", added }]),
-      check(
-        "answer",
-        given !== null && nearlyEqual(given, total, 0.011),
-        `expected ${total.toFixed(2)}, got '${answer.trim()}'`,
-      ),
+      checkNumber(answer, total, 0.011),
     ];
   },
   oracle: cells({}),

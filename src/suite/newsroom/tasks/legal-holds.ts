@@ -1,6 +1,7 @@
-import { check, checkStateDiff, defineTask, parseAnswerNumber, type StateView } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
+import { checkNumber } from "./expectations.js";
 import { legalDecisions, storyBySlug } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
@@ -68,11 +69,7 @@ export const legalHoldsTask = defineTask({
       ...checkStateDiff(initial.db, final.db, [
         { table: "stories", key: "story_id", changed, ignoreColumns: ["updated_on"] },
       ]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === changed.size,
-        `expected ${changed.size}, got '${answer.trim()}'`,
-      ),
+      checkNumber(answer, changed.size),
     ];
   },
   oracle: cells({}),

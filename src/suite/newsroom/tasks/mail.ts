@@ -3,47 +3,33 @@ import { ownText } from "../render-thread.js";
 import { PHRASES } from "../rules.js";
 
 /** Readers of the desk's mail for verifiers: the decisions an agent must find, from the initial state. */
-export interface StoredMessage {
+interface StoredMessage {
   thread_id: string;
-  from_email: string;
+  /** The sender's staff role; null for freelancers and readers. */
+  role: string | null;
   body: string;
   attachment_text: string | null;
 }
 
 /** A mailbox's threads, each with its messages oldest first. */
 export function threadsIn(state: StateView, mailbox: string): StoredMessage[][] {
-  const messages = allRows<StoredMessage>(
-    state.db,
-    `SELECT m.thread_id, m.from_email, m.body, m.attachment_text FROM mail_messages m
-       JOIN mail_threads t ON t.thread_id = m.thread_id WHERE t.mailbox = ? ORDER BY m.thread_id, m.sent_at, m.message_id`,
-    mailbox,
-  );
+  const sql = `SELECT m.thread_id, s.role, m.body, m.attachment_text FROM mail_messages m JOIN mail_threads t USING (thread_id)
+      LEFT JOIN staff s ON s.email = m.from_email WHERE t.mailbox = ? ORDER BY m.thread_id, m.sent_at, m.message_id`;
   const threads = new Map<string, StoredMessage[]>();
-  for (const message of messages)
+  for (const message of allRows<StoredMessage>(state.db, sql, mailbox))
     threads.set(message.thread_id, [...(threads.get(message.thread_id) ?? []), message]);
   return [...threads.values()];
 }
 
-/** The own text of every message a staff member of `role` sent in the thread, oldest first. */
-function ownTextsBy(state: StateView, thread: StoredMessage[], role: string): string[] {
-  const roles = new Map(
-    allRows<{ email: string; role: string }>(state.db, "SELECT email, role FROM staff").map((row) => [
-      row.email,
-      row.role,
-    ]),
-  );
-  return thread
-    .filter((message) => roles.get(message.from_email) === role)
-    .map((message) => ownText(message.body));
+/** What staff of `role` wrote themselves in a thread, message by message, oldest first. */
+function ownTextsBy(thread: StoredMessage[], role: string): string[] {
+  return thread.filter((message) => message.role === role).map((message) => ownText(message.body));
 }
 
-export function storyBySlug(
-  state: StateView,
-  slug: string,
-): { story_id: string; desk: string; status: string } {
-  const story = getRow<{ story_id: string; desk: string; status: string }>(
+export function storyBySlug(state: StateView, slug: string): { story_id: string; status: string } {
+  const story = getRow<{ story_id: string; status: string }>(
     state.db,
-    "SELECT story_id, desk, status FROM stories WHERE slug = ?",
+    "SELECT * FROM stories WHERE slug = ?",
     slug,
   );
   if (!story) throw new Error(`no story with slug ${slug}`);
@@ -68,18 +54,12 @@ export function correctionDecisions(state: StateView): CorrectionDecision[] {
     const received = /^Date received:\s+(\S+)/m.exec(form)?.[1];
     if (!slug || !received) throw new Error(`thread ${thread[0]?.thread_id} has no readable request form`);
     let decision: CorrectionDecision | undefined;
-    for (const text of ownTextsBy(state, thread, "standards")) {
+    for (const text of ownTextsBy(thread, "standards")) {
       const approval = PHRASES.approvePattern.exec(text);
       if (!approval && !text.includes(PHRASES.decline)) continue;
       const [kind = "", wording = ""] = approval?.slice(1) ?? [];
-      decision = {
-        slug,
-        storyId: storyBySlug(state, slug).story_id,
-        approved: !!approval,
-        kind,
-        wording,
-        received,
-      };
+      const storyId = storyBySlug(state, slug).story_id;
+      decision = { slug, storyId, approved: approval !== null, kind, wording, received };
     }
     if (decision) decisions.push(decision);
   }
@@ -89,11 +69,10 @@ export function correctionDecisions(state: StateView): CorrectionDecision[] {
 /** Per legal-read thread (by story slug): the legal desk's latest decision in its own text. */
 export function legalDecisions(state: StateView): Map<string, "hold" | "clear"> {
   const decisions = new Map<string, "hold" | "clear">();
-  for (const thread of threadsIn(state, "legal")) {
-    for (const text of ownTextsBy(state, thread, "legal")) {
+  for (const thread of threadsIn(state, "legal"))
+    for (const text of ownTextsBy(thread, "legal")) {
       const match = PHRASES.legalPattern.exec(text);
       if (match) decisions.set(match[2]!, match[1] === "HOLD" ? "hold" : "clear");
     }
-  }
   return decisions;
 }

@@ -1,13 +1,6 @@
-import {
-  allRows,
-  check,
-  checkStateDiff,
-  defineTask,
-  parseAnswerNumber,
-  REFERENCE_DATE,
-  type StateView,
-} from "../../../envs/index.js";
+import { allRows, checkStateDiff, defineTask, REFERENCE_DATE, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
+import { checkNumber } from "./expectations.js";
 import { correctionDecisions } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
@@ -79,11 +72,7 @@ export const unloggedCorrectionsTask = defineTask({
     const added = expected.map((row) => ({ ...row, logged_on: REFERENCE_DATE }));
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "corrections", key: "correction_id", added }]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === expected.length,
-        `expected ${expected.length}, got '${answer.trim()}'`,
-      ),
+      checkNumber(answer, expected.length),
     ];
   },
   oracle: cells({}),
