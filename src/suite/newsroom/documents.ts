@@ -65,13 +65,12 @@ export function writeDocuments(context: GenerateContext, commissions: Commission
   writePolicies(context);
   for (let n = 1; n <= 2 * factors.files; n += 1) {
     const at = randomDate(random, addDays(today, -40), addDays(today, 10));
-    context.writeFile(
-      `${PATHS.pressDir}/${at}-${n}.md`,
-      renderMarkdown(`Press release: ${faker.company.name()} results`, [
-        `EMBARGOED UNTIL 00:01 UTC ${longDate(at).toUpperCase()}`,
-        faker.lorem.paragraphs(2),
-      ]),
-    );
+    const embargo = `EMBARGOED UNTIL 00:01 UTC ${longDate(at).toUpperCase()}`;
+    const release = renderMarkdown(`Press release: ${faker.company.name()} results`, [
+      embargo,
+      faker.lorem.paragraphs(2),
+    ]);
+    context.writeFile(`${PATHS.pressDir}/${at}-${n}.md`, release);
   }
   // Agreements go to contributors with work awaiting payment, so invoices and payments meet them.
   const pending = commissions.filter((c) => !c.paid && c.status !== "commissioned");
@@ -117,13 +116,8 @@ export function writeLicences(context: GenerateContext, stories: Story[]): void 
   const unpublished = stories.filter((story) => story.status !== "published" && story.status !== "spiked");
   const addPhoto = (story: Story, credit: string, licence: string): string => {
     const id = photoId.format(++photos);
-    insert.run(
-      id,
-      story.id,
-      `${faker.location.street()} on ${longDate(story.publishedAt ?? today)}`,
-      credit,
-      licence,
-    );
+    const caption = `${faker.location.street()} on ${longDate(story.publishedAt ?? today)}`;
+    insert.run(id, story.id, caption, credit, licence);
     return id;
   };
   for (const story of sample(random, published, 6 * factors.rows)) addPhoto(story, "STAFF", "STAFF");
@@ -132,11 +126,8 @@ export function writeLicences(context: GenerateContext, stories: Story[]): void 
     const agency = random.pick(AGENCIES);
     const ref = `LIC-2025-${String(n).padStart(4, "0")}`;
     const months = random.pick([6, 12, 24]);
-    const endExclusive = addDays(
-      today,
-      pattern === 0 ? -random.int(1, 90) : pattern === 1 ? 1 : random.int(30, 300),
-    );
-    const startDate = shiftMonths(endExclusive, -months);
+    const ends = pattern === 0 ? -random.int(1, 90) : pattern === 1 ? 1 : random.int(30, 300);
+    const startDate = shiftMonths(addDays(today, ends), -months); // the licence ends the day before `ends`
     const media = pattern === 2 ? "print only" : random.pick(["web, print", "web, print, social"]);
     const images = sample(random, published, random.int(1, 3)).map((story) => addPhoto(story, agency, ref));
     if (random.chance(0.4)) images.push(addPhoto(random.pick(unpublished), agency, ref));

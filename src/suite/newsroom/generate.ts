@@ -100,9 +100,7 @@ const STOP_WORDS = new Set(["as", "of", "in", "over", "for", "the"]);
 function insertStories(context: GenerateContext, people: People): Story[] {
   const { db, random, factors, referenceDate: today } = context;
   const insert = db.prepare("INSERT INTO stories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const insertEvent = db.prepare(
-    "INSERT INTO publish_events (story_id, channel, published_at) VALUES (?, ?, ?)",
-  );
+  const insertEvent = db.prepare("INSERT INTO publish_events VALUES (NULL, ?, ?, ?)"); // event_id assigned
   const slugs = new Set<string>();
   const stories: Story[] = [];
   for (let n = 1; n <= 55 * factors.rows; n += 1) {

@@ -78,15 +78,9 @@ const COMPLAINTS: Record<string, (story: Story, name: string) => string> = {
   caption: () => "The photo caption names the wrong building; that is the old library, not the town hall.",
   headline: () => "The headline says the plan was approved, but the vote was only on the first reading.",
 };
-const CORRECTION_PATTERNS = [
-  "logged",
-  "declined",
-  "reversed",
-  "late-approval",
-  "approved",
-  "logged",
-  "declined",
-];
+/** How request threads end, in turn: approved and logged, declined, approved then reversed, declined then
+ * approved, approved but never logged. */
+const CORRECTION_PATTERNS = "logged declined reversed late-approval approved logged declined".split(" ");
 const CLAUSES = ["misstated the result of the vote", "named the wrong official", "misidentified a building"];
 const TEXT = {
   ask: "can you check your notes on this and come back to me today?",

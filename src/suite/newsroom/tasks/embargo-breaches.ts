@@ -25,9 +25,7 @@ function prepare({ db }: GenerateContext): void {
   );
   if (stories.length < 3) throw new Error("not enough published stories to plant embargo cases");
   const setEmbargo = db.prepare("UPDATE stories SET embargo_until = published_at WHERE story_id = ?");
-  const addEvent = db.prepare(
-    "INSERT INTO publish_events (story_id, channel, published_at) VALUES (?, ?, ?)",
-  );
+  const addEvent = db.prepare("INSERT INTO publish_events VALUES (NULL, ?, ?, ?)"); // event_id assigned
   for (const story of stories) setEmbargo.run(story.story_id);
   addEvent.run(stories[1]!.story_id, "partner_feed", addMinutes(stories[1]!.published_at, -180));
   addEvent.run(stories[2]!.story_id, "social", addMinutes(stories[2]!.published_at, -12));

@@ -54,15 +54,7 @@ export const legalHoldsTask = defineTask({
     "Bring CMS statuses in line with the legal desk's latest word in each legal-read thread (holds, clearances, forwarded counsel notes).",
   instruction:
     "The CMS has drifted from what the legal desk decided. For every story with a legal-read thread in the legal mailbox, set the status our legal-reads procedure requires for the legal desk's decision in that thread. Leave every other story and status alone. Reply with only the number of stories whose status you changed.",
-  tools: [
-    "list_threads",
-    "get_thread",
-    "get_message",
-    "list_staff",
-    "list_stories",
-    "get_story",
-    "update_story_status",
-  ],
+  tools: ["list_threads", "get_thread", "get_message", "list_staff", "list_stories", "update_story_status"],
   verify: ({ initial, final, answer }) => {
     const changed = expectedLegalMoves(initial);
     return [

@@ -4,12 +4,12 @@ import { checkNumber } from "./expectations.js";
 import { correctionDecisions } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
+/** The corrections (story, kind, wording) agreed in a thread whose story has no log entry. */
 export function expectedUnlogged(
   state: StateView,
 ): Array<{ story_id: string; kind: string; wording: string }> {
-  const logged = new Set(
-    allRows<{ story_id: string }>(state.db, "SELECT story_id FROM corrections").map((row) => row.story_id),
-  );
+  const rows = allRows<{ story_id: string }>(state.db, "SELECT story_id FROM corrections");
+  const logged = new Set(rows.map((row) => row.story_id));
   const expected = correctionDecisions(state)
     .filter((decision) => decision.approved && !logged.has(decision.storyId))
     .map((decision) => ({ story_id: decision.storyId, kind: decision.kind, wording: decision.wording }));
@@ -57,16 +57,7 @@ export const unloggedCorrectionsTask = defineTask({
     "Find corrections the standards editors agreed in the corrections mailbox but nobody logged, and log them (latest decision, quoted text, reversals).",
   instruction:
     "Some corrections were agreed in the corrections mailbox but never made it into the corrections log. Go through the correction request threads and log every correction that was agreed under our corrections policy and whose story has no entry in the log yet, with the kind and the exact wording the standards editor gave. Change nothing else. Reply with only the number of corrections you logged.",
-  tools: [
-    "list_threads",
-    "get_thread",
-    "get_message",
-    "list_staff",
-    "list_corrections",
-    "log_correction",
-    "list_stories",
-    "get_story",
-  ],
+  tools: ["list_threads", "get_thread", "get_message", "list_staff", "list_corrections", "log_correction"],
   verify: ({ initial, final, answer }) => {
     const expected = expectedUnlogged(initial);
     const added = expected.map((row) => ({ ...row, logged_on: REFERENCE_DATE }));
