@@ -143,7 +143,7 @@ const updateStoryStatus = defineTool({
 const listPublishEvents = defineListTool({
   name: "list_publish_events",
   description:
-    "List the moments stories appeared on each channel (web, app, newsletter, social, partner_feed), UTC 'YYYY-MM-DD HH:MM', ordered by story then time. Paginated: returns `events`, `page`, `per_page`, `total`, `has_more`.",
+    "List the moments stories appeared on each channel (web, app, newsletter, social, partner_feed), UTC 'YYYY-MM-DD HH:MM', ordered by story then time. Paginated: returns `events`, `page`, `per_page`, `total`, `has_more`. The publishing log's API is busy: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     story_id: storyId.schema("Only this story's events").optional(),
     channel: z.enum(CHANNELS).optional().describe("Only this channel"),
@@ -175,7 +175,7 @@ const listCommissions = defineListTool({
 const listPayments = defineListTool({
   name: "list_payments",
   description:
-    "List freelance payments (commission, freelancer, amount USD, status approved/paid, approval and payment dates), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
+    "List freelance payments (commission, freelancer, amount USD, status approved/paid, approval and payment dates), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`. Finance's API can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     status: z.enum(["approved", "paid"]).optional().describe("Only this status"),
     commission_id: commissionId.schema("Only payments for this commission").optional(),
@@ -308,7 +308,7 @@ const THREAD_MESSAGES = "SELECT * FROM mail_messages WHERE thread_id = ? ORDER B
 const getMessage = defineTool({
   name: "get_message",
   description:
-    "Get one e-mail as the mail client shows it: headers, the sender's text, signature, the earlier messages quoted ('>' lines, 'On ... wrote:'), forwarded messages, and text attachments at the bottom. Returns `message_id`, `thread_id`, `text`.",
+    "Get one e-mail as the mail client shows it: headers, the sender's text, signature, the earlier messages quoted ('>' lines, 'On ... wrote:'), forwarded messages, and text attachments at the bottom. Returns `message_id`, `thread_id`, `text`. When the mail gateway times out the result is `{\"status\": \"error\", ...}` with no text (not a tool error): ask for the message again.",
   kind: "read",
   inputSchema: z.object({ message_id: messageId.schema("The message") }),
   handler: ({ message_id }, { db }: ToolContext) => {
