@@ -8,7 +8,8 @@ import { insertWorld } from "./insert.js";
 import { finishIncidents, planIncidents } from "./generate-incidents.js";
 import { deployId, engineerId, pageId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
-import { ROTATION_WEEKS, SLO_TARGETS, TEAMS } from "./world.js";
+import { replicaTimesOut } from "./tools.js";
+import { ACK_LIMIT_MINUTES, ROTATION_WEEKS, SLO_TARGETS, TEAMS } from "./world.js";
 import type { Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
 
 const SERVICE_NAMES = [
@@ -175,6 +176,7 @@ function makePages(context: GenerateContext, world: OncallWorld): void {
     page.acked = ackAfter === null ? null : page.fired + ackAfter;
     page.ackedBy = ackAfter === null ? null : page.assigned;
     page.resolved = page.fired + resolveAfter;
+    world.pinned.add(page);
   };
   boundary("sev1", 300, 3600);
   boundary("sev1", 301, 3600);
@@ -264,6 +266,22 @@ function makeDeploys(context: GenerateContext, world: OncallWorld): void {
   });
 }
 
+/** A late sev1/sev2 page of 1-29 June whose details the replica times out on: skipping error bodies misses it. */
+function plantTimedOutBreach(random: Random, world: OncallWorld): void {
+  for (const incident of world.incidents) world.pinned.add(incident.page);
+  const page = world.pages.find(
+    (item) =>
+      replicaTimesOut(item.id) &&
+      item.severity !== "sev3" &&
+      item.fired < JUNE_START + 29 * DAY &&
+      !world.pinned.has(item),
+  );
+  if (!page) throw new Error("no page to plant a timed-out breach on");
+  page.acked = page.fired + ACK_LIMIT_MINUTES[page.severity] * 60 + random.int(60, 900);
+  page.ackedBy = page.assigned ?? world.engineers.find((item) => item.team === page.service.team)!;
+  page.resolved = page.acked + random.int(5, 240) * 60;
+}
+
 /** Fills the oncall database and writes its workspace documents for one scale. */
 export function generateOncall(context: GenerateContext): void {
   const { engineers, services } = makePeople(context);
@@ -278,6 +296,7 @@ export function generateOncall(context: GenerateContext): void {
     incidents: [],
     postmortems: [],
     threads: [],
+    pinned: new Set(),
     sloException: { service: services[1]!.name, target: 99.95 },
   };
   if (SLO_TARGETS[services[1]!.tier]! >= world.sloException.target)
@@ -287,6 +306,7 @@ export function generateOncall(context: GenerateContext): void {
   planIncidents(context, world);
   world.pages.sort((a, b) => a.fired - b.fired);
   world.pages.forEach((page, index) => (page.id = pageId.format(index + 1)));
+  plantTimedOutBreach(context.random, world);
   finishIncidents(context, world);
   insertWorld(context, world);
   writeOncallDocuments(context, world);

@@ -334,6 +334,11 @@ const fetchLogs = defineTool({
   },
 });
 
+/** Page details the replica times out on (once each); the generator makes one of them a late page. */
+export const replicaTimesOut = (id: string): boolean => Number(id.slice(3)) % 6 === 4;
+/** Action item titles the tracker answers with a write conflict (once each); the generator plants one. */
+export const trackerConflicts = (title: string): boolean => title.length % 2 === 0;
+
 /** The oncall domain's tools, in the order agents see them. */
 export const oncallTools: DomainTool[] = [
   listServices,
@@ -344,7 +349,7 @@ export const oncallTools: DomainTool[] = [
     message: "429 Too Many Requests: list_pages is rate limited, retry the same call",
   }),
   // Page details come from a replica that sometimes times out and says so in the body.
-  withSilentFailures(getPage, { when: (input) => Number(input.page_id.slice(3)) % 6 === 4 }),
+  withSilentFailures(getPage, { when: (input) => replicaTimesOut(input.page_id) }),
   assignPage,
   withTransientFailures(listDeploys, { when: (input) => input.service === "payments-api" }),
   listIncidents,
@@ -353,7 +358,7 @@ export const oncallTools: DomainTool[] = [
   listActionItems,
   // The tracker answers a write conflict with an error body and saves nothing; the same call then succeeds.
   withSilentFailures(fileActionItem, {
-    when: (input) => input.title.length % 2 === 0,
+    when: (input) => trackerConflicts(input.title),
     body: (input) => ({
       status: "error",
       error: `write conflict on incident ${input.incident_id}: action item not saved, retry`,

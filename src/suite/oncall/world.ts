@@ -133,6 +133,8 @@ export interface OncallWorld {
   incidents: Incident[];
   postmortems: Postmortem[];
   threads: RequestThread[];
+  /** Pages whose times a task's planted case depends on: nothing may change them. */
+  pinned: Set<Page>;
   /** The service held to a stricter SLO by contract, and its target. */
   sloException: { service: string; target: number };
 }
