@@ -5,6 +5,7 @@ import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
 import { makePage, scheduleOf, zoneOf } from "./roster.js";
 import { incidentId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
+import { trackerConflicts } from "./tools.js";
 import { ESCALATE_AFTER_MINUTES, SEVERITIES } from "./world.js";
 import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
 
@@ -159,15 +160,19 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
     world.postmortems.push({ incident, reviewed, author: random.pick(team), items });
   }
   world.postmortems.sort((a, b) => a.incident.id.localeCompare(b.incident.id));
-  const first = world.postmortems[0]!.items;
-  [first[0]!.done, first[0]!.filed, first[1]!.due, first[1]!.done, first[2]!.filed, first[2]!.done] = [
-    true,
-    false,
-    null,
-    false,
-    true,
-    false,
-  ];
+  // The first postmortem plants every case: a done item, an undated open item the tracker's first write of
+  // conflicts on (so it must be retried), and an open item already filed.
+  const first = world.postmortems[0]!;
+  const [done, undated, filed] = first.items as [ActionItem, ActionItem, ActionItem];
+  Object.assign(done, { done: true, filed: false });
+  Object.assign(undated, { done: false, filed: false, due: null });
+  Object.assign(filed, { done: false, filed: true });
+  const conflicting = ITEMS.map((title) => title.replace("{s}", first.incident.page.service.name)).find(
+    trackerConflicts,
+  )!;
+  const holder = first.items.find((item) => item.title === conflicting);
+  if (holder) holder.title = undated.title;
+  undated.title = conflicting;
   makeThreads(context, world);
 }
 

@@ -71,8 +71,7 @@ print(json.dumps(sorted(late)))
 export const ackSlaBreachesTask = defineTask({
   id: "oncall.ack-sla-breaches",
   domain: oncallDomain,
-  summary:
-    "List the sev1/sev2 pages of 1-29 June that missed the paging policy's acknowledgement target.",
+  summary: "List the sev1/sev2 pages of 1-29 June that missed the paging policy's acknowledgement target.",
   instruction:
     'For the monthly paging review I need every sev1 and sev2 page fired between 1 and 29 June 2025 (UTC) that missed its acknowledgement target under our paging policy (policies/paging-policy.md). Reply with a JSON array of their page ids, e.g. ["PG-00012", "PG-00480"].',
   tools: ["list_pages", "get_page", "list_services"],

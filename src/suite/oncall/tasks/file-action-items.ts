@@ -49,6 +49,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
 }
 
 interface Variant {
+  skipUndated?: boolean;
   includeDone?: boolean;
   duplicates?: boolean;
   trustBodies?: boolean;
@@ -71,7 +72,7 @@ for path in workspace_files("postmortems"):
         if ${variant.includeDone ? "False" : "done"} or (${variant.duplicates ? "False" : "title in existing"}):
             continue
         if not due:
-            due = (datetime.fromisoformat(reviewed) + timedelta(days=14)).date().isoformat()
+            ${variant.skipUndated ? "continue" : "due = (datetime.fromisoformat(reviewed) + timedelta(days=14)).date().isoformat()"}
         item = dict(incident_id=incident, title=title, owner_id=ids[handle], due_date=due)
         ${file}
         filed_count += 1
@@ -83,14 +84,18 @@ print(f"Filed {filed_count} action items")
 export const fileActionItemsTask = defineTask({
   id: "oncall.file-action-items",
   domain: oncallDomain,
-  summary:
-    "File every open postmortem action item missing from the tracker (owner by handle, default due date from the policy), skipping done and already-filed items; the tracker silently rejects some writes.",
+  summary: "File the open postmortem action items the tracker is missing, as the paging policy requires.",
   instruction:
     "Make sure the tracker has every postmortem action item our paging policy requires: go through the postmortems in postmortems/ and file what is missing with file_action_item, following the policy's rules for action items. Don't file anything else. Reply with the number of items you filed, e.g. `Filed 5 action items`.",
   tools: ["list_action_items", "file_action_item", "list_engineers", "list_incidents", "get_incident"],
   verify,
   oracle: cells({}),
   nearMisses: nearMissesOf(cells, [
+    [
+      "skips-undated",
+      "Leaves out the open items whose due date is still to be agreed.",
+      { skipUndated: true },
+    ],
     ["files-done-items", "Files the checked (done) items too.", { includeDone: true }],
     ["duplicates-filed-items", "Files items the tracker already holds.", { duplicates: true }],
     [
