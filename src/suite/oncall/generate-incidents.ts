@@ -178,10 +178,10 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
 
 function makeThreads(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
-  const requesters = sample(random, world.engineers, 3 * factors.files);
-  // The first request is in a zone other than UTC, so converting to UTC always matters.
-  const away = requesters.findIndex((engineer) => zoneOf(engineer).offsetMinutes !== 0);
-  if (away > 0) [requesters[0], requesters[away]] = [requesters[away]!, requesters[0]!];
+  // The first requester writes in a zone other than UTC, so converting to UTC always matters.
+  const away = random.pick(world.engineers.filter((engineer) => zoneOf(engineer).offsetMinutes !== 0));
+  const others = world.engineers.filter((engineer) => engineer !== away);
+  const requesters = [away, ...sample(random, others, 3 * factors.files - 1)];
   requesters.forEach((requester, index) => {
     const zone = zoneOf(requester);
     const colleagues = world.engineers.filter(

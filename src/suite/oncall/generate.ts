@@ -55,7 +55,7 @@ function makePeople(context: GenerateContext): { engineers: Engineer[]; services
       while (handles.has(handle)) handle += random.int(2, 9);
       handles.add(handle);
       const engineer = { id: "", name: person.fullName, handle, email: person.email, team };
-      engineerZones.set(engineer, random.pick(ZONES));
+      engineerZones.set(engineer, engineers.length === 0 ? ZONES[1] : random.pick(ZONES));
       engineers.push(engineer);
     }
   engineers.forEach((engineer, index) => (engineer.id = engineerId.format(index + 1)));

@@ -95,8 +95,7 @@ print(f"Entered {entered} overrides")
 export const syncOverridesTask = defineTask({
   id: "oncall.sync-overrides",
   domain: oncallDomain,
-  summary:
-    "Enter the cover requests a manager approved by e-mail into the paging system, converting the requesters' local times to UTC and skipping declined and already-entered requests.",
+  summary: "Enter the July cover requests that belong in the paging system, as the paging policy says.",
   instruction:
     "Please process the July cover requests in inbox/override-requests/: enter every override the paging policy says belongs in the paging system with set_schedule_override, unless it is already there. Don't enter anything else. Reply with the number of overrides you entered, e.g. `Entered 6 overrides`.",
   tools: ["list_overrides", "set_schedule_override", "list_engineers"],
