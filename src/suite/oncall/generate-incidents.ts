@@ -91,7 +91,12 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
   open("sev1", random.int(30, 60), "triggered", true);
 }
 
-function timelineOf(random: GenerateContext["random"], incident: Incident, world: OncallWorld): string {
+function timelineOf(
+  random: GenerateContext["random"],
+  incident: Incident,
+  world: OncallWorld,
+  takeover: boolean,
+): string {
   const page = incident.page;
   const minute = (at: number): number => at - (at % 60);
   const bot = (at: number, text: string): [number, string] => [
@@ -116,7 +121,7 @@ function timelineOf(random: GenerateContext["random"], incident: Incident, world
       lines.push(
         human(page.acked! + random.int(60, span - 60), random.pick(team), `: ${random.pick(NOTES)}`),
       );
-    if (random.chance(0.35))
+    if (takeover || random.chance(0.35))
       lines.push(
         human(
           page.acked! + random.int(120, span - 30),
@@ -136,9 +141,17 @@ function timelineOf(random: GenerateContext["random"], incident: Incident, world
 export function finishIncidents(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
   world.incidents.sort((a, b) => a.opened - b.opened);
+  // The first resolved incident is always acknowledged by someone outside UTC and handed over later.
+  const firstResolved = world.incidents.find((incident) => incident.status === "resolved")!;
+  const away = (engineer: Engineer): boolean => zoneOf(engineer).offsetMinutes !== 0;
+  if (!away(firstResolved.page.ackedBy!))
+    firstResolved.page.ackedBy =
+      world.engineers.find(
+        (engineer) => engineer.team === firstResolved.page.service.team && away(engineer),
+      ) ?? world.engineers.find(away)!;
   world.incidents.forEach((incident, index) => {
     incident.id = incidentId.format(index + 1);
-    incident.timeline = timelineOf(random, incident, world);
+    incident.timeline = timelineOf(random, incident, world, incident === firstResolved);
   });
   const early = world.incidents.filter(
     (incident) => incident.status === "resolved" && incident.resolved! < JUNE_START + 23 * DAY,

@@ -75,10 +75,9 @@ print(json.dumps({s: round(sum(v) / len(v), 1) for s, v in sorted(minutes.items(
 export const mttaBySeverityTask = defineTask({
   id: "oncall.mtta-by-severity",
   domain: oncallDomain,
-  summary:
-    "Mean time to acknowledge by severity over resolved incidents, read from free-text timelines whose entries are written in several time zones (first acknowledgement, from the page firing).",
+  summary: "Mean time to acknowledge by severity over the resolved incidents, from their timelines.",
   instruction:
-    'For the reliability report: what is our mean time to acknowledge for resolved incidents, by severity? Measure each incident from the moment its page fired to its first acknowledgement, as recorded in the incident timeline. Reply with a JSON object mapping each severity to the mean in minutes, rounded to one decimal, e.g. {"sev1": 4.5, "sev2": 12.0}.',
+    'For the reliability report: what is our mean time to acknowledge for resolved incidents, by severity, as the paging policy (policies/paging-policy.md) defines it? Reply with a JSON object mapping each severity to the mean in minutes, rounded to one decimal, e.g. {"sev1": 4.5, "sev2": 12.0}.',
   tools: ["list_incidents", "get_incident"],
   verify,
   oracle: cells({}),
