@@ -66,7 +66,7 @@ export const assignPagesTask = defineTask({
   id: "oncall.assign-pages",
   domain: oncallDomain,
   summary:
-    "Assign every page that lost its assignee to the primary on call when it fired: weekly rotation with a Monday 09:00 UTC handover, overrides, cancelled overrides ignored.",
+    "Give every page without an assignee the engineer the paging policy and the on-call schedule name.",
   instruction:
     "A sync bug wiped the assignee of some pages. Give every page that has no assignee the engineer our paging policy says it belongs to, using the on-call schedule in oncall/schedule.md, with assign_page. Don't change anything else. Reply with the number of pages you assigned, e.g. `Assigned 9 pages`.",
   tools: ["list_pages", "get_page", "assign_page", "list_services", "list_engineers"],
