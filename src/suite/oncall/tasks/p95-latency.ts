@@ -28,6 +28,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
 interface Variant {
   nginxOnly?: boolean;
   trustPartial?: boolean;
+  firstPage?: boolean;
 }
 
 function cells(variant: Variant): string[] {
@@ -41,7 +42,11 @@ def day_lines(service, date):
         if not result.get("has_more"):
             return lines
         page += 1`
-    : "day_lines = log_lines";
+    : variant.firstPage
+      ? String.raw`
+def day_lines(service, date):
+    return call("fetch_logs", service=service, date=date)["lines"]`
+      : "day_lines = log_lines";
   const probe = 'path in ("/healthz", "/metrics")';
   return [
     ONCALL_PY,
@@ -71,8 +76,7 @@ print(json.dumps(p95))
 export const p95LatencyTask = defineTask({
   id: "oncall.p95-latency",
   domain: oncallDomain,
-  summary:
-    "Compute each service's p95 request latency from three days of raw mixed-format logs, per the SLO policy (nearest rank, nginx and JSON request events, probes excluded).",
+  summary: "Each service's p95 request latency over the log store's days, as the SLO policy defines it.",
   instruction:
     'Before the SLO review, compute every service\'s p95 request latency over all the logs the log store keeps, measured the way policies/slo-policy.md defines the latency indicator. Reply with a JSON object mapping each service name to its p95 in whole milliseconds, e.g. {"checkout-api": 812}.',
   tools: ["fetch_logs", "list_services"],
@@ -80,6 +84,7 @@ export const p95LatencyTask = defineTask({
   oracle: cells({}),
   nearMisses: nearMissesOf(cells, [
     ["nginx-only", "Reads only nginx access lines and misses the JSON request events.", { nginxOnly: true }],
+    ["first-page-only", "Reads only the first page of each day's log.", { firstPage: true }],
     [
       "trusts-partial-pages",
       "Takes a page marked partial (empty, has_more false) as the end of the day's log.",
