@@ -97,7 +97,7 @@ const listPages = defineListTool({
 const getPage = defineGetTool({
   name: "get_page",
   description:
-    "Get one page in full: fired, acknowledged and resolved times (UTC; null when it did not happen), who acknowledged, the assignee and the alert summary. Returns `page`.",
+    'Get one page in full: fired, acknowledged and resolved times (UTC; null when it did not happen), who acknowledged, the assignee and the alert summary. Returns `page`; when the replica times out it returns `status` "error" and no page instead (ask again).',
   input: { page_id: pageId.schema("The page") },
   key: "page",
   from: "pages",
@@ -238,7 +238,8 @@ const listActionItems = defineListTool({
 
 const fileActionItem = defineTool({
   name: "file_action_item",
-  description: "File a postmortem action item in the tracker (status open). Returns `action_item`.",
+  description:
+    'File a postmortem action item in the tracker (status open). Returns `action_item`; on a write conflict it returns `status` "error" and saves nothing (file it again).',
   kind: "write",
   inputSchema: z.object({
     incident_id: incidentId.schema("The incident the postmortem is about"),
@@ -305,7 +306,7 @@ const setScheduleOverride = defineTool({
 
 const fetchLogs = defineTool({
   name: "fetch_logs",
-  description: `Fetch one page (${LOG_PAGE_LINES} raw lines, oldest first) of a service's log for one UTC day. The log store keeps ${LOG_DATES[0]} to ${LOG_DATES[LOG_DATES.length - 1]}. Lines are whatever the service wrote: nginx access lines, JSON events, syslog lines, multi-line stack traces (a trace may continue on the next page). Returns \`service\`, \`date\`, \`page\`, \`lines\`, \`has_more\`.`,
+  description: `Fetch one page (${LOG_PAGE_LINES} raw lines, oldest first) of a service's log for one UTC day. The log store keeps ${LOG_DATES[0]} to ${LOG_DATES[LOG_DATES.length - 1]}. Lines are whatever the service wrote: nginx access lines, JSON events, syslog lines, multi-line stack traces (a trace may continue on the next page). Returns \`service\`, \`date\`, \`page\`, \`lines\`, \`has_more\`; a query that timed out returns \`status\` "partial" (fetch the page again).`,
   kind: "read",
   inputSchema: z.object({
     service: serviceSchema.describe("The service"),

@@ -64,8 +64,7 @@ print(json.dumps(answer))
 export const deployBeforeSpikeTask = defineTask({
   id: "oncall.deploy-before-spike",
   domain: oncallDomain,
-  summary:
-    "Match every HighErrorRate page to the same service's most recent earlier deploy, comparing times across the deployers' UTC offsets.",
+  summary: "Match every HighErrorRate page to the same service's last deploy before it fired.",
   instruction:
     'We\'re reviewing change-related error spikes. For every HighErrorRate page, find the deploy of the same service that went out most recently before the page fired. Reply with a JSON object mapping each page id to that deploy id, e.g. {"PG-00031": "D-00102"}.',
   tools: ["list_pages", "get_page", "list_deploys", "list_services"],

@@ -74,8 +74,7 @@ print(json.dumps(burn))
 export const errorBudgetBurnTask = defineTask({
   id: "oncall.error-budget-burn",
   domain: oncallDomain,
-  summary:
-    "Compute each service's June error-budget burn from Prometheus-text and CSV exports with gaps and counter resets, per tier targets and the policy's exceptions.",
+  summary: "Each service's June error-budget burn from the monitoring exports, as the SLO policy defines it.",
   instruction:
     'How much of its June error budget has each service burned? Use the monitoring exports in metrics/ (they cover June) and the rules and targets in policies/slo-policy.md. Reply with a JSON object mapping each service name to the percent of its error budget burned, rounded to one decimal, e.g. {"checkout-api": 42.7}.',
   tools: ["list_services"],

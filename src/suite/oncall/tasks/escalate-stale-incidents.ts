@@ -87,8 +87,7 @@ print(f"Escalated {len(escalated)} incidents")
 export const escalateStaleIncidentsTask = defineTask({
   id: "oncall.escalate-stale-incidents",
   domain: oncallDomain,
-  summary:
-    "Escalate every triggered, unescalated incident past its severity's escalation time to the owning team's secondary on call now (schedule with overrides).",
+  summary: "Escalate the incidents the paging policy says are due for escalation now.",
   instruction: `It is ${NOW.replace("T", " ").replace(":00Z", " UTC")}. Run the escalation sweep: every incident that our paging policy says should be escalated by now and hasn't been gets escalated with escalate_incident to the engineer the policy names (schedule in oncall/schedule.md). Leave everything else alone. Reply with the number of incidents you escalated, e.g. \`Escalated 4 incidents\`.`,
   tools: ["list_incidents", "get_incident", "escalate_incident", "list_services", "list_engineers"],
   verify,

@@ -95,7 +95,7 @@ export const rootCausesTask = defineTask({
   id: "oncall.root-causes",
   domain: oncallDomain,
   summary:
-    "Count stack traces by root-cause exception class (innermost Java `Caused by:`, last line of Python tracebacks) across every service's paginated logs; traces cross page breaks.",
+    "Count the stack traces in the log store by root-cause exception, as the SLO policy's triage rule says.",
   instruction:
     'Give me an error breakdown of everything in the log store: across all services and all days it keeps, count the stack traces by root-cause exception, using the error-triage rule in policies/slo-policy.md. Reply with a JSON object mapping each exception class, as written in the log, to its count, e.g. {"java.net.ConnectException": 3, "KeyError": 2}.',
   tools: ["fetch_logs", "list_services"],
