@@ -2,11 +2,10 @@
 import type { GenerateContext } from "../../envs/index.js";
 import { addDays, sample } from "../../envs/index.js";
 import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
-import { makePage, scheduleOf, zoneOf } from "./roster.js";
 import { incidentId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
 import { trackerConflicts } from "./tools.js";
-import { ESCALATE_AFTER_MINUTES, SEVERITIES } from "./world.js";
+import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, scheduleOf, zoneOf } from "./world.js";
 import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
 
 const NOTES = [

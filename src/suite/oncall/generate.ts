@@ -2,14 +2,21 @@ import type { GenerateContext } from "../../envs/index.js";
 import { personName, sample, weightedPick } from "../../envs/index.js";
 import { DAY, HOUR, JUNE_START, NOW, ZONES, seconds, shiftStart } from "./clock.js";
 import type { Zone } from "./clock.js";
-import { engineerZones, makePage, scheduleOf } from "./roster.js";
 import { writeOncallDocuments } from "./documents.js";
 import { insertWorld } from "./insert.js";
 import { finishIncidents, planIncidents } from "./generate-incidents.js";
 import { deployId, engineerId, pageId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
 import { replicaTimesOut } from "./tools.js";
-import { ACK_LIMIT_MINUTES, ROTATION_WEEKS, SLO_TARGETS, TEAMS } from "./world.js";
+import {
+  ACK_LIMIT_MINUTES,
+  ROTATION_WEEKS,
+  SLO_TARGETS,
+  TEAMS,
+  engineerZones,
+  makePage,
+  scheduleOf,
+} from "./world.js";
 import type { Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
 
 const SERVICE_NAMES = [

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
 import {
   allRows,
   cachedStatement,
@@ -25,20 +25,22 @@ const utcSchema = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "expected a UTC timestamp like 2025-07-05T01:00:00Z");
 
 function requireService(db: ToolContext["db"], service: string): void {
-  requireRow(
-    db,
-    "SELECT service FROM services WHERE service = ?",
-    [service],
-    `service '${service}' not found; use list_services to find service names`,
-  );
+  const message = `service '${service}' not found; use list_services to find service names`;
+  requireRow(db, "SELECT service FROM services WHERE service = ?", [service], message);
 }
 
-function requireEngineer(db: ToolContext["db"], id: string): Record<string, unknown> {
+/** The row an id names, or the id format's teaching not-found error. */
+function requireId(
+  db: ToolContext["db"],
+  table: string,
+  format: IdFormat,
+  id: string,
+): Record<string, unknown> {
   return requireRow(
     db,
-    "SELECT * FROM engineers WHERE engineer_id = ?",
+    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
     [id],
-    engineerId.notFound(id).message,
+    format.notFound(id).message,
   );
 }
 
@@ -114,13 +116,8 @@ const assignPage = defineTool({
     engineer_id: engineerId.schema("The engineer"),
   }),
   handler: ({ page_id, engineer_id }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT page_id FROM pages WHERE page_id = ?",
-      [page_id],
-      pageId.notFound(page_id).message,
-    );
-    requireEngineer(db, engineer_id);
+    requireId(db, "pages", pageId, page_id);
+    requireId(db, "engineers", engineerId, engineer_id);
     cachedStatement(db, "UPDATE pages SET assigned_to = ? WHERE page_id = ?").run(engineer_id, page_id);
     return { page: getRow(db, "SELECT * FROM pages WHERE page_id = ?", page_id) };
   },
@@ -191,13 +188,8 @@ const escalateIncident = defineTool({
     engineer_id: engineerId.schema("Who it escalates to"),
   }),
   handler: ({ incident_id, engineer_id }, { db }: ToolContext) => {
-    const incident = requireRow(
-      db,
-      "SELECT * FROM incidents WHERE incident_id = ?",
-      [incident_id],
-      incidentId.notFound(incident_id).message,
-    );
-    requireEngineer(db, engineer_id);
+    const incident = requireId(db, "incidents", incidentId, incident_id);
+    requireId(db, "engineers", engineerId, engineer_id);
     if (incident.status !== "triggered")
       throw new ToolFailure(
         `incident ${incident_id} is ${String(incident.status)}; only triggered incidents are escalated`,
@@ -248,13 +240,8 @@ const fileActionItem = defineTool({
     due_date: isoDateSchema.describe("Due date, YYYY-MM-DD"),
   }),
   handler: ({ incident_id, title, owner_id, due_date }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT incident_id FROM incidents WHERE incident_id = ?",
-      [incident_id],
-      incidentId.notFound(incident_id).message,
-    );
-    requireEngineer(db, owner_id);
+    requireId(db, "incidents", incidentId, incident_id);
+    requireId(db, "engineers", engineerId, owner_id);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM action_items")!.n;
     const id = actionItemId.format(count + 1);
     cachedStatement(
@@ -289,7 +276,7 @@ const setScheduleOverride = defineTool({
     ends_at: utcSchema.describe("End, UTC"),
   }),
   handler: ({ team, role, engineer_id, starts_at, ends_at }, { db }: ToolContext) => {
-    const engineer = requireEngineer(db, engineer_id);
+    const engineer = requireId(db, "engineers", engineerId, engineer_id);
     if (engineer.team !== team)
       throw new ToolFailure(`${engineer_id} is on team ${String(engineer.team)}, not ${team}`);
     if (ends_at <= starts_at)

@@ -1,50 +1,33 @@
-/** Reading the agents' JSON answers the same way in every oncall task. */
-import { check, parseAnswerJson, parseAnswerNumber } from "../../../envs/index.js";
+/** Reading the agents' answers the same way in every oncall task. */
+import { check, parseAnswerJson, parseAnswerList, parseAnswerNumber } from "../../../envs/index.js";
 import type { Check, NearMiss } from "../../../envs/index.js";
 
-/** Checks a JSON array answer holds exactly the expected ids (order free, trimmed, upper-cased). */
+/** The answer lists exactly the expected ids (order free, trimmed, upper-cased). */
 export function checkIdList(answer: string, expected: string[]): Check {
+  const given = parseAnswerList(answer)
+    .map((id) => id.toUpperCase())
+    .sort();
+  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
+  return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify(expected)}`);
+}
+
+/** The answer is a JSON object mapping exactly the expected keys to the expected ids. */
+export function checkIdMap(answer: string, expected: Map<string, string>): Check {
   const parsed = parseAnswerJson(answer);
-  const given = Array.isArray(parsed) ? parsed.map((item) => String(item).trim().toUpperCase()).sort() : null;
-  const wanted = [...expected].sort();
-  const same =
-    given !== null && given.length === wanted.length && given.every((id, index) => id === wanted[index]);
+  const given = new Map(
+    parsed && typeof parsed === "object" ? Object.entries(parsed).map(([k, v]) => [k, String(v)]) : [],
+  );
+  const ok =
+    given.size === expected.size &&
+    [...expected].every(([key, id]) => given.get(key)?.trim().toUpperCase() === id);
   return check(
     "answer",
-    same,
-    same ? `${wanted.length} ids` : `expected ${JSON.stringify(wanted)}, got ${answer.slice(0, 300)}`,
+    ok,
+    ok ? `${expected.size} entries` : `expected ${JSON.stringify(Object.fromEntries(expected))}`,
   );
 }
 
-/** Checks a JSON object answer maps exactly the expected keys to the expected values (numbers within `tolerance`). */
-export function checkAnswerMap(answer: string, expected: Map<string, string | number>, tolerance = 0): Check {
-  const parsed = parseAnswerJson(answer);
-  const given =
-    parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : null;
-  const problems: string[] = [];
-  if (given === null) problems.push("the answer is not a JSON object");
-  else {
-    if (Object.keys(given).length !== expected.size)
-      problems.push(`expected ${expected.size} entries, got ${Object.keys(given).length}`);
-    for (const [key, value] of expected) {
-      const actual = given[key];
-      const ok =
-        typeof value === "number"
-          ? typeof actual === "number" && Math.abs(actual - value) <= tolerance
-          : String(actual).trim().toUpperCase() === value;
-      if (!ok) problems.push(`${key}: expected ${value}, got ${JSON.stringify(actual)}`);
-    }
-  }
-  return check(
-    "answer",
-    problems.length === 0,
-    problems.length === 0 ? `${expected.size} entries` : problems.slice(0, 5).join("; "),
-  );
-}
-
-/** Checks the first number of a reply is the expected count. */
+/** The first number of the reply is the expected count. */
 export function checkCount(answer: string, expected: number, noun: string): Check {
   const given = parseAnswerNumber(answer);
   return check(

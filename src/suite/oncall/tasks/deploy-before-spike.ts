@@ -2,7 +2,7 @@ import { allRows, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { oncallDomain } from "../domain.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
+import { checkIdMap, nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** For every HighErrorRate page, the service's last deploy before it fired (offsets honoured). */
@@ -31,7 +31,7 @@ export function expectedSpikeDeploys(state: StateView): Map<string, string> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedSpikeDeploys(initial);
   if (expected.size === 0) throw new Error("generation produced no error spike");
-  return [checkAnswerMap(answer, expected)];
+  return [checkIdMap(answer, expected)];
 }
 
 interface Variant {

@@ -1,8 +1,8 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { counterIncrease, exportSeries, readSloTargets, requireFile } from "../facts.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
+import { nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Percent of each service's June error budget burned, from its monitoring export. */
@@ -21,7 +21,7 @@ export function expectedBurn(state: StateView): Map<string, number> {
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerMap(answer, expectedBurn(initial), 0.051)];
+  return [checkAnswerAmounts("answer", answer, expectedBurn(initial), 0.051)];
 }
 
 interface Variant {

@@ -1,8 +1,8 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { timelineInstant } from "../facts.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
+import { nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Minutes from the page firing to the first acknowledgement, from a timeline's text. */
@@ -38,7 +38,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedMtta(initial);
   if (expected.size < 2)
     throw new Error("generation produced resolved incidents of fewer than two severities");
-  return [checkAnswerMap(answer, expected, 0.051)];
+  return [checkAnswerAmounts("answer", answer, expected, 0.051)];
 }
 
 interface Variant {

@@ -1,9 +1,9 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { logLines, requestDurationMs } from "../facts.js";
 import { LOG_DATES } from "../world.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
+import { nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** Nearest-rank p95 of every service's logged user requests over the log store's days, in ms. */
@@ -22,7 +22,7 @@ export function expectedP95(state: StateView): Map<string, number> {
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerMap(answer, expectedP95(initial))];
+  return [checkAnswerAmounts("answer", answer, expectedP95(initial), 0)];
 }
 
 interface Variant {

@@ -1,9 +1,9 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { logLines, rootCauses } from "../facts.js";
 import { LOG_DATES } from "../world.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
+import { nearMissesOf } from "./answers.js";
 import { ONCALL_PY } from "./python.js";
 
 /** How many stack traces each root-cause exception class ends, across every service's logs. */
@@ -20,7 +20,7 @@ export function expectedRootCauses(state: StateView): Map<string, number> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedRootCauses(initial);
   if (expected.size < 3) throw new Error("generation produced too few stack traces");
-  return [checkAnswerMap(answer, expected)];
+  return [checkAnswerAmounts("answer", answer, expected, 0)];
 }
 
 interface Variant {
