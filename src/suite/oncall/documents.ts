@@ -1,6 +1,6 @@
 /** The team's shared drive: policies, the on-call schedule, monitoring exports, postmortems and cover requests. */
-import type { GenerateContext } from "../../envs/index.js";
 import { addDays, renderEmail, renderMarkdown } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { isoUtc, wallClockWithOffset } from "./clock.js";
 import { writeMetrics } from "./generate-metrics.js";
 import { ACK_LIMIT_MINUTES, ESCALATE_AFTER_MINUTES, SEVERITIES, SLO_TARGETS } from "./world.js";

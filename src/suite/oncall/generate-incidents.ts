@@ -1,6 +1,6 @@
 /** Incidents (resolved ones with free-text timelines, open ones awaiting escalation), postmortems and cover requests. */
-import type { GenerateContext } from "../../envs/index.js";
 import { addDays, sample } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
 import { incidentId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";

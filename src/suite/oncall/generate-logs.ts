@@ -1,6 +1,6 @@
 /** The log store: three days of raw, mixed-format log lines per service. */
-import type { GenerateContext } from "../../envs/index.js";
 import { weightedIndex } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { ZONES, seconds } from "./clock.js";
 import { javaTrace, jsonLogLine, nginxAccessLine, pythonTraceback, syslogLine } from "./render-logs.js";
 import type { JavaException } from "./render-logs.js";

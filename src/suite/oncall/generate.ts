@@ -1,5 +1,5 @@
-import type { GenerateContext } from "../../envs/index.js";
 import { personName, sample, weightedPick } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { DAY, HOUR, JUNE_START, NOW, ZONES, seconds, shiftStart } from "./clock.js";
 import type { Zone } from "./clock.js";
 import { writeOncallDocuments } from "./documents.js";

@@ -2,15 +2,12 @@ import Database from "better-sqlite3";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import {
-  buildInstance,
-  listWorkspaceFiles,
-  tableContent,
-  tableNames,
-  type Instance,
-} from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { createTempDir } from "../../core/index.js";
+import type { TempDir } from "../../core/index.js";
+import { buildInstance, listWorkspaceFiles, tableContent, tableNames } from "../../envs/index.js";
+import type { Instance } from "../../envs/index.js";
+import { bindTool } from "../../runtime/index.js";
+import type { ToolCallResult } from "../../runtime/index.js";
 import { seconds } from "./clock.js";
 import { counterIncrease, requestDurationMs, rootCauses } from "./facts.js";
 import { javaTrace, nginxAccessLine } from "./render-logs.js";

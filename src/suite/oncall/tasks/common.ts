@@ -1,6 +1,37 @@
-/** Reading the agents' answers the same way in every oncall task. */
-import { check, parseAnswerJson, parseAnswerList, parseAnswerNumber } from "../../../envs/index.js";
-import type { Check, NearMiss } from "../../../envs/index.js";
+/** What every oncall task shares: the domain, the oracle's helper cell, near-miss rows and answer checks. */
+import {
+  check,
+  defineTask,
+  parseAnswerJson,
+  parseAnswerList,
+  parseAnswerNumber,
+} from "../../../envs/index.js";
+import type { Check, TaskDefinition } from "../../../envs/index.js";
+import { oncallDomain } from "../domain.js";
+import { ONCALL_PY } from "./python.js";
+
+interface OncallTask<Variant> extends Pick<TaskDefinition, "summary" | "instruction" | "tools" | "verify"> {
+  slug: string;
+  /** The task's cell after the helper cell, for the oracle (`{}`) and for each near-miss's variant. */
+  cell: (variant: Variant) => string;
+  nearMisses: Array<[id: string, description: string, variant: Variant]>;
+}
+
+/** An oncall task whose oracle and near-misses are one cell builder run on different variants. */
+export function defineOncallTask<Variant extends object>(task: OncallTask<Variant>): TaskDefinition {
+  const { slug, cell, nearMisses, ...rest } = task;
+  return defineTask({
+    id: `oncall.${slug}`,
+    domain: oncallDomain,
+    ...rest,
+    oracle: [ONCALL_PY, cell({} as Variant)],
+    nearMisses: nearMisses.map(([id, description, variant]) => ({
+      id,
+      description,
+      cells: [ONCALL_PY, cell(variant)],
+    })),
+  });
+}
 
 /** The answer lists exactly the expected ids (order free, trimmed, upper-cased). */
 export function checkIdList(answer: string, expected: string[]): Check {
@@ -35,12 +66,4 @@ export function checkCount(answer: string, expected: number, noun: string): Chec
     given === expected,
     `expected ${expected} ${noun}, answer says ${answer.slice(0, 80)}`,
   );
-}
-
-/** Near-misses as `[id, description, variant]` rows of one cells builder. */
-export function nearMissesOf<Variant>(
-  cells: (variant: Variant) => string[],
-  rows: Array<[id: string, description: string, variant: Variant]>,
-): NearMiss[] {
-  return rows.map(([id, description, variant]) => ({ id, description, cells: cells(variant) }));
 }
