@@ -35,9 +35,17 @@ function engineerNamed(world: OncallWorld, handle: string): Engineer {
 export function planIncidents(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
   const pool = world.pages.filter(
-    (page) => page.severity !== "sev3" && page.acked !== null && page.ackedBy && page.assigned,
+    (page) =>
+      page.severity !== "sev3" &&
+      page.acked !== null &&
+      page.ackedBy &&
+      page.assigned &&
+      !world.pinned.has(page),
   );
-  for (const page of sample(random, pool, Math.min(pool.length, 8 + 6 * factors.rows)))
+  for (const page of sample(random, pool, Math.min(pool.length, 8 + 6 * factors.rows))) {
+    // Whole minutes, as the timeline prints them, so the pager's times and the timeline agree.
+    page.fired -= page.fired % 60;
+    page.acked! -= page.acked! % 60;
     world.incidents.push({
       id: "",
       page,
@@ -48,6 +56,7 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
       timeline: "",
       title: `${page.alert} on ${page.service.name}`,
     });
+  }
   const schedule = scheduleOf(world);
   const now = seconds(NOW);
   const open = (

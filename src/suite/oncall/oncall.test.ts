@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir } from "../../core/index.js";
 import type { TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, tableContent, tableNames } from "../../envs/index.js";
+import {
+  allRows,
+  buildInstance,
+  listWorkspaceFiles,
+  openStateView,
+  tableContent,
+  tableNames,
+} from "../../envs/index.js";
 import type { Instance } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
@@ -12,8 +19,11 @@ import { seconds } from "./clock.js";
 import { counterIncrease, requestDurationMs, rootCauses } from "./facts.js";
 import { javaTrace, nginxAccessLine } from "./render-logs.js";
 import { onCallHandle, parseSchedule } from "./schedule.js";
-import { ackSlaBreachesTask } from "./tasks/ack-sla-breaches.js";
-import { oncallTools } from "./tools.js";
+import { ackSlaBreachesTask, expectedBreaches } from "./tasks/ack-sla-breaches.js";
+import { expectedActionItems } from "./tasks/file-action-items.js";
+import { minutesToAcknowledge } from "./tasks/mtta-by-severity.js";
+import { expectedP95 } from "./tasks/p95-latency.js";
+import { oncallTools, replicaTimesOut, trackerConflicts } from "./tools.js";
 import { ZONES } from "./clock.js";
 
 let cache: TempDir;
@@ -200,5 +210,33 @@ describe("oncall readers", () => {
 
   it("counts a sample lower than the one before as a restart", () => {
     expect(counterIncrease([100, 150, 20, 50])).toBe(50 + 20 + 30);
+  });
+});
+
+describe("oncall plants", () => {
+  // Seed 2 at v0 once had neither a late page behind a replica timeout nor a conflicting item to file.
+  it("plants the cases the near-misses need at seed 2", () => {
+    const built = buildInstance(ackSlaBreachesTask, "v0", 2, join(cache.path, "seed-2"));
+    const { view, close } = openStateView(built.dbPath, built.workspaceDir);
+    try {
+      expect(expectedBreaches(view).some(replicaTimesOut)).toBe(true);
+      const undated = expectedActionItems(view).filter((item) => trackerConflicts(String(item.title)));
+      expect(undated.length).toBeGreaterThan(0);
+      const request = view.readFile(
+        listWorkspaceFiles(built.workspaceDir).find((path) => path.startsWith("inbox/"))!,
+      )!;
+      expect(request).toMatch(/^1\. .*\(UTC[+-](?!00:00)/m);
+      expect(expectedP95(view).get("checkout-api")).toBeGreaterThanOrEqual(3000);
+      const incidents = allRows<{ timeline: string; fired_at: string; acked_at: string }>(
+        view.db,
+        "SELECT timeline, fired_at, acked_at FROM incidents JOIN pages USING (page_id) WHERE status = 'resolved'",
+      );
+      for (const incident of incidents)
+        expect(minutesToAcknowledge(incident.timeline)).toBe(
+          (seconds(incident.acked_at) - seconds(incident.fired_at)) / 60,
+        );
+    } finally {
+      close();
+    }
   });
 });
