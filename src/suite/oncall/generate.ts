@@ -278,14 +278,12 @@ function makeDeploys(context: GenerateContext, world: OncallWorld): void {
 /** A late sev1/sev2 page of 1-29 June whose details the replica times out on: skipping error bodies misses it. */
 function plantTimedOutBreach(random: Random, world: OncallWorld): void {
   for (const incident of world.incidents) world.pinned.add(incident.page);
-  const page = world.pages.find(
-    (item) =>
-      replicaTimesOut(item.id) &&
-      item.severity !== "sev3" &&
-      item.fired < JUNE_START + 29 * DAY &&
-      !world.pinned.has(item),
+  const candidates = world.pages.filter(
+    (item) => replicaTimesOut(item.id) && item.fired < JUNE_START + 29 * DAY && !world.pinned.has(item),
   );
+  const page = candidates.find((item) => item.severity !== "sev3") ?? candidates[0];
   if (!page) throw new Error("no page to plant a timed-out breach on");
+  if (page.severity === "sev3") page.severity = "sev2";
   page.acked = page.fired + ACK_LIMIT_MINUTES[page.severity] * 60 + random.int(60, 900);
   page.ackedBy = page.assigned ?? world.engineers.find((item) => item.team === page.service.team)!;
   page.resolved = page.acked + random.int(5, 240) * 60;
