@@ -183,4 +183,19 @@ export {
   snapshotFields,
 } from "./kit/snapshot.js";
 export type { SnapshotNode } from "./kit/snapshot.js";
+export {
+  PYTHON_OCR_HELPERS,
+  OCR_AMOUNT_PATTERN,
+  amountText,
+  cell,
+  hyphenate,
+  numberCell,
+  ocrAmount,
+  ocrAmountsIn,
+  ocrConfuse,
+  parseOcrAmount,
+  renderPages,
+  scanStamp,
+  strayLine,
+} from "./kit/ocr.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

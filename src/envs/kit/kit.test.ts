@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { Faker, en } from "@faker-js/faker";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +29,11 @@ import {
   longDate,
   markdownTable,
   MONTH_NAMES,
+  ocrAmount,
+  ocrAmountsIn,
+  parseOcrAmount,
+  PYTHON_OCR_HELPERS,
+  renderPages,
   pagingFields,
   paginateItems,
   parseCsv,
@@ -510,6 +516,47 @@ describe("checkAnswerAmounts", () => {
     expect(wrong.passed).toBe(false);
     expect(wrong.message).toBe("PLR: expected 120.5, got 120.4; missing REI; unexpected TEC");
     expect(checkAnswerAmounts("a", "no json", expected).passed).toBe(false);
+  });
+});
+
+describe("OCR text", () => {
+  it("misreads amounts in ways the readers undo and a naive pattern does not", () => {
+    const random = createSeededRandom(5);
+    const lines: string[] = [];
+    let naiveMisses = 0;
+    for (let n = 0; n < 200; n += 1) {
+      const value = random.int(1000, 9_999_999) / 100;
+      const text = ocrAmount(random, value, 1);
+      if (value >= 10) expect(text).not.toBe(value.toLocaleString("en-US", { minimumFractionDigits: 2 }));
+      expect(parseOcrAmount(text)).toBe(value);
+      const line = `Equipment    $ ${text}      ${text}   Page 2 of 3`;
+      expect(ocrAmountsIn(line)).toEqual([value, value]);
+      lines.push(line);
+      const naive = /([\d,]+\.\d{2})/.exec(line)?.[1]?.replace(/,/g, "");
+      if (Number(naive) !== value) naiveMisses += 1;
+    }
+    expect(naiveMisses).toBeGreaterThan(150);
+    expect(ocrAmountsIn("Total 12.50, lab 3.00, I 0.5")).toEqual([12.5, 3]);
+    expect(parseOcrAmount("n/a")).toBeNull();
+    // The Python reader oracles use agrees with the TypeScript one verifiers use.
+    const program = `import json, re\n${PYTHON_OCR_HELPERS}\nprint(json.dumps([ocr_amounts(l) for l in json.loads(input())]))`;
+    const output = execFileSync("python3", ["-c", program], { input: `${JSON.stringify(lines)}\n` });
+    expect(JSON.parse(output.toString())).toEqual(lines.map(ocrAmountsIn));
+  });
+
+  it("breaks pages between blocks, framing each with its header and footer", () => {
+    const pages = renderPages({
+      body: [["a1", "a2"], ["b1", "b2"], ["c1"]],
+      linesPerPage: 3,
+      header: (page, count) => [`HEADER ${page}/${count}`],
+      footer: (page, count) => [`Page ${page} of ${count}`],
+      between: () => ["(continued)"],
+      last: ["END"],
+    });
+    expect(pages).toEqual([
+      "HEADER 1/2\na1\na2\n(continued)\nPage 1 of 2",
+      "HEADER 2/2\nb1\nb2\nc1\nEND\nPage 2 of 2",
+    ]);
   });
 });
 
