@@ -1,0 +1,6 @@
+import type { TaskDefinition } from "../../envs/index.js";
+import { postMayIndirectCostsTask } from "./tasks/post-may-indirect-costs.js";
+
+export { grantsDomain } from "./domain.js";
+
+export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask];
