@@ -75,6 +75,7 @@ const PLANTED_TXNS: Array<[number, string, string, number, string]> = [
   [0, "5850", "2025-03-12", 412.6, "Harbor Wine Co. - reception wine"],
   [3, "5840", "2025-04-08", 688.2, "Riverside Grill - sponsor review dinner"],
   [1, "5820", "2025-02-03", 175, "American Chemical Society - membership dues"],
+  [9, "5840", "2025-01-16", 245.5, "Campus Catering - holiday reception"],
 ];
 /** People committed over their cap: one whose record fails silently, one over only with a closed award, a student. */
 const OVERCOMMITTED: Array<[Appointment, boolean, Array<[number, number]>]> = [

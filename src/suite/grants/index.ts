@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { postMayIndirectCostsTask } from "./tasks/post-may-indirect-costs.js";
+import { transferUnallowableCostsTask } from "./tasks/transfer-unallowable-costs.js";
 
 export { grantsDomain } from "./domain.js";
 
-export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask];
+export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask];
