@@ -1,7 +1,8 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { postMayIndirectCostsTask } from "./tasks/post-may-indirect-costs.js";
+import { reviewSubawardInvoicesTask } from "./tasks/review-subaward-invoices.js";
 import { transferUnallowableCostsTask } from "./tasks/transfer-unallowable-costs.js";
 
 export { grantsDomain } from "./domain.js";
 
-export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask];
+export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask];
