@@ -1,8 +1,9 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { correctBudgetsFromLettersTask } from "./tasks/correct-budgets-from-letters.js";
 import { postMayIndirectCostsTask } from "./tasks/post-may-indirect-costs.js";
 import { reviewSubawardInvoicesTask } from "./tasks/review-subaward-invoices.js";
 import { transferUnallowableCostsTask } from "./tasks/transfer-unallowable-costs.js";
 
 export { grantsDomain } from "./domain.js";
 
-export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask];
+export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask, correctBudgetsFromLettersTask];
