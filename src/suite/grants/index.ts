@@ -2,9 +2,10 @@ import type { TaskDefinition } from "../../envs/index.js";
 import { correctBudgetsFromLettersTask } from "./tasks/correct-budgets-from-letters.js";
 import { effortReductionsTask } from "./tasks/effort-reductions.js";
 import { postMayIndirectCostsTask } from "./tasks/post-may-indirect-costs.js";
+import { recodeNonCapitalEquipmentTask } from "./tasks/recode-non-capital-equipment.js";
 import { reviewSubawardInvoicesTask } from "./tasks/review-subaward-invoices.js";
 import { transferUnallowableCostsTask } from "./tasks/transfer-unallowable-costs.js";
 
 export { grantsDomain } from "./domain.js";
 
-export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask, correctBudgetsFromLettersTask, effortReductionsTask];
+export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask, correctBudgetsFromLettersTask, effortReductionsTask, recodeNonCapitalEquipmentTask];
