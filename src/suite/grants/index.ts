@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { correctBudgetsFromLettersTask } from "./tasks/correct-budgets-from-letters.js";
 import { effortReductionsTask } from "./tasks/effort-reductions.js";
+import { overcommittedPersonnelTask } from "./tasks/overcommitted-personnel.js";
 import { postMayIndirectCostsTask } from "./tasks/post-may-indirect-costs.js";
 import { processExtensionRequestsTask } from "./tasks/process-extension-requests.js";
 import { rebudgetingApprovalsTask } from "./tasks/rebudgeting-approvals.js";
@@ -10,4 +11,4 @@ import { transferUnallowableCostsTask } from "./tasks/transfer-unallowable-costs
 
 export { grantsDomain } from "./domain.js";
 
-export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask, correctBudgetsFromLettersTask, effortReductionsTask, recodeNonCapitalEquipmentTask, processExtensionRequestsTask, rebudgetingApprovalsTask];
+export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask, correctBudgetsFromLettersTask, effortReductionsTask, recodeNonCapitalEquipmentTask, processExtensionRequestsTask, rebudgetingApprovalsTask, overcommittedPersonnelTask];

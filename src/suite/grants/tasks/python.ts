@@ -42,6 +42,15 @@ def doc_text(doc):
     count = 1 if "doc-first-page" in NEAR else doc["page_count"]
     return "\n".join(page_text(doc["doc_id"], page) for page in range(1, count + 1))
 
+def person(person_id):
+    for attempt in range(6):
+        result = call("get_person", person_id=person_id)
+        if "person" in result:
+            return result
+        if "skip-errors" in NEAR:
+            return None
+    raise RuntimeError(f"{person_id} kept failing")
+
 def amount_in(text):
     if "naive-amount" in NEAR:
         found = re.search(r"([\d,]+\.\d{2})", text)
