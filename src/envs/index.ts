@@ -198,4 +198,5 @@ export {
   scanStamp,
   strayLine,
 } from "./kit/ocr.js";
+export type { OcrAmountNoise } from "./kit/ocr.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

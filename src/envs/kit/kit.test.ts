@@ -526,7 +526,7 @@ describe("OCR text", () => {
     let naiveMisses = 0;
     for (let n = 0; n < 200; n += 1) {
       const value = random.int(1000, 9_999_999) / 100;
-      const text = ocrAmount(random, value, 1);
+      const text = ocrAmount(random, value, { probability: 1 });
       if (value >= 10) expect(text).not.toBe(value.toLocaleString("en-US", { minimumFractionDigits: 2 }));
       expect(parseOcrAmount(text)).toBe(value);
       const line = `Equipment    $ ${text}      ${text}   Page 2 of 3`;
@@ -537,6 +537,8 @@ describe("OCR text", () => {
     }
     expect(naiveMisses).toBeGreaterThan(150);
     expect(ocrAmountsIn("Total 12.50, lab 3.00, I 0.5")).toEqual([12.5, 3]);
+    expect(ocrAmount(random, 12_450, { probability: 1, kind: "split" })).toMatch(/^\d[\d,]* [\d,]+\.00$/);
+    expect(ocrAmount(random, 12_450, { probability: 1, kind: "zero" })).toBe("12,45O.00");
     expect(parseOcrAmount("n/a")).toBeNull();
     // The Python reader oracles use agrees with the TypeScript one verifiers use.
     const program = `import json, re\n${PYTHON_OCR_HELPERS}\nprint(json.dumps([ocr_amounts(l) for l in json.loads(input())]))`;

@@ -112,26 +112,32 @@ export function amountText(value: number): string {
   return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
+/** How a scanner misreads an amount: a space inside the digits, `l` for a 1, `O` for a 0. */
+export type OcrAmountNoise = "split" | "one" | "zero";
+
 /**
- * An amount as a scanner misreads it now and then (with the given probability): a space inside the
+ * An amount as a scanner misreads it now and then (with `probability`, default 0.2): a space inside the
  * integer digits (`12,4 50.00`), `l` for a 1 (`l2,450.00`) or `O` for a 0 (`12,45O.00`). The decimals stay
- * clean, so the reader below can tell where an amount ends. With probability 1 every amount of 10 or more
- * changes.
+ * clean, so the readers below can tell where an amount ends. `kind` picks the misreading when the amount
+ * allows it (a split needs two integer digits); with probability 1 every amount of 10 or more changes.
  */
-export function ocrAmount(random: SeededRandom, value: number, probability = 0.2): string {
+export function ocrAmount(
+  random: SeededRandom,
+  value: number,
+  options: { probability?: number; kind?: OcrAmountNoise } = {},
+): string {
   const text = amountText(value);
-  if (!random.chance(probability)) return text;
+  if (!random.chance(options.probability ?? 0.2)) return text;
   const integer = text.slice(0, text.indexOf("."));
-  const kinds = [
-    ...(integer.length >= 2 ? ["split"] : []),
-    ...(integer.includes("1") ? ["one"] : []),
-    ...(integer.includes("0") ? ["zero"] : []),
+  const kinds: OcrAmountNoise[] = [
+    ...(integer.length >= 2 ? (["split"] as const) : []),
+    ...(integer.includes("1") ? (["one"] as const) : []),
+    ...(integer.includes("0") ? (["zero"] as const) : []),
   ];
   if (kinds.length === 0) return text;
-  const kind = random.pick(kinds);
+  const kind = options.kind && kinds.includes(options.kind) ? options.kind : random.pick(kinds);
   const replace = (from: string, to: string): string => {
-    const spots = [...integer.matchAll(new RegExp(from, "g"))].map((match) => match.index ?? 0);
-    const at = random.pick(spots);
+    const at = random.pick([...integer.matchAll(new RegExp(from, "g"))].map((match) => match.index ?? 0));
     return text.slice(0, at) + to + text.slice(at + 1);
   };
   if (kind === "one") return replace("1", "l");
@@ -148,7 +154,10 @@ export const OCR_AMOUNT_PATTERN = /(?<![A-Za-z\d.])[\dlIO](?:[\dlIO,]| (?=[\dlIO
 
 /** Reads an amount back from OCR text: drops `$`, spaces and commas, reads l/I as 1 and O as 0; null if none. */
 export function parseOcrAmount(text: string): number | null {
-  const cleaned = text.replace(/[$\s,]/g, "").replace(/[lI]/g, "1").replace(/O/g, "0");
+  const cleaned = text
+    .replace(/[$\s,]/g, "")
+    .replace(/[lI]/g, "1")
+    .replace(/O/g, "0");
   return /^-?\d+(?:\.\d+)?$/.test(cleaned) ? Number(cleaned) : null;
 }
 

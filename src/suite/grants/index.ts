@@ -11,4 +11,14 @@ import { transferUnallowableCostsTask } from "./tasks/transfer-unallowable-costs
 
 export { grantsDomain } from "./domain.js";
 
-export const grantsTasks: TaskDefinition[] = [postMayIndirectCostsTask, transferUnallowableCostsTask, reviewSubawardInvoicesTask, correctBudgetsFromLettersTask, effortReductionsTask, recodeNonCapitalEquipmentTask, processExtensionRequestsTask, rebudgetingApprovalsTask, overcommittedPersonnelTask];
+export const grantsTasks: TaskDefinition[] = [
+  postMayIndirectCostsTask,
+  transferUnallowableCostsTask,
+  reviewSubawardInvoicesTask,
+  correctBudgetsFromLettersTask,
+  effortReductionsTask,
+  recodeNonCapitalEquipmentTask,
+  processExtensionRequestsTask,
+  rebudgetingApprovalsTask,
+  overcommittedPersonnelTask,
+];

@@ -1,86 +1,113 @@
 /**
- * The scanned document pile as the OCR service returns it: award letters (two pages, the budget table
- * running onto the second), subaward invoices, effort certifications and no-cost-extension memos, with
- * drifting columns, stamps, stray marks, hyphenation and misread amounts.
+ * The database rows and the scanned document pile as the OCR service returns it: award letters (two pages, the
+ * budget table running onto the second), subaward invoices, effort certifications and no-cost-extension memos,
+ * with drifting columns, stamps, stray marks, hyphenation and misread amounts.
  */
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, cell, hyphenate, longDate, numberCell, ocrAmount, ocrConfuse, roundCents, scanStamp, strayLine } from "../../envs/index.js";
+import { addDays, cell, hyphenate, longDate, numberCell, ocrAmount } from "../../envs/index.js";
+import { ocrConfuse, roundCents, scanStamp, strayLine } from "../../envs/index.js";
 import type { Award, GrantsWorld, Invoice, Letter, Person, Subaward } from "./generate.js";
-import { CATEGORIES, EFFORT_PERIOD, BUDGET_PERIOD, SUBAWARD_MTDC_CAP, UNIVERSITY, documentId } from "./rules.js";
+import { BUDGET_PERIOD, CATEGORIES, EFFORT_PERIOD, OBJECT_CODES, SUBAWARD_MTDC_CAP } from "./rules.js";
+import { UNIVERSITY, documentId, txnId } from "./rules.js";
 import type { Category } from "./rules.js";
 
 type Random = GenerateContext["random"];
-type Doc = { type: string; award: string | null; title: string; received: string; status: string; pages: string[]; faulty: boolean };
+type Doc = { type: string; award: string | null; title: string; received: string; status: string };
 
 const RULE = "-".repeat(72);
 const gap = (random: Random, low = 4, high = 18): string => " ".repeat(random.int(low, high));
 /** `07/31/2025` */
-export const mdy = (date: string): string => `${date.slice(5, 7)}/${date.slice(8, 10)}/${date.slice(0, 4)}`;
-const footer = (random: Random, day: string, page: number, pages: number): string[] => [...strayLine(random), `${scanStamp(random, day)}${gap(random)}Page ${page} of ${pages}`];
-const money = (random: Random, value: number, forced = false): string => ocrAmount(random, value, { probability: forced ? 1 : 0.12, kind: forced ? "split" : undefined });
+const mdy = (date: string): string => `${date.slice(5, 7)}/${date.slice(8, 10)}/${date.slice(0, 4)}`;
+const footer = (random: Random, day: string, page: number, pages: number): string[] => [
+  ...strayLine(random),
+  `${scanStamp(random, day)}${gap(random)}Page ${page} of ${pages}`,
+];
+const money = (random: Random, value: number, forced = false): string =>
+  ocrAmount(random, value, forced ? { probability: 1, kind: "split" } : { probability: 0.12 });
+const sum = (values: Iterable<number>): number => [...values].reduce((total, value) => total + value, 0);
 
 function indirect(world: GrantsWorld, award: Award, budget: Map<Category, number>): number {
   const { idc } = award.sponsor.terms;
-  const total = [...budget.values()].reduce((sum, amount) => sum + amount, 0);
   if (!idc) return 0;
-  const excluded = (budget.get("equipment") ?? 0) + (budget.get("participant_support") ?? 0) + Math.max(0, (budget.get("subawards") ?? 0) - SUBAWARD_MTDC_CAP);
+  const cap = Math.max(0, (budget.get("subawards") ?? 0) - SUBAWARD_MTDC_CAP);
+  const excluded = (budget.get("equipment") ?? 0) + (budget.get("participant_support") ?? 0) + cap;
   const rate = idc.rate === "negotiated" ? world.negotiatedRate : idc.rate;
-  return roundCents(((idc.base === "MTDC" ? total - excluded : total) * rate) / 100);
+  return roundCents(((sum(budget.values()) - (idc.base === "MTDC" ? excluded : 0)) * rate) / 100);
 }
 
 function letterPages(random: Random, world: GrantsWorld, award: Award, letter: Letter): string[] {
-  const label = letter.amendment === 0 ? "NOTICE OF AWARD" : `NOTICE OF AWARD - AMENDMENT No. ${letter.amendment}`;
-  const row = ([category, amount]: [Category, number]): string => `${cell(random, CATEGORIES[category], 30)}$${numberCell(random, money(random, amount, letter.noisy === category), 12)}`;
-  const rows = [...letter.budget].map(row);
-  const total = [...letter.budget.values()].reduce((sum, amount) => sum + amount, 0);
-  const idc = indirect(world, award, letter.budget);
+  const label =
+    letter.amendment === 0 ? "NOTICE OF AWARD" : `NOTICE OF AWARD - AMENDMENT No. ${letter.amendment}`;
+  const line = (text: string, amount: number, forced = false): string =>
+    `${cell(random, text, 30)}$${numberCell(random, money(random, amount, forced), 12)}`;
+  const rows = [...letter.budget].map(([category, amount]) =>
+    line(CATEGORIES[category], amount, letter.noisy === category),
+  );
+  const [total, idc] = [sum(letter.budget.values()), indirect(world, award, letter.budget)];
   const periodEnd = award.end < BUDGET_PERIOD.end ? award.end : BUDGET_PERIOD.end;
-  const pi = world.people.find((person) => person.id === award.commitments[0]!.person.id)!;
-  return [
-    [
-      `${UNIVERSITY.toUpperCase()}${gap(random)}OFFICE OF SPONSORED PROGRAMS`,
-      `${gap(random, 30, 44)}RECEIVED ${mdy(letter.received)}`,
-      ocrConfuse(random, award.sponsor.name),
-      label,
-      `Award No.: ${award.id}${gap(random)}Sponsor Award No.: ${award.sponsorAwardNo}`,
-      `Principal Investigator: ${ocrConfuse(random, pi.name)}`,
-      ...hyphenate(`Project Title: ${award.title}`, 58),
-      `Project Period: ${mdy(award.start)} - ${mdy(award.end)}`,
-      `Budget Period: ${mdy(BUDGET_PERIOD.start)} - ${mdy(periodEnd)}`,
-      ...hyphenate(letter.amendment > 0 ? "This amendment supersedes the approved budget in all earlier notices for this budget period. All other terms remain unchanged." : "This notice incorporates the sponsor's terms and conditions by reference. Acceptance of funds constitutes acceptance of those terms.", 70),
-      ...strayLine(random),
-      "APPROVED BUDGET - DIRECT COSTS",
-      "CATEGORY                              AMOUNT",
-      ...rows.slice(0, 2),
-      "(continued on next page)",
-      ...footer(random, letter.received, 1, 2),
-    ].join("\n"),
-    [
-      `${award.id}${gap(random)}${label} (continued)`,
-      "CATEGORY                              AMOUNT",
-      ...rows.slice(2),
-      RULE,
-      `TOTAL DIRECT COSTS${gap(random, 14, 20)}$${numberCell(random, money(random, total), 12)}`,
-      `Indirect costs (F&A)${gap(random, 12, 18)}$${numberCell(random, money(random, idc), 12)}`,
-      `TOTAL THIS BUDGET PERIOD${gap(random, 8, 14)}$${numberCell(random, money(random, roundCents(total + idc)), 12)}`,
-      ...strayLine(random),
-      `Grants officer: ${ocrConfuse(random, random.pick(["Dana Whitcomb", "Luis Ortega", "Priya Natarajan", "Helen Brandt"]))}`,
-      ...footer(random, letter.received, 2, 2),
-    ].join("\n"),
+  const preamble =
+    letter.amendment > 0
+      ? "This amendment supersedes the approved budget in all earlier notices for this budget period. All other terms remain unchanged."
+      : "This notice incorporates the sponsor's terms and conditions by reference. Acceptance of funds constitutes acceptance of those terms.";
+  const header = "CATEGORY                              AMOUNT";
+  const officer = random.pick(["Dana Whitcomb", "Luis Ortega", "Priya Natarajan", "Helen Brandt"]);
+  const first = [
+    `${UNIVERSITY.toUpperCase()}${gap(random)}OFFICE OF SPONSORED PROGRAMS`,
+    `${gap(random, 30, 44)}RECEIVED ${mdy(letter.received)}`,
+    ocrConfuse(random, award.sponsor.name),
+    label,
+    `Award No.: ${award.id}${gap(random)}Sponsor Award No.: ${award.sponsorAwardNo}`,
+    `Principal Investigator: ${ocrConfuse(random, award.commitments[0]!.person.name.fullName)}`,
+    ...hyphenate(`Project Title: ${award.title}`, 58),
+    `Project Period: ${mdy(award.start)} - ${mdy(award.end)}`,
+    `Budget Period: ${mdy(BUDGET_PERIOD.start)} - ${mdy(periodEnd)}`,
+    ...hyphenate(preamble, 70),
+    ...strayLine(random),
+    "APPROVED BUDGET - DIRECT COSTS",
+    header,
+    ...rows.slice(0, 2),
+    "(continued on next page)",
+    ...footer(random, letter.received, 1, 2),
   ];
+  const second = [
+    `${award.id}${gap(random)}${label} (continued)`,
+    header,
+    ...rows.slice(2),
+    RULE,
+    line("TOTAL DIRECT COSTS", total),
+    line("Indirect costs (F&A)", idc),
+    line("TOTAL THIS BUDGET PERIOD", roundCents(total + idc)),
+    ...strayLine(random),
+    `Grants officer: ${ocrConfuse(random, officer)}`,
+    ...footer(random, letter.received, 2, 2),
+  ];
+  return [first.join("\n"), second.join("\n")];
 }
 
-function invoicePage(random: Random, award: Award, subaward: Subaward, invoice: Invoice, cumulative: number): string {
-  const parts = [0.5, 0.15, 0.1].map((share) => roundCents(invoice.amount * share));
-  parts.push(roundCents(invoice.amount - parts.reduce((sum, part) => sum + part, 0)));
+function invoicePage(
+  random: Random,
+  award: Award,
+  subaward: Subaward,
+  invoice: Invoice,
+  cumulative: number,
+): string {
+  const shares = [0.5, 0.15, 0.1, 0.25];
+  const parts = shares.slice(0, 3).map((share) => roundCents(invoice.amount * share));
+  parts.push(roundCents(invoice.amount - sum(parts)));
   const before = cumulative - invoice.amount;
   const labels = ["Salaries and wages", "Fringe benefits", "Materials and supplies", "Indirect costs (F&A)"];
-  const lines = labels.map((label, index) => `${cell(random, label, 28)}${numberCell(random, money(random, parts[index]!), 14)}${gap(random, 3, 8)}${numberCell(random, money(random, roundCents(before * [0.5, 0.15, 0.1, 0.25][index]! + parts[index]!)), 12)}`);
-  const dated = addDays(invoice.to, 8);
+  const lines = labels.map((label, index) => {
+    const [current, total] = [parts[index]!, roundCents(before * shares[index]! + parts[index]!)];
+    return `${cell(random, label, 28)}${numberCell(random, money(random, current), 14)}${gap(random, 3, 8)}${numberCell(random, money(random, total), 12)}`;
+  });
+  const dated = mdy(addDays(invoice.to, 8));
+  const certification =
+    "I certify that to the best of my knowledge the expenses billed are for the work performed under the subaward and are allowable and allocable.";
+  const signer = ocrConfuse(random, `${subaward.subrecipient.split(" ")[0]} Finance Office`);
   return [
     `${ocrConfuse(random, subaward.subrecipient)}${gap(random, 10, 24)}INVOICE`,
     `Office of Sponsored Research${gap(random)}Invoice No.: ${invoice.invoiceNo}`,
-    `Invoice Date: ${mdy(dated)}`,
+    `Invoice Date: ${dated}`,
     `Bill to: ${UNIVERSITY}, Sponsored Programs Accounting`,
     `Subaward No.: ${subaward.id}${gap(random)}Prime Award: ${award.id}`,
     `Period of performance billed: ${mdy(invoice.from)} - ${mdy(invoice.to)}`,
@@ -90,98 +117,211 @@ function invoicePage(random: Random, award: Award, subaward: Subaward, invoice: 
     RULE,
     `TOTAL AMOUNT DUE${gap(random, 8, 14)}$ ${money(random, invoice.amount, invoice.noisy)}${gap(random, 4, 8)}$ ${money(random, roundCents(cumulative))}`,
     ...strayLine(random),
-    ...hyphenate("I certify that to the best of my knowledge the expenses billed are for the work performed under the subaward and are allowable and allocable.", 70),
-    invoice.signed ? `Signature: /s/ ${ocrConfuse(random, `${subaward.subrecipient.split(" ")[0]} Finance Office`)}${gap(random)}Date: ${mdy(dated)}` : "Signature: ______________________________    Date: ___________",
-    ...footer(random, addDays(dated, 5), 1, 1),
+    ...hyphenate(certification, 70),
+    invoice.signed
+      ? `Signature: /s/ ${signer}${gap(random)}Date: ${dated}`
+      : "Signature: ____________________    Date: ________",
+    ...footer(random, addDays(invoice.to, 13), 1, 1),
   ].join("\n");
 }
 
 function certificationPage(random: Random, world: GrantsWorld, person: Person): string | null {
-  const rows = world.awards.flatMap((award) =>
-    award.start <= EFFORT_PERIOD.end && award.end >= EFFORT_PERIOD.start
-      ? award.commitments.filter((c) => c.person === person).map((c) => ({ award, c }))
-      : [],
-  );
+  const during = (award: Award): boolean =>
+    award.start <= EFFORT_PERIOD.end && award.end >= EFFORT_PERIOD.start;
+  const rows = world.awards
+    .filter(during)
+    .flatMap((award) => award.commitments.filter((c) => c.person === person).map((c) => ({ award, c })));
   if (rows.length === 0) return null;
   const percent = (value: number): string => `${value}${random.pick(["", "%", " %", ".0"])}`;
   const lines = rows.flatMap(({ award, c }) => {
     const [first, ...rest] = hyphenate(award.sponsor.name, 26);
-    return [`${cell(random, award.id, 14, 2)}${cell(random, first!, 28, 2)}${numberCell(random, percent(c.pct), 8)}${numberCell(random, percent(c.certified), 12)}`, ...rest.map((part) => `${" ".repeat(15)}${part}`)];
+    const columns = `${numberCell(random, percent(c.pct), 8)}${numberCell(random, percent(c.certified), 12)}`;
+    return [
+      `${cell(random, award.id, 14, 2)}${cell(random, first!, 28, 2)}${columns}`,
+      ...rest.map((part) => `${" ".repeat(15)}${part}`),
+    ];
   });
-  const sponsored = rows.reduce((sum, { c }) => sum + c.certified, 0);
+  const other = Math.max(0, 100 - sum(rows.map(({ c }) => c.certified)));
+  const statement =
+    "I certify that the distribution of effort above is a reasonable estimate of the work I performed in the reporting period.";
   return [
     UNIVERSITY.toUpperCase(),
     "PERSONNEL ACTIVITY REPORT - EFFORT CERTIFICATION",
-    `Employee: ${ocrConfuse(random, person.name)}${gap(random)}Employee ID: ${person.id}`,
+    `Employee: ${ocrConfuse(random, person.name.fullName)}${gap(random)}Employee ID: ${person.id}`,
     `Department: ${person.department}${gap(random)}Appointment: ${person.appointment.replace("_", " ")}`,
     `Reporting period: ${mdy(EFFORT_PERIOD.start)} - ${mdy(EFFORT_PERIOD.end)}`,
     RULE,
     "AWARD          SPONSOR                       COMMITTED %   CERTIFIED %",
     ...lines,
-    `Non-sponsored activity (instruction, service)${gap(random, 10, 16)}${Math.max(0, 100 - sponsored)}`,
+    `Non-sponsored activity (instruction, service)${gap(random, 10, 16)}${other}`,
     `TOTAL${gap(random, 50, 56)}100`,
-    ...strayLine(random),
-    ...hyphenate("I certify that the distribution of effort above is a reasonable estimate of the work I performed in the reporting period.", 70),
-    `Signature: /s/ ${ocrConfuse(random, person.name)}${gap(random)}Date: ${mdy(addDays(EFFORT_PERIOD.end, random.int(20, 40)))}`,
+    ...hyphenate(statement, 70),
+    `Signature: /s/ ${ocrConfuse(random, person.name.fullName)}${gap(random)}Date: ${mdy(addDays(EFFORT_PERIOD.end, random.int(20, 40)))}`,
     ...footer(random, "2025-02-14", 1, 1),
   ].join("\n");
 }
 
+const REASONS = [
+  "Field work was delayed by weather and a permit backlog.",
+  "A key instrument was out of service for several months.",
+  "Recruitment of study participants took longer than planned.",
+];
+
 function requestPage(random: Random, world: GrantsWorld, award: Award): string {
   const { newEnd, received } = award.request!;
-  const pi = award.commitments[0]!.person;
-  const balance = roundCents(5_000 + random.next() * 60_000);
+  const ask = `I request a no-cost extension of award ${award.id} (${award.sponsor.name}, sponsor award ${award.sponsorAwardNo}) from the current end date of ${longDate(award.end)} to ${longDate(newEnd)}. ${random.pick(REASONS)}`;
+  const balance = `The unobligated balance is estimated at $ ${money(random, roundCents(5_000 + random.next() * 60_000))} and will be spent on the remaining work; no additional funds are requested.`;
   return [
     "MEMORANDUM",
     `To: Office of Sponsored Programs${gap(random)}RECEIVED ${mdy(received)}`,
-    `From: ${ocrConfuse(random, pi.name)}, Department of ${award.department}`,
+    `From: ${ocrConfuse(random, award.commitments[0]!.person.name.fullName)}, Department of ${award.department}`,
     `Date: ${mdy(addDays(received, -random.int(1, 4)))}`,
     `Re: Request for no-cost extension - Award ${award.id}`,
     RULE,
-    ...hyphenate(`I request a no-cost extension of award ${award.id} (${award.sponsor.name}, sponsor award ${award.sponsorAwardNo}) from the current end date of ${longDate(award.end)} to ${longDate(newEnd)}. ${random.pick(["Field work was delayed by weather and a permit backlog.", "A key instrument was out of service for several months.", "Recruitment of study participants took longer than planned.", "A graduate student position stayed vacant for a semester."])}`, 72),
+    ...hyphenate(ask, 72),
     "",
-    ...hyphenate(`The unobligated balance is estimated at $ ${money(random, balance)} and will be spent on the remaining work; no additional funds are requested.`, 72),
+    ...hyphenate(balance, 72),
     ...strayLine(random, 0.5),
-    `Department chair: ${ocrConfuse(random, world.people[random.int(0, world.people.length - 1)]!.name)}${gap(random)}Endorsed`,
+    `Department chair: ${ocrConfuse(random, random.pick(world.people).name.fullName)}${gap(random)}Endorsed`,
     ...footer(random, received, 1, 1),
   ].join("\n");
 }
 
-function documentsOf(random: Random, world: GrantsWorld): Doc[] {
-  const docs: Doc[] = [];
+/** Every scanned document with its pages and whether its id must match the OCR queue's fault rule. */
+function documentsOf(random: Random, world: GrantsWorld): Array<[Doc, string[], boolean]> {
+  const docs: Array<[Doc, string[], boolean]> = [];
+  const add = (doc: Doc, pages: string[], faulty: boolean): number => docs.push([doc, pages, faulty]);
   for (const award of world.awards)
     for (const letter of award.letters) {
-      const title = letter.amendment === 0 ? "Notice of award (original)" : `Notice of award, amendment ${letter.amendment}`;
-      docs.push({ type: "award_letter", award: award.id, title, received: letter.received, status: "filed", pages: letterPages(random, world, award, letter), faulty: random.chance(0.2) });
+      const title =
+        letter.amendment === 0
+          ? "Notice of award (original)"
+          : `Notice of award, amendment ${letter.amendment}`;
+      const doc = {
+        type: "award_letter",
+        award: award.id,
+        title,
+        received: letter.received,
+        status: "filed",
+      };
+      add(doc, letterPages(random, world, award, letter), random.chance(0.2));
     }
   for (const award of world.awards)
     for (const subaward of award.subawards) {
-      const paid = subaward.payments.reduce((sum, payment) => sum + payment.amount, 0);
-      const last = subaward.payments.at(-1)!;
-      const invoices: Array<[Invoice, number, string]> = [[{ ...last, signed: true, noisy: false, faulty: false }, paid, "paid"]];
-      if (subaward.pending) invoices.push([subaward.pending, subaward.pending.paidOn === "" ? paid + subaward.pending.amount : paid, "pending"]);
-      for (const [invoice, cumulative, status] of invoices)
-        docs.push({ type: "subaward_invoice", award: award.id, title: `Invoice ${invoice.invoiceNo} (${subaward.id})`, received: addDays(invoice.to, random.int(12, 20)), status, pages: [invoicePage(random, award, subaward, invoice, cumulative)], faulty: invoice.faulty });
+      const paid = sum(subaward.payments.map((payment) => payment.amount));
+      const invoices: Array<[Invoice, number, string]> = [
+        [{ ...subaward.payments.at(-1)!, signed: true, noisy: false, faulty: false }, paid, "paid"],
+      ];
+      if (subaward.pending)
+        invoices.push([
+          subaward.pending,
+          paid + (subaward.pending.paidOn ? 0 : subaward.pending.amount),
+          "pending",
+        ]);
+      for (const [invoice, cumulative, status] of invoices) {
+        const title = `Invoice ${invoice.invoiceNo} (${subaward.id})`;
+        const doc = {
+          type: "subaward_invoice",
+          award: award.id,
+          title,
+          received: addDays(invoice.to, random.int(12, 20)),
+          status,
+        };
+        add(doc, [invoicePage(random, award, subaward, invoice, cumulative)], invoice.faulty);
+      }
     }
   const planted = world.awards[0]!.commitments.find((c) => c.role === "co-I")!.person;
   for (const person of [...world.people].sort((a, b) => a.id.localeCompare(b.id))) {
     const page = certificationPage(random, world, person);
-    if (page) docs.push({ type: "effort_certification", award: null, title: `Effort certification Jul-Dec 2024 - ${person.name}`, received: "2025-02-14", status: "filed", pages: [page], faulty: person === planted || random.chance(0.2) });
+    const title = `Effort certification Jul-Dec 2024 - ${person.name.fullName}`;
+    const doc = { type: "effort_certification", award: null, title, received: "2025-02-14", status: "filed" };
+    if (page) add(doc, [page], person === planted || random.chance(0.2));
   }
-  for (const award of world.awards.filter((item) => item.request))
-    docs.push({ type: "extension_request", award: award.id, title: `No-cost extension request ${award.id}`, received: award.request!.received, status: "pending", pages: [requestPage(random, world, award)], faulty: award.request!.faulty });
+  for (const award of world.awards.filter((item) => item.request)) {
+    const doc = {
+      type: "extension_request",
+      award: award.id,
+      title: `No-cost extension request ${award.id}`,
+      received: award.request!.received,
+      status: "pending",
+    };
+    add(doc, [requestPage(random, world, award)], award.request!.faulty);
+  }
   return docs;
 }
 
-/** Writes the scanned pile: doc numbers are handed out so that exactly the `faulty` ones match the OCR fault rule. */
+/** Writes the scanned pile: doc numbers are handed out so that exactly the faulty ones match the OCR fault rule. */
 export function insertScans({ db, random }: GenerateContext, world: GrantsWorld): void {
   const insertDoc = db.prepare("INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?)");
   const insertPage = db.prepare("INSERT INTO document_pages VALUES (?, ?, ?)");
   let next = 1;
-  for (const doc of documentsOf(random, world)) {
-    while ((next % 5 === 3) !== doc.faulty) next += 1;
+  for (const [doc, pages, faulty] of documentsOf(random, world)) {
+    while ((next % 5 === 3) !== faulty) next += 1; // get_document_page answers "queued" once on ids n % 5 === 3
     const id = documentId.format(next++);
-    insertDoc.run(id, doc.type, doc.award, doc.title, doc.pages.length, doc.received, doc.status);
-    doc.pages.forEach((text, index) => insertPage.run(id, index + 1, text));
+    insertDoc.run(id, doc.type, doc.award, doc.title, pages.length, doc.received, doc.status);
+    pages.forEach((text, index) => insertPage.run(id, index + 1, text));
   }
+}
+
+/** Writes the rows: sponsors, people, awards and their budgets, commitments, subawards, payments and charges. */
+export function insertRows({ db, referenceDate: today }: GenerateContext, world: GrantsWorld): void {
+  const run = (sql: string, rows: unknown[][]): void => {
+    const statement = db.prepare(`INSERT INTO ${sql}`);
+    for (const row of rows) statement.run(...row);
+  };
+  const { sponsors, people, awards } = world;
+  run(
+    "sponsors VALUES (?, ?, ?, ?)",
+    sponsors.map((s) => [s.id, s.name, s.terms.type, s.path]),
+  );
+  const staff = [...people].sort((a, b) => a.id.localeCompare(b.id));
+  run(
+    "personnel VALUES (?, ?, ?, ?, ?)",
+    staff.map((p) => [p.id, p.name.fullName, p.department, p.appointment, p.name.email]),
+  );
+  const status = (award: Award): string => (award.end < today ? "closed" : "active");
+  const award = (a: Award) => [
+    a.id,
+    a.sponsor.id,
+    a.sponsorAwardNo,
+    a.title,
+    a.commitments[0]!.person.id,
+    a.department,
+  ];
+  run(
+    "awards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    awards.map((a) => [...award(a), a.start, a.end, status(a), a.extensions]),
+  );
+  run(
+    "budget_lines VALUES (?, ?, ?)",
+    awards.flatMap((a) => [...a.keyed].map(([category, amount]) => [a.id, category, amount])),
+  );
+  run(
+    "commitments VALUES (?, ?, ?, ?)",
+    awards.flatMap((a) => a.commitments.map((c) => [a.id, c.person.id, c.role, c.pct])),
+  );
+  const subawards = awards.flatMap((a) => a.subawards.map((s) => [s, a] as const));
+  run(
+    "subawards VALUES (?, ?, ?, ?, ?, ?)",
+    subawards.map(([s, a]) => [s.id, a.id, s.subrecipient, s.obligated, s.start, s.end]),
+  );
+  const payments = subawards.flatMap(([s]) => s.payments.map((p) => [s.id, p.invoiceNo, p.amount, p.paidOn]));
+  run("subaward_payments (subaward_id, invoice_no, amount, paid_on) VALUES (?, ?, ?, ?)", payments);
+  const txns = awards
+    .flatMap((a) => a.txns.map((t) => [a.id, t] as const))
+    .sort(([a, x], [b, y]) => x.postedOn.localeCompare(y.postedOn) || a.localeCompare(b));
+  const rows = txns.map(([a, t], index) => [
+    txnId.format(200_001 + index * 3),
+    a,
+    t.postedOn,
+    t.code,
+    OBJECT_CODES[t.code]!.category,
+    t.description,
+    t.amount,
+    t.subaward ?? null,
+  ]);
+  run(
+    "transactions (txn_id, award_id, posted_on, object_code, category, description, amount, subaward_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    rows,
+  );
 }

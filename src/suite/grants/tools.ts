@@ -1,8 +1,24 @@
 import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
-import { REFERENCE_DATE, cachedStatement, defineGetTool, defineListTool, getRow, isoDateSchema, requireRow, when, withSilentFailures, withTransientFailures } from "../../envs/index.js";
+import { REFERENCE_DATE, cachedStatement, defineGetTool, defineListTool, getRow } from "../../envs/index.js";
+import {
+  isoDateSchema,
+  requireRow,
+  when,
+  withSilentFailures,
+  withTransientFailures,
+} from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import { CATEGORIES, OBJECT_CODES, awardId, documentId, personId, subawardId, txnId } from "./rules.js";
+import {
+  CATEGORIES,
+  OBJECT_CODES,
+  awardId,
+  documentId,
+  personId,
+  sponsorId,
+  subawardId,
+  txnId,
+} from "./rules.js";
 
 const categorySchema = z.enum(Object.keys(CATEGORIES) as [string, ...string[]]);
 const objectCodeSchema = z.enum(Object.keys(OBJECT_CODES) as [string, ...string[]]);
@@ -10,123 +26,163 @@ const number = (id: string): number => Number(id.replace(/\D/g, ""));
 
 const listSponsors = defineListTool({
   name: "list_sponsors",
-  description: "List sponsors (id, name, type: federal/foundation/industry/state, and the workspace path of their terms and conditions), ordered by id. Paginated: returns `sponsors`, `page`, `per_page`, `total`, `has_more`.",
-  filters: { sponsor_type: z.enum(["federal", "foundation", "industry", "state"]).optional().describe("Only sponsors of this type") },
+  description:
+    "List sponsors (id, name, type: federal/foundation/industry/state, and the workspace path of their terms and conditions), ordered by id. Paginated: returns `sponsors`, `page`, `per_page`, `total`, `has_more`.",
   key: "sponsors",
   from: "sponsors",
-  where: ({ sponsor_type }) => [when(sponsor_type, "sponsor_type = ?")],
   orderBy: "sponsor_id",
 });
 
 const listAwards = defineListTool({
   name: "list_awards",
-  description: "List awards matching all given filters, ordered by id: sponsor, title, PI, department, project period, status (active, or closed once the end date has passed) and the number of no-cost extensions granted so far. Paginated: returns `awards`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List awards matching all given filters, ordered by id: sponsor, title, PI, department, project period, status (active, or closed once the end date has passed) and the number of no-cost extensions granted so far. Paginated: returns `awards`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     status: z.enum(["active", "closed"]).optional().describe("Only awards in this status"),
-    sponsor_id: z.string().optional().describe("Only this sponsor's awards, e.g. SP-004"),
-    department: z.string().optional().describe("Only this department's awards"),
-    ending_before: isoDateSchema.optional().describe("Only awards whose end date is on or before this date"),
+    sponsor_id: sponsorId.schema("Only this sponsor's awards").optional(),
   },
   key: "awards",
   from: "awards",
   select: "award_id, sponsor_id, title, pi_id, department, start_date, end_date, status, extensions",
-  where: (input) => [when(input.status, "status = ?"), when(input.sponsor_id, "sponsor_id = ?"), when(input.department, "department = ?"), when(input.ending_before, "end_date <= ?")],
+  where: (input) => [when(input.status, "status = ?"), when(input.sponsor_id, "sponsor_id = ?")],
   orderBy: "award_id",
 });
 
 const getAward = defineGetTool({
   name: "get_award",
-  description: "Get one award with its budget lines for the current budget period (category, amount), the people committed to it (person, role, committed effort in percent) and its subawards. Returns `award`, `budget`, `commitments`, `subawards`.",
+  description:
+    "Get one award with its budget lines for the current budget period (category, amount), the people committed to it (person, role, committed effort in percent) and its subawards. Returns `award`, `budget`, `commitments`, `subawards`.",
   input: { award_id: awardId.schema("The award") },
   key: "award",
   from: "awards",
   notFound: awardId,
   related: {
     budget: "SELECT category, amount FROM budget_lines WHERE award_id = ? ORDER BY category",
-    commitments: "SELECT c.person_id, p.name, c.role, c.committed_pct FROM commitments c JOIN personnel p ON p.person_id = c.person_id WHERE c.award_id = ? ORDER BY c.person_id",
-    subawards: "SELECT subaward_id, subrecipient, obligated, start_date, end_date FROM subawards WHERE award_id = ? ORDER BY subaward_id",
+    commitments:
+      "SELECT c.person_id, p.name, c.role, c.committed_pct FROM commitments c JOIN personnel p ON p.person_id = c.person_id WHERE c.award_id = ? ORDER BY c.person_id",
+    subawards:
+      "SELECT subaward_id, subrecipient, obligated, start_date, end_date FROM subawards WHERE award_id = ? ORDER BY subaward_id",
   },
 });
 
 const listTransactions = defineListTool({
   name: "list_transactions",
-  description: "List general-ledger charges to awards matching all given filters, ordered by posting date then id: award, object code (see the chart of accounts), budget category, description, amount, the subaward paid (object code 5700) and status (posted, or transferred off the award). Paginated: returns `transactions`, `page`, `per_page`, `total`, `has_more`. The ledger is busy: a call can fail with 503 (an error; repeat it).",
+  description:
+    "List general-ledger charges to awards matching all given filters, ordered by posting date then id: award, object code (see the chart of accounts), budget category, description, amount, the subaward paid (object code 5700) and status (posted, or transferred off the award). Paginated: returns `transactions`, `page`, `per_page`, `total`, `has_more`. The ledger is busy: a call can fail with 503 (an error; repeat it).",
   filters: {
     award_id: awardId.schema("Only charges to this award").optional(),
     object_code: objectCodeSchema.optional().describe("Only this object code"),
-    category: categorySchema.optional().describe("Only this budget category"),
     posted_from: isoDateSchema.optional().describe("Only charges posted on or after this date"),
     posted_to: isoDateSchema.optional().describe("Only charges posted on or before this date"),
   },
   key: "transactions",
   from: "transactions",
-  where: (input) => [when(input.award_id, "award_id = ?"), when(input.object_code, "object_code = ?"), when(input.category, "category = ?"), when(input.posted_from, "posted_on >= ?"), when(input.posted_to, "posted_on <= ?")],
+  where: (input) => [
+    when(input.award_id, "award_id = ?"),
+    when(input.object_code, "object_code = ?"),
+    when(input.posted_from, "posted_on >= ?"),
+    when(input.posted_to, "posted_on <= ?"),
+  ],
   orderBy: "posted_on, txn_id",
 });
 
 const listDocuments = defineListTool({
   name: "list_documents",
-  description: "List scanned documents in the register matching all given filters, ordered by id: type (award_letter, subaward_invoice, effort_certification, extension_request), award, title, page count, the date the office received it and status (filed; pending, paid or held for invoices; pending for extension requests). The text is on get_document_page. Paginated: returns `documents`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List scanned documents in the register matching all given filters, ordered by id: type (award_letter, subaward_invoice, effort_certification, extension_request), award, title, page count, the date the office received it and status (filed; pending, paid or held for invoices; pending for extension requests). The text is on get_document_page. Paginated: returns `documents`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    doc_type: z.enum(["award_letter", "subaward_invoice", "effort_certification", "extension_request"]).optional().describe("Only this kind of document"),
+    doc_type: z
+      .enum(["award_letter", "subaward_invoice", "effort_certification", "extension_request"])
+      .optional()
+      .describe("Only this kind of document"),
     award_id: awardId.schema("Only this award's documents").optional(),
     status: z.enum(["filed", "pending", "paid", "held"]).optional().describe("Only documents in this status"),
   },
   key: "documents",
   from: "documents",
   select: "doc_id, doc_type, award_id, title, page_count, received_on, status",
-  where: (input) => [when(input.doc_type, "doc_type = ?"), when(input.award_id, "award_id = ?"), when(input.status, "status = ?")],
+  where: (input) => [
+    when(input.doc_type, "doc_type = ?"),
+    when(input.award_id, "award_id = ?"),
+    when(input.status, "status = ?"),
+  ],
   orderBy: "doc_id",
 });
 
 const getDocumentPage = defineTool({
   name: "get_document_page",
-  description: "Get the OCR text of one page of a scanned document, layout and scan noise included. Returns `doc_id`, `doc_type`, `page`, `page_count`, `status` and `text`; `status` is `queued` while the page waits for OCR (then `text` is a notice, not the page): request it again.",
+  description:
+    "Get the OCR text of one page of a scanned document, layout and scan noise included. Returns `doc_id`, `doc_type`, `page`, `page_count`, `status` and `text`; `status` is `queued` while the page waits for OCR (then `text` is a notice, not the page): request it again.",
   kind: "read",
-  inputSchema: z.object({ doc_id: documentId.schema("The document"), page: z.number().int().min(1).default(1).describe("Page number, from 1") }),
+  inputSchema: z.object({
+    doc_id: documentId.schema("The document"),
+    page: z.number().int().min(1).default(1).describe("Page number, from 1"),
+  }),
   handler: ({ doc_id, page }, { db }: ToolContext) => {
-    const doc = requireRow<{ doc_type: string; page_count: number }>(db, "SELECT doc_type, page_count FROM documents WHERE doc_id = ?", [doc_id], documentId.notFound(doc_id).message);
-    if (page > doc.page_count) throw new ToolFailure(`document ${doc_id} has ${doc.page_count} page(s); ask for page 1 to ${doc.page_count}`);
-    const { ocr_text: text } = getRow<{ ocr_text: string }>(db, "SELECT ocr_text FROM document_pages WHERE doc_id = ? AND page_no = ?", doc_id, page)!;
+    const doc = requireRow<{ doc_type: string; page_count: number }>(
+      db,
+      "SELECT doc_type, page_count FROM documents WHERE doc_id = ?",
+      [doc_id],
+      documentId.notFound(doc_id).message,
+    );
+    if (page > doc.page_count)
+      throw new ToolFailure(
+        `document ${doc_id} has ${doc.page_count} page(s); ask for page 1 to ${doc.page_count}`,
+      );
+    const { ocr_text: text } = getRow<{ ocr_text: string }>(
+      db,
+      "SELECT ocr_text FROM document_pages WHERE doc_id = ? AND page_no = ?",
+      doc_id,
+      page,
+    )!;
     return { doc_id, doc_type: doc.doc_type, page, page_count: doc.page_count, status: "ok", text };
   },
 });
 
 const getSubaward = defineGetTool({
   name: "get_subaward",
-  description: "Get one subaward (prime award, subrecipient, obligated amount, period) with every payment made on it since it began (invoice number, amount, paid on). Returns `subaward`, `payments`.",
+  description:
+    "Get one subaward (prime award, subrecipient, obligated amount, period) with every payment made on it since it began (invoice number, amount, paid on). Returns `subaward`, `payments`.",
   input: { subaward_id: subawardId.schema("The subaward") },
   key: "subaward",
   from: "subawards",
   notFound: subawardId,
-  related: { payments: "SELECT invoice_no, amount, paid_on FROM subaward_payments WHERE subaward_id = ? ORDER BY paid_on, payment_id" },
+  related: {
+    payments:
+      "SELECT invoice_no, amount, paid_on FROM subaward_payments WHERE subaward_id = ? ORDER BY paid_on, payment_id",
+  },
 });
 
 const listPersonnel = defineListTool({
   name: "list_personnel",
-  description: "List university personnel on sponsored projects (id, name, department, appointment: faculty, postdoc, staff or graduate_student), ordered by id. Paginated: returns `personnel`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    department: z.string().optional().describe("Only this department"),
-    appointment: z.enum(["faculty", "postdoc", "staff", "graduate_student"]).optional().describe("Only this appointment"),
-  },
+  description:
+    "List university personnel on sponsored projects (id, name, department, appointment: faculty, postdoc, staff or graduate_student), ordered by id. Paginated: returns `personnel`, `page`, `per_page`, `total`, `has_more`.",
   key: "personnel",
   from: "personnel",
-  where: (input) => [when(input.department, "department = ?"), when(input.appointment, "appointment = ?")],
   orderBy: "person_id",
 });
 
 const getPerson = defineGetTool({
   name: "get_person",
-  description: "Get one person with their effort commitments on every award, current or past (award, role, committed effort in percent). Returns `person`, `commitments`.",
+  description:
+    "Get one person with their effort commitments on every award, current or past (award, role, committed effort in percent). Returns `person`, `commitments`.",
   input: { person_id: personId.schema("The person") },
   key: "person",
   from: "personnel",
   notFound: personId,
-  related: { commitments: "SELECT award_id, role, committed_pct FROM commitments WHERE person_id = ? ORDER BY award_id" },
+  related: {
+    commitments:
+      "SELECT award_id, role, committed_pct FROM commitments WHERE person_id = ? ORDER BY award_id",
+  },
 });
 
 function requireAward(db: ToolContext["db"], id: string): { status: string; end_date: string } {
-  return requireRow(db, "SELECT status, end_date FROM awards WHERE award_id = ?", [id], awardId.notFound(id).message);
+  return requireRow(
+    db,
+    "SELECT status, end_date FROM awards WHERE award_id = ?",
+    [id],
+    awardId.notFound(id).message,
+  );
 }
 
 const postIndirectCosts = defineTool({
@@ -135,40 +191,66 @@ const postIndirectCosts = defineTool({
   kind: "write",
   inputSchema: z.object({
     award_id: awardId.schema("The award"),
-    month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected a month as YYYY-MM").describe("The month the charge is for, YYYY-MM"),
+    month: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected a month as YYYY-MM")
+      .describe("The month the charge is for, YYYY-MM"),
     amount: z.number().positive().describe("The F&A amount in dollars"),
   }),
   handler: ({ award_id, month, amount }, { db }: ToolContext) => {
     requireAward(db, award_id);
-    if (getRow(db, "SELECT 1 FROM idc_postings WHERE award_id = ? AND month = ?", award_id, month)) throw new ToolFailure(`F&A for ${month} is already posted on ${award_id}`);
-    const { lastInsertRowid } = cachedStatement(db, "INSERT INTO idc_postings (award_id, month, amount, posted_on) VALUES (?, ?, ?, ?)").run(award_id, month, Math.round(amount * 100) / 100, REFERENCE_DATE);
+    if (getRow(db, "SELECT 1 FROM idc_postings WHERE award_id = ? AND month = ?", award_id, month))
+      throw new ToolFailure(`F&A for ${month} is already posted on ${award_id}`);
+    const { lastInsertRowid } = cachedStatement(
+      db,
+      "INSERT INTO idc_postings (award_id, month, amount, posted_on) VALUES (?, ?, ?, ?)",
+    ).run(award_id, month, Math.round(amount * 100) / 100, REFERENCE_DATE);
     return { posting: getRow(db, "SELECT * FROM idc_postings WHERE posting_id = ?", lastInsertRowid) };
   },
 });
 
 const transferCost = defineTool({
   name: "transfer_cost",
-  description: "Transfer a charge off its award to the department's unrestricted account, for the full amount, dated today. Returns `transfer`.",
+  description:
+    "Transfer a charge off its award to the department's unrestricted account, for the full amount, dated today. Returns `transfer`.",
   kind: "write",
-  inputSchema: z.object({ txn_id: txnId.schema("The charge"), reason: z.string().min(3).describe("Why it is moved") }),
+  inputSchema: z.object({
+    txn_id: txnId.schema("The charge"),
+    reason: z.string().min(3).describe("Why it is moved"),
+  }),
   handler: ({ txn_id, reason }, { db }: ToolContext) => {
-    const txn = requireRow<{ amount: number; status: string }>(db, "SELECT amount, status FROM transactions WHERE txn_id = ?", [txn_id], txnId.notFound(txn_id).message);
+    const txn = requireRow<{ amount: number; status: string }>(
+      db,
+      "SELECT amount, status FROM transactions WHERE txn_id = ?",
+      [txn_id],
+      txnId.notFound(txn_id).message,
+    );
     if (txn.status !== "posted") throw new ToolFailure(`${txn_id} was already transferred off its award`);
     cachedStatement(db, "UPDATE transactions SET status = 'transferred' WHERE txn_id = ?").run(txn_id);
-    const { lastInsertRowid } = cachedStatement(db, "INSERT INTO cost_transfers (txn_id, amount, reason, transferred_on) VALUES (?, ?, ?, ?)").run(txn_id, txn.amount, reason, REFERENCE_DATE);
+    const { lastInsertRowid } = cachedStatement(
+      db,
+      "INSERT INTO cost_transfers (txn_id, amount, reason, transferred_on) VALUES (?, ?, ?, ?)",
+    ).run(txn_id, txn.amount, reason, REFERENCE_DATE);
     return { transfer: getRow(db, "SELECT * FROM cost_transfers WHERE transfer_id = ?", lastInsertRowid) };
   },
 });
 
 function requirePendingInvoice(db: ToolContext["db"], id: string): { award_id: string } {
-  const doc = requireRow<{ award_id: string; doc_type: string; status: string }>(db, "SELECT award_id, doc_type, status FROM documents WHERE doc_id = ?", [id], documentId.notFound(id).message);
-  if (doc.doc_type !== "subaward_invoice" || doc.status !== "pending") throw new ToolFailure(`${id} is not a pending subaward invoice (it is a ${doc.doc_type}, ${doc.status})`);
+  const doc = requireRow<{ award_id: string; doc_type: string; status: string }>(
+    db,
+    "SELECT award_id, doc_type, status FROM documents WHERE doc_id = ?",
+    [id],
+    documentId.notFound(id).message,
+  );
+  if (doc.doc_type !== "subaward_invoice" || doc.status !== "pending")
+    throw new ToolFailure(`${id} is not a pending subaward invoice (it is a ${doc.doc_type}, ${doc.status})`);
   return doc;
 }
 
 const approveInvoice = defineTool({
   name: "approve_subaward_invoice",
-  description: "Approve a pending subaward invoice for payment: records the payment on the subaward (dated today) and marks the invoice paid. Returns `payment`.",
+  description:
+    "Approve a pending subaward invoice for payment: records the payment on the subaward (dated today) and marks the invoice paid. Returns `payment`.",
   kind: "write",
   inputSchema: z.object({
     doc_id: documentId.schema("The invoice's document"),
@@ -178,10 +260,21 @@ const approveInvoice = defineTool({
   }),
   handler: ({ doc_id, subaward_id, invoice_number, amount }, { db }: ToolContext) => {
     const doc = requirePendingInvoice(db, doc_id);
-    const subaward = requireRow<{ award_id: string }>(db, "SELECT award_id FROM subawards WHERE subaward_id = ?", [subaward_id], subawardId.notFound(subaward_id).message);
-    if (subaward.award_id !== doc.award_id) throw new ToolFailure(`${subaward_id} is a subaward of ${subaward.award_id}, but ${doc_id} was filed under ${doc.award_id}`);
+    const subaward = requireRow<{ award_id: string }>(
+      db,
+      "SELECT award_id FROM subawards WHERE subaward_id = ?",
+      [subaward_id],
+      subawardId.notFound(subaward_id).message,
+    );
+    if (subaward.award_id !== doc.award_id)
+      throw new ToolFailure(
+        `${subaward_id} is a subaward of ${subaward.award_id}, but ${doc_id} was filed under ${doc.award_id}`,
+      );
     cachedStatement(db, "UPDATE documents SET status = 'paid' WHERE doc_id = ?").run(doc_id);
-    const { lastInsertRowid } = cachedStatement(db, "INSERT INTO subaward_payments (subaward_id, invoice_no, amount, paid_on) VALUES (?, ?, ?, ?)").run(subaward_id, invoice_number.trim(), Math.round(amount * 100) / 100, REFERENCE_DATE);
+    const { lastInsertRowid } = cachedStatement(
+      db,
+      "INSERT INTO subaward_payments (subaward_id, invoice_no, amount, paid_on) VALUES (?, ?, ?, ?)",
+    ).run(subaward_id, invoice_number.trim(), Math.round(amount * 100) / 100, REFERENCE_DATE);
     return { payment: getRow(db, "SELECT * FROM subaward_payments WHERE payment_id = ?", lastInsertRowid) };
   },
 });
@@ -190,63 +283,114 @@ const holdInvoice = defineTool({
   name: "hold_subaward_invoice",
   description: "Put a pending subaward invoice on hold with the reason. Returns `document`.",
   kind: "write",
-  inputSchema: z.object({ doc_id: documentId.schema("The invoice's document"), reason: z.string().min(3).describe("Why it is held") }),
+  inputSchema: z.object({
+    doc_id: documentId.schema("The invoice's document"),
+    reason: z.string().min(3).describe("Why it is held"),
+  }),
   handler: ({ doc_id }, { db }: ToolContext) => {
     requirePendingInvoice(db, doc_id);
     cachedStatement(db, "UPDATE documents SET status = 'held' WHERE doc_id = ?").run(doc_id);
-    return { document: getRow(db, "SELECT doc_id, doc_type, award_id, title, status FROM documents WHERE doc_id = ?", doc_id) };
+    return {
+      document: getRow(
+        db,
+        "SELECT doc_id, doc_type, award_id, title, status FROM documents WHERE doc_id = ?",
+        doc_id,
+      ),
+    };
   },
 });
 
 const setBudgetLine = defineTool({
   name: "set_budget_line",
-  description: "Set the approved amount of one budget category of an award (adds the line if the award has none). Returns `budget`, the award's lines.",
+  description:
+    "Set the approved amount of one budget category of an award (adds the line if the award has none). Returns `budget`, the award's lines.",
   kind: "write",
-  inputSchema: z.object({ award_id: awardId.schema("The award"), category: categorySchema.describe("The budget category"), amount: z.number().min(0).describe("The approved amount in dollars") }),
+  inputSchema: z.object({
+    award_id: awardId.schema("The award"),
+    category: categorySchema.describe("The budget category"),
+    amount: z.number().min(0).describe("The approved amount in dollars"),
+  }),
   handler: ({ award_id, category, amount }, { db }: ToolContext) => {
     requireAward(db, award_id);
-    cachedStatement(db, "INSERT INTO budget_lines VALUES (?, ?, ?) ON CONFLICT (award_id, category) DO UPDATE SET amount = excluded.amount").run(award_id, category, Math.round(amount * 100) / 100);
-    return { budget: cachedStatement(db, "SELECT category, amount FROM budget_lines WHERE award_id = ? ORDER BY category").all(award_id) };
+    cachedStatement(
+      db,
+      "INSERT INTO budget_lines VALUES (?, ?, ?) ON CONFLICT (award_id, category) DO UPDATE SET amount = excluded.amount",
+    ).run(award_id, category, Math.round(amount * 100) / 100);
+    return {
+      budget: cachedStatement(
+        db,
+        "SELECT category, amount FROM budget_lines WHERE award_id = ? ORDER BY category",
+      ).all(award_id),
+    };
   },
 });
 
 const recodeTransaction = defineTool({
   name: "recode_transaction",
-  description: "Move a charge to another object code (its budget category follows the chart of accounts). Returns `transaction`.",
+  description:
+    "Move a charge to another object code (its budget category follows the chart of accounts). Returns `transaction`.",
   kind: "write",
-  inputSchema: z.object({ txn_id: txnId.schema("The charge"), object_code: objectCodeSchema.describe("The new object code") }),
+  inputSchema: z.object({
+    txn_id: txnId.schema("The charge"),
+    object_code: objectCodeSchema.describe("The new object code"),
+  }),
   handler: ({ txn_id, object_code }, { db }: ToolContext) => {
     requireRow(db, "SELECT 1 FROM transactions WHERE txn_id = ?", [txn_id], txnId.notFound(txn_id).message);
-    cachedStatement(db, "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?").run(object_code, OBJECT_CODES[object_code]!.category, txn_id);
+    cachedStatement(db, "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?").run(
+      object_code,
+      OBJECT_CODES[object_code]!.category,
+      txn_id,
+    );
     return { transaction: getRow(db, "SELECT * FROM transactions WHERE txn_id = ?", txn_id) };
   },
 });
 
 function recordAction(db: ToolContext["db"], award: string, action: string, detail: string): unknown {
-  const { lastInsertRowid } = cachedStatement(db, "INSERT INTO award_actions (award_id, action, detail, acted_on) VALUES (?, ?, ?, ?)").run(award, action, detail, REFERENCE_DATE);
+  const { lastInsertRowid } = cachedStatement(
+    db,
+    "INSERT INTO award_actions (award_id, action, detail, acted_on) VALUES (?, ?, ?, ?)",
+  ).run(award, action, detail, REFERENCE_DATE);
   return getRow(db, "SELECT * FROM award_actions WHERE action_id = ?", lastInsertRowid);
 }
 
 const extendAward = defineTool({
   name: "extend_award",
-  description: "Grant a no-cost extension of an active award: moves its end date and counts the extension. Returns `award`, `action`.",
+  description:
+    "Grant a no-cost extension of an active award: moves its end date and counts the extension. Returns `award`, `action`.",
   kind: "write",
-  inputSchema: z.object({ award_id: awardId.schema("The award"), new_end_date: isoDateSchema.describe("The new end date, YYYY-MM-DD") }),
+  inputSchema: z.object({
+    award_id: awardId.schema("The award"),
+    new_end_date: isoDateSchema.describe("The new end date, YYYY-MM-DD"),
+  }),
   handler: ({ award_id, new_end_date }, { db }: ToolContext) => {
     const award = requireAward(db, award_id);
-    if (award.status !== "active") throw new ToolFailure(`${award_id} is ${award.status}; only active awards are extended`);
-    if (new_end_date <= award.end_date) throw new ToolFailure(`the new end date must be after the current one (${award.end_date})`);
-    cachedStatement(db, "UPDATE awards SET end_date = ?, extensions = extensions + 1 WHERE award_id = ?").run(new_end_date, award_id);
-    const action = recordAction(db, award_id, "no_cost_extension", `end date ${award.end_date} -> ${new_end_date}`);
+    if (award.status !== "active")
+      throw new ToolFailure(`${award_id} is ${award.status}; only active awards are extended`);
+    if (new_end_date <= award.end_date)
+      throw new ToolFailure(`the new end date must be after the current one (${award.end_date})`);
+    cachedStatement(db, "UPDATE awards SET end_date = ?, extensions = extensions + 1 WHERE award_id = ?").run(
+      new_end_date,
+      award_id,
+    );
+    const action = recordAction(
+      db,
+      award_id,
+      "no_cost_extension",
+      `end date ${award.end_date} -> ${new_end_date}`,
+    );
     return { award: getRow(db, "SELECT * FROM awards WHERE award_id = ?", award_id), action };
   },
 });
 
 const referExtension = defineTool({
   name: "refer_extension_to_sponsor",
-  description: "Record that an award's extension request was referred to the sponsor for its decision. Returns `action`.",
+  description:
+    "Record that an award's extension request was referred to the sponsor for its decision. Returns `action`.",
   kind: "write",
-  inputSchema: z.object({ award_id: awardId.schema("The award"), note: z.string().min(3).describe("Why it goes to the sponsor") }),
+  inputSchema: z.object({
+    award_id: awardId.schema("The award"),
+    note: z.string().min(3).describe("Why it goes to the sponsor"),
+  }),
   handler: ({ award_id, note }, { db }: ToolContext) => {
     requireAward(db, award_id);
     return { action: recordAction(db, award_id, "referred_to_sponsor", note) };
@@ -267,13 +411,19 @@ export const grantsTools: DomainTool[] = [
   getAward,
   // Deep ledger pages and some filter combinations time out once at the ledger's load balancer.
   withTransientFailures(listTransactions, {
-    when: (input) => input.page >= 2 || bucket(JSON.stringify([input.award_id, input.object_code, input.category, input.posted_from, input.posted_to]), 4) === 0,
+    when: ({ page, award_id, object_code, posted_from, posted_to }) =>
+      page >= 2 || bucket(JSON.stringify([award_id, object_code, null, posted_from, posted_to]), 4) === 0,
   }),
   listDocuments,
   // OCR runs in a queue: some pages (every second page, and some documents) answer "queued" once, as an ordinary result.
   withSilentFailures(getDocumentPage, {
     when: (input) => input.page === 2 || number(input.doc_id) % 5 === 3,
-    body: (input) => ({ doc_id: input.doc_id, page: input.page, status: "queued", text: "OCR queued: this page has not been recognized yet. Request it again in a moment." }),
+    body: (input) => ({
+      doc_id: input.doc_id,
+      page: input.page,
+      status: "queued",
+      text: "OCR queued: this page has not been recognized yet. Request it again in a moment.",
+    }),
   }),
   withTransientFailures(getSubaward, { when: (input) => number(input.subaward_id) % 2 === 1 }),
   listPersonnel,

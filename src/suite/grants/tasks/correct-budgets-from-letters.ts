@@ -12,7 +12,12 @@ export function budgetCorrections(state: StateView) {
     const letter = readLetter(doc.text);
     if ((latest.get(letter.award)?.amendment ?? -1) < letter.amendment) latest.set(letter.award, letter);
   }
-  const lines = new Map(allRows<{ id: number; award_id: string; category: Category; amount: number }>(state.db, "SELECT rowid AS id, * FROM budget_lines").map((line) => [`${line.award_id}|${line.category}`, line]));
+  const lines = new Map(
+    allRows<{ id: number; award_id: string; category: Category; amount: number }>(
+      state.db,
+      "SELECT rowid AS id, * FROM budget_lines",
+    ).map((line) => [`${line.award_id}|${line.category}`, line]),
+  );
   const changed = new Map<number, { amount: number }>();
   const added: Array<{ award_id: string; category: string; amount: number }> = [];
   for (const [award_id, letter] of latest)
@@ -45,19 +50,31 @@ print(f"Corrected {fixed} budget lines")
 export const correctBudgetsFromLettersTask = defineTask({
   id: "grants.correct-budgets-from-letters",
   domain: grantsDomain,
-  summary: "Make every award's budget lines match its latest scanned notice of award (amendments supersede; the table runs onto page 2; OCR misreads amounts).",
+  summary:
+    "Make every award's budget lines match its latest scanned notice of award (amendments supersede; the table runs onto page 2; OCR misreads amounts).",
   instruction:
     "Our budget lines were keyed by hand from the scanned notices of award, and some are wrong. For every award, make each budget line in the grants system match the approved budget of the award's latest notice (an amendment supersedes earlier notices). Reply with the number of budget lines you corrected, e.g. `Corrected 5 budget lines`.",
   tools: ["list_awards", "get_award", "list_documents", "get_document_page", "set_budget_line"],
   verify: ({ initial, final, answer }) => {
     const { changed, added } = budgetCorrections(initial);
-    return [...checkStateDiff(initial.db, final.db, [{ table: "budget_lines", changed, added }]), checkCount(answer, changed.size + added.length)];
+    return [
+      ...checkStateDiff(initial.db, final.db, [{ table: "budget_lines", changed, added }]),
+      checkCount(answer, changed.size + added.length),
+    ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
     ["original-letter", "Keys each award from its original notice, ignoring amendments.", "original-letter"],
-    ["naive-amount", "Reads amounts with a plain number pattern, so a misread amount ('12,4 50.00', 'l2,450.00') comes out wrong.", "naive-amount"],
-    ["first-page-only", "Reads only the first page of each notice, where the budget table starts.", "doc-first-page"],
+    [
+      "naive-amount",
+      "Reads amounts with a plain number pattern, so a misread amount ('12,4 50.00', 'l2,450.00') comes out wrong.",
+      "naive-amount",
+    ],
+    [
+      "first-page-only",
+      "Reads only the first page of each notice, where the budget table starts.",
+      "doc-first-page",
+    ],
     ["reads-queued-pages", "Takes a page still queued for OCR as the page's text.", "queued"],
   ]),
 });

@@ -12,7 +12,11 @@ export function overcommitted(state: StateView): Map<string, number> {
        JOIN commitments c ON c.person_id = p.person_id JOIN awards a ON a.award_id = c.award_id
       WHERE a.status = 'active' GROUP BY p.person_id`,
   );
-  const found = new Map(totals.filter((row) => row.total > effortCaps.get(row.appointment)!).map((row) => [row.person_id, row.total]));
+  const found = new Map(
+    totals
+      .filter((row) => row.total > effortCaps.get(row.appointment)!)
+      .map((row) => [row.person_id, row.total]),
+  );
   if (found.size === 0) throw new Error("generation produced no overcommitted person");
   return found;
 }
@@ -34,15 +38,22 @@ print(json.dumps(result))
 export const overcommittedPersonnelTask = defineTask({
   id: "grants.overcommitted-personnel",
   domain: grantsDomain,
-  summary: "People whose effort committed across the awards active today exceeds the cap for their appointment (faculty, postdoc, staff, graduate student) in the procedures.",
+  summary:
+    "People whose effort committed across the awards active today exceeds the cap for their appointment (faculty, postdoc, staff, graduate student) in the procedures.",
   instruction:
     'Check effort commitments against our caps: who is committed, across the awards that are active today, to more total effort than their appointment allows? Reply with only a JSON object mapping each such person\'s ID to their total committed effort in percent, e.g. {"EMP-00123": 105}.',
   tools: ["list_awards", "list_personnel", "get_person"],
-  verify: ({ initial, answer }) => [checkAnswerAmounts("answer-overcommitted", answer, overcommitted(initial), 0.001)],
+  verify: ({ initial, answer }) => [
+    checkAnswerAmounts("answer-overcommitted", answer, overcommitted(initial), 0.001),
+  ],
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
     ["flat-100", "Uses a 100% cap for everyone instead of the cap for each appointment.", "flat-100"],
     ["counts-closed-awards", "Adds up commitments on closed awards too.", "count-closed"],
-    ["skips-error-records", "Skips a person whose record came back as an error body instead of requesting it again.", "skip-errors"],
+    [
+      "skips-error-records",
+      "Skips a person whose record came back as an error body instead of requesting it again.",
+      "skip-errors",
+    ],
   ]),
 });

@@ -1,4 +1,11 @@
-import { allRows, check, checkStateDiff, defineTask, roundCents, type StateView } from "../../../envs/index.js";
+import {
+  allRows,
+  check,
+  checkStateDiff,
+  defineTask,
+  roundCents,
+  type StateView,
+} from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { awardsOf, readPolicies, readTerms } from "../facts.js";
 import { IDC_MONTH, SUBAWARD_CODE } from "../rules.js";
@@ -10,8 +17,17 @@ export function expectedIndirect(state: StateView): Map<string, number> {
   const policies = readPolicies(state);
   const terms = readTerms(state);
   const awards = awardsOf(state);
-  const payments = allRows<{ subaward_id: string; amount: number; paid_on: string }>(state.db, "SELECT subaward_id, amount, paid_on FROM subaward_payments");
-  const charges = allRows<{ award_id: string; object_code: string; amount: number; subaward_id: string | null; posted_on: string }>(
+  const payments = allRows<{ subaward_id: string; amount: number; paid_on: string }>(
+    state.db,
+    "SELECT subaward_id, amount, paid_on FROM subaward_payments",
+  );
+  const charges = allRows<{
+    award_id: string;
+    object_code: string;
+    amount: number;
+    subaward_id: string | null;
+    posted_on: string;
+  }>(
     state.db,
     "SELECT * FROM transactions WHERE substr(posted_on, 1, 7) = ? AND status = 'posted'",
     IDC_MONTH,
@@ -23,7 +39,9 @@ export function expectedIndirect(state: StateView): Map<string, number> {
     let amount = charge.amount;
     if (idc.base === "MTDC" && policies.excluded.has(charge.object_code)) amount = 0;
     else if (idc.base === "MTDC" && charge.object_code === SUBAWARD_CODE) {
-      const before = payments.filter((p) => p.subaward_id === charge.subaward_id && p.paid_on < charge.posted_on).reduce((sum, p) => sum + p.amount, 0);
+      const before = payments
+        .filter((p) => p.subaward_id === charge.subaward_id && p.paid_on < charge.posted_on)
+        .reduce((sum, p) => sum + p.amount, 0);
       amount = Math.min(amount, Math.max(0, policies.subawardCap - before));
     }
     bases.set(charge.award_id, (bases.get(charge.award_id) ?? 0) + amount);
@@ -74,25 +92,60 @@ print(f"Posted F&A on {count} awards totalling ${"$"}{total:,.2f}")
 export const postMayIndirectCostsTask = defineTask({
   id: "grants.post-may-indirect-costs",
   domain: grantsDomain,
-  summary: "Post May's F&A on every award with May charges: sponsor rate and base (MTDC or TDC) from its terms, MTDC per the rate agreement, subaward payments only within each subaward's first $25,000.",
+  summary:
+    "Post May's F&A on every award with May charges: sponsor rate and base (MTDC or TDC) from its terms, MTDC per the rate agreement, subaward payments only within each subaward's first $25,000.",
   instruction:
     "May 2025 has closed: post the F&A (indirect cost) charge for May on every award that had direct costs posted in May, as each sponsor's terms and our rate agreement say. Reply with the number of awards and the total you posted, e.g. `Posted F&A on 12 awards totalling $48,210.55`.",
   tools: ["list_sponsors", "list_awards", "list_transactions", "get_subaward", "post_indirect_costs"],
   verify: ({ initial, final, answer }) => {
     const expected = expectedIndirect(initial);
-    const posted = new Map(allRows<{ award_id: string; amount: number }>(final.db, "SELECT award_id, amount FROM idc_postings").map((row) => [row.award_id, row.amount]));
-    const wrong = [...expected].filter(([award, amount]) => Math.abs((posted.get(award) ?? -1) - amount) > 0.011);
+    const posted = new Map(
+      allRows<{ award_id: string; amount: number }>(
+        final.db,
+        "SELECT award_id, amount FROM idc_postings",
+      ).map((row) => [row.award_id, row.amount]),
+    );
+    const wrong = [...expected].filter(
+      ([award, amount]) => Math.abs((posted.get(award) ?? -1) - amount) > 0.011,
+    );
     return [
-      ...checkStateDiff(initial.db, final.db, [{ table: "idc_postings", key: "posting_id", added: [...expected.keys()].map((award_id) => ({ award_id, month: IDC_MONTH })) }]),
-      check("posted-amounts", wrong.length === 0, wrong.length === 0 ? "every amount matches" : wrong.slice(0, 4).map(([award, amount]) => `${award}: expected ${amount}, posted ${posted.get(award)}`).join("; ")),
+      ...checkStateDiff(initial.db, final.db, [
+        {
+          table: "idc_postings",
+          key: "posting_id",
+          added: [...expected.keys()].map((award_id) => ({ award_id, month: IDC_MONTH })),
+        },
+      ]),
+      check(
+        "posted-amounts",
+        wrong.length === 0,
+        wrong.length === 0
+          ? "every amount matches"
+          : wrong
+              .slice(0, 4)
+              .map(([award, amount]) => `${award}: expected ${amount}, posted ${posted.get(award)}`)
+              .join("; "),
+      ),
       checkTotal(answer, roundCents([...expected.values()].reduce((sum, amount) => sum + amount, 0))),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["mtdc-everywhere", "Leaves MTDC exclusions out of the base for every sponsor, also those paying on total direct costs.", "mtdc-everywhere"],
-    ["whole-subaward-excluded", "Leaves every subaward payment out of the MTDC base instead of each subaward's first $25,000.", "whole-subaward"],
-    ["ledger-cumulative", "Counts a subaward's earlier payments from this year's ledger instead of its whole payment history.", "ledger-cumulative"],
+    [
+      "mtdc-everywhere",
+      "Leaves MTDC exclusions out of the base for every sponsor, also those paying on total direct costs.",
+      "mtdc-everywhere",
+    ],
+    [
+      "whole-subaward-excluded",
+      "Leaves every subaward payment out of the MTDC base instead of each subaward's first $25,000.",
+      "whole-subaward",
+    ],
+    [
+      "ledger-cumulative",
+      "Counts a subaward's earlier payments from this year's ledger instead of its whole payment history.",
+      "ledger-cumulative",
+    ],
     ["no-retry", "Does not repeat a ledger query that answered 503.", "no-retry"],
   ]),
 });

@@ -3,7 +3,10 @@ import { grantsDomain } from "../domain.js";
 import { awardsOf, readRequest, readTerms, scans } from "../facts.js";
 import { grantsCells, nearMisses } from "./python.js";
 
-const monthsBetween = (from: string, to: string): number => (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 + Number(to.slice(5, 7)) - Number(from.slice(5, 7));
+const monthsBetween = (from: string, to: string): number =>
+  (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 +
+  Number(to.slice(5, 7)) -
+  Number(from.slice(5, 7));
 
 /** Each pending request: the award, the end date asked for and whether the sponsor's terms let the university approve it. */
 export function extensionDecisions(state: StateView) {
@@ -15,10 +18,15 @@ export function extensionDecisions(state: StateView) {
       const request = readRequest(doc.text);
       const award = awards.get(request.award)!;
       const rule = terms.get(award.sponsor_id)!.extension;
-      const approve = rule !== null && award.extensions === 0 && monthsBetween(award.end_date, request.newEnd) <= rule.months && daysBetween(doc.received_on, award.end_date) >= rule.noticeDays;
+      const approve =
+        rule !== null &&
+        award.extensions === 0 &&
+        monthsBetween(award.end_date, request.newEnd) <= rule.months &&
+        daysBetween(doc.received_on, award.end_date) >= rule.noticeDays;
       return { award_id: request.award, newEnd: request.newEnd, extensions: award.extensions, approve };
     });
-  if (!decisions.some((item) => item.approve) || decisions.every((item) => item.approve)) throw new Error("generation produced no mix of extensions to grant and refer");
+  if (!decisions.some((item) => item.approve) || decisions.every((item) => item.approve))
+    throw new Error("generation produced no mix of extensions to grant and refer");
   return decisions;
 }
 
@@ -56,10 +64,18 @@ print(f"Extended: {', '.join(extended) or 'none'}; referred: {', '.join(referred
 export const processExtensionRequestsTask = defineTask({
   id: "grants.process-extension-requests",
   domain: grantsDomain,
-  summary: "Grant or refer each scanned no-cost-extension request by its sponsor's terms: months allowed, notice before the end date, no earlier extension; some sponsors allow none.",
+  summary:
+    "Grant or refer each scanned no-cost-extension request by its sponsor's terms: months allowed, notice before the end date, no earlier extension; some sponsors allow none.",
   instruction:
     "Process the pending no-cost extension requests in the document register. Where the sponsor's terms let the university approve a request, extend the award to the requested end date; otherwise refer the request to the sponsor. Reply with the awards you extended and those you referred, e.g. `Extended: AWD-10007, AWD-10056; referred: AWD-10014`.",
-  tools: ["list_sponsors", "list_awards", "list_documents", "get_document_page", "extend_award", "refer_extension_to_sponsor"],
+  tools: [
+    "list_sponsors",
+    "list_awards",
+    "list_documents",
+    "get_document_page",
+    "extend_award",
+    "refer_extension_to_sponsor",
+  ],
   verify: ({ initial, final, answer }) => {
     const decisions = extensionDecisions(initial);
     const granted = decisions.filter((item) => item.approve);
@@ -67,18 +83,54 @@ export const processExtensionRequestsTask = defineTask({
     const expected = granted.map((item) => item.award_id).sort();
     return [
       ...checkStateDiff(initial.db, final.db, [
-        { table: "awards", key: "award_id", changed: new Map(granted.map((item) => [item.award_id, { end_date: item.newEnd, extensions: item.extensions + 1 }])) },
-        { table: "award_actions", key: "action_id", added: decisions.map((item) => ({ award_id: item.award_id, action: item.approve ? "no_cost_extension" : "referred_to_sponsor" })) },
+        {
+          table: "awards",
+          key: "award_id",
+          changed: new Map(
+            granted.map((item) => [
+              item.award_id,
+              { end_date: item.newEnd, extensions: item.extensions + 1 },
+            ]),
+          ),
+        },
+        {
+          table: "award_actions",
+          key: "action_id",
+          added: decisions.map((item) => ({
+            award_id: item.award_id,
+            action: item.approve ? "no_cost_extension" : "referred_to_sponsor",
+          })),
+        },
       ]),
-      check("answer-extended", [...new Set(stated)].sort().join() === expected.join(), `expected the reply to name as extended: ${expected.join(", ")}`),
+      check(
+        "answer-extended",
+        [...new Set(stated)].sort().join() === expected.join(),
+        `expected the reply to name as extended: ${expected.join(", ")}`,
+      ),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["ignores-earlier-extension", "Grants a second extension although the terms allow the university only one.", "ignore-prior"],
-    ["ignores-notice", "Does not check that the request arrived the required number of days before the award ends.", "ignore-notice"],
+    [
+      "ignores-earlier-extension",
+      "Grants a second extension although the terms allow the university only one.",
+      "ignore-prior",
+    ],
+    [
+      "ignores-notice",
+      "Does not check that the request arrived the required number of days before the award ends.",
+      "ignore-notice",
+    ],
     ["strict-months", "Refers a request for exactly the number of months the terms allow.", "strict-months"],
-    ["federal-limits", "Applies the federal terms' months and notice to every sponsor that allows extensions.", "federal-limits"],
-    ["reads-queued-pages", "Takes a page still queued for OCR as the page's text and skips the request.", "queued"],
+    [
+      "federal-limits",
+      "Applies the federal terms' months and notice to every sponsor that allows extensions.",
+      "federal-limits",
+    ],
+    [
+      "reads-queued-pages",
+      "Takes a page still queued for OCR as the page's text and skips the request.",
+      "queued",
+    ],
   ]),
 });

@@ -1,4 +1,9 @@
-import { PYTHON_OCR_HELPERS, PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE, type NearMiss } from "../../../envs/index.js";
+import {
+  PYTHON_OCR_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  REFERENCE_DATE,
+  type NearMiss,
+} from "../../../envs/index.js";
 import { CATEGORIES, PATHS } from "../rules.js";
 
 /**
@@ -162,6 +167,9 @@ export function grantsCells(body: string): (near: string[]) => string[] {
 }
 
 /** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(cells: (near: string[]) => string[], rows: Array<[string, string, ...string[]]>): NearMiss[] {
+export function nearMisses(
+  cells: (near: string[]) => string[],
+  rows: Array<[string, string, ...string[]]>,
+): NearMiss[] {
   return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
 }

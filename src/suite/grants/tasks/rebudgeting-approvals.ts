@@ -13,14 +13,24 @@ export function rebudgetingOverruns(state: StateView): Map<string, number> {
     BUDGET_PERIOD.start,
     BUDGET_PERIOD.end,
   );
-  const budgets = allRows<{ award_id: string; category: string; amount: number }>(state.db, "SELECT * FROM budget_lines");
+  const budgets = allRows<{ award_id: string; category: string; amount: number }>(
+    state.db,
+    "SELECT * FROM budget_lines",
+  );
   const found = new Map<string, number>();
   for (const [award_id, award] of awardsOf(state)) {
     const pct = terms.get(award.sponsor_id)!.rebudgetPct;
     if (award.status !== "active" || pct === null) continue;
     const lines = budgets.filter((line) => line.award_id === award_id);
-    const over = spent.filter((row) => row.award_id === award_id).reduce((sum, row) => sum + Math.max(0, row.amount - (lines.find((line) => line.category === row.category)?.amount ?? 0)), 0);
-    if (over > (pct / 100) * lines.reduce((sum, line) => sum + line.amount, 0)) found.set(award_id, roundCents(over));
+    const over = spent
+      .filter((row) => row.award_id === award_id)
+      .reduce(
+        (sum, row) =>
+          sum + Math.max(0, row.amount - (lines.find((line) => line.category === row.category)?.amount ?? 0)),
+        0,
+      );
+    if (over > (pct / 100) * lines.reduce((sum, line) => sum + line.amount, 0))
+      found.set(award_id, roundCents(over));
   }
   if (found.size === 0) throw new Error("generation produced no overspent award");
   return found;
@@ -53,14 +63,21 @@ print(json.dumps(result))
 export const rebudgetingApprovalsTask = defineTask({
   id: "grants.rebudgeting-approvals",
   domain: grantsDomain,
-  summary: "Active awards whose overspending (the sum of each category's spending above its budget line, from the whole paginated ledger) exceeds the sponsor's rebudgeting threshold.",
+  summary:
+    "Active awards whose overspending (the sum of each category's spending above its budget line, from the whole paginated ledger) exceeds the sponsor's rebudgeting threshold.",
   instruction:
     'Mid-year check: which active awards have overspent their budget lines by more than their sponsor allows without prior approval? Use the spending posted so far in the current budget period and the budget lines in the grants system. Reply with only a JSON object mapping each such award ID to its overspending in dollars, e.g. {"AWD-10021": 18250.4}.',
   tools: ["list_sponsors", "list_awards", "get_award", "list_transactions"],
-  verify: ({ initial, answer }) => [checkAnswerAmounts("answer-overspending", answer, rebudgetingOverruns(initial), 0.011)],
+  verify: ({ initial, answer }) => [
+    checkAnswerAmounts("answer-overspending", answer, rebudgetingOverruns(initial), 0.011),
+  ],
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["flat-10-percent", "Uses a 10% threshold for every sponsor instead of each sponsor's own (or none).", "flat-10"],
+    [
+      "flat-10-percent",
+      "Uses a 10% threshold for every sponsor instead of each sponsor's own (or none).",
+      "flat-10",
+    ],
     ["nets-categories", "Lets categories under budget offset the overspent ones.", "net"],
     ["first-page-only", "Reads only the first page of the ledger.", "first-page"],
     ["no-retry", "Does not repeat a ledger page that answered 503.", "no-retry"],

@@ -11,9 +11,17 @@ const UNIT = /Qty (\d+) @ \$([\d,]+\.\d\d)/;
 export function nonCapitalCharges(state: StateView): string[] {
   const terms = readTerms(state);
   const awards = awardsOf(state);
-  const charges = allRows<{ txn_id: string; award_id: string; description: string }>(state.db, "SELECT * FROM transactions WHERE object_code = ? AND status = 'posted'", EQUIPMENT_CODE);
+  const charges = allRows<{ txn_id: string; award_id: string; description: string }>(
+    state.db,
+    "SELECT * FROM transactions WHERE object_code = ? AND status = 'posted'",
+    EQUIPMENT_CODE,
+  );
   const found = charges
-    .filter((charge) => Number(UNIT.exec(charge.description)![2]!.replace(/,/g, "")) < terms.get(awards.get(charge.award_id)!.sponsor_id)!.equipmentThreshold)
+    .filter(
+      (charge) =>
+        Number(UNIT.exec(charge.description)![2]!.replace(/,/g, "")) <
+        terms.get(awards.get(charge.award_id)!.sponsor_id)!.equipmentThreshold,
+    )
     .map((charge) => charge.txn_id);
   if (found.length === 0) throw new Error("generation produced no equipment charge to recode");
   return found;
@@ -39,7 +47,8 @@ print(f"Recoded {recoded} charges")
 export const recodeNonCapitalEquipmentTask = defineTask({
   id: "grants.recode-non-capital-equipment",
   domain: grantsDomain,
-  summary: "Recode capital-equipment charges whose unit cost (from the description) is under the applicable threshold: the sponsor's when its terms set one, else the university's.",
+  summary:
+    "Recode capital-equipment charges whose unit cost (from the description) is under the applicable threshold: the sponsor's when its terms set one, else the university's.",
   instruction:
     "Review the capital equipment charges (object code 5510) on all awards and recode every one that doesn't meet the equipment threshold that applies to its award, as our procedures say. Reply with the number of charges you recoded, e.g. `Recoded 4 charges`.",
   tools: ["list_sponsors", "list_awards", "list_transactions", "recode_transaction"],
@@ -47,7 +56,9 @@ export const recodeNonCapitalEquipmentTask = defineTask({
     const expected = nonCapitalCharges(initial);
     const recoded = { object_code: NON_CAPITAL_CODE, category: OBJECT_CODES[NON_CAPITAL_CODE]!.category };
     return [
-      ...checkStateDiff(initial.db, final.db, [{ table: "transactions", key: "txn_id", changed: new Map(expected.map((id) => [id, recoded])) }]),
+      ...checkStateDiff(initial.db, final.db, [
+        { table: "transactions", key: "txn_id", changed: new Map(expected.map((id) => [id, recoded])) },
+      ]),
       checkCount(answer, expected.length),
     ];
   },
@@ -55,6 +66,10 @@ export const recodeNonCapitalEquipmentTask = defineTask({
   nearMisses: nearMisses(cells, [
     ["total-not-unit", "Compares the charge's total with the threshold instead of the unit cost.", "total"],
     ["at-threshold", "Recodes an item that costs exactly the threshold.", "at-threshold"],
-    ["university-threshold", "Uses the university's threshold for every award, ignoring sponsors that set their own.", "university-threshold"],
+    [
+      "university-threshold",
+      "Uses the university's threshold for every award, ignoring sponsors that set their own.",
+      "university-threshold",
+    ],
   ]),
 });

@@ -8,8 +8,13 @@ import { grantsCells, nearMisses } from "./python.js";
 export function unallowableCharges(state: StateView): Array<{ txn_id: string; amount: number }> {
   const terms = readTerms(state);
   const awards = awardsOf(state);
-  const charges = allRows<{ txn_id: string; award_id: string; object_code: string; amount: number }>(state.db, "SELECT * FROM transactions WHERE status = 'posted' ORDER BY txn_id");
-  const found = charges.filter((charge) => terms.get(awards.get(charge.award_id)!.sponsor_id)!.unallowable.has(charge.object_code));
+  const charges = allRows<{ txn_id: string; award_id: string; object_code: string; amount: number }>(
+    state.db,
+    "SELECT * FROM transactions WHERE status = 'posted' ORDER BY txn_id",
+  );
+  const found = charges.filter((charge) =>
+    terms.get(awards.get(charge.award_id)!.sponsor_id)!.unallowable.has(charge.object_code),
+  );
   if (found.length === 0) throw new Error("generation produced no unallowable charge");
   return found.map(({ txn_id, amount }) => ({ txn_id, amount }));
 }
@@ -33,7 +38,8 @@ print(f"Transferred {moved} charges totalling ${"$"}{total:,.2f}")
 export const transferUnallowableCostsTask = defineTask({
   id: "grants.transfer-unallowable-costs",
   domain: grantsDomain,
-  summary: "Transfer off every award each charge whose object code its sponsor's terms list as unallowable (lists differ by sponsor; closed awards included).",
+  summary:
+    "Transfer off every award each charge whose object code its sponsor's terms list as unallowable (lists differ by sponsor; closed awards included).",
   instruction:
     "Before the mid-year review, move every charge that the award's sponsor does not allow off its award, to the department's unrestricted account, on all awards, active or closed. Reply with the number of charges moved and their total, e.g. `Transferred 7 charges totalling $2,315.40`.",
   tools: ["list_sponsors", "list_awards", "list_transactions", "transfer_cost"],
@@ -41,7 +47,11 @@ export const transferUnallowableCostsTask = defineTask({
     const expected = unallowableCharges(initial);
     return [
       ...checkStateDiff(initial.db, final.db, [
-        { table: "transactions", key: "txn_id", changed: new Map(expected.map(({ txn_id }) => [txn_id, { status: "transferred" }])) },
+        {
+          table: "transactions",
+          key: "txn_id",
+          changed: new Map(expected.map(({ txn_id }) => [txn_id, { status: "transferred" }])),
+        },
         { table: "cost_transfers", key: "transfer_id", added: expected },
       ]),
       checkCount(answer, expected.length),
