@@ -8,194 +8,173 @@ import { allRows, ocrAmountsIn, parseMarkdownTable } from "../../envs/index.js";
 import { CATEGORIES, PATHS } from "./rules.js";
 import type { Category } from "./rules.js";
 
+export type Charge = { txn_id: string; award_id: string; object_code: string; category: string } & {
+  description: string;
+  amount: number;
+  subaward_id: string | null;
+  posted_on: string;
+};
+export type AwardRow = {
+  award_id: string;
+  sponsor_id: string;
+  status: string;
+  end_date: string;
+  extensions: number;
+};
+export type Terms = ReturnType<typeof readTerms> extends Map<string, infer T> ? T : never;
+
+/** The posted charges matching a condition on `transactions`, in id order. */
+export function charges(state: StateView, where: string, ...params: unknown[]): Charge[] {
+  return allRows<Charge>(
+    state.db,
+    `SELECT * FROM transactions WHERE status = 'posted' AND ${where} ORDER BY txn_id`,
+    ...params,
+  );
+}
+
 export function requireFile(state: StateView, path: string): string {
   const text = state.readFile(path);
   if (text === null) throw new Error(`workspace file ${path} is missing`);
   return text;
 }
 
-function find(text: string, pattern: RegExp, what: string): RegExpExecArray {
+/** The first group of `pattern` in `text`; throws naming `what` when it is not there. */
+function group(text: string, pattern: RegExp, what: string): string {
   const found = pattern.exec(text);
   if (!found) throw new Error(`cannot read ${what}`);
-  return found;
+  return found[1]!;
 }
 
-const dollars = (text: string): number => Number(text.replace(/[$,]/g, ""));
-
-export interface Terms {
-  idc: { rate: number; base: "MTDC" | "TDC" } | null;
-  unallowable: Set<string>;
-  equipmentThreshold: number;
-  rebudgetPct: number | null;
-  effortPct: number | null;
-  extension: { months: number; noticeDays: number } | null;
-}
+const dollars = (text: string): number => Number(text.replace(/[$,%]/g, ""));
+const optional = (text: string, pattern: RegExp): number | null => {
+  const found = pattern.exec(text);
+  return found ? dollars(found[1]!) : null;
+};
 
 /** The university-wide rules: the negotiated rate, MTDC exclusions and subaward cap, thresholds and caps. */
 export function readPolicies(state: StateView) {
   const agreement = requireFile(state, PATHS.rateAgreement);
   const manual = requireFile(state, PATHS.manual);
   const research = parseMarkdownTable(agreement, "Rates").find((row) => row[0] === "Organized research");
-  if (!research) throw new Error("cannot read the negotiated research rate");
+  const excluded = group(
+    agreement,
+    /the exclusions are object codes (.*?)\. A subaward/,
+    "the MTDC exclusions",
+  );
+  const caps = parseMarkdownTable(manual, "Effort").map(
+    ([appointment, cap]) => [appointment!, dollars(cap!)] as const,
+  );
   return {
-    negotiatedRate: Number(research[1]!.replace("%", "")),
-    excluded: new Set(
-      find(agreement, /the exclusions are object codes (.*?)\. A subaward/, "the MTDC exclusions")[1]!.match(
-        /\d{4}/g,
-      ),
-    ),
+    negotiatedRate: dollars(research?.[1] ?? "NaN"),
+    excluded: new Set(excluded.match(/\d{4}/g)),
     subawardCap: dollars(
-      find(agreement, /up to the first (\$[\d,.]+) of each subaward/, "the subaward cap")[1]!,
+      group(agreement, /up to the first (\$[\d,.]+) of each subaward/, "the subaward cap"),
     ),
-    equipmentThreshold: dollars(
-      find(manual, /capitalizes items costing (\$[\d,.]+) or more per unit/, "the equipment threshold")[1]!,
+    equipment: dollars(
+      group(manual, /capitalizes items costing (\$[\d,.]+) or more per unit/, "the threshold"),
     ),
-    effortCaps: new Map(
-      parseMarkdownTable(manual, "Effort").map(([appointment, cap]) => [
-        appointment!.replace(" ", "_"),
-        Number(cap!.replace("%", "")),
-      ]),
-    ),
+    effortCaps: new Map(caps.map(([appointment, cap]) => [appointment.replace(" ", "_"), cap])),
   };
 }
 
+const RATE = /paid at ([\d.]+)% of (?:total direct costs \((TDC)\)|modified total direct costs)/;
+
 /** Each sponsor's terms, by sponsor id. */
-export function readTerms(state: StateView): Map<string, Terms> {
+export function readTerms(state: StateView) {
   const policies = readPolicies(state);
   const sponsors = allRows<{ sponsor_id: string; terms_document: string }>(
     state.db,
-    "SELECT sponsor_id, terms_document FROM sponsors",
+    "SELECT * FROM sponsors",
   );
   return new Map(
     sponsors.map(({ sponsor_id, terms_document }) => {
       const text = requireFile(state, terms_document);
-      const rate =
-        /paid at ([\d.]+)% of (?:total direct costs \((TDC)\)|modified total direct costs \((MTDC)\))/.exec(
-          text,
-        );
-      const idc = /federally negotiated rate/.test(text)
-        ? { rate: policies.negotiatedRate, base: "MTDC" as const }
-        : rate
-          ? { rate: Number(rate[1]), base: rate[2] ? ("TDC" as const) : ("MTDC" as const) }
-          : null;
-      const unallowable = text.slice(text.indexOf("## Unallowable costs"), text.indexOf("## Equipment"));
-      const equipment = /equipment is an article costing (\$[\d,.]+) or more per unit/.exec(text);
+      const rate = RATE.exec(text);
+      const negotiated = /federally negotiated rate/.test(text);
       const extension = /up to (\d+) months beyond .*? at least (\d+) days before/.exec(text);
-      const terms: Terms = {
-        idc,
+      const unallowable = text.slice(text.indexOf("## Unallowable costs"), text.indexOf("## Equipment"));
+      const terms = {
+        idc: negotiated
+          ? { rate: policies.negotiatedRate, base: "MTDC" }
+          : rate && { rate: +rate[1]!, base: rate[2] ?? "MTDC" },
         unallowable: new Set([...unallowable.matchAll(/\(object code (\d{4})\)/g)].map((match) => match[1]!)),
-        equipmentThreshold: equipment ? dollars(equipment[1]!) : policies.equipmentThreshold,
-        rebudgetPct:
-          Number(/exceeds (\d+)% of its approved direct-cost budget/.exec(text)?.[1] ?? NaN) || null,
-        effortPct: Number(/A reduction of (\d+)% or more in the effort/.exec(text)?.[1] ?? NaN) || null,
-        extension: extension ? { months: Number(extension[1]), noticeDays: Number(extension[2]) } : null,
+        equipment:
+          optional(text, /equipment is an article costing (\$[\d,.]+) or more/) ?? policies.equipment,
+        rebudgetPct: optional(text, /exceeds (\d+)% of its approved direct-cost budget/),
+        effortPct: optional(text, /A reduction of (\d+)% or more in the effort/),
+        extension: extension && { months: +extension[1]!, noticeDays: +extension[2]! },
       };
-      return [sponsor_id, terms];
+      return [sponsor_id, terms] as const;
     }),
   );
 }
 
-/** Every award's sponsor id and status. */
-export function awardsOf(
-  state: StateView,
-): Map<string, { sponsor_id: string; status: string; end_date: string; extensions: number }> {
-  const rows = allRows<{
-    award_id: string;
-    sponsor_id: string;
-    status: string;
-    end_date: string;
-    extensions: number;
-  }>(state.db, "SELECT * FROM awards");
-  return new Map(rows.map((row) => [row.award_id, row]));
+/** Every award's register row, by id. */
+export function awardsOf(state: StateView): Map<string, AwardRow> {
+  return new Map(allRows<AwardRow>(state.db, "SELECT * FROM awards").map((row) => [row.award_id, row]));
 }
 
-/** The OCR text of every document of a type (pages joined), by doc id, with its register row. */
-export function scans(
-  state: StateView,
-  docType: string,
-): Array<{ doc_id: string; award_id: string | null; status: string; received_on: string; text: string }> {
-  const docs = allRows<{ doc_id: string; award_id: string | null; status: string; received_on: string }>(
+/** The terms of the sponsor of each award, by award id. */
+export function termsByAward(state: StateView): Map<string, Terms> {
+  const terms = readTerms(state);
+  return new Map([...awardsOf(state)].map(([id, award]) => [id, terms.get(award.sponsor_id)!]));
+}
+
+/** The OCR text (pages joined) and register row of every document of a type. */
+export function scans(state: StateView, docType: string) {
+  type Doc = { doc_id: string; award_id: string | null; status: string; received_on: string; text: string };
+  return allRows<Doc>(
     state.db,
-    "SELECT doc_id, award_id, status, received_on FROM documents WHERE doc_type = ? ORDER BY doc_id",
+    `SELECT d.*, group_concat(p.ocr_text, char(10) ORDER BY p.page_no) AS text FROM documents d
+       JOIN document_pages p ON p.doc_id = d.doc_id WHERE d.doc_type = ? GROUP BY d.doc_id ORDER BY d.doc_id`,
     docType,
   );
-  return docs.map((doc) => ({
-    ...doc,
-    text: allRows<{ ocr_text: string }>(
-      state.db,
-      "SELECT ocr_text FROM document_pages WHERE doc_id = ? ORDER BY page_no",
-      doc.doc_id,
-    )
-      .map((row) => row.ocr_text)
-      .join("\n"),
-  }));
 }
 
 /** `07/31/2025` -> `2025-07-31` */
-export const isoFromMdy = (text: string): string =>
-  `${text.slice(6, 10)}-${text.slice(0, 2)}-${text.slice(3, 5)}`;
+const isoFromMdy = (text: string): string => `${text.slice(6, 10)}-${text.slice(0, 2)}-${text.slice(3, 5)}`;
 
 /** An award letter: the award, the amendment number (0 for the original) and the budget lines it prints. */
-export function readLetter(text: string): {
-  award: string;
-  amendment: number;
-  budget: Map<Category, number>;
-} {
+export function readLetter(text: string) {
   const budget = new Map<Category, number>();
   for (const line of text.split("\n"))
     for (const [category, label] of Object.entries(CATEGORIES))
       if (line.trimStart().startsWith(label))
-        budget.set(category as Category, ocrAmountsIn(line.slice(line.indexOf(label) + label.length))[0]!);
-  return {
-    award: find(text, /Award No\.: (AWD-\d{5})/, "an award letter's award")[1]!,
-    amendment: Number(/AMENDMENT No\. (\d+)/.exec(text)?.[1] ?? 0),
-    budget,
-  };
+        budget.set(category as Category, ocrAmountsIn(line.split(label)[1]!)[0]!);
+  const amendment = Number(/AMENDMENT No\. (\d+)/.exec(text)?.[1] ?? 0);
+  return { award: group(text, /Award No\.: (AWD-\d{5})/, "a notice's award"), amendment, budget };
 }
 
 /** A subaward invoice's number, subaward, billed period end, current-period total and signature. */
 export function readInvoice(text: string) {
-  const total = find(text, /^TOTAL AMOUNT DUE(.*)$/m, "an invoice total")[1]!;
   return {
-    invoiceNo: find(text, /Invoice No\.: (\S+)/, "an invoice number")[1]!,
-    subaward: find(text, /Subaward No\.: (SUB-\d{4})/, "an invoice's subaward")[1]!,
-    periodEnd: isoFromMdy(
-      find(text, /billed: \d\d\/\d\d\/\d{4} - (\d\d\/\d\d\/\d{4})/, "an invoice period")[1]!,
-    ),
-    amount: ocrAmountsIn(total)[0]!,
+    invoiceNo: group(text, /Invoice No\.: (\S+)/, "an invoice number"),
+    subaward: group(text, /Subaward No\.: (SUB-\d{4})/, "an invoice's subaward"),
+    periodEnd: isoFromMdy(group(text, /billed: \S+ - (\d\d\/\d\d\/\d{4})/, "an invoice period")),
+    amount: ocrAmountsIn(group(text, /^TOTAL AMOUNT DUE(.*)$/m, "an invoice total"))[0]!,
     signed: /^Signature: \/s\//m.test(text),
   };
 }
 
-export const CERT_ROW = /^\s*(AWD-\d{5})\s+(.*?)\s+(\d+(?:\.\d+)?)\s*%?\s+(\d+(?:\.\d+)?)\s*%?\s*$/;
+const CERT_ROW = /^\s*(AWD-\d{5})\s+.*?\s+(\d+(?:\.\d+)?)\s*%?\s+(\d+(?:\.\d+)?)\s*%?\s*$/;
 
 /** An effort certification: the person and, per award, committed and certified effort. */
-export function readCertification(text: string): {
-  person: string;
-  rows: Array<{ award: string; committed: number; certified: number }>;
-} {
-  return {
-    person: find(text, /Employee ID: (EMP-\d{5})/, "a certification's employee")[1]!,
-    rows: text
-      .split("\n")
-      .map((line) => CERT_ROW.exec(line))
-      .filter((match) => match !== null)
-      .map((match) => ({ award: match[1]!, committed: Number(match[3]), certified: Number(match[4]) })),
-  };
+export function readCertification(text: string) {
+  const rows = text.split("\n").flatMap((line) => {
+    const match = CERT_ROW.exec(line);
+    return match ? [{ award: match[1]!, committed: Number(match[2]), certified: Number(match[3]) }] : [];
+  });
+  return { person: group(text, /Employee ID: (EMP-\d{5})/, "a certification's employee"), rows };
 }
 
-/** An extension request: the award, its current end date and the end date asked for (ISO dates). */
-export function readRequest(text: string): { award: string; currentEnd: string; newEnd: string } {
+/** An extension request: the award and the end date asked for (ISO dates). */
+export function readRequest(text: string): { award: string; newEnd: string } {
   const joined = text.replace(/-\n\s*/g, "").replace(/\s*\n\s*/g, " ");
-  const dates = find(
+  const asked = group(
     joined,
-    /current end date of (\w+ \d{1,2}, \d{4}) to (\w+ \d{1,2}, \d{4})/,
-    "a request's dates",
+    /current end date of \w+ \d{1,2}, \d{4} to (\w+ \d{1,2}, \d{4})/,
+    "a request's date",
   );
-  const iso = (date: string): string => new Date(`${date} UTC`).toISOString().slice(0, 10);
-  return {
-    award: find(joined, /Re: Request for no-cost extension - Award (AWD-\d{5})/, "a request's award")[1]!,
-    currentEnd: iso(dates[1]!),
-    newEnd: iso(dates[2]!),
-  };
+  const award = group(joined, /Re: Request for no-cost extension - Award (AWD-\d{5})/, "a request's award");
+  return { award, newEnd: new Date(`${asked} UTC`).toISOString().slice(0, 10) };
 }

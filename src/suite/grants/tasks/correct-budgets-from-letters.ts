@@ -1,33 +1,26 @@
 import { allRows, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
-import type { Category } from "../rules.js";
 import { grantsDomain } from "../domain.js";
 import { readLetter, scans } from "../facts.js";
-import { checkCount } from "./expect.js";
+import { checkCount, nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** The budget lines that differ from the award's latest notice: changed lines by rowid, missing lines added. */
 export function budgetCorrections(state: StateView) {
   const latest = new Map<string, ReturnType<typeof readLetter>>();
-  for (const doc of scans(state, "award_letter")) {
-    const letter = readLetter(doc.text);
+  for (const letter of scans(state, "award_letter").map((doc) => readLetter(doc.text)))
     if ((latest.get(letter.award)?.amendment ?? -1) < letter.amendment) latest.set(letter.award, letter);
-  }
-  const lines = new Map(
-    allRows<{ id: number; award_id: string; category: Category; amount: number }>(
-      state.db,
-      "SELECT rowid AS id, * FROM budget_lines",
-    ).map((line) => [`${line.award_id}|${line.category}`, line]),
-  );
+  type Line = { id: number; award_id: string; category: string; amount: number };
+  const rows = allRows<Line>(state.db, "SELECT rowid AS id, * FROM budget_lines");
+  const lines = new Map(rows.map((line) => [`${line.award_id}|${line.category}`, line]));
   const changed = new Map<number, { amount: number }>();
-  const added: Array<{ award_id: string; category: string; amount: number }> = [];
+  const added: Array<Omit<Line, "id">> = [];
   for (const [award_id, letter] of latest)
     for (const [category, amount] of letter.budget) {
       const line = lines.get(`${award_id}|${category}`);
       if (!line) added.push({ award_id, category, amount });
       else if (Math.abs(line.amount - amount) > 0.005) changed.set(line.id, { amount });
     }
-  if (changed.size === 0) throw new Error("generation produced no budget line to correct");
-  return { changed, added };
+  return { changed: nonEmpty(changed, "budget line to correct"), added };
 }
 
 const cells = grantsCells(String.raw`
@@ -38,7 +31,7 @@ for doc in fetch("list_documents", "documents", doc_type="award_letter"):
         letters.setdefault(letter["award"], []).append(letter)
 fixed = 0
 for award_id, found in sorted(letters.items()):
-    letter = (min if "original-letter" in NEAR else max)(found, key=lambda item: item["amendment"])
+    letter = (min if "original-notice" in NEAR else max)(found, key=lambda item: item["amendment"])
     budget = {line["category"]: line["amount"] for line in call("get_award", award_id=award_id)["budget"]}
     for category, amount in letter["budget"].items():
         if amount is not None and abs(budget.get(category, -1) - amount) > 0.005:
@@ -57,24 +50,14 @@ export const correctBudgetsFromLettersTask = defineTask({
   tools: ["list_awards", "get_award", "list_documents", "get_document_page", "set_budget_line"],
   verify: ({ initial, final, answer }) => {
     const { changed, added } = budgetCorrections(initial);
-    return [
-      ...checkStateDiff(initial.db, final.db, [{ table: "budget_lines", changed, added }]),
-      checkCount(answer, changed.size + added.length),
-    ];
+    const diff = checkStateDiff(initial.db, final.db, [{ table: "budget_lines", changed, added }]);
+    return [...diff, checkCount(answer, changed.size + added.length)];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["original-letter", "Keys each award from its original notice, ignoring amendments.", "original-letter"],
-    [
-      "naive-amount",
-      "Reads amounts with a plain number pattern, so a misread amount ('12,4 50.00', 'l2,450.00') comes out wrong.",
-      "naive-amount",
-    ],
-    [
-      "first-page-only",
-      "Reads only the first page of each notice, where the budget table starts.",
-      "doc-first-page",
-    ],
-    ["reads-queued-pages", "Takes a page still queued for OCR as the page's text.", "queued"],
+    "original-notice: Keys each award from its original notice, ignoring amendments.",
+    "naive-amount: Reads amounts with a plain number pattern, so a misread amount ('12,4 50.00', 'l2,450.00') comes out wrong.",
+    "first-page-of-notice: Reads only the first page of each notice, where the budget table starts.",
+    "reads-queued-pages: Takes a page still queued for OCR as the page's text.",
   ]),
 });

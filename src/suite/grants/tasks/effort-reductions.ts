@@ -1,31 +1,31 @@
 import { allRows, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { awardsOf, readCertification, readTerms, scans } from "../facts.js";
+import { readCertification, scans, termsByAward } from "../facts.js";
 import { KEY_ROLES } from "../rules.js";
-import { checkIdLists } from "./expect.js";
+import { checkIdLists, nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Per award, the key people whose certified effort fell below their commitment by the sponsor's threshold or more. */
 export function effortReductions(state: StateView): Map<string, string[]> {
-  const terms = readTerms(state);
-  const awards = awardsOf(state);
+  const terms = termsByAward(state);
+  type Row = { award_id: string; person_id: string; role: string };
   const roles = new Map(
-    allRows<{ award_id: string; person_id: string; role: string }>(state.db, "SELECT * FROM commitments").map(
-      (row) => [`${row.award_id}|${row.person_id}`, row.role],
-    ),
+    allRows<Row>(state.db, "SELECT * FROM commitments").map((row) => [
+      `${row.award_id}|${row.person_id}`,
+      row.role,
+    ]),
   );
   const found = new Map<string, string[]>();
-  for (const doc of scans(state, "effort_certification")) {
-    const { person, rows } = readCertification(doc.text);
-    for (const row of rows) {
-      const limit = terms.get(awards.get(row.award)!.sponsor_id)!.effortPct;
-      if (limit === null || !KEY_ROLES.includes(roles.get(`${row.award}|${person}`) ?? "")) continue;
-      if (((row.committed - row.certified) / row.committed) * 100 >= limit - 1e-9)
-        found.set(row.award, [...(found.get(row.award) ?? []), person].sort());
+  for (const { person, rows } of scans(state, "effort_certification").map((doc) =>
+    readCertification(doc.text),
+  ))
+    for (const { award, committed, certified } of rows) {
+      const limit = terms.get(award)!.effortPct;
+      const key = KEY_ROLES.includes(roles.get(`${award}|${person}`) ?? "");
+      if (limit !== null && key && ((committed - certified) / committed) * 100 >= limit - 1e-9)
+        found.set(award, [...(found.get(award) ?? []), person]);
     }
-  }
-  if (found.size === 0) throw new Error("generation produced no effort reduction needing approval");
-  return found;
+  return nonEmpty(found, "effort reduction needing approval");
 }
 
 const cells = grantsCells(String.raw`
@@ -46,9 +46,9 @@ for doc in fetch("list_documents", "documents", doc_type="effort_certification")
         if "all-roles" not in NEAR and role(row["award"], cert["person"]) not in ("PI", "co-I", "key"):
             continue
         drop = row["committed"] - row["certified"]
-        if "points" not in NEAR:
+        if "percentage-points" not in NEAR:
             drop = drop / row["committed"] * 100
-        if (drop > limit) if "strict" in NEAR else (drop >= limit - 1e-9):
+        if (drop > limit) if "strictly-more" in NEAR else (drop >= limit - 1e-9):
             found.setdefault(row["award"], []).append(cert["person"])
 print(json.dumps({award: sorted(people) for award, people in sorted(found.items())}))
 `);
@@ -64,17 +64,9 @@ export const effortReductionsTask = defineTask({
   verify: ({ initial, answer }) => [checkIdLists(answer, effortReductions(initial))],
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    [
-      "strictly-more",
-      "Counts only reductions of more than the threshold, not one of exactly the threshold.",
-      "strict",
-    ],
-    [
-      "percentage-points",
-      "Measures the reduction in percentage points of effort instead of relative to the commitment.",
-      "points",
-    ],
-    ["all-roles", "Applies the rule to everyone, not only to the PI and key personnel.", "all-roles"],
-    ["reads-queued-pages", "Takes a page still queued for OCR as the page's text.", "queued"],
+    "strictly-more: Counts only reductions of more than the threshold, not one of exactly the threshold.",
+    "percentage-points: Measures the reduction in percentage points of effort instead of relative to the commitment.",
+    "all-roles: Applies the rule to everyone, not only to the PI and key personnel.",
+    "reads-queued-pages: Takes a page still queued for OCR as the page's text.",
   ]),
 });

@@ -1,38 +1,33 @@
 import { check, parseAnswerJson, type Check } from "../../../envs/index.js";
 
-/** The last dollar amount of a reply (a reply may list items before its total), or NaN. */
-export function lastDollarAmount(answer: string): number {
-  const found = [...answer.matchAll(/\$\s*(-?[\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1];
-  return found === undefined ? NaN : Number(found.replace(/,/g, ""));
+/** A check that passes when there are no problems; its message names the first ones. */
+export function checkProblems(id: string, problems: string[], success: string): Check {
+  return check(id, problems.length === 0, problems.length === 0 ? success : problems.slice(0, 5).join("; "));
 }
 
 /** A check that the reply's total (its last dollar amount) is the expected one, to the cent. */
 export function checkTotal(answer: string, expected: number): Check {
-  const stated = lastDollarAmount(answer);
-  return check(
-    "answer-total",
-    Math.abs(stated - expected) < 0.015,
-    `expected a total of $${expected.toFixed(2)}, got ${stated}`,
-  );
+  const stated = [...answer.matchAll(/\$\s*(-?[\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1]?.replace(/,/g, "");
+  const problems =
+    Math.abs(Number(stated) - expected) < 0.015 ? [] : [`expected $${expected.toFixed(2)}, got ${stated}`];
+  return checkProblems("answer-total", problems, "the total matches");
 }
 
-/** A check that the reply's first number (a count) is the expected one. */
+/** A check that the reply's first number (a count, ids aside) is the expected one. */
 export function checkCount(answer: string, expected: number): Check {
-  const stated = Number(/\d+/.exec(answer.replace(/AWD-\d+|EMP-\d+/g, ""))?.[0]);
-  return check(
+  const stated = Number(/\d+/.exec(answer.replace(/[A-Z]+-\d+/g, ""))?.[0]);
+  return checkProblems(
     "answer-count",
-    stated === expected,
-    `expected ${expected}, got '${answer.trim().slice(0, 80)}'`,
+    stated === expected ? [] : [`expected ${expected}, got ${stated}`],
+    "count ok",
   );
 }
 
 /** A check that the reply is a JSON object of id -> list of ids equal to the expected one (lists as sets). */
 export function checkIdLists(answer: string, expected: Map<string, string[]>): Check {
   const value = parseAnswerJson(answer);
-  if (!value || typeof value !== "object" || Array.isArray(value))
-    return check("answer", false, "the answer is not a JSON object");
   const given = new Map(
-    Object.entries(value as Record<string, unknown>).map(([key, list]) => [
+    Object.entries(value && typeof value === "object" ? value : {}).map(([key, list]) => [
       key.trim(),
       Array.isArray(list) ? [...new Set(list.map(String))].sort().join(",") : "?",
     ]),
@@ -41,9 +36,11 @@ export function checkIdLists(answer: string, expected: Map<string, string[]>): C
     .filter(([key, list]) => given.get(key) !== [...list].sort().join(","))
     .map(([key, list]) => `${key}: expected ${list.join(",")}, got ${given.get(key) ?? "nothing"}`);
   for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
-  return check(
-    "answer",
-    problems.length === 0,
-    problems.length === 0 ? `all ${expected.size} match` : problems.slice(0, 5).join("; "),
-  );
+  return checkProblems("answer", problems, `all ${expected.size} match`);
+}
+
+/** Throws when generation left a task without a case to act on (the verifier would reward doing nothing). */
+export function nonEmpty<T extends { size: number } | { length: number }>(value: T, what: string): T {
+  if (("size" in value ? value.size : value.length) === 0) throw new Error(`generation produced no ${what}`);
+  return value;
 }

@@ -1,58 +1,43 @@
 import {
   allRows,
-  check,
   checkStateDiff,
   defineTask,
   roundCents,
+  sumCents,
   type StateView,
 } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { awardsOf, readPolicies, readTerms } from "../facts.js";
+import { charges, readPolicies, termsByAward } from "../facts.js";
 import { IDC_MONTH, SUBAWARD_CODE } from "../rules.js";
-import { checkTotal } from "./expect.js";
+import { checkProblems, checkTotal, nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Per award with May charges whose sponsor pays indirect costs: the F&A on the month's base. */
 export function expectedIndirect(state: StateView): Map<string, number> {
-  const policies = readPolicies(state);
-  const terms = readTerms(state);
-  const awards = awardsOf(state);
-  const payments = allRows<{ subaward_id: string; amount: number; paid_on: string }>(
-    state.db,
-    "SELECT subaward_id, amount, paid_on FROM subaward_payments",
-  );
-  const charges = allRows<{
-    award_id: string;
-    object_code: string;
-    amount: number;
-    subaward_id: string | null;
-    posted_on: string;
-  }>(
-    state.db,
-    "SELECT * FROM transactions WHERE substr(posted_on, 1, 7) = ? AND status = 'posted'",
-    IDC_MONTH,
-  );
+  const { excluded, subawardCap } = readPolicies(state);
+  const terms = termsByAward(state);
+  type Payment = { subaward_id: string; amount: number; paid_on: string };
+  const payments = allRows<Payment>(state.db, "SELECT * FROM subaward_payments");
+  const paidBefore = (subaward: string | null, day: string): number =>
+    payments
+      .filter((p) => p.subaward_id === subaward && p.paid_on < day)
+      .reduce((sum, p) => sum + p.amount, 0);
   const bases = new Map<string, number>();
-  for (const charge of charges) {
-    const { idc } = terms.get(awards.get(charge.award_id)!.sponsor_id)!;
-    if (!idc) continue;
-    let amount = charge.amount;
-    if (idc.base === "MTDC" && policies.excluded.has(charge.object_code)) amount = 0;
-    else if (idc.base === "MTDC" && charge.object_code === SUBAWARD_CODE) {
-      const before = payments
-        .filter((p) => p.subaward_id === charge.subaward_id && p.paid_on < charge.posted_on)
-        .reduce((sum, p) => sum + p.amount, 0);
-      amount = Math.min(amount, Math.max(0, policies.subawardCap - before));
-    }
+  for (const charge of charges(state, "substr(posted_on, 1, 7) = ?", IDC_MONTH)) {
+    const mtdc = terms.get(charge.award_id)!.idc?.base === "MTDC";
+    let amount = mtdc && excluded.has(charge.object_code) ? 0 : charge.amount;
+    if (mtdc && charge.object_code === SUBAWARD_CODE)
+      amount = Math.min(amount, Math.max(0, subawardCap - paidBefore(charge.subaward_id, charge.posted_on)));
     bases.set(charge.award_id, (bases.get(charge.award_id) ?? 0) + amount);
   }
-  const expected = new Map<string, number>();
-  for (const [award, base] of bases) {
-    const amount = roundCents((base * terms.get(awards.get(award)!.sponsor_id)!.idc!.rate) / 100);
-    if (amount > 0) expected.set(award, amount);
-  }
-  if (expected.size === 0) throw new Error("generation produced no F&A to post");
-  return expected;
+  const posted = [...bases].map(([award, base]) => [
+    award,
+    roundCents((base * (terms.get(award)!.idc?.rate ?? 0)) / 100),
+  ]);
+  return nonEmpty(
+    new Map(posted.filter(([, amount]) => Number(amount) > 0) as Array<[string, number]>),
+    "F&A to post",
+  );
 }
 
 const cells = grantsCells(String.raw`
@@ -78,7 +63,8 @@ for t in fetch("list_transactions", "transactions", posted_from="2025-05-01", po
         if t["object_code"] in policy["excluded"]:
             amount = 0
         elif t["object_code"] == "5700":
-            amount = 0 if "whole-subaward" in NEAR else min(amount, max(0, policy["cap"] - paid_before(t["subaward_id"], t["posted_on"])))
+            left = policy["cap"] - paid_before(t["subaward_id"], t["posted_on"])
+            amount = 0 if "whole-subaward-excluded" in NEAR else min(amount, max(0, left))
     bases[t["award_id"]] = bases.get(t["award_id"], 0) + amount
 count, total = 0, 0.0
 for award_id in sorted(bases):
@@ -100,52 +86,30 @@ export const postMayIndirectCostsTask = defineTask({
   verify: ({ initial, final, answer }) => {
     const expected = expectedIndirect(initial);
     const posted = new Map(
-      allRows<{ award_id: string; amount: number }>(
-        final.db,
-        "SELECT award_id, amount FROM idc_postings",
-      ).map((row) => [row.award_id, row.amount]),
+      allRows<{ award_id: string; amount: number }>(final.db, "SELECT * FROM idc_postings").map((row) => [
+        row.award_id,
+        row.amount,
+      ]),
     );
     const wrong = [...expected].filter(
       ([award, amount]) => Math.abs((posted.get(award) ?? -1) - amount) > 0.011,
     );
+    const added = [...expected.keys()].map((award_id) => ({ award_id, month: IDC_MONTH }));
     return [
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "idc_postings",
-          key: "posting_id",
-          added: [...expected.keys()].map((award_id) => ({ award_id, month: IDC_MONTH })),
-        },
-      ]),
-      check(
-        "posted-amounts",
-        wrong.length === 0,
-        wrong.length === 0
-          ? "every amount matches"
-          : wrong
-              .slice(0, 4)
-              .map(([award, amount]) => `${award}: expected ${amount}, posted ${posted.get(award)}`)
-              .join("; "),
+      ...checkStateDiff(initial.db, final.db, [{ table: "idc_postings", key: "posting_id", added }]),
+      checkProblems(
+        "amounts",
+        wrong.map(([award, amount]) => `${award}: ${posted.get(award)}, expected ${amount}`),
+        "ok",
       ),
-      checkTotal(answer, roundCents([...expected.values()].reduce((sum, amount) => sum + amount, 0))),
+      checkTotal(answer, sumCents(expected.values())),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    [
-      "mtdc-everywhere",
-      "Leaves MTDC exclusions out of the base for every sponsor, also those paying on total direct costs.",
-      "mtdc-everywhere",
-    ],
-    [
-      "whole-subaward-excluded",
-      "Leaves every subaward payment out of the MTDC base instead of each subaward's first $25,000.",
-      "whole-subaward",
-    ],
-    [
-      "ledger-cumulative",
-      "Counts a subaward's earlier payments from this year's ledger instead of its whole payment history.",
-      "ledger-cumulative",
-    ],
-    ["no-retry", "Does not repeat a ledger query that answered 503.", "no-retry"],
+    "mtdc-everywhere: Leaves MTDC exclusions out of the base for every sponsor, also those paying on total direct costs.",
+    "whole-subaward-excluded: Leaves every subaward payment out of the MTDC base, not only what exceeds each subaward's first $25,000.",
+    "ledger-cumulative: Counts a subaward's earlier payments from this year's ledger instead of its whole payment history.",
+    "no-retry: Does not repeat a ledger query that answered 503.",
   ]),
 });

@@ -1,31 +1,23 @@
-import { check, checkStateDiff, daysBetween, defineTask, type StateView } from "../../../envs/index.js";
+import { checkStateDiff, daysBetween, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { awardsOf, readRequest, readTerms, scans } from "../facts.js";
+import { awardsOf, readRequest, scans, termsByAward } from "../facts.js";
+import { checkProblems } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
-const monthsBetween = (from: string, to: string): number =>
-  (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 +
-  Number(to.slice(5, 7)) -
-  Number(from.slice(5, 7));
+const months = (from: string, to: string): number =>
+  (+to.slice(0, 4) - +from.slice(0, 4)) * 12 + +to.slice(5, 7) - +from.slice(5, 7);
 
-/** Each pending request: the award, the end date asked for and whether the sponsor's terms let the university approve it. */
+/** Each pending request: the award, the end date asked for and whether the sponsor's terms let the university grant it. */
 export function extensionDecisions(state: StateView) {
-  const terms = readTerms(state);
-  const awards = awardsOf(state);
-  const decisions = scans(state, "extension_request")
-    .filter((doc) => doc.status === "pending")
-    .map((doc) => {
-      const request = readRequest(doc.text);
-      const award = awards.get(request.award)!;
-      const rule = terms.get(award.sponsor_id)!.extension;
-      const approve =
-        rule !== null &&
-        award.extensions === 0 &&
-        monthsBetween(award.end_date, request.newEnd) <= rule.months &&
-        daysBetween(doc.received_on, award.end_date) >= rule.noticeDays;
-      return { award_id: request.award, newEnd: request.newEnd, extensions: award.extensions, approve };
-    });
-  if (!decisions.some((item) => item.approve) || decisions.every((item) => item.approve))
+  const [terms, awards] = [termsByAward(state), awardsOf(state)];
+  const decisions = scans(state, "extension_request").map(({ text, received_on }) => {
+    const { award: id, newEnd } = readRequest(text);
+    const [rule, award] = [terms.get(id)!.extension, awards.get(id)!];
+    const notice = rule !== null && daysBetween(received_on, award.end_date) >= rule.noticeDays;
+    const grant = notice && award.extensions === 0 && months(award.end_date, newEnd) <= rule.months;
+    return { award_id: id, newEnd, extensions: award.extensions, grant };
+  });
+  if (decisions.every((item) => item.grant) || !decisions.some((item) => item.grant))
     throw new Error("generation produced no mix of extensions to grant and refer");
   return decisions;
 }
@@ -45,12 +37,12 @@ for doc in fetch("list_documents", "documents", doc_type="extension_request", st
         rule = federal["extension"]
     granted = rule is not None
     if granted:
-        months, notice = rule
+        most, notice = rule
         asked = months_between(award["end_date"], request["new_end"])
-        granted = asked < months if "strict-months" in NEAR else asked <= months
-        if "ignore-notice" not in NEAR:
+        granted = asked < most if "strict-months" in NEAR else asked <= most
+        if "ignores-notice" not in NEAR:
             granted = granted and (date.fromisoformat(award["end_date"]) - date.fromisoformat(doc["received_on"])).days >= notice
-        if "ignore-prior" not in NEAR:
+        if "ignores-earlier-extension" not in NEAR:
             granted = granted and award["extensions"] == 0
     if granted:
         call("extend_award", award_id=award["award_id"], new_end_date=request["new_end"])
@@ -78,59 +70,36 @@ export const processExtensionRequestsTask = defineTask({
   ],
   verify: ({ initial, final, answer }) => {
     const decisions = extensionDecisions(initial);
-    const granted = decisions.filter((item) => item.approve);
-    const stated = (/extended:?(.*?)(?:referred|$)/is.exec(answer)?.[1] ?? "").match(/AWD-\d{5}/g) ?? [];
-    const expected = granted.map((item) => item.award_id).sort();
+    const granted = decisions.filter((item) => item.grant);
+    const changed = new Map(
+      granted.map((item) => [item.award_id, { end_date: item.newEnd, extensions: item.extensions + 1 }]),
+    );
+    const actions = decisions.map((item) => ({
+      award_id: item.award_id,
+      action: item.grant ? "no_cost_extension" : "referred_to_sponsor",
+    }));
+    const stated = new Set((/extended:?(.*?)(?:referred|$)/is.exec(answer)?.[1] ?? "").match(/AWD-\d{5}/g));
+    const wrong = decisions
+      .filter((item) => item.grant !== stated.has(item.award_id))
+      .map((item) => item.award_id);
     return [
       ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "awards",
-          key: "award_id",
-          changed: new Map(
-            granted.map((item) => [
-              item.award_id,
-              { end_date: item.newEnd, extensions: item.extensions + 1 },
-            ]),
-          ),
-        },
-        {
-          table: "award_actions",
-          key: "action_id",
-          added: decisions.map((item) => ({
-            award_id: item.award_id,
-            action: item.approve ? "no_cost_extension" : "referred_to_sponsor",
-          })),
-        },
+        { table: "awards", key: "award_id", changed },
+        { table: "award_actions", key: "action_id", added: actions },
       ]),
-      check(
+      checkProblems(
         "answer-extended",
-        [...new Set(stated)].sort().join() === expected.join(),
-        `expected the reply to name as extended: ${expected.join(", ")}`,
+        wrong.length > 0 ? [`the reply is wrong about ${wrong.join(", ")}`] : [],
+        "ok",
       ),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    [
-      "ignores-earlier-extension",
-      "Grants a second extension although the terms allow the university only one.",
-      "ignore-prior",
-    ],
-    [
-      "ignores-notice",
-      "Does not check that the request arrived the required number of days before the award ends.",
-      "ignore-notice",
-    ],
-    ["strict-months", "Refers a request for exactly the number of months the terms allow.", "strict-months"],
-    [
-      "federal-limits",
-      "Applies the federal terms' months and notice to every sponsor that allows extensions.",
-      "federal-limits",
-    ],
-    [
-      "reads-queued-pages",
-      "Takes a page still queued for OCR as the page's text and skips the request.",
-      "queued",
-    ],
+    "ignores-earlier-extension: Grants a second extension although the terms allow the university only one.",
+    "ignores-notice: Does not check that the request arrived the required number of days before the award ends.",
+    "strict-months: Refers a request for exactly the number of months the terms allow.",
+    "federal-limits: Applies the federal terms' months and notice to every sponsor that allows extensions.",
+    "reads-queued-pages: Takes a page still queued for OCR as the page's text and skips the request.",
   ]),
 });

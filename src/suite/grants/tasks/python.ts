@@ -32,19 +32,19 @@ def fetch(name, key, **filters):
     while True:
         result = call(name, page=page, per_page=50, **filters)
         items.extend(result[key])
-        if not result["has_more"] or "first-page" in NEAR:
+        if not result["has_more"] or "first-page-only" in NEAR:
             return items
         page += 1
 
 def page_text(doc_id, page):
     for attempt in range(6):
         result = call("get_document_page", doc_id=doc_id, page=page)
-        if result.get("status") == "ok" or "queued" in NEAR:
+        if result.get("status") == "ok" or "reads-queued-pages" in NEAR:
             return result["text"]
     raise RuntimeError(f"{doc_id} page {page} stayed queued")
 
 def doc_text(doc):
-    count = 1 if "doc-first-page" in NEAR else doc["page_count"]
+    count = 1 if "first-page-of-notice" in NEAR else doc["page_count"]
     return "\n".join(page_text(doc["doc_id"], page) for page in range(1, count + 1))
 
 def person(person_id):
@@ -52,7 +52,7 @@ def person(person_id):
         result = call("get_person", person_id=person_id)
         if "person" in result:
             return result
-        if "skip-errors" in NEAR:
+        if "skips-error-records" in NEAR:
             return None
     raise RuntimeError(f"{person_id} kept failing")
 
@@ -166,10 +166,10 @@ export function grantsCells(body: string): (near: string[]) => string[] {
   return (near) => [`NEAR = set(${JSON.stringify(near)})\n${GRANTS_PY}`, body];
 }
 
-/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(
-  cells: (near: string[]) => string[],
-  rows: Array<[string, string, ...string[]]>,
-): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
+/** Near-misses from `id: description` lines; each sets its id as the flag in `NEAR`. */
+export function nearMisses(cells: (near: string[]) => string[], lines: string[]): NearMiss[] {
+  return lines.map((line) => {
+    const [id, description] = line.split(/: (.*)/s) as [string, string];
+    return { id, description, cells: cells([id]) };
+  });
 }

@@ -1,39 +1,35 @@
 import { allRows, checkAnswerAmounts, defineTask, roundCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { awardsOf, readTerms } from "../facts.js";
+import { awardsOf, charges, termsByAward } from "../facts.js";
 import { BUDGET_PERIOD } from "../rules.js";
+import { nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
-/** Active awards whose overspending (categories above budget, not netted) exceeds their sponsor's rebudgeting threshold. */
+/** Active awards whose overspending (categories above budget, not netted) exceeds their sponsor's threshold. */
 export function rebudgetingOverruns(state: StateView): Map<string, number> {
-  const terms = readTerms(state);
-  const spent = allRows<{ award_id: string; category: string; amount: number }>(
-    state.db,
-    "SELECT award_id, category, sum(amount) AS amount FROM transactions WHERE status = 'posted' AND posted_on BETWEEN ? AND ? GROUP BY award_id, category",
-    BUDGET_PERIOD.start,
-    BUDGET_PERIOD.end,
-  );
-  const budgets = allRows<{ award_id: string; category: string; amount: number }>(
-    state.db,
-    "SELECT * FROM budget_lines",
-  );
+  const terms = termsByAward(state);
+  const amounts = new Map<string, number>();
+  const add = (key: string, amount: number): void => void amounts.set(key, (amounts.get(key) ?? 0) + amount);
+  for (const charge of charges(state, "posted_on BETWEEN ? AND ?", BUDGET_PERIOD.start, BUDGET_PERIOD.end))
+    add(`${charge.award_id}|${charge.category}`, charge.amount);
+  type Line = { award_id: string; category: string; amount: number };
+  for (const line of allRows<Line>(state.db, "SELECT * FROM budget_lines"))
+    add(`${line.award_id}|${line.category}`, -line.amount);
   const found = new Map<string, number>();
-  for (const [award_id, award] of awardsOf(state)) {
-    const pct = terms.get(award.sponsor_id)!.rebudgetPct;
-    if (award.status !== "active" || pct === null) continue;
-    const lines = budgets.filter((line) => line.award_id === award_id);
-    const over = spent
-      .filter((row) => row.award_id === award_id)
-      .reduce(
-        (sum, row) =>
-          sum + Math.max(0, row.amount - (lines.find((line) => line.category === row.category)?.amount ?? 0)),
-        0,
-      );
-    if (over > (pct / 100) * lines.reduce((sum, line) => sum + line.amount, 0))
-      found.set(award_id, roundCents(over));
+  for (const [id, award] of awardsOf(state)) {
+    const pct = terms.get(id)!.rebudgetPct;
+    const budget = allRows<Line>(state.db, "SELECT * FROM budget_lines WHERE award_id = ?", id).reduce(
+      (sum, line) => sum + line.amount,
+      0,
+    );
+    const over = [...amounts].reduce(
+      (sum, [key, amount]) => sum + (key.startsWith(`${id}|`) ? Math.max(0, amount) : 0),
+      0,
+    );
+    if (award.status === "active" && pct !== null && over > (pct / 100) * budget)
+      found.set(id, roundCents(over));
   }
-  if (found.size === 0) throw new Error("generation produced no overspent award");
-  return found;
+  return nonEmpty(found, "overspent award");
 }
 
 const cells = grantsCells(String.raw`
@@ -46,12 +42,12 @@ for t in fetch("list_transactions", "transactions", posted_from="2025-01-01", po
         by_category[t["category"]] = by_category.get(t["category"], 0) + t["amount"]
 result = {}
 for award_id, award in sorted(awards.items()):
-    pct = 10 if "flat-10" in NEAR else terms[award["sponsor_id"]]["rebudget"]
+    pct = 10 if "flat-10-percent" in NEAR else terms[award["sponsor_id"]]["rebudget"]
     if pct is None:
         continue
     budget = {line["category"]: line["amount"] for line in call("get_award", award_id=award_id)["budget"]}
     by_category = spent.get(award_id, {})
-    if "net" in NEAR:
+    if "nets-categories" in NEAR:
         over = sum(by_category.values()) - sum(budget.values())
     else:
         over = sum(max(0, amount - budget.get(category, 0)) for category, amount in by_category.items())
@@ -69,17 +65,13 @@ export const rebudgetingApprovalsTask = defineTask({
     'Mid-year check: which active awards have overspent their budget lines by more than their sponsor allows without prior approval? Use the spending posted so far in the current budget period and the budget lines in the grants system. Reply with only a JSON object mapping each such award ID to its overspending in dollars, e.g. {"AWD-10021": 18250.4}.',
   tools: ["list_sponsors", "list_awards", "get_award", "list_transactions"],
   verify: ({ initial, answer }) => [
-    checkAnswerAmounts("answer-overspending", answer, rebudgetingOverruns(initial), 0.011),
+    checkAnswerAmounts("answer", answer, rebudgetingOverruns(initial), 0.011),
   ],
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    [
-      "flat-10-percent",
-      "Uses a 10% threshold for every sponsor instead of each sponsor's own (or none).",
-      "flat-10",
-    ],
-    ["nets-categories", "Lets categories under budget offset the overspent ones.", "net"],
-    ["first-page-only", "Reads only the first page of the ledger.", "first-page"],
-    ["no-retry", "Does not repeat a ledger page that answered 503.", "no-retry"],
+    "flat-10-percent: Uses a 10% threshold for every sponsor instead of each sponsor's own (or none).",
+    "nets-categories: Lets categories under budget offset the overspent ones.",
+    "first-page-only: Reads only the first page of the ledger.",
+    "no-retry: Does not repeat a ledger page that answered 503.",
   ]),
 });

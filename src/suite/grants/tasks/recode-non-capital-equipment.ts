@@ -1,30 +1,19 @@
-import { allRows, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { awardsOf, readTerms } from "../facts.js";
+import { charges, termsByAward } from "../facts.js";
 import { EQUIPMENT_CODE, NON_CAPITAL_CODE, OBJECT_CODES } from "../rules.js";
-import { checkCount } from "./expect.js";
+import { checkCount, nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
-
-const UNIT = /Qty (\d+) @ \$([\d,]+\.\d\d)/;
 
 /** Capital-equipment charges whose unit cost is under the threshold that applies to their award. */
 export function nonCapitalCharges(state: StateView): string[] {
-  const terms = readTerms(state);
-  const awards = awardsOf(state);
-  const charges = allRows<{ txn_id: string; award_id: string; description: string }>(
-    state.db,
-    "SELECT * FROM transactions WHERE object_code = ? AND status = 'posted'",
-    EQUIPMENT_CODE,
+  const terms = termsByAward(state);
+  const unit = (description: string): number =>
+    Number(/@ \$([\d,.]+)/.exec(description)![1]!.replace(/,/g, ""));
+  const found = charges(state, "object_code = ?", EQUIPMENT_CODE).filter(
+    (charge) => unit(charge.description) < terms.get(charge.award_id)!.equipment,
   );
-  const found = charges
-    .filter(
-      (charge) =>
-        Number(UNIT.exec(charge.description)![2]!.replace(/,/g, "")) <
-        terms.get(awards.get(charge.award_id)!.sponsor_id)!.equipmentThreshold,
-    )
-    .map((charge) => charge.txn_id);
-  if (found.length === 0) throw new Error("generation produced no equipment charge to recode");
-  return found;
+  return nonEmpty(found, "equipment charge to recode").map((charge) => charge.txn_id);
 }
 
 const cells = grantsCells(String.raw`
@@ -36,8 +25,10 @@ for t in fetch("list_transactions", "transactions", object_code="5510"):
     found = re.search(r"Qty (\d+) @ \$([\d,]+\.\d\d)", t["description"])
     if t["status"] != "posted" or not found:
         continue
-    unit = t["amount"] if "total" in NEAR else dollars(found.group(2))
-    limit = policy["equipment"] if "university-threshold" in NEAR else terms[awards[t["award_id"]]["sponsor_id"]]["equipment"]
+    unit = t["amount"] if "total-not-unit" in NEAR else dollars(found.group(2))
+    limit = terms[awards[t["award_id"]]["sponsor_id"]]["equipment"]
+    if "university-threshold" in NEAR:
+        limit = policy["equipment"]
     if (unit <= limit) if "at-threshold" in NEAR else (unit < limit):
         call("recode_transaction", txn_id=t["txn_id"], object_code="5340")
         recoded += 1
@@ -55,21 +46,14 @@ export const recodeNonCapitalEquipmentTask = defineTask({
   verify: ({ initial, final, answer }) => {
     const expected = nonCapitalCharges(initial);
     const recoded = { object_code: NON_CAPITAL_CODE, category: OBJECT_CODES[NON_CAPITAL_CODE]!.category };
-    return [
-      ...checkStateDiff(initial.db, final.db, [
-        { table: "transactions", key: "txn_id", changed: new Map(expected.map((id) => [id, recoded])) },
-      ]),
-      checkCount(answer, expected.length),
-    ];
+    const changed = new Map(expected.map((id) => [id, recoded]));
+    const diff = checkStateDiff(initial.db, final.db, [{ table: "transactions", key: "txn_id", changed }]);
+    return [...diff, checkCount(answer, expected.length)];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["total-not-unit", "Compares the charge's total with the threshold instead of the unit cost.", "total"],
-    ["at-threshold", "Recodes an item that costs exactly the threshold.", "at-threshold"],
-    [
-      "university-threshold",
-      "Uses the university's threshold for every award, ignoring sponsors that set their own.",
-      "university-threshold",
-    ],
+    "total-not-unit: Compares the charge's total with the threshold instead of the unit cost.",
+    "at-threshold: Recodes an item that costs exactly the threshold.",
+    "university-threshold: Uses the university's threshold for every award, ignoring sponsors that set their own.",
   ]),
 });

@@ -1,49 +1,34 @@
-import {
-  allRows,
-  checkStateDiff,
-  defineTask,
-  getRow,
-  roundCents,
-  type StateView,
-} from "../../../envs/index.js";
+import { allRows, checkStateDiff, defineTask, getRow, roundCents, sumCents } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { readInvoice, scans } from "../facts.js";
-import { checkCount, checkTotal } from "./expect.js";
+import { checkCount, checkTotal, nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Each pending invoice with the decision the review rules give it (and what an approval pays). */
 export function invoiceDecisions(state: StateView) {
   const decisions = scans(state, "subaward_invoice")
     .filter((doc) => doc.status === "pending")
-    .map((doc) => {
-      const invoice = readInvoice(doc.text);
+    .map(({ doc_id, text }) => {
+      const { invoiceNo: invoice_no, subaward: subaward_id, amount, periodEnd, signed } = readInvoice(text);
       const subaward = getRow<{ obligated: number; end_date: string }>(
         state.db,
         "SELECT * FROM subawards WHERE subaward_id = ?",
-        invoice.subaward,
+        subaward_id,
       )!;
-      const payments = allRows<{ invoice_no: string; amount: number }>(
+      const paid = allRows<{ invoice_no: string; amount: number }>(
         state.db,
         "SELECT * FROM subaward_payments WHERE subaward_id = ?",
-        invoice.subaward,
+        subaward_id,
       );
-      const paid = payments.reduce((sum, payment) => sum + payment.amount, 0);
-      const approve =
-        !payments.some((payment) => payment.invoice_no === invoice.invoiceNo) &&
-        invoice.periodEnd <= subaward.end_date &&
-        roundCents(paid + invoice.amount) <= subaward.obligated &&
-        invoice.signed;
-      return {
-        doc_id: doc.doc_id,
-        approve,
-        subaward_id: invoice.subaward,
-        invoice_no: invoice.invoiceNo,
-        amount: invoice.amount,
-      };
+      const fresh = !paid.some((payment) => payment.invoice_no === invoice_no);
+      const covered =
+        roundCents(paid.reduce((sum, payment) => sum + payment.amount, amount)) <= subaward.obligated;
+      const approve = fresh && covered && signed && periodEnd <= subaward.end_date;
+      return { doc_id, approve, payment: { subaward_id, invoice_no, amount } };
     });
-  if (!decisions.some((item) => item.approve) || decisions.every((item) => item.approve))
-    throw new Error("generation produced no mix of invoices to approve and hold");
-  return decisions;
+  if (decisions.every((item) => item.approve)) throw new Error("generation produced no invoice to hold");
+  return nonEmpty(decisions, "pending invoice");
 }
 
 const cells = grantsCells(String.raw`
@@ -59,7 +44,7 @@ for doc in fetch("list_documents", "documents", doc_type="subaward_invoice", sta
         problems.append("invoice number already paid")
     if invoice["end"] > subaward["end_date"]:
         problems.append("bills a period after the subaward ends")
-    prior = 0 if "ignore-prior" in NEAR else sum(p["amount"] for p in payments)
+    prior = 0 if "ignores-prior-payments" in NEAR else sum(p["amount"] for p in payments)
     if money(prior + invoice["amount"]) > subaward["obligated"]:
         problems.append("payments would exceed the obligated amount")
     if not invoice["signed"]:
@@ -89,42 +74,23 @@ export const reviewSubawardInvoicesTask = defineTask({
   ],
   verify: ({ initial, final, answer }) => {
     const decisions = invoiceDecisions(initial);
-    const approved = decisions.filter((item) => item.approve);
+    const paid = decisions.filter((item) => item.approve).map((item) => item.payment);
+    const changed = new Map(
+      decisions.map((item) => [item.doc_id, { status: item.approve ? "paid" : "held" }]),
+    );
     return [
       ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "documents",
-          key: "doc_id",
-          changed: new Map(
-            decisions.map((item) => [item.doc_id, { status: item.approve ? "paid" : "held" }]),
-          ),
-        },
-        {
-          table: "subaward_payments",
-          key: "payment_id",
-          added: approved.map(({ subaward_id, invoice_no, amount }) => ({ subaward_id, invoice_no, amount })),
-        },
+        { table: "documents", key: "doc_id", changed },
+        { table: "subaward_payments", key: "payment_id", added: paid },
       ]),
-      checkCount(answer, approved.length),
-      checkTotal(answer, roundCents(approved.reduce((sum, item) => sum + item.amount, 0))),
+      checkCount(answer, paid.length),
+      checkTotal(answer, sumCents(paid.map((payment) => payment.amount))),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    [
-      "naive-amount",
-      "Reads the invoice total with a plain number pattern, so a misread amount ('12,4 50.00', 'l2,450.00') comes out wrong.",
-      "naive-amount",
-    ],
-    [
-      "ignores-prior-payments",
-      "Checks only the invoice itself against the obligated amount, not the payments already made.",
-      "ignore-prior",
-    ],
-    [
-      "reads-queued-pages",
-      "Takes a page still queued for OCR as the page's text and skips the invoice.",
-      "queued",
-    ],
+    "naive-amount: Reads the invoice total with a plain number pattern, so a misread amount ('12,4 50.00', 'l2,450.00') comes out wrong.",
+    "ignores-prior-payments: Checks only the invoice itself against the obligated amount, not the payments already made.",
+    "reads-queued-pages: Takes a page still queued for OCR as the page's text and skips the invoice.",
   ]),
 });

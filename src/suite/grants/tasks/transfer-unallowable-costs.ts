@@ -1,22 +1,16 @@
-import { allRows, checkStateDiff, defineTask, roundCents, type StateView } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, sumCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { awardsOf, readTerms } from "../facts.js";
-import { checkCount, checkTotal } from "./expect.js";
+import { charges, termsByAward } from "../facts.js";
+import { checkCount, checkTotal, nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Posted charges whose object code the award's sponsor lists as unallowable, on any award. */
 export function unallowableCharges(state: StateView): Array<{ txn_id: string; amount: number }> {
-  const terms = readTerms(state);
-  const awards = awardsOf(state);
-  const charges = allRows<{ txn_id: string; award_id: string; object_code: string; amount: number }>(
-    state.db,
-    "SELECT * FROM transactions WHERE status = 'posted' ORDER BY txn_id",
+  const terms = termsByAward(state);
+  const found = charges(state, "1").filter((charge) =>
+    terms.get(charge.award_id)!.unallowable.has(charge.object_code),
   );
-  const found = charges.filter((charge) =>
-    terms.get(awards.get(charge.award_id)!.sponsor_id)!.unallowable.has(charge.object_code),
-  );
-  if (found.length === 0) throw new Error("generation produced no unallowable charge");
-  return found.map(({ txn_id, amount }) => ({ txn_id, amount }));
+  return nonEmpty(found, "unallowable charge").map(({ txn_id, amount }) => ({ txn_id, amount }));
 }
 
 const cells = grantsCells(String.raw`
@@ -45,23 +39,20 @@ export const transferUnallowableCostsTask = defineTask({
   tools: ["list_sponsors", "list_awards", "list_transactions", "transfer_cost"],
   verify: ({ initial, final, answer }) => {
     const expected = unallowableCharges(initial);
+    const changed = new Map(expected.map(({ txn_id }) => [txn_id, { status: "transferred" }]));
     return [
       ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "transactions",
-          key: "txn_id",
-          changed: new Map(expected.map(({ txn_id }) => [txn_id, { status: "transferred" }])),
-        },
+        { table: "transactions", key: "txn_id", changed },
         { table: "cost_transfers", key: "transfer_id", added: expected },
       ]),
       checkCount(answer, expected.length),
-      checkTotal(answer, roundCents(expected.reduce((sum, charge) => sum + charge.amount, 0))),
+      checkTotal(answer, sumCents(expected.map((charge) => charge.amount))),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["federal-list", "Applies the federal list of unallowable costs to every sponsor.", "federal-list"],
-    ["active-only", "Leaves out closed awards.", "active-only"],
-    ["no-retry", "Does not repeat a ledger query that answered 503.", "no-retry"],
+    "federal-list: Applies the federal list of unallowable costs to every sponsor.",
+    "active-only: Leaves out closed awards.",
+    "no-retry: Does not repeat a ledger query that answered 503.",
   ]),
 });
