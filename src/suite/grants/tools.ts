@@ -1,24 +1,11 @@
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
-import { REFERENCE_DATE, cachedStatement, defineGetTool, defineListTool, getRow } from "../../envs/index.js";
-import {
-  isoDateSchema,
-  requireRow,
-  when,
-  withSilentFailures,
-  withTransientFailures,
-} from "../../envs/index.js";
+import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
+import { REFERENCE_DATE, allRows, cachedStatement, defineGetTool, defineListTool } from "../../envs/index.js";
+import { getRow, isoDateSchema, requireRow, roundCents, when } from "../../envs/index.js";
+import { withSilentFailures, withTransientFailures } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import {
-  CATEGORIES,
-  OBJECT_CODES,
-  awardId,
-  documentId,
-  personId,
-  sponsorId,
-  subawardId,
-  txnId,
-} from "./rules.js";
+import { CATEGORIES, OBJECT_CODES, awardId, documentId } from "./rules.js";
+import { personId, sponsorId, subawardId, txnId } from "./rules.js";
 
 const categorySchema = z.enum(Object.keys(CATEGORIES) as [string, ...string[]]);
 const objectCodeSchema = z.enum(Object.keys(OBJECT_CODES) as [string, ...string[]]);
@@ -109,6 +96,29 @@ const listDocuments = defineListTool({
   orderBy: "doc_id",
 });
 
+type Db = ToolContext["db"];
+type Row = Record<string, unknown>;
+
+/** The row of `table` whose `column` is the id, or the id format's not-found error. */
+function one<Result = Row>(db: Db, table: string, column: string, id: string, format: IdFormat): Result {
+  return requireRow<Result>(
+    db,
+    `SELECT * FROM ${table} WHERE ${column} = ?`,
+    [id],
+    format.notFound(id).message,
+  );
+}
+
+/** Inserts a row (columns from the object's keys) and returns it as stored. */
+function insert(db: Db, table: string, row: Row): Row | undefined {
+  const columns = Object.keys(row);
+  const sql = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+  const { lastInsertRowid } = cachedStatement(db, sql).run(...Object.values(row));
+  return getRow(db, `SELECT * FROM ${table} WHERE rowid = ?`, lastInsertRowid);
+}
+
+const run = (db: Db, sql: string, ...params: unknown[]): unknown => cachedStatement(db, sql).run(...params);
+
 const getDocumentPage = defineTool({
   name: "get_document_page",
   description:
@@ -119,23 +129,22 @@ const getDocumentPage = defineTool({
     page: z.number().int().min(1).default(1).describe("Page number, from 1"),
   }),
   handler: ({ doc_id, page }, { db }: ToolContext) => {
-    const doc = requireRow<{ doc_type: string; page_count: number }>(
+    const { doc_type, page_count } = one<{ doc_type: string; page_count: number }>(
       db,
-      "SELECT doc_type, page_count FROM documents WHERE doc_id = ?",
-      [doc_id],
-      documentId.notFound(doc_id).message,
+      "documents",
+      "doc_id",
+      doc_id,
+      documentId,
     );
-    if (page > doc.page_count)
-      throw new ToolFailure(
-        `document ${doc_id} has ${doc.page_count} page(s); ask for page 1 to ${doc.page_count}`,
-      );
+    if (page > page_count)
+      throw new ToolFailure(`document ${doc_id} has ${page_count} page(s); ask for page 1 to ${page_count}`);
     const { ocr_text: text } = getRow<{ ocr_text: string }>(
       db,
-      "SELECT ocr_text FROM document_pages WHERE doc_id = ? AND page_no = ?",
+      "SELECT * FROM document_pages WHERE doc_id = ? AND page_no = ?",
       doc_id,
       page,
     )!;
-    return { doc_id, doc_type: doc.doc_type, page, page_count: doc.page_count, status: "ok", text };
+    return { doc_id, doc_type, page, page_count, status: "ok", text };
   },
 });
 
@@ -149,7 +158,7 @@ const getSubaward = defineGetTool({
   notFound: subawardId,
   related: {
     payments:
-      "SELECT invoice_no, amount, paid_on FROM subaward_payments WHERE subaward_id = ? ORDER BY paid_on, payment_id",
+      "SELECT invoice_no, amount, paid_on FROM subaward_payments WHERE subaward_id = ? ORDER BY paid_on",
   },
 });
 
@@ -176,15 +185,6 @@ const getPerson = defineGetTool({
   },
 });
 
-function requireAward(db: ToolContext["db"], id: string): { status: string; end_date: string } {
-  return requireRow(
-    db,
-    "SELECT status, end_date FROM awards WHERE award_id = ?",
-    [id],
-    awardId.notFound(id).message,
-  );
-}
-
 const postIndirectCosts = defineTool({
   name: "post_indirect_costs",
   description: "Post one month's F&A (indirect cost) charge on an award, dated today. Returns `posting`.",
@@ -193,19 +193,16 @@ const postIndirectCosts = defineTool({
     award_id: awardId.schema("The award"),
     month: z
       .string()
-      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected a month as YYYY-MM")
-      .describe("The month the charge is for, YYYY-MM"),
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected YYYY-MM")
+      .describe("The month charged, YYYY-MM"),
     amount: z.number().positive().describe("The F&A amount in dollars"),
   }),
   handler: ({ award_id, month, amount }, { db }: ToolContext) => {
-    requireAward(db, award_id);
+    one(db, "awards", "award_id", award_id, awardId);
     if (getRow(db, "SELECT 1 FROM idc_postings WHERE award_id = ? AND month = ?", award_id, month))
       throw new ToolFailure(`F&A for ${month} is already posted on ${award_id}`);
-    const { lastInsertRowid } = cachedStatement(
-      db,
-      "INSERT INTO idc_postings (award_id, month, amount, posted_on) VALUES (?, ?, ?, ?)",
-    ).run(award_id, month, Math.round(amount * 100) / 100, REFERENCE_DATE);
-    return { posting: getRow(db, "SELECT * FROM idc_postings WHERE posting_id = ?", lastInsertRowid) };
+    const posting = { award_id, month, amount: roundCents(amount), posted_on: REFERENCE_DATE };
+    return { posting: insert(db, "idc_postings", posting) };
   },
 });
 
@@ -219,28 +216,28 @@ const transferCost = defineTool({
     reason: z.string().min(3).describe("Why it is moved"),
   }),
   handler: ({ txn_id, reason }, { db }: ToolContext) => {
-    const txn = requireRow<{ amount: number; status: string }>(
+    const { amount, status } = one<{ amount: number; status: string }>(
       db,
-      "SELECT amount, status FROM transactions WHERE txn_id = ?",
-      [txn_id],
-      txnId.notFound(txn_id).message,
+      "transactions",
+      "txn_id",
+      txn_id,
+      txnId,
     );
-    if (txn.status !== "posted") throw new ToolFailure(`${txn_id} was already transferred off its award`);
-    cachedStatement(db, "UPDATE transactions SET status = 'transferred' WHERE txn_id = ?").run(txn_id);
-    const { lastInsertRowid } = cachedStatement(
-      db,
-      "INSERT INTO cost_transfers (txn_id, amount, reason, transferred_on) VALUES (?, ?, ?, ?)",
-    ).run(txn_id, txn.amount, reason, REFERENCE_DATE);
-    return { transfer: getRow(db, "SELECT * FROM cost_transfers WHERE transfer_id = ?", lastInsertRowid) };
+    if (status !== "posted") throw new ToolFailure(`${txn_id} was already transferred off its award`);
+    run(db, "UPDATE transactions SET status = 'transferred' WHERE txn_id = ?", txn_id);
+    return {
+      transfer: insert(db, "cost_transfers", { txn_id, amount, reason, transferred_on: REFERENCE_DATE }),
+    };
   },
 });
 
-function requirePendingInvoice(db: ToolContext["db"], id: string): { award_id: string } {
-  const doc = requireRow<{ award_id: string; doc_type: string; status: string }>(
+function pendingInvoice(db: Db, id: string): { award_id: string } {
+  const doc = one<{ award_id: string; doc_type: string; status: string }>(
     db,
-    "SELECT award_id, doc_type, status FROM documents WHERE doc_id = ?",
-    [id],
-    documentId.notFound(id).message,
+    "documents",
+    "doc_id",
+    id,
+    documentId,
   );
   if (doc.doc_type !== "subaward_invoice" || doc.status !== "pending")
     throw new ToolFailure(`${id} is not a pending subaward invoice (it is a ${doc.doc_type}, ${doc.status})`);
@@ -259,23 +256,20 @@ const approveInvoice = defineTool({
     amount: z.number().positive().describe("The amount approved, in dollars"),
   }),
   handler: ({ doc_id, subaward_id, invoice_number, amount }, { db }: ToolContext) => {
-    const doc = requirePendingInvoice(db, doc_id);
-    const subaward = requireRow<{ award_id: string }>(
-      db,
-      "SELECT award_id FROM subawards WHERE subaward_id = ?",
-      [subaward_id],
-      subawardId.notFound(subaward_id).message,
-    );
-    if (subaward.award_id !== doc.award_id)
+    const doc = pendingInvoice(db, doc_id);
+    const { award_id } = one<{ award_id: string }>(db, "subawards", "subaward_id", subaward_id, subawardId);
+    if (award_id !== doc.award_id)
       throw new ToolFailure(
-        `${subaward_id} is a subaward of ${subaward.award_id}, but ${doc_id} was filed under ${doc.award_id}`,
+        `${subaward_id} is a subaward of ${award_id}, but ${doc_id} is filed under ${doc.award_id}`,
       );
-    cachedStatement(db, "UPDATE documents SET status = 'paid' WHERE doc_id = ?").run(doc_id);
-    const { lastInsertRowid } = cachedStatement(
-      db,
-      "INSERT INTO subaward_payments (subaward_id, invoice_no, amount, paid_on) VALUES (?, ?, ?, ?)",
-    ).run(subaward_id, invoice_number.trim(), Math.round(amount * 100) / 100, REFERENCE_DATE);
-    return { payment: getRow(db, "SELECT * FROM subaward_payments WHERE payment_id = ?", lastInsertRowid) };
+    run(db, "UPDATE documents SET status = 'paid' WHERE doc_id = ?", doc_id);
+    const payment = {
+      subaward_id,
+      invoice_no: invoice_number.trim(),
+      amount: roundCents(amount),
+      paid_on: REFERENCE_DATE,
+    };
+    return { payment: insert(db, "subaward_payments", payment) };
   },
 });
 
@@ -288,15 +282,9 @@ const holdInvoice = defineTool({
     reason: z.string().min(3).describe("Why it is held"),
   }),
   handler: ({ doc_id }, { db }: ToolContext) => {
-    requirePendingInvoice(db, doc_id);
-    cachedStatement(db, "UPDATE documents SET status = 'held' WHERE doc_id = ?").run(doc_id);
-    return {
-      document: getRow(
-        db,
-        "SELECT doc_id, doc_type, award_id, title, status FROM documents WHERE doc_id = ?",
-        doc_id,
-      ),
-    };
+    pendingInvoice(db, doc_id);
+    run(db, "UPDATE documents SET status = 'held' WHERE doc_id = ?", doc_id);
+    return { document: one(db, "documents", "doc_id", doc_id, documentId) };
   },
 });
 
@@ -311,17 +299,11 @@ const setBudgetLine = defineTool({
     amount: z.number().min(0).describe("The approved amount in dollars"),
   }),
   handler: ({ award_id, category, amount }, { db }: ToolContext) => {
-    requireAward(db, award_id);
-    cachedStatement(
-      db,
-      "INSERT INTO budget_lines VALUES (?, ?, ?) ON CONFLICT (award_id, category) DO UPDATE SET amount = excluded.amount",
-    ).run(award_id, category, Math.round(amount * 100) / 100);
-    return {
-      budget: cachedStatement(
-        db,
-        "SELECT category, amount FROM budget_lines WHERE award_id = ? ORDER BY category",
-      ).all(award_id),
-    };
+    one(db, "awards", "award_id", award_id, awardId);
+    const upsert =
+      "INSERT INTO budget_lines VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET amount = excluded.amount";
+    run(db, upsert, award_id, category, roundCents(amount));
+    return { budget: allRows(db, "SELECT category, amount FROM budget_lines WHERE award_id = ?", award_id) };
   },
 });
 
@@ -335,23 +317,21 @@ const recodeTransaction = defineTool({
     object_code: objectCodeSchema.describe("The new object code"),
   }),
   handler: ({ txn_id, object_code }, { db }: ToolContext) => {
-    requireRow(db, "SELECT 1 FROM transactions WHERE txn_id = ?", [txn_id], txnId.notFound(txn_id).message);
-    cachedStatement(db, "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?").run(
+    one(db, "transactions", "txn_id", txn_id, txnId);
+    const { category } = OBJECT_CODES[object_code]!;
+    run(
+      db,
+      "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?",
       object_code,
-      OBJECT_CODES[object_code]!.category,
+      category,
       txn_id,
     );
-    return { transaction: getRow(db, "SELECT * FROM transactions WHERE txn_id = ?", txn_id) };
+    return { transaction: one(db, "transactions", "txn_id", txn_id, txnId) };
   },
 });
 
-function recordAction(db: ToolContext["db"], award: string, action: string, detail: string): unknown {
-  const { lastInsertRowid } = cachedStatement(
-    db,
-    "INSERT INTO award_actions (award_id, action, detail, acted_on) VALUES (?, ?, ?, ?)",
-  ).run(award, action, detail, REFERENCE_DATE);
-  return getRow(db, "SELECT * FROM award_actions WHERE action_id = ?", lastInsertRowid);
-}
+const action = (db: Db, award_id: string, action: string, detail: string): unknown =>
+  insert(db, "award_actions", { award_id, action, detail, acted_on: REFERENCE_DATE });
 
 const extendAward = defineTool({
   name: "extend_award",
@@ -362,23 +342,20 @@ const extendAward = defineTool({
     award_id: awardId.schema("The award"),
     new_end_date: isoDateSchema.describe("The new end date, YYYY-MM-DD"),
   }),
-  handler: ({ award_id, new_end_date }, { db }: ToolContext) => {
-    const award = requireAward(db, award_id);
-    if (award.status !== "active")
-      throw new ToolFailure(`${award_id} is ${award.status}; only active awards are extended`);
-    if (new_end_date <= award.end_date)
-      throw new ToolFailure(`the new end date must be after the current one (${award.end_date})`);
-    cachedStatement(db, "UPDATE awards SET end_date = ?, extensions = extensions + 1 WHERE award_id = ?").run(
-      new_end_date,
-      award_id,
-    );
-    const action = recordAction(
+  handler: ({ award_id, new_end_date: to }, { db }: ToolContext) => {
+    const { status, end_date: from } = one<{ status: string; end_date: string }>(
       db,
+      "awards",
+      "award_id",
       award_id,
-      "no_cost_extension",
-      `end date ${award.end_date} -> ${new_end_date}`,
+      awardId,
     );
-    return { award: getRow(db, "SELECT * FROM awards WHERE award_id = ?", award_id), action };
+    if (status !== "active")
+      throw new ToolFailure(`${award_id} is ${status}; only active awards are extended`);
+    if (to <= from) throw new ToolFailure(`the new end date must be after the current one (${from})`);
+    run(db, "UPDATE awards SET end_date = ?, extensions = extensions + 1 WHERE award_id = ?", to, award_id);
+    const done = action(db, award_id, "no_cost_extension", `end date ${from} -> ${to}`);
+    return { award: one(db, "awards", "award_id", award_id, awardId), action: done };
   },
 });
 
@@ -392,10 +369,12 @@ const referExtension = defineTool({
     note: z.string().min(3).describe("Why it goes to the sponsor"),
   }),
   handler: ({ award_id, note }, { db }: ToolContext) => {
-    requireAward(db, award_id);
-    return { action: recordAction(db, award_id, "referred_to_sponsor", note) };
+    one(db, "awards", "award_id", award_id, awardId);
+    return { action: action(db, award_id, "referred_to_sponsor", note) };
   },
 });
+
+const QUEUED = "OCR queued: this page has not been recognized yet. Request it again in a moment.";
 
 /** A stable small number per filter combination, so the same ledger queries misbehave in every run. */
 function bucket(text: string, buckets: number): number {
@@ -418,12 +397,7 @@ export const grantsTools: DomainTool[] = [
   // OCR runs in a queue: some pages (every second page, and some documents) answer "queued" once, as an ordinary result.
   withSilentFailures(getDocumentPage, {
     when: (input) => input.page === 2 || number(input.doc_id) % 5 === 3,
-    body: (input) => ({
-      doc_id: input.doc_id,
-      page: input.page,
-      status: "queued",
-      text: "OCR queued: this page has not been recognized yet. Request it again in a moment.",
-    }),
+    body: ({ doc_id, page }) => ({ doc_id, page, status: "queued", text: QUEUED }),
   }),
   withTransientFailures(getSubaward, { when: (input) => number(input.subaward_id) % 2 === 1 }),
   listPersonnel,
