@@ -29,6 +29,12 @@ import {
   longDate,
   markdownTable,
   MONTH_NAMES,
+  checkAnswerCount,
+  checkAnswerIdLists,
+  checkAnswerTotal,
+  insertRow,
+  monthEndAfter,
+  PYTHON_MARKDOWN_HELPERS,
   ocrAmount,
   ocrAmountsIn,
   parseOcrAmount,
@@ -519,6 +525,43 @@ describe("checkAnswerAmounts", () => {
   });
 });
 
+describe("answer checks", () => {
+  it("read a reply's last dollar amount, its first count and a JSON map of id sets", () => {
+    const reply = "Moved $12.50 and $100; total $1,112.50 in 3 charges";
+    expect(checkAnswerTotal(reply, 1112.5).passed).toBe(true);
+    expect(checkAnswerTotal(reply, 1112.49).passed).toBe(true);
+    expect(checkAnswerTotal(reply, 1112.48).message).toBe("expected $1112.48, got 1112.50");
+    expect(checkAnswerTotal("no amount", 0).passed).toBe(false);
+    expect(checkAnswerCount("Recoded AWD-10007 and INV-42: 2 charges", 2).passed).toBe(true);
+    expect(checkAnswerCount("Recoded 3 charges", 2).message).toBe("expected 2, got 3");
+    const expected = new Map([["A", ["x", "y"]]]);
+    expect(checkAnswerIdLists('{"A": ["y", "x", "x"]}', expected).passed).toBe(true);
+    expect(checkAnswerIdLists('{"A": ["x"], "B": []}', expected).message).toBe(
+      "A: expected x,y, got x; unexpected B",
+    );
+    expect(checkAnswerIdLists("none", expected).passed).toBe(false);
+  });
+});
+
+describe("insertRow and monthEndAfter", () => {
+  it("insert a row and return it as stored, key and defaults filled in", () => {
+    const db = storeDb();
+    expect(insertRow(db, "notes", { customer_id: 3, body: "called" })).toEqual({
+      id: 1,
+      customer_id: 3,
+      body: "called",
+    });
+    expect(insertRow(db, "notes", { body: "again" })).toEqual({ id: 2, customer_id: null, body: "again" });
+  });
+
+  it("give the last day of a later month, leap years included", () => {
+    expect(monthEndAfter("2025-01-15", 0)).toBe("2025-01-31");
+    expect(monthEndAfter("2024-01-31", 1)).toBe("2024-02-29");
+    expect(monthEndAfter("2025-08-31", 6)).toBe("2026-02-28");
+    expect(monthEndAfter("2025-12-01", -1)).toBe("2025-11-30");
+  });
+});
+
 describe("OCR text", () => {
   it("misreads amounts in ways the readers undo and a naive pattern does not", () => {
     const random = createSeededRandom(5);
@@ -544,6 +587,31 @@ describe("OCR text", () => {
     const program = `import json, re\n${PYTHON_OCR_HELPERS}\nprint(json.dumps([ocr_amounts(l) for l in json.loads(input())]))`;
     const output = execFileSync("python3", ["-c", program], { input: `${JSON.stringify(lines)}\n` });
     expect(JSON.parse(output.toString())).toEqual(lines.map(ocrAmountsIn));
+  });
+
+  it("reads Markdown tables in Python as parseMarkdownTable does", () => {
+    const text = renderMarkdown("Rates", [
+      { heading: "Caps" },
+      "Intro.",
+      {
+        table: {
+          headers: ["who", "cap"],
+          rows: [
+            ["faculty", "90%"],
+            ["staff", 100],
+          ],
+        },
+      },
+      { heading: "Other" },
+      { table: { headers: ["a"], rows: [["b"]] } },
+    ]);
+    const program = `import json, re\n${PYTHON_MARKDOWN_HELPERS}\nprint(json.dumps(md_table(json.loads(input()), "Caps")))`;
+    const output = execFileSync("python3", ["-c", program], { input: `${JSON.stringify(text)}\n` });
+    expect(JSON.parse(output.toString())).toEqual(parseMarkdownTable(text, "Caps"));
+    expect(parseMarkdownTable(text, "Caps")).toEqual([
+      ["faculty", "90%"],
+      ["staff", "100"],
+    ]);
   });
 
   it("breaks pages between blocks, framing each with its header and footer", () => {

@@ -32,6 +32,12 @@ export function charges(state: StateView, where: string, ...params: unknown[]): 
   );
 }
 
+/** Throws when generation left a task without a case to act on (the verifier would reward doing nothing). */
+export function nonEmpty<T extends { size: number } | { length: number }>(value: T, what: string): T {
+  if (("size" in value ? value.size : value.length) === 0) throw new Error(`generation produced no ${what}`);
+  return value;
+}
+
 export function requireFile(state: StateView, path: string): string {
   const text = state.readFile(path);
   if (text === null) throw new Error(`workspace file ${path} is missing`);

@@ -1,5 +1,5 @@
 import type { GenerateContext, PersonName } from "../../envs/index.js";
-import { addDays, amountText, makeDate, personName } from "../../envs/index.js";
+import { addDays, amountText, monthEndAfter, personName } from "../../envs/index.js";
 import { randomDate, roundCents, weightedPick } from "../../envs/index.js";
 import { writeGrantsDocuments } from "./documents.js";
 import { insertRows, insertScans } from "./scans.js";
@@ -57,11 +57,6 @@ export interface Award {
 /** What the database rows, the OCR pages and the workspace documents are written from. */
 export type GrantsWorld = { sponsors: Sponsor[]; people: Person[]; awards: Award[]; negotiatedRate: number };
 
-/** The last day of the month `months` after the month of `date`. */
-export function monthEndAfter(date: string, months: number): string {
-  return makeDate(Number(date.slice(0, 4)), Number(date.slice(5, 7)) + months + 1, 0);
-}
-
 /**
  * The first ten awards (every scale has them), set up for the cases near-misses turn on: sponsor index, end
  * date (`-`: years ahead, `closed`: ended this year), extensions so far, a forced commitment (role, appointment,
@@ -116,14 +111,9 @@ const PURCHASES = [
   "5510 3 0 0 ultracentrifuge (Beckman)|GPU server (Supermicro)|flow cytometer (BD)|data loggers (Onset)",
 ].map((line) => {
   const [code, weight, low, high, ...text] = line.split(" ");
-  return {
-    code: code!,
-    weight: Number(weight),
-    low: Number(low),
-    high: Number(high),
-    texts: text.join(" ").split("|"),
-  };
+  return { code: code!, weight: +weight!, low: +low!, high: +high!, texts: text.join(" ").split("|") };
 });
+const WEIGHTS = PURCHASES.map((item) => item.weight);
 const TOPICS =
   "Coastal sediment transport|Microbial nitrogen cycling|Adaptive bridge monitoring|Early literacy|Quantum sensing|Wildfire smoke exposure|Soil carbon in restored prairie|Groundwater arsenic".split(
     "|",
@@ -310,71 +300,40 @@ function makeSubaward(random: Random, award: Award, number: number, kind: string
   };
 }
 
+const txn = (postedOn: string, code: string, description: string, amount: number, subaward?: string): Txn =>
+  subaward ? { postedOn, code, description, amount, subaward } : { postedOn, code, description, amount };
+
 /** The award's charges in the budget period so far: monthly payroll and fringe, purchases, subaward payments. */
 function ledger(random: Random, award: Award): Txn[] {
   const txns: Txn[] = [];
+  const paid = (faculty: boolean): Commitment[] =>
+    award.commitments.filter((c) => (c.person.appointment === "faculty") === faculty);
   const pay = (faculty: boolean): number =>
-    roundCents(
-      award.commitments
-        .filter((c) => (c.person.appointment === "faculty") === faculty)
-        .reduce((sum, c) => sum + (c.person.pay * c.pct) / 1200, 0),
-    );
+    roundCents(paid(faculty).reduce((sum, c) => sum + (c.person.pay * c.pct) / 1200, 0));
+  const first = Number((award.start > BUDGET_PERIOD.start ? award.start : BUDGET_PERIOD.start).slice(5, 7));
   for (
-    let month = (award.start > BUDGET_PERIOD.start ? award.start : BUDGET_PERIOD.start).slice(0, 7);
+    let month = `2025-0${first}`;
     month <= "2025-06" && `${month}-01` <= award.end;
-    month = monthEndAfter(`${month}-01`, 1).slice(0, 7)
+    month = `2025-0${+month.slice(5) + 1}`
   ) {
-    const [faculty, others] = [pay(true), pay(false)];
-    txns.push({
-      postedOn: `${month}-25`,
-      code: "5100",
-      description: `Payroll ${month} - faculty`,
-      amount: faculty,
-    });
-    if (others > 0)
-      txns.push({
-        postedOn: `${month}-25`,
-        code: "5110",
-        description: `Payroll ${month} - staff and students`,
-        amount: others,
-      });
-    txns.push({
-      postedOn: `${month}-25`,
-      code: "5200",
-      description: `Fringe benefits ${month}`,
-      amount: roundCents((faculty + others) * 0.295),
-    });
+    const [faculty, others, day] = [pay(true), pay(false), `${month}-25`];
+    txns.push(txn(day, "5100", `Payroll ${month} - faculty`, faculty));
+    if (others > 0) txns.push(txn(day, "5110", `Payroll ${month} - staff and students`, others));
+    txns.push(txn(day, "5200", `Fringe benefits ${month}`, roundCents((faculty + others) * 0.295)));
     for (let n = weightedPick(random, [0, 1, 2, 3], [0.25, 0.4, 0.25, 0.1]); n > 0; n -= 1) {
-      const { code, low, high, texts } = weightedPick(
-        random,
-        PURCHASES,
-        PURCHASES.map((item) => item.weight),
-      );
+      const { code, low, high, texts } = weightedPick(random, PURCHASES, WEIGHTS);
       const postedOn = `${month}-${String(random.int(1, 27)).padStart(2, "0")}`;
       const [quantity, unit] = random.chance(0.25)
-        ? [random.int(1, 4), random.int(8, 49) * 100]
-        : [1, random.int(60, 600) * 100];
-      const description =
-        code === "5510"
-          ? `Qty ${quantity} @ $${amountText(unit)} - ${random.pick(texts)}`
-          : random.pick(texts);
-      txns.push({
-        postedOn,
-        code,
-        description,
-        amount: code === "5510" ? quantity * unit : roundCents(low + random.next() * (high - low)),
-      });
+        ? [random.int(1, 4), random.int(8, 49)]
+        : [1, random.int(60, 600)];
+      const amount = code === "5510" ? quantity * unit * 100 : roundCents(low + random.next() * (high - low));
+      const equipment = `Qty ${quantity} @ $${amountText(unit * 100)} - `;
+      txns.push(txn(postedOn, code, `${code === "5510" ? equipment : ""}${random.pick(texts)}`, amount));
     }
   }
   for (const { id, payments } of award.subawards)
-    for (const payment of payments.filter((p) => p.paidOn >= BUDGET_PERIOD.start))
-      txns.push({
-        postedOn: payment.paidOn,
-        code: "5700",
-        description: `Subaward ${id} - invoice ${payment.invoiceNo}`,
-        amount: payment.amount,
-        subaward: id,
-      });
+    for (const { paidOn, invoiceNo, amount } of payments.filter((p) => p.paidOn >= BUDGET_PERIOD.start))
+      txns.push(txn(paidOn, "5700", `Subaward ${id} - invoice ${invoiceNo}`, amount, id));
   return txns;
 }
 

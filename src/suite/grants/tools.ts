@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
-import { REFERENCE_DATE, allRows, cachedStatement, defineGetTool, defineListTool } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  cachedStatement,
+  defineGetTool,
+  defineListTool,
+  insertRow,
+} from "../../envs/index.js";
 import { getRow, isoDateSchema, requireRow, roundCents, when } from "../../envs/index.js";
 import { withSilentFailures, withTransientFailures } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
@@ -109,14 +116,6 @@ function one<Result = Row>(db: Db, table: string, column: string, id: string, fo
   );
 }
 
-/** Inserts a row (columns from the object's keys) and returns it as stored. */
-function insert(db: Db, table: string, row: Row): Row | undefined {
-  const columns = Object.keys(row);
-  const sql = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
-  const { lastInsertRowid } = cachedStatement(db, sql).run(...Object.values(row));
-  return getRow(db, `SELECT * FROM ${table} WHERE rowid = ?`, lastInsertRowid);
-}
-
 const run = (db: Db, sql: string, ...params: unknown[]): unknown => cachedStatement(db, sql).run(...params);
 
 const getDocumentPage = defineTool({
@@ -202,7 +201,7 @@ const postIndirectCosts = defineTool({
     if (getRow(db, "SELECT 1 FROM idc_postings WHERE award_id = ? AND month = ?", award_id, month))
       throw new ToolFailure(`F&A for ${month} is already posted on ${award_id}`);
     const posting = { award_id, month, amount: roundCents(amount), posted_on: REFERENCE_DATE };
-    return { posting: insert(db, "idc_postings", posting) };
+    return { posting: insertRow(db, "idc_postings", posting) };
   },
 });
 
@@ -226,7 +225,7 @@ const transferCost = defineTool({
     if (status !== "posted") throw new ToolFailure(`${txn_id} was already transferred off its award`);
     run(db, "UPDATE transactions SET status = 'transferred' WHERE txn_id = ?", txn_id);
     return {
-      transfer: insert(db, "cost_transfers", { txn_id, amount, reason, transferred_on: REFERENCE_DATE }),
+      transfer: insertRow(db, "cost_transfers", { txn_id, amount, reason, transferred_on: REFERENCE_DATE }),
     };
   },
 });
@@ -269,7 +268,7 @@ const approveInvoice = defineTool({
       amount: roundCents(amount),
       paid_on: REFERENCE_DATE,
     };
-    return { payment: insert(db, "subaward_payments", payment) };
+    return { payment: insertRow(db, "subaward_payments", payment) };
   },
 });
 
@@ -331,7 +330,7 @@ const recodeTransaction = defineTool({
 });
 
 const action = (db: Db, award_id: string, action: string, detail: string): unknown =>
-  insert(db, "award_actions", { award_id, action, detail, acted_on: REFERENCE_DATE });
+  insertRow(db, "award_actions", { award_id, action, detail, acted_on: REFERENCE_DATE });
 
 const extendAward = defineTool({
   name: "extend_award",

@@ -1,7 +1,7 @@
 import { allRows, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { readLetter, scans } from "../facts.js";
-import { checkCount, nonEmpty } from "./expect.js";
+import { readLetter, scans, nonEmpty } from "../facts.js";
+import { checkAnswerCount } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** The budget lines that differ from the award's latest notice: changed lines by rowid, missing lines added. */
@@ -51,7 +51,7 @@ export const correctBudgetsFromLettersTask = defineTask({
   verify: ({ initial, final, answer }) => {
     const { changed, added } = budgetCorrections(initial);
     const diff = checkStateDiff(initial.db, final.db, [{ table: "budget_lines", changed, added }]);
-    return [...diff, checkCount(answer, changed.size + added.length)];
+    return [...diff, checkAnswerCount(answer, changed.size + added.length)];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [

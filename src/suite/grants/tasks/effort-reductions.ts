@@ -1,8 +1,8 @@
 import { allRows, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { readCertification, scans, termsByAward } from "../facts.js";
+import { readCertification, scans, termsByAward, nonEmpty } from "../facts.js";
 import { KEY_ROLES } from "../rules.js";
-import { checkIdLists, nonEmpty } from "./expect.js";
+import { checkAnswerIdLists } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Per award, the key people whose certified effort fell below their commitment by the sponsor's threshold or more. */
@@ -61,7 +61,7 @@ export const effortReductionsTask = defineTask({
   instruction:
     'Go through the Jul-Dec 2024 effort certifications in the document register and find every case where a person\'s certified effort on an award fell far enough below the effort committed that the award\'s sponsor requires its prior approval. Reply with only a JSON object mapping each such award ID to the sorted list of those people\'s IDs, e.g. {"AWD-10007": ["EMP-00102", "EMP-00131"]}.',
   tools: ["list_sponsors", "list_awards", "get_award", "list_documents", "get_document_page"],
-  verify: ({ initial, answer }) => [checkIdLists(answer, effortReductions(initial))],
+  verify: ({ initial, answer }) => [checkAnswerIdLists(answer, effortReductions(initial))],
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
     "strictly-more: Counts only reductions of more than the threshold, not one of exactly the threshold.",

@@ -1,7 +1,6 @@
 import { allRows, checkAnswerAmounts, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { readPolicies } from "../facts.js";
-import { nonEmpty } from "./expect.js";
+import { readPolicies, nonEmpty } from "../facts.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** People whose effort committed on active awards exceeds the cap for their appointment, with that total. */

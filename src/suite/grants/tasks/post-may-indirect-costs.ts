@@ -7,9 +7,9 @@ import {
   type StateView,
 } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { charges, readPolicies, termsByAward } from "../facts.js";
+import { charges, readPolicies, termsByAward, nonEmpty } from "../facts.js";
 import { IDC_MONTH, SUBAWARD_CODE } from "../rules.js";
-import { checkProblems, checkTotal, nonEmpty } from "./expect.js";
+import { checkProblems, checkAnswerTotal } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Per award with May charges whose sponsor pays indirect costs: the F&A on the month's base. */
@@ -102,7 +102,7 @@ export const postMayIndirectCostsTask = defineTask({
         wrong.map(([award, amount]) => `${award}: ${posted.get(award)}, expected ${amount}`),
         "ok",
       ),
-      checkTotal(answer, sumCents(expected.values())),
+      checkAnswerTotal(answer, sumCents(expected.values())),
     ];
   },
   oracle: cells([]),

@@ -1,9 +1,9 @@
 import {
+  PYTHON_MARKDOWN_HELPERS,
   PYTHON_OCR_HELPERS,
   PYTHON_WORKSPACE_HELPERS,
-  REFERENCE_DATE,
-  type NearMiss,
 } from "../../../envs/index.js";
+import { REFERENCE_DATE, type NearMiss } from "../../../envs/index.js";
 import { CATEGORIES, PATHS } from "../rules.js";
 
 /**
@@ -15,6 +15,7 @@ export const GRANTS_PY = String.raw`import json, re
 from datetime import date, datetime
 ${PYTHON_WORKSPACE_HELPERS}
 ${PYTHON_OCR_HELPERS}
+${PYTHON_MARKDOWN_HELPERS}
 TODAY = "${REFERENCE_DATE}"
 CATEGORIES = ${JSON.stringify(CATEGORIES)}
 
@@ -68,17 +69,6 @@ def money(value):
 
 def dollars(text):
     return float(text.replace("$", "").replace(",", ""))
-
-def md_table(text, heading):
-    rows, inside = [], False
-    for line in text.split("\n"):
-        if line.startswith("#"):
-            if inside:
-                break
-            inside = heading in line
-        elif inside and line.startswith("|"):
-            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
-    return [r for r in rows[1:] if not all(set(c) <= set("-:") for c in r)]
 
 def policies():
     agreement, manual = read_text("${PATHS.rateAgreement}"), read_text("${PATHS.manual}")

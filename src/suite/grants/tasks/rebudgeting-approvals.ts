@@ -1,8 +1,7 @@
 import { allRows, checkAnswerAmounts, defineTask, roundCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { awardsOf, charges, termsByAward } from "../facts.js";
+import { awardsOf, charges, termsByAward, nonEmpty } from "../facts.js";
 import { BUDGET_PERIOD } from "../rules.js";
-import { nonEmpty } from "./expect.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Active awards whose overspending (categories above budget, not netted) exceeds their sponsor's threshold. */

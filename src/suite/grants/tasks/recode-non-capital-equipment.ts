@@ -1,8 +1,8 @@
 import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { charges, termsByAward } from "../facts.js";
+import { charges, termsByAward, nonEmpty } from "../facts.js";
 import { EQUIPMENT_CODE, NON_CAPITAL_CODE, OBJECT_CODES } from "../rules.js";
-import { checkCount, nonEmpty } from "./expect.js";
+import { checkAnswerCount } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Capital-equipment charges whose unit cost is under the threshold that applies to their award. */
@@ -48,7 +48,7 @@ export const recodeNonCapitalEquipmentTask = defineTask({
     const recoded = { object_code: NON_CAPITAL_CODE, category: OBJECT_CODES[NON_CAPITAL_CODE]!.category };
     const changed = new Map(expected.map((id) => [id, recoded]));
     const diff = checkStateDiff(initial.db, final.db, [{ table: "transactions", key: "txn_id", changed }]);
-    return [...diff, checkCount(answer, expected.length)];
+    return [...diff, checkAnswerCount(answer, expected.length)];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [

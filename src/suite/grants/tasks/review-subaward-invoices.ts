@@ -1,8 +1,8 @@
 import { allRows, checkStateDiff, defineTask, getRow, roundCents, sumCents } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { readInvoice, scans } from "../facts.js";
-import { checkCount, checkTotal, nonEmpty } from "./expect.js";
+import { readInvoice, scans, nonEmpty } from "../facts.js";
+import { checkAnswerCount, checkAnswerTotal } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Each pending invoice with the decision the review rules give it (and what an approval pays). */
@@ -83,8 +83,8 @@ export const reviewSubawardInvoicesTask = defineTask({
         { table: "documents", key: "doc_id", changed },
         { table: "subaward_payments", key: "payment_id", added: paid },
       ]),
-      checkCount(answer, paid.length),
-      checkTotal(answer, sumCents(paid.map((payment) => payment.amount))),
+      checkAnswerCount(answer, paid.length),
+      checkAnswerTotal(answer, sumCents(paid.map((payment) => payment.amount))),
     ];
   },
   oracle: cells([]),

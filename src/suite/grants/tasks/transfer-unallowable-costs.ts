@@ -1,7 +1,7 @@
 import { checkStateDiff, defineTask, sumCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { charges, termsByAward } from "../facts.js";
-import { checkCount, checkTotal, nonEmpty } from "./expect.js";
+import { charges, termsByAward, nonEmpty } from "../facts.js";
+import { checkAnswerCount, checkAnswerTotal } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Posted charges whose object code the award's sponsor lists as unallowable, on any award. */
@@ -45,8 +45,8 @@ export const transferUnallowableCostsTask = defineTask({
         { table: "transactions", key: "txn_id", changed },
         { table: "cost_transfers", key: "transfer_id", added: expected },
       ]),
-      checkCount(answer, expected.length),
-      checkTotal(answer, sumCents(expected.map((charge) => charge.amount))),
+      checkAnswerCount(answer, expected.length),
+      checkAnswerTotal(answer, sumCents(expected.map((charge) => charge.amount))),
     ];
   },
   oracle: cells([]),
