@@ -114,71 +114,50 @@ const PURCHASES = [
   return { code: code!, weight: +weight!, low: +low!, high: +high!, texts: text.join(" ").split("|") };
 });
 const WEIGHTS = PURCHASES.map((item) => item.weight);
-const TOPICS =
-  "Coastal sediment transport|Microbial nitrogen cycling|Adaptive bridge monitoring|Early literacy|Quantum sensing|Wildfire smoke exposure|Soil carbon in restored prairie|Groundwater arsenic".split(
-    "|",
-  );
-const SETTINGS =
-  "in urban watersheds|under climate stress|for rural communities|at the regional scale|across the life course".split(
-    "|",
-  );
-const SUBRECIPIENTS =
-  "Lakeshore Technical University|Prairie View Research Institute|University of Westmark|Coastal Marine Consortium|Highland Medical Center".split(
-    "|",
-  );
+const TOPICS = "Coastal sediment|Nitrogen cycling|Bridge monitoring|Early literacy|Quantum sensing".split(
+  "|",
+);
+const SETTINGS = "in urban watersheds|under climate stress|for rural communities|at regional scale".split(
+  "|",
+);
+const SUBRECIPIENTS = "Lakeshore Tech|Prairie View Institute|University of Westmark|Highland Medical".split(
+  "|",
+);
 const SALARY = {
   faculty: [1050, 1650],
   postdoc: [580, 660],
   staff: [500, 760],
   graduate_student: [280, 340],
 };
-const SPONSOR_SUFFIX = {
-  foundation: "Family Foundation|Foundation|Charitable Trust",
-  industry: "Inc.|LLC|Corporation",
-  state: "Department of Health|Energy Office|Department of Natural Resources",
-};
 
-function sponsorName({ random, faker }: GenerateContext, type: Exclude<SponsorType, "federal">): string {
-  const stem =
-    type === "foundation"
-      ? faker.person.lastName()
-      : type === "industry"
-        ? faker.company.name()
-        : faker.location.state();
-  return `${stem.replace(/[,.]/g, "")} ${random.pick(SPONSOR_SUFFIX[type].split("|"))}`;
+function sponsorName({ random, faker }: GenerateContext, type: SponsorType): string {
+  if (type === "foundation")
+    return `${faker.person.lastName()} ${random.pick(["Foundation", "Charitable Trust"])}`;
+  if (type === "industry") return faker.company.name().replace(/[,.]/g, "");
+  return `${faker.location.state()} ${random.pick(["Department of Health", "Energy Office"])}`;
 }
 
-function randomTerms(random: Random, type: Exclude<SponsorType, "federal">): SponsorTerms {
+function randomTerms(random: Random, type: SponsorType): SponsorTerms {
   const pick = <T>(...items: T[]): T => random.pick(items);
   const rate = type === "industry" ? pick(26, 30, 35) : pick(8, 10, 12, 15, 20);
   const idc = type !== "industry" && random.chance(0.2) ? "-" : `${rate}/${pick("MTDC", "TDC")}`;
-  const codes = new Set([
-    "5850",
-    pick("5840", "5820"),
-    random.chance(0.3) ? pick("5420", "5860", "5870") : "5850",
-  ]);
+  const codes = new Set(["5850", pick("5840", "5820"), pick("5850", "5850", "5420", "5860", "5870")]);
   const equipment = random.chance(0.3) ? pick(1000, 2500, 3000) : "-";
   const [rebudget, extension] =
     type === "industry" ? ["-", "-"] : [pick(10, 25), `${pick(6, 12)}/${pick(30, 45)}`];
-  return termsFrom(
-    `${type} ${idc} ${[...codes].join(",")} ${equipment} ${rebudget} ${pick<number | string>(25, "-")} ${extension}`,
-  );
+  const effort = pick<number | string>(25, "-");
+  return termsFrom(`${type} ${idc} ${[...codes].join(",")} ${equipment} ${rebudget} ${effort} ${extension}`);
 }
 
 function makeSponsors(context: GenerateContext): Sponsor[] {
-  const names = new Set<string>();
-  const federal = [...FEDERAL_SPONSORS];
+  const [names, federal] = [new Set<string>(), [...FEDERAL_SPONSORS]];
+  const types: SponsorType[] = ["federal", "foundation", "industry", "state"];
   return Array.from({ length: 9 * context.factors.files }, (_, index) => {
-    const type = weightedPick<SponsorType>(
-      context.random,
-      ["federal", "foundation", "industry", "state"],
-      [federal.length > 0 ? 3 : 0, 4, 2, 1],
-    );
+    const type = weightedPick(context.random, types, [federal.length > 0 ? 3 : 0, 4, 2, 1]);
     const terms =
       PLANTED_TERMS[index] ?? (type === "federal" ? PLANTED_TERMS[0]! : randomTerms(context.random, type));
     let name = terms.type === "federal" ? federal.shift()! : "";
-    while (!name || names.has(name))
-      name = sponsorName(context, terms.type as Exclude<SponsorType, "federal">);
+    while (!name || names.has(name)) name = sponsorName(context, terms.type);
     names.add(name);
     const id = sponsorId.format(index + 1);
     return { id, name, terms, path: `${PATHS.terms}${id}-${name.toLowerCase().replace(/[^a-z]+/g, "-")}.md` };
@@ -195,13 +174,8 @@ function makePeople({ random, faker }: GenerateContext) {
     while ((next % 7 === 3) !== faulty) next += 1; // get_person fails silently on ids n % 7 === 3
     const [low, high] = SALARY[appointment];
     const pay = random.int(low!, high!) * 100;
-    people.push({
-      id: personId.format(next++),
-      name: personName(faker, "northfield.edu", emails),
-      department,
-      appointment,
-      pay,
-    });
+    const name = personName(faker, "northfield.edu", emails);
+    people.push({ id: personId.format(next++), name, department, appointment, pay });
     return people.at(-1)!;
   };
   const find = (appointment: Appointment, department: string, pct: number, taken: Person[]): Person => {
@@ -217,15 +191,10 @@ function makePeople({ random, faker }: GenerateContext) {
   return { people, create, find };
 }
 
-function staffAward(
-  random: Random,
-  find: ReturnType<typeof makePeople>["find"],
-  department: string,
-  forced?: string,
-): Commitment[] {
-  const roles: Array<[Role, Appointment, number]> = [
-    ["PI", "faculty", random.pick([10, 15, 20, 25, 30, 35])],
-  ];
+type Finder = ReturnType<typeof makePeople>["find"];
+
+function staffAward(random: Random, find: Finder, department: string, forced?: string): Commitment[] {
+  const roles: Array<[Role, Appointment, number]> = [["PI", "faculty", random.pick([10, 15, 20, 30])]];
   if (random.chance(0.4)) roles.push(["co-I", "faculty", random.pick([5, 10, 15, 20])]);
   if (random.chance(0.4)) roles.push(["key", random.pick(["postdoc", "staff"]), random.pick([25, 50, 75])]);
   if (random.chance(0.7))
@@ -235,11 +204,8 @@ function staffAward(
   if (role) roles[at < 0 ? roles.length : at] = [role as Role, appointment as Appointment, Number(pct)];
   const taken: Person[] = [];
   return roles.map(([name, kind, committed]) => {
-    const drift = random.chance(0.06)
-      ? 0.4 + random.next() * 0.3
-      : random.chance(0.3)
-        ? 0.85 + random.next() * 0.3
-        : 1;
+    const spread = (low: number): number => low + random.next() * 0.3;
+    const drift = random.chance(0.06) ? spread(0.4) : random.chance(0.3) ? spread(0.85) : 1;
     taken.push(find(kind, department, committed, taken));
     const planted = name === role ? Number(certified) : Math.round(committed * drift);
     return { person: taken.at(-1)!, role: name, pct: committed, certified: planted };
@@ -257,23 +223,15 @@ function makeSubaward(random: Random, award: Award, number: number, kind: string
   const payments: Payment[] = [];
   for (let from = start; monthEndAfter(from, 2) <= "2025-03-31"; from = addDays(monthEndAfter(from, 2), 1)) {
     const to = monthEndAfter(from, 2);
-    const amount =
-      kind === "crossing"
-        ? from < "2025-01-01"
-          ? 14_000
-          : 17_500
-        : roundCents(8_000 + random.next() * 14_000);
-    payments.push({
-      invoiceNo: invoiceNo(payments.length + 1),
-      amount,
-      from,
-      to,
-      paidOn: addDays(to, planned ? 45 : random.int(30, 50)),
-    });
+    const drawnAmount = roundCents(8_000 + random.next() * 14_000);
+    const amount = kind !== "crossing" ? drawnAmount : from < "2025-01-01" ? 14_000 : 17_500;
+    const paidOn = addDays(to, planned ? 45 : random.int(30, 50));
+    payments.push({ invoiceNo: invoiceNo(payments.length + 1), amount, from, to, paidOn });
   }
+  const amount = roundCents(9_000 + random.next() * 11_000);
   const fresh = {
     invoiceNo: invoiceNo(payments.length + 1),
-    amount: roundCents(9_000 + random.next() * 11_000),
+    amount,
     from: "2025-04-01",
     to: "2025-05-31",
     paidOn: "",
@@ -288,9 +246,9 @@ function makeSubaward(random: Random, award: Award, number: number, kind: string
   const obligated = Math.round(
     kind === "over" ? paid - random.int(1_000, 3_000) : paid + random.int(20_000, 80_000),
   );
-  const end = kind === "expired" ? "2025-03-31" : award.end;
+  const [id, end] = [subawardId.format(number), kind === "expired" ? "2025-03-31" : award.end];
   return {
-    id: subawardId.format(number),
+    id,
     subrecipient,
     obligated,
     start,
@@ -310,13 +268,10 @@ function ledger(random: Random, award: Award): Txn[] {
     award.commitments.filter((c) => (c.person.appointment === "faculty") === faculty);
   const pay = (faculty: boolean): number =>
     roundCents(paid(faculty).reduce((sum, c) => sum + (c.person.pay * c.pct) / 1200, 0));
-  const first = Number((award.start > BUDGET_PERIOD.start ? award.start : BUDGET_PERIOD.start).slice(5, 7));
-  for (
-    let month = `2025-0${first}`;
-    month <= "2025-06" && `${month}-01` <= award.end;
-    month = `2025-0${+month.slice(5) + 1}`
-  ) {
-    const [faculty, others, day] = [pay(true), pay(false), `${month}-25`];
+  // Every award started by the budget period's first month; the ledger runs to this month.
+  for (let number = 1; number <= 6 && `2025-0${number}-01` <= award.end; number += 1) {
+    const [faculty, others, month] = [pay(true), pay(false), `2025-0${number}`];
+    const day = `${month}-25`;
     txns.push(txn(day, "5100", `Payroll ${month} - faculty`, faculty));
     if (others > 0) txns.push(txn(day, "5110", `Payroll ${month} - staff and students`, others));
     txns.push(txn(day, "5200", `Fringe benefits ${month}`, roundCents((faculty + others) * 0.295)));
@@ -342,24 +297,19 @@ const round100 = (value: number): number => Math.round(value / 100) * 100;
 /** The budget period's lines: the spending so far annualized (every category under budget), or planted overspending of salaries. */
 function budgetFor(random: Random, award: Award, overspend: number | undefined): Map<Category, number> {
   const spent = new Map<Category, number>();
-  for (const { code, amount } of award.txns)
-    spent.set(OBJECT_CODES[code]!.category, (spent.get(OBJECT_CODES[code]!.category) ?? 0) + amount);
-  const elapsed = new Set(
-    award.txns.filter((txn) => txn.code === "5200").map((txn) => txn.postedOn.slice(0, 7)),
-  ).size;
-  const months = Number((award.end < BUDGET_PERIOD.end ? award.end : BUDGET_PERIOD.end).slice(5, 7));
+  for (const { code, amount } of award.txns) {
+    const { category } = OBJECT_CODES[code]!;
+    spent.set(category, (spent.get(category) ?? 0) + amount);
+  }
+  // The period's months (it ends with the award); the ledger holds January to June.
+  const months = award.end < BUDGET_PERIOD.end ? Number(award.end.slice(5, 7)) : 12;
+  const annual = (amount: number): number =>
+    (amount * months) / Math.min(6, months) / (0.85 + random.next() * 0.15);
   const budget = new Map<Category, number>();
   for (const category of Object.keys(CATEGORIES) as Category[])
-    if (spent.has(category))
-      budget.set(
-        category,
-        Math.ceil((spent.get(category)! * months) / elapsed / (0.85 + random.next() * 0.15) / 100) * 100,
-      );
+    if (spent.has(category)) budget.set(category, Math.ceil(annual(spent.get(category)!) / 100) * 100);
   if (overspend === undefined) return budget;
-  const others = [...budget].reduce(
-    (sum, [category, amount]) => sum + (category === "salaries" ? 0 : amount),
-    0,
-  );
+  const others = [...budget.values()].reduce((sum, amount) => sum + amount, 0) - budget.get("salaries")!;
   return budget.set("salaries", round100((spent.get("salaries")! - overspend * others) / (1 + overspend)));
 }
 
@@ -375,9 +325,9 @@ function transpose(amount: number): number {
 /** The notices of award: the original and its amendments (each moves money between two categories), the last one current. */
 function lettersFor(random: Random, budget: Map<Category, number>, amendments: number): Letter[] {
   const letters: Letter[] = [];
-  const dates = Array.from({ length: amendments }, () =>
-    randomDate(random, "2025-02-01", "2025-05-31"),
-  ).sort();
+  const dates = [...Array<unknown>(amendments)]
+    .map(() => randomDate(random, "2025-02-01", "2025-05-31"))
+    .sort();
   for (let amendment = amendments, current = budget; amendment >= 0; amendment -= 1) {
     const received = dates[amendment - 1] ?? addDays(BUDGET_PERIOD.start, -random.int(10, 40));
     letters.unshift({ amendment, budget: current, received });
@@ -390,12 +340,7 @@ function lettersFor(random: Random, budget: Map<Category, number>, amendments: n
   return letters;
 }
 
-function makeAward(
-  context: GenerateContext,
-  index: number,
-  sponsors: Sponsor[],
-  find: ReturnType<typeof makePeople>["find"],
-): Award {
+function makeAward(context: GenerateContext, index: number, sponsors: Sponsor[], find: Finder): Award {
   const { random } = context;
   const [sponsor, end, extensions, commit] = PLANS[index] ?? [];
   const start = sponsor
@@ -410,10 +355,7 @@ function makeAward(
   return {
     id: awardId.format(10_000 + 7 * (index + 1)),
     sponsor: funder,
-    sponsorAwardNo:
-      funder.terms.type === "federal"
-        ? String(random.int(1_000_000, 9_999_999))
-        : `G-${start.slice(0, 4)}-${random.int(100, 999)}`,
+    sponsorAwardNo: funder.terms.type === "federal" ? `${random.int(1e6, 9e6)}` : `G-${random.int(100, 999)}`,
     title: `${random.pick(TOPICS)} ${random.pick(SETTINGS)}`,
     department,
     start,
@@ -438,44 +380,29 @@ function fillAward(context: GenerateContext, award: Award, index: number, subawa
   award.txns = ledger(random, award);
   for (const [at, code, postedOn, amount, description] of PLANTED_TXNS)
     if (at === index) award.txns.push({ postedOn, code, description, amount });
-  const over =
-    overspend && overspend !== "-"
-      ? Number(overspend)
-      : !planned && random.chance(0.1)
-        ? random.pick([0.12, 0.2, 0.3])
-        : undefined;
+  const drawn = !planned && random.chance(0.1) ? random.pick([0.12, 0.2, 0.3]) : undefined;
+  const over = overspend && overspend !== "-" ? Number(overspend) : drawn;
   const budget = budgetFor(random, award, over);
-  award.letters = lettersFor(
-    random,
-    budget,
-    index === 5 ? 1 : weightedPick(random, [0, 1, 2], [0.7, 0.25, 0.05]),
-  );
+  const amendments = index === 5 ? 1 : weightedPick(random, [0, 1, 2], [0.7, 0.25, 0.05]);
+  award.letters = lettersFor(random, budget, amendments);
   award.keyed = new Map(index === 5 ? award.letters[0]!.budget : budget);
   // A keying error on the second page of the notice for award 7, now and then on unplanned awards.
   const pageTwo = (["supplies", "travel", "other"] as const).find((item) => budget.has(item)) ?? "fringe";
-  const typo =
-    index === 7
-      ? pageTwo
-      : !planned && over === undefined && random.chance(0.12)
-        ? random.pick([...budget.keys()])
-        : null;
+  const slip = !planned && over === undefined && random.chance(0.12) ? random.pick([...budget.keys()]) : null;
+  const typo = index === 7 ? pageTwo : slip;
   if (typo) award.keyed.set(typo, transpose(budget.get(typo)!));
   if (!planned && over === undefined && award.letters.length > 1 && random.chance(0.2))
     award.keyed = new Map(award.letters[0]!.budget);
   if (index === 5) award.letters.at(-1)!.noisy = "salaries";
+  const soon = !planned && award.end >= today && award.end <= "2025-10-31" && random.chance(0.6);
   const asked =
     request && request !== "-"
       ? request.split("/").map(Number)
-      : !planned && award.end >= today && award.end <= "2025-10-31" && random.chance(0.6)
-        ? [random.int(2, 14), random.int(1, 60)]
-        : undefined;
+      : soon && [random.int(2, 14), random.int(1, 60)];
   if (!asked) return;
   const [early, latest] = [addDays(award.end, -asked[1]!), addDays(today, -random.int(0, 12))];
-  award.request = {
-    newEnd: monthEndAfter(award.end, asked[0]!),
-    received: early < latest ? early : latest,
-    faulty: index === 0 || random.chance(0.2),
-  };
+  const [newEnd, faulty] = [monthEndAfter(award.end, asked[0]!), index === 0 || random.chance(0.2)];
+  award.request = { newEnd, received: early < latest ? early : latest, faulty };
 }
 
 /** Sponsors, people, awards with budgets, commitments, subawards and ledgers, the scans and the workspace. */
@@ -483,19 +410,13 @@ export function generateGrants(context: GenerateContext): void {
   const { random, factors } = context;
   const sponsors = makeSponsors(context);
   const { people, create, find } = makePeople(context);
-  const awards = Array.from({ length: 10 * factors.rows }, (_, index) =>
-    makeAward(context, index, sponsors, find),
-  );
+  const awards = Array.from({ length: 10 * factors.rows }, (_, n) => makeAward(context, n, sponsors, find));
   for (const line of OVERCOMMITTED) {
     const [appointment, faulty, ...shares] = line.split(" ");
     const person = create(appointment as Appointment, awards[0]!.department, faulty === "faulty");
+    const role = appointment === "faculty" ? "co-I" : "other";
     for (const [index, pct] of shares.map((share) => share.split(":").map(Number)))
-      awards[index!]!.commitments.push({
-        person,
-        role: appointment === "faculty" ? "co-I" : "other",
-        pct: pct!,
-        certified: pct!,
-      });
+      awards[index!]!.commitments.push({ person, role, pct: pct!, certified: pct! });
   }
   awards.forEach((award, index) => fillAward(context, award, index, 43 + 3 * index));
   const world = { sponsors, people, awards, negotiatedRate: random.pick([52.5, 54, 55.5, 57]) };

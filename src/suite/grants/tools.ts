@@ -1,15 +1,8 @@
 import { z } from "zod";
 import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
-import {
-  REFERENCE_DATE,
-  allRows,
-  cachedStatement,
-  defineGetTool,
-  defineListTool,
-  insertRow,
-} from "../../envs/index.js";
-import { getRow, isoDateSchema, requireRow, roundCents, when } from "../../envs/index.js";
-import { withSilentFailures, withTransientFailures } from "../../envs/index.js";
+import { REFERENCE_DATE, allRows, cachedStatement, defineGetTool } from "../../envs/index.js";
+import { defineListTool, getRow, insertRow, isoDateSchema, requireRow } from "../../envs/index.js";
+import { roundCents, when, withSilentFailures, withTransientFailures } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { CATEGORIES, OBJECT_CODES, awardId, documentId } from "./rules.js";
 import { personId, sponsorId, subawardId, txnId } from "./rules.js";
@@ -89,31 +82,24 @@ const listDocuments = defineListTool({
       .enum(["award_letter", "subaward_invoice", "effort_certification", "extension_request"])
       .optional()
       .describe("Only this kind of document"),
-    award_id: awardId.schema("Only this award's documents").optional(),
     status: z.enum(["filed", "pending", "paid", "held"]).optional().describe("Only documents in this status"),
   },
   key: "documents",
   from: "documents",
   select: "doc_id, doc_type, award_id, title, page_count, received_on, status",
-  where: (input) => [
-    when(input.doc_type, "doc_type = ?"),
-    when(input.award_id, "award_id = ?"),
-    when(input.status, "status = ?"),
-  ],
+  where: (input) => [when(input.doc_type, "doc_type = ?"), when(input.status, "status = ?")],
   orderBy: "doc_id",
 });
 
 type Db = ToolContext["db"];
 type Row = Record<string, unknown>;
 
-/** The row of `table` whose `column` is the id, or the id format's not-found error. */
-function one<Result = Row>(db: Db, table: string, column: string, id: string, format: IdFormat): Result {
-  return requireRow<Result>(
-    db,
-    `SELECT * FROM ${table} WHERE ${column} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
+const TABLES: Record<string, string> = { award_id: "awards", txn_id: "transactions", doc_id: "documents" };
+
+/** The row an id names (the table follows the id's field), or the id format's not-found error. */
+function one<Result = Row>(db: Db, format: IdFormat, id: string): Result {
+  const sql = `SELECT * FROM ${TABLES[format.field] ?? "subawards"} WHERE ${format.field} = ?`;
+  return requireRow<Result>(db, sql, [id], format.notFound(id).message);
 }
 
 const run = (db: Db, sql: string, ...params: unknown[]): unknown => cachedStatement(db, sql).run(...params);
@@ -128,13 +114,7 @@ const getDocumentPage = defineTool({
     page: z.number().int().min(1).default(1).describe("Page number, from 1"),
   }),
   handler: ({ doc_id, page }, { db }: ToolContext) => {
-    const { doc_type, page_count } = one<{ doc_type: string; page_count: number }>(
-      db,
-      "documents",
-      "doc_id",
-      doc_id,
-      documentId,
-    );
+    const { doc_type, page_count } = one<{ doc_type: string; page_count: number }>(db, documentId, doc_id);
     if (page > page_count)
       throw new ToolFailure(`document ${doc_id} has ${page_count} page(s); ask for page 1 to ${page_count}`);
     const { ocr_text: text } = getRow<{ ocr_text: string }>(
@@ -197,7 +177,7 @@ const postIndirectCosts = defineTool({
     amount: z.number().positive().describe("The F&A amount in dollars"),
   }),
   handler: ({ award_id, month, amount }, { db }: ToolContext) => {
-    one(db, "awards", "award_id", award_id, awardId);
+    one(db, awardId, award_id);
     if (getRow(db, "SELECT 1 FROM idc_postings WHERE award_id = ? AND month = ?", award_id, month))
       throw new ToolFailure(`F&A for ${month} is already posted on ${award_id}`);
     const posting = { award_id, month, amount: roundCents(amount), posted_on: REFERENCE_DATE };
@@ -215,13 +195,7 @@ const transferCost = defineTool({
     reason: z.string().min(3).describe("Why it is moved"),
   }),
   handler: ({ txn_id, reason }, { db }: ToolContext) => {
-    const { amount, status } = one<{ amount: number; status: string }>(
-      db,
-      "transactions",
-      "txn_id",
-      txn_id,
-      txnId,
-    );
+    const { amount, status } = one<{ amount: number; status: string }>(db, txnId, txn_id);
     if (status !== "posted") throw new ToolFailure(`${txn_id} was already transferred off its award`);
     run(db, "UPDATE transactions SET status = 'transferred' WHERE txn_id = ?", txn_id);
     return {
@@ -231,13 +205,7 @@ const transferCost = defineTool({
 });
 
 function pendingInvoice(db: Db, id: string): { award_id: string } {
-  const doc = one<{ award_id: string; doc_type: string; status: string }>(
-    db,
-    "documents",
-    "doc_id",
-    id,
-    documentId,
-  );
+  const doc = one<{ award_id: string; doc_type: string; status: string }>(db, documentId, id);
   if (doc.doc_type !== "subaward_invoice" || doc.status !== "pending")
     throw new ToolFailure(`${id} is not a pending subaward invoice (it is a ${doc.doc_type}, ${doc.status})`);
   return doc;
@@ -256,7 +224,7 @@ const approveInvoice = defineTool({
   }),
   handler: ({ doc_id, subaward_id, invoice_number, amount }, { db }: ToolContext) => {
     const doc = pendingInvoice(db, doc_id);
-    const { award_id } = one<{ award_id: string }>(db, "subawards", "subaward_id", subaward_id, subawardId);
+    const { award_id } = one<{ award_id: string }>(db, subawardId, subaward_id);
     if (award_id !== doc.award_id)
       throw new ToolFailure(
         `${subaward_id} is a subaward of ${award_id}, but ${doc_id} is filed under ${doc.award_id}`,
@@ -283,7 +251,7 @@ const holdInvoice = defineTool({
   handler: ({ doc_id }, { db }: ToolContext) => {
     pendingInvoice(db, doc_id);
     run(db, "UPDATE documents SET status = 'held' WHERE doc_id = ?", doc_id);
-    return { document: one(db, "documents", "doc_id", doc_id, documentId) };
+    return { document: one(db, documentId, doc_id) };
   },
 });
 
@@ -298,7 +266,7 @@ const setBudgetLine = defineTool({
     amount: z.number().min(0).describe("The approved amount in dollars"),
   }),
   handler: ({ award_id, category, amount }, { db }: ToolContext) => {
-    one(db, "awards", "award_id", award_id, awardId);
+    one(db, awardId, award_id);
     const upsert =
       "INSERT INTO budget_lines VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET amount = excluded.amount";
     run(db, upsert, award_id, category, roundCents(amount));
@@ -316,7 +284,7 @@ const recodeTransaction = defineTool({
     object_code: objectCodeSchema.describe("The new object code"),
   }),
   handler: ({ txn_id, object_code }, { db }: ToolContext) => {
-    one(db, "transactions", "txn_id", txn_id, txnId);
+    one(db, txnId, txn_id);
     const { category } = OBJECT_CODES[object_code]!;
     run(
       db,
@@ -325,7 +293,7 @@ const recodeTransaction = defineTool({
       category,
       txn_id,
     );
-    return { transaction: one(db, "transactions", "txn_id", txn_id, txnId) };
+    return { transaction: one(db, txnId, txn_id) };
   },
 });
 
@@ -342,19 +310,13 @@ const extendAward = defineTool({
     new_end_date: isoDateSchema.describe("The new end date, YYYY-MM-DD"),
   }),
   handler: ({ award_id, new_end_date: to }, { db }: ToolContext) => {
-    const { status, end_date: from } = one<{ status: string; end_date: string }>(
-      db,
-      "awards",
-      "award_id",
-      award_id,
-      awardId,
-    );
+    const { status, end_date: from } = one<{ status: string; end_date: string }>(db, awardId, award_id);
     if (status !== "active")
       throw new ToolFailure(`${award_id} is ${status}; only active awards are extended`);
     if (to <= from) throw new ToolFailure(`the new end date must be after the current one (${from})`);
     run(db, "UPDATE awards SET end_date = ?, extensions = extensions + 1 WHERE award_id = ?", to, award_id);
     const done = action(db, award_id, "no_cost_extension", `end date ${from} -> ${to}`);
-    return { award: one(db, "awards", "award_id", award_id, awardId), action: done };
+    return { award: one(db, awardId, award_id), action: done };
   },
 });
 
@@ -368,7 +330,7 @@ const referExtension = defineTool({
     note: z.string().min(3).describe("Why it goes to the sponsor"),
   }),
   handler: ({ award_id, note }, { db }: ToolContext) => {
-    one(db, "awards", "award_id", award_id, awardId);
+    one(db, awardId, award_id);
     return { action: action(db, award_id, "referred_to_sponsor", note) };
   },
 });
