@@ -6,13 +6,12 @@
 import type { GenerateContext } from "../../envs/index.js";
 import { addDays, cell, hyphenate, longDate, numberCell, ocrAmount } from "../../envs/index.js";
 import { ocrConfuse, roundCents, scanStamp, strayLine } from "../../envs/index.js";
-import type { Award, GrantsWorld, Invoice, Letter, Person, Subaward } from "./generate.js";
+import type { Award, GrantsWorld, Invoice, Letter, Person, Subaward, Txn } from "./generate.js";
 import { BUDGET_PERIOD, CATEGORIES, EFFORT_PERIOD, OBJECT_CODES, SUBAWARD_MTDC_CAP } from "./rules.js";
 import { UNIVERSITY, documentId, txnId } from "./rules.js";
 import type { Category } from "./rules.js";
 
 type Random = GenerateContext["random"];
-type Doc = { type: string; award: string | null; title: string; received: string; status: string };
 
 const RULE = "-".repeat(72);
 const gap = (random: Random, low = 4, high = 18): string => " ".repeat(random.int(low, high));
@@ -187,65 +186,52 @@ function requestPage(random: Random, world: GrantsWorld, award: Award): string {
   ].join("\n");
 }
 
-/** Every scanned document with its pages and whether its id must match the OCR queue's fault rule. */
-function documentsOf(random: Random, world: GrantsWorld): Array<[Doc, string[], boolean]> {
-  const docs: Array<[Doc, string[], boolean]> = [];
-  const add = (doc: Doc, pages: string[], faulty: boolean): number => docs.push([doc, pages, faulty]);
+type Doc = [
+  type: string,
+  award: string | null,
+  title: string,
+  received: string,
+  status: string,
+  pages: string[],
+];
+
+/** Every scanned document with its pages, and whether its id must match the OCR queue's fault rule. */
+function documentsOf(random: Random, world: GrantsWorld): Array<[Doc, boolean]> {
+  const docs: Array<[Doc, boolean]> = [];
   for (const award of world.awards)
     for (const letter of award.letters) {
-      const title =
-        letter.amendment === 0
-          ? "Notice of award (original)"
-          : `Notice of award, amendment ${letter.amendment}`;
-      const doc = {
-        type: "award_letter",
-        award: award.id,
-        title,
-        received: letter.received,
-        status: "filed",
-      };
-      add(doc, letterPages(random, world, award, letter), random.chance(0.2));
+      const title = letter.amendment
+        ? `Notice of award, amendment ${letter.amendment}`
+        : "Notice of award (original)";
+      const pages = letterPages(random, world, award, letter);
+      docs.push([["award_letter", award.id, title, letter.received, "filed", pages], random.chance(0.2)]);
     }
   for (const award of world.awards)
     for (const subaward of award.subawards) {
       const paid = sum(subaward.payments.map((payment) => payment.amount));
-      const invoices: Array<[Invoice, number, string]> = [
-        [{ ...subaward.payments.at(-1)!, signed: true, noisy: false, faulty: false }, paid, "paid"],
-      ];
-      if (subaward.pending)
-        invoices.push([
-          subaward.pending,
-          paid + (subaward.pending.paidOn ? 0 : subaward.pending.amount),
-          "pending",
-        ]);
+      const last = { ...subaward.payments.at(-1)!, signed: true, noisy: false, faulty: false };
+      const invoices: Array<[Invoice, number, string]> = [[last, paid, "paid"]];
+      const { pending } = subaward;
+      if (pending) invoices.push([pending, paid + (pending.paidOn ? 0 : pending.amount), "pending"]);
       for (const [invoice, cumulative, status] of invoices) {
-        const title = `Invoice ${invoice.invoiceNo} (${subaward.id})`;
-        const doc = {
-          type: "subaward_invoice",
-          award: award.id,
-          title,
-          received: addDays(invoice.to, random.int(12, 20)),
-          status,
-        };
-        add(doc, [invoicePage(random, award, subaward, invoice, cumulative)], invoice.faulty);
+        const [title, received] = [`Invoice ${invoice.invoiceNo} (${subaward.id})`, addDays(invoice.to, 15)];
+        const pages = [invoicePage(random, award, subaward, invoice, cumulative)];
+        docs.push([["subaward_invoice", award.id, title, received, status, pages], invoice.faulty]);
       }
     }
   const planted = world.awards[0]!.commitments.find((c) => c.role === "co-I")!.person;
   for (const person of [...world.people].sort((a, b) => a.id.localeCompare(b.id))) {
     const page = certificationPage(random, world, person);
     const title = `Effort certification Jul-Dec 2024 - ${person.name.fullName}`;
-    const doc = { type: "effort_certification", award: null, title, received: "2025-02-14", status: "filed" };
-    if (page) add(doc, [page], person === planted || random.chance(0.2));
+    const faulty = person === planted || random.chance(0.2);
+    if (page) docs.push([["effort_certification", null, title, "2025-02-14", "filed", [page]], faulty]);
   }
   for (const award of world.awards.filter((item) => item.request)) {
-    const doc = {
-      type: "extension_request",
-      award: award.id,
-      title: `No-cost extension request ${award.id}`,
-      received: award.request!.received,
-      status: "pending",
-    };
-    add(doc, [requestPage(random, world, award)], award.request!.faulty);
+    const [title, pages] = [`No-cost extension request ${award.id}`, [requestPage(random, world, award)]];
+    docs.push([
+      ["extension_request", award.id, title, award.request!.received, "pending", pages],
+      award.request!.faulty,
+    ]);
   }
   return docs;
 }
@@ -255,73 +241,44 @@ export function insertScans({ db, random }: GenerateContext, world: GrantsWorld)
   const insertDoc = db.prepare("INSERT INTO documents VALUES (?, ?, ?, ?, ?, ?, ?)");
   const insertPage = db.prepare("INSERT INTO document_pages VALUES (?, ?, ?)");
   let next = 1;
-  for (const [doc, pages, faulty] of documentsOf(random, world)) {
+  for (const [[type, award, title, received, status, pages], faulty] of documentsOf(random, world)) {
     while ((next % 5 === 3) !== faulty) next += 1; // get_document_page answers "queued" once on ids n % 5 === 3
     const id = documentId.format(next++);
-    insertDoc.run(id, doc.type, doc.award, doc.title, pages.length, doc.received, doc.status);
+    insertDoc.run(id, type, award, title, pages.length, received, status);
     pages.forEach((text, index) => insertPage.run(id, index + 1, text));
   }
 }
 
 /** Writes the rows: sponsors, people, awards and their budgets, commitments, subawards, payments and charges. */
 export function insertRows({ db, referenceDate: today }: GenerateContext, world: GrantsWorld): void {
-  const run = (sql: string, rows: unknown[][]): void => {
-    const statement = db.prepare(`INSERT INTO ${sql}`);
-    for (const row of rows) statement.run(...row);
-  };
   const { sponsors, people, awards } = world;
-  run(
-    "sponsors VALUES (?, ?, ?, ?)",
-    sponsors.map((s) => [s.id, s.name, s.terms.type, s.path]),
-  );
-  const staff = [...people].sort((a, b) => a.id.localeCompare(b.id));
-  run(
-    "personnel VALUES (?, ?, ?, ?, ?)",
-    staff.map((p) => [p.id, p.name.fullName, p.department, p.appointment, p.name.email]),
-  );
-  const status = (award: Award): string => (award.end < today ? "closed" : "active");
-  const award = (a: Award) => [
-    a.id,
-    a.sponsor.id,
-    a.sponsorAwardNo,
-    a.title,
-    a.commitments[0]!.person.id,
-    a.department,
-  ];
-  run(
-    "awards VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    awards.map((a) => [...award(a), a.start, a.end, status(a), a.extensions]),
-  );
-  run(
-    "budget_lines VALUES (?, ?, ?)",
-    awards.flatMap((a) => [...a.keyed].map(([category, amount]) => [a.id, category, amount])),
-  );
-  run(
-    "commitments VALUES (?, ?, ?, ?)",
-    awards.flatMap((a) => a.commitments.map((c) => [a.id, c.person.id, c.role, c.pct])),
-  );
   const subawards = awards.flatMap((a) => a.subawards.map((s) => [s, a] as const));
-  run(
-    "subawards VALUES (?, ?, ?, ?, ?, ?)",
-    subawards.map(([s, a]) => [s.id, a.id, s.subrecipient, s.obligated, s.start, s.end]),
-  );
-  const payments = subawards.flatMap(([s]) => s.payments.map((p) => [s.id, p.invoiceNo, p.amount, p.paidOn]));
-  run("subaward_payments (subaward_id, invoice_no, amount, paid_on) VALUES (?, ?, ?, ?)", payments);
-  const txns = awards
-    .flatMap((a) => a.txns.map((t) => [a.id, t] as const))
-    .sort(([a, x], [b, y]) => x.postedOn.localeCompare(y.postedOn) || a.localeCompare(b));
-  const rows = txns.map(([a, t], index) => [
-    txnId.format(200_001 + index * 3),
-    a,
-    t.postedOn,
-    t.code,
-    OBJECT_CODES[t.code]!.category,
-    t.description,
-    t.amount,
-    t.subaward ?? null,
-  ]);
-  run(
-    "transactions (txn_id, award_id, posted_on, object_code, category, description, amount, subaward_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    rows,
-  );
+  const charges = awards.flatMap((a) => a.txns.map((t) => ({ ...t, award: a.id })));
+  charges.sort((x, y) => x.postedOn.localeCompare(y.postedOn) || x.award.localeCompare(y.award));
+  const head = (a: Award) => [a.id, a.sponsor.id, a.sponsorAwardNo, a.title, a.commitments[0]!.person.id];
+  const status = (a: Award): string => (a.end < today ? "closed" : "active");
+  const ledger = (t: Txn) => [OBJECT_CODES[t.code]!.category, t.description, t.amount, t.subaward ?? null];
+  const paid = ([s]: (typeof subawards)[number]) =>
+    s.payments.map((p) => [null, s.id, p.invoiceNo, p.amount, p.paidOn]);
+  const tables: Record<string, unknown[][]> = {
+    sponsors: sponsors.map((s) => [s.id, s.name, s.terms.type, s.path]),
+    personnel: people.map((p) => [p.id, p.name.fullName, p.department, p.appointment, p.name.email]),
+    awards: awards.map((a) => [...head(a), a.department, a.start, a.end, status(a), a.extensions]),
+    budget_lines: awards.flatMap((a) => [...a.keyed].map(([category, amount]) => [a.id, category, amount])),
+    commitments: awards.flatMap((a) => a.commitments.map((c) => [a.id, c.person.id, c.role, c.pct])),
+    subawards: subawards.map(([s, a]) => [s.id, a.id, s.subrecipient, s.obligated, s.start, s.end]),
+    subaward_payments: subawards.flatMap(paid),
+    transactions: charges.map((t, n) => [
+      txnId.format(200_001 + n * 3),
+      t.award,
+      t.postedOn,
+      t.code,
+      ...ledger(t),
+      "posted",
+    ]),
+  };
+  for (const [table, rows] of Object.entries(tables)) {
+    const statement = db.prepare(`INSERT INTO ${table} VALUES (${rows[0]?.map(() => "?").join(", ")})`);
+    for (const row of rows) statement.run(...row);
+  }
 }
