@@ -2,6 +2,7 @@
  * Instants as whole seconds since the epoch (UTC), and the ways the team's systems print them: the pager in
  * UTC (`2025-06-12T14:03:27Z`), the deploy system with the deployer's offset, people in their own zone.
  */
+import { mondayOf } from "../../envs/index.js";
 
 /** The moment the agent works in: the instance's reference date, 18:00 UTC. */
 export const NOW = "2025-06-30T18:00:00Z";
@@ -59,8 +60,5 @@ export function wallClockWithOffset(at: number, zone: Zone): string {
 
 /** The Monday 09:00 UTC handover that starts the rotation week containing `at`. */
 export function shiftStart(at: number): number {
-  const handover = 9 * HOUR;
-  const shifted = at - handover;
-  const weekday = (Math.floor(shifted / DAY) + 3) % 7; // 1970-01-01 was a Thursday (Monday = 0)
-  return Math.floor(shifted / DAY) * DAY - weekday * DAY + handover;
+  return seconds(`${mondayOf(isoUtc(at - 9 * HOUR).slice(0, 10))}T09:00:00Z`);
 }

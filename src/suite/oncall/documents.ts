@@ -1,6 +1,6 @@
 /** The team's shared drive: policies, the on-call schedule, monitoring exports, postmortems and cover requests. */
-import type { GenerateContext } from "../../envs/index.js";
 import { addDays, renderEmail, renderMarkdown } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { isoUtc, wallClockWithOffset } from "./clock.js";
 import { writeMetrics } from "./generate-metrics.js";
 import { ACK_LIMIT_MINUTES, ESCALATE_AFTER_MINUTES, SEVERITIES, SLO_TARGETS } from "./world.js";
@@ -66,6 +66,8 @@ function writePagingPolicy(context: GenerateContext): void {
       "A page meets its target when it was acknowledged at most the target's minutes after it fired. A page nobody acknowledged breaches the target, unless it resolved on its own within the target.",
       { heading: "Assignment" },
       "Every page is assigned to the engineer who was primary on call for the owning team of the paged service at the moment it fired (oncall/schedule.md, overrides included).",
+      { heading: "Response metrics" },
+      "An incident's time to acknowledge runs from the moment its page fired to the first acknowledgement recorded in the incident's timeline; later acknowledgements (a hand-over to a new incident commander) do not count. The mean time to acknowledge (MTTA) of a set of incidents is the mean of their times to acknowledge.",
       { heading: "Escalation" },
       {
         table: {

@@ -3,8 +3,8 @@
  * raw logs, exports and timelines as the tools show them, so an expectation follows exactly what the agent
  * could read.
  */
-import type { StateView } from "../../envs/index.js";
 import { allRows, parseCsv, parseMarkdownTable } from "../../envs/index.js";
+import type { StateView } from "../../envs/index.js";
 import { ZONES, seconds } from "./clock.js";
 import { PAGING_POLICY, SCHEDULE, SLO_POLICY } from "./documents.js";
 import { parseSchedule } from "./schedule.js";

@@ -1,11 +1,11 @@
 /** Incidents (resolved ones with free-text timelines, open ones awaiting escalation), postmortems and cover requests. */
-import type { GenerateContext } from "../../envs/index.js";
 import { addDays, sample } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
-import { makePage, scheduleOf, zoneOf } from "./roster.js";
 import { incidentId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
-import { ESCALATE_AFTER_MINUTES, SEVERITIES } from "./world.js";
+import { trackerConflicts } from "./tools.js";
+import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, scheduleOf, zoneOf } from "./world.js";
 import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
 
 const NOTES = [
@@ -35,9 +35,17 @@ function engineerNamed(world: OncallWorld, handle: string): Engineer {
 export function planIncidents(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
   const pool = world.pages.filter(
-    (page) => page.severity !== "sev3" && page.acked !== null && page.ackedBy && page.assigned,
+    (page) =>
+      page.severity !== "sev3" &&
+      page.acked !== null &&
+      page.ackedBy &&
+      page.assigned &&
+      !world.pinned.has(page),
   );
-  for (const page of sample(random, pool, Math.min(pool.length, 8 + 6 * factors.rows)))
+  for (const page of sample(random, pool, Math.min(pool.length, 8 + 6 * factors.rows))) {
+    // Whole minutes, as the timeline prints them, so the pager's times and the timeline agree.
+    page.fired -= page.fired % 60;
+    page.acked! -= page.acked! % 60;
     world.incidents.push({
       id: "",
       page,
@@ -48,6 +56,7 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
       timeline: "",
       title: `${page.alert} on ${page.service.name}`,
     });
+  }
   const schedule = scheduleOf(world);
   const now = seconds(NOW);
   const open = (
@@ -90,7 +99,12 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
   open("sev1", random.int(30, 60), "triggered", true);
 }
 
-function timelineOf(random: GenerateContext["random"], incident: Incident, world: OncallWorld): string {
+function timelineOf(
+  random: GenerateContext["random"],
+  incident: Incident,
+  world: OncallWorld,
+  takeover: boolean,
+): string {
   const page = incident.page;
   const minute = (at: number): number => at - (at % 60);
   const bot = (at: number, text: string): [number, string] => [
@@ -115,7 +129,7 @@ function timelineOf(random: GenerateContext["random"], incident: Incident, world
       lines.push(
         human(page.acked! + random.int(60, span - 60), random.pick(team), `: ${random.pick(NOTES)}`),
       );
-    if (random.chance(0.35))
+    if (takeover || random.chance(0.35))
       lines.push(
         human(
           page.acked! + random.int(120, span - 30),
@@ -135,9 +149,17 @@ function timelineOf(random: GenerateContext["random"], incident: Incident, world
 export function finishIncidents(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
   world.incidents.sort((a, b) => a.opened - b.opened);
+  // The first resolved incident is always acknowledged by someone outside UTC and handed over later.
+  const firstResolved = world.incidents.find((incident) => incident.status === "resolved")!;
+  const away = (engineer: Engineer): boolean => zoneOf(engineer).offsetMinutes !== 0;
+  if (!away(firstResolved.page.ackedBy!))
+    firstResolved.page.ackedBy =
+      world.engineers.find(
+        (engineer) => engineer.team === firstResolved.page.service.team && away(engineer),
+      ) ?? world.engineers.find(away)!;
   world.incidents.forEach((incident, index) => {
     incident.id = incidentId.format(index + 1);
-    incident.timeline = timelineOf(random, incident, world);
+    incident.timeline = timelineOf(random, incident, world, incident === firstResolved);
   });
   const early = world.incidents.filter(
     (incident) => incident.status === "resolved" && incident.resolved! < JUNE_START + 23 * DAY,
@@ -159,24 +181,28 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
     world.postmortems.push({ incident, reviewed, author: random.pick(team), items });
   }
   world.postmortems.sort((a, b) => a.incident.id.localeCompare(b.incident.id));
-  const first = world.postmortems[0]!.items;
-  [first[0]!.done, first[0]!.filed, first[1]!.due, first[1]!.done, first[2]!.filed, first[2]!.done] = [
-    true,
-    false,
-    null,
-    false,
-    true,
-    false,
-  ];
+  // The first postmortem plants every case: a done item, an undated open item the tracker's first write of
+  // conflicts on (so it must be retried), and an open item already filed.
+  const first = world.postmortems[0]!;
+  const [done, undated, filed] = first.items as [ActionItem, ActionItem, ActionItem];
+  Object.assign(done, { done: true, filed: false });
+  Object.assign(undated, { done: false, filed: false, due: null });
+  Object.assign(filed, { done: false, filed: true });
+  const conflicting = ITEMS.map((title) => title.replace("{s}", first.incident.page.service.name)).find(
+    trackerConflicts,
+  )!;
+  const holder = first.items.find((item) => item.title === conflicting);
+  if (holder) holder.title = undated.title;
+  undated.title = conflicting;
   makeThreads(context, world);
 }
 
 function makeThreads(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
-  const requesters = sample(random, world.engineers, 3 * factors.files);
-  // The first request is in a zone other than UTC, so converting to UTC always matters.
-  const away = requesters.findIndex((engineer) => zoneOf(engineer).offsetMinutes !== 0);
-  if (away > 0) [requesters[0], requesters[away]] = [requesters[away]!, requesters[0]!];
+  // The first requester writes in a zone other than UTC, so converting to UTC always matters.
+  const away = random.pick(world.engineers.filter((engineer) => zoneOf(engineer).offsetMinutes !== 0));
+  const others = world.engineers.filter((engineer) => engineer !== away);
+  const requesters = [away, ...sample(random, others, 3 * factors.files - 1)];
   requesters.forEach((requester, index) => {
     const zone = zoneOf(requester);
     const colleagues = world.engineers.filter(

@@ -1,6 +1,6 @@
 /** The log store: three days of raw, mixed-format log lines per service. */
-import type { GenerateContext } from "../../envs/index.js";
 import { weightedIndex } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { ZONES, seconds } from "./clock.js";
 import { javaTrace, jsonLogLine, nginxAccessLine, pythonTraceback, syslogLine } from "./render-logs.js";
 import type { JavaException } from "./render-logs.js";
@@ -156,13 +156,17 @@ const KIND_WEIGHTS = [55, 15, 12, 8, 3, 7];
 export function generateLogs(context: GenerateContext, world: OncallWorld): void {
   const { db, random, factors } = context;
   const insert = db.prepare("INSERT INTO log_lines (service, log_date, line_no, text) VALUES (?, ?, ?, ?)");
+  const mostEntries = 18 + 8 * factors.rows; // entries a service logs a day, at most
   for (const service of world.services)
     for (const date of LOG_DATES) {
       const start = seconds(`${date}T00:00:00Z`);
-      const count = 14 + 8 * factors.rows + random.int(0, 4);
+      const count = mostEntries - random.int(0, 4);
       const times = Array.from({ length: count }, () => start + random.int(0, 86_399)).sort((a, b) => a - b);
       // One trace with a cause straddles the first page break, so a reader must join pages before parsing.
       const planted = service === world.services[0] && date === LOG_DATES[1];
+      // After it, more than 5% of the service's requests are slower than any other (a lock pile-up), all on
+      // pages after the first: the p95 is one of them, and code that stops at the partial page misses them.
+      const slowRequests = Math.floor(0.05 * LOG_DATES.length * mostEntries) + 1;
       const lines: string[] = [];
       times.forEach((at, index) => {
         if (planted && index < 16) lines.push(...entry(random, service, at, random.pick([0, 1, 2, 3])));
@@ -190,6 +194,18 @@ export function generateLogs(context: GenerateContext, world: OncallWorld): void
                 },
               ],
             ),
+          );
+        else if (planted && index <= 16 + slowRequests)
+          lines.push(
+            jsonLogLine(at, random.int(0, 999), {
+              level: "warn",
+              service: service.name,
+              event: "http_request",
+              method: "POST",
+              path: "/api/v1/orders",
+              status: 200,
+              duration_ms: random.int(3000, 6000),
+            }),
           );
         else lines.push(...entry(random, service, at, weightedIndex(random, KIND_WEIGHTS)));
       });

@@ -1,6 +1,6 @@
 /** Monitoring exports: two-hourly request counters by status class, with gaps and counter resets. */
-import type { GenerateContext } from "../../envs/index.js";
 import { toCsv } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { HOUR, JUNE_START, isoUtc } from "./clock.js";
 import { SLO_TARGETS } from "./world.js";
 import type { OncallWorld, Service } from "./world.js";

@@ -1,14 +1,22 @@
-import type { GenerateContext } from "../../envs/index.js";
 import { personName, sample, weightedPick } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { DAY, HOUR, JUNE_START, NOW, ZONES, seconds, shiftStart } from "./clock.js";
 import type { Zone } from "./clock.js";
-import { engineerZones, makePage, scheduleOf } from "./roster.js";
 import { writeOncallDocuments } from "./documents.js";
 import { insertWorld } from "./insert.js";
 import { finishIncidents, planIncidents } from "./generate-incidents.js";
 import { deployId, engineerId, pageId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
-import { ROTATION_WEEKS, SLO_TARGETS, TEAMS } from "./world.js";
+import { replicaTimesOut } from "./tools.js";
+import {
+  ACK_LIMIT_MINUTES,
+  ROTATION_WEEKS,
+  SLO_TARGETS,
+  TEAMS,
+  engineerZones,
+  makePage,
+  scheduleOf,
+} from "./world.js";
 import type { Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
 
 const SERVICE_NAMES = [
@@ -54,7 +62,7 @@ function makePeople(context: GenerateContext): { engineers: Engineer[]; services
       while (handles.has(handle)) handle += random.int(2, 9);
       handles.add(handle);
       const engineer = { id: "", name: person.fullName, handle, email: person.email, team };
-      engineerZones.set(engineer, random.pick(ZONES));
+      engineerZones.set(engineer, engineers.length === 0 ? ZONES[1] : random.pick(ZONES));
       engineers.push(engineer);
     }
   engineers.forEach((engineer, index) => (engineer.id = engineerId.format(index + 1)));
@@ -175,6 +183,7 @@ function makePages(context: GenerateContext, world: OncallWorld): void {
     page.acked = ackAfter === null ? null : page.fired + ackAfter;
     page.ackedBy = ackAfter === null ? null : page.assigned;
     page.resolved = page.fired + resolveAfter;
+    world.pinned.add(page);
   };
   boundary("sev1", 300, 3600);
   boundary("sev1", 301, 3600);
@@ -211,15 +220,17 @@ function planUnassigned(
         override.start + random.int(600, override.end - override.start - 600),
       ),
     );
-  for (const monday of ["2025-06-16", "2025-06-23"])
-    lost.push(
-      junePage(
-        serviceOf(random.pick(TEAMS)),
-        "DiskUsageHigh",
-        "sev3",
-        seconds(`${monday}T00:00:00Z`) + random.int(1 * HOUR, 8 * HOUR),
-      ),
+  // Monday before the 09:00 handover, on a team no override covers then: the old week's primary has it.
+  const schedule = scheduleOf(world);
+  const rotationOnly = { ...schedule, overrides: [] };
+  for (const monday of ["2025-06-16", "2025-06-23"]) {
+    const fired = seconds(`${monday}T00:00:00Z`) + random.int(1 * HOUR, 8 * HOUR);
+    const free = TEAMS.filter(
+      (team) =>
+        onCallHandle(schedule, team, "primary", fired) === onCallHandle(rotationOnly, team, "primary", fired),
     );
+    lost.push(junePage(serviceOf(random.pick(free)), "DiskUsageHigh", "sev3", fired));
+  }
   for (const page of lost) page.assigned = null;
 }
 
@@ -264,6 +275,20 @@ function makeDeploys(context: GenerateContext, world: OncallWorld): void {
   });
 }
 
+/** A late sev1/sev2 page of 1-29 June whose details the replica times out on: skipping error bodies misses it. */
+function plantTimedOutBreach(random: Random, world: OncallWorld): void {
+  for (const incident of world.incidents) world.pinned.add(incident.page);
+  const candidates = world.pages.filter(
+    (item) => replicaTimesOut(item.id) && item.fired < JUNE_START + 29 * DAY && !world.pinned.has(item),
+  );
+  const page = candidates.find((item) => item.severity !== "sev3") ?? candidates[0];
+  if (!page) throw new Error("no page to plant a timed-out breach on");
+  if (page.severity === "sev3") page.severity = "sev2";
+  page.acked = page.fired + ACK_LIMIT_MINUTES[page.severity] * 60 + random.int(60, 900);
+  page.ackedBy = page.assigned ?? world.engineers.find((item) => item.team === page.service.team)!;
+  page.resolved = page.acked + random.int(5, 240) * 60;
+}
+
 /** Fills the oncall database and writes its workspace documents for one scale. */
 export function generateOncall(context: GenerateContext): void {
   const { engineers, services } = makePeople(context);
@@ -278,6 +303,7 @@ export function generateOncall(context: GenerateContext): void {
     incidents: [],
     postmortems: [],
     threads: [],
+    pinned: new Set(),
     sloException: { service: services[1]!.name, target: 99.95 },
   };
   if (SLO_TARGETS[services[1]!.tier]! >= world.sloException.target)
@@ -287,6 +313,7 @@ export function generateOncall(context: GenerateContext): void {
   planIncidents(context, world);
   world.pages.sort((a, b) => a.fired - b.fired);
   world.pages.forEach((page, index) => (page.id = pageId.format(index + 1)));
+  plantTimedOutBreach(context.random, world);
   finishIncidents(context, world);
   insertWorld(context, world);
   writeOncallDocuments(context, world);

@@ -1,41 +1,20 @@
 import { defineIdFormat } from "../../envs/index.js";
 
 /** One id shape per entity: generators format with these, tools validate with them. */
-export const engineerId = defineIdFormat({
-  field: "engineer_id",
-  entity: "engineer",
-  prefix: "ENG-",
-  digits: 3,
-  listTool: "list_engineers",
-});
-export const pageId = defineIdFormat({
-  field: "page_id",
-  entity: "page",
-  prefix: "PG-",
-  digits: 5,
-  listTool: "list_pages",
-});
-export const deployId = defineIdFormat({
-  field: "deploy_id",
-  entity: "deploy",
-  prefix: "D-",
-  digits: 5,
-  listTool: "list_deploys",
-});
-export const incidentId = defineIdFormat({
-  field: "incident_id",
-  entity: "incident",
-  prefix: "INC-",
-  digits: 4,
-  listTool: "list_incidents",
-});
-export const actionItemId = defineIdFormat({
-  field: "action_item_id",
-  entity: "action item",
-  prefix: "AI-",
-  digits: 4,
-  listTool: "list_action_items",
-});
+const idFormat = (entity: string, prefix: string, digits: number, list: string) =>
+  defineIdFormat({
+    field: `${entity.replace(" ", "_")}_id`,
+    entity,
+    prefix,
+    digits,
+    listTool: `list_${list}`,
+  });
+
+export const engineerId = idFormat("engineer", "ENG-", 3, "engineers");
+export const pageId = idFormat("page", "PG-", 5, "pages");
+export const deployId = idFormat("deploy", "D-", 5, "deploys");
+export const incidentId = idFormat("incident", "INC-", 4, "incidents");
+export const actionItemId = idFormat("action item", "AI-", 4, "action_items");
 export const overrideId = defineIdFormat({
   field: "override_id",
   entity: "schedule override",

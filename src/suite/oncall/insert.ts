@@ -1,6 +1,6 @@
 /** Writes the generated world into the oncall database. */
-import type { GenerateContext } from "../../envs/index.js";
 import { addDays } from "../../envs/index.js";
+import type { GenerateContext } from "../../envs/index.js";
 import { isoUtc, isoWithOffset } from "./clock.js";
 import { generateLogs } from "./generate-logs.js";
 import { actionItemId, overrideId } from "./ids.js";

@@ -2,21 +2,28 @@ import Database from "better-sqlite3";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
+import { createTempDir } from "../../core/index.js";
+import type { TempDir } from "../../core/index.js";
 import {
+  allRows,
   buildInstance,
   listWorkspaceFiles,
+  openStateView,
   tableContent,
   tableNames,
-  type Instance,
 } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import type { Instance } from "../../envs/index.js";
+import { bindTool } from "../../runtime/index.js";
+import type { ToolCallResult } from "../../runtime/index.js";
 import { seconds } from "./clock.js";
 import { counterIncrease, requestDurationMs, rootCauses } from "./facts.js";
 import { javaTrace, nginxAccessLine } from "./render-logs.js";
 import { onCallHandle, parseSchedule } from "./schedule.js";
-import { ackSlaBreachesTask } from "./tasks/ack-sla-breaches.js";
-import { oncallTools } from "./tools.js";
+import { ackSlaBreachesTask, expectedBreaches } from "./tasks/ack-sla-breaches.js";
+import { expectedActionItems } from "./tasks/file-action-items.js";
+import { minutesToAcknowledge } from "./tasks/mtta-by-severity.js";
+import { expectedP95 } from "./tasks/p95-latency.js";
+import { oncallTools, replicaTimesOut, trackerConflicts } from "./tools.js";
 import { ZONES } from "./clock.js";
 
 let cache: TempDir;
@@ -203,5 +210,34 @@ describe("oncall readers", () => {
 
   it("counts a sample lower than the one before as a restart", () => {
     expect(counterIncrease([100, 150, 20, 50])).toBe(50 + 20 + 30);
+  });
+});
+
+describe("oncall plants", () => {
+  // Before the review, seed 0 had no late page behind a replica timeout without luck, and seed 8 none at all.
+  it("plants the cases the near-misses need", () => {
+    const built = buildInstance(ackSlaBreachesTask, "v0", 0, join(cache.path, "seed-0"));
+    const { view, close } = openStateView(built.dbPath, built.workspaceDir);
+    try {
+      expect(expectedBreaches(view).some(replicaTimesOut)).toBe(true);
+      const files = listWorkspaceFiles(built.workspaceDir);
+      const postmortem = view.readFile(files.find((path) => path.startsWith("postmortems/"))!)!;
+      const undated = /^- \[ \] (.+?) — owner @\S+ \(date to be agreed\)$/m.exec(postmortem)![1]!;
+      expect(trackerConflicts(undated)).toBe(true);
+      expect(expectedActionItems(view).some((item) => item.title === undated)).toBe(true);
+      const request = view.readFile(files.find((path) => path.startsWith("inbox/"))!)!;
+      expect(request).toMatch(/^1\. .*\(UTC[+-](?!00:00)/m);
+      expect(expectedP95(view).get("checkout-api")).toBeGreaterThanOrEqual(3000);
+      const incidents = allRows<{ timeline: string; fired_at: string; acked_at: string }>(
+        view.db,
+        "SELECT timeline, fired_at, acked_at FROM incidents JOIN pages USING (page_id) WHERE status = 'resolved'",
+      );
+      for (const incident of incidents)
+        expect(minutesToAcknowledge(incident.timeline)).toBe(
+          (seconds(incident.acked_at) - seconds(incident.fired_at)) / 60,
+        );
+    } finally {
+      close();
+    }
   });
 });

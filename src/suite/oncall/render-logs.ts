@@ -3,8 +3,8 @@
  * JSON events, syslog lines and multi-line Java and Python stack traces. Generic (nothing here knows the
  * oncall domain); a candidate for the domain kit.
  */
-import type { Zone } from "./clock.js";
 import { isoUtc, localFields } from "./clock.js";
+import type { Zone } from "./clock.js";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 

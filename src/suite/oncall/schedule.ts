@@ -3,7 +3,7 @@
  * engineer for one role between two instants. Used by the generator (from its world) and by the verifiers
  * (from the schedule document as the agent reads it).
  */
-import { HOUR, seconds, shiftStart } from "./clock.js";
+import { isoUtc, seconds, shiftStart } from "./clock.js";
 import type { Role } from "./world.js";
 
 export interface ScheduleRow {
@@ -34,12 +34,9 @@ export function onCallHandle(schedule: Schedule, team: string, role: Role, at: n
       !item.cancelled && item.team === team && item.role === role && item.start <= at && at < item.end,
   );
   if (override) return override.handle;
-  const week = shiftStart(at) - 9 * HOUR;
-  const row = schedule.rotation.find(
-    (item) => item.team === team && seconds(`${item.week}T00:00:00Z`) === week,
-  );
-  if (!row)
-    throw new Error(`no rotation row for team ${team} in the week of ${new Date(week * 1000).toISOString()}`);
+  const week = isoUtc(shiftStart(at)).slice(0, 10);
+  const row = schedule.rotation.find((item) => item.team === team && item.week === week);
+  if (!row) throw new Error(`no rotation row for team ${team} in the week of ${week}`);
   return role === "primary" ? row.primary : row.secondary;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
 import {
   allRows,
   cachedStatement,
@@ -25,20 +25,22 @@ const utcSchema = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "expected a UTC timestamp like 2025-07-05T01:00:00Z");
 
 function requireService(db: ToolContext["db"], service: string): void {
-  requireRow(
-    db,
-    "SELECT service FROM services WHERE service = ?",
-    [service],
-    `service '${service}' not found; use list_services to find service names`,
-  );
+  const message = `service '${service}' not found; use list_services to find service names`;
+  requireRow(db, "SELECT service FROM services WHERE service = ?", [service], message);
 }
 
-function requireEngineer(db: ToolContext["db"], id: string): Record<string, unknown> {
+/** The row an id names, or the id format's teaching not-found error. */
+function requireId(
+  db: ToolContext["db"],
+  table: string,
+  format: IdFormat,
+  id: string,
+): Record<string, unknown> {
   return requireRow(
     db,
-    "SELECT * FROM engineers WHERE engineer_id = ?",
+    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
     [id],
-    engineerId.notFound(id).message,
+    format.notFound(id).message,
   );
 }
 
@@ -97,7 +99,7 @@ const listPages = defineListTool({
 const getPage = defineGetTool({
   name: "get_page",
   description:
-    "Get one page in full: fired, acknowledged and resolved times (UTC; null when it did not happen), who acknowledged, the assignee and the alert summary. Returns `page`.",
+    'Get one page in full: fired, acknowledged and resolved times (UTC; null when it did not happen), who acknowledged, the assignee and the alert summary. Returns `page`; when the replica times out it returns `status` "error" and no page instead (ask again).',
   input: { page_id: pageId.schema("The page") },
   key: "page",
   from: "pages",
@@ -114,13 +116,8 @@ const assignPage = defineTool({
     engineer_id: engineerId.schema("The engineer"),
   }),
   handler: ({ page_id, engineer_id }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT page_id FROM pages WHERE page_id = ?",
-      [page_id],
-      pageId.notFound(page_id).message,
-    );
-    requireEngineer(db, engineer_id);
+    requireId(db, "pages", pageId, page_id);
+    requireId(db, "engineers", engineerId, engineer_id);
     cachedStatement(db, "UPDATE pages SET assigned_to = ? WHERE page_id = ?").run(engineer_id, page_id);
     return { page: getRow(db, "SELECT * FROM pages WHERE page_id = ?", page_id) };
   },
@@ -191,13 +188,8 @@ const escalateIncident = defineTool({
     engineer_id: engineerId.schema("Who it escalates to"),
   }),
   handler: ({ incident_id, engineer_id }, { db }: ToolContext) => {
-    const incident = requireRow(
-      db,
-      "SELECT * FROM incidents WHERE incident_id = ?",
-      [incident_id],
-      incidentId.notFound(incident_id).message,
-    );
-    requireEngineer(db, engineer_id);
+    const incident = requireId(db, "incidents", incidentId, incident_id);
+    requireId(db, "engineers", engineerId, engineer_id);
     if (incident.status !== "triggered")
       throw new ToolFailure(
         `incident ${incident_id} is ${String(incident.status)}; only triggered incidents are escalated`,
@@ -238,7 +230,8 @@ const listActionItems = defineListTool({
 
 const fileActionItem = defineTool({
   name: "file_action_item",
-  description: "File a postmortem action item in the tracker (status open). Returns `action_item`.",
+  description:
+    'File a postmortem action item in the tracker (status open). Returns `action_item`; on a write conflict it returns `status` "error" and saves nothing (file it again).',
   kind: "write",
   inputSchema: z.object({
     incident_id: incidentId.schema("The incident the postmortem is about"),
@@ -247,13 +240,8 @@ const fileActionItem = defineTool({
     due_date: isoDateSchema.describe("Due date, YYYY-MM-DD"),
   }),
   handler: ({ incident_id, title, owner_id, due_date }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT incident_id FROM incidents WHERE incident_id = ?",
-      [incident_id],
-      incidentId.notFound(incident_id).message,
-    );
-    requireEngineer(db, owner_id);
+    requireId(db, "incidents", incidentId, incident_id);
+    requireId(db, "engineers", engineerId, owner_id);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM action_items")!.n;
     const id = actionItemId.format(count + 1);
     cachedStatement(
@@ -288,7 +276,7 @@ const setScheduleOverride = defineTool({
     ends_at: utcSchema.describe("End, UTC"),
   }),
   handler: ({ team, role, engineer_id, starts_at, ends_at }, { db }: ToolContext) => {
-    const engineer = requireEngineer(db, engineer_id);
+    const engineer = requireId(db, "engineers", engineerId, engineer_id);
     if (engineer.team !== team)
       throw new ToolFailure(`${engineer_id} is on team ${String(engineer.team)}, not ${team}`);
     if (ends_at <= starts_at)
@@ -305,7 +293,7 @@ const setScheduleOverride = defineTool({
 
 const fetchLogs = defineTool({
   name: "fetch_logs",
-  description: `Fetch one page (${LOG_PAGE_LINES} raw lines, oldest first) of a service's log for one UTC day. The log store keeps ${LOG_DATES[0]} to ${LOG_DATES[LOG_DATES.length - 1]}. Lines are whatever the service wrote: nginx access lines, JSON events, syslog lines, multi-line stack traces (a trace may continue on the next page). Returns \`service\`, \`date\`, \`page\`, \`lines\`, \`has_more\`.`,
+  description: `Fetch one page (${LOG_PAGE_LINES} raw lines, oldest first) of a service's log for one UTC day. The log store keeps ${LOG_DATES[0]} to ${LOG_DATES[LOG_DATES.length - 1]}. Lines are whatever the service wrote: nginx access lines, JSON events, syslog lines, multi-line stack traces (a trace may continue on the next page). Returns \`service\`, \`date\`, \`page\`, \`lines\`, \`has_more\`; a query that timed out returns \`status\` "partial" (fetch the page again).`,
   kind: "read",
   inputSchema: z.object({
     service: serviceSchema.describe("The service"),
@@ -334,6 +322,11 @@ const fetchLogs = defineTool({
   },
 });
 
+/** Page details the replica times out on (once each); the generator makes one of them a late page. */
+export const replicaTimesOut = (id: string): boolean => Number(id.slice(3)) % 6 === 4;
+/** Action item titles the tracker answers with a write conflict (once each); the generator plants one. */
+export const trackerConflicts = (title: string): boolean => title.length % 2 === 0;
+
 /** The oncall domain's tools, in the order agents see them. */
 export const oncallTools: DomainTool[] = [
   listServices,
@@ -344,7 +337,7 @@ export const oncallTools: DomainTool[] = [
     message: "429 Too Many Requests: list_pages is rate limited, retry the same call",
   }),
   // Page details come from a replica that sometimes times out and says so in the body.
-  withSilentFailures(getPage, { when: (input) => Number(input.page_id.slice(3)) % 6 === 4 }),
+  withSilentFailures(getPage, { when: (input) => replicaTimesOut(input.page_id) }),
   assignPage,
   withTransientFailures(listDeploys, { when: (input) => input.service === "payments-api" }),
   listIncidents,
@@ -353,7 +346,7 @@ export const oncallTools: DomainTool[] = [
   listActionItems,
   // The tracker answers a write conflict with an error body and saves nothing; the same call then succeeds.
   withSilentFailures(fileActionItem, {
-    when: (input) => input.title.length % 2 === 0,
+    when: (input) => trackerConflicts(input.title),
     body: (input) => ({
       status: "error",
       error: `write conflict on incident ${input.incident_id}: action item not saved, retry`,

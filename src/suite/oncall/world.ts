@@ -1,6 +1,8 @@
 /** The generated world the database rows and the workspace documents are both written from. */
 import type { GenerateContext } from "../../envs/index.js";
+import { ZONES } from "./clock.js";
 import type { Zone } from "./clock.js";
+import type { Schedule } from "./schedule.js";
 
 export type Random = GenerateContext["random"];
 export type Severity = "sev1" | "sev2" | "sev3";
@@ -133,6 +135,41 @@ export interface OncallWorld {
   incidents: Incident[];
   postmortems: Postmortem[];
   threads: RequestThread[];
+  /** Pages whose times a task's planted case depends on: nothing may change them. */
+  pinned: Set<Page>;
   /** The service held to a stricter SLO by contract, and its target. */
   sloException: { service: string; target: number };
+}
+
+/** Engineers have a home zone; the people's documents and timelines print times in it. */
+export const engineerZones = new WeakMap<Engineer, Zone>();
+
+export function zoneOf(engineer: Engineer): Zone {
+  return engineerZones.get(engineer) ?? ZONES[0];
+}
+
+export function scheduleOf(world: Pick<OncallWorld, "rotation" | "overrides">): Schedule {
+  return {
+    rotation: world.rotation.map((row) => ({
+      week: row.week,
+      team: row.team,
+      primary: row.primary.handle,
+      secondary: row.secondary.handle,
+    })),
+    overrides: world.overrides.map((item) => ({ ...item, handle: item.engineer.handle })),
+  };
+}
+
+export function makePage(service: Service, alert: string, severity: Severity, fired: number): Page {
+  return {
+    id: "",
+    service,
+    alert,
+    severity,
+    fired,
+    acked: null,
+    ackedBy: null,
+    resolved: null,
+    assigned: null,
+  };
 }

@@ -1,10 +1,8 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
-import { oncallDomain } from "../domain.js";
 import { readAckLimits } from "../facts.js";
-import { checkIdList, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { checkIdList, defineOncallTask } from "./common.js";
 
 interface PageRow {
   page_id: string;
@@ -37,19 +35,13 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkIdList(answer, expected)];
 }
 
-interface Variant {
-  inclusive?: boolean;
-  ackedOnly?: boolean;
-  trustBodies?: boolean;
-}
+type Variant = { inclusive?: boolean; ackedOnly?: boolean; trustBodies?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const get = variant.trustBodies
     ? 'result = tools.get_page(page_id=summary["page_id"])\n    if "page" not in result:\n        continue\n    page = result["page"]'
     : 'page = call("get_page", page_id=summary["page_id"])["page"]';
-  return [
-    ONCALL_PY,
-    String.raw`
+  return String.raw`
 limits = {k: int(v) * 60 for k, v in policy_table("policies/paging-policy.md", "Acknowledgement targets").items()}
 summaries = [p for severity in ("sev1", "sev2") for p in fetch("list_pages", "pages", severity=severity, fired_from="2025-06-01", fired_to="2025-06-29")]
 late = []
@@ -64,21 +56,18 @@ for summary in summaries:
     if delay ${variant.inclusive ? ">=" : ">"} limit:
         late.append(page["page_id"])
 print(json.dumps(sorted(late)))
-`,
-  ];
+`;
 }
 
-export const ackSlaBreachesTask = defineTask({
-  id: "oncall.ack-sla-breaches",
-  domain: oncallDomain,
-  summary:
-    "List the sev1/sev2 pages of 1-29 June that missed the paging policy's acknowledgement target (boundary inclusive, unacknowledged pages unless they resolved within the target).",
+export const ackSlaBreachesTask = defineOncallTask<Variant>({
+  slug: "ack-sla-breaches",
+  summary: "List the sev1/sev2 pages of 1-29 June that missed the paging policy's acknowledgement target.",
   instruction:
     'For the monthly paging review I need every sev1 and sev2 page fired between 1 and 29 June 2025 (UTC) that missed its acknowledgement target under our paging policy (policies/paging-policy.md). Reply with a JSON array of their page ids, e.g. ["PG-00012", "PG-00480"].',
   tools: ["list_pages", "get_page", "list_services"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     ["boundary-inclusive", "Counts an acknowledgement exactly at the target as late.", { inclusive: true }],
     ["acked-only", "Ignores pages nobody acknowledged.", { ackedOnly: true }],
     [
@@ -86,5 +75,5 @@ export const ackSlaBreachesTask = defineTask({
       "Skips pages whose details came back as an error body instead of retrying.",
       { trustBodies: true },
     ],
-  ]),
+  ],
 });

@@ -1,11 +1,9 @@
-import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { allRows, checkStateDiff } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
-import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { checkCount, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { checkCount, defineOncallTask } from "./common.js";
 
 /** Each unassigned page and the engineer primary on call for its team when it fired. */
 export function expectedAssignments(state: StateView): Map<string, string> {
@@ -39,17 +37,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  noOverrides?: boolean;
-  keepCancelled?: boolean;
-  midnight?: boolean;
-}
+type Variant = { noOverrides?: boolean; keepCancelled?: boolean; midnight?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const options = `use_overrides=${variant.noOverrides ? "False" : "True"}, keep_cancelled=${variant.keepCancelled ? "True" : "False"}, midnight=${variant.midnight ? "True" : "False"}`;
-  return [
-    ONCALL_PY,
-    String.raw`
+  return String.raw`
 on_call = load_schedule(${options})
 ids = engineer_ids()
 teams = {s["service"]: s["team"] for s in fetch("list_services", "services")}
@@ -58,21 +50,19 @@ for page in pages:
     handle = on_call(teams[page["service"]], "primary", utc(page["fired_at"]))
     call("assign_page", page_id=page["page_id"], engineer_id=ids[handle])
 print(f"Assigned {len(pages)} pages")
-`,
-  ];
+`;
 }
 
-export const assignPagesTask = defineTask({
-  id: "oncall.assign-pages",
-  domain: oncallDomain,
+export const assignPagesTask = defineOncallTask<Variant>({
+  slug: "assign-pages",
   summary:
-    "Assign every page that lost its assignee to the primary on call when it fired: weekly rotation with a Monday 09:00 UTC handover, overrides, cancelled overrides ignored.",
+    "Give every page without an assignee the engineer the paging policy and the on-call schedule name.",
   instruction:
     "A sync bug wiped the assignee of some pages. Give every page that has no assignee the engineer our paging policy says it belongs to, using the on-call schedule in oncall/schedule.md, with assign_page. Don't change anything else. Reply with the number of pages you assigned, e.g. `Assigned 9 pages`.",
   tools: ["list_pages", "get_page", "assign_page", "list_services", "list_engineers"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     ["ignores-overrides", "Uses the weekly rotation only.", { noOverrides: true }],
     [
       "applies-cancelled-overrides",
@@ -80,5 +70,5 @@ export const assignPagesTask = defineTask({
       { keepCancelled: true },
     ],
     ["midnight-handover", "Hands over on Monday at 00:00 instead of 09:00 UTC.", { midnight: true }],
-  ]),
+  ],
 });

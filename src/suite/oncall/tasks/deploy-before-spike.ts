@@ -1,9 +1,7 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
-import { oncallDomain } from "../domain.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { checkIdMap, defineOncallTask } from "./common.js";
 
 /** For every HighErrorRate page, the service's last deploy before it fired (offsets honoured). */
 export function expectedSpikeDeploys(state: StateView): Map<string, string> {
@@ -31,23 +29,17 @@ export function expectedSpikeDeploys(state: StateView): Map<string, string> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedSpikeDeploys(initial);
   if (expected.size === 0) throw new Error("generation produced no error spike");
-  return [checkAnswerMap(answer, expected)];
+  return [checkIdMap(answer, expected)];
 }
 
-interface Variant {
-  lexical?: boolean;
-  anyService?: boolean;
-  noRetry?: boolean;
-}
+type Variant = { lexical?: boolean; anyService?: boolean; noRetry?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const list = variant.noRetry ? "fetch_all" : "fetch";
   const service = variant.anyService ? "" : 'service=spike["service"], ';
   const when = variant.lexical ? 'd["deployed_at"] < spike["fired_at"]' : 'utc(d["deployed_at"]) < fired';
   const key = variant.lexical ? 'lambda d: d["deployed_at"]' : 'lambda d: utc(d["deployed_at"])';
-  return [
-    ONCALL_PY,
-    String.raw`
+  return String.raw`
 spikes = fetch("list_pages", "pages", alert_name="HighErrorRate")
 answer = {}
 for spike in spikes:
@@ -57,21 +49,18 @@ for spike in spikes:
     before = [d for d in deploys if ${when}]
     answer[spike["page_id"]] = max(before, key=${key})["deploy_id"]
 print(json.dumps(answer))
-`,
-  ];
+`;
 }
 
-export const deployBeforeSpikeTask = defineTask({
-  id: "oncall.deploy-before-spike",
-  domain: oncallDomain,
-  summary:
-    "Match every HighErrorRate page to the same service's most recent earlier deploy, comparing times across the deployers' UTC offsets.",
+export const deployBeforeSpikeTask = defineOncallTask<Variant>({
+  slug: "deploy-before-spike",
+  summary: "Match every HighErrorRate page to the same service's last deploy before it fired.",
   instruction:
     'We\'re reviewing change-related error spikes. For every HighErrorRate page, find the deploy of the same service that went out most recently before the page fired. Reply with a JSON object mapping each page id to that deploy id, e.g. {"PG-00031": "D-00102"}.',
   tools: ["list_pages", "get_page", "list_deploys", "list_services"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     [
       "compares-timestamp-text",
       "Compares deploy and page timestamps as text, ignoring the UTC offsets.",
@@ -79,5 +68,5 @@ export const deployBeforeSpikeTask = defineTask({
     ],
     ["any-service", "Takes the last deploy of any service.", { anyService: true }],
     ["no-retry", "Pages the deploy listing without retrying the transient 503.", { noRetry: true }],
-  ]),
+  ],
 });

@@ -1,9 +1,7 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { oncallDomain } from "../domain.js";
 import { counterIncrease, exportSeries, readSloTargets, requireFile } from "../facts.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { defineOncallTask } from "./common.js";
 
 /** Percent of each service's June error budget burned, from its monitoring export. */
 export function expectedBurn(state: StateView): Map<string, number> {
@@ -21,22 +19,16 @@ export function expectedBurn(state: StateView): Map<string, number> {
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerMap(answer, expectedBurn(initial), 0.051)];
+  return [checkAnswerAmounts("answer", answer, expectedBurn(initial), 0.051)];
 }
 
-interface Variant {
-  ignoreResets?: boolean;
-  clientErrorsBad?: boolean;
-  tierOnly?: boolean;
-}
+type Variant = { ignoreResets?: boolean; clientErrorsBad?: boolean; tierOnly?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const increase = variant.ignoreResets
     ? "    return values[-1] - values[0]"
     : "    return sum(b - a if b >= a else b for a, b in zip(values, values[1:]))";
-  return [
-    ONCALL_PY,
-    String.raw`
+  return String.raw`
 tiers = policy_table("policies/slo-policy.md", "Availability targets")
 exceptions = ${variant.tierOnly ? "{}" : 'policy_table("policies/slo-policy.md", "Exceptions")'}
 
@@ -67,21 +59,18 @@ for service in fetch("list_services", "services"):
     valid = counts["2xx"] + counts["4xx"] + counts["5xx"]
     burn[name] = round(bad / valid / (1 - target / 100) * 100, 1)
 print(json.dumps(burn))
-`,
-  ];
+`;
 }
 
-export const errorBudgetBurnTask = defineTask({
-  id: "oncall.error-budget-burn",
-  domain: oncallDomain,
-  summary:
-    "Compute each service's June error-budget burn from Prometheus-text and CSV exports with gaps and counter resets, per tier targets and the policy's exceptions.",
+export const errorBudgetBurnTask = defineOncallTask<Variant>({
+  slug: "error-budget-burn",
+  summary: "Each service's June error-budget burn from the monitoring exports, as the SLO policy defines it.",
   instruction:
     'How much of its June error budget has each service burned? Use the monitoring exports in metrics/ (they cover June) and the rules and targets in policies/slo-policy.md. Reply with a JSON object mapping each service name to the percent of its error budget burned, rounded to one decimal, e.g. {"checkout-api": 42.7}.',
   tools: ["list_services"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     ["ignores-counter-resets", "Takes last minus first sample, ignoring restarts.", { ignoreResets: true }],
     ["counts-4xx-as-bad", "Counts client errors as bad events.", { clientErrorsBad: true }],
     [
@@ -89,5 +78,5 @@ export const errorBudgetBurnTask = defineTask({
       "Uses the tier target for every service, missing the contractual exception.",
       { tierOnly: true },
     ],
-  ]),
+  ],
 });

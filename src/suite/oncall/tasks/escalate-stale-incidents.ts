@@ -1,11 +1,9 @@
-import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { allRows, checkStateDiff } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { NOW, seconds } from "../clock.js";
-import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, readEscalationMinutes, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { checkCount, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { checkCount, defineOncallTask } from "./common.js";
 
 /** Triggered, unescalated incidents past the policy's minutes, and the secondary on call now for each. */
 export function expectedEscalations(state: StateView): Map<string, string> {
@@ -55,16 +53,10 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  primary?: boolean;
-  inclusive?: boolean;
-  noOverrides?: boolean;
-}
+type Variant = { primary?: boolean; inclusive?: boolean; noOverrides?: boolean };
 
-function cells(variant: Variant): string[] {
-  return [
-    ONCALL_PY,
-    String.raw`
+function cell(variant: Variant): string {
+  return String.raw`
 now = utc("${NOW}")
 minutes = {k: int(v) for k, v in policy_table("policies/paging-policy.md", "Escalation").items()}
 on_call = load_schedule(use_overrides=${variant.noOverrides ? "False" : "True"})
@@ -80,20 +72,17 @@ for incident in fetch("list_incidents", "incidents", status="triggered"):
         call("escalate_incident", incident_id=incident["incident_id"], engineer_id=ids[handle])
         escalated.append(incident["incident_id"])
 print(f"Escalated {len(escalated)} incidents")
-`,
-  ];
+`;
 }
 
-export const escalateStaleIncidentsTask = defineTask({
-  id: "oncall.escalate-stale-incidents",
-  domain: oncallDomain,
-  summary:
-    "Escalate every triggered, unescalated incident past its severity's escalation time to the owning team's secondary on call now (schedule with overrides).",
+export const escalateStaleIncidentsTask = defineOncallTask<Variant>({
+  slug: "escalate-stale-incidents",
+  summary: "Escalate the incidents the paging policy says are due for escalation now.",
   instruction: `It is ${NOW.replace("T", " ").replace(":00Z", " UTC")}. Run the escalation sweep: every incident that our paging policy says should be escalated by now and hasn't been gets escalated with escalate_incident to the engineer the policy names (schedule in oncall/schedule.md). Leave everything else alone. Reply with the number of incidents you escalated, e.g. \`Escalated 4 incidents\`.`,
   tools: ["list_incidents", "get_incident", "escalate_incident", "list_services", "list_engineers"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     ["escalates-to-primary", "Escalates to the primary instead of the secondary.", { primary: true }],
     ["boundary-inclusive", "Escalates an incident exactly at the escalation time.", { inclusive: true }],
     [
@@ -101,5 +90,5 @@ export const escalateStaleIncidentsTask = defineTask({
       "Takes the secondary from the rotation, ignoring the override in force now.",
       { noOverrides: true },
     ],
-  ]),
+  ],
 });

@@ -1,10 +1,8 @@
-import { addDays, allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { addDays, allRows, checkStateDiff } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { POSTMORTEMS } from "../documents.js";
-import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, requireFile } from "../facts.js";
-import { checkCount, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { checkCount, defineOncallTask } from "./common.js";
 
 const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(date to be agreed\))$/;
 
@@ -48,17 +46,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  includeDone?: boolean;
-  duplicates?: boolean;
-  trustBodies?: boolean;
-}
+type Variant = { skipUndated?: boolean; includeDone?: boolean; duplicates?: boolean; trustBodies?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const file = variant.trustBodies ? "tools.file_action_item(**item)" : 'call("file_action_item", **item)';
-  return [
-    ONCALL_PY,
-    String.raw`
+  return String.raw`
 ids = engineer_ids()
 filed_count = 0
 for path in workspace_files("postmortems"):
@@ -71,26 +63,28 @@ for path in workspace_files("postmortems"):
         if ${variant.includeDone ? "False" : "done"} or (${variant.duplicates ? "False" : "title in existing"}):
             continue
         if not due:
-            due = (datetime.fromisoformat(reviewed) + timedelta(days=14)).date().isoformat()
+            ${variant.skipUndated ? "continue" : "due = (datetime.fromisoformat(reviewed) + timedelta(days=14)).date().isoformat()"}
         item = dict(incident_id=incident, title=title, owner_id=ids[handle], due_date=due)
         ${file}
         filed_count += 1
 print(f"Filed {filed_count} action items")
-`,
-  ];
+`;
 }
 
-export const fileActionItemsTask = defineTask({
-  id: "oncall.file-action-items",
-  domain: oncallDomain,
-  summary:
-    "File every open postmortem action item missing from the tracker (owner by handle, default due date from the policy), skipping done and already-filed items; the tracker silently rejects some writes.",
+export const fileActionItemsTask = defineOncallTask<Variant>({
+  slug: "file-action-items",
+  summary: "File the open postmortem action items the tracker is missing, as the paging policy requires.",
   instruction:
     "Make sure the tracker has every postmortem action item our paging policy requires: go through the postmortems in postmortems/ and file what is missing with file_action_item, following the policy's rules for action items. Don't file anything else. Reply with the number of items you filed, e.g. `Filed 5 action items`.",
   tools: ["list_action_items", "file_action_item", "list_engineers", "list_incidents", "get_incident"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
+    [
+      "skips-undated",
+      "Leaves out the open items whose due date is still to be agreed.",
+      { skipUndated: true },
+    ],
     ["files-done-items", "Files the checked (done) items too.", { includeDone: true }],
     ["duplicates-filed-items", "Files items the tracker already holds.", { duplicates: true }],
     [
@@ -98,5 +92,5 @@ export const fileActionItemsTask = defineTask({
       "Takes the tracker's write-conflict body for success and never retries.",
       { trustBodies: true },
     ],
-  ]),
+  ],
 });

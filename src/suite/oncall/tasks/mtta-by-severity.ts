@@ -1,9 +1,7 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { oncallDomain } from "../domain.js";
 import { timelineInstant } from "../facts.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { defineOncallTask } from "./common.js";
 
 /** Minutes from the page firing to the first acknowledgement, from a timeline's text. */
 export function minutesToAcknowledge(timeline: string): number {
@@ -38,20 +36,14 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedMtta(initial);
   if (expected.size < 2)
     throw new Error("generation produced resolved incidents of fewer than two severities");
-  return [checkAnswerMap(answer, expected, 0.051)];
+  return [checkAnswerAmounts("answer", answer, expected, 0.051)];
 }
 
-interface Variant {
-  ignoreZones?: boolean;
-  lastAck?: boolean;
-  openedAt?: boolean;
-}
+type Variant = { ignoreZones?: boolean; lastAck?: boolean; openedAt?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const zone = variant.ignoreZones ? '"UTC"' : "m.group(3)";
-  return [
-    ONCALL_PY,
-    String.raw`
+  return String.raw`
 def instant(line):
     m = re.match(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)", line)
     if m:
@@ -68,21 +60,18 @@ for summary in fetch("list_incidents", "incidents", status="resolved"):
     acked = instant(acks[${variant.lastAck ? "-1" : "0"}])
     minutes.setdefault(incident["severity"], []).append((acked - fired).total_seconds() / 60)
 print(json.dumps({s: round(sum(v) / len(v), 1) for s, v in sorted(minutes.items())}))
-`,
-  ];
+`;
 }
 
-export const mttaBySeverityTask = defineTask({
-  id: "oncall.mtta-by-severity",
-  domain: oncallDomain,
-  summary:
-    "Mean time to acknowledge by severity over resolved incidents, read from free-text timelines whose entries are written in several time zones (first acknowledgement, from the page firing).",
+export const mttaBySeverityTask = defineOncallTask<Variant>({
+  slug: "mtta-by-severity",
+  summary: "Mean time to acknowledge by severity over the resolved incidents, from their timelines.",
   instruction:
-    'For the reliability report: what is our mean time to acknowledge for resolved incidents, by severity? Measure each incident from the moment its page fired to its first acknowledgement, as recorded in the incident timeline. Reply with a JSON object mapping each severity to the mean in minutes, rounded to one decimal, e.g. {"sev1": 4.5, "sev2": 12.0}.',
+    'For the reliability report: what is our mean time to acknowledge for resolved incidents, by severity, as the paging policy (policies/paging-policy.md) defines it? Reply with a JSON object mapping each severity to the mean in minutes, rounded to one decimal, e.g. {"sev1": 4.5, "sev2": 12.0}.',
   tools: ["list_incidents", "get_incident"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     ["ignores-time-zones", "Reads every timeline time as UTC.", { ignoreZones: true }],
     [
       "last-acknowledgement",
@@ -94,5 +83,5 @@ export const mttaBySeverityTask = defineTask({
       "Measures from the incident's opening instead of the page firing.",
       { openedAt: true },
     ],
-  ]),
+  ],
 });

@@ -1,10 +1,8 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { oncallDomain } from "../domain.js";
 import { logLines, requestDurationMs } from "../facts.js";
 import { LOG_DATES } from "../world.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { defineOncallTask } from "./common.js";
 
 /** Nearest-rank p95 of every service's logged user requests over the log store's days, in ms. */
 export function expectedP95(state: StateView): Map<string, number> {
@@ -22,15 +20,12 @@ export function expectedP95(state: StateView): Map<string, number> {
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerMap(answer, expectedP95(initial))];
+  return [checkAnswerAmounts("answer", answer, expectedP95(initial), 0)];
 }
 
-interface Variant {
-  nginxOnly?: boolean;
-  trustPartial?: boolean;
-}
+type Variant = { nginxOnly?: boolean; trustPartial?: boolean; firstPage?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const lines = variant.trustPartial
     ? String.raw`
 def day_lines(service, date):
@@ -41,11 +36,13 @@ def day_lines(service, date):
         if not result.get("has_more"):
             return lines
         page += 1`
-    : "day_lines = log_lines";
+    : variant.firstPage
+      ? String.raw`
+def day_lines(service, date):
+    return call("fetch_logs", service=service, date=date)["lines"]`
+      : "day_lines = log_lines";
   const probe = 'path in ("/healthz", "/metrics")';
-  return [
-    ONCALL_PY,
-    String.raw`${lines}
+  return String.raw`${lines}
 ACCESS = re.compile(r'^\S+ - - \[[^\]]+\] "\w+ (\S+) HTTP/1\.1" \d+ \d+ "[^"]*" "[^"]*" rt=([\d.]+)$')
 p95 = {}
 for service in [s["service"] for s in fetch("list_services", "services")]:
@@ -64,26 +61,24 @@ for service in [s["service"] for s in fetch("list_services", "services")]:
     durations.sort()
     p95[service] = durations[math.ceil(0.95 * len(durations)) - 1]
 print(json.dumps(p95))
-`,
-  ];
+`;
 }
 
-export const p95LatencyTask = defineTask({
-  id: "oncall.p95-latency",
-  domain: oncallDomain,
-  summary:
-    "Compute each service's p95 request latency from three days of raw mixed-format logs, per the SLO policy (nearest rank, nginx and JSON request events, probes excluded).",
+export const p95LatencyTask = defineOncallTask<Variant>({
+  slug: "p95-latency",
+  summary: "Each service's p95 request latency over the log store's days, as the SLO policy defines it.",
   instruction:
     'Before the SLO review, compute every service\'s p95 request latency over all the logs the log store keeps, measured the way policies/slo-policy.md defines the latency indicator. Reply with a JSON object mapping each service name to its p95 in whole milliseconds, e.g. {"checkout-api": 812}.',
   tools: ["fetch_logs", "list_services"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     ["nginx-only", "Reads only nginx access lines and misses the JSON request events.", { nginxOnly: true }],
+    ["first-page-only", "Reads only the first page of each day's log.", { firstPage: true }],
     [
       "trusts-partial-pages",
       "Takes a page marked partial (empty, has_more false) as the end of the day's log.",
       { trustPartial: true },
     ],
-  ]),
+  ],
 });

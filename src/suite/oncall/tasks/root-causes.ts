@@ -1,10 +1,8 @@
-import { allRows, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { oncallDomain } from "../domain.js";
 import { logLines, rootCauses } from "../facts.js";
 import { LOG_DATES } from "../world.js";
-import { checkAnswerMap, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { defineOncallTask } from "./common.js";
 
 /** How many stack traces each root-cause exception class ends, across every service's logs. */
 export function expectedRootCauses(state: StateView): Map<string, number> {
@@ -20,16 +18,12 @@ export function expectedRootCauses(state: StateView): Map<string, number> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedRootCauses(initial);
   if (expected.size < 3) throw new Error("generation produced too few stack traces");
-  return [checkAnswerMap(answer, expected)];
+  return [checkAnswerAmounts("answer", answer, expected, 0)];
 }
 
-interface Variant {
-  topLevel?: boolean;
-  perPage?: boolean;
-  trustPartial?: boolean;
-}
+type Variant = { topLevel?: boolean; perPage?: boolean; trustPartial?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const source = variant.perPage
     ? String.raw`
 def chunks(service, date):
@@ -54,9 +48,7 @@ def chunks(service, date):
       : String.raw`
 def chunks(service, date):
     yield log_lines(service, date)`;
-  return [
-    ONCALL_PY,
-    String.raw`${source}
+  return String.raw`${source}
 
 def causes_in(lines):
     found, java, python = [], None, False
@@ -87,21 +79,19 @@ for service in [s["service"] for s in fetch("list_services", "services")]:
             for cause in causes_in(lines):
                 counts[cause] = counts.get(cause, 0) + 1
 print(json.dumps(dict(sorted(counts.items()))))
-`,
-  ];
+`;
 }
 
-export const rootCausesTask = defineTask({
-  id: "oncall.root-causes",
-  domain: oncallDomain,
+export const rootCausesTask = defineOncallTask<Variant>({
+  slug: "root-causes",
   summary:
-    "Count stack traces by root-cause exception class (innermost Java `Caused by:`, last line of Python tracebacks) across every service's paginated logs; traces cross page breaks.",
+    "Count the stack traces in the log store by root-cause exception, as the SLO policy's triage rule says.",
   instruction:
     'Give me an error breakdown of everything in the log store: across all services and all days it keeps, count the stack traces by root-cause exception, using the error-triage rule in policies/slo-policy.md. Reply with a JSON object mapping each exception class, as written in the log, to its count, e.g. {"java.net.ConnectException": 3, "KeyError": 2}.',
   tools: ["fetch_logs", "list_services"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     [
       "top-level-exception",
       "Counts the outer Java exception instead of the innermost cause.",
@@ -117,5 +107,5 @@ export const rootCausesTask = defineTask({
       "Takes a page marked partial as the end of the day's log.",
       { trustPartial: true },
     ],
-  ]),
+  ],
 });

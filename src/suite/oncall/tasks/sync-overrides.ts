@@ -1,11 +1,9 @@
-import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { allRows, checkStateDiff } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { isoUtc, seconds } from "../clock.js";
 import { REQUESTS } from "../documents.js";
-import { oncallDomain } from "../domain.js";
 import { engineerIdsByHandle, requireFile } from "../facts.js";
-import { checkCount, nearMissesOf } from "./answers.js";
-import { ONCALL_PY } from "./python.js";
+import { checkCount, defineOncallTask } from "./common.js";
 
 const REQUEST =
   /^(\d+)\. (primary|secondary), (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\) until (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\): @([\w.-]+) covers$/;
@@ -55,19 +53,13 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  localAsUtc?: boolean;
-  includeDeclined?: boolean;
-  duplicates?: boolean;
-}
+type Variant = { localAsUtc?: boolean; includeDeclined?: boolean; duplicates?: boolean };
 
-function cells(variant: Variant): string[] {
+function cell(variant: Variant): string {
   const convert = variant.localAsUtc
     ? 'return f"{day}T{hhmm}:00Z"'
     : 'at = datetime.fromisoformat(f"{day}T{hhmm}:00{sign}{hours}:{minutes}")\n    return at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")';
-  return [
-    ONCALL_PY,
-    String.raw`
+  return String.raw`
 def to_utc(day, hhmm, sign, hours, minutes):
     ${convert}
 
@@ -88,21 +80,18 @@ for path in workspace_files("inbox/override-requests"):
         call("set_schedule_override", team=row[0], role=row[1], engineer_id=row[2], starts_at=row[3], ends_at=row[4])
         entered += 1
 print(f"Entered {entered} overrides")
-`,
-  ];
+`;
 }
 
-export const syncOverridesTask = defineTask({
-  id: "oncall.sync-overrides",
-  domain: oncallDomain,
-  summary:
-    "Enter the cover requests a manager approved by e-mail into the paging system, converting the requesters' local times to UTC and skipping declined and already-entered requests.",
+export const syncOverridesTask = defineOncallTask<Variant>({
+  slug: "sync-overrides",
+  summary: "Enter the July cover requests that belong in the paging system, as the paging policy says.",
   instruction:
     "Please process the July cover requests in inbox/override-requests/: enter every override the paging policy says belongs in the paging system with set_schedule_override, unless it is already there. Don't enter anything else. Reply with the number of overrides you entered, e.g. `Entered 6 overrides`.",
   tools: ["list_overrides", "set_schedule_override", "list_engineers"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMissesOf(cells, [
+  cell,
+  nearMisses: [
     ["local-time-as-utc", "Enters the requester's local times as if they were UTC.", { localAsUtc: true }],
     ["includes-declined", "Enters the requests the manager declined too.", { includeDeclined: true }],
     [
@@ -110,5 +99,5 @@ export const syncOverridesTask = defineTask({
       "Enters approved requests that are already in the paging system again.",
       { duplicates: true },
     ],
-  ]),
+  ],
 });
