@@ -4,197 +4,44 @@
  * beside each attack alone (its p99 should stay under 100 ms), then N ordinary episodes stepping at once, with
  * and without a client that cycles through every attack and holds half-sent connections.
  */
-import { connect, type Socket } from "node:net";
+import { startModuleWorker } from "../src/core/index.js";
+import { attacks, openEpisode, request, type HostileService } from "./rollout-hostile-attacks.js";
 import { formatNumber, percentile } from "./stats.js";
 
-export interface HostileService {
-  url: string;
-  token: string;
-}
+export type { HostileService } from "./rollout-hostile-attacks.js";
 
-const TASK = "retail.apply-supplier-recall";
 const PRINT = { calls: [{ name: "programmatic_tool_call", arguments: { code: "print(1)" } }] };
 
-async function request(
+/**
+ * A hostile client in its own thread repeating one attack (all in turn when unnamed), optionally holding
+ * half-sent connections; `done` counts its completed rounds.
+ */
+function startAttacker(
   service: HostileService,
-  method: string,
-  path: string,
-  body?: string | object,
-): Promise<{ status: number; value: Record<string, unknown> }> {
-  const response = await fetch(new URL(path, service.url), {
-    method,
-    headers: { authorization: `Bearer ${service.token}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-    signal: AbortSignal.timeout(600_000),
-  });
-  const text = await response.text();
-  let value: Record<string, unknown> = {};
-  try {
-    value = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // a text answer
-  }
-  return { status: response.status, value };
-}
-
-async function openEpisode(service: HostileService, mode: string, render = false): Promise<string> {
-  const created = await request(service, "POST", "/v1/episodes", {
-    task: TASK,
-    scale: "v0",
-    mode,
-    ...(render ? { render: {} } : {}),
-  });
-  if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.value)}`);
-  return String(created.value.episode_id);
-}
-
-const toolCall = (name: string, args: object): string =>
-  `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
-const deep = (levels: number): string => `${"[".repeat(levels)}${"]".repeat(levels)}`;
-
-/** Sends headers and part of a body without the token, then nothing (B6); resolves when the server closes it. */
-function unauthenticatedHalfBody(service: HostileService): Promise<void> {
-  const { hostname, port, host } = new URL(service.url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname, () =>
-      socket.write(
-        `POST /v1/episodes HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"task":`,
-      ),
-    );
-    const timer = setTimeout(() => socket.destroy(), 30_000);
-    socket.on("error", () => undefined);
-    socket.on("close", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-type Attack = (service: HostileService) => Promise<void>;
-
-/** One request of each attack (episodes it needs are opened as they end). */
-function attacks(): Array<{ name: string; run: Attack }> {
-  let dtc: string | undefined;
-  let rendered: string | undefined;
-  const live = async (service: HostileService, id: string | undefined, mode: string, render: boolean) => {
-    const state = id ? await request(service, "GET", `/v1/episodes/${id}`) : undefined;
-    return state?.status === 200 && state.value.done === false
-      ? id!
-      : await openEpisode(service, mode, render);
-  };
-  const completion = async (service: HostileService, text: string, render: boolean): Promise<void> => {
-    if (render) rendered = await live(service, rendered, "ptc", true);
-    else dtc = await live(service, dtc, "dtc", false);
-    await request(service, "POST", `/v1/episodes/${render ? rendered : dtc}/completion`, { text });
-  };
-  return [
-    {
-      name: "B1 glob task id",
-      run: async (service) =>
-        void (await request(service, "POST", "/v1/episodes", {
-          task: "*.**************Q",
-          scale: "v0",
-          mode: "dtc",
-        })),
-    },
-    {
-      name: "B2 80,000 unclosed <parameter= (1 MB)",
-      run: (service) =>
-        completion(
-          service,
-          `<tool_call>\n<function=list_files>\n${"<parameter=a>".repeat(80_000)}\n</function>\n</tool_call>`,
-          false,
-        ),
-    },
-    {
-      name: "B3 /v1/tokenize 256 KiB of one letter",
-      run: async (service) =>
-        void (await request(service, "POST", "/v1/tokenize", { text: "a".repeat(256 * 1024) })),
-    },
-    {
-      name: "B3 rendered completion, 1 MiB of one letter",
-      run: (service) =>
-        completion(
-          service,
-          `${"a".repeat(1024 * 1024)}${toolCall("programmatic_tool_call", { code: "print(1)" })}<|im_end|>`,
-          true,
-        ),
-    },
-    {
-      name: "B3 observation of 8 x 50,000 of one letter",
-      run: (service) =>
-        completion(
-          service,
-          `${Array.from({ length: 8 }, () => toolCall("programmatic_tool_call", { code: "print('a' * 50_000)" })).join("\n")}<|im_end|>`,
-          true,
-        ),
-    },
-    {
-      name: "B4 15 MiB completion, unclosed <tool_call>",
-      run: (service) =>
-        completion(service, `${"x".repeat(15 * 1024 * 1024)}\n<tool_call>\n{"name": "list_files"`, false),
-    },
-    { name: "B6 unauthenticated half-sent body", run: unauthenticatedHalfBody },
-    {
-      name: "H2/H4 bad percent-encoding, JSON 2M deep",
-      run: async (service) => {
-        await request(service, "GET", "/v1/episodes/%E0%A4%A");
-        dtc = await live(service, dtc, "dtc", false);
-        await request(
-          service,
-          "POST",
-          `/v1/episodes/${dtc}/tool_calls`,
-          `{"calls": [{"name": "list_files", "arguments": {"a": ${deep(2_000_000)}}}]}`,
-        );
-      },
-    },
-  ];
-}
-
-/** Connections that send part of a request line and nothing more, reopened as the server closes them (B6). */
-function holdSlowloris(service: HostileService, count: number): { stop(): void } {
-  const { hostname, port } = new URL(service.url);
-  const sockets = new Set<Socket>();
-  let stopped = false;
-  const open = (): void => {
-    if (stopped) return;
-    const socket = connect(Number(port), hostname, () => socket.write("GET /healthz HTTP/1.1\r\n"));
-    sockets.add(socket);
-    socket.on("error", () => undefined);
-    socket.on("close", () => {
-      sockets.delete(socket);
-      setTimeout(open, 100).unref();
-    });
-  };
-  for (let index = 0; index < count; index += 1) open();
-  return {
-    stop() {
-      stopped = true;
-      for (const socket of sockets) socket.destroy();
-    },
-  };
-}
-
-/** Runs `attack` again and again until stopped; `done` counts the requests it completed. */
-function keepAttacking(
-  service: HostileService,
-  attack: Attack,
+  attack: string | undefined,
+  slowloris = 0,
 ): { readonly done: number; stop(): Promise<number> } {
-  let stopped = false;
-  let count = 0;
-  const loop = (async () => {
-    while (!stopped) {
-      await attack(service).catch(() => undefined);
-      count += 1;
-    }
-  })();
+  const worker = startModuleWorker(import.meta.url, "rollout-hostile-client", { service, attack, slowloris });
+  let done = 0;
+  let settle: (count: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => (settle = resolve));
+  worker.on("message", (message: { done: number; stopped?: boolean }) => {
+    done = message.done;
+    if (message.stopped) settle(done);
+  });
+  worker.on("error", (error) => {
+    console.error(`the hostile client failed: ${error.message}`);
+    settle(done);
+  });
+  worker.on("exit", () => settle(done));
   return {
     get done() {
-      return count;
+      return done;
     },
     async stop() {
-      stopped = true;
-      await loop;
+      worker.postMessage("stop");
+      const count = await finished;
+      await worker.terminate();
       return count;
     },
   };
@@ -230,8 +77,8 @@ async function perAttack(service: HostileService, stepsPerAttack: number): Promi
   rows.push(
     `| (none) | 0 | ${stepsPerAttack} | ${latencyCells(await printSteps(service, neighbour, stepsPerAttack))} |`,
   );
-  for (const { name, run } of attacks()) {
-    const attacker = keepAttacking(service, run);
+  for (const { name } of attacks()) {
+    const attacker = startAttacker(service, name);
     // Until the attack has completed twice, so that the steps overlap its costly part whatever its length.
     const latencies = await printSteps(service, neighbour, stepsPerAttack, () => attacker.done >= 2);
     const sent = await attacker.stop();
@@ -241,12 +88,17 @@ async function perAttack(service: HostileService, stepsPerAttack: number): Promi
   return rows;
 }
 
-/** N ordinary episodes each making `steps` prints at once; their latencies. */
-async function crowd(service: HostileService, neighbours: number, steps: number): Promise<number[]> {
+/** N ordinary episodes each making `steps` prints at once (and more while `until` is false); their latencies. */
+async function crowd(
+  service: HostileService,
+  neighbours: number,
+  steps: number,
+  until: () => boolean = () => true,
+): Promise<number[]> {
   const ids = await Promise.all(Array.from({ length: neighbours }, () => openEpisode(service, "ptc")));
   try {
     await Promise.all(ids.map((id) => printSteps(service, id, 1))); // first execution of each kernel
-    const all = await Promise.all(ids.map((id) => printSteps(service, id, steps)));
+    const all = await Promise.all(ids.map((id) => printSteps(service, id, steps, until)));
     return all.flat();
   } finally {
     await Promise.all(ids.map((id) => request(service, "DELETE", `/v1/episodes/${id}`)));
@@ -265,13 +117,10 @@ export async function benchHostileNeighbour(
     ...(await perAttack(service, options.stepsPerAttack)),
   ];
   const quiet = await crowd(service, options.neighbours, options.steps);
-  const slowloris = holdSlowloris(service, 200);
-  const cycling = keepAttacking(service, async (target) => {
-    for (const { run } of attacks()) await run(target).catch(() => undefined);
-  });
-  const loud = await crowd(service, options.neighbours, options.steps);
-  slowloris.stop();
-  const cycles = await cycling.stop();
+  const attacker = startAttacker(service, undefined, 200);
+  // Every neighbour keeps stepping until the client has gone through every attack once.
+  const loud = await crowd(service, options.neighbours, options.steps, () => attacker.done >= 1);
+  const cycles = await attacker.stop();
   lines.push(
     `\nhostile neighbour — ${options.neighbours} PTC episodes x ${options.steps} no-op prints at once, without and with a client cycling through every attack (${cycles} cycles) and holding 200 half-sent connections\n`,
     "| neighbours | hostile client | steps | step p50 / p95 / p99 / max (ms) |",
