@@ -5,13 +5,18 @@
  * first under PTC, then under DTC (the oracle's recorded direct calls). One rollout in 16 does no work and
  * claims a wrong answer (the null agent) and must get reward 0; every other must get 1.
  *
- * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc
+ * Then the "hostile neighbour" rows (bench/rollout-hostile.ts): what the worst client of attacks.md's second
+ * review costs ordinary episodes beside it.
+ *
+ * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc,hostile,
+ * --neighbours <n> (episodes beside the hostile client, default 512), --steps <n> (prints each, default 5)
  */
 import { spawn } from "node:child_process";
 import { createChatRenderer } from "../src/chat-template/index.js";
 import { recordOracle, type OracleRecording } from "../src/harness/index.js";
 import { loadSuite } from "../src/suite/index.js";
 import { descendants, processTable } from "./proc.js";
+import { benchHostileNeighbour } from "./rollout-hostile.js";
 import type { Scale, TaskDefinition } from "../src/envs/index.js";
 
 const args = process.argv.slice(2);
@@ -22,7 +27,12 @@ const option = (name: string, fallback: string): string => {
 const TASKS = Number(option("tasks", "32"));
 const ROLLOUTS = Number(option("rollouts", "16"));
 const SCALE = option("scale", "v0") as Scale;
-const MODES = option("modes", "ptc,dtc").split(",") as Array<"ptc" | "dtc">;
+const MODES = option("modes", "ptc,dtc,hostile").split(",");
+const EPISODE_MODES = MODES.filter((mode): mode is "ptc" | "dtc" => mode === "ptc" || mode === "dtc");
+const NEIGHBOURS = Number(option("neighbours", "512"));
+const STEPS = Number(option("steps", "5"));
+/** The service requires this token, so that the hostile client's unauthenticated requests are refused (B6). */
+const TOKEN = "bench-rollout-token";
 
 const renderer = createChatRenderer();
 const encodeCache = new Map<string, number[]>();
@@ -66,8 +76,10 @@ async function startService(): Promise<{ url: string; pid: number; stop(): Promi
       "2048",
       "--idle-timeout",
       "900",
+      "--auth-token-env",
+      "BENCH_ROLLOUT_TOKEN",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_ROLLOUT_TOKEN: TOKEN } },
   );
   const url = await new Promise<string>((resolve, reject) => {
     let text = "";
@@ -104,7 +116,7 @@ interface Answer {
 async function post(url: string, body: unknown): Promise<Answer> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
     body: JSON.stringify(body),
   });
   const value = (await response.json()) as Answer;
@@ -191,7 +203,10 @@ async function runMode(
       } catch (error) {
         failures.push(`${task.id}: ${(error as Error).message.slice(0, 200)}`);
       } finally {
-        await fetch(`${service.url}/v1/episodes/${id}`, { method: "DELETE" }).catch(() => undefined);
+        await fetch(`${service.url}/v1/episodes/${id}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${TOKEN}` },
+        }).catch(() => undefined);
       }
     }),
   );
@@ -213,12 +228,20 @@ async function runMode(
 const all = await loadSuite("*");
 const tasks = Array.from({ length: TASKS }, (_, index) => all[index % all.length]!);
 const recordings = new Map<string, OracleRecording>();
-if (MODES.includes("dtc"))
+if (EPISODE_MODES.includes("dtc"))
   for (const task of new Set(tasks)) recordings.set(task.id, await recordOracle(task, SCALE, 0));
 const service = await startService();
 const results: ModeResult[] = [];
+const hostileLines: string[] = [];
 try {
-  for (const mode of MODES) results.push(await runMode(service, tasks, mode, recordings));
+  for (const mode of EPISODE_MODES) results.push(await runMode(service, tasks, mode, recordings));
+  if (MODES.includes("hostile"))
+    hostileLines.push(
+      ...(await benchHostileNeighbour(
+        { url: service.url, token: TOKEN },
+        { neighbours: NEIGHBOURS, steps: STEPS, stepsPerAttack: 20 },
+      )),
+    );
 } finally {
   await service.stop();
 }
@@ -235,6 +258,7 @@ for (const result of results) {
     `| ${result.mode} | ${result.episodes} | ${result.openSeconds.toFixed(1)} | ${result.seconds.toFixed(1)} | ${(result.episodes / result.seconds).toFixed(1)} | ${result.steps.length} | ${percentile(result.steps, 50).toFixed(1)} / ${percentile(result.steps, 95).toFixed(1)} / ${percentile(result.steps, 99).toFixed(1)} | ${(result.rssBytes / 2 ** 30).toFixed(2)} GiB | ${(result.rssBytes / result.episodes / 2 ** 20).toFixed(1)} MiB | ${result.rewardsOk}/${result.episodes - result.wrongTotal} | ${result.wrongOk}/${result.wrongTotal} |`,
   );
 }
+for (const line of hostileLines) console.log(line);
 const failures = results.flatMap((result) => result.failures.map((failure) => `${result.mode}: ${failure}`));
 if (failures.length > 0) {
   console.log(`\n${failures.length} failures:\n${failures.slice(0, 20).join("\n")}`);

@@ -119,6 +119,39 @@ export function addSuiteOptions(command: Command): Command {
     .option("--no-builtin", "leave out the built-in suite (with --suite)");
 }
 
+/**
+ * `--max-connections`, `--header-timeout` and `--body-timeout` of a command that serves HTTP (`rollout serve`,
+ * `serve --http`), read back with {@link httpGuardOptionsFrom}.
+ */
+export function addHttpGuardOptions(command: Command, prefix = ""): Command {
+  return command
+    .option(
+      "--max-connections <n>",
+      `${prefix}connections open at once; at the cap a new one closes the oldest that serves no admitted request (default: from the sessions and the open-file limit)`,
+    )
+    .option("--header-timeout <seconds>", `${prefix}a request's headers must arrive within this`, "10")
+    .option(
+      "--body-timeout <seconds>",
+      `${prefix}a request's body must arrive within this after its headers`,
+      "60",
+    );
+}
+
+/** The HTTP guard of a command's parsed options (see {@link addHttpGuardOptions}). */
+export function httpGuardOptionsFrom(options: Record<string, unknown>): {
+  maxConnections?: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+} {
+  return {
+    ...(options.maxConnections === undefined
+      ? {}
+      : { maxConnections: parseIntegerOption(String(options.maxConnections), "--max-connections") }),
+    headersTimeoutMs: parseSecondsOption(String(options.headerTimeout), "--header-timeout"),
+    bodyTimeoutMs: parseSecondsOption(String(options.bodyTimeout), "--body-timeout"),
+  };
+}
+
 /** The suite selection of a command's parsed options (see {@link addSuiteOptions}). */
 export function suiteSelectionFrom(options: Record<string, unknown>): SuiteSelection {
   return {

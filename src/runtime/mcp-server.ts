@@ -3,9 +3,18 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { ERROR_CODES, ProgAgentError, createLogger, errorMessage } from "../core/index.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  ERROR_CODES,
+  ProgAgentError,
+  answerAndClose,
+  createGuardedHttpServer,
+  createLogger,
+  defaultMaxConnections,
+  errorMessage,
+  parseJsonBounded,
+  readRequestBody,
+} from "../core/index.js";
 import { mcpServerModule, mcpStreamableHttpModule, mcpTypesModule } from "./mcp-sdk.js";
 import { toMcpTool } from "./render-tool.js";
 import { MAX_REQUEST_BYTES, createStdioServerTransport } from "./stdio-server-transport.js";
@@ -93,6 +102,15 @@ export interface HttpServeOptions {
   authToken?: string;
   /** Largest request body (default 8 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Connections open at once (default: four per session plus 16, at most a quarter of the open-file limit); a new
+   * one closes the oldest that serves no admitted request, so idle or half-sent connections cannot lock clients out.
+   */
+  maxConnections?: number;
+  /** A request's headers must arrive within this (default 10 s). */
+  headersTimeoutMs?: number;
+  /** A request's body must arrive within this once its headers did (default 60 s). */
+  bodyTimeoutMs?: number;
 }
 
 export { DEFAULT_MAX_SESSIONS };
@@ -104,41 +122,18 @@ const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 type BodyOutcome =
   | { kind: "ok"; body: unknown }
   | { kind: "too-large"; bytes: number; drained: boolean }
+  | { kind: "timeout" }
+  | { kind: "aborted" }
   | { kind: "parse-error"; message: string };
 
-function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(request.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
-      resolve({ kind: "too-large", bytes: declared, drained: false });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else chunks.length = 0;
-      if (size > DRAIN_LIMIT_BYTES && !settled) {
-        settled = true;
-        resolve({ kind: "too-large", bytes: size, drained: false });
-      }
-    });
-    request.once("error", reject);
-    request.once("end", () => {
-      if (settled) return;
-      settled = true;
-      if (size > maxBytes) return resolve({ kind: "too-large", bytes: size, drained: true });
-      const text = Buffer.concat(chunks).toString("utf8");
-      if (text.trim().length === 0) return resolve({ kind: "ok", body: undefined });
-      try {
-        resolve({ kind: "ok", body: JSON.parse(text) as unknown });
-      } catch (error) {
-        resolve({ kind: "parse-error", message: errorMessage(error) });
-      }
-    });
-  });
+/** A JSON-RPC body within the size cap and the deadline; an empty body is undefined. */
+async function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<BodyOutcome> {
+  const outcome = await readRequestBody(request, { maxBytes, timeoutMs, drainLimitBytes: DRAIN_LIMIT_BYTES });
+  if (outcome.kind !== "ok") return outcome;
+  const text = outcome.body.toString("utf8");
+  if (text.trim().length === 0) return { kind: "ok", body: undefined };
+  const parsed = parseJsonBounded(text);
+  return parsed.ok ? { kind: "ok", body: parsed.value } : { kind: "parse-error", message: parsed.message };
 }
 
 function requestId(body: unknown): string | number | null {
@@ -213,11 +208,29 @@ export async function serveHttp(
     response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
   };
 
-  /** Refuses what must not reach a session: foreign Host/Origin (DNS rebinding), a missing token, other paths. */
+  /** Answers a JSON-RPC error and closes the connection without reading the request's body. */
+  const refuseUnread = (
+    response: ServerResponse,
+    status: number,
+    code: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void =>
+    answerAndClose(
+      response,
+      status,
+      JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
+      headers,
+    );
+
+  /**
+   * Refuses what must not reach a session: foreign Host/Origin (DNS rebinding), a missing token, other paths. A
+   * refused request is answered on its headers alone and its connection closed: its body is never waited for.
+   */
   const refuse = (request: IncomingMessage, response: ServerResponse): boolean => {
     const host = (request.headers.host ?? "").toLowerCase();
     if (!allowedHosts.has(host)) {
-      sendError(
+      refuseUnread(
         response,
         403,
         -32000,
@@ -235,7 +248,7 @@ export async function serveHttp(
         originHost = undefined;
       }
       if (!originHost || !allowedHosts.has(originHost)) {
-        sendError(
+        refuseUnread(
           response,
           403,
           -32000,
@@ -248,7 +261,7 @@ export async function serveHttp(
       const header = request.headers.authorization ?? "";
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match || !sameToken(match[1]!, options.authToken)) {
-        sendError(response, 401, -32000, "Unauthorized: send 'Authorization: Bearer <token>'", null, {
+        refuseUnread(response, 401, -32000, "Unauthorized: send 'Authorization: Bearer <token>'", {
           "www-authenticate": 'Bearer realm="progagent"',
         });
         return true;
@@ -256,37 +269,34 @@ export async function serveHttp(
     }
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname !== "/mcp") {
-      sendError(response, 404, -32000, "Not found: the MCP endpoint is /mcp");
+      refuseUnread(response, 404, -32000, "Not found: the MCP endpoint is /mcp");
       return true;
     }
     return false;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (refuse(request, response)) {
-      request.resume();
-      return;
-    }
+    if (refuse(request, response)) return;
+    httpServer.admit(request, response);
     const sessionId = request.headers["mcp-session-id"];
     const id = Array.isArray(sessionId) ? sessionId[0] : sessionId;
     let body: unknown;
     if (request.method === "POST") {
-      const outcome = await readBody(request, maxBodyBytes);
+      const outcome = await readBody(request, maxBodyBytes, httpServer.bodyTimeoutMs);
+      if (outcome.kind === "aborted") return void response.destroy();
+      if (outcome.kind === "timeout")
+        return refuseUnread(
+          response,
+          408,
+          -32600,
+          `Request timeout: the body did not arrive within ${httpServer.bodyTimeoutMs / 1000} s`,
+        );
       if (outcome.kind === "too-large") {
         const limitMiB = maxBodyBytes / 1024 / 1024;
+        const message = `Request too large: ${outcome.bytes} bytes; one MCP request is limited to ${maxBodyBytes} bytes (${limitMiB} MiB)`;
         // A drained body leaves the keep-alive connection usable; an enormous one closes it after the answer.
-        if (!outcome.drained) {
-          response.once("finish", () => request.socket.end());
-          setTimeout(() => request.socket.destroy(), 5_000).unref();
-        }
-        return sendError(
-          response,
-          413,
-          -32600,
-          `Request too large: ${outcome.bytes} bytes; one MCP request is limited to ${maxBodyBytes} bytes (${limitMiB} MiB)`,
-          null,
-          outcome.drained ? {} : { connection: "close" },
-        );
+        if (!outcome.drained) return refuseUnread(response, 413, -32600, message);
+        return sendError(response, 413, -32600, message);
       }
       if (outcome.kind === "parse-error") {
         return sendError(response, 400, -32700, `Parse error: ${outcome.message}`);
@@ -352,22 +362,24 @@ export async function serveHttp(
     }
   };
 
-  const httpServer = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) =>
-      sendError(response, 500, -32603, `Internal error: ${errorMessage(error)}`),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once("error", reject);
-    httpServer.listen(options.port, bindHost, () => resolve());
-  });
-  const address = httpServer.address() as AddressInfo;
+  const httpServer = createGuardedHttpServer(
+    (request, response) => {
+      handle(request, response).catch((error: unknown) =>
+        sendError(response, 500, -32603, `Internal error: ${errorMessage(error)}`),
+      );
+    },
+    {
+      maxConnections: options.maxConnections ?? defaultMaxConnections(4 * maxSessions + 16),
+      ...(options.headersTimeoutMs === undefined ? {} : { headersTimeoutMs: options.headersTimeoutMs }),
+      ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
+    },
+  );
+  const address = await httpServer.listen(options.port, bindHost);
   allowedHosts = new Set(LOOPBACK_NAMES.map((name) => `${name}:${address.port}`));
   const close = async (): Promise<void> => {
     clearInterval(sweeper);
     await Promise.all([...sessions.keys()].map((id) => endSession(id)));
-    httpServer.closeAllConnections();
-    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    await httpServer.close();
   };
   return {
     url: `http://${address.address}:${address.port}/mcp`,

@@ -6,6 +6,8 @@
  * parsed comes back as `errors`, which the caller turns into an observation for the model.
  */
 
+import { parseJsonBounded } from "../core/index.js";
+
 export interface ParsedToolCall {
   name: string;
   /** The arguments as the model wrote them: the JSON text of a hermes call, or a JSON text built from XML. */
@@ -107,12 +109,11 @@ export function parseToolCalls(
 
 function parseBlock(body: string, parameterTypes?: ParameterTypes): ParsedToolCall | string {
   if (body.startsWith("<function=")) return parseXmlBlock(body, parameterTypes);
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch (error) {
-    return `a tool call is not valid JSON (${(error as Error).message}); expected {"name": "...", "arguments": {...}}`;
-  }
+  // Bounded nesting: a value nested millions deep parses, but serialising it again overflows the stack.
+  const read = parseJsonBounded(body);
+  if (!read.ok)
+    return `a tool call is not valid JSON (${read.message}); expected {"name": "...", "arguments": {...}}`;
+  const value = read.value;
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return 'a tool call must be a JSON object {"name": "...", "arguments": {...}}';
   const record = value as Record<string, unknown>;
@@ -122,11 +123,10 @@ function parseBlock(body: string, parameterTypes?: ParameterTypes): ParsedToolCa
   let argumentsText: string;
   if (typeof args === "string") {
     argumentsText = args;
-    try {
-      args = JSON.parse(args);
-    } catch {
-      return `the arguments of '${record.name}' are a string that is not a JSON object`;
-    }
+    const inner = parseJsonBounded(args);
+    if (!inner.ok)
+      return `the arguments of '${record.name}' are a string that is not a JSON object (${inner.message})`;
+    args = inner.value;
   } else {
     argumentsText = JSON.stringify(args);
   }
@@ -185,10 +185,8 @@ function* xmlParameters(inner: string): Generator<{ key: string; value: string }
 /** Strings stay text; other declared types are read as JSON when they parse, else kept as text. */
 function convertParameter(raw: string, type: string | undefined): unknown {
   if (type === undefined || type === "string") return raw;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    if (type === "boolean" && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === "true";
-    return raw;
-  }
+  const read = parseJsonBounded(raw);
+  if (read.ok) return read.value;
+  if (type === "boolean" && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === "true";
+  return raw;
 }

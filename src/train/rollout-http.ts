@@ -1,8 +1,17 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
-import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
+import {
+  ERROR_CODES,
+  ProgAgentError,
+  answerAndClose,
+  createGuardedHttpServer,
+  decodePathSegment,
+  defaultMaxConnections,
+  errorMessage,
+  parseJsonBounded,
+  readRequestBody,
+} from "../core/index.js";
 import { rolloutOpenApiDocument } from "./rollout-openapi.js";
 import { RolloutError } from "./rollout-answers.js";
 import {
@@ -12,7 +21,10 @@ import {
   tokenizeBodySchema,
   toolCallsBodySchema,
 } from "./rollout-bodies.js";
+import { prometheusText } from "./rollout-metrics.js";
 import type { RolloutService } from "./rollout-service.js";
+
+export { prometheusText } from "./rollout-metrics.js";
 
 export interface RolloutHttpOptions {
   host?: string;
@@ -25,6 +37,15 @@ export interface RolloutHttpOptions {
   allowedHosts?: readonly string[];
   /** Task ids for `GET /v1/tasks`. */
   listTasks?: () => Promise<Array<{ id: string; domain: string }>>;
+  /**
+   * Connections open at once (default: two per episode the service holds plus 64, at most a quarter of the
+   * open-file limit); a new one closes the oldest that serves no admitted request.
+   */
+  maxConnections?: number;
+  /** A request's headers must arrive within this (default 10 s). */
+  headersTimeoutMs?: number;
+  /** A request's body must arrive within this once its headers did (default 60 s). */
+  bodyTimeoutMs?: number;
 }
 
 export interface RolloutHttpServer {
@@ -34,6 +55,10 @@ export interface RolloutHttpServer {
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+/** An oversized body is read and dropped up to this much, so that the keep-alive connection stays usable. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+type Route = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
 /** Serves a rollout service over HTTP JSON. Binds loopback by default and checks the Host header. */
 export async function serveRolloutHttp(
@@ -45,123 +70,126 @@ export async function serveRolloutHttp(
   const token = options.authToken ? Buffer.from(options.authToken) : undefined;
   let allowedHosts = new Set<string>();
 
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) sendError(response, 500, ERROR_CODES.REQUEST_INVALID, errorMessage(error));
-      else response.destroy();
-    });
-  });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 70_000;
-  server.requestTimeout = 0;
+  const guard = createGuardedHttpServer(
+    (request, response) => {
+      void handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) sendError(response, 500, "INTERNAL", errorMessage(error));
+        else response.destroy();
+      });
+    },
+    {
+      maxConnections: options.maxConnections ?? defaultMaxConnections(2 * service.maxEpisodes + 64),
+      ...(options.headersTimeoutMs === undefined ? {} : { headersTimeoutMs: options.headersTimeoutMs }),
+      ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
+      // Trainers keep connections open between steps; an idle one still gives way to a new client at the cap.
+      keepAliveTimeoutMs: 65_000,
+    },
+  );
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const json = <T>(request: IncomingMessage, response: ServerResponse, schema: z.ZodType<T>) =>
+    readJson(request, response, { maxBodyBytes, timeoutMs: guard.bodyTimeoutMs }, schema);
+
+  /** Host, Origin and the token, checked on headers alone: a refused request's body is never read. */
+  const refused = (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
     const hostHeader = (request.headers.host ?? "").toLowerCase();
     if (!allowedHosts.has(hostHeader)) {
-      await discardBody(request);
-      return sendError(
+      refuse(
         response,
         421,
         ERROR_CODES.HOST_NOT_ALLOWED,
-        `Host '${hostHeader}' is not served here (DNS rebinding protection); use one of ${[...allowedHosts].join(", ")}`,
+        `Host '${hostHeader.slice(0, 200)}' is not served here (DNS rebinding protection); use one of ${[...allowedHosts].join(", ")}`,
       );
+      return true;
     }
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigin(origin, allowedHosts)) {
-      await discardBody(request);
-      return sendError(response, 403, ERROR_CODES.HOST_NOT_ALLOWED, `Origin '${origin}' is not allowed`);
+      refuse(response, 403, ERROR_CODES.HOST_NOT_ALLOWED, `Origin '${origin.slice(0, 200)}' is not allowed`);
+      return true;
     }
-    const url = new URL(request.url ?? "/", "http://localhost");
-    const path = url.pathname;
-    const method = request.method ?? "GET";
-    if (path === "/healthz" && method === "GET") {
-      await discardBody(request);
-      return sendJson(response, 200, {
-        ok: true,
-        live: service.stats.live,
-        max_episodes: service.maxEpisodes,
-      });
-    }
-    if (token && !authorized(request.headers.authorization, token)) {
-      await discardBody(request);
-      response.setHeader("WWW-Authenticate", 'Bearer realm="progagent"');
-      return sendError(response, 401, ERROR_CODES.UNAUTHORIZED, "missing or wrong bearer token");
-    }
-    if (path === "/metrics" && method === "GET") {
-      await discardBody(request);
-      response.writeHead(200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" });
-      response.end(prometheusText(service));
-      return;
-    }
-    if (path === "/openapi.json" && method === "GET") {
-      await discardBody(request);
-      return sendJson(response, 200, rolloutOpenApiDocument());
-    }
-    if (path === "/v1/tasks" && method === "GET") {
-      await discardBody(request);
-      return sendJson(response, 200, { tasks: options.listTasks ? await options.listTasks() : [] });
-    }
-    if (path === "/v1/episodes" && method === "POST") {
-      const body = await readJson(request, response, maxBodyBytes, createEpisodeBodySchema);
-      if (body === undefined) return;
-      return await answer(response, 201, () => service.create(body));
-    }
-    if (path === "/v1/tokenize" && method === "POST") {
-      const body = await readJson(request, response, maxBodyBytes, tokenizeBodySchema);
-      if (body === undefined) return;
-      return await answer(response, 200, async () => ({
-        token_ids: await service.tokenize(body.text, body.tokenizer),
-      }));
-    }
-    if (path === "/v1/detokenize" && method === "POST") {
-      const body = await readJson(request, response, maxBodyBytes, detokenizeBodySchema);
-      if (body === undefined) return;
-      return await answer(response, 200, async () => ({
-        text: await service.detokenize(body.token_ids, body.tokenizer),
-      }));
-    }
-    const match = /^\/v1\/episodes\/([^/]+)(?:\/(tool_calls|completion))?$/.exec(path);
-    if (match) {
-      const id = decodeURIComponent(match[1] ?? "");
-      const action = match[2];
-      if (action === "tool_calls" && method === "POST") {
-        const body = await readJson(request, response, maxBodyBytes, toolCallsBodySchema);
-        if (body === undefined) return;
-        return await answer(response, 200, () => service.toolCalls(id, body));
-      }
-      if (action === "completion" && method === "POST") {
-        const body = await readJson(request, response, maxBodyBytes, completionBodySchema);
-        if (body === undefined) return;
-        return await answer(response, 200, () => service.completion(id, body));
-      }
-      if (action === undefined && method === "GET") {
-        await discardBody(request);
-        return await answer(response, 200, () => Promise.resolve(service.describe(id)));
-      }
-      if (action === undefined && method === "DELETE") {
-        await discardBody(request);
-        return await answer(response, 200, async () => {
-          const final = service.describe(id);
-          await service.remove(id);
-          return { ...final, deleted: true };
-        });
-      }
-      await discardBody(request);
-      return sendError(response, 405, ERROR_CODES.NOT_FOUND, `${method} is not allowed on ${path}`);
-    }
-    await discardBody(request);
-    return sendError(response, 404, ERROR_CODES.NOT_FOUND, `no route ${method} ${path}; see /openapi.json`);
+    if (path === "/healthz" || !token || authorized(request.headers.authorization, token)) return false;
+    refuse(response, 401, ERROR_CODES.UNAUTHORIZED, "missing or wrong bearer token", {
+      "WWW-Authenticate": 'Bearer realm="progagent"',
+    });
+    return true;
   };
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error): void => reject(error);
-    server.once("error", onError);
-    server.listen(options.port ?? 8700, host, () => {
-      server.off("error", onError);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const routes: Record<string, Route> = {
+    "GET /healthz": async (_request, response) =>
+      sendJson(response, 200, { ok: true, live: service.stats.live, max_episodes: service.maxEpisodes }),
+    "GET /metrics": async (_request, response) => {
+      response.writeHead(200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" });
+      response.end(prometheusText(service));
+    },
+    "GET /openapi.json": async (_request, response) => sendJson(response, 200, rolloutOpenApiDocument()),
+    "GET /v1/tasks": async (_request, response) =>
+      sendJson(response, 200, { tasks: options.listTasks ? await options.listTasks() : [] }),
+    "POST /v1/episodes": async (request, response) => {
+      const body = await json(request, response, createEpisodeBodySchema);
+      if (body !== undefined) await answer(response, 201, () => service.create(body));
+    },
+    "POST /v1/tokenize": async (request, response) => {
+      const body = await json(request, response, tokenizeBodySchema);
+      if (body !== undefined)
+        await answer(response, 200, async () => ({
+          token_ids: await service.tokenize(body.text, body.tokenizer),
+        }));
+    },
+    "POST /v1/detokenize": async (request, response) => {
+      const body = await json(request, response, detokenizeBodySchema);
+      if (body !== undefined)
+        await answer(response, 200, async () => ({
+          text: await service.detokenize(body.token_ids, body.tokenizer),
+        }));
+    },
+  };
+
+  const episodeRoute = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    id: string,
+    action: string | undefined,
+    path: string,
+  ): Promise<void> => {
+    const method = request.method ?? "GET";
+    if (action === "tool_calls" && method === "POST") {
+      const body = await json(request, response, toolCallsBodySchema);
+      if (body !== undefined) await answer(response, 200, () => service.toolCalls(id, body));
+    } else if (action === "completion" && method === "POST") {
+      const body = await json(request, response, completionBodySchema);
+      if (body !== undefined) await answer(response, 200, () => service.completion(id, body));
+    } else if (action === undefined && method === "GET") {
+      await answer(response, 200, () => Promise.resolve(service.describe(id)));
+    } else if (action === undefined && method === "DELETE") {
+      await answer(response, 200, async () => {
+        const final = service.describe(id);
+        await service.remove(id);
+        return { ...final, deleted: true };
+      });
+    } else sendError(response, 405, ERROR_CODES.NOT_FOUND, `${method} is not allowed on ${path}`);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (refused(request, response, path)) return;
+    guard.admit(request, response);
+    const method = request.method ?? "GET";
+    const route = routes[`${method} ${path}`];
+    if (route) return await route(request, response);
+    const match = /^\/v1\/episodes\/([^/]+)(?:\/(tool_calls|completion))?$/.exec(path);
+    if (!match)
+      return sendError(response, 404, ERROR_CODES.NOT_FOUND, `no route ${method} ${path}; see /openapi.json`);
+    const id = decodePathSegment(match[1] ?? "");
+    if (id === undefined)
+      return sendError(
+        response,
+        400,
+        ERROR_CODES.REQUEST_INVALID,
+        `the episode id in ${path} is not valid percent-encoding`,
+      );
+    await episodeRoute(request, response, id, match[2], path);
+  };
+
+  const address = await guard.listen(options.port ?? 8700, host);
   const port = address.port;
   const names = LOOPBACK.has(host)
     ? ["127.0.0.1", "localhost", "[::1]"]
@@ -170,15 +198,7 @@ export async function serveRolloutHttp(
     [...names, ...(options.allowedHosts ?? [])].map((name) => `${name}:${port}`.toLowerCase()),
   );
   const shownHost = host.includes(":") ? `[${host}]` : host;
-  return {
-    url: `http://${shownHost}:${port}`,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `http://${shownHost}:${port}`, server: guard.server, close: () => guard.close() };
 }
 
 function allowedOrigin(origin: string, allowedHosts: ReadonlySet<string>): boolean {
@@ -217,42 +237,46 @@ async function answer(response: ServerResponse, status: number, run: () => Promi
   }
 }
 
-/** Reads a JSON body within the cap and validates it; on failure answers the error and returns undefined. */
+/**
+ * Reads a JSON body within the size cap and the body deadline, refuses nesting too deep to walk, and validates
+ * it; on failure answers the error and returns undefined.
+ */
 async function readJson<T>(
   request: IncomingMessage,
   response: ServerResponse,
-  maxBodyBytes: number,
+  limits: { maxBodyBytes: number; timeoutMs: number },
   schema: z.ZodType<T>,
 ): Promise<T | undefined> {
-  const declared = Number(request.headers["content-length"] ?? "0");
-  if (declared > maxBodyBytes) {
-    response.setHeader("Connection", "close");
-    sendError(response, 413, ERROR_CODES.REQUEST_TOO_LARGE, `request body over ${maxBodyBytes} bytes`);
-    request.resume();
+  const outcome = await readRequestBody(request, {
+    maxBytes: limits.maxBodyBytes,
+    timeoutMs: limits.timeoutMs,
+    drainLimitBytes: DRAIN_LIMIT_BYTES,
+  });
+  if (outcome.kind === "aborted") {
+    response.destroy();
     return undefined;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBodyBytes) tooLarge = true;
-    else chunks.push(buffer);
-  }
-  if (tooLarge) {
-    response.setHeader("Connection", "close");
-    sendError(response, 413, ERROR_CODES.REQUEST_TOO_LARGE, `request body over ${maxBodyBytes} bytes`);
+  if (outcome.kind === "timeout") {
+    refuse(
+      response,
+      408,
+      ERROR_CODES.TIMEOUT,
+      `the request body did not arrive within ${limits.timeoutMs / 1000} s`,
+    );
     return undefined;
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch (error) {
-    sendError(response, 400, ERROR_CODES.REQUEST_INVALID, `the body is not JSON: ${errorMessage(error)}`);
+  if (outcome.kind === "too-large") {
+    const message = `request body over ${limits.maxBodyBytes} bytes`;
+    if (outcome.drained) sendError(response, 413, ERROR_CODES.REQUEST_TOO_LARGE, message);
+    else refuse(response, 413, ERROR_CODES.REQUEST_TOO_LARGE, message);
     return undefined;
   }
-  const parsed = schema.safeParse(value);
+  const value = parseJsonBounded(outcome.body.toString("utf8"));
+  if (!value.ok) {
+    sendError(response, 400, ERROR_CODES.REQUEST_INVALID, `the body is not JSON: ${value.message}`);
+    return undefined;
+  }
+  const parsed = schema.safeParse(value.value);
   if (!parsed.success) {
     const issues = parsed.error.issues
       .slice(0, 5)
@@ -264,16 +288,19 @@ async function readJson<T>(
   return parsed.data;
 }
 
-async function discardBody(request: IncomingMessage): Promise<void> {
-  if (request.readableEnded) return;
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > 1024 * 1024) {
-      request.destroy();
-      return;
-    }
-  }
+function errorText(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message } });
+}
+
+/** Answers an error and closes the connection without reading more of the request. */
+function refuse(
+  response: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  answerAndClose(response, status, errorText(code, message), headers);
 }
 
 function sendJson(response: ServerResponse, status: number, value: unknown): void {
@@ -286,70 +313,9 @@ function sendJson(response: ServerResponse, status: number, value: unknown): voi
 }
 
 function sendError(response: ServerResponse, status: number, code: string, message: string): void {
-  sendJson(response, status, { error: { code, message } });
-}
-
-/** Prometheus text exposition of the service's counters, gauges and the step-latency histogram. */
-export function prometheusText(service: RolloutService): string {
-  const stats = service.stats;
-  const lines: string[] = [];
-  const metric = (name: string, type: string, help: string, samples: Array<[string, number]>): void => {
-    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-    for (const [labels, value] of samples) lines.push(`${name}${labels} ${value}`);
-  };
-  metric("progagent_rollout_episodes_live", "gauge", "Live episodes.", [["", stats.live]]);
-  metric("progagent_rollout_episodes_max", "gauge", "Maximum live episodes.", [["", service.maxEpisodes]]);
-  metric("progagent_rollout_episodes_created_total", "counter", "Episodes created.", [["", stats.created]]);
-  metric(
-    "progagent_rollout_episodes_finished_total",
-    "counter",
-    "Episodes ended, by reason.",
-    [...stats.endReasons].map(([reason, count]) => [`{reason="${reason}"}`, count]),
-  );
-  metric(
-    "progagent_rollout_rejected_total",
-    "counter",
-    "Episode creations refused because the service was full.",
-    [["", stats.rejected]],
-  );
-  metric("progagent_rollout_tool_calls_total", "counter", "Tool calls dispatched.", [["", stats.toolCalls]]);
-  metric(
-    "progagent_rollout_rewards_total",
-    "counter",
-    "Finished episodes by reward.",
-    [...stats.rewardsByValue].map(([reward, count]) => [`{reward="${reward}"}`, count]),
-  );
-  metric("progagent_rollout_reward_sum", "counter", "Sum of rewards of finished episodes.", [
-    ["", stats.rewardSum],
-  ]);
-  metric("progagent_rollout_history_bytes", "gauge", "Bytes of history the live episodes retain.", [
-    ["", service.historyBytes],
-  ]);
-  metric("progagent_rollout_history_bytes_max", "gauge", "The history budget of all episodes.", [
-    ["", service.limits.maxTotalHistoryBytes],
-  ]);
-  const tokenizer = service.tokenizerLoad;
-  metric("progagent_rollout_tokenizer_jobs", "gauge", "Tokenizer jobs on its threads, by state.", [
-    ['{state="running"}', tokenizer.running],
-    ['{state="waiting"}', tokenizer.waiting],
-  ]);
-  metric("progagent_rollout_tokenizer_threads", "gauge", "Tokenizer threads started.", [
-    ["", tokenizer.threads],
-  ]);
-  const histogram = stats.stepLatency;
-  lines.push(
-    "# HELP progagent_rollout_step_seconds Latency of tool_calls and completion steps.",
-    "# TYPE progagent_rollout_step_seconds histogram",
-  );
-  let cumulative = 0;
-  histogram.buckets.forEach((bound, index) => {
-    cumulative += histogram.counts[index] ?? 0;
-    lines.push(`progagent_rollout_step_seconds_bucket{le="${bound}"} ${cumulative}`);
+  response.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(errorText(code, message)),
   });
-  lines.push(
-    `progagent_rollout_step_seconds_bucket{le="+Inf"} ${histogram.count}`,
-    `progagent_rollout_step_seconds_sum ${histogram.sum}`,
-    `progagent_rollout_step_seconds_count ${histogram.count}`,
-  );
-  return `${lines.join("\n")}\n`;
+  response.end(errorText(code, message));
 }

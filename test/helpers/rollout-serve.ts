@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { waitForRolloutUrl } from "./processes.js";
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** A DTC-capable task with a cheap v0 instance. */
@@ -12,18 +11,57 @@ export interface RolloutServe {
   url: string;
 }
 
-/** `rollout serve` in its own process, so a frozen event loop shows as a late answer rather than a frozen test. */
-export async function startRolloutServe(args: string[] = []): Promise<RolloutServe> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "src/cli/main.ts", "rollout", "serve", "--port", "0", ...args],
-    { cwd: projectRoot, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const url = await waitForRolloutUrl(child, 60_000).catch((error: unknown) => {
+/**
+ * A progagent command that serves HTTP, in its own process, once it announces its URL (the first group of
+ * `announced` in its stderr). `fileLimit` starts it under that open-file limit (prlimit).
+ */
+export async function startServing(
+  args: string[],
+  announced: RegExp,
+  options: { fileLimit?: number; env?: Record<string, string> } = {},
+): Promise<RolloutServe> {
+  const node = [process.execPath, "--import", "tsx", "src/cli/main.ts", ...args];
+  const command =
+    options.fileLimit === undefined
+      ? node
+      : ["prlimit", `--nofile=${options.fileLimit}:${options.fileLimit}`, ...node];
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: projectRoot,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...options.env },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    const timer = setTimeout(() => reject(new Error(`not serving within 60 s: ${text}`)), 60_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = announced.exec(text);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before serving: ${text}`));
+    });
+  }).catch((error: unknown) => {
     child.kill("SIGKILL");
     throw error;
   });
   return { child, url };
+}
+
+/** `rollout serve` in its own process, so a frozen event loop shows as a late answer rather than a frozen test. */
+export async function startRolloutServe(
+  args: string[] = [],
+  options: { fileLimit?: number; env?: Record<string, string> } = {},
+): Promise<RolloutServe> {
+  return await startServing(
+    ["rollout", "serve", "--port", "0", ...args],
+    /rollout service at (http:\/\/\S+)/,
+    options,
+  );
 }
 
 /** SIGTERM, then SIGKILL after 10 s; the exit code (null when killed). */

@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import {
+  addHttpGuardOptions,
   addSuiteOptions,
+  httpGuardOptionsFrom,
   kernelOptionsFrom,
   parseIntegerOption,
   parseInterfaceOption,
@@ -12,7 +14,7 @@ import {
 
 export function registerRollout(program: Command): void {
   const rollout = program.command("rollout").description("Episodes for RL trainers");
-  addSuiteOptions(rollout.command("serve"))
+  addHttpGuardOptions(addSuiteOptions(rollout.command("serve")))
     .description(
       "Serve task episodes over HTTP JSON for RL trainers (verl, ms-swift): one persistent kernel per episode, the verifier's reward",
     )
@@ -154,6 +156,7 @@ export function registerRollout(program: Command): void {
         port,
         ...(authToken ? { authToken } : {}),
         ...(Array.isArray(options.allowedHost) ? { allowedHosts: options.allowedHost.map(String) } : {}),
+        ...httpGuardOptionsFrom(options),
         listTasks: async () =>
           (await loadTasks("*", suites)).map((task) => ({ id: task.id, domain: task.domain.id })),
       });

@@ -2,7 +2,14 @@ import type { Command } from "commander";
 import { accessSync, constants, statSync } from "node:fs";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import { DEFAULT_MAX_SESSIONS } from "../../runtime/limits.js";
-import { kernelOptionsFrom, parseIntegerOption, parseSecondsOption, waitForShutdown } from "../options.js";
+import {
+  addHttpGuardOptions,
+  httpGuardOptionsFrom,
+  kernelOptionsFrom,
+  parseIntegerOption,
+  parseSecondsOption,
+  waitForShutdown,
+} from "../options.js";
 
 function invalid(message: string): ProgAgentError {
   return new ProgAgentError(message, { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" });
@@ -28,8 +35,7 @@ function readAuthToken(name: string): string {
 }
 
 export function registerServe(program: Command): void {
-  program
-    .command("serve")
+  addHttpGuardOptions(program.command("serve"), "with --http: ")
     .description(
       "Serve the PTC runtime as an MCP server with one tool, programmatic_tool_call, over upstream MCP servers",
     )
@@ -86,6 +92,7 @@ export function registerServe(program: Command): void {
           maxSessions,
           idleTimeoutMs,
           ...(authToken === undefined ? {} : { authToken }),
+          ...httpGuardOptionsFrom(options),
         });
         process.stderr.write(`progagent: serving MCP (Streamable HTTP) at ${handle.url}\n`);
         await waitForShutdown();
