@@ -8,7 +8,7 @@ import {
   type ToolEndpoint,
   type ToolRouter,
 } from "../runtime/index.js";
-import type { ReplacedCodeTool, Task } from "./define-external-task.js";
+import type { ReferenceVariant, ReplacedCodeTool, Task } from "./define-external-task.js";
 import type { Verdict } from "./define-task.js";
 import type { HarnessMode } from "./names.js";
 import type { Scale } from "./scale.js";
@@ -49,6 +49,13 @@ export interface Episode {
   readonly hasKernel: boolean;
   /** An external suite's own code tool, offered under DTC and run in the sandbox (see `ReplacedCodeTool`). */
   readonly codeTool?: ReplacedCodeTool;
+  /**
+   * Validation only (never offered to an agent): writes the suite's reference final state, or a perturbed copy,
+   * into this episode's state. Present on external episodes whose suite has a reference state.
+   */
+  readonly applyReference?: (variant: ReferenceVariant) => Promise<void>;
+  /** Why an external episode has no reference state (validation reports it). */
+  readonly referenceUnavailable?: string;
   callTool(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<ToolCallResult>;
   execute(code: string, options?: ExecuteOptions): Promise<ExecutionResult>;
   /** Runs ls, find or cat with an argv list inside the sandbox (see `parseTerminalCommand`). */
@@ -81,6 +88,8 @@ export interface EpisodeParts {
   /** The tools a program may call through the proxy (default: `endpoints`). */
   kernelEndpoints?: readonly ToolEndpoint[];
   codeTool?: ReplacedCodeTool;
+  applyReference?: (variant: ReferenceVariant) => Promise<void>;
+  referenceUnavailable?: string;
   options: Pick<EpisodeOptions, "toolTimeoutMs" | "onCall">;
   /** Stops whatever else can change the state before the verdict (upstream servers), after the program ended. */
   quiesce?: () => Promise<void>;
@@ -125,7 +134,10 @@ export function assembleEpisode(parts: EpisodeParts): Episode {
     }
   };
 
-  const track = <T>(work: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined): Promise<T> => {
+  const track = <T>(
+    work: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> => {
     const controller = new AbortController();
     const done = work(signal ? AbortSignal.any([signal, controller.signal]) : controller.signal);
     const entry = { controller, done };
@@ -179,6 +191,8 @@ export function assembleEpisode(parts: EpisodeParts): Episode {
     },
     hasKernel: kernel !== undefined,
     ...(parts.codeTool ? { codeTool: parts.codeTool } : {}),
+    ...(parts.applyReference ? { applyReference: parts.applyReference } : {}),
+    ...(parts.referenceUnavailable === undefined ? {} : { referenceUnavailable: parts.referenceUnavailable }),
     async callTool(name, args, callOptions = {}) {
       assertOpen();
       return await track(

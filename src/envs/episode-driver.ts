@@ -174,7 +174,10 @@ function parseArguments(
  */
 export function modeToolSpecs(
   endpoints: readonly ToolSpec[],
-  options: Pick<EpisodeDriverOptions, "mode" | "timeoutMs" | "interface" | "terminal" | "ptcDocumentation"> & {
+  options: Pick<
+    EpisodeDriverOptions,
+    "mode" | "timeoutMs" | "interface" | "terminal" | "ptcDocumentation"
+  > & {
     /** An external suite's own code tool, offered under DTC after the environment tools. */
     codeTool?: ToolSpec;
   },

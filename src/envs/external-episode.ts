@@ -10,7 +10,12 @@ import {
   type EpisodeOptions,
 } from "./assemble-episode.js";
 import { copyImmutableTree } from "./copy-tree.js";
-import type { ExternalInstance, ExternalSession, ExternalTaskDefinition } from "./define-external-task.js";
+import type {
+  ExternalInstance,
+  ExternalSession,
+  ExternalTaskDefinition,
+  ReferenceVariant,
+} from "./define-external-task.js";
 import type { Verdict } from "./define-task.js";
 import { defaultCacheDir } from "./instance.js";
 import type { Scale } from "./scale.js";
@@ -43,18 +48,26 @@ export async function prepareExternalInstance(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    if (error instanceof ProgAgentError && error.code === ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED) throw error;
-    throw new ProgAgentError(`${task.id} (${scale}, seed ${seed}) could not be prepared: ${errorMessage(error)}`, {
-      code: ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED,
-      category: "upstream",
-      cause: error,
-      details: { task: task.id, scale, seed },
-    });
+    if (error instanceof ProgAgentError && error.code === ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED)
+      throw error;
+    throw new ProgAgentError(
+      `${task.id} (${scale}, seed ${seed}) could not be prepared: ${errorMessage(error)}`,
+      {
+        code: ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED,
+        category: "upstream",
+        cause: error,
+        details: { task: task.id, scale, seed },
+      },
+    );
   }
 }
 
 /** A hidden path inside the workspace would put the answer in the sandbox: refused before any server starts. */
-function assertHiddenOutsideWorkspace(task: string, hiddenPaths: readonly string[], workspaceDir: string): void {
+function assertHiddenOutsideWorkspace(
+  task: string,
+  hiddenPaths: readonly string[],
+  workspaceDir: string,
+): void {
   const workspace = realpathSync(workspaceDir);
   for (const path of hiddenPaths) {
     let real: string;
@@ -120,6 +133,12 @@ export async function createExternalEpisode(
       // A DTC program (the code tool) runs alone, as in the suite's own harness: it calls no tools.
       ...(options.mode === "dtc" ? { kernelEndpoints: [] } : {}),
       ...(codeTool ? { codeTool } : {}),
+      ...(opened.applyReference
+        ? { applyReference: (variant: ReferenceVariant) => opened.applyReference!(variant) }
+        : {}),
+      ...(opened.referenceUnavailable === undefined
+        ? {}
+        : { referenceUnavailable: opened.referenceUnavailable }),
       options,
       quiesce: () => connection.dispose(),
       judge: (answer) => verifyExternal(task.id, opened, answer),

@@ -86,8 +86,8 @@ export type {
 export { externalTaskSkippedError, prepareExternalInstance } from "./external-episode.js";
 export { runCells } from "./run-cells.js";
 export type { CellsRun, DirectCall } from "./run-cells.js";
-export { validateTaskInstance } from "./validate.js";
-export type { ValidationRow, ValidateOptions, ValidationEpisode } from "./validate.js";
+export { validateTaskInstance, validateExternalInstance, validateInstance } from "./validate.js";
+export type { ValidationRow, ExternalValidationRow, ValidateOptions, ValidationEpisode } from "./validate.js";
 export { computeScaleStats } from "./stats.js";
 export type { ScaleStatsRow } from "./stats.js";
 export {
