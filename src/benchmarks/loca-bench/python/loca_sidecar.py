@@ -43,6 +43,9 @@ def checkout_root(request):
     root = pathlib.Path(request["checkout"]).resolve()
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
+        # Generators run some of their steps as `sys.executable <script>`: they import the checkout too.
+        paths = [str(root), *[path for path in os.environ.get("PYTHONPATH", "").split(os.pathsep) if path]]
+        os.environ["PYTHONPATH"] = os.pathsep.join(paths)
     return root
 
 
@@ -251,6 +254,18 @@ def env_params(entry, task_dir):
     return params
 
 
+def logged_failure(task_dir):
+    """The classes catch their generators' exceptions and log them: an ERROR line in their logs is a failure."""
+    for log in sorted((task_dir / "logs").glob("*.log")) if (task_dir / "logs").is_dir() else []:
+        lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+        for index, line in enumerate(lines):
+            if " - ERROR - " in line:
+                detail = [text.strip() for text in lines[index + 1 : index + 40] if text.strip() and " - INFO - " not in text]
+                cause = next((text for text in reversed(detail) if "Error" in text or "error" in text), "")
+                return line.split(" - ERROR - ", 1)[1].strip() + (f" ({cause})" if cause else "")
+    return None
+
+
 def op_build(request):
     """Generates one instance into `taskDir` and keeps the environment object beside it."""
     checkout_root(request)
@@ -263,9 +278,11 @@ def op_build(request):
         instruction = environment._get_instructions()
     else:
         instruction = environment.reset()[0]
-    agent_workspace = pathlib.Path(task_dir) / "agent_workspace"
-    if not agent_workspace.is_dir():
-        raise RequestError(f"{entry['env_class']} generated no agent_workspace/ in {task_dir}")
+    failure = logged_failure(pathlib.Path(task_dir))
+    if failure:
+        raise RequestError(f"{entry['env_class']} failed to generate: {failure}")
+    # Some classes start the agent with an empty workspace (LOCA's runner makes the folder for them).
+    (pathlib.Path(task_dir) / "agent_workspace").mkdir(parents=True, exist_ok=True)
     generated_seconds = time.monotonic() - started
     state_file = pathlib.Path(request["stateDir"]) / PICKLE_FILE
     with open(state_file, "wb") as handle:
