@@ -73,7 +73,9 @@ export function startLocaSidecar(options: SidecarOptions): LocaSidecar {
     }
   };
   child.once("error", (error) =>
-    failAll(`could not start (${options.python}: ${errorMessage(error)}); set PROGAGENT_LOCA_PYTHON to a Python with LOCA-bench's requirements`),
+    failAll(
+      `could not start (${options.python}: ${errorMessage(error)}); set PROGAGENT_LOCA_PYTHON to a Python with LOCA-bench's requirements`,
+    ),
   );
   child.once("close", (code, signal) => failAll(`exited (${signal ?? `code ${code}`})`));
   createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -87,7 +89,8 @@ export function startLocaSidecar(options: SidecarOptions): LocaSidecar {
     if (!entry) return;
     pending.delete(message.id!);
     if (message.ok) entry.resolve(message.result);
-    else entry.reject(sidecarError(message.error?.message ?? "the sidecar reported an error without a message"));
+    else
+      entry.reject(sidecarError(message.error?.message ?? "the sidecar reported an error without a message"));
   });
 
   const kill = (): void => {
@@ -99,13 +102,22 @@ export function startLocaSidecar(options: SidecarOptions): LocaSidecar {
   };
 
   return {
-    request<T>(op: string, payload: Record<string, unknown>, requestOptions: SidecarRequestOptions): Promise<T> {
+    request<T>(
+      op: string,
+      payload: Record<string, unknown>,
+      requestOptions: SidecarRequestOptions,
+    ): Promise<T> {
       if (exited !== undefined) return Promise.reject(sidecarError(`the LOCA-bench sidecar ${exited}`));
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject(sidecarError(`the LOCA-bench sidecar did not answer '${op}' within ${requestOptions.timeoutMs} ms`, { op }));
+          reject(
+            sidecarError(
+              `the LOCA-bench sidecar did not answer '${op}' within ${requestOptions.timeoutMs} ms`,
+              { op },
+            ),
+          );
           kill();
         }, requestOptions.timeoutMs);
         const onAbort = (): void => {
