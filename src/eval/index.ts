@@ -18,6 +18,7 @@ export { computeMetrics, DEFAULT_PASS_AT_K, isModelError } from "./metrics.js";
 export {
   runEvaluation,
   clientFactoryFor,
+  noOracleError,
   modelBaseUrl,
   finishedEpisodes,
   RETRIED_FILE,

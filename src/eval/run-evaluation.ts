@@ -9,7 +9,14 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
-import type { HarnessMode, InterfaceProfileName, Scale, TaskDefinition } from "../envs/index.js";
+import {
+  isExternalTask,
+  type HarnessMode,
+  type InterfaceProfileName,
+  type Scale,
+  type Task,
+  type TaskDefinition,
+} from "../envs/index.js";
 import { createKernelPool, type KernelOptions, type KernelPool } from "../kernel/index.js";
 import {
   createAnthropicClient,
@@ -38,7 +45,7 @@ import {
 
 /** Makes the model client of one episode. */
 export type ClientFactory = (
-  task: TaskDefinition,
+  task: Task,
   scale: Scale,
   mode: HarnessMode,
   sample: number,
@@ -89,7 +96,7 @@ export interface ClientSource {
    * direct calls in a kernel), so that it runs while other episodes use the host. Never throws: a failure
    * surfaces when `factory` is asked for that client.
    */
-  prefetch?: (task: TaskDefinition, scale: Scale, mode: HarnessMode, sample: number, seed: number) => void;
+  prefetch?: (task: Task, scale: Scale, mode: HarnessMode, sample: number, seed: number) => void;
   /** Resolves when every preparation started has ended (a run waits for them before it releases its kernels). */
   settle?: () => Promise<void>;
   /** The remote endpoint's URL (undefined for the built-in policies). */
@@ -106,6 +113,16 @@ function remoteSource(spec: string, client: ModelClient): ClientSource {
     ...(client.endpoint ? { endpoint: client.endpoint } : {}),
     ...(client.preflight ? { preflight: (signal) => client.preflight!(signal) } : {}),
   };
+}
+
+/** The refusal of `--model oracle` for tasks without one (external suites ship no reference solutions). */
+export function noOracleError(tasks: readonly Task[]): ProgAgentError {
+  const ids = tasks.map((task) => task.id);
+  const shown = ids.length > 3 ? `${ids.slice(0, 3).join(", ")} and ${ids.length - 3} more` : ids.join(", ");
+  return new ProgAgentError(
+    `--model oracle cannot run ${shown}: external suites (such as LOCA-bench) have no oracle, their benchmarks ship no reference solutions; evaluate them with --model replay:<trajectories.jsonl> or a model endpoint (openai:<model>, anthropic:<model>), or leave them out with --tasks`,
+    { code: ERROR_CODES.INVALID_ARGUMENT, category: "user", details: { tasks: ids } },
+  );
 }
 
 /** `oracle`, `replay:<file>`, `openai:<model>` (with a base URL) or `anthropic:<model>`. */
@@ -127,11 +144,12 @@ export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): 
     return {
       name: "oracle",
       factory: async (task, scale, mode, _sample, seed) => {
+        if (isExternalTask(task)) throw noOracleError([task]);
         if (mode !== "dtc") return createOraclePolicy(task, mode, undefined);
         return createOraclePolicy(task, mode, await recording(task, scale, seed));
       },
       prefetch: (task, scale, mode, _sample, seed) => {
-        if (mode === "dtc") void recording(task, scale, seed);
+        if (mode === "dtc" && !isExternalTask(task)) void recording(task, scale, seed);
       },
       settle: async () => {
         await Promise.allSettled([...recordings.values()]);
@@ -169,7 +187,7 @@ export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): 
 }
 
 export interface EvaluationPlan {
-  tasks: TaskDefinition[];
+  tasks: Task[];
   harnesses: HarnessMode[];
   scales: Scale[];
   samples: number;
@@ -342,12 +360,15 @@ async function checkEndpoint(source: ClientSource, signal: AbortSignal | undefin
  * to `<outDir>/trajectories.jsonl`. Re-running with the same directory skips finished episodes.
  */
 export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationOutcome> {
+  const withoutOracle = options.tasks.filter(isExternalTask);
+  if (options.model === "oracle" && !options.clientFactory && withoutOracle.length > 0)
+    throw noOracleError(withoutOracle);
   const trajectoriesPath = join(options.outDir, "trajectories.jsonl");
   prepareRunDirectory(options, trajectoriesPath);
   const previous = finishedEpisodes(trajectoriesPath);
   setAsideForRetry(options.outDir, trajectoriesPath, previous.kept, previous.setAside);
   const runId = previous.runId ?? newRunId();
-  const jobs: Array<{ task: TaskDefinition; scale: Scale; mode: HarnessMode; sample: number }> = [];
+  const jobs: Array<{ task: Task; scale: Scale; mode: HarnessMode; sample: number }> = [];
   for (const task of options.tasks)
     for (const scale of options.scales)
       for (const mode of options.harnesses)

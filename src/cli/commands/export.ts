@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import { isExternalTask } from "../../envs/define-external-task.js";
+import type { TaskDefinition } from "../../envs/define-task.js";
 import { createProgressBar } from "../progress.js";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, SCALES, type HarnessMode } from "../../envs/names.js";
@@ -73,7 +75,9 @@ export function registerExport(program: Command): void {
         // schemaVersion 1 trajectories did not record their tools: rebuild them from the suite.
         toolsFor: (task: string, harness: HarnessMode) => {
           const definition = suite.get(task);
-          return definition ? taskPrompt(definition, harness).tools : undefined;
+          return definition && !isExternalTask(definition)
+            ? taskPrompt(definition, harness).tools
+            : undefined;
         },
       });
       progress.finish();
@@ -106,8 +110,20 @@ export function registerExport(program: Command): void {
           code: ERROR_CODES.INVALID_ARGUMENT,
           category: "user",
         });
+      const selected = await loadTasks(String(options.tasks), suiteSelectionFrom(options));
+      const external = selected.filter(isExternalTask);
+      if (external.length > 0)
+        throw new ProgAgentError(
+          `export rl renders each row's prompt without starting an episode, and the tools of external tasks (${external
+            .slice(0, 3)
+            .map((task) => task.id)
+            .join(
+              ", ",
+            )}${external.length > 3 ? ", ..." : ""}) come from their servers: leave them out with --tasks (export sft takes their trajectories)`,
+          { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" },
+        );
       const summary = exportRl({
-        tasks: await loadTasks(String(options.tasks), suiteSelectionFrom(options)),
+        tasks: selected.filter((task): task is TaskDefinition => !isExternalTask(task)),
         scales: parseScalesOption(String(options.scales), SCALES),
         harness,
         format,

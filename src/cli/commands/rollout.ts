@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { isExternalTask } from "../../envs/define-external-task.js";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import {
   addSuiteOptions,
@@ -90,7 +91,11 @@ export function registerRollout(program: Command): void {
             })
           : undefined;
       const service = createRolloutService({
-        loadTask: (id) => findTaskById(id, suites),
+        // The rollout service takes built-in tasks only for now (its task type predates external suites).
+        loadTask: async (id) => {
+          const task = await findTaskById(id, suites);
+          return task === undefined || isExternalTask(task) ? undefined : task;
+        },
         maxEpisodes,
         ...(pool ? { pool } : {}),
         limits: {
@@ -121,7 +126,9 @@ export function registerRollout(program: Command): void {
         ...(authToken ? { authToken } : {}),
         ...(Array.isArray(options.allowedHost) ? { allowedHosts: options.allowedHost.map(String) } : {}),
         listTasks: async () =>
-          (await loadTasks("*", suites)).map((task) => ({ id: task.id, domain: task.domain.id })),
+          (await loadTasks("*", suites))
+            .filter((task) => !isExternalTask(task))
+            .map((task) => ({ id: task.id, domain: task.domain.id })),
       });
       process.stderr.write(
         `progagent: rollout service at ${handle.url} (OpenAPI: ${handle.url}/openapi.json)\n`,
