@@ -37,13 +37,6 @@ const OPEN_TIMEOUT_MS = 10 * 60_000;
 const VERIFY_TIMEOUT_MS = 10 * 60_000;
 const REFERENCE_TIMEOUT_MS = 2 * 60_000;
 
-/**
- * Classes whose expected output is a workspace file that the ground truth holds under the same name, so that the
- * ground truth copied into the workspace is a reference final state (measured at 8cd474d: it scores 1 in these
- * and 0 elsewhere, where the verifiers read the mock services' state or files the ground truth does not hold).
- */
-const FILE_OUTPUT_CLASSES = new Set(["CanvasArrangeExamS2LEnv", "CanvasListTestS2LEnv"]);
-
 /** LOCA's `python_execute` as progagent offers it under DTC: the same name and arguments, run in the sandbox. */
 const PYTHON_EXECUTE: ReplacedCodeTool = {
   name: "python_execute",
@@ -75,6 +68,8 @@ const manifestSchema = z.object({
   seed: z.number(),
   instruction: z.string(),
   generatedSeconds: z.number(),
+  /** Ground-truth tables the initial workspace holds under the same name (expected workspace files). */
+  referenceTables: z.array(z.string()),
 });
 type InstanceManifest = z.infer<typeof manifestSchema>;
 
@@ -130,7 +125,11 @@ async function buildInstance(
   mkdirSync(staging);
   const sidecar = startLocaSidecar(context.sidecar);
   try {
-    const built = await sidecar.request<{ instruction: string; generatedSeconds: number }>(
+    const built = await sidecar.request<{
+      instruction: string;
+      generatedSeconds: number;
+      referenceTables: string[];
+    }>(
       "build",
       { checkout: context.root, entry, taskDir: join(staging, "task"), stateDir: staging },
       { timeoutMs: BUILD_TIMEOUT_MS },
@@ -143,6 +142,7 @@ async function buildInstance(
       seed: facts.seed,
       instruction: built.instruction,
       generatedSeconds: built.generatedSeconds,
+      referenceTables: built.referenceTables,
     };
     writeFileSync(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2));
     try {
@@ -171,7 +171,7 @@ async function openSession(
   context: LocaTaskContext,
   locaClass: LocaClass,
   entry: LocaEntry,
-  instanceDir: string,
+  instance: { dir: string; manifest: InstanceManifest },
   request: { workspaceDir: string; hiddenDir: string },
 ): Promise<ExternalSession> {
   const sidecar = startLocaSidecar(context.sidecar);
@@ -181,8 +181,8 @@ async function openSession(
       {
         checkout: context.root,
         entry,
-        instanceTaskDir: join(instanceDir, "task"),
-        stateDir: instanceDir,
+        instanceTaskDir: join(instance.dir, "task"),
+        stateDir: instance.dir,
         hiddenDir: request.hiddenDir,
         workspaceDir: request.workspaceDir,
         python: context.sidecar.python,
@@ -190,7 +190,7 @@ async function openSession(
       },
       { timeoutMs: OPEN_TIMEOUT_MS },
     );
-    const reference = FILE_OUTPUT_CLASSES.has(locaClass.className);
+    const tables = instance.manifest.referenceTables;
     return {
       mcpConfig: resolveNpmServers(opened.config),
       hiddenPaths: opened.hiddenPaths,
@@ -202,14 +202,14 @@ async function openSession(
             { timeoutMs: VERIFY_TIMEOUT_MS, ...(signal ? { signal } : {}) },
           ),
         ),
-      ...(reference
+      ...(tables.length > 0
         ? {
             applyReference: async (variant) => {
-              await sidecar.request("reference", { variant }, { timeoutMs: REFERENCE_TIMEOUT_MS });
+              await sidecar.request("reference", { variant, tables }, { timeoutMs: REFERENCE_TIMEOUT_MS });
             },
           }
         : {
-            referenceUnavailable: `${locaClass.className}'s verifier reads the mock services' state (or files its ground truth does not hold), so no reference final state can be written; LOCA-bench ships no reference solutions`,
+            referenceUnavailable: `${locaClass.className}'s ground truth holds no table the agent's workspace has (its verifier reads the mock services' state or files it computes), so no reference final state can be written; LOCA-bench ships no reference solutions`,
           }),
       dispose: () => sidecar.dispose(),
     };
@@ -275,7 +275,7 @@ export function defineLocaTask(context: LocaTaskContext, locaClass: LocaClass): 
         )
           ? { codeTool: PYTHON_EXECUTE }
           : {}),
-        open: (request) => openSession(context, locaClass, entry, dir, request),
+        open: (request) => openSession(context, locaClass, entry, { dir, manifest: built }, request),
       };
     },
   });

@@ -266,6 +266,10 @@ def logged_failure(task_dir):
     return None
 
 
+def agent_workspace_of(task_dir):
+    return pathlib.Path(task_dir) / "agent_workspace"
+
+
 def op_build(request):
     """Generates one instance into `taskDir` and keeps the environment object beside it."""
     checkout_root(request)
@@ -282,12 +286,20 @@ def op_build(request):
     if failure:
         raise RequestError(f"{entry['env_class']} failed to generate: {failure}")
     # Some classes start the agent with an empty workspace (LOCA's runner makes the folder for them).
-    (pathlib.Path(task_dir) / "agent_workspace").mkdir(parents=True, exist_ok=True)
+    agent_workspace_of(task_dir).mkdir(parents=True, exist_ok=True)
     generated_seconds = time.monotonic() - started
+    # A ground-truth table the agent's workspace holds under the same name is an expected workspace file: the
+    # ground truth copied into the workspace is then a reference final state.
+    truth_root, truth_files = ground_truth_files(pathlib.Path(task_dir))
+    reference_tables = [
+        str(path.relative_to(truth_root))
+        for path in truth_files
+        if path.suffix.lower() in (".csv", ".xlsx") and (agent_workspace_of(task_dir) / path.relative_to(truth_root)).is_file()
+    ]
     state_file = pathlib.Path(request["stateDir"]) / PICKLE_FILE
     with open(state_file, "wb") as handle:
         pickle.dump({"environment": environment, "taskDir": task_dir}, handle)
-    return {"instruction": instruction, "generatedSeconds": generated_seconds}
+    return {"instruction": instruction, "generatedSeconds": generated_seconds, "referenceTables": reference_tables}
 
 
 class Episode:
@@ -403,7 +415,7 @@ def op_reference(request):
         shutil.copyfile(path, target)
         written.append(str(path.relative_to(root)))
     if request.get("variant") == "perturbed":
-        for relative_path in written:
+        for relative_path in request.get("tables") or written:
             if drop_last_row(EPISODE.workspace / relative_path):
                 return {"written": written, "perturbed": relative_path}
         raise RequestError("no ground-truth table (csv, xlsx, json) with a row to drop")
