@@ -13,6 +13,7 @@ import { z } from "zod";
 import { removeTree } from "../../core/index.js";
 import {
   defineExternalTask,
+  type ExternalDomain,
   type ExternalInstance,
   type ExternalSession,
   type ExternalTaskDefinition,
@@ -232,6 +233,13 @@ function skipReason(context: LocaTaskContext, locaClass: LocaClass): string | un
   return `needs MCP server${missing.length > 1 ? "s" : ""} that cannot start here: ${missing.join("; ")}; install LOCA-bench's requirements (see the README's LOCA-bench section)`;
 }
 
+/** One domain object for every class: suites that share a domain id share its object. */
+const LOCA_DOMAIN: ExternalDomain = {
+  id: "loca",
+  title: "LOCA-bench",
+  description: "LOCA-bench's environment classes, generated and verified by a LOCA-bench checkout",
+};
+
 /** One LOCA-bench environment class as an external task `loca.<slug>`. */
 export function defineLocaTask(context: LocaTaskContext, locaClass: LocaClass): ExternalTaskDefinition {
   const id = `loca.${locaClass.slug}`;
@@ -239,11 +247,7 @@ export function defineLocaTask(context: LocaTaskContext, locaClass: LocaClass): 
   const servers = [...locaClass.serverTypes].filter((type) => !REPLACED_SERVER_TYPES.has(type)).sort();
   return defineExternalTask({
     id,
-    domain: {
-      id: "loca",
-      title: "LOCA-bench",
-      description: "LOCA-bench's environment classes, generated and verified by a LOCA-bench checkout",
-    },
+    domain: LOCA_DOMAIN,
     summary: `LOCA-bench ${locaClass.className} (${servers.join(", ")})`,
     instruction:
       context.instructions.get(locaClass.envClass) ?? `(${locaClass.className}: generated with the instance)`,
