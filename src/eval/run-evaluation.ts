@@ -227,6 +227,13 @@ export interface EvaluationOutcome {
   retried: number;
   /** Episodes of this run that ended with a model error (the endpoint failed): errors, not failures. */
   modelErrors: Array<{ episodeId: string; error: string }>;
+  /**
+   * Episodes of external tasks whose environment could not start (an instance that failed to generate, a server
+   * that did not start): no trajectory is written, so a resume runs them again; the other episodes run on.
+   */
+  environmentErrors: Array<{ episodeId: string; error: string }>;
+  /** External tasks that cannot run here (a server that is not installed), with the reason: left out of the run. */
+  skippedTasks: Array<{ task: string; reason: string }>;
   trajectoriesPath: string;
 }
 
@@ -355,6 +362,11 @@ async function checkEndpoint(source: ClientSource, signal: AbortSignal | undefin
   }
 }
 
+/** An external suite's environment that failed to start: that episode's problem, not the run's. */
+function isEnvironmentFailure(error: unknown): boolean {
+  return error instanceof ProgAgentError && error.code === ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED;
+}
+
 /**
  * Runs every task x scale x harness x sample episode, appending one trajectory line per finished episode
  * to `<outDir>/trajectories.jsonl`. Re-running with the same directory skips finished episodes.
@@ -369,7 +381,10 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   setAsideForRetry(options.outDir, trajectoriesPath, previous.kept, previous.setAside);
   const runId = previous.runId ?? newRunId();
   const jobs: Array<{ task: Task; scale: Scale; mode: HarnessMode; sample: number }> = [];
-  for (const task of options.tasks)
+  const skippedTasks = options.tasks.flatMap((task) =>
+    isExternalTask(task) && task.skipped !== undefined ? [{ task: task.id, reason: task.skipped }] : [],
+  );
+  for (const task of options.tasks.filter((task) => !isExternalTask(task) || task.skipped === undefined))
     for (const scale of options.scales)
       for (const mode of options.harnesses)
         for (let sample = 0; sample < options.samples; sample += 1) jobs.push({ task, scale, mode, sample });
@@ -392,6 +407,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   let done = 0;
   let cursor = 0;
   const modelErrors: EvaluationOutcome["modelErrors"] = [];
+  const environmentErrors: EvaluationOutcome["environmentErrors"] = [];
   // A DTC oracle episode first records the oracle's program in a kernel (mostly waiting for the interpreter),
   // then replays it on the host (mostly busy): recording the next episodes ahead overlaps the two. Measured on
   // the DTC slice of bench/scale/eval.ts, workers waited 38 s in all for recordings one round ahead, 23 s two
@@ -433,8 +449,15 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
           ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
         });
       } catch (error) {
+        const episodeId = episodeIdOf(job.task.id, job.scale, job.mode, job.sample);
+        if (isEnvironmentFailure(error)) {
+          environmentErrors.push({ episodeId, error: errorMessage(error) });
+          done += 1;
+          options.onProgress?.({ done, total: pending.length, skipped });
+          continue;
+        }
         throw new ProgAgentError(
-          `episode ${episodeIdOf(job.task.id, job.scale, job.mode, job.sample)} could not run: ${errorMessage(error)}`,
+          `episode ${episodeId} could not run: ${errorMessage(error)}`,
           {
             code: "EPISODE_FAILED",
             category: "system",
@@ -466,6 +489,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     skipped,
     retried: previous.modelErrors,
     modelErrors,
+    environmentErrors,
+    skippedTasks,
     trajectoriesPath,
   };
 }

@@ -142,6 +142,10 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
     },
   });
   progress.finish();
+  for (const { task, reason } of outcome.skippedTasks)
+    process.stderr.write(`progagent: skipped ${task} (cannot run here): ${reason}\n`);
+  for (const { episodeId, error } of outcome.environmentErrors)
+    process.stderr.write(`progagent: episode ${episodeId} could not start: ${error.split("\n")[0]}\n`);
   const reports = await writeReports(input.outDir);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(
@@ -151,6 +155,15 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
   process.stdout.write(
     `report: ${resolve(reports.htmlPath)}\n        ${resolve(reports.markdownPath)}\n        ${resolve(reports.resultsPath)}\n`,
   );
+  if (outcome.environmentErrors.length > 0 && outcome.modelErrors.length === 0)
+    throw new ProgAgentError(
+      `${outcome.environmentErrors.length} episode(s) could not start because their environment failed (listed above); the other episodes ran and are reported: fix the environment and re-run the same command to run them`,
+      {
+        code: ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED,
+        category: "upstream",
+        details: { environmentErrors: outcome.environmentErrors.length },
+      },
+    );
   if (outcome.modelErrors.length > 0)
     throw new ProgAgentError(
       `${summarizeModelErrors(outcome.modelErrors, outcome.ran)}; they are reported as errors, not failures: fix the endpoint and re-run the same command to retry them`,
