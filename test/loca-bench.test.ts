@@ -210,6 +210,15 @@ function recorded(task: string, harness: Trajectory["harness"], calls: Array<[st
   };
 }
 
+/** Under DTC the suite's code tool runs alone, as in the suite's own harness: a program reaches no tool. */
+const PROBE_TOOLS = [
+  "try:",
+  "    tools.ledger_list_entries(per_page=1)",
+  "    print('a tool answered')",
+  "except Exception as error:",
+  "    print('no tools here:', type(error).__name__)",
+].join("\n");
+
 describe("eval on an external suite", () => {
   it("replays hand-written trajectories under PTC, DTC (with the suite's code tool in the sandbox) and Hybrid", async () => {
     await prepareExternalInstance(flags, "v0", 0, { cacheDir });
@@ -228,7 +237,7 @@ describe("eval on an external suite", () => {
       ]),
       recorded("loca.ledger_flags", "dtc", [
         ["ledger_list_entries", { per_page: 50 }],
-        ["python_execute", { code: "import os\nprint(sorted(os.listdir('.')), 'tools' in dir())" }],
+        ["python_execute", { code: PROBE_TOOLS }],
         ...flagged.map((id): [string, object] => ["ledger_flag_entry", { entry_id: id }]),
         ["claim_done", { answer: "flagged" }],
       ]),
@@ -264,7 +273,7 @@ describe("eval on an external suite", () => {
     const dtc = trajectories.find((trajectory) => trajectory.harness === "dtc")!;
     // The suite's code tool ran in the sandbox, with no tools inside (as in the suite's own harness).
     expect(dtc.codeBlocks).toHaveLength(1);
-    expect(dtc.codeBlocks[0]!.output).toContain("False");
+    expect(dtc.codeBlocks[0]!.output).toContain("no tools here");
     expect(dtc.tools?.map((tool) => tool.function.name)).toEqual(
       expect.arrayContaining(["ledger_list_entries", "python_execute", "claim_done"]),
     );

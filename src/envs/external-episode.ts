@@ -48,8 +48,8 @@ export async function prepareExternalInstance(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    if (error instanceof ProgAgentError && error.code === ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED)
-      throw error;
+    // Said once: an error that already names this task (a nested prepare) is not wrapped again.
+    if (error instanceof ProgAgentError && error.details.task === task.id) throw error;
     throw new ProgAgentError(
       `${task.id} (${scale}, seed ${seed}) could not be prepared: ${errorMessage(error)}`,
       {
