@@ -1,6 +1,6 @@
 import { ERROR_CODES, ProgAgentError, createLogger, globToRegExp } from "../core/index.js";
 import { resolve } from "node:path";
-import { isExternalTask, type Task } from "../envs/define-external-task.js";
+import type { Task } from "../envs/index.js";
 import type { LoadedSuite } from "../suite/index.js";
 
 /** What `--suite` (repeatable) and `--no-builtin` give a command. */
@@ -188,7 +188,7 @@ function listingOf(task: Task, suiteNameOf: (task: Task) => string | undefined):
     suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
     domain: task.domain.id,
     // An external task's tools are its servers' and known only once they run (`tasks show` starts them).
-    tools: isExternalTask(task) ? [] : task.tools,
+    tools: "tools" in task ? task.tools : [],
     summary: task.summary,
     instruction: task.instruction,
   };

@@ -33,6 +33,11 @@ export interface EpisodeOptions {
    * tool (LOCA's `python_execute`) is offered and runs in the sandbox, so a kernel is started for it.
    */
   mode?: HarnessMode;
+  /**
+   * External tasks: whether the suite's servers are started (default true). Validation turns it off: the null
+   * agent and the reference states make no tool call, so a task whose servers cannot start here is still judged.
+   */
+  connectServers?: boolean;
 }
 
 /** One run of one task instance: a private copy of the state, the task's tools, a kernel, and the verdict. */

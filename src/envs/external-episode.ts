@@ -39,7 +39,6 @@ export async function prepareExternalInstance(
   seed: number,
   options: { cacheDir?: string; signal?: AbortSignal } = {},
 ): Promise<ExternalInstance> {
-  if (task.skipped !== undefined) throw externalTaskSkippedError(task);
   try {
     return await task.prepare({
       scale,
@@ -96,6 +95,8 @@ export async function createExternalEpisode(
   seed: number,
   options: EpisodeOptions,
 ): Promise<Episode> {
+  const connectServers = options.connectServers !== false;
+  if (connectServers && task.skipped !== undefined) throw externalTaskSkippedError(task);
   const instance = await prepareExternalInstance(task, scale, seed, {
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
   });
@@ -121,7 +122,7 @@ export async function createExternalEpisode(
     hidden = createTempDir("external");
     session = await instance.open({ workspaceDir, hiddenDir: hidden.path });
     assertHiddenOutsideWorkspace(task.id, session.hiddenPaths, workspaceDir);
-    upstream = await connectUpstreamsFor(task.id, session);
+    upstream = connectServers ? await connectUpstreamsFor(task.id, session) : noUpstreams();
     const opened = session;
     const connection = upstream;
     return assembleEpisode({
@@ -148,6 +149,12 @@ export async function createExternalEpisode(
     await release();
     throw error;
   }
+}
+
+/** No servers (validation): no tools, nothing to close. */
+function noUpstreams(): UpstreamConnection {
+  const dispose = async (): Promise<void> => undefined;
+  return { endpoints: [], servers: [], dispose, [Symbol.asyncDispose]: dispose };
 }
 
 async function connectUpstreamsFor(task: string, session: ExternalSession): Promise<UpstreamConnection> {

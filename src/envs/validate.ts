@@ -9,6 +9,7 @@ import {
 } from "./define-external-task.js";
 import type { TaskDefinition, Verdict } from "./define-task.js";
 import { createEpisode, type EpisodeOptions } from "./episode.js";
+import { prepareExternalInstance } from "./external-episode.js";
 import { runCells } from "./run-cells.js";
 import type { Scale } from "./scale.js";
 
@@ -147,8 +148,10 @@ export interface ExternalValidationRow {
   perturbedReward?: number;
   /** Why there is no reference state, when there is none. */
   referenceUnavailable?: string;
-  /** Why the task cannot run here (a server that is not installed): reported, not a failure. */
+  /** Why the task's episodes cannot run here (a server that is not installed): reported, not a failure. */
   skipped?: string;
+  /** A skipped task whose instance could not be built either (its requirements are missing): why. */
+  notValidated?: string;
   ok: boolean;
   problems: string[];
   durationMs: number;
@@ -168,7 +171,8 @@ function verdictProblem(verdict: Verdict): string {
 /**
  * Checks one instance of an external task: the null agent (no changes, empty answer) gets 0; where the suite
  * has a reference final state, that state gets 1 and a perturbed copy 0. Each verdict comes through an episode's
- * `finish`, the path every agent's claim_done takes. A task that cannot run here is skipped with its reason.
+ * `finish`, the path every agent's claim_done takes (without the suite's servers: nothing calls a tool). A task
+ * whose episodes cannot run here says `skipped` and why, and is still judged when its instance can be built.
  */
 export async function validateExternalInstance(
   task: ExternalTaskDefinition,
@@ -187,13 +191,28 @@ export async function validateExternalInstance(
     problems: [],
     durationMs: 0,
   };
+  if (task.skipped !== undefined) row.skipped = task.skipped;
+  // No tool is called here, so none of the suite's servers is started: a task skipped for its episodes (a server
+  // that is not installed) is still judged, when its instance can be built.
+  const episodeOptions: EpisodeOptions = {
+    connectServers: false,
+    ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+  };
   if (task.skipped !== undefined) {
-    row.skipped = task.skipped;
-    row.ok = true;
-    row.durationMs = Date.now() - startedAt;
-    return row;
+    try {
+      await prepareExternalInstance(
+        task,
+        scale,
+        seed,
+        options.cacheDir ? { cacheDir: options.cacheDir } : {},
+      );
+    } catch (error) {
+      row.notValidated = errorMessage(error);
+      row.ok = true;
+      row.durationMs = Date.now() - startedAt;
+      return row;
+    }
   }
-  const episodeOptions: EpisodeOptions = options.cacheDir ? { cacheDir: options.cacheDir } : {};
   const judge = async (phase: string, variant?: ReferenceVariant): Promise<Verdict | undefined> => {
     await using episode = await createEpisode(task, scale, seed, episodeOptions);
     if (variant !== undefined) {

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { isExternalTask } from "../../envs/define-external-task.js";
-import type { TaskDefinition } from "../../envs/define-task.js";
+import type { TaskDefinition } from "../../envs/index.js";
 import { createProgressBar } from "../progress.js";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, SCALES, type HarnessMode } from "../../envs/names.js";
@@ -50,7 +49,10 @@ export function registerExport(program: Command): void {
     .option("--no-dedupe", "keep identical trajectories")
     .option("--tokenizer <dir>", "a Hugging Face tokenizer folder (default: the built-in Qwen3 tokenizer)")
     .action(async (options: Record<string, string | string[] | boolean | undefined>) => {
-      const { exportSft, formatSftSummary, taskPrompt } = await import("../../train/index.js");
+      const [{ exportSft, formatSftSummary, taskPrompt }, { isExternalTask }] = await Promise.all([
+        import("../../train/index.js"),
+        import("../../envs/index.js"),
+      ]);
       const started = Date.now();
       const format = parseFormat<SftFormat>(String(options.format), SFT_FORMATS);
       const suite = new Map(
@@ -101,7 +103,10 @@ export function registerExport(program: Command): void {
     .option("--timeout <seconds>", "per-execution timeout stated in the system prompt", "60")
     .option("--tokenizer <dir>", "a Hugging Face tokenizer folder (for prompt token counts)")
     .action(async (options: Record<string, string | undefined>) => {
-      const { exportRl, formatRlSummary } = await import("../../train/index.js");
+      const [{ exportRl, formatRlSummary }, { isExternalTask }] = await Promise.all([
+        import("../../train/index.js"),
+        import("../../envs/index.js"),
+      ]);
       const started = Date.now();
       const format = parseFormat<RlFormat>(String(options.format), RL_FORMATS);
       const [harness] = parseChoiceList(String(options.harness), HARNESS_MODES, "harness");

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { isExternalTask } from "../../envs/define-external-task.js";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import {
   addSuiteOptions,
@@ -46,6 +45,7 @@ export function registerRollout(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
+      const { isExternalTask } = await import("../../envs/index.js");
       const [
         { createRolloutService, serveRolloutHttp },
         { findTaskById, loadTasks },
