@@ -41,3 +41,7 @@ export type {
 } from "./run-evaluation.js";
 export { estimateRun, formatTokenCount } from "./estimate-run.js";
 export type { RunEstimate } from "./estimate-run.js";
+export { RUN_COST_FILE, readRunCost, writeRunCost } from "./run-cost.js";
+export { BENCHMARK_REFERENCES, benchmarkReferenceFor } from "./paper-reference.js";
+export type { BenchmarkReference } from "./paper-reference.js";
+export type { RunCost } from "./report-content.js";

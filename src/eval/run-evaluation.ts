@@ -35,6 +35,7 @@ import {
   type Trajectory,
 } from "../harness/index.js";
 import { isModelError } from "./metrics.js";
+import { RUN_COST_FILE } from "./run-cost.js";
 import {
   RUN_CONFIG_FILE,
   buildRunConfig,
@@ -246,6 +247,7 @@ const RUN_FILES = [
   "results.json",
   "report.md",
   "report.html",
+  RUN_COST_FILE,
 ];
 
 /**
@@ -456,14 +458,11 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
           options.onProgress?.({ done, total: pending.length, skipped });
           continue;
         }
-        throw new ProgAgentError(
-          `episode ${episodeId} could not run: ${errorMessage(error)}`,
-          {
-            code: "EPISODE_FAILED",
-            category: "system",
-            cause: error,
-          },
-        );
+        throw new ProgAgentError(`episode ${episodeId} could not run: ${errorMessage(error)}`, {
+          code: "EPISODE_FAILED",
+          category: "system",
+          cause: error,
+        });
       }
       if (options.signal?.aborted) return;
       appendFileSync(trajectoriesPath, `${JSON.stringify(trajectory)}\n`);
