@@ -279,6 +279,69 @@ describe("eval on an external suite", () => {
     );
   }, 300_000);
 
+  it("`eval` runs a replay on the suite and reports it beside the paper, with what the run cost; refuses the oracle", async () => {
+    const file = join(scratch, "flags-ptc.jsonl");
+    const flagInCode = [
+      "entries = tools.ledger_list_entries(per_page=50)['entries']",
+      "for entry in entries:",
+      "    if entry['amount'] > 900: tools.ledger_flag_entry(entry_id=entry['id'])",
+    ].join("\n");
+    writeFileSync(
+      file,
+      JSON.stringify(
+        recorded("loca.ledger_flags", "ptc", [
+          ["programmatic_tool_call", { code: flagInCode }],
+          ["claim_done", { answer: "flagged" }],
+        ]),
+      ),
+    );
+    const outDir = join(scratch, "cli-eval");
+    const common = ["--suite", `loca-bench:${fixture}`, "--no-builtin", "--tasks", "loca.ledger_flags"];
+    const environment = {
+      ...process.env,
+      PROGAGENT_LOCA_PYTHON: python,
+      PYTHONPATH: standIn,
+      PROGAGENT_CACHE_DIR: cacheDir,
+    };
+    const run = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [cli, ...args], { timeout: 200_000, env: environment })
+        .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
+        .catch((error: { code: number; stdout: string; stderr: string }) => error);
+    const ran = await run(
+      "eval",
+      "--model",
+      `replay:${file}`,
+      "--harness",
+      "ptc",
+      "--scales",
+      "v0",
+      "--out",
+      outDir,
+      ...common,
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const report = readFileSync(join(outDir, "report.md"), "utf8");
+    expect(report).toContain("LOCA-bench: this run beside the paper");
+    expect(report).toMatch(/\| PTC \| 1\.00 \| 1\.00 \|/);
+    expect(report).toContain("| ProgAgent-14B | PTC | 64k | 30.7% |");
+    expect(report).toMatch(/## What the run cost[\s\S]*\| 1 \| [\d.]+ \| 1 \| [\d.]+ \|/);
+
+    const refused = await run(
+      "eval",
+      "--model",
+      "oracle",
+      "--harness",
+      "ptc",
+      "--scales",
+      "v0",
+      "--out",
+      join(scratch, "cli-oracle"),
+      ...common,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--model oracle cannot run loca.ledger_flags: external suites");
+  }, 300_000);
+
   it("refuses --model oracle for external tasks with a clear message", async () => {
     await expect(
       runEvaluation({

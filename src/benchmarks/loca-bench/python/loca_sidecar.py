@@ -276,6 +276,7 @@ def op_build(request):
     entry = request["entry"]
     task_dir = str(pathlib.Path(request["taskDir"]).resolve())
     started = time.monotonic()
+    path_before = list(sys.path)
     environment_class = import_class(entry["env_class"])
     environment = environment_class(**env_params(entry, task_dir))
     if hasattr(environment, "_get_instructions"):
@@ -298,7 +299,9 @@ def op_build(request):
     ]
     state_file = pathlib.Path(request["stateDir"]) / PICKLE_FILE
     with open(state_file, "wb") as handle:
-        pickle.dump({"environment": environment, "taskDir": task_dir}, handle)
+        # Generators put their folders on sys.path and their verifiers import from there: an episode replays it.
+        added = [path for path in sys.path if path not in path_before]
+        pickle.dump({"environment": environment, "taskDir": task_dir, "sysPath": added}, handle)
     return {"instruction": instruction, "generatedSeconds": generated_seconds, "referenceTables": reference_tables}
 
 
@@ -320,6 +323,9 @@ def op_open(request):
     shutil.copytree(instance_task_dir, task_dir, symlinks=True, ignore=shutil.ignore_patterns("agent_workspace"))
     with open(pathlib.Path(request["stateDir"]) / PICKLE_FILE, "rb") as handle:
         kept = pickle.load(handle)
+    for path in reversed(kept.get("sysPath") or []):
+        if path not in sys.path:
+            sys.path.insert(0, path)
     EPISODE.environment = rebase(kept["environment"], kept["taskDir"], str(task_dir), set())
     EPISODE.task_dir = task_dir
     EPISODE.workspace = pathlib.Path(request["workspaceDir"])
