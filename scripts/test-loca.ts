@@ -1,5 +1,5 @@
 /**
- * `npm run test:loca -- <LOCA-bench checkout> [--sizes 8k,64k] [--seed 0] [--json <file>]`
+ * `npm run test:loca -- <LOCA-bench checkout> [--sizes 8k,64k] [--seed 0] [--tasks <glob>] [--json <file>]`
  *
  * Runs the LOCA-bench adapter against a real checkout (what CI cannot: it has no network to fetch one). For every
  * class and size: the instance is generated (timed), the null agent must score 0, and where the ground truth is
@@ -15,6 +15,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { globToRegExp } from "../src/core/index.js";
 import { LOCA_CHECKED_COMMIT, LOCA_SIZES, loadLocaBench } from "../src/benchmarks/loca-bench/index.js";
 import {
   createEpisode,
@@ -33,6 +34,8 @@ interface Arguments {
   checkout: string;
   sizes: string[];
   seed: number;
+  /** A task id glob (`loca.canvas_*`); default every class. */
+  tasks: string;
   json?: string;
 }
 
@@ -50,7 +53,13 @@ function parseArguments(argv: readonly string[]): Arguments {
   const known = Object.values(LOCA_SIZES);
   for (const size of sizes) if (!known.includes(size)) throw new Error(`--sizes takes ${known.join(", ")}`);
   const json = value("--json");
-  return { checkout, sizes, seed: Number(value("--seed") ?? 0), ...(json ? { json } : {}) };
+  return {
+    checkout,
+    sizes,
+    seed: Number(value("--seed") ?? 0),
+    tasks: value("--tasks") ?? "*",
+    ...(json ? { json } : {}),
+  };
 }
 
 /** The stand-in SDK's folder when the chosen Python has no `mcp` of its own. */
@@ -131,7 +140,9 @@ async function main(): Promise<void> {
   const options = parseArguments(process.argv.slice(2));
   const python = process.env.PROGAGENT_LOCA_PYTHON ?? "python3";
   const started = performance.now();
-  const suite = await loadLocaBench(options.checkout, { python, pythonPath: pythonPathFor(python) });
+  const loaded = await loadLocaBench(options.checkout, { python, pythonPath: pythonPathFor(python) });
+  const selected = globToRegExp(options.tasks);
+  const suite = { ...loaded, tasks: loaded.tasks.filter((task) => selected.test(task.id)) };
   process.stdout.write(
     `LOCA-bench checkout ${suite.root} (adapter checked against ${LOCA_CHECKED_COMMIT}): ${suite.tasks.length} classes, sizes ${options.sizes.join(", ")}, seed ${options.seed}, Python ${python}\n`,
   );
