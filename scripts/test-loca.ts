@@ -160,9 +160,10 @@ async function main(): Promise<void> {
   const probes: Record<string, string[]> = {};
   if (canvas)
     for (const size of options.sizes) {
-      probes[size] = await probeSandbox(canvas, size, options.seed);
+      const lines = await probeSandbox(canvas, size, options.seed);
+      probes[size] = lines;
       process.stdout.write(
-        `PTC probe (${canvas.id}, ${size}):\n${probes[size]!.map((line) => `  ${line}`).join("\n")}\n`,
+        `PTC probe (${canvas.id}, ${size}):\n${lines.map((line) => `  ${line}`).join("\n")}\n`,
       );
     }
   else process.stdout.write("PTC probe: loca.canvas_list_test cannot run here (see its row)\n");

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type {
+  prepareExternalInstance,
   ExternalTaskDefinition,
   ExternalValidationRow,
   Scale,
@@ -177,7 +178,7 @@ async function buildExternal(
   task: ExternalTaskDefinition,
   scale: Scale,
   seed: number,
-  prepare: typeof import("../../envs/index.js").prepareExternalInstance,
+  prepare: typeof prepareExternalInstance,
 ): Promise<Array<string | number>> {
   if (task.skipped !== undefined) return ["skipped", "-", task.skipped];
   const started = Date.now();
