@@ -9,12 +9,14 @@ import { loadLocaBench } from "../src/benchmarks/loca-bench/index.js";
 import {
   createEpisode,
   createEpisodeDriver,
+  episodeInstructions,
   prepareExternalInstance,
   validateExternalInstance,
   type ExternalTaskDefinition,
   type ExternalValidationRow,
 } from "../src/envs/index.js";
 import { runEvaluation } from "../src/eval/index.js";
+import { exportSft } from "../src/train/index.js";
 import { readTrajectories, type ChatMessage, type Trajectory } from "../src/harness/index.js";
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -128,6 +130,24 @@ describe("LOCA-bench through progagent (a fixture suite in LOCA's layout)", () =
       expect(outcome.text).toContain("dict float 12");
       expect(outcome.text).toContain("written in the sandbox");
       expect(outcome.text).toContain("hidden files seen: []");
+    } finally {
+      await driver.dispose();
+    }
+  }, 120_000);
+
+  it("serves an episode as `env serve` does: the instance's instruction, and under DTC the suite's code tool", async () => {
+    const episode = await createEpisode(flags, "v0", 0, { cacheDir, withKernel: false, mode: "dtc" });
+    const driver = createEpisodeDriver(episode, { mode: "dtc" });
+    try {
+      expect(episodeInstructions(driver)).toContain(flags.instruction);
+      expect(driver.tools.map((tool) => tool.name)).toEqual([
+        "ledger_list_entries",
+        "ledger_get_entry",
+        "ledger_flag_entry",
+        "python_execute",
+        "claim_done",
+      ]);
+      expect((await driver.call("python_execute", { code: "print(6 * 7)" })).text).toContain("42");
     } finally {
       await driver.dispose();
     }
@@ -277,6 +297,10 @@ describe("eval on an external suite", () => {
     expect(dtc.tools?.map((tool) => tool.function.name)).toEqual(
       expect.arrayContaining(["ledger_list_entries", "python_execute", "claim_done"]),
     );
+    // The first user message is the instance's instruction; SFT export takes the trajectories as they are.
+    expect(dtc.messages.find((message) => message.role === "user")?.content).toContain("ledger_flag_entry");
+    const exported = exportSft({ inputs: [outDir], format: "openai", outPath: join(scratch, "sft.jsonl") });
+    expect(exported.rows.train + exported.rows.val).toBe(3);
   }, 300_000);
 
   it("`eval` runs a replay on the suite and reports it beside the paper, with what the run cost; refuses the oracle", async () => {

@@ -44,6 +44,8 @@ export interface EpisodeOptions {
 export interface Episode {
   readonly task: Task;
   readonly instance: EpisodeInstance;
+  /** What the agent is told: the task's instruction (an external instance's own wording for its data). */
+  readonly instruction: string;
   readonly endpoints: readonly ToolEndpoint[];
   readonly router: ToolRouter;
   readonly workspaceDir: string;
@@ -86,6 +88,8 @@ export async function startEpisodeWorkspace(
 export interface EpisodeParts {
   task: Task;
   instance: EpisodeInstance;
+  /** Default: the task's instruction. */
+  instruction?: string;
   kernel: Kernel | undefined;
   workspaceDir: string;
   /** The tools offered to the model (directly, and to programs unless `kernelEndpoints` says otherwise). */
@@ -187,6 +191,7 @@ export function assembleEpisode(parts: EpisodeParts): Episode {
   return {
     task,
     instance,
+    instruction: parts.instruction ?? task.instruction,
     endpoints,
     router,
     workspaceDir,

@@ -128,6 +128,7 @@ export async function createExternalEpisode(
     return assembleEpisode({
       task,
       instance: { scale, seed, key: instance.key },
+      instruction: instance.instruction,
       kernel,
       workspaceDir,
       endpoints: connection.endpoints,

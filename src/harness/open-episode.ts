@@ -83,7 +83,7 @@ export async function openAgentEpisode(options: OpenEpisodeOptions): Promise<Ope
     tools: driver.functionTools(),
     messages: [
       { role: "system", content: system },
-      { role: "user", content: options.task.instruction },
+      { role: "user", content: episode.instruction },
     ],
   };
 }
