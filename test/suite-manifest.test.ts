@@ -125,7 +125,10 @@ export default defineSuite({ name: "on-retail", tasks: [defineTask({ ...base!, i
       }));
     for (const suites of [[suite], [onRetail], [suite, onRetail]])
       for (const glob of ["*", "library.*", "retail.*", "retail.revenue*", "nothing.*"]) {
-        const expected = await loadTasks(glob, { suites }).then(listing, (error: Error) => error.message);
+        const expected = await loadTasks(glob, { suites }).then(
+          (tasks) => listing(tasks as TaskDefinition[]),
+          (error: Error) => error.message,
+        );
         const listed = await listTasks(glob, { suites }).catch((error: Error) => error.message);
         expect(listed, `${glob} with ${suites.join(", ")}`).toEqual(expected);
       }

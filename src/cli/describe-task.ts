@@ -3,8 +3,10 @@ import {
   SCALES,
   SCALE_FACTORS,
   taskToolDefinitions,
+  isExternalTask,
+  type ExternalTaskDefinition,
   type Scale,
-  type TaskDefinition,
+  type Task,
 } from "../envs/index.js";
 import {
   rangeNote,
@@ -36,9 +38,32 @@ export interface TaskDescription {
   /** The tool that ends an episode with the answer. */
   finishTool: string;
   scales: Array<{ scale: Scale; rowFactor: number; fileFactor: number }>;
+  /** An external task's upstream servers (its tools are theirs, listed when an episode starts them). */
+  servers?: string[];
+  /** Why an external task cannot run here. */
+  skipped?: string;
 }
 
-export function describeTask(task: TaskDefinition): TaskDescription {
+/** An external task: its servers instead of tools, and no scale factors (the suite says what a scale means). */
+function describeExternalTask(task: ExternalTaskDefinition): TaskDescription {
+  return {
+    id: task.id,
+    domain: task.domain.id,
+    summary: task.summary,
+    instruction: task.instruction,
+    answerFormat: answerFormatOf(task.instruction),
+    workspaceWrite: true,
+    domainToolCount: 0,
+    tools: [],
+    finishTool: CLAIM_DONE_SPEC.name,
+    scales: [],
+    servers: [...task.servers],
+    ...(task.skipped === undefined ? {} : { skipped: task.skipped }),
+  };
+}
+
+export function describeTask(task: Task): TaskDescription {
+  if (isExternalTask(task)) return describeExternalTask(task);
   return {
     id: task.id,
     domain: task.domain.id,
@@ -78,8 +103,17 @@ export function formatTaskDescription(description: TaskDescription): string {
     "Answer format:",
     `  ${description.answerFormat ?? "not stated; see the instruction"} (given to ${description.finishTool}{answer})`,
     "",
-    `Tools (${description.tools.length}: ${description.domainToolCount} of the domain, ${description.tools.length - description.domainToolCount} workspace${description.workspaceWrite ? ", workspace writable" : ""}):`,
   ];
+  if (description.servers) {
+    lines.push(
+      `External task: its tools are those of its MCP servers (${description.servers.join(", ")}), listed when an episode starts them.`,
+    );
+    if (description.skipped) lines.push(`Skipped here: ${description.skipped}`);
+    return lines.join("\n");
+  }
+  lines.push(
+    `Tools (${description.tools.length}: ${description.domainToolCount} of the domain, ${description.tools.length - description.domainToolCount} workspace${description.workspaceWrite ? ", workspace writable" : ""}):`,
+  );
   for (const tool of description.tools) {
     lines.push(`  ${tool.pythonSignature}  [${tool.kind}]`);
     const bounds = Object.entries(tool.inputSchema.properties ?? {})

@@ -1,5 +1,6 @@
 import { ERROR_CODES, ProgAgentError, createLogger, globToRegExp } from "../core/index.js";
-import type { TaskDefinition } from "../envs/index.js";
+import { resolve } from "node:path";
+import type { Task } from "../envs/index.js";
 import type { LoadedSuite } from "../suite/index.js";
 
 /** What `--suite` (repeatable) and `--no-builtin` give a command. */
@@ -15,15 +16,35 @@ export interface SuiteSelection {
 /** The name shown for the built-in suite's tasks. */
 export const BUILTIN_SUITE_NAME = "builtin";
 
-const loadedSuites = new Map<string, Promise<LoadedSuite>>();
+const loadedSuites = new Map<string, Promise<SelectedSuite>>();
+
+/** A suite as `--suite` gives it: a user's suite, or an external benchmark's checkout (`loca-bench:<dir>`). */
+type SelectedSuite = Pick<LoadedSuite, "name" | "entryPath"> & { tasks: Task[] };
+
+/** An external benchmark named by its prefix: its tasks come from the benchmark's own checkout. */
+async function loadExternalSuite(spec: string, cwd: string): Promise<SelectedSuite> {
+  const [{ LOCA_SUITE_PREFIX, loadLocaBench }, { markSuiteTasks }] = await Promise.all([
+    import("../benchmarks/loca-bench/index.js"),
+    import("../suite/index.js"),
+  ]);
+  const dir = spec.slice(LOCA_SUITE_PREFIX.length);
+  if (dir.trim() === "")
+    throw new ProgAgentError(`--suite ${spec}: expected loca-bench:<folder of a LOCA-bench checkout>`, {
+      code: ERROR_CODES.INVALID_ARGUMENT,
+      category: "user",
+    });
+  const loaded = await loadLocaBench(resolve(cwd, dir));
+  markSuiteTasks(loaded.name, loaded.tasks);
+  return { name: loaded.name, entryPath: loaded.root, tasks: loaded.tasks };
+}
 
 /** Loads a user's suite once per process (a long-lived `rollout serve` asks for tasks per episode). */
-async function loadSuiteOnce(spec: string, cwd: string): Promise<LoadedSuite> {
+async function loadSuiteOnce(spec: string, cwd: string): Promise<SelectedSuite> {
   const { loadUserSuite } = await import("../suite/index.js");
   const key = `${cwd}\0${spec}`;
   let loading = loadedSuites.get(key);
   if (!loading) {
-    loading = loadUserSuite(spec, { cwd });
+    loading = spec.startsWith("loca-bench:") ? loadExternalSuite(spec, cwd) : loadUserSuite(spec, { cwd });
     loadedSuites.set(key, loading);
     loading.catch(() => loadedSuites.delete(key));
   }
@@ -35,13 +56,13 @@ async function loadSuiteOnce(spec: string, cwd: string): Promise<LoadedSuite> {
  * suite, filtered by a task id glob. Every command that takes tasks calls this once. A broken suite, a task
  * id two suites share, or a glob that matches nothing is one clear error.
  */
-export async function loadTasks(glob: string, selection: SuiteSelection = {}): Promise<TaskDefinition[]> {
+export async function loadTasks(glob: string, selection: SuiteSelection = {}): Promise<Task[]> {
   const { combineSuites, loadSuite } = await import("../suite/index.js");
   const cwd = selection.cwd ?? process.cwd();
   const builtin = selection.builtin !== false;
   const specs = selection.suites ?? [];
   assertSomeSuite(selection);
-  const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
+  const sources: Array<{ name: string; tasks: Task[] }> = [];
   if (builtin) {
     try {
       sources.push({ name: BUILTIN_SUITE_NAME, tasks: await loadSuite(glob) });
@@ -69,9 +90,9 @@ function assertSomeSuite(selection: SuiteSelection): void {
 async function loadUserSources(
   specs: readonly string[],
   cwd: string,
-  selected: (task: TaskDefinition) => boolean,
-): Promise<Array<{ name: string; tasks: TaskDefinition[] }>> {
-  const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
+  selected: (task: Task) => boolean,
+): Promise<Array<{ name: string; tasks: Task[] }>> {
+  const sources: Array<{ name: string; tasks: Task[] }> = [];
   const entries = new Set<string>();
   for (const spec of specs) {
     const suite = await loadSuiteOnce(spec, cwd);
@@ -106,12 +127,9 @@ function isNothingMatched(error: unknown): boolean {
  * The task with exactly this id, or undefined. The id is never read as a glob: a client's string (a rollout
  * service's `task`) must not reach a backtracking regex, and only the one built-in domain the id names is loaded.
  */
-export async function findTaskById(
-  id: string,
-  selection: SuiteSelection = {},
-): Promise<TaskDefinition | undefined> {
+export async function findTaskById(id: string, selection: SuiteSelection = {}): Promise<Task | undefined> {
   const { combineSuites, loadBuiltinDomainTasks, SUITE_DOMAINS } = await import("../suite/index.js");
-  const sources: Array<{ name: string; tasks: TaskDefinition[] }> = [];
+  const sources: Array<{ name: string; tasks: Task[] }> = [];
   const domain = SUITE_DOMAINS.find((name) => id.startsWith(`${name}.`));
   if (selection.builtin !== false && domain !== undefined)
     sources.push({
@@ -124,7 +142,7 @@ export async function findTaskById(
 }
 
 /** Exactly one task by id (`tasks show`, `env serve`), or an error saying where it was looked for. */
-export async function loadTaskById(id: string, selection: SuiteSelection = {}): Promise<TaskDefinition> {
+export async function loadTaskById(id: string, selection: SuiteSelection = {}): Promise<Task> {
   assertSomeSuite(selection);
   const task = await findTaskById(id, selection);
   if (!task)
@@ -164,15 +182,13 @@ export async function listTasks(glob: string, selection: SuiteSelection = {}): P
 }
 
 /** What `tasks list` shows of a loaded task. */
-function listingOf(
-  task: TaskDefinition,
-  suiteNameOf: (task: TaskDefinition) => string | undefined,
-): TaskListing {
+function listingOf(task: Task, suiteNameOf: (task: Task) => string | undefined): TaskListing {
   return {
     id: task.id,
     suite: suiteNameOf(task) ?? BUILTIN_SUITE_NAME,
     domain: task.domain.id,
-    tools: task.tools,
+    // An external task's tools are its servers' and known only once they run (`tasks show` starts them).
+    tools: "tools" in task ? task.tools : [],
     summary: task.summary,
     instruction: task.instruction,
   };

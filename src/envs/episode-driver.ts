@@ -15,7 +15,8 @@ import {
 } from "../runtime/index.js";
 import { CLAIM_DONE_TOOL_NAME, claimDoneAnswer, formatVerdict } from "./claim-done.js";
 import type { Verdict } from "./define-task.js";
-import type { Episode } from "./episode.js";
+import type { Episode } from "./assemble-episode.js";
+import type { ReplacedCodeTool } from "./define-external-task.js";
 import { interfaceProfile, type InterfaceProfile, type InterfaceProfileName } from "./interface-profile.js";
 import { errnoCode } from "./workspace-path.js";
 import {
@@ -173,7 +174,13 @@ function parseArguments(
  */
 export function modeToolSpecs(
   endpoints: readonly ToolSpec[],
-  options: Pick<EpisodeDriverOptions, "mode" | "timeoutMs" | "interface" | "terminal" | "ptcDocumentation">,
+  options: Pick<
+    EpisodeDriverOptions,
+    "mode" | "timeoutMs" | "interface" | "terminal" | "ptcDocumentation"
+  > & {
+    /** An external suite's own code tool, offered under DTC after the environment tools. */
+    codeTool?: ToolSpec;
+  },
 ): ToolSpec[] {
   const profile = interfaceProfile(options.interface);
   const terminal = options.terminal ?? profile.terminalByDefault;
@@ -188,10 +195,16 @@ export function modeToolSpecs(
   };
   return [
     ...(options.mode === "ptc" ? [] : endpoints),
+    ...(options.mode === "dtc" && options.codeTool ? [options.codeTool] : []),
     ...(options.mode === "dtc" ? [] : [ptcSpec]),
     ...(terminal ? [profile.terminal] : []),
     profile.claimDone,
   ];
+}
+
+/** A replaced code tool as the model sees it: the suite's name, description and schema. */
+function codeToolSpec(tool: ReplacedCodeTool): ToolSpec {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
 }
 
 export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOptions): EpisodeDriver {
@@ -203,9 +216,16 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
       `${terminal ? "terminal" : `mode '${mode}'`} runs in the sandbox: create the episode with withKernel: true`,
       { code: ERROR_CODES.INVALID_ARGUMENT, category: "system" },
     );
-  const tools = modeToolSpecs(episode.endpoints, { ...options, terminal });
+  // The suite's own code tool (external tasks) stands in for programmatic_tool_call under DTC.
+  const codeTool = mode === "dtc" ? episode.codeTool : undefined;
+  const tools = modeToolSpecs(episode.endpoints, {
+    ...options,
+    terminal,
+    ...(codeTool ? { codeTool: codeToolSpec(codeTool) } : {}),
+  });
   const knownToolNames = [
     ...episode.endpoints.map((tool) => tool.name),
+    ...(codeTool ? [codeTool.name] : []),
     ...(mode === "dtc" ? [] : [PTC_TOOL_NAME]),
     ...(terminal ? [TERMINAL_TOOL_NAME] : []),
     CLAIM_DONE_TOOL_NAME,
@@ -234,14 +254,16 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
   const runCode = async (
     args: Record<string, unknown>,
     callOptions: DriverCallOptions,
+    tool: { name: string; codeArgument: string } = { name: PTC_TOOL_NAME, codeArgument: "code" },
   ): Promise<DriverCallOutcome> => {
-    const code = typeof args.code === "string" ? args.code : null;
+    const given = args[tool.codeArgument];
+    const code = typeof given === "string" ? given : null;
     if (code === null) {
       stats.runtimeErrors += 1;
       return outcome(
-        PTC_TOOL_NAME,
+        tool.name,
         "invalid_arguments",
-        `Error: ${PTC_TOOL_NAME} expects {"code": string}.`,
+        `Error: ${tool.name} expects {"${tool.codeArgument}": string}.`,
         {
           isError: true,
           runtimeError: true,
@@ -257,7 +279,7 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
     if (failed) stats.runtimeErrors += 1;
     // claim_done arrived while this code ran: it was interrupted (or never started) and the episode is over.
     const text = episode.finished ? `${result.text}\n${ENDED_WHILE_RUNNING}` : result.text;
-    return outcome(PTC_TOOL_NAME, "code", text, { runtimeError: failed, execution: { code, result } });
+    return outcome(tool.name, "code", text, { runtimeError: failed, execution: { code, result } });
   };
 
   const runTerminal = async (
@@ -322,6 +344,7 @@ export function createEpisodeDriver(episode: Episode, options: EpisodeDriverOpti
   ): Promise<DriverCallOutcome> => {
     if (name === CLAIM_DONE_TOOL_NAME) return await claimDone(args);
     if (name === PTC_TOOL_NAME && mode !== "dtc") return await runCode(args, callOptions);
+    if (codeTool && name === codeTool.name) return await runCode(args, callOptions, codeTool);
     if (name === TERMINAL_TOOL_NAME && terminal) return await runTerminal(args, callOptions);
     if (episode.router.has(name)) {
       if (mode === "ptc") {

@@ -12,7 +12,7 @@ export const EPISODE_PROMPT_NAME = "task";
 /** What an MCP client needs to run the episode: the task's instruction and how to end it. */
 export function episodeInstructions(driver: EpisodeDriver): string {
   return [
-    driver.episode.task.instruction,
+    driver.episode.instruction,
     "",
     `Work with the tools of this server. When the task is complete, call ${CLAIM_DONE_TOOL_NAME} once with your final answer in exactly the requested format; the episode then ends and the reply gives the reward.`,
   ].join("\n");

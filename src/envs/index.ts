@@ -69,10 +69,25 @@ export { INTERFACE_PROFILES, interfaceProfileNameSchema, interfaceProfile } from
 export type { InterfaceProfile, InterfaceProfileName } from "./interface-profile.js";
 export { createEpisode, taskToolDefinitions } from "./episode.js";
 export type { Episode, EpisodeOptions } from "./episode.js";
+export { assembleEpisode, startEpisodeWorkspace } from "./assemble-episode.js";
+export type { EpisodeInstance, EpisodeParts } from "./assemble-episode.js";
+export { defineExternalTask, isExternalTask } from "./define-external-task.js";
+export type {
+  ExternalDomain,
+  ExternalInstance,
+  ExternalOpenRequest,
+  ExternalPrepareRequest,
+  ExternalSession,
+  ExternalTaskDefinition,
+  ReferenceVariant,
+  ReplacedCodeTool,
+  Task,
+} from "./define-external-task.js";
+export { externalTaskSkippedError, prepareExternalInstance } from "./external-episode.js";
 export { runCells } from "./run-cells.js";
 export type { CellsRun, DirectCall } from "./run-cells.js";
-export { validateTaskInstance } from "./validate.js";
-export type { ValidationRow, ValidateOptions, ValidationEpisode } from "./validate.js";
+export { validateTaskInstance, validateExternalInstance, validateInstance } from "./validate.js";
+export type { ValidationRow, ExternalValidationRow, ValidateOptions, ValidationEpisode } from "./validate.js";
 export { computeScaleStats } from "./stats.js";
 export type { ScaleStatsRow } from "./stats.js";
 export {

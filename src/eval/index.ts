@@ -18,6 +18,7 @@ export { computeMetrics, DEFAULT_PASS_AT_K, isModelError } from "./metrics.js";
 export {
   runEvaluation,
   clientFactoryFor,
+  noOracleError,
   modelBaseUrl,
   finishedEpisodes,
   RETRIED_FILE,
@@ -40,3 +41,7 @@ export type {
 } from "./run-evaluation.js";
 export { estimateRun, formatTokenCount } from "./estimate-run.js";
 export type { RunEstimate } from "./estimate-run.js";
+export { RUN_COST_FILE, readRunCost, writeRunCost } from "./run-cost.js";
+export { BENCHMARK_REFERENCES, benchmarkReferenceFor } from "./paper-reference.js";
+export type { BenchmarkReference } from "./paper-reference.js";
+export type { RunCost } from "./report-content.js";

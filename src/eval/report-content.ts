@@ -1,5 +1,5 @@
 import { HARNESSES, SCALES, compareHarnessThenScale, harnessLabel } from "./dimensions.js";
-import { PAPER_REFERENCE } from "./paper-reference.js";
+import { PAPER_REFERENCE, benchmarkReferenceFor, type BenchmarkReference } from "./paper-reference.js";
 import type { MetricsRow, SummaryRow } from "./results-file.js";
 
 /** What a report is made from: one run's metrics and where they came from. */
@@ -17,6 +17,17 @@ export interface ReportInput {
   failures?: readonly FailedEpisode[];
   /** The run showed check messages to the model (`--reveal-verdict`): the report may show expected values too. */
   revealVerdict?: boolean;
+  /** What the run cost, when the command recorded it (`run-cost.json`). */
+  cost?: RunCost;
+}
+
+/** What one invocation of a run cost: instances prepared (generated or found), then episodes run. */
+export interface RunCost {
+  preparedInstances: number;
+  /** Wall time of preparing them (generation, for instances not in the cache yet). */
+  prepareSeconds: number;
+  episodes: number;
+  runSeconds: number;
 }
 
 /** Why one episode failed, as the report shows it. */
@@ -54,6 +65,17 @@ export interface ReportContent {
   paperHeading: string;
   paperPassAtEight: ReportTable;
   paperNotes: readonly string[];
+  /** A run on an external benchmark: its pass rates by state size beside the paper's figures for it. */
+  benchmark: BenchmarkSection | null;
+  cost: ReportTable | null;
+}
+
+export interface BenchmarkSection {
+  heading: string;
+  /** This run: pass rate per harness and the benchmark's sizes, the mean over them, tool-output tokens. */
+  run: ReportTable;
+  paper: ReportTable;
+  notes: readonly string[];
 }
 
 /**
@@ -133,6 +155,88 @@ export function buildReportContent(input: ReportInput): ReportContent {
     paperHeading: `Paper reference: figures from the ${PAPER_REFERENCE.citation}, not from this run`,
     paperPassAtEight,
     paperNotes: PAPER_REFERENCE.notes,
+    benchmark: buildBenchmarkSection(input.summary, [...tasks]),
+    cost: input.cost ? buildCostTable(input.cost) : null,
+  };
+}
+
+/** Pass rate per harness and size beside the paper's figures for the benchmark the run's tasks belong to. */
+function buildBenchmarkSection(
+  summary: readonly SummaryRow[],
+  taskIds: readonly string[],
+): BenchmarkSection | null {
+  const reference: BenchmarkReference | undefined = benchmarkReferenceFor(taskIds);
+  if (!reference) return null;
+  const scales = SCALES.filter((scale) => summary.some((row) => row.scale === scale));
+  const harnesses = HARNESSES.filter((harness) => summary.some((row) => row.harness === harness));
+  const cell = (harness: string, scale: string): SummaryRow | undefined =>
+    summary.find((row) => row.harness === harness && row.scale === scale);
+  const rates = (harness: string): number[] =>
+    scales.flatMap((scale) => {
+      const rate = cell(harness, scale)?.passRate;
+      return rate === undefined || rate === null ? [] : [rate];
+    });
+  const mean = (values: number[]): number | null =>
+    values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
+  const run: ReportTable = {
+    columns: [
+      text("Harness (this run)"),
+      ...scales.map((scale) => number(`${reference.scaleLabels[scale]} pass rate`)),
+      number(`Mean ${scales.map((scale) => reference.scaleLabels[scale]).join("-")}`),
+      ...scales.map((scale) => number(`${reference.scaleLabels[scale]} tool-output tokens / episode`)),
+      number("Context-limit share"),
+    ],
+    rows: harnesses.map((harness) => {
+      const episodes = scales.reduce((sum, scale) => sum + (cell(harness, scale)?.episodes ?? 0), 0);
+      const stops = scales.reduce(
+        (sum, scale) =>
+          sum + (cell(harness, scale)?.contextLimitShare ?? 0) * (cell(harness, scale)?.episodes ?? 0),
+        0,
+      );
+      return [
+        harnessLabel(harness),
+        ...scales.map((scale) => formatOptionalRate(cell(harness, scale)?.passRate)),
+        formatOptionalRate(mean(rates(harness))),
+        ...scales.map((scale) => formatTokens(cell(harness, scale)?.meanToolOutputTokens ?? null)),
+        formatShare(episodes === 0 ? null : stops / episodes),
+      ];
+    }),
+  };
+  const paper: ReportTable = {
+    columns: [text("System (paper)"), text("Harness"), text("State sizes"), number("Pass rate")],
+    rows: reference.figures.map((figure) => [
+      figure.system,
+      figure.harness,
+      figure.sizes,
+      formatShare(figure.passRate),
+    ]),
+  };
+  return {
+    heading: `${reference.name}: this run beside the paper (${PAPER_REFERENCE.citation}; the paper's figures are not from this run)`,
+    run,
+    paper,
+    notes: reference.notes,
+  };
+}
+
+function buildCostTable(cost: RunCost): ReportTable {
+  return {
+    columns: [
+      number("Instances prepared"),
+      number("Preparation (s)"),
+      number("Episodes run"),
+      number("Run (s)"),
+      number("Episodes / s"),
+    ],
+    rows: [
+      [
+        String(cost.preparedInstances),
+        cost.prepareSeconds.toFixed(1),
+        String(cost.episodes),
+        cost.runSeconds.toFixed(1),
+        cost.runSeconds > 0 ? (cost.episodes / cost.runSeconds).toFixed(3) : "–",
+      ],
+    ],
   };
 }
 

@@ -149,6 +149,24 @@ ${htmlTable(content.failures)}
 </section>`
     : ""
 }
+${
+  content.benchmark
+    ? `<section id="benchmark" class="paper">
+<h2>${escapeHtml(content.benchmark.heading)}</h2>
+${htmlTable(content.benchmark.run)}
+${htmlTable(content.benchmark.paper)}
+<ul>${content.benchmark.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join("")}</ul>
+</section>`
+    : ""
+}
+${
+  content.cost
+    ? `<section id="cost">
+<h2>What the run cost</h2>
+${htmlTable(content.cost)}
+</section>`
+    : ""
+}
 <section id="paper-reference" class="paper">
 <h2>${escapeHtml(content.paperHeading)}</h2>
 ${htmlTable(content.paperPassAtEight)}

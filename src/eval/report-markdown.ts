@@ -25,6 +25,14 @@ export function renderMarkdownReport(input: ReportInput): string {
       escapeMarkdown(content.failuresNote),
       "",
     );
+  if (content.benchmark) {
+    const section = content.benchmark;
+    lines.push(`## ${escapeMarkdown(section.heading)}`, "", ...markdownTable(section.run), "");
+    lines.push(...markdownTable(section.paper), "");
+    for (const note of section.notes) lines.push(`- ${escapeMarkdown(note)}`);
+    lines.push("");
+  }
+  if (content.cost) lines.push("## What the run cost", "", ...markdownTable(content.cost), "");
   lines.push(
     `## ${escapeMarkdown(content.paperHeading)}`,
     "",

@@ -9,7 +9,14 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
-import type { HarnessMode, InterfaceProfileName, Scale, TaskDefinition } from "../envs/index.js";
+import {
+  isExternalTask,
+  type HarnessMode,
+  type InterfaceProfileName,
+  type Scale,
+  type Task,
+  type TaskDefinition,
+} from "../envs/index.js";
 import { createKernelPool, type KernelOptions, type KernelPool } from "../kernel/index.js";
 import {
   createAnthropicClient,
@@ -28,6 +35,7 @@ import {
   type Trajectory,
 } from "../harness/index.js";
 import { isModelError } from "./metrics.js";
+import { RUN_COST_FILE } from "./run-cost.js";
 import {
   RUN_CONFIG_FILE,
   buildRunConfig,
@@ -38,7 +46,7 @@ import {
 
 /** Makes the model client of one episode. */
 export type ClientFactory = (
-  task: TaskDefinition,
+  task: Task,
   scale: Scale,
   mode: HarnessMode,
   sample: number,
@@ -89,7 +97,7 @@ export interface ClientSource {
    * direct calls in a kernel), so that it runs while other episodes use the host. Never throws: a failure
    * surfaces when `factory` is asked for that client.
    */
-  prefetch?: (task: TaskDefinition, scale: Scale, mode: HarnessMode, sample: number, seed: number) => void;
+  prefetch?: (task: Task, scale: Scale, mode: HarnessMode, sample: number, seed: number) => void;
   /** Resolves when every preparation started has ended (a run waits for them before it releases its kernels). */
   settle?: () => Promise<void>;
   /** The remote endpoint's URL (undefined for the built-in policies). */
@@ -106,6 +114,16 @@ function remoteSource(spec: string, client: ModelClient): ClientSource {
     ...(client.endpoint ? { endpoint: client.endpoint } : {}),
     ...(client.preflight ? { preflight: (signal) => client.preflight!(signal) } : {}),
   };
+}
+
+/** The refusal of `--model oracle` for tasks without one (external suites ship no reference solutions). */
+export function noOracleError(tasks: readonly Task[]): ProgAgentError {
+  const ids = tasks.map((task) => task.id);
+  const shown = ids.length > 3 ? `${ids.slice(0, 3).join(", ")} and ${ids.length - 3} more` : ids.join(", ");
+  return new ProgAgentError(
+    `--model oracle cannot run ${shown}: external suites (such as LOCA-bench) have no oracle, their benchmarks ship no reference solutions; evaluate them with --model replay:<trajectories.jsonl> or a model endpoint (openai:<model>, anthropic:<model>), or leave them out with --tasks`,
+    { code: ERROR_CODES.INVALID_ARGUMENT, category: "user", details: { tasks: ids } },
+  );
 }
 
 /** `oracle`, `replay:<file>`, `openai:<model>` (with a base URL) or `anthropic:<model>`. */
@@ -127,11 +145,12 @@ export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): 
     return {
       name: "oracle",
       factory: async (task, scale, mode, _sample, seed) => {
+        if (isExternalTask(task)) throw noOracleError([task]);
         if (mode !== "dtc") return createOraclePolicy(task, mode, undefined);
         return createOraclePolicy(task, mode, await recording(task, scale, seed));
       },
       prefetch: (task, scale, mode, _sample, seed) => {
-        if (mode === "dtc") void recording(task, scale, seed);
+        if (mode === "dtc" && !isExternalTask(task)) void recording(task, scale, seed);
       },
       settle: async () => {
         await Promise.allSettled([...recordings.values()]);
@@ -169,7 +188,7 @@ export function clientFactoryFor(spec: string, options: ModelSpecOptions = {}): 
 }
 
 export interface EvaluationPlan {
-  tasks: TaskDefinition[];
+  tasks: Task[];
   harnesses: HarnessMode[];
   scales: Scale[];
   samples: number;
@@ -209,6 +228,13 @@ export interface EvaluationOutcome {
   retried: number;
   /** Episodes of this run that ended with a model error (the endpoint failed): errors, not failures. */
   modelErrors: Array<{ episodeId: string; error: string }>;
+  /**
+   * Episodes of external tasks whose environment could not start (an instance that failed to generate, a server
+   * that did not start): no trajectory is written, so a resume runs them again; the other episodes run on.
+   */
+  environmentErrors: Array<{ episodeId: string; error: string }>;
+  /** External tasks that cannot run here (a server that is not installed), with the reason: left out of the run. */
+  skippedTasks: Array<{ task: string; reason: string }>;
   trajectoriesPath: string;
 }
 
@@ -221,6 +247,7 @@ const RUN_FILES = [
   "results.json",
   "report.md",
   "report.html",
+  RUN_COST_FILE,
 ];
 
 /**
@@ -337,18 +364,29 @@ async function checkEndpoint(source: ClientSource, signal: AbortSignal | undefin
   }
 }
 
+/** An external suite's environment that failed to start: that episode's problem, not the run's. */
+function isEnvironmentFailure(error: unknown): boolean {
+  return error instanceof ProgAgentError && error.code === ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED;
+}
+
 /**
  * Runs every task x scale x harness x sample episode, appending one trajectory line per finished episode
  * to `<outDir>/trajectories.jsonl`. Re-running with the same directory skips finished episodes.
  */
 export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationOutcome> {
+  const withoutOracle = options.tasks.filter(isExternalTask);
+  if (options.model === "oracle" && !options.clientFactory && withoutOracle.length > 0)
+    throw noOracleError(withoutOracle);
   const trajectoriesPath = join(options.outDir, "trajectories.jsonl");
   prepareRunDirectory(options, trajectoriesPath);
   const previous = finishedEpisodes(trajectoriesPath);
   setAsideForRetry(options.outDir, trajectoriesPath, previous.kept, previous.setAside);
   const runId = previous.runId ?? newRunId();
-  const jobs: Array<{ task: TaskDefinition; scale: Scale; mode: HarnessMode; sample: number }> = [];
-  for (const task of options.tasks)
+  const jobs: Array<{ task: Task; scale: Scale; mode: HarnessMode; sample: number }> = [];
+  const skippedTasks = options.tasks.flatMap((task) =>
+    isExternalTask(task) && task.skipped !== undefined ? [{ task: task.id, reason: task.skipped }] : [],
+  );
+  for (const task of options.tasks.filter((task) => !isExternalTask(task) || task.skipped === undefined))
     for (const scale of options.scales)
       for (const mode of options.harnesses)
         for (let sample = 0; sample < options.samples; sample += 1) jobs.push({ task, scale, mode, sample });
@@ -371,6 +409,7 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
   let done = 0;
   let cursor = 0;
   const modelErrors: EvaluationOutcome["modelErrors"] = [];
+  const environmentErrors: EvaluationOutcome["environmentErrors"] = [];
   // A DTC oracle episode first records the oracle's program in a kernel (mostly waiting for the interpreter),
   // then replays it on the host (mostly busy): recording the next episodes ahead overlaps the two. Measured on
   // the DTC slice of bench/scale/eval.ts, workers waited 38 s in all for recordings one round ahead, 23 s two
@@ -412,14 +451,18 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
           ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
         });
       } catch (error) {
-        throw new ProgAgentError(
-          `episode ${episodeIdOf(job.task.id, job.scale, job.mode, job.sample)} could not run: ${errorMessage(error)}`,
-          {
-            code: "EPISODE_FAILED",
-            category: "system",
-            cause: error,
-          },
-        );
+        const episodeId = episodeIdOf(job.task.id, job.scale, job.mode, job.sample);
+        if (isEnvironmentFailure(error)) {
+          environmentErrors.push({ episodeId, error: errorMessage(error) });
+          done += 1;
+          options.onProgress?.({ done, total: pending.length, skipped });
+          continue;
+        }
+        throw new ProgAgentError(`episode ${episodeId} could not run: ${errorMessage(error)}`, {
+          code: "EPISODE_FAILED",
+          category: "system",
+          cause: error,
+        });
       }
       if (options.signal?.aborted) return;
       appendFileSync(trajectoriesPath, `${JSON.stringify(trajectory)}\n`);
@@ -445,6 +488,8 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
     skipped,
     retried: previous.modelErrors,
     modelErrors,
+    environmentErrors,
+    skippedTasks,
     trajectoriesPath,
   };
 }

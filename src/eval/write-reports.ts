@@ -7,6 +7,7 @@ import { trajectorySchema, type Trajectory } from "../harness/trajectory.js";
 import { computeMetrics, isModelError } from "./metrics.js";
 import type { FailedEpisode } from "./report-content.js";
 import { readRunConfig } from "./run-config.js";
+import { readRunCost } from "./run-cost.js";
 import { renderHtmlReport } from "./report-html.js";
 import { renderMarkdownReport } from "./report-markdown.js";
 import { resultsFileSchema, type MetricsRow, type ResultsFile, type SummaryRow } from "./results-file.js";
@@ -52,6 +53,7 @@ export async function writeReports(dir: string, options: WriteReportsOptions = {
     trajectoriesCount: trajectories.length,
     failures: failedEpisodes(trajectories),
     revealVerdict: readRunConfig(dir)?.revealVerdict === true,
+    ...readRunCost(dir),
   };
 
   const resultsPath = join(dir, "results.json");

@@ -8,7 +8,7 @@ import {
   type HarnessMode,
   type InterfaceProfileName,
   type Scale,
-  type TaskDefinition,
+  type Task,
 } from "../envs/index.js";
 import type { ToolCallRecord } from "../runtime/index.js";
 import type { FunctionTool } from "./model-client.js";
@@ -16,7 +16,7 @@ import { renderSystemPrompt } from "./system-prompt.js";
 import type { ChatMessage } from "./trajectory.js";
 
 export interface OpenEpisodeOptions {
-  task: TaskDefinition;
+  task: Task;
   scale: Scale;
   seed: number;
   mode: HarnessMode;
@@ -50,6 +50,7 @@ export async function openAgentEpisode(options: OpenEpisodeOptions): Promise<Ope
   const terminal = options.terminal ?? interfaceProfile(options.interface).terminalByDefault;
   const episode = await createEpisode(options.task, options.scale, options.seed, {
     withKernel: options.mode !== "dtc" || terminal,
+    mode: options.mode,
     ...(options.pool ? { pool: options.pool } : {}),
     kernelOptions: { ...options.kernelOptions, timeoutMs: options.executionTimeoutMs },
     ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
@@ -82,7 +83,7 @@ export async function openAgentEpisode(options: OpenEpisodeOptions): Promise<Ope
     tools: driver.functionTools(),
     messages: [
       { role: "system", content: system },
-      { role: "user", content: options.task.instruction },
+      { role: "user", content: episode.instruction },
     ],
   };
 }

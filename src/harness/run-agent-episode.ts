@@ -6,7 +6,7 @@ import {
   type EpisodeDriver,
   type HarnessMode,
   type Scale,
-  type TaskDefinition,
+  type Task,
 } from "../envs/index.js";
 import type { KernelOptions, KernelPool } from "../kernel/index.js";
 import type { CompletionResponse, FunctionTool, ModelClient } from "./model-client.js";
@@ -33,7 +33,7 @@ import { DEFAULT_AGENT_LIMITS, type AgentLimits } from "./agent-limits.js";
 export { DEFAULT_AGENT_LIMITS, type AgentLimits };
 
 export interface AgentEpisodeOptions {
-  task: TaskDefinition;
+  task: Task;
   scale: Scale;
   seed: number;
   mode: HarnessMode;

@@ -74,6 +74,7 @@ export {
   loadUserSuite,
   resolveSuiteEntry,
   combineSuites,
+  markSuiteTasks,
   suiteNameOf,
   SUITE_INDEX_FILES,
 } from "./user-suite.js";

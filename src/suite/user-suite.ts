@@ -10,6 +10,8 @@ import {
   setTaskSourceFingerprint,
   type DomainDefinition,
   type SuiteDefinition,
+  type ExternalDomain,
+  type Task,
   type TaskDefinition,
 } from "../envs/index.js";
 
@@ -33,11 +35,16 @@ export const SUITE_INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mj
 
 const NPM_PACKAGE_NAME = /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 
-const suiteOfTask = new WeakMap<TaskDefinition, string>();
+const suiteOfTask = new WeakMap<Task, string>();
 
 /** The name of the user's suite a task was loaded from; undefined for the built-in tasks. */
-export function suiteNameOf(task: TaskDefinition): string | undefined {
+export function suiteNameOf(task: Task): string | undefined {
   return suiteOfTask.get(task);
+}
+
+/** Records which suite tasks come from (an external suite's loader; `loadUserSuite` does it for its own). */
+export function markSuiteTasks(name: string, tasks: readonly Task[]): void {
+  for (const task of tasks) suiteOfTask.set(task, name);
 }
 
 function suiteError(
@@ -404,7 +411,7 @@ export async function loadUserSuite(spec: string, options: LoadUserSuiteOptions 
 /** One source of tasks for {@link combineSuites}: the built-in suite or a loaded user's suite. */
 export interface TaskSource {
   name: string;
-  tasks: readonly TaskDefinition[];
+  tasks: readonly Task[];
 }
 
 /**
@@ -415,10 +422,10 @@ export interface TaskSource {
 export function combineSuites(
   sources: readonly TaskSource[],
   listedBefore: ReadonlyMap<string, string> = new Map(),
-): TaskDefinition[] {
+): Task[] {
   const owners = new Map<string, string>(listedBefore);
-  const domains = new Map<string, { domain: DomainDefinition; suite: string }>();
-  const tasks: TaskDefinition[] = [];
+  const domains = new Map<string, { domain: DomainDefinition | ExternalDomain; suite: string }>();
+  const tasks: Task[] = [];
   for (const source of sources) {
     for (const task of source.tasks) {
       const owner = owners.get(task.id);

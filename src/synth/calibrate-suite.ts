@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { HarnessMode, Scale, TaskDefinition } from "../envs/index.js";
+import type { HarnessMode, Scale, Task } from "../envs/index.js";
 import { runEvaluation, type EvaluationOptions } from "../eval/index.js";
 import { readTrajectories } from "../harness/index.js";
 import { calibrateTrajectories, type PassBand, type TaskCalibration } from "./calibration.js";
@@ -8,7 +8,7 @@ import { writeAtomically } from "./synth-report.js";
 export const CALIBRATION_FILE = "calibration.json";
 
 export interface CalibrateSuiteOptions {
-  tasks: TaskDefinition[];
+  tasks: Task[];
   model: string;
   harness: HarnessMode;
   scales: Scale[];

@@ -59,6 +59,7 @@ export function registerEnvServe(program: Command): void {
       await serveStdio(async () => {
         const episode = await createEpisode(task, scale, seed, {
           withKernel: parsedMode.data !== "dtc" || terminal,
+          mode: parsedMode.data,
           kernelOptions: { ...kernelOptionsFrom(options), timeoutMs },
         });
         return episodeMcpSession(episode, parsedMode.data, {

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
+import { ERROR_CODES, ProgAgentError, errorMessage, parseChoiceList } from "../../core/index.js";
+import type { Task } from "../../envs/index.js";
 import { HARNESS_MODES, type HarnessMode } from "../../envs/names.js";
 import { DEFAULT_AGENT_LIMITS } from "../../harness/agent-limits.js";
 import type { EvaluationOptions } from "../../eval/index.js";
@@ -103,11 +104,46 @@ export function summarizeModelErrors(errors: ReadonlyArray<{ error: string }>, e
   return `${errors.length} of ${episodes} episodes ended with a model error: ${shown}${more}`;
 }
 
+/**
+ * Builds (or finds in the cache) every instance of the run's external tasks before the first episode, timed:
+ * the cost of a run's environments, paid once. A task whose instance fails to build is one line and is left
+ * out of the run; the others run.
+ */
+async function prepareExternalInstances(
+  tasks: readonly Task[],
+  input: Pick<EvaluationCommandInput, "scales" | "seed">,
+): Promise<{ prepared: number; seconds: number; failed: Set<string> }> {
+  const { isExternalTask, prepareExternalInstance } = await import("../../envs/index.js");
+  const external = tasks.filter(isExternalTask).filter((task) => task.skipped === undefined);
+  const started = Date.now();
+  const failed = new Set<string>();
+  let prepared = 0;
+  if (external.length > 0)
+    process.stderr.write(
+      `progagent: preparing ${external.length * input.scales.length} instance(s) of ${external.length} external task(s)\n`,
+    );
+  for (const task of external)
+    for (const scale of input.scales) {
+      if (failed.has(task.id)) continue;
+      try {
+        await prepareExternalInstance(task, scale, input.seed);
+        prepared += 1;
+      } catch (error) {
+        failed.add(task.id);
+        process.stderr.write(`progagent: left out ${task.id}: ${errorMessage(error).split("\n")[0]}\n`);
+      }
+    }
+  return { prepared, seconds: (Date.now() - started) / 1000, failed };
+}
+
 /** Runs an evaluation with a progress bar, writes the reports, prints the summary; shared by `eval` and `start`. */
 export async function runEvaluationCommand(input: EvaluationCommandInput): Promise<void> {
-  const { formatSummaryTable, runEvaluation, writeReports } = await import("../../eval/index.js");
-  const tasks = await loadTasks(input.tasks, input.suites);
-  await confirmRemoteRun(input, tasks.length);
+  const { formatSummaryTable, runEvaluation, writeReports, writeRunCost } =
+    await import("../../eval/index.js");
+  const loaded = await loadTasks(input.tasks, input.suites);
+  await confirmRemoteRun(input, loaded.length);
+  const preparation = await prepareExternalInstances(loaded, input);
+  const tasks = loaded.filter((task) => !preparation.failed.has(task.id));
   const controller = new AbortController();
   void waitForShutdown().then(() => {
     process.stderr.write(
@@ -142,6 +178,16 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
     },
   });
   progress.finish();
+  writeRunCost(input.outDir, {
+    preparedInstances: preparation.prepared,
+    prepareSeconds: preparation.seconds,
+    episodes: outcome.ran,
+    runSeconds: (Date.now() - started) / 1000,
+  });
+  for (const { task, reason } of outcome.skippedTasks)
+    process.stderr.write(`progagent: skipped ${task} (cannot run here): ${reason}\n`);
+  for (const { episodeId, error } of outcome.environmentErrors)
+    process.stderr.write(`progagent: episode ${episodeId} could not start: ${error.split("\n")[0]}\n`);
   const reports = await writeReports(input.outDir);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(
@@ -151,6 +197,15 @@ export async function runEvaluationCommand(input: EvaluationCommandInput): Promi
   process.stdout.write(
     `report: ${resolve(reports.htmlPath)}\n        ${resolve(reports.markdownPath)}\n        ${resolve(reports.resultsPath)}\n`,
   );
+  if (outcome.environmentErrors.length > 0 && outcome.modelErrors.length === 0)
+    throw new ProgAgentError(
+      `${outcome.environmentErrors.length} episode(s) could not start because their environment failed (listed above); the other episodes ran and are reported: fix the environment and re-run the same command to run them`,
+      {
+        code: ERROR_CODES.EXTERNAL_ENVIRONMENT_FAILED,
+        category: "upstream",
+        details: { environmentErrors: outcome.environmentErrors.length },
+      },
+    );
   if (outcome.modelErrors.length > 0)
     throw new ProgAgentError(
       `${summarizeModelErrors(outcome.modelErrors, outcome.ran)}; they are reported as errors, not failures: fix the endpoint and re-run the same command to retry them`,

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { TaskDefinition } from "../../envs/index.js";
 import { createProgressBar } from "../progress.js";
 import { ERROR_CODES, ProgAgentError, parseChoiceList } from "../../core/index.js";
 import { HARNESS_MODES, SCALES, type HarnessMode } from "../../envs/names.js";
@@ -48,7 +49,10 @@ export function registerExport(program: Command): void {
     .option("--no-dedupe", "keep identical trajectories")
     .option("--tokenizer <dir>", "a Hugging Face tokenizer folder (default: the built-in Qwen3 tokenizer)")
     .action(async (options: Record<string, string | string[] | boolean | undefined>) => {
-      const { exportSft, formatSftSummary, taskPrompt } = await import("../../train/index.js");
+      const [{ exportSft, formatSftSummary, taskPrompt }, { isExternalTask }] = await Promise.all([
+        import("../../train/index.js"),
+        import("../../envs/index.js"),
+      ]);
       const started = Date.now();
       const format = parseFormat<SftFormat>(String(options.format), SFT_FORMATS);
       const suite = new Map(
@@ -73,7 +77,9 @@ export function registerExport(program: Command): void {
         // schemaVersion 1 trajectories did not record their tools: rebuild them from the suite.
         toolsFor: (task: string, harness: HarnessMode) => {
           const definition = suite.get(task);
-          return definition ? taskPrompt(definition, harness).tools : undefined;
+          return definition && !isExternalTask(definition)
+            ? taskPrompt(definition, harness).tools
+            : undefined;
         },
       });
       progress.finish();
@@ -97,7 +103,10 @@ export function registerExport(program: Command): void {
     .option("--timeout <seconds>", "per-execution timeout stated in the system prompt", "60")
     .option("--tokenizer <dir>", "a Hugging Face tokenizer folder (for prompt token counts)")
     .action(async (options: Record<string, string | undefined>) => {
-      const { exportRl, formatRlSummary } = await import("../../train/index.js");
+      const [{ exportRl, formatRlSummary }, { isExternalTask }] = await Promise.all([
+        import("../../train/index.js"),
+        import("../../envs/index.js"),
+      ]);
       const started = Date.now();
       const format = parseFormat<RlFormat>(String(options.format), RL_FORMATS);
       const [harness] = parseChoiceList(String(options.harness), HARNESS_MODES, "harness");
@@ -106,8 +115,20 @@ export function registerExport(program: Command): void {
           code: ERROR_CODES.INVALID_ARGUMENT,
           category: "user",
         });
+      const selected = await loadTasks(String(options.tasks), suiteSelectionFrom(options));
+      const external = selected.filter(isExternalTask);
+      if (external.length > 0)
+        throw new ProgAgentError(
+          `export rl renders each row's prompt without starting an episode, and the tools of external tasks (${external
+            .slice(0, 3)
+            .map((task) => task.id)
+            .join(
+              ", ",
+            )}${external.length > 3 ? ", ..." : ""}) come from their servers: leave them out with --tasks (export sft takes their trajectories)`,
+          { code: ERROR_CODES.INVALID_ARGUMENT, category: "user" },
+        );
       const summary = exportRl({
-        tasks: await loadTasks(String(options.tasks), suiteSelectionFrom(options)),
+        tasks: selected.filter((task): task is TaskDefinition => !isExternalTask(task)),
         scales: parseScalesOption(String(options.scales), SCALES),
         harness,
         format,

@@ -69,6 +69,7 @@ export function registerRollout(program: Command): void {
     .action(async (options: Record<string, unknown>) => {
       const [{ createRolloutService, serveRolloutHttp, startTokenizerWorkers }, { findTaskById, loadTasks }] =
         await Promise.all([import("../../train/index.js"), import("../load-tasks.js")]);
+      const { isExternalTask } = await import("../../envs/index.js");
       const suites = suiteSelectionFrom(options);
       // A broken --suite fails at start, not at the first episode.
       if ((suites.suites ?? []).length > 0) await loadTasks("*", suites);
@@ -118,7 +119,11 @@ export function registerRollout(program: Command): void {
             })
           : undefined;
       const service = createRolloutService({
-        loadTask: (id) => findTaskById(id, suites),
+        // The rollout service takes built-in tasks only for now (its task type predates external suites).
+        loadTask: async (id) => {
+          const task = await findTaskById(id, suites);
+          return task === undefined || isExternalTask(task) ? undefined : task;
+        },
         maxEpisodes,
         ...(pool ? { pool } : {}),
         limits: {
@@ -158,7 +163,9 @@ export function registerRollout(program: Command): void {
         ...(Array.isArray(options.allowedHost) ? { allowedHosts: options.allowedHost.map(String) } : {}),
         ...httpGuardOptionsFrom(options),
         listTasks: async () =>
-          (await loadTasks("*", suites)).map((task) => ({ id: task.id, domain: task.domain.id })),
+          (await loadTasks("*", suites))
+            .filter((task) => !isExternalTask(task))
+            .map((task) => ({ id: task.id, domain: task.domain.id })),
       });
       process.stderr.write(
         `progagent: rollout service at ${handle.url} (OpenAPI: ${handle.url}/openapi.json)\n`,

@@ -1,5 +1,12 @@
 import type { Command } from "commander";
-import type { ValidationRow } from "../../envs/index.js";
+import type {
+  prepareExternalInstance,
+  ExternalTaskDefinition,
+  ExternalValidationRow,
+  Scale,
+  TaskDefinition,
+  ValidationRow,
+} from "../../envs/index.js";
 import { formatTable } from "../format-table.js";
 import { listTasks, loadTaskById, loadTasks } from "../load-tasks.js";
 import {
@@ -57,12 +64,16 @@ export function registerTasks(program: Command): void {
     .option("--scale <list>", "scales, e.g. v0,v1 or all", "all")
     .option("--seed <n>", "seed", "0")
     .action(async (options: Record<string, unknown>) => {
-      const { buildInstance } = await import("../../envs/index.js");
+      const { buildInstance, isExternalTask, prepareExternalInstance } = await import("../../envs/index.js");
       const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
       const seed = parseIntegerOption(String(options.seed), "--seed", { min: 0 });
       const rows: Array<Array<string | number>> = [];
       for (const task of suite) {
         for (const scale of parseScalesOption(String(options.scale))) {
+          if (isExternalTask(task)) {
+            rows.push([task.id, scale, ...(await buildExternal(task, scale, seed, prepareExternalInstance))]);
+            continue;
+          }
           const instance = buildInstance(task, scale, seed);
           rows.push([
             task.id,
@@ -85,7 +96,7 @@ export function registerTasks(program: Command): void {
     .option("--concurrency <n>", "instances validated at once (each runs its programs in turn)", "2")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run programs without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
-      const [{ validateTaskInstance }, { createKernelPool }] = await Promise.all([
+      const [{ validateInstance }, { createKernelPool }] = await Promise.all([
         import("../../envs/index.js"),
         import("../../kernel/index.js"),
       ]);
@@ -97,18 +108,16 @@ export function registerTasks(program: Command): void {
       const jobs = suite.flatMap((task) => scales.map((scale) => ({ task, scale })));
       // Rows keep the suite's order whatever finishes first; a kernel start or a verifier of one instance
       // overlaps another's programs.
-      const rows: ValidationRow[] = new Array<ValidationRow>(jobs.length);
+      const rows: Array<ValidationRow | ExternalValidationRow> = new Array<ValidationRow>(jobs.length);
       let next = 0;
       const worker = async (): Promise<void> => {
         while (next < jobs.length) {
           const index = next++;
           const { task, scale } = jobs[index]!;
-          const row = await validateTaskInstance(task, scale, seed, { pool });
+          const row = await validateInstance(task, scale, seed, { pool });
           rows[index] = row;
           if (!options.json) {
-            process.stderr.write(
-              `${row.ok ? "ok  " : "FAIL"} ${task.id} ${scale} (${row.oracleToolCalls} oracle calls, ${row.durationMs} ms)\n`,
-            );
+            process.stderr.write(`${validationLine(row)}\n`);
             for (const problem of row.problems)
               process.stderr.write(`     ${problem.split("\n").join("\n     ")}\n`);
           }
@@ -118,21 +127,12 @@ export function registerTasks(program: Command): void {
       if (options.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       } else {
-        const table = rows.map((row) => [
-          row.task,
-          row.scale,
-          row.nullReward,
-          row.oracleReward,
-          row.dtcReplayReward,
-          Object.values(row.nearMissRewards).join(","),
-          row.oracleToolCalls,
-          row.ok ? "ok" : "FAIL",
-        ]);
-        process.stdout.write(
-          `${formatTable(["task", "scale", "null", "oracle", "dtc replay", "near-misses", "oracle calls", "result"], table)}\n`,
-        );
+        process.stdout.write(`${formatValidationTables(rows)}\n`);
         const failed = rows.filter((row) => !row.ok).length;
-        process.stdout.write(`\n${rows.length - failed} passed, ${failed} failed\n`);
+        const skipped = rows.filter((row) => "kind" in row && row.skipped !== undefined).length;
+        process.stdout.write(
+          `\n${rows.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped (cannot run here)` : ""}\n`,
+        );
       }
       if (rows.some((row) => !row.ok)) process.exitCode = 1;
     });
@@ -144,8 +144,13 @@ export function registerTasks(program: Command): void {
     .option("--seed <n>", "seed", "0")
     .option("--json", "print JSON rows")
     .action(async (options: Record<string, unknown>) => {
-      const { computeScaleStats } = await import("../../envs/index.js");
-      const suite = await loadTasks(String(options.task), suiteSelectionFrom(options));
+      const { computeScaleStats, isExternalTask } = await import("../../envs/index.js");
+      const loaded = await loadTasks(String(options.task), suiteSelectionFrom(options));
+      const suite = loaded.filter((task): task is TaskDefinition => !isExternalTask(task));
+      if (suite.length < loaded.length)
+        process.stderr.write(
+          `tasks stats: ${loaded.length - suite.length} external task(s) left out (their state is the suite's own, not a database and files of progagent's)\n`,
+        );
       const rows = computeScaleStats(
         suite,
         parseScalesOption(String(options.scale)),
@@ -166,4 +171,66 @@ export function registerTasks(program: Command): void {
         `${formatTable(["scale", "instances", "mean DB KB", "paper", "ratio", "mean files", "paper", "ratio"], table)}\n`,
       );
     });
+}
+
+/** One instance of an external task prepared (generated, or found in the cache): its key and the time taken. */
+async function buildExternal(
+  task: ExternalTaskDefinition,
+  scale: Scale,
+  seed: number,
+  prepare: typeof prepareExternalInstance,
+): Promise<Array<string | number>> {
+  if (task.skipped !== undefined) return ["skipped", "-", task.skipped];
+  const started = Date.now();
+  const instance = await prepare(task, scale, seed);
+  return [`instance ${instance.key}`, `${((Date.now() - started) / 1000).toFixed(1)} s`, ""];
+}
+
+/** The line `tasks validate` prints as each instance is done. */
+function validationLine(row: ValidationRow | ExternalValidationRow): string {
+  const external = "kind" in row;
+  const status = external && row.skipped !== undefined ? "skip" : row.ok ? "ok  " : "FAIL";
+  const facts = external
+    ? (row.skipped ?? `${row.durationMs} ms`)
+    : `${row.oracleToolCalls} oracle calls, ${row.durationMs} ms`;
+  const problems = row.problems.map((problem) => `\n     ${problem.split("\n").join("\n     ")}`).join("");
+  return `${status} ${row.task} ${row.scale} (${facts})${problems}`;
+}
+
+/** The validation table of built-in tasks, then that of external tasks (what such suites allow). */
+function formatValidationTables(rows: ReadonlyArray<ValidationRow | ExternalValidationRow>): string {
+  const native = rows.filter((row): row is ValidationRow => !("kind" in row));
+  const external = rows.filter((row): row is ExternalValidationRow => "kind" in row);
+  const tables: string[] = [];
+  if (native.length > 0)
+    tables.push(
+      formatTable(
+        ["task", "scale", "null", "oracle", "dtc replay", "near-misses", "oracle calls", "result"],
+        native.map((row) => [
+          row.task,
+          row.scale,
+          row.nullReward,
+          row.oracleReward,
+          row.dtcReplayReward,
+          Object.values(row.nearMissRewards).join(","),
+          row.oracleToolCalls,
+          row.ok ? "ok" : "FAIL",
+        ]),
+      ),
+    );
+  if (external.length > 0)
+    tables.push(
+      formatTable(
+        ["task", "scale", "null", "reference", "perturbed", "result"],
+        external.map((row) => [
+          row.task,
+          row.scale,
+          row.nullReward ?? "-",
+          row.referenceReward ?? "-",
+          row.perturbedReward ?? "-",
+          row.skipped !== undefined ? `skipped: ${row.skipped}` : row.ok ? "ok" : "FAIL",
+        ]),
+      ),
+    );
+  return tables.join("\n\n");
 }
