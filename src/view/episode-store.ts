@@ -248,7 +248,8 @@ async function searchEpisodes(
   const keys: string[] = [];
   let searched = 0;
   const bySource = new Map<number, EpisodeSummary[]>();
-  for (const summary of candidates) bySource.set(summary.source, [...(bySource.get(summary.source) ?? []), summary]);
+  for (const summary of candidates)
+    bySource.set(summary.source, [...(bySource.get(summary.source) ?? []), summary]);
   for (const [, summaries] of bySource) {
     const source = sourceOf(summaries[0]!);
     if (source.validation) {

@@ -56,7 +56,11 @@ export function sftRowAsTrajectory(row: Record<string, unknown>): Record<string,
       const calls = Array.isArray(last.tool_calls) ? (last.tool_calls as unknown[]) : [];
       last.tool_calls = [
         ...calls,
-        { id: `call_${callIndex++}`, type: "function", function: { name: call.name, arguments: call.arguments } },
+        {
+          id: `call_${callIndex++}`,
+          type: "function",
+          function: { name: call.name, arguments: call.arguments },
+        },
       ];
       continue;
     }
@@ -64,10 +68,18 @@ export function sftRowAsTrajectory(row: Record<string, unknown>): Record<string,
       messages.push({ role: "tool", content: message.content });
       continue;
     }
-    if (role === "assistant" && typeof message.content === "string" && message.reasoning_content === undefined) {
+    if (
+      role === "assistant" &&
+      typeof message.content === "string" &&
+      message.reasoning_content === undefined
+    ) {
       const think = THINK.exec(message.content);
       if (think) {
-        messages.push({ ...message, reasoning_content: think[1], content: message.content.slice(think[0].length) });
+        messages.push({
+          ...message,
+          reasoning_content: think[1],
+          content: message.content.slice(think[0].length),
+        });
         continue;
       }
     }
@@ -98,7 +110,8 @@ function parseCall(content: unknown): { name: string; arguments: string } {
     const value = JSON.parse(content) as { name?: unknown; arguments?: unknown };
     return {
       name: typeof value.name === "string" ? value.name : "?",
-      arguments: typeof value.arguments === "string" ? value.arguments : JSON.stringify(value.arguments ?? {}),
+      arguments:
+        typeof value.arguments === "string" ? value.arguments : JSON.stringify(value.arguments ?? {}),
     };
   } catch {
     return { name: "?", arguments: content };

@@ -67,7 +67,9 @@ function resolveInput(input: string): ResolvedInput {
 function runFacts(dir: string): Pick<ResolvedInput, "runDir" | "revealVerdict" | "reportPath"> {
   let revealVerdict = false;
   try {
-    const config = JSON.parse(readFileSync(join(dir, "run-config.json"), "utf8")) as { revealVerdict?: unknown };
+    const config = JSON.parse(readFileSync(join(dir, "run-config.json"), "utf8")) as {
+      revealVerdict?: unknown;
+    };
     revealVerdict = config.revealVerdict === true;
   } catch {
     // No run-config.json (a rollout record, an older run): verdict messages stay hidden.

@@ -42,7 +42,9 @@ export async function readValidationFile(path: string, source: number): Promise<
   try {
     value = JSON.parse(await readFile(path, "utf8"));
   } catch (error) {
-    throw new Error(`${path} is not JSON (${(error as Error).message}): the file is cut short or of another format`);
+    throw new Error(
+      `${path} is not JSON (${(error as Error).message}): the file is cut short or of another format`,
+    );
   }
   if (!Array.isArray(value))
     throw new Error(
@@ -53,7 +55,12 @@ export async function readValidationFile(path: string, source: number): Promise<
   const skipped = new Tally();
   value.forEach((item: unknown, index) => {
     const row = item as Record<string, unknown>;
-    if (typeof row !== "object" || row === null || typeof row.task !== "string" || typeof row.ok !== "boolean") {
+    if (
+      typeof row !== "object" ||
+      row === null ||
+      typeof row.task !== "string" ||
+      typeof row.ok !== "boolean"
+    ) {
       skipped.add("another schema (not a 'tasks validate --json' row: no task or ok)", index + 1);
       return;
     }
