@@ -180,7 +180,7 @@ export function syntheticTrajectory(options: SyntheticEpisodeOptions = {}): Traj
     refusedDirectCalls: 0,
     toolOutputTokens,
     finalContextTokens: context,
-    endReason: "claim_done" as const,
+    endReason: "claim_done",
     answer: "388.5",
     reward,
     checks: [
