@@ -164,7 +164,7 @@ describe("reading files tolerantly", () => {
     );
     writeFileSync(join(runDir, "run-config.json"), JSON.stringify({ revealVerdict: true }));
     const other = writeFile(trajectoriesJsonl([syntheticTrajectory({ sample: 4 })]));
-    const store = createEpisodeStore([runDir, join(dir, "absent.jsonl"), other]);
+    const store = createEpisodeStore([runDir, join(dir, "absent.jsonl"), other], { indexCacheDir: null });
     await store.update();
     expect(store.sources.map((source) => [source.kind, source.state, source.episodes])).toEqual([
       ["run", "ready", 1],
@@ -173,6 +173,35 @@ describe("reading files tolerantly", () => {
     ]);
     expect(store.sources[1]!.error).toMatch(/absent\.jsonl: no such file/);
     expect(store.summaries().map((summary) => `${summary.source}.${summary.line}`)).toEqual(["0.1", "2.1"]);
+  });
+});
+
+describe("the index cache", () => {
+  it("a second start takes the saved index and reads only what was appended; a replaced file is read again", async () => {
+    const cacheDir = join(dir, "cache");
+    const path = writeFile(
+      trajectoriesJsonl([syntheticTrajectory({ sample: 0 }), syntheticTrajectory({ sample: 1 })]),
+    );
+    const options = { cacheDir, minCachedBytes: 0 };
+    const first = createJsonlIndex(path, 0, options);
+    await first.update();
+    expect(first.restoredFromCache).toBe(false);
+    const second = createJsonlIndex(path, 3, options);
+    await second.update();
+    expect(second.restoredFromCache).toBe(true);
+    expect(second.summaries).toEqual(first.summaries.map((summary) => ({ ...summary, source: 3 })));
+    appendFileSync(path, trajectoriesJsonl([syntheticTrajectory({ sample: 2 })]));
+    const third = createJsonlIndex(path, 0, options);
+    await third.update();
+    expect(third.restoredFromCache).toBe(true);
+    expect(third.summaries.map((summary) => summary.sample)).toEqual([0, 1, 2]);
+    // Rewritten (a new inode, as an eval resume's atomic rename makes): the cache does not describe it.
+    rmSync(path);
+    writeFileSync(path, trajectoriesJsonl([syntheticTrajectory({ sample: 7 })]));
+    const fourth = createJsonlIndex(path, 0, options);
+    await fourth.update();
+    expect(fourth.restoredFromCache).toBe(false);
+    expect(fourth.summaries.map((summary) => summary.sample)).toEqual([7]);
   });
 });
 
@@ -186,7 +215,7 @@ describe("episodes on demand and search", () => {
     );
     writeFileSync(join(revealed, "run-config.json"), JSON.stringify({ revealVerdict: true }));
     const hidden = writeFile(trajectoriesJsonl([syntheticTrajectory({ reward: 0 }), syntheticTrajectory()]));
-    const store = createEpisodeStore([revealed, hidden]);
+    const store = createEpisodeStore([revealed, hidden], { indexCacheDir: null });
     await store.update();
     const shown = await store.readEpisode("0.1");
     expect(shown?.trajectory?.checks).toEqual([
@@ -210,7 +239,7 @@ describe("episodes on demand and search", () => {
         syntheticTrajectory({ sample: 2, task: "hr.payroll-audit" }),
       ]),
     );
-    const store = createEpisodeStore([path]);
+    const store = createEpisodeStore([path], { indexCacheDir: null });
     await store.update();
     expect((await store.search('keyerror: "ord-77"')).keys).toEqual(["0.1"]);
     expect((await store.search("NEEDLE IN CODE")).keys).toEqual(["0.2"]);
@@ -268,7 +297,7 @@ describe("episodes on demand and search", () => {
         ],
       })}\n`,
     );
-    const store = createEpisodeStore([validation, swift]);
+    const store = createEpisodeStore([validation, swift], { indexCacheDir: null });
     await store.update();
     expect(store.sources[0]!.skipped).toEqual([expect.objectContaining({ count: 1, lines: [3] })]);
     expect(store.summaries().map((summary) => [summary.kind, summary.task, summary.reward])).toEqual([

@@ -2,6 +2,7 @@ import { open } from "node:fs/promises";
 import { episodeKeyOf, type EpisodeSummary } from "./episode-summary.js";
 import { sftRowAsTrajectory, withVerdictPolicy, type ViewEpisode } from "./episode-view.js";
 import { createJsonlIndex, type JsonlIndex, type SkipTally, type Tally } from "./jsonl-index.js";
+import { defaultIndexCacheDir } from "./index-cache.js";
 import { resolveInputs, type ResolvedInput } from "./resolve-inputs.js";
 import { readValidationFile, type ValidationRowView } from "./validation-source.js";
 
@@ -23,6 +24,8 @@ export interface SourceStatus {
   pendingTail: { line: number; bytes: number } | null;
   hasReport: boolean;
   revealVerdict: boolean;
+  /** The index came from the cache of an earlier run (only what was appended since was read). */
+  fromCache: boolean;
 }
 
 interface Source {
@@ -60,7 +63,16 @@ export interface EpisodeStore {
   reportPath(source: number): string | null;
 }
 
-export function createEpisodeStore(inputs: readonly string[]): EpisodeStore {
+export interface EpisodeStoreOptions {
+  /** Where indexes of large files are kept between runs (default ~/.cache/progagent/view; null: nowhere). */
+  indexCacheDir?: string | null;
+}
+
+export function createEpisodeStore(
+  inputs: readonly string[],
+  options: EpisodeStoreOptions = {},
+): EpisodeStore {
+  const cacheDir = options.indexCacheDir === undefined ? defaultIndexCacheDir() : options.indexCacheDir;
   const sources: Source[] = resolveInputs(inputs).map((resolved) => ({
     resolved,
     state: resolved.problem ? "error" : "waiting",
@@ -105,7 +117,7 @@ export function createEpisodeStore(inputs: readonly string[]): EpisodeStore {
       } else if (resolved.kind === "parquet") {
         throw new Error(`${resolved.input}: parquet exports are not read by this viewer yet`);
       } else {
-        source.jsonl ??= createJsonlIndex(resolved.path, id);
+        source.jsonl ??= createJsonlIndex(resolved.path, id, { cacheDir });
         await source.jsonl.update(signal ? { signal } : {});
       }
       source.state = "ready";
@@ -225,6 +237,7 @@ function statusOf(source: Source, id: number): SourceStatus {
     pendingTail: jsonl?.pendingTail ?? null,
     hasReport: resolved.reportPath !== null,
     revealVerdict: resolved.revealVerdict,
+    fromCache: jsonl?.restoredFromCache ?? false,
   };
 }
 

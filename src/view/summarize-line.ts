@@ -29,11 +29,11 @@ function isObject(value: unknown): value is JsonObject {
 
 /**
  * Summarises one line of a JSONL file for the list. A trajectory line as progagent writes it (keys in the
- * schema's order) is read without parsing its messages: the scalars before `messages`, the arrays of turns and
- * tool calls, a count of code blocks and the scalars after them. JSON strings never hold an unescaped quote,
- * so `,"key":` found outside the nested objects a model controls is structural; each piece is parsed and
- * checked, and a line that does not fit (another key order, a model's arguments imitating the structure) is
- * parsed whole instead. Anything else (SFT rows) is parsed whole.
+ * schema's order) is read without parsing its messages: the scalars before `messages`, the element counts of
+ * `turns` and `toolCalls` (a byte scan), a count of code blocks and the scalars after them. JSON strings never
+ * hold an unescaped quote, so model text cannot make a `,"key":` appear; the only nested objects a model
+ * shapes are tool arguments, inside `toolCalls`, and the counts there must close exactly at the next key, or
+ * the line is parsed whole (as is a line with another key order). Anything else (SFT rows) is parsed whole.
  */
 export function summarizeLine(bytes: Buffer, place: LinePlace): LineReading {
   if (bytes.length === 0) return { skipped: "an empty line" };
@@ -63,14 +63,16 @@ interface FullPlace extends LinePlace {
 }
 
 function summarizeTrajectoryFast(bytes: Buffer, place: LinePlace): LineReading | undefined {
+  // Forward searches only (Buffer#lastIndexOf scans from the start): the keys after `messages` are found in
+  // order, each from the one before; the tail's key in a window at the end.
   const messagesAt = bytes.indexOf(MESSAGES_KEY);
-  const runtimeErrorsAt = bytes.lastIndexOf(RUNTIME_ERRORS_KEY);
-  if (messagesAt < 0 || runtimeErrorsAt < messagesAt) return undefined;
-  const codeBlocksAt = bytes.lastIndexOf(CODE_BLOCKS_KEY, runtimeErrorsAt);
-  const toolCallsAt = codeBlocksAt < 0 ? -1 : bytes.lastIndexOf(TOOL_CALLS_KEY, codeBlocksAt);
-  const turnsAt = toolCallsAt < 0 ? -1 : bytes.lastIndexOf(TURNS_KEY, toolCallsAt);
-  if (turnsAt <= messagesAt) return undefined;
-  const toolsAt = bytes.lastIndexOf(TOOLS_KEY, turnsAt);
+  if (messagesAt < 0) return undefined;
+  const turnsAt = bytes.indexOf(TURNS_KEY, messagesAt);
+  const toolCallsAt = turnsAt < 0 ? -1 : bytes.indexOf(TOOL_CALLS_KEY, turnsAt);
+  const codeBlocksAt = toolCallsAt < 0 ? -1 : bytes.indexOf(CODE_BLOCKS_KEY, toolCallsAt);
+  const runtimeErrorsAt = codeBlocksAt < 0 ? -1 : lastKeyAfter(bytes, RUNTIME_ERRORS_KEY, codeBlocksAt);
+  if (runtimeErrorsAt < 0) return undefined;
+  const toolsAt = bytes.indexOf(TOOLS_KEY, messagesAt);
   let head: unknown, tail: unknown;
   try {
     head = JSON.parse(`${bytes.toString("utf8", 0, messagesAt)}}`);
@@ -94,11 +96,21 @@ function summarizeTrajectoryFast(bytes: Buffer, place: LinePlace): LineReading |
       ...place,
       lengthBytes: bytes.length,
       searchStart: messagesAt + MESSAGES_KEY.length - 1,
-      searchEnd: toolsAt > messagesAt ? toolsAt : turnsAt,
+      searchEnd: toolsAt > messagesAt && toolsAt < turnsAt ? toolsAt : turnsAt,
     },
   );
   // A line the fast reading cannot make sense of is read whole: the slow path decides what it is.
   return "skipped" in reading ? undefined : reading;
+}
+
+/** The last occurrence of `key` after `from`, searched forward in windows that grow from the end. */
+function lastKeyAfter(bytes: Buffer, key: Buffer, from: number): number {
+  for (let window = 16_384; ; window *= 4) {
+    const start = Math.max(from, bytes.length - window);
+    let found = -1;
+    for (let at = bytes.indexOf(key, start); at >= 0; at = bytes.indexOf(key, at + key.length)) found = at;
+    if (found >= 0 || start === from) return found;
+  }
 }
 
 /**
