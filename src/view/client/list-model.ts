@@ -45,6 +45,11 @@ export function verdictOf(reward: number | null, endReason: string): string {
   return reward >= 1 ? "pass" : "fail";
 }
 
+/** The CSS class of a verdict. */
+export function verdictClass(verdict: string): string {
+  return verdict === "pass" || verdict === "fail" ? verdict : verdict === "model error" ? "model-error" : "none";
+}
+
 /** Rows from the API's column arrays. */
 export function rowsFromColumns(columns: Record<string, unknown[]>, count: number): ListRow[] {
   const rows: ListRow[] = [];
