@@ -173,7 +173,7 @@ export async function renderEpisodePage(main: HTMLElement, query: URLSearchParam
   if (episode.validation) parts.push(validationSection(episode));
   if (episode.trajectory) {
     const model = buildEpisodeModel(episode.trajectory);
-    const chart = contextChart(model.turns, { width: 1180, height: 220 });
+    const chart = contextChart(model.turns, { width: 1240, height: 190 });
     if (chart) parts.push(h("section", {}, h("h2", {}, "Context per turn"), chart));
     parts.push(instructionSection(model));
     parts.push(h("h2", {}, `Turns (${model.turns.length})`));
