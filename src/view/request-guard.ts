@@ -40,7 +40,9 @@ export const REPORT_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Headers every answer carries. */
-export function securityHeaders(contentSecurityPolicy = PAGE_CONTENT_SECURITY_POLICY): Record<string, string> {
+export function securityHeaders(
+  contentSecurityPolicy = PAGE_CONTENT_SECURITY_POLICY,
+): Record<string, string> {
   return {
     "content-security-policy": contentSecurityPolicy,
     "x-content-type-options": "nosniff",

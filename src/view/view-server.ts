@@ -2,16 +2,11 @@ import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
-import { loadClientAsset } from "./client-assets.js";
+import { loadClientAsset, preloadClientAssets } from "./client-assets.js";
 import { SUMMARY_COLUMNS } from "./episode-summary.js";
 import type { EpisodeStore } from "./episode-store.js";
 import { linkReportRows } from "./report-links.js";
-import {
-  guardRequest,
-  REPORT_CONTENT_SECURITY_POLICY,
-  securityHeaders,
-  sendText,
-} from "./request-guard.js";
+import { guardRequest, REPORT_CONTENT_SECURITY_POLICY, securityHeaders, sendText } from "./request-guard.js";
 
 export interface ViewServerOptions {
   store: EpisodeStore;
@@ -136,6 +131,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     server.listen(options.port, "127.0.0.1", () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  preloadClientAssets();
   const base = `http://127.0.0.1:${port}/`;
   return {
     url: options.token === null ? base : `${base}?token=${options.token}`,

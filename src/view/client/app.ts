@@ -100,7 +100,9 @@ function context(): AppContext {
 
 function renderHeader(): void {
   const header = document.getElementById("header")!;
-  const indexing = state.sources.filter((source) => source.state === "indexing" || source.state === "waiting");
+  const indexing = state.sources.filter(
+    (source) => source.state === "indexing" || source.state === "waiting",
+  );
   const skipped = state.sources.reduce(
     (total, source) => total + source.skipped.reduce((sum, entry) => sum + entry.count, 0),
     0,
@@ -126,7 +128,11 @@ function renderHeader(): void {
       `${formatCount(state.rows.length)} episodes in ${state.sources.length} source${state.sources.length === 1 ? "" : "s"}`,
       indexing.length > 0 ? h("span", { class: "badge busy" }, `indexing ${indexingShare(indexing)}`) : null,
       skipped > 0 || failed > 0
-        ? link("/sources", { class: "badge warn" }, `${failed > 0 ? `${failed} unreadable, ` : ""}${formatCount(skipped)} lines skipped`)
+        ? link(
+            "/sources",
+            { class: "badge warn" },
+            `${failed > 0 ? `${failed} unreadable, ` : ""}${formatCount(skipped)} lines skipped`,
+          )
         : null,
     ),
   );

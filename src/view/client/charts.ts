@@ -30,12 +30,27 @@ function frame(width: number, height: number, ticks: number[], yLabel: string, x
   parts.push(
     svg(
       "text",
-      { x: 12, y: MARGIN.top + plotHeight / 2, transform: `rotate(-90 12 ${MARGIN.top + plotHeight / 2})`, "text-anchor": "middle", class: "axis-label" },
+      {
+        x: 12,
+        y: MARGIN.top + plotHeight / 2,
+        transform: `rotate(-90 12 ${MARGIN.top + plotHeight / 2})`,
+        "text-anchor": "middle",
+        class: "axis-label",
+      },
       yLabel,
     ),
   );
   parts.push(
-    svg("text", { x: MARGIN.left + (width - MARGIN.left - MARGIN.right) / 2, y: height - 4, "text-anchor": "middle", class: "axis-label" }, xLabel),
+    svg(
+      "text",
+      {
+        x: MARGIN.left + (width - MARGIN.left - MARGIN.right) / 2,
+        y: height - 4,
+        "text-anchor": "middle",
+        class: "axis-label",
+      },
+      xLabel,
+    ),
   );
   return parts;
 }
@@ -63,7 +78,10 @@ export function stackedBarChart(options: {
   limit?: { value: number; label: string };
 }): SVGElement {
   const { bars, width, height } = options;
-  const tallest = Math.max(1, ...bars.map((bar) => bar.segments.reduce((sum, segment) => sum + segment.value, 0)));
+  const tallest = Math.max(
+    1,
+    ...bars.map((bar) => bar.segments.reduce((sum, segment) => sum + segment.value, 0)),
+  );
   const showLimit = options.limit !== undefined && options.limit.value <= tallest * 2;
   const ticks = niceTicks(showLimit ? Math.max(tallest, options.limit!.value) : tallest);
   const top = ticks[ticks.length - 1]!;
@@ -80,18 +98,42 @@ export function stackedBarChart(options: {
     for (const segment of bar.segments) {
       const segmentHeight = (segment.value / top) * plotHeight;
       base -= segmentHeight;
-      group.append(svg("rect", { x, y: base, width: barWidth, height: Math.max(0, segmentHeight), class: segment.className }));
+      group.append(
+        svg("rect", {
+          x,
+          y: base,
+          width: barWidth,
+          height: Math.max(0, segmentHeight),
+          class: segment.className,
+        }),
+      );
     }
     parts.push(group);
     if (index % labelEvery === 0)
-      parts.push(svg("text", { x: x + barWidth / 2, y: MARGIN.top + plotHeight + 14, "text-anchor": "middle", class: "tick" }, bar.label));
+      parts.push(
+        svg(
+          "text",
+          { x: x + barWidth / 2, y: MARGIN.top + plotHeight + 14, "text-anchor": "middle", class: "tick" },
+          bar.label,
+        ),
+      );
   });
   if (showLimit) {
     const y = MARGIN.top + plotHeight - (options.limit!.value / top) * plotHeight;
     parts.push(svg("line", { x1: MARGIN.left, x2: width - MARGIN.right, y1: y, y2: y, class: "limit" }));
-    parts.push(svg("text", { x: width - MARGIN.right, y: y - 4, "text-anchor": "end", class: "limit-label" }, options.limit!.label));
+    parts.push(
+      svg(
+        "text",
+        { x: width - MARGIN.right, y: y - 4, "text-anchor": "end", class: "limit-label" },
+        options.limit!.label,
+      ),
+    );
   }
-  return svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "chart", role: "img" }, ...parts);
+  return svg(
+    "svg",
+    { viewBox: `0 0 ${width} ${height}`, width, height, class: "chart", role: "img" },
+    ...parts,
+  );
 }
 
 export interface LineSeries {
@@ -125,12 +167,22 @@ export function lineChart(options: {
   for (const tick of niceTicks(xMax - xMin, 5)) {
     const x = xOf(xMin + tick);
     if (x > width - MARGIN.right + 1) continue;
-    parts.push(svg("text", { x, y: MARGIN.top + plotHeight + 14, "text-anchor": "middle", class: "tick" }, formatCount(xMin + tick)));
+    parts.push(
+      svg(
+        "text",
+        { x, y: MARGIN.top + plotHeight + 14, "text-anchor": "middle", class: "tick" },
+        formatCount(xMin + tick),
+      ),
+    );
   }
   for (const series of options.series) {
     const points = series.points.filter((point): point is { x: number; y: number } => point.y !== null);
     if (points.length === 0) continue;
-    const path = points.map((point, index) => `${index === 0 ? "M" : "L"}${xOf(point.x).toFixed(1)},${yOf(point.y).toFixed(1)}`).join(" ");
+    const path = points
+      .map(
+        (point, index) => `${index === 0 ? "M" : "L"}${xOf(point.x).toFixed(1)},${yOf(point.y).toFixed(1)}`,
+      )
+      .join(" ");
     parts.push(svg("path", { d: path, class: `line ${series.className}` }));
     for (const point of points)
       parts.push(
@@ -141,5 +193,9 @@ export function lineChart(options: {
         ),
       );
   }
-  return svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "chart", role: "img" }, ...parts);
+  return svg(
+    "svg",
+    { viewBox: `0 0 ${width} ${height}`, width, height, class: "chart", role: "img" },
+    ...parts,
+  );
 }

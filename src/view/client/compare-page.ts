@@ -23,11 +23,23 @@ const COUNTS: Array<{ label: string; of: (episode: ViewEpisode) => number | null
 ];
 
 function countsTable(left: ViewEpisode, right: ViewEpisode): HTMLElement {
-  const show = (value: number | null, tokens?: boolean): string => (tokens ? formatTokens(value) : formatCount(value));
+  const show = (value: number | null, tokens?: boolean): string =>
+    tokens ? formatTokens(value) : formatCount(value);
   return h(
     "table",
     { class: "compare-counts" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { class: "number" }, "A"), h("th", { class: "number" }, "B"), h("th", { class: "number" }, "B - A"))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", {}, ""),
+        h("th", { class: "number" }, "A"),
+        h("th", { class: "number" }, "B"),
+        h("th", { class: "number" }, "B - A"),
+      ),
+    ),
     h(
       "tbody",
       {},
@@ -41,7 +53,13 @@ function countsTable(left: ViewEpisode, right: ViewEpisode): HTMLElement {
           h("td", {}, count.label),
           h("td", { class: "number" }, show(a, count.tokens)),
           h("td", { class: "number" }, show(b, count.tokens)),
-          h("td", { class: `number ${delta !== null && delta > 0 ? "up" : delta !== null && delta < 0 ? "down" : ""}` }, delta === null ? "-" : `${delta > 0 ? "+" : ""}${show(delta, count.tokens)}`),
+          h(
+            "td",
+            {
+              class: `number ${delta !== null && delta > 0 ? "up" : delta !== null && delta < 0 ? "down" : ""}`,
+            },
+            delta === null ? "-" : `${delta > 0 ? "+" : ""}${show(delta, count.tokens)}`,
+          ),
         );
       }),
     ),
@@ -60,13 +78,23 @@ function header(side: Side, label: string): HTMLElement {
 }
 
 /** Two episodes side by side, turn by turn, with their counts and the difference. */
-export async function renderComparePage(main: HTMLElement, query: URLSearchParams, app: AppContext): Promise<void> {
+export async function renderComparePage(
+  main: HTMLElement,
+  query: URLSearchParams,
+  app: AppContext,
+): Promise<void> {
   const keys = [query.get("a"), query.get("b")];
   if (!keys[0] || !keys[1]) {
     replaceChildren(
       main,
       h("h1", {}, "Compare two episodes"),
-      h("p", {}, "Tick two episodes in the ", link(app.lastListUrl, {}, "list"), " and press Compare, or open an episode and pick one of its counterparts (the same task and scale under another harness, sample, model or step)."),
+      h(
+        "p",
+        {},
+        "Tick two episodes in the ",
+        link(app.lastListUrl, {}, "list"),
+        " and press Compare, or open an episode and pick one of its counterparts (the same task and scale under another harness, sample, model or step).",
+      ),
     );
     return;
   }
@@ -76,11 +104,18 @@ export async function renderComparePage(main: HTMLElement, query: URLSearchParam
     sides = await Promise.all(
       keys.map(async (key) => {
         const episode = await loadEpisode(key!);
-        return { key: key!, episode, model: episode.trajectory ? buildEpisodeModel(episode.trajectory) : null };
+        return {
+          key: key!,
+          episode,
+          model: episode.trajectory ? buildEpisodeModel(episode.trajectory) : null,
+        };
       }),
     );
   } catch (error) {
-    replaceChildren(main, h("p", { class: "error" }, `Could not load both episodes: ${(error as Error).message}`));
+    replaceChildren(
+      main,
+      h("p", { class: "error" }, `Could not load both episodes: ${(error as Error).message}`),
+    );
     return;
   }
   const [left, right] = sides as [Side, Side];
@@ -89,13 +124,29 @@ export async function renderComparePage(main: HTMLElement, query: URLSearchParam
   for (let index = 0; index < turns; index += 1) {
     const cell = (side: Side): HTMLElement => {
       const turn = side.model?.turns[index];
-      return h("div", { class: "compare-cell" }, turn && side.model ? turnSection(turn, side.model, side.episode.revealVerdict, true) : h("p", { class: "note" }, "(no such turn)"));
+      return h(
+        "div",
+        { class: "compare-cell" },
+        turn && side.model
+          ? turnSection(turn, side.model, side.episode.revealVerdict, true)
+          : h("p", { class: "note" }, "(no such turn)"),
+      );
     };
     rows.push(h("div", { class: "compare-row" }, cell(left), cell(right)));
   }
   replaceChildren(
     main,
-    h("h1", {}, "Compare", h("span", { class: "note" }, ` ${formatCount(turns)} turns aligned by index · `, link(`/compare?a=${right.key}&b=${left.key}`, {}, "swap"))),
+    h(
+      "h1",
+      {},
+      "Compare",
+      h(
+        "span",
+        { class: "note" },
+        ` ${formatCount(turns)} turns aligned by index · `,
+        link(`/compare?a=${right.key}&b=${left.key}`, {}, "swap"),
+      ),
+    ),
     h("div", { class: "compare-row compare-heads" }, header(left, "A"), header(right, "B")),
     countsTable(left.episode, right.episode),
     ...rows,

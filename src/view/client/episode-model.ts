@@ -75,7 +75,8 @@ export interface EpisodeModel {
 const asText = (value: unknown): string | null => (typeof value === "string" ? value : null);
 const asNumber = (value: unknown): number | null =>
   typeof value === "number" && Number.isFinite(value) ? value : null;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 function parseArguments(text: string): Json | undefined {
@@ -91,7 +92,11 @@ function reasoningOf(message: Json): string | null {
   const text = asText(message.reasoning_content) ?? asText(message.reasoning);
   if (text) return text;
   const blocks = list(message.thinking_blocks)
-    .map((block) => (isObject(block) ? (asText(block.thinking) ?? (block.type === "redacted_thinking" ? "[redacted thinking]" : null)) : null))
+    .map((block) =>
+      isObject(block)
+        ? (asText(block.thinking) ?? (block.type === "redacted_thinking" ? "[redacted thinking]" : null))
+        : null,
+    )
     .filter((text): text is string => text !== null);
   return blocks.length > 0 ? blocks.join("\n\n") : null;
 }
@@ -156,13 +161,15 @@ export function buildEpisodeModel(trajectory: Json): EpisodeModel {
   );
   const records = new Map<number, TurnRecordView>();
   for (const record of list(trajectory.turns))
-    if (isObject(record) && asNumber(record.index) !== null) records.set(asNumber(record.index)!, turnRecordOf(record)!);
+    if (isObject(record) && asNumber(record.index) !== null)
+      records.set(asNumber(record.index)!, turnRecordOf(record)!);
   let system: string | null = null;
   const instructions: string[] = [];
   const turns: TurnView[] = [];
   for (const message of messages) {
     const role = message.role;
-    if (role === "system" && turns.length === 0) system = (system ? `${system}\n\n` : "") + (asText(message.content) ?? "");
+    if (role === "system" && turns.length === 0)
+      system = (system ? `${system}\n\n` : "") + (asText(message.content) ?? "");
     else if (role === "user" && turns.length === 0) instructions.push(asText(message.content) ?? "");
     else if (role === "assistant") {
       const index = turns.length;
@@ -194,20 +201,27 @@ export function buildEpisodeModel(trajectory: Json): EpisodeModel {
       const content = asText(message.content) ?? "";
       const id = asText(message.tool_call_id);
       const call =
-        (id !== null ? turn.calls.find((candidate) => candidate.id === id && candidate.result === null) : undefined) ??
+        (id !== null
+          ? turn.calls.find((candidate) => candidate.id === id && candidate.result === null)
+          : undefined) ??
         (id === null ? turn.calls.find((candidate) => candidate.result === null) : undefined);
       if (call && role === "tool") call.result = content;
       else turn.strayResults.push(content);
     }
   }
-  for (const turn of turns) attachCode(turn, codeBlocks.get(turn.index) ?? [], codeCalls.get(turn.index) ?? []);
+  for (const turn of turns)
+    attachCode(turn, codeBlocks.get(turn.index) ?? [], codeCalls.get(turn.index) ?? []);
   return {
     system,
     instructions,
     turns,
     checks: list(trajectory.checks)
       .filter(isObject)
-      .map((check) => ({ id: asText(check.id) ?? "?", passed: check.passed === true, message: asText(check.message) })),
+      .map((check) => ({
+        id: asText(check.id) ?? "?",
+        passed: check.passed === true,
+        message: asText(check.message),
+      })),
     answer: asText(trajectory.answer),
     verifierError: asText(trajectory.verifierError),
     error: asText(trajectory.error),
@@ -234,13 +248,19 @@ function attachCode(turn: TurnView, blocks: CodeBlockView[], environmentCalls: E
 }
 
 /** Context tokens per turn and the part of them that tool outputs filled (summed up to that turn). */
-export function contextSeries(turns: readonly TurnView[]): Array<{ turn: number; context: number; toolOutput: number }> {
+export function contextSeries(
+  turns: readonly TurnView[],
+): Array<{ turn: number; context: number; toolOutput: number }> {
   const series: Array<{ turn: number; context: number; toolOutput: number }> = [];
   let toolOutputSoFar = 0;
   for (const turn of turns) {
     const record = turn.record;
     if (!record || record.contextTokens === null) continue;
-    series.push({ turn: turn.index, context: record.contextTokens, toolOutput: Math.min(toolOutputSoFar, record.contextTokens) });
+    series.push({
+      turn: turn.index,
+      context: record.contextTokens,
+      toolOutput: Math.min(toolOutputSoFar, record.contextTokens),
+    });
     toolOutputSoFar += record.toolOutputTokens ?? 0;
   }
   return series;

@@ -23,7 +23,13 @@ export function loadEpisode(key: string): Promise<ViewEpisode> {
 export function episodeFacts(episode: ViewEpisode): HTMLElement {
   const summary = episode.summary;
   const verdict = verdictOf(summary.reward, summary.endReason);
-  const fact = (label: string, value: string): HTMLElement => h("div", { class: "fact" }, h("span", { class: "fact-label" }, label), h("span", { class: "fact-value" }, value));
+  const fact = (label: string, value: string): HTMLElement =>
+    h(
+      "div",
+      { class: "fact" },
+      h("span", { class: "fact-label" }, label),
+      h("span", { class: "fact-value" }, value),
+    );
   return h(
     "div",
     { class: "facts" },
@@ -63,7 +69,10 @@ function counterparts(rows: readonly ListRow[], summary: ViewEpisode["summary"],
         row.task === summary.task &&
         row.scale === summary.scale &&
         row.seed === summary.seed &&
-        (row.harness !== summary.harness || row.step !== summary.step || row.model !== summary.model || row.sample !== summary.sample),
+        (row.harness !== summary.harness ||
+          row.step !== summary.step ||
+          row.model !== summary.model ||
+          row.sample !== summary.sample),
     )
     .slice(0, 8);
 }
@@ -79,14 +88,20 @@ function navigation(key: string, app: AppContext, episode: ViewEpisode): HTMLEle
     link(app.lastListUrl, {}, "< list"),
     previous ? link(`/episode?key=${previous}`, { id: "previous-episode" }, "previous") : null,
     next ? link(`/episode?key=${next}`, { id: "next-episode" }, "next") : null,
-    position >= 0 ? h("span", { class: "note" }, `${position + 1} of ${app.lastListKeys.length} in the list`) : null,
+    position >= 0
+      ? h("span", { class: "note" }, `${position + 1} of ${app.lastListKeys.length} in the list`)
+      : null,
     others.length > 0
       ? h(
           "span",
           { class: "compare-with" },
           "compare with: ",
           ...others.map((row) =>
-            link(`/compare?a=${key}&b=${row.key}`, { class: "badge link" }, `${row.harness}${row.sample !== null ? ` #${row.sample}` : ""}${row.step !== null ? ` step ${row.step}` : ""}${row.model !== episode.summary.model ? ` ${row.model}` : ""}`),
+            link(
+              `/compare?a=${key}&b=${row.key}`,
+              { class: "badge link" },
+              `${row.harness}${row.sample !== null ? ` #${row.sample}` : ""}${row.step !== null ? ` step ${row.step}` : ""}${row.model !== episode.summary.model ? ` ${row.model}` : ""}`,
+            ),
           ),
         )
       : null,
@@ -99,23 +114,45 @@ function instructionSection(model: EpisodeModel): HTMLElement {
     { class: "instruction" },
     h("h2", {}, "Instruction"),
     model.system !== null
-      ? h("details", { class: "system" }, h("summary", {}, `System prompt (${formatCount(model.system.length)} characters)`), foldedText(model.system, "text"))
+      ? h(
+          "details",
+          { class: "system" },
+          h("summary", {}, `System prompt (${formatCount(model.system.length)} characters)`),
+          foldedText(model.system, "text"),
+        )
       : null,
     ...model.instructions.map((text) => h("pre", { class: "text user-message" }, text)),
   );
 }
 
-export function turnSection(turn: TurnView, model: EpisodeModel, revealVerdict: boolean, compact = false): HTMLElement {
+export function turnSection(
+  turn: TurnView,
+  model: EpisodeModel,
+  revealVerdict: boolean,
+  compact = false,
+): HTMLElement {
   return h(
     "section",
     { class: "turn", id: `turn-${turn.index}` },
     h("h3", {}, `Turn ${turn.index}`, h("span", { class: "turn-stats" }, turnStats(turn))),
     turn.reasoning
-      ? h("details", { class: "reasoning" }, h("summary", {}, `Reasoning (${formatCount(turn.reasoning.length)} characters)`), h("pre", { class: "text" }, turn.reasoning))
+      ? h(
+          "details",
+          { class: "reasoning" },
+          h("summary", {}, `Reasoning (${formatCount(turn.reasoning.length)} characters)`),
+          h("pre", { class: "text" }, turn.reasoning),
+        )
       : null,
     turn.content.trim() ? h("pre", { class: "text assistant-text" }, turn.content) : null,
     ...turn.calls.map((call) => toolCall(call, { checks: model.checks, revealVerdict, compact })),
-    ...turn.strayResults.map((text) => h("div", { class: "call stray" }, h("span", { class: "section-label" }, "tool message"), h("pre", { class: "text" }, text))),
+    ...turn.strayResults.map((text) =>
+      h(
+        "div",
+        { class: "call stray" },
+        h("span", { class: "section-label" }, "tool message"),
+        h("pre", { class: "text" }, text),
+      ),
+    ),
   );
 }
 
@@ -133,7 +170,8 @@ function verdictSection(model: EpisodeModel, episode: ViewEpisode): HTMLElement 
 
 function validationSection(episode: ViewEpisode): HTMLElement {
   const row = episode.validation!;
-  const line = (label: string, value: number | null): HTMLElement => h("tr", {}, h("td", {}, label), h("td", { class: "number" }, formatCount(value)));
+  const line = (label: string, value: number | null): HTMLElement =>
+    h("tr", {}, h("td", {}, label), h("td", { class: "number" }, formatCount(value)));
   return h(
     "section",
     {},
@@ -147,27 +185,48 @@ function validationSection(episode: ViewEpisode): HTMLElement {
         line("null agent reward (expected 0)", row.nullReward),
         line("oracle reward (expected 1)", row.oracleReward),
         line("oracle's direct-call replay (expected 1)", row.dtcReplayReward),
-        ...Object.entries(row.nearMissRewards).map(([id, reward]) => line(`near-miss ${id} (expected 0)`, reward)),
+        ...Object.entries(row.nearMissRewards).map(([id, reward]) =>
+          line(`near-miss ${id} (expected 0)`, reward),
+        ),
         line("oracle tool calls", row.oracleToolCalls),
       ),
     ),
-    row.problems.length > 0 ? h("ul", { class: "problems" }, ...row.problems.map((problem) => h("li", {}, h("pre", { class: "text" }, problem)))) : h("p", {}, "No problems."),
+    row.problems.length > 0
+      ? h(
+          "ul",
+          { class: "problems" },
+          ...row.problems.map((problem) => h("li", {}, h("pre", { class: "text" }, problem))),
+        )
+      : h("p", {}, "No problems."),
   );
 }
 
 /** One episode: instruction, every turn with reasoning, text, calls, code, outputs; the verdict; the context chart. */
-export async function renderEpisodePage(main: HTMLElement, query: URLSearchParams, app: AppContext): Promise<void> {
+export async function renderEpisodePage(
+  main: HTMLElement,
+  query: URLSearchParams,
+  app: AppContext,
+): Promise<void> {
   const key = query.get("key") ?? "";
   replaceChildren(main, h("p", { class: "note" }, "Loading the episode..."));
   let episode: ViewEpisode;
   try {
     episode = await loadEpisode(key);
   } catch (error) {
-    replaceChildren(main, h("p", { class: "error" }, `Episode ${key}: ${(error as Error).message}`), link(app.lastListUrl, {}, "back to the list"));
+    replaceChildren(
+      main,
+      h("p", { class: "error" }, `Episode ${key}: ${(error as Error).message}`),
+      link(app.lastListUrl, {}, "back to the list"),
+    );
     return;
   }
   const started = performance.now();
-  const title = h("h1", {}, episode.summary.task || "(no task)", h("span", { class: "episode-id" }, episode.summary.episodeId));
+  const title = h(
+    "h1",
+    {},
+    episode.summary.task || "(no task)",
+    h("span", { class: "episode-id" }, episode.summary.episodeId),
+  );
   const parts: HTMLElement[] = [navigation(key, app, episode), title, episodeFacts(episode)];
   if (episode.warning) parts.push(h("p", { class: "warning" }, episode.warning));
   if (episode.validation) parts.push(validationSection(episode));

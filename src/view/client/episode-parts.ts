@@ -15,7 +15,11 @@ export function codeBlock(code: string): HTMLElement {
   const pre = h("pre", { class: "code python" });
   const fragment = document.createDocumentFragment();
   for (const token of tokenizePython(code))
-    fragment.append(token.kind === "plain" ? document.createTextNode(token.text) : h("span", { class: `tok-${token.kind}` }, token.text));
+    fragment.append(
+      token.kind === "plain"
+        ? document.createTextNode(token.text)
+        : h("span", { class: `tok-${token.kind}` }, token.text),
+    );
   pre.append(fragment);
   return pre;
 }
@@ -61,7 +65,9 @@ export function programOutput(text: string, code: string): HTMLElement {
         "div",
         { class: `section section-${section.kind}` },
         h("span", { class: "section-label" }, SECTION_LABELS[section.kind]),
-        section.kind === "truncation" ? h("pre", { class: "truncation" }, section.text) : foldedText(section.text, "text"),
+        section.kind === "truncation"
+          ? h("pre", { class: "truncation" }, section.text)
+          : foldedText(section.text, "text"),
       ),
     );
   }
@@ -75,16 +81,33 @@ export function foldedJson(value: unknown, label: string): HTMLElement {
     try {
       parsed = JSON.parse(value);
     } catch {
-      return h("div", { class: "json-text" }, h("span", { class: "section-label" }, label), foldedText(value, "text"));
+      return h(
+        "div",
+        { class: "json-text" },
+        h("span", { class: "section-label" }, label),
+        foldedText(value, "text"),
+      );
     }
   }
   const compact = JSON.stringify(parsed) ?? String(parsed);
   const pretty = JSON.stringify(parsed, null, 2) ?? String(parsed);
-  if (compact.length <= 100) return h("div", { class: "json-inline" }, h("span", { class: "section-label" }, label), h("code", {}, compact));
+  if (compact.length <= 100)
+    return h(
+      "div",
+      { class: "json-inline" },
+      h("span", { class: "section-label" }, label),
+      h("code", {}, compact),
+    );
   return h(
     "details",
     { class: "json" },
-    h("summary", {}, h("span", { class: "section-label" }, label), h("code", {}, `${compact.slice(0, 100)}...`), ` (${formatCount(compact.length)} characters)`),
+    h(
+      "summary",
+      {},
+      h("span", { class: "section-label" }, label),
+      h("code", {}, `${compact.slice(0, 100)}...`),
+      ` (${formatCount(compact.length)} characters)`,
+    ),
     foldedText(pretty, "text"),
   );
 }
@@ -94,12 +117,23 @@ function environmentCallList(calls: readonly EnvironmentCall[]): HTMLElement | n
   return h(
     "details",
     { class: "environment-calls" },
-    h("summary", {}, `${calls.length} environment call${calls.length === 1 ? "" : "s"} from this code`, calls.some((call) => call.isError) ? h("span", { class: "badge fail" }, "errors") : null),
+    h(
+      "summary",
+      {},
+      `${calls.length} environment call${calls.length === 1 ? "" : "s"} from this code`,
+      calls.some((call) => call.isError) ? h("span", { class: "badge fail" }, "errors") : null,
+    ),
     h(
       "ol",
       {},
       ...calls.map((call) =>
-        h("li", { class: call.isError ? "error" : undefined }, h("code", {}, `${call.name}(${compactArgs(call.args)})`), ` ${formatDuration(call.durationMs)}`, call.isError ? " error" : ""),
+        h(
+          "li",
+          { class: call.isError ? "error" : undefined },
+          h("code", {}, `${call.name}(${compactArgs(call.args)})`),
+          ` ${formatDuration(call.durationMs)}`,
+          call.isError ? " error" : "",
+        ),
       ),
     ),
   );
@@ -130,7 +164,15 @@ export function checkList(checks: readonly CheckView[], revealVerdict: boolean):
             "tr",
             { class: check.passed ? "passed" : "failed" },
             h("td", {}, h("code", {}, check.id)),
-            h("td", {}, h("span", { class: `verdict ${check.passed ? "pass" : "fail"}` }, check.passed ? "pass" : "fail")),
+            h(
+              "td",
+              {},
+              h(
+                "span",
+                { class: `verdict ${check.passed ? "pass" : "fail"}` },
+                check.passed ? "pass" : "fail",
+              ),
+            ),
             h("td", {}, check.message ?? (revealVerdict ? "" : "hidden")),
           ),
         ),
@@ -138,15 +180,23 @@ export function checkList(checks: readonly CheckView[], revealVerdict: boolean):
     ),
     revealVerdict
       ? null
-      : h("p", { class: "note" }, "Check messages hold expected values; they are shown only for runs made with --reveal-verdict."),
+      : h(
+          "p",
+          { class: "note" },
+          "Check messages hold expected values; they are shown only for runs made with --reveal-verdict.",
+        ),
   );
 }
 
 /** One tool call: code with its output (PTC), a terminal command, claim_done with the verdict, or an environment tool. */
-export function toolCall(call: CallView, options: { checks: readonly CheckView[]; revealVerdict: boolean; compact?: boolean }): HTMLElement {
+export function toolCall(
+  call: CallView,
+  options: { checks: readonly CheckView[]; revealVerdict: boolean; compact?: boolean },
+): HTMLElement {
   const block = call.codeBlock;
   const code = typeof call.arguments?.code === "string" ? call.arguments.code : undefined;
-  const header = (...extra: Child[]): HTMLElement => h("div", { class: "call-head" }, h("span", { class: "call-name" }, call.name), ...extra);
+  const header = (...extra: Child[]): HTMLElement =>
+    h("div", { class: "call-head" }, h("span", { class: "call-name" }, call.name), ...extra);
   if (code !== undefined) {
     const status = block?.status ?? (call.result === null ? "?" : "ok");
     return h(
@@ -155,10 +205,14 @@ export function toolCall(call: CallView, options: { checks: readonly CheckView[]
       header(
         h("span", { class: `badge status ${status === "ok" ? "pass" : "fail"}` }, status),
         block?.errorType ? h("span", { class: "badge fail" }, block.errorType) : null,
-        block ? ` ${formatDuration(block.durationMs)}, ${block.toolCallCount} tool call${block.toolCallCount === 1 ? "" : "s"}` : "",
+        block
+          ? ` ${formatDuration(block.durationMs)}, ${block.toolCallCount} tool call${block.toolCallCount === 1 ? "" : "s"}`
+          : "",
       ),
       codeBlock(code),
-      call.result !== null ? programOutput(call.result, code) : h("p", { class: "note" }, "(no result recorded)"),
+      call.result !== null
+        ? programOutput(call.result, code)
+        : h("p", { class: "note" }, "(no result recorded)"),
       environmentCallList(call.environmentCalls),
     );
   }
@@ -186,7 +240,9 @@ export function toolCall(call: CallView, options: { checks: readonly CheckView[]
     { class: "call call-environment" },
     header(),
     foldedJson(call.arguments ?? call.argumentsText, "arguments"),
-    call.result !== null ? foldedJson(call.result, "result") : h("p", { class: "note" }, "(no result recorded)"),
+    call.result !== null
+      ? foldedJson(call.result, "result")
+      : h("p", { class: "note" }, "(no result recorded)"),
   );
 }
 
@@ -205,7 +261,10 @@ export function turnStats(turn: TurnView): string {
 }
 
 /** Context tokens per turn, the part filled by tool outputs in another colour: context rot, visible. */
-export function contextChart(turns: readonly TurnView[], options: { width: number; height: number; contextWindow?: number }): HTMLElement | null {
+export function contextChart(
+  turns: readonly TurnView[],
+  options: { width: number; height: number; contextWindow?: number },
+): HTMLElement | null {
   const series = contextSeries(turns);
   if (series.length === 0) return null;
   const chart = stackedBarChart({
@@ -221,7 +280,14 @@ export function contextChart(turns: readonly TurnView[], options: { width: numbe
         { value: point.context - point.toolOutput, className: "segment-other" },
       ],
     })),
-    ...(options.contextWindow ? { limit: { value: options.contextWindow, label: `context window ${formatTokens(options.contextWindow)}` } } : {}),
+    ...(options.contextWindow
+      ? {
+          limit: {
+            value: options.contextWindow,
+            label: `context window ${formatTokens(options.contextWindow)}`,
+          },
+        }
+      : {}),
   });
   return h(
     "figure",

@@ -47,7 +47,11 @@ export function verdictOf(reward: number | null, endReason: string): string {
 
 /** The CSS class of a verdict. */
 export function verdictClass(verdict: string): string {
-  return verdict === "pass" || verdict === "fail" ? verdict : verdict === "model error" ? "model-error" : "none";
+  return verdict === "pass" || verdict === "fail"
+    ? verdict
+    : verdict === "model error"
+      ? "model-error"
+      : "none";
 }
 
 /** Rows from the API's column arrays. */

@@ -47,7 +47,11 @@ export function renderListPage(main: HTMLElement, query: URLSearchParams, app: A
   const counts = h("div", { class: "counts", id: "counts" });
   const table = h("table", { class: "episodes", id: "episodes" });
   const pager = h("div", { class: "pager" });
-  const compareButton = h("button", { type: "button", id: "compare-picked", disabled: true }, "Compare 2 picked");
+  const compareButton = h(
+    "button",
+    { type: "button", id: "compare-picked", disabled: true },
+    "Compare 2 picked",
+  );
   const searchNote = h("span", { class: "note", id: "search-note" });
 
   const update = (options: { resetPage?: boolean } = {}): void => {
@@ -84,9 +88,17 @@ export function renderListPage(main: HTMLElement, query: URLSearchParams, app: A
     drawBody(table, rows.slice((state.page - 1) * PAGE_SIZE, state.page * PAGE_SIZE), compareButton, app);
     replaceChildren(
       pager,
-      h("button", { type: "button", disabled: state.page <= 1, onclick: () => ((state.page -= 1), update()) }, "< previous"),
+      h(
+        "button",
+        { type: "button", disabled: state.page <= 1, onclick: () => ((state.page -= 1), update()) },
+        "< previous",
+      ),
       ` page ${state.page} of ${pages} `,
-      h("button", { type: "button", disabled: state.page >= pages, onclick: () => ((state.page += 1), update()) }, "next >"),
+      h(
+        "button",
+        { type: "button", disabled: state.page >= pages, onclick: () => ((state.page += 1), update()) },
+        "next >",
+      ),
     );
   };
 
@@ -130,7 +142,11 @@ export function renderListPage(main: HTMLElement, query: URLSearchParams, app: A
   void draw();
 }
 
-function headRows(state: ListState, rows: readonly ListRow[], update: (options?: { resetPage?: boolean }) => void): HTMLElement {
+function headRows(
+  state: ListState,
+  rows: readonly ListRow[],
+  update: (options?: { resetPage?: boolean }) => void,
+): HTMLElement {
   const labels = h("tr", {}, h("th", { class: "pick" }, ""));
   const filters = h("tr", { class: "filters" }, h("th", { class: "pick" }, ""));
   for (const column of LIST_COLUMNS) {
@@ -147,7 +163,14 @@ function headRows(state: ListState, rows: readonly ListRow[], update: (options?:
             "data-sort": column.id,
             title: "Sort (again: the other way)",
             onclick: () => {
-              state.sort = state.sort === `-${column.id}` ? column.id : state.sort === column.id ? `-${column.id}` : column.kind === "number" ? `-${column.id}` : column.id;
+              state.sort =
+                state.sort === `-${column.id}`
+                  ? column.id
+                  : state.sort === column.id
+                    ? `-${column.id}`
+                    : column.kind === "number"
+                      ? `-${column.id}`
+                      : column.id;
               update();
               for (const button of document.querySelectorAll<HTMLButtonElement>("button.sort")) {
                 const id = button.dataset.sort!;
@@ -193,7 +216,9 @@ function filterControl(
     const chosen = current.startsWith("=") ? current.slice(1) : current;
     if (chosen && !values.includes(chosen)) values.push(chosen);
     for (const value of values)
-      select.append(h("option", { value, selected: value.toLowerCase() === chosen.toLowerCase() }, value || "(none)"));
+      select.append(
+        h("option", { value, selected: value.toLowerCase() === chosen.toLowerCase() }, value || "(none)"),
+      );
     return select;
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -221,7 +246,11 @@ function drawCounts(counts: HTMLElement, rows: readonly ListRow[]): void {
   const parts = tally.byHarness
     .filter((entry) => entry.scored > 0)
     .map((entry) =>
-      h("span", { class: "harness-rate" }, `${entry.harness || "?"} ${formatRate(entry.passed, entry.scored)} (${formatCount(entry.passed)}/${formatCount(entry.scored)})`),
+      h(
+        "span",
+        { class: "harness-rate" },
+        `${entry.harness || "?"} ${formatRate(entry.passed, entry.scored)} (${formatCount(entry.passed)}/${formatCount(entry.scored)})`,
+      ),
     );
   replaceChildren(
     counts,
@@ -233,7 +262,12 @@ function drawCounts(counts: HTMLElement, rows: readonly ListRow[]): void {
   );
 }
 
-function drawBody(table: HTMLTableElement, rows: readonly ListRow[], compareButton: HTMLButtonElement, app: AppContext): void {
+function drawBody(
+  table: HTMLTableElement,
+  rows: readonly ListRow[],
+  compareButton: HTMLButtonElement,
+  app: AppContext,
+): void {
   const body = h("tbody");
   for (const row of rows) {
     const box = h("input", {
@@ -252,16 +286,32 @@ function drawBody(table: HTMLTableElement, rows: readonly ListRow[], compareButt
       },
     });
     box.dataset.key = row.key;
-    const tr = h("tr", { class: row.verdict === "fail" ? "failed" : row.verdict === "model error" ? "errored" : undefined }, h("td", { class: "pick" }, box));
+    const tr = h(
+      "tr",
+      { class: row.verdict === "fail" ? "failed" : row.verdict === "model error" ? "errored" : undefined },
+      h("td", { class: "pick" }, box),
+    );
     for (const column of LIST_COLUMNS) {
       const text = cellText(row, column);
       const cell =
         column.id === "task"
-          ? h("td", {}, link(`/episode?key=${row.key}`, { class: "episode-link", title: row.episodeId }, text || "(no task)"))
+          ? h(
+              "td",
+              {},
+              link(
+                `/episode?key=${row.key}`,
+                { class: "episode-link", title: row.episodeId },
+                text || "(no task)",
+              ),
+            )
           : column.id === "verdict"
             ? h("td", {}, h("span", { class: `verdict ${verdictClass(row.verdict)}` }, text))
             : column.id === "source"
-              ? h("td", { title: app.sources[row.source]?.input ?? "" }, app.sources[row.source]?.label ?? text)
+              ? h(
+                  "td",
+                  { title: app.sources[row.source]?.input ?? "" },
+                  app.sources[row.source]?.label ?? text,
+                )
               : h("td", { class: column.kind === "number" ? "number" : undefined }, text);
       tr.append(cell);
     }

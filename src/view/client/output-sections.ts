@@ -23,7 +23,8 @@ const STATEMENT =
   /^(def|class|if|elif|else|for|while|with|try|except|finally|import|from|return|pass|break|continue|raise|assert|del|global|nonlocal|async|await\s|print\s*\(|@)/;
 
 /** Calls that return None, which the kernel does not print. */
-const NONE_CALL = /^[\w.[\]'"]+\.(append|extend|update|sort|insert|remove|clear|add|discard|write|writelines|reverse|close)\(/;
+const NONE_CALL =
+  /^[\w.[\]'"]+\.(append|extend|update|sort|insert|remove|clear|add|discard|write|writelines|reverse|close)\(/;
 
 /** Whether the code's last top-level statement is a bare expression, whose repr the kernel prints last. */
 export function endsWithExpression(code: string): boolean {
@@ -58,20 +59,30 @@ export function splitOutput(text: string, code = ""): OutputSection[] {
     const trailer: string[] = [];
     if (first) {
       const lines = body.split("\n");
-      while (lines.length > 1 && BRACKETED.test(lines[0]!) && lines[0] !== "[stderr]:") notes.push(lines.shift()!);
+      while (lines.length > 1 && BRACKETED.test(lines[0]!) && lines[0] !== "[stderr]:")
+        notes.push(lines.shift()!);
       body = lines.join("\n");
     }
     if (last) {
       const lines = body.split("\n");
-      while (lines.length > 0 && BRACKETED.test(lines[lines.length - 1]!) && lines[lines.length - 1] !== "[stderr]:")
+      while (
+        lines.length > 0 &&
+        BRACKETED.test(lines[lines.length - 1]!) &&
+        lines[lines.length - 1] !== "[stderr]:"
+      )
         trailer.unshift(lines.pop()!);
       body = lines.join("\n");
     }
     for (const note of notes) sections.push({ kind: "note", text: note });
     const stderrAt = body.startsWith(STDERR_HEADER) ? 0 : body.indexOf(`\n${STDERR_HEADER}`);
     const printed = inStderr ? "" : stderrAt < 0 ? body : body.slice(0, Math.max(0, stderrAt));
-    const errors = inStderr ? body : stderrAt < 0 ? "" : body.slice(stderrAt + (stderrAt === 0 ? 0 : 1) + STDERR_HEADER.length);
-    if (printed.length > 0) sections.push(...printedSections(printed, last && errors.length === 0 && !inStderr && code));
+    const errors = inStderr
+      ? body
+      : stderrAt < 0
+        ? ""
+        : body.slice(stderrAt + (stderrAt === 0 ? 0 : 1) + STDERR_HEADER.length);
+    if (printed.length > 0)
+      sections.push(...printedSections(printed, last && errors.length === 0 && !inStderr && code));
     if (stderrAt >= 0 || inStderr) {
       inStderr = true;
       if (errors.length > 0) sections.push(...stderrSections(errors));

@@ -4,14 +4,7 @@
  * renders each token as a text node in a span, so code is never markup.
  */
 export type PythonTokenKind =
-  | "comment"
-  | "string"
-  | "number"
-  | "keyword"
-  | "builtin"
-  | "call"
-  | "decorator"
-  | "plain";
+  "comment" | "string" | "number" | "keyword" | "builtin" | "call" | "decorator" | "plain";
 
 export interface PythonToken {
   kind: PythonTokenKind;
@@ -102,7 +95,10 @@ export function tokenizePython(code: string): PythonToken[] {
       at += word.length;
       continue;
     }
-    const number = /\d/.test(character) || (character === "." && /\d/.test(code[at + 1] ?? "")) ? matchAt(NUMBER, code, at) : null;
+    const number =
+      /\d/.test(character) || (character === "." && /\d/.test(code[at + 1] ?? ""))
+        ? matchAt(NUMBER, code, at)
+        : null;
     if (number && number[0].length > 0) {
       push("number", number[0]);
       at += number[0].length;

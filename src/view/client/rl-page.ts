@@ -22,7 +22,8 @@ export function stepPoints(rows: readonly ListRow[]): StepPoint[] {
     const key = `${row.harness}\u0000${row.step}`;
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
-  const mean = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
+  const mean = (values: number[]): number | null =>
+    values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
   return [...groups.values()]
     .map((group) => ({
       step: group[0]!.step!,
@@ -31,26 +32,48 @@ export function stepPoints(rows: readonly ListRow[]): StepPoint[] {
       meanReward: mean(group.flatMap((row) => (row.reward === null ? [] : [row.reward]))),
       meanRuntimeErrors: mean(group.map((row) => row.runtimeErrors)) ?? 0,
       meanToolCalls: mean(group.map((row) => row.toolCalls)) ?? 0,
-      meanToolOutputTokens: mean(group.flatMap((row) => (row.toolOutputTokens === null ? [] : [row.toolOutputTokens]))),
+      meanToolOutputTokens: mean(
+        group.flatMap((row) => (row.toolOutputTokens === null ? [] : [row.toolOutputTokens])),
+      ),
     }))
     .sort((left, right) => left.step - right.step || left.harness.localeCompare(right.harness));
 }
 
 const HARNESS_CLASSES = ["series-0", "series-1", "series-2"];
 
-function chart(points: readonly StepPoint[], title: string, value: (point: StepPoint) => number | null, yMax?: number): HTMLElement {
+function chart(
+  points: readonly StepPoint[],
+  title: string,
+  value: (point: StepPoint) => number | null,
+  yMax?: number,
+): HTMLElement {
   const harnesses = [...new Set(points.map((point) => point.harness))];
   const series: LineSeries[] = harnesses.map((harness, index) => ({
     name: harness,
     className: HARNESS_CLASSES[index % HARNESS_CLASSES.length]!,
-    points: points.filter((point) => point.harness === harness).map((point) => ({ x: point.step, y: value(point) })),
+    points: points
+      .filter((point) => point.harness === harness)
+      .map((point) => ({ x: point.step, y: value(point) })),
   }));
   return h(
     "figure",
     { class: "rl-chart" },
     h("figcaption", {}, title),
-    lineChart({ series, width: 560, height: 220, xLabel: "trainer step", yLabel: title, ...(yMax === undefined ? {} : { yMax }) }),
-    h("div", { class: "legend" }, ...series.map((entry) => h("span", {}, h("span", { class: `swatch ${entry.className}` }), ` ${entry.name}`))),
+    lineChart({
+      series,
+      width: 560,
+      height: 220,
+      xLabel: "trainer step",
+      yLabel: title,
+      ...(yMax === undefined ? {} : { yMax }),
+    }),
+    h(
+      "div",
+      { class: "legend" },
+      ...series.map((entry) =>
+        h("span", {}, h("span", { class: `swatch ${entry.className}` }), ` ${entry.name}`),
+      ),
+    ),
   );
 }
 
@@ -74,7 +97,16 @@ export function renderRlPage(main: HTMLElement, app: AppContext): void {
   }
   replaceChildren(
     main,
-    h("h1", {}, "RL steps", h("span", { class: "note" }, ` ${formatCount(points.reduce((sum, point) => sum + point.episodes, 0))} episodes over ${formatCount(new Set(points.map((point) => point.step)).size)} steps`)),
+    h(
+      "h1",
+      {},
+      "RL steps",
+      h(
+        "span",
+        { class: "note" },
+        ` ${formatCount(points.reduce((sum, point) => sum + point.episodes, 0))} episodes over ${formatCount(new Set(points.map((point) => point.step)).size)} steps`,
+      ),
+    ),
     h(
       "div",
       { class: "rl-charts" },
@@ -86,7 +118,17 @@ export function renderRlPage(main: HTMLElement, app: AppContext): void {
     h(
       "table",
       { class: "steps" },
-      h("thead", {}, h("tr", {}, ...["step", "harness", "episodes", "reward", "PTC errors", "tool calls", "tool-output tokens"].map((label) => h("th", {}, label)))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ...["step", "harness", "episodes", "reward", "PTC errors", "tool calls", "tool-output tokens"].map(
+            (label) => h("th", {}, label),
+          ),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -94,7 +136,15 @@ export function renderRlPage(main: HTMLElement, app: AppContext): void {
           h(
             "tr",
             {},
-            h("td", {}, link(`/?f.step=${point.step}&f.harness=${encodeURIComponent(`=${point.harness}`)}`, {}, String(point.step))),
+            h(
+              "td",
+              {},
+              link(
+                `/?f.step=${point.step}&f.harness=${encodeURIComponent(`=${point.harness}`)}`,
+                {},
+                String(point.step),
+              ),
+            ),
             h("td", {}, point.harness),
             h("td", { class: "number" }, formatCount(point.episodes)),
             h("td", { class: "number" }, point.meanReward === null ? "-" : point.meanReward.toFixed(3)),
