@@ -110,7 +110,8 @@ export function createEpisodeStore(
     const before = listOf(source).length;
     // Growing a source before the last one that has episodes moves those after it: the page reloads the list.
     const moves = sources.slice(id + 1).some((later) => listOf(later).length > 0);
-    source.state = "indexing";
+    // A source read before stays "ready" while appended lines are read (the page keeps polling slowly).
+    if (source.state !== "ready") source.state = "indexing";
     try {
       if (resolved.kind === "validation") {
         source.validation ??= await readValidationFile(resolved.path, id);

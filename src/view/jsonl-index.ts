@@ -169,7 +169,8 @@ export function createJsonlIndex(path: string, source: number, options: JsonlInd
       sizeBytes = info.size;
       mtimeMs = info.mtimeMs;
       const startedAt = indexedBytes;
-      pendingTail = null;
+      // Set when the reading ends, so that a status asked for meanwhile still sees the last one.
+      let tail: { line: number; bytes: number } | null = null;
       for await (const line of readLines(path, {
         fromOffset: indexedBytes,
         firstLine: nextLine,
@@ -182,7 +183,7 @@ export function createJsonlIndex(path: string, source: number, options: JsonlInd
         // A last line without its newline counts once it reads whole (a file saved without a final newline);
         // otherwise it is cut short or being written, and an update reads it again.
         if (!line.complete && (reading === undefined || "skipped" in reading)) {
-          pendingTail = { line: line.line, bytes: line.lengthBytes };
+          tail = { line: line.line, bytes: line.lengthBytes };
           break;
         }
         indexedBytes = line.offset + line.lengthBytes + (line.complete ? 1 : 0);
@@ -200,6 +201,7 @@ export function createJsonlIndex(path: string, source: number, options: JsonlInd
         summaries.push(reading.summary);
         updateOptions.onSummary?.(reading.summary);
       }
+      pendingTail = tail;
       if (indexedBytes !== startedAt) await saveToCache();
     },
   };

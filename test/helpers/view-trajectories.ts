@@ -15,6 +15,13 @@ export interface SyntheticEpisodeOptions {
   firstOutput?: string;
   /** The code of the first block. */
   firstCode?: string;
+  /** Outputs and codes by turn (override the generated ones; the first* options win for turn 0). */
+  outputs?: ReadonlyArray<string | undefined>;
+  codes?: ReadonlyArray<string | undefined>;
+  /** Assistant text of the first turn. */
+  firstContent?: string;
+  /** Code block statuses by turn (default ok). */
+  statuses?: ReadonlyArray<"ok" | "error" | "timeout" | "killed" | "crashed" | undefined>;
   /** Tool arguments of the first environment call (a model's object, may imitate the file's structure). */
   firstArgs?: Record<string, unknown>;
   runId?: string;
@@ -66,7 +73,7 @@ export function syntheticTrajectory(options: SyntheticEpisodeOptions = {}): Traj
     const output =
       turn === 0 && options.firstOutput !== undefined
         ? options.firstOutput
-        : filler(outputChars, turn * 100 + sample);
+        : (options.outputs?.[turn] ?? filler(outputChars, turn * 100 + sample));
     if (last) {
       messages.push({
         role: "assistant",
@@ -112,10 +119,11 @@ export function syntheticTrajectory(options: SyntheticEpisodeOptions = {}): Traj
       const code =
         turn === 0 && options.firstCode !== undefined
           ? options.firstCode
-          : `orders = tools["list_orders"](status="late", page=${turn})\nfor order in orders:\n    if order["total"] > 100:\n        print(order["id"], order["total"])\nlen(orders)`;
+          : (options.codes?.[turn] ??
+            `orders = tools["list_orders"](status="late", page=${turn})\nfor order in orders:\n    if order["total"] > 100:\n        print(order["id"], order["total"])\nlen(orders)`);
       messages.push({
         role: "assistant",
-        content: turn === 0 ? "I will list the late orders with code." : "",
+        content: turn === 0 ? (options.firstContent ?? "I will list the late orders with code.") : "",
         reasoning_content: `Turn ${turn}: look at page ${turn}.`,
         tool_calls: [
           {
@@ -128,12 +136,13 @@ export function syntheticTrajectory(options: SyntheticEpisodeOptions = {}): Traj
       messages.push({ role: "tool", tool_call_id: callId, content: output });
       const args = turn === 0 && options.firstArgs ? options.firstArgs : { status: "late", page: turn };
       toolCalls.push({ turn, name: "list_orders", args, via: "code", isError: false, durationMs: 8.25 });
+      const status = options.statuses?.[turn] ?? "ok";
       codeBlocks.push({
         turn,
         code,
-        status: "ok",
+        status,
         output,
-        errorType: null,
+        errorType: status === "error" ? "KeyError" : null,
         toolCallCount: 1,
         durationMs: 40,
       });
@@ -176,7 +185,7 @@ export function syntheticTrajectory(options: SyntheticEpisodeOptions = {}): Traj
     turns,
     toolCalls,
     codeBlocks,
-    runtimeErrors: 0,
+    runtimeErrors: codeBlocks.filter((block) => block.status !== "ok").length,
     refusedDirectCalls: 0,
     toolOutputTokens,
     finalContextTokens: context,

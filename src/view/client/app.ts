@@ -108,6 +108,12 @@ function renderHeader(): void {
     0,
   );
   const failed = state.sources.filter((source) => source.state === "error").length;
+  const cutShort = state.sources.filter((source) => source.pendingTail !== null).length;
+  const problems = [
+    failed > 0 ? `${failed} unreadable` : "",
+    skipped > 0 ? `${formatCount(skipped)} line${skipped === 1 ? "" : "s"} skipped` : "",
+    cutShort > 0 ? `${cutShort} cut short` : "",
+  ].filter(Boolean);
   const path = location.pathname;
   const nav = (href: string, label: string): HTMLAnchorElement =>
     link(href, { class: path === href ? "current" : undefined }, label);
@@ -127,13 +133,7 @@ function renderHeader(): void {
       { class: "status", id: "status-line" },
       `${formatCount(state.rows.length)} episodes in ${state.sources.length} source${state.sources.length === 1 ? "" : "s"}`,
       indexing.length > 0 ? h("span", { class: "badge busy" }, `indexing ${indexingShare(indexing)}`) : null,
-      skipped > 0 || failed > 0
-        ? link(
-            "/sources",
-            { class: "badge warn" },
-            `${failed > 0 ? `${failed} unreadable, ` : ""}${formatCount(skipped)} lines skipped`,
-          )
-        : null,
+      problems.length > 0 ? link("/sources", { class: "badge warn" }, problems.join(", ")) : null,
     ),
   );
 }

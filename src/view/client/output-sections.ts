@@ -81,12 +81,12 @@ export function splitOutput(text: string, code = ""): OutputSection[] {
       : stderrAt < 0
         ? ""
         : body.slice(stderrAt + (stderrAt === 0 ? 0 : 1) + STDERR_HEADER.length);
-    if (printed.length > 0)
-      sections.push(...printedSections(printed, last && errors.length === 0 && !inStderr && code));
-    if (stderrAt >= 0 || inStderr) {
-      inStderr = true;
-      if (errors.length > 0) sections.push(...stderrSections(errors));
-    }
+    const errorSections = errors.length > 0 ? stderrSections(errors) : [];
+    // A program that raised has no trailing value; one that only wrote to stderr may have.
+    const mayHaveValue = !truncation && errorSections.every((section) => section.kind !== "traceback");
+    if (printed.length > 0) sections.push(...printedSections(printed, mayHaveValue && code));
+    if (stderrAt >= 0 || inStderr) inStderr = true;
+    sections.push(...errorSections);
     for (const line of trailer) sections.push({ kind: "note", text: line });
   });
   return sections;
