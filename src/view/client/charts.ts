@@ -76,10 +76,13 @@ export function stackedBarChart(options: {
   xLabel: string;
   /** A horizontal line (the context window) drawn when it is within twice the tallest bar. */
   limit?: { value: number; label: string };
+  /** The top of the y axis at least (two charts side by side share a scale). */
+  yMax?: number;
 }): SVGElement {
   const { bars, width, height } = options;
   const tallest = Math.max(
     1,
+    options.yMax ?? 0,
     ...bars.map((bar) => bar.segments.reduce((sum, segment) => sum + segment.value, 0)),
   );
   const showLimit = options.limit !== undefined && options.limit.value <= tallest * 2;

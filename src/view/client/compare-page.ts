@@ -12,15 +12,32 @@ interface Side {
   model: EpisodeModel | null;
 }
 
-const COUNTS: Array<{ label: string; of: (episode: ViewEpisode) => number | null; tokens?: boolean }> = [
+const COUNTS: Array<{
+  label: string;
+  of: (episode: ViewEpisode) => number | null;
+  tokens?: boolean;
+  /** Which way is better, for the colour of the difference (none: no colour). */
+  better?: "lower" | "higher";
+}> = [
   { label: "turns", of: (episode) => episode.summary.turns },
   { label: "tool calls", of: (episode) => episode.summary.toolCalls },
   { label: "code blocks", of: (episode) => episode.summary.codeBlocks },
-  { label: "runtime errors", of: (episode) => episode.summary.runtimeErrors },
-  { label: "tool-output tokens", of: (episode) => episode.summary.toolOutputTokens, tokens: true },
-  { label: "context tokens", of: (episode) => episode.summary.contextTokens, tokens: true },
-  { label: "reward", of: (episode) => episode.summary.reward },
+  { label: "runtime errors", of: (episode) => episode.summary.runtimeErrors, better: "lower" },
+  {
+    label: "tool-output tokens",
+    of: (episode) => episode.summary.toolOutputTokens,
+    tokens: true,
+    better: "lower",
+  },
+  { label: "context tokens", of: (episode) => episode.summary.contextTokens, tokens: true, better: "lower" },
+  { label: "reward", of: (episode) => episode.summary.reward, better: "higher" },
 ];
+
+/** `better` / `worse` by the count's direction, nothing for counts that are neither (turns, tool calls). */
+function deltaClass(delta: number | null, better: "lower" | "higher" | undefined): string {
+  if (delta === null || delta === 0 || better === undefined) return "";
+  return delta < 0 === (better === "lower") ? "better" : "worse";
+}
 
 function countsTable(left: ViewEpisode, right: ViewEpisode): HTMLElement {
   const show = (value: number | null, tokens?: boolean): string =>
@@ -56,7 +73,7 @@ function countsTable(left: ViewEpisode, right: ViewEpisode): HTMLElement {
           h(
             "td",
             {
-              class: `number ${delta !== null && delta > 0 ? "up" : delta !== null && delta < 0 ? "down" : ""}`,
+              class: `number ${deltaClass(delta, count.better)}`,
             },
             delta === null ? "-" : `${delta > 0 ? "+" : ""}${show(delta, count.tokens)}`,
           ),
@@ -66,14 +83,14 @@ function countsTable(left: ViewEpisode, right: ViewEpisode): HTMLElement {
   );
 }
 
-function header(side: Side, label: string): HTMLElement {
+function header(side: Side, label: string, yMax: number): HTMLElement {
   const summary = side.episode.summary;
   return h(
     "div",
     { class: "compare-head" },
     h("h2", {}, `${label}: `, link(`/episode?key=${side.key}`, {}, summary.task || "(no task)")),
     episodeFacts(side.episode),
-    side.model ? contextChart(side.model.turns, { width: 560, height: 170 }) : null,
+    side.model ? contextChart(side.model.turns, { width: 560, height: 170, yMax }) : null,
   );
 }
 
@@ -120,6 +137,12 @@ export async function renderComparePage(
   }
   const [left, right] = sides as [Side, Side];
   const turns = Math.max(left.model?.turns.length ?? 0, right.model?.turns.length ?? 0);
+  // One scale for both charts: the context of A and B compare at a glance.
+  const yMax = Math.max(
+    ...[left, right].flatMap(
+      (side) => side.model?.turns.map((turn) => turn.record?.contextTokens ?? 0) ?? [0],
+    ),
+  );
   const rows: HTMLElement[] = [];
   for (let index = 0; index < turns; index += 1) {
     const cell = (side: Side): HTMLElement => {
@@ -147,7 +170,7 @@ export async function renderComparePage(
         link(`/compare?a=${right.key}&b=${left.key}`, {}, "swap"),
       ),
     ),
-    h("div", { class: "compare-row compare-heads" }, header(left, "A"), header(right, "B")),
+    h("div", { class: "compare-row compare-heads" }, header(left, "A", yMax), header(right, "B", yMax)),
     countsTable(left.episode, right.episode),
     ...rows,
   );

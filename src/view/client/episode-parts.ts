@@ -263,7 +263,7 @@ export function turnStats(turn: TurnView): string {
 /** Context tokens per turn, the part filled by tool outputs in another colour: context rot, visible. */
 export function contextChart(
   turns: readonly TurnView[],
-  options: { width: number; height: number; contextWindow?: number },
+  options: { width: number; height: number; contextWindow?: number; yMax?: number },
 ): HTMLElement | null {
   const series = contextSeries(turns);
   if (series.length === 0) return null;
@@ -272,6 +272,7 @@ export function contextChart(
     height: options.height,
     xLabel: "turn",
     yLabel: "context tokens",
+    ...(options.yMax === undefined ? {} : { yMax: options.yMax }),
     bars: series.map((point) => ({
       label: String(point.turn),
       title: `turn ${point.turn}: ${formatCount(point.context)} context tokens, ${formatCount(point.toolOutput)} of them tool outputs (${Math.round((point.toolOutput / Math.max(1, point.context)) * 100)}%)`,
