@@ -14,7 +14,8 @@ export type LineReading = { summary: EpisodeSummary; warning?: string } | { skip
 export const KNOWN_TRAJECTORY_VERSIONS: readonly number[] = [1, 2];
 
 const MESSAGES_KEY = Buffer.from(',"messages":[');
-const TOOLS_KEY = Buffer.from(',"tools":[');
+const TOOLS_NAME = Buffer.from('"tools"');
+const TURNS_NAME = Buffer.from('"turns"');
 const TURNS_KEY = Buffer.from(',"turns":[');
 const TOOL_CALLS_KEY = Buffer.from(',"toolCalls":[');
 const CODE_BLOCKS_KEY = Buffer.from(',"codeBlocks":[');
@@ -67,12 +68,13 @@ function summarizeTrajectoryFast(bytes: Buffer, place: LinePlace): LineReading |
   // order, each from the one before; the tail's key in a window at the end.
   const messagesAt = bytes.indexOf(MESSAGES_KEY);
   if (messagesAt < 0) return undefined;
-  const turnsAt = bytes.indexOf(TURNS_KEY, messagesAt);
+  // The messages are most of a line: they are crossed once, by the search for `tools` (v2) or `turns` (v1).
+  const toolsAt = findArrayKey(bytes, TOOLS_NAME, messagesAt);
+  const turnsAt = findArrayKey(bytes, TURNS_NAME, toolsAt < 0 ? messagesAt : toolsAt);
   const toolCallsAt = turnsAt < 0 ? -1 : bytes.indexOf(TOOL_CALLS_KEY, turnsAt);
   const codeBlocksAt = toolCallsAt < 0 ? -1 : bytes.indexOf(CODE_BLOCKS_KEY, toolCallsAt);
   const runtimeErrorsAt = codeBlocksAt < 0 ? -1 : lastKeyAfter(bytes, RUNTIME_ERRORS_KEY, codeBlocksAt);
   if (runtimeErrorsAt < 0) return undefined;
-  const toolsAt = bytes.indexOf(TOOLS_KEY, messagesAt);
   let head: unknown, tail: unknown;
   try {
     head = JSON.parse(`${bytes.toString("utf8", 0, messagesAt)}}`);
@@ -101,6 +103,18 @@ function summarizeTrajectoryFast(bytes: Buffer, place: LinePlace): LineReading |
   );
   // A line the fast reading cannot make sense of is read whole: the slow path decides what it is.
   return "skipped" in reading ? undefined : reading;
+}
+
+/**
+ * The next `,"name":[` from `from` (the comma's index), or -1. Searched as `"name"` and checked around:
+ * Buffer#indexOf crosses JSON text several times faster with a needle that starts and ends with a quote.
+ */
+function findArrayKey(bytes: Buffer, quotedName: Buffer, from: number): number {
+  for (let at = bytes.indexOf(quotedName, from); at >= 0; at = bytes.indexOf(quotedName, at + 1)) {
+    const after = at + quotedName.length;
+    if (bytes[at - 1] === 0x2c && bytes[after] === 0x3a && bytes[after + 1] === 0x5b) return at - 1;
+  }
+  return -1;
 }
 
 /** The last occurrence of `key` after `from`, searched forward in windows that grow from the end. */
