@@ -28,6 +28,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { chromium, type Browser } from "playwright-core";
 import { formatTable } from "../src/cli/format-table.js";
+import { preloadClientAssets } from "../src/view/client-assets.js";
 import { createEpisodeStore } from "../src/view/episode-store.js";
 import { createJsonlIndex } from "../src/view/jsonl-index.js";
 import { startViewServer } from "../src/view/view-server.js";
@@ -209,6 +210,12 @@ async function main(): Promise<void> {
         args: ["--no-sandbox", "--headless", "--disable-gpu"],
       });
       try {
+        // The browser's first page costs its renderer's start, which is not the viewer's.
+        const warmup = await browser.newPage();
+        await warmup.goto("about:blank");
+        await warmup.close();
+        // The page as the package serves it (compiled files): a clone's first start also transpiles them (about 1 s).
+        await preloadClientAssets();
         rmSync(cacheDir, { recursive: true, force: true });
         mkdirSync(cacheDir);
         const coldPage = await browserOpen(browser, cacheDir);

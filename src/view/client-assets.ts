@@ -39,7 +39,7 @@ export function loadClientAsset(name: string): Promise<ClientAsset | undefined> 
 }
 
 /** Reads (in a clone: transpiles) every file of the page ahead of the first visit. */
-export function preloadClientAssets(): void {
+export async function preloadClientAssets(): Promise<void> {
   let names: string[];
   try {
     names = readdirSync(CLIENT_DIR)
@@ -48,7 +48,7 @@ export function preloadClientAssets(): void {
   } catch {
     return;
   }
-  for (const name of new Set(names)) void loadClientAsset(name).catch(() => undefined);
+  await Promise.all([...new Set(names)].map((name) => loadClientAsset(name).catch(() => undefined)));
 }
 
 async function readAsset(name: string): Promise<ClientAsset | undefined> {

@@ -131,7 +131,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     server.listen(options.port, "127.0.0.1", () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  preloadClientAssets();
+  void preloadClientAssets();
   const base = `http://127.0.0.1:${port}/`;
   return {
     url: options.token === null ? base : `${base}?token=${options.token}`,
