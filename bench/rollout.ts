@@ -5,7 +5,9 @@
  * first under PTC, then under DTC (the oracle's recorded direct calls). One rollout in 16 does no work and
  * claims a wrong answer (the null agent) and must get reward 0; every other must get 1.
  *
- * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc
+ * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc, --steps <n>
+ * (default 1: trainer steps, each every mode once, its number sent as `step`), --record <dir> (the service
+ * records every episode there: `progagent view <dir>` plots them by step)
  */
 import { spawn } from "node:child_process";
 import { createChatRenderer } from "../src/chat-template/index.js";
@@ -23,6 +25,8 @@ const TASKS = Number(option("tasks", "32"));
 const ROLLOUTS = Number(option("rollouts", "16"));
 const SCALE = option("scale", "v0") as Scale;
 const MODES = option("modes", "ptc,dtc").split(",") as Array<"ptc" | "dtc">;
+const STEPS = Number(option("steps", "1"));
+const RECORD = option("record", "");
 
 const renderer = createChatRenderer();
 const encodeCache = new Map<string, number[]>();
@@ -66,6 +70,7 @@ async function startService(): Promise<{ url: string; pid: number; stop(): Promi
       "2048",
       "--idle-timeout",
       "900",
+      ...(RECORD ? ["--record", RECORD] : []),
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
@@ -130,6 +135,7 @@ async function runMode(
   tasks: TaskDefinition[],
   mode: "ptc" | "dtc",
   recordings: Map<string, OracleRecording>,
+  step: number,
 ): Promise<ModeResult> {
   const steps: number[] = [];
   const failures: string[] = [];
@@ -144,7 +150,7 @@ async function runMode(
   // Open all episodes at once (the trainer's step), then run them concurrently.
   const created = await Promise.all(
     slots.map(async ({ task }) =>
-      post(`${service.url}/v1/episodes`, { task: task.id, scale: SCALE, seed: 0, mode, render: {} }),
+      post(`${service.url}/v1/episodes`, { task: task.id, scale: SCALE, seed: 0, mode, render: {}, step }),
     ),
   );
   const openSeconds = (performance.now() - started) / 1000;
@@ -218,7 +224,8 @@ if (MODES.includes("dtc"))
 const service = await startService();
 const results: ModeResult[] = [];
 try {
-  for (const mode of MODES) results.push(await runMode(service, tasks, mode, recordings));
+  for (let step = 0; step < STEPS; step += 1)
+    for (const mode of MODES) results.push(await runMode(service, tasks, mode, recordings, step));
 } finally {
   await service.stop();
 }
