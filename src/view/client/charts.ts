@@ -91,7 +91,7 @@ export function stackedBarChart(options: {
   const plotWidth = width - MARGIN.left - MARGIN.right;
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const slot = plotWidth / Math.max(1, bars.length);
-  const barWidth = Math.max(1, slot * 0.8);
+  const barWidth = Math.max(1, Math.min(slot * 0.8, 56));
   const parts = frame(width, height, ticks, options.yLabel, options.xLabel);
   const labelEvery = Math.max(1, Math.ceil(bars.length / 12));
   bars.forEach((bar, index) => {
@@ -167,7 +167,8 @@ export function lineChart(options: {
   const xOf = (x: number): number => MARGIN.left + ((x - xMin) / (xMax - xMin)) * plotWidth;
   const yOf = (y: number): number => MARGIN.top + plotHeight - (y / top) * plotHeight;
   const parts = frame(width, height, ticks, options.yLabel, options.xLabel);
-  for (const tick of niceTicks(xMax - xMin, 5)) {
+  // Steps are whole numbers: no tick between two of them.
+  for (const tick of niceTicks(xMax - xMin, 5).filter((value) => Number.isInteger(value))) {
     const x = xOf(xMin + tick);
     if (x > width - MARGIN.right + 1) continue;
     parts.push(

@@ -253,7 +253,8 @@ export function turnStats(turn: TurnView): string {
     `context ${formatTokens(record.contextTokens)}`,
     `generated ${formatTokens(record.completionTokens)}`,
     `tool output ${formatTokens(record.toolOutputTokens)}`,
-    formatDuration(record.durationMs),
+    // A rollout record has no per-turn time (the trainer generated): 0 means unknown there.
+    record.durationMs ? formatDuration(record.durationMs) : "",
     record.finishReason ? `finish ${record.finishReason}` : "",
   ]
     .filter(Boolean)

@@ -39,7 +39,9 @@ export function stepPoints(rows: readonly ListRow[]): StepPoint[] {
     .sort((left, right) => left.step - right.step || left.harness.localeCompare(right.harness));
 }
 
-const HARNESS_CLASSES = ["series-0", "series-1", "series-2"];
+/** One colour per harness, the same as the eval report's (PTC teal, DTC red, Hybrid yellow). */
+const HARNESS_CLASSES: Record<string, string> = { ptc: "series-0", dtc: "series-1", hybrid: "series-2" };
+const OTHER_CLASSES = ["series-3", "series-4"];
 
 function chart(
   points: readonly StepPoint[],
@@ -50,7 +52,7 @@ function chart(
   const harnesses = [...new Set(points.map((point) => point.harness))];
   const series: LineSeries[] = harnesses.map((harness, index) => ({
     name: harness,
-    className: HARNESS_CLASSES[index % HARNESS_CLASSES.length]!,
+    className: HARNESS_CLASSES[harness] ?? OTHER_CLASSES[index % OTHER_CLASSES.length]!,
     points: points
       .filter((point) => point.harness === harness)
       .map((point) => ({ x: point.step, y: value(point) })),
