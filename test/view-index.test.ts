@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { trajectorySchema } from "../src/harness/trajectory.js";
+import { PARQUET_TYPES, parquetBytes, parquetMessage } from "../src/train/verl-parquet.js";
 import { createEpisodeStore } from "../src/view/episode-store.js";
 import { createJsonlIndex } from "../src/view/jsonl-index.js";
 import { readLines } from "../src/view/read-lines.js";
@@ -325,5 +326,70 @@ describe("episodes on demand and search", () => {
       { role: "tool", content: "[1, 2]" },
       { role: "assistant", content: "Done." },
     ]);
+  });
+
+  it("reads verl parquet exports: SFT conversations and RL prompts, and says when a parquet is something else", async () => {
+    const trajectory = syntheticTrajectory({ harness: "ptc", turns: 3 });
+    const sft = join(dir, "sft.parquet");
+    writeFileSync(
+      sft,
+      parquetBytes(
+        [
+          PARQUET_TYPES.messages("messages", [trajectory.messages.map((message) => parquetMessage(message))]),
+          PARQUET_TYPES.text("task", [trajectory.task]),
+          PARQUET_TYPES.text("harness", ["ptc"]),
+          PARQUET_TYPES.integer("num_tokens", [1234]),
+        ],
+        {},
+      ),
+    );
+    const rl = join(dir, "rl.parquet");
+    writeFileSync(
+      rl,
+      parquetBytes(
+        [
+          PARQUET_TYPES.prompt("prompt", [[{ role: "user", content: "do the task" }]]),
+          PARQUET_TYPES.struct(
+            "extra_info",
+            [
+              ["task", "text"],
+              ["scale", "text"],
+              ["seed", "integer"],
+            ],
+            [{ task: "hr.audit", scale: "v2", seed: 7n }],
+          ),
+        ],
+        {},
+      ),
+    );
+    const other = join(dir, "other.parquet");
+    writeFileSync(other, parquetBytes([PARQUET_TYPES.text("name", ["x"])], {}));
+    const store = createEpisodeStore([sft, rl, other], { indexCacheDir: null });
+    await store.update();
+    expect(
+      store
+        .summaries()
+        .map((summary) => [
+          summary.task,
+          summary.turns,
+          summary.toolCalls,
+          summary.contextTokens,
+          summary.scale,
+          summary.seed,
+        ]),
+    ).toEqual([
+      ["retail.refund-late-orders", 3, 3, 1234, "", null],
+      ["hr.audit", 0, 0, null, "v2", 7],
+    ]);
+    expect(store.sources[2]).toMatchObject({
+      state: "error",
+      error: expect.stringMatching(/parquet but of another schema/),
+    });
+    const conversation = await store.readEpisode("0.1");
+    expect((conversation?.trajectory?.messages as unknown[]).length).toBe(trajectory.messages.length);
+    expect((await store.readEpisode("1.1"))?.trajectory?.messages).toEqual([
+      { role: "user", content: "do the task" },
+    ]);
+    expect((await store.search("DO THE TASK")).keys).toEqual(["1.1"]);
   });
 });

@@ -4,6 +4,7 @@ import { sftRowAsTrajectory, withVerdictPolicy, type ViewEpisode } from "./episo
 import { createJsonlIndex, type JsonlIndex, type SkipTally, type Tally } from "./jsonl-index.js";
 import { defaultIndexCacheDir } from "./index-cache.js";
 import { resolveInputs, type ResolvedInput } from "./resolve-inputs.js";
+import type { ParquetSource } from "./parquet-source.js";
 import { readValidationFile, type ValidationRowView } from "./validation-source.js";
 
 /** What the page shows about one input: how far it was read, and what was skipped and why. */
@@ -34,6 +35,7 @@ interface Source {
   error: string | null;
   jsonl: JsonlIndex | null;
   validation: { summaries: EpisodeSummary[]; rows: ValidationRowView[]; skipped: Tally } | null;
+  parquet: ParquetSource | null;
 }
 
 export interface SearchResult {
@@ -79,12 +81,13 @@ export function createEpisodeStore(
     error: resolved.problem,
     jsonl: null,
     validation: null,
+    parquet: null,
   }));
   let generation = 0;
   let updating: Promise<void> | undefined;
 
   const listOf = (source: Source): readonly EpisodeSummary[] =>
-    source.jsonl?.summaries ?? source.validation?.summaries ?? [];
+    source.jsonl?.summaries ?? source.validation?.summaries ?? source.parquet?.summaries ?? [];
   const allSummaries = (): EpisodeSummary[] => sources.flatMap((source) => listOf(source));
   const find = (key: string): EpisodeSummary | undefined => {
     const match = /^(\d+)\.(\d+)$/.exec(key);
@@ -116,7 +119,8 @@ export function createEpisodeStore(
       if (resolved.kind === "validation") {
         source.validation ??= await readValidationFile(resolved.path, id);
       } else if (resolved.kind === "parquet") {
-        throw new Error(`${resolved.input}: parquet exports are not read by this viewer yet`);
+        const { readParquetSource } = await import("./parquet-source.js");
+        source.parquet ??= await readParquetSource(resolved.path, id, signal);
       } else {
         source.jsonl ??= createJsonlIndex(resolved.path, id, { cacheDir });
         await source.jsonl.update(signal ? { signal } : {});
@@ -177,6 +181,12 @@ export function createEpisodeStore(
       };
       if (source.validation)
         return { ...base, trajectory: null, validation: source.validation.rows[summary.line - 1] ?? null };
+      if (source.parquet) {
+        const row = await source.parquet.readRow(summary.line);
+        if (!row) return undefined;
+        const conversation = source.parquet.kind === "rl" ? { ...row, messages: row.prompt } : row;
+        return { ...base, trajectory: sftRowAsTrajectory(conversation), validation: null };
+      }
       const bytes = await readBytes(source.resolved.path!, summary.offset, summary.lengthBytes);
       let value: Record<string, unknown>;
       try {
@@ -230,10 +240,11 @@ function statusOf(source: Source, id: number): SourceStatus {
     kind: resolved.kind,
     state: source.state,
     error: source.error,
-    episodes: jsonl?.summaries.length ?? validation?.summaries.length ?? 0,
+    episodes:
+      jsonl?.summaries.length ?? validation?.summaries.length ?? source.parquet?.summaries.length ?? 0,
     sizeBytes: jsonl?.sizeBytes ?? 0,
     indexedBytes: jsonl?.indexedBytes ?? 0,
-    skipped: jsonl?.skipped.list() ?? validation?.skipped.list() ?? [],
+    skipped: jsonl?.skipped.list() ?? validation?.skipped.list() ?? source.parquet?.skipped.list() ?? [],
     warnings: jsonl?.warnings.list() ?? [],
     pendingTail: jsonl?.pendingTail ?? null,
     hasReport: resolved.reportPath !== null,
@@ -266,10 +277,14 @@ async function searchEpisodes(
     bySource.set(summary.source, [...(bySource.get(summary.source) ?? []), summary]);
   for (const [, summaries] of bySource) {
     const source = sourceOf(summaries[0]!);
-    if (source.validation) {
+    if (source.validation || source.parquet) {
+      // Rows held in memory (validation) or read one by one (parquet exports are small next to runs).
       for (const summary of summaries) {
+        if (Date.now() > deadline) break;
         searched += 1;
-        const row = source.validation.rows[summary.line - 1];
+        const row = source.validation
+          ? source.validation.rows[summary.line - 1]
+          : await source.parquet!.readRow(summary.line);
         if (row && JSON.stringify(row).toLowerCase().includes(plain)) keys.push(episodeKeyOf(summary));
       }
       continue;
