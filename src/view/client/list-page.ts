@@ -131,7 +131,8 @@ export function renderListPage(main: HTMLElement, query: URLSearchParams, app: A
   compareButton.addEventListener("click", () => {
     if (picked.length === 2) app.navigate(`/compare?a=${picked[0]}&b=${picked[1]}`);
   });
-  table.append(headRows(state, app.rows, update));
+  const sourceLabel = (value: string): string => app.sources[Number(value)]?.label ?? value;
+  table.append(headRows(state, app.rows, update, sourceLabel));
   replaceChildren(
     main,
     h("section", { class: "toolbar" }, form, compareButton),
@@ -146,6 +147,7 @@ function headRows(
   state: ListState,
   rows: readonly ListRow[],
   update: (options?: { resetPage?: boolean }) => void,
+  sourceLabel: (value: string) => string,
 ): HTMLElement {
   const labels = h("tr", {}, h("th", { class: "pick" }, ""));
   const filters = h("tr", { class: "filters" }, h("th", { class: "pick" }, ""));
@@ -183,7 +185,7 @@ function headRows(
         ),
       ),
     );
-    filters.append(h("th", {}, filterControl(column, state, rows, update)));
+    filters.append(h("th", {}, filterControl(column, state, rows, update, sourceLabel)));
   }
   return h("thead", {}, labels, filters);
 }
@@ -193,6 +195,7 @@ function filterControl(
   state: ListState,
   rows: readonly ListRow[],
   update: (options?: { resetPage?: boolean }) => void,
+  sourceLabel: (value: string) => string,
 ): HTMLElement {
   const current = state.filters[column.id] ?? "";
   if (column.kind === "choice") {
@@ -217,7 +220,11 @@ function filterControl(
     if (chosen && !values.includes(chosen)) values.push(chosen);
     for (const value of values)
       select.append(
-        h("option", { value, selected: value.toLowerCase() === chosen.toLowerCase() }, value || "(none)"),
+        h(
+          "option",
+          { value, selected: value.toLowerCase() === chosen.toLowerCase() },
+          column.id === "source" ? sourceLabel(value) : value || "(none)",
+        ),
       );
     return select;
   }
