@@ -166,7 +166,7 @@ describe.skipIf(!chromiumPath)("the viewer in Chromium", () => {
     await page.reload();
     await page.locator("#episodes tbody tr").first().waitFor();
     await expect.poll(() => rowCount(page)).toBe(11);
-    expect(await page.inputValue('select[data-column="harness"]')).toBe("ptc");
+    expect(await page.inputValue('select[data-column="harness"]')).toBe("=ptc");
     expect(await page.inputValue('input[data-column="turns"]')).toBe(">=4");
     await page.click('button.sort[data-sort="turns"]');
     expect(await page.locator("#episodes tbody tr td:nth-child(11)").first().textContent()).toBe("5");

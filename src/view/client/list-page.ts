@@ -208,24 +208,29 @@ function filterControl(
         "data-column": column.id,
         "aria-label": `filter ${column.label}`,
         onchange: (event) => {
+          // Option values are filters (`=value`, `=` for an empty one); "all" is none.
           const value = (event.target as HTMLSelectElement).value;
-          if (value) state.filters[column.id] = `=${value}`;
+          if (value) state.filters[column.id] = value;
           else delete state.filters[column.id];
           update({ resetPage: true });
         },
       },
       h("option", { value: "" }, "all"),
     );
-    const chosen = current.startsWith("=") ? current.slice(1) : current;
-    if (chosen && !values.includes(chosen)) values.push(chosen);
-    for (const value of values)
+    const chosen = current === "" || current.startsWith("=") ? current : `=${current}`;
+    const options = values.map((value) => `=${value}`);
+    if (chosen && !options.some((option) => option.toLowerCase() === chosen.toLowerCase()))
+      options.push(chosen);
+    for (const option of options) {
+      const value = option.slice(1);
       select.append(
         h(
           "option",
-          { value, selected: value.toLowerCase() === chosen.toLowerCase() },
+          { value: option, selected: option.toLowerCase() === chosen.toLowerCase() },
           column.id === "source" ? sourceLabel(value) : value || "(none)",
         ),
       );
+    }
     return select;
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
