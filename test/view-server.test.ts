@@ -157,7 +157,7 @@ describe("the viewer's server", () => {
       /default-src 'none'; style-src 'unsafe-inline'/,
     );
     expect(report.body).toContain(
-      '<tr class="failed"><td><a href="/?f.source=0&#38;f.task=%3Dretail.refund-late-orders&#38;f.scale=%3Dv0&#38;f.harness=%3Ddtc">retail.refund-late-orders</a></td><td>v0</td><td>DTC</td>',
+      '<tr class="failed"><td><a href="/?f.source=%3D0&#38;f.task=%3Dretail.refund-late-orders&#38;f.scale=%3Dv0&#38;f.harness=%3Ddtc">retail.refund-late-orders</a></td><td>v0</td><td>DTC</td>',
     );
     expect((await get(server.port, "/report/1", auth)).status).toBe(404);
   });
@@ -166,7 +166,7 @@ describe("the viewer's server", () => {
     const html =
       '<section id="per-task"><tr><td>a&#34;&#62;&#60;script&#62;</td><td>v0</td><td>PTC</td></section>';
     const linked = linkReportRows(html, 2);
-    expect(linked).toContain('href="/?f.source=2&#38;f.task=%3Da%22%3E%3Cscript%3E&#38;');
+    expect(linked).toContain('href="/?f.source=%3D2&#38;f.task=%3Da%22%3E%3Cscript%3E&#38;');
     expect(linked).not.toContain("<script>");
   });
 });

@@ -23,7 +23,7 @@ export function linkReportRows(html: string, source: number): string {
   return html.replace(PER_TASK_SECTION, (section) =>
     section.replace(ROW_START, (row, attributes: string, task: string, scale: string, harness: string) => {
       const query = new URLSearchParams({
-        "f.source": String(source),
+        "f.source": `=${source}`,
         // `=` asks the list for an exact match (a bare word matches as a part).
         "f.task": `=${decodeEntities(task)}`,
         "f.scale": `=${decodeEntities(scale)}`,

@@ -135,7 +135,21 @@ export function renderListPage(main: HTMLElement, query: URLSearchParams, app: A
   table.append(headRows(state, app.rows, update, sourceLabel));
   replaceChildren(
     main,
-    h("section", { class: "toolbar" }, form, compareButton),
+    h(
+      "section",
+      { class: "toolbar" },
+      form,
+      ...app.sources
+        .filter((source) => source.hasReport)
+        .map((source) =>
+          h(
+            "a",
+            { href: `/report/${source.id}`, class: "badge link", title: `report.html of ${source.input}` },
+            `report: ${source.label}`,
+          ),
+        ),
+      compareButton,
+    ),
     counts,
     h("div", { class: "table-wrap" }, table),
     pager,
