@@ -66,12 +66,15 @@ interface EpisodesAnswer {
 
 /** Reads the status and, when the list changed, the new rows (all of them when it changed other than at its end). */
 async function refreshData(): Promise<boolean> {
+  // The first time, the list is asked for with the status, not after it.
+  const first = state.generation < 0 ? fetchJson<EpisodesAnswer>("/api/episodes?from=0") : undefined;
+  first?.catch(() => undefined);
   const status = await fetchJson<StatusAnswer>("/api/status");
   state.sources = status.sources;
   const reload = status.generation !== state.generation;
   if (!reload && status.episodes === state.rows.length) return false;
   const from = reload ? 0 : state.rows.length;
-  const answer = await fetchJson<EpisodesAnswer>(`/api/episodes?from=${from}`);
+  const answer = first ?? (await fetchJson<EpisodesAnswer>(`/api/episodes?from=${from}`));
   const rows = rowsFromColumns(answer.columns, answer.count);
   state.rows = reload || answer.generation !== state.generation ? rows : [...state.rows, ...rows];
   state.generation = answer.generation;

@@ -1,9 +1,14 @@
 /** Numbers as the page shows them. */
 
+// Formatters made once: toLocaleString makes one per call, which a list of thousands of cells feels.
+const WHOLE = new Intl.NumberFormat("en-US");
+const SMALL = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const LARGE = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+
 export function formatCount(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "-";
-  if (Number.isInteger(value)) return value.toLocaleString("en-US");
-  return value.toLocaleString("en-US", { maximumFractionDigits: Math.abs(value) < 10 ? 2 : 1 });
+  if (Number.isInteger(value)) return WHOLE.format(value);
+  return (Math.abs(value) < 10 ? SMALL : LARGE).format(value);
 }
 
 /** 12,345 tokens as `12.3k`, small counts as they are. */
