@@ -8,8 +8,10 @@
  * Then the "hostile neighbour" rows (bench/rollout-hostile.ts): what the worst client of attacks.md's second
  * review costs ordinary episodes beside it.
  *
- * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc,hostile,
- * --neighbours <n> (episodes beside the hostile client, default 512), --steps <n> (prints each, default 5)
+ * Options: --tasks <n> (default 32), --rollouts <n> (default 16), --scale v0, --modes ptc,dtc,hostile, --steps <n>
+ * (default 1: trainer steps, each every mode once, its number sent as `step`), --record <dir> (the service
+ * records every episode there: `progagent view <dir>` plots them by step), --neighbours <n> (episodes beside the
+ * hostile client, default 512), --hostile-steps <n> (steps of the hostile rows, each printed, default 5)
  */
 import { spawn } from "node:child_process";
 import { createChatRenderer } from "../src/chat-template/index.js";
@@ -30,7 +32,9 @@ const SCALE = option("scale", "v0") as Scale;
 const MODES = option("modes", "ptc,dtc,hostile").split(",");
 const EPISODE_MODES = MODES.filter((mode): mode is "ptc" | "dtc" => mode === "ptc" || mode === "dtc");
 const NEIGHBOURS = Number(option("neighbours", "512"));
-const STEPS = Number(option("steps", "5"));
+const STEPS = Number(option("steps", "1"));
+const HOSTILE_STEPS = Number(option("hostile-steps", "5"));
+const RECORD = option("record", "");
 /** The service requires this token, so that the hostile client's unauthenticated requests are refused (B6). */
 const TOKEN = "bench-rollout-token";
 
@@ -78,6 +82,7 @@ async function startService(): Promise<{ url: string; pid: number; stop(): Promi
       "900",
       "--auth-token-env",
       "BENCH_ROLLOUT_TOKEN",
+      ...(RECORD ? ["--record", RECORD] : []),
     ],
     { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_ROLLOUT_TOKEN: TOKEN } },
   );
@@ -142,6 +147,7 @@ async function runMode(
   tasks: TaskDefinition[],
   mode: "ptc" | "dtc",
   recordings: Map<string, OracleRecording>,
+  step: number,
 ): Promise<ModeResult> {
   const steps: number[] = [];
   const failures: string[] = [];
@@ -156,7 +162,7 @@ async function runMode(
   // Open all episodes at once (the trainer's step), then run them concurrently.
   const created = await Promise.all(
     slots.map(async ({ task }) =>
-      post(`${service.url}/v1/episodes`, { task: task.id, scale: SCALE, seed: 0, mode, render: {} }),
+      post(`${service.url}/v1/episodes`, { task: task.id, scale: SCALE, seed: 0, mode, render: {}, step }),
     ),
   );
   const openSeconds = (performance.now() - started) / 1000;
@@ -234,12 +240,13 @@ const service = await startService();
 const results: ModeResult[] = [];
 const hostileLines: string[] = [];
 try {
-  for (const mode of EPISODE_MODES) results.push(await runMode(service, tasks, mode, recordings));
+  for (let step = 0; step < STEPS; step += 1)
+    for (const mode of EPISODE_MODES) results.push(await runMode(service, tasks, mode, recordings, step));
   if (MODES.includes("hostile"))
     hostileLines.push(
       ...(await benchHostileNeighbour(
         { url: service.url, token: TOKEN },
-        { neighbours: NEIGHBOURS, steps: STEPS, stepsPerAttack: 20 },
+        { neighbours: NEIGHBOURS, steps: HOSTILE_STEPS, stepsPerAttack: 20 },
       )),
     );
 } finally {

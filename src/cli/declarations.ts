@@ -34,6 +34,7 @@ export const DECLARATIONS: ReadonlyArray<{ names: readonly string[]; load: () =>
     load: async () => [(await import("./commands/init-suite.js")).registerInitSuite],
   },
   { names: ["synth"], load: async () => [(await import("./commands/synth.js")).registerSynth] },
+  { names: ["view"], load: async () => [(await import("./commands/view.js")).registerView] },
 ];
 
 /** The declarations a command line needs: the one its first word names, or all of them. */

@@ -14,6 +14,8 @@ export const createEpisodeBodySchema = z.object({
   terminal: z.boolean().optional(),
   /** How the meta-tools are presented: progagent's own (`default`) or as the paper's runtime did (`paper`). */
   interface: interfaceProfileNameSchema.optional(),
+  /** The trainer's step, kept with the episode by `rollout serve --record` (the viewer groups by it). */
+  step: z.number().int().min(0).optional(),
 });
 export type CreateEpisodeBody = z.infer<typeof createEpisodeBodySchema>;
 

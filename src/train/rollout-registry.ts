@@ -26,6 +26,13 @@ export interface LiveEpisode {
   endReason: EndReason | undefined;
   reward: number | undefined;
   turns: number;
+  /** Sees the episode end, before its history is let go (`rollout serve --record`). */
+  onFinish?: (end: {
+    messages: readonly ChatMessage[];
+    endReason: EndReason;
+    reward: number;
+    driver: EpisodeDriver;
+  }) => void;
 }
 
 /** A place held for one creation until it registers its episode or gives the place back. */
@@ -87,6 +94,7 @@ export function createEpisodeRegistry(options: {
     episode.endReason = reason;
     episode.reward = reward;
     countFinished(stats, reason, reward);
+    episode.onFinish?.({ messages: episode.messages, endReason: reason, reward, driver: episode.driver });
     forgetHistory(episode);
   };
 

@@ -17,6 +17,7 @@ import { createRolloutStats, type RolloutServiceStats } from "./rollout-stats.js
 import { stepCompletion, stepToolCalls, type StepContext } from "./rollout-steps.js";
 import type { RolloutTokenizer, TokenizerLoad } from "./rollout-tokenizer.js";
 import { createTokenizerSet } from "./rollout-tokenizers.js";
+import type { EpisodeRecording, RolloutRecorder } from "./rollout-record.js";
 
 export {
   createEpisodeBodySchema,
@@ -55,6 +56,8 @@ export interface RolloutServiceOptions {
   terminal?: boolean;
   /** The interface profile of episodes that do not name one. */
   interface?: InterfaceProfileName;
+  /** Records every finished episode as a trajectory (`rollout serve --record`). */
+  recorder?: RolloutRecorder;
 }
 
 export interface RolloutService {
@@ -111,7 +114,11 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
   };
 
   /** The episode's driver, tools and first messages, as the harness opens them. */
-  const openDriver = async (task: TaskDefinition, body: CreateEpisodeBody) => {
+  const openDriver = async (
+    task: TaskDefinition,
+    body: CreateEpisodeBody,
+    onCall: EpisodeRecording["onCall"] | undefined,
+  ) => {
     const profile = interfaceProfile(body.interface ?? options.interface ?? "default");
     const terminal = body.terminal ?? options.terminal ?? profile.terminalByDefault;
     const timeoutMs = limits.executionTimeoutMs ?? profile.executionTimeoutMs.training;
@@ -127,6 +134,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       ...(options.pool ? { pool: options.pool } : {}),
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
       ...(options.kernelOptions ? { kernelOptions: options.kernelOptions } : {}),
+      ...(onCall ? { onCall } : {}),
     });
     return { ...opened, profile, terminal, timeoutMs };
   };
@@ -139,7 +147,21 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       // The tokenizer's first load (seconds, in its thread) overlaps the episode's opening (a kernel start).
       const tokenizer = body.render ? tokenizers.get(body.render.tokenizer) : undefined;
       tokenizer?.catch(() => undefined);
-      const opened = await openDriver(task, body);
+      const id = `ep-${randomUUID()}`;
+      const recording = options.recorder?.open({
+        id,
+        task: task.id,
+        scale: body.scale,
+        seed: body.seed ?? 0,
+        mode: body.mode,
+        step: body.step,
+        createdAt: Date.now(),
+      });
+      const opened = await openDriver(
+        task,
+        body,
+        recording ? (record) => recording.onCall(record) : undefined,
+      );
       const { driver, tools, messages } = opened;
       let renderer: EpisodeTokenRenderer | undefined;
       let promptTokenIds: number[] | undefined;
@@ -152,12 +174,12 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
       }
       const now = Date.now();
       const live: LiveEpisode = {
-        id: `ep-${randomUUID()}`,
+        id,
         task,
         scale: body.scale,
         seed: body.seed ?? 0,
         mode: body.mode,
-        driver,
+        driver: recording ? recording.watch(driver, () => live.turns) : driver,
         messages,
         historyBytes: 0,
         renderer,
@@ -167,6 +189,7 @@ export function createRolloutService(options: RolloutServiceOptions): RolloutSer
         endReason: undefined,
         reward: undefined,
         turns: 0,
+        ...(recording ? { onFinish: (end) => recording.finished(end) } : {}),
       };
       reservation.register(live);
       return {

@@ -60,6 +60,10 @@ export function registerRollout(program: Command): void {
     .option("--max-tokenize-chars <n>", "characters /v1/tokenize takes at once; more is a 413", "262144")
     .option("--allowed-host <name...>", "Host header names accepted besides the bound address")
     .option(
+      "--record <dir>",
+      "append every finished episode to <dir>/trajectories.jsonl as a trajectory with the trainer's step (progagent view <dir> plots them)",
+    )
+    .option(
       "--warm-kernels <n>",
       "keep this many kernels started ahead (refilled once episode creation pauses for 1 s, e.g. while the trainer updates), so a step's burst of episodes waits for no kernel start",
       "0",
@@ -118,7 +122,12 @@ export function registerRollout(program: Command): void {
               kernel: kernelOptions,
             })
           : undefined;
+      const recorder =
+        typeof options.record === "string"
+          ? (await import("../../train/rollout-record.js")).createRolloutRecorder({ dir: options.record })
+          : undefined;
       const service = createRolloutService({
+        ...(recorder ? { recorder } : {}),
         // The rollout service takes built-in tasks only for now (its task type predates external suites).
         loadTask: async (id) => {
           const task = await findTaskById(id, suites);
@@ -170,6 +179,7 @@ export function registerRollout(program: Command): void {
       process.stderr.write(
         `progagent: rollout service at ${handle.url} (OpenAPI: ${handle.url}/openapi.json)\n`,
       );
+      if (recorder) process.stderr.write(`progagent: recording finished episodes in ${recorder.path}\n`);
       if (pool) {
         process.stderr.write(`progagent: starting ${warmKernels} warm kernels\n`);
         const started = Date.now();
@@ -184,6 +194,12 @@ export function registerRollout(program: Command): void {
       await waitForShutdown();
       await handle.close();
       await service.dispose();
+      // After the service: the episodes its shutdown ended are recorded too.
+      await recorder?.close();
+      if (recorder)
+        process.stderr.write(
+          `progagent: recorded ${recorder.written} episodes in ${recorder.path}${recorder.failed > 0 ? ` (${recorder.failed} could not be: ${recorder.lastError})` : ""}\n`,
+        );
       await Promise.all([...started.values()].map((tokenizer) => tokenizer.close()));
       await pool?.dispose();
     });
