@@ -1,14 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { entryAt, NO_FOLLOW_DIRECTORY_FLAGS, removeTree, scratchDir } from "../src/core/index.js";
+import { entryAt, isTmpfs, NO_FOLLOW_DIRECTORY_FLAGS, removeTree, scratchDir } from "../src/core/index.js";
+import { createKernel, describeSandboxLimits, DEFAULT_LIMITS } from "../src/kernel/index.js";
 import { createSandboxBudget, type BudgetViolation } from "../src/kernel/sandbox-limits.js";
 import { measureInMeter, stopWorkspaceMeters } from "../src/kernel/workspace-meter.js";
 import { walkWorkspace } from "../src/kernel/workspace-usage.js";
 import { buildDirectoryChain } from "./helpers/deep-tree.js";
 
-// B7, B8, B10 (attacks.md, second review): the disk budget cannot be walked around. The workspaces are made
+// B7, B8, B9, B10 (attacks.md, second review): the disk budget cannot be walked around. The workspaces are made
 // where kernels make theirs (a tmpfs where there is one).
 
 const MiB = 1024 ** 2;
@@ -123,4 +124,61 @@ describe("B10 one workspace's shape cannot change another's measurement", () => 
     expect(deepUsage).toMatchObject({ incomplete: false, entryCount: 120 + 1_001 });
     expect(smallUsage).toEqual(expected);
   });
+});
+
+/** Writes one file of the workspace until the memory budget kills the program (its pages are memory on a tmpfs). */
+const FILL = (name: string): string =>
+  [
+    "chunk = b'x' * (1024 * 1024)",
+    `with open(${JSON.stringify(name)}, 'wb') as handle:`,
+    "    while True:",
+    "        handle.write(chunk)",
+    "        handle.flush()",
+  ].join("\n");
+
+const workspaceInMemory =
+  process.getuid?.() === 0 &&
+  describeSandboxLimits(DEFAULT_LIMITS).mechanism !== "rlimit" &&
+  isTmpfs(scratch);
+
+describe("B9 what a workspace on a tmpfs holds is bounded across kernel restarts", () => {
+  // The attack: fill the workspace, force a memory-kill restart, repeat (1,014 MiB held over a 512 MiB disk budget).
+  it.skipIf(!workspaceInMemory)(
+    "fill, memory kill, restart, repeat: the files stay within the memory budget; the restart says why it cannot run",
+    async () => {
+      const dir = workspace();
+      const memoryBytes = 128 * MiB;
+      const kernel = createKernel({
+        workspaceDir: dir,
+        limits: { memoryBytes, diskBytes: 1024 * MiB, tmpBytes: 16 * MiB },
+        timeoutMs: 60_000,
+      });
+      try {
+        const rounds = [];
+        for (let round = 0; round < 3; round += 1)
+          rounds.push(await kernel.execute(FILL(`fill-${round}.bin`)));
+        expect(rounds[0]?.budgetExceeded, rounds[0]?.text).toBe("memory");
+        const held = await walkWorkspace(dir);
+        expect(held.incomplete).toBe(false);
+        expect(held.bytes).toBeGreaterThan(64 * MiB);
+        expect(held.bytes).toBeLessThanOrEqual(memoryBytes);
+        for (const refused of rounds.slice(1)) {
+          expect(refused.status).toBe("crashed");
+          expect(refused.budgetExceeded).toBe("memory");
+          expect(refused.text).toMatch(
+            /^\[The kernel cannot restart: the workspace's files hold [\d.]+ MiB of the sandbox memory budget of 128 MiB/,
+          );
+        }
+        // Once the files are gone (removed from the host here), the kernel restarts.
+        rmSync(join(dir, "fill-0.bin"));
+        const after = await kernel.execute("print('restarted')");
+        expect(after.status, after.text).toBe("ok");
+        expect(after.kernelRestarted).toBe(true);
+        expect(after.text).toContain("restarted");
+      } finally {
+        await kernel.dispose();
+      }
+    },
+    120_000,
+  );
 });

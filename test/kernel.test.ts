@@ -153,6 +153,19 @@ describe("kernel lifecycle", () => {
     await second.dispose();
   });
 
+  it("a kernel's first program sees nothing of the start's rehearsal: no `_`, cell 1, no extra names", async () => {
+    await using fresh = createKernel({ timeoutMs: 10_000 });
+    await fresh.start();
+    const first = await fresh.execute(
+      "import linecache\nseen = sorted(name for name in globals() if not name.startswith('__'))\n" +
+        "cached = [name for name in linecache.cache if not name.startswith('<cell-')]\nprint(seen, cached)",
+    );
+    expect(first.stdout).toBe("['ToolError', 'help', 'linecache', 'tools'] []\n");
+    const error = await fresh.execute("_");
+    expect(error.error?.type).toBe("NameError");
+    expect(error.text).toContain('File "<cell-2>"');
+  });
+
   it("a pool that does not refill on acquire refills only when warmed, and names a bad size", async () => {
     expect(() => createKernelPool({ size: -1 })).toThrow(
       /size expects a whole number of kernels >= 0, got -1/,

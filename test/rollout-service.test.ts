@@ -4,6 +4,7 @@ import { createOraclePolicy, recordOracle, type ChatMessage } from "../src/harne
 import { loadSuite } from "../src/suite/index.js";
 import { createRolloutService, type RolloutService } from "../src/train/rollout-service.js";
 import { serveRolloutHttp, type RolloutHttpServer } from "../src/train/rollout-http.js";
+import { startTokenizerWorkers } from "../src/train/rollout-tokenizer.js";
 import type { TaskDefinition } from "../src/envs/index.js";
 
 interface HttpAnswer {
@@ -257,15 +258,18 @@ describe("rollout service with a bearer token", () => {
 
 describe("rollout service with token rendering", () => {
   it("renders the prompt, decodes generated tokens and appends observation tokens that continue the template", async () => {
-    const { createChatRenderer } = await import("../src/chat-template/index.js");
-    const renderer = createChatRenderer();
     const rendered = createRolloutService({
       loadTask: async () => task,
       maxEpisodes: 2,
-      createRenderer: async () => renderer,
+      createTokenizer: async () => startTokenizerWorkers({ threads: 1 }),
     });
     try {
-      const created = await rendered.create({ task: TASK_ID, scale: "v0", mode: "ptc", render: {} });
+      // The service's tokenizer thread loads while this thread loads the renderer the test checks against.
+      const creating = rendered.create({ task: TASK_ID, scale: "v0", mode: "ptc", render: {} });
+      creating.catch(() => undefined);
+      const { createChatRenderer } = await import("../src/chat-template/index.js");
+      const renderer = createChatRenderer();
+      const created = await creating;
       const prompt = created.prompt_token_ids as number[];
       expect(renderer.decode(prompt)).toMatch(/<\|im_start\|>assistant\n$/);
       const generatedText =
@@ -347,14 +351,13 @@ describe("rollout service with the paper's interface", () => {
 
 describe("rollout service's token endpoints with bad input", () => {
   it("names the field, refuses tokenizers it does not serve and ids outside the vocabulary", async () => {
-    const { createChatRenderer } = await import("../src/chat-template/index.js");
     const asked: Array<string | undefined> = [];
     const tokenService = createRolloutService({
       loadTask: async () => undefined,
       maxEpisodes: 1,
-      createRenderer: async (tokenizer) => {
+      createTokenizer: async (tokenizer) => {
         asked.push(tokenizer);
-        return createChatRenderer();
+        return startTokenizerWorkers({ threads: 1 });
       },
     });
     const tokenServer = await serveRolloutHttp(tokenService, { port: 0 });

@@ -1,15 +1,17 @@
 """Self-check of the trainer adapters against the INSTALLED engine and a running rollout service.
 
-    python -m progagent_rl.check verl  --service http://127.0.0.1:8700 [--recipe recipes/run_gspo.sh]
-    python -m progagent_rl.check swift --service http://127.0.0.1:8700 [--recipe recipes/swift_grpo.sh]
+    python -m progagent_rl.check verl  --service http://127.0.0.1:8700 [--recipe run_gspo.sh] [--sft-recipe sft.sh]
+    python -m progagent_rl.check swift --service http://127.0.0.1:8700 [--recipe swift_grpo.sh] [--sft-recipe sft.sh]
+                                       [--rl-data data/rl-ptc/train.jsonl]
 
-verl: the recipe's arguments composed onto verl's own config and validated by verl's validator; one episode
-through the real `AgentLoopWorker` code path (registry from the recipe's agent-loop yaml, hydra instantiation,
-post-processing, `_postprocess` into a `DataProto`) with a scripted `generate`; GRPO advantages and the GSPO
-loss on CPU with verl's functions. swift: the recipe's arguments against ms-swift's argument classes; an episode
-through the scheduler's `run()` (ms-swift's own multi-turn loop) with a scripted engine. One line per check;
-exit status 1 when any check fails. Generation is scripted: this checks the wiring, not a model.
-"""
+verl: the SFT recipe's overrides composed onto verl's sft_trainer config and built into verl's config dataclasses;
+the GSPO recipe's arguments composed onto verl's ppo_trainer config and validated by verl's validate_config; one
+episode through the real `AgentLoopWorker` code path (registry from the recipe's agent-loop yaml, hydra
+instantiation, post-processing, `_postprocess` into a `DataProto`) with a scripted `generate`; GRPO advantages
+and the GSPO loss on CPU with verl's functions. swift: both recipes' flags parsed against ms-swift's argument
+classes; exported rows through ms-swift's request code; an episode through the scheduler's `run()` (ms-swift's own
+multi-turn loop) with a scripted engine. One line per check; exit status 1 when any check fails. Generation is
+scripted: this checks the wiring, not a model."""
 
 from __future__ import annotations
 
@@ -80,7 +82,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--service", default=os.environ.get("PROGAGENT_ROLLOUT_URLS", "http://127.0.0.1:8700").split(",")[0])
     parser.add_argument("--recipe", help="the RL recipe to validate (default: the package's own)")
     parser.add_argument("--sft-recipe", default=os.path.join(RECIPES, "sft.sh"), help="the SFT recipe to validate")
-    parser.add_argument("--sft-data", help="verl: a parquet `export sft --format verl` wrote, run through the recipe's dataset class")
     parser.add_argument("--rl-data", help="swift: a JSONL `export rl --format ms-swift` wrote, run through ms-swift's request code")
     options = parser.parse_args(argv)
     os.environ["PROGAGENT_ROLLOUT_URLS"] = options.service
@@ -89,7 +90,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if options.engine == "verl":
         from .check_verl import check_verl
 
-        check_verl(report, options.service, options.recipe or os.path.join(RECIPES, "run_gspo.sh"), options.sft_recipe, options.sft_data)
+        check_verl(report, options.service, options.recipe or os.path.join(RECIPES, "run_gspo.sh"), options.sft_recipe)
     else:
         from .check_swift import check_swift
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import json
 import os
@@ -11,60 +10,52 @@ from typing import Any, Dict, List, Optional, Tuple
 from .check import TASK, Report, recipe_arguments, scripted_tokens
 from .client import ServiceClient
 
-#: Flags of transformers' TrainingArguments, which ms-swift's argument classes extend (transformers is not
-#: part of ms-swift's source, so these are named here).
-HF_TRAINING_ARGUMENTS = {
-    "per_device_train_batch_size", "gradient_accumulation_steps", "max_steps", "learning_rate", "weight_decay",
-    "lr_scheduler_type", "warmup_steps", "warmup_ratio", "num_train_epochs", "output_dir", "report_to",
-    "gradient_checkpointing", "deepspeed", "logging_steps", "save_steps", "eval_steps", "bf16",
-}
-#: The argument classes of the commands the recipes run.
+#: The argument classes of the commands the recipes run (what `swift <command>` parses its flags into).
 COMMANDS = {"rollout": "RolloutArguments", "rlhf": "RLHFArguments", "sft": "SftArguments"}
+#: What Hugging Face's argument parser (which ms-swift uses) reads as a boolean.
+BOOLEAN_WORDS = {"yes", "no", "true", "false", "t", "f", "y", "n", "1", "0"}
 
 
-def argument_schema(swift_root: str) -> Dict[str, Dict[str, Optional[List[str]]]]:
-    """For each command, its flags (the dataclass fields of its argument class and every base, read from
-    ms-swift's source) and, for a `Literal[...]` field, the values it accepts."""
-    classes: Dict[str, Tuple[List[str], Dict[str, Optional[List[str]]]]] = {}
-    for folder in ("arguments", "rlhf_trainers", "trainers"):
-        for directory, _, names in os.walk(os.path.join(swift_root, folder)):
-            for name in names:
-                if name.endswith(".py"):
-                    with open(os.path.join(directory, name), encoding="utf-8") as handle:
-                        _collect(ast.parse(handle.read()), classes)
-    schema = {}
-    for command, root in COMMANDS.items():
-        fields: Dict[str, Optional[List[str]]] = {}
-        pending, seen = [root], set()
-        while pending:
-            name = pending.pop()
-            if name in seen or name not in classes:
-                continue
-            seen.add(name)
-            bases, own = classes[name]
-            fields = {**own, **fields}
-            pending.extend(bases)
-        schema[command] = fields
-    return schema
+def argument_fields(command: str) -> Dict[str, Any]:
+    """The flags of `swift <command>`: the dataclass fields of ms-swift's argument class (its bases included,
+    transformers' TrainingArguments among them) with their resolved types."""
+    import dataclasses
+    import typing
+
+    from swift import arguments
+
+    cls = getattr(arguments, COMMANDS[command])
+    hints: Dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        try:
+            hints.update(typing.get_type_hints(klass))
+        except Exception:  # noqa: BLE001 - an unresolvable annotation keeps its raw form
+            hints.update(getattr(klass, "__annotations__", {}))
+    return {item.name: hints.get(item.name, item.type) for item in dataclasses.fields(cls)}
 
 
-def _collect(tree: ast.AST, classes: Dict[str, Tuple[List[str], Dict[str, Optional[List[str]]]]]) -> None:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            bases = [base.id if isinstance(base, ast.Name) else getattr(base, "attr", "") for base in node.bases]
-            fields = {
-                item.target.id: _literal_values(item.annotation)
-                for item in node.body
-                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
-            }
-            classes[node.name] = (bases, fields)
+def value_problem(annotation: Any, value: str) -> Optional[str]:
+    """Why the command-line value does not parse as the field's type (as HfArgumentParser converts it), or None."""
+    import typing
 
-
-def _literal_values(annotation: ast.AST) -> Optional[List[str]]:
-    for node in ast.walk(annotation):
-        if isinstance(node, ast.Subscript) and getattr(node.value, "id", None) == "Literal":
-            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            return [str(item.value) for item in items if isinstance(item, ast.Constant)]
+    origin, arguments = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Literal:
+        choices = [str(item) for item in arguments if item is not None]
+        return None if value in choices else f"expected one of {choices}"
+    if origin is typing.Union:
+        options = [item for item in arguments if item is not type(None)]
+        if str in options or any(value_problem(item, value) is None for item in options):
+            return None
+        return value_problem(options[0], value)
+    if origin in (list, typing.List):
+        return value_problem(arguments[0], value) if arguments else None
+    if annotation is bool:
+        return None if value.lower() in BOOLEAN_WORDS else "expected a boolean"
+    if annotation in (int, float):
+        try:
+            annotation(value)
+        except ValueError:
+            return f"expected {'an integer' if annotation is int else 'a number'}"
     return None
 
 
@@ -87,15 +78,15 @@ def split_commands(arguments: List[str]) -> Dict[str, Dict[str, str]]:
     return commands
 
 
-def check_flags(commands: Dict[str, Dict[str, str]], schema: Dict[str, Dict[str, Optional[List[str]]]]) -> str:
+def check_flags(commands: Dict[str, Dict[str, str]]) -> str:
     problems = []
     for command, flags in commands.items():
-        known = schema[command]
+        fields = argument_fields(command)
         for flag, value in flags.items():
-            if flag not in known and flag not in HF_TRAINING_ARGUMENTS:
-                problems.append(f"swift {command} has no --{flag}")
-            elif known.get(flag) and value not in known[flag]:
-                problems.append(f"swift {command} --{flag} {value}: expected one of {known[flag]}")
+            if flag not in fields:
+                problems.append(f"swift {command} has no --{flag} ({COMMANDS[command]})")
+            elif value_problem(fields[flag], value) is not None:
+                problems.append(f"swift {command} --{flag} {value}: {value_problem(fields[flag], value)}")
     if "sft" in commands:
         wanted = sft_conditions(commands["sft"])
     else:
@@ -103,18 +94,26 @@ def check_flags(commands: Dict[str, Dict[str, str]], schema: Dict[str, Dict[str,
     problems += [f"missing: {name}" for name, present in wanted.items() if not present]
     if problems:
         raise ValueError("; ".join(problems))
-    return f"{sum(len(flags) for flags in commands.values())} flags of swift {' / swift '.join(commands)} are ms-swift arguments; {len(wanted)} recipe conditions hold"
+    classes = " / ".join(COMMANDS[command] for command in commands)
+    return f"{sum(len(flags) for flags in commands.values())} flags parse as fields of {classes}; {len(wanted)} recipe conditions hold"
 
 
 def sft_conditions(sft: Dict[str, str]) -> Dict[str, bool]:
     return {
         "--add_non_thinking_prefix false (text parity with Qwen3's template)": sft.get("add_non_thinking_prefix") == "false",
         "--agent_template hermes": sft.get("agent_template") == "hermes",
-        "--max_length of at least 32768": int(sft.get("max_length", "0")) >= 32768,
+        "--max_length of at least 32768": _number(sft.get("max_length", "0")) >= 32768,
         "--truncation_strategy delete": sft.get("truncation_strategy") == "delete",
         "data files that export writes (train.jsonl, train.val.jsonl)": sft.get("dataset", "").endswith("/train.jsonl")
         and sft.get("val_dataset", "").endswith("/train.val.jsonl"),
     }
+
+
+def _number(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return 0.0  # reported by the type check
 
 
 def grpo_conditions(commands: Dict[str, Dict[str, str]]) -> Dict[str, bool]:
@@ -122,7 +121,7 @@ def grpo_conditions(commands: Dict[str, Dict[str, str]]) -> Dict[str, bool]:
     return {
         "rlhf --vllm_server_pass_dataset true": train.get("vllm_server_pass_dataset") == "true",
         "the same --multi_turn_scheduler in both": train.get("multi_turn_scheduler") == rollout.get("multi_turn_scheduler") == "progagent_scheduler",
-        "--max_completion_length above the default 512": int(train.get("max_completion_length", "512")) > 512,
+        "--max_completion_length above the default 512": _number(train.get("max_completion_length", "512")) > 512,
         "--importance_sampling_level sequence (GSPO)": train.get("importance_sampling_level") == "sequence",
         "--external_plugins that exists": os.path.isfile(rollout.get("external_plugins", "")),
         "data files that export writes (train.jsonl, train.val.jsonl)": train.get("dataset", "").endswith("/train.jsonl")
@@ -160,7 +159,7 @@ def check_swift(report: Report, service: str, recipe: str, sft_recipe: str, rl_d
     if report.run("recipe arguments", lambda: _arguments(recipe, state)) is not None:
         report.run("flags against ms-swift's argument classes", lambda: _flags(state))
     report.run("SFT recipe flags", lambda: _sft_flags(sft_recipe))
-    if report.run("plugin registers", _plugin) is None:
+    if report.run("plugin registers", lambda: _plugin(state)) is None:
         return
     if rl_data is None:
         report.skip("exported rows", "no --rl-data (a file `export rl --format ms-swift` wrote); a built-in row is used")
@@ -203,10 +202,7 @@ def _request(row: Dict[str, Any]) -> Any:
 
 
 def _sft_flags(recipe: str) -> str:
-    import swift
-
-    commands = split_commands(recipe_arguments(recipe, {"ENGINE": "ms-swift"}))
-    return check_flags(commands, argument_schema(os.path.dirname(swift.__file__)))
+    return check_flags(split_commands(recipe_arguments(recipe, {"ENGINE": "ms-swift"})))
 
 
 def _import_swift() -> str:
@@ -222,26 +218,32 @@ def _arguments(recipe: str, state: Dict[str, Any]) -> str:
 
 
 def _flags(state: Dict[str, Any]) -> str:
-    import swift
-
-    return check_flags(state["commands"], argument_schema(os.path.dirname(swift.__file__)))
+    return check_flags(state["commands"])
 
 
-def _plugin() -> str:
+def _plugin(state: Dict[str, Any]) -> str:
+    """The recipe's --external_plugins file loaded as `swift rollout` loads it (ms-swift's import_external_file:
+    its folder on sys.path, imported as a top-level module), and the scheduler the recipe names in the registry."""
+    import sys
+
     from swift.rollout.gym_env import envs
     from swift.rollout.multi_turn import multi_turns
+    from swift.utils import import_external_file
 
-    from . import swift_plugin
+    rollout = state.get("commands", {}).get("rollout", {})
+    path = rollout.get("external_plugins") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "swift_plugin.py")
+    name = rollout.get("multi_turn_scheduler", "progagent_scheduler")
+    module = import_external_file(path)
+    scheduler, env = multi_turns.get(name), envs.get("progagent")
+    if scheduler is not getattr(module, "ProgAgentScheduler", None) or env is not getattr(module, "ProgAgentEnv", None):
+        raise AssertionError(f"{path} did not register multi_turns[{name!r}] and envs['progagent']")
+    state["scheduler"], state["plugin"] = scheduler, sys.modules[scheduler.__module__]
+    return f"{os.path.basename(path)} imported by import_external_file as {module.__name__!r}; multi_turns[{name!r}], envs['progagent']"
 
-    if multi_turns.get("progagent_scheduler") is not swift_plugin.ProgAgentScheduler or envs.get("progagent") is not swift_plugin.ProgAgentEnv:
-        raise AssertionError("progagent_scheduler / progagent are not in ms-swift's registries")
-    return "multi_turns['progagent_scheduler'], envs['progagent']"
 
-
-def _run(service: str, url: str, row: Dict[str, Any], finish_reason: str = "stop", max_turns: int = 100) -> Tuple[Any, ScriptedEngine]:
+def _run(state: Dict[str, Any], service: str, url: str, finish_reason: str = "stop", max_turns: int = 100) -> Tuple[Any, ScriptedEngine]:
     from swift.infer_engine.protocol import RequestConfig
 
-    from . import swift_plugin
     from .check import SCRIPT
 
     async def scenario() -> Tuple[Any, ScriptedEngine]:
@@ -251,10 +253,10 @@ def _run(service: str, url: str, row: Dict[str, Any], finish_reason: str = "stop
         finally:
             await client.close()
         os.environ["PROGAGENT_ROLLOUT_URLS"] = url
-        swift_plugin._POOL = None
+        state["plugin"]._POOL = None
         engine = ScriptedEngine(turns, SCRIPT, finish_reason)
-        scheduler = swift_plugin.ProgAgentScheduler(infer_engine=engine, max_turns=max_turns)
-        request = _request(row)
+        scheduler = state["scheduler"](infer_engine=engine, max_turns=max_turns)
+        request = _request(state["row"])
         output = await scheduler.run(request, RequestConfig(max_tokens=4096))
         if scheduler.episodes:
             raise AssertionError(f"episodes left open: {list(scheduler.episodes)}")
@@ -264,7 +266,7 @@ def _run(service: str, url: str, row: Dict[str, Any], finish_reason: str = "stop
 
 
 def _episode(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, service, state["row"])
+    output, engine = _run(state, service, service)
     infos, first = output.rollout_infos, engine.requests[0]
     if first["messages"][0]["role"] != "system" or not first["tools"]:
         raise AssertionError("the model did not see the episode's system prompt and tools")
@@ -284,7 +286,7 @@ def _episode(service: str, state: Dict[str, Any]) -> str:
 
 
 def _down(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, "http://127.0.0.1:9", state["row"])
+    output, engine = _run(state, service, "http://127.0.0.1:9")
     infos = output.rollout_infos
     if infos.get("total_reward") != 0.0 or infos.get("progagent_end_reason") != "service_error":
         raise AssertionError(f"rollout_infos {infos}")
@@ -292,7 +294,7 @@ def _down(service: str, state: Dict[str, Any]) -> str:
 
 
 def _cut(service: str, state: Dict[str, Any]) -> str:
-    output, engine = _run(service, service, state["row"], finish_reason="length")
+    output, engine = _run(state, service, service, finish_reason="length")
     infos = output.rollout_infos
     if infos.get("total_reward") != 0.0 or infos.get("progagent_end_reason") != "response_length" or len(engine.requests) != 1:
         raise AssertionError(f"rollout_infos {infos}")

@@ -11,12 +11,18 @@ from .client import ServiceClient
 
 
 def compose_config(arguments: List[str]) -> Any:
-    """verl's composed trainer config with the recipe's overrides, as hydra applies them: a key without `+`
-    must exist; `+key` adds one."""
+    """verl's composed PPO trainer config with the recipe's overrides."""
     import verl
     from omegaconf import OmegaConf
 
     config = OmegaConf.load(os.path.join(os.path.dirname(verl.__file__), "trainer/config/_generated_ppo_trainer.yaml"))
+    return apply_overrides(config, arguments)
+
+
+def apply_overrides(config: Any, arguments: List[str]) -> Any:
+    """The overrides as hydra applies them: a key without `+` must exist; `+key` adds one."""
+    from omegaconf import OmegaConf
+
     for argument in arguments:
         key, _, value = argument.partition("=")
         if not key.startswith("+") and not _has_key(config, key):
@@ -183,11 +189,12 @@ async def run_episodes(worker: Any, rows: List[Dict[str, Any]], urls: List[str])
     return outputs
 
 
-def check_verl(report: Report, service: str, recipe: str, sft_recipe: str = "", sft_data: Any = None) -> None:
+def check_verl(report: Report, service: str, recipe: str, sft_recipe: str = "") -> None:
     version = report.run("import verl", _import_verl)
     if version is None:
         return
-    report.skip("SFT recipe", f"{os.path.basename(sft_recipe)} is not yet validated against verl's SFT config here")
+    if sft_recipe:
+        check_sft(report, sft_recipe)
     state: Dict[str, Any] = {}
     if report.run("recipe arguments", lambda: _arguments(recipe, state)) is None:
         return
@@ -203,6 +210,20 @@ def check_verl(report: Report, service: str, recipe: str, sft_recipe: str = "", 
     if "data" in state:
         report.run("GRPO advantages", lambda: _grpo(state))
         report.run("GSPO loss (CPU)", lambda: _gspo(state))
+
+
+def check_sft(report: Report, sft_recipe: str) -> None:
+    from .check_verl_sft import check_sft_config, compose_sft_config, sft_recipe_overrides
+
+    state: Dict[str, Any] = {}
+
+    def compose() -> str:
+        arguments = sft_recipe_overrides(recipe_arguments(sft_recipe, {"ENGINE": "verl"}))
+        state["config"] = compose_sft_config(arguments)
+        return f"{len(arguments)} overrides from {os.path.basename(sft_recipe)} applied to verl's sft_trainer_engine config"
+
+    if report.run("SFT recipe (compose)", compose) is not None:
+        report.run("SFT recipe (verl's SFT config)", lambda: check_sft_config(state["config"]))
 
 
 def _import_verl() -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -32,6 +33,8 @@ from progagent_rl import (  # noqa: E402
 )
 
 TASK = "retail.apply-supplier-recall"
+#: The test domain's task (test/fixtures/tiny-suite.ts): OraclePolicy earns reward 1 on it.
+TINY = "tiny.deactivate"
 MAX_EPISODES = 4
 
 
@@ -41,7 +44,8 @@ class Service:
     def __init__(self) -> None:
         command = shlex.split(os.environ.get("PROGAGENT_CLI", "node bin/progagent.js"))
         self.process = subprocess.Popen(
-            [*command, "rollout", "serve", "--port", "0", "--max-episodes", str(MAX_EPISODES), "--idle-timeout", "3"],
+            [*command, "rollout", "serve", "--port", "0", "--max-episodes", str(MAX_EPISODES), "--idle-timeout", "3",
+             "--suite", os.path.join(os.path.dirname(os.path.dirname(HERE)), "test", "fixtures", "tiny-suite.ts")],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
@@ -217,12 +221,62 @@ class ClientTests(unittest.TestCase):
 
         run(scenario())
 
+    def test_client_serves_several_event_loops(self) -> None:
+        # ms-swift's colocate mode runs each batch in a new event loop; a pooled client must not reuse a connection
+        # that belongs to an earlier (closed) loop.
+        client = ServiceClient(SERVICE.url)
+        for _ in range(3):
+            self.assertTrue(asyncio.run(client.health())["ok"])
+        asyncio.run(client.close())
+
     def test_pool_is_sticky(self) -> None:
         pool = ServicePool(["http://127.0.0.1:1", "http://127.0.0.1:2", "http://127.0.0.1:3"])
         self.assertIs(pool.pick("task/v0/0/7"), pool.pick("task/v0/0/7"))
         self.assertEqual(len({id(pool.pick(f"k{n}")) for n in range(64)}), 3)
         with self.assertRaises(ValueError):
             ServiceClient("ftp://nowhere")
+
+
+ORACLE_PROGRAM = """memo = tools.read_file(path="memo.md")["content"]
+import re
+for item_id in [int(x) for x in re.findall(r"\\d+", memo)]:
+    tools.deactivate_item(item_id=item_id)
+items, page = [], 1
+while True:
+    result = tools.list_items(page=page, per_page=50)
+    items += result["items"]
+    if not result["has_more"]:
+        break
+    page += 1
+print(f"{sum(i['price'] for i in items if i['active']):.2f}")"""
+
+
+def tool_call_text(name: str, arguments: Dict[str, Any]) -> str:
+    return f"<tool_call>\n{json.dumps({'name': name, 'arguments': arguments})}\n</tool_call><|im_end|>"
+
+
+class OraclePolicy:
+    """One episode of tiny.deactivate solved as its oracle does: the program, then claim_done with the total the
+    program printed (read from the last tool response the policy was shown)."""
+
+    def __init__(self, client: ServiceClient) -> None:
+        self.client = client
+        self.turns = 0
+
+    async def text(self, transcript: str) -> str:
+        self.turns += 1
+        if self.turns == 1:
+            return tool_call_text("programmatic_tool_call", {"code": ORACLE_PROGRAM})
+        response = transcript.rsplit("<tool_response>", 1)[-1]
+        return tool_call_text("claim_done", {"answer": re.findall(r"\d+\.\d\d", response)[-1]})
+
+    async def tokens(self, text: str) -> List[int]:
+        _, answer = await self.client.request("POST", "/v1/tokenize", {"text": text})
+        return [int(token) for token in answer["token_ids"]]
+
+    async def transcript(self, prompt_ids: List[int]) -> str:
+        _, answer = await self.client.request("POST", "/v1/detokenize", {"token_ids": prompt_ids})
+        return answer["text"]
 
 
 def install_fake_verl() -> Dict[str, Any]:
@@ -366,6 +420,101 @@ class TrainerShellTests(unittest.TestCase):
             self.assertEqual(cut.extra_fields["reward_extra_info"]["truncated"], 1.0)
             self.assertLessEqual(len(cut.response_ids), 30)
             self.assertEqual(len(cut.response_ids), len(cut.response_mask))
+            await client.close()
+
+        run(scenario())
+
+    def test_verl_loop_reward_weight_versions_and_budget(self) -> None:
+        install_fake_verl()
+        os.environ["PROGAGENT_ROLLOUT_URLS"] = SERVICE.url
+        import progagent_rl.verl_agent_loop as verl_loop  # noqa: WPS433
+
+        verl_loop._POOL = None
+
+        async def scenario() -> None:
+            client = ServiceClient(SERVICE.url)
+            policy = OraclePolicy(client)
+            calls: List[Any] = []
+
+            class Output:  # verl's TokenOutput: vLLM's server reports the weight version that generated
+                def __init__(self, token_ids: List[int], steps: int) -> None:
+                    self.token_ids, self.log_probs = token_ids, [-0.1] * len(token_ids)
+                    self.extra_fields = {"global_steps": steps, "min_global_steps": steps, "max_global_steps": steps}
+
+            class ServerManager:
+                async def generate(self, request_id, *, prompt_ids, sampling_params, **_):
+                    calls.append((len(prompt_ids), dict(sampling_params)))
+                    text = await policy.text(await policy.transcript(list(prompt_ids)))
+                    return Output(await policy.tokens(text), 6 + len(calls))  # weights move between turns
+
+            rollout = types.SimpleNamespace(response_length=20000, prompt_length=20000)
+            config = types.SimpleNamespace(actor_rollout_ref=types.SimpleNamespace(rollout=rollout))
+            loop = verl_loop.ProgAgentAgentLoop(types.SimpleNamespace(config=config), ServerManager(), None, None)
+            row = {"task": TINY, "scale": "v0", "seed": 0, "harness": "ptc"}
+            output = await loop.run({"temperature": 1.0}, extra_info=row, raw_prompt=[], global_steps=7)
+            self.assertEqual((output.reward_score, output.extra_fields["end_reason"]), (1.0, "claim_done"))
+            self.assertEqual(output.extra_fields["reward_extra_info"]["episode_reward"], 1.0)
+            # The V1 trainer's staleness tags: the first turn's weights and the last turn's.
+            self.assertEqual((output.extra_fields["min_global_steps"], output.extra_fields["max_global_steps"]), (7, 8))
+            # Each generation may use what is left of the response budget, never the server's default.
+            (first_prompt, first), (second_prompt, second) = calls
+            self.assertEqual((first["max_tokens"], first["temperature"]), (20000, 1.0))
+            self.assertEqual(second["max_tokens"], 20000 - (second_prompt - first_prompt))
+            await client.close()
+
+        run(scenario())
+
+    def test_swift_scheduler_hooks(self) -> None:
+        install_fake_swift()
+        import progagent_rl.swift_plugin as plugin  # noqa: WPS433
+
+        def request(uuid: str) -> Any:
+            row = {"task": TINY, "scale": "v0", "seed": 0, "harness": "ptc"}
+            return types.SimpleNamespace(uuid=uuid, messages=[{"role": "user", "content": "row"}], tools=None,
+                                         data_dict={"extra_info": row})
+
+        async def trajectory(scheduler: Any, policy: OraclePolicy, req: Any, finish_reason: str = "stop") -> Any:
+            """The hooks in the order ms-swift's MultiTurnScheduler.run calls them (step only when not done)."""
+            await scheduler.on_trajectory_start([req])
+            turn = 1
+            while True:
+                text = await policy.text("\n".join(str(m["content"]) for m in req.messages))
+                choice = types.SimpleNamespace(token_ids=await policy.tokens(text), finish_reason=finish_reason,
+                                               message=types.SimpleNamespace(content=text))
+                ended = await scheduler.on_turn_end(req, choice, turn)
+                if ended["done"]:
+                    return ended["rollout_infos"], turn
+                scheduler.step(req, choice, turn)
+                turn += 1
+
+        async def scenario() -> None:
+            client = ServiceClient(SERVICE.url)
+            os.environ["PROGAGENT_ROLLOUT_URLS"] = SERVICE.url
+            plugin._POOL = None
+            scheduler = plugin.ProgAgentScheduler(max_turns=10)
+            solved = request("solved")
+            infos, turns = await trajectory(scheduler, OraclePolicy(client), solved)
+            # The episode's system prompt and tools replaced the row's; token ids were accepted (render was asked
+            # for); claim_done ended the trajectory at once, with the verifier's reward as total_reward.
+            self.assertEqual(solved.messages[0]["role"], "system")
+            self.assertIn("programmatic_tool_call", [tool["function"]["name"] for tool in solved.tools])
+            self.assertIn("<tool_response>", solved.messages[-1]["content"])
+            self.assertEqual((infos["total_reward"], infos["progagent_end_reason"], turns), (1.0, "claim_done", 2))
+            self.assertEqual(scheduler.episodes, {})
+
+            # Cut by length on the first turn: reward 0, the episode released on the service.
+            cut_request = request("cut")
+            infos, turns = await trajectory(scheduler, OraclePolicy(client), cut_request, finish_reason="length")
+            self.assertEqual((infos["total_reward"], infos["progagent_end_reason"], turns), (0.0, "response_length", 1))
+            self.assertEqual((scheduler.episodes, (await client.health())["live"]), ({}, 0))
+
+            # The service unreachable: the trajectory still ends with total_reward 0, nothing raised.
+            os.environ["PROGAGENT_ROLLOUT_URLS"] = "http://127.0.0.1:9"
+            plugin._POOL = None
+            infos, turns = await trajectory(scheduler, OraclePolicy(client), request("down"))
+            self.assertEqual((infos["total_reward"], infos["progagent_end_reason"], turns), (0.0, "service_error", 1))
+            os.environ["PROGAGENT_ROLLOUT_URLS"] = SERVICE.url
+            plugin._POOL = None
             await client.close()
 
         run(scenario())

@@ -116,6 +116,7 @@ export {
   allRows,
   requireRow,
   withBooleans,
+  insertRow,
 } from "./kit/listing.js";
 export type {
   SqlCondition,
@@ -137,6 +138,7 @@ export {
   renderMarkdown,
   toJsonDocument,
   renderEmail,
+  PYTHON_MARKDOWN_HELPERS,
 } from "./kit/documents.js";
 export type { CsvValue, MarkdownBlock } from "./kit/documents.js";
 export {
@@ -156,6 +158,7 @@ export {
   dateTime,
   longDate,
   previousMonth,
+  monthEndAfter,
   MONTH_NAMES,
 } from "./kit/dates.js";
 export { roundCents, formatUsd, sumCents } from "./kit/money.js";
@@ -183,4 +186,26 @@ export {
   snapshotFields,
 } from "./kit/snapshot.js";
 export type { SnapshotNode } from "./kit/snapshot.js";
+export {
+  PYTHON_OCR_HELPERS,
+  OCR_AMOUNT_PATTERN,
+  amountText,
+  cell,
+  hyphenate,
+  numberCell,
+  ocrAmount,
+  ocrAmountsIn,
+  ocrConfuse,
+  parseOcrAmount,
+  renderPages,
+  scanStamp,
+  strayLine,
+} from "./kit/ocr.js";
+export type { OcrAmountNoise } from "./kit/ocr.js";
+export {
+  checkProblems,
+  checkAnswerTotal,
+  checkAnswerCount,
+  checkAnswerIdLists,
+} from "./kit/answer-checks.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

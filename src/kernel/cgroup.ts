@@ -232,6 +232,11 @@ export interface KernelCgroup {
   /** How many processes the OOM killer has killed in this cgroup so far. */
   oomKillCount(): number;
   /**
+   * What tmpfs files written by its processes hold of its memory (`shmem` in memory.stat): a workspace on a tmpfs
+   * keeps this charge after the processes are gone. 0 when it cannot be read.
+   */
+  shmemBytes(): number;
+  /**
    * Removes the directories, killing what is left in them; false when something is still busy. Off the event
    * loop: removing a cgroup is two system calls per hierarchy that were a tenth of a burst's dispose time.
    */
@@ -291,6 +296,14 @@ export function createKernelCgroup(support: CgroupSupport, budget: KernelCgroupB
       try {
         const file = support.version === 2 ? "memory.events" : "memory.oom_control";
         const match = /^oom_kill (\d+)$/m.exec(readText(join(memory, file)));
+        return match ? Number(match[1]) : 0;
+      } catch {
+        return 0;
+      }
+    },
+    shmemBytes() {
+      try {
+        const match = /^(?:total_)?shmem (\d+)$/m.exec(readText(join(memory, "memory.stat")));
         return match ? Number(match[1]) : 0;
       } catch {
         return 0;

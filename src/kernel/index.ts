@@ -29,6 +29,17 @@ export {
 } from "./sandbox.js";
 export type { KernelLauncher, ResourceLimits } from "./kernel-process.js";
 export { KERNEL_LAUNCHER_VARIABLE } from "./kernel-process.js";
-export { assertUsableWorkspace, setidFilterLaunchCommand } from "./workspace-mount.js";
-export { describeSandboxLimits, SANDBOX_LIMITS_VARIABLE } from "./sandbox-limits.js";
-export type { SandboxLimitsReport, SandboxLimitMechanism, BudgetViolation } from "./sandbox-limits.js";
+export { assertUsableWorkspace, launcherCommand, setidFilterLaunchCommand } from "./workspace-mount.js";
+export type { LaunchRlimits } from "./workspace-mount.js";
+export {
+  createSandboxBudget,
+  describeSandboxLimits,
+  formatBytes,
+  SANDBOX_LIMITS_VARIABLE,
+} from "./sandbox-limits.js";
+export type {
+  SandboxBudget,
+  SandboxLimitsReport,
+  SandboxLimitMechanism,
+  BudgetViolation,
+} from "./sandbox-limits.js";

@@ -7,6 +7,9 @@ import {
   type KernelToolSpec,
 } from "./kernel.js";
 
+/** How long after an acquire the pool starts the replacement (a first program's round takes a few ms). */
+const REFILL_AFTER_ACQUIRE_MS = 20;
+
 export interface KernelPoolOptions {
   /** How many started kernels to keep ready (default 2). */
   size?: number;
@@ -85,6 +88,17 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
   const refill = (): void => {
     while (!disposed && idle.length + filling.size < size) startOne();
   };
+  // The replacement starts a moment after an acquire, not during it: its start (a fork, namespaces, an
+  // interpreter's boot) would compete for the CPUs and the event loop with the caller's first program.
+  let refillTimer: NodeJS.Timeout | undefined;
+  const refillSoon = (): void => {
+    if (refillTimer !== undefined || disposed) return;
+    refillTimer = setTimeout(() => {
+      refillTimer = undefined;
+      refill();
+    }, REFILL_AFTER_ACQUIRE_MS);
+    refillTimer.unref();
+  };
   let idleTimer: NodeJS.Timeout | undefined;
   const refillWhenIdle = (): void => {
     if (refillAfterIdleMs === undefined || disposed) return;
@@ -97,8 +111,7 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
   return {
     async acquire(setup) {
       let kernel = idle.shift();
-      // Refill after the caller's first execution is under way: spawning blocks the event loop for a moment.
-      if (refillOnAcquire) setImmediate(refill);
+      if (refillOnAcquire) refillSoon();
       else refillWhenIdle();
       if (!kernel) {
         kernel = createKernel(options.kernel);
@@ -122,6 +135,7 @@ export function createKernelPool(options: KernelPoolOptions = {}): KernelPool {
     async dispose() {
       disposed = true;
       clearTimeout(idleTimer);
+      clearTimeout(refillTimer);
       await Promise.all([...filling]);
       await Promise.all(idle.splice(0).map((kernel) => kernel.dispose()));
     },

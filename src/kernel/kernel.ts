@@ -324,6 +324,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   let toolHandler: KernelToolHandler | undefined = options.onToolCall;
 
   let current: KernelProcess | undefined;
+  /** The last process started: a restart's check waits for it to be gone (with it, its /tmp). */
+  let lastStarted: KernelProcess | undefined;
   let starting: Promise<KernelProcess> | undefined;
   let pending: PendingExecution | undefined;
   let lostState = false;
@@ -448,8 +450,6 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   };
 
   const launchProcess = async (startTimeoutMs: number): Promise<KernelProcess> => {
-    // A restart after a workspace on a tmpfs was filled gets a cgroup without the files' charge.
-    if (everStarted) budget.renew();
     let markReady: () => void = () => undefined;
     let failStart: (error: Error) => void = () => undefined;
     const ready = new Promise<void>((resolve, reject) => {
@@ -491,6 +491,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       },
     });
     current = child;
+    lastStarted = child;
     // The cgroup migration overlaps the interpreter's start-up; `attach` checks every process before the first program.
     const joining = child.firstPids.then((pids) => {
       stage("forked", performance.now());
@@ -523,6 +524,14 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     return child;
   };
 
+  /** Whether a restart must be refused; asked again once the last sandbox is surely gone (its /tmp is memory too). */
+  const restartRefusal = async (): Promise<BudgetViolation | undefined> => {
+    const refusal = budget.restartRefusal();
+    if (!refusal || !lastStarted) return refusal;
+    await exitOf(lastStarted, 2_000);
+    return budget.restartRefusal();
+  };
+
   const ensureProcess = async (): Promise<KernelProcess> => {
     if (current?.isAlive && !starting) return current;
     if (!starting) {
@@ -541,6 +550,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     const isCommand = request.t === "run";
     // A command does not use the program's state: the note about lost state waits for the next execution.
     const restartedNow = lostState && everStarted && !isCommand;
+    // A workspace on a tmpfs that fills the memory budget leaves no room for a new kernel: say so, start nothing.
+    const refusal = everStarted && !current?.isAlive && !starting ? await restartRefusal() : undefined;
+    if (refusal) return refusedRestart(refusal, startedAt, isCommand);
     const process = await ensureProcess();
     if (!isCommand) lostState = false;
     const limitMs = executeOptions.timeoutMs ?? timeoutMs;
@@ -723,14 +735,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     current = undefined;
     if (process) {
       process.dispose();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        process.exitedPromise,
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, 2_000);
-        }),
-      ]);
-      clearTimeout(timer);
+      await exitOf(process, 2_000);
     }
     await budget.dispose();
   };
@@ -776,6 +781,37 @@ export function createKernel(options: KernelOptions = {}): Kernel {
     },
     dispose,
     [Symbol.asyncDispose]: dispose,
+  };
+}
+
+/** Resolves once the process has exited, or after `timeoutMs`. */
+async function exitOf(process: KernelProcess, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    process.exitedPromise,
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** The result of an execution that could not run because the kernel could not restart. */
+function refusedRestart(violation: BudgetViolation, startedAt: number, isCommand: boolean): ExecutionResult {
+  const text = `[${violation.message}]`;
+  return {
+    text,
+    truncated: false,
+    status: "crashed",
+    stdout: "",
+    stderr: "",
+    value: null,
+    error: null,
+    durationMs: Date.now() - startedAt,
+    toolCallCount: 0,
+    kernelRestarted: false,
+    ...(isCommand ? { exitCode: null } : {}),
+    budgetExceeded: violation.kind,
   };
 }
 

@@ -102,7 +102,7 @@ function report(
   detection: Detection,
   limits: SandboxBudgetLimits,
   bwrapPath: string,
-  workspaceDir: string,
+  workspaceDir: string | undefined,
 ): SandboxLimitsReport {
   const cgroup = detection.mechanism !== "rlimit";
   const sizedTmp = sandboxFeatures(bwrapPath).tmpfsSize;
@@ -127,7 +127,7 @@ function report(
       disk:
         `the host measures the workspace every second while a program runs and after it; beyond ${formatBytes(limits.diskBytes)} the program fails; no single file may exceed it (RLIMIT_FSIZE)` +
         (workspaceInMemory
-          ? `; the workspace is on a tmpfs (${workspaceDir}), so what a program writes there also counts against the memory budget`
+          ? `; the workspace is on a tmpfs (${workspaceDir}), so what a program writes there also counts against the memory budget, across kernel restarts too (a kernel restarts only while the files leave it ${formatBytes(RESTART_ROOM_BYTES)})`
           : ""),
     },
     seccomp: seccompSupported()
@@ -137,8 +137,8 @@ function report(
 }
 
 /** Whether the memory budget covers the workspace's files: a cgroup, and the workspace on a tmpfs. */
-function chargesWorkspace(detection: Detection, workspaceDir: string): boolean {
-  return detection.mechanism !== "rlimit" && isTmpfs(workspaceDir);
+function chargesWorkspace(detection: Detection, workspaceDir: string | undefined): boolean {
+  return detection.mechanism !== "rlimit" && workspaceDir !== undefined && isTmpfs(workspaceDir);
 }
 
 /** Which mechanism enforces the sandbox budgets on this host, and how. Detects (and caches) on first call. */
@@ -176,16 +176,19 @@ export interface SandboxBudget {
   /** The workspace check after an execution: a violation when it grew beyond the disk budget. */
   checkDisk(): Promise<BudgetViolation | undefined>;
   /**
-   * Before a restart: when the workspace is on a tmpfs, the next process tree gets a fresh cgroup. The files
-   * the last one wrote stay charged to the old cgroup, which goes once its processes are gone; without this, a
-   * program that filled the workspace up to the memory budget would leave a kernel that cannot start again.
+   * Before a restart: a violation when the workspace is on a tmpfs and its files leave the kernel's memory budget
+   * too little room for a kernel to start. The restarted kernel keeps its cgroup, and the files keep their charge
+   * there, so what a workspace holds stays within the memory budget however often a program fills it and forces
+   * a restart (attacks.md B9: a fresh cgroup per restart let a workspace grow by a budget each time).
    */
-  renew(): void;
+  restartRefusal(): BudgetViolation | undefined;
   /** Removes the kernel's cgroup (after its processes are gone). */
   dispose(): Promise<void>;
 }
 
 const MEMORY_POLL_MS = 250;
+/** A kernel restarts only while its workspace's files on a tmpfs leave this much of the memory budget. */
+export const RESTART_ROOM_BYTES = 32 * 1024 ** 2;
 const DISK_POLL_MS = 1_000;
 const MAX_TREE_PROCESSES = 4096;
 
@@ -198,6 +201,18 @@ function memoryViolation(limitBytes: number, how: string, workspaceInMemory = fa
     limitBytes,
     message: `The program exceeded the sandbox memory budget of ${formatBytes(limitBytes)} (${counted}; ${how}), so the kernel was stopped. All kernel state is lost; the next execution starts a fresh kernel. Use less memory: process data in chunks, or free large objects.`,
   };
+}
+
+function restartViolation(limitBytes: number, heldBytes: number): BudgetViolation {
+  return {
+    kind: "memory",
+    limitBytes,
+    message: `The kernel cannot restart: the workspace's files hold ${formatMiB(heldBytes)} of the sandbox memory budget of ${formatBytes(limitBytes)} (the workspace is on a tmpfs, so its files are memory), which leaves less than the ${formatBytes(RESTART_ROOM_BYTES)} a kernel needs. Nothing more can run in this kernel until its workspace holds less.`,
+  };
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round((bytes / 1024 ** 2) * 10) / 10} MiB`;
 }
 
 function diskViolation(limitBytes: number, usedBytes: number): BudgetViolation {
@@ -278,10 +293,12 @@ function processTree(rootPid: number): number[] {
 /**
  * The budgets of one kernel. `sandboxed: false` (unsafe mode) still watches memory and disk from the host.
  * `interpreter` runs the workspace meter that measures the workspace for the disk budget (workspace-meter.ts).
+ * Without a `workspaceDir` (a sandbox whose writable places are all sized tmpfs, e.g. synth's draft sandbox)
+ * there is no disk check: only the memory and process budgets.
  */
 export function createSandboxBudget(
   limits: SandboxBudgetLimits,
-  workspaceDir: string,
+  workspaceDir: string | undefined,
   bwrapPath = "bwrap",
   sandboxed = true,
   interpreter = "/usr/bin/python3",
@@ -300,15 +317,13 @@ export function createSandboxBudget(
   const workspaceInMemory = chargesWorkspace(mechanism, workspaceDir);
   let rootPid: number | undefined;
   let oomMark = 0;
-  /** Removals of cgroups a restart replaced (see renew), awaited by dispose. */
-  const retiring = new Set<Promise<void>>();
   let diskBaseline = 0;
 
   const maxEntries = limits.workspaceEntries ?? DEFAULT_WORKSPACE_ENTRIES;
   /** What the workspace holds; a walk that failed outright is an incomplete measurement of nothing. */
-  const measure = async (): Promise<WorkspaceUsage> => {
+  const measure = async (directory: string): Promise<WorkspaceUsage> => {
     try {
-      return await measureWorkspace(workspaceDir, maxEntries, interpreter);
+      return await measureWorkspace(directory, maxEntries, interpreter);
     } catch (error) {
       return {
         bytes: 0,
@@ -346,7 +361,8 @@ export function createSandboxBudget(
     diskBaseline = usage.bytes > limits.diskBytes ? usage.bytes : 0;
   };
   const diskCheck = async (): Promise<BudgetViolation | undefined> => {
-    const usage = await measure();
+    if (workspaceDir === undefined) return undefined;
+    const usage = await measure(workspaceDir);
     const violation = judge(usage, true);
     deliver(usage, violation);
     return violation;
@@ -397,9 +413,9 @@ export function createSandboxBudget(
         if (violation) report(violation);
       }, MEMORY_POLL_MS);
       const diskTimer = setInterval(() => {
-        if (diskBusy) return;
+        if (diskBusy || workspaceDir === undefined) return;
         diskBusy = true;
-        void measure()
+        void measure(workspaceDir)
           .then((usage) => {
             // A walk that ends after its program is over judges nothing: the check after the program does.
             if (stopped) return;
@@ -425,22 +441,13 @@ export function createSandboxBudget(
         ? memoryViolation(limits.memoryBytes, "the kernel's cgroup hit its limit", workspaceInMemory)
         : undefined,
     checkDisk: diskCheck,
-    renew() {
-      if (!cgroup || !workspaceInMemory || !detection.support) return;
-      let fresh: KernelCgroup;
-      try {
-        fresh = createKernelCgroup(detection.support, limits);
-      } catch {
-        return; // the old cgroup stays: the start may then fail for want of memory, and says so
-      }
-      const old = cgroup;
-      cgroup = fresh;
-      oomMark = 0;
-      const removal = removeCgroup(old).finally(() => retiring.delete(removal));
-      retiring.add(removal);
+    restartRefusal() {
+      if (!cgroup || !workspaceInMemory) return undefined;
+      const heldBytes = cgroup.shmemBytes();
+      if (limits.memoryBytes - heldBytes >= RESTART_ROOM_BYTES) return undefined;
+      return restartViolation(limits.memoryBytes, heldBytes);
     },
     async dispose() {
-      await Promise.all([...retiring]);
       if (!cgroup) return;
       const owned = cgroup;
       cgroup = undefined;

@@ -64,24 +64,50 @@ export function probeIdmappedWorkspace(
   return probe;
 }
 
+/** Per-process limits the launcher sets before it execs a sandbox (inherited by all its processes). */
+export interface LaunchRlimits {
+  cpuSeconds?: number;
+  fileSizeBytes?: number;
+  openFiles?: number;
+}
+
 /**
- * A command that execs `sandboxCommand` behind the launcher's filter refusing set-user-ID and set-group-ID
- * modes (no mount): for sandboxes started outside the kernel spawner as root, e.g. synth's draft sandbox.
+ * A command that execs `sandboxCommand` through the launcher: with `setidFilter`, behind its filter refusing
+ * set-user-ID and set-group-ID modes (no mount), and with `rlimits` set first. For sandboxes started outside the
+ * kernel spawner, e.g. synth's draft sandbox.
  */
-export function setidFilterLaunchCommand(
+export function launcherCommand(
   sandboxCommand: { command: string; args: string[] },
   interpreter: string,
+  options: { setidFilter: boolean; rlimits?: LaunchRlimits },
 ): { command: string; args: string[] } {
+  const limits: Array<[string, number | undefined]> = [
+    ["cpu", options.rlimits?.cpuSeconds],
+    ["fsize", options.rlimits?.fileSizeBytes],
+    ["nofile", options.rlimits?.openFiles],
+  ];
+  const rlimitArgs = limits.flatMap(([name, value]) =>
+    value === undefined ? [] : ["--rlimit", `${name}=${Math.max(1, Math.ceil(value))}`],
+  );
   return {
     command: interpreter,
     args: [
       ...interpreterFlags(interpreter),
       LAUNCHER_SOURCE,
-      "--setid-filter-only",
+      ...rlimitArgs,
+      options.setidFilter ? "--setid-filter-only" : "--exec",
       sandboxCommand.command,
       ...sandboxCommand.args,
     ],
   };
+}
+
+/** `launcherCommand` with the set-id filter only. */
+export function setidFilterLaunchCommand(
+  sandboxCommand: { command: string; args: string[] },
+  interpreter: string,
+): { command: string; args: string[] } {
+  return launcherCommand(sandboxCommand, interpreter, { setidFilter: true });
 }
 
 /**

@@ -6,7 +6,14 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import type { CompletionRequest, CompletionResponse, ModelClient } from "../harness/index.js";
-import { assertSandboxAvailable, setidFilterLaunchCommand } from "../kernel/index.js";
+import {
+  assertSandboxAvailable,
+  createSandboxBudget,
+  formatBytes,
+  launcherCommand,
+  type BudgetViolation,
+  type SandboxBudget,
+} from "../kernel/index.js";
 import { restoreDraftFolder } from "./draft-folder.js";
 import {
   workerMessageSchema,
@@ -21,7 +28,40 @@ export const SANDBOX_DRAFT_DIR = "/draft";
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** The draft's own output kept for the report (its tail). */
 const MAX_LOG_CHARS = 20_000;
-const TMP_BYTES = 1024 * 1024 * 1024;
+const MiB = 1024 * 1024;
+/** Runs the launcher that sets the sandbox's CPU limit (and, as root, its set-id filter) before it execs bwrap. */
+const LAUNCHER_INTERPRETER = "/usr/bin/python3";
+/** bwrap exits with 128 + the signal that ended the worker: SIGXCPU is the CPU time limit. */
+const CPU_LIMIT_EXIT_CODE = 128 + 24;
+
+/**
+ * The draft sandbox's budgets, as a kernel's (attacks.md B12): one memory budget for all its processes and its
+ * tmpfs mounts, one process budget (a cgroup where there is one, see sandbox-limits.ts), CPU time per process
+ * (RLIMIT_CPU), and sized tmpfs for every place it can write: /tmp, /draft and /dev/shm (/dev itself is
+ * read-only). Nothing it writes reaches the host's disk.
+ */
+export interface DraftSandboxLimits {
+  /** All its processes and its /tmp, /draft and /dev/shm together. */
+  memoryBytes: number;
+  /** Processes and threads together. */
+  processes: number;
+  /** CPU time of each process (default: the run's deadline in seconds). */
+  cpuSeconds: number;
+  /** The private /tmp (the instance cache and the kernels' workspaces). */
+  tmpBytes: number;
+  /** /draft: a tmpfs holding the host's task.ts and package.json read-only, and whatever the draft writes. */
+  draftBytes: number;
+  /** /dev/shm. */
+  shmBytes: number;
+}
+
+export const DEFAULT_DRAFT_LIMITS: Omit<DraftSandboxLimits, "cpuSeconds"> = {
+  memoryBytes: 4096 * MiB,
+  processes: 256,
+  tmpBytes: 1024 * MiB,
+  draftBytes: 16 * MiB,
+  shmBytes: 64 * MiB,
+};
 
 /** A worker request without its key (the sandbox runner adds a fresh one per run). */
 export type DraftRequest = WorkerRequest extends infer Request
@@ -41,6 +81,8 @@ export interface DraftSandboxOptions {
   /** Called for every model call answered for the sandbox (token accounting). */
   onModelCall?: (response: CompletionResponse) => void;
   bwrapPath?: string;
+  /** Defaults: DEFAULT_DRAFT_LIMITS, and CPU time per process up to the deadline. */
+  limits?: Partial<DraftSandboxLimits>;
 }
 
 export interface DraftSandboxResult {
@@ -66,12 +108,14 @@ function workerEntry(): { path: string; typescript: boolean } {
 
 /**
  * The bwrap command line of a draft sandbox: every namespace unshared (no network), uid 1000 inside, read-only
- * system directories and Node, the package's sources and dependencies read-only, the draft folder the only
- * writable host directory, a private /tmp (where the instance cache lives), no host environment.
+ * system directories and Node, the package's sources and dependencies read-only, the draft's task.ts and
+ * package.json read-only in a sized tmpfs at /draft (no host directory is writable), a sized private /tmp (where
+ * the instance cache lives) and /dev/shm, a read-only /dev, no host environment.
  */
 export function buildDraftSandboxCommand(
   draftDir: string,
   bwrapPath = "bwrap",
+  limits: Omit<DraftSandboxLimits, "cpuSeconds" | "memoryBytes" | "processes"> = DEFAULT_DRAFT_LIMITS,
 ): { command: string; args: string[] } {
   const root = packageRoot();
   const entry = workerEntry();
@@ -91,7 +135,9 @@ export function buildDraftSandboxCommand(
   }
   const node = realpathSync(process.execPath);
   if (!node.startsWith("/usr/")) args.push("--ro-bind", dirname(dirname(node)), dirname(dirname(node)));
-  args.push("--proc", "/proc", "--dev", "/dev", "--size", String(TMP_BYTES), "--tmpfs", "/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev", "--size", String(limits.shmBytes), "--tmpfs", "/dev/shm");
+  // bwrap's /dev is an unsized tmpfs the sandbox's uid owns: read-only, it holds only its devices and /dev/shm.
+  args.push("--remount-ro", "/dev", "--size", String(limits.tmpBytes), "--tmpfs", "/tmp");
   // An installed package finds its dependencies beside it, in the node_modules folder that holds it.
   if (basename(dirname(root)) === "node_modules") args.push("--ro-bind", dirname(root), dirname(root));
   // Only what the worker needs of the package, at its own path: not the clone's runs, caches or dotfiles.
@@ -99,7 +145,8 @@ export function buildDraftSandboxCommand(
     const path = join(root, name);
     if (existsSync(path)) args.push("--ro-bind", path, path);
   }
-  args.push("--bind", draftDir, SANDBOX_DRAFT_DIR);
+  // A tmpfs, not the host folder: what the draft writes there is memory of its budget, never the host's disk.
+  args.push("--size", String(limits.draftBytes), "--tmpfs", SANDBOX_DRAFT_DIR);
   // The module under validation is read-only to itself: what passed is what the host reads back. (The host
   // wrote these files, and swept the folder after the last run, so they are plain files, not planted links.)
   for (const name of ["task.ts", "package.json"]) {
@@ -132,14 +179,39 @@ export function buildDraftSandboxCommand(
  */
 export async function runDraftSandbox(options: DraftSandboxOptions): Promise<DraftSandboxResult> {
   const bwrap = assertSandboxAvailable(options.bwrapPath ?? "bwrap");
-  let command = buildDraftSandboxCommand(options.draftDir, bwrap);
-  // As root the sandbox's files are root's on the host: refuse set-user-ID and set-group-ID modes (the kernel's filter).
-  if (process.getuid?.() === 0) command = setidFilterLaunchCommand(command, "/usr/bin/python3");
+  const limits: DraftSandboxLimits = {
+    ...DEFAULT_DRAFT_LIMITS,
+    cpuSeconds: Math.ceil(options.timeoutMs / 1000),
+    ...options.limits,
+  };
+  // The kernel's launcher sets the CPU limit and, as root, refuses set-user-ID and set-group-ID modes (its filter).
+  const command = launcherCommand(
+    buildDraftSandboxCommand(options.draftDir, bwrap, limits),
+    LAUNCHER_INTERPRETER,
+    {
+      setidFilter: process.getuid?.() === 0,
+      rlimits: { cpuSeconds: limits.cpuSeconds },
+    },
+  );
   const child = spawn(command.command, command.args, {
     stdio: ["pipe", "pipe", "pipe", "pipe"],
     env: {},
     detached: false,
   });
+
+  // The sandbox's processes join it before the worker gets its request (underBudgets below).
+  const budget = createSandboxBudget(
+    {
+      memoryBytes: limits.memoryBytes,
+      processes: limits.processes,
+      diskBytes: limits.draftBytes,
+      tmpBytes: limits.tmpBytes,
+    },
+    undefined,
+    bwrap,
+    true,
+    LAUNCHER_INTERPRETER,
+  );
   const input = child.stdin;
   const messages = (child.stdio as unknown as Readable[])[3]!;
   let log = "";
@@ -232,12 +304,24 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
   );
   const onAbort = (): void => stop("aborted");
   options.signal?.addEventListener("abort", onAbort, { once: true });
+  let stopWatching: () => void = () => undefined;
   try {
-    send({ ...options.request, nonce });
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
+    const exited = new Promise<number | null>((resolve, reject) => {
       child.on("error", reject);
       child.on("close", (code) => resolve(code));
     });
+    exited.catch(() => undefined); // awaited below, after the budgets are applied
+    // The draft runs once the worker has its request: by then every process of the sandbox is under the budgets.
+    if (child.pid !== undefined && (await underBudgets(budget, child.pid, stop))) {
+      stopWatching = budget.watch((violation) => stop(budgetFailure(violation, limits)));
+      send({ ...options.request, nonce });
+    }
+    const exitCode = await exited;
+    stopWatching();
+    const memory = budget.memoryExceeded();
+    if (memory) stop(budgetFailure(memory, limits));
+    else if (exitCode === CPU_LIMIT_EXIT_CODE)
+      stop(`the draft exceeded its CPU time budget of ${limits.cpuSeconds} s per process (SIGXCPU)`);
     await Promise.all(work);
     if (!report && !failure) {
       failure =
@@ -256,9 +340,33 @@ export async function runDraftSandbox(options: DraftSandboxOptions): Promise<Dra
     });
   } finally {
     clearTimeout(timer);
+    stopWatching();
     options.signal?.removeEventListener("abort", onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    // The sandbox may have changed its /draft's mode (777 would let any local user plant files for the host).
+    // Removing the cgroup also ends whatever of the sandbox is left in it.
+    await budget.dispose();
+    // Belt and braces (/draft is a tmpfs): a folder left 777 would let any local user plant files for the host.
     restoreDraftFolder(options.draftDir);
   }
+}
+
+/** Puts the sandbox's processes under its budgets; false (and the run stopped) when that fails. */
+async function underBudgets(
+  budget: SandboxBudget,
+  pid: number,
+  stop: (reason: string) => void,
+): Promise<boolean> {
+  try {
+    await budget.attach(pid);
+    return true;
+  } catch (error) {
+    stop(`the draft sandbox could not be put under its budgets: ${errorMessage(error)}`);
+    return false;
+  }
+}
+
+function budgetFailure(violation: BudgetViolation, limits: DraftSandboxLimits): string {
+  return violation.kind === "memory"
+    ? `the draft sandbox exceeded its memory budget of ${formatBytes(limits.memoryBytes)} (all its processes and its /tmp, /draft and /dev/shm together) and was stopped`
+    : violation.message;
 }

@@ -1,5 +1,5 @@
 export { parseToolCalls } from "./parse-tool-calls.js";
-export type { ParsedCompletion, ParsedToolCall, ParameterTypes } from "./parse-tool-calls.js";
+export type { ParsedCompletion, ParsedToolCall, ParameterTypes, ParseLimits } from "./parse-tool-calls.js";
 export {
   createRolloutService,
   createEpisodeBodySchema,
@@ -22,6 +22,8 @@ export { serveRolloutHttp, prometheusText } from "./rollout-http.js";
 export type { RolloutHttpOptions, RolloutHttpServer } from "./rollout-http.js";
 export { rolloutOpenApiDocument } from "./rollout-openapi.js";
 export type { EpisodeTokenRenderer } from "./rollout-renderer.js";
+export { startTokenizerWorkers } from "./rollout-tokenizer.js";
+export type { RolloutTokenizer, TokenizerWorkerOptions, ObservationRequest } from "./rollout-tokenizer.js";
 export {
   exportSft,
   SFT_FORMATS,

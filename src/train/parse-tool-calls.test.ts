@@ -78,3 +78,19 @@ describe("parseToolCalls", () => {
     expect(call("<parameter=a>".repeat(80_000))).toEqual({});
   });
 });
+
+describe("parseToolCalls on degenerate output", () => {
+  it("keeps at most maxCalls calls and maxErrors errors, counting the rest in one error each", () => {
+    const good = '<tool_call>\n{"name": "list_files", "arguments": {}}\n</tool_call>';
+    const bad = "<tool_call>\nnot json\n</tool_call>";
+    const parsed = parseToolCalls(`${good.repeat(100_000)}${bad.repeat(100_000)}`, undefined, {
+      maxCalls: 64,
+    });
+    expect(parsed.calls).toHaveLength(64);
+    expect(parsed.errors).toHaveLength(18);
+    expect(parsed.errors.slice(-2)).toEqual([
+      "99984 more tool calls could not be parsed",
+      "99936 more tool calls were not run: one turn makes at most 64",
+    ]);
+  });
+});

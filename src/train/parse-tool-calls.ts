@@ -29,11 +29,28 @@ export interface ParsedCompletion {
 /** JSON-schema types of a tool's parameters, used to convert XML parameter text to values. */
 export type ParameterTypes = (toolName: string) => Record<string, string | undefined> | undefined;
 
+export interface ParseLimits {
+  /** Calls kept at most; later well-formed blocks are counted in one error instead (default: no limit). */
+  maxCalls?: number;
+  /** Errors kept at most; later ones are counted in one last error (default 16). */
+  maxErrors?: number;
+}
+
 const END_TOKENS = ["<|im_end|>", "<|endoftext|>"];
 const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";
 
-export function parseToolCalls(raw: string, parameterTypes?: ParameterTypes): ParsedCompletion {
+/**
+ * Parses raw model output in one pass. What it returns is bounded by `limits`, not by how many blocks the output
+ * holds: a degenerate completion of a million blocks yields at most `maxCalls` calls and `maxErrors` errors.
+ */
+export function parseToolCalls(
+  raw: string,
+  parameterTypes?: ParameterTypes,
+  limits: ParseLimits = {},
+): ParsedCompletion {
+  const maxCalls = limits.maxCalls ?? Number.POSITIVE_INFINITY;
+  const maxErrors = limits.maxErrors ?? 16;
   let text = raw;
   let endedTurn = false;
   for (const token of END_TOKENS) {
@@ -53,6 +70,12 @@ export function parseToolCalls(raw: string, parameterTypes?: ParameterTypes): Pa
   const calls: ParsedToolCall[] = [];
   const errors: string[] = [];
   const outside: string[] = [];
+  let droppedCalls = 0;
+  let droppedErrors = 0;
+  const addError = (error: string): void => {
+    if (errors.length < maxErrors) errors.push(error);
+    else droppedErrors += 1;
+  };
   let cursor = 0;
   while (cursor < text.length) {
     const open = text.indexOf(OPEN, cursor);
@@ -63,7 +86,7 @@ export function parseToolCalls(raw: string, parameterTypes?: ParameterTypes): Pa
     outside.push(text.slice(cursor, open));
     const close = text.indexOf(CLOSE, open + OPEN.length);
     if (close < 0) {
-      errors.push(
+      addError(
         `a <tool_call> block was not closed with </tool_call> (the output may have hit the token limit); ` +
           `write each call as <tool_call>\n{"name": "...", "arguments": {...}}\n</tool_call>`,
       );
@@ -71,10 +94,14 @@ export function parseToolCalls(raw: string, parameterTypes?: ParameterTypes): Pa
     }
     const body = text.slice(open + OPEN.length, close).trim();
     const parsed = parseBlock(body, parameterTypes);
-    if (typeof parsed === "string") errors.push(parsed);
-    else calls.push(parsed);
+    if (typeof parsed === "string") addError(parsed);
+    else if (calls.length < maxCalls) calls.push(parsed);
+    else droppedCalls += 1;
     cursor = close + CLOSE.length;
   }
+  if (droppedErrors > 0) errors.push(`${droppedErrors} more tool calls could not be parsed`);
+  if (droppedCalls > 0)
+    errors.push(`${droppedCalls} more tool calls were not run: one turn makes at most ${maxCalls}`);
   return { reasoning, content: outside.join("").trim(), calls, errors, endedTurn };
 }
 

@@ -4,15 +4,15 @@ import { timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { ERROR_CODES, ProgAgentError, errorMessage } from "../core/index.js";
 import { rolloutOpenApiDocument } from "./rollout-openapi.js";
+import { RolloutError } from "./rollout-answers.js";
 import {
-  RolloutError,
   completionBodySchema,
   createEpisodeBodySchema,
   detokenizeBodySchema,
   tokenizeBodySchema,
   toolCallsBodySchema,
-  type RolloutService,
-} from "./rollout-service.js";
+} from "./rollout-bodies.js";
+import type { RolloutService } from "./rollout-service.js";
 
 export interface RolloutHttpOptions {
   host?: string;
@@ -321,6 +321,20 @@ export function prometheusText(service: RolloutService): string {
   );
   metric("progagent_rollout_reward_sum", "counter", "Sum of rewards of finished episodes.", [
     ["", stats.rewardSum],
+  ]);
+  metric("progagent_rollout_history_bytes", "gauge", "Bytes of history the live episodes retain.", [
+    ["", service.historyBytes],
+  ]);
+  metric("progagent_rollout_history_bytes_max", "gauge", "The history budget of all episodes.", [
+    ["", service.limits.maxTotalHistoryBytes],
+  ]);
+  const tokenizer = service.tokenizerLoad;
+  metric("progagent_rollout_tokenizer_jobs", "gauge", "Tokenizer jobs on its threads, by state.", [
+    ['{state="running"}', tokenizer.running],
+    ['{state="waiting"}', tokenizer.waiting],
+  ]);
+  metric("progagent_rollout_tokenizer_threads", "gauge", "Tokenizer threads started.", [
+    ["", tokenizer.threads],
   ]);
   const histogram = stats.stepLatency;
   lines.push(

@@ -5,7 +5,8 @@ import {
   detokenizeBodySchema,
   tokenizeBodySchema,
   toolCallsBodySchema,
-} from "./rollout-service.js";
+} from "./rollout-bodies.js";
+import { END_REASONS } from "./rollout-answers.js";
 
 const errorBody = {
   type: "object",
@@ -44,15 +45,7 @@ const stepAnswer = {
     },
     end_reason: {
       type: "string",
-      enum: [
-        "claim_done",
-        "max_tool_calls",
-        "no_tool_calls",
-        "wall_clock",
-        "idle_timeout",
-        "deleted",
-        "service_shutdown",
-      ],
+      enum: [...END_REASONS],
     },
     parsed_calls: { type: "array", items: { type: "object" }, description: "completion only" },
     parse_errors: { type: "array", items: { type: "string" }, description: "completion only" },
@@ -142,7 +135,7 @@ export function rolloutOpenApiDocument(): Record<string, unknown> {
         post: {
           summary: "Token ids of a text with the service's tokenizer",
           requestBody: { required: true, ...json(z.toJSONSchema(tokenizeBodySchema)) },
-          responses: { "200": { description: "{token_ids}" }, ...errors(400) },
+          responses: { "200": { description: "{token_ids}" }, ...errors(400, 413) },
         },
       },
       "/v1/detokenize": {

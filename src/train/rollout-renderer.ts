@@ -1,43 +1,44 @@
-import type { ChatRenderer } from "../chat-template/index.js";
 import type { ChatMessage, FunctionTool } from "../harness/index.js";
+import { GENERATED_TAIL_CHARS, type RolloutTokenizer } from "./rollout-tokenizer.js";
 
 /**
- * What the rollout service needs of a chat template, token-in/token-out: the prompt of a new episode, the
- * text of generated tokens, and the tokens of new non-assistant messages plus the next generation prompt
- * (appended with loss mask 0, so history is never re-tokenised).
+ * What an episode created with `render` needs of its tokenizer, token-in/token-out: the prompt, the text of
+ * generated tokens, and the tokens of new non-assistant messages plus the next generation prompt (appended with
+ * loss mask 0, so history is never re-tokenised). All of it runs on the tokenizer's threads.
  */
 export interface EpisodeTokenRenderer {
-  readonly tokenizerName: string;
   /** The system and user messages with the tools, rendered with the generation prompt. */
-  promptTokenIds(messages: readonly ChatMessage[], tools: readonly FunctionTool[]): number[];
-  encode(text: string): number[];
-  decode(tokenIds: readonly number[]): string;
+  promptTokenIds(messages: readonly ChatMessage[], tools: readonly FunctionTool[]): Promise<number[]>;
+  decode(tokenIds: readonly number[]): Promise<string>;
   /**
-   * Tokens to append after the model's output `generatedTokenIds`: the end-of-turn token when generation
-   * did not produce it, the boundary the template puts after it, the messages, the next generation prompt.
+   * Tokens to append after the model's output, given as its token ids or (without them) its text: the
+   * end-of-turn token when generation did not produce it, the boundary the template puts after it, the
+   * messages, the next generation prompt.
    */
   observationTokenIds(
     messages: readonly ChatMessage[],
     tools: readonly FunctionTool[],
-    generatedTokenIds: readonly number[],
-  ): number[];
+    generated: { tokenIds: readonly number[] } | { text: string },
+  ): Promise<number[]>;
 }
 
-/** The rollout view of a chat renderer (`enableThinking` as the episode asked; the template's default when unset). */
-export function episodeTokenRenderer(renderer: ChatRenderer, enableThinking?: boolean): EpisodeTokenRenderer {
-  const thinking = enableThinking === undefined ? {} : { enableThinking };
+/** An episode's view of a tokenizer (`enableThinking` as the episode asked; the template's default when unset). */
+export function episodeTokenRenderer(
+  tokenizer: RolloutTokenizer,
+  enableThinking?: boolean,
+): EpisodeTokenRenderer {
   return {
-    tokenizerName: renderer.tokenizerName,
-    promptTokenIds: (messages, tools) =>
-      renderer.renderPrompt({ messages: messages, tools, ...thinking }).tokenIds,
-    encode: (text) => renderer.encode(text),
-    decode: (tokenIds) => renderer.decode(tokenIds),
-    observationTokenIds: (messages, tools, generatedTokenIds) =>
-      renderer.renderObservation({
-        previousTokenIds: generatedTokenIds,
-        messages: messages,
+    promptTokenIds: (messages, tools) => tokenizer.promptTokenIds(messages, tools, enableThinking),
+    decode: (tokenIds) => tokenizer.decode(tokenIds),
+    observationTokenIds: (messages, tools, generated) =>
+      tokenizer.observationTokenIds({
+        messages,
         tools,
-        ...thinking,
-      }).tokenIds,
+        generated:
+          "text" in generated
+            ? { textTail: generated.text.slice(-GENERATED_TAIL_CHARS) }
+            : { lastTokenId: generated.tokenIds.at(-1) },
+        enableThinking,
+      }),
   };
 }

@@ -7,7 +7,9 @@
 # trained a model (no GPUs where it was written).
 #
 #   MODE=ptc|dtc|hybrid   the harness (one dataset and one run per mode)
-#   MODEL=<dir>           the SFT checkpoint; its config.json needs YaRN for 80,600 positions (README)
+#   MODEL=<dir>           the SFT checkpoint in Hugging Face form (sft.sh with verl writes it to
+#                         checkpoints/progagent-sft/<experiment>/global_step_<N>/huggingface); its config.json
+#                         needs YaRN rope scaling for 80,600 positions (README, "Runbook")
 #   PRESET=gspo-paper|authors
 #       gspo-paper: clip ratios 3e-4 / 4e-4 (GSPO paper; verl's GSPO examples), seq-mean-token-mean
 #       authors:    clip ratios 0.2 / 0.28 (verl's default low, the authors' high), token-mean
@@ -19,7 +21,9 @@
 #   PROGAGENT_PTC_PENALTY (0): reward max(r - penalty x PTC errors, 0); the authors' script uses 0.01.
 # Extra arguments are verl overrides appended last (they win). The services are started by
 # `python -m progagent_rl.launcher`, which connects to the Ray cluster (RAY_ADDRESS, or a local one), starts
-# `progagent rollout serve` on every node, runs verl, and ends the services with it.
+# `progagent rollout serve` on every node (PROGAGENT_CLI, default `progagent`, must run there; more serve options
+# in PROGAGENT_SERVE_ARGS, e.g. '--max-episodes 512 --warm-kernels 64'), restarts one whose process exits, runs
+# verl, and ends the services with it.
 # PROGAGENT_RECIPE_ARGS_OUT=<file> writes verl's arguments there (NUL-separated) and exits: the self-check
 # validates them without running anything.
 set -euo pipefail
@@ -73,6 +77,9 @@ ARGS=(
   actor_rollout_ref.actor.use_dynamic_bsz=True
   actor_rollout_ref.actor.ppo_max_token_len_per_gpu="$TOKENS_PER_GPU"
   actor_rollout_ref.actor.fsdp_config.param_offload=True
+  # Checkpoints (every trainer.save_freq steps) also hold the policy in Hugging Face form, for evaluation.
+  actor_rollout_ref.actor.checkpoint.save_contents='[model,optimizer,extra,hf_model]'
+  actor_rollout_ref.actor.checkpoint.load_contents='[model,optimizer,extra]'
   actor_rollout_ref.actor.fsdp_config.optimizer_offload=True
   actor_rollout_ref.rollout.name=vllm
   actor_rollout_ref.rollout.mode=async

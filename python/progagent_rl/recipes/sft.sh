@@ -63,6 +63,10 @@ if [ "$ENGINE" = verl ]; then
     trainer.experiment_name="${EXPERIMENT:-qwen3-8b-sft}"
     trainer.logger='[console,tensorboard]'
     trainer.save_freq=-1
+    # The last step's checkpoint also holds the whole model in Hugging Face form (<dir>/global_step_<N>/huggingface),
+    # which run_gspo.sh takes as MODEL; verl's default saves only FSDP shards.
+    checkpoint.save_contents='[model,optimizer,extra,hf_model]'
+    checkpoint.load_contents='[model,optimizer,extra]'
     trainer.test_freq=50
   )
   ARGS+=("$@")

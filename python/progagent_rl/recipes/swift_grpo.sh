@@ -6,14 +6,17 @@
 # below against ms-swift's argument classes; it has not trained a model (no GPUs where it was written).
 #
 #   MODE=ptc|dtc|hybrid; MODEL=<SFT checkpoint with YaRN for 80,600 positions, README>
-#   PRESET=gspo-paper (epsilon 3e-4 / 4e-4) | authors (0.2 / 0.28)
+#   PRESET=gspo-paper (epsilon 3e-4 / 4e-4, loss averaged per sequence: ms-swift's loss_type grpo)
+#        | authors (0.2 / 0.28, loss averaged over the batch's tokens: loss_type bnpo, verl's token-mean)
+#   PROGAGENT_PTC_PENALTY (0): reward max(r - penalty x PTC errors, 0); the authors' script uses 0.01.
 #   DATA=<dir> (default data/rl-$MODE), written by
 #       progagent export rl --tasks '*' --scales all --harness $MODE --format ms-swift \
 #         --out data/rl-$MODE/train.jsonl --val-share 0.1
 #     which writes train.jsonl and train.val.jsonl there.
 #   STEP=rollout|train|both (default both: the rollout server in the background, then training)
-# The rollout services (`progagent rollout serve`) start through `python -m progagent_rl.launcher`, which ends
-# them with the command it runs. PROGAGENT_RECIPE_ARGS_OUT=<file>: write the two commands' arguments there
+# The rollout service (`progagent rollout serve`, run as PROGAGENT_CLI, default `progagent`, with the options in
+# PROGAGENT_SERVE_ARGS) starts through `python -m progagent_rl.launcher` (one per Ray node, or one here without
+# Ray), which restarts it if its process exits and ends it with the command it runs. PROGAGENT_RECIPE_ARGS_OUT=<file>: write the two commands' arguments there
 # (NUL-separated, each after its command name) and exit.
 set -euo pipefail
 MODE=${MODE:-ptc}
@@ -27,8 +30,8 @@ VLLM_PORT=${VLLM_PORT:-8000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 PACKAGE_ROOT=$(cd "$HERE/../.." && pwd)
 case "$PRESET" in
-  gspo-paper) EPSILON=3e-4 EPSILON_HIGH=4e-4 ;;
-  authors) EPSILON=0.2 EPSILON_HIGH=0.28 ;;
+  gspo-paper) EPSILON=3e-4 EPSILON_HIGH=4e-4 LOSS_TYPE=grpo ;;
+  authors) EPSILON=0.2 EPSILON_HIGH=0.28 LOSS_TYPE=bnpo ;;
   *) echo "PRESET must be gspo-paper or authors, got '$PRESET'" >&2 && exit 2 ;;
 esac
 # The plugin imports progagent_rl: the folder holding it must be importable where `swift rollout` runs.
@@ -68,6 +71,7 @@ TRAIN=(
   --importance_sampling_level sequence
   --epsilon "$EPSILON"
   --epsilon_high "$EPSILON_HIGH"
+  --loss_type "$LOSS_TYPE"
   --beta 0
   --num_generations 16
   # 32 prompts x 16 = 512 trajectories a step, trained in 4 optimizer steps of 128 (4 GPUs x 32), as the

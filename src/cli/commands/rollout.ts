@@ -29,6 +29,20 @@ export function registerRollout(program: Command): void {
     .option("--interface <profile>", "default | paper: how the meta-tools are presented", "default")
     .option("--max-tool-calls <n>", "tool calls per episode", "100")
     .option(
+      "--max-turns <n>",
+      "turns per episode, unparseable ones included; the next ends it (max_turns)",
+      "100",
+    )
+    .option(
+      "--max-history-bytes <n>",
+      "bytes of history one episode keeps (messages, tool calls, results); more ends it (max_history_bytes)",
+      String(8 * 1024 * 1024),
+    )
+    .option(
+      "--max-total-history-bytes <n>",
+      "bytes of history all episodes keep together; a turn past it ends its episode (history_budget) (default: a quarter of the heap)",
+    )
+    .option(
       "--auth-token-env <NAME>",
       "require 'Authorization: Bearer <token>' with the token from this variable",
     )
@@ -36,6 +50,12 @@ export function registerRollout(program: Command): void {
       "--tokenizer <folder...>",
       "Hugging Face tokenizer folders requests may name for token rendering (the built-in Qwen3 is always served)",
     )
+    .option(
+      "--tokenizer-threads <n>",
+      "worker threads per tokenizer (one starts at first use, more when it is busy); tokenising never runs on the thread that answers requests",
+      "2",
+    )
+    .option("--max-tokenize-chars <n>", "characters /v1/tokenize takes at once; more is a 413", "262144")
     .option("--allowed-host <name...>", "Host header names accepted besides the bound address")
     .option(
       "--warm-kernels <n>",
@@ -45,15 +65,8 @@ export function registerRollout(program: Command): void {
     .option("--interpreter <path>", "Python interpreter for the kernels", "/usr/bin/python3")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
-      const [
-        { createRolloutService, serveRolloutHttp },
-        { findTaskById, loadTasks },
-        { createChatRenderer },
-      ] = await Promise.all([
-        import("../../train/index.js"),
-        import("../load-tasks.js"),
-        import("../../chat-template/index.js"),
-      ]);
+      const [{ createRolloutService, serveRolloutHttp, startTokenizerWorkers }, { findTaskById, loadTasks }] =
+        await Promise.all([import("../../train/index.js"), import("../load-tasks.js")]);
       const suites = suiteSelectionFrom(options);
       // A broken --suite fails at start, not at the first episode.
       if ((suites.suites ?? []).length > 0) await loadTasks("*", suites);
@@ -71,8 +84,21 @@ export function registerRollout(program: Command): void {
             },
           );
       }
+      const tokenizerThreads = integer("--tokenizer-threads", options.tokenizerThreads);
       const tokenizers = Array.isArray(options.tokenizer) ? options.tokenizer.map(String) : [];
-      for (const folder of tokenizers) createChatRenderer({ tokenizer: folder }); // a bad folder fails the start
+      // Each folder loads in its own threads now, so a bad folder fails the start; the default loads at first use.
+      const started = new Map(
+        tokenizers.map((folder) => [
+          folder,
+          startTokenizerWorkers({ tokenizer: folder, threads: tokenizerThreads }),
+        ]),
+      );
+      try {
+        await Promise.all([...started.values()].map((tokenizer) => tokenizer.ready));
+      } catch (error) {
+        await Promise.all([...started.values()].map((tokenizer) => tokenizer.close()));
+        throw error;
+      }
       const maxEpisodes = integer("--max-episodes", options.maxEpisodes);
       const warmKernels = parseIntegerOption(String(options.warmKernels), "--warm-kernels", {
         min: 0,
@@ -101,13 +127,21 @@ export function registerRollout(program: Command): void {
               ? undefined
               : parsePositiveNumber(String(options.timeout), "--timeout") * 1000,
           maxToolCalls: integer("--max-tool-calls", options.maxToolCalls),
+          maxTokenizeChars: integer("--max-tokenize-chars", options.maxTokenizeChars),
+          maxTurns: integer("--max-turns", options.maxTurns),
+          maxHistoryBytes: integer("--max-history-bytes", options.maxHistoryBytes),
+          ...(options.maxTotalHistoryBytes === undefined
+            ? {}
+            : { maxTotalHistoryBytes: integer("--max-total-history-bytes", options.maxTotalHistoryBytes) }),
         },
         kernelOptions,
         ...(options.terminal === true ? { terminal: true } : {}),
         interface: parseInterfaceOption(
           typeof options.interface === "string" ? options.interface : undefined,
         ),
-        createRenderer: async (tokenizer) => createChatRenderer(tokenizer === undefined ? {} : { tokenizer }),
+        createTokenizer: async (tokenizer) =>
+          (tokenizer === undefined ? undefined : started.get(tokenizer)) ??
+          startTokenizerWorkers({ tokenizer, threads: tokenizerThreads }),
         tokenizers,
       });
       const host = String(options.host);
@@ -140,6 +174,7 @@ export function registerRollout(program: Command): void {
       await waitForShutdown();
       await handle.close();
       await service.dispose();
+      await Promise.all([...started.values()].map((tokenizer) => tokenizer.close()));
       await pool?.dispose();
     });
 }

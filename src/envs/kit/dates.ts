@@ -101,6 +101,11 @@ export function makeDate(year: number, month: number, day: number): string {
   return fromDayNumber(Math.round(Date.UTC(year, month - 1, day) / MS_PER_DAY));
 }
 
+/** The last day of the month `months` after the month of `isoDate` (0: its own month's last day). */
+export function monthEndAfter(isoDate: string, months: number): string {
+  return makeDate(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) + months + 1, 0);
+}
+
 /** Every date from `start` to `end`, both included. */
 export function dateRange(start: string, end: string): string[] {
   const dates: string[] = [];

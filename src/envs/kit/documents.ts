@@ -108,6 +108,25 @@ export function parseMarkdownTable(markdown: string, headingText: string): strin
   return rows;
 }
 
+/** `md_table(text, heading)` for oracle programs: the body rows of the table under the heading, as `parseMarkdownTable` reads them. */
+export const PYTHON_MARKDOWN_HELPERS = String.raw`
+def md_table(text, heading):
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("#") and heading in line)
+    rows, seen_header = [], False
+    for line in lines[start + 1:]:
+        if line.startswith("#") or (not line.startswith("|") and rows):
+            break
+        if not line.startswith("|"):
+            continue
+        cells = [cell.strip() for cell in line.rstrip()[1:-1].split("|")]
+        if not seen_header:
+            seen_header = True
+        elif not all(re.fullmatch(r":?-+:?", cell) for cell in cells):
+            rows.append(cells)
+    return rows
+`;
+
 /** One block of a Markdown document. */
 export type MarkdownBlock =
   | string

@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { Faker, en } from "@faker-js/faker";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +29,17 @@ import {
   longDate,
   markdownTable,
   MONTH_NAMES,
+  checkAnswerCount,
+  checkAnswerIdLists,
+  checkAnswerTotal,
+  insertRow,
+  monthEndAfter,
+  PYTHON_MARKDOWN_HELPERS,
+  ocrAmount,
+  ocrAmountsIn,
+  parseOcrAmount,
+  PYTHON_OCR_HELPERS,
+  renderPages,
   pagingFields,
   paginateItems,
   parseCsv,
@@ -510,6 +522,111 @@ describe("checkAnswerAmounts", () => {
     expect(wrong.passed).toBe(false);
     expect(wrong.message).toBe("PLR: expected 120.5, got 120.4; missing REI; unexpected TEC");
     expect(checkAnswerAmounts("a", "no json", expected).passed).toBe(false);
+  });
+});
+
+describe("answer checks", () => {
+  it("read a reply's last dollar amount, its first count and a JSON map of id sets", () => {
+    const reply = "Moved $12.50 and $100; total $1,112.50 in 3 charges";
+    expect(checkAnswerTotal(reply, 1112.5).passed).toBe(true);
+    expect(checkAnswerTotal(reply, 1112.49).passed).toBe(true);
+    expect(checkAnswerTotal(reply, 1112.48).message).toBe("expected $1112.48, got 1112.50");
+    expect(checkAnswerTotal("no amount", 0).passed).toBe(false);
+    expect(checkAnswerCount("Recoded AWD-10007 and INV-42: 2 charges", 2).passed).toBe(true);
+    expect(checkAnswerCount("Recoded 3 charges", 2).message).toBe("expected 2, got 3");
+    const expected = new Map([["A", ["x", "y"]]]);
+    expect(checkAnswerIdLists('{"A": ["y", "x", "x"]}', expected).passed).toBe(true);
+    expect(checkAnswerIdLists('{"A": ["x"], "B": []}', expected).message).toBe(
+      "A: expected x,y, got x; unexpected B",
+    );
+    expect(checkAnswerIdLists("none", expected).passed).toBe(false);
+  });
+});
+
+describe("insertRow and monthEndAfter", () => {
+  it("insert a row and return it as stored, key and defaults filled in", () => {
+    const db = storeDb();
+    expect(insertRow(db, "notes", { customer_id: 3, body: "called" })).toEqual({
+      id: 1,
+      customer_id: 3,
+      body: "called",
+    });
+    expect(insertRow(db, "notes", { body: "again" })).toEqual({ id: 2, customer_id: null, body: "again" });
+  });
+
+  it("give the last day of a later month, leap years included", () => {
+    expect(monthEndAfter("2025-01-15", 0)).toBe("2025-01-31");
+    expect(monthEndAfter("2024-01-31", 1)).toBe("2024-02-29");
+    expect(monthEndAfter("2025-08-31", 6)).toBe("2026-02-28");
+    expect(monthEndAfter("2025-12-01", -1)).toBe("2025-11-30");
+  });
+});
+
+describe("OCR text", () => {
+  it("misreads amounts in ways the readers undo and a naive pattern does not", () => {
+    const random = createSeededRandom(5);
+    const lines: string[] = [];
+    let naiveMisses = 0;
+    for (let n = 0; n < 200; n += 1) {
+      const value = random.int(1000, 9_999_999) / 100;
+      const text = ocrAmount(random, value, { probability: 1 });
+      if (value >= 10) expect(text).not.toBe(value.toLocaleString("en-US", { minimumFractionDigits: 2 }));
+      expect(parseOcrAmount(text)).toBe(value);
+      const line = `Equipment    $ ${text}      ${text}   Page 2 of 3`;
+      expect(ocrAmountsIn(line)).toEqual([value, value]);
+      lines.push(line);
+      const naive = /([\d,]+\.\d{2})/.exec(line)?.[1]?.replace(/,/g, "");
+      if (Number(naive) !== value) naiveMisses += 1;
+    }
+    expect(naiveMisses).toBeGreaterThan(150);
+    expect(ocrAmountsIn("Total 12.50, lab 3.00, I 0.5")).toEqual([12.5, 3]);
+    expect(ocrAmount(random, 12_450, { probability: 1, kind: "split" })).toMatch(/^\d[\d,]* [\d,]+\.00$/);
+    expect(ocrAmount(random, 12_450, { probability: 1, kind: "zero" })).toBe("12,45O.00");
+    expect(parseOcrAmount("n/a")).toBeNull();
+    // The Python reader oracles use agrees with the TypeScript one verifiers use.
+    const program = `import json, re\n${PYTHON_OCR_HELPERS}\nprint(json.dumps([ocr_amounts(l) for l in json.loads(input())]))`;
+    const output = execFileSync("python3", ["-c", program], { input: `${JSON.stringify(lines)}\n` });
+    expect(JSON.parse(output.toString())).toEqual(lines.map(ocrAmountsIn));
+  });
+
+  it("reads Markdown tables in Python as parseMarkdownTable does", () => {
+    const text = renderMarkdown("Rates", [
+      { heading: "Caps" },
+      "Intro.",
+      {
+        table: {
+          headers: ["who", "cap"],
+          rows: [
+            ["faculty", "90%"],
+            ["staff", 100],
+          ],
+        },
+      },
+      { heading: "Other" },
+      { table: { headers: ["a"], rows: [["b"]] } },
+    ]);
+    const program = `import json, re\n${PYTHON_MARKDOWN_HELPERS}\nprint(json.dumps(md_table(json.loads(input()), "Caps")))`;
+    const output = execFileSync("python3", ["-c", program], { input: `${JSON.stringify(text)}\n` });
+    expect(JSON.parse(output.toString())).toEqual(parseMarkdownTable(text, "Caps"));
+    expect(parseMarkdownTable(text, "Caps")).toEqual([
+      ["faculty", "90%"],
+      ["staff", "100"],
+    ]);
+  });
+
+  it("breaks pages between blocks, framing each with its header and footer", () => {
+    const pages = renderPages({
+      body: [["a1", "a2"], ["b1", "b2"], ["c1"]],
+      linesPerPage: 3,
+      header: (page, count) => [`HEADER ${page}/${count}`],
+      footer: (page, count) => [`Page ${page} of ${count}`],
+      between: () => ["(continued)"],
+      last: ["END"],
+    });
+    expect(pages).toEqual([
+      "HEADER 1/2\na1\na2\n(continued)\nPage 1 of 2",
+      "HEADER 2/2\nb1\nb2\nc1\nEND\nPage 2 of 2",
+    ]);
   });
 });
 

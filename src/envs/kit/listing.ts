@@ -177,6 +177,17 @@ export function requireRow<Result = Row>(
   return row;
 }
 
+/**
+ * Inserts one row (columns from the object's keys, in order) with a cached statement and returns the row as
+ * stored (defaults and the generated key filled in). For write tools: `return { posting: insertRow(db, "postings", { ... }) }`.
+ */
+export function insertRow(db: Database.Database, table: string, row: Readonly<Row>): Row {
+  const columns = Object.keys(row);
+  const sql = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
+  const { lastInsertRowid } = cachedStatement(db, sql).run(...Object.values(row));
+  return getRow(db, `SELECT * FROM ${table} WHERE rowid = ?`, lastInsertRowid)!;
+}
+
 /** A row with the named SQLite 0/1 columns turned into booleans (the other columns unchanged, order kept). */
 export function withBooleans(row: Row, ...columns: string[]): Row {
   const result: Row = { ...row };

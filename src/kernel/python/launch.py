@@ -4,6 +4,9 @@
     launch.py --probe <workspace>                                      only check that the mount can be made
     launch.py --setid-filter-only <executable> [args...]              no mount (root host without idmapped
                                                                        mounts): only the set-id filter, exec
+    launch.py --exec <executable> [args...]                           nothing but the exec
+Any of them may start with `--rlimit <name>=<value>` options (cpu, fsize, nofile): limits set before anything
+else, inherited by everything the executable starts (synth's draft sandbox: its CPU time per process).
 
 In a private mount namespace of its own it clones the workspace directory as a detached mount, idmaps it so
 that the directory owner's uid/gid on disk appear as the kernel's uid/gid (and files the kernel creates are
@@ -213,7 +216,27 @@ def run(argv):
         fail(f"cannot run {argv[0]!r}", error.errno)
 
 
+def apply_rlimits(argv):
+    """Sets the leading `--rlimit name=value` options (cpu: the hard limit a few seconds above, so SIGXCPU comes
+    first; the others soft = hard) and returns the arguments after them."""
+    import resource
+
+    names = {"cpu": resource.RLIMIT_CPU, "fsize": resource.RLIMIT_FSIZE, "nofile": resource.RLIMIT_NOFILE}
+    while len(argv) >= 2 and argv[0] == "--rlimit":
+        name, _, value = argv[1].partition("=")
+        if name not in names or not value.isdigit():
+            fail(f"--rlimit takes name=value with a name of {sorted(names)}, not {argv[1]!r}")
+        limit = int(value)
+        resource.setrlimit(names[name], (limit, limit + 5 if name == "cpu" else limit))
+        argv = argv[2:]
+    return argv
+
+
 def main(argv):
+    if argv and argv[0] == "--rlimit":
+        argv = apply_rlimits(argv)
+    if len(argv) >= 2 and argv[0] == "--exec":
+        run(argv[1:])
     if len(argv) == 2 and argv[0] == "--probe":
         os.close(idmapped_tree(argv[1], 65534, 65534))
         return

@@ -40,6 +40,28 @@ PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 EXIT_FAILED = 125
 TEMPLATE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.py")
+# How a template runs template.py: compiled without its path by `python -c`, whose frame names no host file either,
+# and which is the only frame left below a kernel's main() once the kernel's PID 1 has unwound the template's.
+TEMPLATE_LOADER = """\
+import sys
+path = sys.argv.pop()
+namespace = {"__name__": "__main__", "__builtins__": __builtins__, "_DIRECTORY": path.rpartition("/")[0]}
+with open(path, "rb") as source:
+    code = compile(source.read(), "<progagent template>", "exec", dont_inherit=True)
+del path, source
+main = None
+try:
+    exec(code, namespace)
+except SystemExit as kernel:
+    if not callable(kernel.code):
+        raise
+    main = kernel.code
+del sys, namespace, code
+try:
+    main()
+finally:
+    __import__("posix")._exit(1)
+"""
 # How long a template may take to fork a kernel's first process (it forks and goes back to waiting).
 TEMPLATE_FORK_TIMEOUT = 5.0
 # A template forks at most this many kernels, then a new one takes over: kernels forked from one template share
@@ -317,7 +339,7 @@ class Spawner:
         interpreter = spec["interpreter"]
         flags = list(spec["flags"])
         # The configuration comes on the control socket: the template's command line names no bootstrap.
-        argv = [interpreter, *flags, TEMPLATE_SOURCE]
+        argv = [interpreter, *flags, "-c", TEMPLATE_LOADER, TEMPLATE_SOURCE]
         config = "\n".join([spec["code"], spec["script"], interpreter, *flags])
         if any("\n" in part or not part for part in [spec["code"], spec["script"], interpreter, *flags]):
             raise OSError("the template's paths and flags must be non-empty and without newlines")

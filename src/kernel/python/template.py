@@ -1,7 +1,8 @@
 """Kernel template: a pristine interpreter that forks kernels instead of exec'ing bwrap and a new interpreter.
 
-    template.py      (control socket on fd 3; its first message: the bootstrap's code file on the host, the
-                      bootstrap's path in the sandbox, the interpreter and its flags, one a line)
+    python -c LOADER template.py   (LOADER: spawner.py's TEMPLATE_LOADER; control socket on fd 3; its first
+                      message: the bootstrap's code file on the host, the bootstrap's path in the sandbox, the
+                      interpreter and its flags, one a line)
 
 One template per sandbox configuration (interpreter, flags, bootstrap, base environment), started by spawner.py
 as root with the base environment the kernels get. At start it loads the bootstrap's code as `__main__`
@@ -16,9 +17,19 @@ the namespaces, the first user namespace's maps), forks the sandbox's PID 1, tel
 exits, so that PID 1 is reparented to the spawner (a child subreaper) and never is the template's child.
 PID 1 does the rest of bwrap's work (loopback, the tmpfs root and the two pivots, the binds, /proc, /dev, the
 second user namespace, capabilities, the session, the parent-death signal, the seccomp filter), makes the
-interpreter look exec'd (environment, argv, command line and environment block, sys.modules) and runs the
-bootstrap's main(). Anything it cannot do exactly ends the start with a message on the kernel's stderr (exit
-code 125), as launch.py does.
+interpreter look exec'd (environment, command line and environment block, sys.modules) and unwinds to the
+loader, which runs the bootstrap's main(). Anything it cannot do exactly ends the start with a message on the
+kernel's stderr (exit code 125), as launch.py does.
+
+Why the loader and the unwinding (attacks.md H6): a forked kernel is a copy of this interpreter, and a program can
+read whatever it holds. So nothing the template keeps names the host: the loader (`python -c`, whose frame names
+no host file) compiles this file without its path, configure() gives the launcher's module and code no path
+either and drops the import cache entry of their directory, and sys.argv is the bootstrap's. What is the kernel's
+own (its request with the stage path, the workspace and the bwrap arguments, in the frames below main(); the
+spawner's pid in _CONFIG) goes in its PID 1: it deletes the pid and raises SystemExit(main) once it is ready,
+which unwinds every frame of the template to the loader, which calls main() there. That touches a few pages
+per kernel; emptying the template's and the launcher's globals in each kernel instead (tried first) freed their
+objects, copying the shared pages they are on: milliseconds of each start on a busy machine.
 """
 
 import marshal
@@ -73,9 +84,9 @@ _KERNEL_MODULES = None
 _CONFIG = None
 
 
-def _imports():
+def _imports(directory):
     global binascii, ctypes, struct, fcntl, _socket, launch, realpath
-    sys.path.insert(0, __file__.rpartition("/")[0])
+    sys.path.insert(0, directory)
     try:
         # Imported here, once, not in each kernel's first process: binascii alone was 0.37 ms of each start.
         import binascii
@@ -87,6 +98,21 @@ def _imports():
         from os.path import realpath
     finally:
         sys.path.pop(0)
+        sys.path_importer_cache.pop(directory, None)
+    # The kernel's command line and environment block live in memory no Python object holds (set_command_line).
+    launch.libc.malloc.restype = ctypes.c_void_p
+    launch.libc.malloc.argtypes = [ctypes.c_size_t]
+    # Neither the launcher's module nor its code names the package's path (this file's is compiled without it).
+    for name in ("__file__", "__cached__", "__spec__", "__loader__"):
+        vars(launch)[name] = None
+    for value in vars(launch).values():
+        if type(value) is type(_imports):
+            value.__code__ = _renamed(value.__code__, "<progagent launcher>")
+
+
+def _renamed(code, filename):
+    constants = tuple(_renamed(value, filename) if type(value) is type(code) else value for value in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=constants)
 
 
 CLONE_NEWNS = 0x00020000
@@ -164,8 +190,6 @@ OPTIONS = {
     "--setenv": 2,
 }
 REQUIRED_OPTIONS = ("--unshare-all", "--die-with-parent", "--new-session", "--as-pid-1", "--clearenv")
-# Keeps buffers the kernel's command line and environment block point into alive for the process's lifetime.
-_KEEP = []
 
 
 def fail(what, errno=None):
@@ -388,14 +412,17 @@ def start_kernel(request, sock):
 
 
 def set_command_line(arguments, environment):
-    buffer = ctypes.create_string_buffer(arguments + environment, len(arguments) + len(environment))
-    _KEEP.append(buffer)
+    # Never freed: the kernel's /proc/<pid>/cmdline and environ point into it for its lifetime.
+    size = len(arguments) + len(environment)
+    start = launch.libc.malloc(size)
+    if not start:
+        fail("no memory for the kernel's command line")
+    ctypes.memmove(start, arguments + environment, size)
     with open("/proc/self/stat", "rb") as handle:
         fields = handle.read().rpartition(b")")[2].split()
     # fields[0] is the state (field 3 of proc(5)): field n is fields[n - 3].
     value = lambda n: int(fields[n - 3])  # noqa: E731
     brk = launch.libc.syscall(SYSCALLS[posix.uname().machine]["brk"], 0)
-    start = ctypes.addressof(buffer)
     mm_map = struct.pack(
         "12QIi",
         value(26),  # start_code
@@ -826,23 +853,24 @@ def become_interpreter(environment, cwd):
     for name, value in environment + [("PWD", cwd)]:
         posix.putenv(name, value)
         posix.environ[fsencode(name)] = fsencode(value)
-    script = _CONFIG["command"][-1]
-    sys.argv[:] = [script]
-    sys.orig_argv[:] = list(_CONFIG["command"])
     for name in list(sys.modules):
         if name not in _KERNEL_MODULES:
             del sys.modules[name]
     signal = sys.modules["_signal"]
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
     posix.closerange(5, posix.sysconf("SC_OPEN_MAX"))
-    main = _BOOTSTRAP.main
-    try:
-        main()
-    finally:
-        posix._exit(1)
+    del _CONFIG["spawner"]  # the one host value these globals hold; the frames' go as they unwind
+    raise SystemExit(_BOOTSTRAP.main)  # to the loader, past every frame of the template (sandbox_init lets it pass)
 
 
 def main():
+    configure(globals().pop("_DIRECTORY"))
+    serve()
+
+
+def configure(directory):
+    """Loads the bootstrap and what the kernels' first processes need, once. Nothing it keeps names a host path: a
+    kernel is a copy of this interpreter (see the module docstring)."""
     global _BOOTSTRAP, _KERNEL_MODULES, _CONFIG
     # Read with posix alone: whatever the template imports before the bootstrap stays in the kernels' sys.modules.
     lines = posix.read(3, 1 << 16).decode("utf-8", "surrogateescape").split("\n")
@@ -852,7 +880,7 @@ def main():
     code_path, script, command = lines[0], lines[1], lines[2:]
     _BOOTSTRAP = _load_bootstrap(code_path, script)
     _KERNEL_MODULES = set(sys.modules)
-    _imports()
+    _imports(directory)
     environment = {}
     for name, value in posix.environ.items():
         environment[fsdecode(name)] = fsdecode(value)
@@ -864,12 +892,14 @@ def main():
         "spawner": posix.getppid(),
         "last_cap": last_cap,
     }
+    # What the interpreter would have had, exec'd by bwrap (not the loader's code and this file's path).
+    sys.argv[:] = [script]
+    sys.orig_argv[:] = command + [script]
     # Collections in the kernels skip what exists now: traversing it would copy the pages they share.
     import gc
 
     gc.collect()
     gc.freeze()
-    serve()
 
 
 if __name__ == "__main__":

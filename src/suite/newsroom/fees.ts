@@ -1,4 +1,5 @@
 import { roundCents } from "../../envs/index.js";
+import { RATE_CARD } from "./rules.js";
 
 /** A commission as the fee rules need it. */
 export interface CommissionTerms {
@@ -16,6 +17,15 @@ export interface FeeRates {
   minimumArticleFee: number;
   killAfterFilingPct: number;
   killBeforeFilingPct: number;
+}
+
+/** A freelancer's rates: their signed agreement's, else the rate card's for their tier. */
+export function ratesFor(
+  freelancer: { id: string; tier: string },
+  agreements: Map<string, FeeRates>,
+): FeeRates {
+  const tier = { perWord: RATE_CARD.article[freelancer.tier]!, perImage: RATE_CARD.photo[freelancer.tier]! };
+  return agreements.get(freelancer.id) ?? { ...RATE_CARD, ...tier };
 }
 
 /**

@@ -1,15 +1,11 @@
 import type { TaskDefinition } from "../../envs/index.js";
-import { budgetTrimsTask } from "./tasks/budget-trims.js";
-import { correctionsReportTask } from "./tasks/corrections-report.js";
 import { correctionsTurnaroundTask } from "./tasks/corrections-turnaround.js";
 import { embargoBreachesTask } from "./tasks/embargo-breaches.js";
-import { freelanceSpendTask } from "./tasks/freelance-spend.js";
 import { freelancerPaymentsTask } from "./tasks/freelancer-payments.js";
 import { headlineStyleTask } from "./tasks/headline-style.js";
 import { invoiceAuditTask } from "./tasks/invoice-audit.js";
 import { legalHoldsTask } from "./tasks/legal-holds.js";
 import { photoLicencesTask } from "./tasks/photo-licences.js";
-import { staleDraftsTask } from "./tasks/stale-drafts.js";
 import { unloggedCorrectionsTask } from "./tasks/unlogged-corrections.js";
 
 export { newsroomDomain } from "./domain.js";
@@ -21,10 +17,6 @@ export const newsroomTasks: TaskDefinition[] = [
   freelancerPaymentsTask,
   invoiceAuditTask,
   embargoBreachesTask,
-  staleDraftsTask,
   headlineStyleTask,
   photoLicencesTask,
-  correctionsReportTask,
-  freelanceSpendTask,
-  budgetTrimsTask,
 ];

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir, type TempDir } from "../../core/index.js";
 import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
 import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { shiftMonths } from "./documents.js";
 import { commissionFee } from "./fees.js";
-import { shiftMonths } from "./generate-documents.js";
 import { newsroomTasks } from "./index.js";
 import { attributionLine, clientDate, ownText, renderMessage, type ThreadMessage } from "./render-thread.js";
 import { RATE_CARD } from "./rules.js";
-import { correctionDecisions } from "./tasks/mail.js";
+import { correctionDecisions, legalDecisions } from "./tasks/mail.js";
 import { newsroomTools } from "./tools.js";
 
 const task = newsroomTasks.find((candidate) => candidate.id === "newsroom.unlogged-corrections")!;
@@ -21,9 +21,8 @@ let db: Database.Database;
 beforeAll(() => {
   cache = createTempDir("newsroom-test");
   instance = buildInstance(task, "v0", 3, cache.path);
-  const episodeDb = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDb);
-  db = new Database(episodeDb);
+  copyFileSync(instance.dbPath, join(cache.path, "episode.sqlite"));
+  db = new Database(join(cache.path, "episode.sqlite"));
 });
 
 afterAll(() => {
@@ -32,53 +31,44 @@ afterAll(() => {
 });
 
 async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = newsroomTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
+  const tool = newsroomTools.find((candidate) => candidate.name === name)!;
+  const options = { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 };
+  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, options);
 }
 
-function text(result: ToolCallResult): string {
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
-
+const text = (result: ToolCallResult): string =>
+  result.content.map((part) => ("text" in part ? part.text : "")).join("");
+const bodyOf = (rendered: string): string => rendered.split("\n\n").slice(1).join("\n\n");
+const sender = {
+  sent_at: "2025-03-04 09:12",
+  from_name: "Dana Ruiz",
+  from_email: "dana@dailyledger.example",
+};
 const message = (overrides: Partial<ThreadMessage>): ThreadMessage => ({
-  sentAt: "2025-03-04 09:12",
-  fromName: "Dana Ruiz",
-  fromEmail: "dana@dailyledger.example",
-  toEmail: "desk@dailyledger.example",
-  subject: "Correction request",
+  ...sender,
+  to_email: "desk@dailyledger.example",
   style: "top",
-  body: "First.\n--\nDana Ruiz",
+  body: "First.\n--\nDana",
   ...overrides,
 });
 
 describe("mail rendering", () => {
   it("writes dates and attribution lines as mail clients do", () => {
     expect(clientDate("2025-03-04 09:12")).toBe("Tue, 4 Mar 2025 09:12");
-    expect(attributionLine(message({}))).toBe(
+    expect(attributionLine(sender)).toBe(
       "On Tue, 4 Mar 2025 at 09:12, Dana Ruiz <dana@dailyledger.example> wrote:",
     );
   });
 
   it("quotes earlier messages one level deeper per reply and keeps only the newest text as the sender's own", () => {
-    const thread = [
-      message({}),
-      message({ sentAt: "2025-03-04 10:00", fromName: "Sam Lee", body: "Second.\n\nMore.\n--\nSam" }),
-      message({
-        sentAt: "2025-03-04 11:00",
-        body: "Third.\n--\nDana Ruiz",
-        attachment: { name: "form.txt", text: "Story slug: x" },
-      }),
-    ];
-    const rendered = renderMessage(thread, 2);
-    expect(rendered).toContain("Subject: Correction request");
+    const second = message({ sent_at: "2025-03-04 10:00", body: "Second.\n\nMore.\n--\nSam" });
+    const third = message({ body: "Third.\n--\nDana", attachment_name: "form.txt", attachment_text: "x" });
+    const rendered = renderMessage([message({}), second, third], "Correction request");
+    expect(rendered).toContain("Subject: Re: Correction request");
     expect(rendered).toContain("> Second.");
     expect(rendered).toContain(">> First.");
     expect(rendered).toContain("[Attachment: form.txt]\n");
-    expect(ownText(rendered.split("\n\n").slice(1).join("\n\n"))).toBe("Third.");
+    expect(ownText(bodyOf(rendered))).toBe("Third.");
   });
 
   it("answers inline between quoted lines, and the own text still excludes the quotes", () => {
@@ -86,85 +76,66 @@ describe("mail rendering", () => {
       message({ body: "Question one?\n\nQuestion two?" }),
       message({ style: "inline", body: "Answer.\n--\nSam" }),
     ];
-    const rendered = renderMessage(thread, 1);
+    const rendered = renderMessage(thread, "Questions");
     expect(rendered.indexOf("> Question one?")).toBeLessThan(rendered.indexOf("Answer."));
     expect(rendered.indexOf("Answer.")).toBeLessThan(rendered.indexOf("> Question two?"));
-    expect(ownText(rendered.split("\n\n").slice(1).join("\n\n"))).toBe("Answer.");
+    expect(ownText(bodyOf(rendered))).toBe("Answer.");
   });
 });
 
 describe("newsroom tools", () => {
+  const read = async <Result>(name: string, args: Record<string, unknown>): Promise<Result> =>
+    (await call(name, args)).structuredContent as Result;
+  const first = (sql: string): object => db.prepare(sql).get() as object;
+
   it("paginates threads by mailbox with message counts", async () => {
-    const page = await call("list_threads", { mailbox: "corrections", per_page: 3 });
-    expect(page.structuredContent).toMatchObject({ page: 1, per_page: 3, has_more: true });
-    const threads = (page.structuredContent as { threads: Array<{ message_count: number; mailbox: string }> })
-      .threads;
-    expect(threads.every((thread) => thread.mailbox === "corrections" && thread.message_count >= 4)).toBe(
-      true,
-    );
+    type Page = { threads: Array<{ message_count: number; mailbox: string }>; has_more: boolean };
+    const page = await read<Page>("list_threads", { mailbox: "corrections", per_page: 3 });
+    expect(page.has_more).toBe(true);
+    for (const thread of page.threads) expect(thread).toMatchObject({ mailbox: "corrections" });
+    expect(Math.min(...page.threads.map((thread) => thread.message_count))).toBeGreaterThanOrEqual(4);
   });
 
   it("shows a reply with the earlier thread quoted and the form attached only to its own message", async () => {
-    const thread = (await call("get_thread", { thread_id: "TH-00001" })).structuredContent as {
-      messages: Array<{ message_id: string; attachment: string | null }>;
-    };
-    expect(thread.messages[0]!.attachment).toMatch(/^corrections-request-/);
-    const last = thread.messages.at(-1)!.message_id;
-    const shown = (await call("get_message", { message_id: last })).structuredContent as {
-      text?: string;
-      status?: string;
-    };
+    type Thread = { messages: Array<{ message_id: string; attachment: string | null }> };
+    const { messages } = await read<Thread>("get_thread", { thread_id: "TH-00001" });
+    expect(messages[0]!.attachment).toMatch(/^corrections-request-/);
+    const last = { message_id: messages.at(-1)!.message_id };
     const body =
-      shown.text ??
-      ((await call("get_message", { message_id: last })).structuredContent as { text: string }).text;
+      (await read<{ text?: string }>("get_message", last)).text ??
+      (await read<{ text: string }>("get_message", last)).text;
     expect(body).toMatch(/^On .* wrote:$/m);
     expect(body).toContain("---------- Forwarded message ---------");
     expect(body).not.toContain("[Attachment:");
   });
 
-  it("drops some messages once with an error body that is not an MCP error", async () => {
+  it("drops some messages once with an error body that is not an MCP error, and fails a log page once with a 503", async () => {
     const failing = await call("get_message", { message_id: "MSG-000010" });
     expect(failing.isError).toBeFalsy();
     expect(failing.structuredContent).toMatchObject({ status: "error" });
-    const retried = await call("get_message", { message_id: "MSG-000010" });
-    expect(retried.structuredContent).toHaveProperty("text");
-  });
-
-  it("fails the publishing log's second page once with a 503, then succeeds", async () => {
-    const failing = await call("list_publish_events", { page: 2 });
-    expect(failing.isError).toBe(true);
-    expect(text(failing)).toContain("503");
+    expect(await read("get_message", { message_id: "MSG-000010" })).toHaveProperty("text");
+    const page = await call("list_publish_events", { page: 2 });
+    expect(page.isError).toBe(true);
+    expect(text(page)).toContain("503");
     expect((await call("list_publish_events", { page: 2 })).isError).toBeFalsy();
   });
 
   it("teaches id formats and refuses writes the desk would refuse", async () => {
     expect(text(await call("get_story", { story_id: "42" }))).toContain("STY-00123");
     expect(text(await call("get_message", { message_id: "MSG-999999" }))).toContain("use list_threads");
-    const published = db.prepare("SELECT story_id FROM stories WHERE status = 'published' LIMIT 1").get() as {
-      story_id: string;
-    };
-    expect(
-      text(await call("update_story_status", { story_id: published.story_id, status: "spiked" })),
-    ).toContain("published");
-    const open = db
-      .prepare("SELECT commission_id FROM commissions WHERE status = 'commissioned' LIMIT 1")
-      .get() as { commission_id: string };
-    expect(text(await call("approve_payment", { commission_id: open.commission_id, amount: 100 }))).toContain(
-      "not been filed",
-    );
+    const published = first("SELECT story_id FROM stories WHERE status = 'published'");
+    const spiked = await call("update_story_status", { ...published, status: "spiked" });
+    expect(text(spiked)).toContain("is published");
+    const open = first("SELECT commission_id FROM commissions WHERE status = 'commissioned'");
+    expect(text(await call("approve_payment", { ...open, amount: 100 }))).toContain("not been filed");
   });
 });
 
 describe("newsroom rules and verifiers", () => {
   it("prices fees per the rate card: lesser length, minimum fee, kill fees by filing", () => {
     const rates = { ...RATE_CARD, perWord: 0.3, perImage: 120 };
-    const article = {
-      kind: "article",
-      status: "filed",
-      commissioned_units: 1000,
-      filed_units: 1200,
-      filed_on: "2025-05-01",
-    };
+    const terms = { commissioned_units: 1000, filed_units: 1200, filed_on: "2025-05-01" };
+    const article = { kind: "article", status: "filed", ...terms };
     expect(commissionFee(article, rates)).toBe(300);
     expect(commissionFee({ ...article, filed_units: 400 }, rates)).toBe(150);
     expect(commissionFee({ ...article, status: "killed" }, rates)).toBe(150);
@@ -172,21 +143,27 @@ describe("newsroom rules and verifiers", () => {
     expect(shiftMonths("2024-08-31", 6)).toBe("2025-02-28");
   });
 
-  it("takes the standards editors' latest own decision, not an approval quoted in a later message", () => {
+  it("takes the latest decision in the deciders' own text, not quoted, reversed or forwarded text", () => {
     const opened = openStateView(instance.dbPath, instance.workspaceDir);
     try {
-      const decisions = correctionDecisions(opened.view);
-      const reversed = (
+      // The slugs of the threads with a message that starts so.
+      const subjects = (start: string): string[] =>
         opened.view.db
           .prepare(
-            "SELECT DISTINCT t.subject FROM mail_threads t JOIN mail_messages m ON m.thread_id = t.thread_id WHERE m.body LIKE 'Scrap that%'",
+            "SELECT DISTINCT subject FROM mail_threads JOIN mail_messages USING (thread_id) WHERE body LIKE ?",
           )
-          .all() as Array<{ subject: string }>
-      ).map((row) => row.subject.replace("Correction request: ", ""));
+          .all(`${start}%`)
+          .map((row) => (row as { subject: string }).subject.split(": ")[1]!);
+      const reversed = subjects("Scrap that");
+      const decisions = correctionDecisions(opened.view);
       expect(reversed.length).toBeGreaterThan(0);
       for (const slug of reversed)
         expect(decisions.find((decision) => decision.slug === slug)?.approved).toBe(false);
       expect(decisions.some((decision) => decision.approved)).toBe(true);
+      // Outside counsel advises the opposite of the legal desk's hold; the hold stands.
+      const counselled = subjects("Forwarding outside counsel");
+      expect(counselled.length).toBeGreaterThan(0);
+      for (const slug of counselled) expect(legalDecisions(opened.view).get(slug)).toBe("hold");
     } finally {
       opened.close();
     }

@@ -1,23 +1,24 @@
 import { MONTH_NAMES, weekdayName } from "../../envs/index.js";
 
 /**
- * Renders e-mail the way mail clients show it: a header block, the new text, the sender's signature,
- * then the earlier message quoted under an "On <date>, <name> <address> wrote:" line (top-posted) or
- * interleaved with it (inline replies), and text attachments at the bottom. Generic: it belongs in the
- * domain kit (src/envs/kit) once a second domain needs it.
+ * Renders e-mail the way mail clients show it: a header block, the new text, the sender's signature, then the
+ * earlier message quoted under an "On <date>, <name> <address> wrote:" line (top-posted) or interleaved with it
+ * (inline replies), and text attachments at the bottom. Generic: it belongs in the domain kit (src/envs/kit)
+ * once a second domain needs it.
  */
 export interface ThreadMessage {
+  message_id?: string;
   /** "YYYY-MM-DD HH:MM" in UTC. */
-  sentAt: string;
-  fromName: string;
-  fromEmail: string;
-  toEmail: string;
-  subject: string;
+  sent_at: string;
+  from_name: string;
+  from_email: string;
+  to_email: string;
   /** "top": reply above the quote; "inline": answers between quoted lines; "forward": quotes nothing. */
   style: "top" | "inline" | "forward";
   /** The message's own text; a signature, if any, follows a line "--". */
   body: string;
-  attachment?: { name: string; text: string } | null;
+  attachment_name?: string | null;
+  attachment_text?: string | null;
 }
 
 export const SIGNATURE_LINE = "--";
@@ -31,17 +32,17 @@ export function clientDate(sentAt: string): string {
 }
 
 /** The line a client writes above a quoted message. */
-export function attributionLine(message: Pick<ThreadMessage, "sentAt" | "fromName" | "fromEmail">): string {
-  const shown = clientDate(message.sentAt);
-  const at = shown.lastIndexOf(" ");
-  return `On ${shown.slice(0, at)} at ${shown.slice(at + 1)}, ${message.fromName} <${message.fromEmail}> wrote:`;
+export function attributionLine(
+  message: Pick<ThreadMessage, "sent_at" | "from_name" | "from_email">,
+): string {
+  const shown = clientDate(message.sent_at).replace(/ (\d\d:\d\d)$/, " at $1");
+  return `On ${shown}, ${message.from_name} <${message.from_email}> wrote:`;
 }
 
-export function quoteLines(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => (line.startsWith(">") ? `>${line}` : line === "" ? ">" : `> ${line}`))
-    .join("\n");
+function quoteLines(text: string): string {
+  const quote = (line: string): string =>
+    line.startsWith(">") ? `>${line}` : line === "" ? ">" : `> ${line}`;
+  return text.split("\n").map(quote).join("\n");
 }
 
 /** A forwarded message block, as clients insert it into the forwarding message's own text. */
@@ -49,21 +50,19 @@ export function forwardBlock(
   headers: { from: string; sentAt: string; subject: string; to: string },
   text: string,
 ): string {
-  return [
-    FORWARD_MARKER,
+  const date = clientDate(headers.sentAt).replace(/ (\d\d:\d\d)$/, " at $1");
+  const lines = [
     `From: ${headers.from}`,
-    `Date: ${clientDate(headers.sentAt).replace(/ (\d\d:\d\d)$/, " at $1")}`,
+    `Date: ${date}`,
     `Subject: ${headers.subject}`,
     `To: ${headers.to}`,
-    "",
-    text,
-  ].join("\n");
+  ];
+  return [FORWARD_MARKER, ...lines, "", text].join("\n");
 }
 
 /** The body of message `index` as its recipients see it, with the earlier thread quoted. */
-export function renderBody(thread: readonly ThreadMessage[], index: number): string {
-  const message = thread[index];
-  if (!message) throw new Error(`no message ${index} in a thread of ${thread.length}`);
+function renderBody(thread: readonly ThreadMessage[], index: number): string {
+  const message = thread[index]!;
   if (index === 0 || message.style === "forward") return message.body;
   const previous = thread[index - 1]!;
   const quoted = quoteLines(renderBody(thread, index - 1));
@@ -77,19 +76,21 @@ export function renderBody(thread: readonly ThreadMessage[], index: number): str
   return `${attributionLine(previous)}\n${head}\n\n${own}\n${rest ? `\n${rest}\n` : ""}${signature}`;
 }
 
-/** The whole message as a client's "show original" view: headers, body, attachments. */
-export function renderMessage(thread: readonly ThreadMessage[], index: number): string {
-  const message = thread[index]!;
+/** The last message of a thread as a client's "show original" view: headers, body, attachment. */
+export function renderMessage(thread: readonly ThreadMessage[], subject: string): string {
+  const message = thread.at(-1);
+  if (!message) throw new Error("cannot render a message of an empty thread");
   const headers = [
-    `From: ${message.fromName} <${message.fromEmail}>`,
-    `To: ${message.toEmail}`,
-    `Date: ${clientDate(message.sentAt)}`,
-    `Subject: ${message.subject}`,
+    `From: ${message.from_name} <${message.from_email}>`,
+    `To: ${message.to_email}`,
+    `Date: ${clientDate(message.sent_at)}`,
+    `Subject: ${thread.length > 1 ? "Re: " : ""}${subject}`,
   ];
-  const attachment = message.attachment
-    ? `\n\n[Attachment: ${message.attachment.name}]\n${"-".repeat(60)}\n${message.attachment.text}\n${"-".repeat(60)}`
+  const rule = "-".repeat(60);
+  const attachment = message.attachment_name
+    ? `\n\n[Attachment: ${message.attachment_name}]\n${rule}\n${message.attachment_text ?? ""}\n${rule}`
     : "";
-  return `${headers.join("\n")}\n\n${renderBody(thread, index)}${attachment}\n`;
+  return `${headers.join("\n")}\n\n${renderBody(thread, thread.length - 1)}${attachment}\n`;
 }
 
 /**
@@ -100,8 +101,7 @@ export function ownText(body: string): string {
   const lines: string[] = [];
   for (const line of body.split("\n")) {
     if (line === SIGNATURE_LINE || line === FORWARD_MARKER) break;
-    if (line.startsWith(">") || /^On .* wrote:$/.test(line)) continue;
-    lines.push(line);
+    if (!(line.startsWith(">") || /^On .* wrote:$/.test(line))) lines.push(line);
   }
   return lines.join("\n").trim();
 }

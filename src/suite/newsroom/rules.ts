@@ -1,69 +1,18 @@
 import { defineIdFormat } from "../../envs/index.js";
 
 /** Ids, document paths and the newsroom's rules that the generator writes into the workspace documents. */
-export const staffId = defineIdFormat({
-  field: "staff_id",
-  entity: "staff member",
-  prefix: "ST-",
-  digits: 3,
-  listTool: "list_staff",
-});
-export const storyId = defineIdFormat({
-  field: "story_id",
-  entity: "story",
-  prefix: "STY-",
-  digits: 5,
-  listTool: "list_stories",
-});
-export const freelancerId = defineIdFormat({
-  field: "freelancer_id",
-  entity: "freelancer",
-  prefix: "FL-",
-  digits: 4,
-  listTool: "list_freelancers",
-});
-export const commissionId = defineIdFormat({
-  field: "commission_id",
-  entity: "commission",
-  prefix: "COM-",
-  digits: 5,
-  listTool: "list_commissions",
-});
-export const paymentId = defineIdFormat({
-  field: "payment_id",
-  entity: "payment",
-  prefix: "FP-",
-  digits: 5,
-  listTool: "list_payments",
-});
-export const correctionId = defineIdFormat({
-  field: "correction_id",
-  entity: "correction",
-  prefix: "COR-",
-  digits: 5,
-  listTool: "list_corrections",
-});
-export const threadId = defineIdFormat({
-  field: "thread_id",
-  entity: "mail thread",
-  prefix: "TH-",
-  digits: 5,
-  listTool: "list_threads",
-});
-export const messageId = defineIdFormat({
-  field: "message_id",
-  entity: "message",
-  prefix: "MSG-",
-  digits: 6,
-  listTool: "get_thread",
-});
-export const photoId = defineIdFormat({
-  field: "photo_id",
-  entity: "photo",
-  prefix: "PH-",
-  digits: 5,
-  listTool: "list_photos",
-});
+function idFormat(field: string, entity: string, prefix: string, digits: number, listTool: string) {
+  return defineIdFormat({ field, entity, prefix, digits, listTool });
+}
+export const staffId = idFormat("staff_id", "staff member", "ST-", 3, "list_staff");
+export const storyId = idFormat("story_id", "story", "STY-", 5, "list_stories");
+export const freelancerId = idFormat("freelancer_id", "freelancer", "FL-", 4, "list_freelancers");
+export const commissionId = idFormat("commission_id", "commission", "COM-", 5, "list_commissions");
+export const paymentId = idFormat("payment_id", "payment", "FP-", 5, "list_payments");
+export const correctionId = idFormat("correction_id", "correction", "COR-", 5, "list_corrections");
+export const threadId = idFormat("thread_id", "mail thread", "TH-", 5, "list_threads");
+export const messageId = idFormat("message_id", "message", "MSG-", 6, "get_thread");
+export const photoId = idFormat("photo_id", "photo", "PH-", 5, "list_photos");
 
 export const NEWSROOM = { name: "The Daily Ledger", domain: "dailyledger.example" };
 
@@ -72,18 +21,19 @@ export const STORY_STATUSES = ["draft", "edited", "legal_hold", "ready", "publis
 export const CORRECTION_KINDS = ["factual", "spelling", "attribution", "caption", "headline"] as const;
 export const CHANNELS = ["web", "app", "newsletter", "social", "partner_feed"] as const;
 export const MAILBOXES = ["corrections", "legal", "freelance", "desk"] as const;
+export const STAFF_ROLES = ["reporter", "desk_editor", "standards", "legal", "photo_editor"] as const;
+export const TIERS = ["A", "B", "C"] as const;
 
 export const PATHS = {
   styleGuide: "policies/style-guide.md",
   correctionsPolicy: "policies/corrections-policy.md",
+  legalReads: "policies/legal-reads.md",
   rateCard: "policies/freelance-rate-card.md",
   embargoPolicy: "policies/embargo-policy.md",
   licencesDir: "photo-desk/licences",
   agreementsDir: "freelancers/agreements",
   pressDir: "press-releases",
 } as const;
-
-export const TIERS = ["A", "B", "C"] as const;
 
 /** The freelance rate card: per-word article rates and per-image photo rates by tier, kill fees. */
 export const RATE_CARD = {
@@ -97,8 +47,6 @@ export const RATE_CARD = {
 export const STYLE = {
   maxHeadlineChars: 72,
   bannedWords: ["slams", "shock", "bombshell", "epic", "meltdown"],
-  staleDraftDays: 21,
-  budgetTolerancePct: 10,
 };
 
 export const CORRECTIONS = { logWithinBusinessDays: 2 };

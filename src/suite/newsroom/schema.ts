@@ -1,10 +1,6 @@
 /**
- * The newsroom schema: staff and freelancers, stories and their publication events, the story budget,
- * commissions and freelance payments, the corrections log, photos, and the desk's mail (threads and the
- * new text of each message; quoting, signatures and attachments are rendered by the mail tools).
- *
- * The rules (style guide, corrections policy, rate card, embargo policy, photo licences, negotiated
- * freelance agreements) live in workspace documents, as they do on a real editorial desk.
+ * The newsroom schema. Mail is stored as each message's own text; quoting, signatures and attachments are
+ * rendered by the mail tools. The rules live in workspace documents, as on a real editorial desk.
  */
 export const newsroomSchemaSql = `
 PRAGMA page_size = 1024;
@@ -43,14 +39,6 @@ CREATE TABLE publish_events (
   story_id TEXT NOT NULL REFERENCES stories (story_id),
   channel TEXT NOT NULL,
   published_at TEXT NOT NULL
-);
-
-CREATE TABLE story_budget (
-  budget_date TEXT NOT NULL,
-  story_id TEXT NOT NULL REFERENCES stories (story_id),
-  slot TEXT NOT NULL,
-  planned_words INTEGER NOT NULL,
-  PRIMARY KEY (budget_date, story_id)
 );
 
 CREATE TABLE commissions (

@@ -8,10 +8,12 @@ import {
   isoDateSchema,
   REFERENCE_DATE,
   requireRow,
+  roundCents,
   when,
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
+  type IdFormat,
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
@@ -21,7 +23,9 @@ import {
   CORRECTION_KINDS,
   DESKS,
   MAILBOXES,
+  STAFF_ROLES,
   STORY_STATUSES,
+  TIERS,
   commissionId,
   correctionId,
   freelancerId,
@@ -31,6 +35,24 @@ import {
   threadId,
 } from "./rules.js";
 
+type Db = ToolContext["db"];
+
+/** The row of `table` whose id column (the format's field) is `id`, or the format's teaching not-found error. */
+function rowById<Result>(db: Db, table: string, format: IdFormat, id: string): Result {
+  const sql = `SELECT * FROM ${table} WHERE ${format.field} = ?`;
+  return requireRow<Result>(db, sql, [id], format.notFound(id).message);
+}
+
+/** Inserts a row with the id after the table's highest (a prefix and a zero-padded number) and returns it. */
+function insertNext(db: Db, table: string, format: IdFormat, values: unknown[]): unknown {
+  const digits = format.format(0).replace(/^\D+/, "").length;
+  const sql = `SELECT MAX(CAST(substr(${format.field}, -${digits}) AS INTEGER)) AS n FROM ${table}`;
+  const id = format.format((getRow<{ n: number | null }>(db, sql)?.n ?? 0) + 1);
+  const marks = ["?", ...values.map(() => "?")].join(", ");
+  cachedStatement(db, `INSERT INTO ${table} VALUES (${marks})`).run(id, ...values);
+  return rowById(db, table, format, id);
+}
+
 const deskSchema = z.enum(DESKS).optional().describe("Only this desk");
 
 const listStaff = defineListTool({
@@ -38,10 +60,7 @@ const listStaff = defineListTool({
   description:
     "List newsroom staff (id, name, e-mail, role, desk), ordered by id. Paginated: returns `staff`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    role: z
-      .enum(["reporter", "desk_editor", "standards", "legal", "photo_editor"])
-      .optional()
-      .describe("Only this role"),
+    role: z.enum(STAFF_ROLES).optional().describe("Only this role"),
     desk: deskSchema,
   },
   key: "staff",
@@ -54,20 +73,11 @@ const listFreelancers = defineListTool({
   name: "list_freelancers",
   description:
     "List freelance contributors (id, name, e-mail, rate-card tier, country), ordered by id. Paginated: returns `freelancers`, `page`, `per_page`, `total`, `has_more`.",
-  filters: { tier: z.enum(["A", "B", "C"]).optional().describe("Only this rate-card tier") },
+  filters: { tier: z.enum(TIERS).optional().describe("Only this rate-card tier") },
   key: "freelancers",
   from: "freelancers",
   where: ({ tier }) => [when(tier, "tier = ?")],
   orderBy: "freelancer_id",
-});
-
-const getFreelancer = defineGetTool({
-  name: "get_freelancer",
-  description: "Get one freelance contributor. Returns `freelancer`.",
-  input: { freelancer_id: freelancerId.schema("The freelancer") },
-  key: "freelancer",
-  from: "freelancers",
-  notFound: freelancerId,
 });
 
 const listStories = defineListTool({
@@ -122,27 +132,18 @@ const updateStoryStatus = defineTool({
     status: z.enum(["draft", "edited", "legal_hold", "ready", "spiked"]).describe("The new status"),
   }),
   handler: ({ story_id, status }, { db }: ToolContext) => {
-    const story = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM stories WHERE story_id = ?",
-      [story_id],
-      storyId.notFound(story_id).message,
-    );
-    if (story.status === "published")
+    if (rowById<{ status: string }>(db, "stories", storyId, story_id).status === "published")
       throw new ToolFailure(`story ${story_id} is published; a published story cannot change status`);
-    cachedStatement(db, "UPDATE stories SET status = ?, updated_on = ? WHERE story_id = ?").run(
-      status,
-      REFERENCE_DATE,
-      story_id,
-    );
-    return { story: getRow(db, "SELECT * FROM stories WHERE story_id = ?", story_id) };
+    const update = "UPDATE stories SET status = ?, updated_on = ? WHERE story_id = ?";
+    cachedStatement(db, update).run(status, REFERENCE_DATE, story_id);
+    return { story: rowById(db, "stories", storyId, story_id) };
   },
 });
 
 const listPublishEvents = defineListTool({
   name: "list_publish_events",
   description:
-    "List the moments stories appeared on each channel (web, app, newsletter, social, partner_feed), UTC 'YYYY-MM-DD HH:MM', ordered by story then time. Paginated: returns `events`, `page`, `per_page`, `total`, `has_more`.",
+    "List the moments stories appeared on each channel (web, app, newsletter, social, partner_feed), UTC 'YYYY-MM-DD HH:MM', ordered by story then time. Paginated: returns `events`, `page`, `per_page`, `total`, `has_more`. The publishing log's API is busy: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     story_id: storyId.schema("Only this story's events").optional(),
     channel: z.enum(CHANNELS).optional().describe("Only this channel"),
@@ -152,20 +153,6 @@ const listPublishEvents = defineListTool({
   select: "story_id, channel, published_at",
   where: ({ story_id, channel }) => [when(story_id, "story_id = ?"), when(channel, "channel = ?")],
   orderBy: "story_id, published_at, event_id",
-});
-
-const listBudget = defineListTool({
-  name: "list_story_budget",
-  description:
-    "List the story budget: planned slots (date, story, slot, planned words), ordered by date then story. Paginated: returns `slots`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    date_from: isoDateSchema.optional().describe("Only slots on or after this date"),
-    date_to: isoDateSchema.optional().describe("Only slots on or before this date"),
-  },
-  key: "slots",
-  from: "story_budget",
-  where: ({ date_from, date_to }) => [when(date_from, "budget_date >= ?"), when(date_to, "budget_date <= ?")],
-  orderBy: "budget_date, story_id",
 });
 
 const listCommissions = defineListTool({
@@ -188,7 +175,7 @@ const listCommissions = defineListTool({
 const listPayments = defineListTool({
   name: "list_payments",
   description:
-    "List freelance payments (commission, freelancer, amount USD, status approved/paid, approval and payment dates), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
+    "List freelance payments (commission, freelancer, amount USD, status approved/paid, approval and payment dates), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`. Finance's API can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     status: z.enum(["approved", "paid"]).optional().describe("Only this status"),
     commission_id: commissionId.schema("Only payments for this commission").optional(),
@@ -213,31 +200,18 @@ const approvePayment = defineTool({
     note: z.string().optional().describe("A note for finance"),
   }),
   handler: ({ commission_id, amount, note }, { db }: ToolContext) => {
-    const commission = requireRow<{ freelancer_id: string; status: string }>(
+    const commission = rowById<{ freelancer_id: string; status: string }>(
       db,
-      "SELECT freelancer_id, status FROM commissions WHERE commission_id = ?",
-      [commission_id],
-      commissionId.notFound(commission_id).message,
+      "commissions",
+      commissionId,
+      commission_id,
     );
     if (commission.status === "commissioned")
       throw new ToolFailure(
         `commission ${commission_id} has not been filed or killed; nothing is payable yet`,
       );
-    const count =
-      getRow<{ n: number | null }>(
-        db,
-        "SELECT MAX(CAST(substr(payment_id, 4) AS INTEGER)) AS n FROM payments",
-      )?.n ?? 0;
-    const id = paymentId.format(count + 1);
-    cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, 'approved', ?, NULL, ?)").run(
-      id,
-      commission_id,
-      commission.freelancer_id,
-      Math.round(amount * 100) / 100,
-      REFERENCE_DATE,
-      note ?? null,
-    );
-    return { payment: getRow(db, "SELECT * FROM payments WHERE payment_id = ?", id) };
+    const values = [commission_id, commission.freelancer_id, roundCents(amount), "approved", REFERENCE_DATE];
+    return { payment: insertNext(db, "payments", paymentId, [...values, null, note ?? null]) };
   },
 });
 
@@ -270,26 +244,9 @@ const logCorrection = defineTool({
     wording: z.string().min(10).describe("The correction's published wording"),
   }),
   handler: ({ story_id, kind, wording }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT 1 FROM stories WHERE story_id = ?",
-      [story_id],
-      storyId.notFound(story_id).message,
-    );
-    const count =
-      getRow<{ n: number | null }>(
-        db,
-        "SELECT MAX(CAST(substr(correction_id, 5) AS INTEGER)) AS n FROM corrections",
-      )?.n ?? 0;
-    const id = correctionId.format(count + 1);
-    cachedStatement(db, "INSERT INTO corrections VALUES (?, ?, ?, ?, ?)").run(
-      id,
-      story_id,
-      kind,
-      wording.trim(),
-      REFERENCE_DATE,
-    );
-    return { correction: getRow(db, "SELECT * FROM corrections WHERE correction_id = ?", id) };
+    rowById(db, "stories", storyId, story_id);
+    const values = [story_id, kind, wording.trim(), REFERENCE_DATE];
+    return { correction: insertNext(db, "corrections", correctionId, values) };
   },
 });
 
@@ -345,58 +302,28 @@ const getThread = defineGetTool({
   },
 });
 
-interface MessageRow {
-  message_id: string;
-  thread_id: string;
-  sent_at: string;
-  from_name: string;
-  from_email: string;
-  to_email: string;
-  style: ThreadMessage["style"];
-  body: string;
-  attachment_name: string | null;
-  attachment_text: string | null;
-}
+/** A thread's messages, oldest first. */
+const THREAD_MESSAGES = "SELECT * FROM mail_messages WHERE thread_id = ? ORDER BY sent_at, message_id";
 
 const getMessage = defineTool({
   name: "get_message",
   description:
-    "Get one e-mail as the mail client shows it: headers, the sender's text, signature, the earlier messages quoted ('>' lines, 'On ... wrote:'), forwarded messages, and text attachments at the bottom. Returns `message_id`, `thread_id`, `text`.",
+    "Get one e-mail as the mail client shows it: headers, the sender's text, signature, the earlier messages quoted ('>' lines, 'On ... wrote:'), forwarded messages, and text attachments at the bottom. Returns `message_id`, `thread_id`, `text`. When the mail gateway times out the result is `{\"status\": \"error\", ...}` with no text (not a tool error): ask for the message again.",
   kind: "read",
   inputSchema: z.object({ message_id: messageId.schema("The message") }),
   handler: ({ message_id }, { db }: ToolContext) => {
-    const row = requireRow<MessageRow>(
+    const notFound = `message ${message_id} not found; use list_threads and get_thread to find message ids`;
+    const sql = "SELECT * FROM mail_messages JOIN mail_threads USING (thread_id) WHERE message_id = ?";
+    const { thread_id, subject } = requireRow<{ thread_id: string; subject: string }>(
       db,
-      "SELECT * FROM mail_messages WHERE message_id = ?",
+      sql,
       [message_id],
-      `message ${message_id} not found; use list_threads and get_thread to find message ids`,
+      notFound,
     );
-    const rows = allRows<MessageRow>(
-      db,
-      "SELECT * FROM mail_messages WHERE thread_id = ? AND (sent_at < ? OR (sent_at = ? AND message_id <= ?)) ORDER BY sent_at, message_id",
-      row.thread_id,
-      row.sent_at,
-      row.sent_at,
-      row.message_id,
-    );
-    const subject = getRow<{ subject: string }>(
-      db,
-      "SELECT subject FROM mail_threads WHERE thread_id = ?",
-      row.thread_id,
-    )!.subject;
-    const thread: ThreadMessage[] = rows.map((message, index) => ({
-      sentAt: message.sent_at,
-      fromName: message.from_name,
-      fromEmail: message.from_email,
-      toEmail: message.to_email,
-      subject: index === 0 ? subject : `Re: ${subject}`,
-      style: message.style,
-      body: message.body,
-      attachment: message.attachment_name
-        ? { name: message.attachment_name, text: message.attachment_text ?? "" }
-        : null,
-    }));
-    return { message_id, thread_id: row.thread_id, text: renderMessage(thread, thread.length - 1) };
+    // The thread up to this message, oldest first: what the client quotes below the new text.
+    const thread = allRows<ThreadMessage>(db, THREAD_MESSAGES, thread_id);
+    const shown = thread.slice(0, thread.findIndex((message) => message.message_id === message_id) + 1);
+    return { message_id, thread_id, text: renderMessage(shown, subject) };
   },
 });
 
@@ -419,12 +346,10 @@ export const flakyPayments = withTransientFailures(listPayments, {
 export const newsroomTools: DomainTool[] = [
   listStaff,
   listFreelancers,
-  getFreelancer,
   listStories,
   getStory,
   updateStoryStatus,
   flakyPublishEvents,
-  listBudget,
   listCommissions,
   flakyPayments,
   approvePayment,

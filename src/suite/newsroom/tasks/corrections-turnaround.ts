@@ -1,30 +1,26 @@
-import { addBusinessDays, check, defineTask, type StateView } from "../../../envs/index.js";
+import { addBusinessDays, getRow, defineTask, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { answerList, sameList } from "./expectations.js";
+import { checkList, documentNumber } from "./expectations.js";
 import { correctionDecisions } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
+const DEADLINE = /no later than (\d+) business days after the date received/;
+
+/** Slugs of threaded stories whose earliest log entry came after the policy's business-day deadline. */
 export function expectedLateCorrections(state: StateView): string[] {
-  const policy = state.readFile(PATHS.correctionsPolicy) ?? "";
-  const days = Number(/no later than (\d+) business days after the date received/.exec(policy)?.[1]);
-  if (!days) throw new Error("the corrections policy lost its logging deadline");
-  const late: string[] = [];
-  for (const decision of correctionDecisions(state)) {
-    const row = state.db
-      .prepare("SELECT MIN(logged_on) AS logged_on FROM corrections WHERE story_id = ?")
-      .get(decision.storyId) as { logged_on: string | null };
-    if (row.logged_on && row.logged_on > addBusinessDays(decision.received, days)) late.push(decision.slug);
-  }
-  return late.sort();
+  const days = documentNumber(state, PATHS.correctionsPolicy, DEADLINE);
+  const late = correctionDecisions(state).filter((decision) => {
+    const sql = "SELECT MIN(logged_on) AS logged_on FROM corrections WHERE story_id = ?";
+    const loggedOn = getRow<{ logged_on: string | null }>(state.db, sql, decision.storyId)?.logged_on;
+    return loggedOn && loggedOn > addBusinessDays(decision.received, days);
+  });
+  if (late.length === 0) throw new Error("generation produced no late correction");
+  return late.map((decision) => decision.slug);
 }
 
-interface Variant {
-  calendarDays?: boolean;
-  forwardDate?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells({ calendarDays = false, forwardDate = false }): string[] {
+  const received = forwardDate ? `first["sent_at"][:10]` : `form_field(form, "Date received")`;
   return [
     NEWSROOM_PY,
     `policy = read_text("${PATHS.correctionsPolicy}")
@@ -34,20 +30,22 @@ logged = {}
 for c in fetch_all("list_corrections", "corrections"):
     logged.setdefault(c["story_id"], []).append(c["logged_on"])
 threads = fetch_all("list_threads", "threads", mailbox="corrections")
-print(limit, len(threads))`,
+print(limit, len(threads))
+
+def deadline(day, count):
+    current = date.fromisoformat(day)
+    while count > 0:
+        current += timedelta(days=1)
+        if ${calendarDays ? "True" : "current.weekday() < 5"}:
+            count -= 1
+    return current.isoformat()`,
     `late = []
 for t in threads:
     first = tools.get_thread(thread_id=t["thread_id"])["messages"][0]
-    text = message_text(first["message_id"])
-    form = attachment_of(text)
-    story_id = re.search(r"^Story ID:\\s+(\\S+)", form, re.M).group(1)
-    slug = re.search(r"^Story slug:\\s+(\\S+)", form, re.M).group(1)
-    received = ${variant.forwardDate ? 'first["sent_at"][:10]' : 're.search(r"^Date received:\\s+(\\S+)", form, re.M).group(1)'}
-    if story_id not in logged:
-        continue
-    deadline = ${variant.calendarDays ? "(date.fromisoformat(received) + timedelta(days=limit)).isoformat()" : "add_business_days(received, limit)"}
-    if min(logged[story_id]) > deadline:
-        late.append(slug)
+    form = attachment_of(call("get_message", message_id=first["message_id"])["text"])
+    story_id = form_field(form, "Story ID")
+    if story_id in logged and min(logged[story_id]) > deadline(${received}, limit):
+        late.append(form_field(form, "Story slug"))
 print(json.dumps(sorted(late)))`,
   ];
 }
@@ -60,12 +58,7 @@ export const correctionsTurnaroundTask = defineTask({
   instruction:
     "Audit how fast we log corrections. For every correction request thread in the corrections mailbox whose story has an entry in the corrections log, check whether the (earliest) log entry was made within the deadline of our corrections policy. Reply with only a JSON list of the slugs of the stories whose correction was logged late, sorted alphabetically (an empty list if none).",
   tools: ["list_threads", "get_thread", "get_message", "list_corrections", "list_stories", "get_story"],
-  verify: ({ initial, answer }) => {
-    const expected = expectedLateCorrections(initial);
-    if (expected.length === 0) throw new Error("generation produced no late correction");
-    const result = sameList(answerList(answer), expected);
-    return [check("answer", result.passed, result.message)];
-  },
+  verify: ({ initial, answer }) => [checkList("answer", answer, expectedLateCorrections(initial))],
   oracle: cells({}),
   nearMisses: [
     {

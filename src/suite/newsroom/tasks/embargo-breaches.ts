@@ -1,65 +1,47 @@
-import { check, defineTask, type GenerateContext, type StateView } from "../../../envs/index.js";
+import { allRows, defineTask, type GenerateContext, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
-import { answerList, sameList } from "./expectations.js";
-import { NEWSROOM_PY } from "./python.js";
 import { addMinutes } from "../generate.js";
+import { PATHS } from "../rules.js";
+import { checkList } from "./expectations.js";
+import { NEWSROOM_PY } from "./python.js";
 
 export function expectedBreaches(state: StateView): string[] {
-  const rows = state.db
-    .prepare(
-      `SELECT s.slug FROM stories s WHERE s.embargo_until IS NOT NULL AND EXISTS (
-         SELECT 1 FROM publish_events e WHERE e.story_id = s.story_id AND e.channel != 'partner_feed' AND e.published_at < s.embargo_until)
-       ORDER BY s.slug`,
-    )
-    .all() as Array<{ slug: string }>;
+  const rows = allRows<{ slug: string }>(
+    state.db,
+    `SELECT s.slug FROM stories s WHERE s.embargo_until IS NOT NULL AND EXISTS (
+       SELECT 1 FROM publish_events e WHERE e.story_id = s.story_id AND e.channel != 'partner_feed' AND e.published_at < s.embargo_until)`,
+  );
+  if (rows.length === 0) throw new Error("generation produced no embargo breach");
   return rows.map((row) => row.slug);
 }
 
-/** Plants the three cases the policy decides: exactly on time, partner feed early, social early. */
-function prepare(context: GenerateContext): void {
-  const { db } = context;
-  const stories = db
-    .prepare(
-      `SELECT story_id, published_at FROM stories WHERE status = 'published' AND embargo_until IS NULL
-         AND NOT EXISTS (SELECT 1 FROM publish_events e WHERE e.story_id = stories.story_id AND e.published_at < stories.published_at)
-       ORDER BY story_id LIMIT 3`,
-    )
-    .all() as Array<{ story_id: string; published_at: string }>;
-  if (stories.length < 3) throw new Error("not enough published stories to plant embargo cases");
-  const setEmbargo = db.prepare("UPDATE stories SET embargo_until = ? WHERE story_id = ?");
-  const addEvent = db.prepare(
-    "INSERT INTO publish_events (story_id, channel, published_at) VALUES (?, ?, ?)",
+/** Plants the three cases the policy decides: web exactly on time, partner feed early, social early. */
+function prepare({ db }: GenerateContext): void {
+  const stories = allRows<{ story_id: string; published_at: string }>(
+    db,
+    `SELECT story_id, published_at FROM stories s WHERE status = 'published' AND embargo_until IS NULL
+       AND NOT EXISTS (SELECT 1 FROM publish_events e WHERE e.story_id = s.story_id AND e.published_at < s.published_at)
+     ORDER BY story_id LIMIT 3`,
   );
-  const [exact, partner, social] = stories as [(typeof stories)[0], (typeof stories)[0], (typeof stories)[0]];
-  setEmbargo.run(exact.published_at, exact.story_id);
-  setEmbargo.run(partner.published_at, partner.story_id);
-  addEvent.run(partner.story_id, "partner_feed", addMinutes(partner.published_at, -180));
-  setEmbargo.run(social.published_at, social.story_id);
-  addEvent.run(social.story_id, "social", addMinutes(social.published_at, -12));
+  if (stories.length < 3) throw new Error("not enough published stories to plant embargo cases");
+  const setEmbargo = db.prepare("UPDATE stories SET embargo_until = published_at WHERE story_id = ?");
+  const addEvent = db.prepare("INSERT INTO publish_events VALUES (NULL, ?, ?, ?)"); // event_id assigned
+  for (const story of stories) setEmbargo.run(story.story_id);
+  addEvent.run(stories[1]!.story_id, "partner_feed", addMinutes(stories[1]!.published_at, -180));
+  addEvent.run(stories[2]!.story_id, "social", addMinutes(stories[2]!.published_at, -12));
 }
 
-interface Variant {
-  webOnly?: boolean;
-  countPartnerFeed?: boolean;
-  inclusive?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const early = variant.inclusive ? "<=" : "<";
+function cells({ webOnly = false, countPartnerFeed = false, inclusive = false }): string[] {
+  const events = `[e["published_at"] for e in fetch_all("list_publish_events", "events", story_id=story["story_id"])${countPartnerFeed ? "" : ` if e["channel"] != "partner_feed"`}]`;
   return [
     NEWSROOM_PY,
-    `print(read_text("policies/embargo-policy.md"))
+    `print(read_text("${PATHS.embargoPolicy}"))
 embargoed = fetch_all("list_stories", "stories", embargoed=True)
 print(len(embargoed), "embargoed stories")`,
     `breaches = []
 for story in embargoed:
-    ${
-      variant.webOnly
-        ? `times = [story["published_at"]] if story["published_at"] else []`
-        : `events = fetch_all_retrying("list_publish_events", "events", story_id=story["story_id"])
-    times = [e["published_at"] for e in events if ${variant.countPartnerFeed ? "True" : 'e["channel"] != "partner_feed"'}]`
-    }
-    if times and min(times) ${early} story["embargo_until"]:
+    times = ${webOnly ? `[story["published_at"]] if story["published_at"] else []` : events}
+    if times and min(times) ${inclusive ? "<=" : "<"} story["embargo_until"]:
         breaches.append(story["slug"])
 print(json.dumps(sorted(breaches)))`,
   ];
@@ -74,12 +56,7 @@ export const embargoBreachesTask = defineTask({
     "A press office says we keep breaking embargoes. Check every story that has an embargo time against our embargo policy and the publishing log. Reply with only a JSON list of the slugs of the stories that breached their embargo, sorted alphabetically.",
   tools: ["list_stories", "get_story", "list_publish_events"],
   prepare,
-  verify: ({ initial, answer }) => {
-    const expected = expectedBreaches(initial);
-    if (expected.length === 0) throw new Error("generation produced no embargo breach");
-    const result = sameList(answerList(answer), expected);
-    return [check("answer", result.passed, result.message)];
-  },
+  verify: ({ initial, answer }) => [checkList("answer", answer, expectedBreaches(initial))],
   oracle: cells({}),
   nearMisses: [
     {

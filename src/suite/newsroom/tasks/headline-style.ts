@@ -1,66 +1,47 @@
-import { check, defineTask, type GenerateContext, type StateView } from "../../../envs/index.js";
+import { allRows, defineTask, type GenerateContext, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS, STYLE } from "../rules.js";
-import { answerList, sameList } from "./expectations.js";
+import { checkList, documentNumber, requireFile } from "./expectations.js";
 import { NEWSROOM_PY } from "./python.js";
 
 const QUARTER_START = "2025-04-01";
 
-function headlineRules(state: StateView): { maxChars: number; banned: string[] } {
-  const guide = state.readFile(PATHS.styleGuide) ?? "";
-  const maxChars = Number(/A headline is at most (\d+) characters/.exec(guide)?.[1]);
+export function expectedHeadlineBreaches(state: StateView): string[] {
+  const maxChars = documentNumber(state, PATHS.styleGuide, /A headline is at most (\d+) characters/);
+  const guide = requireFile(state, PATHS.styleGuide);
   const line = /Never use these words in a headline: ([^.]+)\./.exec(guide)?.[1] ?? "";
   const banned = [...line.matchAll(/"([^"]+)"/g)].map((match) => match[1]!.toLowerCase());
-  if (!maxChars || banned.length === 0) throw new Error("the style guide lost its headline rules");
-  return { maxChars, banned };
+  if (banned.length === 0) throw new Error("the style guide lost its banned words");
+  const sql = "SELECT slug, headline FROM stories WHERE status = 'published' AND published_at >= ?";
+  const breaches = allRows<{ slug: string; headline: string }>(state.db, sql, QUARTER_START).filter((row) => {
+    const words = row.headline.toLowerCase().split(/[^a-z']+/);
+    return row.headline.length > maxChars || banned.some((word) => words.includes(word));
+  });
+  if (breaches.length === 0) throw new Error("generation produced no headline breaking the style guide");
+  return breaches.map((row) => row.slug);
 }
 
-export function expectedHeadlineBreaches(state: StateView): string[] {
-  const { maxChars, banned } = headlineRules(state);
-  const rows = state.db
-    .prepare(
-      "SELECT slug, headline FROM stories WHERE status = 'published' AND published_at >= ? ORDER BY slug",
-    )
-    .all(QUARTER_START) as Array<{ slug: string; headline: string }>;
-  return rows
-    .filter((row) => {
-      const words = row.headline.toLowerCase().split(/[^a-z']+/);
-      return row.headline.length > maxChars || banned.some((word) => words.includes(word));
-    })
-    .map((row) => row.slug);
-}
-
-/** Plants a clean headline of exactly the limit, and a capitalised banned word at the start of another. */
-function prepare(context: GenerateContext): void {
-  const { db } = context;
-  const rows = (
-    db
-      .prepare(
-        "SELECT story_id, headline FROM stories WHERE status = 'published' AND published_at >= ? AND length(headline) < 40 ORDER BY story_id",
-      )
-      .all(QUARTER_START) as Array<{ story_id: string; headline: string }>
+/**
+ * Plants, on clean short second-quarter headlines: one of exactly the maximum length, one opening with a
+ * capitalised banned word, and one with a banned word inside a longer word ("shockwaves").
+ */
+function prepare({ db }: GenerateContext): void {
+  const rows = allRows<{ story_id: string; headline: string }>(
+    db,
+    "SELECT story_id, headline FROM stories WHERE status = 'published' AND published_at >= ? AND length(headline) < 40 ORDER BY story_id",
+    QUARTER_START,
   ).filter((row) => !STYLE.bannedWords.some((word) => row.headline.toLowerCase().includes(word)));
-  if (rows.length < 2) throw new Error("not enough short Q2 headlines to plant the style cases");
-  const exact = `${rows[0]!.headline} after a long night of talks at the county hall annex building`.slice(
-    0,
-    71,
-  );
+  if (rows.length < 3) throw new Error("not enough short Q2 headlines to plant the style cases");
+  const [exact, capital, inside] = rows.map((row) => row.headline);
   const update = db.prepare("UPDATE stories SET headline = ? WHERE story_id = ?");
-  update.run(`${exact.trimEnd().padEnd(71, "s")}s`, rows[0]!.story_id);
-  update.run(
-    `Shock as ${rows[1]!.headline.charAt(0).toLowerCase()}${rows[1]!.headline.slice(1)}`,
-    rows[1]!.story_id,
-  );
+  const max = STYLE.maxHeadlineChars;
+  const long = `${exact} after a long night of talks at the county hall annex building`.slice(0, max - 1);
+  update.run(`${long.trimEnd().padEnd(max - 1, "s")}s`, rows[0]!.story_id);
+  update.run(`Shock as ${capital!.replace(/^./, (letter) => letter.toLowerCase())}`, rows[1]!.story_id);
+  update.run(`${inside} and sends shockwaves`, rows[2]!.story_id);
 }
 
-interface Variant {
-  substring?: boolean;
-  inclusiveLength?: boolean;
-  caseSensitive?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const words = variant.caseSensitive ? `re.split(r"[^A-Za-z']+", h)` : `re.split(r"[^a-z']+", h.lower())`;
+function cells({ substring = false, inclusiveLength = false, caseSensitive = false }): string[] {
   return [
     NEWSROOM_PY,
     `guide = read_text("${PATHS.styleGuide}")
@@ -71,10 +52,9 @@ print(limit, banned, len(stories))`,
     `bad = []
 for story in stories:
     h = tools.get_story(story_id=story["story_id"])["story"]["headline"]
-    words = ${words}
-    too_long = len(h) ${variant.inclusiveLength ? ">=" : ">"} limit
-    uses_banned = any(${variant.substring ? "w in h.lower()" : "w in words"} for w in banned)
-    if too_long or uses_banned:
+    words = ${caseSensitive ? `re.split(r"[^A-Za-z']+", h)` : `re.split(r"[^a-z']+", h.lower())`}
+    too_long = len(h) ${inclusiveLength ? ">=" : ">"} limit
+    if too_long or any(${substring ? "w in h.lower()" : "w in words"} for w in banned):
         bad.append(story["slug"])
 print(json.dumps(sorted(bad)))`,
   ];
@@ -89,12 +69,7 @@ export const headlineStyleTask = defineTask({
     "Audit the headlines of every story published since 1 April 2025 against the headline rules in our style guide. Reply with only a JSON list of the slugs of the stories whose headline breaks a rule, sorted alphabetically.",
   tools: ["list_stories", "get_story"],
   prepare,
-  verify: ({ initial, answer }) => {
-    const expected = expectedHeadlineBreaches(initial);
-    if (expected.length === 0) throw new Error("generation produced no headline breaking the style guide");
-    const result = sameList(answerList(answer), expected);
-    return [check("answer", result.passed, result.message)];
-  },
+  verify: ({ initial, answer }) => [checkList("answer", answer, expectedHeadlineBreaches(initial))],
   oracle: cells({}),
   nearMisses: [
     {

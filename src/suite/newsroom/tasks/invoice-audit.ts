@@ -1,43 +1,37 @@
-import { check, defineTask, roundCents, type StateView } from "../../../envs/index.js";
+import { checkAnswerAmounts, defineTask, roundCents, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
-import { compareNumbers, pendingFees } from "./expectations.js";
+import { pendingFees } from "./expectations.js";
+import { feeCells } from "./freelancer-payments.js";
 import { threadsIn } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
-import { feeCells } from "./freelancer-payments.js";
 
 /** Commission id -> amount the latest invoice in its thread bills beyond the rate card's fee. */
 export function expectedOverbilling(state: StateView): Map<string, number> {
   const fees = new Map(pendingFees(state).map((row) => [row.commission_id, row.fee]));
   const over = new Map<string, number>();
   for (const thread of threadsIn(state, "freelance")) {
-    const invoice =
-      [...thread.messages].reverse().find((message) => message.attachment_text)?.attachment_text ?? "";
+    const invoice = thread.findLast((message) => message.attachment_text)?.attachment_text ?? "";
     const commission = /^Commission ref: (COM-\d{5})/m.exec(invoice)?.[1];
     const total = /^TOTAL DUE: \$([\d,.]+)/m.exec(invoice)?.[1];
-    if (!commission || !total) throw new Error(`thread ${thread.thread_id} has no readable invoice`);
+    if (!commission || !total) throw new Error(`thread ${thread[0]?.thread_id} has no readable invoice`);
     const fee = fees.get(commission);
     if (fee === undefined) throw new Error(`invoice for ${commission}, which is not awaiting payment`);
     const difference = roundCents(Number(total.replace(/,/g, "")) - fee);
     if (difference > 0) over.set(commission, difference);
   }
+  if (over.size === 0) throw new Error("generation produced no overbilled invoice");
   return over;
 }
 
-interface Variant {
-  firstInvoice?: boolean;
-  ignoreAgreements?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells({ firstInvoice = false, ignoreAgreements = false }): string[] {
   return [
     NEWSROOM_PY,
-    feeCells({ ignoreAgreements: variant.ignoreAgreements }),
+    feeCells({ ignoreAgreements }),
     `commissions = {c["commission_id"]: c for c in fetch_all("list_commissions", "commissions")}
 over = {}
 for t in fetch_all("list_threads", "threads", mailbox="freelance"):
     invoices = [m for m in tools.get_thread(thread_id=t["thread_id"])["messages"] if m["attachment"]]
-    chosen = invoices[${variant.firstInvoice ? "0" : "-1"}]
-    invoice = attachment_of(message_text(chosen["message_id"]))
+    invoice = attachment_of(call("get_message", message_id=invoices[${firstInvoice ? "0" : "-1"}]["message_id"])["text"])
     ref = re.search(r"^Commission ref: (COM-\\d{5})", invoice, re.M).group(1)
     billed = money(re.search(r"^TOTAL DUE: (\\$[\\d,]+\\.\\d\\d)", invoice, re.M).group(1))
     difference = round(billed - fee(commissions[ref]), 2)
@@ -53,21 +47,11 @@ export const invoiceAuditTask = defineTask({
   summary:
     "Check the freelancers' invoices (text attachments, some re-issued) against the rate card and report the overbilling.",
   instruction:
-    'Before finance pays, audit the freelancer invoices in the freelance mailbox. Each thread is about one commission; when an invoice was re-issued, only the latest invoice in the thread counts. Compare each invoice\'s total with the fee our freelance rate card allows for that commission (contributor agreements included). Reply with only a JSON object mapping each overbilled commission id to the amount billed above the allowed fee, in USD (e.g. {"COM-00012": 45.5}); leave out invoices that are not above the fee.',
-  tools: [
-    "list_threads",
-    "get_thread",
-    "get_message",
-    "list_commissions",
-    "list_freelancers",
-    "get_freelancer",
+    'Before finance pays, audit the freelancer invoices in the freelance mailbox. Each thread is about one commission; when an invoice was re-issued, only the latest invoice in the thread counts. Compare each invoice\'s total with the fee our freelance rate card allows for that commission. Reply with only a JSON object mapping each overbilled commission id to the amount billed above the allowed fee, in USD (e.g. {"COM-00012": 45.5}); leave out invoices that are not above the fee.',
+  tools: ["list_threads", "get_thread", "get_message", "list_commissions", "list_freelancers"],
+  verify: ({ initial, answer }) => [
+    checkAnswerAmounts("answer", answer, expectedOverbilling(initial), 0.011),
   ],
-  verify: ({ initial, answer }) => {
-    const expected = expectedOverbilling(initial);
-    if (expected.size === 0) throw new Error("generation produced no overbilled invoice");
-    const problems = compareNumbers(answer, expected);
-    return [check("answer", problems.length === 0, problems.slice(0, 4).join("; ") || "ok")];
-  },
   oracle: cells({}),
   nearMisses: [
     {

@@ -1,9 +1,11 @@
-import { check, checkStateDiff, defineTask, parseAnswerNumber, type StateView } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
+import { PATHS } from "../rules.js";
+import { checkNumber } from "./expectations.js";
 import { legalDecisions, storyBySlug } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
-/** Story id -> new status: held stories onto legal_hold, cleared stories off it (to ready). */
+/** Story id -> new status under the legal-reads procedure: held stories onto legal_hold, cleared ones off it. */
 export function expectedLegalMoves(state: StateView): Map<string, { status: string }> {
   const moves = new Map<string, { status: string }>();
   for (const [slug, decision] of legalDecisions(state)) {
@@ -12,20 +14,15 @@ export function expectedLegalMoves(state: StateView): Map<string, { status: stri
       moves.set(story.story_id, { status: "legal_hold" });
     if (decision === "clear" && story.status === "legal_hold") moves.set(story.story_id, { status: "ready" });
   }
+  if (moves.size === 0) throw new Error("generation produced no status to change");
   return moves;
 }
 
-interface Variant {
-  fullText?: boolean;
-  firstDecision?: boolean;
-  holdsOnly?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const read = variant.fullText ? `body_of(m["text"])` : `own_text(m["text"])`;
+function cells({ fullText = false, firstDecision = false, holdsOnly = false }): string[] {
   return [
     NEWSROOM_PY,
-    `roles = staff_roles()
+    `print(read_text("${PATHS.legalReads}"))
+roles = staff_roles()
 threads = fetch_all("list_threads", "threads", mailbox="legal")
 print(len(threads), "legal threads")`,
     `moved = 0
@@ -34,8 +31,8 @@ for t in threads:
     for m in thread_messages(t["thread_id"]):
         if roles.get(m["email"]) != "legal":
             continue
-        found = re.search(r"\\b(HOLD|CLEARED): ([a-z0-9-]+)", ${read})
-        if found and not (${variant.firstDecision ? "decision" : "False"}):
+        found = re.search(r"\\b(HOLD|CLEARED): ([a-z0-9-]+)", ${fullText ? `body_of(m["text"])` : `own_text(m["text"])`})
+        if found and not (${firstDecision ? "decision" : "False"}):
             decision, slug = found.group(1), found.group(2)
     if decision is None:
         continue
@@ -43,7 +40,7 @@ for t in threads:
     if decision == "HOLD" and story["status"] != "legal_hold":
         tools.update_story_status(story_id=story["story_id"], status="legal_hold")
         moved += 1
-    elif decision == "CLEARED" and story["status"] == "legal_hold" and ${variant.holdsOnly ? "False" : "True"}:
+    elif decision == "CLEARED" and story["status"] == "legal_hold" and ${holdsOnly ? "False" : "True"}:
         tools.update_story_status(story_id=story["story_id"], status="ready")
         moved += 1
 print(moved)`,
@@ -56,28 +53,15 @@ export const legalHoldsTask = defineTask({
   summary:
     "Bring CMS statuses in line with the legal desk's latest word in each legal-read thread (holds, clearances, forwarded counsel notes).",
   instruction:
-    "The CMS has drifted from what the legal desk decided. For every story with a legal-read thread in the legal mailbox, look at the legal desk's (legal counsel staff's) latest decision in the thread: if they are holding the story, its status must be legal_hold; if they cleared it and it is still on legal_hold, move it to ready. Leave every other story and status alone. Reply with only the number of stories whose status you changed.",
-  tools: [
-    "list_threads",
-    "get_thread",
-    "get_message",
-    "list_staff",
-    "list_stories",
-    "get_story",
-    "update_story_status",
-  ],
+    "The CMS has drifted from what the legal desk decided. For every story with a legal-read thread in the legal mailbox, set the status our legal-reads procedure requires for the legal desk's decision in that thread. Leave every other story and status alone. Reply with only the number of stories whose status you changed.",
+  tools: ["list_threads", "get_thread", "get_message", "list_staff", "list_stories", "update_story_status"],
   verify: ({ initial, final, answer }) => {
-    const expected = expectedLegalMoves(initial);
-    if (expected.size === 0) throw new Error("generation produced no status to change");
+    const changed = expectedLegalMoves(initial);
     return [
       ...checkStateDiff(initial.db, final.db, [
-        { table: "stories", key: "story_id", changed: expected, ignoreColumns: ["updated_on"] },
+        { table: "stories", key: "story_id", changed, ignoreColumns: ["updated_on"] },
       ]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === expected.size,
-        `expected ${expected.size}, got '${answer.trim()}'`,
-      ),
+      checkNumber(answer, changed.size),
     ];
   },
   oracle: cells({}),

@@ -1,84 +1,70 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
 
-/** The first cell of every newsroom oracle and near-miss: paging, retries, mail reading, dates. */
-export const NEWSROOM_PY = String.raw`
-import json, re
+/**
+ * The first cell of every newsroom oracle and near-miss. `fetch_all` and `call` retry what the desk's APIs do
+ * to careful clients: a 503 raised as a tool error, and a mail gateway timeout returned as an ordinary body
+ * with `"status": "error"`. The mail readers split a message as the client shows it into the sender's own
+ * text (no quotes, attribution lines, forwarded block or signature) and its text attachment.
+ */
+export const NEWSROOM_PY = String.raw`import json, re
 from datetime import date, timedelta
 ${PYTHON_WORKSPACE_HELPERS}
+TODAY = "${REFERENCE_DATE}"
 
-def call_retrying(tool, attempts=4, **args):
-    for attempt in range(attempts):
+def call(tool, **args):
+    for attempt in range(4):
         try:
             result = tools[tool](**args)
         except ToolError:
-            if attempt == attempts - 1:
+            if attempt == 3:
                 raise
             continue
-        if isinstance(result, dict) and result.get("status") == "error" and attempt < attempts - 1:
-            continue
-        return result
+        if not (isinstance(result, dict) and result.get("status") == "error") or attempt == 3:
+            return result
 
-def fetch_all_retrying(tool, key, **filters):
+def fetch_all(tool, key, **filters):
     items, page = [], 1
     while True:
-        result = call_retrying(tool, page=page, per_page=50, **filters)
+        result = call(tool, page=page, per_page=50, **filters)
         items.extend(result[key])
         if not result["has_more"]:
             return items
         page += 1
 
-def workspace_files(under="."):
-    paths, page = [], 1
-    while True:
-        listing = tools.list_files(path=under, page=page)
-        paths += [item["path"] for item in listing["files"]]
-        if not listing["has_more"]:
-            return paths
-        page += 1
-
-def message_text(message_id):
-    return call_retrying("get_message", message_id=message_id)["text"]
+def workspace_files(under):
+    return [item["path"] for item in fetch_all("list_files", "files", path=under)]
 
 def thread_messages(thread_id):
-    """Every message of a thread, oldest first, with the sender's address and the full client text."""
+    """Every message of a thread, oldest first, with the sender's address and the client's full text."""
     messages = tools.get_thread(thread_id=thread_id)["messages"]
     for message in messages:
         message["email"] = re.search(r"<([^>]+)>", message["sender"]).group(1)
-        message["text"] = message_text(message["message_id"])
+        message["text"] = call("get_message", message_id=message["message_id"])["text"]
     return messages
 
 def body_of(text):
     return text.split("\n\n", 1)[1]
 
 def own_text(text):
-    """What the sender wrote: no quoted lines, attribution lines, forwarded block or signature."""
     lines = []
     for line in body_of(text).split("\n"):
         if line in ("--", "---------- Forwarded message ---------"):
             break
-        if line.startswith(">") or re.match(r"^On .* wrote:$", line):
-            continue
-        lines.append(line)
+        if not (line.startswith(">") or re.match(r"^On .* wrote:$", line)):
+            lines.append(line)
     return "\n".join(lines).strip()
 
 def attachment_of(text):
     match = re.search(r"\[Attachment: [^\]]+\]\n-{60}\n(.*?)\n-{60}", text, re.S)
     return match.group(1) if match else None
 
+def form_field(form, name):
+    return re.search(r"^" + re.escape(name) + r":\s+(.+)$", form, re.M).group(1).strip()
+
 def staff_roles():
     return {person["email"]: person["role"] for person in fetch_all("list_staff", "staff")}
 
-def add_business_days(day, count):
-    current = date.fromisoformat(day)
-    while count > 0:
-        current += timedelta(days=1)
-        if current.weekday() < 5:
-            count -= 1
-    return current.isoformat()
-
 def money(text):
     return float(text.replace("$", "").replace(",", ""))
-
-TODAY = "2025-06-30"
 print("ready")
 `;

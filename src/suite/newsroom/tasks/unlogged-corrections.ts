@@ -1,55 +1,38 @@
-import {
-  check,
-  checkStateDiff,
-  defineTask,
-  parseAnswerNumber,
-  REFERENCE_DATE,
-  type StateView,
-} from "../../../envs/index.js";
+import { allRows, checkStateDiff, defineTask, REFERENCE_DATE, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
+import { checkNumber } from "./expectations.js";
 import { correctionDecisions } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
+/** The corrections (story, kind, wording) agreed in a thread whose story has no log entry. */
 export function expectedUnlogged(
   state: StateView,
 ): Array<{ story_id: string; kind: string; wording: string }> {
-  const logged = new Set(
-    (state.db.prepare("SELECT story_id FROM corrections").all() as Array<{ story_id: string }>).map(
-      (row) => row.story_id,
-    ),
-  );
-  return correctionDecisions(state)
+  const rows = allRows<{ story_id: string }>(state.db, "SELECT story_id FROM corrections");
+  const logged = new Set(rows.map((row) => row.story_id));
+  const expected = correctionDecisions(state)
     .filter((decision) => decision.approved && !logged.has(decision.storyId))
     .map((decision) => ({ story_id: decision.storyId, kind: decision.kind, wording: decision.wording }));
+  if (expected.length === 0) throw new Error("generation produced no unlogged correction");
+  return expected;
 }
 
-interface Variant {
-  quotedApproval?: boolean;
-  firstDecision?: boolean;
-  skipLogCheck?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const decide = variant.quotedApproval
+function cells({ quotedApproval = false, firstDecision = false, skipLogCheck = false }): string[] {
+  const decide = quotedApproval
     ? `    latest = [m for m in msgs if roles.get(m["email"]) == "standards"][-1]
     found = re.search(APPROVE, body_of(latest["text"]))
     decision = (found.group(1), found.group(2)) if found else None`
     : `    decision = None
     for m in msgs:
-        if roles.get(m["email"]) != "standards":
-            continue
-        own = own_text(m["text"])
+        own = own_text(m["text"]) if roles.get(m["email"]) == "standards" else ""
         found = re.search(APPROVE, own)
-        if found:
-            decision = (found.group(1), found.group(2))
-        elif "The story stands - no correction." in own:
-            decision = None
-        else:
-            continue
-        ${variant.firstDecision ? "break" : "pass"}`;
+        if found or "The story stands - no correction." in own:
+            decision = (found.group(1), found.group(2)) if found else None
+            ${firstDecision ? "break" : "pass"}`;
   return [
     NEWSROOM_PY,
-    `APPROVE = r'please log this as an? (\\w+) correction\\. Wording: "([^"]+)"'
+    `print(read_text("policies/corrections-policy.md"))
+APPROVE = r'please log this as an? (\\w+) correction\\. Wording: "([^"]+)"'
 roles = staff_roles()
 threads = fetch_all("list_threads", "threads", mailbox="corrections")
 logged = {c["story_id"] for c in fetch_all("list_corrections", "corrections")}
@@ -57,10 +40,9 @@ print(len(threads), "threads,", len(logged), "stories logged")`,
     `count = 0
 for t in threads:
     msgs = thread_messages(t["thread_id"])
-    form = attachment_of(msgs[0]["text"])
-    story_id = re.search(r"^Story ID:\\s+(\\S+)", form, re.M).group(1)
+    story_id = form_field(attachment_of(msgs[0]["text"]), "Story ID")
 ${decide}
-    if decision is None or ${variant.skipLogCheck ? "False" : "story_id in logged"}:
+    if decision is None or ${skipLogCheck ? "False" : "story_id in logged"}:
         continue
     tools.log_correction(story_id=story_id, kind=decision[0], wording=decision[1])
     count += 1
@@ -74,33 +56,14 @@ export const unloggedCorrectionsTask = defineTask({
   summary:
     "Find corrections the standards editors agreed in the corrections mailbox but nobody logged, and log them (latest decision, quoted text, reversals).",
   instruction:
-    "Some corrections were agreed in the corrections mailbox but never made it into the corrections log. Go through the correction request threads and, for every story where the standards editors' final decision in the thread is to run a correction and the log has no entry for that story yet, log the correction with the kind and the exact wording they gave. Change nothing else. Reply with only the number of corrections you logged.",
-  tools: [
-    "list_threads",
-    "get_thread",
-    "get_message",
-    "list_staff",
-    "list_corrections",
-    "log_correction",
-    "list_stories",
-    "get_story",
-  ],
+    "Some corrections were agreed in the corrections mailbox but never made it into the corrections log. Go through the correction request threads and log every correction that was agreed under our corrections policy and whose story has no entry in the log yet, with the kind and the exact wording the standards editor gave. Change nothing else. Reply with only the number of corrections you logged.",
+  tools: ["list_threads", "get_thread", "get_message", "list_staff", "list_corrections", "log_correction"],
   verify: ({ initial, final, answer }) => {
     const expected = expectedUnlogged(initial);
-    if (expected.length === 0) throw new Error("generation produced no unlogged correction");
+    const added = expected.map((row) => ({ ...row, logged_on: REFERENCE_DATE }));
     return [
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "corrections",
-          key: "correction_id",
-          added: expected.map((row) => ({ ...row, logged_on: REFERENCE_DATE })),
-        },
-      ]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === expected.length,
-        `expected ${expected.length}, got '${answer.trim()}'`,
-      ),
+      ...checkStateDiff(initial.db, final.db, [{ table: "corrections", key: "correction_id", added }]),
+      checkNumber(answer, expected.length),
     ];
   },
   oracle: cells({}),

@@ -1,0 +1,49 @@
+/** Checks of an agent's reply that task verifiers keep writing: a total, a count, a JSON map of id lists. */
+import type { Check } from "../define-task.js";
+import { check, parseAnswerJson } from "../verify-helpers.js";
+
+/** A check that passes when `problems` is empty; its message names the first five problems or `success`. */
+export function checkProblems(id: string, problems: readonly string[], success: string): Check {
+  return check(id, problems.length === 0, problems.length === 0 ? success : problems.slice(0, 5).join("; "));
+}
+
+/**
+ * `answer-total`: the reply's last dollar amount (`$1,234.50`, `$ 95`) is `expected` within half a cent plus
+ * a cent, so a reply may list items before its total.
+ */
+export function checkAnswerTotal(answer: string, expected: number): Check {
+  const stated = [...answer.matchAll(/\$\s*(-?[\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1]?.replace(/,/g, "");
+  const wrong = !(Math.abs(Number(stated) - expected) < 0.015);
+  return checkProblems(
+    "answer-total",
+    wrong ? [`expected $${expected.toFixed(2)}, got ${stated}`] : [],
+    "ok",
+  );
+}
+
+/** `answer-count`: the reply's first number, ids such as `AWD-10007` or `INV-42` skipped, is `expected`. */
+export function checkAnswerCount(answer: string, expected: number): Check {
+  const stated = Number(/\d+/.exec(answer.replace(/[A-Za-z]+-\d+/g, ""))?.[0]);
+  return checkProblems(
+    "answer-count",
+    stated === expected ? [] : [`expected ${expected}, got ${stated}`],
+    "ok",
+  );
+}
+
+/**
+ * `answer`: the reply is a JSON object of key -> list of ids with exactly the expected keys, each list the
+ * expected set (order and repeats ignored).
+ */
+export function checkAnswerIdLists(answer: string, expected: ReadonlyMap<string, readonly string[]>): Check {
+  const value = parseAnswerJson(answer);
+  const entries = Object.entries(value !== null && typeof value === "object" ? value : {});
+  const set = (list: unknown): string =>
+    Array.isArray(list) ? [...new Set(list.map(String))].sort().join() : "?";
+  const given = new Map(entries.map(([key, list]) => [key.trim(), set(list)]));
+  const problems = [...expected]
+    .filter(([key, list]) => given.get(key) !== set(list))
+    .map(([key, list]) => `${key}: expected ${set(list)}, got ${given.get(key) ?? "nothing"}`);
+  for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
+  return checkProblems("answer", problems, `all ${expected.size} match`);
+}
