@@ -20,6 +20,7 @@ const DOMAIN_LOADERS = {
   customs: async () => (await import("./customs/index.js")).customsTasks,
   permits: async () => (await import("./permits/index.js")).permitsTasks,
   newsroom: async () => (await import("./newsroom/index.js")).newsroomTasks,
+  oncall: async () => (await import("./oncall/index.js")).oncallTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
