@@ -3,14 +3,8 @@ import { addDays, amountText, monthEndAfter, personName } from "../../envs/index
 import { randomDate, roundCents, weightedPick } from "../../envs/index.js";
 import { writeGrantsDocuments } from "./documents.js";
 import { insertRows, insertScans } from "./scans.js";
-import {
-  BUDGET_PERIOD,
-  CATEGORIES,
-  DEPARTMENTS,
-  EFFORT_CAPS,
-  FEDERAL_SPONSORS,
-  OBJECT_CODES,
-} from "./rules.js";
+import { BUDGET_PERIOD, CATEGORIES, DEPARTMENTS, EFFORT_CAPS, FEDERAL_SPONSORS } from "./rules.js";
+import { OBJECT_CODES } from "./rules.js";
 import { PATHS, PLANTED_TERMS, awardId, personId, sponsorId, subawardId, termsFrom } from "./rules.js";
 import type { Appointment, Category, SponsorTerms, SponsorType } from "./rules.js";
 

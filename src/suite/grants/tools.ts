@@ -158,10 +158,7 @@ const getPerson = defineGetTool({
   key: "person",
   from: "personnel",
   notFound: personId,
-  related: {
-    commitments:
-      "SELECT award_id, role, committed_pct FROM commitments WHERE person_id = ? ORDER BY award_id",
-  },
+  related: { commitments: "SELECT award_id, role, committed_pct FROM commitments WHERE person_id = ?" },
 });
 
 const postIndirectCosts = defineTool({
@@ -173,7 +170,7 @@ const postIndirectCosts = defineTool({
     month: z
       .string()
       .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected YYYY-MM")
-      .describe("The month charged, YYYY-MM"),
+      .describe("The month, YYYY-MM"),
     amount: z.number().positive().describe("The F&A amount in dollars"),
   }),
   handler: ({ award_id, month, amount }, { db }: ToolContext) => {
@@ -198,9 +195,8 @@ const transferCost = defineTool({
     const { amount, status } = one<{ amount: number; status: string }>(db, txnId, txn_id);
     if (status !== "posted") throw new ToolFailure(`${txn_id} was already transferred off its award`);
     run(db, "UPDATE transactions SET status = 'transferred' WHERE txn_id = ?", txn_id);
-    return {
-      transfer: insertRow(db, "cost_transfers", { txn_id, amount, reason, transferred_on: REFERENCE_DATE }),
-    };
+    const transfer = { txn_id, amount, reason, transferred_on: REFERENCE_DATE };
+    return { transfer: insertRow(db, "cost_transfers", transfer) };
   },
 });
 
@@ -227,15 +223,11 @@ const approveInvoice = defineTool({
     const { award_id } = one<{ award_id: string }>(db, subawardId, subaward_id);
     if (award_id !== doc.award_id)
       throw new ToolFailure(
-        `${subaward_id} is a subaward of ${award_id}, but ${doc_id} is filed under ${doc.award_id}`,
+        `${subaward_id} belongs to ${award_id}; ${doc_id} is filed under ${doc.award_id}`,
       );
     run(db, "UPDATE documents SET status = 'paid' WHERE doc_id = ?", doc_id);
-    const payment = {
-      subaward_id,
-      invoice_no: invoice_number.trim(),
-      amount: roundCents(amount),
-      paid_on: REFERENCE_DATE,
-    };
+    const [invoice_no, paid] = [invoice_number.trim(), roundCents(amount)];
+    const payment = { subaward_id, invoice_no, amount: paid, paid_on: REFERENCE_DATE };
     return { payment: insertRow(db, "subaward_payments", payment) };
   },
 });
@@ -286,13 +278,8 @@ const recodeTransaction = defineTool({
   handler: ({ txn_id, object_code }, { db }: ToolContext) => {
     one(db, txnId, txn_id);
     const { category } = OBJECT_CODES[object_code]!;
-    run(
-      db,
-      "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?",
-      object_code,
-      category,
-      txn_id,
-    );
+    const update = "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?";
+    run(db, update, object_code, category, txn_id);
     return { transaction: one(db, txnId, txn_id) };
   },
 });

@@ -1,8 +1,7 @@
-import { allRows, defineTask, type StateView } from "../../../envs/index.js";
+import { allRows, checkAnswerIdLists, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { readCertification, scans, termsByAward, nonEmpty } from "../facts.js";
 import { KEY_ROLES } from "../rules.js";
-import { checkAnswerIdLists } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Per award, the key people whose certified effort fell below their commitment by the sponsor's threshold or more. */

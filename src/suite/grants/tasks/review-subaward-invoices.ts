@@ -1,8 +1,7 @@
-import { allRows, checkStateDiff, defineTask, getRow, roundCents, sumCents } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkAnswerTotal, checkStateDiff } from "../../../envs/index.js";
+import { defineTask, getRow, roundCents, sumCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { readInvoice, scans, nonEmpty } from "../facts.js";
-import { checkAnswerCount, checkAnswerTotal } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Each pending invoice with the decision the review rules give it (and what an approval pays). */
