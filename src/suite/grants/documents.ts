@@ -8,7 +8,7 @@ const TYPES = {
   federal: "federal agency",
   foundation: "private foundation",
   industry: "company",
-  state: "agency",
+  state: "state agency",
 };
 
 function termsDocument({ id, name, terms }: Sponsor): string {

@@ -158,7 +158,10 @@ const getPerson = defineGetTool({
   key: "person",
   from: "personnel",
   notFound: personId,
-  related: { commitments: "SELECT award_id, role, committed_pct FROM commitments WHERE person_id = ?" },
+  related: {
+    commitments:
+      "SELECT award_id, role, committed_pct FROM commitments WHERE person_id = ? ORDER BY award_id",
+  },
 });
 
 const postIndirectCosts = defineTool({
@@ -170,7 +173,7 @@ const postIndirectCosts = defineTool({
     month: z
       .string()
       .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected YYYY-MM")
-      .describe("The month, YYYY-MM"),
+      .describe("The month charged, YYYY-MM"),
     amount: z.number().positive().describe("The F&A amount in dollars"),
   }),
   handler: ({ award_id, month, amount }, { db }: ToolContext) => {
