@@ -130,7 +130,7 @@ const getDocumentPage = defineTool({
 const getSubaward = defineGetTool({
   name: "get_subaward",
   description:
-    "Get one subaward (prime award, subrecipient, obligated amount, period) with every payment made on it since it began (invoice number, amount, paid on). Returns `subaward`, `payments`.",
+    "Get one subaward (prime award, subrecipient, obligated amount, period) with every payment made on it since it began (invoice number, amount, paid on). Returns `subaward`, `payments`. Some subawards' records are slow to load: a call can fail with 503 (an error; repeat it).",
   input: { subaward_id: subawardId.schema("The subaward") },
   key: "subaward",
   from: "subawards",
@@ -153,7 +153,7 @@ const listPersonnel = defineListTool({
 const getPerson = defineGetTool({
   name: "get_person",
   description:
-    "Get one person with their effort commitments on every award, current or past (award, role, committed effort in percent). Returns `person`, `commitments`.",
+    "Get one person with their effort commitments on every award, current or past (award, role, committed effort in percent). Returns `person`, `commitments`. The HR feed behind it sometimes drops a request: the reply is then an object with an `error` message and no `person` (not an error result); request it again.",
   input: { person_id: personId.schema("The person") },
   key: "person",
   from: "personnel",

@@ -1,5 +1,5 @@
-import { allRows, checkAnswerTotal, checkProblems, checkStateDiff, defineTask } from "../../../envs/index.js";
-import { roundCents, sumCents, type StateView } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkAnswerTotal, checkProblems } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, roundCents, sumCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { charges, nonEmpty, readPolicies, termsByAward } from "../facts.js";
 import { IDC_MONTH, SUBAWARD_CODE } from "../rules.js";
@@ -85,6 +85,7 @@ export const postMayIndirectCostsTask = defineTask({
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "idc_postings", key: "posting_id", added }]),
       checkProblems("amounts", problems, "ok"),
+      checkAnswerCount(answer, expected.size),
       checkAnswerTotal(answer, sumCents(expected.values())),
     ];
   },
