@@ -9,12 +9,8 @@ import { CATEGORIES, PATHS } from "./rules.js";
 import type { Category } from "./rules.js";
 
 type Strings<Names extends string> = Record<Names, string>;
-export type Charge = Strings<
-  "txn_id" | "award_id" | "object_code" | "category" | "description" | "posted_on"
-> & {
-  amount: number;
-  subaward_id: string | null;
-};
+type Ledger = Strings<"txn_id" | "award_id" | "object_code" | "category" | "description" | "posted_on">;
+export type Charge = Ledger & { amount: number; subaward_id: string | null };
 export type AwardRow = Strings<"award_id" | "sponsor_id" | "status" | "end_date"> & { extensions: number };
 export type Terms = ReturnType<typeof readTerms> extends Map<string, infer T> ? T : never;
 
@@ -74,10 +70,8 @@ const RATE = /paid at ([\d.]+)% of (?:total direct costs \((TDC)\)|modified tota
 /** Each sponsor's terms, by sponsor id. */
 export function readTerms(state: StateView) {
   const policies = readPolicies(state);
-  const sponsors = allRows<{ sponsor_id: string; terms_document: string }>(
-    state.db,
-    "SELECT * FROM sponsors",
-  );
+  type Row = { sponsor_id: string; terms_document: string };
+  const sponsors = allRows<Row>(state.db, "SELECT * FROM sponsors");
   return new Map(
     sponsors.map(({ sponsor_id, terms_document }) => {
       const text = requireFile(state, terms_document);

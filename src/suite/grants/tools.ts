@@ -9,6 +9,8 @@ import { personId, sponsorId, subawardId, txnId } from "./rules.js";
 
 const categorySchema = z.enum(Object.keys(CATEGORIES) as [string, ...string[]]);
 const objectCodeSchema = z.enum(Object.keys(OBJECT_CODES) as [string, ...string[]]);
+const DOC_TYPES = ["award_letter", "subaward_invoice", "effort_certification", "extension_request"] as const;
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const number = (id: string): number => Number(id.replace(/\D/g, ""));
 
 const listSponsors = defineListTool({
@@ -78,10 +80,7 @@ const listDocuments = defineListTool({
   description:
     "List scanned documents in the register matching all given filters, ordered by id: type (award_letter, subaward_invoice, effort_certification, extension_request), award, title, page count, the date the office received it and status (filed; pending, paid or held for invoices; pending for extension requests). The text is on get_document_page. Paginated: returns `documents`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    doc_type: z
-      .enum(["award_letter", "subaward_invoice", "effort_certification", "extension_request"])
-      .optional()
-      .describe("Only this kind of document"),
+    doc_type: z.enum(DOC_TYPES).optional().describe("Only this kind of document"),
     status: z.enum(["filed", "pending", "paid", "held"]).optional().describe("Only documents in this status"),
   },
   key: "documents",
@@ -117,12 +116,8 @@ const getDocumentPage = defineTool({
     const { doc_type, page_count } = one<{ doc_type: string; page_count: number }>(db, documentId, doc_id);
     if (page > page_count)
       throw new ToolFailure(`document ${doc_id} has ${page_count} page(s); ask for page 1 to ${page_count}`);
-    const { ocr_text: text } = getRow<{ ocr_text: string }>(
-      db,
-      "SELECT * FROM document_pages WHERE doc_id = ? AND page_no = ?",
-      doc_id,
-      page,
-    )!;
+    const sql = "SELECT ocr_text FROM document_pages WHERE doc_id = ? AND page_no = ?";
+    const { ocr_text: text } = getRow<{ ocr_text: string }>(db, sql, doc_id, page)!;
     return { doc_id, doc_type, page, page_count, status: "ok", text };
   },
 });
@@ -170,10 +165,7 @@ const postIndirectCosts = defineTool({
   kind: "write",
   inputSchema: z.object({
     award_id: awardId.schema("The award"),
-    month: z
-      .string()
-      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected YYYY-MM")
-      .describe("The month charged, YYYY-MM"),
+    month: z.string().regex(MONTH, "expected YYYY-MM").describe("The month charged, YYYY-MM"),
     amount: z.number().positive().describe("The F&A amount in dollars"),
   }),
   handler: ({ award_id, month, amount }, { db }: ToolContext) => {
@@ -226,7 +218,7 @@ const approveInvoice = defineTool({
     const { award_id } = one<{ award_id: string }>(db, subawardId, subaward_id);
     if (award_id !== doc.award_id)
       throw new ToolFailure(
-        `${subaward_id} belongs to ${award_id}; ${doc_id} is filed under ${doc.award_id}`,
+        `${subaward_id} is a subaward of ${award_id}, but ${doc_id} bills ${doc.award_id}`,
       );
     run(db, "UPDATE documents SET status = 'paid' WHERE doc_id = ?", doc_id);
     const [invoice_no, paid] = [invoice_number.trim(), roundCents(amount)];

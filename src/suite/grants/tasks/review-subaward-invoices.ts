@@ -10,16 +10,11 @@ export function invoiceDecisions(state: StateView) {
     .filter((doc) => doc.status === "pending")
     .map(({ doc_id, text }) => {
       const { invoiceNo: invoice_no, subaward: subaward_id, amount, periodEnd, signed } = readInvoice(text);
-      const subaward = getRow<{ obligated: number; end_date: string }>(
-        state.db,
-        "SELECT * FROM subawards WHERE subaward_id = ?",
-        subaward_id,
-      )!;
-      const paid = allRows<{ invoice_no: string; amount: number }>(
-        state.db,
-        "SELECT * FROM subaward_payments WHERE subaward_id = ?",
-        subaward_id,
+      const [subawards, payments] = ["subawards", "subaward_payments"].map(
+        (table) => `SELECT * FROM ${table} WHERE subaward_id = ?`,
       );
+      const subaward = getRow<{ obligated: number; end_date: string }>(state.db, subawards!, subaward_id)!;
+      const paid = allRows<{ invoice_no: string; amount: number }>(state.db, payments!, subaward_id);
       const fresh = !paid.some((payment) => payment.invoice_no === invoice_no);
       const covered =
         roundCents(paid.reduce((sum, payment) => sum + payment.amount, amount)) <= subaward.obligated;
