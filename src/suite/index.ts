@@ -19,6 +19,9 @@ const DOMAIN_LOADERS = {
   pharmacy: async () => (await import("./pharmacy/index.js")).pharmacyTasks,
   customs: async () => (await import("./customs/index.js")).customsTasks,
   permits: async () => (await import("./permits/index.js")).permitsTasks,
+  newsroom: async () => (await import("./newsroom/index.js")).newsroomTasks,
+  oncall: async () => (await import("./oncall/index.js")).oncallTasks,
+  grants: async () => (await import("./grants/index.js")).grantsTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

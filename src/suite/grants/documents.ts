@@ -78,10 +78,7 @@ export function writeGrantsDocuments(context: GenerateContext, world: GrantsWorl
       `In the chart of accounts the exclusions are object codes 5510 (capital equipment), 5610 and 5620 (participant support) and 5870 (tuition remission). A subaward payment (object code 5700) is in the base only for the part of it that falls within the subaward's first ${cap}, counting every payment made on that subaward since it began, in date order.`,
     ]),
   );
-  const caps = Object.entries(EFFORT_CAPS).map(([appointment, pct]) => [
-    appointment.replace("_", " "),
-    `${pct}%`,
-  ]);
+  const caps = Object.entries(EFFORT_CAPS).map(([who, pct]) => [who.replace("_", " "), `${pct}%`]);
   context.writeFile(
     PATHS.manual,
     renderMarkdown("Office of Sponsored Programs: procedures", [

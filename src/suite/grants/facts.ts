@@ -8,28 +8,16 @@ import { allRows, ocrAmountsIn, parseMarkdownTable } from "../../envs/index.js";
 import { CATEGORIES, PATHS } from "./rules.js";
 import type { Category } from "./rules.js";
 
-export type Charge = { txn_id: string; award_id: string; object_code: string; category: string } & {
-  description: string;
-  amount: number;
-  subaward_id: string | null;
-  posted_on: string;
-};
-export type AwardRow = {
-  award_id: string;
-  sponsor_id: string;
-  status: string;
-  end_date: string;
-  extensions: number;
-};
+type Strings<Names extends string> = Record<Names, string>;
+type Ledger = Strings<"txn_id" | "award_id" | "object_code" | "category" | "description" | "posted_on">;
+export type Charge = Ledger & { amount: number; subaward_id: string | null };
+export type AwardRow = Strings<"award_id" | "sponsor_id" | "status" | "end_date"> & { extensions: number };
 export type Terms = ReturnType<typeof readTerms> extends Map<string, infer T> ? T : never;
 
 /** The posted charges matching a condition on `transactions`, in id order. */
 export function charges(state: StateView, where: string, ...params: unknown[]): Charge[] {
-  return allRows<Charge>(
-    state.db,
-    `SELECT * FROM transactions WHERE status = 'posted' AND ${where} ORDER BY txn_id`,
-    ...params,
-  );
+  const sql = `SELECT * FROM transactions WHERE status = 'posted' AND ${where} ORDER BY txn_id`;
+  return allRows<Charge>(state.db, sql, ...params);
 }
 
 /** Throws when generation left a task without a case to act on (the verifier would reward doing nothing). */
@@ -59,27 +47,21 @@ const optional = (text: string, pattern: RegExp): number | null => {
 
 /** The university-wide rules: the negotiated rate, MTDC exclusions and subaward cap, thresholds and caps. */
 export function readPolicies(state: StateView) {
-  const agreement = requireFile(state, PATHS.rateAgreement);
-  const manual = requireFile(state, PATHS.manual);
+  const [agreement, manual] = [requireFile(state, PATHS.rateAgreement), requireFile(state, PATHS.manual)];
   const research = parseMarkdownTable(agreement, "Rates").find((row) => row[0] === "Organized research");
-  const excluded = group(
-    agreement,
-    /the exclusions are object codes (.*?)\. A subaward/,
-    "the MTDC exclusions",
-  );
+  const excluded = group(agreement, /exclusions are object codes (.*?)\. A subaward/, "the exclusions");
   const caps = parseMarkdownTable(manual, "Effort").map(
-    ([appointment, cap]) => [appointment!, dollars(cap!)] as const,
+    ([who, cap]) => [who!.replace(" ", "_"), dollars(cap!)] as const,
   );
+  const cap = group(agreement, /up to the first (\$[\d,.]+) of each subaward/, "the subaward cap");
+  const equipment = group(manual, /capitalizes items costing (\$[\d,.]+) or more/, "the threshold");
+  const negotiatedRate = dollars(research?.[1] ?? "NaN");
   return {
-    negotiatedRate: dollars(research?.[1] ?? "NaN"),
+    negotiatedRate,
     excluded: new Set(excluded.match(/\d{4}/g)),
-    subawardCap: dollars(
-      group(agreement, /up to the first (\$[\d,.]+) of each subaward/, "the subaward cap"),
-    ),
-    equipment: dollars(
-      group(manual, /capitalizes items costing (\$[\d,.]+) or more per unit/, "the threshold"),
-    ),
-    effortCaps: new Map(caps.map(([appointment, cap]) => [appointment.replace(" ", "_"), cap])),
+    subawardCap: dollars(cap),
+    equipment: dollars(equipment),
+    effortCaps: new Map(caps),
   };
 }
 
@@ -88,10 +70,8 @@ const RATE = /paid at ([\d.]+)% of (?:total direct costs \((TDC)\)|modified tota
 /** Each sponsor's terms, by sponsor id. */
 export function readTerms(state: StateView) {
   const policies = readPolicies(state);
-  const sponsors = allRows<{ sponsor_id: string; terms_document: string }>(
-    state.db,
-    "SELECT * FROM sponsors",
-  );
+  type Row = { sponsor_id: string; terms_document: string };
+  const sponsors = allRows<Row>(state.db, "SELECT * FROM sponsors");
   return new Map(
     sponsors.map(({ sponsor_id, terms_document }) => {
       const text = requireFile(state, terms_document);

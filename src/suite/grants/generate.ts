@@ -3,14 +3,8 @@ import { addDays, amountText, monthEndAfter, personName } from "../../envs/index
 import { randomDate, roundCents, weightedPick } from "../../envs/index.js";
 import { writeGrantsDocuments } from "./documents.js";
 import { insertRows, insertScans } from "./scans.js";
-import {
-  BUDGET_PERIOD,
-  CATEGORIES,
-  DEPARTMENTS,
-  EFFORT_CAPS,
-  FEDERAL_SPONSORS,
-  OBJECT_CODES,
-} from "./rules.js";
+import { BUDGET_PERIOD, CATEGORIES, DEPARTMENTS, EFFORT_CAPS, FEDERAL_SPONSORS } from "./rules.js";
+import { OBJECT_CODES } from "./rules.js";
 import { PATHS, PLANTED_TERMS, awardId, personId, sponsorId, subawardId, termsFrom } from "./rules.js";
 import type { Appointment, Category, SponsorTerms, SponsorType } from "./rules.js";
 
@@ -29,31 +23,14 @@ export type Payment = { invoiceNo: string; amount: number; paidOn: string; from:
 export type Invoice = Payment & { signed: boolean; noisy: boolean; faulty: boolean };
 export type Txn = { postedOn: string; code: string; description: string; amount: number; subaward?: string };
 export type Letter = { amendment: number; budget: Map<Category, number>; received: string; noisy?: Category };
-export interface Subaward {
-  id: string;
-  subrecipient: string;
-  obligated: number;
-  start: string;
-  end: string;
-  payments: Payment[];
-  pending: Invoice | null;
-}
-export interface Award {
-  id: string;
-  sponsor: Sponsor;
-  sponsorAwardNo: string;
-  title: string;
-  department: string;
-  start: string;
-  end: string;
-  extensions: number;
-  commitments: Commitment[];
-  subawards: Subaward[];
-  txns: Txn[];
-  letters: Letter[];
-  keyed: Map<Category, number>;
-  request?: { newEnd: string; received: string; faulty: boolean };
-}
+type Period = { start: string; end: string };
+type Billing = { payments: Payment[]; pending: Invoice | null };
+export type Subaward = Period & Billing & { id: string; subrecipient: string; obligated: number };
+type Registered = { id: string; sponsor: Sponsor; sponsorAwardNo: string; title: string; department: string };
+type Records = { extensions: number; commitments: Commitment[]; subawards: Subaward[]; txns: Txn[] };
+type Request = { newEnd: string; received: string; faulty: boolean };
+type Scanned = { letters: Letter[]; keyed: Map<Category, number>; request?: Request };
+export type Award = Period & Registered & Records & Scanned;
 /** What the database rows, the OCR pages and the workspace documents are written from. */
 export type GrantsWorld = { sponsors: Sponsor[]; people: Person[]; awards: Award[]; negotiatedRate: number };
 

@@ -83,13 +83,8 @@ function letterPages(random: Random, world: GrantsWorld, award: Award, letter: L
   return [first.join("\n"), second.join("\n")];
 }
 
-function invoicePage(
-  random: Random,
-  award: Award,
-  subaward: Subaward,
-  invoice: Invoice,
-  cumulative: number,
-): string {
+/** One invoice of a subaward; `cumulative` is what the subrecipient has billed so far, this invoice included. */
+function invoicePage(random: Random, award: Award, subaward: Subaward, invoice: Invoice, cumulative: number) {
   const shares = [0.5, 0.15, 0.1, 0.25];
   const parts = shares.slice(0, 3).map((share) => roundCents(invoice.amount * share));
   parts.push(roundCents(invoice.amount - sum(parts)));
@@ -186,23 +181,15 @@ function requestPage(random: Random, world: GrantsWorld, award: Award): string {
   ].join("\n");
 }
 
-type Doc = [
-  type: string,
-  award: string | null,
-  title: string,
-  received: string,
-  status: string,
-  pages: string[],
-];
+/** type, award, title, received, status, pages */
+type Doc = [string, string | null, string, string, string, string[]];
 
 /** Every scanned document with its pages, and whether its id must match the OCR queue's fault rule. */
 function documentsOf(random: Random, world: GrantsWorld): Array<[Doc, boolean]> {
   const docs: Array<[Doc, boolean]> = [];
   for (const award of world.awards)
     for (const letter of award.letters) {
-      const title = letter.amendment
-        ? `Notice of award, amendment ${letter.amendment}`
-        : "Notice of award (original)";
+      const title = `Notice of award${letter.amendment ? `, amendment ${letter.amendment}` : " (original)"}`;
       const pages = letterPages(random, world, award, letter);
       docs.push([["award_letter", award.id, title, letter.received, "filed", pages], random.chance(0.2)]);
     }
@@ -227,11 +214,9 @@ function documentsOf(random: Random, world: GrantsWorld): Array<[Doc, boolean]> 
     if (page) docs.push([["effort_certification", null, title, "2025-02-14", "filed", [page]], faulty]);
   }
   for (const award of world.awards.filter((item) => item.request)) {
-    const [title, pages] = [`No-cost extension request ${award.id}`, [requestPage(random, world, award)]];
-    docs.push([
-      ["extension_request", award.id, title, award.request!.received, "pending", pages],
-      award.request!.faulty,
-    ]);
+    const [title, { received, faulty }] = [`No-cost extension request ${award.id}`, award.request!];
+    const pages = [requestPage(random, world, award)];
+    docs.push([["extension_request", award.id, title, received, "pending", pages], faulty]);
   }
   return docs;
 }
@@ -257,7 +242,8 @@ export function insertRows({ db, referenceDate: today }: GenerateContext, world:
   charges.sort((x, y) => x.postedOn.localeCompare(y.postedOn) || x.award.localeCompare(y.award));
   const head = (a: Award) => [a.id, a.sponsor.id, a.sponsorAwardNo, a.title, a.commitments[0]!.person.id];
   const status = (a: Award): string => (a.end < today ? "closed" : "active");
-  const ledger = (t: Txn) => [OBJECT_CODES[t.code]!.category, t.description, t.amount, t.subaward ?? null];
+  const category = (t: Txn): string => OBJECT_CODES[t.code]!.category;
+  const ledger = (t: Txn) => [t.code, category(t), t.description, t.amount, t.subaward ?? null, "posted"];
   const paid = ([s]: (typeof subawards)[number]) =>
     s.payments.map((p) => [null, s.id, p.invoiceNo, p.amount, p.paidOn]);
   const tables: Record<string, unknown[][]> = {
@@ -268,14 +254,7 @@ export function insertRows({ db, referenceDate: today }: GenerateContext, world:
     commitments: awards.flatMap((a) => a.commitments.map((c) => [a.id, c.person.id, c.role, c.pct])),
     subawards: subawards.map(([s, a]) => [s.id, a.id, s.subrecipient, s.obligated, s.start, s.end]),
     subaward_payments: subawards.flatMap(paid),
-    transactions: charges.map((t, n) => [
-      txnId.format(200_001 + n * 3),
-      t.award,
-      t.postedOn,
-      t.code,
-      ...ledger(t),
-      "posted",
-    ]),
+    transactions: charges.map((t, n) => [txnId.format(200_001 + n * 3), t.award, t.postedOn, ...ledger(t)]),
   };
   for (const [table, rows] of Object.entries(tables)) {
     const statement = db.prepare(`INSERT INTO ${table} VALUES (${rows[0]?.map(() => "?").join(", ")})`);

@@ -9,6 +9,8 @@ import { personId, sponsorId, subawardId, txnId } from "./rules.js";
 
 const categorySchema = z.enum(Object.keys(CATEGORIES) as [string, ...string[]]);
 const objectCodeSchema = z.enum(Object.keys(OBJECT_CODES) as [string, ...string[]]);
+const DOC_TYPES = ["award_letter", "subaward_invoice", "effort_certification", "extension_request"] as const;
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const number = (id: string): number => Number(id.replace(/\D/g, ""));
 
 const listSponsors = defineListTool({
@@ -78,10 +80,7 @@ const listDocuments = defineListTool({
   description:
     "List scanned documents in the register matching all given filters, ordered by id: type (award_letter, subaward_invoice, effort_certification, extension_request), award, title, page count, the date the office received it and status (filed; pending, paid or held for invoices; pending for extension requests). The text is on get_document_page. Paginated: returns `documents`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    doc_type: z
-      .enum(["award_letter", "subaward_invoice", "effort_certification", "extension_request"])
-      .optional()
-      .describe("Only this kind of document"),
+    doc_type: z.enum(DOC_TYPES).optional().describe("Only this kind of document"),
     status: z.enum(["filed", "pending", "paid", "held"]).optional().describe("Only documents in this status"),
   },
   key: "documents",
@@ -117,12 +116,8 @@ const getDocumentPage = defineTool({
     const { doc_type, page_count } = one<{ doc_type: string; page_count: number }>(db, documentId, doc_id);
     if (page > page_count)
       throw new ToolFailure(`document ${doc_id} has ${page_count} page(s); ask for page 1 to ${page_count}`);
-    const { ocr_text: text } = getRow<{ ocr_text: string }>(
-      db,
-      "SELECT * FROM document_pages WHERE doc_id = ? AND page_no = ?",
-      doc_id,
-      page,
-    )!;
+    const sql = "SELECT ocr_text FROM document_pages WHERE doc_id = ? AND page_no = ?";
+    const { ocr_text: text } = getRow<{ ocr_text: string }>(db, sql, doc_id, page)!;
     return { doc_id, doc_type, page, page_count, status: "ok", text };
   },
 });
@@ -130,7 +125,7 @@ const getDocumentPage = defineTool({
 const getSubaward = defineGetTool({
   name: "get_subaward",
   description:
-    "Get one subaward (prime award, subrecipient, obligated amount, period) with every payment made on it since it began (invoice number, amount, paid on). Returns `subaward`, `payments`.",
+    "Get one subaward (prime award, subrecipient, obligated amount, period) with every payment made on it since it began (invoice number, amount, paid on). Returns `subaward`, `payments`. Some subawards' records are slow to load: a call can fail with 503 (an error; repeat it).",
   input: { subaward_id: subawardId.schema("The subaward") },
   key: "subaward",
   from: "subawards",
@@ -153,7 +148,7 @@ const listPersonnel = defineListTool({
 const getPerson = defineGetTool({
   name: "get_person",
   description:
-    "Get one person with their effort commitments on every award, current or past (award, role, committed effort in percent). Returns `person`, `commitments`.",
+    "Get one person with their effort commitments on every award, current or past (award, role, committed effort in percent). Returns `person`, `commitments`. The HR feed behind it sometimes drops a request: the reply is then an object with an `error` message and no `person` (not an error result); request it again.",
   input: { person_id: personId.schema("The person") },
   key: "person",
   from: "personnel",
@@ -170,10 +165,7 @@ const postIndirectCosts = defineTool({
   kind: "write",
   inputSchema: z.object({
     award_id: awardId.schema("The award"),
-    month: z
-      .string()
-      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "expected YYYY-MM")
-      .describe("The month charged, YYYY-MM"),
+    month: z.string().regex(MONTH, "expected YYYY-MM").describe("The month charged, YYYY-MM"),
     amount: z.number().positive().describe("The F&A amount in dollars"),
   }),
   handler: ({ award_id, month, amount }, { db }: ToolContext) => {
@@ -198,9 +190,8 @@ const transferCost = defineTool({
     const { amount, status } = one<{ amount: number; status: string }>(db, txnId, txn_id);
     if (status !== "posted") throw new ToolFailure(`${txn_id} was already transferred off its award`);
     run(db, "UPDATE transactions SET status = 'transferred' WHERE txn_id = ?", txn_id);
-    return {
-      transfer: insertRow(db, "cost_transfers", { txn_id, amount, reason, transferred_on: REFERENCE_DATE }),
-    };
+    const transfer = { txn_id, amount, reason, transferred_on: REFERENCE_DATE };
+    return { transfer: insertRow(db, "cost_transfers", transfer) };
   },
 });
 
@@ -227,15 +218,11 @@ const approveInvoice = defineTool({
     const { award_id } = one<{ award_id: string }>(db, subawardId, subaward_id);
     if (award_id !== doc.award_id)
       throw new ToolFailure(
-        `${subaward_id} is a subaward of ${award_id}, but ${doc_id} is filed under ${doc.award_id}`,
+        `${subaward_id} is a subaward of ${award_id}, but ${doc_id} bills ${doc.award_id}`,
       );
     run(db, "UPDATE documents SET status = 'paid' WHERE doc_id = ?", doc_id);
-    const payment = {
-      subaward_id,
-      invoice_no: invoice_number.trim(),
-      amount: roundCents(amount),
-      paid_on: REFERENCE_DATE,
-    };
+    const [invoice_no, paid] = [invoice_number.trim(), roundCents(amount)];
+    const payment = { subaward_id, invoice_no, amount: paid, paid_on: REFERENCE_DATE };
     return { payment: insertRow(db, "subaward_payments", payment) };
   },
 });
@@ -286,13 +273,8 @@ const recodeTransaction = defineTool({
   handler: ({ txn_id, object_code }, { db }: ToolContext) => {
     one(db, txnId, txn_id);
     const { category } = OBJECT_CODES[object_code]!;
-    run(
-      db,
-      "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?",
-      object_code,
-      category,
-      txn_id,
-    );
+    const update = "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?";
+    run(db, update, object_code, category, txn_id);
     return { transaction: one(db, txnId, txn_id) };
   },
 });

@@ -19,20 +19,11 @@ import {
 } from "./world.js";
 import type { Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
 
-const SERVICE_NAMES = [
-  "checkout-api",
-  "payments-api",
-  "search-api",
-  "auth-service",
-  "ledger-worker",
-  "inventory-svc",
-  "notifications",
-  "cart-service",
-  "recommendations",
-  "edge-gateway",
-  "billing-sync",
-  "media-proxy",
-];
+/** A word list written as one comma-separated line. */
+const list = (text: string): string[] => text.split(", ");
+const SERVICE_NAMES = list(
+  "checkout-api, payments-api, search-api, auth-service, ledger-worker, inventory-svc, notifications, cart-service, recommendations, edge-gateway, billing-sync, media-proxy",
+);
 const ALERTS: Array<[string, Severity[]]> = [
   ["LatencyP99High", ["sev2", "sev3", "sev3"]],
   ["PodCrashLooping", ["sev1", "sev2", "sev3"]],
@@ -41,14 +32,9 @@ const ALERTS: Array<[string, Severity[]]> = [
   ["CertificateExpiry", ["sev3"]],
 ];
 const REASONS = ["family event", "travel", "doctor's appointment", "conference talk", "moving house", "swap"];
-const CHANGES = [
-  "bump dependencies",
-  "feature flag rollout",
-  "connection pool tuning",
-  "config change",
-  "hotfix",
-  "schema migration",
-];
+const CHANGES = list(
+  "bump dependencies, feature flag rollout, connection pool tuning, config change, hotfix, schema migration",
+);
 
 function makePeople(context: GenerateContext): { engineers: Engineer[]; services: Service[] } {
   const { random, faker, factors } = context;
@@ -125,7 +111,7 @@ function makeOverrides(
 
 /** Acknowledges and resolves a page the way people do: mostly within the limit, some late, a few never. */
 function settle(random: Random, page: Page, responder: Engineer): void {
-  const limit = { sev1: 300, sev2: 900, sev3: 3600 }[page.severity];
+  const limit = ACK_LIMIT_MINUTES[page.severity] * 60;
   if (random.chance(0.08)) {
     page.resolved =
       page.fired + (random.chance(0.5) ? random.int(60, limit - 30) : limit + random.int(60, 2400));

@@ -6,6 +6,7 @@ import {
   defineGetTool,
   defineListTool,
   getRow,
+  insertRow,
   isoDateSchema,
   requireRow,
   when,
@@ -203,10 +204,13 @@ const escalateIncident = defineTool({
       NOW,
       incident_id,
     );
-    cachedStatement(
-      db,
-      "INSERT INTO incident_events (incident_id, at, kind, actor, note) VALUES (?, ?, 'escalated', ?, NULL)",
-    ).run(incident_id, NOW, engineer_id);
+    insertRow(db, "incident_events", {
+      incident_id,
+      at: NOW,
+      kind: "escalated",
+      actor: engineer_id,
+      note: null,
+    });
     return {
       incident: getRow(
         db,
@@ -243,12 +247,13 @@ const fileActionItem = defineTool({
     requireId(db, "incidents", incidentId, incident_id);
     requireId(db, "engineers", engineerId, owner_id);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM action_items")!.n;
-    const id = actionItemId.format(count + 1);
-    cachedStatement(
-      db,
-      "INSERT INTO action_items (action_item_id, incident_id, title, owner_id, due_date, status) VALUES (?, ?, ?, ?, ?, 'open')",
-    ).run(id, incident_id, title.trim(), owner_id, due_date);
-    return { action_item: getRow(db, "SELECT * FROM action_items WHERE action_item_id = ?", id) };
+    const row = {
+      action_item_id: actionItemId.format(count + 1),
+      incident_id,
+      title: title.trim(),
+      owner_id,
+    };
+    return { action_item: insertRow(db, "action_items", { ...row, due_date, status: "open" }) };
   },
 });
 
@@ -282,12 +287,8 @@ const setScheduleOverride = defineTool({
     if (ends_at <= starts_at)
       throw new ToolFailure(`ends_at ${ends_at} must be after starts_at ${starts_at}`);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM schedule_overrides")!.n;
-    const id = overrideId.format(count + 1);
-    cachedStatement(
-      db,
-      "INSERT INTO schedule_overrides (override_id, team, role, engineer_id, starts_at, ends_at) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(id, team, role, engineer_id, starts_at, ends_at);
-    return { override: getRow(db, "SELECT * FROM schedule_overrides WHERE override_id = ?", id) };
+    const row = { override_id: overrideId.format(count + 1), team, role, engineer_id, starts_at, ends_at };
+    return { override: insertRow(db, "schedule_overrides", row) };
   },
 });
 

@@ -18,14 +18,7 @@ export const SLO_TARGETS: Record<number, number> = { 1: 99.9, 2: 99.5, 3: 99.0 }
 export const LOG_DATES = ["2025-06-28", "2025-06-29", "2025-06-30"] as const;
 export const LOG_PAGE_LINES = 20;
 /** Rotation weeks (Monday, handover 09:00 UTC) covering June. */
-export const ROTATION_WEEKS = [
-  "2025-05-26",
-  "2025-06-02",
-  "2025-06-09",
-  "2025-06-16",
-  "2025-06-23",
-  "2025-06-30",
-];
+export const ROTATION_WEEKS = "2025-05-26 2025-06-02 2025-06-09 2025-06-16 2025-06-23 2025-06-30".split(" ");
 
 export interface Engineer {
   id: string;

@@ -1,7 +1,7 @@
-import { allRows, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { readLetter, scans, nonEmpty } from "../facts.js";
-import { checkAnswerCount } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** The budget lines that differ from the award's latest notice: changed lines by rowid, missing lines added. */

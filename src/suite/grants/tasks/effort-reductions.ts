@@ -1,24 +1,17 @@
-import { allRows, defineTask, type StateView } from "../../../envs/index.js";
+import { checkAnswerIdLists, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { readCertification, scans, termsByAward, nonEmpty } from "../facts.js";
 import { KEY_ROLES } from "../rules.js";
-import { checkAnswerIdLists } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Per award, the key people whose certified effort fell below their commitment by the sponsor's threshold or more. */
 export function effortReductions(state: StateView): Map<string, string[]> {
   const terms = termsByAward(state);
-  type Row = { award_id: string; person_id: string; role: string };
-  const roles = new Map(
-    allRows<Row>(state.db, "SELECT * FROM commitments").map((row) => [
-      `${row.award_id}|${row.person_id}`,
-      row.role,
-    ]),
-  );
+  const sql = "SELECT award_id || '|' || person_id, role FROM commitments";
+  const roles = new Map(state.db.prepare(sql).raw().all() as Array<[string, string]>);
   const found = new Map<string, string[]>();
-  for (const { person, rows } of scans(state, "effort_certification").map((doc) =>
-    readCertification(doc.text),
-  ))
+  const certifications = scans(state, "effort_certification").map((doc) => readCertification(doc.text));
+  for (const { person, rows } of certifications)
     for (const { award, committed, certified } of rows) {
       const limit = terms.get(award)!.effortPct;
       const key = KEY_ROLES.includes(roles.get(`${award}|${person}`) ?? "");

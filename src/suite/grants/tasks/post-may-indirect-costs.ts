@@ -1,15 +1,8 @@
-import {
-  allRows,
-  checkStateDiff,
-  defineTask,
-  roundCents,
-  sumCents,
-  type StateView,
-} from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkAnswerTotal, checkProblems } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, roundCents, sumCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
-import { charges, readPolicies, termsByAward, nonEmpty } from "../facts.js";
+import { charges, nonEmpty, readPolicies, termsByAward } from "../facts.js";
 import { IDC_MONTH, SUBAWARD_CODE } from "../rules.js";
-import { checkProblems, checkAnswerTotal } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Per award with May charges whose sponsor pays indirect costs: the F&A on the month's base. */
@@ -19,9 +12,7 @@ export function expectedIndirect(state: StateView): Map<string, number> {
   type Payment = { subaward_id: string; amount: number; paid_on: string };
   const payments = allRows<Payment>(state.db, "SELECT * FROM subaward_payments");
   const paidBefore = (subaward: string | null, day: string): number =>
-    payments
-      .filter((p) => p.subaward_id === subaward && p.paid_on < day)
-      .reduce((sum, p) => sum + p.amount, 0);
+    sumCents(payments.filter((p) => p.subaward_id === subaward && p.paid_on < day).map((p) => p.amount));
   const bases = new Map<string, number>();
   for (const charge of charges(state, "substr(posted_on, 1, 7) = ?", IDC_MONTH)) {
     const mtdc = terms.get(charge.award_id)!.idc?.base === "MTDC";
@@ -85,23 +76,16 @@ export const postMayIndirectCostsTask = defineTask({
   tools: ["list_sponsors", "list_awards", "list_transactions", "get_subaward", "post_indirect_costs"],
   verify: ({ initial, final, answer }) => {
     const expected = expectedIndirect(initial);
-    const posted = new Map(
-      allRows<{ award_id: string; amount: number }>(final.db, "SELECT * FROM idc_postings").map((row) => [
-        row.award_id,
-        row.amount,
-      ]),
-    );
-    const wrong = [...expected].filter(
-      ([award, amount]) => Math.abs((posted.get(award) ?? -1) - amount) > 0.011,
+    const posted = allRows<{ award_id: string; amount: number }>(final.db, "SELECT * FROM idc_postings");
+    const wrong = posted.filter((row) => Math.abs(row.amount - (expected.get(row.award_id) ?? -1)) > 0.011);
+    const problems = wrong.map(
+      (row) => `${row.award_id}: ${row.amount}, expected ${expected.get(row.award_id)}`,
     );
     const added = [...expected.keys()].map((award_id) => ({ award_id, month: IDC_MONTH }));
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "idc_postings", key: "posting_id", added }]),
-      checkProblems(
-        "amounts",
-        wrong.map(([award, amount]) => `${award}: ${posted.get(award)}, expected ${amount}`),
-        "ok",
-      ),
+      checkProblems("amounts", problems, "ok"),
+      checkAnswerCount(answer, expected.size),
       checkAnswerTotal(answer, sumCents(expected.values())),
     ];
   },

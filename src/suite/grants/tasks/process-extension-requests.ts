@@ -1,7 +1,7 @@
-import { checkStateDiff, daysBetween, defineTask, type StateView } from "../../../envs/index.js";
+import { checkProblems, checkStateDiff, daysBetween, defineTask } from "../../../envs/index.js";
+import { type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { awardsOf, readRequest, scans, termsByAward } from "../facts.js";
-import { checkProblems } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 const months = (from: string, to: string): number =>

@@ -1,8 +1,5 @@
-import {
-  PYTHON_MARKDOWN_HELPERS,
-  PYTHON_OCR_HELPERS,
-  PYTHON_WORKSPACE_HELPERS,
-} from "../../../envs/index.js";
+import { PYTHON_MARKDOWN_HELPERS, PYTHON_OCR_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
 import { REFERENCE_DATE, type NearMiss } from "../../../envs/index.js";
 import { CATEGORIES, PATHS } from "../rules.js";
 

@@ -7,26 +7,24 @@ import { grantsCells, nearMisses } from "./python.js";
 /** Active awards whose overspending (categories above budget, not netted) exceeds their sponsor's threshold. */
 export function rebudgetingOverruns(state: StateView): Map<string, number> {
   const terms = termsByAward(state);
-  const amounts = new Map<string, number>();
-  const add = (key: string, amount: number): void => void amounts.set(key, (amounts.get(key) ?? 0) + amount);
+  // Per award and category, spending less the budget line; per award, the direct-cost budget.
+  const sums = (): Map<string, number> => new Map();
+  const [net, budgets, over] = [sums(), sums(), sums()];
+  const add = (map: Map<string, number>, key: string, amount: number): void =>
+    void map.set(key, (map.get(key) ?? 0) + amount);
   for (const charge of charges(state, "posted_on BETWEEN ? AND ?", BUDGET_PERIOD.start, BUDGET_PERIOD.end))
-    add(`${charge.award_id}|${charge.category}`, charge.amount);
+    add(net, `${charge.award_id}|${charge.category}`, charge.amount);
   type Line = { award_id: string; category: string; amount: number };
-  for (const line of allRows<Line>(state.db, "SELECT * FROM budget_lines"))
-    add(`${line.award_id}|${line.category}`, -line.amount);
+  for (const line of allRows<Line>(state.db, "SELECT * FROM budget_lines")) {
+    add(net, `${line.award_id}|${line.category}`, -line.amount);
+    add(budgets, line.award_id, line.amount);
+  }
+  for (const [key, amount] of net) add(over, key.split("|")[0]!, Math.max(0, amount));
   const found = new Map<string, number>();
   for (const [id, award] of awardsOf(state)) {
-    const pct = terms.get(id)!.rebudgetPct;
-    const budget = allRows<Line>(state.db, "SELECT * FROM budget_lines WHERE award_id = ?", id).reduce(
-      (sum, line) => sum + line.amount,
-      0,
-    );
-    const over = [...amounts].reduce(
-      (sum, [key, amount]) => sum + (key.startsWith(`${id}|`) ? Math.max(0, amount) : 0),
-      0,
-    );
-    if (award.status === "active" && pct !== null && over > (pct / 100) * budget)
-      found.set(id, roundCents(over));
+    const [pct, spent] = [terms.get(id)!.rebudgetPct, over.get(id) ?? 0];
+    if (award.status === "active" && pct !== null && spent > (pct / 100) * (budgets.get(id) ?? 0))
+      found.set(id, roundCents(spent));
   }
   return nonEmpty(found, "overspent award");
 }

@@ -1,8 +1,7 @@
-import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { charges, termsByAward, nonEmpty } from "../facts.js";
 import { EQUIPMENT_CODE, NON_CAPITAL_CODE, OBJECT_CODES } from "../rules.js";
-import { checkAnswerCount } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Capital-equipment charges whose unit cost is under the threshold that applies to their award. */

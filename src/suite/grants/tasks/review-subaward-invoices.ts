@@ -1,8 +1,7 @@
-import { allRows, checkStateDiff, defineTask, getRow, roundCents, sumCents } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkAnswerTotal, checkStateDiff } from "../../../envs/index.js";
+import { defineTask, getRow, roundCents, sumCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { readInvoice, scans, nonEmpty } from "../facts.js";
-import { checkAnswerCount, checkAnswerTotal } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Each pending invoice with the decision the review rules give it (and what an approval pays). */
@@ -11,16 +10,11 @@ export function invoiceDecisions(state: StateView) {
     .filter((doc) => doc.status === "pending")
     .map(({ doc_id, text }) => {
       const { invoiceNo: invoice_no, subaward: subaward_id, amount, periodEnd, signed } = readInvoice(text);
-      const subaward = getRow<{ obligated: number; end_date: string }>(
-        state.db,
-        "SELECT * FROM subawards WHERE subaward_id = ?",
-        subaward_id,
-      )!;
-      const paid = allRows<{ invoice_no: string; amount: number }>(
-        state.db,
-        "SELECT * FROM subaward_payments WHERE subaward_id = ?",
-        subaward_id,
+      const [subawards, payments] = ["subawards", "subaward_payments"].map(
+        (table) => `SELECT * FROM ${table} WHERE subaward_id = ?`,
       );
+      const subaward = getRow<{ obligated: number; end_date: string }>(state.db, subawards!, subaward_id)!;
+      const paid = allRows<{ invoice_no: string; amount: number }>(state.db, payments!, subaward_id);
       const fresh = !paid.some((payment) => payment.invoice_no === invoice_no);
       const covered =
         roundCents(paid.reduce((sum, payment) => sum + payment.amount, amount)) <= subaward.obligated;

@@ -1,7 +1,7 @@
-import { checkStateDiff, defineTask, sumCents, type StateView } from "../../../envs/index.js";
+import { checkAnswerCount, checkAnswerTotal, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { sumCents, type StateView } from "../../../envs/index.js";
 import { grantsDomain } from "../domain.js";
 import { charges, termsByAward, nonEmpty } from "../facts.js";
-import { checkAnswerCount, checkAnswerTotal } from "../../../envs/index.js";
 import { grantsCells, nearMisses } from "./python.js";
 
 /** Posted charges whose object code the award's sponsor lists as unallowable, on any award. */

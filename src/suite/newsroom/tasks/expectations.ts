@@ -4,7 +4,6 @@ import {
   allRows,
   check,
   parseAnswerJson,
-  parseAnswerNumber,
   parseMarkdownTable,
   type Check,
   type StateView,
@@ -90,13 +89,6 @@ export function readLicences(
         lastDay: term ? addDays(shiftMonths(start, Number(term[1])), -1) : null,
       };
     });
-}
-
-/** The answer's first number against the expectation, within `tolerance`. */
-export function checkNumber(answer: string, expected: number, tolerance = 0): Check {
-  const given = parseAnswerNumber(answer);
-  const passed = given !== null && Math.abs(given - expected) <= tolerance;
-  return check("answer", passed, `expected ${expected}, got '${answer.trim()}'`);
 }
 
 /** The answer as a JSON list compared, sorted, with the expected list. */

@@ -1,6 +1,7 @@
 import {
   addDays,
   allRows,
+  checkAnswerTotal,
   checkStateDiff,
   defineTask,
   roundCents,
@@ -8,7 +9,7 @@ import {
 } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { checkNumber, pendingFees } from "./expectations.js";
+import { pendingFees } from "./expectations.js";
 import { NEWSROOM_PY } from "./python.js";
 
 /** Plants, among the unpaid commissions, one killed before filing and one article filed over its length. */
@@ -73,7 +74,7 @@ for status in ("filed", "killed"):
         amount = fee(c)
         tools.approve_payment(commission_id=c["commission_id"], amount=amount, note="per rate card")
         total += amount
-print(round(total, 2))`,
+print(f"\${total:,.2f}")`,
   ];
 }
 
@@ -83,7 +84,7 @@ export const freelancerPaymentsTask = defineTask({
   summary:
     "Approve payments for filed and killed freelance commissions per the rate card, kill fees and negotiated agreements.",
   instruction:
-    "Clear the freelance payment backlog: approve one payment for every commission that has been filed or killed and has no payment yet, for the amount our freelance rate card allows. Don't pay anything else. Reply with only the total amount you approved, in USD (e.g. 1234.50).",
+    "Clear the freelance payment backlog: approve one payment for every commission that has been filed or killed and has no payment yet, for the amount our freelance rate card allows. Don't pay anything else. Reply with only the total amount you approved, in dollars (e.g. $1,234.50).",
   tools: ["list_commissions", "list_freelancers", "list_payments", "approve_payment", "get_story"],
   prepare,
   verify: ({ initial, final, answer }) => {
@@ -98,7 +99,7 @@ export const freelancerPaymentsTask = defineTask({
     }));
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "payments", key: "payment_id", added }]),
-      checkNumber(answer, total, 0.011),
+      checkAnswerTotal(answer, total),
     ];
   },
   oracle: cells({}),

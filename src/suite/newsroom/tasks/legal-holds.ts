@@ -1,7 +1,6 @@
-import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { checkNumber } from "./expectations.js";
 import { legalDecisions, storyBySlug } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
@@ -61,7 +60,7 @@ export const legalHoldsTask = defineTask({
       ...checkStateDiff(initial.db, final.db, [
         { table: "stories", key: "story_id", changed, ignoreColumns: ["updated_on"] },
       ]),
-      checkNumber(answer, changed.size),
+      checkAnswerCount(answer, changed.size),
     ];
   },
   oracle: cells({}),

@@ -1,6 +1,12 @@
-import { allRows, checkStateDiff, defineTask, REFERENCE_DATE, type StateView } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerCount,
+  checkStateDiff,
+  defineTask,
+  REFERENCE_DATE,
+  type StateView,
+} from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
-import { checkNumber } from "./expectations.js";
 import { correctionDecisions } from "./mail.js";
 import { NEWSROOM_PY } from "./python.js";
 
@@ -63,7 +69,7 @@ export const unloggedCorrectionsTask = defineTask({
     const added = expected.map((row) => ({ ...row, logged_on: REFERENCE_DATE }));
     return [
       ...checkStateDiff(initial.db, final.db, [{ table: "corrections", key: "correction_id", added }]),
-      checkNumber(answer, expected.length),
+      checkAnswerCount(answer, expected.length),
     ];
   },
   oracle: cells({}),

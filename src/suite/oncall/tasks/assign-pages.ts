@@ -1,9 +1,9 @@
-import { allRows, checkStateDiff } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { engineerIdsByHandle, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { checkCount, defineOncallTask } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 /** Each unassigned page and the engineer primary on call for its team when it fired. */
 export function expectedAssignments(state: StateView): Map<string, string> {
@@ -33,7 +33,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         changed: new Map([...expected].map(([id, engineer]) => [id, { assigned_to: engineer }])),
       },
     ]),
-    checkCount(answer, expected.size, "pages"),
+    checkAnswerCount(answer, expected.size),
   ];
 }
 

@@ -1,11 +1,5 @@
 /** What every oncall task shares: the domain, the oracle's helper cell, near-miss rows and answer checks. */
-import {
-  check,
-  defineTask,
-  parseAnswerJson,
-  parseAnswerList,
-  parseAnswerNumber,
-} from "../../../envs/index.js";
+import { check, defineTask, parseAnswerJson, parseAnswerList } from "../../../envs/index.js";
 import type { Check, TaskDefinition } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { ONCALL_PY } from "./python.js";
@@ -55,15 +49,5 @@ export function checkIdMap(answer: string, expected: Map<string, string>): Check
     "answer",
     ok,
     ok ? `${expected.size} entries` : `expected ${JSON.stringify(Object.fromEntries(expected))}`,
-  );
-}
-
-/** The first number of the reply is the expected count. */
-export function checkCount(answer: string, expected: number, noun: string): Check {
-  const given = parseAnswerNumber(answer);
-  return check(
-    "answer-count",
-    given === expected,
-    `expected ${expected} ${noun}, answer says ${answer.slice(0, 80)}`,
   );
 }

@@ -1,9 +1,9 @@
-import { allRows, checkStateDiff } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { NOW, seconds } from "../clock.js";
 import { engineerIdsByHandle, readEscalationMinutes, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { checkCount, defineOncallTask } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 /** Triggered, unescalated incidents past the policy's minutes, and the secondary on call now for each. */
 export function expectedEscalations(state: StateView): Map<string, string> {
@@ -49,7 +49,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         })),
       },
     ]),
-    checkCount(answer, expected.size, "escalations"),
+    checkAnswerCount(answer, expected.size),
   ];
 }
 

@@ -1,8 +1,8 @@
-import { addDays, allRows, checkStateDiff } from "../../../envs/index.js";
+import { addDays, allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { POSTMORTEMS } from "../documents.js";
 import { engineerIdsByHandle, requireFile } from "../facts.js";
-import { checkCount, defineOncallTask } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(date to be agreed\))$/;
 
@@ -42,7 +42,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     ...checkStateDiff(initial.db, final.db, [
       { table: "action_items", key: "action_item_id", added: expected },
     ]),
-    checkCount(answer, expected.length, "items"),
+    checkAnswerCount(answer, expected.length),
   ];
 }
 

@@ -1,9 +1,9 @@
-import { allRows, checkStateDiff } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { isoUtc, seconds } from "../clock.js";
 import { REQUESTS } from "../documents.js";
 import { engineerIdsByHandle, requireFile } from "../facts.js";
-import { checkCount, defineOncallTask } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 const REQUEST =
   /^(\d+)\. (primary|secondary), (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\) until (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\): @([\w.-]+) covers$/;
@@ -49,7 +49,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     ...checkStateDiff(initial.db, final.db, [
       { table: "schedule_overrides", key: "override_id", added: expected },
     ]),
-    checkCount(answer, expected.length, "overrides"),
+    checkAnswerCount(answer, expected.length),
   ];
 }
 
