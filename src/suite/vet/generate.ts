@@ -1,4 +1,4 @@
-import { addDays, personName, randomAmount, randomDate, roundCents, weightedPick, type GenerateContext } from "../../envs/index.js";
+import { addDays, between, personName, randomAmount, randomDate, roundCents, weightedPick, type GenerateContext } from "../../envs/index.js";
 import { writeDocuments } from "./documents.js";
 import { VISIT_REASONS, renderSoapNote } from "./notes.js";
 import { renderPrintout, type Analyser, type LabRun } from "./printouts.js";
@@ -7,7 +7,7 @@ import {
   type Species,
 } from "./rules.js";
 
-interface Patient { id: string; name: string; owner: string; clinic: string; species: Species; birth: string; kg: number }
+interface Patient { id: string; name: string; owner: string; clinic: string; species: Species; birth: string; kg: number; status: string }
 
 const BREEDS: Record<Species, string[]> = {
   dog: ["Labrador Retriever", "Beagle", "German Shepherd", "Dachshund", "Border Collie", "Mixed"],
@@ -50,77 +50,109 @@ function insertPatients(context: GenerateContext, clinics: string[]): Patient[] 
     const [owner, surname] = random.pick(owners);
     const status = weightedPick(random, ["active", "deceased", "transferred"], [88, 7, 5]);
     const [low, high] = KG[species];
-    const patient = { id: patientId.format(n), name: random.pick(PET_NAMES), owner: surname, clinic: random.pick(clinics), species, birth, kg: low + random.next() * (high - low) };
+    const patient = { id: patientId.format(n), name: random.pick(PET_NAMES), owner: surname, clinic: random.pick(clinics), species, birth, kg: low + random.next() * (high - low), status };
     insert.run(patient.id, patient.name, owner, patient.clinic, species, random.pick(BREEDS[species]), random.pick(["MN", "FS", "M", "F"]), birth, status);
     patients.push(patient);
   }
   return patients;
 }
 
-/** Dose histories: the latest dose anywhere from fresh to well past due, earlier doses one interval apart. */
-function insertVaccinations(context: GenerateContext, patients: Patient[]): void {
+/** Dose histories, oldest first. Returns the active patients' lapsed core vaccines (for the planted reminders). */
+function insertVaccinations(context: GenerateContext, patients: Patient[]): Array<[Patient, string]> {
   const { db, random, referenceDate: today } = context;
-  const insert = db.prepare("INSERT INTO vaccinations VALUES (NULL, ?, ?, ?, ?, ?)");
   const rows: Array<[string, string, string, string, string]> = [];
+  const lapsed: Array<[Patient, string]> = [];
+  let cores = 0;
   for (const patient of patients) {
     for (const [species, code, core, months] of VACCINES) {
-      if (species !== patient.species || !random.chance(core ? 0.9 : 0.45)) continue;
-      let given = addDays(today, -random.int(5, months * 30 + 260));
-      for (let k = random.int(0, 2); k >= 0 && given > addDays(patient.birth, 56); k -= 1) {
-        rows.push([patient.id, code, given, patient.clinic, `${code.slice(0, 2)}${random.int(1000, 9999)}`]);
-        given = addMonths(given, -months);
+      if (species !== patient.species) continue;
+      const doses: string[] = [];
+      if (random.chance(core ? 0.9 : 0.45)) {
+        // Every eighth core vaccine is a few days into its 30-day grace period.
+        const inGrace = core && ++cores % 8 === 0;
+        let given = inGrace ? addMonths(addDays(today, -random.int(3, 28)), -months) : addDays(today, -random.int(5, months * 30 + 260));
+        for (let k = random.int(0, 2); k >= 0 && given > addDays(patient.birth, 56); k -= 1, given = addMonths(given, -months)) doses.push(given);
       }
+      for (const given of doses) rows.push([patient.id, code, given, patient.clinic, `${code.slice(0, 2)}${random.int(1000, 9999)}`]);
+      const due = doses[0] ? addMonths(doses[0], months) : null;
+      if (core && patient.status === "active" && patient.birth < addDays(today, -140) && (!due || due < addDays(today, -45))) lapsed.push([patient, code]);
     }
   }
   rows.sort((a, b) => a[2].localeCompare(b[2]));
+  const insert = db.prepare("INSERT INTO vaccinations VALUES (NULL, ?, ?, ?, ?, ?)");
   for (const row of rows) insert.run(...row);
+  return lapsed;
 }
 
-function insertAppointmentsAndReminders(context: GenerateContext, patients: Patient[]): void {
+/** Appointments and earlier reminders; some lapsed vaccines get a booked visit or a live reminder, some just miss. */
+function insertAppointmentsAndReminders(context: GenerateContext, patients: Patient[], lapsed: Array<[Patient, string]>): void {
   const { db, random, referenceDate: today } = context;
+  const book = (patient: Patient, from: number, to: number): void => {
+    const at = `${addDays(today, random.int(from, to))} ${String(random.int(8, 17)).padStart(2, "0")}:${random.pick(["00", "20", "40"])}`;
+    db.prepare("INSERT INTO appointments VALUES (NULL, ?, ?, ?, ?)").run(patient.id, patient.clinic, at, random.pick(["annual exam", "vaccines", "recheck", "dental"]));
+  };
+  const remind = (patient: Patient, vaccine: string, status: string): void => {
+    const created = addDays(today, -random.int(1, 90));
+    db.prepare("INSERT INTO reminders VALUES (NULL, ?, 'vaccine', ?, ?, ?, ?)").run(patient.id, vaccine, addDays(created, 14), status, created);
+  };
+  lapsed.forEach(([patient, vaccine], index) => {
+    if (index % 5 === 0) book(patient, 0, 30);
+    if (index % 5 === 1) remind(patient, vaccine, random.pick(["open", "sent"]));
+    if (index % 5 === 2) (random.chance(0.5) ? book(patient, 31, 45) : remind(patient, vaccine, "done"));
+  });
   for (const patient of patients) {
-    if (random.chance(0.2)) {
-      const at = `${addDays(today, random.int(0, 45))} ${String(random.int(8, 17)).padStart(2, "0")}:${random.pick(["00", "20", "40"])}`;
-      db.prepare("INSERT INTO appointments VALUES (NULL, ?, ?, ?, ?)").run(patient.id, patient.clinic, at, random.pick(["annual exam", "vaccines", "recheck", "dental"]));
-    }
-    if (random.chance(0.25)) {
-      const vaccine = random.pick(VACCINES.filter(([species]) => species === patient.species))[1];
-      const created = addDays(today, -random.int(1, 90));
-      const status = weightedPick(random, ["open", "sent", "done"], [4, 3, 3]);
-      db.prepare("INSERT INTO reminders VALUES (NULL, ?, 'vaccine', ?, ?, ?, ?)").run(patient.id, vaccine, addDays(created, 14), status, created);
-    }
+    if (random.chance(0.1)) book(patient, -20, 60);
+    if (random.chance(0.1)) remind(patient, random.pick(VACCINES.filter(([species]) => species === patient.species))[1], weightedPick(random, ["open", "sent", "done"], [4, 3, 3]));
   }
 }
 
-/** Visits with SOAP notes; some patients lose weight at their last visit; a prescription and an invoice per visit. */
+type WeightStory = "drop-unweighed" | "drop-units" | "small-drop" | "cat-drop" | "none";
+const LOSS: Record<WeightStory, number> = { "drop-unweighed": 0.15, "drop-units": 0.15, "small-drop": 0.04, "cat-drop": 0.085, none: 0 };
+
+/** Active patients in turn lose weight in the ways the weight-loss near-misses trip over. */
+function weightStory(patient: Patient, counters: { active: number; cats: number }): WeightStory {
+  if (patient.status !== "active") return "none";
+  if (patient.species === "cat" && counters.cats++ % 3 === 0) return "cat-drop";
+  return (["drop-unweighed", "drop-units", "small-drop", "none", "none", "none"] as const)[counters.active++ % 6]!;
+}
+
+/** A prescription's dose: active ones in turn are overdoses in pounds, overdoses beside a heavy home weight, a cat's meloxicam overdose. */
+function prescribe(context: GenerateContext, patient: Patient, kg: number, active: number) {
+  const { random } = context;
+  const drugs = FORMULARY.filter(([, species]) => species === patient.species);
+  const mode = active < 0 ? 3 : patient.species === "cat" && active % 5 === 4 ? 4 : active % 4;
+  const rx = mode === 4 ? drugs.find(([drug]) => drug === "meloxicam")! : random.pick(drugs);
+  const over = mode === 0 || mode === 4 || (mode === 3 && random.chance(0.3));
+  const factor = mode === 1 ? between(random, 1.1, 1.4) : mode === 2 ? between(random, 0.7, 0.93) : over ? between(random, 1.1, 1.6) : between(random, 0.45, 0.93);
+  const home = mode === 1 ? kg * 1.5 : mode === 2 ? kg * 0.6 : random.chance(0.3) ? kg * random.pick([0.6, 1.5]) : null;
+  return { drug: rx[0], dose: Math.round(kg * rx[2] * factor * 100) / 100, pounds: mode === 0 ? true : undefined, home };
+}
+
+/** Visits with SOAP notes, a prescription at some and an invoice for each. */
 function insertVisits(context: GenerateContext, patients: Patient[]): void {
   const { db, random, referenceDate: today } = context;
-  let [visits, rxs] = [0, 0];
+  let [visits, rxs, activeRx] = [0, 0, 0];
+  const counters = { active: 0, cats: 0 };
   for (const patient of patients) {
-    const dates = Array.from({ length: random.int(0, 4) }, () => randomDate(random, addDays(today, -420), addDays(today, -1))).sort();
-    const loss = random.chance(0.22) ? weightedPick(random, [0.04, 0.085, 0.15], [1, 2, 2]) : 0;
+    const story = weightStory(patient, counters);
+    const loss = LOSS[story];
+    const dates = Array.from({ length: random.int(loss ? 2 : 0, 4) }, () => randomDate(random, addDays(today, -420), addDays(today, -3))).sort();
+    if (story === "drop-unweighed") dates.push(addDays(dates.at(-1)!, 1)); // came back once more, too fractious to weigh
+    const lastWeighed = dates.length - (story === "drop-unweighed" ? 2 : 1);
     dates.forEach((date, index) => {
-      const last = index === dates.length - 1;
-      const weighed = random.chance(last && loss ? 0.97 : 0.92);
-      const kg = jitter(context, last && loss ? patient.kg * (1 - loss - random.next() * 0.01) : patient.kg);
+      const weighed = index === lastWeighed + 1 ? false : (loss && index >= lastWeighed - 1) || random.chance(0.92);
+      const kg = jitter(context, index === lastWeighed && loss ? patient.kg * (1 - loss - random.next() * 0.01) : patient.kg);
       const id = visitId.format(++visits);
       const reason = random.pick(VISIT_REASONS);
-      const drugs = FORMULARY.filter(([, species]) => species === patient.species);
-      const rx = weighed && random.chance(0.5) ? random.pick(drugs) : null;
-      let [rxLine, rxRow]: [string | null, unknown[] | null] = [null, null];
-      if (rx) {
-        const factor = random.chance(0.3) ? 1.1 + random.next() * 0.5 : 0.45 + random.next() * 0.48;
-        const dose = Math.round(kg * rx[2] * factor * 100) / 100;
-        const frequency = random.pick(["SID", "BID", "q8h"]);
-        rxLine = `Rx ${rx[0]} ${dose} mg PO ${frequency} x${random.int(3, 14)}d.`;
-        const status = date >= addDays(today, -180) ? "active" : "completed";
-        rxRow = [rxId.format(++rxs), id, patient.id, rx[0], dose, frequency, date, status];
-      }
-      const home = random.chance(0.3) ? kg * (random.chance(0.5) ? 0.7 : 1.35) : null;
-      const goal = random.chance(0.2) ? kg * 0.85 : null;
-      const note = renderSoapNote(random, { reason, weightKg: weighed ? kg : null, inPounds: random.chance(0.4), homeKg: home, goalKg: goal, rxLine });
-      db.prepare("INSERT INTO visits VALUES (?, ?, ?, ?, ?, ?, ?)").run(id, patient.id, patient.clinic, `VET-${patient.clinic.slice(-1)}${random.int(1, 2)}`, date, reason, note);
-      if (rxRow) db.prepare("INSERT INTO prescriptions VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)").run(...rxRow);
+      const active = date >= addDays(today, -180);
+      const rx = weighed && random.chance(0.5) ? prescribe(context, patient, kg, active ? activeRx++ : -1) : null;
+      const frequency = random.pick(["SID", "BID", "q8h"]);
+      const rxLine = rx ? `Rx ${rx.drug} ${rx.dose} mg PO ${frequency} x${random.int(3, 14)}d.` : null;
+      const forced = story === "drop-units" && index >= lastWeighed - 1 ? index === lastWeighed : rx?.pounds;
+      const facts = { reason, weightKg: weighed ? kg : null, inPounds: forced ?? random.chance(0.4), homeKg: rx ? rx.home : null, goalKg: random.chance(0.2) ? kg * 0.85 : null, rxLine };
+      const vet = `VET-${patient.clinic.slice(-1)}${random.int(1, 2)}`;
+      db.prepare("INSERT INTO visits VALUES (?, ?, ?, ?, ?, ?, ?)").run(id, patient.id, patient.clinic, vet, date, reason, renderSoapNote(random, facts));
+      if (rx) db.prepare("INSERT INTO prescriptions VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)").run(rxId.format(++rxs), id, patient.id, rx.drug, rx.dose, frequency, date, active ? "active" : "completed");
       insertInvoice(context, visits, id, patient, date);
     });
   }
@@ -151,6 +183,8 @@ function labValue(context: GenerateContext, code: string, species: Species, si: 
   const roll = random.next();
   if (roll < 0.03) return null;
   if (roll < 0.08 && !(si && analyte.si)) return random.chance(0.5) ? low : high;
+  const dogHigh = analyte.ranges.dog[1];
+  if (roll < 0.16 && species !== "dog" && dogHigh !== high) return Number(between(random, Math.min(dogHigh, high), Math.max(dogHigh, high)).toFixed(analyte.decimals));
   const value = roll < 0.22 ? high * (1.1 + random.next() * 0.8) : roll < 0.3 ? low * (0.5 + random.next() * 0.4) : low + (high - low) * (0.1 + random.next() * 0.8);
   return Number(value.toFixed(analyte.decimals));
 }
@@ -162,13 +196,27 @@ function insertLabs(context: GenerateContext, patients: Patient[], clinics: Map<
   for (let n = 1; n <= 16 * factors.rows; n += 1) {
     const batch = n <= batches.length ? batches[n - 1]! : random.pick(batches);
     const pending = n > batches.length && random.chance(0.1);
-    const pool = patients.filter((p) => p.clinic === batch.clinic);
-    const patient = random.pick(pool);
-    const panel = random.pick(["CHEM", "CHEM", "CBC"]);
+    // Planted: every fourth order a clear high CREA/GLU/ALT; every other fourth a cat's or rabbit's result between the dog and species limits.
+    const plant = pending ? null : n % 4 === 0 ? "high" : n % 4 === 2 ? "discordant" : null;
+    const clinicPatients = patients.filter((p) => p.clinic === batch.clinic);
+    const active = clinicPatients.filter((p) => p.status === "active" && (plant !== "discordant" || p.species !== "dog"));
+    const patient = random.pick(plant && active.length ? active : clinicPatients);
+    const panel = plant ? "CHEM" : random.pick(["CHEM", "CHEM", "CBC"]);
     const analyser = clinics.get(batch.clinic)!;
     insert.run(labId.format(n), patient.id, batch.clinic, panel, pending ? addDays(today, -1) : batch.day, pending ? "pending" : "resulted");
     if (pending) continue;
     const values = new Map(ANALYTES.filter((a) => a.panel === panel).map((a) => [a.code, labValue(context, a.code, patient.species, analyser.si)]));
+    if (plant === "high") {
+      const code = ["CREA", "GLU", "ALT"][(n / 4) % 3]!;
+      const analyte = ANALYTES.find((a) => a.code === code)!;
+      values.set(code, Number((analyte.ranges[patient.species][1] * between(random, 1.2, 1.6)).toFixed(analyte.decimals)));
+    }
+    if (plant === "discordant" && patient.species !== "dog") {
+      const code = patient.species === "cat" ? "CREA" : "ALT";
+      const analyte = ANALYTES.find((a) => a.code === code)!;
+      const [dogHigh, high] = [analyte.ranges.dog[1], analyte.ranges[patient.species][1]];
+      values.set(code, Number(between(random, Math.min(dogHigh, high) + 0.1, Math.max(dogHigh, high) - 0.1).toFixed(analyte.decimals)));
+    }
     const ranAt = `${batch.day} ${String(random.int(8, 18)).padStart(2, "0")}:${String(random.int(0, 59)).padStart(2, "0")}`;
     batch.runs.push({ labId: labId.format(n), patientId: patient.id, patientName: patient.name, owner: patient.owner, panel, ranAt, values });
   }
@@ -184,8 +232,7 @@ function insertLabs(context: GenerateContext, patients: Patient[], clinics: Map<
 export function generateVet(context: GenerateContext): void {
   const clinics = insertClinics(context);
   const patients = insertPatients(context, [...clinics.keys()]);
-  insertVaccinations(context, patients);
-  insertAppointmentsAndReminders(context, patients);
+  insertAppointmentsAndReminders(context, patients, insertVaccinations(context, patients));
   insertVisits(context, patients);
   insertLabs(context, patients, clinics);
   writeDocuments(context);
