@@ -1,5 +1,14 @@
 import { renderMarkdown, type GenerateContext } from "../../envs/index.js";
-import { ANALYTES, FORMULARY, GRACE_DAYS, PATHS, RECHECK_DAYS, SERIES_WEEKS, VACCINES, WEIGHT_LOSS_PCT } from "./rules.js";
+import {
+  ANALYTES,
+  FORMULARY,
+  GRACE_DAYS,
+  PATHS,
+  RECHECK_DAYS,
+  SERIES_WEEKS,
+  VACCINES,
+  WEIGHT_LOSS_PCT,
+} from "./rules.js";
 
 const protocol = (): string =>
   renderMarkdown("Vaccination protocol (all clinics)", [
@@ -8,7 +17,12 @@ const protocol = (): string =>
     {
       table: {
         headers: ["species", "vaccine", "category", "booster interval (months)"],
-        rows: VACCINES.map(([species, code, core, months]) => [species, code, core ? "core" : "non-core", months]),
+        rows: VACCINES.map(([species, code, core, months]) => [
+          species,
+          code,
+          core ? "core" : "non-core",
+          months,
+        ]),
       },
     },
     { heading: "When a vaccine is overdue" },
@@ -43,7 +57,11 @@ const ranges = (): string =>
     {
       table: {
         headers: ["analyte", "unit", "dog", "cat", "rabbit"],
-        rows: ANALYTES.map((a) => [a.code, a.unit, ...(["dog", "cat", "rabbit"] as const).map((s) => `${a.ranges[s][0]} - ${a.ranges[s][1]}`)]),
+        rows: ANALYTES.map((a) => [
+          a.code,
+          a.unit,
+          ...(["dog", "cat", "rabbit"] as const).map((s) => `${a.ranges[s][0]} - ${a.ranges[s][1]}`),
+        ]),
       },
     },
     { heading: "SI units" },

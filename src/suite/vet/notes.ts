@@ -34,7 +34,7 @@ const ASSESSMENTS: Record<string, string> = {
   lameness: "soft tissue injury LHL vs early OA",
   "ear infection": "otitis externa, yeast on cytology",
   "weight loss": "wt loss - r/o hyperthyroid, CKD, dental dz",
-  "recheck": "improving, continue current plan",
+  recheck: "improving, continue current plan",
   "skin lesions": "pyoderma, superficial",
 };
 export const VISIT_REASONS = Object.keys(ASSESSMENTS);
@@ -49,7 +49,9 @@ function weightText(random: SeededRandom, kg: number, pounds: boolean): string {
 export function renderSoapNote(random: SeededRandom, facts: NoteFacts): string {
   const [s, o, a, p] = random.pick(HEADERS);
   const days = random.int(1, 6);
-  const subjective = [`${s} ${facts.reason} x${days}d per O. eating ${random.pick(["ok", "less", "well"])}, no V/D.`];
+  const subjective = [
+    `${s} ${facts.reason} x${days}d per O. eating ${random.pick(["ok", "less", "well"])}, no V/D.`,
+  ];
   if (facts.homeKg !== null)
     subjective.push(`O reports home weight ${(facts.homeKg * LB_PER_KG).toFixed(0)} lb on bathroom scale.`);
   const weight =

@@ -24,7 +24,11 @@ const WIDTH = 78;
 const rule = (char: string): string => char.repeat(WIDTH);
 const pad = (text: string, width: number): string => text.padEnd(width).slice(0, width);
 
-function printed(analyte: Analyte, value: number, si: boolean): { text: string; unit: string; range: string } {
+function printed(
+  analyte: Analyte,
+  value: number,
+  si: boolean,
+): { text: string; unit: string; range: string } {
   const [low, high] = analyte.ranges.dog; // the analyser runs every species on its default canine profile
   if (si && analyte.si) {
     const [unit, factor] = analyte.si;
@@ -36,7 +40,8 @@ function printed(analyte: Analyte, value: number, si: boolean): { text: string; 
 }
 
 function resultLine(analyte: Analyte, value: number | null, si: boolean): string {
-  if (value === null) return `${pad(analyte.code, 10)}${"---".padStart(9)}   ${pad("", 10)}${pad("", 18)}HEMOLYZED`;
+  if (value === null)
+    return `${pad(analyte.code, 10)}${"---".padStart(9)}   ${pad("", 10)}${pad("", 18)}HEMOLYZED`;
   const shown = printed(analyte, value, si);
   const [low, high] = analyte.ranges.dog;
   const flag = value > high ? "H" : value < low ? "L" : "";
@@ -44,7 +49,12 @@ function resultLine(analyte: Analyte, value: number | null, si: boolean): string
 }
 
 /** A batch printout: page headers repeat every `pageLines` lines, reports run across page breaks. */
-export function renderPrintout(random: SeededRandom, clinic: string, analyser: Analyser, runs: LabRun[]): string {
+export function renderPrintout(
+  random: SeededRandom,
+  clinic: string,
+  analyser: Analyser,
+  runs: LabRun[],
+): string {
   const lines: string[] = [];
   for (const run of runs) {
     lines.push(

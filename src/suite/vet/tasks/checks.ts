@@ -6,7 +6,11 @@ export function checkIdList(answer: string, expected: string[]): Check {
   const parsed = parseAnswerJson(answer);
   const given = Array.isArray(parsed) ? [...new Set(parsed.map((item) => String(item).trim()))].sort() : null;
   const wanted = [...expected].sort();
-  return check("answer", JSON.stringify(given) === JSON.stringify(wanted), `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(given)}`);
+  return check(
+    "answer",
+    JSON.stringify(given) === JSON.stringify(wanted),
+    `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(given)}`,
+  );
 }
 
 /** Counts per key, every key present (0 included). */

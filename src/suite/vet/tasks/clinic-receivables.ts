@@ -27,15 +27,22 @@ print(json.dumps(owed))`,
 export const clinicReceivablesTask = defineTask({
   id: "vet.clinic-receivables",
   domain: vetDomain,
-  summary: "Outstanding balances per clinic on invoices more than 60 days old (void invoices out, partial payments netted, flaky payments API).",
+  summary:
+    "Outstanding balances per clinic on invoices more than 60 days old (void invoices out, partial payments netted, flaky payments API).",
   instruction:
     'For the collections review, work out how much clients still owe each clinic on invoices issued more than 60 days ago (invoice total minus payments received; void invoices owe nothing). Reply with only a JSON object mapping every clinic id to the amount in USD (e.g. {"CLN-01": 1520.75}).',
   tools: ["list_clinics", "list_invoices", "list_payments"],
-  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, receivables(initial, addDays(REFERENCE_DATE, -60)), 0.011)],
+  verify: ({ initial, answer }) => [
+    checkAnswerAmounts("answer", answer, receivables(initial, addDays(REFERENCE_DATE, -60)), 0.011),
+  ],
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
     ["includes-void", "Counts void invoices as owed.", "include-void"],
-    ["unpaid-only", "Counts only invoices with no payment at all, missing part-paid balances.", "unpaid-only"],
+    [
+      "unpaid-only",
+      "Counts only invoices with no payment at all, missing part-paid balances.",
+      "unpaid-only",
+    ],
     ["no-retry", "Does not retry the payments API's 503 and stops.", "no-retry"],
   ]),
 });

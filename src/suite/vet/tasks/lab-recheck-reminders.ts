@@ -27,7 +27,8 @@ print(len(latest))`,
 export const labRecheckRemindersTask = defineTask({
   id: "vet.lab-recheck-reminders",
   domain: vetDomain,
-  summary: "Create recheck reminders for high CREA/GLU/ALT results on the printouts, judged by species ranges, dated by the policy's intervals.",
+  summary:
+    "Create recheck reminders for high CREA/GLU/ALT results on the printouts, judged by species ranges, dated by the policy's intervals.",
   instruction:
     "Book the lab rechecks: read the analyser printouts and, following our reminders policy and the species reference ranges, create the lab recheck reminders it calls for. Change nothing else. Reply with only the number of reminders you created.",
   tools: ["list_patients", "list_lab_orders", "list_reminders", "create_reminder"],
@@ -35,14 +36,28 @@ export const labRecheckRemindersTask = defineTask({
     const expected = expectedLabRechecks(initial);
     if (expected.length === 0) throw new Error("generation produced no recheck");
     return [
-      ...checkStateDiff(initial.db, final.db, [{ table: "reminders", key: "reminder_id", added: expected.map((row) => ({ ...row, status: "open" })) }]),
+      ...checkStateDiff(initial.db, final.db, [
+        {
+          table: "reminders",
+          key: "reminder_id",
+          added: expected.map((row) => ({ ...row, status: "open" })),
+        },
+      ]),
       checkAnswerCount(answer, expected.length),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["trusts-analyser-flags", "Books rechecks from the analyser's H flags (dog ranges) instead of the species ranges.", "analyser-flags"],
+    [
+      "trusts-analyser-flags",
+      "Books rechecks from the analyser's H flags (dog ranges) instead of the species ranges.",
+      "analyser-flags",
+    ],
     ["no-si-conversion", "Reads CREA and GLU printed in SI units as if they were mg/dL.", "no-si"],
-    ["one-interval", "Dates every recheck 14 days after the run, ignoring the policy's table.", "one-interval"],
+    [
+      "one-interval",
+      "Dates every recheck 14 days after the run, ignoring the policy's table.",
+      "one-interval",
+    ],
   ]),
 });

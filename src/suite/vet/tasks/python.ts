@@ -1,4 +1,9 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE, type NearMiss } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  REFERENCE_DATE,
+  type NearMiss,
+} from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 
 /**
@@ -144,7 +149,10 @@ print("ready")
 `;
 
 /** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(cells: (near: string[]) => string[], rows: Array<[string, string, ...string[]]>): NearMiss[] {
+export function nearMisses(
+  cells: (near: string[]) => string[],
+  rows: Array<[string, string, ...string[]]>,
+): NearMiss[] {
   return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
 }
 

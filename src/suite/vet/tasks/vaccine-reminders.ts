@@ -30,22 +30,44 @@ print(created)`,
 export const vaccineRemindersTask = defineTask({
   id: "vet.vaccine-reminders",
   domain: vetDomain,
-  summary: "Create reminders for overdue core vaccines as the reminders policy says (due date, booked appointments, live reminders).",
+  summary:
+    "Create reminders for overdue core vaccines as the reminders policy says (due date, booked appointments, live reminders).",
   instruction:
     "Send out this month's vaccine reminders: create a reminder for every overdue core vaccination (as our vaccination protocol defines overdue), following our reminders policy on due dates and on when not to remind. Change nothing else. Reply with only the number of reminders you created.",
-  tools: ["list_clinics", "list_patients", "list_vaccinations", "list_appointments", "list_reminders", "create_reminder"],
+  tools: [
+    "list_clinics",
+    "list_patients",
+    "list_vaccinations",
+    "list_appointments",
+    "list_reminders",
+    "create_reminder",
+  ],
   verify: ({ initial, final, answer }) => {
     const expected = expectedVaccineReminders(initial);
     if (expected.length === 0) throw new Error("generation produced no reminder to create");
     return [
-      ...checkStateDiff(initial.db, final.db, [{ table: "reminders", key: "reminder_id", added: expected.map((row) => ({ ...row, status: "open" })) }]),
+      ...checkStateDiff(initial.db, final.db, [
+        {
+          table: "reminders",
+          key: "reminder_id",
+          added: expected.map((row) => ({ ...row, status: "open" })),
+        },
+      ]),
       checkAnswerCount(answer, expected.length),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["ignores-appointments", "Reminds patients who already have an appointment booked within the window.", "ignore-appointments"],
-    ["duplicate-reminders", "Creates a reminder even when an open or sent one exists for that vaccine.", "duplicate-reminders"],
+    [
+      "ignores-appointments",
+      "Reminds patients who already have an appointment booked within the window.",
+      "ignore-appointments",
+    ],
+    [
+      "duplicate-reminders",
+      "Creates a reminder even when an open or sent one exists for that vaccine.",
+      "duplicate-reminders",
+    ],
     ["no-grace-period", "Treats vaccines as overdue the day after their due date.", "no-grace"],
   ]),
 });

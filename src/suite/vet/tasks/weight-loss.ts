@@ -33,15 +33,24 @@ print(json.dumps(sorted(flagged)))`,
 export const weightLossTask = defineTask({
   id: "vet.weight-loss",
   domain: vetDomain,
-  summary: "Flag active patients whose clinic weight (SOAP notes, kg or lb) fell by the species threshold between their two latest weighed visits.",
+  summary:
+    "Flag active patients whose clinic weight (SOAP notes, kg or lb) fell by the species threshold between their two latest weighed visits.",
   instruction:
     'Which active patients meet our reminders policy\'s definition of unintended weight loss? Take the weights from the visits\' SOAP notes. Reply with only a JSON list of their patient ids (e.g. ["PAT-00012", "PAT-00150"]).',
   tools: ["list_patients", "list_visits", "get_visit_note"],
   verify: ({ initial, answer }) => [checkIdList(answer, weightLossPatients(initial))],
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["pounds-as-kg", "Reads weights written in lb as kilograms, so a change of units looks like a change of weight.", "lb-as-kg"],
+    [
+      "pounds-as-kg",
+      "Reads weights written in lb as kilograms, so a change of units looks like a change of weight.",
+      "lb-as-kg",
+    ],
     ["one-threshold", "Uses 10% for every species (cats are flagged from 7.5%).", "one-threshold"],
-    ["unweighed-visits", "Compares the two latest visits even when one has no weight, and skips those patients.", "unweighed"],
+    [
+      "unweighed-visits",
+      "Compares the two latest visits even when one has no weight, and skips those patients.",
+      "unweighed",
+    ],
   ]),
 });
