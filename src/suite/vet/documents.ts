@@ -85,6 +85,7 @@ const reminders = (): string =>
     { heading: "Weight loss" },
     "Unintended weight loss is flagged when the weight fell by at least the threshold between the patient's two most recent visits with a clinic weight (visits where the animal was not weighed do not count).",
     { table: { headers: ["species", "threshold (%)"], rows: Object.entries(WEIGHT_LOSS_PCT) } },
+    "Each flagged patient gets one weight check reminder (kind weight_check, subject WEIGHT) due 14 days after today, unless it already has an open weight_check reminder.",
   ]);
 
 export function writeDocuments(context: GenerateContext): void {

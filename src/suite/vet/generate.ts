@@ -249,16 +249,26 @@ function prescribe(context: GenerateContext, patient: Patient, kg: number, activ
     mode === 1 ? kg * 1.5 : mode === 2 ? kg * 0.6 : random.chance(0.3) ? kg * random.pick([0.6, 1.5]) : null;
   return {
     drug: rx[0],
-    dose: Math.round(kg * rx[2] * factor * 100) / 100,
+    dose: tabletDose(kg * rx[2] * factor),
     pounds: mode === 0 ? true : undefined,
     home,
   };
 }
 
+/** Doses as dispensed: whole mg from 10 mg, one decimal from 1 mg, else two. */
+const tabletDose = (mg: number): number => Number(mg.toFixed(mg >= 10 ? 0 : mg >= 1 ? 1 : 2));
+
+/** The Rx as a clinician types it: the drug's name in any case, the dose with or without trailing zeros. */
+function rxText(context: GenerateContext, drug: string, dose: number): string {
+  const { random } = context;
+  const name = random.pick([drug, drug.toUpperCase(), drug[0]!.toUpperCase() + drug.slice(1)]);
+  return `${name} ${random.chance(0.35) ? dose.toFixed(dose >= 10 ? 1 : 2) : String(dose)}${random.pick([" mg", "mg"])}`;
+}
+
 /** Visits with SOAP notes, a prescription at some and an invoice for each. */
 function insertVisits(context: GenerateContext, patients: Patient[]): void {
   const { db, random, referenceDate: today } = context;
-  let [visits, rxs, activeRx] = [0, 0, 0];
+  let [visits, rxs, activeRx, slips, catDrops] = [0, 0, 0, 0, 0];
   const counters = { active: 0, cats: 0 };
   for (const patient of patients) {
     const story = weightStory(patient, counters);
@@ -268,6 +278,12 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
     ).sort();
     if (story === "drop-unweighed") dates.push(addDays(dates.at(-1)!, 1)); // came back once more, too fractious to weigh
     const lastWeighed = dates.length - (story === "drop-unweighed" ? 2 : 1);
+    if (story === "cat-drop" && catDrops++ % 2 === 1) {
+      const values = [patient.id, addDays(today, random.int(1, 10)), addDays(today, -random.int(1, 10))];
+      db.prepare("INSERT INTO reminders VALUES (NULL, ?, 'weight_check', 'WEIGHT', ?, 'open', ?)").run(
+        ...values,
+      );
+    }
     dates.forEach((date, index) => {
       const weighed =
         index === lastWeighed + 1 ? false : (loss && index >= lastWeighed - 1) || random.chance(0.92);
@@ -281,7 +297,14 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
       const rx =
         weighed && random.chance(0.5) ? prescribe(context, patient, kg, active ? activeRx++ : -1) : null;
       const frequency = random.pick(["SID", "BID", "q8h"]);
-      const rxLine = rx ? `Rx ${rx.drug} ${rx.dose} mg PO ${frequency} x${random.int(3, 14)}d.` : null;
+      const rxLine = rx
+        ? `Rx ${rxText(context, rx.drug, rx.dose)} PO ${frequency} x${random.int(3, 14)}d.`
+        : null;
+      // Every sixth completed prescription was keyed in with the decimal point slipped.
+      const keyed =
+        rx && !active && ++slips % 6 === 0
+          ? Math.round(rx.dose * random.pick([10, 0.1]) * 100) / 100
+          : rx?.dose;
       const forced = story === "drop-units" && index >= lastWeighed - 1 ? index === lastWeighed : rx?.pounds;
       const facts = {
         reason,
@@ -307,7 +330,7 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
           id,
           patient.id,
           rx.drug,
-          rx.dose,
+          keyed,
           frequency,
           date,
           active ? "active" : "completed",

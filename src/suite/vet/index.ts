@@ -6,7 +6,8 @@ import { labRecheckRemindersTask } from "./tasks/lab-recheck-reminders.js";
 import { labSpeciesRangesTask } from "./tasks/lab-species-ranges.js";
 import { overdueCoreVaccinesTask } from "./tasks/overdue-core-vaccines.js";
 import { vaccineRemindersTask } from "./tasks/vaccine-reminders.js";
-import { weightLossTask } from "./tasks/weight-loss.js";
+import { weightCheckRemindersTask, weightLossTask } from "./tasks/weight-loss.js";
+import { rxTranscriptionTask } from "./tasks/rx-transcription.js";
 
 export { vetDomain } from "./domain.js";
 
@@ -16,6 +17,8 @@ export const vetTasks: TaskDefinition[] = [
   doseLimitAuditTask,
   holdOverdosesTask,
   weightLossTask,
+  weightCheckRemindersTask,
+  rxTranscriptionTask,
   labSpeciesRangesTask,
   labRecheckRemindersTask,
   clinicReceivablesTask,

@@ -52,128 +52,54 @@ export const WEIGHT_LOSS_PCT: Record<Species, number> = { dog: 10, cat: 7.5, rab
 
 export interface Analyte {
   code: string;
-  panel: "CHEM" | "CBC";
+  panel: string;
   unit: string;
   decimals: number;
   /** The SI unit some analysers print, and the factor: conventional = SI x factor. */
   si?: [string, number];
   ranges: Record<Species, [number, number]>;
 }
-export const ANALYTES: Analyte[] = [
-  {
-    code: "ALT",
-    panel: "CHEM",
-    unit: "U/L",
-    decimals: 0,
-    ranges: { dog: [10, 125], cat: [12, 130], rabbit: [14, 80] },
-  },
-  {
-    code: "ALKP",
-    panel: "CHEM",
-    unit: "U/L",
-    decimals: 0,
-    ranges: { dog: [23, 212], cat: [14, 111], rabbit: [12, 96] },
-  },
-  {
-    code: "BUN",
-    panel: "CHEM",
-    unit: "mg/dL",
-    decimals: 0,
-    si: ["mmol/L", 2.8],
-    ranges: { dog: [7, 27], cat: [16, 36], rabbit: [13, 30] },
-  },
-  {
-    code: "CREA",
-    panel: "CHEM",
-    unit: "mg/dL",
-    decimals: 1,
-    si: ["umol/L", 1 / 88.4],
-    ranges: { dog: [0.5, 1.8], cat: [0.8, 2.4], rabbit: [0.5, 2.5] },
-  },
-  {
-    code: "GLU",
-    panel: "CHEM",
-    unit: "mg/dL",
-    decimals: 0,
-    si: ["mmol/L", 18],
-    ranges: { dog: [74, 143], cat: [71, 159], rabbit: [75, 150] },
-  },
-  {
-    code: "TP",
-    panel: "CHEM",
-    unit: "g/dL",
-    decimals: 1,
-    ranges: { dog: [5.2, 8.2], cat: [5.7, 8.9], rabbit: [5.4, 7.5] },
-  },
-  {
-    code: "WBC",
-    panel: "CBC",
-    unit: "K/uL",
-    decimals: 2,
-    ranges: { dog: [5.05, 16.76], cat: [2.87, 17.02], rabbit: [5.2, 12.5] },
-  },
-  {
-    code: "HCT",
-    panel: "CBC",
-    unit: "%",
-    decimals: 1,
-    ranges: { dog: [37.3, 61.7], cat: [30.3, 52.3], rabbit: [33, 50] },
-  },
-  {
-    code: "PLT",
-    panel: "CBC",
-    unit: "K/uL",
-    decimals: 0,
-    ranges: { dog: [148, 484], cat: [151, 600], rabbit: [250, 650] },
-  },
-];
+const SI: Record<string, [string, number]> = {
+  BUN: ["mmol/L", 2.8],
+  CREA: ["umol/L", 1 / 88.4],
+  GLU: ["mmol/L", 18],
+};
+/** code panel unit decimals, then the dog, cat and rabbit ranges. */
+export const ANALYTES: Analyte[] = `ALT CHEM U/L 0 10-125 12-130 14-80
+ALKP CHEM U/L 0 23-212 14-111 12-96
+BUN CHEM mg/dL 0 7-27 16-36 13-30
+CREA CHEM mg/dL 1 0.5-1.8 0.8-2.4 0.5-2.5
+GLU CHEM mg/dL 0 74-143 71-159 75-150
+TP CHEM g/dL 1 5.2-8.2 5.7-8.9 5.4-7.5
+WBC CBC K/uL 2 5.05-16.76 2.87-17.02 5.2-12.5
+HCT CBC % 1 37.3-61.7 30.3-52.3 33-50
+PLT CBC K/uL 0 148-484 151-600 250-650`
+  .split("\n")
+  .map((line) => {
+    const [code = "", panel = "", unit = "", decimals, ...ranges] = line.split(" ");
+    const [dog, cat, rabbit] = ranges.map((range) => range.split("-").map(Number) as [number, number]);
+    return {
+      code,
+      panel,
+      unit,
+      decimals: Number(decimals),
+      si: SI[code],
+      ranges: { dog: dog!, cat: cat!, rabbit: rabbit! },
+    };
+  });
 
 /** Recheck intervals (days after the run) for a value above the species range. */
 export const RECHECK_DAYS: Record<string, number> = { CREA: 14, GLU: 7, ALT: 30 };
 
-export const clinicId = defineIdFormat({
-  field: "clinic_id",
-  entity: "clinic",
-  prefix: "CLN-",
-  digits: 2,
-  listTool: "list_clinics",
-});
-export const ownerId = defineIdFormat({ field: "owner_id", entity: "owner", prefix: "OWN-", digits: 5 });
-export const patientId = defineIdFormat({
-  field: "patient_id",
-  entity: "patient",
-  prefix: "PAT-",
-  digits: 5,
-  listTool: "list_patients",
-});
-export const visitId = defineIdFormat({
-  field: "visit_id",
-  entity: "visit",
-  prefix: "VIS-",
-  digits: 5,
-  listTool: "list_visits",
-});
-export const rxId = defineIdFormat({
-  field: "rx_id",
-  entity: "prescription",
-  prefix: "RX-",
-  digits: 5,
-  listTool: "list_prescriptions",
-});
-export const labId = defineIdFormat({
-  field: "lab_id",
-  entity: "lab order",
-  prefix: "LAB-",
-  digits: 5,
-  listTool: "list_lab_orders",
-});
-export const invoiceId = defineIdFormat({
-  field: "invoice_id",
-  entity: "invoice",
-  prefix: "INV-",
-  digits: 5,
-  listTool: "list_invoices",
-});
+const id = (field: string, entity: string, prefix: string, digits: number, listTool?: string) =>
+  defineIdFormat({ field, entity, prefix, digits, ...(listTool ? { listTool } : {}) });
+export const clinicId = id("clinic_id", "clinic", "CLN-", 2, "list_clinics");
+export const ownerId = id("owner_id", "owner", "OWN-", 5);
+export const patientId = id("patient_id", "patient", "PAT-", 5, "list_patients");
+export const visitId = id("visit_id", "visit", "VIS-", 5, "list_visits");
+export const rxId = id("rx_id", "prescription", "RX-", 5, "list_prescriptions");
+export const labId = id("lab_id", "lab order", "LAB-", 5, "list_lab_orders");
+export const invoiceId = id("invoice_id", "invoice", "INV-", 5, "list_invoices");
 
 /** `months` calendar months after `date`, the day clamped to the month's end. */
 export function addMonths(date: string, months: number): string {

@@ -145,6 +145,26 @@ def over_limit():
         if kg and rx["dose_mg"] / kg > limit:
             found.append((rx, rx["dose_mg"] / kg))
     return found
+def weight_loss_patients():
+    """Active patients whose clinic weight fell by the policy's species threshold between the two latest weighed visits."""
+    policy = md_table(read_text("${PATHS.reminders}"), "Weight loss")
+    thresholds = {species: float(t) for species, t in policy}
+    active = {p["patient_id"]: p for p in fetch("list_patients", "patients", status="active")}
+    weights = {}
+    for visit in fetch("list_visits", "visits"):
+        if visit["patient_id"] in active:
+            kg = note_weight(note_of(visit["visit_id"]))
+            if kg is not None or "unweighed" in NEAR:
+                weights.setdefault(visit["patient_id"], []).append(kg)
+    flagged = []
+    for pid, series in weights.items():
+        if len(series) < 2 or None in series[-2:]:
+            continue
+        before, after = series[-2], series[-1]
+        threshold = 10 if "one-threshold" in NEAR else thresholds[active[pid]["species"]]
+        if (before - after) / before * 100 >= threshold:
+            flagged.append(pid)
+    return sorted(flagged)
 print("ready")
 `;
 
