@@ -8,6 +8,7 @@ import {
   weightedPick,
   type GenerateContext,
 } from "../../envs/index.js";
+import { cachedStatement } from "../../envs/index.js";
 import { writeDocuments } from "./documents.js";
 import { VISIT_REASONS, renderSoapNote } from "./notes.js";
 import { renderPrintout, type Analyser, type LabRun } from "./printouts.js";
@@ -26,6 +27,11 @@ import {
   visitId,
   type Species,
 } from "./rules.js";
+
+/** Inserts one row, its values in column order. */
+function put(db: GenerateContext["db"], table: string, ...values: unknown[]): void {
+  cachedStatement(db, `INSERT INTO ${table} VALUES (${values.map(() => "?").join(", ")})`).run(...values);
+}
 
 interface Patient {
   id: string;
@@ -60,18 +66,9 @@ function insertClinics(context: GenerateContext): Map<string, Analyser & { name:
       serial: `${random.int(10000, 99999)}-${"ABC"[n % 3]}`,
       si: n % 2 === 0,
     };
-    db.prepare("INSERT INTO clinics VALUES (?, ?, ?, ?)").run(
-      clinicId.format(n),
-      name,
-      CITIES[n - 1],
-      analyser.model,
-    );
+    put(db, "clinics", clinicId.format(n), name, CITIES[n - 1], analyser.model);
     for (let k = 1; k <= 2; k += 1)
-      db.prepare("INSERT INTO vets VALUES (?, ?, ?)").run(
-        `VET-${n}${k}`,
-        `Dr. ${faker.person.lastName()}`,
-        clinicId.format(n),
-      );
+      put(db, "vets", `VET-${n}${k}`, `Dr. ${faker.person.lastName()}`, clinicId.format(n));
     clinics.set(clinicId.format(n), { ...analyser, name });
   }
   return clinics;
@@ -84,14 +81,8 @@ function insertPatients(context: GenerateContext, clinics: string[]): Patient[] 
   for (let n = 1; n <= 30 * factors.rows; n += 1) {
     const person = personName(faker, "example.net", emails);
     owners.push([ownerId.format(n), person.fullName.split(" ").at(-1)!]);
-    db.prepare("INSERT INTO owners VALUES (?, ?, ?, ?)").run(
-      ownerId.format(n),
-      person.fullName,
-      person.email,
-      faker.phone.number(),
-    );
+    put(db, "owners", ownerId.format(n), person.fullName, person.email, faker.phone.number());
   }
-  const insert = db.prepare("INSERT INTO patients VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const patients: Patient[] = [];
   for (let n = 1; n <= 45 * factors.rows; n += 1) {
     const species = weightedPick(random, ["dog", "cat", "rabbit"] as const, [55, 35, 10]);
@@ -112,7 +103,9 @@ function insertPatients(context: GenerateContext, clinics: string[]): Patient[] 
       kg: low + random.next() * (high - low),
       status,
     };
-    insert.run(
+    put(
+      db,
+      "patients",
       patient.id,
       patient.name,
       owner,
@@ -164,8 +157,7 @@ function insertVaccinations(context: GenerateContext, patients: Patient[]): Arra
     }
   }
   rows.sort((a, b) => a[2].localeCompare(b[2]));
-  const insert = db.prepare("INSERT INTO vaccinations VALUES (NULL, ?, ?, ?, ?, ?)");
-  for (const row of rows) insert.run(...row);
+  for (const row of rows) put(db, "vaccinations", null, ...row);
   return lapsed;
 }
 
@@ -178,7 +170,10 @@ function insertAppointmentsAndReminders(
   const { db, random, referenceDate: today } = context;
   const book = (patient: Patient, from: number, to: number): void => {
     const at = `${addDays(today, random.int(from, to))} ${String(random.int(8, 17)).padStart(2, "0")}:${random.pick(["00", "20", "40"])}`;
-    db.prepare("INSERT INTO appointments VALUES (NULL, ?, ?, ?, ?)").run(
+    put(
+      db,
+      "appointments",
+      null,
       patient.id,
       patient.clinic,
       at,
@@ -187,13 +182,7 @@ function insertAppointmentsAndReminders(
   };
   const remind = (patient: Patient, vaccine: string, status: string): void => {
     const created = addDays(today, -random.int(1, 90));
-    db.prepare("INSERT INTO reminders VALUES (NULL, ?, 'vaccine', ?, ?, ?, ?)").run(
-      patient.id,
-      vaccine,
-      addDays(created, 14),
-      status,
-      created,
-    );
+    put(db, "reminders", null, patient.id, "vaccine", vaccine, addDays(created, 14), status, created);
   };
   lapsed.forEach(([patient, vaccine], index) => {
     if (index % 5 === 0) book(patient, 0, 30);
@@ -279,10 +268,8 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
     if (story === "drop-unweighed") dates.push(addDays(dates.at(-1)!, 1)); // came back once more, too fractious to weigh
     const lastWeighed = dates.length - (story === "drop-unweighed" ? 2 : 1);
     if (story === "cat-drop" && catDrops++ % 2 === 1) {
-      const values = [patient.id, addDays(today, random.int(1, 10)), addDays(today, -random.int(1, 10))];
-      db.prepare("INSERT INTO reminders VALUES (NULL, ?, 'weight_check', 'WEIGHT', ?, 'open', ?)").run(
-        ...values,
-      );
+      const [due, created] = [addDays(today, random.int(1, 10)), addDays(today, -random.int(1, 10))];
+      put(db, "reminders", null, patient.id, "weight_check", "WEIGHT", due, "open", created);
     }
     dates.forEach((date, index) => {
       const weighed =
@@ -315,17 +302,11 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
         rxLine,
       };
       const vet = `VET-${patient.clinic.slice(-1)}${random.int(1, 2)}`;
-      db.prepare("INSERT INTO visits VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-        id,
-        patient.id,
-        patient.clinic,
-        vet,
-        date,
-        reason,
-        renderSoapNote(random, facts),
-      );
+      put(db, "visits", id, patient.id, patient.clinic, vet, date, reason, renderSoapNote(random, facts));
       if (rx)
-        db.prepare("INSERT INTO prescriptions VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)").run(
+        put(
+          db,
+          "prescriptions",
           rxId.format(++rxs),
           id,
           patient.id,
@@ -334,6 +315,7 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
           frequency,
           date,
           active ? "active" : "completed",
+          null,
         );
       insertInvoice(context, visits, id, patient, date);
     });
@@ -351,26 +333,13 @@ function insertInvoice(
   const owner = db.prepare("SELECT owner_id FROM patients WHERE patient_id = ?").pluck().get(patient.id);
   const total = randomAmount(random, 45, 900);
   const status = random.chance(0.05) ? "void" : "issued";
-  db.prepare("INSERT INTO invoices VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-    invoiceId.format(n),
-    visit,
-    owner,
-    patient.clinic,
-    date,
-    total,
-    status,
-  );
+  put(db, "invoices", invoiceId.format(n), visit, owner, patient.clinic, date, total, status);
   if (status === "void") return;
   const plan = weightedPick(random, ["full", "partial", "split", "none"], [55, 15, 10, 20]);
   const pay = (amount: number, days: number): void => {
     const on = addDays(date, days);
     if (on <= today)
-      db.prepare("INSERT INTO payments VALUES (NULL, ?, ?, ?, ?)").run(
-        invoiceId.format(n),
-        on,
-        amount,
-        random.pick(["card", "cash", "insurance"]),
-      );
+      put(db, "payments", null, invoiceId.format(n), on, amount, random.pick(["card", "cash", "insurance"]));
   };
   if (plan === "full") pay(total, random.int(0, 20));
   if (plan === "split" || plan === "partial") pay(roundCents(total * 0.4), random.int(0, 10));
@@ -410,7 +379,6 @@ function insertLabs(
     day: addDays(today, -random.int(1, 150)),
     runs: [] as LabRun[],
   }));
-  const insert = db.prepare("INSERT INTO lab_orders VALUES (?, ?, ?, ?, ?, ?)");
   for (let n = 1; n <= 16 * factors.rows; n += 1) {
     const batch = n <= batches.length ? batches[n - 1]! : random.pick(batches);
     const pending = n > batches.length && random.chance(0.1);
@@ -423,7 +391,9 @@ function insertLabs(
     const patient = random.pick(plant && active.length ? active : clinicPatients);
     const panel = plant ? "CHEM" : random.pick(["CHEM", "CHEM", "CBC"]);
     const analyser = clinics.get(batch.clinic)!;
-    insert.run(
+    put(
+      db,
+      "lab_orders",
       labId.format(n),
       patient.id,
       batch.clinic,
