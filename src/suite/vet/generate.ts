@@ -53,8 +53,11 @@ const KG: Record<Species, [number, number]> = { dog: [4, 42], cat: [2.8, 7.2], r
 const PET_NAMES =
   "Biscuit|Luna|Max|Milo|Bella|Pepper|Ziggy|Olive|Rocky|Mochi|Nala|Tux|Hazel|Bruno|Clover|Juniper".split("|");
 const CITIES = ["Harbor Street", "Oakridge", "Millbrook", "Westfield", "Cedar Falls", "Riverside"];
-const jitter = (context: GenerateContext, kg: number): number =>
-  Math.round(kg * (0.99 + context.random.next() * 0.02) * 10) / 10;
+/** A scale reading: within 1% of the true weight unless `exact`, to 0.01 kg under 10 kg, else to 0.1 kg. */
+const reading = (context: GenerateContext, kg: number, exact: boolean): number => {
+  const read = kg * (exact ? 1 : 0.99 + context.random.next() * 0.02);
+  return Number(read.toFixed(read < 10 ? 2 : 1));
+};
 
 function insertClinics(context: GenerateContext): Map<string, Analyser & { name: string }> {
   const { db, random, faker } = context;
@@ -126,17 +129,19 @@ function insertVaccinations(context: GenerateContext, patients: Patient[]): Arra
   const { db, random, referenceDate: today } = context;
   const rows: Array<[string, string, string, string, string]> = [];
   const lapsed: Array<[Patient, string]> = [];
-  let cores = 0;
+  let [cores, cats] = [0, 0];
   for (const patient of patients) {
     for (const [species, code, core, months] of VACCINES) {
       if (species !== patient.species) continue;
       const doses: string[] = [];
       if (random.chance(core ? 0.9 : 0.45)) {
-        // Every eighth core vaccine is a few days into its 30-day grace period.
+        // Every eighth core vaccine is a few days into its 30-day grace period; every third cat's rabies
+        // dose is over a year old (lapsed for a cat, not under the dogs' 36-month interval).
         const inGrace = core && ++cores % 8 === 0;
+        const catRabies = !inGrace && species === "cat" && code === "RABIES" && cats++ % 3 === 0;
         let given = inGrace
           ? addMonths(addDays(today, -random.int(3, 28)), -months)
-          : addDays(today, -random.int(5, months * 30 + 260));
+          : addDays(today, -random.int(catRabies ? 430 : 5, catRabies ? 1000 : months * 30 + 260));
         for (
           let k = random.int(0, 2);
           k >= 0 && given > addDays(patient.birth, 56);
@@ -206,7 +211,7 @@ const LOSS: Record<WeightStory, number> = {
   "drop-unweighed": 0.15,
   "drop-units": 0.15,
   "small-drop": 0.04,
-  "cat-drop": 0.085,
+  "cat-drop": 0.0875,
   none: 0,
 };
 
@@ -274,9 +279,11 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
     dates.forEach((date, index) => {
       const weighed =
         index === lastWeighed + 1 ? false : (loss && index >= lastWeighed - 1) || random.chance(0.92);
-      const kg = jitter(
+      const measured = loss > 0 && index >= lastWeighed - 1; // the two weights the loss is measured between
+      const kg = reading(
         context,
-        index === lastWeighed && loss ? patient.kg * (1 - loss - random.next() * 0.01) : patient.kg,
+        index === lastWeighed && loss ? patient.kg * (1 - loss) : patient.kg,
+        measured,
       );
       const id = visitId.format(++visits);
       const reason = random.pick(VISIT_REASONS);

@@ -40,7 +40,7 @@ const ASSESSMENTS: Record<string, string> = {
 export const VISIT_REASONS = Object.keys(ASSESSMENTS);
 
 function weightText(random: SeededRandom, kg: number, pounds: boolean): string {
-  const value = pounds ? (kg * LB_PER_KG).toFixed(1) : kg.toFixed(1);
+  const value = (pounds ? kg * LB_PER_KG : kg).toFixed(kg < 10 ? 2 : 1);
   const label = random.pick(["wt", "Wt:", "BW", "weight", "WT"]);
   const unit = pounds ? random.pick(["lb", " lb", "lbs", " LBS"]) : random.pick(["kg", " kg", " KG", "Kg"]);
   return `${label} ${value}${unit}`;
