@@ -26,7 +26,6 @@ CREATE TABLE vaccinations (
   clinic_id TEXT NOT NULL,
   lot TEXT NOT NULL
 );
-CREATE INDEX vaccinations_patient ON vaccinations (patient_id, given_on);
 
 CREATE TABLE appointments (
   appointment_id INTEGER PRIMARY KEY,
@@ -45,7 +44,6 @@ CREATE TABLE visits (
   reason TEXT NOT NULL,
   soap_note TEXT NOT NULL
 );
-CREATE INDEX visits_patient ON visits (patient_id, visit_date);
 
 CREATE TABLE prescriptions (
   rx_id TEXT PRIMARY KEY,
@@ -85,7 +83,6 @@ CREATE TABLE payments (
   amount REAL NOT NULL,
   method TEXT NOT NULL
 );
-CREATE INDEX payments_invoice ON payments (invoice_id);
 
 CREATE TABLE reminders (
   reminder_id INTEGER PRIMARY KEY,
