@@ -22,6 +22,7 @@ const DOMAIN_LOADERS = {
   newsroom: async () => (await import("./newsroom/index.js")).newsroomTasks,
   oncall: async () => (await import("./oncall/index.js")).oncallTasks,
   grants: async () => (await import("./grants/index.js")).grantsTasks,
+  vet: async () => (await import("./vet/index.js")).vetTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
