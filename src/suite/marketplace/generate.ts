@@ -197,7 +197,7 @@ function draftDisputes(context: GenerateContext, orders: Order[]): Dispute[] {
 }
 
 const SCANS: Record<Fate, string[]> = {
-  delivered: ["In transit", "Arrived at facility", "Out for delivery", "Delivered"],
+  delivered: ["In transit", "Out for delivery", "Delivered"],
   locker: ["In transit", "Arrived at facility", "Delivered to parcel locker"],
   attempted: ["In transit", "Out for delivery", "Delivery attempted"],
   out_for_delivery: ["In transit", "Arrived at facility", "Out for delivery"],

@@ -37,7 +37,6 @@ CREATE TABLE orders (
   carrier TEXT NOT NULL,
   tracking_number TEXT NOT NULL
 );
-CREATE INDEX orders_seller ON orders (seller_id);
 
 CREATE TABLE tracking_events (
   event_id INTEGER PRIMARY KEY,
@@ -63,7 +62,6 @@ CREATE TABLE dispute_messages (
   sent_at TEXT NOT NULL,
   body TEXT NOT NULL
 );
-CREATE INDEX messages_dispute ON dispute_messages (dispute_id);
 
 CREATE TABLE refunds (
   refund_id TEXT PRIMARY KEY,
