@@ -1,8 +1,17 @@
 /** The back office's form posts: case actions on a dispute and placing a seller on hold. */
 import type Database from "better-sqlite3";
-import { REFERENCE_DATE, allRows, formatUsd, getRow, insertRow, roundCents } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  escapeHtml,
+  formatUsd,
+  getRow,
+  htmlElement as el,
+  insertRow,
+  roundCents,
+} from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
-import { el, escapeHtml, webPage } from "./html.js";
+import { webPage } from "./html.js";
 import type { WebPage } from "./html.js";
 import { csrfToken, disputePage, orderTotal, sellerPage, statusLabel } from "./pages.js";
 import type { ParsedUrl } from "./pages.js";

@@ -114,9 +114,9 @@ function generateOrders(context: GenerateContext, sellers: string[]): Order[] {
   const { random, faker, factors, referenceDate: today } = context;
   const used = new Set<string>();
   const orders: Order[] = [];
-  for (let n = 0; n < 170 * factors.rows; n += 1) {
+  for (let n = 0; n < 160 * factors.rows; n += 1) {
     const [, price] = random.pick(ITEMS);
-    const orderedOn = randomDate(random, addDays(today, -150), addDays(today, -6));
+    const orderedOn = randomDate(random, addDays(today, -120), addDays(today, -6));
     orders.push({
       id: "",
       seller: random.pick(sellers),
@@ -160,21 +160,24 @@ function draftDisputes(context: GenerateContext, orders: Order[]): Dispute[] {
       closedOn: closed && closed > today ? today : closed,
     });
   };
-  const planted: Array<[Reason, number]> = [
-    ["not_received", -3],
-    ["not_as_described", -4],
-    ["not_received", -6],
+  // Deadline edge cases (due today, due tomorrow, a day late, not yet due) and enough offer threads to cover every plan.
+  const planted: Array<[Reason, number, string]> = [
+    ["not_received", -3, "awaiting_seller"],
+    ["not_as_described", -4, "awaiting_seller"],
+    ["not_received", -6, "awaiting_seller"],
+    ["not_received", -1, "awaiting_seller"],
+    ["not_as_described", -2, "awaiting_seller"],
+    ...[-5, -6, -7, -8].map((back): [Reason, number, string] => [
+      "not_as_described",
+      back,
+      "seller_responded",
+    ]),
   ];
   const free = orders.filter((order) => order.orderedOn < addDays(today, -20));
-  for (const [reason, back] of planted)
-    add(
-      free.splice(random.int(0, free.length - 1), 1)[0]!,
-      reason,
-      "awaiting_seller",
-      addBusinessDays(today, back),
-    );
+  for (const [reason, back, status] of planted)
+    add(free.splice(random.int(0, free.length - 1), 1)[0]!, reason, status, addBusinessDays(today, back));
   for (const order of free) {
-    if (!random.chance(0.4)) continue;
+    if (!random.chance(0.42)) continue;
     const reason: Reason = random.chance(0.55) ? "not_received" : "not_as_described";
     const openedOn = addDays(order.orderedOn, random.int(8, 30));
     if (openedOn > today) continue;
@@ -334,7 +337,7 @@ function insertRefunds(context: GenerateContext, orders: Order[], disputes: Disp
     });
   }
   const disputed = new Set(disputes.map((item) => item.order));
-  for (const order of orders.filter((item) => !disputed.has(item) && random.chance(0.3)))
+  for (const order of orders.filter((item) => !disputed.has(item) && random.chance(0.38)))
     drafts.push({
       order,
       dispute: null,
@@ -342,6 +345,13 @@ function insertRefunds(context: GenerateContext, orders: Order[], disputes: Disp
       status: random.chance(0.15) ? "reversed" : "issued",
       on: addDays(order.orderedOn, random.int(1, 20)),
     });
+  // Every month's first cancellation refund was reversed, so each month's ledger holds a reversal.
+  const firsts = new Map<string, (typeof drafts)[number]>();
+  for (const draft of drafts.filter((item) => item.dispute === null && item.on <= today)) {
+    const first = firsts.get(draft.on.slice(0, 7));
+    if (!first || draft.on < first.on) firsts.set(draft.on.slice(0, 7), draft);
+  }
+  for (const draft of firsts.values()) draft.status = "reversed";
   // Paid twice: every seventh refund is issued again a day or two later; every third of those was reversed.
   const doubles = drafts
     .filter((_, index) => index % 7 === 3)

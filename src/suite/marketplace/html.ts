@@ -1,61 +1,16 @@
 /**
- * The back office's HTML, as its server renders it: a tiny element builder and the page chrome every page
+ * The back office's HTML, as its server renders it (elements from the kit's html.ts): the page chrome every page
  * carries (head with styles and analytics scripts, top navigation, cookie banner, breadcrumbs, footer), so
  * the content an agent wants sits inside markup it must parse.
  */
+import { escapeHtml, htmlElement, htmlLink } from "../../envs/index.js";
 import { BACK_OFFICE } from "./rules.js";
 
 /** What the browser tools return: the address, the HTTP status and the page's HTML. */
 export type WebPage = { url: string; status: number; html: string } & Record<string, unknown>;
 
-type Attributes = Record<string, string | number | undefined | false>;
-
-export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
-}
-
-/** An element; children are HTML already (escape text with `escapeHtml`). */
-export function el(tag: string, attributes: Attributes, ...children: string[]): string {
-  const attrs = Object.entries(attributes)
-    .filter(([, value]) => value !== undefined && value !== false)
-    .map(([key, value]) => ` ${key}="${escapeHtml(value)}"`)
-    .join("");
-  return `<${tag}${attrs}>${children.join("")}</${tag}>`;
-}
-
-export const link = (href: string, text: unknown, attributes: Attributes = {}): string =>
-  el("a", { href, ...attributes }, escapeHtml(text));
-
-/** A data table: a caption, a header row, one row per record (cells are HTML). */
-export function dataTable(id: string, caption: string, headers: string[], rows: string[][]): string {
-  const head = el(
-    "thead",
-    {},
-    el("tr", {}, ...headers.map((title) => el("th", { scope: "col" }, escapeHtml(title)))),
-  );
-  const body = el(
-    "tbody",
-    {},
-    ...rows.map((cells) => el("tr", {}, ...cells.map((cell) => el("td", {}, cell)))),
-  );
-  const empty = rows.length === 0 ? el("p", { class: "empty" }, "No records.") : "";
-  return (
-    el("table", { id, class: "grid striped" }, el("caption", {}, escapeHtml(caption)), head, body) + empty
-  );
-}
-
-/** Label/value pairs as a definition list (values are HTML). */
-export function fieldList(pairs: Array<[string, string]>): string {
-  return el(
-    "dl",
-    { class: "record" },
-    ...pairs.map(([label, value]) => el("dt", {}, escapeHtml(label)) + el("dd", {}, value)),
-  );
-}
+const el = htmlElement;
+const link = htmlLink;
 
 const STYLE = `<style>
   body{font-family:Inter,system-ui,sans-serif;margin:0;color:#1c2733}

@@ -1,8 +1,18 @@
 /** The back office's pages (GET): listings that paginate, record pages, the carrier tracking widget. */
 import type Database from "better-sqlite3";
-import { allRows, formatUsd, getRow, roundCents } from "../../envs/index.js";
+import {
+  allRows,
+  formatUsd,
+  getRow,
+  roundCents,
+  escapeHtml,
+  htmlElement as el,
+  htmlFields as fieldList,
+  htmlLink as link,
+  htmlTable as dataTable,
+} from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
-import { dataTable, el, escapeHtml, fieldList, link, stableHash, webPage } from "./html.js";
+import { stableHash, webPage } from "./html.js";
 import type { WebPage } from "./html.js";
 import {
   BACK_OFFICE,
@@ -73,7 +83,7 @@ const LISTINGS: Record<string, Listing> = {
     title: "Disputes",
     filters: { status: { sql: "d.status = ?", values: DISPUTE_STATUSES } },
     sql: "disputes d JOIN orders o ON o.order_id = d.order_id",
-    orderBy: "d.dispute_id",
+    orderBy: "d.opened_on DESC, d.dispute_id DESC",
     headers: ["Case", "Order", "Buyer", "Opened", "Status"],
     cells: (row) => [
       link(`/disputes/${String(row.dispute_id)}`, row.dispute_id),
@@ -103,7 +113,7 @@ const LISTINGS: Record<string, Listing> = {
       status: { sql: "status = ?", values: ["issued", "reversed"] },
     },
     sql: "refunds",
-    orderBy: "refund_id",
+    orderBy: "issued_on DESC, refund_id DESC",
     headers: ["Refund", "Order", "Case", "Amount", "Status", "Issued"],
     cells: (row) => [
       escapeHtml(row.refund_id),

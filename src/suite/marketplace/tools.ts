@@ -18,7 +18,7 @@ const urlSchema = z
 const navigate = defineTool({
   name: "browser_navigate",
   description:
-    'Open a page of Harborline Market\'s seller-disputes back office in the browser and return it as the server rendered it: `url`, `status` (HTTP) and `html` (the whole document, navigation, scripts and all). Start at `/` for the map of pages. Listings (/disputes, /sellers, /refunds) take parameters in the query string, show 10 rows a page and link to the next page (`rel="next"`). Record pages: /disputes/<case>, /orders/<order>, /sellers/<seller>, /tracking/<tracking number>. As with any busy site, a listing can answer `503 Service Unavailable` (an error; open it again), and the CDN sometimes returns its `Just a moment...` browser-check page instead of the page asked for (status 200, no data; open the page again).',
+    'Open a page of Harborline Market\'s seller-disputes back office in the browser and return it as the server rendered it: `url`, `status` (HTTP) and `html` (the whole document, navigation, scripts and all). Start at `/` for the map of pages. Listings (/disputes, /sellers, /refunds) take parameters in the query string, show 10 rows a page (cases and refunds newest first) and link to the next page (`rel="next"`). Record pages: /disputes/<case>, /orders/<order>, /sellers/<seller>, /tracking/<tracking number>. As with any busy site, a listing can answer `503 Service Unavailable` (an error; open it again), and the CDN sometimes returns its `Just a moment...` browser-check page instead of the page asked for (status 200, no data; open the page again).',
   kind: "read",
   inputSchema: z.object({ url: urlSchema }),
   handler: ({ url }, { db }: ToolContext): WebPage => {
@@ -53,9 +53,11 @@ export const marketplaceTools: DomainTool[] = [
   withSilentFailures(
     // Deep listing pages are slow to build and the load balancer answers some with a 503 once.
     withTransientFailures(navigate, { when: (input) => /[?&]page=(2|5|9|14)\b/.test(input.url) }),
-    // The CDN's browser check stands in for some record pages once; opening them again works.
+    // The CDN's browser check stands in for every tracking page and some other record pages once; opening them again works.
     {
-      when: ({ url }) => RECORD.test(url) && stableHash(url.replace(/^https:\/\/[^/]+/, "")) % 6 === 1,
+      when: ({ url }) =>
+        RECORD.test(url) &&
+        (url.includes("/tracking/") || stableHash(url.replace(/^https:\/\/[^/]+/, "")) % 6 === 1),
       body: ({ url }) => interstitial(url),
     },
   ),

@@ -11,11 +11,7 @@ import { MARKET_PY, STALE_TOKEN_PY } from "./python.js";
 
 const OPENINGS = String.raw`tuple(re.findall(r'"([^"]+)"', re.search(r"begins with (.*?)\)", read_text("policies/dispute-resolution.md")).group(1)))`;
 
-function cells({
-  accepts = "last['text'].startswith(OPENINGS)",
-  offer = "offers[-1]",
-  helpers = "",
-}): string[] {
+function cells({ accepts = "last.startswith(OPENINGS)", offer = "offers[-1]", helpers = "" }): string[] {
   return [
     MARKET_PY + helpers,
     String.raw`
@@ -24,12 +20,13 @@ settled = []
 for row in listing("/disputes?status=seller_responded", "disputes"):
     url = f"/disputes/{row['Case']}"
     doc = get(url)
-    if doc.fields["Reason"] != "Not as described" or not doc.messages:
+    thread = [(m["class"].split("from-")[-1], m["text"]) for m in doc.articles]
+    if doc.fields["Reason"] != "Not as described" or not thread:
         continue
-    offers = [m for m in doc.messages if m["author"] == "seller" and "$" in m["text"]]
-    last = doc.messages[-1]
-    if offers and last["author"] == "buyer" and ${accepts}:
-        amount = re.findall(r"\$([\d,]+\.\d{2})", ${offer}["text"])[-1]
+    offers = [text for author, text in thread if author == "seller" and "$" in text]
+    author, last = thread[-1]
+    if offers and author == "buyer" and ${accepts}:
+        amount = re.findall(r"\$([\d,]+\.\d{2})", ${offer})[-1]
         submit(doc, url, f"{url}/actions", action="refund_partial", amount=amount)
         settled.append(usd(amount))
 print(f"Settled {len(settled)} cases with partial refunds totalling ${"$"}{sum(settled):,.2f}")
@@ -85,7 +82,7 @@ export const settlePartialOffersTask = defineTask({
     {
       id: "accept-substring",
       description: "Takes any buyer message containing 'accept' as acceptance, 'I do not accept' included.",
-      cells: cells({ accepts: '"accept" in last["text"].lower()' }),
+      cells: cells({ accepts: '"accept" in last.lower()' }),
     },
     {
       id: "first-offer",
