@@ -76,6 +76,8 @@ describe("marketplace generator", () => {
         .get() as { n: number };
       expect(overdue.length).toBeGreaterThan(0);
       expect(awaiting.n).toBeGreaterThan(overdue.length); // the planted edge cases are not overdue
+      const may = state.view.db.prepare("SELECT count(*) AS n FROM refunds WHERE issued_on LIKE '2025-05%'");
+      expect(Math.min((may.get() as { n: number }).n, awaiting.n)).toBeGreaterThan(10); // listings of 2+ pages
       const decisions = escalatedDecisions(state.view);
       expect(decisions.some((item) => item.refund === null)).toBe(true);
       expect(acceptedOffers(state.view).length).toBeGreaterThan(0);
