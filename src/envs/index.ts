@@ -201,6 +201,7 @@ export {
   snapshotFields,
 } from "./kit/snapshot.js";
 export type { SnapshotNode } from "./kit/snapshot.js";
+export { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./kit/html.js";
 export {
   PYTHON_OCR_HELPERS,
   OCR_AMOUNT_PATTERN,

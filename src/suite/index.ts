@@ -23,6 +23,7 @@ const DOMAIN_LOADERS = {
   oncall: async () => (await import("./oncall/index.js")).oncallTasks,
   grants: async () => (await import("./grants/index.js")).grantsTasks,
   vet: async () => (await import("./vet/index.js")).vetTasks,
+  marketplace: async () => (await import("./marketplace/index.js")).marketplaceTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

@@ -14,6 +14,7 @@ import {
   type DomainTool,
   type ToolContext,
 } from "../define-domain.js";
+import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import {
   addBusinessDays,
   addDays,
@@ -626,6 +627,40 @@ describe("OCR text", () => {
     expect(pages).toEqual([
       "HEADER 1/2\na1\na2\n(continued)\nPage 1 of 2",
       "HEADER 2/2\nb1\nb2\nc1\nEND\nPage 2 of 2",
+    ]);
+  });
+});
+
+describe("rendered HTML", () => {
+  it("escapes text and reads tables, fields, links, forms and alerts back in Python", () => {
+    const html = [
+      "<script>var x = '<td>noise</td>';</script>",
+      htmlTable(
+        "items",
+        "Items",
+        ["Id", "Name"],
+        [[htmlLink("/items/1", "A-1", { rel: "next" }), escapeHtml('Tom & "Jerry" <3')]],
+      ),
+      htmlFields([["Status", "Open"]]),
+      htmlElement(
+        "form",
+        { action: "/go", method: "post" },
+        htmlElement("input", { type: "hidden", name: "t", value: "x1" }),
+      ),
+      htmlElement("div", { role: "alert", hidden: false }, "Bad amount"),
+    ].join("\n");
+    expect(html).toContain("Tom &amp; &quot;Jerry&quot; &lt;3");
+    expect(html).not.toContain("hidden=");
+    const program = `import json\n${PYTHON_HTML_HELPERS}\nd = Doc(input())\nprint(json.dumps([d.rows("items"), d.fields, d.forms, d.alerts, d.next_url()]))`;
+    const output = execFileSync("python3", ["-c", program], {
+      input: `${html.replace(/\n/g, " ")}\n`,
+    });
+    expect(JSON.parse(output.toString())).toEqual([
+      [{ Id: "A-1", Name: 'Tom & "Jerry" <3', _links: ["/items/1"] }],
+      { Status: "Open" },
+      { "/go": { t: "x1" } },
+      ["Bad amount"],
+      "/items/1",
     ]);
   });
 });

@@ -1,0 +1,43 @@
+import { checkAnswerAmounts, defineTask, previousMonth, REFERENCE_DATE } from "../../../envs/index.js";
+import { marketplaceDomain } from "../domain.js";
+import { refundsBySeller } from "./expectations.js";
+import { MARKET_PY, NAIVE_LISTING_PY } from "./python.js";
+
+function cells({ counted = 'row["Status"] == "Issued"', helpers = "" }): string[] {
+  return [
+    MARKET_PY + helpers,
+    String.raw`
+month = (TODAY.replace(day=1) - timedelta(days=1)).strftime("%Y-%m")
+totals, sellers = {}, {}
+for row in listing(f"/refunds?month={month}", "refunds"):
+    if not (${counted}):
+        continue
+    order = row["Order"]
+    if order not in sellers:
+        sellers[order] = get(f"/orders/{order}").fields["Seller"]
+    totals[sellers[order]] = totals.get(sellers[order], 0) + usd(row["Amount"])
+print(json.dumps({s: cents(t) for s, t in sorted(totals.items())}))
+`,
+  ];
+}
+
+export const refundsBySellerTask = defineTask({
+  id: "marketplace.refunds-by-seller",
+  domain: marketplaceDomain,
+  summary: "Total last month's issued refunds by the seller of each order (reversed refunds left out).",
+  instruction:
+    'Finance needs last month\'s refunds broken down by seller, counted the way the refund-ledger note says. Reply with a JSON object from seller id to the dollar total, e.g. `{"SL-01007": 84.48, "SL-01014": 19.95}`.',
+  tools: ["browser_navigate"],
+  verify: ({ initial, answer }) => [
+    checkAnswerAmounts("answer-totals", answer, refundsBySeller(initial, previousMonth(REFERENCE_DATE).key)),
+  ],
+  oracle: cells({}),
+  nearMisses: [
+    { id: "counts-reversed", description: "Counts reversed refunds too.", cells: cells({ counted: "True" }) },
+    {
+      id: "no-retry-on-503",
+      description: "Does not open a listing page again after a 503.",
+      cells: cells({ helpers: NAIVE_LISTING_PY }),
+    },
+  ],
+});
