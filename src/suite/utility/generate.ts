@@ -190,7 +190,28 @@ function makeCrews(context: GenerateContext, world: UtilityWorld): void {
 }
 
 function crewFor(random: Random, world: UtilityWorld, utility: Utility): Crew {
-  return random.pick(world.crews.filter((c) => c.skill === utility));
+  return random.pick(available(world).filter((c) => c.skill === utility));
+}
+
+/** Crews at work today: only they hold active work orders or wrote notes this week. */
+function available(world: UtilityWorld): Crew[] {
+  return world.crews.filter((c) => !world.unavailable.has(c));
+}
+
+/** Tops every available crew up to the same number of active orders (at least one), skill by skill. */
+function balanceLoads(random: Random, world: UtilityWorld): void {
+  for (const skill of ["electric", "water"] as const) {
+    const crews = available(world).filter((c) => c.skill === skill);
+    const load = (crew: Crew) =>
+      world.workOrders.filter((wo) => wo.crew === crew && wo.status === "dispatched").length;
+    const level = Math.max(1, ...crews.map(load));
+    for (const crew of crews)
+      for (let n = load(crew); n < level; n += 1) {
+        const meter = random.pick(world.meters.filter((m) => m.utility === skill));
+        const created = secondsOf("2025-06-16T00:00:00Z") + random.int(0, 11 * 86_400);
+        dispatch(random, world, order(random, world, meter, random.pick(["P3", "P4"]), created), crew);
+      }
+  }
 }
 
 /** A work order on a meter; P3/P4 are raised on weekdays only. */
@@ -248,7 +269,7 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
     if (finish < now - 3600 && (wo.created < "2025-06-22" || random.chance(0.5))) {
       dispatch(random, world, wo);
       complete(wo, Math.max(finish, secondsOf(wo.dispatched!) + 1800));
-    } else if (random.chance(0.6)) dispatch(random, world, wo);
+    } else if (priority <= "P2" || random.chance(0.6)) dispatch(random, world, wo);
   }
   const meter = (utility: Utility) => random.pick(world.meters.filter((m) => m.utility === utility));
   // SLA boundaries: done exactly on the 24-hour mark; a Friday P3 done Wednesday (late only by calendar days).
@@ -266,15 +287,13 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
   // Still open and already late.
   order(random, world, meter("electric"), "P1", now - 10 * 3600);
   order(random, world, meter("water"), "P3", secondsOf("2025-06-20T14:00:00Z"));
-  // Emergencies waiting for a crew.
-  for (let n = 0; n < 3 + 2 * rows; n += 1)
-    order(
-      random,
-      world,
-      meter(n % 3 === 0 ? "water" : "electric"),
-      n % 2 === 0 ? "P1" : "P2",
-      now - random.int(1, 30) * 3600,
-    );
+  // Emergencies waiting for a crew: the oldest electric one is only a P2.
+  order(random, world, meter("electric"), "P2", now - 30 * 3600);
+  order(random, world, meter("electric"), "P1", now - 5 * 3600);
+  order(random, world, meter("electric"), "P1", now - 12 * 3600);
+  order(random, world, meter("water"), "P1", now - 20 * 3600);
+  for (let n = 0; n < 2 * rows; n += 1)
+    order(random, world, meter(n % 2 === 0 ? "water" : "electric"), "P2", now - random.int(1, 29) * 3600);
 }
 
 /** A meter a policy visit already covers: its open meter_inspection work order. */
@@ -293,12 +312,15 @@ function makeDumps(random: Random, world: UtilityWorld, files: number): void {
   const days = ["2025-06-26", "2025-06-27", "2025-06-28", "2025-06-29"];
   const lastRead = new Map<Meter, number>();
   for (const read of world.reads) lastRead.set(read.meter, read.reading);
+  const crews = available(world);
+  const used = new Set<Meter>();
   for (let k = 0; k < 4 * files; k += 1) {
-    const crew = world.crews[k % world.crews.length]!;
+    const crew = crews[k % crews.length]!;
     const dump: NoteDump = { crew: crew.id, lead: crew.lead, day: days[k % 4]!, entries: [] };
     let minute = random.int(7 * 60, 8 * 60 + 30);
     for (let n = random.int(4, 6); n > 0; n -= 1) {
-      const meter = random.pick(world.meters.filter((m) => m.utility === crew.skill));
+      const meter = random.pick(world.meters.filter((m) => m.utility === crew.skill && !used.has(m)));
+      used.add(meter);
       const local = secondsOf(`${dump.day}T00:00:00Z`) + minute * 60 - LOCAL_OFFSET_HOURS * 3600;
       const wo = order(
         random,
@@ -392,6 +414,7 @@ export function generateUtility(context: GenerateContext): void {
   makeWorkOrders(random, world, factors.rows);
   plantOpenInspection(random, world);
   makeDumps(random, world, factors.files);
+  balanceLoads(random, world);
   world.workOrders.sort((a, b) => a.created.localeCompare(b.created));
   world.workOrders.forEach((wo, index) => (wo.id = workOrderId.format(index + 1)));
   for (const [entry, wo] of world.noted) entry.workOrder = Number(wo.id.slice(3));
