@@ -183,7 +183,8 @@ function makeCrews(context: GenerateContext, world: UtilityWorld): void {
       skill: n % 2 === 1 ? "electric" : "water",
       depot: random.pick(DEPOTS),
     });
-  const pick = (skill: Utility): Crew => random.pick(world.crews.filter((c) => c.skill === skill).slice(1));
+  const pick = (skill: Utility): Crew =>
+    random.pick(world.crews.filter((c) => c.skill === skill && !world.unavailable.has(c)).slice(1));
   world.unavailable.set(pick("electric"), "truck in shop");
   world.unavailable.set(pick("water"), random.pick(["confined-space training", "on leave"]));
   if (world.crews.length >= 12) world.unavailable.set(pick("water"), "truck in shop");
