@@ -46,7 +46,7 @@ function episode(seed: number, name: string) {
     return {
       error: result.isError === true,
       text,
-      body: (result.structuredContent ?? {}) as Record<string, unknown>,
+      body: (result.structuredContent ?? {}),
     };
   };
   return { path, db, call };
