@@ -68,6 +68,17 @@ function dispatchPolicy(world: UtilityWorld): string {
         "Among the eligible crews choose the one with the fewest active work orders (dispatched and not completed), counting the orders you dispatch this morning; a tie goes to the lowest crew id.",
       ],
     },
+    { heading: "Dispatch targets" },
+    {
+      table: {
+        headers: ["priority", "minutes from creation to dispatch"],
+        rows: [
+          ["P1", 30],
+          ["P2", 120],
+        ],
+      },
+    },
+    "An order dispatched exactly at its target is on time. An order still open past its target has missed it too.",
     { heading: `Unavailable today (${longDate("2025-06-30")})` },
     {
       table: {

@@ -1,4 +1,4 @@
-import { insertRow, isWeekend, personName, randomDate, weightedPick } from "../../envs/index.js";
+import { makeDate, insertRow, isWeekend, personName, randomDate, weightedPick } from "../../envs/index.js";
 import type { GenerateContext } from "../../envs/index.js";
 import { writeStock, writeUtilityDocuments } from "./documents.js";
 import { crewId, customerId, feederId, meterId, workOrderId } from "./ids.js";
@@ -70,29 +70,11 @@ const SUBSTATIONS = ["SUB-NORTH", "SUB-RIVER", "SUB-MILL", "SUB-EAST"];
 const STREETS = ["Elm St", "Oak Ave", "Mill Rd", "River Dr", "Cedar Ln", "Pine St", "Lake Blvd", "Hill Ct"];
 const DEPOTS = ["North yard", "Riverside yard"];
 const KINDS: Record<Utility, string[]> = {
-  electric: [
-    "outage_restoration",
-    "meter_exchange",
-    "service_connect",
-    "streetlight_repair",
-    "meter_inspection",
-  ],
+  electric: ["outage_restoration", "meter_exchange", "service_connect", "streetlight", "meter_inspection"],
   water: ["leak_repair", "meter_exchange", "valve_exercise", "service_connect", "meter_inspection"],
 };
-const CYCLE_MONTHS = [
-  "2024-07",
-  "2024-08",
-  "2024-09",
-  "2024-10",
-  "2024-11",
-  "2024-12",
-  "2025-01",
-  "2025-02",
-  "2025-03",
-  "2025-04",
-  "2025-05",
-  "2025-06",
-];
+/** The twelve billing months up to June 2025. */
+const CYCLE_MONTHS = Array.from({ length: 12 }, (_, n) => makeDate(2024, 7 + n, 1).slice(0, 7));
 
 function makeCustomers(context: GenerateContext, world: UtilityWorld): void {
   const { random, faker, factors } = context;
@@ -277,6 +259,11 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
   const p2 = order(random, world, meter("electric"), "P2", secondsOf("2025-06-10T09:30:00Z"));
   dispatch(random, world, p2);
   complete(p2, secondsOf(p2.created) + 24 * 3600);
+  // Dispatched exactly on the P1 dispatch target.
+  const onTarget = order(random, world, meter("electric"), "P1", secondsOf("2025-06-05T14:00:00Z"));
+  dispatch(random, world, onTarget);
+  onTarget.dispatched = isoAt(secondsOf(onTarget.created) + 1800);
+  complete(onTarget, secondsOf(onTarget.created) + 3 * 3600);
   // Late by the clock, on time once its customer hold is counted.
   const held = order(random, world, meter("water"), "P2", secondsOf("2025-06-11T13:10:00Z"));
   held.hold = 600;

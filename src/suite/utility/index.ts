@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { closeFromNotesTask } from "./tasks/close-from-notes.js";
 import { criticalCareCallsTask } from "./tasks/critical-care-calls.js";
+import { dispatchDelaysTask } from "./tasks/dispatch-delays.js";
 import { dispatchEmergenciesTask } from "./tasks/dispatch-emergencies.js";
 import { estimateVisitsTask } from "./tasks/estimate-visits.js";
 import { fieldReadsTask } from "./tasks/field-reads.js";
@@ -16,6 +17,7 @@ export const utilityTasks: TaskDefinition[] = [
   estimateVisitsTask,
   slaBreachesTask,
   dispatchEmergenciesTask,
+  dispatchDelaysTask,
   closeFromNotesTask,
   fieldReadsTask,
   truckRestockTask,

@@ -46,7 +46,7 @@ function episode(seed: number, name: string) {
     return {
       error: result.isError === true,
       text,
-      body: (result.structuredContent ?? {}),
+      body: result.structuredContent ?? {},
     };
   };
   return { path, db, call };
@@ -85,8 +85,8 @@ describe("utility generator", () => {
     );
   });
 
-  it("registers eight tasks", () => {
-    expect(utilityTasks).toHaveLength(8);
+  it("registers nine tasks", () => {
+    expect(utilityTasks).toHaveLength(9);
   });
 });
 
