@@ -24,6 +24,7 @@ const DOMAIN_LOADERS = {
   grants: async () => (await import("./grants/index.js")).grantsTasks,
   vet: async () => (await import("./vet/index.js")).vetTasks,
   marketplace: async () => (await import("./marketplace/index.js")).marketplaceTasks,
+  utility: async () => (await import("./utility/index.js")).utilityTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

@@ -1,0 +1,37 @@
+/** What every utility task shares: the domain and the oracle/near-miss cells built from one variant. */
+import { check, defineTask, parseAnswerList } from "../../../envs/index.js";
+import type { Check, TaskDefinition } from "../../../envs/index.js";
+import { utilityDomain } from "../domain.js";
+import { UTILITY_PY } from "./python.js";
+
+interface UtilityTask<Variant> extends Pick<TaskDefinition, "summary" | "instruction" | "tools" | "verify"> {
+  slug: string;
+  /** The task's cell after the helper cell, for the oracle (`{}`) and for each near-miss's variant. */
+  cell: (variant: Variant) => string;
+  nearMisses: Array<[id: string, description: string, variant: Variant]>;
+}
+
+/** A utility task whose oracle and near-misses are one cell builder run on different variants. */
+export function defineUtilityTask<Variant extends object>(task: UtilityTask<Variant>): TaskDefinition {
+  const { slug, cell, nearMisses, ...rest } = task;
+  return defineTask({
+    id: `utility.${slug}`,
+    domain: utilityDomain,
+    ...rest,
+    oracle: [UTILITY_PY, cell({} as Variant)],
+    nearMisses: nearMisses.map(([id, description, variant]) => ({
+      id,
+      description,
+      cells: [UTILITY_PY, cell(variant)],
+    })),
+  });
+}
+
+/** The answer lists exactly the expected ids (order free). */
+export function checkIdList(answer: string, expected: string[]): Check {
+  const given = parseAnswerList(answer)
+    .map((id) => id.trim().toUpperCase())
+    .sort();
+  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
+  return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify(expected)}`);
+}
