@@ -121,6 +121,7 @@ export function books(random: SeededRandom, faker: Faker, idOf: (n: number) => s
       year: random.int(2022, 2025),
       isbns: twin ? twinFields(twin.variant, twin.isbn, isbn) : isbnFields(random, isbn, fresh()),
       ...shape(random, kind),
+      ...(category === undefined && random.chance(0.3) ? { summary: faker.lorem.sentences(random.int(2, 4)) } : {}),
     };
   };
 }

@@ -89,7 +89,7 @@ function addLine(
 
 function randomLines(draft: Draft, nextBook: NextBook): void {
   const { random, context } = draft;
-  for (let n = 0; n < 13 * context.factors.rows; n += 1) {
+  for (let n = 0; n < 14 * context.factors.rows; n += 1) {
     const vendor = random.int(0, VENDORS.length - 1);
     const standing = random.chance(0.12);
     const orderedOn = randomDate(random, "2024-03-01", "2025-06-25");
@@ -153,9 +153,12 @@ function plantCases(draft: Draft, nextBook: NextBook): Plants {
   addLine(draft, fundPo, 4, addDays(TODAY, -12), nextBook("juvenile-large-print"), { fund: "JUV" });
   addLine(draft, fundPo, 4, addDays(TODAY, -12), nextBook("juvenile-second-650"), { fund: "AFIC" });
   addLine(draft, fundPo, 4, addDays(TODAY, -12), nextBook("audiobook"), { fund: "AFIC" });
-  // Claims: a 45-day vendor at 50 days, a 90-day vendor at 70 days, a standing order, a recent and an old claim.
+  // Claims: a 45-day vendor at 50 days, a 90-day vendor at 70 and 110 days, a standing order, a recent and an
+  // old claim.
   addLine(draft, po(0, addDays(TODAY, -50)), 0, addDays(TODAY, -50), nextBook(), { status: "ordered" });
   addLine(draft, po(2, addDays(TODAY, -70)), 2, addDays(TODAY, -70), nextBook(), { status: "ordered" });
+  const late = po(2, addDays(TODAY, -110));
+  for (let n = 0; n < 3; n += 1) addLine(draft, late, 2, addDays(TODAY, -110), nextBook(), { status: "ordered" });
   const standing = addDays(TODAY, -200);
   addLine(draft, po(1, standing, true), 1, standing, nextBook(), { status: "ordered", standing: true });
   const claimed = addDays(TODAY, -100);

@@ -52,6 +52,8 @@ export interface BookDraft {
   genres: string[];
   extent: string;
   fiction: boolean;
+  /** A 520 summary, when the vendor's record carried one. */
+  summary?: string;
 }
 
 /** The record as the catalog stores it, one `=TAG  II$a...` line per field. */
@@ -69,6 +71,7 @@ export function renderMarc(book: BookDraft, createdOn: string): string {
     `=245  1${book.title.startsWith("The ") ? "4" : "0"}$a${book.title}${book.subtitle ? ` :$b${book.subtitle}` : ""} /$c${first} ${last}.`,
     `=264  \\1$a${book.place} :$b${book.publisher},$c${book.year}.`,
     `=300  \\\\$a${book.extent}`,
+    ...(book.summary ? [`=520  \\\\$a${book.summary}`] : []),
     ...book.subjects.map(([topic, form]) => `=650  \\0$a${topic}${form ? `$v${form}.` : "."}`),
     ...book.genres.map((genre) => `=655  \\7$a${genre}.$2lcgft`),
   ];
