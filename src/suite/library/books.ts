@@ -22,7 +22,10 @@ export type TwinVariant = "hyphen" | "isbn10" | "second" | "cancelled-isbn" | "c
 const WORDS = {
   adjective: "Silent,Hidden,Last,Broken,Golden,Northern,Quiet,Bright,Lost,Winter,Painted,Distant".split(","),
   noun: "River,Garden,Harbor,Lantern,Orchard,Kingdom,Promise,Island,Letter,Station,Forest,Mirror".split(","),
-  topic: "Families,Friendship,Dragons,Gardening,Cooking,World War 1939-1945,Climate change,Dogs,Immigrants,Detectives,Space flight,Baseball,Grief,Small business".split(","),
+  topic:
+    "Families,Friendship,Dragons,Gardening,Cooking,World War 1939-1945,Climate change,Dogs,Immigrants,Detectives,Space flight,Baseball,Grief,Small business".split(
+      ",",
+    ),
   place: "New York,Boston,Chicago,Minneapolis,San Francisco,London,Toronto".split(","),
 };
 
@@ -37,47 +40,60 @@ const CATEGORY_WEIGHTS: Array<[Category, number]> = [
   ["dvd", 3],
 ];
 
-function subjects(random: SeededRandom, form: string | null, count: number): Array<[string, string | null]> {
-  return random.shuffle(WORDS.topic).slice(0, count).map((topic) => [topic, form]);
-}
+/** Per category: the 650 form subdivisions drawn from, the 655 genre, the kind of 300 extent, fiction or not. */
+const SHAPES: Record<
+  Category,
+  [Array<string | null>, string | null, "print" | "large" | "audio" | "video", boolean]
+> = {
+  "adult-fiction": [["Fiction"], null, "print", true],
+  "adult-nonfiction": [[null, "Handbooks, manuals, etc", "Popular works"], null, "print", false],
+  "juvenile-fiction": [["Juvenile fiction"], "Picture books", "print", true],
+  "juvenile-nonfiction": [["Juvenile literature"], null, "print", false],
+  ya: [["Juvenile fiction"], "Young adult fiction", "print", true],
+  "large-print": [["Fiction", null], "Large type books", "large", true],
+  audiobook: [["Fiction"], "Audiobooks", "audio", true],
+  dvd: [[null], "Documentary films", "video", false],
+  "juvenile-large-print": [["Juvenile fiction"], "Large type books", "large", true],
+  "juvenile-second-650": [["Juvenile fiction"], null, "print", true],
+};
 
-function shape(random: SeededRandom, category: Category): Pick<BookDraft, "subjects" | "genres" | "extent" | "fiction"> {
-  const pages = `${random.int(96, 640)} pages ; ${random.int(18, 28)} cm`;
-  const audio = `${random.int(6, 14)} audio discs (${random.int(6, 18)} hr.) : digital ; 4 3/4 in.`;
-  const two = random.int(1, 2);
-  switch (category) {
-    case "adult-fiction":
-      return { subjects: subjects(random, "Fiction", two), genres: random.chance(0.4) ? ["Domestic fiction"] : [], extent: pages, fiction: true };
-    case "adult-nonfiction":
-      return { subjects: subjects(random, random.pick([null, "Handbooks, manuals, etc", "Popular works"]), two), genres: [], extent: pages, fiction: false };
-    case "juvenile-fiction":
-      return { subjects: subjects(random, "Juvenile fiction", two), genres: ["Picture books"], extent: pages, fiction: true };
-    case "juvenile-nonfiction":
-      return { subjects: subjects(random, "Juvenile literature", two), genres: [], extent: pages, fiction: false };
-    case "ya":
-      return { subjects: subjects(random, "Juvenile fiction", two), genres: ["Young adult fiction"], extent: pages, fiction: true };
-    case "large-print":
-      return { subjects: subjects(random, random.pick(["Fiction", null]), two), genres: ["Large type books"], extent: `${random.int(300, 700)} pages (large print) ; 24 cm`, fiction: true };
-    case "audiobook":
-      return { subjects: subjects(random, "Fiction", two), genres: ["Audiobooks"], extent: audio, fiction: true };
-    case "dvd":
-      return { subjects: subjects(random, null, 1), genres: ["Documentary films"], extent: `1 videodisc (${random.int(80, 140)} min.) : sound, color ; 4 3/4 in.`, fiction: false };
-    case "juvenile-large-print":
-      return { subjects: subjects(random, "Juvenile fiction", 1), genres: ["Large type books"], extent: `${random.int(200, 400)} pages (large print) ; 24 cm`, fiction: true };
-    case "juvenile-second-650": {
-      const [first, second] = random.shuffle(WORDS.topic);
-      return { subjects: [[first!, null], [second!, "Juvenile fiction"]], genres: [], extent: pages, fiction: true };
-    }
-  }
+function shape(
+  random: SeededRandom,
+  category: Category,
+): Pick<BookDraft, "subjects" | "genres" | "extent" | "fiction"> {
+  const [forms, genre, kind, fiction] = SHAPES[category];
+  const form = random.pick(forms);
+  const topics = random.shuffle(WORDS.topic).slice(0, random.int(1, 2));
+  const subjects: Array<[string, string | null]> =
+    category === "juvenile-second-650"
+      ? [
+          [topics[0]!, null],
+          [WORDS.topic.find((topic) => topic !== topics[0])!, form],
+        ]
+      : topics.map((topic) => [topic, form]);
+  const extent = {
+    print: `${random.int(96, 640)} pages ; ${random.int(18, 28)} cm`,
+    large: `${random.int(300, 700)} pages (large print) ; 24 cm`,
+    audio: `${random.int(6, 14)} audio discs (${random.int(6, 18)} hr.) : digital ; 4 3/4 in.`,
+    video: `1 videodisc (${random.int(80, 140)} min.) : sound, color ; 4 3/4 in.`,
+  }[kind];
+  return { subjects, genres: genre ? [genre] : [], extent, fiction };
 }
 
 /** The 020 fields of an ordinary record, in the shapes catalogers leave them. */
 function isbnFields(random: SeededRandom, isbn: string, other: string): BookDraft["isbns"] {
   const style = random.int(0, 9);
   if (style < 4) return [{ text: isbn, qualifier: random.pick(["hardcover", null]) }];
-  if (style < 6) return [{ text: isbn, qualifier: "hardcover" }, { text: other, qualifier: "ebook" }];
+  if (style < 6)
+    return [
+      { text: isbn, qualifier: "hardcover" },
+      { text: other, qualifier: "ebook" },
+    ];
   if (style < 8) return [{ text: hyphenate13(isbn), qualifier: null }];
-  return [{ text: isbn, qualifier: null }, { text: `${isbn10Of(isbn)} (hbk.)`, qualifier: null }];
+  return [
+    { text: isbn, qualifier: null },
+    { text: `${isbn10Of(isbn)} (hbk.)`, qualifier: null },
+  ];
 }
 
 function twinFields(variant: TwinVariant, isbn: string, own: string): BookDraft["isbns"] {
@@ -87,9 +103,15 @@ function twinFields(variant: TwinVariant, isbn: string, own: string): BookDraft[
     case "isbn10":
       return [{ text: `${isbn10Of(isbn)} (pbk.)`, qualifier: null }];
     case "second":
-      return [{ text: own, qualifier: "ebook" }, { text: isbn, qualifier: "hardcover" }];
+      return [
+        { text: own, qualifier: "ebook" },
+        { text: isbn, qualifier: "hardcover" },
+      ];
     case "cancelled-isbn":
-      return [{ text: own, qualifier: "paperback" }, { text: isbn, qualifier: null, cancelled: true }];
+      return [
+        { text: own, qualifier: "paperback" },
+        { text: isbn, qualifier: null, cancelled: true },
+      ];
     case "cancelled-line":
       return [{ text: isbn, qualifier: "hardcover" }];
   }
@@ -102,14 +124,21 @@ export function books(random: SeededRandom, faker: Faker, idOf: (n: number) => s
   const fresh = (): string => {
     for (;;) {
       const isbn = makeIsbn13(random.int(100000000, 999999999));
-      if (!used.has(isbn)) return used.add(isbn), isbn;
+      if (!used.has(isbn)) return (used.add(isbn), isbn);
     }
   };
   return (category?: Category, twin?: { isbn: string; variant: TwinVariant }): BookDraft => {
     count += 1;
-    const kind = category ?? weightedPick(random, CATEGORY_WEIGHTS.map(([c]) => c), CATEGORY_WEIGHTS.map(([, w]) => w));
+    const kind =
+      category ??
+      weightedPick(
+        random,
+        CATEGORY_WEIGHTS.map(([c]) => c),
+        CATEGORY_WEIGHTS.map(([, w]) => w),
+      );
     const isbn = fresh();
-    const title = `${random.pick(["The ", "", "A "])}${random.pick(WORDS.adjective)} ${random.pick(WORDS.noun)}`.trim();
+    const title =
+      `${random.pick(["The ", "", "A "])}${random.pick(WORDS.adjective)} ${random.pick(WORDS.noun)}`.trim();
     return {
       bibId: idOf(count),
       isbn: twin?.isbn ?? isbn,
@@ -121,7 +150,9 @@ export function books(random: SeededRandom, faker: Faker, idOf: (n: number) => s
       year: random.int(2022, 2025),
       isbns: twin ? twinFields(twin.variant, twin.isbn, isbn) : isbnFields(random, isbn, fresh()),
       ...shape(random, kind),
-      ...(category === undefined && random.chance(0.3) ? { summary: faker.lorem.sentences(random.int(2, 4)) } : {}),
+      ...(category === undefined && random.chance(0.3)
+        ? { summary: faker.lorem.sentences(random.int(2, 4)) }
+        : {}),
     };
   };
 }

@@ -43,7 +43,12 @@ export function writePolicies(context: GenerateContext): void {
       { heading: "Patron purchase requests" },
       `Decide pending requests oldest first (by request date, then request id). Decline a request when its list price is more than the cap for its format below, or when it was published before ${OLDEST_PUB_YEAR}. A patron may have at most ${MAX_APPROVALS} requests approved per fiscal year (July 1 to June 30; count approvals decided on or after ${effective}, including the ones you make); decline any further eligible request of that patron. Approve every other request.`,
       { heading: "Format price caps" },
-      { table: { headers: ["format", "cap"], rows: FORMAT_CAPS.map(([format, cap]) => [format, formatUsd(cap)]) } },
+      {
+        table: {
+          headers: ["format", "cap"],
+          rows: FORMAT_CAPS.map(([format, cap]) => [format, formatUsd(cap)]),
+        },
+      },
     ]),
   );
   context.writeFile(
@@ -85,7 +90,9 @@ export function writePolicies(context: GenerateContext): void {
       "An invoice with any line failing a check is put on hold with a reason naming the lines; an invoice whose lines all pass is approved. Invoices span several pages: review every page.",
     ]),
   );
-  const listed = VENDORS.map((vendor, index) => [vendor, index] as const).filter(([[, , days]]) => days !== null);
+  const listed = VENDORS.map((vendor, index) => [vendor, index] as const).filter(
+    ([[, , days]]) => days !== null,
+  );
   context.writeFile(
     PATHS.claims,
     renderMarkdown("Claims and cancellations", [
@@ -104,7 +111,11 @@ export function writePolicies(context: GenerateContext): void {
       {
         table: {
           headers: ["code", "meaning", "action"],
-          rows: Object.entries(NOTICE_CODES).map(([code, meaning]) => [code, meaning.toLowerCase(), CANCEL_CODES.includes(code) ? "cancel" : "keep"]),
+          rows: Object.entries(NOTICE_CODES).map(([code, meaning]) => [
+            code,
+            meaning.toLowerCase(),
+            CANCEL_CODES.includes(code) ? "cancel" : "keep",
+          ]),
         },
       },
     ]),
@@ -119,7 +130,13 @@ export interface NoticeLine {
   code: string;
 }
 
-export function renderNotice(vendor: number, san: string, number: string, date: string, lines: NoticeLine[]): string {
+export function renderNotice(
+  vendor: number,
+  san: string,
+  number: string,
+  date: string,
+  lines: NoticeLine[],
+): string {
   const rule = "-".repeat(66);
   return [
     "ADVANCE SHIP NOTICE / LINE STATUS REPORT",
@@ -176,7 +193,10 @@ export function renderInvoice(
     ],
     footer: () => ["REMIT TO LOCKBOX 4410  TERMS NET 30"],
     between: (_page, blocks) => [
-      `      PAGE SUBTOTAL ${money(blocks.reduce((sum, block) => sum + Number(block[0]!.trim().split(/\s+/).at(-1)), 0), 12)}   CONTINUED`,
+      `      PAGE SUBTOTAL ${money(
+        blocks.reduce((sum, block) => sum + Number(block[0]!.trim().split(/\s+/).at(-1)), 0),
+        12,
+      )}   CONTINUED`,
     ],
     last: [
       `      MERCHANDISE ${money(subtotal, 14)}`,

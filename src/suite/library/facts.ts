@@ -7,13 +7,19 @@ import { addDays, allRows, parseMarkdownTable, roundCents } from "../../envs/ind
 import { fundFor, isbnsOf } from "./marc.js";
 import { FY_START, PATHS, TODAY } from "./rules.js";
 
-export const INVOICE_LINE = /^\s*(\d+)\s+(POL-\d{6})\s+(\d{13})\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$/;
+export const INVOICE_LINE =
+  /^\s*(\d+)\s+(POL-\d{6})\s+(\d{13})\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$/;
 export const NOTICE_LINE = /^(\d{3})\s+(POL-\d{6})\s+(\S+)\s+(\d+)\s+(\d+)\s+([A-Z]+)\s/;
 
 function requireFile(state: StateView, path: string): string {
   const text = state.readFile(path);
   if (text === null) throw new Error(`workspace file ${path} is missing`);
   return text;
+}
+
+/** A policy table's rows keyed by their first cell. */
+function policyTable(state: StateView, path: string, heading: string): Map<string, string[]> {
+  return new Map(parseMarkdownTable(requireFile(state, path), heading).map((row) => [row[0]!, row]));
 }
 
 function ruleNumber(text: string, pattern: RegExp): number {
@@ -63,16 +69,22 @@ export function misassignedLines(state: StateView): Map<string, string> {
 
 /** Each fund's available balance per the fund-accounting policy. */
 export function fundBalances(state: StateView): Map<string, number> {
-  const effects = new Map(
-    parseMarkdownTable(requireFile(state, PATHS.accounting), "Transaction kinds").map((row) => [row[0]!, row[2] === "add" ? 1 : -1]),
+  const effects = policyTable(state, PATHS.accounting, "Transaction kinds");
+  const balances = new Map(
+    allRows<{ fund_code: string; budget: number }>(state.db, "SELECT fund_code, budget FROM funds").map(
+      (f) => [f.fund_code, f.budget],
+    ),
   );
-  const balances = new Map(allRows<{ fund_code: string; budget: number }>(state.db, "SELECT fund_code, budget FROM funds").map((f) => [f.fund_code, f.budget]));
   const rows = allRows<{ fund_code: string; kind: string; amount: number }>(
     state.db,
     "SELECT fund_code, kind, amount FROM fund_transactions WHERE posted_on >= ?",
     FY_START,
   );
-  for (const row of rows) balances.set(row.fund_code, balances.get(row.fund_code)! + effects.get(row.kind)! * row.amount);
+  for (const row of rows)
+    balances.set(
+      row.fund_code,
+      balances.get(row.fund_code)! + (effects.get(row.kind)![2] === "add" ? 1 : -1) * row.amount,
+    );
   return new Map([...balances].map(([fund, value]) => [fund, roundCents(value)]));
 }
 
@@ -83,7 +95,11 @@ export interface InvoiceLine {
 }
 
 export function invoiceLines(state: StateView, invoiceId: string): InvoiceLine[] {
-  const pages = allRows<{ text: string }>(state.db, "SELECT text FROM invoice_pages WHERE invoice_id = ? ORDER BY page_no", invoiceId);
+  const pages = allRows<{ text: string }>(
+    state.db,
+    "SELECT text FROM invoice_pages WHERE invoice_id = ? ORDER BY page_no",
+    invoiceId,
+  );
   return pages
     .flatMap((page) => page.text.split("\n"))
     .map((line) => INVOICE_LINE.exec(line))
@@ -96,9 +112,13 @@ export function invoiceProblems(state: StateView): Map<string, string[]> {
   const policy = requireFile(state, PATHS.invoices);
   const pct = ruleNumber(policy, /greater of ([\d.]+)% of the expected/);
   const usd = ruleNumber(policy, /net unit price and \$(\d+\.\d+)/);
-  const discounts = new Map(allRows<{ vendor_id: string; discount_pct: number }>(state.db, "SELECT vendor_id, discount_pct FROM vendors").map((v) => [v.vendor_id, v.discount_pct]));
+  const vendors = allRows<{ vendor_id: string; discount_pct: number }>(state.db, "SELECT * FROM vendors");
+  const discounts = new Map(vendors.map((v) => [v.vendor_id, v.discount_pct]));
   const lines = new Map(orderLines(state).map((line) => [line.line_id, line]));
-  const pending = allRows<{ invoice_id: string }>(state.db, "SELECT invoice_id FROM invoices WHERE status = 'pending' ORDER BY invoice_id");
+  const pending = allRows<{ invoice_id: string }>(
+    state.db,
+    "SELECT * FROM invoices WHERE status = 'pending'",
+  );
   return new Map(
     pending.map(({ invoice_id }) => [
       invoice_id,
@@ -106,7 +126,10 @@ export function invoiceProblems(state: StateView): Map<string, string[]> {
         .filter((printed) => {
           const order = lines.get(printed.lineId)!;
           const expected = roundCents(order.list_price * (1 - discounts.get(order.vendor_id)! / 100));
-          return printed.qty > order.quantity || Math.abs(printed.net - expected) > Math.max((expected * pct) / 100, usd) + 1e-9;
+          return (
+            printed.qty > order.quantity ||
+            Math.abs(printed.net - expected) > Math.max((expected * pct) / 100, usd) + 1e-9
+          );
         })
         .map((printed) => printed.lineId),
     ]),
@@ -116,14 +139,23 @@ export function invoiceProblems(state: StateView): Map<string, string[]> {
 /** Lines the claiming policy says to claim today. */
 export function claimsDue(state: StateView): string[] {
   const policy = requireFile(state, PATHS.claims);
-  const intervals = new Map(parseMarkdownTable(policy, "Claim intervals").map((row) => [row[0]!, Number(row[2])]));
+  const intervals = policyTable(state, PATHS.claims, "Claim intervals");
   const fallback = ruleNumber(policy, /Vendors not listed below get (\d+) days/);
   const recent = ruleNumber(policy, /claimed in the last (\d+) days/);
-  const claims = allRows<{ line_id: string; claimed_on: string }>(state.db, "SELECT line_id, claimed_on FROM claims");
-  const recentlyClaimed = new Set(claims.filter((c) => c.claimed_on >= addDays(TODAY, -recent)).map((c) => c.line_id));
+  const recentlyClaimed = new Set(
+    allRows<{ line_id: string }>(
+      state.db,
+      "SELECT line_id FROM claims WHERE claimed_on >= ?",
+      addDays(TODAY, -recent),
+    ).map((c) => c.line_id),
+  );
   return orderLines(state)
-    .filter((line) => line.status === "ordered" && line.order_type === "firm" && !recentlyClaimed.has(line.line_id))
-    .filter((line) => line.ordered_on < addDays(TODAY, -(intervals.get(line.vendor_id) ?? fallback)))
+    .filter(
+      (line) => line.status === "ordered" && line.order_type === "firm" && !recentlyClaimed.has(line.line_id),
+    )
+    .filter(
+      (line) => line.ordered_on < addDays(TODAY, -Number(intervals.get(line.vendor_id)?.[2] ?? fallback)),
+    )
     .map((line) => line.line_id);
 }
 
@@ -141,29 +173,41 @@ export function noticeStatuses(state: StateView): Map<string, string> {
 
 /** Lines on order the cancellation policy cancels. */
 export function linesToCancel(state: StateView): OrderLine[] {
-  const cancel = new Set(parseMarkdownTable(requireFile(state, PATHS.claims), "Notice status codes").filter((row) => row[2] === "cancel").map((row) => row[0]!));
+  const codes = policyTable(state, PATHS.claims, "Notice status codes");
   const statuses = noticeStatuses(state);
-  return orderLines(state).filter((line) => line.status === "ordered" && cancel.has(statuses.get(line.line_id) ?? ""));
+  return orderLines(state).filter(
+    (line) => line.status === "ordered" && codes.get(statuses.get(line.line_id) ?? "")?.[2] === "cancel",
+  );
 }
 
 /** Pending request -> approve or decline, per the collection-development policy. */
 export function requestDecisions(state: StateView): Map<string, "approve" | "decline"> {
   const policy = requireFile(state, PATHS.development);
-  const caps = new Map(parseMarkdownTable(policy, "Format price caps").map((row) => [row[0]!, Number(row[1]!.replace(/[$,]/g, ""))]));
+  const caps = policyTable(state, PATHS.development, "Format price caps");
   const oldest = ruleNumber(policy, /published before (\d{4})/);
   const limit = ruleNumber(policy, /at most (\d+) requests approved/);
-  const requests = allRows<{ request_id: string; patron_id: string; requested_on: string; format: string; pub_year: number; list_price: number; status: string; decided_on: string | null }>(
-    state.db,
-    "SELECT * FROM patron_requests ORDER BY requested_on, request_id",
-  );
+  const requests = allRows<{
+    request_id: string;
+    patron_id: string;
+    requested_on: string;
+    format: string;
+    pub_year: number;
+    list_price: number;
+    status: string;
+    decided_on: string | null;
+  }>(state.db, "SELECT * FROM patron_requests ORDER BY requested_on, request_id");
   const approved = new Map<string, number>();
+  const approve = (patron: string): Map<string, number> =>
+    approved.set(patron, (approved.get(patron) ?? 0) + 1);
   for (const request of requests)
-    if (request.status === "approved" && request.decided_on! >= FY_START) approved.set(request.patron_id, (approved.get(request.patron_id) ?? 0) + 1);
+    if (request.status === "approved" && request.decided_on! >= FY_START) approve(request.patron_id);
   const decisions = new Map<string, "approve" | "decline">();
   for (const request of requests.filter((r) => r.status === "pending")) {
-    const eligible = request.list_price <= caps.get(request.format)! && request.pub_year >= oldest;
+    const eligible =
+      request.list_price <= Number(caps.get(request.format)![1]!.replace(/[$,]/g, "")) &&
+      request.pub_year >= oldest;
     const ok = eligible && (approved.get(request.patron_id) ?? 0) < limit;
-    if (ok) approved.set(request.patron_id, (approved.get(request.patron_id) ?? 0) + 1);
+    if (ok) approve(request.patron_id);
     decisions.set(request.request_id, ok ? "approve" : "decline");
   }
   return decisions;

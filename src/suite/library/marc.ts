@@ -65,7 +65,8 @@ export function renderMarc(book: BookDraft, createdOn: string): string {
     `=001  ${book.bibId}`,
     `=008  ${yymmdd}s${book.year}    ${book.place.slice(0, 2).toLowerCase()}u           000 ${book.fiction ? "1" : "0"} eng d`,
     ...book.isbns.map(
-      (isbn) => `=020  \\\\$${isbn.cancelled ? "z" : "a"}${isbn.text}${isbn.qualifier ? `$q(${isbn.qualifier})` : ""}`,
+      (isbn) =>
+        `=020  \\\\$${isbn.cancelled ? "z" : "a"}${isbn.text}${isbn.qualifier ? `$q(${isbn.qualifier})` : ""}`,
     ),
     `=100  1\\$a${book.author},$eauthor.`,
     `=245  1${book.title.startsWith("The ") ? "4" : "0"}$a${book.title}${book.subtitle ? ` :$b${book.subtitle}` : ""} /$c${first} ${last}.`,
@@ -101,7 +102,9 @@ export function marcFields(marc: string): Field[] {
 export function isbnsOf(marc: string): string[] {
   const found = marcFields(marc)
     .filter((field) => field.tag === "020")
-    .flatMap((field) => field.subfields.filter(([code]) => code === "a").map(([, value]) => normalizeIsbn(value)));
+    .flatMap((field) =>
+      field.subfields.filter(([code]) => code === "a").map(([, value]) => normalizeIsbn(value)),
+    );
   return [...new Set(found.filter((isbn) => isbn !== null))];
 }
 
@@ -109,7 +112,9 @@ export function isbnsOf(marc: string): string[] {
 export function fundFor(marc: string): string {
   const fields = marcFields(marc);
   const values = (tag: string, code: string): string[] =>
-    fields.filter((field) => field.tag === tag).flatMap((field) => field.subfields.filter(([c]) => c === code).map(([, v]) => v.toLowerCase()));
+    fields
+      .filter((field) => field.tag === tag)
+      .flatMap((field) => field.subfields.filter(([c]) => c === code).map(([, v]) => v.toLowerCase()));
   if (values("300", "a").some((extent) => /audio disc|videodisc/.test(extent))) return "AV";
   const genres = values("655", "a");
   if (genres.some((genre) => genre.startsWith("large type books"))) return "LPRT";

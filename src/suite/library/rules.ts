@@ -1,13 +1,10 @@
 /** The acquisitions department's fixed vocabulary: id shapes, funds, vendors, notice codes, file paths. */
 import { defineIdFormat } from "../../envs/index.js";
 
-export const vendorId = defineIdFormat({
-  field: "vendor_id",
-  entity: "vendor",
-  prefix: "VEN-",
-  digits: 3,
-  listTool: "list_vendors",
-});
+const idFormat = (field: string, entity: string, prefix: string, digits: number, listTool: string) =>
+  defineIdFormat({ field, entity, prefix, digits, listTool });
+
+export const vendorId = idFormat("vendor_id", "vendor", "VEN-", 3, "list_vendors");
 export const fundCode = defineIdFormat({
   field: "fund_code",
   entity: "fund",
@@ -15,11 +12,11 @@ export const fundCode = defineIdFormat({
   example: "AFIC",
   listTool: "list_funds",
 });
-export const bibId = defineIdFormat({ field: "bib_id", entity: "bib record", prefix: "BIB-", digits: 5, listTool: "list_bibs" });
-export const poId = defineIdFormat({ field: "po_id", entity: "purchase order", prefix: "PO-", digits: 5, listTool: "list_order_lines" });
-export const lineId = defineIdFormat({ field: "line_id", entity: "order line", prefix: "POL-", digits: 6, listTool: "list_order_lines" });
-export const invoiceId = defineIdFormat({ field: "invoice_id", entity: "invoice", prefix: "INV-", digits: 5, listTool: "list_invoices" });
-export const requestId = defineIdFormat({ field: "request_id", entity: "purchase request", prefix: "REQ-", digits: 5, listTool: "list_patron_requests" });
+export const bibId = idFormat("bib_id", "bib record", "BIB-", 5, "list_bibs");
+export const poId = idFormat("po_id", "purchase order", "PO-", 5, "list_order_lines");
+export const lineId = idFormat("line_id", "order line", "POL-", 6, "list_order_lines");
+export const invoiceId = idFormat("invoice_id", "invoice", "INV-", 5, "list_invoices");
+export const requestId = idFormat("request_id", "purchase request", "REQ-", 5, "list_patron_requests");
 
 export const TODAY = "2025-06-30";
 export const FY_START = "2024-07-01";

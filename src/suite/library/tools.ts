@@ -43,7 +43,10 @@ const listFundTransactions = defineListTool({
     "List fund ledger transactions (fund, posted_on, kind encumber/release/expend/credit/transfer_in/transfer_out, a positive amount, the order line or memo it refers to) matching all given filters, ordered by posting date then id. Paginated: returns `transactions`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     fund_code: fundCode.schema("Only this fund's transactions").optional(),
-    kind: z.enum(["encumber", "release", "expend", "credit", "transfer_in", "transfer_out"]).optional().describe("Only this kind"),
+    kind: z
+      .enum(["encumber", "release", "expend", "credit", "transfer_in", "transfer_out"])
+      .optional()
+      .describe("Only this kind"),
     posted_from: isoDateSchema.optional().describe("Only transactions posted on or after this date"),
     posted_to: isoDateSchema.optional().describe("Only transactions posted on or before this date"),
   },
@@ -62,11 +65,19 @@ const listBibs = defineListTool({
   name: "list_bibs",
   description:
     "List bibliographic records (id, short title, created_on), ordered by id; the full MARC record is on get_bib. Paginated: returns `bibs`, `page`, `per_page`, `total`, `has_more`.",
-  filters: { title_contains: z.string().min(2).optional().describe("Only titles containing this text (case-insensitive)") },
+  filters: {
+    title_contains: z
+      .string()
+      .min(2)
+      .optional()
+      .describe("Only titles containing this text (case-insensitive)"),
+  },
   key: "bibs",
   from: "bibs",
   select: "bib_id, title, created_on",
-  where: (input) => [when(input.title_contains === undefined ? undefined : `%${input.title_contains}%`, "title LIKE ?")],
+  where: (input) => [
+    when(input.title_contains === undefined ? undefined : `%${input.title_contains}%`, "title LIKE ?"),
+  ],
   orderBy: "bib_id",
 });
 
@@ -116,20 +127,26 @@ const listClaims = defineListTool({
   orderBy: "claim_id",
 });
 
-function lineOnOrder(db: ToolContext["db"], id: string, action: string): { fund_code: string; encumbered: number } {
+function lineOnOrder(
+  db: ToolContext["db"],
+  id: string,
+  action: string,
+): { fund_code: string; encumbered: number } {
   const line = requireRow<{ status: string; fund_code: string; encumbered: number }>(
     db,
     "SELECT status, fund_code, encumbered FROM order_lines WHERE line_id = ?",
     [id],
     lineId.notFound(id).message,
   );
-  if (line.status !== "ordered") throw new ToolFailure(`line ${id} is ${line.status}; only lines on order can be ${action}`);
+  if (line.status !== "ordered")
+    throw new ToolFailure(`line ${id} is ${line.status}; only lines on order can be ${action}`);
   return line;
 }
 
 const claimOrderLine = defineTool({
   name: "claim_order_line",
-  description: "Send the vendor a claim for a line on order that has not arrived, dated today. Returns `claim`.",
+  description:
+    "Send the vendor a claim for a line on order that has not arrived, dated today. Returns `claim`.",
   kind: "write",
   inputSchema: z.object({
     line_id: lineId.schema("The order line"),
@@ -153,7 +170,10 @@ const cancelOrderLine = defineTool({
   }),
   handler: ({ line_id, reason }, { db }: ToolContext) => {
     const line = lineOnOrder(db, line_id, "cancelled");
-    cachedStatement(db, "UPDATE order_lines SET status = 'cancelled', cancel_reason = ? WHERE line_id = ?").run(reason, line_id);
+    cachedStatement(
+      db,
+      "UPDATE order_lines SET status = 'cancelled', cancel_reason = ? WHERE line_id = ?",
+    ).run(reason, line_id);
     const next = (getRow<{ n: number }>(db, "SELECT MAX(txn_id) AS n FROM fund_transactions")?.n ?? 0) + 1;
     const release = insertRow(db, "fund_transactions", {
       txn_id: next,
@@ -172,7 +192,10 @@ const listInvoices = defineListTool({
   description:
     "List vendor invoices (vendor, the vendor's invoice number, date, total, number of printout pages, status pending/approved/on_hold/paid) matching all given filters, ordered by id. The lines are only on the printout: get_invoice_page. Paginated: returns `invoices`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["pending", "approved", "on_hold", "paid"]).optional().describe("Only invoices in this status"),
+    status: z
+      .enum(["pending", "approved", "on_hold", "paid"])
+      .optional()
+      .describe("Only invoices in this status"),
     vendor_id: vendorId.schema("Only this vendor's invoices").optional(),
   },
   key: "invoices",
@@ -199,16 +222,38 @@ const getInvoicePage = defineTool({
       invoiceId.notFound(invoice_id).message,
     );
     if (page > invoice.page_count)
-      throw new ToolFailure(`invoice ${invoice_id} has ${invoice.page_count} page(s); ask for page 1 to ${invoice.page_count}`);
-    const text = getRow<{ text: string }>(db, "SELECT text FROM invoice_pages WHERE invoice_id = ? AND page_no = ?", invoice_id, page)!.text;
+      throw new ToolFailure(
+        `invoice ${invoice_id} has ${invoice.page_count} page(s); ask for page 1 to ${invoice.page_count}`,
+      );
+    const text = getRow<{ text: string }>(
+      db,
+      "SELECT text FROM invoice_pages WHERE invoice_id = ? AND page_no = ?",
+      invoice_id,
+      page,
+    )!.text;
     return { invoice_id, page, page_count: invoice.page_count, status: "ok", text };
   },
 });
 
-function setInvoiceStatus(db: ToolContext["db"], id: string, status: string, reason: string | null): Record<string, unknown> {
-  const invoice = requireRow<{ status: string }>(db, "SELECT status FROM invoices WHERE invoice_id = ?", [id], invoiceId.notFound(id).message);
-  if (invoice.status !== "pending") throw new ToolFailure(`invoice ${id} is ${invoice.status}; only pending invoices can be reviewed`);
-  cachedStatement(db, "UPDATE invoices SET status = ?, hold_reason = ? WHERE invoice_id = ?").run(status, reason, id);
+function setInvoiceStatus(
+  db: ToolContext["db"],
+  id: string,
+  status: string,
+  reason: string | null,
+): Record<string, unknown> {
+  const invoice = requireRow<{ status: string }>(
+    db,
+    "SELECT status FROM invoices WHERE invoice_id = ?",
+    [id],
+    invoiceId.notFound(id).message,
+  );
+  if (invoice.status !== "pending")
+    throw new ToolFailure(`invoice ${id} is ${invoice.status}; only pending invoices can be reviewed`);
+  cachedStatement(db, "UPDATE invoices SET status = ?, hold_reason = ? WHERE invoice_id = ?").run(
+    status,
+    reason,
+    id,
+  );
   return { invoice: getRow(db, "SELECT * FROM invoices WHERE invoice_id = ?", id) };
 }
 
@@ -228,7 +273,8 @@ const holdInvoice = defineTool({
     invoice_id: invoiceId.schema("The pending invoice"),
     reason: z.string().min(3).describe("Why, naming the lines in question"),
   }),
-  handler: ({ invoice_id, reason }, { db }: ToolContext) => setInvoiceStatus(db, invoice_id, "on_hold", reason),
+  handler: ({ invoice_id, reason }, { db }: ToolContext) =>
+    setInvoiceStatus(db, invoice_id, "on_hold", reason),
 });
 
 const listPatronRequests = defineListTool({
@@ -237,7 +283,11 @@ const listPatronRequests = defineListTool({
     "List patron purchase requests (patron, requested_on, title, author, ISBN, format, publication year, list price, status pending/approved/declined, decided_on) matching all given filters, ordered by id. Paginated: returns `requests`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     status: z.enum(["pending", "approved", "declined"]).optional().describe("Only requests in this status"),
-    patron_id: z.string().regex(/^P\d{7}$/, "patron ids look like P1234567").optional().describe("Only this patron's requests"),
+    patron_id: z
+      .string()
+      .regex(/^P\d{7}$/, "patron ids look like P1234567")
+      .optional()
+      .describe("Only this patron's requests"),
   },
   key: "requests",
   from: "patron_requests",
@@ -261,13 +311,12 @@ const decideRequest = defineTool({
       [request_id],
       requestId.notFound(request_id).message,
     );
-    if (request.status !== "pending") throw new ToolFailure(`request ${request_id} was already ${request.status}`);
-    cachedStatement(db, "UPDATE patron_requests SET status = ?, decided_on = ?, decision_note = ? WHERE request_id = ?").run(
-      decision === "approve" ? "approved" : "declined",
-      REFERENCE_DATE,
-      note,
-      request_id,
-    );
+    if (request.status !== "pending")
+      throw new ToolFailure(`request ${request_id} was already ${request.status}`);
+    cachedStatement(
+      db,
+      "UPDATE patron_requests SET status = ?, decided_on = ?, decision_note = ? WHERE request_id = ?",
+    ).run(decision === "approve" ? "approved" : "declined", REFERENCE_DATE, note, request_id);
     return { request: getRow(db, "SELECT * FROM patron_requests WHERE request_id = ?", request_id) };
   },
 });

@@ -38,7 +38,8 @@ print(f"cancelled: {cancelled}")`,
 export const cancelFromNoticesTask = defineTask({
   id: "library.cancel-from-notices",
   domain: libraryDomain,
-  summary: "Cancel lines whose latest vendor shipping notice reports a cancel code (plain-text notices, superseded reports; releases checked).",
+  summary:
+    "Cancel lines whose latest vendor shipping notice reports a cancel code (plain-text notices, superseded reports; releases checked).",
   instruction:
     "Go through the vendors' shipping notices in the workspace and cancel, with cancel_order_line, every line on order that our claims and cancellations policy says to cancel from them; nothing else. Reply in the form `cancelled: 3`.",
   tools: ["list_order_lines", "cancel_order_line"],
@@ -56,15 +57,29 @@ export const cancelFromNoticesTask = defineTask({
         {
           table: "fund_transactions",
           key: "txn_id",
-          added: lines.map((line) => ({ fund_code: line.fund_code, kind: "release", amount: line.encumbered, reference: line.line_id, posted_on: REFERENCE_DATE })),
+          added: lines.map((line) => ({
+            fund_code: line.fund_code,
+            kind: "release",
+            amount: line.encumbered,
+            reference: line.line_id,
+            posted_on: REFERENCE_DATE,
+          })),
         },
       ]),
-      check("answer", Number(/cancelled\D*(\d+)/i.exec(answer)?.[1]) === lines.length, `expected cancelled: ${lines.length}`),
+      check(
+        "answer",
+        Number(/cancelled\D*(\d+)/i.exec(answer)?.[1]) === lines.length,
+        `expected cancelled: ${lines.length}`,
+      ),
     ];
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
     ["out-of-print-only", "Cancels only OP lines, not the policy's other cancel codes.", "op-only"],
-    ["superseded-reports", "Cancels a line any notice ever reported with a cancel code, even if a later notice supersedes it.", "any-report"],
+    [
+      "superseded-reports",
+      "Cancels a line any notice ever reported with a cancel code, even if a later notice supersedes it.",
+      "any-report",
+    ],
   ]),
 });

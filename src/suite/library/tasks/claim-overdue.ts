@@ -36,7 +36,8 @@ print(f"claimed: {claimed}")`,
 export const claimOverdueTask = defineTask({
   id: "library.claim-overdue",
   domain: libraryDomain,
-  summary: "Claim overdue firm-order lines by vendor claim intervals from the policy (standing orders and recent claims excluded).",
+  summary:
+    "Claim overdue firm-order lines by vendor claim intervals from the policy (standing orders and recent claims excluded).",
   instruction:
     "Send today's claims: claim every order line that our claims and cancellations policy says is due for a claim, with claim_order_line, and nothing else. Reply in the form `claimed: 5`.",
   tools: ["list_vendors", "list_order_lines", "list_claims", "claim_order_line"],
@@ -44,9 +45,17 @@ export const claimOverdueTask = defineTask({
     const due = claimsDue(initial);
     return [
       ...checkStateDiff(initial.db, final.db, [
-        { table: "claims", key: "claim_id", added: due.map((line) => ({ line_id: line, claimed_on: REFERENCE_DATE })) },
+        {
+          table: "claims",
+          key: "claim_id",
+          added: due.map((line) => ({ line_id: line, claimed_on: REFERENCE_DATE })),
+        },
       ]),
-      check("answer", Number(/claimed\D*(\d+)/i.exec(answer)?.[1]) === due.length, `expected claimed: ${due.length}`),
+      check(
+        "answer",
+        Number(/claimed\D*(\d+)/i.exec(answer)?.[1]) === due.length,
+        `expected claimed: ${due.length}`,
+      ),
     ];
   },
   oracle: cells([]),

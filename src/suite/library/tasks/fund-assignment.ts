@@ -22,7 +22,8 @@ print(json.dumps(wrong))`,
 export const fundAssignmentTask = defineTask({
   id: "library.fund-assignment",
   domain: libraryDomain,
-  summary: "Lines on order charged to the wrong fund per the policy's MARC-based fund assignment (format before audience, every 650/655).",
+  summary:
+    "Lines on order charged to the wrong fund per the policy's MARC-based fund assignment (format before audience, every 650/655).",
   instruction:
     'Audit the fund coding of everything on order (order lines in status ordered): apply the fund assignment rules of our collection development policy to each line\'s bibliographic record. Do not change anything. Reply with only a JSON object mapping each line charged to the wrong fund to the fund it should be charged to, e.g. {"POL-000017": "JUV"}.',
   tools: ["list_order_lines", "list_bibs", "get_bib"],
@@ -30,7 +31,11 @@ export const fundAssignmentTask = defineTask({
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
     ["first-650-only", "Reads the form subdivision of the first subject heading only.", "first-650"],
-    ["audience-before-format", "Applies the juvenile rule before the large-print and AV rules.", "audience-first"],
+    [
+      "audience-before-format",
+      "Applies the juvenile rule before the large-print and AV rules.",
+      "audience-first",
+    ],
     ["ignores-physical-description", "Never assigns AV from the 300 field.", "no-av"],
   ]),
 });

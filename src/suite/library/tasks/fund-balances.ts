@@ -34,7 +34,8 @@ print(json.dumps(balances))`,
 export const fundBalancesTask = defineTask({
   id: "library.fund-balances",
   domain: libraryDomain,
-  summary: "Each fund's available balance from the paginated ledger, per the fund-accounting policy (fiscal year, signs by kind).",
+  summary:
+    "Each fund's available balance from the paginated ledger, per the fund-accounting policy (fiscal year, signs by kind).",
   instruction:
     'What is the available balance of each fund right now? Compute it from the fund ledger exactly as our fund accounting policy defines it. Reply with only a JSON object mapping each fund code to its available balance in dollars, e.g. {"AFIC": 1234.56}.',
   tools: ["list_funds", "list_fund_transactions"],
@@ -43,7 +44,11 @@ export const fundBalancesTask = defineTask({
   nearMisses: nearMisses(cells, [
     ["first-page-only", "Reads only the first page of each fund's ledger.", "first-page"],
     ["prior-year-included", "Counts FY2024 transactions too.", "no-fiscal-year"],
-    ["releases-subtracted", "Subtracts every kind but transfers in, releases and credits included.", "all-subtract"],
+    [
+      "releases-subtracted",
+      "Subtracts every kind but transfers in, releases and credits included.",
+      "all-subtract",
+    ],
     ["no-retry", "Does not retry the ledger's transient 503s.", "no-retry"],
   ]),
 });

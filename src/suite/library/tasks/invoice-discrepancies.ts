@@ -17,7 +17,8 @@ print(len(problems))`,
 export const invoiceDiscrepanciesTask = defineTask({
   id: "library.invoice-discrepancies",
   domain: libraryDomain,
-  summary: "Pending invoices' printout lines failing the review policy (vendor-record discount, tolerance, over-quantity; multi-page printouts, gateway errors).",
+  summary:
+    "Pending invoices' printout lines failing the review policy (vendor-record discount, tolerance, over-quantity; multi-page printouts, gateway errors).",
   instruction:
     'Review the printouts of all pending invoices against their order lines using the line checks in our invoice review policy. Do not change anything. Reply with only a JSON object mapping each pending invoice that has at least one failing line to the list of the failing PO line ids, e.g. {"INV-00004": ["POL-000031"]}.',
   tools: ["list_vendors", "list_invoices", "get_invoice_page", "list_order_lines"],
@@ -27,7 +28,11 @@ export const invoiceDiscrepanciesTask = defineTask({
   },
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
-    ["printed-discount", "Computes the expected price with the discount the vendor printed.", "printed-discount"],
+    [
+      "printed-discount",
+      "Computes the expected price with the discount the vendor printed.",
+      "printed-discount",
+    ],
     ["first-page-only", "Reads only page 1 of each printout.", "first-page"],
     ["no-tolerance", "Flags every price difference, even within the tolerance.", "no-tolerance"],
     ["short-shipments-flagged", "Flags invoiced quantities below the ordered quantity too.", "any-qty"],

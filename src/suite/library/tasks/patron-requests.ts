@@ -35,7 +35,8 @@ print(f"approved: {counts['approved']}, declined: {counts['declined']}")`,
 export const patronRequestsTask = defineTask({
   id: "library.patron-requests",
   domain: libraryDomain,
-  summary: "Decide every pending patron purchase request by price caps, publication year and the per-patron fiscal-year limit.",
+  summary:
+    "Decide every pending patron purchase request by price caps, publication year and the per-patron fiscal-year limit.",
   instruction:
     "Decide all pending patron purchase requests with decide_request, following the patron purchase request rules in our collection development policy. Reply in the form `approved: 7, declined: 4`.",
   tools: ["list_patron_requests", "decide_request"],
@@ -47,7 +48,12 @@ export const patronRequestsTask = defineTask({
         {
           table: "patron_requests",
           key: "request_id",
-          changed: new Map(decisions.map(([id, decision]) => [id, { status: decision === "approve" ? "approved" : "declined" }])),
+          changed: new Map(
+            decisions.map(([id, decision]) => [
+              id,
+              { status: decision === "approve" ? "approved" : "declined" },
+            ]),
+          ),
           ignoreColumns: ["decided_on", "decision_note"],
         },
       ]),
@@ -57,7 +63,11 @@ export const patronRequestsTask = defineTask({
   oracle: cells([]),
   nearMisses: nearMisses(cells, [
     ["no-patron-limit", "Ignores the per-patron approval limit.", "no-limit"],
-    ["last-years-approvals", "Counts approvals from the previous fiscal year against the limit.", "all-years"],
+    [
+      "last-years-approvals",
+      "Counts approvals from the previous fiscal year against the limit.",
+      "all-years",
+    ],
     ["cap-exclusive", "Declines a request priced exactly at its format's cap.", "strict-cap"],
   ]),
 });
