@@ -170,7 +170,6 @@ const money = (value: number, width: number): string => value.toFixed(2).padStar
 /** An invoice printout in the vendor's layout, eight lines a page, with a carried-forward subtotal. */
 export function renderInvoice(
   vendor: number,
-  account: string,
   number: string,
   date: string,
   lines: PrintedLine[],
@@ -186,7 +185,7 @@ export function renderInvoice(
     linesPerPage: 16,
     header: (page, pages) => [
       `${VENDORS[vendor]![0].toUpperCase()}                    INVOICE`,
-      `INVOICE NO: ${number}   DATE: ${date}   ACCOUNT: ${account}`,
+      `INVOICE NO: ${number}   DATE: ${date}   ACCOUNT: RPL-${1000 + vendor}`,
       "BILL TO: RIVERSIDE PUBLIC LIBRARY, ACQUISITIONS",
       `PAGE ${page} OF ${pages}`,
       "LN   PO LINE     ISBN13          QTY     LIST  DISC%      NET        EXT",

@@ -1,6 +1,14 @@
 import type { SeededRandom } from "../../core/index.js";
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, daysBetween, insertRow, randomDate, roundCents } from "../../envs/index.js";
+import {
+  addDays,
+  between,
+  daysBetween,
+  insertRow,
+  randomDate,
+  roundCents,
+  sample,
+} from "../../envs/index.js";
 import {
   renderInvoice,
   renderNotice,
@@ -14,11 +22,15 @@ import { FUNDS, TODAY, VENDORS, bibId, invoiceId, lineId, poId, requestId, vendo
 
 type NextBook = ReturnType<typeof books>;
 
+/** Inserts one row, the values in the table's column order. */
+function put(db: GenerateContext["db"], table: string, ...values: unknown[]): void {
+  db.prepare(`INSERT INTO ${table} VALUES (${values.map(() => "?").join(", ")})`).run(...values);
+}
+
 interface Line {
   id: string;
   vendor: number;
   orderedOn: string;
-  standing: boolean;
   bib: BookDraft;
   fund: string;
   qty: number;
@@ -39,12 +51,8 @@ interface Draft {
 function newPo(draft: Draft, vendor: number, orderedOn: string, standing = false): string {
   draft.pos += 1;
   const id = poId.format(draft.pos);
-  insertRow(draft.context.db, "purchase_orders", {
-    po_id: id,
-    vendor_id: vendorId.format(vendor + 1),
-    order_type: standing ? "standing" : "firm",
-    ordered_on: orderedOn,
-  });
+  const [vendorCode, type] = [vendorId.format(vendor + 1), standing ? "standing" : "firm"];
+  put(draft.context.db, "purchase_orders", id, vendorCode, type, orderedOn);
   return id;
 }
 
@@ -55,16 +63,11 @@ function addLine(
   vendor: number,
   orderedOn: string,
   book: BookDraft,
-  options: { status?: Line["status"]; fund?: string; standing?: boolean; qty?: number } = {},
+  options: { status?: Line["status"]; fund?: string; qty?: number } = {},
 ): Line {
   const { random, context } = draft;
   const marc = renderMarc(book, addDays(orderedOn, -random.int(0, 20)));
-  insertRow(context.db, "bibs", {
-    bib_id: book.bibId,
-    title: book.title,
-    created_on: addDays(orderedOn, -1),
-    marc,
-  });
+  put(context.db, "bibs", book.bibId, book.title, addDays(orderedOn, -1), marc);
   const age = daysBetween(orderedOn, TODAY);
   const odds = age > 150 ? "RRRCO" : age > 45 ? "RROC" : "O";
   const status =
@@ -76,7 +79,6 @@ function addLine(
     id: lineId.format(draft.lines.length + 1),
     vendor,
     orderedOn,
-    standing: options.standing ?? false,
     bib: book,
     fund: options.fund ?? (random.chance(0.06) ? random.pick(FUNDS)[0] : fundFor(marc)),
     qty,
@@ -84,17 +86,8 @@ function addLine(
     encumbered: roundCents(qty * list * (1 - VENDORS[vendor]![1] / 100)),
     status,
   };
-  insertRow(context.db, "order_lines", {
-    line_id: line.id,
-    po_id: po,
-    bib_id: book.bibId,
-    fund_code: line.fund,
-    quantity: qty,
-    list_price: list,
-    encumbered: line.encumbered,
-    status,
-    cancel_reason: status === "cancelled" ? "vendor could not supply" : null,
-  });
+  const why = status === "cancelled" ? "vendor could not supply" : null;
+  put(context.db, "order_lines", line.id, po, book.bibId, line.fund, qty, list, line.encumbered, status, why);
   draft.lines.push(line);
   return line;
 }
@@ -106,8 +99,7 @@ function randomLines(draft: Draft, nextBook: NextBook): void {
     const standing = random.chance(0.12);
     const orderedOn = randomDate(random, "2024-03-01", "2025-06-25");
     const po = newPo(draft, vendor, orderedOn, standing);
-    for (let k = random.int(3, 6); k > 0; k -= 1)
-      addLine(draft, po, vendor, orderedOn, nextBook(), { standing });
+    for (let k = random.int(3, 6); k > 0; k -= 1) addLine(draft, po, vendor, orderedOn, nextBook());
   }
   // Earlier claims: some recent (within the interval), some long ago.
   for (const line of draft.lines.filter((l) => l.status === "ordered" && random.chance(0.2)))
@@ -118,13 +110,15 @@ export function generateLibrary(context: GenerateContext): void {
   const { db, random, faker, factors } = context;
   const draft: Draft = { context, random, lines: [], pos: 0, claims: [] };
   VENDORS.forEach(([name, discount], index) =>
-    insertRow(db, "vendors", {
-      vendor_id: vendorId.format(index + 1),
+    put(
+      db,
+      "vendors",
+      vendorId.format(index + 1),
       name,
-      san: `${random.int(100, 999)}-${random.int(1000, 9999)}`,
-      discount_pct: discount,
-      account_no: `RPL-${random.int(10000, 99999)}`,
-    }),
+      `${random.int(100, 999)}-${random.int(1000, 9999)}`,
+      discount,
+      `RPL-${random.int(10000, 99999)}`,
+    ),
   );
   for (const [code, name, budget] of FUNDS)
     insertRow(db, "funds", { fund_code: code, name, fiscal_year: "FY2025", budget: budget * factors.rows });
@@ -132,12 +126,7 @@ export function generateLibrary(context: GenerateContext): void {
   const plants = plantCases(draft, nextBook);
   randomLines(draft, nextBook);
   draft.claims.forEach(([line, on], index) =>
-    insertRow(db, "claims", {
-      claim_id: index + 1,
-      line_id: line,
-      claimed_on: on,
-      note: "no shipment received; please advise",
-    }),
+    put(db, "claims", index + 1, line, on, "no shipment received; please advise"),
   );
   writeLedger(draft);
   writeInvoices(draft, plants.invoiceLines);
@@ -180,7 +169,7 @@ function plantCases(draft: Draft, nextBook: NextBook): Plants {
   for (let n = 0; n < 3; n += 1)
     addLine(draft, late, 2, addDays(TODAY, -110), nextBook(), { status: "ordered" });
   const standing = addDays(TODAY, -200);
-  addLine(draft, po(1, standing, true), 1, standing, nextBook(), { status: "ordered", standing: true });
+  addLine(draft, po(1, standing, true), 1, standing, nextBook(), { status: "ordered" });
   const claimed = addDays(TODAY, -100);
   const claimPo = po(5, claimed);
   for (const daysAgo of [10, 50])
@@ -270,7 +259,7 @@ const CHANGES = [undefined, undefined, undefined, undefined, "noise", "over", "q
 function printed(random: SeededRandom, line: Line, change?: "over" | "qty" | "noise" | "short"): PrintedLine {
   const discount = VENDORS[line.vendor]![1];
   const net = roundCents(line.list * (1 - discount / 100));
-  const lower = discount - random.int(3, 6);
+  const [lower, noisy] = [discount - random.int(3, 6), roundCents(net + random.int(3, 8) / 100)];
   return {
     lineId: line.id,
     isbn: line.bib.isbn,
@@ -278,12 +267,7 @@ function printed(random: SeededRandom, line: Line, change?: "over" | "qty" | "no
     qty: change === "qty" ? line.qty + 1 : change === "short" && line.qty > 1 ? line.qty - 1 : line.qty,
     list: line.list,
     disc: change === "over" ? lower : discount,
-    net:
-      change === "over"
-        ? roundCents(line.list * (1 - lower / 100))
-        : change === "noise"
-          ? roundCents(net + 0.03 + random.int(0, 5) / 100)
-          : net,
+    net: change === "over" ? roundCents(line.list * (1 - lower / 100)) : change === "noise" ? noisy : net,
   };
 }
 
@@ -293,29 +277,22 @@ function writeInvoices(draft: Draft, plants: Plants["invoiceLines"]): void {
   const write = (vendor: number, lines: PrintedLine[], date: string, status: string): void => {
     count += 1;
     const number = String(random.int(100000, 999999));
-    const pages = renderInvoice(
-      vendor,
-      `RPL-${1000 + vendor}`,
-      number,
-      date,
-      lines,
-      roundCents(between(random, 0, 12)),
-    );
+    const pages = renderInvoice(vendor, number, date, lines, roundCents(between(random, 0, 12)));
     const total = lines.reduce((sum, line) => sum + Math.round(line.qty * line.net * 100) / 100, 0);
     const id = invoiceId.format(count);
-    insertRow(context.db, "invoices", {
-      invoice_id: id,
-      vendor_id: vendorId.format(vendor + 1),
-      vendor_invoice_no: number,
-      invoice_date: date,
-      total: roundCents(total),
-      page_count: pages.length,
+    put(
+      context.db,
+      "invoices",
+      id,
+      vendorId.format(vendor + 1),
+      number,
+      date,
+      roundCents(total),
+      pages.length,
       status,
-      hold_reason: null,
-    });
-    pages.forEach((text, index) =>
-      insertRow(context.db, "invoice_pages", { invoice_id: id, page_no: index + 1, text }),
+      null,
     );
+    pages.forEach((text, index) => put(context.db, "invoice_pages", id, index + 1, text));
   };
   const planted = new Set([...plants.over, ...plants.clean].map((line) => line.id));
   VENDORS.forEach((_, vendor) => {
@@ -347,6 +324,8 @@ function writeInvoices(draft: Draft, plants: Plants["invoiceLines"]): void {
   );
 }
 
+const CODES = ["BO", "BO", "NYP", "NYP", "SH", "BO", "OP", "OSI", "PC"];
+
 function writeNotices(draft: Draft, plants: Plants["notices"]): void {
   const { random, context } = draft;
   const planted = new Set(plants.flatMap((notice) => notice.entries.map(([line]) => line.id)));
@@ -361,15 +340,11 @@ function writeNotices(draft: Draft, plants: Plants["notices"]): void {
     const candidates = draft.lines.filter(
       (line) => line.vendor === vendor && line.status !== "cancelled" && !planted.has(line.id),
     );
-    const entries = random
-      .shuffle(candidates)
-      .slice(0, random.int(4, 9))
-      .map((line): [Line, string] => [
-        line,
-        line.status === "received"
-          ? "SH"
-          : random.pick(["BO", "BO", "NYP", "NYP", "SH", "BO", "OP", "OSI", "PC"]),
-      ]);
+    const code = (line: Line): string => (line.status === "received" ? "SH" : random.pick(CODES));
+    const entries = sample(random, candidates, random.int(4, 9)).map((line): [Line, string] => [
+      line,
+      code(line),
+    ]);
     notices.push({ date: dates[n]!, vendor, entries });
   }
   const sans = new Map<string, string>();
@@ -406,21 +381,22 @@ function writeRequests(context: GenerateContext): void {
   ): void => {
     count += 1;
     const format = fields.format ?? random.pick(FORMATS);
-    insertRow(db, "patron_requests", {
-      request_id: requestId.format(count),
-      patron_id: patron,
-      requested_on: on,
-      title: faker.book.title(),
-      author: faker.person.fullName(),
-      isbn: `978${random.int(100000000, 999999999)}`,
+    put(
+      db,
+      "patron_requests",
+      requestId.format(count),
+      patron,
+      on,
+      faker.book.title(),
+      faker.person.fullName(),
+      `978${random.int(100000000, 999999999)}`,
       format,
-      pub_year: fields.year ?? (random.chance(0.2) ? random.int(2012, 2021) : random.int(2022, 2025)),
-      list_price: fields.price ?? roundCents(between(random, 9, random.chance(0.25) ? 80 : 40)),
+      fields.year ?? (random.chance(0.2) ? random.int(2012, 2021) : random.int(2022, 2025)),
+      fields.price ?? roundCents(between(random, 9, random.chance(0.25) ? 80 : 40)),
       status,
-      decided_on: status === "pending" ? null : addDays(on, random.int(1, 6)),
-      decision_note:
-        status === "pending" ? null : status === "approved" ? "ordered" : "outside selection policy",
-    });
+      status === "pending" ? null : addDays(on, random.int(1, 6)),
+      status === "pending" ? null : status === "approved" ? "ordered" : "outside selection policy",
+    );
   };
   // A patron at the limit's edge, a patron with last year's approvals, the price cap and the oldest year exactly.
   const [edge, lastYear] = ["P1000017", "P1000029"];

@@ -49,6 +49,8 @@ async function value(name: string, args: Record<string, unknown>): Promise<Recor
   return result.structuredContent as Record<string, unknown>;
 }
 
+const row = <T>(sql: string): T => db.prepare(sql).get() as T;
+
 function errorText(result: ToolCallResult): string {
   expect(result.isError).toBe(true);
   return result.content.map((part) => ("text" in part ? part.text : "")).join("");
@@ -116,9 +118,9 @@ describe("library tools", () => {
     const args = { per_page: 10, page: 2 };
     expect(errorText(await call("list_fund_transactions", args))).toContain("503 Service Unavailable");
     expect((await value("list_fund_transactions", args)).page).toBe(2);
-    const { invoice_id } = db.prepare("SELECT invoice_id FROM invoices WHERE page_count = 2").get() as {
-      invoice_id: string;
-    };
+    const { invoice_id } = row<{ invoice_id: string }>(
+      "SELECT invoice_id FROM invoices WHERE page_count = 2",
+    );
     const silent = await call("get_invoice_page", { invoice_id, page: 2 });
     expect(silent.isError).toBeFalsy();
     expect((silent.structuredContent as Record<string, unknown>).status).toBe("error");
@@ -128,20 +130,17 @@ describe("library tools", () => {
   });
 
   it("cancels only lines on order, releasing the encumbrance, and decides a request once", async () => {
-    const line = db.prepare("SELECT line_id, encumbered FROM order_lines WHERE status = 'ordered'").get() as {
-      line_id: string;
-      encumbered: number;
-    };
+    const line = row<{ line_id: string; encumbered: number }>(
+      "SELECT line_id, encumbered FROM order_lines WHERE status = 'ordered'",
+    );
     const { release } = await value("cancel_order_line", { line_id: line.line_id, reason: "test" });
     expect(release).toMatchObject({ kind: "release", amount: line.encumbered, reference: line.line_id });
     expect(errorText(await call("cancel_order_line", { line_id: line.line_id, reason: "again" }))).toContain(
       "is cancelled",
     );
-    const { request_id } = db
-      .prepare("SELECT request_id FROM patron_requests WHERE status = 'approved'")
-      .get() as {
-      request_id: string;
-    };
+    const { request_id } = row<{ request_id: string }>(
+      "SELECT request_id FROM patron_requests WHERE status = 'approved'",
+    );
     const decline = await call("decide_request", { request_id, decision: "decline", note: "again" });
     expect(errorText(decline)).toContain("already approved");
   });

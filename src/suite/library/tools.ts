@@ -65,19 +65,11 @@ const listBibs = defineListTool({
   name: "list_bibs",
   description:
     "List bibliographic records (id, short title, created_on), ordered by id; the full MARC record is on get_bib. Paginated: returns `bibs`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    title_contains: z
-      .string()
-      .min(2)
-      .optional()
-      .describe("Only titles containing this text (case-insensitive)"),
-  },
+  filters: { title: z.string().min(2).optional().describe("Only titles containing this text") },
   key: "bibs",
   from: "bibs",
   select: "bib_id, title, created_on",
-  where: (input) => [
-    when(input.title_contains === undefined ? undefined : `%${input.title_contains}%`, "title LIKE ?"),
-  ],
+  where: (input) => [when(input.title && `%${input.title}%`, "title LIKE ?")],
   orderBy: "bib_id",
 });
 
