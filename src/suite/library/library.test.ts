@@ -36,11 +36,8 @@ afterAll(() => {
 
 async function call(name: string, args: Record<string, unknown>, handle = db): Promise<ToolCallResult> {
   const tool = libraryTools.find((candidate) => candidate.name === name)!;
-  const signal = AbortSignal.timeout(5_000);
-  return bindTool(tool, { db: handle, workspaceDir: instances.get(3)!.workspaceDir }).call(args, {
-    signal,
-    timeoutMs: 5_000,
-  });
+  const options = { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 };
+  return bindTool(tool, { db: handle, workspaceDir: instances.get(3)!.workspaceDir }).call(args, options);
 }
 
 async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -50,24 +47,21 @@ async function value(name: string, args: Record<string, unknown>): Promise<Recor
 }
 
 const row = <T>(sql: string): T => db.prepare(sql).get() as T;
-
 function errorText(result: ToolCallResult): string {
   expect(result.isError).toBe(true);
   return result.content.map((part) => ("text" in part ? part.text : "")).join("");
 }
 
-describe("MARC and ISBNs", () => {
-  it("converts ISBN-10, reads 020 $a only and assigns funds format first", () => {
-    expect(isbn10Of("9780306406157")).toBe("0306406152");
-    expect(normalizeIsbn("0-306-40615-2 (pbk.)")).toBe("9780306406157");
-    expect(normalizeIsbn("978-0-306-40615-7")).toBe("9780306406157");
-    const marc = "=020  \\\\$a9780306406157$q(ebook)\n=020  \\\\$z9781861972712\n=300  \\\\$a10 audio discs";
-    expect(isbnsOf(marc)).toEqual(["9780306406157"]);
-    expect(fundFor(marc)).toBe("AV");
-    expect(
-      fundFor("=650  \\0$aDogs.\n=650  \\0$aCats$vJuvenile fiction.\n=655  \\7$aLarge type books."),
-    ).toBe("LPRT");
-  });
+it("converts ISBN-10, reads 020 $a only and assigns funds format first", () => {
+  expect(isbn10Of("9780306406157")).toBe("0306406152");
+  expect(normalizeIsbn("0-306-40615-2 (pbk.)")).toBe("9780306406157");
+  expect(normalizeIsbn("978-0-306-40615-7")).toBe("9780306406157");
+  const marc = "=020  \\\\$a9780306406157$q(ebook)\n=020  \\\\$z9781861972712\n=300  \\\\$a10 audio discs";
+  expect(isbnsOf(marc)).toEqual(["9780306406157"]);
+  expect(fundFor(marc)).toBe("AV");
+  expect(fundFor("=650  \\0$aDogs.\n=650  \\0$aCats$vJuvenile fiction.\n=655  \\7$aLarge type books.")).toBe(
+    "LPRT",
+  );
 });
 
 describe("library generator", () => {
@@ -146,24 +140,22 @@ describe("library tools", () => {
   });
 });
 
-describe("claim-overdue verifier", () => {
-  it("rewards exactly the due claims end to end", async () => {
-    const instance = instances.get(7)!;
-    const initial = openStateView(instance.dbPath, instance.workspaceDir);
-    const due = facts.claimsDue(initial.view);
-    const handle = episode(7, "claims");
-    for (const line_id of due) await call("claim_order_line", { line_id, note: "please ship" }, handle);
-    handle.close();
-    const final = openStateView(join(cache.path, "claims.sqlite"), instance.workspaceDir);
-    try {
-      const context = { initial: initial.view, final: final.view, scale: "v0", seed: 7 };
-      const checks = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length}` });
-      expect(checks.filter((c) => !c.passed)).toEqual([]);
-      const wrong = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length + 1}` });
-      expect(wrong.some((c) => !c.passed)).toBe(true);
-    } finally {
-      initial.close();
-      final.close();
-    }
-  });
+it("rewards exactly the due claims end to end", async () => {
+  const instance = instances.get(7)!;
+  const initial = openStateView(instance.dbPath, instance.workspaceDir);
+  const due = facts.claimsDue(initial.view);
+  const handle = episode(7, "claims");
+  for (const line_id of due) await call("claim_order_line", { line_id, note: "please ship" }, handle);
+  handle.close();
+  const final = openStateView(join(cache.path, "claims.sqlite"), instance.workspaceDir);
+  try {
+    const context = { initial: initial.view, final: final.view, scale: "v0", seed: 7 };
+    const checks = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length}` });
+    expect(checks.filter((c) => !c.passed)).toEqual([]);
+    const wrong = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length + 1}` });
+    expect(wrong.some((c) => !c.passed)).toBe(true);
+  } finally {
+    initial.close();
+    final.close();
+  }
 });
