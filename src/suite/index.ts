@@ -25,6 +25,7 @@ const DOMAIN_LOADERS = {
   vet: async () => (await import("./vet/index.js")).vetTasks,
   marketplace: async () => (await import("./marketplace/index.js")).marketplaceTasks,
   utility: async () => (await import("./utility/index.js")).utilityTasks,
+  library: async () => (await import("./library/index.js")).libraryTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

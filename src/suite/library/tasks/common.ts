@@ -1,0 +1,41 @@
+import { check, parseAnswerJson, type Check, type NearMiss } from "../../../envs/index.js";
+
+/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
+export function nearMisses(
+  cells: (near: string[]) => string[],
+  rows: Array<[string, string, ...string[]]>,
+): NearMiss[] {
+  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
+}
+
+/** The reply is a JSON object of exactly the expected keys with the expected string values. */
+export function checkAnswerValues(answer: string, expected: ReadonlyMap<string, string>): Check {
+  if (expected.size === 0) throw new Error("generation produced nothing to report");
+  const value = parseAnswerJson(answer);
+  const given = new Map(
+    Object.entries(value !== null && typeof value === "object" && !Array.isArray(value) ? value : {}).map(
+      ([k, v]) => [k.trim(), String(v).trim()],
+    ),
+  );
+  const problems = [...expected]
+    .filter(([key, want]) => given.get(key) !== want)
+    .map(([key, want]) => `${key}: expected ${want}, got ${given.get(key) ?? "nothing"}`);
+  for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
+  return check(
+    "answer",
+    problems.length === 0,
+    problems.length === 0 ? `all ${expected.size} match` : problems.slice(0, 5).join("; "),
+  );
+}
+
+/** Replies like `approved: 3, declined: 2`: each named count as expected. */
+export function checkCounts(answer: string, expected: Record<string, number>): Check {
+  const problems = Object.entries(expected)
+    .filter(([name, count]) => Number(new RegExp(`${name}\\D*(\\d+)`, "i").exec(answer)?.[1]) !== count)
+    .map(([name, count]) => `${name}: expected ${count}`);
+  return check(
+    "answer",
+    problems.length === 0,
+    problems.length === 0 ? "counts match" : `${problems.join("; ")}; got '${answer.slice(0, 80)}'`,
+  );
+}
