@@ -66,27 +66,25 @@ describe("marketplace generator", () => {
     expect(files.filter((path) => !path.startsWith("inbox/"))).toHaveLength(4);
   });
 
-  it.each([0, 1, 7])("plants the cases the near-misses turn on (seed %i)", (seed) => {
+  it.each([0, 1, 5, 7])("plants the cases the near-misses turn on (seed %i)", (seed) => {
     const built = buildInstance(escalateOverdueTask, "v0", seed, cache.path);
     const state = openStateView(built.dbPath, built.workspaceDir);
+    const count = (sql: string): number => (state.view.db.prepare(sql).get() as { n: number }).n;
     try {
       const overdue = overdueCases(state.view);
-      const awaiting = state.view.db
-        .prepare("SELECT count(*) AS n FROM disputes WHERE status = 'awaiting_seller'")
-        .get() as { n: number };
+      const awaiting = count("SELECT count(*) AS n FROM disputes WHERE status = 'awaiting_seller'");
       expect(overdue.length).toBeGreaterThan(0);
-      expect(awaiting.n).toBeGreaterThan(overdue.length); // the planted edge cases are not overdue
-      const may = state.view.db.prepare("SELECT count(*) AS n FROM refunds WHERE issued_on LIKE '2025-05%'");
-      expect(Math.min((may.get() as { n: number }).n, awaiting.n)).toBeGreaterThan(10); // listings of 2+ pages
+      expect(awaiting).toBeGreaterThan(overdue.length); // the planted edge cases are not overdue
+      const may = count("SELECT count(*) AS n FROM refunds WHERE issued_on LIKE '2025-05%'");
+      expect(Math.min(may, awaiting)).toBeGreaterThan(10); // listings of 2+ pages
+      const scansOutOfOrder = `SELECT count(*) AS n FROM tracking_events a JOIN tracking_events b
+        ON b.tracking_number = a.tracking_number AND b.event_id > a.event_id AND b.happened_at < a.happened_at`;
+      expect(count(scansOutOfOrder)).toBe(0);
       const decisions = escalatedDecisions(state.view);
       expect(decisions.some((item) => item.refund === null)).toBe(true);
       expect(acceptedOffers(state.view).length).toBeGreaterThan(0);
-      const declined = state.view.db
-        .prepare(
-          "SELECT count(*) AS n FROM dispute_messages WHERE body LIKE 'I do not accept%' OR body LIKE '%won''t accept%'",
-        )
-        .get() as { n: number };
-      expect(declined.n).toBeGreaterThan(0);
+      const declines = "body LIKE 'I do not accept%' OR body LIKE '%won''t accept%'";
+      expect(count(`SELECT count(*) AS n FROM dispute_messages WHERE ${declines}`)).toBeGreaterThan(0);
       expect([...sellersOverLimit(state.view).values()].some((seller) => seller.status === "on_hold")).toBe(
         true,
       );
