@@ -41,10 +41,8 @@ afterAll(() => {
 });
 
 /** A tool call: the page's HTML (or the error text), its HTTP status and whether it was a tool error. */
-async function call(
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ error: boolean; html: string; status?: number }> {
+type Result = { error: boolean; html: string; status?: number };
+async function call(name: string, args: Record<string, unknown>): Promise<Result> {
   const tool = marketplaceTools.find((candidate) => candidate.name === name)!;
   const result = await bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
     signal: AbortSignal.timeout(5_000),
@@ -132,16 +130,12 @@ describe("the back office", () => {
     const action = `/disputes/${id}/actions`;
     const token = tokenOf((await open(`/disputes/${id}`)).html, action);
     const actions = () => (db.prepare("SELECT count(*) AS n FROM dispute_actions").get() as { n: number }).n;
-    const stale = await call("browser_submit_form", {
-      url: action,
-      fields: { csrf_token: "0000", action: "escalate", reason_code: ESCALATION_CODE },
-    });
+    const fields = { csrf_token: "0000", action: "escalate", reason_code: ESCALATION_CODE };
+    const stale = await call("browser_submit_form", { url: action, fields });
     expect(stale.status).toBe(403);
     expect(stale.error).toBe(false);
-    const tooMuch = await call("browser_submit_form", {
-      url: action,
-      fields: { csrf_token: token, action: "refund_full", amount: "99999" },
-    });
+    const refund = { csrf_token: token, action: "refund_full", amount: "99999" };
+    const tooMuch = await call("browser_submit_form", { url: action, fields: refund });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.html).toContain("amount exceeds what is left to refund");
     expect(actions()).toBe(0);
@@ -170,10 +164,8 @@ describe("marketplace.escalate-overdue", () => {
       };
       expect(await passes(`Escalated ${expected.length} cases`)).toBe(true);
       expect(await passes(`Escalated ${expected.length + 1} cases`)).toBe(false);
-      const extra = db
-        .prepare("SELECT dispute_id FROM disputes WHERE status = 'seller_responded'")
-        .pluck()
-        .get() as string;
+      const responded = "SELECT dispute_id FROM disputes WHERE status = 'seller_responded'";
+      const extra = db.prepare(responded).pluck().get() as string;
       expect((await escalate(extra)).html).toContain("escalated");
       expect(await passes(`Escalated ${expected.length} cases`)).toBe(false);
     } finally {
