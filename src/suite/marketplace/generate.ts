@@ -1,7 +1,7 @@
 import type { GenerateContext } from "../../envs/index.js";
 import { addBusinessDays, addDays, randomDate, roundCents, weightedPick } from "../../envs/index.js";
 import { writeMarketplaceDocuments } from "./documents.js";
-import { ACCEPTS, CARRIERS, DECLINES, disputeId, orderId, refundId, sellerId } from "./rules.js";
+import { ACCEPTS, CARRIERS, DECLINES, PAGE_SIZE, disputeId, orderId, refundId, sellerId } from "./rules.js";
 import type { Reason } from "./rules.js";
 
 type Random = GenerateContext["random"];
@@ -208,6 +208,10 @@ const SCANS: Record<Fate, string[]> = {
   returned: ["In transit", "Out for delivery", "Delivery attempted", "Returned to sender"],
 };
 
+/** An hour after `at` ("YYYY-MM-DDTHH:MM"), on the same day (at 23:MM a tie, which keeps insertion order). */
+const laterTime = (at: string): string =>
+  `${at.slice(0, 11)}${String(Math.min(Number(at.slice(11, 13)) + 1, 23)).padStart(2, "0")}${at.slice(13)}`;
+
 function insertOrders(context: GenerateContext, orders: Order[]): void {
   const { db, random, referenceDate: today } = context;
   const insert = db.prepare("INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -229,9 +233,13 @@ function insertOrders(context: GenerateContext, orders: Order[]): void {
       order.tracking,
     );
     let day = order.shippedOn;
+    let previous = "";
     const destination = random.pick(CITIES);
     for (const [index, status] of ["Label created", ...SCANS[order.fate]].entries()) {
-      const at = `${day}T${String(random.int(6, 21)).padStart(2, "0")}:${String(random.int(0, 59)).padStart(2, "0")}`;
+      const drawn = `${day}T${String(random.int(6, 21)).padStart(2, "0")}:${String(random.int(0, 59)).padStart(2, "0")}`;
+      // A later scan on the same day never carries an earlier time than the one before it.
+      const at = drawn > previous ? drawn : laterTime(previous);
+      previous = at;
       scan.run(order.tracking, at, status, index < 2 ? random.pick(CITIES) : destination);
       const next = addDays(day, status === "Delivery attempted" ? random.int(2, 4) : random.int(0, 2));
       day = next > today ? today : next;
@@ -345,6 +353,16 @@ function insertRefunds(context: GenerateContext, orders: Order[], disputes: Disp
       status: random.chance(0.15) ? "reversed" : "issued",
       on: addDays(order.orderedOn, random.int(1, 20)),
     });
+  // Last month's ledger always runs past one page: cancellations of last month's orders fill it up.
+  const month = addDays(`${today.slice(0, 7)}-01`, -1).slice(0, 7);
+  const refunded = new Set(drafts.map((draft) => draft.order));
+  for (const order of orders.filter((item) => !disputed.has(item) && !refunded.has(item))) {
+    if (drafts.filter((draft) => draft.on.slice(0, 7) === month).length > PAGE_SIZE) break;
+    if (order.orderedOn.slice(0, 7) !== month) continue;
+    const next = addDays(order.orderedOn, 1);
+    const on = next.slice(0, 7) === month ? next : order.orderedOn;
+    drafts.push({ order, dispute: null, amount: total(order), status: "issued", on });
+  }
   // Every month's first cancellation refund was reversed, so each month's ledger holds a reversal.
   const firsts = new Map<string, (typeof drafts)[number]>();
   for (const draft of drafts.filter((item) => item.dispute === null && item.on <= today)) {

@@ -41,10 +41,8 @@ afterAll(() => {
 });
 
 /** A tool call: the page's HTML (or the error text), its HTTP status and whether it was a tool error. */
-async function call(
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ error: boolean; html: string; status?: number }> {
+type Result = { error: boolean; html: string; status?: number };
+async function call(name: string, args: Record<string, unknown>): Promise<Result> {
   const tool = marketplaceTools.find((candidate) => candidate.name === name)!;
   const result = await bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
     signal: AbortSignal.timeout(5_000),
@@ -66,27 +64,25 @@ describe("marketplace generator", () => {
     expect(files.filter((path) => !path.startsWith("inbox/"))).toHaveLength(4);
   });
 
-  it.each([0, 1, 7])("plants the cases the near-misses turn on (seed %i)", (seed) => {
+  it.each([0, 1, 5, 7])("plants the cases the near-misses turn on (seed %i)", (seed) => {
     const built = buildInstance(escalateOverdueTask, "v0", seed, cache.path);
     const state = openStateView(built.dbPath, built.workspaceDir);
+    const count = (sql: string): number => (state.view.db.prepare(sql).get() as { n: number }).n;
     try {
       const overdue = overdueCases(state.view);
-      const awaiting = state.view.db
-        .prepare("SELECT count(*) AS n FROM disputes WHERE status = 'awaiting_seller'")
-        .get() as { n: number };
+      const awaiting = count("SELECT count(*) AS n FROM disputes WHERE status = 'awaiting_seller'");
       expect(overdue.length).toBeGreaterThan(0);
-      expect(awaiting.n).toBeGreaterThan(overdue.length); // the planted edge cases are not overdue
-      const may = state.view.db.prepare("SELECT count(*) AS n FROM refunds WHERE issued_on LIKE '2025-05%'");
-      expect(Math.min((may.get() as { n: number }).n, awaiting.n)).toBeGreaterThan(10); // listings of 2+ pages
+      expect(awaiting).toBeGreaterThan(overdue.length); // the planted edge cases are not overdue
+      const may = count("SELECT count(*) AS n FROM refunds WHERE issued_on LIKE '2025-05%'");
+      expect(Math.min(may, awaiting)).toBeGreaterThan(10); // listings of 2+ pages
+      const scansOutOfOrder = `SELECT count(*) AS n FROM tracking_events a JOIN tracking_events b
+        ON b.tracking_number = a.tracking_number AND b.event_id > a.event_id AND b.happened_at < a.happened_at`;
+      expect(count(scansOutOfOrder)).toBe(0);
       const decisions = escalatedDecisions(state.view);
       expect(decisions.some((item) => item.refund === null)).toBe(true);
       expect(acceptedOffers(state.view).length).toBeGreaterThan(0);
-      const declined = state.view.db
-        .prepare(
-          "SELECT count(*) AS n FROM dispute_messages WHERE body LIKE 'I do not accept%' OR body LIKE '%won''t accept%'",
-        )
-        .get() as { n: number };
-      expect(declined.n).toBeGreaterThan(0);
+      const declines = "body LIKE 'I do not accept%' OR body LIKE '%won''t accept%'";
+      expect(count(`SELECT count(*) AS n FROM dispute_messages WHERE ${declines}`)).toBeGreaterThan(0);
       expect([...sellersOverLimit(state.view).values()].some((seller) => seller.status === "on_hold")).toBe(
         true,
       );
@@ -134,16 +130,12 @@ describe("the back office", () => {
     const action = `/disputes/${id}/actions`;
     const token = tokenOf((await open(`/disputes/${id}`)).html, action);
     const actions = () => (db.prepare("SELECT count(*) AS n FROM dispute_actions").get() as { n: number }).n;
-    const stale = await call("browser_submit_form", {
-      url: action,
-      fields: { csrf_token: "0000", action: "escalate", reason_code: ESCALATION_CODE },
-    });
+    const fields = { csrf_token: "0000", action: "escalate", reason_code: ESCALATION_CODE };
+    const stale = await call("browser_submit_form", { url: action, fields });
     expect(stale.status).toBe(403);
     expect(stale.error).toBe(false);
-    const tooMuch = await call("browser_submit_form", {
-      url: action,
-      fields: { csrf_token: token, action: "refund_full", amount: "99999" },
-    });
+    const refund = { csrf_token: token, action: "refund_full", amount: "99999" };
+    const tooMuch = await call("browser_submit_form", { url: action, fields: refund });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.html).toContain("amount exceeds what is left to refund");
     expect(actions()).toBe(0);
@@ -172,10 +164,8 @@ describe("marketplace.escalate-overdue", () => {
       };
       expect(await passes(`Escalated ${expected.length} cases`)).toBe(true);
       expect(await passes(`Escalated ${expected.length + 1} cases`)).toBe(false);
-      const extra = db
-        .prepare("SELECT dispute_id FROM disputes WHERE status = 'seller_responded'")
-        .pluck()
-        .get() as string;
+      const responded = "SELECT dispute_id FROM disputes WHERE status = 'seller_responded'";
+      const extra = db.prepare(responded).pluck().get() as string;
       expect((await escalate(extra)).html).toContain("escalated");
       expect(await passes(`Escalated ${expected.length} cases`)).toBe(false);
     } finally {

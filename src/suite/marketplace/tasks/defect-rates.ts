@@ -1,6 +1,6 @@
 import { checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import { marketplaceDomain } from "../domain.js";
-import { sellersOverLimit } from "./expectations.js";
+import { TODAY_TEXT, sellersOverLimit } from "./expectations.js";
 import { MARKET_PY } from "./python.js";
 
 /** Reads the performance policy and each seller's page; `over` holds the sellers over the limit and their pooled rate. */
@@ -48,8 +48,7 @@ export const defectRatesTask = defineTask({
   domain: marketplaceDomain,
   summary:
     "Report every seller over the order-defect-rate limit (pooled over the last three complete months, minimum volume) with their rate.",
-  instruction:
-    'Quality wants the list of sellers who are over the order defect rate limit under our seller performance standards, whether or not they are already on hold. Reply with a JSON object from seller id to their defect rate in percent, rounded to two decimals, e.g. `{"SL-01007": 3.85}`.',
+  instruction: `${TODAY_TEXT} Quality wants the list of sellers who are over the order defect rate limit under our seller performance standards, whether or not they are already on hold. Reply with a JSON object from seller id to their defect rate in percent, rounded to two decimals, e.g. \`{"SL-01007": 3.85}\`.`,
   tools: ["browser_navigate"],
   verify: ({ initial, answer }) => {
     const expected = new Map([...sellersOverLimit(initial)].map(([id, { rate }]) => [id, rate]));

@@ -1,7 +1,7 @@
 import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
 import { marketplaceDomain } from "../domain.js";
 import { ESCALATION_CODE } from "../rules.js";
-import { overdueCases } from "./expectations.js";
+import { TODAY_TEXT, overdueCases } from "./expectations.js";
 import { OVERDUE_PY, deadlines } from "./overdue-responses.js";
 import { MARKET_PY, STALE_TOKEN_PY } from "./python.js";
 
@@ -26,8 +26,7 @@ export const escalateOverdueTask = defineTask({
   id: "marketplace.escalate-overdue",
   domain: marketplaceDomain,
   summary: "Escalate every case past the seller's response window with the policy's reason code.",
-  instruction:
-    "Please escalate every case where the seller has missed the response deadline, the way the dispute-resolution policy says. Reply with how many you escalated, e.g. `Escalated 4 cases`.",
+  instruction: `${TODAY_TEXT} Please escalate every case where the seller has missed the response deadline, the way the dispute-resolution policy says. Reply with how many you escalated, e.g. \`Escalated 4 cases\`.`,
   tools: ["browser_navigate", "browser_submit_form"],
   verify: ({ initial, final, answer }) => {
     const expected = overdueCases(initial);

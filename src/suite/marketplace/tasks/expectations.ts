@@ -7,6 +7,7 @@ import {
   REFERENCE_DATE,
   addBusinessDays,
   allRows,
+  longDate,
   parseMarkdownTable,
   roundCents,
 } from "../../../envs/index.js";
@@ -14,6 +15,9 @@ import { DISPUTE_POLICY, PERFORMANCE_POLICY } from "../documents.js";
 import { ACCEPT_OPENINGS, REASON_LABEL } from "../rules.js";
 
 type Row = Record<string, unknown>;
+
+/** The desk's date, told in the instructions that turn on it (the back office does not show it). */
+export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 
 export function requireFile(state: StateView, path: string): string {
   const text = state.readFile(path);

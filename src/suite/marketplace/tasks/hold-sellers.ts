@@ -2,7 +2,7 @@ import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/inde
 import { marketplaceDomain } from "../domain.js";
 import { HOLD_CODE } from "../rules.js";
 import { DEFECT_PY, MINIMUMS, rates, windows } from "./defect-rates.js";
-import { sellersOverLimit } from "./expectations.js";
+import { TODAY_TEXT, sellersOverLimit } from "./expectations.js";
 import { MARKET_PY, STALE_TOKEN_PY } from "./python.js";
 
 function cells({ window = windows.complete, rate = rates.pooled, helpers = "" }): string[] {
@@ -29,8 +29,7 @@ export const holdSellersTask = defineTask({
   id: "marketplace.hold-sellers",
   domain: marketplaceDomain,
   summary: "Place the active sellers over the order-defect-rate limit on hold with the policy's reason code.",
-  instruction:
-    "Apply this month's performance holds: every seller over the order defect rate limit in our seller performance standards gets the hold the standards describe, in the back office. Reply with how many sellers you placed on hold, e.g. `Placed 3 sellers on hold`.",
+  instruction: `${TODAY_TEXT} Apply this month's performance holds: every seller over the order defect rate limit in our seller performance standards gets the hold the standards describe, in the back office. Reply with how many sellers you placed on hold, e.g. \`Placed 3 sellers on hold\`.`,
   tools: ["browser_navigate", "browser_submit_form"],
   verify: ({ initial, final, answer }) => {
     const active = [...sellersOverLimit(initial)]

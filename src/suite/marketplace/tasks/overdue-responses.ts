@@ -1,6 +1,6 @@
 import { check, defineTask, parseAnswerList } from "../../../envs/index.js";
 import { marketplaceDomain } from "../domain.js";
-import { overdueCases } from "./expectations.js";
+import { TODAY_TEXT, overdueCases } from "./expectations.js";
 import { FIRST_PAGE_PY, MARKET_PY } from "./python.js";
 
 export const OVERDUE_PY = String.raw`
@@ -30,8 +30,7 @@ export const overdueResponsesTask = defineTask({
   domain: marketplaceDomain,
   summary:
     "List the cases still awaiting the seller past their response window (business days, per reason, from the dispute policy).",
-  instruction:
-    'Which dispute cases are past the seller\'s response deadline today? Use the response windows in our dispute-resolution policy and check the cases in the back office. Reply with a JSON list of case numbers, e.g. `["DSP-20003", "DSP-20117"]`.',
+  instruction: `${TODAY_TEXT} Which dispute cases are past the seller's response deadline today? Use the response windows in our dispute-resolution policy and check the cases in the back office. Reply with a JSON list of case numbers, e.g. \`["DSP-20003", "DSP-20117"]\`.`,
   tools: ["browser_navigate"],
   verify: ({ initial, answer }) => {
     const expected = overdueCases(initial);

@@ -1,6 +1,6 @@
 import { checkAnswerAmounts, defineTask, previousMonth, REFERENCE_DATE } from "../../../envs/index.js";
 import { marketplaceDomain } from "../domain.js";
-import { refundsBySeller } from "./expectations.js";
+import { TODAY_TEXT, refundsBySeller } from "./expectations.js";
 import { MARKET_PY, NAIVE_LISTING_PY } from "./python.js";
 
 function cells({ counted = 'row["Status"] == "Issued"', helpers = "" }): string[] {
@@ -25,8 +25,7 @@ export const refundsBySellerTask = defineTask({
   id: "marketplace.refunds-by-seller",
   domain: marketplaceDomain,
   summary: "Total last month's issued refunds by the seller of each order (reversed refunds left out).",
-  instruction:
-    'Finance needs last month\'s refunds broken down by seller, counted the way the refund-ledger note says. Reply with a JSON object from seller id to the dollar total, e.g. `{"SL-01007": 84.48, "SL-01014": 19.95}`.',
+  instruction: `${TODAY_TEXT} Finance needs last month's refunds broken down by seller, counted the way the refund-ledger note says. Reply with a JSON object from seller id to the dollar total, e.g. \`{"SL-01007": 84.48, "SL-01014": 19.95}\`.`,
   tools: ["browser_navigate"],
   verify: ({ initial, answer }) => [
     checkAnswerAmounts("answer-totals", answer, refundsBySeller(initial, previousMonth(REFERENCE_DATE).key)),
