@@ -164,7 +164,7 @@ export function listWorkspaceEntriesSync(root: string, path = "."): WorkspaceFil
 }
 
 /** Sync form of writeWorkspaceText (generators writing an instance under construction). */
-export function writeWorkspaceTextSync(root: string, path: string, content: string): void {
+export function writeWorkspaceTextSync(root: string, path: string, content: string | Uint8Array): void {
   const components = parseWorkspacePath(path);
   if (components.length === 0)
     throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
@@ -201,7 +201,7 @@ export function writeWorkspaceTextSync(root: string, path: string, content: stri
         assertPlainFile(fstatSync(fd), name);
         ftruncateSync(fd, 0);
       }
-      const bytes = Buffer.from(content, "utf8");
+      const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content);
       let written = 0;
       while (written < bytes.length)
         written += writeSync(fd, bytes, written, bytes.length - written, written);
