@@ -1,0 +1,298 @@
+import { z } from "zod";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  defineGetTool,
+  defineListTool,
+  getRow,
+  insertRow,
+  isoDateSchema,
+  requireRow,
+  roundCents,
+  when,
+  withSilentFailures,
+  withTransientFailures,
+  cachedStatement,
+} from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { deliveryId, itemId, locationId, poId, recipeId, supplierId } from "./ids.js";
+
+const PAGED = "Paginated: returns `{key}`, `page`, `per_page`, `total`, `has_more`.";
+const paged = (text: string, key: string): string => `${text} ${PAGED.replace("{key}", key)}`;
+const dateFilters = (what: string) => ({
+  date_from: isoDateSchema.optional().describe(`Only ${what} on or after this date, YYYY-MM-DD`),
+  date_to: isoDateSchema.optional().describe(`Only ${what} on or before this date, YYYY-MM-DD`),
+});
+
+const listLocations = defineListTool({
+  name: "list_locations",
+  description: paged("List the group's restaurant locations, ordered by id, with city and manager.", "locations"),
+  filters: {},
+  key: "locations",
+  from: "locations",
+  where: () => [],
+  orderBy: "location_id",
+});
+
+const listSuppliers = defineListTool({
+  name: "list_suppliers",
+  description: paged("List suppliers, ordered by id: name, category, ordering e-mail.", "suppliers"),
+  filters: {},
+  key: "suppliers",
+  from: "suppliers",
+  where: () => [],
+  orderBy: "supplier_id",
+});
+
+const listItems = defineListTool({
+  name: "list_items",
+  description: paged(
+    "List the purchasing catalogue, ordered by item id: category, supplier, `base_unit` (ea, kg or l), `pack_size` (base units per case), `case_price` (USD, catalogue list price) and `status` (active or discontinued).",
+    "items",
+  ),
+  filters: {
+    category: z.string().min(1).optional().describe("Only items in this category, e.g. produce"),
+    supplier_id: supplierId.schema("Only items from this supplier").optional(),
+    status: z.enum(["active", "discontinued"]).optional().describe("Only items in this status"),
+  },
+  key: "items",
+  from: "items",
+  where: (input) => [
+    when(input.category?.toLowerCase(), "category = ?"),
+    when(input.supplier_id, "supplier_id = ?"),
+    when(input.status, "status = ?"),
+  ],
+  orderBy: "item_id",
+});
+
+const getItem = defineGetTool({
+  name: "get_item",
+  description: "Get one catalogue item. Returns `item`.",
+  input: { item_id: itemId.schema("The item") },
+  key: "item",
+  from: "items",
+  notFound: itemId,
+});
+
+const listParLevels = defineListTool({
+  name: "list_par_levels",
+  description: paged("List par levels (base units) by location and item, ordered by location then item.", "par_levels"),
+  filters: {
+    location_id: locationId.schema("Only this location's pars").optional(),
+    item_id: itemId.schema("Only this item's pars").optional(),
+  },
+  key: "par_levels",
+  from: "par_levels",
+  where: (input) => [when(input.location_id, "location_id = ?"), when(input.item_id, "item_id = ?")],
+  orderBy: "location_id, item_id",
+});
+
+const listPurchaseOrders = defineListTool({
+  name: "list_purchase_orders",
+  description: paged(
+    "List purchase orders, ordered by id: one item per order, `cases` ordered at `case_price`, `status` open (not delivered yet), delivered or cancelled, `ordered_on`.",
+    "purchase_orders",
+  ),
+  filters: {
+    status: z.enum(["open", "delivered", "cancelled"]).optional().describe("Only orders in this status"),
+    location_id: locationId.schema("Only this location's orders").optional(),
+    supplier_id: supplierId.schema("Only orders with this supplier").optional(),
+    item_id: itemId.schema("Only orders of this item").optional(),
+  },
+  key: "purchase_orders",
+  from: "purchase_orders",
+  where: (input) => [
+    when(input.status, "status = ?"),
+    when(input.location_id, "location_id = ?"),
+    when(input.supplier_id, "supplier_id = ?"),
+    when(input.item_id, "item_id = ?"),
+  ],
+  orderBy: "po_id",
+});
+
+const getPurchaseOrder = defineGetTool({
+  name: "get_purchase_order",
+  description: "Get one purchase order with the deliveries made against it. Returns `purchase_order`, `deliveries`.",
+  input: { po_id: poId.schema("The purchase order") },
+  key: "purchase_order",
+  from: "purchase_orders",
+  notFound: poId,
+  related: { deliveries: "SELECT * FROM deliveries WHERE po_id = ? ORDER BY delivery_id" },
+});
+
+const placeOrder = defineTool({
+  name: "place_order",
+  description:
+    "Place a purchase order for whole cases of one item for one location with the item's catalogue supplier, dated today, at the catalogue case price. Returns the new `purchase_order`.",
+  kind: "write",
+  inputSchema: z.object({
+    location_id: locationId.schema("The location that receives the goods"),
+    item_id: itemId.schema("The item"),
+    cases: z.number().int().min(1).max(200).describe("Whole cases (not base units)"),
+  }),
+  handler: ({ location_id, item_id, cases }, { db }: ToolContext) => {
+    requireRow(db, "SELECT 1 FROM locations WHERE location_id = ?", [location_id], locationId.notFound(location_id).message);
+    const item = requireRow<{ supplier_id: string; case_price: number }>(
+      db,
+      "SELECT supplier_id, case_price FROM items WHERE item_id = ?",
+      [item_id],
+      itemId.notFound(item_id).message,
+    );
+    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
+    const row = insertRow(db, "purchase_orders", {
+      po_id: poId.format(count + 1),
+      location_id,
+      supplier_id: item.supplier_id,
+      item_id,
+      cases,
+      case_price: item.case_price,
+      status: "open",
+      ordered_on: REFERENCE_DATE,
+    });
+    return { purchase_order: row };
+  },
+});
+
+const cancelOrder = defineTool({
+  name: "cancel_order",
+  description: "Cancel an open purchase order. Returns the updated `purchase_order`.",
+  kind: "write",
+  inputSchema: z.object({ po_id: poId.schema("The open purchase order") }),
+  handler: ({ po_id }, { db }: ToolContext) => {
+    const row = requireRow<{ status: string }>(db, "SELECT status FROM purchase_orders WHERE po_id = ?", [po_id], poId.notFound(po_id).message);
+    if (row.status !== "open") throw new ToolFailure(`purchase order ${po_id} is ${row.status}; only open orders can be cancelled`);
+    cachedStatement(db, "UPDATE purchase_orders SET status = 'cancelled' WHERE po_id = ?").run(po_id);
+    return { purchase_order: getRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", po_id) };
+  },
+});
+
+const listDeliveries = defineListTool({
+  name: "list_deliveries",
+  description: paged(
+    "List deliveries, ordered by id: the purchase order, the `item_id` actually delivered (a substitute when it differs from the order's), `cases` received, the invoiced `case_price` and the driver's `note`.",
+    "deliveries",
+  ),
+  filters: {
+    location_id: locationId.schema("Only deliveries to this location").optional(),
+    supplier_id: supplierId.schema("Only deliveries from this supplier").optional(),
+    ...dateFilters("deliveries"),
+  },
+  key: "deliveries",
+  from: "deliveries",
+  where: (input) => [
+    when(input.location_id, "location_id = ?"),
+    when(input.supplier_id, "supplier_id = ?"),
+    when(input.date_from, "delivered_on >= ?"),
+    when(input.date_to, "delivered_on <= ?"),
+  ],
+  orderBy: "delivery_id",
+});
+
+const listRecipes = defineListTool({
+  name: "list_recipes",
+  description: paged("List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.", "recipes"),
+  filters: { category: z.enum(["starter", "main", "dessert"]).optional().describe("Only this menu category") },
+  key: "recipes",
+  from: "recipes",
+  where: (input) => [when(input.category, "category = ?")],
+  orderBy: "recipe_id",
+});
+
+const getRecipe = defineGetTool({
+  name: "get_recipe",
+  description:
+    "Get one recipe with its ingredient lines: `quantity` in the item's base unit for one batch (which yields `yield_portions` portions). Returns `recipe`, `lines`.",
+  input: { recipe_id: recipeId.schema("The recipe") },
+  key: "recipe",
+  from: "recipes",
+  notFound: recipeId,
+  related: { lines: "SELECT line_no, item_id, quantity FROM recipe_lines WHERE recipe_id = ? ORDER BY line_no" },
+});
+
+const listSales = defineListTool({
+  name: "list_sales",
+  description: paged("List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.", "sales"),
+  filters: {
+    location_id: locationId.schema("Only this location's sales").optional(),
+    recipe_id: recipeId.schema("Only this recipe's sales").optional(),
+    ...dateFilters("sales"),
+  },
+  key: "sales",
+  from: "sales",
+  select: "location_id, sold_on, recipe_id, portions",
+  where: (input) => [
+    when(input.location_id, "location_id = ?"),
+    when(input.recipe_id, "recipe_id = ?"),
+    when(input.date_from, "sold_on >= ?"),
+    when(input.date_to, "sold_on <= ?"),
+  ],
+  orderBy: "location_id, sold_on, recipe_id",
+});
+
+const listWasteLogs = defineListTool({
+  name: "list_waste_logs",
+  description: paged("List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.", "waste_logs"),
+  filters: {
+    location_id: locationId.schema("Only this location's log").optional(),
+    ...dateFilters("entries"),
+  },
+  key: "waste_logs",
+  from: "waste_logs",
+  where: (input) => [
+    when(input.location_id, "location_id = ?"),
+    when(input.date_from, "logged_on >= ?"),
+    when(input.date_to, "logged_on <= ?"),
+  ],
+  orderBy: "waste_id",
+});
+
+const listCreditRequests = defineListTool({
+  name: "list_credit_requests",
+  description: paged("List the credit requests already sent to suppliers, ordered by id.", "credit_requests"),
+  filters: { delivery_id: deliveryId.schema("Only credits for this delivery").optional() },
+  key: "credit_requests",
+  from: "credit_requests",
+  where: (input) => [when(input.delivery_id, "delivery_id = ?")],
+  orderBy: "credit_id",
+});
+
+const requestCredit = defineTool({
+  name: "request_credit",
+  description: "Ask the supplier for a credit against one delivery, dated today. Returns the new `credit_request`.",
+  kind: "write",
+  inputSchema: z.object({
+    delivery_id: deliveryId.schema("The delivery"),
+    amount: z.number().positive().describe("Credit in USD"),
+    reason: z.string().min(1).max(200).default("short delivery").describe("Why"),
+  }),
+  handler: ({ delivery_id, amount, reason }, { db }: ToolContext) => {
+    requireRow(db, "SELECT 1 FROM deliveries WHERE delivery_id = ?", [delivery_id], deliveryId.notFound(delivery_id).message);
+    const row = insertRow(db, "credit_requests", {
+      delivery_id,
+      amount: roundCents(amount),
+      reason,
+      requested_on: REFERENCE_DATE,
+    });
+    return { credit_request: row };
+  },
+});
+
+/** The tools as the tasks see them: some listings flake (503s, or an error body in an ordinary result). */
+export const restaurantTools: DomainTool[] = [
+  listLocations,
+  listSuppliers,
+  listItems,
+  getItem,
+  withTransientFailures(listParLevels, { when: (input) => input.location_id === "LOC-02" && input.page === 2 }),
+  withTransientFailures(listPurchaseOrders, { when: (input) => input.status === "open" && input.page === 1 }),
+  withSilentFailures(getPurchaseOrder, { when: (input) => input.po_id.endsWith("7") }),
+  placeOrder,
+  cancelOrder,
+  withTransientFailures(listDeliveries, { when: (input) => input.page === 1 && input.supplier_id === "SUP-02" }),
+  listRecipes,
+  withSilentFailures(getRecipe, { when: (input) => input.recipe_id === "RCP-003" }),
+  withTransientFailures(listSales, { when: (input) => input.location_id === "LOC-01" && input.page === 2 }),
+  withSilentFailures(listWasteLogs, { when: (input) => input.location_id === "LOC-02" && input.page === 1 }),
+  listCreditRequests,
+  requestCredit,
+];
