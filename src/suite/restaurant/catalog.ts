@@ -9,7 +9,14 @@ export interface Product {
   batch: number;
 }
 
-function p(name: string, category: string, unit: Product["unit"], pack: number, price: number, batch: number): Product {
+function p(
+  name: string,
+  category: string,
+  unit: Product["unit"],
+  pack: number,
+  price: number,
+  batch: number,
+): Product {
   return { name, category, unit, pack, price, batch };
 }
 
@@ -103,7 +110,22 @@ export const LOCATION_NAMES = [
 
 export const RECIPE_CATEGORIES = ["starter", "main", "dessert"] as const;
 export const RECIPE_WORDS: Record<(typeof RECIPE_CATEGORIES)[number], string[]> = {
-  starter: ["Caesar salad", "Tomato bruschetta", "Garlic shrimp", "Avocado toast", "Onion soup", "Fries basket"],
-  main: ["Classic burger", "Salmon plate", "Chicken risotto", "Spaghetti pomodoro", "Pulled pork sandwich", "Shrimp pasta", "Roast chicken"],
+  starter: [
+    "Caesar salad",
+    "Tomato bruschetta",
+    "Garlic shrimp",
+    "Avocado toast",
+    "Onion soup",
+    "Fries basket",
+  ],
+  main: [
+    "Classic burger",
+    "Salmon plate",
+    "Chicken risotto",
+    "Spaghetti pomodoro",
+    "Pulled pork sandwich",
+    "Shrimp pasta",
+    "Roast chicken",
+  ],
   dessert: ["Vanilla sundae", "Lemon tart", "Custard pastry", "Sourdough pudding"],
 };

@@ -40,7 +40,12 @@ export function writeRestaurantDocuments(context: GenerateContext, world: Restau
   for (const [path, text] of policies(world)) context.writeFile(path, text);
 }
 
-function countWorkbook(context: GenerateContext, location: Location, day: string, entries: CountEntry[]): XlsxSheet[] {
+function countWorkbook(
+  context: GenerateContext,
+  location: Location,
+  day: string,
+  entries: CountEntry[],
+): XlsxSheet[] {
   const sheets: XlsxSheet[] = [];
   for (const area of AREAS) {
     const here = entries.filter((entry) => entry.area === area);
@@ -73,7 +78,9 @@ function countWorkbook(context: GenerateContext, location: Location, day: string
 function countRow(context: GenerateContext, entry: CountEntry): XlsxValue[] {
   const { random } = context;
   const unit = entry.unit === "cs" && random.chance(0.3) ? "CS" : entry.unit;
-  const comment = random.chance(0.08) ? random.pick(["recount", "open case", "check date", "back shelf"]) : null;
+  const comment = random.chance(0.08)
+    ? random.pick(["recount", "open case", "check date", "back shelf"])
+    : null;
   return [entry.item.id, entry.item.name, unit, entry.value === 0 ? "-" : entry.value, comment];
 }
 
@@ -104,7 +111,10 @@ function policies(world: RestaurantWorld): Array<[string, string]> {
     {
       table: {
         headers: ["supplier", "window (days)"],
-        rows: [...standing.map((s) => [`${s.name} (standing order)`, rules.standingDays]), ["Any other supplier", rules.staleDays]],
+        rows: [
+          ...standing.map((s) => [`${s.name} (standing order)`, rules.standingDays]),
+          ["Any other supplier", rules.staleDays],
+        ],
       },
     },
   ];

@@ -1,6 +1,15 @@
 import type { GenerateContext } from "../../envs/index.js";
 import { addDays, between, dateRange, personName, roundCents, sample, slug } from "../../envs/index.js";
-import { AREA_OF, AREAS, LOCATION_NAMES, PRODUCTS, RECIPE_CATEGORIES, RECIPE_WORDS, SUPPLIER_NAMES, VARIANTS } from "./catalog.js";
+import {
+  AREA_OF,
+  AREAS,
+  LOCATION_NAMES,
+  PRODUCTS,
+  RECIPE_CATEGORIES,
+  RECIPE_WORDS,
+  SUPPLIER_NAMES,
+  VARIANTS,
+} from "./catalog.js";
 import { writeRestaurantDocuments } from "./documents.js";
 import { itemId, locationId, recipeId, supplierId } from "./ids.js";
 import { insertWorld } from "./insert.js";
@@ -17,7 +26,11 @@ export function generateRestaurant(context: GenerateContext): void {
     name,
     category: random.pick(["broadline", "specialty", "local"]),
   }));
-  const items = makeItems(random, suppliers.map((s) => s.id), 60 + 20 * factors.rows);
+  const items = makeItems(
+    random,
+    suppliers.map((s) => s.id),
+    60 + 20 * factors.rows,
+  );
   const world: RestaurantWorld = {
     today,
     suppliers,
@@ -36,7 +49,11 @@ export function generateRestaurant(context: GenerateContext): void {
       standingDays: 21,
       standingSuppliers: sample(random, suppliers, 2).map((s) => s.id),
       creditWindowDays: 14,
-      targets: { starter: random.pick([26, 28]), main: random.pick([30, 32]), dessert: random.pick([22, 24]) },
+      targets: {
+        starter: random.pick([26, 28]),
+        main: random.pick([30, 32]),
+        dessert: random.pick([22, 24]),
+      },
     },
   };
   const emails = new Set<string>();
@@ -91,7 +108,9 @@ function makeRecipes(random: Random, items: Item[], count: number): Recipe[] {
     const category = RECIPE_CATEGORIES[n % RECIPE_CATEGORIES.length]!;
     const words = RECIPE_WORDS[category];
     const round = Math.floor(n / RECIPE_CATEGORIES.length);
-    const name = words[round % words.length]! + (round >= words.length ? ` ${Math.floor(round / words.length) + 1}` : "");
+    const name =
+      words[round % words.length]! +
+      (round >= words.length ? ` ${Math.floor(round / words.length) + 1}` : "");
     const lines = sample(random, food, random.int(3, 6)).map((item) => ({
       item,
       quantity:
@@ -110,11 +129,20 @@ function round2(value: number): number {
 /** Menu prices from the plate cost: about a third of the recipes (always RCP-003) over their target. */
 function priceRecipes(world: RestaurantWorld, random: Random): void {
   for (const recipe of world.recipes) {
-    const cost = recipe.lines.reduce((sum, line) => sum + line.quantity * unitCost(line.item), 0) / recipe.portions;
+    const cost =
+      recipe.lines.reduce((sum, line) => sum + line.quantity * unitCost(line.item), 0) / recipe.portions;
     const target = world.rules.targets[recipe.category] / 100;
     const over = recipe.id === "RCP-003" || (recipe.id !== "RCP-001" && random.chance(0.3));
-    const pct = target * (over ? between(random, 1.12, 1.5) : between(random, 0.6, 0.88));
-    recipe.menuPrice = Math.max(4, Math.round((cost / pct) * 4) / 4);
+    // RCP-003 (a dessert) sits just over its own target, under the mains' one.
+    const pct =
+      target *
+      (recipe.id === "RCP-003"
+        ? between(random, 1.1, 1.2)
+        : over
+          ? between(random, 1.12, 1.5)
+          : between(random, 0.6, 0.88));
+    // Rounded to the quarter away from the target, so the rounding never moves a recipe across it.
+    recipe.menuPrice = (pct > target ? Math.floor : Math.ceil)((cost / pct) * 4) / 4;
   }
 }
 
@@ -139,9 +167,12 @@ const WASTE_REASONS = ["spoiled", "dropped", "overproduction", "expired", "staff
 
 function insertSalesAndWaste(context: GenerateContext, world: RestaurantWorld): void {
   const { db, random } = context;
-  const sale = db.prepare("INSERT INTO sales (location_id, recipe_id, sold_on, portions) VALUES (?, ?, ?, ?)");
+  const sale = db.prepare(
+    "INSERT INTO sales (location_id, recipe_id, sold_on, portions) VALUES (?, ?, ?, ?)",
+  );
   for (const [location, days] of salesPlan(world, random))
-    for (const [day, portions] of days) for (const [recipe, count] of portions) sale.run(location, recipe, day, count);
+    for (const [day, portions] of days)
+      for (const [recipe, count] of portions) sale.run(location, recipe, day, count);
   const waste = db.prepare(
     "INSERT INTO waste_logs (waste_id, location_id, item_id, quantity, reason, logged_on) VALUES (?, ?, ?, ?, ?, ?)",
   );
@@ -149,21 +180,35 @@ function insertSalesAndWaste(context: GenerateContext, world: RestaurantWorld): 
 }
 
 /** Portions sold per location, day and recipe over the last four weeks (kept for the count plant). */
-export function salesPlan(world: RestaurantWorld, random: Random): Map<string, Map<string, Map<string, number>>> {
+export function salesPlan(
+  world: RestaurantWorld,
+  random: Random,
+): Map<string, Map<string, Map<string, number>>> {
   if (world.sales) return world.sales;
   const plan = new Map<string, Map<string, Map<string, number>>>();
   for (const location of world.locations) {
     const days = new Map<string, Map<string, number>>();
     const base = new Map(world.recipes.map((recipe) => [recipe.id, random.int(2, 14)]));
     for (const day of dateRange(addDays(world.today, -28), addDays(world.today, -1)))
-      days.set(day, new Map(world.recipes.map((r) => [r.id, Math.max(0, Math.round(base.get(r.id)! * between(random, 0.5, 1.5)))])));
+      days.set(
+        day,
+        new Map(
+          world.recipes.map((r) => [
+            r.id,
+            Math.max(0, Math.round(base.get(r.id)! * between(random, 0.5, 1.5))),
+          ]),
+        ),
+      );
     plan.set(location.id, days);
   }
   world.sales = plan;
   return plan;
 }
 
-function wastePlan(world: RestaurantWorld, random: Random): Array<[string, string, string, number, string, string]> {
+function wastePlan(
+  world: RestaurantWorld,
+  random: Random,
+): Array<[string, string, string, number, string, string]> {
   const logs: Array<[string, string, string, number, string, string]> = [];
   const add = (location: string, item: Item, quantity: number, reason: string, day: string): void => {
     logs.push([`WST-${String(logs.length + 1).padStart(5, "0")}`, location, item.id, quantity, reason, day]);
@@ -182,7 +227,7 @@ function wastePlan(world: RestaurantWorld, random: Random): Array<[string, strin
         if (day >= weekStart && reason !== "staff meal") week += quantity * unitCost(item);
       }
     }
-    const over = index === 0 || (index !== 1 && random.chance(0.5));
+    const over = index === 1 || (index !== 0 && random.chance(0.5));
     const limit = over
       ? Math.floor((week * between(random, 0.7, 0.88)) / 5) * 5
       : Math.ceil((week * between(random, 1.08, 1.25)) / 5) * 5;
@@ -190,7 +235,13 @@ function wastePlan(world: RestaurantWorld, random: Random): Array<[string, strin
     if (!over) {
       // A staff meal that would tip the week over the limit for a reader who counts it as waste.
       const item = random.pick(food);
-      add(location.id, item, wasteQuantity(item, ((limit - week) * 1.5) / item.price), "staff meal", addDays(world.today, -3));
+      add(
+        location.id,
+        item,
+        wasteQuantity(item, ((limit - week) * 1.5) / item.price),
+        "staff meal",
+        addDays(world.today, -3),
+      );
     }
   });
   return logs;
@@ -198,5 +249,7 @@ function wastePlan(world: RestaurantWorld, random: Random): Array<[string, strin
 
 function wasteQuantity(item: Item, cases: number): number {
   const quantity = cases * item.pack;
-  return item.product.unit === "ea" ? Math.max(1, Math.ceil(quantity)) : Math.max(0.1, Math.ceil(quantity * 10) / 10);
+  return item.product.unit === "ea"
+    ? Math.max(1, Math.ceil(quantity))
+    : Math.max(0.1, Math.ceil(quantity * 10) / 10);
 }

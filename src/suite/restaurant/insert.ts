@@ -6,7 +6,12 @@ import type { RestaurantWorld } from "./world.js";
 export function insertWorld(context: GenerateContext, world: RestaurantWorld): void {
   const { db } = context;
   for (const location of world.locations)
-    insertRow(db, "locations", { location_id: location.id, name: location.name, city: location.city, manager: location.manager });
+    insertRow(db, "locations", {
+      location_id: location.id,
+      name: location.name,
+      city: location.city,
+      manager: location.manager,
+    });
   for (const supplier of world.suppliers)
     insertRow(db, "suppliers", {
       supplier_id: supplier.id,
@@ -26,7 +31,8 @@ export function insertWorld(context: GenerateContext, world: RestaurantWorld): v
       status: item.status,
     });
   for (const [location, pars] of world.pars)
-    for (const [item, par] of pars) insertRow(db, "par_levels", { location_id: location, item_id: item, par });
+    for (const [item, par] of pars)
+      insertRow(db, "par_levels", { location_id: location, item_id: item, par });
   for (const po of world.pos)
     insertRow(db, "purchase_orders", {
       po_id: po.id,
@@ -59,7 +65,12 @@ export function insertWorld(context: GenerateContext, world: RestaurantWorld): v
       yield_portions: recipe.portions,
     });
     recipe.lines.forEach((line, n) =>
-      insertRow(db, "recipe_lines", { recipe_id: recipe.id, line_no: n + 1, item_id: line.item.id, quantity: line.quantity }),
+      insertRow(db, "recipe_lines", {
+        recipe_id: recipe.id,
+        line_no: n + 1,
+        item_id: line.item.id,
+        quantity: line.quantity,
+      }),
     );
   }
   for (const credit of world.credits)

@@ -12,7 +12,10 @@ function theoreticalUsage(world: RestaurantWorld, random: Random, location: stri
     for (const recipe of world.recipes) {
       const portions = days.get(day)?.get(recipe.id) ?? 0;
       for (const line of recipe.lines)
-        usage.set(line.item.id, (usage.get(line.item.id) ?? 0) + (portions * line.quantity) / recipe.portions);
+        usage.set(
+          line.item.id,
+          (usage.get(line.item.id) ?? 0) + (portions * line.quantity) / recipe.portions,
+        );
     }
   return usage;
 }
@@ -39,7 +42,10 @@ export function plantCounts(world: RestaurantWorld, random: Random): void {
     const received = new Map<string, number>();
     for (const delivery of world.deliveries)
       if (delivery.po.location === location && delivery.day >= WEEK_START && delivery.day <= WEEK_END)
-        received.set(delivery.item.id, (received.get(delivery.item.id) ?? 0) + delivery.cases * delivery.item.pack);
+        received.set(
+          delivery.item.id,
+          (received.get(delivery.item.id) ?? 0) + delivery.cases * delivery.item.pack,
+        );
     const opening: CountEntry[] = [];
     const closing: CountEntry[] = [];
     for (const item of location.items) {
@@ -48,7 +54,8 @@ export function plantCounts(world: RestaurantWorld, random: Random): void {
       const entries = entriesFor(random, item, open);
       opening.push(...entries);
       const counted = entries.reduce((sum, e) => sum + (e.unit === "cs" ? e.value * item.pack : e.value), 0);
-      const loss = item.product.batch > 0 ? used * between(random, 1, 1.15) : item.pack * between(random, 0, 0.4);
+      const loss =
+        item.product.batch > 0 ? used * between(random, 1, 1.15) : item.pack * between(random, 0, 0.4);
       closing.push(...entriesFor(random, item, Math.max(0, counted + (received.get(item.id) ?? 0) - loss)));
     }
     world.counts.set(
@@ -69,9 +76,13 @@ export function plantPars(world: RestaurantWorld, random: Random): void {
     location.items.forEach((item, n) => {
       const have = close.get(item.id) ?? 0;
       const below = n < 2 || item.status === "discontinued" || random.chance(0.12);
-      pars.set(item.id, below ? Math.ceil(have + item.pack * between(random, 0.6, 2.5)) : Math.floor(have * between(random, 0.5, 0.95)));
+      pars.set(
+        item.id,
+        below
+          ? Math.ceil(have + item.pack * between(random, 0.6, 2.5))
+          : Math.floor(have * between(random, 0.5, 0.95)),
+      );
     });
     world.pars.set(location.id, pars);
   }
 }
-

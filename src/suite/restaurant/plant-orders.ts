@@ -10,7 +10,14 @@ export function agreedPrice(world: RestaurantWorld, item: Item): number | undefi
   return world.agreements.get(item.supplier)?.prices.get(item.id);
 }
 
-function addPo(world: RestaurantWorld, location: Location, item: Item, cases: number, ordered: string, status: Po["status"]): Po {
+function addPo(
+  world: RestaurantWorld,
+  location: Location,
+  item: Item,
+  cases: number,
+  ordered: string,
+  status: Po["status"],
+): Po {
   const po: Po = {
     id: poId.format(world.pos.length + 1),
     location,
@@ -29,7 +36,11 @@ function addPo(world: RestaurantWorld, location: Location, item: Item, cases: nu
  * substituted, some invoiced above the agreement); with `onOrder`, the open orders: recent ones for items
  * below par and stale ones the cancellation policy catches (and some it spares).
  */
-export function plantOrders(world: RestaurantWorld, random: Random, options: { onOrder?: boolean } = {}): void {
+export function plantOrders(
+  world: RestaurantWorld,
+  random: Random,
+  options: { onOrder?: boolean } = {},
+): void {
   if (options.onOrder) {
     for (const location of world.locations) plantOpenOrders(world, random, location);
     return;
@@ -37,7 +48,13 @@ export function plantOrders(world: RestaurantWorld, random: Random, options: { o
   const perLocation = 10 * (world.items.length / 80);
   // Cases every instance has, recent enough for the June and credit-window tasks (one short one too old).
   const forced: Array<[Role, number]> = [
-    ["breach", 5], ["substitute", 8], ["short", 6], ["short-breach", 9], ["within", 4], ["short", 32], ["breach", 11],
+    ["breach", 5],
+    ["substitute", 8],
+    ["short", 6],
+    ["short-breach", 9],
+    ["within", 4],
+    ["short", 32],
+    ["breach", 11],
     ["substitute", 12],
   ];
   for (const location of world.locations) {
@@ -54,7 +71,14 @@ export function plantOrders(world: RestaurantWorld, random: Random, options: { o
         addPo(world, location, item, random.int(1, 5), ordered, "cancelled");
         continue;
       }
-      const po = addPo(world, location, item, random.int(role.startsWith("short") ? 2 : 1, 6), ordered, "delivered");
+      const po = addPo(
+        world,
+        location,
+        item,
+        random.int(role.startsWith("short") ? 2 : 1, 6),
+        ordered,
+        "delivered",
+      );
       deliver(world, random, po, role);
     }
   }
@@ -84,7 +108,12 @@ function deliver(world: RestaurantWorld, random: Random, po: Po, role: Role): vo
     note = `short ${po.cases - cases} cs`;
   }
   if ((role === "within" && tolerance > 0) || role === "breach" || role === "short-breach")
-    price = agreed === undefined ? price : overBy(role === "within" ? tolerance * between(random, 0.3, 0.9) : tolerance + between(random, 2, 9));
+    price =
+      agreed === undefined
+        ? price
+        : overBy(
+            role === "within" ? tolerance * between(random, 0.3, 0.9) : tolerance + between(random, 2, 9),
+          );
   if (role === "substitute") {
     const options = world.items.filter(
       (other) => other.product === po.item.product && other !== po.item && !agreement.prices.has(other.id),
@@ -97,14 +126,22 @@ function deliver(world: RestaurantWorld, random: Random, po: Po, role: Role): vo
   }
   let day = addDays(po.ordered, random.int(1, 3));
   if (day >= world.today) day = addDays(world.today, -1);
-  world.deliveries.push({ id: deliveryId.format(world.deliveries.length + 1), po, item, cases, price, day, note });
+  world.deliveries.push({
+    id: deliveryId.format(world.deliveries.length + 1),
+    po,
+    item,
+    cases,
+    price,
+    day,
+    note,
+  });
 }
 
 /** Credits already requested: for some of the recent short deliveries (a program must not ask twice). */
 function plantCredits(world: RestaurantWorld, random: Random): void {
   const since = addDays(world.today, -world.rules.creditWindowDays);
   const shorts = world.deliveries.filter((d) => d.cases < d.po.cases && d.day >= since);
-  for (const delivery of shorts.filter((_, n) => n === 1 || random.chance(0.2)))
+  for (const delivery of shorts.filter((_, n) => n === 0 || (n > 1 && random.chance(0.2))))
     world.credits.push({
       delivery,
       amount: roundCents((delivery.po.cases - delivery.cases) * delivery.po.price),
@@ -130,8 +167,13 @@ function plantOpenOrders(world: RestaurantWorld, random: Random, location: Locat
     const standing = standingSuppliers.includes(item.supplier);
     // The last two are the edges: exactly at the window, and (for a standing order) inside its longer one.
     const age =
-      n === stale ? staleDays : n === stale + 1 ? random.int(staleDays + 1, standingDays) : random.int(staleDays + 1, 30);
-    const chosen = n === stale + 1 ? (active.find((i) => standingSuppliers.includes(i.supplier)) ?? item) : item;
+      n === stale
+        ? staleDays
+        : n === stale + 1
+          ? random.int(staleDays + 1, standingDays)
+          : random.int(staleDays + 1, 30);
+    const pool = active.filter((i) => standingSuppliers.includes(i.supplier) === (n === stale + 1));
+    const chosen = n >= stale && pool.length > 0 ? random.pick(pool) : item;
     if (n < stale && standing && age <= standingDays) continue;
     addPo(world, location, chosen, random.int(1, 4), addDays(world.today, -age), "open");
   }

@@ -26,7 +26,10 @@ const dateFilters = (what: string) => ({
 
 const listLocations = defineListTool({
   name: "list_locations",
-  description: paged("List the group's restaurant locations, ordered by id, with city and manager.", "locations"),
+  description: paged(
+    "List the group's restaurant locations, ordered by id, with city and manager.",
+    "locations",
+  ),
   filters: {},
   key: "locations",
   from: "locations",
@@ -76,7 +79,10 @@ const getItem = defineGetTool({
 
 const listParLevels = defineListTool({
   name: "list_par_levels",
-  description: paged("List par levels (base units) by location and item, ordered by location then item.", "par_levels"),
+  description: paged(
+    "List par levels (base units) by location and item, ordered by location then item.",
+    "par_levels",
+  ),
   filters: {
     location_id: locationId.schema("Only this location's pars").optional(),
     item_id: itemId.schema("Only this item's pars").optional(),
@@ -112,7 +118,8 @@ const listPurchaseOrders = defineListTool({
 
 const getPurchaseOrder = defineGetTool({
   name: "get_purchase_order",
-  description: "Get one purchase order with the deliveries made against it. Returns `purchase_order`, `deliveries`.",
+  description:
+    "Get one purchase order with the deliveries made against it. Returns `purchase_order`, `deliveries`.",
   input: { po_id: poId.schema("The purchase order") },
   key: "purchase_order",
   from: "purchase_orders",
@@ -131,7 +138,12 @@ const placeOrder = defineTool({
     cases: z.number().int().min(1).max(200).describe("Whole cases (not base units)"),
   }),
   handler: ({ location_id, item_id, cases }, { db }: ToolContext) => {
-    requireRow(db, "SELECT 1 FROM locations WHERE location_id = ?", [location_id], locationId.notFound(location_id).message);
+    requireRow(
+      db,
+      "SELECT 1 FROM locations WHERE location_id = ?",
+      [location_id],
+      locationId.notFound(location_id).message,
+    );
     const item = requireRow<{ supplier_id: string; case_price: number }>(
       db,
       "SELECT supplier_id, case_price FROM items WHERE item_id = ?",
@@ -159,8 +171,14 @@ const cancelOrder = defineTool({
   kind: "write",
   inputSchema: z.object({ po_id: poId.schema("The open purchase order") }),
   handler: ({ po_id }, { db }: ToolContext) => {
-    const row = requireRow<{ status: string }>(db, "SELECT status FROM purchase_orders WHERE po_id = ?", [po_id], poId.notFound(po_id).message);
-    if (row.status !== "open") throw new ToolFailure(`purchase order ${po_id} is ${row.status}; only open orders can be cancelled`);
+    const row = requireRow<{ status: string }>(
+      db,
+      "SELECT status FROM purchase_orders WHERE po_id = ?",
+      [po_id],
+      poId.notFound(po_id).message,
+    );
+    if (row.status !== "open")
+      throw new ToolFailure(`purchase order ${po_id} is ${row.status}; only open orders can be cancelled`);
     cachedStatement(db, "UPDATE purchase_orders SET status = 'cancelled' WHERE po_id = ?").run(po_id);
     return { purchase_order: getRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", po_id) };
   },
@@ -190,8 +208,13 @@ const listDeliveries = defineListTool({
 
 const listRecipes = defineListTool({
   name: "list_recipes",
-  description: paged("List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.", "recipes"),
-  filters: { category: z.enum(["starter", "main", "dessert"]).optional().describe("Only this menu category") },
+  description: paged(
+    "List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.",
+    "recipes",
+  ),
+  filters: {
+    category: z.enum(["starter", "main", "dessert"]).optional().describe("Only this menu category"),
+  },
   key: "recipes",
   from: "recipes",
   where: (input) => [when(input.category, "category = ?")],
@@ -206,12 +229,17 @@ const getRecipe = defineGetTool({
   key: "recipe",
   from: "recipes",
   notFound: recipeId,
-  related: { lines: "SELECT line_no, item_id, quantity FROM recipe_lines WHERE recipe_id = ? ORDER BY line_no" },
+  related: {
+    lines: "SELECT line_no, item_id, quantity FROM recipe_lines WHERE recipe_id = ? ORDER BY line_no",
+  },
 });
 
 const listSales = defineListTool({
   name: "list_sales",
-  description: paged("List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.", "sales"),
+  description: paged(
+    "List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.",
+    "sales",
+  ),
   filters: {
     location_id: locationId.schema("Only this location's sales").optional(),
     recipe_id: recipeId.schema("Only this recipe's sales").optional(),
@@ -231,7 +259,10 @@ const listSales = defineListTool({
 
 const listWasteLogs = defineListTool({
   name: "list_waste_logs",
-  description: paged("List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.", "waste_logs"),
+  description: paged(
+    "List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.",
+    "waste_logs",
+  ),
   filters: {
     location_id: locationId.schema("Only this location's log").optional(),
     ...dateFilters("entries"),
@@ -258,7 +289,8 @@ const listCreditRequests = defineListTool({
 
 const requestCredit = defineTool({
   name: "request_credit",
-  description: "Ask the supplier for a credit against one delivery, dated today. Returns the new `credit_request`.",
+  description:
+    "Ask the supplier for a credit against one delivery, dated today. Returns the new `credit_request`.",
   kind: "write",
   inputSchema: z.object({
     delivery_id: deliveryId.schema("The delivery"),
@@ -266,7 +298,12 @@ const requestCredit = defineTool({
     reason: z.string().min(1).max(200).default("short delivery").describe("Why"),
   }),
   handler: ({ delivery_id, amount, reason }, { db }: ToolContext) => {
-    requireRow(db, "SELECT 1 FROM deliveries WHERE delivery_id = ?", [delivery_id], deliveryId.notFound(delivery_id).message);
+    requireRow(
+      db,
+      "SELECT 1 FROM deliveries WHERE delivery_id = ?",
+      [delivery_id],
+      deliveryId.notFound(delivery_id).message,
+    );
     const row = insertRow(db, "credit_requests", {
       delivery_id,
       amount: roundCents(amount),
@@ -283,12 +320,16 @@ export const restaurantTools: DomainTool[] = [
   listSuppliers,
   listItems,
   getItem,
-  withTransientFailures(listParLevels, { when: (input) => input.location_id === "LOC-02" && input.page === 2 }),
+  withTransientFailures(listParLevels, {
+    when: (input) => input.location_id === "LOC-02" && input.page === 2,
+  }),
   withTransientFailures(listPurchaseOrders, { when: (input) => input.status === "open" && input.page === 1 }),
   withSilentFailures(getPurchaseOrder, { when: (input) => input.po_id.endsWith("7") }),
   placeOrder,
   cancelOrder,
-  withTransientFailures(listDeliveries, { when: (input) => input.page === 1 && input.supplier_id === "SUP-02" }),
+  withTransientFailures(listDeliveries, {
+    when: (input) => input.page === 1 && input.supplier_id === "SUP-02",
+  }),
   listRecipes,
   withSilentFailures(getRecipe, { when: (input) => input.recipe_id === "RCP-003" }),
   withTransientFailures(listSales, { when: (input) => input.location_id === "LOC-01" && input.page === 2 }),

@@ -6,7 +6,10 @@ import { countsByLocation, parsByLocation } from "./facts.js";
 import { RESTAURANT_PY } from "./python.js";
 
 /** Items counted below par at each location's latest count. */
-export function expectedBelowPar(state: StateView, options: CountOptions & { week?: -1 | -2 } = {}): Map<string, string[]> {
+export function expectedBelowPar(
+  state: StateView,
+  options: CountOptions & { week?: -1 | -2 } = {},
+): Map<string, string[]> {
   const pars = parsByLocation(state);
   const result = new Map<string, string[]>();
   for (const [location, stock] of countsByLocation(state, options))
@@ -50,13 +53,25 @@ export const belowParTask = defineTask({
   domain: restaurantDomain,
   summary: "From each location's latest count workbook, list the items below their par level.",
   instruction:
-    "Using each location's latest weekly count workbook in counts/ (follow our purchasing policy on how counts are read), list for every location the items whose counted stock is below that location's par level. Reply with a JSON object mapping each location id to the list of item ids below par, e.g. {\"LOC-01\": [\"ITM-0004\", \"ITM-0031\"], \"LOC-02\": []}.",
+    'Using each location\'s latest weekly count workbook in counts/ (follow our purchasing policy on how counts are read), list for every location the items whose counted stock is below that location\'s par level. Reply with a JSON object mapping each location id to the list of item ids below par, e.g. {"LOC-01": ["ITM-0004", "ITM-0031"], "LOC-02": []}.',
   tools: ["list_locations", "list_items", "get_item", "list_par_levels"],
   verify,
   oracle: cells({}),
   nearMisses: [
-    { id: "previous-week", description: "Reads the first workbook of each folder, last week's count, not the latest.", cells: cells({ week: -2 }) },
-    { id: "first-sheet-only", description: "Reads only the workbook's first sheet (the walk-in), missing the other storage areas.", cells: cells({ firstSheetOnly: true }) },
-    { id: "cases-as-units", description: "Takes counts in cases as base units.", cells: cells({ ignoreUnits: true }) },
+    {
+      id: "previous-week",
+      description: "Reads the first workbook of each folder, last week's count, not the latest.",
+      cells: cells({ week: -2 }),
+    },
+    {
+      id: "first-sheet-only",
+      description: "Reads only the workbook's first sheet (the walk-in), missing the other storage areas.",
+      cells: cells({ firstSheetOnly: true }),
+    },
+    {
+      id: "cases-as-units",
+      description: "Takes counts in cases as base units.",
+      cells: cells({ ignoreUnits: true }),
+    },
   ],
 });

@@ -17,9 +17,10 @@ export interface CatalogueItem {
 
 export function catalogue(state: StateView): Map<string, CatalogueItem> {
   return new Map(
-    allRows<CatalogueItem>(state.db, "SELECT item_id, supplier_id, pack_size, case_price, status FROM items").map(
-      (row) => [row.item_id, row],
-    ),
+    allRows<CatalogueItem>(
+      state.db,
+      "SELECT item_id, supplier_id, pack_size, case_price, status FROM items",
+    ).map((row) => [row.item_id, row]),
   );
 }
 
@@ -36,7 +37,10 @@ function text(state: StateView, path: string): string {
 /** Count workbooks by location folder, oldest first. */
 export function countWorkbooks(state: StateView): Map<string, string[]> {
   const folders = new Map<string, string[]>();
-  for (const path of state.listFiles().filter((p) => /^counts\/[^/]+\/[^/]+\.xlsx$/.test(p)).sort()) {
+  for (const path of state
+    .listFiles()
+    .filter((p) => /^counts\/[^/]+\/[^/]+\.xlsx$/.test(p))
+    .sort()) {
     const folder = path.split("/")[1]!;
     folders.set(folder, [...(folders.get(folder) ?? []), path]);
   }
@@ -86,7 +90,10 @@ export function countsByLocation(
 
 export function parsByLocation(state: StateView): Map<string, Map<string, number>> {
   const pars = new Map<string, Map<string, number>>();
-  for (const row of allRows<{ location_id: string; item_id: string; par: number }>(state.db, "SELECT * FROM par_levels")) {
+  for (const row of allRows<{ location_id: string; item_id: string; par: number }>(
+    state.db,
+    "SELECT * FROM par_levels",
+  )) {
     if (!pars.has(row.location_id)) pars.set(row.location_id, new Map());
     pars.get(row.location_id)!.set(row.item_id, row.par);
   }
@@ -94,7 +101,9 @@ export function parsByLocation(state: StateView): Map<string, Map<string, number
 }
 
 /** The price agreements: supplier id -> tolerance (percent) and agreed case price per item. */
-export function agreements(state: StateView): Map<string, { tolerance: number; prices: Map<string, number> }> {
+export function agreements(
+  state: StateView,
+): Map<string, { tolerance: number; prices: Map<string, number> }> {
   const result = new Map<string, { tolerance: number; prices: Map<string, number> }>();
   for (const path of state.listFiles().filter((p) => p.startsWith("agreements/"))) {
     const body = text(state, path);
@@ -141,7 +150,11 @@ export function deliveries(state: StateView): DeliveryRow[] {
   );
 }
 
-export function sumBy<Row>(rows: readonly Row[], key: (row: Row) => string, value: (row: Row) => number): Map<string, number> {
+export function sumBy<Row>(
+  rows: readonly Row[],
+  key: (row: Row) => string,
+  value: (row: Row) => number,
+): Map<string, number> {
   const sums = new Map<string, number>();
   for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + value(row));
   return sums;

@@ -40,13 +40,18 @@ def fetch(name, key, **filters):
 def add_days(day, days):
     return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
 
-catalogue = {item["item_id"]: item for item in fetch("list_items", "items")}
+catalogue = {}
+def load_catalogue():
+    if not catalogue:
+        catalogue.update({item["item_id"]: item for item in fetch("list_items", "items")})
+    return catalogue
 
 def workbooks(week=-1):
     """The latest (or, week=-2, the previous) count workbook of every location folder."""
     return [sorted(glob.glob(folder + "/*.xlsx"))[week] for folder in sorted(glob.glob("counts/*"))]
 
 def read_count(path, first_sheet_only=False, ignore_units=False):
+    load_catalogue()
     book = openpyxl.load_workbook(path, data_only=True)
     location = re.search(r"\((LOC-\d+)\)", book.worksheets[0]["A1"].value).group(1)
     stock = {}
@@ -60,5 +65,5 @@ def read_count(path, first_sheet_only=False, ignore_units=False):
                 value *= catalogue[code]["pack_size"]
             stock[code] = stock.get(code, 0) + value
     return location, stock
-print(len(catalogue), "catalogue items;", workbooks())
+print("count workbooks:", workbooks())
 `;
