@@ -179,7 +179,7 @@ function insertSalesAndWaste(context: GenerateContext, world: RestaurantWorld): 
   for (const log of wastePlan(world, random)) waste.run(...log);
 }
 
-/** Portions sold per location, day and recipe over the last four weeks (kept for the count plant). */
+/** Portions sold per location, day and recipe over the last three weeks (kept for the count plant). */
 export function salesPlan(
   world: RestaurantWorld,
   random: Random,
@@ -189,7 +189,7 @@ export function salesPlan(
   for (const location of world.locations) {
     const days = new Map<string, Map<string, number>>();
     const base = new Map(world.recipes.map((recipe) => [recipe.id, random.int(2, 14)]));
-    for (const day of dateRange(addDays(world.today, -28), addDays(world.today, -1)))
+    for (const day of dateRange(addDays(world.today, -21), addDays(world.today, -1)))
       days.set(
         day,
         new Map(

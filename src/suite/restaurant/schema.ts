@@ -89,7 +89,6 @@ CREATE TABLE sales (
   sold_on TEXT NOT NULL,
   portions INTEGER NOT NULL
 );
-CREATE INDEX sales_location_day ON sales (location_id, sold_on);
 
 CREATE TABLE waste_logs (
   waste_id TEXT PRIMARY KEY,
@@ -99,7 +98,6 @@ CREATE TABLE waste_logs (
   reason TEXT NOT NULL,
   logged_on TEXT NOT NULL
 );
-CREATE INDEX waste_day ON waste_logs (logged_on);
 
 CREATE TABLE credit_requests (
   credit_id INTEGER PRIMARY KEY,
