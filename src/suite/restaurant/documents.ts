@@ -105,6 +105,8 @@ function policies(world: RestaurantWorld): Array<[string, string]> {
         "Discontinued items are never reordered, whatever their count.",
       ],
     },
+    { heading: "Stock valuation" },
+    "Stock on hand is valued per base unit at the agreed case price of the item's own supplier (agreements/) divided by the pack size; an item its supplier's agreement does not list is valued at the catalogue case price instead.",
     { heading: "Cancelling stale orders" },
     "An open purchase order is stale when it was placed more than the supplier's window (in days) before today; one placed exactly that many days ago is not yet stale. Stale orders are cancelled with cancel_order.",
     { heading: "Order windows" },

@@ -218,7 +218,7 @@ function wastePlan(
     const food = location.items.filter((item) => item.product.batch > 0);
     let week = 0;
     for (const day of dateRange(addDays(world.today, -28), addDays(world.today, -1))) {
-      const perDay = day >= addDays(world.today, -14) ? random.int(6, 10) : random.int(1, 3);
+      const perDay = day >= addDays(world.today, -14) ? random.int(8, 12) : random.int(1, 3);
       for (let n = 0; n < perDay; n += 1) {
         const item = random.pick(food);
         const quantity = wasteQuantity(item, between(random, 0.03, 0.25));

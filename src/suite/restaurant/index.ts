@@ -1,6 +1,7 @@
 import type { TaskDefinition } from "../../envs/index.js";
 import { belowParTask } from "./tasks/below-par.js";
 import { foodCostVarianceTask } from "./tasks/food-cost-variance.js";
+import { inventoryValueTask } from "./tasks/inventory-value.js";
 import { menuCostingTask } from "./tasks/menu-costing.js";
 import { priceBreachesTask } from "./tasks/price-breaches.js";
 import { restoreParTask } from "./tasks/restore-par.js";
@@ -18,5 +19,6 @@ export const restaurantTasks: TaskDefinition[] = [
   foodCostVarianceTask,
   menuCostingTask,
   wasteLimitsTask,
+  inventoryValueTask,
   staleOrdersTask,
 ];

@@ -161,7 +161,7 @@ function plantOpenOrders(world: RestaurantWorld, random: Random, location: Locat
     addPo(world, location, item, cases, addDays(world.today, -random.int(1, 3)), "open");
   }
   const { staleDays, standingDays, standingSuppliers } = world.rules;
-  const stale = 2 + Math.round(world.items.length / 80);
+  const stale = 3 + Math.round(world.items.length / 80);
   for (let n = 0; n < stale + 2; n += 1) {
     const item = random.pick(active);
     const standing = standingSuppliers.includes(item.supplier);

@@ -92,8 +92,8 @@ describe("restaurant generator", () => {
     expect(expectedStale(state).length).toBeGreaterThan(2);
   });
 
-  it("registers eight tasks", () => {
-    expect(restaurantTasks).toHaveLength(8);
+  it("registers nine tasks", () => {
+    expect(restaurantTasks).toHaveLength(9);
   });
 });
 

@@ -37,6 +37,15 @@ def fetch(name, key, **filters):
             return rows
         page += 1
 
+def workspace_paths(folder):
+    paths, page = [], 1
+    while True:
+        result = tools.list_files(path=folder, page=page, per_page=100)
+        paths.extend(item["path"] for item in result["files"])
+        if not result["has_more"]:
+            return sorted(paths)
+        page += 1
+
 def add_days(day, days):
     return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
 
