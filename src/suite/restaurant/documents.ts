@@ -105,6 +105,8 @@ function policies(world: RestaurantWorld): Array<[string, string]> {
         "Discontinued items are never reordered, whatever their count.",
       ],
     },
+    { heading: "Par reviews" },
+    `At a par review, every item that the recipes use gets a par of ${rules.parFactor} times its average weekly theoretical usage (the sales of the last three full weeks, Monday to Sunday, times the recipes' quantities per portion), rounded up to whole cases (a multiple of the pack size). Items no recipe uses keep their par, and only items that already have a par at a location are reviewed.`,
     { heading: "Stock valuation" },
     "Stock on hand is valued per base unit at the agreed case price of the item's own supplier (agreements/) divided by the pack size; an item its supplier's agreement does not list is valued at the catalogue case price instead.",
     { heading: "Cancelling stale orders" },

@@ -49,6 +49,7 @@ export function generateRestaurant(context: GenerateContext): void {
       standingDays: 21,
       standingSuppliers: sample(random, suppliers, 2).map((s) => s.id),
       creditWindowDays: 14,
+      parFactor: context.seed % 2 === 0 ? 1.5 : 1.25,
       targets: {
         starter: random.pick([26, 28]),
         main: random.pick([30, 32]),

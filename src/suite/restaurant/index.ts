@@ -3,6 +3,7 @@ import { belowParTask } from "./tasks/below-par.js";
 import { foodCostVarianceTask } from "./tasks/food-cost-variance.js";
 import { inventoryValueTask } from "./tasks/inventory-value.js";
 import { menuCostingTask } from "./tasks/menu-costing.js";
+import { parReviewTask } from "./tasks/par-review.js";
 import { priceBreachesTask } from "./tasks/price-breaches.js";
 import { restoreParTask } from "./tasks/restore-par.js";
 import { shortCreditsTask } from "./tasks/short-credits.js";
@@ -20,5 +21,6 @@ export const restaurantTasks: TaskDefinition[] = [
   menuCostingTask,
   wasteLimitsTask,
   inventoryValueTask,
+  parReviewTask,
   staleOrdersTask,
 ];

@@ -92,8 +92,8 @@ describe("restaurant generator", () => {
     expect(expectedStale(state).length).toBeGreaterThan(2);
   });
 
-  it("registers nine tasks", () => {
-    expect(restaurantTasks).toHaveLength(9);
+  it("registers ten tasks", () => {
+    expect(restaurantTasks).toHaveLength(10);
   });
 });
 

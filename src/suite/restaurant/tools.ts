@@ -93,6 +93,33 @@ const listParLevels = defineListTool({
   orderBy: "location_id, item_id",
 });
 
+const setParLevel = defineTool({
+  name: "set_par_level",
+  description:
+    "Change the par level (base units) of an item at a location that already has one. Returns the updated `par_level`.",
+  kind: "write",
+  inputSchema: z.object({
+    location_id: locationId.schema("The location"),
+    item_id: itemId.schema("The item"),
+    par: z.number().min(0).max(100000).describe("The new par in the item's base units"),
+  }),
+  handler: ({ location_id, item_id, par }, { db }: ToolContext) => {
+    const where = "FROM par_levels WHERE location_id = ? AND item_id = ?";
+    requireRow(
+      db,
+      `SELECT 1 ${where}`,
+      [location_id, item_id],
+      `${item_id} has no par at ${location_id}; only existing pars are reviewed`,
+    );
+    cachedStatement(db, `UPDATE par_levels SET par = ? WHERE location_id = ? AND item_id = ?`).run(
+      par,
+      location_id,
+      item_id,
+    );
+    return { par_level: getRow(db, `SELECT * ${where}`, location_id, item_id) };
+  },
+});
+
 const listPurchaseOrders = defineListTool({
   name: "list_purchase_orders",
   description: paged(
@@ -323,6 +350,7 @@ export const restaurantTools: DomainTool[] = [
   withTransientFailures(listParLevels, {
     when: (input) => input.location_id === "LOC-02" && input.page === 2,
   }),
+  setParLevel,
   withTransientFailures(listPurchaseOrders, { when: (input) => input.status === "open" && input.page === 1 }),
   withSilentFailures(getPurchaseOrder, { when: (input) => input.po_id.endsWith("7") }),
   placeOrder,

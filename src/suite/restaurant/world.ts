@@ -86,6 +86,8 @@ export interface RestaurantWorld {
     standingDays: number;
     standingSuppliers: string[];
     creditWindowDays: number;
+    /** Par review: the new par is this multiple of the average weekly usage. */
+    parFactor: number;
     targets: Record<Recipe["category"], number>;
   };
 }
