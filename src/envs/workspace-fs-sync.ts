@@ -80,6 +80,11 @@ function openDirectorySync(root: string, components: readonly string[]): number 
 
 /** Sync form of readWorkspaceText, for states no program can change any more. */
 export function readWorkspaceTextSync(root: string, path: string, maxBytes = MAX_READ_FILE_BYTES): string {
+  return readWorkspaceBytesSync(root, path, maxBytes).toString("utf8");
+}
+
+/** A workspace file's bytes (binary files such as .xlsx), with the same path checks as the text reader. */
+export function readWorkspaceBytesSync(root: string, path: string, maxBytes = MAX_READ_FILE_BYTES): Buffer {
   const components = parseWorkspacePath(path);
   if (components.length === 0)
     throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
@@ -105,7 +110,7 @@ export function readWorkspaceTextSync(root: string, path: string, maxBytes = MAX
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    return buffer.subarray(0, length).toString("utf8");
+    return buffer.subarray(0, length);
   } finally {
     closeSync(fd);
   }

@@ -251,8 +251,8 @@ function sheetRows(xml: string, shared: readonly string[]): XlsxValue[][] {
   return Array.from(rows, (row) => Array.from(row ?? [], (value) => value ?? null));
 }
 
-/** Reads a workbook's sheets (names in tab order, rows from row 1, empty cells null); merged ranges are not expanded. */
-export function readXlsx(bytes: Uint8Array): Array<{ name: string; rows: XlsxValue[][] }> {
+/** Reads a workbook's sheets (names in tab order, rows from row 1, empty cells null); merged ranges are listed, not expanded. */
+export function readXlsx(bytes: Uint8Array): Array<{ name: string; rows: XlsxValue[][]; merges: string[] }> {
   const entries = unzipEntries(bytes);
   const text = (name: string): string => entries.get(name)?.toString("utf8") ?? "";
   const shared = [...text("xl/sharedStrings.xml").matchAll(/<si>([\s\S]*?)<\/si>/g)].map((si) =>
@@ -266,5 +266,8 @@ export function readXlsx(bytes: Uint8Array): Array<{ name: string; rows: XlsxVal
   return [...text("xl/workbook.xml").matchAll(/<sheet [^>]*?name="([^"]*)"[^>]*?r:id="(\w+)"/g)].map((m) => ({
     name: unescapeXml(m[1]!),
     rows: sheetRows(text(targets.get(m[2]!) ?? ""), shared),
+    merges: [...text(targets.get(m[2]!) ?? "").matchAll(/<mergeCell ref="([A-Z]+\d+:[A-Z]+\d+)"/g)].map(
+      (c) => c[1]!,
+    ),
   }));
 }

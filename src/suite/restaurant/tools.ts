@@ -13,6 +13,7 @@ import {
   withSilentFailures,
   withTransientFailures,
   cachedStatement,
+  readWorkbookTool,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { deliveryId, itemId, locationId, poId, recipeId, supplierId } from "./ids.js";
@@ -364,4 +365,5 @@ export const restaurantTools: DomainTool[] = [
   withSilentFailures(listWasteLogs, { when: (input) => input.location_id === "LOC-02" && input.page === 1 }),
   listCreditRequests,
   requestCredit,
+  readWorkbookTool,
 ];

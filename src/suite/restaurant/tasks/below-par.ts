@@ -54,7 +54,7 @@ export const belowParTask = defineTask({
   summary: "From each location's latest count workbook, list the items below their par level.",
   instruction:
     'Using each location\'s latest weekly count workbook in counts/ (follow our purchasing policy on how counts are read), list for every location the items whose counted stock is below that location\'s par level. Reply with a JSON object mapping each location id to the list of item ids below par, e.g. {"LOC-01": ["ITM-0004", "ITM-0031"], "LOC-02": []}.',
-  tools: ["list_locations", "list_items", "get_item", "list_par_levels"],
+  tools: ["list_locations", "list_items", "get_item", "list_par_levels", "read_workbook"],
   verify,
   oracle: cells({}),
   nearMisses: [

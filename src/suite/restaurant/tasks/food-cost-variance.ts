@@ -97,7 +97,15 @@ export const foodCostVarianceTask = defineTask({
     "Last week's food cost variance per location: actual usage from counts and deliveries minus theoretical usage from sales and recipes.",
   instruction:
     'Compute last week\'s (Monday to Sunday) food cost variance for every location, at catalogue cost per base unit (case price / pack size). Actual usage is the opening stock (the previous week\'s count workbook in counts/) plus everything delivered during the week minus the closing stock (the latest count workbook); theoretical usage is what the week\'s sales should have consumed according to the recipes. Variance = actual - theoretical. Reply with a JSON object mapping each location id to its variance in dollars (rounded to cents), e.g. {"LOC-01": 412.07, "LOC-02": -35.5}.',
-  tools: ["list_locations", "list_items", "list_deliveries", "list_recipes", "get_recipe", "list_sales"],
+  tools: [
+    "list_locations",
+    "list_items",
+    "list_deliveries",
+    "list_recipes",
+    "get_recipe",
+    "list_sales",
+    "read_workbook",
+  ],
   verify,
   oracle: cells({}),
   nearMisses: [

@@ -62,7 +62,7 @@ export const inventoryValueTask = defineTask({
   summary: "Value each location's latest count at the agreed supplier prices, falling back to the catalogue.",
   instruction:
     'What is the stock on hand worth at each location, according to its latest count workbook in counts/? Value it as our purchasing policy (policies/purchasing.md) says. Reply with a JSON object mapping each location id to the value in dollars (rounded to cents), e.g. {"LOC-01": 18250.4}.',
-  tools: ["list_locations", "list_items", "get_item", "list_suppliers"],
+  tools: ["list_locations", "list_items", "get_item", "list_suppliers", "read_workbook"],
   verify,
   oracle: cells({}),
   nearMisses: [

@@ -97,6 +97,7 @@ export const restoreParTask = defineTask({
     "list_par_levels",
     "list_purchase_orders",
     "place_order",
+    "read_workbook",
   ],
   verify,
   oracle: cells({}),
