@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
 import {
   REFERENCE_DATE,
   defineGetTool,
@@ -18,56 +18,60 @@ import {
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { deliveryId, itemId, locationId, poId, recipeId, supplierId } from "./ids.js";
 
-const PAGED = "Paginated: returns `{key}`, `page`, `per_page`, `total`, `has_more`.";
-const paged = (text: string, key: string): string => `${text} ${PAGED.replace("{key}", key)}`;
 const dateFilters = (what: string) => ({
   date_from: isoDateSchema.optional().describe(`Only ${what} on or after this date, YYYY-MM-DD`),
   date_to: isoDateSchema.optional().describe(`Only ${what} on or before this date, YYYY-MM-DD`),
 });
 
-const listLocations = defineListTool({
-  name: "list_locations",
-  description: paged(
-    "List the group's restaurant locations, ordered by id, with city and manager.",
-    "locations",
-  ),
-  filters: {},
-  key: "locations",
-  from: "locations",
-  where: () => [],
-  orderBy: "location_id",
-});
+/** A paginated listing of one table; `conditions` maps each filter to its SQL condition. */
+function listing<Filters extends z.ZodRawShape>(
+  name: string,
+  text: string,
+  key: string,
+  orderBy: string,
+  filters: Filters = {} as Filters,
+  conditions: Partial<Record<keyof Filters, string>> = {},
+  select?: string,
+) {
+  return defineListTool({
+    name,
+    description: `${text} Paginated: returns \`${key}\`, \`page\`, \`per_page\`, \`total\`, \`has_more\`.`,
+    filters,
+    key,
+    from: key,
+    where: (input: Record<string, unknown>) =>
+      Object.entries(conditions).map(([field, sql]) => when(input[field], sql as string)),
+    orderBy,
+    ...(select ? { select } : {}),
+  });
+}
 
-const listSuppliers = defineListTool({
-  name: "list_suppliers",
-  description: paged("List suppliers, ordered by id: name, category, ordering e-mail.", "suppliers"),
-  filters: {},
-  key: "suppliers",
-  from: "suppliers",
-  where: () => [],
-  orderBy: "supplier_id",
-});
+const listLocations = listing(
+  "list_locations",
+  "List the group's restaurant locations, ordered by id, with city and manager.",
+  "locations",
+  "location_id",
+);
 
-const listItems = defineListTool({
-  name: "list_items",
-  description: paged(
-    "List the purchasing catalogue, ordered by item id: category, supplier, `base_unit` (ea, kg or l), `pack_size` (base units per case), `case_price` (USD, catalogue list price) and `status` (active or discontinued).",
-    "items",
-  ),
-  filters: {
+const listSuppliers = listing(
+  "list_suppliers",
+  "List suppliers, ordered by id: name, category, ordering e-mail.",
+  "suppliers",
+  "supplier_id",
+);
+
+const listItems = listing(
+  "list_items",
+  "List the purchasing catalogue, ordered by item id: category, supplier, `base_unit` (ea, kg or l), `pack_size` (base units per case), `case_price` (USD, catalogue list price) and `status` (active or discontinued).",
+  "items",
+  "item_id",
+  {
     category: z.string().min(1).optional().describe("Only items in this category, e.g. produce"),
     supplier_id: supplierId.schema("Only items from this supplier").optional(),
     status: z.enum(["active", "discontinued"]).optional().describe("Only items in this status"),
   },
-  key: "items",
-  from: "items",
-  where: (input) => [
-    when(input.category?.toLowerCase(), "category = ?"),
-    when(input.supplier_id, "supplier_id = ?"),
-    when(input.status, "status = ?"),
-  ],
-  orderBy: "item_id",
-});
+  { category: "category = lower(?)", supplier_id: "supplier_id = ?", status: "status = ?" },
+);
 
 const getItem = defineGetTool({
   name: "get_item",
@@ -78,21 +82,33 @@ const getItem = defineGetTool({
   notFound: itemId,
 });
 
-const listParLevels = defineListTool({
-  name: "list_par_levels",
-  description: paged(
-    "List par levels (base units) by location and item, ordered by location then item.",
-    "par_levels",
-  ),
-  filters: {
+const listParLevels = listing(
+  "list_par_levels",
+  "List par levels (base units) by location and item, ordered by location then item.",
+  "par_levels",
+  "location_id, item_id",
+  {
     location_id: locationId.schema("Only this location's pars").optional(),
     item_id: itemId.schema("Only this item's pars").optional(),
   },
-  key: "par_levels",
-  from: "par_levels",
-  where: (input) => [when(input.location_id, "location_id = ?"), when(input.item_id, "item_id = ?")],
-  orderBy: "location_id, item_id",
-});
+  { location_id: "location_id = ?", item_id: "item_id = ?" },
+);
+
+/** The row of `table` with this id (`columns` of it), or the id format's "not found" failure. */
+function mustExist<Row>(
+  db: ToolContext["db"],
+  table: string,
+  format: IdFormat,
+  id: string,
+  columns = "1",
+): Row {
+  return requireRow<Row>(
+    db,
+    `SELECT ${columns} FROM ${table} WHERE ${format.field} = ?`,
+    [id],
+    format.notFound(id).message,
+  );
+}
 
 const setParLevel = defineTool({
   name: "set_par_level",
@@ -121,28 +137,24 @@ const setParLevel = defineTool({
   },
 });
 
-const listPurchaseOrders = defineListTool({
-  name: "list_purchase_orders",
-  description: paged(
-    "List purchase orders, ordered by id: one item per order, `cases` ordered at `case_price`, `status` open (not delivered yet), delivered or cancelled, `ordered_on`.",
-    "purchase_orders",
-  ),
-  filters: {
+const listPurchaseOrders = listing(
+  "list_purchase_orders",
+  "List purchase orders, ordered by id: one item per order, `cases` ordered at `case_price`, `status` open (not delivered yet), delivered or cancelled, `ordered_on`.",
+  "purchase_orders",
+  "po_id",
+  {
     status: z.enum(["open", "delivered", "cancelled"]).optional().describe("Only orders in this status"),
     location_id: locationId.schema("Only this location's orders").optional(),
     supplier_id: supplierId.schema("Only orders with this supplier").optional(),
     item_id: itemId.schema("Only orders of this item").optional(),
   },
-  key: "purchase_orders",
-  from: "purchase_orders",
-  where: (input) => [
-    when(input.status, "status = ?"),
-    when(input.location_id, "location_id = ?"),
-    when(input.supplier_id, "supplier_id = ?"),
-    when(input.item_id, "item_id = ?"),
-  ],
-  orderBy: "po_id",
-});
+  {
+    status: "status = ?",
+    location_id: "location_id = ?",
+    supplier_id: "supplier_id = ?",
+    item_id: "item_id = ?",
+  },
+);
 
 const getPurchaseOrder = defineGetTool({
   name: "get_purchase_order",
@@ -166,17 +178,13 @@ const placeOrder = defineTool({
     cases: z.number().int().min(1).max(200).describe("Whole cases (not base units)"),
   }),
   handler: ({ location_id, item_id, cases }, { db }: ToolContext) => {
-    requireRow(
+    mustExist(db, "locations", locationId, location_id);
+    const item = mustExist<{ supplier_id: string; case_price: number }>(
       db,
-      "SELECT 1 FROM locations WHERE location_id = ?",
-      [location_id],
-      locationId.notFound(location_id).message,
-    );
-    const item = requireRow<{ supplier_id: string; case_price: number }>(
-      db,
-      "SELECT supplier_id, case_price FROM items WHERE item_id = ?",
-      [item_id],
-      itemId.notFound(item_id).message,
+      "items",
+      itemId,
+      item_id,
+      "supplier_id, case_price",
     );
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
     const row = insertRow(db, "purchase_orders", {
@@ -199,12 +207,7 @@ const cancelOrder = defineTool({
   kind: "write",
   inputSchema: z.object({ po_id: poId.schema("The open purchase order") }),
   handler: ({ po_id }, { db }: ToolContext) => {
-    const row = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM purchase_orders WHERE po_id = ?",
-      [po_id],
-      poId.notFound(po_id).message,
-    );
+    const row = mustExist<{ status: string }>(db, "purchase_orders", poId, po_id, "status");
     if (row.status !== "open")
       throw new ToolFailure(`purchase order ${po_id} is ${row.status}; only open orders can be cancelled`);
     cachedStatement(db, "UPDATE purchase_orders SET status = 'cancelled' WHERE po_id = ?").run(po_id);
@@ -212,42 +215,32 @@ const cancelOrder = defineTool({
   },
 });
 
-const listDeliveries = defineListTool({
-  name: "list_deliveries",
-  description: paged(
-    "List deliveries, ordered by id: the purchase order, the `item_id` actually delivered (a substitute when it differs from the order's), `cases` received, the invoiced `case_price` and the driver's `note`.",
-    "deliveries",
-  ),
-  filters: {
+const listDeliveries = listing(
+  "list_deliveries",
+  "List deliveries, ordered by id: the purchase order, the `item_id` actually delivered (a substitute when it differs from the order's), `cases` received, the invoiced `case_price` and the driver's `note`.",
+  "deliveries",
+  "delivery_id",
+  {
     location_id: locationId.schema("Only deliveries to this location").optional(),
     supplier_id: supplierId.schema("Only deliveries from this supplier").optional(),
     ...dateFilters("deliveries"),
   },
-  key: "deliveries",
-  from: "deliveries",
-  where: (input) => [
-    when(input.location_id, "location_id = ?"),
-    when(input.supplier_id, "supplier_id = ?"),
-    when(input.date_from, "delivered_on >= ?"),
-    when(input.date_to, "delivered_on <= ?"),
-  ],
-  orderBy: "delivery_id",
-});
-
-const listRecipes = defineListTool({
-  name: "list_recipes",
-  description: paged(
-    "List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.",
-    "recipes",
-  ),
-  filters: {
-    category: z.enum(["starter", "main", "dessert"]).optional().describe("Only this menu category"),
+  {
+    location_id: "location_id = ?",
+    supplier_id: "supplier_id = ?",
+    date_from: "delivered_on >= ?",
+    date_to: "delivered_on <= ?",
   },
-  key: "recipes",
-  from: "recipes",
-  where: (input) => [when(input.category, "category = ?")],
-  orderBy: "recipe_id",
-});
+);
+
+const listRecipes = listing(
+  "list_recipes",
+  "List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.",
+  "recipes",
+  "recipe_id",
+  { category: z.enum(["starter", "main", "dessert"]).optional().describe("Only this menu category") },
+  { category: "category = ?" },
+);
 
 const getRecipe = defineGetTool({
   name: "get_recipe",
@@ -262,58 +255,42 @@ const getRecipe = defineGetTool({
   },
 });
 
-const listSales = defineListTool({
-  name: "list_sales",
-  description: paged(
-    "List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.",
-    "sales",
-  ),
-  filters: {
+const listSales = listing(
+  "list_sales",
+  "List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.",
+  "sales",
+  "location_id, sold_on, recipe_id",
+  {
     location_id: locationId.schema("Only this location's sales").optional(),
     recipe_id: recipeId.schema("Only this recipe's sales").optional(),
     ...dateFilters("sales"),
   },
-  key: "sales",
-  from: "sales",
-  select: "location_id, sold_on, recipe_id, portions",
-  where: (input) => [
-    when(input.location_id, "location_id = ?"),
-    when(input.recipe_id, "recipe_id = ?"),
-    when(input.date_from, "sold_on >= ?"),
-    when(input.date_to, "sold_on <= ?"),
-  ],
-  orderBy: "location_id, sold_on, recipe_id",
-});
-
-const listWasteLogs = defineListTool({
-  name: "list_waste_logs",
-  description: paged(
-    "List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.",
-    "waste_logs",
-  ),
-  filters: {
-    location_id: locationId.schema("Only this location's log").optional(),
-    ...dateFilters("entries"),
+  {
+    location_id: "location_id = ?",
+    recipe_id: "recipe_id = ?",
+    date_from: "sold_on >= ?",
+    date_to: "sold_on <= ?",
   },
-  key: "waste_logs",
-  from: "waste_logs",
-  where: (input) => [
-    when(input.location_id, "location_id = ?"),
-    when(input.date_from, "logged_on >= ?"),
-    when(input.date_to, "logged_on <= ?"),
-  ],
-  orderBy: "waste_id",
-});
+  "location_id, sold_on, recipe_id, portions",
+);
 
-const listCreditRequests = defineListTool({
-  name: "list_credit_requests",
-  description: paged("List the credit requests already sent to suppliers, ordered by id.", "credit_requests"),
-  filters: { delivery_id: deliveryId.schema("Only credits for this delivery").optional() },
-  key: "credit_requests",
-  from: "credit_requests",
-  where: (input) => [when(input.delivery_id, "delivery_id = ?")],
-  orderBy: "credit_id",
-});
+const listWasteLogs = listing(
+  "list_waste_logs",
+  "List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.",
+  "waste_logs",
+  "waste_id",
+  { location_id: locationId.schema("Only this location's log").optional(), ...dateFilters("entries") },
+  { location_id: "location_id = ?", date_from: "logged_on >= ?", date_to: "logged_on <= ?" },
+);
+
+const listCreditRequests = listing(
+  "list_credit_requests",
+  "List the credit requests already sent to suppliers, ordered by id.",
+  "credit_requests",
+  "credit_id",
+  { delivery_id: deliveryId.schema("Only credits for this delivery").optional() },
+  { delivery_id: "delivery_id = ?" },
+);
 
 const requestCredit = defineTool({
   name: "request_credit",
@@ -326,12 +303,7 @@ const requestCredit = defineTool({
     reason: z.string().min(1).max(200).default("short delivery").describe("Why"),
   }),
   handler: ({ delivery_id, amount, reason }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT 1 FROM deliveries WHERE delivery_id = ?",
-      [delivery_id],
-      deliveryId.notFound(delivery_id).message,
-    );
+    mustExist(db, "deliveries", deliveryId, delivery_id);
     const row = insertRow(db, "credit_requests", {
       delivery_id,
       amount: roundCents(amount),
