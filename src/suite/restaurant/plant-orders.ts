@@ -120,7 +120,10 @@ function deliver(world: RestaurantWorld, random: Random, po: Po, role: Role): vo
     );
     if (options.length > 0) {
       item = random.pick(options);
-      price = overBy(tolerance + between(random, 3, 8));
+      // Overbilled only against an agreed price: an unlisted ordered item is billed at the catalogue
+      // price, so an overbilled substitute for it would be a breach the agreements leave undefined.
+      const over = overBy(tolerance + between(random, 3, 8));
+      if (agreed !== undefined) price = over;
       note = `substituted for ${po.item.id} (out of stock)`;
     }
   }
