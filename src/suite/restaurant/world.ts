@@ -1,5 +1,4 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays } from "../../envs/index.js";
 import type { Product } from "./catalog.js";
 
 export type Random = GenerateContext["random"];
@@ -108,8 +107,4 @@ export function unitCost(item: { price: number; pack: number }): number {
 export function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
-}
-
-export function daysBefore(today: string, days: number): string {
-  return addDays(today, -days);
 }
