@@ -50,7 +50,7 @@ describe("xlsx writer", () => {
       const tool = bindTool(readWorkbookTool, { db: undefined as never, workspaceDir: folder });
       const call = (args: Record<string, unknown>) =>
         tool.call(args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
-      const first = (await call({ path: "count.xlsx", per_page: 4 })) as { output: unknown };
+      const first = await call({ path: "count.xlsx", per_page: 4 });
       expect(JSON.stringify(first)).toContain('"sheet_names":["Walk-in & cooler","Dry store"]');
       expect(JSON.stringify(first)).toContain('{"row":2,"cells":{}}');
       expect(JSON.stringify(first)).toContain('"merged":["A1:C1"]');
