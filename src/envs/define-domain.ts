@@ -27,8 +27,8 @@ export interface GenerateContext {
   faker: Faker;
   /** The fixed "today" of every instance (ISO date). Use it, never the wall clock. */
   referenceDate: string;
-  /** Writes a workspace file (relative path, directories created). */
-  writeFile(relativePath: string, content: string): void;
+  /** Writes a workspace file (relative path, directories created): text as UTF-8, bytes as they are (.xlsx). */
+  writeFile(relativePath: string, content: string | Uint8Array): void;
   /** Reads a workspace file written earlier (by the generator or this prepare); null when it does not exist. */
   readFile(relativePath: string): string | null;
 }

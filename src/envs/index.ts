@@ -191,6 +191,9 @@ export type { PersonName } from "./kit/seeded-data.js";
 export { checkTableChanges, checkStateDiff } from "./kit/state-diff.js";
 export type { TableExpectation } from "./kit/state-diff.js";
 export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
+export { writeXlsx, readXlsx, columnLetter, zipEntries, unzipEntries } from "./kit/xlsx.js";
+export { readWorkbookTool } from "./kit/workbook-tool.js";
+export type { XlsxSheet, XlsxValue } from "./kit/xlsx.js";
 export {
   PYTHON_SNAPSHOT_HELPERS,
   renderSnapshot,

@@ -80,6 +80,11 @@ function openDirectorySync(root: string, components: readonly string[]): number 
 
 /** Sync form of readWorkspaceText, for states no program can change any more. */
 export function readWorkspaceTextSync(root: string, path: string, maxBytes = MAX_READ_FILE_BYTES): string {
+  return readWorkspaceBytesSync(root, path, maxBytes).toString("utf8");
+}
+
+/** A workspace file's bytes (binary files such as .xlsx), with the same path checks as the text reader. */
+export function readWorkspaceBytesSync(root: string, path: string, maxBytes = MAX_READ_FILE_BYTES): Buffer {
   const components = parseWorkspacePath(path);
   if (components.length === 0)
     throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
@@ -105,7 +110,7 @@ export function readWorkspaceTextSync(root: string, path: string, maxBytes = MAX
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    return buffer.subarray(0, length).toString("utf8");
+    return buffer.subarray(0, length);
   } finally {
     closeSync(fd);
   }
@@ -164,7 +169,7 @@ export function listWorkspaceEntriesSync(root: string, path = "."): WorkspaceFil
 }
 
 /** Sync form of writeWorkspaceText (generators writing an instance under construction). */
-export function writeWorkspaceTextSync(root: string, path: string, content: string): void {
+export function writeWorkspaceTextSync(root: string, path: string, content: string | Uint8Array): void {
   const components = parseWorkspacePath(path);
   if (components.length === 0)
     throw new WorkspaceFsError("is-directory", "the workspace root is a directory");
@@ -201,7 +206,7 @@ export function writeWorkspaceTextSync(root: string, path: string, content: stri
         assertPlainFile(fstatSync(fd), name);
         ftruncateSync(fd, 0);
       }
-      const bytes = Buffer.from(content, "utf8");
+      const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content);
       let written = 0;
       while (written < bytes.length)
         written += writeSync(fd, bytes, written, bytes.length - written, written);

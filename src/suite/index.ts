@@ -26,6 +26,7 @@ const DOMAIN_LOADERS = {
   marketplace: async () => (await import("./marketplace/index.js")).marketplaceTasks,
   utility: async () => (await import("./utility/index.js")).utilityTasks,
   library: async () => (await import("./library/index.js")).libraryTasks,
+  restaurant: async () => (await import("./restaurant/index.js")).restaurantTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

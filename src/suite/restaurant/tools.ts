@@ -1,0 +1,341 @@
+import { z } from "zod";
+import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  defineGetTool,
+  defineListTool,
+  getRow,
+  insertRow,
+  isoDateSchema,
+  requireRow,
+  roundCents,
+  when,
+  withSilentFailures,
+  withTransientFailures,
+  cachedStatement,
+  readWorkbookTool,
+} from "../../envs/index.js";
+import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { deliveryId, itemId, locationId, poId, recipeId, supplierId } from "./ids.js";
+
+const dateFilters = (what: string) => ({
+  date_from: isoDateSchema.optional().describe(`Only ${what} on or after this date, YYYY-MM-DD`),
+  date_to: isoDateSchema.optional().describe(`Only ${what} on or before this date, YYYY-MM-DD`),
+});
+
+/** A paginated listing of one table; `conditions` maps each filter to its SQL condition. */
+function listing<Filters extends z.ZodRawShape>(
+  name: string,
+  text: string,
+  key: string,
+  orderBy: string,
+  filters: Filters = {} as Filters,
+  conditions: Partial<Record<keyof Filters, string>> = {},
+  select?: string,
+) {
+  return defineListTool({
+    name,
+    description: `${text} Paginated: returns \`${key}\`, \`page\`, \`per_page\`, \`total\`, \`has_more\`.`,
+    filters,
+    key,
+    from: key,
+    where: (input: Record<string, unknown>) =>
+      Object.entries(conditions).map(([field, sql]) => when(input[field], sql as string)),
+    orderBy,
+    ...(select ? { select } : {}),
+  });
+}
+
+const listLocations = listing(
+  "list_locations",
+  "List the group's restaurant locations, ordered by id, with city and manager.",
+  "locations",
+  "location_id",
+);
+
+const listSuppliers = listing(
+  "list_suppliers",
+  "List suppliers, ordered by id: name, category, ordering e-mail.",
+  "suppliers",
+  "supplier_id",
+);
+
+const listItems = listing(
+  "list_items",
+  "List the purchasing catalogue, ordered by item id: category, supplier, `base_unit` (ea, kg or l), `pack_size` (base units per case), `case_price` (USD, catalogue list price) and `status` (active or discontinued).",
+  "items",
+  "item_id",
+  {
+    category: z.string().min(1).optional().describe("Only items in this category, e.g. produce"),
+    supplier_id: supplierId.schema("Only items from this supplier").optional(),
+    status: z.enum(["active", "discontinued"]).optional().describe("Only items in this status"),
+  },
+  { category: "category = lower(?)", supplier_id: "supplier_id = ?", status: "status = ?" },
+);
+
+const getItem = defineGetTool({
+  name: "get_item",
+  description: "Get one catalogue item. Returns `item`.",
+  input: { item_id: itemId.schema("The item") },
+  key: "item",
+  from: "items",
+  notFound: itemId,
+});
+
+const listParLevels = listing(
+  "list_par_levels",
+  "List par levels (base units) by location and item, ordered by location then item.",
+  "par_levels",
+  "location_id, item_id",
+  {
+    location_id: locationId.schema("Only this location's pars").optional(),
+    item_id: itemId.schema("Only this item's pars").optional(),
+  },
+  { location_id: "location_id = ?", item_id: "item_id = ?" },
+);
+
+/** The row of `table` with this id (`columns` of it), or the id format's "not found" failure. */
+function mustExist<Row>(
+  db: ToolContext["db"],
+  table: string,
+  format: IdFormat,
+  id: string,
+  columns = "1",
+): Row {
+  return requireRow<Row>(
+    db,
+    `SELECT ${columns} FROM ${table} WHERE ${format.field} = ?`,
+    [id],
+    format.notFound(id).message,
+  );
+}
+
+const setParLevel = defineTool({
+  name: "set_par_level",
+  description:
+    "Change the par level (base units) of an item at a location that already has one. Returns the updated `par_level`.",
+  kind: "write",
+  inputSchema: z.object({
+    location_id: locationId.schema("The location"),
+    item_id: itemId.schema("The item"),
+    par: z.number().min(0).max(100000).describe("The new par in the item's base units"),
+  }),
+  handler: ({ location_id, item_id, par }, { db }: ToolContext) => {
+    const where = "FROM par_levels WHERE location_id = ? AND item_id = ?";
+    requireRow(
+      db,
+      `SELECT 1 ${where}`,
+      [location_id, item_id],
+      `${item_id} has no par at ${location_id}; only existing pars are reviewed`,
+    );
+    cachedStatement(db, `UPDATE par_levels SET par = ? WHERE location_id = ? AND item_id = ?`).run(
+      par,
+      location_id,
+      item_id,
+    );
+    return { par_level: getRow(db, `SELECT * ${where}`, location_id, item_id) };
+  },
+});
+
+const listPurchaseOrders = listing(
+  "list_purchase_orders",
+  "List purchase orders, ordered by id: one item per order, `cases` ordered at `case_price`, `status` open (not delivered yet), delivered or cancelled, `ordered_on`.",
+  "purchase_orders",
+  "po_id",
+  {
+    status: z.enum(["open", "delivered", "cancelled"]).optional().describe("Only orders in this status"),
+    location_id: locationId.schema("Only this location's orders").optional(),
+    supplier_id: supplierId.schema("Only orders with this supplier").optional(),
+    item_id: itemId.schema("Only orders of this item").optional(),
+  },
+  {
+    status: "status = ?",
+    location_id: "location_id = ?",
+    supplier_id: "supplier_id = ?",
+    item_id: "item_id = ?",
+  },
+);
+
+const getPurchaseOrder = defineGetTool({
+  name: "get_purchase_order",
+  description:
+    "Get one purchase order with the deliveries made against it. Returns `purchase_order`, `deliveries`.",
+  input: { po_id: poId.schema("The purchase order") },
+  key: "purchase_order",
+  from: "purchase_orders",
+  notFound: poId,
+  related: { deliveries: "SELECT * FROM deliveries WHERE po_id = ? ORDER BY delivery_id" },
+});
+
+const placeOrder = defineTool({
+  name: "place_order",
+  description:
+    "Place a purchase order for whole cases of one item for one location with the item's catalogue supplier, dated today, at the catalogue case price. Returns the new `purchase_order`.",
+  kind: "write",
+  inputSchema: z.object({
+    location_id: locationId.schema("The location that receives the goods"),
+    item_id: itemId.schema("The item"),
+    cases: z.number().int().min(1).max(200).describe("Whole cases (not base units)"),
+  }),
+  handler: ({ location_id, item_id, cases }, { db }: ToolContext) => {
+    mustExist(db, "locations", locationId, location_id);
+    const item = mustExist<{ supplier_id: string; case_price: number }>(
+      db,
+      "items",
+      itemId,
+      item_id,
+      "supplier_id, case_price",
+    );
+    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
+    const row = insertRow(db, "purchase_orders", {
+      po_id: poId.format(count + 1),
+      location_id,
+      supplier_id: item.supplier_id,
+      item_id,
+      cases,
+      case_price: item.case_price,
+      status: "open",
+      ordered_on: REFERENCE_DATE,
+    });
+    return { purchase_order: row };
+  },
+});
+
+const cancelOrder = defineTool({
+  name: "cancel_order",
+  description: "Cancel an open purchase order. Returns the updated `purchase_order`.",
+  kind: "write",
+  inputSchema: z.object({ po_id: poId.schema("The open purchase order") }),
+  handler: ({ po_id }, { db }: ToolContext) => {
+    const row = mustExist<{ status: string }>(db, "purchase_orders", poId, po_id, "status");
+    if (row.status !== "open")
+      throw new ToolFailure(`purchase order ${po_id} is ${row.status}; only open orders can be cancelled`);
+    cachedStatement(db, "UPDATE purchase_orders SET status = 'cancelled' WHERE po_id = ?").run(po_id);
+    return { purchase_order: getRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", po_id) };
+  },
+});
+
+const listDeliveries = listing(
+  "list_deliveries",
+  "List deliveries, ordered by id: the purchase order, the `item_id` actually delivered (a substitute when it differs from the order's), `cases` received, the invoiced `case_price` and the driver's `note`.",
+  "deliveries",
+  "delivery_id",
+  {
+    location_id: locationId.schema("Only deliveries to this location").optional(),
+    supplier_id: supplierId.schema("Only deliveries from this supplier").optional(),
+    ...dateFilters("deliveries"),
+  },
+  {
+    location_id: "location_id = ?",
+    supplier_id: "supplier_id = ?",
+    date_from: "delivered_on >= ?",
+    date_to: "delivered_on <= ?",
+  },
+);
+
+const listRecipes = listing(
+  "list_recipes",
+  "List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.",
+  "recipes",
+  "recipe_id",
+  { category: z.enum(["starter", "main", "dessert"]).optional().describe("Only this menu category") },
+  { category: "category = ?" },
+);
+
+const getRecipe = defineGetTool({
+  name: "get_recipe",
+  description:
+    "Get one recipe with its ingredient lines: `quantity` in the item's base unit for one batch (which yields `yield_portions` portions). Returns `recipe`, `lines`.",
+  input: { recipe_id: recipeId.schema("The recipe") },
+  key: "recipe",
+  from: "recipes",
+  notFound: recipeId,
+  related: {
+    lines: "SELECT line_no, item_id, quantity FROM recipe_lines WHERE recipe_id = ? ORDER BY line_no",
+  },
+});
+
+const listSales = listing(
+  "list_sales",
+  "List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.",
+  "sales",
+  "location_id, sold_on, recipe_id",
+  {
+    location_id: locationId.schema("Only this location's sales").optional(),
+    recipe_id: recipeId.schema("Only this recipe's sales").optional(),
+    ...dateFilters("sales"),
+  },
+  {
+    location_id: "location_id = ?",
+    recipe_id: "recipe_id = ?",
+    date_from: "sold_on >= ?",
+    date_to: "sold_on <= ?",
+  },
+  "location_id, sold_on, recipe_id, portions",
+);
+
+const listWasteLogs = listing(
+  "list_waste_logs",
+  "List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.",
+  "waste_logs",
+  "waste_id",
+  { location_id: locationId.schema("Only this location's log").optional(), ...dateFilters("entries") },
+  { location_id: "location_id = ?", date_from: "logged_on >= ?", date_to: "logged_on <= ?" },
+);
+
+const listCreditRequests = listing(
+  "list_credit_requests",
+  "List the credit requests already sent to suppliers, ordered by id.",
+  "credit_requests",
+  "credit_id",
+  { delivery_id: deliveryId.schema("Only credits for this delivery").optional() },
+  { delivery_id: "delivery_id = ?" },
+);
+
+const requestCredit = defineTool({
+  name: "request_credit",
+  description:
+    "Ask the supplier for a credit against one delivery, dated today. Returns the new `credit_request`.",
+  kind: "write",
+  inputSchema: z.object({
+    delivery_id: deliveryId.schema("The delivery"),
+    amount: z.number().positive().describe("Credit in USD"),
+    reason: z.string().min(1).max(200).default("short delivery").describe("Why"),
+  }),
+  handler: ({ delivery_id, amount, reason }, { db }: ToolContext) => {
+    mustExist(db, "deliveries", deliveryId, delivery_id);
+    const row = insertRow(db, "credit_requests", {
+      delivery_id,
+      amount: roundCents(amount),
+      reason,
+      requested_on: REFERENCE_DATE,
+    });
+    return { credit_request: row };
+  },
+});
+
+/** The tools as the tasks see them: some listings flake (503s, or an error body in an ordinary result). */
+export const restaurantTools: DomainTool[] = [
+  listLocations,
+  listSuppliers,
+  listItems,
+  getItem,
+  withTransientFailures(listParLevels, {
+    when: (input) => input.location_id === "LOC-02" && input.page === 2,
+  }),
+  setParLevel,
+  withTransientFailures(listPurchaseOrders, { when: (input) => input.status === "open" && input.page === 1 }),
+  withSilentFailures(getPurchaseOrder, { when: (input) => input.po_id.endsWith("7") }),
+  placeOrder,
+  cancelOrder,
+  withTransientFailures(listDeliveries, {
+    when: (input) => input.page === 1 && input.supplier_id === "SUP-02",
+  }),
+  listRecipes,
+  withSilentFailures(getRecipe, { when: (input) => input.recipe_id === "RCP-003" }),
+  withTransientFailures(listSales, { when: (input) => input.location_id === "LOC-01" && input.page === 2 }),
+  withSilentFailures(listWasteLogs, { when: (input) => input.location_id === "LOC-02" && input.page === 1 }),
+  listCreditRequests,
+  requestCredit,
+  readWorkbookTool,
+];
