@@ -19,6 +19,7 @@ const DOMAIN_LOADERS = {
   pharmacy: async () => (await import("./pharmacy/index.js")).pharmacyTasks,
   customs: async () => (await import("./customs/index.js")).customsTasks,
   permits: async () => (await import("./permits/index.js")).permitsTasks,
+  transport: async () => (await import("./transport/index.js")).transportTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
