@@ -1,6 +1,18 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { driverHoursTask } from "./tasks/driver-hours.js";
+import { ineligibleRidersTask } from "./tasks/ineligible-riders.js";
 import { lateArrivalsTask } from "./tasks/late-arrivals.js";
+import { overcrowdedRoutesTask } from "./tasks/overcrowded-routes.js";
+import { speedingEpisodesTask } from "./tasks/speeding-episodes.js";
+import { unqualifiedDriversTask } from "./tasks/unqualified-drivers.js";
 
 export { transportDomain } from "./domain.js";
 
-export const transportTasks: TaskDefinition[] = [lateArrivalsTask];
+export const transportTasks: TaskDefinition[] = [
+  lateArrivalsTask,
+  speedingEpisodesTask,
+  ineligibleRidersTask,
+  overcrowdedRoutesTask,
+  driverHoursTask,
+  unqualifiedDriversTask,
+];
