@@ -43,7 +43,7 @@ type Variant = { noLift?: boolean; medicalStrict?: boolean; anyClass?: boolean }
 function cell(variant: Variant): string {
   return String.raw`
 today = "2025-06-30"
-rule = re.search(r"holds a class (\w) or (\w) CDL with both the (\w) \(passenger\) and the (\w) \(school bus\)", read_text(POLICY))
+rule = re.search(r"holds a class (\w) or (\w) CDL with both the (\w) \(passenger\) and (\w) \(school bus\)", read_text(POLICY))
 classes, needed = rule.group(1, 2), rule.group(3, 4)
 lifts = {b["bus_id"]: b["wheelchair_lift"] for b in fetch("list_buses", "buses")}
 flagged = []
