@@ -289,7 +289,8 @@ export const transportTools: DomainTool[] = [
   listStops,
   listBuses,
   listDrivers,
-  getDriver,
+  // Licence details come from the state's licensing service, which sheds load with 503s.
+  withTransientFailures(getDriver, { when: (input) => Number(input.driver_id.slice(4)) % 3 === 0 }),
   // The SIS is slow: the second page of a student listing first fails with a 503.
   withTransientFailures(listStudents, { when: (input) => input.page === 2 }),
   listRidership,
