@@ -117,7 +117,7 @@ function body(random: Random, mail: IncidentMail): string {
     case "evacuation":
       return `${capital(day)} ${where} the heater fan started smoking, so we evacuated ${bus} on the shoulder and waited for the relief bus. Shop has the bus now.`;
     case "behavior":
-      return `${capital(day)} ${where} two students got into a shoving match over a seat. I stopped the bus and separated them; nobody was injured. Please pass this on to the principal.`;
+      return `${capital(day)} ${where} two students got into a shoving match over a seat. I stopped the bus and separated them; no one got hurt. Please pass this on to the principal.`;
     default:
       return `${capital(day)} ${where} the ${random.pick(["ABS warning light came on", "air pressure gauge dropped", "wheelchair lift ran slow"])} on ${bus}. Finished the run fine; please have the shop take a look.`;
   }
@@ -131,23 +131,27 @@ function sentHeader(date: string, minutes: number): string {
 
 function writeMails(context: GenerateContext, world: TransportWorld): void {
   const { random } = context;
-  const texts = new Map<IncidentMail, string[]>();
+  type Headers = { From: string; Sent: string; To: string; Subject: string };
+  const originals = new Map<IncidentMail, { text: string[]; headers: Headers }>();
   const ordered = world.mails.map((mail, index) => ({ mail, index, minutes: random.int(9 * 60, 17 * 60) }));
   for (const { mail, index, minutes } of ordered) {
     const original = world.mails.find(
       (other) => !other.forwarded && other.route === mail.route && other.date === mail.date,
     )!;
-    const text = texts.get(original) ?? [
-      body(random, original),
-      `${original.driver.name}\n${random.pick(["Sent from my phone", "Driver", "Transportation"])}`,
-    ];
-    texts.set(original, text);
-    const headers = {
-      From: `${original.driver.name} <${original.driver.email}>`,
-      Sent: sentHeader(original.sent, minutes),
-      To: "Transportation Office <transportation@district.k12.us>",
-      Subject: random.pick(SUBJECTS[original.category]),
-    };
+    if (!originals.has(original))
+      originals.set(original, {
+        text: [
+          body(random, original),
+          `${original.driver.name}\n${random.pick(["Sent from my phone", "Driver", "Transportation"])}`,
+        ],
+        headers: {
+          From: `${original.driver.name} <${original.driver.email}>`,
+          Sent: sentHeader(original.sent, minutes),
+          To: "Transportation Office <transportation@district.k12.us>",
+          Subject: random.pick(SUBJECTS[original.category]),
+        },
+      });
+    const { text, headers } = originals.get(original)!;
     const rendered = mail.forwarded
       ? renderEmail(
           {

@@ -1,8 +1,11 @@
 import type { TaskDefinition } from "../../envs/index.js";
+import { closeStopsTask } from "./tasks/close-stops.js";
 import { driverHoursTask } from "./tasks/driver-hours.js";
 import { ineligibleRidersTask } from "./tasks/ineligible-riders.js";
 import { lateArrivalsTask } from "./tasks/late-arrivals.js";
+import { liftBusesTask } from "./tasks/lift-buses.js";
 import { overcrowdedRoutesTask } from "./tasks/overcrowded-routes.js";
+import { stateReportsTask } from "./tasks/state-reports.js";
 import { speedingEpisodesTask } from "./tasks/speeding-episodes.js";
 import { unqualifiedDriversTask } from "./tasks/unqualified-drivers.js";
 
@@ -15,4 +18,7 @@ export const transportTasks: TaskDefinition[] = [
   overcrowdedRoutesTask,
   driverHoursTask,
   unqualifiedDriversTask,
+  closeStopsTask,
+  liftBusesTask,
+  stateReportsTask,
 ];

@@ -35,6 +35,15 @@ def fetch(name, key, **filters):
             return items
         page += 1
 
+def workspace_files(folder):
+    paths, page = [], 1
+    while True:
+        result = tools.list_files(path=folder, page=page, per_page=100)
+        paths.extend(item["path"] for item in result["files"])
+        if not result["has_more"]:
+            return sorted(paths)
+        page += 1
+
 def avl_lines(bus_id, day):
     lines, page = [], 1
     while True:
