@@ -19,6 +19,8 @@ interface RunPlan {
   episodes: number[][];
   noisyEpisode: boolean;
   exactFifty: boolean;
+  /** The stop (index along the route) the driver drove past without opening the door. */
+  skip: number | null;
 }
 
 /** Late runs (one on Thursday, one on a legacy unit, one exactly on the line), speeding episodes and their traps. */
@@ -31,6 +33,7 @@ function planWeek(random: Random, routes: Route[], rows: number): Map<string, Ru
         episodes: [],
         noisyEpisode: false,
         exactFifty: false,
+        skip: null,
       });
   const key = (route: Route, date: string): RunPlan => plans.get(`${route.id}|${date}`)!;
   const legacy = routes.find((route) => route.bus.legacy)!;
@@ -54,6 +57,10 @@ function planWeek(random: Random, routes: Route[], rows: number): Map<string, Ru
   twice.episodes.push(episode(), episode());
   for (let n = 1; n < rows; n += 1) speeding(random.pick(routes)).episodes.push(episode());
   speeding(current.at(-1)!).exactFifty = true;
+  for (let n = 0; n < rows + 2; n += 1) {
+    const route = random.pick(routes);
+    key(route, random.pick(WEEK)).skip = random.int(0, route.stops.length - 1);
+  }
   return plans;
 }
 
@@ -82,7 +89,7 @@ function runEvents(random: Random, route: Route, date: string, plan: RunPlan): A
       push("DOOR_OPEN", {}, 40);
       push("DOOR_CLOSE", {}, random.int(6, 14));
     }
-    if (stop.closed) return;
+    if (stop.closed || index === plan.skip) return;
     push("DOOR_OPEN", { geo: stop.id }, random.int(30, 60));
     push("DOOR_CLOSE", { geo: stop.id }, random.int(20, 70));
   });
