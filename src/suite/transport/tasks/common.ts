@@ -2,6 +2,7 @@
 import { check, defineTask, parseAnswerList } from "../../../envs/index.js";
 import type { Check, TaskDefinition } from "../../../envs/index.js";
 import { transportDomain } from "../domain.js";
+import { WEEK } from "../world.js";
 import { TRANSPORT_PY } from "./python.js";
 
 interface TransportTask<Variant> extends Pick<
@@ -10,7 +11,7 @@ interface TransportTask<Variant> extends Pick<
 > {
   slug: string;
   /** The task's cell after the helper cell, for the oracle (`{}`) and for each near-miss's variant. */
-  cell: (variant: Variant) => string;
+  cell: (variant: Variant) => string | string[];
   nearMisses: Array<[id: string, description: string, variant: Variant]>;
 }
 
@@ -21,11 +22,11 @@ export function defineTransportTask<Variant extends object>(task: TransportTask<
     id: `transport.${slug}`,
     domain: transportDomain,
     ...rest,
-    oracle: [TRANSPORT_PY, cell({} as Variant)],
+    oracle: [TRANSPORT_PY, ...([] as string[]).concat(cell({} as Variant))],
     nearMisses: nearMisses.map(([id, description, variant]) => ({
       id,
       description,
-      cells: [TRANSPORT_PY, cell(variant)],
+      cells: [TRANSPORT_PY, ...([] as string[]).concat(cell(variant))],
     })),
   });
 }
@@ -42,4 +43,29 @@ export function checkIdList(answer: string, expected: string[]): Check {
 export function nonEmpty<T extends { length?: number; size?: number }>(value: T, what: string): T {
   if ((value.length ?? value.size) === 0) throw new Error(`generation produced no ${what}`);
   return value;
+}
+
+/**
+ * Cells that read every route bus's AVL export of the week into `exports[(route_id, day)]`, one cell per day
+ * (a week of exports at v3 is hundreds of calls). `trustPartial` reads pages without checking for a partial
+ * body, as a careless program does.
+ */
+export function avlExportCells(trustPartial = false): string[] {
+  const reader = trustPartial
+    ? String.raw`def read_export(bus_id, day):
+    lines, page = [], 1
+    while True:
+        result = tools.fetch_avl(bus_id=bus_id, date=day, page=page)
+        lines.extend(result["lines"])
+        if not result["has_more"]:
+            return lines
+        page += 1`
+    : "read_export = avl_lines";
+  return [
+    `${reader}\nroutes = fetch("list_routes", "routes")\nexports = {}\nprint(len(routes), "routes")`,
+    ...WEEK.map(
+      (day) =>
+        `for route in routes:\n    exports[(route["route_id"], "${day}")] = read_export(route["bus_id"], "${day}")\nprint(len(exports), "exports")`,
+    ),
+  ];
 }

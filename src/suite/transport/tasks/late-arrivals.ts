@@ -2,7 +2,7 @@ import { checkAnswerAmounts, weekdayIndex } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { avlEvents, policyNumber, routes } from "../facts.js";
 import { WEEK } from "../world.js";
-import { defineTransportTask, nonEmpty } from "./common.js";
+import { avlExportCells, defineTransportTask, nonEmpty } from "./common.js";
 
 /** Per route, the runs of the week whose first door opening at the school came too close to the bell. */
 export function expectedLateRuns(state: StateView): Map<string, number> {
@@ -29,45 +29,35 @@ function verify({ initial, answer }: VerifyContext): Check[] {
 
 type Variant = { noLateStart?: boolean; wallClock?: boolean; trustPartial?: boolean };
 
-function cell(variant: Variant): string {
-  const lines = variant.trustPartial
-    ? `lines, page = [], 1
-        while True:
-            result = tools.fetch_avl(bus_id=route["bus_id"], date=day, page=page)
-            lines.extend(result["lines"])
-            if not result["has_more"]:
-                break
-            page += 1`
-    : `lines = avl_lines(route["bus_id"], day)`;
+function cell(variant: Variant): string[] {
   const when = variant.wallClock ? `datetime.fromisoformat(line[:19])` : `event["at"]`;
-  const bell = variant.wallClock
-    ? `datetime.fromisoformat(f"{day}T{bell_time}:00")`
-    : `datetime.fromisoformat(f"{day}T{bell_time}:00-05:00")`;
-  return String.raw`
+  const zone = variant.wallClock ? "" : "-05:00";
+  return [
+    ...avlExportCells(variant.trustPartial),
+    String.raw`
 policy = read_text(POLICY)
 lead = int(re.search(r"unload at least (\d+) minutes", policy).group(1))
 late_start = int(re.search(r"rings (\d+) minutes after", policy).group(1))
 bells = {s["school_id"]: s["bell_time"] for s in fetch("list_schools", "schools")}
 late = Counter()
-for route in fetch("list_routes", "routes"):
-    bell_time = bells[route["school_id"]]
+for route in routes:
     for day in WEEK:
-        ${lines}
         arrival = None
-        for line in lines:
+        for line in exports[(route["route_id"], day)]:
             event = parse_avl(line)
             if event and event["event"] == "DOOR_OPEN" and event["geo"] == route["school_id"]:
                 arrival = ${when}
                 break
         if arrival is None:
             continue
-        bell = ${bell}
+        bell = datetime.fromisoformat(f"{day}T{bells[route['school_id']]}:00${zone}")
         if Date.fromisoformat(day).weekday() == 2${variant.noLateStart ? " and False" : ""}:
             bell += timedelta(minutes=late_start)
         if arrival > bell - timedelta(minutes=lead):
             late[route["route_id"]] += 1
 print(json.dumps(dict(sorted(late.items()))))
-`;
+`,
+  ];
 }
 
 export const lateArrivalsTask = defineTransportTask<Variant>({

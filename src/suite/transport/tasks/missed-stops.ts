@@ -2,7 +2,7 @@ import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { avlEvents, routes } from "../facts.js";
 import { WEEK } from "../world.js";
-import { defineTransportTask, nonEmpty } from "./common.js";
+import { avlExportCells, defineTransportTask, nonEmpty } from "./common.js";
 
 /** Per route, the open stops of the week's runs where the AVL export shows no door opening. */
 export function expectedMissedStops(state: StateView): Map<string, number> {
@@ -32,24 +32,16 @@ function verify({ initial, answer }: VerifyContext): Check[] {
 
 type Variant = { closedToo?: boolean; trustPartial?: boolean };
 
-function cell(variant: Variant): string {
-  const lines = variant.trustPartial
-    ? `lines, page = [], 1
-        while True:
-            result = tools.fetch_avl(bus_id=route["bus_id"], date=day, page=page)
-            lines.extend(result["lines"])
-            if not result["has_more"]:
-                break
-            page += 1`
-    : `lines = avl_lines(route["bus_id"], day)`;
-  return String.raw`
+function cell(variant: Variant): string[] {
+  return [
+    ...avlExportCells(variant.trustPartial),
+    String.raw`
 missed = Counter()
-for route in fetch("list_routes", "routes"):
+for route in routes:
     stops = [s["stop_id"] for s in fetch("list_stops", "stops", route_id=route["route_id"]) if ${variant.closedToo ? "True" : 's["status"] == "open"'}]
     for day in WEEK:
-        ${lines}
         opened = set()
-        for line in lines:
+        for line in exports[(route["route_id"], day)]:
             event = parse_avl(line)
             if event and event["event"] == "DOOR_OPEN":
                 opened.add(event["geo"])
@@ -57,7 +49,8 @@ for route in fetch("list_routes", "routes"):
         if missing:
             missed[route["route_id"]] += missing
 print(json.dumps(dict(sorted(missed.items()))))
-`;
+`,
+  ];
 }
 
 export const missedStopsTask = defineTransportTask<Variant>({

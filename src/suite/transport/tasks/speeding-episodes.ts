@@ -2,7 +2,7 @@ import { checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { avlEvents, policyNumber, routes } from "../facts.js";
 import { WEEK } from "../world.js";
-import { defineTransportTask, nonEmpty } from "./common.js";
+import { avlExportCells, defineTransportTask, nonEmpty } from "./common.js";
 
 /** Per bus, the week's speeding episodes: runs of GPS fixes above the limit, other lines not breaking them. */
 export function expectedEpisodes(state: StateView): Map<string, number> {
@@ -27,17 +27,19 @@ function verify({ initial, answer }: VerifyContext): Check[] {
 
 type Variant = { countFixes?: boolean; kphAsMph?: boolean; noiseEnds?: boolean };
 
-function cell(variant: Variant): string {
+function cell(variant: Variant): string[] {
   const speed = variant.kphAsMph ? `float(re.search(r"spd=([\\d.]+)", line).group(1))` : `event["mph"]`;
-  return String.raw`
+  return [
+    ...avlExportCells(),
+    String.raw`
 policy = read_text(POLICY)
 limit = float(re.search(r"never exceed (\d+) mph", policy).group(1))
 episodes = Counter()
-for route in fetch("list_routes", "routes"):
+for route in routes:
     bus = route["bus_id"]
     for day in WEEK:
         speeding = False
-        for line in avl_lines(bus, day):
+        for line in exports[(route["route_id"], day)]:
             event = parse_avl(line)
             if event is None:
                 ${variant.noiseEnds ? "speeding = False" : "pass"}
@@ -49,7 +51,8 @@ for route in fetch("list_routes", "routes"):
                 episodes[bus] += 1
             speeding = over
 print(json.dumps(dict(sorted(episodes.items()))))
-`;
+`,
+  ];
 }
 
 export const speedingEpisodesTask = defineTransportTask<Variant>({
