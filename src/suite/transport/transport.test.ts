@@ -26,7 +26,7 @@ beforeAll(() => {
   for (const seed of SEEDS) {
     const instance = buildInstance(closeStopsTask, "v0", seed, cache.path);
     const state = openStateView(instance.dbPath, instance.workspaceDir);
-    instances.set(seed, { instance, view: state.view, close: state.close });
+    instances.set(seed, { instance, view: state.view, close: () => state.close() });
   }
 });
 
