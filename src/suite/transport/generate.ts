@@ -186,18 +186,30 @@ function makeStudents(context: GenerateContext, routes: Route[], schools: School
 
 /** Riders the policy does and does not carry: short walks, the exact limit, hazard zones, IEPs, wheelchairs. */
 function plantEligibility(random: Random, routes: Route[], students: Student[]): void {
+  const planted = new Set<Student>();
+  const pick = (candidates: Student[]): Student => {
+    const student = random.pick(candidates.filter((s) => !planted.has(s)));
+    planted.add(student);
+    return student;
+  };
+  const hazard = students.filter((s) => s.stop !== null && HAZARD_ZONES.includes(s.zone));
+  for (let n = 0; n < 2; n += 1) pick(hazard).miles = 0.4 + Math.round(random.next() * 4) / 10;
+  // The rest on plain riders (no hazard zone, no transport needs), one case each.
   const riderOf = (route: Route): Student =>
-    random.pick(
-      students.filter((s) => s.stop !== null && routes.find((r) => r.stops.includes(s.stop!)) === route),
+    pick(
+      students.filter(
+        (s) =>
+          s.stop !== null &&
+          route.stops.includes(s.stop) &&
+          s.needs === "none" &&
+          !HAZARD_ZONES.includes(s.zone),
+      ),
     );
   for (const route of routes.filter((_, index) => index % 2 === 0))
     riderOf(route).miles = walkLimit(route.school.level) - 0.1 - Math.round(random.next() * 5) / 10;
-  const secondary = routes.find((route) => route.school.level !== "elementary")!;
-  riderOf(secondary).miles = 1.2;
+  riderOf(routes.find((route) => route.school.level !== "elementary")!).miles = 1.2;
   riderOf(routes[1]!).miles = walkLimit(routes[1]!.school.level);
   riderOf(routes[2]!).miles = walkLimit(routes[2]!.school.level);
-  const hazard = students.filter((s) => s.stop !== null && HAZARD_ZONES.includes(s.zone));
-  for (const student of sample(random, hazard, 2)) student.miles = 0.4 + Math.round(random.next() * 4) / 10;
   const iep = riderOf(routes[3]!);
   iep.needs = "iep_transport";
   iep.miles = 0.3;

@@ -3,7 +3,6 @@ import type { SeededRandom } from "../../core/index.js";
 
 export type Random = SeededRandom;
 export type Level = "elementary" | "middle" | "high";
-export type Needs = "none" | "iep_transport" | "wheelchair";
 
 /** The school week the telematics, ridership and timesheets cover (Monday to Friday). */
 export const WEEK = ["2025-06-23", "2025-06-24", "2025-06-25", "2025-06-26", "2025-06-27"] as const;
@@ -28,36 +27,24 @@ export const WALK_LIMITS: Array<[band: string, grades: string, miles: number]> =
   ["middle", "6-8", 1.5],
   ["high", "9-12", 2.0],
 ];
-export const ZONES = [
-  "Northgate",
-  "Riverside",
-  "Elm Park",
-  "Cedar Hills",
-  "Lakeview",
-  "Old Mill",
-  "Southport",
-  "Westfield",
-];
+export const ZONES = "Northgate,Riverside,Elm Park,Cedar Hills,Lakeview,Old Mill,Southport,Westfield".split(
+  ",",
+);
 /** Zones whose walk to school the district rates hazardous (no sidewalks, a highway crossing). */
 export const HAZARD_ZONES = ["Old Mill", "Southport"];
 export const REPORTABLE = ["collision", "injury", "evacuation"] as const;
 export type Category = (typeof REPORTABLE)[number] | "behavior" | "mechanical";
 
-export interface School {
-  id: string;
-  name: string;
-  level: Level;
-  bell: string;
-}
-export interface Bus {
+export type School = { id: string; name: string; level: Level; bell: string };
+export type Bus = {
   id: string;
   capacity: number;
   lift: boolean;
   legacy: boolean;
   avlUnit: string;
   status: "in_service" | "spare" | "shop";
-}
-export interface Driver {
+};
+export type Driver = {
   id: string;
   name: string;
   email: string;
@@ -65,22 +52,16 @@ export interface Driver {
   endorsements: string;
   medicalExpires: string;
   liftUntil: string | null;
-}
-export interface Stop {
+};
+export type Stop = {
   id: string;
   seq: number;
   location: string;
   zone: string;
   pickup: string;
   closed: boolean;
-}
-export interface Route {
-  id: string;
-  school: School;
-  bus: Bus;
-  driver: Driver;
-  stops: Stop[];
-}
+};
+export type Route = { id: string; school: School; bus: Bus; driver: Driver; stops: Stop[] };
 export interface Student {
   id: string;
   name: string;
@@ -88,16 +69,10 @@ export interface Student {
   school: School;
   zone: string;
   miles: number;
-  needs: Needs;
+  needs: "none" | "iep_transport" | "wheelchair";
   stop: Stop | null;
 }
-export interface Shift {
-  driver: Driver;
-  date: string;
-  duty: string;
-  start: string;
-  end: string;
-}
+export type Shift = { driver: Driver; date: string; duty: string; start: string; end: string };
 export interface IncidentMail {
   route: Route;
   driver: Driver;
@@ -124,8 +99,6 @@ export interface TransportWorld {
 }
 
 export const gradeNumber = (grade: string): number => (grade === "K" ? 0 : Number(grade));
-export const levelOfGrade = (grade: string): Level =>
-  gradeNumber(grade) <= 5 ? "elementary" : gradeNumber(grade) <= 8 ? "middle" : "high";
 export const hhmm = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 export const minutesOf = (text: string): number => Number(text.slice(0, 2)) * 60 + Number(text.slice(3, 5));
