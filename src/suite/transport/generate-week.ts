@@ -93,7 +93,8 @@ function runEvents(random: Random, route: Route, date: string, plan: RunPlan): A
     push("DOOR_OPEN", { geo: stop.id }, random.int(30, 60));
     push("DOOR_CLOSE", { geo: stop.id }, random.int(20, 70));
   });
-  push("GPS", { mph: random.int(100, 300) / 10 });
+  do push("GPS", { mph: random.int(100, 300) / 10 });
+  while (events.length < AVL_PAGE_LINES);
   push("DOOR_OPEN", { geo: route.school.id }, random.int(40, 80));
   const arrivalIndex = events.length - 1;
   push("DOOR_CLOSE", { geo: route.school.id }, random.int(180, 360));

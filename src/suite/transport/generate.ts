@@ -113,7 +113,14 @@ function makeRoutes(
   let stopNumber = 0;
   return Array.from({ length: count }, (_, index): Route => {
     const school = schools[index % schools.length]!;
-    const zones = index === 0 ? ["Old Mill", "Riverside"] : sample(random, ZONES, 2);
+    const zones =
+      index === 0
+        ? ["Old Mill", "Riverside"]
+        : sample(
+            random,
+            ZONES.filter((z) => !HAZARD_ZONES.includes(z)),
+            2,
+          );
     const stopCount = random.int(5, 7);
     const start = minutesOf(school.bell) - 15 - stopCount * 5;
     const stops = Array.from({ length: stopCount }, (_, seq) => ({
