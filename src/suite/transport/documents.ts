@@ -111,7 +111,7 @@ function body(random: Random, mail: IncidentMail): string {
   const bus = `bus ${Number(mail.route.bus.id.slice(4))}`;
   switch (mail.category) {
     case "collision":
-      return `${capital(day)} ${where} a ${random.pick(["pickup", "delivery van", "sedan"])} ${random.pick(["clipped the rear bumper of", "backed into the side of", "rear-ended"])} ${bus} at a stop light. ${random.pick(["No injuries, I checked every student.", "Nobody was hurt.", "No injuries to anyone on board."])} Police report taken.`;
+      return `${capital(day)} ${where} a ${random.pick(["pickup", "delivery van", "sedan"])} ${random.pick(["clipped the rear bumper of", "backed into the side of", "rear-ended"])} ${bus} at a stop light. ${random.pick(["No injuries, I checked every student.", "Nobody was hurt, no injuries to report.", "No injuries to anyone on board."])} Police report taken.`;
     case "injury":
       return `${capital(day)} ${where} a student tripped in the aisle when I braked for a deer and was injured (${random.pick(["cut on the chin", "sprained wrist", "bloody nose"])}). The school nurse met us at drop-off and called the parent.`;
     case "evacuation":
