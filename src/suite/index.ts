@@ -27,6 +27,7 @@ const DOMAIN_LOADERS = {
   utility: async () => (await import("./utility/index.js")).utilityTasks,
   library: async () => (await import("./library/index.js")).libraryTasks,
   restaurant: async () => (await import("./restaurant/index.js")).restaurantTasks,
+  transport: async () => (await import("./transport/index.js")).transportTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
