@@ -29,6 +29,13 @@ const libraryCount = (text: string): number =>
   qwen.tokenizer.encode(text, { add_special_tokens: false }).ids.length;
 
 /** Text a tool or a model produces: JSON listings, prose, code, numbers, whitespace runs, scripts and emoji. */
+/** 60k characters of the README that hold its first mention of a special token (wherever the README puts it). */
+function readmeAroundSpecialTokens(): string {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const start = Math.max(0, readme.indexOf("<|im_end|>") - 30_000);
+  return readme.slice(start, start + 60_000);
+}
+
 const CORPUS: string[] = [
   JSON.stringify({
     orders: Array.from({ length: 40 }, (_, index) => ({
@@ -41,7 +48,7 @@ const CORPUS: string[] = [
     page: 1,
     has_more: true,
   }),
-  readFileSync(join(root, "README.md"), "utf8").slice(0, 60_000),
+  readmeAroundSpecialTokens(),
   readFileSync(join(root, "src", "chat-template", "chat-renderer.ts"), "utf8"),
   "it's they're we've I'm you'll he'd IT'S  THEY'RE",
   "日本語のテキストと中文文本，한국어 텍스트 — ελληνικά, кириллица; العربية",
