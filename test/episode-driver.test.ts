@@ -151,7 +151,8 @@ describe("claim_done while code is running (M3)", () => {
         .callTool({
           name: "programmatic_tool_call",
           arguments: {
-            code: "import time\nopen('started', 'w').close()\nprint('before sleep', flush=True)\ntime.sleep(30)",
+            // 'started' is written after the print: the test interrupts as soon as it sees the file
+            code: "import time\nprint('before sleep', flush=True)\nopen('started', 'w').close()\ntime.sleep(30)",
           },
         })
         .then((result) => {

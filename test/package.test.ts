@@ -295,7 +295,7 @@ describe("the packed package, installed into an empty project", () => {
       ["tasks", "validate", "--suite", suite, "--no-builtin", "--scale", "v0,v3"],
       { cwd: consumer, env, timeout: 300_000 },
     );
-    expect(stdout).toMatch(/library\.late-fees\s+v0\s+0\s+1\s+1\s+0,0\s+\d+\s+ok/);
+    expect(stdout).toMatch(/lending\.late-fees\s+v0\s+0\s+1\s+1\s+0,0\s+\d+\s+ok/);
     expect(stdout).toContain("2 passed, 0 failed");
 
     // The template type-checks against the published declarations (what a user's editor sees).

@@ -124,7 +124,7 @@ export default defineSuite({ name: "on-retail", tasks: [defineTask({ ...base!, i
         instruction: task.instruction,
       }));
     for (const suites of [[suite], [onRetail], [suite, onRetail]])
-      for (const glob of ["*", "library.*", "retail.*", "retail.revenue*", "nothing.*"]) {
+      for (const glob of ["*", "lending.*", "retail.*", "retail.revenue*", "nothing.*"]) {
         const expected = await loadTasks(glob, { suites }).then(
           (tasks) => listing(tasks as TaskDefinition[]),
           (error: Error) => error.message,
@@ -138,7 +138,7 @@ export default defineSuite({ name: "on-retail", tasks: [defineTask({ ...base!, i
     expect(fast.stderr, STALE).toContain("built-in tasks listed from the suite manifest");
     expect(fast.stderr).not.toContain("importing");
     const rows = JSON.parse(fast.stdout) as Array<{ id: string; suite: string }>;
-    expect(rows.at(-1)).toMatchObject({ id: "library.late-fees", suite: "user-suite" });
+    expect(rows.at(-1)).toMatchObject({ id: "lending.late-fees", suite: "user-suite" });
     expect(rows.filter((row) => row.suite === "builtin")).toHaveLength((await loadSuite("*")).length);
     const slow = await progagent(cli, ["tasks", "list", "--suite", onRetail, "--task", "retail.*"], root);
     expect(slow.stderr).toContain(

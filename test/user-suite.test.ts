@@ -81,7 +81,7 @@ describe("progagent init-suite", () => {
       ok: boolean;
     }>;
     expect(rows.map((row) => [row.task, row.scale])).toEqual(
-      ["v0", "v1", "v2", "v3"].map((scale) => ["library.late-fees", scale]),
+      ["v0", "v1", "v2", "v3"].map((scale) => ["lending.late-fees", scale]),
     );
     for (const row of rows) {
       expect(row).toMatchObject({ nullReward: 0, oracleReward: 1, dtcReplayReward: 1, ok: true });
@@ -105,25 +105,25 @@ describe("--suite and --no-builtin", () => {
       "--suite",
       "./my-suite",
       "--task",
-      "library.*,retail.*",
+      "lending.*,retail.*",
       "--json",
     ]);
     expect(both.code, both.stderr).toBe(0);
     const rows = JSON.parse(both.stdout) as Array<{ id: string; suite: string; domain: string }>;
-    expect(rows.find((row) => row.id === "library.late-fees")).toMatchObject({
+    expect(rows.find((row) => row.id === "lending.late-fees")).toMatchObject({
       suite: "my-suite",
-      domain: "library",
+      domain: "lending",
     });
     expect(rows.filter((row) => row.suite === "builtin").length).toBeGreaterThan(0);
     expect(rows.filter((row) => row.suite === "builtin").every((row) => row.domain === "retail")).toBe(true);
 
     const table = await progagent(["tasks", "list", "--suite", suiteDir]);
-    expect(table.stdout).toMatch(/library\.late-fees\s+my-suite\s+library/);
+    expect(table.stdout).toMatch(/lending\.late-fees\s+my-suite\s+lending/);
     expect(table.stdout).toMatch(/retail\.\S+\s+builtin\s+retail/);
 
     const alone = await progagent(["tasks", "list", "--suite", "./my-suite", "--no-builtin", "--json"]);
     expect((JSON.parse(alone.stdout) as Array<{ id: string }>).map((row) => row.id)).toEqual([
-      "library.late-fees",
+      "lending.late-fees",
     ]);
 
     const twice = await progagent([
@@ -138,7 +138,7 @@ describe("--suite and --no-builtin", () => {
     ]);
     expect(twice.code, twice.stderr).toBe(0);
     expect((JSON.parse(twice.stdout) as Array<{ id: string }>).map((row) => row.id)).toEqual([
-      "library.late-fees",
+      "lending.late-fees",
     ]);
 
     const nothing = await progagent(["tasks", "list", "--no-builtin"]);
@@ -168,7 +168,7 @@ describe("--suite and --no-builtin", () => {
       (line) => JSON.parse(line) as { task: string; reward: number; harness: string },
     );
     expect(episodes).toHaveLength(4);
-    expect(episodes.every((episode) => episode.task === "library.late-fees" && episode.reward === 1)).toBe(
+    expect(episodes.every((episode) => episode.task === "lending.late-fees" && episode.reward === 1)).toBe(
       true,
     );
   });
@@ -186,7 +186,7 @@ describe("--suite and --no-builtin", () => {
           suiteDir,
           "--no-builtin",
           "--task",
-          "library.late-fees",
+          "lending.late-fees",
           "--mode",
           "dtc",
         ],
@@ -218,11 +218,11 @@ describe("--suite and --no-builtin", () => {
     try {
       const url = await waitForRolloutUrl(service, 120_000);
       const listed = (await (await fetch(`${url}/v1/tasks`)).json()) as { tasks: unknown };
-      expect(listed.tasks).toEqual([{ id: "library.late-fees", domain: "library" }]);
+      expect(listed.tasks).toEqual([{ id: "lending.late-fees", domain: "lending" }]);
       const created = await fetch(`${url}/v1/episodes`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ task: "library.late-fees", scale: "v0", mode: "dtc" }),
+        body: JSON.stringify({ task: "lending.late-fees", scale: "v0", mode: "dtc" }),
       });
       expect(created.status).toBe(201);
       const builtin = await fetch(`${url}/v1/episodes`, {
@@ -262,7 +262,7 @@ describe("--suite and --no-builtin", () => {
     });
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([
-      expect.objectContaining({ id: "library.late-fees", suite: "suite" }),
+      expect.objectContaining({ id: "lending.late-fees", suite: "suite" }),
     ]);
   });
 });
@@ -299,7 +299,7 @@ describe("a broken suite is one clear error", () => {
           text.replace('tools: ["list_loans", "charge_late_fee"]', 'tools: ["list_loans", "charge_fee"]'),
         ),
       expected:
-        /task 'library.late-fees' exposes unknown tool 'charge_fee' \(at tasks\/late-fees\.ts:\d+:\d+\)/,
+        /task 'lending.late-fees' exposes unknown tool 'charge_fee' \(at tasks\/late-fees\.ts:\d+:\d+\)/,
     },
     {
       name: "a missing file",
@@ -318,10 +318,10 @@ describe("a broken suite is one clear error", () => {
       name: "a task id the built-in suite has",
       make: () => {
         const dir = brokenCopy("duplicate", "tasks/late-fees.ts", (text) =>
-          text.replace('id: "library.late-fees"', 'id: "retail.process-pending-returns"'),
+          text.replace('id: "lending.late-fees"', 'id: "retail.process-pending-returns"'),
         );
         const domain = join(dir, "domain.ts");
-        writeFileSync(domain, readFileSync(domain, "utf8").replace('id: "library"', 'id: "retail"'));
+        writeFileSync(domain, readFileSync(domain, "utf8").replace('id: "lending"', 'id: "retail"'));
         return dir;
       },
       expected:
@@ -329,7 +329,7 @@ describe("a broken suite is one clear error", () => {
     },
   ])("$name", async ({ make, expected }) => {
     const dir = make();
-    const ran = await progagent(["tasks", "list", "--suite", dir, "--task", "retail.*,library.*"]);
+    const ran = await progagent(["tasks", "list", "--suite", dir, "--task", "retail.*,lending.*"]);
     expect(ran.code).toBe(2);
     const lines = ran.stderr.trim().split("\n");
     expect(lines, ran.stderr).toHaveLength(1);
@@ -347,7 +347,7 @@ describe("instance keys cover the user's sources", () => {
     const build = (): Promise<Ran> =>
       progagent(["tasks", "build", "--suite", dir, "--no-builtin", "--scale", "v0"], { cache });
     const instances = (): string[] =>
-      readdirSync(cache).filter((name) => name.startsWith("library.late-fees-v0-0-"));
+      readdirSync(cache).filter((name) => name.startsWith("lending.late-fees-v0-0-"));
 
     expect((await build()).code).toBe(0);
     const [first] = instances();

@@ -5,8 +5,8 @@ import { SCHEMA_SQL } from "./schema.js";
 import { chargeLateFee, listLoans } from "./tools.js";
 
 export const libraryDomain = defineDomain({
-  // snake_case; every task id of the domain starts with it ("library.late-fees").
-  id: "library",
+  // snake_case; every task id of the domain starts with it ("lending.late-fees").
+  id: "lending",
   title: "Lending library",
   description: "Members, their loans and the late-fee policy of a small lending library.",
   // Instances are keyed on this folder's sources already; bump the version to force a rebuild anyway.

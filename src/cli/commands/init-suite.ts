@@ -15,7 +15,7 @@ export function registerInitSuite(program: Command): void {
       const suite = shown.startsWith(".") || shown.startsWith("/") ? shown : `./${shown}`;
       process.stdout.write(
         `wrote suite '${written.name}' to ${written.dir}:\n${written.files.map((file) => `  ${file}`).join("\n")}\n\n` +
-          `next:\n  npx progagent tasks validate --suite ${suite} --no-builtin\n  npx progagent tasks show library.late-fees --suite ${suite}\n`,
+          `next:\n  npx progagent tasks validate --suite ${suite} --no-builtin\n  npx progagent tasks show lending.late-fees --suite ${suite}\n`,
       );
     });
 }

@@ -70,7 +70,7 @@ print(f"{total:.2f}")`,
 
 export const lateFeesTask = defineTask({
   // "<domain id>.<slug>", unique across every suite loaded together.
-  id: "library.late-fees",
+  id: "lending.late-fees",
   domain: libraryDomain,
   // One line for `progagent tasks list`.
   summary: "Charge the late fees the policy sets on overdue loans still out (grace period, tier rates, cap).",
