@@ -112,7 +112,7 @@ export {
   episodeInstructions,
   episodeMcpSession,
 } from "./episode-server.js";
-export { PYTHON_WORKSPACE_HELPERS } from "./python-helpers.js";
+export { PYTHON_WORKSPACE_HELPERS, pythonClientHelpers, type PythonClientOptions } from "./python-helpers.js";
 export { cachedStatement } from "./kit/statements.js";
 export {
   MAX_PER_PAGE,
@@ -193,6 +193,8 @@ export type { TableExpectation } from "./kit/state-diff.js";
 export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
 export { writeXlsx, readXlsx, columnLetter, zipEntries, unzipEntries } from "./kit/xlsx.js";
 export { readWorkbookTool } from "./kit/workbook-tool.js";
+export { openToolBench, resultText } from "./kit/tool-bench.js";
+export type { ToolBench } from "./kit/tool-bench.js";
 export type { XlsxSheet, XlsxValue } from "./kit/xlsx.js";
 export {
   PYTHON_SNAPSHOT_HELPERS,

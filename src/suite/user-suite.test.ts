@@ -108,7 +108,7 @@ describe("loadUserSuite (in process)", () => {
       root: written.dir,
       entryPath: join(written.dir, "index.ts"),
     });
-    expect(suite.tasks.map((task) => task.id)).toEqual(["library.late-fees"]);
+    expect(suite.tasks.map((task) => task.id)).toEqual(["lending.late-fees"]);
     const [task] = suite.tasks;
     expect(suiteNameOf(task!)).toBe("lending");
     expect(task!.domain.tools.map((tool) => tool.name)).toEqual(["list_loans", "charge_late_fee"]);

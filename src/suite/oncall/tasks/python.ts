@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, pythonClientHelpers } from "../../../envs/index.js";
 
 /**
  * The first cell of every oncall oracle: `call` retries what real APIs do to careful clients (429/503
@@ -9,40 +9,7 @@ import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
 export const ONCALL_PY = String.raw`import csv, io, json, math, re
 from datetime import datetime, timedelta, timezone
 ${PYTHON_WORKSPACE_HELPERS}
-def call(name, **kwargs):
-    last = None
-    for attempt in range(6):
-        try:
-            result = tools[name](**kwargs)
-        except Exception as error:
-            if "503" not in str(error) and "429" not in str(error):
-                raise
-            last = error
-            continue
-        if isinstance(result, dict) and result.get("status") in ("error", "partial"):
-            last = result.get("error")
-            continue
-        return result
-    raise RuntimeError(f"{name} kept failing: {last}")
-
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
-def workspace_files(folder):
-    paths, page = [], 1
-    while True:
-        result = tools.list_files(path=folder, page=page, per_page=100)
-        paths.extend(item["path"] for item in result["files"])
-        if not result["has_more"]:
-            return sorted(paths)
-        page += 1
-
+${pythonClientHelpers({ attempts: 6, retryOn: ["503", "429"], errorStatuses: ["error", "partial"] })}
 def log_lines(service, date):
     lines, page = [], 1
     while True:

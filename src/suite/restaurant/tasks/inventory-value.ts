@@ -37,7 +37,7 @@ function cells(variant: Variant): string[] {
 load_catalogue()
 policy = read_text("policies/purchasing.md")
 agreed = {}
-for path in workspace_paths("agreements"):
+for path in workspace_files("agreements"):
     text = read_text(path)
     supplier = re.search(r"supplier id (SUP-\d+)", text).group(1)
     for row in md_table(text, "Agreed prices"):

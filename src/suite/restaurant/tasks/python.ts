@@ -1,4 +1,9 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  pythonClientHelpers,
+  REFERENCE_DATE,
+} from "../../../envs/index.js";
 
 /**
  * The first cell of every restaurant oracle: `call` retries what real APIs do to careful clients (a 503
@@ -12,40 +17,7 @@ ${PYTHON_WORKSPACE_HELPERS}
 ${PYTHON_MARKDOWN_HELPERS}
 today = "${REFERENCE_DATE}"
 
-def call(name, **kwargs):
-    last = None
-    for attempt in range(5):
-        try:
-            result = tools[name](**kwargs)
-        except Exception as error:
-            if "503" not in str(error):
-                raise
-            last = error
-            continue
-        if isinstance(result, dict) and result.get("status") == "error":
-            last = result.get("error")
-            continue
-        return result
-    raise RuntimeError(f"{name} kept failing: {last}")
-
-def fetch(name, key, **filters):
-    rows, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        rows.extend(result[key])
-        if not result["has_more"]:
-            return rows
-        page += 1
-
-def workspace_paths(folder):
-    paths, page = [], 1
-    while True:
-        result = tools.list_files(path=folder, page=page, per_page=100)
-        paths.extend(item["path"] for item in result["files"])
-        if not result["has_more"]:
-            return sorted(paths)
-        page += 1
-
+${pythonClientHelpers()}
 def add_days(day, days):
     return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
 
@@ -58,7 +30,7 @@ def load_catalogue():
 def workbooks(week=-1):
     """The latest (or, week=-2, the previous) count workbook of every location folder."""
     by_folder = {}
-    for path in workspace_paths("counts"):
+    for path in workspace_files("counts"):
         if path.endswith(".xlsx"):
             by_folder.setdefault(path.rsplit("/", 1)[0], []).append(path)
     return [sorted(paths)[week] for _, paths in sorted(by_folder.items())]
