@@ -137,19 +137,20 @@ export function books(random: SeededRandom, faker: Faker, idOf: (n: number) => s
         CATEGORY_WEIGHTS.map(([, w]) => w),
       );
     const isbn = fresh();
+    const drawn = shape(random, kind);
     const title =
       `${random.pick(["The ", "", "A "])}${random.pick(WORDS.adjective)} ${random.pick(WORDS.noun)}`.trim();
     return {
       bibId: idOf(count),
       isbn: twin?.isbn ?? isbn,
       title,
-      subtitle: random.chance(0.4) ? `a ${kind.includes("fiction") ? "novel" : "memoir"}` : null,
+      subtitle: drawn.fiction && random.chance(0.4) ? "a novel" : null,
       author: `${faker.person.lastName()}, ${faker.person.firstName()}`,
       publisher: `${faker.person.lastName()} ${random.pick(["Press", "Books", "House", "& Company"])}`,
       place: random.pick(WORDS.place),
       year: random.int(2022, 2025),
       isbns: twin ? twinFields(twin.variant, twin.isbn, isbn) : isbnFields(random, isbn, fresh()),
-      ...shape(random, kind),
+      ...drawn,
       ...(category === undefined && random.chance(0.3)
         ? { summary: faker.lorem.sentences(random.int(2, 4)) }
         : {}),

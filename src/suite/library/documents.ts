@@ -97,7 +97,7 @@ export function writePolicies(context: GenerateContext): void {
     PATHS.claims,
     renderMarkdown("Claims and cancellations", [
       { heading: "Claiming" },
-      `Claim a firm-order line still on order (status ordered) when it was ordered more than the vendor's claim interval ago. Vendors not listed below get ${DEFAULT_CLAIM_DAYS} days. Do not claim a line that was claimed in the last ${RECENT_CLAIM_DAYS} days (a claim dated within ${RECENT_CLAIM_DAYS} days before today). Lines on standing orders are never claimed: the publisher ships each volume when it appears.`,
+      `Claim a firm-order line still on order (status ordered) when it was ordered more than the vendor's claim interval ago. Vendors not listed below get ${DEFAULT_CLAIM_DAYS} days. Do not claim a line that was claimed in the last ${RECENT_CLAIM_DAYS} days (a claim dated ${RECENT_CLAIM_DAYS} days before today or later). Lines on standing orders are never claimed: the publisher ships each volume when it appears.`,
       { heading: "Claim intervals" },
       {
         table: {

@@ -161,9 +161,13 @@ function plantCases(draft: Draft, nextBook: NextBook): Plants {
   addLine(draft, fundPo, 4, addDays(TODAY, -12), nextBook("juvenile-large-print"), { fund: "JUV" });
   addLine(draft, fundPo, 4, addDays(TODAY, -12), nextBook("juvenile-second-650"), { fund: "AFIC" });
   addLine(draft, fundPo, 4, addDays(TODAY, -12), nextBook("audiobook"), { fund: "AFIC" });
-  // Claims: a 45-day vendor at 50 days, a 90-day vendor at 70 and 110 days, a standing order, a recent and an
-  // old claim.
-  addLine(draft, po(0, addDays(TODAY, -50)), 0, addDays(TODAY, -50), nextBook(), { status: "ordered" });
+  // A memoir whose 008 says fiction, charged to AFIC: the policy goes by the 650 $v, so ANF.
+  const memoir = { ...nextBook("adult-nonfiction"), fiction: true, subtitle: "a memoir" };
+  addLine(draft, fundPo, 4, addDays(TODAY, -12), memoir, { fund: "AFIC" });
+  // Claims: a 45-day vendor at 50 and exactly 45 days, a 90-day vendor at 70 and 110 days, a standing order, a
+  // recent and an old claim.
+  for (const on of [addDays(TODAY, -50), addDays(TODAY, -45)])
+    addLine(draft, po(0, on), 0, on, nextBook(), { status: "ordered" });
   addLine(draft, po(2, addDays(TODAY, -70)), 2, addDays(TODAY, -70), nextBook(), { status: "ordered" });
   const late = po(2, addDays(TODAY, -110));
   for (let n = 0; n < 3; n += 1)
@@ -189,18 +193,18 @@ function plantCases(draft: Draft, nextBook: NextBook): Plants {
     entries: codes.split(" ").map((code, n): [Line, string] => [lines[n]!, code]),
   });
   const notices = [
-    report("2025-04-10", "OP BO", onOrder),
+    report("2025-05-27", "OP BO", onOrder),
     report("2025-06-02", "BO OP OSI PC OP", [...onOrder, gone]),
   ];
-  // Invoices: eleven received lines (only the second page holds a price over tolerance), and a clean four-line
-  // one with a price difference within tolerance and a short shipment.
+  // Invoices: eleven received lines (only the second page holds a price over tolerance), a clean four-line one
+  // with a price difference within tolerance and a short shipment, and a two-line one over-invoicing a quantity.
   const invoiced = addDays(TODAY, -60);
   const overPo = po(0, invoiced);
   const over = Array.from({ length: 11 }, () =>
     addLine(draft, overPo, 0, invoiced, nextBook(), { status: "received" }),
   );
   const cleanPo = po(2, invoiced);
-  const clean = Array.from({ length: 4 }, () =>
+  const clean = Array.from({ length: 6 }, () =>
     addLine(draft, cleanPo, 2, invoiced, nextBook(), { status: "received", qty: 3 }),
   );
   return { invoiceLines: { over, clean }, notices };
@@ -209,22 +213,9 @@ function plantCases(draft: Draft, nextBook: NextBook): Plants {
 /** The FY2024 and FY2025 ledger: encumbrances, releases and payments per line, credits and transfers. */
 function writeLedger(draft: Draft): void {
   const { random, context } = draft;
-  const rows: Array<{
-    fund_code: string;
-    posted_on: string;
-    kind: string;
-    amount: number;
-    reference: string;
-  }> = [];
-  const post = (
-    fund_code: string,
-    posted_on: string,
-    kind: string,
-    amount: number,
-    reference: string,
-  ): void => {
-    rows.push({ fund_code, posted_on, kind, amount, reference });
-  };
+  // fund_code, posted_on, kind, amount, reference: the table's columns after txn_id.
+  const rows: Array<[string, string, string, number, string]> = [];
+  const post = (...row: (typeof rows)[number]): number => rows.push(row);
   for (const line of draft.lines) {
     post(line.fund, line.orderedOn, "encumber", line.encumbered, line.id);
     if (line.status === "ordered") continue;
@@ -250,8 +241,8 @@ function writeLedger(draft: Draft): void {
     post(from!, on, "transfer_out", amount, `TR-${n + 1} to ${to}`);
     post(to!, on, "transfer_in", amount, `TR-${n + 1} from ${from}`);
   }
-  rows.sort((a, b) => a.posted_on.localeCompare(b.posted_on));
-  rows.forEach((row, index) => insertRow(context.db, "fund_transactions", { txn_id: index + 1, ...row }));
+  rows.sort((a, b) => a[1].localeCompare(b[1]));
+  rows.forEach((row, index) => put(context.db, "fund_transactions", index + 1, ...row));
 }
 
 const CHANGES = [undefined, undefined, undefined, undefined, "noise", "over", "qty", "short"] as const;
@@ -314,14 +305,10 @@ function writeInvoices(draft: Draft, plants: Plants["invoiceLines"]): void {
   });
   const overLines = plants.over.map((line, index) => printed(random, line, index === 9 ? "over" : undefined));
   write(0, overLines, addDays(TODAY, -8), "pending");
-  write(
-    2,
-    plants.clean.map((line, index) =>
-      printed(random, line, index === 1 ? "noise" : index === 2 ? "short" : undefined),
-    ),
-    addDays(TODAY, -6),
-    "pending",
-  );
+  const changes = [undefined, "noise", "short", undefined, undefined, "qty"] as const;
+  const cleanLines = plants.clean.map((line, index) => printed(random, line, changes[index]));
+  write(2, cleanLines.slice(0, 4), addDays(TODAY, -6), "pending");
+  write(2, cleanLines.slice(4), addDays(TODAY, -5), "pending");
 }
 
 const CODES = ["BO", "BO", "NYP", "NYP", "SH", "BO", "OP", "OSI", "PC"];
@@ -338,7 +325,11 @@ function writeNotices(draft: Draft, plants: Plants["notices"]): void {
   for (let n = notices.length; n < 9 * context.factors.files; n += 1) {
     const vendor = random.int(0, VENDORS.length - 1);
     const candidates = draft.lines.filter(
-      (line) => line.vendor === vendor && line.status !== "cancelled" && !planted.has(line.id),
+      (line) =>
+        line.vendor === vendor &&
+        line.status !== "cancelled" &&
+        line.orderedOn < dates[n]! &&
+        !planted.has(line.id),
     );
     const code = (line: Line): string => (line.status === "received" ? "SH" : random.pick(CODES));
     const entries = sample(random, candidates, random.int(4, 9)).map((line): [Line, string] => [
@@ -402,11 +393,13 @@ function writeRequests(context: GenerateContext): void {
   const [edge, lastYear] = ["P1000017", "P1000029"];
   add(edge, "2024-09-12", "approved", { year: 2024, price: 20 });
   add(edge, "2025-02-03", "approved", { year: 2024, price: 20 });
+  add(edge, "2025-03-11", "declined", { year: 2018, price: 20 });
   for (const on of ["2023-10-02", "2024-01-15", "2024-03-20"])
     add(lastYear, on, "approved", { year: 2023, price: 20 });
-  add(edge, "2025-06-20", "pending", { format: "paperback", year: 2024, price: 25 });
-  add(lastYear, "2025-06-21", "pending", { format: "hardcover", year: 2022, price: 30 });
+  // The edge patron's later request was keyed in first: ids do not follow request dates.
   add(edge, "2025-06-23", "pending", { format: "hardcover", year: 2023, price: 28 });
+  add(lastYear, "2025-06-21", "pending", { format: "hardcover", year: 2022, price: 30 });
+  add(edge, "2025-06-20", "pending", { format: "paperback", year: 2024, price: 25 });
   for (let n = 0; n < 22 * factors.rows; n += 1) {
     const pending = random.chance(0.4);
     const on = pending

@@ -1,4 +1,4 @@
-import { REFERENCE_DATE, check, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { REFERENCE_DATE, check, checkStateDiff, defineTask, longDate } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { claimsDue } from "../facts.js";
 import { nearMisses } from "./common.js";
@@ -38,8 +38,7 @@ export const claimOverdueTask = defineTask({
   domain: libraryDomain,
   summary:
     "Claim overdue firm-order lines by vendor claim intervals from the policy (standing orders and recent claims excluded).",
-  instruction:
-    "Send today's claims: claim every order line that our claims and cancellations policy says is due for a claim, with claim_order_line, and nothing else. Reply in the form `claimed: 5`.",
+  instruction: `Send today's claims (today is ${longDate(REFERENCE_DATE)}): claim every order line that our claims and cancellations policy says is due for a claim, with claim_order_line, and nothing else. Reply in the form \`claimed: 5\`.`,
   tools: ["list_vendors", "list_order_lines", "list_claims", "claim_order_line"],
   verify: ({ initial, final, answer }) => {
     const due = claimsDue(initial);

@@ -1,4 +1,4 @@
-import { check, parseAnswerJson, type Check, type NearMiss } from "../../../envs/index.js";
+import { checkProblems, parseAnswerJson, type Check, type NearMiss } from "../../../envs/index.js";
 
 /** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
 export function nearMisses(
@@ -21,11 +21,7 @@ export function checkAnswerValues(answer: string, expected: ReadonlyMap<string, 
     .filter(([key, want]) => given.get(key) !== want)
     .map(([key, want]) => `${key}: expected ${want}, got ${given.get(key) ?? "nothing"}`);
   for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
-  return check(
-    "answer",
-    problems.length === 0,
-    problems.length === 0 ? `all ${expected.size} match` : problems.slice(0, 5).join("; "),
-  );
+  return checkProblems("answer", problems, `all ${expected.size} match`);
 }
 
 /** Replies like `approved: 3, declined: 2`: each named count as expected. */
@@ -33,9 +29,6 @@ export function checkCounts(answer: string, expected: Record<string, number>): C
   const problems = Object.entries(expected)
     .filter(([name, count]) => Number(new RegExp(`${name}\\D*(\\d+)`, "i").exec(answer)?.[1]) !== count)
     .map(([name, count]) => `${name}: expected ${count}`);
-  return check(
-    "answer",
-    problems.length === 0,
-    problems.length === 0 ? "counts match" : `${problems.join("; ")}; got '${answer.slice(0, 80)}'`,
-  );
+  if (problems.length > 0) problems.push(`got '${answer.slice(0, 80)}'`);
+  return checkProblems("answer", problems, "counts match");
 }

@@ -36,11 +36,7 @@ export const duplicateOrdersTask = defineTask({
   nearMisses: nearMisses(cells, [
     ["first-020-only", "Reads only the first 020 field of each record.", "first-020"],
     ["no-isbn10", "Compares ISBN-10s as they are instead of converting them to ISBN-13.", "no-isbn10"],
-    [
-      "cancelled-isbns-count",
-      "Takes every 13-digit number in the record, $z cancelled ISBNs included.",
-      "any-isbn",
-    ],
+    ["cancelled-isbns-count", "Reads the cancelled $z ISBNs of each 020 as well as $a.", "any-isbn"],
     ["every-status", "Counts cancelled and received lines as on order.", "all-status"],
   ]),
 });

@@ -36,6 +36,7 @@ export const invoiceDiscrepanciesTask = defineTask({
     ["first-page-only", "Reads only page 1 of each printout.", "first-page"],
     ["no-tolerance", "Flags every price difference, even within the tolerance.", "no-tolerance"],
     ["short-shipments-flagged", "Flags invoiced quantities below the ordered quantity too.", "any-qty"],
+    ["price-only", "Checks prices only, never the invoiced quantities.", "no-qty"],
     ["gateway-errors-as-pages", "Takes the gateway's error answer as an empty page.", "trust-status"],
   ]),
 });

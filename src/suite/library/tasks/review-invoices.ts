@@ -65,5 +65,6 @@ export const reviewInvoicesTask = defineTask({
     ],
     ["no-tolerance", "Holds invoices whose prices differ within the tolerance.", "no-tolerance"],
     ["printed-discount", "Trusts the discount the vendor printed.", "printed-discount"],
+    ["price-only", "Checks prices only, never the invoiced quantities.", "no-qty"],
   ]),
 });
