@@ -304,7 +304,13 @@ function makeDumps(random: Random, world: UtilityWorld, files: number): void {
   const used = new Set<Meter>();
   for (let k = 0; k < 4 * files; k += 1) {
     const crew = crews[k % crews.length]!;
-    const dump: NoteDump = { crew: crew.id, lead: crew.lead, day: days[k % 4]!, entries: [] };
+    const dump: NoteDump = {
+      crew: crew.id,
+      lead: crew.lead,
+      skill: crew.skill,
+      day: days[k % 4]!,
+      entries: [],
+    };
     let minute = random.int(7 * 60, 8 * 60 + 30);
     for (let n = random.int(4, 6); n > 0; n -= 1) {
       const meter = random.pick(world.meters.filter((m) => m.utility === crew.skill && !used.has(m)));

@@ -108,7 +108,7 @@ const listMeterReads = defineListTool({
 const recordMeterRead = defineTool({
   name: "record_meter_read",
   description:
-    "Record an actual meter read taken in the field. Refused when the meter already has a read on that day. Returns the stored `read`.",
+    "Record an actual meter read taken in the field (a meter may have several reads on one day). Returns the stored `read`.",
   kind: "write",
   inputSchema: z.object({
     meter_id: meterId.schema("The meter"),
@@ -117,10 +117,6 @@ const recordMeterRead = defineTool({
   }),
   handler: ({ meter_id, read_date, reading }, { db }: ToolContext) => {
     requireId(db, "meters", meterId, meter_id);
-    if (
-      getRow(db, "SELECT 1 AS x FROM meter_reads WHERE meter_id = ? AND read_date = ?", meter_id, read_date)
-    )
-      throw new ToolFailure(`meter ${meter_id} already has a read on ${read_date}`);
     const row = { meter_id, read_date, reading, read_type: "actual", source: "field" };
     insertRow(db, "meter_reads", row);
     return { read: row };

@@ -1,6 +1,6 @@
 import { allRows } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { NOW, POLICY, policyTable, secondsOf } from "../world.js";
+import { NOW, NOW_TEXT, POLICY, policyTable, secondsOf } from "../world.js";
 import { checkIdList, defineUtilityTask } from "./common.js";
 
 /** June's P1/P2 orders dispatched later than the dispatch target, or still open past it. */
@@ -54,8 +54,7 @@ print(json.dumps(sorted(late)))
 export const dispatchDelaysTask = defineUtilityTask<Variant>({
   slug: "dispatch-delays",
   summary: "List June's P1/P2 work orders that missed the dispatch policy's dispatch target.",
-  instruction:
-    'Which P1 and P2 work orders created in June 2025 (UTC) missed their dispatch target in policies/dispatch.md? Reply with a JSON array of work order ids, e.g. ["WO-00017", "WO-00102"].',
+  instruction: `Which P1 and P2 work orders created in June 2025 (UTC) have missed their dispatch target in policies/dispatch.md so far? It is now ${NOW_TEXT}. Reply with a JSON array of work order ids, e.g. ["WO-00017", "WO-00102"].`,
   tools: ["list_work_orders", "get_work_order"],
   verify,
   cell,
