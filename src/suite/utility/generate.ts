@@ -113,8 +113,8 @@ function makeCustomers(context: GenerateContext, world: UtilityWorld): void {
     add("electric", random.pick(world.feeders).id);
     if (random.chance(0.6)) add("water", null);
   }
-  // The two planted outage feeders each serve critical-care customers.
-  for (const feeder of world.feeders.slice(0, 2))
+  // The three planted outage feeders each serve critical-care customers.
+  for (const feeder of world.feeders.slice(0, 3))
     for (const meter of world.meters
       .filter((m) => m.feeder === feeder.id && m.customer.cls === "residential")
       .slice(0, 2))
@@ -275,6 +275,8 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
   // Still open and already late.
   order(random, world, meter("electric"), "P1", now - 10 * 3600);
   order(random, world, meter("water"), "P3", secondsOf("2025-06-20T14:00:00Z"));
+  // Open for 80 minutes: not yet past its 120-minute dispatch target.
+  order(random, world, meter("water"), "P2", now - 80 * 60);
   // Emergencies waiting for a crew: the oldest electric one is only a P2.
   order(random, world, meter("electric"), "P2", now - 30 * 3600);
   order(random, world, meter("electric"), "P1", now - 5 * 3600);
@@ -284,15 +286,21 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
     order(random, world, meter(n % 2 === 0 ? "water" : "electric"), "P2", now - random.int(1, 29) * 3600);
 }
 
-/** A meter a policy visit already covers: its open meter_inspection work order. */
-function plantOpenInspection(random: Random, world: UtilityWorld): void {
+/** Meters a policy visit already covers: an open meter_inspection work order, and a dispatched one. */
+function plantInspections(random: Random, world: UtilityWorld): void {
   const byMeter = new Map<Meter, Read[]>();
   for (const read of world.reads) byMeter.set(read.meter, [...(byMeter.get(read.meter) ?? []), read]);
   const flagged = [...byMeter].filter(
     ([m, reads]) => m.customer.cls === "residential" && reads.slice(-3).every((r) => r.type === "estimated"),
   );
-  const meter = flagged[0]![0];
-  order(random, world, meter, "P3", secondsOf("2025-06-24T13:00:00Z"), "meter_inspection");
+  order(random, world, flagged[0]![0], "P3", secondsOf("2025-06-24T13:00:00Z"), "meter_inspection");
+  const [second] = flagged[1] ?? [];
+  if (second)
+    dispatch(
+      random,
+      world,
+      order(random, world, second, "P3", secondsOf("2025-06-25T09:30:00Z"), "meter_inspection"),
+    );
 }
 
 /** Handheld dumps: each entry is a dispatched work order of the crew, done or not, with a reading or none. */
@@ -406,7 +414,7 @@ export function generateUtility(context: GenerateContext): void {
   makeReads(random, world, factors.rows);
   makeCrews(context, world);
   makeWorkOrders(random, world, factors.rows);
-  plantOpenInspection(random, world);
+  plantInspections(random, world);
   makeDumps(random, world, factors.files);
   balanceLoads(random, world);
   world.workOrders.sort((a, b) => a.created.localeCompare(b.created));

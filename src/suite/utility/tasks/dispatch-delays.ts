@@ -28,7 +28,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkIdList(answer, expectedLateDispatches(initial))];
 }
 
-type Variant = { completionClock?: boolean; inclusive?: boolean; skipOpen?: boolean };
+type Variant = { completionClock?: boolean; inclusive?: boolean; skipOpen?: boolean; openLate?: boolean };
 
 function cell(variant: Variant): string {
   const dispatched = variant.completionClock
@@ -40,7 +40,7 @@ late = []
 for priority in ("P1", "P2"):
     for wo in fetch("list_work_orders", "work_orders", priority=priority, created_from="2025-06-01"):
         if wo["status"] == "open":
-            ${variant.skipOpen ? "continue" : "at = NOW"}
+            ${variant.skipOpen ? "continue" : variant.openLate ? 'late.append(wo["work_order_id"])\n            continue' : "at = NOW"}
         else:
             at = ${dispatched}
             at = utc(at) if at else NOW
@@ -62,5 +62,6 @@ export const dispatchDelaysTask = defineUtilityTask<Variant>({
     ["completion-clock", "Measures to completion instead of dispatch.", { completionClock: true }],
     ["inclusive-boundary", "Counts a dispatch exactly at the target as late.", { inclusive: true }],
     ["ignores-open", "Leaves out orders still waiting for a crew.", { skipOpen: true }],
+    ["open-always-late", "Counts every order still waiting for a crew as late.", { openLate: true }],
   ],
 });
