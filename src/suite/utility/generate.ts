@@ -229,7 +229,7 @@ function order(
 function dispatch(random: Random, world: UtilityWorld, wo: WorkOrder, crew?: Crew): void {
   wo.status = "dispatched";
   wo.crew = crew ?? crewFor(random, world, wo.meter.utility);
-  wo.dispatched = isoAt(secondsOf(wo.created) + random.int(10, 120) * 60);
+  wo.dispatched = isoAt(secondsOf(wo.created) + random.int(10, 180) * 60);
 }
 
 function complete(wo: WorkOrder, at: number): void {
@@ -259,6 +259,11 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
   const p2 = order(random, world, meter("electric"), "P2", secondsOf("2025-06-10T09:30:00Z"));
   dispatch(random, world, p2);
   complete(p2, secondsOf(p2.created) + 24 * 3600);
+  // Dispatched late, but created in May.
+  const may = order(random, world, meter("electric"), "P1", secondsOf("2025-05-31T21:00:00Z"));
+  dispatch(random, world, may);
+  may.dispatched = isoAt(secondsOf(may.created) + 50 * 60);
+  complete(may, secondsOf(may.created) + 3 * 3600);
   // Dispatched exactly on the P1 dispatch target.
   const onTarget = order(random, world, meter("electric"), "P1", secondsOf("2025-06-05T14:00:00Z"));
   dispatch(random, world, onTarget);

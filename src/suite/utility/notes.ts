@@ -89,7 +89,9 @@ export function renderNotes(random: Random, dump: NoteDump): string {
         `${meterText(random, entry.meter)} ${entry.illegible ? "rdg ?? glass fogged" : readingText(random, entry.reading!)}`,
       );
     parts.push(random.pick(WORK[dump.skill]));
-    parts.push(random.pick(entry.done ? DONE : NOT_DONE));
+    // A dump's first unfinished job is one whose note also holds "done" or "complete".
+    const unfinished = entry === dump.entries.find((e) => !e.done) ? NOT_DONE.slice(0, 2) : NOT_DONE;
+    parts.push(random.pick(entry.done ? DONE : unfinished));
     lines.push(`${clock(random, entry.minute)} ${parts.join(entry.reading === null ? " - " : ". ")}`);
     if (random.chance(0.3)) lines.push(random.pick(ASIDES));
   }
