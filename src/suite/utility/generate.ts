@@ -254,29 +254,35 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
       complete(wo, Math.max(finish, secondsOf(wo.dispatched!) + 1800));
     } else if (priority <= "P2" || random.chance(0.6)) dispatch(random, world, wo);
   }
+  plantWorkOrders(random, world, rows);
+}
+
+/** A planted order: dispatched (after `dispatchMinutes`, else at random), completed `hours` after creation. */
+function plantDone(
+  random: Random,
+  world: UtilityWorld,
+  [meter, priority, created]: [Meter, string, string],
+  hours: number,
+  dispatchMinutes?: number,
+): WorkOrder {
+  const wo = order(random, world, meter, priority, secondsOf(created));
+  dispatch(random, world, wo);
+  if (dispatchMinutes !== undefined) wo.dispatched = isoAt(secondsOf(wo.created) + dispatchMinutes * 60);
+  complete(wo, secondsOf(wo.created) + hours * 3600);
+  return wo;
+}
+
+/** The work orders the SLA and dispatch tasks turn on. */
+function plantWorkOrders(random: Random, world: UtilityWorld, rows: number): void {
+  const now = secondsOf(NOW);
   const meter = (utility: Utility) => random.pick(world.meters.filter((m) => m.utility === utility));
-  // SLA boundaries: done exactly on the 24-hour mark; a Friday P3 done Wednesday (late only by calendar days).
-  const p2 = order(random, world, meter("electric"), "P2", secondsOf("2025-06-10T09:30:00Z"));
-  dispatch(random, world, p2);
-  complete(p2, secondsOf(p2.created) + 24 * 3600);
-  // Dispatched late, but created in May.
-  const may = order(random, world, meter("electric"), "P1", secondsOf("2025-05-31T21:00:00Z"));
-  dispatch(random, world, may);
-  may.dispatched = isoAt(secondsOf(may.created) + 50 * 60);
-  complete(may, secondsOf(may.created) + 3 * 3600);
-  // Dispatched exactly on the P1 dispatch target.
-  const onTarget = order(random, world, meter("electric"), "P1", secondsOf("2025-06-05T14:00:00Z"));
-  dispatch(random, world, onTarget);
-  onTarget.dispatched = isoAt(secondsOf(onTarget.created) + 1800);
-  complete(onTarget, secondsOf(onTarget.created) + 3 * 3600);
-  // Late by the clock, on time once its customer hold is counted.
-  const held = order(random, world, meter("water"), "P2", secondsOf("2025-06-11T13:10:00Z"));
-  held.hold = 600;
-  dispatch(random, world, held);
-  complete(held, secondsOf(held.created) + 29 * 3600);
-  const p3 = order(random, world, meter("water"), "P3", secondsOf("2025-06-13T10:00:00Z"));
-  dispatch(random, world, p3);
-  complete(p3, secondsOf("2025-06-18T09:00:00Z"));
+  // SLA boundaries: done exactly on the 24-hour mark; a Friday P3 done Wednesday (late only by calendar days);
+  // late by the clock, on time once its customer hold is counted. Dispatch: late but created in May; on target.
+  plantDone(random, world, [meter("electric"), "P2", "2025-06-10T09:30:00Z"], 24);
+  plantDone(random, world, [meter("electric"), "P1", "2025-05-31T21:00:00Z"], 3, 50);
+  plantDone(random, world, [meter("electric"), "P1", "2025-06-05T14:00:00Z"], 3, 30);
+  plantDone(random, world, [meter("water"), "P2", "2025-06-11T13:10:00Z"], 29).hold = 600;
+  plantDone(random, world, [meter("water"), "P3", "2025-06-13T10:00:00Z"], 119);
   // Still open and already late.
   order(random, world, meter("electric"), "P1", now - 10 * 3600);
   order(random, world, meter("water"), "P3", secondsOf("2025-06-20T14:00:00Z"));
@@ -298,14 +304,10 @@ function plantInspections(random: Random, world: UtilityWorld): void {
   const flagged = [...byMeter].filter(
     ([m, reads]) => m.customer.cls === "residential" && reads.slice(-3).every((r) => r.type === "estimated"),
   );
-  order(random, world, flagged[0]![0], "P3", secondsOf("2025-06-24T13:00:00Z"), "meter_inspection");
-  const [second] = flagged[1] ?? [];
-  if (second)
-    dispatch(
-      random,
-      world,
-      order(random, world, second, "P3", secondsOf("2025-06-25T09:30:00Z"), "meter_inspection"),
-    );
+  const inspect = ([meter]: [Meter, Read[]], at: string) =>
+    order(random, world, meter, "P3", secondsOf(at), "meter_inspection");
+  inspect(flagged[0]!, "2025-06-24T13:00:00Z");
+  if (flagged[1]) dispatch(random, world, inspect(flagged[1], "2025-06-25T09:30:00Z"));
 }
 
 /** Handheld dumps: each entry is a dispatched work order of the crew, done or not, with a reading or none. */

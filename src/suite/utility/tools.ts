@@ -23,19 +23,9 @@ const utcSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "expected a UTC timestamp like 2025-06-28T14:05:00Z");
 
-function requireId(
-  db: ToolContext["db"],
-  table: string,
-  format: IdFormat,
-  id: string,
-): Record<string, unknown> {
-  return requireRow(
-    db,
-    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
-}
+/** The row an id names, or the id format's teaching not-found error. */
+const requireId = (db: ToolContext["db"], table: string, format: IdFormat, id: string) =>
+  requireRow(db, `SELECT * FROM ${table} WHERE ${format.field} = ?`, [id], format.notFound(id).message);
 
 const listFeeders = defineListTool({
   name: "list_feeders",
