@@ -113,8 +113,8 @@ function makeCustomers(context: GenerateContext, world: UtilityWorld): void {
     add("electric", random.pick(world.feeders).id);
     if (random.chance(0.6)) add("water", null);
   }
-  // The two planted outage feeders each serve critical-care customers.
-  for (const feeder of world.feeders.slice(0, 2))
+  // The three planted outage feeders each serve critical-care customers.
+  for (const feeder of world.feeders.slice(0, 3))
     for (const meter of world.meters
       .filter((m) => m.feeder === feeder.id && m.customer.cls === "residential")
       .slice(0, 2))
@@ -229,7 +229,7 @@ function order(
 function dispatch(random: Random, world: UtilityWorld, wo: WorkOrder, crew?: Crew): void {
   wo.status = "dispatched";
   wo.crew = crew ?? crewFor(random, world, wo.meter.utility);
-  wo.dispatched = isoAt(secondsOf(wo.created) + random.int(10, 120) * 60);
+  wo.dispatched = isoAt(secondsOf(wo.created) + random.int(10, 180) * 60);
 }
 
 function complete(wo: WorkOrder, at: number): void {
@@ -254,27 +254,40 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
       complete(wo, Math.max(finish, secondsOf(wo.dispatched!) + 1800));
     } else if (priority <= "P2" || random.chance(0.6)) dispatch(random, world, wo);
   }
+  plantWorkOrders(random, world, rows);
+}
+
+/** A planted order: dispatched (after `dispatchMinutes`, else at random), completed `hours` after creation. */
+function plantDone(
+  random: Random,
+  world: UtilityWorld,
+  [meter, priority, created]: [Meter, string, string],
+  hours: number,
+  dispatchMinutes?: number,
+): WorkOrder {
+  const wo = order(random, world, meter, priority, secondsOf(created));
+  dispatch(random, world, wo);
+  if (dispatchMinutes !== undefined) wo.dispatched = isoAt(secondsOf(wo.created) + dispatchMinutes * 60);
+  complete(wo, secondsOf(wo.created) + hours * 3600);
+  return wo;
+}
+
+/** The work orders the SLA and dispatch tasks turn on. */
+function plantWorkOrders(random: Random, world: UtilityWorld, rows: number): void {
+  const now = secondsOf(NOW);
   const meter = (utility: Utility) => random.pick(world.meters.filter((m) => m.utility === utility));
-  // SLA boundaries: done exactly on the 24-hour mark; a Friday P3 done Wednesday (late only by calendar days).
-  const p2 = order(random, world, meter("electric"), "P2", secondsOf("2025-06-10T09:30:00Z"));
-  dispatch(random, world, p2);
-  complete(p2, secondsOf(p2.created) + 24 * 3600);
-  // Dispatched exactly on the P1 dispatch target.
-  const onTarget = order(random, world, meter("electric"), "P1", secondsOf("2025-06-05T14:00:00Z"));
-  dispatch(random, world, onTarget);
-  onTarget.dispatched = isoAt(secondsOf(onTarget.created) + 1800);
-  complete(onTarget, secondsOf(onTarget.created) + 3 * 3600);
-  // Late by the clock, on time once its customer hold is counted.
-  const held = order(random, world, meter("water"), "P2", secondsOf("2025-06-11T13:10:00Z"));
-  held.hold = 600;
-  dispatch(random, world, held);
-  complete(held, secondsOf(held.created) + 29 * 3600);
-  const p3 = order(random, world, meter("water"), "P3", secondsOf("2025-06-13T10:00:00Z"));
-  dispatch(random, world, p3);
-  complete(p3, secondsOf("2025-06-18T09:00:00Z"));
+  // SLA boundaries: done exactly on the 24-hour mark; a Friday P3 done Wednesday (late only by calendar days);
+  // late by the clock, on time once its customer hold is counted. Dispatch: late but created in May; on target.
+  plantDone(random, world, [meter("electric"), "P2", "2025-06-10T09:30:00Z"], 24);
+  plantDone(random, world, [meter("electric"), "P1", "2025-05-31T21:00:00Z"], 3, 50);
+  plantDone(random, world, [meter("electric"), "P1", "2025-06-05T14:00:00Z"], 3, 30);
+  plantDone(random, world, [meter("water"), "P2", "2025-06-11T13:10:00Z"], 29).hold = 600;
+  plantDone(random, world, [meter("water"), "P3", "2025-06-13T10:00:00Z"], 119);
   // Still open and already late.
   order(random, world, meter("electric"), "P1", now - 10 * 3600);
   order(random, world, meter("water"), "P3", secondsOf("2025-06-20T14:00:00Z"));
+  // Open for 80 minutes: not yet past its 120-minute dispatch target.
+  order(random, world, meter("water"), "P2", now - 80 * 60);
   // Emergencies waiting for a crew: the oldest electric one is only a P2.
   order(random, world, meter("electric"), "P2", now - 30 * 3600);
   order(random, world, meter("electric"), "P1", now - 5 * 3600);
@@ -284,15 +297,17 @@ function makeWorkOrders(random: Random, world: UtilityWorld, rows: number): void
     order(random, world, meter(n % 2 === 0 ? "water" : "electric"), "P2", now - random.int(1, 29) * 3600);
 }
 
-/** A meter a policy visit already covers: its open meter_inspection work order. */
-function plantOpenInspection(random: Random, world: UtilityWorld): void {
+/** Meters a policy visit already covers: an open meter_inspection work order, and a dispatched one. */
+function plantInspections(random: Random, world: UtilityWorld): void {
   const byMeter = new Map<Meter, Read[]>();
   for (const read of world.reads) byMeter.set(read.meter, [...(byMeter.get(read.meter) ?? []), read]);
   const flagged = [...byMeter].filter(
     ([m, reads]) => m.customer.cls === "residential" && reads.slice(-3).every((r) => r.type === "estimated"),
   );
-  const meter = flagged[0]![0];
-  order(random, world, meter, "P3", secondsOf("2025-06-24T13:00:00Z"), "meter_inspection");
+  const inspect = ([meter]: [Meter, Read[]], at: string) =>
+    order(random, world, meter, "P3", secondsOf(at), "meter_inspection");
+  inspect(flagged[0]!, "2025-06-24T13:00:00Z");
+  if (flagged[1]) dispatch(random, world, inspect(flagged[1], "2025-06-25T09:30:00Z"));
 }
 
 /** Handheld dumps: each entry is a dispatched work order of the crew, done or not, with a reading or none. */
@@ -304,7 +319,13 @@ function makeDumps(random: Random, world: UtilityWorld, files: number): void {
   const used = new Set<Meter>();
   for (let k = 0; k < 4 * files; k += 1) {
     const crew = crews[k % crews.length]!;
-    const dump: NoteDump = { crew: crew.id, lead: crew.lead, day: days[k % 4]!, entries: [] };
+    const dump: NoteDump = {
+      crew: crew.id,
+      lead: crew.lead,
+      skill: crew.skill,
+      day: days[k % 4]!,
+      entries: [],
+    };
     let minute = random.int(7 * 60, 8 * 60 + 30);
     for (let n = random.int(4, 6); n > 0; n -= 1) {
       const meter = random.pick(world.meters.filter((m) => m.utility === crew.skill && !used.has(m)));
@@ -400,7 +421,7 @@ export function generateUtility(context: GenerateContext): void {
   makeReads(random, world, factors.rows);
   makeCrews(context, world);
   makeWorkOrders(random, world, factors.rows);
-  plantOpenInspection(random, world);
+  plantInspections(random, world);
   makeDumps(random, world, factors.files);
   balanceLoads(random, world);
   world.workOrders.sort((a, b) => a.created.localeCompare(b.created));

@@ -22,6 +22,7 @@ export interface NoteEntry {
 export interface NoteDump {
   crew: string;
   lead: string;
+  skill: "electric" | "water";
   day: string;
   entries: NoteEntry[];
 }
@@ -33,14 +34,10 @@ const NOT_DONE = [
   "no access, dog in yard, card left",
   "cust not home. rtn visit tmrw",
 ];
-const WORK = [
-  "replaced seal",
-  "reset breaker",
-  "tightened lugs",
-  "curb stop exercised",
-  "checked regs",
-  "new gasket",
-];
+const WORK = {
+  electric: ["replaced seal", "reset breaker", "tightened lugs"],
+  water: ["curb stop exercised", "checked regs", "new gasket"],
+};
 const ASIDES = [
   "fuel 42.1 gal",
   "lunch 1200-1230",
@@ -91,8 +88,10 @@ export function renderNotes(random: Random, dump: NoteDump): string {
       parts.push(
         `${meterText(random, entry.meter)} ${entry.illegible ? "rdg ?? glass fogged" : readingText(random, entry.reading!)}`,
       );
-    parts.push(random.pick(WORK));
-    parts.push(random.pick(entry.done ? DONE : NOT_DONE));
+    parts.push(random.pick(WORK[dump.skill]));
+    // A dump's first unfinished job is one whose note also holds "done" or "complete".
+    const unfinished = entry === dump.entries.find((e) => !e.done) ? NOT_DONE.slice(0, 2) : NOT_DONE;
+    parts.push(random.pick(entry.done ? DONE : unfinished));
     lines.push(`${clock(random, entry.minute)} ${parts.join(entry.reading === null ? " - " : ". ")}`);
     if (random.chance(0.3)) lines.push(random.pick(ASIDES));
   }

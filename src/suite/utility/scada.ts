@@ -61,12 +61,14 @@ export function planOutages(
   // Planted: momentary trips just under the threshold.
   add(2, dayStart(1) + 3 * 3600 + 2 * 60, 296);
   add(3, dayStart(3) + 18 * 3600 + 44 * 60, 41, [12]);
+  // Planted: an interruption of exactly 60:00 (the follow-up threshold is inclusive).
+  add(2, dayStart(2) + 11 * 3600 + 20 * 60 + 7, 3600);
   for (let index = 0; index < feeders.length; index += 1) {
     const count = random.int(1, 1 + Math.floor(days.length / 3));
     for (let n = 0; n < count; n += 1) {
       const momentary = random.chance(0.35);
-      // The planted feeders' other outages stay under an hour, so only the planted ones cross it.
-      const longest = index < 2 ? 50 * 60 : 200 * 60;
+      // The planted feeders' other outages stay under an hour, so only the planted ones reach it.
+      const longest = index < 3 ? 50 * 60 : 200 * 60;
       const seconds = momentary ? random.int(15, 285) : random.int(6 * 60, longest);
       const raise = random.int(first + 1800, last + 20 * 3600 - seconds);
       const repeats = random.chance(0.4)

@@ -23,19 +23,9 @@ const utcSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "expected a UTC timestamp like 2025-06-28T14:05:00Z");
 
-function requireId(
-  db: ToolContext["db"],
-  table: string,
-  format: IdFormat,
-  id: string,
-): Record<string, unknown> {
-  return requireRow(
-    db,
-    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
-}
+/** The row an id names, or the id format's teaching not-found error. */
+const requireId = (db: ToolContext["db"], table: string, format: IdFormat, id: string) =>
+  requireRow(db, `SELECT * FROM ${table} WHERE ${format.field} = ?`, [id], format.notFound(id).message);
 
 const listFeeders = defineListTool({
   name: "list_feeders",
@@ -108,7 +98,7 @@ const listMeterReads = defineListTool({
 const recordMeterRead = defineTool({
   name: "record_meter_read",
   description:
-    "Record an actual meter read taken in the field. Refused when the meter already has a read on that day. Returns the stored `read`.",
+    "Record an actual meter read taken in the field (a meter may have several reads on one day). Returns the stored `read`.",
   kind: "write",
   inputSchema: z.object({
     meter_id: meterId.schema("The meter"),
@@ -117,10 +107,6 @@ const recordMeterRead = defineTool({
   }),
   handler: ({ meter_id, read_date, reading }, { db }: ToolContext) => {
     requireId(db, "meters", meterId, meter_id);
-    if (
-      getRow(db, "SELECT 1 AS x FROM meter_reads WHERE meter_id = ? AND read_date = ?", meter_id, read_date)
-    )
-      throw new ToolFailure(`meter ${meter_id} already has a read on ${read_date}`);
     const row = { meter_id, read_date, reading, read_type: "actual", source: "field" };
     insertRow(db, "meter_reads", row);
     return { read: row };

@@ -4,6 +4,8 @@ import type { StateView } from "../../envs/index.js";
 
 /** The moment every task happens in (the reference date, start of the day shift). */
 export const NOW = "2025-06-30T08:00:00Z";
+/** NOW as a user states it in an instruction: the tools and documents give only the date. */
+export const NOW_TEXT = "Monday, June 30, 2025, 08:00 UTC";
 export const PRIORITIES = ["P1", "P2", "P3", "P4"] as const;
 /** Handheld notes are written in the service territory's local time. */
 export const LOCAL_OFFSET_HOURS = -5;

@@ -25,7 +25,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkIdList(answer, expected)];
 }
 
-type Variant = { total?: boolean; lastRaise?: boolean };
+type Variant = { total?: boolean; lastRaise?: boolean; strict?: boolean };
 
 function cell(variant: Variant): string {
   return String.raw`
@@ -34,7 +34,7 @@ longest = {}
 for feeder, minutes in interruptions(first_raise=${variant.lastRaise ? "False" : "True"}):
     if minutes >= momentary:
         longest[feeder] = ${variant.total ? "longest.get(feeder, 0) + minutes" : "max(longest.get(feeder, 0), minutes)"}
-feeders = sorted(f for f, m in longest.items() if m >= follow_up)
+feeders = sorted(f for f, m in longest.items() if m ${variant.strict ? ">" : ">="} follow_up)
 critical = {c["customer_id"] for c in fetch("list_customers", "customers", critical_care=True)}
 calls = set()
 for feeder in feeders:
@@ -61,5 +61,6 @@ export const criticalCareCallsTask = defineUtilityTask<Variant>({
       { total: true },
     ],
     ["pairs-last-raise", "Starts an interruption at the last repeated RAISE.", { lastRaise: true }],
+    ["strict-threshold", "Leaves out an interruption of exactly 60:00.", { strict: true }],
   ],
 });

@@ -1,6 +1,6 @@
 import { allRows } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { NOW, POLICY, policyTable, secondsOf } from "../world.js";
+import { NOW, NOW_TEXT, POLICY, policyTable, secondsOf } from "../world.js";
 import { checkIdList, defineUtilityTask } from "./common.js";
 
 /** June's P1/P2 orders dispatched later than the dispatch target, or still open past it. */
@@ -28,7 +28,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkIdList(answer, expectedLateDispatches(initial))];
 }
 
-type Variant = { completionClock?: boolean; inclusive?: boolean; skipOpen?: boolean };
+type Variant = { completionClock?: boolean; inclusive?: boolean; skipOpen?: boolean; openLate?: boolean };
 
 function cell(variant: Variant): string {
   const dispatched = variant.completionClock
@@ -40,7 +40,7 @@ late = []
 for priority in ("P1", "P2"):
     for wo in fetch("list_work_orders", "work_orders", priority=priority, created_from="2025-06-01"):
         if wo["status"] == "open":
-            ${variant.skipOpen ? "continue" : "at = NOW"}
+            ${variant.skipOpen ? "continue" : variant.openLate ? 'late.append(wo["work_order_id"])\n            continue' : "at = NOW"}
         else:
             at = ${dispatched}
             at = utc(at) if at else NOW
@@ -54,8 +54,7 @@ print(json.dumps(sorted(late)))
 export const dispatchDelaysTask = defineUtilityTask<Variant>({
   slug: "dispatch-delays",
   summary: "List June's P1/P2 work orders that missed the dispatch policy's dispatch target.",
-  instruction:
-    'Which P1 and P2 work orders created in June 2025 (UTC) missed their dispatch target in policies/dispatch.md? Reply with a JSON array of work order ids, e.g. ["WO-00017", "WO-00102"].',
+  instruction: `Which P1 and P2 work orders created in June 2025 (UTC) have missed their dispatch target in policies/dispatch.md so far? It is now ${NOW_TEXT}. Reply with a JSON array of work order ids, e.g. ["WO-00017", "WO-00102"].`,
   tools: ["list_work_orders", "get_work_order"],
   verify,
   cell,
@@ -63,5 +62,6 @@ export const dispatchDelaysTask = defineUtilityTask<Variant>({
     ["completion-clock", "Measures to completion instead of dispatch.", { completionClock: true }],
     ["inclusive-boundary", "Counts a dispatch exactly at the target as late.", { inclusive: true }],
     ["ignores-open", "Leaves out orders still waiting for a crew.", { skipOpen: true }],
+    ["open-always-late", "Counts every order still waiting for a crew as late.", { openLate: true }],
   ],
 });

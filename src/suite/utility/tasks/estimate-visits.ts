@@ -48,7 +48,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-type Variant = { uniform?: boolean; anyEstimates?: boolean; noDedupe?: boolean };
+type Variant = { uniform?: boolean; anyEstimates?: boolean; noDedupe?: boolean; openOnly?: boolean };
 
 function cell(variant: Variant): string {
   return String.raw`
@@ -59,7 +59,7 @@ history = {}
 for read in fetch("list_meter_reads", "reads", date_from="2025-01-01"):
     history.setdefault(read["meter_id"], []).append(read)
 covered = set()
-for status in ("open", "dispatched"):
+for status in ${variant.openOnly ? '("open",)' : '("open", "dispatched")'}:
     covered |= {w["meter_id"] for w in fetch("list_work_orders", "work_orders", kind="meter_inspection", status=status)}
 created = 0
 for meter, reads in sorted(history.items()):
@@ -93,5 +93,10 @@ export const estimateVisitsTask = defineUtilityTask<Variant>({
       { anyEstimates: true },
     ],
     ["no-dedupe", "Raises a visit where an inspection is already open.", { noDedupe: true }],
+    [
+      "dedupe-open-only",
+      "Raises a visit where an inspection is already dispatched (only open ones count as raised).",
+      { openOnly: true },
+    ],
   ],
 });

@@ -75,7 +75,7 @@ export const fieldReadsTask = defineUtilityTask<Variant>({
     ["strict-meter-ids", "Only reads meter numbers written as M-000123.", { strictMeter: true }],
     [
       "no-existing-check",
-      "Enters readings the system already has (the duplicate is refused and the run stops).",
+      "Enters readings the system already has: a second read of the same meter on the same day.",
       { noCheck: true },
     ],
   ],

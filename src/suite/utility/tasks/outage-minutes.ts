@@ -51,5 +51,6 @@ export const outageMinutesTask = defineUtilityTask<Variant>({
       { perFile: true },
     ],
     ["counts-momentary", "Counts momentary interruptions too.", { momentary: true }],
+    ["strict-threshold", "Takes an interruption of exactly 5:00 as momentary.", { strict: true }],
   ],
 });

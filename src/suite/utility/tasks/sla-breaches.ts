@@ -1,6 +1,6 @@
 import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { NOW, PRIORITIES, deadlineOf, secondsOf, slaTargets } from "../world.js";
+import { NOW, NOW_TEXT, PRIORITIES, deadlineOf, secondsOf, slaTargets } from "../world.js";
 import { defineUtilityTask } from "./common.js";
 
 /** June-created work orders that breached their completion target, counted per priority. */
@@ -63,8 +63,7 @@ print(json.dumps(late))
 export const slaBreachesTask = defineUtilityTask<Variant>({
   slug: "sla-breaches",
   summary: "Count June's work orders that breached the SLA's completion target, per priority.",
-  instruction:
-    'How many work orders created in June 2025 (UTC) have breached their completion target under policies/work-order-sla.md so far? Reply with a JSON object with a count for each priority, e.g. {"P1": 2, "P2": 5, "P3": 0, "P4": 1}.',
+  instruction: `How many work orders created in June 2025 (UTC) have breached their completion target under policies/work-order-sla.md so far? It is now ${NOW_TEXT}. Reply with a JSON object with a count for each priority, e.g. {"P1": 2, "P2": 5, "P3": 0, "P4": 1}.`,
   tools: ["list_work_orders", "get_work_order"],
   verify,
   cell,
