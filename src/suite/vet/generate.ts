@@ -270,6 +270,9 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
     const dates = Array.from({ length: random.int(loss ? 2 : 0, 4) }, () =>
       randomDate(random, addDays(today, -420), addDays(today, -3)),
     ).sort();
+    // One visit a day per patient, so that "the two most recent visits" never hangs on a tie.
+    for (let k = dates.length - 2; k >= 0; k -= 1)
+      if (dates[k]! >= dates[k + 1]!) dates[k] = addDays(dates[k + 1]!, -1);
     if (story === "drop-unweighed") dates.push(addDays(dates.at(-1)!, 1)); // came back once more, too fractious to weigh
     const lastWeighed = dates.length - (story === "drop-unweighed" ? 2 : 1);
     if (story === "cat-drop" && catDrops++ % 2 === 1) {
