@@ -303,10 +303,10 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
       const rxLine = rx
         ? `Rx ${rxText(context, rx.drug, rx.dose)} PO ${frequency} x${random.int(3, 14)}d.`
         : null;
-      // Every sixth completed prescription was keyed in with the decimal point slipped.
+      // Every sixth completed prescription was keyed in with the decimal point slipped (right under 1 mg: never 0 mg).
       const keyed =
         rx && !active && ++slips % 6 === 0
-          ? Math.round(rx.dose * random.pick([10, 0.1]) * 100) / 100
+          ? Math.round(rx.dose * (rx.dose < 1 ? 10 : random.pick([10, 0.1])) * 100) / 100
           : rx?.dose;
       const forced = story === "drop-units" && index >= lastWeighed - 1 ? index === lastWeighed : rx?.pounds;
       const facts = {
