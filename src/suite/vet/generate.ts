@@ -135,12 +135,12 @@ function insertVaccinations(context: GenerateContext, patients: Patient[]): Arra
       if (species !== patient.species) continue;
       const doses: string[] = [];
       if (random.chance(core ? 0.9 : 0.45)) {
-        // Every eighth core vaccine is a few days into its 30-day grace period; every third cat's rabies
-        // dose is over a year old (lapsed for a cat, not under the dogs' 36-month interval).
+        // Every eighth core vaccine is a few days into its 30-day grace period (every fourth of those on its
+        // last day); every third cat's rabies dose is over a year old (lapsed for a cat, not for a dog).
         const inGrace = core && ++cores % 8 === 0;
         const catRabies = !inGrace && species === "cat" && code === "RABIES" && cats++ % 3 === 0;
         let given = inGrace
-          ? addMonths(addDays(today, -random.int(3, 28)), -months)
+          ? addMonths(addDays(today, cores % 32 === 0 ? -30 : -random.int(3, 28)), -months)
           : addDays(today, -random.int(catRabies ? 430 : 5, catRabies ? 1000 : months * 30 + 260));
         for (
           let k = random.int(0, 2);
@@ -190,7 +190,7 @@ function insertAppointmentsAndReminders(
     put(db, "reminders", null, patient.id, "vaccine", vaccine, addDays(created, 14), status, created);
   };
   lapsed.forEach(([patient, vaccine], index) => {
-    if (index % 5 === 0) book(patient, 0, 30);
+    if (index % 5 === 0) book(patient, index % 10 === 0 ? 30 : 0, 30); // every other on the window's last day
     if (index % 5 === 1) remind(patient, vaccine, random.pick(["open", "sent"]));
     if (index % 5 === 2 && random.chance(0.5)) book(patient, 31, 45);
     else if (index % 5 === 2) remind(patient, vaccine, "done");
@@ -215,9 +215,12 @@ const LOSS: Record<WeightStory, number> = {
   none: 0,
 };
 
-/** Active patients in turn lose weight in the ways the weight-loss near-misses trip over. */
-function weightStory(patient: Patient, counters: { active: number; cats: number }): WeightStory {
-  if (patient.status !== "active") return "none";
+/** Active patients in turn lose weight in the ways the weight-loss near-misses trip over; so does every other inactive one. */
+function weightStory(
+  patient: Patient,
+  counters: Record<"active" | "cats" | "inactive", number>,
+): WeightStory {
+  if (patient.status !== "active") return counters.inactive++ % 2 === 0 ? "drop-units" : "none";
   if (patient.species === "cat" && counters.cats++ % 3 === 0) return "cat-drop";
   return (["drop-unweighed", "drop-units", "small-drop", "none", "none", "none"] as const)[
     counters.active++ % 6
@@ -235,7 +238,7 @@ function prescribe(context: GenerateContext, patient: Patient, kg: number, activ
     mode === 1
       ? between(random, 1.1, 1.4)
       : mode === 2
-        ? between(random, 0.7, 0.93)
+        ? between(random, 0.87, 0.93)
         : over
           ? between(random, 1.1, 1.6)
           : between(random, 0.45, 0.93);
@@ -245,6 +248,7 @@ function prescribe(context: GenerateContext, patient: Patient, kg: number, activ
     drug: rx[0],
     dose: tabletDose(kg * rx[2] * factor),
     pounds: mode === 0 ? true : undefined,
+    goal: mode === 2, // a goal weight in the plan that would make this safe dose look too high
     home,
   };
 }
@@ -263,13 +267,18 @@ function rxText(context: GenerateContext, drug: string, dose: number): string {
 function insertVisits(context: GenerateContext, patients: Patient[]): void {
   const { db, random, referenceDate: today } = context;
   let [visits, rxs, activeRx, slips, catDrops] = [0, 0, 0, 0, 0];
-  const counters = { active: 0, cats: 0 };
+  const counters = { active: 0, cats: 0, inactive: 0 };
   for (const patient of patients) {
     const story = weightStory(patient, counters);
     const loss = LOSS[story];
-    const dates = Array.from({ length: random.int(loss ? 2 : 0, 4) }, () =>
-      randomDate(random, addDays(today, -420), addDays(today, -3)),
+    // Every fifteenth patient's first visit (and unpaid invoice) is exactly 60 days old: not "more than 60".
+    const edge = Number(patient.id.slice(4)) % 15 === 7;
+    const dates = Array.from({ length: random.int(loss ? 2 : 0, 4) }, (_, k) =>
+      edge && k === 0 ? addDays(today, -60) : randomDate(random, addDays(today, -420), addDays(today, -3)),
     ).sort();
+    // One visit a day per patient, so that "the two most recent visits" never hangs on a tie.
+    for (let k = dates.length - 2; k >= 0; k -= 1)
+      if (dates[k]! >= dates[k + 1]!) dates[k] = addDays(dates[k + 1]!, -1);
     if (story === "drop-unweighed") dates.push(addDays(dates.at(-1)!, 1)); // came back once more, too fractious to weigh
     const lastWeighed = dates.length - (story === "drop-unweighed" ? 2 : 1);
     if (story === "cat-drop" && catDrops++ % 2 === 1) {
@@ -294,10 +303,10 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
       const rxLine = rx
         ? `Rx ${rxText(context, rx.drug, rx.dose)} PO ${frequency} x${random.int(3, 14)}d.`
         : null;
-      // Every sixth completed prescription was keyed in with the decimal point slipped.
+      // Every sixth completed prescription was keyed in with the decimal point slipped (right under 1 mg: never 0 mg).
       const keyed =
         rx && !active && ++slips % 6 === 0
-          ? Math.round(rx.dose * random.pick([10, 0.1]) * 100) / 100
+          ? Math.round(rx.dose * (rx.dose < 1 ? 10 : random.pick([10, 0.1])) * 100) / 100
           : rx?.dose;
       const forced = story === "drop-units" && index >= lastWeighed - 1 ? index === lastWeighed : rx?.pounds;
       const facts = {
@@ -305,7 +314,7 @@ function insertVisits(context: GenerateContext, patients: Patient[]): void {
         weightKg: weighed ? kg : null,
         inPounds: forced ?? random.chance(0.4),
         homeKg: rx ? rx.home : null,
-        goalKg: random.chance(0.2) ? kg * 0.85 : null,
+        goalKg: random.chance(0.2) || rx?.goal ? kg * 0.85 : null,
         rxLine,
       };
       const vet = `VET-${patient.clinic.slice(-1)}${random.int(1, 2)}`;
@@ -339,10 +348,11 @@ function insertInvoice(
   const { db, random, referenceDate: today } = context;
   const owner = db.prepare("SELECT owner_id FROM patients WHERE patient_id = ?").pluck().get(patient.id);
   const total = randomAmount(random, 45, 900);
-  const status = random.chance(0.05) ? "void" : "issued";
+  const edge = date === addDays(today, -60);
+  const status = random.chance(0.05) && !edge ? "void" : "issued";
   put(db, "invoices", invoiceId.format(n), visit, owner, patient.clinic, date, total, status);
   if (status === "void") return;
-  const plan = weightedPick(random, ["full", "partial", "split", "none"], [55, 15, 10, 20]);
+  const plan = edge ? "none" : weightedPick(random, ["full", "partial", "split", "none"], [55, 15, 10, 20]);
   const pay = (amount: number, days: number): void => {
     const on = addDays(date, days);
     if (on <= today)
@@ -375,6 +385,23 @@ function labValue(context: GenerateContext, code: string, species: Species, si: 
   return Number(value.toFixed(analyte.decimals));
 }
 
+/** A planted result: a clear high of `highCode`, or (no code) a cat's CREA or rabbit's ALT between the dog and species limits. */
+function plantResult(
+  context: GenerateContext,
+  values: Map<string, number | null>,
+  species: Species,
+  highCode: string | null,
+): void {
+  const code = highCode ?? (species === "cat" ? "CREA" : species === "rabbit" ? "ALT" : null);
+  const analyte = ANALYTES.find((a) => a.code === code);
+  if (!analyte) return;
+  const [dogHigh, high] = [analyte.ranges.dog[1], analyte.ranges[species][1]];
+  const value = highCode
+    ? high * between(context.random, 1.2, 1.6)
+    : between(context.random, Math.min(dogHigh, high) + 0.1, Math.max(dogHigh, high) - 0.1);
+  values.set(analyte.code, Number(value.toFixed(analyte.decimals)));
+}
+
 function insertLabs(
   context: GenerateContext,
   patients: Patient[],
@@ -386,16 +413,25 @@ function insertLabs(
     day: addDays(today, -random.int(1, 150)),
     runs: [] as LabRun[],
   }));
+  const repeats = new Map<string, { patient: Patient; batch: (typeof batches)[number] } | null>();
   for (let n = 1; n <= 16 * factors.rows; n += 1) {
-    const batch = n <= batches.length ? batches[n - 1]! : random.pick(batches);
-    const pending = n > batches.length && random.chance(0.1);
+    // The second clear high of each analyte is the first one's patient again, on another day of its clinic.
+    const highCode = ["CREA", "GLU", "ALT"][(n / 4) % 3];
+    const again = highCode && n > batches.length ? repeats.get(highCode) : undefined;
+    const days = again
+      ? batches.filter((b) => b.clinic === again.batch.clinic && b.day !== again.batch.day)
+      : [];
+    const batch = n <= batches.length ? batches[n - 1]! : random.pick(days.length ? days : batches);
+    const pending = n > batches.length && !days.length && random.chance(0.1);
     // Planted: every fourth order a clear high CREA/GLU/ALT; every other fourth a cat's or rabbit's result between the dog and species limits.
     const plant = pending ? null : n % 4 === 0 ? "high" : n % 4 === 2 ? "discordant" : null;
     const clinicPatients = patients.filter((p) => p.clinic === batch.clinic);
     const active = clinicPatients.filter(
       (p) => p.status === "active" && (plant !== "discordant" || p.species !== "dog"),
     );
-    const patient = random.pick(plant && active.length ? active : clinicPatients);
+    const patient = days.length
+      ? again!.patient
+      : random.pick(plant && active.length ? active : clinicPatients);
     const panel = plant ? "CHEM" : random.pick(["CHEM", "CHEM", "CBC"]);
     const analyser = clinics.get(batch.clinic)!;
     put(
@@ -415,27 +451,9 @@ function insertLabs(
         labValue(context, a.code, patient.species, analyser.si),
       ]),
     );
-    if (plant === "high") {
-      const code = ["CREA", "GLU", "ALT"][(n / 4) % 3]!;
-      const analyte = ANALYTES.find((a) => a.code === code)!;
-      values.set(
-        code,
-        Number((analyte.ranges[patient.species][1] * between(random, 1.2, 1.6)).toFixed(analyte.decimals)),
-      );
-    }
-    if (plant === "discordant" && patient.species !== "dog") {
-      const code = patient.species === "cat" ? "CREA" : "ALT";
-      const analyte = ANALYTES.find((a) => a.code === code)!;
-      const [dogHigh, high] = [analyte.ranges.dog[1], analyte.ranges[patient.species][1]];
-      values.set(
-        code,
-        Number(
-          between(random, Math.min(dogHigh, high) + 0.1, Math.max(dogHigh, high) - 0.1).toFixed(
-            analyte.decimals,
-          ),
-        ),
-      );
-    }
+    if (plant) plantResult(context, values, patient.species, plant === "high" ? highCode! : null);
+    if (plant === "high" && (days.length || !repeats.has(highCode!)))
+      repeats.set(highCode!, days.length ? null : { patient, batch });
     const ranAt = `${batch.day} ${String(random.int(8, 18)).padStart(2, "0")}:${String(random.int(0, 59)).padStart(2, "0")}`;
     batch.runs.push({
       labId: labId.format(n),

@@ -1,4 +1,7 @@
-import { check, parseAnswerJson, type Check } from "../../../envs/index.js";
+import { REFERENCE_DATE, check, longDate, parseAnswerJson, type Check } from "../../../envs/index.js";
+
+/** The date the instructions of the tasks that count from today state (the sandbox clock is not it). */
+export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 
 /** The answer as a JSON list compared, as a set, with the expected ids. */
 export function checkIdList(answer: string, expected: string[]): Check {

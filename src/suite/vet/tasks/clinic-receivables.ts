@@ -1,5 +1,6 @@
 import { REFERENCE_DATE, addDays, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
+import { TODAY_TEXT } from "./checks.js";
 import { receivables } from "./facts.js";
 import { VET_PY, nearMisses } from "./python.js";
 
@@ -29,8 +30,7 @@ export const clinicReceivablesTask = defineTask({
   domain: vetDomain,
   summary:
     "Outstanding balances per clinic on invoices more than 60 days old (void invoices out, partial payments netted, flaky payments API).",
-  instruction:
-    'For the collections review, work out how much clients still owe each clinic on invoices issued more than 60 days ago (invoice total minus payments received; void invoices owe nothing). Reply with only a JSON object mapping every clinic id to the amount in USD (e.g. {"CLN-01": 1520.75}).',
+  instruction: `${TODAY_TEXT} For the collections review, work out how much clients still owe each clinic on invoices issued more than 60 days ago (invoice total minus payments received; void invoices owe nothing). Reply with only a JSON object mapping every clinic id to the amount in USD (e.g. {"CLN-01": 1520.75}).`,
   tools: ["list_clinics", "list_invoices", "list_payments"],
   verify: ({ initial, answer }) => [
     checkAnswerAmounts("answer", answer, receivables(initial, addDays(REFERENCE_DATE, -60)), 0.011),

@@ -67,9 +67,7 @@ export function overdueCoreVaccines(state: StateView): Overdue[] {
 }
 
 /** The reminders the reminders policy asks for: overdue pairs without a booked appointment or a live reminder. */
-export function expectedVaccineReminders(
-  state: StateView,
-): Array<{ patient_id: string; kind: string; subject: string; due_on: string }> {
+export function expectedVaccineReminders(state: StateView) {
   const today = REFERENCE_DATE;
   const policy = requireFile(state, PATHS.reminders);
   const dueIn = documentNumber(policy, /due (\d+) days after today/);
@@ -95,6 +93,7 @@ export function expectedVaccineReminders(
       kind: "vaccine",
       subject: o.vaccine,
       due_on: addDays(today, dueIn),
+      status: "open",
     }));
 }
 
@@ -169,9 +168,8 @@ export function outOfRange(state: StateView): Array<PrintedResult & { high: bool
   });
 }
 
-export function expectedLabRechecks(
-  state: StateView,
-): Array<{ patient_id: string; kind: string; subject: string; due_on: string }> {
+/** The lab_recheck reminders the policy asks for: one per active patient and analyte, from the latest high run. */
+export function expectedLabRechecks(state: StateView) {
   const days = new Map(
     parseMarkdownTable(requireFile(state, PATHS.reminders), "Laboratory rechecks").map((row) => [
       row[0]!,
@@ -188,7 +186,8 @@ export function expectedLabRechecks(
   }
   return [...latest].map(([key, ranOn]) => {
     const [patient_id, subject] = key.split("|") as [string, string];
-    return { patient_id, kind: "lab_recheck", subject, due_on: addDays(ranOn, days.get(subject)!) };
+    const due_on = addDays(ranOn, days.get(subject)!);
+    return { patient_id, kind: "lab_recheck", subject, due_on, status: "open" };
   });
 }
 

@@ -36,13 +36,7 @@ export const labRecheckRemindersTask = defineTask({
     const expected = expectedLabRechecks(initial);
     if (expected.length === 0) throw new Error("generation produced no recheck");
     return [
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "reminders",
-          key: "reminder_id",
-          added: expected.map((row) => ({ ...row, status: "open" })),
-        },
-      ]),
+      ...checkStateDiff(initial.db, final.db, [{ table: "reminders", key: "reminder_id", added: expected }]),
       checkAnswerCount(answer, expected.length),
     ];
   },

@@ -1,6 +1,6 @@
 import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
-import { countBy } from "./checks.js";
+import { TODAY_TEXT, countBy } from "./checks.js";
 import { overdueCoreVaccines } from "./facts.js";
 import { OVERDUE_PY, VET_PY, nearMisses } from "./python.js";
 
@@ -20,8 +20,7 @@ export const overdueCoreVaccinesTask = defineTask({
   domain: vetDomain,
   summary:
     "Count overdue core vaccinations per clinic under the species-specific protocol (grace period, latest dose, never-vaccinated, active patients).",
-  instruction:
-    'For the quarterly compliance report, count the overdue core vaccinations at each clinic as our vaccination protocol defines them (one per patient and vaccine). Reply with only a JSON object mapping every clinic id to its count, 0 included (e.g. {"CLN-01": 12, "CLN-02": 0}).',
+  instruction: `${TODAY_TEXT} For the quarterly compliance report, count the overdue core vaccinations at each clinic as our vaccination protocol defines them (one per patient and vaccine). Reply with only a JSON object mapping every clinic id to its count, 0 included (e.g. {"CLN-01": 12, "CLN-02": 0}).`,
   tools: ["list_clinics", "list_patients", "list_vaccinations"],
   verify: ({ initial, answer }) => {
     const clinics = allRows<{ clinic_id: string }>(

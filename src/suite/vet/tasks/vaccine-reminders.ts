@@ -1,6 +1,7 @@
 import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { vetDomain } from "../domain.js";
+import { TODAY_TEXT } from "./checks.js";
 import { expectedVaccineReminders } from "./facts.js";
 import { OVERDUE_PY, VET_PY, nearMisses } from "./python.js";
 
@@ -32,8 +33,7 @@ export const vaccineRemindersTask = defineTask({
   domain: vetDomain,
   summary:
     "Create reminders for overdue core vaccines as the reminders policy says (due date, booked appointments, live reminders).",
-  instruction:
-    "Send out this month's vaccine reminders: create a reminder for every overdue core vaccination (as our vaccination protocol defines overdue), following our reminders policy on due dates and on when not to remind. Change nothing else. Reply with only the number of reminders you created.",
+  instruction: `${TODAY_TEXT} Send out this month's vaccine reminders: create a reminder for every overdue core vaccination (as our vaccination protocol defines overdue), following our reminders policy on due dates and on when not to remind. Change nothing else. Reply with only the number of reminders you created.`,
   tools: [
     "list_clinics",
     "list_patients",
@@ -46,13 +46,7 @@ export const vaccineRemindersTask = defineTask({
     const expected = expectedVaccineReminders(initial);
     if (expected.length === 0) throw new Error("generation produced no reminder to create");
     return [
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "reminders",
-          key: "reminder_id",
-          added: expected.map((row) => ({ ...row, status: "open" })),
-        },
-      ]),
+      ...checkStateDiff(initial.db, final.db, [{ table: "reminders", key: "reminder_id", added: expected }]),
       checkAnswerCount(answer, expected.length),
     ];
   },

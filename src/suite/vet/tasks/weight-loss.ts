@@ -8,7 +8,7 @@ import {
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { vetDomain } from "../domain.js";
-import { checkIdList } from "./checks.js";
+import { TODAY_TEXT, checkIdList } from "./checks.js";
 import { weightLossPatients } from "./facts.js";
 import { VET_PY, nearMisses } from "./python.js";
 
@@ -79,8 +79,7 @@ export const weightCheckRemindersTask = defineTask({
   domain: vetDomain,
   summary:
     "Create weight-check reminders for the patients with unintended weight loss, skipping those with an open one.",
-  instruction:
-    "Book weight checks: following our reminders policy, create a weight check reminder for every active patient with unintended weight loss (weights from the visits' SOAP notes) that needs one. Change nothing else. Reply with only the number of reminders you created.",
+  instruction: `${TODAY_TEXT} Book weight checks: following our reminders policy, create a weight check reminder for every active patient with unintended weight loss (weights from the visits' SOAP notes) that needs one. Change nothing else. Reply with only the number of reminders you created.`,
   tools: ["list_patients", "list_visits", "get_visit_note", "list_reminders", "create_reminder"],
   verify: ({ initial, final, answer }) => {
     const expected = expectedWeightChecks(initial);
