@@ -106,7 +106,7 @@ const STOCK_COLUMNS =
 const listInventory = defineListTool({
   name: "list_inventory",
   description:
-    "List stock rows (one lot at one location), ordered by stock id: quantity in units, `status` available or quarantined, and the lot's expiry date. Paginated: returns `stock`, `page`, `per_page`, `total`, `has_more`.",
+    "List stock rows (one lot at one location), ordered by stock id: quantity in units, `status` available or quarantined, and the lot's expiry date. Paginated: returns `stock`, `page`, `per_page`, `total`, `has_more`. The inventory service pages from a replica: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     location_id: locationId.schema("Only stock at this location").optional(),
     drug_id: drugId.schema("Only stock of this drug").optional(),
@@ -139,7 +139,7 @@ function stockRow(db: Db, id: string): Record<string, unknown> {
 const quarantineStock = defineTool({
   name: "quarantine_stock",
   description:
-    "Quarantine one stock row: its units stay where they are but can no longer be dispensed. For a cabinet row the cabinet locks the pocket. Returns the updated `stock` row.",
+    'Quarantine one stock row: its units stay where they are but can no longer be dispensed. For a cabinet row the cabinet locks the pocket. Returns the updated `stock` row. When a device does not acknowledge the lock the result is `{"status": "error", ...}` (not a tool error) and nothing changed: make the same call again.',
   kind: "write",
   inputSchema: z.object({
     stock_id: stockId.schema("The stock row"),
@@ -198,7 +198,7 @@ const listPurchaseOrders = defineListTool({
 const getPurchaseOrder = defineGetTool({
   name: "get_purchase_order",
   description:
-    "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`.",
+    "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`. The purchasing system sheds load: a call can fail with 503 Service Unavailable; make the same call again.",
   input: { po_id: purchaseOrderId.schema("The purchase order") },
   key: "purchase_order",
   from: "purchase_orders",
@@ -208,7 +208,7 @@ const getPurchaseOrder = defineGetTool({
 const placeOrder = defineTool({
   name: "place_order",
   description:
-    "Place a purchase order with the wholesaler for whole packs of one drug, dated today. Returns the new `purchase_order`.",
+    'Place a purchase order with the wholesaler for whole packs of one drug, dated today. Returns the new `purchase_order`. When the wholesaler\'s EDI gateway times out the result is `{"status": "error", ...}` (not a tool error) and nothing was ordered: make the same call again.',
   kind: "write",
   inputSchema: z.object({
     drug_id: drugId.schema("The drug to order"),
@@ -279,7 +279,7 @@ const ORDER_COLUMNS =
 const listMedicationOrders = defineListTool({
   name: "list_medication_orders",
   description:
-    "List medication orders, ordered by id: patient MRN, drug, dose, `status` (active, discontinued, completed), whether the prescriber marked it `dispense_as_written`, when it was ordered and when a pharmacist verified it (`verified_at`, null until verified; times are YYYY-MM-DD HH:MM). Paginated: returns `orders`, `page`, `per_page`, `total`, `has_more`.",
+    "List medication orders, ordered by id: patient MRN, drug, dose, `status` (active, discontinued, completed), whether the prescriber marked it `dispense_as_written`, when it was ordered and when a pharmacist verified it (`verified_at`, null until verified; times are YYYY-MM-DD HH:MM). Paginated: returns `orders`, `page`, `per_page`, `total`, `has_more`. The EHR interface is busy: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     status: z.enum(["active", "discontinued", "completed"]).optional().describe("Only orders in this status"),
     drug_id: drugId.schema("Only orders of this drug").optional(),
@@ -344,7 +344,7 @@ const substituteOrder = defineTool({
 const listDispenses = defineListTool({
   name: "list_dispenses",
   description:
-    "List dispenses (doses removed from a location for a patient's order), ordered by id: lot, quantity, `dispensed_at` (YYYY-MM-DD HH:MM) and whether it was an `override` pull taken before pharmacist verification. Paginated: returns `dispenses`, `page`, `per_page`, `total`, `has_more`.",
+    'List dispenses (doses removed from a location for a patient\'s order), ordered by id: lot, quantity, `dispensed_at` (YYYY-MM-DD HH:MM) and whether it was an `override` pull taken before pharmacist verification. Paginated: returns `dispenses`, `page`, `per_page`, `total`, `has_more`. A lot\'s history is served from an archive: when that times out the result is `{"status": "error", ...}` with no `dispenses` (not a tool error): make the same call again.',
   filters: {
     lot_id: lotId.schema("Only dispenses from this lot").optional(),
     location_id: locationId.schema("Only dispenses from this location").optional(),
