@@ -7,6 +7,7 @@ import {
   defineGetTool,
   defineListTool,
   getRow,
+  insertRow,
   isoDateSchema,
   requireRow,
   roundCents,
@@ -170,14 +171,8 @@ const createReturn = defineTool({
     const quantity = Number(row.quantity);
     if (quantity === 0) throw new ToolFailure(`stock ${stock_id} holds no units; nothing to return`);
     cachedStatement(db, "UPDATE inventory SET quantity = 0 WHERE stock_id = ?").run(stock_id);
-    const result = cachedStatement(
-      db,
-      "INSERT INTO returns (stock_id, lot_id, quantity, reason, created_on) VALUES (?, ?, ?, ?, ?)",
-    ).run(stock_id, row.lot_id, quantity, reason, REFERENCE_DATE);
-    return {
-      return: getRow(db, "SELECT * FROM returns WHERE return_id = ?", result.lastInsertRowid),
-      stock: stockRow(db, stock_id),
-    };
+    const values = { stock_id, lot_id: row.lot_id, quantity, reason, created_on: REFERENCE_DATE };
+    return { return: insertRow(db, "returns", values), stock: stockRow(db, stock_id) };
   },
 });
 
@@ -222,12 +217,17 @@ const placeOrder = defineTool({
       drugId.notFound(drug_id).message,
     );
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
-    const id = purchaseOrderId.format(count + 1);
-    cachedStatement(
-      db,
-      "INSERT INTO purchase_orders (po_id, wholesaler, status, created_on, drug_id, packs, pack_size) VALUES (?, 'Cardinal Health', 'open', ?, ?, ?, ?)",
-    ).run(id, REFERENCE_DATE, drug_id, packs, drug.pack_size);
-    return { purchase_order: getRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", id) };
+    return {
+      purchase_order: insertRow(db, "purchase_orders", {
+        po_id: purchaseOrderId.format(count + 1),
+        wholesaler: "Cardinal Health",
+        status: "open",
+        created_on: REFERENCE_DATE,
+        drug_id,
+        packs,
+        pack_size: drug.pack_size,
+      }),
+    };
   },
 });
 
@@ -259,17 +259,8 @@ const requestRefill = defineTool({
       [drug_id],
       drugId.notFound(drug_id).message,
     );
-    const result = cachedStatement(
-      db,
-      "INSERT INTO refill_requests (location_id, drug_id, quantity, requested_on) VALUES (?, ?, ?, ?)",
-    ).run(location_id, drug_id, quantity, REFERENCE_DATE);
-    return {
-      refill_request: getRow(
-        db,
-        "SELECT * FROM refill_requests WHERE request_id = ?",
-        result.lastInsertRowid,
-      ),
-    };
+    const values = { location_id, drug_id, quantity, requested_on: REFERENCE_DATE };
+    return { refill_request: insertRow(db, "refill_requests", values) };
   },
 });
 
@@ -389,20 +380,16 @@ const recordDiscrepancy = defineTool({
       location_id,
       drug_id,
     ).reduce((sum, row) => sum + row.quantity, 0);
-    const result = cachedStatement(
-      db,
-      "INSERT INTO discrepancies (location_id, drug_id, count_date, system_quantity, counted_quantity, difference, reported_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(
-      location_id,
-      drug_id,
-      count_date,
-      system,
-      counted_quantity,
-      counted_quantity - system,
-      REFERENCE_DATE,
-    );
     return {
-      discrepancy: getRow(db, "SELECT * FROM discrepancies WHERE discrepancy_id = ?", result.lastInsertRowid),
+      discrepancy: insertRow(db, "discrepancies", {
+        location_id,
+        drug_id,
+        count_date,
+        system_quantity: system,
+        counted_quantity,
+        difference: counted_quantity - system,
+        reported_on: REFERENCE_DATE,
+      }),
     };
   },
 });
