@@ -41,27 +41,50 @@ export function writePharmacyDocuments(context: GenerateContext, world: Pharmacy
       `${RECALL_FOLDER}${recall.issued}-${slug(recall.drug.entry.generic)}-${recall.notice}.txt`,
       recallNotice(recall),
     );
-    if (recall.added) {
-      const sent = addDays(recall.issued, world.random.int(2, 6));
-      context.writeFile(
-        `${INBOX_FOLDER}${sent}-recall-update-${recall.notice}.eml`,
-        renderEmail(
-          {
-            From: `Quality Assurance <recalls@${slug(recall.drug.manufacturer)}.example.com>`,
-            Sent: longDate(sent),
-            To: "pharmacy-buyers@mercy-general.example.org",
-            Subject: `UPDATE to recall notice ${recall.notice} (${recall.drug.name})`,
-          },
-          [
-            "Dear pharmacy customer,",
-            `Our investigation found the same defect in one more lot, so recall ${recall.notice} is expanded to include lot ${recall.added.lotNumber} of ${recall.drug.name} (NDC ${recall.drug.ndc}).`,
-            `Every instruction of notice ${recall.notice} applies to this lot as well.`,
-            `Regards,\n${world.faker.person.fullName()}\n${recall.drug.manufacturer} Quality Assurance`,
-          ],
-        ),
-      );
-    }
+    if (recall.added) writeRecallUpdate(context, world, recall, recall.added.lotNumber);
   }
+}
+
+/** The manufacturer's e-mail that adds a lot to a recall, in one of the ways such mail is written. */
+function writeRecallUpdate(
+  context: GenerateContext,
+  world: PharmacyWorld,
+  recall: RecallDraft,
+  lot: string,
+): void {
+  const { notice, drug } = recall;
+  const sent = addDays(recall.issued, world.random.int(2, 6));
+  const [subject, news] = world.random.pick([
+    [
+      `UPDATE to recall notice ${notice} (${drug.name})`,
+      `Our investigation found the same defect in one more lot, so recall ${notice} is expanded to include lot ${lot} of ${drug.name} (NDC ${drug.ndc}).`,
+    ],
+    [
+      `Recall ${notice}: one more lot affected`,
+      `Please add lot number ${lot} of ${drug.name} (NDC ${drug.ndc}) to recall ${notice}: retained samples of that lot show the same defect.`,
+    ],
+    [
+      `RE: ${notice} - recall expansion, ${drug.name}`,
+      `Following further testing, ${drug.manufacturer} is extending recall ${notice} to one additional lot.\n\nProduct: ${drug.name}\nNDC: ${drug.ndc}\nAdditional lot: ${lot}`,
+    ],
+  ]);
+  context.writeFile(
+    `${INBOX_FOLDER}${sent}-recall-update-${notice}.eml`,
+    renderEmail(
+      {
+        From: `Quality Assurance <recalls@${slug(drug.manufacturer)}.example.com>`,
+        Sent: longDate(sent),
+        To: "pharmacy-buyers@mercy-general.example.org",
+        Subject: subject,
+      },
+      [
+        "Dear pharmacy customer,",
+        news,
+        `Every instruction of notice ${notice} applies to this lot as well.`,
+        `Regards,\n${world.faker.person.fullName()}\n${drug.manufacturer} Quality Assurance`,
+      ],
+    ),
+  );
 }
 
 function writeInvoice(context: GenerateContext, world: PharmacyWorld): void {

@@ -107,7 +107,8 @@ function chooseSubstitutions(world: PharmacyWorld, count: number): void {
     world.substitutions.push({
       from,
       to,
-      factor: random.pick([0.5, 1, 2]),
+      // The first (approved) interchange always changes the dose, so keeping the dose is always wrong.
+      factor: random.pick(world.substitutions.length === 0 ? [0.5, 2] : [0.5, 1, 2]),
       decision: world.substitutions.length % 4 === 1 ? "deferred" : "approved",
     });
   }
@@ -163,8 +164,9 @@ function plantRecalls(world: PharmacyWorld, cycles: number): void {
   for (let cycle = 0; cycle < cycles; cycle += 1) {
     for (let k = 0; k < 2; k += 1) {
       const drug = candidates[cursor++]!;
+      // Two lots named by the notice, one an e-mail may add, and at least one the recall does not touch.
       const lots = world.lots.filter((lot) => lot.drug === drug);
-      while (lots.length < 3) lots.push(addLot(world, drug, today));
+      while (lots.length < 4) lots.push(addLot(world, drug, today));
       for (const lot of lots) lot.expiry = addDays(today, random.int(100, 600));
       for (const lot of lots) {
         addStock(world, CENTRAL, lot, random.int(10, 120));
@@ -202,12 +204,15 @@ function plantExpiryCases(world: PharmacyWorld, rows: number): void {
   const isTwo = (row: StockDraft): boolean => row.lot.drug.entry.schedule === "II";
   const cases: Array<[(row: StockDraft) => boolean, string, boolean]> = [
     [(row) => !isTwo(row), addDays(today, rules.shortDatedDays), false],
+    [(row) => !isTwo(row), addDays(today, rules.shortDatedDays + 1), false],
     [(row) => !isTwo(row), today, false],
     [(row) => !isTwo(row), addDays(today, random.int(2, rules.shortDatedDays - 1)), true],
     [isTwo, addDays(today, -random.int(1, rules.returnWindowDays - 1)), false],
     [(row) => !isTwo(row), addDays(today, -rules.returnWindowDays), false],
     [(row) => !isTwo(row), addDays(today, -rules.returnWindowDays - random.int(1, 90)), false],
     [(row) => !isTwo(row), addDays(today, -random.int(1, rules.returnWindowDays - 1)), true],
+    // Schedules III-V go back to the wholesaler like any other product.
+    [(row) => !isTwo(row) && row.lot.drug.entry.schedule !== null, addDays(today, -random.int(1, 30)), false],
   ];
   for (let round = 0; round < Math.max(1, Math.ceil(rows / 2)); round += 1)
     for (const [test, expiry, quarantine] of cases) {
@@ -309,7 +314,10 @@ function buildOrdersAndDispenses(
   const twins = world.lots.filter((lot) =>
     recalledLots.some((other) => other !== lot && other.lotNumber === lot.lotNumber),
   );
-  const traced = new Set([...recalledLots, ...twins]);
+  const siblings = world.lots.filter(
+    (lot) => world.recalls.some((recall) => recall.drug === lot.drug) && !recalledLots.includes(lot),
+  );
+  const traced = new Set([...recalledLots, ...twins, ...siblings]);
   const cabinetRows = world.stock.filter(
     (row) => row.location !== CENTRAL && plain(row.lot.drug) && !traced.has(row.lot),
   );
@@ -319,20 +327,27 @@ function buildOrdersAndDispenses(
     const order = newOrder(row.lot.drug, someTime(), status);
     dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 600)), false);
   }
-  // Controlled-substance pulls of the last ten days, today included, from cabinets and the satellite.
-  for (const row of world.stock.filter(
+  // Controlled-substance pulls of the last ten days, today included, from cabinets and the satellite. The
+  // first schedule II cabinet row has pulls on each edge of the weekly report (8 and 7 days ago) and today;
+  // the satellite's first schedule II row has one inside the report's week.
+  const controlledRows = world.stock.filter(
     (candidate) => candidate.location !== CENTRAL && candidate.lot.drug.entry.schedule !== null,
-  )) {
-    for (let k = 0; k < 2; k += 1) {
-      const order = newOrder(
-        row.lot.drug,
-        minuteStamp(addDays(today, -random.int(0, 9)), random.int(0, 1200)),
-        "active",
-      );
+  );
+  const firstTwo = (here: boolean): StockDraft | undefined =>
+    controlledRows.find(
+      (row) => (row.location === SATELLITE) === here && row.lot.drug.entry.schedule === "II",
+    );
+  const [edge, satellite] = [firstTwo(false), firstTwo(true)];
+  for (const row of controlledRows) {
+    const days =
+      row === edge ? [8, 7, 0] : [row === satellite ? random.int(1, 7) : random.int(0, 9), random.int(0, 9)];
+    for (const back of days) {
+      const order = newOrder(row.lot.drug, minuteStamp(addDays(today, -back), random.int(0, 1200)), "active");
       dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 120)), false);
     }
   }
-  // Each traced lot reaches patients of its own, so that a missed or extra lot changes the answer.
+  // Each traced lot (recalled, a twin by lot number, an unrecalled lot of a recalled product) reaches
+  // patients of its own, so that a missed or extra lot changes the answer.
   const fresh = random.shuffle(patients);
   for (const lot of traced) {
     for (const row of world.stock.filter(
@@ -343,13 +358,17 @@ function buildOrdersAndDispenses(
       dispense(order, row, addMinutes(order.verifiedAt!, random.int(5, 300)), false);
     }
   }
-  // Override pulls: removed before a pharmacist verified the order.
+  // Override pulls: removed from a cabinet (never the satellite) before a pharmacist verified the order.
   const scenarios = ["exact", "late", "unverified", "quick", "old_late", "late", "quick"] as const;
+  const adcRows = cabinetRows.filter((row) => row.location !== SATELLITE);
   for (let n = 0; n < 8 + 4 * factors.rows; n += 1) {
     const scenario = scenarios[n % scenarios.length]!;
-    const row = random.pick(cabinetRows);
+    const row = random.pick(adcRows);
+    // The first pull before the audit period is on its eve: the last day outside it.
     const back =
-      scenario === "old_late" ? rules.auditDays + random.int(0, 10) : random.int(0, rules.auditDays - 1);
+      scenario === "old_late"
+        ? rules.auditDays + (n < scenarios.length ? 0 : random.int(0, 10))
+        : random.int(0, rules.auditDays - 1);
     const pulledAt = minuteStamp(addDays(today, -back), random.int(60, 1200));
     const order = newOrder(row.lot.drug, addMinutes(pulledAt, -random.int(2, 20)), "active");
     const window = rules.overrideMinutes;

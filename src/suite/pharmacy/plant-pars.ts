@@ -2,7 +2,8 @@
  * Par levels and shift counts are written after the stock exists, so that every scale and seed holds the
  * cases the near-misses get wrong: stock exactly at the reorder point or cabinet minimum, a shortfall
  * covered by an open purchase order, usable stock that only looks sufficient when expired or quarantined
- * units are counted, a one-unit schedule II miscount, a difference exactly at the threshold, a recount.
+ * units are counted, a one-unit schedule II miscount, differences exactly at the threshold both ways, a
+ * recount.
  */
 import { addDays } from "../../envs/index.js";
 import { CENTRAL, addLot, addStock } from "./world.js";
@@ -10,27 +11,46 @@ import type { DrugDraft, PharmacyWorld, StockDraft } from "./world.js";
 
 type Scenario = "needs" | "covered" | "inflated" | "boundary" | "fine";
 const CYCLE: Scenario[] = ["needs", "fine", "covered", "inflated", "boundary", "needs", "fine"];
+const KINDS = ["expired", "quarantined"] as const;
 
 function usable(world: PharmacyWorld, row: StockDraft): boolean {
   return row.status === "available" && row.lot.expiry >= world.today;
 }
 
-function split(world: PharmacyWorld, location: string, drug: DrugDraft): { good: number; held: number } {
-  const rows = world.stock.filter((row) => row.location === location && row.lot.drug === drug);
-  const good = rows.filter((row) => usable(world, row)).reduce((sum, row) => sum + row.quantity, 0);
-  const all = rows.reduce((sum, row) => sum + row.quantity, 0);
-  return { good, held: all - good };
+function usableUnits(world: PharmacyWorld, location: string, drug: DrugDraft): number {
+  return world.stock
+    .filter((row) => row.location === location && row.lot.drug === drug && usable(world, row))
+    .reduce((sum, row) => sum + row.quantity, 0);
 }
 
-/** Adds expired units of the drug at the location when it has none, so counting them would mislead. */
-function ensureHeld(world: PharmacyWorld, location: string, drug: DrugDraft): void {
-  if (split(world, location, drug).held > 0) return;
-  const lot = addLot(world, drug, addDays(world.today, -world.random.int(5, 60)));
-  addStock(world, location, lot, world.random.int(2, 20));
+/**
+ * Units of the drug at the location held back one way (available but expired, or quarantined but not
+ * expired), adding a row of that kind when there is none, so counting either kind as stock misleads.
+ */
+function held(
+  world: PharmacyWorld,
+  location: string,
+  drug: DrugDraft,
+  kind: "expired" | "quarantined",
+): number {
+  const { random, today } = world;
+  const test = (row: StockDraft): boolean =>
+    row.location === location &&
+    row.lot.drug === drug &&
+    (kind === "expired"
+      ? row.status === "available" && row.lot.expiry < today
+      : row.status === "quarantined" && row.lot.expiry >= today);
+  if (!world.stock.some(test)) {
+    const expiry = addDays(today, kind === "expired" ? -random.int(5, 60) : random.int(150, 600));
+    const row = addStock(world, location, addLot(world, drug, expiry), random.int(2, 20));
+    if (kind === "quarantined") Object.assign(row, { status: "quarantined", reason: "damaged packaging" });
+  }
+  return world.stock.filter(test).reduce((sum, row) => sum + row.quantity, 0);
 }
 
 export function plantPars(world: PharmacyWorld): void {
   const { random } = world;
+  let inflated = 0;
   const recalled = new Set(world.recalls.map((recall) => recall.drug));
   const central = world.drugs.filter(
     (drug) =>
@@ -38,21 +58,22 @@ export function plantPars(world: PharmacyWorld): void {
       world.stock.some((row) => row.location === CENTRAL && row.lot.drug === drug) &&
       random.chance(0.6),
   );
+  const order = (drug: DrugDraft, status: "open" | "received"): void => {
+    const created = addDays(world.today, -random.int(1, 6));
+    world.purchases.push({ drug, status, packs: random.int(1, 3), created });
+  };
   central.forEach((drug, index) => {
     const scenario = CYCLE[index % CYCLE.length]!;
     const onOrder = (): number =>
       world.purchases
         .filter((purchase) => purchase.drug === drug && purchase.status === "open")
         .reduce((sum, purchase) => sum + purchase.packs * drug.packSize, 0);
-    if (scenario === "covered" && onOrder() === 0)
-      world.purchases.push({
-        drug,
-        status: "open",
-        packs: random.int(1, 3),
-        created: addDays(world.today, -random.int(1, 6)),
-      });
-    if (scenario === "inflated") ensureHeld(world, CENTRAL, drug);
-    const { good, held } = split(world, CENTRAL, drug);
+    // Covered shortfalls have an open order; the first drug to reorder has an open order (which reduces
+    // its packs) and a received one (which must not).
+    if ((scenario === "covered" || index === 0) && onOrder() === 0) order(drug, "open");
+    if (index === 0) order(drug, "received");
+    const heldBack = scenario === "inflated" ? held(world, CENTRAL, drug, KINDS[inflated++ % 2]!) : 0;
+    const good = usableUnits(world, CENTRAL, drug);
     const covered = good + onOrder();
     const reorderPoint =
       scenario === "needs"
@@ -60,7 +81,7 @@ export function plantPars(world: PharmacyWorld): void {
         : scenario === "covered"
           ? good + random.int(1, onOrder())
           : scenario === "inflated"
-            ? covered + random.int(1, held)
+            ? covered + random.int(1, heldBack)
             : scenario === "boundary"
               ? covered
               : Math.max(0, covered - random.int(1, 30));
@@ -68,6 +89,7 @@ export function plantPars(world: PharmacyWorld): void {
   });
 
   let index = 0;
+  inflated = 0;
   for (const cabinet of world.cabinets) {
     const drugs = [
       ...new Set(world.stock.filter((row) => row.location === cabinet).map((row) => row.lot.drug)),
@@ -75,13 +97,13 @@ export function plantPars(world: PharmacyWorld): void {
     const sheet: Array<{ drug: DrugDraft; min: number; max: number }> = [];
     for (const drug of drugs.sort((a, b) => a.id.localeCompare(b.id))) {
       const scenario = CYCLE[index++ % CYCLE.length]!;
-      if (scenario === "inflated") ensureHeld(world, cabinet, drug);
-      const { good, held } = split(world, cabinet, drug);
+      const heldBack = scenario === "inflated" ? held(world, cabinet, drug, KINDS[inflated++ % 2]!) : 0;
+      const good = usableUnits(world, cabinet, drug);
       const min =
         scenario === "needs" || scenario === "covered"
           ? good + random.int(1, 6)
           : scenario === "inflated"
-            ? good + random.int(0, held - 1)
+            ? good + random.int(0, heldBack - 1)
             : scenario === "boundary"
               ? good
               : Math.max(0, good - random.int(1, 6));
@@ -126,6 +148,10 @@ export function plantCounts(world: PharmacyWorld): void {
   plant(
     free((pair) => !isTwo(pair)),
     -threshold,
+  );
+  plant(
+    free((pair) => !isTwo(pair)),
+    threshold,
   );
   plant(
     free((pair) => !isTwo(pair)),

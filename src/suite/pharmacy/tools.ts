@@ -7,6 +7,7 @@ import {
   defineGetTool,
   defineListTool,
   getRow,
+  insertRow,
   isoDateSchema,
   requireRow,
   roundCents,
@@ -106,7 +107,7 @@ const STOCK_COLUMNS =
 const listInventory = defineListTool({
   name: "list_inventory",
   description:
-    "List stock rows (one lot at one location), ordered by stock id: quantity in units, `status` available or quarantined, and the lot's expiry date. Paginated: returns `stock`, `page`, `per_page`, `total`, `has_more`.",
+    "List stock rows (one lot at one location), ordered by stock id: quantity in units, `status` available or quarantined, and the lot's expiry date. Paginated: returns `stock`, `page`, `per_page`, `total`, `has_more`. The inventory service pages from a replica: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     location_id: locationId.schema("Only stock at this location").optional(),
     drug_id: drugId.schema("Only stock of this drug").optional(),
@@ -139,7 +140,7 @@ function stockRow(db: Db, id: string): Record<string, unknown> {
 const quarantineStock = defineTool({
   name: "quarantine_stock",
   description:
-    "Quarantine one stock row: its units stay where they are but can no longer be dispensed. For a cabinet row the cabinet locks the pocket. Returns the updated `stock` row.",
+    'Quarantine one stock row: its units stay where they are but can no longer be dispensed. For a cabinet row the cabinet locks the pocket. Returns the updated `stock` row. When a device does not acknowledge the lock the result is `{"status": "error", ...}` (not a tool error) and nothing changed: make the same call again.',
   kind: "write",
   inputSchema: z.object({
     stock_id: stockId.schema("The stock row"),
@@ -170,14 +171,8 @@ const createReturn = defineTool({
     const quantity = Number(row.quantity);
     if (quantity === 0) throw new ToolFailure(`stock ${stock_id} holds no units; nothing to return`);
     cachedStatement(db, "UPDATE inventory SET quantity = 0 WHERE stock_id = ?").run(stock_id);
-    const result = cachedStatement(
-      db,
-      "INSERT INTO returns (stock_id, lot_id, quantity, reason, created_on) VALUES (?, ?, ?, ?, ?)",
-    ).run(stock_id, row.lot_id, quantity, reason, REFERENCE_DATE);
-    return {
-      return: getRow(db, "SELECT * FROM returns WHERE return_id = ?", result.lastInsertRowid),
-      stock: stockRow(db, stock_id),
-    };
+    const values = { stock_id, lot_id: row.lot_id, quantity, reason, created_on: REFERENCE_DATE };
+    return { return: insertRow(db, "returns", values), stock: stockRow(db, stock_id) };
   },
 });
 
@@ -198,7 +193,7 @@ const listPurchaseOrders = defineListTool({
 const getPurchaseOrder = defineGetTool({
   name: "get_purchase_order",
   description:
-    "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`.",
+    "Get one purchase order: drug, packs ordered, pack size, status, date. Returns `purchase_order`. The purchasing system sheds load: a call can fail with 503 Service Unavailable; make the same call again.",
   input: { po_id: purchaseOrderId.schema("The purchase order") },
   key: "purchase_order",
   from: "purchase_orders",
@@ -208,7 +203,7 @@ const getPurchaseOrder = defineGetTool({
 const placeOrder = defineTool({
   name: "place_order",
   description:
-    "Place a purchase order with the wholesaler for whole packs of one drug, dated today. Returns the new `purchase_order`.",
+    'Place a purchase order with the wholesaler for whole packs of one drug, dated today. Returns the new `purchase_order`. When the wholesaler\'s EDI gateway times out the result is `{"status": "error", ...}` (not a tool error) and nothing was ordered: make the same call again.',
   kind: "write",
   inputSchema: z.object({
     drug_id: drugId.schema("The drug to order"),
@@ -222,12 +217,17 @@ const placeOrder = defineTool({
       drugId.notFound(drug_id).message,
     );
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
-    const id = purchaseOrderId.format(count + 1);
-    cachedStatement(
-      db,
-      "INSERT INTO purchase_orders (po_id, wholesaler, status, created_on, drug_id, packs, pack_size) VALUES (?, 'Cardinal Health', 'open', ?, ?, ?, ?)",
-    ).run(id, REFERENCE_DATE, drug_id, packs, drug.pack_size);
-    return { purchase_order: getRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", id) };
+    return {
+      purchase_order: insertRow(db, "purchase_orders", {
+        po_id: purchaseOrderId.format(count + 1),
+        wholesaler: "Cardinal Health",
+        status: "open",
+        created_on: REFERENCE_DATE,
+        drug_id,
+        packs,
+        pack_size: drug.pack_size,
+      }),
+    };
   },
 });
 
@@ -259,17 +259,8 @@ const requestRefill = defineTool({
       [drug_id],
       drugId.notFound(drug_id).message,
     );
-    const result = cachedStatement(
-      db,
-      "INSERT INTO refill_requests (location_id, drug_id, quantity, requested_on) VALUES (?, ?, ?, ?)",
-    ).run(location_id, drug_id, quantity, REFERENCE_DATE);
-    return {
-      refill_request: getRow(
-        db,
-        "SELECT * FROM refill_requests WHERE request_id = ?",
-        result.lastInsertRowid,
-      ),
-    };
+    const values = { location_id, drug_id, quantity, requested_on: REFERENCE_DATE };
+    return { refill_request: insertRow(db, "refill_requests", values) };
   },
 });
 
@@ -279,7 +270,7 @@ const ORDER_COLUMNS =
 const listMedicationOrders = defineListTool({
   name: "list_medication_orders",
   description:
-    "List medication orders, ordered by id: patient MRN, drug, dose, `status` (active, discontinued, completed), whether the prescriber marked it `dispense_as_written`, when it was ordered and when a pharmacist verified it (`verified_at`, null until verified; times are YYYY-MM-DD HH:MM). Paginated: returns `orders`, `page`, `per_page`, `total`, `has_more`.",
+    "List medication orders, ordered by id: patient MRN, drug, dose, `status` (active, discontinued, completed), whether the prescriber marked it `dispense_as_written`, when it was ordered and when a pharmacist verified it (`verified_at`, null until verified; times are YYYY-MM-DD HH:MM). Paginated: returns `orders`, `page`, `per_page`, `total`, `has_more`. The EHR interface is busy: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     status: z.enum(["active", "discontinued", "completed"]).optional().describe("Only orders in this status"),
     drug_id: drugId.schema("Only orders of this drug").optional(),
@@ -344,7 +335,7 @@ const substituteOrder = defineTool({
 const listDispenses = defineListTool({
   name: "list_dispenses",
   description:
-    "List dispenses (doses removed from a location for a patient's order), ordered by id: lot, quantity, `dispensed_at` (YYYY-MM-DD HH:MM) and whether it was an `override` pull taken before pharmacist verification. Paginated: returns `dispenses`, `page`, `per_page`, `total`, `has_more`.",
+    'List dispenses (doses removed from a location for a patient\'s order), ordered by id: lot, quantity, `dispensed_at` (YYYY-MM-DD HH:MM) and whether it was an `override` pull taken before pharmacist verification. Paginated: returns `dispenses`, `page`, `per_page`, `total`, `has_more`. A lot\'s history is served from an archive: when that times out the result is `{"status": "error", ...}` with no `dispenses` (not a tool error): make the same call again.',
   filters: {
     lot_id: lotId.schema("Only dispenses from this lot").optional(),
     location_id: locationId.schema("Only dispenses from this location").optional(),
@@ -389,20 +380,16 @@ const recordDiscrepancy = defineTool({
       location_id,
       drug_id,
     ).reduce((sum, row) => sum + row.quantity, 0);
-    const result = cachedStatement(
-      db,
-      "INSERT INTO discrepancies (location_id, drug_id, count_date, system_quantity, counted_quantity, difference, reported_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(
-      location_id,
-      drug_id,
-      count_date,
-      system,
-      counted_quantity,
-      counted_quantity - system,
-      REFERENCE_DATE,
-    );
     return {
-      discrepancy: getRow(db, "SELECT * FROM discrepancies WHERE discrepancy_id = ?", result.lastInsertRowid),
+      discrepancy: insertRow(db, "discrepancies", {
+        location_id,
+        drug_id,
+        count_date,
+        system_quantity: system,
+        counted_quantity,
+        difference: counted_quantity - system,
+        reported_on: REFERENCE_DATE,
+      }),
     };
   },
 });

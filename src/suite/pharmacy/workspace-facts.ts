@@ -135,9 +135,11 @@ export function readRecalls(state: StateView): RecallFacts[] {
     return { notice, recallClass: recallClass as "I" | "II", ndc, lotNumbers: lots.split(/,\s*/) };
   });
   for (const path of filesUnder(state, INBOX_FOLDER)) {
-    const found = /recall (RCL-[\d-]+) is expanded to include lot (\w+)/.exec(requireFile(state, path));
-    const recall = recalls.find((candidate) => candidate.notice === found?.[1]);
-    if (found && recall) recall.lotNumbers.push(found[2]!);
+    const text = requireFile(state, path);
+    const notice = /^Subject:.*?(RCL-[\d-]+)/m.exec(text)?.[1];
+    const lot = /\b[Ll]ot(?: number)?:? ([A-Z]{2}\d{5})\b/.exec(text)?.[1];
+    const recall = recalls.find((candidate) => candidate.notice === notice);
+    if (lot && recall) recall.lotNumbers.push(lot);
   }
   return recalls;
 }

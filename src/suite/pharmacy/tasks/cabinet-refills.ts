@@ -1,8 +1,8 @@
-import { checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readCabinetPars } from "../workspace-facts.js";
-import { countCheck, isUsable, stockRows, totals } from "./expectations.js";
+import { isUsable, stockRows, totals } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Refill requests the cabinet par sheets call for: location, drug, units. */
@@ -30,7 +30,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     ...checkStateDiff(initial.db, final.db, [
       { table: "refill_requests", key: "request_id", added: expected },
     ]),
-    countCheck(answer, expected.length, "refill requests"),
+    checkAnswerCount(answer, expected.length),
   ];
 }
 

@@ -1,9 +1,9 @@
-import { allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { CENTRAL } from "../world.js";
 import { readCentralPar } from "../workspace-facts.js";
-import { countCheck, isUsable, stockRows, totals } from "./expectations.js";
+import { isUsable, stockRows, totals } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
@@ -46,7 +46,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         added: [...expected].map(([drug_id, packs]) => ({ drug_id, packs, status: "open" })),
       },
     ]),
-    countCheck(answer, expected.size, "purchase orders"),
+    checkAnswerCount(answer, expected.size),
   ];
 }
 

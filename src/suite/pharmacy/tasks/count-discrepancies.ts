@@ -1,8 +1,14 @@
-import { REFERENCE_DATE, allRows, checkStateDiff, defineTask } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  checkAnswerCount,
+  checkStateDiff,
+  defineTask,
+} from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readControlledRules, readCountSheets } from "../workspace-facts.js";
-import { countCheck, stockRows, totals } from "./expectations.js";
+import { stockRows, totals } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** The discrepancy rows the count sheets and the reporting rule call for. */
@@ -46,7 +52,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     ...checkStateDiff(initial.db, final.db, [
       { table: "discrepancies", key: "discrepancy_id", added: expected },
     ]),
-    countCheck(answer, expected.length, "discrepancies"),
+    checkAnswerCount(answer, expected.length),
   ];
 }
 

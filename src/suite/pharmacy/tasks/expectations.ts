@@ -1,11 +1,4 @@
-import {
-  REFERENCE_DATE,
-  allRows,
-  check,
-  parseAnswerJson,
-  parseAnswerList,
-  parseAnswerNumber,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, check, parseAnswerList } from "../../../envs/index.js";
 import type { Check, StateView } from "../../../envs/index.js";
 
 export interface StockView {
@@ -49,16 +42,6 @@ export function totals<Row>(
   return sums;
 }
 
-/** The count the answer states, checked against the expectation. */
-export function countCheck(answer: string, expected: number, noun: string): Check {
-  const found = parseAnswerNumber(answer);
-  return check(
-    "answer-count",
-    found === expected,
-    `expected ${expected} ${noun}, answer says ${String(found)}`,
-  );
-}
-
 /** An answer that is a list of ids, compared as a set. */
 export function idListCheck(answer: string, expected: readonly string[]): Check {
   const given = [
@@ -73,31 +56,5 @@ export function idListCheck(answer: string, expected: readonly string[]): Check 
     missing.length + extra.length === 0
       ? `all ${want.length} ids`
       : `missing ${missing.join(", ") || "none"}; unexpected ${extra.join(", ") || "none"}`,
-  );
-}
-
-/** An answer that is a JSON object of id -> number, compared key by key with a tolerance. */
-export function amountMapCheck(
-  answer: string,
-  expected: ReadonlyMap<string, number>,
-  tolerance: number,
-): Check {
-  const parsed = parseAnswerJson(answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return check("answer-amounts", false, "the answer is not a JSON object");
-  const given = new Map(
-    Object.entries(parsed as Record<string, unknown>).map(([key, value]) => [key.trim(), Number(value)]),
-  );
-  const problems: string[] = [];
-  for (const [key, value] of expected) {
-    const actual = given.get(key);
-    if (actual === undefined) problems.push(`missing ${key}`);
-    else if (!(Math.abs(actual - value) <= tolerance)) problems.push(`${key}: ${actual}, expected ${value}`);
-  }
-  for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
-  return check(
-    "answer-amounts",
-    problems.length === 0,
-    problems.length === 0 ? `all ${expected.size} entries` : problems.slice(0, 5).join("; "),
   );
 }

@@ -1,8 +1,14 @@
-import { REFERENCE_DATE, addDays, checkStateDiff, defineTask } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  checkAnswerCount,
+  checkStateDiff,
+  defineTask,
+} from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { countCheck, stockRows } from "./expectations.js";
+import { stockRows } from "./expectations.js";
 import type { StockView } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
@@ -41,7 +47,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         })),
       },
     ]),
-    countCheck(answer, expected.length, "returns"),
+    checkAnswerCount(answer, expected.length),
   ];
 }
 

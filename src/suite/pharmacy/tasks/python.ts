@@ -76,9 +76,11 @@ for path in workspace_files("recalls"):
     }
 if ${options.updates === false ? "False" : "True"}:
     for path in workspace_files("inbox"):
-        found = re.search(r"recall (RCL-[\d-]+) is expanded to include lot (\w+)", read_text(path))
-        if found and found.group(1) in recalls:
-            recalls[found.group(1)]["lots"].append(found.group(2))
+        text = read_text(path)
+        notice = re.search(r"^Subject:.*?(RCL-[\d-]+)", text, re.M)
+        lot = re.search(r"\b[Ll]ot(?: number)?:? ([A-Z]{2}\d{5})\b", text)
+        if notice and lot and notice.group(1) in recalls:
+            recalls[notice.group(1)]["lots"].append(lot.group(1))
 
 def recalled_lots(classes=("I", "II")):
     found = {}

@@ -1,8 +1,8 @@
-import { checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { countCheck, stockRows } from "./expectations.js";
+import { stockRows } from "./expectations.js";
 import { PHARMACY_PY, recallsPy } from "./python.js";
 
 /** Stock ids holding units of a recalled lot that are not yet quarantined. */
@@ -25,7 +25,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ignoreColumns: ["quarantine_reason"],
       },
     ]),
-    countCheck(answer, expected.length, "stock rows"),
+    checkAnswerCount(answer, expected.length),
   ];
 }
 

@@ -1,8 +1,8 @@
-import { defineTask } from "../../../envs/index.js";
+import { checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { amountMapCheck, stockRows, totals } from "./expectations.js";
+import { stockRows, totals } from "./expectations.js";
 import { PHARMACY_PY, recallsPy } from "./python.js";
 
 /** Available units of recalled lots still loaded in each cabinet. */
@@ -21,7 +21,7 @@ export function expectedCabinetUnits(state: StateView): Map<string, number> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedCabinetUnits(initial);
   if (expected.size === 0) throw new Error("generation produced no recalled stock in cabinets");
-  return [amountMapCheck(answer, expected, 0)];
+  return [checkAnswerAmounts("answer-amounts", answer, expected, 0)];
 }
 
 interface Variant {

@@ -1,7 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows, defineTask } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
-import { amountMapCheck, totals } from "./expectations.js";
+import { totals } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Units of each schedule II drug dispensed from cabinets in the seven days ending yesterday. */
@@ -24,7 +24,7 @@ export function expectedUsage(state: StateView): Map<string, number> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedUsage(initial);
   if (expected.size === 0) throw new Error("generation produced no schedule II usage");
-  return [amountMapCheck(answer, expected, 0)];
+  return [checkAnswerAmounts("answer-amounts", answer, expected, 0)];
 }
 
 interface Variant {

@@ -1,8 +1,8 @@
-import { REFERENCE_DATE, addDays, defineTask, roundCents } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, checkAnswerAmounts, defineTask, roundCents } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { amountMapCheck, stockRows, totals } from "./expectations.js";
+import { stockRows, totals } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Value at unit cost of available short-dated stock, by location. */
@@ -26,7 +26,7 @@ export function expectedShortDated(state: StateView): Map<string, number> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedShortDated(initial);
   if (expected.size === 0) throw new Error("generation produced no short-dated stock");
-  return [amountMapCheck(answer, expected, 0.011)];
+  return [checkAnswerAmounts("answer-amounts", answer, expected, 0.011)];
 }
 
 interface Variant {

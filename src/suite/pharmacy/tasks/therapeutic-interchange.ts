@@ -1,8 +1,7 @@
-import { allRows, checkStateDiff, defineTask, roundCents } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, defineTask, roundCents } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readInterchanges } from "../workspace-facts.js";
-import { countCheck } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** New drug, dose and origin by order id for the approved interchanges. */
@@ -29,7 +28,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     ...checkStateDiff(initial.db, final.db, [
       { table: "medication_orders", key: "order_id", changed: expected },
     ]),
-    countCheck(answer, expected.size, "orders"),
+    checkAnswerCount(answer, expected.size),
   ];
 }
 
