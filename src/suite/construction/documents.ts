@@ -68,7 +68,12 @@ export interface DirectoryEntry {
 const directory = (entries: DirectoryEntry[]): string =>
   renderMarkdown("Project directory", [
     "Who is who on our projects. Approval authority per role is set in the general conditions.",
-    { table: { headers: ["name", "e-mail", "role", "project"], rows: entries.map((e) => [e.name, e.email, e.role, e.project]) } },
+    {
+      table: {
+        headers: ["name", "e-mail", "role", "project"],
+        rows: entries.map((e) => [e.name, e.email, e.role, e.project]),
+      },
+    },
   ]);
 
 export const DIRECTORY_PATH = "contracts/project-directory.md";

@@ -1,6 +1,7 @@
 import {
   addBusinessDays,
   addDays,
+  allRows,
   cachedStatement,
   personName,
   randomDate,
@@ -24,7 +25,7 @@ import {
   subId,
   submittalId,
 } from "./rules.js";
-import { CO_STORIES, ThreadWriter, coId, coSubject, coThread, type Person } from "./threads.js";
+import { CO_STORIES, ThreadWriter, coId, coSubject, coThread, conversation, type Person } from "./threads.js";
 
 /** Inserts one row, its values in column order. */
 function put(db: GenerateContext["db"], table: string, ...values: unknown[]): void {
@@ -124,13 +125,29 @@ function insertContracts(context: GenerateContext, projects: Project[], subs: Su
     const sub = n <= subs.length ? subs[n - 1]! : random.pick(subs);
     const original = Math.round(random.int(800, 9000)) * 100;
     const id = contractId.format(n);
-    put(db, "contracts", id, project.id, sub.id, `${sub.name.split(" ").slice(1, -1).join(" ")} work`, original, addDays(today, -random.int(200, 420)));
+    put(
+      db,
+      "contracts",
+      id,
+      project.id,
+      sub.id,
+      `${sub.name.split(" ").slice(1, -1).join(" ")} work`,
+      original,
+      addDays(today, -random.int(200, 420)),
+    );
     const lines = random.int(3, 6);
     let left = original;
     for (let line = 1; line <= lines; line += 1) {
       const value = line === lines ? left : roundCents((original / lines) * (0.7 + random.next() * 0.6));
       left = roundCents(left - value);
-      put(db, "sov_lines", id, line, random.pick(["Mobilization", "Materials", "Labor", "Rough-in", "Finish", "Closeout", "Submittals"]), value);
+      put(
+        db,
+        "sov_lines",
+        id,
+        line,
+        random.pick(["Mobilization", "Materials", "Labor", "Rough-in", "Finish", "Closeout", "Submittals"]),
+        value,
+      );
     }
     contracts.push({ id, project, sub, original, approvedInLog: 0 });
   }
@@ -138,9 +155,13 @@ function insertContracts(context: GenerateContext, projects: Project[], subs: Su
 }
 
 /** Change orders and their threads; the log is up to date for some and behind or wrong for others. */
-function insertChangeOrders(context: GenerateContext, contracts: Contract[], pe: Person): void {
+function insertChangeOrders(
+  context: GenerateContext,
+  writer: ThreadWriter,
+  contracts: Contract[],
+  pe: Person,
+): void {
   const { db, random, factors, referenceDate: today } = context;
-  const writer = new ThreadWriter(db);
   for (let k = 0; k < 15 * factors.rows; k += 1) {
     const story = CO_STORIES[k % CO_STORIES.length]!;
     const contract = k < contracts.length ? contracts[k]! : random.pick(contracts);
@@ -154,7 +175,13 @@ function insertChangeOrders(context: GenerateContext, contracts: Contract[], pe:
       description,
     };
     const { project } = contract;
-    const cast = { sub: contract.sub.contact, pm: project.pm, pe, owner: project.owner, architect: project.architect };
+    const cast = {
+      sub: contract.sub.contact,
+      pm: project.pm,
+      pe,
+      owner: project.owner,
+      architect: project.architect,
+    };
     const start = addDays(today, -random.int(12, 160));
     const { messages, requested, firstApproved, final } = coThread(context, story, request, cast, start);
     const thread = writer.write(project.id, coSubject(co, description, contract.id), messages);
@@ -162,14 +189,27 @@ function insertChangeOrders(context: GenerateContext, contracts: Contract[], pe:
     // What the log says: correct, still pending, or stale (a first approval later revised or revoked, an unauthorized approval).
     const odd = k % 2 === 1;
     let log: [string, number | null, string | null] = ["pending", null, null];
-    if (story === "revised" || story === "revoked") log = ["approved", firstApproved, messages.at(-2)!.from_email];
+    if (story === "revised" || story === "revoked")
+      log = ["approved", firstApproved, messages.at(-2)!.from_email];
     else if (story === "unauthorized" && !odd) log = ["approved", requested, project.pm.email];
     else if ((story === "direct" || story === "reduced" || story === "rejected") && !odd)
       log = [final.status, final.amount, final.decidedBy];
     if (story === "revised") log[2] = project.owner.email;
     if (story === "revoked") log[2] = pe.email;
     if (log[0] === "approved") contract.approvedInLog = roundCents(contract.approvedInLog + log[1]!);
-    put(db, "change_orders", co, contract.id, description, requested, log[0], log[1], log[2], log[0] === "pending" ? null : decidedOn, thread);
+    put(
+      db,
+      "change_orders",
+      co,
+      contract.id,
+      description,
+      requested,
+      log[0],
+      log[1],
+      log[2],
+      log[0] === "pending" ? null : decidedOn,
+      thread,
+    );
   }
 }
 
@@ -209,7 +249,20 @@ function insertPayApps(context: GenerateContext, contracts: Contract[]): Sub[] {
       const retainage = roundCents((work * pct) / 100);
       const due = roundCents(work - retainage - previous);
       const period = addDays(`2025-${String(6 - count + app).padStart(2, "0")}-25`, 0);
-      put(db, "pay_apps", payAppId.format(++apps), contract.id, app, period, work, retainage, previous, due, last ? status : "paid", null);
+      put(
+        db,
+        "pay_apps",
+        payAppId.format(++apps),
+        contract.id,
+        app,
+        period,
+        work,
+        retainage,
+        previous,
+        due,
+        last ? status : "paid",
+        null,
+      );
       previous = roundCents(previous + due);
     }
     if (status !== "paid" && !unpaidSubs.includes(contract.sub)) unpaidSubs.push(contract.sub);
@@ -229,13 +282,25 @@ function insertCertificates(context: GenerateContext, subs: Sub[], unpaid: Sub[]
       const policy = () => `${code}-${random.int(100000, 999999)}`;
       let expires = addDays(today, random.int(20, 330));
       let each = minimum * random.pick([1, 1, 2]);
-      if (unpaid.includes(sub) && trap === 0 && code === trapCoverage) expires = addDays(today, -random.int(1, 40));
+      if (unpaid.includes(sub) && trap === 0 && code === trapCoverage)
+        expires = addDays(today, -random.int(1, 40));
       if (unpaid.includes(sub) && trap === 2 && code === "GL") expires = today;
       if (unpaid.includes(sub) && trap === 3 && code === "GL") each = minimum / 2;
       const renewed = (unpaid.includes(sub) && trap === 1 && code === "GL") || random.chance(0.3);
       if (renewed) {
         const old = addDays(expires, -365);
-        put(db, "certificates", null, sub.id, code, insurer, policy(), each, addDays(old, -365), old < today ? old : addDays(today, -1));
+        put(
+          db,
+          "certificates",
+          null,
+          sub.id,
+          code,
+          insurer,
+          policy(),
+          each,
+          addDays(old, -365),
+          old < today ? old : addDays(today, -1),
+        );
       }
       put(db, "certificates", null, sub.id, code, insurer, policy(), each, addDays(expires, -365), expires);
     }
@@ -267,7 +332,19 @@ function insertRfis(context: GenerateContext, projects: Project[]): void {
     const answered = plant ? null : addBusinessDays(sent, random.int(1, 12), HOLIDAY_SET);
     const open = !answered || answered >= today || random.chance(0.25);
     const question = random.pick(QUESTIONS);
-    put(db, "rfis", rfiId.format(n), project.id, question.split(/[.?]/)[0]!.slice(0, 60), priority, sent, question, open ? "open" : "answered", open ? null : answered, open ? null : "See the attached sketch; proceed as described.");
+    put(
+      db,
+      "rfis",
+      rfiId.format(n),
+      project.id,
+      question.split(/[.?]/)[0]!.slice(0, 60),
+      priority,
+      sent,
+      question,
+      open ? "open" : "answered",
+      open ? null : answered,
+      open ? null : "See the attached sketch; proceed as described.",
+    );
   }
 }
 
@@ -290,7 +367,8 @@ function insertSubmittals(context: GenerateContext, projects: Project[]): void {
     const [section, title] = random.pick(SECTIONS);
     // Planted: a resubmittal two working days old after a first review long ago; a sample seven working days
     // old; product data sent on a Friday seven calendar days before a Monday.
-    const type = n === 2 ? "sample" : n === 3 ? "product data" : n === 1 ? "shop drawing" : random.pick(types);
+    const type =
+      n === 2 ? "sample" : n === 3 ? "product data" : n === 1 ? "shop drawing" : random.pick(types);
     const revisions: Array<[string, string | null, string | null]> = [];
     if (n === 1) {
       const first = addDays(today, -60);
@@ -315,9 +393,82 @@ function insertSubmittals(context: GenerateContext, projects: Project[]): void {
       }
     }
     const final = revisions.at(-1)!;
-    const status = final[1] === null ? "under_review" : final[2] === "approved" ? "approved" : "approved_as_noted";
+    const status =
+      final[1] === null ? "under_review" : final[2] === "approved" ? "approved" : "approved_as_noted";
     put(db, "submittals", submittalId.format(n), project.id, section, title, type, status);
-    revisions.forEach(([on, back, action], rev) => put(db, "submittal_revisions", submittalId.format(n), rev, on, back, action));
+    revisions.forEach(([on, back, action], rev) =>
+      put(db, "submittal_revisions", submittalId.format(n), rev, on, back, action),
+    );
+  }
+}
+
+/** Threads about RFIs and submittals beside the change-order threads: no change order, no decision that counts. */
+function insertCorrespondence(
+  context: GenerateContext,
+  writer: ThreadWriter,
+  projects: Project[],
+  subs: Sub[],
+): void {
+  const { db, random, factors, referenceDate: today } = context;
+  const rfis = allRows<{
+    rfi_id: string;
+    project_id: string;
+    subject: string;
+    priority: string;
+    sent_on: string;
+    question: string;
+    status: string;
+  }>(db, "SELECT * FROM rfis");
+  const submittals = allRows<{ submittal_id: string; project_id: string; title: string; status: string }>(
+    db,
+    "SELECT * FROM submittals",
+  );
+  for (let n = 1; n <= 12 * factors.rows; n += 1) {
+    const { messages, send } = conversation(random, addDays(today, -random.int(10, 120)));
+    if (n % 2 === 1) {
+      const rfi = random.pick(rfis);
+      const project = projects.find((p) => p.id === rfi.project_id)!;
+      const form = `REQUEST FOR INFORMATION ${rfi.rfi_id}\nProject: ${project.label}\nPriority: ${rfi.priority}\nSent: ${rfi.sent_on}\nQuestion: ${rfi.question}`;
+      send(
+        project.pm,
+        project.architect,
+        `${project.architect.name.split(" ")[0]},\n\n${rfi.rfi_id} is attached. The crew is working around it; an answer this week would help.`,
+        { style: "top", attachment: { name: `${rfi.rfi_id}.txt`, text: form } },
+      );
+      send(
+        project.architect,
+        project.pm,
+        rfi.status === "answered"
+          ? `Our answer to ${rfi.rfi_id} is in the RFI log: proceed as described in the attached sketch.`
+          : `We are reviewing ${rfi.rfi_id} with the engineer of record and will respond through the RFI log.`,
+      );
+      if (random.chance(0.5))
+        send(project.pm, project.architect, "Thanks, I have passed this on to the superintendent.");
+      writer.write(project.id, `${rfi.rfi_id}: ${rfi.subject}`, messages);
+    } else {
+      const submittal = random.pick(submittals);
+      const project = projects.find((p) => p.id === submittal.project_id)!;
+      const sub = random.pick(subs).contact;
+      send(
+        sub,
+        project.pm,
+        `Attached is our submittal ${submittal.submittal_id} (${submittal.title}) for review.`,
+        { style: "top" },
+      );
+      send(
+        project.pm,
+        project.architect,
+        `Please review ${submittal.submittal_id}; the fabrication slot is booked.`,
+      );
+      const verdict =
+        submittal.status === "approved"
+          ? "Approved."
+          : submittal.status === "approved_as_noted"
+            ? "Approved as noted. Field-verify dimensions before fabrication."
+            : "Still under review; we will return it through the submittal log.";
+      send(project.architect, project.pm, `${verdict}\nStamped copy to follow.`);
+      writer.write(project.id, `${submittal.submittal_id}: ${submittal.title}`, messages);
+    }
   }
 }
 
@@ -327,12 +478,23 @@ function writeDailyLogs(context: GenerateContext, projects: Project[], subs: Sub
   const weeks = Math.floor((9 * factors.files + 2) / projects.length);
   const monday = addDays(today, -7 - weekdayIndex(today));
   for (const project of projects) {
-    const superintendent = cachedStatement(context.db, "SELECT superintendent FROM projects WHERE project_id = ?").pluck().get(project.id) as string;
+    const superintendent = cachedStatement(
+      context.db,
+      "SELECT superintendent FROM projects WHERE project_id = ?",
+    )
+      .pluck()
+      .get(project.id) as string;
     for (let w = 0; w < weeks; w += 1) {
       const start = addDays(monday, -7 * w);
       context.writeFile(
         `daily-logs/${project.id.toLowerCase()}/${start}.txt`,
-        renderWeekLog(random, { project: project.label, superintendent, start, latest: w === 0, crews: subs }),
+        renderWeekLog(random, {
+          project: project.label,
+          superintendent,
+          start,
+          latest: w === 0,
+          crews: subs,
+        }),
       );
     }
   }
@@ -341,11 +503,13 @@ function writeDailyLogs(context: GenerateContext, projects: Project[], subs: Sub
 export function generateConstruction(context: GenerateContext): void {
   const { pe, projects, subs, directory } = insertPeople(context);
   const contracts = insertContracts(context, projects, subs);
-  insertChangeOrders(context, contracts, pe);
+  const writer = new ThreadWriter(context.db);
+  insertChangeOrders(context, writer, contracts, pe);
   const unpaid = insertPayApps(context, contracts);
   insertCertificates(context, subs, unpaid);
   insertRfis(context, projects);
   insertSubmittals(context, projects);
+  insertCorrespondence(context, writer, projects, subs);
   writeDailyLogs(context, projects, subs);
   writeDocuments(context, directory);
 }

@@ -25,7 +25,13 @@ const ACTIVITIES = [
 /** A week of the superintendent's daily reports (Monday to Friday, some Saturdays) as one text file. */
 export function renderWeekLog(
   random: SeededRandom,
-  week: { project: string; superintendent: string; start: string; latest: boolean; crews: Array<{ name: string }> },
+  week: {
+    project: string;
+    superintendent: string;
+    start: string;
+    latest: boolean;
+    crews: Array<{ name: string }>;
+  },
 ): string {
   const lines = [
     "DAILY CONSTRUCTION REPORT",

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { SeededRandom } from "../../core/index.js";
 import { addDays, cachedStatement, formatUsd, roundCents, type GenerateContext } from "../../envs/index.js";
 import {
   SIGNATURE_LINE,
@@ -19,15 +20,7 @@ export interface Person {
 
 /** What happens in a change order's e-mail thread; the ledger then records it correctly or not. */
 export type CoStory =
-  | "direct"
-  | "forwarded"
-  | "reduced"
-  | "revised"
-  | "revoked"
-  | "unauthorized"
-  | "rebid"
-  | "rejected"
-  | "open";
+  "direct" | "forwarded" | "reduced" | "revised" | "revoked" | "unauthorized" | "rebid" | "rejected" | "open";
 export const CO_STORIES: CoStory[] = [
   "direct",
   "forwarded",
@@ -101,7 +94,10 @@ export class ThreadWriter {
   write(projectId: string, subject: string, messages: ThreadMessage[]): string {
     const id = threadId.format(++this.threads);
     cachedStatement(this.db, "INSERT INTO email_threads VALUES (?, ?, ?)").run(id, projectId, subject);
-    const insert = cachedStatement(this.db, "INSERT INTO email_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const insert = cachedStatement(
+      this.db,
+      "INSERT INTO email_messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
     for (const message of messages)
       insert.run(
         `MSG-${String(++this.messages).padStart(5, "0")}`,
@@ -117,6 +113,35 @@ export class ThreadWriter {
       );
     return id;
   }
+}
+
+export interface SendOptions {
+  style?: ThreadMessage["style"];
+  attachment?: { name: string; text: string };
+  /** Text after the signature (a forwarded message). */
+  trailer?: string;
+}
+
+/** A thread being written: each message is sent 1 to 30 working hours after the previous one. */
+export function conversation(random: SeededRandom, start: string) {
+  let clock = `${start} ${String(random.int(7, 11)).padStart(2, "0")}:${random.pick(["05", "22", "41", "58"])}`;
+  const messages: ThreadMessage[] = [];
+  const send = (from: Person, to: Person, text: string, options: SendOptions = {}): void => {
+    const [day = "", time = ""] = clock.split(" ");
+    const hours = Number(time.slice(0, 2)) - 7 + random.int(1, 30);
+    clock = `${addDays(day, Math.floor(hours / 10))} ${String(7 + (hours % 10)).padStart(2, "0")}:${time.slice(3)}`;
+    messages.push({
+      sent_at: clock,
+      from_name: from.name,
+      from_email: from.email,
+      to_email: to.email,
+      style: options.style ?? (random.chance(0.25) ? "inline" : "top"),
+      body: `${text}\n${signature(from)}${options.trailer ? `\n\n${options.trailer}` : ""}`,
+      attachment_name: options.attachment?.name ?? null,
+      attachment_text: options.attachment?.text ?? null,
+    });
+  };
+  return { messages, send };
 }
 
 export interface CoCast {
@@ -138,33 +163,12 @@ export function coThread(
   const { random } = context;
   const [low, high] = STORY_RANGE[story];
   const form = requestForm(context, request, low + random.next() * (high - low));
-  let clock = `${start} ${String(random.int(7, 11)).padStart(2, "0")}:${random.pick(["05", "22", "41", "58"])}`;
-  const messages: ThreadMessage[] = [];
-  const send = (
-    from: Person,
-    to: Person,
-    text: string,
-    options: { style?: ThreadMessage["style"]; attachment?: { name: string; text: string }; trailer?: string } = {},
-  ): void => {
-    const [day = "", time = ""] = clock.split(" ");
-    const hours = Number(time.slice(0, 2)) - 7 + random.int(1, 30);
-    clock = `${addDays(day, Math.floor(hours / 10))} ${String(7 + (hours % 10)).padStart(2, "0")}:${time.slice(3)}`;
-    messages.push({
-      sent_at: clock,
-      from_name: from.name,
-      from_email: from.email,
-      to_email: to.email,
-      style: options.style ?? (random.chance(0.25) ? "inline" : "top"),
-      body: `${text}\n${signature(from)}${options.trailer ? `\n\n${options.trailer}` : ""}`,
-      attachment_name: options.attachment?.name ?? null,
-      attachment_text: options.attachment?.text ?? null,
-    });
-  };
+  const { messages, send } = conversation(random, start);
   const first = cast.pm.name.split(" ")[0];
   send(
     cast.sub,
     cast.pm,
-    `${first},\n\nPlease find attached our change order request ${request.coId} for ${request.description.toLowerCase()}. Backup is available on request.\n\nThanks,`,
+    `${first},\n\nPlease find attached our change order request ${request.coId} for ${request.description[0]!.toLowerCase()}${request.description.slice(1)}. Backup is available on request.\n\nThanks,`,
     { style: "top", attachment: form },
   );
   const approver = story === "revised" ? cast.owner : cast.pe;
@@ -201,7 +205,12 @@ export function coThread(
   });
   switch (story) {
     case "direct":
-      decide(cast.pm, "Approved as submitted.", approved(cast.pm, requested), "Please proceed; we will issue the CO.");
+      decide(
+        cast.pm,
+        "Approved as submitted.",
+        approved(cast.pm, requested),
+        "Please proceed; we will issue the CO.",
+      );
       break;
     case "forwarded":
       forward();
@@ -220,8 +229,17 @@ export function coThread(
     }
     case "revised": {
       forward();
-      decide(approver, "Approved as submitted.", approved(approver, requested), "Thanks for the quick turnaround.");
-      send(cast.architect, cast.pm, "We have reviewed the backup and find the material quantities high by about 15%.");
+      decide(
+        approver,
+        "Approved as submitted.",
+        approved(approver, requested),
+        "Thanks for the quick turnaround.",
+      );
+      send(
+        cast.architect,
+        cast.pm,
+        "We have reviewed the backup and find the material quantities high by about 15%.",
+      );
       const amount = roundCents(requested * 0.85);
       decide(
         approver,
@@ -242,13 +260,27 @@ export function coThread(
       );
       break;
     case "unauthorized":
-      send(cast.architect, cast.pm, "We recommend approval of this change order; the scope is consistent with our sketch.");
-      send(cast.pm, cast.sub, `Approved.\nI will get this countersigned by ${cast.pe.name} before we issue the CO.`);
+      send(
+        cast.architect,
+        cast.pm,
+        "We recommend approval of this change order; the scope is consistent with our sketch.",
+      );
+      send(
+        cast.pm,
+        cast.sub,
+        `Approved.\nI will get this countersigned by ${cast.pe.name} before we issue the CO.`,
+      );
       break;
     case "rebid": {
-      send(cast.pm, cast.sub, "The labor hours look high against the sketch. Please resubmit with a breakdown by crew.");
+      send(
+        cast.pm,
+        cast.sub,
+        "The labor hours look high against the sketch. Please resubmit with a breakdown by crew.",
+      );
       const revised = requestForm(context, request, requested * random.pick([0.7, 0.75, 0.8]), 1);
-      send(cast.sub, cast.pm, "Revised request attached, labor reduced as discussed.", { attachment: revised });
+      send(cast.sub, cast.pm, "Revised request attached, labor reduced as discussed.", {
+        attachment: revised,
+      });
       requested = revised.total;
       decide(cast.pm, "Approved as submitted.", approved(cast.pm, requested), "Thank you for the revision.");
       break;
@@ -262,7 +294,11 @@ export function coThread(
       );
       break;
     case "open":
-      send(cast.pm, cast.sub, "Received, thanks. We are reviewing it with the design team and will come back to you.");
+      send(
+        cast.pm,
+        cast.sub,
+        "Received, thanks. We are reviewing it with the design team and will come back to you.",
+      );
       break;
   }
   return { messages, requested: form.total, firstApproved, final };

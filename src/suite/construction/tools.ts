@@ -115,20 +115,32 @@ const recordChangeOrder = defineTool({
   inputSchema: z.object({
     co_id: coId.schema("The change order"),
     status: z.enum(["approved", "rejected"]).describe("The decision"),
-    approved_amount: z.number().positive().optional().describe("USD; required for approved, omitted for rejected"),
+    approved_amount: z
+      .number()
+      .positive()
+      .optional()
+      .describe("USD; required for approved, omitted for rejected"),
     decided_by: z.string().email().describe("E-mail address of the person who decided"),
   }),
   handler: ({ co_id, status, approved_amount, decided_by }, { db }: ToolContext) => {
     const sql = "SELECT * FROM change_orders WHERE co_id = ?";
     const row = requireRow<{ status: string }>(db, sql, [co_id], coId.notFound(co_id).message);
     if (row.status !== "pending")
-      throw new ToolFailure(`change order ${co_id} is already ${row.status}; only pending change orders can be recorded`);
+      throw new ToolFailure(
+        `change order ${co_id} is already ${row.status}; only pending change orders can be recorded`,
+      );
     if ((status === "approved") !== (approved_amount !== undefined))
       throw new ToolFailure("give approved_amount for an approval, and no amount for a rejection");
     cachedStatement(
       db,
       "UPDATE change_orders SET status = ?, approved_amount = ?, decided_by = ?, decided_on = ? WHERE co_id = ?",
-    ).run(status, approved_amount === undefined ? null : Math.round(approved_amount * 100) / 100, decided_by.trim().toLowerCase(), REFERENCE_DATE, co_id);
+    ).run(
+      status,
+      approved_amount === undefined ? null : Math.round(approved_amount * 100) / 100,
+      decided_by.trim().toLowerCase(),
+      REFERENCE_DATE,
+      co_id,
+    );
     return { change_order: requireRow(db, sql, [co_id], "") };
   },
 });
@@ -169,8 +181,13 @@ const holdPayApp = defineTool({
     const sql = "SELECT * FROM pay_apps WHERE pay_app_id = ?";
     const row = requireRow<{ status: string }>(db, sql, [pay_app_id], payAppId.notFound(pay_app_id).message);
     if (row.status !== "submitted" && row.status !== "approved")
-      throw new ToolFailure(`pay application ${pay_app_id} is ${row.status}; only submitted or approved ones can be held`);
-    cachedStatement(db, "UPDATE pay_apps SET status = 'on_hold', hold_reason = ? WHERE pay_app_id = ?").run(reason.trim(), pay_app_id);
+      throw new ToolFailure(
+        `pay application ${pay_app_id} is ${row.status}; only submitted or approved ones can be held`,
+      );
+    cachedStatement(db, "UPDATE pay_apps SET status = 'on_hold', hold_reason = ? WHERE pay_app_id = ?").run(
+      reason.trim(),
+      pay_app_id,
+    );
     return { pay_app: requireRow(db, sql, [pay_app_id], "") };
   },
 });
@@ -233,7 +250,11 @@ const listThreads = defineListTool({
     "List e-mail threads of the project mailboxes (id, project, subject, number of messages, time of the latest message). Change-order threads have the change order's id in the subject. Paginated: returns `threads`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     project_id: projectFilter,
-    subject_contains: z.string().min(1).optional().describe("Only threads whose subject contains this text (case-insensitive)"),
+    subject_contains: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Only threads whose subject contains this text (case-insensitive)"),
   },
   key: "threads",
   from: `(SELECT t.thread_id, t.project_id, t.subject, COUNT(m.message_id) AS message_count, MAX(m.sent_at) AS last_message_at
@@ -258,19 +279,32 @@ const getThread = defineTool({
       [thread_id],
       threadId.notFound(thread_id).message,
     );
-    const messages = allRows<ThreadMessage>(db, "SELECT * FROM email_messages WHERE thread_id = ? ORDER BY message_id", thread_id);
-    return { thread_id, project_id: thread.project_id, subject: thread.subject, text: renderThread(messages, thread.subject) };
+    const messages = allRows<ThreadMessage>(
+      db,
+      "SELECT * FROM email_messages WHERE thread_id = ? ORDER BY message_id",
+      thread_id,
+    );
+    return {
+      thread_id,
+      project_id: thread.project_id,
+      subject: thread.subject,
+      text: renderThread(messages, thread.subject),
+    };
   },
 });
 
 /** The compliance system times out on every third subcontractor, once. */
-const flakySubcontractor = withSilentFailures(getSubcontractor, { when: (input) => number(input.sub_id) % 3 === 0 });
+const flakySubcontractor = withSilentFailures(getSubcontractor, {
+  when: (input) => number(input.sub_id) % 3 === 0,
+});
 /** Accounting fails once on the first page of every pay-app listing. */
 const flakyPayApps = withTransientFailures(listPayApps, { when: (input) => input.page === 1 });
 /** Document control fails once on the second page of RFI listings and on some RFIs. */
 const flakyRfis = withTransientFailures(listRfis, { when: (input) => input.page === 2 });
 const flakyRfi = withTransientFailures(getRfi, { when: (input) => number(input.rfi_id) % 7 === 3 });
-const flakySubmittal = withSilentFailures(getSubmittal, { when: (input) => number(input.submittal_id) % 6 === 1 });
+const flakySubmittal = withSilentFailures(getSubmittal, {
+  when: (input) => number(input.submittal_id) % 6 === 1,
+});
 /** The mail gateway times out on every fourth thread, once. */
 const flakyThread = withSilentFailures(getThread, { when: (input) => number(input.thread_id) % 4 === 1 });
 

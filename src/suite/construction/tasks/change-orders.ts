@@ -37,9 +37,17 @@ export const approvedCoTotalsTask = defineTask({
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, approvedTotals(initial), 0.011)],
   oracle: totalsCells([]),
   nearMisses: nearMisses(totalsCells, [
-    ["with-quotes", "Reads decisions in quoted replies as well, so an approval later revised wins.", "with-quotes"],
+    [
+      "with-quotes",
+      "Reads decisions in quoted replies as well, so an approval later revised wins.",
+      "with-quotes",
+    ],
     ["no-authority", "Counts approvals by people above their approval limit.", "no-authority"],
-    ["first-request", "Takes 'approved as submitted' as the first request's total, not the revised one.", "first-request"],
+    [
+      "first-request",
+      "Takes 'approved as submitted' as the first request's total, not the revised one.",
+      "first-request",
+    ],
     ["trusts-log", "Adds up the log's approved amounts instead of reading the threads.", "ledger"],
   ]),
 });

@@ -54,7 +54,11 @@ export function changeOrders(state: StateView): Array<LedgerRow & { outcome: Out
   return rows.map((row) => ({
     ...row,
     outcome: threadOutcome(
-      allRows(state.db, "SELECT * FROM email_messages WHERE thread_id = ? ORDER BY message_id", row.thread_id),
+      allRows(
+        state.db,
+        "SELECT * FROM email_messages WHERE thread_id = ? ORDER BY message_id",
+        row.thread_id,
+      ),
       limits,
     ),
   }));
@@ -64,7 +68,10 @@ export function changeOrders(state: StateView): Array<LedgerRow & { outcome: Out
 export function approvedTotals(state: StateView): Map<string, number> {
   const totals = new Map<string, number>();
   for (const co of changeOrders(state))
-    totals.set(co.sub_id, roundCents((totals.get(co.sub_id) ?? 0) + (co.outcome.status === "approved" ? co.outcome.amount! : 0)));
+    totals.set(
+      co.sub_id,
+      roundCents((totals.get(co.sub_id) ?? 0) + (co.outcome.status === "approved" ? co.outcome.amount! : 0)),
+    );
   return totals;
 }
 
@@ -113,12 +120,16 @@ export function blockedSubs(state: StateView): Set<string> {
     table(state, PATHS.coi, "Required coverage").map(([code, , minimum]) => [code!, usd(minimum!)]),
   );
   const latest = new Map<string, { expires_on: string; each_occurrence: number }>();
-  for (const cert of allRows<{ sub_id: string; coverage: string; expires_on: string; each_occurrence: number }>(
-    state.db,
-    "SELECT * FROM certificates ORDER BY expires_on, certificate_id",
-  ))
+  for (const cert of allRows<{
+    sub_id: string;
+    coverage: string;
+    expires_on: string;
+    each_occurrence: number;
+  }>(state.db, "SELECT * FROM certificates ORDER BY expires_on, certificate_id"))
     latest.set(`${cert.sub_id}|${cert.coverage}`, cert);
-  const subs = allRows<{ sub_id: string }>(state.db, "SELECT sub_id FROM subcontractors").map((r) => r.sub_id);
+  const subs = allRows<{ sub_id: string }>(state.db, "SELECT sub_id FROM subcontractors").map(
+    (r) => r.sub_id,
+  );
   return new Set(
     subs.filter((sub) =>
       [...minimums].some(([code, minimum]) => {
@@ -148,7 +159,12 @@ const periods = (state: StateView, heading: string): Map<string, number> =>
 export function overdueRfis(state: StateView): Map<string, number> {
   const days = periods(state, "RFI response times");
   const off = holidays(state);
-  const counts = new Map(allRows<{ project_id: string }>(state.db, "SELECT project_id FROM projects").map((p) => [p.project_id, 0]));
+  const counts = new Map(
+    allRows<{ project_id: string }>(state.db, "SELECT project_id FROM projects").map((p) => [
+      p.project_id,
+      0,
+    ]),
+  );
   for (const rfi of allRows<{ project_id: string; priority: string; sent_on: string }>(
     state.db,
     "SELECT * FROM rfis WHERE status = 'open'",
@@ -175,7 +191,12 @@ export function overdueSubmittals(state: StateView): string[] {
 /** Weather days per project in the daily-log files. */
 export function weatherDayCounts(state: StateView): Map<string, number> {
   const off = holidays(state);
-  const counts = new Map(allRows<{ project_id: string }>(state.db, "SELECT project_id FROM projects").map((p) => [p.project_id, 0]));
+  const counts = new Map(
+    allRows<{ project_id: string }>(state.db, "SELECT project_id FROM projects").map((p) => [
+      p.project_id,
+      0,
+    ]),
+  );
   for (const path of state.listFiles().filter((file) => file.startsWith(`${PATHS.logs}/`))) {
     const project = /PRJ-\d\d/.exec(requireFile(state, path))![0];
     counts.set(project, counts.get(project)! + weatherDays(requireFile(state, path), off).length);

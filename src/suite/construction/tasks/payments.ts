@@ -35,12 +35,17 @@ export const retainageAuditTask = defineTask({
   oracle: retainageCells([]),
   nearMisses: nearMisses(retainageCells, [
     ["always-10", "Expects 10% retainage whatever the completion.", "always-10"],
-    ["original-sum", "Tests the 50% threshold against the original contract sum, without approved change orders.", "original-sum"],
+    [
+      "original-sum",
+      "Tests the 50% threshold against the original contract sum, without approved change orders.",
+      "original-sum",
+    ],
     ["no-retry", "Does not retry the accounting system's 503.", "no-retry"],
   ]),
 });
 
-const holdCells = taskCells(`minimums = {code: money(minimum) for code, description, minimum in md_table(read_text("safety/coi-requirements.md"), "Required coverage")}
+const holdCells =
+  taskCells(`minimums = {code: money(minimum) for code, description, minimum in md_table(read_text("safety/coi-requirements.md"), "Required coverage")}
 if "only-gl" in NEAR:
     minimums = {"GL": minimums["GL"]}
 apps = fetch("list_pay_apps", "pay_apps", status="submitted") + fetch("list_pay_apps", "pay_apps", status="approved")
@@ -92,7 +97,11 @@ export const holdUninsuredPayAppsTask = defineTask({
   },
   oracle: holdCells([]),
   nearMisses: nearMisses(holdCells, [
-    ["any-expired", "Blocks a subcontractor for an expired certificate that was since renewed.", "any-expired"],
+    [
+      "any-expired",
+      "Blocks a subcontractor for an expired certificate that was since renewed.",
+      "any-expired",
+    ],
     ["expires-today", "Treats a certificate expiring today as lapsed.", "expires-today"],
     ["only-gl", "Checks general liability only.", "only-gl"],
     ["ignores-limit", "Ignores certificates below the minimum limit.", "ignores-limit"],

@@ -3,7 +3,8 @@ import { constructionDomain } from "../domain.js";
 import { overdueRfis, overdueSubmittals, weatherDayCounts } from "./facts.js";
 import { nearMisses, taskCells } from "./python.js";
 
-const rfiCells = taskCells(`days = {priority: int(n) for priority, n in md_table(CONDITIONS, "RFI response times")}
+const rfiCells =
+  taskCells(`days = {priority: int(n) for priority, n in md_table(CONDITIONS, "RFI response times")}
 counts = {p["project_id"]: 0 for p in fetch("list_projects", "projects")}
 for item in fetch("list_rfis", "rfis", status="open"):
     rfi = call("get_rfi", rfi_id=item["rfi_id"])
@@ -15,7 +16,8 @@ print(json.dumps(counts))`);
 export const overdueRfisTask = defineTask({
   id: "construction.overdue-rfis",
   domain: constructionDomain,
-  summary: "Open RFIs past their response due date in working days (priority periods, holidays), per project.",
+  summary:
+    "Open RFIs past their response due date in working days (priority periods, holidays), per project.",
   instruction:
     'For the weekly owner-architect-contractor meeting, count the open RFIs on each project that are overdue for the architect\'s answer under the response times in our general conditions. Reply with only a JSON object mapping every project id to the count, e.g. {"PRJ-01": 3}.',
   tools: ["list_projects", "list_rfis", "get_rfi"],
@@ -28,7 +30,8 @@ export const overdueRfisTask = defineTask({
   ]),
 });
 
-const submittalCells = taskCells(`days = {kind: int(n) for kind, n in md_table(CONDITIONS, "Submittal review periods")}
+const submittalCells =
+  taskCells(`days = {kind: int(n) for kind, n in md_table(CONDITIONS, "Submittal review periods")}
 late = []
 for item in fetch("list_submittals", "submittals", status="under_review"):
     revisions = call("get_submittal", submittal_id=item["submittal_id"])["revisions"]
@@ -77,7 +80,8 @@ print(json.dumps(counts))`);
 export const weatherDaysTask = defineTask({
   id: "construction.weather-days",
   domain: constructionDomain,
-  summary: "Weather days per project from the superintendents' weekly daily-log files (working days with work stopped for weather).",
+  summary:
+    "Weather days per project from the superintendents' weekly daily-log files (working days with work stopped for weather).",
   instruction:
     'We are preparing time-extension requests. Count the weather days, as our general conditions define them, recorded in all the daily logs on file for each project. Reply with only a JSON object mapping every project id to its count, e.g. {"PRJ-01": 4}.',
   tools: ["list_projects"],
