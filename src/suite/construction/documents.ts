@@ -76,10 +76,8 @@ const directory = (entries: DirectoryEntry[]): string =>
     },
   ]);
 
-export const DIRECTORY_PATH = "contracts/project-directory.md";
-
 export function writeDocuments(context: GenerateContext, entries: DirectoryEntry[]): void {
   context.writeFile(PATHS.conditions, conditions());
   context.writeFile(PATHS.coi, coi());
-  context.writeFile(DIRECTORY_PATH, directory(entries));
+  context.writeFile(PATHS.directory, directory(entries));
 }

@@ -513,4 +513,3 @@ export function generateConstruction(context: GenerateContext): void {
   writeDailyLogs(context, projects, subs);
   writeDocuments(context, directory);
 }
-export { HOLIDAY_SET };

@@ -4,6 +4,7 @@ import { defineIdFormat } from "../../envs/index.js";
 export const PATHS = {
   conditions: "contracts/general-conditions.md",
   coi: "safety/coi-requirements.md",
+  directory: "contracts/project-directory.md",
   logs: "daily-logs",
 } as const;
 

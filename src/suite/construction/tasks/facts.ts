@@ -8,7 +8,6 @@ import {
 } from "../../../envs/index.js";
 import { weatherDays } from "../logs.js";
 import { PATHS } from "../rules.js";
-import { DIRECTORY_PATH } from "../documents.js";
 import { threadOutcome, type Outcome } from "../threads.js";
 
 /** Expectation readers: the documents and threads read back as the agent reads them. */
@@ -29,7 +28,7 @@ export function authority(state: StateView): Map<string, number | null> {
       limit === "no limit" ? null : usd(limit!),
     ]),
   );
-  const directory = parseMarkdownTable(requireFile(state, DIRECTORY_PATH), "Project directory");
+  const directory = parseMarkdownTable(requireFile(state, PATHS.directory), "Project directory");
   return new Map(
     directory.filter((row) => limits.has(row[2]!)).map((row) => [row[1]!, limits.get(row[2]!)!]),
   );

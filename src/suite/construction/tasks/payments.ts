@@ -1,6 +1,7 @@
 import { checkAnswerCount, checkAnswerIdLists, checkStateDiff, defineTask } from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
 import { payAppsToHold, retainageErrors } from "./facts.js";
+import { PATHS } from "../rules.js";
 import { nearMisses, taskCells } from "./python.js";
 
 const retainageCells = taskCells(`text = CONDITIONS
@@ -45,7 +46,7 @@ export const retainageAuditTask = defineTask({
 });
 
 const holdCells =
-  taskCells(`minimums = {code: money(minimum) for code, description, minimum in md_table(read_text("safety/coi-requirements.md"), "Required coverage")}
+  taskCells(`minimums = {code: money(minimum) for code, description, minimum in md_table(read_text("${PATHS.coi}"), "Required coverage")}
 if "only-gl" in NEAR:
     minimums = {"GL": minimums["GL"]}
 apps = fetch("list_pay_apps", "pay_apps", status="submitted") + fetch("list_pay_apps", "pay_apps", status="approved")

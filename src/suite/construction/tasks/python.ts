@@ -4,7 +4,6 @@ import {
   REFERENCE_DATE,
   type NearMiss,
 } from "../../../envs/index.js";
-import { DIRECTORY_PATH } from "../documents.js";
 import { PATHS } from "../rules.js";
 
 /**
@@ -57,7 +56,7 @@ def add_working_days(day, n):
 
 def authority():
     limits = {role: (None if limit == "no limit" else money(limit)) for role, limit in md_table(CONDITIONS, "Change-order approval authority")}
-    people = md_table(read_text("${DIRECTORY_PATH}"), "Project directory")
+    people = md_table(read_text("${PATHS.directory}"), "Project directory")
     return {email: limits[role] for name, email, role, project in people if role in limits}
 
 SEPARATOR = "=" * 72 + "\n"
