@@ -1,0 +1,192 @@
+import Database from "better-sqlite3";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempDir, type TempDir } from "../../core/index.js";
+import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
+import type { Instance, StateView } from "../../envs/index.js";
+import { bindTool } from "../../runtime/index.js";
+import { constructionTasks } from "./index.js";
+import { weatherDays } from "./logs.js";
+import {
+  decidedPending,
+  ledgerMismatches,
+  overdueRfis,
+  payAppsToHold,
+  retainageErrors,
+  weatherDayCounts,
+} from "./tasks/facts.js";
+import { holdUninsuredPayAppsTask } from "./tasks/payments.js";
+import { threadOutcome } from "./threads.js";
+import { constructionTools } from "./tools.js";
+
+let cache: TempDir;
+const instances = new Map<number, { instance: Instance; view: StateView; close(): void }>();
+let db: Database.Database;
+const opened: Database.Database[] = [];
+
+function state(seed: number): { instance: Instance; view: StateView } {
+  if (!instances.has(seed)) {
+    const instance = buildInstance(holdUninsuredPayAppsTask, "v0", seed, cache.path);
+    instances.set(seed, { instance, ...openStateView(instance.dbPath, instance.workspaceDir) });
+  }
+  return instances.get(seed)!;
+}
+
+/** A fresh episode database for seed 3 (tools write to a private copy, as an episode does). */
+function episode(name: string): string {
+  const path = join(cache.path, `${name}.sqlite`);
+  copyFileSync(state(3).instance.dbPath, path);
+  db = new Database(path);
+  opened.push(db);
+  return path;
+}
+
+beforeAll(() => {
+  cache = createTempDir("construction-test");
+  episode("tools");
+});
+
+afterAll(() => {
+  for (const handle of opened) handle.close();
+  for (const entry of instances.values()) entry.close();
+  cache.dispose();
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; text: string }> {
+  const tool = constructionTools.find((candidate) => candidate.name === name)!;
+  const result = await bindTool(tool, { db, workspaceDir: state(3).instance.workspaceDir }).call(args, {
+    signal: AbortSignal.timeout(5_000),
+    timeoutMs: 5_000,
+  });
+  return {
+    error: result.isError === true,
+    text: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
+  };
+}
+
+const PE = "pe@summitridge.com";
+const PM = "pm@summitridge.com";
+const message = (from_email: string, body: string, attachment_text: string | null = null) => ({
+  from_email,
+  body,
+  attachment_text,
+});
+
+describe("construction threads", () => {
+  const limits = new Map<string, number | null>([
+    [PM, 10_000],
+    [PE, 50_000],
+  ]);
+  it("takes the latest decision in the sender's own text, within the sender's authority", () => {
+    const request = message("sub@example.com", "Request attached.\n--\nSub", "TOTAL REQUESTED: $20,000.00");
+    const approved = message(PE, "Approved.\nGo ahead.\n--\nPE");
+    const quoted = message(
+      PM,
+      "Noted, thanks.\n--\nPM\n\nOn Mon, 2 Jun 2025 at 09:00, PE wrote:\n> Approved at $30,000.00.",
+    );
+    expect(threadOutcome([request, approved, quoted], limits)).toEqual({
+      status: "approved",
+      amount: 20_000,
+      decidedBy: PE,
+    });
+    const revised = message(PE, "Revised approval: $17,000.00.\nReplaces the approval below.\n--\nPE");
+    expect(threadOutcome([request, approved, revised], limits).amount).toBe(17_000);
+    const overLimit = message(PM, "Approved.\n--\nPM");
+    expect(threadOutcome([request, overLimit], limits).status).toBe("pending");
+    const rebid = message("sub@example.com", "Revised.\n--\nSub", "TOTAL REQUESTED: $8,000.00");
+    expect(threadOutcome([request, rebid, overLimit], limits)).toMatchObject({
+      status: "approved",
+      amount: 8_000,
+    });
+    expect(threadOutcome([request, approved, message(PE, "Rejected.\n--\nPE")], limits).status).toBe(
+      "rejected",
+    );
+  });
+
+  it("counts weather days on working days only, when work stopped", () => {
+    const log = [
+      "Date: Fri 2025-06-27\nWeather: Rain, 60F\nManpower: A 3\nWork performed: x\nDelays: Heavy rain; work stopped at 09:15 and crews sent home.",
+      "Date: Sat 2025-06-28\nWeather: Rain, 60F\nManpower: A 3\nWork performed: x\nDelays: Lightning in the area, site shut down for the day.",
+      "Date: Thu 2025-06-26\nWeather: Rain, 60F\nManpower: A 3\nWork performed: x\nDelays: Rain all day; interior framing continued, no delay.",
+      "Date: Thu 2025-06-19\nWeather: Rain, 60F\nManpower: 0\nWork performed: none, holiday, site closed.\nDelays: none.",
+    ].join("\n\n");
+    expect(weatherDays(log, new Set(["2025-06-19"]))).toEqual(["2025-06-27"]);
+  });
+});
+
+describe("construction generator", () => {
+  it("writes three documents and weekly daily logs at v0", () => {
+    const files = listWorkspaceFiles(state(3).instance.workspaceDir);
+    expect(files).toHaveLength(13);
+    expect(files.filter((path) => path.startsWith("daily-logs/"))).toHaveLength(10);
+    expect(files).toContain("contracts/general-conditions.md");
+  });
+
+  it.each([0, 3, 7])("plants the cases the near-misses turn on at seed %i", (seed) => {
+    const { view } = state(seed);
+    expect(decidedPending(view).length).toBeGreaterThan(1);
+    expect(ledgerMismatches(view).length).toBeGreaterThan(decidedPending(view).length);
+    expect(retainageErrors(view).length).toBeGreaterThan(0);
+    expect(payAppsToHold(view).length).toBeGreaterThan(0);
+    expect([...overdueRfis(view).values()].some((count) => count > 0)).toBe(true);
+    expect([...weatherDayCounts(view).values()].every((count) => count > 0)).toBe(true);
+  });
+
+  it("registers eight tasks with at least two near-misses each", () => {
+    expect(constructionTasks).toHaveLength(8);
+    for (const task of constructionTasks) expect(task.nearMisses.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("construction tools", () => {
+  it("fails a thread once with an error body and a pay-app page once with a 503", async () => {
+    const flaky = await call("get_email_thread", { thread_id: "THR-0001" });
+    expect(flaky.error).toBe(false);
+    expect(flaky.text).toContain('"status":"error"');
+    const thread = await call("get_email_thread", { thread_id: "THR-0001" });
+    expect(thread.text).toContain("TOTAL REQUESTED");
+    expect((await call("list_pay_apps", {})).text).toContain("503 Service Unavailable");
+    expect((await call("list_pay_apps", {})).text).toContain('"pay_apps"');
+  });
+
+  it("refuses bad ids, decided change orders and paid pay apps", async () => {
+    expect((await call("get_rfi", { rfi_id: "R-1" })).text).toContain("rfi_id must look like RFI-0123");
+    const decided = db
+      .prepare("SELECT co_id FROM change_orders WHERE status != 'pending'")
+      .pluck()
+      .get() as string;
+    const refused = await call("record_change_order", { co_id: decided, status: "rejected", decided_by: PE });
+    expect(refused.text).toContain("only pending change orders");
+    const paid = db.prepare("SELECT pay_app_id FROM pay_apps WHERE status = 'paid'").pluck().get() as string;
+    expect((await call("hold_pay_app", { pay_app_id: paid, reason: "coi" })).text).toContain(
+      "only submitted or approved",
+    );
+  });
+});
+
+describe("construction.hold-uninsured-pay-apps", () => {
+  it("rewards exactly the blocked subcontractors' unpaid pay apps held", async () => {
+    const expected = payAppsToHold(state(3).view);
+    const path = episode("holds");
+    for (const id of expected)
+      expect((await call("hold_pay_app", { pay_app_id: id, reason: "COI" })).error).toBe(false);
+    const final = openStateView(path, state(3).instance.workspaceDir);
+    try {
+      const passes = async (answer: string): Promise<boolean> => {
+        const context = { initial: state(3).view, final: final.view, answer, scale: "v0", seed: 3 };
+        return (await holdUninsuredPayAppsTask.verify(context)).every((item) => item.passed);
+      };
+      expect(await passes(`${expected.length}`)).toBe(true);
+      expect(await passes(`${expected.length + 1}`)).toBe(false);
+      const extra = db
+        .prepare("SELECT pay_app_id FROM pay_apps WHERE status IN ('submitted', 'approved')")
+        .pluck()
+        .get() as string;
+      await call("hold_pay_app", { pay_app_id: extra, reason: "not needed" });
+      expect(await passes(`${expected.length}`)).toBe(false);
+    } finally {
+      final.close();
+    }
+  });
+});
