@@ -61,7 +61,7 @@ export function renderLog(random: Random, site: LogSite, day: string, tickets: S
   const add = (at: number, lane: number, event: string, rest: string): void => {
     lines.push({ at, text: `${clock(at)} L${lane} ${event.padEnd(7)} ${rest}` });
   };
-  for (let at = 5 * 3600; at < 20 * 3600; at += 300)
+  for (let at = 5 * 3600; at < 20 * 3600; at += 180)
     for (const lane of [1, 2])
       add(at + lane, lane, "WT", `${weight(site, random.chance(0.8) ? 0 : random.int(9000, 30000))}  ${random.pick(["STABLE", "STABLE", "MOTION"])}`);
   for (let n = random.int(3, 7); n > 0; n -= 1)
