@@ -2,7 +2,16 @@
 import { renderMarkdown } from "../../envs/index.js";
 import type { GenerateContext } from "../../envs/index.js";
 import type { LogSite } from "./logs.js";
-import { AERATION, DOCS, FILL_TOLERANCE, FISCAL_YEAR, GRADE_FACTORS, KG_TO_LB, PATRONAGE_RATES, WEIGHT_TOLERANCE_LB } from "./world.js";
+import {
+  AERATION,
+  DOCS,
+  FILL_TOLERANCE,
+  FISCAL_YEAR,
+  GRADE_FACTORS,
+  KG_TO_LB,
+  PATRONAGE_RATES,
+  WEIGHT_TOLERANCE_LB,
+} from "./world.js";
 
 export function writeCoopDocuments(context: GenerateContext, sites: LogSite[]): void {
   context.writeFile(
@@ -12,8 +21,22 @@ export function writeCoopDocuments(context: GenerateContext, sites: LogSite[]): 
       { heading: "Grade factors" },
       {
         table: {
-          headers: ["crop", "lb per bushel", "base moisture %", "shrink % per 0.5 point", "drying charge cents/bu per 0.5 point", "foreign material allowance %"],
-          rows: Object.entries(GRADE_FACTORS).map(([crop, f]) => [crop, f.lbPerBu, f.baseMoisture.toFixed(1), f.shrinkPerStep, f.dryingCents, f.fmAllowance.toFixed(1)]),
+          headers: [
+            "crop",
+            "lb per bushel",
+            "base moisture %",
+            "shrink % per 0.5 point",
+            "drying charge cents/bu per 0.5 point",
+            "foreign material allowance %",
+          ],
+          rows: Object.entries(GRADE_FACTORS).map(([crop, f]) => [
+            crop,
+            f.lbPerBu,
+            f.baseMoisture.toFixed(1),
+            f.shrinkPerStep,
+            f.dryingCents,
+            f.fmAllowance.toFixed(1),
+          ]),
         },
       },
       { heading: "Moisture shrink" },
@@ -43,7 +66,9 @@ export function writeCoopDocuments(context: GenerateContext, sites: LogSite[]): 
       { heading: "Reconciliation" },
       "The office keys every ticket into the grain accounting system in pounds. A keyed ticket agrees with the journal when its net weight is within the tolerance below of the journal's net weight (conversion rounding and re-zeroing stay inside it); a larger difference is a keying error. A ticket the journal voided must be void in the system too.",
       { heading: "Reconciliation tolerance" },
-      { table: { headers: ["setting", "value"], rows: [["net weight tolerance (lb)", WEIGHT_TOLERANCE_LB]] } },
+      {
+        table: { headers: ["setting", "value"], rows: [["net weight tolerance (lb)", WEIGHT_TOLERANCE_LB]] },
+      },
     ]),
   );
   context.writeFile(
@@ -78,7 +103,10 @@ export function writeCoopDocuments(context: GenerateContext, sites: LogSite[]): 
       {
         table: {
           headers: ["setting", "value"],
-          rows: [["rise threshold (F)", AERATION.riseF], ["lookback days", AERATION.lookbackDays]],
+          rows: [
+            ["rise threshold (F)", AERATION.riseF],
+            ["lookback days", AERATION.lookbackDays],
+          ],
         },
       },
       { heading: "Procedure" },
@@ -98,7 +126,12 @@ export function writeCoopDocuments(context: GenerateContext, sites: LogSite[]): 
     renderMarkdown("Patronage allocation", [
       `The board allocates patronage on grain business done in the fiscal year ${FISCAL_YEAR.start} to ${FISCAL_YEAR.end} (ticket dates inclusive), per settled bushel (net_bu) delivered.`,
       { heading: "Rates" },
-      { table: { headers: ["crop", "dollars per bushel"], rows: Object.entries(PATRONAGE_RATES).map(([crop, rate]) => [crop, rate.toFixed(2)]) } },
+      {
+        table: {
+          headers: ["crop", "dollars per bushel"],
+          rows: Object.entries(PATRONAGE_RATES).map(([crop, rate]) => [crop, rate.toFixed(2)]),
+        },
+      },
       { heading: "Eligibility" },
       {
         bullets: [

@@ -5,7 +5,7 @@ import type { Grade, LogSite, ScaleTicket } from "./logs.js";
 import { logPath, renderLog } from "./logs.js";
 import type { BinTrend } from "./monitoring.js";
 import { EXPORT_DAYS, monitoringPath, renderExport } from "./monitoring.js";
-import { binId, contractId, elevatorId, memberId } from "./schema.js";
+import { binId, contractId, memberId } from "./schema.js";
 import { GRADE_FACTORS, KG_TO_LB, round2, settledBushels } from "./world.js";
 
 type Random = GenerateContext["random"];
@@ -90,7 +90,12 @@ function row(t: ScaleTicket, site: LogSite, status = "active", keyingError = 0):
 export function generateCoop(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
   const sites: LogSite[] = SITES.slice(0, [2, 3, 4, 4][factors.files - 1]).map(([name, town], i) => {
-    const site: LogSite = { id: `ELV-0${i + 1}`, name, units: i % 2 ? "kg" : "lb", commas: i === 0 || i === 3 };
+    const site: LogSite = {
+      id: `ELV-0${i + 1}`,
+      name,
+      units: i % 2 ? "kg" : "lb",
+      commas: i === 0 || i === 3,
+    };
     insertRow(db, "elevators", { elevator_id: site.id, name, town, scale_units: site.units });
     return site;
   });
@@ -149,7 +154,8 @@ export function generateCoop(context: GenerateContext): void {
   for (const t of history) t.id = number(t.elevator);
 
   // This year's harvest tickets go to contracts in chunks: filled, within tolerance, short; some contracts got nothing.
-  const applications: Array<{ ticket_id: string; contract_id: string; bushels: number; applied_on: string }> = [];
+  const applications: Array<{ ticket_id: string; contract_id: string; bushels: number; applied_on: string }> =
+    [];
   let contracts = 0;
   const addContract = (member: Member, crop: string, fields: Record<string, unknown>): string => {
     contracts += 1;
@@ -169,15 +175,23 @@ export function generateCoop(context: GenerateContext): void {
   let turn = 0;
   for (const member of members)
     for (const crop of member.crops) {
-      const season = history.filter((t) => t.member === member.id && t.crop === crop && t.date >= "2024-09-01" && t.date < "2025-01-01");
-      for (let i = 0; i < season.length; ) {
+      const season = history.filter(
+        (t) => t.member === member.id && t.crop === crop && t.date >= "2024-09-01" && t.date < "2025-01-01",
+      );
+      for (let i = 0; i < season.length;) {
         const outcome = outcomes[turn++ % outcomes.length]!;
-        const chunk = outcome === "none" || outcome === "cancelled" ? [] : season.slice(i, i + random.int(2, 4));
+        const chunk =
+          outcome === "none" || outcome === "cancelled" ? [] : season.slice(i, i + random.int(2, 4));
         i += Math.max(chunk.length, 1);
         const sum = chunk.reduce((s, t) => s + bu(t), 0);
         const bushels =
-          outcome === "filled" ? Math.floor(sum) : outcome === "tolerance" ? Math.ceil(sum / 0.985)
-          : outcome === "short" ? Math.ceil(sum / (random.int(55, 93) / 100) / 100) * 100 : random.int(2, 6) * 1000;
+          outcome === "filled"
+            ? Math.floor(sum)
+            : outcome === "tolerance"
+              ? Math.ceil(sum / 0.985)
+              : outcome === "short"
+                ? Math.ceil(sum / (random.int(55, 93) / 100) / 100) * 100
+                : random.int(2, 6) * 1000;
         const id = addContract(member, crop, {
           contract_type: random.pick(["forward", "basis"]),
           bushels,
@@ -191,7 +205,12 @@ export function generateCoop(context: GenerateContext): void {
           t.designation = "contract";
           const amount = outcome === "filled" && t === chunk.at(-1) ? round2(bushels - applied) : bu(t);
           applied = round2(applied + amount);
-          applications.push({ ticket_id: t.id, contract_id: id, bushels: amount, applied_on: addDays(t.date, 2) });
+          applications.push({
+            ticket_id: t.id,
+            contract_id: id,
+            bushels: amount,
+            applied_on: addDays(t.date, 2),
+          });
         }
       }
     }
@@ -201,7 +220,10 @@ export function generateCoop(context: GenerateContext): void {
     ).run(row(t, siteOf.get(t.elevator)!, random.chance(0.03) ? "void" : "active"));
 
   // The journal days: every elevator's deliveries, some voided and reissued, some never keyed.
-  const days = dateRange(addDays(referenceDate, -(factors.files === 4 ? 8 : factors.files + 2)), addDays(referenceDate, -1));
+  const days = dateRange(
+    addDays(referenceDate, -(factors.files === 4 ? 8 : factors.files + 2)),
+    addDays(referenceDate, -1),
+  );
   const perDay = Math.ceil((96 * factors.rows) / (sites.length * days.length));
   const journal: ScaleTicket[] = [];
   let voids = 0;
@@ -211,9 +233,18 @@ export function generateCoop(context: GenerateContext): void {
       const local = members.filter((m) => m.home === site);
       const todays = Array.from({ length: perDay + random.int(-2, 2) }, () => {
         const member = random.pick(local);
-        const t = ticket(member, random.pick(member.crops), day, random.chance(0.62) ? "contract" : random.chance(0.6) ? "spot" : "storage");
+        const t = ticket(
+          member,
+          random.pick(member.crops),
+          day,
+          random.chance(0.62) ? "contract" : random.chance(0.6) ? "spot" : "storage",
+        );
         if (random.chance(0.18))
-          t.reprobe = { ...t.grade, moisture: t.grade.moisture + random.int(6, 15) / 10, fm: t.grade.fm + random.int(4, 9) / 10 };
+          t.reprobe = {
+            ...t.grade,
+            moisture: t.grade.moisture + random.int(6, 15) / 10,
+            fm: t.grade.fm + random.int(4, 9) / 10,
+          };
         return t;
       }).sort((a, b) => a.at - b.at);
       for (const t of todays) t.id = number(site.id);
@@ -224,29 +255,46 @@ export function generateCoop(context: GenerateContext): void {
         ...voided,
         id: number(site.id),
         member: reason === "wrong member keyed" && other ? other.id : voided.member,
-        designation: reason === "wrong account" ? (voided.designation === "contract" ? "storage" : "contract") : voided.designation,
+        designation:
+          reason === "wrong account"
+            ? voided.designation === "contract"
+              ? "storage"
+              : "contract"
+            : voided.designation,
       };
-      voided.reissue = { ticket: reissue, at: Math.min(voided.at + random.int(900, 3600), 19 * 3600), reason };
-      context.writeFile(logPath(site.id, day), renderLog(random, site, day, todays));
+      voided.reissue = {
+        ticket: reissue,
+        at: Math.min(voided.at + random.int(900, 3600), 19 * 3600),
+        reason,
+      };
       for (const t of [...todays, reissue]) {
         journal.push(t);
         let keyed: TicketRow | null = row(t, site);
         if (t === voided) {
           const fate = voids++ % 4;
           keyed = fate === 3 ? null : row(t, site, fate === 1 ? "active" : "void");
-        } else if (plain++ % 11 === 5) keyed = null;
-        else if (plain % 9 === 4) keyed = row(t, site, "active", random.pick([-1, 1]) * random.int(12, 90) * 10);
+        } else if (plain++ % 11 === 5) {
+          keyed = null; // never keyed; a re-probed load among them
+          if (t !== reissue)
+            t.reprobe ??= { ...t.grade, moisture: t.grade.moisture + 1.2, fm: t.grade.fm + 0.5 };
+        } else if (plain % 9 === 4)
+          keyed = row(t, site, "active", random.pick([-1, 1]) * random.int(12, 90) * 10);
         else if (plain % 7 === 2) keyed = row(t, site, "active", random.pick([-1, 1]) * random.int(2, 4));
         if (keyed)
           db.prepare(
             "INSERT INTO tickets VALUES (@ticket_id, @elevator_id, @member_id, @crop, @ticket_date, @gross_lb, @tare_lb, @net_lb, @moisture, @test_weight, @fm, @net_bu, @designation, @status)",
           ).run(keyed);
       }
+      context.writeFile(logPath(site.id, day), renderLog(random, site, day, todays));
     }
 
   // This summer's contracts for the journal tickets: priced and deferred, windows that miss, other elevators.
   const keyed = new Set(
-    (db.prepare("SELECT ticket_id FROM tickets WHERE status = 'active' AND designation = 'contract'").all() as Array<{ ticket_id: string }>).map((r) => r.ticket_id),
+    (
+      db
+        .prepare("SELECT ticket_id FROM tickets WHERE status = 'active' AND designation = 'contract'")
+        .all() as Array<{ ticket_id: string }>
+    ).map((r) => r.ticket_id),
   );
   let pair = 0;
   for (const member of members)
@@ -255,13 +303,36 @@ export function generateCoop(context: GenerateContext): void {
       if (due.length === 0 || pair++ % 5 === 4) continue;
       const sum = due.reduce((s, t) => s + bu(t), 0);
       const current = { delivery_start: "2025-05-01", delivery_end: "2025-08-31", status: "open" };
-      addContract(member, crop, { ...current, contract_type: "deferred_price", bushels: random.int(8, 14) * 1000, signed_on: randomDate(random, "2025-01-06", "2025-01-31"), price: null });
-      addContract(member, crop, { ...current, contract_type: "forward", bushels: Math.max(100, Math.floor((sum * 0.55) / 100) * 100), signed_on: randomDate(random, "2025-02-03", "2025-03-28") });
+      addContract(member, crop, {
+        ...current,
+        contract_type: "deferred_price",
+        bushels: random.int(8, 14) * 1000,
+        signed_on: randomDate(random, "2025-01-06", "2025-01-31"),
+        price: null,
+      });
+      addContract(member, crop, {
+        ...current,
+        contract_type: "forward",
+        bushels: Math.max(100, Math.floor((sum * 0.55) / 100) * 100),
+        signed_on: randomDate(random, "2025-02-03", "2025-03-28"),
+      });
       if (pair % 2 === 0)
-        addContract(member, crop, { contract_type: "basis", bushels: random.int(3, 6) * 1000, signed_on: randomDate(random, "2024-12-02", "2024-12-20"), delivery_start: "2025-07-01", delivery_end: "2025-09-30", status: "open" });
+        addContract(member, crop, {
+          contract_type: "basis",
+          bushels: random.int(3, 6) * 1000,
+          signed_on: randomDate(random, "2024-12-02", "2024-12-20"),
+          delivery_start: "2025-07-01",
+          delivery_end: "2025-09-30",
+          status: "open",
+        });
       if (pair % 3 === 0 && sites.length > 1) {
         const away = sites[(sites.indexOf(member.home) + 1) % sites.length]!;
-        addContract({ ...member, home: away }, crop, { ...current, contract_type: "forward", bushels: random.int(2, 5) * 1000, signed_on: randomDate(random, "2024-11-04", "2024-11-29") });
+        addContract({ ...member, home: away }, crop, {
+          ...current,
+          contract_type: "forward",
+          bushels: random.int(2, 5) * 1000,
+          signed_on: randomDate(random, "2024-11-04", "2024-11-29"),
+        });
       }
     }
   for (const a of applications) insertRow(db, "applications", a);
@@ -274,7 +345,13 @@ export function generateCoop(context: GenerateContext): void {
       const role = n <= 5 ? n : random.pick([1, 5, 5, 2]);
       const empty = role === 4;
       const hot = role === 1 || role === 3;
-      const rise = hot ? (e === 1 && n === 1 ? 7.2 : random.int(65, 100) / 10) : empty ? 8 : random.int(-15, 30) / 10;
+      const rise = hot
+        ? e === 1 && n === 1
+          ? 7.2
+          : random.int(65, 100) / 10
+        : empty
+          ? 8
+          : random.int(-15, 30) / 10;
       trends.push({
         bin,
         base: empty ? 68 : random.int(48, 62),
@@ -283,8 +360,22 @@ export function generateCoop(context: GenerateContext): void {
         blanks: random.chance(0.4) ? [random.int(0, EXPORT_DAYS - 1)] : [],
       });
       const crop = empty ? null : random.pick(["corn", "soybeans"]);
-      insertRow(db, "bins", { bin_id: bin, elevator_id: site.id, crop, capacity_bu: random.int(30, 250) * 1000, status: empty ? "empty" : "filled" });
-      const alert = hot ? (n === 1 && e === 0 ? "open" : n === 3 ? "closed" : null) : random.chance(0.2) ? "closed" : null;
+      insertRow(db, "bins", {
+        bin_id: bin,
+        elevator_id: site.id,
+        crop,
+        capacity_bu: random.int(30, 250) * 1000,
+        status: empty ? "empty" : "filled",
+      });
+      const alert = hot
+        ? n === 1 && e === 0
+          ? "open"
+          : n === 3
+            ? "closed"
+            : null
+        : random.chance(0.2)
+          ? "closed"
+          : null;
       if (alert)
         insertRow(db, "bin_alerts", {
           bin_id: bin,
@@ -293,7 +384,10 @@ export function generateCoop(context: GenerateContext): void {
           note: alert === "open" ? "temperature rising, aeration fans on" : "cooled after aeration",
         });
     }
-    context.writeFile(monitoringPath(site.id, referenceDate), renderExport(random, site.id, site.units === "kg" && e === 1, referenceDate, trends));
+    context.writeFile(
+      monitoringPath(site.id, referenceDate),
+      renderExport(random, site.id, site.units === "kg" && e === 1, referenceDate, trends),
+    );
   });
   writeCoopDocuments(context, sites);
 }

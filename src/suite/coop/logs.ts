@@ -52,7 +52,8 @@ function weight(site: LogSite, value: number): string {
   return `${site.commas ? value.toLocaleString("en-US") : String(value)} ${site.units}`;
 }
 
-const gradeText = (g: Grade): string => `moist ${g.moisture.toFixed(1)}%  tw ${g.testWeight.toFixed(1)}  fm ${g.fm.toFixed(1)}%`;
+const gradeText = (g: Grade): string =>
+  `moist ${g.moisture.toFixed(1)}%  tw ${g.testWeight.toFixed(1)}  fm ${g.fm.toFixed(1)}%`;
 const num = (id: string): string => id.slice(2);
 
 /** One day's journal at one elevator. */
@@ -63,9 +64,19 @@ export function renderLog(random: Random, site: LogSite, day: string, tickets: S
   };
   for (let at = 5 * 3600; at < 20 * 3600; at += 180)
     for (const lane of [1, 2])
-      add(at + lane, lane, "WT", `${weight(site, random.chance(0.8) ? 0 : random.int(9000, 30000))}  ${random.pick(["STABLE", "STABLE", "MOTION"])}`);
+      add(
+        at + lane,
+        lane,
+        "WT",
+        `${weight(site, random.chance(0.8) ? 0 : random.int(9000, 30000))}  ${random.pick(["STABLE", "STABLE", "MOTION"])}`,
+      );
   for (let n = random.int(3, 7); n > 0; n -= 1)
-    add(random.int(6 * 3600, 19 * 3600), random.int(1, 2), "TARE", `truck ${random.int(10, 99)}  tare ${weight(site, random.int(12000, 16000))}  (tare only, no ticket)`);
+    add(
+      random.int(6 * 3600, 19 * 3600),
+      random.int(1, 2),
+      "TARE",
+      `truck ${random.int(10, 99)}  tare ${weight(site, random.int(12000, 16000))}  (tare only, no ticket)`,
+    );
   for (let n = random.int(2, 4); n > 0; n -= 1) {
     const at = random.int(6 * 3600, 19 * 3600);
     lines.push({
@@ -74,15 +85,35 @@ export function renderLog(random: Random, site: LogSite, day: string, tickets: S
     });
   }
   for (const t of tickets) {
-    add(t.at, t.lane, "IN", `tkt ${num(t.id)}  mbr ${t.member}  ${t.crop.toUpperCase()}  acct ${t.designation.toUpperCase()}  gross ${weight(site, t.gross)}`);
+    add(
+      t.at,
+      t.lane,
+      "IN",
+      `tkt ${num(t.id)}  mbr ${t.member}  ${t.crop.toUpperCase()}  acct ${t.designation.toUpperCase()}  gross ${weight(site, t.gross)}`,
+    );
     if (t.reprobe) add(t.at + 70, t.lane, "PROBE", `tkt ${num(t.id)}  ${gradeText(t.reprobe)}`);
-    add(t.at + 150, t.lane, "PROBE", `tkt ${num(t.id)}  ${gradeText(t.grade)}${t.reprobe ? "  (resample)" : ""}`);
-    add(t.at + 420, t.lane, "OUT", `tkt ${num(t.id)}  tare ${weight(site, t.tare)}  net ${weight(site, t.gross - t.tare)}`);
+    add(
+      t.at + 150,
+      t.lane,
+      "PROBE",
+      `tkt ${num(t.id)}  ${gradeText(t.grade)}${t.reprobe ? "  (resample)" : ""}`,
+    );
+    add(
+      t.at + 420,
+      t.lane,
+      "OUT",
+      `tkt ${num(t.id)}  tare ${weight(site, t.tare)}  net ${weight(site, t.gross - t.tare)}`,
+    );
     const r = t.reissue;
     if (r) {
       add(r.at, t.lane, "VOID", `tkt ${num(t.id)}  reissued as ${num(r.ticket.id)}: ${r.reason}`);
       const n = r.ticket;
-      add(r.at + 20, t.lane, "REISSUE", `tkt ${num(n.id)} (was ${num(t.id)})  mbr ${n.member}  ${n.crop.toUpperCase()}  acct ${n.designation.toUpperCase()}  gross ${weight(site, n.gross)}  tare ${weight(site, n.tare)}  net ${weight(site, n.gross - n.tare)}  ${gradeText(n.grade)}`);
+      add(
+        r.at + 20,
+        t.lane,
+        "REISSUE",
+        `tkt ${num(n.id)} (was ${num(t.id)})  mbr ${n.member}  ${n.crop.toUpperCase()}  acct ${n.designation.toUpperCase()}  gross ${weight(site, n.gross)}  tare ${weight(site, n.tare)}  net ${weight(site, n.gross - n.tare)}  ${gradeText(n.grade)}`,
+      );
     }
   }
   lines.sort((a, b) => a.at - b.at || a.text.localeCompare(b.text));

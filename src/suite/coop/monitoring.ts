@@ -23,7 +23,13 @@ export const monitoringPath = (elevator: string, referenceDate: string): string 
   `monitoring/${elevator}/bin-temps-${referenceDate}.csv`;
 
 /** One elevator's export: the last EXPORT_DAYS days before the reference date. */
-export function renderExport(random: Random, elevator: string, celsius: boolean, referenceDate: string, bins: BinTrend[]): string {
+export function renderExport(
+  random: Random,
+  elevator: string,
+  celsius: boolean,
+  referenceDate: string,
+  bins: BinTrend[],
+): string {
   const days = dateRange(addDays(referenceDate, -EXPORT_DAYS), addDays(referenceDate, -1));
   const rows: string[] = [];
   days.forEach((day, index) => {

@@ -19,13 +19,24 @@ import { GRADE_FACTORS, round2, settledBushels } from "./world.js";
 
 const cropSchema = z.enum(["corn", "soybeans"]);
 
-function requireId(db: ToolContext["db"], table: string, format: IdFormat, id: string): Record<string, unknown> {
-  return requireRow(db, `SELECT * FROM ${table} WHERE ${format.field} = ?`, [id], format.notFound(id).message);
+function requireId(
+  db: ToolContext["db"],
+  table: string,
+  format: IdFormat,
+  id: string,
+): Record<string, unknown> {
+  return requireRow(
+    db,
+    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
+    [id],
+    format.notFound(id).message,
+  );
 }
 
 const listElevators = defineListTool({
   name: "list_elevators",
-  description: "List the cooperative's elevators (id, name, town, the truck scale's units). Paginated: returns `elevators`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List the cooperative's elevators (id, name, town, the truck scale's units). Paginated: returns `elevators`, `page`, `per_page`, `total`, `has_more`.",
   key: "elevators",
   from: "elevators",
   orderBy: "elevator_id",
@@ -33,14 +44,18 @@ const listElevators = defineListTool({
 
 const listMembers = defineListTool({
   name: "list_members",
-  description: "List patrons (member farmers and non-member customers) matching all given filters, ordered by id. Paginated: returns `members`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List patrons (member farmers and non-member customers) matching all given filters, ordered by id. Paginated: returns `members`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     patron_status: z.enum(["member", "non-member"]).optional().describe("Only patrons of this status"),
     home_elevator: elevatorId.schema("Only patrons who deliver to this elevator").optional(),
   },
   key: "members",
   from: "members",
-  where: (input) => [when(input.patron_status, "patron_status = ?"), when(input.home_elevator, "home_elevator = ?")],
+  where: (input) => [
+    when(input.patron_status, "patron_status = ?"),
+    when(input.home_elevator, "home_elevator = ?"),
+  ],
   orderBy: "member_id",
 });
 
@@ -82,7 +97,10 @@ const getTicket = defineGetTool({
   key: "ticket",
   from: "tickets",
   notFound: ticketId,
-  related: { applications: "SELECT contract_id, bushels, applied_on FROM applications WHERE ticket_id = ? ORDER BY application_id" },
+  related: {
+    applications:
+      "SELECT contract_id, bushels, applied_on FROM applications WHERE ticket_id = ? ORDER BY application_id",
+  },
 });
 
 const createTicket = defineTool({
@@ -130,7 +148,9 @@ const listContracts = defineListTool({
     elevator_id: elevatorId.schema("Only contracts for delivery at this elevator").optional(),
     crop: cropSchema.optional().describe("Only this crop"),
     status: z.enum(["open", "filled", "cancelled"]).optional().describe("Only contracts in this status"),
-    ended_before: isoDateSchema.optional().describe("Only contracts whose delivery period ended before this day"),
+    ended_before: isoDateSchema
+      .optional()
+      .describe("Only contracts whose delivery period ended before this day"),
   },
   key: "contracts",
   from: "contracts",
@@ -146,44 +166,68 @@ const listContracts = defineListTool({
 
 const getContract = defineGetTool({
   name: "get_contract",
-  description: "Get one contract with the tickets applied to it. Returns `contract`, `applications` (ticket_id, bushels, applied_on).",
+  description:
+    "Get one contract with the tickets applied to it. Returns `contract`, `applications` (ticket_id, bushels, applied_on).",
   input: { contract_id: contractId.schema("The contract") },
   key: "contract",
   from: "contracts",
   notFound: contractId,
-  related: { applications: "SELECT ticket_id, bushels, applied_on FROM applications WHERE contract_id = ? ORDER BY application_id" },
+  related: {
+    applications:
+      "SELECT ticket_id, bushels, applied_on FROM applications WHERE contract_id = ? ORDER BY application_id",
+  },
 });
 
 const applied = (db: ToolContext["db"], column: string, id: string): number =>
-  getRow<{ s: number }>(db, `SELECT COALESCE(SUM(bushels), 0) AS s FROM applications WHERE ${column} = ?`, id)!.s;
+  getRow<{ s: number }>(
+    db,
+    `SELECT COALESCE(SUM(bushels), 0) AS s FROM applications WHERE ${column} = ?`,
+    id,
+  )!.s;
 
 const applyTicket = defineTool({
   name: "apply_ticket",
   description:
     "Apply a ticket's unapplied settled bushels to an open contract of the same member and crop: as many as the contract still has open; a contract that reaches its bushels becomes filled. Call again with the next contract for the rest. Returns `application`, `ticket_unapplied_bu`, `contract_open_bu`.",
   kind: "write",
-  inputSchema: z.object({ ticket_id: ticketId.schema("The ticket"), contract_id: contractId.schema("The contract") }),
+  inputSchema: z.object({
+    ticket_id: ticketId.schema("The ticket"),
+    contract_id: contractId.schema("The contract"),
+  }),
   handler: ({ ticket_id, contract_id }, { db }: ToolContext) => {
     const ticket = requireId(db, "tickets", ticketId, ticket_id);
     const contract = requireId(db, "contracts", contractId, contract_id);
     if (ticket.status !== "active") throw new ToolFailure(`ticket ${ticket_id} is void`);
-    if (contract.status !== "open") throw new ToolFailure(`contract ${contract_id} is ${String(contract.status)}, not open`);
+    if (contract.status !== "open")
+      throw new ToolFailure(`contract ${contract_id} is ${String(contract.status)}, not open`);
     if (contract.member_id !== ticket.member_id || contract.crop !== ticket.crop)
-      throw new ToolFailure(`contract ${contract_id} is not ${String(ticket.member_id)}'s ${String(ticket.crop)} contract`);
+      throw new ToolFailure(
+        `contract ${contract_id} is not ${String(ticket.member_id)}'s ${String(ticket.crop)} contract`,
+      );
     const left = round2(Number(ticket.net_bu) - applied(db, "ticket_id", ticket_id));
     const open = round2(Number(contract.bushels) - applied(db, "contract_id", contract_id));
     if (left <= 0) throw new ToolFailure(`ticket ${ticket_id} is fully applied`);
     const bushels = Math.min(left, open);
-    const application = insertRow(db, "applications", { ticket_id, contract_id, bushels, applied_on: REFERENCE_DATE });
+    const application = insertRow(db, "applications", {
+      ticket_id,
+      contract_id,
+      bushels,
+      applied_on: REFERENCE_DATE,
+    });
     if (round2(open - bushels) <= 0)
       cachedStatement(db, "UPDATE contracts SET status = 'filled' WHERE contract_id = ?").run(contract_id);
-    return { application, ticket_unapplied_bu: round2(left - bushels), contract_open_bu: round2(open - bushels) };
+    return {
+      application,
+      ticket_unapplied_bu: round2(left - bushels),
+      contract_open_bu: round2(open - bushels),
+    };
   },
 });
 
 const listBins = defineListTool({
   name: "list_bins",
-  description: "List storage bins (elevator, crop, capacity, status filled or empty), ordered by id. Paginated: returns `bins`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List storage bins (elevator, crop, capacity, status filled or empty), ordered by id. Paginated: returns `bins`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     elevator_id: elevatorId.schema("Only this elevator's bins").optional(),
     status: z.enum(["filled", "empty"]).optional().describe("Only bins in this status"),
@@ -196,7 +240,8 @@ const listBins = defineListTool({
 
 const listBinAlerts = defineListTool({
   name: "list_bin_alerts",
-  description: "List bin temperature alerts (bin, raised on, open or closed, note), ordered by alert id. Paginated: returns `alerts`, `page`, `per_page`, `total`, `has_more`.",
+  description:
+    "List bin temperature alerts (bin, raised on, open or closed, note), ordered by alert id. Paginated: returns `alerts`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     bin_id: binId.schema("Only this bin's alerts").optional(),
     status: z.enum(["open", "closed"]).optional().describe("Only alerts in this status"),
@@ -211,10 +256,15 @@ const raiseBinAlert = defineTool({
   name: "raise_bin_alert",
   description: `Raise an open temperature alert on a bin (dated ${REFERENCE_DATE}). Returns the new \`alert\`.`,
   kind: "write",
-  inputSchema: z.object({ bin_id: binId.schema("The bin"), note: z.string().min(3).max(200).describe("What was seen") }),
+  inputSchema: z.object({
+    bin_id: binId.schema("The bin"),
+    note: z.string().min(3).max(200).describe("What was seen"),
+  }),
   handler: ({ bin_id, note }, { db }: ToolContext) => {
     requireId(db, "bins", binId, bin_id);
-    return { alert: insertRow(db, "bin_alerts", { bin_id, raised_on: REFERENCE_DATE, status: "open", note }) };
+    return {
+      alert: insertRow(db, "bin_alerts", { bin_id, raised_on: REFERENCE_DATE, status: "open", note }),
+    };
   },
 });
 

@@ -39,7 +39,13 @@ export const FILL_TOLERANCE = 0.98;
 export const WEIGHT_TOLERANCE_LB = 5;
 
 /** Settled bushels: scale bushels less moisture shrink per 0.5 point (or part) above base and FM dockage. */
-export function settledBushels(netLb: number, crop: string, moisture: number, fm: number, factors: Map<string, GradeFactor>): number {
+export function settledBushels(
+  netLb: number,
+  crop: string,
+  moisture: number,
+  fm: number,
+  factors: Map<string, GradeFactor>,
+): number {
   const f = factors.get(crop)!;
   const steps = Math.max(0, Math.ceil((Math.round(moisture * 10) - Math.round(f.baseMoisture * 10)) / 5));
   const dock = Math.max(0, fm - f.fmAllowance);

@@ -20,7 +20,14 @@ export function expectedApplications(state: StateView): {
   added: Array<{ ticket_id: string; contract_id: string; bushels: number }>;
   filled: string[];
 } {
-  const tickets = allRows<{ ticket_id: string; member_id: string; elevator_id: string; crop: string; ticket_date: string; net_bu: number }>(
+  const tickets = allRows<{
+    ticket_id: string;
+    member_id: string;
+    elevator_id: string;
+    crop: string;
+    ticket_date: string;
+    net_bu: number;
+  }>(
     state.db,
     "SELECT * FROM tickets t WHERE status = 'active' AND designation = 'contract' AND NOT EXISTS (SELECT 1 FROM applications a WHERE a.ticket_id = t.ticket_id) ORDER BY ticket_date, ticket_id",
   );
@@ -57,7 +64,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   return [
     ...checkStateDiff(initial.db, final.db, [
       { table: "applications", key: "application_id", added },
-      { table: "contracts", key: "contract_id", changed: new Map(filled.map((id) => [id, { status: "filled" }])) },
+      {
+        table: "contracts",
+        key: "contract_id",
+        changed: new Map(filled.map((id) => [id, { status: "filled" }])),
+      },
     ]),
     checkAnswerCount(answer, new Set(added.map((a) => a.ticket_id)).size),
   ];
@@ -94,16 +105,29 @@ print(f"Applied {len(applied)} tickets")
 
 export const applyTicketsTask = defineCoopTask<Variant>({
   slug: "apply-tickets",
-  summary: "Apply the unapplied contract tickets to members' contracts, first in first applied, per the delivery rules.",
+  summary:
+    "Apply the unapplied contract tickets to members' contracts, first in first applied, per the delivery rules.",
   instruction:
     "Please apply every delivered ticket that hasn't been applied to a contract yet, following contracts/delivery-rules.md exactly (which tickets qualify, which contracts they can go to, and in what order), using apply_ticket. Leave everything else as it is. Reply with the number of tickets you applied, e.g. `Applied 12 tickets`.",
   tools: ["list_members", "list_tickets", "get_ticket", "list_contracts", "get_contract", "apply_ticket"],
   verify,
   cell,
   nearMisses: [
-    ["signed-order-only", "Fills contracts oldest signed first, deferred-price ones included.", { signedOrder: true }],
-    ["ignores-delivery-period", "Applies tickets to open contracts outside their delivery period.", { anyWindow: true }],
-    ["ignores-elevator", "Applies tickets to the member's contracts at other elevators.", { anyElevator: true }],
+    [
+      "signed-order-only",
+      "Fills contracts oldest signed first, deferred-price ones included.",
+      { signedOrder: true },
+    ],
+    [
+      "ignores-delivery-period",
+      "Applies tickets to open contracts outside their delivery period.",
+      { anyWindow: true },
+    ],
+    [
+      "ignores-elevator",
+      "Applies tickets to the member's contracts at other elevators.",
+      { anyElevator: true },
+    ],
     ["applies-storage", "Applies storage tickets too.", { anyAccount: true }],
   ],
 });

@@ -18,32 +18,52 @@ export function defineCoopTask<Variant extends object>(task: CoopTask<Variant>):
     domain: coopDomain,
     ...rest,
     oracle: [COOP_PY, cell({} as Variant)],
-    nearMisses: nearMisses.map(([id, description, variant]) => ({ id, description, cells: [COOP_PY, cell(variant)] })),
+    nearMisses: nearMisses.map(([id, description, variant]) => ({
+      id,
+      description,
+      cells: [COOP_PY, cell(variant)],
+    })),
   });
 }
 
 /** The answer lists exactly the expected ids (order free). */
 export function checkIdList(answer: string, expected: string[]): Check {
-  const given = parseAnswerList(answer).map((id) => id.trim().toUpperCase()).sort();
+  const given = parseAnswerList(answer)
+    .map((id) => id.trim().toUpperCase())
+    .sort();
   const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
-  return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify([...expected].sort())}`);
+  return check(
+    "answer",
+    same,
+    same ? `${expected.length} ids` : `expected ${JSON.stringify([...expected].sort())}`,
+  );
 }
 
 /** The answer is `{outer: {inner: number}}` with exactly the expected pairs, each within the tolerance. */
-export function checkNestedAmounts(answer: string, expected: Map<string, Map<string, number>>, tolerance: number): Check {
+export function checkNestedAmounts(
+  answer: string,
+  expected: Map<string, Map<string, number>>,
+  tolerance: number,
+): Check {
   const value = parseAnswerJson(answer);
   const given = new Map<string, number>();
   if (value && typeof value === "object")
     for (const [outer, inner] of Object.entries(value as Record<string, unknown>))
       if (inner && typeof inner === "object")
-        for (const [key, amount] of Object.entries(inner as Record<string, unknown>)) given.set(`${outer.trim()}/${key.trim()}`, Number(amount));
+        for (const [key, amount] of Object.entries(inner as Record<string, unknown>))
+          given.set(`${outer.trim()}/${key.trim()}`, Number(amount));
   const problems: string[] = [];
   for (const [outer, inner] of expected)
     for (const [key, amount] of inner) {
       const got = given.get(`${outer}/${key}`);
-      if (got === undefined || !(Math.abs(got - amount) <= tolerance)) problems.push(`${outer}/${key}: expected ${amount}, got ${got}`);
+      if (got === undefined || !(Math.abs(got - amount) <= tolerance))
+        problems.push(`${outer}/${key}: expected ${amount}, got ${got}`);
       given.delete(`${outer}/${key}`);
     }
   for (const key of given.keys()) problems.push(`unexpected ${key}`);
-  return check("answer", problems.length === 0, problems.length === 0 ? "all match" : problems.slice(0, 5).join("; "));
+  return check(
+    "answer",
+    problems.length === 0,
+    problems.length === 0 ? "all match" : problems.slice(0, 5).join("; "),
+  );
 }

@@ -5,7 +5,9 @@ import { defineCoopTask } from "./common.js";
 
 /** The fill tolerance as the delivery rules state it ("reach 98% of the contracted bushels"). */
 export function fillTolerance(state: StateView): number {
-  return Number(/reach (\d+(?:\.\d+)?)% of the contracted/.exec(state.readFile(DOCS.delivery) ?? "")![1]) / 100;
+  return (
+    Number(/reach (\d+(?:\.\d+)?)% of the contracted/.exec(state.readFile(DOCS.delivery) ?? "")![1]) / 100
+  );
 }
 
 /** Open contracts whose delivery period ended before today, applied below the tolerance: contracted less applied. */
@@ -16,7 +18,11 @@ export function expectedShortfalls(state: StateView): Map<string, number> {
     "SELECT c.contract_id, c.bushels, COALESCE((SELECT SUM(bushels) FROM applications a WHERE a.contract_id = c.contract_id), 0) AS applied FROM contracts c WHERE status = 'open' AND delivery_end < ?",
     REFERENCE_DATE,
   );
-  return new Map(rows.filter((r) => r.applied < tolerance * r.bushels).map((r) => [r.contract_id, round2(r.bushels - r.applied)]));
+  return new Map(
+    rows
+      .filter((r) => r.applied < tolerance * r.bushels)
+      .map((r) => [r.contract_id, round2(r.bushels - r.applied)]),
+  );
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
@@ -48,8 +54,16 @@ export const contractShortfallsTask = defineCoopTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    ["trusts-error-body", "Reads the contract service's error body as a contract with no applications.", { trustBody: true }],
-    ["no-fill-tolerance", "Reports every contract below 100%, ignoring the fill tolerance.", { noTolerance: true }],
+    [
+      "trusts-error-body",
+      "Reads the contract service's error body as a contract with no applications.",
+      { trustBody: true },
+    ],
+    [
+      "no-fill-tolerance",
+      "Reports every contract below 100%, ignoring the fill tolerance.",
+      { noTolerance: true },
+    ],
     ["includes-cancelled", "Reports cancelled contracts as short too.", { cancelled: true }],
   ],
 });

@@ -4,7 +4,11 @@ import { defineCoopTask } from "./common.js";
 import { expectedHotBins } from "./hot-bins.js";
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const open = new Set(allRows<{ bin_id: string }>(initial.db, "SELECT bin_id FROM bin_alerts WHERE status = 'open'").map((a) => a.bin_id));
+  const open = new Set(
+    allRows<{ bin_id: string }>(initial.db, "SELECT bin_id FROM bin_alerts WHERE status = 'open'").map(
+      (a) => a.bin_id,
+    ),
+  );
   const expected = expectedHotBins(initial).filter((bin) => !open.has(bin));
   return [
     ...checkStateDiff(initial.db, final.db, [
@@ -41,6 +45,10 @@ export const flagHotBinsTask = defineCoopTask<Variant>({
   nearMisses: [
     ["no-dedupe", "Raises an alert on a bin that already has an open one.", { noDedupe: true }],
     ["counts-sensor-faults", "Averages the -999 fault readings in.", { faults: true }],
-    ["celsius-as-fahrenheit", "Compares a Celsius export's rise with the Fahrenheit threshold.", { celsius: true }],
+    [
+      "celsius-as-fahrenheit",
+      "Compares a Celsius export's rise with the Fahrenheit threshold.",
+      { celsius: true },
+    ],
   ],
 });

@@ -15,7 +15,10 @@ export function expectedReconciliation(state: StateView): Reconciliation {
   const { tickets, voided } = readScaleLogs(state);
   const tolerance = policyValue(state, DOCS.scale, "Reconciliation tolerance", "net weight tolerance (lb)");
   const keyed = new Map(
-    allRows<{ ticket_id: string; net_lb: number; status: string }>(state.db, "SELECT ticket_id, net_lb, status FROM tickets").map((t) => [t.ticket_id, t]),
+    allRows<{ ticket_id: string; net_lb: number; status: string }>(
+      state.db,
+      "SELECT ticket_id, net_lb, status FROM tickets",
+    ).map((t) => [t.ticket_id, t]),
   );
   const result: Reconciliation = { missing: [], not_voided: [], weight_errors: [] };
   for (const t of tickets.values()) {
@@ -56,7 +59,8 @@ print(json.dumps(result))
 
 export const scaleReconciliationTask = defineCoopTask<Variant>({
   slug: "scale-reconciliation",
-  summary: "Reconcile the scale journals with the keyed tickets: missing tickets, unkeyed voids, keying errors.",
+  summary:
+    "Reconcile the scale journals with the keyed tickets: missing tickets, unkeyed voids, keying errors.",
   instruction:
     'Reconcile the truck scale journals in logs/ against the tickets keyed into the accounting system, following the reconciliation section of scale/scale-house-procedures.md. I want three lists of ticket ids: tickets the journals printed that were never keyed ("missing"), tickets the journals voided that are still active in the system ("not_voided"), and keyed tickets whose net weight disagrees with the journal ("weight_errors"). Reply with a JSON object {"missing": [...], "not_voided": [...], "weight_errors": [...]} using ids like T-101234.',
   tools: ["list_tickets", "get_ticket"],
@@ -65,6 +69,10 @@ export const scaleReconciliationTask = defineCoopTask<Variant>({
   nearMisses: [
     ["kg-as-lb", "Compares kilogram journal weights with pounds.", { kgAsLb: true }],
     ["exact-weights", "Flags any difference, ignoring the reconciliation tolerance.", { exact: true }],
-    ["voided-as-missing", "Reports a voided ticket that was never keyed as missing.", { voidedMissing: true }],
+    [
+      "voided-as-missing",
+      "Reports a voided ticket that was never keyed as missing.",
+      { voidedMissing: true },
+    ],
   ],
 });

@@ -14,7 +14,8 @@ export function expectedSettlement(state: StateView): Map<string, Map<string, nu
     crops.set(t.crop, (crops.get(t.crop) ?? 0) + settledBushels(t.net_lb, t.crop, t.moisture, t.fm, factors));
     totals.set(t.member_id, crops);
   }
-  for (const crops of totals.values()) for (const [crop, bu] of crops) crops.set(crop, Math.round(bu * 10) / 10);
+  for (const crops of totals.values())
+    for (const [crop, bu] of crops) crops.set(crop, Math.round(bu * 10) / 10);
   return totals;
 }
 
@@ -22,7 +23,13 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkNestedAmounts(answer, expectedSettlement(initial), 0.15)];
 }
 
-type Variant = { voided?: boolean; kgAsLb?: boolean; firstProbe?: boolean; proportional?: boolean; allFm?: boolean };
+type Variant = {
+  voided?: boolean;
+  kgAsLb?: boolean;
+  firstProbe?: boolean;
+  proportional?: boolean;
+  allFm?: boolean;
+};
 
 const py = (flag: boolean | undefined): string => (flag ? "True" : "False");
 
@@ -53,7 +60,11 @@ export const settlementBushelsTask = defineCoopTask<Variant>({
     ["counts-voided", "Counts voided tickets alongside their reissues.", { voided: true }],
     ["kg-as-lb", "Reads kilogram weights as pounds.", { kgAsLb: true }],
     ["first-probe", "Grades a re-probed load by its first probe.", { firstProbe: true }],
-    ["proportional-shrink", "Shrinks in proportion to moisture instead of per started 0.5 point.", { proportional: true }],
+    [
+      "proportional-shrink",
+      "Shrinks in proportion to moisture instead of per started 0.5 point.",
+      { proportional: true },
+    ],
     ["docks-all-fm", "Docks all foreign material, not just what is above the allowance.", { allFm: true }],
   ],
 });
