@@ -142,7 +142,7 @@ export function generateCoop(context: GenerateContext): void {
   // History: last year's and this year's deliveries before the journals (DB only).
   const history: ScaleTicket[] = [];
   for (const member of members)
-    for (let n = random.int(20, 28); n > 0; n -= 1) {
+    for (let n = random.int(22, 30); n > 0; n -= 1) {
       const date = random.chance(0.25)
         ? randomDate(random, "2023-09-25", "2023-11-25")
         : random.chance(0.7)
