@@ -29,6 +29,7 @@ const DOMAIN_LOADERS = {
   restaurant: async () => (await import("./restaurant/index.js")).restaurantTasks,
   transport: async () => (await import("./transport/index.js")).transportTasks,
   construction: async () => (await import("./construction/index.js")).constructionTasks,
+  coop: async () => (await import("./coop/index.js")).coopTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;

@@ -1,0 +1,147 @@
+import Database from "better-sqlite3";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTempDir, type TempDir } from "../../core/index.js";
+import { addDays, allRows, buildInstance, openStateView } from "../../envs/index.js";
+import type { Instance } from "../../envs/index.js";
+import { bindTool } from "../../runtime/index.js";
+import { coopTasks } from "./index.js";
+import { readScaleLogs } from "./logs.js";
+import { readBinDays } from "./monitoring.js";
+import { applyTicketsTask, expectedApplications } from "./tasks/apply-tickets.js";
+import { expectedShortfalls } from "./tasks/contract-shortfalls.js";
+import { expectedReconciliation } from "./tasks/scale-reconciliation.js";
+import { coopTools, flakyContract } from "./tools.js";
+
+let cache: TempDir;
+const built = new Map<number, Instance>();
+const opened: Array<{ close(): void }> = [];
+
+function instance(seed: number): Instance {
+  if (!built.has(seed)) built.set(seed, buildInstance(applyTicketsTask, "v0", seed, cache.path));
+  return built.get(seed)!;
+}
+
+function view(seed: number) {
+  const state = openStateView(instance(seed).dbPath, instance(seed).workspaceDir);
+  opened.push(state);
+  return state.view;
+}
+
+/** A private copy of the seed's database, as an episode gets, and a caller for the domain's tools on it. */
+function episode(seed: number, name: string) {
+  const path = join(cache.path, `${name}-${seed}.sqlite`);
+  copyFileSync(instance(seed).dbPath, path);
+  const db = new Database(path);
+  opened.push(db);
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const definition = coopTools.find((candidate) => candidate.name === tool)!;
+    const result = await bindTool(definition, { db, workspaceDir: instance(seed).workspaceDir }).call(args, {
+      signal: AbortSignal.timeout(5_000),
+      timeoutMs: 5_000,
+    });
+    const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
+    return { error: result.isError === true, text };
+  };
+  return { path, call };
+}
+
+beforeAll(() => {
+  cache = createTempDir("coop-test");
+});
+
+afterAll(() => {
+  for (const handle of opened) handle.close();
+  cache.dispose();
+});
+
+describe("coop generator", () => {
+  it.each([0, 3, 7])("plants the cases the near-misses turn on at seed %i", (seed) => {
+    const state = view(seed);
+    const { tickets, voided } = readScaleLogs(state);
+    expect(voided.size).toBeGreaterThan(1);
+    const reconciliation = expectedReconciliation(state);
+    for (const list of Object.values(reconciliation)) expect(list.length).toBeGreaterThan(0);
+    expect([...tickets.values()].some((t) => t.elevator_id === "ELV-02")).toBe(true);
+    const log = state.readFile(state.listFiles().find((p) => p.startsWith("logs/ELV-02/"))!)!;
+    expect(log).toMatch(/units KG\n/);
+    expect(log).toMatch(/ L\d REISSUE tkt \d+ \(was \d+\)/);
+    // Contracts: splits, fills, deferred contracts reached only after priced ones, shortfalls and near-fills.
+    const { added, filled } = expectedApplications(state);
+    expect(filled.length).toBeGreaterThan(0);
+    expect(new Set(added.map((a) => a.ticket_id)).size).toBeLessThan(added.length);
+    expect(expectedShortfalls(state).size).toBeGreaterThan(0);
+    const nearFills = allRows(
+      state.db,
+      "SELECT c.contract_id FROM contracts c WHERE status = 'open' AND delivery_end < '2025-06-30' AND (SELECT SUM(bushels) FROM applications a WHERE a.contract_id = c.contract_id) >= 0.98 * bushels",
+    );
+    expect(nearFills.length).toBeGreaterThan(0);
+  });
+
+  it("keeps every bin's rise clear of the aeration threshold", () => {
+    for (const seed of [0, 7]) {
+      const state = view(seed);
+      for (const days of readBinDays(state).values()) {
+        const last = [...days.keys()].sort().at(-1)!;
+        const rise = days.get(last)! - days.get(addDays(last, -3))!;
+        expect(Math.abs(rise - 5)).toBeGreaterThan(0.5);
+      }
+      const csv = state.listFiles().filter((p) => p.startsWith("monitoring/"));
+      expect(csv.some((p) => state.readFile(p)!.includes("temp_c"))).toBe(true);
+      expect(csv.some((p) => state.readFile(p)!.includes(",-999\n"))).toBe(true);
+    }
+  });
+
+  it("registers eight tasks", () => {
+    expect(coopTasks).toHaveLength(8);
+  });
+});
+
+describe("coop tools", () => {
+  it("fails the way the brief says once, then answers, and teaches on bad arguments", async () => {
+    const { call } = episode(0, "faults");
+    const third = await call("list_tickets", { page: 3, per_page: 50 });
+    expect(third.error).toBe(true);
+    expect(third.text).toContain("503");
+    expect((await call("list_tickets", { page: 3, per_page: 50 })).error).toBe(false);
+    const flaky = allRows<{ contract_id: string }>(view(0).db, "SELECT contract_id FROM contracts").find(
+      (c) => flakyContract(c.contract_id),
+    )!.contract_id;
+    const first = await call("get_contract", { contract_id: flaky });
+    expect(first.error).toBe(false);
+    expect(first.text).toContain('"status":"error"');
+    expect((await call("get_contract", { contract_id: flaky })).text).toContain('"applications"');
+    expect((await call("get_ticket", { ticket_id: "T-12" })).text).toContain("must look like T-");
+    expect((await call("get_contract", { contract_id: "C-99999" })).text).toContain("not found");
+    const voidTicket = allRows<{ ticket_id: string; member_id: string }>(
+      view(0).db,
+      "SELECT ticket_id, member_id FROM tickets WHERE status = 'void'",
+    )[0]!;
+    const refused = await call("apply_ticket", { ticket_id: voidTicket.ticket_id, contract_id: flaky });
+    expect(refused.text).toMatch(/is void|not open/);
+  });
+});
+
+describe("coop.apply-tickets", () => {
+  it("rewards the delivery rules' applications after the 503s, and not one application more", async () => {
+    const state = view(0);
+    const { added } = expectedApplications(state);
+    const { path, call } = episode(0, "apply");
+    for (const a of added) {
+      const args = { ticket_id: a.ticket_id, contract_id: a.contract_id };
+      const first = await call("apply_ticket", args);
+      if (first.error) expect(first.text).toContain("503");
+      if (first.error) expect((await call("apply_ticket", args)).error).toBe(false);
+    }
+    const final = openStateView(path, instance(0).workspaceDir);
+    opened.push(final);
+    const passes = async (answer: string) =>
+      (
+        await applyTicketsTask.verify({ initial: state, final: final.view, answer, scale: "v0", seed: 0 })
+      ).every((item) => item.passed);
+    const count = new Set(added.map((a) => a.ticket_id)).size;
+    expect(await passes(`Applied ${count} tickets`)).toBe(true);
+    expect(await passes(`Applied ${count + 1} tickets`)).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+/** What every coop task shares: the domain, and oracle/near-miss cells built from one variant. */
+import { check, defineTask, parseAnswerJson, parseAnswerList } from "../../../envs/index.js";
+import type { Check, TaskDefinition } from "../../../envs/index.js";
+import { coopDomain } from "../domain.js";
+import { COOP_PY } from "./python.js";
+
+interface CoopTask<Variant> extends Pick<TaskDefinition, "summary" | "instruction" | "tools" | "verify"> {
+  slug: string;
+  /** The task's cell after the helper cell, for the oracle (`{}`) and for each near-miss's variant. */
+  cell: (variant: Variant) => string;
+  nearMisses: Array<[id: string, description: string, variant: Variant]>;
+}
+
+export function defineCoopTask<Variant extends object>(task: CoopTask<Variant>): TaskDefinition {
+  const { slug, cell, nearMisses, ...rest } = task;
+  return defineTask({
+    id: `coop.${slug}`,
+    domain: coopDomain,
+    ...rest,
+    oracle: [COOP_PY, cell({} as Variant)],
+    nearMisses: nearMisses.map(([id, description, variant]) => ({
+      id,
+      description,
+      cells: [COOP_PY, cell(variant)],
+    })),
+  });
+}
+
+/** The answer lists exactly the expected ids (order free). */
+export function checkIdList(answer: string, expected: string[]): Check {
+  const given = parseAnswerList(answer)
+    .map((id) => id.trim().toUpperCase())
+    .sort();
+  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
+  return check(
+    "answer",
+    same,
+    same ? `${expected.length} ids` : `expected ${JSON.stringify([...expected].sort())}`,
+  );
+}
+
+/** The answer is `{outer: {inner: number}}` with exactly the expected pairs, each within the tolerance. */
+export function checkNestedAmounts(
+  answer: string,
+  expected: Map<string, Map<string, number>>,
+  tolerance: number,
+): Check {
+  const value = parseAnswerJson(answer);
+  const given = new Map<string, number>();
+  if (value && typeof value === "object")
+    for (const [outer, inner] of Object.entries(value as Record<string, unknown>))
+      if (inner && typeof inner === "object")
+        for (const [key, amount] of Object.entries(inner as Record<string, unknown>))
+          given.set(`${outer.trim()}/${key.trim()}`, Number(amount));
+  const problems: string[] = [];
+  for (const [outer, inner] of expected)
+    for (const [key, amount] of inner) {
+      const got = given.get(`${outer}/${key}`);
+      if (got === undefined || !(Math.abs(got - amount) <= tolerance))
+        problems.push(`${outer}/${key}: expected ${amount}, got ${got}`);
+      given.delete(`${outer}/${key}`);
+    }
+  for (const key of given.keys()) problems.push(`unexpected ${key}`);
+  return check(
+    "answer",
+    problems.length === 0,
+    problems.length === 0 ? "all match" : problems.slice(0, 5).join("; "),
+  );
+}
