@@ -255,8 +255,9 @@ function propertyDrafts(
     });
   }
   // No-shows on both sides of a day-month swap (5 May / 6 May, 5 June / 6 June), and late and free cancellations at the window's edge.
-  for (const day of [`${lastMonth}-06`, `${thisMonth}-05`, `${thisMonth}-04`])
-    stay(day, 2, { status: "no_show", plan: day.endsWith("4") ? "CORP" : "BAR" });
+  const noShows = [`${lastMonth}-06`, `${thisMonth}-05`, `${thisMonth}-04`].map((day) =>
+    stay(day, 2, { status: "no_show", plan: day.endsWith("4") ? "CORP" : "BAR" }),
+  );
   for (const day of [`${lastMonth}-06`, `${thisMonth}-05`])
     stay(addDays(day, -2), 2, {
       status: "checked_out",
@@ -264,10 +265,12 @@ function propertyDrafts(
       payment: "Card on file",
       settle: "open",
     });
-  stay(addDays(today, 3), 2, { plan: "ADV", channel: "Expedia", payment: "Channel collect (virtual card)" });
-  cancel(random, stay(addDays(today, -6), 2, { plan: "BAR" }), today, 2);
-  cancel(random, stay(addDays(today, -3), 3, { plan: "CORP" }), today, 0);
-  cancel(random, stay(addDays(today, -12), 2, { plan: "BAR" }), today, 1);
+  // An online booking cancelled ahead of arrival: the channel feed then carries it at zero.
+  const online = { plan: "ADV", channel: "Expedia", payment: "Channel collect (virtual card)" };
+  cancel(random, stay(addDays(today, 3), 2, online), today, 5);
+  const edges = [stay(addDays(today, -6), 2, { plan: "BAR" }), stay(addDays(today, -3), 3, { plan: "CORP" })];
+  edges.push(stay(addDays(today, -12), 2, { plan: "BAR" }));
+  edges.forEach((draft, index) => cancel(random, draft, today, [2, 0, 1][index]));
   cancel(random, stay(addDays(today, -30), 1, { plan: "BAR" }), today, 0); // May: charged long ago
   for (let n = 0; n < Math.round(85 * share); n += 1) {
     const draft = stay(
@@ -278,6 +281,7 @@ function propertyDrafts(
   }
   drafts.push(...groupDrafts(context, property, Math.round(4 * share), serial));
   for (const draft of drafts) {
+    if (draft.status === "cancelled" && !draft.cancelledOn) cancel(random, draft, today);
     if (
       draft.status === "booked" &&
       draft.arrival === today &&
@@ -295,6 +299,10 @@ function propertyDrafts(
         draft.arrival < `${lastMonth}-01` || random.chance(draft.arrival < `${thisMonth}-01` ? 0.4 : 0.25);
     if (draft.status === "cancelled" && draft.cancelledOn! < `${thisMonth}-01`) draft.feeCharged = true;
   }
+  // This month's day-first no-show is still to charge; the one after it already is.
+  noShows[1]!.feeCharged = false;
+  noShows[2]!.feeCharged = true;
+  for (const draft of edges) draft.feeCharged = false;
   return drafts;
 }
 
@@ -374,6 +382,7 @@ function channelBooking(
   while (refs.has(ref));
   refs.add(ref);
   const status = draft.status === "cancelled" ? "cancelled" : "confirmed";
+  if (status === "cancelled") amount = 0;
   return [
     ref,
     draft.channel,
