@@ -121,57 +121,15 @@ function writePolicies(context: GenerateContext, properties: Property[]): void {
   );
 }
 
-const EMAILS: Array<(name: string, code: string) => [string, string[]]> = [
-  (name) => [
-    "Waive my no-show fee?",
-    [
-      "Hello,",
-      `Our flight was cancelled and we never made it to ${name}. Could you waive the no-show charge? We will rebook soon.`,
-      "Kind regards",
-    ],
-  ],
-  (name, code) => [
-    "Room 204 air conditioning",
-    [
-      `Maintenance note for ${name} (${code}): the AC unit in 204 was serviced this morning. Housekeeping still has to clean the room.`,
-    ],
-  ],
-  () => [
-    "Invoice copy needed",
-    [
-      "Hi front office,",
-      "Could you send a copy of last week's invoice for our consultant? Our accounts team needs it for the month close.",
-      "Thanks",
-    ],
-  ],
-  (name) => [
-    "Channel manager maintenance window",
-    [
-      `The channel manager will be updated overnight. Bookings for ${name} made during the window arrive a few minutes late; nothing to do on your side.`,
-    ],
-  ],
-  () => [
-    "Late check-out request",
-    [
-      "Good afternoon,",
-      "We would love a late check-out on Sunday if at all possible. We are celebrating an anniversary.",
-      "Best wishes",
-    ],
-  ],
-  (name) => [
-    "Lost property",
-    [
-      `A grey scarf was handed in at ${name} reception. It is in the lost-property cupboard, logged under today's date.`,
-    ],
-  ],
-  () => [
-    "Group rooming list changes",
-    [
-      "Hello,",
-      "Two of our delegates have swapped rooms; please update the names on the rooming list. The numbers stay the same.",
-      "Regards",
-    ],
-  ],
+/** Inbox noise: subject, then paragraphs; {name} is the property's name. */
+const EMAILS = [
+  "Waive my no-show fee?|Hello,|Our flight was cancelled and we never made it to {name}. Could you waive the no-show charge? We will rebook soon.|Kind regards",
+  "Room 204 air conditioning|Maintenance note for {name}: the AC unit in 204 was serviced this morning. Housekeeping still has to clean the room.",
+  "Invoice copy needed|Hi front office,|Could you send a copy of last week's invoice for our consultant? Our accounts team needs it for the month close.|Thanks",
+  "Channel manager maintenance window|The channel manager will be updated overnight. Bookings for {name} made during the window arrive a few minutes late; nothing to do on your side.",
+  "Late check-out request|Good afternoon,|We would love a late check-out on Sunday if at all possible. We are celebrating an anniversary.|Best wishes",
+  "Lost property|A grey scarf was handed in at {name} reception. It is in the lost-property cupboard, logged under today's date.",
+  "Group rooming list changes|Hello,|Two of our delegates have swapped rooms; please update the names on the rooming list. The numbers stay the same.|Regards",
 ];
 
 export function writeHotelDocuments(context: GenerateContext, properties: Property[]): void {
@@ -195,7 +153,7 @@ export function writeHotelDocuments(context: GenerateContext, properties: Proper
   }
   for (let n = 0; n < 7 * factors.files; n += 1) {
     const property = properties[n % properties.length]!;
-    const [subject, body] = EMAILS[n % EMAILS.length]!(property.name, property.code);
+    const [subject = "", ...body] = EMAILS[n % EMAILS.length]!.replaceAll("{name}", property.name).split("|");
     const sent = addDays(today, -random.int(0, 20));
     const from =
       n % EMAILS.length === 3

@@ -9,6 +9,7 @@ import {
 } from "../../envs/index.js";
 import { writeHotelDocuments } from "./documents.js";
 import {
+  CHANNEL_COLLECT,
   DIRECT_BILL,
   EXPEDIA_COMMISSION_PCT,
   FOLIO_CODES,
@@ -22,36 +23,13 @@ import type { Property } from "./rules.js";
 
 type Random = GenerateContext["random"];
 type Status = "booked" | "in_house" | "checked_out" | "cancelled" | "no_show";
-interface Room {
-  no: string;
-  type: string;
-  floor: number;
-  hk: string;
-  taken: boolean;
-}
+type Room = { no: string; type: string; floor: number; hk: string; taken: boolean };
 /** A reservation before it has its number; `settle` says how its folio ends. */
-interface Draft {
-  property: Property;
-  guest: string;
-  adults: number;
-  children: number;
-  type: string;
-  room: string | null;
-  plan: string;
-  rate: number;
-  arrival: string;
-  departure: string;
-  status: Status;
-  channel: string;
-  payment: string;
-  group: string | null;
-  bookedOn: string;
-  cancelledOn: string | null;
-  settle: "paid" | "open" | "small";
-  feeCharged: boolean;
-  ctaxPosted: boolean;
-  channelAmount?: number;
-}
+type Guest = { property: Property; guest: string; adults: number; children: number; type: string };
+type Stay = { room: string | null; plan: string; rate: number; arrival: string; departure: string };
+type Booking = { status: Status; channel: string; payment: string; group: string | null; bookedOn: string };
+type Settle = { cancelledOn: string | null; settle: "paid" | "open" | "small"; feeCharged: boolean };
+type Draft = Guest & Stay & Booking & Settle & { ctaxPosted: boolean };
 
 const NIGHTS = [1, 2, 3, 4, 5, 6, 7];
 const NIGHT_WEIGHTS = [0.2, 0.3, 0.22, 0.12, 0.08, 0.04, 0.04];
@@ -110,7 +88,7 @@ function draftStay(
   const departure = addDays(arrival, nights);
   const payment =
     plan === "ADV" && channel === "Expedia"
-      ? "Channel collect (virtual card)"
+      ? CHANNEL_COLLECT
       : plan === "CORP" && random.chance(0.45)
         ? DIRECT_BILL
         : random.chance(0.85)
@@ -266,20 +244,20 @@ function propertyDrafts(
       settle: "open",
     });
   // An online booking cancelled ahead of arrival: the channel feed then carries it at zero.
-  const online = { plan: "ADV", channel: "Expedia", payment: "Channel collect (virtual card)" };
+  const online = { plan: "ADV", channel: "Expedia", payment: CHANNEL_COLLECT };
   cancel(random, stay(addDays(today, 3), 2, online), today, 5);
   const edges = [stay(addDays(today, -6), 2, { plan: "BAR" }), stay(addDays(today, -3), 3, { plan: "CORP" })];
   edges.push(stay(addDays(today, -12), 2, { plan: "BAR" }));
   edges.forEach((draft, index) => cancel(random, draft, today, [2, 0, 1][index]));
   cancel(random, stay(addDays(today, -30), 1, { plan: "BAR" }), today, 0); // May: charged long ago
-  for (let n = 0; n < Math.round(85 * share); n += 1) {
+  for (let n = 0; n < Math.round(70 * share); n += 1) {
     const draft = stay(
       randomDate(random, addDays(today, -75), addDays(today, 30)),
       weightedPick(random, NIGHTS, NIGHT_WEIGHTS),
     );
     if (draft.status === "cancelled") cancel(random, draft, today);
   }
-  drafts.push(...groupDrafts(context, property, Math.round(4 * share), serial));
+  drafts.push(...groupDrafts(context, property, Math.round(2 * share) + 2, serial));
   for (const draft of drafts) {
     if (draft.status === "cancelled" && !draft.cancelledOn) cancel(random, draft, today);
     if (

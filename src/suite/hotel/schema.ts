@@ -52,7 +52,6 @@ CREATE TABLE reservations (
   booked_on TEXT NOT NULL,
   cancelled_on TEXT
 );
-CREATE INDEX reservations_by_property ON reservations (property, status);
 
 CREATE TABLE folio_lines (
   line_id INTEGER PRIMARY KEY,
@@ -62,7 +61,6 @@ CREATE TABLE folio_lines (
   description TEXT NOT NULL,
   amount REAL NOT NULL
 );
-CREATE INDEX folio_by_reservation ON folio_lines (reservation_id);
 
 CREATE TABLE channel_bookings (
   channel_ref TEXT PRIMARY KEY,
