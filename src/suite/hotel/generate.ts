@@ -33,10 +33,9 @@ type Draft = Guest & Stay & Booking & Settle & { ctaxPosted: boolean };
 
 const NIGHTS = [1, 2, 3, 4, 5, 6, 7];
 const NIGHT_WEIGHTS = [0.2, 0.3, 0.22, 0.12, 0.08, 0.04, 0.04];
-const COMPANIES =
-  "Arden Pharma|Kestrel Logistics|Northwind Audit|Brightwater Energy|Calder Systems|Oakline Insurance".split(
-    "|",
-  );
+const COMPANIES = "Arden Pharma|Kestrel Logistics|Northwind Audit|Calder Systems|Oakline Insurance".split(
+  "|",
+);
 const EVENTS = "Wedding|Sales Kick-off|Choir Tour|Medical Congress|Rugby Supporters|Film Crew".split("|");
 
 function makeRooms(random: Random, count: number): Room[] {
@@ -52,13 +51,8 @@ function makeRooms(random: Random, count: number): Room[] {
 /** Takes a free room of the type (or, when the type is full, of any type), marking it occupied tonight. */
 function takeRoom(random: Random, rooms: Room[], draft: Draft): boolean {
   const free = rooms.filter((room) => !room.taken && room.hk !== "out_of_order");
-  const room = random.pick(
-    free.filter((item) => item.type === draft.type).length > 0
-      ? free.filter((item) => item.type === draft.type)
-      : free.length > 0
-        ? free
-        : [null],
-  );
+  const ofType = free.filter((item) => item.type === draft.type);
+  const room = ofType.length > 0 ? random.pick(ofType) : free.length > 0 ? random.pick(free) : null;
   if (!room) return false;
   room.taken = true;
   room.hk = random.chance(0.6) ? "dirty" : "clean";

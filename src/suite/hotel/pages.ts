@@ -108,16 +108,11 @@ export function wentWrong(url: string): PmsPage {
   ]);
 }
 
-const propertyRow = (db: Database.Database, code: string): Row | undefined =>
-  getRow(db, "SELECT * FROM properties WHERE code = ?", code);
 const settingsOf = (code: string) => PROPERTIES.find((item) => item.code === code)!;
 
 function requireProperty(db: Database.Database, code: string): Row {
-  const row = propertyRow(db, code);
-  if (!row)
-    throw new ToolFailure(
-      `404 Not Found: no property '${code}'; open /properties for the group's properties`,
-    );
+  const row = getRow(db, "SELECT * FROM properties WHERE code = ?", code);
+  if (!row) throw new ToolFailure(`404 Not Found: no property '${code}'; open /properties for the list`);
   return row;
 }
 

@@ -1,7 +1,6 @@
 import { checkStateDiff, defineTask, sumCents } from "../../../envs/index.js";
-import { checkEuroTotal } from "./checks.js";
 import { hotelDomain } from "../domain.js";
-import { TODAY_TEXT, unchargedNoShows } from "./expectations.js";
+import { TODAY_TEXT, checkEuroTotal, unchargedNoShows } from "./expectations.js";
 import { NO_SHOWS_PY } from "./no-show-fees.js";
 import { BLIND_POST_PY, GUESSED_DATES_PY, HOTEL_PY } from "./python.js";
 

@@ -1,7 +1,6 @@
 import { checkStateDiff, defineTask, sumCents } from "../../../envs/index.js";
-import { checkEuroTotal } from "./checks.js";
 import { hotelDomain } from "../domain.js";
-import { TODAY_TEXT, cityTaxDue } from "./expectations.js";
+import { TODAY_TEXT, checkEuroTotal, cityTaxDue } from "./expectations.js";
 import { HOTEL_PY } from "./python.js";
 
 function cells({

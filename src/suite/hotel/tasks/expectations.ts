@@ -2,9 +2,10 @@
  * What the hotel tasks expect, computed from an instance's initial state: the database and the policies as
  * the agent reads them in the workspace.
  */
-import type { StateView } from "../../../envs/index.js";
+import type { Check, StateView } from "../../../envs/index.js";
 import {
   REFERENCE_DATE,
+  checkProblems,
   allRows,
   daysBetween,
   longDate,
@@ -225,5 +226,16 @@ export function openBalances(state: StateView): Map<string, number> {
   return byProperty(
     state,
     nonEmpty(owed, "open balance").map((row) => ({ property: row.property, amount: row.balance })),
+  );
+}
+
+/** `answer-total`: the reply's last euro amount (`€1,234.50`, `€ 95`) is `expected` to the cent. */
+export function checkEuroTotal(answer: string, expected: number): Check {
+  const stated = [...answer.matchAll(/€\s*(-?[\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1]?.replace(/,/g, "");
+  const right = Math.abs(Number(stated) - expected) < 0.015;
+  return checkProblems(
+    "answer-total",
+    right ? [] : [`expected €${expected.toFixed(2)}, got ${stated}`],
+    "ok",
   );
 }
