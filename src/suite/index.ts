@@ -30,6 +30,7 @@ const DOMAIN_LOADERS = {
   transport: async () => (await import("./transport/index.js")).transportTasks,
   construction: async () => (await import("./construction/index.js")).constructionTasks,
   coop: async () => (await import("./coop/index.js")).coopTasks,
+  hotel: async () => (await import("./hotel/index.js")).hotelTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
