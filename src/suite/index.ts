@@ -28,6 +28,7 @@ const DOMAIN_LOADERS = {
   library: async () => (await import("./library/index.js")).libraryTasks,
   restaurant: async () => (await import("./restaurant/index.js")).restaurantTasks,
   transport: async () => (await import("./transport/index.js")).transportTasks,
+  court: async () => (await import("./court/index.js")).courtTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
