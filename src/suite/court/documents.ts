@@ -33,7 +33,7 @@ const localRules = (): string =>
       ],
     },
     { heading: "Dismissal review" },
-    `An open civil case whose most recent docket entry is dated more than ${STALE_DAYS} days before today is set for an order to show cause re dismissal. Small claims cases are reviewed by their own calendar and are not set.`,
+    `An open civil case whose most recent docket entry is dated more than ${STALE_DAYS} days before today is set for an order to show cause re dismissal, unless a hearing is set in the case for today or a later date. Small claims cases are reviewed by their own calendar and are not set.`,
     { heading: "Intake docket codes" },
     "Papers received by mail are scanned into the intake trays and entered on the case's docket under the code for their title, dated with the clerk's FILED stamp (not the date the party signed).",
     { table: { headers: ["title", "docket entry type"], rows: INTAKE_TITLES } },

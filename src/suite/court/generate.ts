@@ -174,13 +174,13 @@ export function generateCourt(context: GenerateContext): void {
     const story: Story | "small" = division === "civil" ? STORIES[civil++ % STORIES.length]! : "small";
     const round = Math.floor((civil - 1) / STORIES.length);
     const filedWindow: Record<Story | "small", [number, number]> = {
-      litigated: [540, 100],
+      litigated: (litigated + 1) % 3 === 0 ? [540, 330] : [540, 100],
       eligible: [200, 70],
       "pending-holiday": [60, 45],
       demurrer: [200, 70],
       reserved: [150, 120],
       "pending-extension": [70, 55],
-      unserved: round % 2 === 0 ? [30, 5] : [150, 70],
+      unserved: round % 2 === 0 ? [30, 5] : [300, 220],
       "default-entered": [260, 90],
       "late-answer": [200, 80],
       small: [500, 10],
@@ -254,8 +254,10 @@ export function generateCourt(context: GenerateContext): void {
         status = "default_entered";
       } else if (story === "demurrer") {
         file(c, c.defendant, "demurrer", "Demurrer to Complaint", pick(addDays(due, -15), due));
+        file(c, c.plaintiff, "motion", "Motion for Leave to Amend", pick(addDays(today, -20), addDays(today, -2)));
       } else if (story === "late-answer") {
         file(c, c.defendant, "answer", "Answer to Complaint", pick(addDays(due, 2), addDays(due, 15)));
+        file(c, c.plaintiff, "motion", "Motion to Strike Late Answer", pick(addDays(today, -20), addDays(today, -2)));
       } else if (story === "litigated") {
         litigated += 1;
         if (litigated % 5 === 1) waiver(c, c.defendant, addDays(due, -18));
@@ -272,11 +274,17 @@ export function generateCourt(context: GenerateContext): void {
         const date = motionHearingDate(motionOn, c.weekday, holidays);
         hearing(c, date, "motion", motion, courtDay(addDays(motionOn, 1)));
         if (last > date) docket(c, last, "minute_order", null, null, "Minute order: status conference");
+        if (stale && litigated % 2 === 0) {
+          // A trial date set long ago keeps a quiet case off the dismissal calendar.
+          const trial = pick(addDays(today, 20), addDays(today, 90));
+          hearings.push([null, c.id, c.courtroom, trial, "08:30", "trial", null, "set"]);
+          docket(c, last, "hearing_set", null, null, `trial hearing set for ${trial}`);
+        }
         if (!stale && litigated % 4 === 1) {
           const final = random.pick(["judgment", "dismissal"]);
           docket(c, last, final, null, null, "Final disposition");
           status = final === "judgment" ? "judgment" : "dismissed";
-        } else if (!stale && litigated % 2 === 0) {
+        } else if (!stale) {
           const pending = pick(addDays(today, -20), addDays(today, -2));
           file(c, random.chance(0.5) ? c.plaintiff : c.defendant, "motion", random.pick(MOTIONS), pending);
         }
@@ -286,6 +294,18 @@ export function generateCourt(context: GenerateContext): void {
     else cachedStatement(db, "UPDATE cases SET status = ? WHERE case_id = ?").run(status, id);
   }
 
+  // Routine papers between a case's first and latest entries lengthen the docket without moving its dates.
+  const span = new Map<string, [string, string]>();
+  for (const [caseId, [date]] of entries) {
+    const [first, last] = span.get(caseId) ?? [date, date];
+    span.set(caseId, [first < date ? first : date, last > date ? last : date]);
+  }
+  const FILLERS = ["declaration", "notice_change_of_address", "substitution_of_attorney", "minute_order", "case_management_statement"];
+  for (const [caseId, [first, last]] of span)
+    for (let k = random.int(first < addDays(last, -120) ? 5 : 1, first < addDays(last, -120) ? 9 : 4); k > 0; k -= 1) {
+      const type = random.pick(FILLERS);
+      entries.push([caseId, [random.pick(dateRange(first, last)), type, null, null, type.replace(/_/g, " ")]]);
+    }
   entries.sort((a, b) => a[1][0].localeCompare(b[1][0]));
   for (const [caseId, entry] of entries) put(db, "docket_entries", null, caseId, ...entry);
   for (const row of hearings) put(db, "hearings", ...row);

@@ -11,10 +11,11 @@ for e in fetch("list_docket_entries", "entries"):
     latest[e["case_id"]] = max(latest.get(e["case_id"], ""), e["entry_date"])
 division = {} if "small-claims" in NEAR else {"division": "civil"}
 cutoff = add_days(TODAY, -days)
+upcoming = set() if "ignore-hearings" in NEAR else {h["case_id"] for h in fetch("list_hearings", "hearings", on_or_after=TODAY) if h["status"] == "set"}
 stale = []
 for c in fetch("list_cases", "cases", status="open", **division):
     last = c["filed_on"] if "filed-on" in NEAR else latest.get(c["case_id"], c["filed_on"])
-    if last < cutoff:
+    if last < cutoff and c["case_id"] not in upcoming:
         stale.append(c["case_id"])
 print(json.dumps(sorted(stale)))`);
 
@@ -25,13 +26,14 @@ export const dismissalReviewTask = defineTask({
     "Open civil cases with no docket activity for more than the local rules' period: the whole docket, paginated, with 503s.",
   instruction:
     'Build the order-to-show-cause list: which cases does our local rule on dismissal review put on it today? Reply with only a JSON list of case numbers, e.g. ["CV-2024-00042"].',
-  tools: ["list_cases", "list_docket_entries"],
+  tools: ["list_cases", "list_docket_entries", "list_hearings"],
   verify: ({ initial, answer }) => [checkCaseList(answer, staleCases(initial))],
   oracle: staleBody([]),
   nearMisses: nearMisses(staleBody, [
     ["first-page-only", "Reads only the first page of the docket.", "first-page"],
     ["filing-date", "Measures inactivity from the date the case was filed, not its latest docket entry.", "filed-on"],
     ["includes-small-claims", "Puts small claims cases on the list too.", "small-claims"],
+    ["ignores-upcoming-hearings", "Lists quiet cases that have a hearing set for a later date.", "ignore-hearings"],
   ]),
 });
 

@@ -132,8 +132,14 @@ export function staleCases(state: StateView): string[] {
       "SELECT case_id, MAX(entry_date) AS last FROM docket_entries GROUP BY case_id",
     ).map((row) => [row.case_id, row.last]),
   );
+  const heard = new Set(
+    allRows<{ case_id: string }>(state.db, "SELECT case_id FROM hearings WHERE hearing_date >= ? AND status = 'set'", REFERENCE_DATE).map(
+      (row) => row.case_id,
+    ),
+  );
   return [...cases(state).values()]
-    .filter((c) => c.division === "civil" && c.status === "open" && latest.get(c.case_id)! < addDays(REFERENCE_DATE, -days))
+    .filter((c) => c.division === "civil" && c.status === "open" && !heard.has(c.case_id))
+    .filter((c) => latest.get(c.case_id)! < addDays(REFERENCE_DATE, -days))
     .map((c) => c.case_id)
     .sort();
 }
