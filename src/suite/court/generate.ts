@@ -285,8 +285,8 @@ export function generateCourt(context: GenerateContext): void {
           docket(c, last, final, null, null, "Final disposition");
           status = final === "judgment" ? "judgment" : "dismissed";
         } else if (!stale) {
-          const pending = pick(addDays(today, -20), addDays(today, -2));
-          file(c, random.chance(0.5) ? c.plaintiff : c.defendant, "motion", random.pick(MOTIONS), pending);
+          for (const mover of litigated % 2 === 0 ? [c.plaintiff, c.defendant] : [random.pick([c.plaintiff, c.defendant])])
+            file(c, mover, "motion", random.pick(MOTIONS), pick(addDays(today, -20), addDays(today, -2)));
         }
       }
     }
@@ -302,7 +302,7 @@ export function generateCourt(context: GenerateContext): void {
   }
   const FILLERS = ["declaration", "notice_change_of_address", "substitution_of_attorney", "minute_order", "case_management_statement"];
   for (const [caseId, [first, last]] of span)
-    for (let k = random.int(first < addDays(last, -120) ? 5 : 1, first < addDays(last, -120) ? 9 : 4); k > 0; k -= 1) {
+    for (let k = random.int(first < addDays(last, -120) ? 6 : 2, first < addDays(last, -120) ? 11 : 5); k > 0; k -= 1) {
       const type = random.pick(FILLERS);
       entries.push([caseId, [random.pick(dateRange(first, last)), type, null, null, type.replace(/_/g, " ")]]);
     }
