@@ -61,7 +61,12 @@ const STORIES = [
   "late-answer",
 ] as const;
 type Story = (typeof STORIES)[number];
-const MOTIONS = ["Motion to Compel Discovery", "Motion for Leave to Amend", "Motion to Strike", "Motion for Protective Order"];
+const MOTIONS = [
+  "Motion to Compel Discovery",
+  "Motion for Leave to Amend",
+  "Motion to Strike",
+  "Motion for Protective Order",
+];
 const MOTION_DAYS = [4, 1, 3, 0]; // DEPT-2 Friday, DEPT-3 Tuesday, DEPT-4 Thursday, DEPT-5 Monday
 
 export function generateCourt(context: GenerateContext): void {
@@ -106,8 +111,14 @@ export function generateCourt(context: GenerateContext): void {
     put(db, "parties", id, caseId, role, name, lawyer ? random.pick(attorneys) : null);
     return { id, name };
   };
-  const docket = (c: Case, date: string, type: string, party: string | null, filing: string | null, text: string) =>
-    entries.push([c.id, [date, type, party, filing, text]]);
+  const docket = (
+    c: Case,
+    date: string,
+    type: string,
+    party: string | null,
+    filing: string | null,
+    text: string,
+  ) => entries.push([c.id, [date, type, party, filing, text]]);
   const waiver = (c: Case, party: Party, date: string): void => {
     waived.set(party.id, date);
     docket(c, date, "fee_waiver_granted", party.id, null, `Order granting fee waiver (${party.name})`);
@@ -119,9 +130,12 @@ export function generateCourt(context: GenerateContext): void {
     const due = waiverDate && waiverDate <= date ? 0 : scheduledFee(type, c.division, c.amount);
     let paid = due;
     feeCount += 1;
-    if (waiverDate && waiverDate > date) paid = 0; // a waiver granted later does not cover it
+    if (waiverDate && waiverDate > date)
+      paid = 0; // a waiver granted later does not cover it
     else if (due > 0 && feeCount % 7 === 3) {
-      const fees = [...new Set(FEES.filter(([t, d]) => d === c.division && t.includes(type)).map((f) => f[3]))];
+      const fees = [
+        ...new Set(FEES.filter(([t, d]) => d === c.division && t.includes(type)).map((f) => f[3])),
+      ];
       paid = fees.length > 1 ? fees[(fees.indexOf(due) + 1) % fees.length]! : 0;
     } else if (due > 0 && feeCount % 11 === 5) paid = due * 2;
     const [plaintiff, defendant] = [c.plaintiff.name, c.defendant.name];
@@ -158,13 +172,21 @@ export function generateCourt(context: GenerateContext): void {
       server: faker.person.fullName(),
       signed,
     });
-    docket(c, filed, "proof_of_service", c.plaintiff.id, null, `Proof of service of summons on ${c.defendant.name}`);
+    docket(
+      c,
+      filed,
+      "proof_of_service",
+      c.plaintiff.id,
+      null,
+      `Proof of service of summons on ${c.defendant.name}`,
+    );
     return responseDeadline(served, method, mailed, holidays);
   };
   const hearing = (c: Case, date: string, type: string, filing: string | null, set: string): void => {
     hearings.push([null, c.id, c.courtroom, date, "08:30", type, filing, date < today ? "held" : "set"]);
     docket(c, set, "hearing_set", null, filing, `${type.replace("_", " ")} hearing set for ${date}`);
-    if (date < today) docket(c, date, "minute_order", null, null, `Minute order: ${type.replace("_", " ")} hearing held`);
+    if (date < today)
+      docket(c, date, "minute_order", null, null, `Minute order: ${type.replace("_", " ")} hearing held`);
   };
 
   const civilRooms = rooms.filter(([, division]) => division === "civil");
@@ -190,7 +212,9 @@ export function generateCourt(context: GenerateContext): void {
     const limit = division === "civil" ? 90000 : 12500;
     const amount =
       n % 6 === 1
-        ? random.pick(BAND_LIMITS.filter((value) => value < limit && (division === "civil") === value >= 10000))
+        ? random.pick(
+            BAND_LIMITS.filter((value) => value < limit && (division === "civil") === value >= 10000),
+          )
         : randomAmount(random, division === "civil" ? 2500 : 250, limit);
     const room = division === "civil" ? random.pick(civilRooms) : rooms[0]!;
     const prefix = division === "civil" ? "CV" : "SC";
@@ -212,7 +236,13 @@ export function generateCourt(context: GenerateContext): void {
     let status = "open";
     if (n % 8 === 2) waiver(c, c.plaintiff, filed);
     if (n % 8 === 5) waiver(c, c.plaintiff, addDays(filed, random.int(3, 9)));
-    file(c, c.plaintiff, division === "civil" ? "complaint" : "claim", division === "civil" ? "Complaint" : "Plaintiff's Claim", filed);
+    file(
+      c,
+      c.plaintiff,
+      division === "civil" ? "complaint" : "claim",
+      division === "civil" ? "Complaint" : "Plaintiff's Claim",
+      filed,
+    );
     docket(c, filed, "summons_issued", null, null, "Summons issued");
     const method = (): "personal" | "substituted" => (random.chance(0.6) ? "personal" : "substituted");
     const early = (): string => pick(addDays(filed, 3), addDays(filed, 20));
@@ -242,7 +272,11 @@ export function generateCourt(context: GenerateContext): void {
       serve(c, served, "substituted", true);
     } else if (story === "reserved") {
       serve(c, early(), method(), false);
-      const again = pick(addDays(today, -26), addDays(today, -6), (s) => responseDeadline(s, "personal", null, holidays) >= today);
+      const again = pick(
+        addDays(today, -26),
+        addDays(today, -6),
+        (s) => responseDeadline(s, "personal", null, holidays) >= today,
+      );
       serve(c, again, "personal", true);
     } else if (story === "unserved") {
       if (round % 2 === 1) serve(c, early(), method(), false);
@@ -250,24 +284,47 @@ export function generateCourt(context: GenerateContext): void {
       const due = serve(c, early(), method(), true);
       if (due >= today) throw new Error(`case ${id}: deadline ${due} not passed`);
       if (story === "default-entered") {
-        docket(c, courtDay(addDays(due, random.int(3, 20))), "default_entered", c.defendant.id, null, "Default entered");
+        docket(
+          c,
+          courtDay(addDays(due, random.int(3, 20))),
+          "default_entered",
+          c.defendant.id,
+          null,
+          "Default entered",
+        );
         status = "default_entered";
       } else if (story === "demurrer") {
         file(c, c.defendant, "demurrer", "Demurrer to Complaint", pick(addDays(due, -15), due));
-        file(c, c.plaintiff, "motion", "Motion for Leave to Amend", pick(addDays(today, -20), addDays(today, -2)));
+        file(
+          c,
+          c.plaintiff,
+          "motion",
+          "Motion for Leave to Amend",
+          pick(addDays(today, -20), addDays(today, -2)),
+        );
       } else if (story === "late-answer") {
         file(c, c.defendant, "answer", "Answer to Complaint", pick(addDays(due, 2), addDays(due, 15)));
-        file(c, c.plaintiff, "motion", "Motion to Strike Late Answer", pick(addDays(today, -20), addDays(today, -2)));
+        file(
+          c,
+          c.plaintiff,
+          "motion",
+          "Motion to Strike Late Answer",
+          pick(addDays(today, -20), addDays(today, -2)),
+        );
       } else if (story === "litigated") {
         litigated += 1;
         if (litigated % 5 === 1) waiver(c, c.defendant, addDays(due, -18));
         const answered = pick(addDays(due, -12), due);
         file(c, c.defendant, "answer", "Answer to Complaint", answered);
         const stale = answered < addDays(today, -215) && litigated % 3 === 0;
-        const recent = addDays(answered, 20) > addDays(today, -90) ? addDays(answered, 20) : addDays(today, -90);
-        const last = stale ? pick(addDays(answered, 10), addDays(today, -190)) : pick(recent, addDays(today, -4));
+        const recent =
+          addDays(answered, 20) > addDays(today, -90) ? addDays(answered, 20) : addDays(today, -90);
+        const last = stale
+          ? pick(addDays(answered, 10), addDays(today, -190))
+          : pick(recent, addDays(today, -4));
         const cms = pick(addDays(answered, 5), addDays(answered, 30));
-        if (cms < last) docket(c, cms, "case_management_statement", c.plaintiff.id, null, "Case management statement");
+        if (cms < last)
+          docket(c, cms, "case_management_statement", c.plaintiff.id, null, "Case management statement");
         const motionOn = pick(addDays(answered, 5), last);
         const mover = random.chance(0.5) ? c.plaintiff : c.defendant;
         const motion = file(c, mover, "motion", random.pick(MOTIONS), motionOn);
@@ -285,7 +342,9 @@ export function generateCourt(context: GenerateContext): void {
           docket(c, last, final, null, null, "Final disposition");
           status = final === "judgment" ? "judgment" : "dismissed";
         } else if (!stale) {
-          for (const mover of litigated % 2 === 0 ? [c.plaintiff, c.defendant] : [random.pick([c.plaintiff, c.defendant])])
+          for (const mover of litigated % 2 === 0
+            ? [c.plaintiff, c.defendant]
+            : [random.pick([c.plaintiff, c.defendant])])
             file(c, mover, "motion", random.pick(MOTIONS), pick(addDays(today, -20), addDays(today, -2)));
         }
       }
@@ -300,11 +359,24 @@ export function generateCourt(context: GenerateContext): void {
     const [first, last] = span.get(caseId) ?? [date, date];
     span.set(caseId, [first < date ? first : date, last > date ? last : date]);
   }
-  const FILLERS = ["declaration", "notice_change_of_address", "substitution_of_attorney", "minute_order", "case_management_statement"];
+  const FILLERS = [
+    "declaration",
+    "notice_change_of_address",
+    "substitution_of_attorney",
+    "minute_order",
+    "case_management_statement",
+  ];
   for (const [caseId, [first, last]] of span)
-    for (let k = random.int(first < addDays(last, -120) ? 6 : 2, first < addDays(last, -120) ? 11 : 5); k > 0; k -= 1) {
+    for (
+      let k = random.int(first < addDays(last, -120) ? 6 : 2, first < addDays(last, -120) ? 11 : 5);
+      k > 0;
+      k -= 1
+    ) {
       const type = random.pick(FILLERS);
-      entries.push([caseId, [random.pick(dateRange(first, last)), type, null, null, type.replace(/_/g, " ")]]);
+      entries.push([
+        caseId,
+        [random.pick(dateRange(first, last)), type, null, null, type.replace(/_/g, " ")],
+      ]);
     }
   entries.sort((a, b) => a[1][0].localeCompare(b[1][0]));
   for (const [caseId, entry] of entries) put(db, "docket_entries", null, caseId, ...entry);
@@ -319,7 +391,10 @@ export function generateCourt(context: GenerateContext): void {
       Math.floor(((k + 1) * proofs.length) / batches),
     );
     const pages = chunk.flatMap((proof) => renderProof(random, proof));
-    context.writeFile(`${PATHS.service}/returns-${String(k + 1).padStart(2, "0")}.txt`, `${pages.join("\n\f\n")}\n`);
+    context.writeFile(
+      `${PATHS.service}/returns-${String(k + 1).padStart(2, "0")}.txt`,
+      `${pages.join("\n\f\n")}\n`,
+    );
   }
 
   // Papers received by mail, not yet on the docket.

@@ -50,9 +50,16 @@ const lineAfter = (doc: string, label: RegExp): string | null => {
 
 /** The FILED stamp's date: the date in the three lines under "F I L E D". */
 export const stampDate = (doc: string): string | null =>
-  parseDate(doc.split(/F I L E D/)[1]?.split("\n").slice(1, 4).join("\n") ?? "");
+  parseDate(
+    doc
+      .split(/F I L E D/)[1]
+      ?.split("\n")
+      .slice(1, 4)
+      .join("\n") ?? "",
+  );
 
-export const docCaseNumber = (doc: string): string | null => parseCaseNumber(lineAfter(doc, /CASE NUMBER:/) ?? "");
+export const docCaseNumber = (doc: string): string | null =>
+  parseCaseNumber(lineAfter(doc, /CASE NUMBER:/) ?? "");
 
 export interface Proof {
   caseId: string | null;

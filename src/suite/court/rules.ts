@@ -125,11 +125,7 @@ export function responseDeadline(
 }
 
 /** The first law-and-motion day (a court day) at least 16 court days after the motion was filed. */
-export function motionHearingDate(
-  filed: string,
-  weekday: number,
-  holidays: ReadonlySet<string>,
-): string {
+export function motionHearingDate(filed: string, weekday: number, holidays: ReadonlySet<string>): string {
   let day = addBusinessDays(filed, MOTION_NOTICE_COURT_DAYS, holidays);
   while (!(isCourtDay(day, holidays) && (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7 === weekday))
     day = addDays(day, 1);

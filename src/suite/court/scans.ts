@@ -87,7 +87,11 @@ function document(
     body: [firstPage, ...body],
     linesPerPage: random.int(26, 34),
     header: () => [scanStamp(random, scannedOn), ""],
-    footer: (page, pages) => ["", ...strayLine(random, 0.25), `${form}`.padEnd(58) + `Page ${page} of ${pages}`],
+    footer: (page, pages) => [
+      "",
+      ...strayLine(random, 0.25),
+      `${form}`.padEnd(58) + `Page ${page} of ${pages}`,
+    ],
   });
 }
 
@@ -162,8 +166,10 @@ export interface FilingFacts {
 const BOILERPLATE: Record<string, string> = {
   complaint:
     "Plaintiff alleges that defendant failed to pay sums due under a written agreement and that demand for payment was made and refused.",
-  claim: "Plaintiff's claim: defendant owes me money for goods delivered and not paid for, and has refused to pay.",
-  answer: "Defendant generally denies each and every allegation of the complaint and asserts affirmative defenses.",
+  claim:
+    "Plaintiff's claim: defendant owes me money for goods delivered and not paid for, and has refused to pay.",
+  answer:
+    "Defendant generally denies each and every allegation of the complaint and asserts affirmative defenses.",
   demurrer:
     "Defendant demurs to the complaint on the ground that it does not state facts sufficient to constitute a cause of action.",
   motion: "The moving party will and hereby does move the Court for an order as set forth in the notice.",
@@ -182,7 +188,11 @@ export function renderFiling(random: SeededRandom, type: string, facts: FilingFa
   const receipt = [
     pad(random, `CASHIER RECEIPT ${facts.receipt}`, 40),
     pad(random, `FEE PAID: $ ${ocrAmount(random, facts.paid, { probability: 0.45 })}`, 40),
-    pad(random, `Clerk ${random.pick(["JMK", "RTA", "LBW", "DSO"])}  Date ${dateText(random, facts.filed)}`, 40),
+    pad(
+      random,
+      `Clerk ${random.pick(["JMK", "RTA", "LBW", "DSO"])}  Date ${dateText(random, facts.filed)}`,
+      40,
+    ),
   ];
   const first = [
     ...caption(random, facts.caseId, facts.plaintiff, facts.defendant, false),
@@ -212,7 +222,9 @@ export interface IntakeFacts {
 
 /** A paper received by mail for the intake tray: FILED stamp, caption, a title that may wrap, signature date. */
 export function renderIntake(random: SeededRandom, facts: IntakeFacts): string[] {
-  const titleLines = random.chance(0.4) ? hyphenate(facts.title, Math.ceil(facts.title.length / 2) + 2) : [facts.title];
+  const titleLines = random.chance(0.4)
+    ? hyphenate(facts.title, Math.ceil(facts.title.length / 2) + 2)
+    : [facts.title];
   const first = [
     ...filedStamp(random, facts.filed),
     "",

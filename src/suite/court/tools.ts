@@ -35,7 +35,10 @@ const listCases = defineListTool({
     "List cases (case number, division, title, date filed, amount demanded USD, courtroom, status open/default_entered/judgment/dismissed), ordered by case number. Paginated: returns `cases`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     division: z.enum(DIVISIONS).optional().describe("Only this division"),
-    status: z.enum(["open", "default_entered", "judgment", "dismissed"]).optional().describe("Only this status"),
+    status: z
+      .enum(["open", "default_entered", "judgment", "dismissed"])
+      .optional()
+      .describe("Only this status"),
     courtroom_id: courtroomId.schema("Only this courtroom").optional(),
   },
   key: "cases",
@@ -50,7 +53,8 @@ const listCases = defineListTool({
 
 const getCase = defineGetTool({
   name: "get_case",
-  description: "Get one case with its parties (and their attorneys) and hearings. Returns `case`, `parties`, `hearings`.",
+  description:
+    "Get one case with its parties (and their attorneys) and hearings. Returns `case`, `parties`, `hearings`.",
   input: { case_id: caseId.schema("The case number, e.g. CV-2025-00123") },
   key: "case",
   from: "cases",
@@ -102,7 +106,10 @@ const listFilings = defineListTool({
     "List filings (id, case, filing party, filing type complaint/claim/answer/demurrer/motion, title, date filed; no image: read it with get_filing_text), ordered by id. Paginated: returns `filings`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     case_id: caseFilter,
-    filing_type: z.enum(["complaint", "claim", "answer", "demurrer", "motion"]).optional().describe("Only this type"),
+    filing_type: z
+      .enum(["complaint", "claim", "answer", "demurrer", "motion"])
+      .optional()
+      .describe("Only this type"),
   },
   key: "filings",
   from: "filings",
@@ -158,14 +165,30 @@ const addDocketEntry = defineTool({
   }),
   handler: ({ case_id, entry_type, entry_date, description, filing_id }, { db }: ToolContext) => {
     caseRow(db, case_id);
-    if (entry_date > REFERENCE_DATE) throw new ToolFailure(`entry_date ${entry_date} is in the future; today is ${REFERENCE_DATE}`);
+    if (entry_date > REFERENCE_DATE)
+      throw new ToolFailure(`entry_date ${entry_date} is in the future; today is ${REFERENCE_DATE}`);
     let party: unknown = null;
     if (filing_id) {
-      const filing = requireRow<Row>(db, "SELECT * FROM filings WHERE filing_id = ?", [filing_id], filingId.notFound(filing_id).message);
-      if (filing.case_id !== case_id) throw new ToolFailure(`filing ${filing_id} belongs to case ${String(filing.case_id)}, not ${case_id}`);
+      const filing = requireRow<Row>(
+        db,
+        "SELECT * FROM filings WHERE filing_id = ?",
+        [filing_id],
+        filingId.notFound(filing_id).message,
+      );
+      if (filing.case_id !== case_id)
+        throw new ToolFailure(
+          `filing ${filing_id} belongs to case ${String(filing.case_id)}, not ${case_id}`,
+        );
       party = filing.party_id;
     }
-    const row = { case_id, entry_date, entry_type, party_id: party, filing_id: filing_id ?? null, description: description.trim() };
+    const row = {
+      case_id,
+      entry_date,
+      entry_type,
+      party_id: party,
+      filing_id: filing_id ?? null,
+      description: description.trim(),
+    };
     return { entry: insertRow(db, "docket_entries", row) };
   },
 });
@@ -179,9 +202,16 @@ const scheduleHearing = defineTool({
     hearing_date: isoDateSchema.describe("The hearing date, YYYY-MM-DD"),
   }),
   handler: ({ filing_id, hearing_date }, { db }: ToolContext) => {
-    const filing = requireRow<Row>(db, "SELECT * FROM filings WHERE filing_id = ?", [filing_id], filingId.notFound(filing_id).message);
-    if (filing.filing_type !== "motion") throw new ToolFailure(`filing ${filing_id} is a ${String(filing.filing_type)}, not a motion`);
-    if (hearing_date <= REFERENCE_DATE) throw new ToolFailure(`hearing_date must be after today (${REFERENCE_DATE})`);
+    const filing = requireRow<Row>(
+      db,
+      "SELECT * FROM filings WHERE filing_id = ?",
+      [filing_id],
+      filingId.notFound(filing_id).message,
+    );
+    if (filing.filing_type !== "motion")
+      throw new ToolFailure(`filing ${filing_id} is a ${String(filing.filing_type)}, not a motion`);
+    if (hearing_date <= REFERENCE_DATE)
+      throw new ToolFailure(`hearing_date must be after today (${REFERENCE_DATE})`);
     const c = caseRow(db, String(filing.case_id));
     const values = {
       case_id: c.case_id,
@@ -216,8 +246,16 @@ const enterDefault = defineTool({
   }),
   handler: ({ case_id, party_id }, { db }: ToolContext) => {
     const c = caseRow(db, case_id);
-    if (c.status !== "open") throw new ToolFailure(`case ${case_id} is ${String(c.status)}; defaults are entered only in open cases`);
-    const party = requireRow<Row>(db, "SELECT * FROM parties WHERE party_id = ?", [party_id], `party ${party_id} not found; use list_parties`);
+    if (c.status !== "open")
+      throw new ToolFailure(
+        `case ${case_id} is ${String(c.status)}; defaults are entered only in open cases`,
+      );
+    const party = requireRow<Row>(
+      db,
+      "SELECT * FROM parties WHERE party_id = ?",
+      [party_id],
+      `party ${party_id} not found; use list_parties`,
+    );
     if (party.case_id !== case_id || party.role !== "defendant")
       throw new ToolFailure(`party ${party_id} is not a defendant in ${case_id}`);
     cachedStatement(db, "UPDATE cases SET status = 'default_entered' WHERE case_id = ?").run(case_id);

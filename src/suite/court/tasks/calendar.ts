@@ -5,7 +5,8 @@ import { checkCaseList } from "./deadlines.js";
 import { motionHearings, staleCases } from "./facts.js";
 import { nearMisses, withNear } from "./python.js";
 
-const staleBody = withNear(`days = int(re.search(r"more than (\\d+) days before today", read_text(LOCAL)).group(1))
+const staleBody =
+  withNear(`days = int(re.search(r"more than (\\d+) days before today", read_text(LOCAL)).group(1))
 latest = {}
 for e in fetch("list_docket_entries", "entries"):
     latest[e["case_id"]] = max(latest.get(e["case_id"], ""), e["entry_date"])
@@ -31,9 +32,17 @@ export const dismissalReviewTask = defineTask({
   oracle: staleBody([]),
   nearMisses: nearMisses(staleBody, [
     ["first-page-only", "Reads only the first page of the docket.", "first-page"],
-    ["filing-date", "Measures inactivity from the date the case was filed, not its latest docket entry.", "filed-on"],
+    [
+      "filing-date",
+      "Measures inactivity from the date the case was filed, not its latest docket entry.",
+      "filed-on",
+    ],
     ["includes-small-claims", "Puts small claims cases on the list too.", "small-claims"],
-    ["ignores-upcoming-hearings", "Lists quiet cases that have a hearing set for a later date.", "ignore-hearings"],
+    [
+      "ignores-upcoming-hearings",
+      "Lists quiet cases that have a hearing set for a later date.",
+      "ignore-hearings",
+    ],
   ]),
 });
 
@@ -99,6 +108,10 @@ export const motionHearingsTask = defineTask({
   nearMisses: nearMisses(motionBody, [
     ["calendar-days", "Counts the notice period in calendar days.", "calendar-days"],
     ["ignores-holidays", "Counts court days without skipping the listed court holidays.", "no-holidays"],
-    ["next-court-day", "Sets the hearing on the first court day after the notice period, whatever the courtroom's motion day.", "next-court-day"],
+    [
+      "next-court-day",
+      "Sets the hearing on the first court day after the notice period, whatever the courtroom's motion day.",
+      "next-court-day",
+    ],
   ]),
 });

@@ -28,16 +28,30 @@ export function checkCaseList(answer: string, expected: string[]): Check {
 }
 
 const DEADLINE_MISSES: Array<[string, string, string]> = [
-  ["ignores-holidays", "Counts court days as weekdays, skipping none of the listed court holidays.", "no-holidays"],
-  ["no-substituted-extension", "Counts from the date of service even for substituted service.", "no-extension"],
+  [
+    "ignores-holidays",
+    "Counts court days as weekdays, skipping none of the listed court holidays.",
+    "no-holidays",
+  ],
+  [
+    "no-substituted-extension",
+    "Counts from the date of service even for substituted service.",
+    "no-extension",
+  ],
   ["filed-stamp-date", "Takes the FILED stamp's date as the date of service.", "filed-date"],
   ["counts-unsigned", "Accepts unsigned proofs of service.", "unsigned"],
   ["answer-only", "Only an answer counts as a response; a demurrer is overlooked.", "answer-only"],
-  ["includes-small-claims", "Applies the civil response and default rules to small claims cases.", "small-claims"],
+  [
+    "includes-small-claims",
+    "Applies the civil response and default rules to small claims cases.",
+    "small-claims",
+  ],
 ];
 const misses = (...ids: string[]) => DEADLINE_MISSES.filter(([id]) => ids.includes(id));
 
-const deadlinesBody = withNear(`print(json.dumps({case: d["due"] for case, d in sorted(response_deadlines().items())}))`);
+const deadlinesBody = withNear(
+  `print(json.dumps({case: d["due"] for case, d in sorted(response_deadlines().items())}))`,
+);
 
 export const responseDeadlinesTask = defineTask({
   id: "court.response-deadlines",
@@ -52,9 +66,9 @@ export const responseDeadlinesTask = defineTask({
     if (expected.length === 0) throw new Error("generation produced no deadline");
     const parsed = parseAnswerJson(answer);
     const given = new Map(
-      Object.entries(parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {}).map(
-        ([key, value]) => [key.trim(), String(value).trim()],
-      ),
+      Object.entries(
+        parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {},
+      ).map(([key, value]) => [key.trim(), String(value).trim()]),
     );
     const problems = expected
       .filter((d) => given.get(d.case_id) !== d.due)
@@ -64,7 +78,10 @@ export const responseDeadlinesTask = defineTask({
     return [checkProblems("answer", problems, `all ${expected.length} deadlines`)];
   },
   oracle: deadlinesBody([]),
-  nearMisses: nearMisses(deadlinesBody, misses("ignores-holidays", "no-substituted-extension", "filed-stamp-date", "counts-unsigned")),
+  nearMisses: nearMisses(
+    deadlinesBody,
+    misses("ignores-holidays", "no-substituted-extension", "filed-stamp-date", "counts-unsigned"),
+  ),
 });
 
 const eligibleBody = withNear(
@@ -79,9 +96,17 @@ export const defaultEligibleTask = defineTask({
   instruction:
     'Which cases can the clerk enter a default in today, under our default rules? Reply with only a JSON list of case numbers, e.g. ["CV-2025-00123"].',
   tools: ["list_cases", "list_parties", "list_docket_entries"],
-  verify: ({ initial, answer }) => [checkCaseList(answer, defaultEligible(initial).map((d) => d.case_id))],
+  verify: ({ initial, answer }) => [
+    checkCaseList(
+      answer,
+      defaultEligible(initial).map((d) => d.case_id),
+    ),
+  ],
   oracle: eligibleBody([]),
-  nearMisses: nearMisses(eligibleBody, misses("ignores-holidays", "counts-unsigned", "answer-only", "includes-small-claims")),
+  nearMisses: nearMisses(
+    eligibleBody,
+    misses("ignores-holidays", "counts-unsigned", "answer-only", "includes-small-claims"),
+  ),
 });
 
 const enterBody = withNear(`entered = 0
@@ -94,7 +119,8 @@ print(entered)`);
 export const enterDefaultsTask = defineTask({
   id: "court.enter-defaults",
   domain: courtDomain,
-  summary: "Enter the default of every defendant whose case qualifies under the default rules (state diff on cases and docket).",
+  summary:
+    "Enter the default of every defendant whose case qualifies under the default rules (state diff on cases and docket).",
   instruction:
     "Enter defaults: for every case where our default rules allow the clerk to enter the defendant's default today, enter it. Leave every other case alone. Reply with only the number of defaults you entered.",
   tools: ["list_cases", "list_parties", "list_docket_entries", "enter_default"],
@@ -103,7 +129,11 @@ export const enterDefaultsTask = defineTask({
     if (expected.length === 0) throw new Error("generation produced no default to enter");
     return [
       ...checkStateDiff(initial.db, final.db, [
-        { table: "cases", key: "case_id", changed: new Map(expected.map((d) => [d.case_id, { status: "default_entered" }])) },
+        {
+          table: "cases",
+          key: "case_id",
+          changed: new Map(expected.map((d) => [d.case_id, { status: "default_entered" }])),
+        },
         {
           table: "docket_entries",
           key: "entry_id",

@@ -74,8 +74,15 @@ export function responseDeadlines(state: StateView): Deadline[] {
     ).map((row) => [row.case_id, row.party_id]),
   );
   return [...cases(state).values()]
-    .filter((c) => c.division === "civil" && c.status === "open" && latest.has(c.case_id) && !responded.has(c.case_id))
-    .map((c) => ({ case_id: c.case_id, party_id: defendants.get(c.case_id)!, due: latest.get(c.case_id)![1] }));
+    .filter(
+      (c) =>
+        c.division === "civil" && c.status === "open" && latest.has(c.case_id) && !responded.has(c.case_id),
+    )
+    .map((c) => ({
+      case_id: c.case_id,
+      party_id: defendants.get(c.case_id)!,
+      due: latest.get(c.case_id)![1],
+    }));
 }
 
 export const defaultEligible = (state: StateView): Deadline[] =>
@@ -104,10 +111,14 @@ export function feeChecks(state: StateView): FeeCheck[] {
     ).map((row) => [row.party_id, row.entry_date]),
   );
   const byCase = cases(state);
-  return allRows<{ filing_id: string; case_id: string; party_id: string; filing_type: string; filed_on: string; scan_text: string }>(
-    state.db,
-    "SELECT * FROM filings ORDER BY filing_id",
-  ).map((filing) => {
+  return allRows<{
+    filing_id: string;
+    case_id: string;
+    party_id: string;
+    filing_type: string;
+    filed_on: string;
+    scan_text: string;
+  }>(state.db, "SELECT * FROM filings ORDER BY filing_id").map((filing) => {
     const c = byCase.get(filing.case_id)!;
     const waiver = waivers.get(filing.party_id);
     const row = schedule.find(
@@ -116,12 +127,21 @@ export function feeChecks(state: StateView): FeeCheck[] {
     if (!row) throw new Error(`no fee for ${filing.filing_id}`);
     const paid = feePaid(filing.scan_text);
     if (paid === null) throw new Error(`no receipt on ${filing.filing_id}`);
-    return { filing_id: filing.filing_id, case_id: filing.case_id, paid, due: waiver && waiver <= filing.filed_on ? 0 : row.fee };
+    return {
+      filing_id: filing.filing_id,
+      case_id: filing.case_id,
+      paid,
+      due: waiver && waiver <= filing.filed_on ? 0 : row.fee,
+    };
   });
 }
 
 export const feeMismatches = (state: StateView): Map<string, number> =>
-  new Map(feeChecks(state).filter((f) => f.paid !== f.due).map((f) => [f.filing_id, roundCents(f.paid - f.due)]));
+  new Map(
+    feeChecks(state)
+      .filter((f) => f.paid !== f.due)
+      .map((f) => [f.filing_id, roundCents(f.paid - f.due)]),
+  );
 
 /** Open civil cases whose latest docket entry is more than the rule's days before today. */
 export function staleCases(state: StateView): string[] {
@@ -133,9 +153,11 @@ export function staleCases(state: StateView): string[] {
     ).map((row) => [row.case_id, row.last]),
   );
   const heard = new Set(
-    allRows<{ case_id: string }>(state.db, "SELECT case_id FROM hearings WHERE hearing_date >= ? AND status = 'set'", REFERENCE_DATE).map(
-      (row) => row.case_id,
-    ),
+    allRows<{ case_id: string }>(
+      state.db,
+      "SELECT case_id FROM hearings WHERE hearing_date >= ? AND status = 'set'",
+      REFERENCE_DATE,
+    ).map((row) => row.case_id),
   );
   return [...cases(state).values()]
     .filter((c) => c.division === "civil" && c.status === "open" && !heard.has(c.case_id))
@@ -145,11 +167,16 @@ export function staleCases(state: StateView): string[] {
 }
 
 /** Motions in open cases with no hearing, and the law-and-motion day each is to be heard on. */
-export function motionHearings(state: StateView): Array<{ filing_id: string; case_id: string; courtroom_id: string; date: string }> {
+export function motionHearings(
+  state: StateView,
+): Array<{ filing_id: string; case_id: string; courtroom_id: string; date: string }> {
   const holidays = courtHolidays(state);
   const days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"];
   const weekday = new Map(
-    parseMarkdownTable(requireFile(state, PATHS.calendar), "Courtrooms").map((row) => [row[0]!, days.indexOf(row[3]!)]),
+    parseMarkdownTable(requireFile(state, PATHS.calendar), "Courtrooms").map((row) => [
+      row[0]!,
+      days.indexOf(row[3]!),
+    ]),
   );
   return allRows<{ filing_id: string; case_id: string; courtroom_id: string; filed_on: string }>(
     state.db,
@@ -160,7 +187,9 @@ export function motionHearings(state: StateView): Array<{ filing_id: string; cas
 }
 
 /** The docket entries the intake trays' papers call for: case, type from the title, date from the FILED stamp. */
-export function intakeEntries(state: StateView): Array<{ case_id: string; entry_type: string; entry_date: string }> {
+export function intakeEntries(
+  state: StateView,
+): Array<{ case_id: string; entry_type: string; entry_date: string }> {
   const titles = parseMarkdownTable(requireFile(state, PATHS.localRules), "Intake docket codes");
   const entries = [];
   for (const path of scanFiles(state, PATHS.intake))

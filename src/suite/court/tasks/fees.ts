@@ -11,9 +11,21 @@ import { feeChecks, feeMismatches } from "./facts.js";
 import { nearMisses, withNear } from "./python.js";
 
 const FEE_MISSES: Array<[string, string, string]> = [
-  ["plain-amount-regex", "Reads the receipt's amount with a plain [\\d,]+.\\d\\d pattern, so OCR misreads go wrong.", "plain-amount"],
-  ["ignores-fee-waivers", "Charges the scheduled fee to parties whose fee waiver was granted.", "ignore-waiver"],
-  ["exclusive-bands", "Treats band limits as exclusive, putting an amount exactly at a limit in the next band.", "exclusive-bands"],
+  [
+    "plain-amount-regex",
+    "Reads the receipt's amount with a plain [\\d,]+.\\d\\d pattern, so OCR misreads go wrong.",
+    "plain-amount",
+  ],
+  [
+    "ignores-fee-waivers",
+    "Charges the scheduled fee to parties whose fee waiver was granted.",
+    "ignore-waiver",
+  ],
+  [
+    "exclusive-bands",
+    "Treats band limits as exclusive, putting an amount exactly at a limit in the next band.",
+    "exclusive-bands",
+  ],
   ["no-retry", "Does not retry the imaging server's error bodies.", "no-retry"],
 ];
 
@@ -51,7 +63,8 @@ print(noticed)`);
 export const feeDeficiencyNoticesTask = defineTask({
   id: "court.fee-deficiency-notices",
   domain: courtDomain,
-  summary: "Docket a fee deficiency notice, referencing the filing, for every underpaid filing (state diff on the docket).",
+  summary:
+    "Docket a fee deficiency notice, referencing the filing, for every underpaid filing (state diff on the docket).",
   instruction:
     "Send out fee deficiency notices: for every filing that was paid less than our fee schedule charges for it, docket the notice the fee schedule describes, today. Nothing else. Reply with only the number of notices you docketed.",
   tools: ["list_cases", "list_filings", "get_filing_text", "list_docket_entries", "add_docket_entry"],
@@ -76,7 +89,11 @@ export const feeDeficiencyNoticesTask = defineTask({
   },
   oracle: noticeBody([]),
   nearMisses: nearMisses(noticeBody, [
-    ["notices-overpayments", "Also notices overpaid filings, which the schedule leaves to the finance office.", "overpaid-too"],
+    [
+      "notices-overpayments",
+      "Also notices overpaid filings, which the schedule leaves to the finance office.",
+      "overpaid-too",
+    ],
     FEE_MISSES[0]!,
     FEE_MISSES[1]!,
   ]),

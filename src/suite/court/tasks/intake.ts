@@ -32,13 +32,23 @@ export const docketIntakeTask = defineTask({
     const expected = intakeEntries(initial);
     if (expected.length === 0) throw new Error("generation produced no intake paper");
     return [
-      ...checkStateDiff(initial.db, final.db, [{ table: "docket_entries", key: "entry_id", added: expected }]),
+      ...checkStateDiff(initial.db, final.db, [
+        { table: "docket_entries", key: "entry_id", added: expected },
+      ]),
       checkAnswerCount(answer, expected.length),
     ];
   },
   oracle: intakeBody([]),
   nearMisses: nearMisses(intakeBody, [
-    ["strict-case-number", "Recognises only case numbers written as CV-2025-00123 and skips the rest.", "strict-case-number"],
-    ["signature-date", "Dates the entry with the party's signature date instead of the FILED stamp.", "signed-date"],
+    [
+      "strict-case-number",
+      "Recognises only case numbers written as CV-2025-00123 and skips the rest.",
+      "strict-case-number",
+    ],
+    [
+      "signature-date",
+      "Dates the entry with the party's signature date instead of the FILED stamp.",
+      "signed-date",
+    ],
   ]),
 });

@@ -214,7 +214,6 @@ export function nearMisses(
 }
 
 /** A task's cells: the helpers, then `body` with the near-miss flags set. */
-export const withNear = (body: string) => (near: string[]): string[] => [
-  COURT_PY,
-  `NEAR = set(${JSON.stringify(near)})\n${body}`,
-];
+export const withNear =
+  (body: string) =>
+  (near: string[]): string[] => [COURT_PY, `NEAR = set(${JSON.stringify(near)})\n${body}`];
