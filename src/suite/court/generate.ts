@@ -205,7 +205,7 @@ export function generateCourt(context: GenerateContext): void {
       unserved: round % 2 === 0 ? [30, 5] : [300, 220],
       "default-entered": [260, 90],
       "late-answer": [200, 80],
-      small: [500, 10],
+      small: n % 20 === 10 ? [500, 300] : [500, 10], // every other n = 10 (mod 20) small claim went quiet
     };
     const [from, to] = filedWindow[story];
     const filed = pick(addDays(today, -from), addDays(today, -to));
@@ -255,7 +255,7 @@ export function generateCourt(context: GenerateContext): void {
       serve(c, served, "personal", true);
       const trial = courtDay(addDays(filed, random.int(45, 75)));
       hearing(c, trial, "trial", null, addDays(served, 2));
-      if (trial < today && random.chance(0.55)) {
+      if (trial < today && n % 20 !== 10 && random.chance(0.55)) {
         docket(c, trial, "judgment", null, null, "Judgment after trial");
         status = "judgment";
       }
