@@ -191,7 +191,7 @@ export function generateCourt(context: GenerateContext): void {
 
   const civilRooms = rooms.filter(([, division]) => division === "civil");
   let [civil, litigated] = [0, 0];
-  for (let n = 1; n <= 32 * factors.rows; n += 1) {
+  for (let n = 1; n <= 36 * factors.rows; n += 1) {
     const division: Division = n % 10 === 3 || n % 10 === 7 || n % 10 === 0 ? "small_claims" : "civil";
     const story: Story | "small" = division === "civil" ? STORIES[civil++ % STORIES.length]! : "small";
     const round = Math.floor((civil - 1) / STORIES.length);
@@ -368,7 +368,7 @@ export function generateCourt(context: GenerateContext): void {
   ];
   for (const [caseId, [first, last]] of span)
     for (
-      let k = random.int(first < addDays(last, -120) ? 6 : 2, first < addDays(last, -120) ? 11 : 5);
+      let k = random.int(first < addDays(last, -120) ? 6 : 2, first < addDays(last, -120) ? 10 : 4);
       k > 0;
       k -= 1
     ) {

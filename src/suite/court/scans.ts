@@ -62,6 +62,7 @@ function caption(
   plaintiff: string,
   defendant: string,
   noisy: boolean,
+  column = 46,
 ): string[] {
   const defendantLines = hyphenate(`${ocrConfuse(random, defendant, 0.3)}, et al.`, random.int(18, 28));
   return [
@@ -71,8 +72,8 @@ function caption(
     "",
     "DEFENDANT:",
     ...defendantLines.map((line) => `   ${line}`),
-    pad(random, "CASE NUMBER:", 46),
-    pad(random, caseNumberText(random, caseId, noisy), 46),
+    pad(random, "CASE NUMBER:", column),
+    pad(random, caseNumberText(random, caseId, noisy), column),
   ];
 }
 
@@ -164,15 +165,11 @@ export interface FilingFacts {
 }
 
 const BOILERPLATE: Record<string, string> = {
-  complaint:
-    "Plaintiff alleges that defendant failed to pay sums due under a written agreement and that demand for payment was made and refused.",
-  claim:
-    "Plaintiff's claim: defendant owes me money for goods delivered and not paid for, and has refused to pay.",
-  answer:
-    "Defendant generally denies each and every allegation of the complaint and asserts affirmative defenses.",
-  demurrer:
-    "Defendant demurs to the complaint on the ground that it does not state facts sufficient to constitute a cause of action.",
-  motion: "The moving party will and hereby does move the Court for an order as set forth in the notice.",
+  complaint: "Defendant failed to pay sums due under a written agreement.",
+  claim: "Defendant owes me money for goods delivered and not paid for.",
+  answer: "Defendant generally denies each allegation of the complaint.",
+  demurrer: "The complaint does not state facts sufficient to constitute a cause of action.",
+  motion: "The moving party moves for an order as set forth in the notice.",
 };
 
 /** A filing as its scanned image is read back: caption, body, signature and the cashier's receipt stamp. */
@@ -181,33 +178,26 @@ export function renderFiling(random: SeededRandom, type: string, facts: FilingFa
   const demand =
     facts.amountDemanded === null
       ? []
-      : [
-          `Amount demanded: $${ocrAmount(random, facts.amountDemanded, { probability: 0.2 })}`,
-          "plus costs of suit and interest at the legal rate.",
-        ];
+      : [`Amount demanded: $${ocrAmount(random, facts.amountDemanded, { probability: 0.2 })}`];
   const receipt = [
-    pad(random, `CASHIER RECEIPT ${facts.receipt}`, 40),
-    pad(random, `FEE PAID: $ ${ocrAmount(random, facts.paid, { probability: 0.45 })}`, 40),
+    pad(random, `CASHIER RECEIPT ${facts.receipt}`, 4),
+    pad(random, `FEE PAID: $ ${ocrAmount(random, facts.paid, { probability: 0.45 })}`, 4),
     pad(
       random,
       `Clerk ${random.pick(["JMK", "RTA", "LBW", "DSO"])}  Date ${dateText(random, facts.filed)}`,
-      40,
+      4,
     ),
   ];
   const first = [
-    ...caption(random, facts.caseId, facts.plaintiff, facts.defendant, false),
-    "",
-    `            ${facts.title.toUpperCase()}`,
-    "",
+    ...caption(random, facts.caseId, facts.plaintiff, facts.defendant, false, 8),
+    `    ${facts.title.toUpperCase()}`,
     ...body,
     ...demand,
-    "",
     `Dated: ${dateText(random, facts.filed)}`,
-    pad(random, `/s/ ${facts.signer}`, 34),
-    "",
+    pad(random, `/s/ ${facts.signer}`, 6),
     ...receipt,
   ];
-  return document(random, facts.filed, "", first, []).join("\n\f\n");
+  return [...first, "", ...strayLine(random, 0.25), "Page 1 of 1"].join("\n");
 }
 
 export interface IntakeFacts {
