@@ -401,7 +401,7 @@ export function generateCourt(context: GenerateContext): void {
   const seen = new Set<string>();
   for (let k = 1; k <= 3 * factors.files; k += 1) {
     const pages: string[] = [];
-    for (let d = random.int(2, 4); d > 0; d -= 1) {
+    for (let d = random.int(3, 5); d > 0; d -= 1) {
       const c = random.pick(openCases);
       const [title, type] = random.pick(INTAKE_TITLES);
       const filed = pick(addDays(today, -8), addDays(today, -1));
