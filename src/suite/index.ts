@@ -31,6 +31,7 @@ const DOMAIN_LOADERS = {
   construction: async () => (await import("./construction/index.js")).constructionTasks,
   coop: async () => (await import("./coop/index.js")).coopTasks,
   hotel: async () => (await import("./hotel/index.js")).hotelTasks,
+  court: async () => (await import("./court/index.js")).courtTasks,
 } satisfies Record<string, () => Promise<TaskDefinition[]>>;
 
 export const SUITE_DOMAINS = Object.keys(DOMAIN_LOADERS) as Array<keyof typeof DOMAIN_LOADERS>;
