@@ -1,4 +1,8 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  pythonClientHelpers,
+} from "../../../envs/index.js";
 
 /**
  * The first cell of every coop oracle: `call` retries a 503 (a tool error) and an error body returned as an
@@ -9,40 +13,7 @@ export const COOP_PY = String.raw`import json, math, re
 ${PYTHON_WORKSPACE_HELPERS}${PYTHON_MARKDOWN_HELPERS}
 TODAY = "2025-06-30"
 
-def call(name, **kwargs):
-    last = None
-    for attempt in range(5):
-        try:
-            result = tools[name](**kwargs)
-        except Exception as error:
-            if "503" not in str(error):
-                raise
-            last = error
-            continue
-        if isinstance(result, dict) and result.get("status") == "error":
-            last = result.get("error")
-            continue
-        return result
-    raise RuntimeError(f"{name} kept failing: {last}")
-
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
-def workspace_files(folder):
-    paths, page = [], 1
-    while True:
-        result = tools.list_files(path=folder, page=page, per_page=100)
-        paths.extend(item["path"] for item in result["files"])
-        if not result["has_more"]:
-            return sorted(paths)
-        page += 1
-
+${pythonClientHelpers()}
 def grade_factors():
     rows = md_table(read_text("grading/discount-schedule.md"), "Grade factors")
     return {r[0]: {"lb": float(r[1]), "base": float(r[2]), "shrink": float(r[3]), "fm": float(r[5])} for r in rows}

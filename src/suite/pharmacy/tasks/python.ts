@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, pythonClientHelpers, REFERENCE_DATE } from "../../../envs/index.js";
 
 /**
  * The first cell of every pharmacy oracle: `call` retries what real APIs do to careful clients (a 503
@@ -11,40 +11,7 @@ from datetime import date, datetime, timedelta
 ${PYTHON_WORKSPACE_HELPERS}
 today = "${REFERENCE_DATE}"
 
-def call(name, **kwargs):
-    last = None
-    for attempt in range(5):
-        try:
-            result = tools[name](**kwargs)
-        except Exception as error:
-            if "503" not in str(error):
-                raise
-            last = error
-            continue
-        if isinstance(result, dict) and result.get("status") == "error":
-            last = result.get("error")
-            continue
-        return result
-    raise RuntimeError(f"{name} kept failing: {last}")
-
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
-def workspace_files(folder):
-    paths, page = [], 1
-    while True:
-        result = tools.list_files(path=folder, page=page, per_page=100)
-        paths.extend(item["path"] for item in result["files"])
-        if not result["has_more"]:
-            return sorted(paths)
-        page += 1
-
+${pythonClientHelpers()}
 def add_days(day, days):
     return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
 

@@ -1,4 +1,8 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  pythonClientHelpers,
+} from "../../../envs/index.js";
 
 /**
  * The first cell of every utility oracle: `call` retries what the utility's systems do to careful clients
@@ -10,40 +14,7 @@ from datetime import datetime, timedelta, timezone
 ${PYTHON_WORKSPACE_HELPERS}${PYTHON_MARKDOWN_HELPERS}
 NOW = datetime(2025, 6, 30, 8, 0, tzinfo=timezone.utc)
 
-def call(name, **kwargs):
-    last = None
-    for attempt in range(5):
-        try:
-            result = tools[name](**kwargs)
-        except Exception as error:
-            if "503" not in str(error):
-                raise
-            last = error
-            continue
-        if isinstance(result, dict) and result.get("status") in ("error", "partial"):
-            last = result.get("error")
-            continue
-        return result
-    raise RuntimeError(f"{name} kept failing: {last}")
-
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
-def workspace_files(folder):
-    paths, page = [], 1
-    while True:
-        result = tools.list_files(path=folder, page=page, per_page=100)
-        paths.extend(item["path"] for item in result["files"])
-        if not result["has_more"]:
-            return sorted(paths)
-        page += 1
-
+${pythonClientHelpers({ errorStatuses: ["error", "partial"] })}
 def utc(text):
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
