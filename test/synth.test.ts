@@ -232,14 +232,17 @@ describe("progagent synth (scripted models for every role)", () => {
     expect(stuck.audit).toBeNull();
 
     const rejected = byId.get("retail.auditor-rejects")!;
-    expect(rejected.rounds.map((round) => round.ok)).toEqual([true]);
+    expect(
+      rejected.rounds.map((round) => round.ok),
+      rejected.reason,
+    ).toEqual([true]);
     expect(rejected).toMatchObject({ status: "rejected", stage: "audit" });
     expect(rejected.reason).toContain("never says which refund statuses count");
     expect(rejected.calibration).toBeNull();
 
     const easy = byId.get("retail.too-easy")!;
     expect(easy).toMatchObject({ status: "rejected", stage: "calibrate" });
-    expect(easy.calibration).toMatchObject({ kept: false, passRates: { v0: 0, v3: 0 } });
+    expect(easy.calibration, easy.reason).toMatchObject({ kept: false, passRates: { v0: 0, v3: 0 } });
     expect(easy.reason).toContain("pass rate 0.00 outside (0, 0.8)");
 
     expect(outcome.accepted).toEqual(["retail.recall-cancellations"]);

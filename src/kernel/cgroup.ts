@@ -279,7 +279,14 @@ export function createKernelCgroup(support: CgroupSupport, budget: KernelCgroupB
     directories,
     async join(pids) {
       for (const pid of pids) {
-        for (const directory of directories) await writeFile(join(directory, "cgroup.procs"), String(pid));
+        for (const directory of directories) {
+          try {
+            await writeFile(join(directory, "cgroup.procs"), String(pid));
+          } catch (error) {
+            // A process that exited (a start-up helper of bwrap) runs nothing more: there is nothing to move.
+            if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+          }
+        }
       }
     },
     contains(pid) {

@@ -4,8 +4,8 @@
  * process (see cgroup.ts); without a usable cgroup the host enforces the memory budget itself by watching the
  * resident memory of the sandbox's process tree while a program runs.
  */
-import { readFileSync, readdirSync, statfsSync } from "node:fs";
-import { errorMessage, isTmpfs, scratchDir } from "../core/index.js";
+import { existsSync, readFileSync, readdirSync, statfsSync } from "node:fs";
+import { errorMessage, isTmpfs, scratchDir, sleep } from "../core/index.js";
 import {
   detectCgroup,
   createKernelCgroup,
@@ -191,6 +191,13 @@ const MEMORY_POLL_MS = 250;
 export const RESTART_ROOM_BYTES = 32 * 1024 ** 2;
 const DISK_POLL_MS = 1_000;
 const MAX_TREE_PROCESSES = 4096;
+/** Passes of `attach` over a tree that is still forking (each joins what the last one missed). */
+const ATTACH_PASSES = 20;
+const ATTACH_RETRY_MS = 5;
+
+function isAlive(pid: number): boolean {
+  return existsSync(`/proc/${pid}`);
+}
 
 function memoryViolation(limitBytes: number, how: string, workspaceInMemory = false): BudgetViolation {
   const counted = workspaceInMemory
@@ -390,14 +397,18 @@ export function createSandboxBudget(
       rootPid = pid;
       if (!cgroup) return;
       const owned = cgroup;
-      // Nothing in the tree forks before the first program; a second pass confirms every member joined.
-      for (let pass = 0; pass < 2; pass += 1) {
-        const missing = processTree(pid).filter((member) => !owned.contains(member));
+      // A child forked after its parent joined is inside; one forked just before is found by the next pass (the
+      // draft sandbox attaches while bwrap still forks). Done when a pass finds every live member inside.
+      let missing: number[] = [];
+      for (let pass = 0; pass < ATTACH_PASSES; pass += 1) {
+        missing = processTree(pid).filter((member) => !owned.contains(member) && isAlive(member));
         if (missing.length === 0) return;
         await owned.join(missing);
+        if (pass > 0) await sleep(ATTACH_RETRY_MS);
       }
-      const missing = processTree(pid).filter((member) => !owned.contains(member));
-      if (missing.length > 0) throw new Error(`processes ${missing.join(", ")} did not join ${owned.name}`);
+      throw new Error(
+        `processes ${missing.join(", ")} did not join ${owned.name} after ${ATTACH_PASSES} passes`,
+      );
     },
     watch(onViolation) {
       oomMark = cgroup?.oomKillCount() ?? 0;
