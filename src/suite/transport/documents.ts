@@ -100,6 +100,12 @@ const SUBJECTS: Record<IncidentMail["category"], string[]> = {
 };
 
 function body(random: Random, mail: IncidentMail): string {
+  const covering =
+    mail.driver === mail.route.driver ? "" : ` I was covering the route for ${mail.route.driver.name}.`;
+  return story(random, mail) + covering;
+}
+
+function story(random: Random, mail: IncidentMail): string {
   const route = mail.route.id.slice(3);
   const where = random.pick([`on route ${route}`, `on Rt. ${route}`, `on the ${route} run`]);
   const day =

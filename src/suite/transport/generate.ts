@@ -101,6 +101,7 @@ function plantQualifications(random: Random, routes: Route[]): void {
   plain[3]!.driver.cdlClass = "C";
   const lifted = routes.filter((route) => route.bus.lift);
   lifted[0]!.driver.liftUntil = random.chance(0.5) ? null : addDays(TODAY, -random.int(1, 90));
+  lifted[1]!.driver.liftUntil = TODAY;
 }
 
 function makeRoutes(
@@ -217,6 +218,8 @@ function plantEligibility(random: Random, routes: Route[], students: Student[]):
   riderOf(routes.find((route) => route.school.level !== "elementary")!).miles = 1.2;
   riderOf(routes[1]!).miles = walkLimit(routes[1]!.school.level);
   riderOf(routes[2]!).miles = walkLimit(routes[2]!.school.level);
+  // Living in a hazard zone, riding from a stop across the line: the home zone decides.
+  Object.assign(riderOf(routes[0]!), { zone: HAZARD_ZONES[0], miles: 0.6 });
   const iep = riderOf(routes[3]!);
   iep.needs = "iep_transport";
   iep.miles = 0.3;
@@ -260,7 +263,7 @@ export function generateTransport(context: GenerateContext): void {
     closures,
     shifts: planShifts(random, drivers, routes),
     ridership: planRidership(random, routes),
-    mails: planMails(random, routes, 9 * factors.files + 1),
+    mails: planMails(random, routes, drivers, 9 * factors.files + 1),
     avl: planRuns(random, routes, factors.rows),
   };
   insertWorld(context, world);

@@ -30,7 +30,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerAmounts("answer", answer, expectedMissedStops(initial), 0)];
 }
 
-type Variant = { closedToo?: boolean; trustPartial?: boolean };
+type Variant = { closedToo?: boolean; trustPartial?: boolean; perRun?: boolean };
 
 function cell(variant: Variant): string[] {
   return [
@@ -47,7 +47,7 @@ for route in routes:
                 opened.add(event["geo"])
         missing = sum(1 for s in stops if s not in opened)
         if missing:
-            missed[route["route_id"]] += missing
+            missed[route["route_id"]] += ${variant.perRun ? "1" : "missing"}
 print(json.dumps(dict(sorted(missed.items()))))
 `,
   ];
@@ -72,5 +72,6 @@ export const missedStopsTask = defineTransportTask<Variant>({
       "Takes a partial export page as the end of the day, counting the stops on it as missed.",
       { trustPartial: true },
     ],
+    ["counts-runs", "Counts the runs that missed a stop, not the missed stop visits.", { perRun: true }],
   ],
 });

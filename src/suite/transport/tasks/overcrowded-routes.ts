@@ -33,7 +33,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkIdList(answer, expectedCrowded(initial))];
 }
 
-type Variant = { ratedForAll?: boolean; anyDay?: boolean; inclusive?: boolean };
+type Variant = { ratedForAll?: boolean; anyDay?: boolean; inclusive?: boolean; wholeMonth?: boolean };
 
 function cell(variant: Variant): string {
   return String.raw`
@@ -46,7 +46,7 @@ for route in fetch("list_routes", "routes"):
     capacity = rated[route["bus_id"]]
     if levels[route["school_id"]] != "elementary"${variant.ratedForAll ? " and False" : ""}:
         capacity = capacity * 2 // 3
-    counts = fetch("list_ridership", "ridership", route_id=route["route_id"], date_from=WEEK[0], date_to=WEEK[-1])
+    counts = fetch("list_ridership", "ridership", route_id=route["route_id"]${variant.wholeMonth ? "" : ", date_from=WEEK[0], date_to=WEEK[-1]"})
     over = [c for c in counts if c["am_boardings"] ${variant.inclusive ? ">=" : ">"} capacity]
     if len(over) >= days_needed:
         crowded.append(route["route_id"])
@@ -71,5 +71,10 @@ export const overcrowdedRoutesTask = defineTransportTask<Variant>({
     ],
     ["any-day", "Flags a route over capacity on a single day.", { anyDay: true }],
     ["at-capacity-counts", "Counts a day exactly at capacity as over it.", { inclusive: true }],
+    [
+      "whole-month",
+      "Counts the days over capacity in every week of June, not the week asked.",
+      { wholeMonth: true },
+    ],
   ],
 });
