@@ -17,13 +17,13 @@ import type { Category, Driver, IncidentMail, Random, Route, Shift, TransportWor
 interface RunPlan {
   delta: number;
   episodes: number[][];
-  noisyEpisode: boolean;
-  exactFifty: boolean;
+  noisyEpisode?: boolean;
+  exactFifty?: boolean;
   /** The stops (indexes along the route) the driver drove past without opening the door. */
   skips: number[];
   /** A stop whose door opened twice (a late runner), and a second door opening at the school. */
-  reopen: number | null;
-  reopenSchool: boolean;
+  reopen?: number;
+  reopenSchool?: boolean;
 }
 
 /** Late runs (one on Thursday, one on a legacy unit, one exactly on the line), speeding episodes and their traps. */
@@ -31,15 +31,7 @@ function planWeek(random: Random, routes: Route[], rows: number): Map<string, Ru
   const plans = new Map<string, RunPlan>();
   for (const route of routes)
     for (const date of WEEK)
-      plans.set(`${route.id}|${date}`, {
-        delta: -random.int(60, 900),
-        episodes: [],
-        noisyEpisode: false,
-        exactFifty: false,
-        skips: [],
-        reopen: null,
-        reopenSchool: false,
-      });
+      plans.set(`${route.id}|${date}`, { delta: -random.int(60, 900), episodes: [], skips: [] });
   const key = (route: Route, date: string): RunPlan => plans.get(`${route.id}|${date}`)!;
   const legacy = routes.find((route) => route.bus.legacy)!;
   const current = routes.filter((route) => !route.bus.legacy);
@@ -215,12 +207,8 @@ export function planShifts(random: Random, drivers: Driver[], routes: Route[]): 
         add(driver, date, "am_route", `06:${random.int(10, 45)}-0${random.int(8, 9)}:${random.int(10, 55)}`);
         if (random.chance(0.3))
           add(driver, date, "midday", `10:${random.int(10, 40)}-12:${random.int(10, 30)}`);
-        add(
-          driver,
-          date,
-          "pm_route",
-          `14:${random.int(0, 30).toString().padStart(2, "0")}-16:${random.int(30, 59)}`,
-        );
+        const pm = `14:${random.int(0, 30).toString().padStart(2, "0")}-16:${random.int(30, 59)}`;
+        add(driver, date, "pm_route", pm);
       }
     });
   add(heavy!, SATURDAY, "field_trip", "08:00-10:30");
@@ -252,16 +240,7 @@ export function planMails(random: Random, routes: Route[], drivers: Driver[], co
     } while (used.has(`${route.id}|${date}`));
     used.add(`${route.id}|${date}`);
     const sent = when === "today" ? date : addDays(date, when === "yesterday" ? 1 : random.int(1, 2));
-    const mail: IncidentMail = {
-      route,
-      driver: route.driver,
-      date,
-      sent,
-      category,
-      when,
-      forwarded: false,
-      filed: false,
-    };
+    const mail: IncidentMail = { route, driver: route.driver, date, sent, category, when };
     mails.push(mail);
     return mail;
   };
@@ -274,12 +253,10 @@ export function planMails(random: Random, routes: Route[], drivers: Driver[], co
   const covered = make(random.pick(["evacuation", "collision"] as const));
   covered.driver = substitute!;
   const others = routes.filter((route) => route !== injury.route && route !== covered.route);
-  const pairs: Array<[Driver, Driver]> = [
-    [substitute!, random.pick(others).driver],
-    [namesake!, injury.driver],
-  ];
-  for (const [spare, driver] of pairs)
-    Object.assign(spare, { name: driver.name, email: driver.email.replace("@", "2@") });
+  const rename = (spare: Driver, driver: Driver): void =>
+    void Object.assign(spare, { name: driver.name, email: driver.email.replace("@", "2@") });
+  rename(substitute!, random.pick(others).driver);
+  rename(namesake!, injury.driver);
   while (mails.length < count)
     make(
       random.chance(0.4) ? random.pick(["collision", "injury", "evacuation"] as const) : random.pick(OTHER),

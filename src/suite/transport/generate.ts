@@ -15,20 +15,7 @@ const BELLS: Record<Level, string[]> = {
   middle: ["08:00", "08:05"],
   high: ["07:30", "07:35"],
 };
-const STREETS = [
-  "Oak",
-  "Maple",
-  "Elm",
-  "Cedar",
-  "Pine",
-  "Birch",
-  "Walnut",
-  "Chestnut",
-  "Hickory",
-  "Spruce",
-  "Willow",
-  "Ash",
-];
+const STREETS = "Oak Maple Elm Cedar Pine Birch Walnut Chestnut Hickory Spruce Willow Ash".split(" ");
 const GRADES: Record<Level, string[]> = {
   elementary: ["K", "1", "2", "3", "4", "5"],
   middle: ["6", "7", "8"],
@@ -174,13 +161,8 @@ function makeStudents(context: GenerateContext, routes: Route[], schools: School
     const limit = walkLimit(route.school.level);
     for (let n = 0; n < 30 + random.int(0, 14); n += 1) {
       const stop = n < open.length ? open[n]! : random.pick(open);
-      add(
-        route.school,
-        stop,
-        stop.zone,
-        limit + 0.1 + random.next() * 3,
-        random.chance(0.04) ? "iep_transport" : "none",
-      );
+      const miles = limit + 0.1 + random.next() * 3;
+      add(route.school, stop, stop.zone, miles, random.chance(0.04) ? "iep_transport" : "none");
     }
   }
   for (let n = 0; n < 12 * factors.rows; n += 1) {

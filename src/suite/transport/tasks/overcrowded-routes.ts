@@ -1,5 +1,5 @@
 import { allRows } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { policyNumber, routes } from "../facts.js";
 import { WEEK } from "../world.js";
 import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
@@ -27,10 +27,6 @@ export function expectedCrowded(state: StateView): string[] {
     crowded.map((route) => route.route_id),
     "overcrowded route",
   );
-}
-
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkIdList(answer, expectedCrowded(initial))];
 }
 
 type Variant = { ratedForAll?: boolean; anyDay?: boolean; inclusive?: boolean; wholeMonth?: boolean };
@@ -61,20 +57,12 @@ export const overcrowdedRoutesTask = defineTransportTask<Variant>({
   instruction:
     'Which AM routes were overcrowded in the week of 23-27 June 2025 under our transportation policy (policies/transportation-policy.md)? Use the ridership counts and each route\'s bus. Reply with a JSON array of route ids, e.g. ["RT-102"].',
   tools: ["list_schools", "list_routes", "list_buses", "list_ridership"],
-  verify,
+  verify: ({ initial, answer }) => [checkIdList(answer, expectedCrowded(initial))],
   cell,
   nearMisses: [
-    [
-      "rated-for-all",
-      "Uses the rated capacity for middle and high school routes too.",
-      { ratedForAll: true },
-    ],
+    ["rated-for-all", "Uses rated capacity for middle and high school routes too.", { ratedForAll: true }],
     ["any-day", "Flags a route over capacity on a single day.", { anyDay: true }],
     ["at-capacity-counts", "Counts a day exactly at capacity as over it.", { inclusive: true }],
-    [
-      "whole-month",
-      "Counts the days over capacity in every week of June, not the week asked.",
-      { wholeMonth: true },
-    ],
+    ["whole-month", "Counts days over capacity in all of June, not the week.", { wholeMonth: true }],
   ],
 });

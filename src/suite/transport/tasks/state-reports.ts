@@ -104,20 +104,8 @@ export const stateReportsTask = defineTransportTask<Variant>({
   cell,
   nearMisses: [
     ["injury-keyword", 'Reads "No injuries" in a collision report as an injury.', { naiveInjury: true }],
-    [
-      "sent-date",
-      "Files every incident with the e-mail's sent date, not the day it happened.",
-      { sentDate: true },
-    ],
-    [
-      "files-forwarded-copy",
-      "Files a forwarded copy of a reported incident a second time.",
-      { noDedupe: true },
-    ],
-    [
-      "driver-by-name",
-      "Finds the reporting driver by the sender's name, which a spare driver shares.",
-      { byName: true },
-    ],
+    ["sent-date", "Files incidents with the e-mail's sent date.", { sentDate: true }],
+    ["files-forwarded-copy", "Files a forwarded copy of an incident again.", { noDedupe: true }],
+    ["driver-by-name", "Finds the driver by the sender's name, which a spare shares.", { byName: true }],
   ],
 });
