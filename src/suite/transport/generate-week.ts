@@ -250,7 +250,7 @@ export function planMails(random: Random, routes: Route[], drivers: Driver[], co
   make("collision").filed = true;
   mails.push({ ...injury, forwarded: true });
   const [substitute, namesake] = drivers.slice(routes.length);
-  const covered = make(random.pick(["evacuation", "collision"] as const));
+  const covered = make(random.pick(["evacuation", "collision"] as const), "named");
   covered.driver = substitute!;
   const others = routes.filter((route) => route !== injury.route && route !== covered.route);
   const rename = (spare: Driver, driver: Driver): void =>

@@ -20,7 +20,7 @@ export function readIncidentMail(text: string, driverIds: Map<string, string>): 
         ? "collision"
         : null;
   if (category === null) return null;
-  const named = /on \w+day \((\d+) June\)/.exec(body);
+  const named = /on \w+day \((\d+) June\)/i.exec(body);
   const date = named
     ? `2025-06-${named[1]!.padStart(2, "0")}`
     : /yesterday/i.test(body)
@@ -80,7 +80,7 @@ for path in workspace_files("inbox/incidents"):
         category = "collision"
     else:
         continue
-    named = re.search(r"on \w+day \((\d+) June\)", body)
+    named = re.search(r"on \w+day \((\d+) June\)", body, re.I)
     day = sent
     ${variant.sentDate ? "pass" : 'if named:\n        day = "2025-06-%02d" % int(named.group(1))\n    elif "yesterday" in body.lower():\n        day = (Date.fromisoformat(sent) - timedelta(days=1)).isoformat()'}
     route = "RT-" + re.search(r"(?:route |Rt\. |the )(\d{3})\b", body).group(1)
