@@ -3,6 +3,8 @@
  * stamped in local time with its offset by current units and in UTC with speeds in km/h by legacy ones,
  * with raw NMEA sentences, truncated writes and modem noise in between.
  */
+import { getRow } from "../../envs/index.js";
+import type { ToolContext } from "../../envs/index.js";
 import { KPH_PER_MPH, LOCAL_OFFSET_MINUTES } from "./world.js";
 import type { Bus, Random } from "./world.js";
 
@@ -91,3 +93,8 @@ export function parseAvlLine(line: string): ParsedAvl | null {
     geo: / geo=(\S+)/.exec(rest)?.[1] ?? null,
   };
 }
+
+/** A bus-day's export as stored, or undefined when there is none. */
+export const avlText = (db: ToolContext["db"], bus: string, date: string): string | undefined =>
+  getRow<{ text: string }>(db, "SELECT text FROM avl_exports WHERE bus_id = ? AND log_date = ?", bus, date)
+    ?.text;

@@ -1,5 +1,5 @@
 /** The office's shared drive: the transportation policy, the stop-closure notice and the incident inbox. */
-import { renderEmail, renderMarkdown, weekdayName } from "../../envs/index.js";
+import { MONTH_NAMES, addDays, renderEmail, renderMarkdown, weekdayName } from "../../envs/index.js";
 import type { GenerateContext } from "../../envs/index.js";
 import {
   CROWDED_DAYS,
@@ -10,6 +10,7 @@ import {
   UNLOAD_BEFORE_BELL_MINUTES,
   WALK_LIMITS,
   WEEKLY_HOURS_LIMIT,
+  hhmm,
 } from "./world.js";
 import type { IncidentMail, Random, TransportWorld } from "./world.js";
 
@@ -64,6 +65,8 @@ function writePolicy(context: GenerateContext): void {
   );
 }
 
+const REASONS = ["water main work", "sidewalk replacement", "road resurfacing", "bridge inspection"];
+
 function writeClosures(context: GenerateContext, world: TransportWorld): void {
   const routeOf = (stopId: string): string =>
     world.routes.find((route) => route.stops.some((stop) => stop.id === stopId))!.id;
@@ -78,12 +81,7 @@ function writeClosures(context: GenerateContext, world: TransportWorld): void {
             stop.id,
             routeOf(stop.id),
             stop.location,
-            context.random.pick([
-              "water main work",
-              "sidewalk replacement",
-              "road resurfacing",
-              "bridge inspection",
-            ]),
+            context.random.pick(REASONS),
           ]),
         },
       },
@@ -100,6 +98,12 @@ const SUBJECTS: Record<IncidentMail["category"], string[]> = {
 };
 
 function body(random: Random, mail: IncidentMail): string {
+  const covering =
+    mail.driver === mail.route.driver ? "" : ` I was covering the route for ${mail.route.driver.name}.`;
+  return story(random, mail) + covering;
+}
+
+function story(random: Random, mail: IncidentMail): string {
   const route = mail.route.id.slice(3);
   const where = random.pick([`on route ${route}`, `on Rt. ${route}`, `on the ${route} run`]);
   const day =
@@ -124,10 +128,8 @@ function body(random: Random, mail: IncidentMail): string {
 }
 const capital = (text: string): string => text[0]!.toUpperCase() + text.slice(1);
 
-function sentHeader(date: string, minutes: number): string {
-  const [year, month, day] = date.split("-");
-  return `${weekdayName(date).slice(0, 3)}, ${Number(day)} ${["Jun", "Jul"][Number(month) - 6]} ${year} ${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")} -0500`;
-}
+const sentHeader = (date: string, minutes: number): string =>
+  `${weekdayName(date).slice(0, 3)}, ${Number(date.slice(8))} ${MONTH_NAMES[Number(date.slice(5, 7)) - 1]!.slice(0, 3)} ${date.slice(0, 4)} ${hhmm(minutes)} -0500`;
 
 function writeMails(context: GenerateContext, world: TransportWorld): void {
   const { random } = context;
@@ -156,7 +158,7 @@ function writeMails(context: GenerateContext, world: TransportWorld): void {
       ? renderEmail(
           {
             From: "Dispatch <dispatch@district.k12.us>",
-            Sent: sentHeader(addDay(original.sent), 8 * 60 + 5),
+            Sent: sentHeader(addDays(original.sent, 1), 8 * 60 + 5),
             To: headers.To,
             Subject: `FW: ${headers.Subject}`,
           },
@@ -167,15 +169,10 @@ function writeMails(context: GenerateContext, world: TransportWorld): void {
           ],
         )
       : renderEmail(headers, text);
-    const day = mail.forwarded ? addDay(original.sent) : original.sent;
-    context.writeFile(
-      `${INBOX}${day.replaceAll("-", "")}-${String(index + 1).padStart(3, "0")}.eml`,
-      rendered,
-    );
+    const day = (mail.forwarded ? addDays(original.sent, 1) : original.sent).replaceAll("-", "");
+    context.writeFile(`${INBOX}${day}-${String(index + 1).padStart(3, "0")}.eml`, rendered);
   }
 }
-const addDay = (date: string): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + 86400000).toISOString().slice(0, 10);
 
 export function writeTransportDocuments(context: GenerateContext, world: TransportWorld): void {
   writePolicy(context);

@@ -2,9 +2,9 @@
  * What the verifiers read back from an instance: the policy's numbers as the document states them and the
  * AVL exports as the tool pages them, so an expectation follows exactly what the agent could read.
  */
-import { allRows, getRow, parseMarkdownTable } from "../../envs/index.js";
+import { allRows, parseMarkdownTable } from "../../envs/index.js";
 import type { StateView } from "../../envs/index.js";
-import { parseAvlLine } from "./avl.js";
+import { avlText, parseAvlLine } from "./avl.js";
 import type { ParsedAvl } from "./avl.js";
 import { POLICY } from "./documents.js";
 
@@ -30,14 +30,9 @@ export function policyTable(state: StateView, heading: string): Map<string, numb
 
 /** Every parsed event of a bus-day's export, in order (headers and noise left out). */
 export function avlEvents(state: StateView, bus: string, date: string): ParsedAvl[] {
-  const row = getRow<{ text: string }>(
-    state.db,
-    "SELECT text FROM avl_exports WHERE bus_id = ? AND log_date = ?",
-    bus,
-    date,
-  );
-  if (!row) throw new Error(`no AVL export for ${bus} on ${date}`);
-  return row.text
+  const text = avlText(state.db, bus, date);
+  if (text === undefined) throw new Error(`no AVL export for ${bus} on ${date}`);
+  return text
     .split("\n")
     .map(parseAvlLine)
     .filter((event): event is ParsedAvl => event !== null);

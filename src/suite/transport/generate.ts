@@ -15,20 +15,7 @@ const BELLS: Record<Level, string[]> = {
   middle: ["08:00", "08:05"],
   high: ["07:30", "07:35"],
 };
-const STREETS = [
-  "Oak",
-  "Maple",
-  "Elm",
-  "Cedar",
-  "Pine",
-  "Birch",
-  "Walnut",
-  "Chestnut",
-  "Hickory",
-  "Spruce",
-  "Willow",
-  "Ash",
-];
+const STREETS = "Oak Maple Elm Cedar Pine Birch Walnut Chestnut Hickory Spruce Willow Ash".split(" ");
 const GRADES: Record<Level, string[]> = {
   elementary: ["K", "1", "2", "3", "4", "5"],
   middle: ["6", "7", "8"],
@@ -101,6 +88,7 @@ function plantQualifications(random: Random, routes: Route[]): void {
   plain[3]!.driver.cdlClass = "C";
   const lifted = routes.filter((route) => route.bus.lift);
   lifted[0]!.driver.liftUntil = random.chance(0.5) ? null : addDays(TODAY, -random.int(1, 90));
+  lifted[1]!.driver.liftUntil = TODAY;
 }
 
 function makeRoutes(
@@ -173,13 +161,8 @@ function makeStudents(context: GenerateContext, routes: Route[], schools: School
     const limit = walkLimit(route.school.level);
     for (let n = 0; n < 30 + random.int(0, 14); n += 1) {
       const stop = n < open.length ? open[n]! : random.pick(open);
-      add(
-        route.school,
-        stop,
-        stop.zone,
-        limit + 0.1 + random.next() * 3,
-        random.chance(0.04) ? "iep_transport" : "none",
-      );
+      const miles = limit + 0.1 + random.next() * 3;
+      add(route.school, stop, stop.zone, miles, random.chance(0.04) ? "iep_transport" : "none");
     }
   }
   for (let n = 0; n < 12 * factors.rows; n += 1) {
@@ -217,6 +200,8 @@ function plantEligibility(random: Random, routes: Route[], students: Student[]):
   riderOf(routes.find((route) => route.school.level !== "elementary")!).miles = 1.2;
   riderOf(routes[1]!).miles = walkLimit(routes[1]!.school.level);
   riderOf(routes[2]!).miles = walkLimit(routes[2]!.school.level);
+  // Living in a hazard zone, riding from a stop across the line: the home zone decides.
+  Object.assign(riderOf(routes[0]!), { zone: HAZARD_ZONES[0], miles: 0.6 });
   const iep = riderOf(routes[3]!);
   iep.needs = "iep_transport";
   iep.miles = 0.3;
@@ -260,7 +245,7 @@ export function generateTransport(context: GenerateContext): void {
     closures,
     shifts: planShifts(random, drivers, routes),
     ridership: planRidership(random, routes),
-    mails: planMails(random, routes, 9 * factors.files + 1),
+    mails: planMails(random, routes, drivers, 9 * factors.files + 1),
     avl: planRuns(random, routes, factors.rows),
   };
   insertWorld(context, world);

@@ -7,6 +7,7 @@ import {
   getRow,
   insertRow,
   isoDateSchema,
+  pageSchema,
   requireRow,
   when,
   withBooleans,
@@ -15,23 +16,22 @@ import {
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { busId, driverId, reportId, routeId, schoolId, stopId, studentId } from "./ids.js";
+import { avlText } from "./avl.js";
 import { AVL_PAGE_LINES, PARTIAL_DAY, REPORTABLE, WEEK } from "./world.js";
 
-function requireId(
-  db: ToolContext["db"],
-  table: string,
-  format: IdFormat,
-  id: string,
-): Record<string, unknown> {
-  return requireRow(
-    db,
-    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
-}
+const requireId = (db: ToolContext["db"], table: string, format: IdFormat, id: string) =>
+  requireRow(db, `SELECT * FROM ${table} WHERE ${format.field} = ?`, [id], format.notFound(id).message);
 const flag = (value: boolean | undefined): number | undefined =>
   value === undefined ? undefined : value ? 1 : 0;
+
+const dateFilters = {
+  date_from: isoDateSchema.optional().describe("Only days on or after, YYYY-MM-DD"),
+  date_to: isoDateSchema.optional().describe("Only days on or before, YYYY-MM-DD"),
+};
+const inRange = (column: string, input: { date_from?: string | undefined; date_to?: string | undefined }) => [
+  when(input.date_from, `${column} >= ?`),
+  when(input.date_to, `${column} <= ?`),
+];
 
 const listSchools = defineListTool({
   name: "list_schools",
@@ -130,18 +130,10 @@ const listRidership = defineListTool({
   name: "list_ridership",
   description:
     "List daily AM boarding counts per route (from the bus tablets' student scans). Paginated: returns `ridership`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    route_id: routeId.schema("Only this route").optional(),
-    date_from: isoDateSchema.optional().describe("Only days on or after, YYYY-MM-DD"),
-    date_to: isoDateSchema.optional().describe("Only days on or before, YYYY-MM-DD"),
-  },
+  filters: { route_id: routeId.schema("Only this route").optional(), ...dateFilters },
   key: "ridership",
   from: "ridership",
-  where: (input) => [
-    when(input.route_id, "route_id = ?"),
-    when(input.date_from, "ride_date >= ?"),
-    when(input.date_to, "ride_date <= ?"),
-  ],
+  where: (input) => [when(input.route_id, "route_id = ?"), ...inRange("ride_date", input)],
   orderBy: "ride_date, route_id",
 });
 
@@ -149,18 +141,10 @@ const listShifts = defineListTool({
   name: "list_shifts",
   description:
     'List timesheet shifts: driver, work date, duty, clock-in and clock-out (local, HH:MM). Paginated: returns `shifts`, `page`, `per_page`, `total`, `has_more`; when the timesheet service times out it returns `status` "error" and no rows instead (ask again).',
-  filters: {
-    driver_id: driverId.schema("Only this driver's shifts").optional(),
-    date_from: isoDateSchema.optional().describe("Only shifts on or after, YYYY-MM-DD"),
-    date_to: isoDateSchema.optional().describe("Only shifts on or before, YYYY-MM-DD"),
-  },
+  filters: { driver_id: driverId.schema("Only this driver's shifts").optional(), ...dateFilters },
   key: "shifts",
   from: "shifts",
-  where: (input) => [
-    when(input.driver_id, "driver_id = ?"),
-    when(input.date_from, "work_date >= ?"),
-    when(input.date_to, "work_date <= ?"),
-  ],
+  where: (input) => [when(input.driver_id, "driver_id = ?"), ...inRange("work_date", input)],
   orderBy: "shift_id",
 });
 
@@ -171,29 +155,17 @@ const fetchAvl = defineTool({
   inputSchema: z.object({
     bus_id: busId.schema("The bus"),
     date: isoDateSchema.describe("The day, YYYY-MM-DD"),
-    page: z.number().int().min(1).default(1).describe("Page number, starting at 1"),
+    page: pageSchema,
   }),
   handler: ({ bus_id, date, page }, { db }: ToolContext) => {
     requireId(db, "buses", busId, bus_id);
-    const row = getRow<{ text: string }>(
-      db,
-      "SELECT text FROM avl_exports WHERE bus_id = ? AND log_date = ?",
-      bus_id,
-      date,
-    );
-    if (!row)
+    const lines = avlText(db, bus_id, date)?.split("\n");
+    if (!lines)
       throw new ToolFailure(
         `no AVL export for ${bus_id} on ${date}; exports cover in-service buses on school days ${WEEK[0]} to ${WEEK[WEEK.length - 1]}`,
       );
-    const lines = row.text.split("\n");
-    const start = (page - 1) * AVL_PAGE_LINES;
-    return {
-      bus_id,
-      date,
-      page,
-      lines: lines.slice(start, start + AVL_PAGE_LINES),
-      has_more: lines.length > start + AVL_PAGE_LINES,
-    };
+    const [start, end] = [(page - 1) * AVL_PAGE_LINES, page * AVL_PAGE_LINES];
+    return { bus_id, date, page, lines: lines.slice(start, end), has_more: lines.length > end };
   },
 });
 
@@ -211,13 +183,8 @@ const assignStudentStop = defineTool({
     const stop = requireId(db, "stops", stopId, stop_id);
     if (stop.status !== "open") throw new ToolFailure(`stop ${stop_id} is closed; assign an open stop`);
     cachedStatement(db, "UPDATE students SET stop_id = ? WHERE student_id = ?").run(stop_id, student_id);
-    return {
-      student: getRow(
-        db,
-        "SELECT student_id, school_id, stop_id FROM students WHERE student_id = ?",
-        student_id,
-      ),
-    };
+    const sql = "SELECT student_id, school_id, stop_id FROM students WHERE student_id = ?";
+    return { student: getRow(db, sql, student_id) };
   },
 });
 
@@ -296,18 +263,13 @@ export const transportTools: DomainTool[] = [
   listRidership,
   // The timesheet service answers each new query's first request with a timeout body.
   withSilentFailures(listShifts, {
-    body: () => ({
-      status: "error",
-      error: "timesheet service timeout: no rows returned, retry the request",
-    }),
+    body: () => ({ status: "error", error: "timesheet service timeout: no rows returned, retry" }),
   }),
   // A slow archive shard: page 2 of Thursday's exports first comes back empty and marked partial.
   withSilentFailures(fetchAvl, {
     when: (input) => input.date === PARTIAL_DAY && input.page === 2,
     body: (input) => ({
-      bus_id: input.bus_id,
-      date: input.date,
-      page: input.page,
+      ...input,
       status: "partial",
       error: "archive shard timed out; lines incomplete, retry",
       lines: [],

@@ -7,14 +7,12 @@ import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/ind
 import type { Instance, StateView } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import { parseAvlLine } from "./avl.js";
-import { expectedMoves } from "./tasks/close-stops.js";
-import { closeStopsTask } from "./tasks/close-stops.js";
+import { closeStopsTask, expectedMoves } from "./tasks/close-stops.js";
 import { expectedReports } from "./tasks/state-reports.js";
 import { expectedSwaps } from "./tasks/lift-buses.js";
 import { expectedLateRuns } from "./tasks/late-arrivals.js";
 import { expectedEpisodes } from "./tasks/speeding-episodes.js";
-import { transportTools } from "./tools.js";
-import { recordLocked } from "./tools.js";
+import { recordLocked, transportTools } from "./tools.js";
 
 let cache: TempDir;
 const instances = new Map<number, { instance: Instance; view: StateView; close(): void }>();
@@ -51,13 +49,8 @@ async function call(
   args: Record<string, unknown>,
 ): Promise<{ error: boolean; body: string }> {
   const tool = transportTools.find((candidate) => candidate.name === name)!;
-  const result = await bindTool(tool, { db, workspaceDir: instances.get(3)!.instance.workspaceDir }).call(
-    args,
-    {
-      signal: AbortSignal.timeout(5_000),
-      timeoutMs: 5_000,
-    },
-  );
+  const bound = bindTool(tool, { db, workspaceDir: instances.get(3)!.instance.workspaceDir });
+  const result = await bound.call(args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
   return {
     error: result.isError === true,
     body: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
@@ -92,6 +85,10 @@ describe("transport generator", () => {
     expect(expectedSwaps(view).length).toBeGreaterThan(0);
     const reports = expectedReports(view);
     expect(new Set(reports.map((r) => r.category)).size).toBeGreaterThan(1);
+    const driverOf = view.db.prepare("SELECT driver_id FROM routes WHERE route_id = ?").pluck();
+    expect(reports.some((r) => r.driver_id !== driverOf.get(r.route_id))).toBe(true);
+    const names = view.db.prepare("SELECT name FROM drivers").pluck().all();
+    expect(new Set(names).size).toBe(names.length - 2);
     const { closing, moves } = expectedMoves(view);
     expect(closing.length).toBeGreaterThanOrEqual(4);
     expect([...moves.keys()].some(recordLocked)).toBe(true);
@@ -102,14 +99,10 @@ describe("transport tools", () => {
   it("returns Thursday's second AVL page partial once, then the lines", async () => {
     const { db } = episode("avl");
     const bus = (db.prepare("SELECT bus_id FROM routes LIMIT 1").get() as { bus_id: string }).bus_id;
-    const first = JSON.parse(
-      (await call(db, "fetch_avl", { bus_id: bus, date: "2025-06-26", page: 2 })).body,
-    );
-    expect(first).toMatchObject({ status: "partial", lines: [], has_more: false });
-    const again = JSON.parse(
-      (await call(db, "fetch_avl", { bus_id: bus, date: "2025-06-26", page: 2 })).body,
-    );
-    expect(again.lines.length).toBeGreaterThan(0);
+    const page2 = async () =>
+      JSON.parse((await call(db, "fetch_avl", { bus_id: bus, date: "2025-06-26", page: 2 })).body);
+    expect(await page2()).toMatchObject({ status: "partial", lines: [], has_more: false });
+    expect((await page2()).lines.length).toBeGreaterThan(0);
     expect((await call(db, "fetch_avl", { bus_id: "BUS-999", date: "2025-06-26" })).body).toMatch(
       /bus BUS-999 not found/,
     );

@@ -81,8 +81,8 @@ export interface IncidentMail {
   category: Category;
   /** How the body names the day: "today" (the sent day), "yesterday", or a weekday with its date. */
   when: "today" | "yesterday" | "named";
-  forwarded: boolean;
-  filed: boolean;
+  forwarded?: boolean;
+  filed?: boolean;
 }
 
 export interface TransportWorld {

@@ -83,16 +83,8 @@ export const closeStopsTask = defineTransportTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    [
-      "next-stop-regardless",
-      "Moves riders to the next stop in sequence even when it is closed or closing.",
-      { nextSeq: true },
-    ],
-    [
-      "ignores-locked-records",
-      "Does not notice a locked record's error body, leaving that student at the closed stop.",
-      { noRetry: true },
-    ],
+    ["next-stop-regardless", "Moves riders to the next stop in sequence, closed or not.", { nextSeq: true }],
+    ["ignores-locked-records", "Misses a locked record's error body; that rider stays.", { noRetry: true }],
     ["forgets-to-close", "Moves the riders but never closes the stops.", { noClose: true }],
   ],
 });

@@ -51,21 +51,12 @@ export function nonEmpty<T extends { length?: number; size?: number }>(value: T,
  * body, as a careless program does.
  */
 export function avlExportCells(trustPartial = false): string[] {
-  const reader = trustPartial
-    ? String.raw`def read_export(bus_id, day):
-    lines, page = [], 1
-    while True:
-        result = tools.fetch_avl(bus_id=bus_id, date=day, page=page)
-        lines.extend(result["lines"])
-        if not result["has_more"]:
-            return lines
-        page += 1`
-    : "read_export = avl_lines";
+  const get = trustPartial ? ", lambda name, **kw: tools[name](**kw)" : "";
   return [
-    `${reader}\nroutes = fetch("list_routes", "routes")\nexports = {}\nprint(len(routes), "routes")`,
+    `routes = fetch("list_routes", "routes")\nexports = {}\nprint(len(routes), "routes")`,
     ...WEEK.map(
       (day) =>
-        `for route in routes:\n    exports[(route["route_id"], "${day}")] = read_export(route["bus_id"], "${day}")\nprint(len(exports), "exports")`,
+        `for route in routes:\n    exports[(route["route_id"], "${day}")] = avl_lines(route["bus_id"], "${day}"${get})\nprint(len(exports), "exports")`,
     ),
   ];
 }

@@ -1,5 +1,5 @@
 import { addDays, allRows } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { policyTable } from "../facts.js";
 import { WEEK, minutesOf } from "../world.js";
 import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
@@ -27,10 +27,6 @@ export function expectedOverHours(state: StateView): string[] {
   const over = new Set([...weeks].filter(([, m]) => m > weekly).map(([id]) => id));
   for (const [day, minutes] of days) if (minutes > daily) over.add(day.split("|")[0]!);
   return nonEmpty([...over].sort(), "driver over hours");
-}
-
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkIdList(answer, expectedOverHours(initial))];
 }
 
 type Variant = { perShift?: boolean; dailyOnly?: boolean; trustBodies?: boolean };
@@ -72,19 +68,11 @@ export const driverHoursTask = defineTransportTask<Variant>({
   instruction:
     'Payroll flagged possible hours violations. Check every driver\'s timesheet for the week of Monday 23 to Sunday 29 June 2025 against the driver hours limits in our transportation policy (policies/transportation-policy.md). Reply with a JSON array of the ids of drivers who exceeded a limit, e.g. ["DRV-004"].',
   tools: ["list_drivers", "list_shifts"],
-  verify,
+  verify: ({ initial, answer }) => [checkIdList(answer, expectedOverHours(initial))],
   cell,
   nearMisses: [
-    [
-      "per-shift",
-      "Compares each shift with the daily limit instead of each day's total.",
-      { perShift: true },
-    ],
+    ["per-shift", "Holds each shift, not each day's total, to the daily limit.", { perShift: true }],
     ["daily-only", "Checks the daily limit and forgets the weekly one.", { dailyOnly: true }],
-    [
-      "trusts-error-bodies",
-      "Takes the timesheet service's timeout body as a driver without shifts.",
-      { trustBodies: true },
-    ],
+    ["trusts-error-bodies", "Reads a timeout body as a driver without shifts.", { trustBodies: true }],
   ],
 });

@@ -1,5 +1,5 @@
 import { allRows } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { POLICY } from "../documents.js";
 import { requireFile } from "../facts.js";
 import { parseMarkdownTable } from "../../../envs/index.js";
@@ -41,10 +41,6 @@ export function expectedIneligible(state: StateView): string[] {
   );
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkIdList(answer, expectedIneligible(initial))];
-}
-
 type Variant = { singleLimit?: boolean; strict?: boolean; noHazard?: boolean };
 
 function cell(variant: Variant): string {
@@ -74,15 +70,11 @@ export const ineligibleRidersTask = defineTransportTask<Variant>({
   instruction:
     'Before we renew next year\'s routes, find every student currently assigned to a bus stop who is not eligible for bus service under our transportation policy (policies/transportation-policy.md). Reply with a JSON array of their student ids, e.g. ["STU-00012", "STU-00340"].',
   tools: ["list_schools", "list_students", "list_stops"],
-  verify,
+  verify: ({ initial, answer }) => [checkIdList(answer, expectedIneligible(initial))],
   cell,
   nearMisses: [
     ["single-limit", "Applies the elementary walk distance to every grade.", { singleLimit: true }],
-    [
-      "strict-boundary",
-      "Treats a student living exactly at the minimum distance as ineligible.",
-      { strict: true },
-    ],
+    ["strict-boundary", "Treats a student exactly at the minimum distance as ineligible.", { strict: true }],
     ["ignores-hazard-zones", "Forgets the hazardous walking zones.", { noHazard: true }],
   ],
 });

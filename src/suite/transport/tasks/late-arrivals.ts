@@ -1,5 +1,5 @@
 import { checkAnswerAmounts, weekdayIndex } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { avlEvents, policyNumber, routes } from "../facts.js";
 import { WEEK } from "../world.js";
 import { avlExportCells, defineTransportTask, nonEmpty } from "./common.js";
@@ -21,10 +21,6 @@ export function expectedLateRuns(state: StateView): Map<string, number> {
       if (arrival.at > bell - lead * 60) late.set(route.route_id, (late.get(route.route_id) ?? 0) + 1);
     }
   return nonEmpty(late, "late run");
-}
-
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerAmounts("answer", answer, expectedLateRuns(initial), 0)];
 }
 
 type Variant = { noLateStart?: boolean; wallClock?: boolean; trustPartial?: boolean };
@@ -67,23 +63,11 @@ export const lateArrivalsTask = defineTransportTask<Variant>({
   instruction:
     "For the board's on-time report I need, for the school week of 23-27 June 2025, how many AM runs of each route arrived late at its school under our transportation policy (policies/transportation-policy.md), judged from the buses' AVL exports. Reply with a JSON object mapping route id to its number of late runs, listing only routes with at least one, e.g. {\"RT-104\": 2}.",
   tools: ["list_schools", "list_routes", "list_buses", "fetch_avl"],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedLateRuns(initial), 0)],
   cell,
   nearMisses: [
-    [
-      "ignores-late-start",
-      "Judges Wednesday's runs against the regular bell, missing the policy's late start.",
-      { noLateStart: true },
-    ],
-    [
-      "wall-clock",
-      "Reads the timestamps' clock digits, ignoring that legacy units stamp UTC.",
-      { wallClock: true },
-    ],
-    [
-      "trusts-partial-pages",
-      "Takes a partial export page as the end of the day instead of fetching it again.",
-      { trustPartial: true },
-    ],
+    ["ignores-late-start", "Holds Wednesday's runs to the regular bell.", { noLateStart: true }],
+    ["wall-clock", "Reads the stamps' clock digits, though legacy units stamp UTC.", { wallClock: true }],
+    ["trusts-partial-pages", "Takes a partial page as the end of the export.", { trustPartial: true }],
   ],
 });

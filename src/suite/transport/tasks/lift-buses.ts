@@ -73,10 +73,6 @@ export const liftBusesTask = defineTransportTask<Variant>({
   cell,
   nearMisses: [
     ["any-special-needs", "Treats every student with transport needs as needing a lift.", { anyNeeds: true }],
-    [
-      "first-spare",
-      "Takes the lowest-numbered spare bus whether or not it has a lift.",
-      { firstSpare: true },
-    ],
+    ["first-spare", "Takes the lowest-numbered spare bus, lift or not.", { firstSpare: true }],
   ],
 });

@@ -1,5 +1,5 @@
 import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { avlEvents, routes } from "../facts.js";
 import { WEEK } from "../world.js";
 import { avlExportCells, defineTransportTask, nonEmpty } from "./common.js";
@@ -26,11 +26,7 @@ export function expectedMissedStops(state: StateView): Map<string, number> {
   return nonEmpty(missed, "missed stop");
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerAmounts("answer", answer, expectedMissedStops(initial), 0)];
-}
-
-type Variant = { closedToo?: boolean; trustPartial?: boolean };
+type Variant = { closedToo?: boolean; trustPartial?: boolean; perRun?: boolean };
 
 function cell(variant: Variant): string[] {
   return [
@@ -47,7 +43,7 @@ for route in routes:
                 opened.add(event["geo"])
         missing = sum(1 for s in stops if s not in opened)
         if missing:
-            missed[route["route_id"]] += missing
+            missed[route["route_id"]] += ${variant.perRun ? "1" : "missing"}
 print(json.dumps(dict(sorted(missed.items()))))
 `,
   ];
@@ -59,18 +55,11 @@ export const missedStopsTask = defineTransportTask<Variant>({
   instruction:
     'Parents say buses drove past their stops. For the week of 23-27 June 2025, count for each route the stop visits the AVL exports show no door opening at: every stop in service on the route, every school day\'s AM run (door events carry the stop id as their geofence). Reply with a JSON object mapping route id to its number of missed stop visits, listing only routes with at least one, e.g. {"RT-101": 1}.',
   tools: ["list_routes", "list_stops", "fetch_avl"],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedMissedStops(initial), 0)],
   cell,
   nearMisses: [
-    [
-      "counts-closed-stops",
-      "Counts stops already closed in the routing system as missed.",
-      { closedToo: true },
-    ],
-    [
-      "trusts-partial-pages",
-      "Takes a partial export page as the end of the day, counting the stops on it as missed.",
-      { trustPartial: true },
-    ],
+    ["counts-closed-stops", "Counts stops already closed in the routing system.", { closedToo: true }],
+    ["trusts-partial-pages", "Takes a partial page as the end of the export.", { trustPartial: true }],
+    ["counts-runs", "Counts the runs that missed a stop, not the missed stop visits.", { perRun: true }],
   ],
 });

@@ -1,5 +1,5 @@
 import { allRows } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { policyNumber, routes } from "../facts.js";
 import { WEEK } from "../world.js";
 import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
@@ -29,11 +29,7 @@ export function expectedCrowded(state: StateView): string[] {
   );
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkIdList(answer, expectedCrowded(initial))];
-}
-
-type Variant = { ratedForAll?: boolean; anyDay?: boolean; inclusive?: boolean };
+type Variant = { ratedForAll?: boolean; anyDay?: boolean; inclusive?: boolean; wholeMonth?: boolean };
 
 function cell(variant: Variant): string {
   return String.raw`
@@ -46,7 +42,7 @@ for route in fetch("list_routes", "routes"):
     capacity = rated[route["bus_id"]]
     if levels[route["school_id"]] != "elementary"${variant.ratedForAll ? " and False" : ""}:
         capacity = capacity * 2 // 3
-    counts = fetch("list_ridership", "ridership", route_id=route["route_id"], date_from=WEEK[0], date_to=WEEK[-1])
+    counts = fetch("list_ridership", "ridership", route_id=route["route_id"]${variant.wholeMonth ? "" : ", date_from=WEEK[0], date_to=WEEK[-1]"})
     over = [c for c in counts if c["am_boardings"] ${variant.inclusive ? ">=" : ">"} capacity]
     if len(over) >= days_needed:
         crowded.append(route["route_id"])
@@ -61,15 +57,12 @@ export const overcrowdedRoutesTask = defineTransportTask<Variant>({
   instruction:
     'Which AM routes were overcrowded in the week of 23-27 June 2025 under our transportation policy (policies/transportation-policy.md)? Use the ridership counts and each route\'s bus. Reply with a JSON array of route ids, e.g. ["RT-102"].',
   tools: ["list_schools", "list_routes", "list_buses", "list_ridership"],
-  verify,
+  verify: ({ initial, answer }) => [checkIdList(answer, expectedCrowded(initial))],
   cell,
   nearMisses: [
-    [
-      "rated-for-all",
-      "Uses the rated capacity for middle and high school routes too.",
-      { ratedForAll: true },
-    ],
+    ["rated-for-all", "Uses rated capacity for middle and high school routes too.", { ratedForAll: true }],
     ["any-day", "Flags a route over capacity on a single day.", { anyDay: true }],
     ["at-capacity-counts", "Counts a day exactly at capacity as over it.", { inclusive: true }],
+    ["whole-month", "Counts days over capacity in all of June, not the week.", { wholeMonth: true }],
   ],
 });

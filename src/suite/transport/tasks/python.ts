@@ -7,7 +7,8 @@ import {
 /**
  * The first cell of every transport oracle: `call` retries what the office's systems do to careful clients
  * (503s raised as tool errors; error or partial bodies returned as ordinary results), `fetch` pages through
- * a listing with it, `avl_lines` joins a bus-day's export pages and `parse_avl` reads one export line.
+ * a listing with it, `avl_lines` joins a bus-day's export pages (through `call`, or `get` when a near-miss
+ * trusts every body) and `parse_avl` reads one export line.
  */
 export const TRANSPORT_PY = String.raw`import json, re
 from collections import Counter, defaultdict
@@ -15,10 +16,10 @@ from datetime import date as Date, datetime, timedelta, timezone
 ${PYTHON_WORKSPACE_HELPERS}
 ${PYTHON_MARKDOWN_HELPERS}
 ${pythonClientHelpers({ attempts: 6, errorStatuses: ["error", "partial"] })}
-def avl_lines(bus_id, day):
+def avl_lines(bus_id, day, get=call):
     lines, page = [], 1
     while True:
-        result = call("fetch_avl", bus_id=bus_id, date=day, page=page)
+        result = get("fetch_avl", bus_id=bus_id, date=day, page=page)
         lines.extend(result["lines"])
         if not result["has_more"]:
             return lines

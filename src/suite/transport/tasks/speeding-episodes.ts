@@ -1,5 +1,5 @@
 import { checkAnswerAmounts } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { avlEvents, policyNumber, routes } from "../facts.js";
 import { WEEK } from "../world.js";
 import { avlExportCells, defineTransportTask, nonEmpty } from "./common.js";
@@ -19,10 +19,6 @@ export function expectedEpisodes(state: StateView): Map<string, number> {
       }
     }
   return nonEmpty(episodes, "speeding episode");
-}
-
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerAmounts("answer", answer, expectedEpisodes(initial), 0)];
 }
 
 type Variant = { countFixes?: boolean; kphAsMph?: boolean; noiseEnds?: boolean };
@@ -62,15 +58,11 @@ export const speedingEpisodesTask = defineTransportTask<Variant>({
   instruction:
     'Safety committee request: from the AVL exports of the route buses for 23-27 June 2025, count each bus\'s speeding episodes as our transportation policy (policies/transportation-policy.md) defines them. Reply with a JSON object mapping bus id to its number of episodes, listing only buses with at least one, e.g. {"BUS-007": 1}.',
   tools: ["list_routes", "list_buses", "fetch_avl"],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedEpisodes(initial), 0)],
   cell,
   nearMisses: [
     ["counts-fixes", "Counts every fix above the limit instead of episodes.", { countFixes: true }],
     ["kph-as-mph", "Reads the legacy units' km/h speeds as mph.", { kphAsMph: true }],
-    [
-      "noise-ends-episode",
-      "Lets an unreadable line end an episode, splitting it in two.",
-      { noiseEnds: true },
-    ],
+    ["noise-ends-episode", "Lets an unreadable line end an episode.", { noiseEnds: true }],
   ],
 });

@@ -9,7 +9,7 @@ type Report = { route_id: string; driver_id: string; incident_date: string; cate
 /** One incident mail read the way the office reads it: the original sender, the route, the day, the category. */
 export function readIncidentMail(text: string, driverIds: Map<string, string>): Report | null {
   const mail = text.includes(FORWARD) ? text.split(FORWARD)[1]! : text;
-  const sender = /^From: (.+?) </m.exec(mail)![1]!;
+  const sender = /^From: .+? <(.+?)>/m.exec(mail)![1]!;
   const sent = `2025-06-${/^Sent: \w+, (\d+) Jun 2025/m.exec(mail)![1]!.padStart(2, "0")}`;
   const body = mail.split("\n\n").slice(1).join("\n\n");
   const category = /evacuated/.test(body)
@@ -20,7 +20,7 @@ export function readIncidentMail(text: string, driverIds: Map<string, string>): 
         ? "collision"
         : null;
   if (category === null) return null;
-  const named = /on \w+day \((\d+) June\)/.exec(body);
+  const named = /on \w+day \((\d+) June\)/i.exec(body);
   const date = named
     ? `2025-06-${named[1]!.padStart(2, "0")}`
     : /yesterday/i.test(body)
@@ -33,10 +33,9 @@ export function readIncidentMail(text: string, driverIds: Map<string, string>): 
 /** The reports the inbox calls for: reportable incidents, once each, not already on file. */
 export function expectedReports(state: StateView): Report[] {
   const driverIds = new Map(
-    allRows<{ name: string; driver_id: string }>(state.db, "SELECT name, driver_id FROM drivers").map((d) => [
-      d.name,
-      d.driver_id,
-    ]),
+    allRows<{ email: string; driver_id: string }>(state.db, "SELECT email, driver_id FROM drivers").map(
+      (d) => [d.email, d.driver_id],
+    ),
   );
   const key = (r: Report): string => `${r.route_id}|${r.incident_date}|${r.category}`;
   const filed = new Set(allRows<Report>(state.db, "SELECT * FROM state_reports").map(key));
@@ -59,18 +58,18 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-type Variant = { naiveInjury?: boolean; sentDate?: boolean; noDedupe?: boolean };
+type Variant = { naiveInjury?: boolean; sentDate?: boolean; noDedupe?: boolean; byName?: boolean };
 
 function cell(variant: Variant): string {
   return String.raw`
 FORWARD = "---------- Forwarded message ---------"
-drivers = {d["name"]: d["driver_id"] for d in fetch("list_drivers", "drivers")}
+drivers = {d[${variant.byName ? '"name"' : '"email"'}]: d["driver_id"] for d in fetch("list_drivers", "drivers")}
 on_file = {(r["route_id"], r["incident_date"], r["category"]) for r in fetch("list_state_reports", "reports")}
 filed = 0
 for path in workspace_files("inbox/incidents"):
     text = read_text(path)
     mail = text.split(FORWARD)[1] if FORWARD in text else text
-    sender = re.search(r"^From: (.+?) <", mail, re.M).group(1)
+    sender = re.search(r"^From: ${variant.byName ? "(.+?) <" : ".+? <(.+?)>"}", mail, re.M).group(1)
     sent = "2025-06-%02d" % int(re.search(r"^Sent: \w+, (\d+) Jun 2025", mail, re.M).group(1))
     body = mail.split("\n\n", 1)[1]
     if "evacuated" in body:
@@ -81,7 +80,7 @@ for path in workspace_files("inbox/incidents"):
         category = "collision"
     else:
         continue
-    named = re.search(r"on \w+day \((\d+) June\)", body)
+    named = re.search(r"on \w+day \((\d+) June\)", body, re.I)
     day = sent
     ${variant.sentDate ? "pass" : 'if named:\n        day = "2025-06-%02d" % int(named.group(1))\n    elif "yesterday" in body.lower():\n        day = (Date.fromisoformat(sent) - timedelta(days=1)).isoformat()'}
     route = "RT-" + re.search(r"(?:route |Rt\. |the )(\d{3})\b", body).group(1)
@@ -105,15 +104,8 @@ export const stateReportsTask = defineTransportTask<Variant>({
   cell,
   nearMisses: [
     ["injury-keyword", 'Reads "No injuries" in a collision report as an injury.', { naiveInjury: true }],
-    [
-      "sent-date",
-      "Files every incident with the e-mail's sent date, not the day it happened.",
-      { sentDate: true },
-    ],
-    [
-      "files-forwarded-copy",
-      "Files a forwarded copy of a reported incident a second time.",
-      { noDedupe: true },
-    ],
+    ["sent-date", "Files incidents with the e-mail's sent date.", { sentDate: true }],
+    ["files-forwarded-copy", "Files a forwarded copy of an incident again.", { noDedupe: true }],
+    ["driver-by-name", "Finds the driver by the sender's name, which a spare shares.", { byName: true }],
   ],
 });

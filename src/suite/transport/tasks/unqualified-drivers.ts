@@ -1,5 +1,5 @@
 import { REFERENCE_DATE, allRows } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
 
 interface Row {
@@ -34,10 +34,6 @@ export function expectedUnqualified(state: StateView): string[] {
   );
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkIdList(answer, expectedUnqualified(initial))];
-}
-
 type Variant = { noLift?: boolean; medicalStrict?: boolean; anyClass?: boolean };
 
 function cell(variant: Variant): string {
@@ -66,15 +62,11 @@ export const unqualifiedDriversTask = defineTransportTask<Variant>({
   instruction:
     'Today is 30 June 2025. Audit every AM route\'s assigned driver against the driver qualification rules in our transportation policy (policies/transportation-policy.md) and list the routes whose driver may not drive them today. Reply with a JSON array of route ids, e.g. ["RT-103"].',
   tools: ["list_routes", "list_buses", "list_drivers", "get_driver"],
-  verify,
+  verify: ({ initial, answer }) => [checkIdList(answer, expectedUnqualified(initial))],
   cell,
   nearMisses: [
     ["ignores-lift-training", "Forgets that lift buses need current lift training.", { noLift: true }],
-    [
-      "card-expiring-today-expired",
-      "Treats a medical card expiring today as expired.",
-      { medicalStrict: true },
-    ],
+    ["card-expiring-today-expired", "Treats a card expiring today as expired.", { medicalStrict: true }],
     ["any-licence-class", "Checks endorsements but not the CDL class.", { anyClass: true }],
   ],
 });
