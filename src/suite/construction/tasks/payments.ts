@@ -1,6 +1,6 @@
 import { checkAnswerCount, checkAnswerIdLists, checkStateDiff, defineTask } from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
-import { payAppsToHold, retainageErrors } from "./facts.js";
+import { TODAY_TEXT, payAppsToHold, retainageErrors } from "./facts.js";
 import { PATHS } from "../rules.js";
 import { nearMisses, taskCells } from "./python.js";
 
@@ -78,8 +78,7 @@ export const holdUninsuredPayAppsTask = defineTask({
   domain: constructionDomain,
   summary:
     "Hold every unpaid pay app of a subcontractor failing the COI requirements (latest certificate per coverage lapsed or under the minimum limit).",
-  instruction:
-    "Apply our certificate-of-insurance requirements to payments: put on hold every unpaid pay application (submitted or approved) of a subcontractor that does not meet them today, with a short reason. Leave everything else alone. Reply with only the number of pay applications you put on hold.",
+  instruction: `${TODAY_TEXT} Apply our certificate-of-insurance requirements to payments: put on hold every unpaid pay application (submitted or approved) of a subcontractor that does not meet them today, with a short reason. Leave everything else alone. Reply with only the number of pay applications you put on hold.`,
   tools: ["list_pay_apps", "list_subcontractors", "get_subcontractor", "hold_pay_app"],
   verify: ({ initial, final, answer }) => {
     const held = payAppsToHold(initial);

@@ -1,6 +1,6 @@
 import { checkAnswerAmounts, checkAnswerIdLists, defineTask } from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
-import { overdueRfis, overdueSubmittals, weatherDayCounts } from "./facts.js";
+import { TODAY_TEXT, overdueRfis, overdueSubmittals, weatherDayCounts } from "./facts.js";
 import { nearMisses, taskCells } from "./python.js";
 
 const rfiCells =
@@ -18,8 +18,7 @@ export const overdueRfisTask = defineTask({
   domain: constructionDomain,
   summary:
     "Open RFIs past their response due date in working days (priority periods, holidays), per project.",
-  instruction:
-    'For the weekly owner-architect-contractor meeting, count the open RFIs on each project that are overdue for the architect\'s answer under the response times in our general conditions. Reply with only a JSON object mapping every project id to the count, e.g. {"PRJ-01": 3}.',
+  instruction: `${TODAY_TEXT} For the weekly owner-architect-contractor meeting, count the open RFIs on each project that are overdue for the architect's answer under the response times in our general conditions. Reply with only a JSON object mapping every project id to the count, e.g. {"PRJ-01": 3}.`,
   tools: ["list_projects", "list_rfis", "get_rfi"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, overdueRfis(initial), 0)],
   oracle: rfiCells([]),
@@ -45,8 +44,7 @@ export const overdueSubmittalsTask = defineTask({
   id: "construction.overdue-submittals",
   domain: constructionDomain,
   summary: "Submittals under review past the type's review period in working days from the latest revision.",
-  instruction:
-    'Which submittals is the architect late in returning? Use the review periods in our general conditions. Reply with only JSON: {"submittals": [ids]}.',
+  instruction: `${TODAY_TEXT} Which submittals is the architect late in returning? Use the review periods in our general conditions. Reply with only JSON: {"submittals": [ids]}.`,
   tools: ["list_projects", "list_submittals", "get_submittal"],
   verify: ({ initial, answer }) => [
     checkAnswerIdLists(answer, new Map([["submittals", overdueSubmittals(initial)]])),
