@@ -13,7 +13,8 @@ for app in fetch("list_pay_apps", "pay_apps", status="submitted"):
     contract = call("get_contract", contract_id=app["contract_id"])["contract"]
     adjusted = contract["original_sum"]
     if "original-sum" not in NEAR:
-        adjusted += sum(co["approved_amount"] for co in fetch("list_change_orders", "change_orders", contract_id=app["contract_id"], status="approved"))
+        counted = ("approved", "pending") if "with-pending" in NEAR else ("approved",)
+        adjusted += sum(co["approved_amount"] or co["requested_amount"] for co in fetch("list_change_orders", "change_orders", contract_id=app["contract_id"]) if co["status"] in counted)
     work = app["work_completed_to_date"]
     rate = before if "always-10" in NEAR or work < adjusted * threshold / 100 else after
     if abs(round(work * rate / 100 + 1e-9, 2) - app["retainage_held"]) >= 0.005:
@@ -40,6 +41,11 @@ export const retainageAuditTask = defineTask({
       "original-sum",
       "Tests the 50% threshold against the original contract sum, without approved change orders.",
       "original-sum",
+    ],
+    [
+      "with-pending",
+      "Adds pending change orders' requested amounts to the adjusted contract sum.",
+      "with-pending",
     ],
     ["no-retry", "Does not retry the accounting system's 503.", "no-retry"],
   ]),

@@ -70,11 +70,14 @@ def outcome(thread_id, limits):
     """(status, amount, decided_by) of the latest decision in a thread made within its author's authority."""
     text = call("get_email_thread", thread_id=thread_id)["text"]
     requested, first_total, decisions = None, None, []
-    for message in messages_of(text):
+    messages = messages_of(text)
+    for index, message in enumerate(messages):
         total = re.search(r"^TOTAL REQUESTED:\s*(\$[\d,]+\.\d\d)", message["attachment"], re.M)
         if total:
             requested = money(total.group(1))
             first_total = first_total if first_total is not None else requested
+        if "last-message" in NEAR and index < len(messages) - 1:
+            continue
         body = message["body"]
         if "with-quotes" in NEAR:
             body = "\n".join(re.sub(r"^[> ]+", "", line) for line in body.split("\n"))
