@@ -12,6 +12,7 @@ import {
   decidedPending,
   ledgerMismatches,
   overdueRfis,
+  overdueSubmittals,
   payAppsToHold,
   retainageErrors,
   weatherDayCounts,
@@ -130,6 +131,15 @@ describe("construction generator", () => {
     expect(retainageErrors(view).length).toBeGreaterThan(0);
     expect(payAppsToHold(view).length).toBeGreaterThan(0);
     expect([...overdueRfis(view).values()].some((count) => count > 0)).toBe(true);
+    // SBM-0003 (sent Friday 2025-06-20) and SBM-0004 (due today once Juneteenth is skipped) are not late yet.
+    expect(overdueSubmittals(view)).toEqual(expect.not.arrayContaining(["SBM-0003", "SBM-0004"]));
+    const halfCents = view.db
+      .prepare(
+        "SELECT COUNT(*) FROM (SELECT CAST(ROUND(work_completed_to_date * 100) AS INTEGER) AS c FROM pay_apps) WHERE c % 10 = 5 OR c % 20 = 10",
+      )
+      .pluck()
+      .get();
+    expect(halfCents).toBe(0);
     expect([...weatherDayCounts(view).values()].every((count) => count > 0)).toBe(true);
   });
 

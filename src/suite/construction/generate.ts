@@ -113,8 +113,8 @@ interface Contract {
   project: Project;
   sub: Sub;
   original: number;
-  /** Change orders the log records as approved (for retainage). */
-  approvedInLog: number;
+  /** The log's change orders: approved (at approved amounts), pending (requested), approved below the request. */
+  log: { approved: number; pending: number; shortfall: number };
 }
 
 function insertContracts(context: GenerateContext, projects: Project[], subs: Sub[]): Contract[] {
@@ -149,7 +149,7 @@ function insertContracts(context: GenerateContext, projects: Project[], subs: Su
         value,
       );
     }
-    contracts.push({ id, project, sub, original, approvedInLog: 0 });
+    contracts.push({ id, project, sub, original, log: { approved: 0, pending: 0, shortfall: 0 } });
   }
   return contracts;
 }
@@ -196,7 +196,10 @@ function insertChangeOrders(
       log = [final.status, final.amount, final.decidedBy];
     if (story === "revised") log[2] = project.owner.email;
     if (story === "revoked") log[2] = pe.email;
-    if (log[0] === "approved") contract.approvedInLog = roundCents(contract.approvedInLog + log[1]!);
+    const sums = contract.log;
+    if (log[0] === "pending") sums.pending = roundCents(sums.pending + requested);
+    if (log[0] === "approved") sums.approved = roundCents(sums.approved + log[1]!);
+    if (log[0] === "approved") sums.shortfall = roundCents(sums.shortfall + requested - log[1]!);
     put(
       db,
       "change_orders",
@@ -213,42 +216,58 @@ function insertChangeOrders(
   }
 }
 
-/** Monthly pay applications; each contract's latest is submitted, approved or paid in turn, retainage sometimes miscalculated. */
+/** A cent more where a retainage rate would land on half a cent (no rounding convention decides an answer). */
+const noHalfCent = (work: number): number => {
+  const cents = Math.round(work * 100);
+  return cents % 10 === 5 || cents % 20 === 10 ? (cents + 1) / 100 : work;
+};
+
+/**
+ * Monthly pay applications; each contract's latest is submitted, approved or paid in turn. Submitted ones get
+ * the retainage plants first, each on the first contract it fits ([fraction of the adjusted sum, rate held]):
+ * at half the original sum or more but under half the adjusted one (10%); at exactly half (5%); just over half,
+ * but under half of the sum with pending requests or with requested instead of approved amounts (5%). The
+ * rest take turns: over half holding 10% (wrong), under half holding 5% (wrong), then right. Approved ones hold
+ * the wrong rate (not this month's audit). Returns the subcontractors with unpaid ones, approved ones first.
+ */
 function insertPayApps(context: GenerateContext, contracts: Contract[]): Sub[] {
   const { db, random } = context;
-  let [apps, reviewed] = [0, 0];
-  const unpaidSubs: Sub[] = [];
-  const rate = (work: number, adjusted: number): number =>
-    work >= (adjusted * RETAINAGE.thresholdPct) / 100 ? RETAINAGE.after : RETAINAGE.before;
+  const { before, after, thresholdPct } = RETAINAGE;
+  const statuses = ["submitted", "approved", "submitted", "submitted", "paid"] as const;
+  const status = (index: number) => statuses[index % statuses.length]!;
+  const adjusted = (c: Contract): number => roundCents(c.original + c.log.approved);
+  const half = (c: Contract): number => (adjusted(c) * thresholdPct) / 100;
+  const plants: Array<[(c: Contract) => boolean, (c: Contract) => [number, number]]> = [
+    [(c) => c.log.shortfall > 0, (c) => [(half(c) + c.log.shortfall / 4) / adjusted(c), after]],
+    [(c) => c.log.approved > 0, (c) => [(half(c) - c.log.approved / 4) / adjusted(c), before]],
+    [(c) => c.log.pending > 0, (c) => [(half(c) + c.log.pending / 4) / adjusted(c), after]],
+    [(c) => c.log.approved === 0, () => [thresholdPct / 100, after]],
+  ];
+  const planted = new Map<Contract, [number, number]>();
+  const submitted = contracts.filter((_, index) => status(index) === "submitted");
+  for (const [fits, plan] of plants) {
+    const contract = submitted.find((c) => !planted.has(c) && fits(c));
+    if (contract) planted.set(contract, plan(contract));
+  }
+  let [apps, turn] = [0, 0];
+  const unpaid: Sub[][] = [[], []];
   contracts.forEach((contract, index) => {
-    const status = (["submitted", "submitted", "approved", "submitted", "paid"] as const)[index % 5];
-    const adjusted = contract.original + contract.approvedInLog;
     const count = random.int(1, 4);
-    // The latest application's completion and retainage: [fraction of the adjusted sum, retainage rate held].
-    let plan: [number, number] = [0.2 + random.next() * 0.7, 0];
-    if (status === "submitted") {
-      const kind = reviewed % 5;
-      if (kind === 0 && contract.approvedInLog > 0) {
-        // Half of the original sum or more, but less than half of the adjusted sum: still 10%.
-        plan = [(contract.original * 0.5 + contract.approvedInLog * 0.25) / adjusted, RETAINAGE.before];
-        reviewed += 1;
-      } else if (kind !== 0) {
-        const over = kind === 1 || kind === 2;
-        const fraction = over ? 0.55 + random.next() * 0.4 : 0.15 + random.next() * 0.3;
-        const right = over ? RETAINAGE.after : RETAINAGE.before;
-        const wrong = over ? RETAINAGE.before : RETAINAGE.after;
-        plan = [fraction, kind === 1 || kind === 3 ? wrong : right];
-        reviewed += 1;
-      }
-    }
+    const submitted = status(index) === "submitted";
+    const kind = submitted && !planted.has(contract) ? turn++ % 4 : random.int(0, 3);
+    const fraction = kind % 2 ? 0.15 + random.next() * 0.3 : 0.55 + random.next() * 0.4;
+    // Turns 0 and 1 hold the rate of the other side of the threshold, and so does every approved one.
+    const held = status(index) === "approved" || (submitted && kind < 2) ? (kind % 2 ? after : before) : 0;
+    const plan = planted.get(contract) ?? [fraction, held];
     let previous = 0;
     for (let app = 1; app <= count; app += 1) {
       const last = app === count;
-      const work = roundCents(adjusted * plan[0] * (last ? 1 : app / count));
-      const pct = last && plan[1] ? plan[1] : rate(work, adjusted);
-      const retainage = roundCents((work * pct) / 100);
+      const work = noHalfCent(roundCents(adjusted(contract) * plan[0] * (last ? 1 : app / count)));
+      const rate = last && plan[1] ? plan[1] : work >= half(contract) ? after : before;
+      const retainage = roundCents((work * rate) / 100);
       const due = roundCents(work - retainage - previous);
-      const period = addDays(`2025-${String(6 - count + app).padStart(2, "0")}-25`, 0);
+      const period = `2025-${String(6 - count + app).padStart(2, "0")}-25`;
+      const state = last ? status(index) : "paid";
       put(
         db,
         "pay_apps",
@@ -260,47 +279,40 @@ function insertPayApps(context: GenerateContext, contracts: Contract[]): Sub[] {
         retainage,
         previous,
         due,
-        last ? status : "paid",
+        state,
         null,
       );
       previous = roundCents(previous + due);
     }
-    if (status !== "paid" && !unpaidSubs.includes(contract.sub)) unpaidSubs.push(contract.sub);
+    if (status(index) !== "paid") unpaid[status(index) === "approved" ? 0 : 1]!.push(contract.sub);
   });
-  return unpaidSubs;
+  return [...new Set(unpaid.flat())];
 }
 
-/** Certificates: most current with older expired ones renewed; subcontractors with unpaid pay apps take turns in the COI traps. */
+/**
+ * Certificates: most current, some with an expired predecessor. Subcontractors with unpaid pay apps take turns
+ * in the COI traps: an AUTO or WC certificate lapsed; an expired GL certificate since renewed; a GL certificate
+ * expiring today; a GL limit at half the minimum; no AUTO or WC certificate at all.
+ */
 function insertCertificates(context: GenerateContext, subs: Sub[], unpaid: Sub[]): void {
   const { db, random, referenceDate: today } = context;
   const insurers = ["Cascade Mutual", "Northwest Casualty", "Pioneer Indemnity", "Evergreen Specialty"];
   for (const sub of subs) {
-    const trap = unpaid.indexOf(sub) % 4;
+    const trap = unpaid.includes(sub) ? unpaid.indexOf(sub) % 5 : -1;
     const trapCoverage = random.pick(["AUTO", "WC"]);
     for (const [code, , minimum] of COVERAGES) {
       const insurer = random.pick(insurers);
       const policy = () => `${code}-${random.int(100000, 999999)}`;
       let expires = addDays(today, random.int(20, 330));
       let each = minimum * random.pick([1, 1, 2]);
-      if (unpaid.includes(sub) && trap === 0 && code === trapCoverage)
-        expires = addDays(today, -random.int(1, 40));
-      if (unpaid.includes(sub) && trap === 2 && code === "GL") expires = today;
-      if (unpaid.includes(sub) && trap === 3 && code === "GL") each = minimum / 2;
-      const renewed = (unpaid.includes(sub) && trap === 1 && code === "GL") || random.chance(0.3);
-      if (renewed) {
+      if (trap === 4 && code === trapCoverage) continue;
+      if (trap === 0 && code === trapCoverage) expires = addDays(today, -random.int(1, 40));
+      if (trap === 2 && code === "GL") expires = today;
+      if (trap === 3 && code === "GL") each = minimum / 2;
+      if ((trap === 1 && code === "GL") || random.chance(0.3)) {
         const old = addDays(expires, -365);
-        put(
-          db,
-          "certificates",
-          null,
-          sub.id,
-          code,
-          insurer,
-          policy(),
-          each,
-          addDays(old, -365),
-          old < today ? old : addDays(today, -1),
-        );
+        const lapsed = old < today ? old : addDays(today, -1);
+        put(db, "certificates", null, sub.id, code, insurer, policy(), each, addDays(old, -365), lapsed);
       }
       put(db, "certificates", null, sub.id, code, insurer, policy(), each, addDays(expires, -365), expires);
     }
@@ -366,16 +378,18 @@ function insertSubmittals(context: GenerateContext, projects: Project[]): void {
     const project = projects[(n * 5) % projects.length]!;
     const [section, title] = random.pick(SECTIONS);
     // Planted: a resubmittal two working days old after a first review long ago; a sample seven working days
-    // old; product data sent on a Friday seven calendar days before a Monday.
+    // old; product data sent on a Friday seven calendar days before a Monday; product data due today once the
+    // Juneteenth holiday is skipped.
     const type =
-      n === 2 ? "sample" : n === 3 ? "product data" : n === 1 ? "shop drawing" : random.pick(types);
+      (["shop drawing", "sample", "product data", "product data"] as const)[n - 1] ?? random.pick(types);
     const revisions: Array<[string, string | null, string | null]> = [];
     if (n === 1) {
       const first = addDays(today, -60);
       revisions.push([first, addBusinessDays(first, 6, HOLIDAY_SET), "revise and resubmit"]);
       revisions.push([addBusinessDays(today, -2, HOLIDAY_SET), null, null]);
-    } else if (n <= 3) {
-      revisions.push([n === 2 ? addBusinessDays(today, -7, HOLIDAY_SET) : "2025-06-20", null, null]);
+    } else if (n <= 4) {
+      const sent = [addBusinessDays(today, -7, HOLIDAY_SET), "2025-06-20", "2025-06-18"][n - 2]!;
+      revisions.push([sent, null, null]);
     } else {
       let submitted = randomDate(random, addDays(today, -150), addDays(today, -2));
       for (let rev = 0; rev < 4; rev += 1) {

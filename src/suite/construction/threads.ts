@@ -79,7 +79,14 @@ export function requestForm(context: GenerateContext, request: CoRequest, target
     line("Markup (10%) ", markup),
     `TOTAL REQUESTED: ${formatUsd(total)}`,
   ].join("\n");
-  return { total, text, name: `${request.coId}-request${revision ? `-r${revision}` : ""}.txt` };
+  // What the request comes to without its equipment line (and that line's markup).
+  const withoutEquipment = roundCents(labor + material + roundCents((labor + material) * 0.1));
+  return {
+    total,
+    withoutEquipment,
+    text,
+    name: `${request.coId}-request${revision ? `-r${revision}` : ""}.txt`,
+  };
 }
 
 const signature = (person: Person): string =>
@@ -215,10 +222,11 @@ export function coThread(
     case "forwarded":
       forward();
       decide(approver, "Approved.", approved(approver, requested), "Go ahead with the work.");
+      send(cast.sub, cast.pm, "Thank you, we will schedule the crew for next week.");
       break;
     case "reduced": {
       forward();
-      const amount = roundCents(requested * random.pick([0.8, 0.85, 0.9]));
+      const amount = form.withoutEquipment;
       decide(
         approver,
         `Approved at ${formatUsd(amount)}.`,
@@ -283,6 +291,7 @@ export function coThread(
       });
       requested = revised.total;
       decide(cast.pm, "Approved as submitted.", approved(cast.pm, requested), "Thank you for the revision.");
+      send(cast.sub, cast.pm, "Thanks, noted. Work starts Monday.");
       break;
     }
     case "rejected":

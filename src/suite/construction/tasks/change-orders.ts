@@ -97,6 +97,7 @@ export const recordCoDecisionsTask = defineTask({
     ["no-authority", "Records an approval by a project manager above his limit.", "no-authority"],
     ["first-request", "Records 'approved as submitted' at the first request's total.", "first-request"],
     ["approvals-only", "Records the approvals and skips the rejections.", "approvals-only"],
+    ["last-message", "Looks for the decision in the thread's last message only.", "last-message"],
   ]),
 });
 
@@ -126,5 +127,6 @@ export const coLogMismatchesTask = defineTask({
     ["status-only", "Compares statuses only and misses revised approved amounts.", "status-only"],
     ["first-decision", "Takes the first decision in a thread, not the latest.", "first-decision"],
     ["no-authority", "Accepts approvals by people above their approval limit.", "no-authority"],
+    ["last-message", "Looks for the decision in the thread's last message only.", "last-message"],
   ]),
 });

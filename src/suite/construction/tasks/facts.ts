@@ -2,13 +2,18 @@ import {
   REFERENCE_DATE,
   addBusinessDays,
   allRows,
+  longDate,
   parseMarkdownTable,
   roundCents,
+  weekdayName,
   type StateView,
 } from "../../../envs/index.js";
 import { weatherDays } from "../logs.js";
 import { PATHS } from "../rules.js";
 import { threadOutcome, type Outcome } from "../threads.js";
+
+/** Opens the instructions whose answers depend on today's date. */
+export const TODAY_TEXT = `Today is ${weekdayName(REFERENCE_DATE)}, ${longDate(REFERENCE_DATE)}.`;
 
 /** Expectation readers: the documents and threads read back as the agent reads them. */
 export function requireFile(state: StateView, path: string): string {

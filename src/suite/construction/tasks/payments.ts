@@ -1,6 +1,6 @@
 import { checkAnswerCount, checkAnswerIdLists, checkStateDiff, defineTask } from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
-import { payAppsToHold, retainageErrors } from "./facts.js";
+import { TODAY_TEXT, payAppsToHold, retainageErrors } from "./facts.js";
 import { PATHS } from "../rules.js";
 import { nearMisses, taskCells } from "./python.js";
 
@@ -13,7 +13,8 @@ for app in fetch("list_pay_apps", "pay_apps", status="submitted"):
     contract = call("get_contract", contract_id=app["contract_id"])["contract"]
     adjusted = contract["original_sum"]
     if "original-sum" not in NEAR:
-        adjusted += sum(co["approved_amount"] for co in fetch("list_change_orders", "change_orders", contract_id=app["contract_id"], status="approved"))
+        counted = ("approved", "pending") if "with-pending" in NEAR else ("approved",)
+        adjusted += sum(co["approved_amount"] or co["requested_amount"] for co in fetch("list_change_orders", "change_orders", contract_id=app["contract_id"]) if co["status"] in counted)
     work = app["work_completed_to_date"]
     rate = before if "always-10" in NEAR or work < adjusted * threshold / 100 else after
     if abs(round(work * rate / 100 + 1e-9, 2) - app["retainage_held"]) >= 0.005:
@@ -40,6 +41,11 @@ export const retainageAuditTask = defineTask({
       "original-sum",
       "Tests the 50% threshold against the original contract sum, without approved change orders.",
       "original-sum",
+    ],
+    [
+      "with-pending",
+      "Adds pending change orders' requested amounts to the adjusted contract sum.",
+      "with-pending",
     ],
     ["no-retry", "Does not retry the accounting system's 503.", "no-retry"],
   ]),
@@ -78,8 +84,7 @@ export const holdUninsuredPayAppsTask = defineTask({
   domain: constructionDomain,
   summary:
     "Hold every unpaid pay app of a subcontractor failing the COI requirements (latest certificate per coverage lapsed or under the minimum limit).",
-  instruction:
-    "Apply our certificate-of-insurance requirements to payments: put on hold every unpaid pay application (submitted or approved) of a subcontractor that does not meet them today, with a short reason. Leave everything else alone. Reply with only the number of pay applications you put on hold.",
+  instruction: `${TODAY_TEXT} Apply our certificate-of-insurance requirements to payments: put on hold every unpaid pay application (submitted or approved) of a subcontractor that does not meet them today, with a short reason. Leave everything else alone. Reply with only the number of pay applications you put on hold.`,
   tools: ["list_pay_apps", "list_subcontractors", "get_subcontractor", "hold_pay_app"],
   verify: ({ initial, final, answer }) => {
     const held = payAppsToHold(initial);

@@ -2,14 +2,15 @@ import {
   PYTHON_MARKDOWN_HELPERS,
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
+  pythonClientHelpers,
   type NearMiss,
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 
 /**
- * The first cell of every construction oracle and near-miss: retrying calls (503s and `{"status": "error"}`
- * bodies), paging, working days, the documents' rules and the e-mail thread reader. A near-miss sets names
- * in `NEAR` in a later cell to make one realistic mistake.
+ * The first cell of every construction oracle and near-miss: the kit's retrying `call` and paging `fetch`,
+ * working days, the documents' rules and the e-mail thread reader. A near-miss sets names in `NEAR` in a
+ * later cell to make one realistic mistake (`no-retry` replaces `call` with one that does not retry).
  */
 export const CONSTRUCTION_PY = String.raw`import json, re
 from datetime import date, timedelta
@@ -18,28 +19,7 @@ ${PYTHON_MARKDOWN_HELPERS}
 NEAR = set()
 TODAY = "${REFERENCE_DATE}"
 
-def call(name, **kwargs):
-    for attempt in range(6):
-        try:
-            result = tools[name](**kwargs)
-        except ToolError as error:
-            if "503" not in str(error) or "no-retry" in NEAR:
-                raise
-            continue
-        if isinstance(result, dict) and result.get("status") == "error" and "no-retry" not in NEAR:
-            continue
-        return result
-    raise RuntimeError(name + " kept failing")
-
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
-
+${pythonClientHelpers()}
 def money(text):
     return float(text.replace("$", "").replace(",", ""))
 
@@ -90,11 +70,14 @@ def outcome(thread_id, limits):
     """(status, amount, decided_by) of the latest decision in a thread made within its author's authority."""
     text = call("get_email_thread", thread_id=thread_id)["text"]
     requested, first_total, decisions = None, None, []
-    for message in messages_of(text):
+    messages = messages_of(text)
+    for index, message in enumerate(messages):
         total = re.search(r"^TOTAL REQUESTED:\s*(\$[\d,]+\.\d\d)", message["attachment"], re.M)
         if total:
             requested = money(total.group(1))
             first_total = first_total if first_total is not None else requested
+        if "last-message" in NEAR and index < len(messages) - 1:
+            continue
         body = message["body"]
         if "with-quotes" in NEAR:
             body = "\n".join(re.sub(r"^[> ]+", "", line) for line in body.split("\n"))
@@ -126,4 +109,11 @@ export function nearMisses(
 /** A task's cells: the shared first cell, then its own code with `NEAR` set. */
 export const taskCells =
   (code: string) =>
-  (near: string[]): string[] => [CONSTRUCTION_PY, `NEAR = set(${JSON.stringify(near)})\n${code}`];
+  (near: string[]): string[] => [
+    CONSTRUCTION_PY,
+    `NEAR = set(${JSON.stringify(near)})\n${near.includes("no-retry") ? NO_RETRY : ""}${code}`,
+  ];
+
+const NO_RETRY = `def call(name, **kwargs):
+    return tools[name](**kwargs)
+`;

@@ -1,6 +1,6 @@
 import { checkAnswerAmounts, checkAnswerIdLists, defineTask } from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
-import { overdueRfis, overdueSubmittals, weatherDayCounts } from "./facts.js";
+import { TODAY_TEXT, overdueRfis, overdueSubmittals, weatherDayCounts } from "./facts.js";
 import { nearMisses, taskCells } from "./python.js";
 
 const rfiCells =
@@ -9,7 +9,8 @@ counts = {p["project_id"]: 0 for p in fetch("list_projects", "projects")}
 for item in fetch("list_rfis", "rfis", status="open"):
     rfi = call("get_rfi", rfi_id=item["rfi_id"])
     period = days["standard"] if "one-period" in NEAR else days[rfi["priority"]]
-    if TODAY > add_working_days(rfi["sent_on"], period):
+    due = add_working_days(rfi["sent_on"], period)
+    if TODAY > due or ("inclusive" in NEAR and TODAY == due):
         counts[rfi["project_id"]] += 1
 print(json.dumps(counts))`);
 
@@ -18,14 +19,14 @@ export const overdueRfisTask = defineTask({
   domain: constructionDomain,
   summary:
     "Open RFIs past their response due date in working days (priority periods, holidays), per project.",
-  instruction:
-    'For the weekly owner-architect-contractor meeting, count the open RFIs on each project that are overdue for the architect\'s answer under the response times in our general conditions. Reply with only a JSON object mapping every project id to the count, e.g. {"PRJ-01": 3}.',
+  instruction: `${TODAY_TEXT} For the weekly owner-architect-contractor meeting, count the open RFIs on each project that are overdue for the architect's answer under the response times in our general conditions. Reply with only a JSON object mapping every project id to the count, e.g. {"PRJ-01": 3}.`,
   tools: ["list_projects", "list_rfis", "get_rfi"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, overdueRfis(initial), 0)],
   oracle: rfiCells([]),
   nearMisses: nearMisses(rfiCells, [
     ["calendar-days", "Counts calendar days instead of working days.", "calendar-days"],
     ["no-holidays", "Counts holidays as working days.", "no-holidays"],
+    ["due-today", "Counts an RFI due today as overdue.", "inclusive"],
     ["one-period", "Gives urgent RFIs the standard response time.", "one-period"],
   ]),
 });
@@ -37,7 +38,8 @@ for item in fetch("list_submittals", "submittals", status="under_review"):
     revisions = call("get_submittal", submittal_id=item["submittal_id"])["revisions"]
     sent = revisions[0 if "first-submission" in NEAR else -1]["submitted_on"]
     period = max(days.values()) if "one-period" in NEAR else days[item["type"]]
-    if TODAY > add_working_days(sent, period):
+    due = add_working_days(sent, period)
+    if TODAY > due or ("inclusive" in NEAR and TODAY == due):
         late.append(item["submittal_id"])
 print(json.dumps({"submittals": late}))`);
 
@@ -45,8 +47,7 @@ export const overdueSubmittalsTask = defineTask({
   id: "construction.overdue-submittals",
   domain: constructionDomain,
   summary: "Submittals under review past the type's review period in working days from the latest revision.",
-  instruction:
-    'Which submittals is the architect late in returning? Use the review periods in our general conditions. Reply with only JSON: {"submittals": [ids]}.',
+  instruction: `${TODAY_TEXT} Which submittals is the architect late in returning? Use the review periods in our general conditions. Reply with only JSON: {"submittals": [ids]}.`,
   tools: ["list_projects", "list_submittals", "get_submittal"],
   verify: ({ initial, answer }) => [
     checkAnswerIdLists(answer, new Map([["submittals", overdueSubmittals(initial)]])),
@@ -56,14 +57,22 @@ export const overdueSubmittalsTask = defineTask({
     ["first-submission", "Counts from the first submission, not the latest revision.", "first-submission"],
     ["one-period", "Uses the shop-drawing period for every type.", "one-period"],
     ["calendar-days", "Counts calendar days instead of working days.", "calendar-days"],
+    [
+      "due-today",
+      "Counts a submittal due today (SBM-0004 once Juneteenth is skipped) as overdue.",
+      "inclusive",
+    ],
   ]),
 });
 
 const weatherCells = taskCells(`counts = {p["project_id"]: 0 for p in fetch("list_projects", "projects")}
 entry = re.compile(r"^Date: \\w{3} (\\d{4}-\\d\\d-\\d\\d)\\nWeather: ([^\\n]*)\\n(?:[^\\n]+\\n)*?Delays: ([^\\n]*)$", re.M)
-stop = re.compile(r"work stopped|work suspended|suspended|sent home|shut down", re.I)
-for f in fetch("list_files", "files", path="daily-logs"):
-    text = read_text(f["path"])
+stop = re.compile(r"work stopped" if "stopped-only" in NEAR else r"work stopped|work suspended|suspended|sent home|shut down", re.I)
+files = sorted(f["path"] for f in fetch("list_files", "files", path="daily-logs"))
+if "latest-week" in NEAR:
+    files = list({path.rsplit("/", 1)[0]: path for path in files}.values())
+for path in files:
+    text = read_text(path)
     project = re.search(r"PRJ-\\d\\d", text).group(0)
     for day, weather, delays in entry.findall(text):
         if "any-weather" in NEAR:
@@ -90,5 +99,11 @@ export const weatherDaysTask = defineTask({
   nearMisses: nearMisses(weatherCells, [
     ["any-weather", "Counts every day of rain or wind, including days crews worked through.", "any-weather"],
     ["weekends", "Counts Saturday stoppages.", "weekends"],
+    [
+      "stopped-only",
+      "Looks for 'work stopped' only, missing sites shut down and crews sent home.",
+      "stopped-only",
+    ],
+    ["latest-week", "Reads only each project's latest log file.", "latest-week"],
   ]),
 });
