@@ -77,6 +77,30 @@ describe("coop generator", () => {
       "SELECT c.contract_id FROM contracts c WHERE status = 'open' AND delivery_end < '2025-06-30' AND (SELECT SUM(bushels) FROM applications a WHERE a.contract_id = c.contract_id) >= 0.98 * bushels",
     );
     expect(nearFills.length).toBeGreaterThan(0);
+    // The review's boundary plants: an unkeyed reissue, a drift of exactly the tolerance, a ticket applied
+    // on its contract's first delivery day, and loads on the fiscal year's first and last days.
+    const reissues = state
+      .listFiles()
+      .filter((p) => p.startsWith("logs/"))
+      .flatMap((p) => [...state.readFile(p)!.matchAll(/REISSUE tkt (\d+)/g)].map((m) => `T-${m[1]}`));
+    expect(reconciliation.missing.some((id) => reissues.includes(id))).toBe(true);
+    const keyedNet = new Map(
+      allRows<{ ticket_id: string; net_lb: number }>(state.db, "SELECT ticket_id, net_lb FROM tickets").map(
+        (t) => [t.ticket_id, t.net_lb],
+      ),
+    );
+    expect([...tickets.values()].some((t) => Math.abs(keyedNet.get(t.ticket_id)! - t.net_lb) === 5)).toBe(
+      true,
+    );
+    const starts = new Map(
+      allRows<{ contract_id: string; delivery_start: string }>(state.db, "SELECT * FROM contracts").map(
+        (c) => [c.contract_id, c.delivery_start],
+      ),
+    );
+    expect(added.some((a) => starts.get(a.contract_id) === tickets.get(a.ticket_id)?.ticket_date)).toBe(true);
+    const days = allRows<{ ticket_date: string }>(state.db, "SELECT DISTINCT ticket_date FROM tickets");
+    for (const day of ["2024-06-30", "2024-07-01", "2025-06-30"])
+      expect(days.map((d) => d.ticket_date)).toContain(day);
   });
 
   it("keeps every bin's rise clear of the aeration threshold", () => {
@@ -86,6 +110,7 @@ describe("coop generator", () => {
         const last = [...days.keys()].sort().at(-1)!;
         const rise = days.get(last)! - days.get(addDays(last, -3))!;
         expect(Math.abs(rise - 5)).toBeGreaterThan(0.5);
+        expect(Math.abs((rise * 4) / 3 - 5)).toBeGreaterThan(0.2);
       }
       const csv = state.listFiles().filter((p) => p.startsWith("monitoring/"));
       expect(csv.some((p) => state.readFile(p)!.includes("temp_c"))).toBe(true);

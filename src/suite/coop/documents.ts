@@ -64,7 +64,7 @@ export function writeCoopDocuments(context: GenerateContext, sites: LogSite[]): 
       { heading: "Scale units" },
       { table: { headers: ["elevator", "name", "units"], rows: sites.map((s) => [s.id, s.name, s.units]) } },
       { heading: "Reconciliation" },
-      "The office keys every ticket into the grain accounting system in pounds. A keyed ticket agrees with the journal when its net weight is within the tolerance below of the journal's net weight (conversion rounding and re-zeroing stay inside it); a larger difference is a keying error. A ticket the journal voided must be void in the system too.",
+      "The office keys every ticket into the grain accounting system in pounds. A keyed ticket agrees with the journal when its net weight differs from the journal's net weight by no more than the tolerance below (conversion rounding and re-zeroing stay inside it); a larger difference is a keying error. A ticket the journal voided must be void in the system too.",
       { heading: "Reconciliation tolerance" },
       {
         table: { headers: ["setting", "value"], rows: [["net weight tolerance (lb)", WEIGHT_TOLERANCE_LB]] },

@@ -1,12 +1,12 @@
 import { addDays, dateRange, insertRow, personName, randomDate } from "../../envs/index.js";
 import type { GenerateContext } from "../../envs/index.js";
 import { writeCoopDocuments } from "./documents.js";
-import type { Grade, LogSite, ScaleTicket } from "./logs.js";
+import type { Grade, LogSite, LogTicket, ScaleTicket } from "./logs.js";
 import { logPath, renderLog } from "./logs.js";
 import type { BinTrend } from "./monitoring.js";
 import { EXPORT_DAYS, monitoringPath, renderExport } from "./monitoring.js";
 import { binId, contractId, memberId } from "./schema.js";
-import { GRADE_FACTORS, KG_TO_LB, round2, settledBushels } from "./world.js";
+import { FISCAL_YEAR, GRADE_FACTORS, KG_TO_LB, round2, settledBushels } from "./world.js";
 
 type Random = GenerateContext["random"];
 interface Member {
@@ -49,22 +49,8 @@ function load(random: Random, site: LogSite, crop: string): { gross: number; tar
   return { tare, gross: tare + units(random.int(38000, 58000), site), grade: grade(random, crop) };
 }
 
-interface TicketRow {
-  ticket_id: string;
-  elevator_id: string;
-  member_id: string;
-  crop: string;
-  ticket_date: string;
-  gross_lb: number;
-  tare_lb: number;
-  net_lb: number;
-  moisture: number;
-  test_weight: number;
-  fm: number;
-  net_bu: number;
-  designation: string;
-  status: string;
-}
+/** A ticket as the accounting system stores it. */
+type TicketRow = LogTicket & { net_bu: number; status: string };
 
 function row(t: ScaleTicket, site: LogSite, status = "active", keyingError = 0): TicketRow {
   const gross = toLb(t.gross, site) + keyingError;
@@ -150,6 +136,11 @@ export function generateCoop(context: GenerateContext): void {
           : randomDate(random, "2025-01-06", "2025-05-30");
       history.push(ticket(member, random.pick(member.crops), date, random.chance(0.65) ? "spot" : "storage"));
     }
+  // The fiscal year's first day and the day before it, for patronage's inclusive window.
+  members.forEach((member, i) => {
+    const date = i % 4 === 0 ? FISCAL_YEAR.start : addDays(FISCAL_YEAR.start, -1);
+    if (i % 4 < 2) history.push(ticket(member, member.crops[0]!, date, "spot"));
+  });
   history.sort((a, b) => a.date.localeCompare(b.date) || a.at - b.at);
   for (const t of history) t.id = number(t.elevator);
 
@@ -215,9 +206,7 @@ export function generateCoop(context: GenerateContext): void {
       }
     }
   for (const t of history)
-    db.prepare(
-      "INSERT INTO tickets VALUES (@ticket_id, @elevator_id, @member_id, @crop, @ticket_date, @gross_lb, @tare_lb, @net_lb, @moisture, @test_weight, @fm, @net_bu, @designation, @status)",
-    ).run(row(t, siteOf.get(t.elevator)!, random.chance(0.03) ? "void" : "active"));
+    insertRow(db, "tickets", row(t, siteOf.get(t.elevator)!, random.chance(0.03) ? "void" : "active"));
 
   // The journal days: every elevator's deliveries, some voided and reissued, some never keyed.
   const days = dateRange(
@@ -267,26 +256,36 @@ export function generateCoop(context: GenerateContext): void {
         at: Math.min(voided.at + random.int(900, 3600), 19 * 3600),
         reason,
       };
+      let fate = 0;
       for (const t of [...todays, reissue]) {
         journal.push(t);
         let keyed: TicketRow | null = row(t, site);
         if (t === voided) {
-          const fate = voids++ % 4;
+          fate = voids++ % 4;
           keyed = fate === 3 ? null : row(t, site, fate === 1 ? "active" : "void");
-        } else if (plain++ % 11 === 5) {
+        } else if (plain++ % 11 === 5 || (t === reissue && fate === 0)) {
           keyed = null; // never keyed; a re-probed load among them
           if (t !== reissue)
             t.reprobe ??= { ...t.grade, moisture: t.grade.moisture + 1.2, fm: t.grade.fm + 0.5 };
         } else if (plain % 9 === 4)
           keyed = row(t, site, "active", random.pick([-1, 1]) * random.int(12, 90) * 10);
-        else if (plain % 7 === 2) keyed = row(t, site, "active", random.pick([-1, 1]) * random.int(2, 4));
-        if (keyed)
-          db.prepare(
-            "INSERT INTO tickets VALUES (@ticket_id, @elevator_id, @member_id, @crop, @ticket_date, @gross_lb, @tare_lb, @net_lb, @moisture, @test_weight, @fm, @net_bu, @designation, @status)",
-          ).run(keyed);
+        else if (plain % 7 === 2) {
+          // Inside the tolerance; at pound scales every other drift is exactly the tolerance.
+          const drift = site.units === "lb" && plain % 14 === 2 ? 5 : random.int(2, 4);
+          keyed = row(t, site, "active", random.pick([-1, 1]) * drift);
+        }
+        if (keyed) insertRow(db, "tickets", keyed);
       }
       context.writeFile(logPath(site.id, day), renderLog(random, site, day, todays));
     }
+
+  // Today's loads, keyed before today's journal is exported: the fiscal year's last day.
+  members.forEach((member, i) => {
+    if (i % 4 !== 2) return;
+    const t = ticket(member, member.crops[0]!, FISCAL_YEAR.end, "spot");
+    t.id = number(t.elevator);
+    insertRow(db, "tickets", row(t, member.home));
+  });
 
   // This summer's contracts for the journal tickets: priced and deferred, windows that miss, other elevators.
   const keyed = new Set(
@@ -303,8 +302,10 @@ export function generateCoop(context: GenerateContext): void {
       if (due.length === 0 || pair++ % 5 === 4) continue;
       const sum = due.reduce((s, t) => s + bu(t), 0);
       const current = { delivery_start: "2025-05-01", delivery_end: "2025-08-31", status: "open" };
+      // Every fourth deferred-price contract's delivery closes on the day of the member's last load.
       addContract(member, crop, {
         ...current,
+        ...(pair % 4 === 0 ? { delivery_end: due.at(-1)!.date } : {}),
         contract_type: "deferred_price",
         bushels: random.int(8, 14) * 1000,
         signed_on: randomDate(random, "2025-01-06", "2025-01-31"),
@@ -316,12 +317,14 @@ export function generateCoop(context: GenerateContext): void {
         bushels: Math.max(100, Math.floor((sum * 0.55) / 100) * 100),
         signed_on: randomDate(random, "2025-02-03", "2025-03-28"),
       });
+      // A basis contract signed before the forward (a higher number, filled first): every other one's
+      // delivery opens on the first journal day the member delivered this crop, the others' after the journals.
       if (pair % 2 === 0)
         addContract(member, crop, {
           contract_type: "basis",
-          bushels: random.int(3, 6) * 1000,
+          bushels: pair % 4 ? Math.max(100, Math.floor((sum * 0.3) / 100) * 100) : random.int(3, 6) * 1000,
           signed_on: randomDate(random, "2024-12-02", "2024-12-20"),
-          delivery_start: "2025-07-01",
+          delivery_start: pair % 4 ? due[0]!.date : "2025-07-01",
           delivery_end: "2025-09-30",
           status: "open",
         });
@@ -345,19 +348,24 @@ export function generateCoop(context: GenerateContext): void {
       const role = n <= 5 ? n : random.pick([1, 5, 5, 2]);
       const empty = role === 4;
       const hot = role === 1 || role === 3;
+      // Bin 5 warms just under the threshold over the lookback (over it across four days or a week) and
+      // lost a reading on the comparison day (a blank read as 0 lifts its rise over it too).
+      const near = n === 5;
       const rise = hot
         ? e === 1 && n === 1
           ? 7.2
           : random.int(65, 100) / 10
         : empty
           ? 8
-          : random.int(-15, 30) / 10;
+          : near
+            ? random.int(40, 44) / 10
+            : random.int(-15, 30) / 10;
       trends.push({
         bin,
         base: empty ? 68 : random.int(48, 62),
         rise,
         dropouts: role === 2 ? [EXPORT_DAYS - 4] : role === 3 ? [EXPORT_DAYS - 1] : [],
-        blanks: random.chance(0.4) ? [random.int(0, EXPORT_DAYS - 1)] : [],
+        blanks: near ? [EXPORT_DAYS - 4] : random.chance(0.4) ? [random.int(0, EXPORT_DAYS - 1)] : [],
       });
       const crop = empty ? null : random.pick(["corn", "soybeans"]);
       insertRow(db, "bins", {

@@ -122,7 +122,7 @@ export function renderLog(random: Random, site: LogSite, day: string, tickets: S
 }
 
 /** A completed ticket read back from the journals; weights in pounds. */
-export interface LogTicket {
+export type LogTicket = {
   ticket_id: string;
   elevator_id: string;
   ticket_date: string;
@@ -135,7 +135,7 @@ export interface LogTicket {
   moisture: number;
   test_weight: number;
   fm: number;
-}
+};
 
 const LINE = /^\d\d:\d\d:\d\d L\d (\w+)\s+tkt (\d+)(.*)$/;
 const field = (rest: string, pattern: RegExp): string | undefined => pattern.exec(rest)?.[1];

@@ -1,5 +1,12 @@
 /** What every coop task shares: the domain, and oracle/near-miss cells built from one variant. */
-import { check, defineTask, parseAnswerJson, parseAnswerList } from "../../../envs/index.js";
+import {
+  checkProblems,
+  defineTask,
+  longDate,
+  parseAnswerJson,
+  parseAnswerList,
+  REFERENCE_DATE,
+} from "../../../envs/index.js";
 import type { Check, TaskDefinition } from "../../../envs/index.js";
 import { coopDomain } from "../domain.js";
 import { COOP_PY } from "./python.js";
@@ -10,6 +17,9 @@ interface CoopTask<Variant> extends Pick<TaskDefinition, "summary" | "instructio
   cell: (variant: Variant) => string;
   nearMisses: Array<[id: string, description: string, variant: Variant]>;
 }
+
+/** Opens the instructions whose answer depends on what day it is. */
+export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 
 export function defineCoopTask<Variant extends object>(task: CoopTask<Variant>): TaskDefinition {
   const { slug, cell, nearMisses, ...rest } = task;
@@ -28,15 +38,13 @@ export function defineCoopTask<Variant extends object>(task: CoopTask<Variant>):
 
 /** The answer lists exactly the expected ids (order free). */
 export function checkIdList(answer: string, expected: string[]): Check {
-  const given = parseAnswerList(answer)
-    .map((id) => id.trim().toUpperCase())
-    .sort();
-  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
-  return check(
-    "answer",
-    same,
-    same ? `${expected.length} ids` : `expected ${JSON.stringify([...expected].sort())}`,
+  const given = JSON.stringify(
+    parseAnswerList(answer)
+      .map((id) => id.trim().toUpperCase())
+      .sort(),
   );
+  const wanted = JSON.stringify([...expected].sort());
+  return checkProblems("answer", given === wanted ? [] : [`expected ${wanted}`], `${expected.length} ids`);
 }
 
 /** The answer is `{outer: {inner: number}}` with exactly the expected pairs, each within the tolerance. */
@@ -61,9 +69,5 @@ export function checkNestedAmounts(
       given.delete(`${outer}/${key}`);
     }
   for (const key of given.keys()) problems.push(`unexpected ${key}`);
-  return check(
-    "answer",
-    problems.length === 0,
-    problems.length === 0 ? "all match" : problems.slice(0, 5).join("; "),
-  );
+  return checkProblems("answer", problems, "all match");
 }

@@ -1,7 +1,7 @@
 import { allRows, checkAnswerAmounts, REFERENCE_DATE } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { DOCS, round2 } from "../world.js";
-import { defineCoopTask } from "./common.js";
+import { TODAY_TEXT, defineCoopTask } from "./common.js";
 
 /** The fill tolerance as the delivery rules state it ("reach 98% of the contracted bushels"). */
 export function fillTolerance(state: StateView): number {
@@ -29,7 +29,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerAmounts("answer", answer, expectedShortfalls(initial), 0.011)];
 }
 
-type Variant = { trustBody?: boolean; noTolerance?: boolean; cancelled?: boolean };
+type Variant = { trustBody?: boolean; noTolerance?: boolean; cancelled?: boolean; toTolerance?: boolean };
 
 function cell(v: Variant): string {
   return String.raw`
@@ -40,7 +40,7 @@ for c in ended:
     detail = ${v.trustBody ? 'tools.get_contract(contract_id=c["contract_id"])' : 'call("get_contract", contract_id=c["contract_id"])'}
     applied = sum(a["bushels"] for a in detail.get("applications", []))
     if applied < ${v.noTolerance ? "1.0" : "tolerance"} * c["bushels"]:
-        short[c["contract_id"]] = round(c["bushels"] - applied, 2)
+        short[c["contract_id"]] = round(c["bushels"]${v.toTolerance ? " * tolerance" : ""} - applied, 2)
 print(json.dumps(short))
 `;
 }
@@ -48,8 +48,7 @@ print(json.dumps(short))
 export const contractShortfallsTask = defineCoopTask<Variant>({
   slug: "contract-shortfalls",
   summary: "Contracts whose delivery period ended short of the contracted bushels, and by how much.",
-  instruction:
-    'Which contracts are still open although their delivery period has already ended, and came up short under contracts/delivery-rules.md? For each short contract I need the shortfall in bushels (contracted minus applied). Reply with a JSON object mapping contract ids to shortfall bushels rounded to two decimals, e.g. {"C-00012": 1450.25}.',
+  instruction: `${TODAY_TEXT} Which contracts are still open although their delivery period has already ended, and came up short under contracts/delivery-rules.md? For each short contract I need the shortfall in bushels (contracted minus applied). Reply with a JSON object mapping contract ids to shortfall bushels rounded to two decimals, e.g. {"C-00012": 1450.25}.`,
   tools: ["list_members", "list_contracts", "get_contract"],
   verify,
   cell,
@@ -65,5 +64,10 @@ export const contractShortfallsTask = defineCoopTask<Variant>({
       { noTolerance: true },
     ],
     ["includes-cancelled", "Reports cancelled contracts as short too.", { cancelled: true }],
+    [
+      "shortfall-to-tolerance",
+      "Measures the shortfall to the 98% fill line instead of the contracted bushels.",
+      { toTolerance: true },
+    ],
   ],
 });

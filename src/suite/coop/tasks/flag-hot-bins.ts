@@ -18,11 +18,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-type Variant = { faults?: boolean; celsius?: boolean; noDedupe?: boolean };
+type Variant = { faults?: boolean; celsius?: boolean; noDedupe?: boolean; extraDay?: boolean };
 
 function cell(v: Variant): string {
   return String.raw`
-hot = hot_bins(keep_faults=${v.faults ? "True" : "False"}, celsius_as_f=${v.celsius ? "True" : "False"})
+hot = hot_bins(keep_faults=${v.faults ? "True" : "False"}, celsius_as_f=${v.celsius ? "True" : "False"}, extra_days=${v.extraDay ? 1 : 0})
 open_alerts = ${v.noDedupe ? "set()" : '{a["bin_id"] for a in fetch("list_bin_alerts", "alerts", status="open")}'}
 raised = 0
 for bin_id in hot:
@@ -50,5 +50,6 @@ export const flagHotBinsTask = defineCoopTask<Variant>({
       "Compares a Celsius export's rise with the Fahrenheit threshold.",
       { celsius: true },
     ],
+    ["lookback-off-by-one", "Compares the last day with four days earlier.", { extraDay: true }],
   ],
 });

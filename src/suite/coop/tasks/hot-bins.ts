@@ -26,11 +26,11 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkIdList(answer, expectedHotBins(initial))];
 }
 
-type Variant = { faults?: boolean; celsius?: boolean; empty?: boolean };
+type Variant = { faults?: boolean; celsius?: boolean; empty?: boolean; extraDay?: boolean };
 
 function cell(v: Variant): string {
   return String.raw`
-print(json.dumps(hot_bins(keep_faults=${v.faults ? "True" : "False"}, celsius_as_f=${v.celsius ? "True" : "False"}, empty_too=${v.empty ? "True" : "False"})))
+print(json.dumps(hot_bins(keep_faults=${v.faults ? "True" : "False"}, celsius_as_f=${v.celsius ? "True" : "False"}, empty_too=${v.empty ? "True" : "False"}, extra_days=${v.extraDay ? 1 : 0})))
 `;
 }
 
@@ -51,5 +51,6 @@ export const hotBinsTask = defineCoopTask<Variant>({
       { celsius: true },
     ],
     ["includes-empty-bins", "Flags empty bins that follow the weather.", { empty: true }],
+    ["lookback-off-by-one", "Compares the last day with four days earlier.", { extraDay: true }],
   ],
 });

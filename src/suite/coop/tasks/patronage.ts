@@ -1,7 +1,7 @@
-import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, roundCents } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { DOCS, patronageRates } from "../world.js";
-import { defineCoopTask } from "./common.js";
+import { TODAY_TEXT, defineCoopTask } from "./common.js";
 
 /** Patronage per member: settled bushels of active, non-storage tickets in the fiscal year times the crop rate. */
 export function expectedPatronage(state: StateView): Map<string, number> {
@@ -18,14 +18,14 @@ export function expectedPatronage(state: StateView): Map<string, number> {
   const totals = new Map<string, number>();
   for (const r of rows)
     totals.set(r.member_id, (totals.get(r.member_id) ?? 0) + r.net_bu * rates.get(r.crop)!);
-  return new Map([...totals].map(([member, amount]) => [member, Math.round(amount * 100) / 100]));
+  return new Map([...totals].map(([member, amount]) => [member, roundCents(amount)]));
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerAmounts("answer", answer, expectedPatronage(initial), 0.011)];
 }
 
-type Variant = { storage?: boolean; allPatrons?: boolean; allYears?: boolean };
+type Variant = { storage?: boolean; allPatrons?: boolean; allYears?: boolean; afterStart?: boolean };
 
 function cell(v: Variant): string {
   return String.raw`
@@ -36,7 +36,7 @@ members = {m["member_id"] for m in fetch("list_members", "members"${v.allPatrons
 tickets = fetch("list_tickets", "tickets", status="active"${v.allYears ? "" : ", date_from=start, date_to=end"})
 totals = {}
 for t in tickets:
-    if t["member_id"] not in members or (t["designation"] == "storage" and not ${v.storage ? "True" : "False"}):
+    if t["member_id"] not in members or ${v.afterStart ? 't["ticket_date"] == start or ' : ""} (t["designation"] == "storage" and not ${v.storage ? "True" : "False"}):
         continue
     totals[t["member_id"]] = totals.get(t["member_id"], 0.0) + t["net_bu"] * rates[t["crop"]]
 print(json.dumps({m: round(a, 2) for m, a in sorted(totals.items())}))
@@ -47,8 +47,7 @@ export const patronageTask = defineCoopTask<Variant>({
   slug: "patronage",
   summary:
     "Each member's patronage allocation for the fiscal year from the keyed tickets and the board's rates.",
-  instruction:
-    "The board needs this year's patronage allocation. Using the tickets in the accounting system and board/patronage-allocation.md, work out each eligible member's allocation. Reply with a JSON object mapping member ids to dollars rounded to the cent, e.g. {\"M-0003\": 1520.37}, leaving out anyone with nothing allocated.",
+  instruction: `${TODAY_TEXT} The board needs this year's patronage allocation. Using the tickets in the accounting system and board/patronage-allocation.md, work out each eligible member's allocation. Reply with a JSON object mapping member ids to dollars rounded to the cent, e.g. {"M-0003": 1520.37}, leaving out anyone with nothing allocated.`,
   tools: ["list_members", "list_tickets"],
   verify,
   cell,
@@ -56,5 +55,6 @@ export const patronageTask = defineCoopTask<Variant>({
     ["counts-storage", "Counts grain in open storage as patronage business.", { storage: true }],
     ["all-patrons", "Allocates to non-member patrons too.", { allPatrons: true }],
     ["all-years", "Counts tickets outside the fiscal year.", { allYears: true }],
+    ["excludes-first-day", "Starts the fiscal year after its first day.", { afterStart: true }],
   ],
 });

@@ -88,15 +88,15 @@ def aeration():
     rows = {r[0]: float(r[1]) for r in md_table(read_text("storage/aeration-policy.md"), "Thresholds")}
     return rows["rise threshold (F)"], int(rows["lookback days"])
 
-def hot_bins(keep_faults=False, celsius_as_f=False, empty_too=False, strict=False):
+def hot_bins(keep_faults=False, celsius_as_f=False, empty_too=False, extra_days=0):
     threshold, lookback = aeration()
     filled = {b["bin_id"] for b in fetch("list_bins", "bins", **({} if empty_too else {"status": "filled"}))}
     hot = []
     for bin_id, days in sorted(bin_days(keep_faults, celsius_as_f).items()):
         last = max(days)
-        earlier = sorted(days)[sorted(days).index(last) - lookback]
+        earlier = sorted(days)[sorted(days).index(last) - lookback - extra_days]
         rise = days[last] - days[earlier]
-        if bin_id in filled and (rise > threshold if strict else rise >= threshold):
+        if bin_id in filled and rise >= threshold:
             hot.append(bin_id)
     return hot
 print("helpers ready")

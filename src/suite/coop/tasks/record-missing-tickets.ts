@@ -32,11 +32,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-type Variant = { kgAsLb?: boolean; voided?: boolean; firstProbe?: boolean };
+type Variant = { kgAsLb?: boolean; voided?: boolean; firstProbe?: boolean; skipReissues?: boolean };
 
 function cell(v: Variant): string {
   return String.raw`
-tickets, voided = scale_tickets(kg_as_lb=${v.kgAsLb ? "True" : "False"}, first_probe=${v.firstProbe ? "True" : "False"})
+tickets, voided = scale_tickets(kg_as_lb=${v.kgAsLb ? "True" : "False"}, first_probe=${v.firstProbe ? "True" : "False"}, skip_reissues=${v.skipReissues ? "True" : "False"})
 first = min(t["ticket_date"] for t in tickets.values())
 keyed = {t["ticket_id"] for t in fetch("list_tickets", "tickets", date_from=first)}
 created = 0
@@ -63,5 +63,10 @@ export const recordMissingTicketsTask = defineCoopTask<Variant>({
     ["kg-as-lb", "Keys kilogram weights as pounds.", { kgAsLb: true }],
     ["keys-voided", "Also keys voided tickets that were never entered.", { voided: true }],
     ["first-probe", "Keys a re-probed load's first probe as its grade.", { firstProbe: true }],
+    [
+      "skips-reissues",
+      "Reads IN lines only, missing tickets printed on a REISSUE line.",
+      { skipReissues: true },
+    ],
   ],
 });

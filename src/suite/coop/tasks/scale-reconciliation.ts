@@ -35,7 +35,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerIdLists(answer, new Map(Object.entries(expectedReconciliation(initial))))];
 }
 
-type Variant = { kgAsLb?: boolean; exact?: boolean; voidedMissing?: boolean };
+type Variant = { kgAsLb?: boolean; exact?: boolean; voidedMissing?: boolean; atTolerance?: boolean };
 
 function cell(v: Variant): string {
   return String.raw`
@@ -51,7 +51,7 @@ for tid, t in sorted(tickets.items()):
             result["not_voided"].append(tid)
     elif row is None:
         result["missing"].append(tid)
-    elif abs(row["net_lb"] - t["net_lb"]) > tolerance:
+    elif abs(row["net_lb"] - t["net_lb"]) ${v.atTolerance ? ">=" : ">"} tolerance:
         result["weight_errors"].append(tid)
 print(json.dumps(result))
 `;
@@ -69,6 +69,7 @@ export const scaleReconciliationTask = defineCoopTask<Variant>({
   nearMisses: [
     ["kg-as-lb", "Compares kilogram journal weights with pounds.", { kgAsLb: true }],
     ["exact-weights", "Flags any difference, ignoring the reconciliation tolerance.", { exact: true }],
+    ["flags-at-tolerance", "Flags a difference of exactly the tolerance.", { atTolerance: true }],
     [
       "voided-as-missing",
       "Reports a voided ticket that was never keyed as missing.",
