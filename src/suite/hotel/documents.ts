@@ -106,7 +106,7 @@ function writePolicies(context: GenerateContext, properties: Property[]): void {
   context.writeFile(
     GROUP_BLOCKS,
     renderMarkdown("Group blocks", [
-      "Group contracts hold a block of rooms at a group rate until the cutoff date, 21 days before arrival; rooms not picked up by then go back to general sale.",
+      "Group contracts hold a block of rooms at a group rate until the cutoff date, 21 days before arrival; rooms not picked up by then go back to general sale. The cutoff day itself still belongs to the group: the cutoff has passed from the next day on.",
       { heading: "Attrition" },
       `Once the cutoff date has passed, the group owes attrition when fewer than ${ATTRITION_PCT}% of the blocked rooms were picked up. The fee is the shortfall (the rooms needed to reach ${ATTRITION_PCT}% of the block, rounded up to a whole room, less the rooms picked up) times the group rate times the nights of the block.`,
       "Picked up means a reservation on the block's rooming list that was not cancelled. A no-show counts as picked up: the group's master account pays for it.",

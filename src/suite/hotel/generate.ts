@@ -5,6 +5,7 @@ import {
   previousMonth,
   randomDate,
   roundCents,
+  sample,
   weightedPick,
 } from "../../envs/index.js";
 import { writeHotelDocuments } from "./documents.js";
@@ -13,8 +14,10 @@ import {
   DIRECT_BILL,
   EXPEDIA_COMMISSION_PCT,
   FOLIO_CODES,
+  OTA_CHANNELS,
   PROPERTIES,
   ROOM_TYPES,
+  WRITE_OFF_BELOW,
   planOf,
   propertyCount,
   reservationId,
@@ -28,7 +31,11 @@ type Room = { no: string; type: string; floor: number; hk: string; taken: boolea
 type Guest = { property: Property; guest: string; adults: number; children: number; type: string };
 type Stay = { room: string | null; plan: string; rate: number; arrival: string; departure: string };
 type Booking = { status: Status; channel: string; payment: string; group: string | null; bookedOn: string };
-type Settle = { cancelledOn: string | null; settle: "paid" | "open" | "small"; feeCharged: boolean };
+type Settle = {
+  cancelledOn: string | null;
+  settle: "paid" | "open" | "small" | "floor";
+  feeCharged: boolean;
+};
 type Draft = Guest & Stay & Booking & Settle & { ctaxPosted: boolean };
 
 const NIGHTS = [1, 2, 3, 4, 5, 6, 7];
@@ -133,13 +140,15 @@ function groupDrafts(
   const drafts: Draft[] = [];
   for (let index = 0; index < count; index += 1) {
     const kind = serial.n % 4;
+    // Every other block whose cutoff has not passed has it today (the policy: not passed until tomorrow).
+    const later = kind === 3 && serial.n % 8 === 3 ? 21 : random.int(26, 34);
     const code = `GB-${String(4100 + serial.n * 7).padStart(4, "0")}`;
     serial.n += 1;
     const block = random.int(8, 16);
     const past = kind === 0 || kind === 2;
     const arrival = past
       ? addDays(today, -random.int(12, 60))
-      : addDays(today, kind === 1 ? random.int(4, 18) : random.int(26, 34));
+      : addDays(today, kind === 1 ? random.int(4, 18) : later);
     const nights = random.int(2, 3);
     const rate = roundCents(ROOM_TYPES.STD!.base * 0.85 + random.int(-5, 5));
     const threshold = Math.ceil((block * 80) / 100);
@@ -203,22 +212,30 @@ function propertyDrafts(
     drafts.push(draft);
     return draft;
   };
-  // Today's arrivals booked into rooms now out of order: the lowest free Clean room of the type comes before
-  // the lowest Inspected one, and suites sit on the top floor (the board's last page).
+  // Today's arrivals booked into rooms now out of order (two standard ones, so the order of moves counts):
+  // below the Inspected rooms they move to sit a Clean room and, for standard rooms, an Inspected one held
+  // for another arrival; suites sit on the top floor (the board's last page).
+  const held = { plan: "BAR", channel: "Booking.com", payment: "Card on file" }; // the feed's earliest
   for (const type of ["STD", "DLX", "STE"]) {
     const ofType = rooms.filter((room) => room.type === type);
-    const broken = type === "STE" ? ofType.at(-1)! : ofType[random.int(2, ofType.length - 1)]!;
-    const [clean, inspected] = ofType.filter((room) => room !== broken);
-    broken.hk = "out_of_order";
-    broken.taken = true;
-    Object.assign(clean!, { hk: "clean", taken: true });
-    Object.assign(inspected!, { hk: "inspected", taken: true });
-    stay(today, random.int(1, 4), { type, room: broken.no, status: "booked", plan: "BAR" });
+    const below = type === "STD" ? ["held", "clean", "inspected", "inspected"] : ["clean", "inspected"];
+    const broken =
+      type === "STE" ? [ofType.at(-1)!] : sample(random, ofType.slice(below.length), below.length / 2);
+    const free = ofType.filter((room) => !broken.includes(room));
+    below.forEach((hk, index) =>
+      Object.assign(free[index]!, { hk: hk === "held" ? "inspected" : hk, taken: true }),
+    );
+    if (type === "STD") stay(today, random.int(1, 4), { type, room: free[0]!.no, status: "booked", ...held });
+    for (const room of broken) {
+      Object.assign(room, { hk: "out_of_order", taken: true });
+      stay(today, random.int(1, 4), { type, room: room.no, status: "booked", plan: "BAR" });
+    }
   }
   random.pick(rooms.filter((room) => !room.taken)).hk = "out_of_order";
-  // Departures today for the city-tax run: one stays past the longest taxed stay, one is already charged.
+  // Departures today for the city-tax run: one stays past the longest taxed stay, one is already charged, one
+  // arrived yesterday (the in-house listing's last page); and guests staying on.
   for (let n = 0; n < Math.round(3 * share) + 1; n += 1) {
-    const nights = n === 0 ? 8 + random.int(0, 7) : random.int(1, 5);
+    const nights = n === 0 ? 8 + random.int(0, 7) : n === 3 ? 1 : random.int(1, 5);
     stay(addDays(today, -nights), nights, {
       status: "in_house",
       adults: n === 1 ? 2 : random.int(1, 2),
@@ -226,23 +243,43 @@ function propertyDrafts(
       ctaxPosted: n === 2,
     });
   }
-  // No-shows on both sides of a day-month swap (5 May / 6 May, 5 June / 6 June), and late and free cancellations at the window's edge.
-  const noShows = [`${lastMonth}-06`, `${thisMonth}-05`, `${thisMonth}-04`].map((day) =>
-    stay(day, 2, { status: "no_show", plan: day.endsWith("4") ? "CORP" : "BAR" }),
+  for (let n = 0; n < Math.round(4 * share) + 4; n += 1)
+    stay(addDays(today, -random.int(1, 4)), random.int(5, 8), { status: "in_house" });
+  // No-shows on both sides of a day-month swap (5 May / 6 May, 5 June / 6 June), one arriving on the last
+  // day of last month (departing this month), the latest one (the listing's last page) and six old ones.
+  const lastDay = addDays(`${thisMonth}-01`, -1);
+  const noShows = [`${lastMonth}-06`, `${thisMonth}-05`, `${thisMonth}-04`, lastDay, addDays(today, -3)].map(
+    (day, index) => stay(day, 2, { status: "no_show", plan: index === 2 ? "CORP" : "BAR" }),
   );
-  for (const day of [`${lastMonth}-06`, `${thisMonth}-05`])
-    stay(addDays(day, -2), 2, {
-      status: "checked_out",
-      plan: "BAR",
-      payment: "Card on file",
-      settle: "open",
-    });
+  for (let days = 68; days < 74; days += 1)
+    stay(addDays(today, -days), 1, { status: "no_show", plan: "ADV" });
+  // Open balances departing on both sides of the swap and on the 1st (arriving the month before), and one
+  // of exactly the write-off limit (still chased).
+  for (const [day, settle] of [
+    [`${lastMonth}-06`, "open"],
+    [`${thisMonth}-05`, "open"],
+    [`${lastMonth}-01`, "open"],
+    [`${lastMonth}-18`, "floor"],
+    [`${lastMonth}-12`, "small"],
+  ] as const)
+    stay(addDays(day, -2), 2, { status: "checked_out", plan: "BAR", payment: "Card on file", settle });
   // An online booking cancelled ahead of arrival: the channel feed then carries it at zero.
   const online = { plan: "ADV", channel: "Expedia", payment: CHANNEL_COLLECT };
   cancel(random, stay(addDays(today, 3), 2, online), today, 5);
-  const edges = [stay(addDays(today, -6), 2, { plan: "BAR" }), stay(addDays(today, -3), 3, { plan: "CORP" })];
-  edges.push(stay(addDays(today, -12), 2, { plan: "BAR" }));
-  edges.forEach((draft, index) => cancel(random, draft, today, [2, 0, 1][index]));
+  // Cancellations this month: on the last free day, on arrival day (of a stay that would depart today), the
+  // day before; today for tomorrow's arrival (next month); and a late one already charged.
+  const edges = [
+    [-6, 2, "BAR", 2],
+    [-3, 3, "CORP", 0],
+    [-12, 2, "BAR", 1],
+    [1, 2, "BAR", 1],
+    [-9, 2, "BAR", 1],
+  ] as const;
+  const late = edges.map(([day, nights, plan, before]) => {
+    const draft = stay(addDays(today, day), nights, { plan });
+    cancel(random, draft, today, before);
+    return draft;
+  });
   cancel(random, stay(addDays(today, -30), 1, { plan: "BAR" }), today, 0); // May: charged long ago
   for (let n = 0; n < Math.round(70 * share); n += 1) {
     const draft = stay(
@@ -271,12 +308,18 @@ function propertyDrafts(
         draft.arrival < `${lastMonth}-01` || random.chance(draft.arrival < `${thisMonth}-01` ? 0.4 : 0.25);
     if (draft.status === "cancelled" && draft.cancelledOn! < `${thisMonth}-01`) draft.feeCharged = true;
   }
-  // This month's day-first no-show is still to charge; the one after it already is.
-  noShows[1]!.feeCharged = false;
-  noShows[2]!.feeCharged = true;
-  for (const draft of edges) draft.feeCharged = false;
+  // Last month's day-first no-show was charged (its fee is an open balance); this month's is still to charge,
+  // the one before it already is; the last-of-month and the latest ones are still to charge.
+  [true, false, true, false, false].forEach((charged, index) => (noShows[index]!.feeCharged = charged));
+  late.forEach((draft, index) => (draft.feeCharged = index === late.length - 1));
   return drafts;
 }
+
+/** The reservations table's columns after the id and property, as the draft names them. */
+const COLUMNS =
+  "guest adults children type room plan rate arrival departure status channel payment group bookedOn cancelledOn".split(
+    " ",
+  ) as Array<keyof Draft>;
 
 const nightsOf = (draft: Draft): number => daysBetween(draft.arrival, draft.departure);
 
@@ -324,7 +367,9 @@ function folioLines(random: Random, draft: Draft, today: string): Array<[string,
         ? random.int(1200, 18000) / 100
         : draft.settle === "small"
           ? random.int(150, 950) / 100
-          : 0;
+          : draft.settle === "floor"
+            ? WRITE_OFF_BELOW
+            : 0;
     if (owed - left > 0) lines.push([draft.departure, "PAY", -roundCents(owed - left)]);
   }
   return lines;
@@ -343,12 +388,14 @@ function channelBooking(
   draft: Draft,
   id: string,
   refs: Set<string>,
-  mismatch: boolean,
+  mismatch: "cents" | boolean,
 ): unknown[] {
   const gross = draft.rate * nightsOf(draft);
   const expedia = draft.channel === "Expedia";
   let amount = roundCents(expedia ? gross * (1 - EXPEDIA_COMMISSION_PCT / 100) : gross);
-  if (mismatch) amount = roundCents(amount + random.pick([-1, 1]) * random.int(4, 22) * nightsOf(draft));
+  const off =
+    mismatch === "cents" ? random.int(3, 60) / 100 : mismatch ? random.int(4, 22) * nightsOf(draft) : 0;
+  if (off > 0) amount = roundCents(amount + random.pick([-1, 1]) * off);
   let ref: string;
   do ref = expedia ? `EXP-${random.int(10000000, 99999999)}` : `BDC-${random.int(100000000, 999999999)}`;
   while (refs.has(ref));
@@ -395,40 +442,27 @@ export function generateHotel(context: GenerateContext): void {
   );
   const channel = db.prepare("INSERT INTO channel_bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const refs = new Set<string>();
-  const planted = new Set<string>();
+  // The earliest and the latest upcoming online booking of each property and channel disagree (the earliest
+  // Booking.com one, arriving today, by a few cents; the latest on the feed's last page); others now and then.
+  const planted = new Map<string, Draft>();
+  for (const d of drafts.filter((item) => item.status === "booked" && OTA_CHANNELS.includes(item.channel))) {
+    const [first, last] = [`${d.property.code}|${d.channel}`, `${d.property.code}|${d.channel}|last`];
+    if (!planted.has(first) || d.arrival < planted.get(first)!.arrival) planted.set(first, d);
+    if (!planted.has(last) || d.arrival >= planted.get(last)!.arrival) planted.set(last, d);
+  }
   let number = 104000;
-  for (const draft of drafts) {
+  for (const d of drafts) {
     number += random.int(1, 4);
     const id = reservationId.format(number);
-    const d = draft;
-    insert.run(
-      id,
-      d.property.code,
-      d.guest,
-      d.adults,
-      d.children,
-      d.type,
-      d.room,
-      d.plan,
-      d.rate,
-      d.arrival,
-      d.departure,
-      d.status,
-      d.channel,
-      d.payment,
-      d.group,
-      d.bookedOn,
-      d.cancelledOn,
-    );
-    for (const [on, code, amount] of folioLines(random, draft, today))
+    insert.run(id, d.property.code, ...COLUMNS.map((column) => d[column]));
+    for (const [on, code, amount] of folioLines(random, d, today))
       line.run(id, on, code, FOLIO_CODES[code], amount);
-    if (d.channel === "Booking.com" || d.channel === "Expedia") {
-      // Upcoming online bookings disagree now and then; every property has one of each channel that does.
-      const key = `${d.property.code}|${d.channel}`;
-      const first = d.arrival >= today && d.status === "booked" && !planted.has(key);
-      if (first) planted.add(key);
-      channel.run(...channelBooking(random, draft, id, refs, first || random.chance(0.1)));
-    }
+    if (!OTA_CHANNELS.includes(d.channel)) continue;
+    const key = `${d.property.code}|${d.channel}`;
+    const first = planted.get(key) === d;
+    const marked = first || planted.get(`${key}|last`) === d;
+    const mismatch = first && d.channel === "Booking.com" ? "cents" : marked || random.chance(0.1);
+    channel.run(...channelBooking(random, d, id, refs, mismatch));
   }
   writeHotelDocuments(context, properties);
 }

@@ -3,12 +3,11 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
+import { REFERENCE_DATE, buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
 import type { Instance } from "../../envs/index.js";
 import { bindTool } from "../../runtime/index.js";
 import { hotelTasks } from "./index.js";
 import * as expect_ from "./tasks/expectations.js";
-import { REFERENCE_DATE } from "../../envs/index.js";
 import { hotelTools } from "./tools.js";
 
 let cache: TempDir;

@@ -152,16 +152,17 @@ function reservationListing(db: Database.Database, address: Address, code: strin
   const status = address.query.get("status");
   if (status !== null && !STATUS_LABEL[status])
     throw new ToolFailure(`400 Bad Request: status must be one of ${Object.keys(STATUS_LABEL).join(", ")}`);
-  const where = `r.property = ?${status ? " AND r.status = ?" : ""}`;
+  const where = `property = ?${status ? " AND status = ?" : ""}`;
   const params = status ? [code, status] : [code];
   const total = getRow<{ n: number }>(
     db,
-    `SELECT count(*) AS n FROM reservations r WHERE ${where}`,
+    `SELECT count(*) AS n FROM reservations WHERE ${where}`,
     ...params,
   )!.n;
+  // Balances for the page's rows only: in the outer query, after the page is cut (a folio scan per row).
   const rows = allRows(
     db,
-    `SELECT r.*, ${balanceSql} AS balance FROM reservations r WHERE ${where} ORDER BY r.arrival DESC, r.reservation_id DESC LIMIT ? OFFSET ?`,
+    `SELECT r.*, ${balanceSql} AS balance FROM (SELECT * FROM reservations WHERE ${where} ORDER BY arrival, reservation_id LIMIT ? OFFSET ?) r ORDER BY r.arrival, r.reservation_id`,
     ...params,
     ROWS_PER_PAGE,
     (page - 1) * ROWS_PER_PAGE,
@@ -240,17 +241,11 @@ function housekeepingBoard(db: Database.Database, address: Address, code: string
     (page - 1) * ROWS_PER_PAGE,
   );
   const office = frontOfficeStatus(db, code, today);
-  const label: Record<string, string> = {
-    dirty: "Dirty",
-    clean: "Clean",
-    inspected: "Inspected",
-    out_of_order: "Out of order",
-  };
   const rows = rooms.map((room) => [
     String(room.room_no),
     String(room.room_type),
     String(room.floor),
-    label[String(room.hk_status)]!,
+    String(room.hk_status)[0]!.toUpperCase() + String(room.hk_status).slice(1).replaceAll("_", " "),
     office.get(String(room.room_no)) ?? "Vacant",
   ]);
   return pmsPage(

@@ -20,38 +20,23 @@ export interface Property {
   cityTax: { basis: "adult-night"; rate: number; maxNights: number } | { basis: "percent"; rate: number };
 }
 
-const property = (line: string, cityTax: Property["cityTax"]): Property => {
-  const [code, name, city, dateFormat, columns] = line.split(";") as [string, string, string, string, string];
-  return { code, name, city, dateFormat, columns: columns.split(","), cityTax };
+/** `code;name;city;date format;listing columns after Reservation;city tax`: `3/7` is €3 per adult per night
+ * for up to 7 nights, `4%` a percentage of the rate (4% of whole cents never lands on a half cent; 5% would). */
+const property = (line: string): Property => {
+  const [code = "", name = "", city = "", dateFormat = "", columns = "", tax = ""] = line.split(";");
+  const [rate, maxNights] = tax.replace("%", "").split("/").map(Number) as [number, number];
+  const cityTax = tax.endsWith("%")
+    ? { basis: "percent" as const, rate }
+    : { basis: "adult-night" as const, rate, maxNights };
+  return { code, name, city, dateFormat, columns: ["Reservation", ...columns.split(",")], cityTax };
 };
 
 /** Properties in the order the group opened them; a scale with `files` factor f runs the first max(2, f). */
 export const PROPERTIES: Property[] = [
-  property("HBR;Larkspur Harbour;Cork;D MMM YYYY;Reservation,Guest,Arrival,Departure,Room,Status,Balance", {
-    basis: "adult-night",
-    rate: 3,
-    maxNights: 7,
-  }),
-  property("MDW;Larkspur Meadow;Lyon;DD/MM/YYYY;Reservation,Arrival,Departure,Guest,Status,Room,Balance", {
-    basis: "adult-night",
-    rate: 2.2,
-    maxNights: 5,
-  }),
-  property(
-    "OLD;Larkspur Old Town;Tallinn;YYYY-MM-DD;Reservation,Status,Guest,Room,Check-in,Check-out,Balance",
-    {
-      basis: "percent",
-      rate: 5,
-    },
-  ),
-  property(
-    "RVR;Larkspur Riverside;Munich;DD.MM.YYYY;Reservation,Guest,Room,Arrival,Departure,Balance,Status",
-    {
-      basis: "adult-night",
-      rate: 4,
-      maxNights: 14,
-    },
-  ),
+  property("HBR;Larkspur Harbour;Cork;D MMM YYYY;Guest,Arrival,Departure,Room,Status,Balance;3/7"),
+  property("MDW;Larkspur Meadow;Lyon;DD/MM/YYYY;Arrival,Departure,Guest,Status,Room,Balance;2.2/5"),
+  property("OLD;Larkspur Old Town;Tallinn;YYYY-MM-DD;Status,Guest,Room,Check-in,Check-out,Balance;4%"),
+  property("RVR;Larkspur Riverside;Munich;DD.MM.YYYY;Guest,Room,Arrival,Departure,Balance,Status;4/14"),
 ];
 
 export const propertyCount = (files: number): number => Math.max(2, Math.min(PROPERTIES.length, files));

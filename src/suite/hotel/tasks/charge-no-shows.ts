@@ -1,6 +1,6 @@
-import { checkStateDiff, defineTask, sumCents } from "../../../envs/index.js";
+import { defineTask } from "../../../envs/index.js";
 import { hotelDomain } from "../domain.js";
-import { TODAY_TEXT, checkEuroTotal, unchargedNoShows } from "./expectations.js";
+import { TODAY_TEXT, checkPostedFees, unchargedNoShows } from "./expectations.js";
 import { NO_SHOWS_PY } from "./no-show-fees.js";
 import { BLIND_POST_PY, GUESSED_DATES_PY, HOTEL_PY } from "./python.js";
 
@@ -30,19 +30,8 @@ export const chargeNoShowsTask = defineTask({
   summary: "Post this month's missing no-show fees (policy amount, code NOSHOW) on the folios.",
   instruction: `${TODAY_TEXT} Please go through this month's no-shows at every property and post the no-show fee on each folio where the cancellation policy says one is due and it hasn't been charged yet. Reply with how many fees you posted and their total, e.g. \`Posted 3 no-show fees, total €389.00\`.`,
   tools: ["pms_navigate", "pms_submit_form"],
-  verify: ({ initial, final, answer }) => {
-    const expected = unchargedNoShows(initial);
-    return [
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "folio_lines",
-          key: "line_id",
-          added: expected.map((fee) => ({ reservation_id: fee.id, code: "NOSHOW", amount: fee.amount })),
-        },
-      ]),
-      checkEuroTotal(answer, sumCents(expected.map((fee) => fee.amount))),
-    ];
-  },
+  verify: ({ initial, final, answer }) =>
+    checkPostedFees(initial, final, answer, "NOSHOW", unchargedNoShows(initial)),
   oracle: cells({}),
   nearMisses: [
     {

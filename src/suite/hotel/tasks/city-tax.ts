@@ -1,6 +1,6 @@
-import { checkStateDiff, defineTask, sumCents } from "../../../envs/index.js";
+import { defineTask } from "../../../envs/index.js";
 import { hotelDomain } from "../domain.js";
-import { TODAY_TEXT, checkEuroTotal, cityTaxDue } from "./expectations.js";
+import { TODAY_TEXT, checkPostedFees, cityTaxDue } from "./expectations.js";
 import { HOTEL_PY } from "./python.js";
 
 function cells({
@@ -45,19 +45,8 @@ export const cityTaxTask = defineTask({
     "Post the city tax (property rule, adults only, capped nights) on today's departures not yet taxed.",
   instruction: `${TODAY_TEXT} Before the check-out rush, please post the city tax on the folio of every guest departing today, at all properties, following the city-tax policy. Skip folios that already carry it. Reply with how many folios you charged and the total, e.g. \`Posted city tax on 5 folios, total €61.40\`.`,
   tools: ["pms_navigate", "pms_submit_form"],
-  verify: ({ initial, final, answer }) => {
-    const expected = cityTaxDue(initial);
-    return [
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "folio_lines",
-          key: "line_id",
-          added: expected.map((fee) => ({ reservation_id: fee.id, code: "CTAX", amount: fee.amount })),
-        },
-      ]),
-      checkEuroTotal(answer, sumCents(expected.map((fee) => fee.amount))),
-    ];
-  },
+  verify: ({ initial, final, answer }) =>
+    checkPostedFees(initial, final, answer, "CTAX", cityTaxDue(initial)),
   oracle: cells({}),
   nearMisses: [
     {

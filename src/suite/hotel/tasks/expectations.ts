@@ -6,12 +6,14 @@ import type { Check, StateView } from "../../../envs/index.js";
 import {
   REFERENCE_DATE,
   checkProblems,
+  checkStateDiff,
   allRows,
   daysBetween,
   longDate,
   parseMarkdownTable,
   previousMonth,
   roundCents,
+  sumCents,
 } from "../../../envs/index.js";
 import {
   CANCELLATION,
@@ -238,4 +240,19 @@ export function checkEuroTotal(answer: string, expected: number): Check {
     right ? [] : [`expected €${expected.toFixed(2)}, got ${stated}`],
     "ok",
   );
+}
+
+/** A charging task's checks: exactly these folio lines added (nothing else changed) and their total in the reply. */
+export function checkPostedFees(
+  initial: StateView,
+  final: StateView,
+  answer: string,
+  code: string,
+  fees: Fee[],
+): Check[] {
+  const added = fees.map((fee) => ({ reservation_id: fee.id, code, amount: fee.amount }));
+  return [
+    ...checkStateDiff(initial.db, final.db, [{ table: "folio_lines", key: "line_id", added }]),
+    checkEuroTotal(answer, sumCents(fees.map((fee) => fee.amount))),
+  ];
 }

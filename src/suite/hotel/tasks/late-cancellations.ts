@@ -1,9 +1,9 @@
-import { checkStateDiff, defineTask, sumCents } from "../../../envs/index.js";
+import { defineTask } from "../../../envs/index.js";
 import { hotelDomain } from "../domain.js";
-import { TODAY_TEXT, checkEuroTotal, lateCancellations } from "./expectations.js";
+import { TODAY_TEXT, checkPostedFees, lateCancellations } from "./expectations.js";
 import { HOTEL_PY } from "./python.js";
 
-function cells({ late = "days < term['free']", pct = 'term["late"]' }): string[] {
+function cells({ late = "days < term['free']", pct = 'term["late"]', made = "cancelled" }): string[] {
   return [
     HOTEL_PY,
     String.raw`
@@ -16,7 +16,7 @@ for code in property_codes():
         res = reservation(rid)
         cancelled = read(res["Cancelled on"])
         term = terms[plan_code(res)]
-        if month(cancelled) != THIS_MONTH or term["free"] is None:
+        if month(${made}) != THIS_MONTH or term["free"] is None:
             continue
         days = (read(res["Arrival"]) - cancelled).days
         fee = cents(${pct} / 100 * eur(res["Nightly rate"]))
@@ -36,19 +36,8 @@ export const lateCancellationsTask = defineTask({
     "Charge the late-cancellation fee on this month's cancellations made inside the plan's free window.",
   instruction: `${TODAY_TEXT} Some of this month's cancellations came in too late to be free. Please check every cancellation made this month at all our properties against the cancellation policy and post the late-cancellation fee where one is due and not yet on the folio. Reply with how many fees you posted and the total, e.g. \`Posted 2 late-cancellation fees, total €201.50\`.`,
   tools: ["pms_navigate", "pms_submit_form"],
-  verify: ({ initial, final, answer }) => {
-    const expected = lateCancellations(initial);
-    return [
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "folio_lines",
-          key: "line_id",
-          added: expected.map((fee) => ({ reservation_id: fee.id, code: "LATECXL", amount: fee.amount })),
-        },
-      ]),
-      checkEuroTotal(answer, sumCents(expected.map((fee) => fee.amount))),
-    ];
-  },
+  verify: ({ initial, final, answer }) =>
+    checkPostedFees(initial, final, answer, "LATECXL", lateCancellations(initial)),
   oracle: cells({}),
   nearMisses: [
     {
@@ -60,6 +49,11 @@ export const lateCancellationsTask = defineTask({
       id: "full-night-corporate",
       description: "Charges a full night on every late cancellation, ignoring the corporate plan's 50%.",
       cells: cells({ pct: "100" }),
+    },
+    {
+      id: "arrival-month",
+      description: "Takes the cancellations of stays arriving this month instead of those made this month.",
+      cells: cells({ made: 'read(res["Arrival"])' }),
     },
   ],
 });

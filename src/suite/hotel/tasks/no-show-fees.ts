@@ -47,5 +47,12 @@ export const noShowFeesTask = defineTask({
       description: "Charges one night for every no-show, prepaid and group stays included.",
       cells: cells({ fee: "100" }),
     },
+    {
+      id: "departure-month",
+      description: "Takes the no-shows departing last month instead of those due to arrive then.",
+      cells: cells({}).map((cell) =>
+        cell.replace('row.get("Arrival") or row["Check-in"]', 'row.get("Departure") or row["Check-out"]'),
+      ),
+    },
   ],
 });

@@ -1,19 +1,11 @@
-import { checkAnswerIdLists, defineTask } from "../../../envs/index.js";
+import { checkAnswerIdLists, defineTask, pythonClientHelpers } from "../../../envs/index.js";
 import { hotelDomain } from "../domain.js";
 import { TODAY_TEXT, parityMismatches } from "./expectations.js";
 import { HOTEL_PY } from "./python.js";
 
-const CAREFUL_FEED = String.raw`
+const CAREFUL_FEED = `${pythonClientHelpers()}
 def feed(**filters):
-    items, page = [], 1
-    while True:
-        result = tools.list_reservations(page=page, per_page=50, **filters)
-        if result.get("status") == "error":
-            continue
-        items.extend(result["reservations"])
-        if not result["has_more"]:
-            return items
-        page += 1
+    return fetch("list_reservations", "reservations", **filters)
 `;
 const TRUSTING_FEED = String.raw`
 def feed(**filters):
