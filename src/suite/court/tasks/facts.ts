@@ -2,12 +2,16 @@ import {
   REFERENCE_DATE,
   addDays,
   allRows,
+  longDate,
   parseMarkdownTable,
   roundCents,
   type StateView,
 } from "../../../envs/index.js";
 import { docCaseNumber, feePaid, intakeType, readProof, splitDocuments, stampDate } from "../reading.js";
 import { PATHS, motionHearingDate, responseDeadline, type Division } from "../rules.js";
+
+/** Said in the instructions whose answer depends on the date (the sandbox clock is not the court's). */
+export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 
 /** Expectations, computed from the initial state and read from the documents as the agent reads them. */
 export function requireFile(state: StateView, path: string): string {

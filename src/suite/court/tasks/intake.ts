@@ -7,8 +7,11 @@ import { nearMisses, withNear } from "./python.js";
 const intakeBody = withNear(`titles = md_table(read_text(LOCAL), "Intake docket codes")
 entered = 0
 for doc in documents("${PATHS.intake}"):
-    joined = re.sub(r"\\s+", " ", re.sub(r"-\\n\\s*", "", doc))
-    title, kind = next((t, k) for t, k in titles if t in joined)
+    joined = doc if "first-line-title" in NEAR else re.sub(r"\\s+", " ", re.sub(r"-\\n\\s*", "", doc))
+    found = next(((t, k) for t, k in titles if t in joined), None)
+    if found is None:
+        continue
+    title, kind = found
     case = case_number(line_after(doc, r"CASE NUMBER:"))
     if case is None:
         continue
@@ -50,5 +53,11 @@ export const docketIntakeTask = defineTask({
       "Dates the entry with the party's signature date instead of the FILED stamp.",
       "signed-date",
     ],
+    [
+      "title-first-line",
+      "Looks for the title on single lines, so a title wrapped over two lines is not recognised and its paper skipped.",
+      "first-line-title",
+    ],
+    ["no-retry", "Does not retry when the records server answers 503 to a docket entry.", "no-retry"],
   ]),
 });
