@@ -21,6 +21,7 @@ import {
   partyId,
   responseDeadline,
   scheduledFee,
+  MOTION_NOTICE_COURT_DAYS,
   STALE_DAYS,
   type Division,
 } from "./rules.js";
@@ -318,7 +319,7 @@ export function generateCourt(context: GenerateContext): void {
         // Even rounds: the motion day after the notice period is a holiday (July 4), so it is heard a week later.
         const weekLate = (day: string): boolean => {
           const skipped = addDays(motionHearingDate(day, c.weekday, holidays), -7);
-          return holidays.has(skipped) && skipped > addBusinessDays(day, 16, holidays);
+          return holidays.has(skipped) && skipped > addBusinessDays(day, MOTION_NOTICE_COURT_DAYS, holidays);
         };
         const movedOn = pick(addDays(today, round % 2 === 0 ? -30 : -20), addDays(today, -2), (day) =>
           round % 2 === 0 ? weekLate(day) : true,

@@ -42,11 +42,7 @@ export const dismissalReviewTask = defineTask({
       "Lists quiet cases that have a hearing set for a later date.",
       "ignore-hearings",
     ],
-    [
-      "includes-closed",
-      "Also lists quiet cases that are closed (default entered, judgment, dismissed).",
-      "includes-closed",
-    ],
+    ["includes-closed", "Also lists quiet cases that are closed (default entered, judgment, dismissed)."],
   ]),
 });
 
@@ -110,17 +106,15 @@ export const motionHearingsTask = defineTask({
   },
   oracle: motionBody([]),
   nearMisses: nearMisses(motionBody, [
-    ["calendar-days", "Counts the notice period in calendar days.", "calendar-days"],
+    ["calendar-days", "Counts the notice period in calendar days."],
     ["ignores-holidays", "Counts court days without skipping the listed court holidays.", "no-holidays"],
     [
       "next-court-day",
       "Sets the hearing on the first court day after the notice period, whatever the courtroom's motion day.",
-      "next-court-day",
     ],
     [
       "holiday-motion-day",
       "Sets the hearing on the courtroom's motion day even when that day is a court holiday.",
-      "holiday-motion-day",
     ],
   ]),
 });

@@ -9,7 +9,7 @@ import {
 } from "../../../envs/index.js";
 import { courtDomain } from "../domain.js";
 import { TODAY_TEXT, defaultEligible, responseDeadlines } from "./facts.js";
-import { nearMisses, withNear } from "./python.js";
+import { nearMisses, withNear, type NearMissRow } from "./python.js";
 
 /** The reply as a JSON list, compared as a set. */
 export function checkCaseList(answer: string, expected: string[]): Check {
@@ -27,7 +27,7 @@ export function checkCaseList(answer: string, expected: string[]): Check {
   );
 }
 
-const DEADLINE_MISSES: Array<[string, string, string]> = [
+const DEADLINE_MISSES: NearMissRow[] = [
   [
     "ignores-holidays",
     "Counts court days as weekdays, skipping none of the listed court holidays.",
@@ -40,12 +40,8 @@ const DEADLINE_MISSES: Array<[string, string, string]> = [
   ],
   ["filed-stamp-date", "Takes the FILED stamp's date as the date of service.", "filed-date"],
   ["counts-unsigned", "Accepts unsigned proofs of service.", "unsigned"],
-  [
-    "earliest-service",
-    "Counts from the first signed service when a defendant was served twice.",
-    "earliest-service",
-  ],
-  ["answer-only", "Only an answer counts as a response; a demurrer is overlooked.", "answer-only"],
+  ["earliest-service", "Counts from the first signed service when a defendant was served twice."],
+  ["answer-only", "Only an answer counts as a response; a demurrer is overlooked."],
   [
     "includes-small-claims",
     "Applies the civil response and default rules to small claims cases.",

@@ -8,9 +8,9 @@ import {
 } from "../../../envs/index.js";
 import { courtDomain } from "../domain.js";
 import { TODAY_TEXT, feeChecks, feeMismatches } from "./facts.js";
-import { nearMisses, withNear } from "./python.js";
+import { nearMisses, withNear, type NearMissRow } from "./python.js";
 
-const FEE_MISSES: Array<[string, string, string]> = [
+const FEE_MISSES: NearMissRow[] = [
   [
     "plain-amount-regex",
     "Reads the receipt's amount with a plain [\\d,]+.\\d\\d pattern, so OCR misreads go wrong.",
@@ -24,9 +24,8 @@ const FEE_MISSES: Array<[string, string, string]> = [
   [
     "exclusive-bands",
     "Treats band limits as exclusive, putting an amount exactly at a limit in the next band.",
-    "exclusive-bands",
   ],
-  ["no-retry", "Does not retry the imaging server's error bodies.", "no-retry"],
+  ["no-retry", "Does not retry the imaging server's error bodies."],
 ];
 
 const auditBody = withNear(`result = {}

@@ -7,7 +7,7 @@ import { nearMisses, withNear } from "./python.js";
 const intakeBody = withNear(`titles = md_table(read_text(LOCAL), "Intake docket codes")
 entered = 0
 for doc in documents("${PATHS.intake}"):
-    joined = doc if "first-line-title" in NEAR else re.sub(r"\\s+", " ", re.sub(r"-\\n\\s*", "", doc))
+    joined = doc if "title-first-line" in NEAR else re.sub(r"\\s+", " ", re.sub(r"-\\n\\s*", "", doc))
     found = next(((t, k) for t, k in titles if t in joined), None)
     if found is None:
         continue
@@ -43,11 +43,7 @@ export const docketIntakeTask = defineTask({
   },
   oracle: intakeBody([]),
   nearMisses: nearMisses(intakeBody, [
-    [
-      "strict-case-number",
-      "Recognises only case numbers written as CV-2025-00123 and skips the rest.",
-      "strict-case-number",
-    ],
+    ["strict-case-number", "Recognises only case numbers written as CV-2025-00123 and skips the rest."],
     [
       "signature-date",
       "Dates the entry with the party's signature date instead of the FILED stamp.",
@@ -56,8 +52,7 @@ export const docketIntakeTask = defineTask({
     [
       "title-first-line",
       "Looks for the title on single lines, so a title wrapped over two lines is not recognised and its paper skipped.",
-      "first-line-title",
     ],
-    ["no-retry", "Does not retry when the records server answers 503 to a docket entry.", "no-retry"],
+    ["no-retry", "Does not retry when the records server answers 503 to a docket entry."],
   ]),
 });

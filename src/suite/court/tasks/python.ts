@@ -193,12 +193,12 @@ const CARELESS: Record<string, string> = {
     "def fetch(name, key, **filters):\n    return call(name, page=1, per_page=50, **filters)[key]\n",
 };
 
-/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(
-  cells: (near: string[]) => string[],
-  rows: Array<[string, string, ...string[]]>,
-): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
+/** A near-miss as `[id, description, ...NEAR flags]`; without flags the id is the flag. */
+export type NearMissRow = [id: string, description: string, ...flags: string[]];
+
+/** Near-misses from rows over a task's cells builder. */
+export function nearMisses(cells: (near: string[]) => string[], rows: NearMissRow[]): NearMiss[] {
+  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near[0] ? near : [id]) }));
 }
 
 /** A task's cells: the helpers, then `body` with the near-miss flags set. */
