@@ -115,6 +115,8 @@ describe("court generator", () => {
     expect(staleCases(view).length).toBeGreaterThan(0);
     expect(motionHearings(view).length).toBeGreaterThan(3);
     expect(intakeEntries(view).length).toBeGreaterThan(4);
+    const dated = view.db.prepare("SELECT MAX(entry_date) FROM docket_entries").pluck().get() as string;
+    expect(dated < REFERENCE_DATE).toBe(true); // nothing on the docket is dated today or later
   });
 
   it("registers eight tasks with at least two near-misses each", () => {

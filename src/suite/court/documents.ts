@@ -1,4 +1,4 @@
-import { renderMarkdown, weekdayName, type GenerateContext } from "../../envs/index.js";
+import { formatUsd as money, renderMarkdown, weekdayName, type GenerateContext } from "../../envs/index.js";
 import {
   COUNTY,
   FEES,
@@ -11,9 +11,6 @@ import {
   STALE_DAYS,
   SUBSTITUTED_EXTRA_DAYS,
 } from "./rules.js";
-
-const money = (value: number): string =>
-  `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 const localRules = (): string =>
   renderMarkdown(`${COUNTY} County Superior Court: local rules (civil and small claims)`, [
@@ -29,6 +26,7 @@ const localRules = (): string =>
         "Personal service is complete on the date the papers were handed to the defendant.",
         `Substituted service (papers left with another adult, then a copy mailed) is complete on the ${SUBSTITUTED_EXTRA_DAYS}th calendar day after the copy was mailed.`,
         "The date of service is the date stated by the process server on the proof of service, not the date the proof was filed or signed.",
+        "Only a proof of service signed by the person who served counts; an unsigned proof is defective and treated as if it had not been filed. When a defendant was served more than once, the time runs from the latest service shown on a signed proof.",
         "Small claims defendants do not file a written response; they appear at the trial.",
       ],
     },

@@ -21,6 +21,8 @@ import {
   partyId,
   responseDeadline,
   scheduledFee,
+  MOTION_NOTICE_COURT_DAYS,
+  STALE_DAYS,
   type Division,
 } from "./rules.js";
 
@@ -124,13 +126,13 @@ export function generateCourt(context: GenerateContext): void {
     docket(c, date, "fee_waiver_granted", party.id, null, `Order granting fee waiver (${party.name})`);
   };
   /** A fee-bearing filing; every 7th is paid at a neighbouring band's fee, every 11th twice over. */
-  const file = (c: Case, party: Party, type: string, title: string, date: string): string => {
+  const file = (c: Case, party: Party, type: string, title: string, date: string, unpaid = false): string => {
     const id = filingId.format(++filings);
     const waiverDate = waived.get(party.id);
     const due = waiverDate && waiverDate <= date ? 0 : scheduledFee(type, c.division, c.amount);
     let paid = due;
     feeCount += 1;
-    if (waiverDate && waiverDate > date)
+    if (unpaid || (waiverDate && waiverDate > date))
       paid = 0; // a waiver granted later does not cover it
     else if (due > 0 && feeCount % 7 === 3) {
       const fees = [
@@ -156,10 +158,18 @@ export function generateCourt(context: GenerateContext): void {
     docket(c, date, type, party.id, id, `${title} filed by ${party.name}`);
     return id;
   };
-  const serve = (c: Case, served: string, method: "personal" | "substituted", signed: boolean): string => {
-    const mailed = method === "substituted" ? addDays(served, random.int(0, 1)) : null;
-    const filed = courtDay(addDays(mailed ?? served, random.int(2, 8)));
-    const executed = addDays(mailed ?? served, random.int(0, 1));
+  const lastCourtDay = addBusinessDays(today, -1, holidays);
+  const serve = (
+    c: Case,
+    served: string,
+    method: "personal" | "substituted",
+    signed: boolean,
+    { mailDelay = random.int(0, 1), late = false } = {},
+  ): string => {
+    const mailed = method === "substituted" ? addDays(served, mailDelay) : null;
+    const stamped = late ? lastCourtDay : courtDay(addDays(mailed ?? served, random.int(3, 8)));
+    const filed = stamped < today ? stamped : lastCourtDay; // a proof is on file before today
+    const executed = addDays(mailed ?? served, random.int(1, 2)); // signed a day or two later, before filing
     proofs.push({
       caseId: c.id,
       plaintiff: c.plaintiff.name,
@@ -168,7 +178,7 @@ export function generateCourt(context: GenerateContext): void {
       method,
       mailed,
       executed,
-      filed: filed > addDays(today, -1) ? addDays(today, -1) : filed,
+      filed,
       server: faker.person.fullName(),
       signed,
     });
@@ -199,12 +209,12 @@ export function generateCourt(context: GenerateContext): void {
       litigated: (litigated + 1) % 3 === 0 ? [540, 330] : [540, 100],
       eligible: [200, 70],
       "pending-holiday": [60, 45],
-      demurrer: [200, 70],
+      demurrer: [200, 100],
       reserved: [150, 120],
       "pending-extension": [70, 55],
       unserved: round % 2 === 0 ? [30, 5] : [300, 220],
-      "default-entered": [260, 90],
-      "late-answer": [200, 80],
+      "default-entered": round % 2 === 0 ? [330, 270] : [260, 90], // even rounds: closed and long quiet
+      "late-answer": [200, 100],
       small: n % 20 === 10 ? [500, 300] : [500, 10], // every other n = 10 (mod 20) small claim went quiet
     };
     const [from, to] = filedWindow[story];
@@ -216,7 +226,13 @@ export function generateCourt(context: GenerateContext): void {
             BAND_LIMITS.filter((value) => value < limit && (division === "civil") === value >= 10000),
           )
         : randomAmount(random, division === "civil" ? 2500 : 250, limit);
-    const room = division === "civil" ? random.pick(civilRooms) : rooms[0]!;
+    // Even rounds' demurrer cases sit in DEPT-2, whose Friday motion day can meet the July 4 holiday.
+    const room =
+      division === "small_claims"
+        ? rooms[0]!
+        : story === "demurrer" && round % 2 === 0
+          ? civilRooms[0]!
+          : random.pick(civilRooms);
     const prefix = division === "civil" ? "CV" : "SC";
     const id = `${prefix}-${filed.slice(0, 4)}-${String(n).padStart(5, "0")}`;
     const company = random.chance(0.4);
@@ -235,7 +251,10 @@ export function generateCourt(context: GenerateContext): void {
     };
     let status = "open";
     if (n % 8 === 2) waiver(c, c.plaintiff, filed);
-    if (n % 8 === 5) waiver(c, c.plaintiff, addDays(filed, random.int(3, 9)));
+    if (n % 8 === 5) {
+      const granted = courtDay(addDays(filed, random.int(3, 9)));
+      waiver(c, c.plaintiff, granted < today ? granted : lastCourtDay);
+    }
     file(
       c,
       c.plaintiff,
@@ -254,7 +273,7 @@ export function generateCourt(context: GenerateContext): void {
       const served = early();
       serve(c, served, "personal", true);
       const trial = courtDay(addDays(filed, random.int(45, 75)));
-      hearing(c, trial, "trial", null, addDays(served, 2));
+      hearing(c, trial, "trial", null, courtDay(addDays(served, 2)));
       if (trial < today && n % 20 !== 10 && random.chance(0.55)) {
         docket(c, trial, "judgment", null, null, "Judgment after trial");
         status = "judgment";
@@ -266,15 +285,17 @@ export function generateCourt(context: GenerateContext): void {
       serve(c, served, "personal", true);
     } else if (story === "pending-extension") {
       const served = pick(addDays(today, -45), addDays(today, -25), (s) => {
-        const due = responseDeadline(s, "substituted", s, holidays);
-        return due >= today && responseDeadline(s, "personal", null, holidays) < today;
+        const due = responseDeadline(s, "substituted", addDays(s, 2), holidays);
+        const fromService = responseDeadline(s, "substituted", s, holidays);
+        return due >= today && fromService !== due && responseDeadline(s, "personal", null, holidays) < today;
       });
-      serve(c, served, "substituted", true);
+      serve(c, served, "substituted", true, { mailDelay: 2 }); // mailed two days later: the 10 days run from the mailing
     } else if (story === "reserved") {
-      serve(c, early(), method(), false);
+      // Odd rounds: the first service is signed too, its proof filed last; the later service still counts.
+      serve(c, early(), method(), round % 2 === 1, { late: round % 2 === 1 });
       const again = pick(
         addDays(today, -26),
-        addDays(today, -6),
+        addDays(today, -14),
         (s) => responseDeadline(s, "personal", null, holidays) >= today,
       );
       serve(c, again, "personal", true);
@@ -295,15 +316,22 @@ export function generateCourt(context: GenerateContext): void {
         status = "default_entered";
       } else if (story === "demurrer") {
         file(c, c.defendant, "demurrer", "Demurrer to Complaint", pick(addDays(due, -15), due));
-        file(
-          c,
-          c.plaintiff,
-          "motion",
-          "Motion for Leave to Amend",
-          pick(addDays(today, -20), addDays(today, -2)),
+        // Even rounds: the motion day after the notice period is a holiday (July 4), so it is heard a week later.
+        const weekLate = (day: string): boolean => {
+          const skipped = addDays(motionHearingDate(day, c.weekday, holidays), -7);
+          return holidays.has(skipped) && skipped > addBusinessDays(day, MOTION_NOTICE_COURT_DAYS, holidays);
+        };
+        const movedOn = pick(addDays(today, round % 2 === 0 ? -30 : -20), addDays(today, -2), (day) =>
+          round % 2 === 0 ? weekLate(day) : true,
         );
+        file(c, c.plaintiff, "motion", "Motion for Leave to Amend", movedOn);
       } else if (story === "late-answer") {
-        file(c, c.defendant, "answer", "Answer to Complaint", pick(addDays(due, 2), addDays(due, 15)));
+        // Both filed together and unpaid: two deficiencies in one case.
+        const lateOn = pick(addDays(due, 2), addDays(due, 12));
+        file(c, c.defendant, "answer", "Answer to Complaint", lateOn, true);
+        const leave = file(c, c.defendant, "motion", "Motion for Leave to File Late Answer", lateOn, true);
+        const heardOn = motionHearingDate(lateOn, c.weekday, holidays);
+        hearing(c, heardOn, "motion", leave, courtDay(addDays(lateOn, 1)));
         file(
           c,
           c.plaintiff,
@@ -313,31 +341,36 @@ export function generateCourt(context: GenerateContext): void {
         );
       } else if (story === "litigated") {
         litigated += 1;
-        if (litigated % 5 === 1) waiver(c, c.defendant, addDays(due, -18));
+        if (litigated % 5 === 1) waiver(c, c.defendant, courtDay(addDays(due, -18)));
         const answered = pick(addDays(due, -12), due);
         file(c, c.defendant, "answer", "Answer to Complaint", answered);
         const stale = answered < addDays(today, -215) && litigated % 3 === 0;
         const recent =
           addDays(answered, 20) > addDays(today, -90) ? addDays(answered, 20) : addDays(today, -90);
-        const last = stale
-          ? pick(addDays(answered, 10), addDays(today, -190))
-          : pick(recent, addDays(today, -4));
+        // Every other quiet case on the dismissal list went quiet 181 days ago, a day past the rule's 180.
+        const last = !stale
+          ? pick(recent, addDays(today, -4))
+          : litigated % 4 === 3
+            ? addDays(today, -STALE_DAYS - 1) // a court day: 2024-12-31
+            : pick(addDays(answered, 45), addDays(today, -190));
         const cms = pick(addDays(answered, 5), addDays(answered, 30));
         if (cms < last)
           docket(c, cms, "case_management_statement", c.plaintiff.id, null, "Case management statement");
-        const motionOn = pick(addDays(answered, 5), last);
+        const motionOn = pick(addDays(answered, 5), stale ? addDays(answered, 9) : last); // heard before `last`
         const mover = random.chance(0.5) ? c.plaintiff : c.defendant;
         const motion = file(c, mover, "motion", random.pick(MOTIONS), motionOn);
         const date = motionHearingDate(motionOn, c.weekday, holidays);
         hearing(c, date, "motion", motion, courtDay(addDays(motionOn, 1)));
         if (last > date) docket(c, last, "minute_order", null, null, "Minute order: status conference");
         if (stale && litigated % 2 === 0) {
-          // A trial date set long ago keeps a quiet case off the dismissal calendar.
-          const trial = pick(addDays(today, 20), addDays(today, 90));
+          // A trial date set long ago (every other one for today) keeps a quiet case off the dismissal calendar.
+          const trial = litigated % 4 === 2 ? today : pick(addDays(today, 20), addDays(today, 90));
           hearings.push([null, c.id, c.courtroom, trial, "08:30", "trial", null, "set"]);
           docket(c, last, "hearing_set", null, null, `trial hearing set for ${trial}`);
         }
         if (!stale && litigated % 4 === 1) {
+          // A motion filed days before the case ended was never heard: it went off calendar.
+          file(c, mover, "motion", random.pick(MOTIONS), pick(addDays(last, -12), addDays(last, -1)));
           const final = random.pick(["judgment", "dismissal"]);
           docket(c, last, final, null, null, "Final disposition");
           status = final === "judgment" ? "judgment" : "dismissed";
@@ -373,10 +406,7 @@ export function generateCourt(context: GenerateContext): void {
       k -= 1
     ) {
       const type = random.pick(FILLERS);
-      entries.push([
-        caseId,
-        [random.pick(dateRange(first, last)), type, null, null, type.replace(/_/g, " ")],
-      ]);
+      entries.push([caseId, [pick(first, last), type, null, null, type.replace(/_/g, " ")]]);
     }
   entries.sort((a, b) => a[1][0].localeCompare(b[1][0]));
   for (const [caseId, entry] of entries) put(db, "docket_entries", null, caseId, ...entry);
@@ -403,7 +433,8 @@ export function generateCourt(context: GenerateContext): void {
     const pages: string[] = [];
     for (let d = random.int(3, 5); d > 0; d -= 1) {
       const c = random.pick(openCases);
-      const [title, type] = random.pick(INTAKE_TITLES);
+      // The first paper is a substitution of attorney, which the records server turns away once.
+      const [title, type] = k === 1 && pages.length === 0 ? INTAKE_TITLES[1]! : random.pick(INTAKE_TITLES);
       const filed = pick(addDays(today, -8), addDays(today, -1));
       if (seen.has(`${c.id}|${type}|${filed}`)) continue;
       seen.add(`${c.id}|${type}|${filed}`);

@@ -1,4 +1,4 @@
-import { addBusinessDays, addDays, defineIdFormat, isWeekend } from "../../envs/index.js";
+import { addBusinessDays, addDays, defineIdFormat, isWeekend, weekdayIndex } from "../../envs/index.js";
 
 /** The clerk's office reference data: what its local rules, fee schedule and calendar documents state. */
 export const PATHS = {
@@ -119,16 +119,21 @@ export function responseDeadline(
   method: string,
   mailed: string | null,
   holidays: ReadonlySet<string>,
+  [courtDays, extraDays] = [RESPONSE_COURT_DAYS, SUBSTITUTED_EXTRA_DAYS],
 ): string {
-  const complete = method === "substituted" ? addDays(mailed ?? served, SUBSTITUTED_EXTRA_DAYS) : served;
-  return addBusinessDays(complete, RESPONSE_COURT_DAYS, holidays);
+  const complete = method === "substituted" ? addDays(mailed ?? served, extraDays) : served;
+  return addBusinessDays(complete, courtDays, holidays);
 }
 
 /** The first law-and-motion day (a court day) at least 16 court days after the motion was filed. */
-export function motionHearingDate(filed: string, weekday: number, holidays: ReadonlySet<string>): string {
-  let day = addBusinessDays(filed, MOTION_NOTICE_COURT_DAYS, holidays);
-  while (!(isCourtDay(day, holidays) && (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7 === weekday))
-    day = addDays(day, 1);
+export function motionHearingDate(
+  filed: string,
+  weekday: number,
+  holidays: ReadonlySet<string>,
+  notice = MOTION_NOTICE_COURT_DAYS,
+): string {
+  let day = addBusinessDays(filed, notice, holidays);
+  while (!(isCourtDay(day, holidays) && weekdayIndex(day) === weekday)) day = addDays(day, 1);
   return day;
 }
 

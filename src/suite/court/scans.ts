@@ -64,7 +64,7 @@ function caption(
   noisy: boolean,
   column = 46,
 ): string[] {
-  const defendantLines = hyphenate(`${ocrConfuse(random, defendant, 0.3)}, et al.`, random.int(18, 28));
+  const defendantLines = hyphenate(ocrConfuse(random, defendant, 0.3), random.int(10, 16));
   return [
     `SUPERIOR COURT OF CALIFORNIA, COUNTY OF ${COUNTY.toUpperCase()}`,
     "",

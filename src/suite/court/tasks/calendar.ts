@@ -2,7 +2,7 @@ import { REFERENCE_DATE, checkAnswerCount, checkStateDiff, defineTask } from "..
 import { HEARING_TIME } from "../rules.js";
 import { courtDomain } from "../domain.js";
 import { checkCaseList } from "./deadlines.js";
-import { motionHearings, staleCases } from "./facts.js";
+import { TODAY_TEXT, motionHearings, staleCases } from "./facts.js";
 import { nearMisses, withNear } from "./python.js";
 
 const staleBody =
@@ -14,7 +14,7 @@ division = {} if "small-claims" in NEAR else {"division": "civil"}
 cutoff = add_days(TODAY, -days)
 upcoming = set() if "ignore-hearings" in NEAR else {h["case_id"] for h in fetch("list_hearings", "hearings", on_or_after=TODAY) if h["status"] == "set"}
 stale = []
-for c in fetch("list_cases", "cases", status="open", **division):
+for c in fetch("list_cases", "cases", **({} if "includes-closed" in NEAR else {"status": "open"}), **division):
     last = c["filed_on"] if "filed-on" in NEAR else latest.get(c["case_id"], c["filed_on"])
     if last < cutoff and c["case_id"] not in upcoming:
         stale.append(c["case_id"])
@@ -25,8 +25,7 @@ export const dismissalReviewTask = defineTask({
   domain: courtDomain,
   summary:
     "Open civil cases with no docket activity for more than the local rules' period: the whole docket, paginated, with 503s.",
-  instruction:
-    'Build the order-to-show-cause list: which cases does our local rule on dismissal review put on it today? Reply with only a JSON list of case numbers, e.g. ["CV-2024-00042"].',
+  instruction: `${TODAY_TEXT} Build the order-to-show-cause list: which cases does our local rule on dismissal review put on it today? Reply with only a JSON list of case numbers, e.g. ["CV-2024-00042"].`,
   tools: ["list_cases", "list_docket_entries", "list_hearings"],
   verify: ({ initial, answer }) => [checkCaseList(answer, staleCases(initial))],
   oracle: staleBody([]),
@@ -43,6 +42,7 @@ export const dismissalReviewTask = defineTask({
       "Lists quiet cases that have a hearing set for a later date.",
       "ignore-hearings",
     ],
+    ["includes-closed", "Also lists quiet cases that are closed (default entered, judgment, dismissed)."],
   ]),
 });
 
@@ -58,7 +58,7 @@ for f in fetch("list_filings", "filings", filing_type="motion"):
         continue
     room = cases[f["case_id"]]["courtroom_id"]
     day = add_court_days(f["filed_on"], notice, hol)
-    while not (court_day(day, hol) and ("next-court-day" in NEAR or date.fromisoformat(day).weekday() == weekday[room])):
+    while not ((court_day(day, hol) or "holiday-motion-day" in NEAR) and ("next-court-day" in NEAR or date.fromisoformat(day).weekday() == weekday[room])):
         day = add_days(day, 1)
     call("schedule_hearing", filing_id=f["filing_id"], hearing_date=day)
     scheduled += 1
@@ -106,12 +106,15 @@ export const motionHearingsTask = defineTask({
   },
   oracle: motionBody([]),
   nearMisses: nearMisses(motionBody, [
-    ["calendar-days", "Counts the notice period in calendar days.", "calendar-days"],
+    ["calendar-days", "Counts the notice period in calendar days."],
     ["ignores-holidays", "Counts court days without skipping the listed court holidays.", "no-holidays"],
     [
       "next-court-day",
       "Sets the hearing on the first court day after the notice period, whatever the courtroom's motion day.",
-      "next-court-day",
+    ],
+    [
+      "holiday-motion-day",
+      "Sets the hearing on the courtroom's motion day even when that day is a court holiday.",
     ],
   ]),
 });

@@ -8,8 +8,8 @@ import {
   type Check,
 } from "../../../envs/index.js";
 import { courtDomain } from "../domain.js";
-import { defaultEligible, responseDeadlines } from "./facts.js";
-import { nearMisses, withNear } from "./python.js";
+import { TODAY_TEXT, defaultEligible, responseDeadlines } from "./facts.js";
+import { nearMisses, withNear, type NearMissRow } from "./python.js";
 
 /** The reply as a JSON list, compared as a set. */
 export function checkCaseList(answer: string, expected: string[]): Check {
@@ -27,7 +27,7 @@ export function checkCaseList(answer: string, expected: string[]): Check {
   );
 }
 
-const DEADLINE_MISSES: Array<[string, string, string]> = [
+const DEADLINE_MISSES: NearMissRow[] = [
   [
     "ignores-holidays",
     "Counts court days as weekdays, skipping none of the listed court holidays.",
@@ -40,7 +40,8 @@ const DEADLINE_MISSES: Array<[string, string, string]> = [
   ],
   ["filed-stamp-date", "Takes the FILED stamp's date as the date of service.", "filed-date"],
   ["counts-unsigned", "Accepts unsigned proofs of service.", "unsigned"],
-  ["answer-only", "Only an answer counts as a response; a demurrer is overlooked.", "answer-only"],
+  ["earliest-service", "Counts from the first signed service when a defendant was served twice."],
+  ["answer-only", "Only an answer counts as a response; a demurrer is overlooked."],
   [
     "includes-small-claims",
     "Applies the civil response and default rules to small claims cases.",
@@ -93,8 +94,7 @@ export const defaultEligibleTask = defineTask({
   domain: courtDomain,
   summary:
     "Civil cases eligible for entry of default today: signed proof of service, response time run out in court days, no answer or demurrer docketed.",
-  instruction:
-    'Which cases can the clerk enter a default in today, under our default rules? Reply with only a JSON list of case numbers, e.g. ["CV-2025-00123"].',
+  instruction: `${TODAY_TEXT} Which cases can the clerk enter a default in today, under our default rules? Reply with only a JSON list of case numbers, e.g. ["CV-2025-00123"].`,
   tools: ["list_cases", "list_parties", "list_docket_entries"],
   verify: ({ initial, answer }) => [
     checkCaseList(
@@ -105,7 +105,7 @@ export const defaultEligibleTask = defineTask({
   oracle: eligibleBody([]),
   nearMisses: nearMisses(
     eligibleBody,
-    misses("ignores-holidays", "counts-unsigned", "answer-only", "includes-small-claims"),
+    misses("ignores-holidays", "counts-unsigned", "answer-only", "includes-small-claims", "earliest-service"),
   ),
 });
 
@@ -121,8 +121,7 @@ export const enterDefaultsTask = defineTask({
   domain: courtDomain,
   summary:
     "Enter the default of every defendant whose case qualifies under the default rules (state diff on cases and docket).",
-  instruction:
-    "Enter defaults: for every case where our default rules allow the clerk to enter the defendant's default today, enter it. Leave every other case alone. Reply with only the number of defaults you entered.",
+  instruction: `${TODAY_TEXT} Enter defaults: for every case where our default rules allow the clerk to enter the defendant's default today, enter it. Leave every other case alone. Reply with only the number of defaults you entered.`,
   tools: ["list_cases", "list_parties", "list_docket_entries", "enter_default"],
   verify: ({ initial, final, answer }) => {
     const expected = defaultEligible(initial);
@@ -149,5 +148,8 @@ export const enterDefaultsTask = defineTask({
     ];
   },
   oracle: enterBody([]),
-  nearMisses: nearMisses(enterBody, misses("ignores-holidays", "answer-only", "includes-small-claims")),
+  nearMisses: nearMisses(
+    enterBody,
+    misses("ignores-holidays", "answer-only", "includes-small-claims", "earliest-service"),
+  ),
 });

@@ -2,12 +2,16 @@ import {
   REFERENCE_DATE,
   addDays,
   allRows,
+  longDate,
   parseMarkdownTable,
   roundCents,
   type StateView,
 } from "../../../envs/index.js";
 import { docCaseNumber, feePaid, intakeType, readProof, splitDocuments, stampDate } from "../reading.js";
 import { PATHS, motionHearingDate, responseDeadline, type Division } from "../rules.js";
+
+/** Said in the instructions whose answer depends on the date (the sandbox clock is not the court's). */
+export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 
 /** Expectations, computed from the initial state and read from the documents as the agent reads them. */
 export function requireFile(state: StateView, path: string): string {
@@ -49,7 +53,10 @@ export interface Deadline {
 /** Open civil cases with a signed proof of service and no response docketed: the last day to respond. */
 export function responseDeadlines(state: StateView): Deadline[] {
   const rules = requireFile(state, PATHS.localRules);
-  number(rules, /within (\d+) court days after service/);
+  const days: [number, number] = [
+    number(rules, /within (\d+) court days after service/),
+    number(rules, /complete on the (\d+)th calendar day after the copy was mailed/),
+  ];
   const holidays = courtHolidays(state);
   const latest = new Map<string, [string, string]>(); // case -> [service date, deadline]
   for (const path of scanFiles(state, PATHS.service))
@@ -57,7 +64,7 @@ export function responseDeadlines(state: StateView): Deadline[] {
       const proof = readProof(doc);
       if (!proof.caseId || !proof.served || !proof.method) throw new Error(`unreadable proof in ${path}`);
       if (!proof.signed) continue;
-      const due = responseDeadline(proof.served, proof.method, proof.mailed, holidays);
+      const due = responseDeadline(proof.served, proof.method, proof.mailed, holidays, days);
       const seen = latest.get(proof.caseId);
       if (!seen || seen[0] < proof.served) latest.set(proof.caseId, [proof.served, due]);
     }
@@ -171,19 +178,21 @@ export function motionHearings(
   state: StateView,
 ): Array<{ filing_id: string; case_id: string; courtroom_id: string; date: string }> {
   const holidays = courtHolidays(state);
+  const calendar = requireFile(state, PATHS.calendar);
+  const notice = number(calendar, /at least (\d+) court days after the motion was filed/);
   const days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"];
   const weekday = new Map(
-    parseMarkdownTable(requireFile(state, PATHS.calendar), "Courtrooms").map((row) => [
-      row[0]!,
-      days.indexOf(row[3]!),
-    ]),
+    parseMarkdownTable(calendar, "Courtrooms").map((row) => [row[0]!, days.indexOf(row[3]!)]),
   );
   return allRows<{ filing_id: string; case_id: string; courtroom_id: string; filed_on: string }>(
     state.db,
     `SELECT f.filing_id, f.case_id, c.courtroom_id, f.filed_on FROM filings f JOIN cases c ON c.case_id = f.case_id
      WHERE f.filing_type = 'motion' AND c.status = 'open'
        AND NOT EXISTS (SELECT 1 FROM hearings h WHERE h.filing_id = f.filing_id) ORDER BY f.filing_id`,
-  ).map((f) => ({ ...f, date: motionHearingDate(f.filed_on, weekday.get(f.courtroom_id)!, holidays) }));
+  ).map((f) => ({
+    ...f,
+    date: motionHearingDate(f.filed_on, weekday.get(f.courtroom_id)!, holidays, notice),
+  }));
 }
 
 /** The docket entries the intake trays' papers call for: case, type from the title, date from the FILED stamp. */

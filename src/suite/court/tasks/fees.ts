@@ -7,10 +7,10 @@ import {
   roundCents,
 } from "../../../envs/index.js";
 import { courtDomain } from "../domain.js";
-import { feeChecks, feeMismatches } from "./facts.js";
-import { nearMisses, withNear } from "./python.js";
+import { TODAY_TEXT, feeChecks, feeMismatches } from "./facts.js";
+import { nearMisses, withNear, type NearMissRow } from "./python.js";
 
-const FEE_MISSES: Array<[string, string, string]> = [
+const FEE_MISSES: NearMissRow[] = [
   [
     "plain-amount-regex",
     "Reads the receipt's amount with a plain [\\d,]+.\\d\\d pattern, so OCR misreads go wrong.",
@@ -24,9 +24,8 @@ const FEE_MISSES: Array<[string, string, string]> = [
   [
     "exclusive-bands",
     "Treats band limits as exclusive, putting an amount exactly at a limit in the next band.",
-    "exclusive-bands",
   ],
-  ["no-retry", "Does not retry the imaging server's error bodies.", "no-retry"],
+  ["no-retry", "Does not retry the imaging server's error bodies."],
 ];
 
 const auditBody = withNear(`result = {}
@@ -53,11 +52,15 @@ export const feeAuditTask = defineTask({
 });
 
 const noticeBody = withNear(`noticed = 0
+done_cases = set()
 for f, paid, due in fee_checks():
+    if "one-per-case" in NEAR and f["case_id"] in done_cases:
+        continue
     if paid < due - 0.005 or ("overpaid-too" in NEAR and abs(paid - due) > 0.005):
         call("add_docket_entry", case_id=f["case_id"], entry_type="fee_deficiency_notice", entry_date=TODAY,
              filing_id=f["filing_id"], description="Fee deficiency: $%.2f owed on %s" % (due - paid, f["filing_id"]))
         noticed += 1
+        done_cases.add(f["case_id"])
 print(noticed)`);
 
 export const feeDeficiencyNoticesTask = defineTask({
@@ -65,8 +68,7 @@ export const feeDeficiencyNoticesTask = defineTask({
   domain: courtDomain,
   summary:
     "Docket a fee deficiency notice, referencing the filing, for every underpaid filing (state diff on the docket).",
-  instruction:
-    "Send out fee deficiency notices: for every filing that was paid less than our fee schedule charges for it, docket the notice the fee schedule describes, today. Nothing else. Reply with only the number of notices you docketed.",
+  instruction: `${TODAY_TEXT} Send out fee deficiency notices: for every filing that was paid less than our fee schedule charges for it, docket the notice the fee schedule describes, today. Nothing else. Reply with only the number of notices you docketed.`,
   tools: ["list_cases", "list_filings", "get_filing_text", "list_docket_entries", "add_docket_entry"],
   verify: ({ initial, final, answer }) => {
     const expected = feeChecks(initial).filter((f) => roundCents(f.due - f.paid) > 0);
@@ -96,5 +98,10 @@ export const feeDeficiencyNoticesTask = defineTask({
     ],
     FEE_MISSES[0]!,
     FEE_MISSES[1]!,
+    [
+      "one-notice-per-case",
+      "Dockets one notice per case, skipping a second underpaid filing.",
+      "one-per-case",
+    ],
   ]),
 });

@@ -7,8 +7,11 @@ import { nearMisses, withNear } from "./python.js";
 const intakeBody = withNear(`titles = md_table(read_text(LOCAL), "Intake docket codes")
 entered = 0
 for doc in documents("${PATHS.intake}"):
-    joined = re.sub(r"\\s+", " ", re.sub(r"-\\n\\s*", "", doc))
-    title, kind = next((t, k) for t, k in titles if t in joined)
+    joined = doc if "title-first-line" in NEAR else re.sub(r"\\s+", " ", re.sub(r"-\\n\\s*", "", doc))
+    found = next(((t, k) for t, k in titles if t in joined), None)
+    if found is None:
+        continue
+    title, kind = found
     case = case_number(line_after(doc, r"CASE NUMBER:"))
     if case is None:
         continue
@@ -40,15 +43,16 @@ export const docketIntakeTask = defineTask({
   },
   oracle: intakeBody([]),
   nearMisses: nearMisses(intakeBody, [
-    [
-      "strict-case-number",
-      "Recognises only case numbers written as CV-2025-00123 and skips the rest.",
-      "strict-case-number",
-    ],
+    ["strict-case-number", "Recognises only case numbers written as CV-2025-00123 and skips the rest."],
     [
       "signature-date",
       "Dates the entry with the party's signature date instead of the FILED stamp.",
       "signed-date",
     ],
+    [
+      "title-first-line",
+      "Looks for the title on single lines, so a title wrapped over two lines is not recognised and its paper skipped.",
+    ],
+    ["no-retry", "Does not retry when the records server answers 503 to a docket entry."],
   ]),
 });

@@ -3,6 +3,7 @@ import {
   PYTHON_OCR_HELPERS,
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
+  pythonClientHelpers,
   type NearMiss,
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
@@ -23,28 +24,7 @@ LOCAL, FEES, DEFAULTS, CALENDAR = "${PATHS.localRules}", "${PATHS.fees}", "${PAT
 MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
 
-def call(name, **kwargs):
-    for attempt in range(6):
-        try:
-            result = tools[name](**kwargs)
-        except ToolError as error:
-            if "503" not in str(error) or "no-retry" in NEAR:
-                raise
-            continue
-        if isinstance(result, dict) and result.get("status") == "error" and "no-retry" not in NEAR:
-            continue
-        return result
-    raise RuntimeError(name + " kept failing")
-
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"] or "first-page" in NEAR:
-            return items
-        page += 1
-
+${pythonClientHelpers()}
 def add_days(day, n):
     return (date.fromisoformat(day) + timedelta(days=n)).isoformat()
 
@@ -99,9 +79,9 @@ def add_court_days(day, n, hol):
 def documents(folder):
     """Every scanned document under a folder: pages split at form feeds, a document starts at 'Page 1 of'."""
     docs = []
-    for f in sorted(fetch("list_files", "files", path=folder), key=lambda f: f["path"]):
+    for path in workspace_files(folder):
         current = []
-        for page in read_text(f["path"]).split("\f"):
+        for page in read_text(path).split("\f"):
             if not page.strip():
                 continue
             if re.search(r"Page 1 of \d+", page) or not current:
@@ -152,7 +132,8 @@ def response_deadlines():
         start = p["served"]
         if p["method"] == "substituted" and "no-extension" not in NEAR:
             start = add_days(p["mailed"] or p["served"], extra)
-        if p["case_id"] not in latest or latest[p["case_id"]][0] < p["served"]:
+        seen = latest.get(p["case_id"])
+        if not seen or (seen[0] > p["served"] if "earliest-service" in NEAR else seen[0] < p["served"]):
             latest[p["case_id"]] = (p["served"], add_court_days(start, days, hol))
     kinds = ["answer"] if "answer-only" in NEAR else ["answer", "demurrer"]
     responded = {e["case_id"] for kind in kinds for e in fetch("list_docket_entries", "entries", entry_type=kind)}
@@ -205,15 +186,25 @@ def fee_checks():
 print("court helpers ready")
 `;
 
-/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(
-  cells: (near: string[]) => string[],
-  rows: Array<[string, string, ...string[]]>,
-): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
+/** A careless client's \`call\` and \`fetch\`, replacing the helpers' for the near-misses that name them. */
+const CARELESS: Record<string, string> = {
+  "no-retry": "def call(name, **kwargs):\n    return tools[name](**kwargs)\n",
+  "first-page":
+    "def fetch(name, key, **filters):\n    return call(name, page=1, per_page=50, **filters)[key]\n",
+};
+
+/** A near-miss as `[id, description, ...NEAR flags]`; without flags the id is the flag. */
+export type NearMissRow = [id: string, description: string, ...flags: string[]];
+
+/** Near-misses from rows over a task's cells builder. */
+export function nearMisses(cells: (near: string[]) => string[], rows: NearMissRow[]): NearMiss[] {
+  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near[0] ? near : [id]) }));
 }
 
 /** A task's cells: the helpers, then `body` with the near-miss flags set. */
 export const withNear =
   (body: string) =>
-  (near: string[]): string[] => [COURT_PY, `NEAR = set(${JSON.stringify(near)})\n${body}`];
+  (near: string[]): string[] => [
+    COURT_PY,
+    [`NEAR = set(${JSON.stringify(near)})`, ...near.flatMap((flag) => CARELESS[flag] ?? []), body].join("\n"),
+  ];
