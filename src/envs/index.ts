@@ -204,6 +204,16 @@ export {
   snapshotFields,
 } from "./kit/snapshot.js";
 export type { SnapshotNode } from "./kit/snapshot.js";
+export {
+  attributionLine,
+  clientDate,
+  forwardBlock,
+  FORWARD_MARKER,
+  ownText,
+  renderMessage,
+  SIGNATURE_LINE,
+} from "./kit/mail-thread.js";
+export type { ThreadMessage } from "./kit/mail-thread.js";
 export { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./kit/html.js";
 export {
   PYTHON_OCR_HELPERS,

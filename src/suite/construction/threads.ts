@@ -1,13 +1,17 @@
 import type Database from "better-sqlite3";
 import type { SeededRandom } from "../../core/index.js";
-import { addDays, cachedStatement, formatUsd, roundCents, type GenerateContext } from "../../envs/index.js";
 import {
+  addDays,
+  cachedStatement,
+  formatUsd,
+  roundCents,
+  type GenerateContext,
   SIGNATURE_LINE,
   forwardBlock,
   ownText,
   renderMessage,
   type ThreadMessage,
-} from "../newsroom/render-thread.js";
+} from "../../envs/index.js";
 import { coId, threadId } from "./rules.js";
 
 /** Someone who writes in a change-order thread. */

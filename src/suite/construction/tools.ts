@@ -11,11 +11,11 @@ import {
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  type ThreadMessage,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { coId, contractId, payAppId, projectId, rfiId, subId, submittalId, threadId } from "./rules.js";
 import { renderThread } from "./threads.js";
-import type { ThreadMessage } from "../newsroom/render-thread.js";
 
 const projectFilter = projectId.schema("Only this project").optional();
 const subFilter = subId.schema("Only this subcontractor").optional();

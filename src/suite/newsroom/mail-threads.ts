@@ -10,11 +10,13 @@ import {
   roundCents,
   sample,
   type GenerateContext,
+  forwardBlock,
+  SIGNATURE_LINE,
+  type ThreadMessage,
 } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { commissionFee, ratesFor, type FeeRates } from "./fees.js";
 import { addMinutes, clock, type Commission, type People, type Person, type Story } from "./generate.js";
-import { forwardBlock, SIGNATURE_LINE, type ThreadMessage } from "./render-thread.js";
 import { CORRECTION_KINDS, NEWSROOM, PHRASES, correctionId, messageId, threadId } from "./rules.js";
 
 const TITLES: Record<string, string> = {

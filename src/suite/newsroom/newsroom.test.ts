@@ -3,12 +3,20 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
+import {
+  buildInstance,
+  openStateView,
+  type Instance,
+  attributionLine,
+  clientDate,
+  ownText,
+  renderMessage,
+  type ThreadMessage,
+} from "../../envs/index.js";
 import { bindTool, type ToolCallResult } from "../../runtime/index.js";
 import { shiftMonths } from "./documents.js";
 import { commissionFee } from "./fees.js";
 import { newsroomTasks } from "./index.js";
-import { attributionLine, clientDate, ownText, renderMessage, type ThreadMessage } from "./render-thread.js";
 import { RATE_CARD } from "./rules.js";
 import { correctionDecisions, legalDecisions } from "./tasks/mail.js";
 import { newsroomTools } from "./tools.js";

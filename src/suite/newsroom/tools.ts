@@ -15,9 +15,10 @@ import {
   type DomainTool,
   type IdFormat,
   type ToolContext,
+  renderMessage,
+  type ThreadMessage,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import { renderMessage, type ThreadMessage } from "./render-thread.js";
 import {
   CHANNELS,
   CORRECTION_KINDS,

@@ -1,5 +1,4 @@
-import { allRows, getRow, type StateView } from "../../../envs/index.js";
-import { ownText } from "../render-thread.js";
+import { allRows, getRow, type StateView, ownText } from "../../../envs/index.js";
 import { PHRASES } from "../rules.js";
 
 /** Readers of the desk's mail for verifiers: the decisions an agent must find, from the initial state. */

@@ -1,10 +1,10 @@
-import { MONTH_NAMES, weekdayName } from "../../envs/index.js";
+import { MONTH_NAMES, weekdayName } from "./dates.js";
 
 /**
  * Renders e-mail the way mail clients show it: a header block, the new text, the sender's signature, then the
  * earlier message quoted under an "On <date>, <name> <address> wrote:" line (top-posted) or interleaved with it
- * (inline replies), and text attachments at the bottom. Generic: it belongs in the domain kit (src/envs/kit)
- * once a second domain needs it.
+ * (inline replies), and text attachments at the bottom. Newsroom's desk mail and construction's project threads
+ * render through it; `ownText` is the reader's side (a message's own text, quotes and signature cut).
  */
 export interface ThreadMessage {
   message_id?: string;
