@@ -154,6 +154,7 @@ export {
   toJsonDocument,
   renderEmail,
   PYTHON_MARKDOWN_HELPERS,
+  requireFile,
 } from "./kit/documents.js";
 export type { CsvValue, MarkdownBlock } from "./kit/documents.js";
 export {
@@ -236,5 +237,6 @@ export {
   checkAnswerTotal,
   checkAnswerCount,
   checkAnswerIdLists,
+  checkAnswerIds,
 } from "./kit/answer-checks.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

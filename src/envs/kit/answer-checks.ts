@@ -1,6 +1,6 @@
 /** Checks of an agent's reply that task verifiers keep writing: a total, a count, a JSON map of id lists. */
 import type { Check } from "../define-task.js";
-import { check, parseAnswerJson } from "../verify-helpers.js";
+import { check, parseAnswerJson, parseAnswerList } from "../verify-helpers.js";
 
 /** A check that passes when `problems` is empty; its message names the first five problems or `success`. */
 export function checkProblems(id: string, problems: readonly string[], success: string): Check {
@@ -46,4 +46,16 @@ export function checkAnswerIdLists(answer: string, expected: ReadonlyMap<string,
     .map(([key, list]) => `${key}: expected ${set(list)}, got ${given.get(key) ?? "nothing"}`);
   for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
   return checkProblems("answer", problems, `all ${expected.size} match`);
+}
+
+/**
+ * `answer`: the reply lists exactly the expected ids (a JSON array, or lines / commas), order free, each trimmed and
+ * upper-cased; repeats count.
+ */
+export function checkAnswerIds(answer: string, expected: readonly string[]): Check {
+  const given = parseAnswerList(answer)
+    .map((id) => id.toUpperCase())
+    .sort();
+  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
+  return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify(expected)}`);
 }

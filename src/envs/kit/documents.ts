@@ -180,3 +180,10 @@ export function renderEmail(
   const paragraphs = typeof body === "string" ? [body] : body;
   return `${lines.join("\n")}\n\n${paragraphs.join("\n\n")}\n`;
 }
+
+/** A workspace file a verifier reads back; throws naming it when the generator did not write it. */
+export function requireFile(state: { readFile(path: string): string | null }, path: string): string {
+  const text = state.readFile(path);
+  if (text === null) throw new Error(`workspace file ${path} is missing`);
+  return text;
+}

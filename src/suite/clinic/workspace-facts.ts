@@ -1,4 +1,4 @@
-import { splitCsvLine, type StateView } from "../../envs/index.js";
+import { splitCsvLine, type StateView, requireFile } from "../../envs/index.js";
 import { COVERAGE_TABLE_PATH, NO_SHOW_POLICY_PATH, ROSTER_PATH } from "./documents.js";
 import { WEEKDAY_NAMES } from "./rules.js";
 import type { ChargeCategory } from "./rules.js";
@@ -7,12 +7,6 @@ import type { ChargeCategory } from "./rules.js";
  * Readers for the facts verifiers take from workspace documents (roster, leave memo, closures, excused
  * no-shows, coverage), so expectations follow the documents of the instance being verified.
  */
-
-function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file '${path}' is missing`);
-  return text;
-}
 
 export interface RosterEntry {
   providerId: number;

@@ -4,7 +4,7 @@
  * text the agent read, never the generator's drafts.
  */
 import type { StateView } from "../../envs/index.js";
-import { allRows, parseMarkdownTable, roundCents } from "../../envs/index.js";
+import { allRows, parseMarkdownTable, roundCents, requireFile } from "../../envs/index.js";
 import { PATHS } from "./rules.js";
 
 export const INVOICE_LINE =
@@ -101,12 +101,6 @@ export function readShipments(state: StateView): ShipmentFacts[] {
       certificates,
     };
   });
-}
-
-function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
 }
 
 export interface Rules {

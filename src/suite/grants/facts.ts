@@ -4,7 +4,7 @@
  * Expectations follow the text the agent read, never the generator's drafts.
  */
 import type { StateView } from "../../envs/index.js";
-import { allRows, ocrAmountsIn, parseMarkdownTable } from "../../envs/index.js";
+import { allRows, ocrAmountsIn, parseMarkdownTable, requireFile } from "../../envs/index.js";
 import { CATEGORIES, PATHS } from "./rules.js";
 import type { Category } from "./rules.js";
 
@@ -24,12 +24,6 @@ export function charges(state: StateView, where: string, ...params: unknown[]): 
 export function nonEmpty<T extends { size: number } | { length: number }>(value: T, what: string): T {
   if (("size" in value ? value.size : value.length) === 0) throw new Error(`generation produced no ${what}`);
   return value;
-}
-
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
 }
 
 /** The first group of `pattern` in `text`; throws naming `what` when it is not there. */

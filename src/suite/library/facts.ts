@@ -3,19 +3,13 @@
  * oracles use: MARC records, invoice printouts, shipping notices and the policies' rules.
  */
 import type { StateView } from "../../envs/index.js";
-import { addDays, allRows, parseMarkdownTable, roundCents } from "../../envs/index.js";
+import { addDays, allRows, parseMarkdownTable, roundCents, requireFile } from "../../envs/index.js";
 import { fundFor, isbnsOf } from "./marc.js";
 import { FY_START, PATHS, TODAY } from "./rules.js";
 
 export const INVOICE_LINE =
   /^\s*(\d+)\s+(POL-\d{6})\s+(\d{13})\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$/;
 export const NOTICE_LINE = /^(\d{3})\s+(POL-\d{6})\s+(\S+)\s+(\d+)\s+(\d+)\s+([A-Z]+)\s/;
-
-function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 /** A policy table's rows keyed by their first cell. */
 function policyTable(state: StateView, path: string, heading: string): Map<string, string[]> {

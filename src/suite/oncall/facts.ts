@@ -3,18 +3,12 @@
  * raw logs, exports and timelines as the tools show them, so an expectation follows exactly what the agent
  * could read.
  */
-import { allRows, parseCsv, parseMarkdownTable } from "../../envs/index.js";
+import { allRows, parseCsv, parseMarkdownTable, requireFile } from "../../envs/index.js";
 import type { StateView } from "../../envs/index.js";
 import { ZONES, seconds } from "./clock.js";
 import { PAGING_POLICY, SCHEDULE, SLO_POLICY } from "./documents.js";
 import { parseSchedule } from "./schedule.js";
 import type { Schedule } from "./schedule.js";
-
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 function tableNumbers(state: StateView, path: string, heading: string): Map<string, number> {
   const rows = parseMarkdownTable(requireFile(state, path), heading);

@@ -3,7 +3,7 @@
  * expectations follow exactly the text the agent read.
  */
 import type { StateView } from "../../envs/index.js";
-import { parseCsv, parseMarkdownTable } from "../../envs/index.js";
+import { parseCsv, parseMarkdownTable, requireFile } from "../../envs/index.js";
 import {
   CABINET_PAR_FOLDER,
   CENTRAL_PAR,
@@ -14,12 +14,6 @@ import {
   INVENTORY_POLICY,
   RECALL_FOLDER,
 } from "./documents.js";
-
-function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 function requireNumber(text: string, pattern: RegExp, what: string): number {
   const found = pattern.exec(text);

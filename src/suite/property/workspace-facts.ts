@@ -3,7 +3,7 @@
  * expectations follow exactly the text the agent read.
  */
 import type { StateView } from "../../envs/index.js";
-import { parseCsv, parseMarkdownTable } from "../../envs/index.js";
+import { parseCsv, parseMarkdownTable, requireFile } from "../../envs/index.js";
 import {
   ADDENDA_FOLDER,
   CORRESPONDENCE_FOLDER,
@@ -12,12 +12,6 @@ import {
   RENEWAL_MEMO,
   SLA_POLICY,
 } from "./documents.js";
-
-function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 function requireMatch(text: string, pattern: RegExp, what: string): string {
   const found = pattern.exec(text);

@@ -1,4 +1,4 @@
-import { addDays, daysBetween, parseCsv, roundCents } from "../../envs/index.js";
+import { addDays, daysBetween, parseCsv, roundCents, requireFile } from "../../envs/index.js";
 import type Database from "better-sqlite3";
 import { GIFT_CARD_CATEGORY } from "./catalog.js";
 import { PRICE_MATCH_POLICY, decideReturn, priceMatchWindowDays } from "./policy.js";
@@ -26,12 +26,6 @@ export const PATHS = {
 interface WorkspaceReader {
   readFile(relativePath: string): string | null;
   listFiles(): string[];
-}
-
-function requireFile(state: WorkspaceReader, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file '${path}' is missing`);
-  return text;
 }
 
 // ---------------------------------------------------------------- returns

@@ -2,17 +2,11 @@
  * What the verifiers read back from an instance: the policy's numbers as the document states them and the
  * AVL exports as the tool pages them, so an expectation follows exactly what the agent could read.
  */
-import { allRows, parseMarkdownTable } from "../../envs/index.js";
+import { allRows, parseMarkdownTable, requireFile } from "../../envs/index.js";
 import type { StateView } from "../../envs/index.js";
 import { avlText, parseAvlLine } from "./avl.js";
 import type { ParsedAvl } from "./avl.js";
 import { POLICY } from "./documents.js";
-
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 /** The first number the policy writes where `pattern` (with one capture group) matches. */
 export function policyNumber(state: StateView, pattern: RegExp): number {

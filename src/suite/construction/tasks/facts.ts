@@ -7,6 +7,7 @@ import {
   roundCents,
   weekdayName,
   type StateView,
+  requireFile,
 } from "../../../envs/index.js";
 import { weatherDays } from "../logs.js";
 import { PATHS } from "../rules.js";
@@ -15,12 +16,6 @@ import { threadOutcome, type Outcome } from "../threads.js";
 /** Opens the instructions whose answers depend on today's date. */
 export const TODAY_TEXT = `Today is ${weekdayName(REFERENCE_DATE)}, ${longDate(REFERENCE_DATE)}.`;
 
-/** Expectation readers: the documents and threads read back as the agent reads them. */
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 const usd = (text: string): number => Number(text.replace(/[$,]/g, ""));
 const table = (state: StateView, path: string, heading: string): string[][] =>
   parseMarkdownTable(requireFile(state, path), heading);

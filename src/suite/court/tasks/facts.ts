@@ -6,6 +6,7 @@ import {
   parseMarkdownTable,
   roundCents,
   type StateView,
+  requireFile,
 } from "../../../envs/index.js";
 import { docCaseNumber, feePaid, intakeType, readProof, splitDocuments, stampDate } from "../reading.js";
 import { PATHS, motionHearingDate, responseDeadline, type Division } from "../rules.js";
@@ -13,12 +14,6 @@ import { PATHS, motionHearingDate, responseDeadline, type Division } from "../ru
 /** Said in the instructions whose answer depends on the date (the sandbox clock is not the court's). */
 export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 
-/** Expectations, computed from the initial state and read from the documents as the agent reads them. */
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 const number = (text: string, pattern: RegExp): number => {
   const found = pattern.exec(text)?.[1];
   if (found === undefined) throw new Error(`a rules document no longer states ${pattern.source}`);

@@ -10,6 +10,7 @@ import {
   longDate,
   parseMarkdownTable,
   roundCents,
+  requireFile,
 } from "../../../envs/index.js";
 import { DISPUTE_POLICY, PERFORMANCE_POLICY } from "../documents.js";
 import { ACCEPT_OPENINGS, REASON_LABEL } from "../rules.js";
@@ -18,12 +19,6 @@ type Row = Record<string, unknown>;
 
 /** The desk's date, told in the instructions that turn on it (the back office does not show it). */
 export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
-
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 function nonEmpty<T>(items: T[], what: string): T[] {
   if (items.length === 0) throw new Error(`generation produced no ${what}`);

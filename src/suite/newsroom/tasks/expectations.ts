@@ -7,17 +7,11 @@ import {
   parseMarkdownTable,
   type Check,
   type StateView,
+  requireFile,
 } from "../../../envs/index.js";
 import { commissionFee, type CommissionTerms, type FeeRates } from "../fees.js";
 import { shiftMonths } from "../documents.js";
 import { PATHS } from "../rules.js";
-
-/** Expectation readers: the workspace documents read back as the agent reads them. */
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 /** The number a document states in `pattern`'s first group; throws when the rule was lost. */
 export function documentNumber(state: StateView, path: string, pattern: RegExp): number {

@@ -1,7 +1,13 @@
-import { allRows, defineTask, type GenerateContext, type StateView } from "../../../envs/index.js";
+import {
+  allRows,
+  defineTask,
+  type GenerateContext,
+  type StateView,
+  requireFile,
+} from "../../../envs/index.js";
 import { newsroomDomain } from "../domain.js";
 import { PATHS, STYLE } from "../rules.js";
-import { checkList, documentNumber, requireFile } from "./expectations.js";
+import { checkList, documentNumber } from "./expectations.js";
 import { NEWSROOM_PY } from "./python.js";
 
 const QUARTER_START = "2025-04-01";

@@ -1,8 +1,8 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { readAckLimits } from "../facts.js";
-import { checkIdList, defineOncallTask } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 interface PageRow {
   page_id: string;
@@ -32,7 +32,7 @@ export function expectedBreaches(state: StateView): string[] {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedBreaches(initial);
   if (expected.length === 0) throw new Error("generation produced no late acknowledgement");
-  return [checkIdList(answer, expected)];
+  return [checkAnswerIds(answer, expected)];
 }
 
 type Variant = { inclusive?: boolean; ackedOnly?: boolean; trustBodies?: boolean };

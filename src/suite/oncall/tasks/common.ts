@@ -1,5 +1,5 @@
 /** What every oncall task shares: the domain, the oracle's helper cell, near-miss rows and answer checks. */
-import { check, defineTask, parseAnswerJson, parseAnswerList } from "../../../envs/index.js";
+import { check, defineTask, parseAnswerJson } from "../../../envs/index.js";
 import type { Check, TaskDefinition } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { ONCALL_PY } from "./python.js";
@@ -25,15 +25,6 @@ export function defineOncallTask<Variant extends object>(task: OncallTask<Varian
       cells: [ONCALL_PY, cell(variant)],
     })),
   });
-}
-
-/** The answer lists exactly the expected ids (order free, trimmed, upper-cased). */
-export function checkIdList(answer: string, expected: string[]): Check {
-  const given = parseAnswerList(answer)
-    .map((id) => id.toUpperCase())
-    .sort();
-  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
-  return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify(expected)}`);
 }
 
 /** The answer is a JSON object mapping exactly the expected keys to the expected ids. */

@@ -1,6 +1,6 @@
-import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, requireFile } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { counterIncrease, exportSeries, readSloTargets, requireFile } from "../facts.js";
+import { counterIncrease, exportSeries, readSloTargets } from "../facts.js";
 import { defineOncallTask } from "./common.js";
 
 /** Percent of each service's June error budget burned, from its monitoring export. */

@@ -1,7 +1,7 @@
-import { addDays, allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import { addDays, allRows, checkAnswerCount, checkStateDiff, requireFile } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { POSTMORTEMS } from "../documents.js";
-import { engineerIdsByHandle, requireFile } from "../facts.js";
+import { engineerIdsByHandle } from "../facts.js";
 import { defineOncallTask } from "./common.js";
 
 const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(date to be agreed\))$/;

@@ -1,8 +1,8 @@
-import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, requireFile } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { isoUtc, seconds } from "../clock.js";
 import { REQUESTS } from "../documents.js";
-import { engineerIdsByHandle, requireFile } from "../facts.js";
+import { engineerIdsByHandle } from "../facts.js";
 import { defineOncallTask } from "./common.js";
 
 const REQUEST =

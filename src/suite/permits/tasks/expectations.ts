@@ -3,15 +3,9 @@
  * documents as the agent read them.
  */
 import type { StateView } from "../../../envs/index.js";
-import { REFERENCE_DATE, addBusinessDays, allRows, parseCsv } from "../../../envs/index.js";
+import { REFERENCE_DATE, addBusinessDays, allRows, parseCsv, requireFile } from "../../../envs/index.js";
 import { INSPECTION_POLICY, ROSTER } from "../documents.js";
 import { ORDINALS } from "../rules.js";
-
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 /** Issued permits whose contractor's license is suspended, expired, or past its expiry date. */
 export function stopWorkTargets(state: StateView): string[] {

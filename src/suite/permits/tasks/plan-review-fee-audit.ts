@@ -4,13 +4,13 @@ import {
   defineTask,
   parseMarkdownTable,
   roundCents,
+  requireFile,
 } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { FEE_SCHEDULE } from "../documents.js";
 import { permitsDomain } from "../domain.js";
 import { PERMIT_TYPES } from "../rules.js";
 import type { PermitType } from "../rules.js";
-import { requireFile } from "./expectations.js";
 import { PERMITS_PY } from "./python.js";
 
 const SINCE = "2025-01-01";

@@ -1,8 +1,15 @@
-import { allRows, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import {
+  allRows,
+  check,
+  checkStateDiff,
+  defineTask,
+  parseAnswerNumber,
+  requireFile,
+} from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { INBOX } from "../documents.js";
 import { permitsDomain } from "../domain.js";
-import { requireFile, rosterBackups } from "./expectations.js";
+import { rosterBackups } from "./expectations.js";
 import { PERMITS_PY } from "./python.js";
 
 const LEAVE = String.raw`^From: (.+?) <[^>]+>[\s\S]*on leave from (\w+ \d+, \d{4}) through (\w+ \d+, \d{4})`;

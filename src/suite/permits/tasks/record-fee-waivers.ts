@@ -1,8 +1,14 @@
-import { REFERENCE_DATE, check, checkStateDiff, defineTask, getRow } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  check,
+  checkStateDiff,
+  defineTask,
+  getRow,
+  requireFile,
+} from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { INBOX, halfOf } from "../documents.js";
 import { permitsDomain } from "../domain.js";
-import { requireFile } from "./expectations.js";
 import { NAIVE_SUBMIT_PY, PERMITS_PY } from "./python.js";
 
 const FULL = String.raw`Approved\. Please waive fee #(\d+) .*? on permit (\S+) in full`;

@@ -1,7 +1,12 @@
-import { allRows, checkAnswerCount, checkStateDiff, parseMarkdownTable } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerCount,
+  checkStateDiff,
+  parseMarkdownTable,
+  requireFile,
+} from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { CLOSURES } from "../documents.js";
-import { requireFile } from "../facts.js";
 import { defineTransportTask, nonEmpty } from "./common.js";
 
 /** The notice's stops, and each of their riders' new stop: the next open stop along the route, else the one before. */

@@ -1,6 +1,6 @@
 /** What every transport task shares: the domain, the oracle's helper cell and answer checks. */
-import { check, defineTask, parseAnswerList } from "../../../envs/index.js";
-import type { Check, TaskDefinition } from "../../../envs/index.js";
+import { defineTask } from "../../../envs/index.js";
+import type { TaskDefinition } from "../../../envs/index.js";
 import { transportDomain } from "../domain.js";
 import { WEEK } from "../world.js";
 import { TRANSPORT_PY } from "./python.js";
@@ -29,15 +29,6 @@ export function defineTransportTask<Variant extends object>(task: TransportTask<
       cells: [TRANSPORT_PY, ...([] as string[]).concat(cell(variant))],
     })),
   });
-}
-
-/** The answer lists exactly the expected ids (order free, trimmed, upper-cased). */
-export function checkIdList(answer: string, expected: string[]): Check {
-  const given = parseAnswerList(answer)
-    .map((id) => id.toUpperCase())
-    .sort();
-  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
-  return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify(expected)}`);
 }
 
 export function nonEmpty<T extends { length?: number; size?: number }>(value: T, what: string): T {

@@ -1,8 +1,8 @@
-import { addDays, allRows } from "../../../envs/index.js";
+import { addDays, allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { policyTable } from "../facts.js";
 import { WEEK, minutesOf } from "../world.js";
-import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
+import { defineTransportTask, nonEmpty } from "./common.js";
 
 const SUNDAY = addDays(WEEK[0], 6);
 
@@ -68,7 +68,7 @@ export const driverHoursTask = defineTransportTask<Variant>({
   instruction:
     'Payroll flagged possible hours violations. Check every driver\'s timesheet for the week of Monday 23 to Sunday 29 June 2025 against the driver hours limits in our transportation policy (policies/transportation-policy.md). Reply with a JSON array of the ids of drivers who exceeded a limit, e.g. ["DRV-004"].',
   tools: ["list_drivers", "list_shifts"],
-  verify: ({ initial, answer }) => [checkIdList(answer, expectedOverHours(initial))],
+  verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedOverHours(initial))],
   cell,
   nearMisses: [
     ["per-shift", "Holds each shift, not each day's total, to the daily limit.", { perShift: true }],

@@ -1,10 +1,9 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, requireFile, checkAnswerIds } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { POLICY } from "../documents.js";
-import { requireFile } from "../facts.js";
 import { parseMarkdownTable } from "../../../envs/index.js";
 import { gradeNumber } from "../world.js";
-import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
+import { defineTransportTask, nonEmpty } from "./common.js";
 
 /** The policy's minimum distance for a grade, and the zones it rates hazardous. */
 export function readEligibility(state: StateView): { limit: (grade: string) => number; hazard: string[] } {
@@ -70,7 +69,7 @@ export const ineligibleRidersTask = defineTransportTask<Variant>({
   instruction:
     'Before we renew next year\'s routes, find every student currently assigned to a bus stop who is not eligible for bus service under our transportation policy (policies/transportation-policy.md). Reply with a JSON array of their student ids, e.g. ["STU-00012", "STU-00340"].',
   tools: ["list_schools", "list_students", "list_stops"],
-  verify: ({ initial, answer }) => [checkIdList(answer, expectedIneligible(initial))],
+  verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedIneligible(initial))],
   cell,
   nearMisses: [
     ["single-limit", "Applies the elementary walk distance to every grade.", { singleLimit: true }],

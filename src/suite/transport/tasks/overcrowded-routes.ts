@@ -1,8 +1,8 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { policyNumber, routes } from "../facts.js";
 import { WEEK } from "../world.js";
-import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
+import { defineTransportTask, nonEmpty } from "./common.js";
 
 /** Routes whose AM boardings exceed their capacity (two per seat past elementary) on enough days of the week. */
 export function expectedCrowded(state: StateView): string[] {
@@ -57,7 +57,7 @@ export const overcrowdedRoutesTask = defineTransportTask<Variant>({
   instruction:
     'Which AM routes were overcrowded in the week of 23-27 June 2025 under our transportation policy (policies/transportation-policy.md)? Use the ridership counts and each route\'s bus. Reply with a JSON array of route ids, e.g. ["RT-102"].',
   tools: ["list_schools", "list_routes", "list_buses", "list_ridership"],
-  verify: ({ initial, answer }) => [checkIdList(answer, expectedCrowded(initial))],
+  verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedCrowded(initial))],
   cell,
   nearMisses: [
     ["rated-for-all", "Uses rated capacity for middle and high school routes too.", { ratedForAll: true }],

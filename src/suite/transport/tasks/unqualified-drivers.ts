@@ -1,6 +1,6 @@
-import { REFERENCE_DATE, allRows } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
-import { checkIdList, defineTransportTask, nonEmpty } from "./common.js";
+import { defineTransportTask, nonEmpty } from "./common.js";
 
 interface Row {
   route_id: string;
@@ -62,7 +62,7 @@ export const unqualifiedDriversTask = defineTransportTask<Variant>({
   instruction:
     'Today is 30 June 2025. Audit every AM route\'s assigned driver against the driver qualification rules in our transportation policy (policies/transportation-policy.md) and list the routes whose driver may not drive them today. Reply with a JSON array of route ids, e.g. ["RT-103"].',
   tools: ["list_routes", "list_buses", "list_drivers", "get_driver"],
-  verify: ({ initial, answer }) => [checkIdList(answer, expectedUnqualified(initial))],
+  verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedUnqualified(initial))],
   cell,
   nearMisses: [
     ["ignores-lift-training", "Forgets that lift buses need current lift training.", { noLift: true }],

@@ -1,6 +1,6 @@
 /** What every utility task shares: the domain and the oracle/near-miss cells built from one variant. */
-import { check, defineTask, parseAnswerList } from "../../../envs/index.js";
-import type { Check, TaskDefinition } from "../../../envs/index.js";
+import { defineTask } from "../../../envs/index.js";
+import type { TaskDefinition } from "../../../envs/index.js";
 import { utilityDomain } from "../domain.js";
 import { UTILITY_PY } from "./python.js";
 
@@ -25,13 +25,4 @@ export function defineUtilityTask<Variant extends object>(task: UtilityTask<Vari
       cells: [UTILITY_PY, cell(variant)],
     })),
   });
-}
-
-/** The answer lists exactly the expected ids (order free). */
-export function checkIdList(answer: string, expected: string[]): Check {
-  const given = parseAnswerList(answer)
-    .map((id) => id.trim().toUpperCase())
-    .sort();
-  const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
-  return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify(expected)}`);
 }

@@ -1,8 +1,8 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { readOutages } from "../scada.js";
 import { outageThresholds } from "../world.js";
-import { checkIdList, defineUtilityTask } from "./common.js";
+import { defineUtilityTask } from "./common.js";
 
 /** Critical-care customers with an electric meter on a feeder that had one interruption of the follow-up length. */
 export function expectedFollowUps(state: StateView): string[] {
@@ -22,7 +22,7 @@ export function expectedFollowUps(state: StateView): string[] {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedFollowUps(initial);
   if (expected.length === 0) throw new Error("generation produced no follow-up call");
-  return [checkIdList(answer, expected)];
+  return [checkAnswerIds(answer, expected)];
 }
 
 type Variant = { total?: boolean; lastRaise?: boolean; strict?: boolean };

@@ -1,7 +1,7 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { NOW, NOW_TEXT, POLICY, policyTable, secondsOf } from "../world.js";
-import { checkIdList, defineUtilityTask } from "./common.js";
+import { defineUtilityTask } from "./common.js";
 
 /** June's P1/P2 orders dispatched later than the dispatch target, or still open past it. */
 export function expectedLateDispatches(state: StateView): string[] {
@@ -25,7 +25,7 @@ export function expectedLateDispatches(state: StateView): string[] {
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkIdList(answer, expectedLateDispatches(initial))];
+  return [checkAnswerIds(answer, expectedLateDispatches(initial))];
 }
 
 type Variant = { completionClock?: boolean; inclusive?: boolean; skipOpen?: boolean; openLate?: boolean };

@@ -5,16 +5,10 @@ import {
   daysBetween,
   parseMarkdownTable,
   type StateView,
+  requireFile,
 } from "../../../envs/index.js";
 import { objectiveWeightKg } from "../notes.js";
 import { PATHS, addMonths } from "../rules.js";
-
-/** Expectation readers: the documents, notes and printouts read back as the agent reads them. */
-export function requireFile(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file ${path} is missing`);
-  return text;
-}
 
 function documentNumber(text: string, pattern: RegExp): number {
   const found = pattern.exec(text)?.[1];
