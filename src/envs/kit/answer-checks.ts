@@ -7,16 +7,25 @@ export function checkProblems(id: string, problems: readonly string[], success: 
   return check(id, problems.length === 0, problems.length === 0 ? success : problems.slice(0, 5).join("; "));
 }
 
+const AMOUNTS = {
+  $: /\$\s*(-?[\d,]*\d(?:\.\d+)?)/g,
+  "€": /€\s*(-?[\d,]*\d(?:\.\d+)?)/g,
+} as const;
+
 /**
- * `answer-total`: the reply's last dollar amount (`$1,234.50`, `$ 95`) is `expected` within half a cent plus
- * a cent, so a reply may list items before its total.
+ * `answer-total`: the reply's last amount in `symbol` (`$1,234.50`, `$ 95`; `€` for a euro domain) is `expected`
+ * within half a cent plus a cent, so a reply may list items before its total.
  */
-export function checkAnswerTotal(answer: string, expected: number): Check {
-  const stated = [...answer.matchAll(/\$\s*(-?[\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1]?.replace(/,/g, "");
+export function checkAnswerTotal(
+  answer: string,
+  expected: number,
+  symbol: keyof typeof AMOUNTS = "$",
+): Check {
+  const stated = [...answer.matchAll(AMOUNTS[symbol])].at(-1)?.[1]?.replace(/,/g, "");
   const wrong = !(Math.abs(Number(stated) - expected) < 0.015);
   return checkProblems(
     "answer-total",
-    wrong ? [`expected $${expected.toFixed(2)}, got ${stated}`] : [],
+    wrong ? [`expected ${symbol}${expected.toFixed(2)}, got ${stated}`] : [],
     "ok",
   );
 }

@@ -33,6 +33,8 @@ import {
   checkAnswerCount,
   checkAnswerIdLists,
   checkAnswerTotal,
+  checkAnswerIds,
+  requireFile,
   insertRow,
   monthEndAfter,
   PYTHON_MARKDOWN_HELPERS,
@@ -533,6 +535,14 @@ describe("answer checks", () => {
     expect(checkAnswerTotal(reply, 1112.49).passed).toBe(true);
     expect(checkAnswerTotal(reply, 1112.48).message).toBe("expected $1112.48, got 1112.50");
     expect(checkAnswerTotal("no amount", 0).passed).toBe(false);
+    expect(checkAnswerTotal("Posted €12.00 and €3.50: €15.50 in all", 15.5, "€").passed).toBe(true);
+    expect(checkAnswerTotal("€15.50 ($16.90)", 15.5).message).toBe("expected $15.50, got 16.90");
+    expect(checkAnswerIds('["inv-2", "INV-1"]', ["INV-1", "INV-2"]).passed).toBe(true);
+    expect(checkAnswerIds("INV-1", ["INV-1", "INV-2"]).message).toBe('expected ["INV-1","INV-2"]');
+    expect(requireFile({ readFile: () => "text" }, "a.md")).toBe("text");
+    expect(() => requireFile({ readFile: () => null }, "rules/a.md")).toThrow(
+      "workspace file rules/a.md is missing",
+    );
     expect(checkAnswerCount("Recoded AWD-10007 and INV-42: 2 charges", 2).passed).toBe(true);
     expect(checkAnswerCount("Recoded 3 charges", 2).message).toBe("expected 2, got 3");
     const expected = new Map([["A", ["x", "y"]]]);

@@ -4,8 +4,8 @@
  */
 import type { Check, StateView } from "../../../envs/index.js";
 import {
+  checkAnswerTotal,
   REFERENCE_DATE,
-  checkProblems,
   checkStateDiff,
   allRows,
   daysBetween,
@@ -231,17 +231,6 @@ export function openBalances(state: StateView): Map<string, number> {
   );
 }
 
-/** `answer-total`: the reply's last euro amount (`€1,234.50`, `€ 95`) is `expected` to the cent. */
-export function checkEuroTotal(answer: string, expected: number): Check {
-  const stated = [...answer.matchAll(/€\s*(-?[\d,]*\d(?:\.\d+)?)/g)].at(-1)?.[1]?.replace(/,/g, "");
-  const right = Math.abs(Number(stated) - expected) < 0.015;
-  return checkProblems(
-    "answer-total",
-    right ? [] : [`expected €${expected.toFixed(2)}, got ${stated}`],
-    "ok",
-  );
-}
-
 /** A charging task's checks: exactly these folio lines added (nothing else changed) and their total in the reply. */
 export function checkPostedFees(
   initial: StateView,
@@ -253,6 +242,6 @@ export function checkPostedFees(
   const added = fees.map((fee) => ({ reservation_id: fee.id, code, amount: fee.amount }));
   return [
     ...checkStateDiff(initial.db, final.db, [{ table: "folio_lines", key: "line_id", added }]),
-    checkEuroTotal(answer, sumCents(fees.map((fee) => fee.amount))),
+    checkAnswerTotal(answer, sumCents(fees.map((fee) => fee.amount)), "€"),
   ];
 }
