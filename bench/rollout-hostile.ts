@@ -67,7 +67,7 @@ async function printSteps(
 }
 
 const latencyCells = (values: number[]): string =>
-  `${formatNumber(percentile(values, 0.5), 1)} / ${formatNumber(percentile(values, 0.95), 1)} / ${formatNumber(percentile(values, 0.99), 1)} / ${formatNumber(Math.max(...values), 1)}`;
+  `${formatNumber(percentile(values, 0.5), 1)} / ${formatNumber(percentile(values, 0.95), 1)} / ${formatNumber(percentile(values, 0.99), 1)} / ${formatNumber(percentile(values, 1), 1)}`;
 
 /** One neighbour's no-op prints beside each attack alone, and with none. */
 async function perAttack(service: HostileService, stepsPerAttack: number): Promise<string[]> {
