@@ -1,5 +1,5 @@
 /** The generator's in-memory world, built before anything is written to the database or workspace. */
-import type { GenerateContext } from "../../envs/index.js";
+import { weightedPick as kitWeightedPick, type GenerateContext } from "../../envs/index.js";
 import { catalogCourse } from "./catalog.js";
 import type { Handbook, ProgramRequirement, Regulations, TransferCredit } from "./documents.js";
 import type { Attempt } from "./rules.js";
@@ -160,14 +160,11 @@ export function normal(world: World, mean: number, deviation: number): number {
   return mean + deviation * Math.sqrt(-2 * Math.log(first)) * Math.cos(2 * Math.PI * second);
 }
 
+/** An item of `[item, weight]` pairs drawn with probability proportional to its weight. */
 export function weightedPick<T>(world: World, items: Array<[T, number]>): T {
-  const total = items.reduce((sum, [, weight]) => sum + weight, 0);
-  let roll = world.context.random.next() * total;
-  for (const [item, weight] of items) {
-    roll -= weight;
-    if (roll < 0) return item;
-  }
-  const last = items[items.length - 1];
-  if (!last) throw new Error("weightedPick from an empty list");
-  return last[0];
+  return kitWeightedPick(
+    world.context.random,
+    items.map(([item]) => item),
+    items.map(([, weight]) => weight),
+  );
 }

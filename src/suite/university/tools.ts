@@ -3,7 +3,9 @@ import { z } from "zod";
 import {
   allRows,
   cachedStatement,
+  defineGetTool,
   defineListTool,
+  insertRow,
   listPage,
   pagingFields,
   requireRow,
@@ -30,15 +32,11 @@ const listPrograms = defineListTool({
   orderBy: "program_id",
 });
 
-const STUDENT_SUMMARY = `s.student_id, s.first_name, s.last_name, p.code AS program_code, s.admit_term, s.attendance,
-  s.enrollment_status, s.academic_standing`;
-
-const listStudents = defineTool({
+const listStudents = defineListTool({
   name: "list_students",
   description:
     "List students, optionally filtered by program, enrollment status, academic standing or admit term, ordered by student_id. Returns `students` [{student_id, first_name, last_name, program_code, admit_term, attendance, enrollment_status, academic_standing}] with `page`, `per_page`, `total` and `has_more`. Grades are not included: use list_enrollments.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     program_code: z
       .string()
       .nullable()
@@ -59,48 +57,39 @@ const listStudents = defineTool({
       .nullable()
       .default(null)
       .describe("Only students admitted in this term code, e.g. '202408'"),
-    ...pagingFields,
-  }),
-  handler: (
-    { program_code, enrollment_status, academic_standing, admit_term, page, per_page },
-    context: ToolContext,
-  ) =>
-    listPage(context.db, {
-      key: "students",
-      from: "students s JOIN programs p ON p.program_id = s.program_id",
-      select: STUDENT_SUMMARY,
-      where: [
-        when(program_code, "p.code = ?"),
-        when(enrollment_status, "s.enrollment_status = ?"),
-        when(academic_standing, "s.academic_standing = ?"),
-        when(admit_term, "s.admit_term = ?"),
-      ],
-      orderBy: "s.student_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "students",
+  from: "students s JOIN programs p ON p.program_id = s.program_id",
+  select: `s.student_id, s.first_name, s.last_name, p.code AS program_code, s.admit_term, s.attendance,
+  s.enrollment_status, s.academic_standing`,
+  where: ({ program_code, enrollment_status, academic_standing, admit_term }) => [
+    when(program_code, "p.code = ?"),
+    when(enrollment_status, "s.enrollment_status = ?"),
+    when(academic_standing, "s.academic_standing = ?"),
+    when(admit_term, "s.admit_term = ?"),
+  ],
+  orderBy: "s.student_id",
 });
 
-const getStudent = defineTool({
+const studentIdSchema = z.string().min(1).describe("Student id, e.g. 'S104233'");
+/** Student ids are looked up trimmed and upper-cased; a miss names the id as given. */
+const normalizeStudentId = (id: string): string => id.trim().toUpperCase();
+const studentNotFound = (id: string): string => `student '${id}' not found; use list_students to find ids`;
+
+const getStudent = defineGetTool({
   name: "get_student",
   description:
     "Get one student's record: contact details, program, admit term, attendance, enrollment status, academic standing and advisor. Returns `student`.",
-  kind: "read",
-  inputSchema: z.object({ student_id: z.string().min(1).describe("Student id, e.g. 'S104233'") }),
-  handler: ({ student_id }, context: ToolContext) => {
-    const student = requireRow(
-      context.db,
-      `SELECT s.student_id, s.first_name, s.last_name, s.email, s.phone, s.date_of_birth, s.citizenship,
-         p.code AS program_code, p.name AS program_name, s.admit_term, s.attendance, s.enrollment_status,
-         s.academic_standing, s.advisor_id, i.first_name || ' ' || i.last_name AS advisor_name
-       FROM students s JOIN programs p ON p.program_id = s.program_id
-       LEFT JOIN instructors i ON i.instructor_id = s.advisor_id
-       WHERE s.student_id = ?`,
-      [student_id.trim().toUpperCase()],
-      `student '${student_id}' not found; use list_students to find ids`,
-    );
-    return { student };
-  },
+  input: { student_id: studentIdSchema },
+  key: "student",
+  select: `s.student_id, s.first_name, s.last_name, s.email, s.phone, s.date_of_birth, s.citizenship,
+     p.code AS program_code, p.name AS program_name, s.admit_term, s.attendance, s.enrollment_status,
+     s.academic_standing, s.advisor_id, i.first_name || ' ' || i.last_name AS advisor_name`,
+  from: `students s JOIN programs p ON p.program_id = s.program_id
+     LEFT JOIN instructors i ON i.instructor_id = s.advisor_id`,
+  idColumn: "s.student_id",
+  normalizeId: normalizeStudentId,
+  notFound: studentNotFound,
 });
 
 const listInstructors = defineListTool({
@@ -247,7 +236,7 @@ const listEnrollments = defineListTool({
   from: ENROLLMENT_FROM,
   select: ENROLLMENT_COLUMNS,
   where: ({ student_id, section_id, term, status }) => [
-    when(student_id === null ? null : student_id.trim().toUpperCase(), "e.student_id = ?"),
+    when(student_id === null ? null : normalizeStudentId(student_id), "e.student_id = ?"),
     when(section_id, "e.section_id = ?"),
     when(term, "s.term = ?"),
     when(status, "e.status = ?"),
@@ -271,7 +260,7 @@ const listRegistrarActions = defineListTool({
   from: "registrar_actions",
   select: "action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by",
   where: ({ student_id, action_type }) => [
-    when(student_id === null ? null : student_id.trim().toUpperCase(), "student_id = ?"),
+    when(student_id === null ? null : normalizeStudentId(student_id), "student_id = ?"),
     when(action_type, "action_type = ?"),
   ],
   orderBy: "action_id",
@@ -288,19 +277,16 @@ function recordAction(
     reason: string;
   },
 ): number {
-  const result = cachedStatement(
-    context.db,
-    "INSERT INTO registrar_actions (action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  ).run(
-    action.type,
-    action.studentId,
-    action.enrollmentId,
-    action.oldValue,
-    action.newValue,
-    action.reason,
-    RECORDED_BY,
-  );
-  return Number(result.lastInsertRowid);
+  const row = insertRow(context.db, "registrar_actions", {
+    action_type: action.type,
+    student_id: action.studentId,
+    enrollment_id: action.enrollmentId,
+    old_value: action.oldValue,
+    new_value: action.newValue,
+    reason: action.reason,
+    recorded_by: RECORDED_BY,
+  });
+  return Number(row.action_id);
 }
 
 interface EnrollmentRow {
@@ -378,7 +364,7 @@ const setAcademicStanding = defineTool({
     "Set the academic standing (good, probation, suspended) of an active student and log the change in the audit log. Returns `student_id`, `old_standing`, `new_standing` and `action_id`.",
   kind: "write",
   inputSchema: z.object({
-    student_id: z.string().min(1).describe("Student id, e.g. 'S104233'"),
+    student_id: studentIdSchema,
     standing: z.enum(["good", "probation", "suspended"]).describe("The new academic standing"),
     reason: z
       .string()
@@ -386,12 +372,12 @@ const setAcademicStanding = defineTool({
       .describe("Why the standing changes, e.g. 'Fall 2024 standing review: cumulative GPA 2.81'"),
   }),
   handler: ({ student_id, standing, reason }, context: ToolContext) => {
-    const id = student_id.trim().toUpperCase();
+    const id = normalizeStudentId(student_id);
     const student = requireRow<{ student_id: string; enrollment_status: string; academic_standing: string }>(
       context.db,
       "SELECT student_id, enrollment_status, academic_standing FROM students WHERE student_id = ?",
       [id],
-      `student '${student_id}' not found; use list_students to find ids`,
+      studentNotFound(student_id),
     );
     if (student.enrollment_status !== "active")
       throw new ToolFailure(
@@ -467,15 +453,15 @@ const getTranscript = withSilentFailures(
     description:
       "Get a student's unofficial transcript from the transcript service: every registration with its term, course, credits, grading basis, status and grade, oldest term first. Returns `status` ('ok'), `student_id`, `program_code`, `attendance`, `academic_standing`, `enrollment_status` and `registrations` [{enrollment_id, term, course_code, credits, grading_basis, status, grade}]. When the service cannot answer, `status` is 'error' and `error` says why.",
     kind: "read",
-    inputSchema: z.object({ student_id: z.string().min(1).describe("Student id, e.g. 'S104233'") }),
+    inputSchema: z.object({ student_id: studentIdSchema }),
     handler: ({ student_id }, context: ToolContext) => {
-      const id = student_id.trim().toUpperCase();
+      const id = normalizeStudentId(student_id);
       const student = requireRow<Record<string, unknown>>(
         context.db,
         `SELECT s.student_id, p.code AS program_code, s.attendance, s.academic_standing, s.enrollment_status
          FROM students s JOIN programs p ON p.program_id = s.program_id WHERE s.student_id = ?`,
         [id],
-        `student '${student_id}' not found; use list_students to find ids`,
+        studentNotFound(student_id),
       );
       const registrations = allRows(
         context.db,
@@ -490,7 +476,7 @@ const getTranscript = withSilentFailures(
     when: (input) => /[0369]$/.test(input.student_id.trim()),
     body: (input) => ({
       status: "error",
-      error: `transcript service timeout while reading ${input.student_id.trim().toUpperCase()}; retry the request`,
+      error: `transcript service timeout while reading ${normalizeStudentId(input.student_id)}; retry the request`,
     }),
   },
 );

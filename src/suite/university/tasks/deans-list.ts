@@ -7,18 +7,12 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  requireFile,
 } from "../../../envs/index.js";
 import { SCHOOL_NAME } from "../documents.js";
 import { universityDomain } from "../domain.js";
 import { GRADE_POINTS_HUNDREDTHS, isLetterGrade } from "../rules.js";
-import {
-  PYTHON_PRELUDE,
-  compareIds,
-  gradedAndCurrentTerms,
-  normaliseId,
-  readRequired,
-  studentRows,
-} from "./shared.js";
+import { PYTHON_PRELUDE, compareIds, gradedAndCurrentTerms, normaliseId, studentRows } from "./shared.js";
 
 export const DEANS_LIST_POLICY_PATH = "policies/deans-list-policy.md";
 
@@ -300,7 +294,7 @@ function prepare(context: GenerateContext): void {
 
 /** Students named to the Dean's List of the most recent graded term, from the initial state. */
 export function expectedDeansList(state: StateView): string[] {
-  const policy = parseDeansListPolicy(readRequired(state, DEANS_LIST_POLICY_PATH));
+  const policy = parseDeansListPolicy(requireFile(state, DEANS_LIST_POLICY_PATH));
   const { graded } = gradedAndCurrentTerms(state.db);
   const term = graded[graded.length - 1] ?? "";
   const attendance = new Map(

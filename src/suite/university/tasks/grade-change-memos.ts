@@ -10,7 +10,15 @@ import {
 } from "../../../envs/index.js";
 import { MEMO_FOLDER, parseGradeChangeMemo } from "../documents.js";
 import { universityDomain } from "../domain.js";
-import { PYTHON_PRELUDE, calendarOf, compareIds, folderFiles, regulationsOf } from "./shared.js";
+import {
+  PYTHON_PRELUDE,
+  calendarOf,
+  checkAuditLog,
+  checkOnlyColumnChanged,
+  compareIds,
+  folderFiles,
+  regulationsOf,
+} from "./shared.js";
 
 /** The final grade of every registration that approved, timely memos change (latest submission wins). */
 export function expectedGradeChanges(context: VerifyContext): Map<number, string> {
@@ -67,47 +75,24 @@ function verify(context: VerifyContext): Check[] {
             .join("; ")}`,
     ),
   );
-  const stray = enrollments.changed.filter((change) => {
-    if (!expected.has(Number(change.key))) return true;
-    const { grade: _before, ...restBefore } = change.before;
-    const { grade: _after, ...restAfter } = change.after;
-    return JSON.stringify(restBefore) !== JSON.stringify(restAfter);
-  });
-  const strayCount = stray.length + enrollments.added.length + enrollments.removed.length;
   checks.push(
-    check(
+    checkOnlyColumnChanged(
       "no-other-registration-changes",
-      strayCount === 0,
-      strayCount === 0
-        ? "no other registration changed"
-        : `registrations that should not have changed: ${stray
-            .map((change) => change.key)
-            .slice(0, 10)
-            .join(
-              ", ",
-            )}${enrollments.added.length + enrollments.removed.length > 0 ? " (rows added or removed)" : ""}`,
+      enrollments,
+      "grade",
+      (change) => expected.has(Number(change.key)),
+      {
+        success: "no other registration changed",
+        unexpected: "registrations that should not have changed",
+      },
     ),
-  );
-  const actions = diffTable(initial.db, final.db, "registrar_actions", "action_id");
-  const logged = new Set(
-    actions.added.filter((row) => row.action_type === "grade_change").map((row) => Number(row.enrollment_id)),
-  );
-  const unlogged = [...expected.keys()].filter((id) => !logged.has(id));
-  const strayActions = actions.added.filter(
-    (row) => row.action_type !== "grade_change" || !expected.has(Number(row.enrollment_id)),
-  );
-  const auditOk =
-    unlogged.length === 0 &&
-    strayActions.length === 0 &&
-    actions.changed.length + actions.removed.length === 0;
-  checks.push(
-    check(
-      "audit-log",
-      auditOk,
-      auditOk
-        ? "every grade change is in the audit log and nothing else was logged"
-        : `audit log: ${unlogged.length} changes not logged, ${strayActions.length} unexpected entries, ${actions.changed.length + actions.removed.length} existing entries altered`,
-    ),
+    checkAuditLog(initial.db, final.db, {
+      actionType: "grade_change",
+      subjectOf: (row) => Number(row.enrollment_id),
+      subjects: expected,
+      every: "grade change",
+      notLogged: "changes",
+    }),
   );
   checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["enrollments", "registrar_actions"]));
 

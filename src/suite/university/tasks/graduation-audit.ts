@@ -4,6 +4,7 @@ import {
   parseAnswerList,
   type Check,
   type VerifyContext,
+  requireFile,
 } from "../../../envs/index.js";
 import { TRANSFER_REGISTER_PATH, parseTransferRegister } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -14,7 +15,6 @@ import {
   compareIds,
   handbookOf,
   normaliseId,
-  readRequired,
   studentRows,
 } from "./shared.js";
 
@@ -22,7 +22,7 @@ import {
 export function expectedGraduates(context: VerifyContext): string[] {
   const { initial } = context;
   const handbook = handbookOf(initial);
-  const transfers = parseTransferRegister(readRequired(initial, TRANSFER_REGISTER_PATH));
+  const transfers = parseTransferRegister(requireFile(initial, TRANSFER_REGISTER_PATH));
   const attempts = attemptsByStudent(initial.db);
   const graduates: string[] = [];
   for (const student of studentRows(initial.db)) {

@@ -1,6 +1,16 @@
-import { check, PYTHON_WORKSPACE_HELPERS, type Check, type StateView } from "../../../envs/index.js";
 /** What every university verifier and oracle shares: reading the state back and comparing id sets. */
 import type Database from "better-sqlite3";
+import {
+  allRows,
+  check,
+  diffTable,
+  getRow,
+  PYTHON_WORKSPACE_HELPERS,
+  requireFile,
+  type Check,
+  type StateView,
+  type TableDiff,
+} from "../../../envs/index.js";
 import {
   CALENDAR_PATH,
   HANDBOOK_PATH,
@@ -14,22 +24,16 @@ import {
 } from "../documents.js";
 import type { Attempt } from "../rules.js";
 
-export function readRequired(state: StateView, path: string): string {
-  const text = state.readFile(path);
-  if (text === null) throw new Error(`workspace file '${path}' is missing`);
-  return text;
-}
-
 export function regulationsOf(state: StateView): Regulations {
-  return parseRegulations(readRequired(state, REGULATIONS_PATH));
+  return parseRegulations(requireFile(state, REGULATIONS_PATH));
 }
 
 export function handbookOf(state: StateView): Handbook {
-  return parseHandbook(readRequired(state, HANDBOOK_PATH));
+  return parseHandbook(requireFile(state, HANDBOOK_PATH));
 }
 
 export function calendarOf(state: StateView): CalendarTerm[] {
-  return parseCalendar(readRequired(state, CALENDAR_PATH));
+  return parseCalendar(requireFile(state, CALENDAR_PATH));
 }
 
 /** Every file of a workspace folder with its text. */
@@ -37,18 +41,12 @@ export function folderFiles(state: StateView, folder: string): Array<{ path: str
   return state
     .listFiles()
     .filter((path) => path.startsWith(`${folder}/`))
-    .map((path) => ({ path, text: readRequired(state, path) }));
+    .map((path) => ({ path, text: requireFile(state, path) }));
 }
 
 /** Every registration with its term, course and credits, grouped by student. */
 export function attemptsByStudent(db: Database.Database): Map<string, Attempt[]> {
-  const rows = db
-    .prepare(
-      `SELECT e.enrollment_id, e.student_id, e.section_id, s.term, c.code AS course_code, c.level, c.credits, e.status, e.grade
-       FROM enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id
-       ORDER BY e.enrollment_id`,
-    )
-    .all() as Array<{
+  const rows = allRows<{
     enrollment_id: number;
     student_id: string;
     section_id: number;
@@ -58,7 +56,12 @@ export function attemptsByStudent(db: Database.Database): Map<string, Attempt[]>
     credits: number;
     status: string;
     grade: string | null;
-  }>;
+  }>(
+    db,
+    `SELECT e.enrollment_id, e.student_id, e.section_id, s.term, c.code AS course_code, c.level, c.credits, e.status, e.grade
+       FROM enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id
+       ORDER BY e.enrollment_id`,
+  );
   const grouped = new Map<string, Attempt[]>();
   for (const row of rows) {
     const list = grouped.get(row.student_id) ?? [];
@@ -86,26 +89,22 @@ export interface StudentRow {
 }
 
 export function studentRows(db: Database.Database): StudentRow[] {
-  return db
-    .prepare(
-      `SELECT s.student_id, p.code AS program_code, s.enrollment_status, s.academic_standing
+  return allRows<StudentRow>(
+    db,
+    `SELECT s.student_id, p.code AS program_code, s.enrollment_status, s.academic_standing
        FROM students s JOIN programs p ON p.program_id = s.program_id ORDER BY s.student_id`,
-    )
-    .all() as StudentRow[];
+  );
 }
 
 /** The term with grades on record most recently, and the term whose registrations are still open. */
 export function gradedAndCurrentTerms(db: Database.Database): { graded: string[]; current: string } {
-  const terms = (
-    db.prepare("SELECT DISTINCT term FROM sections ORDER BY term").all() as Array<{ term: string }>
-  ).map((row) => row.term);
-  const current = (
-    db
-      .prepare(
-        "SELECT MAX(s.term) AS term FROM enrollments e JOIN sections s ON s.section_id = e.section_id WHERE e.status = 'enrolled'",
-      )
-      .get() as { term: string | null }
-  ).term;
+  const terms = allRows<{ term: string }>(db, "SELECT DISTINCT term FROM sections ORDER BY term").map(
+    (row) => row.term,
+  );
+  const current = getRow<{ term: string | null }>(
+    db,
+    "SELECT MAX(s.term) AS term FROM enrollments e JOIN sections s ON s.section_id = e.section_id WHERE e.status = 'enrolled'",
+  )?.term;
   if (!current) throw new Error("no registrations of a term in progress");
   return { graded: terms.filter((term) => term < current), current };
 }
@@ -140,6 +139,80 @@ export function compareIds(
     passed
       ? `${what}: all ${expectedSet.size} expected and nothing else`
       : `${what}: expected ${expectedSet.size}, found ${actualSet.size}; missing ${describe(missing)}; unexpected ${describe(unexpected)}`,
+  );
+}
+
+type RowChange = TableDiff["changed"][number];
+
+/** The changes of a table diff that `allowed` rejects or that touch more columns than `column`. */
+export function strayChanges(
+  changes: readonly RowChange[],
+  column: string,
+  allowed: (change: RowChange) => boolean,
+): RowChange[] {
+  return changes.filter((change) => {
+    if (!allowed(change)) return true;
+    const { [column]: _before, ...restBefore } = change.before;
+    const { [column]: _after, ...restAfter } = change.after;
+    return JSON.stringify(restBefore) !== JSON.stringify(restAfter);
+  });
+}
+
+/**
+ * `id`: no row of the diff changed but `column` of the rows `allowed` accepts, and none was added or
+ * removed; otherwise `unexpected` names the first ten stray keys.
+ */
+export function checkOnlyColumnChanged(
+  id: string,
+  diff: TableDiff,
+  column: string,
+  allowed: (change: RowChange) => boolean,
+  texts: { success: string; unexpected: string },
+): Check {
+  const stray = strayChanges(diff.changed, column, allowed);
+  const addedOrRemoved = diff.added.length + diff.removed.length;
+  const passed = stray.length + addedOrRemoved === 0;
+  const keys = stray.map((change) => change.key).slice(0, 10);
+  return check(
+    id,
+    passed,
+    passed
+      ? texts.success
+      : `${texts.unexpected}: ${keys.join(", ")}${addedOrRemoved > 0 ? " (rows added or removed)" : ""}`,
+  );
+}
+
+/**
+ * `audit-log`: each of `subjects` (enrollment ids or student ids, as `subjectOf` reads them from an entry)
+ * got a new `actionType` entry in the registrar's audit log, nothing else was logged and no entry altered.
+ */
+export function checkAuditLog<Subject>(
+  initial: Database.Database,
+  final: Database.Database,
+  log: {
+    actionType: string;
+    subjectOf: (entry: Record<string, unknown>) => NoInfer<Subject>;
+    subjects: { has(subject: Subject): boolean; keys(): Iterable<Subject> };
+    /** What one entry records, e.g. "grade change", and the plural the failure uses, e.g. "changes". */
+    every: string;
+    notLogged: string;
+  },
+): Check {
+  const actions = diffTable(initial, final, "registrar_actions", "action_id");
+  const ofType = actions.added.filter((row) => row.action_type === log.actionType);
+  const logged = new Set(ofType.map(log.subjectOf));
+  const unlogged = [...log.subjects.keys()].filter((subject) => !logged.has(subject));
+  const stray = actions.added.filter(
+    (row) => row.action_type !== log.actionType || !log.subjects.has(log.subjectOf(row)),
+  );
+  const altered = actions.changed.length + actions.removed.length;
+  const passed = unlogged.length === 0 && stray.length === 0 && altered === 0;
+  return check(
+    "audit-log",
+    passed,
+    passed
+      ? `every ${log.every} is in the audit log and nothing else was logged`
+      : `audit log: ${unlogged.length} ${log.notLogged} not logged, ${stray.length} unexpected entries, ${altered} existing entries altered`,
   );
 }
 

@@ -14,6 +14,8 @@ import {
   PYTHON_PRELUDE,
   attemptsByStudent,
   calendarOf,
+  checkAuditLog,
+  checkOnlyColumnChanged,
   compareIds,
   folderFiles,
   gradedAndCurrentTerms,
@@ -80,47 +82,21 @@ function verify(context: VerifyContext): Check[] {
             .join(", ")}`,
     ),
   );
-  const otherChanges = students.changed.filter((change) => {
-    if (!target.has(change.key)) return true;
-    const { academic_standing: _before, ...restBefore } = change.before;
-    const { academic_standing: _after, ...restAfter } = change.after;
-    return JSON.stringify(restBefore) !== JSON.stringify(restAfter);
-  });
   checks.push(
-    check(
+    checkOnlyColumnChanged(
       "no-other-student-changes",
-      otherChanges.length === 0 && students.added.length === 0 && students.removed.length === 0,
-      otherChanges.length === 0 && students.added.length === 0 && students.removed.length === 0
-        ? "no other student record changed"
-        : `unexpected changes to students: ${otherChanges
-            .map((change) => change.key)
-            .slice(0, 10)
-            .join(
-              ", ",
-            )}${students.added.length + students.removed.length > 0 ? " (rows added or removed)" : ""}`,
+      students,
+      "academic_standing",
+      (change) => target.has(change.key),
+      { success: "no other student record changed", unexpected: "unexpected changes to students" },
     ),
-  );
-
-  const actions = diffTable(initial.db, final.db, "registrar_actions", "action_id");
-  const logged = new Set(
-    actions.added.filter((row) => row.action_type === "standing_change").map((row) => String(row.student_id)),
-  );
-  const unlogged = [...target.keys()].filter((id) => !logged.has(id));
-  const strayActions = actions.added.filter(
-    (row) => row.action_type !== "standing_change" || !target.has(String(row.student_id)),
-  );
-  checks.push(
-    check(
-      "audit-log",
-      unlogged.length === 0 &&
-        strayActions.length === 0 &&
-        actions.changed.length + actions.removed.length === 0,
-      unlogged.length === 0 &&
-        strayActions.length === 0 &&
-        actions.changed.length + actions.removed.length === 0
-        ? "every standing change is in the audit log and nothing else was logged"
-        : `audit log: ${unlogged.length} changes not logged, ${strayActions.length} unexpected entries, ${actions.changed.length + actions.removed.length} existing entries altered`,
-    ),
+    checkAuditLog(initial.db, final.db, {
+      actionType: "standing_change",
+      subjectOf: (row) => String(row.student_id),
+      subjects: target,
+      every: "standing change",
+      notLogged: "changes",
+    }),
   );
   checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["students", "registrar_actions"]));
 
