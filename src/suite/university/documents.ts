@@ -2,7 +2,7 @@
  * Workspace documents that carry rules: written by the generator and parsed back by the verifiers, so
  * that the documents (not the generator's memory) are the single source of truth for every expectation.
  */
-import { csvCell, splitCsvLine } from "../../envs/index.js";
+import { parseCsv, toCsv } from "../../envs/index.js";
 import { GRADE_POINTS_HUNDREDTHS, formatHundredths } from "./rules.js";
 import type { Term } from "./terms.js";
 
@@ -293,12 +293,21 @@ export interface TransferCredit {
   decidedOn: string;
 }
 
-const TRANSFER_HEADER =
-  "request_id,student_id,student_name,institution,course_title,credits,status,decided_on";
+const TRANSFER_COLUMNS = [
+  "request_id",
+  "student_id",
+  "student_name",
+  "institution",
+  "course_title",
+  "credits",
+  "status",
+  "decided_on",
+];
 
 export function writeTransferRegister(rows: TransferCredit[]): string {
-  const lines = rows.map((row) =>
-    [
+  return toCsv(
+    TRANSFER_COLUMNS,
+    rows.map((row) => [
       row.requestId,
       row.studentId,
       row.studentName,
@@ -307,32 +316,21 @@ export function writeTransferRegister(rows: TransferCredit[]): string {
       row.credits,
       row.status,
       row.decidedOn,
-    ]
-      .map(csvCell)
-      .join(","),
+    ]),
   );
-  return `${[TRANSFER_HEADER, ...lines].join("\n")}\n`;
 }
 
 export function parseTransferRegister(text: string): TransferCredit[] {
-  return text
-    .split("\n")
-    .slice(1)
-    .filter((line) => line.trim().length > 0)
-    .map((line) => {
-      const [requestId, studentId, studentName, institution, courseTitle, credits, status, decidedOn] =
-        splitCsvLine(line);
-      return {
-        requestId: requestId ?? "",
-        studentId: studentId ?? "",
-        studentName: studentName ?? "",
-        institution: institution ?? "",
-        courseTitle: courseTitle ?? "",
-        credits: Number(credits),
-        status: (status ?? "pending") as TransferCredit["status"],
-        decidedOn: decidedOn ?? "",
-      };
-    });
+  return parseCsv(text).map((row) => ({
+    requestId: row.request_id ?? "",
+    studentId: row.student_id ?? "",
+    studentName: row.student_name ?? "",
+    institution: row.institution ?? "",
+    courseTitle: row.course_title ?? "",
+    credits: Number(row.credits),
+    status: (row.status ?? "pending") as TransferCredit["status"],
+    decidedOn: row.decided_on ?? "",
+  }));
 }
 
 export type Decision = "APPROVED" | "DENIED" | "PENDING";

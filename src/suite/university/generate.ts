@@ -1,5 +1,5 @@
 /** Fills the registrar database and writes the workspace for one seed and scale. */
-import { addDays, type GenerateContext } from "../../envs/index.js";
+import { addDays, insertRow, type GenerateContext } from "../../envs/index.js";
 import { ALL_COURSES, DEPARTMENTS, PROGRAMS } from "./catalog.js";
 import type { Handbook, Regulations } from "./documents.js";
 import { planGradeChangeMemos } from "./memos.js";
@@ -176,93 +176,82 @@ function gradePostedOn(world: World, enrollment: EnrollmentRecord): string | nul
   return addDays(term.gradesDueDate, -random.int(0, 6));
 }
 
-function insertAll(world: World): void {
+/** Instructors, programs, courses and prerequisites; returns the ids of programs and courses by code. */
+function insertCatalog(world: World): { programIds: Map<string, number>; courseIds: Map<string, number> } {
   const { db } = world.context;
-  const insertInstructor = db.prepare(
-    "INSERT INTO instructors (instructor_id, first_name, last_name, email, department, rank, office, hire_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
   for (const item of world.instructors)
-    insertInstructor.run(
-      item.id,
-      item.firstName,
-      item.lastName,
-      item.email,
-      item.department,
-      item.rank,
-      item.office,
-      item.hireDate,
-    );
-
-  const insertProgram = db.prepare(
-    "INSERT INTO programs (program_id, code, name, department, degree, director_id) VALUES (?, ?, ?, ?, ?, ?)",
-  );
+    insertRow(db, "instructors", {
+      instructor_id: item.id,
+      first_name: item.firstName,
+      last_name: item.lastName,
+      email: item.email,
+      department: item.department,
+      rank: item.rank,
+      office: item.office,
+      hire_date: item.hireDate,
+    });
   const programIds = new Map<string, number>();
   PROGRAMS.forEach((program, index) => {
     const director = world.instructors.find(
       (item) => item.department === program.department && item.rank === "Professor",
     );
-    insertProgram.run(
-      index + 1,
-      program.code,
-      program.name,
-      program.department,
-      program.degree,
-      director?.id ?? null,
-    );
+    const { code, name, department, degree } = program;
+    insertRow(db, "programs", {
+      program_id: index + 1,
+      code,
+      name,
+      department,
+      degree,
+      director_id: director?.id ?? null,
+    });
     programIds.set(program.code, index + 1);
   });
-
-  const insertCourse = db.prepare(
-    "INSERT INTO courses (course_id, code, title, department, level, credits, grading_basis, typically_offered) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
   const courseIds = new Map<string, number>();
   for (const department of DEPARTMENTS) {
     for (const course of department.courses) {
       const id = courseIds.size + 1;
       courseIds.set(course.code, id);
-      insertCourse.run(
-        id,
-        course.code,
-        course.title,
-        department.name,
-        courseLevel(course.code),
-        course.credits,
-        course.gradingBasis,
-        course.offered,
-      );
+      insertRow(db, "courses", {
+        course_id: id,
+        code: course.code,
+        title: course.title,
+        department: department.name,
+        level: courseLevel(course.code),
+        credits: course.credits,
+        grading_basis: course.gradingBasis,
+        typically_offered: course.offered,
+      });
     }
   }
-  const insertPrerequisite = db.prepare(
-    "INSERT INTO course_prerequisites (course_id, prerequisite_course_id) VALUES (?, ?)",
-  );
   for (const course of ALL_COURSES)
     for (const prerequisite of course.prerequisites)
-      insertPrerequisite.run(courseIds.get(course.code), courseIds.get(prerequisite));
+      insertRow(db, "course_prerequisites", {
+        course_id: courseIds.get(course.code),
+        prerequisite_course_id: courseIds.get(prerequisite),
+      });
+  return { programIds, courseIds };
+}
 
-  const insertStudent = db.prepare(
-    "INSERT INTO students (student_id, first_name, last_name, email, phone, date_of_birth, citizenship, program_id, admit_term, attendance, enrollment_status, academic_standing, advisor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
+function insertAll(world: World): void {
+  const { db } = world.context;
+  const { programIds, courseIds } = insertCatalog(world);
   for (const student of [...world.students].sort((left, right) => left.id.localeCompare(right.id))) {
-    insertStudent.run(
-      student.id,
-      student.firstName,
-      student.lastName,
-      student.email,
-      student.phone,
-      student.dateOfBirth,
-      student.citizenship,
-      programIds.get(student.programCode),
-      world.terms[student.admitIndex]?.code ?? "",
-      student.attendance,
-      student.enrollmentStatus,
-      student.standing,
-      student.advisorId,
-    );
+    insertRow(db, "students", {
+      student_id: student.id,
+      first_name: student.firstName,
+      last_name: student.lastName,
+      email: student.email,
+      phone: student.phone,
+      date_of_birth: student.dateOfBirth,
+      citizenship: student.citizenship,
+      program_id: programIds.get(student.programCode),
+      admit_term: world.terms[student.admitIndex]?.code ?? "",
+      attendance: student.attendance,
+      enrollment_status: student.enrollmentStatus,
+      academic_standing: student.standing,
+      advisor_id: student.advisorId,
+    });
   }
-
-  const insertSection = db.prepare(
-    "INSERT INTO sections (section_id, course_id, term, section_number, instructor_id, capacity, room, meeting_pattern, modality) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
   const sections = world.sections
     .filter((section) => section.enrollments.length > 0)
     .sort(
@@ -273,22 +262,18 @@ function insertAll(world: World): void {
     );
   sections.forEach((section, index) => {
     section.id = 1001 + index;
-    insertSection.run(
-      section.id,
-      courseIds.get(section.courseCode),
-      world.terms[section.termIndex]?.code ?? "",
-      section.sectionNumber,
-      section.instructorId,
-      section.capacity,
-      section.room,
-      section.meetingPattern,
-      section.modality,
-    );
+    insertRow(db, "sections", {
+      section_id: section.id,
+      course_id: courseIds.get(section.courseCode),
+      term: world.terms[section.termIndex]?.code ?? "",
+      section_number: section.sectionNumber,
+      instructor_id: section.instructorId,
+      capacity: section.capacity,
+      room: section.room,
+      meeting_pattern: section.meetingPattern,
+      modality: section.modality,
+    });
   });
-
-  const insertEnrollment = db.prepare(
-    "INSERT INTO enrollments (enrollment_id, student_id, section_id, status, grade, enrolled_on, grade_posted_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
   const enrollments: EnrollmentRecord[] = world.students.flatMap((student) => student.enrollments);
   const ordered = world.context.random
     .shuffle(enrollments)
@@ -297,33 +282,30 @@ function insertAll(world: World): void {
     );
   ordered.forEach((enrollment, index) => {
     enrollment.enrollmentId = 50001 + index;
-    insertEnrollment.run(
-      enrollment.enrollmentId,
-      enrollment.studentId,
-      enrollment.section?.id ?? null,
-      enrollment.status,
-      enrollment.grade,
-      enrollment.enrolledOn,
-      gradePostedOn(world, enrollment),
-    );
+    insertRow(db, "enrollments", {
+      enrollment_id: enrollment.enrollmentId,
+      student_id: enrollment.studentId,
+      section_id: enrollment.section?.id ?? null,
+      status: enrollment.status,
+      grade: enrollment.grade,
+      enrolled_on: enrollment.enrolledOn,
+      grade_posted_on: gradePostedOn(world, enrollment),
+    });
   });
 }
 
 function insertActions(world: World): void {
-  const insertAction = world.context.db.prepare(
-    "INSERT INTO registrar_actions (action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
   world.actions.forEach((action, index) => {
-    insertAction.run(
-      index + 1,
-      action.actionType,
-      action.studentId,
-      action.enrollment?.enrollmentId ?? null,
-      action.oldValue,
-      action.newValue,
-      action.reason,
-      action.recordedBy,
-    );
+    insertRow(world.context.db, "registrar_actions", {
+      action_id: index + 1,
+      action_type: action.actionType,
+      student_id: action.studentId,
+      enrollment_id: action.enrollment?.enrollmentId ?? null,
+      old_value: action.oldValue,
+      new_value: action.newValue,
+      reason: action.reason,
+      recorded_by: action.recordedBy,
+    });
   });
 }
 

@@ -1,4 +1,5 @@
 /** The academic calendar: which terms exist relative to the instance's reference date, and their key dates. */
+import { makeDate } from "../../envs/index.js";
 
 export interface Term {
   /** Banner-style code, sortable: YYYY01 for spring, YYYY08 for fall. */
@@ -15,10 +16,6 @@ export interface Term {
 /** How many graded terms precede the term in progress. */
 export const COMPLETED_TERM_COUNT = 4;
 
-function isoDate(year: number, month: number, day: number): string {
-  return new Date(Date.UTC(year, month - 1, day)).toISOString().slice(0, 10);
-}
-
 function makeTerm(season: Term["season"], year: number): Term {
   if (season === "spring") {
     return {
@@ -26,10 +23,10 @@ function makeTerm(season: Term["season"], year: number): Term {
       name: `Spring ${year}`,
       season,
       year,
-      startDate: isoDate(year, 1, 13),
-      addDropDeadline: isoDate(year, 1, 27),
-      endDate: isoDate(year, 5, 9),
-      gradesDueDate: isoDate(year, 5, 16),
+      startDate: makeDate(year, 1, 13),
+      addDropDeadline: makeDate(year, 1, 27),
+      endDate: makeDate(year, 5, 9),
+      gradesDueDate: makeDate(year, 5, 16),
     };
   }
   return {
@@ -37,15 +34,20 @@ function makeTerm(season: Term["season"], year: number): Term {
     name: `Fall ${year}`,
     season,
     year,
-    startDate: isoDate(year, 8, 26),
-    addDropDeadline: isoDate(year, 9, 9),
-    endDate: isoDate(year, 12, 13),
-    gradesDueDate: isoDate(year, 12, 20),
+    startDate: makeDate(year, 8, 26),
+    addDropDeadline: makeDate(year, 9, 9),
+    endDate: makeDate(year, 12, 13),
+    gradesDueDate: makeDate(year, 12, 20),
   };
 }
 
 function previousTerm(term: Term): Term {
   return term.season === "fall" ? makeTerm("spring", term.year) : makeTerm("fall", term.year - 1);
+}
+
+/** The term after `term` (the calendar lists one upcoming term so the current one is not the last row). */
+export function nextTerm(term: Term): Term {
+  return term.season === "fall" ? makeTerm("spring", term.year + 1) : makeTerm("fall", term.year);
 }
 
 /**

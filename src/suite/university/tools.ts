@@ -22,6 +22,11 @@ const RECORDED_BY = "registrar-api";
 /** Grades a grade change may set; W comes only from a withdrawal. */
 const CHANGEABLE_GRADES = ["A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D", "F", "P", "NP", "I"] as const;
 
+/** A filter argument that is null (no filtering) unless given. */
+function nullFilter<T extends z.ZodType>(schema: T, description: string) {
+  return schema.nullable().default(null).describe(description);
+}
+
 const listPrograms = defineListTool({
   name: "list_programs",
   description:
@@ -37,26 +42,16 @@ const listStudents = defineListTool({
   description:
     "List students, optionally filtered by program, enrollment status, academic standing or admit term, ordered by student_id. Returns `students` [{student_id, first_name, last_name, program_code, admit_term, attendance, enrollment_status, academic_standing}] with `page`, `per_page`, `total` and `has_more`. Grades are not included: use list_enrollments.",
   filters: {
-    program_code: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe("Program code such as 'MSCS'; null for all programs"),
-    enrollment_status: z
-      .enum(["active", "leave_of_absence", "withdrawn", "graduated"])
-      .nullable()
-      .default(null)
-      .describe("Only students with this enrollment status; null for any"),
-    academic_standing: z
-      .enum(["good", "probation", "suspended"])
-      .nullable()
-      .default(null)
-      .describe("Only students with this academic standing; null for any"),
-    admit_term: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe("Only students admitted in this term code, e.g. '202408'"),
+    program_code: nullFilter(z.string(), "Program code such as 'MSCS'; null for all programs"),
+    enrollment_status: nullFilter(
+      z.enum(["active", "leave_of_absence", "withdrawn", "graduated"]),
+      "Only students with this enrollment status; null for any",
+    ),
+    academic_standing: nullFilter(
+      z.enum(["good", "probation", "suspended"]),
+      "Only students with this academic standing; null for any",
+    ),
+    admit_term: nullFilter(z.string(), "Only students admitted in this term code, e.g. '202408'"),
   },
   key: "students",
   from: "students s JOIN programs p ON p.program_id = s.program_id",
@@ -97,11 +92,7 @@ const listInstructors = defineListTool({
   description:
     "List instructors, optionally of one department, ordered by instructor_id. Returns `instructors` [{instructor_id, first_name, last_name, email, department, rank, office}] with `page`, `per_page`, `total` and `has_more`.",
   filters: {
-    department: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe("Department name such as 'Statistics'; null for all"),
+    department: nullFilter(z.string(), "Department name such as 'Statistics'; null for all"),
   },
   key: "instructors",
   from: "instructors",
@@ -115,11 +106,7 @@ const listCourses = defineListTool({
   description:
     "List catalog courses, optionally of one department, ordered by code. Returns `courses` [{course_id, code, title, department, level, credits, grading_basis, typically_offered}] with `page`, `per_page`, `total` and `has_more`. Prerequisites are shown by get_course.",
   filters: {
-    department: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe("Department name such as 'Computer Science'; null for all"),
+    department: nullFilter(z.string(), "Department name such as 'Computer Science'; null for all"),
   },
   key: "courses",
   from: "courses",
@@ -160,18 +147,9 @@ const listSections = defineListTool({
   description:
     "List course sections, optionally filtered by term code, course code or instructor, ordered by section_id. Returns `sections` [{section_id, course_code, term, section_number, instructor_id, capacity, modality}] with `page`, `per_page`, `total` and `has_more`.",
   filters: {
-    term: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe("Term code such as '202408' (see the academic calendar); null for all"),
-    course_code: z.string().nullable().default(null).describe("Course code such as 'CS 540'; null for all"),
-    instructor_id: z
-      .number()
-      .int()
-      .nullable()
-      .default(null)
-      .describe("Only sections taught by this instructor"),
+    term: nullFilter(z.string(), "Term code such as '202408' (see the academic calendar); null for all"),
+    course_code: nullFilter(z.string(), "Course code such as 'CS 540'; null for all"),
+    instructor_id: nullFilter(z.number().int(), "Only sections taught by this instructor"),
   },
   key: "sections",
   from: "sections s JOIN courses c ON c.course_id = s.course_id",
@@ -223,14 +201,13 @@ const listEnrollments = defineListTool({
   description:
     "List registrations (one per student per section) with their status and grade, optionally filtered by student, section, term or status, ordered by enrollment_id. Returns `enrollments` [{enrollment_id, student_id, section_id, term, course_code, credits, status, grade, enrolled_on, grade_posted_on}] with `page`, `per_page`, `total` and `has_more`. Status is enrolled (registered, not graded yet), completed, withdrawn (grade W) or dropped.",
   filters: {
-    student_id: z.string().nullable().default(null).describe("Only this student's registrations"),
-    section_id: z.number().int().nullable().default(null).describe("Only registrations in this section"),
-    term: z.string().nullable().default(null).describe("Only registrations in this term code, e.g. '202501'"),
-    status: z
-      .enum(["enrolled", "completed", "withdrawn", "dropped"])
-      .nullable()
-      .default(null)
-      .describe("Only registrations with this status"),
+    student_id: nullFilter(z.string(), "Only this student's registrations"),
+    section_id: nullFilter(z.number().int(), "Only registrations in this section"),
+    term: nullFilter(z.string(), "Only registrations in this term code, e.g. '202501'"),
+    status: nullFilter(
+      z.enum(["enrolled", "completed", "withdrawn", "dropped"]),
+      "Only registrations with this status",
+    ),
   },
   key: "enrollments",
   from: ENROLLMENT_FROM,
@@ -249,12 +226,11 @@ const listRegistrarActions = defineListTool({
   description:
     "List the registrar's audit log (grade changes, standing changes, drops, status changes), optionally for one student or one action type, ordered by action_id. Returns `actions` [{action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by}] with `page`, `per_page`, `total` and `has_more`.",
   filters: {
-    student_id: z.string().nullable().default(null).describe("Only actions about this student"),
-    action_type: z
-      .enum(["grade_change", "standing_change", "enrollment_drop", "status_change"])
-      .nullable()
-      .default(null)
-      .describe("Only actions of this type"),
+    student_id: nullFilter(z.string(), "Only actions about this student"),
+    action_type: nullFilter(
+      z.enum(["grade_change", "standing_change", "enrollment_drop", "status_change"]),
+      "Only actions of this type",
+    ),
   },
   key: "actions",
   from: "registrar_actions",

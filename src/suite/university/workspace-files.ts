@@ -1,5 +1,5 @@
 /** Writes the workspace: the fixed rule documents and the files whose number grows with the scale. */
-import { addDays } from "../../envs/index.js";
+import { addDays, toCsv } from "../../envs/index.js";
 import { catalogCourse, departmentOfCourse } from "./catalog.js";
 import {
   CALENDAR_PATH,
@@ -21,36 +21,7 @@ import {
 } from "./documents.js";
 import { chairOf } from "./memos.js";
 import { fullName, type StudentRecord, type WaiverRecord, type World } from "./model.js";
-import { type Term } from "./terms.js";
-
-function nextTerm(term: Term): Term {
-  const year = term.season === "fall" ? term.year + 1 : term.year;
-  const season = term.season === "fall" ? "spring" : "fall";
-  // The calendar lists one upcoming term so the current one is not the last row.
-  return season === "spring"
-    ? {
-        ...term,
-        code: `${year}01`,
-        name: `Spring ${year}`,
-        season,
-        year,
-        startDate: `${year}-01-13`,
-        addDropDeadline: `${year}-01-27`,
-        endDate: `${year}-05-09`,
-        gradesDueDate: `${year}-05-16`,
-      }
-    : {
-        ...term,
-        code: `${year}08`,
-        name: `Fall ${year}`,
-        season,
-        year,
-        startDate: `${year}-08-26`,
-        addDropDeadline: `${year}-09-09`,
-        endDate: `${year}-12-13`,
-        gradesDueDate: `${year}-12-20`,
-      };
-}
+import { nextTerm } from "./terms.js";
 
 function minDate(left: string, right: string): string {
   return left < right ? left : right;
@@ -247,27 +218,30 @@ function writeRosterExports(world: World, count: number): void {
     .slice(0, count);
   for (const section of sections) {
     const term = world.terms[section.termIndex];
-    const lines = ["student_id,last_name,first_name,program,registration_status,registered_on"];
-    for (const enrollment of [...section.enrollments].sort((left, right) =>
-      left.studentId.localeCompare(right.studentId),
-    )) {
-      const student = world.students.find((item) => item.id === enrollment.studentId);
-      if (!student) continue;
-      lines.push(
-        [
-          student.id,
-          student.lastName,
-          student.firstName,
-          student.programCode,
-          enrollment.status,
-          enrollment.enrolledOn,
-        ].join(","),
-      );
-    }
+    const rows = [...section.enrollments]
+      .sort((left, right) => left.studentId.localeCompare(right.studentId))
+      .flatMap((enrollment) => {
+        const student = world.students.find((item) => item.id === enrollment.studentId);
+        return student
+          ? [
+              [
+                student.id,
+                student.lastName,
+                student.firstName,
+                student.programCode,
+                enrollment.status,
+                enrollment.enrolledOn,
+              ],
+            ]
+          : [];
+      });
     const slug = section.courseCode.replace(" ", "").toLowerCase();
     world.context.writeFile(
       `exports/roster-${term?.code ?? ""}-${slug}-${section.sectionNumber}.csv`,
-      `${lines.join("\n")}\n`,
+      toCsv(
+        ["student_id", "last_name", "first_name", "program", "registration_status", "registered_on"],
+        rows,
+      ),
     );
   }
 }
