@@ -176,6 +176,8 @@ export {
   previousMonth,
   monthEndAfter,
   MONTH_NAMES,
+  earlierDate,
+  laterDate,
 } from "./kit/dates.js";
 export { roundCents, formatUsd, sumCents } from "./kit/money.js";
 export {

@@ -144,3 +144,13 @@ export function previousMonth(isoDate: string): { start: string; end: string; la
   });
   return { start, end, label, key: start.slice(0, 7) };
 }
+
+/** The earlier of two ISO dates (ISO strings compare as dates). */
+export function earlierDate(left: string, right: string): string {
+  return left < right ? left : right;
+}
+
+/** The later of two ISO dates. */
+export function laterDate(left: string, right: string): string {
+  return left > right ? left : right;
+}

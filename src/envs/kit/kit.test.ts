@@ -18,6 +18,8 @@ import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htm
 import {
   addBusinessDays,
   addDays,
+  earlierDate,
+  laterDate,
   cachedStatement,
   checkAnswerAmounts,
   checkStateDiff,
@@ -689,5 +691,13 @@ describe("instance keys", () => {
       rmSync(folder, { recursive: true, force: true });
     }
     expect(kitSourceFingerprint()).toBe(fingerprintFolder(new URL(".", import.meta.url).pathname));
+  });
+});
+
+describe("earlierDate and laterDate", () => {
+  it("pick the earlier and the later of two ISO dates", () => {
+    expect(earlierDate("2024-03-01", "2024-02-29")).toBe("2024-02-29");
+    expect(laterDate("2024-03-01", "2024-02-29")).toBe("2024-03-01");
+    expect(earlierDate("2024-05-05", "2024-05-05")).toBe("2024-05-05");
   });
 });

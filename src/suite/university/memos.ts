@@ -2,7 +2,7 @@
  * Grade change requests: a mix of approved, late, pending and denied memos, with one approved memo at
  * every scale superseded by a later one whose file sorts first.
  */
-import { addDays } from "../../envs/index.js";
+import { addDays, earlierDate, laterDate, randomDate } from "../../envs/index.js";
 import { catalogCourse, departmentOfCourse } from "./catalog.js";
 import type { GradeChangeMemo } from "./documents.js";
 import { fullName, type EnrollmentRecord, type SectionRecord, type World } from "./model.js";
@@ -65,7 +65,7 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
       term,
       index,
       from: addDays(term.gradesDueDate, 3),
-      to: minDate(addDays(term.gradesDueDate, window - 5), addDays(referenceDate, -3)),
+      to: earlierDate(addDays(term.gradesDueDate, window - 5), addDays(referenceDate, -3)),
     }))
     .filter((item) => item.from <= item.to);
   const lateTerms = graded
@@ -147,7 +147,7 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
       decidedOn:
         decision === "PENDING"
           ? null
-          : minDate(addDays(submittedOn, random.int(1, 9)), addDays(referenceDate, -1)),
+          : earlierDate(addDays(submittedOn, random.int(1, 9)), addDays(referenceDate, -1)),
     };
   };
   let previousApproved: {
@@ -201,7 +201,7 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
     for (const record of records) used.add(record);
     const number = memoNumber();
     // An approved memo leaves room in its window for a later, superseding one.
-    const latest = kind === "approved" ? maxDate(timing.from, addDays(timing.to, -4)) : timing.to;
+    const latest = kind === "approved" ? laterDate(timing.from, addDays(timing.to, -4)) : timing.to;
     const memo = makeMemo(kind, section, records, between(world, timing.from, latest), number, (record) =>
       correctedGrade(world, record.grade ?? "B", []),
     );
@@ -214,18 +214,7 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
   return memos;
 }
 
-function maxDate(left: string, right: string): string {
-  return left > right ? left : right;
-}
-
-function minDate(left: string, right: string): string {
-  return left < right ? left : right;
-}
-
+/** A random date from `from` to `to` (just `from` when `to` is earlier). */
 function between(world: World, from: string, to: string): string {
-  const span = Math.max(
-    0,
-    Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000),
-  );
-  return addDays(from, world.context.random.int(0, span));
+  return randomDate(world.context.random, from, laterDate(from, to));
 }

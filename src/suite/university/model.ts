@@ -143,6 +143,12 @@ export function attemptsOf(world: World, student: StudentRecord, throughTermInde
     }));
 }
 
+/** Whether the catalog offers the course in the season of the term. */
+export function offeredIn(world: World, courseCode: string, termIndex: number): boolean {
+  const offered = catalogCourse(courseCode).offered;
+  return offered === "both" || offered === world.terms[termIndex]?.season;
+}
+
 export function approvedTransferCredits(world: World, studentId: string): number {
   return world.transfers
     .filter((row) => row.studentId === studentId && row.status === "approved")

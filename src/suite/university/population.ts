@@ -6,6 +6,7 @@ import {
   attemptsOf,
   courseLevel,
   normal,
+  offeredIn,
   requirementFor,
   weightedPick,
   type EnrollmentRecord,
@@ -123,11 +124,6 @@ export function enrolledOnFor(world: World, termIndex: number): string {
   const term = world.terms[termIndex];
   if (!term) throw new Error(`no term at index ${termIndex}`);
   return addDays(term.startDate, -world.context.random.int(3, 80));
-}
-
-function offeredIn(world: World, courseCode: string, termIndex: number): boolean {
-  const offered = catalogCourse(courseCode).offered;
-  return offered === "both" || offered === world.terms[termIndex]?.season;
 }
 
 /** Course-terms taught by a demanding instructor: grades there run about a letter lower. */

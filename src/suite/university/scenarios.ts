@@ -7,6 +7,7 @@ import { addDays } from "../../envs/index.js";
 import { ALL_COURSES, PROGRAMS, catalogCourse } from "./catalog.js";
 import {
   courseLevel,
+  offeredIn,
   type EnrollmentRecord,
   type EnrollmentState,
   type Standing,
@@ -65,11 +66,6 @@ function plant(world: World, spec: PlantSpec): StudentRecord {
   }
   world.students.push(student);
   return student;
-}
-
-function offeredIn(world: World, courseCode: string, termIndex: number): boolean {
-  const offered = catalogCourse(courseCode).offered;
-  return offered === "both" || offered === world.terms[termIndex]?.season;
 }
 
 /** Three-credit letter courses without prerequisites, offered in the term, the program's own first. */

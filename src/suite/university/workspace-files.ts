@@ -1,5 +1,5 @@
 /** Writes the workspace: the fixed rule documents and the files whose number grows with the scale. */
-import { addDays, toCsv } from "../../envs/index.js";
+import { addDays, earlierDate, toCsv } from "../../envs/index.js";
 import { catalogCourse, departmentOfCourse } from "./catalog.js";
 import {
   CALENDAR_PATH,
@@ -22,10 +22,6 @@ import {
 import { chairOf } from "./memos.js";
 import { fullName, type StudentRecord, type WaiverRecord, type World } from "./model.js";
 import { nextTerm } from "./terms.js";
-
-function minDate(left: string, right: string): string {
-  return left < right ? left : right;
-}
 
 function studentName(world: World, studentId: string): string {
   const student = world.students.find((item) => item.id === studentId);
@@ -63,7 +59,7 @@ function writeCommitteeNotes(world: World, count: number): void {
       .filter((exemption) => exemption.termIndex === meeting.termIndex)
       .filter((_, position) => position % sameTerm.length === share);
     const offset = meeting.followUp ? random.int(18, 30) : random.int(4, 14);
-    const date = minDate(
+    const date = earlierDate(
       addDays(term.gradesDueDate, offset),
       addDays(referenceDate, -1 - (meeting.followUp ? 0 : 1)),
     );
@@ -139,7 +135,7 @@ function writeWaiverLetters(world: World, count: number): void {
     const document: WaiverLetter = {
       department: departments.join(", "),
       termName: term.name,
-      issuedOn: minDate(addDays(term.startDate, -random.int(3, 20)), addDays(referenceDate, -1)),
+      issuedOn: earlierDate(addDays(term.startDate, -random.int(3, 20)), addDays(referenceDate, -1)),
       issuedBy: issuer,
       waivers: letter.waivers.map((waiver) => ({
         studentId: waiver.studentId,

@@ -7,6 +7,7 @@ import {
   type Check,
   type GenerateContext,
   type VerifyContext,
+  allRows,
 } from "../../../envs/index.js";
 import { SCHOOL_NAME } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -38,30 +39,31 @@ function prepare(context: GenerateContext): void {
   const { db, random, factors } = context;
   context.writeFile(CREDIT_HOUR_NOTE_PATH, NOTE);
   const terms = academicYear(db);
-  const sections = db
-    .prepare(
-      `SELECT s.section_id, i.department FROM sections s JOIN instructors i ON i.instructor_id = s.instructor_id
+  const sections = allRows<{ section_id: number; department: string }>(
+    db,
+    `SELECT s.section_id, i.department FROM sections s JOIN instructors i ON i.instructor_id = s.instructor_id
        WHERE s.term IN (?, ?) AND (SELECT COUNT(*) FROM enrollments e WHERE e.section_id = s.section_id AND e.status = 'completed') >= 3
        ORDER BY s.section_id`,
-    )
-    .all(...terms) as Array<{ section_id: number; department: string }>;
-  const instructors = db
-    .prepare("SELECT instructor_id, department FROM instructors ORDER BY instructor_id")
-    .all() as Array<{ instructor_id: number; department: string }>;
+    ...terms,
+  );
+  const instructors = allRows<{ instructor_id: number; department: string }>(
+    db,
+    "SELECT instructor_id, department FROM instructors ORDER BY instructor_id",
+  );
   const reassign = db.prepare("UPDATE sections SET instructor_id = ? WHERE section_id = ?");
   const chosen = random.shuffle(sections).slice(0, 2 + factors.rows);
   for (const section of chosen) {
     const other = instructors.filter((item) => item.department !== section.department);
     reassign.run(random.pick(other).instructor_id, section.section_id);
   }
-  const completed = db
-    .prepare(
-      `SELECT e.enrollment_id FROM enrollments e JOIN sections s ON s.section_id = e.section_id
+  const completed = allRows<{ enrollment_id: number }>(
+    db,
+    `SELECT e.enrollment_id FROM enrollments e JOIN sections s ON s.section_id = e.section_id
        JOIN courses c ON c.course_id = s.course_id
        WHERE s.term IN (?, ?) AND e.status = 'completed' AND c.grading_basis = 'letter' AND e.grade NOT IN ('I')
        ORDER BY e.enrollment_id`,
-    )
-    .all(...terms) as Array<{ enrollment_id: number }>;
+    ...terms,
+  );
   const planted = random.shuffle(completed).slice(0, 2 * factors.rows);
   const withdraw = db.prepare(
     "UPDATE enrollments SET status = 'withdrawn', grade = 'W' WHERE enrollment_id = ?",
@@ -80,15 +82,15 @@ function academicYear(db: Database.Database): [string, string] {
 
 /** SCH per instructor home department for the last academic year. */
 export function expectedCreditHours(db: Database.Database): Map<string, number> {
-  const rows = db
-    .prepare(
-      `SELECT i.department, SUM(c.credits) AS sch
+  const rows = allRows<{ department: string; sch: number }>(
+    db,
+    `SELECT i.department, SUM(c.credits) AS sch
        FROM enrollments e JOIN sections s ON s.section_id = e.section_id
        JOIN courses c ON c.course_id = s.course_id JOIN instructors i ON i.instructor_id = s.instructor_id
        WHERE s.term IN (?, ?) AND e.status = 'completed'
        GROUP BY i.department ORDER BY i.department`,
-    )
-    .all(...academicYear(db)) as Array<{ department: string; sch: number }>;
+    ...academicYear(db),
+  );
   return new Map(rows.map((row) => [row.department, row.sch]));
 }
 

@@ -8,6 +8,7 @@ import {
   type StateView,
   type VerifyContext,
   requireFile,
+  allRows,
 } from "../../../envs/index.js";
 import { SCHOOL_NAME } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -76,13 +77,12 @@ interface TermRegistration {
 }
 
 function registrations(db: Database.Database): TermRegistration[] {
-  return db
-    .prepare(
-      `SELECT e.enrollment_id, e.student_id, s.term, c.credits, c.grading_basis, e.status, e.grade
+  return allRows<TermRegistration>(
+    db,
+    `SELECT e.enrollment_id, e.student_id, s.term, c.credits, c.grading_basis, e.status, e.grade
        FROM enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id
        ORDER BY e.enrollment_id`,
-    )
-    .all() as TermRegistration[];
+  );
 }
 
 function byStudent(rows: TermRegistration[]): Map<string, TermRegistration[]> {
@@ -114,16 +114,14 @@ function prepare(context: GenerateContext): void {
   const year = Number(referenceDate.slice(0, 4)) - 2;
   context.writeFile(DEANS_LIST_POLICY_PATH, writePolicy(policy, `${year}-08-01`));
 
-  const students = db
-    .prepare(
-      "SELECT student_id, attendance FROM students WHERE enrollment_status = 'active' AND academic_standing = 'good' ORDER BY student_id",
-    )
-    .all() as Array<{ student_id: string; attendance: string }>;
-  const onLeave = db
-    .prepare(
-      "SELECT student_id, attendance FROM students WHERE enrollment_status = 'leave_of_absence' AND academic_standing = 'good' ORDER BY student_id",
-    )
-    .all() as Array<{ student_id: string; attendance: string }>;
+  const students = allRows<{ student_id: string; attendance: string }>(
+    db,
+    "SELECT student_id, attendance FROM students WHERE enrollment_status = 'active' AND academic_standing = 'good' ORDER BY student_id",
+  );
+  const onLeave = allRows<{ student_id: string; attendance: string }>(
+    db,
+    "SELECT student_id, attendance FROM students WHERE enrollment_status = 'leave_of_absence' AND academic_standing = 'good' ORDER BY student_id",
+  );
   const termLabel = `${term.endsWith("01") ? "Spring" : "Fall"} ${term.slice(0, 4)}`;
   const goOnLeave = db.prepare(
     "UPDATE students SET enrollment_status = 'leave_of_absence' WHERE student_id = ?",
@@ -298,11 +296,9 @@ export function expectedDeansList(state: StateView): string[] {
   const { graded } = gradedAndCurrentTerms(state.db);
   const term = graded[graded.length - 1] ?? "";
   const attendance = new Map(
-    (
-      state.db.prepare("SELECT student_id, attendance FROM students").all() as Array<{
-        student_id: string;
-        attendance: string;
-      }>
+    allRows<{ student_id: string; attendance: string }>(
+      state.db,
+      "SELECT student_id, attendance FROM students",
     ).map((row) => [row.student_id, row.attendance]),
   );
   const records = byStudent(registrations(state.db));

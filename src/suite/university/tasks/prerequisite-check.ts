@@ -6,6 +6,7 @@ import {
   parseAnswerList,
   type Check,
   type VerifyContext,
+  allRows,
 } from "../../../envs/index.js";
 import { WAIVER_FOLDER, parseWaiverLetter } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -36,12 +37,11 @@ export function expectedDrops(context: VerifyContext): number[] {
       .map((waiver) => `${waiver.studentId}|${waiver.courseCode}`),
   );
   const prerequisites = new Map<string, string[]>();
-  for (const row of initial.db
-    .prepare(
-      `SELECT c.code AS course, p.code AS prerequisite FROM course_prerequisites cp
+  for (const row of allRows<{ course: string; prerequisite: string }>(
+    initial.db,
+    `SELECT c.code AS course, p.code AS prerequisite FROM course_prerequisites cp
        JOIN courses c ON c.course_id = cp.course_id JOIN courses p ON p.course_id = cp.prerequisite_course_id`,
-    )
-    .all() as Array<{ course: string; prerequisite: string }>) {
+  )) {
     prerequisites.set(row.course, [...(prerequisites.get(row.course) ?? []), row.prerequisite]);
   }
   const drops: number[] = [];

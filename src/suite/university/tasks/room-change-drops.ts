@@ -9,6 +9,7 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  allRows,
 } from "../../../envs/index.js";
 import { universityDomain } from "../domain.js";
 import { CALENDAR_PATH, HANDBOOK_PATH, parseCalendar, parseHandbook, type Handbook } from "../documents.js";
@@ -34,13 +35,13 @@ interface Registration {
 }
 
 function openRegistrations(db: Database.Database, sectionId: number): Registration[] {
-  return db
-    .prepare(
-      `SELECT e.enrollment_id, e.student_id, p.code AS program_code, e.enrolled_on
+  return allRows<Registration>(
+    db,
+    `SELECT e.enrollment_id, e.student_id, p.code AS program_code, e.enrolled_on
        FROM enrollments e JOIN students s ON s.student_id = e.student_id JOIN programs p ON p.program_id = s.program_id
        WHERE e.section_id = ? AND e.status = 'enrolled' ORDER BY e.enrollment_id`,
-    )
-    .all(sectionId) as Registration[];
+    sectionId,
+  );
 }
 
 function coreByProgram(handbook: Handbook): Map<string, Set<string>> {
@@ -73,13 +74,13 @@ function prepare(context: GenerateContext): void {
     current;
   const core = coreByProgram(parseHandbook(context.readFile(HANDBOOK_PATH) ?? ""));
   const sections = random.shuffle(
-    db
-      .prepare(
-        `SELECT s.section_id, c.code AS course_code, s.section_number, s.room, s.capacity
+    allRows<SectionRow>(
+      db,
+      `SELECT s.section_id, c.code AS course_code, s.section_number, s.room, s.capacity
          FROM sections s JOIN courses c ON c.course_id = s.course_id
          WHERE s.term = ? AND s.room != 'ONLINE' ORDER BY s.section_id`,
-      )
-      .all(current) as SectionRow[],
+      current,
+    ),
   );
   const isCore = (section: SectionRow, registration: Registration): boolean =>
     core.get(registration.program_code)?.has(section.course_code) ?? false;
@@ -226,12 +227,12 @@ function padSection(context: GenerateContext, section: SectionRow): Registration
   const registrations = openRegistrations(db, section.section_id);
   const missing = Math.min(MINIMUM_MOVED_SECTION, section.capacity) - registrations.length;
   if (missing <= 0) return registrations;
-  const students = db
-    .prepare(
-      `SELECT student_id FROM students WHERE enrollment_status = 'active' AND student_id NOT IN
+  const students = allRows<{ student_id: string }>(
+    db,
+    `SELECT student_id FROM students WHERE enrollment_status = 'active' AND student_id NOT IN
          (SELECT student_id FROM enrollments WHERE section_id = ?) ORDER BY student_id`,
-    )
-    .all(section.section_id) as Array<{ student_id: string }>;
+    section.section_id,
+  );
   const dates = registrations.map((item) => item.enrolled_on);
   const insert = db.prepare(
     "INSERT INTO enrollments (student_id, section_id, status, grade, enrolled_on, grade_posted_on) VALUES (?, ?, 'enrolled', NULL, ?, NULL)",

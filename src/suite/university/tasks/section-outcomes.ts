@@ -5,6 +5,7 @@ import {
   parseAnswerJson,
   type Check,
   type VerifyContext,
+  allRows,
 } from "../../../envs/index.js";
 import { universityDomain } from "../domain.js";
 import { meetsMinimumGrade } from "../rules.js";
@@ -16,12 +17,12 @@ export function expectedFlaggedSections(context: VerifyContext): Map<number, num
   const regulations = regulationsOf(initial);
   const { graded } = gradedAndCurrentTerms(initial.db);
   const terms = graded.slice(-2);
-  const rows = initial.db
-    .prepare(
-      `SELECT e.section_id, e.grade FROM enrollments e JOIN sections s ON s.section_id = e.section_id
+  const rows = allRows<{ section_id: number; grade: string | null }>(
+    initial.db,
+    `SELECT e.section_id, e.grade FROM enrollments e JOIN sections s ON s.section_id = e.section_id
        WHERE s.term IN (${terms.map(() => "?").join(", ")}) AND e.status = 'completed'`,
-    )
-    .all(...terms) as Array<{ section_id: number; grade: string | null }>;
+    ...terms,
+  );
   const tally = new Map<number, { graded: number; passed: number }>();
   for (const row of rows) {
     if (row.grade === null || row.grade === "I" || row.grade === "W") continue;

@@ -6,6 +6,7 @@ import {
   parseAnswerJson,
   type Check,
   type VerifyContext,
+  getRow,
 } from "../../../envs/index.js";
 import { COMMITTEE_FOLDER, parseExemptions } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -66,8 +67,11 @@ function verify(context: VerifyContext): Check[] {
 
   const students = diffTable(initial.db, final.db, "students", "student_id");
   const wrongStanding = [...target].filter(([id, standing]) => {
-    const row = final.db.prepare("SELECT academic_standing FROM students WHERE student_id = ?").get(id) as
-      { academic_standing: string } | undefined;
+    const row = getRow<{ academic_standing: string }>(
+      final.db,
+      "SELECT academic_standing FROM students WHERE student_id = ?",
+      id,
+    );
     return row?.academic_standing !== standing;
   });
   checks.push(
