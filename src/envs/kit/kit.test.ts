@@ -20,6 +20,7 @@ import {
   addDays,
   earlierDate,
   laterDate,
+  variantNearMisses,
   cachedStatement,
   checkAnswerAmounts,
   checkStateDiff,
@@ -699,5 +700,26 @@ describe("earlierDate and laterDate", () => {
     expect(earlierDate("2024-03-01", "2024-02-29")).toBe("2024-02-29");
     expect(laterDate("2024-03-01", "2024-02-29")).toBe("2024-03-01");
     expect(earlierDate("2024-05-05", "2024-05-05")).toBe("2024-05-05");
+  });
+});
+
+describe("variantNearMisses", () => {
+  it("builds one near-miss per entry, in order, from the full variant with the entry's change", () => {
+    const cells = (variant: { cap: boolean; window: number }) => [
+      `cap=${variant.cap} window=${variant.window}`,
+    ];
+    expect(
+      variantNearMisses(
+        cells,
+        { cap: true, window: 90 },
+        {
+          "ignores-cap": [{ cap: false }, "No cap."],
+          "short-window": [{ window: 30 }, "A shorter window."],
+        },
+      ),
+    ).toEqual([
+      { id: "ignores-cap", description: "No cap.", cells: ["cap=false window=90"] },
+      { id: "short-window", description: "A shorter window.", cells: ["cap=true window=30"] },
+    ]);
   });
 });

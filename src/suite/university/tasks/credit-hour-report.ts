@@ -8,6 +8,7 @@ import {
   type GenerateContext,
   type VerifyContext,
   allRows,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { SCHOOL_NAME } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -195,26 +196,19 @@ export const creditHourReportTask = defineTask({
   prepare,
   verify,
   oracle: creditHourCells(FULL),
-  nearMisses: [
-    {
-      id: "course-department",
-      description: "Credits the hours to the department that owns the course, not the instructor's.",
-      cells: creditHourCells({ ...FULL, instructorDepartment: false }),
-    },
-    {
-      id: "counts-withdrawals",
-      description: "Counts students who withdrew from the section.",
-      cells: creditHourCells({ ...FULL, excludeWithdrawals: false }),
-    },
-    {
-      id: "drops-incompletes",
-      description: "Leaves out students with an Incomplete, who still carry the credits.",
-      cells: creditHourCells({ ...FULL, countIncompletes: false }),
-    },
-    {
-      id: "skips-failed-rosters",
-      description: "Skips a section when its roster call answers 503 instead of retrying.",
-      cells: creditHourCells({ ...FULL, retry: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(creditHourCells, FULL, {
+    "course-department": [
+      { instructorDepartment: false },
+      "Credits the hours to the department that owns the course, not the instructor's.",
+    ],
+    "counts-withdrawals": [{ excludeWithdrawals: false }, "Counts students who withdrew from the section."],
+    "drops-incompletes": [
+      { countIncompletes: false },
+      "Leaves out students with an Incomplete, who still carry the credits.",
+    ],
+    "skips-failed-rosters": [
+      { retry: false },
+      "Skips a section when its roster call answers 503 instead of retrying.",
+    ],
+  }),
 });

@@ -9,6 +9,7 @@ import {
   type VerifyContext,
   requireFile,
   allRows,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { SCHOOL_NAME } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -422,38 +423,24 @@ export const deansListTask = defineTask({
   prepare,
   verify,
   oracle: deansListCells(FULL),
-  nearMisses: [
-    {
-      id: "misses-silent-errors",
-      description:
-        "Takes the transcript service's error answers as empty transcripts instead of checking `status` and retrying.",
-      cells: deansListCells({ ...FULL, checkStatus: false }),
-    },
-    {
-      id: "full-time-minimum-for-everyone",
-      description: "Applies the full-time credit minimum to part-time students too.",
-      cells: deansListCells({ ...FULL, partTimeMinimum: false }),
-    },
-    {
-      id: "cumulative-gpa",
-      description: "Uses the cumulative GPA of every term instead of the term GPA.",
-      cells: deansListCells({ ...FULL, termOnly: false }),
-    },
-    {
-      id: "ignores-withdrawals",
-      description: "Names students who withdrew (W) from a course in the term.",
-      cells: deansListCells({ ...FULL, withdrawals: false }),
-    },
-    {
-      id: "ignores-probation",
-      description: "Names students on academic probation.",
-      cells: deansListCells({ ...FULL, standing: false }),
-    },
-    {
-      id: "includes-students-on-leave",
-      description:
-        "Reads every student's transcript and checks only the academic standing, naming a student on leave of absence.",
-      cells: deansListCells({ ...FULL, activeOnly: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(deansListCells, FULL, {
+    "misses-silent-errors": [
+      { checkStatus: false },
+      "Takes the transcript service's error answers as empty transcripts instead of checking `status` and retrying.",
+    ],
+    "full-time-minimum-for-everyone": [
+      { partTimeMinimum: false },
+      "Applies the full-time credit minimum to part-time students too.",
+    ],
+    "cumulative-gpa": [{ termOnly: false }, "Uses the cumulative GPA of every term instead of the term GPA."],
+    "ignores-withdrawals": [
+      { withdrawals: false },
+      "Names students who withdrew (W) from a course in the term.",
+    ],
+    "ignores-probation": [{ standing: false }, "Names students on academic probation."],
+    "includes-students-on-leave": [
+      { activeOnly: false },
+      "Reads every student's transcript and checks only the academic standing, naming a student on leave of absence.",
+    ],
+  }),
 });

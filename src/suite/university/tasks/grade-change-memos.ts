@@ -7,6 +7,7 @@ import {
   diffTable,
   parseAnswerJson,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { MEMO_FOLDER, parseGradeChangeMemo } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -187,21 +188,18 @@ export const gradeChangeMemosTask = defineTask({
   tools: ["list_students", "list_enrollments", "list_sections", "get_section", "get_course", "change_grade"],
   verify,
   oracle: memoCells(FULL),
-  nearMisses: [
-    {
-      id: "ignores-submission-window",
-      description: "Applies every approved memo, including those submitted after the regulations' window.",
-      cells: memoCells({ ...FULL, window: false }),
-    },
-    {
-      id: "applies-memos-in-file-order",
-      description: "Applies approved memos in file-name order, so an older request can override a newer one.",
-      cells: memoCells({ ...FULL, latestWins: false }),
-    },
-    {
-      id: "applies-denied-memos",
-      description: "Treats denied requests as decided and applies them too.",
-      cells: memoCells({ ...FULL, approvedOnly: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(memoCells, FULL, {
+    "ignores-submission-window": [
+      { window: false },
+      "Applies every approved memo, including those submitted after the regulations' window.",
+    ],
+    "applies-memos-in-file-order": [
+      { latestWins: false },
+      "Applies approved memos in file-name order, so an older request can override a newer one.",
+    ],
+    "applies-denied-memos": [
+      { approvedOnly: false },
+      "Treats denied requests as decided and applies them too.",
+    ],
+  }),
 });

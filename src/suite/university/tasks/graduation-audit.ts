@@ -5,6 +5,7 @@ import {
   type Check,
   type VerifyContext,
   requireFile,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { TRANSFER_REGISTER_PATH, parseTransferRegister } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -138,28 +139,22 @@ export const graduationAuditTask = defineTask({
   tools: ["list_programs", "list_students", "get_student", "list_enrollments", "list_courses", "get_course"],
   verify,
   oracle: auditCells(FULL),
-  nearMisses: [
-    {
-      id: "counts-pending-transfer-credit",
-      description: "Counts transfer credit that is still pending, not only approved credit.",
-      cells: auditCells({ ...FULL, transferStatus: false }),
-    },
-    {
-      id: "ignores-transfer-cap",
-      description:
-        "Counts all approved transfer credit, ignoring the program's maximum (certificates accept none).",
-      cells: auditCells({ ...FULL, transferCap: false }),
-    },
-    {
-      id: "counts-bridge-courses",
-      description: "Counts bridge courses numbered below 500 toward the degree credits.",
-      cells: auditCells({ ...FULL, bridgeRule: false }),
-    },
-    {
-      id: "ignores-core-grade-minimum",
-      description:
-        "Accepts any credit-earning grade in a core course instead of the handbook's core minimum.",
-      cells: auditCells({ ...FULL, coreGrade: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(auditCells, FULL, {
+    "counts-pending-transfer-credit": [
+      { transferStatus: false },
+      "Counts transfer credit that is still pending, not only approved credit.",
+    ],
+    "ignores-transfer-cap": [
+      { transferCap: false },
+      "Counts all approved transfer credit, ignoring the program's maximum (certificates accept none).",
+    ],
+    "counts-bridge-courses": [
+      { bridgeRule: false },
+      "Counts bridge courses numbered below 500 toward the degree credits.",
+    ],
+    "ignores-core-grade-minimum": [
+      { coreGrade: false },
+      "Accepts any credit-earning grade in a core course instead of the handbook's core minimum.",
+    ],
+  }),
 });

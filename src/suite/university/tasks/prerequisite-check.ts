@@ -7,6 +7,7 @@ import {
   type Check,
   type VerifyContext,
   allRows,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { WAIVER_FOLDER, parseWaiverLetter } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -188,22 +189,15 @@ export const prerequisiteCheckTask = defineTask({
   ],
   verify,
   oracle: prerequisiteCells(FULL),
-  nearMisses: [
-    {
-      id: "accepts-any-passing-grade",
-      description:
-        "Accepts any grade of C or better in the prerequisite instead of the regulations' minimum.",
-      cells: prerequisiteCells({ ...FULL, minimumGrade: false }),
-    },
-    {
-      id: "ignores-waivers",
-      description: "Drops registrations that the department waived for this term.",
-      cells: prerequisiteCells({ ...FULL, waivers: false }),
-    },
-    {
-      id: "counts-same-term-prerequisites",
-      description: "Treats a prerequisite taken in the same term as satisfied.",
-      cells: prerequisiteCells({ ...FULL, sameTermCounts: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(prerequisiteCells, FULL, {
+    "accepts-any-passing-grade": [
+      { minimumGrade: false },
+      "Accepts any grade of C or better in the prerequisite instead of the regulations' minimum.",
+    ],
+    "ignores-waivers": [{ waivers: false }, "Drops registrations that the department waived for this term."],
+    "counts-same-term-prerequisites": [
+      { sameTermCounts: true },
+      "Treats a prerequisite taken in the same term as satisfied.",
+    ],
+  }),
 });

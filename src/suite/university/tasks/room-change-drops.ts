@@ -10,6 +10,7 @@ import {
   type StateView,
   type VerifyContext,
   allRows,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { universityDomain } from "../domain.js";
 import { CALENDAR_PATH, HANDBOOK_PATH, parseCalendar, parseHandbook, type Handbook } from "../documents.js";
@@ -386,27 +387,22 @@ export const roomChangeDropsTask = defineTask({
   prepare,
   verify,
   oracle: roomCells(FULL),
-  nearMisses: [
-    {
-      id: "drops-core-students",
-      description: "Drops the latest registrations regardless of whether the course is core for the student.",
-      cells: roomCells({ ...FULL, coreProtected: false }),
-    },
-    {
-      id: "drops-earliest",
-      description: "Drops the earliest registrations instead of the most recent ones.",
-      cells: roomCells({ ...FULL, latestFirst: false }),
-    },
-    {
-      id: "ignores-correction",
-      description: "Uses the first room assignment and misses Facilities' correction.",
-      cells: roomCells({ ...FULL, corrections: false }),
-    },
-    {
-      id: "ignores-same-day-order",
-      description:
-        "Orders registrations by date only, so of two made on the same day the lower enrollment id goes first.",
-      cells: roomCells({ ...FULL, tieBreak: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(roomCells, FULL, {
+    "drops-core-students": [
+      { coreProtected: false },
+      "Drops the latest registrations regardless of whether the course is core for the student.",
+    ],
+    "drops-earliest": [
+      { latestFirst: false },
+      "Drops the earliest registrations instead of the most recent ones.",
+    ],
+    "ignores-correction": [
+      { corrections: false },
+      "Uses the first room assignment and misses Facilities' correction.",
+    ],
+    "ignores-same-day-order": [
+      { tieBreak: false },
+      "Orders registrations by date only, so of two made on the same day the lower enrollment id goes first.",
+    ],
+  }),
 });

@@ -6,6 +6,7 @@ import {
   type Check,
   type VerifyContext,
   allRows,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { universityDomain } from "../domain.js";
 import { meetsMinimumGrade } from "../rules.js";
@@ -126,21 +127,15 @@ export const sectionOutcomesTask = defineTask({
   tools: ["list_sections", "get_section", "list_enrollments", "list_courses", "get_course"],
   verify,
   oracle: outcomeCells(FULL),
-  nearMisses: [
-    {
-      id: "counts-withdrawals",
-      description: "Counts withdrawn students (W) as students without a pass.",
-      cells: outcomeCells({ ...FULL, excludeWithdrawals: false }),
-    },
-    {
-      id: "counts-c-minus-as-pass",
-      description: "Counts C- as a passing grade.",
-      cells: outcomeCells({ ...FULL, strictPassGrade: false }),
-    },
-    {
-      id: "ignores-minimum-size",
-      description: "Flags sections with fewer graded students than the regulations' minimum.",
-      cells: outcomeCells({ ...FULL, minimumSize: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(outcomeCells, FULL, {
+    "counts-withdrawals": [
+      { excludeWithdrawals: false },
+      "Counts withdrawn students (W) as students without a pass.",
+    ],
+    "counts-c-minus-as-pass": [{ strictPassGrade: false }, "Counts C- as a passing grade."],
+    "ignores-minimum-size": [
+      { minimumSize: false },
+      "Flags sections with fewer graded students than the regulations' minimum.",
+    ],
+  }),
 });

@@ -7,6 +7,7 @@ import {
   type Check,
   type VerifyContext,
   getRow,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { COMMITTEE_FOLDER, parseExemptions } from "../documents.js";
 import { universityDomain } from "../domain.js";
@@ -213,27 +214,22 @@ export const standingReviewTask = defineTask({
   ],
   verify,
   oracle: standingCells(FULL),
-  nearMisses: [
-    {
-      id: "ignores-repeat-rule",
-      description:
-        "Counts every attempt of a repeated course in the GPA instead of only the most recent one.",
-      cells: standingCells({ ...FULL, repeatRule: false }),
-    },
-    {
-      id: "ignores-committee-exemptions",
-      description: "Never reads the committee's meeting notes, so approved exemptions are not honoured.",
-      cells: standingCells({ ...FULL, exemptions: false }),
-    },
-    {
-      id: "reviews-students-with-incompletes",
-      description: "Reviews students who have an Incomplete in the term under review.",
-      cells: standingCells({ ...FULL, incompleteRule: false }),
-    },
-    {
-      id: "forgets-restorations",
-      description: "Places students on probation but never returns anyone to good standing.",
-      cells: standingCells({ ...FULL, restore: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(standingCells, FULL, {
+    "ignores-repeat-rule": [
+      { repeatRule: false },
+      "Counts every attempt of a repeated course in the GPA instead of only the most recent one.",
+    ],
+    "ignores-committee-exemptions": [
+      { exemptions: false },
+      "Never reads the committee's meeting notes, so approved exemptions are not honoured.",
+    ],
+    "reviews-students-with-incompletes": [
+      { incompleteRule: false },
+      "Reviews students who have an Incomplete in the term under review.",
+    ],
+    "forgets-restorations": [
+      { restore: false },
+      "Places students on probation but never returns anyone to good standing.",
+    ],
+  }),
 });
