@@ -50,7 +50,8 @@ export interface SectionRecord {
 export type EnrollmentState = "active" | "leave_of_absence" | "withdrawn" | "graduated";
 export type Standing = "good" | "probation" | "suspended";
 
-export interface StudentRecord {
+/** Who a student is: the S-number, name and contact details. */
+export interface StudentIdentity {
   id: string;
   firstName: string;
   lastName: string;
@@ -58,6 +59,9 @@ export interface StudentRecord {
   phone: string;
   dateOfBirth: string;
   citizenship: string;
+}
+
+export interface StudentRecord extends StudentIdentity {
   programCode: string;
   admitIndex: number;
   attendance: "full_time" | "part_time";

@@ -10,6 +10,7 @@ import {
   requirementFor,
   weightedPick,
   type EnrollmentRecord,
+  type StudentIdentity,
   type StudentRecord,
   type World,
 } from "./model.js";
@@ -75,16 +76,6 @@ const CITIZENSHIPS: Array<[string, number]> = [
   ["Germany", 2],
   ["Vietnam", 3],
 ];
-
-export interface StudentIdentity {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  dateOfBirth: string;
-  citizenship: string;
-}
 
 /** A unique S-number and e-mail, and the contact details of a new student. */
 export function newStudentIdentity(world: World): StudentIdentity {
