@@ -36,6 +36,7 @@ import {
   checkAnswerIds,
   requireFile,
   insertRow,
+  insertRows,
   monthEndAfter,
   PYTHON_MARKDOWN_HELPERS,
   ocrAmount,
@@ -689,5 +690,20 @@ describe("instance keys", () => {
       rmSync(folder, { recursive: true, force: true });
     }
     expect(kitSourceFingerprint()).toBe(fingerprintFolder(new URL(".", import.meta.url).pathname));
+  });
+});
+
+describe("insertRows", () => {
+  it("inserts every row in the first row's column order, keys given or generated", () => {
+    const db = storeDb();
+    insertRows(db, "notes", [
+      { body: "first", customer_id: 7 },
+      { customer_id: null, body: "second" },
+    ]);
+    insertRows(db, "notes", []);
+    expect(db.prepare("SELECT * FROM notes ORDER BY id").all()).toEqual([
+      { id: 1, customer_id: 7, body: "first" },
+      { id: 2, customer_id: null, body: "second" },
+    ]);
   });
 });

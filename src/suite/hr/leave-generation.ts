@@ -3,19 +3,24 @@
  * that exercise every rule of the leave policy (notice, blackout, balance, review order, exempt leave types), so
  * that each rule changes the outcome at every scale; balances are then generated around them.
  */
-import { addDays, fromDayNumber, makeDate, rangesOverlap, toDayNumber } from "../../envs/index.js";
+import {
+  addBusinessDays,
+  addDays,
+  fromDayNumber,
+  makeDate,
+  rangesOverlap,
+  toDayNumber,
+} from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { departmentById, positionById } from "./catalog.js";
 import { completedYears, yearOf } from "./dates.js";
 import { departmentIdByName } from "./organisation.js";
 import type { Blackout, LeavePolicy } from "./policies.js";
 import {
-  addBusinessDays,
   businessDaysBetween,
   nextBusinessDay,
   previousBusinessDay,
   randomStep,
-  subtractBusinessDays,
   timestampOn,
   type Calendar,
   type Employee,
@@ -271,7 +276,7 @@ export function generateLeave(
     submittedDate: string,
     avoidBlackout: boolean,
   ): Draft | null => {
-    const end = addBusinessDays(start, businessDays, holidays);
+    const end = addBusinessDays(start, businessDays - 1, holidays);
     if (start <= reference || end > horizon || yearOf(start) !== yearOf(end)) return null;
     if (submittedDate >= reference || submittedDate < addDays(reference, -25)) return null;
     if (!isFree(employee, start, end)) return null;
@@ -352,7 +357,7 @@ export function generateLeave(
       if (!picked) return false;
       const { employee, blackout } = picked;
       const days = random.int(2, 5);
-      const start = unit % 2 === 0 ? subtractBusinessDays(blackout.start, days, holidays) : blackout.end;
+      const start = unit % 2 === 0 ? addBusinessDays(blackout.start, 1 - days, holidays) : blackout.end;
       const submitted = recentSubmission();
       const draft = planPending(employee, "annual", start, days, submitted, false);
       if (!draft) return false;
@@ -366,7 +371,7 @@ export function generateLeave(
       const days = random.int(1, 4);
       const start =
         unit % 2 === 0
-          ? subtractBusinessDays(previousBusinessDay(addDays(blackout.start, -1), holidays), days, holidays)
+          ? addBusinessDays(previousBusinessDay(addDays(blackout.start, -1), holidays), 1 - days, holidays)
           : nextBusinessDay(addDays(blackout.end, 1), holidays);
       const submitted = recentSubmission();
       const draft = planPending(employee, "annual", start, days, submitted, true);
@@ -485,7 +490,7 @@ export function generateLeave(
     if (!lastPaid) break;
     const start = nextBusinessDay(addDays(lastPaid.start, random.int(0, 3)), holidays);
     const days = random.int(3, 5);
-    const end = addBusinessDays(start, days, holidays);
+    const end = addBusinessDays(start, days - 1, holidays);
     if (end > lastPaid.end || !isFree(employee, start, end)) continue;
     addDraft(employee, {
       leaveType: "annual",
@@ -530,7 +535,7 @@ export function generateLeave(
           fromDayNumber(random.int(toDayNumber(rangeStart), toDayNumber(rangeEnd))),
           holidays,
         );
-        const end = addBusinessDays(start, span, holidays);
+        const end = addBusinessDays(start, span - 1, holidays);
         if (end <= rangeEnd && isFree(employee, start, end)) found = { start, end };
       }
       if (!found) break;

@@ -6,8 +6,10 @@ import {
   makeDate,
   mondayOf,
   nthWeekdayOfMonth,
+  personName,
   toDayNumber,
   weekdayIndex,
+  weightedPick,
 } from "../../envs/index.js";
 import type { Faker } from "@faker-js/faker";
 import type { SeededRandom } from "../../core/index.js";
@@ -168,18 +170,6 @@ export function buildSalaryMemo(calendar: Calendar, random: SeededRandom): Salar
   };
 }
 
-function weightedPick<T>(random: SeededRandom, items: T[], weight: (item: T) => number): T {
-  const total = items.reduce((sum, item) => sum + weight(item), 0);
-  let target = random.next() * total;
-  for (const item of items) {
-    target -= weight(item);
-    if (target < 0) return item;
-  }
-  const last = items[items.length - 1];
-  if (last === undefined) throw new Error("weighted pick from an empty list");
-  return last;
-}
-
 function randomPay(
   random: SeededRandom,
   position: PositionSpec,
@@ -230,8 +220,16 @@ export function buildEmployees(
         index === 0 && head
           ? head
           : core
-            ? weightedPick(random, hourlyStaff, (item) => item.weight)
-            : weightedPick(random, staff, (item) => item.weight);
+            ? weightedPick(
+                random,
+                hourlyStaff,
+                hourlyStaff.map((item) => item.weight),
+              )
+            : weightedPick(
+                random,
+                staff,
+                staff.map((item) => item.weight),
+              );
       const isHead = position.head === true;
       let employmentType: EmploymentType = "full_time";
       let fte = 1;
@@ -262,12 +260,7 @@ export function buildEmployees(
         if (hireDate > addDays(terminationDate, -90))
           hireDate = addDays(terminationDate, -random.int(90, 1500));
       } else if (!isHead && !core && employmentType !== "contractor" && statusRoll < 0.1) status = "on_leave";
-      const firstName = faker.person.firstName();
-      const lastName = faker.person.lastName();
-      const stem = `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, "");
-      let email = `${stem}@${EMAIL_DOMAIN}`;
-      for (let suffix = 2; emails.has(email); suffix += 1) email = `${stem}${suffix}@${EMAIL_DOMAIN}`;
-      emails.add(email);
+      const { firstName, lastName, email } = personName(faker, EMAIL_DOMAIN, emails);
       const april =
         makeDate(calendar.year, 4, 1) <= reference
           ? makeDate(calendar.year, 4, 1)
