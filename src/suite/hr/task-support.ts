@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, check, type Check } from "../../envs/index.js";
 /** Helpers shared by the HR tasks' verifiers and their Python solutions. */
 import type Database from "better-sqlite3";
 
@@ -60,4 +60,51 @@ export function numericRecord(value: unknown): Map<string, number> | null {
     result.set(key.trim().toUpperCase(), number);
   }
   return result;
+}
+
+export interface ReportedValuesSpec {
+  /** Check ids: the employees listed, and the value given for each. */
+  listedId: string;
+  valuesId: string;
+  /** Who should be listed ("employees owed overtime") and what the others are ("not owed anything"). */
+  who: string;
+  notExpected: string;
+  /** Success and failure texts of the values check ("every listed amount matches the policy", "wrong amounts"). */
+  valuesMatch: string;
+  wrongValues: string;
+  tolerance: number;
+  previewLimit: number;
+  /** How expected and reported values are shown in the failure text. */
+  showExpected: (value: number) => string;
+  showFound: (value: number | undefined) => string;
+}
+
+/** Two checks of a report mapping employee ids to numbers: exactly the expected employees, each with its value. */
+export function checkReportedValues(
+  reported: ReadonlyMap<string, number>,
+  expected: ReadonlyMap<string, number>,
+  spec: ReportedValuesSpec,
+): Check[] {
+  const missing = [...expected.keys()].filter((id) => !reported.has(id));
+  const extra = [...reported.keys()].filter((id) => !expected.has(id));
+  const wrong = [...expected]
+    .filter(([id, value]) => reported.has(id) && Math.abs((reported.get(id) ?? 0) - value) > spec.tolerance)
+    .map(
+      ([id, value]) =>
+        `${id} expected ${spec.showExpected(value)}, found ${spec.showFound(reported.get(id))}`,
+    );
+  return [
+    check(
+      spec.listedId,
+      missing.length === 0 && extra.length === 0,
+      missing.length === 0 && extra.length === 0
+        ? `the ${expected.size} ${spec.who} are listed`
+        : `expected ${expected.size} employees; missing: ${preview(missing)}; ${spec.notExpected}: ${preview(extra)}`,
+    ),
+    check(
+      spec.valuesId,
+      wrong.length === 0,
+      wrong.length === 0 ? spec.valuesMatch : `${spec.wrongValues}: ${preview(wrong, spec.previewLimit)}`,
+    ),
+  ];
 }

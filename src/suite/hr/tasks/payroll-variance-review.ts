@@ -3,7 +3,7 @@ import { check, type Check, defineTask, parseAnswerJson, rangesOverlap } from ".
 import { hrDomainDefinition } from "../domain.js";
 import { roundCents } from "../payroll-math.js";
 import { VARIANCE_CONTROL_PATH, parseVarianceControl } from "../policies.js";
-import { FETCH_ALL_PYTHON, loadEmployees, numericRecord, preview } from "../task-support.js";
+import { FETCH_ALL_PYTHON, checkReportedValues, loadEmployees, numericRecord } from "../task-support.js";
 
 interface SolutionOptions {
   leaveExclusion: boolean;
@@ -152,32 +152,19 @@ export const payrollVarianceReviewTask = defineTask({
       ),
     );
     if (!reported) return checks;
-    const missing = [...expected.keys()].filter((id) => !reported.has(id));
-    const extra = [...reported.keys()].filter((id) => !expected.has(id));
     checks.push(
-      check(
-        "employees-flagged",
-        missing.length === 0 && extra.length === 0,
-        missing.length === 0 && extra.length === 0
-          ? `the ${expected.size} flagged employees are listed`
-          : `expected ${expected.size} employees; missing: ${preview(missing)}; should not be flagged: ${preview(extra)}`,
-      ),
-    );
-    const wrong = [...expected]
-      .filter(
-        ([id, difference]) => reported.has(id) && Math.abs((reported.get(id) ?? 0) - difference) > 0.011,
-      )
-      .map(
-        ([id, difference]) => `${id} expected ${difference.toFixed(2)}, found ${String(reported.get(id))}`,
-      );
-    checks.push(
-      check(
-        "differences",
-        wrong.length === 0,
-        wrong.length === 0
-          ? "every difference matches the control"
-          : `wrong differences: ${preview(wrong, 5)}`,
-      ),
+      ...checkReportedValues(reported, expected, {
+        listedId: "employees-flagged",
+        valuesId: "differences",
+        who: "flagged employees",
+        notExpected: "should not be flagged",
+        valuesMatch: "every difference matches the control",
+        wrongValues: "wrong differences",
+        tolerance: 0.011,
+        previewLimit: 5,
+        showExpected: (difference) => difference.toFixed(2),
+        showFound: String,
+      }),
     );
     return checks;
   },
