@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS, check, type Check } from "../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, check, parseAnswerJson, type Check } from "../../envs/index.js";
 /** Helpers shared by the HR tasks' verifiers and their Python solutions. */
 import type Database from "better-sqlite3";
 
@@ -107,4 +107,24 @@ export function checkReportedValues(
       wrong.length === 0 ? spec.valuesMatch : `${spec.wrongValues}: ${preview(wrong, spec.previewLimit)}`,
     ),
   ];
+}
+
+/**
+ * The checks of an answer that is a JSON object of employee ids to numbers: its format, then
+ * `checkReportedValues` (entries of zero or less dropped first when `positiveOnly`).
+ */
+export function checkEmployeeNumbers(
+  answer: string,
+  expected: ReadonlyMap<string, number>,
+  spec: ReportedValuesSpec & { expectedShape: string; positiveOnly: boolean },
+): Check[] {
+  const reported = numericRecord(parseAnswerJson(answer));
+  const format = check(
+    "answer-format",
+    reported !== null,
+    reported !== null ? `answer lists ${reported.size} employees` : `expected ${spec.expectedShape}`,
+  );
+  if (!reported) return [format];
+  const listed = spec.positiveOnly ? new Map([...reported].filter(([, value]) => value > 0.004)) : reported;
+  return [format, ...checkReportedValues(listed, expected, spec)];
 }

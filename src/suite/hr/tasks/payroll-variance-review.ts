@@ -1,9 +1,9 @@
 /** The payroll variance control on the latest paid run: hourly pay that moved beyond both thresholds, unexplained by leave. */
-import { check, type Check, defineTask, parseAnswerJson, rangesOverlap } from "../../../envs/index.js";
+import { check, defineTask, rangesOverlap } from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { roundCents } from "../payroll-math.js";
 import { VARIANCE_CONTROL_PATH, parseVarianceControl } from "../policies.js";
-import { FETCH_ALL_PYTHON, checkReportedValues, loadEmployees, numericRecord } from "../task-support.js";
+import { FETCH_ALL_PYTHON, checkEmployeeNumbers, loadEmployees } from "../task-support.js";
 
 interface SolutionOptions {
   leaveExclusion: boolean;
@@ -140,33 +140,20 @@ export const payrollVarianceReviewTask = defineTask({
       if (!away) expected.set(employee.id, roundCents(difference));
     }
 
-    const checks: Check[] = [];
-    const reported = numericRecord(parseAnswerJson(answer));
-    checks.push(
-      check(
-        "answer-format",
-        reported !== null,
-        reported !== null
-          ? `answer lists ${reported.size} employees`
-          : 'expected a JSON object mapping employee ids to differences, e.g. {"E1001": -312.55}',
-      ),
-    );
-    if (!reported) return checks;
-    checks.push(
-      ...checkReportedValues(reported, expected, {
-        listedId: "employees-flagged",
-        valuesId: "differences",
-        who: "flagged employees",
-        notExpected: "should not be flagged",
-        valuesMatch: "every difference matches the control",
-        wrongValues: "wrong differences",
-        tolerance: 0.011,
-        previewLimit: 5,
-        showExpected: (difference) => difference.toFixed(2),
-        showFound: String,
-      }),
-    );
-    return checks;
+    return checkEmployeeNumbers(answer, expected, {
+      expectedShape: 'a JSON object mapping employee ids to differences, e.g. {"E1001": -312.55}',
+      positiveOnly: false,
+      listedId: "employees-flagged",
+      valuesId: "differences",
+      who: "flagged employees",
+      notExpected: "should not be flagged",
+      valuesMatch: "every difference matches the control",
+      wrongValues: "wrong differences",
+      tolerance: 0.011,
+      previewLimit: 5,
+      showExpected: (difference) => difference.toFixed(2),
+      showFound: String,
+    });
   },
   oracle: solution(CORRECT),
   nearMisses: [
