@@ -198,24 +198,16 @@ export function generateLeave(
       !tenured(employee),
   );
   if (partTime) setTarget(partTime, rules.standardCapDays * partTime.fte + 1);
+  // Full-time staff of the exception department below the tenure cap: one within the exception, one above it.
+  const newerInException = (employee: Employee) =>
+    employee.employmentType === "full_time" &&
+    employee.departmentId === exceptionDepartmentId &&
+    !tenured(employee);
   setTarget(
-    takeCarry(
-      (employee) =>
-        employee.employmentType === "full_time" &&
-        employee.departmentId === exceptionDepartmentId &&
-        !tenured(employee),
-    ),
+    takeCarry(newerInException),
     rules.standardCapDays + randomStep(random, 1, rules.exceptionCapDays - rules.standardCapDays, 0.5),
   );
-  setTarget(
-    takeCarry(
-      (employee) =>
-        employee.employmentType === "full_time" &&
-        employee.departmentId === exceptionDepartmentId &&
-        !tenured(employee),
-    ),
-    rules.exceptionCapDays + randomStep(random, 1, 4, 0.5),
-  );
+  setTarget(takeCarry(newerInException), rules.exceptionCapDays + randomStep(random, 1, 4, 0.5));
   // Someone who left this year with a large balance: paid out, never flagged.
   const leaver = random
     .shuffle(

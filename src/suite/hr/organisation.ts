@@ -101,19 +101,11 @@ export function buildOvertimePolicy(random: SeededRandom): OvertimePolicy {
   };
 }
 
-/** A Tuesday-to-Thursday business day on or after `date`, so that the days around a blackout are weekdays. */
-function midweekOnOrAfter(date: string, holidayDates: ReadonlySet<string>): string {
+/** The first Tuesday-to-Thursday business day from `date` on, stepping by `step` days (so that the days around a blackout are weekdays). */
+function midweekFrom(date: string, step: 1 | -1, holidayDates: ReadonlySet<string>): string {
   let current = date;
   while (weekdayIndex(current) < 1 || weekdayIndex(current) > 3 || !isBusinessDay(current, holidayDates)) {
-    current = addDays(current, 1);
-  }
-  return current;
-}
-
-function midweekOnOrBefore(date: string, holidayDates: ReadonlySet<string>): string {
-  let current = date;
-  while (weekdayIndex(current) < 1 || weekdayIndex(current) > 3 || !isBusinessDay(current, holidayDates)) {
-    current = addDays(current, -1);
+    current = addDays(current, step);
   }
   return current;
 }
@@ -126,11 +118,12 @@ export function buildLeavePolicy(calendar: Calendar, random: SeededRandom): Leav
     ["Finance", "Quarter-end close"],
   ];
   const blackouts = windows.map(([department, reason]) => {
-    const start = midweekOnOrAfter(
+    const start = midweekFrom(
       addDays(calendar.referenceDate, random.int(noticeDays + 8, noticeDays + 30)),
+      1,
       calendar.holidayDates,
     );
-    const end = midweekOnOrBefore(addDays(start, random.int(6, 12)), calendar.holidayDates);
+    const end = midweekFrom(addDays(start, random.int(6, 12)), -1, calendar.holidayDates);
     return { department, start, end, reason };
   });
   return {
