@@ -45,6 +45,21 @@ export function preview(items: readonly string[], limit = 8): string {
   return items.length > limit ? `${shown} and ${items.length - limit} more` : shown;
 }
 
+/** A check that passes when `problems` is empty: `success`, else `failure: ` and a preview of the problems. */
+export function checkNone(
+  id: string,
+  problems: readonly string[],
+  success: string,
+  failure: string,
+  limit?: number,
+): Check {
+  return check(
+    id,
+    problems.length === 0,
+    problems.length === 0 ? success : `${failure}: ${preview(problems, limit)}`,
+  );
+}
+
 /** Reads a JSON object answer whose values are numbers (strings like "$1,234.50" are tolerated). */
 export function numericRecord(value: unknown): Map<string, number> | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
@@ -101,11 +116,7 @@ export function checkReportedValues(
         ? `the ${expected.size} ${spec.who} are listed`
         : `expected ${expected.size} employees; missing: ${preview(missing)}; ${spec.notExpected}: ${preview(extra)}`,
     ),
-    check(
-      spec.valuesId,
-      wrong.length === 0,
-      wrong.length === 0 ? spec.valuesMatch : `${spec.wrongValues}: ${preview(wrong, spec.previewLimit)}`,
-    ),
+    checkNone(spec.valuesId, wrong, spec.valuesMatch, spec.wrongValues, spec.previewLimit),
   ];
 }
 
