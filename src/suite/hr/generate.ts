@@ -67,31 +67,23 @@ function insertWorld(db: Database.Database, world: World): void {
   insertRows(
     db,
     "departments",
-    DEPARTMENTS.map((department) => ({
-      id: department.id,
-      name: department.name,
-      cost_center: department.costCenter,
-      location: department.location,
-      head_employee_id: null,
-    })),
+    DEPARTMENTS.map(({ id, name, costCenter, location }) =>
+      snakeCaseKeys({ id, name, costCenter, location, headEmployeeId: null }),
+    ),
   );
   insertRows(
     db,
     "positions",
-    POSITIONS.map((position) => ({
-      id: position.id,
-      title: position.title,
-      department_id: position.departmentId,
-      grade: position.grade,
-      flsa_status: position.flsaStatus,
-      pay_type: position.payType,
-    })),
+    POSITIONS.map(({ id, title, departmentId, grade, flsaStatus, payType }) =>
+      snakeCaseKeys({ id, title, departmentId, grade, flsaStatus, payType }),
+    ),
   );
   // Managers first, so that the self-reference holds if foreign keys are enforced.
   const ordered = [...world.employees].sort(
     (left, right) => Number(left.managerId !== null) - Number(right.managerId !== null),
   );
   insertRows(db, "employees", ordered.map(snakeCaseKeys));
+  // Department heads once their employee rows exist.
   const setHead = db.prepare("UPDATE departments SET head_employee_id = ? WHERE id = ?");
   for (const employee of world.employees) {
     if (positionById(employee.positionId).head) setHead.run(employee.id, employee.departmentId);
