@@ -132,6 +132,7 @@ export {
   requireRow,
   withBooleans,
   insertRow,
+  insertRows,
 } from "./kit/listing.js";
 export type {
   SqlCondition,

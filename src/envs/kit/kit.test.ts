@@ -39,6 +39,7 @@ import {
   checkAnswerIds,
   requireFile,
   insertRow,
+  insertRows,
   monthEndAfter,
   PYTHON_MARKDOWN_HELPERS,
   ocrAmount,
@@ -720,6 +721,21 @@ describe("variantNearMisses", () => {
     ).toEqual([
       { id: "ignores-cap", description: "No cap.", cells: ["cap=false window=90"] },
       { id: "short-window", description: "A shorter window.", cells: ["cap=true window=30"] },
+    ]);
+  });
+});
+
+describe("insertRows", () => {
+  it("inserts every row in the first row's column order, keys given or generated", () => {
+    const db = storeDb();
+    insertRows(db, "notes", [
+      { body: "first", customer_id: 7 },
+      { customer_id: null, body: "second" },
+    ]);
+    insertRows(db, "notes", []);
+    expect(db.prepare("SELECT * FROM notes ORDER BY id").all()).toEqual([
+      { id: 1, customer_id: 7, body: "first" },
+      { id: 2, customer_id: null, body: "second" },
     ]);
   });
 });

@@ -1,5 +1,12 @@
 /** Workspace documents: the fixed policy set and the scaled everyday paperwork of an HR team. */
-import { addDays, csvCell, makeDate, mondayOf, type GenerateContext } from "../../envs/index.js";
+import {
+  addDays,
+  csvCell,
+  makeDate,
+  mondayOf,
+  toJsonDocument,
+  type GenerateContext,
+} from "../../envs/index.js";
 import {
   COMPANY_NAME,
   DEPARTMENTS,
@@ -223,7 +230,7 @@ function headcountReports(world: World): DocumentSource {
     });
     return {
       path: `reports/headcount-${asOf.slice(0, 7)}.json`,
-      content: `${JSON.stringify({ company: COMPANY_NAME, as_of: asOf, departments }, null, 2)}\n`,
+      content: toJsonDocument({ company: COMPANY_NAME, as_of: asOf, departments }),
     };
   };
 }

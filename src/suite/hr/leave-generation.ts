@@ -3,19 +3,24 @@
  * that exercise every rule of the leave policy (notice, blackout, balance, review order, exempt leave types), so
  * that each rule changes the outcome at every scale; balances are then generated around them.
  */
-import { addDays, fromDayNumber, makeDate, rangesOverlap, toDayNumber } from "../../envs/index.js";
+import {
+  addBusinessDays,
+  addDays,
+  fromDayNumber,
+  makeDate,
+  rangesOverlap,
+  toDayNumber,
+} from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { departmentById, positionById } from "./catalog.js";
 import { completedYears, yearOf } from "./dates.js";
 import { departmentIdByName } from "./organisation.js";
 import type { Blackout, LeavePolicy } from "./policies.js";
 import {
-  addBusinessDays,
   businessDaysBetween,
   nextBusinessDay,
   previousBusinessDay,
   randomStep,
-  subtractBusinessDays,
   timestampOn,
   type Calendar,
   type Employee,
@@ -193,24 +198,16 @@ export function generateLeave(
       !tenured(employee),
   );
   if (partTime) setTarget(partTime, rules.standardCapDays * partTime.fte + 1);
+  // Full-time staff of the exception department below the tenure cap: one within the exception, one above it.
+  const newerInException = (employee: Employee) =>
+    employee.employmentType === "full_time" &&
+    employee.departmentId === exceptionDepartmentId &&
+    !tenured(employee);
   setTarget(
-    takeCarry(
-      (employee) =>
-        employee.employmentType === "full_time" &&
-        employee.departmentId === exceptionDepartmentId &&
-        !tenured(employee),
-    ),
+    takeCarry(newerInException),
     rules.standardCapDays + randomStep(random, 1, rules.exceptionCapDays - rules.standardCapDays, 0.5),
   );
-  setTarget(
-    takeCarry(
-      (employee) =>
-        employee.employmentType === "full_time" &&
-        employee.departmentId === exceptionDepartmentId &&
-        !tenured(employee),
-    ),
-    rules.exceptionCapDays + randomStep(random, 1, 4, 0.5),
-  );
+  setTarget(takeCarry(newerInException), rules.exceptionCapDays + randomStep(random, 1, 4, 0.5));
   // Someone who left this year with a large balance: paid out, never flagged.
   const leaver = random
     .shuffle(
@@ -271,7 +268,7 @@ export function generateLeave(
     submittedDate: string,
     avoidBlackout: boolean,
   ): Draft | null => {
-    const end = addBusinessDays(start, businessDays, holidays);
+    const end = addBusinessDays(start, businessDays - 1, holidays);
     if (start <= reference || end > horizon || yearOf(start) !== yearOf(end)) return null;
     if (submittedDate >= reference || submittedDate < addDays(reference, -25)) return null;
     if (!isFree(employee, start, end)) return null;
@@ -301,6 +298,20 @@ export function generateLeave(
   const attempt = (scenario: () => boolean): void => {
     for (let tries = 0; tries < 40; tries += 1) if (scenario()) return;
   };
+  /** One scenario, tried like `attempt`: someone, their pending request, and the annual balance to leave them. */
+  const plan = (
+    pick: () => { employee: Employee; blackout?: Blackout } | undefined,
+    request: (employee: Employee, blackout: Blackout | undefined) => Draft | null,
+    remaining: (draft: Draft) => number | null,
+  ): void =>
+    attempt(() => {
+      const picked = pick();
+      if (!picked) return false;
+      const draft = request(picked.employee, picked.blackout);
+      if (!draft) return false;
+      commit(picked.employee, [draft], remaining(draft));
+      return true;
+    });
   const ampleFor = (days: number): number => days + randomStep(random, 1, 8, 0.5);
   const goodNoticeStart = (submitted: string): string =>
     nextBusinessDay(addDays(submitted, random.int(notice, notice + 35)), holidays);
@@ -322,70 +333,70 @@ export function generateLeave(
       return undefined;
     };
 
-    // Enough notice, outside blackouts, enough balance: approve.
-    attempt(() => {
+    const anyone = () => {
       const employee = pickEmployee(() => true);
-      if (!employee) return false;
-      const submitted = recentSubmission();
-      const days = random.int(1, 5);
-      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
-      if (!draft) return false;
-      commit(employee, [draft], ampleFor(days));
-      return true;
-    });
+      return employee && { employee };
+    };
+    const ample = (draft: Draft) => ampleFor(draft.days);
+
+    // Enough notice, outside blackouts, enough balance: approve.
+    plan(
+      anyone,
+      (employee) => {
+        const submitted = recentSubmission();
+        const days = random.int(1, 5);
+        return planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
+      },
+      ample,
+    );
     // Short notice (exactly one day short in the first unit): deny. Exactly the notice period: approve.
     for (const noticeGiven of [unit === 0 ? notice - 1 : notice - random.int(1, 4), notice]) {
-      attempt(() => {
-        const employee = pickEmployee(() => true);
-        if (!employee) return false;
-        const start = nextBusinessDay(addDays(reference, random.int(1, noticeGiven - 1)), holidays);
-        const days = random.int(1, 4);
-        const draft = planPending(employee, "annual", start, days, addDays(start, -noticeGiven), true);
-        if (!draft) return false;
-        commit(employee, [draft], ampleFor(days));
-        return true;
-      });
+      plan(
+        anyone,
+        (employee) => {
+          const start = nextBusinessDay(addDays(reference, random.int(1, noticeGiven - 1)), holidays);
+          const days = random.int(1, 4);
+          return planPending(employee, "annual", start, days, addDays(start, -noticeGiven), true);
+        },
+        ample,
+      );
     }
     // Touching the blackout by one day (deny), and ending or starting right next to it (approve).
-    attempt(() => {
-      const picked = pickInBlackout(0);
-      if (!picked) return false;
-      const { employee, blackout } = picked;
-      const days = random.int(2, 5);
-      const start = unit % 2 === 0 ? subtractBusinessDays(blackout.start, days, holidays) : blackout.end;
-      const submitted = recentSubmission();
-      const draft = planPending(employee, "annual", start, days, submitted, false);
-      if (!draft) return false;
-      commit(employee, [draft], ampleFor(days));
-      return true;
-    });
-    attempt(() => {
-      const picked = pickInBlackout(1);
-      if (!picked) return false;
-      const { employee, blackout } = picked;
-      const days = random.int(1, 4);
-      const start =
-        unit % 2 === 0
-          ? subtractBusinessDays(previousBusinessDay(addDays(blackout.start, -1), holidays), days, holidays)
-          : nextBusinessDay(addDays(blackout.end, 1), holidays);
-      const submitted = recentSubmission();
-      const draft = planPending(employee, "annual", start, days, submitted, true);
-      if (!draft) return false;
-      commit(employee, [draft], ampleFor(days));
-      return true;
-    });
+    plan(
+      () => pickInBlackout(0),
+      (employee, blackout) => {
+        const days = random.int(2, 5);
+        const start = unit % 2 === 0 ? addBusinessDays(blackout!.start, 1 - days, holidays) : blackout!.end;
+        const submitted = recentSubmission();
+        return planPending(employee, "annual", start, days, submitted, false);
+      },
+      ample,
+    );
+    plan(
+      () => pickInBlackout(1),
+      (employee, blackout) => {
+        const days = random.int(1, 4);
+        const start =
+          unit % 2 === 0
+            ? addBusinessDays(previousBusinessDay(addDays(blackout!.start, -1), holidays), 1 - days, holidays)
+            : nextBusinessDay(addDays(blackout!.end, 1), holidays);
+        const submitted = recentSubmission();
+        return planPending(employee, "annual", start, days, submitted, true);
+      },
+      ample,
+    );
     // More days than the remaining balance: deny.
-    attempt(() => {
-      const employee = pickEmployee(() => true);
-      if (!employee) return false;
-      const remaining = randomStep(random, 1, 4, 0.5);
-      const days = Math.floor(remaining) + random.int(1, 2);
-      const submitted = recentSubmission();
-      const draft = planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
-      if (!draft) return false;
-      commit(employee, [draft], remaining);
-      return true;
-    });
+    let balance = 0;
+    plan(
+      anyone,
+      (employee) => {
+        balance = randomStep(random, 1, 4, 0.5);
+        const days = Math.floor(balance) + random.int(1, 2);
+        const submitted = recentSubmission();
+        return planPending(employee, "annual", goodNoticeStart(submitted), days, submitted, true);
+      },
+      () => balance,
+    );
     // Two requests that each fit the balance but not together: approve the earlier one, deny the later one.
     attempt(() => {
       const employee = pickEmployee(() => true);
@@ -412,60 +423,41 @@ export function generateLeave(
       return true;
     });
     // Sick leave: approved even inside a blackout or at short notice.
-    attempt(() => {
-      const picked = unit % 2 === 0 ? pickInBlackout(2) : undefined;
-      const employee = picked?.employee ?? (unit % 2 === 0 ? undefined : pickEmployee(() => true));
-      const blackout = picked?.blackout;
-      if (!employee || (unit % 2 === 0 && !blackout)) return false;
-      const start =
-        unit % 2 === 0
-          ? nextBusinessDay(addDays(blackout?.start ?? reference, random.int(0, 2)), holidays)
-          : nextBusinessDay(addDays(reference, random.int(1, 4)), holidays);
-      const draft = planPending(
-        employee,
-        "sick",
-        start,
-        random.int(1, 3),
-        addDays(reference, -random.int(1, 3)),
-        false,
-      );
-      if (!draft) return false;
-      commit(employee, [draft], null);
-      return true;
-    });
+    plan(
+      () => (unit % 2 === 0 ? pickInBlackout(2) : anyone()),
+      (employee, blackout) => {
+        const start =
+          unit % 2 === 0
+            ? nextBusinessDay(addDays(blackout?.start ?? reference, random.int(0, 2)), holidays)
+            : nextBusinessDay(addDays(reference, random.int(1, 4)), holidays);
+        const days = random.int(1, 3);
+        return planPending(employee, "sick", start, days, addDays(reference, -random.int(1, 3)), false);
+      },
+      () => null,
+    );
     // Unpaid leave inside a blackout or at short notice: deny. Unpaid leave by the rules: approve.
-    attempt(() => {
-      const picked = unit % 2 === 0 ? pickInBlackout(0) : undefined;
-      const employee = picked?.employee ?? (unit % 2 === 0 ? undefined : pickEmployee(() => true));
-      const blackout = picked?.blackout;
-      if (!employee || (unit % 2 === 0 && !blackout)) return false;
-      const days = random.int(2, 5);
-      const start =
-        unit % 2 === 0
-          ? nextBusinessDay(addDays(blackout?.start ?? reference, 1), holidays)
-          : nextBusinessDay(addDays(reference, random.int(1, notice - 2)), holidays);
-      const submitted = unit % 2 === 0 ? recentSubmission() : addDays(start, -(notice - random.int(1, 3)));
-      const draft = planPending(employee, "unpaid", start, days, submitted, unit % 2 !== 0);
-      if (!draft) return false;
-      commit(employee, [draft], null);
-      return true;
-    });
-    attempt(() => {
-      const employee = pickEmployee(() => true);
-      if (!employee) return false;
-      const submitted = recentSubmission();
-      const draft = planPending(
-        employee,
-        "unpaid",
-        goodNoticeStart(submitted),
-        random.int(3, 10),
-        submitted,
-        true,
-      );
-      if (!draft) return false;
-      commit(employee, [draft], null);
-      return true;
-    });
+    plan(
+      () => (unit % 2 === 0 ? pickInBlackout(0) : anyone()),
+      (employee, blackout) => {
+        const days = random.int(2, 5);
+        const start =
+          unit % 2 === 0
+            ? nextBusinessDay(addDays(blackout?.start ?? reference, 1), holidays)
+            : nextBusinessDay(addDays(reference, random.int(1, notice - 2)), holidays);
+        const submitted = unit % 2 === 0 ? recentSubmission() : addDays(start, -(notice - random.int(1, 3)));
+        return planPending(employee, "unpaid", start, days, submitted, unit % 2 !== 0);
+      },
+      () => null,
+    );
+    plan(
+      anyone,
+      (employee) => {
+        const submitted = recentSubmission();
+        const start = goodNoticeStart(submitted);
+        return planPending(employee, "unpaid", start, random.int(3, 10), submitted, true);
+      },
+      () => null,
+    );
   }
 
   // ---- An hourly employee away for part of the last paid period (explained pay variance) ----
@@ -485,7 +477,7 @@ export function generateLeave(
     if (!lastPaid) break;
     const start = nextBusinessDay(addDays(lastPaid.start, random.int(0, 3)), holidays);
     const days = random.int(3, 5);
-    const end = addBusinessDays(start, days, holidays);
+    const end = addBusinessDays(start, days - 1, holidays);
     if (end > lastPaid.end || !isFree(employee, start, end)) continue;
     addDraft(employee, {
       leaveType: "annual",
@@ -530,7 +522,7 @@ export function generateLeave(
           fromDayNumber(random.int(toDayNumber(rangeStart), toDayNumber(rangeEnd))),
           holidays,
         );
-        const end = addBusinessDays(start, span, holidays);
+        const end = addBusinessDays(start, span - 1, holidays);
         if (end <= rangeEnd && isFree(employee, start, end)) found = { start, end };
       }
       if (!found) break;

@@ -6,8 +6,10 @@ import {
   makeDate,
   mondayOf,
   nthWeekdayOfMonth,
+  personName,
   toDayNumber,
   weekdayIndex,
+  weightedPick,
 } from "../../envs/index.js";
 import type { Faker } from "@faker-js/faker";
 import type { SeededRandom } from "../../core/index.js";
@@ -99,19 +101,11 @@ export function buildOvertimePolicy(random: SeededRandom): OvertimePolicy {
   };
 }
 
-/** A Tuesday-to-Thursday business day on or after `date`, so that the days around a blackout are weekdays. */
-function midweekOnOrAfter(date: string, holidayDates: ReadonlySet<string>): string {
+/** The first Tuesday-to-Thursday business day from `date` on, stepping by `step` days (so that the days around a blackout are weekdays). */
+function midweekFrom(date: string, step: 1 | -1, holidayDates: ReadonlySet<string>): string {
   let current = date;
   while (weekdayIndex(current) < 1 || weekdayIndex(current) > 3 || !isBusinessDay(current, holidayDates)) {
-    current = addDays(current, 1);
-  }
-  return current;
-}
-
-function midweekOnOrBefore(date: string, holidayDates: ReadonlySet<string>): string {
-  let current = date;
-  while (weekdayIndex(current) < 1 || weekdayIndex(current) > 3 || !isBusinessDay(current, holidayDates)) {
-    current = addDays(current, -1);
+    current = addDays(current, step);
   }
   return current;
 }
@@ -124,11 +118,12 @@ export function buildLeavePolicy(calendar: Calendar, random: SeededRandom): Leav
     ["Finance", "Quarter-end close"],
   ];
   const blackouts = windows.map(([department, reason]) => {
-    const start = midweekOnOrAfter(
+    const start = midweekFrom(
       addDays(calendar.referenceDate, random.int(noticeDays + 8, noticeDays + 30)),
+      1,
       calendar.holidayDates,
     );
-    const end = midweekOnOrBefore(addDays(start, random.int(6, 12)), calendar.holidayDates);
+    const end = midweekFrom(addDays(start, random.int(6, 12)), -1, calendar.holidayDates);
     return { department, start, end, reason };
   });
   return {
@@ -166,18 +161,6 @@ export function buildSalaryMemo(calendar: Calendar, random: SeededRandom): Salar
     increases: departments.map((department, index) => ({ department, percent: percents[index] ?? 3 })),
     holdList: [],
   };
-}
-
-function weightedPick<T>(random: SeededRandom, items: T[], weight: (item: T) => number): T {
-  const total = items.reduce((sum, item) => sum + weight(item), 0);
-  let target = random.next() * total;
-  for (const item of items) {
-    target -= weight(item);
-    if (target < 0) return item;
-  }
-  const last = items[items.length - 1];
-  if (last === undefined) throw new Error("weighted pick from an empty list");
-  return last;
 }
 
 function randomPay(
@@ -230,8 +213,16 @@ export function buildEmployees(
         index === 0 && head
           ? head
           : core
-            ? weightedPick(random, hourlyStaff, (item) => item.weight)
-            : weightedPick(random, staff, (item) => item.weight);
+            ? weightedPick(
+                random,
+                hourlyStaff,
+                hourlyStaff.map((item) => item.weight),
+              )
+            : weightedPick(
+                random,
+                staff,
+                staff.map((item) => item.weight),
+              );
       const isHead = position.head === true;
       let employmentType: EmploymentType = "full_time";
       let fte = 1;
@@ -262,12 +253,7 @@ export function buildEmployees(
         if (hireDate > addDays(terminationDate, -90))
           hireDate = addDays(terminationDate, -random.int(90, 1500));
       } else if (!isHead && !core && employmentType !== "contractor" && statusRoll < 0.1) status = "on_leave";
-      const firstName = faker.person.firstName();
-      const lastName = faker.person.lastName();
-      const stem = `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, "");
-      let email = `${stem}@${EMAIL_DOMAIN}`;
-      for (let suffix = 2; emails.has(email); suffix += 1) email = `${stem}${suffix}@${EMAIL_DOMAIN}`;
-      emails.add(email);
+      const { firstName, lastName, email } = personName(faker, EMAIL_DOMAIN, emails);
       const april =
         makeDate(calendar.year, 4, 1) <= reference
           ? makeDate(calendar.year, 4, 1)

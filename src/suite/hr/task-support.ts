@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, check, parseAnswerJson, type Check } from "../../envs/index.js";
 /** Helpers shared by the HR tasks' verifiers and their Python solutions. */
 import type Database from "better-sqlite3";
 
@@ -45,6 +45,21 @@ export function preview(items: readonly string[], limit = 8): string {
   return items.length > limit ? `${shown} and ${items.length - limit} more` : shown;
 }
 
+/** A check that passes when `problems` is empty: `success`, else `failure: ` and a preview of the problems. */
+export function checkNone(
+  id: string,
+  problems: readonly string[],
+  success: string,
+  failure: string,
+  limit?: number,
+): Check {
+  return check(
+    id,
+    problems.length === 0,
+    problems.length === 0 ? success : `${failure}: ${preview(problems, limit)}`,
+  );
+}
+
 /** Reads a JSON object answer whose values are numbers (strings like "$1,234.50" are tolerated). */
 export function numericRecord(value: unknown): Map<string, number> | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
@@ -60,4 +75,67 @@ export function numericRecord(value: unknown): Map<string, number> | null {
     result.set(key.trim().toUpperCase(), number);
   }
   return result;
+}
+
+export interface ReportedValuesSpec {
+  /** Check ids: the employees listed, and the value given for each. */
+  listedId: string;
+  valuesId: string;
+  /** Who should be listed ("employees owed overtime") and what the others are ("not owed anything"). */
+  who: string;
+  notExpected: string;
+  /** Success and failure texts of the values check ("every listed amount matches the policy", "wrong amounts"). */
+  valuesMatch: string;
+  wrongValues: string;
+  tolerance: number;
+  previewLimit: number;
+  /** How expected and reported values are shown in the failure text. */
+  showExpected: (value: number) => string;
+  showFound: (value: number | undefined) => string;
+}
+
+/** Two checks of a report mapping employee ids to numbers: exactly the expected employees, each with its value. */
+export function checkReportedValues(
+  reported: ReadonlyMap<string, number>,
+  expected: ReadonlyMap<string, number>,
+  spec: ReportedValuesSpec,
+): Check[] {
+  const missing = [...expected.keys()].filter((id) => !reported.has(id));
+  const extra = [...reported.keys()].filter((id) => !expected.has(id));
+  const wrong = [...expected]
+    .filter(([id, value]) => reported.has(id) && Math.abs((reported.get(id) ?? 0) - value) > spec.tolerance)
+    .map(
+      ([id, value]) =>
+        `${id} expected ${spec.showExpected(value)}, found ${spec.showFound(reported.get(id))}`,
+    );
+  return [
+    check(
+      spec.listedId,
+      missing.length === 0 && extra.length === 0,
+      missing.length === 0 && extra.length === 0
+        ? `the ${expected.size} ${spec.who} are listed`
+        : `expected ${expected.size} employees; missing: ${preview(missing)}; ${spec.notExpected}: ${preview(extra)}`,
+    ),
+    checkNone(spec.valuesId, wrong, spec.valuesMatch, spec.wrongValues, spec.previewLimit),
+  ];
+}
+
+/**
+ * The checks of an answer that is a JSON object of employee ids to numbers: its format, then
+ * `checkReportedValues` (entries of zero or less dropped first when `positiveOnly`).
+ */
+export function checkEmployeeNumbers(
+  answer: string,
+  expected: ReadonlyMap<string, number>,
+  spec: ReportedValuesSpec & { expectedShape: string; positiveOnly: boolean },
+): Check[] {
+  const reported = numericRecord(parseAnswerJson(answer));
+  const format = check(
+    "answer-format",
+    reported !== null,
+    reported !== null ? `answer lists ${reported.size} employees` : `expected ${spec.expectedShape}`,
+  );
+  if (!reported) return [format];
+  const listed = spec.positiveOnly ? new Map([...reported].filter(([, value]) => value > 0.004)) : reported;
+  return [format, ...checkReportedValues(listed, expected, spec)];
 }

@@ -93,31 +93,15 @@ export function generateTimesheets(
       if (leaveFraction > 0) hours = Math.round(hours * 0.5 * 4) / 4;
       if (hours <= 0) continue;
       const status = statusFor(date);
+      const log = (logged: number, projectCode: string) =>
+        entries.push({ employeeId: employee.id, workDate: date, hours: logged, projectCode, status });
       if (hours >= 4 && random.chance(0.1)) {
+        // A day split between two of the department's projects.
         const first = Math.min(hours - 1, Math.max(1, randomStep(random, 1, hours - 1, 0.25)));
         const [codeA, codeB] = random.shuffle(codes);
-        entries.push({
-          employeeId: employee.id,
-          workDate: date,
-          hours: first,
-          projectCode: codeA ?? codes[0] ?? "GEN",
-          status,
-        });
-        entries.push({
-          employeeId: employee.id,
-          workDate: date,
-          hours: hours - first,
-          projectCode: codeB ?? codes[0] ?? "GEN",
-          status,
-        });
-      } else
-        entries.push({
-          employeeId: employee.id,
-          workDate: date,
-          hours,
-          projectCode: random.pick(codes),
-          status,
-        });
+        log(first, codeA ?? codes[0] ?? "GEN");
+        log(hours - first, codeB ?? codes[0] ?? "GEN");
+      } else log(hours, random.pick(codes));
     }
   }
   plantOvertimeCases(calendar, employees, entries, onLeave, policy, random);
@@ -326,6 +310,12 @@ function plantOnce<T>(candidates: T[], plant: (candidate: T) => boolean): void {
   for (const candidate of candidates) if (plant(candidate)) return;
 }
 
+/** Hours or pay of a payslip, split into regular and overtime. */
+interface RegularAndOvertime {
+  regular: number;
+  overtime: number;
+}
+
 function taxFor(gross: number): number {
   const rate = gross < 1500 ? 0.14 : gross < 3000 ? 0.19 : gross < 5000 ? 0.23 : 0.27;
   return roundCents(gross * rate);
@@ -334,8 +324,8 @@ function taxFor(gross: number): number {
 function payslip(
   runId: string,
   employeeId: string,
-  hours: { regular: number; overtime: number },
-  pay: { regular: number; overtime: number },
+  hours: RegularAndOvertime,
+  pay: RegularAndOvertime,
   benefitsDeduction: number,
 ): Payslip {
   const grossPay = roundCents(pay.regular + pay.overtime);
@@ -397,19 +387,13 @@ export function generatePayroll(
       );
       if (away) continue;
       const benefitsDeduction = benefits.get(employee.id) ?? 0;
+      const pay = (hours: RegularAndOvertime, amounts: RegularAndOvertime) =>
+        payslips.push(payslip(runId, employee.id, hours, amounts, benefitsDeduction));
       const position = positionById(employee.positionId);
       if (position.payType === "salaried") {
         const regularHours = Math.round(80 * employee.fte * 4) / 4;
         const regular = roundCents((employee.annualSalary ?? 0) / 26);
-        payslips.push(
-          payslip(
-            runId,
-            employee.id,
-            { regular: regularHours, overtime: 0 },
-            { regular, overtime: 0 },
-            benefitsDeduction,
-          ),
-        );
+        pay({ regular: regularHours, overtime: 0 }, { regular, overtime: 0 });
         continue;
       }
       const rate = employee.hourlyRate ?? 0;
@@ -430,14 +414,9 @@ export function generatePayroll(
           calendar.holidayDates,
           policy.holidayMultiplier,
         );
-        payslips.push(
-          payslip(
-            runId,
-            employee.id,
-            { regular: breakdown.regularHours, overtime: breakdown.overtimeHours + breakdown.holidayHours },
-            { regular: roundCents(breakdown.regularHours * rate), overtime: breakdown.overtimePay },
-            benefitsDeduction,
-          ),
+        pay(
+          { regular: breakdown.regularHours, overtime: breakdown.overtimeHours + breakdown.holidayHours },
+          { regular: roundCents(breakdown.regularHours * rate), overtime: breakdown.overtimePay },
         );
         continue;
       }
@@ -450,17 +429,12 @@ export function generatePayroll(
       const share = (daysBetween(first, last) + 1) / 14;
       const regularHours = Math.round((80 * employee.fte - randomStep(random, 0, 4, 0.25)) * share * 4) / 4;
       const overtimeHours = random.chance(0.5) ? randomStep(random, 0.5, 6, 0.25) : 0;
-      payslips.push(
-        payslip(
-          runId,
-          employee.id,
-          { regular: regularHours, overtime: overtimeHours },
-          {
-            regular: roundCents(regularHours * rate),
-            overtime: roundCents(overtimeHours * rate * rule.multiplier),
-          },
-          benefitsDeduction,
-        ),
+      pay(
+        { regular: regularHours, overtime: overtimeHours },
+        {
+          regular: roundCents(regularHours * rate),
+          overtime: roundCents(overtimeHours * rate * rule.multiplier),
+        },
       );
     }
   }

@@ -13,6 +13,7 @@ import {
   withTransientFailures,
   type DomainTool,
   type Row,
+  type SqlCondition,
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
@@ -23,6 +24,27 @@ const isoDateField = (description: string) =>
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "expected an ISO date YYYY-MM-DD")
     .describe(description);
+
+/** One employee id argument, the same on every tool that takes one. */
+const employeeIdField = () => z.string().min(1).describe("Employee id, e.g. 'E1042'");
+const requestIdField = () => z.number().int().describe("Leave request id, e.g. 40217");
+const employeeNotFound = (employeeId: unknown) =>
+  `employee '${String(employeeId)}' not found; use list_employees to find ids`;
+const requestNotFound = (requestId: unknown) =>
+  `leave request ${String(requestId)} not found; use list_leave_requests to find ids`;
+
+/** A work-date range (both ends included), checked to be in order before the listing runs. */
+const workDateRange = {
+  start_date: isoDateField("First work date to include (YYYY-MM-DD)"),
+  end_date: isoDateField("Last work date to include (YYYY-MM-DD)"),
+};
+function workDatesBetween(start: string, end: string): SqlCondition[] {
+  if (start > end) throw new ToolFailure(`start_date ${start} is after end_date ${end}`);
+  return [
+    { sql: "work_date >= ?", params: [start] },
+    { sql: "work_date <= ?", params: [end] },
+  ];
+}
 
 const EMPLOYEE_COLUMNS =
   "id, first_name, last_name, email, department_id, position_id, manager_id, employment_type, fte, status, hire_date, termination_date, annual_salary, hourly_rate, compensation_effective_date, work_location";
@@ -83,11 +105,11 @@ const getEmployee = defineGetTool({
   name: "get_employee",
   description:
     "Get one employee's full record: contact, department, position, manager, employment type, FTE, status, hire and termination dates, pay (`annual_salary` for salaried staff, `hourly_rate` for hourly staff; the other is null) and the date the current pay took effect.",
-  input: { employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") },
+  input: { employee_id: employeeIdField() },
   from: "employees",
   select: EMPLOYEE_COLUMNS,
   idColumn: "id",
-  notFound: (employeeId) => `employee '${employeeId}' not found; use list_employees to find ids`,
+  notFound: employeeNotFound,
 });
 
 const listTimesheetEntries = defineTool({
@@ -96,8 +118,7 @@ const listTimesheetEntries = defineTool({
     "List timesheet entries (hours worked per employee, day and project) whose work date is within a date range, ordered by work date, employee and entry id. Each has a `status`: `submitted` (awaiting approval), `approved` or `rejected`. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    start_date: isoDateField("First work date to include (YYYY-MM-DD)"),
-    end_date: isoDateField("Last work date to include (YYYY-MM-DD)"),
+    ...workDateRange,
     employee_id: z.string().optional().describe("Only entries of this employee"),
     status: z
       .enum(["submitted", "approved", "rejected"])
@@ -106,15 +127,12 @@ const listTimesheetEntries = defineTool({
     ...pagingFields,
   }),
   handler: ({ start_date, end_date, employee_id, status, page, per_page }, { db }: ToolContext) => {
-    if (start_date > end_date)
-      throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
     return listPage(db, {
       key: "entries",
       from: "timesheet_entries",
       select: "id, employee_id, work_date, hours, project_code, status",
       where: [
-        { sql: "work_date >= ?", params: [start_date] },
-        { sql: "work_date <= ?", params: [end_date] },
+        ...workDatesBetween(start_date, end_date),
         when(employee_id, "employee_id = ?"),
         when(status, "status = ?"),
       ],
@@ -154,11 +172,11 @@ const listLeaveRequests = defineListTool({
 const getLeaveRequest = defineGetTool({
   name: "get_leave_request",
   description: "Get one leave request by id.",
-  input: { request_id: z.number().int().describe("Leave request id, e.g. 40217") },
+  input: { request_id: requestIdField() },
   from: "leave_requests",
   select: LEAVE_REQUEST_COLUMNS,
   idColumn: "id",
-  notFound: (requestId) => `leave request ${requestId} not found; use list_leave_requests to find ids`,
+  notFound: requestNotFound,
 });
 
 const BALANCE_TRACKED_TYPES = new Set(["annual", "sick"]);
@@ -169,7 +187,7 @@ const decideLeaveRequest = defineTool({
     "Approve or deny a pending leave request. Approving annual or sick leave adds its days to `used_days` of the employee's balance for the year in which the leave starts. The system does not check policy rules. A denial needs a reason in `note`. Returns the updated `request` and the affected `balance` (null when the leave type has no balance).",
   kind: "write",
   inputSchema: z.object({
-    request_id: z.number().int().describe("Leave request id, e.g. 40217"),
+    request_id: requestIdField(),
     decision: z.enum(["approve", "deny"]).describe("'approve' or 'deny'"),
     note: z.string().default("").describe("Reason shown to the employee (required when denying)"),
   }),
@@ -178,7 +196,7 @@ const decideLeaveRequest = defineTool({
       db,
       `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
       [request_id],
-      `leave request ${request_id} not found; use list_leave_requests to find ids`,
+      requestNotFound(request_id),
     );
     if (request.status !== "pending") {
       throw new ToolFailure(
@@ -252,7 +270,7 @@ const updateCompensation = defineTool({
     "Change an employee's base pay: `annual_salary` for salaried positions or `hourly_rate` for hourly positions (exactly one, matching the position's pay type), with the date it takes effect. Returns `employee_id`, `pay_type`, `previous_amount`, `new_amount` and `effective_date`.",
   kind: "write",
   inputSchema: z.object({
-    employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'"),
+    employee_id: employeeIdField(),
     annual_salary: z
       .number()
       .positive()
@@ -272,7 +290,7 @@ const updateCompensation = defineTool({
       `SELECT e.id, e.status, e.annual_salary, e.hourly_rate, p.pay_type
          FROM employees e JOIN positions p ON p.id = e.position_id WHERE e.id = ?`,
       [employee_id],
-      `employee '${employee_id}' not found; use list_employees to find ids`,
+      employeeNotFound(employee_id),
     );
     if (employee.status === "terminated") {
       throw new ToolFailure(
@@ -364,8 +382,7 @@ const listProjectHoursApi = defineTool({
     "The project time ledger (project accounting's API): hours logged to projects with a work date in a range, optionally for one project code, ordered by work date and entry id. Each row has `entry_id`, `employee_id`, `work_date`, `project_code`, `hours` and `approval_status` (`submitted`, `approved` or `rejected`). Paginated: returns `hours`, `page`, `per_page`, `total`, `has_more`.",
   kind: "read",
   inputSchema: z.object({
-    start_date: isoDateField("First work date to include (YYYY-MM-DD)"),
-    end_date: isoDateField("Last work date to include (YYYY-MM-DD)"),
+    ...workDateRange,
     project_code: z
       .string()
       .min(1)
@@ -374,17 +391,11 @@ const listProjectHoursApi = defineTool({
     ...pagingFields,
   }),
   handler: ({ start_date, end_date, project_code, page, per_page }, { db }: ToolContext) => {
-    if (start_date > end_date)
-      throw new ToolFailure(`start_date ${start_date} is after end_date ${end_date}`);
     return listPage(db, {
       key: "hours",
       from: "timesheet_entries",
       select: "id AS entry_id, employee_id, work_date, project_code, hours, status AS approval_status",
-      where: [
-        { sql: "work_date >= ?", params: [start_date] },
-        { sql: "work_date <= ?", params: [end_date] },
-        when(project_code, "project_code = ?"),
-      ],
+      where: [...workDatesBetween(start_date, end_date), when(project_code, "project_code = ?")],
       orderBy: "work_date, id",
       page,
       perPage: per_page,
@@ -399,7 +410,7 @@ const getWorkAuthorizationApi = defineGetTool({
   name: "get_work_authorization",
   description:
     "Look up the right-to-work document on file for an employee (the verification vendor's API). Returns `employee_id`, `document_type`, `document_last4`, `expires_on` (YYYY-MM-DD, or null for documents that do not expire) and `verified_on`.",
-  input: { employee_id: z.string().min(1).describe("Employee id, e.g. 'E1042'") },
+  input: { employee_id: employeeIdField() },
   from: "work_authorizations",
   select: "employee_id, document_type, document_last4, expires_on, verified_on",
   notFound: (employeeId) =>

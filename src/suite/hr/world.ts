@@ -128,28 +128,6 @@ export function previousBusinessDay(date: string, holidayDates: ReadonlySet<stri
   return current;
 }
 
-/** The last day of a leave that starts on a business day and lasts `count` business days. */
-export function addBusinessDays(start: string, count: number, holidayDates: ReadonlySet<string>): string {
-  let current = start;
-  let remaining = count - 1;
-  while (remaining > 0) {
-    current = addDays(current, 1);
-    if (isBusinessDay(current, holidayDates)) remaining -= 1;
-  }
-  return current;
-}
-
-/** The first day of a leave of `count` business days that ends on the business day `end`. */
-export function subtractBusinessDays(end: string, count: number, holidayDates: ReadonlySet<string>): string {
-  let current = end;
-  let remaining = count - 1;
-  while (remaining > 0) {
-    current = addDays(current, -1);
-    if (isBusinessDay(current, holidayDates)) remaining -= 1;
-  }
-  return current;
-}
-
 export function businessDaysBetween(start: string, end: string, holidayDates: ReadonlySet<string>): number {
   let count = 0;
   for (let day = toDayNumber(start); day <= toDayNumber(end); day += 1) {

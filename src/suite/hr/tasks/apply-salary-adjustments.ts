@@ -10,7 +10,7 @@ import {
 import { hrDomainDefinition } from "../domain.js";
 import { roundCents } from "../payroll-math.js";
 import { parsePayBands, parseSalaryMemo, PAY_BANDS_PATH } from "../policies.js";
-import { FETCH_ALL_PYTHON, loadEmployees, preview } from "../task-support.js";
+import { FETCH_ALL_PYTHON, checkNone, loadEmployees, preview } from "../task-support.js";
 
 interface SolutionOptions {
   bandCap: boolean;
@@ -188,31 +188,20 @@ export const applySalaryAdjustmentsTask = defineTask({
       if (touched.length > 0) wrongColumns.push(`${id}: ${touched.join(", ")}`);
     }
     checks.push(
-      check(
+      checkNone(
         "new-pay",
-        wrongAmounts.length === 0,
-        wrongAmounts.length === 0
-          ? "every new salary or rate follows the memo's increase, rounding and band cap"
-          : `wrong new pay: ${preview(wrongAmounts, 5)}`,
+        wrongAmounts,
+        "every new salary or rate follows the memo's increase, rounding and band cap",
+        "wrong new pay",
+        5,
       ),
-    );
-    checks.push(
-      check(
+      checkNone(
         "effective-date",
-        wrongDates.length === 0,
-        wrongDates.length === 0
-          ? `every change is effective ${memo.effectiveDate}`
-          : `expected effective date ${memo.effectiveDate}, found: ${preview(wrongDates)}`,
+        wrongDates,
+        `every change is effective ${memo.effectiveDate}`,
+        `expected effective date ${memo.effectiveDate}, found`,
       ),
-    );
-    checks.push(
-      check(
-        "only-pay-changed",
-        wrongColumns.length === 0,
-        wrongColumns.length === 0
-          ? "no other employee field changed"
-          : `other fields changed: ${preview(wrongColumns)}`,
-      ),
+      checkNone("only-pay-changed", wrongColumns, "no other employee field changed", "other fields changed"),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["employees"]));
     const parsed = parseAnswerJson(answer) as { updated?: unknown } | null;

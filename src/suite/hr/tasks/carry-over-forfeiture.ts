@@ -1,9 +1,9 @@
 /** Who would forfeit annual leave at year end under the carry-over cap, and how many days. */
-import { check, type Check, defineTask, makeDate, parseAnswerJson } from "../../../envs/index.js";
+import { check, defineTask, makeDate } from "../../../envs/index.js";
 import { completedYears } from "../dates.js";
 import { hrDomainDefinition } from "../domain.js";
 import { LEAVE_POLICY_PATH, parseLeavePolicy } from "../policies.js";
-import { FETCH_ALL_PYTHON, loadEmployees, numericRecord, preview } from "../task-support.js";
+import { FETCH_ALL_PYTHON, checkEmployeeNumbers, loadEmployees } from "../task-support.js";
 
 interface SolutionOptions {
   tenure: "december" | "january" | "ignored";
@@ -111,43 +111,20 @@ export const carryOverForfeitureTask = defineTask({
       if (remaining - cap > 1e-9) expected.set(employee.id, Math.round((remaining - cap) * 100) / 100);
     }
 
-    const checks: Check[] = [];
-    const reported = numericRecord(parseAnswerJson(answer));
-    checks.push(
-      check(
-        "answer-format",
-        reported !== null,
-        reported !== null
-          ? `answer lists ${reported.size} employees`
-          : 'expected a JSON object mapping employee ids to days, e.g. {"E1001": 2.5}',
-      ),
-    );
-    if (!reported) return checks;
-    const positive = new Map([...reported].filter(([, days]) => days > 0.004));
-    const missing = [...expected.keys()].filter((id) => !positive.has(id));
-    const extra = [...positive.keys()].filter((id) => !expected.has(id));
-    checks.push(
-      check(
-        "employees-flagged",
-        missing.length === 0 && extra.length === 0,
-        missing.length === 0 && extra.length === 0
-          ? `the ${expected.size} employees over their cap are listed`
-          : `expected ${expected.size} employees; missing: ${preview(missing)}; not over their cap: ${preview(extra)}`,
-      ),
-    );
-    const wrong = [...expected]
-      .filter(([id, days]) => positive.has(id) && Math.abs((positive.get(id) ?? 0) - days) > 0.01)
-      .map(([id, days]) => `${id} expected ${days}, found ${positive.get(id) ?? 0}`);
-    checks.push(
-      check(
-        "days-forfeited",
-        wrong.length === 0,
-        wrong.length === 0
-          ? "every listed number of days matches the policy"
-          : `wrong day counts: ${preview(wrong, 6)}`,
-      ),
-    );
-    return checks;
+    return checkEmployeeNumbers(answer, expected, {
+      expectedShape: 'a JSON object mapping employee ids to days, e.g. {"E1001": 2.5}',
+      positiveOnly: true,
+      listedId: "employees-flagged",
+      valuesId: "days-forfeited",
+      who: "employees over their cap",
+      notExpected: "not over their cap",
+      valuesMatch: "every listed number of days matches the policy",
+      wrongValues: "wrong day counts",
+      tolerance: 0.01,
+      previewLimit: 6,
+      showExpected: String,
+      showFound: (days) => String(days ?? 0),
+    });
   },
   oracle: solution(CORRECT),
   nearMisses: [

@@ -9,7 +9,7 @@ import {
   parseHolidayCalendar,
   parseOvertimePolicy,
 } from "../policies.js";
-import { FETCH_ALL_PYTHON, loadEmployees, numericRecord, preview } from "../task-support.js";
+import { FETCH_ALL_PYTHON, checkReportedValues, loadEmployees, numericRecord } from "../task-support.js";
 
 interface SolutionOptions {
   exemptCovered: boolean;
@@ -191,30 +191,19 @@ export const overtimeOwedTask = defineTask({
     );
     if (!reported || !Number.isFinite(total)) return checks;
     const positive = new Map([...reported].filter(([, amount]) => amount > 0.004));
-    const missing = [...expected.keys()].filter((id) => !positive.has(id));
-    const extra = [...positive.keys()].filter((id) => !expected.has(id));
     checks.push(
-      check(
-        "employees-owed",
-        missing.length === 0 && extra.length === 0,
-        missing.length === 0 && extra.length === 0
-          ? `the ${expected.size} employees owed overtime are listed`
-          : `expected ${expected.size} employees; missing: ${preview(missing)}; not owed anything: ${preview(extra)}`,
-      ),
-    );
-    const wrongAmounts = [...expected]
-      .filter(([id, amount]) => positive.has(id) && Math.abs((positive.get(id) ?? 0) - amount) > 0.011)
-      .map(
-        ([id, amount]) => `${id} expected ${amount.toFixed(2)}, found ${(positive.get(id) ?? 0).toFixed(2)}`,
-      );
-    checks.push(
-      check(
-        "amounts",
-        wrongAmounts.length === 0,
-        wrongAmounts.length === 0
-          ? "every listed amount matches the policy"
-          : `wrong amounts: ${preview(wrongAmounts, 5)}`,
-      ),
+      ...checkReportedValues(positive, expected, {
+        listedId: "employees-owed",
+        valuesId: "amounts",
+        who: "employees owed overtime",
+        notExpected: "not owed anything",
+        valuesMatch: "every listed amount matches the policy",
+        wrongValues: "wrong amounts",
+        tolerance: 0.011,
+        previewLimit: 5,
+        showExpected: (amount) => amount.toFixed(2),
+        showFound: (amount) => (amount ?? 0).toFixed(2),
+      }),
     );
     const totalTolerance = 0.01 + 0.006 * expected.size;
     checks.push(

@@ -1,9 +1,9 @@
 /** The payroll variance control on the latest paid run: hourly pay that moved beyond both thresholds, unexplained by leave. */
-import { check, type Check, defineTask, parseAnswerJson, rangesOverlap } from "../../../envs/index.js";
+import { check, defineTask, rangesOverlap } from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { roundCents } from "../payroll-math.js";
 import { VARIANCE_CONTROL_PATH, parseVarianceControl } from "../policies.js";
-import { FETCH_ALL_PYTHON, loadEmployees, numericRecord, preview } from "../task-support.js";
+import { FETCH_ALL_PYTHON, checkEmployeeNumbers, loadEmployees } from "../task-support.js";
 
 interface SolutionOptions {
   leaveExclusion: boolean;
@@ -140,46 +140,20 @@ export const payrollVarianceReviewTask = defineTask({
       if (!away) expected.set(employee.id, roundCents(difference));
     }
 
-    const checks: Check[] = [];
-    const reported = numericRecord(parseAnswerJson(answer));
-    checks.push(
-      check(
-        "answer-format",
-        reported !== null,
-        reported !== null
-          ? `answer lists ${reported.size} employees`
-          : 'expected a JSON object mapping employee ids to differences, e.g. {"E1001": -312.55}',
-      ),
-    );
-    if (!reported) return checks;
-    const missing = [...expected.keys()].filter((id) => !reported.has(id));
-    const extra = [...reported.keys()].filter((id) => !expected.has(id));
-    checks.push(
-      check(
-        "employees-flagged",
-        missing.length === 0 && extra.length === 0,
-        missing.length === 0 && extra.length === 0
-          ? `the ${expected.size} flagged employees are listed`
-          : `expected ${expected.size} employees; missing: ${preview(missing)}; should not be flagged: ${preview(extra)}`,
-      ),
-    );
-    const wrong = [...expected]
-      .filter(
-        ([id, difference]) => reported.has(id) && Math.abs((reported.get(id) ?? 0) - difference) > 0.011,
-      )
-      .map(
-        ([id, difference]) => `${id} expected ${difference.toFixed(2)}, found ${String(reported.get(id))}`,
-      );
-    checks.push(
-      check(
-        "differences",
-        wrong.length === 0,
-        wrong.length === 0
-          ? "every difference matches the control"
-          : `wrong differences: ${preview(wrong, 5)}`,
-      ),
-    );
-    return checks;
+    return checkEmployeeNumbers(answer, expected, {
+      expectedShape: 'a JSON object mapping employee ids to differences, e.g. {"E1001": -312.55}',
+      positiveOnly: false,
+      listedId: "employees-flagged",
+      valuesId: "differences",
+      who: "flagged employees",
+      notExpected: "should not be flagged",
+      valuesMatch: "every difference matches the control",
+      wrongValues: "wrong differences",
+      tolerance: 0.011,
+      previewLimit: 5,
+      showExpected: (difference) => difference.toFixed(2),
+      showFound: String,
+    });
   },
   oracle: solution(CORRECT),
   nearMisses: [

@@ -1,5 +1,6 @@
 /** Approve or deny every pending leave request by the leave policy, in submission order. */
 import {
+  allRows,
   check,
   type Check,
   checkOtherTablesUnchanged,
@@ -10,7 +11,7 @@ import {
 } from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { LEAVE_POLICY_PATH, parseLeavePolicy } from "../policies.js";
-import { FETCH_ALL_PYTHON, loadEmployees, preview } from "../task-support.js";
+import { FETCH_ALL_PYTHON, checkNone, loadEmployees } from "../task-support.js";
 
 interface PendingRow {
   id: number;
@@ -20,6 +21,12 @@ interface PendingRow {
   end_date: string;
   days: number;
   submitted_at: string;
+}
+
+interface DecidedRow {
+  id: number;
+  status: string;
+  decision_note: string | null;
 }
 
 interface BalanceRow {
@@ -160,53 +167,41 @@ export const reviewPendingLeaveTask = defineTask({
     }
 
     const finalRows = new Map(
-      (
-        final.db.prepare("SELECT id, status, decision_note FROM leave_requests").all() as Array<{
-          id: number;
-          status: string;
-          decision_note: string | null;
-        }>
-      ).map((row) => [row.id, row]),
+      allRows<DecidedRow>(final.db, "SELECT id, status, decision_note FROM leave_requests").map((row) => [
+        row.id,
+        row,
+      ]),
     );
+    const statusOf = (id: number) => finalRows.get(id)?.status;
     const stillPending = pending
-      .filter((request) => finalRows.get(request.id)?.status === "pending")
+      .filter((request) => statusOf(request.id) === "pending")
       .map((request) => String(request.id));
     checks.push(
-      check(
+      checkNone(
         "queue-empty",
-        stillPending.length === 0,
-        stillPending.length === 0
-          ? `all ${pending.length} pending requests were decided`
-          : `${stillPending.length} of ${pending.length} requests are still pending: ${preview(stillPending)}`,
+        stillPending,
+        `all ${pending.length} pending requests were decided`,
+        `${stillPending.length} of ${pending.length} requests are still pending`,
       ),
     );
     const wrong = [...expected]
-      .filter(
-        ([id, status]) => finalRows.get(id)?.status !== status && finalRows.get(id)?.status !== "pending",
-      )
-      .map(([id, status]) => `${id} expected ${status}, found ${finalRows.get(id)?.status ?? "missing"}`);
+      .filter(([id, status]) => statusOf(id) !== status && statusOf(id) !== "pending")
+      .map(([id, status]) => `${id} expected ${status}, found ${statusOf(id) ?? "missing"}`);
+    const denials = [...expected.values()].filter((s) => s === "denied").length;
     checks.push(
-      check(
+      checkNone(
         "decisions-follow-policy",
-        wrong.length === 0,
-        wrong.length === 0
-          ? `every decided request matches the policy (${[...expected.values()].filter((s) => s === "denied").length} denials expected)`
-          : `${wrong.length} decisions contradict the leave policy: ${preview(wrong, 6)}`,
+        wrong,
+        `every decided request matches the policy (${denials} denials expected)`,
+        `${wrong.length} decisions contradict the leave policy`,
+        6,
       ),
     );
     const unexplained = [...expected]
-      .filter(
-        ([id]) => finalRows.get(id)?.status === "denied" && !(finalRows.get(id)?.decision_note ?? "").trim(),
-      )
+      .filter(([id]) => statusOf(id) === "denied" && !(finalRows.get(id)?.decision_note ?? "").trim())
       .map(([id]) => String(id));
     checks.push(
-      check(
-        "denials-have-reasons",
-        unexplained.length === 0,
-        unexplained.length === 0
-          ? "every denial has a reason"
-          : `denials without a reason: ${preview(unexplained)}`,
-      ),
+      checkNone("denials-have-reasons", unexplained, "every denial has a reason", "denials without a reason"),
     );
 
     const requestDiff = diffTable(initial.db, final.db, "leave_requests", "id");
@@ -226,12 +221,11 @@ export const reviewPendingLeaveTask = defineTask({
         .map((change) => `edited dates/type/days of ${change.key}`),
     ];
     checks.push(
-      check(
+      checkNone(
         "other-requests-untouched",
-        collateral.length === 0,
-        collateral.length === 0
-          ? "only pending requests changed, and only their status and note"
-          : `unexpected leave request changes: ${preview(collateral)}`,
+        collateral,
+        "only pending requests changed, and only their status and note",
+        "unexpected leave request changes",
       ),
     );
 
@@ -257,12 +251,12 @@ export const reviewPendingLeaveTask = defineTask({
     }
     if (finalBalances.size !== balances.length) balanceProblems.push("balance rows were added or removed");
     checks.push(
-      check(
+      checkNone(
         "balances-consistent",
-        balanceProblems.length === 0,
-        balanceProblems.length === 0
-          ? "leave balances reflect exactly the approvals the policy allows"
-          : `leave balances differ from the expected approvals: ${preview(balanceProblems, 5)}`,
+        balanceProblems,
+        "leave balances reflect exactly the approvals the policy allows",
+        "leave balances differ from the expected approvals",
+        5,
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["leave_requests", "leave_balances"]));
