@@ -37,6 +37,7 @@ import {
   receivedQuantity,
   type CatalogItem,
   type Invoice,
+  type InvoiceSpec,
   type Payment,
   type PurchaseOrder,
   type Vendor,
@@ -230,12 +231,30 @@ function voidAndReissue(world: World, random: SeededRandom, count: number): void
   const candidates = random.shuffle(
     world.payments.filter((payment) => payment.status !== "void" && payment.paidOn <= lastRun),
   );
-  for (const payment of candidates.slice(0, count + 1)) {
-    payment.status = "void";
-    const replacement = pay(world, payment.invoice, payment.paidOn, random);
-    replacement.amount = payment.amount;
-    replacement.discountTaken = payment.discountTaken;
-  }
+  for (const payment of candidates.slice(0, count + 1)) reissue(world, payment, random);
+}
+
+/** Voids a payment and pays it again on the same run, same amounts, under a new reference. */
+function reissue(world: World, payment: Payment, random: SeededRandom): void {
+  payment.status = "void";
+  const replacement = pay(world, payment.invoice, payment.paidOn, random);
+  replacement.amount = payment.amount;
+  replacement.discountTaken = payment.discountTaken;
+}
+
+/** An invoice's billing keyed again: its merchandise lines (PO line, quantity, price) and its freight. */
+function billedAgain(invoice: Invoice): { lines: NonNullable<InvoiceSpec["lines"]>; freight: number } {
+  return {
+    lines: invoice.lines
+      .filter((line) => line.type === "merchandise")
+      .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
+    freight: invoice.lines.find((line) => line.type === "freight")?.amount ?? 0,
+  };
+}
+
+/** A copy keyed on `enteredOn` waits for approval while recent, else is approved (and gets its approvals). */
+function keyedStatus(enteredOn: string, today: string): "pending_approval" | "approved" {
+  return daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved";
 }
 
 export interface DuplicatePlan {
@@ -283,9 +302,7 @@ function plantDuplicates(
   for (const original of originals.slice(0, count)) {
     used.add(original);
     const rekeyed = duplicates.length % 2 === 1;
-    const merchandise = original.lines
-      .filter((line) => line.type === "merchandise")
-      .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice }));
+    const { lines: merchandise, freight } = billedAgain(original);
     const split = merchandise.findIndex((line) => line.quantity >= 2);
     if (!rekeyed && split >= 0) {
       const line = merchandise[split]!;
@@ -300,8 +317,8 @@ function plantDuplicates(
         invoiceDate: rekeyed ? addDays(original.invoiceDate, random.int(1, 3)) : original.invoiceDate,
         enteredOn,
         lines: merchandise,
-        freight: original.lines.find((line) => line.type === "freight")?.amount ?? 0,
-        status: daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved",
+        freight,
+        status: keyedStatus(enteredOn, today),
         ...(rekeyed ? {} : { number: numberVariant(random, original.number) }),
       },
       random,
@@ -334,11 +351,8 @@ function plantDuplicates(
         vendor: record,
         invoiceDate: twice.invoiceDate,
         enteredOn,
-        lines: twice.lines
-          .filter((line) => line.type === "merchandise")
-          .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
-        freight: twice.lines.find((line) => line.type === "freight")?.amount ?? 0,
-        status: daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved",
+        ...billedAgain(twice),
+        status: keyedStatus(enteredOn, today),
         number: numberVariant(random, twice.number),
       },
       random,
@@ -350,13 +364,9 @@ function plantDuplicates(
   const corrected = rest.find((invoice) => invoice.lines[0]!.quantity > 1);
   if (corrected) {
     used.add(corrected);
-    const lines = corrected.lines
-      .filter((line) => line.type === "merchandise")
-      .map((line, index) => ({
-        lineNo: line.poLineNo!,
-        quantity: index === 0 ? line.quantity - 1 : line.quantity,
-        unitPrice: line.unitPrice,
-      }));
+    const lines = billedAgain(corrected).lines.map((line, index) =>
+      index === 0 ? { ...line, quantity: line.quantity - 1 } : line,
+    );
     const copy = createInvoice(
       world,
       {
@@ -413,10 +423,7 @@ function plantDuplicates(
         po: caught.po,
         invoiceDate: caught.invoiceDate,
         enteredOn: minDate(addDays(caught.enteredOn, 6), today),
-        lines: caught.lines
-          .filter((line) => line.type === "merchandise")
-          .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
-        freight: caught.lines.find((line) => line.type === "freight")?.amount ?? 0,
+        ...billedAgain(caught),
         status: "void",
         number: numberVariant(random, caught.number),
       },
@@ -496,6 +503,19 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
   }
 }
 
+/** Draws a goods vendor whose master terms carry a discount and no contract overrides them (else `fallback`). */
+function discountVendorPicker(
+  random: SeededRandom,
+  goodsVendors: Vendor[],
+  contractTerms: Map<Vendor, string>,
+  fallback: Vendor,
+): () => Vendor {
+  const eligible = goodsVendors.filter(
+    (vendor) => termsOf(vendor.terms).discountPercent > 0 && !contractTerms.has(vendor),
+  );
+  return () => (eligible.length > 0 ? random.pick(eligible) : fallback);
+}
+
 /** Approved invoices whose discount deadlines fall around this week, and the contract cases. */
 function plantDiscountCases(
   world: World,
@@ -506,10 +526,7 @@ function plantDiscountCases(
   contractTerms: Map<Vendor, string>,
 ): void {
   const { today } = world;
-  const discountVendors = goodsVendors.filter(
-    (vendor) => termsOf(vendor.terms).discountPercent > 0 && !contractTerms.has(vendor),
-  );
-  const pick = (): Vendor => (discountVendors.length > 0 ? random.pick(discountVendors) : gainsDiscount);
+  const pick = discountVendorPicker(random, goodsVendors, contractTerms, gainsDiscount);
   const plant = (vendor: Vendor, deadlineOffset: number, status: Invoice["status"], terms?: string): void => {
     const discountDays = termsOf(terms ?? vendor.terms).discountDays || 10;
     const invoiceDate = addDays(today, deadlineOffset - discountDays);
@@ -710,10 +727,7 @@ function plantDisputes(
   count: number,
 ): Payment[] {
   const { today } = world;
-  const discountVendors = goodsVendors.filter(
-    (vendor) => termsOf(vendor.terms).discountPercent > 0 && !contractTerms.has(vendor),
-  );
-  const pick = (): Vendor => (discountVendors.length > 0 ? random.pick(discountVendors) : losesDiscount);
+  const pick = discountVendorPicker(random, goodsVendors, contractTerms, losesDiscount);
   const disputes: Payment[] = [];
   const plant = (vendor: Vendor, run: string, deadlineOffset: number, forceDiscount: boolean): void => {
     const terms = termsOf(vendor.terms);
@@ -861,13 +875,7 @@ function planRemittance(world: World, random: SeededRandom, runs: number): Remit
     const planned = [kinds[n % 4]!, ...(n >= 4 && random.chance(0.5) ? [random.pick(kinds)] : [])];
     if (planned.includes("voided")) {
       const targets = world.payments.filter((payment) => payment.paidOn === run && payment.status !== "void");
-      if (targets.length > 0) {
-        const target = random.pick(targets);
-        target.status = "void";
-        const replacement = pay(world, target.invoice, run, random);
-        replacement.amount = target.amount;
-        replacement.discountTaken = target.discountTaken;
-      }
+      if (targets.length > 0) reissue(world, random.pick(targets), random);
     }
     const sent = world.payments.filter(
       (payment) => payment.paidOn === run && (payment.status !== "void" || planned.includes("voided")),

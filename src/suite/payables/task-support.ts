@@ -47,6 +47,16 @@ def governing_terms(use_contracts=True):
     vendors = {vendor["vendor_id"]: vendor for vendor in fetch_all("list_vendors", "vendors")}
     return vendors, lambda vendor_id: terms[contracts.get(vendor_id, vendors[vendor_id]["terms_code"])]
 
+def invoices_in(statuses, **filters):
+    return [invoice for status in statuses for invoice in fetch_all("list_invoices", "invoices", status=status, **filters)]
+
+def received_by_line(order):
+    """Quantity received so far per line of a purchase order (its get_purchase_order detail)."""
+    received = {}
+    for receipt in order["receipts"]:
+        received[receipt["line_no"]] = received.get(receipt["line_no"], 0) + receipt["quantity_received"]
+    return received
+
 def days(a, b):
     return (date.fromisoformat(b) - date.fromisoformat(a)).days
 

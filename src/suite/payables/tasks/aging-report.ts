@@ -74,7 +74,7 @@ function cells(variant: Variant): string[] {
 policy = read_text("policies/ap-policy.md")
 vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
 statuses = ${variant.approvedOnly ? '["approved"]' : '["pending_approval", "approved", "on_hold"]'}
-open_invoices = [invoice for status in statuses for invoice in fetch_all("list_invoices", "invoices", status=status)]
+open_invoices = invoices_in(statuses)
 payments = fetch_all("list_payments", "payments")
 print(len(open_invoices), "open invoices,", len(payments), "payments")
 `,

@@ -81,9 +81,7 @@ targets = []
 for vendor_id, prices in amendments:
     for order in fetch_all("list_purchase_orders", "purchase_orders", vendor_id=vendor_id, status="open"):
         detail = call("get_purchase_order", po_id=order["po_id"])
-        received = {}
-        for receipt in detail["receipts"]:
-            received[receipt["line_no"]] = received.get(receipt["line_no"], 0) + receipt["quantity_received"]
+        received = received_by_line(detail)
         for line in detail["lines"]:
             price = prices.get(line["sku"])
             if price is not None and ${variant.ignoreReceipts ? "True" : 'received.get(line["line_no"], 0) == 0'} and line["unit_price"] != price:

@@ -61,7 +61,7 @@ function cells(variant: Variant): string[] {
 policy = read_text("policies/ap-policy.md")
 vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
 statuses = ${variant.allUnpaid ? '["approved", "pending_approval", "on_hold"]' : '["approved"]'}
-invoices = [invoice for status in statuses for invoice in fetch_all("list_invoices", "invoices", status=status)]
+invoices = invoices_in(statuses)
 week_end = plus_days(TODAY, 6)
 candidates = []
 for invoice in invoices:

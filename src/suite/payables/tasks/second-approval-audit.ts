@@ -79,8 +79,7 @@ thresholds = {m.group(1): float(m.group(2).replace(",", "")) for m in re.findite
 ${variant.singleThreshold ? 'thresholds = {name: thresholds["inventory"] for name in thresholds}' : ""}
 cfo_threshold = float(re.search(r"total over \$([\d,.]+) need their second approval from the CFO", policy).group(1).replace(",", ""))
 category = {vendor["vendor_id"]: vendor["category"] for vendor in fetch_all("list_vendors", "vendors")}
-invoices = [invoice for status in ["approved", "paid"]
-            for invoice in fetch_all("list_invoices", "invoices", status=status, invoice_date_from="2025-04-01", invoice_date_to="2025-06-30")]
+invoices = invoices_in(["approved", "paid"], invoice_date_from="2025-04-01", invoice_date_to="2025-06-30")
 over = [invoice for invoice in invoices if invoice["total"] ${variant.inclusive ? ">=" : ">"} thresholds[category[invoice["vendor_id"]]]]
 print(thresholds, cfo_threshold, len(invoices), "invoices,", len(over), "over threshold")
 `,

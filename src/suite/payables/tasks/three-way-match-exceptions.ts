@@ -67,10 +67,7 @@ print(len(pending), "pending invoices,", len(lines), "merchandise lines, toleran
 orders = {}
 for po_id in sorted(set(po_of.values())):
     detail = call("get_purchase_order", po_id=po_id)
-    received = {}
-    for receipt in detail["receipts"]:
-        received[receipt["line_no"]] = received.get(receipt["line_no"], 0) + receipt["quantity_received"]
-    orders[po_id] = ({line["line_no"]: line for line in detail["lines"]}, received)
+    orders[po_id] = ({line["line_no"]: line for line in detail["lines"]}, received_by_line(detail))
 
 exceptions = set()
 for line in lines:
