@@ -7,8 +7,7 @@ import {
   roundCents,
   slug,
   sumCents,
-  toDayNumber,
-  fromDayNumber,
+  weekdayIndex,
   weightedPick,
 } from "../../envs/index.js";
 import {
@@ -171,11 +170,9 @@ const PRODUCT_WORDS: Record<VendorCategory, string[]> = {
   it_services: ["Managed network service", "Help desk block", "WMS license", "Backup service"],
 };
 
+/** The weekly pay run (Friday) on or before a date. */
 export function lastFridayOnOrBefore(date: string): string {
-  const day = toDayNumber(date);
-  // Day 1 (1970-01-02) was a Friday.
-  const offset = (((day - 1) % 7) + 7) % 7;
-  return fromDayNumber(day - offset);
+  return addDays(date, -((weekdayIndex(date) + 3) % 7));
 }
 
 export function formatInvoiceNumber(vendor: Vendor, n: number): string {
