@@ -1,6 +1,7 @@
 import {
   PYTHON_WORKSPACE_HELPERS,
   check,
+  pythonClientHelpers,
   parseAnswerJson,
   parseAnswerNumber,
   nearlyEqual,
@@ -20,15 +21,8 @@ import csv, io, json, re
 from datetime import date, timedelta
 
 ${PYTHON_WORKSPACE_HELPERS}
-
-def call(name, **kwargs):
-    for attempt in range(5):
-        try:
-            return tools[name](**kwargs)
-        except ToolError as error:
-            if "503" not in str(error) or attempt == 4:
-                raise
-
+${pythonClientHelpers()}
+# The drive listed through list_files in full, filtered here (the kit's workspace_files asks by folder).
 def workspace_files(prefix=""):
     return sorted(item["path"] for item in fetch_all("list_files", "files") if item["path"].startswith(prefix))
 
