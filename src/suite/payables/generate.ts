@@ -13,6 +13,7 @@ import {
   APPROVERS,
   PAYMENT_TERMS,
   SECOND_APPROVAL_THRESHOLDS,
+  discountAmount,
   discountDeadline,
   invoiceId,
   normaliseInvoiceNumber,
@@ -437,18 +438,20 @@ function roundHalf(value: number): number {
   return Math.max(0.5, Math.round(value * 2) / 2);
 }
 
+/** The three-way match edge cases: what the first line's invoiced price is, as a factor of its PO price. */
+const MATCH_CASES = {
+  "at-tolerance": 1.02,
+  "over-tolerance": 1.05,
+  "below-po": 0.97,
+  "over-receipt": 1,
+  "within-tolerance": 1.01,
+  clean: 1,
+} as const;
+
 /** Pending invoices at the three-way match edges: exactly at the tolerance, over it, below PO, billed above receipt. */
 function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendor[]): void {
   const { today } = world;
-  const cases = [
-    "at-tolerance",
-    "over-tolerance",
-    "below-po",
-    "over-receipt",
-    "within-tolerance",
-    "clean",
-  ] as const;
-  for (const kind of cases) {
+  for (const [kind, priceFactor] of Object.entries(MATCH_CASES)) {
     const vendor = random.pick(goodsVendors);
     const items = sample(random, vendor.catalog, 2);
     const orderedOn = addDays(today, -random.int(14, 20));
@@ -474,18 +477,8 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
         receivedOn,
       );
     const lines = po.lines.map((line) => {
-      const first = line.lineNo === 1;
-      const unitPrice = !first
-        ? line.unitPrice
-        : kind === "at-tolerance"
-          ? roundCents(line.unitPrice * 1.02)
-          : kind === "over-tolerance"
-            ? roundCents(line.unitPrice * 1.05)
-            : kind === "below-po"
-              ? roundCents(line.unitPrice * 0.97)
-              : kind === "within-tolerance"
-                ? roundCents(line.unitPrice * 1.01)
-                : line.unitPrice;
+      const repriced = line.lineNo === 1 && priceFactor !== 1;
+      const unitPrice = repriced ? roundCents(line.unitPrice * priceFactor) : line.unitPrice;
       return { lineNo: line.lineNo, quantity: line.quantity, unitPrice };
     });
     createInvoice(
@@ -749,7 +742,7 @@ function plantDisputes(
     approveProperly(invoice, random, today);
     const payment = pay(world, invoice, run, random);
     if (forceDiscount && payment.discountTaken === 0) {
-      payment.discountTaken = roundCents((invoiceSubtotal(invoice) * terms.discountPercent) / 100);
+      payment.discountTaken = discountAmount(invoiceSubtotal(invoice), terms);
       payment.amount = roundCents(invoiceTotal(invoice) - payment.discountTaken);
     }
     settlePoStatus(world, po);

@@ -16,6 +16,7 @@ import {
   PAYMENT_TERMS,
   SECOND_APPROVAL_THRESHOLDS,
   VENDOR_CATEGORIES,
+  discountAmount,
   discountDeadline,
   dueDate,
   termsOf,
@@ -395,9 +396,7 @@ export function pay(
   const deadline = discountDeadline(invoice.invoiceDate, terms);
   const full = amount === undefined;
   const discount =
-    full && deadline !== null && paidOn <= deadline
-      ? roundCents((invoiceSubtotal(invoice) * terms.discountPercent) / 100)
-      : 0;
+    full && deadline !== null && paidOn <= deadline ? discountAmount(invoiceSubtotal(invoice), terms) : 0;
   const method = weightedPick(random, ["ach", "check", "wire"] as const, [0.7, 0.25, 0.05]);
   const reference =
     method === "ach"
