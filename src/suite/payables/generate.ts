@@ -303,7 +303,7 @@ function plantDuplicates(
   for (const original of originals.slice(0, count)) {
     used.add(original);
     const rekeyed = duplicates.length % 2 === 1;
-    const { lines: merchandise, freight } = billedAgain(original);
+    const { lines: merchandise } = billedAgain(original);
     const split = merchandise.findIndex((line) => line.quantity >= 2);
     if (!rekeyed && split >= 0) {
       const line = merchandise[split]!;
@@ -311,20 +311,13 @@ function plantDuplicates(
       merchandise.splice(split, 1, { ...line, quantity: part }, { ...line, quantity: line.quantity - part });
     }
     const enteredOn = minDate(addDays(original.enteredOn, random.int(3, 20)), today);
-    const copy = createInvoice(
-      world,
-      {
-        po: original.po,
-        invoiceDate: rekeyed ? addDays(original.invoiceDate, random.int(1, 3)) : original.invoiceDate,
-        enteredOn,
-        lines: merchandise,
-        freight,
-        status: keyedStatus(enteredOn, today),
-        ...(rekeyed ? {} : { number: numberVariant(random, original.number) }),
-      },
-      random,
-    );
-    if (copy.status === "approved") approveProperly(copy, random, today);
+    const copy = keyAgain(world, random, original, {
+      invoiceDate: rekeyed ? addDays(original.invoiceDate, random.int(1, 3)) : original.invoiceDate,
+      enteredOn,
+      lines: merchandise,
+      status: keyedStatus(enteredOn, today),
+      ...(rekeyed ? {} : { number: numberVariant(random, original.number) }),
+    });
     duplicates.push(copy);
   }
   const rest = originals.filter((invoice) => !used.has(invoice));
@@ -345,42 +338,38 @@ function plantDuplicates(
     };
     world.vendors.push(record);
     const enteredOn = minDate(addDays(twice.enteredOn, random.int(3, 15)), today);
-    const copy = createInvoice(
-      world,
-      {
-        po: twice.po,
-        vendor: record,
-        invoiceDate: twice.invoiceDate,
-        enteredOn,
-        ...billedAgain(twice),
-        status: keyedStatus(enteredOn, today),
-        number: numberVariant(random, twice.number),
-      },
-      random,
-    );
-    if (copy.status === "approved") approveProperly(copy, random, today);
+    const copy = keyAgain(world, random, twice, {
+      vendor: record,
+      enteredOn,
+      status: keyedStatus(enteredOn, today),
+      number: numberVariant(random, twice.number),
+    });
     duplicates.push(copy);
   }
+  plantLookAlikes(world, random, rest, used);
+  return duplicates;
+}
+
+/**
+ * The invoices the duplicate rules do not catch, keyed from originals not used yet: a corrected invoice,
+ * another vendor's invoice with the same number and total, a duplicate already voided.
+ */
+function plantLookAlikes(world: World, random: SeededRandom, rest: Invoice[], used: Set<Invoice>): void {
+  const { today } = world;
   // A corrected invoice: the same number re-issued with one unit less on its first line.
   const corrected = rest.find((invoice) => invoice.lines[0]!.quantity > 1);
   if (corrected) {
     used.add(corrected);
-    const lines = billedAgain(corrected).lines.map((line, index) =>
-      index === 0 ? { ...line, quantity: line.quantity - 1 } : line,
-    );
-    const copy = createInvoice(
-      world,
-      {
-        po: corrected.po,
-        invoiceDate: addDays(corrected.invoiceDate, 2),
-        enteredOn: minDate(addDays(corrected.enteredOn, 4), today),
-        lines,
-        status: "approved",
-        number: corrected.number,
-      },
-      random,
-    );
-    approveProperly(copy, random, today);
+    keyAgain(world, random, corrected, {
+      invoiceDate: addDays(corrected.invoiceDate, 2),
+      enteredOn: minDate(addDays(corrected.enteredOn, 4), today),
+      lines: billedAgain(corrected).lines.map((line, index) =>
+        index === 0 ? { ...line, quantity: line.quantity - 1 } : line,
+      ),
+      freight: 0,
+      status: "approved",
+      number: corrected.number,
+    });
   }
   // Another vendor happens to use the same number, for the same amount.
   const collision = rest.find((invoice) => !used.has(invoice));
@@ -417,21 +406,28 @@ function plantDuplicates(
   }
   // A duplicate someone already caught and voided.
   const caught = rest.find((invoice) => !used.has(invoice));
-  if (caught) {
-    createInvoice(
-      world,
-      {
-        po: caught.po,
-        invoiceDate: caught.invoiceDate,
-        enteredOn: minDate(addDays(caught.enteredOn, 6), today),
-        ...billedAgain(caught),
-        status: "void",
-        number: numberVariant(random, caught.number),
-      },
-      random,
-    );
-  }
-  return duplicates;
+  if (caught)
+    keyAgain(world, random, caught, {
+      enteredOn: minDate(addDays(caught.enteredOn, 6), today),
+      status: "void",
+      number: numberVariant(random, caught.number),
+    });
+}
+
+/** Keys `source` again as a new invoice (same PO, date and billing unless `spec` says otherwise), approved if so. */
+function keyAgain(
+  world: World,
+  random: SeededRandom,
+  source: Invoice,
+  spec: Omit<InvoiceSpec, "po" | "invoiceDate"> & { invoiceDate?: string },
+): Invoice {
+  const copy = createInvoice(
+    world,
+    { po: source.po, invoiceDate: source.invoiceDate, ...billedAgain(source), ...spec },
+    random,
+  );
+  if (copy.status === "approved") approveProperly(copy, random, world.today);
+  return copy;
 }
 
 function roundHalf(value: number): number {
