@@ -9,7 +9,7 @@ import {
   type NearMiss,
   type StateView,
 } from "../../envs/index.js";
-import { AP_POLICY_PATH, CONTRACTS_DIR_PATTERN, termsOf, type PaymentTerms } from "./rules.js";
+import { CONTRACTS_DIR_PATTERN, termsOf, type PaymentTerms } from "./rules.js";
 
 /**
  * What the payables tasks share: the Python a competent agent writes first (pagination, file reading, a
@@ -61,13 +61,6 @@ TODAY = "2025-06-30"
 print("helpers ready")
 `;
 
-/** The AP policy text (the verifier reads the numbers the agent read). */
-export function apPolicy(state: StateView): string {
-  const text = state.readFile(AP_POLICY_PATH);
-  if (text === null) throw new Error(`${AP_POLICY_PATH} is missing`);
-  return text;
-}
-
 /** The payment terms each vendor contract states, by vendor id. */
 export function contractTerms(state: StateView): Map<string, PaymentTerms> {
   const found = new Map<string, PaymentTerms>();
@@ -79,6 +72,14 @@ export function contractTerms(state: StateView): Map<string, PaymentTerms> {
     found.set(contract.vendor_id, termsOf(contract.payment_terms.terms_code));
   }
   return found;
+}
+
+/** The terms governing a vendor's invoices under the AP policy: its contract's where one states terms, else the master's. */
+export function governingTerms(
+  state: StateView,
+): (vendorId: string, masterTermsCode: string) => PaymentTerms {
+  const contracts = contractTerms(state);
+  return (vendorId, masterTermsCode) => contracts.get(vendorId) ?? termsOf(masterTermsCode);
 }
 
 /** A sorted list of ids from an answer given as a JSON array (or null when it is not one). */

@@ -9,19 +9,19 @@ import {
   type VerifyContext,
 } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { AGING_BUCKETS, TODAY, agingBucket, dueDate, termsOf } from "../rules.js";
+import { AGING_BUCKETS, TODAY, agingBucket, dueDate } from "../rules.js";
 import {
   PYTHON_PRELUDE,
   answerAmount,
   answerFormatFailure,
   answerObject,
-  contractTerms,
+  governingTerms,
   nearMisses,
 } from "../task-support.js";
 
 /** Open balances of every unpaid, non-void invoice by days past due under the governing terms. */
 export function expectedAging({ initial }: Pick<VerifyContext, "initial">): Record<string, number> {
-  const contracts = contractTerms(initial);
+  const governing = governingTerms(initial);
   const rows = allRows<{
     vendor_id: string;
     invoice_date: string;
@@ -38,7 +38,7 @@ export function expectedAging({ initial }: Pick<VerifyContext, "initial">): Reco
   );
   const sums: Record<string, number> = Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, 0]));
   for (const row of rows) {
-    const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
+    const terms = governing(row.vendor_id, row.terms_code);
     const bucket = agingBucket(daysBetween(dueDate(row.invoice_date, terms), TODAY));
     sums[bucket] = sums[bucket]! + row.total - row.settled;
   }

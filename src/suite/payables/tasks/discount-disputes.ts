@@ -1,12 +1,12 @@
 import { cachedStatement, defineTask, type Check, type VerifyContext } from "../../../envs/index.js";
 import { INBOX_DIR } from "../documents.js";
 import { payablesDomain } from "../domain.js";
-import { discountDeadline, termsOf } from "../rules.js";
-import { PYTHON_PRELUDE, checkAmountsAnswer, contractTerms, nearMisses } from "../task-support.js";
+import { discountDeadline } from "../rules.js";
+import { PYTHON_PRELUDE, checkAmountsAnswer, governingTerms, nearMisses } from "../task-support.js";
 
 /** What we owe on each disputed invoice: the discount taken when the governing terms did not allow it. */
 export function expectedRefunds({ initial }: Pick<VerifyContext, "initial">): Map<string, number> {
-  const contracts = contractTerms(initial);
+  const governing = governingTerms(initial);
   const lookup = cachedStatement(
     initial.db,
     `SELECT p.paid_on, p.discount_taken, i.invoice_date, i.vendor_invoice_no, v.vendor_id, v.terms_code
@@ -30,7 +30,7 @@ export function expectedRefunds({ initial }: Pick<VerifyContext, "initial">): Ma
       | undefined;
     if (!row || row.vendor_invoice_no !== match[2])
       throw new Error(`${path} disputes a payment the ledger does not have`);
-    const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
+    const terms = governing(row.vendor_id, row.terms_code);
     const deadline = discountDeadline(row.invoice_date, terms);
     const allowed = deadline !== null && row.paid_on <= deadline;
     owed.set(match[2], allowed ? 0 : row.discount_taken);

@@ -1,13 +1,13 @@
 import { addDays, allRows, defineTask, type Check, type VerifyContext } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { TODAY, discountAmount, discountDeadline, termsOf } from "../rules.js";
-import { PYTHON_PRELUDE, checkAmountsAnswer, contractTerms, nearMisses } from "../task-support.js";
+import { TODAY, discountAmount, discountDeadline } from "../rules.js";
+import { PYTHON_PRELUDE, checkAmountsAnswer, governingTerms, nearMisses } from "../task-support.js";
 
 const WEEK_END = addDays(TODAY, 6);
 
 /** Discounts still available this week on approved, unpaid invoices under their governing terms. */
 export function expectedDiscounts({ initial }: Pick<VerifyContext, "initial">): Map<string, number> {
-  const contracts = contractTerms(initial);
+  const governing = governingTerms(initial);
   const rows = allRows<{
     invoice_id: string;
     vendor_id: string;
@@ -24,7 +24,7 @@ export function expectedDiscounts({ initial }: Pick<VerifyContext, "initial">): 
   );
   const expected = new Map<string, number>();
   for (const row of rows) {
-    const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
+    const terms = governing(row.vendor_id, row.terms_code);
     const deadline = discountDeadline(row.invoice_date, terms);
     if (deadline !== null && deadline >= TODAY && deadline <= WEEK_END)
       expected.set(row.invoice_id, discountAmount(row.subtotal, terms));

@@ -2,11 +2,13 @@ import {
   allRows,
   defineTask,
   parseMarkdownTable,
+  requireFile,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { PYTHON_PRELUDE, apPolicy, checkInvoiceIdArray, nearMisses } from "../task-support.js";
+import { AP_POLICY_PATH } from "../rules.js";
+import { PYTHON_PRELUDE, checkInvoiceIdArray, nearMisses } from "../task-support.js";
 
 const QUARTER_START = "2025-04-01";
 const QUARTER_END = "2025-06-30";
@@ -15,7 +17,7 @@ const dollars = (text: string): number => Number(text.replace(/[$,]/g, ""));
 
 /** Q2 approved or paid invoices over their category threshold without a valid second approval. */
 export function expectedApprovalGaps({ initial }: Pick<VerifyContext, "initial">): string[] {
-  const policy = apPolicy(initial);
+  const policy = requireFile(initial, AP_POLICY_PATH);
   const thresholds = new Map(
     parseMarkdownTable(policy, "2. Approvals").map((row) => [row[0]!, dollars(row[1]!)]),
   );

@@ -1,10 +1,12 @@
-import { allRows, defineTask, type Check, type VerifyContext } from "../../../envs/index.js";
+import { allRows, defineTask, requireFile, type Check, type VerifyContext } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { PYTHON_PRELUDE, apPolicy, checkInvoiceIdArray, nearMisses } from "../task-support.js";
+import { AP_POLICY_PATH } from "../rules.js";
+import { PYTHON_PRELUDE, checkInvoiceIdArray, nearMisses } from "../task-support.js";
 
 /** The match exceptions among invoices pending approval, by the policy's price tolerance and received quantities. */
 export function expectedMatchExceptions({ initial }: Pick<VerifyContext, "initial">): string[] {
-  const tolerance = Number(/more than (\d+(?:\.\d+)?)% above the PO unit price/.exec(apPolicy(initial))?.[1]);
+  const policy = requireFile(initial, AP_POLICY_PATH);
+  const tolerance = Number(/more than (\d+(?:\.\d+)?)% above the PO unit price/.exec(policy)?.[1]);
   if (!Number.isFinite(tolerance)) throw new Error("the AP policy states no price tolerance");
   const rows = allRows<{
     invoice_id: string;
