@@ -568,10 +568,11 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
     random.pick(active.filter((vendor) => vendor.category === category));
   const clerk = APPROVERS.find((person) => person.role === "ap_clerk")!;
   const controller = APPROVERS.find((person) => person.role === "controller")!;
+  /** An approved invoice for the lines, approved at level 1, 2, ... by `approvers` on the days after entry. */
   const plant = (
     vendor: Vendor,
     lines: Array<{ item: CatalogItem; quantity: number; unitPrice?: number }>,
-    approvals: (invoice: Invoice) => Invoice["approvals"],
+    approvers: Array<(typeof APPROVERS)[number]>,
   ): void => {
     const invoiceDate = addDays(today, -random.int(25, 80));
     const orderedOn = addDays(invoiceDate, -random.int(5, 9));
@@ -582,7 +583,12 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
       { po, invoiceDate, enteredOn: addDays(invoiceDate, 1), status: "approved" },
       random,
     );
-    invoice.approvals = approvals(invoice);
+    invoice.approvals = approvers.map((person, index) => ({
+      level: index === 0 ? 1 : 2,
+      approver: person.name,
+      role: person.role,
+      approvedOn: addDays(invoice.enteredOn, index + 1),
+    }));
     const run = plannedPayRun(invoice, random);
     if (run !== null && run <= addDays(today, -3) && random.chance(0.5)) {
       pay(world, invoice, run, random);
@@ -590,49 +596,30 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
     }
     settlePoStatus(world, po);
   };
-  const level = (
-    invoice: Invoice,
-    n: 1 | 2,
-    person: (typeof APPROVERS)[number],
-  ): Invoice["approvals"][number] => ({
-    level: n,
-    approver: person.name,
-    role: person.role,
-    approvedOn: addDays(invoice.enteredOn, n),
-  });
   // A facilities invoice over its (low) threshold with one approval only: missed by a single threshold.
   const facilities = byCategory("facilities");
   plant(
     facilities,
     [{ item: facilities.catalog[0]!, quantity: 2, unitPrice: 3100 + random.int(0, 400) }],
-    (invoice) => [level(invoice, 1, clerk)],
+    [clerk],
   );
   // Exactly at the facilities threshold: not over it, so one approval is enough.
   const atThreshold = byCategory("facilities");
   plant(
     atThreshold,
     [{ item: atThreshold.catalog[0]!, quantity: 1, unitPrice: SECOND_APPROVAL_THRESHOLDS.facilities }],
-    (invoice) => [level(invoice, 1, clerk)],
+    [clerk],
   );
   const inventoryVendor = byCategory("inventory");
   const big = (target: number): Array<{ item: CatalogItem; quantity: number; unitPrice: number }> => [
     { item: inventoryVendor.catalog[0]!, quantity: 100, unitPrice: roundCents(target / 100) },
   ];
   // The controller approved both levels himself.
-  plant(inventoryVendor, big(30_000 + random.int(0, 15_000)), (invoice) => [
-    level(invoice, 1, controller),
-    level(invoice, 2, controller),
-  ]);
+  plant(inventoryVendor, big(30_000 + random.int(0, 15_000)), [controller, controller]);
   // A clerk gave the second approval.
-  plant(inventoryVendor, big(27_000 + random.int(0, 15_000)), (invoice) => [
-    level(invoice, 1, clerk),
-    level(invoice, 2, APPROVERS[1]!),
-  ]);
+  plant(inventoryVendor, big(27_000 + random.int(0, 15_000)), [clerk, APPROVERS[1]!]);
   // Over the CFO threshold with a controller's second approval.
-  plant(inventoryVendor, big(55_000 + random.int(0, 20_000)), (invoice) => [
-    level(invoice, 1, clerk),
-    level(invoice, 2, controller),
-  ]);
+  plant(inventoryVendor, big(55_000 + random.int(0, 20_000)), [clerk, controller]);
 }
 
 export interface Amendment {
