@@ -124,76 +124,95 @@ function generateHistory(world: World, random: SeededRandom, poCount: number): v
       continue;
     }
     if (age < 4) continue;
-    for (const line of po.lines) {
-      const roll = random.next();
-      const quantity =
-        roll < 0.85
-          ? line.quantity
-          : roll < 0.95
-            ? Math.max(1, Math.floor((line.quantity * random.int(50, 95)) / 100))
-            : 0;
-      const first = addDays(po.orderedOn, random.int(2, Math.min(12, age)));
-      if (quantity > 1 && random.chance(0.15) && first < today) {
-        const part = Math.floor(quantity / 2);
-        receive(po, line.lineNo, part, first);
-        receive(po, line.lineNo, quantity - part, minDate(addDays(first, random.int(1, 6)), today));
-      } else receive(po, line.lineNo, quantity, first);
-    }
+    receiveOrdinaryOrder(po, age, random, today);
     if (po.receipts.length === 0 || !random.chance(0.93)) continue;
-    const firstReceipt = po.receipts.map((receipt) => receipt.receivedOn).sort()[0]!;
-    const invoiceDate = minDate(addDays(firstReceipt, random.int(0, 4)), today);
-    const enteredOn = minDate(addDays(invoiceDate, random.int(0, 3)), today);
-    const invoiceAge = daysBetween(invoiceDate, today);
-    const pending = invoiceAge <= 12 && random.chance(0.55);
-    const lines = po.lines
-      .map((line) => {
-        const received = receivedQuantity(po, line.lineNo);
-        let quantity = received;
-        let unitPrice = line.unitPrice;
-        if (pending) {
-          if (received > 0 && received < line.quantity && random.chance(0.5)) quantity = line.quantity;
-          const roll = random.next();
-          if (roll < 0.12) unitPrice = roundCents(line.unitPrice * (1 + random.int(30, 80) / 1000));
-          else if (roll < 0.22) unitPrice = roundCents(line.unitPrice * (1 + random.int(5, 18) / 1000));
-          else if (roll < 0.27) unitPrice = roundCents(line.unitPrice * (1 - random.int(10, 50) / 1000));
-        }
-        return { lineNo: line.lineNo, quantity, unitPrice };
-      })
-      .filter((line) => line.quantity > 0);
-    const invoice = createInvoice(
-      world,
-      {
-        po,
-        invoiceDate,
-        enteredOn,
-        lines,
-        freight: goods(vendor) && random.chance(0.4) ? randomAmount(random, 25, 450) : 0,
-        status: pending ? "pending_approval" : "approved",
-      },
-      random,
-    );
-    if (invoiceAge > 5 && random.chance(0.02)) {
-      invoice.status = "void";
-      continue;
-    }
-    if (pending) continue;
-    approveProperly(invoice, random, today);
-    if (random.chance(0.04)) {
-      invoice.status = "on_hold";
-      invoice.holdReason = random.pick(["price dispute", "damaged goods", "missing proof of delivery"]);
-      continue;
-    }
-    const run = plannedPayRun(invoice, random);
-    if (run !== null && run <= addDays(today, -3) && random.chance(0.88)) {
-      pay(world, invoice, run, random);
-      invoice.status = "paid";
-    } else if (invoiceAge > 20 && random.chance(0.12)) {
-      const run = lastFridayOnOrBefore(addDays(today, -3));
-      if (run >= addDays(invoice.enteredOn, 2))
-        pay(world, invoice, run, random, roundCents((invoiceTotal(invoice) * random.int(40, 70)) / 100));
-    }
+    billOrdinaryOrder(world, po, random);
   }
   for (const po of world.pos) settlePoStatus(world, po);
+}
+
+/** Receipts of an ordinary order `age` days old: most lines in full, some short or none yet, a few in two deliveries. */
+function receiveOrdinaryOrder(po: PurchaseOrder, age: number, random: SeededRandom, today: string): void {
+  for (const line of po.lines) {
+    const roll = random.next();
+    const quantity =
+      roll < 0.85
+        ? line.quantity
+        : roll < 0.95
+          ? Math.max(1, Math.floor((line.quantity * random.int(50, 95)) / 100))
+          : 0;
+    const first = addDays(po.orderedOn, random.int(2, Math.min(12, age)));
+    if (quantity > 1 && random.chance(0.15) && first < today) {
+      const part = Math.floor(quantity / 2);
+      receive(po, line.lineNo, part, first);
+      receive(po, line.lineNo, quantity - part, minDate(addDays(first, random.int(1, 6)), today));
+    } else receive(po, line.lineNo, quantity, first);
+  }
+}
+
+/** The vendor's invoice for what an ordinary order received, then (unless pending or voided) approval and payment. */
+function billOrdinaryOrder(world: World, po: PurchaseOrder, random: SeededRandom): void {
+  const { today } = world;
+  const firstReceipt = po.receipts.map((receipt) => receipt.receivedOn).sort()[0]!;
+  const invoiceDate = minDate(addDays(firstReceipt, random.int(0, 4)), today);
+  const enteredOn = minDate(addDays(invoiceDate, random.int(0, 3)), today);
+  const invoiceAge = daysBetween(invoiceDate, today);
+  const pending = invoiceAge <= 12 && random.chance(0.55);
+  const invoice = createInvoice(
+    world,
+    {
+      po,
+      invoiceDate,
+      enteredOn,
+      lines: billedLines(po, pending, random),
+      freight: goods(po.vendor) && random.chance(0.4) ? randomAmount(random, 25, 450) : 0,
+      status: pending ? "pending_approval" : "approved",
+    },
+    random,
+  );
+  if (invoiceAge > 5 && random.chance(0.02)) {
+    invoice.status = "void";
+    return;
+  }
+  if (pending) return;
+  approveProperly(invoice, random, today);
+  if (random.chance(0.04)) {
+    invoice.status = "on_hold";
+    invoice.holdReason = random.pick(["price dispute", "damaged goods", "missing proof of delivery"]);
+    return;
+  }
+  const run = plannedPayRun(invoice, random);
+  if (run !== null && run <= addDays(today, -3) && random.chance(0.88)) {
+    pay(world, invoice, run, random);
+    invoice.status = "paid";
+  } else if (invoiceAge > 20 && random.chance(0.12)) {
+    const run = lastFridayOnOrBefore(addDays(today, -3));
+    if (run >= addDays(invoice.enteredOn, 2))
+      pay(world, invoice, run, random, roundCents((invoiceTotal(invoice) * random.int(40, 70)) / 100));
+  }
+}
+
+/** What an invoice bills: the received quantities at PO prices; a pending one may bill the ordered quantity or another price. */
+function billedLines(
+  po: PurchaseOrder,
+  pending: boolean,
+  random: SeededRandom,
+): NonNullable<InvoiceSpec["lines"]> {
+  return po.lines
+    .map((line) => {
+      const received = receivedQuantity(po, line.lineNo);
+      let quantity = received;
+      let unitPrice = line.unitPrice;
+      if (pending) {
+        if (received > 0 && received < line.quantity && random.chance(0.5)) quantity = line.quantity;
+        const roll = random.next();
+        if (roll < 0.12) unitPrice = roundCents(line.unitPrice * (1 + random.int(30, 80) / 1000));
+        else if (roll < 0.22) unitPrice = roundCents(line.unitPrice * (1 + random.int(5, 18) / 1000));
+        else if (roll < 0.27) unitPrice = roundCents(line.unitPrice * (1 - random.int(10, 50) / 1000));
+      }
+      return { lineNo: line.lineNo, quantity, unitPrice };
+    })
+    .filter((line) => line.quantity > 0);
 }
 
 function settlePoStatus(world: World, po: PurchaseOrder): void {
