@@ -142,6 +142,7 @@ export type {
   GetToolDefinition,
 } from "./kit/listing.js";
 export { defineIdFormat } from "./kit/ids.js";
+export { requireEntity } from "./kit/entity-rows.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {
   csvCell,

@@ -72,6 +72,7 @@ import {
   withSilentFailures,
   withTransientFailures,
 } from "../index.js";
+import { requireEntity } from "./entity-rows.js";
 
 const CALL_OPTIONS = { signal: new AbortController().signal, timeoutMs: 5_000 };
 const opened: Database.Database[] = [];
@@ -737,5 +738,30 @@ describe("insertRows", () => {
       { id: 1, customer_id: 7, body: "first" },
       { id: 2, customer_id: null, body: "second" },
     ]);
+  });
+});
+
+describe("requireEntity", () => {
+  it("returns the row by its id field, or throws the id format's not-found failure", () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE orders (order_id TEXT PRIMARY KEY, status TEXT, total REAL)");
+    db.prepare("INSERT INTO orders VALUES ('O-001', 'open', 12.5)").run();
+    const orderId = defineIdFormat({
+      field: "order_id",
+      entity: "order",
+      prefix: "O-",
+      digits: 3,
+      listTool: "list_orders",
+    });
+    expect(requireEntity(db, "orders", orderId, "O-001")).toEqual({
+      order_id: "O-001",
+      status: "open",
+      total: 12.5,
+    });
+    expect(requireEntity(db, "orders", orderId, "O-001", "status")).toEqual({ status: "open" });
+    expect(() => requireEntity(db, "orders", orderId, "O-002")).toThrow(
+      "order O-002 not found; use list_orders to find order ids",
+    );
+    db.close();
   });
 });

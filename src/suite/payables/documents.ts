@@ -7,6 +7,7 @@ import {
   toCsv,
   toJsonDocument,
   type GenerateContext,
+  type MarkdownBlock,
 } from "../../envs/index.js";
 import type { Amendment, HoldPlan, RemittanceExport } from "./generate.js";
 import {
@@ -175,47 +176,47 @@ function writeAmendments(context: GenerateContext, plan: Plan): void {
   }
 }
 
+/** A memo to Accounts Payable in `memos/`, dated and named `<date>-<name>.md`. */
+function writeMemo(
+  context: GenerateContext,
+  date: string,
+  name: string,
+  from: string,
+  title: string,
+  blocks: MarkdownBlock[],
+): void {
+  context.writeFile(
+    `${MEMOS_DIR}${date}-${name}.md`,
+    renderMarkdown(title, [`From: ${from}\nTo: Accounts Payable\nDate: ${longDate(date)}`, ...blocks]),
+  );
+}
+
+const TREASURY = "Treasury (Nadia Petrov)";
+const STOP_PAYMENT =
+  "Effective immediately, please stop payment to the vendors below until Treasury releases the hold in writing:";
+
 function writeMemos(context: GenerateContext, world: World, plan: Plan): void {
   const { holds } = plan;
   const { today } = world;
   const files = holds.batches.length;
   holds.batches.forEach((batch, index) => {
     const date = addDays(today, -16 + index * 3);
-    context.writeFile(
-      `${MEMOS_DIR}${date}-treasury-payment-holds.md`,
-      renderMarkdown("Vendor payment holds", [
-        `From: Treasury (Nadia Petrov)\nTo: Accounts Payable\nDate: ${longDate(date)}`,
-        "Effective immediately, please stop payment to the vendors below until Treasury releases the hold in writing:",
-        { bullets: batch.map((entry) => `${entry.vendor.name}: ${entry.reason}`) },
-        "Existing holds from earlier memos stay in place unless a memo releases them. Questions to treasury@distributor.example.com.",
-      ]),
-    );
+    writeMemo(context, date, "treasury-payment-holds", TREASURY, "Vendor payment holds", [
+      STOP_PAYMENT,
+      { bullets: batch.map((entry) => `${entry.vendor.name}: ${entry.reason}`) },
+      "Existing holds from earlier memos stay in place unless a memo releases them. Questions to treasury@distributor.example.com.",
+    ]);
   });
-  const released = addDays(today, -2);
-  context.writeFile(
-    `${MEMOS_DIR}${released}-treasury-hold-released.md`,
-    renderMarkdown("Payment hold released", [
-      `From: Treasury (Nadia Petrov)\nTo: Accounts Payable\nDate: ${longDate(released)}`,
-      `We confirmed the new remittance details of ${holds.released.name} by phone with their controller. The payment hold on ${holds.released.name} is lifted as of today; their invoices may go through the normal approval flow again. All other current holds remain in place.`,
-    ]),
-  );
-  const april = addDays(today, -77);
-  context.writeFile(
-    `${MEMOS_DIR}${april}-treasury-payment-holds.md`,
-    renderMarkdown("Vendor payment holds", [
-      `From: Treasury (Nadia Petrov)\nTo: Accounts Payable\nDate: ${longDate(april)}`,
-      "Effective immediately, please stop payment to the vendors below until Treasury releases the hold in writing:",
-      { bullets: [`${holds.oldHold.name}: W-9 on file has expired`] },
-    ]),
-  );
-  const may = addDays(today, -45);
-  context.writeFile(
-    `${MEMOS_DIR}${may}-treasury-hold-released.md`,
-    renderMarkdown("Payment hold released", [
-      `From: Treasury (Nadia Petrov)\nTo: Accounts Payable\nDate: ${longDate(may)}`,
-      `A current W-9 from ${holds.oldHold.name} is now on file. The payment hold on ${holds.oldHold.name} is lifted; all other current holds remain in place.`,
-    ]),
-  );
+  writeMemo(context, addDays(today, -2), "treasury-hold-released", TREASURY, "Payment hold released", [
+    `We confirmed the new remittance details of ${holds.released.name} by phone with their controller. The payment hold on ${holds.released.name} is lifted as of today; their invoices may go through the normal approval flow again. All other current holds remain in place.`,
+  ]);
+  writeMemo(context, addDays(today, -77), "treasury-payment-holds", TREASURY, "Vendor payment holds", [
+    STOP_PAYMENT,
+    { bullets: [`${holds.oldHold.name}: W-9 on file has expired`] },
+  ]);
+  writeMemo(context, addDays(today, -45), "treasury-hold-released", TREASURY, "Payment hold released", [
+    `A current W-9 from ${holds.oldHold.name} is now on file. The payment hold on ${holds.oldHold.name} is lifted; all other current holds remain in place.`,
+  ]);
   const noise = [
     [
       "Independence Day payment run",
@@ -235,14 +236,9 @@ function writeMemos(context: GenerateContext, world: World, plan: Plan): void {
     ],
   ];
   noise.slice(0, files - 1).forEach(([title, body], index) => {
-    const date = addDays(today, -30 + index * 6);
-    context.writeFile(
-      `${MEMOS_DIR}${date}-${slug(title!)}.md`,
-      renderMarkdown(title!, [
-        `From: AP Manager (Carla Jensen)\nTo: Accounts Payable\nDate: ${longDate(date)}`,
-        body!,
-      ]),
-    );
+    writeMemo(context, addDays(today, -30 + index * 6), slug(title!), "AP Manager (Carla Jensen)", title!, [
+      body!,
+    ]);
   });
 }
 

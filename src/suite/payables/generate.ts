@@ -13,6 +13,7 @@ import {
   APPROVERS,
   PAYMENT_TERMS,
   SECOND_APPROVAL_THRESHOLDS,
+  discountAmount,
   discountDeadline,
   invoiceId,
   normaliseInvoiceNumber,
@@ -37,6 +38,7 @@ import {
   receivedQuantity,
   type CatalogItem,
   type Invoice,
+  type InvoiceSpec,
   type Payment,
   type PurchaseOrder,
   type Vendor,
@@ -122,76 +124,95 @@ function generateHistory(world: World, random: SeededRandom, poCount: number): v
       continue;
     }
     if (age < 4) continue;
-    for (const line of po.lines) {
-      const roll = random.next();
-      const quantity =
-        roll < 0.85
-          ? line.quantity
-          : roll < 0.95
-            ? Math.max(1, Math.floor((line.quantity * random.int(50, 95)) / 100))
-            : 0;
-      const first = addDays(po.orderedOn, random.int(2, Math.min(12, age)));
-      if (quantity > 1 && random.chance(0.15) && first < today) {
-        const part = Math.floor(quantity / 2);
-        receive(po, line.lineNo, part, first);
-        receive(po, line.lineNo, quantity - part, minDate(addDays(first, random.int(1, 6)), today));
-      } else receive(po, line.lineNo, quantity, first);
-    }
+    receiveOrdinaryOrder(po, age, random, today);
     if (po.receipts.length === 0 || !random.chance(0.93)) continue;
-    const firstReceipt = po.receipts.map((receipt) => receipt.receivedOn).sort()[0]!;
-    const invoiceDate = minDate(addDays(firstReceipt, random.int(0, 4)), today);
-    const enteredOn = minDate(addDays(invoiceDate, random.int(0, 3)), today);
-    const invoiceAge = daysBetween(invoiceDate, today);
-    const pending = invoiceAge <= 12 && random.chance(0.55);
-    const lines = po.lines
-      .map((line) => {
-        const received = receivedQuantity(po, line.lineNo);
-        let quantity = received;
-        let unitPrice = line.unitPrice;
-        if (pending) {
-          if (received > 0 && received < line.quantity && random.chance(0.5)) quantity = line.quantity;
-          const roll = random.next();
-          if (roll < 0.12) unitPrice = roundCents(line.unitPrice * (1 + random.int(30, 80) / 1000));
-          else if (roll < 0.22) unitPrice = roundCents(line.unitPrice * (1 + random.int(5, 18) / 1000));
-          else if (roll < 0.27) unitPrice = roundCents(line.unitPrice * (1 - random.int(10, 50) / 1000));
-        }
-        return { lineNo: line.lineNo, quantity, unitPrice };
-      })
-      .filter((line) => line.quantity > 0);
-    const invoice = createInvoice(
-      world,
-      {
-        po,
-        invoiceDate,
-        enteredOn,
-        lines,
-        freight: goods(vendor) && random.chance(0.4) ? randomAmount(random, 25, 450) : 0,
-        status: pending ? "pending_approval" : "approved",
-      },
-      random,
-    );
-    if (invoiceAge > 5 && random.chance(0.02)) {
-      invoice.status = "void";
-      continue;
-    }
-    if (pending) continue;
-    approveProperly(invoice, random, today);
-    if (random.chance(0.04)) {
-      invoice.status = "on_hold";
-      invoice.holdReason = random.pick(["price dispute", "damaged goods", "missing proof of delivery"]);
-      continue;
-    }
-    const run = plannedPayRun(invoice, random);
-    if (run !== null && run <= addDays(today, -3) && random.chance(0.88)) {
-      pay(world, invoice, run, random);
-      invoice.status = "paid";
-    } else if (invoiceAge > 20 && random.chance(0.12)) {
-      const run = lastFridayOnOrBefore(addDays(today, -3));
-      if (run >= addDays(invoice.enteredOn, 2))
-        pay(world, invoice, run, random, roundCents((invoiceTotal(invoice) * random.int(40, 70)) / 100));
-    }
+    billOrdinaryOrder(world, po, random);
   }
   for (const po of world.pos) settlePoStatus(world, po);
+}
+
+/** Receipts of an ordinary order `age` days old: most lines in full, some short or none yet, a few in two deliveries. */
+function receiveOrdinaryOrder(po: PurchaseOrder, age: number, random: SeededRandom, today: string): void {
+  for (const line of po.lines) {
+    const roll = random.next();
+    const quantity =
+      roll < 0.85
+        ? line.quantity
+        : roll < 0.95
+          ? Math.max(1, Math.floor((line.quantity * random.int(50, 95)) / 100))
+          : 0;
+    const first = addDays(po.orderedOn, random.int(2, Math.min(12, age)));
+    if (quantity > 1 && random.chance(0.15) && first < today) {
+      const part = Math.floor(quantity / 2);
+      receive(po, line.lineNo, part, first);
+      receive(po, line.lineNo, quantity - part, minDate(addDays(first, random.int(1, 6)), today));
+    } else receive(po, line.lineNo, quantity, first);
+  }
+}
+
+/** The vendor's invoice for what an ordinary order received, then (unless pending or voided) approval and payment. */
+function billOrdinaryOrder(world: World, po: PurchaseOrder, random: SeededRandom): void {
+  const { today } = world;
+  const firstReceipt = po.receipts.map((receipt) => receipt.receivedOn).sort()[0]!;
+  const invoiceDate = minDate(addDays(firstReceipt, random.int(0, 4)), today);
+  const enteredOn = minDate(addDays(invoiceDate, random.int(0, 3)), today);
+  const invoiceAge = daysBetween(invoiceDate, today);
+  const pending = invoiceAge <= 12 && random.chance(0.55);
+  const invoice = createInvoice(
+    world,
+    {
+      po,
+      invoiceDate,
+      enteredOn,
+      lines: billedLines(po, pending, random),
+      freight: goods(po.vendor) && random.chance(0.4) ? randomAmount(random, 25, 450) : 0,
+      status: pending ? "pending_approval" : "approved",
+    },
+    random,
+  );
+  if (invoiceAge > 5 && random.chance(0.02)) {
+    invoice.status = "void";
+    return;
+  }
+  if (pending) return;
+  approveProperly(invoice, random, today);
+  if (random.chance(0.04)) {
+    invoice.status = "on_hold";
+    invoice.holdReason = random.pick(["price dispute", "damaged goods", "missing proof of delivery"]);
+    return;
+  }
+  const run = plannedPayRun(invoice, random);
+  if (run !== null && run <= addDays(today, -3) && random.chance(0.88)) {
+    pay(world, invoice, run, random);
+    invoice.status = "paid";
+  } else if (invoiceAge > 20 && random.chance(0.12)) {
+    const run = lastFridayOnOrBefore(addDays(today, -3));
+    if (run >= addDays(invoice.enteredOn, 2))
+      pay(world, invoice, run, random, roundCents((invoiceTotal(invoice) * random.int(40, 70)) / 100));
+  }
+}
+
+/** What an invoice bills: the received quantities at PO prices; a pending one may bill the ordered quantity or another price. */
+function billedLines(
+  po: PurchaseOrder,
+  pending: boolean,
+  random: SeededRandom,
+): NonNullable<InvoiceSpec["lines"]> {
+  return po.lines
+    .map((line) => {
+      const received = receivedQuantity(po, line.lineNo);
+      let quantity = received;
+      let unitPrice = line.unitPrice;
+      if (pending) {
+        if (received > 0 && received < line.quantity && random.chance(0.5)) quantity = line.quantity;
+        const roll = random.next();
+        if (roll < 0.12) unitPrice = roundCents(line.unitPrice * (1 + random.int(30, 80) / 1000));
+        else if (roll < 0.22) unitPrice = roundCents(line.unitPrice * (1 + random.int(5, 18) / 1000));
+        else if (roll < 0.27) unitPrice = roundCents(line.unitPrice * (1 - random.int(10, 50) / 1000));
+      }
+      return { lineNo: line.lineNo, quantity, unitPrice };
+    })
+    .filter((line) => line.quantity > 0);
 }
 
 function settlePoStatus(world: World, po: PurchaseOrder): void {
@@ -230,12 +251,30 @@ function voidAndReissue(world: World, random: SeededRandom, count: number): void
   const candidates = random.shuffle(
     world.payments.filter((payment) => payment.status !== "void" && payment.paidOn <= lastRun),
   );
-  for (const payment of candidates.slice(0, count + 1)) {
-    payment.status = "void";
-    const replacement = pay(world, payment.invoice, payment.paidOn, random);
-    replacement.amount = payment.amount;
-    replacement.discountTaken = payment.discountTaken;
-  }
+  for (const payment of candidates.slice(0, count + 1)) reissue(world, payment, random);
+}
+
+/** Voids a payment and pays it again on the same run, same amounts, under a new reference. */
+function reissue(world: World, payment: Payment, random: SeededRandom): void {
+  payment.status = "void";
+  const replacement = pay(world, payment.invoice, payment.paidOn, random);
+  replacement.amount = payment.amount;
+  replacement.discountTaken = payment.discountTaken;
+}
+
+/** An invoice's billing keyed again: its merchandise lines (PO line, quantity, price) and its freight. */
+function billedAgain(invoice: Invoice): { lines: NonNullable<InvoiceSpec["lines"]>; freight: number } {
+  return {
+    lines: invoice.lines
+      .filter((line) => line.type === "merchandise")
+      .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
+    freight: invoice.lines.find((line) => line.type === "freight")?.amount ?? 0,
+  };
+}
+
+/** A copy keyed on `enteredOn` waits for approval while recent, else is approved (and gets its approvals). */
+function keyedStatus(enteredOn: string, today: string): "pending_approval" | "approved" {
+  return daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved";
 }
 
 export interface DuplicatePlan {
@@ -283,9 +322,7 @@ function plantDuplicates(
   for (const original of originals.slice(0, count)) {
     used.add(original);
     const rekeyed = duplicates.length % 2 === 1;
-    const merchandise = original.lines
-      .filter((line) => line.type === "merchandise")
-      .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice }));
+    const { lines: merchandise } = billedAgain(original);
     const split = merchandise.findIndex((line) => line.quantity >= 2);
     if (!rekeyed && split >= 0) {
       const line = merchandise[split]!;
@@ -293,20 +330,13 @@ function plantDuplicates(
       merchandise.splice(split, 1, { ...line, quantity: part }, { ...line, quantity: line.quantity - part });
     }
     const enteredOn = minDate(addDays(original.enteredOn, random.int(3, 20)), today);
-    const copy = createInvoice(
-      world,
-      {
-        po: original.po,
-        invoiceDate: rekeyed ? addDays(original.invoiceDate, random.int(1, 3)) : original.invoiceDate,
-        enteredOn,
-        lines: merchandise,
-        freight: original.lines.find((line) => line.type === "freight")?.amount ?? 0,
-        status: daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved",
-        ...(rekeyed ? {} : { number: numberVariant(random, original.number) }),
-      },
-      random,
-    );
-    if (copy.status === "approved") approveProperly(copy, random, today);
+    const copy = keyAgain(world, random, original, {
+      invoiceDate: rekeyed ? addDays(original.invoiceDate, random.int(1, 3)) : original.invoiceDate,
+      enteredOn,
+      lines: merchandise,
+      status: keyedStatus(enteredOn, today),
+      ...(rekeyed ? {} : { number: numberVariant(random, original.number) }),
+    });
     duplicates.push(copy);
   }
   const rest = originals.filter((invoice) => !used.has(invoice));
@@ -327,49 +357,38 @@ function plantDuplicates(
     };
     world.vendors.push(record);
     const enteredOn = minDate(addDays(twice.enteredOn, random.int(3, 15)), today);
-    const copy = createInvoice(
-      world,
-      {
-        po: twice.po,
-        vendor: record,
-        invoiceDate: twice.invoiceDate,
-        enteredOn,
-        lines: twice.lines
-          .filter((line) => line.type === "merchandise")
-          .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
-        freight: twice.lines.find((line) => line.type === "freight")?.amount ?? 0,
-        status: daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved",
-        number: numberVariant(random, twice.number),
-      },
-      random,
-    );
-    if (copy.status === "approved") approveProperly(copy, random, today);
+    const copy = keyAgain(world, random, twice, {
+      vendor: record,
+      enteredOn,
+      status: keyedStatus(enteredOn, today),
+      number: numberVariant(random, twice.number),
+    });
     duplicates.push(copy);
   }
+  plantLookAlikes(world, random, rest, used);
+  return duplicates;
+}
+
+/**
+ * The invoices the duplicate rules do not catch, keyed from originals not used yet: a corrected invoice,
+ * another vendor's invoice with the same number and total, a duplicate already voided.
+ */
+function plantLookAlikes(world: World, random: SeededRandom, rest: Invoice[], used: Set<Invoice>): void {
+  const { today } = world;
   // A corrected invoice: the same number re-issued with one unit less on its first line.
   const corrected = rest.find((invoice) => invoice.lines[0]!.quantity > 1);
   if (corrected) {
     used.add(corrected);
-    const lines = corrected.lines
-      .filter((line) => line.type === "merchandise")
-      .map((line, index) => ({
-        lineNo: line.poLineNo!,
-        quantity: index === 0 ? line.quantity - 1 : line.quantity,
-        unitPrice: line.unitPrice,
-      }));
-    const copy = createInvoice(
-      world,
-      {
-        po: corrected.po,
-        invoiceDate: addDays(corrected.invoiceDate, 2),
-        enteredOn: minDate(addDays(corrected.enteredOn, 4), today),
-        lines,
-        status: "approved",
-        number: corrected.number,
-      },
-      random,
-    );
-    approveProperly(copy, random, today);
+    keyAgain(world, random, corrected, {
+      invoiceDate: addDays(corrected.invoiceDate, 2),
+      enteredOn: minDate(addDays(corrected.enteredOn, 4), today),
+      lines: billedAgain(corrected).lines.map((line, index) =>
+        index === 0 ? { ...line, quantity: line.quantity - 1 } : line,
+      ),
+      freight: 0,
+      status: "approved",
+      number: corrected.number,
+    });
   }
   // Another vendor happens to use the same number, for the same amount.
   const collision = rest.find((invoice) => !used.has(invoice));
@@ -406,42 +425,48 @@ function plantDuplicates(
   }
   // A duplicate someone already caught and voided.
   const caught = rest.find((invoice) => !used.has(invoice));
-  if (caught) {
-    createInvoice(
-      world,
-      {
-        po: caught.po,
-        invoiceDate: caught.invoiceDate,
-        enteredOn: minDate(addDays(caught.enteredOn, 6), today),
-        lines: caught.lines
-          .filter((line) => line.type === "merchandise")
-          .map((line) => ({ lineNo: line.poLineNo!, quantity: line.quantity, unitPrice: line.unitPrice })),
-        freight: caught.lines.find((line) => line.type === "freight")?.amount ?? 0,
-        status: "void",
-        number: numberVariant(random, caught.number),
-      },
-      random,
-    );
-  }
-  return duplicates;
+  if (caught)
+    keyAgain(world, random, caught, {
+      enteredOn: minDate(addDays(caught.enteredOn, 6), today),
+      status: "void",
+      number: numberVariant(random, caught.number),
+    });
+}
+
+/** Keys `source` again as a new invoice (same PO, date and billing unless `spec` says otherwise), approved if so. */
+function keyAgain(
+  world: World,
+  random: SeededRandom,
+  source: Invoice,
+  spec: Omit<InvoiceSpec, "po" | "invoiceDate"> & { invoiceDate?: string },
+): Invoice {
+  const copy = createInvoice(
+    world,
+    { po: source.po, invoiceDate: source.invoiceDate, ...billedAgain(source), ...spec },
+    random,
+  );
+  if (copy.status === "approved") approveProperly(copy, random, world.today);
+  return copy;
 }
 
 function roundHalf(value: number): number {
   return Math.max(0.5, Math.round(value * 2) / 2);
 }
 
+/** The three-way match edge cases: what the first line's invoiced price is, as a factor of its PO price. */
+const MATCH_CASES = {
+  "at-tolerance": 1.02,
+  "over-tolerance": 1.05,
+  "below-po": 0.97,
+  "over-receipt": 1,
+  "within-tolerance": 1.01,
+  clean: 1,
+} as const;
+
 /** Pending invoices at the three-way match edges: exactly at the tolerance, over it, below PO, billed above receipt. */
 function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendor[]): void {
   const { today } = world;
-  const cases = [
-    "at-tolerance",
-    "over-tolerance",
-    "below-po",
-    "over-receipt",
-    "within-tolerance",
-    "clean",
-  ] as const;
-  for (const kind of cases) {
+  for (const [kind, priceFactor] of Object.entries(MATCH_CASES)) {
     const vendor = random.pick(goodsVendors);
     const items = sample(random, vendor.catalog, 2);
     const orderedOn = addDays(today, -random.int(14, 20));
@@ -467,18 +492,8 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
         receivedOn,
       );
     const lines = po.lines.map((line) => {
-      const first = line.lineNo === 1;
-      const unitPrice = !first
-        ? line.unitPrice
-        : kind === "at-tolerance"
-          ? roundCents(line.unitPrice * 1.02)
-          : kind === "over-tolerance"
-            ? roundCents(line.unitPrice * 1.05)
-            : kind === "below-po"
-              ? roundCents(line.unitPrice * 0.97)
-              : kind === "within-tolerance"
-                ? roundCents(line.unitPrice * 1.01)
-                : line.unitPrice;
+      const repriced = line.lineNo === 1 && priceFactor !== 1;
+      const unitPrice = repriced ? roundCents(line.unitPrice * priceFactor) : line.unitPrice;
       return { lineNo: line.lineNo, quantity: line.quantity, unitPrice };
     });
     createInvoice(
@@ -496,6 +511,19 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
   }
 }
 
+/** Draws a goods vendor whose master terms carry a discount and no contract overrides them (else `fallback`). */
+function discountVendorPicker(
+  random: SeededRandom,
+  goodsVendors: Vendor[],
+  contractTerms: Map<Vendor, string>,
+  fallback: Vendor,
+): () => Vendor {
+  const eligible = goodsVendors.filter(
+    (vendor) => termsOf(vendor.terms).discountPercent > 0 && !contractTerms.has(vendor),
+  );
+  return () => (eligible.length > 0 ? random.pick(eligible) : fallback);
+}
+
 /** Approved invoices whose discount deadlines fall around this week, and the contract cases. */
 function plantDiscountCases(
   world: World,
@@ -506,10 +534,7 @@ function plantDiscountCases(
   contractTerms: Map<Vendor, string>,
 ): void {
   const { today } = world;
-  const discountVendors = goodsVendors.filter(
-    (vendor) => termsOf(vendor.terms).discountPercent > 0 && !contractTerms.has(vendor),
-  );
-  const pick = (): Vendor => (discountVendors.length > 0 ? random.pick(discountVendors) : gainsDiscount);
+  const pick = discountVendorPicker(random, goodsVendors, contractTerms, gainsDiscount);
   const plant = (vendor: Vendor, deadlineOffset: number, status: Invoice["status"], terms?: string): void => {
     const discountDays = termsOf(terms ?? vendor.terms).discountDays || 10;
     const invoiceDate = addDays(today, deadlineOffset - discountDays);
@@ -562,10 +587,11 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
     random.pick(active.filter((vendor) => vendor.category === category));
   const clerk = APPROVERS.find((person) => person.role === "ap_clerk")!;
   const controller = APPROVERS.find((person) => person.role === "controller")!;
+  /** An approved invoice for the lines, approved at level 1, 2, ... by `approvers` on the days after entry. */
   const plant = (
     vendor: Vendor,
     lines: Array<{ item: CatalogItem; quantity: number; unitPrice?: number }>,
-    approvals: (invoice: Invoice) => Invoice["approvals"],
+    approvers: Array<(typeof APPROVERS)[number]>,
   ): void => {
     const invoiceDate = addDays(today, -random.int(25, 80));
     const orderedOn = addDays(invoiceDate, -random.int(5, 9));
@@ -576,7 +602,12 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
       { po, invoiceDate, enteredOn: addDays(invoiceDate, 1), status: "approved" },
       random,
     );
-    invoice.approvals = approvals(invoice);
+    invoice.approvals = approvers.map((person, index) => ({
+      level: index === 0 ? 1 : 2,
+      approver: person.name,
+      role: person.role,
+      approvedOn: addDays(invoice.enteredOn, index + 1),
+    }));
     const run = plannedPayRun(invoice, random);
     if (run !== null && run <= addDays(today, -3) && random.chance(0.5)) {
       pay(world, invoice, run, random);
@@ -584,49 +615,30 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
     }
     settlePoStatus(world, po);
   };
-  const level = (
-    invoice: Invoice,
-    n: 1 | 2,
-    person: (typeof APPROVERS)[number],
-  ): Invoice["approvals"][number] => ({
-    level: n,
-    approver: person.name,
-    role: person.role,
-    approvedOn: addDays(invoice.enteredOn, n),
-  });
   // A facilities invoice over its (low) threshold with one approval only: missed by a single threshold.
   const facilities = byCategory("facilities");
   plant(
     facilities,
     [{ item: facilities.catalog[0]!, quantity: 2, unitPrice: 3100 + random.int(0, 400) }],
-    (invoice) => [level(invoice, 1, clerk)],
+    [clerk],
   );
   // Exactly at the facilities threshold: not over it, so one approval is enough.
   const atThreshold = byCategory("facilities");
   plant(
     atThreshold,
     [{ item: atThreshold.catalog[0]!, quantity: 1, unitPrice: SECOND_APPROVAL_THRESHOLDS.facilities }],
-    (invoice) => [level(invoice, 1, clerk)],
+    [clerk],
   );
   const inventoryVendor = byCategory("inventory");
   const big = (target: number): Array<{ item: CatalogItem; quantity: number; unitPrice: number }> => [
     { item: inventoryVendor.catalog[0]!, quantity: 100, unitPrice: roundCents(target / 100) },
   ];
   // The controller approved both levels himself.
-  plant(inventoryVendor, big(30_000 + random.int(0, 15_000)), (invoice) => [
-    level(invoice, 1, controller),
-    level(invoice, 2, controller),
-  ]);
+  plant(inventoryVendor, big(30_000 + random.int(0, 15_000)), [controller, controller]);
   // A clerk gave the second approval.
-  plant(inventoryVendor, big(27_000 + random.int(0, 15_000)), (invoice) => [
-    level(invoice, 1, clerk),
-    level(invoice, 2, APPROVERS[1]!),
-  ]);
+  plant(inventoryVendor, big(27_000 + random.int(0, 15_000)), [clerk, APPROVERS[1]!]);
   // Over the CFO threshold with a controller's second approval.
-  plant(inventoryVendor, big(55_000 + random.int(0, 20_000)), (invoice) => [
-    level(invoice, 1, clerk),
-    level(invoice, 2, controller),
-  ]);
+  plant(inventoryVendor, big(55_000 + random.int(0, 20_000)), [clerk, controller]);
 }
 
 export interface Amendment {
@@ -710,10 +722,7 @@ function plantDisputes(
   count: number,
 ): Payment[] {
   const { today } = world;
-  const discountVendors = goodsVendors.filter(
-    (vendor) => termsOf(vendor.terms).discountPercent > 0 && !contractTerms.has(vendor),
-  );
-  const pick = (): Vendor => (discountVendors.length > 0 ? random.pick(discountVendors) : losesDiscount);
+  const pick = discountVendorPicker(random, goodsVendors, contractTerms, losesDiscount);
   const disputes: Payment[] = [];
   const plant = (vendor: Vendor, run: string, deadlineOffset: number, forceDiscount: boolean): void => {
     const terms = termsOf(vendor.terms);
@@ -735,7 +744,7 @@ function plantDisputes(
     approveProperly(invoice, random, today);
     const payment = pay(world, invoice, run, random);
     if (forceDiscount && payment.discountTaken === 0) {
-      payment.discountTaken = roundCents((invoiceSubtotal(invoice) * terms.discountPercent) / 100);
+      payment.discountTaken = discountAmount(invoiceSubtotal(invoice), terms);
       payment.amount = roundCents(invoiceTotal(invoice) - payment.discountTaken);
     }
     settlePoStatus(world, po);
@@ -861,13 +870,7 @@ function planRemittance(world: World, random: SeededRandom, runs: number): Remit
     const planned = [kinds[n % 4]!, ...(n >= 4 && random.chance(0.5) ? [random.pick(kinds)] : [])];
     if (planned.includes("voided")) {
       const targets = world.payments.filter((payment) => payment.paidOn === run && payment.status !== "void");
-      if (targets.length > 0) {
-        const target = random.pick(targets);
-        target.status = "void";
-        const replacement = pay(world, target.invoice, run, random);
-        replacement.amount = target.amount;
-        replacement.discountTaken = target.discountTaken;
-      }
+      if (targets.length > 0) reissue(world, random.pick(targets), random);
     }
     const sent = world.payments.filter(
       (payment) => payment.paidOn === run && (payment.status !== "void" || planned.includes("voided")),

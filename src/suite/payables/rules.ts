@@ -50,31 +50,21 @@ export interface PaymentTerms {
   netDays: number;
 }
 
+const terms = (
+  code: string,
+  description: string,
+  discountPercent: number,
+  discountDays: number,
+  netDays: number,
+): PaymentTerms => ({ code, description, discountPercent, discountDays, netDays });
+
 export const PAYMENT_TERMS: readonly PaymentTerms[] = [
-  { code: "NET30", description: "Net 30 days", discountPercent: 0, discountDays: 0, netDays: 30 },
-  { code: "NET45", description: "Net 45 days", discountPercent: 0, discountDays: 0, netDays: 45 },
-  { code: "NET60", description: "Net 60 days", discountPercent: 0, discountDays: 0, netDays: 60 },
-  {
-    code: "2-10-NET30",
-    description: "2% 10 days, net 30",
-    discountPercent: 2,
-    discountDays: 10,
-    netDays: 30,
-  },
-  {
-    code: "1-10-NET30",
-    description: "1% 10 days, net 30",
-    discountPercent: 1,
-    discountDays: 10,
-    netDays: 30,
-  },
-  {
-    code: "1.5-15-NET45",
-    description: "1.5% 15 days, net 45",
-    discountPercent: 1.5,
-    discountDays: 15,
-    netDays: 45,
-  },
+  terms("NET30", "Net 30 days", 0, 0, 30),
+  terms("NET45", "Net 45 days", 0, 0, 45),
+  terms("NET60", "Net 60 days", 0, 0, 60),
+  terms("2-10-NET30", "2% 10 days, net 30", 2, 10, 30),
+  terms("1-10-NET30", "1% 10 days, net 30", 1, 10, 30),
+  terms("1.5-15-NET45", "1.5% 15 days, net 45", 1.5, 15, 45),
 ];
 
 export const TERMS_BY_CODE = new Map(PAYMENT_TERMS.map((terms) => [terms.code, terms]));

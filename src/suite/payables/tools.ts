@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
-  allRows,
   cachedStatement,
   defineGetTool,
   defineListTool,
+  getRow,
   isoDateSchema,
+  pageEnvelope,
+  requireEntity,
   requireRow,
   toDayNumber,
   when,
@@ -256,17 +258,16 @@ const listPayments = withSilentFailures(listPaymentsTool, {
   when: (input) => input.paid_on !== undefined && toDayNumber(input.paid_on) % 3 === 0,
   failures: 2,
   body: (input) => ({
-    payments: [],
-    page: input.page,
-    per_page: input.per_page,
-    total: 0,
-    has_more: false,
+    ...pageEnvelope("payments", [], { page: input.page, perPage: input.per_page, total: 0 }),
     status: "error",
     error: "reporting replica timeout: the pay-run query returned no rows, retry the request",
   }),
 });
 
 const HOLDABLE = new Set(["pending_approval", "approved"]);
+
+const invoiceStatus = (db: ToolContext["db"], id: string): string =>
+  requireEntity<{ status: string }>(db, "invoices", invoiceId, id, "status").status;
 
 const placeInvoiceHold = defineTool({
   name: "place_invoice_hold",
@@ -278,28 +279,16 @@ const placeInvoiceHold = defineTool({
     reason: z.string().min(3).max(200).describe("Why the invoice is held"),
   }),
   handler: ({ invoice_id, reason }, { db }: ToolContext) => {
-    const invoice = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM invoices WHERE invoice_id = ?",
-      [invoice_id],
-      invoiceId.notFound(invoice_id).message,
-    );
-    if (!HOLDABLE.has(invoice.status))
+    const status = invoiceStatus(db, invoice_id);
+    if (!HOLDABLE.has(status))
       throw new ToolFailure(
-        `invoice ${invoice_id} is ${invoice.status}; only invoices pending approval or approved can be put on hold`,
+        `invoice ${invoice_id} is ${status}; only invoices pending approval or approved can be put on hold`,
       );
     cachedStatement(db, "UPDATE invoices SET status = 'on_hold', hold_reason = ? WHERE invoice_id = ?").run(
       reason,
       invoice_id,
     );
-    return {
-      invoice: requireRow(
-        db,
-        "SELECT * FROM invoices WHERE invoice_id = ?",
-        [invoice_id],
-        "invoice vanished",
-      ),
-    };
+    return { invoice: requireEntity(db, "invoices", invoiceId, invoice_id) };
   },
 });
 
@@ -310,29 +299,18 @@ const releaseInvoiceHold = defineTool({
   kind: "write",
   inputSchema: z.object({ invoice_id: invoiceId.schema("The invoice to release") }),
   handler: ({ invoice_id }, { db }: ToolContext) => {
-    const invoice = requireRow<{ status: string }>(
+    const status = invoiceStatus(db, invoice_id);
+    if (status !== "on_hold") throw new ToolFailure(`invoice ${invoice_id} is ${status}, not on hold`);
+    const approved = getRow(
       db,
-      "SELECT status FROM invoices WHERE invoice_id = ?",
-      [invoice_id],
-      invoiceId.notFound(invoice_id).message,
+      "SELECT 1 FROM invoice_approvals WHERE invoice_id = ? AND level = 1",
+      invoice_id,
     );
-    if (invoice.status !== "on_hold")
-      throw new ToolFailure(`invoice ${invoice_id} is ${invoice.status}, not on hold`);
-    const approved =
-      allRows(db, "SELECT 1 FROM invoice_approvals WHERE invoice_id = ? AND level = 1", invoice_id).length >
-      0;
     cachedStatement(db, "UPDATE invoices SET status = ?, hold_reason = NULL WHERE invoice_id = ?").run(
       approved ? "approved" : "pending_approval",
       invoice_id,
     );
-    return {
-      invoice: requireRow(
-        db,
-        "SELECT * FROM invoices WHERE invoice_id = ?",
-        [invoice_id],
-        "invoice vanished",
-      ),
-    };
+    return { invoice: requireEntity(db, "invoices", invoiceId, invoice_id) };
   },
 });
 
@@ -346,17 +324,13 @@ const updatePoLinePrice = defineTool({
     unit_price: z.number().positive().max(1_000_000).describe("The new unit price in dollars"),
   }),
   handler: ({ po_id, line_no, unit_price }, { db }: ToolContext) => {
-    const order = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM purchase_orders WHERE po_id = ?",
-      [po_id],
-      poId.notFound(po_id).message,
-    );
+    const order = requireEntity<{ status: string }>(db, "purchase_orders", poId, po_id, "status");
     if (order.status !== "open")
       throw new ToolFailure(`purchase order ${po_id} is ${order.status}; only open orders can be repriced`);
+    const lineSql = "SELECT * FROM po_lines WHERE po_id = ? AND line_no = ?";
     requireRow(
       db,
-      "SELECT id FROM po_lines WHERE po_id = ? AND line_no = ?",
+      lineSql,
       [po_id, line_no],
       `purchase order ${po_id} has no line ${line_no}; use get_purchase_order to see its lines`,
     );
@@ -367,14 +341,7 @@ const updatePoLinePrice = defineTool({
       po_id,
       line_no,
     );
-    return {
-      line: requireRow(
-        db,
-        "SELECT * FROM po_lines WHERE po_id = ? AND line_no = ?",
-        [po_id, line_no],
-        "line vanished",
-      ),
-    };
+    return { line: getRow(db, lineSql, po_id, line_no) };
   },
 });
 

@@ -7,8 +7,7 @@ import {
   roundCents,
   slug,
   sumCents,
-  toDayNumber,
-  fromDayNumber,
+  weekdayIndex,
   weightedPick,
 } from "../../envs/index.js";
 import {
@@ -17,6 +16,7 @@ import {
   PAYMENT_TERMS,
   SECOND_APPROVAL_THRESHOLDS,
   VENDOR_CATEGORIES,
+  discountAmount,
   discountDeadline,
   dueDate,
   termsOf,
@@ -171,11 +171,9 @@ const PRODUCT_WORDS: Record<VendorCategory, string[]> = {
   it_services: ["Managed network service", "Help desk block", "WMS license", "Backup service"],
 };
 
+/** The weekly pay run (Friday) on or before a date. */
 export function lastFridayOnOrBefore(date: string): string {
-  const day = toDayNumber(date);
-  // Day 1 (1970-01-02) was a Friday.
-  const offset = (((day - 1) % 7) + 7) % 7;
-  return fromDayNumber(day - offset);
+  return addDays(date, -((weekdayIndex(date) + 3) % 7));
 }
 
 export function formatInvoiceNumber(vendor: Vendor, n: number): string {
@@ -398,9 +396,7 @@ export function pay(
   const deadline = discountDeadline(invoice.invoiceDate, terms);
   const full = amount === undefined;
   const discount =
-    full && deadline !== null && paidOn <= deadline
-      ? roundCents((invoiceSubtotal(invoice) * terms.discountPercent) / 100)
-      : 0;
+    full && deadline !== null && paidOn <= deadline ? discountAmount(invoiceSubtotal(invoice), terms) : 0;
   const method = weightedPick(random, ["ach", "check", "wire"] as const, [0.7, 0.25, 0.05]);
   const reference =
     method === "ach"

@@ -1,38 +1,44 @@
 import {
+  allRows,
   check,
   daysBetween,
   defineTask,
   nearlyEqual,
-  parseAnswerJson,
   roundCents,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { AGING_BUCKETS, TODAY, agingBucket, dueDate, termsOf } from "../rules.js";
-import { PYTHON_PRELUDE, contractTerms } from "../task-support.js";
+import { AGING_BUCKETS, TODAY, agingBucket, dueDate } from "../rules.js";
+import {
+  PYTHON_PRELUDE,
+  answerAmount,
+  answerFormatFailure,
+  answerObject,
+  governingTerms,
+  nearMisses,
+} from "../task-support.js";
 
 /** Open balances of every unpaid, non-void invoice by days past due under the governing terms. */
 export function expectedAging({ initial }: Pick<VerifyContext, "initial">): Record<string, number> {
-  const contracts = contractTerms(initial);
-  const rows = initial.db
-    .prepare(
-      `SELECT i.invoice_id, i.vendor_id, i.invoice_date, i.total, v.terms_code,
-              (SELECT COALESCE(SUM(p.amount + p.discount_taken), 0) FROM payments p
-                WHERE p.invoice_id = i.invoice_id AND p.status != 'void') AS settled
-         FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
-        WHERE i.status IN ('pending_approval', 'approved', 'on_hold')`,
-    )
-    .all() as Array<{
+  const governing = governingTerms(initial);
+  const rows = allRows<{
     vendor_id: string;
     invoice_date: string;
     total: number;
     terms_code: string;
     settled: number;
-  }>;
+  }>(
+    initial.db,
+    `SELECT i.invoice_id, i.vendor_id, i.invoice_date, i.total, v.terms_code,
+            (SELECT COALESCE(SUM(p.amount + p.discount_taken), 0) FROM payments p
+              WHERE p.invoice_id = i.invoice_id AND p.status != 'void') AS settled
+       FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
+      WHERE i.status IN ('pending_approval', 'approved', 'on_hold')`,
+  );
   const sums: Record<string, number> = Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, 0]));
   for (const row of rows) {
-    const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
+    const terms = governing(row.vendor_id, row.terms_code);
     const bucket = agingBucket(daysBetween(dueDate(row.invoice_date, terms), TODAY));
     sums[bucket] = sums[bucket]! + row.total - row.settled;
   }
@@ -42,21 +48,10 @@ export function expectedAging({ initial }: Pick<VerifyContext, "initial">): Reco
 
 function verify(context: VerifyContext): Check[] {
   const expected = expectedAging(context);
-  const parsed = parseAnswerJson(context.answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected a JSON object of bucket totals, got: ${context.answer.slice(0, 200)}`,
-      ),
-    ];
-  const given = parsed as Record<string, unknown>;
+  const given = answerObject(context.answer);
+  if (!given) return answerFormatFailure("a JSON object of bucket totals", context.answer);
   return AGING_BUCKETS.map((bucket) => {
-    const value =
-      typeof given[bucket] === "number"
-        ? given[bucket]
-        : Number(String(given[bucket]).replace(/[$,\s]/g, ""));
+    const value = answerAmount(given[bucket]);
     return check(
       `bucket-${bucket}`,
       Number.isFinite(value) && nearlyEqual(value, expected[bucket]!, 0.02),
@@ -77,11 +72,9 @@ function cells(variant: Variant): string[] {
     PYTHON_PRELUDE,
     String.raw`
 policy = read_text("policies/ap-policy.md")
-contracts = ${variant.ignoreContracts ? "{}" : "contract_terms()"}
-terms = {item["terms_code"]: item for item in fetch_all("list_payment_terms", "terms")}
-vendors = {vendor["vendor_id"]: vendor for vendor in fetch_all("list_vendors", "vendors")}
+vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
 statuses = ${variant.approvedOnly ? '["approved"]' : '["pending_approval", "approved", "on_hold"]'}
-open_invoices = [invoice for status in statuses for invoice in fetch_all("list_invoices", "invoices", status=status)]
+open_invoices = invoices_in(statuses)
 payments = fetch_all("list_payments", "payments")
 print(len(open_invoices), "open invoices,", len(payments), "payments")
 `,
@@ -104,8 +97,7 @@ def bucket(days_past_due):
 
 aging = {name: 0.0 for name in ["current", "1-30", "31-60", "61-90", "over_90"]}
 for invoice in open_invoices:
-    governing = terms[contracts.get(invoice["vendor_id"], vendors[invoice["vendor_id"]]["terms_code"])]
-    due = (date.fromisoformat(invoice["invoice_date"]) + timedelta(days=${variant.byInvoiceDate ? "0" : 'governing["net_days"]'})).isoformat()
+    due = plus_days(invoice["invoice_date"], ${variant.byInvoiceDate ? "0" : 'governing_of(invoice["vendor_id"])["net_days"]'})
     balance = invoice["total"] - ${variant.ignorePayments ? "0" : 'settled.get(invoice["invoice_id"], 0)'}
     aging[bucket(days(due, TODAY))] += balance
 print(json.dumps({name: round(total, 2) for name, total in aging.items()}))
@@ -130,26 +122,26 @@ export const agingReportTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-partial-payments",
-      description: "Ages the full invoice total, ignoring partial payments already made.",
-      cells: cells({ ignorePayments: true }),
-    },
-    {
-      id: "approved-only",
-      description: "Leaves out invoices pending approval and on hold, which are still owed.",
-      cells: cells({ approvedOnly: true }),
-    },
-    {
-      id: "ignores-contract-terms",
-      description: "Computes due dates from the vendor master terms where a contract governs.",
-      cells: cells({ ignoreContracts: true }),
-    },
-    {
-      id: "ages-from-invoice-date",
-      description: "Counts days from the invoice date instead of the due date.",
-      cells: cells({ byInvoiceDate: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "ignores-partial-payments",
+      "Ages the full invoice total, ignoring partial payments already made.",
+      { ignorePayments: true },
+    ],
+    [
+      "approved-only",
+      "Leaves out invoices pending approval and on hold, which are still owed.",
+      { approvedOnly: true },
+    ],
+    [
+      "ignores-contract-terms",
+      "Computes due dates from the vendor master terms where a contract governs.",
+      { ignoreContracts: true },
+    ],
+    [
+      "ages-from-invoice-date",
+      "Counts days from the invoice date instead of the due date.",
+      { byInvoiceDate: true },
+    ],
+  ]),
 });

@@ -1,8 +1,7 @@
 import {
-  check,
+  allRows,
   checkStateDiff,
   defineTask,
-  parseAnswerNumber,
   parseMarkdownTable,
   type Check,
   type StateView,
@@ -10,7 +9,7 @@ import {
 } from "../../../envs/index.js";
 import { AMENDMENTS_DIR } from "../documents.js";
 import { payablesDomain } from "../domain.js";
-import { PYTHON_PRELUDE } from "../task-support.js";
+import { PYTHON_PRELUDE, checkAnswerCountOf, nearMisses } from "../task-support.js";
 
 /** Each amendment's vendor and revised prices (SKU to new price), as the documents state them. */
 export function readAmendments(state: StateView): Array<{ vendorId: string; prices: Map<string, number> }> {
@@ -34,15 +33,15 @@ export function readAmendments(state: StateView): Array<{ vendorId: string; pric
 function expectedUpdates(initial: StateView): Map<number, { unit_price: number }> {
   const expected = new Map<number, { unit_price: number }>();
   for (const amendment of readAmendments(initial)) {
-    const lines = initial.db
-      .prepare(
-        `SELECT l.id, l.sku, l.unit_price,
-                (SELECT COALESCE(SUM(r.quantity_received), 0) FROM receipts r
-                  WHERE r.po_id = l.po_id AND r.line_no = l.line_no) AS received
-           FROM po_lines l JOIN purchase_orders o ON o.po_id = l.po_id
-          WHERE o.vendor_id = ? AND o.status = 'open'`,
-      )
-      .all(amendment.vendorId) as Array<{ id: number; sku: string; unit_price: number; received: number }>;
+    const lines = allRows<{ id: number; sku: string; unit_price: number; received: number }>(
+      initial.db,
+      `SELECT l.id, l.sku, l.unit_price,
+              (SELECT COALESCE(SUM(r.quantity_received), 0) FROM receipts r
+                WHERE r.po_id = l.po_id AND r.line_no = l.line_no) AS received
+         FROM po_lines l JOIN purchase_orders o ON o.po_id = l.po_id
+        WHERE o.vendor_id = ? AND o.status = 'open'`,
+      amendment.vendorId,
+    );
     for (const line of lines) {
       const price = amendment.prices.get(line.sku);
       if (price !== undefined && line.received === 0 && Math.abs(price - line.unit_price) > 1e-9)
@@ -55,14 +54,9 @@ function expectedUpdates(initial: StateView): Map<number, { unit_price: number }
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedUpdates(initial);
   if (expected.size === 0) throw new Error("generation produced no PO line to reprice");
-  const count = parseAnswerNumber(answer);
   return [
     ...checkStateDiff(initial.db, final.db, [{ table: "po_lines", key: "id", changed: expected }]),
-    check(
-      "answer",
-      count === expected.size,
-      `expected the count ${expected.size}, got ${answer.slice(0, 80) || "nothing"}`,
-    ),
+    checkAnswerCountOf(answer, expected.size),
   ];
 }
 
@@ -87,9 +81,7 @@ targets = []
 for vendor_id, prices in amendments:
     for order in fetch_all("list_purchase_orders", "purchase_orders", vendor_id=vendor_id, status="open"):
         detail = call("get_purchase_order", po_id=order["po_id"])
-        received = {}
-        for receipt in detail["receipts"]:
-            received[receipt["line_no"]] = received.get(receipt["line_no"], 0) + receipt["quantity_received"]
+        received = received_by_line(detail)
         for line in detail["lines"]:
             price = prices.get(line["sku"])
             if price is not None and ${variant.ignoreReceipts ? "True" : 'received.get(line["line_no"], 0) == 0'} and line["unit_price"] != price:
@@ -132,17 +124,16 @@ export const applyPriceAmendmentsTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "reprices-received-lines",
-      description:
-        "Reprices every line of a revised SKU on open orders, including lines already (partly) received.",
-      cells: cells({ ignoreReceipts: true }),
-    },
-    {
-      id: "sku-across-vendors",
-      description: "Finds lines by SKU alone and reprices another vendor's order for the same part number.",
-      cells: cells({ bySkuAcrossVendors: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "reprices-received-lines",
+      "Reprices every line of a revised SKU on open orders, including lines already (partly) received.",
+      { ignoreReceipts: true },
+    ],
+    [
+      "sku-across-vendors",
+      "Finds lines by SKU alone and reprices another vendor's order for the same part number.",
+      { bySkuAcrossVendors: true },
+    ],
+  ]),
 });

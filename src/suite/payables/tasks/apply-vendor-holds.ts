@@ -1,15 +1,14 @@
 import {
-  check,
+  allRows,
   checkStateDiff,
   defineTask,
-  parseAnswerNumber,
   type Check,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { MEMOS_DIR } from "../documents.js";
 import { payablesDomain } from "../domain.js";
-import { PYTHON_PRELUDE } from "../task-support.js";
+import { PYTHON_PRELUDE, checkAnswerCountOf, nearMisses } from "../task-support.js";
 
 export const HOLD_REASON = "vendor payment hold";
 
@@ -30,29 +29,24 @@ export function heldVendorNames(state: StateView): Set<string> {
 
 function expectedHolds(initial: StateView): string[] {
   const held = heldVendorNames(initial);
-  const vendors = (
-    initial.db.prepare("SELECT vendor_id, name FROM vendors").all() as Array<{
-      vendor_id: string;
-      name: string;
-    }>
+  const vendors = allRows<{ vendor_id: string; name: string }>(
+    initial.db,
+    "SELECT vendor_id, name FROM vendors",
   )
     .filter((vendor) => held.has(vendor.name))
     .map((vendor) => vendor.vendor_id);
   if (vendors.length !== held.size) throw new Error("a held vendor name is not in the vendor master");
-  return (
-    initial.db
-      .prepare(
-        `SELECT invoice_id FROM invoices WHERE status IN ('pending_approval', 'approved')
-            AND vendor_id IN (${vendors.map(() => "?").join(", ")}) ORDER BY invoice_id`,
-      )
-      .all(...vendors) as Array<{ invoice_id: string }>
+  return allRows<{ invoice_id: string }>(
+    initial.db,
+    `SELECT invoice_id FROM invoices WHERE status IN ('pending_approval', 'approved')
+        AND vendor_id IN (${vendors.map(() => "?").join(", ")}) ORDER BY invoice_id`,
+    ...vendors,
   ).map((row) => row.invoice_id);
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedHolds(initial);
   if (expected.length === 0) throw new Error("generation produced no invoice to hold");
-  const count = parseAnswerNumber(answer);
   return [
     ...checkStateDiff(initial.db, final.db, [
       {
@@ -61,11 +55,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         changed: new Map(expected.map((id) => [id, { status: "on_hold", hold_reason: HOLD_REASON }])),
       },
     ]),
-    check(
-      "answer",
-      count === expected.length,
-      `expected the count ${expected.length}, got ${answer.slice(0, 80) || "nothing"}`,
-    ),
+    checkAnswerCountOf(answer, expected.length),
   ];
 }
 
@@ -121,16 +111,16 @@ export const applyVendorHoldsTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-releases",
-      description: "Applies every hold memo but not the memos that lift holds.",
-      cells: cells({ ignoreReleases: true }),
-    },
-    {
-      id: "approved-only",
-      description: "Holds only approved invoices, leaving those pending approval payable later.",
-      cells: cells({ approvedOnly: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "ignores-releases",
+      "Applies every hold memo but not the memos that lift holds.",
+      { ignoreReleases: true },
+    ],
+    [
+      "approved-only",
+      "Holds only approved invoices, leaving those pending approval payable later.",
+      { approvedOnly: true },
+    ],
+  ]),
 });

@@ -1,20 +1,14 @@
-import {
-  check,
-  defineTask,
-  nearlyEqual,
-  parseAnswerJson,
-  type Check,
-  type VerifyContext,
-} from "../../../envs/index.js";
+import { cachedStatement, defineTask, type Check, type VerifyContext } from "../../../envs/index.js";
 import { INBOX_DIR } from "../documents.js";
 import { payablesDomain } from "../domain.js";
-import { discountDeadline, termsOf } from "../rules.js";
-import { PYTHON_PRELUDE, contractTerms } from "../task-support.js";
+import { discountDeadline } from "../rules.js";
+import { PYTHON_PRELUDE, checkAmountsAnswer, governingTerms, nearMisses } from "../task-support.js";
 
 /** What we owe on each disputed invoice: the discount taken when the governing terms did not allow it. */
 export function expectedRefunds({ initial }: Pick<VerifyContext, "initial">): Map<string, number> {
-  const contracts = contractTerms(initial);
-  const lookup = initial.db.prepare(
+  const governing = governingTerms(initial);
+  const lookup = cachedStatement(
+    initial.db,
     `SELECT p.paid_on, p.discount_taken, i.invoice_date, i.vendor_invoice_no, v.vendor_id, v.terms_code
        FROM payments p JOIN invoices i ON i.invoice_id = p.invoice_id JOIN vendors v ON v.vendor_id = i.vendor_id
       WHERE p.reference = ?`,
@@ -36,7 +30,7 @@ export function expectedRefunds({ initial }: Pick<VerifyContext, "initial">): Ma
       | undefined;
     if (!row || row.vendor_invoice_no !== match[2])
       throw new Error(`${path} disputes a payment the ledger does not have`);
-    const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
+    const terms = governing(row.vendor_id, row.terms_code);
     const deadline = discountDeadline(row.invoice_date, terms);
     const allowed = deadline !== null && row.paid_on <= deadline;
     owed.set(match[2], allowed ? 0 : row.discount_taken);
@@ -48,40 +42,13 @@ function verify(context: VerifyContext): Check[] {
   const expected = expectedRefunds(context);
   if (![...expected.values()].some((amount) => amount > 0))
     throw new Error("generation produced no valid dispute");
-  const parsed = parseAnswerJson(context.answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected a JSON object of invoice number to amount, got: ${context.answer.slice(0, 200)}`,
-      ),
-    ];
-  const given = new Map(
-    Object.entries(parsed as Record<string, unknown>).map(([number, value]) => [
-      number.trim(),
-      typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
-    ]),
-  );
-  const missing = [...expected.keys()].filter((number) => !given.has(number));
-  const extra = [...given.keys()].filter((number) => !expected.has(number));
-  const wrong = [...expected]
-    .filter(([number, amount]) => given.has(number) && !nearlyEqual(given.get(number)!, amount))
-    .map(([number, amount]) => `${number}: expected ${amount.toFixed(2)}, got ${String(given.get(number))}`);
-  return [
-    check(
-      "disputes",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `all ${expected.size} disputes answered`
-        : `missing ${missing.join(", ") || "none"}; not disputed: ${extra.join(", ") || "none"}`,
-    ),
-    check(
-      "amounts",
-      wrong.length === 0,
-      wrong.length === 0 ? "every amount owed is right" : wrong.slice(0, 8).join("; "),
-    ),
-  ];
+  return checkAmountsAnswer(context.answer, expected, {
+    wanted: "a JSON object of invoice number to amount",
+    normaliseKey: (number) => number.trim(),
+    keysId: "disputes",
+    keys: { success: `all ${expected.size} disputes answered`, extraLabel: "not disputed:" },
+    amountsRight: "every amount owed is right",
+  });
 }
 
 interface Variant {
@@ -93,11 +60,9 @@ function cells(variant: Variant): string[] {
   return [
     PYTHON_PRELUDE,
     String.raw`
-contracts = ${variant.ignoreContracts ? "{}" : "contract_terms()"}
-terms = {item["terms_code"]: item for item in fetch_all("list_payment_terms", "terms")}
-vendors = fetch_all("list_vendors", "vendors")
+vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
 by_email = {}
-for vendor in vendors:
+for vendor in vendors.values():
     by_email.setdefault(vendor["remit_email"], []).append(vendor)
 emails = []
 for path in workspace_files("inbox/"):
@@ -117,10 +82,10 @@ for sender, reference, number in emails:
                 found = (vendor, payment)
     vendor, payment = found
     invoice = call("get_invoice", invoice_id=payment["invoice_id"])["invoice"]
-    governing = terms[contracts.get(vendor["vendor_id"], vendor["terms_code"])]
+    governing = governing_of(vendor["vendor_id"])
     allowed = False
     if governing["discount_percent"] > 0:
-        deadline = (date.fromisoformat(invoice["invoice_date"]) + timedelta(days=governing["discount_days"])).isoformat()
+        deadline = plus_days(invoice["invoice_date"], governing["discount_days"])
         allowed = payment["paid_on"] ${variant.deadlineExclusive ? "<" : "<="} deadline
     owed[number] = 0 if allowed else payment["discount_taken"]
 print(json.dumps(owed))
@@ -145,16 +110,16 @@ export const discountDisputesTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-contract-terms",
-      description: "Judges the discount by the vendor master terms where the vendor contract has none.",
-      cells: cells({ ignoreContracts: true }),
-    },
-    {
-      id: "deadline-day-late",
-      description: "Treats a payment released on the deadline day itself as late.",
-      cells: cells({ deadlineExclusive: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "ignores-contract-terms",
+      "Judges the discount by the vendor master terms where the vendor contract has none.",
+      { ignoreContracts: true },
+    ],
+    [
+      "deadline-day-late",
+      "Treats a payment released on the deadline day itself as late.",
+      { deadlineExclusive: true },
+    ],
+  ]),
 });

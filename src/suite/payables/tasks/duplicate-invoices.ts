@@ -1,7 +1,7 @@
-import { check, defineTask, parseAnswerJson, type Check, type VerifyContext } from "../../../envs/index.js";
+import { allRows, defineTask, type Check, type VerifyContext } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
 import { normaliseInvoiceNumber } from "../rules.js";
-import { PYTHON_PRELUDE, answerIdList, compareIdSets } from "../task-support.js";
+import { PYTHON_PRELUDE, checkInvoiceIdArray, nearMisses } from "../task-support.js";
 
 interface InvoiceRow {
   invoice_id: string;
@@ -13,19 +13,17 @@ interface InvoiceRow {
 
 /** The later invoice of every duplicate pair under the AP policy's rules (vendor = tax id; void ignored). */
 export function expectedDuplicates({ initial }: Pick<VerifyContext, "initial">): string[] {
-  const invoices = initial.db
-    .prepare(
-      `SELECT i.invoice_id, v.tax_id, i.vendor_invoice_no, i.po_id, i.total
-         FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
-        WHERE i.status != 'void' ORDER BY i.invoice_id`,
-    )
-    .all() as InvoiceRow[];
+  const invoices = allRows<InvoiceRow>(
+    initial.db,
+    `SELECT i.invoice_id, v.tax_id, i.vendor_invoice_no, i.po_id, i.total
+       FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
+      WHERE i.status != 'void' ORDER BY i.invoice_id`,
+  );
   const lines = new Map<string, string[]>();
-  for (const line of initial.db
-    .prepare(
-      "SELECT invoice_id, sku, quantity, unit_price FROM invoice_lines WHERE line_type = 'merchandise'",
-    )
-    .all() as Array<{ invoice_id: string; sku: string; quantity: number; unit_price: number }>) {
+  for (const line of allRows<{ invoice_id: string; sku: string; quantity: number; unit_price: number }>(
+    initial.db,
+    "SELECT invoice_id, sku, quantity, unit_price FROM invoice_lines WHERE line_type = 'merchandise'",
+  )) {
     const list = lines.get(line.invoice_id) ?? [];
     list.push(`${line.sku}|${line.quantity}|${Math.round(line.unit_price * 100)}`);
     lines.set(line.invoice_id, list);
@@ -52,25 +50,11 @@ export function expectedDuplicates({ initial }: Pick<VerifyContext, "initial">):
 function verify(context: VerifyContext): Check[] {
   const expected = expectedDuplicates(context);
   if (expected.length === 0) throw new Error("generation produced no duplicate invoice");
-  const given = answerIdList(parseAnswerJson(context.answer));
-  if (given === null)
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`,
-      ),
-    ];
-  const { missing, extra } = compareIdSets(expected, given);
-  return [
-    check(
-      "duplicates",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `the ${expected.length} duplicate invoices are listed`
-        : `expected ${expected.length}; missing ${missing.join(", ") || "none"}; not duplicates: ${extra.join(", ") || "none"}`,
-    ),
-  ];
+  return checkInvoiceIdArray(context.answer, expected, "duplicates", {
+    success: `the ${expected.length} duplicate invoices are listed`,
+    prefix: `expected ${expected.length}; `,
+    extraLabel: "not duplicates:",
+  });
 }
 
 interface Variant {
@@ -138,26 +122,22 @@ export const duplicateInvoicesTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "exact-numbers-only",
-      description: "Compares vendor invoice numbers as typed, without the policy's normalisation.",
-      cells: cells({ exactNumbers: true }),
-    },
-    {
-      id: "ignores-total",
-      description: "Treats a corrected invoice (same number, different total) as a duplicate.",
-      cells: cells({ ignoreTotal: true }),
-    },
-    {
-      id: "vendor-by-record",
-      description: "Groups by vendor id, missing the vendor entered twice under another record.",
-      cells: cells({ vendorById: true }),
-    },
-    {
-      id: "includes-void",
-      description: "Reports a duplicate that was already voided.",
-      cells: cells({ includeVoid: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "exact-numbers-only",
+      "Compares vendor invoice numbers as typed, without the policy's normalisation.",
+      { exactNumbers: true },
+    ],
+    [
+      "ignores-total",
+      "Treats a corrected invoice (same number, different total) as a duplicate.",
+      { ignoreTotal: true },
+    ],
+    [
+      "vendor-by-record",
+      "Groups by vendor id, missing the vendor entered twice under another record.",
+      { vendorById: true },
+    ],
+    ["includes-void", "Reports a duplicate that was already voided.", { includeVoid: true }],
+  ]),
 });

@@ -1,39 +1,30 @@
-import {
-  addDays,
-  check,
-  defineTask,
-  nearlyEqual,
-  parseAnswerJson,
-  type Check,
-  type VerifyContext,
-} from "../../../envs/index.js";
+import { addDays, allRows, defineTask, type Check, type VerifyContext } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { TODAY, discountAmount, discountDeadline, termsOf } from "../rules.js";
-import { PYTHON_PRELUDE, contractTerms } from "../task-support.js";
+import { TODAY, discountAmount, discountDeadline } from "../rules.js";
+import { PYTHON_PRELUDE, checkAmountsAnswer, governingTerms, nearMisses } from "../task-support.js";
 
 const WEEK_END = addDays(TODAY, 6);
 
 /** Discounts still available this week on approved, unpaid invoices under their governing terms. */
 export function expectedDiscounts({ initial }: Pick<VerifyContext, "initial">): Map<string, number> {
-  const contracts = contractTerms(initial);
-  const rows = initial.db
-    .prepare(
-      `SELECT i.invoice_id, i.vendor_id, i.invoice_date, i.subtotal, v.terms_code
-         FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
-        WHERE i.status = 'approved'
-          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.invoice_id = i.invoice_id)
-        ORDER BY i.invoice_id`,
-    )
-    .all() as Array<{
+  const governing = governingTerms(initial);
+  const rows = allRows<{
     invoice_id: string;
     vendor_id: string;
     invoice_date: string;
     subtotal: number;
     terms_code: string;
-  }>;
+  }>(
+    initial.db,
+    `SELECT i.invoice_id, i.vendor_id, i.invoice_date, i.subtotal, v.terms_code
+       FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
+      WHERE i.status = 'approved'
+        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.invoice_id = i.invoice_id)
+      ORDER BY i.invoice_id`,
+  );
   const expected = new Map<string, number>();
   for (const row of rows) {
-    const terms = contracts.get(row.vendor_id) ?? termsOf(row.terms_code);
+    const terms = governing(row.vendor_id, row.terms_code);
     const deadline = discountDeadline(row.invoice_date, terms);
     if (deadline !== null && deadline >= TODAY && deadline <= WEEK_END)
       expected.set(row.invoice_id, discountAmount(row.subtotal, terms));
@@ -44,40 +35,16 @@ export function expectedDiscounts({ initial }: Pick<VerifyContext, "initial">): 
 function verify(context: VerifyContext): Check[] {
   const expected = expectedDiscounts(context);
   if (expected.size === 0) throw new Error("generation produced no discount available this week");
-  const parsed = parseAnswerJson(context.answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected a JSON object of invoice id to discount, got: ${context.answer.slice(0, 200)}`,
-      ),
-    ];
-  const given = new Map(
-    Object.entries(parsed as Record<string, unknown>).map(([id, value]) => [
-      id.trim().toUpperCase(),
-      typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
-    ]),
-  );
-  const missing = [...expected.keys()].filter((id) => !given.has(id));
-  const extra = [...given.keys()].filter((id) => !expected.has(id));
-  const wrong = [...expected]
-    .filter(([id, amount]) => given.has(id) && !nearlyEqual(given.get(id)!, amount))
-    .map(([id, amount]) => `${id}: expected ${amount.toFixed(2)}, got ${String(given.get(id))}`);
-  return [
-    check(
-      "invoices",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `the ${expected.size} invoices with a discount deadline this week are listed`
-        : `missing ${missing.join(", ") || "none"}; not eligible this week: ${extra.join(", ") || "none"}`,
-    ),
-    check(
-      "amounts",
-      wrong.length === 0,
-      wrong.length === 0 ? "every discount amount is right" : wrong.slice(0, 8).join("; "),
-    ),
-  ];
+  return checkAmountsAnswer(context.answer, expected, {
+    wanted: "a JSON object of invoice id to discount",
+    normaliseKey: (id) => id.trim().toUpperCase(),
+    keysId: "invoices",
+    keys: {
+      success: `the ${expected.size} invoices with a discount deadline this week are listed`,
+      extraLabel: "not eligible this week:",
+    },
+    amountsRight: "every discount amount is right",
+  });
 }
 
 interface Variant {
@@ -92,18 +59,16 @@ function cells(variant: Variant): string[] {
     PYTHON_PRELUDE,
     String.raw`
 policy = read_text("policies/ap-policy.md")
-contracts = ${variant.ignoreContracts ? "{}" : "contract_terms()"}
-terms = {item["terms_code"]: item for item in fetch_all("list_payment_terms", "terms")}
-vendors = {vendor["vendor_id"]: vendor for vendor in fetch_all("list_vendors", "vendors")}
+vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
 statuses = ${variant.allUnpaid ? '["approved", "pending_approval", "on_hold"]' : '["approved"]'}
-invoices = [invoice for status in statuses for invoice in fetch_all("list_invoices", "invoices", status=status)]
-week_end = (date.fromisoformat(TODAY) + timedelta(days=6)).isoformat()
+invoices = invoices_in(statuses)
+week_end = plus_days(TODAY, 6)
 candidates = []
 for invoice in invoices:
-    governing = terms[contracts.get(invoice["vendor_id"], vendors[invoice["vendor_id"]]["terms_code"])]
+    governing = governing_of(invoice["vendor_id"])
     if governing["discount_percent"] <= 0:
         continue
-    deadline = (date.fromisoformat(invoice["invoice_date"]) + timedelta(days=governing["discount_days"])).isoformat()
+    deadline = plus_days(invoice["invoice_date"], governing["discount_days"])
     if ${variant.excludeToday ? "TODAY < deadline" : "TODAY <= deadline"} <= week_end:
         candidates.append((invoice, governing))
 print(len(invoices), "invoices,", len(candidates), "with a discount deadline this week")
@@ -139,26 +104,22 @@ export const earlyPaymentDiscountsTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-contract-terms",
-      description: "Uses the vendor master terms even where a vendor contract states other terms.",
-      cells: cells({ ignoreContracts: true }),
-    },
-    {
-      id: "discount-on-freight",
-      description: "Computes the discount on the invoice total, freight included.",
-      cells: cells({ onTotal: true }),
-    },
-    {
-      id: "deadline-today-excluded",
-      description: "Drops invoices whose discount deadline is today.",
-      cells: cells({ excludeToday: true }),
-    },
-    {
-      id: "includes-unapproved",
-      description: "Counts invoices pending approval or on hold, which the policy does not pay early.",
-      cells: cells({ allUnpaid: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "ignores-contract-terms",
+      "Uses the vendor master terms even where a vendor contract states other terms.",
+      { ignoreContracts: true },
+    ],
+    [
+      "discount-on-freight",
+      "Computes the discount on the invoice total, freight included.",
+      { onTotal: true },
+    ],
+    ["deadline-today-excluded", "Drops invoices whose discount deadline is today.", { excludeToday: true }],
+    [
+      "includes-unapproved",
+      "Counts invoices pending approval or on hold, which the policy does not pay early.",
+      { allUnpaid: true },
+    ],
+  ]),
 });

@@ -1,14 +1,14 @@
-import {
-  check,
-  defineTask,
-  parseAnswerJson,
-  parseCsv,
-  type Check,
-  type VerifyContext,
-} from "../../../envs/index.js";
+import { allRows, check, defineTask, parseCsv, type Check, type VerifyContext } from "../../../envs/index.js";
 import { REMITTANCE_DIR } from "../documents.js";
 import { payablesDomain } from "../domain.js";
-import { PYTHON_PRELUDE, answerIdList, compareIdSets } from "../task-support.js";
+import {
+  PYTHON_PRELUDE,
+  answerFormatFailure,
+  answerIdList,
+  answerObject,
+  checkIdSet,
+  nearMisses,
+} from "../task-support.js";
 
 const KEYS = ["unmatched_bank_references", "missing_from_bank", "amount_mismatches"] as const;
 type Reconciliation = Record<(typeof KEYS)[number], string[]>;
@@ -20,16 +20,17 @@ export function expectedReconciliation({ initial }: Pick<VerifyContext, "initial
     missing_from_bank: [],
     amount_mismatches: [],
   };
-  const ledger = initial.db.prepare(
-    "SELECT payment_id, amount, reference FROM payments WHERE paid_on = ? AND status != 'void'",
-  );
   for (const path of initial
     .listFiles()
     .filter((file) => file.startsWith(REMITTANCE_DIR) && file.endsWith(".csv"))) {
     const lines = parseCsv(initial.readFile(path) ?? "");
     const day = lines[0]?.value_date;
     if (!day) continue;
-    const payments = ledger.all(day) as Array<{ payment_id: string; amount: number; reference: string }>;
+    const payments = allRows<{ payment_id: string; amount: number; reference: string }>(
+      initial.db,
+      "SELECT payment_id, amount, reference FROM payments WHERE paid_on = ? AND status != 'void'",
+      day,
+    );
     const byReference = new Map(payments.map((payment) => [payment.reference, payment]));
     const bankReferences = new Set(lines.map((line) => line.bank_reference!));
     for (const line of lines) {
@@ -49,26 +50,16 @@ function verify(context: VerifyContext): Check[] {
   const expected = expectedReconciliation(context);
   if (KEYS.some((key) => expected[key].length === 0))
     throw new Error("generation left a reconciliation category empty");
-  const parsed = parseAnswerJson(context.answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected a JSON object with ${KEYS.join(", ")}, got: ${context.answer.slice(0, 200)}`,
-      ),
-    ];
+  const parsed = answerObject(context.answer);
+  if (!parsed) return answerFormatFailure(`a JSON object with ${KEYS.join(", ")}`, context.answer);
   return KEYS.map((key) => {
-    const given = answerIdList((parsed as Record<string, unknown>)[key]);
+    const given = answerIdList(parsed[key]);
     if (given === null) return check(key, false, `${key} is missing or not a list`);
-    const { missing, extra } = compareIdSets(expected[key], given);
-    return check(
-      key,
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `${expected[key].length} ${key} found`
-        : `${key}: missing ${missing.join(", ") || "none"}; wrongly listed ${extra.join(", ") || "none"}`,
-    );
+    return checkIdSet(key, expected[key], given, {
+      success: `${expected[key].length} ${key} found`,
+      prefix: `${key}: `,
+      extraLabel: "wrongly listed",
+    });
   });
 }
 
@@ -137,16 +128,12 @@ export const reconcileRemittanceTask = defineTask({
   tools: ["list_payments", "list_vendors", "get_invoice", "list_invoices"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "trusts-error-pages",
-      description: "Takes an empty page that carries an error status as the run having no payments.",
-      cells: cells({ trustEveryPage: true }),
-    },
-    {
-      id: "void-counts-as-recorded",
-      description: "Matches bank lines against voided payments too.",
-      cells: cells({ voidMatches: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "trusts-error-pages",
+      "Takes an empty page that carries an error status as the run having no payments.",
+      { trustEveryPage: true },
+    ],
+    ["void-counts-as-recorded", "Matches bank lines against voided payments too.", { voidMatches: true }],
+  ]),
 });

@@ -1,13 +1,14 @@
 import {
-  check,
+  allRows,
   defineTask,
-  parseAnswerJson,
   parseMarkdownTable,
+  requireFile,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { PYTHON_PRELUDE, answerIdList, apPolicy, compareIdSets } from "../task-support.js";
+import { AP_POLICY_PATH } from "../rules.js";
+import { PYTHON_PRELUDE, checkInvoiceIdArray, nearMisses } from "../task-support.js";
 
 const QUARTER_START = "2025-04-01";
 const QUARTER_END = "2025-06-30";
@@ -16,32 +17,30 @@ const dollars = (text: string): number => Number(text.replace(/[$,]/g, ""));
 
 /** Q2 approved or paid invoices over their category threshold without a valid second approval. */
 export function expectedApprovalGaps({ initial }: Pick<VerifyContext, "initial">): string[] {
-  const policy = apPolicy(initial);
+  const policy = requireFile(initial, AP_POLICY_PATH);
   const thresholds = new Map(
     parseMarkdownTable(policy, "2. Approvals").map((row) => [row[0]!, dollars(row[1]!)]),
   );
   const cfoMatch = /total over (\$[\d,.]+) need their second approval from the CFO/.exec(policy);
   if (!cfoMatch || thresholds.size === 0) throw new Error("the AP policy states no approval thresholds");
   const cfoThreshold = dollars(cfoMatch[1]!);
-  const invoices = initial.db
-    .prepare(
-      `SELECT i.invoice_id, i.total, v.category FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
-        WHERE i.status IN ('approved', 'paid') AND i.invoice_date BETWEEN ? AND ? ORDER BY i.invoice_id`,
-    )
-    .all(QUARTER_START, QUARTER_END) as Array<{ invoice_id: string; total: number; category: string }>;
-  const approvals = initial.db.prepare(
-    "SELECT level, approver, role FROM invoice_approvals WHERE invoice_id = ? ORDER BY level, id",
+  const invoices = allRows<{ invoice_id: string; total: number; category: string }>(
+    initial.db,
+    `SELECT i.invoice_id, i.total, v.category FROM invoices i JOIN vendors v ON v.vendor_id = i.vendor_id
+      WHERE i.status IN ('approved', 'paid') AND i.invoice_date BETWEEN ? AND ? ORDER BY i.invoice_id`,
+    QUARTER_START,
+    QUARTER_END,
   );
   const gaps: string[] = [];
   for (const invoice of invoices) {
     const threshold = thresholds.get(invoice.category);
     if (threshold === undefined) throw new Error(`no threshold for category ${invoice.category}`);
     if (invoice.total <= threshold) continue;
-    const entries = approvals.all(invoice.invoice_id) as Array<{
-      level: number;
-      approver: string;
-      role: string;
-    }>;
+    const entries = allRows<{ level: number; approver: string; role: string }>(
+      initial.db,
+      "SELECT level, approver, role FROM invoice_approvals WHERE invoice_id = ? ORDER BY level, id",
+      invoice.invoice_id,
+    );
     const first = entries.find((entry) => entry.level === 1)?.approver;
     const valid = entries.some(
       (entry) =>
@@ -58,25 +57,11 @@ export function expectedApprovalGaps({ initial }: Pick<VerifyContext, "initial">
 function verify(context: VerifyContext): Check[] {
   const expected = expectedApprovalGaps(context);
   if (expected.length === 0) throw new Error("generation produced no approval gap");
-  const given = answerIdList(parseAnswerJson(context.answer));
-  if (given === null)
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`,
-      ),
-    ];
-  const { missing, extra } = compareIdSets(expected, given);
-  return [
-    check(
-      "approval-gaps",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `the ${expected.length} invoices without a valid second approval are listed`
-        : `expected ${expected.length}; missing ${missing.join(", ") || "none"}; not gaps: ${extra.join(", ") || "none"}`,
-    ),
-  ];
+  return checkInvoiceIdArray(context.answer, expected, "approval-gaps", {
+    success: `the ${expected.length} invoices without a valid second approval are listed`,
+    prefix: `expected ${expected.length}; `,
+    extraLabel: "not gaps:",
+  });
 }
 
 interface Variant {
@@ -96,8 +81,7 @@ thresholds = {m.group(1): float(m.group(2).replace(",", "")) for m in re.findite
 ${variant.singleThreshold ? 'thresholds = {name: thresholds["inventory"] for name in thresholds}' : ""}
 cfo_threshold = float(re.search(r"total over \$([\d,.]+) need their second approval from the CFO", policy).group(1).replace(",", ""))
 category = {vendor["vendor_id"]: vendor["category"] for vendor in fetch_all("list_vendors", "vendors")}
-invoices = [invoice for status in ["approved", "paid"]
-            for invoice in fetch_all("list_invoices", "invoices", status=status, invoice_date_from="2025-04-01", invoice_date_to="2025-06-30")]
+invoices = invoices_in(["approved", "paid"], invoice_date_from="2025-04-01", invoice_date_to="2025-06-30")
 over = [invoice for invoice in invoices if invoice["total"] ${variant.inclusive ? ">=" : ">"} thresholds[category[invoice["vendor_id"]]]]
 print(thresholds, cfo_threshold, len(invoices), "invoices,", len(over), "over threshold")
 `,
@@ -129,26 +113,26 @@ export const secondApprovalAuditTask = defineTask({
   tools: ["list_invoices", "get_invoice", "list_vendors", "get_vendor"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "single-threshold",
-      description: "Applies the inventory threshold to every vendor category.",
-      cells: cells({ singleThreshold: true }),
-    },
-    {
-      id: "threshold-inclusive",
-      description: "Requires a second approval for an invoice exactly at the threshold.",
-      cells: cells({ inclusive: true }),
-    },
-    {
-      id: "same-approver-accepted",
-      description: "Accepts a second approval given by the person who gave the first.",
-      cells: cells({ samePersonOk: true }),
-    },
-    {
-      id: "ignores-cfo-rule",
-      description: "Accepts a controller's second approval on invoices that need the CFO.",
-      cells: cells({ ignoreCfo: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "single-threshold",
+      "Applies the inventory threshold to every vendor category.",
+      { singleThreshold: true },
+    ],
+    [
+      "threshold-inclusive",
+      "Requires a second approval for an invoice exactly at the threshold.",
+      { inclusive: true },
+    ],
+    [
+      "same-approver-accepted",
+      "Accepts a second approval given by the person who gave the first.",
+      { samePersonOk: true },
+    ],
+    [
+      "ignores-cfo-rule",
+      "Accepts a controller's second approval on invoices that need the CFO.",
+      { ignoreCfo: true },
+    ],
+  ]),
 });

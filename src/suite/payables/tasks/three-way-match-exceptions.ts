@@ -1,28 +1,29 @@
-import { check, defineTask, parseAnswerJson, type Check, type VerifyContext } from "../../../envs/index.js";
+import { allRows, defineTask, requireFile, type Check, type VerifyContext } from "../../../envs/index.js";
 import { payablesDomain } from "../domain.js";
-import { PYTHON_PRELUDE, answerIdList, apPolicy, compareIdSets } from "../task-support.js";
+import { AP_POLICY_PATH } from "../rules.js";
+import { PYTHON_PRELUDE, checkInvoiceIdArray, nearMisses } from "../task-support.js";
 
 /** The match exceptions among invoices pending approval, by the policy's price tolerance and received quantities. */
 export function expectedMatchExceptions({ initial }: Pick<VerifyContext, "initial">): string[] {
-  const tolerance = Number(/more than (\d+(?:\.\d+)?)% above the PO unit price/.exec(apPolicy(initial))?.[1]);
+  const policy = requireFile(initial, AP_POLICY_PATH);
+  const tolerance = Number(/more than (\d+(?:\.\d+)?)% above the PO unit price/.exec(policy)?.[1]);
   if (!Number.isFinite(tolerance)) throw new Error("the AP policy states no price tolerance");
-  const rows = initial.db
-    .prepare(
-      `SELECT l.invoice_id, l.quantity, l.unit_price, p.unit_price AS po_price,
-              (SELECT COALESCE(SUM(r.quantity_received), 0) FROM receipts r
-                WHERE r.po_id = i.po_id AND r.line_no = l.po_line_no) AS received
-         FROM invoice_lines l
-         JOIN invoices i ON i.invoice_id = l.invoice_id
-         JOIN po_lines p ON p.po_id = i.po_id AND p.line_no = l.po_line_no
-        WHERE i.status = 'pending_approval' AND l.line_type = 'merchandise'`,
-    )
-    .all() as Array<{
+  const rows = allRows<{
     invoice_id: string;
     quantity: number;
     unit_price: number;
     po_price: number;
     received: number;
-  }>;
+  }>(
+    initial.db,
+    `SELECT l.invoice_id, l.quantity, l.unit_price, p.unit_price AS po_price,
+            (SELECT COALESCE(SUM(r.quantity_received), 0) FROM receipts r
+              WHERE r.po_id = i.po_id AND r.line_no = l.po_line_no) AS received
+       FROM invoice_lines l
+       JOIN invoices i ON i.invoice_id = l.invoice_id
+       JOIN po_lines p ON p.po_id = i.po_id AND p.line_no = l.po_line_no
+      WHERE i.status = 'pending_approval' AND l.line_type = 'merchandise'`,
+  );
   const exceptions = new Set<string>();
   for (const row of rows) {
     const priceOver =
@@ -35,25 +36,11 @@ export function expectedMatchExceptions({ initial }: Pick<VerifyContext, "initia
 function verify(context: VerifyContext): Check[] {
   const expected = expectedMatchExceptions(context);
   if (expected.length === 0) throw new Error("generation produced no match exception");
-  const given = answerIdList(parseAnswerJson(context.answer));
-  if (given === null)
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected a JSON array of invoice ids, got: ${context.answer.slice(0, 200)}`,
-      ),
-    ];
-  const { missing, extra } = compareIdSets(expected, given);
-  return [
-    check(
-      "exceptions",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `the ${expected.length} match exceptions are listed`
-        : `expected ${expected.length} invoices; missing ${missing.join(", ") || "none"}; not exceptions: ${extra.join(", ") || "none"}`,
-    ),
-  ];
+  return checkInvoiceIdArray(context.answer, expected, "exceptions", {
+    success: `the ${expected.length} match exceptions are listed`,
+    prefix: `expected ${expected.length} invoices; `,
+    extraLabel: "not exceptions:",
+  });
 }
 
 interface Variant {
@@ -82,10 +69,7 @@ print(len(pending), "pending invoices,", len(lines), "merchandise lines, toleran
 orders = {}
 for po_id in sorted(set(po_of.values())):
     detail = call("get_purchase_order", po_id=po_id)
-    received = {}
-    for receipt in detail["receipts"]:
-        received[receipt["line_no"]] = received.get(receipt["line_no"], 0) + receipt["quantity_received"]
-    orders[po_id] = ({line["line_no"]: line for line in detail["lines"]}, received)
+    orders[po_id] = ({line["line_no"]: line for line in detail["lines"]}, received_by_line(detail))
 
 exceptions = set()
 for line in lines:
@@ -119,22 +103,21 @@ export const threeWayMatchExceptionsTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "flags-any-price-difference",
-      description:
-        "Treats every price difference from the PO as an exception, ignoring the tolerance (and lower prices).",
-      cells: cells({ anyPriceDifference: true }),
-    },
-    {
-      id: "tolerance-inclusive",
-      description: "Flags a price exactly at the tolerance limit, which the policy accepts.",
-      cells: cells({ inclusiveTolerance: true }),
-    },
-    {
-      id: "ordered-not-received",
-      description: "Compares invoiced quantities with the quantity ordered instead of the quantity received.",
-      cells: cells({ orderedQuantity: true }),
-    },
-  ],
+  nearMisses: nearMisses(cells, [
+    [
+      "flags-any-price-difference",
+      "Treats every price difference from the PO as an exception, ignoring the tolerance (and lower prices).",
+      { anyPriceDifference: true },
+    ],
+    [
+      "tolerance-inclusive",
+      "Flags a price exactly at the tolerance limit, which the policy accepts.",
+      { inclusiveTolerance: true },
+    ],
+    [
+      "ordered-not-received",
+      "Compares invoiced quantities with the quantity ordered instead of the quantity received.",
+      { orderedQuantity: true },
+    ],
+  ]),
 });
