@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import { patientShare, roundCents } from "./rules.js";
+import { roundCents } from "../../envs/index.js";
+import { patientShare } from "./rules.js";
 import type { PlanCoverage } from "./rules.js";
 
 export interface PatientBalance {

@@ -1,4 +1,4 @@
-import { addDays, type GenerateContext } from "../../envs/index.js";
+import { addDays, roundCents, weightedPick, type GenerateContext } from "../../envs/index.js";
 import { writeClinicDocuments } from "./documents.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -18,7 +18,6 @@ import {
   intervalsOverlap,
   patientShare,
   providerInterval,
-  roundCents,
   splitStartTime,
   weekdayOf,
 } from "./rules.js";
@@ -119,16 +118,6 @@ const ROOM_EQUIPMENT: Record<RoomType, string[]> = {
   procedure: ["Procedure table, surgical light, autoclave access", "Procedure chair, cryotherapy unit"],
   imaging: ["Digital X-ray", "Echocardiography ultrasound"],
 };
-
-function weightedPick<T>(random: GenerateContext["random"], items: Array<[T, number]>): T {
-  const total = items.reduce((sum, [, weight]) => sum + weight, 0);
-  let roll = random.next() * total;
-  for (const [item, weight] of items) {
-    roll -= weight;
-    if (roll < 0) return item;
-  }
-  return items[items.length - 1]![0];
-}
 
 function randomPhone(random: GenerateContext["random"]): string {
   return `(${random.int(201, 989)}) ${random.int(201, 989)}-${String(random.int(0, 9999)).padStart(4, "0")}`;
@@ -447,7 +436,11 @@ function bookAppointments(
           );
           newSlice = false;
         }
-        let visitType = weightedPick(random, specialty.visitMix);
+        let visitType = weightedPick(
+          random,
+          specialty.visitMix.map(([type]) => type),
+          specialty.visitMix.map(([, weight]) => weight),
+        );
         if (visitType === "procedure" && (provider.credential === "NP" || provider.credential === "PA"))
           visitType = "follow_up";
         const rule = VISIT_RULES[visitType];

@@ -4,6 +4,7 @@ import {
   defineTask,
   nearlyEqual,
   parseAnswerJson,
+  roundCents,
   type Check,
   type GenerateContext,
   type VerifyContext,
@@ -11,7 +12,7 @@ import {
 import { computeBalances } from "../billing.js";
 import type { PatientBalance } from "../billing.js";
 import { clinicDomain } from "../domain.js";
-import { COLLECTIONS_THRESHOLD, PLANS, roundCents } from "../rules.js";
+import { COLLECTIONS_THRESHOLD, PLANS } from "../rules.js";
 import type { PlanCoverage } from "../rules.js";
 import { readCoverage } from "../workspace-facts.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";

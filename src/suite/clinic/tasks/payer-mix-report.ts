@@ -3,13 +3,14 @@ import {
   defineTask,
   parseAnswerJson,
   parseAnswerNumber,
+  roundCents,
   type Check,
   type GenerateContext,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
-import { NO_SHOW_CHARGE_CODE, VISIT_RULES, roundCents, type VisitType } from "../rules.js";
+import { NO_SHOW_CHARGE_CODE, VISIT_RULES, type VisitType } from "../rules.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const REVENUE_DEFINITIONS_PATH = "billing/revenue-report-definitions.md";
