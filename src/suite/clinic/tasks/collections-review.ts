@@ -1,9 +1,9 @@
 import {
   addDays,
   check,
+  checkNone,
+  compareAnswerAmounts,
   defineTask,
-  nearlyEqual,
-  parseAnswerJson,
   roundCents,
   type Check,
   type GenerateContext,
@@ -15,6 +15,7 @@ import { clinicDomain } from "../domain.js";
 import { COLLECTIONS_THRESHOLD, PLANS } from "../rules.js";
 import type { PlanCoverage } from "../rules.js";
 import { readCoverage } from "../workspace-facts.js";
+import { checkListedItems } from "./answer-lists.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 const seedCoverage = (planCode: string): PlanCoverage =>
@@ -107,8 +108,8 @@ function verify({ initial, answer }: VerifyContext): Check[] {
       .map((entry) => [entry.mrn, entry.balance]),
   );
   if (expected.size === 0) throw new Error("generation produced no account over the collections threshold");
-  const parsed = parseAnswerJson(answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+  const diff = compareAnswerAmounts(answer, expected);
+  if (!diff)
     return [
       check(
         "answer-format",
@@ -116,33 +117,17 @@ function verify({ initial, answer }: VerifyContext): Check[] {
         `expected a JSON object mapping MRN to balance, got: ${answer.slice(0, 200)}`,
       ),
     ];
-  const given = new Map(
-    Object.entries(parsed as Record<string, unknown>).map(([mrn, value]) => [
-      mrn.trim().toUpperCase(),
-      typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
-    ]),
-  );
-  const missing = [...expected.keys()].filter((mrn) => !given.has(mrn));
-  const extra = [...given.keys()].filter((mrn) => !expected.has(mrn));
-  const wrong = [...expected.entries()]
-    .filter(([mrn, balance]) => given.has(mrn) && !nearlyEqual(given.get(mrn)!, balance))
-    .map(([mrn, balance]) => `${mrn}: expected ${balance.toFixed(2)}, got ${String(given.get(mrn))}`);
   return [
-    check(
+    checkListedItems(
       "accounts",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `the ${expected.size} accounts over the threshold are listed`
-        : `expected ${expected.size} accounts; missing ${missing.slice(0, 10).join(", ") || "none"}; not over the threshold: ${
-            extra.slice(0, 10).join(", ") || "none"
-          }`,
+      { ...diff, summary: `expected ${expected.size} accounts`, extraLabel: "not over the threshold" },
+      `the ${expected.size} accounts over the threshold are listed`,
     ),
-    check(
+    checkNone(
       "balances",
-      wrong.length === 0,
-      wrong.length === 0
-        ? "every listed balance is correct"
-        : `wrong balances: ${wrong.slice(0, 10).join("; ")}`,
+      diff.wrong,
+      "every listed balance is correct",
+      (wrong) => `wrong balances: ${wrong.slice(0, 10).join("; ")}`,
     ),
   ];
 }

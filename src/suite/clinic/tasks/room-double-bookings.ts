@@ -13,21 +13,16 @@ import {
   VISIT_RULES,
   formatStartTime,
   intervalsOverlap,
-  providerInterval,
   roomInterval,
   splitStartTime,
 } from "../rules.js";
 import type { VisitType } from "../rules.js";
+import { checkListedItems } from "./answer-lists.js";
+import { providerFree, roomFree, type Booking } from "./bookings.js";
 import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
-interface AppointmentRow {
-  id: number;
+interface AppointmentRow extends Booking {
   patient_id: number;
-  provider_id: number;
-  room_id: number | null;
-  visit_type: string;
-  start_time: string;
-  status: string;
   specialty: string;
 }
 
@@ -71,29 +66,13 @@ function prepare(context: GenerateContext): void {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const live = (row: AppointmentRow): boolean => row.status !== "cancelled";
-  const roomFree = (roomId: number, visitType: VisitType, startTime: string, exceptId: number): boolean =>
-    rows.every(
-      (row) =>
-        row.id === exceptId ||
-        row.room_id !== roomId ||
-        !live(row) ||
-        !intervalsOverlap(roomInterval(row.visit_type, row.start_time), roomInterval(visitType, startTime)),
-    );
   // Someone who is in clinic that day (has visits) and free at that time, preferring the anchor's specialty.
   const pickProvider = (anchor: AppointmentRow, visitType: VisitType, startTime: string): number => {
     const date = startTime.slice(0, 10);
-    const slot = providerInterval(visitType, startTime);
     const working = [
       ...new Set(rows.filter((row) => row.start_time.startsWith(date)).map((row) => row.provider_id)),
     ];
-    const free = working.filter((providerId) =>
-      rows.every(
-        (row) =>
-          row.provider_id !== providerId ||
-          !live(row) ||
-          !intervalsOverlap(providerInterval(row.visit_type, row.start_time), slot),
-      ),
-    );
+    const free = working.filter((providerId) => providerFree(rows, providerId, visitType, startTime));
     const sameSpecialty = free.filter((providerId) =>
       rows.some((row) => row.provider_id === providerId && row.specialty === anchor.specialty),
     );
@@ -168,6 +147,7 @@ function prepare(context: GenerateContext): void {
           row.visit_type === "procedure" &&
           endOf(row) - 5 + VISIT_RULES.procedure.lengthMinutes <= CLINIC_CLOSE_MINUTES &&
           roomFree(
+            rows,
             row.room_id!,
             "procedure",
             formatStartTime(row.start_time.slice(0, 10), endOf(row) - 5),
@@ -184,6 +164,7 @@ function prepare(context: GenerateContext): void {
           exam(row) &&
           endOf(row) + 20 <= CLINIC_CLOSE_MINUTES &&
           roomFree(
+            rows,
             row.room_id!,
             "follow_up",
             formatStartTime(row.start_time.slice(0, 10), endOf(row)),
@@ -220,16 +201,16 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   };
   const expectedKeys = new Set(expected.map(key));
   const givenKeys = new Set((list as unknown[][]).map(key));
-  const missing = [...expectedKeys].filter((pair) => !givenKeys.has(pair));
-  const extra = [...givenKeys].filter((pair) => !expectedKeys.has(pair));
+  const difference = {
+    missing: [...expectedKeys].filter((pair) => !givenKeys.has(pair)),
+    extra: [...givenKeys].filter((pair) => !expectedKeys.has(pair)),
+    summary: `expected ${expected.length} pairs`,
+    extraLabel: "not conflicts",
+    missingLimit: Infinity,
+    extraLimit: 15,
+  };
   return [
-    check(
-      "conflicting-pairs",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `all ${expected.length} double-booked pairs found`
-        : `expected ${expected.length} pairs; missing ${missing.join(", ") || "none"}; not conflicts: ${extra.slice(0, 15).join(", ") || "none"}`,
-    ),
+    checkListedItems("conflicting-pairs", difference, `all ${expected.length} double-booked pairs found`),
   ];
 }
 
