@@ -289,21 +289,9 @@ export function generateClinic(context: GenerateContext): void {
 
   const insertAppointment = db.prepare(
     `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (@id, @patientId, @providerId, @roomId, @visitType, @startTime, @status, @reason, @cancelReason)`,
   );
-  for (const appointment of appointments) {
-    insertAppointment.run(
-      appointment.id,
-      appointment.patientId,
-      appointment.providerId,
-      appointment.roomId,
-      appointment.visitType,
-      appointment.startTime,
-      appointment.status,
-      appointment.reason,
-      appointment.cancelReason,
-    );
-  }
+  for (const appointment of appointments) insertAppointment.run(appointment);
   postCharges(context, world);
   postPayments(context, world);
   writeClinicDocuments(context, world);
@@ -802,7 +790,7 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
   const { db, random, referenceDate } = context;
   const insertCharge = db.prepare(
     `INSERT INTO charges (appointment_id, patient_id, service_date, code, description, category, amount, claim_status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (@appointmentId, @patientId, @date, @code, @description, @category, @amount, @claimStatus)`,
   );
   const patientsById = new Map(world.patients.map((patient) => [patient.id, patient]));
   const providersById = new Map(world.providers.map((provider) => [provider.id, provider]));
@@ -821,16 +809,13 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
           : "adjudicated";
       const specialty = providersById.get(appointment.providerId)!.specialtyCode;
       for (const line of feeLinesFor(random, appointment, specialty))
-        insertCharge.run(
-          appointment.id,
-          patient.id,
+        insertCharge.run({
+          appointmentId: appointment.id,
+          patientId: patient.id,
           date,
-          line.code,
-          line.description,
-          line.category,
-          line.amount,
+          ...line,
           claimStatus,
-        );
+        });
     } else if (
       appointment.status === "no_show" &&
       date < reviewStart &&
@@ -838,16 +823,16 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
       random.chance(0.6)
     ) {
       // Fees from the previous review cycle, already on patient accounts.
-      insertCharge.run(
-        appointment.id,
-        patient.id,
+      insertCharge.run({
+        appointmentId: appointment.id,
+        patientId: patient.id,
         date,
-        NO_SHOW_CHARGE_CODE,
-        "Missed appointment fee",
-        "admin_fee",
-        VISIT_RULES[appointment.visitType].noShowFee,
-        "patient_only",
-      );
+        code: NO_SHOW_CHARGE_CODE,
+        description: "Missed appointment fee",
+        category: "admin_fee",
+        amount: VISIT_RULES[appointment.visitType].noShowFee,
+        claimStatus: "patient_only",
+      });
     }
   }
 }

@@ -1,5 +1,7 @@
 import {
+  allRows,
   check,
+  checkNone,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
@@ -31,16 +33,17 @@ export function expectedNoShowOutcome(state: VerifyContext["initial"]): {
   const period = readReviewPeriod(state);
   const closures = readClosures(state);
   const excused = readExcusedAppointmentIds(state);
-  const rows = state.db
-    .prepare(
-      `SELECT a.id, a.patient_id, a.visit_type, a.start_time, pl.plan_type, pa.scheduling_status
-         FROM appointments a
-         JOIN patients pa ON pa.id = a.patient_id
-         LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id
-        WHERE a.status = 'no_show' AND substr(a.start_time, 1, 10) BETWEEN ? AND ?
-        ORDER BY a.start_time, a.id`,
-    )
-    .all(period.from, period.to) as NoShowRow[];
+  const rows = allRows<NoShowRow>(
+    state.db,
+    `SELECT a.id, a.patient_id, a.visit_type, a.start_time, pl.plan_type, pa.scheduling_status
+       FROM appointments a
+       JOIN patients pa ON pa.id = a.patient_id
+       LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id
+      WHERE a.status = 'no_show' AND substr(a.start_time, 1, 10) BETWEEN ? AND ?
+      ORDER BY a.start_time, a.id`,
+    period.from,
+    period.to,
+  );
   const counted = rows.filter((row) => {
     if (excused.has(row.id)) return false;
     const { date, minutes } = splitStartTime(row.start_time);
@@ -109,12 +112,11 @@ function verify({ initial, final }: VerifyContext): Check[] {
         .join(", ")}`,
     );
   checks.push(
-    check(
+    checkNone(
       "no-show-fees",
-      problems.length === 0,
-      problems.length === 0
-        ? `exactly the ${fees.size} required missed-appointment fees were posted`
-        : `expected ${fees.size} fees; ${problems.slice(0, 12).join("; ")}`,
+      problems,
+      `exactly the ${fees.size} required missed-appointment fees were posted`,
+      (found) => `expected ${fees.size} fees; ${found.slice(0, 12).join("; ")}`,
     ),
   );
 
@@ -140,11 +142,9 @@ function verify({ initial, final }: VerifyContext): Check[] {
   );
   const statusOf = (db: VerifyContext["initial"]["db"]): Map<number, string> =>
     new Map(
-      (
-        db.prepare("SELECT id, scheduling_status FROM patients").all() as Array<{
-          id: number;
-          scheduling_status: string;
-        }>
+      allRows<{ id: number; scheduling_status: string }>(
+        db,
+        "SELECT id, scheduling_status FROM patients",
       ).map((row) => [row.id, row.scheduling_status]),
     );
   const before = statusOf(initial.db);

@@ -1,4 +1,5 @@
 import {
+  addDays,
   check,
   checkStateDiff,
   defineTask,
@@ -125,7 +126,7 @@ Owner: Practice Manager. Portal messages are answered within one business day.
             `I need to cancel my visit on ${when} - we will be out of town. Sorry for the short notice.`,
             `Could you please cancel the appointment I have on ${when}? I'll call to book again later.`,
           ]);
-    const sent = index % 3 === 0 ? referenceDate : addDaysIso(referenceDate, -1);
+    const sent = index % 3 === 0 ? referenceDate : addDays(referenceDate, -1);
     context.writeFile(
       `${PORTAL_INBOX}/msg-${String(index + 1).padStart(3, "0")}.txt`,
       renderEmail({ From: `${name} <${sender}>`, Sent: sent, Subject: "My appointment" }, [
@@ -135,12 +136,6 @@ Owner: Practice Manager. Portal messages are answered within one business day.
       ]),
     );
   }
-}
-
-function addDaysIso(isoDate: string, days: number): string {
-  const day = new Date(`${isoDate}T00:00:00Z`);
-  day.setUTCDate(day.getUTCDate() + days);
-  return day.toISOString().slice(0, 10);
 }
 
 export interface PortalMessage {
