@@ -135,8 +135,57 @@ function pickClinicDays(random: GenerateContext["random"]): number[] {
 export function generateClinic(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
   const rows = factors.rows;
+  const { specialtyIds, planIds } = insertReferenceData(context);
+  const rooms = insertRooms(context);
+  const { providers, leaves } = insertProviders(context, specialtyIds);
+  const patients = insertPatients(context, planIds);
+  const appointments = bookAppointments(context, providers, rooms, patients);
+  const world: ClinicWorld = {
+    referenceDate,
+    providers,
+    rooms,
+    patients,
+    appointments,
+    leaves,
+    closureDate: "",
+    logDates: [],
+    exportDates: [],
+    excusedAppointmentIds: new Set(),
+    noteCount: 0,
+    random,
+    faker,
+  };
+  const scaledFiles = 9 * factors.files - 3;
+  const logCount = Math.ceil(scaledFiles * 0.4);
+  const exportCount = Math.floor(scaledFiles * 0.35);
+  world.noteCount = scaledFiles - logCount - exportCount;
+  world.logDates = recentWeekdays(referenceDate, logCount);
+  world.exportDates = recentWeekdays(referenceDate, exportCount);
+  plantNoShowHistory(world, rows);
+  settleLeaveCoverage(world);
 
-  // Reference data.
+  const insertAppointment = db.prepare(
+    `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
+     VALUES (@id, @patientId, @providerId, @roomId, @visitType, @startTime, @status, @reason, @cancelReason)`,
+  );
+  for (const appointment of appointments) insertAppointment.run(appointment);
+  postCharges(context, world);
+  postPayments(context, world);
+  writeClinicDocuments(context, world);
+  // The payers' eligibility records: every insured patient covered since registration, open-ended.
+  db.prepare(
+    `INSERT INTO insurance_eligibility (patient_id, plan_code, member_id, coverage_start, coverage_end)
+     SELECT p.id, pl.plan_code, p.member_id, p.registered_on, NULL
+       FROM patients p JOIN insurance_plans pl ON pl.id = p.insurance_plan_id ORDER BY p.id`,
+  ).run();
+}
+
+/** Specialties and insurance plans; returns their ids by code. */
+function insertReferenceData(context: GenerateContext): {
+  specialtyIds: Map<string, number>;
+  planIds: Map<string, number>;
+} {
+  const { db, random } = context;
   const insertSpecialty = db.prepare(
     "INSERT INTO specialties (id, code, name, department_phone) VALUES (?, ?, ?, ?)",
   );
@@ -153,7 +202,13 @@ export function generateClinic(context: GenerateContext): void {
   );
   const planIds = new Map(PLANS.map((plan, index) => [plan.code, index + 1]));
 
-  // Rooms: exam rooms on floors 1-2, procedure and imaging rooms on floor 3.
+  return { specialtyIds, planIds };
+}
+
+/** Rooms: exam rooms on floors 1-2, procedure and imaging rooms on floor 3. */
+function insertRooms(context: GenerateContext): RoomDraft[] {
+  const { db, random } = context;
+  const rows = context.factors.rows;
   const rooms: RoomDraft[] = [];
   const roomCounts: Array<[RoomType, number, string]> = [
     ["exam", 4 * rows, "EX"],
@@ -173,7 +228,16 @@ export function generateClinic(context: GenerateContext): void {
     }
   }
 
-  // Providers, interleaved across specialties so ids do not group by specialty.
+  return rooms;
+}
+
+/** Providers, interleaved across specialties so ids do not group by specialty, and next week's leave. */
+function insertProviders(
+  context: GenerateContext,
+  specialtyIds: Map<string, number>,
+): { providers: ProviderDraft[]; leaves: LeaveEntry[] } {
+  const { db, random, faker, referenceDate } = context;
+  const rows = context.factors.rows;
   const specialtySlots: string[] = [];
   for (const specialty of SPECIALTIES)
     for (let index = 0; index < specialty.sharePerNine * rows; index += 1)
@@ -209,7 +273,13 @@ export function generateClinic(context: GenerateContext): void {
     );
   }
 
-  // Patients: about a fifth are children, seen by pediatrics.
+  return { providers, leaves };
+}
+
+/** Patients: about a fifth are children, seen by pediatrics. */
+function insertPatients(context: GenerateContext, planIds: Map<string, number>): PatientDraft[] {
+  const { db, random, faker, referenceDate } = context;
+  const rows = context.factors.rows;
   const patients: PatientDraft[] = [];
   const patientCount = 60 * rows;
   const insertPatient = db.prepare(
@@ -261,46 +331,7 @@ export function generateClinic(context: GenerateContext): void {
       addDays(referenceDate, -random.int(30, 3000)),
     );
   }
-
-  const appointments = bookAppointments(context, providers, rooms, patients);
-  const world: ClinicWorld = {
-    referenceDate,
-    providers,
-    rooms,
-    patients,
-    appointments,
-    leaves,
-    closureDate: "",
-    logDates: [],
-    exportDates: [],
-    excusedAppointmentIds: new Set(),
-    noteCount: 0,
-    random,
-    faker,
-  };
-  const scaledFiles = 9 * factors.files - 3;
-  const logCount = Math.ceil(scaledFiles * 0.4);
-  const exportCount = Math.floor(scaledFiles * 0.35);
-  world.noteCount = scaledFiles - logCount - exportCount;
-  world.logDates = recentWeekdays(referenceDate, logCount);
-  world.exportDates = recentWeekdays(referenceDate, exportCount);
-  plantNoShowHistory(world, rows);
-  settleLeaveCoverage(world);
-
-  const insertAppointment = db.prepare(
-    `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
-     VALUES (@id, @patientId, @providerId, @roomId, @visitType, @startTime, @status, @reason, @cancelReason)`,
-  );
-  for (const appointment of appointments) insertAppointment.run(appointment);
-  postCharges(context, world);
-  postPayments(context, world);
-  writeClinicDocuments(context, world);
-  // The payers' eligibility records: every insured patient covered since registration, open-ended.
-  db.prepare(
-    `INSERT INTO insurance_eligibility (patient_id, plan_code, member_id, coverage_start, coverage_end)
-     SELECT p.id, pl.plan_code, p.member_id, p.registered_on, NULL
-       FROM patients p JOIN insurance_plans pl ON pl.id = p.insurance_plan_id ORDER BY p.id`,
-  ).run();
+  return patients;
 }
 
 /** Weekdays strictly before the reference date, newest first. */
@@ -694,22 +725,31 @@ function settleLeaveCoverage(world: ClinicWorld): void {
     list.push(providerInterval(appointment.visitType, appointment.startTime));
     busy.set(appointment.providerId, list);
   }
+  // Section 4 of the scheduling rules: same specialty, in clinic, not on leave, credentialed, free.
+  const canCover = (
+    candidate: ProviderDraft,
+    owner: ProviderDraft,
+    visitType: VisitType,
+    startTime: string,
+  ) => {
+    const interval = providerInterval(visitType, startTime);
+    const { date } = splitStartTime(startTime);
+    return (
+      candidate.id !== owner.id &&
+      candidate.specialtyCode === owner.specialtyCode &&
+      candidate.clinicDays.includes(weekdayOf(date)) &&
+      !onLeave(candidate.id, date) &&
+      (!VISIT_RULES[visitType].physicianOnly ||
+        candidate.credential === "MD" ||
+        candidate.credential === "DO") &&
+      (busy.get(candidate.id) ?? []).every((slot) => !intervalsOverlap(slot, interval))
+    );
+  };
   for (const appointment of affected) {
     const owner = providers.find((provider) => provider.id === appointment.providerId)!;
-    const { date } = splitStartTime(appointment.startTime);
     const interval = providerInterval(appointment.visitType, appointment.startTime);
     const cover = providers
-      .filter(
-        (candidate) =>
-          candidate.id !== owner.id &&
-          candidate.specialtyCode === owner.specialtyCode &&
-          candidate.clinicDays.includes(weekdayOf(date)) &&
-          !onLeave(candidate.id, date) &&
-          (!VISIT_RULES[appointment.visitType].physicianOnly ||
-            candidate.credential === "MD" ||
-            candidate.credential === "DO") &&
-          (busy.get(candidate.id) ?? []).every((slot) => !intervalsOverlap(slot, interval)),
-      )
+      .filter((candidate) => canCover(candidate, owner, appointment.visitType, appointment.startTime))
       .sort((a, b) => a.id - b.id)[0];
     if (cover) busy.set(cover.id, [...(busy.get(cover.id) ?? []), interval]);
     else {
@@ -742,14 +782,7 @@ function settleLeaveCoverage(world: ClinicWorld): void {
     const startTime = formatStartTime(main.to, minutes);
     const interval = providerInterval("telehealth", startTime);
     if (ownBusy.some((slot) => intervalsOverlap(slot, interval))) continue;
-    const cover = providers.find(
-      (candidate) =>
-        candidate.id !== main.provider.id &&
-        candidate.specialtyCode === main.provider.specialtyCode &&
-        candidate.clinicDays.includes(weekdayOf(main.to)) &&
-        !onLeave(candidate.id, main.to) &&
-        (busy.get(candidate.id) ?? []).every((slot) => !intervalsOverlap(slot, interval)),
-    );
+    const cover = providers.find((candidate) => canCover(candidate, main.provider, "telehealth", startTime));
     if (!cover) continue;
     busy.set(cover.id, [...(busy.get(cover.id) ?? []), interval]);
     appointments.push({
