@@ -1,5 +1,7 @@
 import {
   addDays,
+  allRows,
+  getRow,
   check,
   checkNone,
   compareAnswerAmounts,
@@ -35,11 +37,11 @@ function prepare(context: GenerateContext): void {
   );
   // A claim the insurer reopened: its share leaves the balance until it is processed again.
   for (const entry of insured.slice(0, 1)) {
-    const charge = db
-      .prepare(
-        "SELECT id FROM charges WHERE patient_id = ? AND claim_status = 'adjudicated' AND category != 'lab' ORDER BY amount DESC LIMIT 1",
-      )
-      .get(entry.patientId) as { id: number } | undefined;
+    const charge = getRow<{ id: number }>(
+      db,
+      "SELECT id FROM charges WHERE patient_id = ? AND claim_status = 'adjudicated' AND category != 'lab' ORDER BY amount DESC LIMIT 1",
+      entry.patientId,
+    );
     if (charge) db.prepare("UPDATE charges SET claim_status = 'pending' WHERE id = ?").run(charge.id);
   }
   // Enough accounts over the threshold to review: the largest unpaid accounts, starting with a self-pay one.
@@ -48,13 +50,12 @@ function prepare(context: GenerateContext): void {
       (entry) => entry.balance > COLLECTIONS_THRESHOLD,
     ),
   });
-  const billed = db
-    .prepare(
-      `SELECT c.patient_id, p.insurance_plan_id IS NULL AS self_pay, SUM(c.amount) AS total
-         FROM charges c JOIN patients p ON p.id = c.patient_id
-        WHERE c.claim_status != 'pending' GROUP BY c.patient_id ORDER BY self_pay DESC, total DESC, c.patient_id`,
-    )
-    .all() as Array<{ patient_id: number; self_pay: number }>;
+  const billed = allRows<{ patient_id: number; self_pay: number }>(
+    db,
+    `SELECT c.patient_id, p.insurance_plan_id IS NULL AS self_pay, SUM(c.amount) AS total
+       FROM charges c JOIN patients p ON p.id = c.patient_id
+      WHERE c.claim_status != 'pending' GROUP BY c.patient_id ORDER BY self_pay DESC, total DESC, c.patient_id`,
+  );
   const clearPayments = db.prepare("DELETE FROM payments WHERE patient_id = ?");
   let state = overCount();
   if (!state.over.some((entry) => entry.selfPay)) {

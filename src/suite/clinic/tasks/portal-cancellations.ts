@@ -1,5 +1,7 @@
 import {
   addDays,
+  allRows,
+  getRow,
   check,
   checkStateDiff,
   defineTask,
@@ -161,14 +163,18 @@ export function expectedPortalCancellations(state: StateView): number[] {
   for (const path of state.listFiles().filter((file) => file.startsWith(`${PORTAL_INBOX}/`))) {
     const message = readPortalMessage(state.readFile(path) ?? "", 2025);
     if (message.intent !== "cancel" || !message.date) continue;
-    const patient = state.db.prepare("SELECT id FROM patients WHERE lower(email) = ?").get(message.email) as
-      { id: number } | undefined;
+    const patient = getRow<{ id: number }>(
+      state.db,
+      "SELECT id FROM patients WHERE lower(email) = ?",
+      message.email,
+    );
     if (!patient) continue;
-    const appointments = state.db
-      .prepare(
-        "SELECT id FROM appointments WHERE patient_id = ? AND status = 'scheduled' AND substr(start_time, 1, 10) = ? ORDER BY id",
-      )
-      .all(patient.id, message.date) as Array<{ id: number }>;
+    const appointments = allRows<{ id: number }>(
+      state.db,
+      "SELECT id FROM appointments WHERE patient_id = ? AND status = 'scheduled' AND substr(start_time, 1, 10) = ? ORDER BY id",
+      patient.id,
+      message.date,
+    );
     if (appointments.length === 1) cancelled.push(appointments[0]!.id);
   }
   return cancelled.sort((a, b) => a - b);

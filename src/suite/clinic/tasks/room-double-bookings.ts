@@ -1,4 +1,5 @@
 import {
+  allRows,
   check,
   defineTask,
   parseAnswerJson,
@@ -28,13 +29,13 @@ interface AppointmentRow extends Booking {
 
 /** Every pair of non-cancelled appointments from `fromDate` on whose room occupancy overlaps. */
 export function roomConflicts(state: VerifyContext["initial"], fromDate: string): Array<[number, number]> {
-  const rows = state.db
-    .prepare(
-      `SELECT id, room_id, visit_type, start_time FROM appointments
-        WHERE room_id IS NOT NULL AND status != 'cancelled' AND substr(start_time, 1, 10) >= ?
-        ORDER BY room_id, start_time, id`,
-    )
-    .all(fromDate) as Array<{ id: number; room_id: number; visit_type: string; start_time: string }>;
+  const rows = allRows<{ id: number; room_id: number; visit_type: string; start_time: string }>(
+    state.db,
+    `SELECT id, room_id, visit_type, start_time FROM appointments
+      WHERE room_id IS NOT NULL AND status != 'cancelled' AND substr(start_time, 1, 10) >= ?
+      ORDER BY room_id, start_time, id`,
+    fromDate,
+  );
   const pairs: Array<[number, number]> = [];
   for (let index = 0; index < rows.length; index += 1) {
     const first = rows[index]!;
@@ -54,13 +55,12 @@ export function roomConflicts(state: VerifyContext["initial"], fromDate: string)
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const rows = db
-    .prepare(
-      `SELECT a.id, a.patient_id, a.provider_id, a.room_id, a.visit_type, a.start_time, a.status, s.code AS specialty
-         FROM appointments a JOIN providers p ON p.id = a.provider_id JOIN specialties s ON s.id = p.specialty_id
-        ORDER BY a.id`,
-    )
-    .all() as AppointmentRow[];
+  const rows = allRows<AppointmentRow>(
+    db,
+    `SELECT a.id, a.patient_id, a.provider_id, a.room_id, a.visit_type, a.start_time, a.status, s.code AS specialty
+       FROM appointments a JOIN providers p ON p.id = a.provider_id JOIN specialties s ON s.id = p.specialty_id
+      ORDER BY a.id`,
+  );
   const insert = db.prepare(
     `INSERT INTO appointments (patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

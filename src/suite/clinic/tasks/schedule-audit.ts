@@ -62,11 +62,8 @@ export function bookingViolations(row: BookingRow, clinicDays: Set<number> | und
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const rows = db.prepare(`${BOOKING_QUERY} ORDER BY a.id`).all() as BookingRow[];
-  const rooms = db.prepare("SELECT id, room_type FROM rooms ORDER BY id").all() as Array<{
-    id: number;
-    room_type: string;
-  }>;
+  const rows = allRows<BookingRow>(db, `${BOOKING_QUERY} ORDER BY a.id`);
+  const rooms = allRows<{ id: number; room_type: string }>(db, "SELECT id, room_type FROM rooms ORDER BY id");
   const providers = allRows<ProviderRow>(db, PROVIDER_QUERY);
   // The roster is a workspace document; seven weeks of bookings reveal the same weekdays.
   const worksOn = (providerId: number, date: string): boolean =>
@@ -189,11 +186,8 @@ function prepare(context: GenerateContext): void {
 
 function expectedViolations(state: VerifyContext["initial"]): Map<number, string[]> {
   const roster = readRoster(state);
-  const rows = state.db
-    .prepare(
-      `${BOOKING_QUERY} WHERE a.status = 'scheduled' AND substr(a.start_time, 1, 10) >= ? ORDER BY a.id`,
-    )
-    .all(REFERENCE_DATE) as BookingRow[];
+  const upcoming = `${BOOKING_QUERY} WHERE a.status = 'scheduled' AND substr(a.start_time, 1, 10) >= ? ORDER BY a.id`;
+  const rows = allRows<BookingRow>(state.db, upcoming, REFERENCE_DATE);
   const result = new Map<number, string[]>();
   for (const row of rows) {
     const violations = bookingViolations(row, roster.get(row.provider_id)?.clinicDays);
