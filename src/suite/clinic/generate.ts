@@ -588,7 +588,9 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
       appointment.cancelReason = null;
     }
   };
-  const distinctDates = (candidates: AppointmentDraft[], count: number): AppointmentDraft[] => {
+  /** `count` completed visits on distinct dates the filter keeps, drawn from the shuffled pool. */
+  const distinctDates = (count: number, keep: (date: string) => boolean): AppointmentDraft[] => {
+    const candidates = pool((_, date) => keep(date));
     const seen = new Set<string>();
     const picked: AppointmentDraft[] = [];
     for (const appointment of candidates) {
@@ -601,24 +603,14 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
     return picked;
   };
   const logDays = new Set(world.logDates);
+  const offClosureDay = (date: string): boolean => date !== closureDate;
+  const beforeClosure = (date: string): boolean => date < closureDate;
   const repeats = Math.max(1, Math.round(rows / 2));
   for (let repeat = 0; repeat < repeats; repeat += 1) {
     // Three counted no-shows: two fees and the flag.
-    assign(
-      takePatient("other"),
-      distinctDates(
-        pool((_, date) => date !== closureDate),
-        3,
-      ),
-    );
+    assign(takePatient("other"), distinctDates(3, offClosureDay));
     // Three counted no-shows under Medicaid: the flag but no fees.
-    assign(
-      takePatient("medicaid"),
-      distinctDates(
-        pool((_, date) => date !== closureDate),
-        3,
-      ),
-    );
+    assign(takePatient("medicaid"), distinctDates(3, offClosureDay));
     // Three no-shows, one of them excused in the front-desk log.
     const excusedPatient = takePatient("other");
     const excused = pool((_, date) => logDays.has(date) && date !== closureDate)[0];
@@ -628,21 +620,12 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
       const excusedDate = splitStartTime(excused.startTime).date;
       assign(
         excusedPatient,
-        distinctDates(
-          pool((_, date) => date !== closureDate && date !== excusedDate),
-          2,
-        ),
+        distinctDates(2, (date) => date !== closureDate && date !== excusedDate),
       );
     }
     // Two counted no-shows before the closure plus one in the excused closure afternoon.
     const closurePatient = takePatient("other");
-    assign(
-      closurePatient,
-      distinctDates(
-        pool((_, date) => date < closureDate),
-        2,
-      ),
-    );
+    assign(closurePatient, distinctDates(2, beforeClosure));
     const afternoon = random.shuffle(
       appointments.filter((appointment) => {
         const { date, minutes } = splitStartTime(appointment.startTime);
@@ -660,13 +643,7 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
     const morningPatient = takePatient("other");
     const morning = pool((_, date, minutes) => date === closureDate && minutes < 12 * 60)[0];
     if (morning) {
-      assign(
-        morningPatient,
-        distinctDates(
-          pool((_, date) => date < closureDate),
-          1,
-        ),
-      );
+      assign(morningPatient, distinctDates(1, beforeClosure));
       assign(morningPatient, [morning]);
     }
   }
