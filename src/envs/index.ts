@@ -239,6 +239,6 @@ export {
   checkAnswerIdLists,
   checkAnswerIds,
 } from "./kit/answer-checks.js";
-export { checkNone, compareAnswerAmounts } from "./kit/check-lists.js";
+export { checkNone, compareAnswerAmounts, keysChangedBeyond } from "./kit/check-lists.js";
 export type { AnswerAmountsDiff } from "./kit/check-lists.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

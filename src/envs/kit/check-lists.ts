@@ -1,6 +1,6 @@
 /** Verifier building blocks for checks over lists of findings and answers that map ids to amounts. */
 import type { Check } from "../define-task.js";
-import { check, nearlyEqual, parseAnswerJson } from "../verify-helpers.js";
+import { check, nearlyEqual, parseAnswerJson, type TableDiff } from "../verify-helpers.js";
 
 /**
  * A check that passes when nothing was found: its message is `success`, or `describe(found)` naming what was
@@ -48,4 +48,18 @@ export function compareAnswerAmounts(
       .filter(([id, amount]) => given.has(id) && !nearlyEqual(given.get(id)!, amount))
       .map(([id, amount]) => `${id}: expected ${amount.toFixed(2)}, got ${String(given.get(id))}`),
   };
+}
+
+/**
+ * Keys of the changed rows of a table diff in which some column other than `allowed` changed (e.g. a tool
+ * that may only set `status` also changed `amount`).
+ */
+export function keysChangedBeyond(changes: TableDiff["changed"], allowed: readonly string[]): string[] {
+  return changes
+    .filter((change) =>
+      Object.keys(change.before).some(
+        (column) => !allowed.includes(column) && change.before[column] !== change.after[column],
+      ),
+    )
+    .map((change) => change.key);
 }

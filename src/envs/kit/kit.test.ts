@@ -723,4 +723,14 @@ describe("list checks (check-lists.ts)", () => {
     ]);
     expect(compareAnswerAmounts("[1, 2]", expected)).toBeNull();
   });
+
+  it("keysChangedBeyond names rows where a column outside the allowed ones changed", async () => {
+    const { keysChangedBeyond } = await import("./check-lists.js");
+    const changes = [
+      { key: "1", before: { id: 1, status: "open", amount: 5 }, after: { id: 1, status: "paid", amount: 5 } },
+      { key: "2", before: { id: 2, status: "open", amount: 5 }, after: { id: 2, status: "paid", amount: 7 } },
+    ];
+    expect(keysChangedBeyond(changes, ["status"])).toEqual(["2"]);
+    expect(keysChangedBeyond(changes, ["status", "amount"])).toEqual([]);
+  });
 });

@@ -1,11 +1,11 @@
-import { roundCents } from "../../envs/index.js";
-
 /**
  * The clinic's fixed operating rules and reference data. The generator renders them into the workspace
  * documents (scheduling rules, no-show policy, coverage table, billing policy); verifiers and task
  * preparation reuse the same values so that documents, data and expectations cannot drift apart.
  * Nothing here is exposed to an agent except through those documents.
  */
+
+import { roundCents } from "../../envs/index.js";
 
 export type Credential = "MD" | "DO" | "NP" | "PA";
 export type RoomType = "exam" | "procedure" | "imaging";

@@ -5,6 +5,7 @@ import {
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
+  keysChangedBeyond,
   nearlyEqual,
   type Check,
   type VerifyContext,
@@ -121,16 +122,7 @@ function verify({ initial, final }: VerifyContext): Check[] {
   );
 
   const patients = diffTable(initial.db, final.db, "patients", "id");
-  const otherColumns = patients.changed
-    .filter((change) =>
-      Object.keys(change.before).some(
-        (column) =>
-          column !== "scheduling_status" &&
-          column !== "status_reason" &&
-          change.before[column] !== change.after[column],
-      ),
-    )
-    .map((change) => change.key);
+  const otherColumns = keysChangedBeyond(patients.changed, ["scheduling_status", "status_reason"]);
   checks.push(
     check(
       "patients-only-status-changed",

@@ -5,6 +5,7 @@ import {
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
+  keysChangedBeyond,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -39,13 +40,7 @@ function verify({ initial, final }: VerifyContext): Check[] {
   const unexpected = diff.changed
     .filter((change) => !expectedIds.has(Number(change.key)))
     .map((change) => change.key);
-  const otherFieldChanges = diff.changed
-    .filter((change) =>
-      Object.keys(change.before).some(
-        (column) => column !== "provider_id" && change.before[column] !== change.after[column],
-      ),
-    )
-    .map((change) => change.key);
+  const otherFieldChanges = keysChangedBeyond(diff.changed, ["provider_id"]);
   const notMoved = expected
     .filter((appointment) => after.get(appointment.id)?.provider_id === appointment.provider_id)
     .map((appointment) => appointment.id);
