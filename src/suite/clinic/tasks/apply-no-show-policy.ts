@@ -201,7 +201,7 @@ for path in [p for p in files if p.startswith("front-desk/")]:
 print(period_start, period_end, fee_by_type, closures, sorted(excused))
 `,
     String.raw`
-no_shows = all_pages(tools.list_appointments, "appointments", status="no_show", date_from=period_start, date_to=period_end)
+no_shows = fetch_all("list_appointments", "appointments", status="no_show", date_from=period_start, date_to=period_end)
 patients = {pid: tools.get_patient(patient_id=pid)["patient"] for pid in sorted({a["patient_id"] for a in no_shows})}
 
 def closure_excused(appointment):

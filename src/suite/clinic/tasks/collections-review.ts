@@ -153,10 +153,10 @@ for row in csv.DictReader(io.StringIO(tools.read_file(path="billing/insurance-co
 print("threshold", threshold, "discount", discount, len(coverage), "coverage rows")
 `,
     String.raw`
-plans = {plan["id"]: plan for plan in all_pages(tools.list_insurance_plans, "plans")}
-patients = {patient["id"]: patient for patient in all_pages(tools.list_patients, "patients")}
-charges = all_pages(tools.list_charges, "charges")
-payments = all_pages(tools.list_payments, "payments")
+plans = {plan["id"]: plan for plan in fetch_all("list_insurance_plans", "plans")}
+patients = {patient["id"]: patient for patient in fetch_all("list_patients", "patients")}
+charges = fetch_all("list_charges", "charges")
+payments = fetch_all("list_payments", "payments")
 print(len(patients), "patients,", len(charges), "charges,", len(payments), "payments")
 `,
     String.raw`

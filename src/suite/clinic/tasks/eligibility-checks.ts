@@ -186,7 +186,7 @@ function cells(variant: Variant = {}): string[] {
     String.raw`
 policy = tools.read_file(path="${ELIGIBILITY_POLICY_PATH}")["content"]
 print(policy)
-visits = all_pages(tools.list_appointments, "appointments", status="scheduled", date_from="${WINDOW.from}", date_to="${WINDOW.to}")
+visits = fetch_all("list_appointments", "appointments", status="scheduled", date_from="${WINDOW.from}", date_to="${WINDOW.to}")
 patients = {}
 for patient_id in sorted({v["patient_id"] for v in visits}):
     patients[patient_id] = tools.get_patient(patient_id=patient_id)["patient"]

@@ -246,7 +246,7 @@ for m in messages:
     if not m["date"]:
         continue
     patient_id = None
-    for candidate in all_pages(tools.list_patients, "patients", query=m["name"]):
+    for candidate in fetch_all("list_patients", "patients", query=m["name"]):
         record = tools.get_patient(patient_id=candidate["id"])["patient"]
         if ${variant.trustSignature ? "True" : '(record["email"] or "").lower() == m["email"]'}:
             patient_id = record["id"]
@@ -255,7 +255,7 @@ for m in messages:
         print("not verified:", m["path"])
         continue
     filters = dict(patient_id=patient_id, status="scheduled") ${variant.cancelAll ? "" : '| dict(date_from=m["date"], date_to=m["date"])'}
-    booked = all_pages(tools.list_appointments, "appointments", **filters)
+    booked = fetch_all("list_appointments", "appointments", **filters)
     if ${variant.cancelAll ? "False" : "len(booked) != 1"}:
         print("ambiguous:", m["path"], booked)
         continue

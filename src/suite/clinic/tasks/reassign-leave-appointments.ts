@@ -171,10 +171,10 @@ print("leaves:", leaves, "physician only:", physician_only)
 def on_leave(provider_id, day):
     return any(provider_id == pid and ${endTest} for pid, start, end in leaves)
 
-providers = {p["id"]: p for p in all_pages(tools.list_providers, "providers")}
+providers = {p["id"]: p for p in fetch_all("list_providers", "providers")}
 affected = []
 for pid, start, end in leaves:
-    for appointment in all_pages(tools.list_appointments, "appointments", provider_id=pid, status="scheduled", date_from=start, date_to=end):
+    for appointment in fetch_all("list_appointments", "appointments", provider_id=pid, status="scheduled", date_from=start, date_to=end):
         if on_leave(pid, appointment["start_time"][:10]):
             affected.append(appointment)
 affected.sort(key=lambda appointment: (appointment["start_time"], appointment["id"]))
@@ -184,7 +184,7 @@ specialties = {providers[pid]["specialty_code"] for pid, _, _ in leaves}
 busy = {}
 for provider in providers.values():
     if provider["specialty_code"] in specialties:
-        booked = all_pages(tools.list_appointments, "appointments", provider_id=provider["id"], date_from=window_start, date_to=window_end)
+        booked = fetch_all("list_appointments", "appointments", provider_id=provider["id"], date_from=window_start, date_to=window_end)
         busy[provider["id"]] = [item for item in booked if item["status"] != "cancelled"]
 print(len(affected), "appointments to move")
 `,

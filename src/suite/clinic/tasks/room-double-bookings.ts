@@ -229,10 +229,10 @@ function programCells(variant: Variant): string[] {
 turnover = {}
 for m in re.finditer(r"^\| \x60(\w+)\x60 \| [^|]+\| \d+ min \| [^|]+\| (\d+ min|-) \|", rules, re.M):
     turnover[m.group(1)] = ${variant.ignoreTurnover ? "0" : 'int(m.group(2).split()[0]) if m.group(2) != "-" else 0'}
-rooms = all_pages(tools.list_rooms, "rooms")
+rooms = fetch_all("list_rooms", "rooms")
 booked = {}
 for room in rooms:
-    booked[room["id"]] = all_pages(tools.list_appointments, "appointments", room_id=room["id"]${
+    booked[room["id"]] = fetch_all("list_appointments", "appointments", room_id=room["id"]${
       variant.includePast ? "" : `, date_from="${REFERENCE_DATE}"`
     })
 print(turnover, len(rooms), "rooms,", sum(len(v) for v in booked.values()), "room bookings")

@@ -235,9 +235,9 @@ hours = re.search(r"from (\d{2}):(\d{2}) and the last visit must end by (\d{2}):
 open_at, close_at = int(hours[0]) * 60 + int(hours[1]), int(hours[2]) * 60 + int(hours[3])
 roster_csv = tools.read_file(path="staff/provider-roster.csv")["content"]
 clinic_days = {int(row["provider_id"]): set(row["clinic_days"].split()) for row in csv.DictReader(io.StringIO(roster_csv))}
-providers = {p["id"]: p for p in all_pages(tools.list_providers, "providers")}
-rooms = {r["id"]: r for r in all_pages(tools.list_rooms, "rooms")}
-upcoming = all_pages(tools.list_appointments, "appointments", date_from="${REFERENCE_DATE}"${variant.includeCancelled ? "" : ', status="scheduled"'})
+providers = {p["id"]: p for p in fetch_all("list_providers", "providers")}
+rooms = {r["id"]: r for r in fetch_all("list_rooms", "rooms")}
+upcoming = fetch_all("list_appointments", "appointments", date_from="${REFERENCE_DATE}"${variant.includeCancelled ? "" : ', status="scheduled"'})
 print(room_rule, physician_only, open_at, close_at, len(upcoming), "upcoming")
 `,
     String.raw`
