@@ -509,23 +509,16 @@ function bookAppointments(
 }
 
 /**
- * Plants the no-show history the review has to untangle: an afternoon closure whose no-shows are
- * excused, supervisor-excused no-shows recorded in the front-desk logs, and patients whose counts sit
- * on either side of the flag threshold with and without Medicaid coverage.
+ * Picks the early-closure day two to five weeks back and marks its afternoon visits no-shows. The closure has
+ * to hit a busy afternoon, or there is nothing to excuse, and a morning with visits that still count.
  */
-function plantNoShowHistory(world: ClinicWorld, rows: number): void {
-  const { random, referenceDate, appointments, patients, providers } = world;
-  const reviewStart = addDays(referenceDate, -NO_SHOW_REVIEW_DAYS);
-  const pediatricProviders = new Set(
-    providers.filter((provider) => provider.specialtyCode === "PED").map((provider) => provider.id),
-  );
+function closeEarly(world: ClinicWorld, pediatricProviders: Set<number>): string {
+  const { random, referenceDate, appointments } = world;
   const closureCandidates: string[] = [];
   for (let offset = 10; offset <= 24; offset += 1) {
     const date = addDays(referenceDate, -offset);
     if (weekdayOf(date) >= 1 && weekdayOf(date) <= 5) closureCandidates.push(date);
   }
-  // The closure has to hit a busy afternoon, or there is nothing to excuse, and a morning with visits
-  // that still count.
   const load = (date: string, afternoon: boolean): number =>
     appointments.filter((appointment) => {
       const { date: day, minutes } = splitStartTime(appointment.startTime);
@@ -539,13 +532,28 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
   const withMornings = closureCandidates.filter((date) => load(date, false) > 0);
   const eligible = withMornings.length > 0 ? withMornings : closureCandidates;
   const busiest = Math.max(...eligible.map((date) => load(date, true)));
-  world.closureDate = random.pick(eligible.filter((date) => load(date, true) >= Math.min(3, busiest)));
-  const closureDate = world.closureDate;
+  const closureDate = random.pick(eligible.filter((date) => load(date, true) >= Math.min(3, busiest)));
   for (const appointment of appointments) {
     const { date, minutes } = splitStartTime(appointment.startTime);
     if (date === closureDate && minutes >= 12 * 60 && appointment.status !== "cancelled")
       appointment.status = "no_show";
   }
+  return closureDate;
+}
+
+/**
+ * Plants the no-show history the review has to untangle: an afternoon closure whose no-shows are
+ * excused, supervisor-excused no-shows recorded in the front-desk logs, and patients whose counts sit
+ * on either side of the flag threshold with and without Medicaid coverage.
+ */
+function plantNoShowHistory(world: ClinicWorld, rows: number): void {
+  const { random, referenceDate, appointments, patients, providers } = world;
+  const reviewStart = addDays(referenceDate, -NO_SHOW_REVIEW_DAYS);
+  const pediatricProviders = new Set(
+    providers.filter((provider) => provider.specialtyCode === "PED").map((provider) => provider.id),
+  );
+  world.closureDate = closeEarly(world, pediatricProviders);
+  const closureDate = world.closureDate;
 
   const inReview = (appointment: AppointmentDraft): boolean => {
     const { date } = splitStartTime(appointment.startTime);
