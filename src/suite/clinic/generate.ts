@@ -755,25 +755,37 @@ function settleLeaveCoverage(world: ClinicWorld): void {
       ),
   );
   if (lastDayBooked) return;
+  bookCoverableVideoVisit(world, main, (startTime) =>
+    providers.some((candidate) => canCover(candidate, main.provider, "telehealth", startTime)),
+  );
+}
+
+/**
+ * Books a video visit on the last day of `leave` at the first time its provider is free and a colleague
+ * could take it over (`coverable`).
+ */
+function bookCoverableVideoVisit(
+  world: ClinicWorld,
+  leave: LeaveEntry,
+  coverable: (startTime: string) => boolean,
+): void {
+  const { appointments } = world;
   const ownBusy = appointments
     .filter(
       (appointment) =>
-        appointment.providerId === main.provider.id &&
+        appointment.providerId === leave.provider.id &&
         appointment.status !== "cancelled" &&
-        splitStartTime(appointment.startTime).date === main.to,
+        splitStartTime(appointment.startTime).date === leave.to,
     )
     .map((appointment) => providerInterval(appointment.visitType, appointment.startTime));
   for (let minutes = CLINIC_OPEN_MINUTES; minutes + 20 <= CLINIC_CLOSE_MINUTES; minutes += 10) {
-    const startTime = formatStartTime(main.to, minutes);
+    const startTime = formatStartTime(leave.to, minutes);
     const interval = providerInterval("telehealth", startTime);
-    if (ownBusy.some((slot) => intervalsOverlap(slot, interval))) continue;
-    const cover = providers.find((candidate) => canCover(candidate, main.provider, "telehealth", startTime));
-    if (!cover) continue;
-    busy.set(cover.id, [...(busy.get(cover.id) ?? []), interval]);
+    if (ownBusy.some((slot) => intervalsOverlap(slot, interval)) || !coverable(startTime)) continue;
     appointments.push({
       id: appointments.length + 1,
       patientId: world.random.pick(world.patients.filter((patient) => !patient.isChild)).id,
-      providerId: main.provider.id,
+      providerId: leave.provider.id,
       roomId: null,
       visitType: "telehealth",
       startTime,
