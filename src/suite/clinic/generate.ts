@@ -1,4 +1,4 @@
-import { addDays, roundCents, weightedPick, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, roundCents, weightedPick, type GenerateContext } from "../../envs/index.js";
 import { writeClinicDocuments } from "./documents.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -872,15 +872,17 @@ function postPayments(context: GenerateContext, world: ClinicWorld): void {
   const insertPayment = db.prepare(
     "INSERT INTO payments (patient_id, received_on, amount, method, status, reference) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  const charges = db
-    .prepare("SELECT patient_id, service_date, category, amount, claim_status FROM charges ORDER BY id")
-    .all() as Array<{
+  type ChargeRow = {
     patient_id: number;
     service_date: string;
     category: string;
     amount: number;
     claim_status: string;
-  }>;
+  };
+  const charges = allRows<ChargeRow>(
+    db,
+    "SELECT patient_id, service_date, category, amount, claim_status FROM charges ORDER BY id",
+  );
   const owed = new Map<number, { total: number; lastDate: string }>();
   const patientsById = new Map(world.patients.map((patient) => [patient.id, patient]));
   let reference = 40_000 + random.int(0, 9_999);
