@@ -244,4 +244,6 @@ export {
   checkAnswerIdLists,
   checkAnswerIds,
 } from "./kit/answer-checks.js";
+export { checkNone, compareAnswerAmounts, keysChangedBeyond } from "./kit/check-lists.js";
+export type { AnswerAmountsDiff } from "./kit/check-lists.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

@@ -765,3 +765,46 @@ describe("requireEntity", () => {
     db.close();
   });
 });
+
+describe("list checks (check-lists.ts)", () => {
+  it("checkNone passes on nothing found and names what was found", async () => {
+    const { checkNone } = await import("./check-lists.js");
+    const describe = (ids: readonly number[]): string => `stray: ${ids.join(", ")}`;
+    expect(checkNone("rows", [], "clean", describe)).toMatchObject({
+      id: "rows",
+      passed: true,
+      message: "clean",
+    });
+    expect(checkNone("rows", [3, 4], "clean", describe)).toMatchObject({
+      passed: false,
+      message: "stray: 3, 4",
+    });
+  });
+
+  it("compareAnswerAmounts names missing, extra and wrong ids", async () => {
+    const { compareAnswerAmounts } = await import("./check-lists.js");
+    const expected = new Map([
+      ["MRN-1", 212.5],
+      ["MRN-2", 130],
+    ]);
+    expect(compareAnswerAmounts('{" mrn-1": "$212.50", "MRN-3": 5}', expected)).toEqual({
+      missing: ["MRN-2"],
+      extra: ["MRN-3"],
+      wrong: [],
+    });
+    expect(compareAnswerAmounts('{"MRN-1": 212.4, "MRN-2": 130}', expected)?.wrong).toEqual([
+      "MRN-1: expected 212.50, got 212.4",
+    ]);
+    expect(compareAnswerAmounts("[1, 2]", expected)).toBeNull();
+  });
+
+  it("keysChangedBeyond names rows where a column outside the allowed ones changed", async () => {
+    const { keysChangedBeyond } = await import("./check-lists.js");
+    const changes = [
+      { key: "1", before: { id: 1, status: "open", amount: 5 }, after: { id: 1, status: "paid", amount: 5 } },
+      { key: "2", before: { id: 2, status: "open", amount: 5 }, after: { id: 2, status: "paid", amount: 7 } },
+    ];
+    expect(keysChangedBeyond(changes, ["status"])).toEqual(["2"]);
+    expect(keysChangedBeyond(changes, ["status", "amount"])).toEqual([]);
+  });
+});

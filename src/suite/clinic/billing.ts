@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import { patientShare, roundCents } from "./rules.js";
+import { allRows, roundCents } from "../../envs/index.js";
+import { patientShare } from "./rules.js";
 import type { PlanCoverage } from "./rules.js";
 
 export interface PatientBalance {
@@ -18,11 +19,10 @@ export function computeBalances(
   db: Database.Database,
   coverageByPlan: (planCode: string) => PlanCoverage,
 ): Map<number, PatientBalance> {
-  const patients = db
-    .prepare(
-      `SELECT pa.id, pa.mrn, pl.plan_code FROM patients pa LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id`,
-    )
-    .all() as Array<{ id: number; mrn: string; plan_code: string | null }>;
+  const patients = allRows<{ id: number; mrn: string; plan_code: string | null }>(
+    db,
+    `SELECT pa.id, pa.mrn, pl.plan_code FROM patients pa LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id`,
+  );
   const balances = new Map<number, PatientBalance>();
   const coverageOf = new Map<number, PlanCoverage | null>();
   for (const patient of patients) {
@@ -34,18 +34,18 @@ export function computeBalances(
     });
     coverageOf.set(patient.id, patient.plan_code === null ? null : coverageByPlan(patient.plan_code));
   }
-  const charges = db
-    .prepare(
-      "SELECT patient_id, category, amount FROM charges WHERE claim_status IN ('adjudicated', 'patient_only')",
-    )
-    .all() as Array<{ patient_id: number; category: string; amount: number }>;
+  const charges = allRows<{ patient_id: number; category: string; amount: number }>(
+    db,
+    "SELECT patient_id, category, amount FROM charges WHERE claim_status IN ('adjudicated', 'patient_only')",
+  );
   for (const charge of charges) {
     const entry = balances.get(charge.patient_id)!;
     entry.balance += patientShare(charge, coverageOf.get(charge.patient_id) ?? null);
   }
-  const payments = db
-    .prepare("SELECT patient_id, amount FROM payments WHERE status = 'posted'")
-    .all() as Array<{ patient_id: number; amount: number }>;
+  const payments = allRows<{ patient_id: number; amount: number }>(
+    db,
+    "SELECT patient_id, amount FROM payments WHERE status = 'posted'",
+  );
   for (const payment of payments) balances.get(payment.patient_id)!.balance -= payment.amount;
   for (const entry of balances.values()) entry.balance = roundCents(entry.balance);
   return balances;

@@ -1,4 +1,4 @@
-import { addDays, type GenerateContext } from "../../envs/index.js";
+import { addDays, formatUsd, toCsv, type GenerateContext } from "../../envs/index.js";
 import type { ClinicWorld, ProviderDraft } from "./generate.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -39,10 +39,6 @@ function providerLabel(provider: ProviderDraft, full = false): string {
       ? `Dr. ${provider.firstName} ${provider.lastName}, ${provider.credential}`
       : `Dr. ${provider.lastName}`;
   return `${provider.firstName} ${provider.lastName}, ${provider.credential}`;
-}
-
-function money(amount: number): string {
-  return `$${amount.toFixed(2)}`;
 }
 
 /** Writes the clinic's fixed documents and the scaled logs, exports and notes. */
@@ -135,7 +131,7 @@ function noShowPolicy(world: ClinicWorld, manager: string): string {
   const start = addDays(world.referenceDate, -NO_SHOW_REVIEW_DAYS);
   const end = addDays(world.referenceDate, -1);
   const feeRows = VISIT_TYPES.map(
-    (visitType) => `| \`${visitType}\` | ${money(VISIT_RULES[visitType].noShowFee)} |`,
+    (visitType) => `| \`${visitType}\` | ${formatUsd(VISIT_RULES[visitType].noShowFee)} |`,
   ).join("\n");
   return `# Missed Appointment (No-Show) Policy
 
@@ -236,27 +232,25 @@ Round each line's share to the cent.
 
 ## Collections review
 
-Accounts whose outstanding balance is **greater than ${money(COLLECTIONS_THRESHOLD)}** go to the monthly collections
-review. Accounts at exactly ${money(COLLECTIONS_THRESHOLD)} or less receive a normal statement.
+Accounts whose outstanding balance is **greater than ${formatUsd(COLLECTIONS_THRESHOLD)}** go to the monthly collections
+review. Accounts at exactly ${formatUsd(COLLECTIONS_THRESHOLD)} or less receive a normal statement.
 `;
 }
 
 function roster(world: ClinicWorld): string {
   const specialtyName = new Map(SPECIALTIES.map((specialty) => [specialty.code, specialty.name]));
-  const lines = ["provider_id,provider_name,credential,specialty,clinic_days,hours"];
-  for (const provider of world.providers) {
-    lines.push(
-      [
-        provider.id,
-        `${provider.firstName} ${provider.lastName}`,
-        provider.credential,
-        specialtyName.get(provider.specialtyCode),
-        provider.clinicDays.map((day) => WEEKDAY_NAMES[day]).join(" "),
-        `${formatClock(CLINIC_OPEN_MINUTES)}-${formatClock(CLINIC_CLOSE_MINUTES)}`,
-      ].join(","),
-    );
-  }
-  return `${lines.join("\n")}\n`;
+  const hours = `${formatClock(CLINIC_OPEN_MINUTES)}-${formatClock(CLINIC_CLOSE_MINUTES)}`;
+  return toCsv(
+    ["provider_id", "provider_name", "credential", "specialty", "clinic_days", "hours"],
+    world.providers.map((provider) => [
+      provider.id,
+      `${provider.firstName} ${provider.lastName}`,
+      provider.credential,
+      specialtyName.get(provider.specialtyCode)!,
+      provider.clinicDays.map((day) => WEEKDAY_NAMES[day]).join(" "),
+      hours,
+    ]),
+  );
 }
 
 function leaveMemo(world: ClinicWorld, director: string, issuedOn: string): string {
@@ -378,28 +372,26 @@ function scheduleExport(world: ClinicWorld, date: string): string {
   const patients = new Map(world.patients.map((patient) => [patient.id, patient]));
   const providers = new Map(world.providers.map((provider) => [provider.id, provider]));
   const rooms = new Map(world.rooms.map((room) => [room.id, room]));
-  const lines = ["appointment_id,start,end,provider,room,patient_mrn,visit_type,status"];
   const day = world.appointments
     .filter((appointment) => splitStartTime(appointment.startTime).date === date)
     .sort((a, b) => (a.startTime === b.startTime ? a.id - b.id : a.startTime < b.startTime ? -1 : 1));
-  for (const appointment of day) {
-    const provider = providers.get(appointment.providerId)!;
-    const { minutes } = splitStartTime(appointment.startTime);
-    const end = minutes + VISIT_RULES[appointment.visitType].lengthMinutes;
-    lines.push(
-      [
+  // Every full provider label holds a comma ("Dr. Ada Lee, MD"), so the provider column is always quoted.
+  return toCsv(
+    ["appointment_id", "start", "end", "provider", "room", "patient_mrn", "visit_type", "status"],
+    day.map((appointment) => {
+      const { minutes } = splitStartTime(appointment.startTime);
+      return [
         appointment.id,
         formatClock(minutes),
-        formatClock(end),
-        `"${providerLabel(provider, true)}"`,
+        formatClock(minutes + VISIT_RULES[appointment.visitType].lengthMinutes),
+        providerLabel(providers.get(appointment.providerId)!, true),
         appointment.roomId ? rooms.get(appointment.roomId)!.code : "VIRTUAL",
         patients.get(appointment.patientId)!.mrn,
         appointment.visitType,
         appointment.status,
-      ].join(","),
-    );
-  }
-  return `${lines.join("\n")}\n`;
+      ];
+    }),
+  );
 }
 
 const MEETING_TOPICS = [

@@ -1,4 +1,4 @@
-import { addDays, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, roundCents, weightedPick, type GenerateContext } from "../../envs/index.js";
 import { writeClinicDocuments } from "./documents.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -18,7 +18,6 @@ import {
   intervalsOverlap,
   patientShare,
   providerInterval,
-  roundCents,
   splitStartTime,
   weekdayOf,
 } from "./rules.js";
@@ -120,16 +119,6 @@ const ROOM_EQUIPMENT: Record<RoomType, string[]> = {
   imaging: ["Digital X-ray", "Echocardiography ultrasound"],
 };
 
-function weightedPick<T>(random: GenerateContext["random"], items: Array<[T, number]>): T {
-  const total = items.reduce((sum, [, weight]) => sum + weight, 0);
-  let roll = random.next() * total;
-  for (const [item, weight] of items) {
-    roll -= weight;
-    if (roll < 0) return item;
-  }
-  return items[items.length - 1]![0];
-}
-
 function randomPhone(random: GenerateContext["random"]): string {
   return `(${random.int(201, 989)}) ${random.int(201, 989)}-${String(random.int(0, 9999)).padStart(4, "0")}`;
 }
@@ -146,8 +135,57 @@ function pickClinicDays(random: GenerateContext["random"]): number[] {
 export function generateClinic(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
   const rows = factors.rows;
+  const { specialtyIds, planIds } = insertReferenceData(context);
+  const rooms = insertRooms(context);
+  const { providers, leaves } = insertProviders(context, specialtyIds);
+  const patients = insertPatients(context, planIds);
+  const appointments = bookAppointments(context, providers, rooms, patients);
+  const world: ClinicWorld = {
+    referenceDate,
+    providers,
+    rooms,
+    patients,
+    appointments,
+    leaves,
+    closureDate: "",
+    logDates: [],
+    exportDates: [],
+    excusedAppointmentIds: new Set(),
+    noteCount: 0,
+    random,
+    faker,
+  };
+  const scaledFiles = 9 * factors.files - 3;
+  const logCount = Math.ceil(scaledFiles * 0.4);
+  const exportCount = Math.floor(scaledFiles * 0.35);
+  world.noteCount = scaledFiles - logCount - exportCount;
+  world.logDates = recentWeekdays(referenceDate, logCount);
+  world.exportDates = recentWeekdays(referenceDate, exportCount);
+  plantNoShowHistory(world, rows);
+  settleLeaveCoverage(world);
 
-  // Reference data.
+  const insertAppointment = db.prepare(
+    `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
+     VALUES (@id, @patientId, @providerId, @roomId, @visitType, @startTime, @status, @reason, @cancelReason)`,
+  );
+  for (const appointment of appointments) insertAppointment.run(appointment);
+  postCharges(context, world);
+  postPayments(context, world);
+  writeClinicDocuments(context, world);
+  // The payers' eligibility records: every insured patient covered since registration, open-ended.
+  db.prepare(
+    `INSERT INTO insurance_eligibility (patient_id, plan_code, member_id, coverage_start, coverage_end)
+     SELECT p.id, pl.plan_code, p.member_id, p.registered_on, NULL
+       FROM patients p JOIN insurance_plans pl ON pl.id = p.insurance_plan_id ORDER BY p.id`,
+  ).run();
+}
+
+/** Specialties and insurance plans; returns their ids by code. */
+function insertReferenceData(context: GenerateContext): {
+  specialtyIds: Map<string, number>;
+  planIds: Map<string, number>;
+} {
+  const { db, random } = context;
   const insertSpecialty = db.prepare(
     "INSERT INTO specialties (id, code, name, department_phone) VALUES (?, ?, ?, ?)",
   );
@@ -164,7 +202,13 @@ export function generateClinic(context: GenerateContext): void {
   );
   const planIds = new Map(PLANS.map((plan, index) => [plan.code, index + 1]));
 
-  // Rooms: exam rooms on floors 1-2, procedure and imaging rooms on floor 3.
+  return { specialtyIds, planIds };
+}
+
+/** Rooms: exam rooms on floors 1-2, procedure and imaging rooms on floor 3. */
+function insertRooms(context: GenerateContext): RoomDraft[] {
+  const { db, random } = context;
+  const rows = context.factors.rows;
   const rooms: RoomDraft[] = [];
   const roomCounts: Array<[RoomType, number, string]> = [
     ["exam", 4 * rows, "EX"],
@@ -184,7 +228,16 @@ export function generateClinic(context: GenerateContext): void {
     }
   }
 
-  // Providers, interleaved across specialties so ids do not group by specialty.
+  return rooms;
+}
+
+/** Providers, interleaved across specialties so ids do not group by specialty, and next week's leave. */
+function insertProviders(
+  context: GenerateContext,
+  specialtyIds: Map<string, number>,
+): { providers: ProviderDraft[]; leaves: LeaveEntry[] } {
+  const { db, random, faker, referenceDate } = context;
+  const rows = context.factors.rows;
   const specialtySlots: string[] = [];
   for (const specialty of SPECIALTIES)
     for (let index = 0; index < specialty.sharePerNine * rows; index += 1)
@@ -220,7 +273,13 @@ export function generateClinic(context: GenerateContext): void {
     );
   }
 
-  // Patients: about a fifth are children, seen by pediatrics.
+  return { providers, leaves };
+}
+
+/** Patients: about a fifth are children, seen by pediatrics. */
+function insertPatients(context: GenerateContext, planIds: Map<string, number>): PatientDraft[] {
+  const { db, random, faker, referenceDate } = context;
+  const rows = context.factors.rows;
   const patients: PatientDraft[] = [];
   const patientCount = 60 * rows;
   const insertPatient = db.prepare(
@@ -272,58 +331,7 @@ export function generateClinic(context: GenerateContext): void {
       addDays(referenceDate, -random.int(30, 3000)),
     );
   }
-
-  const appointments = bookAppointments(context, providers, rooms, patients);
-  const world: ClinicWorld = {
-    referenceDate,
-    providers,
-    rooms,
-    patients,
-    appointments,
-    leaves,
-    closureDate: "",
-    logDates: [],
-    exportDates: [],
-    excusedAppointmentIds: new Set(),
-    noteCount: 0,
-    random,
-    faker,
-  };
-  const scaledFiles = 9 * factors.files - 3;
-  const logCount = Math.ceil(scaledFiles * 0.4);
-  const exportCount = Math.floor(scaledFiles * 0.35);
-  world.noteCount = scaledFiles - logCount - exportCount;
-  world.logDates = recentWeekdays(referenceDate, logCount);
-  world.exportDates = recentWeekdays(referenceDate, exportCount);
-  plantNoShowHistory(world, rows);
-  settleLeaveCoverage(world);
-
-  const insertAppointment = db.prepare(
-    `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (const appointment of appointments) {
-    insertAppointment.run(
-      appointment.id,
-      appointment.patientId,
-      appointment.providerId,
-      appointment.roomId,
-      appointment.visitType,
-      appointment.startTime,
-      appointment.status,
-      appointment.reason,
-      appointment.cancelReason,
-    );
-  }
-  postCharges(context, world);
-  postPayments(context, world);
-  writeClinicDocuments(context, world);
-  // The payers' eligibility records: every insured patient covered since registration, open-ended.
-  db.prepare(
-    `INSERT INTO insurance_eligibility (patient_id, plan_code, member_id, coverage_start, coverage_end)
-     SELECT p.id, pl.plan_code, p.member_id, p.registered_on, NULL
-       FROM patients p JOIN insurance_plans pl ON pl.id = p.insurance_plan_id ORDER BY p.id`,
-  ).run();
+  return patients;
 }
 
 /** Weekdays strictly before the reference date, newest first. */
@@ -447,7 +455,11 @@ function bookAppointments(
           );
           newSlice = false;
         }
-        let visitType = weightedPick(random, specialty.visitMix);
+        let visitType = weightedPick(
+          random,
+          specialty.visitMix.map(([type]) => type),
+          specialty.visitMix.map(([, weight]) => weight),
+        );
         if (visitType === "procedure" && (provider.credential === "NP" || provider.credential === "PA"))
           visitType = "follow_up";
         const rule = VISIT_RULES[visitType];
@@ -497,23 +509,16 @@ function bookAppointments(
 }
 
 /**
- * Plants the no-show history the review has to untangle: an afternoon closure whose no-shows are
- * excused, supervisor-excused no-shows recorded in the front-desk logs, and patients whose counts sit
- * on either side of the flag threshold with and without Medicaid coverage.
+ * Picks the early-closure day two to five weeks back and marks its afternoon visits no-shows. The closure has
+ * to hit a busy afternoon, or there is nothing to excuse, and a morning with visits that still count.
  */
-function plantNoShowHistory(world: ClinicWorld, rows: number): void {
-  const { random, referenceDate, appointments, patients, providers } = world;
-  const reviewStart = addDays(referenceDate, -NO_SHOW_REVIEW_DAYS);
-  const pediatricProviders = new Set(
-    providers.filter((provider) => provider.specialtyCode === "PED").map((provider) => provider.id),
-  );
+function closeEarly(world: ClinicWorld, pediatricProviders: Set<number>): string {
+  const { random, referenceDate, appointments } = world;
   const closureCandidates: string[] = [];
   for (let offset = 10; offset <= 24; offset += 1) {
     const date = addDays(referenceDate, -offset);
     if (weekdayOf(date) >= 1 && weekdayOf(date) <= 5) closureCandidates.push(date);
   }
-  // The closure has to hit a busy afternoon, or there is nothing to excuse, and a morning with visits
-  // that still count.
   const load = (date: string, afternoon: boolean): number =>
     appointments.filter((appointment) => {
       const { date: day, minutes } = splitStartTime(appointment.startTime);
@@ -527,13 +532,28 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
   const withMornings = closureCandidates.filter((date) => load(date, false) > 0);
   const eligible = withMornings.length > 0 ? withMornings : closureCandidates;
   const busiest = Math.max(...eligible.map((date) => load(date, true)));
-  world.closureDate = random.pick(eligible.filter((date) => load(date, true) >= Math.min(3, busiest)));
-  const closureDate = world.closureDate;
+  const closureDate = random.pick(eligible.filter((date) => load(date, true) >= Math.min(3, busiest)));
   for (const appointment of appointments) {
     const { date, minutes } = splitStartTime(appointment.startTime);
     if (date === closureDate && minutes >= 12 * 60 && appointment.status !== "cancelled")
       appointment.status = "no_show";
   }
+  return closureDate;
+}
+
+/**
+ * Plants the no-show history the review has to untangle: an afternoon closure whose no-shows are
+ * excused, supervisor-excused no-shows recorded in the front-desk logs, and patients whose counts sit
+ * on either side of the flag threshold with and without Medicaid coverage.
+ */
+function plantNoShowHistory(world: ClinicWorld, rows: number): void {
+  const { random, referenceDate, appointments, patients, providers } = world;
+  const reviewStart = addDays(referenceDate, -NO_SHOW_REVIEW_DAYS);
+  const pediatricProviders = new Set(
+    providers.filter((provider) => provider.specialtyCode === "PED").map((provider) => provider.id),
+  );
+  world.closureDate = closeEarly(world, pediatricProviders);
+  const closureDate = world.closureDate;
 
   const inReview = (appointment: AppointmentDraft): boolean => {
     const { date } = splitStartTime(appointment.startTime);
@@ -576,7 +596,9 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
       appointment.cancelReason = null;
     }
   };
-  const distinctDates = (candidates: AppointmentDraft[], count: number): AppointmentDraft[] => {
+  /** `count` completed visits on distinct dates the filter keeps, drawn from the shuffled pool. */
+  const distinctDates = (count: number, keep: (date: string) => boolean): AppointmentDraft[] => {
+    const candidates = pool((_, date) => keep(date));
     const seen = new Set<string>();
     const picked: AppointmentDraft[] = [];
     for (const appointment of candidates) {
@@ -589,24 +611,14 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
     return picked;
   };
   const logDays = new Set(world.logDates);
+  const offClosureDay = (date: string): boolean => date !== closureDate;
+  const beforeClosure = (date: string): boolean => date < closureDate;
   const repeats = Math.max(1, Math.round(rows / 2));
   for (let repeat = 0; repeat < repeats; repeat += 1) {
     // Three counted no-shows: two fees and the flag.
-    assign(
-      takePatient("other"),
-      distinctDates(
-        pool((_, date) => date !== closureDate),
-        3,
-      ),
-    );
+    assign(takePatient("other"), distinctDates(3, offClosureDay));
     // Three counted no-shows under Medicaid: the flag but no fees.
-    assign(
-      takePatient("medicaid"),
-      distinctDates(
-        pool((_, date) => date !== closureDate),
-        3,
-      ),
-    );
+    assign(takePatient("medicaid"), distinctDates(3, offClosureDay));
     // Three no-shows, one of them excused in the front-desk log.
     const excusedPatient = takePatient("other");
     const excused = pool((_, date) => logDays.has(date) && date !== closureDate)[0];
@@ -616,21 +628,12 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
       const excusedDate = splitStartTime(excused.startTime).date;
       assign(
         excusedPatient,
-        distinctDates(
-          pool((_, date) => date !== closureDate && date !== excusedDate),
-          2,
-        ),
+        distinctDates(2, (date) => date !== closureDate && date !== excusedDate),
       );
     }
     // Two counted no-shows before the closure plus one in the excused closure afternoon.
     const closurePatient = takePatient("other");
-    assign(
-      closurePatient,
-      distinctDates(
-        pool((_, date) => date < closureDate),
-        2,
-      ),
-    );
+    assign(closurePatient, distinctDates(2, beforeClosure));
     const afternoon = random.shuffle(
       appointments.filter((appointment) => {
         const { date, minutes } = splitStartTime(appointment.startTime);
@@ -648,13 +651,7 @@ function plantNoShowHistory(world: ClinicWorld, rows: number): void {
     const morningPatient = takePatient("other");
     const morning = pool((_, date, minutes) => date === closureDate && minutes < 12 * 60)[0];
     if (morning) {
-      assign(
-        morningPatient,
-        distinctDates(
-          pool((_, date) => date < closureDate),
-          1,
-        ),
-      );
+      assign(morningPatient, distinctDates(1, beforeClosure));
       assign(morningPatient, [morning]);
     }
   }
@@ -713,22 +710,31 @@ function settleLeaveCoverage(world: ClinicWorld): void {
     list.push(providerInterval(appointment.visitType, appointment.startTime));
     busy.set(appointment.providerId, list);
   }
+  // Section 4 of the scheduling rules: same specialty, in clinic, not on leave, credentialed, free.
+  const canCover = (
+    candidate: ProviderDraft,
+    owner: ProviderDraft,
+    visitType: VisitType,
+    startTime: string,
+  ) => {
+    const interval = providerInterval(visitType, startTime);
+    const { date } = splitStartTime(startTime);
+    return (
+      candidate.id !== owner.id &&
+      candidate.specialtyCode === owner.specialtyCode &&
+      candidate.clinicDays.includes(weekdayOf(date)) &&
+      !onLeave(candidate.id, date) &&
+      (!VISIT_RULES[visitType].physicianOnly ||
+        candidate.credential === "MD" ||
+        candidate.credential === "DO") &&
+      (busy.get(candidate.id) ?? []).every((slot) => !intervalsOverlap(slot, interval))
+    );
+  };
   for (const appointment of affected) {
     const owner = providers.find((provider) => provider.id === appointment.providerId)!;
-    const { date } = splitStartTime(appointment.startTime);
     const interval = providerInterval(appointment.visitType, appointment.startTime);
     const cover = providers
-      .filter(
-        (candidate) =>
-          candidate.id !== owner.id &&
-          candidate.specialtyCode === owner.specialtyCode &&
-          candidate.clinicDays.includes(weekdayOf(date)) &&
-          !onLeave(candidate.id, date) &&
-          (!VISIT_RULES[appointment.visitType].physicianOnly ||
-            candidate.credential === "MD" ||
-            candidate.credential === "DO") &&
-          (busy.get(candidate.id) ?? []).every((slot) => !intervalsOverlap(slot, interval)),
-      )
+      .filter((candidate) => canCover(candidate, owner, appointment.visitType, appointment.startTime))
       .sort((a, b) => a.id - b.id)[0];
     if (cover) busy.set(cover.id, [...(busy.get(cover.id) ?? []), interval]);
     else {
@@ -749,32 +755,37 @@ function settleLeaveCoverage(world: ClinicWorld): void {
       ),
   );
   if (lastDayBooked) return;
+  bookCoverableVideoVisit(world, main, (startTime) =>
+    providers.some((candidate) => canCover(candidate, main.provider, "telehealth", startTime)),
+  );
+}
+
+/**
+ * Books a video visit on the last day of `leave` at the first time its provider is free and a colleague
+ * could take it over (`coverable`).
+ */
+function bookCoverableVideoVisit(
+  world: ClinicWorld,
+  leave: LeaveEntry,
+  coverable: (startTime: string) => boolean,
+): void {
+  const { appointments } = world;
   const ownBusy = appointments
     .filter(
       (appointment) =>
-        appointment.providerId === main.provider.id &&
+        appointment.providerId === leave.provider.id &&
         appointment.status !== "cancelled" &&
-        splitStartTime(appointment.startTime).date === main.to,
+        splitStartTime(appointment.startTime).date === leave.to,
     )
     .map((appointment) => providerInterval(appointment.visitType, appointment.startTime));
   for (let minutes = CLINIC_OPEN_MINUTES; minutes + 20 <= CLINIC_CLOSE_MINUTES; minutes += 10) {
-    const startTime = formatStartTime(main.to, minutes);
+    const startTime = formatStartTime(leave.to, minutes);
     const interval = providerInterval("telehealth", startTime);
-    if (ownBusy.some((slot) => intervalsOverlap(slot, interval))) continue;
-    const cover = providers.find(
-      (candidate) =>
-        candidate.id !== main.provider.id &&
-        candidate.specialtyCode === main.provider.specialtyCode &&
-        candidate.clinicDays.includes(weekdayOf(main.to)) &&
-        !onLeave(candidate.id, main.to) &&
-        (busy.get(candidate.id) ?? []).every((slot) => !intervalsOverlap(slot, interval)),
-    );
-    if (!cover) continue;
-    busy.set(cover.id, [...(busy.get(cover.id) ?? []), interval]);
+    if (ownBusy.some((slot) => intervalsOverlap(slot, interval)) || !coverable(startTime)) continue;
     appointments.push({
       id: appointments.length + 1,
       patientId: world.random.pick(world.patients.filter((patient) => !patient.isChild)).id,
-      providerId: main.provider.id,
+      providerId: leave.provider.id,
       roomId: null,
       visitType: "telehealth",
       startTime,
@@ -809,7 +820,7 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
   const { db, random, referenceDate } = context;
   const insertCharge = db.prepare(
     `INSERT INTO charges (appointment_id, patient_id, service_date, code, description, category, amount, claim_status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (@appointmentId, @patientId, @date, @code, @description, @category, @amount, @claimStatus)`,
   );
   const patientsById = new Map(world.patients.map((patient) => [patient.id, patient]));
   const providersById = new Map(world.providers.map((provider) => [provider.id, provider]));
@@ -828,16 +839,13 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
           : "adjudicated";
       const specialty = providersById.get(appointment.providerId)!.specialtyCode;
       for (const line of feeLinesFor(random, appointment, specialty))
-        insertCharge.run(
-          appointment.id,
-          patient.id,
+        insertCharge.run({
+          appointmentId: appointment.id,
+          patientId: patient.id,
           date,
-          line.code,
-          line.description,
-          line.category,
-          line.amount,
+          ...line,
           claimStatus,
-        );
+        });
     } else if (
       appointment.status === "no_show" &&
       date < reviewStart &&
@@ -845,16 +853,16 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
       random.chance(0.6)
     ) {
       // Fees from the previous review cycle, already on patient accounts.
-      insertCharge.run(
-        appointment.id,
-        patient.id,
+      insertCharge.run({
+        appointmentId: appointment.id,
+        patientId: patient.id,
         date,
-        NO_SHOW_CHARGE_CODE,
-        "Missed appointment fee",
-        "admin_fee",
-        VISIT_RULES[appointment.visitType].noShowFee,
-        "patient_only",
-      );
+        code: NO_SHOW_CHARGE_CODE,
+        description: "Missed appointment fee",
+        category: "admin_fee",
+        amount: VISIT_RULES[appointment.visitType].noShowFee,
+        claimStatus: "patient_only",
+      });
     }
   }
 }
@@ -864,15 +872,17 @@ function postPayments(context: GenerateContext, world: ClinicWorld): void {
   const insertPayment = db.prepare(
     "INSERT INTO payments (patient_id, received_on, amount, method, status, reference) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  const charges = db
-    .prepare("SELECT patient_id, service_date, category, amount, claim_status FROM charges ORDER BY id")
-    .all() as Array<{
+  type ChargeRow = {
     patient_id: number;
     service_date: string;
     category: string;
     amount: number;
     claim_status: string;
-  }>;
+  };
+  const charges = allRows<ChargeRow>(
+    db,
+    "SELECT patient_id, service_date, category, amount, claim_status FROM charges ORDER BY id",
+  );
   const owed = new Map<number, { total: number; lastDate: string }>();
   const patientsById = new Map(world.patients.map((patient) => [patient.id, patient]));
   let reference = 40_000 + random.int(0, 9_999);

@@ -5,6 +5,8 @@
  * Nothing here is exposed to an agent except through those documents.
  */
 
+import { roundCents } from "../../envs/index.js";
+
 export type Credential = "MD" | "DO" | "NP" | "PA";
 export type RoomType = "exam" | "procedure" | "imaging";
 export type ChargeCategory = "office_visit" | "procedure" | "imaging" | "lab" | "admin_fee";
@@ -43,71 +45,29 @@ export interface VisitRule {
   noShowFee: number;
 }
 
+/** A visit type's rule; most visits need no turnover and may be performed by any credential. */
+function visitRule(
+  label: string,
+  lengthMinutes: number,
+  roomType: RoomType | null,
+  noShowFee: number,
+  special: Partial<VisitRule> = {},
+): VisitRule {
+  return { label, lengthMinutes, roomType, turnoverMinutes: 0, physicianOnly: false, noShowFee, ...special };
+}
+
 export const VISIT_RULES: Record<VisitType, VisitRule> = {
-  new_patient: {
-    label: "New patient visit",
-    lengthMinutes: 40,
-    roomType: "exam",
-    turnoverMinutes: 0,
-    physicianOnly: false,
-    noShowFee: 75,
-  },
-  follow_up: {
-    label: "Follow-up visit",
-    lengthMinutes: 20,
-    roomType: "exam",
-    turnoverMinutes: 0,
-    physicianOnly: false,
-    noShowFee: 35,
-  },
-  annual_physical: {
-    label: "Annual physical",
-    lengthMinutes: 40,
-    roomType: "exam",
-    turnoverMinutes: 0,
-    physicianOnly: false,
-    noShowFee: 75,
-  },
-  sick_visit: {
-    label: "Same-day sick visit",
-    lengthMinutes: 20,
-    roomType: "exam",
-    turnoverMinutes: 0,
-    physicianOnly: false,
-    noShowFee: 35,
-  },
-  well_child: {
-    label: "Well-child check",
-    lengthMinutes: 30,
-    roomType: "exam",
-    turnoverMinutes: 0,
-    physicianOnly: false,
-    noShowFee: 35,
-  },
-  procedure: {
-    label: "In-office procedure",
-    lengthMinutes: 60,
-    roomType: "procedure",
+  new_patient: visitRule("New patient visit", 40, "exam", 75),
+  follow_up: visitRule("Follow-up visit", 20, "exam", 35),
+  annual_physical: visitRule("Annual physical", 40, "exam", 75),
+  sick_visit: visitRule("Same-day sick visit", 20, "exam", 35),
+  well_child: visitRule("Well-child check", 30, "exam", 35),
+  procedure: visitRule("In-office procedure", 60, "procedure", 100, {
     turnoverMinutes: 15,
     physicianOnly: true,
-    noShowFee: 100,
-  },
-  imaging: {
-    label: "Imaging study",
-    lengthMinutes: 30,
-    roomType: "imaging",
-    turnoverMinutes: 0,
-    physicianOnly: false,
-    noShowFee: 50,
-  },
-  telehealth: {
-    label: "Telehealth video visit",
-    lengthMinutes: 20,
-    roomType: null,
-    turnoverMinutes: 0,
-    physicianOnly: false,
-    noShowFee: 25,
-  },
+  }),
+  imaging: visitRule("Imaging study", 30, "imaging", 50),
+  telehealth: visitRule("Telehealth video visit", 20, null, 25),
 };
 
 export const SPECIALTIES: SpecialtySeed[] = [
@@ -209,111 +169,33 @@ export interface PlanSeed {
   >;
 }
 
+/** Cost sharing of a covered category: the copay, then the coinsurance percentage of the rest. */
+const cost = (copay: number, coinsurancePercent: number) => ({ copay, coinsurancePercent });
+
+const PLAN_COVERAGE: Record<string, PlanSeed["coverage"]> = {
+  "BSC-PPO": { office_visit: cost(25, 0), procedure: cost(0, 20), imaging: cost(0, 20), lab: cost(0, 0) },
+  "AET-HMO": { office_visit: cost(30, 0), procedure: cost(50, 10), imaging: null, lab: cost(0, 0) },
+  "UHC-CP": { office_visit: cost(40, 0), procedure: cost(0, 30), imaging: cost(0, 30), lab: cost(0, 10) },
+  "CIG-OA": { office_visit: cost(35, 0), procedure: null, imaging: cost(25, 10), lab: cost(0, 20) },
+  "MCR-B": { office_visit: cost(0, 20), procedure: cost(0, 20), imaging: cost(0, 20), lab: cost(0, 0) },
+  "HUM-MA": { office_visit: cost(10, 0), procedure: cost(0, 20), imaging: cost(20, 0), lab: cost(0, 0) },
+  "MCD-ST": { office_visit: cost(0, 0), procedure: cost(0, 0), imaging: cost(0, 0), lab: cost(0, 0) },
+  "CHP-MCO": { office_visit: cost(5, 0), procedure: cost(10, 0), imaging: cost(10, 0), lab: cost(0, 0) },
+};
+
+function plan(code: string, payer: string, name: string, type: PlanSeed["type"], phone: string): PlanSeed {
+  return { code, payer, name, type, phone, coverage: PLAN_COVERAGE[code]! };
+}
+
 export const PLANS: PlanSeed[] = [
-  {
-    code: "BSC-PPO",
-    payer: "Blue Shield",
-    name: "Blue Shield PPO Gold",
-    type: "commercial",
-    phone: "800-555-0141",
-    coverage: {
-      office_visit: { copay: 25, coinsurancePercent: 0 },
-      procedure: { copay: 0, coinsurancePercent: 20 },
-      imaging: { copay: 0, coinsurancePercent: 20 },
-      lab: { copay: 0, coinsurancePercent: 0 },
-    },
-  },
-  {
-    code: "AET-HMO",
-    payer: "Aetna",
-    name: "Aetna HMO Select",
-    type: "commercial",
-    phone: "800-555-0172",
-    coverage: {
-      office_visit: { copay: 30, coinsurancePercent: 0 },
-      procedure: { copay: 50, coinsurancePercent: 10 },
-      imaging: null,
-      lab: { copay: 0, coinsurancePercent: 0 },
-    },
-  },
-  {
-    code: "UHC-CP",
-    payer: "UnitedHealthcare",
-    name: "UnitedHealthcare Choice Plus",
-    type: "commercial",
-    phone: "800-555-0119",
-    coverage: {
-      office_visit: { copay: 40, coinsurancePercent: 0 },
-      procedure: { copay: 0, coinsurancePercent: 30 },
-      imaging: { copay: 0, coinsurancePercent: 30 },
-      lab: { copay: 0, coinsurancePercent: 10 },
-    },
-  },
-  {
-    code: "CIG-OA",
-    payer: "Cigna",
-    name: "Cigna Open Access Plus",
-    type: "commercial",
-    phone: "800-555-0163",
-    coverage: {
-      office_visit: { copay: 35, coinsurancePercent: 0 },
-      procedure: null,
-      imaging: { copay: 25, coinsurancePercent: 10 },
-      lab: { copay: 0, coinsurancePercent: 20 },
-    },
-  },
-  {
-    code: "MCR-B",
-    payer: "Medicare",
-    name: "Original Medicare Part B",
-    type: "medicare",
-    phone: "800-555-0100",
-    coverage: {
-      office_visit: { copay: 0, coinsurancePercent: 20 },
-      procedure: { copay: 0, coinsurancePercent: 20 },
-      imaging: { copay: 0, coinsurancePercent: 20 },
-      lab: { copay: 0, coinsurancePercent: 0 },
-    },
-  },
-  {
-    code: "HUM-MA",
-    payer: "Humana",
-    name: "Humana Gold Plus Medicare Advantage",
-    type: "medicare",
-    phone: "800-555-0187",
-    coverage: {
-      office_visit: { copay: 10, coinsurancePercent: 0 },
-      procedure: { copay: 0, coinsurancePercent: 20 },
-      imaging: { copay: 20, coinsurancePercent: 0 },
-      lab: { copay: 0, coinsurancePercent: 0 },
-    },
-  },
-  {
-    code: "MCD-ST",
-    payer: "State Medicaid",
-    name: "State Medicaid Fee-for-Service",
-    type: "medicaid",
-    phone: "800-555-0125",
-    coverage: {
-      office_visit: { copay: 0, coinsurancePercent: 0 },
-      procedure: { copay: 0, coinsurancePercent: 0 },
-      imaging: { copay: 0, coinsurancePercent: 0 },
-      lab: { copay: 0, coinsurancePercent: 0 },
-    },
-  },
-  {
-    code: "CHP-MCO",
-    payer: "Community Health Plan",
-    name: "Community Health Plan Family Care",
-    type: "medicaid",
-    phone: "800-555-0158",
-    coverage: {
-      office_visit: { copay: 5, coinsurancePercent: 0 },
-      procedure: { copay: 10, coinsurancePercent: 0 },
-      imaging: { copay: 10, coinsurancePercent: 0 },
-      lab: { copay: 0, coinsurancePercent: 0 },
-    },
-  },
+  plan("BSC-PPO", "Blue Shield", "Blue Shield PPO Gold", "commercial", "800-555-0141"),
+  plan("AET-HMO", "Aetna", "Aetna HMO Select", "commercial", "800-555-0172"),
+  plan("UHC-CP", "UnitedHealthcare", "UnitedHealthcare Choice Plus", "commercial", "800-555-0119"),
+  plan("CIG-OA", "Cigna", "Cigna Open Access Plus", "commercial", "800-555-0163"),
+  plan("MCR-B", "Medicare", "Original Medicare Part B", "medicare", "800-555-0100"),
+  plan("HUM-MA", "Humana", "Humana Gold Plus Medicare Advantage", "medicare", "800-555-0187"),
+  plan("MCD-ST", "State Medicaid", "State Medicaid Fee-for-Service", "medicaid", "800-555-0125"),
+  plan("CHP-MCO", "Community Health Plan", "Community Health Plan Family Care", "medicaid", "800-555-0158"),
 ];
 
 export interface FeeLine {
@@ -323,82 +205,71 @@ export interface FeeLine {
   amount: number;
 }
 
+function feeOf(category: ChargeCategory) {
+  return (code: string, description: string, amount: number): FeeLine => ({
+    code,
+    description,
+    category,
+    amount,
+  });
+}
+const officeFee = feeOf("office_visit");
+const procedureFee = feeOf("procedure");
+const imagingFee = feeOf("imaging");
+const labFee = feeOf("lab");
+
+const ESTABLISHED_VISIT_FEES = [
+  officeFee("99213", "Established patient visit, low", 145),
+  officeFee("99214", "Established patient visit, moderate", 210),
+];
+
 /** The clinic's fee schedule: the professional charge billed for each visit type, per specialty where it differs. */
 export const VISIT_FEES: Record<VisitType, FeeLine[]> = {
-  new_patient: [
-    {
-      code: "99204",
-      description: "New patient office visit, moderate",
-      category: "office_visit",
-      amount: 265,
-    },
-  ],
-  follow_up: [
-    { code: "99213", description: "Established patient visit, low", category: "office_visit", amount: 145 },
-    {
-      code: "99214",
-      description: "Established patient visit, moderate",
-      category: "office_visit",
-      amount: 210,
-    },
-  ],
-  annual_physical: [
-    { code: "99396", description: "Preventive visit, 40-64 years", category: "office_visit", amount: 240 },
-  ],
-  sick_visit: [
-    { code: "99213", description: "Established patient visit, low", category: "office_visit", amount: 145 },
-    {
-      code: "99214",
-      description: "Established patient visit, moderate",
-      category: "office_visit",
-      amount: 210,
-    },
-  ],
-  well_child: [
-    { code: "99392", description: "Preventive visit, 1-4 years", category: "office_visit", amount: 190 },
-  ],
+  new_patient: [officeFee("99204", "New patient office visit, moderate", 265)],
+  follow_up: ESTABLISHED_VISIT_FEES,
+  annual_physical: [officeFee("99396", "Preventive visit, 40-64 years", 240)],
+  sick_visit: ESTABLISHED_VISIT_FEES,
+  well_child: [officeFee("99392", "Preventive visit, 1-4 years", 190)],
   procedure: [],
   imaging: [],
-  telehealth: [
-    { code: "99212", description: "Telehealth visit, straightforward", category: "office_visit", amount: 95 },
-  ],
+  telehealth: [officeFee("99212", "Telehealth visit, straightforward", 95)],
 };
 
 export const PROCEDURE_FEES: Record<string, FeeLine[]> = {
   FM: [
-    { code: "10060", description: "Incision and drainage of abscess", category: "procedure", amount: 285 },
-    { code: "11200", description: "Removal of skin tags", category: "procedure", amount: 170 },
+    procedureFee("10060", "Incision and drainage of abscess", 285),
+    procedureFee("11200", "Removal of skin tags", 170),
   ],
   DERM: [
-    { code: "11102", description: "Tangential skin biopsy", category: "procedure", amount: 210 },
-    { code: "17110", description: "Destruction of benign lesions", category: "procedure", amount: 155 },
-    { code: "11402", description: "Excision of benign lesion", category: "procedure", amount: 340 },
+    procedureFee("11102", "Tangential skin biopsy", 210),
+    procedureFee("17110", "Destruction of benign lesions", 155),
+    procedureFee("11402", "Excision of benign lesion", 340),
   ],
-  CARD: [{ code: "93015", description: "Cardiovascular stress test", category: "procedure", amount: 395 }],
+  CARD: [procedureFee("93015", "Cardiovascular stress test", 395)],
   ORTH: [
-    { code: "20610", description: "Major joint injection", category: "procedure", amount: 245 },
-    { code: "29125", description: "Short arm splint application", category: "procedure", amount: 180 },
+    procedureFee("20610", "Major joint injection", 245),
+    procedureFee("29125", "Short arm splint application", 180),
   ],
   PED: [],
 };
 
 export const IMAGING_FEES: Record<string, FeeLine[]> = {
   CARD: [
-    { code: "93306", description: "Transthoracic echocardiogram", category: "imaging", amount: 650 },
-    { code: "93000", description: "Electrocardiogram with interpretation", category: "imaging", amount: 85 },
+    imagingFee("93306", "Transthoracic echocardiogram", 650),
+    imagingFee("93000", "Electrocardiogram with interpretation", 85),
   ],
   ORTH: [
-    { code: "73030", description: "X-ray shoulder, 2 views", category: "imaging", amount: 120 },
-    { code: "73560", description: "X-ray knee, 2 views", category: "imaging", amount: 115 },
-    { code: "73110", description: "X-ray wrist, 3 views", category: "imaging", amount: 125 },
+    imagingFee("73030", "X-ray shoulder, 2 views", 120),
+    imagingFee("73560", "X-ray knee, 2 views", 115),
+    imagingFee("73110", "X-ray wrist, 3 views", 125),
   ],
 };
 
 export const LAB_FEES: FeeLine[] = [
-  { code: "36415", description: "Venipuncture", category: "lab", amount: 25 },
-  { code: "80053", description: "Comprehensive metabolic panel", category: "lab", amount: 60 },
-  { code: "85025", description: "Complete blood count", category: "lab", amount: 40 },
-  { code: "80061", description: "Lipid panel", category: "lab", amount: 55 },
+  labFee("36415", "Venipuncture", 25),
+  labFee("80053", "Comprehensive metabolic panel", 60),
+  labFee("85025", "Complete blood count", 40),
+  labFee("80061", "Lipid panel", 55),
 ];
 
 /** A closed-open interval of minutes since midnight on one date. */
@@ -455,11 +326,6 @@ export function weekdayOf(isoDate: string): number {
 /** The abbreviated weekday name (`Tue`) of WEEKDAY_NAMES, as the clinic's documents write it. */
 export function weekdayName(isoDate: string): string {
   return WEEKDAY_NAMES[weekdayOf(isoDate)] as string;
-}
-
-/** Rounds a money amount to cents (half away from zero on the cent). */
-export function roundCents(amount: number): number {
-  return Math.round((amount + Number.EPSILON * Math.sign(amount)) * 100) / 100;
 }
 
 /** Cost-sharing terms of one plan by charge category; a null entry means the category is not covered. */

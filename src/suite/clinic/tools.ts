@@ -199,6 +199,16 @@ const getAppointment = defineTool({
   }),
 });
 
+/** The appointment, which must still be scheduled for `action` (e.g. `reassigned`). */
+function scheduledAppointment(context: ToolContext, appointmentId: number, action: string): Row {
+  const appointment = appointmentRecord(context, appointmentId);
+  if (appointment.status !== "scheduled")
+    throw new ToolFailure(
+      `appointment ${appointmentId} has status '${String(appointment.status)}'; only scheduled appointments can be ${action}`,
+    );
+  return appointment;
+}
+
 const reassignAppointment = defineTool({
   name: "reassign_appointment",
   description:
@@ -209,11 +219,7 @@ const reassignAppointment = defineTool({
     provider_id: z.number().int().describe("The id of the provider who will see the patient"),
   }),
   handler: ({ appointment_id, provider_id }, context: ToolContext) => {
-    const appointment = appointmentRecord(context, appointment_id);
-    if (appointment.status !== "scheduled")
-      throw new ToolFailure(
-        `appointment ${appointment_id} has status '${String(appointment.status)}'; only scheduled appointments can be reassigned`,
-      );
+    const appointment = scheduledAppointment(context, appointment_id, "reassigned");
     if (appointment.provider_id === provider_id)
       throw new ToolFailure(`appointment ${appointment_id} is already with provider ${provider_id}`);
     requireRow(
@@ -240,11 +246,7 @@ const cancelAppointment = defineTool({
     reason: z.string().min(1).describe("Cancellation reason, kept on the appointment"),
   }),
   handler: ({ appointment_id, reason }, context: ToolContext) => {
-    const appointment = appointmentRecord(context, appointment_id);
-    if (appointment.status !== "scheduled")
-      throw new ToolFailure(
-        `appointment ${appointment_id} has status '${String(appointment.status)}'; only scheduled appointments can be cancelled`,
-      );
+    scheduledAppointment(context, appointment_id, "cancelled");
     cachedStatement(
       context.db,
       "UPDATE appointments SET status = 'cancelled', cancel_reason = ? WHERE id = ?",

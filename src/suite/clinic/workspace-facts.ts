@@ -1,4 +1,4 @@
-import { splitCsvLine, type StateView, requireFile } from "../../envs/index.js";
+import { parseCsv, requireFile, type StateView } from "../../envs/index.js";
 import { COVERAGE_TABLE_PATH, NO_SHOW_POLICY_PATH, ROSTER_PATH } from "./documents.js";
 import { WEEKDAY_NAMES } from "./rules.js";
 import type { ChargeCategory } from "./rules.js";
@@ -15,12 +15,10 @@ export interface RosterEntry {
 }
 
 export function readRoster(state: StateView): Map<number, RosterEntry> {
-  const lines = requireFile(state, ROSTER_PATH).trim().split("\n").slice(1);
   const roster = new Map<number, RosterEntry>();
-  for (const line of lines) {
-    const fields = splitCsvLine(line);
-    const providerId = Number(fields[0]);
-    const days = (fields[4] ?? "").split(/\s+/).map((day) => WEEKDAY_NAMES.indexOf(day as never));
+  for (const row of parseCsv(requireFile(state, ROSTER_PATH))) {
+    const providerId = Number(row.provider_id);
+    const days = row.clinic_days!.split(/\s+/).map((day) => WEEKDAY_NAMES.indexOf(day as never));
     roster.set(providerId, { providerId, clinicDays: new Set(days.filter((day) => day >= 0)) });
   }
   return roster;
@@ -92,14 +90,15 @@ export type CoverageTerms = { copay: number; coinsurancePercent: number } | null
 /** Coverage terms by plan code and charge category, from billing/insurance-coverage.csv. */
 export function readCoverage(state: StateView): Map<string, Map<ChargeCategory, CoverageTerms>> {
   const coverage = new Map<string, Map<ChargeCategory, CoverageTerms>>();
-  for (const line of requireFile(state, COVERAGE_TABLE_PATH).trim().split("\n").slice(1)) {
-    const [planCode, , , category, covered, copay, coinsurance] = splitCsvLine(line);
-    const terms = coverage.get(planCode!) ?? new Map<ChargeCategory, CoverageTerms>();
+  for (const row of parseCsv(requireFile(state, COVERAGE_TABLE_PATH))) {
+    const terms = coverage.get(row.plan_code!) ?? new Map<ChargeCategory, CoverageTerms>();
     terms.set(
-      category as ChargeCategory,
-      covered === "yes" ? { copay: Number(copay), coinsurancePercent: Number(coinsurance) } : null,
+      row.category as ChargeCategory,
+      row.covered === "yes"
+        ? { copay: Number(row.copay), coinsurancePercent: Number(row.coinsurance_percent) }
+        : null,
     );
-    coverage.set(planCode!, terms);
+    coverage.set(row.plan_code!, terms);
   }
   return coverage;
 }

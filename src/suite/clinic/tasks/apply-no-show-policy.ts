@@ -1,10 +1,15 @@
+import type Database from "better-sqlite3";
 import {
+  allRows,
   check,
+  checkNone,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
+  keysChangedBeyond,
   nearlyEqual,
   type Check,
+  type Row,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
@@ -31,16 +36,17 @@ export function expectedNoShowOutcome(state: VerifyContext["initial"]): {
   const period = readReviewPeriod(state);
   const closures = readClosures(state);
   const excused = readExcusedAppointmentIds(state);
-  const rows = state.db
-    .prepare(
-      `SELECT a.id, a.patient_id, a.visit_type, a.start_time, pl.plan_type, pa.scheduling_status
-         FROM appointments a
-         JOIN patients pa ON pa.id = a.patient_id
-         LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id
-        WHERE a.status = 'no_show' AND substr(a.start_time, 1, 10) BETWEEN ? AND ?
-        ORDER BY a.start_time, a.id`,
-    )
-    .all(period.from, period.to) as NoShowRow[];
+  const rows = allRows<NoShowRow>(
+    state.db,
+    `SELECT a.id, a.patient_id, a.visit_type, a.start_time, pl.plan_type, pa.scheduling_status
+       FROM appointments a
+       JOIN patients pa ON pa.id = a.patient_id
+       LEFT JOIN insurance_plans pl ON pl.id = pa.insurance_plan_id
+      WHERE a.status = 'no_show' AND substr(a.start_time, 1, 10) BETWEEN ? AND ?
+      ORDER BY a.start_time, a.id`,
+    period.from,
+    period.to,
+  );
   const counted = rows.filter((row) => {
     if (excused.has(row.id)) return false;
     const { date, minutes } = splitStartTime(row.start_time);
@@ -65,10 +71,10 @@ function verify({ initial, final }: VerifyContext): Check[] {
   const { fees, flagged } = expectedNoShowOutcome(initial);
   if (fees.size === 0 || flagged.size === 0)
     throw new Error("generation produced no fee or no flag to apply");
-  const checks: Check[] = [];
-
   const charges = diffTable(initial.db, final.db, "charges", "id");
-  checks.push(
+  const patients = diffTable(initial.db, final.db, "patients", "id");
+  const otherColumns = keysChangedBeyond(patients.changed, ["scheduling_status", "status_reason"]);
+  return [
     check(
       "existing-charges-untouched",
       charges.changed.length === 0 && charges.removed.length === 0,
@@ -76,10 +82,34 @@ function verify({ initial, final }: VerifyContext): Check[] {
         ? "no existing charge was modified or deleted"
         : `${charges.changed.length} existing charges modified and ${charges.removed.length} deleted`,
     ),
-  );
+    checkNone(
+      "no-show-fees",
+      feeProblems(charges.added, fees),
+      `exactly the ${fees.size} required missed-appointment fees were posted`,
+      (found) => `expected ${fees.size} fees; ${found.slice(0, 12).join("; ")}`,
+    ),
+    check(
+      "patients-only-status-changed",
+      otherColumns.length === 0 && patients.added.length === 0 && patients.removed.length === 0,
+      otherColumns.length === 0
+        ? "patient records changed at most in scheduling status and its reason"
+        : `patients changed beyond their scheduling status: ${otherColumns.slice(0, 15).join(", ")}`,
+    ),
+    checkNone(
+      "scheduling-flags",
+      flagProblems(initial.db, final.db, flagged),
+      `the ${flagged.size} patients at the threshold are prepay_required and no other status changed`,
+      (found) => found.join("; "),
+    ),
+    checkOtherTablesUnchanged(initial.db, final.db, ["charges", "patients"]),
+  ];
+}
+
+/** What is wrong with the charges added: strays, wrong code, amount or patient, doubles, and fees missing. */
+function feeProblems(added: Row[], fees: Map<number, { patientId: number; amount: number }>): string[] {
   const problems: string[] = [];
   const seen = new Map<number, number>();
-  for (const row of charges.added) {
+  for (const row of added) {
     const appointmentId = Number(row.appointment_id);
     seen.set(appointmentId, (seen.get(appointmentId) ?? 0) + 1);
     const fee = fees.get(appointmentId);
@@ -108,71 +138,28 @@ function verify({ initial, final }: VerifyContext): Check[] {
         .map((id) => `#${id}`)
         .join(", ")}`,
     );
-  checks.push(
-    check(
-      "no-show-fees",
-      problems.length === 0,
-      problems.length === 0
-        ? `exactly the ${fees.size} required missed-appointment fees were posted`
-        : `expected ${fees.size} fees; ${problems.slice(0, 12).join("; ")}`,
-    ),
-  );
+  return problems;
+}
 
-  const patients = diffTable(initial.db, final.db, "patients", "id");
-  const otherColumns = patients.changed
-    .filter((change) =>
-      Object.keys(change.before).some(
-        (column) =>
-          column !== "scheduling_status" &&
-          column !== "status_reason" &&
-          change.before[column] !== change.after[column],
-      ),
-    )
-    .map((change) => change.key);
-  checks.push(
-    check(
-      "patients-only-status-changed",
-      otherColumns.length === 0 && patients.added.length === 0 && patients.removed.length === 0,
-      otherColumns.length === 0
-        ? "patient records changed at most in scheduling status and its reason"
-        : `patients changed beyond their scheduling status: ${otherColumns.slice(0, 15).join(", ")}`,
-    ),
-  );
-  const statusOf = (db: VerifyContext["initial"]["db"]): Map<number, string> =>
+/** Patients the review should have flagged and were not, and status changes without cause. */
+function flagProblems(initial: Database.Database, final: Database.Database, flagged: Set<number>): string[] {
+  const statusOf = (db: Database.Database): Map<number, string> =>
     new Map(
-      (
-        db.prepare("SELECT id, scheduling_status FROM patients").all() as Array<{
-          id: number;
-          scheduling_status: string;
-        }>
+      allRows<{ id: number; scheduling_status: string }>(
+        db,
+        "SELECT id, scheduling_status FROM patients",
       ).map((row) => [row.id, row.scheduling_status]),
     );
-  const before = statusOf(initial.db);
-  const after = statusOf(final.db);
+  const before = statusOf(initial);
+  const after = statusOf(final);
   const notFlagged = [...flagged].filter((patientId) => after.get(patientId) !== "prepay_required");
   const wronglyChanged = [...after.entries()]
     .filter(([patientId, status]) => status !== before.get(patientId) && !flagged.has(patientId))
     .map(([patientId, status]) => `${patientId} (${before.get(patientId)} -> ${status})`);
-  checks.push(
-    check(
-      "scheduling-flags",
-      notFlagged.length === 0 && wronglyChanged.length === 0,
-      notFlagged.length === 0 && wronglyChanged.length === 0
-        ? `the ${flagged.size} patients at the threshold are prepay_required and no other status changed`
-        : [
-            notFlagged.length > 0
-              ? `not set to prepay_required: patients ${notFlagged.slice(0, 15).join(", ")}`
-              : "",
-            wronglyChanged.length > 0
-              ? `status changed without cause: ${wronglyChanged.slice(0, 15).join(", ")}`
-              : "",
-          ]
-            .filter(Boolean)
-            .join("; "),
-    ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["charges", "patients"]));
-  return checks;
+  return [
+    notFlagged.length > 0 && `not set to prepay_required: patients ${notFlagged.slice(0, 15).join(", ")}`,
+    wronglyChanged.length > 0 && `status changed without cause: ${wronglyChanged.slice(0, 15).join(", ")}`,
+  ].filter((problem): problem is string => typeof problem === "string");
 }
 
 interface Variant {
@@ -209,7 +196,7 @@ for path in [p for p in files if p.startswith("front-desk/")]:
 print(period_start, period_end, fee_by_type, closures, sorted(excused))
 `,
     String.raw`
-no_shows = all_pages(tools.list_appointments, "appointments", status="no_show", date_from=period_start, date_to=period_end)
+no_shows = fetch_all("list_appointments", "appointments", status="no_show", date_from=period_start, date_to=period_end)
 patients = {pid: tools.get_patient(patient_id=pid)["patient"] for pid in sorted({a["patient_id"] for a in no_shows})}
 
 def closure_excused(appointment):

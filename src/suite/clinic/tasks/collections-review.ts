@@ -1,9 +1,12 @@
 import {
   addDays,
+  allRows,
+  getRow,
   check,
+  checkNone,
+  compareAnswerAmounts,
   defineTask,
-  nearlyEqual,
-  parseAnswerJson,
+  roundCents,
   type Check,
   type GenerateContext,
   type VerifyContext,
@@ -11,9 +14,10 @@ import {
 import { computeBalances } from "../billing.js";
 import type { PatientBalance } from "../billing.js";
 import { clinicDomain } from "../domain.js";
-import { COLLECTIONS_THRESHOLD, PLANS, roundCents } from "../rules.js";
+import { COLLECTIONS_THRESHOLD, PLANS } from "../rules.js";
 import type { PlanCoverage } from "../rules.js";
 import { readCoverage } from "../workspace-facts.js";
+import { checkListedItems } from "./answer-lists.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 const seedCoverage = (planCode: string): PlanCoverage =>
@@ -33,11 +37,11 @@ function prepare(context: GenerateContext): void {
   );
   // A claim the insurer reopened: its share leaves the balance until it is processed again.
   for (const entry of insured.slice(0, 1)) {
-    const charge = db
-      .prepare(
-        "SELECT id FROM charges WHERE patient_id = ? AND claim_status = 'adjudicated' AND category != 'lab' ORDER BY amount DESC LIMIT 1",
-      )
-      .get(entry.patientId) as { id: number } | undefined;
+    const charge = getRow<{ id: number }>(
+      db,
+      "SELECT id FROM charges WHERE patient_id = ? AND claim_status = 'adjudicated' AND category != 'lab' ORDER BY amount DESC LIMIT 1",
+      entry.patientId,
+    );
     if (charge) db.prepare("UPDATE charges SET claim_status = 'pending' WHERE id = ?").run(charge.id);
   }
   // Enough accounts over the threshold to review: the largest unpaid accounts, starting with a self-pay one.
@@ -46,13 +50,12 @@ function prepare(context: GenerateContext): void {
       (entry) => entry.balance > COLLECTIONS_THRESHOLD,
     ),
   });
-  const billed = db
-    .prepare(
-      `SELECT c.patient_id, p.insurance_plan_id IS NULL AS self_pay, SUM(c.amount) AS total
-         FROM charges c JOIN patients p ON p.id = c.patient_id
-        WHERE c.claim_status != 'pending' GROUP BY c.patient_id ORDER BY self_pay DESC, total DESC, c.patient_id`,
-    )
-    .all() as Array<{ patient_id: number; self_pay: number }>;
+  const billed = allRows<{ patient_id: number; self_pay: number }>(
+    db,
+    `SELECT c.patient_id, p.insurance_plan_id IS NULL AS self_pay, SUM(c.amount) AS total
+       FROM charges c JOIN patients p ON p.id = c.patient_id
+      WHERE c.claim_status != 'pending' GROUP BY c.patient_id ORDER BY self_pay DESC, total DESC, c.patient_id`,
+  );
   const clearPayments = db.prepare("DELETE FROM payments WHERE patient_id = ?");
   let state = overCount();
   if (!state.over.some((entry) => entry.selfPay)) {
@@ -106,8 +109,8 @@ function verify({ initial, answer }: VerifyContext): Check[] {
       .map((entry) => [entry.mrn, entry.balance]),
   );
   if (expected.size === 0) throw new Error("generation produced no account over the collections threshold");
-  const parsed = parseAnswerJson(answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+  const diff = compareAnswerAmounts(answer, expected);
+  if (!diff)
     return [
       check(
         "answer-format",
@@ -115,33 +118,17 @@ function verify({ initial, answer }: VerifyContext): Check[] {
         `expected a JSON object mapping MRN to balance, got: ${answer.slice(0, 200)}`,
       ),
     ];
-  const given = new Map(
-    Object.entries(parsed as Record<string, unknown>).map(([mrn, value]) => [
-      mrn.trim().toUpperCase(),
-      typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
-    ]),
-  );
-  const missing = [...expected.keys()].filter((mrn) => !given.has(mrn));
-  const extra = [...given.keys()].filter((mrn) => !expected.has(mrn));
-  const wrong = [...expected.entries()]
-    .filter(([mrn, balance]) => given.has(mrn) && !nearlyEqual(given.get(mrn)!, balance))
-    .map(([mrn, balance]) => `${mrn}: expected ${balance.toFixed(2)}, got ${String(given.get(mrn))}`);
   return [
-    check(
+    checkListedItems(
       "accounts",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `the ${expected.size} accounts over the threshold are listed`
-        : `expected ${expected.size} accounts; missing ${missing.slice(0, 10).join(", ") || "none"}; not over the threshold: ${
-            extra.slice(0, 10).join(", ") || "none"
-          }`,
+      { ...diff, summary: `expected ${expected.size} accounts`, extraLabel: "not over the threshold" },
+      `the ${expected.size} accounts over the threshold are listed`,
     ),
-    check(
+    checkNone(
       "balances",
-      wrong.length === 0,
-      wrong.length === 0
-        ? "every listed balance is correct"
-        : `wrong balances: ${wrong.slice(0, 10).join("; ")}`,
+      diff.wrong,
+      "every listed balance is correct",
+      (wrong) => `wrong balances: ${wrong.slice(0, 10).join("; ")}`,
     ),
   ];
 }
@@ -166,10 +153,10 @@ for row in csv.DictReader(io.StringIO(tools.read_file(path="billing/insurance-co
 print("threshold", threshold, "discount", discount, len(coverage), "coverage rows")
 `,
     String.raw`
-plans = {plan["id"]: plan for plan in all_pages(tools.list_insurance_plans, "plans")}
-patients = {patient["id"]: patient for patient in all_pages(tools.list_patients, "patients")}
-charges = all_pages(tools.list_charges, "charges")
-payments = all_pages(tools.list_payments, "payments")
+plans = {plan["id"]: plan for plan in fetch_all("list_insurance_plans", "plans")}
+patients = {patient["id"]: patient for patient in fetch_all("list_patients", "patients")}
+charges = fetch_all("list_charges", "charges")
+payments = fetch_all("list_payments", "payments")
 print(len(patients), "patients,", len(charges), "charges,", len(payments), "payments")
 `,
     String.raw`

@@ -1,4 +1,5 @@
 import {
+  allRows,
   check,
   checkStateDiff,
   defineTask,
@@ -20,13 +21,14 @@ interface Visit {
 }
 
 function windowVisits(db: StateView["db"]): Visit[] {
-  return db
-    .prepare(
-      `SELECT DISTINCT a.patient_id, substr(a.start_time, 1, 10) AS day FROM appointments a
-        WHERE a.status = 'scheduled' AND substr(a.start_time, 1, 10) BETWEEN ? AND ?
-        ORDER BY a.patient_id, day`,
-    )
-    .all(WINDOW.from, WINDOW.to) as Visit[];
+  return allRows<Visit>(
+    db,
+    `SELECT DISTINCT a.patient_id, substr(a.start_time, 1, 10) AS day FROM appointments a
+      WHERE a.status = 'scheduled' AND substr(a.start_time, 1, 10) BETWEEN ? AND ?
+      ORDER BY a.patient_id, day`,
+    WINDOW.from,
+    WINDOW.to,
+  );
 }
 
 /**
@@ -55,18 +57,9 @@ Owner: Patient Financial Services.
 `,
   );
   const visits = windowVisits(db);
-  const insured = new Set(
-    (db.prepare("SELECT patient_id FROM insurance_eligibility").all() as Array<{ patient_id: number }>).map(
-      (row) => row.patient_id,
-    ),
-  );
-  const standard = new Set(
-    (
-      db.prepare("SELECT id FROM patients WHERE scheduling_status = 'standard'").all() as Array<{
-        id: number;
-      }>
-    ).map((row) => row.id),
-  );
+  const ids = (sql: string): Set<number> => new Set(allRows<{ id: number }>(db, sql).map((row) => row.id));
+  const insured = ids("SELECT patient_id AS id FROM insurance_eligibility");
+  const standard = ids("SELECT id FROM patients WHERE scheduling_status = 'standard'");
   const daysOf = new Map<number, string[]>();
   for (const visit of visits)
     if (insured.has(visit.patient_id) && standard.has(visit.patient_id))
@@ -114,10 +107,9 @@ Owner: Patient Financial Services.
 /** Patients to set to prepay_required: insured, standard, with a visit this week on a day they are not covered. */
 export function expectedPrepay(state: StateView): Array<{ id: number; mrn: string }> {
   const terms = new Map(
-    (
-      state.db
-        .prepare("SELECT patient_id, coverage_start, coverage_end FROM insurance_eligibility")
-        .all() as Array<{ patient_id: number; coverage_start: string; coverage_end: string | null }>
+    allRows<{ patient_id: number; coverage_start: string; coverage_end: string | null }>(
+      state.db,
+      "SELECT patient_id, coverage_start, coverage_end FROM insurance_eligibility",
     ).map((row) => [row.patient_id, row]),
   );
   const flagged = new Set<number>();
@@ -129,13 +121,8 @@ export function expectedPrepay(state: StateView): Array<{ id: number; mrn: strin
       (coverage.coverage_end === null || visit.day <= coverage.coverage_end);
     if (!active) flagged.add(visit.patient_id);
   }
-  return (
-    state.db.prepare("SELECT id, mrn, scheduling_status FROM patients ORDER BY id").all() as Array<{
-      id: number;
-      mrn: string;
-      scheduling_status: string;
-    }>
-  )
+  const patients = "SELECT id, mrn, scheduling_status FROM patients ORDER BY id";
+  return allRows<{ id: number; mrn: string; scheduling_status: string }>(state.db, patients)
     .filter((row) => flagged.has(row.id) && row.scheduling_status === "standard")
     .map((row) => ({ id: row.id, mrn: row.mrn }));
 }
@@ -199,7 +186,7 @@ function cells(variant: Variant = {}): string[] {
     String.raw`
 policy = tools.read_file(path="${ELIGIBILITY_POLICY_PATH}")["content"]
 print(policy)
-visits = all_pages(tools.list_appointments, "appointments", status="scheduled", date_from="${WINDOW.from}", date_to="${WINDOW.to}")
+visits = fetch_all("list_appointments", "appointments", status="scheduled", date_from="${WINDOW.from}", date_to="${WINDOW.to}")
 patients = {}
 for patient_id in sorted({v["patient_id"] for v in visits}):
     patients[patient_id] = tools.get_patient(patient_id=patient_id)["patient"]

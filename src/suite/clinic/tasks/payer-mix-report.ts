@@ -3,13 +3,14 @@ import {
   defineTask,
   parseAnswerJson,
   parseAnswerNumber,
+  roundCents,
   type Check,
   type GenerateContext,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
-import { NO_SHOW_CHARGE_CODE, VISIT_RULES, roundCents, type VisitType } from "../rules.js";
+import { NO_SHOW_CHARGE_CODE, VISIT_RULES, type VisitType } from "../rules.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const REVENUE_DEFINITIONS_PATH = "billing/revenue-report-definitions.md";
@@ -149,20 +150,20 @@ function cells(variant: Variant = {}): string[] {
     String.raw`
 definitions = tools.read_file(path="${REVENUE_DEFINITIONS_PATH}")["content"]
 print(definitions)
-specialty_of = {p["id"]: p["specialty_code"] for p in all_pages(tools.list_providers, "providers")}
-plan_type = {p["id"]: p["plan_type"] for p in all_pages(tools.list_insurance_plans, "plans")}
+specialty_of = {p["id"]: p["specialty_code"] for p in fetch_all("list_providers", "providers")}
+plan_type = {p["id"]: p["plan_type"] for p in fetch_all("list_insurance_plans", "plans")}
 payer_of = {}
-for patient in all_pages(tools.list_patients, "patients"):
+for patient in fetch_all("list_patients", "patients"):
     plan = patient["insurance_plan_id"]
     payer_of[patient["id"]] = plan_type[plan] if plan is not None else "self_pay"
 provider_of = {}
 for status in ("completed", "no_show", "cancelled", "scheduled"):
-    for appt in all_pages(tools.list_appointments, "appointments", status=status, date_from="2025-05-01", date_to="2025-07-31"):
+    for appt in fetch_all("list_appointments", "appointments", status=status, date_from="2025-05-01", date_to="2025-07-31"):
         provider_of[appt["id"]] = appt["provider_id"]
 print(len(specialty_of), "providers,", len(payer_of), "patients,", len(provider_of), "appointments")
 `,
     String.raw`
-charges = ${variant.firstPageOnly ? 'tools.list_charges()["charges"]' : 'all_pages(tools.list_charges, "charges")'}
+charges = ${variant.firstPageOnly ? 'tools.list_charges()["charges"]' : 'fetch_all("list_charges", "charges")'}
 report = {}
 for charge in charges:
     if ${variant.anyMonth ? "False" : 'not charge["service_date"].startswith("2025-06")'}:

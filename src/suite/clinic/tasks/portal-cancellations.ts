@@ -1,4 +1,7 @@
 import {
+  addDays,
+  allRows,
+  getRow,
   check,
   checkStateDiff,
   defineTask,
@@ -125,7 +128,7 @@ Owner: Practice Manager. Portal messages are answered within one business day.
             `I need to cancel my visit on ${when} - we will be out of town. Sorry for the short notice.`,
             `Could you please cancel the appointment I have on ${when}? I'll call to book again later.`,
           ]);
-    const sent = index % 3 === 0 ? referenceDate : addDaysIso(referenceDate, -1);
+    const sent = index % 3 === 0 ? referenceDate : addDays(referenceDate, -1);
     context.writeFile(
       `${PORTAL_INBOX}/msg-${String(index + 1).padStart(3, "0")}.txt`,
       renderEmail({ From: `${name} <${sender}>`, Sent: sent, Subject: "My appointment" }, [
@@ -135,12 +138,6 @@ Owner: Practice Manager. Portal messages are answered within one business day.
       ]),
     );
   }
-}
-
-function addDaysIso(isoDate: string, days: number): string {
-  const day = new Date(`${isoDate}T00:00:00Z`);
-  day.setUTCDate(day.getUTCDate() + days);
-  return day.toISOString().slice(0, 10);
 }
 
 export interface PortalMessage {
@@ -166,14 +163,18 @@ export function expectedPortalCancellations(state: StateView): number[] {
   for (const path of state.listFiles().filter((file) => file.startsWith(`${PORTAL_INBOX}/`))) {
     const message = readPortalMessage(state.readFile(path) ?? "", 2025);
     if (message.intent !== "cancel" || !message.date) continue;
-    const patient = state.db.prepare("SELECT id FROM patients WHERE lower(email) = ?").get(message.email) as
-      { id: number } | undefined;
+    const patient = getRow<{ id: number }>(
+      state.db,
+      "SELECT id FROM patients WHERE lower(email) = ?",
+      message.email,
+    );
     if (!patient) continue;
-    const appointments = state.db
-      .prepare(
-        "SELECT id FROM appointments WHERE patient_id = ? AND status = 'scheduled' AND substr(start_time, 1, 10) = ? ORDER BY id",
-      )
-      .all(patient.id, message.date) as Array<{ id: number }>;
+    const appointments = allRows<{ id: number }>(
+      state.db,
+      "SELECT id FROM appointments WHERE patient_id = ? AND status = 'scheduled' AND substr(start_time, 1, 10) = ? ORDER BY id",
+      patient.id,
+      message.date,
+    );
     if (appointments.length === 1) cancelled.push(appointments[0]!.id);
   }
   return cancelled.sort((a, b) => a - b);
@@ -245,7 +246,7 @@ for m in messages:
     if not m["date"]:
         continue
     patient_id = None
-    for candidate in all_pages(tools.list_patients, "patients", query=m["name"]):
+    for candidate in fetch_all("list_patients", "patients", query=m["name"]):
         record = tools.get_patient(patient_id=candidate["id"])["patient"]
         if ${variant.trustSignature ? "True" : '(record["email"] or "").lower() == m["email"]'}:
             patient_id = record["id"]
@@ -254,7 +255,7 @@ for m in messages:
         print("not verified:", m["path"])
         continue
     filters = dict(patient_id=patient_id, status="scheduled") ${variant.cancelAll ? "" : '| dict(date_from=m["date"], date_to=m["date"])'}
-    booked = all_pages(tools.list_appointments, "appointments", **filters)
+    booked = fetch_all("list_appointments", "appointments", **filters)
     if ${variant.cancelAll ? "False" : "len(booked) != 1"}:
         print("ambiguous:", m["path"], booked)
         continue

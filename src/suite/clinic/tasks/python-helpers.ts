@@ -1,20 +1,14 @@
+import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+
 /**
- * Python shared by the clinic oracles and near-misses: a pager over the paginated list tools and a
- * workspace file lister. Kept as one cell so every program starts the same way.
+ * Python shared by the clinic oracles and near-misses: the kit's pager (`fetch_all`) over the paginated list
+ * tools and a workspace file lister. Kept as one cell so every program starts the same way.
  */
 export const PYTHON_PAGING_CELL = String.raw`
 import csv, io, json, re
 from datetime import date
 
-def all_pages(tool, key, **filters):
-    items, page = [], 1
-    while True:
-        result = tool(page=page, per_page=50, **filters)
-        items += result[key]
-        if not result["has_more"]:
-            return items
-        page += 1
-
+${PYTHON_WORKSPACE_HELPERS}
 def workspace_files():
     paths, page = [], 1
     while True:

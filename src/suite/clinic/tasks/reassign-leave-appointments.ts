@@ -1,8 +1,11 @@
 import {
+  allRows,
   check,
+  checkNone,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
+  keysChangedBeyond,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -10,25 +13,8 @@ import { clinicDomain } from "../domain.js";
 import { VISIT_RULES, intervalsOverlap, providerInterval, weekdayOf } from "../rules.js";
 import type { VisitType } from "../rules.js";
 import { readLeaveMemo, readRoster } from "../workspace-facts.js";
+import { PROVIDER_QUERY, type AppointmentRow, type ProviderRow } from "./bookings.js";
 import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
-
-interface AppointmentRow {
-  id: number;
-  patient_id: number;
-  provider_id: number;
-  room_id: number | null;
-  visit_type: string;
-  start_time: string;
-  status: string;
-  reason: string;
-  cancel_reason: string | null;
-}
-
-interface ProviderRow {
-  id: number;
-  credential: string;
-  specialty: string;
-}
 
 function verify({ initial, final }: VerifyContext): Check[] {
   const roster = readRoster(initial);
@@ -36,20 +22,11 @@ function verify({ initial, final }: VerifyContext): Check[] {
   const onLeave = (providerId: number, date: string): boolean =>
     leaves.some((leave) => leave.providerId === providerId && date >= leave.from && date <= leave.to);
   const providers = new Map(
-    (
-      initial.db
-        .prepare(
-          "SELECT p.id, p.credential, s.code AS specialty FROM providers p JOIN specialties s ON s.id = p.specialty_id",
-        )
-        .all() as ProviderRow[]
-    ).map((provider) => [provider.id, provider]),
+    allRows<ProviderRow>(initial.db, PROVIDER_QUERY).map((provider) => [provider.id, provider]),
   );
-  const before = initial.db.prepare("SELECT * FROM appointments ORDER BY id").all() as AppointmentRow[];
+  const before = allRows<AppointmentRow>(initial.db, "SELECT * FROM appointments ORDER BY id");
   const after = new Map(
-    (final.db.prepare("SELECT * FROM appointments ORDER BY id").all() as AppointmentRow[]).map((row) => [
-      row.id,
-      row,
-    ]),
+    allRows<AppointmentRow>(final.db, "SELECT * FROM appointments ORDER BY id").map((row) => [row.id, row]),
   );
   const expected = before.filter(
     (appointment) =>
@@ -59,60 +36,72 @@ function verify({ initial, final }: VerifyContext): Check[] {
   if (expected.length === 0) throw new Error("generation produced no appointment to reassign");
   const expectedIds = new Set(expected.map((appointment) => appointment.id));
   const diff = diffTable(initial.db, final.db, "appointments", "id");
-  const checks: Check[] = [];
-
-  checks.push(
-    check(
-      "appointments-kept",
-      diff.added.length === 0 && diff.removed.length === 0,
-      diff.added.length + diff.removed.length === 0
-        ? "no appointment was created or deleted"
-        : `expected no created or deleted appointments, found ${diff.added.length} created and ${diff.removed.length} deleted`,
-    ),
-  );
+  const created = diff.added.length + diff.removed.length;
   const unexpected = diff.changed
     .filter((change) => !expectedIds.has(Number(change.key)))
     .map((change) => change.key);
-  checks.push(
-    check(
-      "only-leave-appointments-changed",
-      unexpected.length === 0,
-      unexpected.length === 0
-        ? "only scheduled appointments of providers on approved leave changed"
-        : `appointments that should not change were modified: ${unexpected.slice(0, 15).join(", ")}`,
-    ),
-  );
-  const otherFieldChanges = diff.changed
-    .filter((change) =>
-      Object.keys(change.before).some(
-        (column) => column !== "provider_id" && change.before[column] !== change.after[column],
-      ),
-    )
-    .map((change) => change.key);
-  checks.push(
-    check(
-      "only-provider-changed",
-      otherFieldChanges.length === 0,
-      otherFieldChanges.length === 0
-        ? "changed appointments kept their date, time, room, visit type and status"
-        : `appointments changed more than their provider: ${otherFieldChanges.slice(0, 15).join(", ")}`,
-    ),
-  );
+  const otherFieldChanges = keysChangedBeyond(diff.changed, ["provider_id"]);
   const notMoved = expected
     .filter((appointment) => after.get(appointment.id)?.provider_id === appointment.provider_id)
     .map((appointment) => appointment.id);
-  checks.push(
+  const { ineligible, doubleBooked } = coverProblems(expected, after, providers, (cover, date) => [
+    !roster.get(cover.id)?.clinicDays.has(weekdayOf(date)) && `no clinic on ${date}`,
+    onLeave(cover.id, date) && `on leave on ${date}`,
+  ]);
+  const first = (ids: readonly unknown[], count: number): string => ids.slice(0, count).join(", ");
+  return [
     check(
-      "all-leave-appointments-reassigned",
-      notMoved.length === 0,
-      notMoved.length === 0
-        ? `all ${expected.length} affected appointments have a new provider`
-        : `${notMoved.length} of ${expected.length} affected appointments still sit with the provider on leave: ${notMoved
-            .slice(0, 15)
-            .join(", ")}`,
+      "appointments-kept",
+      created === 0,
+      created === 0
+        ? "no appointment was created or deleted"
+        : `expected no created or deleted appointments, found ${diff.added.length} created and ${diff.removed.length} deleted`,
     ),
-  );
+    checkNone(
+      "only-leave-appointments-changed",
+      unexpected,
+      "only scheduled appointments of providers on approved leave changed",
+      (keys) => `appointments that should not change were modified: ${first(keys, 15)}`,
+    ),
+    checkNone(
+      "only-provider-changed",
+      otherFieldChanges,
+      "changed appointments kept their date, time, room, visit type and status",
+      (keys) => `appointments changed more than their provider: ${first(keys, 15)}`,
+    ),
+    checkNone(
+      "all-leave-appointments-reassigned",
+      notMoved,
+      `all ${expected.length} affected appointments have a new provider`,
+      (ids) =>
+        `${ids.length} of ${expected.length} affected appointments still sit with the provider on leave: ${first(ids, 15)}`,
+    ),
+    checkNone(
+      "covering-providers-eligible",
+      ineligible,
+      "every covering provider has the specialty, a clinic day, no leave and the credential the visit needs",
+      (found) => `ineligible covering providers: ${first(found, 10)}`,
+    ),
+    checkNone(
+      "covering-providers-free",
+      doubleBooked,
+      "no covering provider is double-booked",
+      (found) => `covering providers double-booked: ${first(found, 10)}`,
+    ),
+    checkOtherTablesUnchanged(initial.db, final.db, ["appointments"]),
+  ];
+}
 
+/**
+ * What is wrong with the covering providers chosen for the affected appointments: a cover of another
+ * specialty or credential, or one `scheduleProblems` names (roster, leave), and covers double-booked.
+ */
+function coverProblems(
+  expected: AppointmentRow[],
+  after: Map<number, AppointmentRow>,
+  providers: Map<number, ProviderRow>,
+  scheduleProblems: (cover: ProviderRow, date: string) => Array<string | false>,
+): { ineligible: string[]; doubleBooked: string[] } {
   const ineligible: string[] = [];
   const doubleBooked: string[] = [];
   const finalRows = [...after.values()];
@@ -122,21 +111,18 @@ function verify({ initial, final }: VerifyContext): Check[] {
     const date = appointment.start_time.slice(0, 10);
     const owner = providers.get(appointment.provider_id)!;
     const cover = providers.get(moved.provider_id);
-    const reasons: string[] = [];
-    if (!cover) reasons.push("unknown provider");
-    else {
-      if (cover.specialty !== owner.specialty)
-        reasons.push(`specialty ${cover.specialty} instead of ${owner.specialty}`);
-      if (!roster.get(cover.id)?.clinicDays.has(weekdayOf(date))) reasons.push(`no clinic on ${date}`);
-      if (onLeave(cover.id, date)) reasons.push(`on leave on ${date}`);
-      if (
-        VISIT_RULES[appointment.visit_type as VisitType].physicianOnly &&
-        !["MD", "DO"].includes(cover.credential)
-      )
-        reasons.push(`${cover.credential} may not perform ${appointment.visit_type}`);
-    }
-    if (reasons.length > 0)
-      ineligible.push(`#${appointment.id} -> provider ${moved.provider_id} (${reasons.join("; ")})`);
+    const reasons: Array<string | false> = cover
+      ? [
+          cover.specialty !== owner.specialty && `specialty ${cover.specialty} instead of ${owner.specialty}`,
+          ...scheduleProblems(cover, date),
+          VISIT_RULES[appointment.visit_type as VisitType].physicianOnly &&
+            !["MD", "DO"].includes(cover.credential) &&
+            `${cover.credential} may not perform ${appointment.visit_type}`,
+        ]
+      : ["unknown provider"];
+    const named = reasons.filter((reason): reason is string => reason !== false);
+    if (named.length > 0)
+      ineligible.push(`#${appointment.id} -> provider ${moved.provider_id} (${named.join("; ")})`);
     const interval = providerInterval(moved.visit_type, moved.start_time);
     const clash = finalRows.find(
       (other) =>
@@ -147,26 +133,7 @@ function verify({ initial, final }: VerifyContext): Check[] {
     );
     if (clash) doubleBooked.push(`#${moved.id} overlaps #${clash.id} for provider ${moved.provider_id}`);
   }
-  checks.push(
-    check(
-      "covering-providers-eligible",
-      ineligible.length === 0,
-      ineligible.length === 0
-        ? "every covering provider has the specialty, a clinic day, no leave and the credential the visit needs"
-        : `ineligible covering providers: ${ineligible.slice(0, 10).join(", ")}`,
-    ),
-  );
-  checks.push(
-    check(
-      "covering-providers-free",
-      doubleBooked.length === 0,
-      doubleBooked.length === 0
-        ? "no covering provider is double-booked"
-        : `covering providers double-booked: ${doubleBooked.slice(0, 10).join(", ")}`,
-    ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["appointments"]));
-  return checks;
+  return { ineligible, doubleBooked };
 }
 
 interface Variant {
@@ -204,10 +171,10 @@ print("leaves:", leaves, "physician only:", physician_only)
 def on_leave(provider_id, day):
     return any(provider_id == pid and ${endTest} for pid, start, end in leaves)
 
-providers = {p["id"]: p for p in all_pages(tools.list_providers, "providers")}
+providers = {p["id"]: p for p in fetch_all("list_providers", "providers")}
 affected = []
 for pid, start, end in leaves:
-    for appointment in all_pages(tools.list_appointments, "appointments", provider_id=pid, status="scheduled", date_from=start, date_to=end):
+    for appointment in fetch_all("list_appointments", "appointments", provider_id=pid, status="scheduled", date_from=start, date_to=end):
         if on_leave(pid, appointment["start_time"][:10]):
             affected.append(appointment)
 affected.sort(key=lambda appointment: (appointment["start_time"], appointment["id"]))
@@ -217,7 +184,7 @@ specialties = {providers[pid]["specialty_code"] for pid, _, _ in leaves}
 busy = {}
 for provider in providers.values():
     if provider["specialty_code"] in specialties:
-        booked = all_pages(tools.list_appointments, "appointments", provider_id=provider["id"], date_from=window_start, date_to=window_end)
+        booked = fetch_all("list_appointments", "appointments", provider_id=provider["id"], date_from=window_start, date_to=window_end)
         busy[provider["id"]] = [item for item in booked if item["status"] != "cancelled"]
 print(len(affected), "appointments to move")
 `,

@@ -1,4 +1,5 @@
 import {
+  allRows,
   check,
   defineTask,
   parseAnswerJson,
@@ -13,33 +14,28 @@ import {
   VISIT_RULES,
   formatStartTime,
   intervalsOverlap,
-  providerInterval,
   roomInterval,
   splitStartTime,
 } from "../rules.js";
 import type { VisitType } from "../rules.js";
+import { checkListedItems } from "./answer-lists.js";
+import { providerFree, roomFree, type Booking } from "./bookings.js";
 import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
-interface AppointmentRow {
-  id: number;
+interface AppointmentRow extends Booking {
   patient_id: number;
-  provider_id: number;
-  room_id: number | null;
-  visit_type: string;
-  start_time: string;
-  status: string;
   specialty: string;
 }
 
 /** Every pair of non-cancelled appointments from `fromDate` on whose room occupancy overlaps. */
 export function roomConflicts(state: VerifyContext["initial"], fromDate: string): Array<[number, number]> {
-  const rows = state.db
-    .prepare(
-      `SELECT id, room_id, visit_type, start_time FROM appointments
-        WHERE room_id IS NOT NULL AND status != 'cancelled' AND substr(start_time, 1, 10) >= ?
-        ORDER BY room_id, start_time, id`,
-    )
-    .all(fromDate) as Array<{ id: number; room_id: number; visit_type: string; start_time: string }>;
+  const rows = allRows<{ id: number; room_id: number; visit_type: string; start_time: string }>(
+    state.db,
+    `SELECT id, room_id, visit_type, start_time FROM appointments
+      WHERE room_id IS NOT NULL AND status != 'cancelled' AND substr(start_time, 1, 10) >= ?
+      ORDER BY room_id, start_time, id`,
+    fromDate,
+  );
   const pairs: Array<[number, number]> = [];
   for (let index = 0; index < rows.length; index += 1) {
     const first = rows[index]!;
@@ -59,41 +55,24 @@ export function roomConflicts(state: VerifyContext["initial"], fromDate: string)
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const rows = db
-    .prepare(
-      `SELECT a.id, a.patient_id, a.provider_id, a.room_id, a.visit_type, a.start_time, a.status, s.code AS specialty
-         FROM appointments a JOIN providers p ON p.id = a.provider_id JOIN specialties s ON s.id = p.specialty_id
-        ORDER BY a.id`,
-    )
-    .all() as AppointmentRow[];
+  const rows = allRows<AppointmentRow>(
+    db,
+    `SELECT a.id, a.patient_id, a.provider_id, a.room_id, a.visit_type, a.start_time, a.status, s.code AS specialty
+       FROM appointments a JOIN providers p ON p.id = a.provider_id JOIN specialties s ON s.id = p.specialty_id
+      ORDER BY a.id`,
+  );
   const insert = db.prepare(
     `INSERT INTO appointments (patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const live = (row: AppointmentRow): boolean => row.status !== "cancelled";
-  const roomFree = (roomId: number, visitType: VisitType, startTime: string, exceptId: number): boolean =>
-    rows.every(
-      (row) =>
-        row.id === exceptId ||
-        row.room_id !== roomId ||
-        !live(row) ||
-        !intervalsOverlap(roomInterval(row.visit_type, row.start_time), roomInterval(visitType, startTime)),
-    );
   // Someone who is in clinic that day (has visits) and free at that time, preferring the anchor's specialty.
   const pickProvider = (anchor: AppointmentRow, visitType: VisitType, startTime: string): number => {
     const date = startTime.slice(0, 10);
-    const slot = providerInterval(visitType, startTime);
     const working = [
       ...new Set(rows.filter((row) => row.start_time.startsWith(date)).map((row) => row.provider_id)),
     ];
-    const free = working.filter((providerId) =>
-      rows.every(
-        (row) =>
-          row.provider_id !== providerId ||
-          !live(row) ||
-          !intervalsOverlap(providerInterval(row.visit_type, row.start_time), slot),
-      ),
-    );
+    const free = working.filter((providerId) => providerFree(rows, providerId, visitType, startTime));
     const sameSpecialty = free.filter((providerId) =>
       rows.some((row) => row.provider_id === providerId && row.specialty === anchor.specialty),
     );
@@ -168,6 +147,7 @@ function prepare(context: GenerateContext): void {
           row.visit_type === "procedure" &&
           endOf(row) - 5 + VISIT_RULES.procedure.lengthMinutes <= CLINIC_CLOSE_MINUTES &&
           roomFree(
+            rows,
             row.room_id!,
             "procedure",
             formatStartTime(row.start_time.slice(0, 10), endOf(row) - 5),
@@ -184,6 +164,7 @@ function prepare(context: GenerateContext): void {
           exam(row) &&
           endOf(row) + 20 <= CLINIC_CLOSE_MINUTES &&
           roomFree(
+            rows,
             row.room_id!,
             "follow_up",
             formatStartTime(row.start_time.slice(0, 10), endOf(row)),
@@ -220,16 +201,16 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   };
   const expectedKeys = new Set(expected.map(key));
   const givenKeys = new Set((list as unknown[][]).map(key));
-  const missing = [...expectedKeys].filter((pair) => !givenKeys.has(pair));
-  const extra = [...givenKeys].filter((pair) => !expectedKeys.has(pair));
+  const difference = {
+    missing: [...expectedKeys].filter((pair) => !givenKeys.has(pair)),
+    extra: [...givenKeys].filter((pair) => !expectedKeys.has(pair)),
+    summary: `expected ${expected.length} pairs`,
+    extraLabel: "not conflicts",
+    missingLimit: Infinity,
+    extraLimit: 15,
+  };
   return [
-    check(
-      "conflicting-pairs",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `all ${expected.length} double-booked pairs found`
-        : `expected ${expected.length} pairs; missing ${missing.join(", ") || "none"}; not conflicts: ${extra.slice(0, 15).join(", ") || "none"}`,
-    ),
+    checkListedItems("conflicting-pairs", difference, `all ${expected.length} double-booked pairs found`),
   ];
 }
 
@@ -248,10 +229,10 @@ function programCells(variant: Variant): string[] {
 turnover = {}
 for m in re.finditer(r"^\| \x60(\w+)\x60 \| [^|]+\| \d+ min \| [^|]+\| (\d+ min|-) \|", rules, re.M):
     turnover[m.group(1)] = ${variant.ignoreTurnover ? "0" : 'int(m.group(2).split()[0]) if m.group(2) != "-" else 0'}
-rooms = all_pages(tools.list_rooms, "rooms")
+rooms = fetch_all("list_rooms", "rooms")
 booked = {}
 for room in rooms:
-    booked[room["id"]] = all_pages(tools.list_appointments, "appointments", room_id=room["id"]${
+    booked[room["id"]] = fetch_all("list_appointments", "appointments", room_id=room["id"]${
       variant.includePast ? "" : `, date_from="${REFERENCE_DATE}"`
     })
 print(turnover, len(rooms), "rooms,", sum(len(v) for v in booked.values()), "room bookings")

@@ -1,5 +1,5 @@
 import {
-  check,
+  allRows,
   defineTask,
   parseAnswerList,
   REFERENCE_DATE,
@@ -13,14 +13,13 @@ import {
   CLINIC_OPEN_MINUTES,
   VISIT_RULES,
   formatStartTime,
-  intervalsOverlap,
-  providerInterval,
-  roomInterval,
   splitStartTime,
   weekdayOf,
 } from "../rules.js";
 import type { VisitType } from "../rules.js";
 import { readRoster } from "../workspace-facts.js";
+import { checkListedItems } from "./answer-lists.js";
+import { PROVIDER_QUERY, providerFree, roomFree, type ProviderRow } from "./bookings.js";
 import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 interface BookingRow {
@@ -63,44 +62,12 @@ export function bookingViolations(row: BookingRow, clinicDays: Set<number> | und
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const rows = db.prepare(`${BOOKING_QUERY} ORDER BY a.id`).all() as BookingRow[];
-  const rooms = db.prepare("SELECT id, room_type FROM rooms ORDER BY id").all() as Array<{
-    id: number;
-    room_type: string;
-  }>;
-  const providers = db
-    .prepare(
-      "SELECT p.id, p.credential, s.code AS specialty FROM providers p JOIN specialties s ON s.id = p.specialty_id",
-    )
-    .all() as Array<{ id: number; credential: string; specialty: string }>;
-  const live = (row: BookingRow): boolean => row.status !== "cancelled";
+  const rows = allRows<BookingRow>(db, `${BOOKING_QUERY} ORDER BY a.id`);
+  const rooms = allRows<{ id: number; room_type: string }>(db, "SELECT id, room_type FROM rooms ORDER BY id");
+  const providers = allRows<ProviderRow>(db, PROVIDER_QUERY);
   // The roster is a workspace document; seven weeks of bookings reveal the same weekdays.
   const worksOn = (providerId: number, date: string): boolean =>
     rows.some((row) => row.provider_id === providerId && weekdayOf(row.start_time) === weekdayOf(date));
-  const providerFree = (
-    providerId: number,
-    visitType: string,
-    startTime: string,
-    exceptId: number,
-  ): boolean =>
-    rows.every(
-      (row) =>
-        row.id === exceptId ||
-        row.provider_id !== providerId ||
-        !live(row) ||
-        !intervalsOverlap(
-          providerInterval(row.visit_type, row.start_time),
-          providerInterval(visitType, startTime),
-        ),
-    );
-  const roomFree = (roomId: number, visitType: string, startTime: string, exceptId: number): boolean =>
-    rows.every(
-      (row) =>
-        row.id === exceptId ||
-        row.room_id !== roomId ||
-        !live(row) ||
-        !intervalsOverlap(roomInterval(row.visit_type, row.start_time), roomInterval(visitType, startTime)),
-    );
   const update = db.prepare(
     "UPDATE appointments SET provider_id = ?, room_id = ?, visit_type = ?, start_time = ?, status = ? WHERE id = ?",
   );
@@ -147,7 +114,8 @@ function prepare(context: GenerateContext): void {
     // An exam-room visit put in a free procedure room.
     for (const row of upcoming(isExam)) {
       const room = rooms.find(
-        (item) => item.room_type === "procedure" && roomFree(item.id, row.visit_type, row.start_time, row.id),
+        (item) =>
+          item.room_type === "procedure" && roomFree(rows, item.id, row.visit_type, row.start_time, row.id),
       );
       if (room) {
         apply(row, { room_id: room.id });
@@ -163,7 +131,7 @@ function prepare(context: GenerateContext): void {
           provider.specialty === row.specialty &&
           (provider.credential === "NP" || provider.credential === "PA") &&
           worksOn(provider.id, date) &&
-          providerFree(provider.id, row.visit_type, row.start_time, row.id),
+          providerFree(rows, provider.id, row.visit_type, row.start_time, row.id),
       );
       if (practitioner) {
         apply(row, { provider_id: practitioner.id });
@@ -178,9 +146,10 @@ function prepare(context: GenerateContext): void {
       )) {
         const startMinutes = splitStartTime(row.start_time).minutes;
         if (startMinutes + VISIT_RULES.procedure.lengthMinutes > CLINIC_CLOSE_MINUTES) continue;
-        if (!providerFree(row.provider_id, "procedure", row.start_time, row.id)) continue;
+        if (!providerFree(rows, row.provider_id, "procedure", row.start_time, row.id)) continue;
         const room = rooms.find(
-          (item) => item.room_type === "procedure" && roomFree(item.id, "procedure", row.start_time, row.id),
+          (item) =>
+            item.room_type === "procedure" && roomFree(rows, item.id, "procedure", row.start_time, row.id),
         );
         if (room) {
           apply(row, { visit_type: "procedure", room_id: room.id });
@@ -193,8 +162,8 @@ function prepare(context: GenerateContext): void {
       for (const row of upcoming((item) => item.visit_type === "follow_up" && item.room_id !== null)) {
         const startTime = formatStartTime(row.start_time.slice(0, 10), CLINIC_CLOSE_MINUTES - 20 + closing);
         if (
-          providerFree(row.provider_id, row.visit_type, startTime, row.id) &&
-          roomFree(row.room_id!, row.visit_type, startTime, row.id)
+          providerFree(rows, row.provider_id, row.visit_type, startTime, row.id) &&
+          roomFree(rows, row.room_id!, row.visit_type, startTime, row.id)
         ) {
           apply(row, { start_time: startTime });
           break;
@@ -204,7 +173,8 @@ function prepare(context: GenerateContext): void {
     // A bad booking that was cancelled anyway.
     for (const row of upcoming(isExam)) {
       const room = rooms.find(
-        (item) => item.room_type === "imaging" && roomFree(item.id, row.visit_type, row.start_time, row.id),
+        (item) =>
+          item.room_type === "imaging" && roomFree(rows, item.id, row.visit_type, row.start_time, row.id),
       );
       if (room) {
         apply(row, { room_id: room.id, status: "cancelled" });
@@ -216,11 +186,8 @@ function prepare(context: GenerateContext): void {
 
 function expectedViolations(state: VerifyContext["initial"]): Map<number, string[]> {
   const roster = readRoster(state);
-  const rows = state.db
-    .prepare(
-      `${BOOKING_QUERY} WHERE a.status = 'scheduled' AND substr(a.start_time, 1, 10) >= ? ORDER BY a.id`,
-    )
-    .all(REFERENCE_DATE) as BookingRow[];
+  const upcoming = `${BOOKING_QUERY} WHERE a.status = 'scheduled' AND substr(a.start_time, 1, 10) >= ? ORDER BY a.id`;
+  const rows = allRows<BookingRow>(state.db, upcoming, REFERENCE_DATE);
   const result = new Map<number, string[]>();
   for (const row of rows) {
     const violations = bookingViolations(row, roster.get(row.provider_id)?.clinicDays);
@@ -233,21 +200,17 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedViolations(initial);
   if (expected.size === 0) throw new Error("generation produced no booking violation");
   const given = new Set(parseAnswerList(answer).map((item) => Number(String(item).replace(/^#/, ""))));
-  const missing = [...expected.entries()]
-    .filter(([id]) => !given.has(id))
-    .map(([id, why]) => `#${id} (${why.join(", ")})`);
-  const extra = [...given].filter((id) => !expected.has(id));
-  return [
-    check(
-      "violating-appointments",
-      missing.length === 0 && extra.length === 0,
-      missing.length === 0 && extra.length === 0
-        ? `all ${expected.size} appointments breaking the booking rules were listed`
-        : `expected ${expected.size} appointments; missing ${missing.slice(0, 10).join(", ") || "none"}; not violations: ${
-            extra.slice(0, 15).join(", ") || "none"
-          }`,
-    ),
-  ];
+  const difference = {
+    missing: [...expected.entries()]
+      .filter(([id]) => !given.has(id))
+      .map(([id, why]) => `#${id} (${why.join(", ")})`),
+    extra: [...given].filter((id) => !expected.has(id)),
+    summary: `expected ${expected.size} appointments`,
+    extraLabel: "not violations",
+    extraLimit: 15,
+  };
+  const success = `all ${expected.size} appointments breaking the booking rules were listed`;
+  return [checkListedItems("violating-appointments", difference, success)];
 }
 
 interface Variant {
@@ -272,9 +235,9 @@ hours = re.search(r"from (\d{2}):(\d{2}) and the last visit must end by (\d{2}):
 open_at, close_at = int(hours[0]) * 60 + int(hours[1]), int(hours[2]) * 60 + int(hours[3])
 roster_csv = tools.read_file(path="staff/provider-roster.csv")["content"]
 clinic_days = {int(row["provider_id"]): set(row["clinic_days"].split()) for row in csv.DictReader(io.StringIO(roster_csv))}
-providers = {p["id"]: p for p in all_pages(tools.list_providers, "providers")}
-rooms = {r["id"]: r for r in all_pages(tools.list_rooms, "rooms")}
-upcoming = all_pages(tools.list_appointments, "appointments", date_from="${REFERENCE_DATE}"${variant.includeCancelled ? "" : ', status="scheduled"'})
+providers = {p["id"]: p for p in fetch_all("list_providers", "providers")}
+rooms = {r["id"]: r for r in fetch_all("list_rooms", "rooms")}
+upcoming = fetch_all("list_appointments", "appointments", date_from="${REFERENCE_DATE}"${variant.includeCancelled ? "" : ', status="scheduled"'})
 print(room_rule, physician_only, open_at, close_at, len(upcoming), "upcoming")
 `,
     String.raw`
