@@ -4,6 +4,7 @@ import {
   defineTask,
   nearlyEqual,
   parseAnswerJson,
+  roundCents,
   type Check,
   type StateView,
   type VerifyContext,
@@ -13,7 +14,6 @@ import {
   INVENTORY_SOP_PATH,
   parseCountSheet,
   parseInventorySop,
-  roundCents,
   type CountLine,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";

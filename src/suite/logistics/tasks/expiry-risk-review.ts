@@ -7,6 +7,7 @@ import {
   defineTask,
   nearlyEqual,
   parseAnswerJson,
+  roundCents,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -17,7 +18,6 @@ import {
   parseDamageReport,
   parseInventorySop,
   parseOperationsBulletin,
-  roundCents,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";

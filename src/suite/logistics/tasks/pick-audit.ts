@@ -14,21 +14,11 @@ import {
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
-import { MOVEMENT_LOG_DIRECTORY } from "../documents.js";
+import { MOVEMENT_LOG_DIRECTORY, MOVEMENT_LOG_HEADER } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const PICKING_STANDARD_PATH = "policies/picking-standard.md";
-const MOVEMENT_HEADER = [
-  "timestamp",
-  "warehouse_id",
-  "movement_type",
-  "sku",
-  "lot_id",
-  "quantity",
-  "reference",
-  "operator",
-];
 
 interface Lot {
   lot_id: string;
@@ -172,8 +162,8 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
     context.writeFile(
       log.path,
       toCsv(
-        MOVEMENT_HEADER,
-        log.rows.map((row) => MOVEMENT_HEADER.map((column) => row[column] ?? "")),
+        MOVEMENT_LOG_HEADER,
+        log.rows.map((row) => MOVEMENT_LOG_HEADER.map((column) => row[column] ?? "")),
       ),
     );
   }

@@ -6,6 +6,7 @@ import {
   diffTable,
   nearlyEqual,
   parseAnswerJson,
+  roundCents,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -14,7 +15,6 @@ import {
   RATE_CARD_PATH,
   parseOperationsBulletin,
   quoteFreight,
-  roundCents,
   type RateCard,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
