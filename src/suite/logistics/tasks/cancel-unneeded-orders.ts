@@ -118,8 +118,8 @@ function reviewCells(options: OracleOptions = {}): string[] {
     String.raw`
 policy_text = read_text("policies/replenishment-policy.md")
 bulletin_text = read_text("memos/operations-bulletin.md")
-order_up_to = {row[0]: int(row[2]) for row in table_rows(policy_text, "by category")}
-overrides = {row[0]: int(row[2]) for row in table_rows(policy_text, "SKU overrides")}
+order_up_to = {row[0]: int(row[2]) for row in md_table(policy_text, "by category")}
+overrides = {row[0]: int(row[2]) for row in md_table(policy_text, "SKU overrides")}
 suspended = re.search(r"Supplier (SUP-\d+) \(.*?\) is suspended", bulletin_text).group(1)
 ${skipSuspended ? "" : "suspended = None  # near-miss: the suspended supplier's orders are reviewed too"}
 products = {product["sku"]: product for product in fetch_all("list_products", "products")}

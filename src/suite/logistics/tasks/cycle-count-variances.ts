@@ -110,7 +110,7 @@ function varianceCells(options: OracleOptions = {}): string[] {
     String.raw`
 import csv, io
 sop_text = read_text("policies/inventory-control-sop.md")
-tolerance = {category: int(units) for category, units in table_rows(sop_text, "Count tolerances")}
+tolerance = {category: int(units) for category, units in md_table(sop_text, "Count tolerances")}
 threshold = float(re.search(r"cost is \*\*\$([\d.]+) or more\*\*", sop_text).group(1))
 count_lines = []
 for entry in fetch_all("list_files", "files", path="cycle-counts"):

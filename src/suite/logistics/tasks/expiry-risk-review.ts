@@ -126,10 +126,10 @@ function expiryCells(options: OracleOptions = {}): string[] {
 sop_text = read_text("policies/inventory-control-sop.md")
 bulletin_text = read_text("memos/operations-bulletin.md")
 review_date = date.fromisoformat(re.search(r"Use (\d{4}-\d{2}-\d{2}) as the review date", bulletin_text).group(1))
-windows = {category: int(days) for category, days in table_rows(sop_text, "Expiry windows")}
+windows = {category: int(days) for category, days in md_table(sop_text, "Expiry windows")}
 excluded = set()
 for entry in fetch_all("list_files", "files", path="quality"):
-    for row in table_rows(read_text(entry["path"]), "Findings"):
+    for row in md_table(read_text(entry["path"]), "Findings"):
         ${damageFilter}:
             excluded.add(row[0])
 print(review_date, windows, sorted(excluded))

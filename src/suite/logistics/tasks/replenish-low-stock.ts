@@ -181,10 +181,10 @@ function replenishmentCells(options: OracleOptions = {}): string[] {
 policy_text = read_text("policies/replenishment-policy.md")
 bulletin_text = read_text("memos/operations-bulletin.md")
 levels, sources = {}, {}
-for category, reorder_point, order_up_to, preferred, backup in table_rows(policy_text, "by category"):
+for category, reorder_point, order_up_to, preferred, backup in md_table(policy_text, "by category"):
     levels[category] = (int(reorder_point), int(order_up_to))
     sources[category] = (re.search(r"SUP-\d+", preferred).group(), re.search(r"SUP-\d+", backup).group())
-overrides = {row[0]: (int(row[1]), int(row[2])) for row in table_rows(policy_text, "SKU overrides")}
+overrides = {row[0]: (int(row[1]), int(row[2])) for row in md_table(policy_text, "SKU overrides")}
 suspended = re.search(r"Supplier (SUP-\d+) \(.*?\) is suspended", bulletin_text).group(1)
 ${honourSuspension ? "" : "suspended = None  # near-miss: the bulletin is not taken into account"}
 print(levels, sources, overrides, suspended)
