@@ -241,3 +241,5 @@ export {
 } from "./kit/answer-checks.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
 export { columnName, insertRecords } from "./kit/records.js";
+export { openToolHarness, resultText } from "./kit/tool-harness.js";
+export type { ToolHarness } from "./kit/tool-harness.js";
