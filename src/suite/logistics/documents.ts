@@ -1,4 +1,11 @@
-import { markdownTable, parseCsv, parseMarkdownTable, roundCents, toCsv } from "../../envs/index.js";
+import {
+  markdownTable,
+  parseCsv,
+  parseMarkdownTable,
+  roundCents,
+  toCsv,
+  type StateView,
+} from "../../envs/index.js";
 /**
  * Workspace documents of the logistics domain: each is rendered by the generator and parsed back by the
  * verifiers, so a task's expectations always come from exactly the text the agent reads.
@@ -205,6 +212,18 @@ export function parseOperationsBulletin(markdown: string): OperationsBulletin {
     restrictedCarrierName: carrier[2] ?? "",
     restrictedOriginWarehouseId: carrier[3] ?? "",
     expiryReviewAsOf: review[1] ?? "",
+  };
+}
+
+/** The replenishment policy and the supplier the operations bulletin suspends, as the workspace states them. */
+export function planningRules(state: Pick<StateView, "readFile">): {
+  policy: ReplenishmentPolicy;
+  suspendedSupplierId: string;
+} {
+  const bulletin = parseOperationsBulletin(state.readFile(OPERATIONS_BULLETIN_PATH) ?? "");
+  return {
+    policy: parseReplenishmentPolicy(state.readFile(REPLENISHMENT_POLICY_PATH) ?? ""),
+    suspendedSupplierId: bulletin.suspendedSupplierId,
   };
 }
 

@@ -770,7 +770,7 @@ export function generateLogistics(context: GenerateContext): void {
   insertRecords(
     db,
     "purchase_orders",
-    nonEmptyOrders.map(({ lines, ...order }) => order),
+    nonEmptyOrders.map(({ lines: _lines, ...order }) => order),
   );
   insertRecords(
     db,
@@ -799,24 +799,25 @@ export function generateLogistics(context: GenerateContext): void {
   context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
 
   // ------------------------------------------------------------ scaled documents
-  writeCycleCounts(context, today, lots, productBySku, sop);
-  writeDamageReports(
-    context,
+  writeCycleCounts(context, { today, lots, productBySku, sop });
+  writeDamageReports(context, {
     today,
-    lots.filter((lot) => !expiryPlants.has(lot.lotId)),
+    lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)),
     productBySku,
     sop,
-  );
+  });
   writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
 }
 
-function writeCycleCounts(
-  context: GenerateContext,
-  today: string,
-  lots: Lot[],
-  productBySku: Map<string, Product>,
-  sop: InventorySop,
-): void {
+/** The stock as the scaled documents see it: the lots, their products and the SOP's rules. */
+interface StockPicture {
+  today: string;
+  lots: Lot[];
+  productBySku: Map<string, Product>;
+  sop: InventorySop;
+}
+
+function writeCycleCounts(context: GenerateContext, { today, lots, productBySku, sop }: StockPicture): void {
   const { random, faker } = context;
   const counters = Array.from({ length: 6 }, () => {
     const first = faker.person.firstName();
@@ -889,10 +890,7 @@ function writeCycleCounts(
 
 function writeDamageReports(
   context: GenerateContext,
-  today: string,
-  lots: Lot[],
-  productBySku: Map<string, Product>,
-  sop: InventorySop,
+  { today, lots, productBySku, sop }: StockPicture,
 ): void {
   const { random, faker } = context;
   const inspectors = [fullName(faker), fullName(faker)];

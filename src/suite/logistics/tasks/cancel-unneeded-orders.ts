@@ -1,43 +1,35 @@
-import type Database from "better-sqlite3";
 import {
+  allRows,
   check,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
   parseAnswerJson,
   type Check,
+  type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
-import {
-  OPERATIONS_BULLETIN_PATH,
-  REPLENISHMENT_POLICY_PATH,
-  parseOperationsBulletin,
-  parseReplenishmentPolicy,
-} from "../documents.js";
+import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Open orders (outside the suspended supplier) whose every line is already at or above its order-up-to level. */
-export function expectedCancellations(
-  db: Database.Database,
-  policyText: string,
-  bulletinText: string,
-): string[] {
-  const policy = parseReplenishmentPolicy(policyText);
-  const { suspendedSupplierId } = parseOperationsBulletin(bulletinText);
-  const lines = db
-    .prepare(
-      `SELECT orders.id, orders.warehouse_id, lines.sku, products.category,
-         (SELECT COALESCE(SUM(quantity), 0) FROM inventory_lots
-          WHERE inventory_lots.warehouse_id = orders.warehouse_id AND inventory_lots.sku = lines.sku
-            AND inventory_lots.status = 'available') AS on_hand
-       FROM purchase_orders AS orders
-       JOIN purchase_order_lines AS lines ON lines.purchase_order_id = orders.id
-       JOIN products ON products.sku = lines.sku
-       WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
-       ORDER BY orders.id`,
-    )
-    .all(suspendedSupplierId) as Array<{ id: string; sku: string; category: string; on_hand: number }>;
+export function expectedCancellations(state: StateView): string[] {
+  const { db } = state;
+  const { policy, suspendedSupplierId } = planningRules(state);
+  const lines = allRows<{ id: string; sku: string; category: string; on_hand: number }>(
+    db,
+    `SELECT orders.id, orders.warehouse_id, lines.sku, products.category,
+       (SELECT COALESCE(SUM(quantity), 0) FROM inventory_lots
+        WHERE inventory_lots.warehouse_id = orders.warehouse_id AND inventory_lots.sku = lines.sku
+          AND inventory_lots.status = 'available') AS on_hand
+     FROM purchase_orders AS orders
+     JOIN purchase_order_lines AS lines ON lines.purchase_order_id = orders.id
+     JOIN products ON products.sku = lines.sku
+     WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
+     ORDER BY orders.id`,
+    suspendedSupplierId,
+  );
   const needed = new Map<string, boolean>();
   for (const line of lines) {
     const levels = policy.overrides[line.sku] ?? policy.categories[line.category];
@@ -48,11 +40,7 @@ export function expectedCancellations(
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedCancellations(
-    initial.db,
-    initial.readFile(REPLENISHMENT_POLICY_PATH) ?? "",
-    initial.readFile(OPERATIONS_BULLETIN_PATH) ?? "",
-  );
+  const expected = expectedCancellations(initial);
   const expectedSet = new Set(expected);
   const orders = diffTable(initial.db, final.db, "purchase_orders", "id");
   const checks: Check[] = [];

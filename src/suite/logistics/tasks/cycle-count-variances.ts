@@ -1,4 +1,5 @@
 import {
+  getRow,
   check,
   checkOtherTablesUnchanged,
   defineTask,
@@ -36,14 +37,15 @@ export function expectedVariances(state: StateView): VarianceReport {
       if (!current || stamp > `${current.countDate}T${current.countTime}`) latest.set(line.lotId, line);
     }
   }
-  const lookup = state.db.prepare(
-    `SELECT lots.quantity, products.category, products.unit_cost
-     FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku WHERE lots.lot_id = ?`,
-  );
   const lots: string[] = [];
   let net = 0;
   for (const [lotId, line] of latest) {
-    const row = lookup.get(lotId) as { quantity: number; category: string; unit_cost: number } | undefined;
+    const row = getRow<{ quantity: number; category: string; unit_cost: number }>(
+      state.db,
+      `SELECT lots.quantity, products.category, products.unit_cost
+       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku WHERE lots.lot_id = ?`,
+      lotId,
+    );
     if (!row) continue;
     const variance = line.countedQuantity - row.quantity;
     if (variance === 0) continue;

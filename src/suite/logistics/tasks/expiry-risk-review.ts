@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import {
+  allRows,
   addDays,
   type Check,
   check,
@@ -39,22 +40,16 @@ export function expectedValueAtRisk(db: Database.Database, state: StateView): Ma
   const { expiryReviewAsOf } = parseOperationsBulletin(state.readFile(OPERATIONS_BULLETIN_PATH) ?? "");
   const claimed = lotsClaimedAsDamaged(state);
   const totals = new Map<string, number>();
-  for (const { id } of db.prepare("SELECT id FROM warehouses ORDER BY id").all() as Array<{ id: string }>)
+  for (const { id } of allRows<{ id: string }>(db, "SELECT id FROM warehouses ORDER BY id"))
     totals.set(id, 0);
-  const lots = db
-    .prepare(
-      `SELECT lots.lot_id, lots.warehouse_id, lots.quantity, lots.expires_on, products.category, products.unit_cost
-       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
-       WHERE lots.status = 'available' AND lots.expires_on IS NOT NULL AND lots.expires_on >= ?`,
-    )
-    .all(expiryReviewAsOf) as Array<{
-    lot_id: string;
-    warehouse_id: string;
-    quantity: number;
-    expires_on: string;
-    category: string;
-    unit_cost: number;
-  }>;
+  type Lot = { lot_id: string; warehouse_id: string; quantity: number; expires_on: string };
+  const lots = allRows<Lot & { category: string; unit_cost: number }>(
+    db,
+    `SELECT lots.lot_id, lots.warehouse_id, lots.quantity, lots.expires_on, products.category, products.unit_cost
+     FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
+     WHERE lots.status = 'available' AND lots.expires_on IS NOT NULL AND lots.expires_on >= ?`,
+    expiryReviewAsOf,
+  );
   for (const lot of lots) {
     const window = sop.expiryWindowDays[lot.category];
     if (window === undefined || lot.expires_on > addDays(expiryReviewAsOf, window) || claimed.has(lot.lot_id))

@@ -1,54 +1,40 @@
-import type Database from "better-sqlite3";
 import {
+  allRows,
   check,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
   type Check,
+  type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
-import {
-  OPERATIONS_BULLETIN_PATH,
-  REPLENISHMENT_POLICY_PATH,
-  parseOperationsBulletin,
-  parseReplenishmentPolicy,
-} from "../documents.js";
+import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** The orders the policy calls for: `warehouse|supplier` -> sku -> quantity. */
-export function expectedReplenishment(
-  db: Database.Database,
-  policyText: string,
-  bulletinText: string,
-): Map<string, Map<string, number>> {
-  const policy = parseReplenishmentPolicy(policyText);
-  const { suspendedSupplierId } = parseOperationsBulletin(bulletinText);
+export function expectedReplenishment(state: StateView): Map<string, Map<string, number>> {
+  const { db } = state;
+  const { policy, suspendedSupplierId } = planningRules(state);
   const onOrder = new Map<string, number>();
-  const openLines = db
-    .prepare(
-      `SELECT orders.warehouse_id, lines.sku, SUM(lines.quantity) AS quantity
-       FROM purchase_order_lines AS lines JOIN purchase_orders AS orders ON orders.id = lines.purchase_order_id
-       WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
-       GROUP BY orders.warehouse_id, lines.sku`,
-    )
-    .all(suspendedSupplierId) as Array<{ warehouse_id: string; sku: string; quantity: number }>;
+  const openLines = allRows<{ warehouse_id: string; sku: string; quantity: number }>(
+    db,
+    `SELECT orders.warehouse_id, lines.sku, SUM(lines.quantity) AS quantity
+     FROM purchase_order_lines AS lines JOIN purchase_orders AS orders ON orders.id = lines.purchase_order_id
+     WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
+     GROUP BY orders.warehouse_id, lines.sku`,
+    suspendedSupplierId,
+  );
   for (const line of openLines) onOrder.set(`${line.warehouse_id}|${line.sku}`, line.quantity);
-  const stock = db
-    .prepare(
-      `SELECT lots.warehouse_id, lots.sku, products.category, products.case_pack,
-         SUM(CASE WHEN lots.status = 'available' THEN lots.quantity ELSE 0 END) AS available
-       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
-       WHERE products.status = 'active'
-       GROUP BY lots.warehouse_id, lots.sku ORDER BY lots.warehouse_id, lots.sku`,
-    )
-    .all() as Array<{
-    warehouse_id: string;
-    sku: string;
-    category: string;
-    case_pack: number;
-    available: number;
-  }>;
+  type Stock = { warehouse_id: string; sku: string; category: string; case_pack: number; available: number };
+  const stock = allRows<Stock>(
+    db,
+    `SELECT lots.warehouse_id, lots.sku, products.category, products.case_pack,
+       SUM(CASE WHEN lots.status = 'available' THEN lots.quantity ELSE 0 END) AS available
+     FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
+     WHERE products.status = 'active'
+     GROUP BY lots.warehouse_id, lots.sku ORDER BY lots.warehouse_id, lots.sku`,
+  );
   const expected = new Map<string, Map<string, number>>();
   for (const row of stock) {
     const rule = policy.categories[row.category];
@@ -76,11 +62,7 @@ function describeLines(lines: Map<string, number> | undefined): string {
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedReplenishment(
-    initial.db,
-    initial.readFile(REPLENISHMENT_POLICY_PATH) ?? "",
-    initial.readFile(OPERATIONS_BULLETIN_PATH) ?? "",
-  );
+  const expected = expectedReplenishment(initial);
   const orders = diffTable(initial.db, final.db, "purchase_orders", "id");
   const lines = diffTable(initial.db, final.db, "purchase_order_lines", "id");
   const newOrderIds = new Set(orders.added.map((order) => String(order.id)));

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import {
+  allRows,
   check,
   checkOtherTablesUnchanged,
   defineTask,
@@ -16,6 +17,7 @@ import {
   parseOperationsBulletin,
   quoteFreight,
   type RateCard,
+  type ShipmentForQuote,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
@@ -34,26 +36,17 @@ export function expectedTenders(
   const card = JSON.parse(rateCardText) as RateCard;
   const bulletin = parseOperationsBulletin(bulletinText);
   const active = new Set(
-    (db.prepare("SELECT id FROM carriers WHERE active = 1").all() as Array<{ id: string }>).map(
-      (row) => row.id,
-    ),
+    allRows<{ id: string }>(db, "SELECT id FROM carriers WHERE active = 1").map((row) => row.id),
   );
-  const pending = db
-    .prepare(
-      `SELECT shipments.id, shipments.origin_warehouse_id, warehouses.region AS origin_region,
-         shipments.destination_region, shipments.weight_kg, shipments.is_hazmat, shipments.service_level
-       FROM shipments JOIN warehouses ON warehouses.id = shipments.origin_warehouse_id
-       WHERE shipments.status = 'pending' ORDER BY shipments.id`,
-    )
-    .all() as Array<{
-    id: string;
-    origin_warehouse_id: string;
-    origin_region: string;
-    destination_region: string;
-    weight_kg: number;
-    is_hazmat: number;
-    service_level: string;
-  }>;
+  const pending = allRows<
+    Omit<ShipmentForQuote, "is_hazmat"> & { id: string; origin_warehouse_id: string; is_hazmat: number }
+  >(
+    db,
+    `SELECT shipments.id, shipments.origin_warehouse_id, warehouses.region AS origin_region,
+       shipments.destination_region, shipments.weight_kg, shipments.is_hazmat, shipments.service_level
+     FROM shipments JOIN warehouses ON warehouses.id = shipments.origin_warehouse_id
+     WHERE shipments.status = 'pending' ORDER BY shipments.id`,
+  );
   const tenders = new Map<string, Tender>();
   for (const shipment of pending) {
     let best: Tender | null = null;
