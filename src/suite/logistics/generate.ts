@@ -1,4 +1,5 @@
 import type { Faker } from "@faker-js/faker";
+import type { SeededRandom } from "../../core/index.js";
 import {
   addDays,
   between,
@@ -6,6 +7,7 @@ import {
   personName,
   roundCents,
   toCsv,
+  toJsonDocument,
   type GenerateContext,
 } from "../../envs/index.js";
 import {
@@ -119,17 +121,14 @@ const fullName = (faker: Faker): string => personName(faker, "northstar-dist.exa
 const clockTime = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
+const WAREHOUSE_REGION = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
+
 function roundTo(value: number, step: number): number {
   return Math.round(value / step) * step;
 }
 
-/** Fills the logistics database and writes its workspace documents for one scale. */
-export function generateLogistics(context: GenerateContext): void {
-  const { random, faker, factors } = context;
-  const today = context.referenceDate.slice(0, 10);
-  const warehouseRegion = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
-
-  // ------------------------------------------------------------ policies (drawn first: stock is shaped by them)
+/** The supplier the bulletin suspends, the replenishment policy's category levels and the SOP's rules. */
+function drawPolicies(random: SeededRandom) {
   const suspendedSupplierId = random.pick(
     CATEGORIES.map((category) => CATEGORY_SUPPLIERS[category.name]?.[0] ?? ""),
   );
@@ -163,6 +162,16 @@ export function generateLogistics(context: GenerateContext): void {
     );
   }
   sop.varianceValueThreshold = random.pick([100, 150, 200]);
+  return { suspendedSupplierId, policy, sop };
+}
+
+/** Fills the logistics database and writes its workspace documents for one scale. */
+export function generateLogistics(context: GenerateContext): void {
+  const { random, faker, factors } = context;
+  const today = context.referenceDate.slice(0, 10);
+
+  // ------------------------------------------------------------ policies (drawn first: stock is shaped by them)
+  const { suspendedSupplierId, policy, sop } = drawPolicies(random);
 
   // ------------------------------------------------------------ warehouses, suppliers
   const warehouseRows = WAREHOUSES.map((warehouse) => ({ ...warehouse, managerName: fullName(faker) }));
@@ -582,6 +591,75 @@ export function generateLogistics(context: GenerateContext): void {
   for (const lot of [onWindowEdge, justExpired, quarantined]) expiryPlants.add(lot.lotId);
 
   // ------------------------------------------------------------ carriers, rate card, shipments
+  const { rateCard, shipments, inactiveCarrierId, restrictedCarrierId, restrictedOrigin } = drawFreight(
+    random,
+    today,
+    factors.rows,
+  );
+  const carrierRows = CARRIERS.map(({ id, name, scac, mode }) => ({
+    id,
+    name,
+    scac,
+    mode,
+    contactEmail: `dispatch@${name.toLowerCase().replace(/[^a-z]+/g, "")}.com`,
+    phone: faker.phone.number({ style: "national" }),
+    active: id === inactiveCarrierId ? 0 : 1,
+  }));
+
+  // ------------------------------------------------------------ insert
+  const { db } = context;
+  insertRecords(db, "warehouses", warehouseRows);
+  insertRecords(db, "suppliers", supplierRows);
+  insertRecords(db, "carriers", carrierRows);
+  insertRecords(db, "products", productsInSkuOrder);
+  insertRecords(db, "inventory_lots", lots);
+  insertRecords(
+    db,
+    "purchase_orders",
+    nonEmptyOrders.map(({ lines: _lines, ...order }) => order),
+  );
+  insertRecords(
+    db,
+    "purchase_order_lines",
+    nonEmptyOrders.flatMap((order) => order.lines.map((line) => ({ purchaseOrderId: order.id, ...line }))),
+  );
+  insertRecords(db, "shipments", shipments);
+
+  // ------------------------------------------------------------ fixed documents
+  const bulletin: OperationsBulletin = {
+    issuedOn: addDays(today, -2),
+    suspendedSupplierId,
+    suspendedSupplierName: supplierNames[suspendedSupplierId] ?? "",
+    suspensionEffectiveOn: addDays(today, -random.int(3, 10)),
+    restrictedCarrierId,
+    restrictedCarrierName: CARRIERS.find((carrier) => carrier.id === restrictedCarrierId)!.name,
+    restrictedOriginWarehouseId: restrictedOrigin,
+    expiryReviewAsOf: today,
+  };
+  context.writeFile(
+    REPLENISHMENT_POLICY_PATH,
+    renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))),
+  );
+  context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, fullName(faker)));
+  context.writeFile(RATE_CARD_PATH, toJsonDocument(rateCard));
+  context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
+
+  // ------------------------------------------------------------ scaled documents
+  writeCycleCounts(context, { today, lots, productBySku, sop });
+  writeDamageReports(context, {
+    today,
+    lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)),
+    productBySku,
+    sop,
+  });
+  writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
+}
+
+/**
+ * The freight side of the network: the carriers' rate card, the outbound shipments, and the inactive carrier
+ * and restricted (carrier, origin) pair of the bulletin, drawn so that every carrier rule decides a shipment.
+ */
+function drawFreight(random: SeededRandom, today: string, rows: number) {
   const rateCard: RateCard = {
     title: "Outbound freight rate card",
     effective_from: addDays(today, -random.int(40, 120)),
@@ -622,7 +700,7 @@ export function generateLogistics(context: GenerateContext): void {
     "id" | "status" | "carrierId" | "freightCost" | "createdOn" | "shipBy" | "customerName"
   > => {
     const origin = originWarehouseId ?? random.pick(WAREHOUSES).id;
-    const originRegion = warehouseRegion.get(origin)!;
+    const originRegion = WAREHOUSE_REGION.get(origin)!;
     const destinationRegion: Region = random.chance(0.35) ? originRegion : random.pick(REGIONS);
     const [destinationCity, destinationState] = random.pick(DESTINATIONS[destinationRegion]);
     const parcelSized = random.chance(0.62);
@@ -647,7 +725,7 @@ export function generateLogistics(context: GenerateContext): void {
     for (const carrier of rateCard.carriers) {
       if (excluded(carrier.carrier_id)) continue;
       const cost = quoteFreight(rateCard, carrier, {
-        origin_region: warehouseRegion.get(shape.originWarehouseId)!,
+        origin_region: WAREHOUSE_REGION.get(shape.originWarehouseId)!,
         destination_region: shape.destinationRegion,
         weight_kg: shape.weightKg,
         is_hazmat: shape.isHazmat,
@@ -678,8 +756,8 @@ export function generateLogistics(context: GenerateContext): void {
   ) ?? ["CR-02", WAREHOUSES[0]!.id];
   const shipments: Shipment[] = [];
   let shipmentNumber = 500_000 + random.int(0, 20_000);
-  const shipmentCount = BASE_SHIPMENTS * factors.rows;
-  const pendingCount = BASE_PENDING_SHIPMENTS * factors.rows;
+  const shipmentCount = BASE_SHIPMENTS * rows;
+  const pendingCount = BASE_PENDING_SHIPMENTS * rows;
   const pendingPositions = new Set(random.shuffle([...Array(shipmentCount).keys()]).slice(0, pendingCount));
   for (let index = 0; index < shipmentCount; index += 1) {
     shipmentNumber += random.int(1, 40);
@@ -750,63 +828,7 @@ export function generateLogistics(context: GenerateContext): void {
       }
     }
   });
-  const carrierRows = CARRIERS.map(({ id, name, scac, mode }) => ({
-    id,
-    name,
-    scac,
-    mode,
-    contactEmail: `dispatch@${name.toLowerCase().replace(/[^a-z]+/g, "")}.com`,
-    phone: faker.phone.number({ style: "national" }),
-    active: id === inactiveCarrierId ? 0 : 1,
-  }));
-
-  // ------------------------------------------------------------ insert
-  const { db } = context;
-  insertRecords(db, "warehouses", warehouseRows);
-  insertRecords(db, "suppliers", supplierRows);
-  insertRecords(db, "carriers", carrierRows);
-  insertRecords(db, "products", productsInSkuOrder);
-  insertRecords(db, "inventory_lots", lots);
-  insertRecords(
-    db,
-    "purchase_orders",
-    nonEmptyOrders.map(({ lines: _lines, ...order }) => order),
-  );
-  insertRecords(
-    db,
-    "purchase_order_lines",
-    nonEmptyOrders.flatMap((order) => order.lines.map((line) => ({ purchaseOrderId: order.id, ...line }))),
-  );
-  insertRecords(db, "shipments", shipments);
-
-  // ------------------------------------------------------------ fixed documents
-  const bulletin: OperationsBulletin = {
-    issuedOn: addDays(today, -2),
-    suspendedSupplierId,
-    suspendedSupplierName: supplierNames[suspendedSupplierId] ?? "",
-    suspensionEffectiveOn: addDays(today, -random.int(3, 10)),
-    restrictedCarrierId,
-    restrictedCarrierName: CARRIERS.find((carrier) => carrier.id === restrictedCarrierId)!.name,
-    restrictedOriginWarehouseId: restrictedOrigin,
-    expiryReviewAsOf: today,
-  };
-  context.writeFile(
-    REPLENISHMENT_POLICY_PATH,
-    renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))),
-  );
-  context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, fullName(faker)));
-  context.writeFile(RATE_CARD_PATH, `${JSON.stringify(rateCard, null, 2)}\n`);
-  context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
-
-  // ------------------------------------------------------------ scaled documents
-  writeCycleCounts(context, { today, lots, productBySku, sop });
-  writeDamageReports(context, {
-    today,
-    lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)),
-    productBySku,
-    sop,
-  });
-  writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
+  return { rateCard, shipments, inactiveCarrierId, restrictedCarrierId, restrictedOrigin };
 }
 
 /** The stock as the scaled documents see it: the lots, their products and the SOP's rules. */
