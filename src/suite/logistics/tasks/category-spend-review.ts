@@ -12,7 +12,7 @@ import {
 } from "../../../envs/index.js";
 import { logisticsDomain } from "../domain.js";
 import { SUPPLIERS } from "../reference-data.js";
-import { answerNumber, answerObject, checkAnswerObject } from "./answers.js";
+import { answerNumber, answerObject, checkAnswerObject } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const SPEND_MEMO_PATH = "memos/category-spend-review.md";

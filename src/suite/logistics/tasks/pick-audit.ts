@@ -13,7 +13,7 @@ import {
 } from "../../../envs/index.js";
 import { MOVEMENT_LOG_DIRECTORY, MOVEMENT_LOG_HEADER } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerNumber, answerObject, checkAnswerObject } from "./answers.js";
+import { answerNumber, answerObject, checkAnswerObject } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const PICKING_STANDARD_PATH = "policies/picking-standard.md";

@@ -10,6 +10,7 @@ import {
 } from "../../../envs/index.js";
 import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** The orders the policy calls for: `warehouse|supplier` -> sku -> quantity. */
@@ -66,31 +67,12 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const orders = diffTable(initial.db, final.db, "purchase_orders", "id");
   const lines = diffTable(initial.db, final.db, "purchase_order_lines", "id");
   const newOrderIds = new Set(orders.added.map((order) => String(order.id)));
-  const checks: Check[] = [];
-
-  checks.push(
-    check(
-      "existing-orders-untouched",
-      orders.changed.length === 0 &&
-        orders.removed.length === 0 &&
-        lines.changed.length === 0 &&
-        lines.removed.length === 0 &&
-        lines.added.every((line) => newOrderIds.has(String(line.purchase_order_id))),
-      orders.changed.length + orders.removed.length + lines.changed.length + lines.removed.length === 0
-        ? "existing purchase orders and lines unchanged"
-        : `existing purchase orders were modified: ${[...orders.changed.map((change) => change.key), ...orders.removed.map((order) => String(order.id))].join(", ") || "(lines only)"}`,
-    ),
-  );
+  const edited = [
+    ...orders.changed.map((change) => change.key),
+    ...orders.removed.map((order) => String(order.id)),
+  ];
+  const untouched = edited.length + lines.changed.length + lines.removed.length === 0;
   const notDraft = orders.added.filter((order) => order.status !== "draft");
-  checks.push(
-    check(
-      "new-orders-are-drafts",
-      notDraft.length === 0,
-      notDraft.length === 0
-        ? `${orders.added.length} new purchase orders, all drafts`
-        : `new orders not in draft status: ${notDraft.map((order) => `${String(order.id)} (${String(order.status)})`).join(", ")}`,
-    ),
-  );
 
   const actual = new Map<string, Map<string, number>>();
   const duplicates: string[] = [];
@@ -105,15 +87,6 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     }
     actual.set(key, orderLines);
   }
-  checks.push(
-    check(
-      "one-order-per-supplier-and-warehouse",
-      duplicates.length === 0,
-      duplicates.length === 0
-        ? "at most one new order per supplier and warehouse"
-        : `several new orders for: ${duplicates.join(", ")}`,
-    ),
-  );
   const mismatches: string[] = [];
   for (const key of [...new Set([...expected.keys(), ...actual.keys()])].sort()) {
     const want = describeLines(expected.get(key));
@@ -121,26 +94,43 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     if (want !== got) mismatches.push(`${key.replace("|", " from ")}: expected ${want}; found ${got}`);
   }
   const expectedLineCount = [...expected.values()].reduce((sum, skus) => sum + skus.size, 0);
-  checks.push(
+  const done = /\bdone\b/i.test(answer);
+  return [
     check(
+      "existing-orders-untouched",
+      untouched && lines.added.every((line) => newOrderIds.has(String(line.purchase_order_id))),
+      untouched
+        ? "existing purchase orders and lines unchanged"
+        : `existing purchase orders were modified: ${edited.join(", ") || "(lines only)"}`,
+    ),
+    verdict(
+      "new-orders-are-drafts",
+      notDraft.length === 0,
+      `${orders.added.length} new purchase orders, all drafts`,
+      () =>
+        `new orders not in draft status: ${notDraft.map((order) => `${String(order.id)} (${String(order.status)})`).join(", ")}`,
+    ),
+    verdict(
+      "one-order-per-supplier-and-warehouse",
+      duplicates.length === 0,
+      "at most one new order per supplier and warehouse",
+      () => `several new orders for: ${duplicates.join(", ")}`,
+    ),
+    verdict(
       "orders-follow-policy",
       mismatches.length === 0,
-      mismatches.length === 0
-        ? `${expected.size} orders with ${expectedLineCount} lines, as the policy requires`
-        : `${mismatches.length} supplier/warehouse orders differ from the policy: ${mismatches.slice(0, 8).join(" | ")}${mismatches.length > 8 ? " | ..." : ""}`,
+      `${expected.size} orders with ${expectedLineCount} lines, as the policy requires`,
+      () =>
+        `${mismatches.length} supplier/warehouse orders differ from the policy: ${mismatches.slice(0, 8).join(" | ")}${mismatches.length > 8 ? " | ..." : ""}`,
     ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders", "purchase_order_lines"]));
-  checks.push(
-    check(
+    checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders", "purchase_order_lines"]),
+    verdict(
       "answer-done",
-      /\bdone\b/i.test(answer),
-      /\bdone\b/i.test(answer)
-        ? "answered 'done'"
-        : `expected the reply 'done', found '${answer.slice(0, 80)}'`,
+      done,
+      "answered 'done'",
+      () => `expected the reply 'done', found '${answer.slice(0, 80)}'`,
     ),
-  );
-  return checks;
+  ];
 }
 
 interface OracleOptions {

@@ -31,3 +31,8 @@ export function checkAnswerObject(
       : `expected ${JSON.stringify(Object.fromEntries(expected))}, found '${answer.slice(0, 300)}'`,
   );
 }
+
+/** A check whose message is `success` when it passes and `failure()` when it does not. */
+export function verdict(id: string, ok: boolean, success: string, failure: () => string): Check {
+  return check(id, ok, ok ? success : failure());
+}
