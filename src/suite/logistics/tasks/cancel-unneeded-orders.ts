@@ -1,6 +1,5 @@
 import {
   allRows,
-  check,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
@@ -11,6 +10,7 @@ import {
 } from "../../../envs/index.js";
 import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Open orders (outside the suspended supplier) whose every line is already at or above its order-up-to level. */
@@ -43,54 +43,51 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedCancellations(initial);
   const expectedSet = new Set(expected);
   const orders = diffTable(initial.db, final.db, "purchase_orders", "id");
-  const checks: Check[] = [];
   const cancelled = orders.changed.filter(
     (change) => change.after.status === "cancelled" && change.before.status !== "cancelled",
   );
   const cancelledIds = new Set(cancelled.map((change) => change.key));
   const missing = expected.filter((id) => !cancelledIds.has(id));
   const wrong = [...cancelledIds].filter((id) => !expectedSet.has(id));
-  checks.push(
-    check(
-      "unneeded-orders-cancelled",
-      missing.length === 0 && wrong.length === 0,
-      missing.length === 0 && wrong.length === 0
-        ? `the ${expected.length} unneeded orders were cancelled: ${expected.join(", ")}`
-        : `expected cancelled: ${expected.join(", ") || "none"}; not cancelled: ${missing.join(", ") || "none"}; cancelled although still needed or out of scope: ${wrong.join(", ") || "none"}`,
-    ),
-  );
   const otherChanges = orders.changed.filter((change) => {
     if (!cancelledIds.has(change.key)) return true;
     return Object.keys(change.before).some(
       (column) => column !== "status" && column !== "notes" && change.before[column] !== change.after[column],
     );
   });
-  checks.push(
-    check(
-      "no-other-order-changes",
-      otherChanges.length === 0 && orders.added.length === 0 && orders.removed.length === 0,
-      otherChanges.length === 0 && orders.added.length === 0 && orders.removed.length === 0
-        ? "no other purchase order changed"
-        : `unexpected purchase order changes: ${[...otherChanges.map((change) => change.key), ...orders.added.map((order) => `added ${String(order.id)}`), ...orders.removed.map((order) => `removed ${String(order.id)}`)].join(", ")}`,
-    ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders"]));
+  const unexpected = [
+    ...otherChanges.map((change) => change.key),
+    ...orders.added.map((order) => `added ${String(order.id)}`),
+    ...orders.removed.map((order) => `removed ${String(order.id)}`),
+  ];
   const parsed = parseAnswerJson(answer) as { cancelled?: unknown } | null;
   const listed = Array.isArray(parsed?.cancelled)
     ? parsed.cancelled.map((id) => String(id).trim().toUpperCase())
     : null;
   const answerOk =
     listed !== null && listed.length === expected.length && listed.every((id) => expectedSet.has(id));
-  checks.push(
-    check(
+  return [
+    verdict(
+      "unneeded-orders-cancelled",
+      missing.length === 0 && wrong.length === 0,
+      `the ${expected.length} unneeded orders were cancelled: ${expected.join(", ")}`,
+      () =>
+        `expected cancelled: ${expected.join(", ") || "none"}; not cancelled: ${missing.join(", ") || "none"}; cancelled although still needed or out of scope: ${wrong.join(", ") || "none"}`,
+    ),
+    verdict(
+      "no-other-order-changes",
+      unexpected.length === 0,
+      "no other purchase order changed",
+      () => `unexpected purchase order changes: ${unexpected.join(", ")}`,
+    ),
+    checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders"]),
+    verdict(
       "answer-lists-cancellations",
       answerOk,
-      answerOk
-        ? "answer lists the cancelled orders"
-        : `expected {"cancelled": ${JSON.stringify(expected)}}, found '${answer.slice(0, 160)}'`,
+      "answer lists the cancelled orders",
+      () => `expected {"cancelled": ${JSON.stringify(expected)}}, found '${answer.slice(0, 160)}'`,
     ),
-  );
-  return checks;
+  ];
 }
 
 interface OracleOptions {

@@ -18,6 +18,7 @@ import {
   type CountLine,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { answerDollars } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export interface VarianceReport {
@@ -81,7 +82,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
           : `expected ${expected.lots.length} lots; missing: ${missing.join(", ") || "none"}; not reportable: ${extra.join(", ") || "none"}${duplicates ? "; duplicates listed" : ""}`,
     ),
   );
-  const net = Number(String(parsed?.net_variance_value ?? "").replace(/[$,\s]/g, ""));
+  const net = answerDollars(parsed?.net_variance_value ?? "");
   const netOk =
     parsed?.net_variance_value !== undefined &&
     Number.isFinite(net) &&

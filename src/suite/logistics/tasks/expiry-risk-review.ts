@@ -21,6 +21,7 @@ import {
   parseOperationsBulletin,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { answerDollars } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Lots written off or returned to the vendor in any damaged-goods report. */
@@ -68,7 +69,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const given = new Map<string, number>();
   if (isObject) {
     for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
-      given.set(key.trim().toUpperCase(), Number(String(value).replace(/[$,\s]/g, "")));
+      given.set(key.trim().toUpperCase(), answerDollars(value));
     }
   }
   checks.push(
