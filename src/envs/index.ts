@@ -132,7 +132,6 @@ export {
   requireRow,
   withBooleans,
   insertRow,
-  insertRows,
 } from "./kit/listing.js";
 export type {
   SqlCondition,
@@ -247,3 +246,6 @@ export {
 export { checkNone, compareAnswerAmounts, keysChangedBeyond } from "./kit/check-lists.js";
 export type { AnswerAmountsDiff } from "./kit/check-lists.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
+export { columnName, insertRecords } from "./kit/records.js";
+export { openToolHarness, resultText } from "./kit/tool-harness.js";
+export type { ToolHarness } from "./kit/tool-harness.js";

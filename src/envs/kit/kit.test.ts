@@ -39,7 +39,6 @@ import {
   checkAnswerIds,
   requireFile,
   insertRow,
-  insertRows,
   monthEndAfter,
   PYTHON_MARKDOWN_HELPERS,
   ocrAmount,
@@ -726,21 +725,6 @@ describe("variantNearMisses", () => {
   });
 });
 
-describe("insertRows", () => {
-  it("inserts every row in the first row's column order, keys given or generated", () => {
-    const db = storeDb();
-    insertRows(db, "notes", [
-      { body: "first", customer_id: 7 },
-      { customer_id: null, body: "second" },
-    ]);
-    insertRows(db, "notes", []);
-    expect(db.prepare("SELECT * FROM notes ORDER BY id").all()).toEqual([
-      { id: 1, customer_id: 7, body: "first" },
-      { id: 2, customer_id: null, body: "second" },
-    ]);
-  });
-});
-
 describe("requireEntity", () => {
   it("returns the row by its id field, or throws the id format's not-found failure", () => {
     const db = new Database(":memory:");
@@ -806,5 +790,48 @@ describe("list checks (check-lists.ts)", () => {
     ];
     expect(keysChangedBeyond(changes, ["status"])).toEqual(["2"]);
     expect(keysChangedBeyond(changes, ["status", "amount"])).toEqual([]);
+  });
+});
+
+describe("insertRecords", () => {
+  it("maps camelCase fields to snake_case columns and booleans to 1/0, in order", async () => {
+    const { columnName, insertRecords } = await import("./records.js");
+    expect(columnName("weightKg")).toBe("weight_kg");
+    expect(columnName("originWarehouseId")).toBe("origin_warehouse_id");
+    const db = new Database(":memory:");
+    try {
+      db.exec("CREATE TABLE lots (lot_id TEXT, unit_cost REAL, is_hazmat INTEGER, note TEXT)");
+      insertRecords(db, "lots", [
+        { lotId: "L-1", unitCost: 1.5, isHazmat: true, note: null },
+        { isHazmat: false, lotId: "L-2", unitCost: 2 },
+      ]);
+      expect(db.prepare("SELECT * FROM lots ORDER BY rowid").all()).toEqual([
+        { lot_id: "L-1", unit_cost: 1.5, is_hazmat: 1, note: null },
+        { lot_id: "L-2", unit_cost: 2, is_hazmat: 0, note: null },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("openToolHarness", () => {
+  it("binds a domain's tools to a private copy of a built instance", async () => {
+    const { openToolHarness, resultText } = await import("./tool-harness.js");
+    const { tinyDomain, tinyTask } = await import("../../../test/fixtures/tiny-domain.js");
+    const harness = openToolHarness(tinyTask, tinyDomain.tools, { seed: 1 });
+    try {
+      expect(await harness.value("list_items", { per_page: 5 })).toMatchObject({ page: 1, total: 30 });
+      await harness.value("deactivate_item", { item_id: 3 });
+      expect(harness.db.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 0 });
+      const missing = await harness.call("deactivate_item", { item_id: 999 });
+      expect(missing.isError).toBe(true);
+      expect(resultText(missing)).toBe("Error: item 999 not found");
+      const pristine = new Database(harness.instance.dbPath, { readonly: true });
+      expect(pristine.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 1 });
+      pristine.close();
+    } finally {
+      harness.dispose();
+    }
   });
 });

@@ -338,17 +338,3 @@ export function defineGetTool<Input extends z.ZodRawShape>(
   };
   return defineTool(tool);
 }
-
-/**
- * Inserts many rows into one table (columns from the first row's keys, in order; every row gives a value for
- * each) with one cached statement, without reading them back. For generators writing a built world to SQLite:
- * `insertRows(db, "payslips", payslips.map((slip) => ({ run_id: slip.runId, ... })))`.
- */
-export function insertRows(db: Database.Database, table: string, rows: ReadonlyArray<Readonly<Row>>): void {
-  const first = rows[0];
-  if (!first) return;
-  const columns = Object.keys(first);
-  const sql = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`;
-  const statement = cachedStatement(db, sql);
-  for (const row of rows) statement.run(...columns.map((column) => row[column]));
-}

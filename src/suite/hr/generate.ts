@@ -1,6 +1,6 @@
 /** Fills the HR database and workspace for one seed and scale. */
 import type Database from "better-sqlite3";
-import { insertRows, type GenerateContext, type Row } from "../../envs/index.js";
+import { insertRecords, type GenerateContext } from "../../envs/index.js";
 import { DEPARTMENTS, POSITIONS, positionById } from "./catalog.js";
 import { writeFixedDocuments, writeScaledDocuments } from "./documents.js";
 import { generateLeave } from "./leave-generation.js";
@@ -64,49 +64,48 @@ export function buildWorld(context: GenerateContext): World {
 }
 
 function insertWorld(db: Database.Database, world: World): void {
-  insertRows(
+  insertRecords(
     db,
     "departments",
-    DEPARTMENTS.map(({ id, name, costCenter, location }) =>
-      snakeCaseKeys({ id, name, costCenter, location, headEmployeeId: null }),
-    ),
+    DEPARTMENTS.map(({ id, name, costCenter, location }) => ({
+      id,
+      name,
+      costCenter,
+      location,
+      headEmployeeId: null,
+    })),
   );
-  insertRows(
+  insertRecords(
     db,
     "positions",
-    POSITIONS.map(({ id, title, departmentId, grade, flsaStatus, payType }) =>
-      snakeCaseKeys({ id, title, departmentId, grade, flsaStatus, payType }),
-    ),
+    POSITIONS.map(({ id, title, departmentId, grade, flsaStatus, payType }) => ({
+      id,
+      title,
+      departmentId,
+      grade,
+      flsaStatus,
+      payType,
+    })),
   );
   // Managers first, so that the self-reference holds if foreign keys are enforced.
   const ordered = [...world.employees].sort(
     (left, right) => Number(left.managerId !== null) - Number(right.managerId !== null),
   );
-  insertRows(db, "employees", ordered.map(snakeCaseKeys));
+  insertRecords(db, "employees", ordered);
   // Department heads once their employee rows exist.
   const setHead = db.prepare("UPDATE departments SET head_employee_id = ? WHERE id = ?");
   for (const employee of world.employees) {
     if (positionById(employee.positionId).head) setHead.run(employee.id, employee.departmentId);
   }
-  insertRows(
+  insertRecords(
     db,
     "timesheet_entries",
-    world.timesheets.map((entry, index) => ({ id: index + 1, ...snakeCaseKeys(entry) })),
+    world.timesheets.map((entry, index) => ({ id: index + 1, ...entry })),
   );
-  insertRows(db, "leave_balances", world.leaveBalances.map(snakeCaseKeys));
-  insertRows(db, "leave_requests", world.leaveRequests.map(snakeCaseKeys));
-  insertRows(db, "payroll_runs", world.payrollRuns.map(snakeCaseKeys));
-  insertRows(db, "payslips", world.payslips.map(snakeCaseKeys));
-}
-
-/** A world record as a table row: the generator's camelCase fields are the schema's snake_case columns. */
-function snakeCaseKeys(record: object): Row {
-  return Object.fromEntries(
-    Object.entries(record).map(([key, value]) => [
-      key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
-      value,
-    ]),
-  );
+  insertRecords(db, "leave_balances", world.leaveBalances);
+  insertRecords(db, "leave_requests", world.leaveRequests);
+  insertRecords(db, "payroll_runs", world.payrollRuns);
+  insertRecords(db, "payslips", world.payslips);
 }
 
 export function generateHr(context: GenerateContext): void {

@@ -1,4 +1,11 @@
-import { markdownTable, parseMarkdownTable } from "../../envs/index.js";
+import {
+  markdownTable,
+  parseCsv,
+  parseMarkdownTable,
+  roundCents,
+  toCsv,
+  type StateView,
+} from "../../envs/index.js";
 /**
  * Workspace documents of the logistics domain: each is rendered by the generator and parsed back by the
  * verifiers, so a task's expectations always come from exactly the text the agent reads.
@@ -11,8 +18,16 @@ export const RATE_CARD_PATH = "carriers/rate-card.json";
 export const CYCLE_COUNT_DIRECTORY = "cycle-counts";
 export const DAMAGE_REPORT_DIRECTORY = "quality";
 export const MOVEMENT_LOG_DIRECTORY = "logs";
-
-// ---------------------------------------------------------------- markdown tables
+export const MOVEMENT_LOG_HEADER = [
+  "timestamp",
+  "warehouse_id",
+  "movement_type",
+  "sku",
+  "lot_id",
+  "quantity",
+  "reference",
+  "operator",
+];
 
 // ---------------------------------------------------------------- replenishment policy
 
@@ -200,6 +215,18 @@ export function parseOperationsBulletin(markdown: string): OperationsBulletin {
   };
 }
 
+/** The replenishment policy and the supplier the operations bulletin suspends, as the workspace states them. */
+export function planningRules(state: Pick<StateView, "readFile">): {
+  policy: ReplenishmentPolicy;
+  suspendedSupplierId: string;
+} {
+  const bulletin = parseOperationsBulletin(state.readFile(OPERATIONS_BULLETIN_PATH) ?? "");
+  return {
+    policy: parseReplenishmentPolicy(state.readFile(REPLENISHMENT_POLICY_PATH) ?? ""),
+    suspendedSupplierId: bulletin.suspendedSupplierId,
+  };
+}
+
 // ---------------------------------------------------------------- rate card
 
 export interface CarrierRates {
@@ -264,10 +291,6 @@ export function quoteFreight(
   }
   linehaul = Math.max(linehaul, carrier.minimum_charge);
   return roundCents(linehaul * (1 + carrier.fuel_surcharge_pct / 100));
-}
-
-export function roundCents(value: number): number {
-  return Math.round((value + Number.EPSILON) * 100) / 100;
 }
 
 // ---------------------------------------------------------------- inventory control SOP
@@ -370,12 +393,22 @@ export interface CountLine {
   status: "COUNTED" | "VOID";
 }
 
-export const COUNT_HEADER =
-  "count_date,count_time,warehouse_id,bin_location,lot_id,sku,counted_quantity,counter,status";
+const COUNT_HEADER = [
+  "count_date",
+  "count_time",
+  "warehouse_id",
+  "bin_location",
+  "lot_id",
+  "sku",
+  "counted_quantity",
+  "counter",
+  "status",
+];
 
 export function renderCountSheet(lines: CountLine[]): string {
-  const body = lines.map((line) =>
-    [
+  return toCsv(
+    COUNT_HEADER,
+    lines.map((line) => [
       line.countDate,
       line.countTime,
       line.warehouseId,
@@ -385,31 +418,22 @@ export function renderCountSheet(lines: CountLine[]): string {
       line.countedQuantity,
       line.counter,
       line.status,
-    ].join(","),
+    ]),
   );
-  return `${[COUNT_HEADER, ...body].join("\n")}\n`;
 }
 
 export function parseCountSheet(csv: string): CountLine[] {
-  return csv
-    .split("\n")
-    .slice(1)
-    .filter((line) => line.trim().length > 0)
-    .map((line) => {
-      const [countDate, countTime, warehouseId, binLocation, lotId, sku, counted, counter, status] =
-        line.split(",");
-      return {
-        countDate: countDate ?? "",
-        countTime: countTime ?? "",
-        warehouseId: warehouseId ?? "",
-        binLocation: binLocation ?? "",
-        lotId: lotId ?? "",
-        sku: sku ?? "",
-        countedQuantity: Number(counted),
-        counter: counter ?? "",
-        status: status === "VOID" ? "VOID" : "COUNTED",
-      };
-    });
+  return parseCsv(csv).map((row) => ({
+    countDate: row.count_date ?? "",
+    countTime: row.count_time ?? "",
+    warehouseId: row.warehouse_id ?? "",
+    binLocation: row.bin_location ?? "",
+    lotId: row.lot_id ?? "",
+    sku: row.sku ?? "",
+    countedQuantity: Number(row.counted_quantity),
+    counter: row.counter ?? "",
+    status: row.status === "VOID" ? "VOID" : "COUNTED",
+  }));
 }
 
 // ---------------------------------------------------------------- damaged-goods reports
@@ -464,5 +488,3 @@ export function parseDamageReport(markdown: string): DamageEntry[] {
     }),
   );
 }
-
-// ---------------------------------------------------------------- dates

@@ -1,11 +1,21 @@
-import { addDays, type GenerateContext } from "../../envs/index.js";
 import type { Faker } from "@faker-js/faker";
 import type { SeededRandom } from "../../core/index.js";
+import {
+  addDays,
+  between,
+  insertRecords,
+  personName,
+  roundCents,
+  toCsv,
+  toJsonDocument,
+  type GenerateContext,
+} from "../../envs/index.js";
 import {
   CYCLE_COUNT_DIRECTORY,
   DAMAGE_REPORT_DIRECTORY,
   INVENTORY_SOP_PATH,
   MOVEMENT_LOG_DIRECTORY,
+  MOVEMENT_LOG_HEADER,
   OPERATIONS_BULLETIN_PATH,
   RATE_CARD_PATH,
   RATE_CARD_RULES,
@@ -16,7 +26,6 @@ import {
   renderInventorySop,
   renderOperationsBulletin,
   renderReplenishmentPolicy,
-  roundCents,
   type CarrierRates,
   type CountLine,
   type DamageEntry,
@@ -105,25 +114,21 @@ interface Shipment {
   shipBy: string;
 }
 
-function personName(faker: Faker): string {
-  return `${faker.person.firstName()} ${faker.person.lastName()}`;
-}
+/** A person's full name (the address the kit derives with it is not used). */
+const fullName = (faker: Faker): string => personName(faker, "northstar-dist.example").fullName;
 
-function between(random: SeededRandom, min: number, max: number): number {
-  return min + random.next() * (max - min);
-}
+/** `HH:MM` of a number of minutes after midnight. */
+const clockTime = (minutes: number): string =>
+  `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+
+const WAREHOUSE_REGION = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
 
 function roundTo(value: number, step: number): number {
   return Math.round(value / step) * step;
 }
 
-/** Fills the logistics database and writes its workspace documents for one scale. */
-export function generateLogistics(context: GenerateContext): void {
-  const { random, faker, factors } = context;
-  const today = context.referenceDate.slice(0, 10);
-  const warehouseRegion = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
-
-  // ------------------------------------------------------------ policies (drawn first: stock is shaped by them)
+/** The supplier the bulletin suspends, the replenishment policy's category levels and the SOP's rules. */
+function drawPolicies(random: SeededRandom) {
   const suspendedSupplierId = random.pick(
     CATEGORIES.map((category) => CATEGORY_SUPPLIERS[category.name]?.[0] ?? ""),
   );
@@ -157,9 +162,19 @@ export function generateLogistics(context: GenerateContext): void {
     );
   }
   sop.varianceValueThreshold = random.pick([100, 150, 200]);
+  return { suspendedSupplierId, policy, sop };
+}
+
+/** Fills the logistics database and writes its workspace documents for one scale. */
+export function generateLogistics(context: GenerateContext): void {
+  const { random, faker, factors } = context;
+  const today = context.referenceDate.slice(0, 10);
+
+  // ------------------------------------------------------------ policies (drawn first: stock is shaped by them)
+  const { suspendedSupplierId, policy, sop } = drawPolicies(random);
 
   // ------------------------------------------------------------ warehouses, suppliers
-  const warehouseRows = WAREHOUSES.map((warehouse) => ({ ...warehouse, managerName: personName(faker) }));
+  const warehouseRows = WAREHOUSES.map((warehouse) => ({ ...warehouse, managerName: fullName(faker) }));
   const supplierRows = SUPPLIERS.map((supplier) => {
     const firstName = faker.person.firstName();
     const lastName = faker.person.lastName();
@@ -278,6 +293,24 @@ export function generateLogistics(context: GenerateContext): void {
       lots.push(makeLot(product, warehouseId, Math.max(1, quantity), "quarantine"));
     }
   };
+  /** Removes the lots of one SKU at one warehouse (only those in available status when `availableOnly`). */
+  const dropLots = (sku: string, warehouseId: string, availableOnly: boolean): void => {
+    for (let index = lots.length - 1; index >= 0; index -= 1) {
+      const lot = lots[index]!;
+      if (
+        lot.sku === sku &&
+        lot.warehouseId === warehouseId &&
+        (!availableOnly || lot.status === "available")
+      )
+        lots.splice(index, 1);
+    }
+  };
+  /** Replaces the available stock of a SKU at a warehouse with one or two new lots holding `available` units. */
+  const restock = (product: Product, warehouseId: string, available: number): void => {
+    dropLots(product.sku, warehouseId, true);
+    for (const quantity of splitQuantity(available, random.int(1, 2)))
+      lots.push(makeLot(product, warehouseId, quantity, "available"));
+  };
   const lowPairs: Array<{ sku: string; warehouseId: string }> = [];
   const stockedAt = new Map<string, string[]>();
   for (const product of productsInSkuOrder) {
@@ -304,9 +337,7 @@ export function generateLogistics(context: GenerateContext): void {
       (item) => item.category === suspendedCategory && item.status === "active",
     )!;
     const warehouseId = stockedAt.get(product.sku)![0]!;
-    for (let index = lots.length - 1; index >= 0; index -= 1) {
-      if (lots[index]!.sku === product.sku && lots[index]!.warehouseId === warehouseId) lots.splice(index, 1);
-    }
+    dropLots(product.sku, warehouseId, false);
     stockPair(product, warehouseId, true);
     lowPairs.push({ sku: product.sku, warehouseId });
   }
@@ -455,18 +486,7 @@ export function generateLogistics(context: GenerateContext): void {
       .map((warehouseId) => ({ product, warehouseId }));
   });
   const boundary = random.pick(boundaryCandidates);
-  for (let index = lots.length - 1; index >= 0; index -= 1) {
-    const lot = lots[index]!;
-    if (
-      lot.sku === boundary.product.sku &&
-      lot.warehouseId === boundary.warehouseId &&
-      lot.status === "available"
-    )
-      lots.splice(index, 1);
-  }
-  const boundaryLevel = levelsFor(boundary.product).reorderPoint;
-  for (const quantity of splitQuantity(boundaryLevel, random.int(1, 2)))
-    lots.push(makeLot(boundary.product, boundary.warehouseId, quantity, "available"));
+  restock(boundary.product, boundary.warehouseId, levelsFor(boundary.product).reorderPoint);
 
   // Open orders that the weekly review must cancel or keep: one whose lines are all overstocked (one of
   // them exactly at its order-up-to level), one with a single line still needed, and one with the
@@ -477,15 +497,6 @@ export function generateLogistics(context: GenerateContext): void {
     lots
       .filter((lot) => lot.warehouseId === warehouseId && lot.sku === sku && lot.status === "available")
       .reduce((sum, lot) => sum + lot.quantity, 0);
-  const restock = (product: Product, warehouseId: string, available: number): void => {
-    for (let index = lots.length - 1; index >= 0; index -= 1) {
-      const lot = lots[index]!;
-      if (lot.sku === product.sku && lot.warehouseId === warehouseId && lot.status === "available")
-        lots.splice(index, 1);
-    }
-    for (const quantity of splitQuantity(available, random.int(1, 2)))
-      lots.push(makeLot(product, warehouseId, quantity, "available"));
-  };
   const reviewPairs = (
     supplierId: string,
     count: number,
@@ -580,6 +591,75 @@ export function generateLogistics(context: GenerateContext): void {
   for (const lot of [onWindowEdge, justExpired, quarantined]) expiryPlants.add(lot.lotId);
 
   // ------------------------------------------------------------ carriers, rate card, shipments
+  const { rateCard, shipments, inactiveCarrierId, restrictedCarrierId, restrictedOrigin } = drawFreight(
+    random,
+    today,
+    factors.rows,
+  );
+  const carrierRows = CARRIERS.map(({ id, name, scac, mode }) => ({
+    id,
+    name,
+    scac,
+    mode,
+    contactEmail: `dispatch@${name.toLowerCase().replace(/[^a-z]+/g, "")}.com`,
+    phone: faker.phone.number({ style: "national" }),
+    active: id === inactiveCarrierId ? 0 : 1,
+  }));
+
+  // ------------------------------------------------------------ insert
+  const { db } = context;
+  insertRecords(db, "warehouses", warehouseRows);
+  insertRecords(db, "suppliers", supplierRows);
+  insertRecords(db, "carriers", carrierRows);
+  insertRecords(db, "products", productsInSkuOrder);
+  insertRecords(db, "inventory_lots", lots);
+  insertRecords(
+    db,
+    "purchase_orders",
+    nonEmptyOrders.map(({ lines: _lines, ...order }) => order),
+  );
+  insertRecords(
+    db,
+    "purchase_order_lines",
+    nonEmptyOrders.flatMap((order) => order.lines.map((line) => ({ purchaseOrderId: order.id, ...line }))),
+  );
+  insertRecords(db, "shipments", shipments);
+
+  // ------------------------------------------------------------ fixed documents
+  const bulletin: OperationsBulletin = {
+    issuedOn: addDays(today, -2),
+    suspendedSupplierId,
+    suspendedSupplierName: supplierNames[suspendedSupplierId] ?? "",
+    suspensionEffectiveOn: addDays(today, -random.int(3, 10)),
+    restrictedCarrierId,
+    restrictedCarrierName: CARRIERS.find((carrier) => carrier.id === restrictedCarrierId)!.name,
+    restrictedOriginWarehouseId: restrictedOrigin,
+    expiryReviewAsOf: today,
+  };
+  context.writeFile(
+    REPLENISHMENT_POLICY_PATH,
+    renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))),
+  );
+  context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, fullName(faker)));
+  context.writeFile(RATE_CARD_PATH, toJsonDocument(rateCard));
+  context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
+
+  // ------------------------------------------------------------ scaled documents
+  writeCycleCounts(context, { today, lots, productBySku, sop });
+  writeDamageReports(context, {
+    today,
+    lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)),
+    productBySku,
+    sop,
+  });
+  writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
+}
+
+/**
+ * The freight side of the network: the carriers' rate card, the outbound shipments, and the inactive carrier
+ * and restricted (carrier, origin) pair of the bulletin, drawn so that every carrier rule decides a shipment.
+ */
+function drawFreight(random: SeededRandom, today: string, rows: number) {
   const rateCard: RateCard = {
     title: "Outbound freight rate card",
     effective_from: addDays(today, -random.int(40, 120)),
@@ -620,7 +700,7 @@ export function generateLogistics(context: GenerateContext): void {
     "id" | "status" | "carrierId" | "freightCost" | "createdOn" | "shipBy" | "customerName"
   > => {
     const origin = originWarehouseId ?? random.pick(WAREHOUSES).id;
-    const originRegion = warehouseRegion.get(origin)!;
+    const originRegion = WAREHOUSE_REGION.get(origin)!;
     const destinationRegion: Region = random.chance(0.35) ? originRegion : random.pick(REGIONS);
     const [destinationCity, destinationState] = random.pick(DESTINATIONS[destinationRegion]);
     const parcelSized = random.chance(0.62);
@@ -645,7 +725,7 @@ export function generateLogistics(context: GenerateContext): void {
     for (const carrier of rateCard.carriers) {
       if (excluded(carrier.carrier_id)) continue;
       const cost = quoteFreight(rateCard, carrier, {
-        origin_region: warehouseRegion.get(shape.originWarehouseId)!,
+        origin_region: WAREHOUSE_REGION.get(shape.originWarehouseId)!,
         destination_region: shape.destinationRegion,
         weight_kg: shape.weightKg,
         is_hazmat: shape.isHazmat,
@@ -676,8 +756,8 @@ export function generateLogistics(context: GenerateContext): void {
   ) ?? ["CR-02", WAREHOUSES[0]!.id];
   const shipments: Shipment[] = [];
   let shipmentNumber = 500_000 + random.int(0, 20_000);
-  const shipmentCount = BASE_SHIPMENTS * factors.rows;
-  const pendingCount = BASE_PENDING_SHIPMENTS * factors.rows;
+  const shipmentCount = BASE_SHIPMENTS * rows;
+  const pendingCount = BASE_PENDING_SHIPMENTS * rows;
   const pendingPositions = new Set(random.shuffle([...Array(shipmentCount).keys()]).slice(0, pendingCount));
   for (let index = 0; index < shipmentCount; index += 1) {
     shipmentNumber += random.int(1, 40);
@@ -748,166 +828,18 @@ export function generateLogistics(context: GenerateContext): void {
       }
     }
   });
-  const carrierRows = CARRIERS.map((carrier) => ({
-    ...carrier,
-    contactEmail: `dispatch@${carrier.name.toLowerCase().replace(/[^a-z]+/g, "")}.com`,
-    phone: faker.phone.number({ style: "national" }),
-    active: carrier.id === inactiveCarrierId ? 0 : 1,
-  }));
-
-  // ------------------------------------------------------------ insert
-  const { db } = context;
-  const insertWarehouse = db.prepare(
-    "INSERT INTO warehouses (id, name, city, state, region, manager_name, capacity_pallets, opened_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const warehouse of warehouseRows)
-    insertWarehouse.run(
-      warehouse.id,
-      warehouse.name,
-      warehouse.city,
-      warehouse.state,
-      warehouse.region,
-      warehouse.managerName,
-      warehouse.capacityPallets,
-      warehouse.openedOn,
-    );
-  const insertSupplier = db.prepare(
-    "INSERT INTO suppliers (id, name, country, contact_name, contact_email, phone, payment_terms, lead_time_days, rating, active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-  );
-  for (const supplier of supplierRows)
-    insertSupplier.run(
-      supplier.id,
-      supplier.name,
-      supplier.country,
-      supplier.contactName,
-      supplier.contactEmail,
-      supplier.phone,
-      supplier.paymentTerms,
-      supplier.leadTimeDays,
-      supplier.rating,
-    );
-  const insertCarrier = db.prepare(
-    "INSERT INTO carriers (id, name, scac, mode, contact_email, phone, active) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const carrier of carrierRows)
-    insertCarrier.run(
-      carrier.id,
-      carrier.name,
-      carrier.scac,
-      carrier.mode,
-      carrier.contactEmail,
-      carrier.phone,
-      carrier.active,
-    );
-  const insertProduct = db.prepare(
-    "INSERT INTO products (sku, name, category, unit_of_measure, case_pack, unit_cost, unit_price, weight_kg, shelf_life_days, status, created_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const product of productsInSkuOrder)
-    insertProduct.run(
-      product.sku,
-      product.name,
-      product.category,
-      product.unitOfMeasure,
-      product.casePack,
-      product.unitCost,
-      product.unitPrice,
-      product.weightKg,
-      product.shelfLifeDays,
-      product.status,
-      product.createdOn,
-    );
-  const insertLot = db.prepare(
-    "INSERT INTO inventory_lots (lot_id, sku, warehouse_id, bin_location, quantity, received_on, expires_on, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const lot of lots)
-    insertLot.run(
-      lot.lotId,
-      lot.sku,
-      lot.warehouseId,
-      lot.binLocation,
-      lot.quantity,
-      lot.receivedOn,
-      lot.expiresOn,
-      lot.status,
-    );
-  const insertOrder = db.prepare(
-    "INSERT INTO purchase_orders (id, supplier_id, warehouse_id, status, ordered_on, expected_on, created_by, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const insertLine = db.prepare(
-    "INSERT INTO purchase_order_lines (purchase_order_id, sku, quantity, unit_cost) VALUES (?, ?, ?, ?)",
-  );
-  for (const order of nonEmptyOrders) {
-    insertOrder.run(
-      order.id,
-      order.supplierId,
-      order.warehouseId,
-      order.status,
-      order.orderedOn,
-      order.expectedOn,
-      order.createdBy,
-      order.notes,
-    );
-    for (const line of order.lines) insertLine.run(order.id, line.sku, line.quantity, line.unitCost);
-  }
-  const insertShipment = db.prepare(
-    "INSERT INTO shipments (id, origin_warehouse_id, customer_name, destination_city, destination_state, destination_region, weight_kg, is_hazmat, service_level, status, carrier_id, freight_cost, created_on, ship_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const shipment of shipments)
-    insertShipment.run(
-      shipment.id,
-      shipment.originWarehouseId,
-      shipment.customerName,
-      shipment.destinationCity,
-      shipment.destinationState,
-      shipment.destinationRegion,
-      shipment.weightKg,
-      shipment.isHazmat ? 1 : 0,
-      shipment.serviceLevel,
-      shipment.status,
-      shipment.carrierId,
-      shipment.freightCost,
-      shipment.createdOn,
-      shipment.shipBy,
-    );
-
-  // ------------------------------------------------------------ fixed documents
-  const bulletin: OperationsBulletin = {
-    issuedOn: addDays(today, -2),
-    suspendedSupplierId,
-    suspendedSupplierName: supplierNames[suspendedSupplierId] ?? "",
-    suspensionEffectiveOn: addDays(today, -random.int(3, 10)),
-    restrictedCarrierId,
-    restrictedCarrierName: CARRIERS.find((carrier) => carrier.id === restrictedCarrierId)!.name,
-    restrictedOriginWarehouseId: restrictedOrigin,
-    expiryReviewAsOf: today,
-  };
-  context.writeFile(
-    REPLENISHMENT_POLICY_PATH,
-    renderReplenishmentPolicy(policy, supplierNames, addDays(today, -random.int(30, 90))),
-  );
-  context.writeFile(OPERATIONS_BULLETIN_PATH, renderOperationsBulletin(bulletin, personName(faker)));
-  context.writeFile(RATE_CARD_PATH, `${JSON.stringify(rateCard, null, 2)}\n`);
-  context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
-
-  // ------------------------------------------------------------ scaled documents
-  writeCycleCounts(context, today, lots, productBySku, sop);
-  writeDamageReports(
-    context,
-    today,
-    lots.filter((lot) => !expiryPlants.has(lot.lotId)),
-    productBySku,
-    sop,
-  );
-  writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
+  return { rateCard, shipments, inactiveCarrierId, restrictedCarrierId, restrictedOrigin };
 }
 
-function writeCycleCounts(
-  context: GenerateContext,
-  today: string,
-  lots: Lot[],
-  productBySku: Map<string, Product>,
-  sop: InventorySop,
-): void {
+/** The stock as the scaled documents see it: the lots, their products and the SOP's rules. */
+interface StockPicture {
+  today: string;
+  lots: Lot[];
+  productBySku: Map<string, Product>;
+  sop: InventorySop;
+}
+
+function writeCycleCounts(context: GenerateContext, { today, lots, productBySku, sop }: StockPicture): void {
   const { random, faker } = context;
   const counters = Array.from({ length: 6 }, () => {
     const first = faker.person.firstName();
@@ -964,7 +896,7 @@ function writeCycleCounts(
       minutes += random.int(3, 25);
       return {
         countDate,
-        countTime: `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`,
+        countTime: clockTime(minutes),
         warehouseId: entry.lot.warehouseId,
         binLocation: entry.lot.binLocation,
         lotId: entry.lot.lotId,
@@ -980,13 +912,10 @@ function writeCycleCounts(
 
 function writeDamageReports(
   context: GenerateContext,
-  today: string,
-  lots: Lot[],
-  productBySku: Map<string, Product>,
-  sop: InventorySop,
+  { today, lots, productBySku, sop }: StockPicture,
 ): void {
   const { random, faker } = context;
-  const inspectors = [personName(faker), personName(faker)];
+  const inspectors = [fullName(faker), fullName(faker)];
   const atRisk = (lot: Lot): boolean => {
     const window = sop.expiryWindowDays[productBySku.get(lot.sku)!.category];
     return (
@@ -1059,7 +988,7 @@ function writeMovementLogs(
   const logCount = MOVEMENT_LOGS_PER_FACTOR * context.factors.files;
   for (let day = 0; day < logCount; day += 1) {
     const date = addDays(today, -1 - day);
-    const rows = ["timestamp,warehouse_id,movement_type,sku,lot_id,quantity,reference,operator"];
+    const rows: Array<Array<string | number>> = [];
     let minutes = 5 * 60 + random.int(0, 40);
     for (let index = random.int(16, 26); index > 0; index -= 1) {
       minutes += random.int(4, 45);
@@ -1081,21 +1010,23 @@ function writeMovementLogs(
         quantity = random.pick([-3, -2, -1, 1, 2]);
         reference = `ADJ-${random.int(1_000, 9_999)}`;
       }
-      const hours = Math.min(23, Math.floor(minutes / 60));
-      const timestamp = `${date}T${String(hours).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00`;
-      rows.push(
-        [
-          timestamp,
-          lot.warehouseId,
-          type,
-          lot.sku,
-          lot.lotId,
-          quantity,
-          reference,
-          random.pick(operators),
-        ].join(","),
-      );
+      // A late shift runs on in the day's last hour rather than into the next day.
+      const time = clockTime(Math.min(minutes, 23 * 60 + (minutes % 60)));
+      const operator = random.pick(operators);
+      rows.push([
+        `${date}T${time}:00`,
+        lot.warehouseId,
+        type,
+        lot.sku,
+        lot.lotId,
+        quantity,
+        reference,
+        operator,
+      ]);
     }
-    context.writeFile(`${MOVEMENT_LOG_DIRECTORY}/stock-movements-${date}.csv`, `${rows.join("\n")}\n`);
+    context.writeFile(
+      `${MOVEMENT_LOG_DIRECTORY}/stock-movements-${date}.csv`,
+      toCsv(MOVEMENT_LOG_HEADER, rows),
+    );
   }
 }

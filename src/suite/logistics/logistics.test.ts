@@ -1,10 +1,17 @@
 import Database from "better-sqlite3";
-import { copyFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, type Instance } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { createTempDir } from "../../core/index.js";
+import {
+  buildInstance,
+  listWorkspaceFiles,
+  openToolHarness,
+  resultText,
+  type Instance,
+  type ToolHarness,
+} from "../../envs/index.js";
+import type { ToolCallResult } from "../../runtime/index.js";
 import {
   INVENTORY_SOP_PATH,
   OPERATIONS_BULLETIN_PATH,
@@ -17,42 +24,25 @@ import { logisticsTasks } from "./index.js";
 import { logisticsTools } from "./tools.js";
 
 const task = logisticsTasks[0]!;
-let cache: TempDir;
+let harness: ToolHarness;
 let instance: Instance;
 let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("logistics-test");
-  instance = buildInstance(task, "v0", 3, cache.path);
-  // The instance is immutable: tools write to a private copy, as an episode does.
-  const episodeDb = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDb);
-  db = new Database(episodeDb);
+  harness = openToolHarness(task, logisticsTools);
+  ({ instance, db } = harness);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => harness.dispose());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = logisticsTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> =>
+  harness.call(name, args);
+const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
+  harness.value(name, args);
 
 function errorText(result: ToolCallResult): string {
   expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
+  return resultText(result);
 }
 
 describe("logistics tools", () => {

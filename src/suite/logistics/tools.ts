@@ -115,23 +115,19 @@ const listStockLevels = defineTool({
   }),
   handler: ({ warehouse_id, category, page, per_page }, { db }: ToolContext) => {
     requireWarehouse(db, warehouse_id);
-    const where = ["lots.warehouse_id = ?"];
-    const parameters: unknown[] = [warehouse_id];
-    if (category !== undefined) {
-      where.push("products.category = ? COLLATE NOCASE");
-      parameters.push(category);
-    }
+    const inCategory = category === undefined ? "" : "AND products.category = ? COLLATE NOCASE";
     const grouped = `(SELECT lots.warehouse_id, lots.sku, products.name AS product_name, products.category,
         SUM(CASE WHEN lots.status = 'available' THEN lots.quantity ELSE 0 END) AS available_quantity,
         SUM(CASE WHEN lots.status = 'quarantine' THEN lots.quantity ELSE 0 END) AS quarantined_quantity,
         COUNT(*) AS lot_count
       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
-      WHERE ${where.join(" AND ")}
+      WHERE lots.warehouse_id = ? ${inCategory}
       GROUP BY lots.warehouse_id, lots.sku)`;
+    const fromParams = category === undefined ? [warehouse_id] : [warehouse_id, category];
     return listPage(db, {
       key: "stock_levels",
       from: grouped,
-      fromParams: parameters,
+      fromParams,
       select: "*",
       orderBy: "sku",
       page,

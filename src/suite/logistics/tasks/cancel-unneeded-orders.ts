@@ -1,43 +1,35 @@
-import type Database from "better-sqlite3";
 import {
-  check,
+  allRows,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
   parseAnswerJson,
   type Check,
+  type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
-import {
-  OPERATIONS_BULLETIN_PATH,
-  REPLENISHMENT_POLICY_PATH,
-  parseOperationsBulletin,
-  parseReplenishmentPolicy,
-} from "../documents.js";
+import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Open orders (outside the suspended supplier) whose every line is already at or above its order-up-to level. */
-export function expectedCancellations(
-  db: Database.Database,
-  policyText: string,
-  bulletinText: string,
-): string[] {
-  const policy = parseReplenishmentPolicy(policyText);
-  const { suspendedSupplierId } = parseOperationsBulletin(bulletinText);
-  const lines = db
-    .prepare(
-      `SELECT orders.id, orders.warehouse_id, lines.sku, products.category,
-         (SELECT COALESCE(SUM(quantity), 0) FROM inventory_lots
-          WHERE inventory_lots.warehouse_id = orders.warehouse_id AND inventory_lots.sku = lines.sku
-            AND inventory_lots.status = 'available') AS on_hand
-       FROM purchase_orders AS orders
-       JOIN purchase_order_lines AS lines ON lines.purchase_order_id = orders.id
-       JOIN products ON products.sku = lines.sku
-       WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
-       ORDER BY orders.id`,
-    )
-    .all(suspendedSupplierId) as Array<{ id: string; sku: string; category: string; on_hand: number }>;
+export function expectedCancellations(state: StateView): string[] {
+  const { db } = state;
+  const { policy, suspendedSupplierId } = planningRules(state);
+  const lines = allRows<{ id: string; sku: string; category: string; on_hand: number }>(
+    db,
+    `SELECT orders.id, orders.warehouse_id, lines.sku, products.category,
+       (SELECT COALESCE(SUM(quantity), 0) FROM inventory_lots
+        WHERE inventory_lots.warehouse_id = orders.warehouse_id AND inventory_lots.sku = lines.sku
+          AND inventory_lots.status = 'available') AS on_hand
+     FROM purchase_orders AS orders
+     JOIN purchase_order_lines AS lines ON lines.purchase_order_id = orders.id
+     JOIN products ON products.sku = lines.sku
+     WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
+     ORDER BY orders.id`,
+    suspendedSupplierId,
+  );
   const needed = new Map<string, boolean>();
   for (const line of lines) {
     const levels = policy.overrides[line.sku] ?? policy.categories[line.category];
@@ -48,61 +40,54 @@ export function expectedCancellations(
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedCancellations(
-    initial.db,
-    initial.readFile(REPLENISHMENT_POLICY_PATH) ?? "",
-    initial.readFile(OPERATIONS_BULLETIN_PATH) ?? "",
-  );
+  const expected = expectedCancellations(initial);
   const expectedSet = new Set(expected);
   const orders = diffTable(initial.db, final.db, "purchase_orders", "id");
-  const checks: Check[] = [];
   const cancelled = orders.changed.filter(
     (change) => change.after.status === "cancelled" && change.before.status !== "cancelled",
   );
   const cancelledIds = new Set(cancelled.map((change) => change.key));
   const missing = expected.filter((id) => !cancelledIds.has(id));
   const wrong = [...cancelledIds].filter((id) => !expectedSet.has(id));
-  checks.push(
-    check(
-      "unneeded-orders-cancelled",
-      missing.length === 0 && wrong.length === 0,
-      missing.length === 0 && wrong.length === 0
-        ? `the ${expected.length} unneeded orders were cancelled: ${expected.join(", ")}`
-        : `expected cancelled: ${expected.join(", ") || "none"}; not cancelled: ${missing.join(", ") || "none"}; cancelled although still needed or out of scope: ${wrong.join(", ") || "none"}`,
-    ),
-  );
   const otherChanges = orders.changed.filter((change) => {
     if (!cancelledIds.has(change.key)) return true;
     return Object.keys(change.before).some(
       (column) => column !== "status" && column !== "notes" && change.before[column] !== change.after[column],
     );
   });
-  checks.push(
-    check(
-      "no-other-order-changes",
-      otherChanges.length === 0 && orders.added.length === 0 && orders.removed.length === 0,
-      otherChanges.length === 0 && orders.added.length === 0 && orders.removed.length === 0
-        ? "no other purchase order changed"
-        : `unexpected purchase order changes: ${[...otherChanges.map((change) => change.key), ...orders.added.map((order) => `added ${String(order.id)}`), ...orders.removed.map((order) => `removed ${String(order.id)}`)].join(", ")}`,
-    ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders"]));
+  const unexpected = [
+    ...otherChanges.map((change) => change.key),
+    ...orders.added.map((order) => `added ${String(order.id)}`),
+    ...orders.removed.map((order) => `removed ${String(order.id)}`),
+  ];
   const parsed = parseAnswerJson(answer) as { cancelled?: unknown } | null;
   const listed = Array.isArray(parsed?.cancelled)
     ? parsed.cancelled.map((id) => String(id).trim().toUpperCase())
     : null;
   const answerOk =
     listed !== null && listed.length === expected.length && listed.every((id) => expectedSet.has(id));
-  checks.push(
-    check(
+  return [
+    verdict(
+      "unneeded-orders-cancelled",
+      missing.length === 0 && wrong.length === 0,
+      `the ${expected.length} unneeded orders were cancelled: ${expected.join(", ")}`,
+      () =>
+        `expected cancelled: ${expected.join(", ") || "none"}; not cancelled: ${missing.join(", ") || "none"}; cancelled although still needed or out of scope: ${wrong.join(", ") || "none"}`,
+    ),
+    verdict(
+      "no-other-order-changes",
+      unexpected.length === 0,
+      "no other purchase order changed",
+      () => `unexpected purchase order changes: ${unexpected.join(", ")}`,
+    ),
+    checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders"]),
+    verdict(
       "answer-lists-cancellations",
       answerOk,
-      answerOk
-        ? "answer lists the cancelled orders"
-        : `expected {"cancelled": ${JSON.stringify(expected)}}, found '${answer.slice(0, 160)}'`,
+      "answer lists the cancelled orders",
+      () => `expected {"cancelled": ${JSON.stringify(expected)}}, found '${answer.slice(0, 160)}'`,
     ),
-  );
-  return checks;
+  ];
 }
 
 interface OracleOptions {
@@ -118,8 +103,8 @@ function reviewCells(options: OracleOptions = {}): string[] {
     String.raw`
 policy_text = read_text("policies/replenishment-policy.md")
 bulletin_text = read_text("memos/operations-bulletin.md")
-order_up_to = {row[0]: int(row[2]) for row in table_rows(policy_text, "by category")}
-overrides = {row[0]: int(row[2]) for row in table_rows(policy_text, "SKU overrides")}
+order_up_to = {row[0]: int(row[2]) for row in md_table(policy_text, "by category")}
+overrides = {row[0]: int(row[2]) for row in md_table(policy_text, "SKU overrides")}
 suspended = re.search(r"Supplier (SUP-\d+) \(.*?\) is suspended", bulletin_text).group(1)
 ${skipSuspended ? "" : "suspended = None  # near-miss: the suspended supplier's orders are reviewed too"}
 products = {product["sku"]: product for product in fetch_all("list_products", "products")}

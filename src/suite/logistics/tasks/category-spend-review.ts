@@ -2,11 +2,8 @@ import {
   addDays,
   allRows,
   cachedStatement,
-  check,
   checkStateDiff,
   defineTask,
-  parseAnswerJson,
-  parseAnswerNumber,
   roundCents,
   type Check,
   type GenerateContext,
@@ -15,6 +12,7 @@ import {
 } from "../../../envs/index.js";
 import { logisticsDomain } from "../domain.js";
 import { SUPPLIERS } from "../reference-data.js";
+import { answerNumber, answerObject, checkAnswerObject } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const SPEND_MEMO_PATH = "memos/category-spend-review.md";
@@ -95,18 +93,14 @@ Please send one figure per category, in dollars, rounded to the cent.
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedSpend(initial);
-  const parsed = parseAnswerJson(answer);
+  const parsed = answerObject(answer);
   const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed)
-      ? new Map(
-          Object.entries(parsed as Record<string, unknown>)
-            .map(([category, value]): [string, number] => [
-              category.trim().toLowerCase(),
-              typeof value === "number" ? value : (parseAnswerNumber(String(value)) ?? NaN),
-            ])
-            .filter(([, value]) => value !== 0),
-        )
-      : null;
+    parsed &&
+    new Map(
+      Object.entries(parsed)
+        .map(([category, value]): [string, number] => [category.trim().toLowerCase(), answerNumber(value)])
+        .filter(([, value]) => value !== 0),
+    );
   const ok =
     given !== null &&
     given.size === [...expected.values()].filter((value) => value !== 0).length &&
@@ -115,13 +109,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         spend === 0 || Math.abs((given.get(category.toLowerCase()) ?? NaN) - spend) <= 0.011,
     );
   return [
-    check(
-      "spend-by-category",
-      ok,
-      ok
-        ? "spend per category matches"
-        : `expected ${JSON.stringify(Object.fromEntries(expected))}, found '${answer.slice(0, 300)}'`,
-    ),
+    checkAnswerObject("spend-by-category", answer, expected, ok, "spend per category matches"),
     ...checkStateDiff(initial.db, final.db, []),
   ];
 }

@@ -1,9 +1,11 @@
 import {
+  getRow,
   check,
   checkOtherTablesUnchanged,
   defineTask,
   nearlyEqual,
   parseAnswerJson,
+  roundCents,
   type Check,
   type StateView,
   type VerifyContext,
@@ -13,10 +15,10 @@ import {
   INVENTORY_SOP_PATH,
   parseCountSheet,
   parseInventorySop,
-  roundCents,
   type CountLine,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { answerDollars } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export interface VarianceReport {
@@ -36,14 +38,15 @@ export function expectedVariances(state: StateView): VarianceReport {
       if (!current || stamp > `${current.countDate}T${current.countTime}`) latest.set(line.lotId, line);
     }
   }
-  const lookup = state.db.prepare(
-    `SELECT lots.quantity, products.category, products.unit_cost
-     FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku WHERE lots.lot_id = ?`,
-  );
   const lots: string[] = [];
   let net = 0;
   for (const [lotId, line] of latest) {
-    const row = lookup.get(lotId) as { quantity: number; category: string; unit_cost: number } | undefined;
+    const row = getRow<{ quantity: number; category: string; unit_cost: number }>(
+      state.db,
+      `SELECT lots.quantity, products.category, products.unit_cost
+       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku WHERE lots.lot_id = ?`,
+      lotId,
+    );
     if (!row) continue;
     const variance = line.countedQuantity - row.quantity;
     if (variance === 0) continue;
@@ -79,7 +82,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
           : `expected ${expected.lots.length} lots; missing: ${missing.join(", ") || "none"}; not reportable: ${extra.join(", ") || "none"}${duplicates ? "; duplicates listed" : ""}`,
     ),
   );
-  const net = Number(String(parsed?.net_variance_value ?? "").replace(/[$,\s]/g, ""));
+  const net = answerDollars(parsed?.net_variance_value ?? "");
   const netOk =
     parsed?.net_variance_value !== undefined &&
     Number.isFinite(net) &&
@@ -110,7 +113,7 @@ function varianceCells(options: OracleOptions = {}): string[] {
     String.raw`
 import csv, io
 sop_text = read_text("policies/inventory-control-sop.md")
-tolerance = {category: int(units) for category, units in table_rows(sop_text, "Count tolerances")}
+tolerance = {category: int(units) for category, units in md_table(sop_text, "Count tolerances")}
 threshold = float(re.search(r"cost is \*\*\$([\d.]+) or more\*\*", sop_text).group(1))
 count_lines = []
 for entry in fetch_all("list_files", "files", path="cycle-counts"):

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import {
+  allRows,
   addDays,
   type Check,
   check,
@@ -7,6 +8,7 @@ import {
   defineTask,
   nearlyEqual,
   parseAnswerJson,
+  roundCents,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -17,9 +19,9 @@ import {
   parseDamageReport,
   parseInventorySop,
   parseOperationsBulletin,
-  roundCents,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { answerDollars } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Lots written off or returned to the vendor in any damaged-goods report. */
@@ -39,22 +41,16 @@ export function expectedValueAtRisk(db: Database.Database, state: StateView): Ma
   const { expiryReviewAsOf } = parseOperationsBulletin(state.readFile(OPERATIONS_BULLETIN_PATH) ?? "");
   const claimed = lotsClaimedAsDamaged(state);
   const totals = new Map<string, number>();
-  for (const { id } of db.prepare("SELECT id FROM warehouses ORDER BY id").all() as Array<{ id: string }>)
+  for (const { id } of allRows<{ id: string }>(db, "SELECT id FROM warehouses ORDER BY id"))
     totals.set(id, 0);
-  const lots = db
-    .prepare(
-      `SELECT lots.lot_id, lots.warehouse_id, lots.quantity, lots.expires_on, products.category, products.unit_cost
-       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
-       WHERE lots.status = 'available' AND lots.expires_on IS NOT NULL AND lots.expires_on >= ?`,
-    )
-    .all(expiryReviewAsOf) as Array<{
-    lot_id: string;
-    warehouse_id: string;
-    quantity: number;
-    expires_on: string;
-    category: string;
-    unit_cost: number;
-  }>;
+  type Lot = { lot_id: string; warehouse_id: string; quantity: number; expires_on: string };
+  const lots = allRows<Lot & { category: string; unit_cost: number }>(
+    db,
+    `SELECT lots.lot_id, lots.warehouse_id, lots.quantity, lots.expires_on, products.category, products.unit_cost
+     FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
+     WHERE lots.status = 'available' AND lots.expires_on IS NOT NULL AND lots.expires_on >= ?`,
+    expiryReviewAsOf,
+  );
   for (const lot of lots) {
     const window = sop.expiryWindowDays[lot.category];
     if (window === undefined || lot.expires_on > addDays(expiryReviewAsOf, window) || claimed.has(lot.lot_id))
@@ -73,7 +69,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const given = new Map<string, number>();
   if (isObject) {
     for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
-      given.set(key.trim().toUpperCase(), Number(String(value).replace(/[$,\s]/g, "")));
+      given.set(key.trim().toUpperCase(), answerDollars(value));
     }
   }
   checks.push(
@@ -126,10 +122,10 @@ function expiryCells(options: OracleOptions = {}): string[] {
 sop_text = read_text("policies/inventory-control-sop.md")
 bulletin_text = read_text("memos/operations-bulletin.md")
 review_date = date.fromisoformat(re.search(r"Use (\d{4}-\d{2}-\d{2}) as the review date", bulletin_text).group(1))
-windows = {category: int(days) for category, days in table_rows(sop_text, "Expiry windows")}
+windows = {category: int(days) for category, days in md_table(sop_text, "Expiry windows")}
 excluded = set()
 for entry in fetch_all("list_files", "files", path="quality"):
-    for row in table_rows(read_text(entry["path"]), "Findings"):
+    for row in md_table(read_text(entry["path"]), "Findings"):
         ${damageFilter}:
             excluded.add(row[0])
 print(review_date, windows, sorted(excluded))

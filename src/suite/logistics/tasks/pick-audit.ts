@@ -2,11 +2,8 @@ import {
   addDays,
   allRows,
   cachedStatement,
-  check,
   checkStateDiff,
   defineTask,
-  parseAnswerJson,
-  parseAnswerNumber,
   parseCsv,
   toCsv,
   type Check,
@@ -14,21 +11,12 @@ import {
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
-import { MOVEMENT_LOG_DIRECTORY } from "../documents.js";
+import { MOVEMENT_LOG_DIRECTORY, MOVEMENT_LOG_HEADER } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { answerNumber, answerObject, checkAnswerObject } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const PICKING_STANDARD_PATH = "policies/picking-standard.md";
-const MOVEMENT_HEADER = [
-  "timestamp",
-  "warehouse_id",
-  "movement_type",
-  "sku",
-  "lot_id",
-  "quantity",
-  "reference",
-  "operator",
-];
 
 interface Lot {
   lot_id: string;
@@ -172,8 +160,8 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
     context.writeFile(
       log.path,
       toCsv(
-        MOVEMENT_HEADER,
-        log.rows.map((row) => MOVEMENT_HEADER.map((column) => row[column] ?? "")),
+        MOVEMENT_LOG_HEADER,
+        log.rows.map((row) => MOVEMENT_LOG_HEADER.map((column) => row[column] ?? "")),
       ),
     );
   }
@@ -231,23 +219,21 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedBreaches(initial);
-  const parsed = parseAnswerJson(answer);
-  const count = (value: unknown): number =>
-    typeof value === "number" ? value : (parseAnswerNumber(String(value ?? "0")) ?? NaN);
+  const parsed = answerObject(answer);
   const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed)
-      ? new Map(
-          Object.entries(parsed as Record<string, unknown>)
-            .map(([warehouse, value]): [string, { quarantine: number; fefo: number }] => {
-              const item = (value ?? {}) as Record<string, unknown>;
-              return [
-                warehouse.trim().toUpperCase(),
-                { quarantine: count(item.quarantine), fefo: count(item.fefo) },
-              ];
-            })
-            .filter(([, value]) => value.quarantine !== 0 || value.fefo !== 0),
-        )
-      : null;
+    parsed &&
+    new Map(
+      Object.entries(parsed)
+        .map(([warehouse, value]): [string, { quarantine: number; fefo: number }] => {
+          const item = (value ?? {}) as Record<string, unknown>;
+          const counts = {
+            quarantine: answerNumber(item.quarantine ?? 0),
+            fefo: answerNumber(item.fefo ?? 0),
+          };
+          return [warehouse.trim().toUpperCase(), counts];
+        })
+        .filter(([, value]) => value.quarantine !== 0 || value.fefo !== 0),
+    );
   const ok =
     given !== null &&
     given.size === expected.size &&
@@ -256,13 +242,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         given.get(warehouse)?.quarantine === counts.quarantine && given.get(warehouse)?.fefo === counts.fefo,
     );
   return [
-    check(
-      "breaches-by-warehouse",
-      ok,
-      ok
-        ? "breach counts match"
-        : `expected ${JSON.stringify(Object.fromEntries(expected))}, found '${answer.slice(0, 300)}'`,
-    ),
+    checkAnswerObject("breaches-by-warehouse", answer, expected, ok, "breach counts match"),
     ...checkStateDiff(initial.db, final.db, []),
   ];
 }
@@ -281,13 +261,7 @@ function cells(options: Options = {}): string[] {
     String.raw`
 import csv, io
 standard = read_text("policies/picking-standard.md")
-paths, page = [], 1
-while True:
-    listing = tools.list_files(path="logs", page=page)
-    paths += [item["path"] for item in listing["files"] if item["path"].endswith(".csv")]
-    if not listing["has_more"]:
-        break
-    page += 1
+paths = [path for path in folder_paths("logs") if path.endswith(".csv")]
 picks = []
 for path in sorted(paths):
     for row in csv.DictReader(io.StringIO(read_text(path))):

@@ -1,26 +1,22 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
 /**
  * Python shared by the oracle and near-miss programs: what a competent agent writes first (a pagination
- * loop and a markdown-table reader) before touching the task itself.
+ * loop, a markdown-table reader and a folder listing) before touching the task itself.
  */
 export const PYTHON_HELPERS = String.raw`
 import json, math, re
 from datetime import date, timedelta
 
 ${PYTHON_WORKSPACE_HELPERS}
-
-def table_rows(markdown, heading):
-    lines = markdown.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("#") and heading in line)
-    rows = []
-    for line in lines[start + 1:]:
-        if line.startswith("#"):
-            break
-        if line.startswith("|"):
-            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-        elif rows:
-            break
-    return [row for row in rows[1:] if not all(set(cell) <= set("-") for cell in row)]
+${PYTHON_MARKDOWN_HELPERS}
+def folder_paths(folder):
+    paths, page = [], 1
+    while True:
+        listing = tools.list_files(path=folder, page=page)
+        paths += [item["path"] for item in listing["files"]]
+        if not listing["has_more"]:
+            return paths
+        page += 1
 
 print("helpers ready")
 `;

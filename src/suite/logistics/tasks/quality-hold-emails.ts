@@ -231,15 +231,8 @@ function cells(options: Options = {}): string[] {
   return [
     PYTHON_HELPERS,
     String.raw`
-paths, page = [], 1
-while True:
-    listing = tools.list_files(path="inbox", page=page)
-    paths += [item["path"] for item in listing["files"]]
-    if not listing["has_more"]:
-        break
-    page += 1
 messages = []
-for path in paths:
+for path in folder_paths("inbox"):
     text = read_text(path)
     sent = re.search(r"^Sent: (.*)$", text, re.M).group(1)
     subject = re.search(r"^Subject: (.*)$", text, re.M).group(1)

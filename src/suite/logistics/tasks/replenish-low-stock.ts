@@ -1,54 +1,41 @@
-import type Database from "better-sqlite3";
 import {
+  allRows,
   check,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
   type Check,
+  type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
-import {
-  OPERATIONS_BULLETIN_PATH,
-  REPLENISHMENT_POLICY_PATH,
-  parseOperationsBulletin,
-  parseReplenishmentPolicy,
-} from "../documents.js";
+import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** The orders the policy calls for: `warehouse|supplier` -> sku -> quantity. */
-export function expectedReplenishment(
-  db: Database.Database,
-  policyText: string,
-  bulletinText: string,
-): Map<string, Map<string, number>> {
-  const policy = parseReplenishmentPolicy(policyText);
-  const { suspendedSupplierId } = parseOperationsBulletin(bulletinText);
+export function expectedReplenishment(state: StateView): Map<string, Map<string, number>> {
+  const { db } = state;
+  const { policy, suspendedSupplierId } = planningRules(state);
   const onOrder = new Map<string, number>();
-  const openLines = db
-    .prepare(
-      `SELECT orders.warehouse_id, lines.sku, SUM(lines.quantity) AS quantity
-       FROM purchase_order_lines AS lines JOIN purchase_orders AS orders ON orders.id = lines.purchase_order_id
-       WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
-       GROUP BY orders.warehouse_id, lines.sku`,
-    )
-    .all(suspendedSupplierId) as Array<{ warehouse_id: string; sku: string; quantity: number }>;
+  const openLines = allRows<{ warehouse_id: string; sku: string; quantity: number }>(
+    db,
+    `SELECT orders.warehouse_id, lines.sku, SUM(lines.quantity) AS quantity
+     FROM purchase_order_lines AS lines JOIN purchase_orders AS orders ON orders.id = lines.purchase_order_id
+     WHERE orders.status IN ('draft', 'submitted') AND orders.supplier_id <> ?
+     GROUP BY orders.warehouse_id, lines.sku`,
+    suspendedSupplierId,
+  );
   for (const line of openLines) onOrder.set(`${line.warehouse_id}|${line.sku}`, line.quantity);
-  const stock = db
-    .prepare(
-      `SELECT lots.warehouse_id, lots.sku, products.category, products.case_pack,
-         SUM(CASE WHEN lots.status = 'available' THEN lots.quantity ELSE 0 END) AS available
-       FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
-       WHERE products.status = 'active'
-       GROUP BY lots.warehouse_id, lots.sku ORDER BY lots.warehouse_id, lots.sku`,
-    )
-    .all() as Array<{
-    warehouse_id: string;
-    sku: string;
-    category: string;
-    case_pack: number;
-    available: number;
-  }>;
+  type Stock = { warehouse_id: string; sku: string; category: string; case_pack: number; available: number };
+  const stock = allRows<Stock>(
+    db,
+    `SELECT lots.warehouse_id, lots.sku, products.category, products.case_pack,
+       SUM(CASE WHEN lots.status = 'available' THEN lots.quantity ELSE 0 END) AS available
+     FROM inventory_lots AS lots JOIN products ON products.sku = lots.sku
+     WHERE products.status = 'active'
+     GROUP BY lots.warehouse_id, lots.sku ORDER BY lots.warehouse_id, lots.sku`,
+  );
   const expected = new Map<string, Map<string, number>>();
   for (const row of stock) {
     const rule = policy.categories[row.category];
@@ -76,39 +63,16 @@ function describeLines(lines: Map<string, number> | undefined): string {
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedReplenishment(
-    initial.db,
-    initial.readFile(REPLENISHMENT_POLICY_PATH) ?? "",
-    initial.readFile(OPERATIONS_BULLETIN_PATH) ?? "",
-  );
+  const expected = expectedReplenishment(initial);
   const orders = diffTable(initial.db, final.db, "purchase_orders", "id");
   const lines = diffTable(initial.db, final.db, "purchase_order_lines", "id");
   const newOrderIds = new Set(orders.added.map((order) => String(order.id)));
-  const checks: Check[] = [];
-
-  checks.push(
-    check(
-      "existing-orders-untouched",
-      orders.changed.length === 0 &&
-        orders.removed.length === 0 &&
-        lines.changed.length === 0 &&
-        lines.removed.length === 0 &&
-        lines.added.every((line) => newOrderIds.has(String(line.purchase_order_id))),
-      orders.changed.length + orders.removed.length + lines.changed.length + lines.removed.length === 0
-        ? "existing purchase orders and lines unchanged"
-        : `existing purchase orders were modified: ${[...orders.changed.map((change) => change.key), ...orders.removed.map((order) => String(order.id))].join(", ") || "(lines only)"}`,
-    ),
-  );
+  const edited = [
+    ...orders.changed.map((change) => change.key),
+    ...orders.removed.map((order) => String(order.id)),
+  ];
+  const untouched = edited.length + lines.changed.length + lines.removed.length === 0;
   const notDraft = orders.added.filter((order) => order.status !== "draft");
-  checks.push(
-    check(
-      "new-orders-are-drafts",
-      notDraft.length === 0,
-      notDraft.length === 0
-        ? `${orders.added.length} new purchase orders, all drafts`
-        : `new orders not in draft status: ${notDraft.map((order) => `${String(order.id)} (${String(order.status)})`).join(", ")}`,
-    ),
-  );
 
   const actual = new Map<string, Map<string, number>>();
   const duplicates: string[] = [];
@@ -123,15 +87,6 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     }
     actual.set(key, orderLines);
   }
-  checks.push(
-    check(
-      "one-order-per-supplier-and-warehouse",
-      duplicates.length === 0,
-      duplicates.length === 0
-        ? "at most one new order per supplier and warehouse"
-        : `several new orders for: ${duplicates.join(", ")}`,
-    ),
-  );
   const mismatches: string[] = [];
   for (const key of [...new Set([...expected.keys(), ...actual.keys()])].sort()) {
     const want = describeLines(expected.get(key));
@@ -139,26 +94,43 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     if (want !== got) mismatches.push(`${key.replace("|", " from ")}: expected ${want}; found ${got}`);
   }
   const expectedLineCount = [...expected.values()].reduce((sum, skus) => sum + skus.size, 0);
-  checks.push(
+  const done = /\bdone\b/i.test(answer);
+  return [
     check(
+      "existing-orders-untouched",
+      untouched && lines.added.every((line) => newOrderIds.has(String(line.purchase_order_id))),
+      untouched
+        ? "existing purchase orders and lines unchanged"
+        : `existing purchase orders were modified: ${edited.join(", ") || "(lines only)"}`,
+    ),
+    verdict(
+      "new-orders-are-drafts",
+      notDraft.length === 0,
+      `${orders.added.length} new purchase orders, all drafts`,
+      () =>
+        `new orders not in draft status: ${notDraft.map((order) => `${String(order.id)} (${String(order.status)})`).join(", ")}`,
+    ),
+    verdict(
+      "one-order-per-supplier-and-warehouse",
+      duplicates.length === 0,
+      "at most one new order per supplier and warehouse",
+      () => `several new orders for: ${duplicates.join(", ")}`,
+    ),
+    verdict(
       "orders-follow-policy",
       mismatches.length === 0,
-      mismatches.length === 0
-        ? `${expected.size} orders with ${expectedLineCount} lines, as the policy requires`
-        : `${mismatches.length} supplier/warehouse orders differ from the policy: ${mismatches.slice(0, 8).join(" | ")}${mismatches.length > 8 ? " | ..." : ""}`,
+      `${expected.size} orders with ${expectedLineCount} lines, as the policy requires`,
+      () =>
+        `${mismatches.length} supplier/warehouse orders differ from the policy: ${mismatches.slice(0, 8).join(" | ")}${mismatches.length > 8 ? " | ..." : ""}`,
     ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders", "purchase_order_lines"]));
-  checks.push(
-    check(
+    checkOtherTablesUnchanged(initial.db, final.db, ["purchase_orders", "purchase_order_lines"]),
+    verdict(
       "answer-done",
-      /\bdone\b/i.test(answer),
-      /\bdone\b/i.test(answer)
-        ? "answered 'done'"
-        : `expected the reply 'done', found '${answer.slice(0, 80)}'`,
+      done,
+      "answered 'done'",
+      () => `expected the reply 'done', found '${answer.slice(0, 80)}'`,
     ),
-  );
-  return checks;
+  ];
 }
 
 interface OracleOptions {
@@ -181,10 +153,10 @@ function replenishmentCells(options: OracleOptions = {}): string[] {
 policy_text = read_text("policies/replenishment-policy.md")
 bulletin_text = read_text("memos/operations-bulletin.md")
 levels, sources = {}, {}
-for category, reorder_point, order_up_to, preferred, backup in table_rows(policy_text, "by category"):
+for category, reorder_point, order_up_to, preferred, backup in md_table(policy_text, "by category"):
     levels[category] = (int(reorder_point), int(order_up_to))
     sources[category] = (re.search(r"SUP-\d+", preferred).group(), re.search(r"SUP-\d+", backup).group())
-overrides = {row[0]: (int(row[1]), int(row[2])) for row in table_rows(policy_text, "SKU overrides")}
+overrides = {row[0]: (int(row[1]), int(row[2])) for row in md_table(policy_text, "SKU overrides")}
 suspended = re.search(r"Supplier (SUP-\d+) \(.*?\) is suspended", bulletin_text).group(1)
 ${honourSuspension ? "" : "suspended = None  # near-miss: the bulletin is not taken into account"}
 print(levels, sources, overrides, suspended)

@@ -1,11 +1,12 @@
 import type Database from "better-sqlite3";
 import {
-  check,
+  allRows,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
   nearlyEqual,
   parseAnswerJson,
+  roundCents,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -14,10 +15,11 @@ import {
   RATE_CARD_PATH,
   parseOperationsBulletin,
   quoteFreight,
-  roundCents,
   type RateCard,
+  type ShipmentForQuote,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
+import { answerDollars, verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 interface Tender {
@@ -34,26 +36,17 @@ export function expectedTenders(
   const card = JSON.parse(rateCardText) as RateCard;
   const bulletin = parseOperationsBulletin(bulletinText);
   const active = new Set(
-    (db.prepare("SELECT id FROM carriers WHERE active = 1").all() as Array<{ id: string }>).map(
-      (row) => row.id,
-    ),
+    allRows<{ id: string }>(db, "SELECT id FROM carriers WHERE active = 1").map((row) => row.id),
   );
-  const pending = db
-    .prepare(
-      `SELECT shipments.id, shipments.origin_warehouse_id, warehouses.region AS origin_region,
-         shipments.destination_region, shipments.weight_kg, shipments.is_hazmat, shipments.service_level
-       FROM shipments JOIN warehouses ON warehouses.id = shipments.origin_warehouse_id
-       WHERE shipments.status = 'pending' ORDER BY shipments.id`,
-    )
-    .all() as Array<{
-    id: string;
-    origin_warehouse_id: string;
-    origin_region: string;
-    destination_region: string;
-    weight_kg: number;
-    is_hazmat: number;
-    service_level: string;
-  }>;
+  const pending = allRows<
+    Omit<ShipmentForQuote, "is_hazmat"> & { id: string; origin_warehouse_id: string; is_hazmat: number }
+  >(
+    db,
+    `SELECT shipments.id, shipments.origin_warehouse_id, warehouses.region AS origin_region,
+       shipments.destination_region, shipments.weight_kg, shipments.is_hazmat, shipments.service_level
+     FROM shipments JOIN warehouses ON warehouses.id = shipments.origin_warehouse_id
+     WHERE shipments.status = 'pending' ORDER BY shipments.id`,
+  );
   const tenders = new Map<string, Tender>();
   for (const shipment of pending) {
     let best: Tender | null = null;
@@ -82,20 +75,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     initial.readFile(OPERATIONS_BULLETIN_PATH) ?? "",
   );
   const diff = diffTable(initial.db, final.db, "shipments", "id");
-  const checks: Check[] = [];
   const changedById = new Map(diff.changed.map((change) => [change.key, change]));
 
   const unexpected = diff.changed.filter((change) => !expected.has(change.key)).map((change) => change.key);
-  checks.push(
-    check(
-      "only-pending-shipments-changed",
-      unexpected.length === 0 && diff.added.length === 0 && diff.removed.length === 0,
-      unexpected.length === 0 && diff.added.length === 0 && diff.removed.length === 0
-        ? "only pending shipments were changed"
-        : `shipments changed that were not pending (or rows added/removed): ${unexpected.slice(0, 10).join(", ")}`,
-    ),
-  );
-
   const wrongCarrier: string[] = [];
   const wrongCost: string[] = [];
   const otherFields: string[] = [];
@@ -117,54 +99,51 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     );
     if (moved.length > 0) otherFields.push(`${id}: ${moved.join(", ")}`);
   }
-  checks.push(
-    check(
-      "cheapest-eligible-carrier",
-      wrongCarrier.length === 0,
-      wrongCarrier.length === 0
-        ? `all ${expected.size} pending shipments assigned to the cheapest eligible carrier`
-        : `${wrongCarrier.length} of ${expected.size} shipments not assigned as expected: ${wrongCarrier.slice(0, 8).join(" | ")}`,
-    ),
-  );
-  checks.push(
-    check(
-      "quoted-freight-cost",
-      wrongCost.length === 0,
-      wrongCost.length === 0
-        ? "every recorded freight cost matches the rate card"
-        : `freight costs differ from the rate card: ${wrongCost.slice(0, 8).join(" | ")}`,
-    ),
-  );
-  checks.push(
-    check(
-      "other-shipment-fields-unchanged",
-      otherFields.length === 0,
-      otherFields.length === 0
-        ? "only status, carrier and cost changed"
-        : `unexpected field changes: ${otherFields.join(" | ")}`,
-    ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["shipments"]));
-
   const total = roundCents([...expected.values()].reduce((sum, tender) => sum + tender.cost, 0));
   const parsed = parseAnswerJson(answer) as { assigned?: unknown; total_freight_cost?: unknown } | null;
   const assigned = Number(parsed?.assigned);
-  const answeredTotal = Number(String(parsed?.total_freight_cost ?? "").replace(/[$,\s]/g, ""));
+  const answeredTotal = answerDollars(parsed?.total_freight_cost ?? "");
   const answerOk =
     parsed !== null &&
     assigned === expected.size &&
     Number.isFinite(answeredTotal) &&
     nearlyEqual(answeredTotal, total, 0.011 * Math.max(1, expected.size));
-  checks.push(
-    check(
+  return [
+    verdict(
+      "only-pending-shipments-changed",
+      unexpected.length === 0 && diff.added.length === 0 && diff.removed.length === 0,
+      "only pending shipments were changed",
+      () =>
+        `shipments changed that were not pending (or rows added/removed): ${unexpected.slice(0, 10).join(", ")}`,
+    ),
+    verdict(
+      "cheapest-eligible-carrier",
+      wrongCarrier.length === 0,
+      `all ${expected.size} pending shipments assigned to the cheapest eligible carrier`,
+      () =>
+        `${wrongCarrier.length} of ${expected.size} shipments not assigned as expected: ${wrongCarrier.slice(0, 8).join(" | ")}`,
+    ),
+    verdict(
+      "quoted-freight-cost",
+      wrongCost.length === 0,
+      "every recorded freight cost matches the rate card",
+      () => `freight costs differ from the rate card: ${wrongCost.slice(0, 8).join(" | ")}`,
+    ),
+    verdict(
+      "other-shipment-fields-unchanged",
+      otherFields.length === 0,
+      "only status, carrier and cost changed",
+      () => `unexpected field changes: ${otherFields.join(" | ")}`,
+    ),
+    checkOtherTablesUnchanged(initial.db, final.db, ["shipments"]),
+    verdict(
       "answer-summary",
       answerOk,
-      answerOk
-        ? `answer reports ${expected.size} shipments and $${total.toFixed(2)}`
-        : `expected {"assigned": ${expected.size}, "total_freight_cost": ${total.toFixed(2)}}, found '${answer.slice(0, 160)}'`,
+      `answer reports ${expected.size} shipments and $${total.toFixed(2)}`,
+      () =>
+        `expected {"assigned": ${expected.size}, "total_freight_cost": ${total.toFixed(2)}}, found '${answer.slice(0, 160)}'`,
     ),
-  );
-  return checks;
+  ];
 }
 
 interface OracleOptions {
