@@ -309,15 +309,15 @@ checklist = read_text("memos/roster-publication-checklist.md")
 print(checklist)
 report_before = int(re.search(r"report time, (\d+) minutes before", rules).group(1))
 release_after = int(re.search(r"release, (\d+) minutes after", rules).group(1))
-max_duty = {row[0]: float(row[1]) for row in table_rows(rules, "Limits")}
+max_duty = {row[0]: float(row[1]) for row in md_table(rules, "Limits")}
 min_rest = float(re.search(r"next: (\d+) hours", rules).group(1))
 print(report_before, release_after, max_duty, min_rest)
 `,
     String.raw`
-roster = fetch_every("list_crew_assignments", "assignments", date=TOMORROW)
-crew = {member["crew_id"]: member for member in fetch_every("list_crew", "crew")}
-types = {plane["tail"]: plane["type_code"] for plane in fetch_every("list_aircraft", "aircraft")}
-tails = {flight["flight_id"]: flight["tail"] for flight in fetch_every("list_flights", "flights", date=TOMORROW)}
+roster = fetch("list_crew_assignments", "assignments", date=TOMORROW)
+crew = {member["crew_id"]: member for member in fetch("list_crew", "crew")}
+types = {plane["tail"]: plane["type_code"] for plane in fetch("list_aircraft", "aircraft")}
+tails = {flight["flight_id"]: flight["tail"] for flight in fetch("list_flights", "flights", date=TOMORROW)}
 on_roster = sorted({row["crew_id"] for row in roster})
 print(len(roster), "assignments,", len(on_roster), "crew")
 `,
@@ -330,7 +330,7 @@ def duty_of(rows):
 failures = {}
 for crew_id in on_roster:
     member = crew[crew_id]
-    mine = fetch_every("list_crew_assignments", "assignments", crew_id=crew_id)
+    mine = fetch("list_crew_assignments", "assignments", crew_id=crew_id)
     tomorrow = [r for r in mine if r["flight_date"] == TOMORROW]
     today = [r for r in mine if r["flight_date"] == TODAY]
     failed = []

@@ -235,7 +235,7 @@ names = {}
 incidents = []
 for pnr, c in sorted(connections.items()):
     if is_minor(c["notes"]) and ${options.skipsMissed ? 'mct["all passengers"] <= c["gap"] < limit' : 'c["gap"] < limit'}:
-        legs = fetch_every("list_bookings", "bookings", pnr=pnr)
+        legs = fetch("list_bookings", "bookings", pnr=pnr)
         incidents.append((pnr, legs[0]["passenger_name"], c["gap"]))
 lines = ["pnr,passenger_name,connection_minutes"] + ['%s,"%s",%d' % row for row in incidents]
 tools.write_file(path="${ESCORT_REPORT_PATH}", content="\n".join(lines) + "\n")

@@ -215,18 +215,11 @@ function cells(options: Options = {}): string[] {
   return [
     AIRLINE_HELPERS,
     String.raw`
-paths, page = [], 1
-while True:
-    listing = tools.list_files(path="emails", page=page)
-    paths += [item["path"] for item in listing["files"]]
-    if not listing["has_more"]:
-        break
-    page += 1
 readings = [
 ${readings}
 ]
 emails = []
-for path in paths:
+for path in folder_paths("emails"):
     text = read_text(path)
     header = {key: value.strip() for key, value in re.findall(r"^(From|Sent|Subject): (.*)$", text, re.M)}
     ${options.engineeringOnly ? 'if not header.get("From", "").startswith("engineering@"):\n        continue' : ""}
@@ -244,7 +237,7 @@ latest = {}
 for sent, tail, status, path in emails:
     if status is not None or tail not in latest:
         latest[tail] = status
-fleet = {plane["tail"]: plane["status"] for plane in fetch_every("list_aircraft", "aircraft")}
+fleet = {plane["tail"]: plane["status"] for plane in fetch("list_aircraft", "aircraft")}
 changed = {}
 for tail, status in sorted(latest.items()):
     if status is not None and tail in fleet and fleet[tail] != status:

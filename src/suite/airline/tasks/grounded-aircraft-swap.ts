@@ -114,16 +114,8 @@ function cells(options: Options = {}): string[] {
   return [
     AIRLINE_HELPERS,
     String.raw`
-email_paths = []
-page = 1
-while True:
-    listing = tools.list_files(path="emails", page=page)
-    email_paths += [item["path"] for item in listing["files"]]
-    if not listing["has_more"]:
-        break
-    page += 1
 grounded = None
-for path in sorted(email_paths):
+for path in sorted(folder_paths("emails")):
     text = read_text(path)
     match = re.search(r"^Subject: AOG (N\d{3}RA)\b", text, re.M)
     if match:
@@ -134,11 +126,11 @@ plane = call("get_aircraft", tail=grounded)["aircraft"]
 print(plane)
 `,
     String.raw`
-fleet = fetch_every("list_aircraft", "aircraft", type_code=plane["type_code"])
+fleet = fetch("list_aircraft", "aircraft", type_code=plane["type_code"])
 candidates = sorted(a["tail"] for a in fleet if a["tail"] != grounded and ${options.anyStatus ? 'a["status"] != "grounded"' : 'a["status"] == "active"'})
 busy = {}
 for tail in candidates + [grounded]:
-    busy[tail] = [f for f in fetch_every("list_flights", "flights", tail=tail, date_from=TODAY) if f["status"] != "cancelled"]
+    busy[tail] = [f for f in fetch("list_flights", "flights", tail=tail, date_from=TODAY) if f["status"] != "cancelled"]
 to_move = sorted((f for f in busy[grounded] if f["status"] == "scheduled"${options.todayOnly ? ' and f["flight_date"] == TODAY' : ""}), key=lambda f: (f["scheduled_departure"], f["flight_id"]))
 print(candidates, [f["flight_id"] for f in to_move])
 `,

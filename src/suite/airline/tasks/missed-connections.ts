@@ -78,9 +78,9 @@ export function connectionCells(options: ConnectionOptions = {}): string[] {
     AIRLINE_HELPERS,
     String.raw`
 standards = read_text("policies/connection-standards.md")
-mct = {row[0]: int(row[1]) for row in table_rows(standards, "Minimum connection times")}
+mct = {row[0]: int(row[1]) for row in md_table(standards, "Minimum connection times")}
 print(mct)
-flights = {f["flight_id"]: f for f in fetch_every("list_flights", "flights", date=YESTERDAY)}
+flights = {f["flight_id"]: f for f in fetch("list_flights", "flights", date=YESTERDAY)}
 feed = {}
 for flight_id, flight in flights.items():
     if flight["status"] == "cancelled":
@@ -91,7 +91,7 @@ print(len(flights), "flights")
     String.raw`
 segments = {}
 for flight_id in feed:
-    for booking in fetch_every("list_bookings", "bookings", flight_id=flight_id):
+    for booking in fetch("list_bookings", "bookings", flight_id=flight_id):
         segments.setdefault(booking["pnr"], []).append(booking)
 connections = {}
 for pnr, legs in segments.items():

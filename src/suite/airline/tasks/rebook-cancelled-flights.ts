@@ -182,7 +182,7 @@ function cells(options: Options = {}): string[] {
 memo = read_text("memos/rebooking-priority.md")
 print(memo)
 ${minor}
-cancelled = fetch_every("list_flights", "flights", date=TODAY, status="cancelled")
+cancelled = fetch("list_flights", "flights", date=TODAY, status="cancelled")
 print([(f["flight_id"], f["flight_number"], f["route_id"], f["scheduled_departure"]) for f in cancelled])
 `,
     String.raw`
@@ -190,14 +190,14 @@ tier_rank = {"platinum": 0, "gold": 1, "silver": 2, "blue": 3}
 tiers = {}
 work = []
 for flight in cancelled:
-    passengers = fetch_every("list_bookings", "bookings", flight_id=flight["flight_id"], status="confirmed")
+    passengers = fetch("list_bookings", "bookings", flight_id=flight["flight_id"], status="confirmed")
     onward = {}
     for b in passengers:
-        itinerary = fetch_every("list_bookings", "bookings", pnr=b["pnr"])
+        itinerary = fetch("list_bookings", "bookings", pnr=b["pnr"])
         onward[b["booking_id"]] = any(other["segment"] > b["segment"] for other in itinerary)
         if b["member_id"] and b["member_id"] not in tiers:
             tiers[b["member_id"]] = call("get_loyalty_member", member_id=b["member_id"])["member"]["tier"]
-    later = [f for f in fetch_every("list_flights", "flights", origin=flight["origin"], destination=flight["destination"], date_from=TODAY, date_to=TOMORROW)
+    later = [f for f in fetch("list_flights", "flights", origin=flight["origin"], destination=flight["destination"], date_from=TODAY, date_to=TOMORROW)
              if f["status"] == "scheduled" and f["scheduled_departure"] > flight["scheduled_departure"]]
     later.sort(key=lambda f: (f["scheduled_departure"], f["flight_id"]))
     free = {f["flight_id"]: call("get_flight", flight_id=f["flight_id"])["seats_free"] for f in later}

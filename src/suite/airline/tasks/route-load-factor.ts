@@ -88,7 +88,7 @@ function cells(options: Options = {}): string[] {
     String.raw`
 memo = read_text("memos/network-planning.md")
 threshold = int(re.search(r"load factor is below (\d+)%", memo).group(1)) / 100
-seats = {plane["tail"]: plane["seats"] for plane in fetch_every("list_aircraft", "aircraft")}
+seats = {plane["tail"]: plane["seats"] for plane in fetch("list_aircraft", "aircraft")}
 print(threshold, len(seats), "aircraft")
 `,
     String.raw`
