@@ -240,3 +240,4 @@ export {
   checkAnswerIds,
 } from "./kit/answer-checks.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
+export { answerObjectEntries, answerListItems } from "./kit/answer-fields.js";

@@ -14,6 +14,7 @@ import {
   type DomainTool,
   type ToolContext,
 } from "../define-domain.js";
+import { answerListItems, answerObjectEntries } from "./answer-fields.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import {
   addBusinessDays,
@@ -689,5 +690,18 @@ describe("instance keys", () => {
       rmSync(folder, { recursive: true, force: true });
     }
     expect(kitSourceFingerprint()).toBe(fingerprintFolder(new URL(".", import.meta.url).pathname));
+  });
+});
+
+describe("answer fields", () => {
+  it("read the object or the list under a key of a JSON reply, null when it is not there", () => {
+    const reply = 'Done.\n{"swaps": {"fl-00012": "N104RA"}, "missed": [" k7qxzp", 42]}';
+    expect(answerObjectEntries(reply, "swaps")).toEqual([["fl-00012", "N104RA"]]);
+    expect(answerObjectEntries('{"C-1": ["rest"]}')).toEqual([["C-1", ["rest"]]]);
+    expect(answerObjectEntries(reply, "changed")).toBeNull();
+    expect(answerObjectEntries("no JSON here", "swaps")).toBeNull();
+    expect(answerListItems(reply, "missed")).toEqual(["k7qxzp", "42"]);
+    expect(answerListItems(reply, "swaps")).toBeNull();
+    expect(answerListItems("[1, 2]", "missed")).toBeNull();
   });
 });

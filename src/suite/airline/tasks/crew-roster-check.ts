@@ -1,5 +1,6 @@
 import {
   allRows,
+  answerObjectEntries,
   cachedStatement,
   check,
   checkStateDiff,
@@ -257,18 +258,15 @@ function plantShortRest(db: GenerateContext["db"], planted: Set<string>): void {
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedFailures(initial);
-  const parsed = parseAnswerJson(answer);
+  const entries = Array.isArray(parseAnswerJson(answer)) ? null : answerObjectEntries(answer);
   const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed)
-      ? new Map(
-          Object.entries(parsed as Record<string, unknown>).map(([crew, checks]) => [
-            crew.trim().toUpperCase(),
-            new Set(
-              (Array.isArray(checks) ? checks : [checks]).map((item) => String(item).trim().toLowerCase()),
-            ),
-          ]),
-        )
-      : null;
+    entries &&
+    new Map(
+      entries.map(([crew, checks]) => [
+        crew.trim().toUpperCase(),
+        new Set((Array.isArray(checks) ? checks : [checks]).map((item) => String(item).trim().toLowerCase())),
+      ]),
+    );
   const crewOk =
     given !== null && given.size === expected.size && [...expected.keys()].every((crew) => given.has(crew));
   const checksOk =

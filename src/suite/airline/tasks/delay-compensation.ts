@@ -1,5 +1,6 @@
 import {
   allRows,
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
@@ -69,15 +70,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     total_usd?: unknown;
     flights?: unknown;
   } | null;
+  const entries = answerObjectEntries(answer, "flights");
   const flights =
-    parsed && typeof parsed.flights === "object" && parsed.flights !== null
-      ? new Map(
-          Object.entries(parsed.flights as Record<string, unknown>).map(([key, value]) => [
-            flightNumberKey(key),
-            answerNumber(value),
-          ]),
-        )
-      : null;
+    entries && new Map(entries.map(([key, value]) => [flightNumberKey(key), answerNumber(value)]));
   const flightsOk =
     flights !== null &&
     flights.size === expected.byFlight.size &&

@@ -3,12 +3,12 @@ import { join } from "node:path";
 import {
   addDays,
   allRows,
+  answerObjectEntries,
   cachedStatement,
   check,
   checkStateDiff,
   defineTask,
   longDate,
-  parseAnswerJson,
   renderEmail,
   type Check,
   type GenerateContext,
@@ -162,16 +162,12 @@ function prepare(context: GenerateContext): void {
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedStatusChanges(initial);
-  const parsed = parseAnswerJson(answer) as { changed?: unknown } | null;
+  const entries = answerObjectEntries(answer, "changed");
   const given =
-    parsed && typeof parsed.changed === "object" && parsed.changed !== null
-      ? new Map(
-          Object.entries(parsed.changed as Record<string, unknown>).map(([tail, status]) => [
-            tail.trim().toUpperCase(),
-            String(status).trim().toLowerCase(),
-          ]),
-        )
-      : null;
+    entries &&
+    new Map(
+      entries.map(([tail, status]) => [tail.trim().toUpperCase(), String(status).trim().toLowerCase()]),
+    );
   const answerOk =
     given !== null &&
     given.size === expected.size &&

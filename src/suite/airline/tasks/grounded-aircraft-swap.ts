@@ -1,10 +1,10 @@
 import {
   allRows,
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
   getRow,
-  parseAnswerJson,
   type Check,
   type StateView,
   type VerifyContext,
@@ -72,16 +72,12 @@ export function expectedSwaps(state: StateView): { tail: string; swaps: Map<stri
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const { tail, swaps } = expectedSwaps(initial);
-  const parsed = parseAnswerJson(answer) as { swaps?: unknown } | null;
-  const given =
-    parsed && typeof parsed.swaps === "object" && parsed.swaps !== null
-      ? Object.entries(parsed.swaps as Record<string, unknown>).map(([key, value]) => [
-          key.trim().toUpperCase(),
-          String(value).trim().toUpperCase(),
-        ])
-      : null;
+  const given = answerObjectEntries(answer, "swaps")?.map(([key, value]) => [
+    key.trim().toUpperCase(),
+    String(value).trim().toUpperCase(),
+  ]);
   const answerOk =
-    given !== null &&
+    given !== undefined &&
     given.length === swaps.size &&
     given.every(([flight, newTail]) => swaps.get(flight ?? "") === newTail);
   return [

@@ -1,9 +1,9 @@
 import {
   allRows,
+  answerListItems,
   check,
   checkStateDiff,
   defineTask,
-  parseAnswerJson,
   type Check,
   type StateView,
   type VerifyContext,
@@ -44,11 +44,9 @@ export function expectedMissed(state: StateView): string[] {
 }
 
 export function checkPnrList(answer: string, key: string, expected: string[]): Check {
-  const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-  const list = Array.isArray(parsed?.[key])
-    ? (parsed[key] as unknown[]).map((pnr) => String(pnr).trim().toUpperCase())
-    : null;
-  const ok = list !== null && list.length === expected.length && expected.every((pnr) => list.includes(pnr));
+  const list = answerListItems(answer, key)?.map((pnr) => pnr.toUpperCase());
+  const ok =
+    list !== undefined && list.length === expected.length && expected.every((pnr) => list.includes(pnr));
   return check(
     `answer-${key.replace(/_/g, "-")}`,
     ok,

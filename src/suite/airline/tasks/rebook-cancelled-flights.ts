@@ -1,11 +1,12 @@
 import type Database from "better-sqlite3";
 import {
   allRows,
+  answerListItems,
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
   getRow,
-  parseAnswerJson,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
@@ -110,11 +111,7 @@ export function expectedRebooking(db: Database.Database): Plan {
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const plan = expectedRebooking(initial.db);
-  const parsed = parseAnswerJson(answer) as { rebooked?: unknown; not_accommodated?: unknown } | null;
-  const rebooked =
-    parsed && typeof parsed.rebooked === "object" && parsed.rebooked !== null
-      ? Object.entries(parsed.rebooked as Record<string, unknown>)
-      : null;
+  const rebooked = answerObjectEntries(answer, "rebooked");
   const rebookedOk =
     rebooked !== null &&
     rebooked.length === plan.moves.size &&
@@ -122,11 +119,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       ([id, flight]) =>
         plan.moves.get(id.trim().toUpperCase())?.flightId === String(flight).trim().toUpperCase(),
     );
-  const unplaced = Array.isArray(parsed?.not_accommodated)
-    ? parsed.not_accommodated.map((id) => String(id).trim().toUpperCase())
-    : null;
+  const unplaced = answerListItems(answer, "not_accommodated")?.map((id) => id.toUpperCase());
   const unplacedOk =
-    unplaced !== null &&
+    unplaced !== undefined &&
     unplaced.length === plan.unplaced.length &&
     plan.unplaced.every((id) => unplaced.includes(id));
   const expectedAnswer = JSON.stringify({
