@@ -241,3 +241,4 @@ export {
 } from "./kit/answer-checks.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
 export { answerObjectEntries, answerListItems } from "./kit/answer-fields.js";
+export { insertKeyedRow } from "./kit/keyed-rows.js";

@@ -15,6 +15,7 @@ import {
   type ToolContext,
 } from "../define-domain.js";
 import { answerListItems, answerObjectEntries } from "./answer-fields.js";
+import { insertKeyedRow } from "./keyed-rows.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import {
   addBusinessDays,
@@ -703,5 +704,20 @@ describe("answer fields", () => {
     expect(answerListItems(reply, "missed")).toEqual(["k7qxzp", "42"]);
     expect(answerListItems(reply, "swaps")).toBeNull();
     expect(answerListItems("[1, 2]", "missed")).toBeNull();
+  });
+});
+
+describe("insertKeyedRow", () => {
+  it("inserts into a table without rowid and returns the row as stored, defaults filled in", () => {
+    const db = storeDb();
+    db.exec(
+      "CREATE TABLE tickets (code TEXT PRIMARY KEY, seat TEXT, status TEXT NOT NULL DEFAULT 'open') WITHOUT ROWID",
+    );
+    expect(insertKeyedRow(db, "tickets", "code", { code: "K7QXZP", seat: "3A" })).toEqual({
+      code: "K7QXZP",
+      seat: "3A",
+      status: "open",
+    });
+    expect(() => insertKeyedRow(db, "tickets", "code", { code: "K7QXZP" })).toThrow(/UNIQUE/);
   });
 });

@@ -1,3 +1,4 @@
+import type { SeededRandom } from "../../core/index.js";
 import type { GenerateContext } from "../../envs/index.js";
 import { addDays, between, makeDate, sample, toDayNumber, weightedPick } from "../../envs/index.js";
 import {
@@ -22,6 +23,7 @@ import {
   type AircraftType,
 } from "./reference.js";
 import { bookingId, crewId, flightId, memberId } from "./ids.js";
+import type { BookingRecord, FlightRecord } from "./schema.js";
 
 /** Minutes since the epoch day of an ISO date-time `YYYY-MM-DDTHH:MM`. */
 export function minutesOf(stamp: string): number {
@@ -38,43 +40,35 @@ export function stampAt(date: string, minutes: number): string {
   return `${addDays(date, day)}T${pad(Math.floor(rest / 60))}:${pad(rest % 60)}`;
 }
 
+const PNR_CHARACTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/** A booking reference that is not `taken` yet: six letters and digits, without I, O, 0 and 1. */
+export function drawPnr(random: SeededRandom, taken: (pnr: string) => boolean): string {
+  for (;;) {
+    let code = "";
+    for (let i = 0; i < 6; i += 1) code += PNR_CHARACTERS[random.int(0, PNR_CHARACTERS.length - 1)];
+    if (!taken(code)) return code;
+  }
+}
+
+/** The ISO date-time of a minute count as `minutesOf` gives it (its inverse). */
+export function stampOf(minutes: number): string {
+  return stampAt("1970-01-01", minutes);
+}
+
 function blockMinutes(distanceKm: number): number {
   return Math.round((25 + distanceKm / 7.5) / 5) * 5;
 }
 
-interface FlightRow {
-  flight_id: string;
-  flight_number: string;
-  flight_date: string;
-  route_id: string;
-  origin: string;
-  destination: string;
-  tail: string;
-  scheduled_departure: string;
-  scheduled_arrival: string;
-  actual_departure: string | null;
-  actual_arrival: string | null;
-  status: string;
-  delay_code: string | null;
-  pax_boarded: number | null;
+/** A flight while the schedule is built: its row, the seats of its aircraft and its place in a rotation. */
+interface FlightRow extends FlightRecord {
   seats: number;
   rotation: number;
   sector: number;
   weatherListed: boolean;
 }
 
-interface BookingRow {
-  booking_id: string;
-  pnr: string;
-  segment: number;
-  flight_id: string;
-  passenger_name: string;
-  member_id: string | null;
-  fare_class: string;
-  status: string;
-  booked_at: string;
-  notes: string | null;
-}
+type BookingRow = Omit<BookingRecord, "rebooked_from">;
 
 const COMPENSATION_SCENARIOS = ["exact", "dep-only", "ra-weather", "wx", "ra-plain", "under"] as const;
 
@@ -281,8 +275,8 @@ export function generateAirline(context: GenerateContext): void {
         else flight.delay_code = weightedPick(random, ownCodes, ownWeights);
       }
       const arrives = departs + daysBetweenMinutes(flight) + random.int(-12, 8);
-      flight.actual_departure = stampAt(flight.flight_date, departs - toDayNumber(flight.flight_date) * 1440);
-      flight.actual_arrival = stampAt(flight.flight_date, arrives - toDayNumber(flight.flight_date) * 1440);
+      flight.actual_departure = stampOf(departs);
+      flight.actual_arrival = stampOf(arrives);
       if (flight.delay_code === "RA") flight.weatherListed = random.chance(0.4);
       if (flight.delay_code === "WX") flight.weatherListed = true;
       readyAt = arrives;
@@ -294,15 +288,8 @@ export function generateAirline(context: GenerateContext): void {
     arriveDelay: number,
     code: string | null,
   ): void => {
-    const day = toDayNumber(flight.flight_date) * 1440;
-    flight.actual_departure = stampAt(
-      flight.flight_date,
-      minutesOf(flight.scheduled_departure) + departDelay - day,
-    );
-    flight.actual_arrival = stampAt(
-      flight.flight_date,
-      minutesOf(flight.scheduled_arrival) + arriveDelay - day,
-    );
+    flight.actual_departure = stampOf(minutesOf(flight.scheduled_departure) + departDelay);
+    flight.actual_arrival = stampOf(minutesOf(flight.scheduled_arrival) + arriveDelay);
     flight.delay_code = code;
     flight.weatherListed = code === "WX";
     flight.status = "arrived";
@@ -405,13 +392,9 @@ export function generateAirline(context: GenerateContext): void {
     else if (kind === 2) {
       arriveAt = minutesOf(second.scheduled_departure) + random.int(5, 20);
       const departs = arriveAt + random.int(45, 70);
-      const day = toDayNumber(second.flight_date) * 1440;
       const shift = departs - secondDepart;
-      second.actual_departure = stampAt(second.flight_date, departs - day);
-      second.actual_arrival = stampAt(
-        second.flight_date,
-        minutesOf(second.actual_arrival as string) + shift - day,
-      );
+      second.actual_departure = stampOf(departs);
+      second.actual_arrival = stampOf(minutesOf(second.actual_arrival as string) + shift);
       second.delay_code = "RA";
       second.weatherListed = false;
     } else arriveAt = secondDepart + random.int(15, 60);
@@ -471,21 +454,9 @@ export function generateAirline(context: GenerateContext): void {
     insertMember.run(id, name, tier, addDays(today, -random.int(30, 3000)));
   }
   const bookings: BookingRow[] = [];
-  const pnrs = new Set<string>();
-  const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-  const newPnr = (): string => {
-    for (;;) {
-      let code = "";
-      for (let i = 0; i < 6; i += 1) code += letters[random.int(0, letters.length - 1)];
-      if (!pnrs.has(code)) {
-        pnrs.add(code);
-        return code;
-      }
-    }
-  };
   const itineraryOf = new Map<string, FlightRow[]>();
   for (const legs of shuffledItineraries) {
-    const pnr = newPnr();
+    const pnr = drawPnr(random, (code) => itineraryOf.has(code));
     itineraryOf.set(pnr, legs);
     const late = lateConnections.has(legs);
     const member = random.chance(0.35) && !late ? random.pick(members) : null;

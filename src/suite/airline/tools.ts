@@ -5,6 +5,7 @@ import {
   defineGetTool,
   defineListTool,
   getRow,
+  insertKeyedRow,
   isoDateSchema,
   requireRow,
   when,
@@ -110,6 +111,12 @@ function seatsBooked(db: ToolContext["db"], id: string): number {
       id,
     )?.n ?? 0
   );
+}
+
+/** The id after the highest booking id: new bookings are numbered on. */
+export function nextBookingId(db: ToolContext["db"]): string {
+  const last = getRow<{ id: string }>(db, "SELECT MAX(booking_id) AS id FROM bookings")?.id ?? "BK-000000";
+  return bookingId.format(Number(last.slice(3)) + 1);
 }
 
 function seatsOf(db: ToolContext["db"], tail: unknown): number {
@@ -296,27 +303,17 @@ const rebookBooking = defineTool({
     const seats = seatsOf(db, flight.tail);
     if (seatsBooked(db, flight_id) >= seats)
       throw new ToolFailure(`flight ${flight_id} is full (${seats} seats booked); choose another flight`);
-    const last = getRow<{ id: string }>(db, "SELECT MAX(booking_id) AS id FROM bookings")?.id ?? "BK-000000";
-    const newId = bookingId.format(Number(last.slice(3)) + 1);
-    db.transaction(() => {
+    const moved = {
+      ...booking,
+      booking_id: nextBookingId(db),
+      flight_id,
+      status: "confirmed",
+      rebooked_from: booking_id,
+    };
+    return db.transaction(() => {
       cachedStatement(db, "UPDATE bookings SET status = 'rebooked' WHERE booking_id = ?").run(booking_id);
-      cachedStatement(
-        db,
-        "INSERT INTO bookings (booking_id, pnr, segment, flight_id, passenger_name, member_id, fare_class, status, booked_at, notes, rebooked_from) VALUES (?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?)",
-      ).run(
-        newId,
-        booking.pnr,
-        booking.segment,
-        flight_id,
-        booking.passenger_name,
-        booking.member_id,
-        booking.fare_class,
-        booking.booked_at,
-        booking.notes,
-        booking_id,
-      );
+      return { booking: insertKeyedRow(db, "bookings", "booking_id", moved) };
     })();
-    return { booking: getRow(db, "SELECT * FROM bookings WHERE booking_id = ?", newId) };
   },
 });
 

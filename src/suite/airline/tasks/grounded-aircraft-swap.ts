@@ -11,7 +11,8 @@ import {
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY, TODAY_TEXT, minutesOf, type FlightRecord } from "./shared.js";
+import type { FlightRecord } from "../schema.js";
+import { TODAY, TODAY_TEXT, minutesOf } from "./shared.js";
 
 /** The ops-control AOG email: the tail it grounds and the turnaround it asks to keep around swapped flights. */
 export function aogEmail(state: StateView): { tail: string; turnaround: number } {

@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import {
   allRows,
   answerListItems,
@@ -20,9 +21,9 @@ export interface Connection {
 }
 
 /** Yesterday's two-segment itineraries whose passenger flew the inbound leg, with the real connection time. */
-export function yesterdayConnections(state: StateView): Connection[] {
+export function yesterdayConnections(db: Database.Database): Connection[] {
   return allRows<{ pnr: string; arrived: string; departed: string; notes: string | null }>(
-    state.db,
+    db,
     `SELECT b1.pnr, f1.actual_arrival AS arrived, f2.actual_departure AS departed, b1.notes
      FROM bookings b1
      JOIN bookings b2 ON b2.pnr = b1.pnr AND b2.segment = b1.segment + 1
@@ -37,7 +38,7 @@ export function yesterdayConnections(state: StateView): Connection[] {
 
 export function expectedMissed(state: StateView): string[] {
   const { all } = parseConnectionStandards(state.readFile(CONNECTION_STANDARDS_PATH) ?? "");
-  return yesterdayConnections(state)
+  return yesterdayConnections(state.db)
     .filter((connection) => connection.gap < all)
     .map((connection) => connection.pnr)
     .sort();

@@ -12,19 +12,8 @@ import {
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS, PYTHON_IS_MINOR } from "./python.js";
-import { TODAY, TODAY_TEXT, TOMORROW, isUnaccompaniedMinor, type FlightRecord } from "./shared.js";
-
-interface BookingRecord {
-  booking_id: string;
-  pnr: string;
-  segment: number;
-  flight_id: string;
-  passenger_name: string;
-  member_id: string | null;
-  status: string;
-  booked_at: string;
-  notes: string | null;
-}
+import type { BookingRecord, FlightRecord } from "../schema.js";
+import { TODAY, TODAY_TEXT, TOMORROW, isUnaccompaniedMinor } from "./shared.js";
 
 const TIER_RANK: Record<string, number> = { platinum: 0, gold: 1, silver: 2, blue: 3 };
 
