@@ -242,3 +242,6 @@ export {
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
 export { answerObjectEntries, answerListItems } from "./kit/answer-fields.js";
 export { insertKeyedRow } from "./kit/keyed-rows.js";
+export { groupBy } from "./kit/collections.js";
+export { writeEmailsBySent } from "./kit/email-folder.js";
+export type { FolderEmail } from "./kit/email-folder.js";

@@ -16,6 +16,8 @@ import {
 } from "../define-domain.js";
 import { answerListItems, answerObjectEntries } from "./answer-fields.js";
 import { insertKeyedRow } from "./keyed-rows.js";
+import { groupBy } from "./collections.js";
+import { writeEmailsBySent } from "./email-folder.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import {
   addBusinessDays,
@@ -719,5 +721,36 @@ describe("insertKeyedRow", () => {
       status: "open",
     });
     expect(() => insertKeyedRow(db, "tickets", "code", { code: "K7QXZP" })).toThrow(/UNIQUE/);
+  });
+});
+
+describe("groupBy and writeEmailsBySent", () => {
+  it("group items by key in first-appearance order, each group in the items' order", () => {
+    const groups = groupBy(["b1", "a1", "b2", "c1", "a2"], (item) => item[0]);
+    expect([...groups]).toEqual([
+      ["b", ["b1", "b2"]],
+      ["a", ["a1", "a2"]],
+      ["c", ["c1"]],
+    ]);
+  });
+
+  it("write e-mails as numbered files in the order they were sent", () => {
+    const files = new Map<string, string>();
+    const context = { writeFile: (path: string, content: string) => void files.set(path, content) };
+    writeEmailsBySent(context, "emails/ops-", [
+      { headers: { From: "b@example.com", Sent: "2025-06-30 09:00", Subject: "Later" }, body: ["Two."] },
+      { headers: { From: "a@example.com", Sent: "2025-06-29 16:05", Subject: "Earlier" }, body: "One." },
+    ]);
+    expect([...files.keys()]).toEqual(["emails/ops-01.md", "emails/ops-02.md"]);
+    expect(files.get("emails/ops-01.md")).toBe(
+      "From: a@example.com\nSent: 2025-06-29 16:05\nSubject: Earlier\n\nOne.\n",
+    );
+    writeEmailsBySent(
+      context,
+      "inbox/message-",
+      [{ headers: { Sent: "2025-06-30 10:00", Subject: "Third" }, body: "Three." }],
+      { digits: 3, extension: ".eml" },
+    );
+    expect(files.has("inbox/message-001.eml")).toBe(true);
   });
 });

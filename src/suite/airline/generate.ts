@@ -1,6 +1,6 @@
 import type { SeededRandom } from "../../core/index.js";
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, makeDate, sample, toDayNumber, weightedPick } from "../../envs/index.js";
+import { addDays, between, groupBy, makeDate, sample, toDayNumber, weightedPick } from "../../envs/index.js";
 import {
   writeConnectionStandards,
   writeCompensationPolicy,
@@ -247,13 +247,7 @@ export function generateAirline(context: GenerateContext): void {
     flight.status = "cancelled";
 
   // Actual times with knock-on delays along each rotation, for everything that has departed by now.
-  const byRotationDay = new Map<string, FlightRow[]>();
-  for (const flight of flights) {
-    const key = `${flight.rotation}|${flight.flight_date}`;
-    const list = byRotationDay.get(key) ?? [];
-    list.push(flight);
-    byRotationDay.set(key, list);
-  }
+  const byRotationDay = groupBy(flights, (flight) => `${flight.rotation}|${flight.flight_date}`);
   const ownCodes = ["TECH", "WX", "ATC", "CREW", "OPS", "SEC"];
   const ownWeights = [3, 3, 2, 2, 3, 0.3];
   for (const legs of byRotationDay.values()) {
@@ -484,8 +478,7 @@ export function generateAirline(context: GenerateContext): void {
       }),
     );
   }
-  const byPnr = new Map<string, BookingRow[]>();
-  for (const booking of bookings) byPnr.set(booking.pnr, [...(byPnr.get(booking.pnr) ?? []), booking]);
+  const byPnr = groupBy(bookings, (booking) => booking.pnr);
   const bookingsOfPnr = (pnr: string): BookingRow[] => byPnr.get(pnr) ?? [];
 
   // Minors' notes: on yesterday's connections (by the connection's real gap) and on today's cancelled flights.
@@ -703,13 +696,10 @@ function generateCrew(
     "INSERT INTO crew_assignments (crew_id, flight_id, position) VALUES (?, ?, ?)",
   );
   for (const day of window) {
-    const duties = new Map<number, FlightRow[]>();
-    for (const flight of flights)
-      if (flight.flight_date === day && flight.rotation >= 0) {
-        const list = duties.get(flight.rotation) ?? [];
-        list.push(flight);
-        duties.set(flight.rotation, list);
-      }
+    const duties = groupBy(
+      flights.filter((flight) => flight.flight_date === day && flight.rotation >= 0),
+      (flight) => flight.rotation,
+    );
     const ordered = [...duties.entries()].sort(
       (x, y) =>
         minutesOf(x[1][0]?.scheduled_departure as string) - minutesOf(y[1][0]?.scheduled_departure as string),

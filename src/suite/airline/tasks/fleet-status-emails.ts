@@ -9,7 +9,7 @@ import {
   checkStateDiff,
   defineTask,
   longDate,
-  renderEmail,
+  writeEmailsBySent,
   type Check,
   type GenerateContext,
   type StateView,
@@ -147,17 +147,15 @@ function prepare(context: GenerateContext): void {
         });
     }
   }
-  emails
-    .sort((x, y) => x.sent.localeCompare(y.sent))
-    .forEach((email, index) =>
-      context.writeFile(
-        `emails/engineering-${String(index + 1).padStart(2, "0")}.md`,
-        renderEmail(
-          { From: "engineering@regionalair.example", Sent: email.sent, Subject: email.subject },
-          email.body,
-        ),
-      ),
-    );
+  const from = "engineering@regionalair.example";
+  writeEmailsBySent(
+    context,
+    "emails/engineering-",
+    emails.map(({ sent, subject, body }) => ({
+      headers: { From: from, Sent: sent, Subject: subject },
+      body,
+    })),
+  );
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
