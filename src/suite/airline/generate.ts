@@ -70,6 +70,41 @@ interface FlightRow extends FlightRecord {
 
 type BookingRow = Omit<BookingRecord, "rebooked_from">;
 
+/** A flight of the schedule as planned (numbered once the schedule is sorted): no actual times yet. */
+function scheduledFlight(leg: {
+  number: string;
+  date: string;
+  route: string;
+  tail: string;
+  seats: number;
+  departs: number;
+  block: number;
+  rotation: number;
+  sector: number;
+}): FlightRow {
+  const [origin, destination] = leg.route.split("-") as [string, string];
+  return {
+    flight_id: "",
+    flight_number: leg.number,
+    flight_date: leg.date,
+    route_id: leg.route,
+    origin,
+    destination,
+    tail: leg.tail,
+    scheduled_departure: stampAt(leg.date, leg.departs),
+    scheduled_arrival: stampAt(leg.date, leg.departs + leg.block),
+    actual_departure: null,
+    actual_arrival: null,
+    status: "scheduled",
+    delay_code: null,
+    pax_boarded: null,
+    seats: leg.seats,
+    rotation: leg.rotation,
+    sector: leg.sector,
+    weatherListed: false,
+  };
+}
+
 const COMPENSATION_SCENARIOS = ["exact", "dep-only", "ra-weather", "wx", "ra-plain", "under"] as const;
 
 const UM_NOTES = [
@@ -174,62 +209,32 @@ export function generateAirline(context: GenerateContext): void {
       clock += block + 40;
     });
   }
-  for (const day of days) {
+  for (const day of days)
     for (const leg of plan) {
-      const [origin, destination] = leg.route.split("-") as [string, string];
       const tail = rotationTails[leg.rotation] as string;
-      flights.push({
-        flight_id: "",
-        flight_number: `RA ${1000 + leg.rotation * 4 + leg.sector + 1}`,
-        flight_date: day,
-        route_id: leg.route,
-        origin,
-        destination,
-        tail,
-        scheduled_departure: stampAt(day, leg.departs),
-        scheduled_arrival: stampAt(day, leg.departs + leg.block),
-        actual_departure: null,
-        actual_arrival: null,
-        status: "scheduled",
-        delay_code: null,
-        pax_boarded: null,
-        seats: seatsOf.get(tail) ?? 0,
-        rotation: leg.rotation,
-        sector: leg.sector,
-        weatherListed: false,
-      });
+      const number = `RA ${1000 + leg.rotation * 4 + leg.sector + 1}`;
+      flights.push(scheduledFlight({ ...leg, number, date: day, tail, seats: seatsOf.get(tail) ?? 0 }));
     }
-  }
   // Extra sections tomorrow on the second spare of the grounded type (it is busy while they fly).
   const spareTail = aircraft[1]?.tail as string;
   const firstSpoke = spokes[0]?.[0] as string;
   for (const [number, route, departs] of [
     ["RA 9001", `${HUB.code}-${firstSpoke}`, 490],
     ["RA 9002", `${firstSpoke}-${HUB.code}`, 575],
-  ] as const) {
-    const [origin, destination] = route.split("-") as [string, string];
-    const block = blockMinutes(distance.get(route) ?? 200);
-    flights.push({
-      flight_id: "",
-      flight_number: number,
-      flight_date: tomorrow,
-      route_id: route,
-      origin,
-      destination,
-      tail: spareTail,
-      scheduled_departure: stampAt(tomorrow, departs),
-      scheduled_arrival: stampAt(tomorrow, departs + block),
-      actual_departure: null,
-      actual_arrival: null,
-      status: "scheduled",
-      delay_code: null,
-      pax_boarded: null,
-      seats: seatsOf.get(spareTail) ?? 0,
-      rotation: -1,
-      sector: number === "RA 9001" ? 0 : 1,
-      weatherListed: false,
-    });
-  }
+  ] as const)
+    flights.push(
+      scheduledFlight({
+        number,
+        date: tomorrow,
+        route,
+        tail: spareTail,
+        seats: seatsOf.get(spareTail) ?? 0,
+        departs,
+        block: blockMinutes(distance.get(route) ?? 200),
+        rotation: -1,
+        sector: number === "RA 9001" ? 0 : 1,
+      }),
+    );
   flights.sort((x, y) =>
     x.scheduled_departure === y.scheduled_departure
       ? x.flight_number.localeCompare(y.flight_number)

@@ -103,7 +103,8 @@ const listFlightsBase = defineListTool({
 /** The schedule listing times out now and then on deep pages (a 503 to retry). */
 const listFlights = withTransientFailures(listFlightsBase, { when: (input) => input.page === 3 });
 
-function seatsBooked(db: ToolContext["db"], id: string): number {
+/** The confirmed bookings of a flight: the seats taken. */
+export function seatsBooked(db: ToolContext["db"], id: string): number {
   return (
     getRow<{ n: number }>(
       db,

@@ -11,6 +11,7 @@ import {
   type VerifyContext,
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
+import { seatsBooked } from "../tools.js";
 import { AIRLINE_HELPERS, PYTHON_IS_MINOR } from "./python.js";
 import type { BookingRecord, FlightRecord } from "../schema.js";
 import { TODAY, TODAY_TEXT, TOMORROW, isUnaccompaniedMinor } from "./shared.js";
@@ -41,13 +42,7 @@ export function expectedRebooking(db: Database.Database): Plan {
       TOMORROW,
     ).map((alternative) => ({
       id: alternative.flight_id,
-      free:
-        alternative.seats -
-        (getRow<{ n: number }>(
-          db,
-          "SELECT COUNT(*) AS n FROM bookings WHERE flight_id = ? AND status = 'confirmed'",
-          alternative.flight_id,
-        )?.n ?? 0),
+      free: alternative.seats - seatsBooked(db, alternative.flight_id),
     }));
     const passengers = allRows<BookingRecord>(
       db,
