@@ -245,3 +245,5 @@ export { insertKeyedRow } from "./kit/keyed-rows.js";
 export { groupBy } from "./kit/collections.js";
 export { writeEmailsBySent } from "./kit/email-folder.js";
 export type { FolderEmail } from "./kit/email-folder.js";
+export { openToolBench, toolResultText } from "./kit/tool-bench.js";
+export type { ToolBench } from "./kit/tool-bench.js";

@@ -18,6 +18,9 @@ import { answerListItems, answerObjectEntries } from "./answer-fields.js";
 import { insertKeyedRow } from "./keyed-rows.js";
 import { groupBy } from "./collections.js";
 import { writeEmailsBySent } from "./email-folder.js";
+import { openToolBench, toolResultText } from "./tool-bench.js";
+import { defineDomain } from "../define-domain.js";
+import { defineTask } from "../define-task.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import {
   addBusinessDays,
@@ -752,5 +755,47 @@ describe("groupBy and writeEmailsBySent", () => {
       { digits: 3, extension: ".eml" },
     );
     expect(files.has("inbox/message-001.eml")).toBe(true);
+  });
+});
+
+describe("openToolBench", () => {
+  it("binds a domain's tools to a private copy of a built instance's database", async () => {
+    const getNote = defineGetTool({
+      name: "get_note",
+      description: "Get one note. Returns `note`.",
+      input: { id: z.number().int() },
+      key: "note",
+      from: "notes",
+      notFound: (id) => `note ${id} not found`,
+    });
+    const domain = defineDomain({
+      id: "bench_test",
+      title: "Bench test",
+      description: "One table of notes.",
+      version: 1,
+      schemaSql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);",
+      generate: ({ db }) => void db.prepare("INSERT INTO notes (body) VALUES ('hello')").run(),
+      tools: [getNote] as DomainTool[],
+    });
+    const task = defineTask({
+      id: "bench_test.read",
+      domain,
+      summary: "Read the note.",
+      instruction: "Read note 1.",
+      tools: ["get_note"],
+      verify: () => [],
+      oracle: ["print(1)"],
+      nearMisses: [{ id: "none", description: "Does nothing.", cells: ["print(0)"] }],
+    });
+    const bench = openToolBench("kit-bench-test", task, domain.tools);
+    try {
+      expect(await bench.value("get_note", { id: 1 })).toEqual({ note: { id: 1, body: "hello" } });
+      const missing = await bench.call("get_note", { id: 2 });
+      expect(missing.isError).toBe(true);
+      expect(toolResultText(missing)).toContain("note 2 not found");
+      await expect(bench.value("get_note", { id: 2 })).rejects.toThrow("get_note failed");
+    } finally {
+      bench.close();
+    }
   });
 });
