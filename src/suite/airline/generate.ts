@@ -1,6 +1,15 @@
 import type { SeededRandom } from "../../core/index.js";
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, groupBy, makeDate, sample, toDayNumber, weightedPick } from "../../envs/index.js";
+import {
+  addDays,
+  between,
+  dateRange,
+  groupBy,
+  makeDate,
+  sample,
+  toDayNumber,
+  weightedPick,
+} from "../../envs/index.js";
 import {
   writeConnectionStandards,
   writeCompensationPolicy,
@@ -195,8 +204,7 @@ export function generateAirline(context: GenerateContext): void {
 
   // The schedule: every rotation flies hub-A-hub-B-hub every day of the month up to tomorrow.
   const flights: FlightRow[] = [];
-  const days: string[] = [];
-  for (let day = firstDay; day <= tomorrow; day = addDays(day, 1)) days.push(day);
+  const days = dateRange(firstDay, tomorrow);
   const plan: Array<{ rotation: number; sector: number; route: string; departs: number; block: number }> = [];
   for (let r = 0; r < rotations; r += 1) {
     const a = spokes[(2 * r) % spokes.length]?.[0] as string;
