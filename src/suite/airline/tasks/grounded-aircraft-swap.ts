@@ -5,6 +5,7 @@ import {
   checkStateDiff,
   defineTask,
   getRow,
+  groupBy,
   type Check,
   type StateView,
   type VerifyContext,
@@ -49,24 +50,22 @@ export function expectedSwaps(state: StateView): { tail: string; swaps: Map<stri
     "SELECT * FROM flights WHERE flight_date >= ? AND status <> 'cancelled' ORDER BY scheduled_departure, flight_id",
     TODAY,
   );
-  const busy = new Map<string, Array<[number, number]>>();
-  for (const flight of flights) {
-    const list = busy.get(flight.tail) ?? [];
-    list.push([minutesOf(flight.scheduled_departure), minutesOf(flight.scheduled_arrival)]);
-    busy.set(flight.tail, list);
-  }
+  const span = (flight: FlightRecord): [number, number] => [
+    minutesOf(flight.scheduled_departure),
+    minutesOf(flight.scheduled_arrival),
+  ];
+  const busy = groupBy(flights, (flight) => flight.tail);
   const swaps = new Map<string, string>();
   for (const flight of flights.filter((row) => row.tail === tail && row.status === "scheduled")) {
-    const departs = minutesOf(flight.scheduled_departure);
-    const arrives = minutesOf(flight.scheduled_arrival);
+    const [departs, arrives] = span(flight);
     const free = candidates.find((candidate) =>
-      (busy.get(candidate) ?? []).every(
-        ([start, end]) => start >= arrives + turnaround || end + turnaround <= departs,
-      ),
+      (busy.get(candidate) ?? [])
+        .map(span)
+        .every(([start, end]) => start >= arrives + turnaround || end + turnaround <= departs),
     );
     if (!free) continue;
     swaps.set(flight.flight_id, free);
-    busy.set(free, [...(busy.get(free) ?? []), [departs, arrives]]);
+    busy.set(free, [...(busy.get(free) ?? []), flight]);
   }
   return { tail, swaps };
 }
