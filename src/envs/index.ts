@@ -247,5 +247,11 @@ export { checkNone, compareAnswerAmounts, keysChangedBeyond } from "./kit/check-
 export type { AnswerAmountsDiff } from "./kit/check-lists.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
 export { columnName, insertRecords } from "./kit/records.js";
-export { openToolHarness, resultText } from "./kit/tool-harness.js";
-export type { ToolHarness } from "./kit/tool-harness.js";
+
+export { answerObjectEntries, answerListItems } from "./kit/answer-fields.js";
+export { insertKeyedRow } from "./kit/keyed-rows.js";
+export { groupBy } from "./kit/collections.js";
+export { writeEmailsBySent } from "./kit/email-folder.js";
+export type { FolderEmail } from "./kit/email-folder.js";
+export { openToolBench } from "./kit/tool-bench.js";
+export type { ToolBench } from "./kit/tool-bench.js";

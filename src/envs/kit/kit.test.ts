@@ -7,13 +7,24 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSeededRandom } from "../../core/index.js";
-import { bindTool, decodeToolResult, defineTool, toolInputJsonSchema } from "../../runtime/index.js";
+import {
+  bindTool,
+  decodeToolResult,
+  defineTool,
+  resultText,
+  toolInputJsonSchema,
+} from "../../runtime/index.js";
 import {
   fingerprintFolder,
   kitSourceFingerprint,
   type DomainTool,
   type ToolContext,
 } from "../define-domain.js";
+import { answerListItems, answerObjectEntries } from "./answer-fields.js";
+import { insertKeyedRow } from "./keyed-rows.js";
+import { groupBy } from "./collections.js";
+import { writeEmailsBySent } from "./email-folder.js";
+import { openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import {
   addBusinessDays,
@@ -815,23 +826,84 @@ describe("insertRecords", () => {
   });
 });
 
-describe("openToolHarness", () => {
+describe("openToolBench", () => {
   it("binds a domain's tools to a private copy of a built instance", async () => {
-    const { openToolHarness, resultText } = await import("./tool-harness.js");
     const { tinyDomain, tinyTask } = await import("../../../test/fixtures/tiny-domain.js");
-    const harness = openToolHarness(tinyTask, tinyDomain.tools, { seed: 1 });
+    const bench = openToolBench(tinyTask, tinyDomain.tools, { seed: 1 });
     try {
-      expect(await harness.value("list_items", { per_page: 5 })).toMatchObject({ page: 1, total: 30 });
-      await harness.value("deactivate_item", { item_id: 3 });
-      expect(harness.db.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 0 });
-      const missing = await harness.call("deactivate_item", { item_id: 999 });
+      expect(await bench.value("list_items", { per_page: 5 })).toMatchObject({ page: 1, total: 30 });
+      await bench.value("deactivate_item", { item_id: 3 });
+      expect(bench.db.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 0 });
+      const missing = await bench.call("deactivate_item", { item_id: 999 });
       expect(missing.isError).toBe(true);
       expect(resultText(missing)).toBe("Error: item 999 not found");
-      const pristine = new Database(harness.instance.dbPath, { readonly: true });
+      await expect(bench.value("deactivate_item", { item_id: 999 })).rejects.toThrow(
+        "deactivate_item failed",
+      );
+      const pristine = new Database(bench.instance.dbPath, { readonly: true });
       expect(pristine.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 1 });
       pristine.close();
     } finally {
-      harness.dispose();
+      bench.close();
     }
+  });
+});
+
+describe("answer fields", () => {
+  it("read the object or the list under a key of a JSON reply, null when it is not there", () => {
+    const reply = 'Done.\n{"swaps": {"fl-00012": "N104RA"}, "missed": [" k7qxzp", 42]}';
+    expect(answerObjectEntries(reply, "swaps")).toEqual([["fl-00012", "N104RA"]]);
+    expect(answerObjectEntries('{"C-1": ["rest"]}')).toEqual([["C-1", ["rest"]]]);
+    expect(answerObjectEntries(reply, "changed")).toBeNull();
+    expect(answerObjectEntries("no JSON here", "swaps")).toBeNull();
+    expect(answerListItems(reply, "missed")).toEqual(["k7qxzp", "42"]);
+    expect(answerListItems(reply, "swaps")).toBeNull();
+    expect(answerListItems("[1, 2]", "missed")).toBeNull();
+  });
+});
+
+describe("insertKeyedRow", () => {
+  it("inserts into a table without rowid and returns the row as stored, defaults filled in", () => {
+    const db = storeDb();
+    db.exec(
+      "CREATE TABLE tickets (code TEXT PRIMARY KEY, seat TEXT, status TEXT NOT NULL DEFAULT 'open') WITHOUT ROWID",
+    );
+    expect(insertKeyedRow(db, "tickets", "code", { code: "K7QXZP", seat: "3A" })).toEqual({
+      code: "K7QXZP",
+      seat: "3A",
+      status: "open",
+    });
+    expect(() => insertKeyedRow(db, "tickets", "code", { code: "K7QXZP" })).toThrow(/UNIQUE/);
+  });
+});
+
+describe("groupBy and writeEmailsBySent", () => {
+  it("group items by key in first-appearance order, each group in the items' order", () => {
+    const groups = groupBy(["b1", "a1", "b2", "c1", "a2"], (item) => item[0]);
+    expect([...groups]).toEqual([
+      ["b", ["b1", "b2"]],
+      ["a", ["a1", "a2"]],
+      ["c", ["c1"]],
+    ]);
+  });
+
+  it("write e-mails as numbered files in the order they were sent", () => {
+    const files = new Map<string, string>();
+    const context = { writeFile: (path: string, content: string) => void files.set(path, content) };
+    writeEmailsBySent(context, "emails/ops-", [
+      { headers: { From: "b@example.com", Sent: "2025-06-30 09:00", Subject: "Later" }, body: ["Two."] },
+      { headers: { From: "a@example.com", Sent: "2025-06-29 16:05", Subject: "Earlier" }, body: "One." },
+    ]);
+    expect([...files.keys()]).toEqual(["emails/ops-01.md", "emails/ops-02.md"]);
+    expect(files.get("emails/ops-01.md")).toBe(
+      "From: a@example.com\nSent: 2025-06-29 16:05\nSubject: Earlier\n\nOne.\n",
+    );
+    writeEmailsBySent(
+      context,
+      "inbox/message-",
+      [{ headers: { Sent: "2025-06-30 10:00", Subject: "Third" }, body: "Three." }],
+      { digits: 3, extension: ".eml" },
+    );
+    expect(files.has("inbox/message-001.eml")).toBe(true);
   });
 });

@@ -1,10 +1,8 @@
 import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { createTempDir } from "../../core/index.js";
+import { buildInstance, openStateView, openToolBench, type ToolBench } from "../../envs/index.js";
+import { resultText, type ToolCallResult } from "../../runtime/index.js";
 import { airlineTasks } from "./index.js";
 import { crewRosterCheckTask, expectedFailures } from "./tasks/crew-roster-check.js";
 import { delayCompensationTask, expectedCompensation } from "./tasks/delay-compensation.js";
@@ -13,41 +11,23 @@ import { isUnaccompaniedMinor } from "./tasks/shared.js";
 import { airlineTools } from "./tools.js";
 
 const task = airlineTasks[0]!;
-let cache: TempDir;
-let instance: Instance;
+let bench: ToolBench;
 let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("airline-test");
-  instance = buildInstance(task, "v0", 3, cache.path);
-  const episodeDb = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDb);
-  db = new Database(episodeDb);
+  bench = openToolBench(task, airlineTools);
+  db = bench.db;
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = airlineTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
+  bench.value(name, args);
 
 function errorText(result: ToolCallResult): string {
   expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
+  return resultText(result);
 }
 
 describe("airline tools", () => {
@@ -147,11 +127,11 @@ describe("airline generator and rules", () => {
         handle.close();
       }
     };
-    expect(dump(again.dbPath)).toBe(dump(instance.dbPath));
+    expect(dump(again.dbPath)).toBe(dump(bench.instance.dbPath));
   });
 
   it("plants cancelled flights whose rebooking leaves someone without a seat", () => {
-    const fresh = new Database(instance.dbPath, { readonly: true });
+    const fresh = new Database(bench.instance.dbPath, { readonly: true });
     try {
       const plan = expectedRebooking(fresh);
       expect(plan.moves.size).toBeGreaterThan(0);
@@ -171,7 +151,7 @@ describe("airline generator and rules", () => {
 
   it("plants a crew member whose rest before tomorrow's duty is below the minimum (from v1)", () => {
     for (const seed of [0, 7]) {
-      const built = buildInstance(crewRosterCheckTask, "v1", seed, cache.path);
+      const built = buildInstance(crewRosterCheckTask, "v1", seed, bench.dir);
       const state = openStateView(built.dbPath, built.workspaceDir);
       try {
         const failing = [...expectedFailures(state.view).values()];
@@ -185,7 +165,7 @@ describe("airline generator and rules", () => {
 
 describe("airline verifiers", () => {
   it("accept compensation answers written the way people write flight numbers and amounts", async () => {
-    const built = buildInstance(delayCompensationTask, "v0", 3, cache.path);
+    const built = buildInstance(delayCompensationTask, "v0", 3, bench.dir);
     const state = openStateView(built.dbPath, built.workspaceDir);
     try {
       const owed = expectedCompensation(state.view);

@@ -3,9 +3,9 @@ import {
   addDays,
   longDate,
   parseMarkdownTable,
-  renderEmail,
   renderMarkdown,
   toCsv,
+  writeEmailsBySent,
 } from "../../envs/index.js";
 import { BAND_THRESHOLDS, HUB, HUB_MCT, NOW_TIME, UM_MCT } from "./reference.js";
 
@@ -239,14 +239,14 @@ export function writeOpsEmails(
       body: [(fillers[n % fillers.length] as (spoke: string) => string)(spoke)],
     });
   }
-  emails
-    .sort((x, y) => x.sent.localeCompare(y.sent))
-    .forEach((email, index) => {
-      context.writeFile(
-        `emails/ops-${String(index + 1).padStart(2, "0")}.md`,
-        renderEmail({ From: email.from, Sent: email.sent, Subject: email.subject }, email.body),
-      );
-    });
+  writeEmailsBySent(
+    context,
+    "emails/ops-",
+    emails.map(({ from, sent, subject, body }) => ({
+      headers: { From: from, Sent: sent, Subject: subject },
+      body,
+    })),
+  );
 }
 
 export function writeStationMemos(

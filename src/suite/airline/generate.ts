@@ -1,5 +1,15 @@
+import type { SeededRandom } from "../../core/index.js";
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, makeDate, sample, toDayNumber, weightedPick } from "../../envs/index.js";
+import {
+  addDays,
+  between,
+  dateRange,
+  groupBy,
+  makeDate,
+  sample,
+  toDayNumber,
+  weightedPick,
+} from "../../envs/index.js";
 import {
   writeConnectionStandards,
   writeCompensationPolicy,
@@ -22,6 +32,7 @@ import {
   type AircraftType,
 } from "./reference.js";
 import { bookingId, crewId, flightId, memberId } from "./ids.js";
+import type { BookingRecord, FlightRecord } from "./schema.js";
 
 /** Minutes since the epoch day of an ISO date-time `YYYY-MM-DDTHH:MM`. */
 export function minutesOf(stamp: string): number {
@@ -38,42 +49,69 @@ export function stampAt(date: string, minutes: number): string {
   return `${addDays(date, day)}T${pad(Math.floor(rest / 60))}:${pad(rest % 60)}`;
 }
 
+const PNR_CHARACTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/** A booking reference that is not `taken` yet: six letters and digits, without I, O, 0 and 1. */
+export function drawPnr(random: SeededRandom, taken: (pnr: string) => boolean): string {
+  for (;;) {
+    let code = "";
+    for (let i = 0; i < 6; i += 1) code += PNR_CHARACTERS[random.int(0, PNR_CHARACTERS.length - 1)];
+    if (!taken(code)) return code;
+  }
+}
+
+/** The ISO date-time of a minute count as `minutesOf` gives it (its inverse). */
+export function stampOf(minutes: number): string {
+  return stampAt("1970-01-01", minutes);
+}
+
 function blockMinutes(distanceKm: number): number {
   return Math.round((25 + distanceKm / 7.5) / 5) * 5;
 }
 
-interface FlightRow {
-  flight_id: string;
-  flight_number: string;
-  flight_date: string;
-  route_id: string;
-  origin: string;
-  destination: string;
-  tail: string;
-  scheduled_departure: string;
-  scheduled_arrival: string;
-  actual_departure: string | null;
-  actual_arrival: string | null;
-  status: string;
-  delay_code: string | null;
-  pax_boarded: number | null;
+/** A flight while the schedule is built: its row, the seats of its aircraft and its place in a rotation. */
+interface FlightRow extends FlightRecord {
   seats: number;
   rotation: number;
   sector: number;
   weatherListed: boolean;
 }
 
-interface BookingRow {
-  booking_id: string;
-  pnr: string;
-  segment: number;
-  flight_id: string;
-  passenger_name: string;
-  member_id: string | null;
-  fare_class: string;
-  status: string;
-  booked_at: string;
-  notes: string | null;
+type BookingRow = Omit<BookingRecord, "rebooked_from">;
+
+/** A flight of the schedule as planned (numbered once the schedule is sorted): no actual times yet. */
+function scheduledFlight(leg: {
+  number: string;
+  date: string;
+  route: string;
+  tail: string;
+  seats: number;
+  departs: number;
+  block: number;
+  rotation: number;
+  sector: number;
+}): FlightRow {
+  const [origin, destination] = leg.route.split("-") as [string, string];
+  return {
+    flight_id: "",
+    flight_number: leg.number,
+    flight_date: leg.date,
+    route_id: leg.route,
+    origin,
+    destination,
+    tail: leg.tail,
+    scheduled_departure: stampAt(leg.date, leg.departs),
+    scheduled_arrival: stampAt(leg.date, leg.departs + leg.block),
+    actual_departure: null,
+    actual_arrival: null,
+    status: "scheduled",
+    delay_code: null,
+    pax_boarded: null,
+    seats: leg.seats,
+    rotation: leg.rotation,
+    sector: leg.sector,
+    weatherListed: false,
+  };
 }
 
 const COMPENSATION_SCENARIOS = ["exact", "dep-only", "ra-weather", "wx", "ra-plain", "under"] as const;
@@ -166,8 +204,7 @@ export function generateAirline(context: GenerateContext): void {
 
   // The schedule: every rotation flies hub-A-hub-B-hub every day of the month up to tomorrow.
   const flights: FlightRow[] = [];
-  const days: string[] = [];
-  for (let day = firstDay; day <= tomorrow; day = addDays(day, 1)) days.push(day);
+  const days = dateRange(firstDay, tomorrow);
   const plan: Array<{ rotation: number; sector: number; route: string; departs: number; block: number }> = [];
   for (let r = 0; r < rotations; r += 1) {
     const a = spokes[(2 * r) % spokes.length]?.[0] as string;
@@ -180,62 +217,32 @@ export function generateAirline(context: GenerateContext): void {
       clock += block + 40;
     });
   }
-  for (const day of days) {
+  for (const day of days)
     for (const leg of plan) {
-      const [origin, destination] = leg.route.split("-") as [string, string];
       const tail = rotationTails[leg.rotation] as string;
-      flights.push({
-        flight_id: "",
-        flight_number: `RA ${1000 + leg.rotation * 4 + leg.sector + 1}`,
-        flight_date: day,
-        route_id: leg.route,
-        origin,
-        destination,
-        tail,
-        scheduled_departure: stampAt(day, leg.departs),
-        scheduled_arrival: stampAt(day, leg.departs + leg.block),
-        actual_departure: null,
-        actual_arrival: null,
-        status: "scheduled",
-        delay_code: null,
-        pax_boarded: null,
-        seats: seatsOf.get(tail) ?? 0,
-        rotation: leg.rotation,
-        sector: leg.sector,
-        weatherListed: false,
-      });
+      const number = `RA ${1000 + leg.rotation * 4 + leg.sector + 1}`;
+      flights.push(scheduledFlight({ ...leg, number, date: day, tail, seats: seatsOf.get(tail) ?? 0 }));
     }
-  }
   // Extra sections tomorrow on the second spare of the grounded type (it is busy while they fly).
   const spareTail = aircraft[1]?.tail as string;
   const firstSpoke = spokes[0]?.[0] as string;
   for (const [number, route, departs] of [
     ["RA 9001", `${HUB.code}-${firstSpoke}`, 490],
     ["RA 9002", `${firstSpoke}-${HUB.code}`, 575],
-  ] as const) {
-    const [origin, destination] = route.split("-") as [string, string];
-    const block = blockMinutes(distance.get(route) ?? 200);
-    flights.push({
-      flight_id: "",
-      flight_number: number,
-      flight_date: tomorrow,
-      route_id: route,
-      origin,
-      destination,
-      tail: spareTail,
-      scheduled_departure: stampAt(tomorrow, departs),
-      scheduled_arrival: stampAt(tomorrow, departs + block),
-      actual_departure: null,
-      actual_arrival: null,
-      status: "scheduled",
-      delay_code: null,
-      pax_boarded: null,
-      seats: seatsOf.get(spareTail) ?? 0,
-      rotation: -1,
-      sector: number === "RA 9001" ? 0 : 1,
-      weatherListed: false,
-    });
-  }
+  ] as const)
+    flights.push(
+      scheduledFlight({
+        number,
+        date: tomorrow,
+        route,
+        tail: spareTail,
+        seats: seatsOf.get(spareTail) ?? 0,
+        departs,
+        block: blockMinutes(distance.get(route) ?? 200),
+        rotation: -1,
+        sector: number === "RA 9001" ? 0 : 1,
+      }),
+    );
   flights.sort((x, y) =>
     x.scheduled_departure === y.scheduled_departure
       ? x.flight_number.localeCompare(y.flight_number)
@@ -253,13 +260,7 @@ export function generateAirline(context: GenerateContext): void {
     flight.status = "cancelled";
 
   // Actual times with knock-on delays along each rotation, for everything that has departed by now.
-  const byRotationDay = new Map<string, FlightRow[]>();
-  for (const flight of flights) {
-    const key = `${flight.rotation}|${flight.flight_date}`;
-    const list = byRotationDay.get(key) ?? [];
-    list.push(flight);
-    byRotationDay.set(key, list);
-  }
+  const byRotationDay = groupBy(flights, (flight) => `${flight.rotation}|${flight.flight_date}`);
   const ownCodes = ["TECH", "WX", "ATC", "CREW", "OPS", "SEC"];
   const ownWeights = [3, 3, 2, 2, 3, 0.3];
   for (const legs of byRotationDay.values()) {
@@ -281,8 +282,8 @@ export function generateAirline(context: GenerateContext): void {
         else flight.delay_code = weightedPick(random, ownCodes, ownWeights);
       }
       const arrives = departs + daysBetweenMinutes(flight) + random.int(-12, 8);
-      flight.actual_departure = stampAt(flight.flight_date, departs - toDayNumber(flight.flight_date) * 1440);
-      flight.actual_arrival = stampAt(flight.flight_date, arrives - toDayNumber(flight.flight_date) * 1440);
+      flight.actual_departure = stampOf(departs);
+      flight.actual_arrival = stampOf(arrives);
       if (flight.delay_code === "RA") flight.weatherListed = random.chance(0.4);
       if (flight.delay_code === "WX") flight.weatherListed = true;
       readyAt = arrives;
@@ -294,15 +295,8 @@ export function generateAirline(context: GenerateContext): void {
     arriveDelay: number,
     code: string | null,
   ): void => {
-    const day = toDayNumber(flight.flight_date) * 1440;
-    flight.actual_departure = stampAt(
-      flight.flight_date,
-      minutesOf(flight.scheduled_departure) + departDelay - day,
-    );
-    flight.actual_arrival = stampAt(
-      flight.flight_date,
-      minutesOf(flight.scheduled_arrival) + arriveDelay - day,
-    );
+    flight.actual_departure = stampOf(minutesOf(flight.scheduled_departure) + departDelay);
+    flight.actual_arrival = stampOf(minutesOf(flight.scheduled_arrival) + arriveDelay);
     flight.delay_code = code;
     flight.weatherListed = code === "WX";
     flight.status = "arrived";
@@ -405,13 +399,9 @@ export function generateAirline(context: GenerateContext): void {
     else if (kind === 2) {
       arriveAt = minutesOf(second.scheduled_departure) + random.int(5, 20);
       const departs = arriveAt + random.int(45, 70);
-      const day = toDayNumber(second.flight_date) * 1440;
       const shift = departs - secondDepart;
-      second.actual_departure = stampAt(second.flight_date, departs - day);
-      second.actual_arrival = stampAt(
-        second.flight_date,
-        minutesOf(second.actual_arrival as string) + shift - day,
-      );
+      second.actual_departure = stampOf(departs);
+      second.actual_arrival = stampOf(minutesOf(second.actual_arrival as string) + shift);
       second.delay_code = "RA";
       second.weatherListed = false;
     } else arriveAt = secondDepart + random.int(15, 60);
@@ -471,21 +461,9 @@ export function generateAirline(context: GenerateContext): void {
     insertMember.run(id, name, tier, addDays(today, -random.int(30, 3000)));
   }
   const bookings: BookingRow[] = [];
-  const pnrs = new Set<string>();
-  const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-  const newPnr = (): string => {
-    for (;;) {
-      let code = "";
-      for (let i = 0; i < 6; i += 1) code += letters[random.int(0, letters.length - 1)];
-      if (!pnrs.has(code)) {
-        pnrs.add(code);
-        return code;
-      }
-    }
-  };
   const itineraryOf = new Map<string, FlightRow[]>();
   for (const legs of shuffledItineraries) {
-    const pnr = newPnr();
+    const pnr = drawPnr(random, (code) => itineraryOf.has(code));
     itineraryOf.set(pnr, legs);
     const late = lateConnections.has(legs);
     const member = random.chance(0.35) && !late ? random.pick(members) : null;
@@ -513,8 +491,7 @@ export function generateAirline(context: GenerateContext): void {
       }),
     );
   }
-  const byPnr = new Map<string, BookingRow[]>();
-  for (const booking of bookings) byPnr.set(booking.pnr, [...(byPnr.get(booking.pnr) ?? []), booking]);
+  const byPnr = groupBy(bookings, (booking) => booking.pnr);
   const bookingsOfPnr = (pnr: string): BookingRow[] => byPnr.get(pnr) ?? [];
 
   // Minors' notes: on yesterday's connections (by the connection's real gap) and on today's cancelled flights.
@@ -732,13 +709,10 @@ function generateCrew(
     "INSERT INTO crew_assignments (crew_id, flight_id, position) VALUES (?, ?, ?)",
   );
   for (const day of window) {
-    const duties = new Map<number, FlightRow[]>();
-    for (const flight of flights)
-      if (flight.flight_date === day && flight.rotation >= 0) {
-        const list = duties.get(flight.rotation) ?? [];
-        list.push(flight);
-        duties.set(flight.rotation, list);
-      }
+    const duties = groupBy(
+      flights.filter((flight) => flight.flight_date === day && flight.rotation >= 0),
+      (flight) => flight.rotation,
+    );
     const ordered = [...duties.entries()].sort(
       (x, y) =>
         minutesOf(x[1][0]?.scheduled_departure as string) - minutesOf(y[1][0]?.scheduled_departure as string),

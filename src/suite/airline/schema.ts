@@ -88,3 +88,36 @@ CREATE TABLE crew_assignments (
   position TEXT NOT NULL
 );
 `;
+
+/** A row of `flights`, as `SELECT *` reads it. */
+export interface FlightRecord {
+  flight_id: string;
+  flight_number: string;
+  flight_date: string;
+  route_id: string;
+  origin: string;
+  destination: string;
+  tail: string;
+  scheduled_departure: string;
+  scheduled_arrival: string;
+  actual_departure: string | null;
+  actual_arrival: string | null;
+  status: string;
+  delay_code: string | null;
+  pax_boarded: number | null;
+}
+
+/** A row of `bookings`, as `SELECT *` reads it. */
+export interface BookingRecord {
+  booking_id: string;
+  pnr: string;
+  segment: number;
+  flight_id: string;
+  passenger_name: string;
+  member_id: string | null;
+  fare_class: string;
+  status: string;
+  booked_at: string;
+  notes: string | null;
+  rebooked_from: string | null;
+}

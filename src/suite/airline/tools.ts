@@ -3,13 +3,14 @@ import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
   cachedStatement,
   defineGetTool,
+  defineListTool,
   getRow,
+  insertKeyedRow,
   isoDateSchema,
-  listPage,
-  pagingFields,
   requireRow,
   when,
   withBooleans,
+  withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type ToolContext,
@@ -22,65 +23,41 @@ const airportCode = z
   .regex(/^[A-Z]{3}$/, "expected a three-letter IATA airport code such as 'BOS'")
   .describe("IATA airport code, e.g. 'BOS'");
 
-const listAirports = defineTool({
+const listAirports = defineListTool({
   name: "list_airports",
   description:
     "List the stations the airline serves (code, name, city, country, is_hub). Paginated: returns `airports`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ ...pagingFields }),
-  handler: ({ page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "airports",
-      from: "airports",
-      orderBy: "code",
-      page,
-      perPage: per_page,
-      map: (row) => withBooleans(row, "is_hub"),
-    }),
+  key: "airports",
+  from: "airports",
+  orderBy: "code",
+  map: (row) => withBooleans(row, "is_hub"),
 });
 
-const listRoutes = defineTool({
+const listRoutes = defineListTool({
   name: "list_routes",
   description:
     "List routes (route_id 'ORIGIN-DESTINATION', origin, destination, distance_km). Paginated: returns `routes`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
-    origin: airportCode.optional(),
-    destination: airportCode.optional(),
-    ...pagingFields,
-  }),
-  handler: ({ origin, destination, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "routes",
-      from: "routes",
-      where: [when(origin, "origin = ?"), when(destination, "destination = ?")],
-      orderBy: "route_id",
-      page,
-      perPage: per_page,
-    }),
+  filters: { origin: airportCode.optional(), destination: airportCode.optional() },
+  key: "routes",
+  from: "routes",
+  where: ({ origin, destination }) => [when(origin, "origin = ?"), when(destination, "destination = ?")],
+  orderBy: "route_id",
 });
 
 const aircraftStatus = z.enum(["active", "maintenance", "grounded"]);
 
-const listAircraft = defineTool({
+const listAircraft = defineListTool({
   name: "list_aircraft",
   description:
     "List the fleet: tail, type_code, type_name, seats, status (active, maintenance, grounded), base. Paginated: returns `aircraft`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     type_code: z.string().optional().describe("Only aircraft of this type code, e.g. 'AT46'"),
     status: aircraftStatus.optional().describe("Only aircraft in this status"),
-    ...pagingFields,
-  }),
-  handler: ({ type_code, status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "aircraft",
-      from: "aircraft",
-      where: [when(type_code, "type_code = ?"), when(status, "status = ?")],
-      orderBy: "tail",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "aircraft",
+  from: "aircraft",
+  where: ({ type_code, status }) => [when(type_code, "type_code = ?"), when(status, "status = ?")],
+  orderBy: "tail",
 });
 
 const getAircraft = defineGetTool({
@@ -95,12 +72,11 @@ const getAircraft = defineGetTool({
 const FLIGHT_COLUMNS =
   "flight_id, flight_number, flight_date, route_id, origin, destination, tail, scheduled_departure, scheduled_arrival, status, pax_boarded";
 
-const listFlightsBase = defineTool({
+const listFlightsBase = defineListTool({
   name: "list_flights",
   description:
     "List flights from the schedule (scheduled times in local time, tail of the aircraft operating it, status scheduled/departed/arrived/cancelled, pax_boarded once it has flown). Actual times and delay codes come from get_flight_status. Ordered by scheduled departure. Paginated: returns `flights`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     date: isoDateSchema.optional().describe("Only flights on this flight date, YYYY-MM-DD"),
     date_from: isoDateSchema.optional().describe("Only flights on or after this date, YYYY-MM-DD"),
     date_to: isoDateSchema.optional().describe("Only flights on or before this date, YYYY-MM-DD"),
@@ -108,35 +84,27 @@ const listFlightsBase = defineTool({
     destination: airportCode.optional(),
     status: z.enum(["scheduled", "departed", "arrived", "cancelled"]).optional(),
     tail: tailNumber.schema("Only flights operated by this aircraft").optional(),
-    ...pagingFields,
-  }),
-  handler: (
-    { date, date_from, date_to, origin, destination, status, tail, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "flights",
-      from: "flights",
-      select: FLIGHT_COLUMNS,
-      where: [
-        when(date, "flight_date = ?"),
-        when(date_from, "flight_date >= ?"),
-        when(date_to, "flight_date <= ?"),
-        when(origin, "origin = ?"),
-        when(destination, "destination = ?"),
-        when(status, "status = ?"),
-        when(tail, "tail = ?"),
-      ],
-      orderBy: "scheduled_departure, flight_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "flights",
+  from: "flights",
+  select: FLIGHT_COLUMNS,
+  where: ({ date, date_from, date_to, origin, destination, status, tail }) => [
+    when(date, "flight_date = ?"),
+    when(date_from, "flight_date >= ?"),
+    when(date_to, "flight_date <= ?"),
+    when(origin, "origin = ?"),
+    when(destination, "destination = ?"),
+    when(status, "status = ?"),
+    when(tail, "tail = ?"),
+  ],
+  orderBy: "scheduled_departure, flight_id",
 });
 
 /** The schedule listing times out now and then on deep pages (a 503 to retry). */
 const listFlights = withTransientFailures(listFlightsBase, { when: (input) => input.page === 3 });
 
-function seatsBooked(db: ToolContext["db"], id: string): number {
+/** The confirmed bookings of a flight: the seats taken. */
+export function seatsBooked(db: ToolContext["db"], id: string): number {
   return (
     getRow<{ n: number }>(
       db,
@@ -146,124 +114,107 @@ function seatsBooked(db: ToolContext["db"], id: string): number {
   );
 }
 
-const getFlight = defineTool({
+/** The id after the highest booking id: new bookings are numbered on. */
+export function nextBookingId(db: ToolContext["db"]): string {
+  const last = getRow<{ id: string }>(db, "SELECT MAX(booking_id) AS id FROM bookings")?.id ?? "BK-000000";
+  return bookingId.format(Number(last.slice(3)) + 1);
+}
+
+function seatsOf(db: ToolContext["db"], tail: unknown): number {
+  return getRow<{ seats: number }>(db, "SELECT seats FROM aircraft WHERE tail = ?", tail)?.seats ?? 0;
+}
+
+const getFlight = defineGetTool({
   name: "get_flight",
   description:
     "Get one flight with its capacity: `flight` (schedule fields), `seats` (of its aircraft), `seats_booked` (confirmed bookings) and `seats_free`.",
-  kind: "read",
-  inputSchema: z.object({ flight_id: flightId.schema("The flight") }),
-  handler: ({ flight_id }, { db }: ToolContext) => {
-    const flight = requireRow<Record<string, unknown>>(
-      db,
-      `SELECT ${FLIGHT_COLUMNS} FROM flights WHERE flight_id = ?`,
-      [flight_id],
-      flightId.notFound(flight_id).message,
-    );
-    const seats =
-      getRow<{ seats: number }>(db, "SELECT seats FROM aircraft WHERE tail = ?", flight.tail)?.seats ?? 0;
-    const booked = seatsBooked(db, flight_id);
-    return { flight, seats, seats_booked: booked, seats_free: Math.max(0, seats - booked) };
+  input: { flight_id: flightId.schema("The flight") },
+  key: "flight",
+  from: "flights",
+  select: FLIGHT_COLUMNS,
+  notFound: flightId,
+  related: {
+    seats: (db, _id, flight) => seatsOf(db, flight.tail),
+    seats_booked: (db, id) => seatsBooked(db, String(id)),
+    seats_free: (db, id, flight) => Math.max(0, seatsOf(db, flight.tail) - seatsBooked(db, String(id))),
   },
 });
 
-const getFlightStatusBase = defineTool({
+const delay = (actual: unknown, scheduled: unknown): number | null =>
+  actual && scheduled ? minutesOf(String(actual)) - minutesOf(String(scheduled)) : null;
+
+const getFlightStatusBase = defineGetTool({
   name: "get_flight_status",
   description:
     "The operations feed for one flight: `flight_id`, `status`, `actual_departure`, `actual_arrival` (null until it happens), `departure_delay_minutes`, `arrival_delay_minutes` (against the schedule) and `delay_code`.",
-  kind: "read",
-  inputSchema: z.object({ flight_id: flightId.schema("The flight") }),
-  handler: ({ flight_id }, { db }: ToolContext) => {
-    const row = requireRow<Record<string, string | null>>(
-      db,
-      "SELECT flight_id, status, scheduled_departure, scheduled_arrival, actual_departure, actual_arrival, delay_code FROM flights WHERE flight_id = ?",
-      [flight_id],
-      flightId.notFound(flight_id).message,
-    );
-    const delay = (actual: string | null, scheduled: string | null): number | null =>
-      actual && scheduled ? minutesOf(actual) - minutesOf(scheduled) : null;
-    return {
-      flight_id: row.flight_id,
-      status: row.status,
-      actual_departure: row.actual_departure,
-      actual_arrival: row.actual_arrival,
-      departure_delay_minutes: delay(row.actual_departure ?? null, row.scheduled_departure ?? null),
-      arrival_delay_minutes: delay(row.actual_arrival ?? null, row.scheduled_arrival ?? null),
-      delay_code: row.delay_code,
-    };
-  },
+  input: { flight_id: flightId.schema("The flight") },
+  from: "flights",
+  notFound: flightId,
+  map: (row) => ({
+    flight_id: row.flight_id,
+    status: row.status,
+    actual_departure: row.actual_departure,
+    actual_arrival: row.actual_arrival,
+    departure_delay_minutes: delay(row.actual_departure, row.scheduled_departure),
+    arrival_delay_minutes: delay(row.actual_arrival, row.scheduled_arrival),
+    delay_code: row.delay_code,
+  }),
 });
 
-const feedTimeouts = new WeakMap<ToolContext["db"], Set<string>>();
+/** The feed as it answers the first request for a flight with a delay record: a timeout in the body. */
+const feedTimingOut = withSilentFailures(getFlightStatusBase, {
+  body: () => ({ status: "error", error: "ops feed timeout: no data returned, retry the request" }),
+});
 
 /**
  * The ops feed times out on the first request for a flight with a delay record (the disruption lookup is
- * slow): the body says so, without an MCP error, and asking again succeeds. Counted per episode database,
- * like the kit's faults, so an oracle and its replay meet the same failures.
+ * slow): the body says so, without an MCP error, and asking again succeeds. The kit counts the failures per
+ * episode database, so an oracle and its replay meet the same failures.
  */
 const getFlightStatus: typeof getFlightStatusBase = {
   ...getFlightStatusBase,
-  handler: (input, context) => {
-    const delayed = getRow(
+  handler: (input, context) =>
+    (getRow(
       context.db,
       "SELECT 1 FROM flights WHERE flight_id = ? AND delay_code IS NOT NULL",
       input.flight_id,
-    );
-    let seen = feedTimeouts.get(context.db);
-    if (!seen) {
-      seen = new Set();
-      feedTimeouts.set(context.db, seen);
-    }
-    if (delayed && !seen.has(input.flight_id)) {
-      seen.add(input.flight_id);
-      return { status: "error", error: "ops feed timeout: no data returned, retry the request" };
-    }
-    return getFlightStatusBase.handler(input, context);
-  },
+    )
+      ? feedTimingOut
+      : getFlightStatusBase
+    ).handler(input, context),
 };
 
-const listBookings = defineTool({
+const listBookings = defineListTool({
   name: "list_bookings",
   description:
     "List passenger bookings (booking_id, pnr, segment, flight_id, passenger_name, member_id, fare_class, status confirmed/flown/no_show/cancelled/rebooked, booked_at, notes, rebooked_from). Bookings exist for yesterday's, today's and tomorrow's flights. Paginated: returns `bookings`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     flight_id: flightId.schema("Only bookings on this flight").optional(),
     pnr: z
       .string()
       .regex(/^[A-Z0-9]{6}$/, "pnr must be six letters or digits, e.g. 'K7QXZP'")
       .optional(),
     status: z.enum(["confirmed", "flown", "no_show", "cancelled", "rebooked"]).optional(),
-    ...pagingFields,
-  }),
-  handler: ({ flight_id, pnr, status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "bookings",
-      from: "bookings",
-      where: [when(flight_id, "flight_id = ?"), when(pnr, "pnr = ?"), when(status, "status = ?")],
-      orderBy: "booking_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "bookings",
+  from: "bookings",
+  where: ({ flight_id, pnr, status }) => [
+    when(flight_id, "flight_id = ?"),
+    when(pnr, "pnr = ?"),
+    when(status, "status = ?"),
+  ],
+  orderBy: "booking_id",
 });
 
-const listLoyaltyMembers = defineTool({
+const listLoyaltyMembers = defineListTool({
   name: "list_loyalty_members",
   description:
     "List loyalty programme members (member_id, name, tier blue/silver/gold/platinum, joined_on). Paginated: returns `members`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
-    tier: z.enum(["blue", "silver", "gold", "platinum"]).optional(),
-    ...pagingFields,
-  }),
-  handler: ({ tier, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "members",
-      from: "loyalty_members",
-      where: [when(tier, "tier = ?")],
-      orderBy: "member_id",
-      page,
-      perPage: per_page,
-    }),
+  filters: { tier: z.enum(["blue", "silver", "gold", "platinum"]).optional() },
+  key: "members",
+  from: "loyalty_members",
+  where: ({ tier }) => [when(tier, "tier = ?")],
+  orderBy: "member_id",
 });
 
 const getLoyaltyMember = defineGetTool({
@@ -275,61 +226,47 @@ const getLoyaltyMember = defineGetTool({
   notFound: memberId,
 });
 
-const listCrew = defineTool({
+const listCrew = defineListTool({
   name: "list_crew",
   description:
     "List crew members (crew_id, name, role captain/first_officer/cabin, base, qualifications as comma-separated aircraft type codes, status active/reserve/leave). Paginated: returns `crew`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     role: z.enum(["captain", "first_officer", "cabin"]).optional(),
     status: z.enum(["active", "reserve", "leave"]).optional(),
     qualified_on: z
       .string()
       .optional()
       .describe("Only crew qualified on this aircraft type code, e.g. 'AT46'"),
-    ...pagingFields,
-  }),
-  handler: ({ role, status, qualified_on, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "crew",
-      from: "crew",
-      where: [
-        when(role, "role = ?"),
-        when(status, "status = ?"),
-        when(qualified_on, "(',' || qualifications || ',') LIKE '%,' || ? || ',%'"),
-      ],
-      orderBy: "crew_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "crew",
+  from: "crew",
+  where: ({ role, status, qualified_on }) => [
+    when(role, "role = ?"),
+    when(status, "status = ?"),
+    when(qualified_on, "(',' || qualifications || ',') LIKE '%,' || ? || ',%'"),
+  ],
+  orderBy: "crew_id",
 });
 
-const listCrewAssignments = defineTool({
+const listCrewAssignments = defineListTool({
   name: "list_crew_assignments",
   description:
     "List crew assignments (assignment_id, crew_id, flight_id, position, with the flight's flight_number, flight_date, scheduled_departure and scheduled_arrival). Rosters cover yesterday, today and tomorrow. Paginated: returns `assignments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     crew_id: crewId.schema("Only this crew member's assignments").optional(),
     flight_id: flightId.schema("Only assignments on this flight").optional(),
     date: isoDateSchema.optional().describe("Only assignments on flights of this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: ({ crew_id, flight_id, date, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "assignments",
-      from: "crew_assignments a JOIN flights f ON f.flight_id = a.flight_id",
-      select:
-        "a.assignment_id, a.crew_id, a.flight_id, a.position, f.flight_number, f.flight_date, f.scheduled_departure, f.scheduled_arrival",
-      where: [
-        when(crew_id, "a.crew_id = ?"),
-        when(flight_id, "a.flight_id = ?"),
-        when(date, "f.flight_date = ?"),
-      ],
-      orderBy: "a.assignment_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "assignments",
+  from: "crew_assignments a JOIN flights f ON f.flight_id = a.flight_id",
+  select:
+    "a.assignment_id, a.crew_id, a.flight_id, a.position, f.flight_number, f.flight_date, f.scheduled_departure, f.scheduled_arrival",
+  where: ({ crew_id, flight_id, date }) => [
+    when(crew_id, "a.crew_id = ?"),
+    when(flight_id, "a.flight_id = ?"),
+    when(date, "f.flight_date = ?"),
+  ],
+  orderBy: "a.assignment_id",
 });
 
 const rebookBooking = defineTool({
@@ -364,31 +301,20 @@ const rebookBooking = defineTool({
       );
     if (flight_id === booking.flight_id)
       throw new ToolFailure(`booking ${booking_id} is already on ${flight_id}`);
-    const seats =
-      getRow<{ seats: number }>(db, "SELECT seats FROM aircraft WHERE tail = ?", flight.tail)?.seats ?? 0;
+    const seats = seatsOf(db, flight.tail);
     if (seatsBooked(db, flight_id) >= seats)
       throw new ToolFailure(`flight ${flight_id} is full (${seats} seats booked); choose another flight`);
-    const last = getRow<{ id: string }>(db, "SELECT MAX(booking_id) AS id FROM bookings")?.id ?? "BK-000000";
-    const newId = bookingId.format(Number(last.slice(3)) + 1);
-    db.transaction(() => {
+    const moved = {
+      ...booking,
+      booking_id: nextBookingId(db),
+      flight_id,
+      status: "confirmed",
+      rebooked_from: booking_id,
+    };
+    return db.transaction(() => {
       cachedStatement(db, "UPDATE bookings SET status = 'rebooked' WHERE booking_id = ?").run(booking_id);
-      cachedStatement(
-        db,
-        "INSERT INTO bookings (booking_id, pnr, segment, flight_id, passenger_name, member_id, fare_class, status, booked_at, notes, rebooked_from) VALUES (?, ?, ?, ?, ?, ?, ?, 'confirmed', ?, ?, ?)",
-      ).run(
-        newId,
-        booking.pnr,
-        booking.segment,
-        flight_id,
-        booking.passenger_name,
-        booking.member_id,
-        booking.fare_class,
-        booking.booked_at,
-        booking.notes,
-        booking_id,
-      );
+      return { booking: insertKeyedRow(db, "bookings", "booking_id", moved) };
     })();
-    return { booking: getRow(db, "SELECT * FROM bookings WHERE booking_id = ?", newId) };
   },
 });
 

@@ -6,12 +6,11 @@ import { createTempDir } from "../../core/index.js";
 import {
   buildInstance,
   listWorkspaceFiles,
-  openToolHarness,
-  resultText,
+  openToolBench,
   type Instance,
-  type ToolHarness,
+  type ToolBench,
 } from "../../envs/index.js";
-import type { ToolCallResult } from "../../runtime/index.js";
+import { resultText, type ToolCallResult } from "../../runtime/index.js";
 import {
   INVENTORY_SOP_PATH,
   OPERATIONS_BULLETIN_PATH,
@@ -24,16 +23,16 @@ import { logisticsTasks } from "./index.js";
 import { logisticsTools } from "./tools.js";
 
 const task = logisticsTasks[0]!;
-let harness: ToolHarness;
+let harness: ToolBench;
 let instance: Instance;
 let db: Database.Database;
 
 beforeAll(() => {
-  harness = openToolHarness(task, logisticsTools);
+  harness = openToolBench(task, logisticsTools);
   ({ instance, db } = harness);
 });
 
-afterAll(() => harness.dispose());
+afterAll(() => harness.close());
 
 const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> =>
   harness.call(name, args);

@@ -1,9 +1,11 @@
 import {
   allRows,
+  answerObjectEntries,
   cachedStatement,
   check,
   checkStateDiff,
   defineTask,
+  groupBy,
   parseAnswerJson,
   parseMarkdownTable,
   renderMarkdown,
@@ -59,18 +61,46 @@ function assignments(state: StateView): AssignmentRow[] {
   );
 }
 
+interface Duty {
+  report: number;
+  release: number;
+  rows: AssignmentRow[];
+}
+
+/** Each crew member's duty period on `day`: from report before their first departure to release after their last arrival. */
+function dutiesOn(
+  rows: AssignmentRow[],
+  day: string,
+  rules: { reportMinutes: number; releaseMinutes: number },
+): Map<string, Duty> {
+  const duties = new Map<string, Duty>();
+  for (const row of rows.filter((item) => item.flight_date === day)) {
+    const report = minutesOf(row.scheduled_departure) - rules.reportMinutes;
+    const release = minutesOf(row.scheduled_arrival) + rules.releaseMinutes;
+    const duty = duties.get(row.crew_id) ?? { report, release, rows: [] };
+    duties.set(row.crew_id, {
+      report: Math.min(duty.report, report),
+      release: Math.max(duty.release, release),
+      rows: [...duty.rows, row],
+    });
+  }
+  return duties;
+}
+
+/** Gives the crew member `from`'s assignments on `day` to `to`. */
+function reassign(db: GenerateContext["db"], to: string, from: string, day: string): void {
+  cachedStatement(
+    db,
+    "UPDATE crew_assignments SET crew_id = ? WHERE crew_id = ? AND flight_id IN (SELECT flight_id FROM flights WHERE flight_date = ?)",
+  ).run(to, from, day);
+}
+
 /** The checklist applied to tomorrow's roster: crew id -> the checks that crew member fails. */
 export function expectedFailures(state: StateView): Map<string, string[]> {
   const rules = parseDutyRules(state.readFile(CREW_DUTY_PATH) ?? "");
   const rows = assignments(state);
-  const duties = new Map<string, { report: number; release: number }>();
-  for (const row of rows) {
-    const key = `${row.crew_id}|${row.flight_date}`;
-    const report = minutesOf(row.scheduled_departure) - rules.reportMinutes;
-    const release = minutesOf(row.scheduled_arrival) + rules.releaseMinutes;
-    const duty = duties.get(key) ?? { report, release };
-    duties.set(key, { report: Math.min(duty.report, report), release: Math.max(duty.release, release) });
-  }
+  const tomorrow = dutiesOn(rows, TOMORROW, rules);
+  const today = dutiesOn(rows, TODAY, rules);
   const failures = new Map<string, Set<string>>();
   const fail = (crew: string, what: string): void => {
     failures.set(crew, (failures.get(crew) ?? new Set()).add(what));
@@ -78,11 +108,11 @@ export function expectedFailures(state: StateView): Map<string, string[]> {
   for (const row of rows.filter((item) => item.flight_date === TOMORROW)) {
     if (row.status === "leave") fail(row.crew_id, "status");
     if (!row.qualifications.split(",").includes(row.type_code)) fail(row.crew_id, "qualification");
-    const duty = duties.get(`${row.crew_id}|${TOMORROW}`);
+    const duty = tomorrow.get(row.crew_id);
     if (!duty) continue;
     if (duty.release - duty.report > (rules.maxDutyHours.get(row.role) ?? Infinity) * 60)
       fail(row.crew_id, "duty");
-    const previous = duties.get(`${row.crew_id}|${TODAY}`);
+    const previous = today.get(row.crew_id);
     if (previous && duty.report - previous.release < rules.minRestHours * 60) fail(row.crew_id, "rest");
   }
   return new Map(
@@ -120,19 +150,13 @@ function prepare(context: GenerateContext): void {
     new Set(rows.filter((row) => row.flight_date === day).map((row) => row.crew_id));
   const busy = new Set([...rosteredOn(TODAY), ...rosteredOn(TOMORROW)]);
   const planted = new Set<string>();
-  const tomorrow = rows.filter((row) => row.flight_date === TOMORROW);
-  const rotations = new Map<string, AssignmentRow[]>();
-  for (const row of tomorrow) {
-    const key = `${row.crew_id}`;
-    rotations.set(key, [...(rotations.get(key) ?? []), row]);
-  }
+  const rotations = groupBy(
+    rows.filter((row) => row.flight_date === TOMORROW),
+    (row) => row.crew_id,
+  );
   const crew = allRows<{ crew_id: string; role: string; status: string; qualifications: string }>(
     db,
     "SELECT crew_id, role, status, qualifications FROM crew ORDER BY crew_id",
-  );
-  const reassign = cachedStatement(
-    db,
-    "UPDATE crew_assignments SET crew_id = ? WHERE crew_id = ? AND flight_id IN (SELECT flight_id FROM flights WHERE flight_date = ?)",
   );
   const byRole = (role: string): string[] =>
     [...rotations.keys()].filter((id) => rotations.get(id)?.[0]?.role === role).sort();
@@ -149,7 +173,7 @@ function prepare(context: GenerateContext): void {
         !member.qualifications.split(",").includes(type),
     );
     if (stand) {
-      reassign.run(stand.crew_id, swapped, TOMORROW);
+      reassign(db, stand.crew_id, swapped, TOMORROW);
       busy.add(stand.crew_id);
       planted.add(stand.crew_id);
     }
@@ -167,7 +191,7 @@ function prepare(context: GenerateContext): void {
         member.qualifications.split(",").includes(type),
     );
     if (reserve) {
-      reassign.run(reserve.crew_id, replaced, TOMORROW);
+      reassign(db, reserve.crew_id, replaced, TOMORROW);
       planted.add(reserve.crew_id);
     }
   }
@@ -184,7 +208,6 @@ function prepare(context: GenerateContext): void {
 }
 
 function plantShortRest(db: GenerateContext["db"], planted: Set<string>): void {
-  const rules = { report: CREW_LIMITS.reportMinutes, release: CREW_LIMITS.releaseMinutes };
   const rows = assignments({ db } as StateView);
   const statusOf = new Map(
     allRows<{ crew_id: string; status: string }>(db, "SELECT crew_id, status FROM crew").map((row) => [
@@ -192,27 +215,8 @@ function plantShortRest(db: GenerateContext["db"], planted: Set<string>): void {
       row.status,
     ]),
   );
-  const dutyOf = (day: string): Map<string, { report: number; release: number; rows: AssignmentRow[] }> => {
-    const duties = new Map<string, { report: number; release: number; rows: AssignmentRow[] }>();
-    for (const row of rows.filter((item) => item.flight_date === day)) {
-      const report = minutesOf(row.scheduled_departure) - rules.report;
-      const release = minutesOf(row.scheduled_arrival) + rules.release;
-      const duty = duties.get(row.crew_id);
-      duties.set(
-        row.crew_id,
-        duty
-          ? {
-              report: Math.min(duty.report, report),
-              release: Math.max(duty.release, release),
-              rows: [...duty.rows, row],
-            }
-          : { report, release, rows: [row] },
-      );
-    }
-    return duties;
-  };
-  const today = dutyOf(TODAY);
-  const tomorrow = dutyOf(TOMORROW);
+  const today = dutiesOn(rows, TODAY, CREW_LIMITS);
+  const tomorrow = dutiesOn(rows, TOMORROW, CREW_LIMITS);
   const early = [...tomorrow]
     .filter(([crew]) => !planted.has(crew))
     .sort((x, y) => x[1].report - y[1].report || x[0].localeCompare(y[0]));
@@ -221,10 +225,6 @@ function plantShortRest(db: GenerateContext["db"], planted: Set<string>): void {
     .sort((x, y) => y[1].release - x[1].release || x[0].localeCompare(y[0]));
   const qualified = (rows: AssignmentRow[] | undefined, on: AssignmentRow[]): boolean =>
     on.every((row) => rows?.[0]?.qualifications.split(",").includes(row.type_code) ?? false);
-  const reassign = cachedStatement(
-    db,
-    "UPDATE crew_assignments SET crew_id = ? WHERE crew_id = ? AND flight_id IN (SELECT flight_id FROM flights WHERE flight_date = ?)",
-  );
   // Someone free tomorrow takes the rotation; failing that, two crew members swap tomorrow's rotations.
   for (const swap of [false, true])
     for (const [crew, duty] of early) {
@@ -245,7 +245,7 @@ function plantShortRest(db: GenerateContext["db"], planted: Set<string>): void {
         taker[0],
         TOMORROW,
       );
-      reassign.run(taker[0], crew, TOMORROW);
+      reassign(db, taker[0], crew, TOMORROW);
       for (const { assignment_id } of theirs)
         cachedStatement(db, "UPDATE crew_assignments SET crew_id = ? WHERE assignment_id = ?").run(
           crew,
@@ -257,18 +257,15 @@ function plantShortRest(db: GenerateContext["db"], planted: Set<string>): void {
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedFailures(initial);
-  const parsed = parseAnswerJson(answer);
+  const entries = Array.isArray(parseAnswerJson(answer)) ? null : answerObjectEntries(answer);
   const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed)
-      ? new Map(
-          Object.entries(parsed as Record<string, unknown>).map(([crew, checks]) => [
-            crew.trim().toUpperCase(),
-            new Set(
-              (Array.isArray(checks) ? checks : [checks]).map((item) => String(item).trim().toLowerCase()),
-            ),
-          ]),
-        )
-      : null;
+    entries &&
+    new Map(
+      entries.map(([crew, checks]) => [
+        crew.trim().toUpperCase(),
+        new Set((Array.isArray(checks) ? checks : [checks]).map((item) => String(item).trim().toLowerCase())),
+      ]),
+    );
   const crewOk =
     given !== null && given.size === expected.size && [...expected.keys()].every((crew) => given.has(crew));
   const checksOk =
@@ -309,15 +306,15 @@ checklist = read_text("memos/roster-publication-checklist.md")
 print(checklist)
 report_before = int(re.search(r"report time, (\d+) minutes before", rules).group(1))
 release_after = int(re.search(r"release, (\d+) minutes after", rules).group(1))
-max_duty = {row[0]: float(row[1]) for row in table_rows(rules, "Limits")}
+max_duty = {row[0]: float(row[1]) for row in md_table(rules, "Limits")}
 min_rest = float(re.search(r"next: (\d+) hours", rules).group(1))
 print(report_before, release_after, max_duty, min_rest)
 `,
     String.raw`
-roster = fetch_every("list_crew_assignments", "assignments", date=TOMORROW)
-crew = {member["crew_id"]: member for member in fetch_every("list_crew", "crew")}
-types = {plane["tail"]: plane["type_code"] for plane in fetch_every("list_aircraft", "aircraft")}
-tails = {flight["flight_id"]: flight["tail"] for flight in fetch_every("list_flights", "flights", date=TOMORROW)}
+roster = fetch("list_crew_assignments", "assignments", date=TOMORROW)
+crew = {member["crew_id"]: member for member in fetch("list_crew", "crew")}
+types = {plane["tail"]: plane["type_code"] for plane in fetch("list_aircraft", "aircraft")}
+tails = {flight["flight_id"]: flight["tail"] for flight in fetch("list_flights", "flights", date=TOMORROW)}
 on_roster = sorted({row["crew_id"] for row in roster})
 print(len(roster), "assignments,", len(on_roster), "crew")
 `,
@@ -330,7 +327,7 @@ def duty_of(rows):
 failures = {}
 for crew_id in on_roster:
     member = crew[crew_id]
-    mine = fetch_every("list_crew_assignments", "assignments", crew_id=crew_id)
+    mine = fetch("list_crew_assignments", "assignments", crew_id=crew_id)
     tomorrow = [r for r in mine if r["flight_date"] == TOMORROW]
     today = [r for r in mine if r["flight_date"] == TODAY]
     failed = []

@@ -1,5 +1,6 @@
 import {
   allRows,
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
@@ -69,15 +70,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
     total_usd?: unknown;
     flights?: unknown;
   } | null;
+  const entries = answerObjectEntries(answer, "flights");
   const flights =
-    parsed && typeof parsed.flights === "object" && parsed.flights !== null
-      ? new Map(
-          Object.entries(parsed.flights as Record<string, unknown>).map(([key, value]) => [
-            flightNumberKey(key),
-            answerNumber(value),
-          ]),
-        )
-      : null;
+    entries && new Map(entries.map(([key, value]) => [flightNumberKey(key), answerNumber(value)]));
   const flightsOk =
     flights !== null &&
     flights.size === expected.byFlight.size &&
@@ -123,17 +118,17 @@ function cells(options: Options = {}): string[] {
     String.raw`
 policy = read_text("policies/passenger-compensation.md")
 bands = []
-for row in table_rows(policy, "Compensation bands"):
+for row in md_table(policy, "Compensation bands"):
     bands.append({"band": row[0], "from": int(row[1]), "to": float("inf") if row[2] == "no limit" else int(row[2]), "minutes": int(row[3]), "amount": float(row[4])})
 exempt = [code.strip() for code in re.search(r"delay code is one of: ([A-Z, ]+)\.", policy).group(1).split(",")]
 weather_text = read_text("exports/weather-delays-" + YESTERDAY + ".csv")
 weather = {row["flight_number"] for row in csv_rows(weather_text)}
 ${options.ignoreWeatherExport ? "weather = set()" : ""}
-distance = {route["route_id"]: route["distance_km"] for route in fetch_every("list_routes", "routes")}
+distance = {route["route_id"]: route["distance_km"] for route in fetch("list_routes", "routes")}
 print(bands, exempt, sorted(weather))
 `,
     String.raw`
-flights = [flight for flight in fetch_every("list_flights", "flights", date=YESTERDAY) if flight["status"] != "cancelled"]
+flights = [flight for flight in fetch("list_flights", "flights", date=YESTERDAY) if flight["status"] != "cancelled"]
 candidates = []
 for flight in flights:
     ${options.trustFeed ? 'feed = tools.get_flight_status(flight_id=flight["flight_id"])' : 'feed = call("get_flight_status", flight_id=flight["flight_id"])'}
@@ -150,7 +145,7 @@ print(len(flights), "flights,", len(candidates), "owed")
 owed = {}
 passengers = 0
 for flight, band in candidates:
-    ${options.countAllBookings ? 'booked = [b for b in fetch_every("list_bookings", "bookings", flight_id=flight["flight_id"]) if b["status"] in ("flown", "no_show")]' : 'booked = fetch_every("list_bookings", "bookings", flight_id=flight["flight_id"], status="flown")'}
+    ${options.countAllBookings ? 'booked = [b for b in fetch("list_bookings", "bookings", flight_id=flight["flight_id"]) if b["status"] in ("flown", "no_show")]' : 'booked = fetch("list_bookings", "bookings", flight_id=flight["flight_id"], status="flown")'}
     if booked:
         owed[flight["flight_number"]] = len(booked) * band["amount"]
         passengers += len(booked)

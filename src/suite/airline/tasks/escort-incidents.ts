@@ -8,6 +8,7 @@ import {
   parseCsv,
   cachedStatement,
   getRow,
+  insertKeyedRow,
   type Check,
   type GenerateContext,
   type StateView,
@@ -15,11 +16,16 @@ import {
 } from "../../../envs/index.js";
 import { CONNECTION_STANDARDS_PATH, parseConnectionStandards } from "../documents.js";
 import { airlineDomain } from "../domain.js";
-import { connectionCells, yesterdayConnections, type ConnectionOptions } from "./missed-connections.js";
+import {
+  connectionCells,
+  yesterdayConnections,
+  type Connection,
+  type ConnectionOptions,
+} from "./missed-connections.js";
 import { PYTHON_IS_MINOR } from "./python.js";
 import { TODAY_TEXT, YESTERDAY, isUnaccompaniedMinor, minutesOf } from "./shared.js";
-import { stampAt } from "../generate.js";
-import { bookingId } from "../ids.js";
+import { drawPnr, stampOf } from "../generate.js";
+import { nextBookingId } from "../tools.js";
 import { HUB_MCT, UM_MCT } from "../reference.js";
 
 export const ESCORT_REPORT_PATH = `reports/escort-incidents-${YESTERDAY}.csv`;
@@ -39,7 +45,7 @@ export function expectedIncidents(state: StateView): Incident[] {
       "SELECT pnr, passenger_name FROM bookings WHERE segment = 1",
     ).map((row) => [row.pnr, row.passenger_name]),
   );
-  return yesterdayConnections(state)
+  return yesterdayConnections(state.db)
     .filter((connection) => isUnaccompaniedMinor(connection.notes) && connection.gap < minor)
     .map((connection) => ({
       pnr: connection.pnr,
@@ -58,26 +64,7 @@ function prepare(context: GenerateContext): void {
   const standards = parseConnectionStandards(context.readFile(CONNECTION_STANDARDS_PATH) ?? "");
   const all = Number.isFinite(standards.all) ? standards.all : HUB_MCT;
   const minor = Number.isFinite(standards.minor) ? standards.minor : UM_MCT;
-  const read = (): Array<{
-    pnr: string;
-    inbound: string;
-    arrived: string;
-    departed: string;
-    notes: string | null;
-    gap: number;
-  }> =>
-    allRows<{ pnr: string; inbound: string; arrived: string; departed: string; notes: string | null }>(
-      db,
-      `SELECT b1.pnr, f1.flight_id AS inbound, f1.actual_arrival AS arrived, f2.actual_departure AS departed, b1.notes
-     FROM bookings b1
-     JOIN bookings b2 ON b2.pnr = b1.pnr AND b2.segment = b1.segment + 1
-     JOIN flights f1 ON f1.flight_id = b1.flight_id
-     JOIN flights f2 ON f2.flight_id = b2.flight_id
-     WHERE f1.flight_date = ? AND b1.status = 'flown'
-       AND f1.actual_arrival IS NOT NULL AND f2.actual_departure IS NOT NULL
-     ORDER BY b1.pnr`,
-      YESTERDAY,
-    ).map((row) => ({ ...row, gap: minutesOf(row.departed) - minutesOf(row.arrived) }));
+  const read = (): Connection[] => yesterdayConnections(db);
   // A small network may have no connection between the two minimums: an unaccompanied minor's itinerary
   // is added on yesterday's tightest hub pair with a longer gap, whose inbound flight was then held at its
   // origin (a technical delay) so that the connection lands there.
@@ -108,34 +95,30 @@ function prepare(context: GenerateContext): void {
     const pair = pairs[0];
     if (pair) {
       const shift = pair.gap - target;
-      const moved = (stamp: string): string =>
-        stampAt(YESTERDAY, minutesOf(stamp) + shift - minutesOf(`${YESTERDAY}T00:00`));
+      const moved = (stamp: string): string => stampOf(minutesOf(stamp) + shift);
       cachedStatement(
         db,
         "UPDATE flights SET actual_departure = ?, actual_arrival = ?, delay_code = ? WHERE flight_id = ?",
       ).run(moved(pair.inbound_departed), moved(pair.arrived), pair.delay_code ?? "TECH", pair.inbound);
-      const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-      let pnr = "";
-      do {
-        pnr = Array.from({ length: 6 }, () => letters[context.random.int(0, letters.length - 1)]).join("");
-      } while (getRow(db, "SELECT 1 FROM bookings WHERE pnr = ?", pnr));
-      const last =
-        getRow<{ id: string }>(db, "SELECT MAX(booking_id) AS id FROM bookings")?.id ?? "BK-000000";
-      const name = `${context.faker.person.firstName()} ${context.faker.person.lastName()}`;
-      const insert = cachedStatement(
-        db,
-        "INSERT INTO bookings (booking_id, pnr, segment, flight_id, passenger_name, member_id, fare_class, status, booked_at, notes, rebooked_from) VALUES (?, ?, ?, ?, ?, NULL, 'Y', 'flown', ?, ?, NULL)",
+      const pnr = drawPnr(
+        context.random,
+        (code) => !!getRow(db, "SELECT 1 FROM bookings WHERE pnr = ?", code),
       );
+      const name = `${context.faker.person.firstName()} ${context.faker.person.lastName()}`;
       [pair.inbound, pair.onward].forEach((flight, index) => {
-        insert.run(
-          bookingId.format(Number(last.slice(3)) + 1 + index),
+        insertKeyedRow(db, "bookings", "booking_id", {
+          booking_id: nextBookingId(db),
           pnr,
-          index + 1,
-          flight,
-          name,
-          `${addDays(YESTERDAY, -12)}T19:05`,
-          "Unaccompanied minor, 8 yrs; handover to gate agent at each stop",
-        );
+          segment: index + 1,
+          flight_id: flight,
+          passenger_name: name,
+          member_id: null,
+          fare_class: "Y",
+          status: "flown",
+          booked_at: `${addDays(YESTERDAY, -12)}T19:05`,
+          notes: "Unaccompanied minor, 8 yrs; handover to gate agent at each stop",
+          rebooked_from: null,
+        });
         cachedStatement(db, "UPDATE flights SET pax_boarded = pax_boarded + 1 WHERE flight_id = ?").run(
           flight,
         );
@@ -235,7 +218,7 @@ names = {}
 incidents = []
 for pnr, c in sorted(connections.items()):
     if is_minor(c["notes"]) and ${options.skipsMissed ? 'mct["all passengers"] <= c["gap"] < limit' : 'c["gap"] < limit'}:
-        legs = fetch_every("list_bookings", "bookings", pnr=pnr)
+        legs = fetch("list_bookings", "bookings", pnr=pnr)
         incidents.append((pnr, legs[0]["passenger_name"], c["gap"]))
 lines = ["pnr,passenger_name,connection_minutes"] + ['%s,"%s",%d' % row for row in incidents]
 tools.write_file(path="${ESCORT_REPORT_PATH}", content="\n".join(lines) + "\n")

@@ -3,13 +3,13 @@ import { join } from "node:path";
 import {
   addDays,
   allRows,
+  answerObjectEntries,
   cachedStatement,
   check,
   checkStateDiff,
   defineTask,
   longDate,
-  parseAnswerJson,
-  renderEmail,
+  writeEmailsBySent,
   type Check,
   type GenerateContext,
   type StateView,
@@ -147,31 +147,25 @@ function prepare(context: GenerateContext): void {
         });
     }
   }
-  emails
-    .sort((x, y) => x.sent.localeCompare(y.sent))
-    .forEach((email, index) =>
-      context.writeFile(
-        `emails/engineering-${String(index + 1).padStart(2, "0")}.md`,
-        renderEmail(
-          { From: "engineering@regionalair.example", Sent: email.sent, Subject: email.subject },
-          email.body,
-        ),
-      ),
-    );
+  const from = "engineering@regionalair.example";
+  writeEmailsBySent(
+    context,
+    "emails/engineering-",
+    emails.map(({ sent, subject, body }) => ({
+      headers: { From: from, Sent: sent, Subject: subject },
+      body,
+    })),
+  );
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedStatusChanges(initial);
-  const parsed = parseAnswerJson(answer) as { changed?: unknown } | null;
+  const entries = answerObjectEntries(answer, "changed");
   const given =
-    parsed && typeof parsed.changed === "object" && parsed.changed !== null
-      ? new Map(
-          Object.entries(parsed.changed as Record<string, unknown>).map(([tail, status]) => [
-            tail.trim().toUpperCase(),
-            String(status).trim().toLowerCase(),
-          ]),
-        )
-      : null;
+    entries &&
+    new Map(
+      entries.map(([tail, status]) => [tail.trim().toUpperCase(), String(status).trim().toLowerCase()]),
+    );
   const answerOk =
     given !== null &&
     given.size === expected.size &&
@@ -215,18 +209,11 @@ function cells(options: Options = {}): string[] {
   return [
     AIRLINE_HELPERS,
     String.raw`
-paths, page = [], 1
-while True:
-    listing = tools.list_files(path="emails", page=page)
-    paths += [item["path"] for item in listing["files"]]
-    if not listing["has_more"]:
-        break
-    page += 1
 readings = [
 ${readings}
 ]
 emails = []
-for path in paths:
+for path in folder_paths("emails"):
     text = read_text(path)
     header = {key: value.strip() for key, value in re.findall(r"^(From|Sent|Subject): (.*)$", text, re.M)}
     ${options.engineeringOnly ? 'if not header.get("From", "").startswith("engineering@"):\n        continue' : ""}
@@ -244,7 +231,7 @@ latest = {}
 for sent, tail, status, path in emails:
     if status is not None or tail not in latest:
         latest[tail] = status
-fleet = {plane["tail"]: plane["status"] for plane in fetch_every("list_aircraft", "aircraft")}
+fleet = {plane["tail"]: plane["status"] for plane in fetch("list_aircraft", "aircraft")}
 changed = {}
 for tail, status in sorted(latest.items()):
     if status is not None and tail in fleet and fleet[tail] != status:

@@ -1,17 +1,19 @@
 import {
   allRows,
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
   getRow,
-  parseAnswerJson,
+  groupBy,
   type Check,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY, TODAY_TEXT, minutesOf, type FlightRecord } from "./shared.js";
+import type { FlightRecord } from "../schema.js";
+import { TODAY, TODAY_TEXT, minutesOf } from "./shared.js";
 
 /** The ops-control AOG email: the tail it grounds and the turnaround it asks to keep around swapped flights. */
 export function aogEmail(state: StateView): { tail: string; turnaround: number } {
@@ -48,40 +50,34 @@ export function expectedSwaps(state: StateView): { tail: string; swaps: Map<stri
     "SELECT * FROM flights WHERE flight_date >= ? AND status <> 'cancelled' ORDER BY scheduled_departure, flight_id",
     TODAY,
   );
-  const busy = new Map<string, Array<[number, number]>>();
-  for (const flight of flights) {
-    const list = busy.get(flight.tail) ?? [];
-    list.push([minutesOf(flight.scheduled_departure), minutesOf(flight.scheduled_arrival)]);
-    busy.set(flight.tail, list);
-  }
+  const span = (flight: FlightRecord): [number, number] => [
+    minutesOf(flight.scheduled_departure),
+    minutesOf(flight.scheduled_arrival),
+  ];
+  const busy = groupBy(flights, (flight) => flight.tail);
   const swaps = new Map<string, string>();
   for (const flight of flights.filter((row) => row.tail === tail && row.status === "scheduled")) {
-    const departs = minutesOf(flight.scheduled_departure);
-    const arrives = minutesOf(flight.scheduled_arrival);
+    const [departs, arrives] = span(flight);
     const free = candidates.find((candidate) =>
-      (busy.get(candidate) ?? []).every(
-        ([start, end]) => start >= arrives + turnaround || end + turnaround <= departs,
-      ),
+      (busy.get(candidate) ?? [])
+        .map(span)
+        .every(([start, end]) => start >= arrives + turnaround || end + turnaround <= departs),
     );
     if (!free) continue;
     swaps.set(flight.flight_id, free);
-    busy.set(free, [...(busy.get(free) ?? []), [departs, arrives]]);
+    busy.set(free, [...(busy.get(free) ?? []), flight]);
   }
   return { tail, swaps };
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const { tail, swaps } = expectedSwaps(initial);
-  const parsed = parseAnswerJson(answer) as { swaps?: unknown } | null;
-  const given =
-    parsed && typeof parsed.swaps === "object" && parsed.swaps !== null
-      ? Object.entries(parsed.swaps as Record<string, unknown>).map(([key, value]) => [
-          key.trim().toUpperCase(),
-          String(value).trim().toUpperCase(),
-        ])
-      : null;
+  const given = answerObjectEntries(answer, "swaps")?.map(([key, value]) => [
+    key.trim().toUpperCase(),
+    String(value).trim().toUpperCase(),
+  ]);
   const answerOk =
-    given !== null &&
+    given !== undefined &&
     given.length === swaps.size &&
     given.every(([flight, newTail]) => swaps.get(flight ?? "") === newTail);
   return [
@@ -114,16 +110,8 @@ function cells(options: Options = {}): string[] {
   return [
     AIRLINE_HELPERS,
     String.raw`
-email_paths = []
-page = 1
-while True:
-    listing = tools.list_files(path="emails", page=page)
-    email_paths += [item["path"] for item in listing["files"]]
-    if not listing["has_more"]:
-        break
-    page += 1
 grounded = None
-for path in sorted(email_paths):
+for path in sorted(folder_paths("emails")):
     text = read_text(path)
     match = re.search(r"^Subject: AOG (N\d{3}RA)\b", text, re.M)
     if match:
@@ -134,11 +122,11 @@ plane = call("get_aircraft", tail=grounded)["aircraft"]
 print(plane)
 `,
     String.raw`
-fleet = fetch_every("list_aircraft", "aircraft", type_code=plane["type_code"])
+fleet = fetch("list_aircraft", "aircraft", type_code=plane["type_code"])
 candidates = sorted(a["tail"] for a in fleet if a["tail"] != grounded and ${options.anyStatus ? 'a["status"] != "grounded"' : 'a["status"] == "active"'})
 busy = {}
 for tail in candidates + [grounded]:
-    busy[tail] = [f for f in fetch_every("list_flights", "flights", tail=tail, date_from=TODAY) if f["status"] != "cancelled"]
+    busy[tail] = [f for f in fetch("list_flights", "flights", tail=tail, date_from=TODAY) if f["status"] != "cancelled"]
 to_move = sorted((f for f in busy[grounded] if f["status"] == "scheduled"${options.todayOnly ? ' and f["flight_date"] == TODAY' : ""}), key=lambda f: (f["scheduled_departure"], f["flight_id"]))
 print(candidates, [f["flight_id"] for f in to_move])
 `,

@@ -1,9 +1,10 @@
+import type Database from "better-sqlite3";
 import {
   allRows,
+  answerListItems,
   check,
   checkStateDiff,
   defineTask,
-  parseAnswerJson,
   type Check,
   type StateView,
   type VerifyContext,
@@ -20,9 +21,9 @@ export interface Connection {
 }
 
 /** Yesterday's two-segment itineraries whose passenger flew the inbound leg, with the real connection time. */
-export function yesterdayConnections(state: StateView): Connection[] {
+export function yesterdayConnections(db: Database.Database): Connection[] {
   return allRows<{ pnr: string; arrived: string; departed: string; notes: string | null }>(
-    state.db,
+    db,
     `SELECT b1.pnr, f1.actual_arrival AS arrived, f2.actual_departure AS departed, b1.notes
      FROM bookings b1
      JOIN bookings b2 ON b2.pnr = b1.pnr AND b2.segment = b1.segment + 1
@@ -37,18 +38,16 @@ export function yesterdayConnections(state: StateView): Connection[] {
 
 export function expectedMissed(state: StateView): string[] {
   const { all } = parseConnectionStandards(state.readFile(CONNECTION_STANDARDS_PATH) ?? "");
-  return yesterdayConnections(state)
+  return yesterdayConnections(state.db)
     .filter((connection) => connection.gap < all)
     .map((connection) => connection.pnr)
     .sort();
 }
 
 export function checkPnrList(answer: string, key: string, expected: string[]): Check {
-  const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-  const list = Array.isArray(parsed?.[key])
-    ? (parsed[key] as unknown[]).map((pnr) => String(pnr).trim().toUpperCase())
-    : null;
-  const ok = list !== null && list.length === expected.length && expected.every((pnr) => list.includes(pnr));
+  const list = answerListItems(answer, key)?.map((pnr) => pnr.toUpperCase());
+  const ok =
+    list !== undefined && list.length === expected.length && expected.every((pnr) => list.includes(pnr));
   return check(
     `answer-${key.replace(/_/g, "-")}`,
     ok,
@@ -78,9 +77,9 @@ export function connectionCells(options: ConnectionOptions = {}): string[] {
     AIRLINE_HELPERS,
     String.raw`
 standards = read_text("policies/connection-standards.md")
-mct = {row[0]: int(row[1]) for row in table_rows(standards, "Minimum connection times")}
+mct = {row[0]: int(row[1]) for row in md_table(standards, "Minimum connection times")}
 print(mct)
-flights = {f["flight_id"]: f for f in fetch_every("list_flights", "flights", date=YESTERDAY)}
+flights = {f["flight_id"]: f for f in fetch("list_flights", "flights", date=YESTERDAY)}
 feed = {}
 for flight_id, flight in flights.items():
     if flight["status"] == "cancelled":
@@ -91,7 +90,7 @@ print(len(flights), "flights")
     String.raw`
 segments = {}
 for flight_id in feed:
-    for booking in fetch_every("list_bookings", "bookings", flight_id=flight_id):
+    for booking in fetch("list_bookings", "bookings", flight_id=flight_id):
         segments.setdefault(booking["pnr"], []).append(booking)
 connections = {}
 for pnr, legs in segments.items():

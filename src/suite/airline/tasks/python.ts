@@ -1,9 +1,16 @@
-import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE, addDays } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  REFERENCE_DATE,
+  addDays,
+  pythonClientHelpers,
+} from "../../../envs/index.js";
 
 /**
- * Python every airline oracle starts with: what a careful agent writes first. `call` retries a 503 (the
- * schedule listing's transient failure) and an ops-feed answer whose body says `status: error` (the silent
- * failure of get_flight_status); `fetch_every` pages through a listing with those retries.
+ * Python every airline oracle starts with: what a careful agent writes first. The kit's `call` retries a 503
+ * (the schedule listing's transient failure) and an ops-feed answer whose body says `status: error` (the
+ * silent failure of get_flight_status); its `fetch` pages through a listing with those retries. `md_table`
+ * reads a policy table, `folder_paths` lists a workspace folder page by page.
  */
 export const AIRLINE_HELPERS = String.raw`
 import json, re
@@ -11,40 +18,16 @@ from datetime import datetime, timedelta
 
 ${PYTHON_WORKSPACE_HELPERS}
 
-def call(name, **kwargs):
-    for attempt in range(6):
-        try:
-            result = tools[name](**kwargs)
-        except ToolError as error:
-            if "503" in str(error) and attempt < 5:
-                continue
-            raise
-        if isinstance(result, dict) and result.get("status") == "error" and "error" in result:
-            continue
-        return result
-    raise RuntimeError(name + " kept failing")
-
-def fetch_every(tool, key, **filters):
-    items, page = [], 1
+${pythonClientHelpers({ attempts: 6 })}
+${PYTHON_MARKDOWN_HELPERS}
+def folder_paths(folder):
+    paths, page = [], 1
     while True:
-        result = call(tool, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
+        listing = tools.list_files(path=folder, page=page)
+        paths += [item["path"] for item in listing["files"]]
+        if not listing["has_more"]:
+            return paths
         page += 1
-
-def table_rows(markdown, heading):
-    lines = markdown.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("#") and heading in line)
-    rows = []
-    for line in lines[start + 1:]:
-        if line.startswith("#"):
-            break
-        if line.startswith("|"):
-            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-        elif rows:
-            break
-    return [row for row in rows[1:] if not all(set(cell) <= set("-:") for cell in row)]
 
 def csv_rows(text):
     import csv, io

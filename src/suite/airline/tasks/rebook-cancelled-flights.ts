@@ -1,29 +1,20 @@
 import type Database from "better-sqlite3";
 import {
   allRows,
+  answerListItems,
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
   getRow,
-  parseAnswerJson,
   type Check,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
+import { seatsBooked } from "../tools.js";
 import { AIRLINE_HELPERS, PYTHON_IS_MINOR } from "./python.js";
-import { TODAY, TODAY_TEXT, TOMORROW, isUnaccompaniedMinor, type FlightRecord } from "./shared.js";
-
-interface BookingRecord {
-  booking_id: string;
-  pnr: string;
-  segment: number;
-  flight_id: string;
-  passenger_name: string;
-  member_id: string | null;
-  status: string;
-  booked_at: string;
-  notes: string | null;
-}
+import type { BookingRecord, FlightRecord } from "../schema.js";
+import { TODAY, TODAY_TEXT, TOMORROW, isUnaccompaniedMinor } from "./shared.js";
 
 const TIER_RANK: Record<string, number> = { platinum: 0, gold: 1, silver: 2, blue: 3 };
 
@@ -51,13 +42,7 @@ export function expectedRebooking(db: Database.Database): Plan {
       TOMORROW,
     ).map((alternative) => ({
       id: alternative.flight_id,
-      free:
-        alternative.seats -
-        (getRow<{ n: number }>(
-          db,
-          "SELECT COUNT(*) AS n FROM bookings WHERE flight_id = ? AND status = 'confirmed'",
-          alternative.flight_id,
-        )?.n ?? 0),
+      free: alternative.seats - seatsBooked(db, alternative.flight_id),
     }));
     const passengers = allRows<BookingRecord>(
       db,
@@ -110,11 +95,7 @@ export function expectedRebooking(db: Database.Database): Plan {
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const plan = expectedRebooking(initial.db);
-  const parsed = parseAnswerJson(answer) as { rebooked?: unknown; not_accommodated?: unknown } | null;
-  const rebooked =
-    parsed && typeof parsed.rebooked === "object" && parsed.rebooked !== null
-      ? Object.entries(parsed.rebooked as Record<string, unknown>)
-      : null;
+  const rebooked = answerObjectEntries(answer, "rebooked");
   const rebookedOk =
     rebooked !== null &&
     rebooked.length === plan.moves.size &&
@@ -122,11 +103,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       ([id, flight]) =>
         plan.moves.get(id.trim().toUpperCase())?.flightId === String(flight).trim().toUpperCase(),
     );
-  const unplaced = Array.isArray(parsed?.not_accommodated)
-    ? parsed.not_accommodated.map((id) => String(id).trim().toUpperCase())
-    : null;
+  const unplaced = answerListItems(answer, "not_accommodated")?.map((id) => id.toUpperCase());
   const unplacedOk =
-    unplaced !== null &&
+    unplaced !== undefined &&
     unplaced.length === plan.unplaced.length &&
     plan.unplaced.every((id) => unplaced.includes(id));
   const expectedAnswer = JSON.stringify({
@@ -182,7 +161,7 @@ function cells(options: Options = {}): string[] {
 memo = read_text("memos/rebooking-priority.md")
 print(memo)
 ${minor}
-cancelled = fetch_every("list_flights", "flights", date=TODAY, status="cancelled")
+cancelled = fetch("list_flights", "flights", date=TODAY, status="cancelled")
 print([(f["flight_id"], f["flight_number"], f["route_id"], f["scheduled_departure"]) for f in cancelled])
 `,
     String.raw`
@@ -190,14 +169,14 @@ tier_rank = {"platinum": 0, "gold": 1, "silver": 2, "blue": 3}
 tiers = {}
 work = []
 for flight in cancelled:
-    passengers = fetch_every("list_bookings", "bookings", flight_id=flight["flight_id"], status="confirmed")
+    passengers = fetch("list_bookings", "bookings", flight_id=flight["flight_id"], status="confirmed")
     onward = {}
     for b in passengers:
-        itinerary = fetch_every("list_bookings", "bookings", pnr=b["pnr"])
+        itinerary = fetch("list_bookings", "bookings", pnr=b["pnr"])
         onward[b["booking_id"]] = any(other["segment"] > b["segment"] for other in itinerary)
         if b["member_id"] and b["member_id"] not in tiers:
             tiers[b["member_id"]] = call("get_loyalty_member", member_id=b["member_id"])["member"]["tier"]
-    later = [f for f in fetch_every("list_flights", "flights", origin=flight["origin"], destination=flight["destination"], date_from=TODAY, date_to=TOMORROW)
+    later = [f for f in fetch("list_flights", "flights", origin=flight["origin"], destination=flight["destination"], date_from=TODAY, date_to=TOMORROW)
              if f["status"] == "scheduled" and f["scheduled_departure"] > flight["scheduled_departure"]]
     later.sort(key=lambda f: (f["scheduled_departure"], f["flight_id"]))
     free = {f["flight_id"]: call("get_flight", flight_id=f["flight_id"])["seats_free"] for f in later}

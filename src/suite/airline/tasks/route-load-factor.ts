@@ -1,5 +1,6 @@
 import {
   allRows,
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
@@ -39,16 +40,10 @@ export function expectedWatchList(context: Pick<VerifyContext, "initial">): {
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const { watch: expected, operated } = expectedWatchList({ initial });
-  const parsed = parseAnswerJson(answer) as { watch_list?: unknown; flights_operated?: unknown } | null;
+  const parsed = parseAnswerJson(answer) as { flights_operated?: unknown } | null;
+  const entries = answerObjectEntries(answer, "watch_list");
   const given =
-    parsed && typeof parsed.watch_list === "object" && parsed.watch_list !== null
-      ? new Map(
-          Object.entries(parsed.watch_list as Record<string, unknown>).map(([key, value]) => [
-            key.trim().toUpperCase(),
-            answerNumber(value),
-          ]),
-        )
-      : null;
+    entries && new Map(entries.map(([key, value]) => [key.trim().toUpperCase(), answerNumber(value)]));
   const routesOk =
     given !== null && given.size === expected.size && [...expected.keys()].every((route) => given.has(route));
   const valuesOk =
@@ -88,7 +83,7 @@ function cells(options: Options = {}): string[] {
     String.raw`
 memo = read_text("memos/network-planning.md")
 threshold = int(re.search(r"load factor is below (\d+)%", memo).group(1)) / 100
-seats = {plane["tail"]: plane["seats"] for plane in fetch_every("list_aircraft", "aircraft")}
+seats = {plane["tail"]: plane["seats"] for plane in fetch("list_aircraft", "aircraft")}
 print(threshold, len(seats), "aircraft")
 `,
     String.raw`

@@ -10,29 +10,13 @@ import {
 } from "../../../envs/index.js";
 import { weatherExportPath } from "../documents.js";
 import { minutesOf } from "../generate.js";
+import type { FlightRecord } from "../schema.js";
 
 export const TODAY = REFERENCE_DATE;
 export const YESTERDAY = addDays(REFERENCE_DATE, -1);
 export const TOMORROW = addDays(REFERENCE_DATE, 1);
 /** How instructions name today, the same at every scale. */
 export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
-
-export interface FlightRecord {
-  flight_id: string;
-  flight_number: string;
-  flight_date: string;
-  route_id: string;
-  origin: string;
-  destination: string;
-  tail: string;
-  scheduled_departure: string;
-  scheduled_arrival: string;
-  actual_departure: string | null;
-  actual_arrival: string | null;
-  status: string;
-  delay_code: string | null;
-  pax_boarded: number | null;
-}
 
 export function flightsOn(db: Database.Database, date: string): FlightRecord[] {
   return allRows<FlightRecord>(
