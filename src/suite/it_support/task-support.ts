@@ -1,6 +1,6 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../envs/index.js";
 /** Helpers shared by the it_support tasks: reading the desk's "now", planting tickets, Python snippets. */
 import type Database from "better-sqlite3";
+import { PYTHON_WORKSPACE_HELPERS, type NearMiss } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { isoToMinutes } from "./business-time.js";
 import type { Priority, Tier } from "./policy.js";
@@ -130,6 +130,37 @@ def business_minutes(start, end, holidays):
         day += timedelta(days=1)
     return total
 `;
+
+/** The oracles' opening lines: the helpers, the drive's file list and the handbook (it states the snapshot). */
+export const ORACLE_OPENING = `${PYTHON_HELPERS}
+print([entry["path"] for entry in tools.list_files()["files"]])
+handbook = read_text("policies/service-desk-handbook.md")`;
+
+/** Python that reads the snapshot instant the handbook states into the variable `name`. */
+export function snapshotFromHandbook(name = "now"): string {
+  return `${name} = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))`;
+}
+
+/** The switches of an oracle whose near-misses each turn one of them on. */
+export type OracleFlags<Flag extends string> = Partial<Record<Flag, boolean>>;
+
+/** The switches as Python constants, one a line: `noAgeRule: true` becomes `NO_AGE_RULE = True`. */
+export function pythonFlags<Flag extends string>(flags: readonly Flag[], options: OracleFlags<Flag>): string {
+  const constant = (flag: string): string => flag.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+  return flags.map((flag) => `${constant(flag)} = ${options[flag] ? "True" : "False"}`).join("\n");
+}
+
+/** One near-miss per `[id, flag, description]` row: the oracle's cells with that one switch on. */
+export function flagNearMisses<Flag extends string>(
+  cells: (options: OracleFlags<Flag>) => string[],
+  rows: ReadonlyArray<readonly [id: string, flag: Flag, description: string]>,
+): NearMiss[] {
+  return rows.map(([id, flag, description]) => ({
+    id,
+    description,
+    cells: cells({ [flag]: true } as OracleFlags<Flag>),
+  }));
+}
 
 /**
  * Picks the generated ticket created closest to `createdAt` (not yet used), so that a planted ticket can

@@ -20,7 +20,11 @@ import {
   type Tier,
 } from "../policy.js";
 import {
-  PYTHON_HELPERS,
+  ORACLE_OPENING,
+  flagNearMisses,
+  pythonFlags,
+  snapshotFromHandbook,
+  type OracleFlags,
   baseRecord,
   closestTicketId,
   companiesByTier,
@@ -273,34 +277,26 @@ function verifyEscalations(
   ];
 }
 
-interface OracleOptions {
-  noPlatinumHalving?: boolean;
-  includeWaiting?: boolean;
-  ignoreEscalationLevel?: boolean;
-  calendarHours?: boolean;
-  platinumSecurityToEnterprise?: boolean;
-  escalateAtThreshold?: boolean;
-  skipWrites?: boolean;
-}
+const FLAGS = [
+  "noPlatinumHalving",
+  "includeWaiting",
+  "ignoreEscalationLevel",
+  "calendarHours",
+  "platinumSecurityToEnterprise",
+  "escalateAtThreshold",
+  "skipWrites",
+] as const;
+type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
 
 function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 matrix = read_text("policies/escalation-matrix.md")
 holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
 print(matrix)`,
-    `NO_PLATINUM_HALVING = ${flag(options.noPlatinumHalving)}
-INCLUDE_WAITING = ${flag(options.includeWaiting)}
-IGNORE_ESCALATION_LEVEL = ${flag(options.ignoreEscalationLevel)}
-CALENDAR_HOURS = ${flag(options.calendarHours)}
-PLATINUM_SECURITY_TO_ENTERPRISE = ${flag(options.platinumSecurityToEnterprise)}
-ESCALATE_AT_THRESHOLD = ${flag(options.escalateAtThreshold)}
-SKIP_WRITES = ${flag(options.skipWrites)}
+    `${pythonFlags(FLAGS, options)}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 thresholds = {p: (float(a) * 60, float(b) * 60) for p, a, b in
               re.findall(r"\\| (P[1-4]) \\| ([0-9.]+) business hours \\| ([0-9.]+) business hours \\|", matrix)}
 routing = dict(re.findall(r"\\| (network|hardware|software|access|email|security|database) \\| ([^|]+?) \\|", matrix))
@@ -374,41 +370,17 @@ export const escalateOverdueTicketsTask = defineTask({
     ];
   },
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "no-platinum-halving",
-      description: "Uses the normal thresholds for platinum customers.",
-      cells: cells({ noPlatinumHalving: true }),
-    },
-    {
-      id: "includes-waiting-tickets",
-      description: "Also escalates pending and on_hold tickets.",
-      cells: cells({ includeWaiting: true }),
-    },
-    {
-      id: "re-escalates",
-      description: "Escalates tickets that were already escalated once.",
-      cells: cells({ ignoreEscalationLevel: true }),
-    },
-    {
-      id: "calendar-hours",
-      description: "Measures age in calendar hours instead of business hours.",
-      cells: cells({ calendarHours: true }),
-    },
-    {
-      id: "platinum-security-to-enterprise",
-      description: "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
-      cells: cells({ platinumSecurityToEnterprise: true }),
-    },
-    {
-      id: "escalates-at-threshold",
-      description: "Escalates tickets exactly at their threshold.",
-      cells: cells({ escalateAtThreshold: true }),
-    },
-    {
-      id: "answers-without-escalating",
-      description: "Reports the right tickets but never escalates them.",
-      cells: cells({ skipWrites: true }),
-    },
-  ],
+  nearMisses: flagNearMisses(cells, [
+    ["no-platinum-halving", "noPlatinumHalving", "Uses the normal thresholds for platinum customers."],
+    ["includes-waiting-tickets", "includeWaiting", "Also escalates pending and on_hold tickets."],
+    ["re-escalates", "ignoreEscalationLevel", "Escalates tickets that were already escalated once."],
+    ["calendar-hours", "calendarHours", "Measures age in calendar hours instead of business hours."],
+    [
+      "platinum-security-to-enterprise",
+      "platinumSecurityToEnterprise",
+      "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
+    ],
+    ["escalates-at-threshold", "escalateAtThreshold", "Escalates tickets exactly at their threshold."],
+    ["answers-without-escalating", "skipWrites", "Reports the right tickets but never escalates them."],
+  ]),
 });

@@ -19,7 +19,11 @@ import {
   REFRESH_WARRANTY_TICKET_THRESHOLD,
 } from "../policy.js";
 import {
-  PYTHON_HELPERS,
+  ORACLE_OPENING,
+  flagNearMisses,
+  pythonFlags,
+  snapshotFromHandbook,
+  type OracleFlags,
   baseRecord,
   closestTicketId,
   firstCustomerOf,
@@ -201,31 +205,24 @@ export function expectedRefreshTags(db: Database.Database): string[] {
     .sort();
 }
 
-interface OracleOptions {
-  countDuplicates?: boolean;
-  noAgeRule?: boolean;
-  ignoreWindow?: boolean;
-  allStatuses?: boolean;
-  ageRuleForAllTypes?: boolean;
-  strictAgeBoundary?: boolean;
-}
+const FLAGS = [
+  "countDuplicates",
+  "noAgeRule",
+  "ignoreWindow",
+  "allStatuses",
+  "ageRuleForAllTypes",
+  "strictAgeBoundary",
+] as const;
+type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
 
 function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 policy = read_text("policies/hardware-refresh-policy.md")
 print(policy)`,
-    `COUNT_DUPLICATES = ${flag(options.countDuplicates)}
-NO_AGE_RULE = ${flag(options.noAgeRule)}
-IGNORE_WINDOW = ${flag(options.ignoreWindow)}
-ALL_STATUSES = ${flag(options.allStatuses)}
-AGE_RULE_FOR_ALL_TYPES = ${flag(options.ageRuleForAllTypes)}
-STRICT_AGE_BOUNDARY = ${flag(options.strictAgeBoundary)}
+    `${pythonFlags(FLAGS, options)}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 today = now.date()
 window_start = today - timedelta(days=180)
 age_cutoff = today.replace(year=today.year - 4).isoformat()
@@ -291,36 +288,16 @@ export const hardwareRefreshCandidatesTask = defineTask({
     ];
   },
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "counts-duplicates",
-      description: "Counts tickets closed as duplicates.",
-      cells: cells({ countDuplicates: true }),
-    },
-    {
-      id: "warranty-rule-only",
-      description: "Forgets the age rule for old laptops and desktops.",
-      cells: cells({ noAgeRule: true }),
-    },
-    {
-      id: "whole-history",
-      description: "Counts tickets older than the 180-day window.",
-      cells: cells({ ignoreWindow: true }),
-    },
-    {
-      id: "includes-replacement-pending",
-      description: "Reviews assets already pending replacement or retired.",
-      cells: cells({ allStatuses: true }),
-    },
-    {
-      id: "age-rule-for-servers",
-      description: "Applies the age rule to every asset type.",
-      cells: cells({ ageRuleForAllTypes: true }),
-    },
-    {
-      id: "strict-age-boundary",
-      description: "Requires the purchase to be strictly more than four years ago.",
-      cells: cells({ strictAgeBoundary: true }),
-    },
-  ],
+  nearMisses: flagNearMisses(cells, [
+    ["counts-duplicates", "countDuplicates", "Counts tickets closed as duplicates."],
+    ["warranty-rule-only", "noAgeRule", "Forgets the age rule for old laptops and desktops."],
+    ["whole-history", "ignoreWindow", "Counts tickets older than the 180-day window."],
+    ["includes-replacement-pending", "allStatuses", "Reviews assets already pending replacement or retired."],
+    ["age-rule-for-servers", "ageRuleForAllTypes", "Applies the age rule to every asset type."],
+    [
+      "strict-age-boundary",
+      "strictAgeBoundary",
+      "Requires the purchase to be strictly more than four years ago.",
+    ],
+  ]),
 });

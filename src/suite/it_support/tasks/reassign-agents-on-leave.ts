@@ -15,7 +15,11 @@ import { holidayCalendar } from "../generate.js";
 import { planLeave } from "../leave-plan.js";
 import { CATEGORIES, ESCALATION_TEAM_BY_CATEGORY, type Category, type Tier } from "../policy.js";
 import {
-  PYTHON_HELPERS,
+  ORACLE_OPENING,
+  flagNearMisses,
+  pythonFlags,
+  snapshotFromHandbook,
+  type OracleFlags,
   baseRecord,
   closestTicketId,
   companiesByTier,
@@ -203,29 +207,17 @@ function verifyReassignments(
   ];
 }
 
-interface OracleOptions {
-  trustCover?: boolean;
-  openOnly?: boolean;
-  endExclusive?: boolean;
-  secondaryOnCall?: boolean;
-  leadFallback?: boolean;
-}
+const FLAGS = ["trustCover", "openOnly", "endExclusive", "secondaryOnCall", "leadFallback"] as const;
+type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
 
 function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 leave_rows = list(csv.DictReader(io.StringIO(read_text("staff/leave-calendar.csv"))))
 print(handbook)`,
-    `TRUST_COVER = ${flag(options.trustCover)}
-OPEN_ONLY = ${flag(options.openOnly)}
-END_EXCLUSIVE = ${flag(options.endExclusive)}
-SECONDARY_ON_CALL = ${flag(options.secondaryOnCall)}
-LEAD_FALLBACK = ${flag(options.leadFallback)}
+    `${pythonFlags(FLAGS, options)}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 today = now.date().isoformat()
 monday = (now.date() - timedelta(days=now.weekday())).isoformat()
 rota_text = read_text(f"rota/on-call-{monday}.md")
@@ -275,32 +267,31 @@ export const reassignAgentsOnLeaveTask = defineTask({
   verify: ({ initial, final }): Check[] =>
     verifyReassignments(initial.db, final.db, expectedReassignments(initial)),
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "trusts-cover-on-leave",
-      description: "Hands tickets to the named cover even when the cover is on leave too.",
-      cells: cells({ trustCover: true }),
-    },
-    {
-      id: "open-status-only",
-      description:
-        "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
-      cells: cells({ openOnly: true }),
-    },
-    {
-      id: "end-date-exclusive",
-      description: "Treats the leave end date as exclusive, missing agents whose leave ends today.",
-      cells: cells({ endExclusive: true }),
-    },
-    {
-      id: "secondary-on-call",
-      description: "Falls back to the secondary on-call agent instead of the primary.",
-      cells: cells({ secondaryOnCall: true }),
-    },
-    {
-      id: "lead-fallback",
-      description: "Falls back to the team lead instead of the rota's primary on-call agent.",
-      cells: cells({ leadFallback: true }),
-    },
-  ],
+  nearMisses: flagNearMisses(cells, [
+    [
+      "trusts-cover-on-leave",
+      "trustCover",
+      "Hands tickets to the named cover even when the cover is on leave too.",
+    ],
+    [
+      "open-status-only",
+      "openOnly",
+      "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
+    ],
+    [
+      "end-date-exclusive",
+      "endExclusive",
+      "Treats the leave end date as exclusive, missing agents whose leave ends today.",
+    ],
+    [
+      "secondary-on-call",
+      "secondaryOnCall",
+      "Falls back to the secondary on-call agent instead of the primary.",
+    ],
+    [
+      "lead-fallback",
+      "leadFallback",
+      "Falls back to the team lead instead of the rota's primary on-call agent.",
+    ],
+  ]),
 });

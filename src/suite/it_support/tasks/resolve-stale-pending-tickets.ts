@@ -23,7 +23,11 @@ import {
   type Tier,
 } from "../policy.js";
 import {
-  PYTHON_HELPERS,
+  ORACLE_OPENING,
+  flagNearMisses,
+  pythonFlags,
+  snapshotFromHandbook,
+  type OracleFlags,
   baseRecord,
   closestTicketId,
   companiesByTier,
@@ -276,29 +280,23 @@ function verifyResolutions(
   ];
 }
 
-interface OracleOptions {
-  fromFirstPending?: boolean;
-  calendarHours?: boolean;
-  ignoreExceptions?: boolean;
-  resolveAtLimit?: boolean;
-  includeOnHold?: boolean;
-}
+const FLAGS = [
+  "fromFirstPending",
+  "calendarHours",
+  "ignoreExceptions",
+  "resolveAtLimit",
+  "includeOnHold",
+] as const;
+type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
 
 function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
 print(handbook)`,
-    `FROM_FIRST_PENDING = ${flag(options.fromFirstPending)}
-CALENDAR_HOURS = ${flag(options.calendarHours)}
-IGNORE_EXCEPTIONS = ${flag(options.ignoreExceptions)}
-RESOLVE_AT_LIMIT = ${flag(options.resolveAtLimit)}
-INCLUDE_ON_HOLD = ${flag(options.includeOnHold)}
+    `${pythonFlags(FLAGS, options)}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 limit = float(re.search(r"more than ([0-9.]+) business hours", handbook).group(1)) * 60
 code = re.search(r"resolve it with resolution code \`([a-z_]+)\`", handbook).group(1)
 tier_of = {company["id"]: company["support_tier"] for company in fetch_all("list_companies", "companies")}
@@ -364,31 +362,15 @@ export const resolveStalePendingTicketsTask = defineTask({
     ];
   },
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "clock-from-first-pending",
-      description: "Measures the wait from the first time the ticket went pending, not the last.",
-      cells: cells({ fromFirstPending: true }),
-    },
-    {
-      id: "calendar-hours",
-      description: "Counts calendar hours instead of business hours.",
-      cells: cells({ calendarHours: true }),
-    },
-    {
-      id: "ignores-exceptions",
-      description: "Also resolves platinum customers' and P1 tickets.",
-      cells: cells({ ignoreExceptions: true }),
-    },
-    {
-      id: "resolves-at-limit",
-      description: "Resolves tickets that waited exactly the limit.",
-      cells: cells({ resolveAtLimit: true }),
-    },
-    {
-      id: "includes-on-hold",
-      description: "Also resolves tickets on hold with a vendor.",
-      cells: cells({ includeOnHold: true }),
-    },
-  ],
+  nearMisses: flagNearMisses(cells, [
+    [
+      "clock-from-first-pending",
+      "fromFirstPending",
+      "Measures the wait from the first time the ticket went pending, not the last.",
+    ],
+    ["calendar-hours", "calendarHours", "Counts calendar hours instead of business hours."],
+    ["ignores-exceptions", "ignoreExceptions", "Also resolves platinum customers' and P1 tickets."],
+    ["resolves-at-limit", "resolveAtLimit", "Resolves tickets that waited exactly the limit."],
+    ["includes-on-hold", "includeOnHold", "Also resolves tickets on hold with a vendor."],
+  ]),
 });

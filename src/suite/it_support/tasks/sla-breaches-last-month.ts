@@ -18,7 +18,11 @@ import { itSupportDomain } from "../domain.js";
 import { holidayCalendar } from "../generate.js";
 import { RESOLUTION_TARGET_HOURS, usesCalendarClock, type Priority, type Tier } from "../policy.js";
 import {
-  PYTHON_HELPERS,
+  ORACLE_OPENING,
+  flagNearMisses,
+  pythonFlags,
+  snapshotFromHandbook,
+  type OracleFlags,
   baseRecord,
   companiesByTier,
   firstCustomerOf,
@@ -213,31 +217,25 @@ export function expectedBreaches(db: Database.Database, holidays: ReadonlySet<st
   return breached;
 }
 
-interface OracleOptions {
-  ignorePendingPause?: boolean;
-  ignoreHolidays?: boolean;
-  businessClockForAll?: boolean;
-  breachAtTarget?: boolean;
-  pauseOnHold?: boolean;
-}
+const FLAGS = [
+  "ignorePendingPause",
+  "ignoreHolidays",
+  "businessClockForAll",
+  "breachAtTarget",
+  "pauseOnHold",
+] as const;
+type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
 
 function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 policy = read_text("policies/sla-policy.md")
 holidays_csv = read_text("calendars/holidays.csv")
 print(policy)`,
-    `IGNORE_PENDING_PAUSE = ${flag(options.ignorePendingPause)}
-IGNORE_HOLIDAYS = ${flag(options.ignoreHolidays)}
-BUSINESS_CLOCK_FOR_ALL = ${flag(options.businessClockForAll)}
-BREACH_AT_TARGET = ${flag(options.breachAtTarget)}
-PAUSE_ON_HOLD = ${flag(options.pauseOnHold)}
+    `${pythonFlags(FLAGS, options)}
 
 holidays = set() if IGNORE_HOLIDAYS else {row["date"] for row in csv.DictReader(io.StringIO(holidays_csv))}
-snapshot = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook("snapshot")}
 month_end = snapshot.replace(day=1, hour=0, minute=0, second=0)
 month_start = (month_end - timedelta(days=1)).replace(day=1)
 
@@ -327,31 +325,19 @@ export const slaBreachesLastMonthTask = defineTask({
     ];
   },
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "ignores-pending-pause",
-      description: "Counts time spent waiting on the customer against the SLA.",
-      cells: cells({ ignorePendingPause: true }),
-    },
-    {
-      id: "ignores-holidays",
-      description: "Treats company holidays as business days.",
-      cells: cells({ ignoreHolidays: true }),
-    },
-    {
-      id: "business-clock-for-p1",
-      description: "Measures gold/platinum P1 tickets in business hours instead of on the 24x7 clock.",
-      cells: cells({ businessClockForAll: true }),
-    },
-    {
-      id: "breach-at-target",
-      description: "Counts a ticket resolved exactly at its target as a breach.",
-      cells: cells({ breachAtTarget: true }),
-    },
-    {
-      id: "pauses-on-hold",
-      description: "Also pauses the clock while the ticket waits on a vendor (on_hold).",
-      cells: cells({ pauseOnHold: true }),
-    },
-  ],
+  nearMisses: flagNearMisses(cells, [
+    [
+      "ignores-pending-pause",
+      "ignorePendingPause",
+      "Counts time spent waiting on the customer against the SLA.",
+    ],
+    ["ignores-holidays", "ignoreHolidays", "Treats company holidays as business days."],
+    [
+      "business-clock-for-p1",
+      "businessClockForAll",
+      "Measures gold/platinum P1 tickets in business hours instead of on the 24x7 clock.",
+    ],
+    ["breach-at-target", "breachAtTarget", "Counts a ticket resolved exactly at its target as a breach."],
+    ["pauses-on-hold", "pauseOnHold", "Also pauses the clock while the ticket waits on a vendor (on_hold)."],
+  ]),
 });
