@@ -1,10 +1,12 @@
-/** Helpers shared by the it_support tasks: reading the desk's "now", planting tickets, Python snippets. */
+/** Helpers shared by the it_support tasks: reading the desk's "now" and planting tickets. */
 import type Database from "better-sqlite3";
-import { PYTHON_WORKSPACE_HELPERS, type NearMiss } from "../../envs/index.js";
+import type { GenerateContext, StateView } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { isoToMinutes } from "./business-time.js";
+import { holidayCalendar } from "./generate.js";
 import type { Priority, Tier } from "./policy.js";
 import type { TicketEventRecord, TicketRecord } from "./ticket-records.js";
+import { HOLIDAYS_PATH, parseHolidays } from "./workspace-documents.js";
 
 export interface TicketRow {
   id: number;
@@ -41,13 +43,23 @@ export function readSnapshotMinutes(db: Database.Database): number {
   return isoToMinutes(row.value);
 }
 
+/** The instance's holiday dates, rebuilt from its seed (for `prepare`). */
+export function holidayDates(context: GenerateContext): Set<string> {
+  return new Set(holidayCalendar(context.seed, context.referenceDate).map((holiday) => holiday.date));
+}
+
+/** The holiday dates of the workspace calendar the agent reads (for verifiers). */
+export function readHolidays(state: StateView): Set<string> {
+  return parseHolidays(state.readFile(HOLIDAYS_PATH));
+}
+
 export function companiesByTier(db: Database.Database, tier: Tier): CompanyRow[] {
   return db
     .prepare("SELECT id, name, support_tier FROM companies WHERE support_tier = ? ORDER BY id")
     .all(tier) as CompanyRow[];
 }
 
-export function firstCustomerOf(db: Database.Database, companyId: number): number {
+function firstCustomerOf(db: Database.Database, companyId: number): number {
   return (
     db.prepare("SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1").get(companyId) as {
       id: number;
@@ -81,17 +93,19 @@ export function statusEvent(at: number, from: string, to: string, actor: number 
   return { type: "status_change", actorAgentId: actor, at, fromValue: from, toValue: to, body: null };
 }
 
-/** The shape every planted ticket starts from; callers override what their scenario needs. */
+/**
+ * The shape every planted ticket starts from, raised by the company's first contact; callers override what
+ * their scenario needs.
+ */
 export function baseRecord(
+  db: Database.Database,
   id: number,
-  fields: Pick<
-    TicketRecord,
-    "subject" | "category" | "priority" | "companyId" | "requesterId" | "teamId" | "createdAt"
-  >,
+  fields: Pick<TicketRecord, "subject" | "category" | "priority" | "companyId" | "teamId" | "createdAt">,
 ): TicketRecord {
   return {
     id,
     ...fields,
+    requesterId: firstCustomerOf(db, fields.companyId),
     status: "new",
     channel: "email",
     assetId: null,
@@ -103,63 +117,6 @@ export function baseRecord(
     resolutionCode: null,
     events: [],
   };
-}
-
-/** Python helpers for the oracles: reading a whole paginated listing and counting business minutes. */
-export const PYTHON_HELPERS = `
-import json, re, csv, io
-from datetime import datetime, timedelta, timezone
-
-${PYTHON_WORKSPACE_HELPERS}
-
-def ts(value):
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-def business_minutes(start, end, holidays):
-    """Minutes inside Mon-Fri 08:00-18:00 UTC, holidays excluded, between start and end."""
-    if end <= start:
-        return 0
-    total = 0
-    day = datetime(start.year, start.month, start.day, tzinfo=timezone.utc)
-    while day < end:
-        if day.weekday() < 5 and day.date().isoformat() not in holidays:
-            opening = max(start, day + timedelta(hours=8))
-            closing = min(end, day + timedelta(hours=18))
-            if closing > opening:
-                total += int((closing - opening).total_seconds() // 60)
-        day += timedelta(days=1)
-    return total
-`;
-
-/** The oracles' opening lines: the helpers, the drive's file list and the handbook (it states the snapshot). */
-export const ORACLE_OPENING = `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")`;
-
-/** Python that reads the snapshot instant the handbook states into the variable `name`. */
-export function snapshotFromHandbook(name = "now"): string {
-  return `${name} = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))`;
-}
-
-/** The switches of an oracle whose near-misses each turn one of them on. */
-export type OracleFlags<Flag extends string> = Partial<Record<Flag, boolean>>;
-
-/** The switches as Python constants, one a line: `noAgeRule: true` becomes `NO_AGE_RULE = True`. */
-export function pythonFlags<Flag extends string>(flags: readonly Flag[], options: OracleFlags<Flag>): string {
-  const constant = (flag: string): string => flag.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
-  return flags.map((flag) => `${constant(flag)} = ${options[flag] ? "True" : "False"}`).join("\n");
-}
-
-/** One near-miss per `[id, flag, description]` row: the oracle's cells with that one switch on. */
-export function flagNearMisses<Flag extends string>(
-  cells: (options: OracleFlags<Flag>) => string[],
-  rows: ReadonlyArray<readonly [id: string, flag: Flag, description: string]>,
-): NearMiss[] {
-  return rows.map(([id, flag, description]) => ({
-    id,
-    description,
-    cells: cells({ [flag]: true } as OracleFlags<Flag>),
-  }));
 }
 
 /**

@@ -10,7 +10,6 @@ import {
 } from "../../../envs/index.js";
 import { businessMinutesBetween, isoToMinutes, subtractBusinessMinutes } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import {
   escalationTeamFor,
   escalationThresholdMinutes,
@@ -19,24 +18,20 @@ import {
   type TeamName,
   type Tier,
 } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  ORACLE_OPENING,
-  flagNearMisses,
-  pythonFlags,
-  snapshotFromHandbook,
-  type OracleFlags,
   baseRecord,
   closestTicketId,
   companiesByTier,
-  firstCustomerOf,
   readSnapshotMinutes,
   statusEvent,
   teamIdByName,
   workerOf,
   type TicketRow,
+  holidayDates,
+  readHolidays,
 } from "../task-support.js";
 import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
-import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
 
 interface PlantedOpenTicket {
   tier: Tier;
@@ -57,8 +52,8 @@ interface PlantedOpenTicket {
  * Security Operations, not Enterprise Accounts), a ticket exactly at its threshold and a new P1.
  */
 function prepare(context: GenerateContext): void {
-  const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const { db, random } = context;
+  const holidays = holidayDates(context);
   const snapshot = readSnapshotMinutes(db);
   const planted: PlantedOpenTicket[] = [
     {
@@ -126,12 +121,11 @@ function prepare(context: GenerateContext): void {
     const createdAt = subtractBusinessMinutes(snapshot, ticket.ageMinutes, holidays);
     const id = closestTicketId(db, createdAt, used, "created_at >= ?", [recent]);
     const company = random.pick(companiesByTier(db, ticket.tier));
-    const record = baseRecord(id, {
+    const record = baseRecord(db, id, {
       subject: ticket.subject,
       category: ticket.category,
       priority: ticket.priority,
       companyId: company.id,
-      requesterId: firstCustomerOf(db, company.id),
       teamId: serviceDesk,
       createdAt,
     });
@@ -277,24 +271,28 @@ function verifyEscalations(
   ];
 }
 
-const FLAGS = [
-  "noPlatinumHalving",
-  "includeWaiting",
-  "ignoreEscalationLevel",
-  "calendarHours",
-  "platinumSecurityToEnterprise",
-  "escalateAtThreshold",
-  "skipWrites",
-] as const;
-type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  ["no-platinum-halving", "noPlatinumHalving", "Uses the normal thresholds for platinum customers."],
+  ["includes-waiting-tickets", "includeWaiting", "Also escalates pending and on_hold tickets."],
+  ["re-escalates", "ignoreEscalationLevel", "Escalates tickets that were already escalated once."],
+  ["calendar-hours", "calendarHours", "Measures age in calendar hours instead of business hours."],
+  [
+    "platinum-security-to-enterprise",
+    "platinumSecurityToEnterprise",
+    "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
+  ],
+  ["escalates-at-threshold", "escalateAtThreshold", "Escalates tickets exactly at their threshold."],
+  ["answers-without-escalating", "skipWrites", "Reports the right tickets but never escalates them."],
+];
 
-function cells(options: OracleOptions = {}): string[] {
+function cells(flags: string): string[] {
   return [
     `${ORACLE_OPENING}
 matrix = read_text("policies/escalation-matrix.md")
 holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
 print(matrix)`,
-    `${pythonFlags(FLAGS, options)}
+    `${flags}
 
 ${snapshotFromHandbook()}
 thresholds = {p: (float(a) * 60, float(b) * 60) for p, a, b in
@@ -351,7 +349,7 @@ export const escalateOverdueTicketsTask = defineTask({
   ],
   prepare,
   verify: ({ initial, final, answer }): Check[] => {
-    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const holidays = readHolidays(initial);
     const expected = expectedEscalations(initial.db, holidays);
     const parsed = parseAnswerJson(answer) as { escalated_ticket_ids?: unknown } | null;
     const ids = Array.isArray(parsed?.escalated_ticket_ids) ? parsed.escalated_ticket_ids.map(Number) : null;
@@ -369,18 +367,5 @@ export const escalateOverdueTicketsTask = defineTask({
       ),
     ];
   },
-  oracle: cells(),
-  nearMisses: flagNearMisses(cells, [
-    ["no-platinum-halving", "noPlatinumHalving", "Uses the normal thresholds for platinum customers."],
-    ["includes-waiting-tickets", "includeWaiting", "Also escalates pending and on_hold tickets."],
-    ["re-escalates", "ignoreEscalationLevel", "Escalates tickets that were already escalated once."],
-    ["calendar-hours", "calendarHours", "Measures age in calendar hours instead of business hours."],
-    [
-      "platinum-security-to-enterprise",
-      "platinumSecurityToEnterprise",
-      "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
-    ],
-    ["escalates-at-threshold", "escalateAtThreshold", "Escalates tickets exactly at their threshold."],
-    ["answers-without-escalating", "skipWrites", "Reports the right tickets but never escalates them."],
-  ]),
+  ...flagOracle(NEAR_MISSES, cells),
 });

@@ -9,7 +9,6 @@ import {
 } from "../../../envs/index.js";
 import { addBusinessMinutes, minutesToIso } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import {
   REFRESH_AGE_ASSET_TYPES,
   REFRESH_AGE_TICKET_THRESHOLD,
@@ -18,19 +17,15 @@ import {
   REFRESH_LOOKBACK_DAYS,
   REFRESH_WARRANTY_TICKET_THRESHOLD,
 } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  ORACLE_OPENING,
-  flagNearMisses,
-  pythonFlags,
-  snapshotFromHandbook,
-  type OracleFlags,
   baseRecord,
   closestTicketId,
-  firstCustomerOf,
   readSnapshotMinutes,
   statusEvent,
   teamIdByName,
   workerOf,
+  holidayDates,
 } from "../task-support.js";
 import { writeTicketRecord, type ResolutionCode } from "../ticket-records.js";
 import { ASSET_MODELS, SUBJECTS } from "../vocabulary.js";
@@ -57,7 +52,7 @@ function yearsBefore(date: string, years: number): string {
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const holidays = holidayDates(context);
   const snapshot = readSnapshotMinutes(db);
   const today = referenceDate;
   const ageBoundaryDaysAgo = Math.round(
@@ -144,12 +139,11 @@ function prepare(context: GenerateContext): void {
         minutesToIso(snapshot - 20 * DAY),
       ]);
       const agent = workerOf(db, endpoint, random);
-      const record = baseRecord(id, {
+      const record = baseRecord(db, id, {
         subject: random.pick(SUBJECTS.hardware),
         category: "hardware",
         priority: random.pick(["P2", "P3", "P3", "P4"] as const),
         companyId: row.company_id,
-        requesterId: firstCustomerOf(db, row.company_id),
         teamId: endpoint,
         createdAt,
       });
@@ -205,22 +199,26 @@ export function expectedRefreshTags(db: Database.Database): string[] {
     .sort();
 }
 
-const FLAGS = [
-  "countDuplicates",
-  "noAgeRule",
-  "ignoreWindow",
-  "allStatuses",
-  "ageRuleForAllTypes",
-  "strictAgeBoundary",
-] as const;
-type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  ["counts-duplicates", "countDuplicates", "Counts tickets closed as duplicates."],
+  ["warranty-rule-only", "noAgeRule", "Forgets the age rule for old laptops and desktops."],
+  ["whole-history", "ignoreWindow", "Counts tickets older than the 180-day window."],
+  ["includes-replacement-pending", "allStatuses", "Reviews assets already pending replacement or retired."],
+  ["age-rule-for-servers", "ageRuleForAllTypes", "Applies the age rule to every asset type."],
+  [
+    "strict-age-boundary",
+    "strictAgeBoundary",
+    "Requires the purchase to be strictly more than four years ago.",
+  ],
+];
 
-function cells(options: OracleOptions = {}): string[] {
+function cells(flags: string): string[] {
   return [
     `${ORACLE_OPENING}
 policy = read_text("policies/hardware-refresh-policy.md")
 print(policy)`,
-    `${pythonFlags(FLAGS, options)}
+    `${flags}
 
 ${snapshotFromHandbook()}
 today = now.date()
@@ -287,17 +285,5 @@ export const hardwareRefreshCandidatesTask = defineTask({
       ),
     ];
   },
-  oracle: cells(),
-  nearMisses: flagNearMisses(cells, [
-    ["counts-duplicates", "countDuplicates", "Counts tickets closed as duplicates."],
-    ["warranty-rule-only", "noAgeRule", "Forgets the age rule for old laptops and desktops."],
-    ["whole-history", "ignoreWindow", "Counts tickets older than the 180-day window."],
-    ["includes-replacement-pending", "allStatuses", "Reviews assets already pending replacement or retired."],
-    ["age-rule-for-servers", "ageRuleForAllTypes", "Applies the age rule to every asset type."],
-    [
-      "strict-age-boundary",
-      "strictAgeBoundary",
-      "Requires the purchase to be strictly more than four years ago.",
-    ],
-  ]),
+  ...flagOracle(NEAR_MISSES, cells),
 });

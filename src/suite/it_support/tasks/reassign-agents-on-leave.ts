@@ -11,23 +11,18 @@ import {
 } from "../../../envs/index.js";
 import { addBusinessMinutes, minutesToIso } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import { planLeave } from "../leave-plan.js";
 import { CATEGORIES, ESCALATION_TEAM_BY_CATEGORY, type Category, type Tier } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  ORACLE_OPENING,
-  flagNearMisses,
-  pythonFlags,
-  snapshotFromHandbook,
-  type OracleFlags,
   baseRecord,
   closestTicketId,
   companiesByTier,
-  firstCustomerOf,
   readSnapshotMinutes,
   statusEvent,
   teamIdByName,
   type TicketRow,
+  holidayDates,
 } from "../task-support.js";
 import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
@@ -42,7 +37,7 @@ const DAY = 24 * 60;
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const holidays = holidayDates(context);
   const snapshot = readSnapshotMinutes(db);
   const plan = planLeave(db, context.seed, referenceDate, context.factors.rows);
   const countUnresolved = db.prepare(
@@ -81,12 +76,11 @@ function prepare(context: GenerateContext): void {
           : random.pick(CATEGORIES.filter((item) => item !== "security"));
       const company = enterprise ? random.pick(companiesByTier(db, "platinum")) : random.pick(companies);
       const serviceDesk = teamIdByName(db, "Service Desk");
-      const record = baseRecord(id, {
+      const record = baseRecord(db, id, {
         subject: random.pick(SUBJECTS[category]),
         category,
         priority: random.pick(["P2", "P3", "P3", "P4"] as const),
         companyId: company.id,
-        requesterId: firstCustomerOf(db, company.id),
         teamId: agent.teamId,
         createdAt,
       });
@@ -207,15 +201,41 @@ function verifyReassignments(
   ];
 }
 
-const FLAGS = ["trustCover", "openOnly", "endExclusive", "secondaryOnCall", "leadFallback"] as const;
-type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  [
+    "trusts-cover-on-leave",
+    "trustCover",
+    "Hands tickets to the named cover even when the cover is on leave too.",
+  ],
+  [
+    "open-status-only",
+    "openOnly",
+    "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
+  ],
+  [
+    "end-date-exclusive",
+    "endExclusive",
+    "Treats the leave end date as exclusive, missing agents whose leave ends today.",
+  ],
+  [
+    "secondary-on-call",
+    "secondaryOnCall",
+    "Falls back to the secondary on-call agent instead of the primary.",
+  ],
+  [
+    "lead-fallback",
+    "leadFallback",
+    "Falls back to the team lead instead of the rota's primary on-call agent.",
+  ],
+];
 
-function cells(options: OracleOptions = {}): string[] {
+function cells(flags: string): string[] {
   return [
     `${ORACLE_OPENING}
 leave_rows = list(csv.DictReader(io.StringIO(read_text("staff/leave-calendar.csv"))))
 print(handbook)`,
-    `${pythonFlags(FLAGS, options)}
+    `${flags}
 
 ${snapshotFromHandbook()}
 today = now.date().isoformat()
@@ -266,32 +286,5 @@ export const reassignAgentsOnLeaveTask = defineTask({
   prepare,
   verify: ({ initial, final }): Check[] =>
     verifyReassignments(initial.db, final.db, expectedReassignments(initial)),
-  oracle: cells(),
-  nearMisses: flagNearMisses(cells, [
-    [
-      "trusts-cover-on-leave",
-      "trustCover",
-      "Hands tickets to the named cover even when the cover is on leave too.",
-    ],
-    [
-      "open-status-only",
-      "openOnly",
-      "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
-    ],
-    [
-      "end-date-exclusive",
-      "endExclusive",
-      "Treats the leave end date as exclusive, missing agents whose leave ends today.",
-    ],
-    [
-      "secondary-on-call",
-      "secondaryOnCall",
-      "Falls back to the secondary on-call agent instead of the primary.",
-    ],
-    [
-      "lead-fallback",
-      "leadFallback",
-      "Falls back to the team lead instead of the rota's primary on-call agent.",
-    ],
-  ]),
+  ...flagOracle(NEAR_MISSES, cells),
 });

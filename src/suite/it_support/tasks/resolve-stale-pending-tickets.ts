@@ -14,7 +14,6 @@ import {
   subtractBusinessMinutes,
 } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import {
   STALE_PENDING_BUSINESS_HOURS,
   STALE_PENDING_RESOLUTION_CODE,
@@ -22,25 +21,21 @@ import {
   type Priority,
   type Tier,
 } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  ORACLE_OPENING,
-  flagNearMisses,
-  pythonFlags,
-  snapshotFromHandbook,
-  type OracleFlags,
   baseRecord,
   closestTicketId,
   companiesByTier,
-  firstCustomerOf,
   readSnapshotMinutes,
   statusEvent,
   teamIdByName,
   workerOf,
   type TicketRow,
+  holidayDates,
+  readHolidays,
 } from "../task-support.js";
 import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
-import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
 
 interface PlantedWait {
   tier: Tier;
@@ -60,8 +55,8 @@ interface PlantedWait {
  * the limit, longer in calendar hours than in business hours, and a vendor hold (not covered).
  */
 function prepare(context: GenerateContext): void {
-  const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
+  const { db, random } = context;
+  const holidays = holidayDates(context);
   const snapshot = readSnapshotMinutes(db);
   const limit = STALE_PENDING_BUSINESS_HOURS * 60;
   const planted: PlantedWait[] = [
@@ -152,12 +147,11 @@ function prepare(context: GenerateContext): void {
     ]);
     const company = random.pick(companiesByTier(db, wait.tier));
     const agent = workerOf(db, serviceDesk, random);
-    const record = baseRecord(id, {
+    const record = baseRecord(db, id, {
       subject: random.pick(SUBJECTS[wait.category]),
       category: wait.category,
       priority: wait.priority,
       companyId: company.id,
-      requesterId: firstCustomerOf(db, company.id),
       teamId: serviceDesk,
       createdAt,
     });
@@ -280,21 +274,25 @@ function verifyResolutions(
   ];
 }
 
-const FLAGS = [
-  "fromFirstPending",
-  "calendarHours",
-  "ignoreExceptions",
-  "resolveAtLimit",
-  "includeOnHold",
-] as const;
-type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  [
+    "clock-from-first-pending",
+    "fromFirstPending",
+    "Measures the wait from the first time the ticket went pending, not the last.",
+  ],
+  ["calendar-hours", "calendarHours", "Counts calendar hours instead of business hours."],
+  ["ignores-exceptions", "ignoreExceptions", "Also resolves platinum customers' and P1 tickets."],
+  ["resolves-at-limit", "resolveAtLimit", "Resolves tickets that waited exactly the limit."],
+  ["includes-on-hold", "includeOnHold", "Also resolves tickets on hold with a vendor."],
+];
 
-function cells(options: OracleOptions = {}): string[] {
+function cells(flags: string): string[] {
   return [
     `${ORACLE_OPENING}
 holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
 print(handbook)`,
-    `${pythonFlags(FLAGS, options)}
+    `${flags}
 
 ${snapshotFromHandbook()}
 limit = float(re.search(r"more than ([0-9.]+) business hours", handbook).group(1)) * 60
@@ -339,7 +337,7 @@ export const resolveStalePendingTicketsTask = defineTask({
   ],
   prepare,
   verify: ({ initial, final, answer }): Check[] => {
-    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const holidays = readHolidays(initial);
     const expected = expectedStaleTickets(initial.db, holidays);
     const match = answer.match(/\[([^\]]*)\]/);
     const ids = match
@@ -361,16 +359,5 @@ export const resolveStalePendingTicketsTask = defineTask({
       ),
     ];
   },
-  oracle: cells(),
-  nearMisses: flagNearMisses(cells, [
-    [
-      "clock-from-first-pending",
-      "fromFirstPending",
-      "Measures the wait from the first time the ticket went pending, not the last.",
-    ],
-    ["calendar-hours", "calendarHours", "Counts calendar hours instead of business hours."],
-    ["ignores-exceptions", "ignoreExceptions", "Also resolves platinum customers' and P1 tickets."],
-    ["resolves-at-limit", "resolveAtLimit", "Resolves tickets that waited exactly the limit."],
-    ["includes-on-hold", "includeOnHold", "Also resolves tickets on hold with a vendor."],
-  ]),
+  ...flagOracle(NEAR_MISSES, cells),
 });

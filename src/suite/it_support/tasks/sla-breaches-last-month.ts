@@ -17,24 +17,19 @@ import {
 import { itSupportDomain } from "../domain.js";
 import { holidayCalendar } from "../generate.js";
 import { RESOLUTION_TARGET_HOURS, usesCalendarClock, type Priority, type Tier } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  ORACLE_OPENING,
-  flagNearMisses,
-  pythonFlags,
-  snapshotFromHandbook,
-  type OracleFlags,
   baseRecord,
   companiesByTier,
-  firstCustomerOf,
   closestTicketId,
   readSnapshotMinutes,
   statusEvent,
   teamIdByName,
   workerOf,
   type TicketRow,
+  readHolidays,
 } from "../task-support.js";
 import { writeTicketRecord, type TicketEventRecord } from "../ticket-records.js";
-import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
 
 const DAY = 24 * 60;
 
@@ -140,12 +135,11 @@ function prepare(context: GenerateContext): void {
     const company = random.pick(companiesByTier(db, ticket.tier));
     const agent = workerOf(db, serviceDesk, random);
     const firstResponse = ticket.createdAt + 10;
-    const record = baseRecord(id, {
+    const record = baseRecord(db, id, {
       subject: original?.subject ?? "Outgoing mail stuck in outbox",
       category: (original?.category ?? "email") as never,
       priority: ticket.priority,
       companyId: company.id,
-      requesterId: firstCustomerOf(db, company.id),
       teamId: serviceDesk,
       createdAt: ticket.createdAt,
     });
@@ -217,22 +211,30 @@ export function expectedBreaches(db: Database.Database, holidays: ReadonlySet<st
   return breached;
 }
 
-const FLAGS = [
-  "ignorePendingPause",
-  "ignoreHolidays",
-  "businessClockForAll",
-  "breachAtTarget",
-  "pauseOnHold",
-] as const;
-type OracleOptions = OracleFlags<(typeof FLAGS)[number]>;
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  [
+    "ignores-pending-pause",
+    "ignorePendingPause",
+    "Counts time spent waiting on the customer against the SLA.",
+  ],
+  ["ignores-holidays", "ignoreHolidays", "Treats company holidays as business days."],
+  [
+    "business-clock-for-p1",
+    "businessClockForAll",
+    "Measures gold/platinum P1 tickets in business hours instead of on the 24x7 clock.",
+  ],
+  ["breach-at-target", "breachAtTarget", "Counts a ticket resolved exactly at its target as a breach."],
+  ["pauses-on-hold", "pauseOnHold", "Also pauses the clock while the ticket waits on a vendor (on_hold)."],
+];
 
-function cells(options: OracleOptions = {}): string[] {
+function cells(flags: string): string[] {
   return [
     `${ORACLE_OPENING}
 policy = read_text("policies/sla-policy.md")
 holidays_csv = read_text("calendars/holidays.csv")
 print(policy)`,
-    `${pythonFlags(FLAGS, options)}
+    `${flags}
 
 holidays = set() if IGNORE_HOLIDAYS else {row["date"] for row in csv.DictReader(io.StringIO(holidays_csv))}
 ${snapshotFromHandbook("snapshot")}
@@ -296,7 +298,7 @@ export const slaBreachesLastMonthTask = defineTask({
   tools: ["list_tickets", "get_ticket", "list_ticket_events", "list_companies", "get_company"],
   prepare,
   verify: ({ initial, answer }): Check[] => {
-    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const holidays = readHolidays(initial);
     const expected = expectedBreaches(initial.db, holidays);
     const parsed = parseAnswerJson(answer) as { breached_ticket_ids?: unknown; count?: unknown } | null;
     const rawIds = parsed && Array.isArray(parsed.breached_ticket_ids) ? parsed.breached_ticket_ids : null;
@@ -324,20 +326,5 @@ export const slaBreachesLastMonthTask = defineTask({
       ),
     ];
   },
-  oracle: cells(),
-  nearMisses: flagNearMisses(cells, [
-    [
-      "ignores-pending-pause",
-      "ignorePendingPause",
-      "Counts time spent waiting on the customer against the SLA.",
-    ],
-    ["ignores-holidays", "ignoreHolidays", "Treats company holidays as business days."],
-    [
-      "business-clock-for-p1",
-      "businessClockForAll",
-      "Measures gold/platinum P1 tickets in business hours instead of on the 24x7 clock.",
-    ],
-    ["breach-at-target", "breachAtTarget", "Counts a ticket resolved exactly at its target as a breach."],
-    ["pauses-on-hold", "pauseOnHold", "Also pauses the clock while the ticket waits on a vendor (on_hold)."],
-  ]),
+  ...flagOracle(NEAR_MISSES, cells),
 });

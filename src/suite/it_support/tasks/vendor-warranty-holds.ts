@@ -9,11 +9,10 @@ import {
 } from "../../../envs/index.js";
 import { itSupportDomain } from "../domain.js";
 import type { Priority } from "../policy.js";
+import { PYTHON_HELPERS } from "../oracle-cells.js";
 import {
-  PYTHON_HELPERS,
   baseRecord,
   closestTicketId,
-  firstCustomerOf,
   readSnapshotMinutes,
   statusEvent,
   teamIdByName,
@@ -153,12 +152,11 @@ function prepare(context: GenerateContext): void {
     const createdAt = snapshot - random.int(3, 60) * HOURS;
     const id = closestTicketId(db, createdAt, usedTickets, "status = 'closed'");
     const agent = workerOf(db, endpoint, random);
-    const record = baseRecord(id, {
+    const record = baseRecord(db, id, {
       subject: random.pick(SUBJECTS.hardware),
       category: "hardware",
       priority: plan.priority,
       companyId: asset.company_id,
-      requesterId: firstCustomerOf(db, asset.company_id),
       teamId: endpoint,
       createdAt,
     });
