@@ -3,7 +3,6 @@ import {
   check,
   checkOtherTablesUnchanged,
   defineTask,
-  diffTable,
   parseAnswerJson,
   type Check,
   type GenerateContext,
@@ -31,6 +30,7 @@ import {
   holidayDates,
   readHolidays,
 } from "../task-support.js";
+import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
 import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
 
 interface PlantedOpenTicket {
@@ -206,63 +206,44 @@ function verifyEscalations(
   final: Database.Database,
   expected: Map<number, number>,
 ): Check[] {
-  const ticketDiff = diffTable(initial, final, "tickets", "id");
-  const problems: string[] = [];
-  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
-  for (const [id, teamId] of expected) {
-    const change = changed.get(id);
-    if (!change) {
-      problems.push(`ticket ${id} was not escalated (expected team ${teamId})`);
-      continue;
-    }
-    const { before, after } = change;
-    if (after.team_id !== teamId)
-      problems.push(`ticket ${id} went to team ${String(after.team_id)}, expected team ${teamId}`);
-    if (after.escalation_level !== Number(before.escalation_level) + 1)
-      problems.push(
-        `ticket ${id} has escalation level ${String(after.escalation_level)}, expected ${Number(before.escalation_level) + 1}`,
-      );
-    if (after.assignee_agent_id !== null) problems.push(`ticket ${id} should be unassigned in the new queue`);
-    for (const column of ["status", "priority", "category", "company_id", "created_at", "resolved_at"]) {
-      if (after[column] !== before[column])
-        problems.push(
-          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
-        );
-    }
-  }
-  const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
-  const eventDiff = diffTable(initial, final, "ticket_events", "id");
-  const escalationEvents = new Map<number, number[]>();
-  const strayEvents: string[] = [];
-  for (const event of eventDiff.added) {
-    const ticketId = Number(event.ticket_id);
-    if (!expected.has(ticketId)) strayEvents.push(`${String(event.event_type)} on ticket ${ticketId}`);
-    if (event.event_type === "escalated") {
-      escalationEvents.set(ticketId, [...(escalationEvents.get(ticketId) ?? []), Number(event.to_value)]);
-    }
-  }
-  const missingEvents = [...expected.keys()].filter((id) => (escalationEvents.get(id) ?? []).length === 0);
+  const writes = ticketWrites(initial, final, expected.keys());
+  const problems = writes.problems(
+    (id) => `ticket ${id} was not escalated (expected team ${expected.get(id)})`,
+    (id, before, after) => {
+      const teamId = expected.get(id);
+      const level = Number(before.escalation_level) + 1;
+      return [
+        ...(after.team_id !== teamId
+          ? [`ticket ${id} went to team ${String(after.team_id)}, expected team ${teamId}`]
+          : []),
+        ...(after.escalation_level !== level
+          ? [`ticket ${id} has escalation level ${String(after.escalation_level)}, expected ${level}`]
+          : []),
+        ...(after.assignee_agent_id !== null ? [`ticket ${id} should be unassigned in the new queue`] : []),
+      ];
+    },
+    ["status", "priority", "category", "company_id", "created_at", "resolved_at"],
+  );
+  const strayEvents = writes.strayEvents.map(
+    (event) => `${String(event.event_type)} on ticket ${String(event.ticket_id)}`,
+  );
+  const escalated = new Set(
+    writes.events.added
+      .filter((event) => event.event_type === "escalated")
+      .map((event) => Number(event.ticket_id)),
+  );
+  const missingEvents = [...expected.keys()].filter((id) => !escalated.has(id));
+  const { removed, changed } = writes.events;
   return [
-    check(
+    checkTicketProblems(
       "escalated-tickets",
-      problems.length === 0,
-      problems.length === 0
-        ? `all ${expected.size} overdue tickets escalated to the right team`
-        : problems.slice(0, 8).join("; "),
+      problems,
+      `all ${expected.size} overdue tickets escalated to the right team`,
     ),
-    check(
-      "nothing-else-escalated",
-      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0
-        ? "no other ticket changed"
-        : `tickets changed that should not be: ${unexpected.join(", ")}`,
-    ),
+    writes.nothingElse("escalated"),
     check(
       "escalation-history",
-      missingEvents.length === 0 &&
-        strayEvents.length === 0 &&
-        eventDiff.removed.length === 0 &&
-        eventDiff.changed.length === 0,
+      missingEvents.length === 0 && strayEvents.length === 0 && removed.length === 0 && changed.length === 0,
       missingEvents.length === 0 && strayEvents.length === 0
         ? "each escalation is recorded in the ticket history"
         : `missing escalation events for [${missingEvents.join(", ")}]; unexpected events: ${strayEvents.slice(0, 5).join(", ")}`,

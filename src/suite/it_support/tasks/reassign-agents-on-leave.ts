@@ -4,7 +4,7 @@ import {
   check,
   checkOtherTablesUnchanged,
   defineTask,
-  diffTable,
+  getRow,
   type GenerateContext,
   mondayOf,
   type StateView,
@@ -24,6 +24,7 @@ import {
   type TicketRow,
   holidayDates,
 } from "../task-support.js";
+import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
 import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 import { LEAVE_CALENDAR_PATH, parseLeaveCalendar, parseRota, rotaPath } from "../workspace-documents.js";
@@ -149,50 +150,31 @@ function verifyReassignments(
   final: Database.Database,
   expected: Map<number, number>,
 ): Check[] {
-  const ticketDiff = diffTable(initial, final, "tickets", "id");
-  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
-  const problems: string[] = [];
-  for (const [id, agentId] of expected) {
-    const change = changed.get(id);
-    if (!change) {
-      problems.push(
-        `ticket ${id} still with agent ${String((initial.prepare("SELECT assignee_agent_id FROM tickets WHERE id = ?").get(id) as { assignee_agent_id: number }).assignee_agent_id)} (expected agent ${agentId})`,
-      );
-      continue;
-    }
-    const { before, after } = change;
-    if (after.assignee_agent_id !== agentId)
-      problems.push(
-        `ticket ${id} assigned to agent ${String(after.assignee_agent_id)}, expected agent ${agentId}`,
-      );
-    for (const column of ["status", "team_id", "escalation_level", "priority", "resolved_at"]) {
-      if (after[column] !== before[column])
-        problems.push(
-          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
-        );
-    }
-  }
-  const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
-  const eventDiff = diffTable(initial, final, "ticket_events", "id");
-  const stray = eventDiff.added.filter((event) => !expected.has(Number(event.ticket_id)));
+  const writes = ticketWrites(initial, final, expected.keys());
+  const assigneeBefore = (id: number): string =>
+    String(getRow(initial, "SELECT assignee_agent_id FROM tickets WHERE id = ?", id)?.assignee_agent_id);
+  const problems = writes.problems(
+    (id) => `ticket ${id} still with agent ${assigneeBefore(id)} (expected agent ${expected.get(id)})`,
+    (id, _before, after) =>
+      after.assignee_agent_id !== expected.get(id)
+        ? [
+            `ticket ${id} assigned to agent ${String(after.assignee_agent_id)}, expected agent ${expected.get(id)}`,
+          ]
+        : [],
+    ["status", "team_id", "escalation_level", "priority", "resolved_at"],
+  );
+  const stray = writes.strayEvents;
+  const { removed, changed } = writes.events;
   return [
-    check(
+    checkTicketProblems(
       "reassigned-tickets",
-      problems.length === 0,
-      problems.length === 0
-        ? `all ${expected.size} tickets of absent agents reassigned correctly`
-        : problems.slice(0, 8).join("; "),
+      problems,
+      `all ${expected.size} tickets of absent agents reassigned correctly`,
     ),
-    check(
-      "nothing-else-reassigned",
-      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0
-        ? "no other ticket changed"
-        : `tickets changed that should not be: ${unexpected.join(", ")}`,
-    ),
+    writes.nothingElse("reassigned"),
     check(
       "history-consistent",
-      stray.length === 0 && eventDiff.removed.length === 0 && eventDiff.changed.length === 0,
+      stray.length === 0 && removed.length === 0 && changed.length === 0,
       stray.length === 0
         ? "history only grew for the reassigned tickets"
         : `unexpected events on tickets ${stray.map((event) => String(event.ticket_id)).join(", ")}`,

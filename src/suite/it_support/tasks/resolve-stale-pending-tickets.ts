@@ -3,7 +3,6 @@ import {
   check,
   checkOtherTablesUnchanged,
   defineTask,
-  diffTable,
   type Check,
   type GenerateContext,
 } from "../../../envs/index.js";
@@ -34,6 +33,7 @@ import {
   holidayDates,
   readHolidays,
 } from "../task-support.js";
+import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
 import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 
@@ -212,60 +212,39 @@ function verifyResolutions(
   final: Database.Database,
   expected: number[],
 ): Check[] {
-  const ticketDiff = diffTable(initial, final, "tickets", "id");
-  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
-  const problems: string[] = [];
-  for (const id of expected) {
-    const change = changed.get(id);
-    if (!change) {
-      problems.push(`ticket ${id} is still pending`);
-      continue;
-    }
-    const { before, after } = change;
-    if (after.status !== "resolved")
-      problems.push(`ticket ${id} is ${String(after.status)}, expected resolved`);
-    if (after.resolution_code !== STALE_PENDING_RESOLUTION_CODE)
-      problems.push(
-        `ticket ${id} has resolution code ${String(after.resolution_code)}, expected ${STALE_PENDING_RESOLUTION_CODE}`,
-      );
-    if (after.resolved_at === null) problems.push(`ticket ${id} has no resolved_at`);
-    for (const column of ["assignee_agent_id", "team_id", "escalation_level", "priority", "created_at"]) {
-      if (after[column] !== before[column])
-        problems.push(
-          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
-        );
-    }
-  }
-  const unexpected = [...changed.keys()].filter((id) => !expected.includes(id));
-  const eventDiff = diffTable(initial, final, "ticket_events", "id");
-  const stray = eventDiff.added.filter((event) => !expected.includes(Number(event.ticket_id)));
+  const writes = ticketWrites(initial, final, expected);
+  const code = STALE_PENDING_RESOLUTION_CODE;
+  const problems = writes.problems(
+    (id) => `ticket ${id} is still pending`,
+    (id, _before, after) => {
+      const found: string[] = [];
+      if (after.status !== "resolved")
+        found.push(`ticket ${id} is ${String(after.status)}, expected resolved`);
+      if (after.resolution_code !== code)
+        found.push(`ticket ${id} has resolution code ${String(after.resolution_code)}, expected ${code}`);
+      if (after.resolved_at === null) found.push(`ticket ${id} has no resolved_at`);
+      return found;
+    },
+    ["assignee_agent_id", "team_id", "escalation_level", "priority", "created_at"],
+  );
+  const stray = writes.strayEvents;
   const resolvedEvents = new Set(
-    eventDiff.added
+    writes.events.added
       .filter((event) => event.event_type === "status_change" && event.to_value === "resolved")
       .map((event) => Number(event.ticket_id)),
   );
   const unrecorded = expected.filter((id) => !resolvedEvents.has(id));
+  const { removed, changed } = writes.events;
   return [
-    check(
+    checkTicketProblems(
       "stale-tickets-resolved",
-      problems.length === 0,
-      problems.length === 0
-        ? `all ${expected.length} stale pending tickets resolved`
-        : problems.slice(0, 8).join("; "),
+      problems,
+      `all ${expected.length} stale pending tickets resolved`,
     ),
-    check(
-      "nothing-else-resolved",
-      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0
-        ? "no other ticket changed"
-        : `tickets changed that should not be: ${unexpected.join(", ")}`,
-    ),
+    writes.nothingElse("resolved"),
     check(
       "history-recorded",
-      unrecorded.length === 0 &&
-        stray.length === 0 &&
-        eventDiff.removed.length === 0 &&
-        eventDiff.changed.length === 0,
+      unrecorded.length === 0 && stray.length === 0 && removed.length === 0 && changed.length === 0,
       unrecorded.length === 0 && stray.length === 0
         ? "each resolution is recorded in the ticket history"
         : `missing resolution events for [${unrecorded.join(", ")}]; events on other tickets: [${stray.map((event) => String(event.ticket_id)).join(", ")}]`,
