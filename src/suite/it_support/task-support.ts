@@ -5,7 +5,7 @@ import type { SeededRandom } from "../../core/index.js";
 import { isoToMinutes } from "./business-time.js";
 import { holidayCalendar } from "./generate.js";
 import type { Priority, Tier } from "./policy.js";
-import type { TicketEventRecord, TicketRecord } from "./ticket-records.js";
+import { writeTicketRecord, type TicketEventRecord, type TicketRecord } from "./ticket-records.js";
 import { HOLIDAYS_PATH, parseHolidays } from "./workspace-documents.js";
 
 export interface TicketRow {
@@ -142,4 +142,43 @@ export function closestTicketId(
   const id = best?.id ?? nextTicketId(db);
   used.add(id);
   return id;
+}
+
+/**
+ * What a task's `prepare` plants its scenario tickets with: the snapshot, teams, companies of a tier and
+ * their workers drawn from the context's random stream, ids taken over from generated tickets (each once)
+ * and records written with their history.
+ */
+export class TicketPlanter {
+  readonly snapshot: number;
+  private readonly used = new Set<number>();
+
+  constructor(private readonly context: GenerateContext) {
+    this.snapshot = readSnapshotMinutes(context.db);
+  }
+
+  team(name: string): number {
+    return teamIdByName(this.context.db, name);
+  }
+
+  company(tier: Tier): CompanyRow {
+    return this.context.random.pick(companiesByTier(this.context.db, tier));
+  }
+
+  worker(teamId: number): number {
+    return workerOf(this.context.db, teamId, this.context.random);
+  }
+
+  /** The id of the unused generated ticket created closest to `createdAt` (see `closestTicketId`). */
+  reuseId(createdAt: number, whereSql?: string, parameters?: unknown[]): number {
+    return closestTicketId(this.context.db, createdAt, this.used, whereSql, parameters);
+  }
+
+  record(id: number, fields: Parameters<typeof baseRecord>[2]): TicketRecord {
+    return baseRecord(this.context.db, id, fields);
+  }
+
+  write(record: TicketRecord): void {
+    writeTicketRecord(this.context.db, record);
+  }
 }

@@ -19,19 +19,15 @@ import {
 } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  baseRecord,
-  closestTicketId,
-  companiesByTier,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
-  workerOf,
   type TicketRow,
   holidayDates,
   readHolidays,
 } from "../task-support.js";
 import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
-import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { type TicketStatus } from "../ticket-records.js";
 
 interface PlantedOpenTicket {
   tier: Tier;
@@ -52,9 +48,9 @@ interface PlantedOpenTicket {
  * Security Operations, not Enterprise Accounts), a ticket exactly at its threshold and a new P1.
  */
 function prepare(context: GenerateContext): void {
-  const { db, random } = context;
+  const plant = new TicketPlanter(context);
+  const { snapshot } = plant;
   const holidays = holidayDates(context);
-  const snapshot = readSnapshotMinutes(db);
   const planted: PlantedOpenTicket[] = [
     {
       tier: "platinum",
@@ -114,14 +110,13 @@ function prepare(context: GenerateContext): void {
       ageMinutes: 200,
     },
   ];
-  const serviceDesk = teamIdByName(db, "Service Desk");
-  const used = new Set<number>();
+  const serviceDesk = plant.team("Service Desk");
   const recent = new Date((snapshot - 45 * 24 * 60) * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
   for (const ticket of planted) {
     const createdAt = subtractBusinessMinutes(snapshot, ticket.ageMinutes, holidays);
-    const id = closestTicketId(db, createdAt, used, "created_at >= ?", [recent]);
-    const company = random.pick(companiesByTier(db, ticket.tier));
-    const record = baseRecord(db, id, {
+    const id = plant.reuseId(createdAt, "created_at >= ?", [recent]);
+    const company = plant.company(ticket.tier);
+    const record = plant.record(id, {
       subject: ticket.subject,
       category: ticket.category,
       priority: ticket.priority,
@@ -132,7 +127,7 @@ function prepare(context: GenerateContext): void {
     record.channel = "portal";
     record.status = ticket.status;
     if (ticket.status !== "new") {
-      const agent = workerOf(db, serviceDesk, random);
+      const agent = plant.worker(serviceDesk);
       const firstResponse = Math.min(createdAt + 20, snapshot - 1);
       record.firstResponseAt = firstResponse;
       record.assigneeAgentId = agent;
@@ -140,9 +135,9 @@ function prepare(context: GenerateContext): void {
       if (ticket.status === "pending")
         record.events.push(statusEvent(Math.min(firstResponse + 60, snapshot - 1), "open", "pending", agent));
       if (ticket.escalatedTo) {
-        const target = teamIdByName(db, ticket.escalatedTo);
+        const target = plant.team(ticket.escalatedTo);
         const escalatedAt = Math.min(firstResponse + 90, snapshot - 2);
-        const newAgent = workerOf(db, target, random);
+        const newAgent = plant.worker(target);
         record.events.push(
           {
             type: "escalated",
@@ -166,7 +161,7 @@ function prepare(context: GenerateContext): void {
         record.escalationLevel = 1;
       }
     }
-    writeTicketRecord(db, record);
+    plant.write(record);
   }
 }
 

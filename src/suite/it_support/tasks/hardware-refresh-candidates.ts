@@ -18,16 +18,8 @@ import {
   REFRESH_WARRANTY_TICKET_THRESHOLD,
 } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
-import {
-  baseRecord,
-  closestTicketId,
-  readSnapshotMinutes,
-  statusEvent,
-  teamIdByName,
-  workerOf,
-  holidayDates,
-} from "../task-support.js";
-import { writeTicketRecord, type ResolutionCode } from "../ticket-records.js";
+import { TicketPlanter, readSnapshotMinutes, statusEvent, holidayDates } from "../task-support.js";
+import { type ResolutionCode } from "../ticket-records.js";
 import { ASSET_MODELS, SUBJECTS } from "../vocabulary.js";
 
 const DAY = 24 * 60;
@@ -52,8 +44,9 @@ function yearsBefore(date: string, years: number): string {
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
+  const plant = new TicketPlanter(context);
   const holidays = holidayDates(context);
-  const snapshot = readSnapshotMinutes(db);
+  const { snapshot } = plant;
   const today = referenceDate;
   const ageBoundaryDaysAgo = Math.round(
     (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${yearsBefore(today, REFRESH_AGE_YEARS)}T00:00:00Z`)) /
@@ -117,8 +110,7 @@ function prepare(context: GenerateContext): void {
     )
     .all() as Array<{ id: number; company_id: number }>;
   const chosen = random.shuffle(untouched).slice(0, planted.length);
-  const endpoint = teamIdByName(db, "Endpoint Engineering");
-  const used = new Set<number>();
+  const endpoint = plant.team("Endpoint Engineering");
   planted.forEach((asset, index) => {
     const row = chosen[index];
     if (!row) return;
@@ -135,11 +127,11 @@ function prepare(context: GenerateContext): void {
     );
     for (const ticket of asset.tickets) {
       const createdAt = addBusinessMinutes(snapshot - ticket.daysAgo * DAY, random.int(0, 120), holidays);
-      const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at < ?", [
+      const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at < ?", [
         minutesToIso(snapshot - 20 * DAY),
       ]);
-      const agent = workerOf(db, endpoint, random);
-      const record = baseRecord(db, id, {
+      const agent = plant.worker(endpoint);
+      const record = plant.record(id, {
         subject: random.pick(SUBJECTS.hardware),
         category: "hardware",
         priority: random.pick(["P2", "P3", "P3", "P4"] as const),
@@ -162,7 +154,7 @@ function prepare(context: GenerateContext): void {
           statusEvent(resolvedAt, "open", "resolved", agent),
         ],
       });
-      writeTicketRecord(db, record);
+      plant.write(record);
     }
   });
 }

@@ -15,17 +15,14 @@ import { planLeave } from "../leave-plan.js";
 import { CATEGORIES, ESCALATION_TEAM_BY_CATEGORY, type Category, type Tier } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  baseRecord,
-  closestTicketId,
-  companiesByTier,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
   type TicketRow,
   holidayDates,
 } from "../task-support.js";
 import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
-import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 import { LEAVE_CALENDAR_PATH, parseLeaveCalendar, parseRota, rotaPath } from "../workspace-documents.js";
 
@@ -38,13 +35,13 @@ const DAY = 24 * 60;
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
+  const plant = new TicketPlanter(context);
   const holidays = holidayDates(context);
-  const snapshot = readSnapshotMinutes(db);
+  const { snapshot } = plant;
   const plan = planLeave(db, context.seed, referenceDate, context.factors.rows);
   const countUnresolved = db.prepare(
     "SELECT COUNT(*) AS count FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold')",
   );
-  const used = new Set<number>();
   const since = minutesToIso(snapshot - 40 * DAY);
   const companies = db.prepare("SELECT id, support_tier FROM companies ORDER BY id").all() as Array<{
     id: number;
@@ -60,13 +57,7 @@ function prepare(context: GenerateContext): void {
     while (existing + statuses.length < 2) statuses.push("open");
     for (const status of statuses) {
       const createdAt = addBusinessMinutes(snapshot - random.int(2, 12) * DAY, random.int(0, 300), holidays);
-      const id = closestTicketId(
-        db,
-        createdAt,
-        used,
-        "status IN ('resolved', 'closed') AND created_at >= ?",
-        [since],
-      );
+      const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at >= ?", [since]);
       const enterprise = agent.teamName === "Enterprise Accounts";
       const ownCategories = CATEGORIES.filter(
         (category) => ESCALATION_TEAM_BY_CATEGORY[category] === agent.teamName,
@@ -75,9 +66,9 @@ function prepare(context: GenerateContext): void {
         ownCategories.length > 0
           ? random.pick(ownCategories)
           : random.pick(CATEGORIES.filter((item) => item !== "security"));
-      const company = enterprise ? random.pick(companiesByTier(db, "platinum")) : random.pick(companies);
-      const serviceDesk = teamIdByName(db, "Service Desk");
-      const record = baseRecord(db, id, {
+      const company = enterprise ? plant.company("platinum") : random.pick(companies);
+      const serviceDesk = plant.team("Service Desk");
+      const record = plant.record(id, {
         subject: random.pick(SUBJECTS[category]),
         category,
         priority: random.pick(["P2", "P3", "P3", "P4"] as const),
@@ -102,7 +93,7 @@ function prepare(context: GenerateContext): void {
         });
       }
       if (status !== "open") record.events.push(statusEvent(firstResponse + 240, "open", status, agentId));
-      writeTicketRecord(db, record);
+      plant.write(record);
     }
   });
 }

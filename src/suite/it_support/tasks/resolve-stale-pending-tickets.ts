@@ -22,19 +22,15 @@ import {
 } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  baseRecord,
-  closestTicketId,
-  companiesByTier,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
-  workerOf,
   type TicketRow,
   holidayDates,
   readHolidays,
 } from "../task-support.js";
 import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
-import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 
 interface PlantedWait {
@@ -55,9 +51,10 @@ interface PlantedWait {
  * the limit, longer in calendar hours than in business hours, and a vendor hold (not covered).
  */
 function prepare(context: GenerateContext): void {
-  const { db, random } = context;
+  const { random } = context;
+  const plant = new TicketPlanter(context);
+  const { snapshot } = plant;
   const holidays = holidayDates(context);
-  const snapshot = readSnapshotMinutes(db);
   const limit = STALE_PENDING_BUSINESS_HOURS * 60;
   const planted: PlantedWait[] = [
     {
@@ -137,17 +134,14 @@ function prepare(context: GenerateContext): void {
       ageMinutes: waited + random.int(30, 600),
     });
   }
-  const serviceDesk = teamIdByName(db, "Service Desk");
-  const used = new Set<number>();
+  const serviceDesk = plant.team("Service Desk");
   const since = minutesToIso(snapshot - 60 * 24 * 60);
   for (const wait of planted) {
     const createdAt = subtractBusinessMinutes(snapshot, wait.ageMinutes, holidays);
-    const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at >= ?", [
-      since,
-    ]);
-    const company = random.pick(companiesByTier(db, wait.tier));
-    const agent = workerOf(db, serviceDesk, random);
-    const record = baseRecord(db, id, {
+    const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at >= ?", [since]);
+    const company = plant.company(wait.tier);
+    const agent = plant.worker(serviceDesk);
+    const record = plant.record(id, {
       subject: random.pick(SUBJECTS[wait.category]),
       category: wait.category,
       priority: wait.priority,
@@ -180,7 +174,7 @@ function prepare(context: GenerateContext): void {
       toValue: null,
       body: "Asked the customer for a screenshot of the error.",
     });
-    writeTicketRecord(db, record);
+    plant.write(record);
   }
 }
 

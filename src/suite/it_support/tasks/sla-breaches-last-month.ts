@@ -19,17 +19,13 @@ import { holidayCalendar } from "../generate.js";
 import { RESOLUTION_TARGET_HOURS, usesCalendarClock, type Priority, type Tier } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  baseRecord,
-  companiesByTier,
-  closestTicketId,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
-  workerOf,
   type TicketRow,
   readHolidays,
 } from "../task-support.js";
-import { writeTicketRecord, type TicketEventRecord } from "../ticket-records.js";
+import { type TicketEventRecord } from "../ticket-records.js";
 
 const DAY = 24 * 60;
 
@@ -48,13 +44,14 @@ interface PlantedTicket {
  * pause), a resolution exactly at the target, and a 24x7-clock P1 over a weekend.
  */
 function prepare(context: GenerateContext): void {
-  const { db, random, referenceDate } = context;
+  const { db, referenceDate } = context;
+  const plant = new TicketPlanter(context);
   const holidayDates = holidayCalendar(context.seed, referenceDate);
   const holidays = new Set(holidayDates.map((holiday) => holiday.date));
   const wellnessDay = holidayDates.find((holiday) => holiday.name === "Company Wellness Day")?.date as string;
   const { start, end } = previousMonthRange(referenceDate);
   const monthStart = isoToMinutes(`${start}T00:00:00Z`);
-  const snapshot = readSnapshotMinutes(db);
+  const { snapshot } = plant;
   const target = (priority: Priority, tier: Tier): number => RESOLUTION_TARGET_HOURS[priority][tier] * 60;
   const at = (date: string, time: string): number => isoToMinutes(`${date}T${time}:00Z`);
   const isWorkday = (date: string): boolean => weekdayOf(date) % 6 !== 0 && !holidays.has(date);
@@ -123,19 +120,18 @@ function prepare(context: GenerateContext): void {
   });
 
   // Reuse the generated tickets resolved last month whose creation is closest, keeping ids chronological.
-  const used = new Set<number>();
-  const serviceDesk = teamIdByName(db, "Service Desk");
+  const serviceDesk = plant.team("Service Desk");
   for (const ticket of planted) {
-    const id = closestTicketId(db, ticket.createdAt, used, "resolved_at >= ? AND resolved_at < ?", [
+    const id = plant.reuseId(ticket.createdAt, "resolved_at >= ? AND resolved_at < ?", [
       `${start}T00:00:00Z`,
       `${end}T00:00:00Z`,
     ]);
     const original = db.prepare("SELECT subject, category FROM tickets WHERE id = ?").get(id) as
       { subject: string; category: TicketRow["category"] } | undefined;
-    const company = random.pick(companiesByTier(db, ticket.tier));
-    const agent = workerOf(db, serviceDesk, random);
+    const company = plant.company(ticket.tier);
+    const agent = plant.worker(serviceDesk);
     const firstResponse = ticket.createdAt + 10;
-    const record = baseRecord(db, id, {
+    const record = plant.record(id, {
       subject: original?.subject ?? "Outgoing mail stuck in outbox",
       category: (original?.category ?? "email") as never,
       priority: ticket.priority,
@@ -160,7 +156,7 @@ function prepare(context: GenerateContext): void {
         { ...statusEvent(ticket.resolvedAt, "open", "resolved", agent), body: "Configuration corrected." },
       ],
     });
-    writeTicketRecord(db, record);
+    plant.write(record);
   }
 }
 
