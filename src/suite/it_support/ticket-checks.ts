@@ -63,3 +63,41 @@ export function ticketWrites(
 export function checkTicketProblems(id: string, problems: readonly string[], success: string): Check {
   return check(id, problems.length === 0, problems.length === 0 ? success : problems.slice(0, 8).join("; "));
 }
+
+/**
+ * `answer`: the ticket ids the reply lists (`null` when it has none) are exactly `expected` (ascending), in
+ * any order; the message names them under `label`.
+ */
+export function checkAnswerTicketIds(
+  label: string,
+  ids: number[] | null,
+  expected: readonly number[],
+  answer: string,
+): Check {
+  const matches =
+    ids !== null &&
+    ids.length === expected.length &&
+    [...ids].sort((a, b) => a - b).every((id, index) => id === expected[index]);
+  return check(
+    "answer",
+    matches,
+    `expected ${label} [${expected.join(", ")}], got ${ids === null ? answer.slice(0, 200) : `[${ids.join(", ")}]`}`,
+  );
+}
+
+/** `id`: the reply names exactly the expected items (`given` is null when it names none), in any order. */
+export function checkNamedItems<T>(
+  id: string,
+  given: readonly T[] | null,
+  expected: readonly T[],
+  noun: string,
+): Check {
+  const named = new Set(given ?? []);
+  const missing = expected.filter((item) => !named.has(item));
+  const extra = [...named].filter((item) => !expected.includes(item));
+  return check(
+    id,
+    given !== null && missing.length === 0 && extra.length === 0,
+    `expected ${expected.length} ${noun} [${expected.join(", ")}]; missing [${missing.join(", ")}], unexpected [${extra.join(", ")}]`,
+  );
+}

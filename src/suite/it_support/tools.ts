@@ -18,18 +18,10 @@ import {
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { CATEGORIES, PRIORITIES, TIERS, UNRESOLVED_STATUSES } from "./policy.js";
 
 const TICKET_STATUSES = ["new", "open", "pending", "on_hold", "resolved", "closed"] as const;
-const UNRESOLVED = ["new", "open", "pending", "on_hold"];
-const CATEGORY_VALUES = [
-  "network",
-  "hardware",
-  "software",
-  "access",
-  "email",
-  "security",
-  "database",
-] as const;
+const UNRESOLVED: readonly string[] = UNRESOLVED_STATUSES;
 const RESOLUTION_CODES = ["fixed", "workaround", "duplicate", "user_error", "no_fault_found"] as const;
 
 /** Allowed status transitions of the ticket workflow (resolved tickets may be reopened). */
@@ -120,8 +112,8 @@ const listTickets = defineTool({
       .enum([...TICKET_STATUSES, "unresolved"])
       .optional()
       .describe("Only tickets in this status; 'unresolved' means new, open, pending or on_hold"),
-    priority: z.enum(["P1", "P2", "P3", "P4"]).optional().describe("Only tickets of this priority"),
-    category: z.enum(CATEGORY_VALUES).optional().describe("Only tickets of this category"),
+    priority: z.enum(PRIORITIES).optional().describe("Only tickets of this priority"),
+    category: z.enum(CATEGORIES).optional().describe("Only tickets of this category"),
     team_id: z.number().int().optional().describe("Only tickets in this team's queue"),
     assignee_agent_id: z.number().int().optional().describe("Only tickets assigned to this agent"),
     company_id: z.number().int().optional().describe("Only tickets raised by this customer company"),
@@ -271,10 +263,7 @@ const listCompanies = defineListTool({
   description:
     "List customer companies with their support tier, ordered by id. Paginated: returns `companies` plus `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    support_tier: z
-      .enum(["bronze", "silver", "gold", "platinum"])
-      .optional()
-      .describe("Only companies on this support tier"),
+    support_tier: z.enum(TIERS).optional().describe("Only companies on this support tier"),
     name_contains: z
       .string()
       .optional()

@@ -26,7 +26,7 @@ import {
   holidayDates,
   readHolidays,
 } from "../task-support.js";
-import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
+import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
 import { type TicketStatus } from "../ticket-records.js";
 
 interface PlantedOpenTicket {
@@ -330,17 +330,9 @@ export const escalateOverdueTicketsTask = defineTask({
     const parsed = parseAnswerJson(answer) as { escalated_ticket_ids?: unknown } | null;
     const ids = Array.isArray(parsed?.escalated_ticket_ids) ? parsed.escalated_ticket_ids.map(Number) : null;
     const expectedIds = [...expected.keys()].sort((left, right) => left - right);
-    const answerMatches =
-      ids !== null &&
-      ids.length === expectedIds.length &&
-      [...ids].sort((a, b) => a - b).every((id, index) => id === expectedIds[index]);
     return [
       ...verifyEscalations(initial.db, final.db, expected),
-      check(
-        "answer",
-        answerMatches,
-        `expected escalated_ticket_ids [${expectedIds.join(", ")}], got ${ids === null ? answer.slice(0, 200) : `[${ids.join(", ")}]`}`,
-      ),
+      checkAnswerTicketIds("escalated_ticket_ids", ids, expectedIds, answer),
     ];
   },
   ...flagOracle(NEAR_MISSES, cells),

@@ -18,6 +18,7 @@ import {
   REFRESH_WARRANTY_TICKET_THRESHOLD,
 } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
+import { checkNamedItems } from "../ticket-checks.js";
 import { TicketPlanter, readSnapshotMinutes, statusEvent, holidayDates } from "../task-support.js";
 import { type ResolutionCode } from "../ticket-records.js";
 import { ASSET_MODELS, SUBJECTS } from "../vocabulary.js";
@@ -259,9 +260,6 @@ export const hardwareRefreshCandidatesTask = defineTask({
     const tags = Array.isArray(parsed?.asset_tags)
       ? parsed.asset_tags.map((tag) => String(tag).trim().toUpperCase())
       : null;
-    const given = new Set(tags ?? []);
-    const missing = expected.filter((tag) => !given.has(tag));
-    const extra = [...given].filter((tag) => !expected.includes(tag));
     return [
       check(
         "answer-format",
@@ -270,11 +268,7 @@ export const hardwareRefreshCandidatesTask = defineTask({
           ? "answer has asset_tags"
           : `expected {"asset_tags": [...]}, got: ${answer.slice(0, 200)}`,
       ),
-      check(
-        "asset-tags",
-        tags !== null && missing.length === 0 && extra.length === 0,
-        `expected ${expected.length} assets [${expected.join(", ")}]; missing [${missing.join(", ")}], unexpected [${extra.join(", ")}]`,
-      ),
+      checkNamedItems("asset-tags", tags, expected, "assets"),
     ];
   },
   ...flagOracle(NEAR_MISSES, cells),

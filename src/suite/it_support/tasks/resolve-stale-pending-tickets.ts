@@ -29,7 +29,7 @@ import {
   holidayDates,
   readHolidays,
 } from "../task-support.js";
-import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
+import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
 import { type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 
@@ -319,17 +319,9 @@ export const resolveStalePendingTicketsTask = defineTask({
           .map((item) => Number(item.trim()))
           .filter((id) => id > 0)
       : null;
-    const answerMatches =
-      ids !== null &&
-      ids.length === expected.length &&
-      [...ids].sort((a, b) => a - b).every((id, index) => id === expected[index]);
     return [
       ...verifyResolutions(initial.db, final.db, expected),
-      check(
-        "answer",
-        answerMatches,
-        `expected resolved_ticket_ids [${expected.join(", ")}], got ${ids === null ? answer.slice(0, 200) : `[${ids.join(", ")}]`}`,
-      ),
+      checkAnswerTicketIds("resolved_ticket_ids", ids, expected, answer),
     ];
   },
   ...flagOracle(NEAR_MISSES, cells),

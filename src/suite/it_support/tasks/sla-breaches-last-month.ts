@@ -25,7 +25,8 @@ import {
   type TicketRow,
   readHolidays,
 } from "../task-support.js";
-import { type TicketEventRecord } from "../ticket-records.js";
+import { checkNamedItems } from "../ticket-checks.js";
+import type { TicketEventRecord } from "../ticket-records.js";
 
 const DAY = 24 * 60;
 
@@ -298,10 +299,7 @@ export const slaBreachesLastMonthTask = defineTask({
     const expected = expectedBreaches(initial.db, holidays);
     const parsed = parseAnswerJson(answer) as { breached_ticket_ids?: unknown; count?: unknown } | null;
     const rawIds = parsed && Array.isArray(parsed.breached_ticket_ids) ? parsed.breached_ticket_ids : null;
-    const ids = rawIds?.map((value) => Number(String(value).replace(/[^0-9]/g, ""))) ?? [];
-    const given = new Set(ids);
-    const missing = expected.filter((id) => !given.has(id));
-    const extra = [...given].filter((id) => !expected.includes(id));
+    const ids = rawIds?.map((value) => Number(String(value).replace(/[^0-9]/g, ""))) ?? null;
     return [
       check(
         "answer-format",
@@ -310,11 +308,7 @@ export const slaBreachesLastMonthTask = defineTask({
           ? "answer has breached_ticket_ids"
           : `expected a JSON object with breached_ticket_ids, got: ${answer.slice(0, 200)}`,
       ),
-      check(
-        "breached-tickets",
-        rawIds !== null && missing.length === 0 && extra.length === 0,
-        `expected ${expected.length} breached tickets [${expected.join(", ")}]; missing [${missing.join(", ")}], unexpected [${extra.join(", ")}]`,
-      ),
+      checkNamedItems("breached-tickets", ids, expected, "breached tickets"),
       check(
         "count",
         parsed !== null && Number(parsed.count) === expected.length,
