@@ -35,6 +35,15 @@ export interface CompanyRow {
   support_tier: Tier;
 }
 
+/** The tools a task over the ticket history reads with: tickets, their events and the customer companies. */
+export const TICKET_HISTORY_TOOLS = [
+  "list_tickets",
+  "get_ticket",
+  "list_ticket_events",
+  "list_companies",
+  "get_company",
+];
+
 /** The snapshot instant ("now") the generator recorded, as minutes since the epoch. */
 export function readSnapshotMinutes(db: Database.Database): number {
   const row = db.prepare("SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'").get() as

@@ -55,30 +55,13 @@ function deskNow(db: Database.Database): string {
   return row?.value ?? "1970-01-01T00:00:00Z";
 }
 
-function requireTicket(db: Database.Database, ticketId: number): Row {
+/** The row of a ticket, agent or team, or the error that points to its list tool. */
+function requireById(db: Database.Database, entity: "ticket" | "agent" | "team", id: number): Row {
   return requireRow(
     db,
-    "SELECT * FROM tickets WHERE id = ?",
-    [ticketId],
-    `ticket ${ticketId} not found; use list_tickets to find ticket ids`,
-  );
-}
-
-function requireAgent(db: Database.Database, agentId: number): Row {
-  return requireRow(
-    db,
-    "SELECT * FROM agents WHERE id = ?",
-    [agentId],
-    `agent ${agentId} not found; use list_agents to find agent ids`,
-  );
-}
-
-function requireTeam(db: Database.Database, teamId: number): Row {
-  return requireRow(
-    db,
-    "SELECT * FROM teams WHERE id = ?",
-    [teamId],
-    `team ${teamId} not found; use list_teams to find team ids`,
+    `SELECT * FROM ${entity}s WHERE id = ?`,
+    [id],
+    `${entity} ${id} not found; use list_${entity}s to find ${entity} ids`,
   );
 }
 
@@ -101,6 +84,11 @@ function insertEvent(
 
 const TICKET_SUMMARY_COLUMNS = `id, subject, category, priority, status, company_id, requester_id, asset_id, team_id,
   assignee_agent_id, escalation_level, created_at, first_response_at, resolved_at, resolution_code`;
+
+/** What a write tool returns: the ticket's summary as it is now. */
+function ticketSummary(db: Database.Database, ticketId: number): { ticket: Row | undefined } {
+  return { ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticketId) };
+}
 
 const listTickets = defineTool({
   name: "list_tickets",
@@ -163,7 +151,7 @@ const getTicket = defineTool({
   kind: "read",
   inputSchema: z.object({ ticket_id: z.number().int().describe("The ticket id") }),
   handler: ({ ticket_id }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     const extra = getRow(
       db,
       `SELECT customers.full_name AS requester_name, customers.email AS requester_email,
@@ -235,8 +223,8 @@ const getAgent = defineTool({
   kind: "read",
   inputSchema: z.object({ agent_id: z.number().int().describe("The agent id") }),
   handler: ({ agent_id }, { db }: ToolContext) => {
-    const agent = requireAgent(db, agent_id);
-    const team = requireTeam(db, Number(agent.team_id));
+    const agent = requireById(db, "agent", agent_id);
+    const team = requireById(db, "team", Number(agent.team_id));
     const open = getRow<{ count: number }>(
       db,
       "SELECT COUNT(*) AS count FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold')",
@@ -360,13 +348,13 @@ const assignTicket = defineTool({
     note: z.string().default("").describe("Optional reason recorded on the assignment event"),
   }),
   handler: ({ ticket_id, agent_id, note }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     if (!UNRESOLVED.includes(String(ticket.status))) {
       throw new ToolFailure(
         `ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be assigned`,
       );
     }
-    const agent = requireAgent(db, agent_id);
+    const agent = requireById(db, "agent", agent_id);
     if (agent.status !== "active")
       throw new ToolFailure(`agent ${agent_id} is inactive and cannot take tickets`);
     if (agent.team_id !== ticket.team_id) {
@@ -392,9 +380,7 @@ const assignTicket = defineTool({
       String(agent_id),
       note === "" ? null : note,
     );
-    return {
-      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
-    };
+    return ticketSummary(db, ticket_id);
   },
 });
 
@@ -409,22 +395,20 @@ const escalateTicket = defineTool({
     reason: z.string().min(3).describe("Why the ticket is escalated (recorded on the event)"),
   }),
   handler: ({ ticket_id, team_id, reason }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     if (!UNRESOLVED.includes(String(ticket.status))) {
       throw new ToolFailure(
         `ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be escalated`,
       );
     }
-    requireTeam(db, team_id);
+    requireById(db, "team", team_id);
     const now = deskNow(db);
     cachedStatement(
       db,
       "UPDATE tickets SET team_id = ?, assignee_agent_id = NULL, escalation_level = escalation_level + 1, updated_at = ? WHERE id = ?",
     ).run(team_id, now, ticket_id);
     insertEvent(db, ticket_id, "escalated", null, String(ticket.team_id), String(team_id), reason);
-    return {
-      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
-    };
+    return ticketSummary(db, ticket_id);
   },
 });
 
@@ -443,7 +427,7 @@ const updateTicketStatus = defineTool({
     note: z.string().default("").describe("Optional note recorded on the status-change event"),
   }),
   handler: ({ ticket_id, status, resolution_code, note }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     const current = String(ticket.status);
     const allowed = TRANSITIONS[current] ?? [];
     if (!allowed.includes(status)) {
@@ -485,9 +469,7 @@ const updateTicketStatus = defineTool({
       status,
       note === "" ? null : note,
     );
-    return {
-      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
-    };
+    return ticketSummary(db, ticket_id);
   },
 });
 
@@ -501,8 +483,8 @@ const addTicketComment = defineTool({
     agent_id: z.number().int().optional().describe("The agent writing the comment, if any"),
   }),
   handler: ({ ticket_id, body, agent_id }, { db }: ToolContext) => {
-    requireTicket(db, ticket_id);
-    if (agent_id !== undefined) requireAgent(db, agent_id);
+    requireById(db, "ticket", ticket_id);
+    if (agent_id !== undefined) requireById(db, "agent", agent_id);
     const eventId = insertEvent(db, ticket_id, "comment", agent_id ?? null, null, null, body);
     cachedStatement(db, "UPDATE tickets SET updated_at = ? WHERE id = ?").run(deskNow(db), ticket_id);
     return {

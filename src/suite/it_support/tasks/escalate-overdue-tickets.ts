@@ -25,6 +25,7 @@ import {
   type TicketRow,
   holidayDates,
   readHolidays,
+  TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
 import { type TicketStatus } from "../ticket-records.js";
@@ -314,15 +315,7 @@ export const escalateOverdueTicketsTask = defineTask({
     "Escalate every open ticket past its escalation threshold (business hours, halved for platinum) to the team the escalation matrix names, with its exceptions.",
   instruction:
     'Please run the escalation review on the queue as of the data snapshot time in the service desk handbook: escalate every ticket that the escalation matrix says must be escalated, to the team the matrix names, and leave everything else alone. Reply with only a JSON object {"escalated_ticket_ids": [ticket ids in ascending order]}.',
-  tools: [
-    "list_tickets",
-    "get_ticket",
-    "list_ticket_events",
-    "list_companies",
-    "get_company",
-    "list_teams",
-    "escalate_ticket",
-  ],
+  tools: [...TICKET_HISTORY_TOOLS, "list_teams", "escalate_ticket"],
   prepare,
   verify: ({ initial, final, answer }): Check[] => {
     const holidays = readHolidays(initial);

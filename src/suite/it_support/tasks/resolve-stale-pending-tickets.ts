@@ -28,6 +28,7 @@ import {
   type TicketRow,
   holidayDates,
   readHolidays,
+  TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
 import { type TicketStatus } from "../ticket-records.js";
@@ -300,14 +301,7 @@ export const resolveStalePendingTicketsTask = defineTask({
     "Resolve pending tickets that have waited on the customer past the handbook's business-hours limit, with its exceptions and resolution code.",
   instruction:
     'Clean up the pending queue: apply the handbook\'s rule for stale pending tickets as of the data snapshot and resolve every ticket it covers, exactly as the rule says. Leave all other tickets as they are. Reply with only a JSON object {"resolved_ticket_ids": [ticket ids in ascending order]}.',
-  tools: [
-    "list_tickets",
-    "get_ticket",
-    "list_ticket_events",
-    "list_companies",
-    "get_company",
-    "update_ticket_status",
-  ],
+  tools: [...TICKET_HISTORY_TOOLS, "update_ticket_status"],
   prepare,
   verify: ({ initial, final, answer }): Check[] => {
     const holidays = readHolidays(initial);

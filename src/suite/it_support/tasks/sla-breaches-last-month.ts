@@ -24,6 +24,7 @@ import {
   statusEvent,
   type TicketRow,
   readHolidays,
+  TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkNamedItems } from "../ticket-checks.js";
 import type { TicketEventRecord } from "../ticket-records.js";
@@ -292,7 +293,7 @@ export const slaBreachesLastMonthTask = defineTask({
     "List the tickets resolved last calendar month that breached their resolution SLA, applying the policy's tier/priority targets, business hours, holidays, 24x7 clock and pause rules.",
   instruction:
     'I\'m preparing last month\'s SLA report. Using our SLA policy and the ticket history, find every ticket resolved during the previous calendar month (relative to today\'s data snapshot, see the service desk handbook) that breached its resolution target. Reply with only a JSON object {"breached_ticket_ids": [ticket ids in ascending order], "count": number}.',
-  tools: ["list_tickets", "get_ticket", "list_ticket_events", "list_companies", "get_company"],
+  tools: [...TICKET_HISTORY_TOOLS],
   prepare,
   verify: ({ initial, answer }): Check[] => {
     const holidays = readHolidays(initial);
