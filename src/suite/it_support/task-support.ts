@@ -1,6 +1,6 @@
 /** Helpers shared by the it_support tasks: reading the desk's "now" and planting tickets. */
 import type Database from "better-sqlite3";
-import type { GenerateContext, StateView } from "../../envs/index.js";
+import { allRows, getRow, type GenerateContext, type StateView } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { isoToMinutes } from "./business-time.js";
 import { holidayCalendar } from "./generate.js";
@@ -46,8 +46,10 @@ export const TICKET_HISTORY_TOOLS = [
 
 /** The snapshot instant ("now") the generator recorded, as minutes since the epoch. */
 export function readSnapshotMinutes(db: Database.Database): number {
-  const row = db.prepare("SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'").get() as
-    { value: string } | undefined;
+  const row = getRow<{ value: string }>(
+    db,
+    "SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'",
+  );
   if (!row) throw new Error("service_desk_settings has no snapshot_at");
   return isoToMinutes(row.value);
 }
@@ -63,38 +65,40 @@ export function readHolidays(state: StateView): Set<string> {
 }
 
 export function companiesByTier(db: Database.Database, tier: Tier): CompanyRow[] {
-  return db
-    .prepare("SELECT id, name, support_tier FROM companies WHERE support_tier = ? ORDER BY id")
-    .all(tier) as CompanyRow[];
+  return allRows<CompanyRow>(
+    db,
+    "SELECT id, name, support_tier FROM companies WHERE support_tier = ? ORDER BY id",
+    tier,
+  );
 }
 
 function firstCustomerOf(db: Database.Database, companyId: number): number {
-  return (
-    db.prepare("SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1").get(companyId) as {
-      id: number;
-    }
-  ).id;
+  return getRow<{ id: number }>(
+    db,
+    "SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1",
+    companyId,
+  )!.id;
 }
 
 /** An active, non-lead agent of a team (the lead if the team has nobody else). */
 export function workerOf(db: Database.Database, teamId: number, random: SeededRandom): number {
-  const workers = db
-    .prepare("SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id")
-    .all(teamId) as Array<{ id: number }>;
+  const workers = allRows<{ id: number }>(
+    db,
+    "SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id",
+    teamId,
+  );
   if (workers.length > 0) return random.pick(workers).id;
-  return (
-    db.prepare("SELECT id FROM agents WHERE team_id = ? AND role = 'lead'").get(teamId) as { id: number }
-  ).id;
+  return getRow<{ id: number }>(db, "SELECT id FROM agents WHERE team_id = ? AND role = 'lead'", teamId)!.id;
 }
 
 export function teamIdByName(db: Database.Database, name: string): number {
-  const row = db.prepare("SELECT id FROM teams WHERE name = ?").get(name) as { id: number } | undefined;
+  const row = getRow<{ id: number }>(db, "SELECT id FROM teams WHERE name = ?", name);
   if (!row) throw new Error(`no team named ${name}`);
   return row.id;
 }
 
 export function nextTicketId(db: Database.Database): number {
-  return (db.prepare("SELECT COALESCE(MAX(id), 10000) + 1 AS id FROM tickets").get() as { id: number }).id;
+  return getRow<{ id: number }>(db, "SELECT COALESCE(MAX(id), 10000) + 1 AS id FROM tickets")!.id;
 }
 
 /** A status-change event. */
