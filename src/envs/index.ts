@@ -240,3 +240,5 @@ export {
   checkAnswerIds,
 } from "./kit/answer-checks.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
+export { openToolHarness } from "./kit/tool-harness.js";
+export type { ToolHarness } from "./kit/tool-harness.js";

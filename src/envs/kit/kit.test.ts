@@ -691,3 +691,48 @@ describe("instance keys", () => {
     expect(kitSourceFingerprint()).toBe(fingerprintFolder(new URL(".", import.meta.url).pathname));
   });
 });
+
+describe("openToolHarness", () => {
+  it("binds a domain's tools to a private copy of a task's database", async () => {
+    const { defineDomain } = await import("../define-domain.js");
+    const { defineTask } = await import("../define-task.js");
+    const { openToolHarness } = await import("./tool-harness.js");
+    const getNote = defineGetTool({
+      name: "get_note",
+      description: "Get one note.",
+      input: { note_id: z.number().int().describe("The note id") },
+      from: "notes",
+      notFound: (id) => `note ${id} not found`,
+    });
+    const domain = defineDomain({
+      id: "harness_demo",
+      title: "Harness demo",
+      description: "One table of notes.",
+      version: 1,
+      schemaSql: "CREATE TABLE notes (note_id INTEGER PRIMARY KEY, text TEXT NOT NULL);",
+      generate: ({ db }) => {
+        db.prepare("INSERT INTO notes (note_id, text) VALUES (1, 'hello')").run();
+      },
+      tools: [getNote],
+    });
+    const task = defineTask({
+      id: "harness_demo.read",
+      domain,
+      summary: "Read a note.",
+      instruction: "Read note 1.",
+      tools: ["get_note"],
+      verify: () => [],
+      oracle: ["print(tools.get_note(note_id=1)['text'])"],
+      nearMisses: [{ id: "prints-nothing", description: "Prints nothing.", cells: ["print()"] }],
+    });
+    const harness = openToolHarness(task, domain.tools, "v0", 0);
+    try {
+      expect(await harness.value("get_note", { note_id: 1 })).toEqual({ note_id: 1, text: "hello" });
+      expect(harness.errorText(await harness.call("get_note", { note_id: 2 }))).toContain("note 2 not found");
+      harness.db.prepare("DELETE FROM notes").run();
+      expect(harness.errorText(await harness.call("get_note", { note_id: 1 }))).toContain("not found");
+    } finally {
+      harness.close();
+    }
+  });
+});
