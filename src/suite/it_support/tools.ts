@@ -39,6 +39,11 @@ const timestampSchema = z
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?$/, "expected an ISO date or UTC timestamp")
   .optional();
 
+/** One `column = ?` condition per filter the model set, in the order given. */
+function equalTo(input: Record<string, unknown>, ...columns: string[]): SqlCondition[] {
+  return columns.map((column) => when(input[column], `${column} = ?`));
+}
+
 /** Normalises a date bound so that `2025-05-01` and `2025-05-01T00:00:00Z` compare the same way. */
 function timestampBound(value: string): string {
   if (value.length === 10) return `${value}T00:00:00Z`;
@@ -120,13 +125,16 @@ const listTickets = defineTool({
       input.status === "unresolved"
         ? `status IN ('new', 'open', 'pending', 'on_hold')`
         : when(input.status, "status = ?"),
-      when(input.priority, "priority = ?"),
-      when(input.category, "category = ?"),
-      when(input.team_id, "team_id = ?"),
-      when(input.assignee_agent_id, "assignee_agent_id = ?"),
-      when(input.company_id, "company_id = ?"),
-      when(input.asset_id, "asset_id = ?"),
-      when(input.escalation_level, "escalation_level = ?"),
+      ...equalTo(
+        input,
+        "priority",
+        "category",
+        "team_id",
+        "assignee_agent_id",
+        "company_id",
+        "asset_id",
+        "escalation_level",
+      ),
       when(bound(input.created_from), "created_at >= ?"),
       when(bound(input.created_to), "created_at < ?"),
       when(bound(input.resolved_from), "resolved_at >= ?"),
@@ -185,8 +193,7 @@ const listTicketEvents = defineListTool({
   from: "ticket_events",
   select: "id, ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body",
   where: (input) => [
-    when(input.ticket_id, "ticket_id = ?"),
-    when(input.event_type, "event_type = ?"),
+    ...equalTo(input, "ticket_id", "event_type"),
     when(input.created_from && timestampBound(input.created_from), "created_at >= ?"),
     when(input.created_to && timestampBound(input.created_to), "created_at < ?"),
   ],
@@ -209,9 +216,7 @@ const listAgents = defineListTool({
   from: "agents",
   select: AGENT_COLUMNS,
   where: (input) => [
-    when(input.team_id, "team_id = ?"),
-    when(input.role, "role = ?"),
-    when(input.status, "status = ?"),
+    ...equalTo(input, "team_id", "role", "status"),
     when(input.email?.trim(), "lower(email) = lower(?)"),
   ],
   orderBy: "id",
@@ -312,9 +317,7 @@ const listAssets = defineListTool({
   from: "assets",
   select: ASSET_COLUMNS,
   where: (input) => [
-    when(input.company_id, "company_id = ?"),
-    when(input.asset_type, "asset_type = ?"),
-    when(input.status, "status = ?"),
+    ...equalTo(input, "company_id", "asset_type", "status"),
     when(input.asset_tag?.trim(), "upper(asset_tag) = upper(?)"),
   ],
   orderBy: "id",
