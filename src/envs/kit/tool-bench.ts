@@ -23,6 +23,8 @@ export interface ToolBench {
   call(name: string, args?: Record<string, unknown>): Promise<ToolCallResult>;
   /** The structured result of a call that must succeed; throws with the error text when it fails. */
   value(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The text of a result that must be an error; throws when the call succeeded. */
+  errorText(result: ToolCallResult): string;
   /** Closes the database and removes the cache folder. */
   close(): void;
 }
@@ -63,6 +65,10 @@ export function openToolBench(
       const result = await call(name, args);
       if (result.isError) throw new Error(`${name} failed: ${resultText(result)}`);
       return result.structuredContent as Record<string, unknown>;
+    },
+    errorText(result) {
+      if (!result.isError) throw new Error(`expected an error, got ${resultText(result).slice(0, 200)}`);
+      return resultText(result);
     },
     close() {
       db.close();

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir } from "../../core/index.js";
 import { buildInstance, openStateView, openToolBench, type ToolBench } from "../../envs/index.js";
-import { resultText, type ToolCallResult } from "../../runtime/index.js";
+import type { ToolCallResult } from "../../runtime/index.js";
 import { airlineTasks } from "./index.js";
 import { crewRosterCheckTask, expectedFailures } from "./tasks/crew-roster-check.js";
 import { delayCompensationTask, expectedCompensation } from "./tasks/delay-compensation.js";
@@ -25,10 +25,7 @@ const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResu
 const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
   bench.value(name, args);
 
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return resultText(result);
-}
+const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 describe("airline tools", () => {
   it("pages the schedule with the suite's envelope and no overlap", async () => {

@@ -1,4 +1,15 @@
-import { addDays, type GenerateContext, mondayOf, toCsv } from "../../envs/index.js";
+import {
+  addDays,
+  isWeekend,
+  mondayOf,
+  nthWeekdayOfMonth,
+  personName,
+  slug,
+  toCsv,
+  weekdayIndex,
+  weightedPick,
+  type GenerateContext,
+} from "../../envs/index.js";
 import { createSeededRandom, hashString, type SeededRandom } from "../../core/index.js";
 import {
   addBusinessMinutes,
@@ -8,7 +19,6 @@ import {
   isoToMinutes,
   minutesToIso,
   previousMonthRange,
-  weekdayOf,
 } from "./business-time.js";
 import {
   DESK_EMAIL_DOMAIN,
@@ -93,42 +103,16 @@ interface Assignment {
   level: number;
 }
 
-function weightedPick<T extends string>(random: SeededRandom, weights: Record<T, number>): T {
-  const entries = Object.entries(weights) as Array<[T, number]>;
-  const total = entries.reduce((sum, [, weight]) => sum + weight, 0);
-  let roll = random.next() * total;
-  for (const [value, weight] of entries) {
-    roll -= weight;
-    if (roll < 0) return value;
-  }
-  return (entries[entries.length - 1] as [T, number])[0];
-}
-
-function slug(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(/[^a-z0-9]+/g, "");
-}
-
-function nthWeekday(year: number, month: number, weekday: number, nth: number): string {
-  const first = `${year}-${String(month).padStart(2, "0")}-01`;
-  const offset = (weekday - weekdayOf(first) + 7) % 7;
-  return addDays(first, offset + 7 * (nth - 1));
-}
-
-function lastWeekday(year: number, month: number, weekday: number): string {
-  const nextMonthFirst =
-    month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
-  const last = addDays(nextMonthFirst, -1);
-  return addDays(last, -((weekdayOf(last) - weekday + 7) % 7));
+/** A key of `weights` drawn with probability proportional to its weight. */
+function weightedKey<T extends string>(random: SeededRandom, weights: Record<T, number>): T {
+  return weightedPick(random, Object.keys(weights) as T[], Object.values<number>(weights));
 }
 
 /** A fixed-date holiday falling on a weekend is observed on the nearest weekday. */
 function observed(date: string): string {
-  const weekday = weekdayOf(date);
-  if (weekday === 6) return addDays(date, -1);
-  if (weekday === 0) return addDays(date, 1);
+  const weekday = weekdayIndex(date);
+  if (weekday === 5) return addDays(date, -1);
+  if (weekday === 6) return addDays(date, 1);
   return date;
 }
 
@@ -142,14 +126,14 @@ export function buildHolidays(referenceDate: string, random: SeededRandom): Holi
   for (const current of [year - 1, year, year + 1]) {
     holidays.push(
       { date: observed(`${current}-01-01`), name: "New Year's Day" },
-      { date: nthWeekday(current, 1, 1, 3), name: "Martin Luther King Jr. Day" },
-      { date: nthWeekday(current, 2, 1, 3), name: "Presidents' Day" },
-      { date: lastWeekday(current, 5, 1), name: "Memorial Day" },
+      { date: nthWeekdayOfMonth(current, 1, 0, 3), name: "Martin Luther King Jr. Day" },
+      { date: nthWeekdayOfMonth(current, 2, 0, 3), name: "Presidents' Day" },
+      { date: nthWeekdayOfMonth(current, 5, 0, -1), name: "Memorial Day" },
       { date: observed(`${current}-06-19`), name: "Juneteenth" },
       { date: observed(`${current}-07-04`), name: "Independence Day" },
-      { date: nthWeekday(current, 9, 1, 1), name: "Labor Day" },
-      { date: nthWeekday(current, 11, 4, 4), name: "Thanksgiving Day" },
-      { date: addDays(nthWeekday(current, 11, 4, 4), 1), name: "Day after Thanksgiving" },
+      { date: nthWeekdayOfMonth(current, 9, 0, 1), name: "Labor Day" },
+      { date: nthWeekdayOfMonth(current, 11, 3, 4), name: "Thanksgiving Day" },
+      { date: addDays(nthWeekdayOfMonth(current, 11, 3, 4), 1), name: "Day after Thanksgiving" },
       { date: observed(`${current}-12-25`), name: "Christmas Day" },
     );
   }
@@ -158,8 +142,7 @@ export function buildHolidays(referenceDate: string, random: SeededRandom): Holi
   const candidates: string[] = [];
   // Days 4-24 keep the wellness day away from month edges, so tickets spanning it stay in the month.
   for (let day = addDays(start, 3); day < addDays(start, 24) && day < end; day = addDays(day, 1)) {
-    const weekday = weekdayOf(day);
-    if (weekday >= 1 && weekday <= 5 && !taken.has(day) && !taken.has(addDays(day, -1))) candidates.push(day);
+    if (!isWeekend(day) && !taken.has(day) && !taken.has(addDays(day, -1))) candidates.push(day);
   }
   holidays.push({ date: random.pick(candidates), name: "Company Wellness Day" });
   return holidays.sort((left, right) => left.date.localeCompare(right.date));
@@ -208,21 +191,14 @@ export function generateItSupport(context: GenerateContext): void {
   // Agents
   const agents: AgentRow[] = [];
   const usedEmails = new Set<string>();
-  const uniqueEmail = (local: string, domain: string): string => {
-    let candidate = `${local}@${domain}`;
-    for (let suffix = 2; usedEmails.has(candidate); suffix += 1) candidate = `${local}${suffix}@${domain}`;
-    usedEmails.add(candidate);
-    return candidate;
-  };
   for (const name of TEAM_NAMES) {
     const size = name === "Service Desk" ? 5 + 2 * rows : 2 + rows;
     for (let index = 0; index < size; index += 1) {
-      const first = faker.person.firstName();
-      const last = faker.person.lastName();
+      const person = personName(faker, DESK_EMAIL_DOMAIN, usedEmails);
       agents.push({
         id: agents.length + 1,
-        fullName: `${first} ${last}`,
-        email: uniqueEmail(`${slug(first)}.${slug(last)}`, DESK_EMAIL_DOMAIN),
+        fullName: person.fullName,
+        email: person.email,
         teamId: teamId(name),
         teamName: name,
         role: index === 0 ? "lead" : random.chance(0.3) ? "senior" : "agent",
@@ -268,7 +244,7 @@ export function generateItSupport(context: GenerateContext): void {
     "bronze",
   ];
   while (tierSlots.length < companyCount) {
-    tierSlots.push(weightedPick(random, { bronze: 35, silver: 30, gold: 25, platinum: 10 }));
+    tierSlots.push(weightedKey(random, { bronze: 35, silver: 30, gold: 25, platinum: 10 }));
   }
   const tiers = random.shuffle(tierSlots.slice(0, companyCount));
   const companies: CompanyRow[] = [];
@@ -308,21 +284,14 @@ export function generateItSupport(context: GenerateContext): void {
     );
     const domain = `${slug(name).slice(0, 18)}.com`;
     for (let contact = random.int(2, 4); contact > 0; contact -= 1) {
-      const first = faker.person.firstName();
-      const last = faker.person.lastName();
+      const person = personName(faker, domain, usedEmails);
       customerId += 1;
       company.customerIds.push(customerId);
-      insertCustomer.run(
-        customerId,
-        company.id,
-        `${first} ${last}`,
-        uniqueEmail(`${slug(first)}.${slug(last)}`, domain),
-        random.pick(JOB_TITLES),
-      );
+      insertCustomer.run(customerId, company.id, person.fullName, person.email, random.pick(JOB_TITLES));
     }
     for (let count = random.int(3, 6); count > 0; count -= 1) {
       assetId += 1;
-      const type = weightedPick(random, {
+      const type = weightedKey(random, {
         laptop: 40,
         desktop: 18,
         server: 8,
@@ -334,7 +303,7 @@ export function generateItSupport(context: GenerateContext): void {
       const purchased = addDays(today, -random.int(60, 2300));
       const warrantyYears =
         type === "server" ? random.pick([3, 5]) : type === "printer" ? 1 : random.pick([1, 3, 3, 3]);
-      const status = weightedPick(random, {
+      const status = weightedKey(random, {
         in_service: 86,
         in_repair: 5,
         replacement_pending: 5,
@@ -385,7 +354,7 @@ export function generateItSupport(context: GenerateContext): void {
 
   createdTimes.forEach((created, index) => {
     const company = random.pick(companies);
-    const category = weightedPick<Category>(random, {
+    const category = weightedKey<Category>(random, {
       network: 15,
       hardware: 22,
       software: 24,
@@ -394,7 +363,7 @@ export function generateItSupport(context: GenerateContext): void {
       security: 6,
       database: 8,
     });
-    const priority = weightedPick<Priority>(random, { P1: 5, P2: 18, P3: 47, P4: 30 });
+    const priority = weightedKey<Priority>(random, { P1: 5, P2: 18, P3: 47, P4: 30 });
     const calendarClock = usesCalendarClock(priority, company.tier);
     const advance = (from: number, minutes: number): number =>
       calendarClock ? from + minutes : addBusinessMinutes(from, minutes, holidaySet);
@@ -448,7 +417,7 @@ export function generateItSupport(context: GenerateContext): void {
         : 0.12 + random.next() * 0.83;
     const activeMinutes = Math.round(ratio * targetMinutes);
     const remaining = Math.max(20, activeMinutes - clockBetween(created, firstResponse));
-    const pauseCount = weightedPick(random, { "0": 62, "1": 28, "2": 10 });
+    const pauseCount = weightedKey(random, { "0": 62, "1": 28, "2": 10 });
     const chunks: number[] = [];
     const cuts = Array.from({ length: Number(pauseCount) }, () => random.next()).sort((a, b) => a - b);
     let previousCut = 0;
@@ -547,7 +516,7 @@ export function generateItSupport(context: GenerateContext): void {
       category,
       priority,
       status: "new",
-      channel: weightedPick(random, { email: 35, portal: 35, phone: 20, chat: 10 }),
+      channel: weightedKey(random, { email: 35, portal: 35, phone: 20, chat: 10 }),
       companyId: company.id,
       requesterId: random.pick(company.customerIds),
       assetId: assetIdForTicket,
@@ -560,7 +529,7 @@ export function generateItSupport(context: GenerateContext): void {
       closedAt: closed < snapshot ? closed : null,
       resolutionCode:
         resolved < snapshot
-          ? weightedPick<ResolutionCode>(random, {
+          ? weightedKey<ResolutionCode>(random, {
               fixed: 60,
               workaround: 15,
               duplicate: 8,
@@ -752,8 +721,7 @@ _Blameless format. SLA figures in this document are informal; the SLA policy and
 
   const handoverDays: string[] = [];
   for (let day = addDays(today, -1); handoverDays.length < factors.files; day = addDays(day, -1)) {
-    const weekday = weekdayOf(day);
-    if (weekday !== 0 && weekday !== 6 && !holidaySet.has(day)) handoverDays.push(day);
+    if (!isWeekend(day) && !holidaySet.has(day)) handoverDays.push(day);
   }
   for (const day of handoverDays) {
     const at = isoToMinutes(`${day}T18:00:00Z`);

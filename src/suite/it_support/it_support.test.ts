@@ -1,10 +1,7 @@
-import Database from "better-sqlite3";
-import { copyFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, type Instance } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { listWorkspaceFiles, openToolBench, type ToolBench } from "../../envs/index.js";
 import {
   addBusinessMinutes,
   businessMinutesBetween,
@@ -17,44 +14,18 @@ import { itSupportTasks } from "./index.js";
 import { itSupportTools } from "./tools.js";
 import { LEAVE_CALENDAR_PATH, parseLeaveCalendar, parseRota } from "./workspace-documents.js";
 
-const task = itSupportTasks[0]!;
-let cache: TempDir;
-let instance: Instance;
-let db: Database.Database;
+let harness: ToolBench;
 
+// The instance is immutable: tools write to a private copy, as an episode does.
 beforeAll(() => {
-  cache = createTempDir("it-support-test");
-  instance = buildInstance(task, "v0", 3, cache.path);
-  // The instance is immutable: tools write to a private copy, as an episode does.
-  const episodeDb = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDb);
-  db = new Database(episodeDb);
+  harness = openToolBench(itSupportTasks[0]!, itSupportTools);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => harness.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = itSupportTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
+const call: ToolBench["call"] = (name, args) => harness.call(name, args);
+const value: ToolBench["value"] = (name, args) => harness.value(name, args);
+const errorText: ToolBench["errorText"] = (result) => harness.errorText(result);
 
 type TicketSummary = { id: number; status: string; team_id: number; assignee_agent_id: number | null };
 
@@ -87,13 +58,13 @@ describe("business time", () => {
 
 describe("workspace documents", () => {
   it("writes a leave calendar with someone away today and a rota naming their team's on-call agent", () => {
-    const files = listWorkspaceFiles(instance.workspaceDir);
+    const files = listWorkspaceFiles(harness.instance.workspaceDir);
     expect(files).toContain(LEAVE_CALENDAR_PATH);
     const entries = parseLeaveCalendar(
-      readFileSync(join(instance.workspaceDir, LEAVE_CALENDAR_PATH), "utf8"),
+      readFileSync(join(harness.instance.workspaceDir, LEAVE_CALENDAR_PATH), "utf8"),
     );
     const rotaFile = files.find((file) => file.startsWith("rota/")) as string;
-    const rota = parseRota(readFileSync(join(instance.workspaceDir, rotaFile), "utf8"));
+    const rota = parseRota(readFileSync(join(harness.instance.workspaceDir, rotaFile), "utf8"));
     expect(entries.length).toBeGreaterThan(4);
     expect(rota.get("Service Desk")?.primaryEmail).toMatch(/@northbeam-it\.com$/);
   });
@@ -101,7 +72,8 @@ describe("workspace documents", () => {
 
 describe("it_support tools", () => {
   it("paginates ticket listings with a stable envelope", async () => {
-    const total = (db.prepare("SELECT COUNT(*) AS count FROM tickets").get() as { count: number }).count;
+    const total = (harness.db.prepare("SELECT COUNT(*) AS count FROM tickets").get() as { count: number })
+      .count;
     const first = await value("list_tickets", { per_page: 50 });
     expect(first).toMatchObject({ page: 1, per_page: 50, total, has_more: total > 50 });
     const last = await value("list_tickets", { page: Math.ceil(total / 50), per_page: 50 });
@@ -129,17 +101,17 @@ describe("it_support tools", () => {
   });
 
   it("assigns only to active agents of the ticket's team and records the event", async () => {
-    const ticket = db
+    const ticket = harness.db
       .prepare(
         "SELECT * FROM tickets WHERE status = 'open' AND assignee_agent_id IS NOT NULL ORDER BY id LIMIT 1",
       )
       .get() as TicketSummary;
-    const teammate = db
+    const teammate = harness.db
       .prepare(
         "SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND id != ? ORDER BY id LIMIT 1",
       )
       .get(ticket.team_id, ticket.assignee_agent_id) as { id: number };
-    const outsider = db
+    const outsider = harness.db
       .prepare("SELECT id FROM agents WHERE team_id != ? AND status = 'active' LIMIT 1")
       .get(ticket.team_id) as {
       id: number;
@@ -163,7 +135,7 @@ describe("it_support tools", () => {
   });
 
   it("escalates by moving the ticket unassigned to the new queue and raising its level", async () => {
-    const ticket = db
+    const ticket = harness.db
       .prepare("SELECT * FROM tickets WHERE status = 'open' ORDER BY id DESC LIMIT 1")
       .get() as TicketSummary & {
       escalation_level: number;
@@ -180,7 +152,7 @@ describe("it_support tools", () => {
   });
 
   it("enforces the status workflow", async () => {
-    const closed = db.prepare("SELECT id FROM tickets WHERE status = 'closed' LIMIT 1").get() as {
+    const closed = harness.db.prepare("SELECT id FROM tickets WHERE status = 'closed' LIMIT 1").get() as {
       id: number;
     };
     expect(errorText(await call("update_ticket_status", { ticket_id: closed.id, status: "open" }))).toContain(
@@ -193,7 +165,9 @@ describe("it_support tools", () => {
 
   it("rate-limits every second page of the reporting export once", async () => {
     const total = (
-      db.prepare("SELECT COUNT(*) AS count FROM ticket_events WHERE event_type = 'status_change'").get() as {
+      harness.db
+        .prepare("SELECT COUNT(*) AS count FROM ticket_events WHERE event_type = 'status_change'")
+        .get() as {
         count: number;
       }
     ).count;
@@ -211,9 +185,11 @@ describe("it_support tools", () => {
   });
 
   it("answers a cold vendor-portal lookup with an error body, then the warranty", async () => {
-    db.prepare(
-      "INSERT INTO vendor_warranties (asset_tag, vendor, plan, coverage_ends_on) VALUES ('NB-99991', 'Dell', 'Dell extended care', '2026-01-31')",
-    ).run();
+    harness.db
+      .prepare(
+        "INSERT INTO vendor_warranties (asset_tag, vendor, plan, coverage_ends_on) VALUES ('NB-99991', 'Dell', 'Dell extended care', '2026-01-31')",
+      )
+      .run();
     const cold = await call("get_vendor_warranty", { asset_tag: "nb-99991" });
     expect(cold.isError).toBeFalsy();
     expect(cold.structuredContent).toMatchObject({ status: "error" });

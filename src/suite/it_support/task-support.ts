@@ -1,10 +1,12 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../envs/index.js";
-/** Helpers shared by the it_support tasks: reading the desk's "now", planting tickets, Python snippets. */
+/** Helpers shared by the it_support tasks: reading the desk's "now" and planting tickets. */
 import type Database from "better-sqlite3";
+import { allRows, getRow, type GenerateContext, type StateView } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { isoToMinutes } from "./business-time.js";
+import { holidayCalendar } from "./generate.js";
 import type { Priority, Tier } from "./policy.js";
-import type { TicketEventRecord, TicketRecord } from "./ticket-records.js";
+import { writeTicketRecord, type TicketEventRecord, type TicketRecord } from "./ticket-records.js";
+import { HOLIDAYS_PATH, parseHolidays } from "./workspace-documents.js";
 
 export interface TicketRow {
   id: number;
@@ -33,47 +35,70 @@ export interface CompanyRow {
   support_tier: Tier;
 }
 
+/** The tools a task over the ticket history reads with: tickets, their events and the customer companies. */
+export const TICKET_HISTORY_TOOLS = [
+  "list_tickets",
+  "get_ticket",
+  "list_ticket_events",
+  "list_companies",
+  "get_company",
+];
+
 /** The snapshot instant ("now") the generator recorded, as minutes since the epoch. */
 export function readSnapshotMinutes(db: Database.Database): number {
-  const row = db.prepare("SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'").get() as
-    { value: string } | undefined;
+  const row = getRow<{ value: string }>(
+    db,
+    "SELECT value FROM service_desk_settings WHERE key = 'snapshot_at'",
+  );
   if (!row) throw new Error("service_desk_settings has no snapshot_at");
   return isoToMinutes(row.value);
 }
 
-export function companiesByTier(db: Database.Database, tier: Tier): CompanyRow[] {
-  return db
-    .prepare("SELECT id, name, support_tier FROM companies WHERE support_tier = ? ORDER BY id")
-    .all(tier) as CompanyRow[];
+/** The instance's holiday dates, rebuilt from its seed (for `prepare`). */
+export function holidayDates(context: GenerateContext): Set<string> {
+  return new Set(holidayCalendar(context.seed, context.referenceDate).map((holiday) => holiday.date));
 }
 
-export function firstCustomerOf(db: Database.Database, companyId: number): number {
-  return (
-    db.prepare("SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1").get(companyId) as {
-      id: number;
-    }
-  ).id;
+/** The holiday dates of the workspace calendar the agent reads (for verifiers). */
+export function readHolidays(state: StateView): Set<string> {
+  return parseHolidays(state.readFile(HOLIDAYS_PATH));
+}
+
+export function companiesByTier(db: Database.Database, tier: Tier): CompanyRow[] {
+  return allRows<CompanyRow>(
+    db,
+    "SELECT id, name, support_tier FROM companies WHERE support_tier = ? ORDER BY id",
+    tier,
+  );
+}
+
+function firstCustomerOf(db: Database.Database, companyId: number): number {
+  return getRow<{ id: number }>(
+    db,
+    "SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1",
+    companyId,
+  )!.id;
 }
 
 /** An active, non-lead agent of a team (the lead if the team has nobody else). */
 export function workerOf(db: Database.Database, teamId: number, random: SeededRandom): number {
-  const workers = db
-    .prepare("SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id")
-    .all(teamId) as Array<{ id: number }>;
+  const workers = allRows<{ id: number }>(
+    db,
+    "SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id",
+    teamId,
+  );
   if (workers.length > 0) return random.pick(workers).id;
-  return (
-    db.prepare("SELECT id FROM agents WHERE team_id = ? AND role = 'lead'").get(teamId) as { id: number }
-  ).id;
+  return getRow<{ id: number }>(db, "SELECT id FROM agents WHERE team_id = ? AND role = 'lead'", teamId)!.id;
 }
 
 export function teamIdByName(db: Database.Database, name: string): number {
-  const row = db.prepare("SELECT id FROM teams WHERE name = ?").get(name) as { id: number } | undefined;
+  const row = getRow<{ id: number }>(db, "SELECT id FROM teams WHERE name = ?", name);
   if (!row) throw new Error(`no team named ${name}`);
   return row.id;
 }
 
 export function nextTicketId(db: Database.Database): number {
-  return (db.prepare("SELECT COALESCE(MAX(id), 10000) + 1 AS id FROM tickets").get() as { id: number }).id;
+  return getRow<{ id: number }>(db, "SELECT COALESCE(MAX(id), 10000) + 1 AS id FROM tickets")!.id;
 }
 
 /** A status-change event. */
@@ -81,17 +106,19 @@ export function statusEvent(at: number, from: string, to: string, actor: number 
   return { type: "status_change", actorAgentId: actor, at, fromValue: from, toValue: to, body: null };
 }
 
-/** The shape every planted ticket starts from; callers override what their scenario needs. */
+/**
+ * The shape every planted ticket starts from, raised by the company's first contact; callers override what
+ * their scenario needs.
+ */
 export function baseRecord(
+  db: Database.Database,
   id: number,
-  fields: Pick<
-    TicketRecord,
-    "subject" | "category" | "priority" | "companyId" | "requesterId" | "teamId" | "createdAt"
-  >,
+  fields: Pick<TicketRecord, "subject" | "category" | "priority" | "companyId" | "teamId" | "createdAt">,
 ): TicketRecord {
   return {
     id,
     ...fields,
+    requesterId: firstCustomerOf(db, fields.companyId),
     status: "new",
     channel: "email",
     assetId: null,
@@ -104,32 +131,6 @@ export function baseRecord(
     events: [],
   };
 }
-
-/** Python helpers for the oracles: reading a whole paginated listing and counting business minutes. */
-export const PYTHON_HELPERS = `
-import json, re, csv, io
-from datetime import datetime, timedelta, timezone
-
-${PYTHON_WORKSPACE_HELPERS}
-
-def ts(value):
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-def business_minutes(start, end, holidays):
-    """Minutes inside Mon-Fri 08:00-18:00 UTC, holidays excluded, between start and end."""
-    if end <= start:
-        return 0
-    total = 0
-    day = datetime(start.year, start.month, start.day, tzinfo=timezone.utc)
-    while day < end:
-        if day.weekday() < 5 and day.date().isoformat() not in holidays:
-            opening = max(start, day + timedelta(hours=8))
-            closing = min(end, day + timedelta(hours=18))
-            if closing > opening:
-                total += int((closing - opening).total_seconds() // 60)
-        day += timedelta(days=1)
-    return total
-`;
 
 /**
  * Picks the generated ticket created closest to `createdAt` (not yet used), so that a planted ticket can
@@ -154,4 +155,43 @@ export function closestTicketId(
   const id = best?.id ?? nextTicketId(db);
   used.add(id);
   return id;
+}
+
+/**
+ * What a task's `prepare` plants its scenario tickets with: the snapshot, teams, companies of a tier and
+ * their workers drawn from the context's random stream, ids taken over from generated tickets (each once)
+ * and records written with their history.
+ */
+export class TicketPlanter {
+  readonly snapshot: number;
+  private readonly used = new Set<number>();
+
+  constructor(private readonly context: GenerateContext) {
+    this.snapshot = readSnapshotMinutes(context.db);
+  }
+
+  team(name: string): number {
+    return teamIdByName(this.context.db, name);
+  }
+
+  company(tier: Tier): CompanyRow {
+    return this.context.random.pick(companiesByTier(this.context.db, tier));
+  }
+
+  worker(teamId: number): number {
+    return workerOf(this.context.db, teamId, this.context.random);
+  }
+
+  /** The id of the unused generated ticket created closest to `createdAt` (see `closestTicketId`). */
+  reuseId(createdAt: number, whereSql?: string, parameters?: unknown[]): number {
+    return closestTicketId(this.context.db, createdAt, this.used, whereSql, parameters);
+  }
+
+  record(id: number, fields: Parameters<typeof baseRecord>[2]): TicketRecord {
+    return baseRecord(this.context.db, id, fields);
+  }
+
+  write(record: TicketRecord): void {
+    writeTicketRecord(this.context.db, record);
+  }
 }

@@ -18,18 +18,10 @@ import {
   type ToolContext,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { CATEGORIES, PRIORITIES, TIERS, UNRESOLVED_STATUSES } from "./policy.js";
 
 const TICKET_STATUSES = ["new", "open", "pending", "on_hold", "resolved", "closed"] as const;
-const UNRESOLVED = ["new", "open", "pending", "on_hold"];
-const CATEGORY_VALUES = [
-  "network",
-  "hardware",
-  "software",
-  "access",
-  "email",
-  "security",
-  "database",
-] as const;
+const UNRESOLVED: readonly string[] = UNRESOLVED_STATUSES;
 const RESOLUTION_CODES = ["fixed", "workaround", "duplicate", "user_error", "no_fault_found"] as const;
 
 /** Allowed status transitions of the ticket workflow (resolved tickets may be reopened). */
@@ -47,6 +39,11 @@ const timestampSchema = z
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?$/, "expected an ISO date or UTC timestamp")
   .optional();
 
+/** One `column = ?` condition per filter the model set, in the order given. */
+function equalTo(input: Record<string, unknown>, ...columns: string[]): SqlCondition[] {
+  return columns.map((column) => when(input[column], `${column} = ?`));
+}
+
 /** Normalises a date bound so that `2025-05-01` and `2025-05-01T00:00:00Z` compare the same way. */
 function timestampBound(value: string): string {
   if (value.length === 10) return `${value}T00:00:00Z`;
@@ -63,30 +60,13 @@ function deskNow(db: Database.Database): string {
   return row?.value ?? "1970-01-01T00:00:00Z";
 }
 
-function requireTicket(db: Database.Database, ticketId: number): Row {
+/** The row of a ticket, agent or team, or the error that points to its list tool. */
+function requireById(db: Database.Database, entity: "ticket" | "agent" | "team", id: number): Row {
   return requireRow(
     db,
-    "SELECT * FROM tickets WHERE id = ?",
-    [ticketId],
-    `ticket ${ticketId} not found; use list_tickets to find ticket ids`,
-  );
-}
-
-function requireAgent(db: Database.Database, agentId: number): Row {
-  return requireRow(
-    db,
-    "SELECT * FROM agents WHERE id = ?",
-    [agentId],
-    `agent ${agentId} not found; use list_agents to find agent ids`,
-  );
-}
-
-function requireTeam(db: Database.Database, teamId: number): Row {
-  return requireRow(
-    db,
-    "SELECT * FROM teams WHERE id = ?",
-    [teamId],
-    `team ${teamId} not found; use list_teams to find team ids`,
+    `SELECT * FROM ${entity}s WHERE id = ?`,
+    [id],
+    `${entity} ${id} not found; use list_${entity}s to find ${entity} ids`,
   );
 }
 
@@ -110,6 +90,11 @@ function insertEvent(
 const TICKET_SUMMARY_COLUMNS = `id, subject, category, priority, status, company_id, requester_id, asset_id, team_id,
   assignee_agent_id, escalation_level, created_at, first_response_at, resolved_at, resolution_code`;
 
+/** What a write tool returns: the ticket's summary as it is now. */
+function ticketSummary(db: Database.Database, ticketId: number): { ticket: Row | undefined } {
+  return { ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticketId) };
+}
+
 const listTickets = defineTool({
   name: "list_tickets",
   description:
@@ -120,8 +105,8 @@ const listTickets = defineTool({
       .enum([...TICKET_STATUSES, "unresolved"])
       .optional()
       .describe("Only tickets in this status; 'unresolved' means new, open, pending or on_hold"),
-    priority: z.enum(["P1", "P2", "P3", "P4"]).optional().describe("Only tickets of this priority"),
-    category: z.enum(CATEGORY_VALUES).optional().describe("Only tickets of this category"),
+    priority: z.enum(PRIORITIES).optional().describe("Only tickets of this priority"),
+    category: z.enum(CATEGORIES).optional().describe("Only tickets of this category"),
     team_id: z.number().int().optional().describe("Only tickets in this team's queue"),
     assignee_agent_id: z.number().int().optional().describe("Only tickets assigned to this agent"),
     company_id: z.number().int().optional().describe("Only tickets raised by this customer company"),
@@ -140,13 +125,16 @@ const listTickets = defineTool({
       input.status === "unresolved"
         ? `status IN ('new', 'open', 'pending', 'on_hold')`
         : when(input.status, "status = ?"),
-      when(input.priority, "priority = ?"),
-      when(input.category, "category = ?"),
-      when(input.team_id, "team_id = ?"),
-      when(input.assignee_agent_id, "assignee_agent_id = ?"),
-      when(input.company_id, "company_id = ?"),
-      when(input.asset_id, "asset_id = ?"),
-      when(input.escalation_level, "escalation_level = ?"),
+      ...equalTo(
+        input,
+        "priority",
+        "category",
+        "team_id",
+        "assignee_agent_id",
+        "company_id",
+        "asset_id",
+        "escalation_level",
+      ),
       when(bound(input.created_from), "created_at >= ?"),
       when(bound(input.created_to), "created_at < ?"),
       when(bound(input.resolved_from), "resolved_at >= ?"),
@@ -171,7 +159,7 @@ const getTicket = defineTool({
   kind: "read",
   inputSchema: z.object({ ticket_id: z.number().int().describe("The ticket id") }),
   handler: ({ ticket_id }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     const extra = getRow(
       db,
       `SELECT customers.full_name AS requester_name, customers.email AS requester_email,
@@ -205,8 +193,7 @@ const listTicketEvents = defineListTool({
   from: "ticket_events",
   select: "id, ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body",
   where: (input) => [
-    when(input.ticket_id, "ticket_id = ?"),
-    when(input.event_type, "event_type = ?"),
+    ...equalTo(input, "ticket_id", "event_type"),
     when(input.created_from && timestampBound(input.created_from), "created_at >= ?"),
     when(input.created_to && timestampBound(input.created_to), "created_at < ?"),
   ],
@@ -229,9 +216,7 @@ const listAgents = defineListTool({
   from: "agents",
   select: AGENT_COLUMNS,
   where: (input) => [
-    when(input.team_id, "team_id = ?"),
-    when(input.role, "role = ?"),
-    when(input.status, "status = ?"),
+    ...equalTo(input, "team_id", "role", "status"),
     when(input.email?.trim(), "lower(email) = lower(?)"),
   ],
   orderBy: "id",
@@ -243,8 +228,8 @@ const getAgent = defineTool({
   kind: "read",
   inputSchema: z.object({ agent_id: z.number().int().describe("The agent id") }),
   handler: ({ agent_id }, { db }: ToolContext) => {
-    const agent = requireAgent(db, agent_id);
-    const team = requireTeam(db, Number(agent.team_id));
+    const agent = requireById(db, "agent", agent_id);
+    const team = requireById(db, "team", Number(agent.team_id));
     const open = getRow<{ count: number }>(
       db,
       "SELECT COUNT(*) AS count FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold')",
@@ -271,10 +256,7 @@ const listCompanies = defineListTool({
   description:
     "List customer companies with their support tier, ordered by id. Paginated: returns `companies` plus `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    support_tier: z
-      .enum(["bronze", "silver", "gold", "platinum"])
-      .optional()
-      .describe("Only companies on this support tier"),
+    support_tier: z.enum(TIERS).optional().describe("Only companies on this support tier"),
     name_contains: z
       .string()
       .optional()
@@ -335,9 +317,7 @@ const listAssets = defineListTool({
   from: "assets",
   select: ASSET_COLUMNS,
   where: (input) => [
-    when(input.company_id, "company_id = ?"),
-    when(input.asset_type, "asset_type = ?"),
-    when(input.status, "status = ?"),
+    ...equalTo(input, "company_id", "asset_type", "status"),
     when(input.asset_tag?.trim(), "upper(asset_tag) = upper(?)"),
   ],
   orderBy: "id",
@@ -371,13 +351,13 @@ const assignTicket = defineTool({
     note: z.string().default("").describe("Optional reason recorded on the assignment event"),
   }),
   handler: ({ ticket_id, agent_id, note }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     if (!UNRESOLVED.includes(String(ticket.status))) {
       throw new ToolFailure(
         `ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be assigned`,
       );
     }
-    const agent = requireAgent(db, agent_id);
+    const agent = requireById(db, "agent", agent_id);
     if (agent.status !== "active")
       throw new ToolFailure(`agent ${agent_id} is inactive and cannot take tickets`);
     if (agent.team_id !== ticket.team_id) {
@@ -403,9 +383,7 @@ const assignTicket = defineTool({
       String(agent_id),
       note === "" ? null : note,
     );
-    return {
-      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
-    };
+    return ticketSummary(db, ticket_id);
   },
 });
 
@@ -420,22 +398,20 @@ const escalateTicket = defineTool({
     reason: z.string().min(3).describe("Why the ticket is escalated (recorded on the event)"),
   }),
   handler: ({ ticket_id, team_id, reason }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     if (!UNRESOLVED.includes(String(ticket.status))) {
       throw new ToolFailure(
         `ticket ${ticket_id} is ${String(ticket.status)}; only unresolved tickets can be escalated`,
       );
     }
-    requireTeam(db, team_id);
+    requireById(db, "team", team_id);
     const now = deskNow(db);
     cachedStatement(
       db,
       "UPDATE tickets SET team_id = ?, assignee_agent_id = NULL, escalation_level = escalation_level + 1, updated_at = ? WHERE id = ?",
     ).run(team_id, now, ticket_id);
     insertEvent(db, ticket_id, "escalated", null, String(ticket.team_id), String(team_id), reason);
-    return {
-      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
-    };
+    return ticketSummary(db, ticket_id);
   },
 });
 
@@ -454,7 +430,7 @@ const updateTicketStatus = defineTool({
     note: z.string().default("").describe("Optional note recorded on the status-change event"),
   }),
   handler: ({ ticket_id, status, resolution_code, note }, { db }: ToolContext) => {
-    const ticket = requireTicket(db, ticket_id);
+    const ticket = requireById(db, "ticket", ticket_id);
     const current = String(ticket.status);
     const allowed = TRANSITIONS[current] ?? [];
     if (!allowed.includes(status)) {
@@ -496,9 +472,7 @@ const updateTicketStatus = defineTool({
       status,
       note === "" ? null : note,
     );
-    return {
-      ticket: getRow(db, `SELECT ${TICKET_SUMMARY_COLUMNS} FROM tickets WHERE id = ?`, ticket_id),
-    };
+    return ticketSummary(db, ticket_id);
   },
 });
 
@@ -512,8 +486,8 @@ const addTicketComment = defineTool({
     agent_id: z.number().int().optional().describe("The agent writing the comment, if any"),
   }),
   handler: ({ ticket_id, body, agent_id }, { db }: ToolContext) => {
-    requireTicket(db, ticket_id);
-    if (agent_id !== undefined) requireAgent(db, agent_id);
+    requireById(db, "ticket", ticket_id);
+    if (agent_id !== undefined) requireById(db, "agent", agent_id);
     const eventId = insertEvent(db, ticket_id, "comment", agent_id ?? null, null, null, body);
     cachedStatement(db, "UPDATE tickets SET updated_at = ? WHERE id = ?").run(deskNow(db), ticket_id);
     return {

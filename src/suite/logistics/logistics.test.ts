@@ -10,7 +10,7 @@ import {
   type Instance,
   type ToolBench,
 } from "../../envs/index.js";
-import { resultText, type ToolCallResult } from "../../runtime/index.js";
+import type { ToolCallResult } from "../../runtime/index.js";
 import {
   INVENTORY_SOP_PATH,
   OPERATIONS_BULLETIN_PATH,
@@ -39,10 +39,7 @@ const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResu
 const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
   harness.value(name, args);
 
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return resultText(result);
-}
+const errorText = (result: ToolCallResult): string => harness.errorText(result);
 
 describe("logistics tools", () => {
   it("paginates listings with a stable envelope", async () => {

@@ -11,7 +11,8 @@ import {
 } from "../../../envs/index.js";
 import { itSupportDomain } from "../domain.js";
 import { minutesToIso } from "../business-time.js";
-import { PYTHON_HELPERS, readSnapshotMinutes } from "../task-support.js";
+import { PYTHON_HELPERS } from "../oracle-cells.js";
+import { readSnapshotMinutes } from "../task-support.js";
 
 export const TRIAGE_POLICY_PATH = "policies/customer-email-triage.md";
 export const INBOX_FOLDER = "inbox";

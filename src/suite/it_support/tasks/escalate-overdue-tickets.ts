@@ -3,14 +3,12 @@ import {
   check,
   checkOtherTablesUnchanged,
   defineTask,
-  diffTable,
   parseAnswerJson,
   type Check,
   type GenerateContext,
 } from "../../../envs/index.js";
 import { businessMinutesBetween, isoToMinutes, subtractBusinessMinutes } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import {
   escalationTeamFor,
   escalationThresholdMinutes,
@@ -19,20 +17,18 @@ import {
   type TeamName,
   type Tier,
 } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  PYTHON_HELPERS,
-  baseRecord,
-  closestTicketId,
-  companiesByTier,
-  firstCustomerOf,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
-  workerOf,
   type TicketRow,
+  holidayDates,
+  readHolidays,
+  TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
-import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
-import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
+import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
+import { type TicketStatus } from "../ticket-records.js";
 
 interface PlantedOpenTicket {
   tier: Tier;
@@ -53,9 +49,9 @@ interface PlantedOpenTicket {
  * Security Operations, not Enterprise Accounts), a ticket exactly at its threshold and a new P1.
  */
 function prepare(context: GenerateContext): void {
-  const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
-  const snapshot = readSnapshotMinutes(db);
+  const plant = new TicketPlanter(context);
+  const { snapshot } = plant;
+  const holidays = holidayDates(context);
   const planted: PlantedOpenTicket[] = [
     {
       tier: "platinum",
@@ -115,26 +111,24 @@ function prepare(context: GenerateContext): void {
       ageMinutes: 200,
     },
   ];
-  const serviceDesk = teamIdByName(db, "Service Desk");
-  const used = new Set<number>();
+  const serviceDesk = plant.team("Service Desk");
   const recent = new Date((snapshot - 45 * 24 * 60) * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
   for (const ticket of planted) {
     const createdAt = subtractBusinessMinutes(snapshot, ticket.ageMinutes, holidays);
-    const id = closestTicketId(db, createdAt, used, "created_at >= ?", [recent]);
-    const company = random.pick(companiesByTier(db, ticket.tier));
-    const record = baseRecord(id, {
+    const id = plant.reuseId(createdAt, "created_at >= ?", [recent]);
+    const company = plant.company(ticket.tier);
+    const record = plant.record(id, {
       subject: ticket.subject,
       category: ticket.category,
       priority: ticket.priority,
       companyId: company.id,
-      requesterId: firstCustomerOf(db, company.id),
       teamId: serviceDesk,
       createdAt,
     });
     record.channel = "portal";
     record.status = ticket.status;
     if (ticket.status !== "new") {
-      const agent = workerOf(db, serviceDesk, random);
+      const agent = plant.worker(serviceDesk);
       const firstResponse = Math.min(createdAt + 20, snapshot - 1);
       record.firstResponseAt = firstResponse;
       record.assigneeAgentId = agent;
@@ -142,9 +136,9 @@ function prepare(context: GenerateContext): void {
       if (ticket.status === "pending")
         record.events.push(statusEvent(Math.min(firstResponse + 60, snapshot - 1), "open", "pending", agent));
       if (ticket.escalatedTo) {
-        const target = teamIdByName(db, ticket.escalatedTo);
+        const target = plant.team(ticket.escalatedTo);
         const escalatedAt = Math.min(firstResponse + 90, snapshot - 2);
-        const newAgent = workerOf(db, target, random);
+        const newAgent = plant.worker(target);
         record.events.push(
           {
             type: "escalated",
@@ -168,7 +162,7 @@ function prepare(context: GenerateContext): void {
         record.escalationLevel = 1;
       }
     }
-    writeTicketRecord(db, record);
+    plant.write(record);
   }
 }
 
@@ -208,63 +202,44 @@ function verifyEscalations(
   final: Database.Database,
   expected: Map<number, number>,
 ): Check[] {
-  const ticketDiff = diffTable(initial, final, "tickets", "id");
-  const problems: string[] = [];
-  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
-  for (const [id, teamId] of expected) {
-    const change = changed.get(id);
-    if (!change) {
-      problems.push(`ticket ${id} was not escalated (expected team ${teamId})`);
-      continue;
-    }
-    const { before, after } = change;
-    if (after.team_id !== teamId)
-      problems.push(`ticket ${id} went to team ${String(after.team_id)}, expected team ${teamId}`);
-    if (after.escalation_level !== Number(before.escalation_level) + 1)
-      problems.push(
-        `ticket ${id} has escalation level ${String(after.escalation_level)}, expected ${Number(before.escalation_level) + 1}`,
-      );
-    if (after.assignee_agent_id !== null) problems.push(`ticket ${id} should be unassigned in the new queue`);
-    for (const column of ["status", "priority", "category", "company_id", "created_at", "resolved_at"]) {
-      if (after[column] !== before[column])
-        problems.push(
-          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
-        );
-    }
-  }
-  const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
-  const eventDiff = diffTable(initial, final, "ticket_events", "id");
-  const escalationEvents = new Map<number, number[]>();
-  const strayEvents: string[] = [];
-  for (const event of eventDiff.added) {
-    const ticketId = Number(event.ticket_id);
-    if (!expected.has(ticketId)) strayEvents.push(`${String(event.event_type)} on ticket ${ticketId}`);
-    if (event.event_type === "escalated") {
-      escalationEvents.set(ticketId, [...(escalationEvents.get(ticketId) ?? []), Number(event.to_value)]);
-    }
-  }
-  const missingEvents = [...expected.keys()].filter((id) => (escalationEvents.get(id) ?? []).length === 0);
+  const writes = ticketWrites(initial, final, expected.keys());
+  const problems = writes.problems(
+    (id) => `ticket ${id} was not escalated (expected team ${expected.get(id)})`,
+    (id, before, after) => {
+      const teamId = expected.get(id);
+      const level = Number(before.escalation_level) + 1;
+      return [
+        ...(after.team_id !== teamId
+          ? [`ticket ${id} went to team ${String(after.team_id)}, expected team ${teamId}`]
+          : []),
+        ...(after.escalation_level !== level
+          ? [`ticket ${id} has escalation level ${String(after.escalation_level)}, expected ${level}`]
+          : []),
+        ...(after.assignee_agent_id !== null ? [`ticket ${id} should be unassigned in the new queue`] : []),
+      ];
+    },
+    ["status", "priority", "category", "company_id", "created_at", "resolved_at"],
+  );
+  const strayEvents = writes.strayEvents.map(
+    (event) => `${String(event.event_type)} on ticket ${String(event.ticket_id)}`,
+  );
+  const escalated = new Set(
+    writes.events.added
+      .filter((event) => event.event_type === "escalated")
+      .map((event) => Number(event.ticket_id)),
+  );
+  const missingEvents = [...expected.keys()].filter((id) => !escalated.has(id));
+  const { removed, changed } = writes.events;
   return [
-    check(
+    checkTicketProblems(
       "escalated-tickets",
-      problems.length === 0,
-      problems.length === 0
-        ? `all ${expected.size} overdue tickets escalated to the right team`
-        : problems.slice(0, 8).join("; "),
+      problems,
+      `all ${expected.size} overdue tickets escalated to the right team`,
     ),
-    check(
-      "nothing-else-escalated",
-      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0
-        ? "no other ticket changed"
-        : `tickets changed that should not be: ${unexpected.join(", ")}`,
-    ),
+    writes.nothingElse("escalated"),
     check(
       "escalation-history",
-      missingEvents.length === 0 &&
-        strayEvents.length === 0 &&
-        eventDiff.removed.length === 0 &&
-        eventDiff.changed.length === 0,
+      missingEvents.length === 0 && strayEvents.length === 0 && removed.length === 0 && changed.length === 0,
       missingEvents.length === 0 && strayEvents.length === 0
         ? "each escalation is recorded in the ticket history"
         : `missing escalation events for [${missingEvents.join(", ")}]; unexpected events: ${strayEvents.slice(0, 5).join(", ")}`,
@@ -273,34 +248,30 @@ function verifyEscalations(
   ];
 }
 
-interface OracleOptions {
-  noPlatinumHalving?: boolean;
-  includeWaiting?: boolean;
-  ignoreEscalationLevel?: boolean;
-  calendarHours?: boolean;
-  platinumSecurityToEnterprise?: boolean;
-  escalateAtThreshold?: boolean;
-  skipWrites?: boolean;
-}
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  ["no-platinum-halving", "noPlatinumHalving", "Uses the normal thresholds for platinum customers."],
+  ["includes-waiting-tickets", "includeWaiting", "Also escalates pending and on_hold tickets."],
+  ["re-escalates", "ignoreEscalationLevel", "Escalates tickets that were already escalated once."],
+  ["calendar-hours", "calendarHours", "Measures age in calendar hours instead of business hours."],
+  [
+    "platinum-security-to-enterprise",
+    "platinumSecurityToEnterprise",
+    "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
+  ],
+  ["escalates-at-threshold", "escalateAtThreshold", "Escalates tickets exactly at their threshold."],
+  ["answers-without-escalating", "skipWrites", "Reports the right tickets but never escalates them."],
+];
 
-function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+function cells(flags: string): string[] {
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 matrix = read_text("policies/escalation-matrix.md")
 holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
 print(matrix)`,
-    `NO_PLATINUM_HALVING = ${flag(options.noPlatinumHalving)}
-INCLUDE_WAITING = ${flag(options.includeWaiting)}
-IGNORE_ESCALATION_LEVEL = ${flag(options.ignoreEscalationLevel)}
-CALENDAR_HOURS = ${flag(options.calendarHours)}
-PLATINUM_SECURITY_TO_ENTERPRISE = ${flag(options.platinumSecurityToEnterprise)}
-ESCALATE_AT_THRESHOLD = ${flag(options.escalateAtThreshold)}
-SKIP_WRITES = ${flag(options.skipWrites)}
+    `${flags}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 thresholds = {p: (float(a) * 60, float(b) * 60) for p, a, b in
               re.findall(r"\\| (P[1-4]) \\| ([0-9.]+) business hours \\| ([0-9.]+) business hours \\|", matrix)}
 routing = dict(re.findall(r"\\| (network|hardware|software|access|email|security|database) \\| ([^|]+?) \\|", matrix))
@@ -344,71 +315,18 @@ export const escalateOverdueTicketsTask = defineTask({
     "Escalate every open ticket past its escalation threshold (business hours, halved for platinum) to the team the escalation matrix names, with its exceptions.",
   instruction:
     'Please run the escalation review on the queue as of the data snapshot time in the service desk handbook: escalate every ticket that the escalation matrix says must be escalated, to the team the matrix names, and leave everything else alone. Reply with only a JSON object {"escalated_ticket_ids": [ticket ids in ascending order]}.',
-  tools: [
-    "list_tickets",
-    "get_ticket",
-    "list_ticket_events",
-    "list_companies",
-    "get_company",
-    "list_teams",
-    "escalate_ticket",
-  ],
+  tools: [...TICKET_HISTORY_TOOLS, "list_teams", "escalate_ticket"],
   prepare,
   verify: ({ initial, final, answer }): Check[] => {
-    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const holidays = readHolidays(initial);
     const expected = expectedEscalations(initial.db, holidays);
     const parsed = parseAnswerJson(answer) as { escalated_ticket_ids?: unknown } | null;
     const ids = Array.isArray(parsed?.escalated_ticket_ids) ? parsed.escalated_ticket_ids.map(Number) : null;
     const expectedIds = [...expected.keys()].sort((left, right) => left - right);
-    const answerMatches =
-      ids !== null &&
-      ids.length === expectedIds.length &&
-      [...ids].sort((a, b) => a - b).every((id, index) => id === expectedIds[index]);
     return [
       ...verifyEscalations(initial.db, final.db, expected),
-      check(
-        "answer",
-        answerMatches,
-        `expected escalated_ticket_ids [${expectedIds.join(", ")}], got ${ids === null ? answer.slice(0, 200) : `[${ids.join(", ")}]`}`,
-      ),
+      checkAnswerTicketIds("escalated_ticket_ids", ids, expectedIds, answer),
     ];
   },
-  oracle: cells(),
-  nearMisses: [
-    {
-      id: "no-platinum-halving",
-      description: "Uses the normal thresholds for platinum customers.",
-      cells: cells({ noPlatinumHalving: true }),
-    },
-    {
-      id: "includes-waiting-tickets",
-      description: "Also escalates pending and on_hold tickets.",
-      cells: cells({ includeWaiting: true }),
-    },
-    {
-      id: "re-escalates",
-      description: "Escalates tickets that were already escalated once.",
-      cells: cells({ ignoreEscalationLevel: true }),
-    },
-    {
-      id: "calendar-hours",
-      description: "Measures age in calendar hours instead of business hours.",
-      cells: cells({ calendarHours: true }),
-    },
-    {
-      id: "platinum-security-to-enterprise",
-      description: "Sends platinum security tickets to Enterprise Accounts instead of Security Operations.",
-      cells: cells({ platinumSecurityToEnterprise: true }),
-    },
-    {
-      id: "escalates-at-threshold",
-      description: "Escalates tickets exactly at their threshold.",
-      cells: cells({ escalateAtThreshold: true }),
-    },
-    {
-      id: "answers-without-escalating",
-      description: "Reports the right tickets but never escalates them.",
-      cells: cells({ skipWrites: true }),
-    },
-  ],
+  ...flagOracle(NEAR_MISSES, cells),
 });

@@ -9,7 +9,6 @@ import {
 } from "../../../envs/index.js";
 import { addBusinessMinutes, minutesToIso } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import {
   REFRESH_AGE_ASSET_TYPES,
   REFRESH_AGE_TICKET_THRESHOLD,
@@ -18,17 +17,10 @@ import {
   REFRESH_LOOKBACK_DAYS,
   REFRESH_WARRANTY_TICKET_THRESHOLD,
 } from "../policy.js";
-import {
-  PYTHON_HELPERS,
-  baseRecord,
-  closestTicketId,
-  firstCustomerOf,
-  readSnapshotMinutes,
-  statusEvent,
-  teamIdByName,
-  workerOf,
-} from "../task-support.js";
-import { writeTicketRecord, type ResolutionCode } from "../ticket-records.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
+import { checkNamedItems } from "../ticket-checks.js";
+import { TicketPlanter, readSnapshotMinutes, statusEvent, holidayDates } from "../task-support.js";
+import { type ResolutionCode } from "../ticket-records.js";
 import { ASSET_MODELS, SUBJECTS } from "../vocabulary.js";
 
 const DAY = 24 * 60;
@@ -53,8 +45,9 @@ function yearsBefore(date: string, years: number): string {
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
-  const snapshot = readSnapshotMinutes(db);
+  const plant = new TicketPlanter(context);
+  const holidays = holidayDates(context);
+  const { snapshot } = plant;
   const today = referenceDate;
   const ageBoundaryDaysAgo = Math.round(
     (Date.parse(`${today}T00:00:00Z`) - Date.parse(`${yearsBefore(today, REFRESH_AGE_YEARS)}T00:00:00Z`)) /
@@ -118,8 +111,7 @@ function prepare(context: GenerateContext): void {
     )
     .all() as Array<{ id: number; company_id: number }>;
   const chosen = random.shuffle(untouched).slice(0, planted.length);
-  const endpoint = teamIdByName(db, "Endpoint Engineering");
-  const used = new Set<number>();
+  const endpoint = plant.team("Endpoint Engineering");
   planted.forEach((asset, index) => {
     const row = chosen[index];
     if (!row) return;
@@ -136,16 +128,15 @@ function prepare(context: GenerateContext): void {
     );
     for (const ticket of asset.tickets) {
       const createdAt = addBusinessMinutes(snapshot - ticket.daysAgo * DAY, random.int(0, 120), holidays);
-      const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at < ?", [
+      const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at < ?", [
         minutesToIso(snapshot - 20 * DAY),
       ]);
-      const agent = workerOf(db, endpoint, random);
-      const record = baseRecord(id, {
+      const agent = plant.worker(endpoint);
+      const record = plant.record(id, {
         subject: random.pick(SUBJECTS.hardware),
         category: "hardware",
         priority: random.pick(["P2", "P3", "P3", "P4"] as const),
         companyId: row.company_id,
-        requesterId: firstCustomerOf(db, row.company_id),
         teamId: endpoint,
         createdAt,
       });
@@ -164,7 +155,7 @@ function prepare(context: GenerateContext): void {
           statusEvent(resolvedAt, "open", "resolved", agent),
         ],
       });
-      writeTicketRecord(db, record);
+      plant.write(record);
     }
   });
 }
@@ -201,31 +192,28 @@ export function expectedRefreshTags(db: Database.Database): string[] {
     .sort();
 }
 
-interface OracleOptions {
-  countDuplicates?: boolean;
-  noAgeRule?: boolean;
-  ignoreWindow?: boolean;
-  allStatuses?: boolean;
-  ageRuleForAllTypes?: boolean;
-  strictAgeBoundary?: boolean;
-}
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  ["counts-duplicates", "countDuplicates", "Counts tickets closed as duplicates."],
+  ["warranty-rule-only", "noAgeRule", "Forgets the age rule for old laptops and desktops."],
+  ["whole-history", "ignoreWindow", "Counts tickets older than the 180-day window."],
+  ["includes-replacement-pending", "allStatuses", "Reviews assets already pending replacement or retired."],
+  ["age-rule-for-servers", "ageRuleForAllTypes", "Applies the age rule to every asset type."],
+  [
+    "strict-age-boundary",
+    "strictAgeBoundary",
+    "Requires the purchase to be strictly more than four years ago.",
+  ],
+];
 
-function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+function cells(flags: string): string[] {
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 policy = read_text("policies/hardware-refresh-policy.md")
 print(policy)`,
-    `COUNT_DUPLICATES = ${flag(options.countDuplicates)}
-NO_AGE_RULE = ${flag(options.noAgeRule)}
-IGNORE_WINDOW = ${flag(options.ignoreWindow)}
-ALL_STATUSES = ${flag(options.allStatuses)}
-AGE_RULE_FOR_ALL_TYPES = ${flag(options.ageRuleForAllTypes)}
-STRICT_AGE_BOUNDARY = ${flag(options.strictAgeBoundary)}
+    `${flags}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 today = now.date()
 window_start = today - timedelta(days=180)
 age_cutoff = today.replace(year=today.year - 4).isoformat()
@@ -272,9 +260,6 @@ export const hardwareRefreshCandidatesTask = defineTask({
     const tags = Array.isArray(parsed?.asset_tags)
       ? parsed.asset_tags.map((tag) => String(tag).trim().toUpperCase())
       : null;
-    const given = new Set(tags ?? []);
-    const missing = expected.filter((tag) => !given.has(tag));
-    const extra = [...given].filter((tag) => !expected.includes(tag));
     return [
       check(
         "answer-format",
@@ -283,44 +268,8 @@ export const hardwareRefreshCandidatesTask = defineTask({
           ? "answer has asset_tags"
           : `expected {"asset_tags": [...]}, got: ${answer.slice(0, 200)}`,
       ),
-      check(
-        "asset-tags",
-        tags !== null && missing.length === 0 && extra.length === 0,
-        `expected ${expected.length} assets [${expected.join(", ")}]; missing [${missing.join(", ")}], unexpected [${extra.join(", ")}]`,
-      ),
+      checkNamedItems("asset-tags", tags, expected, "assets"),
     ];
   },
-  oracle: cells(),
-  nearMisses: [
-    {
-      id: "counts-duplicates",
-      description: "Counts tickets closed as duplicates.",
-      cells: cells({ countDuplicates: true }),
-    },
-    {
-      id: "warranty-rule-only",
-      description: "Forgets the age rule for old laptops and desktops.",
-      cells: cells({ noAgeRule: true }),
-    },
-    {
-      id: "whole-history",
-      description: "Counts tickets older than the 180-day window.",
-      cells: cells({ ignoreWindow: true }),
-    },
-    {
-      id: "includes-replacement-pending",
-      description: "Reviews assets already pending replacement or retired.",
-      cells: cells({ allStatuses: true }),
-    },
-    {
-      id: "age-rule-for-servers",
-      description: "Applies the age rule to every asset type.",
-      cells: cells({ ageRuleForAllTypes: true }),
-    },
-    {
-      id: "strict-age-boundary",
-      description: "Requires the purchase to be strictly more than four years ago.",
-      cells: cells({ strictAgeBoundary: true }),
-    },
-  ],
+  ...flagOracle(NEAR_MISSES, cells),
 });

@@ -4,28 +4,25 @@ import {
   check,
   checkOtherTablesUnchanged,
   defineTask,
-  diffTable,
+  getRow,
   type GenerateContext,
   mondayOf,
   type StateView,
 } from "../../../envs/index.js";
 import { addBusinessMinutes, minutesToIso } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import { planLeave } from "../leave-plan.js";
 import { CATEGORIES, ESCALATION_TEAM_BY_CATEGORY, type Category, type Tier } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  PYTHON_HELPERS,
-  baseRecord,
-  closestTicketId,
-  companiesByTier,
-  firstCustomerOf,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
   type TicketRow,
+  holidayDates,
 } from "../task-support.js";
-import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
+import { type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 import { LEAVE_CALENDAR_PATH, parseLeaveCalendar, parseRota, rotaPath } from "../workspace-documents.js";
 
@@ -38,13 +35,13 @@ const DAY = 24 * 60;
  */
 function prepare(context: GenerateContext): void {
   const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
-  const snapshot = readSnapshotMinutes(db);
+  const plant = new TicketPlanter(context);
+  const holidays = holidayDates(context);
+  const { snapshot } = plant;
   const plan = planLeave(db, context.seed, referenceDate, context.factors.rows);
   const countUnresolved = db.prepare(
     "SELECT COUNT(*) AS count FROM tickets WHERE assignee_agent_id = ? AND status IN ('new', 'open', 'pending', 'on_hold')",
   );
-  const used = new Set<number>();
   const since = minutesToIso(snapshot - 40 * DAY);
   const companies = db.prepare("SELECT id, support_tier FROM companies ORDER BY id").all() as Array<{
     id: number;
@@ -60,13 +57,7 @@ function prepare(context: GenerateContext): void {
     while (existing + statuses.length < 2) statuses.push("open");
     for (const status of statuses) {
       const createdAt = addBusinessMinutes(snapshot - random.int(2, 12) * DAY, random.int(0, 300), holidays);
-      const id = closestTicketId(
-        db,
-        createdAt,
-        used,
-        "status IN ('resolved', 'closed') AND created_at >= ?",
-        [since],
-      );
+      const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at >= ?", [since]);
       const enterprise = agent.teamName === "Enterprise Accounts";
       const ownCategories = CATEGORIES.filter(
         (category) => ESCALATION_TEAM_BY_CATEGORY[category] === agent.teamName,
@@ -75,14 +66,13 @@ function prepare(context: GenerateContext): void {
         ownCategories.length > 0
           ? random.pick(ownCategories)
           : random.pick(CATEGORIES.filter((item) => item !== "security"));
-      const company = enterprise ? random.pick(companiesByTier(db, "platinum")) : random.pick(companies);
-      const serviceDesk = teamIdByName(db, "Service Desk");
-      const record = baseRecord(id, {
+      const company = enterprise ? plant.company("platinum") : random.pick(companies);
+      const serviceDesk = plant.team("Service Desk");
+      const record = plant.record(id, {
         subject: random.pick(SUBJECTS[category]),
         category,
         priority: random.pick(["P2", "P3", "P3", "P4"] as const),
         companyId: company.id,
-        requesterId: firstCustomerOf(db, company.id),
         teamId: agent.teamId,
         createdAt,
       });
@@ -103,7 +93,7 @@ function prepare(context: GenerateContext): void {
         });
       }
       if (status !== "open") record.events.push(statusEvent(firstResponse + 240, "open", status, agentId));
-      writeTicketRecord(db, record);
+      plant.write(record);
     }
   });
 }
@@ -151,50 +141,31 @@ function verifyReassignments(
   final: Database.Database,
   expected: Map<number, number>,
 ): Check[] {
-  const ticketDiff = diffTable(initial, final, "tickets", "id");
-  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
-  const problems: string[] = [];
-  for (const [id, agentId] of expected) {
-    const change = changed.get(id);
-    if (!change) {
-      problems.push(
-        `ticket ${id} still with agent ${String((initial.prepare("SELECT assignee_agent_id FROM tickets WHERE id = ?").get(id) as { assignee_agent_id: number }).assignee_agent_id)} (expected agent ${agentId})`,
-      );
-      continue;
-    }
-    const { before, after } = change;
-    if (after.assignee_agent_id !== agentId)
-      problems.push(
-        `ticket ${id} assigned to agent ${String(after.assignee_agent_id)}, expected agent ${agentId}`,
-      );
-    for (const column of ["status", "team_id", "escalation_level", "priority", "resolved_at"]) {
-      if (after[column] !== before[column])
-        problems.push(
-          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
-        );
-    }
-  }
-  const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
-  const eventDiff = diffTable(initial, final, "ticket_events", "id");
-  const stray = eventDiff.added.filter((event) => !expected.has(Number(event.ticket_id)));
+  const writes = ticketWrites(initial, final, expected.keys());
+  const assigneeBefore = (id: number): string =>
+    String(getRow(initial, "SELECT assignee_agent_id FROM tickets WHERE id = ?", id)?.assignee_agent_id);
+  const problems = writes.problems(
+    (id) => `ticket ${id} still with agent ${assigneeBefore(id)} (expected agent ${expected.get(id)})`,
+    (id, _before, after) =>
+      after.assignee_agent_id !== expected.get(id)
+        ? [
+            `ticket ${id} assigned to agent ${String(after.assignee_agent_id)}, expected agent ${expected.get(id)}`,
+          ]
+        : [],
+    ["status", "team_id", "escalation_level", "priority", "resolved_at"],
+  );
+  const stray = writes.strayEvents;
+  const { removed, changed } = writes.events;
   return [
-    check(
+    checkTicketProblems(
       "reassigned-tickets",
-      problems.length === 0,
-      problems.length === 0
-        ? `all ${expected.size} tickets of absent agents reassigned correctly`
-        : problems.slice(0, 8).join("; "),
+      problems,
+      `all ${expected.size} tickets of absent agents reassigned correctly`,
     ),
-    check(
-      "nothing-else-reassigned",
-      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0
-        ? "no other ticket changed"
-        : `tickets changed that should not be: ${unexpected.join(", ")}`,
-    ),
+    writes.nothingElse("reassigned"),
     check(
       "history-consistent",
-      stray.length === 0 && eventDiff.removed.length === 0 && eventDiff.changed.length === 0,
+      stray.length === 0 && removed.length === 0 && changed.length === 0,
       stray.length === 0
         ? "history only grew for the reassigned tickets"
         : `unexpected events on tickets ${stray.map((event) => String(event.ticket_id)).join(", ")}`,
@@ -203,29 +174,43 @@ function verifyReassignments(
   ];
 }
 
-interface OracleOptions {
-  trustCover?: boolean;
-  openOnly?: boolean;
-  endExclusive?: boolean;
-  secondaryOnCall?: boolean;
-  leadFallback?: boolean;
-}
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  [
+    "trusts-cover-on-leave",
+    "trustCover",
+    "Hands tickets to the named cover even when the cover is on leave too.",
+  ],
+  [
+    "open-status-only",
+    "openOnly",
+    "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
+  ],
+  [
+    "end-date-exclusive",
+    "endExclusive",
+    "Treats the leave end date as exclusive, missing agents whose leave ends today.",
+  ],
+  [
+    "secondary-on-call",
+    "secondaryOnCall",
+    "Falls back to the secondary on-call agent instead of the primary.",
+  ],
+  [
+    "lead-fallback",
+    "leadFallback",
+    "Falls back to the team lead instead of the rota's primary on-call agent.",
+  ],
+];
 
-function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+function cells(flags: string): string[] {
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 leave_rows = list(csv.DictReader(io.StringIO(read_text("staff/leave-calendar.csv"))))
 print(handbook)`,
-    `TRUST_COVER = ${flag(options.trustCover)}
-OPEN_ONLY = ${flag(options.openOnly)}
-END_EXCLUSIVE = ${flag(options.endExclusive)}
-SECONDARY_ON_CALL = ${flag(options.secondaryOnCall)}
-LEAD_FALLBACK = ${flag(options.leadFallback)}
+    `${flags}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 today = now.date().isoformat()
 monday = (now.date() - timedelta(days=now.weekday())).isoformat()
 rota_text = read_text(f"rota/on-call-{monday}.md")
@@ -274,33 +259,5 @@ export const reassignAgentsOnLeaveTask = defineTask({
   prepare,
   verify: ({ initial, final }): Check[] =>
     verifyReassignments(initial.db, final.db, expectedReassignments(initial)),
-  oracle: cells(),
-  nearMisses: [
-    {
-      id: "trusts-cover-on-leave",
-      description: "Hands tickets to the named cover even when the cover is on leave too.",
-      cells: cells({ trustCover: true }),
-    },
-    {
-      id: "open-status-only",
-      description:
-        "Only moves tickets in status open, leaving pending and on_hold tickets with the absent agent.",
-      cells: cells({ openOnly: true }),
-    },
-    {
-      id: "end-date-exclusive",
-      description: "Treats the leave end date as exclusive, missing agents whose leave ends today.",
-      cells: cells({ endExclusive: true }),
-    },
-    {
-      id: "secondary-on-call",
-      description: "Falls back to the secondary on-call agent instead of the primary.",
-      cells: cells({ secondaryOnCall: true }),
-    },
-    {
-      id: "lead-fallback",
-      description: "Falls back to the team lead instead of the rota's primary on-call agent.",
-      cells: cells({ leadFallback: true }),
-    },
-  ],
+  ...flagOracle(NEAR_MISSES, cells),
 });

@@ -10,7 +10,8 @@ import {
 } from "../../../envs/index.js";
 import { isoToMinutes, minutesToIso } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { PYTHON_HELPERS, readSnapshotMinutes } from "../task-support.js";
+import { PYTHON_HELPERS } from "../oracle-cells.js";
+import { readSnapshotMinutes } from "../task-support.js";
 
 export const REOPEN_POLICY_PATH = "policies/reopen-review.md";
 const WINDOW_DAYS = 182;

@@ -3,7 +3,6 @@ import {
   check,
   checkOtherTablesUnchanged,
   defineTask,
-  diffTable,
   type Check,
   type GenerateContext,
 } from "../../../envs/index.js";
@@ -14,7 +13,6 @@ import {
   subtractBusinessMinutes,
 } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
-import { holidayCalendar } from "../generate.js";
 import {
   STALE_PENDING_BUSINESS_HOURS,
   STALE_PENDING_RESOLUTION_CODE,
@@ -22,21 +20,19 @@ import {
   type Priority,
   type Tier,
 } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  PYTHON_HELPERS,
-  baseRecord,
-  closestTicketId,
-  companiesByTier,
-  firstCustomerOf,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
-  workerOf,
   type TicketRow,
+  holidayDates,
+  readHolidays,
+  TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
-import { writeTicketRecord, type TicketStatus } from "../ticket-records.js";
+import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
+import { type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
-import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
 
 interface PlantedWait {
   tier: Tier;
@@ -56,9 +52,10 @@ interface PlantedWait {
  * the limit, longer in calendar hours than in business hours, and a vendor hold (not covered).
  */
 function prepare(context: GenerateContext): void {
-  const { db, random, referenceDate } = context;
-  const holidays = new Set(holidayCalendar(context.seed, referenceDate).map((holiday) => holiday.date));
-  const snapshot = readSnapshotMinutes(db);
+  const { random } = context;
+  const plant = new TicketPlanter(context);
+  const { snapshot } = plant;
+  const holidays = holidayDates(context);
   const limit = STALE_PENDING_BUSINESS_HOURS * 60;
   const planted: PlantedWait[] = [
     {
@@ -138,22 +135,18 @@ function prepare(context: GenerateContext): void {
       ageMinutes: waited + random.int(30, 600),
     });
   }
-  const serviceDesk = teamIdByName(db, "Service Desk");
-  const used = new Set<number>();
+  const serviceDesk = plant.team("Service Desk");
   const since = minutesToIso(snapshot - 60 * 24 * 60);
   for (const wait of planted) {
     const createdAt = subtractBusinessMinutes(snapshot, wait.ageMinutes, holidays);
-    const id = closestTicketId(db, createdAt, used, "status IN ('resolved', 'closed') AND created_at >= ?", [
-      since,
-    ]);
-    const company = random.pick(companiesByTier(db, wait.tier));
-    const agent = workerOf(db, serviceDesk, random);
-    const record = baseRecord(id, {
+    const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at >= ?", [since]);
+    const company = plant.company(wait.tier);
+    const agent = plant.worker(serviceDesk);
+    const record = plant.record(id, {
       subject: random.pick(SUBJECTS[wait.category]),
       category: wait.category,
       priority: wait.priority,
       companyId: company.id,
-      requesterId: firstCustomerOf(db, company.id),
       teamId: serviceDesk,
       createdAt,
     });
@@ -182,7 +175,7 @@ function prepare(context: GenerateContext): void {
       toValue: null,
       body: "Asked the customer for a screenshot of the error.",
     });
-    writeTicketRecord(db, record);
+    plant.write(record);
   }
 }
 
@@ -214,60 +207,39 @@ function verifyResolutions(
   final: Database.Database,
   expected: number[],
 ): Check[] {
-  const ticketDiff = diffTable(initial, final, "tickets", "id");
-  const changed = new Map(ticketDiff.changed.map((change) => [Number(change.key), change]));
-  const problems: string[] = [];
-  for (const id of expected) {
-    const change = changed.get(id);
-    if (!change) {
-      problems.push(`ticket ${id} is still pending`);
-      continue;
-    }
-    const { before, after } = change;
-    if (after.status !== "resolved")
-      problems.push(`ticket ${id} is ${String(after.status)}, expected resolved`);
-    if (after.resolution_code !== STALE_PENDING_RESOLUTION_CODE)
-      problems.push(
-        `ticket ${id} has resolution code ${String(after.resolution_code)}, expected ${STALE_PENDING_RESOLUTION_CODE}`,
-      );
-    if (after.resolved_at === null) problems.push(`ticket ${id} has no resolved_at`);
-    for (const column of ["assignee_agent_id", "team_id", "escalation_level", "priority", "created_at"]) {
-      if (after[column] !== before[column])
-        problems.push(
-          `ticket ${id} changed ${column} (${String(before[column])} -> ${String(after[column])})`,
-        );
-    }
-  }
-  const unexpected = [...changed.keys()].filter((id) => !expected.includes(id));
-  const eventDiff = diffTable(initial, final, "ticket_events", "id");
-  const stray = eventDiff.added.filter((event) => !expected.includes(Number(event.ticket_id)));
+  const writes = ticketWrites(initial, final, expected);
+  const code = STALE_PENDING_RESOLUTION_CODE;
+  const problems = writes.problems(
+    (id) => `ticket ${id} is still pending`,
+    (id, _before, after) => {
+      const found: string[] = [];
+      if (after.status !== "resolved")
+        found.push(`ticket ${id} is ${String(after.status)}, expected resolved`);
+      if (after.resolution_code !== code)
+        found.push(`ticket ${id} has resolution code ${String(after.resolution_code)}, expected ${code}`);
+      if (after.resolved_at === null) found.push(`ticket ${id} has no resolved_at`);
+      return found;
+    },
+    ["assignee_agent_id", "team_id", "escalation_level", "priority", "created_at"],
+  );
+  const stray = writes.strayEvents;
   const resolvedEvents = new Set(
-    eventDiff.added
+    writes.events.added
       .filter((event) => event.event_type === "status_change" && event.to_value === "resolved")
       .map((event) => Number(event.ticket_id)),
   );
   const unrecorded = expected.filter((id) => !resolvedEvents.has(id));
+  const { removed, changed } = writes.events;
   return [
-    check(
+    checkTicketProblems(
       "stale-tickets-resolved",
-      problems.length === 0,
-      problems.length === 0
-        ? `all ${expected.length} stale pending tickets resolved`
-        : problems.slice(0, 8).join("; "),
+      problems,
+      `all ${expected.length} stale pending tickets resolved`,
     ),
-    check(
-      "nothing-else-resolved",
-      unexpected.length === 0 && ticketDiff.added.length === 0 && ticketDiff.removed.length === 0,
-      unexpected.length === 0
-        ? "no other ticket changed"
-        : `tickets changed that should not be: ${unexpected.join(", ")}`,
-    ),
+    writes.nothingElse("resolved"),
     check(
       "history-recorded",
-      unrecorded.length === 0 &&
-        stray.length === 0 &&
-        eventDiff.removed.length === 0 &&
-        eventDiff.changed.length === 0,
+      unrecorded.length === 0 && stray.length === 0 && removed.length === 0 && changed.length === 0,
       unrecorded.length === 0 && stray.length === 0
         ? "each resolution is recorded in the ticket history"
         : `missing resolution events for [${unrecorded.join(", ")}]; events on other tickets: [${stray.map((event) => String(event.ticket_id)).join(", ")}]`,
@@ -276,29 +248,27 @@ function verifyResolutions(
   ];
 }
 
-interface OracleOptions {
-  fromFirstPending?: boolean;
-  calendarHours?: boolean;
-  ignoreExceptions?: boolean;
-  resolveAtLimit?: boolean;
-  includeOnHold?: boolean;
-}
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  [
+    "clock-from-first-pending",
+    "fromFirstPending",
+    "Measures the wait from the first time the ticket went pending, not the last.",
+  ],
+  ["calendar-hours", "calendarHours", "Counts calendar hours instead of business hours."],
+  ["ignores-exceptions", "ignoreExceptions", "Also resolves platinum customers' and P1 tickets."],
+  ["resolves-at-limit", "resolveAtLimit", "Resolves tickets that waited exactly the limit."],
+  ["includes-on-hold", "includeOnHold", "Also resolves tickets on hold with a vendor."],
+];
 
-function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+function cells(flags: string): string[] {
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 holidays = {row["date"] for row in csv.DictReader(io.StringIO(read_text("calendars/holidays.csv")))}
 print(handbook)`,
-    `FROM_FIRST_PENDING = ${flag(options.fromFirstPending)}
-CALENDAR_HOURS = ${flag(options.calendarHours)}
-IGNORE_EXCEPTIONS = ${flag(options.ignoreExceptions)}
-RESOLVE_AT_LIMIT = ${flag(options.resolveAtLimit)}
-INCLUDE_ON_HOLD = ${flag(options.includeOnHold)}
+    `${flags}
 
-now = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook()}
 limit = float(re.search(r"more than ([0-9.]+) business hours", handbook).group(1)) * 60
 code = re.search(r"resolve it with resolution code \`([a-z_]+)\`", handbook).group(1)
 tier_of = {company["id"]: company["support_tier"] for company in fetch_all("list_companies", "companies")}
@@ -331,17 +301,10 @@ export const resolveStalePendingTicketsTask = defineTask({
     "Resolve pending tickets that have waited on the customer past the handbook's business-hours limit, with its exceptions and resolution code.",
   instruction:
     'Clean up the pending queue: apply the handbook\'s rule for stale pending tickets as of the data snapshot and resolve every ticket it covers, exactly as the rule says. Leave all other tickets as they are. Reply with only a JSON object {"resolved_ticket_ids": [ticket ids in ascending order]}.',
-  tools: [
-    "list_tickets",
-    "get_ticket",
-    "list_ticket_events",
-    "list_companies",
-    "get_company",
-    "update_ticket_status",
-  ],
+  tools: [...TICKET_HISTORY_TOOLS, "update_ticket_status"],
   prepare,
   verify: ({ initial, final, answer }): Check[] => {
-    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const holidays = readHolidays(initial);
     const expected = expectedStaleTickets(initial.db, holidays);
     const match = answer.match(/\[([^\]]*)\]/);
     const ids = match
@@ -350,45 +313,10 @@ export const resolveStalePendingTicketsTask = defineTask({
           .map((item) => Number(item.trim()))
           .filter((id) => id > 0)
       : null;
-    const answerMatches =
-      ids !== null &&
-      ids.length === expected.length &&
-      [...ids].sort((a, b) => a - b).every((id, index) => id === expected[index]);
     return [
       ...verifyResolutions(initial.db, final.db, expected),
-      check(
-        "answer",
-        answerMatches,
-        `expected resolved_ticket_ids [${expected.join(", ")}], got ${ids === null ? answer.slice(0, 200) : `[${ids.join(", ")}]`}`,
-      ),
+      checkAnswerTicketIds("resolved_ticket_ids", ids, expected, answer),
     ];
   },
-  oracle: cells(),
-  nearMisses: [
-    {
-      id: "clock-from-first-pending",
-      description: "Measures the wait from the first time the ticket went pending, not the last.",
-      cells: cells({ fromFirstPending: true }),
-    },
-    {
-      id: "calendar-hours",
-      description: "Counts calendar hours instead of business hours.",
-      cells: cells({ calendarHours: true }),
-    },
-    {
-      id: "ignores-exceptions",
-      description: "Also resolves platinum customers' and P1 tickets.",
-      cells: cells({ ignoreExceptions: true }),
-    },
-    {
-      id: "resolves-at-limit",
-      description: "Resolves tickets that waited exactly the limit.",
-      cells: cells({ resolveAtLimit: true }),
-    },
-    {
-      id: "includes-on-hold",
-      description: "Also resolves tickets on hold with a vendor.",
-      cells: cells({ includeOnHold: true }),
-    },
-  ],
+  ...flagOracle(NEAR_MISSES, cells),
 });

@@ -17,20 +17,17 @@ import {
 import { itSupportDomain } from "../domain.js";
 import { holidayCalendar } from "../generate.js";
 import { RESOLUTION_TARGET_HOURS, usesCalendarClock, type Priority, type Tier } from "../policy.js";
+import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import {
-  PYTHON_HELPERS,
-  baseRecord,
-  companiesByTier,
-  firstCustomerOf,
-  closestTicketId,
+  TicketPlanter,
   readSnapshotMinutes,
   statusEvent,
-  teamIdByName,
-  workerOf,
   type TicketRow,
+  readHolidays,
+  TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
-import { writeTicketRecord, type TicketEventRecord } from "../ticket-records.js";
-import { HOLIDAYS_PATH, parseHolidays } from "../workspace-documents.js";
+import { checkNamedItems } from "../ticket-checks.js";
+import type { TicketEventRecord } from "../ticket-records.js";
 
 const DAY = 24 * 60;
 
@@ -49,13 +46,14 @@ interface PlantedTicket {
  * pause), a resolution exactly at the target, and a 24x7-clock P1 over a weekend.
  */
 function prepare(context: GenerateContext): void {
-  const { db, random, referenceDate } = context;
+  const { db, referenceDate } = context;
+  const plant = new TicketPlanter(context);
   const holidayDates = holidayCalendar(context.seed, referenceDate);
   const holidays = new Set(holidayDates.map((holiday) => holiday.date));
   const wellnessDay = holidayDates.find((holiday) => holiday.name === "Company Wellness Day")?.date as string;
   const { start, end } = previousMonthRange(referenceDate);
   const monthStart = isoToMinutes(`${start}T00:00:00Z`);
-  const snapshot = readSnapshotMinutes(db);
+  const { snapshot } = plant;
   const target = (priority: Priority, tier: Tier): number => RESOLUTION_TARGET_HOURS[priority][tier] * 60;
   const at = (date: string, time: string): number => isoToMinutes(`${date}T${time}:00Z`);
   const isWorkday = (date: string): boolean => weekdayOf(date) % 6 !== 0 && !holidays.has(date);
@@ -124,24 +122,22 @@ function prepare(context: GenerateContext): void {
   });
 
   // Reuse the generated tickets resolved last month whose creation is closest, keeping ids chronological.
-  const used = new Set<number>();
-  const serviceDesk = teamIdByName(db, "Service Desk");
+  const serviceDesk = plant.team("Service Desk");
   for (const ticket of planted) {
-    const id = closestTicketId(db, ticket.createdAt, used, "resolved_at >= ? AND resolved_at < ?", [
+    const id = plant.reuseId(ticket.createdAt, "resolved_at >= ? AND resolved_at < ?", [
       `${start}T00:00:00Z`,
       `${end}T00:00:00Z`,
     ]);
     const original = db.prepare("SELECT subject, category FROM tickets WHERE id = ?").get(id) as
       { subject: string; category: TicketRow["category"] } | undefined;
-    const company = random.pick(companiesByTier(db, ticket.tier));
-    const agent = workerOf(db, serviceDesk, random);
+    const company = plant.company(ticket.tier);
+    const agent = plant.worker(serviceDesk);
     const firstResponse = ticket.createdAt + 10;
-    const record = baseRecord(id, {
+    const record = plant.record(id, {
       subject: original?.subject ?? "Outgoing mail stuck in outbox",
       category: (original?.category ?? "email") as never,
       priority: ticket.priority,
       companyId: company.id,
-      requesterId: firstCustomerOf(db, company.id),
       teamId: serviceDesk,
       createdAt: ticket.createdAt,
     });
@@ -162,7 +158,7 @@ function prepare(context: GenerateContext): void {
         { ...statusEvent(ticket.resolvedAt, "open", "resolved", agent), body: "Configuration corrected." },
       ],
     });
-    writeTicketRecord(db, record);
+    plant.write(record);
   }
 }
 
@@ -213,31 +209,33 @@ export function expectedBreaches(db: Database.Database, holidays: ReadonlySet<st
   return breached;
 }
 
-interface OracleOptions {
-  ignorePendingPause?: boolean;
-  ignoreHolidays?: boolean;
-  businessClockForAll?: boolean;
-  breachAtTarget?: boolean;
-  pauseOnHold?: boolean;
-}
+/** The near-misses, each the oracle below with one switch on. */
+const NEAR_MISSES: FlagNearMiss[] = [
+  [
+    "ignores-pending-pause",
+    "ignorePendingPause",
+    "Counts time spent waiting on the customer against the SLA.",
+  ],
+  ["ignores-holidays", "ignoreHolidays", "Treats company holidays as business days."],
+  [
+    "business-clock-for-p1",
+    "businessClockForAll",
+    "Measures gold/platinum P1 tickets in business hours instead of on the 24x7 clock.",
+  ],
+  ["breach-at-target", "breachAtTarget", "Counts a ticket resolved exactly at its target as a breach."],
+  ["pauses-on-hold", "pauseOnHold", "Also pauses the clock while the ticket waits on a vendor (on_hold)."],
+];
 
-function cells(options: OracleOptions = {}): string[] {
-  const flag = (value: boolean | undefined): string => (value ? "True" : "False");
+function cells(flags: string): string[] {
   return [
-    `${PYTHON_HELPERS}
-print([entry["path"] for entry in tools.list_files()["files"]])
-handbook = read_text("policies/service-desk-handbook.md")
+    `${ORACLE_OPENING}
 policy = read_text("policies/sla-policy.md")
 holidays_csv = read_text("calendars/holidays.csv")
 print(policy)`,
-    `IGNORE_PENDING_PAUSE = ${flag(options.ignorePendingPause)}
-IGNORE_HOLIDAYS = ${flag(options.ignoreHolidays)}
-BUSINESS_CLOCK_FOR_ALL = ${flag(options.businessClockForAll)}
-BREACH_AT_TARGET = ${flag(options.breachAtTarget)}
-PAUSE_ON_HOLD = ${flag(options.pauseOnHold)}
+    `${flags}
 
 holidays = set() if IGNORE_HOLIDAYS else {row["date"] for row in csv.DictReader(io.StringIO(holidays_csv))}
-snapshot = ts(re.search(r"captured at \\*\\*([0-9T:\\-]+Z)\\*\\*", handbook).group(1))
+${snapshotFromHandbook("snapshot")}
 month_end = snapshot.replace(day=1, hour=0, minute=0, second=0)
 month_start = (month_end - timedelta(days=1)).replace(day=1)
 
@@ -295,17 +293,14 @@ export const slaBreachesLastMonthTask = defineTask({
     "List the tickets resolved last calendar month that breached their resolution SLA, applying the policy's tier/priority targets, business hours, holidays, 24x7 clock and pause rules.",
   instruction:
     'I\'m preparing last month\'s SLA report. Using our SLA policy and the ticket history, find every ticket resolved during the previous calendar month (relative to today\'s data snapshot, see the service desk handbook) that breached its resolution target. Reply with only a JSON object {"breached_ticket_ids": [ticket ids in ascending order], "count": number}.',
-  tools: ["list_tickets", "get_ticket", "list_ticket_events", "list_companies", "get_company"],
+  tools: [...TICKET_HISTORY_TOOLS],
   prepare,
   verify: ({ initial, answer }): Check[] => {
-    const holidays = parseHolidays(initial.readFile(HOLIDAYS_PATH));
+    const holidays = readHolidays(initial);
     const expected = expectedBreaches(initial.db, holidays);
     const parsed = parseAnswerJson(answer) as { breached_ticket_ids?: unknown; count?: unknown } | null;
     const rawIds = parsed && Array.isArray(parsed.breached_ticket_ids) ? parsed.breached_ticket_ids : null;
-    const ids = rawIds?.map((value) => Number(String(value).replace(/[^0-9]/g, ""))) ?? [];
-    const given = new Set(ids);
-    const missing = expected.filter((id) => !given.has(id));
-    const extra = [...given].filter((id) => !expected.includes(id));
+    const ids = rawIds?.map((value) => Number(String(value).replace(/[^0-9]/g, ""))) ?? null;
     return [
       check(
         "answer-format",
@@ -314,11 +309,7 @@ export const slaBreachesLastMonthTask = defineTask({
           ? "answer has breached_ticket_ids"
           : `expected a JSON object with breached_ticket_ids, got: ${answer.slice(0, 200)}`,
       ),
-      check(
-        "breached-tickets",
-        rawIds !== null && missing.length === 0 && extra.length === 0,
-        `expected ${expected.length} breached tickets [${expected.join(", ")}]; missing [${missing.join(", ")}], unexpected [${extra.join(", ")}]`,
-      ),
+      checkNamedItems("breached-tickets", ids, expected, "breached tickets"),
       check(
         "count",
         parsed !== null && Number(parsed.count) === expected.length,
@@ -326,32 +317,5 @@ export const slaBreachesLastMonthTask = defineTask({
       ),
     ];
   },
-  oracle: cells(),
-  nearMisses: [
-    {
-      id: "ignores-pending-pause",
-      description: "Counts time spent waiting on the customer against the SLA.",
-      cells: cells({ ignorePendingPause: true }),
-    },
-    {
-      id: "ignores-holidays",
-      description: "Treats company holidays as business days.",
-      cells: cells({ ignoreHolidays: true }),
-    },
-    {
-      id: "business-clock-for-p1",
-      description: "Measures gold/platinum P1 tickets in business hours instead of on the 24x7 clock.",
-      cells: cells({ businessClockForAll: true }),
-    },
-    {
-      id: "breach-at-target",
-      description: "Counts a ticket resolved exactly at its target as a breach.",
-      cells: cells({ breachAtTarget: true }),
-    },
-    {
-      id: "pauses-on-hold",
-      description: "Also pauses the clock while the ticket waits on a vendor (on_hold).",
-      cells: cells({ pauseOnHold: true }),
-    },
-  ],
+  ...flagOracle(NEAR_MISSES, cells),
 });

@@ -9,17 +9,8 @@ import {
 } from "../../../envs/index.js";
 import { itSupportDomain } from "../domain.js";
 import type { Priority } from "../policy.js";
-import {
-  PYTHON_HELPERS,
-  baseRecord,
-  closestTicketId,
-  firstCustomerOf,
-  readSnapshotMinutes,
-  statusEvent,
-  teamIdByName,
-  workerOf,
-} from "../task-support.js";
-import { writeTicketRecord } from "../ticket-records.js";
+import { PYTHON_HELPERS } from "../oracle-cells.js";
+import { TicketPlanter, statusEvent } from "../task-support.js";
 import { SUBJECTS } from "../vocabulary.js";
 
 export const WARRANTY_POLICY_PATH = "policies/vendor-warranty-repairs.md";
@@ -69,9 +60,10 @@ function vendorOf(model: string): string {
  */
 function prepare(context: GenerateContext): void {
   const { db, random, factors, referenceDate } = context;
+  const plant = new TicketPlanter(context);
   context.writeFile(WARRANTY_POLICY_PATH, POLICY);
-  const snapshot = readSnapshotMinutes(db);
-  const endpoint = teamIdByName(db, "Endpoint Engineering");
+  const { snapshot } = plant;
+  const endpoint = plant.team("Endpoint Engineering");
   const assets = db
     .prepare(
       "SELECT id, asset_tag, company_id, model FROM assets WHERE asset_type IN ('laptop', 'desktop') AND status = 'in_service' ORDER BY id",
@@ -79,7 +71,6 @@ function prepare(context: GenerateContext): void {
     .all() as Array<{ id: number; asset_tag: string; company_id: number; model: string }>;
   const setRegister = db.prepare("UPDATE assets SET warranty_expires_on = ? WHERE id = ?");
   const usedAssets = new Set<number>();
-  const usedTickets = new Set<number>();
   const portal = new Map<string, { plan: string; ends: string }>();
   const cases: PlantedRepair[] = [];
   for (let copy = 0; copy < factors.rows; copy += 1) {
@@ -151,14 +142,13 @@ function prepare(context: GenerateContext): void {
       ends: plan.portalDays === -1 ? register : addDays(referenceDate, plan.portalDays),
     });
     const createdAt = snapshot - random.int(3, 60) * HOURS;
-    const id = closestTicketId(db, createdAt, usedTickets, "status = 'closed'");
-    const agent = workerOf(db, endpoint, random);
-    const record = baseRecord(id, {
+    const id = plant.reuseId(createdAt, "status = 'closed'");
+    const agent = plant.worker(endpoint);
+    const record = plant.record(id, {
       subject: random.pick(SUBJECTS.hardware),
       category: "hardware",
       priority: plan.priority,
       companyId: asset.company_id,
-      requesterId: firstCustomerOf(db, asset.company_id),
       teamId: endpoint,
       createdAt,
     });
@@ -171,7 +161,7 @@ function prepare(context: GenerateContext): void {
       if (plan.status === "pending")
         record.events.push(statusEvent(createdAt + 20 + random.int(1, 2) * HOURS, "open", "pending", agent));
     }
-    writeTicketRecord(db, record);
+    plant.write(record);
   }
   const insert = db.prepare(
     "INSERT INTO vendor_warranties (asset_tag, vendor, plan, coverage_ends_on) VALUES (?, ?, ?, ?)",
