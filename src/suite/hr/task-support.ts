@@ -1,4 +1,10 @@
-import { PYTHON_WORKSPACE_HELPERS, check, parseAnswerJson, type Check } from "../../envs/index.js";
+import {
+  PYTHON_WORKSPACE_HELPERS,
+  check,
+  checkNone as checkNoneFound,
+  parseAnswerJson,
+  type Check,
+} from "../../envs/index.js";
 /** Helpers shared by the HR tasks' verifiers and their Python solutions. */
 import type Database from "better-sqlite3";
 
@@ -53,11 +59,7 @@ export function checkNone(
   failure: string,
   limit?: number,
 ): Check {
-  return check(
-    id,
-    problems.length === 0,
-    problems.length === 0 ? success : `${failure}: ${preview(problems, limit)}`,
-  );
+  return checkNoneFound(id, problems, success, (found) => `${failure}: ${preview(found, limit)}`);
 }
 
 /** Reads a JSON object answer whose values are numbers (strings like "$1,234.50" are tolerated). */
