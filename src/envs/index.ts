@@ -140,6 +140,7 @@ export type {
   ListToolDefinition,
   GetToolDefinition,
 } from "./kit/listing.js";
+export { camelCaseName, insertDrafts } from "./kit/draft-rows.js";
 export { defineIdFormat } from "./kit/ids.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {

@@ -36,6 +36,8 @@ import {
   checkAnswerIds,
   requireFile,
   insertRow,
+  insertDrafts,
+  camelCaseName,
   monthEndAfter,
   PYTHON_MARKDOWN_HELPERS,
   ocrAmount,
@@ -689,5 +691,24 @@ describe("instance keys", () => {
       rmSync(folder, { recursive: true, force: true });
     }
     expect(kitSourceFingerprint()).toBe(fingerprintFolder(new URL(".", import.meta.url).pathname));
+  });
+});
+
+describe("insertDrafts", () => {
+  it("insert drafts by camelCase property per snake_case column, booleans as 1/0, overrides first", () => {
+    const db = storeDb();
+    const drafts = [
+      { id: 101, name: "Ann", tier: "gold", optIn: true },
+      { id: 102, name: "Bo", tier: "standard", optIn: false },
+    ];
+    insertDrafts(db, "customers", "id, name, tier, opt_in", drafts, (draft) =>
+      draft.id === 102 ? { tier: "silver" } : {},
+    );
+    expect(db.prepare("SELECT * FROM customers WHERE id > 100 ORDER BY id").all()).toEqual([
+      { id: 101, name: "Ann", tier: "gold", opt_in: 1 },
+      { id: 102, name: "Bo", tier: "silver", opt_in: 0 },
+    ]);
+    expect(camelCaseName("card_last4")).toBe("cardLast4");
+    expect(() => insertDrafts(db, "notes", "id, customer_id", [{ id: 1 }])).toThrow(/column customer_id/);
   });
 });

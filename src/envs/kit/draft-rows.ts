@@ -1,0 +1,40 @@
+import type Database from "better-sqlite3";
+import { cachedStatement } from "./statements.js";
+
+/** The camelCase property name of a snake_case column: `order_line_id` -> `orderLineId`, `card_last4` -> `cardLast4`. */
+export function camelCaseName(column: string): string {
+  return column.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * Inserts a generator's in-memory drafts into one table, one row per draft, in the drafts' order, with one
+ * cached statement. `columns` lists the table's columns (`"id, order_id, line_number"`); each column takes the
+ * draft's camelCase property of the same name (`id`, `orderId`, `lineNumber`) unless `values(draft)` gives it
+ * (a renamed or computed column). Booleans are stored as 1/0; a column with no value throws, naming it.
+ *
+ * @example
+ * insertDrafts(db, "order_lines", "id, order_id, line_number, sku, quantity, line_total", lines);
+ * insertDrafts(db, "returns", "id, order_id, order_line_id, status", returns, (item) => ({ order_line_id: item.lineId }));
+ */
+export function insertDrafts<Draft extends object>(
+  db: Database.Database,
+  table: string,
+  columns: string,
+  drafts: Iterable<Draft>,
+  values?: (draft: Draft) => Readonly<Record<string, unknown>>,
+): void {
+  const names = columns.split(",").map((column) => column.trim());
+  const statement = cachedStatement(
+    db,
+    `INSERT INTO ${table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+  );
+  for (const draft of drafts) {
+    const given = values?.(draft) ?? {};
+    const row = names.map((name) => {
+      const value = name in given ? given[name] : (draft as Record<string, unknown>)[camelCaseName(name)];
+      if (value === undefined) throw new Error(`insertDrafts ${table}: no value for column ${name}`);
+      return typeof value === "boolean" ? (value ? 1 : 0) : value;
+    });
+    statement.run(...row);
+  }
+}
