@@ -140,7 +140,8 @@ export type {
   ListToolDefinition,
   GetToolDefinition,
 } from "./kit/listing.js";
-export { camelCaseName, insertDrafts } from "./kit/draft-rows.js";
+export { camelCaseName, draftsToCsv, insertDrafts } from "./kit/draft-rows.js";
+export { groupBy } from "./kit/group-by.js";
 export { defineIdFormat } from "./kit/ids.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {
@@ -239,5 +240,6 @@ export {
   checkAnswerCount,
   checkAnswerIdLists,
   checkAnswerIds,
+  checkAnswerTally,
 } from "./kit/answer-checks.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { toCsv, type CsvValue } from "./documents.js";
 import { cachedStatement } from "./statements.js";
 
 /** The camelCase property name of a snake_case column: `order_line_id` -> `orderLineId`, `card_last4` -> `cardLast4`. */
@@ -23,7 +24,7 @@ export function insertDrafts<Draft extends object>(
   drafts: Iterable<Draft>,
   values?: (draft: Draft) => Readonly<Record<string, unknown>>,
 ): void {
-  const names = columns.split(",").map((column) => column.trim());
+  const names = columnNames(columns);
   const statement = cachedStatement(
     db,
     `INSERT INTO ${table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
@@ -31,10 +32,46 @@ export function insertDrafts<Draft extends object>(
   for (const draft of drafts) {
     const given = values?.(draft) ?? {};
     const row = names.map((name) => {
-      const value = name in given ? given[name] : (draft as Record<string, unknown>)[camelCaseName(name)];
-      if (value === undefined) throw new Error(`insertDrafts ${table}: no value for column ${name}`);
+      const value = columnValue(draft, name, given, `insertDrafts ${table}`);
       return typeof value === "boolean" ? (value ? 1 : 0) : value;
     });
     statement.run(...row);
   }
+}
+
+function columnNames(columns: string): string[] {
+  return columns.split(",").map((column) => column.trim());
+}
+
+function columnValue(
+  draft: object,
+  name: string,
+  given: Readonly<Record<string, unknown>>,
+  who: string,
+): unknown {
+  const value = name in given ? given[name] : (draft as Record<string, unknown>)[camelCaseName(name)];
+  if (value === undefined) throw new Error(`${who}: no value for column ${name}`);
+  return value;
+}
+
+/**
+ * A CSV document (`toCsv`) of drafts, one line per draft: the header row is `columns`, and each cell is the
+ * draft's camelCase property of the column's name unless `values(draft)` gives it (null is the empty cell).
+ *
+ * @example
+ * draftsToCsv("order_id, placed_at, total", orders, (order) => ({ order_id: order.id, total: order.total.toFixed(2) }));
+ */
+export function draftsToCsv<Draft extends object>(
+  columns: string,
+  drafts: readonly Draft[],
+  values?: (draft: Draft) => Readonly<Record<string, CsvValue>>,
+): string {
+  const names = columnNames(columns);
+  return toCsv(
+    names,
+    drafts.map((draft) => {
+      const given = values?.(draft) ?? {};
+      return names.map((name) => columnValue(draft, name, given, "draftsToCsv") as CsvValue);
+    }),
+  );
 }

@@ -37,6 +37,9 @@ import {
   requireFile,
   insertRow,
   insertDrafts,
+  groupBy,
+  draftsToCsv,
+  checkAnswerTally,
   camelCaseName,
   monthEndAfter,
   PYTHON_MARKDOWN_HELPERS,
@@ -710,5 +713,53 @@ describe("insertDrafts", () => {
     ]);
     expect(camelCaseName("card_last4")).toBe("cardLast4");
     expect(() => insertDrafts(db, "notes", "id, customer_id", [{ id: 1 }])).toThrow(/column customer_id/);
+  });
+});
+
+describe("checkAnswerTally", () => {
+  it("pass when the reply's JSON object gives every count, numbers as strings allowed", () => {
+    const counts = { approved: 3, rejected: 1 };
+    expect(checkAnswerTally('Done: {"approved": 3, "rejected": "1", "note": "x"}', counts).passed).toBe(true);
+    expect(checkAnswerTally('{"approved": 3}', counts)).toEqual({
+      id: "answer-counts",
+      passed: false,
+      message: 'expected {"approved":3,"rejected":1}, found {"approved": 3}',
+    });
+    expect(checkAnswerTally("  ", counts).message).toBe(
+      'expected {"approved":3,"rejected":1}, found (empty answer)',
+    );
+  });
+});
+
+describe("draftsToCsv", () => {
+  it("write drafts as CSV by camelCase property per column, overrides first, null as an empty cell", () => {
+    const drafts = [
+      { orderId: 7, promoCode: null, total: 12.5 },
+      { orderId: 8, promoCode: "SAVE, 10", total: 3 },
+    ];
+    expect(
+      draftsToCsv("order_id, promo_code, total", drafts, (draft) => ({ total: draft.total.toFixed(2) })),
+    ).toBe('order_id,promo_code,total\n7,,12.50\n8,"SAVE, 10",3.00\n');
+  });
+});
+
+describe("groupBy", () => {
+  it("group items by key in first-appearance order, optionally storing another value", () => {
+    const lines = [
+      { sku: "B", order: 2 },
+      { sku: "A", order: 1 },
+      { sku: "B", order: 3 },
+    ];
+    expect([...groupBy(lines, (line) => line.sku)]).toEqual([
+      ["B", [lines[0], lines[2]]],
+      ["A", [lines[1]]],
+    ]);
+    expect(
+      groupBy(
+        lines,
+        (line) => line.sku,
+        (line) => line.order,
+      ).get("B"),
+    ).toEqual([2, 3]);
   });
 });

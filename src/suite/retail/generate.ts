@@ -1,4 +1,4 @@
-import { insertDrafts, previousMonth, type GenerateContext } from "../../envs/index.js";
+import { groupBy, insertDrafts, previousMonth, type GenerateContext } from "../../envs/index.js";
 import { writeRetailDocuments } from "./documents.js";
 import { makePriceChanges, makeProducts, priceOn } from "./generate-catalog.js";
 import { makeCustomers, testAccountIds } from "./generate-customers.js";
@@ -11,7 +11,7 @@ import {
   makeRequestedReturnsAndWatchList,
   numberReturnsAndRefunds,
 } from "./generate-returns.js";
-import type { OrderDraft, PriceChangeDraft, RefundDraft, RetailData, ReturnDraft } from "./model.js";
+import type { OrderDraft, RefundDraft, RetailData, ReturnDraft } from "./model.js";
 
 /**
  * Fills the store for one scale: catalogue and price history, customers, orders priced from that history,
@@ -68,9 +68,7 @@ export function generateRetail(context: GenerateContext): void {
 
 function insertRows(context: GenerateContext, data: RetailData): void {
   const { db } = context;
-  const changesBySku = new Map<string, PriceChangeDraft[]>();
-  for (const change of data.priceChanges)
-    changesBySku.set(change.sku, [...(changesBySku.get(change.sku) ?? []), change]);
+  const changesBySku = groupBy(data.priceChanges, (change) => change.sku);
   insertDrafts(
     db,
     "customers",

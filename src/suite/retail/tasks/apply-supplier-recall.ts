@@ -8,7 +8,7 @@ import {
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "../expectations.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, changedOutside, py, strayRows } from "./common.js";
 
 interface Variant {
   applyUpdates: boolean;
@@ -44,7 +44,7 @@ scope = set()
 for notice in notices:
     if notice["type"] == "Product recall":
         scope |= set(notice["sections"].get("affected products", []))
-    elif notice["type"].startswith("Recall update") and ${variant.applyUpdates ? "True" : "False"}:
+    elif notice["type"].startswith("Recall update") and ${py(variant.applyUpdates)}:
         scope -= set(notice["sections"].get("removed from recall scope", []))
         scope |= set(notice["sections"].get("added to recall scope", []))
     print(notice["id"], notice["issued"], notice["type"], notice["sections"])
@@ -58,7 +58,7 @@ for sku in sorted(scope):
 print(len(to_cancel), "orders to cancel")
 cancelled = []
 for order_id in sorted(to_cancel):
-    if ${variant.cancel ? "True" : "False"}:
+    if ${py(variant.cancel)}:
         result = tools.cancel_order(order_id=order_id, reason="supplier_recall")
         assert result["status"] == "cancelled", result
     cancelled.append(order_id)`,
@@ -112,22 +112,10 @@ export const applySupplierRecallTask = defineTask({
           : `not cancelled with reason supplier_recall: ${notCancelled.slice(0, 10).join(", ")}`,
       ),
     );
-    const strayOrders = [
-      ...orders.added.map((row) => `added ${String(row.id)}`),
-      ...orders.removed.map((row) => `removed ${String(row.id)}`),
-      ...orders.changed
-        .filter(
-          (change) =>
-            !expectedKeys.has(change.key) ||
-            Object.keys(change.after).some(
-              (column) =>
-                column !== "status" &&
-                column !== "cancel_reason" &&
-                change.after[column] !== change.before[column],
-            ),
-        )
-        .map((change) => `changed ${change.key}`),
-    ];
+    const strayOrders = strayRows(
+      orders,
+      (change) => expectedKeys.has(change.key) && !changedOutside(change, ["status", "cancel_reason"]),
+    );
     checks.push(
       check(
         "no-other-orders-changed",
@@ -138,20 +126,14 @@ export const applySupplierRecallTask = defineTask({
       ),
     );
     const payments = diffTable(initial.db, final.db, "payments", "id");
-    const paymentProblems = [
-      ...payments.added.map((row) => `added ${String(row.id)}`),
-      ...payments.removed.map((row) => `removed ${String(row.id)}`),
-      ...payments.changed
-        .filter(
-          (change) =>
-            !expectedKeys.has(String(change.after.order_id)) ||
-            change.after.status !== "voided" ||
-            Object.keys(change.after).some(
-              (column) => column !== "status" && change.after[column] !== change.before[column],
-            ),
-        )
-        .map((change) => `payment ${change.key}`),
-    ];
+    const paymentProblems = strayRows(
+      payments,
+      (change) =>
+        expectedKeys.has(String(change.after.order_id)) &&
+        change.after.status === "voided" &&
+        !changedOutside(change, ["status"]),
+      "payment",
+    );
     const unvoided = (
       final.db.prepare("SELECT order_id, status FROM payments").all() as Array<{
         order_id: number;
