@@ -8,7 +8,7 @@ import {
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "../expectations.js";
-import { FETCH_ALL_PY, changedOutside, py, strayRows } from "./common.js";
+import { FETCH_ALL_PY, changedOutside, checkNone, py, strayRows } from "./common.js";
 
 interface Variant {
   applyUpdates: boolean;
@@ -104,12 +104,11 @@ export const applySupplierRecallTask = defineTask({
       return row?.status !== "cancelled" || row.cancel_reason !== "supplier_recall";
     });
     checks.push(
-      check(
+      checkNone(
         "affected-orders-cancelled",
-        notCancelled.length === 0,
-        notCancelled.length === 0
-          ? `all ${expected.length} affected orders cancelled with reason supplier_recall`
-          : `not cancelled with reason supplier_recall: ${notCancelled.slice(0, 10).join(", ")}`,
+        notCancelled.map(String),
+        `all ${expected.length} affected orders cancelled with reason supplier_recall`,
+        (ids) => `not cancelled with reason supplier_recall: ${ids.slice(0, 10).join(", ")}`,
       ),
     );
     const strayOrders = strayRows(
@@ -117,12 +116,11 @@ export const applySupplierRecallTask = defineTask({
       (change) => expectedKeys.has(change.key) && !changedOutside(change, ["status", "cancel_reason"]),
     );
     checks.push(
-      check(
+      checkNone(
         "no-other-orders-changed",
-        strayOrders.length === 0,
-        strayOrders.length === 0
-          ? "no other order changed"
-          : `orders that should not change: ${strayOrders.slice(0, 10).join(", ")}`,
+        strayOrders,
+        "no other order changed",
+        (stray) => `orders that should not change: ${stray.slice(0, 10).join(", ")}`,
       ),
     );
     const payments = diffTable(initial.db, final.db, "payments", "id");
@@ -141,12 +139,11 @@ export const applySupplierRecallTask = defineTask({
       }>
     ).filter((row) => expectedKeys.has(String(row.order_id)) && row.status === "authorized");
     checks.push(
-      check(
+      checkNone(
         "payments-voided",
-        paymentProblems.length === 0 && unvoided.length === 0,
-        paymentProblems.length === 0 && unvoided.length === 0
-          ? "exactly the cancelled orders' authorizations were voided"
-          : `payment problems: ${[...paymentProblems, ...unvoided.map((row) => `still authorized for ${row.order_id}`)].slice(0, 10).join(", ")}`,
+        [...paymentProblems, ...unvoided.map((row) => `still authorized for ${row.order_id}`)],
+        "exactly the cancelled orders' authorizations were voided",
+        (problems) => `payment problems: ${problems.slice(0, 10).join(", ")}`,
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["orders", "payments"]));

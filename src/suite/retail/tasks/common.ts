@@ -55,13 +55,19 @@ export function wrongAmounts(
   return problems;
 }
 
+/** A check that passes without problems; its message is `success`, or what `failure` says of the problems. */
+export function checkNone(
+  id: string,
+  problems: readonly string[],
+  success: string,
+  failure: (problems: readonly string[]) => string,
+): Check {
+  return check(id, problems.length === 0, problems.length === 0 ? success : failure(problems));
+}
+
 /** A check that passes without problems; its message is `success` or the first `shown` problems. */
 export function checkListed(id: string, problems: readonly string[], success: string, shown: number): Check {
-  return check(
-    id,
-    problems.length === 0,
-    problems.length === 0 ? success : problems.slice(0, shown).join("; "),
-  );
+  return checkNone(id, problems, success, (found) => found.slice(0, shown).join("; "));
 }
 
 /** The answer's list of order ids under `key`, deduplicated and sorted; null when there is no such list. */

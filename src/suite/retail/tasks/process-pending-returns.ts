@@ -9,7 +9,7 @@ import {
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeReturnDecisions } from "../expectations.js";
-import { FETCH_ALL_PY, changedOutside, py, strayRows } from "./common.js";
+import { FETCH_ALL_PY, changedOutside, checkNone, py, strayRows } from "./common.js";
 
 interface Variant {
   windows: Record<string, number>;
@@ -119,12 +119,11 @@ export const processPendingReturnsTask = defineTask({
           `${item.returnId}: expected ${item.status} (${item.rule}), found ${finalRows.get(item.returnId)?.status ?? "missing"}`,
       );
     checks.push(
-      check(
+      checkNone(
         "decisions",
-        wrongStatus.length === 0,
-        wrongStatus.length === 0
-          ? `all ${expected.length} requests decided as the policy requires`
-          : `${wrongStatus.length} wrong decision(s): ${wrongStatus.slice(0, 8).join("; ")}`,
+        wrongStatus,
+        `all ${expected.length} requests decided as the policy requires`,
+        (wrong) => `${wrong.length} wrong decision(s): ${wrong.slice(0, 8).join("; ")}`,
       ),
     );
     const wrongFees = expected
@@ -138,12 +137,11 @@ export const processPendingReturnsTask = defineTask({
           `${item.returnId}: expected fee ${item.restockingFee.toFixed(2)}, found ${finalRows.get(item.returnId)?.restocking_fee ?? "missing"}`,
       );
     checks.push(
-      check(
+      checkNone(
         "restocking-fees",
-        wrongFees.length === 0,
-        wrongFees.length === 0
-          ? "restocking fees match the policy"
-          : `wrong fee(s): ${wrongFees.slice(0, 8).join("; ")}`,
+        wrongFees,
+        "restocking fees match the policy",
+        (wrong) => `wrong fee(s): ${wrong.slice(0, 8).join("; ")}`,
       ),
     );
     const diff = diffTable(initial.db, final.db, "returns", "id");
@@ -154,12 +152,11 @@ export const processPendingReturnsTask = defineTask({
         expectedIds.has(change.key) && !changedOutside(change, ["status", "restocking_fee", "decision_note"]),
     );
     checks.push(
-      check(
+      checkNone(
         "only-requests-changed",
-        stray.length === 0,
-        stray.length === 0
-          ? "only the waiting requests' decision fields changed"
-          : `unexpected return changes: ${stray.slice(0, 8).join(", ")}`,
+        stray,
+        "only the waiting requests' decision fields changed",
+        (changes) => `unexpected return changes: ${changes.slice(0, 8).join(", ")}`,
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["returns"]));
