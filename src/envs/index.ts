@@ -242,11 +242,12 @@ export {
   checkAnswerCount,
   checkAnswerIdLists,
   checkAnswerIds,
+  checkAnswerTally,
 } from "./kit/answer-checks.js";
 export { checkNone, compareAnswerAmounts, keysChangedBeyond } from "./kit/check-lists.js";
 export type { AnswerAmountsDiff } from "./kit/check-lists.js";
 export type { FaultOptions, TransientFailureOptions, SilentFailureOptions } from "./kit/tool-faults.js";
-export { columnName, insertRecords } from "./kit/records.js";
+export { camelCaseName, columnName, draftsToCsv, insertDrafts, insertRecords } from "./kit/records.js";
 
 export { answerObjectEntries, answerListItems } from "./kit/answer-fields.js";
 export { insertKeyedRow } from "./kit/keyed-rows.js";

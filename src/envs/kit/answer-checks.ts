@@ -68,3 +68,20 @@ export function checkAnswerIds(answer: string, expected: readonly string[]): Che
   const same = JSON.stringify(given) === JSON.stringify([...expected].sort());
   return check("answer", same, same ? `${expected.length} ids` : `expected ${JSON.stringify(expected)}`);
 }
+
+/**
+ * `answer-counts`: the reply is a JSON object giving every expected count (`{"approved": 3, "rejected": 1}`;
+ * numbers may be strings, other keys are ignored). The message shows the expected counts and the reply's start.
+ */
+export function checkAnswerTally(answer: string, counts: Readonly<Record<string, number>>): Check {
+  const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
+  const answered =
+    parsed !== null &&
+    typeof parsed === "object" &&
+    Object.entries(counts).every(([key, count]) => Number(parsed[key]) === count);
+  return check(
+    "answer-counts",
+    answered,
+    `expected ${JSON.stringify(counts)}, found ${answer.trim().slice(0, 200) || "(empty answer)"}`,
+  );
+}

@@ -1,16 +1,22 @@
 /**
- * Grouping in code, for generators and verifiers that gather rows by a key: `groupBy(flights, (f) => f.tail)`
- * instead of the get-or-create-and-push loop.
+ * Items grouped by a key, in the order each key first appears, each group in the items' order; `valueOf`
+ * stores something other than the item (a date, an id).
+ *
+ * @example
+ * groupBy(priceChanges, (change) => change.sku);                        // Map sku -> changes
+ * groupBy(lines, (line) => line.sku, (line) => line.orderId);           // Map sku -> order ids
  */
-
-/** The items grouped by `keyOf`, keys in the order they first appear, each group in the items' order. */
-export function groupBy<Item, Key>(items: Iterable<Item>, keyOf: (item: Item) => Key): Map<Key, Item[]> {
-  const groups = new Map<Key, Item[]>();
+export function groupBy<Item, Key, Value = Item>(
+  items: Iterable<Item>,
+  keyOf: (item: Item) => Key,
+  valueOf: (item: Item) => Value = (item) => item as unknown as Value,
+): Map<Key, Value[]> {
+  const groups = new Map<Key, Value[]>();
   for (const item of items) {
     const key = keyOf(item);
     const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
+    if (group) group.push(valueOf(item));
+    else groups.set(key, [valueOf(item)]);
   }
   return groups;
 }

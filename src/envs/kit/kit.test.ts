@@ -22,7 +22,6 @@ import {
 } from "../define-domain.js";
 import { answerListItems, answerObjectEntries } from "./answer-fields.js";
 import { insertKeyedRow } from "./keyed-rows.js";
-import { groupBy } from "./collections.js";
 import { writeEmailsBySent } from "./email-folder.js";
 import { openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
@@ -50,6 +49,11 @@ import {
   checkAnswerIds,
   requireFile,
   insertRow,
+  insertDrafts,
+  groupBy,
+  draftsToCsv,
+  checkAnswerTally,
+  camelCaseName,
   monthEndAfter,
   PYTHON_MARKDOWN_HELPERS,
   ocrAmount,
@@ -905,5 +909,72 @@ describe("groupBy and writeEmailsBySent", () => {
       { digits: 3, extension: ".eml" },
     );
     expect(files.has("inbox/message-001.eml")).toBe(true);
+  });
+});
+
+describe("insertDrafts", () => {
+  it("insert drafts by camelCase property per snake_case column, booleans as 1/0, overrides first", () => {
+    const db = storeDb();
+    const drafts = [
+      { id: 101, name: "Ann", tier: "gold", optIn: true },
+      { id: 102, name: "Bo", tier: "standard", optIn: false },
+    ];
+    insertDrafts(db, "customers", "id, name, tier, opt_in", drafts, (draft) =>
+      draft.id === 102 ? { tier: "silver" } : {},
+    );
+    expect(db.prepare("SELECT * FROM customers WHERE id > 100 ORDER BY id").all()).toEqual([
+      { id: 101, name: "Ann", tier: "gold", opt_in: 1 },
+      { id: 102, name: "Bo", tier: "silver", opt_in: 0 },
+    ]);
+    expect(camelCaseName("card_last4")).toBe("cardLast4");
+    expect(() => insertDrafts(db, "notes", "id, customer_id", [{ id: 1 }])).toThrow(/column customer_id/);
+  });
+});
+
+describe("checkAnswerTally", () => {
+  it("pass when the reply's JSON object gives every count, numbers as strings allowed", () => {
+    const counts = { approved: 3, rejected: 1 };
+    expect(checkAnswerTally('Done: {"approved": 3, "rejected": "1", "note": "x"}', counts).passed).toBe(true);
+    expect(checkAnswerTally('{"approved": 3}', counts)).toEqual({
+      id: "answer-counts",
+      passed: false,
+      message: 'expected {"approved":3,"rejected":1}, found {"approved": 3}',
+    });
+    expect(checkAnswerTally("  ", counts).message).toBe(
+      'expected {"approved":3,"rejected":1}, found (empty answer)',
+    );
+  });
+});
+
+describe("draftsToCsv", () => {
+  it("write drafts as CSV by camelCase property per column, overrides first, null as an empty cell", () => {
+    const drafts = [
+      { orderId: 7, promoCode: null, total: 12.5 },
+      { orderId: 8, promoCode: "SAVE, 10", total: 3 },
+    ];
+    expect(
+      draftsToCsv("order_id, promo_code, total", drafts, (draft) => ({ total: draft.total.toFixed(2) })),
+    ).toBe('order_id,promo_code,total\n7,,12.50\n8,"SAVE, 10",3.00\n');
+  });
+});
+
+describe("groupBy", () => {
+  it("group items by key in first-appearance order, optionally storing another value", () => {
+    const lines = [
+      { sku: "B", order: 2 },
+      { sku: "A", order: 1 },
+      { sku: "B", order: 3 },
+    ];
+    expect([...groupBy(lines, (line) => line.sku)]).toEqual([
+      ["B", [lines[0], lines[2]]],
+      ["A", [lines[1]]],
+    ]);
+    expect(
+      groupBy(
+        lines,
+        (line) => line.sku,
+        (line) => line.order,
+      ).get("B"),
+    ).toEqual([2, 3]);
   });
 });

@@ -30,6 +30,12 @@ const CARRIERS = [
   { name: "SwiftShip", prefix: "SS" },
 ];
 
+const DELIVERY_SPOTS = [
+  "Delivered, front door",
+  "Delivered, handed to resident",
+  "Delivered to parcel locker",
+];
+
 const EXCEPTIONS = [
   "Delivery attempted, recipient unavailable; will retry next business day",
   "Address could not be located; held at depot, shipper contacted",
@@ -38,6 +44,10 @@ const EXCEPTIONS = [
 
 function at(date: string, random: GenerateContext["random"], fromHour: number, toHour: number): string {
   return dateTime(date, random.int(fromHour * 3600, toHour * 3600));
+}
+
+function scan(at: string, code: TrackingEvent["code"], description: string): TrackingEvent {
+  return { at, code, description };
 }
 
 /**
@@ -67,12 +77,8 @@ export function plantCarrierTracking(context: GenerateContext): void {
     "INSERT INTO carrier_tracking (order_id, carrier, tracking_number, status, events) VALUES (?, ?, ?, ?, ?)",
   );
   const start = (shippedAt: string): TrackingEvent[] => [
-    {
-      at: addMinutes(shippedAt, -random.int(60, 300)),
-      code: "LABEL_CREATED",
-      description: "Shipping label created",
-    },
-    { at: shippedAt, code: "PICKED_UP", description: "Picked up from Larkspur & Co. fulfilment center" },
+    scan(addMinutes(shippedAt, -random.int(60, 300)), "LABEL_CREATED", "Shipping label created"),
+    scan(shippedAt, "PICKED_UP", "Picked up from Larkspur & Co. fulfilment center"),
   ];
   const record = (orderId: number, status: string, events: TrackingEvent[]) => {
     const carrier = random.pick(CARRIERS);
@@ -89,26 +95,14 @@ export function plantCarrierTracking(context: GenerateContext): void {
     const day = order.delivered_at.slice(0, 10);
     record(order.id, "delivered", [
       ...start(order.shipped_at),
-      {
-        at: at(addDays(order.shipped_at, 1), random, 1, 5),
-        code: "IN_TRANSIT",
-        description: "Arrived at regional hub",
-      },
-      { at: at(day, random, 6, 8), code: "OUT_FOR_DELIVERY", description: "Out for delivery" },
-      {
-        at: order.delivered_at,
-        code: "DELIVERED",
-        description: random.pick([
-          "Delivered, front door",
-          "Delivered, handed to resident",
-          "Delivered to parcel locker",
-        ]),
-      },
-      {
-        at: addMinutes(order.delivered_at, random.int(45, 600)),
-        code: "POD_UPLOADED",
-        description: "Proof-of-delivery photo uploaded",
-      },
+      scan(at(addDays(order.shipped_at, 1), random, 1, 5), "IN_TRANSIT", "Arrived at regional hub"),
+      scan(at(day, random, 6, 8), "OUT_FOR_DELIVERY", "Out for delivery"),
+      scan(order.delivered_at, "DELIVERED", random.pick(DELIVERY_SPOTS)),
+      scan(
+        addMinutes(order.delivered_at, random.int(45, 600)),
+        "POD_UPLOADED",
+        "Proof-of-delivery photo uploaded",
+      ),
     ]);
   }
   // Orders really still on their way: in transit, out for delivery today, or held by an exception.
@@ -123,19 +117,10 @@ export function plantCarrierTracking(context: GenerateContext): void {
           : random.pick(["in_transit", "in_transit", "out_for_delivery", "exception"]);
     const events = start(order.shipped_at);
     if (kind === "out_for_delivery")
-      events.push({ at: at(today, random, 6, 9), code: "OUT_FOR_DELIVERY", description: "Out for delivery" });
+      events.push(scan(at(today, random, 6, 9), "OUT_FOR_DELIVERY", "Out for delivery"));
     else if (kind === "exception")
-      events.push({
-        at: at(addDays(shipped, 1), random, 9, 20),
-        code: "EXCEPTION",
-        description: random.pick(EXCEPTIONS),
-      });
-    else
-      events.push({
-        at: at(addDays(shipped, 1), random, 0, 6),
-        code: "IN_TRANSIT",
-        description: "Departed regional hub",
-      });
+      events.push(scan(at(addDays(shipped, 1), random, 9, 20), "EXCEPTION", random.pick(EXCEPTIONS)));
+    else events.push(scan(at(addDays(shipped, 1), random, 0, 6), "IN_TRANSIT", "Departed regional hub"));
     record(
       order.id,
       kind,

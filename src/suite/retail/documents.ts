@@ -1,9 +1,9 @@
 import {
   addDays,
+  draftsToCsv,
   formatUsd,
   longDate,
   previousMonth,
-  toCsv,
   type GenerateContext,
 } from "../../envs/index.js";
 import {
@@ -31,34 +31,17 @@ export function writeRetailDocuments(context: GenerateContext, data: RetailData)
   context.writeFile(PATHS.closeMemo, closeMemo(data, people.controller));
   context.writeFile(
     PATHS.watchList,
-    toCsv(
-      ["email", "customer_name", "reason", "added_on", "status", "added_by"],
-      data.watchList.map((entry) => [
-        entry.email,
-        entry.customerName,
-        entry.reason,
-        entry.addedOn,
-        entry.status,
-        entry.addedBy,
-      ]),
-    ),
+    draftsToCsv("email, customer_name, reason, added_on, status, added_by", data.watchList),
   );
 
   for (const date of data.batchDates) {
     const changes = data.priceChanges.filter((change) => change.effectiveDate === date);
     context.writeFile(
       `${PATHS.pricingDir}/price-changes-${date}.csv`,
-      toCsv(
-        ["sku", "product_name", "old_price", "new_price", "effective_date", "reason", "approved_by"],
-        changes.map((change) => [
-          change.sku,
-          change.productName,
-          change.oldPrice.toFixed(2),
-          change.newPrice.toFixed(2),
-          change.effectiveDate,
-          change.reason,
-          change.approvedBy,
-        ]),
+      draftsToCsv(
+        "sku, product_name, old_price, new_price, effective_date, reason, approved_by",
+        changes,
+        (change) => ({ old_price: change.oldPrice.toFixed(2), new_price: change.newPrice.toFixed(2) }),
       ),
     );
   }
@@ -357,36 +340,18 @@ function noticeText(notice: NoticeDraft, productName: Map<string, string>, conta
 }
 
 function dailyExport(orders: OrderDraft[]): string {
-  return toCsv(
-    [
-      "order_id",
-      "placed_at",
-      "customer_id",
-      "channel",
-      "line_count",
-      "units",
-      "subtotal",
-      "discount",
-      "shipping",
-      "tax",
-      "total",
-      "promo_code",
-      "payment_method",
-    ],
-    orders.map((order) => [
-      order.id,
-      order.placedAt,
-      order.customerId,
-      order.channel,
-      order.lines.length,
-      order.lines.reduce((sum, line) => sum + line.quantity, 0),
-      order.subtotal.toFixed(2),
-      order.discountTotal.toFixed(2),
-      order.shippingFee.toFixed(2),
-      order.tax.toFixed(2),
-      order.total.toFixed(2),
-      order.promoCode ?? "",
-      order.paymentMethod,
-    ]),
+  return draftsToCsv(
+    "order_id, placed_at, customer_id, channel, line_count, units, subtotal, discount, shipping, tax, total, promo_code, payment_method",
+    orders,
+    (order) => ({
+      order_id: order.id,
+      line_count: order.lines.length,
+      units: order.lines.reduce((sum, line) => sum + line.quantity, 0),
+      subtotal: order.subtotal.toFixed(2),
+      discount: order.discountTotal.toFixed(2),
+      shipping: order.shippingFee.toFixed(2),
+      tax: order.tax.toFixed(2),
+      total: order.total.toFixed(2),
+    }),
   );
 }

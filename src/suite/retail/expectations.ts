@@ -1,4 +1,4 @@
-import { addDays, daysBetween, parseCsv, roundCents, requireFile } from "../../envs/index.js";
+import { addDays, daysBetween, groupBy, parseCsv, roundCents, requireFile } from "../../envs/index.js";
 import type Database from "better-sqlite3";
 import { GIFT_CARD_CATEGORY } from "./catalog.js";
 import { PRICE_MATCH_POLICY, decideReturn, priceMatchWindowDays } from "./policy.js";
@@ -146,12 +146,12 @@ export function computePriceMatchCredits(
   changes: PriceChangeRecord[],
   options: PriceMatchOptions = {},
 ): { lines: PriceMatchLine[]; byCustomer: Record<string, number> } {
-  const reductions = new Map<string, PriceChangeRecord[]>();
-  for (const change of changes) {
-    if (change.newPrice >= change.oldPrice) continue;
-    if (!options.countClearance && PRICE_MATCH_POLICY.excludedReasons.includes(change.reason)) continue;
-    reductions.set(change.sku, [...(reductions.get(change.sku) ?? []), change]);
-  }
+  const qualifying = changes.filter(
+    (change) =>
+      !(change.newPrice >= change.oldPrice) &&
+      (options.countClearance || !PRICE_MATCH_POLICY.excludedReasons.includes(change.reason)),
+  );
+  const reductions = groupBy(qualifying, (change) => change.sku);
   const linesForSku = db.prepare(
     `SELECT l.id, l.order_id, l.sku, l.quantity, l.unit_price, o.placed_at, o.customer_id, c.loyalty_tier
        FROM order_lines l

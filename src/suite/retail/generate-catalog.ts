@@ -1,4 +1,4 @@
-import { addDays, between, roundCents, weightedPick } from "../../envs/index.js";
+import { addDays, between, groupBy, roundCents, weightedPick } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { CATEGORIES, GIFT_CARDS, GIFT_CARD_CATEGORY, INTERNAL_SUPPLIER } from "./catalog.js";
 import type { OrderDraft, PriceChangeDraft, ProductDraft } from "./model.js";
@@ -77,10 +77,14 @@ export function makePriceChanges(
   const repriceable = products.filter((product) => product.category !== GIFT_CARD_CATEGORY);
   const current = new Map(repriceable.map((product) => [product.sku, product.basePrice]));
   const lastReason = new Map<string, string>();
-  const salesDates = new Map<string, string[]>();
-  for (const order of orders)
-    for (const line of order.lines)
-      salesDates.set(line.sku, [...(salesDates.get(line.sku) ?? []), order.placedDate]);
+  const sales = orders.flatMap((order) =>
+    order.lines.map((line) => ({ sku: line.sku, date: order.placedDate })),
+  );
+  const salesDates = groupBy(
+    sales,
+    (sale) => sale.sku,
+    (sale) => sale.date,
+  );
 
   const reasons = ["promotion", "competitor_match", "clearance", "cost_increase", "promotion_ended"];
   const reasonWeights = [30, 25, 16, 19, 10];

@@ -1,4 +1,4 @@
-import { addDays } from "../../envs/index.js";
+import { addDays, groupBy } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { SUPPLIERS } from "./catalog.js";
 import type { NoticeDraft, OrderDraft, ProductDraft } from "./model.js";
@@ -15,9 +15,12 @@ export function makeNotices(
   factors: { rows: number; files: number },
 ): NoticeDraft[] {
   const open = orders.filter((order) => order.status === "pending" || order.status === "processing");
-  const openSkus = new Map<string, OrderDraft[]>();
-  for (const order of open)
-    for (const line of order.lines) openSkus.set(line.sku, [...(openSkus.get(line.sku) ?? []), order]);
+  const openLines = open.flatMap((order) => order.lines.map((line) => ({ sku: line.sku, order })));
+  const openSkus = groupBy(
+    openLines,
+    (line) => line.sku,
+    (line) => line.order,
+  );
   const shippedSkus = new Set(
     orders
       .filter((order) => order.status === "shipped" || order.status === "delivered")

@@ -1,4 +1,12 @@
-import { addDays, dateTime, daysBetween, roundCents, weightedIndex, weightedPick } from "../../envs/index.js";
+import {
+  addDays,
+  dateTime,
+  daysBetween,
+  groupBy,
+  roundCents,
+  weightedIndex,
+  weightedPick,
+} from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { GIFT_CARDS, GIFT_CARD_CATEGORY } from "./catalog.js";
 import { priceOn } from "./generate-catalog.js";
@@ -25,6 +33,17 @@ function pickLines(
   return [...chosen].map(([sku, quantity]) => ({ sku, quantity }));
 }
 
+/** An order line before pricing (`priceOrders` fills in the prices from the price history). */
+function unpricedLine(
+  id: number,
+  orderId: number,
+  lineNumber: number,
+  sku: string,
+  quantity: number,
+): LineDraft {
+  return { id, orderId, lineNumber, sku, quantity, unitPrice: 0, discount: 0, lineTotal: 0 };
+}
+
 export function makeOrderSkeletons(
   random: SeededRandom,
   today: string,
@@ -37,37 +56,26 @@ export function makeOrderSkeletons(
   const shopperWeights = shoppers.map((customer) => customer.weight);
   const productWeights = products.map((product) => product.popularity);
   const drafts: Array<{ customerId: number; daysAgo: number; seconds: number; pinned: boolean }> = [];
+  const draft = (customerId: number, daysAgo: number, seconds: number, pinned = false): void => {
+    drafts.push({ customerId, daysAgo, seconds, pinned });
+  };
+  const shopper = (): number => weightedPick(random, shoppers, shopperWeights).id;
   for (let index = 0; index < BASE_SIZES.orders * rows; index += 1)
-    drafts.push({
-      customerId: weightedPick(random, shoppers, shopperWeights).id,
-      daysAgo: random.int(0, BASE_SIZES.historyDays - 1),
-      seconds: random.int(6 * 3600, 86_399),
-      pinned: false,
-    });
+    draft(shopper(), random.int(0, BASE_SIZES.historyDays - 1), random.int(6 * 3600, 86_399));
   for (let index = 0; index < BASE_SIZES.saleOrders * rows; index += 1)
-    drafts.push({
-      customerId: weightedPick(random, shoppers, shopperWeights).id,
-      daysAgo: random.int(0, 3),
-      seconds: random.int(6 * 3600, 86_399),
-      pinned: false,
-    });
+    draft(shopper(), random.int(0, 3), random.int(6 * 3600, 86_399));
   // Test accounts must show up in the month being closed, or the finance memo's exclusion would be moot.
   const monthLength = daysBetween(closeMonth.start, closeMonth.end) + 1;
   for (const tester of customers.filter((customer) => customer.kind === "test")) {
     for (let count = 0; count < 2; count += 1)
-      drafts.push({
-        customerId: tester.id,
-        daysAgo: daysBetween(addDays(closeMonth.start, random.int(0, monthLength - 1)), today),
-        seconds: random.int(8 * 3600, 18 * 3600),
-        pinned: true,
-      });
+      draft(
+        tester.id,
+        daysBetween(addDays(closeMonth.start, random.int(0, monthLength - 1)), today),
+        random.int(8 * 3600, 18 * 3600),
+        true,
+      );
     if (random.chance(0.5))
-      drafts.push({
-        customerId: tester.id,
-        daysAgo: random.int(0, BASE_SIZES.historyDays - 1),
-        seconds: random.int(8 * 3600, 18 * 3600),
-        pinned: false,
-      });
+      draft(tester.id, random.int(0, BASE_SIZES.historyDays - 1), random.int(8 * 3600, 18 * 3600));
   }
   const placed = drafts
     .map((draft) => {
@@ -79,16 +87,9 @@ export function makeOrderSkeletons(
   let lineId = 1;
   const orders = placed.map((draft, index): OrderDraft => {
     const id = 200001 + index;
-    const lines: LineDraft[] = pickLines(random, products, productWeights).map((line, lineIndex) => ({
-      id: lineId++,
-      orderId: id,
-      lineNumber: lineIndex + 1,
-      sku: line.sku,
-      quantity: line.quantity,
-      unitPrice: 0,
-      discount: 0,
-      lineTotal: 0,
-    }));
+    const lines = pickLines(random, products, productWeights).map((line, lineIndex) =>
+      unpricedLine(lineId++, id, lineIndex + 1, line.sku, line.quantity),
+    );
     let promoCode: string | null = null;
     if (draft.daysAgo <= 3 && random.chance(0.55)) promoCode = "SALE15";
     else if (draft.daysAgo >= 40 && draft.daysAgo <= 44 && random.chance(0.4)) promoCode = "FLASH20";
@@ -136,16 +137,7 @@ export function makeOrderSkeletons(
     const order = random.pick(monthOrders);
     const card = random.pick(GIFT_CARDS);
     if (!order.lines.some((line) => line.sku === card.sku))
-      order.lines.push({
-        id: lineId++,
-        orderId: order.id,
-        lineNumber: order.lines.length + 1,
-        sku: card.sku,
-        quantity: 1,
-        unitPrice: 0,
-        discount: 0,
-        lineTotal: 0,
-      });
+      order.lines.push(unpricedLine(lineId++, order.id, order.lines.length + 1, card.sku, 1));
   }
   return orders;
 }
@@ -155,9 +147,7 @@ export function priceOrders(
   productBySku: Map<string, ProductDraft>,
   priceChanges: PriceChangeDraft[],
 ): void {
-  const changesBySku = new Map<string, PriceChangeDraft[]>();
-  for (const change of priceChanges)
-    changesBySku.set(change.sku, [...(changesBySku.get(change.sku) ?? []), change]);
+  const changesBySku = groupBy(priceChanges, (change) => change.sku);
   for (const order of orders) {
     const promotion = PROMOTIONS.find((candidate) => candidate.code === order.promoCode);
     let subtotal = 0;

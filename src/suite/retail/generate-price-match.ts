@@ -1,4 +1,4 @@
-import { addDays, dateTime, roundCents, type GenerateContext } from "../../envs/index.js";
+import { addDays, dateTime, getRow, insertRow, roundCents, type GenerateContext } from "../../envs/index.js";
 import { computePriceMatchCredits } from "./expectations.js";
 import type { RetailData } from "./model.js";
 import { charmPrice } from "./random-helpers.js";
@@ -15,23 +15,20 @@ export function plantPriceMatchHistory(context: GenerateContext, data: RetailDat
   const credited = creditable.slice(0, creditCount);
   let nextId =
     ((db.prepare("SELECT MAX(id) AS last FROM refunds").get() as { last: number | null }).last ?? 70000) + 1;
-  const paymentFor = db.prepare("SELECT id FROM payments WHERE order_id = ?");
-  const insertRefund = db.prepare(
-    "INSERT INTO refunds (id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note) VALUES (?, ?, ?, ?, NULL, 'price_match', ?, ?, ?)",
-  );
   for (const line of credited) {
     const proposed = addDays(line.effectiveDate, random.int(1, 4));
     const created = proposed > addDays(data.today, -1) ? addDays(data.today, -1) : proposed;
-    const payment = paymentFor.get(line.orderId) as { id: number };
-    insertRefund.run(
-      nextId++,
-      line.orderId,
-      line.lineId,
-      payment.id,
-      line.credit,
-      dateTime(created, random.int(9 * 3600, 18 * 3600)),
-      `Price match: ${line.sku} reduced to $${line.lowestPrice.toFixed(2)}`,
-    );
+    insertRow(db, "refunds", {
+      id: nextId++,
+      order_id: line.orderId,
+      order_line_id: line.lineId,
+      payment_id: getRow<{ id: number }>(db, "SELECT id FROM payments WHERE order_id = ?", line.orderId)!.id,
+      return_id: null,
+      kind: "price_match",
+      amount: line.credit,
+      created_at: dateTime(created, random.int(9 * 3600, 18 * 3600)),
+      note: `Price match: ${line.sku} reduced to $${line.lowestPrice.toFixed(2)}`,
+    });
   }
   ensureGoldWindowMatters(context, data);
   ensureClearanceMatters(context, data);

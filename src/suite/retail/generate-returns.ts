@@ -10,6 +10,7 @@ import type { SeededRandom } from "../../core/index.js";
 import { ELECTRONICS_CATEGORY, GIFT_CARD_CATEGORY, PERSONAL_CARE_CATEGORY } from "./catalog.js";
 import type {
   CustomerDraft,
+  LineDraft,
   OrderDraft,
   ProductDraft,
   RefundDraft,
@@ -73,6 +74,44 @@ const COMMENTS: Record<string, string[]> = {
   ],
 };
 
+/** What a return request is about: the order line, how many units, why, and when it was asked for. */
+interface RequestFacts {
+  order: OrderDraft;
+  line: LineDraft;
+  quantity: number;
+  reason: string;
+  itemCondition: ReturnDraft["itemCondition"];
+  requestedDate: string;
+}
+
+/** A return request still waiting for a decision, with the customer's comment `commentChance` of the time. */
+function returnRequest(random: SeededRandom, facts: RequestFacts, commentChance: number): ReturnDraft {
+  const { order, line, quantity, reason, itemCondition, requestedDate } = facts;
+  return {
+    id: 0,
+    orderId: order.id,
+    lineId: line.id,
+    sku: line.sku,
+    quantity,
+    reason,
+    itemCondition,
+    comment: random.chance(commentChance) ? random.pick(COMMENTS[reason] ?? ["-"]) : null,
+    requestedAt: dateTime(requestedDate, random.int(7 * 3600, 23 * 3600)),
+    status: "requested",
+    restockingFee: 0,
+    decisionNote: null,
+  };
+}
+
+/** A refund against one order line, paid back to the order's payment (ids are assigned later). */
+function lineRefund(
+  order: OrderDraft,
+  line: LineDraft,
+  refund: Pick<RefundDraft, "kind" | "amount" | "createdAt" | "note" | "source">,
+): RefundDraft {
+  return { id: 0, orderId: order.id, lineId: line.id, paymentId: order.paymentId, returnId: null, ...refund };
+}
+
 export function makeHistoricalReturns(
   random: SeededRandom,
   today: string,
@@ -103,20 +142,11 @@ export function makeHistoricalReturns(
         merchandiseValue: value,
         customerWatchListed: false,
       });
-      const draft: ReturnDraft = {
-        id: 0,
-        orderId: order.id,
-        lineId: line.id,
-        sku: line.sku,
-        quantity,
-        reason,
-        itemCondition,
-        comment: random.chance(0.8) ? random.pick(COMMENTS[reason] ?? ["-"]) : null,
-        requestedAt: dateTime(requestedDate, random.int(7 * 3600, 23 * 3600)),
-        status: "requested",
-        restockingFee: 0,
-        decisionNote: null,
-      };
+      const draft = returnRequest(
+        random,
+        { order, line, quantity, reason, itemCondition, requestedDate },
+        0.8,
+      );
       if (decision.status === "rejected") {
         draft.status = "rejected";
         draft.decisionNote = `Rejected: ${decision.rule}.`;
@@ -138,18 +168,15 @@ export function makeHistoricalReturns(
         const refundDate = addDays(requestedDate, random.int(5, 12));
         if (refundDate > addDays(today, -1)) draft.status = "received";
         else
-          refunds.push({
-            id: 0,
-            orderId: order.id,
-            lineId: line.id,
-            paymentId: order.paymentId,
-            returnId: null,
-            kind: "return",
-            amount: roundCents(value - draft.restockingFee),
-            createdAt: dateTime(refundDate, random.int(9 * 3600, 18 * 3600)),
-            note: `Refund for return of ${quantity} x ${line.sku}`,
-            source: draft,
-          });
+          refunds.push(
+            lineRefund(order, line, {
+              kind: "return",
+              amount: roundCents(value - draft.restockingFee),
+              createdAt: dateTime(refundDate, random.int(9 * 3600, 18 * 3600)),
+              note: `Refund for return of ${quantity} x ${line.sku}`,
+              source: draft,
+            }),
+          );
       }
       returns.push(draft);
     }
@@ -183,21 +210,18 @@ export function makeGoodwillRefunds(
     const line = random.pick(order.lines.filter((candidate) => !candidate.sku.startsWith("GFT-")));
     const proposed = addDays(order.deliveredAt ?? order.placedDate, random.int(1, 6));
     const created = proposed > today ? today : proposed;
-    refunds.push({
-      id: 0,
-      orderId: order.id,
-      lineId: line.id,
-      paymentId: order.paymentId,
-      returnId: null,
-      kind: "goodwill",
-      amount: roundCents(Math.min(line.lineTotal, random.pick([5, 10, 15, 20]))),
-      createdAt: dateTime(created, random.int(9 * 3600, 18 * 3600)),
-      note: random.pick([
-        "Courtesy credit: late delivery.",
-        "Courtesy credit: missing assembly hardware sent separately.",
-        "Courtesy credit: packaging damage, customer kept item.",
-      ]),
-    });
+    refunds.push(
+      lineRefund(order, line, {
+        kind: "goodwill",
+        amount: roundCents(Math.min(line.lineTotal, random.pick([5, 10, 15, 20]))),
+        createdAt: dateTime(created, random.int(9 * 3600, 18 * 3600)),
+        note: random.pick([
+          "Courtesy credit: late delivery.",
+          "Courtesy credit: missing assembly hardware sent separately.",
+          "Courtesy credit: packaging damage, customer kept item.",
+        ]),
+      }),
+    );
   }
 }
 
@@ -213,138 +237,51 @@ interface Scenario {
 }
 
 const EVERYDAY = ["Home & Kitchen", "Sports & Outdoors", "Toys & Games", "Books"];
+const EVERYDAY_OR_APPAREL = [...EVERYDAY, "Apparel"];
+const CHANGED_MIND_OR_MISDESCRIBED = ["changed_mind", "not_as_described"];
+
+function scenario(
+  name: string,
+  categories: string[],
+  reasons: string[],
+  condition: Scenario["condition"],
+  offset: Scenario["offset"],
+  unusual: Partial<Pick<Scenario, "value" | "watch">> = {},
+): Scenario {
+  return { name, categories, reasons, condition, offset, value: "low", watch: null, ...unusual };
+}
 
 /**
  * Each pending request is built to exercise one clause of the returns policy, so that every clause
- * (and each trap next to it) is present at every scale.
+ * (and each trap next to it) is present at every scale. Columns: name, categories, reasons, item
+ * condition, days from delivery to request; the value is low and no watch-list entry unless stated.
  */
 const SCENARIOS: Scenario[] = [
-  {
-    name: "standard-approve",
-    categories: EVERYDAY,
-    reasons: ["changed_mind", "not_as_described"],
-    condition: "any",
-    offset: [2, 28],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "apparel-long-window",
-    categories: ["Apparel"],
-    reasons: ["wrong_size"],
-    condition: "unopened",
-    offset: [32, 45],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "out-of-window",
-    categories: EVERYDAY,
-    reasons: ["changed_mind"],
-    condition: "unopened",
-    offset: [31, 44],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "window-boundary",
-    categories: EVERYDAY,
-    reasons: ["not_as_described", "changed_mind"],
-    condition: "opened",
-    offset: [30, 30],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "electronics-late",
-    categories: [ELECTRONICS_CATEGORY],
-    reasons: ["changed_mind"],
-    condition: "unopened",
-    offset: [17, 29],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "electronics-opened-fee",
-    categories: [ELECTRONICS_CATEGORY],
-    reasons: ["changed_mind", "not_as_described"],
-    condition: "opened",
-    offset: [2, 15],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "electronics-defective",
-    categories: [ELECTRONICS_CATEGORY],
-    reasons: ["defective"],
-    condition: "opened",
-    offset: [18, 58],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "personal-care-opened",
-    categories: [PERSONAL_CARE_CATEGORY],
-    reasons: ["changed_mind", "not_as_described"],
-    condition: "opened",
-    offset: [2, 20],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "personal-care-unopened",
-    categories: [PERSONAL_CARE_CATEGORY],
-    reasons: ["changed_mind"],
-    condition: "unopened",
-    offset: [2, 25],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "gift-card",
-    categories: [GIFT_CARD_CATEGORY],
-    reasons: ["changed_mind"],
-    condition: "unopened",
-    offset: [1, 12],
-    value: "low",
-    watch: null,
-  },
-  {
-    name: "above-threshold",
-    categories: [ELECTRONICS_CATEGORY, "Home & Kitchen", "Sports & Outdoors"],
-    reasons: ["changed_mind", "not_as_described", "defective"],
-    condition: "unopened",
-    offset: [2, 14],
-    value: "high",
-    watch: null,
-  },
-  {
-    name: "watch-listed",
-    categories: EVERYDAY.concat("Apparel"),
-    reasons: ["changed_mind", "not_as_described"],
-    condition: "unopened",
-    offset: [2, 20],
-    value: "low",
+  scenario("standard-approve", EVERYDAY, CHANGED_MIND_OR_MISDESCRIBED, "any", [2, 28]),
+  scenario("apparel-long-window", ["Apparel"], ["wrong_size"], "unopened", [32, 45]),
+  scenario("out-of-window", EVERYDAY, ["changed_mind"], "unopened", [31, 44]),
+  scenario("window-boundary", EVERYDAY, ["not_as_described", "changed_mind"], "opened", [30, 30]),
+  scenario("electronics-late", [ELECTRONICS_CATEGORY], ["changed_mind"], "unopened", [17, 29]),
+  scenario("electronics-opened-fee", [ELECTRONICS_CATEGORY], CHANGED_MIND_OR_MISDESCRIBED, "opened", [2, 15]),
+  scenario("electronics-defective", [ELECTRONICS_CATEGORY], ["defective"], "opened", [18, 58]),
+  scenario("personal-care-opened", [PERSONAL_CARE_CATEGORY], CHANGED_MIND_OR_MISDESCRIBED, "opened", [2, 20]),
+  scenario("personal-care-unopened", [PERSONAL_CARE_CATEGORY], ["changed_mind"], "unopened", [2, 25]),
+  scenario("gift-card", [GIFT_CARD_CATEGORY], ["changed_mind"], "unopened", [1, 12]),
+  scenario(
+    "above-threshold",
+    [ELECTRONICS_CATEGORY, "Home & Kitchen", "Sports & Outdoors"],
+    ["changed_mind", "not_as_described", "defective"],
+    "unopened",
+    [2, 14],
+    { value: "high" },
+  ),
+  scenario("watch-listed", EVERYDAY_OR_APPAREL, CHANGED_MIND_OR_MISDESCRIBED, "unopened", [2, 20], {
     watch: "active",
-  },
-  {
-    name: "watch-cleared",
-    categories: EVERYDAY.concat("Apparel"),
-    reasons: ["changed_mind", "wrong_size"],
-    condition: "unopened",
-    offset: [2, 20],
-    value: "low",
+  }),
+  scenario("watch-cleared", EVERYDAY_OR_APPAREL, ["changed_mind", "wrong_size"], "unopened", [2, 20], {
     watch: "cleared",
-  },
-  {
-    name: "transit-damage-late",
-    categories: EVERYDAY,
-    reasons: ["damaged_in_transit"],
-    condition: "damaged",
-    offset: [33, 58],
-    value: "low",
-    watch: null,
-  },
+  }),
+  scenario("transit-damage-late", EVERYDAY, ["damaged_in_transit"], "damaged", [33, 58]),
 ];
 
 const FRAUD_REASONS = [
@@ -423,20 +360,9 @@ export function makeRequestedReturnsAndWatchList(
       const requestedDate = addDays(delivered, offset);
       const reason = random.pick(scenario.reasons);
       const itemCondition = scenario.condition === "any" ? conditionFor(random, reason) : scenario.condition;
-      returns.push({
-        id: 0,
-        orderId: order.id,
-        lineId: line.id,
-        sku: line.sku,
-        quantity,
-        reason,
-        itemCondition,
-        comment: random.chance(0.85) ? random.pick(COMMENTS[reason] ?? ["-"]) : null,
-        requestedAt: dateTime(requestedDate, random.int(7 * 3600, 23 * 3600)),
-        status: "requested",
-        restockingFee: 0,
-        decisionNote: null,
-      });
+      returns.push(
+        returnRequest(random, { order, line, quantity, reason, itemCondition, requestedDate }, 0.85),
+      );
       returnedLines.add(line.id);
       usedCustomers.add(order.customerId);
       const customer = customerById.get(order.customerId);

@@ -1,4 +1,4 @@
-import { previousMonth, type GenerateContext } from "../../envs/index.js";
+import { groupBy, insertDrafts, previousMonth, type GenerateContext } from "../../envs/index.js";
 import { writeRetailDocuments } from "./documents.js";
 import { makePriceChanges, makeProducts, priceOn } from "./generate-catalog.js";
 import { makeCustomers, testAccountIds } from "./generate-customers.js";
@@ -11,7 +11,7 @@ import {
   makeRequestedReturnsAndWatchList,
   numberReturnsAndRefunds,
 } from "./generate-returns.js";
-import type { PriceChangeDraft, RefundDraft, RetailData, ReturnDraft } from "./model.js";
+import type { OrderDraft, RefundDraft, RetailData, ReturnDraft } from "./model.js";
 
 /**
  * Fills the store for one scale: catalogue and price history, customers, orders priced from that history,
@@ -68,128 +68,74 @@ export function generateRetail(context: GenerateContext): void {
 
 function insertRows(context: GenerateContext, data: RetailData): void {
   const { db } = context;
-  const changesBySku = new Map<string, PriceChangeDraft[]>();
-  for (const change of data.priceChanges)
-    changesBySku.set(change.sku, [...(changesBySku.get(change.sku) ?? []), change]);
-  const insertCustomer = db.prepare(
-    "INSERT INTO customers (id, first_name, last_name, email, phone, city, state, postal_code, loyalty_tier, marketing_opt_in, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  const changesBySku = groupBy(data.priceChanges, (change) => change.sku);
+  insertDrafts(
+    db,
+    "customers",
+    "id, first_name, last_name, email, phone, city, state, postal_code, loyalty_tier, marketing_opt_in, created_at",
+    data.customers,
   );
-  for (const customer of data.customers)
-    insertCustomer.run(
-      customer.id,
-      customer.firstName,
-      customer.lastName,
-      customer.email,
-      customer.phone,
-      customer.city,
-      customer.state,
-      customer.postalCode,
-      customer.loyaltyTier,
-      customer.marketingOptIn ? 1 : 0,
-      customer.createdAt,
-    );
-  const insertProduct = db.prepare(
-    "INSERT INTO products (sku, name, category, brand, supplier, unit_price, unit_cost, stock_on_hand, is_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "products",
+    "sku, name, category, brand, supplier, unit_price, unit_cost, stock_on_hand, is_active",
+    data.products,
+    (product) => ({
+      unit_price: priceOn(product.sku, data.today, product.basePrice, changesBySku),
+      is_active: 1,
+    }),
   );
-  for (const product of data.products)
-    insertProduct.run(
-      product.sku,
-      product.name,
-      product.category,
-      product.brand,
-      product.supplier,
-      priceOn(product.sku, data.today, product.basePrice, changesBySku),
-      product.unitCost,
-      product.stockOnHand,
-      1,
-    );
-  const insertOrder = db.prepare(
-    "INSERT INTO orders (id, customer_id, placed_at, status, channel, promo_code, subtotal, discount_total, shipping_fee, tax, total, shipping_method, shipped_at, delivered_at, cancel_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "orders",
+    "id, customer_id, placed_at, status, channel, promo_code, subtotal, discount_total, shipping_fee, tax, total, shipping_method, shipped_at, delivered_at, cancel_reason",
+    data.orders,
   );
-  const insertLine = db.prepare(
-    "INSERT INTO order_lines (id, order_id, line_number, sku, quantity, unit_price, discount, line_total) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "order_lines",
+    "id, order_id, line_number, sku, quantity, unit_price, discount, line_total",
+    data.orders.flatMap((order) => order.lines),
   );
-  const insertPayment = db.prepare(
-    "INSERT INTO payments (id, order_id, method, card_last4, amount, status, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "payments",
+    "id, order_id, method, card_last4, amount, status, captured_at",
+    data.orders,
+    payment,
   );
-  for (const order of data.orders) {
-    insertOrder.run(
-      order.id,
-      order.customerId,
-      order.placedAt,
-      order.status,
-      order.channel,
-      order.promoCode,
-      order.subtotal,
-      order.discountTotal,
-      order.shippingFee,
-      order.tax,
-      order.total,
-      order.shippingMethod,
-      order.shippedAt,
-      order.deliveredAt,
-      order.cancelReason,
-    );
-    for (const line of order.lines)
-      insertLine.run(
-        line.id,
-        line.orderId,
-        line.lineNumber,
-        line.sku,
-        line.quantity,
-        line.unitPrice,
-        line.discount,
-        line.lineTotal,
-      );
-    const paymentStatus =
-      order.status === "cancelled"
-        ? "voided"
-        : order.status === "pending" || order.status === "processing"
-          ? "authorized"
-          : "captured";
-    insertPayment.run(
-      order.paymentId,
-      order.id,
-      order.paymentMethod,
-      order.cardLast4,
-      order.total,
-      paymentStatus,
-      paymentStatus === "captured" ? order.shippedAt : null,
-    );
-  }
-  const insertReturn = db.prepare(
-    "INSERT INTO returns (id, order_id, order_line_id, sku, quantity, reason, item_condition, customer_comment, requested_at, status, restocking_fee, decision_note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "returns",
+    "id, order_id, order_line_id, sku, quantity, reason, item_condition, customer_comment, requested_at, status, restocking_fee, decision_note",
+    data.returns,
+    (item) => ({ order_line_id: item.lineId, customer_comment: item.comment }),
   );
-  for (const item of data.returns)
-    insertReturn.run(
-      item.id,
-      item.orderId,
-      item.lineId,
-      item.sku,
-      item.quantity,
-      item.reason,
-      item.itemCondition,
-      item.comment,
-      item.requestedAt,
-      item.status,
-      item.restockingFee,
-      item.decisionNote,
-    );
-  const insertRefund = db.prepare(
-    "INSERT INTO refunds (id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "refunds",
+    "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
+    data.refunds,
+    (refund) => ({ order_line_id: refund.lineId }),
   );
-  for (const refund of data.refunds)
-    insertRefund.run(
-      refund.id,
-      refund.orderId,
-      refund.lineId,
-      refund.paymentId,
-      refund.returnId,
-      refund.kind,
-      refund.amount,
-      refund.createdAt,
-      refund.note,
-    );
+}
+
+/** An order's payment: voided when cancelled, authorized until it ships, then captured at shipping. */
+function payment(order: OrderDraft): Record<string, unknown> {
+  const status =
+    order.status === "cancelled"
+      ? "voided"
+      : order.status === "pending" || order.status === "processing"
+        ? "authorized"
+        : "captured";
+  return {
+    id: order.paymentId,
+    order_id: order.id,
+    method: order.paymentMethod,
+    amount: order.total,
+    status,
+    captured_at: status === "captured" ? order.shippedAt : null,
+  };
 }
 
 function refreshPaymentStatuses(context: GenerateContext): void {

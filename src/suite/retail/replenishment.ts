@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { addDays, longDate, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, longDate, type GenerateContext } from "../../envs/index.js";
 import { GIFT_CARD_CATEGORY, STORE_NAME, SUPPLIERS } from "./catalog.js";
 
 /**
@@ -141,19 +141,9 @@ export function plantReplenishment(context: GenerateContext): void {
   const { db, random } = context;
   const today = context.referenceDate.slice(0, 10);
   const days = 28;
-  const suppliers = [
-    ...SUPPLIERS,
-    ...new Set(
-      (
-        db.prepare("SELECT DISTINCT supplier FROM products ORDER BY supplier").all() as Array<{
-          supplier: string;
-        }>
-      ).map((row) => row.supplier),
-    ),
-  ];
-  const leadTimes = new Map(
-    [...new Set(suppliers)].sort().map((supplier) => [supplier, random.pick([5, 7, 10, 12, 18, 21, 25])]),
-  );
+  const catalogued = allRows<{ supplier: string }>(db, "SELECT DISTINCT supplier FROM products");
+  const suppliers = [...new Set([...SUPPLIERS, ...catalogued.map((row) => row.supplier)])].sort();
+  const leadTimes = new Map(suppliers.map((supplier) => [supplier, random.pick([5, 7, 10, 12, 18, 21, 25])]));
   const rules: ReplenishmentRules = {
     start: addDays(today, -days),
     end: addDays(today, -1),

@@ -1,7 +1,6 @@
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import {
-  allRows,
   cachedStatement,
   defineGetTool,
   defineListTool,
@@ -20,6 +19,15 @@ import {
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { trackingLookupTimesOut } from "./carrier.js";
 import { CANCEL_REASONS } from "./policy.js";
+
+const customerIdArg = z.number().int().describe("Customer id, e.g. 10042");
+const orderIdArg = z.number().int().describe("Order id, e.g. 200123");
+const returnIdArg = z.number().int().describe("Return id, e.g. 30042");
+
+const customerNotFound = (id: number): string =>
+  `customer ${id} not found; customer ids are numbers like 10042 (use list_customers to search)`;
+const orderNotFound = (id: number): string =>
+  `order ${id} not found; order ids are numbers like 200123 (use list_orders to search)`;
 
 const listCustomers = defineListTool({
   name: "list_customers",
@@ -49,25 +57,18 @@ const listCustomers = defineListTool({
   orderBy: "id",
 });
 
-const getCustomer = defineTool({
+const getCustomer = defineGetTool({
   name: "get_customer",
   description:
     "Get one customer's profile: id, first_name, last_name, email, phone, city, state, postal_code, loyalty_tier (standard/silver/gold), marketing_opt_in, created_at, and order_count.",
-  kind: "read",
-  inputSchema: z.object({ customer_id: z.number().int().describe("Customer id, e.g. 10042") }),
-  handler: ({ customer_id }, { db }: ToolContext) => {
-    const row = requireRow(
-      db,
-      "SELECT * FROM customers WHERE id = ?",
-      [customer_id],
-      `customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`,
-    );
-    const orders = getRow<{ count: number }>(
-      db,
-      "SELECT COUNT(*) AS count FROM orders WHERE customer_id = ?",
-      customer_id,
-    )!;
-    return { ...withBooleans(row, "marketing_opt_in"), order_count: orders.count };
+  input: { customer_id: customerIdArg },
+  from: "customers",
+  idColumn: "id",
+  notFound: customerNotFound,
+  map: (row) => withBooleans(row, "marketing_opt_in"),
+  related: {
+    order_count: (db, id) =>
+      getRow<{ count: number }>(db, "SELECT COUNT(*) AS count FROM orders WHERE customer_id = ?", id)!.count,
   },
 });
 
@@ -134,32 +135,23 @@ const listOrders = defineListTool({
   orderBy: "o.placed_at, o.id",
 });
 
-const getOrder = defineTool({
+const getOrder = defineGetTool({
   name: "get_order",
   description:
     "Get one order with its lines and payment: id, customer_id, placed_at, status, channel, promo_code, subtotal, discount_total, shipping_fee, tax, total, shipping_method, shipped_at, delivered_at, cancel_reason, `lines` [{line_id, line_number, sku, product_name, quantity, unit_price, discount, line_total}] and `payment` {id, method, card_last4, amount, status, captured_at}.",
-  kind: "read",
-  inputSchema: z.object({ order_id: z.number().int().describe("Order id, e.g. 200123") }),
-  handler: ({ order_id }, { db }: ToolContext) => {
-    const order = requireRow(
-      db,
-      "SELECT * FROM orders WHERE id = ?",
-      [order_id],
-      `order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`,
-    );
-    const lines = allRows(
-      db,
-      `SELECT l.id AS line_id, l.line_number, l.sku, p.name AS product_name, l.quantity, l.unit_price, l.discount, l.line_total
-         FROM order_lines l JOIN products p ON p.sku = l.sku WHERE l.order_id = ? ORDER BY l.line_number`,
-      order_id,
-    );
-    const payment =
+  input: { order_id: orderIdArg },
+  from: "orders",
+  idColumn: "id",
+  notFound: orderNotFound,
+  related: {
+    lines: `SELECT l.id AS line_id, l.line_number, l.sku, p.name AS product_name, l.quantity, l.unit_price, l.discount, l.line_total
+              FROM order_lines l JOIN products p ON p.sku = l.sku WHERE l.order_id = ? ORDER BY l.line_number`,
+    payment: (db, id) =>
       getRow(
         db,
         "SELECT id, method, card_last4, amount, status, captured_at FROM payments WHERE order_id = ?",
-        order_id,
-      ) ?? null;
-    return { ...order, lines, payment };
+        id,
+      ) ?? null,
   },
 });
 
@@ -169,7 +161,7 @@ const cancelOrder = defineTool({
     "Cancel an order that has not shipped yet (status pending or processing), recording a reason code; its payment authorization is voided. Returns {order_id, status, cancel_reason, payment_status}. Fails for shipped, delivered or already cancelled orders.",
   kind: "write",
   inputSchema: z.object({
-    order_id: z.number().int().describe("Order id, e.g. 200123"),
+    order_id: orderIdArg,
     reason: z.enum(CANCEL_REASONS).describe("Cancellation reason code"),
   }),
   handler: ({ order_id, reason }, { db }: ToolContext) => {
@@ -235,7 +227,7 @@ const getReturn = defineTool({
   description:
     "Get one return request: id, order_id, order_line_id, customer_id, sku, quantity, reason, item_condition (unopened/opened/damaged), customer_comment, requested_at, status, restocking_fee, decision_note.",
   kind: "read",
-  inputSchema: z.object({ return_id: z.number().int().describe("Return id, e.g. 30042") }),
+  inputSchema: z.object({ return_id: returnIdArg }),
   handler: ({ return_id }, { db }: ToolContext) => loadReturn(db, return_id),
 });
 
@@ -252,7 +244,7 @@ const approveReturn = defineTool({
     "Approve a return request that is waiting for a decision. The restocking fee is charged as a percentage of the merchandise value of the returned units (line total / line quantity x returned quantity). Returns {return_id, status, merchandise_value, restocking_fee}.",
   kind: "write",
   inputSchema: z.object({
-    return_id: z.number().int().describe("Return id, e.g. 30042"),
+    return_id: returnIdArg,
     restocking_fee_percent: z
       .number()
       .min(0)
@@ -279,43 +271,47 @@ const approveReturn = defineTool({
   },
 });
 
-const rejectReturn = defineTool({
-  name: "reject_return",
-  description:
-    "Reject a return request that is waiting for a decision, with the reason given to the customer. Returns {return_id, status}.",
-  kind: "write",
-  inputSchema: z.object({
-    return_id: z.number().int().describe("Return id, e.g. 30042"),
-    reason: z.string().min(3).describe("Why the return is rejected (shown to the customer)"),
-  }),
-  handler: ({ return_id, reason }, { db }: ToolContext) => {
-    requireRequested(loadReturn(db, return_id));
-    cachedStatement(db, "UPDATE returns SET status = 'rejected', decision_note = ? WHERE id = ?").run(
-      reason,
-      return_id,
-    );
-    return { return_id, status: "rejected" };
-  },
-});
+/** A decision on a waiting return that records its status and the text the caller gives (reject, escalate). */
+function textDecisionTool(
+  name: string,
+  status: "rejected" | "escalated",
+  description: string,
+  text: { field: "reason" | "note"; description: string },
+) {
+  return defineTool({
+    name,
+    description,
+    kind: "write",
+    inputSchema: z.object({
+      return_id: returnIdArg,
+      [text.field]: z.string().min(3).describe(text.description),
+    }),
+    handler: (input, { db }: ToolContext) => {
+      const returnId = input.return_id as number;
+      requireRequested(loadReturn(db, returnId));
+      cachedStatement(db, "UPDATE returns SET status = ?, decision_note = ? WHERE id = ?").run(
+        status,
+        input[text.field],
+        returnId,
+      );
+      return { return_id: returnId, status };
+    },
+  });
+}
 
-const escalateReturn = defineTool({
-  name: "escalate_return",
-  description:
-    "Escalate a return request that is waiting for a decision to a manager or the Risk team, with a note. Returns {return_id, status}.",
-  kind: "write",
-  inputSchema: z.object({
-    return_id: z.number().int().describe("Return id, e.g. 30042"),
-    note: z.string().min(3).describe("Why it is escalated and to whom"),
-  }),
-  handler: ({ return_id, note }, { db }: ToolContext) => {
-    requireRequested(loadReturn(db, return_id));
-    cachedStatement(db, "UPDATE returns SET status = 'escalated', decision_note = ? WHERE id = ?").run(
-      note,
-      return_id,
-    );
-    return { return_id, status: "escalated" };
-  },
-});
+const rejectReturn = textDecisionTool(
+  "reject_return",
+  "rejected",
+  "Reject a return request that is waiting for a decision, with the reason given to the customer. Returns {return_id, status}.",
+  { field: "reason", description: "Why the return is rejected (shown to the customer)" },
+);
+
+const escalateReturn = textDecisionTool(
+  "escalate_return",
+  "escalated",
+  "Escalate a return request that is waiting for a decision to a manager or the Risk team, with a note. Returns {return_id, status}.",
+  { field: "note", description: "Why it is escalated and to whom" },
+);
 
 const listRefunds = defineListTool({
   name: "list_refunds",
@@ -345,7 +341,7 @@ const updateLoyaltyTier = defineTool({
     "Set a customer's loyalty tier (standard, silver or gold). Returns {customer_id, previous_tier, loyalty_tier}.",
   kind: "write",
   inputSchema: z.object({
-    customer_id: z.number().int().describe("Customer id, e.g. 10042"),
+    customer_id: customerIdArg,
     tier: z.enum(["standard", "silver", "gold"]).describe("The new loyalty tier"),
   }),
   handler: ({ customer_id, tier }, { db }: ToolContext) => {
@@ -353,34 +349,23 @@ const updateLoyaltyTier = defineTool({
       db,
       "SELECT loyalty_tier FROM customers WHERE id = ?",
       [customer_id],
-      `customer ${customer_id} not found; customer ids are numbers like 10042 (use list_customers to search)`,
+      customerNotFound(customer_id),
     );
     cachedStatement(db, "UPDATE customers SET loyalty_tier = ? WHERE id = ?").run(tier, customer_id);
     return { customer_id, previous_tier: customer.loyalty_tier, loyalty_tier: tier };
   },
 });
 
-const getCarrierTrackingApi = defineTool({
+const getCarrierTrackingApi = defineGetTool({
   name: "get_carrier_tracking",
   description:
     "Look up the carrier's tracking for a shipped order (the carrier's API, not our order system). Returns {order_id, carrier, tracking_number, status, events}: `status` is in_transit, out_for_delivery, delivered or exception; `events` [{at, code, description}] are the carrier's scans, oldest first (codes LABEL_CREATED, PICKED_UP, IN_TRANSIT, OUT_FOR_DELIVERY, DELIVERED, POD_UPLOADED, EXCEPTION).",
-  kind: "read",
-  inputSchema: z.object({ order_id: z.number().int().describe("Order id, e.g. 200123") }),
-  handler: ({ order_id }, { db }: ToolContext) => {
-    const row = requireRow<{ carrier: string; tracking_number: string; status: string; events: string }>(
-      db,
-      "SELECT carrier, tracking_number, status, events FROM carrier_tracking WHERE order_id = ?",
-      [order_id],
-      `no carrier tracking for order ${order_id}; only orders handed to a carrier that are still shown as shipped are tracked (use list_orders with status 'shipped')`,
-    );
-    return {
-      order_id,
-      carrier: row.carrier,
-      tracking_number: row.tracking_number,
-      status: row.status,
-      events: JSON.parse(row.events) as unknown,
-    };
-  },
+  input: { order_id: orderIdArg },
+  select: "order_id, carrier, tracking_number, status, events",
+  from: "carrier_tracking",
+  notFound: (orderId) =>
+    `no carrier tracking for order ${orderId}; only orders handed to a carrier that are still shown as shipped are tracked (use list_orders with status 'shipped')`,
+  map: (row) => ({ ...row, events: JSON.parse(String(row.events)) as unknown }),
 });
 
 /** The carrier's API times out on a shard of lookups and says so in an ordinary body, not as an error. */
@@ -394,7 +379,7 @@ const markOrderDelivered = defineTool({
     "Record that a shipped order was delivered, at the given delivery time (YYYY-MM-DDTHH:MM:SS). Returns {order_id, status, delivered_at}. Fails unless the order is shipped.",
   kind: "write",
   inputSchema: z.object({
-    order_id: z.number().int().describe("Order id, e.g. 200123"),
+    order_id: orderIdArg,
     delivered_at: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, "expected a timestamp YYYY-MM-DDTHH:MM:SS")
@@ -405,7 +390,7 @@ const markOrderDelivered = defineTool({
       db,
       "SELECT status, shipped_at FROM orders WHERE id = ?",
       [order_id],
-      `order ${order_id} not found; order ids are numbers like 200123 (use list_orders to search)`,
+      orderNotFound(order_id),
     );
     if (order.status !== "shipped")
       throw new ToolFailure(

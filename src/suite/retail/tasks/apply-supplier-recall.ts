@@ -8,7 +8,7 @@ import {
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "../expectations.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, changedOutside, checkNone, py, strayRows } from "./common.js";
 
 interface Variant {
   applyUpdates: boolean;
@@ -44,7 +44,7 @@ scope = set()
 for notice in notices:
     if notice["type"] == "Product recall":
         scope |= set(notice["sections"].get("affected products", []))
-    elif notice["type"].startswith("Recall update") and ${variant.applyUpdates ? "True" : "False"}:
+    elif notice["type"].startswith("Recall update") and ${py(variant.applyUpdates)}:
         scope -= set(notice["sections"].get("removed from recall scope", []))
         scope |= set(notice["sections"].get("added to recall scope", []))
     print(notice["id"], notice["issued"], notice["type"], notice["sections"])
@@ -58,7 +58,7 @@ for sku in sorted(scope):
 print(len(to_cancel), "orders to cancel")
 cancelled = []
 for order_id in sorted(to_cancel):
-    if ${variant.cancel ? "True" : "False"}:
+    if ${py(variant.cancel)}:
         result = tools.cancel_order(order_id=order_id, reason="supplier_recall")
         assert result["status"] == "cancelled", result
     cancelled.append(order_id)`,
@@ -104,54 +104,34 @@ export const applySupplierRecallTask = defineTask({
       return row?.status !== "cancelled" || row.cancel_reason !== "supplier_recall";
     });
     checks.push(
-      check(
+      checkNone(
         "affected-orders-cancelled",
-        notCancelled.length === 0,
-        notCancelled.length === 0
-          ? `all ${expected.length} affected orders cancelled with reason supplier_recall`
-          : `not cancelled with reason supplier_recall: ${notCancelled.slice(0, 10).join(", ")}`,
+        notCancelled.map(String),
+        `all ${expected.length} affected orders cancelled with reason supplier_recall`,
+        (ids) => `not cancelled with reason supplier_recall: ${ids.slice(0, 10).join(", ")}`,
       ),
     );
-    const strayOrders = [
-      ...orders.added.map((row) => `added ${String(row.id)}`),
-      ...orders.removed.map((row) => `removed ${String(row.id)}`),
-      ...orders.changed
-        .filter(
-          (change) =>
-            !expectedKeys.has(change.key) ||
-            Object.keys(change.after).some(
-              (column) =>
-                column !== "status" &&
-                column !== "cancel_reason" &&
-                change.after[column] !== change.before[column],
-            ),
-        )
-        .map((change) => `changed ${change.key}`),
-    ];
+    const strayOrders = strayRows(
+      orders,
+      (change) => expectedKeys.has(change.key) && !changedOutside(change, ["status", "cancel_reason"]),
+    );
     checks.push(
-      check(
+      checkNone(
         "no-other-orders-changed",
-        strayOrders.length === 0,
-        strayOrders.length === 0
-          ? "no other order changed"
-          : `orders that should not change: ${strayOrders.slice(0, 10).join(", ")}`,
+        strayOrders,
+        "no other order changed",
+        (stray) => `orders that should not change: ${stray.slice(0, 10).join(", ")}`,
       ),
     );
     const payments = diffTable(initial.db, final.db, "payments", "id");
-    const paymentProblems = [
-      ...payments.added.map((row) => `added ${String(row.id)}`),
-      ...payments.removed.map((row) => `removed ${String(row.id)}`),
-      ...payments.changed
-        .filter(
-          (change) =>
-            !expectedKeys.has(String(change.after.order_id)) ||
-            change.after.status !== "voided" ||
-            Object.keys(change.after).some(
-              (column) => column !== "status" && change.after[column] !== change.before[column],
-            ),
-        )
-        .map((change) => `payment ${change.key}`),
-    ];
+    const paymentProblems = strayRows(
+      payments,
+      (change) =>
+        expectedKeys.has(String(change.after.order_id)) &&
+        change.after.status === "voided" &&
+        !changedOutside(change, ["status"]),
+      "payment",
+    );
     const unvoided = (
       final.db.prepare("SELECT order_id, status FROM payments").all() as Array<{
         order_id: number;
@@ -159,12 +139,11 @@ export const applySupplierRecallTask = defineTask({
       }>
     ).filter((row) => expectedKeys.has(String(row.order_id)) && row.status === "authorized");
     checks.push(
-      check(
+      checkNone(
         "payments-voided",
-        paymentProblems.length === 0 && unvoided.length === 0,
-        paymentProblems.length === 0 && unvoided.length === 0
-          ? "exactly the cancelled orders' authorizations were voided"
-          : `payment problems: ${[...paymentProblems, ...unvoided.map((row) => `still authorized for ${row.order_id}`)].slice(0, 10).join(", ")}`,
+        [...paymentProblems, ...unvoided.map((row) => `still authorized for ${row.order_id}`)],
+        "exactly the cancelled orders' authorizations were voided",
+        (problems) => `payment problems: ${problems.slice(0, 10).join(", ")}`,
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["orders", "payments"]));

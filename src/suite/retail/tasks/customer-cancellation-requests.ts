@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { check, checkStateDiff, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
 import {
   CANCELLATION_INBOX_DIR,
   CANCELLATION_PROCEDURE_PATH,
@@ -7,7 +7,7 @@ import {
   plantCancellationRequests,
 } from "../cancellation-requests.js";
 import { retailDomain } from "../domain.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, checkAnswerIdList, py } from "./common.js";
 
 interface Variant {
   checkAddress: boolean;
@@ -38,16 +38,12 @@ for email in emails:
 
 orders, customers, latest = {}, {}, {}
 for email in emails:
-    if email["order"] not in orders:
-        orders[email["order"]] = tools.get_order(order_id=email["order"])
-    order = orders[email["order"]]
-    if order["customer_id"] not in customers:
-        customers[order["customer_id"]] = tools.get_customer(customer_id=order["customer_id"])
-    holder = customers[order["customer_id"]]["email"]
-    if ${variant.checkAddress ? "True" : "False"} and not same_address(holder, email["from"]):
+    order = once(orders, email["order"], lambda: tools.get_order(order_id=email["order"]))
+    holder = once(customers, order["customer_id"], lambda: tools.get_customer(customer_id=order["customer_id"]))["email"]
+    if ${py(variant.checkAddress)} and not same_address(holder, email["from"]):
         print("not from the account holder:", email["order"], email["from"], holder)
         continue
-    if not ${variant.latestWins ? "True" : "False"} and email["order"] in latest:
+    if not ${py(variant.latestWins)} and email["order"] in latest:
         continue
     latest[email["order"]] = email
 cancelled = []
@@ -60,11 +56,6 @@ for order_id, email in sorted(latest.items()):
 not_cancelled = sorted(set(orders) - set(cancelled))`,
     `print(json.dumps({"cancelled": cancelled, "not_cancelled": not_cancelled}))`,
   ];
-}
-
-function idList(value: unknown): number[] | null {
-  if (!Array.isArray(value)) return null;
-  return [...new Set(value.map((item) => Number(String(item).replace(/\D/g, ""))))].sort((a, b) => a - b);
 }
 
 function authorizedPayments(db: Database.Database, orderIds: number[]): number[] {
@@ -110,20 +101,9 @@ export const customerCancellationRequestsTask = defineTask({
         },
       ]),
     ];
-    const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-    const cancelled = parsed && typeof parsed === "object" ? idList(parsed.cancelled) : null;
-    const notCancelled = parsed && typeof parsed === "object" ? idList(parsed.not_cancelled) : null;
     checks.push(
-      check(
-        "answer-cancelled",
-        JSON.stringify(cancelled) === JSON.stringify(expected.cancelled),
-        `expected ${JSON.stringify(expected.cancelled)}, found ${JSON.stringify(cancelled)}`,
-      ),
-      check(
-        "answer-not-cancelled",
-        JSON.stringify(notCancelled) === JSON.stringify(expected.notCancelled),
-        `expected ${JSON.stringify(expected.notCancelled)}, found ${JSON.stringify(notCancelled)}`,
-      ),
+      checkAnswerIdList("answer-cancelled", answer, "cancelled", expected.cancelled),
+      checkAnswerIdList("answer-not-cancelled", answer, "not_cancelled", expected.notCancelled),
     );
     return checks;
   },

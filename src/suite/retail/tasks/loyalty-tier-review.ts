@@ -1,4 +1,4 @@
-import { check, checkStateDiff, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import {
   LOYALTY_PROGRAMME_PATH,
@@ -6,7 +6,7 @@ import {
   parseLoyaltyProgramme,
   plantLoyaltyProgramme,
 } from "../loyalty.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, answerEntries, checkListed, py } from "./common.js";
 
 interface Variant {
   paginate: boolean;
@@ -36,7 +36,7 @@ start, end = re.search(r"from \\*\\*(\\d{4}-\\d{2}-\\d{2})\\*\\* to \\*\\*(\\d{4
 gold = float(re.search(r"\\| Gold \\| \\$([\\d,.]+) or more", rules).group(1).replace(",", ""))
 silver = float(re.search(r"\\| Silver \\| \\$([\\d,.]+) or more", rules).group(1).replace(",", ""))
 print(start, end, silver, gold)`,
-    `orders = [order for order in ${orders} if not ${variant.skipCancelled ? "True" : "False"} or order["status"] != "cancelled"]
+    `orders = [order for order in ${orders} if not ${py(variant.skipCancelled)} or order["status"] != "cancelled"]
 order_ids = {order["id"] for order in orders}
 refunds = fetch_all("list_refunds", "refunds")
 customers = fetch_all("list_customers", "customers")
@@ -44,19 +44,19 @@ spend = {}
 for order in orders:
     spend[order["customer_id"]] = spend.get(order["customer_id"], 0) + round(order["total"] * 100)
 for refund in refunds:
-    if ${variant.subtractRefunds ? "True" : "False"} and refund["order_id"] in order_ids:
+    if ${py(variant.subtractRefunds)} and refund["order_id"] in order_ids:
         owner = next(order["customer_id"] for order in orders if order["id"] == refund["order_id"])
         spend[owner] -= round(refund["amount"] * 100)
 print(len(orders), "qualifying orders,", len(customers), "customers")`,
     `TIERS = ["standard", "silver", "gold"]
 changes = {}
 for customer in customers:
-    if ${variant.skipStaff ? "True" : "False"} and customer["email"].lower().endswith("@larkspurco.com"):
+    if ${py(variant.skipStaff)} and customer["email"].lower().endswith("@larkspurco.com"):
         continue
     dollars = spend.get(customer["id"], 0) / 100
     earned = 2 if dollars >= gold else 1 if dollars >= silver else 0
     current = TIERS.index(customer["loyalty_tier"])
-    target = earned if earned >= current or not ${variant.oneStepDowngrade ? "True" : "False"} else current - 1
+    target = earned if earned >= current or not ${py(variant.oneStepDowngrade)} else current - 1
     if target != current:
         result = tools.update_loyalty_tier(customer_id=customer["id"], tier=TIERS[target])
         assert result["loyalty_tier"] == TIERS[target], result
@@ -95,11 +95,12 @@ export const loyaltyTierReviewTask = defineTask({
         },
       ]),
     ];
-    const parsed = parseAnswerJson(answer);
-    const given = new Map<string, string>();
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-      for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
-        given.set(key.replace(/\D/g, ""), String(value).trim().toLowerCase());
+    const given = new Map(
+      answerEntries(answer).map(([key, value]) => [
+        key.replace(/\D/g, ""),
+        String(value).trim().toLowerCase(),
+      ]),
+    );
     const problems: string[] = [];
     for (const [id, tier] of expected)
       if (given.get(String(id)) !== tier)
@@ -107,13 +108,7 @@ export const loyaltyTierReviewTask = defineTask({
     for (const key of given.keys())
       if (!expected.has(Number(key))) problems.push(`customer ${key} should keep their tier`);
     checks.push(
-      check(
-        "answer-lists-changes",
-        problems.length === 0,
-        problems.length === 0
-          ? `all ${expected.size} tier changes reported`
-          : problems.slice(0, 8).join("; "),
-      ),
+      checkListed("answer-lists-changes", problems, `all ${expected.size} tier changes reported`, 8),
     );
     return checks;
   },

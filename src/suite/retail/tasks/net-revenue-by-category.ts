@@ -1,14 +1,7 @@
-import {
-  check,
-  checkOtherTablesUnchanged,
-  defineTask,
-  nearlyEqual,
-  parseAnswerJson,
-  type Check,
-} from "../../../envs/index.js";
+import { check, checkOtherTablesUnchanged, defineTask, type Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeNetRevenue, parseCloseMemo } from "../expectations.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, amountOf, answerEntries, checkListed, py, wrongAmounts } from "./common.js";
 
 interface Variant {
   excludeTestAccounts: boolean;
@@ -29,8 +22,8 @@ print(period_start, period_end, sorted(test_accounts))`,
     `month_orders = fetch_all("list_orders", "orders", placed_from=period_start, placed_to=period_end)
 included = [
     order for order in month_orders
-    if not (${variant.excludeCancelled ? "True" : "False"} and order["status"] == "cancelled")
-    and not (${variant.excludeTestAccounts ? "True" : "False"} and order["customer_id"] in test_accounts)
+    if not (${py(variant.excludeCancelled)} and order["status"] == "cancelled")
+    and not (${py(variant.excludeTestAccounts)} and order["customer_id"] in test_accounts)
 ]
 category_of = {product["sku"]: product["category"] for product in fetch_all("list_products", "products")}
 print(len(month_orders), "orders placed in the period,", len(included), "counted")`,
@@ -47,7 +40,7 @@ for summary in included:
 refunds = fetch_all("list_refunds", "refunds")
 subtracted = 0
 for refund in refunds:
-    if ${variant.subtractRefunds ? "True" : "False"} and refund["order_line_id"] in line_category:
+    if ${py(variant.subtractRefunds)} and refund["order_line_id"] in line_category:
         revenue[line_category[refund["order_line_id"]]] -= refund["amount"]
         subtracted += 1
 print(subtracted, "refunds subtracted")`,
@@ -76,30 +69,18 @@ export const netRevenueByCategoryTask = defineTask({
         `${Object.keys(expected).length} categories with sales`,
       ),
     );
-    const parsed = parseAnswerJson(answer);
-    const given = new Map<string, number>();
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-      for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
-        given.set(
-          key.trim().toLowerCase(),
-          typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
-        );
-    const problems: string[] = [];
-    for (const [category, amount] of Object.entries(expected)) {
-      const found = given.get(category.toLowerCase());
-      if (found === undefined || !nearlyEqual(found, amount, 0.011))
-        problems.push(`${category}: expected ${amount.toFixed(2)}, found ${found ?? "missing"}`);
-    }
+    const given = new Map(
+      answerEntries(answer).map(([key, value]) => [key.trim().toLowerCase(), amountOf(value)]),
+    );
+    const problems = wrongAmounts(
+      expected,
+      (category) => given.get(category.toLowerCase()),
+      (category) => category,
+    );
     const expectedKeys = new Set(Object.keys(expected).map((category) => category.toLowerCase()));
     for (const key of given.keys()) if (!expectedKeys.has(key)) problems.push(`unexpected category '${key}'`);
     checks.push(
-      check(
-        "revenue-by-category",
-        problems.length === 0,
-        problems.length === 0
-          ? `all ${expectedKeys.size} categories match`
-          : problems.slice(0, 10).join("; "),
-      ),
+      checkListed("revenue-by-category", problems, `all ${expectedKeys.size} categories match`, 10),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));
     return checks;

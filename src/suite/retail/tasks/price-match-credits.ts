@@ -1,14 +1,7 @@
-import {
-  check,
-  checkOtherTablesUnchanged,
-  defineTask,
-  nearlyEqual,
-  parseAnswerJson,
-  type Check,
-} from "../../../envs/index.js";
+import { check, checkOtherTablesUnchanged, defineTask, type Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computePriceMatchCredits, parsePriceChangeFiles } from "../expectations.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, amountOf, answerEntries, checkListed, py, wrongAmounts } from "./common.js";
 
 interface Variant {
   goldWindow: number;
@@ -30,7 +23,7 @@ reductions = {}
 for change in changes:
     if float(change["new_price"]) >= float(change["old_price"]):
         continue
-    if ${variant.excludeClearance ? "True" : "False"} and change["reason"] == "clearance":
+    if ${py(variant.excludeClearance)} and change["reason"] == "clearance":
         continue
     reductions.setdefault(change["sku"], []).append((change["effective_date"], float(change["new_price"])))
 print(len(changes), "price changes,", sum(len(v) for v in reductions.values()), "qualifying reductions on", len(reductions), "SKUs")`,
@@ -45,26 +38,22 @@ for sku, sku_reductions in sorted(reductions.items()):
         if not any(0 < days_between(placed, effective) <= MAX_WINDOW for effective, _ in sku_reductions):
             continue
         customer_id = summary["customer_id"]
-        if customer_id not in customers:
-            customers[customer_id] = tools.get_customer(customer_id=customer_id)
-        window = ${variant.goldWindow} if customers[customer_id]["loyalty_tier"] == "gold" else 14
+        customer = once(customers, customer_id, lambda: tools.get_customer(customer_id=customer_id))
+        window = ${variant.goldWindow} if customer["loyalty_tier"] == "gold" else 14
         in_window = [price for effective, price in sku_reductions if 0 < days_between(placed, effective) <= window]
         if not in_window:
             continue
         order_id = summary["id"]
-        if order_id not in orders:
-            orders[order_id] = tools.get_order(order_id=order_id)
-        line = next(l for l in orders[order_id]["lines"] if l["sku"] == sku)
+        order = once(orders, order_id, lambda: tools.get_order(order_id=order_id))
+        line = next(l for l in order["lines"] if l["sku"] == sku)
         lowest = min(in_window)
         if lowest >= line["unit_price"]:
             continue
-        if order_id not in returns_by_order:
-            returns_by_order[order_id] = fetch_all("list_returns", "returns", order_id=order_id)
-        if any(r["order_line_id"] == line["line_id"] and r["status"] != "rejected" for r in returns_by_order[order_id]):
+        returns = once(returns_by_order, order_id, lambda: fetch_all("list_returns", "returns", order_id=order_id))
+        if any(r["order_line_id"] == line["line_id"] and r["status"] != "rejected" for r in returns):
             continue
-        if order_id not in credits_by_order:
-            credits_by_order[order_id] = fetch_all("list_refunds", "refunds", order_id=order_id, kind="price_match")
-        if ${variant.excludePriorCredits ? "True" : "False"} and any(r["order_line_id"] == line["line_id"] for r in credits_by_order[order_id]):
+        credits = once(credits_by_order, order_id, lambda: fetch_all("list_refunds", "refunds", order_id=order_id, kind="price_match"))
+        if ${py(variant.excludePriorCredits)} and any(r["order_line_id"] == line["line_id"] for r in credits):
             continue
         credit = round((line["unit_price"] - lowest) * line["quantity"], 2)
         owed_lines.append((customer_id, order_id, sku, line["unit_price"], lowest, line["quantity"], credit))
@@ -103,30 +92,23 @@ export const priceMatchCreditsTask = defineTask({
         `${Object.keys(expected).length} customers are owed credits`,
       ),
     );
-    const parsed = parseAnswerJson(answer);
-    const given = new Map<string, number>();
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-      for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
-        given.set(
-          key.replace(/\D/g, ""),
-          typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
-        );
-    const problems: string[] = [];
-    for (const [customerId, amount] of Object.entries(expected)) {
-      const found = given.get(customerId);
-      if (found === undefined || !nearlyEqual(found, amount, 0.011))
-        problems.push(`customer ${customerId}: expected ${amount.toFixed(2)}, found ${found ?? "missing"}`);
-    }
+    const given = new Map(
+      answerEntries(answer).map(([key, value]) => [key.replace(/\D/g, ""), amountOf(value)]),
+    );
+    const problems = wrongAmounts(
+      expected,
+      (customerId) => given.get(customerId),
+      (customerId) => `customer ${customerId}`,
+    );
     for (const [customerId, amount] of given)
       if (!(customerId in expected) && amount !== 0)
         problems.push(`customer ${customerId} is not owed anything`);
     checks.push(
-      check(
+      checkListed(
         "credits-by-customer",
-        problems.length === 0,
-        problems.length === 0
-          ? `all ${Object.keys(expected).length} customers and amounts match`
-          : problems.slice(0, 10).join("; "),
+        problems,
+        `all ${Object.keys(expected).length} customers and amounts match`,
+        10,
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));

@@ -4,12 +4,12 @@ import {
   defineTask,
   diffTable,
   nearlyEqual,
-  parseAnswerJson,
+  checkAnswerTally,
   type Check,
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeReturnDecisions } from "../expectations.js";
-import { FETCH_ALL_PY, pythonDict } from "./python-snippets.js";
+import { FETCH_ALL_PY, changedOutside, checkNone, py, strayRows } from "./common.js";
 
 interface Variant {
   windows: Record<string, number>;
@@ -32,29 +32,24 @@ print(policy)`,
 active_emails = {row["email"].strip().lower() for row in watch_rows if row["status"].strip().lower() == "active"}
 pending = fetch_all("list_returns", "returns", status="requested")
 print(len(active_emails), "active watch-list entries;", len(pending), "requests waiting")`,
-    `WINDOWS = ${pythonDict(variant.windows)}
+    `WINDOWS = ${JSON.stringify(variant.windows)}
 DEFECT_REASONS = {"defective", "damaged_in_transit"}
 orders, products, customers = {}, {}, {}
 decisions = {"approved": 0, "rejected": 0, "escalated": 0}
 log = []
 for item in pending:
     rma = tools.get_return(return_id=item["id"])
-    if rma["order_id"] not in orders:
-        orders[rma["order_id"]] = tools.get_order(order_id=rma["order_id"])
-    order = orders[rma["order_id"]]
-    if rma["sku"] not in products:
-        products[rma["sku"]] = tools.get_product(sku=rma["sku"])
-    category = products[rma["sku"]]["category"]
-    if order["customer_id"] not in customers:
-        customers[order["customer_id"]] = tools.get_customer(customer_id=order["customer_id"])
-    email = customers[order["customer_id"]]["email"].strip().lower()
+    order = once(orders, rma["order_id"], lambda: tools.get_order(order_id=rma["order_id"]))
+    category = once(products, rma["sku"], lambda: tools.get_product(sku=rma["sku"]))["category"]
+    customer = once(customers, order["customer_id"], lambda: tools.get_customer(customer_id=order["customer_id"]))
+    email = customer["email"].strip().lower()
     line = next(l for l in order["lines"] if l["line_id"] == rma["order_line_id"])
     value = round(line["line_total"] / line["quantity"] * rma["quantity"], 2)
     window = WINDOWS.get(category, 30)
     if rma["reason"] in DEFECT_REASONS:
         window = max(window, 60)
     age = days_between(order["delivered_at"], rma["requested_at"])
-    if ${variant.fraudScreen ? "email in active_emails" : "False"}:
+    if ${variant.fraudScreen ? "email in active_emails" : py(false)}:
         tools.escalate_return(return_id=rma["id"], note="Customer is on the active fraud watch list: Risk team review")
         outcome = "escalated"
     elif category == "Gift Cards":
@@ -70,7 +65,7 @@ for item in pending:
         tools.escalate_return(return_id=rma["id"], note=f"Merchandise value {value:.2f} is above the 400.00 approval limit")
         outcome = "escalated"
     else:
-        fee = 15 if ${variant.restockingFee ? "True" : "False"} and category == "Electronics" and rma["item_condition"] == "opened" and rma["reason"] not in DEFECT_REASONS else 0
+        fee = 15 if ${py(variant.restockingFee)} and category == "Electronics" and rma["item_condition"] == "opened" and rma["reason"] not in DEFECT_REASONS else 0
         tools.approve_return(return_id=rma["id"], restocking_fee_percent=fee)
         outcome = "approved"
     decisions[outcome] += 1
@@ -124,12 +119,11 @@ export const processPendingReturnsTask = defineTask({
           `${item.returnId}: expected ${item.status} (${item.rule}), found ${finalRows.get(item.returnId)?.status ?? "missing"}`,
       );
     checks.push(
-      check(
+      checkNone(
         "decisions",
-        wrongStatus.length === 0,
-        wrongStatus.length === 0
-          ? `all ${expected.length} requests decided as the policy requires`
-          : `${wrongStatus.length} wrong decision(s): ${wrongStatus.slice(0, 8).join("; ")}`,
+        wrongStatus,
+        `all ${expected.length} requests decided as the policy requires`,
+        (wrong) => `${wrong.length} wrong decision(s): ${wrong.slice(0, 8).join("; ")}`,
       ),
     );
     const wrongFees = expected
@@ -143,54 +137,32 @@ export const processPendingReturnsTask = defineTask({
           `${item.returnId}: expected fee ${item.restockingFee.toFixed(2)}, found ${finalRows.get(item.returnId)?.restocking_fee ?? "missing"}`,
       );
     checks.push(
-      check(
+      checkNone(
         "restocking-fees",
-        wrongFees.length === 0,
-        wrongFees.length === 0
-          ? "restocking fees match the policy"
-          : `wrong fee(s): ${wrongFees.slice(0, 8).join("; ")}`,
+        wrongFees,
+        "restocking fees match the policy",
+        (wrong) => `wrong fee(s): ${wrong.slice(0, 8).join("; ")}`,
       ),
     );
     const diff = diffTable(initial.db, final.db, "returns", "id");
     const expectedIds = new Set(expected.map((item) => String(item.returnId)));
-    const decisionColumns = new Set(["status", "restocking_fee", "decision_note"]);
-    const stray = [
-      ...diff.added.map((row) => `added ${String(row.id)}`),
-      ...diff.removed.map((row) => `removed ${String(row.id)}`),
-      ...diff.changed
-        .filter(
-          (change) =>
-            !expectedIds.has(change.key) ||
-            Object.keys(change.after).some(
-              (column) => !decisionColumns.has(column) && change.after[column] !== change.before[column],
-            ),
-        )
-        .map((change) => `changed ${change.key}`),
-    ];
+    const stray = strayRows(
+      diff,
+      (change) =>
+        expectedIds.has(change.key) && !changedOutside(change, ["status", "restocking_fee", "decision_note"]),
+    );
     checks.push(
-      check(
+      checkNone(
         "only-requests-changed",
-        stray.length === 0,
-        stray.length === 0
-          ? "only the waiting requests' decision fields changed"
-          : `unexpected return changes: ${stray.slice(0, 8).join(", ")}`,
+        stray,
+        "only the waiting requests' decision fields changed",
+        (changes) => `unexpected return changes: ${changes.slice(0, 8).join(", ")}`,
       ),
     );
     checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["returns"]));
     const counts = { approved: 0, rejected: 0, escalated: 0 };
     for (const item of expected) counts[item.status] += 1;
-    const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-    const answered =
-      parsed && typeof parsed === "object"
-        ? (["approved", "rejected", "escalated"] as const).every((key) => Number(parsed[key]) === counts[key])
-        : false;
-    checks.push(
-      check(
-        "answer-counts",
-        answered,
-        `expected ${JSON.stringify(counts)}, found ${answer.trim().slice(0, 200) || "(empty answer)"}`,
-      ),
-    );
+    checks.push(checkAnswerTally(answer, counts));
     return checks;
   },
   oracle: cells(POLICY_AS_WRITTEN),

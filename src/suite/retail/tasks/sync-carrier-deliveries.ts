@@ -1,7 +1,7 @@
-import { check, checkStateDiff, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
 import { computeCarrierSync, plantCarrierTracking } from "../carrier.js";
 import { retailDomain } from "../domain.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, checkAnswerIdList } from "./common.js";
 
 interface Variant {
   detectSilentErrors: boolean;
@@ -52,11 +52,6 @@ print(json.dumps({"delivered": delivered, "exceptions": exceptions}))`,
   ];
 }
 
-function idList(value: unknown): number[] | null {
-  if (!Array.isArray(value)) return null;
-  return [...new Set(value.map((item) => Number(String(item).replace(/\D/g, ""))))].sort((a, b) => a - b);
-}
-
 export const syncCarrierDeliveriesTask = defineTask({
   id: "retail.sync-carrier-deliveries",
   domain: retailDomain,
@@ -84,21 +79,10 @@ export const syncCarrierDeliveriesTask = defineTask({
         },
       ]),
     ];
-    const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-    const delivered = parsed && typeof parsed === "object" ? idList(parsed.delivered) : null;
-    const exceptions = parsed && typeof parsed === "object" ? idList(parsed.exceptions) : null;
     const wantDelivered = [...expected.delivered.keys()].sort((a, b) => a - b);
     checks.push(
-      check(
-        "answer-delivered",
-        JSON.stringify(delivered) === JSON.stringify(wantDelivered),
-        `expected ${JSON.stringify(wantDelivered)}, found ${JSON.stringify(delivered)}`,
-      ),
-      check(
-        "answer-exceptions",
-        JSON.stringify(exceptions) === JSON.stringify(expected.exceptions),
-        `expected ${JSON.stringify(expected.exceptions)}, found ${JSON.stringify(exceptions)}`,
-      ),
+      checkAnswerIdList("answer-delivered", answer, "delivered", wantDelivered),
+      checkAnswerIdList("answer-exceptions", answer, "exceptions", expected.exceptions),
     );
     return checks;
   },

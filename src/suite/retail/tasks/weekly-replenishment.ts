@@ -1,4 +1,4 @@
-import { check, checkStateDiff, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import {
   DELISTING_MEMO_PATH,
@@ -7,7 +7,7 @@ import {
   parseReplenishmentRules,
   plantReplenishment,
 } from "../replenishment.js";
-import { FETCH_ALL_PY } from "./python-snippets.js";
+import { FETCH_ALL_PY, answerEntries, checkListed, py } from "./common.js";
 
 interface Variant {
   retry: boolean;
@@ -61,9 +61,9 @@ for line in sales_lines(placed_from=start, placed_to=end):
 reorders = {}
 for sku, sold in sorted(units.items()):
     product = products[sku]
-    if product["category"] == "Gift Cards" or (${variant.skipDelisted ? "True" : "False"} and sku in delisted):
+    if product["category"] == "Gift Cards" or (${py(variant.skipDelisted)} and sku in delisted):
         continue
-    lead = lead_times[product["supplier"]] if ${variant.leadTimes ? "True" : "False"} else 0
+    lead = lead_times[product["supplier"]] if ${py(variant.leadTimes)} else 0
     stock = tools.get_product(sku=sku)["stock_on_hand"]
     if stock * days < sold * (lead + safety):
         reorders[sku] = math.ceil(sold * (lead + cover) / days) - stock
@@ -87,11 +87,9 @@ export const weeklyReplenishmentTask = defineTask({
     if (policy === null || memo === null)
       return [check("documents-present", false, "the replenishment policy or delisting memo is missing")];
     const expected = computeReorders(initial.db, parseReplenishmentRules(policy, memo));
-    const parsed = parseAnswerJson(answer);
-    const given = new Map<string, number>();
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-      for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
-        given.set(key.trim().toUpperCase(), Number(value));
+    const given = new Map(
+      answerEntries(answer).map(([key, value]) => [key.trim().toUpperCase(), Number(value)]),
+    );
     const problems: string[] = [];
     for (const [sku, quantity] of expected)
       if (given.get(sku) !== quantity)
@@ -99,13 +97,7 @@ export const weeklyReplenishmentTask = defineTask({
     for (const sku of given.keys()) if (!expected.has(sku)) problems.push(`${sku} needs no purchase order`);
     const checks: Check[] = [
       check("instance-has-reorders", expected.size > 0, `${expected.size} SKUs to reorder`),
-      check(
-        "reorder-quantities",
-        problems.length === 0,
-        problems.length === 0
-          ? `all ${expected.size} SKUs and quantities match`
-          : problems.slice(0, 8).join("; "),
-      ),
+      checkListed("reorder-quantities", problems, `all ${expected.size} SKUs and quantities match`, 8),
       ...checkStateDiff(initial.db, final.db, []),
     ];
     return checks;
