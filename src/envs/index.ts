@@ -251,7 +251,7 @@ export { camelCaseName, columnName, draftsToCsv, insertDrafts, insertRecords } f
 
 export { answerObjectEntries, answerListItems } from "./kit/answer-fields.js";
 export { insertKeyedRow } from "./kit/keyed-rows.js";
-export { groupBy } from "./kit/collections.js";
+export { groupBy, sumBy } from "./kit/collections.js";
 export { writeEmailsBySent } from "./kit/email-folder.js";
 export type { FolderEmail } from "./kit/email-folder.js";
 export { openToolBench } from "./kit/tool-bench.js";

@@ -20,3 +20,22 @@ export function groupBy<Item, Key, Value = Item>(
   }
   return groups;
 }
+
+/**
+ * The total of a number per key, keys in the order each first appears (units per cabinet, amount per account).
+ *
+ * @example
+ * sumBy(stock, (row) => row.location_id, (row) => row.quantity);        // Map location -> units
+ */
+export function sumBy<Item, Key>(
+  items: Iterable<Item>,
+  keyOf: (item: Item) => Key,
+  valueOf: (item: Item) => number,
+): Map<Key, number> {
+  const sums = new Map<Key, number>();
+  for (const item of items) {
+    const key = keyOf(item);
+    sums.set(key, (sums.get(key) ?? 0) + valueOf(item));
+  }
+  return sums;
+}

@@ -51,6 +51,7 @@ import {
   insertRow,
   insertDrafts,
   groupBy,
+  sumBy,
   draftsToCsv,
   checkAnswerTally,
   camelCaseName,
@@ -976,5 +977,25 @@ describe("groupBy", () => {
         (line) => line.order,
       ).get("B"),
     ).toEqual([2, 3]);
+  });
+});
+
+describe("sumBy", () => {
+  it("totals a number per key in first-appearance order", () => {
+    const rows = [
+      { at: "LOC-04", units: 5 },
+      { at: "LOC-02", units: 3 },
+      { at: "LOC-04", units: 7 },
+    ];
+    expect([
+      ...sumBy(
+        rows,
+        (row) => row.at,
+        (row) => row.units,
+      ),
+    ]).toEqual([
+      ["LOC-04", 12],
+      ["LOC-02", 3],
+    ]);
   });
 });

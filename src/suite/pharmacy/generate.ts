@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, roundCents, sample, weightedPick } from "../../envs/index.js";
+import { addDays, insertDrafts, insertRecords, roundCents, sample, weightedPick } from "../../envs/index.js";
 import { CATALOG, MANUFACTURERS, NURSING_UNITS } from "./catalog.js";
 import { writePharmacyDocuments } from "./documents.js";
 import { plantCounts, plantPars } from "./plant-pars.js";
@@ -412,79 +412,77 @@ function insertOrders(context: GenerateContext, world: PharmacyWorld, orders: Or
       });
     }
   }
-  const insert = context.db.prepare(
-    `INSERT INTO medication_orders (order_id, mrn, drug_id, dose, dose_unit, frequency, status, dispense_as_written, prescriber, ordered_at, verified_at, substituted_from)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+  insertDrafts(
+    context.db,
+    "medication_orders",
+    "order_id, mrn, drug_id, dose, dose_unit, frequency, status, dispense_as_written, prescriber, ordered_at, verified_at, substituted_from",
+    orders,
+    (order) => ({
+      order_id: order.id,
+      drug_id: order.drug.id,
+      dose_unit: order.drug.entry.doseUnit,
+      frequency: random.pick(["daily", "BID", "q6h", "q8h", "q4h PRN", "once"]),
+      dispense_as_written: order.daw,
+      prescriber: `Dr. ${context.faker.person.lastName()}`,
+      substituted_from: null,
+    }),
   );
-  for (const order of orders)
-    insert.run(
-      order.id,
-      order.mrn,
-      order.drug.id,
-      order.dose,
-      order.drug.entry.doseUnit,
-      random.pick(["daily", "BID", "q6h", "q8h", "q4h PRN", "once"]),
-      order.status,
-      order.daw ? 1 : 0,
-      `Dr. ${context.faker.person.lastName()}`,
-      order.orderedAt,
-      order.verifiedAt,
-    );
 }
 
 function insertCatalog(context: GenerateContext, world: PharmacyWorld): void {
   const { db } = context;
-  const insertDrug = db.prepare(
-    "INSERT INTO drugs (drug_id, name, generic_name, strength, form, therapeutic_class, schedule, formulary_status, ndc, manufacturer, pack_size, pack_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "drugs",
+    "drug_id, name, generic_name, strength, form, therapeutic_class, schedule, formulary_status, ndc, manufacturer, pack_size, pack_cost",
+    world.drugs,
+    (drug) => ({
+      drug_id: drug.id,
+      generic_name: drug.entry.generic,
+      form: drug.entry.form,
+      therapeutic_class: drug.entry.drugClass,
+      schedule: drug.entry.schedule,
+      formulary_status: drug.status,
+    }),
   );
-  for (const drug of world.drugs)
-    insertDrug.run(
-      drug.id,
-      drug.name,
-      drug.entry.generic,
-      drug.strength,
-      drug.entry.form,
-      drug.entry.drugClass,
-      drug.entry.schedule,
-      drug.status,
-      drug.ndc,
-      drug.manufacturer,
-      drug.packSize,
-      drug.packCost,
-    );
-  const insertLocation = db.prepare(
-    "INSERT INTO locations (location_id, name, kind, nursing_unit) VALUES (?, ?, ?, ?)",
+  const pharmacies = [
+    { locationId: CENTRAL, name: "Central Pharmacy", kind: "pharmacy", nursingUnit: null },
+    { locationId: SATELLITE, name: "OR Satellite Pharmacy", kind: "pharmacy", nursingUnit: "Main OR" },
+  ];
+  const cabinets = world.cabinets.map((cabinet) => {
+    const unit = world.cabinetUnits.get(cabinet)!;
+    return { locationId: cabinet, name: `ADC ${unit}`, kind: "cabinet", nursingUnit: unit };
+  });
+  insertRecords(db, "locations", [...pharmacies, ...cabinets]);
+  insertDrafts(db, "lots", "lot_id, drug_id, lot_number, expiry_date, received_on", world.lots, (lot) => ({
+    lot_id: lot.id,
+    drug_id: lot.drug.id,
+    expiry_date: lot.expiry,
+    received_on: lot.received,
+  }));
+  insertDrafts(
+    db,
+    "inventory",
+    "stock_id, location_id, lot_id, quantity, status, quarantine_reason",
+    world.stock,
+    (row) => ({
+      stock_id: row.id,
+      location_id: row.location,
+      lot_id: row.lot.id,
+      quarantine_reason: row.reason,
+    }),
   );
-  insertLocation.run(CENTRAL, "Central Pharmacy", "pharmacy", null);
-  insertLocation.run(SATELLITE, "OR Satellite Pharmacy", "pharmacy", "Main OR");
-  for (const cabinet of world.cabinets)
-    insertLocation.run(
-      cabinet,
-      `ADC ${world.cabinetUnits.get(cabinet)!}`,
-      "cabinet",
-      world.cabinetUnits.get(cabinet)!,
-    );
-  const insertLot = db.prepare(
-    "INSERT INTO lots (lot_id, drug_id, lot_number, expiry_date, received_on) VALUES (?, ?, ?, ?, ?)",
-  );
-  for (const lot of world.lots) insertLot.run(lot.id, lot.drug.id, lot.lotNumber, lot.expiry, lot.received);
-  const insertStock = db.prepare(
-    "INSERT INTO inventory (stock_id, location_id, lot_id, quantity, status, quarantine_reason) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  for (const row of world.stock)
-    insertStock.run(row.id, row.location, row.lot.id, row.quantity, row.status, row.reason);
-  const insertPurchase = db.prepare(
-    "INSERT INTO purchase_orders (po_id, wholesaler, status, created_on, drug_id, packs, pack_size) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  world.purchases.forEach((purchase, index) =>
-    insertPurchase.run(
-      purchaseOrderId.format(index + 1),
-      "Cardinal Health",
-      purchase.status,
-      purchase.created,
-      purchase.drug.id,
-      purchase.packs,
-      purchase.drug.packSize,
-    ),
+  insertRecords(
+    db,
+    "purchase_orders",
+    world.purchases.map((purchase, index) => ({
+      poId: purchaseOrderId.format(index + 1),
+      wholesaler: "Cardinal Health",
+      status: purchase.status,
+      createdOn: purchase.created,
+      drugId: purchase.drug.id,
+      packs: purchase.packs,
+      packSize: purchase.drug.packSize,
+    })),
   );
 }

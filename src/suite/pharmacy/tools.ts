@@ -9,6 +9,7 @@ import {
   getRow,
   insertRow,
   isoDateSchema,
+  requireEntity,
   requireRow,
   roundCents,
   when,
@@ -210,12 +211,7 @@ const placeOrder = defineTool({
     packs: z.number().int().min(1).max(500).describe("Number of wholesaler packs (not units)"),
   }),
   handler: ({ drug_id, packs }, { db }: ToolContext) => {
-    const drug = requireRow<{ pack_size: number }>(
-      db,
-      "SELECT pack_size FROM drugs WHERE drug_id = ?",
-      [drug_id],
-      drugId.notFound(drug_id).message,
-    );
+    const drug = requireEntity<{ pack_size: number }>(db, "drugs", drugId, drug_id, "pack_size");
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
     return {
       purchase_order: insertRow(db, "purchase_orders", {
@@ -232,12 +228,7 @@ const placeOrder = defineTool({
 });
 
 function requireLocation(db: Db, id: string): { kind: string } {
-  return requireRow(
-    db,
-    "SELECT kind FROM locations WHERE location_id = ?",
-    [id],
-    locationId.notFound(id).message,
-  );
+  return requireEntity(db, "locations", locationId, id, "kind");
 }
 
 const requestRefill = defineTool({
@@ -253,12 +244,7 @@ const requestRefill = defineTool({
   handler: ({ location_id, drug_id, quantity }, { db }: ToolContext) => {
     if (requireLocation(db, location_id).kind !== "cabinet")
       throw new ToolFailure(`${location_id} is a pharmacy, not a cabinet; refills go to cabinets`);
-    requireRow(
-      db,
-      "SELECT drug_id FROM drugs WHERE drug_id = ?",
-      [drug_id],
-      drugId.notFound(drug_id).message,
-    );
+    requireEntity(db, "drugs", drugId, drug_id, "drug_id");
     const values = { location_id, drug_id, quantity, requested_on: REFERENCE_DATE };
     return { refill_request: insertRow(db, "refill_requests", values) };
   },
@@ -309,21 +295,17 @@ const substituteOrder = defineTool({
     dose: z.number().positive().describe("The new dose, in the order's dose unit"),
   }),
   handler: ({ order_id, drug_id, dose }, { db }: ToolContext) => {
-    const order = requireRow<{ status: string; drug_id: string }>(
+    const order = requireEntity<{ status: string; drug_id: string }>(
       db,
-      "SELECT status, drug_id FROM medication_orders WHERE order_id = ?",
-      [order_id],
-      orderId.notFound(order_id).message,
+      "medication_orders",
+      orderId,
+      order_id,
+      "status, drug_id",
     );
     if (order.status !== "active")
       throw new ToolFailure(`order ${order_id} is ${order.status}; only active orders change`);
     if (order.drug_id === drug_id) throw new ToolFailure(`order ${order_id} is already for ${drug_id}`);
-    requireRow(
-      db,
-      "SELECT drug_id FROM drugs WHERE drug_id = ?",
-      [drug_id],
-      drugId.notFound(drug_id).message,
-    );
+    requireEntity(db, "drugs", drugId, drug_id, "drug_id");
     cachedStatement(
       db,
       "UPDATE medication_orders SET drug_id = ?, dose = ?, substituted_from = ? WHERE order_id = ?",
@@ -367,12 +349,7 @@ const recordDiscrepancy = defineTool({
   }),
   handler: ({ location_id, drug_id, count_date, counted_quantity }, { db }: ToolContext) => {
     requireLocation(db, location_id);
-    const drug = requireRow<{ schedule: string | null }>(
-      db,
-      "SELECT schedule FROM drugs WHERE drug_id = ?",
-      [drug_id],
-      drugId.notFound(drug_id).message,
-    );
+    const drug = requireEntity<{ schedule: string | null }>(db, "drugs", drugId, drug_id, "schedule");
     if (drug.schedule === null) throw new ToolFailure(`${drug_id} is not a controlled substance`);
     const system = allRows<{ quantity: number }>(
       db,

@@ -405,6 +405,8 @@ function insertTenantsAndLeases(context: GenerateContext, leases: LeaseDraft[]):
   }
 }
 
+/** lease, date, period, kind, amount, reference, memo: one ledger line as postLedger builds it. */
+type LedgerEntry = [string, string, string, string, number, string | null, string | null];
 type PayHabit = "punctual" | "sometimes" | "chronic" | "scattered" | "short" | "late_now";
 
 /**
@@ -456,7 +458,7 @@ function postLedger(
             : "late_now",
     ),
   );
-  const entries: Array<[string, string, string, string, number, string | null, string | null]> = [];
+  const entries: LedgerEntry[] = [];
   for (const lease of billed) {
     const habit: PayHabit =
       habits.get(lease.id) ??
@@ -511,28 +513,21 @@ function postLedger(
           ]);
         } else entries.push([lease.id, paidOn, period, "payment", lease.rent, nextReference(), method()]);
       }
-      if (late && period !== current)
-        entries.push([
-          lease.id,
-          addDays(lastOnTime, 1),
-          period,
-          "late_fee",
-          lateFeeFor(lease.rent, LATE_FEE_PCT, LATE_FEE_MIN, LATE_FEE_MAX),
-          null,
-          "Late fee",
-        ]);
+      // The fee falls due the day after the grace period ends.
+      const lateFee: LedgerEntry = [
+        lease.id,
+        addDays(lastOnTime, 1),
+        period,
+        "late_fee",
+        lateFeeFor(lease.rent, LATE_FEE_PCT, LATE_FEE_MIN, LATE_FEE_MAX),
+        null,
+        "Late fee",
+      ];
+      if (late && period !== current) entries.push(lateFee);
       if (late && period === current && lease.status === "active") {
         if (random.chance(0.15)) {
           preChargedJune.add(lease.id);
-          entries.push([
-            lease.id,
-            addDays(lastOnTime, 1),
-            period,
-            "late_fee",
-            lateFeeFor(lease.rent, LATE_FEE_PCT, LATE_FEE_MIN, LATE_FEE_MAX),
-            null,
-            "Late fee",
-          ]);
+          entries.push(lateFee);
         } else lateInJune.add(lease.id);
       }
     });

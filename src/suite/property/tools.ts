@@ -5,6 +5,7 @@ import {
   allRows,
   getRow,
   isoDateSchema,
+  requireEntity,
   requireRow,
   roundCents,
   when,
@@ -389,12 +390,7 @@ const assignWorkOrder = defineTool({
       throw new ToolFailure(
         `work order ${work_order_id} is ${String(order.status)}; only unfinished work orders can be assigned`,
       );
-    requireRow(
-      db,
-      "SELECT vendor_id FROM vendors WHERE vendor_id = ?",
-      [vendor_id],
-      vendorId.notFound(vendor_id).message,
-    );
+    requireEntity(db, "vendors", vendorId, vendor_id, "vendor_id");
     if (order.vendor_id === vendor_id)
       throw new ToolFailure(`work order ${work_order_id} is already assigned to ${vendor_id}`);
     db.prepare(

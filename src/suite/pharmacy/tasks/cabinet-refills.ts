@@ -1,15 +1,15 @@
-import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask, sumBy } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readCabinetPars } from "../workspace-facts.js";
-import { isUsable, stockRows, totals } from "./expectations.js";
+import { isUsable, stockRows } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Refill requests the cabinet par sheets call for: location, drug, units. */
 export function expectedRefills(
   state: StateView,
 ): Array<{ location_id: string; drug_id: string; quantity: number }> {
-  const usable = totals(
+  const usable = sumBy(
     stockRows(state).filter(isUsable),
     (row) => `${row.location_id}/${row.drug_id}`,
     (row) => row.quantity,

@@ -1,14 +1,14 @@
-import { allRows, checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, defineTask, sumBy } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { CENTRAL } from "../world.js";
 import { readCentralPar } from "../workspace-facts.js";
-import { isUsable, stockRows, totals } from "./expectations.js";
+import { isUsable, stockRows } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
 export function expectedReorders(state: StateView): Map<string, number> {
-  const usable = totals(
+  const usable = sumBy(
     stockRows(state).filter((row) => row.location_id === CENTRAL && isUsable(row)),
     (row) => row.drug_id,
     (row) => row.quantity,
@@ -17,7 +17,7 @@ export function expectedReorders(state: StateView): Map<string, number> {
     state.db,
     "SELECT drug_id, packs, pack_size FROM purchase_orders WHERE status = 'open'",
   );
-  const onOrder = totals(
+  const onOrder = sumBy(
     open,
     (row) => row.drug_id,
     (row) => row.packs * row.pack_size,

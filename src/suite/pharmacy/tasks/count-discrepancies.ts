@@ -4,17 +4,18 @@ import {
   checkAnswerCount,
   checkStateDiff,
   defineTask,
+  sumBy,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readControlledRules, readCountSheets } from "../workspace-facts.js";
-import { stockRows, totals } from "./expectations.js";
+import { stockRows } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** The discrepancy rows the count sheets and the reporting rule call for. */
 export function expectedDiscrepancies(state: StateView): Array<Record<string, string | number>> {
   const { threshold } = readControlledRules(state);
-  const system = totals(
+  const system = sumBy(
     stockRows(state),
     (row) => `${row.location_id}/${row.drug_id}`,
     (row) => row.quantity,

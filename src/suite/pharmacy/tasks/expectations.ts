@@ -31,17 +31,6 @@ export function isUsable(row: StockView): boolean {
   return row.status === "available" && row.expiry_date >= REFERENCE_DATE;
 }
 
-/** Sum of a quantity over rows, grouped by a key. */
-export function totals<Row>(
-  rows: readonly Row[],
-  key: (row: Row) => string,
-  value: (row: Row) => number,
-): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + value(row));
-  return sums;
-}
-
 /** An answer that is a list of ids, compared as a set. */
 export function idListCheck(answer: string, expected: readonly string[]): Check {
   const given = [

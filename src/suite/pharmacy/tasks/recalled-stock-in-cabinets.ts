@@ -1,8 +1,8 @@
-import { checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import { checkAnswerAmounts, defineTask, sumBy } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { stockRows, totals } from "./expectations.js";
+import { stockRows } from "./expectations.js";
 import { PHARMACY_PY, recallsPy } from "./python.js";
 
 /** Available units of recalled lots still loaded in each cabinet. */
@@ -11,7 +11,7 @@ export function expectedCabinetUnits(state: StateView): Map<string, number> {
   const rows = stockRows(state).filter(
     (row) => row.kind === "cabinet" && lots.has(row.lot_id) && row.status === "available" && row.quantity > 0,
   );
-  return totals(
+  return sumBy(
     rows,
     (row) => row.location_id,
     (row) => row.quantity,

@@ -1,7 +1,13 @@
-import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  allRows,
+  checkAnswerAmounts,
+  defineTask,
+  sumBy,
+} from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
-import { totals } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Units of each schedule II drug dispensed from cabinets in the seven days ending yesterday. */
@@ -14,7 +20,7 @@ export function expectedUsage(state: StateView): Map<string, number> {
     addDays(REFERENCE_DATE, -7),
     addDays(REFERENCE_DATE, -1),
   );
-  return totals(
+  return sumBy(
     rows,
     (row) => row.drug_id,
     (row) => row.quantity,

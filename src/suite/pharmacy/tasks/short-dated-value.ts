@@ -1,8 +1,15 @@
-import { REFERENCE_DATE, addDays, checkAnswerAmounts, defineTask, roundCents } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  checkAnswerAmounts,
+  defineTask,
+  roundCents,
+  sumBy,
+} from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { stockRows, totals } from "./expectations.js";
+import { stockRows } from "./expectations.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Value at unit cost of available short-dated stock, by location. */
@@ -15,7 +22,7 @@ export function expectedShortDated(state: StateView): Map<string, number> {
       row.expiry_date >= REFERENCE_DATE &&
       row.expiry_date <= last,
   );
-  const values = totals(
+  const values = sumBy(
     rows,
     (row) => row.location_id,
     (row) => (row.quantity * row.pack_cost) / row.pack_size,

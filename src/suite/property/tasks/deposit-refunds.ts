@@ -1,15 +1,14 @@
 import {
   REFERENCE_DATE,
   allRows,
-  check,
   checkStateDiff,
   defineTask,
-  nearlyEqual,
   roundCents,
   sumCents,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
+import { checkStatedTotal } from "./answer-total.js";
 import { PROPERTY_PY } from "./python.js";
 
 /** Refund by lease id for this month's move-outs without a recorded refund. */
@@ -52,7 +51,6 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const refunds = expectedRefunds(initial);
   if (refunds.size === 0) throw new Error("generation produced no move-out to settle");
   const total = sumCents(refunds.values());
-  const stated = /\$\s*([\d,]+\.\d{2})/.exec(answer);
   return [
     ...checkStateDiff(initial.db, final.db, [
       {
@@ -61,11 +59,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         added: [...refunds].map(([lease_id, amount]) => ({ lease_id, entry_type: "deposit_refund", amount })),
       },
     ]),
-    check(
-      "answer-total",
-      stated !== null && nearlyEqual(Number(stated[1]!.replace(/,/g, "")), total),
-      `expected a total of $${total.toFixed(2)}`,
-    ),
+    checkStatedTotal(answer, total),
   ];
 }
 

@@ -4,12 +4,12 @@ import {
   check,
   checkStateDiff,
   defineTask,
-  nearlyEqual,
   roundCents,
   sumCents,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
+import { checkStatedTotal } from "./answer-total.js";
 import { graceEnd, lateFeeFor } from "../rules.js";
 import { readAddenda, readApprovedWaivers, readLatePolicy } from "../workspace-facts.js";
 import { LATE_POLICY_PY, PROPERTY_PY } from "./python.js";
@@ -55,7 +55,6 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   // The count is the number before "fees", so a leading date or period in the reply is not taken for it.
   const countMatch = /(\d+)\s+fees?\b/i.exec(answer);
   const count = countMatch === null ? null : Number(countMatch[1]);
-  const totalMatch = /\$\s*([\d,]+\.\d{2})/.exec(answer);
   return [
     ...checkStateDiff(initial.db, final.db, [
       {
@@ -71,11 +70,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       },
     ]),
     check("answer-count", count === fees.size, `expected ${fees.size} fees, answer says ${String(count)}`),
-    check(
-      "answer-total",
-      totalMatch !== null && nearlyEqual(Number(totalMatch[1]!.replace(/,/g, "")), total),
-      `expected a total of $${total.toFixed(2)}`,
-    ),
+    checkStatedTotal(answer, total),
   ];
 }
 
