@@ -149,13 +149,3 @@ export function deliveries(state: StateView): DeliveryRow[] {
        FROM deliveries d JOIN purchase_orders p ON p.po_id = d.po_id ORDER BY d.delivery_id`,
   );
 }
-
-export function sumBy<Row>(
-  rows: readonly Row[],
-  key: (row: Row) => string,
-  value: (row: Row) => number,
-): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0) + value(row));
-  return sums;
-}

@@ -1,7 +1,7 @@
-import { allRows, checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, defineTask, sumBy } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
-import { catalogue, countsByLocation, parsByLocation, sumBy } from "./facts.js";
+import { catalogue, countsByLocation, parsByLocation } from "./facts.js";
 import { RESTAURANT_PY } from "./python.js";
 
 /** The orders the purchasing policy calls for: latest count plus open orders below par, whole cases up to it. */
