@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   cachedStatement,
   defineGetTool,
@@ -8,7 +8,7 @@ import {
   insertRow,
   isoDateSchema,
   REFERENCE_DATE,
-  requireRow,
+  requireEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -18,20 +18,6 @@ import { binId, contractId, elevatorId, memberId, ticketId } from "./schema.js";
 import { GRADE_FACTORS, round2, settledBushels } from "./world.js";
 
 const cropSchema = z.enum(["corn", "soybeans"]);
-
-function requireId(
-  db: ToolContext["db"],
-  table: string,
-  format: IdFormat,
-  id: string,
-): Record<string, unknown> {
-  return requireRow(
-    db,
-    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
-}
 
 const listElevators = defineListTool({
   name: "list_elevators",
@@ -122,8 +108,8 @@ const createTicket = defineTool({
     designation: z.enum(["contract", "spot", "storage"]).describe("The account on the ticket"),
   }),
   handler: (input, { db }: ToolContext) => {
-    requireId(db, "elevators", elevatorId, input.elevator_id);
-    requireId(db, "members", memberId, input.member_id);
+    requireEntity(db, "elevators", elevatorId, input.elevator_id);
+    requireEntity(db, "members", memberId, input.member_id);
     if (getRow(db, "SELECT 1 AS x FROM tickets WHERE ticket_id = ?", input.ticket_id))
       throw new ToolFailure(`ticket ${input.ticket_id} is already keyed; use get_ticket to see it`);
     if (input.tare_lb >= input.gross_lb) throw new ToolFailure("tare_lb must be below gross_lb");
@@ -195,8 +181,8 @@ const applyTicket = defineTool({
     contract_id: contractId.schema("The contract"),
   }),
   handler: ({ ticket_id, contract_id }, { db }: ToolContext) => {
-    const ticket = requireId(db, "tickets", ticketId, ticket_id);
-    const contract = requireId(db, "contracts", contractId, contract_id);
+    const ticket = requireEntity(db, "tickets", ticketId, ticket_id);
+    const contract = requireEntity(db, "contracts", contractId, contract_id);
     if (ticket.status !== "active") throw new ToolFailure(`ticket ${ticket_id} is void`);
     if (contract.status !== "open")
       throw new ToolFailure(`contract ${contract_id} is ${String(contract.status)}, not open`);
@@ -261,7 +247,7 @@ const raiseBinAlert = defineTool({
     note: z.string().min(3).max(200).describe("What was seen"),
   }),
   handler: ({ bin_id, note }, { db }: ToolContext) => {
-    requireId(db, "bins", binId, bin_id);
+    requireEntity(db, "bins", binId, bin_id);
     return {
       alert: insertRow(db, "bin_alerts", { bin_id, raised_on: REFERENCE_DATE, status: "open", note }),
     };

@@ -1,20 +1,16 @@
 import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir } from "../../core/index.js";
-import type { TempDir } from "../../core/index.js";
 import {
   allRows,
   buildInstance,
   listWorkspaceFiles,
   openStateView,
+  openToolBench,
   tableContent,
   tableNames,
 } from "../../envs/index.js";
-import type { Instance } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
-import type { ToolCallResult } from "../../runtime/index.js";
+import type { ToolBench } from "../../envs/index.js";
 import { seconds } from "./clock.js";
 import { counterIncrease, requestDurationMs, rootCauses } from "./facts.js";
 import { javaTrace, nginxAccessLine } from "./render-logs.js";
@@ -26,42 +22,10 @@ import { expectedP95 } from "./tasks/p95-latency.js";
 import { oncallTools, replicaTimesOut, trackerConflicts } from "./tools.js";
 import { ZONES } from "./clock.js";
 
-let cache: TempDir;
-let instance: Instance;
-let db: Database.Database;
+let bench: ToolBench;
 
-beforeAll(() => {
-  cache = createTempDir("oncall-test");
-  instance = buildInstance(ackSlaBreachesTask, "v0", 3, cache.path);
-  const episodeDbPath = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDbPath);
-  db = new Database(episodeDbPath);
-});
-
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
-
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = oncallTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
+beforeAll(() => (bench = openToolBench(ackSlaBreachesTask, oncallTools)));
+afterAll(() => bench.close());
 
 describe("oncall generator", () => {
   it("is deterministic per seed and differs across seeds", () => {
@@ -75,14 +39,14 @@ describe("oncall generator", () => {
         handle.close();
       }
     };
-    const again = buildInstance(ackSlaBreachesTask, "v0", 3, join(cache.path, "again"));
-    const other = buildInstance(ackSlaBreachesTask, "v0", 4, join(cache.path, "other"));
-    expect(content(again.dbPath)).toBe(content(instance.dbPath));
-    expect(content(other.dbPath)).not.toBe(content(instance.dbPath));
+    const again = buildInstance(ackSlaBreachesTask, "v0", 3, join(bench.dir, "again"));
+    const other = buildInstance(ackSlaBreachesTask, "v0", 4, join(bench.dir, "other"));
+    expect(content(again.dbPath)).toBe(content(bench.instance.dbPath));
+    expect(content(other.dbPath)).not.toBe(content(bench.instance.dbPath));
   });
 
   it("writes the policies, the schedule, one export per service, postmortems and cover requests", () => {
-    const paths = listWorkspaceFiles(instance.workspaceDir);
+    const paths = listWorkspaceFiles(bench.instance.workspaceDir);
     expect(paths.filter((path) => path.startsWith("policies/"))).toEqual([
       "policies/paging-policy.md",
       "policies/slo-policy.md",
@@ -98,61 +62,63 @@ describe("oncall generator", () => {
 
 describe("oncall tools", () => {
   it("rate-limits the first request for a page listing's first page, then pages normally", async () => {
-    expect(errorText(await call("list_pages", { severity: "sev1" }))).toMatch(/429 Too Many Requests/);
-    const first = await value("list_pages", { severity: "sev1" });
+    expect(bench.errorText(await bench.call("list_pages", { severity: "sev1" }))).toMatch(
+      /429 Too Many Requests/,
+    );
+    const first = await bench.value("list_pages", { severity: "sev1" });
     expect(Object.keys(first)).toEqual(["pages", "page", "per_page", "total", "has_more"]);
     expect((first.pages as Array<{ severity: string }>).every((page) => page.severity === "sev1")).toBe(true);
   });
 
   it("answers some page lookups with an error body without isError, then the same call succeeds", async () => {
-    const failed = await call("get_page", { page_id: "PG-00004" });
+    const failed = await bench.call("get_page", { page_id: "PG-00004" });
     expect(failed.isError).toBeFalsy();
     expect(failed.structuredContent).toMatchObject({ status: "error" });
-    expect(await value("get_page", { page_id: "PG-00004" })).toHaveProperty("page.page_id", "PG-00004");
+    expect(await bench.value("get_page", { page_id: "PG-00004" })).toHaveProperty("page.page_id", "PG-00004");
   });
 
   it("pages raw log lines, marks a slow shard's page partial once, and splits a trace across pages", async () => {
-    const service = (await value("list_services", {})).services as Array<{ service: string }>;
+    const service = (await bench.value("list_services", {})).services as Array<{ service: string }>;
     const name = service.find((item) => item.service === "checkout-api")!.service;
-    const first = await value("fetch_logs", { service: name, date: "2025-06-29" });
+    const first = await bench.value("fetch_logs", { service: name, date: "2025-06-29" });
     expect(first.lines).toHaveLength(20);
     expect(first.has_more).toBe(true);
     expect((first.lines as string[])[16]).toMatch(/ ERROR \[/);
-    const partial = await value("fetch_logs", { service: name, date: "2025-06-29", page: 2 });
+    const partial = await bench.value("fetch_logs", { service: name, date: "2025-06-29", page: 2 });
     expect(partial).toMatchObject({ status: "partial", lines: [], has_more: false });
-    const second = await value("fetch_logs", { service: name, date: "2025-06-29", page: 2 });
+    const second = await bench.value("fetch_logs", { service: name, date: "2025-06-29", page: 2 });
     expect((second.lines as string[])[0]).toMatch(/^Caused by: java\.net\.SocketTimeoutException/);
   });
 
   it("teaches what a log query needs", async () => {
-    expect(errorText(await call("fetch_logs", { service: "nope-api", date: "2025-06-29" }))).toMatch(
-      /use list_services/,
-    );
-    expect(errorText(await call("fetch_logs", { service: "checkout-api", date: "2025-06-01" }))).toMatch(
-      /log store keeps 2025-06-28/,
-    );
-    expect(errorText(await call("get_incident", { incident_id: "INC-12" }))).toMatch(/INC-0123/);
+    expect(
+      bench.errorText(await bench.call("fetch_logs", { service: "nope-api", date: "2025-06-29" })),
+    ).toMatch(/use list_services/);
+    expect(
+      bench.errorText(await bench.call("fetch_logs", { service: "checkout-api", date: "2025-06-01" })),
+    ).toMatch(/log store keeps 2025-06-28/);
+    expect(bench.errorText(await bench.call("get_incident", { incident_id: "INC-12" }))).toMatch(/INC-0123/);
   });
 
   it("refuses an override for an engineer of another team and an escalation of a resolved incident", async () => {
-    const engineers = (await value("list_engineers", { team: "growth" })).engineers as Array<{
+    const engineers = (await bench.value("list_engineers", { team: "growth" })).engineers as Array<{
       engineer_id: string;
     }>;
-    const refused = await call("set_schedule_override", {
+    const refused = await bench.call("set_schedule_override", {
       team: "platform",
       role: "secondary",
       engineer_id: engineers[0]!.engineer_id,
       starts_at: "2025-07-01T00:00:00Z",
       ends_at: "2025-07-01T08:00:00Z",
     });
-    expect(errorText(refused)).toMatch(/is on team growth/);
-    const resolved = (await value("list_incidents", { status: "resolved" })).incidents as Array<{
+    expect(bench.errorText(refused)).toMatch(/is on team growth/);
+    const resolved = (await bench.value("list_incidents", { status: "resolved" })).incidents as Array<{
       incident_id: string;
     }>;
     const incident = resolved.find((item) => Number(item.incident_id.slice(4)) % 5 !== 2)!;
     expect(
-      errorText(
-        await call("escalate_incident", {
+      bench.errorText(
+        await bench.call("escalate_incident", {
           incident_id: incident.incident_id,
           engineer_id: engineers[0]!.engineer_id,
         }),
@@ -216,7 +182,7 @@ describe("oncall readers", () => {
 describe("oncall plants", () => {
   // Each assertion fails at seed 0 without its plant (checked by disabling each one).
   it("plants the cases the near-misses need", () => {
-    const built = buildInstance(ackSlaBreachesTask, "v0", 0, join(cache.path, "seed-0"));
+    const built = buildInstance(ackSlaBreachesTask, "v0", 0, join(bench.dir, "seed-0"));
     const state = openStateView(built.dbPath, built.workspaceDir);
     const view = state.view;
     try {

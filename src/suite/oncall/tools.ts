@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   allRows,
   cachedStatement,
@@ -8,6 +8,7 @@ import {
   getRow,
   insertRow,
   isoDateSchema,
+  requireEntity,
   requireRow,
   when,
   withSilentFailures,
@@ -28,21 +29,6 @@ const utcSchema = z
 function requireService(db: ToolContext["db"], service: string): void {
   const message = `service '${service}' not found; use list_services to find service names`;
   requireRow(db, "SELECT service FROM services WHERE service = ?", [service], message);
-}
-
-/** The row an id names, or the id format's teaching not-found error. */
-function requireId(
-  db: ToolContext["db"],
-  table: string,
-  format: IdFormat,
-  id: string,
-): Record<string, unknown> {
-  return requireRow(
-    db,
-    `SELECT * FROM ${table} WHERE ${format.field} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
 }
 
 const listServices = defineListTool({
@@ -117,8 +103,8 @@ const assignPage = defineTool({
     engineer_id: engineerId.schema("The engineer"),
   }),
   handler: ({ page_id, engineer_id }, { db }: ToolContext) => {
-    requireId(db, "pages", pageId, page_id);
-    requireId(db, "engineers", engineerId, engineer_id);
+    requireEntity(db, "pages", pageId, page_id);
+    requireEntity(db, "engineers", engineerId, engineer_id);
     cachedStatement(db, "UPDATE pages SET assigned_to = ? WHERE page_id = ?").run(engineer_id, page_id);
     return { page: getRow(db, "SELECT * FROM pages WHERE page_id = ?", page_id) };
   },
@@ -189,8 +175,8 @@ const escalateIncident = defineTool({
     engineer_id: engineerId.schema("Who it escalates to"),
   }),
   handler: ({ incident_id, engineer_id }, { db }: ToolContext) => {
-    const incident = requireId(db, "incidents", incidentId, incident_id);
-    requireId(db, "engineers", engineerId, engineer_id);
+    const incident = requireEntity(db, "incidents", incidentId, incident_id);
+    requireEntity(db, "engineers", engineerId, engineer_id);
     if (incident.status !== "triggered")
       throw new ToolFailure(
         `incident ${incident_id} is ${String(incident.status)}; only triggered incidents are escalated`,
@@ -244,8 +230,8 @@ const fileActionItem = defineTool({
     due_date: isoDateSchema.describe("Due date, YYYY-MM-DD"),
   }),
   handler: ({ incident_id, title, owner_id, due_date }, { db }: ToolContext) => {
-    requireId(db, "incidents", incidentId, incident_id);
-    requireId(db, "engineers", engineerId, owner_id);
+    requireEntity(db, "incidents", incidentId, incident_id);
+    requireEntity(db, "engineers", engineerId, owner_id);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM action_items")!.n;
     const row = {
       action_item_id: actionItemId.format(count + 1),
@@ -281,7 +267,7 @@ const setScheduleOverride = defineTool({
     ends_at: utcSchema.describe("End, UTC"),
   }),
   handler: ({ team, role, engineer_id, starts_at, ends_at }, { db }: ToolContext) => {
-    const engineer = requireId(db, "engineers", engineerId, engineer_id);
+    const engineer = requireEntity(db, "engineers", engineerId, engineer_id);
     if (engineer.team !== team)
       throw new ToolFailure(`${engineer_id} is on team ${String(engineer.team)}, not ${team}`);
     if (ends_at <= starts_at)

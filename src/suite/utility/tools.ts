@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   allRows,
   cachedStatement,
@@ -8,7 +8,7 @@ import {
   getRow,
   insertRow,
   isoDateSchema,
-  requireRow,
+  requireEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -22,10 +22,6 @@ const prioritySchema = z.enum(PRIORITIES);
 const utcSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "expected a UTC timestamp like 2025-06-28T14:05:00Z");
-
-/** The row an id names, or the id format's teaching not-found error. */
-const requireId = (db: ToolContext["db"], table: string, format: IdFormat, id: string) =>
-  requireRow(db, `SELECT * FROM ${table} WHERE ${format.field} = ?`, [id], format.notFound(id).message);
 
 const listFeeders = defineListTool({
   name: "list_feeders",
@@ -106,7 +102,7 @@ const recordMeterRead = defineTool({
     reading: z.number().int().min(0).describe("The register reading (whole units)"),
   }),
   handler: ({ meter_id, read_date, reading }, { db }: ToolContext) => {
-    requireId(db, "meters", meterId, meter_id);
+    requireEntity(db, "meters", meterId, meter_id);
     const row = { meter_id, read_date, reading, read_type: "actual", source: "field" };
     insertRow(db, "meter_reads", row);
     return { read: row };
@@ -167,7 +163,7 @@ const createWorkOrder = defineTool({
     description: z.string().min(3).max(200).describe("What is to be done"),
   }),
   handler: ({ meter_id, kind, priority, description }, { db }: ToolContext) => {
-    const meter = requireId(db, "meters", meterId, meter_id);
+    const meter = requireEntity(db, "meters", meterId, meter_id);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM work_orders")!.n;
     const row = insertRow(db, "work_orders", {
       work_order_id: workOrderId.format(count + 1),
@@ -195,8 +191,8 @@ const dispatchWorkOrder = defineTool({
     crew_id: crewId.schema("The crew"),
   }),
   handler: ({ work_order_id, crew_id }, { db }: ToolContext) => {
-    const wo = requireId(db, "work_orders", workOrderId, work_order_id);
-    const crew = requireId(db, "crews", crewId, crew_id);
+    const wo = requireEntity(db, "work_orders", workOrderId, work_order_id);
+    const crew = requireEntity(db, "crews", crewId, crew_id);
     if (wo.status !== "open")
       throw new ToolFailure(`work order ${work_order_id} is ${String(wo.status)}, not open`);
     if (crew.skill !== wo.utility)
@@ -221,7 +217,7 @@ const completeWorkOrder = defineTool({
     completed_at: utcSchema.describe("When the work was finished, UTC"),
   }),
   handler: ({ work_order_id, completed_at }, { db }: ToolContext) => {
-    const wo = requireId(db, "work_orders", workOrderId, work_order_id);
+    const wo = requireEntity(db, "work_orders", workOrderId, work_order_id);
     if (wo.status !== "dispatched")
       throw new ToolFailure(
         `work order ${work_order_id} is ${String(wo.status)}; only dispatched orders are completed`,
@@ -256,7 +252,7 @@ const getTruckStock = defineTool({
   kind: "read",
   inputSchema: z.object({ crew_id: crewId.schema("The crew") }),
   handler: ({ crew_id }, { db }: ToolContext) => {
-    requireId(db, "crews", crewId, crew_id);
+    requireEntity(db, "crews", crewId, crew_id);
     const items = allRows(
       db,
       "SELECT s.sku, p.description, s.quantity FROM truck_stock s JOIN parts p ON p.sku = s.sku WHERE s.crew_id = ? ORDER BY s.sku",

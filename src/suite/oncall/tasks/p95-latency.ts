@@ -3,6 +3,7 @@ import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { logLines, requestDurationMs } from "../facts.js";
 import { LOG_DATES } from "../world.js";
 import { defineOncallTask } from "./common.js";
+import { partialTrustingReader } from "./python.js";
 
 /** Nearest-rank p95 of every service's logged user requests over the log store's days, in ms. */
 export function expectedP95(state: StateView): Map<string, number> {
@@ -27,15 +28,7 @@ type Variant = { nginxOnly?: boolean; trustPartial?: boolean; firstPage?: boolea
 
 function cell(variant: Variant): string {
   const lines = variant.trustPartial
-    ? String.raw`
-def day_lines(service, date):
-    lines, page = [], 1
-    while True:
-        result = tools.fetch_logs(service=service, date=date, page=page)
-        lines.extend(result.get("lines", []))
-        if not result.get("has_more"):
-            return lines
-        page += 1`
+    ? partialTrustingReader("day_lines", ["return lines"])
     : variant.firstPage
       ? String.raw`
 def day_lines(service, date):

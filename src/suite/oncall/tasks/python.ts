@@ -56,3 +56,19 @@ def load_schedule(use_overrides=True, keep_cancelled=False, midnight=False):
     return on_call
 print("helpers ready")
 `;
+
+/**
+ * A near-miss log reader `name(service, date)` that calls fetch_logs without `call`'s retries, so a page
+ * marked partial (empty, `has_more` false) ends the day's log; `finish` are the lines that hand back `lines`.
+ */
+export function partialTrustingReader(name: string, finish: readonly string[]): string {
+  return String.raw`
+def ${name}(service, date):
+    lines, page = [], 1
+    while True:
+        result = tools.fetch_logs(service=service, date=date, page=page)
+        lines.extend(result.get("lines", []))
+        if not result.get("has_more"):
+${finish.map((line) => `            ${line}`).join("\n")}
+        page += 1`;
+}

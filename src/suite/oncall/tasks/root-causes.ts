@@ -3,6 +3,7 @@ import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { logLines, rootCauses } from "../facts.js";
 import { LOG_DATES } from "../world.js";
 import { defineOncallTask } from "./common.js";
+import { partialTrustingReader } from "./python.js";
 
 /** How many stack traces each root-cause exception class ends, across every service's logs. */
 export function expectedRootCauses(state: StateView): Map<string, number> {
@@ -35,16 +36,7 @@ def chunks(service, date):
             return
         page += 1`
     : variant.trustPartial
-      ? String.raw`
-def chunks(service, date):
-    lines, page = [], 1
-    while True:
-        result = tools.fetch_logs(service=service, date=date, page=page)
-        lines.extend(result.get("lines", []))
-        if not result.get("has_more"):
-            yield lines
-            return
-        page += 1`
+      ? partialTrustingReader("chunks", ["yield lines", "return"])
       : String.raw`
 def chunks(service, date):
     yield log_lines(service, date)`;
