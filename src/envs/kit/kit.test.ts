@@ -25,6 +25,7 @@ import { insertKeyedRow } from "./keyed-rows.js";
 import { writeEmailsBySent } from "./email-folder.js";
 import { openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
+import { pythonPager } from "./python-pager.js";
 import {
   addBusinessDays,
   addDays,
@@ -997,5 +998,29 @@ describe("sumBy", () => {
       ["LOC-04", 12],
       ["LOC-02", 3],
     ]);
+  });
+});
+
+describe("pythonPager", () => {
+  it("pages through a listing via the domain's own call, stopping early on its condition", () => {
+    const listing = `
+ITEMS = list(range(1, 121))
+CALLS = []
+NEAR = set()
+def call(name, page, per_page, **filters):
+    CALLS.append((name, page, filters))
+    chunk = ITEMS[(page - 1) * per_page : page * per_page]
+    return {"rows": chunk, "has_more": page * per_page < len(ITEMS)}
+`;
+    const pager = pythonPager({ name: "all_rows", toolParam: "tool", stopWhen: '"first-page" in NEAR' });
+    expect(pager.endsWith("page += 1")).toBe(true);
+    const program = `import json\n${listing}\n${pager}\nfull = all_rows("list_rows", "rows", status="open")
+NEAR.add("first-page")
+print(json.dumps([len(full), full[-1], len(all_rows("list_rows", "rows")), CALLS[0]]))`;
+    const output = execFileSync("python3", ["-c", program]);
+    expect(JSON.parse(output.toString())).toEqual([120, 120, 50, ["list_rows", 1, { status: "open" }]]);
+    expect(pythonPager()).toContain(
+      "def fetch(name, key, **filters):\n    items, page = [], 1\n    while True:\n        result = call(name, page=page",
+    );
   });
 });

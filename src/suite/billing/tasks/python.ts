@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 
 /** The first cell of every billing oracle and near-miss: imports, paging helpers, a retrying pager. */
 export const BILLING_PY = String.raw`
@@ -14,14 +14,7 @@ def call_retrying(tool, attempts=4, **args):
             if attempt == attempts - 1:
                 raise
 
-def fetch_all_retrying(tool, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call_retrying(tool, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
+${pythonPager({ name: "fetch_all_retrying", via: "call_retrying", toolParam: "tool" })}
 
 def workspace_files(under="."):
     paths, page = [], 1

@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 
 /**
  * The first cell of every customs oracle and near-miss: retrying calls, paging, reading the scanned pages
@@ -21,14 +21,7 @@ def call(name, **kwargs):
             last = error
     raise RuntimeError(f"{name} kept failing: {last}")
 
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
+${pythonPager()}
 
 def page_text(doc_id, page):
     for attempt in range(5):

@@ -1,5 +1,5 @@
 import { PYTHON_MARKDOWN_HELPERS, PYTHON_OCR_HELPERS } from "../../../envs/index.js";
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 import { REFERENCE_DATE, type NearMiss } from "../../../envs/index.js";
 import { CATEGORIES, PATHS } from "../rules.js";
 
@@ -25,14 +25,7 @@ def call(name, **kwargs):
                 raise
     raise RuntimeError(f"{name} kept failing")
 
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"] or "first-page-only" in NEAR:
-            return items
-        page += 1
+${pythonPager({ stopWhen: '"first-page-only" in NEAR' })}
 
 def page_text(doc_id, page):
     for attempt in range(6):

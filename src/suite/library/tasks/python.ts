@@ -1,4 +1,4 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 
 /**
  * The first cell of every library oracle and near-miss: retrying calls, paging, reading MARC records,
@@ -26,14 +26,7 @@ def call(name, **kwargs):
             last = error
     raise RuntimeError(f"{name} kept failing: {last}")
 
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"] or "first-page" in NEAR:
-            return items
-        page += 1
+${pythonPager({ stopWhen: '"first-page" in NEAR' })}
 
 def marc_fields(marc):
     fields = []

@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE, pythonPager } from "../../../envs/index.js";
 
 /**
  * The first cell of every newsroom oracle and near-miss. `fetch_all` and `call` retry what the desk's APIs do
@@ -22,14 +22,7 @@ def call(tool, **args):
         if not (isinstance(result, dict) and result.get("status") == "error") or attempt == 3:
             return result
 
-def fetch_all(tool, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(tool, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
+${pythonPager({ name: "fetch_all", toolParam: "tool" })}
 
 def workspace_files(under):
     return [item["path"] for item in fetch_all("list_files", "files", path=under)]

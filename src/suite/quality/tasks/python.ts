@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 
 /**
  * The first cell of every quality oracle and near-miss: the shared pagers plus `call`, which retries a tool
@@ -22,14 +22,7 @@ def call(name, **args):
         return result
     raise RuntimeError("%s kept failing: %s" % (name, last))
 
-def all_pages(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"]:
-            return items
-        page += 1
+${pythonPager({ name: "all_pages" })}
 
 def day(text):
     return date.fromisoformat(text[:10])

@@ -2,6 +2,7 @@ import {
   PYTHON_MARKDOWN_HELPERS,
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
+  pythonPager,
   type NearMiss,
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
@@ -32,14 +33,7 @@ def call(name, **kwargs):
         return result
     raise RuntimeError(name + " kept failing")
 
-def fetch(name, key, **filters):
-    items, page = [], 1
-    while True:
-        result = call(name, page=page, per_page=50, **filters)
-        items.extend(result[key])
-        if not result["has_more"] or "first-page" in NEAR:
-            return items
-        page += 1
+${pythonPager({ stopWhen: '"first-page" in NEAR' })}
 
 def add_days(day, n):
     return (date.fromisoformat(day) + timedelta(days=n)).isoformat()

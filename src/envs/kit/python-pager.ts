@@ -1,0 +1,30 @@
+/** How `pythonPager` names its function and what it requests each page through. */
+export interface PythonPagerOptions {
+  /** The Python function defined (default `fetch`). */
+  name?: string;
+  /** The Python function each page is requested through, e.g. a domain's retrying `call` (default `call`). */
+  via?: string;
+  /** The parameter that takes the tool's name (default `name`). */
+  toolParam?: string;
+  /** A Python condition that also ends paging after a page, e.g. `"first-page" in NEAR` for a near-miss. */
+  stopWhen?: string;
+}
+
+/**
+ * Python for an oracle's first cell: `fetch(name, key, **filters)` pages through a listing (`page`,
+ * `per_page=50`, `has_more`) by calling the domain's own retrying function, and returns every item under `key`.
+ * It is the pager of `pythonClientHelpers` for domains that keep their own `call`. The text has no trailing
+ * newline, so it takes the place of the function's lines in a template.
+ */
+export function pythonPager(options: PythonPagerOptions = {}): string {
+  const { name = "fetch", via = "call", toolParam = "name", stopWhen } = options;
+  const stop = stopWhen === undefined ? "" : ` or ${stopWhen}`;
+  return `def ${name}(${toolParam}, key, **filters):
+    items, page = [], 1
+    while True:
+        result = ${via}(${toolParam}, page=page, per_page=50, **filters)
+        items.extend(result[key])
+        if not result["has_more"]${stop}:
+            return items
+        page += 1`;
+}
