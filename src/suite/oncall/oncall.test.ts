@@ -1,9 +1,6 @@
 import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir } from "../../core/index.js";
-import type { TempDir } from "../../core/index.js";
 import {
   allRows,
   buildInstance,
@@ -11,9 +8,10 @@ import {
   openStateView,
   tableContent,
   tableNames,
+  openToolBench,
+  type ToolBench,
 } from "../../envs/index.js";
 import type { Instance } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
 import { seconds } from "./clock.js";
 import { counterIncrease, requestDurationMs, rootCauses } from "./facts.js";
@@ -26,42 +24,20 @@ import { expectedP95 } from "./tasks/p95-latency.js";
 import { oncallTools, replicaTimesOut, trackerConflicts } from "./tools.js";
 import { ZONES } from "./clock.js";
 
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
-let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("oncall-test");
-  instance = buildInstance(ackSlaBreachesTask, "v0", 3, cache.path);
-  const episodeDbPath = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDbPath);
-  db = new Database(episodeDbPath);
+  bench = openToolBench(ackSlaBreachesTask, oncallTools);
+  ({ instance } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = oncallTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
+  bench.value(name, args);
+const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 describe("oncall generator", () => {
   it("is deterministic per seed and differs across seeds", () => {
@@ -75,8 +51,8 @@ describe("oncall generator", () => {
         handle.close();
       }
     };
-    const again = buildInstance(ackSlaBreachesTask, "v0", 3, join(cache.path, "again"));
-    const other = buildInstance(ackSlaBreachesTask, "v0", 4, join(cache.path, "other"));
+    const again = buildInstance(ackSlaBreachesTask, "v0", 3, join(bench.dir, "again"));
+    const other = buildInstance(ackSlaBreachesTask, "v0", 4, join(bench.dir, "other"));
     expect(content(again.dbPath)).toBe(content(instance.dbPath));
     expect(content(other.dbPath)).not.toBe(content(instance.dbPath));
   });
@@ -216,7 +192,7 @@ describe("oncall readers", () => {
 describe("oncall plants", () => {
   // Each assertion fails at seed 0 without its plant (checked by disabling each one).
   it("plants the cases the near-misses need", () => {
-    const built = buildInstance(ackSlaBreachesTask, "v0", 0, join(cache.path, "seed-0"));
+    const built = buildInstance(ackSlaBreachesTask, "v0", 0, join(bench.dir, "seed-0"));
     const state = openStateView(built.dbPath, built.workspaceDir);
     const view = state.view;
     try {
