@@ -1,47 +1,36 @@
 import Database from "better-sqlite3";
-import { copyFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, openStateView, type Instance } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { createTempDir } from "../../core/index.js";
+import {
+  buildInstance,
+  openStateView,
+  type Instance,
+  openToolBench,
+  type ToolBench,
+} from "../../envs/index.js";
+import { type ToolCallResult, resultText } from "../../runtime/index.js";
 import { billingTasks } from "./index.js";
 import { PLANS, graduatedCharge } from "./rules.js";
 import { expectedSuspensions, paymentPlanCustomers } from "./tasks/dunning-suspensions.js";
 import { answerAmount } from "./tasks/expectations.js";
 import { expectedRequestCredits, readRequests } from "./tasks/support-credit-requests.js";
 import { billingTools } from "./tools.js";
-
 const task = billingTasks.find((candidate) => candidate.id === "billing.dunning-suspensions")!;
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
 let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("billing-test");
-  instance = buildInstance(task, "v0", 3, cache.path);
-  const episodeDb = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDb);
-  db = new Database(episodeDb);
+  bench = openToolBench(task, billingTools);
+  ({ instance, db } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = billingTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-function text(result: ToolCallResult): string {
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const text = (result: ToolCallResult): string => resultText(result);
 
 describe("billing generator", () => {
   it("is deterministic per seed and differs across seeds", () => {

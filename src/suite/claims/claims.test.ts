@@ -1,10 +1,17 @@
 import Database from "better-sqlite3";
-import { copyFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView, type Instance } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { createTempDir } from "../../core/index.js";
+import {
+  buildInstance,
+  listWorkspaceFiles,
+  openStateView,
+  type Instance,
+  openToolBench,
+  type ToolBench,
+} from "../../envs/index.js";
+import { type ToolCallResult, resultText } from "../../runtime/index.js";
 import { claimsTasks } from "./index.js";
 import {
   COVERAGE_RULES_PATH,
@@ -16,35 +23,19 @@ import {
 import { claimsOutsidePeriod, lossOutsidePeriodTask } from "./tasks/loss-outside-period.js";
 import { expectedReassignment, reassignLeaveClaimsTask } from "./tasks/reassign-leave-claims.js";
 import { claimsTools } from "./tools.js";
-
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
 let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("claims-test");
-  instance = buildInstance(lossOutsidePeriodTask, "v0", 3, cache.path);
-  const episodeDb = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDb);
-  db = new Database(episodeDb);
+  bench = openToolBench(lossOutsidePeriodTask, claimsTools);
+  ({ instance, db } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = claimsTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-const text = (result: ToolCallResult): string =>
-  result.content.map((part) => ("text" in part ? part.text : "")).join("");
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const text = (result: ToolCallResult): string => resultText(result);
 
 describe("claims tools", () => {
   it("paginates claims with the suite envelope and a total order", async () => {

@@ -1,17 +1,16 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir } from "../../core/index.js";
-import type { TempDir } from "../../core/index.js";
 import {
   buildInstance,
   listWorkspaceFiles,
   openStateView,
+  openToolBench,
   type Instance,
-  type ToolContext,
+  type ToolBench,
 } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
 import { computeBalances } from "./billing.js";
 import { clinicTasks } from "./index.js";
@@ -23,39 +22,24 @@ import { clinicTools } from "./tools.js";
 import { readCoverage, readLeaveMemo, readRoster } from "./workspace-facts.js";
 
 const task = clinicTasks[0]!;
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
 let db: Database.Database;
-let context: ToolContext;
 
 beforeAll(() => {
-  cache = createTempDir("clinic-test");
-  instance = buildInstance(task, "v0", 0, cache.path);
-  // A private writable copy, as an episode would get.
-  db = new Database(readFileSync(instance.dbPath));
-  context = { db, workspaceDir: instance.workspaceDir };
+  bench = openToolBench(task, clinicTools, { seed: 0 });
+  ({ instance, db } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const definition = clinicTools.find((tool) => tool.name === name);
-  if (!definition) throw new Error(`no tool ${name}`);
-  return bindTool(definition, context).call(args, { signal: new AbortController().signal, timeoutMs: 5_000 });
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
 
 // Tool results are JSON documents; the tests read them loosely rather than restating every schema.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ToolJson = any;
 
-async function value(name: string, args: Record<string, unknown>): Promise<ToolJson> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(result.content[0]?.text);
-  return result.structuredContent as ToolJson;
-}
+const value = (name: string, args: Record<string, unknown>): Promise<ToolJson> => bench.value(name, args);
 
 describe("clinic generator", () => {
   it("is deterministic for a seed and scale", () => {

@@ -1,54 +1,34 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
+import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededRandom } from "../../core/index.js";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView, type Instance } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import {
+  listWorkspaceFiles,
+  openStateView,
+  type Instance,
+  openToolBench,
+  type ToolBench,
+} from "../../envs/index.js";
+import { type ToolCallResult } from "../../runtime/index.js";
 import { INVOICE_LINE, readRules, readShipments, valuate } from "./facts.js";
 import { customsTasks } from "./index.js";
 import { hyphenate, ocrConfuse, renderPages } from "./render-ocr.js";
 import { expectedEntries, fileEntriesTask } from "./tasks/file-entries.js";
 import { customsTools } from "./tools.js";
-
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
 let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("customs-test");
-  instance = buildInstance(fileEntriesTask, "v0", 3, cache.path);
-  // The instance is immutable: tools write to a private copy, as an episode does.
-  const episodePath = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodePath);
-  db = new Database(episodePath);
+  bench = openToolBench(fileEntriesTask, customsTools);
+  ({ instance, db } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = customsTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
+  bench.value(name, args);
+const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 describe("customs generator", () => {
   it("writes the four rule documents and nine advisories at v0", () => {

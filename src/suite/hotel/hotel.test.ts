@@ -1,40 +1,32 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { REFERENCE_DATE, buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import {
+  REFERENCE_DATE,
+  buildInstance,
+  listWorkspaceFiles,
+  openStateView,
+  openToolBench,
+  type ToolBench,
+} from "../../envs/index.js";
+import { resultText } from "../../runtime/index.js";
 import { hotelTasks } from "./index.js";
 import * as expect_ from "./tasks/expectations.js";
 import { hotelTools } from "./tools.js";
 
-let cache: TempDir;
-let instance: Instance;
-let db: Database.Database;
-beforeAll(() => {
-  cache = createTempDir("hotel-test");
-  instance = buildInstance(hotelTasks[0]!, "v0", 3, cache.path);
-  copyFileSync(instance.dbPath, join(cache.path, "episode.sqlite"));
-  db = new Database(join(cache.path, "episode.sqlite"));
-});
-afterAll(() => (db.close(), cache.dispose()));
+let bench: ToolBench;
+
+beforeAll(() => (bench = openToolBench(hotelTasks[0]!, hotelTools)));
+afterAll(() => bench.close());
 
 async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; text: string }> {
-  const tool = hotelTools.find((candidate) => candidate.name === name)!;
-  const result = await bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-  const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
-  return { error: result.isError === true, text };
+  const result = await bench.call(name, args);
+  return { error: result.isError === true, text: resultText(result) };
 }
+
 const open = (url: string) => call("pms_navigate", { url });
 
 describe("hotel", () => {
   it.each([0, 1, 5, 7])("plants what every task turns on (seed %i)", (seed) => {
-    const built = buildInstance(hotelTasks[0]!, "v0", seed, cache.path);
+    const built = buildInstance(hotelTasks[0]!, "v0", seed, bench.dir);
     const state = openStateView(built.dbPath, built.workspaceDir);
     try {
       const { view } = state;
@@ -59,7 +51,7 @@ describe("hotel", () => {
     expect((await open("/reservations/R-000001")).text).toContain("404 Not Found");
     expect((await open("https://example.com/")).error).toBe(true);
     const sql = "SELECT reservation_id, room_no FROM reservations WHERE arrival = ? AND room_no > ''";
-    const row = db.prepare(sql).get(REFERENCE_DATE) as Record<string, string>;
+    const row = bench.db.prepare(sql).get(REFERENCE_DATE) as Record<string, string>;
     const move = () =>
       call("pms_submit_form", {
         url: `/reservations/${row.reservation_id}/move`,

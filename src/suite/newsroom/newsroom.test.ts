@@ -1,10 +1,6 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
+import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
 import {
-  buildInstance,
   openStateView,
   type Instance,
   attributionLine,
@@ -12,40 +8,30 @@ import {
   ownText,
   renderMessage,
   type ThreadMessage,
+  openToolBench,
+  type ToolBench,
 } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { type ToolCallResult, resultText } from "../../runtime/index.js";
 import { shiftMonths } from "./documents.js";
 import { commissionFee } from "./fees.js";
 import { newsroomTasks } from "./index.js";
 import { RATE_CARD } from "./rules.js";
 import { correctionDecisions, legalDecisions } from "./tasks/mail.js";
 import { newsroomTools } from "./tools.js";
-
 const task = newsroomTasks.find((candidate) => candidate.id === "newsroom.unlogged-corrections")!;
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
 let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("newsroom-test");
-  instance = buildInstance(task, "v0", 3, cache.path);
-  copyFileSync(instance.dbPath, join(cache.path, "episode.sqlite"));
-  db = new Database(join(cache.path, "episode.sqlite"));
+  bench = openToolBench(task, newsroomTools);
+  ({ instance, db } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = newsroomTools.find((candidate) => candidate.name === name)!;
-  const options = { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 };
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, options);
-}
-
-const text = (result: ToolCallResult): string =>
-  result.content.map((part) => ("text" in part ? part.text : "")).join("");
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const text = (result: ToolCallResult): string => resultText(result);
 const bodyOf = (rendered: string): string => rendered.split("\n\n").slice(1).join("\n\n");
 const sender = {
   sent_at: "2025-03-04 09:12",

@@ -2,7 +2,6 @@ import Database from "better-sqlite3";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
 import {
   REFERENCE_DATE,
   buildInstance,
@@ -11,50 +10,30 @@ import {
   tableContent,
   tableNames,
   type Instance,
+  openToolBench,
+  type ToolBench,
 } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { type ToolCallResult } from "../../runtime/index.js";
 import { pharmacyTasks } from "./index.js";
 import { expectedQuarantine, quarantineRecalledLotsTask } from "./tasks/quarantine-recalled-lots.js";
 import { pharmacyTools } from "./tools.js";
 import { readCountSheets, readInvoice, readRecalls } from "./workspace-facts.js";
 
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
 let db: Database.Database;
 
 beforeAll(() => {
-  cache = createTempDir("pharmacy-test");
-  instance = buildInstance(quarantineRecalledLotsTask, "v0", 3, cache.path);
-  // The instance is immutable: tools write to a private copy, as an episode does.
-  const episodeDbPath = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDbPath);
-  db = new Database(episodeDbPath);
+  bench = openToolBench(quarantineRecalledLotsTask, pharmacyTools);
+  ({ instance, db } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = pharmacyTools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
-
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
+  bench.value(name, args);
+const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 function one<Row>(sql: string, ...params: unknown[]): Row {
   return db.prepare(sql).get(...params) as Row;
@@ -62,8 +41,8 @@ function one<Row>(sql: string, ...params: unknown[]): Row {
 
 describe("pharmacy generator", () => {
   it("is deterministic per seed and differs across seeds", () => {
-    const again = buildInstance(quarantineRecalledLotsTask, "v0", 3, join(cache.path, "again"));
-    const other = buildInstance(quarantineRecalledLotsTask, "v0", 4, join(cache.path, "other"));
+    const again = buildInstance(quarantineRecalledLotsTask, "v0", 3, join(bench.dir, "again"));
+    const other = buildInstance(quarantineRecalledLotsTask, "v0", 4, join(bench.dir, "other"));
     const content = (path: string): string => {
       const handle = new Database(path, { readonly: true });
       try {
@@ -230,7 +209,7 @@ describe("pharmacy tools", () => {
 
 describe("quarantine-recalled-lots verifier", () => {
   it("rejects the untouched state and accepts exactly the expected quarantines", async () => {
-    const cleanPath = join(cache.path, "clean.sqlite");
+    const cleanPath = join(bench.dir, "clean.sqlite");
     copyFileSync(instance.dbPath, cleanPath);
     const initial = openStateView(instance.dbPath, instance.workspaceDir);
     const untouched = openStateView(cleanPath, instance.workspaceDir);

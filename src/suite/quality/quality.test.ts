@@ -1,12 +1,10 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir } from "../../core/index.js";
-import type { TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance, ToolContext } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { buildInstance, listWorkspaceFiles, openStateView, openToolBench } from "../../envs/index.js";
+import type { Instance, ToolBench } from "../../envs/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
 import { qualityTasks } from "./index.js";
 import { prescribedDisposition, requiredSamples, supplierRating } from "./rules.js";
@@ -17,37 +15,23 @@ import { qualityTools } from "./tools.js";
 
 // The complaint task's prepare only rewrites routine emails, so its database is the domain's own.
 const task = qualityTasks.find((item) => item.id === "quality.complaint-trace")!;
-let cache: TempDir;
+let bench: ToolBench;
 let instance: Instance;
 let db: Database.Database;
-let context: ToolContext;
 
 beforeAll(() => {
-  cache = createTempDir("quality-test");
-  instance = buildInstance(task, "v0", 0, cache.path);
-  db = new Database(readFileSync(instance.dbPath));
-  context = { db, workspaceDir: instance.workspaceDir };
+  bench = openToolBench(task, qualityTools, { seed: 0 });
+  ({ instance, db } = bench);
 });
 
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
+afterAll(() => bench.close());
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const definition = qualityTools.find((tool) => tool.name === name);
-  if (!definition) throw new Error(`no tool ${name}`);
-  return bindTool(definition, context).call(args, { signal: new AbortController().signal, timeoutMs: 5_000 });
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ToolJson = any;
 
-async function value(name: string, args: Record<string, unknown>): Promise<ToolJson> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(result.content[0]?.text);
-  return result.structuredContent as ToolJson;
-}
+const value = (name: string, args: Record<string, unknown>): Promise<ToolJson> => bench.value(name, args);
 
 describe("quality generator", () => {
   it("is deterministic for a seed and scale", () => {
