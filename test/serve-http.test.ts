@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -83,14 +84,12 @@ interface Reply {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
-  reusedSocket: boolean;
 }
 
 function post(
   url: string,
   body: string | Buffer,
   headers: Record<string, string> = {},
-  agent?: Agent,
   method = "POST",
 ): Promise<Reply> {
   return new Promise((done, fail) => {
@@ -98,7 +97,6 @@ function post(
       url,
       {
         method,
-        agent,
         headers: {
           "content-type": "application/json",
           accept: "application/json, text/event-stream",
@@ -113,7 +111,6 @@ function post(
             status: response.statusCode ?? 0,
             headers: response.headers,
             body: Buffer.concat(chunks).toString("utf8"),
-            reusedSocket: request.reusedSocket,
           }),
         );
       },
@@ -129,6 +126,82 @@ const initialize = JSON.stringify({
   method: "initialize",
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
 });
+
+/**
+ * Writes raw HTTP/1.1 POSTs to /mcp down one TCP connection, all before reading, and returns each answer's status
+ * and body (the last request should say `connection: close`, which ends the read).
+ */
+function sendOnOneConnection(
+  url: string,
+  requests: { body: string; headers: Record<string, string> }[],
+): Promise<{ status: number; body: string }[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((done, fail) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    const deadline = setTimeout(() => {
+      socket.destroy();
+      fail(new Error("no answer to the pipelined requests within 60 s"));
+    }, 60_000);
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", (error) => {
+      clearTimeout(deadline);
+      fail(error);
+    });
+    socket.on("close", () => {
+      clearTimeout(deadline);
+      // latin1 keeps one character per byte, so content-length and chunk sizes count characters.
+      done(splitHttpAnswers(Buffer.concat(chunks).toString("latin1")));
+    });
+    for (const { body, headers } of requests) {
+      const lines = [
+        "POST /mcp HTTP/1.1",
+        `host: ${hostname}:${port}`,
+        "content-type: application/json",
+        "accept: application/json, text/event-stream",
+        `content-length: ${Buffer.byteLength(body)}`,
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ];
+      socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`);
+    }
+  });
+}
+
+/** Splits a stream of HTTP/1.1 answers (content-length or chunked bodies) into status and body. */
+function splitHttpAnswers(text: string): { status: number; body: string }[] {
+  const answers: { status: number; body: string }[] = [];
+  let rest = text;
+  while (rest.length > 0) {
+    const headEnd = rest.indexOf("\r\n\r\n");
+    if (headEnd < 0) throw new Error(`an incomplete HTTP answer: ${JSON.stringify(rest.slice(0, 200))}`);
+    const head = rest.slice(0, headEnd);
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+    rest = rest.slice(headEnd + 4);
+    const length = /^content-length: *(\d+)$/im.exec(head);
+    let body = "";
+    if (length) {
+      body = rest.slice(0, Number(length[1]));
+      rest = rest.slice(Number(length[1]));
+    } else if (/^transfer-encoding: *chunked$/im.test(head)) {
+      for (;;) {
+        const sizeEnd = rest.indexOf("\r\n");
+        const size = parseInt(rest.slice(0, sizeEnd), 16);
+        rest = rest.slice(sizeEnd + 2);
+        if (size === 0) {
+          rest = rest.slice(rest.indexOf("\r\n") + 2);
+          break;
+        }
+        body += rest.slice(0, size);
+        rest = rest.slice(size + 2);
+      }
+    } else {
+      body = rest;
+      rest = "";
+    }
+    answers.push({ status, body });
+  }
+  return answers;
+}
 
 function jsonRpcError(reply: Reply): { code: number; message: string } {
   const text = reply.body.startsWith("event:") ? (/^data: (.*)$/m.exec(reply.body)?.[1] ?? "{}") : reply.body;
@@ -218,7 +291,6 @@ describe("serve --http as a network server", () => {
       url,
       "",
       { "mcp-session-id": first, "mcp-protocol-version": "2025-06-18" },
-      undefined,
       "DELETE",
     );
     expect(ended.status).toBe(200);
@@ -260,25 +332,21 @@ describe("serve --http as a network server", () => {
 
   it("M4: answers a body over 8 MiB with 413 and the keep-alive connection stays usable", async () => {
     const { url } = await startServer(["--config", writeConfig("body")]);
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const warmup = await post(url, initialize, {}, agent);
-      expect(warmup.status).toBe(200);
-      const big = JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { padding: "x".repeat(9 * 1024 * 1024) },
-      });
-      const tooLarge = await post(url, big, {}, agent);
-      expect(tooLarge.status).toBe(413);
-      expect(jsonRpcError(tooLarge).message).toContain("limited to 8388608 bytes (8 MiB)");
-      const next = await post(url, initialize, {}, agent);
-      expect(next.status).toBe(200);
-      expect(next.reusedSocket).toBe(true);
-    } finally {
-      agent.destroy();
-    }
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { padding: "x".repeat(9 * 1024 * 1024) },
+    });
+    // Both requests go down one connection before any answer is read (pipelined), so the second one can only be
+    // answered if the server read past the oversized body and kept the connection: no idle gap, no timing.
+    const answers = await sendOnOneConnection(url, [
+      { body: big, headers: {} },
+      { body: initialize, headers: { connection: "close" } },
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([413, 200]);
+    expect(answers[0]!.body).toContain("limited to 8388608 bytes (8 MiB)");
+    expect(answers[1]!.body).toContain('"result"');
   });
 
   it("fails at start with one line and a usage exit code for a bad --port or a missing --interpreter", () => {
