@@ -139,17 +139,6 @@ export function plantCancellationRequests(context: GenerateContext): void {
   });
 }
 
-export interface CancellationOptions {
-  trustAnyAddress?: boolean;
-  caseSensitive?: boolean;
-  firstMessageWins?: boolean;
-}
-
-export interface CancellationOutcome {
-  cancelled: number[];
-  notCancelled: number[];
-}
-
 interface ParsedRequest {
   from: string;
   sentAt: string;
@@ -157,7 +146,7 @@ interface ParsedRequest {
   withdraw: boolean;
 }
 
-export function parseCancellationEmail(text: string): ParsedRequest {
+function parseCancellationEmail(text: string): ParsedRequest {
   const from = /^From: .*<([^>]+)>/m.exec(text)?.[1] ?? "";
   const sentAt = /^Date: (.+)$/m.exec(text)?.[1]?.trim() ?? "";
   const body = text.slice(text.indexOf("\n\n") + 2);
@@ -169,8 +158,7 @@ export function parseCancellationEmail(text: string): ParsedRequest {
 export function computeCancellations(
   db: Database.Database,
   emails: string[],
-  options: CancellationOptions = {},
-): CancellationOutcome {
+): { cancelled: number[]; notCancelled: number[] } {
   const orderOf = db.prepare(
     "SELECT o.status, c.email FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id = ?",
   );
@@ -182,12 +170,7 @@ export function computeCancellations(
     const order = orderOf.get(request.orderId) as { status: string; email: string } | undefined;
     if (!order) continue;
     requested.add(request.orderId);
-    const holder = options.caseSensitive
-      ? order.email === request.from
-      : order.email.toLowerCase() === request.from.toLowerCase();
-    if (!holder && !options.trustAnyAddress) continue;
-    if (options.firstMessageWins && latest.has(request.orderId)) continue;
-    latest.set(request.orderId, request);
+    if (order.email.toLowerCase() === request.from.toLowerCase()) latest.set(request.orderId, request);
   }
   const cancelled: number[] = [];
   for (const [orderId, request] of latest) {

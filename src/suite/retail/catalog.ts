@@ -180,5 +180,3 @@ export const GIFT_CARDS: Array<{ sku: string; name: string; price: number }> = [
   { sku: "GFT-0050", name: "Larkspur Digital Gift Card $50", price: 50 },
   { sku: "GFT-0100", name: "Larkspur Digital Gift Card $100", price: 100 },
 ];
-
-export const ALL_CATEGORY_NAMES = [...CATEGORIES.map((category) => category.name), GIFT_CARD_CATEGORY];

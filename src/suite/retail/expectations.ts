@@ -1,4 +1,13 @@
-import { addDays, daysBetween, groupBy, parseCsv, roundCents, requireFile } from "../../envs/index.js";
+import {
+  addDays,
+  allRows,
+  daysBetween,
+  groupBy,
+  parseCsv,
+  roundCents,
+  requireFile,
+  sumBy,
+} from "../../envs/index.js";
 import type Database from "better-sqlite3";
 import { GIFT_CARD_CATEGORY } from "./catalog.js";
 import { PRICE_MATCH_POLICY, decideReturn, priceMatchWindowDays } from "./policy.js";
@@ -36,7 +45,7 @@ export interface ExpectedReturnDecision extends ReturnDecision {
   merchandiseValue: number;
 }
 
-export function activeWatchListEmails(csvText: string): Set<string> {
+function activeWatchListEmails(csvText: string): Set<string> {
   return new Set(
     parseCsv(csvText, { trim: true })
       .filter((row) => (row.status ?? "").toLowerCase() === "active")
@@ -230,50 +239,43 @@ export function parseCloseMemo(text: string): ClosePeriod {
   };
 }
 
-export interface RevenueOptions {
-  includeTestAccounts?: boolean;
-  ignoreRefunds?: boolean;
-  includeCancelled?: boolean;
-  includeGiftCards?: boolean;
-}
-
 /** Net merchandise revenue per category for orders placed in the period, per the close memo's conventions. */
-export function computeNetRevenue(
-  db: Database.Database,
-  period: ClosePeriod,
-  options: RevenueOptions = {},
-): Record<string, number> {
-  const lines = db
-    .prepare(
-      `SELECT l.id, l.line_total, p.category, o.customer_id, o.status
-         FROM order_lines l
-         JOIN orders o ON o.id = l.order_id
-         JOIN products p ON p.sku = l.sku
-        WHERE substr(o.placed_at, 1, 10) BETWEEN ? AND ?`,
-    )
-    .all(period.start, period.end) as Array<{
+export function computeNetRevenue(db: Database.Database, period: ClosePeriod): Record<string, number> {
+  const lines = allRows<{
     id: number;
     line_total: number;
     category: string;
     customer_id: number;
     status: string;
-  }>;
-  const refundsByLine = new Map<number, number>();
-  if (!options.ignoreRefunds)
-    for (const refund of db.prepare("SELECT order_line_id, amount FROM refunds").all() as Array<{
-      order_line_id: number;
-      amount: number;
-    }>)
-      refundsByLine.set(refund.order_line_id, (refundsByLine.get(refund.order_line_id) ?? 0) + refund.amount);
+  }>(
+    db,
+    `SELECT l.id, l.line_total, p.category, o.customer_id, o.status
+       FROM order_lines l
+       JOIN orders o ON o.id = l.order_id
+       JOIN products p ON p.sku = l.sku
+      WHERE substr(o.placed_at, 1, 10) BETWEEN ? AND ?`,
+    period.start,
+    period.end,
+  );
+  const refunds = allRows<{ order_line_id: number; amount: number }>(
+    db,
+    "SELECT order_line_id, amount FROM refunds",
+  );
+  const refundsByLine = sumBy(
+    refunds,
+    (refund) => refund.order_line_id,
+    (refund) => refund.amount,
+  );
   const tests = new Set(period.testCustomerIds);
-  const totals = new Map<string, number>();
-  for (const line of lines) {
-    if (!options.includeCancelled && line.status === "cancelled") continue;
-    if (!options.includeTestAccounts && tests.has(line.customer_id)) continue;
-    if (!options.includeGiftCards && line.category === GIFT_CARD_CATEGORY) continue;
-    const net = line.line_total - (refundsByLine.get(line.id) ?? 0);
-    totals.set(line.category, (totals.get(line.category) ?? 0) + net);
-  }
+  const counted = lines.filter(
+    (line) =>
+      line.status !== "cancelled" && !tests.has(line.customer_id) && line.category !== GIFT_CARD_CATEGORY,
+  );
+  const totals = sumBy(
+    counted,
+    (line) => line.category,
+    (line) => line.line_total - (refundsByLine.get(line.id) ?? 0),
+  );
   return Object.fromEntries(
     [...totals]
       .sort(([left], [right]) => left.localeCompare(right))
@@ -292,7 +294,7 @@ export interface ParsedNotice {
   sections: Record<string, string[]>;
 }
 
-export function parseNotice(path: string, text: string): ParsedNotice {
+function parseNotice(path: string, text: string): ParsedNotice {
   const sections: Record<string, string[]> = {};
   let current = "";
   for (const line of text.split("\n")) {
@@ -325,18 +327,13 @@ export function readNotices(state: WorkspaceReader): ParsedNotice[] {
     );
 }
 
-export interface RecallOptions {
-  /** Near-miss analysis: read only the original recall notices, not their updates. */
-  ignoreUpdates?: boolean;
-}
-
 /** The SKUs currently under recall: recalls add their products, updates remove and add. */
-export function recallScope(notices: ParsedNotice[], options: RecallOptions = {}): Set<string> {
+export function recallScope(notices: ParsedNotice[]): Set<string> {
   const scope = new Set<string>();
   for (const notice of notices) {
     if (notice.type === "Product recall")
       for (const sku of notice.sections["affected products"] ?? []) scope.add(sku);
-    else if (notice.type.startsWith("Recall update") && !options.ignoreUpdates) {
+    else if (notice.type.startsWith("Recall update")) {
       for (const sku of notice.sections["removed from recall scope"] ?? []) scope.delete(sku);
       for (const sku of notice.sections["added to recall scope"] ?? []) scope.add(sku);
     }
@@ -345,19 +342,13 @@ export function recallScope(notices: ParsedNotice[], options: RecallOptions = {}
 }
 
 /** Open (pending or processing) orders holding at least one recalled SKU, sorted. */
-export function computeRecallCancellations(
-  db: Database.Database,
-  scope: Set<string>,
-  statuses: string[] = ["pending", "processing"],
-): number[] {
-  const rows = db
-    .prepare(
-      `SELECT DISTINCT o.id, l.sku, o.status FROM orders o JOIN order_lines l ON l.order_id = o.id ORDER BY o.id`,
-    )
-    .all() as Array<{ id: number; sku: string; status: string }>;
-  return [
-    ...new Set(
-      rows.filter((row) => statuses.includes(row.status) && scope.has(row.sku)).map((row) => row.id),
-    ),
-  ].sort((left, right) => left - right);
+export function computeRecallCancellations(db: Database.Database, scope: Set<string>): number[] {
+  const rows = allRows<{ id: number; sku: string; status: string }>(
+    db,
+    `SELECT DISTINCT o.id, l.sku, o.status FROM orders o JOIN order_lines l ON l.order_id = o.id ORDER BY o.id`,
+  );
+  const open = rows.filter(
+    (row) => (row.status === "pending" || row.status === "processing") && scope.has(row.sku),
+  );
+  return [...new Set(open.map((row) => row.id))].sort((left, right) => left - right);
 }

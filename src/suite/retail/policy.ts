@@ -16,14 +16,6 @@ export const RETURN_POLICY = {
   approvalThresholdUsd: 400,
 };
 
-export const RETURN_REASONS = [
-  "changed_mind",
-  "wrong_size",
-  "not_as_described",
-  "defective",
-  "damaged_in_transit",
-] as const;
-
 export interface ReturnFacts {
   category: string;
   reason: string;

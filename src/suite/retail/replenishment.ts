@@ -21,11 +21,6 @@ export interface ReplenishmentRules {
   delisted: Set<string>;
 }
 
-export interface ReplenishmentOptions {
-  keepDelisted?: boolean;
-  ignoreLeadTimes?: boolean;
-}
-
 function renderPolicy(rules: ReplenishmentRules, owner: string): string {
   const rows = [...rules.leadTimes].map(([supplier, days]) => `| ${supplier} | ${days} |`);
   return `# ${STORE_NAME} — Replenishment policy (SOP-OPS-12)
@@ -116,16 +111,11 @@ function demand(db: Database.Database, start: string, end: string): SkuDemand[] 
 }
 
 /** The purchase quantity per SKU the policy calls for (SKUs to reorder only). */
-export function computeReorders(
-  db: Database.Database,
-  rules: ReplenishmentRules,
-  options: ReplenishmentOptions = {},
-): Map<string, number> {
+export function computeReorders(db: Database.Database, rules: ReplenishmentRules): Map<string, number> {
   const orders = new Map<string, number>();
   for (const item of demand(db, rules.start, rules.end)) {
-    if (item.units === 0 || item.category === GIFT_CARD_CATEGORY) continue;
-    if (rules.delisted.has(item.sku) && !options.keepDelisted) continue;
-    const lead = options.ignoreLeadTimes ? 0 : (rules.leadTimes.get(item.supplier) ?? Number.NaN);
+    if (item.units === 0 || item.category === GIFT_CARD_CATEGORY || rules.delisted.has(item.sku)) continue;
+    const lead = rules.leadTimes.get(item.supplier) ?? Number.NaN;
     // Integer arithmetic: stock < units / days * (lead + safety)  <=>  stock * days < units * (lead + safety).
     if (!(item.stock * rules.days < item.units * (lead + rules.safetyDays))) continue;
     orders.set(item.sku, Math.ceil((item.units * (lead + rules.coverDays)) / rules.days) - item.stock);

@@ -24,6 +24,15 @@ const customerIdArg = z.number().int().describe("Customer id, e.g. 10042");
 const orderIdArg = z.number().int().describe("Order id, e.g. 200123");
 const returnIdArg = z.number().int().describe("Return id, e.g. 30042");
 
+const optionalText = (description: string) => z.string().min(1).optional().describe(description);
+const optionalId = (description: string) => z.number().int().optional().describe(description);
+const optionalChoice = <Values extends [string, ...string[]]>(values: Values, description: string) =>
+  z.enum(values).optional().describe(description);
+const optionalDate = (description: string) => isoDateSchema.optional().describe(description);
+/** A LIKE pattern matching the lower-cased fragment anywhere. */
+const fragment = (query: string | undefined) =>
+  query === undefined ? undefined : `%${query.toLowerCase()}%`;
+
 const customerNotFound = (id: number): string =>
   `customer ${id} not found; customer ids are numbers like 10042 (use list_customers to search)`;
 const orderNotFound = (id: number): string =>
@@ -34,24 +43,14 @@ const listCustomers = defineListTool({
   description:
     "Search customers by name or email fragment and/or loyalty tier. Returns `customers` [{id, first_name, last_name, email, loyalty_tier, city, state}] sorted by id, with `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    query: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Case-insensitive fragment of the first name, last name or email"),
-    loyalty_tier: z
-      .enum(["standard", "silver", "gold"])
-      .optional()
-      .describe("Only customers in this loyalty tier"),
+    query: optionalText("Case-insensitive fragment of the first name, last name or email"),
+    loyalty_tier: optionalChoice(["standard", "silver", "gold"], "Only customers in this loyalty tier"),
   },
   key: "customers",
   from: "customers",
   select: "id, first_name, last_name, email, loyalty_tier, city, state",
   where: ({ query, loyalty_tier }) => [
-    when(
-      query === undefined ? undefined : `%${query.toLowerCase()}%`,
-      "(lower(first_name) LIKE ? OR lower(last_name) LIKE ? OR lower(email) LIKE ?)",
-    ),
+    when(fragment(query), "(lower(first_name) LIKE ? OR lower(last_name) LIKE ? OR lower(email) LIKE ?)"),
     when(loyalty_tier, "loyalty_tier = ?"),
   ],
   orderBy: "id",
@@ -77,13 +76,9 @@ const listProducts = defineListTool({
   description:
     "List catalogue products, optionally filtered by category, supplier or a name fragment. Returns `products` [{sku, name, category, brand, supplier, unit_price, is_active}] sorted by sku, with `page`, `per_page`, `total`, `has_more`. `unit_price` is today's list price.",
   filters: {
-    category: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Exact category name, e.g. 'Electronics' or 'Home & Kitchen'"),
-    supplier: z.string().min(1).optional().describe("Exact supplier name"),
-    query: z.string().min(1).optional().describe("Case-insensitive fragment of the product name"),
+    category: optionalText("Exact category name, e.g. 'Electronics' or 'Home & Kitchen'"),
+    supplier: optionalText("Exact supplier name"),
+    query: optionalText("Case-insensitive fragment of the product name"),
   },
   key: "products",
   from: "products",
@@ -91,7 +86,7 @@ const listProducts = defineListTool({
   where: ({ category, supplier, query }) => [
     when(category, "category = ?"),
     when(supplier, "supplier = ?"),
-    when(query === undefined ? undefined : `%${query.toLowerCase()}%`, "lower(name) LIKE ?"),
+    when(fragment(query), "lower(name) LIKE ?"),
   ],
   orderBy: "sku",
   map: (row) => withBooleans(row, "is_active"),
@@ -112,14 +107,14 @@ const listOrders = defineListTool({
   description:
     "List orders, filtered by status, customer, a SKU the order contains, and/or an order-date range (inclusive). Returns `orders` [{id, customer_id, placed_at, status, promo_code, total, line_count}] sorted by placed_at then id, with `page`, `per_page`, `total`, `has_more`. Use get_order for lines and payment.",
   filters: {
-    status: z
-      .enum(["pending", "processing", "shipped", "delivered", "cancelled"])
-      .optional()
-      .describe("Only orders in this status"),
-    customer_id: z.number().int().optional().describe("Only orders of this customer (customer id)"),
-    sku: z.string().min(1).optional().describe("Only orders with at least one line for this SKU"),
-    placed_from: isoDateSchema.optional().describe("Earliest order date, YYYY-MM-DD (inclusive)"),
-    placed_to: isoDateSchema.optional().describe("Latest order date, YYYY-MM-DD (inclusive)"),
+    status: optionalChoice(
+      ["pending", "processing", "shipped", "delivered", "cancelled"],
+      "Only orders in this status",
+    ),
+    customer_id: optionalId("Only orders of this customer (customer id)"),
+    sku: optionalText("Only orders with at least one line for this SKU"),
+    placed_from: optionalDate("Earliest order date, YYYY-MM-DD (inclusive)"),
+    placed_to: optionalDate("Latest order date, YYYY-MM-DD (inclusive)"),
   },
   key: "orders",
   from: "orders o",
@@ -200,11 +195,11 @@ const listReturns = defineListTool({
   description:
     "List return requests (RMAs), optionally by status and/or order. Returns `returns` [{id, order_id, order_line_id, sku, quantity, reason, item_condition, requested_at, status}] sorted by requested_at then id, with `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z
-      .enum(["requested", "approved", "rejected", "escalated", "received", "refunded"])
-      .optional()
-      .describe("Only returns in this status ('requested' = waiting for a decision)"),
-    order_id: z.number().int().optional().describe("Only returns for this order (order id)"),
+    status: optionalChoice(
+      ["requested", "approved", "rejected", "escalated", "received", "refunded"],
+      "Only returns in this status ('requested' = waiting for a decision)",
+    ),
+    order_id: optionalId("Only returns for this order (order id)"),
   },
   key: "returns",
   from: "returns r",
@@ -318,10 +313,10 @@ const listRefunds = defineListTool({
   description:
     "List refunds, optionally by order, kind (return, price_match, goodwill) and/or creation-date range (inclusive). Returns `refunds` [{id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note}] sorted by created_at then id, with `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    order_id: z.number().int().optional().describe("Only refunds for this order (order id)"),
-    kind: z.enum(["return", "price_match", "goodwill"]).optional().describe("Only refunds of this kind"),
-    created_from: isoDateSchema.optional().describe("Earliest refund date, YYYY-MM-DD (inclusive)"),
-    created_to: isoDateSchema.optional().describe("Latest refund date, YYYY-MM-DD (inclusive)"),
+    order_id: optionalId("Only refunds for this order (order id)"),
+    kind: optionalChoice(["return", "price_match", "goodwill"], "Only refunds of this kind"),
+    created_from: optionalDate("Earliest refund date, YYYY-MM-DD (inclusive)"),
+    created_to: optionalDate("Latest refund date, YYYY-MM-DD (inclusive)"),
   },
   key: "refunds",
   from: "refunds",
@@ -415,7 +410,7 @@ const listSalesLinesApi = defineListTool({
   filters: {
     placed_from: isoDateSchema.describe("Earliest order date, YYYY-MM-DD (inclusive)"),
     placed_to: isoDateSchema.describe("Latest order date, YYYY-MM-DD (inclusive)"),
-    sku: z.string().min(1).optional().describe("Only lines for this SKU"),
+    sku: optionalText("Only lines for this SKU"),
   },
   key: "lines",
   from: "order_lines l JOIN orders o ON o.id = l.order_id",

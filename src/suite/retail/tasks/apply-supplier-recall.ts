@@ -1,5 +1,6 @@
 import {
   check,
+  checkNone,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
@@ -8,7 +9,7 @@ import {
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "../expectations.js";
-import { FETCH_ALL_PY, changedOutside, checkNone, py, strayRows } from "./common.js";
+import { FETCH_ALL_PY, changedOutside, py, strayRows } from "./common.js";
 
 interface Variant {
   applyUpdates: boolean;

@@ -1,6 +1,7 @@
 import {
   PYTHON_WORKSPACE_HELPERS,
   check,
+  checkNone,
   nearlyEqual,
   parseAnswerJson,
   pythonClientHelpers,
@@ -53,16 +54,6 @@ export function wrongAmounts(
       problems.push(`${label(key)}: expected ${amount.toFixed(2)}, found ${found ?? "missing"}`);
   }
   return problems;
-}
-
-/** A check that passes without problems; its message is `success`, or what `failure` says of the problems. */
-export function checkNone(
-  id: string,
-  problems: readonly string[],
-  success: string,
-  failure: (problems: readonly string[]) => string,
-): Check {
-  return check(id, problems.length === 0, problems.length === 0 ? success : failure(problems));
 }
 
 /** A check that passes without problems; its message is `success` or the first `shown` problems. */
