@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { addDays, longDate, renderEmail, slug, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, longDate, renderEmail, slug, type GenerateContext } from "../../envs/index.js";
 import { addMinutes } from "./carrier.js";
 import { STORE_NAME } from "./catalog.js";
 
@@ -61,14 +61,15 @@ export function plantCancellationRequests(context: GenerateContext): void {
   const { db, random } = context;
   const today = context.referenceDate.slice(0, 10);
   context.writeFile(CANCELLATION_PROCEDURE_PATH, PROCEDURE);
-  const orders = db
-    .prepare(
-      `SELECT o.id, o.placed_at, o.status, c.first_name, c.last_name, c.email FROM orders o
-         JOIN customers c ON c.id = o.customer_id
-        WHERE substr(o.placed_at, 1, 10) >= ? AND o.status <> 'cancelled' AND c.email NOT LIKE '%@larkspurco.com' AND o.placed_at < ?
-        ORDER BY o.id`,
-    )
-    .all(addDays(today, -12), `${today}T18:00:00`) as OrderRow[];
+  const orders = allRows<OrderRow>(
+    db,
+    `SELECT o.id, o.placed_at, o.status, c.first_name, c.last_name, c.email FROM orders o
+       JOIN customers c ON c.id = o.customer_id
+      WHERE substr(o.placed_at, 1, 10) >= ? AND o.status <> 'cancelled' AND c.email NOT LIKE '%@larkspurco.com' AND o.placed_at < ?
+      ORDER BY o.id`,
+    addDays(today, -12),
+    `${today}T18:00:00`,
+  );
   const open = random.shuffle(
     orders.filter((order) => order.status === "pending" || order.status === "processing"),
   );

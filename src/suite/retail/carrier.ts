@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { addDays, dateTime, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, dateTime, type GenerateContext } from "../../envs/index.js";
 
 /**
  * The carriers' side of shipping: tracking for the orders the store still shows as shipped, planted by the
@@ -58,20 +58,20 @@ function scan(at: string, code: TrackingEvent["code"], description: string): Tra
 export function plantCarrierTracking(context: GenerateContext): void {
   const { db, random } = context;
   const today = context.referenceDate.slice(0, 10);
-  const delivered = db
-    .prepare(
-      "SELECT id, shipped_at, delivered_at FROM orders WHERE status = 'delivered' ORDER BY delivered_at, id",
-    )
-    .all() as Array<{ id: number; shipped_at: string; delivered_at: string }>;
+  const delivered = allRows<{ id: number; shipped_at: string; delivered_at: string }>(
+    db,
+    "SELECT id, shipped_at, delivered_at FROM orders WHERE status = 'delivered' ORDER BY delivered_at, id",
+  );
   // The sync broke six days ago, or earlier when needed for one of the flaky lookups to hide a delivery.
   let brokeOn = addDays(today, -6);
   const since = (date: string) => delivered.filter((order) => order.delivered_at.slice(0, 10) >= date);
   while (!since(brokeOn).some((order) => trackingLookupTimesOut(order.id)) && brokeOn > addDays(today, -30))
     brokeOn = addDays(brokeOn, -1);
   const reverted = since(brokeOn);
-  const stillShipped = db
-    .prepare("SELECT id, shipped_at FROM orders WHERE status = 'shipped' ORDER BY id")
-    .all() as Array<{ id: number; shipped_at: string }>;
+  const stillShipped = allRows<{ id: number; shipped_at: string }>(
+    db,
+    "SELECT id, shipped_at FROM orders WHERE status = 'shipped' ORDER BY id",
+  );
   const revert = db.prepare("UPDATE orders SET status = 'shipped', delivered_at = NULL WHERE id = ?");
   const insert = db.prepare(
     "INSERT INTO carrier_tracking (order_id, carrier, tracking_number, status, events) VALUES (?, ?, ?, ?, ?)",
@@ -137,20 +137,19 @@ export function addMinutes(timestamp: string, minutes: number): string {
   return new Date(value).toISOString().slice(0, 19);
 }
 
-export interface CarrierSync {
-  /** Order id -> delivery time of the carrier's DELIVERED scan. */
+/**
+ * What the sync must do: every order shown as shipped that the carrier delivered (order id -> time of the
+ * DELIVERED scan), and the exceptions.
+ */
+export function computeCarrierSync(db: Database.Database): {
   delivered: Map<number, string>;
   exceptions: number[];
-}
-
-/** What the sync must do: every order shown as shipped that the carrier delivered, and the exceptions. */
-export function computeCarrierSync(db: Database.Database): CarrierSync {
-  const rows = db
-    .prepare(
-      `SELECT t.order_id, t.status, t.events FROM carrier_tracking t JOIN orders o ON o.id = t.order_id
-        WHERE o.status = 'shipped' ORDER BY t.order_id`,
-    )
-    .all() as Array<{ order_id: number; status: string; events: string }>;
+} {
+  const rows = allRows<{ order_id: number; status: string; events: string }>(
+    db,
+    `SELECT t.order_id, t.status, t.events FROM carrier_tracking t JOIN orders o ON o.id = t.order_id
+      WHERE o.status = 'shipped' ORDER BY t.order_id`,
+  );
   const delivered = new Map<number, string>();
   const exceptions: number[] = [];
   for (const row of rows) {

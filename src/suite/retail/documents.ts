@@ -285,6 +285,14 @@ const NOTICE_BODIES: Record<NoticeDraft["type"], string> = {
     "Due to freight and raw-material costs, the wholesale cost of the products below will increase by 4-7% from next month. Retail pricing is at your discretion.",
 };
 
+/** The third column of a notice's "Affected products" table: its heading and the value on every row. */
+const AFFECTED_COLUMN: Record<Exclude<NoticeDraft["type"], "Recall update">, [string, string]> = {
+  "Product recall": ["Lots", "All lots"],
+  "Packaging change": ["Detail", "New recyclable carton"],
+  "Product discontinuation": ["Detail", "Last order date end of quarter"],
+  "Wholesale cost change": ["Detail", "Cost +4-7%"],
+};
+
 function noticeText(notice: NoticeDraft, productName: Map<string, string>, contact: string): string {
   const table = (skus: string[], third: string, value: string): string =>
     [
@@ -317,15 +325,7 @@ function noticeText(notice: NoticeDraft, productName: Map<string, string>, conta
     if (notice.added.length > 0)
       sections.push("## Added to recall scope", "", table(notice.added, "Lots", "All lots"), "");
   } else {
-    const third = notice.type === "Product recall" ? "Lots" : "Detail";
-    const value =
-      notice.type === "Product recall"
-        ? "All lots"
-        : notice.type === "Packaging change"
-          ? "New recyclable carton"
-          : notice.type === "Product discontinuation"
-            ? "Last order date end of quarter"
-            : "Cost +4-7%";
+    const [third, value] = AFFECTED_COLUMN[notice.type];
     sections.push("## Affected products", "", table(notice.affected, third, value), "");
   }
   return [

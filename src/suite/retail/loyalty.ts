@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { addDays, formatUsd, longDate, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, formatUsd, longDate, sumBy, type GenerateContext } from "../../envs/index.js";
 import { STORE_EMAIL_DOMAIN, STORE_NAME } from "./catalog.js";
 
 /**
@@ -9,8 +9,8 @@ import { STORE_EMAIL_DOMAIN, STORE_NAME } from "./catalog.js";
 
 export const LOYALTY_PROGRAMME_PATH = "policies/loyalty-programme.md";
 
-export const TIERS = ["standard", "silver", "gold"] as const;
-export type Tier = (typeof TIERS)[number];
+const TIERS = ["standard", "silver", "gold"] as const;
+type Tier = (typeof TIERS)[number];
 
 export interface LoyaltyRules {
   periodStart: string;
@@ -28,7 +28,7 @@ export interface LoyaltyOptions {
   directDowngrade?: boolean;
 }
 
-export function renderLoyaltyProgramme(rules: LoyaltyRules, today: string, owner: string): string {
+function renderLoyaltyProgramme(rules: LoyaltyRules, today: string, owner: string): string {
   return `# ${STORE_NAME} — Loyalty Programme Rules
 
 Owner: ${owner}, CRM & Loyalty · Review date ${longDate(today)}
@@ -86,63 +86,35 @@ export function parseLoyaltyProgramme(text: string): LoyaltyRules {
   };
 }
 
-export interface CustomerSpend {
-  id: number;
-  email: string;
-  tier: Tier;
-  spend: number;
-}
-
-/** Every customer with their tier and qualifying spend (ignoring membership; the caller decides). */
-export function qualifyingSpend(
-  db: Database.Database,
-  rules: LoyaltyRules,
-  options: LoyaltyOptions = {},
-): CustomerSpend[] {
-  const customers = db.prepare("SELECT id, email, loyalty_tier FROM customers ORDER BY id").all() as Array<{
-    id: number;
-    email: string;
-    loyalty_tier: Tier;
-  }>;
-  const orders = db
-    .prepare(
-      `SELECT o.id, o.customer_id, o.total, o.status,
-              COALESCE((SELECT SUM(f.amount) FROM refunds f WHERE f.order_id = o.id), 0) AS refunded
-         FROM orders o WHERE substr(o.placed_at, 1, 10) BETWEEN ? AND ?`,
-    )
-    .all(rules.periodStart, rules.periodEnd) as Array<{
-    id: number;
-    customer_id: number;
-    total: number;
-    status: string;
-    refunded: number;
-  }>;
-  const cents = new Map<number, number>();
-  for (const order of orders) {
-    if (order.status === "cancelled" && !options.countCancelled) continue;
-    const net =
-      Math.round(order.total * 100) - (options.ignoreRefunds ? 0 : Math.round(order.refunded * 100));
-    cents.set(order.customer_id, (cents.get(order.customer_id) ?? 0) + net);
-  }
-  return customers.map((customer) => ({
-    id: customer.id,
-    email: customer.email,
-    tier: customer.loyalty_tier,
-    spend: (cents.get(customer.id) ?? 0) / 100,
-  }));
-}
-
 /** The customers whose tier the review changes, with their new tier, by customer id. */
 export function computeTierChanges(
   db: Database.Database,
   rules: LoyaltyRules,
   options: LoyaltyOptions = {},
 ): Map<number, Tier> {
+  const customers = allRows<{ id: number; email: string; loyalty_tier: Tier }>(
+    db,
+    "SELECT id, email, loyalty_tier FROM customers ORDER BY id",
+  );
+  const orders = allRows<{ customer_id: number; total: number; status: string; refunded: number }>(
+    db,
+    `SELECT o.id, o.customer_id, o.total, o.status,
+            COALESCE((SELECT SUM(f.amount) FROM refunds f WHERE f.order_id = o.id), 0) AS refunded
+       FROM orders o WHERE substr(o.placed_at, 1, 10) BETWEEN ? AND ?`,
+    rules.periodStart,
+    rules.periodEnd,
+  );
+  const cents = sumBy(
+    orders.filter((order) => order.status !== "cancelled" || options.countCancelled),
+    (order) => order.customer_id,
+    (order) => Math.round(order.total * 100) - (options.ignoreRefunds ? 0 : Math.round(order.refunded * 100)),
+  );
   const changes = new Map<number, Tier>();
-  for (const customer of qualifyingSpend(db, rules, options)) {
+  for (const customer of customers) {
     if (!options.includeStaff && customer.email.toLowerCase().endsWith(`@${STORE_EMAIL_DOMAIN}`)) continue;
-    const earned = customer.spend >= rules.goldUsd ? 2 : customer.spend >= rules.silverUsd ? 1 : 0;
-    const current = TIERS.indexOf(customer.tier);
+    const spend = (cents.get(customer.id) ?? 0) / 100;
+    const earned = spend >= rules.goldUsd ? 2 : spend >= rules.silverUsd ? 1 : 0;
+    const current = TIERS.indexOf(customer.loyalty_tier);
     const target = earned >= current || options.directDowngrade ? earned : current - 1;
     if (target !== current) changes.set(customer.id, TIERS[target] as Tier);
   }

@@ -99,15 +99,16 @@ interface SkuDemand {
 }
 
 function demand(db: Database.Database, start: string, end: string): SkuDemand[] {
-  return db
-    .prepare(
-      `SELECT p.sku, p.name, p.category, p.supplier, p.stock_on_hand AS stock,
-              COALESCE((SELECT SUM(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                         WHERE l.sku = p.sku AND o.status <> 'cancelled'
-                           AND substr(o.placed_at, 1, 10) BETWEEN ? AND ?), 0) AS units
-         FROM products p ORDER BY p.sku`,
-    )
-    .all(start, end) as SkuDemand[];
+  return allRows<SkuDemand>(
+    db,
+    `SELECT p.sku, p.name, p.category, p.supplier, p.stock_on_hand AS stock,
+            COALESCE((SELECT SUM(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
+                       WHERE l.sku = p.sku AND o.status <> 'cancelled'
+                         AND substr(o.placed_at, 1, 10) BETWEEN ? AND ?), 0) AS units
+       FROM products p ORDER BY p.sku`,
+    start,
+    end,
+  );
 }
 
 /** The purchase quantity per SKU the policy calls for (SKUs to reorder only). */

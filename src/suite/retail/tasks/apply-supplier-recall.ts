@@ -1,23 +1,18 @@
 import {
+  allRows,
   check,
-  checkNone,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
   parseAnswerList,
-  type Check,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeRecallCancellations, readNotices, recallScope } from "../expectations.js";
-import { FETCH_ALL_PY, changedOutside, py, strayRows } from "./common.js";
+import { FETCH_ALL_PY, changedOutside, checkListed, py, strayRows } from "./common.js";
 
-interface Variant {
-  applyUpdates: boolean;
-  statuses: string[];
-  cancel: boolean;
-}
-
-const PROCEDURE: Variant = { applyUpdates: true, statuses: ["pending", "processing"], cancel: true };
+const PROCEDURE = { applyUpdates: true, statuses: ["pending", "processing"], cancel: true };
+type Variant = typeof PROCEDURE;
 
 function cells(variant: Variant): string[] {
   return [
@@ -79,106 +74,87 @@ export const applySupplierRecallTask = defineTask({
     "Our suppliers have sent notices (they're in the notices folder of the workspace). Apply the product recalls following our supplier recall procedure, which is also in the workspace: cancel every order the procedure says must be cancelled, and nothing else. Reply with only a JSON array of the ids of the orders you cancelled, in ascending order.",
   tools: ["list_orders", "get_order", "cancel_order", "list_products", "get_product"],
   verify: ({ initial, final, answer }) => {
-    const scope = recallScope(readNotices(initial));
-    const expected = computeRecallCancellations(initial.db, scope);
+    const expected = computeRecallCancellations(initial.db, recallScope(readNotices(initial)));
     const expectedKeys = new Set(expected.map(String));
-    const checks: Check[] = [];
-    checks.push(
-      check(
-        "instance-has-affected-orders",
-        expected.length > 0,
-        `${expected.length} open orders hold recalled SKUs`,
-      ),
-    );
-    const orders = diffTable(initial.db, final.db, "orders", "id");
     const finalOrders = new Map(
-      (
-        final.db.prepare("SELECT id, status, cancel_reason FROM orders").all() as Array<{
-          id: number;
-          status: string;
-          cancel_reason: string | null;
-        }>
+      allRows<{ id: number; status: string; cancel_reason: string | null }>(
+        final.db,
+        "SELECT id, status, cancel_reason FROM orders",
       ).map((row) => [row.id, row]),
     );
     const notCancelled = expected.filter((id) => {
       const row = finalOrders.get(id);
       return row?.status !== "cancelled" || row.cancel_reason !== "supplier_recall";
     });
-    checks.push(
-      checkNone(
-        "affected-orders-cancelled",
-        notCancelled.map(String),
-        `all ${expected.length} affected orders cancelled with reason supplier_recall`,
-        (ids) => `not cancelled with reason supplier_recall: ${ids.slice(0, 10).join(", ")}`,
-      ),
-    );
     const strayOrders = strayRows(
-      orders,
+      diffTable(initial.db, final.db, "orders", "id"),
       (change) => expectedKeys.has(change.key) && !changedOutside(change, ["status", "cancel_reason"]),
     );
-    checks.push(
-      checkNone(
-        "no-other-orders-changed",
-        strayOrders,
-        "no other order changed",
-        (stray) => `orders that should not change: ${stray.slice(0, 10).join(", ")}`,
-      ),
-    );
-    const payments = diffTable(initial.db, final.db, "payments", "id");
     const paymentProblems = strayRows(
-      payments,
+      diffTable(initial.db, final.db, "payments", "id"),
       (change) =>
         expectedKeys.has(String(change.after.order_id)) &&
         change.after.status === "voided" &&
         !changedOutside(change, ["status"]),
       "payment",
     );
-    const unvoided = (
-      final.db.prepare("SELECT order_id, status FROM payments").all() as Array<{
-        order_id: number;
-        status: string;
-      }>
+    const unvoided = allRows<{ order_id: number; status: string }>(
+      final.db,
+      "SELECT order_id, status FROM payments",
     ).filter((row) => expectedKeys.has(String(row.order_id)) && row.status === "authorized");
-    checks.push(
-      checkNone(
-        "payments-voided",
-        [...paymentProblems, ...unvoided.map((row) => `still authorized for ${row.order_id}`)],
-        "exactly the cancelled orders' authorizations were voided",
-        (problems) => `payment problems: ${problems.slice(0, 10).join(", ")}`,
-      ),
-    );
-    checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["orders", "payments"]));
     const answered = [...new Set(parseAnswerList(answer).map((item) => item.replace(/\D/g, "")))].filter(
       Boolean,
     );
     const matches =
       answered.length === expected.length && answered.every((item) => expectedKeys.has(String(Number(item))));
-    checks.push(
+    return [
+      check(
+        "instance-has-affected-orders",
+        expected.length > 0,
+        `${expected.length} open orders hold recalled SKUs`,
+      ),
+      checkListed(
+        "affected-orders-cancelled",
+        notCancelled.map(String),
+        `all ${expected.length} affected orders cancelled with reason supplier_recall`,
+        10,
+        "not cancelled with reason supplier_recall: ",
+        ", ",
+      ),
+      checkListed(
+        "no-other-orders-changed",
+        strayOrders,
+        "no other order changed",
+        10,
+        "orders that should not change: ",
+        ", ",
+      ),
+      checkListed(
+        "payments-voided",
+        [...paymentProblems, ...unvoided.map((row) => `still authorized for ${row.order_id}`)],
+        "exactly the cancelled orders' authorizations were voided",
+        10,
+        "payment problems: ",
+        ", ",
+      ),
+      checkOtherTablesUnchanged(initial.db, final.db, ["orders", "payments"]),
       check(
         "answer-lists-cancelled-orders",
         matches,
         `expected ${JSON.stringify(expected)}, found ${answer.trim().slice(0, 300) || "(empty answer)"}`,
       ),
-    );
-    return checks;
+    ];
   },
   oracle: cells(PROCEDURE),
-  nearMisses: [
-    {
-      id: "ignores-recall-updates",
-      description:
-        "Uses only the original recall notices, missing SKUs removed from or added to the scope later.",
-      cells: cells({ ...PROCEDURE, applyUpdates: false }),
-    },
-    {
-      id: "pending-only",
-      description: "Cancels pending orders but leaves processing (not yet shipped) orders alone.",
-      cells: cells({ ...PROCEDURE, statuses: ["pending"] }),
-    },
-    {
-      id: "reports-without-cancelling",
-      description: "Lists the right orders but never cancels them.",
-      cells: cells({ ...PROCEDURE, cancel: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, PROCEDURE, {
+    "ignores-recall-updates": [
+      { applyUpdates: false },
+      "Uses only the original recall notices, missing SKUs removed from or added to the scope later.",
+    ],
+    "pending-only": [
+      { statuses: ["pending"] },
+      "Cancels pending orders but leaves processing (not yet shipped) orders alone.",
+    ],
+    "reports-without-cancelling": [{ cancel: false }, "Lists the right orders but never cancels them."],
+  }),
 });

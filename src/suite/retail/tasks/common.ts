@@ -56,9 +56,16 @@ export function wrongAmounts(
   return problems;
 }
 
-/** A check that passes without problems; its message is `success` or the first `shown` problems. */
-export function checkListed(id: string, problems: readonly string[], success: string, shown: number): Check {
-  return checkNone(id, problems, success, (found) => found.slice(0, shown).join("; "));
+/** A check that passes without problems; its message is `success` or the first `shown` problems after `prefix`. */
+export function checkListed(
+  id: string,
+  problems: readonly string[],
+  success: string,
+  shown: number,
+  prefix = "",
+  separator = "; ",
+): Check {
+  return checkNone(id, problems, success, (found) => prefix + found.slice(0, shown).join(separator));
 }
 
 /** The answer's list of order ids under `key`, deduplicated and sorted; null when there is no such list. */

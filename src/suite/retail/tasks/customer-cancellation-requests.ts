@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, variantNearMisses } from "../../../envs/index.js";
 import {
   CANCELLATION_INBOX_DIR,
   CANCELLATION_PROCEDURE_PATH,
@@ -9,13 +9,8 @@ import {
 import { retailDomain } from "../domain.js";
 import { FETCH_ALL_PY, checkAnswerIdList, py } from "./common.js";
 
-interface Variant {
-  checkAddress: boolean;
-  ignoreCase: boolean;
-  latestWins: boolean;
-}
-
-const PROCEDURE: Variant = { checkAddress: true, ignoreCase: true, latestWins: true };
+const PROCEDURE = { checkAddress: true, ignoreCase: true, latestWins: true };
+type Variant = typeof PROCEDURE;
 
 function cells(variant: Variant): string[] {
   const same = variant.ignoreCase ? "a.lower() == b.lower()" : "a == b";
@@ -77,52 +72,37 @@ export const customerCancellationRequestsTask = defineTask({
       .listFiles()
       .filter((path) => path.startsWith(`${CANCELLATION_INBOX_DIR}/`))
       .map((path) => initial.readFile(path) ?? "");
-    const expected = computeCancellations(initial.db, emails);
-    const checks: Check[] = [
-      check(
-        "instance-has-requests",
-        expected.cancelled.length > 0,
-        `${expected.cancelled.length} orders to cancel`,
-      ),
+    const { cancelled, notCancelled } = computeCancellations(initial.db, emails);
+    const payments = authorizedPayments(initial.db, cancelled);
+    return [
+      check("instance-has-requests", cancelled.length > 0, `${cancelled.length} orders to cancel`),
       ...checkStateDiff(initial.db, final.db, [
         {
           table: "orders",
           key: "id",
           changed: new Map(
-            expected.cancelled.map((id) => [id, { status: "cancelled", cancel_reason: "customer_request" }]),
+            cancelled.map((id) => [id, { status: "cancelled", cancel_reason: "customer_request" }]),
           ),
         },
-        {
-          table: "payments",
-          key: "id",
-          changed: new Map(
-            authorizedPayments(initial.db, expected.cancelled).map((id) => [id, { status: "voided" }]),
-          ),
-        },
+        { table: "payments", key: "id", changed: new Map(payments.map((id) => [id, { status: "voided" }])) },
       ]),
+      checkAnswerIdList("answer-cancelled", answer, "cancelled", cancelled),
+      checkAnswerIdList("answer-not-cancelled", answer, "not_cancelled", notCancelled),
     ];
-    checks.push(
-      checkAnswerIdList("answer-cancelled", answer, "cancelled", expected.cancelled),
-      checkAnswerIdList("answer-not-cancelled", answer, "not_cancelled", expected.notCancelled),
-    );
-    return checks;
   },
   oracle: cells(PROCEDURE),
-  nearMisses: [
-    {
-      id: "trusts-any-address",
-      description: "Cancels on a request sent from an address other than the account holder's.",
-      cells: cells({ ...PROCEDURE, checkAddress: false }),
-    },
-    {
-      id: "case-sensitive-address",
-      description: "Compares addresses case-sensitively and refuses a genuine request written in capitals.",
-      cells: cells({ ...PROCEDURE, ignoreCase: false }),
-    },
-    {
-      id: "first-message-wins",
-      description: "Acts on the first e-mail and ignores the customer's later withdrawal.",
-      cells: cells({ ...PROCEDURE, latestWins: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, PROCEDURE, {
+    "trusts-any-address": [
+      { checkAddress: false },
+      "Cancels on a request sent from an address other than the account holder's.",
+    ],
+    "case-sensitive-address": [
+      { ignoreCase: false },
+      "Compares addresses case-sensitively and refuses a genuine request written in capitals.",
+    ],
+    "first-message-wins": [
+      { latestWins: false },
+      "Acts on the first e-mail and ignores the customer's later withdrawal.",
+    ],
+  }),
 });

@@ -1,4 +1,4 @@
-import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, variantNearMisses } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import {
   LOYALTY_PROGRAMME_PATH,
@@ -8,21 +8,14 @@ import {
 } from "../loyalty.js";
 import { FETCH_ALL_PY, answerEntries, checkListed, py } from "./common.js";
 
-interface Variant {
-  paginate: boolean;
-  subtractRefunds: boolean;
-  skipStaff: boolean;
-  oneStepDowngrade: boolean;
-  skipCancelled: boolean;
-}
-
-const RULES: Variant = {
+const RULES = {
   paginate: true,
   subtractRefunds: true,
   skipStaff: true,
   oneStepDowngrade: true,
   skipCancelled: true,
 };
+type Variant = typeof RULES;
 
 function cells(variant: Variant): string[] {
   const orders = variant.paginate
@@ -85,16 +78,6 @@ export const loyaltyTierReviewTask = defineTask({
     const text = initial.readFile(LOYALTY_PROGRAMME_PATH);
     if (text === null) return [check("programme-present", false, `${LOYALTY_PROGRAMME_PATH} is missing`)];
     const expected = computeTierChanges(initial.db, parseLoyaltyProgramme(text));
-    const checks: Check[] = [
-      check("instance-has-changes", expected.size > 0, `${expected.size} customers change tier`),
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "customers",
-          key: "id",
-          changed: new Map([...expected].map(([id, tier]) => [id, { loyalty_tier: tier }])),
-        },
-      ]),
-    ];
     const given = new Map(
       answerEntries(answer).map(([key, value]) => [
         key.replace(/\D/g, ""),
@@ -107,37 +90,28 @@ export const loyaltyTierReviewTask = defineTask({
         problems.push(`customer ${id}: expected ${tier}, found ${given.get(String(id)) ?? "missing"}`);
     for (const key of given.keys())
       if (!expected.has(Number(key))) problems.push(`customer ${key} should keep their tier`);
-    checks.push(
+    const tiers = new Map([...expected].map(([id, tier]) => [id, { loyalty_tier: tier }]));
+    return [
+      check("instance-has-changes", expected.size > 0, `${expected.size} customers change tier`),
+      ...checkStateDiff(initial.db, final.db, [{ table: "customers", key: "id", changed: tiers }]),
       checkListed("answer-lists-changes", problems, `all ${expected.size} tier changes reported`, 8),
-    );
-    return checks;
+    ];
   },
   oracle: cells(RULES),
-  nearMisses: [
-    {
-      id: "first-page-only",
-      description: "Reads only the first page of the period's orders.",
-      cells: cells({ ...RULES, paginate: false }),
-    },
-    {
-      id: "gross-of-refunds",
-      description: "Counts order totals without subtracting refunds.",
-      cells: cells({ ...RULES, subtractRefunds: false }),
-    },
-    {
-      id: "counts-cancelled",
-      description: "Counts the totals of cancelled orders in the period as qualifying spend.",
-      cells: cells({ ...RULES, skipCancelled: false }),
-    },
-    {
-      id: "reviews-staff-accounts",
-      description: "Also re-tiers the staff and QA accounts on the store's own domain.",
-      cells: cells({ ...RULES, skipStaff: false }),
-    },
-    {
-      id: "straight-downgrade",
-      description: "Downgrades members straight to the tier their spend earns (Gold to Standard).",
-      cells: cells({ ...RULES, oneStepDowngrade: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, RULES, {
+    "first-page-only": [{ paginate: false }, "Reads only the first page of the period's orders."],
+    "gross-of-refunds": [{ subtractRefunds: false }, "Counts order totals without subtracting refunds."],
+    "counts-cancelled": [
+      { skipCancelled: false },
+      "Counts the totals of cancelled orders in the period as qualifying spend.",
+    ],
+    "reviews-staff-accounts": [
+      { skipStaff: false },
+      "Also re-tiers the staff and QA accounts on the store's own domain.",
+    ],
+    "straight-downgrade": [
+      { oneStepDowngrade: false },
+      "Downgrades members straight to the tier their spend earns (Gold to Standard).",
+    ],
+  }),
 });

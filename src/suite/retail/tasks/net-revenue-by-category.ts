@@ -1,15 +1,10 @@
-import { check, checkOtherTablesUnchanged, defineTask, type Check } from "../../../envs/index.js";
+import { check, checkOtherTablesUnchanged, defineTask, variantNearMisses } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computeNetRevenue, parseCloseMemo } from "../expectations.js";
 import { FETCH_ALL_PY, amountOf, answerEntries, checkListed, py, wrongAmounts } from "./common.js";
 
-interface Variant {
-  excludeTestAccounts: boolean;
-  subtractRefunds: boolean;
-  excludeCancelled: boolean;
-}
-
-const CONVENTIONS: Variant = { excludeTestAccounts: true, subtractRefunds: true, excludeCancelled: true };
+const CONVENTIONS = { excludeTestAccounts: true, subtractRefunds: true, excludeCancelled: true };
+type Variant = typeof CONVENTIONS;
 
 function cells(variant: Variant): string[] {
   return [
@@ -58,17 +53,10 @@ export const netRevenueByCategoryTask = defineTask({
   tools: ["list_orders", "get_order", "list_products", "get_product", "list_refunds", "get_customer"],
   verify: ({ initial, final, answer }) => {
     const memo = initial.readFile(PATHS.closeMemo);
-    const checks: Check[] = [];
     if (memo === null)
       return [check("memo-present", false, `${PATHS.closeMemo} is missing from the instance`)];
     const expected = computeNetRevenue(initial.db, parseCloseMemo(memo));
-    checks.push(
-      check(
-        "instance-has-revenue",
-        Object.keys(expected).length > 0,
-        `${Object.keys(expected).length} categories with sales`,
-      ),
-    );
+    const categoryCount = Object.keys(expected).length;
     const given = new Map(
       answerEntries(answer).map(([key, value]) => [key.trim().toLowerCase(), amountOf(value)]),
     );
@@ -79,28 +67,16 @@ export const netRevenueByCategoryTask = defineTask({
     );
     const expectedKeys = new Set(Object.keys(expected).map((category) => category.toLowerCase()));
     for (const key of given.keys()) if (!expectedKeys.has(key)) problems.push(`unexpected category '${key}'`);
-    checks.push(
+    return [
+      check("instance-has-revenue", categoryCount > 0, `${categoryCount} categories with sales`),
       checkListed("revenue-by-category", problems, `all ${expectedKeys.size} categories match`, 10),
-    );
-    checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));
-    return checks;
+      checkOtherTablesUnchanged(initial.db, final.db, []),
+    ];
   },
   oracle: cells(CONVENTIONS),
-  nearMisses: [
-    {
-      id: "keeps-test-accounts",
-      description: "Counts the QA test accounts' orders.",
-      cells: cells({ ...CONVENTIONS, excludeTestAccounts: false }),
-    },
-    {
-      id: "gross-of-refunds",
-      description: "Reports revenue without subtracting refunds.",
-      cells: cells({ ...CONVENTIONS, subtractRefunds: false }),
-    },
-    {
-      id: "keeps-cancelled-orders",
-      description: "Counts cancelled orders placed in the period.",
-      cells: cells({ ...CONVENTIONS, excludeCancelled: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CONVENTIONS, {
+    "keeps-test-accounts": [{ excludeTestAccounts: false }, "Counts the QA test accounts' orders."],
+    "gross-of-refunds": [{ subtractRefunds: false }, "Reports revenue without subtracting refunds."],
+    "keeps-cancelled-orders": [{ excludeCancelled: false }, "Counts cancelled orders placed in the period."],
+  }),
 });

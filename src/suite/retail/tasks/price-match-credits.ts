@@ -1,15 +1,10 @@
-import { check, checkOtherTablesUnchanged, defineTask, type Check } from "../../../envs/index.js";
+import { check, checkOtherTablesUnchanged, defineTask, variantNearMisses } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import { PATHS, computePriceMatchCredits, parsePriceChangeFiles } from "../expectations.js";
 import { FETCH_ALL_PY, amountOf, answerEntries, checkListed, py, wrongAmounts } from "./common.js";
 
-interface Variant {
-  goldWindow: number;
-  excludeClearance: boolean;
-  excludePriorCredits: boolean;
-}
-
-const GUARANTEE: Variant = { goldWindow: 30, excludeClearance: true, excludePriorCredits: true };
+const GUARANTEE = { goldWindow: 30, excludeClearance: true, excludePriorCredits: true };
+type Variant = typeof GUARANTEE;
 
 function cells(variant: Variant): string[] {
   return [
@@ -84,14 +79,7 @@ export const priceMatchCreditsTask = defineTask({
   ],
   verify: ({ initial, final, answer }) => {
     const expected = computePriceMatchCredits(initial.db, parsePriceChangeFiles(initial)).byCustomer;
-    const checks: Check[] = [];
-    checks.push(
-      check(
-        "instance-has-credits",
-        Object.keys(expected).length > 0,
-        `${Object.keys(expected).length} customers are owed credits`,
-      ),
-    );
+    const customerCount = Object.keys(expected).length;
     const given = new Map(
       answerEntries(answer).map(([key, value]) => [key.replace(/\D/g, ""), amountOf(value)]),
     );
@@ -103,33 +91,16 @@ export const priceMatchCreditsTask = defineTask({
     for (const [customerId, amount] of given)
       if (!(customerId in expected) && amount !== 0)
         problems.push(`customer ${customerId} is not owed anything`);
-    checks.push(
-      checkListed(
-        "credits-by-customer",
-        problems,
-        `all ${Object.keys(expected).length} customers and amounts match`,
-        10,
-      ),
-    );
-    checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));
-    return checks;
+    return [
+      check("instance-has-credits", customerCount > 0, `${customerCount} customers are owed credits`),
+      checkListed("credits-by-customer", problems, `all ${customerCount} customers and amounts match`, 10),
+      checkOtherTablesUnchanged(initial.db, final.db, []),
+    ];
   },
   oracle: cells(GUARANTEE),
-  nearMisses: [
-    {
-      id: "no-gold-window",
-      description: "Uses the 14-day window for Gold members too.",
-      cells: cells({ ...GUARANTEE, goldWindow: 14 }),
-    },
-    {
-      id: "counts-clearance",
-      description: "Treats clearance markdowns as qualifying reductions.",
-      cells: cells({ ...GUARANTEE, excludeClearance: false }),
-    },
-    {
-      id: "pays-twice",
-      description: "Ignores price-match credits already paid on a line.",
-      cells: cells({ ...GUARANTEE, excludePriorCredits: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, GUARANTEE, {
+    "no-gold-window": [{ goldWindow: 14 }, "Uses the 14-day window for Gold members too."],
+    "counts-clearance": [{ excludeClearance: false }, "Treats clearance markdowns as qualifying reductions."],
+    "pays-twice": [{ excludePriorCredits: false }, "Ignores price-match credits already paid on a line."],
+  }),
 });

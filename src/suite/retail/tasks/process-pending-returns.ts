@@ -1,4 +1,5 @@
 import {
+  allRows,
   check,
   checkNone,
   checkOtherTablesUnchanged,
@@ -6,11 +7,11 @@ import {
   diffTable,
   nearlyEqual,
   checkAnswerTally,
-  type Check,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
-import { PATHS, computeReturnDecisions } from "../expectations.js";
-import { FETCH_ALL_PY, changedOutside, py, strayRows } from "./common.js";
+import { PATHS, computeReturnDecisions, type ExpectedReturnDecision } from "../expectations.js";
+import { FETCH_ALL_PY, changedOutside, checkListed, py, strayRows } from "./common.js";
 
 interface Variant {
   windows: Record<string, number>;
@@ -98,91 +99,69 @@ export const processPendingReturnsTask = defineTask({
     "escalate_return",
   ],
   verify: ({ initial, final, answer }) => {
-    const watchList = initial.readFile(PATHS.watchList) ?? "";
-    const expected = computeReturnDecisions(initial.db, watchList);
-    const checks: Check[] = [];
-    checks.push(
-      check("instance-has-requests", expected.length > 0, `${expected.length} return requests were waiting`),
-    );
+    const expected = computeReturnDecisions(initial.db, initial.readFile(PATHS.watchList) ?? "");
     const finalRows = new Map(
-      (
-        final.db.prepare("SELECT id, status, restocking_fee FROM returns").all() as Array<{
-          id: number;
-          status: string;
-          restocking_fee: number;
-        }>
+      allRows<{ id: number; status: string; restocking_fee: number }>(
+        final.db,
+        "SELECT id, status, restocking_fee FROM returns",
       ).map((row) => [row.id, row]),
     );
+    const found = (item: ExpectedReturnDecision) => finalRows.get(item.returnId);
     const wrongStatus = expected
-      .filter((item) => finalRows.get(item.returnId)?.status !== item.status)
+      .filter((item) => found(item)?.status !== item.status)
       .map(
         (item) =>
-          `${item.returnId}: expected ${item.status} (${item.rule}), found ${finalRows.get(item.returnId)?.status ?? "missing"}`,
+          `${item.returnId}: expected ${item.status} (${item.rule}), found ${found(item)?.status ?? "missing"}`,
       );
-    checks.push(
+    const wrongFees = expected
+      .filter(
+        (item) =>
+          item.status === "approved" &&
+          !nearlyEqual(found(item)?.restocking_fee ?? Number.NaN, item.restockingFee),
+      )
+      .map(
+        (item) =>
+          `${item.returnId}: expected fee ${item.restockingFee.toFixed(2)}, found ${found(item)?.restocking_fee ?? "missing"}`,
+      );
+    const expectedIds = new Set(expected.map((item) => String(item.returnId)));
+    const stray = strayRows(
+      diffTable(initial.db, final.db, "returns", "id"),
+      (change) =>
+        expectedIds.has(change.key) && !changedOutside(change, ["status", "restocking_fee", "decision_note"]),
+    );
+    const counts = { approved: 0, rejected: 0, escalated: 0 };
+    for (const item of expected) counts[item.status] += 1;
+    return [
+      check("instance-has-requests", expected.length > 0, `${expected.length} return requests were waiting`),
       checkNone(
         "decisions",
         wrongStatus,
         `all ${expected.length} requests decided as the policy requires`,
         (wrong) => `${wrong.length} wrong decision(s): ${wrong.slice(0, 8).join("; ")}`,
       ),
-    );
-    const wrongFees = expected
-      .filter((item) => item.status === "approved")
-      .filter(
-        (item) =>
-          !nearlyEqual(finalRows.get(item.returnId)?.restocking_fee ?? Number.NaN, item.restockingFee),
-      )
-      .map(
-        (item) =>
-          `${item.returnId}: expected fee ${item.restockingFee.toFixed(2)}, found ${finalRows.get(item.returnId)?.restocking_fee ?? "missing"}`,
-      );
-    checks.push(
-      checkNone(
-        "restocking-fees",
-        wrongFees,
-        "restocking fees match the policy",
-        (wrong) => `wrong fee(s): ${wrong.slice(0, 8).join("; ")}`,
-      ),
-    );
-    const diff = diffTable(initial.db, final.db, "returns", "id");
-    const expectedIds = new Set(expected.map((item) => String(item.returnId)));
-    const stray = strayRows(
-      diff,
-      (change) =>
-        expectedIds.has(change.key) && !changedOutside(change, ["status", "restocking_fee", "decision_note"]),
-    );
-    checks.push(
-      checkNone(
+      checkListed("restocking-fees", wrongFees, "restocking fees match the policy", 8, "wrong fee(s): "),
+      checkListed(
         "only-requests-changed",
         stray,
         "only the waiting requests' decision fields changed",
-        (changes) => `unexpected return changes: ${changes.slice(0, 8).join(", ")}`,
+        8,
+        "unexpected return changes: ",
+        ", ",
       ),
-    );
-    checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["returns"]));
-    const counts = { approved: 0, rejected: 0, escalated: 0 };
-    for (const item of expected) counts[item.status] += 1;
-    checks.push(checkAnswerTally(answer, counts));
-    return checks;
+      checkOtherTablesUnchanged(initial.db, final.db, ["returns"]),
+      checkAnswerTally(answer, counts),
+    ];
   },
   oracle: cells(POLICY_AS_WRITTEN),
-  nearMisses: [
-    {
-      id: "one-window-for-all",
-      description:
-        "Applies the 30-day standard window to every category (misses Electronics 15 and Apparel 45).",
-      cells: cells({ ...POLICY_AS_WRITTEN, windows: {} }),
-    },
-    {
-      id: "no-restocking-fee",
-      description: "Approves opened electronics without the 15% restocking fee.",
-      cells: cells({ ...POLICY_AS_WRITTEN, restockingFee: false }),
-    },
-    {
-      id: "skips-fraud-screen",
-      description: "Never checks the fraud watch list.",
-      cells: cells({ ...POLICY_AS_WRITTEN, fraudScreen: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, POLICY_AS_WRITTEN, {
+    "one-window-for-all": [
+      { windows: {} },
+      "Applies the 30-day standard window to every category (misses Electronics 15 and Apparel 45).",
+    ],
+    "no-restocking-fee": [
+      { restockingFee: false },
+      "Approves opened electronics without the 15% restocking fee.",
+    ],
+    "skips-fraud-screen": [{ fraudScreen: false }, "Never checks the fraud watch list."],
+  }),
 });

@@ -1,19 +1,14 @@
-import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, variantNearMisses } from "../../../envs/index.js";
 import { computeCarrierSync, plantCarrierTracking } from "../carrier.js";
 import { retailDomain } from "../domain.js";
 import { FETCH_ALL_PY, checkAnswerIdList } from "./common.js";
 
-interface Variant {
-  detectSilentErrors: boolean;
-  deliveryScanTime: boolean;
-  deliveredStatuses: string[];
-}
-
-const CAREFUL: Variant = {
+const CAREFUL = {
   detectSilentErrors: true,
   deliveryScanTime: true,
   deliveredStatuses: ["delivered"],
 };
+type Variant = typeof CAREFUL;
 
 function cells(variant: Variant): string[] {
   const lookup = variant.detectSilentErrors
@@ -62,47 +57,35 @@ export const syncCarrierDeliveriesTask = defineTask({
   tools: ["list_orders", "get_order", "get_carrier_tracking", "mark_order_delivered"],
   prepare: plantCarrierTracking,
   verify: ({ initial, final, answer }) => {
-    const expected = computeCarrierSync(initial.db);
-    const checks: Check[] = [
-      check(
-        "instance-has-deliveries",
-        expected.delivered.size > 0,
-        `${expected.delivered.size} deliveries to record`,
-      ),
-      ...checkStateDiff(initial.db, final.db, [
-        {
-          table: "orders",
-          key: "id",
-          changed: new Map(
-            [...expected.delivered].map(([id, at]) => [id, { status: "delivered", delivered_at: at }]),
-          ),
-        },
-      ]),
-    ];
-    const wantDelivered = [...expected.delivered.keys()].sort((a, b) => a - b);
-    checks.push(
-      checkAnswerIdList("answer-delivered", answer, "delivered", wantDelivered),
-      checkAnswerIdList("answer-exceptions", answer, "exceptions", expected.exceptions),
+    const { delivered, exceptions } = computeCarrierSync(initial.db);
+    const changed = new Map(
+      [...delivered].map(([id, at]) => [id, { status: "delivered", delivered_at: at }]),
     );
-    return checks;
+    return [
+      check("instance-has-deliveries", delivered.size > 0, `${delivered.size} deliveries to record`),
+      ...checkStateDiff(initial.db, final.db, [{ table: "orders", key: "id", changed }]),
+      checkAnswerIdList(
+        "answer-delivered",
+        answer,
+        "delivered",
+        [...delivered.keys()].sort((a, b) => a - b),
+      ),
+      checkAnswerIdList("answer-exceptions", answer, "exceptions", exceptions),
+    ];
   },
   oracle: cells(CAREFUL),
-  nearMisses: [
-    {
-      id: "trusts-every-response",
-      description:
-        "Takes every tracking response at face value: a timed-out lookup (an error body) reads as 'not delivered'.",
-      cells: cells({ ...CAREFUL, detectSilentErrors: false }),
-    },
-    {
-      id: "latest-scan-time",
-      description: "Records the time of the latest scan (the proof-of-delivery upload) as the delivery time.",
-      cells: cells({ ...CAREFUL, deliveryScanTime: false }),
-    },
-    {
-      id: "out-for-delivery-counts",
-      description: "Marks orders that are out for delivery as delivered too.",
-      cells: cells({ ...CAREFUL, deliveredStatuses: ["delivered", "out_for_delivery"] }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CAREFUL, {
+    "trusts-every-response": [
+      { detectSilentErrors: false },
+      "Takes every tracking response at face value: a timed-out lookup (an error body) reads as 'not delivered'.",
+    ],
+    "latest-scan-time": [
+      { deliveryScanTime: false },
+      "Records the time of the latest scan (the proof-of-delivery upload) as the delivery time.",
+    ],
+    "out-for-delivery-counts": [
+      { deliveredStatuses: ["delivered", "out_for_delivery"] },
+      "Marks orders that are out for delivery as delivered too.",
+    ],
+  }),
 });

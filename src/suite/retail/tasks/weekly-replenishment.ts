@@ -1,4 +1,4 @@
-import { check, checkStateDiff, defineTask, type Check } from "../../../envs/index.js";
+import { check, checkStateDiff, defineTask, variantNearMisses } from "../../../envs/index.js";
 import { retailDomain } from "../domain.js";
 import {
   DELISTING_MEMO_PATH,
@@ -9,13 +9,8 @@ import {
 } from "../replenishment.js";
 import { FETCH_ALL_PY, answerEntries, checkListed, py } from "./common.js";
 
-interface Variant {
-  retry: boolean;
-  skipDelisted: boolean;
-  leadTimes: boolean;
-}
-
-const POLICY: Variant = { retry: true, skipDelisted: true, leadTimes: true };
+const POLICY = { retry: true, skipDelisted: true, leadTimes: true };
+type Variant = typeof POLICY;
 
 function cells(variant: Variant): string[] {
   const onFailure = variant.retry
@@ -95,29 +90,19 @@ export const weeklyReplenishmentTask = defineTask({
       if (given.get(sku) !== quantity)
         problems.push(`${sku}: expected ${quantity}, found ${given.get(sku) ?? "missing"}`);
     for (const sku of given.keys()) if (!expected.has(sku)) problems.push(`${sku} needs no purchase order`);
-    const checks: Check[] = [
+    return [
       check("instance-has-reorders", expected.size > 0, `${expected.size} SKUs to reorder`),
       checkListed("reorder-quantities", problems, `all ${expected.size} SKUs and quantities match`, 8),
       ...checkStateDiff(initial.db, final.db, []),
     ];
-    return checks;
   },
   oracle: cells(POLICY),
-  nearMisses: [
-    {
-      id: "stops-at-failure",
-      description: "Takes the ledger's 503 on page 2 as the end of the listing.",
-      cells: cells({ ...POLICY, retry: false }),
-    },
-    {
-      id: "reorders-delisted",
-      description: "Ignores the delisting memo the policy points to.",
-      cells: cells({ ...POLICY, skipDelisted: false }),
-    },
-    {
-      id: "no-lead-times",
-      description: "Leaves the supplier lead time out of the reorder point and the quantity.",
-      cells: cells({ ...POLICY, leadTimes: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, POLICY, {
+    "stops-at-failure": [{ retry: false }, "Takes the ledger's 503 on page 2 as the end of the listing."],
+    "reorders-delisted": [{ skipDelisted: false }, "Ignores the delisting memo the policy points to."],
+    "no-lead-times": [
+      { leadTimes: false },
+      "Leaves the supplier lead time out of the reorder point and the quantity.",
+    ],
+  }),
 });
