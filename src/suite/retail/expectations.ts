@@ -7,6 +7,7 @@ import {
   roundCents,
   requireFile,
   sumBy,
+  type StateView,
 } from "../../envs/index.js";
 import type Database from "better-sqlite3";
 import { GIFT_CARD_CATEGORY } from "./catalog.js";
@@ -32,17 +33,13 @@ export const PATHS = {
   supportDir: "support",
 };
 
-interface WorkspaceReader {
-  readFile(relativePath: string): string | null;
-  listFiles(): string[];
-}
+type WorkspaceReader = Pick<StateView, "readFile" | "listFiles">;
 
 // ---------------------------------------------------------------- returns
 
 export interface ExpectedReturnDecision extends ReturnDecision {
   returnId: number;
   restockingFee: number;
-  merchandiseValue: number;
 }
 
 function activeWatchListEmails(csvText: string): Set<string> {
@@ -53,36 +50,37 @@ function activeWatchListEmails(csvText: string): Set<string> {
   );
 }
 
+interface PendingReturnRow {
+  id: number;
+  quantity: number;
+  reason: string;
+  item_condition: string;
+  requested_at: string;
+  delivered_at: string;
+  line_total: number;
+  line_quantity: number;
+  category: string;
+  email: string;
+}
+
 /** The decision the returns policy requires for every return still in status `requested`. */
 export function computeReturnDecisions(
   db: Database.Database,
   watchListCsv: string,
 ): ExpectedReturnDecision[] {
   const watched = activeWatchListEmails(watchListCsv);
-  const rows = db
-    .prepare(
-      `SELECT r.id, r.quantity, r.reason, r.item_condition, r.requested_at, o.delivered_at,
-              l.line_total, l.quantity AS line_quantity, p.category, c.email
-         FROM returns r
-         JOIN order_lines l ON l.id = r.order_line_id
-         JOIN orders o ON o.id = r.order_id
-         JOIN products p ON p.sku = r.sku
-         JOIN customers c ON c.id = o.customer_id
-        WHERE r.status = 'requested'
-        ORDER BY r.id`,
-    )
-    .all() as Array<{
-    id: number;
-    quantity: number;
-    reason: string;
-    item_condition: string;
-    requested_at: string;
-    delivered_at: string;
-    line_total: number;
-    line_quantity: number;
-    category: string;
-    email: string;
-  }>;
+  const rows = allRows<PendingReturnRow>(
+    db,
+    `SELECT r.id, r.quantity, r.reason, r.item_condition, r.requested_at, o.delivered_at,
+            l.line_total, l.quantity AS line_quantity, p.category, c.email
+       FROM returns r
+       JOIN order_lines l ON l.id = r.order_line_id
+       JOIN orders o ON o.id = r.order_id
+       JOIN products p ON p.sku = r.sku
+       JOIN customers c ON c.id = o.customer_id
+      WHERE r.status = 'requested'
+      ORDER BY r.id`,
+  );
   return rows.map((row) => {
     const merchandiseValue = roundCents((row.line_total / row.line_quantity) * row.quantity);
     const decision = decideReturn({
@@ -96,7 +94,6 @@ export function computeReturnDecisions(
     return {
       ...decision,
       returnId: row.id,
-      merchandiseValue,
       restockingFee: roundCents((merchandiseValue * decision.restockingFeePercent) / 100),
     };
   });
@@ -127,17 +124,16 @@ export function parsePriceChangeFiles(state: WorkspaceReader): PriceChangeRecord
     );
 }
 
-export interface PriceMatchLine {
-  lineId: number;
-  orderId: number;
-  customerId: number;
+/** An order line that could be owed a price-match credit, with its order's date and customer. */
+interface OpenLineRow {
+  id: number;
+  order_id: number;
   sku: string;
   quantity: number;
-  unitPrice: number;
-  lowestPrice: number;
-  effectiveDate: string;
-  daysAfterOrder: number;
-  credit: number;
+  unit_price: number;
+  placed_at: string;
+  customer_id: number;
+  loyalty_tier: string;
 }
 
 export interface PriceMatchOptions {
@@ -154,59 +150,49 @@ export function computePriceMatchCredits(
   db: Database.Database,
   changes: PriceChangeRecord[],
   options: PriceMatchOptions = {},
-): { lines: PriceMatchLine[]; byCustomer: Record<string, number> } {
+) {
   const qualifying = changes.filter(
     (change) =>
       !(change.newPrice >= change.oldPrice) &&
       (options.countClearance || !PRICE_MATCH_POLICY.excludedReasons.includes(change.reason)),
   );
   const reductions = groupBy(qualifying, (change) => change.sku);
-  const linesForSku = db.prepare(
-    `SELECT l.id, l.order_id, l.sku, l.quantity, l.unit_price, o.placed_at, o.customer_id, c.loyalty_tier
-       FROM order_lines l
-       JOIN orders o ON o.id = l.order_id
-       JOIN customers c ON c.id = o.customer_id
-      WHERE l.sku = ? AND o.status <> 'cancelled'
-        AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_line_id = l.id AND r.status <> 'rejected')
-        AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.order_line_id = l.id AND f.kind = 'price_match')
-      ORDER BY l.id`,
-  );
-  const lines: PriceMatchLine[] = [];
-  for (const [sku, skuReductions] of reductions) {
-    const rows = linesForSku.all(sku) as Array<{
-      id: number;
-      order_id: number;
-      sku: string;
-      quantity: number;
-      unit_price: number;
-      placed_at: string;
-      customer_id: number;
-      loyalty_tier: string;
-    }>;
-    for (const row of rows) {
+  const lines = [...reductions].flatMap(([sku, skuReductions]) =>
+    allRows<OpenLineRow>(
+      db,
+      `SELECT l.id, l.order_id, l.sku, l.quantity, l.unit_price, o.placed_at, o.customer_id, c.loyalty_tier
+         FROM order_lines l
+         JOIN orders o ON o.id = l.order_id
+         JOIN customers c ON c.id = o.customer_id
+        WHERE l.sku = ? AND o.status <> 'cancelled'
+          AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_line_id = l.id AND r.status <> 'rejected')
+          AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.order_line_id = l.id AND f.kind = 'price_match')
+        ORDER BY l.id`,
+      sku,
+    ).flatMap((row) => {
       const placed = row.placed_at.slice(0, 10);
       const tier = options.everyoneGold ? "gold" : options.ignoreGoldWindow ? "standard" : row.loyalty_tier;
       const windowEnd = addDays(placed, priceMatchWindowDays(tier));
       const inWindow = skuReductions.filter(
         (change) => change.effectiveDate > placed && change.effectiveDate <= windowEnd,
       );
-      if (inWindow.length === 0) continue;
+      if (inWindow.length === 0) return [];
       const lowest = inWindow.reduce((best, change) => (change.newPrice < best.newPrice ? change : best));
-      if (lowest.newPrice >= row.unit_price) continue;
-      lines.push({
-        lineId: row.id,
-        orderId: row.order_id,
-        customerId: row.customer_id,
-        sku: row.sku,
-        quantity: row.quantity,
-        unitPrice: row.unit_price,
-        lowestPrice: lowest.newPrice,
-        effectiveDate: lowest.effectiveDate,
-        daysAfterOrder: daysBetween(placed, lowest.effectiveDate),
-        credit: roundCents((row.unit_price - lowest.newPrice) * row.quantity),
-      });
-    }
-  }
+      if (lowest.newPrice >= row.unit_price) return [];
+      return [
+        {
+          lineId: row.id,
+          orderId: row.order_id,
+          customerId: row.customer_id,
+          sku: row.sku,
+          lowestPrice: lowest.newPrice,
+          effectiveDate: lowest.effectiveDate,
+          daysAfterOrder: daysBetween(placed, lowest.effectiveDate),
+          credit: roundCents((row.unit_price - lowest.newPrice) * row.quantity),
+        },
+      ];
+    }),
+  );
   const totals = new Map<number, number>();
   for (const line of lines)
     totals.set(line.customerId, roundCents((totals.get(line.customerId) ?? 0) + line.credit));

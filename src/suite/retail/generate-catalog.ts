@@ -2,8 +2,13 @@ import { addDays, between, groupBy, roundCents, weightedPick } from "../../envs/
 import type { SeededRandom } from "../../core/index.js";
 import { CATEGORIES, GIFT_CARDS, GIFT_CARD_CATEGORY, INTERNAL_SUPPLIER } from "./catalog.js";
 import type { OrderDraft, PriceChangeDraft, ProductDraft } from "./model.js";
-import { charmPrice } from "./random-helpers.js";
 import { BASE_SIZES } from "./sizes.js";
+
+/** Prices end in .99, .95 or .49 like a shop's; never below $4.95. */
+export function charmPrice(random: SeededRandom, value: number): number {
+  const ending = random.pick([0.01, 0.01, 0.05, 0.51]);
+  return Math.max(4.95, roundCents(Math.round(value) - ending));
+}
 
 export function makeProducts(random: SeededRandom, rows: number): ProductDraft[] {
   const products: ProductDraft[] = [];

@@ -8,8 +8,8 @@ import {
   type GenerateContext,
 } from "../../envs/index.js";
 import { computePriceMatchCredits } from "./expectations.js";
+import { charmPrice } from "./generate-catalog.js";
 import type { RetailData } from "./model.js";
-import { charmPrice } from "./random-helpers.js";
 
 /**
  * Some customers were already credited for a markdown (those lines are no longer owed anything), and one

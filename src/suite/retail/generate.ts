@@ -66,58 +66,41 @@ export function generateRetail(context: GenerateContext): void {
   writeRetailDocuments(context, data);
 }
 
+/** The columns each table's rows are written with, in the schema's order. */
+const COLUMNS = {
+  customers:
+    "id, first_name, last_name, email, phone, city, state, postal_code, loyalty_tier, marketing_opt_in, created_at",
+  products: "sku, name, category, brand, supplier, unit_price, unit_cost, stock_on_hand, is_active",
+  orders:
+    "id, customer_id, placed_at, status, channel, promo_code, subtotal, discount_total, shipping_fee, tax, total, shipping_method, shipped_at, delivered_at, cancel_reason",
+  orderLines: "id, order_id, line_number, sku, quantity, unit_price, discount, line_total",
+  payments: "id, order_id, method, card_last4, amount, status, captured_at",
+  returns:
+    "id, order_id, order_line_id, sku, quantity, reason, item_condition, customer_comment, requested_at, status, restocking_fee, decision_note",
+  refunds: "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
+};
+
 function insertRows(context: GenerateContext, data: RetailData): void {
   const { db } = context;
   const changesBySku = groupBy(data.priceChanges, (change) => change.sku);
-  insertDrafts(
-    db,
-    "customers",
-    "id, first_name, last_name, email, phone, city, state, postal_code, loyalty_tier, marketing_opt_in, created_at",
-    data.customers,
-  );
-  insertDrafts(
-    db,
-    "products",
-    "sku, name, category, brand, supplier, unit_price, unit_cost, stock_on_hand, is_active",
-    data.products,
-    (product) => ({
-      unit_price: priceOn(product.sku, data.today, product.basePrice, changesBySku),
-      is_active: 1,
-    }),
-  );
-  insertDrafts(
-    db,
-    "orders",
-    "id, customer_id, placed_at, status, channel, promo_code, subtotal, discount_total, shipping_fee, tax, total, shipping_method, shipped_at, delivered_at, cancel_reason",
-    data.orders,
-  );
+  insertDrafts(db, "customers", COLUMNS.customers, data.customers);
+  insertDrafts(db, "products", COLUMNS.products, data.products, (product) => ({
+    unit_price: priceOn(product.sku, data.today, product.basePrice, changesBySku),
+    is_active: 1,
+  }));
+  insertDrafts(db, "orders", COLUMNS.orders, data.orders);
   insertDrafts(
     db,
     "order_lines",
-    "id, order_id, line_number, sku, quantity, unit_price, discount, line_total",
+    COLUMNS.orderLines,
     data.orders.flatMap((order) => order.lines),
   );
-  insertDrafts(
-    db,
-    "payments",
-    "id, order_id, method, card_last4, amount, status, captured_at",
-    data.orders,
-    payment,
-  );
-  insertDrafts(
-    db,
-    "returns",
-    "id, order_id, order_line_id, sku, quantity, reason, item_condition, customer_comment, requested_at, status, restocking_fee, decision_note",
-    data.returns,
-    (item) => ({ order_line_id: item.lineId, customer_comment: item.comment }),
-  );
-  insertDrafts(
-    db,
-    "refunds",
-    "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
-    data.refunds,
-    (refund) => ({ order_line_id: refund.lineId }),
-  );
+  insertDrafts(db, "payments", COLUMNS.payments, data.orders, payment);
+  insertDrafts(db, "returns", COLUMNS.returns, data.returns, (item) => ({
+    order_line_id: item.lineId,
+    customer_comment: item.comment,
+  }));
+  insertDrafts(db, "refunds", COLUMNS.refunds, data.refunds, (refund) => ({ order_line_id: refund.lineId }));
 }
 
 /** An order's payment: voided when cancelled, authorized until it ships, then captured at shipping. */
