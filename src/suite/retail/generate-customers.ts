@@ -3,16 +3,6 @@ import { STORE_EMAIL_DOMAIN } from "./catalog.js";
 import type { CustomerDraft } from "./model.js";
 import { BASE_SIZES } from "./sizes.js";
 
-const MAIL_DOMAINS = [
-  "gmail.com",
-  "yahoo.com",
-  "outlook.com",
-  "icloud.com",
-  "hotmail.com",
-  "proton.me",
-  "aol.com",
-];
-
 export function makeCustomers(context: GenerateContext): CustomerDraft[] {
   const { random, faker, factors } = context;
   const today = context.referenceDate.slice(0, 10);
@@ -27,6 +17,15 @@ export function makeCustomers(context: GenerateContext): CustomerDraft[] {
   const usedEmails = new Set<string>();
   const customers: CustomerDraft[] = [];
   let testNumber = 0;
+  const mailDomains = [
+    "gmail.com",
+    "yahoo.com",
+    "outlook.com",
+    "icloud.com",
+    "hotmail.com",
+    "proton.me",
+    "aol.com",
+  ];
   for (let index = 0; index < count; index += 1) {
     const firstName = faker.person.firstName();
     const lastName = faker.person.lastName();
@@ -53,7 +52,7 @@ export function makeCustomers(context: GenerateContext): CustomerDraft[] {
             : style === 2
               ? `${slug(firstName)}${slug(lastName)}${random.int(1, 99)}`
               : `${slug(lastName)}.${slug(firstName)}${random.int(70, 99)}`;
-      email = `${base}@${random.pick(MAIL_DOMAINS)}`;
+      email = `${base}@${random.pick(mailDomains)}`;
     }
     while (usedEmails.has(email)) email = email.replace("@", `${random.int(0, 9)}@`);
     usedEmails.add(email);

@@ -1,12 +1,4 @@
-import {
-  addDays,
-  allRows,
-  dateTime,
-  getRow,
-  insertRow,
-  roundCents,
-  type GenerateContext,
-} from "../../envs/index.js";
+import { addDays, dateTime, getRow, insertRow, roundCents, type GenerateContext } from "../../envs/index.js";
 import { computePriceMatchCredits } from "./expectations.js";
 import { charmPrice } from "./generate-catalog.js";
 import type { RetailData } from "./model.js";
@@ -22,7 +14,7 @@ export function plantPriceMatchHistory(context: GenerateContext, data: RetailDat
   const creditCount = Math.max(1, Math.round(creditable.length * 0.25));
   const credited = creditable.slice(0, creditCount);
   let nextId =
-    (getRow<{ last: number | null }>(db, "SELECT MAX(id) AS last FROM refunds")!.last ?? 70000) + 1;
+    ((db.prepare("SELECT MAX(id) AS last FROM refunds").get() as { last: number | null }).last ?? 70000) + 1;
   for (const line of credited) {
     const proposed = addDays(line.effectiveDate, random.int(1, 4));
     const created = proposed > addDays(data.today, -1) ? addDays(data.today, -1) : proposed;
@@ -73,20 +65,22 @@ function ensureClearanceMatters(context: GenerateContext, data: RetailData): voi
   const batchDate = data.batchDates[data.batchDates.length - 1];
   if (!batchDate) return;
   const owedLines = new Set(actual.lines.map((line) => line.lineId));
-  const candidates = allRows<{ id: number; sku: string; unit_price: number }>(
-    db,
-    `SELECT l.id, l.sku, l.unit_price FROM order_lines l JOIN orders o ON o.id = l.order_id
-      WHERE o.status <> 'cancelled' AND l.sku NOT LIKE 'GFT-%'
-        AND substr(o.placed_at, 1, 10) >= ? AND substr(o.placed_at, 1, 10) < ?
-        AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_line_id = l.id AND r.status <> 'rejected')
-        AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.order_line_id = l.id AND f.kind = 'price_match')
-        AND NOT EXISTS (SELECT 1 FROM order_lines l2 JOIN orders o2 ON o2.id = l2.order_id
-                         WHERE l2.sku = l.sku AND substr(o2.placed_at, 1, 10) >= ?)
-      ORDER BY l.id`,
-    addDays(batchDate, -13),
-    batchDate,
-    batchDate,
-  );
+  const candidates = db
+    .prepare(
+      `SELECT l.id, l.sku, l.unit_price FROM order_lines l JOIN orders o ON o.id = l.order_id
+        WHERE o.status <> 'cancelled' AND l.sku NOT LIKE 'GFT-%'
+          AND substr(o.placed_at, 1, 10) >= ? AND substr(o.placed_at, 1, 10) < ?
+          AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_line_id = l.id AND r.status <> 'rejected')
+          AND NOT EXISTS (SELECT 1 FROM refunds f WHERE f.order_line_id = l.id AND f.kind = 'price_match')
+          AND NOT EXISTS (SELECT 1 FROM order_lines l2 JOIN orders o2 ON o2.id = l2.order_id
+                           WHERE l2.sku = l.sku AND substr(o2.placed_at, 1, 10) >= ?)
+        ORDER BY l.id`,
+    )
+    .all(addDays(batchDate, -13), batchDate, batchDate) as Array<{
+    id: number;
+    sku: string;
+    unit_price: number;
+  }>;
   const usable = candidates.filter(
     (line) =>
       !owedLines.has(line.id) &&
@@ -96,11 +90,9 @@ function ensureClearanceMatters(context: GenerateContext, data: RetailData): voi
   const line = random.pick(usable);
   const product = data.products.find((candidate) => candidate.sku === line.sku);
   if (!product) return;
-  const current = getRow<{ unit_price: number }>(
-    db,
-    "SELECT unit_price FROM products WHERE sku = ?",
-    line.sku,
-  )!.unit_price;
+  const current = (
+    db.prepare("SELECT unit_price FROM products WHERE sku = ?").get(line.sku) as { unit_price: number }
+  ).unit_price;
   const newPrice = Math.min(charmPrice(random, current * 0.6), roundCents(line.unit_price - 1));
   data.priceChanges.push({
     sku: line.sku,
