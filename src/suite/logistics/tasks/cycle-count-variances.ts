@@ -18,7 +18,7 @@ import {
   type CountLine,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerDollars } from "./checks.js";
+import { answerDollars, optionNearMisses } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export interface VarianceReport {
@@ -158,21 +158,15 @@ export const cycleCountVariancesTask = defineTask({
   tools: ["list_warehouses", "list_products", "get_product", "list_inventory_lots", "get_inventory_lot"],
   verify,
   oracle: varianceCells(),
-  nearMisses: [
-    {
-      id: "first-count-stands",
-      description: "Keeps the earliest count of a recounted lot instead of the latest.",
-      cells: varianceCells({ latestCountStands: false }),
-    },
-    {
-      id: "includes-void-lines",
-      description: "Treats VOID count lines as real counts.",
-      cells: varianceCells({ ignoreVoid: false }),
-    },
-    {
-      id: "tolerance-inclusive",
-      description: "Reports variances equal to the tolerance, which the SOP allows.",
-      cells: varianceCells({ toleranceExclusive: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(varianceCells, {
+    "first-count-stands": [
+      { latestCountStands: false },
+      "Keeps the earliest count of a recounted lot instead of the latest.",
+    ],
+    "includes-void-lines": [{ ignoreVoid: false }, "Treats VOID count lines as real counts."],
+    "tolerance-inclusive": [
+      { toleranceExclusive: false },
+      "Reports variances equal to the tolerance, which the SOP allows.",
+    ],
+  }),
 });

@@ -21,7 +21,7 @@ import {
   parseOperationsBulletin,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerDollars } from "./checks.js";
+import { answerDollars, optionNearMisses } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Lots written off or returned to the vendor in any damaged-goods report. */
@@ -165,26 +165,22 @@ export const expiryRiskReviewTask = defineTask({
   tools: ["list_warehouses", "list_products", "get_product", "list_inventory_lots", "get_inventory_lot"],
   verify,
   oracle: expiryCells(),
-  nearMisses: [
-    {
-      id: "counts-expired-lots",
-      description: "Counts lots that had already expired before the review date.",
-      cells: expiryCells({ excludeExpired: false }),
-    },
-    {
-      id: "ignores-damaged-goods-reports",
-      description: "Does not exclude lots written off or returned to the vendor.",
-      cells: expiryCells({ damageRule: "none" }),
-    },
-    {
-      id: "excludes-released-lots",
-      description: "Also excludes damaged-report lots released back to stock.",
-      cells: expiryCells({ damageRule: "all-listed" }),
-    },
-    {
-      id: "window-end-exclusive",
-      description: "Leaves out lots expiring on the last day of their window.",
-      cells: expiryCells({ inclusiveEnd: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(expiryCells, {
+    "counts-expired-lots": [
+      { excludeExpired: false },
+      "Counts lots that had already expired before the review date.",
+    ],
+    "ignores-damaged-goods-reports": [
+      { damageRule: "none" },
+      "Does not exclude lots written off or returned to the vendor.",
+    ],
+    "excludes-released-lots": [
+      { damageRule: "all-listed" },
+      "Also excludes damaged-report lots released back to stock.",
+    ],
+    "window-end-exclusive": [
+      { inclusiveEnd: false },
+      "Leaves out lots expiring on the last day of their window.",
+    ],
+  }),
 });

@@ -13,7 +13,7 @@ import {
 } from "../../../envs/index.js";
 import { MOVEMENT_LOG_DIRECTORY, MOVEMENT_LOG_HEADER } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerNumber, answerObject, checkAnswerObject } from "./checks.js";
+import { answerNumber, answerObject, checkAnswerObject, optionNearMisses } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const PICKING_STANDARD_PATH = "policies/picking-standard.md";
@@ -333,32 +333,23 @@ export const pickAuditTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "any-warehouse",
-      description: "Compares a picked lot with lots of the same SKU at every warehouse, not only its own.",
-      cells: cells({ anyWarehouse: true }),
-    },
-    {
-      id: "counts-held-lots",
-      description: "Counts an earlier-expiring lot that is on hold as one that should have been picked.",
-      cells: cells({ heldCount: true }),
-    },
-    {
-      id: "no-retry",
-      description: "Does not retry the lot listing's 503 and stops there.",
-      cells: cells({ noRetry: true }),
-    },
-    {
-      id: "counts-expired-lots",
-      description:
-        "Counts an earlier-expiring lot that had already expired on the pick date as one to pick first.",
-      cells: cells({ expiredCount: true }),
-    },
-    {
-      id: "double-counts-quarantine",
-      description: "Counts a pick from a quarantined lot as a FEFO breach as well.",
-      cells: cells({ doubleCount: true }),
-    },
-  ],
+  nearMisses: optionNearMisses(cells, {
+    "any-warehouse": [
+      { anyWarehouse: true },
+      "Compares a picked lot with lots of the same SKU at every warehouse, not only its own.",
+    ],
+    "counts-held-lots": [
+      { heldCount: true },
+      "Counts an earlier-expiring lot that is on hold as one that should have been picked.",
+    ],
+    "no-retry": [{ noRetry: true }, "Does not retry the lot listing's 503 and stops there."],
+    "counts-expired-lots": [
+      { expiredCount: true },
+      "Counts an earlier-expiring lot that had already expired on the pick date as one to pick first.",
+    ],
+    "double-counts-quarantine": [
+      { doubleCount: true },
+      "Counts a pick from a quarantined lot as a FEFO breach as well.",
+    ],
+  }),
 });

@@ -14,6 +14,7 @@ import {
   type VerifyContext,
 } from "../../../envs/index.js";
 import { logisticsDomain } from "../domain.js";
+import { optionNearMisses } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const INBOX_DIRECTORY = "inbox";
@@ -305,22 +306,15 @@ export const qualityHoldEmailsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "subject-only",
-      description:
-        "Decides from the subject lines, so the correction holds the wrong lot and misses the one meant.",
-      cells: cells({ subjectOnly: true }),
-    },
-    {
-      id: "whole-sku",
-      description: "Quarantines every lot of the SKU at the warehouse instead of the one bin named.",
-      cells: cells({ wholeSku: true }),
-    },
-    {
-      id: "holds-only",
-      description: "Actions the holds but never releases the lot cleared by the lab.",
-      cells: cells({ holdsOnly: true }),
-    },
-  ],
+  nearMisses: optionNearMisses(cells, {
+    "subject-only": [
+      { subjectOnly: true },
+      "Decides from the subject lines, so the correction holds the wrong lot and misses the one meant.",
+    ],
+    "whole-sku": [
+      { wholeSku: true },
+      "Quarantines every lot of the SKU at the warehouse instead of the one bin named.",
+    ],
+    "holds-only": [{ holdsOnly: true }, "Actions the holds but never releases the lot cleared by the lab."],
+  }),
 });

@@ -19,7 +19,7 @@ import {
   type ShipmentForQuote,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerDollars, verdict } from "./checks.js";
+import { answerDollars, optionNearMisses, verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 interface Tender {
@@ -220,21 +220,18 @@ export const tenderPendingShipmentsTask = defineTask({
   tools: ["list_warehouses", "list_carriers", "list_shipments", "assign_carrier"],
   verify,
   oracle: tenderCells(),
-  nearMisses: [
-    {
-      id: "ignores-carrier-restriction",
-      description: "Tenders to the restricted carrier at the restricted origin.",
-      cells: tenderCells({ honourRestriction: false }),
-    },
-    {
-      id: "actual-weight-not-billable",
-      description: "Prices on the actual weight instead of rounding up to the next whole kilogram.",
-      cells: tenderCells({ roundUpWeight: false }),
-    },
-    {
-      id: "ignores-hazmat-certification",
-      description: "Lets carriers without hazmat certification take hazmat shipments.",
-      cells: tenderCells({ checkHazmat: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(tenderCells, {
+    "ignores-carrier-restriction": [
+      { honourRestriction: false },
+      "Tenders to the restricted carrier at the restricted origin.",
+    ],
+    "actual-weight-not-billable": [
+      { roundUpWeight: false },
+      "Prices on the actual weight instead of rounding up to the next whole kilogram.",
+    ],
+    "ignores-hazmat-certification": [
+      { checkHazmat: false },
+      "Lets carriers without hazmat certification take hazmat shipments.",
+    ],
+  }),
 });
