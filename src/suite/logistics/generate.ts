@@ -41,7 +41,9 @@ import {
   CATEGORIES,
   CATEGORY_SUPPLIERS,
   CUSTOMERS,
+  DAMAGE_CAUSES,
   DESTINATIONS,
+  ORDER_NOTES,
   REGIONS,
   SUPPLIERS,
   WAREHOUSES,
@@ -295,15 +297,9 @@ export function generateLogistics(context: GenerateContext): void {
   };
   /** Removes the lots of one SKU at one warehouse (only those in available status when `availableOnly`). */
   const dropLots = (sku: string, warehouseId: string, availableOnly: boolean): void => {
-    for (let index = lots.length - 1; index >= 0; index -= 1) {
-      const lot = lots[index]!;
-      if (
-        lot.sku === sku &&
-        lot.warehouseId === warehouseId &&
-        (!availableOnly || lot.status === "available")
-      )
-        lots.splice(index, 1);
-    }
+    const dropped = (lot: Lot): boolean =>
+      lot.sku === sku && lot.warehouseId === warehouseId && (!availableOnly || lot.status === "available");
+    lots.splice(0, lots.length, ...lots.filter((lot) => !dropped(lot)));
   };
   /** Replaces the available stock of a SKU at a warehouse with one or two new lots holding `available` units. */
   const restock = (product: Product, warehouseId: string, available: number): void => {
@@ -410,15 +406,7 @@ export function generateLogistics(context: GenerateContext): void {
       orderedOn,
       expectedOn,
       createdBy: random.pick(BUYERS),
-      notes: random.chance(0.2)
-        ? random.pick([
-            "Deliver to dock 3",
-            "Call ahead 24h",
-            "Mixed pallet OK",
-            "Promo stock",
-            "Split delivery allowed",
-          ])
-        : null,
+      notes: random.chance(0.2) ? random.pick(ORDER_NOTES) : null,
       lines,
     };
   };
@@ -427,13 +415,10 @@ export function generateLogistics(context: GenerateContext): void {
     (pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category !== suspendedCategory,
   );
   const orderCount = BASE_PURCHASE_ORDERS * factors.rows;
-  const plannedStatuses: PurchaseOrder["status"][] = [];
-  for (let index = 0; index < orderCount; index += 1) {
+  const plannedStatuses = Array.from({ length: orderCount }, (): PurchaseOrder["status"] => {
     const roll = random.next();
-    plannedStatuses.push(
-      roll < 0.55 ? "received" : roll < 0.65 ? "cancelled" : roll < 0.88 ? "submitted" : "draft",
-    );
-  }
+    return roll < 0.55 ? "received" : roll < 0.65 ? "cancelled" : roll < 0.88 ? "submitted" : "draft";
+  });
   const forcedPositions = new Set([random.int(0, orderCount - 1)]);
   let secondPosition = random.int(0, orderCount - 1);
   while (forcedPositions.has(secondPosition)) secondPosition = random.int(0, orderCount - 1);
@@ -928,15 +913,6 @@ function writeDamageReports(
   };
   const riskPool = random.shuffle(lots.filter(atRisk));
   const otherPool = random.shuffle(lots.filter((lot) => !atRisk(lot)));
-  const causes = [
-    "Forklift puncture",
-    "Crushed in transit",
-    "Temperature excursion",
-    "Water damage",
-    "Packaging failure",
-    "Pest inspection hold",
-    "Mislabelled cases",
-  ];
   const reportCount = DAMAGE_REPORTS_PER_FACTOR * context.factors.files;
   for (let report = 0; report < reportCount; report += 1) {
     const weekEnding = addDays(today, -1 - 7 * (reportCount - 1 - report));
@@ -961,7 +937,7 @@ function writeDamageReports(
         sku: lot.sku,
         warehouseId: lot.warehouseId,
         quantityAffected: Math.max(1, Math.min(lot.quantity, random.int(2, 40))),
-        cause: random.pick(causes),
+        cause: random.pick(DAMAGE_CAUSES),
         disposition,
       });
     });

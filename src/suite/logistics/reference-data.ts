@@ -317,3 +317,9 @@ export const BUYERS = ["j.okafor", "m.lindqvist", "r.patel", "s.moreno", "t.nguy
 export const CUSTOMERS = commaList(
   "FreshMart Grocers, Corner Pantry Stores, Hillside Co-op, Metro Foods, Valley Market, Greenleaf Organics, Sunrise Convenience, Riverbend Supermarkets, Oakwood Provisions, Harbor Deli Supply, Summit Campus Dining, Lakeside Hospital Food Service",
 );
+export const ORDER_NOTES = commaList(
+  "Deliver to dock 3, Call ahead 24h, Mixed pallet OK, Promo stock, Split delivery allowed",
+);
+export const DAMAGE_CAUSES = commaList(
+  "Forklift puncture, Crushed in transit, Temperature excursion, Water damage, Packaging failure, Pest inspection hold, Mislabelled cases",
+);
