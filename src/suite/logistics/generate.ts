@@ -210,7 +210,7 @@ export function generateLogistics(context: GenerateContext): void {
     if (usedNames.has(name)) name = `${name} (${index})`;
     usedNames.add(name);
     skuNumber += random.int(1, 23);
-    const unitCost = roundCents(between(random, category.unitCost[0], category.unitCost[1]));
+    const unitCost = roundCents(between(random, ...category.unitCost));
     products.push({
       sku: `SKU-${skuNumber}`,
       name,
@@ -219,10 +219,8 @@ export function generateLogistics(context: GenerateContext): void {
       casePack: random.pick(category.casePacks),
       unitCost,
       unitPrice: roundCents(unitCost * between(random, 1.25, 1.65)),
-      weightKg: Math.round(between(random, category.weightKg[0], category.weightKg[1]) * 100) / 100,
-      shelfLifeDays: category.shelfLifeDays
-        ? random.int(category.shelfLifeDays[0], category.shelfLifeDays[1])
-        : null,
+      weightKg: Math.round(between(random, ...category.weightKg) * 100) / 100,
+      shelfLifeDays: category.shelfLifeDays ? random.int(...category.shelfLifeDays) : null,
       status: random.chance(0.08) ? "discontinued" : "active",
       createdOn: addDays(today, -random.int(120, 1400)),
     });
@@ -252,15 +250,10 @@ export function generateLogistics(context: GenerateContext): void {
   const binFor = (): string =>
     `${String.fromCharCode(65 + random.int(0, 11))}-${String(random.int(1, 40)).padStart(2, "0")}-${random.int(1, 5)}`;
   const makeLot = (product: Product, warehouseId: string, quantity: number, status: Lot["status"]): Lot => {
-    let receivedOn: string;
-    let expiresOn: string | null = null;
-    if (product.shelfLifeDays !== null) {
-      const age = random.int(0, Math.floor(product.shelfLifeDays * 1.04));
-      receivedOn = addDays(today, -age);
-      expiresOn = addDays(receivedOn, product.shelfLifeDays);
-    } else {
-      receivedOn = addDays(today, -random.int(3, 220));
-    }
+    const shelfLife = product.shelfLifeDays;
+    const age = shelfLife !== null ? random.int(0, Math.floor(shelfLife * 1.04)) : random.int(3, 220);
+    const receivedOn = addDays(today, -age);
+    const expiresOn = shelfLife !== null ? addDays(receivedOn, shelfLife) : null;
     return {
       lotId: nextLotId(),
       sku: product.sku,

@@ -25,12 +25,13 @@ const asBoolean =
   (row: Row): Row =>
     withBooleans(row, column);
 
-function requireWarehouse(db: Database.Database, warehouseId: string): void {
-  if (!getRow(db, "SELECT 1 FROM warehouses WHERE id = ?", warehouseId))
-    throw new ToolFailure(
-      `warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`,
-    );
-}
+const requireWarehouse = (db: Database.Database, warehouseId: string): Row =>
+  requireRow(
+    db,
+    "SELECT 1 FROM warehouses WHERE id = ?",
+    [warehouseId],
+    `warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`,
+  );
 
 const listWarehouses = defineListTool({
   name: "list_warehouses",
@@ -169,15 +170,8 @@ const listInventoryLotsBase = defineListTool({
  * 503 and succeeds when repeated. Filtered listings never fail.
  */
 const listInventoryLots = withTransientFailures(listInventoryLotsBase, {
-  when: (input) =>
-    input.page === 3 &&
-    [
-      input.warehouse_id,
-      input.sku,
-      input.status,
-      input.expires_on_or_after,
-      input.expires_on_or_before,
-    ].every((value) => value === undefined),
+  when: ({ page, per_page: _perPage, ...filters }) =>
+    page === 3 && Object.values(filters).every((value) => value === undefined),
 });
 
 const getInventoryLot = defineGetTool({

@@ -42,19 +42,27 @@ function lotsOf(db: StateView["db"]): Map<string, Lot> {
   );
 }
 
-/** Lots of the same SKU at the same warehouse that the standard says should have been picked first. */
-function betterLots(lots: Map<string, Lot>, picked: Lot, date: string): Lot[] {
-  if (picked.expires_on === null) return [];
+/** The other available lots of the same SKU at the same warehouse. */
+function availableSiblings(lots: Map<string, Lot>, lot: Lot): Lot[] {
   return [...lots.values()].filter(
     (other) =>
-      other.lot_id !== picked.lot_id &&
-      other.sku === picked.sku &&
-      other.warehouse_id === picked.warehouse_id &&
-      other.status === "available" &&
+      other.lot_id !== lot.lot_id &&
+      other.sku === lot.sku &&
+      other.warehouse_id === lot.warehouse_id &&
+      other.status === "available",
+  );
+}
+
+/** Lots of the same SKU at the same warehouse that the standard says should have been picked first. */
+function betterLots(lots: Map<string, Lot>, picked: Lot, date: string): Lot[] {
+  const expiresOn = picked.expires_on;
+  if (expiresOn === null) return [];
+  return availableSiblings(lots, picked).filter(
+    (other) =>
       other.received_on <= date &&
       other.expires_on !== null &&
       other.expires_on >= date &&
-      other.expires_on < (picked.expires_on as string),
+      other.expires_on < expiresOn,
   );
 }
 
@@ -173,13 +181,9 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
   };
   const expiredSibling = (row: Record<string, string | undefined>): boolean => {
     const lot = lots.get(row.lot_id ?? "");
-    return [...lots.values()].some(
+    if (lot === undefined) return false;
+    return availableSiblings(lots, lot).some(
       (other) =>
-        lot !== undefined &&
-        other.lot_id !== lot.lot_id &&
-        other.sku === lot.sku &&
-        other.warehouse_id === lot.warehouse_id &&
-        other.status === "available" &&
         other.received_on <= dayOf(row) &&
         other.expires_on !== null &&
         lot.expires_on !== null &&
@@ -194,14 +198,7 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
       const lot = lots.get(row.lot_id ?? "") as Lot;
       const day = dayOf(row);
       if (lot.expires_on === null || lot.expires_on < day) continue;
-      const sibling = [...lots.values()].find(
-        (other) =>
-          other.lot_id !== lot.lot_id &&
-          other.sku === lot.sku &&
-          other.warehouse_id === lot.warehouse_id &&
-          other.status === "available" &&
-          other.received_on < day,
-      );
+      const sibling = availableSiblings(lots, lot).find((other) => other.received_on < day);
       if (!sibling) continue;
       const before = sibling.expires_on;
       sibling.expires_on = addDays(day, -1);

@@ -7,7 +7,7 @@ import {
   defineTask,
   getRow,
   parseAnswerJson,
-  renderEmail,
+  writeEmailsBySent,
   type Check,
   type GenerateContext,
   type StateView,
@@ -179,17 +179,13 @@ function prepare(context: GenerateContext): void {
         body: `FYI: lot ${counted.lot_id} was recounted during the cycle count and checked for damage. No issues found, nothing to do.`,
       });
   }
-  emails
-    .sort((x, y) => x.sent.localeCompare(y.sent))
-    .forEach((item, index) =>
-      context.writeFile(
-        `${INBOX_DIRECTORY}/message-${String(index + 1).padStart(3, "0")}.md`,
-        renderEmail(
-          { From: `${item.from} <${email(item.from)}>`, Sent: item.sent, Subject: item.subject },
-          item.body,
-        ),
-      ),
-    );
+  const headers = (item: (typeof emails)[number]) => ({
+    From: `${item.from} <${email(item.from)}>`,
+    Sent: item.sent,
+    Subject: item.subject,
+  });
+  const folder = emails.map((item) => ({ headers: headers(item), body: item.body }));
+  writeEmailsBySent(context, `${INBOX_DIRECTORY}/message-`, folder, { digits: 3 });
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
