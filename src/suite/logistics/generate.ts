@@ -3,6 +3,7 @@ import type { SeededRandom } from "../../core/index.js";
 import {
   addDays,
   between,
+  insertDrafts,
   insertRecords,
   personName,
   roundCents,
@@ -124,6 +125,11 @@ const clockTime = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
 const WAREHOUSE_REGION = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
+
+/** Up to `count` items taken off the end of `pool`, last first. */
+function popUpTo<Item>(pool: Item[], count: number): Item[] {
+  return pool.splice(-count, count).reverse();
+}
 
 function roundTo(value: number, step: number): number {
   return Math.round(value / step) * step;
@@ -332,7 +338,6 @@ export function generateLogistics(context: GenerateContext): void {
   }
 
   // ------------------------------------------------------------ purchase orders
-  const purchaseOrders: PurchaseOrder[] = [];
   let poNumber = 24_000 + random.int(0, 900);
   const supplierLead = new Map(SUPPLIERS.map((supplier) => [supplier.id, supplier.leadTimeDays]));
   const suppliesCategory = (supplierId: string, category: string): boolean =>
@@ -417,32 +422,27 @@ export function generateLogistics(context: GenerateContext): void {
   while (forcedPositions.has(secondPosition)) secondPosition = random.int(0, orderCount - 1);
   forcedPositions.add(secondPosition);
   const [suspendedPosition, otherPosition] = [...forcedPositions];
-  for (let index = 0; index < orderCount; index += 1) {
-    if (index === suspendedPosition) {
-      purchaseOrders.push(
-        makeOrder(suspendedSupplierId, suspendedLow.warehouseId, "submitted", suspendedLow),
-      );
-    } else if (index === otherPosition && otherLow) {
-      const category = productBySku.get(otherLow.sku)!.category;
-      purchaseOrders.push(
-        makeOrder(
-          policy.categories[category]!.preferredSupplierId,
-          otherLow.warehouseId,
-          random.pick(["draft", "submitted"]),
-          otherLow,
-        ),
-      );
-    } else {
-      purchaseOrders.push(
-        makeOrder(
-          random.pick(SUPPLIERS).id,
-          random.pick(WAREHOUSES).id,
-          plannedStatuses[index] ?? "received",
-        ),
+  const orderAt = (index: number): PurchaseOrder => {
+    if (index === suspendedPosition)
+      return makeOrder(suspendedSupplierId, suspendedLow.warehouseId, "submitted", suspendedLow);
+    if (index === otherPosition && otherLow) {
+      const { preferredSupplierId } = policy.categories[productBySku.get(otherLow.sku)!.category]!;
+      return makeOrder(
+        preferredSupplierId,
+        otherLow.warehouseId,
+        random.pick(["draft", "submitted"]),
+        otherLow,
       );
     }
-  }
-  const nonEmptyOrders: PurchaseOrder[] = purchaseOrders.filter((order) => order.lines.length > 0);
+    return makeOrder(
+      random.pick(SUPPLIERS).id,
+      random.pick(WAREHOUSES).id,
+      plannedStatuses[index] ?? "received",
+    );
+  };
+  const nonEmptyOrders = Array.from({ length: orderCount }, (_, index) => orderAt(index)).filter(
+    (order) => order.lines.length > 0,
+  );
 
   // A SKU sitting exactly on its reorder point, with an order quantity that is not a whole number of
   // cases: "at or below" and case-pack rounding then always matter.
@@ -591,11 +591,8 @@ export function generateLogistics(context: GenerateContext): void {
   insertRecords(db, "carriers", carrierRows);
   insertRecords(db, "products", productsInSkuOrder);
   insertRecords(db, "inventory_lots", lots);
-  insertRecords(
-    db,
-    "purchase_orders",
-    nonEmptyOrders.map(({ lines: _lines, ...order }) => order),
-  );
+  const orderColumns = "id, supplier_id, warehouse_id, status, ordered_on, expected_on, created_by, notes";
+  insertDrafts(db, "purchase_orders", orderColumns, nonEmptyOrders);
   insertRecords(
     db,
     "purchase_order_lines",
@@ -623,13 +620,9 @@ export function generateLogistics(context: GenerateContext): void {
   context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
 
   // ------------------------------------------------------------ scaled documents
-  writeCycleCounts(context, { today, lots, productBySku, sop });
-  writeDamageReports(context, {
-    today,
-    lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)),
-    productBySku,
-    sop,
-  });
+  const stock: StockPicture = { today, lots, productBySku, sop };
+  writeCycleCounts(context, stock);
+  writeDamageReports(context, { ...stock, lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)) });
   writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
 }
 
@@ -910,15 +903,7 @@ function writeDamageReports(
   for (let report = 0; report < reportCount; report += 1) {
     const weekEnding = addDays(today, -1 - 7 * (reportCount - 1 - report));
     const entries: DamageEntry[] = [];
-    const picks: Lot[] = [];
-    for (let index = 0; index < 2; index += 1) {
-      const lot = riskPool.pop();
-      if (lot) picks.push(lot);
-    }
-    for (let index = random.int(1, 2); index > 0; index -= 1) {
-      const lot = otherPool.pop();
-      if (lot) picks.push(lot);
-    }
+    const picks = [...popUpTo(riskPool, 2), ...popUpTo(otherPool, random.int(1, 2))];
     picks.forEach((lot, index) => {
       // The first two at-risk lots of the first report cover both kinds of disposition.
       let disposition: Disposition;
