@@ -100,16 +100,20 @@ interface PurchaseOrder {
   lines: Array<{ sku: string; quantity: number; unitCost: number }>;
 }
 
-interface Shipment {
-  id: string;
+/** What a shipment's freight price depends on. */
+interface ShipmentShape {
   originWarehouseId: string;
-  customerName: string;
   destinationCity: string;
   destinationState: string;
   destinationRegion: Region;
   weightKg: number;
   isHazmat: boolean;
   serviceLevel: "standard" | "expedited";
+}
+
+interface Shipment extends ShipmentShape {
+  id: string;
+  customerName: string;
   status: "pending" | "assigned" | "in_transit" | "delivered" | "cancelled";
   carrierId: string | null;
   freightCost: number | null;
@@ -664,20 +668,14 @@ function drawFreight(random: SeededRandom, today: string, rows: number) {
     }),
   };
 
-  const drawShipmentShape = (
-    originWarehouseId?: string,
-  ): Omit<
-    Shipment,
-    "id" | "status" | "carrierId" | "freightCost" | "createdOn" | "shipBy" | "customerName"
-  > => {
+  const drawShipmentShape = (originWarehouseId?: string): ShipmentShape => {
     const origin = originWarehouseId ?? random.pick(WAREHOUSES).id;
     const originRegion = WAREHOUSE_REGION.get(origin)!;
     const destinationRegion: Region = random.chance(0.35) ? originRegion : random.pick(REGIONS);
     const [destinationCity, destinationState] = random.pick(DESTINATIONS[destinationRegion]);
     const parcelSized = random.chance(0.62);
-    const weightKg = parcelSized
-      ? Math.round(between(random, 0.6, 66) * 10) / 10
-      : Math.round(between(random, 80, 3600) * 10) / 10;
+    const weightKg =
+      Math.round((parcelSized ? between(random, 0.6, 66) : between(random, 80, 3600)) * 10) / 10;
     return {
       originWarehouseId: origin,
       destinationCity,
@@ -689,7 +687,7 @@ function drawFreight(random: SeededRandom, today: string, rows: number) {
     };
   };
   const cheapest = (
-    shape: ReturnType<typeof drawShipmentShape>,
+    shape: ShipmentShape,
     excluded: (carrierId: string) => boolean,
   ): { carrierId: string; cost: number } | null => {
     let best: { carrierId: string; cost: number } | null = null;
@@ -761,13 +759,12 @@ function drawFreight(random: SeededRandom, today: string, rows: number) {
   // Each carrier rule must decide at least one pending shipment at every scale and seed: when none does,
   // redraw a pending shipment (one no other rule depends on) until the rule changes its cheapest carrier.
   const pendingShipments = shipments.filter((shipment) => shipment.status === "pending");
-  type Shape = ReturnType<typeof drawShipmentShape>;
   const excludedFor =
-    (shape: Shape) =>
+    (shape: ShipmentShape) =>
     (id: string): boolean =>
       id === inactiveCarrierId ||
       (id === restrictedCarrierId && shape.originWarehouseId === restrictedOrigin);
-  const rules: Array<{ origin?: string; decides: (shape: Shape) => boolean }> = [
+  const rules: Array<{ origin?: string; decides: (shape: ShipmentShape) => boolean }> = [
     {
       origin: restrictedOrigin,
       decides: (shape) =>
