@@ -285,6 +285,23 @@ export function quoteFreight(
   return roundCents(linehaul * (1 + carrier.fuel_surcharge_pct / 100));
 }
 
+/** The carrier the card prices lowest for a shipment (lower carrier_id on a tie), skipping `excluded` ones. */
+export function cheapestCarrier(
+  card: RateCard,
+  shipment: ShipmentForQuote,
+  excluded: (carrierId: string) => boolean,
+): { carrierId: string; cost: number } | null {
+  let best: { carrierId: string; cost: number } | null = null;
+  for (const carrier of [...card.carriers].sort((left, right) =>
+    left.carrier_id.localeCompare(right.carrier_id),
+  )) {
+    if (excluded(carrier.carrier_id)) continue;
+    const cost = quoteFreight(card, carrier, shipment);
+    if (cost !== null && (best === null || cost < best.cost)) best = { carrierId: carrier.carrier_id, cost };
+  }
+  return best;
+}
+
 // ---------------------------------------------------------------- inventory control SOP
 
 export interface InventorySop {

@@ -21,7 +21,7 @@ import {
   RATE_CARD_PATH,
   RATE_CARD_RULES,
   REPLENISHMENT_POLICY_PATH,
-  quoteFreight,
+  cheapestCarrier,
   renderCountSheet,
   renderDamageReport,
   renderInventorySop,
@@ -686,25 +686,18 @@ function drawFreight(random: SeededRandom, today: string, rows: number) {
       serviceLevel: random.chance(0.22) ? "expedited" : "standard",
     };
   };
-  const cheapest = (
-    shape: ShipmentShape,
-    excluded: (carrierId: string) => boolean,
-  ): { carrierId: string; cost: number } | null => {
-    let best: { carrierId: string; cost: number } | null = null;
-    for (const carrier of rateCard.carriers) {
-      if (excluded(carrier.carrier_id)) continue;
-      const cost = quoteFreight(rateCard, carrier, {
+  const cheapest = (shape: ShipmentShape, excluded: (carrierId: string) => boolean) =>
+    cheapestCarrier(
+      rateCard,
+      {
         origin_region: WAREHOUSE_REGION.get(shape.originWarehouseId)!,
         destination_region: shape.destinationRegion,
         weight_kg: shape.weightKg,
         is_hazmat: shape.isHazmat,
         service_level: shape.serviceLevel,
-      });
-      if (cost !== null && (best === null || cost < best.cost))
-        best = { carrierId: carrier.carrier_id, cost };
-    }
-    return best;
-  };
+      },
+      excluded,
+    );
   // The inactive carrier and the restricted (carrier, origin) pair are drawn among those that can actually
   // be the cheapest for some shipment under this rate card, so that both rules can be made to matter below.
   const canWin = (carrierId: string, excluded: (id: string) => boolean, origin?: string): boolean => {

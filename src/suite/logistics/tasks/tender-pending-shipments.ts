@@ -14,7 +14,7 @@ import {
   OPERATIONS_BULLETIN_PATH,
   RATE_CARD_PATH,
   parseOperationsBulletin,
-  quoteFreight,
+  cheapestCarrier,
   type RateCard,
   type ShipmentForQuote,
 } from "../documents.js";
@@ -49,20 +49,10 @@ export function expectedTenders(
   );
   const tenders = new Map<string, Tender>();
   for (const shipment of pending) {
-    let best: Tender | null = null;
-    for (const carrier of [...card.carriers].sort((left, right) =>
-      left.carrier_id.localeCompare(right.carrier_id),
-    )) {
-      if (!active.has(carrier.carrier_id)) continue;
-      if (
-        carrier.carrier_id === bulletin.restrictedCarrierId &&
-        shipment.origin_warehouse_id === bulletin.restrictedOriginWarehouseId
-      )
-        continue;
-      const cost = quoteFreight(card, carrier, { ...shipment, is_hazmat: shipment.is_hazmat === 1 });
-      if (cost !== null && (best === null || cost < best.cost))
-        best = { carrierId: carrier.carrier_id, cost };
-    }
+    const restricted = shipment.origin_warehouse_id === bulletin.restrictedOriginWarehouseId;
+    const excluded = (carrierId: string): boolean =>
+      !active.has(carrierId) || (restricted && carrierId === bulletin.restrictedCarrierId);
+    const best = cheapestCarrier(card, { ...shipment, is_hazmat: shipment.is_hazmat === 1 }, excluded);
     if (best) tenders.set(shipment.id, best);
   }
   return tenders;
