@@ -39,7 +39,6 @@ const listWarehouses = defineListTool({
     "List the distribution centers (id, name, city, state, region, manager, capacity). Paginated: returns `warehouses`, `page`, `per_page`, `total`, `has_more`.",
   key: "warehouses",
   from: "warehouses",
-  select: "*",
   orderBy: "id",
 });
 
@@ -52,7 +51,6 @@ const listSuppliers = defineListTool({
   },
   key: "suppliers",
   from: "suppliers",
-  select: "*",
   where: ({ country }) => [when(country?.toUpperCase(), "country = ?")],
   orderBy: "id",
   map: asBoolean("active"),
@@ -65,7 +63,6 @@ const listCarriers = defineListTool({
   filters: { active_only: z.boolean().default(false).describe("Only carriers that are currently active") },
   key: "carriers",
   from: "carriers",
-  select: "*",
   where: ({ active_only }) => [active_only && "active = 1"],
   orderBy: "id",
   map: asBoolean("active"),
@@ -82,7 +79,6 @@ const listProducts = defineListTool({
   },
   key: "products",
   from: "products",
-  select: "*",
   where: ({ category, status, search }) => [
     when(category, "category = ? COLLATE NOCASE"),
     when(status, "status = ?"),
@@ -129,7 +125,6 @@ const listStockLevels = defineTool({
       key: "stock_levels",
       from: grouped,
       fromParams,
-      select: "*",
       orderBy: "sku",
       page,
       perPage: per_page,
@@ -154,7 +149,6 @@ const listInventoryLotsBase = defineListTool({
   },
   key: "lots",
   from: "inventory_lots",
-  select: "*",
   where: (input) => [
     when(input.warehouse_id, "warehouse_id = ?"),
     when(input.sku?.trim().toUpperCase(), "sku = ?"),
@@ -371,7 +365,6 @@ const listShipments = defineListTool({
   },
   key: "shipments",
   from: "shipments",
-  select: "*",
   where: ({ status, origin_warehouse_id }) => [
     when(status, "status = ?"),
     when(origin_warehouse_id, "origin_warehouse_id = ?"),
