@@ -291,10 +291,8 @@ export function generateLogistics(context: GenerateContext): void {
     for (const quantity of splitQuantity(available, parts))
       lots.push(makeLot(product, warehouseId, quantity, "available"));
     if (random.chance(0.07)) {
-      const quantity = random.int(
-        Math.round(levels.reorderPoint * 0.5),
-        Math.round(levels.reorderPoint * 1.5),
-      );
+      const { reorderPoint } = levels;
+      const quantity = random.int(Math.round(reorderPoint * 0.5), Math.round(reorderPoint * 1.5));
       lots.push(makeLot(product, warehouseId, Math.max(1, quantity), "quarantine"));
     }
   };

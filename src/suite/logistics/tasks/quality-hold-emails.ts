@@ -89,12 +89,8 @@ function prepare(context: GenerateContext): void {
       "SELECT lot_id, sku, warehouse_id, bin_location, status FROM inventory_lots ORDER BY lot_id",
     ),
   );
-  const names = new Map(
-    allRows<{ sku: string; name: string }>(db, "SELECT sku, name FROM products").map((row) => [
-      row.sku,
-      row.name,
-    ]),
-  );
+  const products = allRows<{ sku: string; name: string }>(db, "SELECT sku, name FROM products");
+  const names = new Map(products.map(({ sku, name }) => [sku, name]));
   const used = new Set<string>();
   const take = (test: (lot: LotRow) => boolean): LotRow | undefined => {
     const lot = lots.find((candidate) => !used.has(candidate.lot_id) && test(candidate));
