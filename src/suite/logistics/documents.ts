@@ -1,9 +1,9 @@
 import {
+  draftsToCsv,
   markdownTable,
   parseCsv,
   parseMarkdownTable,
   roundCents,
-  toCsv,
   type StateView,
 } from "../../envs/index.js";
 /**
@@ -18,16 +18,8 @@ export const RATE_CARD_PATH = "carriers/rate-card.json";
 export const CYCLE_COUNT_DIRECTORY = "cycle-counts";
 export const DAMAGE_REPORT_DIRECTORY = "quality";
 export const MOVEMENT_LOG_DIRECTORY = "logs";
-export const MOVEMENT_LOG_HEADER = [
-  "timestamp",
-  "warehouse_id",
-  "movement_type",
-  "sku",
-  "lot_id",
-  "quantity",
-  "reference",
-  "operator",
-];
+export const MOVEMENT_LOG_HEADER =
+  "timestamp,warehouse_id,movement_type,sku,lot_id,quantity,reference,operator".split(",");
 
 // ---------------------------------------------------------------- replenishment policy
 
@@ -293,6 +285,23 @@ export function quoteFreight(
   return roundCents(linehaul * (1 + carrier.fuel_surcharge_pct / 100));
 }
 
+/** The carrier the card prices lowest for a shipment (lower carrier_id on a tie), skipping `excluded` ones. */
+export function cheapestCarrier(
+  card: RateCard,
+  shipment: ShipmentForQuote,
+  excluded: (carrierId: string) => boolean,
+): { carrierId: string; cost: number } | null {
+  let best: { carrierId: string; cost: number } | null = null;
+  for (const carrier of [...card.carriers].sort((left, right) =>
+    left.carrier_id.localeCompare(right.carrier_id),
+  )) {
+    if (excluded(carrier.carrier_id)) continue;
+    const cost = quoteFreight(card, carrier, shipment);
+    if (cost !== null && (best === null || cost < best.cost)) best = { carrierId: carrier.carrier_id, cost };
+  }
+  return best;
+}
+
 // ---------------------------------------------------------------- inventory control SOP
 
 export interface InventorySop {
@@ -393,34 +402,10 @@ export interface CountLine {
   status: "COUNTED" | "VOID";
 }
 
-const COUNT_HEADER = [
-  "count_date",
-  "count_time",
-  "warehouse_id",
-  "bin_location",
-  "lot_id",
-  "sku",
-  "counted_quantity",
-  "counter",
-  "status",
-];
+const COUNT_COLUMNS =
+  "count_date, count_time, warehouse_id, bin_location, lot_id, sku, counted_quantity, counter, status";
 
-export function renderCountSheet(lines: CountLine[]): string {
-  return toCsv(
-    COUNT_HEADER,
-    lines.map((line) => [
-      line.countDate,
-      line.countTime,
-      line.warehouseId,
-      line.binLocation,
-      line.lotId,
-      line.sku,
-      line.countedQuantity,
-      line.counter,
-      line.status,
-    ]),
-  );
-}
+export const renderCountSheet = (lines: CountLine[]): string => draftsToCsv(COUNT_COLUMNS, lines);
 
 export function parseCountSheet(csv: string): CountLine[] {
   return parseCsv(csv).map((row) => ({

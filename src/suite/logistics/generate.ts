@@ -3,6 +3,7 @@ import type { SeededRandom } from "../../core/index.js";
 import {
   addDays,
   between,
+  insertDrafts,
   insertRecords,
   personName,
   roundCents,
@@ -20,7 +21,7 @@ import {
   RATE_CARD_PATH,
   RATE_CARD_RULES,
   REPLENISHMENT_POLICY_PATH,
-  quoteFreight,
+  cheapestCarrier,
   renderCountSheet,
   renderDamageReport,
   renderInventorySop,
@@ -41,7 +42,9 @@ import {
   CATEGORIES,
   CATEGORY_SUPPLIERS,
   CUSTOMERS,
+  DAMAGE_CAUSES,
   DESTINATIONS,
+  ORDER_NOTES,
   REGIONS,
   SUPPLIERS,
   WAREHOUSES,
@@ -97,16 +100,20 @@ interface PurchaseOrder {
   lines: Array<{ sku: string; quantity: number; unitCost: number }>;
 }
 
-interface Shipment {
-  id: string;
+/** What a shipment's freight price depends on. */
+interface ShipmentShape {
   originWarehouseId: string;
-  customerName: string;
   destinationCity: string;
   destinationState: string;
   destinationRegion: Region;
   weightKg: number;
   isHazmat: boolean;
   serviceLevel: "standard" | "expedited";
+}
+
+interface Shipment extends ShipmentShape {
+  id: string;
+  customerName: string;
   status: "pending" | "assigned" | "in_transit" | "delivered" | "cancelled";
   carrierId: string | null;
   freightCost: number | null;
@@ -122,6 +129,11 @@ const clockTime = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 
 const WAREHOUSE_REGION = new Map(WAREHOUSES.map((warehouse) => [warehouse.id, warehouse.region]));
+
+/** Up to `count` items taken off the end of `pool`, last first. */
+function popUpTo<Item>(pool: Item[], count: number): Item[] {
+  return pool.splice(-count, count).reverse();
+}
 
 function roundTo(value: number, step: number): number {
   return Math.round(value / step) * step;
@@ -208,7 +220,7 @@ export function generateLogistics(context: GenerateContext): void {
     if (usedNames.has(name)) name = `${name} (${index})`;
     usedNames.add(name);
     skuNumber += random.int(1, 23);
-    const unitCost = roundCents(between(random, category.unitCost[0], category.unitCost[1]));
+    const unitCost = roundCents(between(random, ...category.unitCost));
     products.push({
       sku: `SKU-${skuNumber}`,
       name,
@@ -217,10 +229,8 @@ export function generateLogistics(context: GenerateContext): void {
       casePack: random.pick(category.casePacks),
       unitCost,
       unitPrice: roundCents(unitCost * between(random, 1.25, 1.65)),
-      weightKg: Math.round(between(random, category.weightKg[0], category.weightKg[1]) * 100) / 100,
-      shelfLifeDays: category.shelfLifeDays
-        ? random.int(category.shelfLifeDays[0], category.shelfLifeDays[1])
-        : null,
+      weightKg: Math.round(between(random, ...category.weightKg) * 100) / 100,
+      shelfLifeDays: category.shelfLifeDays ? random.int(...category.shelfLifeDays) : null,
       status: random.chance(0.08) ? "discontinued" : "active",
       createdOn: addDays(today, -random.int(120, 1400)),
     });
@@ -250,15 +260,10 @@ export function generateLogistics(context: GenerateContext): void {
   const binFor = (): string =>
     `${String.fromCharCode(65 + random.int(0, 11))}-${String(random.int(1, 40)).padStart(2, "0")}-${random.int(1, 5)}`;
   const makeLot = (product: Product, warehouseId: string, quantity: number, status: Lot["status"]): Lot => {
-    let receivedOn: string;
-    let expiresOn: string | null = null;
-    if (product.shelfLifeDays !== null) {
-      const age = random.int(0, Math.floor(product.shelfLifeDays * 1.04));
-      receivedOn = addDays(today, -age);
-      expiresOn = addDays(receivedOn, product.shelfLifeDays);
-    } else {
-      receivedOn = addDays(today, -random.int(3, 220));
-    }
+    const shelfLife = product.shelfLifeDays;
+    const age = shelfLife !== null ? random.int(0, Math.floor(shelfLife * 1.04)) : random.int(3, 220);
+    const receivedOn = addDays(today, -age);
+    const expiresOn = shelfLife !== null ? addDays(receivedOn, shelfLife) : null;
     return {
       lotId: nextLotId(),
       sku: product.sku,
@@ -286,24 +291,16 @@ export function generateLogistics(context: GenerateContext): void {
     for (const quantity of splitQuantity(available, parts))
       lots.push(makeLot(product, warehouseId, quantity, "available"));
     if (random.chance(0.07)) {
-      const quantity = random.int(
-        Math.round(levels.reorderPoint * 0.5),
-        Math.round(levels.reorderPoint * 1.5),
-      );
+      const { reorderPoint } = levels;
+      const quantity = random.int(Math.round(reorderPoint * 0.5), Math.round(reorderPoint * 1.5));
       lots.push(makeLot(product, warehouseId, Math.max(1, quantity), "quarantine"));
     }
   };
   /** Removes the lots of one SKU at one warehouse (only those in available status when `availableOnly`). */
   const dropLots = (sku: string, warehouseId: string, availableOnly: boolean): void => {
-    for (let index = lots.length - 1; index >= 0; index -= 1) {
-      const lot = lots[index]!;
-      if (
-        lot.sku === sku &&
-        lot.warehouseId === warehouseId &&
-        (!availableOnly || lot.status === "available")
-      )
-        lots.splice(index, 1);
-    }
+    const dropped = (lot: Lot): boolean =>
+      lot.sku === sku && lot.warehouseId === warehouseId && (!availableOnly || lot.status === "available");
+    lots.splice(0, lots.length, ...lots.filter((lot) => !dropped(lot)));
   };
   /** Replaces the available stock of a SKU at a warehouse with one or two new lots holding `available` units. */
   const restock = (product: Product, warehouseId: string, available: number): void => {
@@ -343,7 +340,6 @@ export function generateLogistics(context: GenerateContext): void {
   }
 
   // ------------------------------------------------------------ purchase orders
-  const purchaseOrders: PurchaseOrder[] = [];
   let poNumber = 24_000 + random.int(0, 900);
   const supplierLead = new Map(SUPPLIERS.map((supplier) => [supplier.id, supplier.leadTimeDays]));
   const suppliesCategory = (supplierId: string, category: string): boolean =>
@@ -410,15 +406,7 @@ export function generateLogistics(context: GenerateContext): void {
       orderedOn,
       expectedOn,
       createdBy: random.pick(BUYERS),
-      notes: random.chance(0.2)
-        ? random.pick([
-            "Deliver to dock 3",
-            "Call ahead 24h",
-            "Mixed pallet OK",
-            "Promo stock",
-            "Split delivery allowed",
-          ])
-        : null,
+      notes: random.chance(0.2) ? random.pick(ORDER_NOTES) : null,
       lines,
     };
   };
@@ -427,44 +415,36 @@ export function generateLogistics(context: GenerateContext): void {
     (pair) => isActiveLow(pair) && productBySku.get(pair.sku)?.category !== suspendedCategory,
   );
   const orderCount = BASE_PURCHASE_ORDERS * factors.rows;
-  const plannedStatuses: PurchaseOrder["status"][] = [];
-  for (let index = 0; index < orderCount; index += 1) {
+  const plannedStatuses = Array.from({ length: orderCount }, (): PurchaseOrder["status"] => {
     const roll = random.next();
-    plannedStatuses.push(
-      roll < 0.55 ? "received" : roll < 0.65 ? "cancelled" : roll < 0.88 ? "submitted" : "draft",
-    );
-  }
+    return roll < 0.55 ? "received" : roll < 0.65 ? "cancelled" : roll < 0.88 ? "submitted" : "draft";
+  });
   const forcedPositions = new Set([random.int(0, orderCount - 1)]);
   let secondPosition = random.int(0, orderCount - 1);
   while (forcedPositions.has(secondPosition)) secondPosition = random.int(0, orderCount - 1);
   forcedPositions.add(secondPosition);
   const [suspendedPosition, otherPosition] = [...forcedPositions];
-  for (let index = 0; index < orderCount; index += 1) {
-    if (index === suspendedPosition) {
-      purchaseOrders.push(
-        makeOrder(suspendedSupplierId, suspendedLow.warehouseId, "submitted", suspendedLow),
-      );
-    } else if (index === otherPosition && otherLow) {
-      const category = productBySku.get(otherLow.sku)!.category;
-      purchaseOrders.push(
-        makeOrder(
-          policy.categories[category]!.preferredSupplierId,
-          otherLow.warehouseId,
-          random.pick(["draft", "submitted"]),
-          otherLow,
-        ),
-      );
-    } else {
-      purchaseOrders.push(
-        makeOrder(
-          random.pick(SUPPLIERS).id,
-          random.pick(WAREHOUSES).id,
-          plannedStatuses[index] ?? "received",
-        ),
+  const orderAt = (index: number): PurchaseOrder => {
+    if (index === suspendedPosition)
+      return makeOrder(suspendedSupplierId, suspendedLow.warehouseId, "submitted", suspendedLow);
+    if (index === otherPosition && otherLow) {
+      const { preferredSupplierId } = policy.categories[productBySku.get(otherLow.sku)!.category]!;
+      return makeOrder(
+        preferredSupplierId,
+        otherLow.warehouseId,
+        random.pick(["draft", "submitted"]),
+        otherLow,
       );
     }
-  }
-  const nonEmptyOrders: PurchaseOrder[] = purchaseOrders.filter((order) => order.lines.length > 0);
+    return makeOrder(
+      random.pick(SUPPLIERS).id,
+      random.pick(WAREHOUSES).id,
+      plannedStatuses[index] ?? "received",
+    );
+  };
+  const nonEmptyOrders = Array.from({ length: orderCount }, (_, index) => orderAt(index)).filter(
+    (order) => order.lines.length > 0,
+  );
 
   // A SKU sitting exactly on its reorder point, with an order quantity that is not a whole number of
   // cases: "at or below" and case-pack rounding then always matter.
@@ -613,11 +593,8 @@ export function generateLogistics(context: GenerateContext): void {
   insertRecords(db, "carriers", carrierRows);
   insertRecords(db, "products", productsInSkuOrder);
   insertRecords(db, "inventory_lots", lots);
-  insertRecords(
-    db,
-    "purchase_orders",
-    nonEmptyOrders.map(({ lines: _lines, ...order }) => order),
-  );
+  const orderColumns = "id, supplier_id, warehouse_id, status, ordered_on, expected_on, created_by, notes";
+  insertDrafts(db, "purchase_orders", orderColumns, nonEmptyOrders);
   insertRecords(
     db,
     "purchase_order_lines",
@@ -645,13 +622,9 @@ export function generateLogistics(context: GenerateContext): void {
   context.writeFile(INVENTORY_SOP_PATH, renderInventorySop(sop, addDays(today, -random.int(60, 200))));
 
   // ------------------------------------------------------------ scaled documents
-  writeCycleCounts(context, { today, lots, productBySku, sop });
-  writeDamageReports(context, {
-    today,
-    lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)),
-    productBySku,
-    sop,
-  });
+  const stock: StockPicture = { today, lots, productBySku, sop };
+  writeCycleCounts(context, stock);
+  writeDamageReports(context, { ...stock, lots: lots.filter((lot) => !expiryPlants.has(lot.lotId)) });
   writeMovementLogs(context, today, lots, nonEmptyOrders, shipments);
 }
 
@@ -693,20 +666,14 @@ function drawFreight(random: SeededRandom, today: string, rows: number) {
     }),
   };
 
-  const drawShipmentShape = (
-    originWarehouseId?: string,
-  ): Omit<
-    Shipment,
-    "id" | "status" | "carrierId" | "freightCost" | "createdOn" | "shipBy" | "customerName"
-  > => {
+  const drawShipmentShape = (originWarehouseId?: string): ShipmentShape => {
     const origin = originWarehouseId ?? random.pick(WAREHOUSES).id;
     const originRegion = WAREHOUSE_REGION.get(origin)!;
     const destinationRegion: Region = random.chance(0.35) ? originRegion : random.pick(REGIONS);
     const [destinationCity, destinationState] = random.pick(DESTINATIONS[destinationRegion]);
     const parcelSized = random.chance(0.62);
-    const weightKg = parcelSized
-      ? Math.round(between(random, 0.6, 66) * 10) / 10
-      : Math.round(between(random, 80, 3600) * 10) / 10;
+    const weightKg =
+      Math.round((parcelSized ? between(random, 0.6, 66) : between(random, 80, 3600)) * 10) / 10;
     return {
       originWarehouseId: origin,
       destinationCity,
@@ -717,25 +684,18 @@ function drawFreight(random: SeededRandom, today: string, rows: number) {
       serviceLevel: random.chance(0.22) ? "expedited" : "standard",
     };
   };
-  const cheapest = (
-    shape: ReturnType<typeof drawShipmentShape>,
-    excluded: (carrierId: string) => boolean,
-  ): { carrierId: string; cost: number } | null => {
-    let best: { carrierId: string; cost: number } | null = null;
-    for (const carrier of rateCard.carriers) {
-      if (excluded(carrier.carrier_id)) continue;
-      const cost = quoteFreight(rateCard, carrier, {
+  const cheapest = (shape: ShipmentShape, excluded: (carrierId: string) => boolean) =>
+    cheapestCarrier(
+      rateCard,
+      {
         origin_region: WAREHOUSE_REGION.get(shape.originWarehouseId)!,
         destination_region: shape.destinationRegion,
         weight_kg: shape.weightKg,
         is_hazmat: shape.isHazmat,
         service_level: shape.serviceLevel,
-      });
-      if (cost !== null && (best === null || cost < best.cost))
-        best = { carrierId: carrier.carrier_id, cost };
-    }
-    return best;
-  };
+      },
+      excluded,
+    );
   // The inactive carrier and the restricted (carrier, origin) pair are drawn among those that can actually
   // be the cheapest for some shipment under this rate card, so that both rules can be made to matter below.
   const canWin = (carrierId: string, excluded: (id: string) => boolean, origin?: string): boolean => {
@@ -790,13 +750,12 @@ function drawFreight(random: SeededRandom, today: string, rows: number) {
   // Each carrier rule must decide at least one pending shipment at every scale and seed: when none does,
   // redraw a pending shipment (one no other rule depends on) until the rule changes its cheapest carrier.
   const pendingShipments = shipments.filter((shipment) => shipment.status === "pending");
-  type Shape = ReturnType<typeof drawShipmentShape>;
   const excludedFor =
-    (shape: Shape) =>
+    (shape: ShipmentShape) =>
     (id: string): boolean =>
       id === inactiveCarrierId ||
       (id === restrictedCarrierId && shape.originWarehouseId === restrictedOrigin);
-  const rules: Array<{ origin?: string; decides: (shape: Shape) => boolean }> = [
+  const rules: Array<{ origin?: string; decides: (shape: ShipmentShape) => boolean }> = [
     {
       origin: restrictedOrigin,
       decides: (shape) =>
@@ -928,28 +887,11 @@ function writeDamageReports(
   };
   const riskPool = random.shuffle(lots.filter(atRisk));
   const otherPool = random.shuffle(lots.filter((lot) => !atRisk(lot)));
-  const causes = [
-    "Forklift puncture",
-    "Crushed in transit",
-    "Temperature excursion",
-    "Water damage",
-    "Packaging failure",
-    "Pest inspection hold",
-    "Mislabelled cases",
-  ];
   const reportCount = DAMAGE_REPORTS_PER_FACTOR * context.factors.files;
   for (let report = 0; report < reportCount; report += 1) {
     const weekEnding = addDays(today, -1 - 7 * (reportCount - 1 - report));
     const entries: DamageEntry[] = [];
-    const picks: Lot[] = [];
-    for (let index = 0; index < 2; index += 1) {
-      const lot = riskPool.pop();
-      if (lot) picks.push(lot);
-    }
-    for (let index = random.int(1, 2); index > 0; index -= 1) {
-      const lot = otherPool.pop();
-      if (lot) picks.push(lot);
-    }
+    const picks = [...popUpTo(riskPool, 2), ...popUpTo(otherPool, random.int(1, 2))];
     picks.forEach((lot, index) => {
       // The first two at-risk lots of the first report cover both kinds of disposition.
       let disposition: Disposition;
@@ -961,7 +903,7 @@ function writeDamageReports(
         sku: lot.sku,
         warehouseId: lot.warehouseId,
         quantityAffected: Math.max(1, Math.min(lot.quantity, random.int(2, 40))),
-        cause: random.pick(causes),
+        cause: random.pick(DAMAGE_CAUSES),
         disposition,
       });
     });

@@ -7,7 +7,19 @@
 export const REGIONS = ["West", "Midwest", "South", "Southeast", "Northeast"] as const;
 export type Region = (typeof REGIONS)[number];
 
-export interface WarehouseSeed {
+/** The items of a comma-separated list ("Milk, Butter" -> ["Milk", "Butter"]). */
+const commaList = (text: string): string[] => text.split(", ");
+
+/** (city, state) pairs written as "City, ST; City, ST". */
+const places = (text: string): Array<[string, string]> =>
+  text.split("; ").map((place) => commaList(place) as [string, string]);
+
+/** Records from the rows of a table, each value under the field named at its position. */
+function fromRows<Item>(fields: Array<keyof Item>, rows: unknown[][]): Item[] {
+  return rows.map((row) => Object.fromEntries(fields.map((field, index) => [field, row[index]])) as Item);
+}
+
+interface WarehouseSeed {
   id: string;
   name: string;
   city: string;
@@ -17,101 +29,36 @@ export interface WarehouseSeed {
   openedOn: string;
 }
 
-export const WAREHOUSES: WarehouseSeed[] = [
-  {
-    id: "WH-ABE",
-    name: "Allentown Distribution Center",
-    city: "Allentown",
-    state: "PA",
-    region: "Northeast",
-    capacityPallets: 18_500,
-    openedOn: "2011-04-18",
-  },
-  {
-    id: "WH-ATL",
-    name: "Atlanta Cross-Dock",
-    city: "Atlanta",
-    state: "GA",
-    region: "Southeast",
-    capacityPallets: 9_800,
-    openedOn: "2017-09-05",
-  },
-  {
-    id: "WH-CMH",
-    name: "Columbus Distribution Center",
-    city: "Columbus",
-    state: "OH",
-    region: "Midwest",
-    capacityPallets: 22_000,
-    openedOn: "2008-02-11",
-  },
-  {
-    id: "WH-DAL",
-    name: "Dallas Distribution Center",
-    city: "Dallas",
-    state: "TX",
-    region: "South",
-    capacityPallets: 20_400,
-    openedOn: "2013-06-24",
-  },
-  {
-    id: "WH-RNO",
-    name: "Reno Fulfillment Center",
-    city: "Reno",
-    state: "NV",
-    region: "West",
-    capacityPallets: 15_200,
-    openedOn: "2019-03-04",
-  },
+const WAREHOUSE_ROWS: Array<[string, string, string, string, Region, number, string]> = [
+  ["WH-ABE", "Allentown Distribution Center", "Allentown", "PA", "Northeast", 18500, "2011-04-18"],
+  ["WH-ATL", "Atlanta Cross-Dock", "Atlanta", "GA", "Southeast", 9800, "2017-09-05"],
+  ["WH-CMH", "Columbus Distribution Center", "Columbus", "OH", "Midwest", 22000, "2008-02-11"],
+  ["WH-DAL", "Dallas Distribution Center", "Dallas", "TX", "South", 20400, "2013-06-24"],
+  ["WH-RNO", "Reno Fulfillment Center", "Reno", "NV", "West", 15200, "2019-03-04"],
 ];
+
+export const WAREHOUSES = fromRows<WarehouseSeed>(
+  ["id", "name", "city", "state", "region", "capacityPallets", "openedOn"],
+  WAREHOUSE_ROWS,
+);
 
 /** Customer destinations by region, as (city, state). */
 export const DESTINATIONS: Record<Region, Array<[string, string]>> = {
-  West: [
-    ["Sacramento", "CA"],
-    ["Portland", "OR"],
-    ["Boise", "ID"],
-    ["Phoenix", "AZ"],
-    ["Salt Lake City", "UT"],
-    ["Fresno", "CA"],
-    ["Spokane", "WA"],
-  ],
-  Midwest: [
-    ["Indianapolis", "IN"],
-    ["Milwaukee", "WI"],
-    ["Des Moines", "IA"],
-    ["Grand Rapids", "MI"],
-    ["Omaha", "NE"],
-    ["Peoria", "IL"],
-    ["Toledo", "OH"],
-  ],
-  South: [
-    ["Houston", "TX"],
-    ["Oklahoma City", "OK"],
-    ["Little Rock", "AR"],
-    ["Shreveport", "LA"],
-    ["San Antonio", "TX"],
-    ["Tulsa", "OK"],
-    ["Lubbock", "TX"],
-  ],
-  Southeast: [
-    ["Charlotte", "NC"],
-    ["Jacksonville", "FL"],
-    ["Birmingham", "AL"],
-    ["Nashville", "TN"],
-    ["Columbia", "SC"],
-    ["Orlando", "FL"],
-    ["Savannah", "GA"],
-  ],
-  Northeast: [
-    ["Hartford", "CT"],
-    ["Albany", "NY"],
-    ["Worcester", "MA"],
-    ["Newark", "NJ"],
-    ["Scranton", "PA"],
-    ["Providence", "RI"],
-    ["Syracuse", "NY"],
-  ],
+  West: places(
+    "Sacramento, CA; Portland, OR; Boise, ID; Phoenix, AZ; Salt Lake City, UT; Fresno, CA; Spokane, WA",
+  ),
+  Midwest: places(
+    "Indianapolis, IN; Milwaukee, WI; Des Moines, IA; Grand Rapids, MI; Omaha, NE; Peoria, IL; Toledo, OH",
+  ),
+  South: places(
+    "Houston, TX; Oklahoma City, OK; Little Rock, AR; Shreveport, LA; San Antonio, TX; Tulsa, OK; Lubbock, TX",
+  ),
+  Southeast: places(
+    "Charlotte, NC; Jacksonville, FL; Birmingham, AL; Nashville, TN; Columbia, SC; Orlando, FL; Savannah, GA",
+  ),
+  Northeast: places(
+    "Hartford, CT; Albany, NY; Worcester, MA; Newark, NJ; Scranton, PA; Providence, RI; Syracuse, NY",
+  ),
 };
 
 /** Freight zones between regions: 1 within a region, up to 5 coast to coast. */
@@ -123,7 +70,7 @@ export const ZONE_CHART: Record<Region, Record<Region, number>> = {
   Northeast: { West: 5, Midwest: 2, South: 4, Southeast: 3, Northeast: 1 },
 };
 
-export interface CategorySeed {
+interface CategorySeed {
   name: string;
   /** Shelf life range in days; null for products that do not expire. */
   shelfLifeDays: [number, number] | null;
@@ -142,218 +89,94 @@ export interface CategorySeed {
   sizes: string[];
 }
 
-export const CATEGORIES: CategorySeed[] = [
-  {
-    name: "Beverages",
-    shelfLifeDays: [180, 365],
-    unitCost: [0.6, 4.8],
-    weightKg: [0.4, 2.2],
-    casePacks: [12, 24],
-    unitOfMeasure: "bottle",
-    reorderPoint: 120,
-    orderUpTo: 360,
-    expiryWindowDays: 45,
-    countToleranceUnits: 4,
-    items: [
-      "Sparkling Water",
-      "Cold Brew Coffee",
-      "Orange Juice",
-      "Iced Tea",
-      "Ginger Ale",
-      "Sports Drink",
-      "Coconut Water",
-      "Lemonade",
-      "Kombucha",
-      "Spring Water",
-    ],
-    brands: ["Clearbrook", "Summit Springs", "Bluebird", "Harvest Gold", "Peakline"],
-    sizes: ["330ml", "500ml", "1L", "1.5L", "2L"],
-  },
-  {
-    name: "Dairy",
-    shelfLifeDays: [14, 28],
-    unitCost: [0.9, 6.4],
-    weightKg: [0.2, 2.1],
-    casePacks: [6, 12],
-    unitOfMeasure: "each",
-    reorderPoint: 60,
-    orderUpTo: 180,
-    expiryWindowDays: 5,
-    countToleranceUnits: 2,
-    items: [
-      "Whole Milk",
-      "Greek Yogurt",
-      "Salted Butter",
-      "Cheddar Block",
-      "Cream Cheese",
-      "Sour Cream",
-      "Skim Milk",
-      "Mozzarella",
-      "Cottage Cheese",
-      "Heavy Cream",
-    ],
-    brands: ["Alpine Fields", "Meadowlark", "Blue Ridge", "Golden Valley", "Prairie Rose"],
-    sizes: ["250g", "500g", "1L", "2L", "1kg"],
-  },
-  {
-    name: "Dry Goods",
-    shelfLifeDays: [270, 540],
-    unitCost: [0.8, 7.5],
-    weightKg: [0.3, 5.0],
-    casePacks: [6, 12, 24],
-    unitOfMeasure: "each",
-    reorderPoint: 90,
-    orderUpTo: 260,
-    expiryWindowDays: 60,
-    countToleranceUnits: 3,
-    items: [
-      "Basmati Rice",
-      "Penne Pasta",
-      "Rolled Oats",
-      "Black Beans",
-      "Peanut Butter",
-      "Tomato Sauce",
-      "Flour",
-      "Granola",
-      "Lentils",
-      "Chickpeas",
-    ],
-    brands: ["Homestead", "Harvest Table", "Old Mill", "Sunrise Pantry", "Copper Kettle"],
-    sizes: ["400g", "500g", "1kg", "2kg", "5kg"],
-  },
-  {
-    name: "Fresh Produce",
-    shelfLifeDays: [7, 14],
-    unitCost: [0.5, 4.2],
-    weightKg: [0.2, 2.5],
-    casePacks: [6, 10, 12],
-    unitOfMeasure: "each",
-    reorderPoint: 80,
-    orderUpTo: 200,
-    expiryWindowDays: 3,
-    countToleranceUnits: 3,
-    items: [
-      "Baby Spinach",
-      "Roma Tomatoes",
-      "Gala Apples",
-      "Bananas",
-      "Avocados",
-      "Blueberries",
-      "Romaine Hearts",
-      "Carrots",
-      "Red Grapes",
-      "Strawberries",
-    ],
-    brands: ["Green Acre", "Sunvalley", "Orchard Lane", "Coastal Fresh", "Fieldstone"],
-    sizes: ["250g", "500g", "1kg", "bag", "clamshell"],
-  },
-  {
-    name: "Frozen Foods",
-    shelfLifeDays: [120, 240],
-    unitCost: [1.5, 9.5],
-    weightKg: [0.3, 2.5],
-    casePacks: [6, 8, 12],
-    unitOfMeasure: "each",
-    reorderPoint: 40,
-    orderUpTo: 140,
-    expiryWindowDays: 30,
-    countToleranceUnits: 1,
-    items: [
-      "Mixed Vegetables",
-      "Margherita Pizza",
-      "Vanilla Ice Cream",
-      "Chicken Nuggets",
-      "Fish Fillets",
-      "Berry Medley",
-      "Hash Browns",
-      "Dumplings",
-      "Veggie Burgers",
-      "Waffles",
-    ],
-    brands: ["Northwind", "Polar Table", "Glacier Bay", "Frostline", "Evergreen Kitchen"],
-    sizes: ["400g", "500g", "750g", "1kg", "family pack"],
-  },
-  {
-    name: "Household Cleaning",
-    shelfLifeDays: null,
-    unitCost: [1.2, 8.9],
-    weightKg: [0.4, 5.5],
-    casePacks: [6, 12],
-    unitOfMeasure: "each",
-    reorderPoint: 50,
-    orderUpTo: 150,
-    expiryWindowDays: null,
-    countToleranceUnits: 2,
-    items: [
-      "Dish Soap",
-      "Laundry Detergent",
-      "Glass Cleaner",
-      "Bleach",
-      "Floor Cleaner",
-      "Dishwasher Tablets",
-      "Fabric Softener",
-      "Multi-Surface Spray",
-      "Oven Cleaner",
-      "Sponges",
-    ],
-    brands: ["BrightHome", "CleanSweep", "Fresh Linen", "Spotless", "EcoShine"],
-    sizes: ["500ml", "750ml", "1L", "2L", "40 ct"],
-  },
-  {
-    name: "Paper Products",
-    shelfLifeDays: null,
-    unitCost: [1.5, 12.0],
-    weightKg: [0.5, 6.0],
-    casePacks: [4, 6, 8],
-    unitOfMeasure: "pack",
-    reorderPoint: 70,
-    orderUpTo: 220,
-    expiryWindowDays: null,
-    countToleranceUnits: 5,
-    items: [
-      "Paper Towels",
-      "Bath Tissue",
-      "Facial Tissue",
-      "Napkins",
-      "Paper Plates",
-      "Copy Paper",
-      "Kitchen Roll",
-      "Parchment Paper",
-      "Coffee Filters",
-      "Paper Cups",
-    ],
-    brands: ["Evergreen", "SoftTouch", "Mill Creek", "Cloudline", "Birchwood"],
-    sizes: ["6 rolls", "12 rolls", "100 ct", "250 ct", "500 sheets"],
-  },
-  {
-    name: "Personal Care",
-    shelfLifeDays: null,
-    unitCost: [1.8, 14.5],
-    weightKg: [0.1, 1.2],
-    casePacks: [6, 12, 24],
-    unitOfMeasure: "each",
-    reorderPoint: 45,
-    orderUpTo: 130,
-    expiryWindowDays: null,
-    countToleranceUnits: 1,
-    items: [
-      "Shampoo",
-      "Toothpaste",
-      "Body Wash",
-      "Hand Soap",
-      "Deodorant",
-      "Conditioner",
-      "Lip Balm",
-      "Sunscreen",
-      "Mouthwash",
-      "Cotton Swabs",
-    ],
-    brands: ["PureCare", "Willow", "Daybreak", "Solace", "Tidewater"],
-    sizes: ["75ml", "150ml", "250ml", "400ml", "100 ct"],
-  },
+type CategoryRow = [
+  name: string,
+  shelfLifeDays: [number, number] | null,
+  unitCost: [number, number],
+  weightKg: [number, number],
+  casePacks: number[],
+  unitOfMeasure: string,
+  reorderPoint: number,
+  orderUpTo: number,
+  expiryWindowDays: number | null,
+  countToleranceUnits: number,
 ];
 
-export interface SupplierSeed {
+const CATEGORY_ROWS: CategoryRow[] = [
+  ["Beverages", [180, 365], [0.6, 4.8], [0.4, 2.2], [12, 24], "bottle", 120, 360, 45, 4],
+  ["Dairy", [14, 28], [0.9, 6.4], [0.2, 2.1], [6, 12], "each", 60, 180, 5, 2],
+  ["Dry Goods", [270, 540], [0.8, 7.5], [0.3, 5], [6, 12, 24], "each", 90, 260, 60, 3],
+  ["Fresh Produce", [7, 14], [0.5, 4.2], [0.2, 2.5], [6, 10, 12], "each", 80, 200, 3, 3],
+  ["Frozen Foods", [120, 240], [1.5, 9.5], [0.3, 2.5], [6, 8, 12], "each", 40, 140, 30, 1],
+  ["Household Cleaning", null, [1.2, 8.9], [0.4, 5.5], [6, 12], "each", 50, 150, null, 2],
+  ["Paper Products", null, [1.5, 12], [0.5, 6], [4, 6, 8], "pack", 70, 220, null, 5],
+  ["Personal Care", null, [1.8, 14.5], [0.1, 1.2], [6, 12, 24], "each", 45, 130, null, 1],
+];
+
+/** What a category's product names are made of: items, brands and sizes. */
+const CATEGORY_NAMING: Record<string, [items: string, brands: string, sizes: string]> = {
+  Beverages: [
+    "Sparkling Water, Cold Brew Coffee, Orange Juice, Iced Tea, Ginger Ale, Sports Drink, Coconut Water, Lemonade, Kombucha, Spring Water",
+    "Clearbrook, Summit Springs, Bluebird, Harvest Gold, Peakline",
+    "330ml, 500ml, 1L, 1.5L, 2L",
+  ],
+  Dairy: [
+    "Whole Milk, Greek Yogurt, Salted Butter, Cheddar Block, Cream Cheese, Sour Cream, Skim Milk, Mozzarella, Cottage Cheese, Heavy Cream",
+    "Alpine Fields, Meadowlark, Blue Ridge, Golden Valley, Prairie Rose",
+    "250g, 500g, 1L, 2L, 1kg",
+  ],
+  "Dry Goods": [
+    "Basmati Rice, Penne Pasta, Rolled Oats, Black Beans, Peanut Butter, Tomato Sauce, Flour, Granola, Lentils, Chickpeas",
+    "Homestead, Harvest Table, Old Mill, Sunrise Pantry, Copper Kettle",
+    "400g, 500g, 1kg, 2kg, 5kg",
+  ],
+  "Fresh Produce": [
+    "Baby Spinach, Roma Tomatoes, Gala Apples, Bananas, Avocados, Blueberries, Romaine Hearts, Carrots, Red Grapes, Strawberries",
+    "Green Acre, Sunvalley, Orchard Lane, Coastal Fresh, Fieldstone",
+    "250g, 500g, 1kg, bag, clamshell",
+  ],
+  "Frozen Foods": [
+    "Mixed Vegetables, Margherita Pizza, Vanilla Ice Cream, Chicken Nuggets, Fish Fillets, Berry Medley, Hash Browns, Dumplings, Veggie Burgers, Waffles",
+    "Northwind, Polar Table, Glacier Bay, Frostline, Evergreen Kitchen",
+    "400g, 500g, 750g, 1kg, family pack",
+  ],
+  "Household Cleaning": [
+    "Dish Soap, Laundry Detergent, Glass Cleaner, Bleach, Floor Cleaner, Dishwasher Tablets, Fabric Softener, Multi-Surface Spray, Oven Cleaner, Sponges",
+    "BrightHome, CleanSweep, Fresh Linen, Spotless, EcoShine",
+    "500ml, 750ml, 1L, 2L, 40 ct",
+  ],
+  "Paper Products": [
+    "Paper Towels, Bath Tissue, Facial Tissue, Napkins, Paper Plates, Copy Paper, Kitchen Roll, Parchment Paper, Coffee Filters, Paper Cups",
+    "Evergreen, SoftTouch, Mill Creek, Cloudline, Birchwood",
+    "6 rolls, 12 rolls, 100 ct, 250 ct, 500 sheets",
+  ],
+  "Personal Care": [
+    "Shampoo, Toothpaste, Body Wash, Hand Soap, Deodorant, Conditioner, Lip Balm, Sunscreen, Mouthwash, Cotton Swabs",
+    "PureCare, Willow, Daybreak, Solace, Tidewater",
+    "75ml, 150ml, 250ml, 400ml, 100 ct",
+  ],
+};
+
+export const CATEGORIES = fromRows<CategorySeed>(
+  [
+    "name",
+    "shelfLifeDays",
+    "unitCost",
+    "weightKg",
+    "casePacks",
+    "unitOfMeasure",
+    "reorderPoint",
+    "orderUpTo",
+    "expiryWindowDays",
+    "countToleranceUnits",
+    "items",
+    "brands",
+    "sizes",
+  ],
+  CATEGORY_ROWS.map((row) => [...row, ...(CATEGORY_NAMING[row[0]] ?? []).map(commaList)]),
+);
+
+interface SupplierSeed {
   id: string;
   name: string;
   country: string;
@@ -361,44 +184,30 @@ export interface SupplierSeed {
   leadTimeDays: number;
 }
 
-export const SUPPLIERS: SupplierSeed[] = [
-  { id: "SUP-101", name: "Cascade Beverage Group", country: "US", paymentTerms: "Net 30", leadTimeDays: 6 },
-  {
-    id: "SUP-102",
-    name: "Blue Ridge Dairy Partners",
-    country: "US",
-    paymentTerms: "Net 15",
-    leadTimeDays: 3,
-  },
-  { id: "SUP-103", name: "Heartland Pantry Foods", country: "US", paymentTerms: "Net 45", leadTimeDays: 9 },
-  { id: "SUP-104", name: "Coastal Produce Exchange", country: "US", paymentTerms: "Net 7", leadTimeDays: 2 },
-  { id: "SUP-105", name: "Northwind Frozen Foods", country: "CA", paymentTerms: "Net 30", leadTimeDays: 8 },
-  { id: "SUP-106", name: "BrightHome Supply Co.", country: "US", paymentTerms: "Net 60", leadTimeDays: 10 },
-  { id: "SUP-107", name: "Evergreen Paper Mills", country: "CA", paymentTerms: "Net 45", leadTimeDays: 12 },
-  { id: "SUP-108", name: "PureCare Laboratories", country: "US", paymentTerms: "Net 30", leadTimeDays: 7 },
-  {
-    id: "SUP-109",
-    name: "Keystone Wholesale Grocers",
-    country: "US",
-    paymentTerms: "Net 30",
-    leadTimeDays: 5,
-  },
-  { id: "SUP-110", name: "Great Lakes Distributors", country: "US", paymentTerms: "Net 30", leadTimeDays: 6 },
-  {
-    id: "SUP-111",
-    name: "Sierra Foodservice Supply",
-    country: "MX",
-    paymentTerms: "Net 45",
-    leadTimeDays: 11,
-  },
-  {
-    id: "SUP-112",
-    name: "Tri-State Household Brands",
-    country: "US",
-    paymentTerms: "Net 30",
-    leadTimeDays: 8,
-  },
+const SUPPLIER_ROWS: Array<[string, string, string, string, number]> = [
+  ["SUP-101", "Cascade Beverage Group", "US", "Net 30", 6],
+  ["SUP-102", "Blue Ridge Dairy Partners", "US", "Net 15", 3],
+  ["SUP-103", "Heartland Pantry Foods", "US", "Net 45", 9],
+  ["SUP-104", "Coastal Produce Exchange", "US", "Net 7", 2],
+  ["SUP-105", "Northwind Frozen Foods", "CA", "Net 30", 8],
+  ["SUP-106", "BrightHome Supply Co.", "US", "Net 60", 10],
+  ["SUP-107", "Evergreen Paper Mills", "CA", "Net 45", 12],
+  ["SUP-108", "PureCare Laboratories", "US", "Net 30", 7],
+  ["SUP-109", "Keystone Wholesale Grocers", "US", "Net 30", 5],
+  ["SUP-110", "Great Lakes Distributors", "US", "Net 30", 6],
+  ["SUP-111", "Sierra Foodservice Supply", "MX", "Net 45", 11],
+  ["SUP-112", "Tri-State Household Brands", "US", "Net 30", 8],
 ];
+
+export const SUPPLIERS: SupplierSeed[] = SUPPLIER_ROWS.map(
+  ([id, name, country, paymentTerms, leadTimeDays]) => ({
+    id,
+    name,
+    country,
+    paymentTerms,
+    leadTimeDays,
+  }),
+);
 
 /** Which suppliers can supply a category: the specialist first, then the broadliners that also carry it. */
 export const CATEGORY_SUPPLIERS: Record<string, string[]> = {
@@ -412,7 +221,7 @@ export const CATEGORY_SUPPLIERS: Record<string, string[]> = {
   "Personal Care": ["SUP-108", "SUP-112", "SUP-111"],
 };
 
-export interface CarrierSeed {
+interface CarrierSeed {
   id: string;
   name: string;
   scac: string;
@@ -426,87 +235,39 @@ export interface CarrierSeed {
   zones: number[];
 }
 
-export const CARRIERS: CarrierSeed[] = [
-  {
-    id: "CR-01",
-    name: "Ridgeline Freight",
-    scac: "RDGF",
-    mode: "ltl",
-    maxWeightKg: 4500,
-    hazmatCertified: true,
-    expeditedMultiplier: 1.35,
-    minCharge: 95,
-    zones: [1, 2, 3, 4, 5],
-  },
-  {
-    id: "CR-02",
-    name: "Swift Parcel Express",
-    scac: "SWPX",
-    mode: "parcel",
-    maxWeightKg: 68,
-    hazmatCertified: false,
-    expeditedMultiplier: 1.6,
-    minCharge: 12,
-    zones: [1, 2, 3, 4, 5],
-  },
-  {
-    id: "CR-03",
-    name: "Meridian Logistics",
-    scac: "MRDL",
-    mode: "ltl",
-    maxWeightKg: 3000,
-    hazmatCertified: true,
-    expeditedMultiplier: null,
-    minCharge: 80,
-    zones: [1, 2, 3, 4, 5],
-  },
-  {
-    id: "CR-04",
-    name: "BlueLine Carriers",
-    scac: "BLNC",
-    mode: "ltl",
-    maxWeightKg: 5000,
-    hazmatCertified: false,
-    expeditedMultiplier: 1.4,
-    minCharge: 110,
-    zones: [1, 2, 3, 4, 5],
-  },
-  {
-    id: "CR-05",
-    name: "Pioneer Transport",
-    scac: "PNRT",
-    mode: "ltl",
-    maxWeightKg: 2500,
-    hazmatCertified: true,
-    expeditedMultiplier: 1.5,
-    minCharge: 70,
-    zones: [1, 2, 3, 4],
-  },
-  {
-    id: "CR-06",
-    name: "Keystone Express",
-    scac: "KYEX",
-    mode: "parcel",
-    maxWeightKg: 45,
-    hazmatCertified: false,
-    expeditedMultiplier: 1.75,
-    minCharge: 9.5,
-    zones: [1, 2, 3],
-  },
+const CARRIER_ROWS: Array<
+  [string, string, string, CarrierSeed["mode"], number, boolean, number | null, number, number[]]
+> = [
+  ["CR-01", "Ridgeline Freight", "RDGF", "ltl", 4500, true, 1.35, 95, [1, 2, 3, 4, 5]],
+  ["CR-02", "Swift Parcel Express", "SWPX", "parcel", 68, false, 1.6, 12, [1, 2, 3, 4, 5]],
+  ["CR-03", "Meridian Logistics", "MRDL", "ltl", 3000, true, null, 80, [1, 2, 3, 4, 5]],
+  ["CR-04", "BlueLine Carriers", "BLNC", "ltl", 5000, false, 1.4, 110, [1, 2, 3, 4, 5]],
+  ["CR-05", "Pioneer Transport", "PNRT", "ltl", 2500, true, 1.5, 70, [1, 2, 3, 4]],
+  ["CR-06", "Keystone Express", "KYEX", "parcel", 45, false, 1.75, 9.5, [1, 2, 3]],
 ];
 
+export const CARRIERS = fromRows<CarrierSeed>(
+  [
+    "id",
+    "name",
+    "scac",
+    "mode",
+    "maxWeightKg",
+    "hazmatCertified",
+    "expeditedMultiplier",
+    "minCharge",
+    "zones",
+  ],
+  CARRIER_ROWS,
+);
+
 export const BUYERS = ["j.okafor", "m.lindqvist", "r.patel", "s.moreno", "t.nguyen"];
-export const CUSTOMERS = [
-  "FreshMart Grocers",
-  "Corner Pantry Stores",
-  "Hillside Co-op",
-  "Metro Foods",
-  "Valley Market",
-  "Greenleaf Organics",
-  "Sunrise Convenience",
-  "Riverbend Supermarkets",
-  "Oakwood Provisions",
-  "Harbor Deli Supply",
-  "Summit Campus Dining",
-  "Lakeside Hospital Food Service",
-];
+export const CUSTOMERS = commaList(
+  "FreshMart Grocers, Corner Pantry Stores, Hillside Co-op, Metro Foods, Valley Market, Greenleaf Organics, Sunrise Convenience, Riverbend Supermarkets, Oakwood Provisions, Harbor Deli Supply, Summit Campus Dining, Lakeside Hospital Food Service",
+);
+export const ORDER_NOTES = commaList(
+  "Deliver to dock 3, Call ahead 24h, Mixed pallet OK, Promo stock, Split delivery allowed",
+);
+export const DAMAGE_CAUSES = commaList(
+  "Forklift puncture, Crushed in transit, Temperature excursion, Water damage, Packaging failure, Pest inspection hold, Mislabelled cases",
+);

@@ -25,12 +25,13 @@ const asBoolean =
   (row: Row): Row =>
     withBooleans(row, column);
 
-function requireWarehouse(db: Database.Database, warehouseId: string): void {
-  if (!getRow(db, "SELECT 1 FROM warehouses WHERE id = ?", warehouseId))
-    throw new ToolFailure(
-      `warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`,
-    );
-}
+const requireWarehouse = (db: Database.Database, warehouseId: string): Row =>
+  requireRow(
+    db,
+    "SELECT 1 FROM warehouses WHERE id = ?",
+    [warehouseId],
+    `warehouse '${warehouseId}' not found; use list_warehouses to see the warehouse ids`,
+  );
 
 const listWarehouses = defineListTool({
   name: "list_warehouses",
@@ -38,7 +39,6 @@ const listWarehouses = defineListTool({
     "List the distribution centers (id, name, city, state, region, manager, capacity). Paginated: returns `warehouses`, `page`, `per_page`, `total`, `has_more`.",
   key: "warehouses",
   from: "warehouses",
-  select: "*",
   orderBy: "id",
 });
 
@@ -51,7 +51,6 @@ const listSuppliers = defineListTool({
   },
   key: "suppliers",
   from: "suppliers",
-  select: "*",
   where: ({ country }) => [when(country?.toUpperCase(), "country = ?")],
   orderBy: "id",
   map: asBoolean("active"),
@@ -64,7 +63,6 @@ const listCarriers = defineListTool({
   filters: { active_only: z.boolean().default(false).describe("Only carriers that are currently active") },
   key: "carriers",
   from: "carriers",
-  select: "*",
   where: ({ active_only }) => [active_only && "active = 1"],
   orderBy: "id",
   map: asBoolean("active"),
@@ -81,7 +79,6 @@ const listProducts = defineListTool({
   },
   key: "products",
   from: "products",
-  select: "*",
   where: ({ category, status, search }) => [
     when(category, "category = ? COLLATE NOCASE"),
     when(status, "status = ?"),
@@ -128,7 +125,6 @@ const listStockLevels = defineTool({
       key: "stock_levels",
       from: grouped,
       fromParams,
-      select: "*",
       orderBy: "sku",
       page,
       perPage: per_page,
@@ -153,7 +149,6 @@ const listInventoryLotsBase = defineListTool({
   },
   key: "lots",
   from: "inventory_lots",
-  select: "*",
   where: (input) => [
     when(input.warehouse_id, "warehouse_id = ?"),
     when(input.sku?.trim().toUpperCase(), "sku = ?"),
@@ -169,15 +164,8 @@ const listInventoryLotsBase = defineListTool({
  * 503 and succeeds when repeated. Filtered listings never fail.
  */
 const listInventoryLots = withTransientFailures(listInventoryLotsBase, {
-  when: (input) =>
-    input.page === 3 &&
-    [
-      input.warehouse_id,
-      input.sku,
-      input.status,
-      input.expires_on_or_after,
-      input.expires_on_or_before,
-    ].every((value) => value === undefined),
+  when: ({ page, per_page: _perPage, ...filters }) =>
+    page === 3 && Object.values(filters).every((value) => value === undefined),
 });
 
 const getInventoryLot = defineGetTool({
@@ -377,7 +365,6 @@ const listShipments = defineListTool({
   },
   key: "shipments",
   from: "shipments",
-  select: "*",
   where: ({ status, origin_warehouse_id }) => [
     when(status, "status = ?"),
     when(origin_warehouse_id, "origin_warehouse_id = ?"),

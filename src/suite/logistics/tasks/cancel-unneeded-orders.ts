@@ -10,7 +10,7 @@ import {
 } from "../../../envs/index.js";
 import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { verdict } from "./checks.js";
+import { optionNearMisses, verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Open orders (outside the suspended supplier) whose every line is already at or above its order-up-to level. */
@@ -161,21 +161,15 @@ export const cancelUnneededOrdersTask = defineTask({
   ],
   verify,
   oracle: reviewCells(),
-  nearMisses: [
-    {
-      id: "any-line-overstocked",
-      description: "Cancels orders where only some lines are covered.",
-      cells: reviewCells({ everyLine: false }),
-    },
-    {
-      id: "reviews-suspended-supplier",
-      description: "Also cancels the suspended supplier's orders, which Purchasing settles directly.",
-      cells: reviewCells({ skipSuspended: false }),
-    },
-    {
-      id: "strictly-above-level",
-      description: "Keeps orders whose stock sits exactly at the order-up-to level.",
-      cells: reviewCells({ atOrAbove: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(reviewCells, {
+    "any-line-overstocked": [{ everyLine: false }, "Cancels orders where only some lines are covered."],
+    "reviews-suspended-supplier": [
+      { skipSuspended: false },
+      "Also cancels the suspended supplier's orders, which Purchasing settles directly.",
+    ],
+    "strictly-above-level": [
+      { atOrAbove: false },
+      "Keeps orders whose stock sits exactly at the order-up-to level.",
+    ],
+  }),
 });

@@ -12,7 +12,7 @@ import {
 } from "../../../envs/index.js";
 import { logisticsDomain } from "../domain.js";
 import { SUPPLIERS } from "../reference-data.js";
-import { answerNumber, answerObject, checkAnswerObject } from "./checks.js";
+import { answerNumber, answerObject, checkAnswerObject, optionNearMisses } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const SPEND_MEMO_PATH = "memos/category-spend-review.md";
@@ -165,31 +165,26 @@ export const categorySpendReviewTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "catalog-cost",
-      description: "Values the lines at today's catalog cost instead of the cost on the purchase order.",
-      cells: cells({ catalogCost: true }),
-    },
-    {
-      id: "trusts-archive-errors",
-      description: "Takes an archive error body as an order without lines and moves on.",
-      cells: cells({ trustsArchive: true }),
-    },
-    {
-      id: "excludes-first-day",
-      description: "Counts orders placed after the quarter's first day, dropping the first day itself.",
-      cells: cells({ strictStart: true }),
-    },
-    {
-      id: "counts-submitted",
-      description: "Counts submitted orders as spend too, not only received ones.",
-      cells: cells({ notYetReceived: true }),
-    },
-    {
-      id: "order-category",
-      description: "Files each whole order under the category of its first line's product.",
-      cells: cells({ orderCategory: true }),
-    },
-  ],
+  nearMisses: optionNearMisses(cells, {
+    "catalog-cost": [
+      { catalogCost: true },
+      "Values the lines at today's catalog cost instead of the cost on the purchase order.",
+    ],
+    "trusts-archive-errors": [
+      { trustsArchive: true },
+      "Takes an archive error body as an order without lines and moves on.",
+    ],
+    "excludes-first-day": [
+      { strictStart: true },
+      "Counts orders placed after the quarter's first day, dropping the first day itself.",
+    ],
+    "counts-submitted": [
+      { notYetReceived: true },
+      "Counts submitted orders as spend too, not only received ones.",
+    ],
+    "order-category": [
+      { orderCategory: true },
+      "Files each whole order under the category of its first line's product.",
+    ],
+  }),
 });

@@ -1,4 +1,11 @@
-import { check, parseAnswerJson, parseAnswerNumber, type Check } from "../../../envs/index.js";
+import {
+  check,
+  parseAnswerJson,
+  parseAnswerNumber,
+  variantNearMisses,
+  type Check,
+  type NearMiss,
+} from "../../../envs/index.js";
 
 /** The reply's JSON object, or null when it holds none (an array is not one). */
 export function answerObject(answer: string): Record<string, unknown> | null {
@@ -35,4 +42,12 @@ export function checkAnswerObject(
 /** A check whose message is `success` when it passes and `failure()` when it does not. */
 export function verdict(id: string, ok: boolean, success: string, failure: () => string): Check {
   return check(id, ok, ok ? success : failure());
+}
+
+/** Near-misses of an oracle built as `cells({})`: one per entry, the cells with that entry's options set. */
+export function optionNearMisses<Options extends object>(
+  cells: (options: Options) => string[],
+  misses: Record<string, readonly [change: Partial<Options>, description: string]>,
+): NearMiss[] {
+  return variantNearMisses(cells, {} as Options, misses);
 }

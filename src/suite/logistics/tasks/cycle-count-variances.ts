@@ -18,7 +18,7 @@ import {
   type CountLine,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerDollars } from "./checks.js";
+import { answerDollars, optionNearMisses, verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export interface VarianceReport {
@@ -63,7 +63,6 @@ export function expectedVariances(state: StateView): VarianceReport {
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedVariances(initial);
   const parsed = parseAnswerJson(answer) as { lots?: unknown; net_variance_value?: unknown } | null;
-  const checks: Check[] = [];
   const givenLots = Array.isArray(parsed?.lots)
     ? parsed.lots.map((lot) => String(lot).trim().toUpperCase())
     : null;
@@ -71,33 +70,32 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const missing = expected.lots.filter((lot) => !givenLots?.includes(lot));
   const extra = (givenLots ?? []).filter((lot) => !expectedSet.has(lot));
   const duplicates = givenLots !== null && new Set(givenLots).size !== givenLots.length;
-  checks.push(
-    check(
-      "reportable-lots",
-      givenLots !== null && missing.length === 0 && extra.length === 0 && !duplicates,
-      givenLots === null
-        ? `expected {"lots": [...], "net_variance_value": ...}, found '${answer.slice(0, 120)}'`
-        : missing.length === 0 && extra.length === 0 && !duplicates
-          ? `all ${expected.lots.length} reportable lots listed`
-          : `expected ${expected.lots.length} lots; missing: ${missing.join(", ") || "none"}; not reportable: ${extra.join(", ") || "none"}${duplicates ? "; duplicates listed" : ""}`,
-    ),
+  const lotsOk = givenLots !== null && missing.length === 0 && extra.length === 0 && !duplicates;
+  const lotsCheck = check(
+    "reportable-lots",
+    lotsOk,
+    givenLots === null
+      ? `expected {"lots": [...], "net_variance_value": ...}, found '${answer.slice(0, 120)}'`
+      : missing.length === 0 && extra.length === 0 && !duplicates
+        ? `all ${expected.lots.length} reportable lots listed`
+        : `expected ${expected.lots.length} lots; missing: ${missing.join(", ") || "none"}; not reportable: ${extra.join(", ") || "none"}${duplicates ? "; duplicates listed" : ""}`,
   );
   const net = answerDollars(parsed?.net_variance_value ?? "");
   const netOk =
     parsed?.net_variance_value !== undefined &&
     Number.isFinite(net) &&
     nearlyEqual(net, expected.netVarianceValue, 0.011);
-  checks.push(
-    check(
+  return [
+    lotsCheck,
+    verdict(
       "net-variance-value",
       netOk,
-      netOk
-        ? `net variance ${expected.netVarianceValue.toFixed(2)}`
-        : `expected net_variance_value ${expected.netVarianceValue.toFixed(2)}, found ${String(parsed?.net_variance_value)}`,
+      `net variance ${expected.netVarianceValue.toFixed(2)}`,
+      () =>
+        `expected net_variance_value ${expected.netVarianceValue.toFixed(2)}, found ${String(parsed?.net_variance_value)}`,
     ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));
-  return checks;
+    checkOtherTablesUnchanged(initial.db, final.db, []),
+  ];
 }
 
 interface OracleOptions {
@@ -158,21 +156,15 @@ export const cycleCountVariancesTask = defineTask({
   tools: ["list_warehouses", "list_products", "get_product", "list_inventory_lots", "get_inventory_lot"],
   verify,
   oracle: varianceCells(),
-  nearMisses: [
-    {
-      id: "first-count-stands",
-      description: "Keeps the earliest count of a recounted lot instead of the latest.",
-      cells: varianceCells({ latestCountStands: false }),
-    },
-    {
-      id: "includes-void-lines",
-      description: "Treats VOID count lines as real counts.",
-      cells: varianceCells({ ignoreVoid: false }),
-    },
-    {
-      id: "tolerance-inclusive",
-      description: "Reports variances equal to the tolerance, which the SOP allows.",
-      cells: varianceCells({ toleranceExclusive: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(varianceCells, {
+    "first-count-stands": [
+      { latestCountStands: false },
+      "Keeps the earliest count of a recounted lot instead of the latest.",
+    ],
+    "includes-void-lines": [{ ignoreVoid: false }, "Treats VOID count lines as real counts."],
+    "tolerance-inclusive": [
+      { toleranceExclusive: false },
+      "Reports variances equal to the tolerance, which the SOP allows.",
+    ],
+  }),
 });

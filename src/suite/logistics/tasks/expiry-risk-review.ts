@@ -7,7 +7,6 @@ import {
   checkOtherTablesUnchanged,
   defineTask,
   nearlyEqual,
-  parseAnswerJson,
   roundCents,
   type StateView,
   type VerifyContext,
@@ -21,7 +20,7 @@ import {
   parseOperationsBulletin,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerDollars } from "./checks.js";
+import { answerDollars, answerObject, optionNearMisses, verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** Lots written off or returned to the vendor in any damaged-goods report. */
@@ -63,23 +62,10 @@ export function expectedValueAtRisk(db: Database.Database, state: StateView): Ma
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedValueAtRisk(initial.db, initial);
-  const parsed = parseAnswerJson(answer);
-  const checks: Check[] = [];
-  const isObject = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
-  const given = new Map<string, number>();
-  if (isObject) {
-    for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
-      given.set(key.trim().toUpperCase(), answerDollars(value));
-    }
-  }
-  checks.push(
-    check(
-      "answer-is-object",
-      isObject,
-      isObject
-        ? "answer is a JSON object"
-        : `expected a JSON object of warehouse id -> value, found '${answer.slice(0, 120)}'`,
-    ),
+  const parsed = answerObject(answer);
+  const isObject = parsed !== null;
+  const given = new Map(
+    Object.entries(parsed ?? {}).map(([key, value]) => [key.trim().toUpperCase(), answerDollars(value)]),
   );
   const wrong: string[] = [];
   for (const [warehouse, value] of expected) {
@@ -90,7 +76,13 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       );
   }
   const extra = [...given.keys()].filter((key) => !expected.has(key));
-  checks.push(
+  return [
+    verdict(
+      "answer-is-object",
+      isObject,
+      "answer is a JSON object",
+      () => `expected a JSON object of warehouse id -> value, found '${answer.slice(0, 120)}'`,
+    ),
     check(
       "value-at-risk-per-warehouse",
       isObject && wrong.length === 0 && extra.length === 0,
@@ -98,9 +90,8 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ? `all ${expected.size} warehouse values match`
         : `${[...wrong, ...extra.map((key) => `unexpected key ${key}`)].join(" | ")}`,
     ),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, []));
-  return checks;
+    checkOtherTablesUnchanged(initial.db, final.db, []),
+  ];
 }
 
 interface OracleOptions {
@@ -165,26 +156,22 @@ export const expiryRiskReviewTask = defineTask({
   tools: ["list_warehouses", "list_products", "get_product", "list_inventory_lots", "get_inventory_lot"],
   verify,
   oracle: expiryCells(),
-  nearMisses: [
-    {
-      id: "counts-expired-lots",
-      description: "Counts lots that had already expired before the review date.",
-      cells: expiryCells({ excludeExpired: false }),
-    },
-    {
-      id: "ignores-damaged-goods-reports",
-      description: "Does not exclude lots written off or returned to the vendor.",
-      cells: expiryCells({ damageRule: "none" }),
-    },
-    {
-      id: "excludes-released-lots",
-      description: "Also excludes damaged-report lots released back to stock.",
-      cells: expiryCells({ damageRule: "all-listed" }),
-    },
-    {
-      id: "window-end-exclusive",
-      description: "Leaves out lots expiring on the last day of their window.",
-      cells: expiryCells({ inclusiveEnd: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(expiryCells, {
+    "counts-expired-lots": [
+      { excludeExpired: false },
+      "Counts lots that had already expired before the review date.",
+    ],
+    "ignores-damaged-goods-reports": [
+      { damageRule: "none" },
+      "Does not exclude lots written off or returned to the vendor.",
+    ],
+    "excludes-released-lots": [
+      { damageRule: "all-listed" },
+      "Also excludes damaged-report lots released back to stock.",
+    ],
+    "window-end-exclusive": [
+      { inclusiveEnd: false },
+      "Leaves out lots expiring on the last day of their window.",
+    ],
+  }),
 });

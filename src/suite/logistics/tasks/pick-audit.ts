@@ -13,7 +13,7 @@ import {
 } from "../../../envs/index.js";
 import { MOVEMENT_LOG_DIRECTORY, MOVEMENT_LOG_HEADER } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerNumber, answerObject, checkAnswerObject } from "./checks.js";
+import { answerNumber, answerObject, checkAnswerObject, optionNearMisses } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const PICKING_STANDARD_PATH = "policies/picking-standard.md";
@@ -42,19 +42,27 @@ function lotsOf(db: StateView["db"]): Map<string, Lot> {
   );
 }
 
-/** Lots of the same SKU at the same warehouse that the standard says should have been picked first. */
-function betterLots(lots: Map<string, Lot>, picked: Lot, date: string): Lot[] {
-  if (picked.expires_on === null) return [];
+/** The other available lots of the same SKU at the same warehouse. */
+function availableSiblings(lots: Map<string, Lot>, lot: Lot): Lot[] {
   return [...lots.values()].filter(
     (other) =>
-      other.lot_id !== picked.lot_id &&
-      other.sku === picked.sku &&
-      other.warehouse_id === picked.warehouse_id &&
-      other.status === "available" &&
+      other.lot_id !== lot.lot_id &&
+      other.sku === lot.sku &&
+      other.warehouse_id === lot.warehouse_id &&
+      other.status === "available",
+  );
+}
+
+/** Lots of the same SKU at the same warehouse that the standard says should have been picked first. */
+function betterLots(lots: Map<string, Lot>, picked: Lot, date: string): Lot[] {
+  const expiresOn = picked.expires_on;
+  if (expiresOn === null) return [];
+  return availableSiblings(lots, picked).filter(
+    (other) =>
       other.received_on <= date &&
       other.expires_on !== null &&
       other.expires_on >= date &&
-      other.expires_on < (picked.expires_on as string),
+      other.expires_on < expiresOn,
   );
 }
 
@@ -173,13 +181,9 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
   };
   const expiredSibling = (row: Record<string, string | undefined>): boolean => {
     const lot = lots.get(row.lot_id ?? "");
-    return [...lots.values()].some(
+    if (lot === undefined) return false;
+    return availableSiblings(lots, lot).some(
       (other) =>
-        lot !== undefined &&
-        other.lot_id !== lot.lot_id &&
-        other.sku === lot.sku &&
-        other.warehouse_id === lot.warehouse_id &&
-        other.status === "available" &&
         other.received_on <= dayOf(row) &&
         other.expires_on !== null &&
         lot.expires_on !== null &&
@@ -194,14 +198,7 @@ picks). It reports, per warehouse, the number of quarantine breaches and the num
       const lot = lots.get(row.lot_id ?? "") as Lot;
       const day = dayOf(row);
       if (lot.expires_on === null || lot.expires_on < day) continue;
-      const sibling = [...lots.values()].find(
-        (other) =>
-          other.lot_id !== lot.lot_id &&
-          other.sku === lot.sku &&
-          other.warehouse_id === lot.warehouse_id &&
-          other.status === "available" &&
-          other.received_on < day,
-      );
+      const sibling = availableSiblings(lots, lot).find((other) => other.received_on < day);
       if (!sibling) continue;
       const before = sibling.expires_on;
       sibling.expires_on = addDays(day, -1);
@@ -333,32 +330,23 @@ export const pickAuditTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "any-warehouse",
-      description: "Compares a picked lot with lots of the same SKU at every warehouse, not only its own.",
-      cells: cells({ anyWarehouse: true }),
-    },
-    {
-      id: "counts-held-lots",
-      description: "Counts an earlier-expiring lot that is on hold as one that should have been picked.",
-      cells: cells({ heldCount: true }),
-    },
-    {
-      id: "no-retry",
-      description: "Does not retry the lot listing's 503 and stops there.",
-      cells: cells({ noRetry: true }),
-    },
-    {
-      id: "counts-expired-lots",
-      description:
-        "Counts an earlier-expiring lot that had already expired on the pick date as one to pick first.",
-      cells: cells({ expiredCount: true }),
-    },
-    {
-      id: "double-counts-quarantine",
-      description: "Counts a pick from a quarantined lot as a FEFO breach as well.",
-      cells: cells({ doubleCount: true }),
-    },
-  ],
+  nearMisses: optionNearMisses(cells, {
+    "any-warehouse": [
+      { anyWarehouse: true },
+      "Compares a picked lot with lots of the same SKU at every warehouse, not only its own.",
+    ],
+    "counts-held-lots": [
+      { heldCount: true },
+      "Counts an earlier-expiring lot that is on hold as one that should have been picked.",
+    ],
+    "no-retry": [{ noRetry: true }, "Does not retry the lot listing's 503 and stops there."],
+    "counts-expired-lots": [
+      { expiredCount: true },
+      "Counts an earlier-expiring lot that had already expired on the pick date as one to pick first.",
+    ],
+    "double-counts-quarantine": [
+      { doubleCount: true },
+      "Counts a pick from a quarantined lot as a FEFO breach as well.",
+    ],
+  }),
 });

@@ -7,13 +7,14 @@ import {
   defineTask,
   getRow,
   parseAnswerJson,
-  renderEmail,
+  writeEmailsBySent,
   type Check,
   type GenerateContext,
   type StateView,
   type VerifyContext,
 } from "../../../envs/index.js";
 import { logisticsDomain } from "../domain.js";
+import { optionNearMisses } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 export const INBOX_DIRECTORY = "inbox";
@@ -88,12 +89,8 @@ function prepare(context: GenerateContext): void {
       "SELECT lot_id, sku, warehouse_id, bin_location, status FROM inventory_lots ORDER BY lot_id",
     ),
   );
-  const names = new Map(
-    allRows<{ sku: string; name: string }>(db, "SELECT sku, name FROM products").map((row) => [
-      row.sku,
-      row.name,
-    ]),
-  );
+  const products = allRows<{ sku: string; name: string }>(db, "SELECT sku, name FROM products");
+  const names = new Map(products.map(({ sku, name }) => [sku, name]));
   const used = new Set<string>();
   const take = (test: (lot: LotRow) => boolean): LotRow | undefined => {
     const lot = lots.find((candidate) => !used.has(candidate.lot_id) && test(candidate));
@@ -178,17 +175,13 @@ function prepare(context: GenerateContext): void {
         body: `FYI: lot ${counted.lot_id} was recounted during the cycle count and checked for damage. No issues found, nothing to do.`,
       });
   }
-  emails
-    .sort((x, y) => x.sent.localeCompare(y.sent))
-    .forEach((item, index) =>
-      context.writeFile(
-        `${INBOX_DIRECTORY}/message-${String(index + 1).padStart(3, "0")}.md`,
-        renderEmail(
-          { From: `${item.from} <${email(item.from)}>`, Sent: item.sent, Subject: item.subject },
-          item.body,
-        ),
-      ),
-    );
+  const headers = (item: (typeof emails)[number]) => ({
+    From: `${item.from} <${email(item.from)}>`,
+    Sent: item.sent,
+    Subject: item.subject,
+  });
+  const folder = emails.map((item) => ({ headers: headers(item), body: item.body }));
+  writeEmailsBySent(context, `${INBOX_DIRECTORY}/message-`, folder, { digits: 3 });
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
@@ -305,22 +298,15 @@ export const qualityHoldEmailsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "subject-only",
-      description:
-        "Decides from the subject lines, so the correction holds the wrong lot and misses the one meant.",
-      cells: cells({ subjectOnly: true }),
-    },
-    {
-      id: "whole-sku",
-      description: "Quarantines every lot of the SKU at the warehouse instead of the one bin named.",
-      cells: cells({ wholeSku: true }),
-    },
-    {
-      id: "holds-only",
-      description: "Actions the holds but never releases the lot cleared by the lab.",
-      cells: cells({ holdsOnly: true }),
-    },
-  ],
+  nearMisses: optionNearMisses(cells, {
+    "subject-only": [
+      { subjectOnly: true },
+      "Decides from the subject lines, so the correction holds the wrong lot and misses the one meant.",
+    ],
+    "whole-sku": [
+      { wholeSku: true },
+      "Quarantines every lot of the SKU at the warehouse instead of the one bin named.",
+    ],
+    "holds-only": [{ holdsOnly: true }, "Actions the holds but never releases the lot cleared by the lab."],
+  }),
 });

@@ -10,7 +10,7 @@ import {
 } from "../../../envs/index.js";
 import { planningRules } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { verdict } from "./checks.js";
+import { optionNearMisses, verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 /** The orders the policy calls for: `warehouse|supplier` -> sku -> quantity. */
@@ -227,26 +227,22 @@ export const replenishLowStockTask = defineTask({
   ],
   verify,
   oracle: replenishmentCells(),
-  nearMisses: [
-    {
-      id: "ignores-supplier-suspension",
-      description: "Orders from the suspended supplier and counts its open orders as stock on order.",
-      cells: replenishmentCells({ honourSuspension: false }),
-    },
-    {
-      id: "ignores-stock-on-order",
-      description: "Reorders from on-hand stock alone, ignoring open purchase orders.",
-      cells: replenishmentCells({ countOpenOrders: false }),
-    },
-    {
-      id: "strictly-below-reorder-point",
-      description: "Reorders only below the reorder point, missing SKUs sitting exactly on it.",
-      cells: replenishmentCells({ reorderAtPoint: false }),
-    },
-    {
-      id: "no-case-pack-rounding",
-      description: "Orders the exact shortfall instead of rounding up to whole case packs.",
-      cells: replenishmentCells({ roundToCases: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(replenishmentCells, {
+    "ignores-supplier-suspension": [
+      { honourSuspension: false },
+      "Orders from the suspended supplier and counts its open orders as stock on order.",
+    ],
+    "ignores-stock-on-order": [
+      { countOpenOrders: false },
+      "Reorders from on-hand stock alone, ignoring open purchase orders.",
+    ],
+    "strictly-below-reorder-point": [
+      { reorderAtPoint: false },
+      "Reorders only below the reorder point, missing SKUs sitting exactly on it.",
+    ],
+    "no-case-pack-rounding": [
+      { roundToCases: false },
+      "Orders the exact shortfall instead of rounding up to whole case packs.",
+    ],
+  }),
 });

@@ -14,12 +14,12 @@ import {
   OPERATIONS_BULLETIN_PATH,
   RATE_CARD_PATH,
   parseOperationsBulletin,
-  quoteFreight,
+  cheapestCarrier,
   type RateCard,
   type ShipmentForQuote,
 } from "../documents.js";
 import { logisticsDomain } from "../domain.js";
-import { answerDollars, verdict } from "./checks.js";
+import { answerDollars, optionNearMisses, verdict } from "./checks.js";
 import { PYTHON_HELPERS } from "./python-helpers.js";
 
 interface Tender {
@@ -49,20 +49,10 @@ export function expectedTenders(
   );
   const tenders = new Map<string, Tender>();
   for (const shipment of pending) {
-    let best: Tender | null = null;
-    for (const carrier of [...card.carriers].sort((left, right) =>
-      left.carrier_id.localeCompare(right.carrier_id),
-    )) {
-      if (!active.has(carrier.carrier_id)) continue;
-      if (
-        carrier.carrier_id === bulletin.restrictedCarrierId &&
-        shipment.origin_warehouse_id === bulletin.restrictedOriginWarehouseId
-      )
-        continue;
-      const cost = quoteFreight(card, carrier, { ...shipment, is_hazmat: shipment.is_hazmat === 1 });
-      if (cost !== null && (best === null || cost < best.cost))
-        best = { carrierId: carrier.carrier_id, cost };
-    }
+    const restricted = shipment.origin_warehouse_id === bulletin.restrictedOriginWarehouseId;
+    const excluded = (carrierId: string): boolean =>
+      !active.has(carrierId) || (restricted && carrierId === bulletin.restrictedCarrierId);
+    const best = cheapestCarrier(card, { ...shipment, is_hazmat: shipment.is_hazmat === 1 }, excluded);
     if (best) tenders.set(shipment.id, best);
   }
   return tenders;
@@ -220,21 +210,18 @@ export const tenderPendingShipmentsTask = defineTask({
   tools: ["list_warehouses", "list_carriers", "list_shipments", "assign_carrier"],
   verify,
   oracle: tenderCells(),
-  nearMisses: [
-    {
-      id: "ignores-carrier-restriction",
-      description: "Tenders to the restricted carrier at the restricted origin.",
-      cells: tenderCells({ honourRestriction: false }),
-    },
-    {
-      id: "actual-weight-not-billable",
-      description: "Prices on the actual weight instead of rounding up to the next whole kilogram.",
-      cells: tenderCells({ roundUpWeight: false }),
-    },
-    {
-      id: "ignores-hazmat-certification",
-      description: "Lets carriers without hazmat certification take hazmat shipments.",
-      cells: tenderCells({ checkHazmat: false }),
-    },
-  ],
+  nearMisses: optionNearMisses(tenderCells, {
+    "ignores-carrier-restriction": [
+      { honourRestriction: false },
+      "Tenders to the restricted carrier at the restricted origin.",
+    ],
+    "actual-weight-not-billable": [
+      { roundUpWeight: false },
+      "Prices on the actual weight instead of rounding up to the next whole kilogram.",
+    ],
+    "ignores-hazmat-certification": [
+      { checkHazmat: false },
+      "Lets carriers without hazmat certification take hazmat shipments.",
+    ],
+  }),
 });
