@@ -2,7 +2,7 @@
  * Workspace documents that carry rules: written by the generator and parsed back by the verifiers, so
  * that the documents (not the generator's memory) are the single source of truth for every expectation.
  */
-import { parseCsv, toCsv } from "../../envs/index.js";
+import { draftsToCsv, parseCsv } from "../../envs/index.js";
 import { GRADE_POINTS_HUNDREDTHS, formatHundredths } from "./rules.js";
 import type { Term } from "./terms.js";
 
@@ -293,43 +293,21 @@ export interface TransferCredit {
   decidedOn: string;
 }
 
-const TRANSFER_COLUMNS = [
-  "request_id",
-  "student_id",
-  "student_name",
-  "institution",
-  "course_title",
-  "credits",
-  "status",
-  "decided_on",
-];
-
 export function writeTransferRegister(rows: TransferCredit[]): string {
-  return toCsv(
-    TRANSFER_COLUMNS,
-    rows.map((row) => [
-      row.requestId,
-      row.studentId,
-      row.studentName,
-      row.institution,
-      row.courseTitle,
-      row.credits,
-      row.status,
-      row.decidedOn,
-    ]),
+  return draftsToCsv(
+    "request_id, student_id, student_name, institution, course_title, credits, status, decided_on",
+    rows,
   );
 }
 
-export function parseTransferRegister(text: string): TransferCredit[] {
+/** What the graduation audit reads from the register: whose request, its credits and its status. */
+export function parseTransferRegister(
+  text: string,
+): Array<Pick<TransferCredit, "studentId" | "credits" | "status">> {
   return parseCsv(text).map((row) => ({
-    requestId: row.request_id ?? "",
     studentId: row.student_id ?? "",
-    studentName: row.student_name ?? "",
-    institution: row.institution ?? "",
-    courseTitle: row.course_title ?? "",
     credits: Number(row.credits),
     status: (row.status ?? "pending") as TransferCredit["status"],
-    decidedOn: row.decided_on ?? "",
   }));
 }
 
@@ -385,17 +363,7 @@ ${decision}
 `;
 }
 
-export interface ParsedGradeChangeMemo {
-  memoId: string;
-  submittedOn: string;
-  courseCode: string;
-  sectionNumber: string;
-  termName: string;
-  decision: Decision;
-  changes: Array<{ studentId: string; recordedGrade: string; correctedGrade: string }>;
-}
-
-export function parseGradeChangeMemo(text: string, path: string): ParsedGradeChangeMemo {
+export function parseGradeChangeMemo(text: string, path: string) {
   const course = text.match(/^Course: ([A-Z]+ \d{3}) .*, section (\d{3}), ((?:Spring|Fall) \d{4})$/m);
   if (!course?.[1] || !course[2] || !course[3]) throw new DocumentFormatError(path, "the course line");
   const changes = [
@@ -456,14 +424,7 @@ ${rows}
 `;
 }
 
-export interface ParsedWaiver {
-  termName: string;
-  studentId: string;
-  courseCode: string;
-  decision: string;
-}
-
-export function parseWaiverLetter(text: string, path: string): ParsedWaiver[] {
+export function parseWaiverLetter(text: string, path: string) {
   const termName = required(text, /^Term: ((?:Spring|Fall) \d{4})$/m, path, "the term");
   return [
     ...text.matchAll(/^\| (S\d{6}) \| [^|]+ \| ([A-Z]+ \d{3}) \| [A-Z]+ \d{3} \| (APPROVED|DENIED) \|$/gm),
@@ -483,17 +444,11 @@ export interface StandingExemption {
   reason: string;
 }
 
-export interface ParsedExemption {
-  studentId: string;
-  termName: string;
-  decision: string;
-}
-
 export function exemptionLine(exemption: StandingExemption): string {
   return `- ${exemption.studentId} (${exemption.studentName}): exemption from the ${exemption.termName} standing review ${exemption.decision} — ${exemption.reason}`;
 }
 
-export function parseExemptions(text: string): ParsedExemption[] {
+export function parseExemptions(text: string) {
   return [
     ...text.matchAll(
       /^- (S\d{6}) \([^)]*\): exemption from the ((?:Spring|Fall) \d{4}) standing review (APPROVED|DENIED)/gm,
