@@ -42,16 +42,13 @@ export interface Handbook {
   programs: ProgramRequirement[];
 }
 
-class DocumentFormatError extends Error {
-  constructor(path: string, what: string) {
-    super(`workspace document '${path}' does not state ${what}`);
-    this.name = "DocumentFormatError";
-  }
+function formatError(path: string, what: string): Error {
+  return new Error(`workspace document '${path}' does not state ${what}`);
 }
 
 function required(text: string, pattern: RegExp, path: string, what: string): string {
   const match = text.match(pattern);
-  if (!match?.[1]) throw new DocumentFormatError(path, what);
+  if (!match?.[1]) throw formatError(path, what);
   return match[1];
 }
 
@@ -208,9 +205,9 @@ export function parseHandbook(text: string): Handbook {
   const programs: ProgramRequirement[] = [];
   for (const block of text.split(/^### /m).slice(1)) {
     const header = block.match(/^(.+) \(([A-Z]+)\)/);
-    if (!header?.[1] || !header[2]) throw new DocumentFormatError(path, "a program heading");
+    if (!header?.[1] || !header[2]) throw formatError(path, "a program heading");
     const core = block.match(/Core courses \(each with a grade of ([A-F][+-]?) or better\): (.+)/);
-    if (!core?.[1] || !core[2]) throw new DocumentFormatError(path, `the core of ${header[2]}`);
+    if (!core?.[1] || !core[2]) throw formatError(path, `the core of ${header[2]}`);
     programs.push({
       code: header[2],
       name: header[1],
@@ -278,7 +275,7 @@ export function parseCalendar(text: string): CalendarTerm[] {
       gradesDueDate: match[6] ?? "",
     });
   }
-  if (terms.length === 0) throw new DocumentFormatError(CALENDAR_PATH, "any term");
+  if (terms.length === 0) throw formatError(CALENDAR_PATH, "any term");
   return terms;
 }
 
@@ -365,7 +362,7 @@ ${decision}
 
 export function parseGradeChangeMemo(text: string, path: string) {
   const course = text.match(/^Course: ([A-Z]+ \d{3}) .*, section (\d{3}), ((?:Spring|Fall) \d{4})$/m);
-  if (!course?.[1] || !course[2] || !course[3]) throw new DocumentFormatError(path, "the course line");
+  if (!course?.[1] || !course[2] || !course[3]) throw formatError(path, "the course line");
   const changes = [
     ...text.matchAll(/^\| (S\d{6}) \| [^|]+ \| ([A-Z][+-]?) \| ([A-Z][+-]?) \| [^|]+ \|$/gm),
   ].map((match) => ({

@@ -163,6 +163,12 @@ export function fullName(student: { firstName: string; lastName: string }): stri
   return `${student.firstName} ${student.lastName}`;
 }
 
+/** The student's full name, or the id for a student the world does not know. */
+export function studentName(world: World, studentId: string): string {
+  const student = world.students.find((item) => item.id === studentId);
+  return student ? fullName(student) : studentId;
+}
+
 /** A normally distributed value from the seeded stream (Box-Muller). */
 export function normal(world: World, mean: number, deviation: number): number {
   const first = Math.max(world.context.random.next(), 1e-9);

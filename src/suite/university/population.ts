@@ -261,13 +261,8 @@ export function simulatePopulation(world: World, count: number): void {
     program,
     PROGRAM_WEIGHTS[program.code] ?? 5,
   ]);
-  const admitChoices: Array<[number, number]> = [
-    [0, 20],
-    [1, 22],
-    [2, 22],
-    [3, 20],
-    [4, 16],
-  ];
+  // Admitted in one of the first five terms (by index), most in the middle ones.
+  const admitChoices = [20, 22, 22, 20, 16].map((weight, termIndex): [number, number] => [termIndex, weight]);
   for (let index = 0; index < count; index += 1) {
     const program = weightedPick(world, programChoices);
     const identity = newStudentIdentity(world);
