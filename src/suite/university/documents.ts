@@ -2,7 +2,7 @@
  * Workspace documents that carry rules: written by the generator and parsed back by the verifiers, so
  * that the documents (not the generator's memory) are the single source of truth for every expectation.
  */
-import { parseCsv, toCsv } from "../../envs/index.js";
+import { draftsToCsv, parseCsv } from "../../envs/index.js";
 import { GRADE_POINTS_HUNDREDTHS, formatHundredths } from "./rules.js";
 import type { Term } from "./terms.js";
 
@@ -42,16 +42,13 @@ export interface Handbook {
   programs: ProgramRequirement[];
 }
 
-class DocumentFormatError extends Error {
-  constructor(path: string, what: string) {
-    super(`workspace document '${path}' does not state ${what}`);
-    this.name = "DocumentFormatError";
-  }
+function formatError(path: string, what: string): Error {
+  return new Error(`workspace document '${path}' does not state ${what}`);
 }
 
 function required(text: string, pattern: RegExp, path: string, what: string): string {
   const match = text.match(pattern);
-  if (!match?.[1]) throw new DocumentFormatError(path, what);
+  if (!match?.[1]) throw formatError(path, what);
   return match[1];
 }
 
@@ -208,9 +205,9 @@ export function parseHandbook(text: string): Handbook {
   const programs: ProgramRequirement[] = [];
   for (const block of text.split(/^### /m).slice(1)) {
     const header = block.match(/^(.+) \(([A-Z]+)\)/);
-    if (!header?.[1] || !header[2]) throw new DocumentFormatError(path, "a program heading");
+    if (!header?.[1] || !header[2]) throw formatError(path, "a program heading");
     const core = block.match(/Core courses \(each with a grade of ([A-F][+-]?) or better\): (.+)/);
-    if (!core?.[1] || !core[2]) throw new DocumentFormatError(path, `the core of ${header[2]}`);
+    if (!core?.[1] || !core[2]) throw formatError(path, `the core of ${header[2]}`);
     programs.push({
       code: header[2],
       name: header[1],
@@ -278,7 +275,7 @@ export function parseCalendar(text: string): CalendarTerm[] {
       gradesDueDate: match[6] ?? "",
     });
   }
-  if (terms.length === 0) throw new DocumentFormatError(CALENDAR_PATH, "any term");
+  if (terms.length === 0) throw formatError(CALENDAR_PATH, "any term");
   return terms;
 }
 
@@ -293,43 +290,21 @@ export interface TransferCredit {
   decidedOn: string;
 }
 
-const TRANSFER_COLUMNS = [
-  "request_id",
-  "student_id",
-  "student_name",
-  "institution",
-  "course_title",
-  "credits",
-  "status",
-  "decided_on",
-];
-
 export function writeTransferRegister(rows: TransferCredit[]): string {
-  return toCsv(
-    TRANSFER_COLUMNS,
-    rows.map((row) => [
-      row.requestId,
-      row.studentId,
-      row.studentName,
-      row.institution,
-      row.courseTitle,
-      row.credits,
-      row.status,
-      row.decidedOn,
-    ]),
+  return draftsToCsv(
+    "request_id, student_id, student_name, institution, course_title, credits, status, decided_on",
+    rows,
   );
 }
 
-export function parseTransferRegister(text: string): TransferCredit[] {
+/** What the graduation audit reads from the register: whose request, its credits and its status. */
+export function parseTransferRegister(
+  text: string,
+): Array<Pick<TransferCredit, "studentId" | "credits" | "status">> {
   return parseCsv(text).map((row) => ({
-    requestId: row.request_id ?? "",
     studentId: row.student_id ?? "",
-    studentName: row.student_name ?? "",
-    institution: row.institution ?? "",
-    courseTitle: row.course_title ?? "",
     credits: Number(row.credits),
     status: (row.status ?? "pending") as TransferCredit["status"],
-    decidedOn: row.decided_on ?? "",
   }));
 }
 
@@ -385,19 +360,9 @@ ${decision}
 `;
 }
 
-export interface ParsedGradeChangeMemo {
-  memoId: string;
-  submittedOn: string;
-  courseCode: string;
-  sectionNumber: string;
-  termName: string;
-  decision: Decision;
-  changes: Array<{ studentId: string; recordedGrade: string; correctedGrade: string }>;
-}
-
-export function parseGradeChangeMemo(text: string, path: string): ParsedGradeChangeMemo {
+export function parseGradeChangeMemo(text: string, path: string) {
   const course = text.match(/^Course: ([A-Z]+ \d{3}) .*, section (\d{3}), ((?:Spring|Fall) \d{4})$/m);
-  if (!course?.[1] || !course[2] || !course[3]) throw new DocumentFormatError(path, "the course line");
+  if (!course?.[1] || !course[2] || !course[3]) throw formatError(path, "the course line");
   const changes = [
     ...text.matchAll(/^\| (S\d{6}) \| [^|]+ \| ([A-Z][+-]?) \| ([A-Z][+-]?) \| [^|]+ \|$/gm),
   ].map((match) => ({
@@ -456,14 +421,7 @@ ${rows}
 `;
 }
 
-export interface ParsedWaiver {
-  termName: string;
-  studentId: string;
-  courseCode: string;
-  decision: string;
-}
-
-export function parseWaiverLetter(text: string, path: string): ParsedWaiver[] {
+export function parseWaiverLetter(text: string, path: string) {
   const termName = required(text, /^Term: ((?:Spring|Fall) \d{4})$/m, path, "the term");
   return [
     ...text.matchAll(/^\| (S\d{6}) \| [^|]+ \| ([A-Z]+ \d{3}) \| [A-Z]+ \d{3} \| (APPROVED|DENIED) \|$/gm),
@@ -483,17 +441,11 @@ export interface StandingExemption {
   reason: string;
 }
 
-export interface ParsedExemption {
-  studentId: string;
-  termName: string;
-  decision: string;
-}
-
 export function exemptionLine(exemption: StandingExemption): string {
   return `- ${exemption.studentId} (${exemption.studentName}): exemption from the ${exemption.termName} standing review ${exemption.decision} — ${exemption.reason}`;
 }
 
-export function parseExemptions(text: string): ParsedExemption[] {
+export function parseExemptions(text: string) {
   return [
     ...text.matchAll(
       /^- (S\d{6}) \([^)]*\): exemption from the ((?:Spring|Fall) \d{4}) standing review (APPROVED|DENIED)/gm,

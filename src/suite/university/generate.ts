@@ -1,9 +1,17 @@
 /** Fills the registrar database and writes the workspace for one seed and scale. */
-import { addDays, insertRow, type GenerateContext } from "../../envs/index.js";
+import { addDays, insertDrafts, type GenerateContext } from "../../envs/index.js";
 import { ALL_COURSES, DEPARTMENTS, PROGRAMS } from "./catalog.js";
 import type { Handbook, Regulations } from "./documents.js";
 import { planGradeChangeMemos } from "./memos.js";
-import { courseLevel, type EnrollmentRecord, type InstructorRecord, type World } from "./model.js";
+import {
+  courseLevel,
+  logAction,
+  logStandingChange,
+  type EnrollmentRecord,
+  type InstructorRecord,
+  type StudentRecord,
+  type World,
+} from "./model.js";
 import { simulatePopulation } from "./population.js";
 import { plantScenarios } from "./scenarios.js";
 import {
@@ -90,38 +98,28 @@ function createInstructors(world: World): void {
   }
 }
 
+function statusChangeReason(state: StudentRecord["enrollmentStatus"], termName: string): string {
+  if (state === "graduated") return `Degree conferred at the end of ${termName}`;
+  if (state === "withdrawn") return `Withdrew from the program after ${termName}`;
+  return `Approved leave of absence starting after ${termName}`;
+}
+
 function recordStatusChanges(world: World): void {
-  const { random } = world.context;
   for (const student of world.students) {
     if (student.enrollmentStatus === "active" || student.statusChangedAfter === null) continue;
-    const term = world.terms[student.statusChangedAfter];
-    const reason =
-      student.enrollmentStatus === "graduated"
-        ? `Degree conferred at the end of ${term?.name ?? "the term"}`
-        : student.enrollmentStatus === "withdrawn"
-          ? `Withdrew from the program after ${term?.name ?? "the term"}`
-          : `Approved leave of absence starting after ${term?.name ?? "the term"}`;
-    world.actions.push({
+    const termName = world.terms[student.statusChangedAfter]?.name ?? "the term";
+    logAction(world, {
       actionType: "status_change",
       studentId: student.id,
-      enrollment: null,
       oldValue: "active",
       newValue: student.enrollmentStatus,
-      reason,
-      recordedBy: random.pick(world.staff),
+      reason: statusChangeReason(student.enrollmentStatus, termName),
     });
   }
   for (const student of world.students) {
     if (student.plantedAs === null || student.standing !== "probation") continue;
-    world.actions.push({
-      actionType: "standing_change",
-      studentId: student.id,
-      enrollment: null,
-      oldValue: "good",
-      newValue: "probation",
-      reason: `${world.terms[student.admitIndex + 1]?.name ?? "Earlier"} standing review`,
-      recordedBy: random.pick(world.staff),
-    });
+    const termName = world.terms[student.admitIndex + 1]?.name ?? "Earlier";
+    logStandingChange(world, student.id, "good", "probation", `${termName} standing review`);
   }
 }
 
@@ -132,7 +130,7 @@ function recordPastGradeChanges(world: World): void {
     for (const enrollment of student.enrollments) {
       if (enrollment.status === "dropped" || enrollment.status === "withdrawn") {
         const dropped = enrollment.status === "dropped";
-        world.actions.push({
+        logAction(world, {
           actionType: "enrollment_drop",
           studentId: student.id,
           enrollment,
@@ -154,14 +152,13 @@ function recordPastGradeChanges(world: World): void {
       const position = LETTER_GRADES.indexOf(enrollment.grade);
       const before = LETTER_GRADES[Math.min(LETTER_GRADES.length - 1, position + 1)] ?? "F";
       if (before === enrollment.grade) continue;
-      world.actions.push({
+      logAction(world, {
         actionType: "grade_change",
         studentId: student.id,
         enrollment,
         oldValue: before,
         newValue: enrollment.grade,
         reason: `Grade change request GC-${random.int(1000, 9899)} approved by the department chair`,
-        recordedBy: random.pick(world.staff),
       });
     }
   }
@@ -179,79 +176,68 @@ function gradePostedOn(world: World, enrollment: EnrollmentRecord): string | nul
 /** Instructors, programs, courses and prerequisites; returns the ids of programs and courses by code. */
 function insertCatalog(world: World): { programIds: Map<string, number>; courseIds: Map<string, number> } {
   const { db } = world.context;
-  for (const item of world.instructors)
-    insertRow(db, "instructors", {
-      instructor_id: item.id,
-      first_name: item.firstName,
-      last_name: item.lastName,
-      email: item.email,
-      department: item.department,
-      rank: item.rank,
-      office: item.office,
-      hire_date: item.hireDate,
-    });
-  const programIds = new Map<string, number>();
-  PROGRAMS.forEach((program, index) => {
-    const director = world.instructors.find(
-      (item) => item.department === program.department && item.rank === "Professor",
-    );
-    const { code, name, department, degree } = program;
-    insertRow(db, "programs", {
-      program_id: index + 1,
-      code,
-      name,
-      department,
-      degree,
-      director_id: director?.id ?? null,
-    });
-    programIds.set(program.code, index + 1);
-  });
-  const courseIds = new Map<string, number>();
-  for (const department of DEPARTMENTS) {
-    for (const course of department.courses) {
-      const id = courseIds.size + 1;
-      courseIds.set(course.code, id);
-      insertRow(db, "courses", {
-        course_id: id,
-        code: course.code,
-        title: course.title,
-        department: department.name,
-        level: courseLevel(course.code),
-        credits: course.credits,
-        grading_basis: course.gradingBasis,
-        typically_offered: course.offered,
-      });
-    }
-  }
-  for (const course of ALL_COURSES)
-    for (const prerequisite of course.prerequisites)
-      insertRow(db, "course_prerequisites", {
-        course_id: courseIds.get(course.code),
-        prerequisite_course_id: courseIds.get(prerequisite),
-      });
+  insertDrafts(
+    db,
+    "instructors",
+    "instructor_id, first_name, last_name, email, department, rank, office, hire_date",
+    world.instructors,
+    (item) => ({ instructor_id: item.id }),
+  );
+  const programIds = new Map(PROGRAMS.map((program, index) => [program.code, index + 1]));
+  insertDrafts(
+    db,
+    "programs",
+    "program_id, code, name, department, degree, director_id",
+    PROGRAMS,
+    (program) => ({
+      program_id: programIds.get(program.code),
+      director_id:
+        world.instructors.find((item) => item.department === program.department && item.rank === "Professor")
+          ?.id ?? null,
+    }),
+  );
+  const courses = DEPARTMENTS.flatMap((department) =>
+    department.courses.map((course) => ({ ...course, department: department.name })),
+  );
+  const courseIds = new Map(courses.map((course, index) => [course.code, index + 1]));
+  insertDrafts(
+    db,
+    "courses",
+    "course_id, code, title, department, level, credits, grading_basis, typically_offered",
+    courses,
+    (course) => ({
+      course_id: courseIds.get(course.code),
+      level: courseLevel(course.code),
+      typically_offered: course.offered,
+    }),
+  );
+  const prerequisites = ALL_COURSES.flatMap((course) =>
+    course.prerequisites.map((prerequisite) => ({
+      courseId: courseIds.get(course.code),
+      prerequisiteCourseId: courseIds.get(prerequisite),
+    })),
+  );
+  insertDrafts(db, "course_prerequisites", "course_id, prerequisite_course_id", prerequisites);
   return { programIds, courseIds };
 }
 
 function insertAll(world: World): void {
   const { db } = world.context;
   const { programIds, courseIds } = insertCatalog(world);
-  for (const student of [...world.students].sort((left, right) => left.id.localeCompare(right.id))) {
-    insertRow(db, "students", {
+  const termCode = (termIndex: number): string => world.terms[termIndex]?.code ?? "";
+  insertDrafts(
+    db,
+    "students",
+    `student_id, first_name, last_name, email, phone, date_of_birth, citizenship, program_id, admit_term,
+     attendance, enrollment_status, academic_standing, advisor_id`,
+    [...world.students].sort((left, right) => left.id.localeCompare(right.id)),
+    (student) => ({
       student_id: student.id,
-      first_name: student.firstName,
-      last_name: student.lastName,
-      email: student.email,
-      phone: student.phone,
-      date_of_birth: student.dateOfBirth,
-      citizenship: student.citizenship,
       program_id: programIds.get(student.programCode),
-      admit_term: world.terms[student.admitIndex]?.code ?? "",
-      attendance: student.attendance,
-      enrollment_status: student.enrollmentStatus,
+      admit_term: termCode(student.admitIndex),
       academic_standing: student.standing,
-      advisor_id: student.advisorId,
-    });
-  }
+    }),
+  );
   const sections = world.sections
     .filter((section) => section.enrollments.length > 0)
     .sort(
@@ -260,53 +246,42 @@ function insertAll(world: World): void {
         left.courseCode.localeCompare(right.courseCode) ||
         left.sectionNumber.localeCompare(right.sectionNumber),
     );
-  sections.forEach((section, index) => {
-    section.id = 1001 + index;
-    insertRow(db, "sections", {
+  sections.forEach((section, index) => (section.id = 1001 + index));
+  insertDrafts(
+    db,
+    "sections",
+    "section_id, course_id, term, section_number, instructor_id, capacity, room, meeting_pattern, modality",
+    sections,
+    (section) => ({
       section_id: section.id,
       course_id: courseIds.get(section.courseCode),
-      term: world.terms[section.termIndex]?.code ?? "",
-      section_number: section.sectionNumber,
-      instructor_id: section.instructorId,
-      capacity: section.capacity,
-      room: section.room,
-      meeting_pattern: section.meetingPattern,
-      modality: section.modality,
-    });
-  });
+      term: termCode(section.termIndex),
+    }),
+  );
   const enrollments: EnrollmentRecord[] = world.students.flatMap((student) => student.enrollments);
   const ordered = world.context.random
     .shuffle(enrollments)
     .sort(
       (left, right) => left.termIndex - right.termIndex || left.enrolledOn.localeCompare(right.enrolledOn),
     );
-  ordered.forEach((enrollment, index) => {
-    enrollment.enrollmentId = 50001 + index;
-    insertRow(db, "enrollments", {
-      enrollment_id: enrollment.enrollmentId,
-      student_id: enrollment.studentId,
+  ordered.forEach((enrollment, index) => (enrollment.enrollmentId = 50001 + index));
+  insertDrafts(
+    db,
+    "enrollments",
+    "enrollment_id, student_id, section_id, status, grade, enrolled_on, grade_posted_on",
+    ordered,
+    (enrollment) => ({
       section_id: enrollment.section?.id ?? null,
-      status: enrollment.status,
-      grade: enrollment.grade,
-      enrolled_on: enrollment.enrolledOn,
       grade_posted_on: gradePostedOn(world, enrollment),
-    });
-  });
-}
-
-function insertActions(world: World): void {
-  world.actions.forEach((action, index) => {
-    insertRow(world.context.db, "registrar_actions", {
-      action_id: index + 1,
-      action_type: action.actionType,
-      student_id: action.studentId,
-      enrollment_id: action.enrollment?.enrollmentId ?? null,
-      old_value: action.oldValue,
-      new_value: action.newValue,
-      reason: action.reason,
-      recorded_by: action.recordedBy,
-    });
-  });
+    }),
+  );
+  insertDrafts(
+    db,
+    "registrar_actions",
+    "action_id, action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by",
+    world.actions.map((action, index) => ({ ...action, actionId: index + 1 })),
+    (action) => ({ enrollment_id: action.enrollment?.enrollmentId ?? null }),
+  );
 }
 
 export function generateUniversity(context: GenerateContext): void {
@@ -349,7 +324,6 @@ export function generateUniversity(context: GenerateContext): void {
   recordStatusChanges(world);
   recordPastGradeChanges(world);
   insertAll(world);
-  insertActions(world);
   const memos = planGradeChangeMemos(world, 4 * context.factors.files);
   writeWorkspace(world, memos);
 }

@@ -5,7 +5,7 @@
 import { addDays, earlierDate, laterDate, randomDate } from "../../envs/index.js";
 import { catalogCourse, departmentOfCourse } from "./catalog.js";
 import type { GradeChangeMemo } from "./documents.js";
-import { fullName, type EnrollmentRecord, type SectionRecord, type World } from "./model.js";
+import { studentName, type EnrollmentRecord, type SectionRecord, type World } from "./model.js";
 import { LETTER_GRADES, isLetterGrade } from "./rules.js";
 
 const REGRADE_REASONS = [
@@ -13,9 +13,8 @@ const REGRADE_REASONS = [
   "Project rubric misapplied; corrected after review",
   "Missing homework scores entered late",
   "Calculation error in the weighted course total",
-  "Incomplete resolved: remaining coursework submitted",
-  "Oral examination score not recorded in the gradebook",
 ];
+const INCOMPLETE_RESOLVED = "Incomplete resolved: remaining coursework submitted";
 
 export function chairOf(world: World, department: string): string {
   const chair = world.instructors.find(
@@ -129,19 +128,13 @@ export function planGradeChangeMemos(world: World, count: number): GradeChangeMe
       courseTitle: catalogCourse(section.courseCode).title,
       sectionNumber: section.sectionNumber,
       termName: term?.name ?? "",
-      changes: records.map((record) => {
-        const student = world.students.find((item) => item.id === record.studentId);
-        return {
-          studentId: record.studentId,
-          studentName: student ? fullName(student) : record.studentId,
-          recordedGrade: record.grade ?? "",
-          correctedGrade: corrected(record),
-          reason:
-            record.grade === "I"
-              ? "Incomplete resolved: remaining coursework submitted"
-              : random.pick(REGRADE_REASONS.slice(0, 4)),
-        };
-      }),
+      changes: records.map((record) => ({
+        studentId: record.studentId,
+        studentName: studentName(world, record.studentId),
+        recordedGrade: record.grade ?? "",
+        correctedGrade: corrected(record),
+        reason: record.grade === "I" ? INCOMPLETE_RESOLVED : random.pick(REGRADE_REASONS),
+      })),
       decision,
       decidedBy: deciderFor(world, department, instructorName(world, section)),
       decidedOn:

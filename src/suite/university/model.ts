@@ -1,6 +1,6 @@
 /** The generator's in-memory world, built before anything is written to the database or workspace. */
-import { weightedPick as kitWeightedPick, type GenerateContext } from "../../envs/index.js";
-import { catalogCourse } from "./catalog.js";
+import { addDays, weightedPick as kitWeightedPick, type GenerateContext } from "../../envs/index.js";
+import { PROGRAMS, catalogCourse, type CatalogProgram } from "./catalog.js";
 import type { Handbook, ProgramRequirement, Regulations, TransferCredit } from "./documents.js";
 import type { Attempt } from "./rules.js";
 import type { Term } from "./terms.js";
@@ -163,6 +163,12 @@ export function fullName(student: { firstName: string; lastName: string }): stri
   return `${student.firstName} ${student.lastName}`;
 }
 
+/** The student's full name, or the id for a student the world does not know. */
+export function studentName(world: World, studentId: string): string {
+  const student = world.students.find((item) => item.id === studentId);
+  return student ? fullName(student) : studentId;
+}
+
 /** A normally distributed value from the seeded stream (Box-Muller). */
 export function normal(world: World, mean: number, deviation: number): number {
   const first = Math.max(world.context.random.next(), 1e-9);
@@ -177,4 +183,60 @@ export function weightedPick<T>(world: World, items: Array<[T, number]>): T {
     items.map(([item]) => item),
     items.map(([, weight]) => weight),
   );
+}
+
+export function catalogProgram(programCode: string): CatalogProgram {
+  const found = PROGRAMS.find((program) => program.code === programCode);
+  if (!found) throw new Error(`unknown program '${programCode}'`);
+  return found;
+}
+
+export function enrolledOnFor(world: World, termIndex: number): string {
+  const term = world.terms[termIndex];
+  if (!term) throw new Error(`no term at index ${termIndex}`);
+  return addDays(term.startDate, -world.context.random.int(3, 80));
+}
+
+/** A registration whose status follows its grade (none: enrolled, W: withdrawn, else completed). */
+export function newEnrollment(
+  world: World,
+  studentId: string,
+  termIndex: number,
+  courseCode: string,
+  grade: string | null,
+  locked: boolean,
+): EnrollmentRecord {
+  return {
+    studentId,
+    termIndex,
+    courseCode,
+    status: grade === null ? "enrolled" : grade === "W" ? "withdrawn" : "completed",
+    grade,
+    enrolledOn: enrolledOnFor(world, termIndex),
+    locked,
+    section: null,
+    enrollmentId: 0,
+  };
+}
+
+type ActionDraft = Omit<RegistrarActionRecord, "enrollment" | "recordedBy"> &
+  Partial<Pick<RegistrarActionRecord, "enrollment" | "recordedBy">>;
+
+/** Adds an audit log entry; a staff member records it unless `recordedBy` says who did. */
+export function logAction(world: World, action: ActionDraft): void {
+  world.actions.push({
+    enrollment: null,
+    ...action,
+    recordedBy: action.recordedBy ?? world.context.random.pick(world.staff),
+  });
+}
+
+export function logStandingChange(
+  world: World,
+  studentId: string,
+  oldValue: Standing,
+  newValue: Standing,
+  reason: string,
+): void {
+  logAction(world, { actionType: "standing_change", studentId, oldValue, newValue, reason });
 }

@@ -4,7 +4,10 @@ import { ALL_COURSES, PROGRAMS, catalogCourse, type CatalogProgram } from "./cat
 import {
   approvedTransferCredits,
   attemptsOf,
+  catalogProgram,
   courseLevel,
+  fullName,
+  newEnrollment,
   normal,
   offeredIn,
   requirementFor,
@@ -111,12 +114,6 @@ export function pickAdvisor(world: World, department: string): number {
   return world.context.random.pick(candidates.length > 0 ? candidates : world.instructors).id;
 }
 
-export function enrolledOnFor(world: World, termIndex: number): string {
-  const term = world.terms[termIndex];
-  if (!term) throw new Error(`no term at index ${termIndex}`);
-  return addDays(term.startDate, -world.context.random.int(3, 80));
-}
-
 /** Course-terms taught by a demanding instructor: grades there run about a letter lower. */
 function hardness(
   world: World,
@@ -135,8 +132,7 @@ function hardness(
 
 function createTransfers(world: World, student: StudentRecord): void {
   const { random } = world.context;
-  const program = PROGRAMS.find((item) => item.code === student.programCode);
-  const chance = program?.degree === "Certificate" ? 0.06 : 0.13;
+  const chance = catalogProgram(student.programCode).degree === "Certificate" ? 0.06 : 0.13;
   if (!random.chance(chance)) return;
   const count = random.chance(0.2) ? 2 : 1;
   for (let index = 0; index < count; index += 1) {
@@ -145,7 +141,7 @@ function createTransfers(world: World, student: StudentRecord): void {
     world.transfers.push({
       requestId: "",
       studentId: student.id,
-      studentName: `${student.firstName} ${student.lastName}`,
+      studentName: fullName(student),
       institution: random.pick(INSTITUTIONS),
       courseTitle: random.pick(catalogCourseTitlesFor(student.programCode)),
       credits: random.chance(0.8) ? 3 : 6,
@@ -157,9 +153,8 @@ function createTransfers(world: World, student: StudentRecord): void {
 }
 
 function catalogCourseTitlesFor(programCode: string): string[] {
-  const program = PROGRAMS.find((item) => item.code === programCode);
-  const codes = program ? [...program.core, ...program.electives] : [];
-  return codes.map((code) => `Graduate ${catalogCourse(code).title}`);
+  const program = catalogProgram(programCode);
+  return [...program.core, ...program.electives].map((code) => `Graduate ${catalogCourse(code).title}`);
 }
 
 /** Chooses the courses of one term: unmet core first, then electives, honouring offerings and prerequisites. */
@@ -266,13 +261,8 @@ export function simulatePopulation(world: World, count: number): void {
     program,
     PROGRAM_WEIGHTS[program.code] ?? 5,
   ]);
-  const admitChoices: Array<[number, number]> = [
-    [0, 20],
-    [1, 22],
-    [2, 22],
-    [3, 20],
-    [4, 16],
-  ];
+  // Admitted in one of the first five terms (by index), most in the middle ones.
+  const admitChoices = [20, 22, 22, 20, 16].map((weight, termIndex): [number, number] => [termIndex, weight]);
   for (let index = 0; index < count; index += 1) {
     const program = weightedPick(world, programChoices);
     const identity = newStudentIdentity(world);
@@ -315,17 +305,7 @@ export function simulatePopulation(world: World, count: number): void {
         break;
       }
       for (const courseCode of chooseCourses(world, student, program, termIndex)) {
-        const enrollment: EnrollmentRecord = {
-          studentId: student.id,
-          termIndex,
-          courseCode,
-          status: "enrolled",
-          grade: null,
-          enrolledOn: enrolledOnFor(world, termIndex),
-          locked: false,
-          section: null,
-          enrollmentId: 0,
-        };
+        const enrollment = newEnrollment(world, student.id, termIndex, courseCode, null, false);
         gradeEnrollment(world, student, enrollment, hardCourseTerms);
         student.enrollments.push(enrollment);
       }

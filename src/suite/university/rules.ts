@@ -76,6 +76,11 @@ export function cumulativeGpa(attempts: Attempt[]): GpaResult {
   return { qualityHundredths: quality, credits, roundedHundredths: rounded };
 }
 
+/** Any grade but I and W ends an attempt. */
+function hasFinalGrade(attempt: Attempt): boolean {
+  return attempt.grade !== null && attempt.grade !== "I" && attempt.grade !== "W";
+}
+
 /** Degree credits: each course at or above `minimumLevel` once, when its latest graded attempt earns credit. */
 export function earnedDegreeCredits(
   attempts: Attempt[],
@@ -83,11 +88,7 @@ export function earnedDegreeCredits(
   minimumLevel: number,
 ): number {
   let credits = 0;
-  const graded = latestAttempts(
-    attempts,
-    (item) => item.grade !== null && item.grade !== "I" && item.grade !== "W",
-  );
-  for (const attempt of graded.values()) {
+  for (const attempt of latestAttempts(attempts, hasFinalGrade).values()) {
     if (attempt.courseLevel < minimumLevel) continue;
     if (meetsMinimumGrade(attempt.grade, creditMinimumGrade)) credits += attempt.credits;
   }
@@ -96,11 +97,7 @@ export function earnedDegreeCredits(
 
 /** The grade of the latest graded attempt of a course, or null when never graded. */
 export function latestGrade(attempts: Attempt[], courseCode: string): string | null {
-  const graded = latestAttempts(
-    attempts,
-    (item) => item.grade !== null && item.grade !== "I" && item.grade !== "W",
-  );
-  return graded.get(courseCode)?.grade ?? null;
+  return latestAttempts(attempts, hasFinalGrade).get(courseCode)?.grade ?? null;
 }
 
 export function formatHundredths(value: number): string {

@@ -6,15 +6,18 @@
 import { addDays } from "../../envs/index.js";
 import { ALL_COURSES, PROGRAMS, catalogCourse } from "./catalog.js";
 import {
+  catalogProgram,
   courseLevel,
+  fullName,
+  newEnrollment,
   offeredIn,
-  type EnrollmentRecord,
+  requirementFor,
   type EnrollmentState,
   type Standing,
   type StudentRecord,
   type World,
 } from "./model.js";
-import { enrolledOnFor, newStudentIdentity, pickAdvisor } from "./population.js";
+import { newStudentIdentity, pickAdvisor } from "./population.js";
 import { LETTER_GRADES } from "./rules.js";
 
 interface PlantedRecord {
@@ -34,8 +37,7 @@ interface PlantSpec {
 }
 
 function plant(world: World, spec: PlantSpec): StudentRecord {
-  const program = PROGRAMS.find((item) => item.code === spec.programCode);
-  if (!program) throw new Error(`unknown program '${spec.programCode}'`);
+  const program = catalogProgram(spec.programCode);
   const student: StudentRecord = {
     ...newStudentIdentity(world),
     programCode: program.code,
@@ -50,28 +52,18 @@ function plant(world: World, spec: PlantSpec): StudentRecord {
     statusChangedAfter:
       spec.enrollmentStatus && spec.enrollmentStatus !== "active" ? world.currentIndex - 1 : null,
   };
-  for (const record of spec.records) {
-    const enrollment: EnrollmentRecord = {
-      studentId: student.id,
-      termIndex: record.termIndex,
-      courseCode: record.courseCode,
-      status: record.grade === null ? "enrolled" : record.grade === "W" ? "withdrawn" : "completed",
-      grade: record.grade,
-      enrolledOn: enrolledOnFor(world, record.termIndex),
-      locked: true,
-      section: null,
-      enrollmentId: 0,
-    };
-    student.enrollments.push(enrollment);
-  }
+  for (const record of spec.records)
+    student.enrollments.push(
+      newEnrollment(world, student.id, record.termIndex, record.courseCode, record.grade, true),
+    );
   world.students.push(student);
   return student;
 }
 
 /** Three-credit letter courses without prerequisites, offered in the term, the program's own first. */
 function simpleCourses(world: World, programCode: string, termIndex: number, exclude: string[]): string[] {
-  const program = PROGRAMS.find((item) => item.code === programCode);
-  const own = program ? [...program.core, ...program.electives] : [];
+  const program = catalogProgram(programCode);
+  const own = [...program.core, ...program.electives];
   const candidates = ALL_COURSES.filter(
     (course) =>
       course.credits === 3 &&
@@ -179,19 +171,8 @@ function plantStandingCases(world: World): void {
   const seminar = ALL_COURSES.find(
     (course) => course.gradingBasis === "pass_fail" && offeredIn(world, course.code, review),
   );
-  if (seminar) {
-    fewCredits.enrollments.push({
-      studentId: fewCredits.id,
-      termIndex: review,
-      courseCode: seminar.code,
-      status: "completed",
-      grade: "P",
-      enrolledOn: enrolledOnFor(world, review),
-      locked: true,
-      section: null,
-      enrollmentId: 0,
-    });
-  }
+  if (seminar)
+    fewCredits.enrollments.push(newEnrollment(world, fewCredits.id, review, seminar.code, "P", true));
   // On probation and now back above the threshold.
   build(
     "standing-restore",
@@ -265,8 +246,7 @@ function scheduleProgram(
   firstTerm: number,
   extraCourses: string[] = [],
 ): Array<{ termIndex: number; courseCode: string }> {
-  const program = PROGRAMS.find((item) => item.code === programCode);
-  if (!program) throw new Error(`unknown program '${programCode}'`);
+  const program = catalogProgram(programCode);
   const usable = (code: string): boolean => {
     const course = catalogCourse(code);
     return course.credits === 3 && course.gradingBasis === "letter" && courseLevel(code) >= 500;
@@ -314,11 +294,7 @@ function goodGrade(world: World): string {
 
 /** Students whose graduation audit turns on one requirement each. */
 function plantGraduationCases(world: World): void {
-  const credits = (code: string): number => {
-    const requirement = world.handbook.programs.find((program) => program.code === code);
-    if (!requirement) throw new Error(`no requirement for ${code}`);
-    return requirement.minimumCredits;
-  };
+  const credits = (code: string): number => requirementFor(world, code).minimumCredits;
   const graduate = (
     plantedAs: string,
     programCode: string,
@@ -341,7 +317,7 @@ function plantGraduationCases(world: World): void {
     world.transfers.push({
       requestId: "",
       studentId: student.id,
-      studentName: `${student.firstName} ${student.lastName}`,
+      studentName: fullName(student),
       institution: "University of Vermont",
       courseTitle: "Graduate Topics in Computing",
       credits: creditCount,
@@ -354,8 +330,7 @@ function plantGraduationCases(world: World): void {
   transfer(graduate("graduation-eligible-with-transfer", "MSCS", credits("MSCS") / 3 - 1), "approved", 3);
   transfer(graduate("graduation-transfer-pending", "MSDS", credits("MSDS") / 3 - 1), "pending", 3);
   transfer(graduate("graduation-certificate-transfer", "GCCYB", credits("GCCYB") / 3 - 1), "approved", 3);
-  const statistics = PROGRAMS.find((program) => program.code === "MSSTAT");
-  const lastCore = statistics?.core[statistics.core.length - 1] ?? "";
+  const lastCore = catalogProgram("MSSTAT").core.at(-1) ?? "";
   graduate("graduation-core-grade-too-low", "MSSTAT", credits("MSSTAT") / 3 + 1, {
     gradeFor: (code) => (code === lastCore ? "C+" : null),
   });
@@ -369,19 +344,7 @@ function plantGraduationCases(world: World): void {
     lastTerm,
     incomplete.enrollments.map((enrollment) => enrollment.courseCode),
   )[0];
-  if (extra) {
-    incomplete.enrollments.push({
-      studentId: incomplete.id,
-      termIndex: lastTerm,
-      courseCode: extra,
-      status: "completed",
-      grade: "I",
-      enrolledOn: enrolledOnFor(world, lastTerm),
-      locked: true,
-      section: null,
-      enrollmentId: 0,
-    });
-  }
+  if (extra) incomplete.enrollments.push(newEnrollment(world, incomplete.id, lastTerm, extra, "I", true));
 }
 
 /** Registrations of the term in progress whose prerequisite check turns on one rule each. */

@@ -2,9 +2,11 @@
  * From registrations to sections, then the shaping passes that must see sections: the section outcome
  * cases, the GPA rounding guard, and the standing decisions of past reviews.
  */
+import { groupBy } from "../../envs/index.js";
 import { catalogCourse, departmentOfCourse } from "./catalog.js";
 import {
   attemptsOf,
+  logStandingChange,
   type EnrollmentRecord,
   type SectionRecord,
   type StudentRecord,
@@ -59,15 +61,10 @@ function newSection(
 
 /** Groups registrations by term and course and splits each group into sections of realistic size. */
 export function buildSections(world: World): void {
-  const groups = new Map<string, EnrollmentRecord[]>();
-  for (const student of world.students) {
-    for (const enrollment of student.enrollments) {
-      const key = `${enrollment.termIndex}|${enrollment.courseCode}`;
-      const group = groups.get(key) ?? [];
-      group.push(enrollment);
-      groups.set(key, group);
-    }
-  }
+  const groups = groupBy(
+    world.students.flatMap((student) => student.enrollments),
+    (enrollment) => `${enrollment.termIndex}|${enrollment.courseCode}`,
+  );
   const keys = [...groups.keys()].sort();
   for (const key of keys) {
     const group = groups.get(key) ?? [];
@@ -275,49 +272,37 @@ export function reviewStandingHistory(world: World): void {
       if (student.standing === "good" && gpa.roundedHundredths < threshold) {
         const roll = random.next();
         if (roll < 0.1) {
-          world.exemptions.push({
-            studentId: student.id,
-            termIndex,
-            decision: "APPROVED",
-            reason: random.pick(EXEMPTION_REASONS),
-          });
+          recordExemption(world, student.id, termIndex, "APPROVED");
           continue;
         }
-        if (roll < 0.18) {
-          world.exemptions.push({
-            studentId: student.id,
-            termIndex,
-            decision: "DENIED",
-            reason: random.pick(DENIAL_REASONS),
-          });
-        }
+        if (roll < 0.18) recordExemption(world, student.id, termIndex, "DENIED");
         student.standing = "probation";
-        world.actions.push({
-          actionType: "standing_change",
-          studentId: student.id,
-          enrollment: null,
-          oldValue: "good",
-          newValue: "probation",
-          reason: `${termName} standing review: cumulative GPA ${formatHundredths(gpa.roundedHundredths)}`,
-          recordedBy: random.pick(world.staff),
-        });
+        logStandingChange(
+          world,
+          student.id,
+          "good",
+          "probation",
+          standingReason(termName, gpa.roundedHundredths),
+        );
       } else if (student.standing === "probation" && gpa.roundedHundredths >= threshold) {
         student.standing = "good";
-        world.actions.push({
-          actionType: "standing_change",
-          studentId: student.id,
-          enrollment: null,
-          oldValue: "probation",
-          newValue: "good",
-          reason: `${termName} standing review: cumulative GPA ${formatHundredths(gpa.roundedHundredths)}`,
-          recordedBy: random.pick(world.staff),
-        });
+        logStandingChange(
+          world,
+          student.id,
+          "probation",
+          "good",
+          standingReason(termName, gpa.roundedHundredths),
+        );
       }
     }
   }
 }
 
-export const EXEMPTION_REASONS = [
+function standingReason(termName: string, gpaHundredths: number): string {
+  return `${termName} standing review: cumulative GPA ${formatHundredths(gpaHundredths)}`;
+}
+
+const EXEMPTION_REASONS = [
   "documented medical emergency during final examinations",
   "bereavement in the family during the term",
   "military deployment orders received mid-term",
@@ -325,11 +310,21 @@ export const EXEMPTION_REASONS = [
   "documented disability accommodation not provided in time",
 ];
 
-export const DENIAL_REASONS = [
+const DENIAL_REASONS = [
   "the request did not include supporting documentation",
   "the circumstances described predate the term under review",
   "the request was submitted after the committee's deadline",
 ];
+
+function recordExemption(
+  world: World,
+  studentId: string,
+  termIndex: number,
+  decision: "APPROVED" | "DENIED",
+): void {
+  const reasons = decision === "APPROVED" ? EXEMPTION_REASONS : DENIAL_REASONS;
+  world.exemptions.push({ studentId, termIndex, decision, reason: world.context.random.pick(reasons) });
+}
 
 /** Committee decisions on exemption requests for the review of the last graded term. */
 export function decideCurrentExemptions(world: World): void {
@@ -343,20 +338,8 @@ export function decideCurrentExemptions(world: World): void {
     if (gpa.roundedHundredths === null || gpa.credits < world.regulations.probationMinimumCredits) continue;
     if (gpa.roundedHundredths >= world.regulations.probationThresholdHundredths) continue;
     const roll = random.next();
-    if (roll < 0.15)
-      world.exemptions.push({
-        studentId: student.id,
-        termIndex: reviewTerm,
-        decision: "APPROVED",
-        reason: random.pick(EXEMPTION_REASONS),
-      });
-    else if (roll < 0.25)
-      world.exemptions.push({
-        studentId: student.id,
-        termIndex: reviewTerm,
-        decision: "DENIED",
-        reason: random.pick(DENIAL_REASONS),
-      });
+    if (roll < 0.15) recordExemption(world, student.id, reviewTerm, "APPROVED");
+    else if (roll < 0.25) recordExemption(world, student.id, reviewTerm, "DENIED");
   }
 }
 
@@ -417,14 +400,13 @@ export function suspendWeakStudents(world: World, count: number): void {
     student.enrollments = student.enrollments.filter(
       (enrollment) => enrollment.termIndex !== world.currentIndex,
     );
-    world.actions.push({
-      actionType: "standing_change",
-      studentId: student.id,
-      enrollment: null,
-      oldValue: "probation",
-      newValue: "suspended",
-      reason: `Academic Standing Committee decision after the ${world.terms[reviewTerm - 1]?.name ?? ""} review`,
-      recordedBy: world.context.random.pick(world.staff),
-    });
+    const reviewName = world.terms[reviewTerm - 1]?.name ?? "";
+    logStandingChange(
+      world,
+      student.id,
+      "probation",
+      "suspended",
+      `Academic Standing Committee decision after the ${reviewName} review`,
+    );
   }
 }

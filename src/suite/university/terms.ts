@@ -1,5 +1,4 @@
 /** The academic calendar: which terms exist relative to the instance's reference date, and their key dates. */
-import { makeDate } from "../../envs/index.js";
 
 export interface Term {
   /** Banner-style code, sortable: YYYY01 for spring, YYYY08 for fall. */
@@ -16,28 +15,23 @@ export interface Term {
 /** How many graded terms precede the term in progress. */
 export const COMPLETED_TERM_COUNT = 4;
 
+/** Month-day of each key date; the term code ends in the month classes begin. */
+const SEASONS = {
+  spring: { name: "Spring", month: "01", start: "01-13", addDrop: "01-27", end: "05-09", gradesDue: "05-16" },
+  fall: { name: "Fall", month: "08", start: "08-26", addDrop: "09-09", end: "12-13", gradesDue: "12-20" },
+};
+
 function makeTerm(season: Term["season"], year: number): Term {
-  if (season === "spring") {
-    return {
-      code: `${year}01`,
-      name: `Spring ${year}`,
-      season,
-      year,
-      startDate: makeDate(year, 1, 13),
-      addDropDeadline: makeDate(year, 1, 27),
-      endDate: makeDate(year, 5, 9),
-      gradesDueDate: makeDate(year, 5, 16),
-    };
-  }
+  const dates = SEASONS[season];
   return {
-    code: `${year}08`,
-    name: `Fall ${year}`,
+    code: `${year}${dates.month}`,
+    name: `${dates.name} ${year}`,
     season,
     year,
-    startDate: makeDate(year, 8, 26),
-    addDropDeadline: makeDate(year, 9, 9),
-    endDate: makeDate(year, 12, 13),
-    gradesDueDate: makeDate(year, 12, 20),
+    startDate: `${year}-${dates.start}`,
+    addDropDeadline: `${year}-${dates.addDrop}`,
+    endDate: `${year}-${dates.end}`,
+    gradesDueDate: `${year}-${dates.gradesDue}`,
   };
 }
 
@@ -59,9 +53,9 @@ export function termsForReferenceDate(referenceDate: string): { completed: Term[
   const monthDay = referenceDate.slice(5);
   // Grades of a term are on record once its grades-due date has passed; until then it is "current".
   const current =
-    monthDay <= "05-16"
+    monthDay <= SEASONS.spring.gradesDue
       ? makeTerm("spring", year)
-      : monthDay <= "12-20"
+      : monthDay <= SEASONS.fall.gradesDue
         ? makeTerm("fall", year)
         : makeTerm("spring", year + 1);
   const completed: Term[] = [];

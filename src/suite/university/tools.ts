@@ -242,27 +242,19 @@ const listRegistrarActions = defineListTool({
   orderBy: "action_id",
 });
 
-function recordAction(
-  context: ToolContext,
-  action: {
-    type: string;
-    studentId: string;
-    enrollmentId: number | null;
-    oldValue: string | null;
-    newValue: string;
-    reason: string;
-  },
-): number {
-  const row = insertRow(context.db, "registrar_actions", {
-    action_type: action.type,
-    student_id: action.studentId,
-    enrollment_id: action.enrollmentId,
-    old_value: action.oldValue,
-    new_value: action.newValue,
-    reason: action.reason,
-    recorded_by: RECORDED_BY,
-  });
-  return Number(row.action_id);
+interface AuditEntry {
+  action_type: "grade_change" | "standing_change" | "enrollment_drop";
+  student_id: string;
+  enrollment_id: number | null;
+  old_value: string | null;
+  new_value: string;
+  reason: string;
+}
+
+/** Runs one UPDATE and logs it in the audit log as the registrar API did it; returns the entry's action_id. */
+function auditedUpdate(context: ToolContext, sql: string, params: unknown[], entry: AuditEntry): number {
+  cachedStatement(context.db, sql).run(...params);
+  return Number(insertRow(context.db, "registrar_actions", { ...entry, recorded_by: RECORDED_BY }).action_id);
 }
 
 interface EnrollmentRow {
@@ -310,18 +302,19 @@ const changeGrade = defineTool({
       throw new ToolFailure(
         `enrollment ${enrollment_id} already has grade '${new_grade}'; nothing to change`,
       );
-    cachedStatement(context.db, "UPDATE enrollments SET grade = ? WHERE enrollment_id = ?").run(
-      new_grade,
-      enrollment_id,
+    const actionId = auditedUpdate(
+      context,
+      "UPDATE enrollments SET grade = ? WHERE enrollment_id = ?",
+      [new_grade, enrollment_id],
+      {
+        action_type: "grade_change",
+        student_id: enrollment.student_id,
+        enrollment_id,
+        old_value: enrollment.grade,
+        new_value: new_grade,
+        reason,
+      },
     );
-    const actionId = recordAction(context, {
-      type: "grade_change",
-      studentId: enrollment.student_id,
-      enrollmentId: enrollment_id,
-      oldValue: enrollment.grade,
-      newValue: new_grade,
-      reason,
-    });
     return {
       enrollment_id,
       student_id: enrollment.student_id,
@@ -361,18 +354,19 @@ const setAcademicStanding = defineTool({
       );
     if (student.academic_standing === standing)
       throw new ToolFailure(`student ${id} is already in ${standing} standing; nothing to change`);
-    cachedStatement(context.db, "UPDATE students SET academic_standing = ? WHERE student_id = ?").run(
-      standing,
-      id,
+    const actionId = auditedUpdate(
+      context,
+      "UPDATE students SET academic_standing = ? WHERE student_id = ?",
+      [standing, id],
+      {
+        action_type: "standing_change",
+        student_id: id,
+        enrollment_id: null,
+        old_value: student.academic_standing,
+        new_value: standing,
+        reason,
+      },
     );
-    const actionId = recordAction(context, {
-      type: "standing_change",
-      studentId: id,
-      enrollmentId: null,
-      oldValue: student.academic_standing,
-      newValue: standing,
-      reason,
-    });
     return {
       student_id: id,
       old_standing: student.academic_standing,
@@ -397,17 +391,19 @@ const dropEnrollment = defineTool({
       throw new ToolFailure(
         `enrollment ${enrollment_id} has status '${enrollment.status}'; only registrations with status 'enrolled' can be dropped`,
       );
-    cachedStatement(context.db, "UPDATE enrollments SET status = 'dropped' WHERE enrollment_id = ?").run(
-      enrollment_id,
+    const actionId = auditedUpdate(
+      context,
+      "UPDATE enrollments SET status = 'dropped' WHERE enrollment_id = ?",
+      [enrollment_id],
+      {
+        action_type: "enrollment_drop",
+        student_id: enrollment.student_id,
+        enrollment_id,
+        old_value: "enrolled",
+        new_value: "dropped",
+        reason,
+      },
     );
-    const actionId = recordAction(context, {
-      type: "enrollment_drop",
-      studentId: enrollment.student_id,
-      enrollmentId: enrollment_id,
-      oldValue: "enrolled",
-      newValue: "dropped",
-      reason,
-    });
     return {
       enrollment_id,
       student_id: enrollment.student_id,

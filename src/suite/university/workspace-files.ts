@@ -20,13 +20,8 @@ import {
   type WaiverLetter,
 } from "./documents.js";
 import { chairOf } from "./memos.js";
-import { fullName, type StudentRecord, type WaiverRecord, type World } from "./model.js";
+import { fullName, studentName, type StudentRecord, type WaiverRecord, type World } from "./model.js";
 import { nextTerm } from "./terms.js";
-
-function studentName(world: World, studentId: string): string {
-  const student = world.students.find((item) => item.id === studentId);
-  return student ? fullName(student) : studentId;
-}
 
 /** Committee meetings: the review of the last graded term first, then earlier reviews and follow-ups. */
 function writeCommitteeNotes(world: World, count: number): void {

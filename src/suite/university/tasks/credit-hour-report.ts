@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import {
-  check,
+  checkNone,
   checkOtherTablesUnchanged,
   defineTask,
   parseAnswerJson,
@@ -119,10 +119,8 @@ function verify(context: VerifyContext): Check[] {
       if (!known.has(department) && value !== 0) problems.push(`${department} taught no credit hours`);
   }
   return [
-    check(
-      "credit-hours",
-      problems.length === 0,
-      problems.length === 0 ? `all ${expected.size} departments right` : problems.slice(0, 8).join("; "),
+    checkNone("credit-hours", problems, `all ${expected.size} departments right`, (found) =>
+      found.slice(0, 8).join("; "),
     ),
     checkOtherTablesUnchanged(context.initial.db, context.final.db, []),
   ];

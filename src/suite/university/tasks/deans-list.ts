@@ -9,6 +9,7 @@ import {
   type VerifyContext,
   requireFile,
   allRows,
+  groupBy,
   variantNearMisses,
 } from "../../../envs/index.js";
 import { SCHOOL_NAME } from "../documents.js";
@@ -86,10 +87,8 @@ function registrations(db: Database.Database): TermRegistration[] {
   );
 }
 
-function byStudent(rows: TermRegistration[]): Map<string, TermRegistration[]> {
-  const grouped = new Map<string, TermRegistration[]>();
-  for (const row of rows) grouped.set(row.student_id, [...(grouped.get(row.student_id) ?? []), row]);
-  return grouped;
+function registrationsByStudent(db: Database.Database): Map<string, TermRegistration[]> {
+  return groupBy(registrations(db), (row) => row.student_id);
 }
 
 const isLetterCompleted = (row: TermRegistration): boolean =>
@@ -130,7 +129,7 @@ function prepare(context: GenerateContext): void {
   const logLeave = db.prepare(
     "INSERT INTO registrar_actions (action_type, student_id, enrollment_id, old_value, new_value, reason, recorded_by) VALUES ('status_change', ?, NULL, 'active', 'leave_of_absence', ?, 'registrar-api')",
   );
-  const records = byStudent(registrations(db));
+  const records = registrationsByStudent(db);
   const used = new Set<string>();
   const setGrade = db.prepare("UPDATE enrollments SET grade = ? WHERE enrollment_id = ?");
   const withdraw = db.prepare(
@@ -302,7 +301,7 @@ export function expectedDeansList(state: StateView): string[] {
       "SELECT student_id, attendance FROM students",
     ).map((row) => [row.student_id, row.attendance]),
   );
-  const records = byStudent(registrations(state.db));
+  const records = registrationsByStudent(state.db);
   const named: string[] = [];
   for (const student of studentRows(state.db)) {
     if (student.enrollment_status !== "active" || student.academic_standing !== "good") continue;

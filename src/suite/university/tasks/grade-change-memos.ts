@@ -1,5 +1,5 @@
 import {
-  check,
+  checkNone,
   type Check,
   checkOtherTablesUnchanged,
   daysBetween,
@@ -55,58 +55,13 @@ export function expectedGradeChanges(context: VerifyContext): Map<number, string
 function verify(context: VerifyContext): Check[] {
   const { initial, final, answer } = context;
   const expected = expectedGradeChanges(context);
-  const checks: Check[] = [];
   const enrollments = diffTable(initial.db, final.db, "enrollments", "enrollment_id");
   const changedGrades = new Map(
     enrollments.changed.map((change) => [Number(change.key), change.after.grade]),
   );
   const wrong = [...expected].filter(([id, grade]) => changedGrades.get(id) !== grade);
-  checks.push(
-    check(
-      "grades-changed",
-      wrong.length === 0,
-      wrong.length === 0
-        ? `all ${expected.size} approved, timely changes applied with the right grade`
-        : `wrong or missing grades: ${wrong
-            .slice(0, 10)
-            .map(
-              ([id, grade]) =>
-                `enrollment ${id} should be ${grade}, is ${String(changedGrades.get(id) ?? "unchanged")}`,
-            )
-            .join("; ")}`,
-    ),
-  );
-  checks.push(
-    checkOnlyColumnChanged(
-      "no-other-registration-changes",
-      enrollments,
-      "grade",
-      (change) => expected.has(Number(change.key)),
-      {
-        success: "no other registration changed",
-        unexpected: "registrations that should not have changed",
-      },
-    ),
-    checkAuditLog(initial.db, final.db, {
-      actionType: "grade_change",
-      subjectOf: (row) => Number(row.enrollment_id),
-      subjects: expected,
-      every: "grade change",
-      notLogged: "changes",
-    }),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["enrollments", "registrar_actions"]));
-
   const parsed = parseAnswerJson(answer) as { applied?: unknown } | null;
   const applied = Array.isArray(parsed?.applied) ? (parsed.applied as Array<Record<string, unknown>>) : [];
-  checks.push(
-    compareIds(
-      "answer-enrollments",
-      "answer 'applied' enrollment ids",
-      [...expected.keys()].map(String),
-      applied.map((item) => String(item?.enrollment_id ?? "")),
-    ),
-  );
   const wrongAnswerGrades = applied.filter((item) => {
     const grade = expected.get(Number(item?.enrollment_id));
     return (
@@ -116,16 +71,49 @@ function verify(context: VerifyContext): Check[] {
         .toUpperCase() !== grade
     );
   });
-  checks.push(
-    check(
-      "answer-grades",
-      wrongAnswerGrades.length === 0,
-      wrongAnswerGrades.length === 0
-        ? "the answer states the final grade of each changed registration"
-        : `answer grades differ for enrollments ${wrongAnswerGrades.map((item) => String(item.enrollment_id)).join(", ")}`,
+  return [
+    checkNone(
+      "grades-changed",
+      wrong,
+      `all ${expected.size} approved, timely changes applied with the right grade`,
+      (found) =>
+        `wrong or missing grades: ${found
+          .slice(0, 10)
+          .map(
+            ([id, grade]) =>
+              `enrollment ${id} should be ${grade}, is ${String(changedGrades.get(id) ?? "unchanged")}`,
+          )
+          .join("; ")}`,
     ),
-  );
-  return checks;
+    checkOnlyColumnChanged(
+      "no-other-registration-changes",
+      enrollments,
+      "grade",
+      (change) => expected.has(Number(change.key)),
+      { success: "no other registration changed", unexpected: "registrations that should not have changed" },
+    ),
+    checkAuditLog(initial.db, final.db, {
+      actionType: "grade_change",
+      subjectOf: (row) => Number(row.enrollment_id),
+      subjects: expected,
+      every: "grade change",
+      notLogged: "changes",
+    }),
+    checkOtherTablesUnchanged(initial.db, final.db, ["enrollments", "registrar_actions"]),
+    compareIds(
+      "answer-enrollments",
+      "answer 'applied' enrollment ids",
+      [...expected.keys()].map(String),
+      applied.map((item) => String(item?.enrollment_id ?? "")),
+    ),
+    checkNone(
+      "answer-grades",
+      wrongAnswerGrades,
+      "the answer states the final grade of each changed registration",
+      (found) =>
+        `answer grades differ for enrollments ${found.map((item) => String(item.enrollment_id)).join(", ")}`,
+    ),
+  ];
 }
 
 interface MemoVariant {

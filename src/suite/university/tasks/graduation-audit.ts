@@ -1,6 +1,7 @@
 import {
   checkOtherTablesUnchanged,
   defineTask,
+  sumBy,
   parseAnswerList,
   type Check,
   type VerifyContext,
@@ -25,23 +26,23 @@ export function expectedGraduates(context: VerifyContext): string[] {
   const handbook = handbookOf(initial);
   const transfers = parseTransferRegister(requireFile(initial, TRANSFER_REGISTER_PATH));
   const attempts = attemptsByStudent(initial.db);
+  const approvedCredits = sumBy(
+    transfers.filter((row) => row.status === "approved"),
+    (row) => row.studentId,
+    (row) => row.credits,
+  );
   const graduates: string[] = [];
   for (const student of studentRows(initial.db)) {
     if (student.enrollment_status !== "active") continue;
     const requirement = handbook.programs.find((program) => program.code === student.program_code);
     if (!requirement) throw new Error(`the handbook has no requirements for program ${student.program_code}`);
-    const approved = transfers
-      .filter((row) => row.studentId === student.student_id && row.status === "approved")
-      .reduce((sum, row) => sum + row.credits, 0);
-    if (
-      meetsGraduationRequirements({
-        attempts: attempts.get(student.student_id) ?? [],
-        requirement,
-        handbook,
-        approvedTransferCredits: approved,
-      })
-    )
-      graduates.push(student.student_id);
+    const inputs = {
+      attempts: attempts.get(student.student_id) ?? [],
+      requirement,
+      handbook,
+      approvedTransferCredits: approvedCredits.get(student.student_id) ?? 0,
+    };
+    if (meetsGraduationRequirements(inputs)) graduates.push(student.student_id);
   }
   return graduates;
 }

@@ -62,25 +62,17 @@ export function expectedDrops(context: VerifyContext): number[] {
 
 function verify(context: VerifyContext): Check[] {
   const { initial, final, answer } = context;
-  const expected = new Set(expectedDrops(context));
-  const checks: Check[] = [];
+  const expected = [...expectedDrops(context)].map(String);
   const enrollments = diffTable(initial.db, final.db, "enrollments", "enrollment_id");
   const dropped = new Set(
     enrollments.changed
       .filter((change) => change.after.status === "dropped")
       .map((change) => Number(change.key)),
   );
-  checks.push(
-    compareIds(
-      "registrations-dropped",
-      "registrations dropped",
-      [...expected].map(String),
-      [...dropped].map(String),
-    ),
-  );
   const stray = strayChanges(enrollments.changed, "status", (change) => change.after.status === "dropped");
   const strayCount = stray.length + enrollments.added.length + enrollments.removed.length;
-  checks.push(
+  return [
+    compareIds("registrations-dropped", "registrations dropped", expected, [...dropped].map(String)),
     check(
       "no-other-registration-changes",
       strayCount === 0,
@@ -91,8 +83,6 @@ function verify(context: VerifyContext): Check[] {
             .map((change) => change.key)
             .join(", ")})`,
     ),
-  );
-  checks.push(
     checkAuditLog(initial.db, final.db, {
       actionType: "enrollment_drop",
       subjectOf: (row) => Number(row.enrollment_id),
@@ -100,17 +90,14 @@ function verify(context: VerifyContext): Check[] {
       every: "drop",
       notLogged: "drops",
     }),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["enrollments", "registrar_actions"]));
-  checks.push(
+    checkOtherTablesUnchanged(initial.db, final.db, ["enrollments", "registrar_actions"]),
     compareIds(
       "answer",
       "answered enrollment ids",
-      [...expected].map(String),
+      expected,
       parseAnswerList(answer).map((item) => String(Number(item))),
     ),
-  );
-  return checks;
+  ];
 }
 
 interface PrerequisiteVariant {

@@ -5,6 +5,7 @@ import {
   check,
   diffTable,
   getRow,
+  groupBy,
   PYTHON_WORKSPACE_HELPERS,
   requireFile,
   type Check,
@@ -46,39 +47,14 @@ export function folderFiles(state: StateView, folder: string): Array<{ path: str
 
 /** Every registration with its term, course and credits, grouped by student. */
 export function attemptsByStudent(db: Database.Database): Map<string, Attempt[]> {
-  const rows = allRows<{
-    enrollment_id: number;
-    student_id: string;
-    section_id: number;
-    term: string;
-    course_code: string;
-    level: number;
-    credits: number;
-    status: string;
-    grade: string | null;
-  }>(
+  const attempts = allRows<Attempt>(
     db,
-    `SELECT e.enrollment_id, e.student_id, e.section_id, s.term, c.code AS course_code, c.level, c.credits, e.status, e.grade
+    `SELECT e.enrollment_id AS enrollmentId, e.student_id AS studentId, e.section_id AS sectionId, s.term,
+       c.code AS courseCode, c.level AS courseLevel, c.credits, e.status, e.grade
        FROM enrollments e JOIN sections s ON s.section_id = e.section_id JOIN courses c ON c.course_id = s.course_id
        ORDER BY e.enrollment_id`,
   );
-  const grouped = new Map<string, Attempt[]>();
-  for (const row of rows) {
-    const list = grouped.get(row.student_id) ?? [];
-    list.push({
-      enrollmentId: row.enrollment_id,
-      studentId: row.student_id,
-      sectionId: row.section_id,
-      term: row.term,
-      courseCode: row.course_code,
-      courseLevel: row.level,
-      credits: row.credits,
-      status: row.status,
-      grade: row.grade,
-    });
-    grouped.set(row.student_id, list);
-  }
-  return grouped;
+  return groupBy(attempts, (attempt) => attempt.studentId);
 }
 
 export interface StudentRow {

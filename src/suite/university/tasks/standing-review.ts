@@ -1,5 +1,5 @@
 import {
-  check,
+  checkNone,
   checkOtherTablesUnchanged,
   defineTask,
   diffTable,
@@ -64,9 +64,6 @@ function verify(context: VerifyContext): Check[] {
     ...expected.probation.map((id): [string, string] => [id, "probation"]),
     ...expected.restored.map((id): [string, string] => [id, "good"]),
   ]);
-  const checks: Check[] = [];
-
-  const students = diffTable(initial.db, final.db, "students", "student_id");
   const wrongStanding = [...target].filter(([id, standing]) => {
     const row = getRow<{ academic_standing: string }>(
       final.db,
@@ -75,22 +72,22 @@ function verify(context: VerifyContext): Check[] {
     );
     return row?.academic_standing !== standing;
   });
-  checks.push(
-    check(
+  const parsed = parseAnswerJson(answer) as { probation?: unknown; restored?: unknown } | null;
+  const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(normaliseId) : []);
+  return [
+    checkNone(
       "standings-updated",
-      wrongStanding.length === 0,
-      wrongStanding.length === 0
-        ? `all ${target.size} standing changes recorded (${expected.probation.length} to probation, ${expected.restored.length} restored)`
-        : `expected these standings, found otherwise: ${wrongStanding
-            .slice(0, 10)
-            .map(([id, standing]) => `${id} -> ${standing}`)
-            .join(", ")}`,
+      wrongStanding,
+      `all ${target.size} standing changes recorded (${expected.probation.length} to probation, ${expected.restored.length} restored)`,
+      (wrong) =>
+        `expected these standings, found otherwise: ${wrong
+          .slice(0, 10)
+          .map(([id, standing]) => `${id} -> ${standing}`)
+          .join(", ")}`,
     ),
-  );
-  checks.push(
     checkOnlyColumnChanged(
       "no-other-student-changes",
-      students,
+      diffTable(initial.db, final.db, "students", "student_id"),
       "academic_standing",
       (change) => target.has(change.key),
       { success: "no other student record changed", unexpected: "unexpected changes to students" },
@@ -102,18 +99,10 @@ function verify(context: VerifyContext): Check[] {
       every: "standing change",
       notLogged: "changes",
     }),
-  );
-  checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["students", "registrar_actions"]));
-
-  const parsed = parseAnswerJson(answer) as { probation?: unknown; restored?: unknown } | null;
-  const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(normaliseId) : []);
-  checks.push(
+    checkOtherTablesUnchanged(initial.db, final.db, ["students", "registrar_actions"]),
     compareIds("answer-probation", "answer 'probation'", expected.probation, listOf(parsed?.probation)),
-  );
-  checks.push(
     compareIds("answer-restored", "answer 'restored'", expected.restored, listOf(parsed?.restored)),
-  );
-  return checks;
+  ];
 }
 
 interface StandingVariant {
