@@ -3,6 +3,7 @@ import type { SeededRandom } from "../../core/index.js";
 import {
   addDays,
   daysBetween,
+  earlierDate,
   randomAmount,
   roundCents,
   slug,
@@ -126,6 +127,7 @@ export interface Payment {
 
 export interface World {
   today: string;
+  random: SeededRandom;
   vendors: Vendor[];
   pos: PurchaseOrder[];
   invoices: Invoice[];
@@ -245,7 +247,8 @@ export interface PoSpec {
   lines: Array<{ item: CatalogItem; quantity: number; unitPrice?: number }>;
 }
 
-export function createPo(world: World, spec: PoSpec, random: SeededRandom): PurchaseOrder {
+export function createPo(world: World, spec: PoSpec): PurchaseOrder {
+  const { random } = world;
   const po: PurchaseOrder = {
     id: "",
     vendor: spec.vendor,
@@ -277,9 +280,6 @@ export function receivedQuantity(po: PurchaseOrder, lineNo: number): number {
 export function invoiceSubtotal(invoice: Invoice): number {
   return sumCents(invoice.lines.filter((line) => line.type === "merchandise").map((line) => line.amount));
 }
-export function invoiceFreight(invoice: Invoice): number {
-  return sumCents(invoice.lines.filter((line) => line.type === "freight").map((line) => line.amount));
-}
 export function invoiceTotal(invoice: Invoice): number {
   return sumCents(invoice.lines.map((line) => line.amount));
 }
@@ -300,7 +300,7 @@ export interface InvoiceSpec {
   holdReason?: string | null;
 }
 
-export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRandom): Invoice {
+export function createInvoice(world: World, spec: InvoiceSpec): Invoice {
   const { po } = spec;
   const vendor = spec.vendor ?? po.vendor;
   const billed =
@@ -336,7 +336,7 @@ export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRan
     });
   let number = spec.number;
   if (number === undefined) {
-    vendor.nextNumber += random.int(1, 40);
+    vendor.nextNumber += world.random.int(1, 40);
     number = formatInvoiceNumber(vendor, vendor.nextNumber);
   }
   const invoice: Invoice = {
@@ -358,9 +358,10 @@ export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRan
 }
 
 /** Level-1 approval, and level 2 when the policy needs it (done right). */
-export function approveProperly(invoice: Invoice, random: SeededRandom, today: string): void {
+export function approveProperly(world: World, invoice: Invoice): void {
+  const { random, today } = world;
   const first = random.chance(0.85) ? random.pick(CLERKS) : random.pick(CONTROLLERS);
-  const firstOn = minDate(addDays(invoice.enteredOn, random.int(0, 2)), today);
+  const firstOn = earlierDate(addDays(invoice.enteredOn, random.int(0, 2)), today);
   invoice.approvals = [{ level: 1, approver: first.name, role: first.role, approvedOn: firstOn }];
   const total = invoiceTotal(invoice);
   const needsSecond = total > SECOND_APPROVAL_THRESHOLDS[invoice.vendor.category];
@@ -375,23 +376,14 @@ export function approveProperly(invoice: Invoice, random: SeededRandom, today: s
       level: 2,
       approver: second.name,
       role: second.role,
-      approvedOn: minDate(addDays(firstOn, random.int(0, 3)), today),
+      approvedOn: earlierDate(addDays(firstOn, random.int(0, 3)), today),
     });
   }
 }
 
-export function minDate(a: string, b: string): string {
-  return a < b ? a : b;
-}
-
 /** Pays an invoice in full on a payment run (taking the discount when paid by the deadline). */
-export function pay(
-  world: World,
-  invoice: Invoice,
-  paidOn: string,
-  random: SeededRandom,
-  amount?: number,
-): Payment {
+export function pay(world: World, invoice: Invoice, paidOn: string, amount?: number): Payment {
+  const { random } = world;
   const terms = termsOf(invoice.terms);
   const deadline = discountDeadline(invoice.invoiceDate, terms);
   const full = amount === undefined;
@@ -419,7 +411,8 @@ export function pay(
 }
 
 /** The pay run an invoice would normally be paid on: by the discount deadline when taken, else by the due date. */
-export function plannedPayRun(invoice: Invoice, random: SeededRandom): string | null {
+export function plannedPayRun(world: World, invoice: Invoice): string | null {
+  const { random } = world;
   const terms = termsOf(invoice.terms);
   const deadline = discountDeadline(invoice.invoiceDate, terms);
   const earliest = addDays(invoice.enteredOn, 2);
