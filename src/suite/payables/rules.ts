@@ -7,13 +7,9 @@ import { addDays, defineIdFormat, roundCents, type IdFormat } from "../../envs/i
  */
 
 /** A ledger id: a prefix and a zero-padded number, listed by `listTool`. */
-const ledgerId = (
-  field: string,
-  entity: string,
-  prefix: string,
-  digits: number,
-  listTool: string,
-): IdFormat => defineIdFormat({ field, entity, prefix, digits, listTool });
+function ledgerId(field: string, entity: string, prefix: string, digits: number, listTool: string): IdFormat {
+  return defineIdFormat({ field, entity, prefix, digits, listTool });
+}
 
 export const vendorId = ledgerId("vendor_id", "vendor", "V-", 4, "list_vendors");
 export const poId = ledgerId("po_id", "purchase order", "PO-", 5, "list_purchase_orders");
