@@ -178,17 +178,32 @@ export function lastFridayOnOrBefore(date: string): string {
   return addDays(date, -((weekdayIndex(date) + 3) % 7));
 }
 
-export function formatInvoiceNumber(vendor: Vendor, n: number): string {
-  switch (vendor.numberStyle) {
-    case 0:
-      return `INV-${n}`;
-    case 1:
-      return String(n);
-    case 2:
-      return `${vendor.prefix}${n}`;
-    default:
-      return `25-${String(n % 10_000).padStart(4, "0")}`;
-  }
+/** How vendors number their invoices, by `Vendor.numberStyle`. */
+const INVOICE_NUMBER_STYLES: ReadonlyArray<(vendor: Vendor, n: number) => string> = [
+  (_vendor, n) => `INV-${n}`,
+  (_vendor, n) => String(n),
+  (vendor, n) => `${vendor.prefix}${n}`,
+  (_vendor, n) => `25-${String(n % 10_000).padStart(4, "0")}`,
+];
+
+/** A vendor's catalog: some of its category's products, under SKUs unique across vendors, with list prices. */
+function createCatalog(random: SeededRandom, category: VendorCategory, skus: Set<string>): CatalogItem[] {
+  const goods = category === "inventory" || category === "packaging";
+  const descriptions = random.shuffle(PRODUCT_WORDS[category]).slice(0, goods ? random.int(5, 8) : 2);
+  return descriptions.map((description) => {
+    const stem = description
+      .slice(0, 3)
+      .toUpperCase()
+      .replace(/[^A-Z]/g, "X");
+    let sku = `${stem}-${random.int(1000, 9999)}`;
+    while (skus.has(sku)) sku = `${stem}-${random.int(1000, 9999)}`;
+    skus.add(sku);
+    return {
+      sku,
+      description,
+      price: goods ? randomAmount(random, 2, 380) : randomAmount(random, 400, 4500),
+    };
+  });
 }
 
 export function createVendors(random: SeededRandom, faker: Faker, count: number, today: string): Vendor[] {
@@ -208,21 +223,7 @@ export function createVendors(random: SeededRandom, faker: Faker, count: number,
       PAYMENT_TERMS.map((item) => item.code),
       [0.3, 0.15, 0.1, 0.25, 0.1, 0.1],
     );
-    const catalog: CatalogItem[] = [];
-    const words = PRODUCT_WORDS[category];
-    const goods = category === "inventory" || category === "packaging";
-    for (const description of random.shuffle(words).slice(0, goods ? random.int(5, 8) : 2)) {
-      let sku = "";
-      do
-        sku = `${description
-          .slice(0, 3)
-          .toUpperCase()
-          .replace(/[^A-Z]/g, "X")}-${random.int(1000, 9999)}`;
-      while (skus.has(sku));
-      skus.add(sku);
-      const price = goods ? randomAmount(random, 2, 380) : randomAmount(random, 400, 4500);
-      catalog.push({ sku, description, price });
-    }
+    const catalog = createCatalog(random, category, skus);
     vendors.push({
       id: "",
       name,
@@ -337,7 +338,7 @@ export function createInvoice(world: World, spec: InvoiceSpec): Invoice {
   let number = spec.number;
   if (number === undefined) {
     vendor.nextNumber += world.random.int(1, 40);
-    number = formatInvoiceNumber(vendor, vendor.nextNumber);
+    number = INVOICE_NUMBER_STYLES[vendor.numberStyle]!(vendor, vendor.nextNumber);
   }
   const invoice: Invoice = {
     id: "",
