@@ -13,11 +13,12 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { CREW_DUTY_PATH, CREW_LIMITS } from "../documents.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY, TODAY_TEXT, TOMORROW, minutesOf } from "./shared.js";
+import { TODAY, TODAY_TEXT, TOMORROW, minutesOf, ORACLE_OPTIONS } from "./shared.js";
 
 export const ROSTER_CHECKLIST_PATH = "memos/roster-publication-checklist.md";
 const CHECKS = ["status", "qualification", "duty", "rest"] as const;
@@ -367,21 +368,15 @@ export const crewRosterCheckTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "ignores-qualification",
-      description: "Checks status and duty time but never compares qualifications with the aircraft type.",
-      cells: cells({ noQualification: true }),
-    },
-    {
-      id: "reserve-fails-status",
-      description: "Treats reserve crew called out onto a flight as a status failure.",
-      cells: cells({ reserveFails: true }),
-    },
-    {
-      id: "ignores-status",
-      description: "Never looks at crew status, so a crew member on leave passes.",
-      cells: cells({ noStatus: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "ignores-qualification": [
+      { noQualification: true },
+      "Checks status and duty time but never compares qualifications with the aircraft type.",
+    ],
+    "reserve-fails-status": [
+      { reserveFails: true },
+      "Treats reserve crew called out onto a flight as a status failure.",
+    ],
+    "ignores-status": [{ noStatus: true }, "Never looks at crew status, so a crew member on leave passes."],
+  }),
 });
