@@ -5,6 +5,7 @@ import {
   between,
   dateRange,
   groupBy,
+  insertDrafts,
   makeDate,
   sample,
   toDayNumber,
@@ -114,6 +115,12 @@ function scheduledFlight(leg: {
   };
 }
 
+/** The columns of `flights` and `bookings`, named as the rows built here name their fields. */
+const FLIGHT_COLUMNS =
+  "flight_id, flight_number, flight_date, route_id, origin, destination, tail, scheduled_departure, scheduled_arrival, actual_departure, actual_arrival, status, delay_code, pax_boarded";
+const BOOKING_COLUMNS =
+  "booking_id, pnr, segment, flight_id, passenger_name, member_id, fare_class, status, booked_at, notes, rebooked_from";
+
 const COMPENSATION_SCENARIOS = ["exact", "dep-only", "ra-weather", "wx", "ra-plain", "under"] as const;
 
 const UM_NOTES = [
@@ -187,20 +194,20 @@ export function generateAirline(context: GenerateContext): void {
   for (const type of AIRCRAFT_TYPES.slice(1))
     for (let n = 0; n < Math.max(1, factors.rows / 2); n += 1)
       aircraft.push({ tail: nextTail(), type, status: random.chance(0.5) ? "maintenance" : "active" });
-  const insertAircraft = db.prepare("INSERT INTO aircraft VALUES (?, ?, ?, ?, ?, ?, ?)");
-  const seatsOf = new Map<string, number>();
-  for (const plane of aircraft) {
-    seatsOf.set(plane.tail, plane.type.seats);
-    insertAircraft.run(
-      plane.tail,
-      plane.type.code,
-      plane.type.name,
-      plane.type.seats,
-      plane.status,
-      HUB.code,
-      addDays(today, -between(random, 400, 5000) | 0),
-    );
-  }
+  const seatsOf = new Map(aircraft.map((plane) => [plane.tail, plane.type.seats]));
+  insertDrafts(
+    db,
+    "aircraft",
+    "tail, type_code, type_name, seats, status, base, delivered_on",
+    aircraft,
+    (plane) => ({
+      type_code: plane.type.code,
+      type_name: plane.type.name,
+      seats: plane.type.seats,
+      base: HUB.code,
+      delivered_on: addDays(today, -between(random, 400, 5000) | 0),
+    }),
+  );
 
   // The schedule: every rotation flies hub-A-hub-B-hub every day of the month up to tomorrow.
   const flights: FlightRow[] = [];
@@ -577,8 +584,7 @@ export function generateAirline(context: GenerateContext): void {
   for (const booking of bookings)
     if (booking.status === "flown")
       flownCount.set(booking.flight_id, (flownCount.get(booking.flight_id) ?? 0) + 1);
-  const insertFlight = db.prepare("INSERT INTO flights VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  for (const flight of flights) {
+  for (const flight of flights)
     if (flight.status === "arrived" || flight.status === "departed")
       flight.pax_boarded = window.includes(flight.flight_date)
         ? (flownCount.get(flight.flight_id) ?? 0)
@@ -586,39 +592,8 @@ export function generateAirline(context: GenerateContext): void {
             flight.seats,
             Math.round(flight.seats * (routeLoad.get(flight.route_id) ?? 0.7) * between(random, 0.8, 1.15)),
           );
-    insertFlight.run(
-      flight.flight_id,
-      flight.flight_number,
-      flight.flight_date,
-      flight.route_id,
-      flight.origin,
-      flight.destination,
-      flight.tail,
-      flight.scheduled_departure,
-      flight.scheduled_arrival,
-      flight.actual_departure,
-      flight.actual_arrival,
-      flight.status,
-      flight.delay_code,
-      flight.pax_boarded,
-    );
-  }
-
-  const insertBooking = db.prepare("INSERT INTO bookings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)");
-  for (const booking of bookings) {
-    insertBooking.run(
-      booking.booking_id,
-      booking.pnr,
-      booking.segment,
-      booking.flight_id,
-      booking.passenger_name,
-      booking.member_id,
-      booking.fare_class,
-      booking.status,
-      booking.booked_at,
-      booking.notes,
-    );
-  }
+  insertDrafts(db, "flights", FLIGHT_COLUMNS, flights, (flight) => ({ ...flight }));
+  insertDrafts(db, "bookings", BOOKING_COLUMNS, bookings, (booking) => ({ ...booking, rebooked_from: null }));
 
   generateCrew(context, flights, rotationTypes, window);
 

@@ -1,33 +1,20 @@
-import { defineIdFormat } from "../../envs/index.js";
+import { defineIdFormat, type IdFormat } from "../../envs/index.js";
 
-export const flightId = defineIdFormat({
-  field: "flight_id",
-  entity: "flight",
-  prefix: "FL-",
-  digits: 5,
-  listTool: "list_flights",
-});
-export const bookingId = defineIdFormat({
-  field: "booking_id",
-  entity: "booking",
-  prefix: "BK-",
-  digits: 6,
-  listTool: "list_bookings",
-});
-export const memberId = defineIdFormat({
-  field: "member_id",
-  entity: "loyalty member",
-  prefix: "LM-",
-  digits: 5,
-  listTool: "list_bookings",
-});
-export const crewId = defineIdFormat({
-  field: "crew_id",
-  entity: "crew member",
-  prefix: "CR-",
-  digits: 4,
-  listTool: "list_crew",
-});
+/** An id as a prefix and a zero-padded number, listed by `listTool`. */
+function numberedId(
+  field: string,
+  entity: string,
+  prefix: string,
+  digits: number,
+  listTool: string,
+): IdFormat {
+  return defineIdFormat({ field, entity, prefix, digits, listTool });
+}
+
+export const flightId = numberedId("flight_id", "flight", "FL-", 5, "list_flights");
+export const bookingId = numberedId("booking_id", "booking", "BK-", 6, "list_bookings");
+export const memberId = numberedId("member_id", "loyalty member", "LM-", 5, "list_bookings");
+export const crewId = numberedId("crew_id", "crew member", "CR-", 4, "list_crew");
 export const tailNumber = defineIdFormat({
   field: "tail",
   entity: "aircraft",

@@ -52,9 +52,6 @@ export const AIRCRAFT_TYPES: readonly AircraftType[] = [
   { code: "JS41", name: "BAe Jetstream 41", seats: 29 },
 ];
 
-/** Delay codes the ops system records. */
-export const DELAY_CODES = ["TECH", "WX", "ATC", "CREW", "OPS", "RA", "SEC"] as const;
-
 export const TIERS = ["blue", "silver", "gold", "platinum"] as const;
 
 /** "Now" in the operations control centre: the reference date at 11:40. */

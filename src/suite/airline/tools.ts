@@ -7,7 +7,7 @@ import {
   getRow,
   insertKeyedRow,
   isoDateSchema,
-  requireRow,
+  requireEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -279,21 +279,17 @@ const rebookBooking = defineTool({
     flight_id: flightId.schema("The flight to move it to"),
   }),
   handler: ({ booking_id, flight_id }, { db }: ToolContext) => {
-    const booking = requireRow<Record<string, unknown>>(
-      db,
-      "SELECT * FROM bookings WHERE booking_id = ?",
-      [booking_id],
-      bookingId.notFound(booking_id).message,
-    );
+    const booking = requireEntity<Record<string, unknown>>(db, "bookings", bookingId, booking_id);
     if (booking.status !== "confirmed")
       throw new ToolFailure(
         `booking ${booking_id} is ${String(booking.status)}; only confirmed bookings can be rebooked`,
       );
-    const flight = requireRow<{ status: string; tail: string }>(
+    const flight = requireEntity<{ status: string; tail: string }>(
       db,
-      "SELECT status, tail FROM flights WHERE flight_id = ?",
-      [flight_id],
-      flightId.notFound(flight_id).message,
+      "flights",
+      flightId,
+      flight_id,
+      "status, tail",
     );
     if (flight.status !== "scheduled")
       throw new ToolFailure(
@@ -328,13 +324,8 @@ const assignAircraft = defineTool({
     tail: tailNumber.schema("The aircraft that will operate it"),
   }),
   handler: ({ flight_id, tail }, { db }: ToolContext) => {
-    const flight = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM flights WHERE flight_id = ?",
-      [flight_id],
-      flightId.notFound(flight_id).message,
-    );
-    requireRow(db, "SELECT tail FROM aircraft WHERE tail = ?", [tail], tailNumber.notFound(tail).message);
+    const flight = requireEntity<{ status: string }>(db, "flights", flightId, flight_id, "status");
+    requireEntity(db, "aircraft", tailNumber, tail, "tail");
     if (flight.status !== "scheduled")
       throw new ToolFailure(
         `flight ${flight_id} is ${flight.status}; only scheduled flights can change aircraft`,
@@ -350,7 +341,7 @@ const setAircraftStatus = defineTool({
   kind: "write",
   inputSchema: z.object({ tail: tailNumber.schema("The aircraft"), status: aircraftStatus }),
   handler: ({ tail, status }, { db }: ToolContext) => {
-    requireRow(db, "SELECT tail FROM aircraft WHERE tail = ?", [tail], tailNumber.notFound(tail).message);
+    requireEntity(db, "aircraft", tailNumber, tail, "tail");
     cachedStatement(db, "UPDATE aircraft SET status = ? WHERE tail = ?").run(status, tail);
     return { aircraft: getRow(db, "SELECT * FROM aircraft WHERE tail = ?", tail) };
   },

@@ -1,7 +1,10 @@
+import type Database from "better-sqlite3";
 import type { SeededRandom } from "../../core/index.js";
 import {
   addDays,
   daysBetween,
+  earlierDate,
+  insertDrafts,
   randomAmount,
   roundCents,
   sample,
@@ -31,7 +34,6 @@ import {
   invoiceSubtotal,
   invoiceTotal,
   lastFridayOnOrBefore,
-  minDate,
   pay,
   plannedPayRun,
   receive,
@@ -40,6 +42,7 @@ import {
   type Invoice,
   type InvoiceSpec,
   type Payment,
+  type PoSpec,
   type PurchaseOrder,
   type Vendor,
   type World,
@@ -50,7 +53,7 @@ const goods = (vendor: Vendor): boolean => vendor.category === "inventory" || ve
 /** Fills the payables ledger and writes its workspace documents for one scale. */
 export function generatePayables(context: GenerateContext): void {
   const { random, faker, factors, referenceDate: today } = context;
-  const world: World = { today, vendors: [], pos: [], invoices: [], payments: [] };
+  const world: World = { today, random, vendors: [], pos: [], invoices: [], payments: [] };
   world.vendors = createVendors(random, faker, 24 * factors.rows, today);
   const active = world.vendors.filter((vendor) => vendor.status === "active");
   const goodsVendors = active.filter(goods);
@@ -70,27 +73,20 @@ export function generatePayables(context: GenerateContext): void {
       random.chance(0.3) ? random.pick(PAYMENT_TERMS.map((terms) => terms.code)) : vendor.terms,
     );
 
-  generateHistory(world, random, 75 * factors.rows);
-  fillPayRuns(world, random, 3 * factors.files + 1);
-  voidAndReissue(world, random, factors.rows);
-  const duplicates = plantDuplicates(world, random, contractTerms, factors.rows + 1);
-  plantMatchCases(world, random, goodsVendors);
-  plantDiscountCases(world, random, goodsVendors, gainsDiscount, losesDiscount, contractTerms);
-  plantApprovalCases(world, random, active);
-  const amendments = plantAmendments(world, random, contractVendors.slice(2), goodsVendors, factors.files);
-  const disputes = plantDisputes(
-    world,
-    random,
-    goodsVendors,
-    losesDiscount,
-    contractTerms,
-    2 * factors.files + 1,
-  );
-  const holds = chooseHolds(world, random, active, contractTerms, factors.files);
-  const remittance = planRemittance(world, random, 3 * factors.files + 1);
+  generateHistory(world, 75 * factors.rows);
+  fillPayRuns(world, 3 * factors.files + 1);
+  voidAndReissue(world, factors.rows);
+  const duplicates = plantDuplicates(world, contractTerms, factors.rows + 1);
+  plantMatchCases(world, goodsVendors);
+  plantDiscountCases(world, goodsVendors, gainsDiscount, losesDiscount, contractTerms);
+  plantApprovalCases(world, active);
+  const amendments = plantAmendments(world, contractVendors.slice(2), goodsVendors, factors.files);
+  const disputes = plantDisputes(world, goodsVendors, losesDiscount, contractTerms, 2 * factors.files + 1);
+  const holds = chooseHolds(world, active, contractTerms, factors.files);
+  const remittance = planRemittance(world, 3 * factors.files + 1);
 
   assignIds(world);
-  insertWorld(context, world);
+  insertWorld(context.db, world);
   amendments.forEach(
     (amendment, index) => (amendment.contractId = `VC-2024-${String(31 + index * 7).padStart(3, "0")}`),
   );
@@ -98,7 +94,7 @@ export function generatePayables(context: GenerateContext): void {
   writeDocuments(context, world, plan);
 }
 
-function itemLines(random: SeededRandom, vendor: Vendor): Array<{ item: CatalogItem; quantity: number }> {
+function itemLines(random: SeededRandom, vendor: Vendor): PoSpec["lines"] {
   if (!goods(vendor)) return [{ item: random.pick(vendor.catalog), quantity: random.int(1, 3) }];
   return sample(random, vendor.catalog, random.int(1, 4)).map((item) => ({
     item,
@@ -106,19 +102,43 @@ function itemLines(random: SeededRandom, vendor: Vendor): Array<{ item: CatalogI
   }));
 }
 
+/** The last weekly pay run whose payments have gone out (the Friday on or before three days ago). */
+function lastPayRun(world: World): string {
+  return lastFridayOnOrBefore(addDays(world.today, -3));
+}
+
+/** Pays an invoice in full on a pay run and marks it paid. */
+function payInFull(world: World, invoice: Invoice, run: string): void {
+  pay(world, invoice, run);
+  invoice.status = "paid";
+}
+
+/**
+ * A purchase order placed 5 to 9 days before `invoiceDate` (for `lines`, else the vendor's usual lines) and
+ * received in full, each line `receivedAfter()` days after the order.
+ */
+function receivedOrder(
+  world: World,
+  vendor: Vendor,
+  invoiceDate: string,
+  receivedAfter: () => number,
+  lines?: PoSpec["lines"],
+): PurchaseOrder {
+  const orderedOn = addDays(invoiceDate, -world.random.int(5, 9));
+  const po = createPo(world, { vendor, orderedOn, lines: lines ?? itemLines(world.random, vendor) });
+  for (const line of po.lines) receive(po, line.lineNo, line.quantity, addDays(orderedOn, receivedAfter()));
+  return po;
+}
+
 /** Five months of ordinary purchasing: orders, receipts, invoices, approvals and payment runs. */
-function generateHistory(world: World, random: SeededRandom, poCount: number): void {
-  const { today } = world;
+function generateHistory(world: World, poCount: number): void {
+  const { random, today } = world;
   const vendors = world.vendors.filter((vendor) => vendor.status === "active");
   const weights = vendors.map((vendor) => (goods(vendor) ? 3 : 1));
   for (let n = 0; n < poCount; n += 1) {
     const vendor = weightedPick(random, vendors, weights);
     const age = random.int(2, 175);
-    const po = createPo(
-      world,
-      { vendor, orderedOn: addDays(today, -age), lines: itemLines(random, vendor) },
-      random,
-    );
+    const po = createPo(world, { vendor, orderedOn: addDays(today, -age), lines: itemLines(random, vendor) });
     if (age > 10 && random.chance(0.03)) {
       po.status = "cancelled";
       continue;
@@ -126,7 +146,7 @@ function generateHistory(world: World, random: SeededRandom, poCount: number): v
     if (age < 4) continue;
     receiveOrdinaryOrder(po, age, random, today);
     if (po.receipts.length === 0 || !random.chance(0.93)) continue;
-    billOrdinaryOrder(world, po, random);
+    billOrdinaryOrder(world, po);
   }
   for (const po of world.pos) settlePoStatus(world, po);
 }
@@ -145,50 +165,44 @@ function receiveOrdinaryOrder(po: PurchaseOrder, age: number, random: SeededRand
     if (quantity > 1 && random.chance(0.15) && first < today) {
       const part = Math.floor(quantity / 2);
       receive(po, line.lineNo, part, first);
-      receive(po, line.lineNo, quantity - part, minDate(addDays(first, random.int(1, 6)), today));
+      receive(po, line.lineNo, quantity - part, earlierDate(addDays(first, random.int(1, 6)), today));
     } else receive(po, line.lineNo, quantity, first);
   }
 }
 
 /** The vendor's invoice for what an ordinary order received, then (unless pending or voided) approval and payment. */
-function billOrdinaryOrder(world: World, po: PurchaseOrder, random: SeededRandom): void {
-  const { today } = world;
+function billOrdinaryOrder(world: World, po: PurchaseOrder): void {
+  const { random, today } = world;
   const firstReceipt = po.receipts.map((receipt) => receipt.receivedOn).sort()[0]!;
-  const invoiceDate = minDate(addDays(firstReceipt, random.int(0, 4)), today);
-  const enteredOn = minDate(addDays(invoiceDate, random.int(0, 3)), today);
+  const invoiceDate = earlierDate(addDays(firstReceipt, random.int(0, 4)), today);
+  const enteredOn = earlierDate(addDays(invoiceDate, random.int(0, 3)), today);
   const invoiceAge = daysBetween(invoiceDate, today);
   const pending = invoiceAge <= 12 && random.chance(0.55);
-  const invoice = createInvoice(
-    world,
-    {
-      po,
-      invoiceDate,
-      enteredOn,
-      lines: billedLines(po, pending, random),
-      freight: goods(po.vendor) && random.chance(0.4) ? randomAmount(random, 25, 450) : 0,
-      status: pending ? "pending_approval" : "approved",
-    },
-    random,
-  );
+  const invoice = createInvoice(world, {
+    po,
+    invoiceDate,
+    enteredOn,
+    lines: billedLines(po, pending, random),
+    freight: goods(po.vendor) && random.chance(0.4) ? randomAmount(random, 25, 450) : 0,
+    status: pending ? "pending_approval" : "approved",
+  });
   if (invoiceAge > 5 && random.chance(0.02)) {
     invoice.status = "void";
     return;
   }
   if (pending) return;
-  approveProperly(invoice, random, today);
+  approveProperly(world, invoice);
   if (random.chance(0.04)) {
     invoice.status = "on_hold";
     invoice.holdReason = random.pick(["price dispute", "damaged goods", "missing proof of delivery"]);
     return;
   }
-  const run = plannedPayRun(invoice, random);
-  if (run !== null && run <= addDays(today, -3) && random.chance(0.88)) {
-    pay(world, invoice, run, random);
-    invoice.status = "paid";
-  } else if (invoiceAge > 20 && random.chance(0.12)) {
-    const run = lastFridayOnOrBefore(addDays(today, -3));
+  const run = plannedPayRun(world, invoice);
+  if (run !== null && run <= addDays(today, -3) && random.chance(0.88)) payInFull(world, invoice, run);
+  else if (invoiceAge > 20 && random.chance(0.12)) {
+    const run = lastPayRun(world);
     if (run >= addDays(invoice.enteredOn, 2))
-      pay(world, invoice, run, random, roundCents((invoiceTotal(invoice) * random.int(40, 70)) / 100));
+      pay(world, invoice, run, roundCents((invoiceTotal(invoice) * random.int(40, 70)) / 100));
   }
 }
 
@@ -223,8 +237,9 @@ function settlePoStatus(world: World, po: PurchaseOrder): void {
 }
 
 /** Every exported pay run carries at least three payments, paying approved invoices that were due soon. */
-function fillPayRuns(world: World, random: SeededRandom, runs: number): void {
-  let run = lastFridayOnOrBefore(addDays(world.today, -3));
+function fillPayRuns(world: World, runs: number): void {
+  const { random } = world;
+  let run = lastPayRun(world);
   for (let n = 0; n < runs; n += 1, run = addDays(run, -7)) {
     let count = world.payments.filter((payment) => payment.paidOn === run).length;
     const candidates = random.shuffle(
@@ -237,8 +252,7 @@ function fillPayRuns(world: World, random: SeededRandom, runs: number): void {
     );
     for (const invoice of candidates) {
       if (count >= 3) break;
-      pay(world, invoice, run, random);
-      invoice.status = "paid";
+      payInFull(world, invoice, run);
       settlePoStatus(world, invoice.po);
       count += 1;
     }
@@ -246,18 +260,18 @@ function fillPayRuns(world: World, random: SeededRandom, runs: number): void {
 }
 
 /** A few lost checks: the payment is voided and reissued on the same run with a new reference. */
-function voidAndReissue(world: World, random: SeededRandom, count: number): void {
-  const lastRun = lastFridayOnOrBefore(addDays(world.today, -3));
-  const candidates = random.shuffle(
+function voidAndReissue(world: World, count: number): void {
+  const lastRun = lastPayRun(world);
+  const candidates = world.random.shuffle(
     world.payments.filter((payment) => payment.status !== "void" && payment.paidOn <= lastRun),
   );
-  for (const payment of candidates.slice(0, count + 1)) reissue(world, payment, random);
+  for (const payment of candidates.slice(0, count + 1)) reissue(world, payment);
 }
 
 /** Voids a payment and pays it again on the same run, same amounts, under a new reference. */
-function reissue(world: World, payment: Payment, random: SeededRandom): void {
+function reissue(world: World, payment: Payment): void {
   payment.status = "void";
-  const replacement = pay(world, payment.invoice, payment.paidOn, random);
+  const replacement = pay(world, payment.invoice, payment.paidOn);
   replacement.amount = payment.amount;
   replacement.discountTaken = payment.discountTaken;
 }
@@ -277,11 +291,6 @@ function keyedStatus(enteredOn: string, today: string): "pending_approval" | "ap
   return daysBetween(enteredOn, today) <= 12 ? "pending_approval" : "approved";
 }
 
-export interface DuplicatePlan {
-  /** The later-entered copies that the duplicate rules catch. */
-  duplicates: Invoice[];
-}
-
 function numberVariant(random: SeededRandom, number: string): string {
   const variants = [
     number.toLowerCase(),
@@ -299,13 +308,8 @@ function numberVariant(random: SeededRandom, number: string): string {
  * with the same PO and lines) and the look-alikes the rules do not catch: a corrected invoice (same number,
  * different total), another vendor's invoice with the same number and total, a duplicate already voided.
  */
-function plantDuplicates(
-  world: World,
-  random: SeededRandom,
-  contractTerms: Map<Vendor, string>,
-  count: number,
-): Invoice[] {
-  const { today } = world;
+function plantDuplicates(world: World, contractTerms: Map<Vendor, string>, count: number): Invoice[] {
+  const { random, today } = world;
   const originals = random.shuffle(
     world.invoices.filter(
       (invoice) =>
@@ -329,8 +333,8 @@ function plantDuplicates(
       const part = Math.floor(line.quantity / 2);
       merchandise.splice(split, 1, { ...line, quantity: part }, { ...line, quantity: line.quantity - part });
     }
-    const enteredOn = minDate(addDays(original.enteredOn, random.int(3, 20)), today);
-    const copy = keyAgain(world, random, original, {
+    const enteredOn = earlierDate(addDays(original.enteredOn, random.int(3, 20)), today);
+    const copy = keyAgain(world, original, {
       invoiceDate: rekeyed ? addDays(original.invoiceDate, random.int(1, 3)) : original.invoiceDate,
       enteredOn,
       lines: merchandise,
@@ -356,8 +360,8 @@ function plantDuplicates(
       catalog: [],
     };
     world.vendors.push(record);
-    const enteredOn = minDate(addDays(twice.enteredOn, random.int(3, 15)), today);
-    const copy = keyAgain(world, random, twice, {
+    const enteredOn = earlierDate(addDays(twice.enteredOn, random.int(3, 15)), today);
+    const copy = keyAgain(world, twice, {
       vendor: record,
       enteredOn,
       status: keyedStatus(enteredOn, today),
@@ -365,7 +369,7 @@ function plantDuplicates(
     });
     duplicates.push(copy);
   }
-  plantLookAlikes(world, random, rest, used);
+  plantLookAlikes(world, rest, used);
   return duplicates;
 }
 
@@ -373,15 +377,15 @@ function plantDuplicates(
  * The invoices the duplicate rules do not catch, keyed from originals not used yet: a corrected invoice,
  * another vendor's invoice with the same number and total, a duplicate already voided.
  */
-function plantLookAlikes(world: World, random: SeededRandom, rest: Invoice[], used: Set<Invoice>): void {
-  const { today } = world;
+function plantLookAlikes(world: World, rest: Invoice[], used: Set<Invoice>): void {
+  const { random, today } = world;
   // A corrected invoice: the same number re-issued with one unit less on its first line.
   const corrected = rest.find((invoice) => invoice.lines[0]!.quantity > 1);
   if (corrected) {
     used.add(corrected);
-    keyAgain(world, random, corrected, {
+    keyAgain(world, corrected, {
       invoiceDate: addDays(corrected.invoiceDate, 2),
-      enteredOn: minDate(addDays(corrected.enteredOn, 4), today),
+      enteredOn: earlierDate(addDays(corrected.enteredOn, 4), today),
       lines: billedAgain(corrected).lines.map((line, index) =>
         index === 0 ? { ...line, quantity: line.quantity - 1 } : line,
       ),
@@ -399,35 +403,28 @@ function plantLookAlikes(world: World, random: SeededRandom, rest: Invoice[], us
     used.add(collision);
     const item = other.catalog[0]!;
     const total = invoiceTotal(collision);
-    const po = createPo(
-      world,
-      {
-        vendor: other,
-        orderedOn: addDays(collision.invoiceDate, -6),
-        lines: [{ item, quantity: 1, unitPrice: total }],
-      },
-      random,
-    );
+    const orderedOn = addDays(collision.invoiceDate, -6);
+    const po = createPo(world, {
+      vendor: other,
+      orderedOn,
+      lines: [{ item, quantity: 1, unitPrice: total }],
+    });
     receive(po, 1, 1, addDays(collision.invoiceDate, -2));
-    const copy = createInvoice(
-      world,
-      {
-        po,
-        invoiceDate: collision.invoiceDate,
-        enteredOn: minDate(addDays(collision.enteredOn, 5), today),
-        status: "approved",
-        number: collision.number,
-      },
-      random,
-    );
-    approveProperly(copy, random, today);
+    const copy = createInvoice(world, {
+      po,
+      invoiceDate: collision.invoiceDate,
+      enteredOn: earlierDate(addDays(collision.enteredOn, 5), today),
+      status: "approved",
+      number: collision.number,
+    });
+    approveProperly(world, copy);
     settlePoStatus(world, po);
   }
   // A duplicate someone already caught and voided.
   const caught = rest.find((invoice) => !used.has(invoice));
   if (caught)
-    keyAgain(world, random, caught, {
-      enteredOn: minDate(addDays(caught.enteredOn, 6), today),
+    keyAgain(world, caught, {
+      enteredOn: earlierDate(addDays(caught.enteredOn, 6), today),
       status: "void",
       number: numberVariant(random, caught.number),
     });
@@ -436,16 +433,16 @@ function plantLookAlikes(world: World, random: SeededRandom, rest: Invoice[], us
 /** Keys `source` again as a new invoice (same PO, date and billing unless `spec` says otherwise), approved if so. */
 function keyAgain(
   world: World,
-  random: SeededRandom,
   source: Invoice,
   spec: Omit<InvoiceSpec, "po" | "invoiceDate"> & { invoiceDate?: string },
 ): Invoice {
-  const copy = createInvoice(
-    world,
-    { po: source.po, invoiceDate: source.invoiceDate, ...billedAgain(source), ...spec },
-    random,
-  );
-  if (copy.status === "approved") approveProperly(copy, random, world.today);
+  const copy = createInvoice(world, {
+    po: source.po,
+    invoiceDate: source.invoiceDate,
+    ...billedAgain(source),
+    ...spec,
+  });
+  if (copy.status === "approved") approveProperly(world, copy);
   return copy;
 }
 
@@ -464,25 +461,18 @@ const MATCH_CASES = {
 } as const;
 
 /** Pending invoices at the three-way match edges: exactly at the tolerance, over it, below PO, billed above receipt. */
-function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendor[]): void {
-  const { today } = world;
+function plantMatchCases(world: World, goodsVendors: Vendor[]): void {
+  const { random, today } = world;
   for (const [kind, priceFactor] of Object.entries(MATCH_CASES)) {
     const vendor = random.pick(goodsVendors);
     const items = sample(random, vendor.catalog, 2);
     const orderedOn = addDays(today, -random.int(14, 20));
-    const po = createPo(
-      world,
-      {
-        vendor,
-        orderedOn,
-        lines: items.map((item) => ({
-          item,
-          quantity: 10 * random.int(3, 12),
-          unitPrice: roundHalf(item.price),
-        })),
-      },
-      random,
-    );
+    const lines = items.map((item) => ({
+      item,
+      quantity: 10 * random.int(3, 12),
+      unitPrice: roundHalf(item.price),
+    }));
+    const po = createPo(world, { vendor, orderedOn, lines });
     const receivedOn = addDays(orderedOn, random.int(3, 6));
     for (const line of po.lines)
       receive(
@@ -491,22 +481,18 @@ function plantMatchCases(world: World, random: SeededRandom, goodsVendors: Vendo
         kind === "over-receipt" && line.lineNo === 1 ? line.quantity - 10 : line.quantity,
         receivedOn,
       );
-    const lines = po.lines.map((line) => {
+    const billed = po.lines.map((line) => {
       const repriced = line.lineNo === 1 && priceFactor !== 1;
       const unitPrice = repriced ? roundCents(line.unitPrice * priceFactor) : line.unitPrice;
       return { lineNo: line.lineNo, quantity: line.quantity, unitPrice };
     });
-    createInvoice(
-      world,
-      {
-        po,
-        invoiceDate: addDays(receivedOn, 1),
-        enteredOn: addDays(receivedOn, 2),
-        lines,
-        status: "pending_approval",
-      },
-      random,
-    );
+    createInvoice(world, {
+      po,
+      invoiceDate: addDays(receivedOn, 1),
+      enteredOn: addDays(receivedOn, 2),
+      lines: billed,
+      status: "pending_approval",
+    });
     settlePoStatus(world, po);
   }
 }
@@ -527,34 +513,26 @@ function discountVendorPicker(
 /** Approved invoices whose discount deadlines fall around this week, and the contract cases. */
 function plantDiscountCases(
   world: World,
-  random: SeededRandom,
   goodsVendors: Vendor[],
   gainsDiscount: Vendor,
   losesDiscount: Vendor,
   contractTerms: Map<Vendor, string>,
 ): void {
-  const { today } = world;
+  const { random, today } = world;
   const pick = discountVendorPicker(random, goodsVendors, contractTerms, gainsDiscount);
   const plant = (vendor: Vendor, deadlineOffset: number, status: Invoice["status"], terms?: string): void => {
     const discountDays = termsOf(terms ?? vendor.terms).discountDays || 10;
     const invoiceDate = addDays(today, deadlineOffset - discountDays);
-    const orderedOn = addDays(invoiceDate, -random.int(5, 9));
-    const po = createPo(world, { vendor, orderedOn, lines: itemLines(random, vendor) }, random);
-    for (const line of po.lines)
-      receive(po, line.lineNo, line.quantity, addDays(orderedOn, random.int(2, 4)));
-    const invoice = createInvoice(
-      world,
-      {
-        po,
-        invoiceDate,
-        enteredOn: minDate(addDays(invoiceDate, 1), today),
-        freight: randomAmount(random, 40, 300),
-        status,
-        ...(status === "on_hold" ? { holdReason: "damaged goods" } : {}),
-      },
-      random,
-    );
-    if (status !== "pending_approval") approveProperly(invoice, random, today);
+    const po = receivedOrder(world, vendor, invoiceDate, () => random.int(2, 4));
+    const invoice = createInvoice(world, {
+      po,
+      invoiceDate,
+      enteredOn: earlierDate(addDays(invoiceDate, 1), today),
+      freight: randomAmount(random, 40, 300),
+      status,
+      ...(status === "on_hold" ? { holdReason: "damaged goods" } : {}),
+    });
+    if (status !== "pending_approval") approveProperly(world, invoice);
     settlePoStatus(world, po);
   };
   plant(pick(), 0, "approved");
@@ -571,18 +549,12 @@ function plantDiscountCases(
   // Aging: an old invoice paid in part on the last pay run.
   plant(pick(), -45, "approved");
   const partial = world.invoices[world.invoices.length - 1]!;
-  pay(
-    world,
-    partial,
-    lastFridayOnOrBefore(addDays(today, -3)),
-    random,
-    roundCents(invoiceTotal(partial) * 0.5),
-  );
+  pay(world, partial, lastPayRun(world), roundCents(invoiceTotal(partial) * 0.5));
 }
 
 /** Second-approval edge cases in the audit quarter (April-June). */
-function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]): void {
-  const { today } = world;
+function plantApprovalCases(world: World, active: Vendor[]): void {
+  const { random, today } = world;
   const byCategory = (category: Vendor["category"]): Vendor =>
     random.pick(active.filter((vendor) => vendor.category === category));
   const clerk = APPROVERS.find((person) => person.role === "ap_clerk")!;
@@ -594,25 +566,21 @@ function plantApprovalCases(world: World, random: SeededRandom, active: Vendor[]
     approvers: Array<(typeof APPROVERS)[number]>,
   ): void => {
     const invoiceDate = addDays(today, -random.int(25, 80));
-    const orderedOn = addDays(invoiceDate, -random.int(5, 9));
-    const po = createPo(world, { vendor, orderedOn, lines }, random);
-    for (const line of po.lines) receive(po, line.lineNo, line.quantity, addDays(orderedOn, 3));
-    const invoice = createInvoice(
-      world,
-      { po, invoiceDate, enteredOn: addDays(invoiceDate, 1), status: "approved" },
-      random,
-    );
+    const po = receivedOrder(world, vendor, invoiceDate, () => 3, lines);
+    const invoice = createInvoice(world, {
+      po,
+      invoiceDate,
+      enteredOn: addDays(invoiceDate, 1),
+      status: "approved",
+    });
     invoice.approvals = approvers.map((person, index) => ({
       level: index === 0 ? 1 : 2,
       approver: person.name,
       role: person.role,
       approvedOn: addDays(invoice.enteredOn, index + 1),
     }));
-    const run = plannedPayRun(invoice, random);
-    if (run !== null && run <= addDays(today, -3) && random.chance(0.5)) {
-      pay(world, invoice, run, random);
-      invoice.status = "paid";
-    }
+    const run = plannedPayRun(world, invoice);
+    if (run !== null && run <= addDays(today, -3) && random.chance(0.5)) payInFull(world, invoice, run);
     settlePoStatus(world, po);
   };
   // A facilities invoice over its (low) threshold with one approval only: missed by a single threshold.
@@ -654,12 +622,11 @@ export interface Amendment {
  */
 function plantAmendments(
   world: World,
-  random: SeededRandom,
   candidates: Vendor[],
   goodsVendors: Vendor[],
   count: number,
 ): Amendment[] {
-  const { today } = world;
+  const { random, today } = world;
   const amendments: Amendment[] = [];
   for (const vendor of candidates.slice(0, count)) {
     const items = sample(random, vendor.catalog, 3);
@@ -669,40 +636,23 @@ function plantAmendments(
     }));
     const others = vendor.catalog.filter((item) => !items.includes(item));
     const [a, b, c] = items as [CatalogItem, CatalogItem, CatalogItem];
-    const order = (lines: Array<{ item: CatalogItem; quantity: number }>, received: number[]): void => {
+    /** An open order placed 2 to 9 days ago; each line's `received` quantity arrived the day after. */
+    const order = (...lines: Array<{ item: CatalogItem; quantity: number; received: number }>): void => {
       const orderedOn = addDays(today, -random.int(2, 9));
-      const po = createPo(world, { vendor, orderedOn, lines }, random);
+      const po = createPo(world, { vendor, orderedOn, lines });
       po.lines.forEach((line, index) =>
-        receive(po, line.lineNo, received[index] ?? 0, addDays(orderedOn, 1)),
+        receive(po, line.lineNo, lines[index]!.received, addDays(orderedOn, 1)),
       );
     };
-    order([{ item: a, quantity: 50 }, ...(others[0] ? [{ item: others[0], quantity: 20 }] : [])], [0, 0]);
-    order(
-      [
-        { item: b, quantity: 40 },
-        { item: a, quantity: 30 },
-      ],
-      [10, 0],
-    );
-    order(
-      [
-        { item: c, quantity: 25 },
-        { item: b, quantity: 15 },
-      ],
-      [25, 0],
-    );
+    const unrevised = others[0] ? [{ item: others[0], quantity: 20, received: 0 }] : [];
+    order({ item: a, quantity: 50, received: 0 }, ...unrevised);
+    order({ item: b, quantity: 40, received: 10 }, { item: a, quantity: 30, received: 0 });
+    order({ item: c, quantity: 25, received: 25 }, { item: b, quantity: 15, received: 0 });
     const other = random.pick(goodsVendors.filter((candidate) => candidate !== vendor));
     const shared: CatalogItem = { sku: a.sku, description: a.description, price: roundCents(a.price * 0.98) };
     other.catalog.push(shared);
-    createPo(
-      world,
-      {
-        vendor: other,
-        orderedOn: addDays(today, -random.int(1, 5)),
-        lines: [{ item: shared, quantity: 60 }],
-      },
-      random,
-    );
+    const orderedOn = addDays(today, -random.int(1, 5));
+    createPo(world, { vendor: other, orderedOn, lines: [{ item: shared, quantity: 60 }] });
     amendments.push({ vendor, contractId: "", prices });
   }
   return amendments;
@@ -715,34 +665,28 @@ function plantAmendments(
  */
 function plantDisputes(
   world: World,
-  random: SeededRandom,
   goodsVendors: Vendor[],
   losesDiscount: Vendor,
   contractTerms: Map<Vendor, string>,
   count: number,
 ): Payment[] {
-  const { today } = world;
+  const { random, today } = world;
   const pick = discountVendorPicker(random, goodsVendors, contractTerms, losesDiscount);
   const disputes: Payment[] = [];
   const plant = (vendor: Vendor, run: string, deadlineOffset: number, forceDiscount: boolean): void => {
     const terms = termsOf(vendor.terms);
     const invoiceDate = addDays(run, deadlineOffset - terms.discountDays);
-    const orderedOn = addDays(invoiceDate, -random.int(5, 9));
-    const po = createPo(world, { vendor, orderedOn, lines: itemLines(random, vendor) }, random);
-    for (const line of po.lines) receive(po, line.lineNo, line.quantity, addDays(orderedOn, 3));
-    const invoice = createInvoice(
-      world,
-      {
-        po,
-        invoiceDate,
-        enteredOn: addDays(invoiceDate, 1),
-        freight: randomAmount(random, 30, 200),
-        status: "paid",
-      },
-      random,
-    );
-    approveProperly(invoice, random, today);
-    const payment = pay(world, invoice, run, random);
+    const po = receivedOrder(world, vendor, invoiceDate, () => 3);
+    const freight = randomAmount(random, 30, 200);
+    const invoice = createInvoice(world, {
+      po,
+      invoiceDate,
+      enteredOn: addDays(invoiceDate, 1),
+      freight,
+      status: "paid",
+    });
+    approveProperly(world, invoice);
+    const payment = pay(world, invoice, run);
     if (forceDiscount && payment.discountTaken === 0) {
       payment.discountTaken = discountAmount(invoiceSubtotal(invoice), terms);
       payment.amount = roundCents(invoiceTotal(invoice) - payment.discountTaken);
@@ -793,12 +737,11 @@ const HOLD_REASONS = [
  */
 function chooseHolds(
   world: World,
-  random: SeededRandom,
   active: Vendor[],
   contractTerms: Map<Vendor, string>,
   files: number,
 ): HoldPlan {
-  const { today } = world;
+  const { random, today } = world;
   const discountThisWeek = (vendor: Vendor): boolean =>
     world.invoices.some((invoice) => {
       if (invoice.vendor !== vendor || invoice.status !== "approved") return false;
@@ -861,8 +804,9 @@ export interface RemittanceExport {
  * bank sent differently, a bank line the ledger does not know, a ledger payment the bank never sent, and a
  * payment the ledger voided (a lost check reissued) that the bank paid anyway.
  */
-function planRemittance(world: World, random: SeededRandom, runs: number): RemittanceExport[] {
-  const lastRun = lastFridayOnOrBefore(addDays(world.today, -3));
+function planRemittance(world: World, runs: number): RemittanceExport[] {
+  const { random } = world;
+  const lastRun = lastPayRun(world);
   const exports: RemittanceExport[] = [];
   const kinds = ["amount", "unknown", "missing", "voided"] as const;
   for (let n = 0; n < runs; n += 1) {
@@ -870,7 +814,7 @@ function planRemittance(world: World, random: SeededRandom, runs: number): Remit
     const planned = [kinds[n % 4]!, ...(n >= 4 && random.chance(0.5) ? [random.pick(kinds)] : [])];
     if (planned.includes("voided")) {
       const targets = world.payments.filter((payment) => payment.paidOn === run && payment.status !== "void");
-      if (targets.length > 0) reissue(world, random.pick(targets), random);
+      if (targets.length > 0) reissue(world, random.pick(targets));
     }
     const sent = world.payments.filter(
       (payment) => payment.paidOn === run && (payment.status !== "void" || planned.includes("voided")),
@@ -930,85 +874,87 @@ function assignIds(world: World): void {
     .forEach(({ payment }, index) => (payment.id = paymentId.format(index + 1)));
 }
 
-function insertWorld(context: GenerateContext, world: World): void {
-  const { db } = context;
-  const terms = db.prepare("INSERT INTO payment_terms VALUES (?, ?, ?, ?, ?)");
-  for (const item of PAYMENT_TERMS)
-    terms.run(item.code, item.description, item.discountPercent, item.discountDays, item.netDays);
-  const vendor = db.prepare("INSERT INTO vendors VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  for (const item of world.vendors)
-    vendor.run(
-      item.id,
-      item.name,
-      item.category,
-      item.terms,
-      item.status,
-      item.email,
-      item.taxId,
-      item.since,
-    );
-  const po = db.prepare("INSERT INTO purchase_orders VALUES (?, ?, ?, ?, ?, ?)");
-  const poLine = db.prepare(
-    "INSERT INTO po_lines (po_id, line_no, sku, description, quantity, unit_price) VALUES (?, ?, ?, ?, ?, ?)",
+/** Writes the world into the ledger tables, every table in id order. */
+function insertWorld(db: Database.Database, world: World): void {
+  const byId = <Row extends { id: string }>(rows: readonly Row[]): Row[] =>
+    [...rows].sort((a, b) => a.id.localeCompare(b.id));
+  const pos = byId(world.pos);
+  const invoices = byId(world.invoices);
+  insertDrafts(
+    db,
+    "payment_terms",
+    "terms_code, description, discount_percent, discount_days, net_days",
+    PAYMENT_TERMS,
+    (terms) => ({ terms_code: terms.code }),
   );
-  const receipt = db.prepare("INSERT INTO receipts VALUES (?, ?, ?, ?, ?)");
-  const pos = [...world.pos].sort((a, b) => a.id.localeCompare(b.id));
-  for (const item of pos) {
-    po.run(item.id, item.vendor.id, item.orderedOn, item.buyer, item.warehouse, item.status);
-    for (const line of item.lines)
-      poLine.run(item.id, line.lineNo, line.sku, line.description, line.quantity, line.unitPrice);
-  }
-  for (const item of pos.flatMap((order) => order.receipts).sort((a, b) => a.id.localeCompare(b.id)))
-    receipt.run(item.id, item.po.id, item.lineNo, item.receivedOn, item.quantity);
-  const invoice = db.prepare("INSERT INTO invoices VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  const invoiceLine = db.prepare(
-    "INSERT INTO invoice_lines (invoice_id, line_no, line_type, po_line_no, sku, quantity, unit_price, amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "vendors",
+    "vendor_id, name, category, terms_code, status, remit_email, tax_id, since",
+    world.vendors,
+    (vendor) => ({ vendor_id: vendor.id, terms_code: vendor.terms, remit_email: vendor.email }),
   );
-  const approval = db.prepare(
-    "INSERT INTO invoice_approvals (invoice_id, level, approver, role, approved_on) VALUES (?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "purchase_orders",
+    "po_id, vendor_id, ordered_on, buyer, warehouse, status",
+    pos,
+    (po) => ({ po_id: po.id, vendor_id: po.vendor.id }),
   );
-  const invoices = [...world.invoices].sort((a, b) => a.id.localeCompare(b.id));
-  for (const item of invoices) {
-    invoice.run(
-      item.id,
-      item.vendor.id,
-      item.number,
-      item.po.id,
-      item.invoiceDate,
-      item.enteredOn,
-      item.terms,
-      invoiceSubtotal(item),
-      roundCents(invoiceTotal(item) - invoiceSubtotal(item)),
-      invoiceTotal(item),
-      item.status,
-      item.holdReason,
-    );
-    for (const line of item.lines)
-      invoiceLine.run(
-        item.id,
-        line.lineNo,
-        line.type,
-        line.poLineNo,
-        line.sku,
-        line.quantity,
-        line.unitPrice,
-        line.amount,
-      );
-  }
-  for (const item of invoices)
-    for (const entry of item.approvals)
-      approval.run(item.id, entry.level, entry.approver, entry.role, entry.approvedOn);
-  const payment = db.prepare("INSERT INTO payments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  for (const item of [...world.payments].sort((a, b) => a.id.localeCompare(b.id)))
-    payment.run(
-      item.id,
-      item.invoice.id,
-      item.invoice.vendor.id,
-      item.paidOn,
-      item.amount,
-      item.discountTaken,
-      item.method,
-      item.reference,
-      item.status,
-    );
+  insertDrafts(
+    db,
+    "po_lines",
+    "po_id, line_no, sku, description, quantity, unit_price",
+    pos.flatMap((po) => po.lines.map((line) => ({ ...line, poId: po.id }))),
+  );
+  insertDrafts(
+    db,
+    "receipts",
+    "receipt_id, po_id, line_no, received_on, quantity_received",
+    byId(pos.flatMap((po) => po.receipts)),
+    (receipt) => ({ receipt_id: receipt.id, po_id: receipt.po.id, quantity_received: receipt.quantity }),
+  );
+  insertDrafts(
+    db,
+    "invoices",
+    "invoice_id, vendor_id, vendor_invoice_no, po_id, invoice_date, entered_on, terms_code, subtotal, freight, total, status, hold_reason",
+    invoices,
+    (invoice) => ({
+      invoice_id: invoice.id,
+      vendor_id: invoice.vendor.id,
+      vendor_invoice_no: invoice.number,
+      po_id: invoice.po.id,
+      terms_code: invoice.terms,
+      subtotal: invoiceSubtotal(invoice),
+      freight: roundCents(invoiceTotal(invoice) - invoiceSubtotal(invoice)),
+      total: invoiceTotal(invoice),
+    }),
+  );
+  insertDrafts(
+    db,
+    "invoice_lines",
+    "invoice_id, line_no, line_type, po_line_no, sku, quantity, unit_price, amount",
+    invoices.flatMap((invoice) =>
+      invoice.lines.map((line) => ({ ...line, invoiceId: invoice.id, lineType: line.type })),
+    ),
+  );
+  insertDrafts(
+    db,
+    "invoice_approvals",
+    "invoice_id, level, approver, role, approved_on",
+    invoices.flatMap((invoice) =>
+      invoice.approvals.map((approval) => ({ ...approval, invoiceId: invoice.id })),
+    ),
+  );
+  insertDrafts(
+    db,
+    "payments",
+    "payment_id, invoice_id, vendor_id, paid_on, amount, discount_taken, method, reference, status",
+    byId(world.payments),
+    (payment) => ({
+      payment_id: payment.id,
+      invoice_id: payment.invoice.id,
+      vendor_id: payment.invoice.vendor.id,
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { addDays, defineIdFormat, roundCents } from "../../envs/index.js";
+import { addDays, defineIdFormat, roundCents, type IdFormat } from "../../envs/index.js";
 
 /**
  * The payables rules written once: id formats, payment terms, and the AP policy's numbers. The generator
@@ -6,41 +6,16 @@ import { addDays, defineIdFormat, roundCents } from "../../envs/index.js";
  * them, and use these values only where the document states them verbatim.
  */
 
-export const vendorId = defineIdFormat({
-  field: "vendor_id",
-  entity: "vendor",
-  prefix: "V-",
-  digits: 4,
-  listTool: "list_vendors",
-});
-export const poId = defineIdFormat({
-  field: "po_id",
-  entity: "purchase order",
-  prefix: "PO-",
-  digits: 5,
-  listTool: "list_purchase_orders",
-});
-export const invoiceId = defineIdFormat({
-  field: "invoice_id",
-  entity: "invoice",
-  prefix: "AP-",
-  digits: 5,
-  listTool: "list_invoices",
-});
-export const receiptId = defineIdFormat({
-  field: "receipt_id",
-  entity: "receipt",
-  prefix: "GR-",
-  digits: 5,
-  listTool: "list_receipts",
-});
-export const paymentId = defineIdFormat({
-  field: "payment_id",
-  entity: "payment",
-  prefix: "PAY-",
-  digits: 5,
-  listTool: "list_payments",
-});
+/** A ledger id: a prefix and a zero-padded number, listed by `listTool`. */
+function ledgerId(field: string, entity: string, prefix: string, digits: number, listTool: string): IdFormat {
+  return defineIdFormat({ field, entity, prefix, digits, listTool });
+}
+
+export const vendorId = ledgerId("vendor_id", "vendor", "V-", 4, "list_vendors");
+export const poId = ledgerId("po_id", "purchase order", "PO-", 5, "list_purchase_orders");
+export const invoiceId = ledgerId("invoice_id", "invoice", "AP-", 5, "list_invoices");
+export const receiptId = ledgerId("receipt_id", "receipt", "GR-", 5, "list_receipts");
+export const paymentId = ledgerId("payment_id", "payment", "PAY-", 5, "list_payments");
 
 export interface PaymentTerms {
   code: string;
@@ -67,7 +42,7 @@ export const PAYMENT_TERMS: readonly PaymentTerms[] = [
   terms("1.5-15-NET45", "1.5% 15 days, net 45", 1.5, 15, 45),
 ];
 
-export const TERMS_BY_CODE = new Map(PAYMENT_TERMS.map((terms) => [terms.code, terms]));
+const TERMS_BY_CODE = new Map(PAYMENT_TERMS.map((terms) => [terms.code, terms]));
 
 export function termsOf(code: string): PaymentTerms {
   const terms = TERMS_BY_CODE.get(code);

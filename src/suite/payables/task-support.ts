@@ -188,10 +188,14 @@ export function checkAnswerCountOf(answer: string, expected: number): Check {
   );
 }
 
-/** Near-misses from `[id, description, variant]` rows over a task's cells builder. */
-export function nearMisses<Variant>(
-  cells: (variant: Variant) => string[],
-  rows: ReadonlyArray<[string, string, Variant]>,
+/** The near-misses of a task whose cells builder takes the id of the mistake to make: one per id, in order. */
+export function nearMisses<Miss extends string>(
+  cells: (miss?: Miss) => string[],
+  descriptions: Record<Miss, string>,
 ): NearMiss[] {
-  return rows.map(([id, description, variant]) => ({ id, description, cells: cells(variant) }));
+  return (Object.entries(descriptions) as Array<[Miss, string]>).map(([id, description]) => ({
+    id,
+    description,
+    cells: cells(id),
+  }));
 }

@@ -3,6 +3,7 @@ import type { SeededRandom } from "../../core/index.js";
 import {
   addDays,
   daysBetween,
+  earlierDate,
   randomAmount,
   roundCents,
   slug,
@@ -126,6 +127,7 @@ export interface Payment {
 
 export interface World {
   today: string;
+  random: SeededRandom;
   vendors: Vendor[];
   pos: PurchaseOrder[];
   invoices: Invoice[];
@@ -176,17 +178,32 @@ export function lastFridayOnOrBefore(date: string): string {
   return addDays(date, -((weekdayIndex(date) + 3) % 7));
 }
 
-export function formatInvoiceNumber(vendor: Vendor, n: number): string {
-  switch (vendor.numberStyle) {
-    case 0:
-      return `INV-${n}`;
-    case 1:
-      return String(n);
-    case 2:
-      return `${vendor.prefix}${n}`;
-    default:
-      return `25-${String(n % 10_000).padStart(4, "0")}`;
-  }
+/** How vendors number their invoices, by `Vendor.numberStyle`. */
+const INVOICE_NUMBER_STYLES: ReadonlyArray<(vendor: Vendor, n: number) => string> = [
+  (_vendor, n) => `INV-${n}`,
+  (_vendor, n) => String(n),
+  (vendor, n) => `${vendor.prefix}${n}`,
+  (_vendor, n) => `25-${String(n % 10_000).padStart(4, "0")}`,
+];
+
+/** A vendor's catalog: some of its category's products, under SKUs unique across vendors, with list prices. */
+function createCatalog(random: SeededRandom, category: VendorCategory, skus: Set<string>): CatalogItem[] {
+  const goods = category === "inventory" || category === "packaging";
+  const descriptions = random.shuffle(PRODUCT_WORDS[category]).slice(0, goods ? random.int(5, 8) : 2);
+  return descriptions.map((description) => {
+    const stem = description
+      .slice(0, 3)
+      .toUpperCase()
+      .replace(/[^A-Z]/g, "X");
+    let sku = `${stem}-${random.int(1000, 9999)}`;
+    while (skus.has(sku)) sku = `${stem}-${random.int(1000, 9999)}`;
+    skus.add(sku);
+    return {
+      sku,
+      description,
+      price: goods ? randomAmount(random, 2, 380) : randomAmount(random, 400, 4500),
+    };
+  });
 }
 
 export function createVendors(random: SeededRandom, faker: Faker, count: number, today: string): Vendor[] {
@@ -206,21 +223,7 @@ export function createVendors(random: SeededRandom, faker: Faker, count: number,
       PAYMENT_TERMS.map((item) => item.code),
       [0.3, 0.15, 0.1, 0.25, 0.1, 0.1],
     );
-    const catalog: CatalogItem[] = [];
-    const words = PRODUCT_WORDS[category];
-    const goods = category === "inventory" || category === "packaging";
-    for (const description of random.shuffle(words).slice(0, goods ? random.int(5, 8) : 2)) {
-      let sku = "";
-      do
-        sku = `${description
-          .slice(0, 3)
-          .toUpperCase()
-          .replace(/[^A-Z]/g, "X")}-${random.int(1000, 9999)}`;
-      while (skus.has(sku));
-      skus.add(sku);
-      const price = goods ? randomAmount(random, 2, 380) : randomAmount(random, 400, 4500);
-      catalog.push({ sku, description, price });
-    }
+    const catalog = createCatalog(random, category, skus);
     vendors.push({
       id: "",
       name,
@@ -245,7 +248,8 @@ export interface PoSpec {
   lines: Array<{ item: CatalogItem; quantity: number; unitPrice?: number }>;
 }
 
-export function createPo(world: World, spec: PoSpec, random: SeededRandom): PurchaseOrder {
+export function createPo(world: World, spec: PoSpec): PurchaseOrder {
+  const { random } = world;
   const po: PurchaseOrder = {
     id: "",
     vendor: spec.vendor,
@@ -277,9 +281,6 @@ export function receivedQuantity(po: PurchaseOrder, lineNo: number): number {
 export function invoiceSubtotal(invoice: Invoice): number {
   return sumCents(invoice.lines.filter((line) => line.type === "merchandise").map((line) => line.amount));
 }
-export function invoiceFreight(invoice: Invoice): number {
-  return sumCents(invoice.lines.filter((line) => line.type === "freight").map((line) => line.amount));
-}
 export function invoiceTotal(invoice: Invoice): number {
   return sumCents(invoice.lines.map((line) => line.amount));
 }
@@ -300,7 +301,7 @@ export interface InvoiceSpec {
   holdReason?: string | null;
 }
 
-export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRandom): Invoice {
+export function createInvoice(world: World, spec: InvoiceSpec): Invoice {
   const { po } = spec;
   const vendor = spec.vendor ?? po.vendor;
   const billed =
@@ -336,8 +337,8 @@ export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRan
     });
   let number = spec.number;
   if (number === undefined) {
-    vendor.nextNumber += random.int(1, 40);
-    number = formatInvoiceNumber(vendor, vendor.nextNumber);
+    vendor.nextNumber += world.random.int(1, 40);
+    number = INVOICE_NUMBER_STYLES[vendor.numberStyle]!(vendor, vendor.nextNumber);
   }
   const invoice: Invoice = {
     id: "",
@@ -358,9 +359,10 @@ export function createInvoice(world: World, spec: InvoiceSpec, random: SeededRan
 }
 
 /** Level-1 approval, and level 2 when the policy needs it (done right). */
-export function approveProperly(invoice: Invoice, random: SeededRandom, today: string): void {
+export function approveProperly(world: World, invoice: Invoice): void {
+  const { random, today } = world;
   const first = random.chance(0.85) ? random.pick(CLERKS) : random.pick(CONTROLLERS);
-  const firstOn = minDate(addDays(invoice.enteredOn, random.int(0, 2)), today);
+  const firstOn = earlierDate(addDays(invoice.enteredOn, random.int(0, 2)), today);
   invoice.approvals = [{ level: 1, approver: first.name, role: first.role, approvedOn: firstOn }];
   const total = invoiceTotal(invoice);
   const needsSecond = total > SECOND_APPROVAL_THRESHOLDS[invoice.vendor.category];
@@ -375,23 +377,14 @@ export function approveProperly(invoice: Invoice, random: SeededRandom, today: s
       level: 2,
       approver: second.name,
       role: second.role,
-      approvedOn: minDate(addDays(firstOn, random.int(0, 3)), today),
+      approvedOn: earlierDate(addDays(firstOn, random.int(0, 3)), today),
     });
   }
 }
 
-export function minDate(a: string, b: string): string {
-  return a < b ? a : b;
-}
-
 /** Pays an invoice in full on a payment run (taking the discount when paid by the deadline). */
-export function pay(
-  world: World,
-  invoice: Invoice,
-  paidOn: string,
-  random: SeededRandom,
-  amount?: number,
-): Payment {
+export function pay(world: World, invoice: Invoice, paidOn: string, amount?: number): Payment {
+  const { random } = world;
   const terms = termsOf(invoice.terms);
   const deadline = discountDeadline(invoice.invoiceDate, terms);
   const full = amount === undefined;
@@ -419,7 +412,8 @@ export function pay(
 }
 
 /** The pay run an invoice would normally be paid on: by the discount deadline when taken, else by the due date. */
-export function plannedPayRun(invoice: Invoice, random: SeededRandom): string | null {
+export function plannedPayRun(world: World, invoice: Invoice): string | null {
+  const { random } = world;
   const terms = termsOf(invoice.terms);
   const deadline = discountDeadline(invoice.invoiceDate, terms);
   const earliest = addDays(invoice.enteredOn, 2);

@@ -13,11 +13,12 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { CREW_DUTY_PATH, CREW_LIMITS } from "../documents.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY, TODAY_TEXT, TOMORROW, minutesOf } from "./shared.js";
+import { TODAY, TODAY_TEXT, TOMORROW, minutesOf, ORACLE_OPTIONS } from "./shared.js";
 
 export const ROSTER_CHECKLIST_PATH = "memos/roster-publication-checklist.md";
 const CHECKS = ["status", "qualification", "duty", "rest"] as const;
@@ -160,41 +161,37 @@ function prepare(context: GenerateContext): void {
   );
   const byRole = (role: string): string[] =>
     [...rotations.keys()].filter((id) => rotations.get(id)?.[0]?.role === role).sort();
-  // A captain not qualified on the rotation's type, free today and tomorrow.
-  const captains = random.shuffle(byRole("captain"));
-  const swapped = captains[0];
-  if (swapped) {
-    const type = rotations.get(swapped)?.[0]?.type_code ?? "";
-    const stand = crew.find(
-      (member) =>
-        member.role === "captain" &&
-        member.status === "active" &&
-        !busy.has(member.crew_id) &&
-        !member.qualifications.split(",").includes(type),
+  /** A random rostered `role` member's rotation tomorrow, given to the first free crew member that `fits` its type. */
+  const standIn = (
+    role: string,
+    fits: (member: (typeof crew)[number], type: string) => boolean,
+  ): string | undefined => {
+    const rostered = random.shuffle(byRole(role))[0];
+    if (!rostered) return undefined;
+    const type = rotations.get(rostered)?.[0]?.type_code ?? "";
+    const member = crew.find(
+      (candidate) => candidate.role === role && !busy.has(candidate.crew_id) && fits(candidate, type),
     );
-    if (stand) {
-      reassign(db, stand.crew_id, swapped, TOMORROW);
-      busy.add(stand.crew_id);
-      planted.add(stand.crew_id);
-    }
+    if (member) reassign(db, member.crew_id, rostered, TOMORROW);
+    return member?.crew_id;
+  };
+  const qualifiedOn = (member: (typeof crew)[number], type: string): boolean =>
+    member.qualifications.split(",").includes(type);
+  // A captain not qualified on the rotation's type, free today and tomorrow.
+  const captain = standIn(
+    "captain",
+    (member, type) => member.status === "active" && !qualifiedOn(member, type),
+  );
+  if (captain) {
+    busy.add(captain);
+    planted.add(captain);
   }
   // A reserve first officer qualified on the type, called out in place of the rostered one.
-  const officers = random.shuffle(byRole("first_officer"));
-  const replaced = officers[0];
-  if (replaced) {
-    const type = rotations.get(replaced)?.[0]?.type_code ?? "";
-    const reserve = crew.find(
-      (member) =>
-        member.role === "first_officer" &&
-        member.status === "reserve" &&
-        !busy.has(member.crew_id) &&
-        member.qualifications.split(",").includes(type),
-    );
-    if (reserve) {
-      reassign(db, reserve.crew_id, replaced, TOMORROW);
-      planted.add(reserve.crew_id);
-    }
-  }
+  const officer = standIn(
+    "first_officer",
+    (member, type) => member.status === "reserve" && qualifiedOn(member, type),
+  );
+  if (officer) planted.add(officer);
   // A cabin crew member rostered tomorrow who has since gone on leave.
   const cabin = random.shuffle(byRole("cabin"))[0];
   if (cabin) {
@@ -367,21 +364,15 @@ export const crewRosterCheckTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "ignores-qualification",
-      description: "Checks status and duty time but never compares qualifications with the aircraft type.",
-      cells: cells({ noQualification: true }),
-    },
-    {
-      id: "reserve-fails-status",
-      description: "Treats reserve crew called out onto a flight as a status failure.",
-      cells: cells({ reserveFails: true }),
-    },
-    {
-      id: "ignores-status",
-      description: "Never looks at crew status, so a crew member on leave passes.",
-      cells: cells({ noStatus: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "ignores-qualification": [
+      { noQualification: true },
+      "Checks status and duty time but never compares qualifications with the aircraft type.",
+    ],
+    "reserve-fails-status": [
+      { reserveFails: true },
+      "Treats reserve crew called out onto a flight as a status failure.",
+    ],
+    "ignores-status": [{ noStatus: true }, "Never looks at crew status, so a crew member on leave passes."],
+  }),
 });

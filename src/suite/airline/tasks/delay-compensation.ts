@@ -9,6 +9,7 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { COMPENSATION_POLICY_PATH, parseCompensationPolicy } from "../documents.js";
 import { airlineDomain } from "../domain.js";
@@ -21,6 +22,7 @@ import {
   flightNumberKey,
   flightsOn,
   weatherListed,
+  ORACLE_OPTIONS,
 } from "./shared.js";
 
 interface Owed {
@@ -163,31 +165,17 @@ export const delayCompensationTask = defineTask({
   tools: ["list_routes", "list_flights", "get_flight", "get_flight_status", "list_bookings"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "departure-delay",
-      description: "Measures the departure delay instead of the arrival delay.",
-      cells: cells({ useDeparture: true }),
-    },
-    {
-      id: "ignores-weather-export",
-      description: "Pays reactionary delays the weather export shows were weather-caused.",
-      cells: cells({ ignoreWeatherExport: true }),
-    },
-    {
-      id: "strict-threshold",
-      description: "Pays only delays strictly above the threshold.",
-      cells: cells({ strictThreshold: true }),
-    },
-    {
-      id: "trusts-silent-failures",
-      description: "Does not notice ops-feed answers that carry an error status and takes them as no delay.",
-      cells: cells({ trustFeed: true }),
-    },
-    {
-      id: "counts-no-shows",
-      description: "Pays no-show passengers too.",
-      cells: cells({ countAllBookings: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "departure-delay": [{ useDeparture: true }, "Measures the departure delay instead of the arrival delay."],
+    "ignores-weather-export": [
+      { ignoreWeatherExport: true },
+      "Pays reactionary delays the weather export shows were weather-caused.",
+    ],
+    "strict-threshold": [{ strictThreshold: true }, "Pays only delays strictly above the threshold."],
+    "trusts-silent-failures": [
+      { trustFeed: true },
+      "Does not notice ops-feed answers that carry an error status and takes them as no delay.",
+    ],
+    "counts-no-shows": [{ countAllBookings: true }, "Pays no-show passengers too."],
+  }),
 });

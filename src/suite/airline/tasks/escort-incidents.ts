@@ -13,6 +13,7 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { CONNECTION_STANDARDS_PATH, parseConnectionStandards } from "../documents.js";
 import { airlineDomain } from "../domain.js";
@@ -23,7 +24,7 @@ import {
   type ConnectionOptions,
 } from "./missed-connections.js";
 import { PYTHON_IS_MINOR } from "./python.js";
-import { TODAY_TEXT, YESTERDAY, isUnaccompaniedMinor, minutesOf } from "./shared.js";
+import { TODAY_TEXT, YESTERDAY, isUnaccompaniedMinor, minutesOf, ORACLE_OPTIONS } from "./shared.js";
 import { drawPnr, stampOf } from "../generate.js";
 import { nextBookingId } from "../tools.js";
 import { HUB_MCT, UM_MCT } from "../reference.js";
@@ -238,28 +239,22 @@ export const escortIncidentsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "all-passenger-minimum",
-      description: "Uses the all-passengers minimum connection time instead of the UMNR minimum.",
-      cells: cells({ allPassengerMinimum: true }),
-    },
-    {
-      id: "naive-minor-match",
-      description:
-        "Takes every note mentioning UM, a minor or a child as the UMNR service, declined ones included.",
-      cells: cells({ naiveMinorMatch: true }),
-    },
-    {
-      id: "trusts-silent-failures",
-      description: "Takes ops-feed error bodies as missing data and skips those connections.",
-      cells: cells({ trustFeed: true }),
-    },
-    {
-      id: "skips-missed-connections",
-      description:
-        "Reports only minors between the two minimums, taking those below the all-passengers minimum as missed connections rather than escort incidents.",
-      cells: cells({ skipsMissed: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "all-passenger-minimum": [
+      { allPassengerMinimum: true },
+      "Uses the all-passengers minimum connection time instead of the UMNR minimum.",
+    ],
+    "naive-minor-match": [
+      { naiveMinorMatch: true },
+      "Takes every note mentioning UM, a minor or a child as the UMNR service, declined ones included.",
+    ],
+    "trusts-silent-failures": [
+      { trustFeed: true },
+      "Takes ops-feed error bodies as missing data and skips those connections.",
+    ],
+    "skips-missed-connections": [
+      { skipsMissed: true },
+      "Reports only minors between the two minimums, taking those below the all-passengers minimum as missed connections rather than escort incidents.",
+    ],
+  }),
 });

@@ -14,10 +14,11 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY, TODAY_TEXT } from "./shared.js";
+import { TODAY, TODAY_TEXT, ORACLE_OPTIONS } from "./shared.js";
 
 /** How an email's body reads as an aircraft status taking effect now (null: nothing changes now). */
 const READINGS: Array<{ pattern: RegExp; status: string | null }> = [
@@ -252,21 +253,18 @@ export const fleetStatusEmailsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "planned-check-now",
-      description: "Puts an aircraft into maintenance now for a check that is only planned for next week.",
-      cells: cells({ plannedNow: true }),
-    },
-    {
-      id: "misses-correction",
-      description: "Does not read the correction to an AOG report and leaves that aircraft grounded.",
-      cells: cells({ missesCorrection: true }),
-    },
-    {
-      id: "engineering-only",
-      description: "Reads only engineering's emails and misses the ops-control AOG email.",
-      cells: cells({ engineeringOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "planned-check-now": [
+      { plannedNow: true },
+      "Puts an aircraft into maintenance now for a check that is only planned for next week.",
+    ],
+    "misses-correction": [
+      { missesCorrection: true },
+      "Does not read the correction to an AOG report and leaves that aircraft grounded.",
+    ],
+    "engineering-only": [
+      { engineeringOnly: true },
+      "Reads only engineering's emails and misses the ops-control AOG email.",
+    ],
+  }),
 });

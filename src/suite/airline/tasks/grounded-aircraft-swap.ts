@@ -9,11 +9,12 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
 import type { FlightRecord } from "../schema.js";
-import { TODAY, TODAY_TEXT, minutesOf } from "./shared.js";
+import { TODAY, TODAY_TEXT, minutesOf, ORACLE_OPTIONS } from "./shared.js";
 
 /** The ops-control AOG email: the tail it grounds and the turnaround it asks to keep around swapped flights. */
 export function aogEmail(state: StateView): { tail: string; turnaround: number } {
@@ -169,26 +170,13 @@ export const groundedAircraftSwapTask = defineTask({
   ],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "uses-maintenance-aircraft",
-      description: "Takes aircraft that are in maintenance.",
-      cells: cells({ anyStatus: true }),
-    },
-    {
-      id: "today-only",
-      description: "Moves only today's flights and forgets tomorrow's.",
-      cells: cells({ todayOnly: true }),
-    },
-    {
-      id: "not-grounded",
-      description: "Moves the flights but never marks the aircraft grounded.",
-      cells: cells({ skipGrounding: true }),
-    },
-    {
-      id: "ignores-turnaround",
-      description: "Takes the lowest active tail without checking that it is free.",
-      cells: cells({ ignoreOverlap: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "uses-maintenance-aircraft": [{ anyStatus: true }, "Takes aircraft that are in maintenance."],
+    "today-only": [{ todayOnly: true }, "Moves only today's flights and forgets tomorrow's."],
+    "not-grounded": [{ skipGrounding: true }, "Moves the flights but never marks the aircraft grounded."],
+    "ignores-turnaround": [
+      { ignoreOverlap: true },
+      "Takes the lowest active tail without checking that it is free.",
+    ],
+  }),
 });

@@ -8,11 +8,12 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { CONNECTION_STANDARDS_PATH, parseConnectionStandards } from "../documents.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY_TEXT, YESTERDAY, minutesOf } from "./shared.js";
+import { TODAY_TEXT, YESTERDAY, minutesOf, ORACLE_OPTIONS } from "./shared.js";
 
 export interface Connection {
   pnr: string;
@@ -133,26 +134,16 @@ export const missedConnectionsTask = defineTask({
   tools: ["list_flights", "get_flight", "get_flight_status", "list_bookings"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "scheduled-times",
-      description: "Judges connections by the scheduled times.",
-      cells: cells({ scheduledTimes: true }),
-    },
-    {
-      id: "ignores-minimum",
-      description: "Counts only connections where the onward flight left before the inbound landed.",
-      cells: cells({ ignoreMinimum: true }),
-    },
-    {
-      id: "trusts-silent-failures",
-      description: "Takes ops-feed error bodies as missing data and skips those flights.",
-      cells: cells({ trustFeed: true }),
-    },
-    {
-      id: "no-show-signal",
-      description: "Takes onward no-shows as the misconnections.",
-      cells: cells({ noShowSignal: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "scheduled-times": [{ scheduledTimes: true }, "Judges connections by the scheduled times."],
+    "ignores-minimum": [
+      { ignoreMinimum: true },
+      "Counts only connections where the onward flight left before the inbound landed.",
+    ],
+    "trusts-silent-failures": [
+      { trustFeed: true },
+      "Takes ops-feed error bodies as missing data and skips those flights.",
+    ],
+    "no-show-signal": [{ noShowSignal: true }, "Takes onward no-shows as the misconnections."],
+  }),
 });

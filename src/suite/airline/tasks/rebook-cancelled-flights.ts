@@ -9,12 +9,13 @@ import {
   getRow,
   type Check,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { airlineDomain } from "../domain.js";
 import { seatsBooked } from "../tools.js";
 import { AIRLINE_HELPERS, PYTHON_IS_MINOR } from "./python.js";
 import type { BookingRecord, FlightRecord } from "../schema.js";
-import { TODAY, TODAY_TEXT, TOMORROW, isUnaccompaniedMinor } from "./shared.js";
+import { TODAY, TODAY_TEXT, TOMORROW, isUnaccompaniedMinor, ORACLE_OPTIONS } from "./shared.js";
 
 const TIER_RANK: Record<string, number> = { platinum: 0, gold: 1, silver: 2, blue: 3 };
 
@@ -215,27 +216,19 @@ export const rebookCancelledFlightsTask = defineTask({
   ],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "booking-order-only",
-      description: "Rebooks first come, first served, ignoring the priority memo.",
-      cells: cells({ bookingOrderOnly: true }),
-    },
-    {
-      id: "no-minor-priority",
-      description: "Forgets that unaccompanied minors go first.",
-      cells: cells({ noMinorPriority: true }),
-    },
-    {
-      id: "no-connection-priority",
-      description: "Does not look up onward connections on the PNR.",
-      cells: cells({ noConnectionPriority: true }),
-    },
-    {
-      id: "naive-minor-match",
-      description:
-        "Treats every note mentioning UM or a minor as an unaccompanied minor, declined services included.",
-      cells: cells({ naiveMinorMatch: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "booking-order-only": [
+      { bookingOrderOnly: true },
+      "Rebooks first come, first served, ignoring the priority memo.",
+    ],
+    "no-minor-priority": [{ noMinorPriority: true }, "Forgets that unaccompanied minors go first."],
+    "no-connection-priority": [
+      { noConnectionPriority: true },
+      "Does not look up onward connections on the PNR.",
+    ],
+    "naive-minor-match": [
+      { naiveMinorMatch: true },
+      "Treats every note mentioning UM or a minor as an unaccompanied minor, declined services included.",
+    ],
+  }),
 });

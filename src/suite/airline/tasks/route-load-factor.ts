@@ -7,11 +7,12 @@ import {
   parseAnswerJson,
   type Check,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { NETWORK_MEMO_PATH, parseLoadFactorThreshold } from "../documents.js";
 import { airlineDomain } from "../domain.js";
 import { AIRLINE_HELPERS } from "./python.js";
-import { TODAY, TODAY_TEXT, YESTERDAY, answerNumber } from "./shared.js";
+import { TODAY, TODAY_TEXT, YESTERDAY, answerNumber, ORACLE_OPTIONS } from "./shared.js";
 
 const MONTH_START = `${TODAY.slice(0, 8)}01`;
 
@@ -120,21 +121,12 @@ export const routeLoadFactorTask = defineTask({
   tools: ["list_routes", "list_aircraft", "get_aircraft", "list_flights", "get_flight"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "first-page-only",
-      description: "Reads only the first page of the schedule.",
-      cells: cells({ firstPageOnly: true }),
-    },
-    {
-      id: "counts-cancelled-seats",
-      description: "Counts the seats of cancelled flights as flown (with no passengers).",
-      cells: cells({ countCancelled: true }),
-    },
-    {
-      id: "no-retry",
-      description: "Does not retry the schedule listing's 503 and stops there.",
-      cells: cells({ noRetry: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, ORACLE_OPTIONS, {
+    "first-page-only": [{ firstPageOnly: true }, "Reads only the first page of the schedule."],
+    "counts-cancelled-seats": [
+      { countCancelled: true },
+      "Counts the seats of cancelled flights as flown (with no passengers).",
+    ],
+    "no-retry": [{ noRetry: true }, "Does not retry the schedule listing's 503 and stops there."],
+  }),
 });

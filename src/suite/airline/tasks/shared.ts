@@ -15,6 +15,8 @@ import type { FlightRecord } from "../schema.js";
 export const TODAY = REFERENCE_DATE;
 export const YESTERDAY = addDays(REFERENCE_DATE, -1);
 export const TOMORROW = addDays(REFERENCE_DATE, 1);
+/** The options of every oracle's cells (all defaults); each near-miss flips one of them. */
+export const ORACLE_OPTIONS = {};
 /** How instructions name today, the same at every scale. */
 export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 

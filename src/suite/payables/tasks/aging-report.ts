@@ -60,20 +60,20 @@ function verify(context: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  ignorePayments?: boolean;
-  approvedOnly?: boolean;
-  ignoreContracts?: boolean;
-  byInvoiceDate?: boolean;
-}
+const MISSES = {
+  "ignores-partial-payments": "Ages the full invoice total, ignoring partial payments already made.",
+  "approved-only": "Leaves out invoices pending approval and on hold, which are still owed.",
+  "ignores-contract-terms": "Computes due dates from the vendor master terms where a contract governs.",
+  "ages-from-invoice-date": "Counts days from the invoice date instead of the due date.",
+};
 
-function cells(variant: Variant): string[] {
+function cells(miss?: keyof typeof MISSES): string[] {
   return [
     PYTHON_PRELUDE,
     String.raw`
 policy = read_text("policies/ap-policy.md")
-vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
-statuses = ${variant.approvedOnly ? '["approved"]' : '["pending_approval", "approved", "on_hold"]'}
+vendors, governing_of = governing_terms(${miss === "ignores-contract-terms" ? "False" : "True"})
+statuses = ${miss === "approved-only" ? '["approved"]' : '["pending_approval", "approved", "on_hold"]'}
 open_invoices = invoices_in(statuses)
 payments = fetch_all("list_payments", "payments")
 print(len(open_invoices), "open invoices,", len(payments), "payments")
@@ -97,8 +97,8 @@ def bucket(days_past_due):
 
 aging = {name: 0.0 for name in ["current", "1-30", "31-60", "61-90", "over_90"]}
 for invoice in open_invoices:
-    due = plus_days(invoice["invoice_date"], ${variant.byInvoiceDate ? "0" : 'governing_of(invoice["vendor_id"])["net_days"]'})
-    balance = invoice["total"] - ${variant.ignorePayments ? "0" : 'settled.get(invoice["invoice_id"], 0)'}
+    due = plus_days(invoice["invoice_date"], ${miss === "ages-from-invoice-date" ? "0" : 'governing_of(invoice["vendor_id"])["net_days"]'})
+    balance = invoice["total"] - ${miss === "ignores-partial-payments" ? "0" : 'settled.get(invoice["invoice_id"], 0)'}
     aging[bucket(days(due, TODAY))] += balance
 print(json.dumps({name: round(total, 2) for name, total in aging.items()}))
 `,
@@ -121,27 +121,6 @@ export const agingReportTask = defineTask({
     "list_payment_terms",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "ignores-partial-payments",
-      "Ages the full invoice total, ignoring partial payments already made.",
-      { ignorePayments: true },
-    ],
-    [
-      "approved-only",
-      "Leaves out invoices pending approval and on hold, which are still owed.",
-      { approvedOnly: true },
-    ],
-    [
-      "ignores-contract-terms",
-      "Computes due dates from the vendor master terms where a contract governs.",
-      { ignoreContracts: true },
-    ],
-    [
-      "ages-from-invoice-date",
-      "Counts days from the invoice date instead of the due date.",
-      { byInvoiceDate: true },
-    ],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

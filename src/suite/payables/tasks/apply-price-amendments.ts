@@ -60,14 +60,17 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  ignoreReceipts?: boolean;
-  bySkuAcrossVendors?: boolean;
-}
+const MISSES = {
+  "reprices-received-lines":
+    "Reprices every line of a revised SKU on open orders, including lines already (partly) received.",
+  "sku-across-vendors":
+    "Finds lines by SKU alone and reprices another vendor's order for the same part number.",
+};
 
-function cells(variant: Variant): string[] {
-  const findLines = variant.bySkuAcrossVendors
-    ? String.raw`
+function cells(miss?: keyof typeof MISSES): string[] {
+  const findLines =
+    miss === "sku-across-vendors"
+      ? String.raw`
 targets = []
 for vendor_id, prices in amendments:
     for sku, price in prices.items():
@@ -76,7 +79,7 @@ for vendor_id, prices in amendments:
             if received == 0 and line["unit_price"] != price:
                 targets.append((line["po_id"], line["line_no"], price))
 `
-    : String.raw`
+      : String.raw`
 targets = []
 for vendor_id, prices in amendments:
     for order in fetch_all("list_purchase_orders", "purchase_orders", vendor_id=vendor_id, status="open"):
@@ -84,7 +87,7 @@ for vendor_id, prices in amendments:
         received = received_by_line(detail)
         for line in detail["lines"]:
             price = prices.get(line["sku"])
-            if price is not None and ${variant.ignoreReceipts ? "True" : 'received.get(line["line_no"], 0) == 0'} and line["unit_price"] != price:
+            if price is not None and ${miss === "reprices-received-lines" ? "True" : 'received.get(line["line_no"], 0) == 0'} and line["unit_price"] != price:
                 targets.append((order["po_id"], line["line_no"], price))
 `;
   return [
@@ -123,17 +126,6 @@ export const applyPriceAmendmentsTask = defineTask({
     "update_po_line_price",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "reprices-received-lines",
-      "Reprices every line of a revised SKU on open orders, including lines already (partly) received.",
-      { ignoreReceipts: true },
-    ],
-    [
-      "sku-across-vendors",
-      "Finds lines by SKU alone and reprices another vendor's order for the same part number.",
-      { bySkuAcrossVendors: true },
-    ],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

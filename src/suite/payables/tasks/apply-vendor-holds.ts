@@ -59,12 +59,12 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  ignoreReleases?: boolean;
-  approvedOnly?: boolean;
-}
+const MISSES = {
+  "ignores-releases": "Applies every hold memo but not the memos that lift holds.",
+  "approved-only": "Holds only approved invoices, leaving those pending approval payable later.",
+};
 
-function cells(variant: Variant): string[] {
+function cells(miss?: keyof typeof MISSES): string[] {
   return [
     PYTHON_PRELUDE,
     String.raw`
@@ -75,7 +75,7 @@ for path in workspace_files("memos/"):
     if title == "# Vendor payment holds":
         for name, reason in re.findall(r"^- (.+?): (.+)$", text, re.M):
             held[name] = reason
-    elif title == "# Payment hold released" and ${variant.ignoreReleases ? "False" : "True"}:
+    elif title == "# Payment hold released" and ${miss === "ignores-releases" ? "False" : "True"}:
         for name in list(held):
             if "payment hold on " + name + " is lifted" in text:
                 del held[name]
@@ -83,7 +83,7 @@ vendors = {vendor["name"]: vendor["vendor_id"] for vendor in fetch_all("list_ven
 print(sorted(held))
 `,
     String.raw`
-holdable = ${variant.approvedOnly ? '("approved",)' : '("pending_approval", "approved")'}
+holdable = ${miss === "approved-only" ? '("approved",)' : '("pending_approval", "approved")'}
 count = 0
 for name in sorted(held):
     for invoice in fetch_all("list_invoices", "invoices", vendor_id=vendors[name]):
@@ -110,17 +110,6 @@ export const applyVendorHoldsTask = defineTask({
     "release_invoice_hold",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "ignores-releases",
-      "Applies every hold memo but not the memos that lift holds.",
-      { ignoreReleases: true },
-    ],
-    [
-      "approved-only",
-      "Holds only approved invoices, leaving those pending approval payable later.",
-      { approvedOnly: true },
-    ],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

@@ -51,16 +51,17 @@ function verify(context: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  ignoreContracts?: boolean;
-  deadlineExclusive?: boolean;
-}
+const MISSES = {
+  "ignores-contract-terms":
+    "Judges the discount by the vendor master terms where the vendor contract has none.",
+  "deadline-day-late": "Treats a payment released on the deadline day itself as late.",
+};
 
-function cells(variant: Variant): string[] {
+function cells(miss?: keyof typeof MISSES): string[] {
   return [
     PYTHON_PRELUDE,
     String.raw`
-vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
+vendors, governing_of = governing_terms(${miss === "ignores-contract-terms" ? "False" : "True"})
 by_email = {}
 for vendor in vendors.values():
     by_email.setdefault(vendor["remit_email"], []).append(vendor)
@@ -86,7 +87,7 @@ for sender, reference, number in emails:
     allowed = False
     if governing["discount_percent"] > 0:
         deadline = plus_days(invoice["invoice_date"], governing["discount_days"])
-        allowed = payment["paid_on"] ${variant.deadlineExclusive ? "<" : "<="} deadline
+        allowed = payment["paid_on"] ${miss === "deadline-day-late" ? "<" : "<="} deadline
     owed[number] = 0 if allowed else payment["discount_taken"]
 print(json.dumps(owed))
 `,
@@ -109,17 +110,6 @@ export const discountDisputesTask = defineTask({
     "list_payment_terms",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "ignores-contract-terms",
-      "Judges the discount by the vendor master terms where the vendor contract has none.",
-      { ignoreContracts: true },
-    ],
-    [
-      "deadline-day-late",
-      "Treats a payment released on the deadline day itself as late.",
-      { deadlineExclusive: true },
-    ],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

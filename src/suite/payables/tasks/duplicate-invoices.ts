@@ -57,14 +57,14 @@ function verify(context: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  exactNumbers?: boolean;
-  ignoreTotal?: boolean;
-  vendorById?: boolean;
-  includeVoid?: boolean;
-}
+const MISSES = {
+  "exact-numbers-only": "Compares vendor invoice numbers as typed, without the policy's normalisation.",
+  "ignores-total": "Treats a corrected invoice (same number, different total) as a duplicate.",
+  "vendor-by-record": "Groups by vendor id, missing the vendor entered twice under another record.",
+  "includes-void": "Reports a duplicate that was already voided.",
+};
 
-function cells(variant: Variant): string[] {
+function cells(miss?: keyof typeof MISSES): string[] {
   return [
     PYTHON_PRELUDE,
     String.raw`
@@ -72,15 +72,15 @@ policy = read_text("policies/ap-policy.md")
 vendors = fetch_all("list_vendors", "vendors")
 tax_id = {}
 for vendor in vendors:
-    tax_id[vendor["vendor_id"]] = ${variant.vendorById ? 'vendor["vendor_id"]' : 'call("get_vendor", vendor_id=vendor["vendor_id"])["vendor"]["tax_id"]'}
-invoices = [invoice for invoice in fetch_all("list_invoices", "invoices") if ${variant.includeVoid ? "True" : 'invoice["status"] != "void"'}]
+    tax_id[vendor["vendor_id"]] = ${miss === "vendor-by-record" ? 'vendor["vendor_id"]' : 'call("get_vendor", vendor_id=vendor["vendor_id"])["vendor"]["tax_id"]'}
+invoices = [invoice for invoice in fetch_all("list_invoices", "invoices") if ${miss === "includes-void" ? "True" : 'invoice["status"] != "void"'}]
 lines = fetch_all("list_invoice_lines", "invoice_lines", line_type="merchandise")
 print(len(vendors), "vendors,", len(invoices), "invoices,", len(lines), "merchandise lines")
 `,
     String.raw`
 def normalise(number):
     text = re.sub(r"[\s\-/.]", "", number.upper())
-    return ${variant.exactNumbers ? "number" : 're.sub(r"(^|[^0-9])0+(?=[0-9])", r"\\1", text)'}
+    return ${miss === "exact-numbers-only" ? "number" : 're.sub(r"(^|[^0-9])0+(?=[0-9])", r"\\1", text)'}
 
 signature = {}
 for line in lines:
@@ -94,7 +94,7 @@ for j, later in enumerate(invoices):
     for earlier in invoices[:j]:
         if tax_id[earlier["vendor_id"]] != tax_id[later["vendor_id"]]:
             continue
-        if ${variant.ignoreTotal ? "False" : 'round(earlier["total"] * 100) != round(later["total"] * 100)'}:
+        if ${miss === "ignores-total" ? "False" : 'round(earlier["total"] * 100) != round(later["total"] * 100)'}:
             continue
         same_number = normalise(earlier["vendor_invoice_no"]) == normalise(later["vendor_invoice_no"])
         same_lines = earlier["po_id"] == later["po_id"] and signature.get(earlier["invoice_id"]) == signature.get(later["invoice_id"])
@@ -121,23 +121,6 @@ export const duplicateInvoicesTask = defineTask({
     "list_purchase_orders",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "exact-numbers-only",
-      "Compares vendor invoice numbers as typed, without the policy's normalisation.",
-      { exactNumbers: true },
-    ],
-    [
-      "ignores-total",
-      "Treats a corrected invoice (same number, different total) as a duplicate.",
-      { ignoreTotal: true },
-    ],
-    [
-      "vendor-by-record",
-      "Groups by vendor id, missing the vendor entered twice under another record.",
-      { vendorById: true },
-    ],
-    ["includes-void", "Reports a duplicate that was already voided.", { includeVoid: true }],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

@@ -47,20 +47,20 @@ function verify(context: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  ignoreContracts?: boolean;
-  onTotal?: boolean;
-  excludeToday?: boolean;
-  allUnpaid?: boolean;
-}
+const MISSES = {
+  "ignores-contract-terms": "Uses the vendor master terms even where a vendor contract states other terms.",
+  "discount-on-freight": "Computes the discount on the invoice total, freight included.",
+  "deadline-today-excluded": "Drops invoices whose discount deadline is today.",
+  "includes-unapproved": "Counts invoices pending approval or on hold, which the policy does not pay early.",
+};
 
-function cells(variant: Variant): string[] {
+function cells(miss?: keyof typeof MISSES): string[] {
   return [
     PYTHON_PRELUDE,
     String.raw`
 policy = read_text("policies/ap-policy.md")
-vendors, governing_of = governing_terms(${variant.ignoreContracts ? "False" : "True"})
-statuses = ${variant.allUnpaid ? '["approved", "pending_approval", "on_hold"]' : '["approved"]'}
+vendors, governing_of = governing_terms(${miss === "ignores-contract-terms" ? "False" : "True"})
+statuses = ${miss === "includes-unapproved" ? '["approved", "pending_approval", "on_hold"]' : '["approved"]'}
 invoices = invoices_in(statuses)
 week_end = plus_days(TODAY, 6)
 candidates = []
@@ -69,7 +69,7 @@ for invoice in invoices:
     if governing["discount_percent"] <= 0:
         continue
     deadline = plus_days(invoice["invoice_date"], governing["discount_days"])
-    if ${variant.excludeToday ? "TODAY < deadline" : "TODAY <= deadline"} <= week_end:
+    if ${miss === "deadline-today-excluded" ? "TODAY < deadline" : "TODAY <= deadline"} <= week_end:
         candidates.append((invoice, governing))
 print(len(invoices), "invoices,", len(candidates), "with a discount deadline this week")
 `,
@@ -79,7 +79,7 @@ for invoice, governing in candidates:
     detail = call("get_invoice", invoice_id=invoice["invoice_id"])
     if detail["payments"]:
         continue
-    base = sum(line["amount"] for line in detail["lines"] if ${variant.onTotal ? "True" : 'line["line_type"] == "merchandise"'})
+    base = sum(line["amount"] for line in detail["lines"] if ${miss === "discount-on-freight" ? "True" : 'line["line_type"] == "merchandise"'})
     discounts[invoice["invoice_id"]] = round(base * governing["discount_percent"] / 100 + 1e-9, 2)
 print(json.dumps(discounts))
 `,
@@ -103,23 +103,6 @@ export const earlyPaymentDiscountsTask = defineTask({
     "list_payments",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "ignores-contract-terms",
-      "Uses the vendor master terms even where a vendor contract states other terms.",
-      { ignoreContracts: true },
-    ],
-    [
-      "discount-on-freight",
-      "Computes the discount on the invoice total, freight included.",
-      { onTotal: true },
-    ],
-    ["deadline-today-excluded", "Drops invoices whose discount deadline is today.", { excludeToday: true }],
-    [
-      "includes-unapproved",
-      "Counts invoices pending approval or on hold, which the policy does not pay early.",
-      { allUnpaid: true },
-    ],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

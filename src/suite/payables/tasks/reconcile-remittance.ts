@@ -63,18 +63,19 @@ function verify(context: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  trustEveryPage?: boolean;
-  voidMatches?: boolean;
-}
+const MISSES = {
+  "trusts-error-pages": "Takes an empty page that carries an error status as the run having no payments.",
+  "void-counts-as-recorded": "Matches bank lines against voided payments too.",
+};
 
-function cells(variant: Variant): string[] {
-  const fetchRun = variant.trustEveryPage
-    ? String.raw`
+function cells(miss?: keyof typeof MISSES): string[] {
+  const fetchRun =
+    miss === "trusts-error-pages"
+      ? String.raw`
 def fetch_run(day):
     return fetch_all("list_payments", "payments", paid_on=day)
 `
-    : String.raw`
+      : String.raw`
 def fetch_run(day):
     items, page = [], 1
     while True:
@@ -104,7 +105,7 @@ print(sorted(exports))
     String.raw`
 unmatched, missing, mismatched = [], [], []
 for day, rows in sorted(exports.items()):
-    ledger = {p["reference"]: p for p in fetch_run(day) if ${variant.voidMatches ? "True" : 'p["status"] != "void"'}}
+    ledger = {p["reference"]: p for p in fetch_run(day) if ${miss === "void-counts-as-recorded" ? "True" : 'p["status"] != "void"'}}
     bank = {row["bank_reference"] for row in rows}
     for row in rows:
         payment = ledger.get(row["bank_reference"])
@@ -112,7 +113,7 @@ for day, rows in sorted(exports.items()):
             unmatched.append(row["bank_reference"])
         elif round(payment["amount"] * 100) != round(float(row["amount"]) * 100):
             mismatched.append(payment["payment_id"])
-    missing += [p["payment_id"] for p in ledger.values() if p["reference"] not in bank${variant.voidMatches ? ' and p["status"] != "void"' : ""}]
+    missing += [p["payment_id"] for p in ledger.values() if p["reference"] not in bank${miss === "void-counts-as-recorded" ? ' and p["status"] != "void"' : ""}]
 print(json.dumps({"unmatched_bank_references": sorted(unmatched), "missing_from_bank": sorted(missing), "amount_mismatches": sorted(mismatched)}))
 `,
   ];
@@ -127,13 +128,6 @@ export const reconcileRemittanceTask = defineTask({
     'Reconcile the bank\'s remittance exports in exports/remittance/ against our payments ledger. Each export is one pay run (its value date); compare it with the payments recorded for that pay date, matching on the bank reference. Voided payments do not count as recorded: a bank line for a payment we voided is unmatched. Reply with only a JSON object with three sorted lists: {"unmatched_bank_references": [bank references with no recorded payment in that run], "missing_from_bank": [our payment ids (PAY-...) of those runs that the bank export does not contain], "amount_mismatches": [our payment ids whose amount differs from the bank\'s]}.',
   tools: ["list_payments", "list_vendors", "get_invoice", "list_invoices"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "trusts-error-pages",
-      "Takes an empty page that carries an error status as the run having no payments.",
-      { trustEveryPage: true },
-    ],
-    ["void-counts-as-recorded", "Matches bank lines against voided payments too.", { voidMatches: true }],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

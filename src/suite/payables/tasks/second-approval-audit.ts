@@ -64,25 +64,25 @@ function verify(context: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  singleThreshold?: boolean;
-  inclusive?: boolean;
-  samePersonOk?: boolean;
-  ignoreCfo?: boolean;
-}
+const MISSES = {
+  "single-threshold": "Applies the inventory threshold to every vendor category.",
+  "threshold-inclusive": "Requires a second approval for an invoice exactly at the threshold.",
+  "same-approver-accepted": "Accepts a second approval given by the person who gave the first.",
+  "ignores-cfo-rule": "Accepts a controller's second approval on invoices that need the CFO.",
+};
 
-function cells(variant: Variant): string[] {
+function cells(miss?: keyof typeof MISSES): string[] {
   return [
     PYTHON_PRELUDE,
     String.raw`
 policy = read_text("policies/ap-policy.md")
 section = policy.split("## 2. Approvals")[1].split("## 3.")[0]
 thresholds = {m.group(1): float(m.group(2).replace(",", "")) for m in re.finditer(r"^\| (\w+) \| \$([\d,.]+) \|$", section, re.M)}
-${variant.singleThreshold ? 'thresholds = {name: thresholds["inventory"] for name in thresholds}' : ""}
+${miss === "single-threshold" ? 'thresholds = {name: thresholds["inventory"] for name in thresholds}' : ""}
 cfo_threshold = float(re.search(r"total over \$([\d,.]+) need their second approval from the CFO", policy).group(1).replace(",", ""))
 category = {vendor["vendor_id"]: vendor["category"] for vendor in fetch_all("list_vendors", "vendors")}
 invoices = invoices_in(["approved", "paid"], invoice_date_from="2025-04-01", invoice_date_to="2025-06-30")
-over = [invoice for invoice in invoices if invoice["total"] ${variant.inclusive ? ">=" : ">"} thresholds[category[invoice["vendor_id"]]]]
+over = [invoice for invoice in invoices if invoice["total"] ${miss === "threshold-inclusive" ? ">=" : ">"} thresholds[category[invoice["vendor_id"]]]]
 print(thresholds, cfo_threshold, len(invoices), "invoices,", len(over), "over threshold")
 `,
     String.raw`
@@ -92,8 +92,8 @@ for invoice in sorted(over, key=lambda item: item["invoice_id"]):
     first = next((a["approver"] for a in approvals if a["level"] == 1), None)
     valid = any(
         a["level"] == 2 and a["role"] in ("controller", "cfo")
-        and ${variant.samePersonOk ? "True" : 'a["approver"] != first'}
-        and (${variant.ignoreCfo ? "True" : 'invoice["total"] <= cfo_threshold or a["role"] == "cfo"'})
+        and ${miss === "same-approver-accepted" ? "True" : 'a["approver"] != first'}
+        and (${miss === "ignores-cfo-rule" ? "True" : 'invoice["total"] <= cfo_threshold or a["role"] == "cfo"'})
         for a in approvals
     )
     if not valid:
@@ -112,27 +112,6 @@ export const secondApprovalAuditTask = defineTask({
     'Internal audit is reviewing approvals for Q2 2025. Check every invoice dated April 1 to June 30, 2025 with status approved or paid against the approval rules of our AP policy, and find the ones that needed a second approval but do not have a valid one. Reply with only a JSON array of their AP invoice ids, sorted, e.g. ["AP-00031", "AP-00102"].',
   tools: ["list_invoices", "get_invoice", "list_vendors", "get_vendor"],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "single-threshold",
-      "Applies the inventory threshold to every vendor category.",
-      { singleThreshold: true },
-    ],
-    [
-      "threshold-inclusive",
-      "Requires a second approval for an invoice exactly at the threshold.",
-      { inclusive: true },
-    ],
-    [
-      "same-approver-accepted",
-      "Accepts a second approval given by the person who gave the first.",
-      { samePersonOk: true },
-    ],
-    [
-      "ignores-cfo-rule",
-      "Accepts a controller's second approval on invoices that need the CFO.",
-      { ignoreCfo: true },
-    ],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });

@@ -43,18 +43,21 @@ function verify(context: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  anyPriceDifference?: boolean;
-  inclusiveTolerance?: boolean;
-  orderedQuantity?: boolean;
-}
+const MISSES = {
+  "flags-any-price-difference":
+    "Treats every price difference from the PO as an exception, ignoring the tolerance (and lower prices).",
+  "tolerance-inclusive": "Flags a price exactly at the tolerance limit, which the policy accepts.",
+  "ordered-not-received":
+    "Compares invoiced quantities with the quantity ordered instead of the quantity received.",
+};
 
-function cells(variant: Variant): string[] {
-  const priceRule = variant.anyPriceDifference
-    ? "inv_cents != po_cents"
-    : variant.inclusiveTolerance
-      ? "inv_cents * 100 >= po_cents * (100 + tolerance)"
-      : "inv_cents * 100 > po_cents * (100 + tolerance)";
+function cells(miss?: keyof typeof MISSES): string[] {
+  const priceRule =
+    miss === "flags-any-price-difference"
+      ? "inv_cents != po_cents"
+      : miss === "tolerance-inclusive"
+        ? "inv_cents * 100 >= po_cents * (100 + tolerance)"
+        : "inv_cents * 100 > po_cents * (100 + tolerance)";
   return [
     PYTHON_PRELUDE,
     String.raw`
@@ -77,7 +80,7 @@ for line in lines:
     po_line = po_lines[line["po_line_no"]]
     inv_cents = round(line["unit_price"] * 100)
     po_cents = round(po_line["unit_price"] * 100)
-    limit = ${variant.orderedQuantity ? 'po_line["quantity"]' : 'received.get(line["po_line_no"], 0)'}
+    limit = ${miss === "ordered-not-received" ? 'po_line["quantity"]' : 'received.get(line["po_line_no"], 0)'}
     if ${priceRule} or line["quantity"] > limit:
         exceptions.add(line["invoice_id"])
 print(json.dumps(sorted(exceptions)))
@@ -102,22 +105,6 @@ export const threeWayMatchExceptionsTask = defineTask({
     "list_vendors",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: nearMisses(cells, [
-    [
-      "flags-any-price-difference",
-      "Treats every price difference from the PO as an exception, ignoring the tolerance (and lower prices).",
-      { anyPriceDifference: true },
-    ],
-    [
-      "tolerance-inclusive",
-      "Flags a price exactly at the tolerance limit, which the policy accepts.",
-      { inclusiveTolerance: true },
-    ],
-    [
-      "ordered-not-received",
-      "Compares invoiced quantities with the quantity ordered instead of the quantity received.",
-      { orderedQuantity: true },
-    ],
-  ]),
+  oracle: cells(),
+  nearMisses: nearMisses(cells, MISSES),
 });
