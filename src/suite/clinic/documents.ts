@@ -1,4 +1,4 @@
-import { addDays, formatUsd, toCsv, type GenerateContext } from "../../envs/index.js";
+import { addDays, formatUsd, toCsv, weekdayName, type GenerateContext } from "../../envs/index.js";
 import type { ClinicWorld, ProviderDraft } from "./generate.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -15,7 +15,7 @@ import {
   WEEKDAY_NAMES,
   formatClock,
   splitStartTime,
-  weekdayName,
+  weekdayOf,
 } from "./rules.js";
 
 export const SCHEDULING_RULES_PATH = "policies/scheduling-rules.md";
@@ -24,11 +24,9 @@ export const COVERAGE_TABLE_PATH = "billing/insurance-coverage.csv";
 export const BILLING_POLICY_PATH = "billing/patient-billing-policy.md";
 export const ROSTER_PATH = "staff/provider-roster.csv";
 
-const LONG_WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-function longDate(isoDate: string): string {
-  const day = new Date(`${isoDate}T00:00:00Z`);
-  return `${LONG_WEEKDAYS[day.getUTCDay()]} ${isoDate}`;
+/** "Tuesday 2025-06-03", as the clinic's logs and memos head a day. */
+function dayHeading(isoDate: string): string {
+  return `${weekdayName(isoDate)} ${isoDate}`;
 }
 
 /** How staff write a provider's name: physicians as "Dr. Last", advanced practitioners by name and credential. */
@@ -287,14 +285,14 @@ Patients are notified of the new provider automatically, so dates, times and roo
 }
 
 function closureMemo(world: ClinicWorld, manager: string): string {
-  return `# Early closure: ${longDate(world.closureDate)}
+  return `# Early closure: ${dayHeading(world.closureDate)}
 
 From: ${manager}, Practice Manager
 Date: ${world.closureDate}
 Closure date: ${world.closureDate}
 
 Because of the ice storm warning issued by the county this morning, the clinic closed at 12:00 on
-${longDate(world.closureDate)}. All staff were sent home at noon.
+${dayHeading(world.closureDate)}. All staff were sent home at noon.
 
 The front desk called as many afternoon patients as possible, but many could not be reached before the end-of-day
 job ran, and their appointments were marked \`no_show\` automatically. Appointments that started at or after 12:00
@@ -361,7 +359,7 @@ function frontDeskLog(world: ClinicWorld, date: string, deskStaff: string[]): st
   entries.sort((a, b) => a[0] - b[0]);
   const lines = entries.map(([minutes, text]) => `${formatClock(Math.max(0, minutes))}  ${text}`);
   return `FRONT DESK DAILY LOG — Lakeside Community Clinic
-Date: ${longDate(date)}
+Date: ${dayHeading(date)}
 Staff on desk: ${staff.join(", ")}
 
 ${lines.join("\n")}
@@ -456,7 +454,7 @@ function writeNotes(context: GenerateContext, world: ClinicWorld, director: stri
   const { random } = world;
   const memoTopics = random.shuffle(MEMO_TOPICS);
   let meeting = world.referenceDate;
-  while (weekdayName(meeting) !== "Tue") meeting = addDays(meeting, -1);
+  while (weekdayOf(meeting) !== 2) meeting = addDays(meeting, -1);
   for (let index = 0; index < world.noteCount; index += 1) {
     if (index % 2 === 0 || index / 2 >= memoTopics.length) {
       meeting = addDays(meeting, -7);
@@ -471,7 +469,7 @@ function writeNotes(context: GenerateContext, world: ClinicWorld, director: stri
       ];
       context.writeFile(
         `notes/staff-meeting-${meeting}.md`,
-        `# Staff meeting notes — ${longDate(meeting)}
+        `# Staff meeting notes — ${dayHeading(meeting)}
 
 Attendees: ${attendees.join(", ")}
 Note taker: ${attendees[2]}

@@ -323,11 +323,6 @@ export function weekdayOf(isoDate: string): number {
   return new Date(`${isoDate.slice(0, 10)}T00:00:00Z`).getUTCDay();
 }
 
-/** The abbreviated weekday name (`Tue`) of WEEKDAY_NAMES, as the clinic's documents write it. */
-export function weekdayName(isoDate: string): string {
-  return WEEKDAY_NAMES[weekdayOf(isoDate)] as string;
-}
-
 /** Cost-sharing terms of one plan by charge category; a null entry means the category is not covered. */
 export type PlanCoverage = Partial<Record<string, { copay: number; coinsurancePercent: number } | null>>;
 

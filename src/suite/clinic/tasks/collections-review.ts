@@ -10,6 +10,7 @@ import {
   type Check,
   type GenerateContext,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { computeBalances } from "../billing.js";
 import type { PatientBalance } from "../billing.js";
@@ -205,26 +206,20 @@ export const collectionsReviewTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: [
+  nearMisses: variantNearMisses(
+    programCells,
+    {},
     {
-      id: "includes-pending-claims",
-      description: "Bills the patient for charges still pending with the insurer.",
-      cells: programCells({ includePending: true }),
+      "includes-pending-claims": [
+        { includePending: true },
+        "Bills the patient for charges still pending with the insurer.",
+      ],
+      "counts-reversed-payments": [
+        { countReversed: true },
+        "Subtracts reversed (returned) payments from the balance.",
+      ],
+      "no-self-pay-discount": [{ noSelfPayDiscount: true }, "Charges self-pay patients the full amount."],
+      "threshold-inclusive": [{ inclusiveThreshold: true }, "Includes accounts at exactly the threshold."],
     },
-    {
-      id: "counts-reversed-payments",
-      description: "Subtracts reversed (returned) payments from the balance.",
-      cells: programCells({ countReversed: true }),
-    },
-    {
-      id: "no-self-pay-discount",
-      description: "Charges self-pay patients the full amount.",
-      cells: programCells({ noSelfPayDiscount: true }),
-    },
-    {
-      id: "threshold-inclusive",
-      description: "Includes accounts at exactly the threshold.",
-      cells: programCells({ inclusiveThreshold: true }),
-    },
-  ],
+  ),
 });

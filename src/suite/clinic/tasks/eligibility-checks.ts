@@ -8,6 +8,7 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { PYTHON_PAGING_CELL } from "./python-helpers.js";
@@ -235,37 +236,25 @@ export const eligibilityChecksTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
+  nearMisses: variantNearMisses(
+    cells,
+    {},
     {
-      id: "no-retry",
-      description: "Gives up at the clearinghouse's first 503 instead of retrying the call.",
-      cells: cells({ noRetry: true }),
-    },
-    {
-      id: "skips-failed-checks",
-      description:
+      "no-retry": [
+        { noRetry: true },
+        "Gives up at the clearinghouse's first 503 instead of retrying the call.",
+      ],
+      "skips-failed-checks": [
+        { skipFailed: true },
         "Moves on when a clearinghouse call fails and treats that patient's coverage as unchanged.",
-      cells: cells({ skipFailed: true }),
+      ],
+      "end-date-exclusive": [{ endExclusive: true }, "Treats coverage as ended on its end date."],
+      "lowers-restricted": [{ overrideRestricted: true }, "Sets restricted patients to prepay_required too."],
+      "checks-run-date": [{ checkRunDate: true }, "Checks coverage for today instead of each visit's date."],
+      "first-visit-only": [
+        { firstVisitOnly: true },
+        "Checks coverage only for each patient's next visit, not for every visit date this week.",
+      ],
     },
-    {
-      id: "end-date-exclusive",
-      description: "Treats coverage as ended on its end date.",
-      cells: cells({ endExclusive: true }),
-    },
-    {
-      id: "lowers-restricted",
-      description: "Sets restricted patients to prepay_required too.",
-      cells: cells({ overrideRestricted: true }),
-    },
-    {
-      id: "checks-run-date",
-      description: "Checks coverage for today instead of each visit's date.",
-      cells: cells({ checkRunDate: true }),
-    },
-    {
-      id: "first-visit-only",
-      description: "Checks coverage only for each patient's next visit, not for every visit date this week.",
-      cells: cells({ firstVisitOnly: true }),
-    },
-  ],
+  ),
 });

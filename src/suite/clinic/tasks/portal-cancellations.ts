@@ -13,6 +13,7 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { formatClock, splitStartTime } from "../rules.js";
@@ -279,21 +280,22 @@ export const portalCancellationsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
+  nearMisses: variantNearMisses(
+    cells,
+    {},
     {
-      id: "cancels-move-requests",
-      description: "Treats requests to move an appointment as cancellations.",
-      cells: cells({ cancelMoves: true }),
+      "cancels-move-requests": [
+        { cancelMoves: true },
+        "Treats requests to move an appointment as cancellations.",
+      ],
+      "trusts-signature": [
+        { trustSignature: true },
+        "Identifies the patient by the name the message is signed with, not the email on file.",
+      ],
+      "cancels-every-appointment": [
+        { cancelAll: true },
+        "Cancels every scheduled appointment of the patient instead of the one named.",
+      ],
     },
-    {
-      id: "trusts-signature",
-      description: "Identifies the patient by the name the message is signed with, not the email on file.",
-      cells: cells({ trustSignature: true }),
-    },
-    {
-      id: "cancels-every-appointment",
-      description: "Cancels every scheduled appointment of the patient instead of the one named.",
-      cells: cells({ cancelAll: true }),
-    },
-  ],
+  ),
 });

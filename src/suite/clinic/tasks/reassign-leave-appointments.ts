@@ -8,6 +8,7 @@ import {
   keysChangedBeyond,
   type Check,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { VISIT_RULES, intervalsOverlap, providerInterval, weekdayOf } from "../rules.js";
@@ -244,23 +245,22 @@ export const reassignLeaveAppointmentsTask = defineTask({
   ],
   verify,
   oracle: programCells({}),
-  nearMisses: [
+  nearMisses: variantNearMisses(
+    programCells,
+    {},
     {
-      id: "ignores-clinic-days",
-      description:
+      "ignores-clinic-days": [
+        { ignoreClinicDays: true },
         "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
-      cells: programCells({ ignoreClinicDays: true }),
-    },
-    {
-      id: "last-leave-day-excluded",
-      description:
+      ],
+      "last-leave-day-excluded": [
+        { exclusiveEnd: true },
         "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
-      cells: programCells({ exclusiveEnd: true }),
+      ],
+      "includes-withdrawn-leave": [
+        { includeWithdrawn: true },
+        "Also moves the schedule of the provider whose leave request was withdrawn.",
+      ],
     },
-    {
-      id: "includes-withdrawn-leave",
-      description: "Also moves the schedule of the provider whose leave request was withdrawn.",
-      cells: programCells({ includeWithdrawn: true }),
-    },
-  ],
+  ),
 });

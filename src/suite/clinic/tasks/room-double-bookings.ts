@@ -7,6 +7,7 @@ import {
   type Check,
   type GenerateContext,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import {
@@ -272,26 +273,17 @@ export const roomDoubleBookingsTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: [
+  nearMisses: variantNearMisses(
+    programCells,
+    {},
     {
-      id: "ignores-turnover",
-      description: "Forgets the 15-minute procedure-room turnover.",
-      cells: programCells({ ignoreTurnover: true }),
+      "ignores-turnover": [{ ignoreTurnover: true }, "Forgets the 15-minute procedure-room turnover."],
+      "counts-cancelled": [{ countCancelled: true }, "Treats cancelled appointments as occupying the room."],
+      "touching-is-conflict": [
+        { touchingConflicts: true },
+        "Flags back-to-back visits that only touch as double bookings.",
+      ],
+      "includes-past": [{ includePast: true }, "Also reports double bookings before today."],
     },
-    {
-      id: "counts-cancelled",
-      description: "Treats cancelled appointments as occupying the room.",
-      cells: programCells({ countCancelled: true }),
-    },
-    {
-      id: "touching-is-conflict",
-      description: "Flags back-to-back visits that only touch as double bookings.",
-      cells: programCells({ touchingConflicts: true }),
-    },
-    {
-      id: "includes-past",
-      description: "Also reports double bookings before today.",
-      cells: programCells({ includePast: true }),
-    },
-  ],
+  ),
 });

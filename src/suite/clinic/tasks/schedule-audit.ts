@@ -6,6 +6,7 @@ import {
   type Check,
   type GenerateContext,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import {
@@ -281,26 +282,20 @@ export const scheduleAuditTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: [
+  nearMisses: variantNearMisses(
+    programCells,
+    {},
     {
-      id: "ignores-clinic-days",
-      description: "Does not check bookings against the roster's clinic days.",
-      cells: programCells({ ignoreClinicDays: true }),
+      "ignores-clinic-days": [
+        { ignoreClinicDays: true },
+        "Does not check bookings against the roster's clinic days.",
+      ],
+      "closing-time-inclusive": [
+        { closingInclusive: true },
+        "Flags visits that end exactly at closing time.",
+      ],
+      "includes-cancelled": [{ includeCancelled: true }, "Also reports cancelled bookings."],
+      "ignores-credentials": [{ ignoreCredentials: true }, "Does not check who may perform procedures."],
     },
-    {
-      id: "closing-time-inclusive",
-      description: "Flags visits that end exactly at closing time.",
-      cells: programCells({ closingInclusive: true }),
-    },
-    {
-      id: "includes-cancelled",
-      description: "Also reports cancelled bookings.",
-      cells: programCells({ includeCancelled: true }),
-    },
-    {
-      id: "ignores-credentials",
-      description: "Does not check who may perform procedures.",
-      cells: programCells({ ignoreCredentials: true }),
-    },
-  ],
+  ),
 });
