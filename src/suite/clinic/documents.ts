@@ -407,48 +407,20 @@ const MEETING_TOPICS = [
   "Billing reminder: statements go out on the 5th; questions to the practice manager.",
 ];
 
-const MEMO_TOPICS: Array<[string, string, string]> = [
-  [
-    "ehr-downtime",
-    "Planned EHR downtime",
-    "The electronic health record will be unavailable from 22:00 Saturday to 04:00 Sunday for a vendor upgrade. No clinic hours are affected. Use the paper downtime forms for any after-hours documentation.",
-  ],
-  [
-    "parking",
-    "Parking garage restriping",
-    "Level 2 of the garage is closed for restriping for two weekends. Patients may use the surface lot; staff please park on level 4.",
-  ],
-  [
-    "supply-ordering",
-    "Supply ordering cutoff",
-    "Supply orders must reach materials management by Wednesday noon to arrive the following Monday. Urgent requests go through the charge nurse.",
-  ],
-  [
-    "hand-hygiene",
-    "Hand hygiene audit results",
-    "Last month's observed compliance was 91%. Units below 90% will be re-audited. Thanks to everyone for the improvement.",
-  ],
-  [
-    "flu-clinic",
-    "Flu vaccine clinic",
-    "Walk-in flu vaccine clinics run on Saturday mornings in October in the community room. They do not use exam rooms and are not booked in the appointment system.",
-  ],
-  [
-    "phone-system",
-    "New phone tree",
-    "The new phone menu routes option 1 to scheduling, option 2 to the nurse line and option 3 to billing. Front-desk extensions are unchanged.",
-  ],
-  [
-    "badge-access",
-    "Badge access update",
-    "Badge readers on the third floor were reprogrammed. Report any access problem to facilities.",
-  ],
-  [
-    "interpreter",
-    "Interpreter services reminder",
-    "In-person interpreters need 48 hours' notice. Video interpreting is available at every check-in window.",
-  ],
-];
+/** Routine memos, one per line: file slug | title | body. */
+const MEMO_TOPICS = `
+ehr-downtime | Planned EHR downtime | The electronic health record will be unavailable from 22:00 Saturday to 04:00 Sunday for a vendor upgrade. No clinic hours are affected. Use the paper downtime forms for any after-hours documentation.
+parking | Parking garage restriping | Level 2 of the garage is closed for restriping for two weekends. Patients may use the surface lot; staff please park on level 4.
+supply-ordering | Supply ordering cutoff | Supply orders must reach materials management by Wednesday noon to arrive the following Monday. Urgent requests go through the charge nurse.
+hand-hygiene | Hand hygiene audit results | Last month's observed compliance was 91%. Units below 90% will be re-audited. Thanks to everyone for the improvement.
+flu-clinic | Flu vaccine clinic | Walk-in flu vaccine clinics run on Saturday mornings in October in the community room. They do not use exam rooms and are not booked in the appointment system.
+phone-system | New phone tree | The new phone menu routes option 1 to scheduling, option 2 to the nurse line and option 3 to billing. Front-desk extensions are unchanged.
+badge-access | Badge access update | Badge readers on the third floor were reprogrammed. Report any access problem to facilities.
+interpreter | Interpreter services reminder | In-person interpreters need 48 hours' notice. Video interpreting is available at every check-in window.
+`
+  .trim()
+  .split("\n")
+  .map((line) => line.split(" | ") as [string, string, string]);
 
 function writeNotes(context: GenerateContext, world: ClinicWorld, director: string, manager: string): void {
   const { random } = world;

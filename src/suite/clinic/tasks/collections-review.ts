@@ -10,7 +10,6 @@ import {
   type Check,
   type GenerateContext,
   type VerifyContext,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import { computeBalances } from "../billing.js";
 import type { PatientBalance } from "../billing.js";
@@ -19,7 +18,7 @@ import { COLLECTIONS_THRESHOLD, PLANS } from "../rules.js";
 import type { PlanCoverage } from "../rules.js";
 import { readCoverage } from "../workspace-facts.js";
 import { checkListedItems } from "./answer-lists.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 const seedCoverage = (planCode: string): PlanCoverage =>
   PLANS.find((plan) => plan.code === planCode)!.coverage;
@@ -206,20 +205,16 @@ export const collectionsReviewTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: variantNearMisses(
-    programCells,
-    {},
-    {
-      "includes-pending-claims": [
-        { includePending: true },
-        "Bills the patient for charges still pending with the insurer.",
-      ],
-      "counts-reversed-payments": [
-        { countReversed: true },
-        "Subtracts reversed (returned) payments from the balance.",
-      ],
-      "no-self-pay-discount": [{ noSelfPayDiscount: true }, "Charges self-pay patients the full amount."],
-      "threshold-inclusive": [{ inclusiveThreshold: true }, "Includes accounts at exactly the threshold."],
-    },
-  ),
+  nearMisses: clinicNearMisses(programCells, {
+    "includes-pending-claims": [
+      { includePending: true },
+      "Bills the patient for charges still pending with the insurer.",
+    ],
+    "counts-reversed-payments": [
+      { countReversed: true },
+      "Subtracts reversed (returned) payments from the balance.",
+    ],
+    "no-self-pay-discount": [{ noSelfPayDiscount: true }, "Charges self-pay patients the full amount."],
+    "threshold-inclusive": [{ inclusiveThreshold: true }, "Includes accounts at exactly the threshold."],
+  }),
 });

@@ -8,10 +8,9 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const ELIGIBILITY_POLICY_PATH = "billing/eligibility-policy.md";
 const WINDOW = { from: "2025-07-01", to: "2025-07-03" } as const;
@@ -236,25 +235,21 @@ export const eligibilityChecksTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: variantNearMisses(
-    cells,
-    {},
-    {
-      "no-retry": [
-        { noRetry: true },
-        "Gives up at the clearinghouse's first 503 instead of retrying the call.",
-      ],
-      "skips-failed-checks": [
-        { skipFailed: true },
-        "Moves on when a clearinghouse call fails and treats that patient's coverage as unchanged.",
-      ],
-      "end-date-exclusive": [{ endExclusive: true }, "Treats coverage as ended on its end date."],
-      "lowers-restricted": [{ overrideRestricted: true }, "Sets restricted patients to prepay_required too."],
-      "checks-run-date": [{ checkRunDate: true }, "Checks coverage for today instead of each visit's date."],
-      "first-visit-only": [
-        { firstVisitOnly: true },
-        "Checks coverage only for each patient's next visit, not for every visit date this week.",
-      ],
-    },
-  ),
+  nearMisses: clinicNearMisses(cells, {
+    "no-retry": [
+      { noRetry: true },
+      "Gives up at the clearinghouse's first 503 instead of retrying the call.",
+    ],
+    "skips-failed-checks": [
+      { skipFailed: true },
+      "Moves on when a clearinghouse call fails and treats that patient's coverage as unchanged.",
+    ],
+    "end-date-exclusive": [{ endExclusive: true }, "Treats coverage as ended on its end date."],
+    "lowers-restricted": [{ overrideRestricted: true }, "Sets restricted patients to prepay_required too."],
+    "checks-run-date": [{ checkRunDate: true }, "Checks coverage for today instead of each visit's date."],
+    "first-visit-only": [
+      { firstVisitOnly: true },
+      "Checks coverage only for each patient's next visit, not for every visit date this week.",
+    ],
+  }),
 });

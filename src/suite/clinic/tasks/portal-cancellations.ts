@@ -13,11 +13,10 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { formatClock, splitStartTime } from "../rules.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const PORTAL_POLICY_PATH = "policies/portal-messages.md";
 export const PORTAL_INBOX = "portal/inbox";
@@ -280,22 +279,18 @@ export const portalCancellationsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: variantNearMisses(
-    cells,
-    {},
-    {
-      "cancels-move-requests": [
-        { cancelMoves: true },
-        "Treats requests to move an appointment as cancellations.",
-      ],
-      "trusts-signature": [
-        { trustSignature: true },
-        "Identifies the patient by the name the message is signed with, not the email on file.",
-      ],
-      "cancels-every-appointment": [
-        { cancelAll: true },
-        "Cancels every scheduled appointment of the patient instead of the one named.",
-      ],
-    },
-  ),
+  nearMisses: clinicNearMisses(cells, {
+    "cancels-move-requests": [
+      { cancelMoves: true },
+      "Treats requests to move an appointment as cancellations.",
+    ],
+    "trusts-signature": [
+      { trustSignature: true },
+      "Identifies the patient by the name the message is signed with, not the email on file.",
+    ],
+    "cancels-every-appointment": [
+      { cancelAll: true },
+      "Cancels every scheduled appointment of the patient instead of the one named.",
+    ],
+  }),
 });

@@ -8,14 +8,13 @@ import {
   keysChangedBeyond,
   type Check,
   type VerifyContext,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { VISIT_RULES, intervalsOverlap, providerInterval, weekdayOf } from "../rules.js";
 import type { VisitType } from "../rules.js";
 import { readLeaveMemo, readRoster } from "../workspace-facts.js";
 import { PROVIDER_QUERY, type AppointmentRow, type ProviderRow } from "./bookings.js";
-import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 function verify({ initial, final }: VerifyContext): Check[] {
   const roster = readRoster(initial);
@@ -245,22 +244,18 @@ export const reassignLeaveAppointmentsTask = defineTask({
   ],
   verify,
   oracle: programCells({}),
-  nearMisses: variantNearMisses(
-    programCells,
-    {},
-    {
-      "ignores-clinic-days": [
-        { ignoreClinicDays: true },
-        "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
-      ],
-      "last-leave-day-excluded": [
-        { exclusiveEnd: true },
-        "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
-      ],
-      "includes-withdrawn-leave": [
-        { includeWithdrawn: true },
-        "Also moves the schedule of the provider whose leave request was withdrawn.",
-      ],
-    },
-  ),
+  nearMisses: clinicNearMisses(programCells, {
+    "ignores-clinic-days": [
+      { ignoreClinicDays: true },
+      "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
+    ],
+    "last-leave-day-excluded": [
+      { exclusiveEnd: true },
+      "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
+    ],
+    "includes-withdrawn-leave": [
+      { includeWithdrawn: true },
+      "Also moves the schedule of the provider whose leave request was withdrawn.",
+    ],
+  }),
 });

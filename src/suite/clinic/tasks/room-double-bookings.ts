@@ -7,7 +7,6 @@ import {
   type Check,
   type GenerateContext,
   type VerifyContext,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import {
@@ -21,7 +20,7 @@ import {
 import type { VisitType } from "../rules.js";
 import { checkListedItems } from "./answer-lists.js";
 import { providerFree, roomFree, type Booking } from "./bookings.js";
-import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 interface AppointmentRow extends Booking {
   patient_id: number;
@@ -273,17 +272,13 @@ export const roomDoubleBookingsTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: variantNearMisses(
-    programCells,
-    {},
-    {
-      "ignores-turnover": [{ ignoreTurnover: true }, "Forgets the 15-minute procedure-room turnover."],
-      "counts-cancelled": [{ countCancelled: true }, "Treats cancelled appointments as occupying the room."],
-      "touching-is-conflict": [
-        { touchingConflicts: true },
-        "Flags back-to-back visits that only touch as double bookings.",
-      ],
-      "includes-past": [{ includePast: true }, "Also reports double bookings before today."],
-    },
-  ),
+  nearMisses: clinicNearMisses(programCells, {
+    "ignores-turnover": [{ ignoreTurnover: true }, "Forgets the 15-minute procedure-room turnover."],
+    "counts-cancelled": [{ countCancelled: true }, "Treats cancelled appointments as occupying the room."],
+    "touching-is-conflict": [
+      { touchingConflicts: true },
+      "Flags back-to-back visits that only touch as double bookings.",
+    ],
+    "includes-past": [{ includePast: true }, "Also reports double bookings before today."],
+  }),
 });

@@ -6,7 +6,6 @@ import {
   type Check,
   type GenerateContext,
   type VerifyContext,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import {
@@ -21,7 +20,7 @@ import type { VisitType } from "../rules.js";
 import { readRoster } from "../workspace-facts.js";
 import { checkListedItems } from "./answer-lists.js";
 import { PROVIDER_QUERY, providerFree, roomFree, type ProviderRow } from "./bookings.js";
-import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 interface BookingRow {
   id: number;
@@ -282,20 +281,13 @@ export const scheduleAuditTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: variantNearMisses(
-    programCells,
-    {},
-    {
-      "ignores-clinic-days": [
-        { ignoreClinicDays: true },
-        "Does not check bookings against the roster's clinic days.",
-      ],
-      "closing-time-inclusive": [
-        { closingInclusive: true },
-        "Flags visits that end exactly at closing time.",
-      ],
-      "includes-cancelled": [{ includeCancelled: true }, "Also reports cancelled bookings."],
-      "ignores-credentials": [{ ignoreCredentials: true }, "Does not check who may perform procedures."],
-    },
-  ),
+  nearMisses: clinicNearMisses(programCells, {
+    "ignores-clinic-days": [
+      { ignoreClinicDays: true },
+      "Does not check bookings against the roster's clinic days.",
+    ],
+    "closing-time-inclusive": [{ closingInclusive: true }, "Flags visits that end exactly at closing time."],
+    "includes-cancelled": [{ includeCancelled: true }, "Also reports cancelled bookings."],
+    "ignores-credentials": [{ ignoreCredentials: true }, "Does not check who may perform procedures."],
+  }),
 });
