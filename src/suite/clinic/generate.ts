@@ -197,27 +197,14 @@ function idByCode(seeds: ReadonlyArray<{ code: string }>, code: string): number 
 /** Specialties and insurance plans, with ids in list order. */
 function insertReferenceData(context: GenerateContext): void {
   const { db, random } = context;
-  insertRecords(
-    db,
-    "specialties",
-    SPECIALTIES.map(({ code, name }, index) => ({
-      id: index + 1,
-      code,
-      name,
-      departmentPhone: randomPhone(random),
-    })),
+  SPECIALTIES.forEach(({ code, name }, index) =>
+    insertRecords(db, "specialties", [{ id: index + 1, code, name, departmentPhone: randomPhone(random) }]),
   );
-  insertRecords(
-    db,
-    "insurance_plans",
-    PLANS.map((plan, index) => ({
-      id: index + 1,
-      planCode: plan.code,
-      payerName: plan.payer,
-      planName: plan.name,
-      planType: plan.type,
-      payerPhone: plan.phone,
-    })),
+  const insertPlan = db.prepare(
+    "INSERT INTO insurance_plans (id, plan_code, payer_name, plan_name, plan_type, payer_phone) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  PLANS.forEach((plan, index) =>
+    insertPlan.run(index + 1, plan.code, plan.payer, plan.name, plan.type, plan.phone),
   );
 }
 
@@ -237,9 +224,8 @@ function insertRooms(context: GenerateContext): RoomDraft[] {
       const floor = roomType === "exam" ? 1 + (index % 2) : 3;
       const code = `${prefix}-${floor}${String(index + 1).padStart(2, "0")}`;
       rooms.push({ id, code, roomType });
-      insertRecords(db, "rooms", [
-        { id, code, roomType, floor, equipment: random.pick(ROOM_EQUIPMENT[roomType]) },
-      ]);
+      const equipment = random.pick(ROOM_EQUIPMENT[roomType]);
+      insertRecords(db, "rooms", [{ id, code, roomType, floor, equipment }]);
     }
   }
 
