@@ -1,6 +1,5 @@
 import {
   allRows,
-  check,
   checkStateDiff,
   defineTask,
   parseAnswerList,
@@ -10,6 +9,7 @@ import {
   type VerifyContext,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
+import { checkAnswerListsExactly } from "./answer-lists.js";
 import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const ELIGIBILITY_POLICY_PATH = "billing/eligibility-policy.md";
@@ -131,9 +131,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedPrepay(initial);
   if (expected.length === 0) throw new Error("generation produced no lapsed coverage");
   const given = parseAnswerList(answer).map((item) => item.toUpperCase());
-  const want = new Set(expected.map((row) => row.mrn));
-  const ok =
-    given.length === want.size && new Set(given).size === given.length && given.every((mrn) => want.has(mrn));
+  const want = [...new Set(expected.map((row) => row.mrn))];
   return [
     ...checkStateDiff(initial.db, final.db, [
       {
@@ -143,13 +141,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ignoreColumns: ["status_reason"],
       },
     ]),
-    check(
-      "answer",
-      ok,
-      ok
-        ? `answer lists the ${want.size} patients set to prepay`
-        : `expected the MRNs ${JSON.stringify([...want])}, found '${answer.slice(0, 200)}'`,
-    ),
+    checkAnswerListsExactly(answer, given, want, "patients set to prepay", "MRNs"),
   ];
 }
 

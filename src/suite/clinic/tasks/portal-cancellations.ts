@@ -2,7 +2,6 @@ import {
   addDays,
   allRows,
   getRow,
-  check,
   checkStateDiff,
   defineTask,
   MONTH_NAMES,
@@ -16,6 +15,7 @@ import {
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { formatClock, splitStartTime } from "../rules.js";
+import { checkAnswerListsExactly } from "./answer-lists.js";
 import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const PORTAL_POLICY_PATH = "policies/portal-messages.md";
@@ -184,10 +184,6 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedPortalCancellations(initial);
   if (expected.length === 0) throw new Error("generation produced no portal cancellation");
   const given = parseAnswerList(answer).map((item) => Number(item.replace(/^#/, "")));
-  const ok =
-    given.length === expected.length &&
-    new Set(given).size === given.length &&
-    given.every((id) => expected.includes(id));
   return [
     ...checkStateDiff(initial.db, final.db, [
       {
@@ -198,13 +194,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ),
       },
     ]),
-    check(
-      "answer",
-      ok,
-      ok
-        ? `answer lists the ${expected.length} cancelled appointments`
-        : `expected the ids ${JSON.stringify(expected)}, found '${answer.slice(0, 200)}'`,
-    ),
+    checkAnswerListsExactly(answer, given, expected, "cancelled appointments", "ids"),
   ];
 }
 
