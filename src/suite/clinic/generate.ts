@@ -1,10 +1,12 @@
 import {
   addDays,
   allRows,
+  dateRange,
   daysBetween,
   groupBy,
   insertDrafts,
   insertRecords,
+  isWeekend,
   roundCents,
   weightedPick,
   type GenerateContext,
@@ -510,11 +512,9 @@ function bookAppointments(
  */
 function closeEarly(world: ClinicWorld, pediatricProviders: Set<number>): string {
   const { random, referenceDate, appointments } = world;
-  const closureCandidates: string[] = [];
-  for (let offset = 10; offset <= 24; offset += 1) {
-    const date = addDays(referenceDate, -offset);
-    if (weekdayOf(date) >= 1 && weekdayOf(date) <= 5) closureCandidates.push(date);
-  }
+  const closureCandidates = dateRange(addDays(referenceDate, -24), addDays(referenceDate, -10))
+    .reverse()
+    .filter((date) => !isWeekend(date));
   const load = (date: string, afternoon: boolean): number =>
     appointments.filter((appointment) => {
       const { date: day, minutes } = splitStartTime(appointment.startTime);
