@@ -1,4 +1,4 @@
-import { addDays, formatUsd, toCsv, type GenerateContext } from "../../envs/index.js";
+import { addDays, formatUsd, toCsv, weekdayName, type GenerateContext } from "../../envs/index.js";
 import type { ClinicWorld, ProviderDraft } from "./generate.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -15,7 +15,7 @@ import {
   WEEKDAY_NAMES,
   formatClock,
   splitStartTime,
-  weekdayName,
+  weekdayOf,
 } from "./rules.js";
 
 export const SCHEDULING_RULES_PATH = "policies/scheduling-rules.md";
@@ -24,11 +24,9 @@ export const COVERAGE_TABLE_PATH = "billing/insurance-coverage.csv";
 export const BILLING_POLICY_PATH = "billing/patient-billing-policy.md";
 export const ROSTER_PATH = "staff/provider-roster.csv";
 
-const LONG_WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-function longDate(isoDate: string): string {
-  const day = new Date(`${isoDate}T00:00:00Z`);
-  return `${LONG_WEEKDAYS[day.getUTCDay()]} ${isoDate}`;
+/** "Tuesday 2025-06-03", as the clinic's logs and memos head a day. */
+function dayHeading(isoDate: string): string {
+  return `${weekdayName(isoDate)} ${isoDate}`;
 }
 
 /** How staff write a provider's name: physicians as "Dr. Last", advanced practitioners by name and credential. */
@@ -287,14 +285,14 @@ Patients are notified of the new provider automatically, so dates, times and roo
 }
 
 function closureMemo(world: ClinicWorld, manager: string): string {
-  return `# Early closure: ${longDate(world.closureDate)}
+  return `# Early closure: ${dayHeading(world.closureDate)}
 
 From: ${manager}, Practice Manager
 Date: ${world.closureDate}
 Closure date: ${world.closureDate}
 
 Because of the ice storm warning issued by the county this morning, the clinic closed at 12:00 on
-${longDate(world.closureDate)}. All staff were sent home at noon.
+${dayHeading(world.closureDate)}. All staff were sent home at noon.
 
 The front desk called as many afternoon patients as possible, but many could not be reached before the end-of-day
 job ran, and their appointments were marked \`no_show\` automatically. Appointments that started at or after 12:00
@@ -361,7 +359,7 @@ function frontDeskLog(world: ClinicWorld, date: string, deskStaff: string[]): st
   entries.sort((a, b) => a[0] - b[0]);
   const lines = entries.map(([minutes, text]) => `${formatClock(Math.max(0, minutes))}  ${text}`);
   return `FRONT DESK DAILY LOG — Lakeside Community Clinic
-Date: ${longDate(date)}
+Date: ${dayHeading(date)}
 Staff on desk: ${staff.join(", ")}
 
 ${lines.join("\n")}
@@ -409,54 +407,26 @@ const MEETING_TOPICS = [
   "Billing reminder: statements go out on the 5th; questions to the practice manager.",
 ];
 
-const MEMO_TOPICS: Array<[string, string, string]> = [
-  [
-    "ehr-downtime",
-    "Planned EHR downtime",
-    "The electronic health record will be unavailable from 22:00 Saturday to 04:00 Sunday for a vendor upgrade. No clinic hours are affected. Use the paper downtime forms for any after-hours documentation.",
-  ],
-  [
-    "parking",
-    "Parking garage restriping",
-    "Level 2 of the garage is closed for restriping for two weekends. Patients may use the surface lot; staff please park on level 4.",
-  ],
-  [
-    "supply-ordering",
-    "Supply ordering cutoff",
-    "Supply orders must reach materials management by Wednesday noon to arrive the following Monday. Urgent requests go through the charge nurse.",
-  ],
-  [
-    "hand-hygiene",
-    "Hand hygiene audit results",
-    "Last month's observed compliance was 91%. Units below 90% will be re-audited. Thanks to everyone for the improvement.",
-  ],
-  [
-    "flu-clinic",
-    "Flu vaccine clinic",
-    "Walk-in flu vaccine clinics run on Saturday mornings in October in the community room. They do not use exam rooms and are not booked in the appointment system.",
-  ],
-  [
-    "phone-system",
-    "New phone tree",
-    "The new phone menu routes option 1 to scheduling, option 2 to the nurse line and option 3 to billing. Front-desk extensions are unchanged.",
-  ],
-  [
-    "badge-access",
-    "Badge access update",
-    "Badge readers on the third floor were reprogrammed. Report any access problem to facilities.",
-  ],
-  [
-    "interpreter",
-    "Interpreter services reminder",
-    "In-person interpreters need 48 hours' notice. Video interpreting is available at every check-in window.",
-  ],
-];
+/** Routine memos, one per line: file slug | title | body. */
+const MEMO_TOPICS = `
+ehr-downtime | Planned EHR downtime | The electronic health record will be unavailable from 22:00 Saturday to 04:00 Sunday for a vendor upgrade. No clinic hours are affected. Use the paper downtime forms for any after-hours documentation.
+parking | Parking garage restriping | Level 2 of the garage is closed for restriping for two weekends. Patients may use the surface lot; staff please park on level 4.
+supply-ordering | Supply ordering cutoff | Supply orders must reach materials management by Wednesday noon to arrive the following Monday. Urgent requests go through the charge nurse.
+hand-hygiene | Hand hygiene audit results | Last month's observed compliance was 91%. Units below 90% will be re-audited. Thanks to everyone for the improvement.
+flu-clinic | Flu vaccine clinic | Walk-in flu vaccine clinics run on Saturday mornings in October in the community room. They do not use exam rooms and are not booked in the appointment system.
+phone-system | New phone tree | The new phone menu routes option 1 to scheduling, option 2 to the nurse line and option 3 to billing. Front-desk extensions are unchanged.
+badge-access | Badge access update | Badge readers on the third floor were reprogrammed. Report any access problem to facilities.
+interpreter | Interpreter services reminder | In-person interpreters need 48 hours' notice. Video interpreting is available at every check-in window.
+`
+  .trim()
+  .split("\n")
+  .map((line) => line.split(" | ") as [string, string, string]);
 
 function writeNotes(context: GenerateContext, world: ClinicWorld, director: string, manager: string): void {
   const { random } = world;
   const memoTopics = random.shuffle(MEMO_TOPICS);
   let meeting = world.referenceDate;
-  while (weekdayName(meeting) !== "Tue") meeting = addDays(meeting, -1);
+  while (weekdayOf(meeting) !== 2) meeting = addDays(meeting, -1);
   for (let index = 0; index < world.noteCount; index += 1) {
     if (index % 2 === 0 || index / 2 >= memoTopics.length) {
       meeting = addDays(meeting, -7);
@@ -471,7 +441,7 @@ function writeNotes(context: GenerateContext, world: ClinicWorld, director: stri
       ];
       context.writeFile(
         `notes/staff-meeting-${meeting}.md`,
-        `# Staff meeting notes — ${longDate(meeting)}
+        `# Staff meeting notes — ${dayHeading(meeting)}
 
 Attendees: ${attendees.join(", ")}
 Note taker: ${attendees[2]}

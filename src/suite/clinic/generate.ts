@@ -1,4 +1,16 @@
-import { addDays, allRows, roundCents, weightedPick, type GenerateContext } from "../../envs/index.js";
+import {
+  addDays,
+  allRows,
+  dateRange,
+  daysBetween,
+  groupBy,
+  insertDrafts,
+  insertRecords,
+  isWeekend,
+  roundCents,
+  weightedPick,
+  type GenerateContext,
+} from "../../envs/index.js";
 import { writeClinicDocuments } from "./documents.js";
 import {
   CLINIC_CLOSE_MINUTES,
@@ -135,10 +147,10 @@ function pickClinicDays(random: GenerateContext["random"]): number[] {
 export function generateClinic(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
   const rows = factors.rows;
-  const { specialtyIds, planIds } = insertReferenceData(context);
+  insertReferenceData(context);
   const rooms = insertRooms(context);
-  const { providers, leaves } = insertProviders(context, specialtyIds);
-  const patients = insertPatients(context, planIds);
+  const { providers, leaves } = insertProviders(context);
+  const patients = insertPatients(context);
   const appointments = bookAppointments(context, providers, rooms, patients);
   const world: ClinicWorld = {
     referenceDate,
@@ -164,11 +176,7 @@ export function generateClinic(context: GenerateContext): void {
   plantNoShowHistory(world, rows);
   settleLeaveCoverage(world);
 
-  const insertAppointment = db.prepare(
-    `INSERT INTO appointments (id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason)
-     VALUES (@id, @patientId, @providerId, @roomId, @visitType, @startTime, @status, @reason, @cancelReason)`,
-  );
-  for (const appointment of appointments) insertAppointment.run(appointment);
+  insertDrafts(db, "appointments", APPOINTMENT_COLUMNS, appointments);
   postCharges(context, world);
   postPayments(context, world);
   writeClinicDocuments(context, world);
@@ -180,29 +188,26 @@ export function generateClinic(context: GenerateContext): void {
   ).run();
 }
 
-/** Specialties and insurance plans; returns their ids by code. */
-function insertReferenceData(context: GenerateContext): {
-  specialtyIds: Map<string, number>;
-  planIds: Map<string, number>;
-} {
+const APPOINTMENT_COLUMNS =
+  "id, patient_id, provider_id, room_id, visit_type, start_time, status, reason, cancel_reason";
+
+/** The row id of a specialty or plan: its position in the reference list, from 1. */
+function idByCode(seeds: ReadonlyArray<{ code: string }>, code: string): number {
+  return seeds.findIndex((seed) => seed.code === code) + 1;
+}
+
+/** Specialties and insurance plans, with ids in list order. */
+function insertReferenceData(context: GenerateContext): void {
   const { db, random } = context;
-  const insertSpecialty = db.prepare(
-    "INSERT INTO specialties (id, code, name, department_phone) VALUES (?, ?, ?, ?)",
+  SPECIALTIES.forEach(({ code, name }, index) =>
+    insertRecords(db, "specialties", [{ id: index + 1, code, name, departmentPhone: randomPhone(random) }]),
   );
-  const specialtyIds = new Map<string, number>();
-  SPECIALTIES.forEach((specialty, index) => {
-    specialtyIds.set(specialty.code, index + 1);
-    insertSpecialty.run(index + 1, specialty.code, specialty.name, randomPhone(random));
-  });
   const insertPlan = db.prepare(
     "INSERT INTO insurance_plans (id, plan_code, payer_name, plan_name, plan_type, payer_phone) VALUES (?, ?, ?, ?, ?, ?)",
   );
   PLANS.forEach((plan, index) =>
     insertPlan.run(index + 1, plan.code, plan.payer, plan.name, plan.type, plan.phone),
   );
-  const planIds = new Map(PLANS.map((plan, index) => [plan.code, index + 1]));
-
-  return { specialtyIds, planIds };
 }
 
 /** Rooms: exam rooms on floors 1-2, procedure and imaging rooms on floor 3. */
@@ -215,16 +220,14 @@ function insertRooms(context: GenerateContext): RoomDraft[] {
     ["procedure", 1 * rows, "PR"],
     ["imaging", 1 * rows, "IM"],
   ];
-  const insertRoom = db.prepare(
-    "INSERT INTO rooms (id, code, room_type, floor, equipment) VALUES (?, ?, ?, ?, ?)",
-  );
   for (const [roomType, count, prefix] of roomCounts) {
     for (let index = 0; index < count; index += 1) {
       const id = rooms.length + 1;
       const floor = roomType === "exam" ? 1 + (index % 2) : 3;
       const code = `${prefix}-${floor}${String(index + 1).padStart(2, "0")}`;
       rooms.push({ id, code, roomType });
-      insertRoom.run(id, code, roomType, floor, random.pick(ROOM_EQUIPMENT[roomType]));
+      const equipment = random.pick(ROOM_EQUIPMENT[roomType]);
+      insertRecords(db, "rooms", [{ id, code, roomType, floor, equipment }]);
     }
   }
 
@@ -232,10 +235,7 @@ function insertRooms(context: GenerateContext): RoomDraft[] {
 }
 
 /** Providers, interleaved across specialties so ids do not group by specialty, and next week's leave. */
-function insertProviders(
-  context: GenerateContext,
-  specialtyIds: Map<string, number>,
-): { providers: ProviderDraft[]; leaves: LeaveEntry[] } {
+function insertProviders(context: GenerateContext): { providers: ProviderDraft[]; leaves: LeaveEntry[] } {
   const { db, random, faker, referenceDate } = context;
   const rows = context.factors.rows;
   const specialtySlots: string[] = [];
@@ -256,37 +256,30 @@ function insertProviders(
     };
   });
   const leaves = arrangeLeaveCoverage(providers, referenceDate, random, rows);
-  const insertProvider = db.prepare(
-    "INSERT INTO providers (id, npi, first_name, last_name, credential, specialty_id, email, hired_on) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  insertRecords(
+    db,
+    "providers",
+    providers.map(({ id, firstName, lastName, credential, specialtyCode }) => ({
+      id,
+      npi: `1${String(id).padStart(3, "0")}${String(random.int(0, 999_999)).padStart(6, "0")}`,
+      firstName,
+      lastName,
+      credential,
+      specialtyId: idByCode(SPECIALTIES, specialtyCode),
+      email: `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z.]/g, "") + "@lakeside-clinic.org",
+      hiredOn: addDays(referenceDate, -random.int(200, 5000)),
+    })),
   );
-  for (const provider of providers) {
-    insertProvider.run(
-      provider.id,
-      `1${String(provider.id).padStart(3, "0")}${String(random.int(0, 999_999)).padStart(6, "0")}`,
-      provider.firstName,
-      provider.lastName,
-      provider.credential,
-      specialtyIds.get(provider.specialtyCode),
-      `${provider.firstName}.${provider.lastName}`.toLowerCase().replace(/[^a-z.]/g, "") +
-        "@lakeside-clinic.org",
-      addDays(referenceDate, -random.int(200, 5000)),
-    );
-  }
 
   return { providers, leaves };
 }
 
 /** Patients: about a fifth are children, seen by pediatrics. */
-function insertPatients(context: GenerateContext, planIds: Map<string, number>): PatientDraft[] {
+function insertPatients(context: GenerateContext): PatientDraft[] {
   const { db, random, faker, referenceDate } = context;
   const rows = context.factors.rows;
   const patients: PatientDraft[] = [];
   const patientCount = 60 * rows;
-  const insertPatient = db.prepare(
-    `INSERT INTO patients (id, mrn, first_name, last_name, date_of_birth, sex, phone, email, city,
-       insurance_plan_id, member_id, scheduling_status, status_reason, registered_on)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
   const cities = Array.from({ length: 6 }, () => faker.location.city());
   for (let index = 0; index < patientCount; index += 1) {
     const id = index + 1;
@@ -314,22 +307,27 @@ function insertPatients(context: GenerateContext, planIds: Map<string, number>):
           : null;
     const mrn = `MRN-${100_000 + id * 17 + random.int(0, 16)}`;
     patients.push({ id, mrn, firstName, lastName, isChild, plan, schedulingStatus });
-    insertPatient.run(
-      id,
-      mrn,
-      firstName,
-      lastName,
-      addDays(referenceDate, -(age * 365 + random.int(0, 364))),
-      sex,
-      randomPhone(random),
-      isChild || random.chance(0.1) ? null : faker.internet.email({ firstName, lastName }).toLowerCase(),
-      random.pick(cities),
-      plan ? planIds.get(plan.code) : null,
-      plan ? `${plan.code.slice(0, 3)}${String(random.int(0, 99_999_999)).padStart(8, "0")}` : null,
-      schedulingStatus,
-      statusReason,
-      addDays(referenceDate, -random.int(30, 3000)),
-    );
+    insertRecords(db, "patients", [
+      {
+        id,
+        mrn,
+        firstName,
+        lastName,
+        dateOfBirth: addDays(referenceDate, -(age * 365 + random.int(0, 364))),
+        sex,
+        phone: randomPhone(random),
+        email:
+          isChild || random.chance(0.1) ? null : faker.internet.email({ firstName, lastName }).toLowerCase(),
+        city: random.pick(cities),
+        insurancePlanId: plan ? idByCode(PLANS, plan.code) : null,
+        memberId: plan
+          ? `${plan.code.slice(0, 3)}${String(random.int(0, 99_999_999)).padStart(8, "0")}`
+          : null,
+        schedulingStatus,
+        statusReason,
+        registeredOn: addDays(referenceDate, -random.int(30, 3000)),
+      },
+    ]);
   }
   return patients;
 }
@@ -514,11 +512,9 @@ function bookAppointments(
  */
 function closeEarly(world: ClinicWorld, pediatricProviders: Set<number>): string {
   const { random, referenceDate, appointments } = world;
-  const closureCandidates: string[] = [];
-  for (let offset = 10; offset <= 24; offset += 1) {
-    const date = addDays(referenceDate, -offset);
-    if (weekdayOf(date) >= 1 && weekdayOf(date) <= 5) closureCandidates.push(date);
-  }
+  const closureCandidates = dateRange(addDays(referenceDate, -24), addDays(referenceDate, -10))
+    .reverse()
+    .filter((date) => !isWeekend(date));
   const load = (date: string, afternoon: boolean): number =>
     appointments.filter((appointment) => {
       const { date: day, minutes } = splitStartTime(appointment.startTime);
@@ -703,13 +699,13 @@ function settleLeaveCoverage(world: ClinicWorld): void {
       return appointment.status === "scheduled" && onLeave(appointment.providerId, date);
     })
     .sort((a, b) => (a.startTime === b.startTime ? a.id - b.id : a.startTime < b.startTime ? -1 : 1));
-  const busy = new Map<number, ReturnType<typeof providerInterval>[]>();
-  for (const appointment of appointments) {
-    if (appointment.status === "cancelled" || affected.includes(appointment)) continue;
-    const list = busy.get(appointment.providerId) ?? [];
-    list.push(providerInterval(appointment.visitType, appointment.startTime));
-    busy.set(appointment.providerId, list);
-  }
+  const busy = groupBy(
+    appointments.filter(
+      (appointment) => appointment.status !== "cancelled" && !affected.includes(appointment),
+    ),
+    (appointment) => appointment.providerId,
+    (appointment) => providerInterval(appointment.visitType, appointment.startTime),
+  );
   // Section 4 of the scheduling rules: same specialty, in clinic, not on leave, credentialed, free.
   const canCover = (
     candidate: ProviderDraft,
@@ -818,10 +814,7 @@ function feeLinesFor(
 
 function postCharges(context: GenerateContext, world: ClinicWorld): void {
   const { db, random, referenceDate } = context;
-  const insertCharge = db.prepare(
-    `INSERT INTO charges (appointment_id, patient_id, service_date, code, description, category, amount, claim_status)
-     VALUES (@appointmentId, @patientId, @date, @code, @description, @category, @amount, @claimStatus)`,
-  );
+  const insertCharge = (charge: object): void => insertRecords(db, "charges", [charge]);
   const patientsById = new Map(world.patients.map((patient) => [patient.id, patient]));
   const providersById = new Map(world.providers.map((provider) => [provider.id, provider]));
   const reviewStart = addDays(referenceDate, -NO_SHOW_REVIEW_DAYS);
@@ -829,9 +822,7 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
     const { date } = splitStartTime(appointment.startTime);
     const patient = patientsById.get(appointment.patientId)!;
     if (appointment.status === "completed") {
-      const ageDays = Math.round(
-        (Date.parse(`${referenceDate}T00:00:00Z`) - Date.parse(`${date}T00:00:00Z`)) / 86_400_000,
-      );
+      const ageDays = daysBetween(date, referenceDate);
       const claimStatus = !patient.plan
         ? "patient_only"
         : random.chance(ageDays <= 10 ? 0.6 : 0.08)
@@ -839,10 +830,10 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
           : "adjudicated";
       const specialty = providersById.get(appointment.providerId)!.specialtyCode;
       for (const line of feeLinesFor(random, appointment, specialty))
-        insertCharge.run({
+        insertCharge({
           appointmentId: appointment.id,
           patientId: patient.id,
-          date,
+          serviceDate: date,
           ...line,
           claimStatus,
         });
@@ -853,10 +844,10 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
       random.chance(0.6)
     ) {
       // Fees from the previous review cycle, already on patient accounts.
-      insertCharge.run({
+      insertCharge({
         appointmentId: appointment.id,
         patientId: patient.id,
-        date,
+        serviceDate: date,
         code: NO_SHOW_CHARGE_CODE,
         description: "Missed appointment fee",
         category: "admin_fee",
@@ -869,9 +860,6 @@ function postCharges(context: GenerateContext, world: ClinicWorld): void {
 
 function postPayments(context: GenerateContext, world: ClinicWorld): void {
   const { db, random, referenceDate } = context;
-  const insertPayment = db.prepare(
-    "INSERT INTO payments (patient_id, received_on, amount, method, status, reference) VALUES (?, ?, ?, ?, ?, ?)",
-  );
   type ChargeRow = {
     patient_id: number;
     service_date: string;
@@ -890,7 +878,9 @@ function postPayments(context: GenerateContext, world: ClinicWorld): void {
     reference += random.int(1, 9);
     const status = random.chance(0.04) ? "reversed" : "posted";
     const label = method === "check" ? `CHK-${random.int(1000, 9999)}` : `PMT-${reference}`;
-    insertPayment.run(patientId, date, roundCents(amount), method, status, label);
+    insertRecords(db, "payments", [
+      { patientId, receivedOn: date, amount: roundCents(amount), method, status, reference: label },
+    ]);
   };
   for (const charge of charges) {
     const plan = patientsById.get(charge.patient_id)!.plan;

@@ -70,71 +70,31 @@ export const VISIT_RULES: Record<VisitType, VisitRule> = {
   telehealth: visitRule("Telehealth video visit", 20, null, 25),
 };
 
+/** Visit types each specialty offers, with relative booking weights (in this order). */
+const VISIT_MIX: Record<string, Partial<Record<VisitType, number>>> = {
+  FM: { follow_up: 30, new_patient: 10, annual_physical: 15, sick_visit: 20, procedure: 6, telehealth: 12 },
+  PED: { well_child: 35, sick_visit: 30, follow_up: 15, new_patient: 8, telehealth: 8 },
+  DERM: { new_patient: 20, follow_up: 30, procedure: 30, telehealth: 10 },
+  CARD: { new_patient: 20, follow_up: 35, imaging: 20, procedure: 10, telehealth: 10 },
+  ORTH: { new_patient: 20, follow_up: 35, imaging: 25, procedure: 20 },
+};
+
+function specialty(
+  code: string,
+  name: string,
+  sharePerNine: number,
+  credentials: Credential[],
+): SpecialtySeed {
+  const visitMix = Object.entries(VISIT_MIX[code]!) as SpecialtySeed["visitMix"];
+  return { code, name, sharePerNine, credentials, visitMix };
+}
+
 export const SPECIALTIES: SpecialtySeed[] = [
-  {
-    code: "FM",
-    name: "Family Medicine",
-    sharePerNine: 4,
-    credentials: ["MD", "DO", "NP", "PA", "MD"],
-    visitMix: [
-      ["follow_up", 30],
-      ["new_patient", 10],
-      ["annual_physical", 15],
-      ["sick_visit", 20],
-      ["procedure", 6],
-      ["telehealth", 12],
-    ],
-  },
-  {
-    code: "PED",
-    name: "Pediatrics",
-    sharePerNine: 2,
-    credentials: ["MD", "NP", "DO"],
-    visitMix: [
-      ["well_child", 35],
-      ["sick_visit", 30],
-      ["follow_up", 15],
-      ["new_patient", 8],
-      ["telehealth", 8],
-    ],
-  },
-  {
-    code: "DERM",
-    name: "Dermatology",
-    sharePerNine: 1,
-    credentials: ["MD", "PA"],
-    visitMix: [
-      ["new_patient", 20],
-      ["follow_up", 30],
-      ["procedure", 30],
-      ["telehealth", 10],
-    ],
-  },
-  {
-    code: "CARD",
-    name: "Cardiology",
-    sharePerNine: 1,
-    credentials: ["MD", "DO"],
-    visitMix: [
-      ["new_patient", 20],
-      ["follow_up", 35],
-      ["imaging", 20],
-      ["procedure", 10],
-      ["telehealth", 10],
-    ],
-  },
-  {
-    code: "ORTH",
-    name: "Orthopedics",
-    sharePerNine: 1,
-    credentials: ["MD", "PA", "DO"],
-    visitMix: [
-      ["new_patient", 20],
-      ["follow_up", 35],
-      ["imaging", 25],
-      ["procedure", 20],
-    ],
-  },
+  specialty("FM", "Family Medicine", 4, ["MD", "DO", "NP", "PA", "MD"]),
+  specialty("PED", "Pediatrics", 2, ["MD", "NP", "DO"]),
+  specialty("DERM", "Dermatology", 1, ["MD", "PA"]),
+  specialty("CARD", "Cardiology", 1, ["MD", "DO"]),
+  specialty("ORTH", "Orthopedics", 1, ["MD", "PA", "DO"]),
 ];
 
 export const WEEKDAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
@@ -321,11 +281,6 @@ export function intervalsOverlap(first: DayInterval, second: DayInterval): boole
 /** 0 = Sunday ... 6 = Saturday. */
 export function weekdayOf(isoDate: string): number {
   return new Date(`${isoDate.slice(0, 10)}T00:00:00Z`).getUTCDay();
-}
-
-/** The abbreviated weekday name (`Tue`) of WEEKDAY_NAMES, as the clinic's documents write it. */
-export function weekdayName(isoDate: string): string {
-  return WEEKDAY_NAMES[weekdayOf(isoDate)] as string;
 }
 
 /** Cost-sharing terms of one plan by charge category; a null entry means the category is not covered. */

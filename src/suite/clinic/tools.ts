@@ -14,6 +14,8 @@ import {
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 
 const dateSchema = isoDateSchema.describe("Date as YYYY-MM-DD");
+const SCHEDULING_STATUSES = z.enum(["standard", "prepay_required", "restricted"]);
+const CHARGE_CATEGORIES = z.enum(["office_visit", "procedure", "imaging", "lab", "admin_fee"]);
 
 const PROVIDER_COLUMNS = `p.id, p.first_name, p.last_name, p.credential, s.code AS specialty_code,
   s.name AS specialty_name, p.npi, p.email`;
@@ -75,10 +77,7 @@ const listPatients = defineListTool({
       .boolean()
       .optional()
       .describe("true: only patients without insurance; false: only insured patients"),
-    scheduling_status: z
-      .enum(["standard", "prepay_required", "restricted"])
-      .optional()
-      .describe("Only patients with this scheduling status"),
+    scheduling_status: SCHEDULING_STATUSES.optional().describe("Only patients with this scheduling status"),
   },
   key: "patients",
   from: "patients",
@@ -124,9 +123,7 @@ const updatePatientSchedulingStatus = defineTool({
   kind: "write",
   inputSchema: z.object({
     patient_id: z.number().int().describe("The patient's id"),
-    scheduling_status: z
-      .enum(["standard", "prepay_required", "restricted"])
-      .describe("The new scheduling status"),
+    scheduling_status: SCHEDULING_STATUSES.describe("The new scheduling status"),
     reason: z.string().min(1).describe("Why the status changes (kept on the patient record)"),
   }),
   handler: ({ patient_id, scheduling_status, reason }, context: ToolContext) => {
@@ -266,10 +263,7 @@ const listCharges = defineListTool({
     patient_id: z.number().int().optional().describe("Only charges of this patient id"),
     appointment_id: z.number().int().optional().describe("Only charges for this appointment id"),
     code: z.string().optional().describe("Only charges with this billing code, e.g. 99213 or NOSHOW"),
-    category: z
-      .enum(["office_visit", "procedure", "imaging", "lab", "admin_fee"])
-      .optional()
-      .describe("Only charges of this category"),
+    category: CHARGE_CATEGORIES.optional().describe("Only charges of this category"),
     claim_status: z
       .enum(["pending", "adjudicated", "patient_only"])
       .optional()
@@ -296,9 +290,7 @@ const postCharge = defineTool({
   inputSchema: z.object({
     appointment_id: z.number().int().describe("The appointment the charge belongs to"),
     code: z.string().min(1).describe("Billing code, e.g. a CPT code or NOSHOW"),
-    category: z
-      .enum(["office_visit", "procedure", "imaging", "lab", "admin_fee"])
-      .describe("Charge category"),
+    category: CHARGE_CATEGORIES.describe("Charge category"),
     amount: z.number().positive().describe("Amount in dollars, e.g. 35.00"),
     description: z.string().min(1).describe("Short description printed on the statement"),
   }),

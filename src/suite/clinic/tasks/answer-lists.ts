@@ -1,5 +1,29 @@
 import { check, type Check } from "../../../envs/index.js";
 
+/**
+ * The `answer` check of a reply that lists ids: passes when `given` holds each expected item exactly once and
+ * nothing else; `described` names what they are (`cancelled appointments`), `label` what the ids are (`MRNs`).
+ */
+export function checkAnswerListsExactly<Item>(
+  answer: string,
+  given: readonly Item[],
+  expected: readonly Item[],
+  described: string,
+  label: string,
+): Check {
+  const exact =
+    given.length === expected.length &&
+    new Set(given).size === given.length &&
+    given.every((item) => expected.includes(item));
+  return check(
+    "answer",
+    exact,
+    exact
+      ? `answer lists the ${expected.length} ${described}`
+      : `expected the ${label} ${JSON.stringify(expected)}, found '${answer.slice(0, 200)}'`,
+  );
+}
+
 /** How a listed answer differs from the expected items, and how much of each side a message names. */
 export interface ListDifference {
   missing: readonly string[];

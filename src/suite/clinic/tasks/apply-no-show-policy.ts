@@ -16,7 +16,7 @@ import { clinicDomain } from "../domain.js";
 import { NO_SHOW_CHARGE_CODE, NO_SHOW_FLAG_THRESHOLD, VISIT_RULES, splitStartTime } from "../rules.js";
 import type { VisitType } from "../rules.js";
 import { readClosures, readExcusedAppointmentIds, readReviewPeriod } from "../workspace-facts.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 interface NoShowRow {
   id: number;
@@ -248,32 +248,23 @@ export const applyNoShowPolicyTask = defineTask({
   ],
   verify,
   oracle: programCells({}),
-  nearMisses: [
-    {
-      id: "fee-on-first-no-show",
-      description: "Charges every counted no-show, forgetting the courtesy for the first one.",
-      cells: programCells({ feeOnFirst: true }),
-    },
-    {
-      id: "charges-medicaid",
-      description: "Charges Medicaid patients too.",
-      cells: programCells({ chargeMedicaid: true }),
-    },
-    {
-      id: "closure-excuses-whole-day",
-      description:
-        "Excuses every no-show on the closure day, including the morning before the clinic closed.",
-      cells: programCells({ closureWholeDay: true }),
-    },
-    {
-      id: "ignores-front-desk-excuses",
-      description: "Counts no-shows that the front-desk logs record as excused.",
-      cells: programCells({ ignoreFrontDesk: true }),
-    },
-    {
-      id: "flag-threshold-off-by-one",
-      description: "Flags only patients with more than three counted no-shows.",
-      cells: programCells({ flagAboveThreshold: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(programCells, {
+    "fee-on-first-no-show": [
+      { feeOnFirst: true },
+      "Charges every counted no-show, forgetting the courtesy for the first one.",
+    ],
+    "charges-medicaid": [{ chargeMedicaid: true }, "Charges Medicaid patients too."],
+    "closure-excuses-whole-day": [
+      { closureWholeDay: true },
+      "Excuses every no-show on the closure day, including the morning before the clinic closed.",
+    ],
+    "ignores-front-desk-excuses": [
+      { ignoreFrontDesk: true },
+      "Counts no-shows that the front-desk logs record as excused.",
+    ],
+    "flag-threshold-off-by-one": [
+      { flagAboveThreshold: true },
+      "Flags only patients with more than three counted no-shows.",
+    ],
+  }),
 });

@@ -18,7 +18,7 @@ import { COLLECTIONS_THRESHOLD, PLANS } from "../rules.js";
 import type { PlanCoverage } from "../rules.js";
 import { readCoverage } from "../workspace-facts.js";
 import { checkListedItems } from "./answer-lists.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 const seedCoverage = (planCode: string): PlanCoverage =>
   PLANS.find((plan) => plan.code === planCode)!.coverage;
@@ -205,26 +205,16 @@ export const collectionsReviewTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: [
-    {
-      id: "includes-pending-claims",
-      description: "Bills the patient for charges still pending with the insurer.",
-      cells: programCells({ includePending: true }),
-    },
-    {
-      id: "counts-reversed-payments",
-      description: "Subtracts reversed (returned) payments from the balance.",
-      cells: programCells({ countReversed: true }),
-    },
-    {
-      id: "no-self-pay-discount",
-      description: "Charges self-pay patients the full amount.",
-      cells: programCells({ noSelfPayDiscount: true }),
-    },
-    {
-      id: "threshold-inclusive",
-      description: "Includes accounts at exactly the threshold.",
-      cells: programCells({ inclusiveThreshold: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(programCells, {
+    "includes-pending-claims": [
+      { includePending: true },
+      "Bills the patient for charges still pending with the insurer.",
+    ],
+    "counts-reversed-payments": [
+      { countReversed: true },
+      "Subtracts reversed (returned) payments from the balance.",
+    ],
+    "no-self-pay-discount": [{ noSelfPayDiscount: true }, "Charges self-pay patients the full amount."],
+    "threshold-inclusive": [{ inclusiveThreshold: true }, "Includes accounts at exactly the threshold."],
+  }),
 });

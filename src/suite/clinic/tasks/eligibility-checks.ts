@@ -1,6 +1,5 @@
 import {
   allRows,
-  check,
   checkStateDiff,
   defineTask,
   parseAnswerList,
@@ -10,7 +9,8 @@ import {
   type VerifyContext,
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { checkAnswerListsExactly } from "./answer-lists.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const ELIGIBILITY_POLICY_PATH = "billing/eligibility-policy.md";
 const WINDOW = { from: "2025-07-01", to: "2025-07-03" } as const;
@@ -131,9 +131,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedPrepay(initial);
   if (expected.length === 0) throw new Error("generation produced no lapsed coverage");
   const given = parseAnswerList(answer).map((item) => item.toUpperCase());
-  const want = new Set(expected.map((row) => row.mrn));
-  const ok =
-    given.length === want.size && new Set(given).size === given.length && given.every((mrn) => want.has(mrn));
+  const want = [...new Set(expected.map((row) => row.mrn))];
   return [
     ...checkStateDiff(initial.db, final.db, [
       {
@@ -143,13 +141,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ignoreColumns: ["status_reason"],
       },
     ]),
-    check(
-      "answer",
-      ok,
-      ok
-        ? `answer lists the ${want.size} patients set to prepay`
-        : `expected the MRNs ${JSON.stringify([...want])}, found '${answer.slice(0, 200)}'`,
-    ),
+    checkAnswerListsExactly(answer, given, want, "patients set to prepay", "MRNs"),
   ];
 }
 
@@ -235,37 +227,21 @@ export const eligibilityChecksTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "no-retry",
-      description: "Gives up at the clearinghouse's first 503 instead of retrying the call.",
-      cells: cells({ noRetry: true }),
-    },
-    {
-      id: "skips-failed-checks",
-      description:
-        "Moves on when a clearinghouse call fails and treats that patient's coverage as unchanged.",
-      cells: cells({ skipFailed: true }),
-    },
-    {
-      id: "end-date-exclusive",
-      description: "Treats coverage as ended on its end date.",
-      cells: cells({ endExclusive: true }),
-    },
-    {
-      id: "lowers-restricted",
-      description: "Sets restricted patients to prepay_required too.",
-      cells: cells({ overrideRestricted: true }),
-    },
-    {
-      id: "checks-run-date",
-      description: "Checks coverage for today instead of each visit's date.",
-      cells: cells({ checkRunDate: true }),
-    },
-    {
-      id: "first-visit-only",
-      description: "Checks coverage only for each patient's next visit, not for every visit date this week.",
-      cells: cells({ firstVisitOnly: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(cells, {
+    "no-retry": [
+      { noRetry: true },
+      "Gives up at the clearinghouse's first 503 instead of retrying the call.",
+    ],
+    "skips-failed-checks": [
+      { skipFailed: true },
+      "Moves on when a clearinghouse call fails and treats that patient's coverage as unchanged.",
+    ],
+    "end-date-exclusive": [{ endExclusive: true }, "Treats coverage as ended on its end date."],
+    "lowers-restricted": [{ overrideRestricted: true }, "Sets restricted patients to prepay_required too."],
+    "checks-run-date": [{ checkRunDate: true }, "Checks coverage for today instead of each visit's date."],
+    "first-visit-only": [
+      { firstVisitOnly: true },
+      "Checks coverage only for each patient's next visit, not for every visit date this week.",
+    ],
+  }),
 });

@@ -11,7 +11,7 @@ import {
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { NO_SHOW_CHARGE_CODE, VISIT_RULES, type VisitType } from "../rules.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const REVENUE_DEFINITIONS_PATH = "billing/revenue-report-definitions.md";
 const MONTH = "2025-06";
@@ -199,26 +199,16 @@ export const payerMixReportTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "includes-admin-fees",
-      description: "Counts no-show fees as gross charges.",
-      cells: cells({ includeAdminFees: true }),
-    },
-    {
-      id: "labs-under-ordering-specialty",
-      description: "Reports lab charges under the ordering provider's specialty instead of LAB.",
-      cells: cells({ labsUnderSpecialty: true }),
-    },
-    {
-      id: "first-page-only",
-      description: "Reads only the first page of the charge listing.",
-      cells: cells({ firstPageOnly: true }),
-    },
-    {
-      id: "whole-ledger",
-      description: "Forgets the month and reports every charge in the ledger, late-May visits included.",
-      cells: cells({ anyMonth: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(cells, {
+    "includes-admin-fees": [{ includeAdminFees: true }, "Counts no-show fees as gross charges."],
+    "labs-under-ordering-specialty": [
+      { labsUnderSpecialty: true },
+      "Reports lab charges under the ordering provider's specialty instead of LAB.",
+    ],
+    "first-page-only": [{ firstPageOnly: true }, "Reads only the first page of the charge listing."],
+    "whole-ledger": [
+      { anyMonth: true },
+      "Forgets the month and reports every charge in the ledger, late-May visits included.",
+    ],
+  }),
 });

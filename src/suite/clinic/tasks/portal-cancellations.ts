@@ -2,7 +2,6 @@ import {
   addDays,
   allRows,
   getRow,
-  check,
   checkStateDiff,
   defineTask,
   MONTH_NAMES,
@@ -16,7 +15,8 @@ import {
 } from "../../../envs/index.js";
 import { clinicDomain } from "../domain.js";
 import { formatClock, splitStartTime } from "../rules.js";
-import { PYTHON_PAGING_CELL } from "./python-helpers.js";
+import { checkAnswerListsExactly } from "./answer-lists.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL } from "./python-helpers.js";
 
 export const PORTAL_POLICY_PATH = "policies/portal-messages.md";
 export const PORTAL_INBOX = "portal/inbox";
@@ -184,10 +184,6 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedPortalCancellations(initial);
   if (expected.length === 0) throw new Error("generation produced no portal cancellation");
   const given = parseAnswerList(answer).map((item) => Number(item.replace(/^#/, "")));
-  const ok =
-    given.length === expected.length &&
-    new Set(given).size === given.length &&
-    given.every((id) => expected.includes(id));
   return [
     ...checkStateDiff(initial.db, final.db, [
       {
@@ -198,13 +194,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ),
       },
     ]),
-    check(
-      "answer",
-      ok,
-      ok
-        ? `answer lists the ${expected.length} cancelled appointments`
-        : `expected the ids ${JSON.stringify(expected)}, found '${answer.slice(0, 200)}'`,
-    ),
+    checkAnswerListsExactly(answer, given, expected, "cancelled appointments", "ids"),
   ];
 }
 
@@ -279,21 +269,18 @@ export const portalCancellationsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "cancels-move-requests",
-      description: "Treats requests to move an appointment as cancellations.",
-      cells: cells({ cancelMoves: true }),
-    },
-    {
-      id: "trusts-signature",
-      description: "Identifies the patient by the name the message is signed with, not the email on file.",
-      cells: cells({ trustSignature: true }),
-    },
-    {
-      id: "cancels-every-appointment",
-      description: "Cancels every scheduled appointment of the patient instead of the one named.",
-      cells: cells({ cancelAll: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(cells, {
+    "cancels-move-requests": [
+      { cancelMoves: true },
+      "Treats requests to move an appointment as cancellations.",
+    ],
+    "trusts-signature": [
+      { trustSignature: true },
+      "Identifies the patient by the name the message is signed with, not the email on file.",
+    ],
+    "cancels-every-appointment": [
+      { cancelAll: true },
+      "Cancels every scheduled appointment of the patient instead of the one named.",
+    ],
+  }),
 });

@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { PYTHON_WORKSPACE_HELPERS, variantNearMisses, type NearMiss } from "../../../envs/index.js";
 
 /**
  * Python shared by the clinic oracles and near-misses: the kit's pager (`fetch_all`) over the paginated list
@@ -32,3 +32,11 @@ rules = tools.read_file(path="policies/scheduling-rules.md")["content"]
 visit_lengths = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| \x60(\w+)\x60 \| [^|]+\| (\d+) min \|", rules, re.M)}
 print(visit_lengths)
 `;
+
+/** Near-misses of a task whose oracle is `cells({})`, each flipping one part of the program (`variantNearMisses`). */
+export function clinicNearMisses<Variant extends object>(
+  cells: (variant: Variant) => string[],
+  misses: Record<string, readonly [change: Partial<Variant>, description: string]>,
+): NearMiss[] {
+  return variantNearMisses(cells, {} as Variant, misses);
+}

@@ -14,7 +14,7 @@ import { VISIT_RULES, intervalsOverlap, providerInterval, weekdayOf } from "../r
 import type { VisitType } from "../rules.js";
 import { readLeaveMemo, readRoster } from "../workspace-facts.js";
 import { PROVIDER_QUERY, type AppointmentRow, type ProviderRow } from "./bookings.js";
-import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 function verify({ initial, final }: VerifyContext): Check[] {
   const roster = readRoster(initial);
@@ -244,23 +244,18 @@ export const reassignLeaveAppointmentsTask = defineTask({
   ],
   verify,
   oracle: programCells({}),
-  nearMisses: [
-    {
-      id: "ignores-clinic-days",
-      description:
-        "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
-      cells: programCells({ ignoreClinicDays: true }),
-    },
-    {
-      id: "last-leave-day-excluded",
-      description:
-        "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
-      cells: programCells({ exclusiveEnd: true }),
-    },
-    {
-      id: "includes-withdrawn-leave",
-      description: "Also moves the schedule of the provider whose leave request was withdrawn.",
-      cells: programCells({ includeWithdrawn: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(programCells, {
+    "ignores-clinic-days": [
+      { ignoreClinicDays: true },
+      "Picks the first free colleague of the same specialty without checking the roster's clinic days.",
+    ],
+    "last-leave-day-excluded": [
+      { exclusiveEnd: true },
+      "Treats the memo's last day out as the day the provider is back, leaving that day's patients.",
+    ],
+    "includes-withdrawn-leave": [
+      { includeWithdrawn: true },
+      "Also moves the schedule of the provider whose leave request was withdrawn.",
+    ],
+  }),
 });

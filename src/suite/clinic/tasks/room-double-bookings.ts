@@ -20,7 +20,7 @@ import {
 import type { VisitType } from "../rules.js";
 import { checkListedItems } from "./answer-lists.js";
 import { providerFree, roomFree, type Booking } from "./bookings.js";
-import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 interface AppointmentRow extends Booking {
   patient_id: number;
@@ -272,26 +272,13 @@ export const roomDoubleBookingsTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: [
-    {
-      id: "ignores-turnover",
-      description: "Forgets the 15-minute procedure-room turnover.",
-      cells: programCells({ ignoreTurnover: true }),
-    },
-    {
-      id: "counts-cancelled",
-      description: "Treats cancelled appointments as occupying the room.",
-      cells: programCells({ countCancelled: true }),
-    },
-    {
-      id: "touching-is-conflict",
-      description: "Flags back-to-back visits that only touch as double bookings.",
-      cells: programCells({ touchingConflicts: true }),
-    },
-    {
-      id: "includes-past",
-      description: "Also reports double bookings before today.",
-      cells: programCells({ includePast: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(programCells, {
+    "ignores-turnover": [{ ignoreTurnover: true }, "Forgets the 15-minute procedure-room turnover."],
+    "counts-cancelled": [{ countCancelled: true }, "Treats cancelled appointments as occupying the room."],
+    "touching-is-conflict": [
+      { touchingConflicts: true },
+      "Flags back-to-back visits that only touch as double bookings.",
+    ],
+    "includes-past": [{ includePast: true }, "Also reports double bookings before today."],
+  }),
 });

@@ -20,7 +20,7 @@ import type { VisitType } from "../rules.js";
 import { readRoster } from "../workspace-facts.js";
 import { checkListedItems } from "./answer-lists.js";
 import { PROVIDER_QUERY, providerFree, roomFree, type ProviderRow } from "./bookings.js";
-import { PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
+import { clinicNearMisses, PYTHON_PAGING_CELL, PYTHON_RULES_CELL } from "./python-helpers.js";
 
 interface BookingRow {
   id: number;
@@ -93,94 +93,87 @@ function prepare(context: GenerateContext): void {
     );
   const isExam = (row: BookingRow): boolean => VISIT_RULES[row.visit_type as VisitType].roomType === "exam";
 
+  const isPractitioner = (credential: string): boolean => credential === "NP" || credential === "PA";
+  const freeRoom = (roomType: string, row: BookingRow, visitType = row.visit_type) =>
+    rooms.find(
+      (item) => item.room_type === roomType && roomFree(rows, item.id, visitType, row.start_time, row.id),
+    );
+  /** Applies the change `changeFor` finds for the first candidate that has one; whether there was one. */
+  const plantFirst = (
+    candidates: BookingRow[],
+    changeFor: (row: BookingRow) => Partial<BookingRow> | undefined,
+  ): boolean => {
+    for (const row of candidates) {
+      const changes = changeFor(row);
+      if (changes) {
+        apply(row, changes);
+        return true;
+      }
+    }
+    return false;
+  };
+
   const rounds = Math.max(1, Math.round(context.factors.rows / 2));
   for (let round = 0; round < rounds; round += 1) {
     // Booked with a same-specialty colleague who holds no clinic that weekday.
-    for (const row of upcoming(isExam)) {
-      const date = row.start_time.slice(0, 10);
+    plantFirst(upcoming(isExam), (row) => {
       const colleague = random
         .shuffle(providers)
         .find(
           (provider) =>
             provider.specialty === row.specialty &&
             provider.id !== row.provider_id &&
-            !worksOn(provider.id, date),
+            !worksOn(provider.id, row.start_time.slice(0, 10)),
         );
-      if (colleague) {
-        apply(row, { provider_id: colleague.id });
-        break;
-      }
-    }
+      return colleague && { provider_id: colleague.id };
+    });
     // An exam-room visit put in a free procedure room.
-    for (const row of upcoming(isExam)) {
-      const room = rooms.find(
-        (item) =>
-          item.room_type === "procedure" && roomFree(rows, item.id, row.visit_type, row.start_time, row.id),
-      );
-      if (room) {
-        apply(row, { room_id: room.id });
-        break;
-      }
-    }
+    plantFirst(upcoming(isExam), (row) => {
+      const room = freeRoom("procedure", row);
+      return room && { room_id: room.id };
+    });
     // A procedure with a nurse practitioner or physician assistant who is in clinic and free.
-    let credentialPlanted = false;
-    for (const row of upcoming((item) => item.visit_type === "procedure")) {
-      const date = row.start_time.slice(0, 10);
+    const procedures = upcoming((item) => item.visit_type === "procedure");
+    const credentialPlanted = plantFirst(procedures, (row) => {
       const practitioner = providers.find(
         (provider) =>
           provider.specialty === row.specialty &&
-          (provider.credential === "NP" || provider.credential === "PA") &&
-          worksOn(provider.id, date) &&
+          isPractitioner(provider.credential) &&
+          worksOn(provider.id, row.start_time.slice(0, 10)) &&
           providerFree(rows, provider.id, row.visit_type, row.start_time, row.id),
       );
-      if (practitioner) {
-        apply(row, { provider_id: practitioner.id });
-        credentialPlanted = true;
-        break;
-      }
-    }
-    if (!credentialPlanted) {
-      // Otherwise an NP or PA's exam visit rebooked as a procedure in a free procedure room.
-      for (const row of upcoming(
-        (item) => isExam(item) && (item.credential === "NP" || item.credential === "PA"),
-      )) {
-        const startMinutes = splitStartTime(row.start_time).minutes;
-        if (startMinutes + VISIT_RULES.procedure.lengthMinutes > CLINIC_CLOSE_MINUTES) continue;
-        if (!providerFree(rows, row.provider_id, "procedure", row.start_time, row.id)) continue;
-        const room = rooms.find(
-          (item) =>
-            item.room_type === "procedure" && roomFree(rows, item.id, "procedure", row.start_time, row.id),
-        );
-        if (room) {
-          apply(row, { visit_type: "procedure", room_id: room.id });
-          break;
-        }
-      }
-    }
-    // Running past closing, and a look-alike that ends exactly at closing.
-    for (const closing of [10, 0]) {
-      for (const row of upcoming((item) => item.visit_type === "follow_up" && item.room_id !== null)) {
-        const startTime = formatStartTime(row.start_time.slice(0, 10), CLINIC_CLOSE_MINUTES - 20 + closing);
-        if (
-          providerFree(rows, row.provider_id, row.visit_type, startTime, row.id) &&
-          roomFree(rows, row.room_id!, row.visit_type, startTime, row.id)
-        ) {
-          apply(row, { start_time: startTime });
-          break;
-        }
-      }
-    }
-    // A bad booking that was cancelled anyway.
-    for (const row of upcoming(isExam)) {
-      const room = rooms.find(
-        (item) =>
-          item.room_type === "imaging" && roomFree(rows, item.id, row.visit_type, row.start_time, row.id),
+      return practitioner && { provider_id: practitioner.id };
+    });
+    // Otherwise an NP or PA's exam visit rebooked as a procedure in a free procedure room.
+    if (!credentialPlanted)
+      plantFirst(
+        upcoming((item) => isExam(item) && isPractitioner(item.credential)),
+        (row) => {
+          const startMinutes = splitStartTime(row.start_time).minutes;
+          const fits =
+            startMinutes + VISIT_RULES.procedure.lengthMinutes <= CLINIC_CLOSE_MINUTES &&
+            providerFree(rows, row.provider_id, "procedure", row.start_time, row.id);
+          const room = fits ? freeRoom("procedure", row, "procedure") : undefined;
+          return room && { visit_type: "procedure", room_id: room.id };
+        },
       );
-      if (room) {
-        apply(row, { room_id: room.id, status: "cancelled" });
-        break;
-      }
-    }
+    // Running past closing, and a look-alike that ends exactly at closing.
+    for (const closing of [10, 0])
+      plantFirst(
+        upcoming((item) => item.visit_type === "follow_up" && item.room_id !== null),
+        (row) => {
+          const startTime = formatStartTime(row.start_time.slice(0, 10), CLINIC_CLOSE_MINUTES - 20 + closing);
+          const free =
+            providerFree(rows, row.provider_id, row.visit_type, startTime, row.id) &&
+            roomFree(rows, row.room_id!, row.visit_type, startTime, row.id);
+          return free ? { start_time: startTime } : undefined;
+        },
+      );
+    // A bad booking that was cancelled anyway.
+    plantFirst(upcoming(isExam), (row) => {
+      const room = freeRoom("imaging", row);
+      return room && { room_id: room.id, status: "cancelled" };
+    });
   }
 }
 
@@ -281,26 +274,13 @@ export const scheduleAuditTask = defineTask({
   prepare,
   verify,
   oracle: programCells({}),
-  nearMisses: [
-    {
-      id: "ignores-clinic-days",
-      description: "Does not check bookings against the roster's clinic days.",
-      cells: programCells({ ignoreClinicDays: true }),
-    },
-    {
-      id: "closing-time-inclusive",
-      description: "Flags visits that end exactly at closing time.",
-      cells: programCells({ closingInclusive: true }),
-    },
-    {
-      id: "includes-cancelled",
-      description: "Also reports cancelled bookings.",
-      cells: programCells({ includeCancelled: true }),
-    },
-    {
-      id: "ignores-credentials",
-      description: "Does not check who may perform procedures.",
-      cells: programCells({ ignoreCredentials: true }),
-    },
-  ],
+  nearMisses: clinicNearMisses(programCells, {
+    "ignores-clinic-days": [
+      { ignoreClinicDays: true },
+      "Does not check bookings against the roster's clinic days.",
+    ],
+    "closing-time-inclusive": [{ closingInclusive: true }, "Flags visits that end exactly at closing time."],
+    "includes-cancelled": [{ includeCancelled: true }, "Also reports cancelled bookings."],
+    "ignores-credentials": [{ ignoreCredentials: true }, "Does not check who may perform procedures."],
+  }),
 });
