@@ -13,72 +13,31 @@ export interface DepartmentSpec {
   projectCodes: string[];
 }
 
-export const DEPARTMENTS: DepartmentSpec[] = [
-  {
-    id: 10,
-    name: "Engineering",
-    costCenter: "CC-4100",
-    location: "Portland HQ",
-    weight: 0.17,
-    projectCodes: ["ENG-PLATFORM", "ENG-ROUTING", "ENG-MAINT", "ENG-QA"],
-  },
-  {
-    id: 20,
-    name: "Customer Support",
-    costCenter: "CC-5200",
-    location: "Boise Contact Center",
-    weight: 0.22,
-    projectCodes: ["CS-TIER1", "CS-TIER2", "CS-CHAT"],
-  },
-  {
-    id: 30,
-    name: "Warehouse & Logistics",
-    costCenter: "CC-6300",
-    location: "Reno Distribution Center",
-    weight: 0.23,
-    projectCodes: ["WH-PICK", "WH-PACK", "WH-RECEIVE", "WH-FLEET"],
-  },
-  {
-    id: 40,
-    name: "Finance",
-    costCenter: "CC-2100",
-    location: "Portland HQ",
-    weight: 0.08,
-    projectCodes: ["FIN-AP", "FIN-CLOSE", "FIN-PAYROLL"],
-  },
-  {
-    id: 50,
-    name: "People Operations",
-    costCenter: "CC-2200",
-    location: "Portland HQ",
-    weight: 0.06,
-    projectCodes: ["HR-OPS", "HR-RECRUIT"],
-  },
-  {
-    id: 60,
-    name: "Sales",
-    costCenter: "CC-3100",
-    location: "Portland HQ",
-    weight: 0.1,
-    projectCodes: ["SAL-PIPE", "SAL-ACCT"],
-  },
-  {
-    id: 70,
-    name: "Facilities",
-    costCenter: "CC-6900",
-    location: "Reno Distribution Center",
-    weight: 0.08,
-    projectCodes: ["FAC-MAINT", "FAC-SAFETY"],
-  },
-  {
-    id: 80,
-    name: "Marketing",
-    costCenter: "CC-3300",
-    location: "Portland HQ",
-    weight: 0.06,
-    projectCodes: ["MKT-CAMPAIGN", "MKT-CONTENT"],
-  },
+const HQ = "Portland HQ";
+const RENO = "Reno Distribution Center";
+
+/** id, name, cost center, location, share of the headcount, project codes. */
+const DEPARTMENT_ROWS: Array<[number, string, string, string, number, string[]]> = [
+  [10, "Engineering", "CC-4100", HQ, 0.17, ["ENG-PLATFORM", "ENG-ROUTING", "ENG-MAINT", "ENG-QA"]],
+  [20, "Customer Support", "CC-5200", "Boise Contact Center", 0.22, ["CS-TIER1", "CS-TIER2", "CS-CHAT"]],
+  [30, "Warehouse & Logistics", "CC-6300", RENO, 0.23, ["WH-PICK", "WH-PACK", "WH-RECEIVE", "WH-FLEET"]],
+  [40, "Finance", "CC-2100", HQ, 0.08, ["FIN-AP", "FIN-CLOSE", "FIN-PAYROLL"]],
+  [50, "People Operations", "CC-2200", HQ, 0.06, ["HR-OPS", "HR-RECRUIT"]],
+  [60, "Sales", "CC-3100", HQ, 0.1, ["SAL-PIPE", "SAL-ACCT"]],
+  [70, "Facilities", "CC-6900", RENO, 0.08, ["FAC-MAINT", "FAC-SAFETY"]],
+  [80, "Marketing", "CC-3300", HQ, 0.06, ["MKT-CAMPAIGN", "MKT-CONTENT"]],
 ];
+
+export const DEPARTMENTS: DepartmentSpec[] = DEPARTMENT_ROWS.map(
+  ([id, name, costCenter, location, weight, projectCodes]) => ({
+    id,
+    name,
+    costCenter,
+    location,
+    weight,
+    projectCodes,
+  }),
+);
 
 export interface PositionSpec {
   id: number;

@@ -3,7 +3,7 @@
  * contractor rule) and the amount each project is charged for the hours logged to it.
  */
 import type Database from "better-sqlite3";
-import { longDate, addDays, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, getRow, longDate, type GenerateContext } from "../../envs/index.js";
 import { COMPANY_NAME } from "./catalog.js";
 import { roundCents } from "./payroll-math.js";
 
@@ -71,23 +71,21 @@ export function parseChargebackMemo(text: string): ChargebackRules {
 /** Plants the memo for the last closed pay period, with two overhead codes that carry hours in it. */
 export function plantChargebackMemo(context: GenerateContext): void {
   const { db, random } = context;
-  const period = db
-    .prepare(
-      "SELECT period_start, period_end FROM payroll_runs WHERE status <> 'draft' ORDER BY period_end DESC",
-    )
-    .get() as { period_start: string; period_end: string };
-  const grades = (
-    db.prepare("SELECT DISTINCT grade FROM positions ORDER BY grade").all() as Array<{ grade: string }>
-  ).map((row) => row.grade);
+  const period = getRow<{ period_start: string; period_end: string }>(
+    db,
+    "SELECT period_start, period_end FROM payroll_runs WHERE status <> 'draft' ORDER BY period_end DESC",
+  )!;
+  const grades = allRows<{ grade: string }>(db, "SELECT DISTINCT grade FROM positions ORDER BY grade").map(
+    (row) => row.grade,
+  );
   const rates = new Map(
     grades.map((grade) => [grade, 30 + 11 * Number(grade.slice(1)) + random.int(0, 16) * 0.25]),
   );
-  const codes = (
-    db
-      .prepare(
-        "SELECT project_code, COUNT(*) AS n FROM timesheet_entries WHERE work_date BETWEEN ? AND ? AND status = 'approved' GROUP BY project_code ORDER BY project_code",
-      )
-      .all(period.period_start, period.period_end) as Array<{ project_code: string; n: number }>
+  const codes = allRows<{ project_code: string }>(
+    db,
+    "SELECT project_code, COUNT(*) AS n FROM timesheet_entries WHERE work_date BETWEEN ? AND ? AND status = 'approved' GROUP BY project_code ORDER BY project_code",
+    period.period_start,
+    period.period_end,
   ).map((row) => row.project_code);
   const overhead = random.shuffle(codes.filter((code) => /-(MAINT|OPS|QA|FLEET)$/.test(code))).slice(0, 2);
   if (overhead.length < 2) throw new Error("no overhead codes carry hours in the chargeback period");
@@ -102,28 +100,31 @@ export function plantChargebackMemo(context: GenerateContext): void {
   );
 }
 
+interface LedgerRow {
+  project_code: string;
+  hours: number;
+  status: string;
+  employment_type: string;
+  hourly_rate: number | null;
+  grade: string;
+}
+
 /** The chargeback per project code, rounded to cents (projects with charged hours only). */
 export function computeChargeback(
   db: Database.Database,
   rules: ChargebackRules,
   options: ChargebackOptions = {},
 ): Map<string, number> {
-  const rows = db
-    .prepare(
-      `SELECT t.project_code, t.hours, t.status, e.employment_type, e.hourly_rate, p.grade
-         FROM timesheet_entries t
-         JOIN employees e ON e.id = t.employee_id
-         JOIN positions p ON p.id = e.position_id
-        WHERE t.work_date BETWEEN ? AND ?`,
-    )
-    .all(rules.start, rules.end) as Array<{
-    project_code: string;
-    hours: number;
-    status: string;
-    employment_type: string;
-    hourly_rate: number | null;
-    grade: string;
-  }>;
+  const rows = allRows<LedgerRow>(
+    db,
+    `SELECT t.project_code, t.hours, t.status, e.employment_type, e.hourly_rate, p.grade
+       FROM timesheet_entries t
+       JOIN employees e ON e.id = t.employee_id
+       JOIN positions p ON p.id = e.position_id
+      WHERE t.work_date BETWEEN ? AND ?`,
+    rules.start,
+    rules.end,
+  );
   const totals = new Map<string, number>();
   for (const row of rows) {
     if (!options.anyStatus && row.status !== "approved") continue;

@@ -1,7 +1,7 @@
 /** Workspace documents: the fixed policy set and the scaled everyday paperwork of an HR team. */
 import {
   addDays,
-  csvCell,
+  toCsv,
   makeDate,
   mondayOf,
   toJsonDocument,
@@ -31,6 +31,11 @@ import {
   VARIANCE_CONTROL_PATH,
 } from "./policies.js";
 import type { Employee, World } from "./world.js";
+
+const TIMESHEET_EXPORT_COLUMNS =
+  "entry_id,employee_id,employee_name,department,work_date,hours,project_code,status";
+const PAYROLL_REGISTER_COLUMNS =
+  "employee_id,employee_name,regular_hours,overtime_hours,gross_pay,tax_withheld,benefits_deduction,net_pay";
 
 function fullName(employee: Employee): string {
   return `${employee.firstName} ${employee.lastName}`;
@@ -99,28 +104,27 @@ function timesheetExports(world: World): DocumentSource {
     const monday = weeks.shift();
     if (!monday) return null;
     const sunday = addDays(monday, 6);
-    const lines = world.timesheets
+    const rows = world.timesheets
       .map((entry, index) => ({ entry, id: index + 1 }))
       .filter(({ entry }) => entry.workDate >= monday && entry.workDate <= sunday)
       .map(({ entry, id }) => {
         const employee = names.get(entry.employeeId);
         const department = employee ? departmentById(employee.departmentId).name : "";
+        const name = employee ? fullName(employee) : "";
         return [
           id,
           entry.employeeId,
-          employee ? fullName(employee) : "",
+          name,
           department,
           entry.workDate,
           entry.hours,
           entry.projectCode,
           entry.status,
-        ]
-          .map(csvCell)
-          .join(",");
+        ];
       });
     return {
       path: `timesheets/exports/week-${monday}.csv`,
-      content: `entry_id,employee_id,employee_name,department,work_date,hours,project_code,status\n${lines.join("\n")}\n`,
+      content: toCsv(TIMESHEET_EXPORT_COLUMNS.split(","), rows),
     };
   };
 }
@@ -131,26 +135,24 @@ function payrollRegisters(world: World): DocumentSource {
   return () => {
     const run = paid.shift();
     if (!run) return null;
-    const lines = world.payslips
+    const rows = world.payslips
       .filter((payslip) => payslip.runId === run.id)
       .map((payslip) => {
         const employee = names.get(payslip.employeeId);
+        const amounts = [payslip.grossPay, payslip.taxWithheld, payslip.benefitsDeduction, payslip.netPay];
+        const name = employee ? fullName(employee) : "";
         return [
           payslip.employeeId,
-          employee ? fullName(employee) : "",
+          name,
           payslip.regularHours,
           payslip.overtimeHours,
-          payslip.grossPay.toFixed(2),
-          payslip.taxWithheld.toFixed(2),
-          payslip.benefitsDeduction.toFixed(2),
-          payslip.netPay.toFixed(2),
-        ]
-          .map(csvCell)
-          .join(",");
+          ...amounts.map((amount) => amount.toFixed(2)),
+        ];
       });
+    const title = `# Payroll register ${run.id} (period ${run.periodStart} to ${run.periodEnd}, paid ${run.payDate})`;
     return {
       path: `payroll/registers/${run.id}.csv`,
-      content: `# Payroll register ${run.id} (period ${run.periodStart} to ${run.periodEnd}, paid ${run.payDate})\nemployee_id,employee_name,regular_hours,overtime_hours,gross_pay,tax_withheld,benefits_deduction,net_pay\n${lines.join("\n")}\n`,
+      content: `${title}\n${toCsv(PAYROLL_REGISTER_COLUMNS.split(","), rows)}`,
     };
   };
 }

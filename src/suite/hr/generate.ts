@@ -1,6 +1,6 @@
 /** Fills the HR database and workspace for one seed and scale. */
 import type Database from "better-sqlite3";
-import { insertRecords, type GenerateContext } from "../../envs/index.js";
+import { insertDrafts, insertRecords, type GenerateContext } from "../../envs/index.js";
 import { DEPARTMENTS, POSITIONS, positionById } from "./catalog.js";
 import { writeFixedDocuments, writeScaledDocuments } from "./documents.js";
 import { generateLeave } from "./leave-generation.js";
@@ -64,29 +64,10 @@ export function buildWorld(context: GenerateContext): World {
 }
 
 function insertWorld(db: Database.Database, world: World): void {
-  insertRecords(
-    db,
-    "departments",
-    DEPARTMENTS.map(({ id, name, costCenter, location }) => ({
-      id,
-      name,
-      costCenter,
-      location,
-      headEmployeeId: null,
-    })),
-  );
-  insertRecords(
-    db,
-    "positions",
-    POSITIONS.map(({ id, title, departmentId, grade, flsaStatus, payType }) => ({
-      id,
-      title,
-      departmentId,
-      grade,
-      flsaStatus,
-      payType,
-    })),
-  );
+  insertDrafts(db, "departments", "id, name, cost_center, location, head_employee_id", DEPARTMENTS, () => ({
+    head_employee_id: null,
+  }));
+  insertDrafts(db, "positions", "id, title, department_id, grade, flsa_status, pay_type", POSITIONS);
   // Managers first, so that the self-reference holds if foreign keys are enforced.
   const ordered = [...world.employees].sort(
     (left, right) => Number(left.managerId !== null) - Number(right.managerId !== null),

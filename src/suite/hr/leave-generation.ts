@@ -6,13 +6,15 @@
 import {
   addBusinessDays,
   addDays,
+  earlierDate,
   fromDayNumber,
+  laterDate,
   makeDate,
   rangesOverlap,
   toDayNumber,
 } from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
-import { departmentById, positionById } from "./catalog.js";
+import { positionById } from "./catalog.js";
 import { completedYears, yearOf } from "./dates.js";
 import { departmentIdByName } from "./organisation.js";
 import type { Blackout, LeavePolicy } from "./policies.js";
@@ -42,11 +44,6 @@ interface Interval {
 
 type Draft = Omit<LeaveRequest, "id">;
 
-export interface LeaveData {
-  requests: LeaveRequest[];
-  balances: LeaveBalance[];
-}
-
 function roundHalf(value: number): number {
   return Math.round(value * 2) / 2;
 }
@@ -57,7 +54,7 @@ function yearFraction(employee: Employee, year: number): number {
   return (12 - Number(employee.hireDate.slice(5, 7)) + 1) / 12;
 }
 
-export function annualEntitlement(employee: Employee, year: number): number {
+function annualEntitlement(employee: Employee, year: number): number {
   const base = completedYears(employee.hireDate, makeDate(year, 1, 1)) >= 5 ? 25 : 20;
   return roundHalf(base * employee.fte * yearFraction(employee, year));
 }
@@ -66,25 +63,13 @@ function sickEntitlement(employee: Employee, year: number): number {
   return roundHalf(10 * employee.fte * yearFraction(employee, year));
 }
 
-/** The carry-over cap of the leave policy; the one-off department exception only when asked for. */
-export function carryOverCap(
-  employee: Employee,
-  year: number,
-  policy: LeavePolicy,
-  withException: boolean,
-): number {
+/** The carry-over cap of the leave policy for a closed year (the one-off department exception never applies). */
+function carryOverCap(employee: Employee, year: number, policy: LeavePolicy): number {
   const rules = policy.carryOver;
-  let cap =
+  const cap =
     completedYears(employee.hireDate, makeDate(year, 12, 31)) >= rules.tenureYears
       ? rules.tenuredCapDays
       : rules.standardCapDays;
-  if (
-    withException &&
-    year === rules.year &&
-    departmentById(employee.departmentId).name === rules.exceptionDepartment
-  ) {
-    cap = Math.max(cap, rules.exceptionCapDays);
-  }
   return employee.employmentType === "part_time" ? cap * employee.fte : cap;
 }
 
@@ -101,7 +86,7 @@ export function generateLeave(
   units: number,
   reserved: Set<Employee>,
   random: SeededRandom,
-): LeaveData {
+): { requests: LeaveRequest[]; balances: LeaveBalance[] } {
   const reference = calendar.referenceDate;
   const holidays = calendar.holidayDates;
   const notice = policy.noticeDays;
@@ -222,9 +207,7 @@ export function generateLeave(
       ),
     )
     .at(0);
-  const firstWorkingDay = makeDate(year, 1, 2) <= reference ? makeDate(year, 1, 2) : reference;
-  const earliestExit =
-    firstWorkingDay > addDays(reference, -200) ? firstWorkingDay : addDays(reference, -200);
+  const earliestExit = laterDate(earlierDate(makeDate(year, 1, 2), reference), addDays(reference, -200));
   // Before the timesheet window when the year allows it, so the leaver never shows up in current payroll work;
   // in the first days of January the only choice left is a leaver whose last day is today.
   const beforeTimesheets = addDays(calendar.timesheetStart, -1);
@@ -575,13 +558,10 @@ export function generateLeave(
     for (const balanceYear of years) {
       if (!employedDuring(employee, balanceYear)) continue;
       if (balanceYear > year && employee.status === "terminated") continue;
-      const rangeStart =
-        employee.hireDate > makeDate(balanceYear, 1, 1) ? employee.hireDate : makeDate(balanceYear, 1, 1);
+      const rangeStart = laterDate(employee.hireDate, makeDate(balanceYear, 1, 1));
       const yearEnd = makeDate(balanceYear, 12, 31);
-      const rangeEnd =
-        employee.terminationDate !== null && employee.terminationDate < yearEnd
-          ? employee.terminationDate
-          : yearEnd;
+      const rangeEnd = earlierDate(employee.terminationDate ?? yearEnd, yearEnd);
+      const pastEnd = earlierDate(addDays(reference, -1), rangeEnd);
       const entitlement = annualEntitlement(employee, balanceYear);
       let carried = 0;
       if (balanceYear === year - 1 && employee.hireDate < makeDate(balanceYear, 1, 1)) {
@@ -589,7 +569,7 @@ export function generateLeave(
       } else if (balanceYear === year) {
         const previous = remainingByYear.get(`${employee.id}:${balanceYear - 1}`);
         if (previous !== undefined)
-          carried = Math.min(previous, carryOverCap(employee, balanceYear - 1, policy, false));
+          carried = Math.min(previous, carryOverCap(employee, balanceYear - 1, policy));
       }
       const target =
         remainingTargets.get(`${employee.id}:${balanceYear}`) ??
@@ -598,21 +578,11 @@ export function generateLeave(
       const wantedUse = Math.max(0, entitlement + carried - target - planted);
       const used = planted + placeAs(employee, "annual", wantedUse, rangeStart, rangeEnd, "approved");
       remainingByYear.set(`${employee.id}:${balanceYear}`, entitlement + carried - used);
-      const sickEnd =
-        balanceYear < year ? rangeEnd : addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
+      const sickEnd = balanceYear < year ? rangeEnd : pastEnd;
+      const sickDays = balanceYear > year ? 0 : random.int(0, balanceYear < year ? 6 : 3);
       const sickUsed =
-        balanceYear > year
-          ? 0
-          : placeAs(
-              employee,
-              "sick",
-              random.int(0, balanceYear < year ? 6 : 3),
-              rangeStart,
-              sickEnd,
-              "approved",
-            );
+        balanceYear > year ? 0 : placeAs(employee, "sick", sickDays, rangeStart, sickEnd, "approved");
       // Declined and withdrawn requests in the past: history only, they never touch a balance.
-      const pastEnd = addDays(reference, -1) < rangeEnd ? addDays(reference, -1) : rangeEnd;
       if (balanceYear <= year && random.chance(0.25))
         placeAs(employee, "annual", random.int(1, 4), rangeStart, pastEnd, "denied");
       if (balanceYear <= year && random.chance(0.15))

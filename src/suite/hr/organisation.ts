@@ -2,7 +2,9 @@
 import {
   addDays,
   dateRange,
+  earlierDate,
   fromDayNumber,
+  laterDate,
   makeDate,
   mondayOf,
   nthWeekdayOfMonth,
@@ -174,6 +176,11 @@ function randomPay(
     : { annualSalary: null, hourlyRate: Math.round(value * 4) / 4 };
 }
 
+function pickPosition(random: SeededRandom, positions: PositionSpec[]): PositionSpec {
+  const weights = positions.map((position) => position.weight);
+  return weightedPick(random, positions, weights);
+}
+
 /** Headcount per department: one head each, the rest by weight (largest remainders, no randomness). */
 function departmentHeadcounts(total: number): Map<number, number> {
   const rest = total - DEPARTMENTS.length;
@@ -209,20 +216,7 @@ export function buildEmployees(
       // Shift departments always have a core of full-time hourly staff, whatever the dice say.
       const core = SHIFT_DEPARTMENT_IDS.includes(departmentId) && (index === 1 || index === 2);
       const hourlyStaff = staff.filter((item) => item.payType === "hourly");
-      const position =
-        index === 0 && head
-          ? head
-          : core
-            ? weightedPick(
-                random,
-                hourlyStaff,
-                hourlyStaff.map((item) => item.weight),
-              )
-            : weightedPick(
-                random,
-                staff,
-                staff.map((item) => item.weight),
-              );
+      const position = index === 0 && head ? head : pickPosition(random, core ? hourlyStaff : staff);
       const isHead = position.head === true;
       let employmentType: EmploymentType = "full_time";
       let fte = 1;
@@ -254,10 +248,11 @@ export function buildEmployees(
           hireDate = addDays(terminationDate, -random.int(90, 1500));
       } else if (!isHead && !core && employmentType !== "contractor" && statusRoll < 0.1) status = "on_leave";
       const { firstName, lastName, email } = personName(faker, EMAIL_DOMAIN, emails);
-      const april =
-        makeDate(calendar.year, 4, 1) <= reference
-          ? makeDate(calendar.year, 4, 1)
-          : makeDate(calendar.year - 1, 4, 1);
+      const april = makeDate(
+        makeDate(calendar.year, 4, 1) <= reference ? calendar.year : calendar.year - 1,
+        4,
+        1,
+      );
       employees.push({
         id: "",
         firstName,
@@ -272,7 +267,7 @@ export function buildEmployees(
         hireDate,
         terminationDate,
         ...randomPay(random, position),
-        compensationEffectiveDate: hireDate > april ? hireDate : april,
+        compensationEffectiveDate: laterDate(hireDate, april),
         workLocation: department.location,
       });
     }
@@ -334,8 +329,7 @@ export function ensureWorkforceMix(employees: Employee[], calendar: Calendar, ra
   // carry-over exception changes somebody's cap at every scale.
   const yearStart = makeDate(calendar.year, 1, 1);
   const earliestHire = addDays(reference, -4 * 365 + 30);
-  const latestHire =
-    addDays(yearStart, -1) < addDays(reference, -400) ? addDays(yearStart, -1) : addDays(reference, -400);
+  const latestHire = earlierDate(addDays(yearStart, -1), addDays(reference, -400));
   const inWindow = (employee: Employee) =>
     employee.hireDate >= earliestHire && employee.hireDate <= latestHire;
   const warehouseStaff = employees.filter(
@@ -382,7 +376,7 @@ export function assignIdentifiers(employees: Employee[]): void {
   }
 }
 
-function departmentIdByName(name: string): number {
+export function departmentIdByName(name: string): number {
   const department = DEPARTMENTS.find((candidate) => candidate.name === name);
   if (!department) throw new Error(`unknown department ${name}`);
   return department.id;
@@ -468,5 +462,3 @@ export function chooseHoldList(
   for (const employee of chosen) reserved.add(employee);
   return chosen.map((employee) => employee.id).sort();
 }
-
-export { departmentIdByName };

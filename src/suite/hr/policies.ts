@@ -4,6 +4,7 @@
  * documents of the initial workspace instead of trusting generator internals, so a document is the one source of
  * each rule.
  */
+import { parseCsv, toCsv } from "../../envs/index.js";
 import { COMPANY_NAME, type PayBand } from "./catalog.js";
 
 export interface OvertimeRule {
@@ -186,45 +187,35 @@ export function overtimeRuleFor(policy: OvertimePolicy, departmentName: string):
 }
 
 export function renderHolidayCalendar(holidays: Holiday[]): string {
-  const lines = holidays.map((holiday) => `${holiday.date},${holiday.name},${holiday.kind}`);
-  return `date,name,kind\n${lines.join("\n")}\n`;
+  return toCsv(
+    ["date", "name", "kind"],
+    holidays.map((holiday) => [holiday.date, holiday.name, holiday.kind]),
+  );
 }
 
 export function parseHolidayCalendar(text: string): Holiday[] {
-  return text
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => {
-      const [date = "", name = "", kind = ""] = line.split(",");
-      return { date, name, kind: kind === "company" ? "company" : "statutory" };
-    });
+  return parseCsv(text).map(({ date = "", name = "", kind }) => ({
+    date,
+    name,
+    kind: kind === "company" ? "company" : "statutory",
+  }));
 }
 
 export function renderPayBands(bands: PayBand[]): string {
-  const lines = bands.map(
-    (band) =>
-      `${band.grade},${band.payType},${band.payType === "hourly" ? band.min.toFixed(2) : band.min},${
-        band.payType === "hourly" ? band.max.toFixed(2) : band.max
-      }`,
+  const amount = (band: PayBand, value: number) => (band.payType === "hourly" ? value.toFixed(2) : value);
+  return toCsv(
+    ["grade", "pay_type", "band_min", "band_max"],
+    bands.map((band) => [band.grade, band.payType, amount(band, band.min), amount(band, band.max)]),
   );
-  return `grade,pay_type,band_min,band_max\n${lines.join("\n")}\n`;
 }
 
 export function parsePayBands(text: string): PayBand[] {
-  return text
-    .trim()
-    .split("\n")
-    .slice(1)
-    .map((line) => {
-      const [grade = "", payType = "", min = "", max = ""] = line.split(",");
-      return {
-        grade,
-        payType: payType === "hourly" ? "hourly" : "salaried",
-        min: Number(min),
-        max: Number(max),
-      };
-    });
+  return parseCsv(text).map(({ grade = "", pay_type, band_min, band_max }) => ({
+    grade,
+    payType: pay_type === "hourly" ? "hourly" : "salaried",
+    min: Number(band_min),
+    max: Number(band_max),
+  }));
 }
 
 export function renderLeavePolicy(policy: LeavePolicy, revisionDate: string): string {

@@ -1,5 +1,14 @@
 /** Timesheets of the last three pay periods and the payroll history that paid them. */
-import { addDays, dateRange, daysBetween, isWeekend, mondayOf, weekdayIndex } from "../../envs/index.js";
+import {
+  addDays,
+  dateRange,
+  daysBetween,
+  earlierDate,
+  isWeekend,
+  laterDate,
+  mondayOf,
+  weekdayIndex,
+} from "../../envs/index.js";
 import type { SeededRandom } from "../../core/index.js";
 import { CUSTOMER_SUPPORT_ID, SHIFT_DEPARTMENT_IDS, departmentById, positionById } from "./catalog.js";
 import { computeOvertime, roundCents } from "./payroll-math.js";
@@ -225,7 +234,7 @@ function plantOvertimeCases(
   };
 
   // An entry still awaiting approval in a week that is over the threshold (raising a week if none is).
-  const flipped = plantOnceFound(random.shuffle(covered), (employee) => {
+  const flipped = plantOnce(random.shuffle(covered), (employee) => {
     const rule = overtimeRuleFor(policy, departmentById(employee.departmentId).name);
     for (const total of weekTotals(employee, ["approved", "submitted"]).values()) {
       const approved = total.entries.filter((entry) => entry.status === "approved");
@@ -301,13 +310,9 @@ function raiseWeek(total: { hours: number; entries: TimesheetEntry[] }, target: 
   return true;
 }
 
-function plantOnceFound<T>(candidates: T[], plant: (candidate: T) => boolean): boolean {
-  for (const candidate of candidates) if (plant(candidate)) return true;
-  return false;
-}
-
-function plantOnce<T>(candidates: T[], plant: (candidate: T) => boolean): void {
-  for (const candidate of candidates) if (plant(candidate)) return;
+/** Tries the candidates in order until one plant succeeds; whether one did. */
+function plantOnce<T>(candidates: T[], plant: (candidate: T) => boolean): boolean {
+  return candidates.some(plant);
 }
 
 /** Hours or pay of a payslip, split into regular and overtime. */
@@ -421,11 +426,8 @@ export function generatePayroll(
         continue;
       }
       // Before the timesheet window only the paid totals survive; starters and leavers are paid pro rata.
-      const first = employee.hireDate > period.start ? employee.hireDate : period.start;
-      const last =
-        employee.terminationDate !== null && employee.terminationDate < period.end
-          ? employee.terminationDate
-          : period.end;
+      const first = laterDate(employee.hireDate, period.start);
+      const last = earlierDate(employee.terminationDate ?? period.end, period.end);
       const share = (daysBetween(first, last) + 1) / 14;
       const regularHours = Math.round((80 * employee.fte - randomStep(random, 0, 4, 0.25)) * share * 4) / 4;
       const overtimeHours = random.chance(0.5) ? randomStep(random, 0.5, 6, 0.25) : 0;

@@ -6,6 +6,8 @@
 import type Database from "better-sqlite3";
 import {
   addDays,
+  allRows,
+  getRow,
   dateTime,
   longDate,
   MONTH_NAMES,
@@ -29,26 +31,44 @@ interface Person {
 
 type Scenario = "approve-all" | "reject-one" | "not-manager" | "hold-later";
 
-export interface OpenPeriod {
-  start: string;
-  end: string;
+export function openPeriod(db: Database.Database): { start: string; end: string } {
+  const run = getRow<{ start: string; end: string }>(
+    db,
+    "SELECT period_start AS start, period_end AS end FROM payroll_runs WHERE status = 'draft' ORDER BY period_end DESC",
+  );
+  if (!run) throw new Error("no draft payroll run");
+  return run;
 }
 
-export function openPeriod(db: Database.Database): OpenPeriod {
-  const run = db
-    .prepare(
-      "SELECT period_start, period_end FROM payroll_runs WHERE status = 'draft' ORDER BY period_end DESC",
-    )
-    .get() as { period_start: string; period_end: string } | undefined;
-  if (!run) throw new Error("no draft payroll run");
-  return { start: run.period_start, end: run.period_end };
+interface SubmittedEntry {
+  id: number;
+  work_date: string;
+  hours: number;
+  project_code: string;
+}
+
+/** An employee's entries of the period still awaiting approval. */
+function submittedEntries(
+  db: Database.Database,
+  employeeId: string,
+  period: { start: string; end: string },
+  orderBy: string,
+): SubmittedEntry[] {
+  return allRows<SubmittedEntry>(
+    db,
+    `SELECT id, work_date, hours, project_code FROM timesheet_entries
+      WHERE employee_id = ? AND work_date BETWEEN ? AND ? AND status = 'submitted' ORDER BY ${orderBy}`,
+    employeeId,
+    period.start,
+    period.end,
+  );
 }
 
 function fullName(person: Person): string {
   return `${person.first_name} ${person.last_name}`;
 }
 
-function renderProcedure(period: OpenPeriod): string {
+function renderProcedure(period: { start: string; end: string }): string {
   return `# Timesheet approval procedure (HR-PRO-11)
 
 ${COMPANY_NAME} · Payroll team
@@ -74,10 +94,6 @@ e-mail says. The sign-offs for the current run are filed in \`${TIMESHEET_INBOX_
 `;
 }
 
-function signature(person: Person): string {
-  return `${person.first_name} ${person.last_name}`;
-}
-
 function email(options: { from: Person; sentAt: string; subject: string; body: string }): string {
   return renderEmail(
     {
@@ -98,21 +114,23 @@ export function plantTimesheetSignoffs(context: GenerateContext): void {
   const { db, random } = context;
   const period = openPeriod(db);
   context.writeFile(TIMESHEET_PROCEDURE_PATH, renderProcedure(period));
-  const people = db
-    .prepare("SELECT id, first_name, last_name, email, department_id, manager_id FROM employees ORDER BY id")
-    .all() as Person[];
+  const people = allRows<Person>(
+    db,
+    "SELECT id, first_name, last_name, email, department_id, manager_id FROM employees ORDER BY id",
+  );
   const byId = new Map(people.map((person) => [person.id, person]));
   const nameCount = new Map<string, number>();
   for (const person of people) nameCount.set(fullName(person), (nameCount.get(fullName(person)) ?? 0) + 1);
-  const candidates = db
-    .prepare(
-      `SELECT e.id FROM employees e JOIN positions p ON p.id = e.position_id
-        WHERE e.status = 'active' AND p.pay_type = 'hourly' AND e.manager_id IS NOT NULL
-          AND (SELECT COUNT(*) FROM timesheet_entries t WHERE t.employee_id = e.id
-                 AND t.work_date BETWEEN ? AND ? AND t.status = 'approved') >= 5
-        ORDER BY e.id`,
-    )
-    .all(period.start, period.end) as Array<{ id: string }>;
+  const candidates = allRows<{ id: string }>(
+    db,
+    `SELECT e.id FROM employees e JOIN positions p ON p.id = e.position_id
+      WHERE e.status = 'active' AND p.pay_type = 'hourly' AND e.manager_id IS NOT NULL
+        AND (SELECT COUNT(*) FROM timesheet_entries t WHERE t.employee_id = e.id
+               AND t.work_date BETWEEN ? AND ? AND t.status = 'approved') >= 5
+      ORDER BY e.id`,
+    period.start,
+    period.end,
+  );
   const count = Math.min(candidates.length, 2 + 2 * context.factors.files);
   if (count < 4) throw new Error("too few hourly employees with hours to sign off");
   const chosen = random
@@ -136,9 +154,6 @@ export function plantTimesheetSignoffs(context: GenerateContext): void {
   const resubmit = db.prepare(
     "UPDATE timesheet_entries SET status = 'submitted' WHERE employee_id = ? AND work_date BETWEEN ? AND ? AND status = 'approved'",
   );
-  const entriesOf = db.prepare(
-    "SELECT id, work_date, hours, project_code FROM timesheet_entries WHERE employee_id = ? AND work_date BETWEEN ? AND ? AND status = 'submitted' ORDER BY work_date, id",
-  );
   const sentOn = addDays(period.end, 1);
   chosen.forEach((employee, index) => {
     resubmit.run(employee.id, period.start, period.end);
@@ -156,17 +171,13 @@ export function plantTimesheetSignoffs(context: GenerateContext): void {
         email({ from, sentAt: at, subject, body }),
       );
     const approveAll = random.pick([
-      `Hi Payroll,\n\nI've gone through ${mention}'s hours for the pay period ending ${longDate(period.end)} and everything looks right. Please approve them.\n\nThanks,\n${signature(manager)}`,
-      `Hello,\n\nAll good with ${mention} for this period, go ahead and approve every entry.\n\n${signature(manager)}`,
+      `Hi Payroll,\n\nI've gone through ${mention}'s hours for the pay period ending ${longDate(period.end)} and everything looks right. Please approve them.\n\nThanks,\n${fullName(manager)}`,
+      `Hello,\n\nAll good with ${mention} for this period, go ahead and approve every entry.\n\n${fullName(manager)}`,
     ]);
     if (scenario === "approve-all")
       write("signoff", manager, sentAt, `Timesheet sign-off: ${fullName(employee)}`, approveAll);
     else if (scenario === "reject-one") {
-      const entries = entriesOf.all(employee.id, period.start, period.end) as Array<{
-        work_date: string;
-        hours: number;
-        project_code: string;
-      }>;
+      const entries = submittedEntries(db, employee.id, period, "work_date, id");
       const unique = entries.filter(
         (entry) => entries.filter((other) => other.work_date === entry.work_date).length === 1,
       );
@@ -178,8 +189,8 @@ export function plantTimesheetSignoffs(context: GenerateContext): void {
         sentAt,
         `Re: hours for ${fullName(employee)}`,
         random.pick([
-          `Hi,\n\n${mention}'s timesheet is fine except for ${day}: the ${entry.hours} hours on ${entry.project_code} were logged by mistake. Please reject that entry and approve the rest.\n\nBest,\n${signature(manager)}`,
-          `Hello Payroll,\n\nPlease approve ${mention}'s hours for this run, apart from the entry on ${day} (${entry.hours} h, ${entry.project_code}), which should be rejected: that shift was swapped and never worked.\n\n${signature(manager)}`,
+          `Hi,\n\n${mention}'s timesheet is fine except for ${day}: the ${entry.hours} hours on ${entry.project_code} were logged by mistake. Please reject that entry and approve the rest.\n\nBest,\n${fullName(manager)}`,
+          `Hello Payroll,\n\nPlease approve ${mention}'s hours for this run, apart from the entry on ${day} (${entry.hours} h, ${entry.project_code}), which should be rejected: that shift was swapped and never worked.\n\n${fullName(manager)}`,
         ]),
       );
     } else if (scenario === "not-manager") {
@@ -199,7 +210,7 @@ export function plantTimesheetSignoffs(context: GenerateContext): void {
         sender,
         sentAt,
         `Timesheet sign-off: ${fullName(employee)}`,
-        `Hi Payroll,\n\n${manager.first_name} is out this week, so I'm signing off ${mention}'s hours instead: they all look fine, please approve them.\n\nCheers,\n${signature(sender)}`,
+        `Hi Payroll,\n\n${manager.first_name} is out this week, so I'm signing off ${mention}'s hours instead: they all look fine, please approve them.\n\nCheers,\n${fullName(sender)}`,
       );
     } else {
       write("signoff", manager, sentAt, `Timesheet sign-off: ${fullName(employee)}`, approveAll);
@@ -209,7 +220,7 @@ export function plantTimesheetSignoffs(context: GenerateContext): void {
         manager,
         later,
         `Hold: ${fullName(employee)} timesheet`,
-        `Hi again,\n\nPlease disregard my earlier note about ${mention}: I need to check a couple of days with them first, so don't approve or reject anything on their timesheet for now. I'll send a new sign-off.\n\n${signature(manager)}`,
+        `Hi again,\n\nPlease disregard my earlier note about ${mention}: I need to check a couple of days with them first, so don't approve or reject anything on their timesheet for now. I'll send a new sign-off.\n\n${fullName(manager)}`,
       );
     }
   });
@@ -266,9 +277,7 @@ export function computeSignoffDecisions(
   files: Array<{ path: string; text: string }>,
   options: SignoffOptions = {},
 ): Map<number, "approved" | "rejected"> {
-  const people = db
-    .prepare("SELECT id, first_name, last_name, email, manager_id FROM employees")
-    .all() as Person[];
+  const people = allRows<Person>(db, "SELECT id, first_name, last_name, email, manager_id FROM employees");
   const byId = new Map(people.map((person) => [person.id, person]));
   const employeeByName = new Map(people.map((person) => [fullName(person), person.id]));
   const period = openPeriod(db);
@@ -284,17 +293,10 @@ export function computeSignoffDecisions(
     if (options.firstEmailWins && decisive.has(signoff.employeeId)) continue;
     decisive.set(signoff.employeeId, signoff);
   }
-  const entries = db.prepare(
-    "SELECT id, work_date, project_code FROM timesheet_entries WHERE employee_id = ? AND work_date BETWEEN ? AND ? AND status = 'submitted' ORDER BY id",
-  );
   const decisions = new Map<number, "approved" | "rejected">();
   for (const signoff of decisive.values()) {
     if (signoff.kind === "hold") continue;
-    for (const entry of entries.all(signoff.employeeId, period.start, period.end) as Array<{
-      id: number;
-      work_date: string;
-      project_code: string;
-    }>) {
+    for (const entry of submittedEntries(db, signoff.employeeId, period, "id")) {
       const rejected =
         !options.ignoreRejections &&
         signoff.kind === "reject-one" &&

@@ -235,12 +235,10 @@ const decideLeaveRequest = defineTool({
       );
     });
     apply();
-    const updated = getRow(
-      db,
-      `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`,
-      request_id,
-    )!;
-    return { request: updated, balance };
+    return {
+      request: getRow(db, `SELECT ${LEAVE_REQUEST_COLUMNS} FROM leave_requests WHERE id = ?`, request_id),
+      balance,
+    };
   },
 });
 

@@ -3,7 +3,7 @@
  * procedure that says whose documents must be re-verified, and the employees it flags.
  */
 import type Database from "better-sqlite3";
-import { addDays, type GenerateContext } from "../../envs/index.js";
+import { addDays, allRows, type GenerateContext } from "../../envs/index.js";
 import { COMPANY_NAME } from "./catalog.js";
 
 export const REVERIFICATION_PROCEDURE_PATH = "policies/right-to-work-reverification.md";
@@ -68,9 +68,10 @@ export function plantWorkAuthorizations(context: GenerateContext): void {
   const { db, random } = context;
   const rules: ReverificationRules = { reviewDate: context.referenceDate.slice(0, 10), windowDays: 90 };
   context.writeFile(REVERIFICATION_PROCEDURE_PATH, renderProcedure(rules));
-  const people = db
-    .prepare("SELECT id, status, employment_type, hire_date FROM employees ORDER BY id")
-    .all() as Person[];
+  const people = allRows<Person>(
+    db,
+    "SELECT id, status, employment_type, hire_date FROM employees ORDER BY id",
+  );
   const documents = new Map<string, { type: string; expires: string | null }>();
   for (const person of people) {
     if (random.chance(0.7)) documents.set(person.id, { type: random.pick(NO_EXPIRY), expires: null });
@@ -134,12 +135,11 @@ export function computeReverification(
   rules: ReverificationRules,
   options: ReverificationOptions = {},
 ): Reverification {
-  const rows = db
-    .prepare(
-      `SELECT e.id, e.status, e.employment_type, w.expires_on FROM employees e
-         JOIN work_authorizations w ON w.employee_id = e.id WHERE w.expires_on IS NOT NULL ORDER BY e.id`,
-    )
-    .all() as Array<{ id: string; status: string; employment_type: string; expires_on: string }>;
+  const rows = allRows<{ id: string; status: string; employment_type: string; expires_on: string }>(
+    db,
+    `SELECT e.id, e.status, e.employment_type, w.expires_on FROM employees e
+       JOIN work_authorizations w ON w.employee_id = e.id WHERE w.expires_on IS NOT NULL ORDER BY e.id`,
+  );
   const last = addDays(rules.reviewDate, rules.windowDays);
   const result: Reverification = { expired: [], due: [] };
   for (const row of rows) {

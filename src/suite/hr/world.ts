@@ -115,17 +115,15 @@ export function isBusinessDay(date: string, holidayDates: ReadonlySet<string>): 
   return !isWeekend(date) && !holidayDates.has(date);
 }
 
-/** The date itself if it is a business day, else the next one. */
-export function nextBusinessDay(date: string, holidayDates: ReadonlySet<string>): string {
+/** The date itself if it is a business day, else the nearest one in the direction of `step`. */
+export function nextBusinessDay(date: string, holidayDates: ReadonlySet<string>, step: 1 | -1 = 1): string {
   let current = date;
-  while (!isBusinessDay(current, holidayDates)) current = addDays(current, 1);
+  while (!isBusinessDay(current, holidayDates)) current = addDays(current, step);
   return current;
 }
 
 export function previousBusinessDay(date: string, holidayDates: ReadonlySet<string>): string {
-  let current = date;
-  while (!isBusinessDay(current, holidayDates)) current = addDays(current, -1);
-  return current;
+  return nextBusinessDay(date, holidayDates, -1);
 }
 
 export function businessDaysBetween(start: string, end: string, holidayDates: ReadonlySet<string>): number {

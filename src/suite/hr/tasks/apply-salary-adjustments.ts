@@ -5,7 +5,7 @@ import {
   defineTask,
   diffTable,
   parseAnswerJson,
-  type Check,
+  requireFile,
 } from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { roundCents } from "../payroll-math.js";
@@ -110,16 +110,10 @@ export const applySalaryAdjustmentsTask = defineTask({
     "you changed>}.",
   tools: ["list_departments", "list_positions", "list_employees", "get_employee", "update_compensation"],
   verify({ initial, final, answer }) {
-    const memoPath = initial.listFiles().find((path) => MEMO_FILE.test(path));
-    const memoText = memoPath ? initial.readFile(memoPath) : null;
-    const bandsText = initial.readFile(PAY_BANDS_PATH);
-    if (memoText === null || bandsText === null) {
-      return [
-        check("documents-present", false, "the salary memo or the pay bands are missing from the workspace"),
-      ];
-    }
-    const memo = parseSalaryMemo(memoText);
-    const bands = parsePayBands(bandsText);
+    const memoPath =
+      initial.listFiles().find((path) => MEMO_FILE.test(path)) ?? "compensation/salary-adjustment-memo";
+    const memo = parseSalaryMemo(requireFile(initial, memoPath));
+    const bands = parsePayBands(requireFile(initial, PAY_BANDS_PATH));
     const percentByDepartment = new Map(
       memo.increases.map((increase) => [increase.department, increase.percent]),
     );
@@ -145,23 +139,10 @@ export const applySalaryAdjustmentsTask = defineTask({
       expected.set(employee.id, { column: salaried ? "annual_salary" : "hourly_rate", amount });
     }
 
-    const checks: Check[] = [];
     const diff = diffTable(initial.db, final.db, "employees", "id");
     const changed = new Map(diff.changed.map((change) => [change.key, change]));
     const missing = [...expected.keys()].filter((id) => !changed.has(id));
     const unexpected = [...changed.keys()].filter((id) => !expected.has(id));
-    checks.push(
-      check(
-        "right-employees",
-        missing.length === 0 &&
-          unexpected.length === 0 &&
-          diff.added.length === 0 &&
-          diff.removed.length === 0,
-        missing.length === 0 && unexpected.length === 0
-          ? `exactly the ${expected.size} eligible employees were updated`
-          : `expected ${expected.size} updates; not updated: ${preview(missing)}; should not have changed: ${preview(unexpected)}`,
-      ),
-    );
     const wrongAmounts: string[] = [];
     const wrongDates: string[] = [];
     const wrongColumns: string[] = [];
@@ -187,7 +168,19 @@ export const applySalaryAdjustmentsTask = defineTask({
       );
       if (touched.length > 0) wrongColumns.push(`${id}: ${touched.join(", ")}`);
     }
-    checks.push(
+    const parsed = parseAnswerJson(answer) as { updated?: unknown } | null;
+    const count = parsed && typeof parsed === "object" ? Number(parsed.updated) : Number.NaN;
+    return [
+      check(
+        "right-employees",
+        missing.length === 0 &&
+          unexpected.length === 0 &&
+          diff.added.length === 0 &&
+          diff.removed.length === 0,
+        missing.length === 0 && unexpected.length === 0
+          ? `exactly the ${expected.size} eligible employees were updated`
+          : `expected ${expected.size} updates; not updated: ${preview(missing)}; should not have changed: ${preview(unexpected)}`,
+      ),
       checkNone(
         "new-pay",
         wrongAmounts,
@@ -202,18 +195,13 @@ export const applySalaryAdjustmentsTask = defineTask({
         `expected effective date ${memo.effectiveDate}, found`,
       ),
       checkNone("only-pay-changed", wrongColumns, "no other employee field changed", "other fields changed"),
-    );
-    checks.push(checkOtherTablesUnchanged(initial.db, final.db, ["employees"]));
-    const parsed = parseAnswerJson(answer) as { updated?: unknown } | null;
-    const count = parsed && typeof parsed === "object" ? Number(parsed.updated) : Number.NaN;
-    checks.push(
+      checkOtherTablesUnchanged(initial.db, final.db, ["employees"]),
       check(
         "reported-count",
         count === expected.size,
         `expected {"updated": ${expected.size}}, found ${Number.isNaN(count) ? JSON.stringify(answer.slice(0, 80)) : count}`,
       ),
-    );
-    return checks;
+    ];
   },
   oracle: solution(CORRECT),
   nearMisses: [

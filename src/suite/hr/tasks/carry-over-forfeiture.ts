@@ -1,5 +1,5 @@
 /** Who would forfeit annual leave at year end under the carry-over cap, and how many days. */
-import { check, defineTask, makeDate } from "../../../envs/index.js";
+import { allRows, defineTask, makeDate, requireFile } from "../../../envs/index.js";
 import { completedYears } from "../dates.js";
 import { hrDomainDefinition } from "../domain.js";
 import { LEAVE_POLICY_PATH, parseLeavePolicy } from "../policies.js";
@@ -82,26 +82,20 @@ export const carryOverForfeitureTask = defineTask({
     'each such employee id to the number of days they would forfeit, e.g. {"E1001": 2.5}.',
   tools: ["list_departments", "list_employees", "get_employee", "list_leave_balances", "list_leave_requests"],
   verify({ initial, answer }) {
-    const policyText = initial.readFile(LEAVE_POLICY_PATH);
-    if (policyText === null)
-      return [check("policy-present", false, `${LEAVE_POLICY_PATH} missing from the workspace`)];
-    const rules = parseLeavePolicy(policyText).carryOver;
+    const rules = parseLeavePolicy(requireFile(initial, LEAVE_POLICY_PATH)).carryOver;
     const year = rules.year;
     const employees = loadEmployees(initial.db);
-    const balances = initial.db
-      .prepare("SELECT * FROM leave_balances WHERE year = ? AND leave_type = 'annual'")
-      .all(year) as Array<{
-      employee_id: string;
-      entitlement_days: number;
-      carried_over_days: number;
-      used_days: number;
-    }>;
+    const balances = allRows<{ employee_id: string; remaining: number }>(
+      initial.db,
+      "SELECT employee_id, entitlement_days + carried_over_days - used_days AS remaining FROM leave_balances WHERE year = ? AND leave_type = 'annual'",
+      year,
+    );
     const expected = new Map<string, number>();
     for (const balance of balances) {
       const employee = employees.get(balance.employee_id);
       if (!employee || employee.status === "terminated" || employee.employment_type === "contractor")
         continue;
-      const remaining = balance.entitlement_days + balance.carried_over_days - balance.used_days;
+      const remaining = balance.remaining;
       let cap =
         completedYears(employee.hire_date, makeDate(year, 12, 31)) >= rules.tenureYears
           ? rules.tenuredCapDays

@@ -1,5 +1,6 @@
 /** Overtime pay owed for the open payroll run, by the overtime policy and the holiday calendar. */
-import { check, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import { allRows, check, defineTask, groupBy, parseAnswerJson, requireFile } from "../../../envs/index.js";
+import { openPeriod } from "../timesheet-approvals.js";
 import { hrDomainDefinition } from "../domain.js";
 import { computeOvertime, roundCents } from "../payroll-math.js";
 import {
@@ -132,33 +133,18 @@ export const overtimeOwedTask = defineTask({
     "list_payslips",
   ],
   verify({ initial, answer }) {
-    const policyText = initial.readFile(OVERTIME_POLICY_PATH);
-    const calendarText = initial.readFile(HOLIDAY_CALENDAR_PATH);
-    if (policyText === null || calendarText === null) {
-      return [check("documents-present", false, "the overtime policy or the holiday calendar is missing")];
-    }
-    const policy = parseOvertimePolicy(policyText);
-    const holidays = new Set(parseHolidayCalendar(calendarText).map((holiday) => holiday.date));
-    const run = initial.db
-      .prepare("SELECT period_start, period_end FROM payroll_runs WHERE status = 'draft'")
-      .get() as { period_start: string; period_end: string } | undefined;
-    if (!run) return [check("draft-run", false, "the generated data has no draft payroll run")];
+    const policy = parseOvertimePolicy(requireFile(initial, OVERTIME_POLICY_PATH));
+    const calendar = parseHolidayCalendar(requireFile(initial, HOLIDAY_CALENDAR_PATH));
+    const holidays = new Set(calendar.map((holiday) => holiday.date));
+    const period = openPeriod(initial.db);
     const employees = loadEmployees(initial.db);
-    const entries = initial.db
-      .prepare(
-        "SELECT employee_id, work_date, hours FROM timesheet_entries WHERE status = 'approved' AND work_date BETWEEN ? AND ?",
-      )
-      .all(run.period_start, run.period_end) as Array<{
-      employee_id: string;
-      work_date: string;
-      hours: number;
-    }>;
-    const byEmployee = new Map<string, Array<{ workDate: string; hours: number }>>();
-    for (const entry of entries) {
-      const list = byEmployee.get(entry.employee_id) ?? [];
-      list.push({ workDate: entry.work_date, hours: entry.hours });
-      byEmployee.set(entry.employee_id, list);
-    }
+    const entries = allRows<{ employee_id: string; workDate: string; hours: number }>(
+      initial.db,
+      "SELECT employee_id, work_date AS workDate, hours FROM timesheet_entries WHERE status = 'approved' AND work_date BETWEEN ? AND ?",
+      period.start,
+      period.end,
+    );
+    const byEmployee = groupBy(entries, (entry) => entry.employee_id);
     const expected = new Map<string, number>();
     for (const [employeeId, worked] of byEmployee) {
       const employee = employees.get(employeeId);
@@ -176,22 +162,21 @@ export const overtimeOwedTask = defineTask({
     }
     const expectedTotal = roundCents([...expected.values()].reduce((sum, value) => sum + value, 0));
 
-    const checks: Check[] = [];
     const parsed = parseAnswerJson(answer) as { total_overtime_pay?: unknown; employees?: unknown } | null;
     const reported = parsed && typeof parsed === "object" ? numericRecord(parsed.employees) : null;
     const total = parsed && typeof parsed === "object" ? Number(parsed.total_overtime_pay) : Number.NaN;
-    checks.push(
-      check(
-        "answer-format",
-        reported !== null && Number.isFinite(total),
-        reported !== null && Number.isFinite(total)
-          ? `answer lists ${reported.size} employees and a total`
-          : 'expected a JSON object {"total_overtime_pay": number, "employees": {id: amount}}',
-      ),
+    const format = check(
+      "answer-format",
+      reported !== null && Number.isFinite(total),
+      reported !== null && Number.isFinite(total)
+        ? `answer lists ${reported.size} employees and a total`
+        : 'expected a JSON object {"total_overtime_pay": number, "employees": {id: amount}}',
     );
-    if (!reported || !Number.isFinite(total)) return checks;
+    if (!reported || !Number.isFinite(total)) return [format];
     const positive = new Map([...reported].filter(([, amount]) => amount > 0.004));
-    checks.push(
+    const totalTolerance = 0.01 + 0.006 * expected.size;
+    return [
+      format,
       ...checkReportedValues(positive, expected, {
         listedId: "employees-owed",
         valuesId: "amounts",
@@ -204,16 +189,12 @@ export const overtimeOwedTask = defineTask({
         showExpected: (amount) => amount.toFixed(2),
         showFound: (amount) => (amount ?? 0).toFixed(2),
       }),
-    );
-    const totalTolerance = 0.01 + 0.006 * expected.size;
-    checks.push(
       check(
         "total",
         Math.abs(total - expectedTotal) <= totalTolerance,
         `expected total ${expectedTotal.toFixed(2)}, found ${total.toFixed(2)}`,
       ),
-    );
-    return checks;
+    ];
   },
   oracle: solution(CORRECT),
   nearMisses: [

@@ -1,5 +1,5 @@
 /** The payroll variance control on the latest paid run: hourly pay that moved beyond both thresholds, unexplained by leave. */
-import { check, defineTask, rangesOverlap } from "../../../envs/index.js";
+import { allRows, check, defineTask, rangesOverlap, requireFile } from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { roundCents } from "../payroll-math.js";
 import { VARIANCE_CONTROL_PATH, parseVarianceControl } from "../policies.js";
@@ -93,31 +93,24 @@ export const payrollVarianceReviewTask = defineTask({
     "list_leave_requests",
   ],
   verify({ initial, answer }) {
-    const controlText = initial.readFile(VARIANCE_CONTROL_PATH);
-    if (controlText === null) return [check("control-present", false, `${VARIANCE_CONTROL_PATH} is missing`)];
-    const control = parseVarianceControl(controlText);
-    const runs = initial.db
-      .prepare(
-        "SELECT id, period_start, period_end FROM payroll_runs WHERE status = 'paid' ORDER BY period_end DESC",
-      )
-      .all() as RunRow[];
+    const control = parseVarianceControl(requireFile(initial, VARIANCE_CONTROL_PATH));
+    const runs = allRows<RunRow>(
+      initial.db,
+      "SELECT id, period_start, period_end FROM payroll_runs WHERE status = 'paid' ORDER BY period_end DESC",
+    );
     const [latest, ...rest] = runs;
     const earlier = rest.slice(0, 3);
     if (!latest || earlier.length < 3)
       return [check("paid-runs", false, "the data has fewer than four paid runs")];
-    const gross = new Map<string, number>();
-    for (const row of initial.db
-      .prepare("SELECT run_id, employee_id, gross_pay FROM payslips")
-      .all() as Array<{
-      run_id: string;
-      employee_id: string;
-      gross_pay: number;
-    }>) {
-      gross.set(`${row.run_id}:${row.employee_id}`, row.gross_pay);
-    }
-    const leave = initial.db
-      .prepare("SELECT employee_id, start_date, end_date FROM leave_requests WHERE status = 'approved'")
-      .all() as Array<{ employee_id: string; start_date: string; end_date: string }>;
+    const payslips = allRows<{ key: string; gross_pay: number }>(
+      initial.db,
+      "SELECT run_id || ':' || employee_id AS key, gross_pay FROM payslips",
+    );
+    const gross = new Map(payslips.map((row) => [row.key, row.gross_pay]));
+    const leave = allRows<{ employee_id: string; start_date: string; end_date: string }>(
+      initial.db,
+      "SELECT employee_id, start_date, end_date FROM leave_requests WHERE status = 'approved'",
+    );
     const expected = new Map<string, number>();
     for (const employee of loadEmployees(initial.db).values()) {
       if (employee.pay_type !== "hourly") continue;

@@ -1,11 +1,11 @@
 /** Finance's project chargeback from the (flaky) project time ledger, the rate card and the memo's conventions. */
 import {
+  answerObjectEntries,
   check,
   checkStateDiff,
   defineTask,
   nearlyEqual,
-  parseAnswerJson,
-  type Check,
+  requireFile,
 } from "../../../envs/index.js";
 import {
   CHARGEBACK_MEMO_PATH,
@@ -88,17 +88,16 @@ export const projectChargebackTask = defineTask({
   tools: ["list_project_hours", "list_employees", "get_employee", "list_positions", "list_departments"],
   prepare: plantChargebackMemo,
   verify: ({ initial, final, answer }) => {
-    const memo = initial.readFile(CHARGEBACK_MEMO_PATH);
-    if (memo === null) return [check("memo-present", false, `${CHARGEBACK_MEMO_PATH} is missing`)];
-    const expected = computeChargeback(initial.db, parseChargebackMemo(memo));
-    const parsed = parseAnswerJson(answer);
-    const given = new Map<string, number>();
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
-      for (const [key, value] of Object.entries(parsed as Record<string, unknown>))
-        given.set(
-          key.trim().toUpperCase(),
-          typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
-        );
+    const expected = computeChargeback(
+      initial.db,
+      parseChargebackMemo(requireFile(initial, CHARGEBACK_MEMO_PATH)),
+    );
+    const given = new Map(
+      (answerObjectEntries(answer) ?? []).map(([key, value]) => [
+        key.trim().toUpperCase(),
+        typeof value === "number" ? value : Number(String(value).replace(/[$,\s]/g, "")),
+      ]),
+    );
     const problems: string[] = [];
     for (const [code, amount] of expected) {
       const found = given.get(code);
@@ -106,7 +105,7 @@ export const projectChargebackTask = defineTask({
         problems.push(`${code}: expected ${amount.toFixed(2)}, found ${found ?? "missing"}`);
     }
     for (const code of given.keys()) if (!expected.has(code)) problems.push(`${code} is not charged`);
-    const checks: Check[] = [
+    return [
       check("instance-has-hours", expected.size > 0, `${expected.size} projects charged`),
       check(
         "chargeback-by-project",
@@ -115,7 +114,6 @@ export const projectChargebackTask = defineTask({
       ),
       ...checkStateDiff(initial.db, final.db, []),
     ];
-    return checks;
   },
   oracle: cells(MEMO),
   nearMisses: [

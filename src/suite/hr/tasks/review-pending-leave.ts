@@ -1,13 +1,13 @@
 /** Approve or deny every pending leave request by the leave policy, in submission order. */
 import {
   allRows,
-  check,
-  type Check,
   checkOtherTablesUnchanged,
   daysBetween,
   defineTask,
   diffTable,
   rangesOverlap,
+  requireFile,
+  type Row,
 } from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { LEAVE_POLICY_PATH, parseLeavePolicy } from "../policies.js";
@@ -125,16 +125,13 @@ export const reviewPendingLeaveTask = defineTask({
     "decide_leave_request",
   ],
   verify({ initial, final }) {
-    const checks: Check[] = [];
-    const policyText = initial.readFile(LEAVE_POLICY_PATH);
-    if (policyText === null)
-      return [check("policy-present", false, `${LEAVE_POLICY_PATH} missing from the workspace`)];
-    const policy = parseLeavePolicy(policyText);
+    const policy = parseLeavePolicy(requireFile(initial, LEAVE_POLICY_PATH));
     const employees = loadEmployees(initial.db);
-    const pending = initial.db
-      .prepare("SELECT * FROM leave_requests WHERE status = 'pending' ORDER BY submitted_at, id")
-      .all() as PendingRow[];
-    const balances = initial.db.prepare("SELECT * FROM leave_balances").all() as BalanceRow[];
+    const pending = allRows<PendingRow>(
+      initial.db,
+      "SELECT * FROM leave_requests WHERE status = 'pending' ORDER BY submitted_at, id",
+    );
+    const balances = allRows<BalanceRow>(initial.db, "SELECT * FROM leave_balances");
     const balanceKey = (employeeId: string, year: number, leaveType: string) =>
       `${employeeId}:${year}:${leaveType}`;
     const remaining = new Map(
@@ -146,19 +143,17 @@ export const reviewPendingLeaveTask = defineTask({
     const expectedUse = new Map<string, number>();
     const expected = new Map<number, "approved" | "denied">();
     for (const request of pending) {
-      const employee = employees.get(request.employee_id);
+      const department = employees.get(request.employee_id)?.department_name;
       const key = balanceKey(request.employee_id, Number(request.start_date.slice(0, 4)), request.leave_type);
-      let approve = true;
-      if (request.leave_type === "annual" || request.leave_type === "unpaid") {
-        const notice = daysBetween(request.submitted_at.slice(0, 10), request.start_date);
-        const blocked = policy.blackouts.some(
-          (blackout) =>
-            blackout.department === employee?.department_name &&
-            rangesOverlap(request.start_date, request.end_date, blackout.start, blackout.end),
-        );
-        if (notice < policy.noticeDays || blocked) approve = false;
-        else if (request.leave_type === "annual" && request.days > (remaining.get(key) ?? 0)) approve = false;
-      }
+      const ruled = request.leave_type === "annual" || request.leave_type === "unpaid";
+      const notice = daysBetween(request.submitted_at.slice(0, 10), request.start_date);
+      const blocked = policy.blackouts.some(
+        (blackout) =>
+          blackout.department === department &&
+          rangesOverlap(request.start_date, request.end_date, blackout.start, blackout.end),
+      );
+      const overdrawn = request.leave_type === "annual" && request.days > (remaining.get(key) ?? 0);
+      const approve = !ruled || (notice >= policy.noticeDays && !blocked && !overdrawn);
       expected.set(request.id, approve ? "approved" : "denied");
       if (approve && (request.leave_type === "annual" || request.leave_type === "sick")) {
         remaining.set(key, (remaining.get(key) ?? 0) - request.days);
@@ -176,14 +171,14 @@ export const reviewPendingLeaveTask = defineTask({
     const stillPending = pending
       .filter((request) => statusOf(request.id) === "pending")
       .map((request) => String(request.id));
-    checks.push(
+    const checks = [
       checkNone(
         "queue-empty",
         stillPending,
         `all ${pending.length} pending requests were decided`,
         `${stillPending.length} of ${pending.length} requests are still pending`,
       ),
-    );
+    ];
     const wrong = [...expected]
       .filter(([id, status]) => statusOf(id) !== status && statusOf(id) !== "pending")
       .map(([id, status]) => `${id} expected ${status}, found ${statusOf(id) ?? "missing"}`);
@@ -214,9 +209,9 @@ export const reviewPendingLeaveTask = defineTask({
         .map((change) => `changed ${change.key}`),
       ...requestDiff.changed
         .filter((change) => {
-          const { status: _before, decision_note: _noteBefore, ...restBefore } = change.before;
-          const { status: _after, decision_note: _noteAfter, ...restAfter } = change.after;
-          return JSON.stringify(restBefore) !== JSON.stringify(restAfter);
+          const withoutDecision = ({ status: _status, decision_note: _note, ...rest }: Row) =>
+            JSON.stringify(rest);
+          return withoutDecision(change.before) !== withoutDecision(change.after);
         })
         .map((change) => `edited dates/type/days of ${change.key}`),
     ];
@@ -230,7 +225,7 @@ export const reviewPendingLeaveTask = defineTask({
     );
 
     const finalBalances = new Map(
-      (final.db.prepare("SELECT * FROM leave_balances").all() as BalanceRow[]).map((balance) => [
+      allRows<BalanceRow>(final.db, "SELECT * FROM leave_balances").map((balance) => [
         balanceKey(balance.employee_id, balance.year, balance.leave_type),
         balance,
       ]),

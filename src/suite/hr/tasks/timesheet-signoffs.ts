@@ -1,5 +1,11 @@
 /** Approve or reject submitted hours as the managers' e-mail sign-offs say, per the approval procedure. */
-import { check, checkStateDiff, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import {
+  check,
+  checkAnswerTally,
+  checkStateDiff,
+  defineTask,
+  pythonClientHelpers,
+} from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { FETCH_ALL_PYTHON } from "../task-support.js";
 import {
@@ -20,14 +26,7 @@ const PROCEDURE: Variant = { checkSender: true, latestWins: true, honourRejectio
 function cells(variant: Variant): string[] {
   return [
     `${FETCH_ALL_PYTHON}
-def workspace_files(folder):
-    paths, page = [], 1
-    while True:
-        result = tools.list_files(path=folder, page=page, per_page=100)
-        paths.extend(item["path"] for item in result["files"])
-        if not result["has_more"]:
-            return sorted(paths)
-        page += 1
+${pythonClientHelpers()}
 
 print(read_text("${TIMESHEET_PROCEDURE_PATH}"))
 run = tools.list_payroll_runs(status="draft")["payroll_runs"][0]
@@ -116,7 +115,7 @@ export const timesheetSignoffsTask = defineTask({
     const expected = computeSignoffDecisions(initial.db, files);
     const counts = { approved: 0, rejected: 0 };
     for (const status of expected.values()) counts[status] += 1;
-    const checks: Check[] = [
+    return [
       check("instance-has-signoffs", expected.size > 0, `${expected.size} entries to review`),
       ...checkStateDiff(initial.db, final.db, [
         {
@@ -125,21 +124,8 @@ export const timesheetSignoffsTask = defineTask({
           changed: new Map([...expected].map(([id, status]) => [id, { status }])),
         },
       ]),
+      checkAnswerTally(answer, counts),
     ];
-    const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-    const answered =
-      parsed !== null &&
-      typeof parsed === "object" &&
-      Number(parsed.approved) === counts.approved &&
-      Number(parsed.rejected) === counts.rejected;
-    checks.push(
-      check(
-        "answer-counts",
-        answered,
-        `expected ${JSON.stringify(counts)}, found ${answer.trim().slice(0, 200) || "(empty answer)"}`,
-      ),
-    );
-    return checks;
   },
   oracle: cells(PROCEDURE),
   nearMisses: [

@@ -1,5 +1,12 @@
 /** Whose right-to-work documents have expired or are due for re-verification, from a vendor API that fails silently. */
-import { check, checkStateDiff, defineTask, parseAnswerJson, type Check } from "../../../envs/index.js";
+import {
+  answerListItems,
+  check,
+  checkStateDiff,
+  defineTask,
+  requireFile,
+  type Check,
+} from "../../../envs/index.js";
 import { hrDomainDefinition } from "../domain.js";
 import { FETCH_ALL_PYTHON, preview } from "../task-support.js";
 import {
@@ -66,11 +73,6 @@ print(len(employees), "employees in scope")`,
   ];
 }
 
-function idList(value: unknown): string[] | null {
-  if (!Array.isArray(value)) return null;
-  return [...new Set(value.map((item) => String(item).trim().toUpperCase()))].sort();
-}
-
 export const workAuthorizationReverificationTask = defineTask({
   id: "hr.work-authorization-reverification",
   domain: hrDomainDefinition,
@@ -81,33 +83,28 @@ export const workAuthorizationReverificationTask = defineTask({
   tools: ["list_employees", "get_employee", "list_departments", "get_work_authorization"],
   prepare: plantWorkAuthorizations,
   verify: ({ initial, final, answer }) => {
-    const text = initial.readFile(REVERIFICATION_PROCEDURE_PATH);
-    if (text === null)
-      return [check("procedure-present", false, `${REVERIFICATION_PROCEDURE_PATH} is missing`)];
-    const expected = computeReverification(initial.db, parseReverificationProcedure(text));
-    const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-    const expired = parsed && typeof parsed === "object" ? idList(parsed.expired) : null;
-    const due = parsed && typeof parsed === "object" ? idList(parsed.due) : null;
+    const rules = parseReverificationProcedure(requireFile(initial, REVERIFICATION_PROCEDURE_PATH));
+    const expected = computeReverification(initial.db, rules);
     const want = { expired: [...expected.expired].sort(), due: [...expected.due].sort() };
-    const checks: Check[] = [
+    const answerList = (key: "expired" | "due"): Check => {
+      const items = answerListItems(answer, key);
+      const given = items && [...new Set(items.map((item) => item.toUpperCase()))].sort();
+      return check(
+        `answer-${key}`,
+        JSON.stringify(given) === JSON.stringify(want[key]),
+        `expected ${preview(want[key])}, found ${given ? preview(given) : "no list"}`,
+      );
+    };
+    return [
       check(
         "instance-has-cases",
         want.expired.length > 0 && want.due.length > 0,
         `${want.expired.length} expired, ${want.due.length} due`,
       ),
-      check(
-        "answer-expired",
-        JSON.stringify(expired) === JSON.stringify(want.expired),
-        `expected ${preview(want.expired)}, found ${expired ? preview(expired) : "no list"}`,
-      ),
-      check(
-        "answer-due",
-        JSON.stringify(due) === JSON.stringify(want.due),
-        `expected ${preview(want.due)}, found ${due ? preview(due) : "no list"}`,
-      ),
+      answerList("expired"),
+      answerList("due"),
       ...checkStateDiff(initial.db, final.db, []),
     ];
-    return checks;
   },
   oracle: cells(PROCEDURE),
   nearMisses: [
