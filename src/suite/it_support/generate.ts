@@ -39,6 +39,8 @@ import {
 import { planLeave, type PlannedAgent } from "./leave-plan.js";
 import {
   statusAt,
+  statusEvent,
+  ticketEvent,
   writeTicketRecord,
   type ResolutionCode,
   type TicketEventRecord,
@@ -398,14 +400,7 @@ export function generateItSupport(context: GenerateContext): void {
       priority === "P1" ? random.int(5, 30) : priority === "P2" ? random.int(10, 90) : random.int(15, 300);
     const firstResponse = advance(created, responseDelay);
     assignments.push({ at: firstResponse, teamId: initialTeam, agentId: firstAgent, level: 0 });
-    events.push({
-      type: "status_change",
-      actorAgentId: firstAgent,
-      at: firstResponse,
-      fromValue: "new",
-      toValue: "open",
-      body: null,
-    });
+    events.push(statusEvent(firstResponse, "new", "open", firstAgent));
 
     const targetMinutes = RESOLUTION_TARGET_HOURS[priority][company.tier] * 60;
     // Recent tickets are the backlog: slower work and longer waits keep many of them unresolved today.
@@ -434,29 +429,22 @@ export function generateItSupport(context: GenerateContext): void {
       cursor = advance(cursor, chunk);
       if (chunkIndex === 0 && escalates) {
         const target = teamId(escalationTeamFor(category, company.tier));
-        events.push({
-          type: "escalated",
-          actorAgentId: currentAgent,
-          at: cursor,
-          fromValue: String(currentTeam),
-          toValue: String(target),
-          body: random.pick([
-            "Needs L2 expertise.",
-            "Exceeded escalation threshold.",
-            "Customer requested escalation.",
-          ]),
-        });
+        const reason = random.pick([
+          "Needs L2 expertise.",
+          "Exceeded escalation threshold.",
+          "Customer requested escalation.",
+        ]);
+        events.push(
+          ticketEvent("escalated", cursor, currentAgent, {
+            fromValue: String(currentTeam),
+            toValue: String(target),
+            body: reason,
+          }),
+        );
         assignments.push({ at: cursor, teamId: target, agentId: null, level: 1 });
         const newAgent = random.pick(eligibleAgents(target, cursor)).id;
         const assignedAt = cursor + random.int(10, 90);
-        events.push({
-          type: "assigned",
-          actorAgentId: null,
-          at: assignedAt,
-          fromValue: null,
-          toValue: String(newAgent),
-          body: null,
-        });
+        events.push(ticketEvent("assigned", assignedAt, null, { toValue: String(newAgent) }));
         assignments.push({ at: assignedAt, teamId: target, agentId: newAgent, level: 1 });
         cursor = Math.max(cursor, assignedAt);
         currentTeam = target;
@@ -464,32 +452,16 @@ export function generateItSupport(context: GenerateContext): void {
       }
       if (chunkIndex < chunks.length - 1) {
         const pauseStatus = random.chance(0.75) ? "pending" : "on_hold";
-        events.push({
-          type: "status_change",
-          actorAgentId: currentAgent,
-          at: cursor,
-          fromValue: "open",
-          toValue: pauseStatus,
-          body: null,
-        });
+        events.push(statusEvent(cursor, "open", pauseStatus, currentAgent));
         cursor += random.int(60, (backlog ? 8 : 3) * MINUTES_PER_DAY);
-        events.push({
-          type: "status_change",
-          actorAgentId: pauseStatus === "pending" ? null : currentAgent,
-          at: cursor,
-          fromValue: pauseStatus,
-          toValue: "open",
-          body: null,
-        });
+        events.push(
+          statusEvent(cursor, pauseStatus, "open", pauseStatus === "pending" ? null : currentAgent),
+        );
       }
     });
     const resolved = cursor;
     events.push({
-      type: "status_change",
-      actorAgentId: currentAgent,
-      at: resolved,
-      fromValue: "open",
-      toValue: "resolved",
+      ...statusEvent(resolved, "open", "resolved", currentAgent),
       body: random.pick(RESOLUTION_NOTES),
     });
     // Auto-closure three days after resolution is a field update by the system, not a history event.
@@ -497,14 +469,7 @@ export function generateItSupport(context: GenerateContext): void {
     if (random.chance(0.25)) {
       const at = firstResponse + Math.floor(random.next() * (resolved - firstResponse));
       const actor = [...assignments].reverse().find((entry) => entry.at <= at)?.agentId ?? currentAgent;
-      events.push({
-        type: "comment",
-        actorAgentId: actor,
-        at,
-        fromValue: null,
-        toValue: null,
-        body: random.pick(COMMENTS),
-      });
+      events.push(ticketEvent("comment", at, actor, { body: random.pick(COMMENTS) }));
     }
 
     // Cut the history at the snapshot: whatever happens later has not happened yet.

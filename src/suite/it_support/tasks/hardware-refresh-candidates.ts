@@ -19,8 +19,8 @@ import {
 } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import { checkNamedItems } from "../ticket-checks.js";
-import { TicketPlanter, readSnapshotMinutes, statusEvent, holidayDates } from "../task-support.js";
-import { type ResolutionCode } from "../ticket-records.js";
+import { TicketPlanter, readSnapshotMinutes, holidayDates } from "../task-support.js";
+import { statusEvent, type ResolutionCode } from "../ticket-records.js";
 import { ASSET_MODELS, SUBJECTS } from "../vocabulary.js";
 
 const DAY = 24 * 60;

@@ -24,14 +24,13 @@ import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } f
 import {
   TicketPlanter,
   readSnapshotMinutes,
-  statusEvent,
   type TicketRow,
   holidayDates,
   readHolidays,
   TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
-import { type TicketStatus } from "../ticket-records.js";
+import { statusEvent, type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 
 interface PlantedWait {

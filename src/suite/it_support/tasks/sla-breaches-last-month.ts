@@ -21,13 +21,12 @@ import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } f
 import {
   TicketPlanter,
   readSnapshotMinutes,
-  statusEvent,
   type TicketRow,
   readHolidays,
   TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkNamedItems } from "../ticket-checks.js";
-import type { TicketEventRecord } from "../ticket-records.js";
+import { statusEvent, type TicketEventRecord } from "../ticket-records.js";
 
 const DAY = 24 * 60;
 

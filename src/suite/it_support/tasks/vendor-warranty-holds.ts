@@ -10,7 +10,8 @@ import {
 import { itSupportDomain } from "../domain.js";
 import type { Priority } from "../policy.js";
 import { PYTHON_HELPERS } from "../oracle-cells.js";
-import { TicketPlanter, statusEvent } from "../task-support.js";
+import { TicketPlanter } from "../task-support.js";
+import { statusEvent } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 
 export const WARRANTY_POLICY_PATH = "policies/vendor-warranty-repairs.md";
