@@ -3,6 +3,7 @@ import {
   check,
   checkStateDiff,
   defineTask,
+  variantNearMisses,
   renderEmail,
   type Check,
   type GenerateContext,
@@ -390,27 +391,22 @@ export const customerEmailTriageTask = defineTask({
   prepare,
   verify,
   oracle: triageCells(FULL),
-  nearMisses: [
-    {
-      id: "skips-sender-check",
-      description: "Acts on messages from people who are not contacts of the ticket's company.",
-      cells: triageCells({ ...FULL, senderCheck: false }),
-    },
-    {
-      id: "one-resolution-code",
-      description: "Resolves every cancelled request as no_fault_found, even when the customer caused it.",
-      cells: triageCells({ ...FULL, resolutionCodes: false }),
-    },
-    {
-      id: "ignores-recurrence-on-closed",
-      description: "Does nothing when a closed ticket's problem comes back instead of leaving the comment.",
-      cells: triageCells({ ...FULL, commentOnClosed: false }),
-    },
-    {
-      id: "own-comment-wording",
-      description:
-        'Comments on the closed ticket in its own words instead of starting with "Recurrence reported by customer".',
-      cells: triageCells({ ...FULL, commentWording: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(triageCells, FULL, {
+    "skips-sender-check": [
+      { senderCheck: false },
+      "Acts on messages from people who are not contacts of the ticket's company.",
+    ],
+    "one-resolution-code": [
+      { resolutionCodes: false },
+      "Resolves every cancelled request as no_fault_found, even when the customer caused it.",
+    ],
+    "ignores-recurrence-on-closed": [
+      { commentOnClosed: false },
+      "Does nothing when a closed ticket's problem comes back instead of leaving the comment.",
+    ],
+    "own-comment-wording": [
+      { commentWording: false },
+      'Comments on the closed ticket in its own words instead of starting with "Recurrence reported by customer".',
+    ],
+  }),
 });
