@@ -3,6 +3,7 @@ import {
   isWeekend,
   mondayOf,
   nthWeekdayOfMonth,
+  insertDrafts,
   personName,
   slug,
   toCsv,
@@ -77,6 +78,38 @@ const BASE_TICKETS = 118;
 /** Share of tickets raised in the last three weeks: the desk's current backlog. */
 const RECENT_SHARE = 0.2;
 const RECENT_DAYS = 21;
+
+/** The columns of the weekly ticket exports. */
+const EXPORT_COLUMNS =
+  "ticket_id, created_at, company, requester_email, priority, category, team, assignee_email, status_at_export";
+
+/** Relative frequencies of generated values. */
+const ASSET_TYPE_WEIGHTS = {
+  laptop: 40,
+  desktop: 18,
+  server: 8,
+  printer: 10,
+  switch: 8,
+  firewall: 6,
+  phone: 10,
+};
+const ASSET_STATUS_WEIGHTS = { in_service: 86, in_repair: 5, replacement_pending: 5, retired: 4 };
+const CATEGORY_WEIGHTS: Record<Category, number> = {
+  network: 15,
+  hardware: 22,
+  software: 24,
+  access: 15,
+  email: 10,
+  security: 6,
+  database: 8,
+};
+const RESOLUTION_CODE_WEIGHTS: Record<ResolutionCode, number> = {
+  fixed: 60,
+  workaround: 15,
+  duplicate: 8,
+  user_error: 9,
+  no_fault_found: 8,
+};
 
 interface AgentRow {
   id: number;
@@ -216,20 +249,9 @@ export function generateItSupport(context: GenerateContext): void {
     agent.status = "inactive";
     agent.leftAt = snapshot - random.int(100, 200) * MINUTES_PER_DAY;
   }
-  const insertAgent = db.prepare(
-    "INSERT INTO agents (id, full_name, email, team_id, role, status, hired_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const agent of agents) {
-    insertAgent.run(
-      agent.id,
-      agent.fullName,
-      agent.email,
-      agent.teamId,
-      agent.role,
-      agent.status,
-      addDays(today, -random.int(300, 3000)),
-    );
-  }
+  insertDrafts(db, "agents", "id, full_name, email, team_id, role, status, hired_on", agents, () => ({
+    hired_on: addDays(today, -random.int(300, 3000)),
+  }));
   const agentById = new Map(agents.map((agent) => [agent.id, agent]));
 
   // Companies, their contacts and assets
@@ -293,24 +315,11 @@ export function generateItSupport(context: GenerateContext): void {
     }
     for (let count = random.int(3, 6); count > 0; count -= 1) {
       assetId += 1;
-      const type = weightedKey(random, {
-        laptop: 40,
-        desktop: 18,
-        server: 8,
-        printer: 10,
-        switch: 8,
-        firewall: 6,
-        phone: 10,
-      });
+      const type = weightedKey(random, ASSET_TYPE_WEIGHTS);
       const purchased = addDays(today, -random.int(60, 2300));
       const warrantyYears =
         type === "server" ? random.pick([3, 5]) : type === "printer" ? 1 : random.pick([1, 3, 3, 3]);
-      const status = weightedKey(random, {
-        in_service: 86,
-        in_repair: 5,
-        replacement_pending: 5,
-        retired: 4,
-      });
+      const status = weightedKey(random, ASSET_STATUS_WEIGHTS);
       company.assets.push({ id: assetId, type });
       insertAsset.run(
         assetId,
@@ -356,15 +365,7 @@ export function generateItSupport(context: GenerateContext): void {
 
   createdTimes.forEach((created, index) => {
     const company = random.pick(companies);
-    const category = weightedKey<Category>(random, {
-      network: 15,
-      hardware: 22,
-      software: 24,
-      access: 15,
-      email: 10,
-      security: 6,
-      database: 8,
-    });
+    const category = weightedKey(random, CATEGORY_WEIGHTS);
     const priority = weightedKey<Priority>(random, { P1: 5, P2: 18, P3: 47, P4: 30 });
     const calendarClock = usesCalendarClock(priority, company.tier);
     const advance = (from: number, minutes: number): number =>
@@ -492,16 +493,7 @@ export function generateItSupport(context: GenerateContext): void {
       firstResponseAt: firstResponse < snapshot ? firstResponse : null,
       resolvedAt: resolved < snapshot ? resolved : null,
       closedAt: closed < snapshot ? closed : null,
-      resolutionCode:
-        resolved < snapshot
-          ? weightedKey<ResolutionCode>(random, {
-              fixed: 60,
-              workaround: 15,
-              duplicate: 8,
-              user_error: 9,
-              no_fault_found: 8,
-            })
-          : null,
+      resolutionCode: resolved < snapshot ? weightedKey(random, RESOLUTION_CODE_WEIGHTS) : null,
       events: visible,
     };
     record.status = statusAt(record, snapshot - 1) ?? "new";
@@ -602,23 +594,7 @@ export function generateItSupport(context: GenerateContext): void {
           statusAt(record, weekEnd - 1) ?? "",
         ];
       });
-    context.writeFile(
-      `exports/tickets-week-${monday}.csv`,
-      toCsv(
-        [
-          "ticket_id",
-          "created_at",
-          "company",
-          "requester_email",
-          "priority",
-          "category",
-          "team",
-          "assignee_email",
-          "status_at_export",
-        ],
-        exported,
-      ),
-    );
+    context.writeFile(`exports/tickets-week-${monday}.csv`, toCsv(EXPORT_COLUMNS.split(", "), exported));
   }
 
   const majorIncidents = records

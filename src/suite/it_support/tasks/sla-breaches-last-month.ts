@@ -1,6 +1,8 @@
 import type Database from "better-sqlite3";
 import {
   addDays,
+  isWeekend,
+  weekdayIndex,
   type Check,
   check,
   defineTask,
@@ -12,7 +14,6 @@ import {
   businessMinutesBetween,
   isoToMinutes,
   previousMonthRange,
-  weekdayOf,
 } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
 import { holidayCalendar } from "../generate.js";
@@ -55,7 +56,7 @@ function prepare(context: GenerateContext): void {
   const { snapshot } = plant;
   const target = (priority: Priority, tier: Tier): number => RESOLUTION_TARGET_HOURS[priority][tier] * 60;
   const at = (date: string, time: string): number => isoToMinutes(`${date}T${time}:00Z`);
-  const isWorkday = (date: string): boolean => weekdayOf(date) % 6 !== 0 && !holidays.has(date);
+  const isWorkday = (date: string): boolean => !isWeekend(date) && !holidays.has(date);
 
   const planted: PlantedTicket[] = [];
 
@@ -109,7 +110,7 @@ function prepare(context: GenerateContext): void {
   });
 
   // 24x7 clock: a platinum P1 from Friday 16:00 to Monday 09:00 breaches in calendar hours only.
-  let friday = addDays(start, (5 - weekdayOf(start) + 7) % 7);
+  let friday = addDays(start, (4 - weekdayIndex(start) + 7) % 7);
   while (!(isWorkday(friday) && isWorkday(addDays(friday, 3)) && addDays(friday, 3) < end))
     friday = addDays(friday, 7);
   planted.push({
