@@ -119,15 +119,31 @@ interface TicketPick {
   requester_name: string;
 }
 
+interface Sender {
+  name: string;
+  email: string;
+}
+
+/** Someone writing from a personal address instead of a registered one. */
+function personalSender(name: string): Sender {
+  const local = name
+    .toLowerCase()
+    .replace(/[^a-z]+/g, ".")
+    .replace(/^\.+|\.+$/g, "");
+  return { name, email: `${local}@gmail.com` };
+}
+
 /** Writes the triage policy and 4 + 2 x files customer e-mails, one per ticket, cycling through the cases. */
 function prepare(context: GenerateContext): void {
   const { db, random, factors, faker, referenceDate } = context;
   context.writeFile(TRIAGE_POLICY_PATH, POLICY);
   const used = new Set<number>();
   const count = 4 + 2 * factors.files;
-  const contactsOf = db.prepare("SELECT full_name, email FROM customers WHERE company_id = ? ORDER BY id");
+  const contactsOf = db.prepare(
+    "SELECT full_name AS name, email FROM customers WHERE company_id = ? ORDER BY id",
+  );
   const otherContact = db.prepare(
-    "SELECT full_name, email FROM customers WHERE company_id != ? ORDER BY id LIMIT 1 OFFSET ?",
+    "SELECT full_name AS name, email FROM customers WHERE company_id != ? ORDER BY id LIMIT 1 OFFSET ?",
   );
   const plans = Array.from({ length: count }, (_, index) => CYCLE[index % CYCLE.length] as PlannedMail);
   reopenResolvedWindow(
@@ -147,30 +163,13 @@ function prepare(context: GenerateContext): void {
     ).filter((ticket) => !used.has(ticket.id));
     const ticket = random.pick(options);
     used.add(ticket.id);
-    const contacts = contactsOf.all(ticket.company_id) as Array<{ full_name: string; email: string }>;
-    let sender = { name: ticket.requester_name, email: ticket.requester_email };
+    const contacts = contactsOf.all(ticket.company_id) as Sender[];
+    let sender: Sender = { name: ticket.requester_name, email: ticket.requester_email };
     if (plan.outsider) {
-      sender = random.chance(0.5)
-        ? (() => {
-            const name = faker.person.fullName();
-            return {
-              name,
-              email: `${name
-                .toLowerCase()
-                .replace(/[^a-z]+/g, ".")
-                .replace(/^\.+|\.+$/g, "")}@gmail.com`,
-            };
-          })()
-        : (() => {
-            const other = otherContact.get(ticket.company_id, random.int(0, 20)) as {
-              full_name: string;
-              email: string;
-            };
-            return { name: other.full_name, email: other.email };
-          })();
+      if (random.chance(0.5)) sender = personalSender(faker.person.fullName());
+      else sender = otherContact.get(ticket.company_id, random.int(0, 20)) as Sender;
     } else if (contacts.length > 1 && random.chance(0.4)) {
-      const colleague = random.pick(contacts.filter((contact) => contact.email !== ticket.requester_email));
-      sender = { name: colleague.full_name, email: colleague.email };
+      sender = random.pick(contacts.filter((contact) => contact.email !== ticket.requester_email));
     }
     const body = random.pick(PHRASES[plan.intent]);
     const date = referenceDate;
