@@ -153,9 +153,11 @@ function observed(date: string): string {
 
 /**
  * The company holiday calendar: the usual US set for the years around "today", plus a company-wide
- * wellness day placed on a weekday of last month so that monthly SLA figures depend on the calendar.
+ * wellness day placed on a weekday of last month so that monthly SLA figures depend on the calendar. It
+ * draws from its own seeded stream so that task preparations can rebuild it without reading the workspace.
  */
-export function buildHolidays(referenceDate: string, random: SeededRandom): Holiday[] {
+export function holidayCalendar(seed: number, referenceDate: string): Holiday[] {
+  const random = createSeededRandom(hashString(`it_support:holidays:${seed}`));
   const year = Number(referenceDate.slice(0, 4));
   const holidays: Holiday[] = [];
   for (const current of [year - 1, year, year + 1]) {
@@ -181,14 +183,6 @@ export function buildHolidays(referenceDate: string, random: SeededRandom): Holi
   }
   holidays.push({ date: random.pick(candidates), name: "Company Wellness Day" });
   return holidays.sort((left, right) => left.date.localeCompare(right.date));
-}
-
-/**
- * The holiday calendar of an instance. It draws from its own seeded stream so that task preparations can
- * rebuild it without reading the workspace.
- */
-export function holidayCalendar(seed: number, referenceDate: string): Holiday[] {
-  return buildHolidays(referenceDate, createSeededRandom(hashString(`it_support:holidays:${seed}`)));
 }
 
 /**
@@ -506,8 +500,9 @@ export function generateItSupport(context: GenerateContext): void {
   const leavePlan = planLeave(db, context.seed, today, rows);
   const leaveEntries = leavePlan.entries;
   const workers = leavePlan.workers;
-  const leadName = (team: number): string =>
-    agents.find((agent) => agent.teamId === team && agent.role === "lead")?.fullName ?? "";
+  const leadOf = (teamId: number): AgentRow =>
+    agents.find((agent) => agent.teamId === teamId && agent.role === "lead") as AgentRow;
+  const deskLead = leadOf(teamId("Service Desk"));
 
   // On-call rota: 2 x files weeks around today; nobody on leave during a week is on call that week.
   const currentMonday = mondayOf(today);
@@ -523,12 +518,9 @@ export function generateItSupport(context: GenerateContext): void {
     );
     const lines: RotaLine[] = TEAM_NAMES.map((name, teamIndex) => {
       const pool = workers.filter((agent) => agent.teamName === name && !away.has(agent.email));
-      const lead = agents.find((agent) => agent.teamName === name && agent.role === "lead") as AgentRow;
+      const lead = leadOf(teamId(name));
       const primary = pool.length > 0 ? (pool[(weekIndex + teamIndex) % pool.length] as PlannedAgent) : lead;
       // With nobody else available the team lead is primary and the Service Desk lead backs them up.
-      const deskLead = agents.find(
-        (agent) => agent.teamName === "Service Desk" && agent.role === "lead",
-      ) as AgentRow;
       const secondary =
         pool.length > 1
           ? (pool[(weekIndex + teamIndex + 1) % pool.length] as PlannedAgent)
@@ -605,7 +597,7 @@ export function generateItSupport(context: GenerateContext): void {
     const company = companyById.get(record.companyId) as CompanyRow;
     const year = dateOfMinutes(record.createdAt).slice(0, 4);
     const number = String(majorIncidents.length - index).padStart(3, "0");
-    const lead = agents.find((agent) => agent.teamId === record.teamId && agent.role === "lead") as AgentRow;
+    const lead = leadOf(record.teamId);
     const timeline = record.events.map((event) => {
       const who =
         event.actorAgentId === null ? "customer/system" : (agentById.get(event.actorAgentId)?.fullName ?? "");
@@ -653,7 +645,7 @@ ${ROOT_CAUSES[record.category]}
 ## Action items
 
 - [ ] ${random.pick(["Add alerting on certificate expiry", "Update the runbook", "Review vendor escalation contacts", "Automate the failover check"])} — owner: ${lead.fullName}
-- [ ] Share this postmortem with the account manager — owner: ${leadName(teamIds.get("Service Desk") as number)}
+- [ ] Share this postmortem with the account manager — owner: ${deskLead.fullName}
 
 _Blameless format. SLA figures in this document are informal; the SLA policy and the ticket history are authoritative._
 `,
