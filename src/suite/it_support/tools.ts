@@ -367,15 +367,8 @@ const assignTicket = defineTool({
       now,
       ticket_id,
     );
-    insertEvent(
-      db,
-      ticket_id,
-      "assigned",
-      null,
-      ticket.assignee_agent_id === null ? null : String(ticket.assignee_agent_id),
-      String(agent_id),
-      note === "" ? null : note,
-    );
+    const previous = ticket.assignee_agent_id === null ? null : String(ticket.assignee_agent_id);
+    insertEvent(db, ticket_id, "assigned", null, previous, String(agent_id), note || null);
     return ticketSummary(db, ticket_id);
   },
 });
@@ -444,15 +437,8 @@ const updateTicketStatus = defineTool({
          closed_at = CASE WHEN @status = 'closed' THEN @now ELSE closed_at END
        WHERE id = @id`,
     ).run({ status, now, code: resolution_code ?? null, id: ticket_id });
-    insertEvent(
-      db,
-      ticket_id,
-      "status_change",
-      ticket.assignee_agent_id === null ? null : Number(ticket.assignee_agent_id),
-      current,
-      status,
-      note === "" ? null : note,
-    );
+    const actor = ticket.assignee_agent_id === null ? null : Number(ticket.assignee_agent_id);
+    insertEvent(db, ticket_id, "status_change", actor, current, status, note || null);
     return ticketSummary(db, ticket_id);
   },
 });
