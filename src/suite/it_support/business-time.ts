@@ -102,11 +102,6 @@ export function isBusinessMinute(minutes: number, holidays: ReadonlySet<string>)
   );
 }
 
-/** 0 = Sunday ... 6 = Saturday. */
-export function weekdayOf(isoDate: string): number {
-  return new Date(`${isoDate}T00:00:00Z`).getUTCDay();
-}
-
 /** First day of the calendar month before the month of `isoDate`, and first day of `isoDate`'s month. */
 export function previousMonthRange(isoDate: string): { start: string; end: string } {
   const year = Number(isoDate.slice(0, 4));

@@ -3,6 +3,7 @@ import {
   isWeekend,
   mondayOf,
   nthWeekdayOfMonth,
+  insertDrafts,
   personName,
   slug,
   toCsv,
@@ -39,6 +40,8 @@ import {
 import { planLeave, type PlannedAgent } from "./leave-plan.js";
 import {
   statusAt,
+  statusEvent,
+  ticketEvent,
   writeTicketRecord,
   type ResolutionCode,
   type TicketEventRecord,
@@ -75,6 +78,38 @@ const BASE_TICKETS = 118;
 /** Share of tickets raised in the last three weeks: the desk's current backlog. */
 const RECENT_SHARE = 0.2;
 const RECENT_DAYS = 21;
+
+/** The columns of the weekly ticket exports. */
+const EXPORT_COLUMNS =
+  "ticket_id, created_at, company, requester_email, priority, category, team, assignee_email, status_at_export";
+
+/** Relative frequencies of generated values. */
+const ASSET_TYPE_WEIGHTS = {
+  laptop: 40,
+  desktop: 18,
+  server: 8,
+  printer: 10,
+  switch: 8,
+  firewall: 6,
+  phone: 10,
+};
+const ASSET_STATUS_WEIGHTS = { in_service: 86, in_repair: 5, replacement_pending: 5, retired: 4 };
+const CATEGORY_WEIGHTS: Record<Category, number> = {
+  network: 15,
+  hardware: 22,
+  software: 24,
+  access: 15,
+  email: 10,
+  security: 6,
+  database: 8,
+};
+const RESOLUTION_CODE_WEIGHTS: Record<ResolutionCode, number> = {
+  fixed: 60,
+  workaround: 15,
+  duplicate: 8,
+  user_error: 9,
+  no_fault_found: 8,
+};
 
 interface AgentRow {
   id: number;
@@ -118,9 +153,11 @@ function observed(date: string): string {
 
 /**
  * The company holiday calendar: the usual US set for the years around "today", plus a company-wide
- * wellness day placed on a weekday of last month so that monthly SLA figures depend on the calendar.
+ * wellness day placed on a weekday of last month so that monthly SLA figures depend on the calendar. It
+ * draws from its own seeded stream so that task preparations can rebuild it without reading the workspace.
  */
-export function buildHolidays(referenceDate: string, random: SeededRandom): Holiday[] {
+export function holidayCalendar(seed: number, referenceDate: string): Holiday[] {
+  const random = createSeededRandom(hashString(`it_support:holidays:${seed}`));
   const year = Number(referenceDate.slice(0, 4));
   const holidays: Holiday[] = [];
   for (const current of [year - 1, year, year + 1]) {
@@ -146,14 +183,6 @@ export function buildHolidays(referenceDate: string, random: SeededRandom): Holi
   }
   holidays.push({ date: random.pick(candidates), name: "Company Wellness Day" });
   return holidays.sort((left, right) => left.date.localeCompare(right.date));
-}
-
-/**
- * The holiday calendar of an instance. It draws from its own seeded stream so that task preparations can
- * rebuild it without reading the workspace.
- */
-export function holidayCalendar(seed: number, referenceDate: string): Holiday[] {
-  return buildHolidays(referenceDate, createSeededRandom(hashString(`it_support:holidays:${seed}`)));
 }
 
 /**
@@ -214,20 +243,9 @@ export function generateItSupport(context: GenerateContext): void {
     agent.status = "inactive";
     agent.leftAt = snapshot - random.int(100, 200) * MINUTES_PER_DAY;
   }
-  const insertAgent = db.prepare(
-    "INSERT INTO agents (id, full_name, email, team_id, role, status, hired_on) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const agent of agents) {
-    insertAgent.run(
-      agent.id,
-      agent.fullName,
-      agent.email,
-      agent.teamId,
-      agent.role,
-      agent.status,
-      addDays(today, -random.int(300, 3000)),
-    );
-  }
+  insertDrafts(db, "agents", "id, full_name, email, team_id, role, status, hired_on", agents, () => ({
+    hired_on: addDays(today, -random.int(300, 3000)),
+  }));
   const agentById = new Map(agents.map((agent) => [agent.id, agent]));
 
   // Companies, their contacts and assets
@@ -291,24 +309,11 @@ export function generateItSupport(context: GenerateContext): void {
     }
     for (let count = random.int(3, 6); count > 0; count -= 1) {
       assetId += 1;
-      const type = weightedKey(random, {
-        laptop: 40,
-        desktop: 18,
-        server: 8,
-        printer: 10,
-        switch: 8,
-        firewall: 6,
-        phone: 10,
-      });
+      const type = weightedKey(random, ASSET_TYPE_WEIGHTS);
       const purchased = addDays(today, -random.int(60, 2300));
       const warrantyYears =
         type === "server" ? random.pick([3, 5]) : type === "printer" ? 1 : random.pick([1, 3, 3, 3]);
-      const status = weightedKey(random, {
-        in_service: 86,
-        in_repair: 5,
-        replacement_pending: 5,
-        retired: 4,
-      });
+      const status = weightedKey(random, ASSET_STATUS_WEIGHTS);
       company.assets.push({ id: assetId, type });
       insertAsset.run(
         assetId,
@@ -354,15 +359,7 @@ export function generateItSupport(context: GenerateContext): void {
 
   createdTimes.forEach((created, index) => {
     const company = random.pick(companies);
-    const category = weightedKey<Category>(random, {
-      network: 15,
-      hardware: 22,
-      software: 24,
-      access: 15,
-      email: 10,
-      security: 6,
-      database: 8,
-    });
+    const category = weightedKey(random, CATEGORY_WEIGHTS);
     const priority = weightedKey<Priority>(random, { P1: 5, P2: 18, P3: 47, P4: 30 });
     const calendarClock = usesCalendarClock(priority, company.tier);
     const advance = (from: number, minutes: number): number =>
@@ -398,14 +395,7 @@ export function generateItSupport(context: GenerateContext): void {
       priority === "P1" ? random.int(5, 30) : priority === "P2" ? random.int(10, 90) : random.int(15, 300);
     const firstResponse = advance(created, responseDelay);
     assignments.push({ at: firstResponse, teamId: initialTeam, agentId: firstAgent, level: 0 });
-    events.push({
-      type: "status_change",
-      actorAgentId: firstAgent,
-      at: firstResponse,
-      fromValue: "new",
-      toValue: "open",
-      body: null,
-    });
+    events.push(statusEvent(firstResponse, "new", "open", firstAgent));
 
     const targetMinutes = RESOLUTION_TARGET_HOURS[priority][company.tier] * 60;
     // Recent tickets are the backlog: slower work and longer waits keep many of them unresolved today.
@@ -434,29 +424,22 @@ export function generateItSupport(context: GenerateContext): void {
       cursor = advance(cursor, chunk);
       if (chunkIndex === 0 && escalates) {
         const target = teamId(escalationTeamFor(category, company.tier));
-        events.push({
-          type: "escalated",
-          actorAgentId: currentAgent,
-          at: cursor,
-          fromValue: String(currentTeam),
-          toValue: String(target),
-          body: random.pick([
-            "Needs L2 expertise.",
-            "Exceeded escalation threshold.",
-            "Customer requested escalation.",
-          ]),
-        });
+        const reason = random.pick([
+          "Needs L2 expertise.",
+          "Exceeded escalation threshold.",
+          "Customer requested escalation.",
+        ]);
+        events.push(
+          ticketEvent("escalated", cursor, currentAgent, {
+            fromValue: String(currentTeam),
+            toValue: String(target),
+            body: reason,
+          }),
+        );
         assignments.push({ at: cursor, teamId: target, agentId: null, level: 1 });
         const newAgent = random.pick(eligibleAgents(target, cursor)).id;
         const assignedAt = cursor + random.int(10, 90);
-        events.push({
-          type: "assigned",
-          actorAgentId: null,
-          at: assignedAt,
-          fromValue: null,
-          toValue: String(newAgent),
-          body: null,
-        });
+        events.push(ticketEvent("assigned", assignedAt, null, { toValue: String(newAgent) }));
         assignments.push({ at: assignedAt, teamId: target, agentId: newAgent, level: 1 });
         cursor = Math.max(cursor, assignedAt);
         currentTeam = target;
@@ -464,32 +447,16 @@ export function generateItSupport(context: GenerateContext): void {
       }
       if (chunkIndex < chunks.length - 1) {
         const pauseStatus = random.chance(0.75) ? "pending" : "on_hold";
-        events.push({
-          type: "status_change",
-          actorAgentId: currentAgent,
-          at: cursor,
-          fromValue: "open",
-          toValue: pauseStatus,
-          body: null,
-        });
+        events.push(statusEvent(cursor, "open", pauseStatus, currentAgent));
         cursor += random.int(60, (backlog ? 8 : 3) * MINUTES_PER_DAY);
-        events.push({
-          type: "status_change",
-          actorAgentId: pauseStatus === "pending" ? null : currentAgent,
-          at: cursor,
-          fromValue: pauseStatus,
-          toValue: "open",
-          body: null,
-        });
+        events.push(
+          statusEvent(cursor, pauseStatus, "open", pauseStatus === "pending" ? null : currentAgent),
+        );
       }
     });
     const resolved = cursor;
     events.push({
-      type: "status_change",
-      actorAgentId: currentAgent,
-      at: resolved,
-      fromValue: "open",
-      toValue: "resolved",
+      ...statusEvent(resolved, "open", "resolved", currentAgent),
       body: random.pick(RESOLUTION_NOTES),
     });
     // Auto-closure three days after resolution is a field update by the system, not a history event.
@@ -497,14 +464,7 @@ export function generateItSupport(context: GenerateContext): void {
     if (random.chance(0.25)) {
       const at = firstResponse + Math.floor(random.next() * (resolved - firstResponse));
       const actor = [...assignments].reverse().find((entry) => entry.at <= at)?.agentId ?? currentAgent;
-      events.push({
-        type: "comment",
-        actorAgentId: actor,
-        at,
-        fromValue: null,
-        toValue: null,
-        body: random.pick(COMMENTS),
-      });
+      events.push(ticketEvent("comment", at, actor, { body: random.pick(COMMENTS) }));
     }
 
     // Cut the history at the snapshot: whatever happens later has not happened yet.
@@ -527,16 +487,7 @@ export function generateItSupport(context: GenerateContext): void {
       firstResponseAt: firstResponse < snapshot ? firstResponse : null,
       resolvedAt: resolved < snapshot ? resolved : null,
       closedAt: closed < snapshot ? closed : null,
-      resolutionCode:
-        resolved < snapshot
-          ? weightedKey<ResolutionCode>(random, {
-              fixed: 60,
-              workaround: 15,
-              duplicate: 8,
-              user_error: 9,
-              no_fault_found: 8,
-            })
-          : null,
+      resolutionCode: resolved < snapshot ? weightedKey(random, RESOLUTION_CODE_WEIGHTS) : null,
       events: visible,
     };
     record.status = statusAt(record, snapshot - 1) ?? "new";
@@ -549,8 +500,9 @@ export function generateItSupport(context: GenerateContext): void {
   const leavePlan = planLeave(db, context.seed, today, rows);
   const leaveEntries = leavePlan.entries;
   const workers = leavePlan.workers;
-  const leadName = (team: number): string =>
-    agents.find((agent) => agent.teamId === team && agent.role === "lead")?.fullName ?? "";
+  const leadOf = (teamId: number): AgentRow =>
+    agents.find((agent) => agent.teamId === teamId && agent.role === "lead") as AgentRow;
+  const deskLead = leadOf(teamId("Service Desk"));
 
   // On-call rota: 2 x files weeks around today; nobody on leave during a week is on call that week.
   const currentMonday = mondayOf(today);
@@ -566,12 +518,9 @@ export function generateItSupport(context: GenerateContext): void {
     );
     const lines: RotaLine[] = TEAM_NAMES.map((name, teamIndex) => {
       const pool = workers.filter((agent) => agent.teamName === name && !away.has(agent.email));
-      const lead = agents.find((agent) => agent.teamName === name && agent.role === "lead") as AgentRow;
+      const lead = leadOf(teamId(name));
       const primary = pool.length > 0 ? (pool[(weekIndex + teamIndex) % pool.length] as PlannedAgent) : lead;
       // With nobody else available the team lead is primary and the Service Desk lead backs them up.
-      const deskLead = agents.find(
-        (agent) => agent.teamName === "Service Desk" && agent.role === "lead",
-      ) as AgentRow;
       const secondary =
         pool.length > 1
           ? (pool[(weekIndex + teamIndex + 1) % pool.length] as PlannedAgent)
@@ -637,23 +586,7 @@ export function generateItSupport(context: GenerateContext): void {
           statusAt(record, weekEnd - 1) ?? "",
         ];
       });
-    context.writeFile(
-      `exports/tickets-week-${monday}.csv`,
-      toCsv(
-        [
-          "ticket_id",
-          "created_at",
-          "company",
-          "requester_email",
-          "priority",
-          "category",
-          "team",
-          "assignee_email",
-          "status_at_export",
-        ],
-        exported,
-      ),
-    );
+    context.writeFile(`exports/tickets-week-${monday}.csv`, toCsv(EXPORT_COLUMNS.split(", "), exported));
   }
 
   const majorIncidents = records
@@ -664,7 +597,7 @@ export function generateItSupport(context: GenerateContext): void {
     const company = companyById.get(record.companyId) as CompanyRow;
     const year = dateOfMinutes(record.createdAt).slice(0, 4);
     const number = String(majorIncidents.length - index).padStart(3, "0");
-    const lead = agents.find((agent) => agent.teamId === record.teamId && agent.role === "lead") as AgentRow;
+    const lead = leadOf(record.teamId);
     const timeline = record.events.map((event) => {
       const who =
         event.actorAgentId === null ? "customer/system" : (agentById.get(event.actorAgentId)?.fullName ?? "");
@@ -712,7 +645,7 @@ ${ROOT_CAUSES[record.category]}
 ## Action items
 
 - [ ] ${random.pick(["Add alerting on certificate expiry", "Update the runbook", "Review vendor escalation contacts", "Automate the failover check"])} — owner: ${lead.fullName}
-- [ ] Share this postmortem with the account manager — owner: ${leadName(teamIds.get("Service Desk") as number)}
+- [ ] Share this postmortem with the account manager — owner: ${deskLead.fullName}
 
 _Blameless format. SLA figures in this document are informal; the SLA policy and the ticket history are authoritative._
 `,

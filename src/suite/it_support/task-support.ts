@@ -1,11 +1,10 @@
 /** Helpers shared by the it_support tasks: reading the desk's "now" and planting tickets. */
 import type Database from "better-sqlite3";
 import { allRows, getRow, type GenerateContext, type StateView } from "../../envs/index.js";
-import type { SeededRandom } from "../../core/index.js";
 import { isoToMinutes } from "./business-time.js";
 import { holidayCalendar } from "./generate.js";
 import type { Priority, Tier } from "./policy.js";
-import { writeTicketRecord, type TicketEventRecord, type TicketRecord } from "./ticket-records.js";
+import { writeTicketRecord, type TicketRecord } from "./ticket-records.js";
 import { HOLIDAYS_PATH, parseHolidays } from "./workspace-documents.js";
 
 export interface TicketRow {
@@ -27,12 +26,6 @@ export interface TicketRow {
   closed_at: string | null;
   resolution_code: string | null;
   updated_at: string;
-}
-
-export interface CompanyRow {
-  id: number;
-  name: string;
-  support_tier: Tier;
 }
 
 /** The tools a task over the ticket history reads with: tickets, their events and the customer companies. */
@@ -64,99 +57,6 @@ export function readHolidays(state: StateView): Set<string> {
   return parseHolidays(state.readFile(HOLIDAYS_PATH));
 }
 
-export function companiesByTier(db: Database.Database, tier: Tier): CompanyRow[] {
-  return allRows<CompanyRow>(
-    db,
-    "SELECT id, name, support_tier FROM companies WHERE support_tier = ? ORDER BY id",
-    tier,
-  );
-}
-
-function firstCustomerOf(db: Database.Database, companyId: number): number {
-  return getRow<{ id: number }>(
-    db,
-    "SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1",
-    companyId,
-  )!.id;
-}
-
-/** An active, non-lead agent of a team (the lead if the team has nobody else). */
-export function workerOf(db: Database.Database, teamId: number, random: SeededRandom): number {
-  const workers = allRows<{ id: number }>(
-    db,
-    "SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id",
-    teamId,
-  );
-  if (workers.length > 0) return random.pick(workers).id;
-  return getRow<{ id: number }>(db, "SELECT id FROM agents WHERE team_id = ? AND role = 'lead'", teamId)!.id;
-}
-
-export function teamIdByName(db: Database.Database, name: string): number {
-  const row = getRow<{ id: number }>(db, "SELECT id FROM teams WHERE name = ?", name);
-  if (!row) throw new Error(`no team named ${name}`);
-  return row.id;
-}
-
-export function nextTicketId(db: Database.Database): number {
-  return getRow<{ id: number }>(db, "SELECT COALESCE(MAX(id), 10000) + 1 AS id FROM tickets")!.id;
-}
-
-/** A status-change event. */
-export function statusEvent(at: number, from: string, to: string, actor: number | null): TicketEventRecord {
-  return { type: "status_change", actorAgentId: actor, at, fromValue: from, toValue: to, body: null };
-}
-
-/**
- * The shape every planted ticket starts from, raised by the company's first contact; callers override what
- * their scenario needs.
- */
-export function baseRecord(
-  db: Database.Database,
-  id: number,
-  fields: Pick<TicketRecord, "subject" | "category" | "priority" | "companyId" | "teamId" | "createdAt">,
-): TicketRecord {
-  return {
-    id,
-    ...fields,
-    requesterId: firstCustomerOf(db, fields.companyId),
-    status: "new",
-    channel: "email",
-    assetId: null,
-    assigneeAgentId: null,
-    escalationLevel: 0,
-    firstResponseAt: null,
-    resolvedAt: null,
-    closedAt: null,
-    resolutionCode: null,
-    events: [],
-  };
-}
-
-/**
- * Picks the generated ticket created closest to `createdAt` (not yet used), so that a planted ticket can
- * take its id and ids stay roughly chronological. Falls back to a new id.
- */
-export function closestTicketId(
-  db: Database.Database,
-  createdAt: number,
-  used: Set<number>,
-  whereSql = "1 = 1",
-  parameters: unknown[] = [],
-): number {
-  const candidates = db
-    .prepare(`SELECT id, created_at FROM tickets WHERE ${whereSql} ORDER BY id`)
-    .all(...parameters) as Array<{ id: number; created_at: string }>;
-  let best: { id: number; distance: number } | null = null;
-  for (const candidate of candidates) {
-    if (used.has(candidate.id)) continue;
-    const distance = Math.abs(isoToMinutes(candidate.created_at) - createdAt);
-    if (best === null || distance < best.distance) best = { id: candidate.id, distance };
-  }
-  const id = best?.id ?? nextTicketId(db);
-  used.add(id);
-  return id;
-}
-
 /**
  * What a task's `prepare` plants its scenario tickets with: the snapshot, teams, companies of a tier and
  * their workers drawn from the context's random stream, ids taken over from generated tickets (each once)
@@ -171,24 +71,80 @@ export class TicketPlanter {
   }
 
   team(name: string): number {
-    return teamIdByName(this.context.db, name);
+    const row = getRow<{ id: number }>(this.context.db, "SELECT id FROM teams WHERE name = ?", name);
+    if (!row) throw new Error(`no team named ${name}`);
+    return row.id;
   }
 
-  company(tier: Tier): CompanyRow {
-    return this.context.random.pick(companiesByTier(this.context.db, tier));
+  company(tier: Tier): { id: number } {
+    const sql = "SELECT id FROM companies WHERE support_tier = ? ORDER BY id";
+    return this.context.random.pick(allRows<{ id: number }>(this.context.db, sql, tier));
   }
 
+  /** An active, non-lead agent of a team (the lead if the team has nobody else). */
   worker(teamId: number): number {
-    return workerOf(this.context.db, teamId, this.context.random);
+    const { db, random } = this.context;
+    const workers = allRows<{ id: number }>(
+      db,
+      "SELECT id FROM agents WHERE team_id = ? AND status = 'active' AND role != 'lead' ORDER BY id",
+      teamId,
+    );
+    if (workers.length > 0) return random.pick(workers).id;
+    return getRow<{ id: number }>(db, "SELECT id FROM agents WHERE team_id = ? AND role = 'lead'", teamId)!
+      .id;
   }
 
-  /** The id of the unused generated ticket created closest to `createdAt` (see `closestTicketId`). */
-  reuseId(createdAt: number, whereSql?: string, parameters?: unknown[]): number {
-    return closestTicketId(this.context.db, createdAt, this.used, whereSql, parameters);
+  /**
+   * The id of the unused generated ticket (among those `whereSql` selects) created closest to `createdAt`, so
+   * that a planted ticket takes its id and ids stay roughly chronological; a new id when none is left.
+   */
+  reuseId(createdAt: number, whereSql = "1 = 1", parameters: unknown[] = []): number {
+    const { db } = this.context;
+    const candidates = allRows<{ id: number; created_at: string }>(
+      db,
+      `SELECT id, created_at FROM tickets WHERE ${whereSql} ORDER BY id`,
+      ...parameters,
+    );
+    let best: { id: number; distance: number } | null = null;
+    for (const candidate of candidates) {
+      if (this.used.has(candidate.id)) continue;
+      const distance = Math.abs(isoToMinutes(candidate.created_at) - createdAt);
+      if (best === null || distance < best.distance) best = { id: candidate.id, distance };
+    }
+    const id =
+      best?.id ?? getRow<{ id: number }>(db, "SELECT COALESCE(MAX(id), 10000) + 1 AS id FROM tickets")!.id;
+    this.used.add(id);
+    return id;
   }
 
-  record(id: number, fields: Parameters<typeof baseRecord>[2]): TicketRecord {
-    return baseRecord(this.context.db, id, fields);
+  /**
+   * The shape every planted ticket starts from, raised by the company's first contact; callers override what
+   * their scenario needs.
+   */
+  record(
+    id: number,
+    fields: Pick<TicketRecord, "subject" | "category" | "priority" | "companyId" | "teamId" | "createdAt">,
+  ): TicketRecord {
+    const requester = getRow<{ id: number }>(
+      this.context.db,
+      "SELECT id FROM customers WHERE company_id = ? ORDER BY id LIMIT 1",
+      fields.companyId,
+    )!;
+    return {
+      id,
+      ...fields,
+      requesterId: requester.id,
+      status: "new",
+      channel: "email",
+      assetId: null,
+      assigneeAgentId: null,
+      escalationLevel: 0,
+      firstResponseAt: null,
+      resolvedAt: null,
+      closedAt: null,
+      resolutionCode: null,
+      events: [],
+    };
   }
 
   write(record: TicketRecord): void {

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { cachedStatement, camelCaseName, getRow } from "../../envs/index.js";
 import { minutesToIso } from "./business-time.js";
 import type { Category, Priority } from "./policy.js";
 
@@ -38,6 +39,26 @@ export interface TicketRecord {
   events: TicketEventRecord[];
 }
 
+/** A history event; `body` and the from/to values default to null. */
+export function ticketEvent(
+  type: EventType,
+  at: number,
+  actorAgentId: number | null,
+  fields: Partial<Pick<TicketEventRecord, "fromValue" | "toValue" | "body">> = {},
+): TicketEventRecord {
+  return { type, actorAgentId, at, fromValue: null, toValue: null, body: null, ...fields };
+}
+
+/** A status-change event. */
+export function statusEvent(at: number, from: string, to: string, actor: number | null): TicketEventRecord {
+  return ticketEvent("status_change", at, actor, { fromValue: from, toValue: to });
+}
+
+const TICKET_COLUMNS =
+  `id, subject, category, priority, status, channel, company_id, requester_id, asset_id, team_id,
+  assignee_agent_id, escalation_level, created_at, first_response_at, resolved_at, closed_at, resolution_code,
+  updated_at`.split(/,\s*/);
+
 function isoOrNull(minutes: number | null): string | null {
   return minutes === null ? null : minutesToIso(minutes);
 }
@@ -48,63 +69,34 @@ function isoOrNull(minutes: number | null): string | null {
  */
 export function writeTicketRecord(db: Database.Database, record: TicketRecord): void {
   const events = [...record.events].sort((left, right) => left.at - right.at);
-  const updatedAt =
-    events.length > 0 ? (events[events.length - 1]?.at ?? record.createdAt) : record.createdAt;
-  const values = {
-    id: record.id,
-    subject: record.subject,
-    category: record.category,
-    priority: record.priority,
-    status: record.status,
-    channel: record.channel,
-    company_id: record.companyId,
-    requester_id: record.requesterId,
-    asset_id: record.assetId,
-    team_id: record.teamId,
-    assignee_agent_id: record.assigneeAgentId,
-    escalation_level: record.escalationLevel,
-    created_at: minutesToIso(record.createdAt),
-    first_response_at: isoOrNull(record.firstResponseAt),
-    resolved_at: isoOrNull(record.resolvedAt),
-    closed_at: isoOrNull(record.closedAt),
-    resolution_code: record.resolutionCode,
-    updated_at: minutesToIso(updatedAt),
+  const fields: Record<string, unknown> = {
+    ...record,
+    createdAt: minutesToIso(record.createdAt),
+    firstResponseAt: isoOrNull(record.firstResponseAt),
+    resolvedAt: isoOrNull(record.resolvedAt),
+    closedAt: isoOrNull(record.closedAt),
+    updatedAt: minutesToIso(events.at(-1)?.at ?? record.createdAt),
   };
-  const exists = db.prepare("SELECT 1 FROM tickets WHERE id = ?").get(record.id) !== undefined;
-  if (exists) {
-    db.prepare("DELETE FROM ticket_events WHERE ticket_id = ?").run(record.id);
-    db.prepare(
-      `UPDATE tickets SET subject = @subject, category = @category, priority = @priority, status = @status,
-         channel = @channel, company_id = @company_id, requester_id = @requester_id, asset_id = @asset_id,
-         team_id = @team_id, assignee_agent_id = @assignee_agent_id, escalation_level = @escalation_level,
-         created_at = @created_at, first_response_at = @first_response_at, resolved_at = @resolved_at,
-         closed_at = @closed_at, resolution_code = @resolution_code, updated_at = @updated_at
-       WHERE id = @id`,
-    ).run(values);
+  const values = Object.fromEntries(TICKET_COLUMNS.map((column) => [column, fields[camelCaseName(column)]]));
+  if (getRow(db, "SELECT 1 FROM tickets WHERE id = ?", record.id) !== undefined) {
+    cachedStatement(db, "DELETE FROM ticket_events WHERE ticket_id = ?").run(record.id);
+    const assignments = TICKET_COLUMNS.slice(1).map((column) => `${column} = @${column}`);
+    cachedStatement(db, `UPDATE tickets SET ${assignments.join(", ")} WHERE id = @id`).run(values);
   } else {
-    db.prepare(
-      `INSERT INTO tickets (id, subject, category, priority, status, channel, company_id, requester_id, asset_id,
-         team_id, assignee_agent_id, escalation_level, created_at, first_response_at, resolved_at, closed_at,
-         resolution_code, updated_at)
-       VALUES (@id, @subject, @category, @priority, @status, @channel, @company_id, @requester_id, @asset_id,
-         @team_id, @assignee_agent_id, @escalation_level, @created_at, @first_response_at, @resolved_at, @closed_at,
-         @resolution_code, @updated_at)`,
+    const names = TICKET_COLUMNS.map((column) => `@${column}`);
+    cachedStatement(
+      db,
+      `INSERT INTO tickets (${TICKET_COLUMNS.join(", ")}) VALUES (${names.join(", ")})`,
     ).run(values);
   }
-  const insertEvent = db.prepare(
+  const insertEvent = cachedStatement(
+    db,
     `INSERT INTO ticket_events (ticket_id, event_type, actor_agent_id, created_at, from_value, to_value, body)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const event of events) {
-    insertEvent.run(
-      record.id,
-      event.type,
-      event.actorAgentId,
-      minutesToIso(event.at),
-      event.fromValue,
-      event.toValue,
-      event.body,
-    );
+    const { type, actorAgentId, at, fromValue, toValue, body } = event;
+    insertEvent.run(record.id, type, actorAgentId, minutesToIso(at), fromValue, toValue, body);
   }
 }
 

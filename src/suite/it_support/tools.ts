@@ -152,28 +152,21 @@ const listTickets = defineTool({
   },
 });
 
-const getTicket = defineTool({
+const getTicket = defineGetTool({
   name: "get_ticket",
   description:
     "Get one ticket with all its fields, the requester's name and e-mail, the company name, the team name and the assignee's name.",
-  kind: "read",
-  inputSchema: z.object({ ticket_id: z.number().int().describe("The ticket id") }),
-  handler: ({ ticket_id }, { db }: ToolContext) => {
-    const ticket = requireById(db, "ticket", ticket_id);
-    const extra = getRow(
-      db,
-      `SELECT customers.full_name AS requester_name, customers.email AS requester_email,
-         companies.name AS company_name, teams.name AS team_name, agents.full_name AS assignee_name
-       FROM tickets
-       JOIN customers ON customers.id = tickets.requester_id
-       JOIN companies ON companies.id = tickets.company_id
-       JOIN teams ON teams.id = tickets.team_id
-       LEFT JOIN agents ON agents.id = tickets.assignee_agent_id
-       WHERE tickets.id = ?`,
-      ticket_id,
-    );
-    return { ticket: { ...ticket, ...extra } };
-  },
+  input: { ticket_id: z.number().int().describe("The ticket id") },
+  key: "ticket",
+  from: `tickets
+    JOIN customers ON customers.id = tickets.requester_id
+    JOIN companies ON companies.id = tickets.company_id
+    JOIN teams ON teams.id = tickets.team_id
+    LEFT JOIN agents ON agents.id = tickets.assignee_agent_id`,
+  select: `tickets.*, customers.full_name AS requester_name, customers.email AS requester_email,
+    companies.name AS company_name, teams.name AS team_name, agents.full_name AS assignee_name`,
+  idColumn: "tickets.id",
+  notFound: (ticketId) => `ticket ${ticketId} not found; use list_tickets to find ticket ids`,
 });
 
 const listTicketEvents = defineListTool({
@@ -374,15 +367,8 @@ const assignTicket = defineTool({
       now,
       ticket_id,
     );
-    insertEvent(
-      db,
-      ticket_id,
-      "assigned",
-      null,
-      ticket.assignee_agent_id === null ? null : String(ticket.assignee_agent_id),
-      String(agent_id),
-      note === "" ? null : note,
-    );
+    const previous = ticket.assignee_agent_id === null ? null : String(ticket.assignee_agent_id);
+    insertEvent(db, ticket_id, "assigned", null, previous, String(agent_id), note || null);
     return ticketSummary(db, ticket_id);
   },
 });
@@ -443,35 +429,16 @@ const updateTicketStatus = defineTool({
     const now = deskNow(db);
     cachedStatement(
       db,
-      `UPDATE tickets SET status = ?, updated_at = ?,
-         first_response_at = COALESCE(first_response_at, ?),
-         resolved_at = CASE WHEN ? = 'resolved' THEN ? WHEN ? = 'open' THEN NULL ELSE resolved_at END,
-         resolution_code = CASE WHEN ? = 'resolved' THEN ? WHEN ? = 'open' THEN NULL ELSE resolution_code END,
-         closed_at = CASE WHEN ? = 'closed' THEN ? ELSE closed_at END
-       WHERE id = ?`,
-    ).run(
-      status,
-      now,
-      now,
-      status,
-      now,
-      status,
-      status,
-      resolution_code ?? null,
-      status,
-      status,
-      now,
-      ticket_id,
-    );
-    insertEvent(
-      db,
-      ticket_id,
-      "status_change",
-      ticket.assignee_agent_id === null ? null : Number(ticket.assignee_agent_id),
-      current,
-      status,
-      note === "" ? null : note,
-    );
+      `UPDATE tickets SET status = @status, updated_at = @now,
+         first_response_at = COALESCE(first_response_at, @now),
+         resolved_at = CASE WHEN @status = 'resolved' THEN @now WHEN @status = 'open' THEN NULL ELSE resolved_at END,
+         resolution_code = CASE WHEN @status = 'resolved' THEN @code WHEN @status = 'open' THEN NULL
+           ELSE resolution_code END,
+         closed_at = CASE WHEN @status = 'closed' THEN @now ELSE closed_at END
+       WHERE id = @id`,
+    ).run({ status, now, code: resolution_code ?? null, id: ticket_id });
+    const actor = ticket.assignee_agent_id === null ? null : Number(ticket.assignee_agent_id);
+    insertEvent(db, ticket_id, "status_change", actor, current, status, note || null);
     return ticketSummary(db, ticket_id);
   },
 });

@@ -2,8 +2,7 @@
  * Formats of the workspace documents that tasks depend on: written by the generator, parsed back by the
  * verifiers, so that expectations always come from what the agent can actually read.
  */
-import { addDays, parseCsv, toCsv } from "../../envs/index.js";
-import { weekdayOf } from "./business-time.js";
+import { addDays, camelCaseName, draftsToCsv, parseCsv, toCsv, weekdayName } from "../../envs/index.js";
 
 export const HOLIDAYS_PATH = "calendars/holidays.csv";
 export const LEAVE_CALENDAR_PATH = "staff/leave-calendar.csv";
@@ -43,13 +42,7 @@ export interface RotaLine {
 export function renderHolidays(holidays: readonly Holiday[]): string {
   return toCsv(
     ["date", "name", "weekday"],
-    holidays.map((holiday) => [
-      holiday.date,
-      holiday.name,
-      ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][
-        weekdayOf(holiday.date)
-      ] ?? "",
-    ]),
+    holidays.map((holiday) => [holiday.date, holiday.name, weekdayName(holiday.date)]),
   );
 }
 
@@ -58,45 +51,22 @@ export function parseHolidays(text: string | null): Set<string> {
   return new Set(parseCsv(text).map((row) => row.date ?? ""));
 }
 
-const LEAVE_HEADER = [
-  "agent_email",
-  "agent_name",
-  "team",
-  "leave_type",
-  "start_date",
-  "end_date",
-  "cover_agent_email",
-  "approved_by",
-] as const;
+const LEAVE_COLUMNS =
+  "agent_email, agent_name, team, leave_type, start_date, end_date, cover_agent_email, approved_by";
 
 export function renderLeaveCalendar(entries: readonly LeaveEntry[]): string {
-  return toCsv(
-    LEAVE_HEADER,
-    entries.map((entry) => [
-      entry.agentEmail,
-      entry.agentName,
-      entry.team,
-      entry.leaveType,
-      entry.startDate,
-      entry.endDate,
-      entry.coverAgentEmail,
-      entry.approvedBy,
-    ]),
-  );
+  return draftsToCsv(LEAVE_COLUMNS, entries);
 }
 
 export function parseLeaveCalendar(text: string | null): LeaveEntry[] {
   if (text === null) throw new Error(`workspace file ${LEAVE_CALENDAR_PATH} is missing`);
-  return parseCsv(text).map((row) => ({
-    agentEmail: row.agent_email ?? "",
-    agentName: row.agent_name ?? "",
-    team: row.team ?? "",
-    leaveType: row.leave_type ?? "",
-    startDate: row.start_date ?? "",
-    endDate: row.end_date ?? "",
-    coverAgentEmail: row.cover_agent_email ?? "",
-    approvedBy: row.approved_by ?? "",
-  }));
+  const columns = LEAVE_COLUMNS.split(", ");
+  return parseCsv(text).map(
+    (row) =>
+      Object.fromEntries(
+        columns.map((column) => [camelCaseName(column), row[column] ?? ""]),
+      ) as unknown as LeaveEntry,
+  );
 }
 
 export function renderRota(monday: string, lines: readonly RotaLine[], notes: readonly string[]): string {

@@ -3,6 +3,7 @@ import {
   check,
   checkStateDiff,
   defineTask,
+  variantNearMisses,
   renderEmail,
   type Check,
   type GenerateContext,
@@ -118,15 +119,31 @@ interface TicketPick {
   requester_name: string;
 }
 
+interface Sender {
+  name: string;
+  email: string;
+}
+
+/** Someone writing from a personal address instead of a registered one. */
+function personalSender(name: string): Sender {
+  const local = name
+    .toLowerCase()
+    .replace(/[^a-z]+/g, ".")
+    .replace(/^\.+|\.+$/g, "");
+  return { name, email: `${local}@gmail.com` };
+}
+
 /** Writes the triage policy and 4 + 2 x files customer e-mails, one per ticket, cycling through the cases. */
 function prepare(context: GenerateContext): void {
   const { db, random, factors, faker, referenceDate } = context;
   context.writeFile(TRIAGE_POLICY_PATH, POLICY);
   const used = new Set<number>();
   const count = 4 + 2 * factors.files;
-  const contactsOf = db.prepare("SELECT full_name, email FROM customers WHERE company_id = ? ORDER BY id");
+  const contactsOf = db.prepare(
+    "SELECT full_name AS name, email FROM customers WHERE company_id = ? ORDER BY id",
+  );
   const otherContact = db.prepare(
-    "SELECT full_name, email FROM customers WHERE company_id != ? ORDER BY id LIMIT 1 OFFSET ?",
+    "SELECT full_name AS name, email FROM customers WHERE company_id != ? ORDER BY id LIMIT 1 OFFSET ?",
   );
   const plans = Array.from({ length: count }, (_, index) => CYCLE[index % CYCLE.length] as PlannedMail);
   reopenResolvedWindow(
@@ -146,30 +163,13 @@ function prepare(context: GenerateContext): void {
     ).filter((ticket) => !used.has(ticket.id));
     const ticket = random.pick(options);
     used.add(ticket.id);
-    const contacts = contactsOf.all(ticket.company_id) as Array<{ full_name: string; email: string }>;
-    let sender = { name: ticket.requester_name, email: ticket.requester_email };
+    const contacts = contactsOf.all(ticket.company_id) as Sender[];
+    let sender: Sender = { name: ticket.requester_name, email: ticket.requester_email };
     if (plan.outsider) {
-      sender = random.chance(0.5)
-        ? (() => {
-            const name = faker.person.fullName();
-            return {
-              name,
-              email: `${name
-                .toLowerCase()
-                .replace(/[^a-z]+/g, ".")
-                .replace(/^\.+|\.+$/g, "")}@gmail.com`,
-            };
-          })()
-        : (() => {
-            const other = otherContact.get(ticket.company_id, random.int(0, 20)) as {
-              full_name: string;
-              email: string;
-            };
-            return { name: other.full_name, email: other.email };
-          })();
+      if (random.chance(0.5)) sender = personalSender(faker.person.fullName());
+      else sender = otherContact.get(ticket.company_id, random.int(0, 20)) as Sender;
     } else if (contacts.length > 1 && random.chance(0.4)) {
-      const colleague = random.pick(contacts.filter((contact) => contact.email !== ticket.requester_email));
-      sender = { name: colleague.full_name, email: colleague.email };
+      sender = random.pick(contacts.filter((contact) => contact.email !== ticket.requester_email));
     }
     const body = random.pick(PHRASES[plan.intent]);
     const date = referenceDate;
@@ -390,27 +390,22 @@ export const customerEmailTriageTask = defineTask({
   prepare,
   verify,
   oracle: triageCells(FULL),
-  nearMisses: [
-    {
-      id: "skips-sender-check",
-      description: "Acts on messages from people who are not contacts of the ticket's company.",
-      cells: triageCells({ ...FULL, senderCheck: false }),
-    },
-    {
-      id: "one-resolution-code",
-      description: "Resolves every cancelled request as no_fault_found, even when the customer caused it.",
-      cells: triageCells({ ...FULL, resolutionCodes: false }),
-    },
-    {
-      id: "ignores-recurrence-on-closed",
-      description: "Does nothing when a closed ticket's problem comes back instead of leaving the comment.",
-      cells: triageCells({ ...FULL, commentOnClosed: false }),
-    },
-    {
-      id: "own-comment-wording",
-      description:
-        'Comments on the closed ticket in its own words instead of starting with "Recurrence reported by customer".',
-      cells: triageCells({ ...FULL, commentWording: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(triageCells, FULL, {
+    "skips-sender-check": [
+      { senderCheck: false },
+      "Acts on messages from people who are not contacts of the ticket's company.",
+    ],
+    "one-resolution-code": [
+      { resolutionCodes: false },
+      "Resolves every cancelled request as no_fault_found, even when the customer caused it.",
+    ],
+    "ignores-recurrence-on-closed": [
+      { commentOnClosed: false },
+      "Does nothing when a closed ticket's problem comes back instead of leaving the comment.",
+    ],
+    "own-comment-wording": [
+      { commentWording: false },
+      'Comments on the closed ticket in its own words instead of starting with "Recurrence reported by customer".',
+    ],
+  }),
 });

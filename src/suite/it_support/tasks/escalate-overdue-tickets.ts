@@ -21,26 +21,24 @@ import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } f
 import {
   TicketPlanter,
   readSnapshotMinutes,
-  statusEvent,
   type TicketRow,
   holidayDates,
   readHolidays,
   TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
-import { type TicketStatus } from "../ticket-records.js";
+import { statusEvent, ticketEvent, type TicketStatus } from "../ticket-records.js";
 
-interface PlantedOpenTicket {
-  tier: Tier;
-  priority: Priority;
-  category: Category;
-  subject: string;
-  status: TicketStatus;
-  /** Business minutes between creation and the snapshot. */
-  ageMinutes: number;
-  /** Already escalated once, to this team. */
-  escalatedTo?: TeamName;
-}
+/** A planted ticket; its age is in business minutes before the snapshot, `escalatedTo` once escalated. */
+type PlantedOpenTicket = [
+  tier: Tier,
+  priority: Priority,
+  category: Category,
+  subject: string,
+  status: TicketStatus,
+  ageMinutes: number,
+  escalatedTo?: TeamName,
+];
 
 /**
  * Plants open tickets on each edge of the escalation matrix: a platinum ticket past its halved
@@ -53,109 +51,50 @@ function prepare(context: GenerateContext): void {
   const { snapshot } = plant;
   const holidays = holidayDates(context);
   const planted: PlantedOpenTicket[] = [
-    {
-      tier: "platinum",
-      priority: "P3",
-      category: "software",
-      subject: "CRM reports time out",
-      status: "open",
-      ageMinutes: 720,
-    },
-    {
-      tier: "bronze",
-      priority: "P3",
-      category: "access",
-      subject: "Shared mailbox permissions",
-      status: "pending",
-      ageMinutes: 2400,
-    },
-    {
-      tier: "silver",
-      priority: "P2",
-      category: "software",
-      subject: "Payroll export fails with error 500",
-      status: "open",
-      ageMinutes: 1800,
-      escalatedTo: "Application Support",
-    },
-    {
-      tier: "gold",
-      priority: "P2",
-      category: "network",
-      subject: "VPN drops every few minutes",
-      status: "open",
-      ageMinutes: 300,
-    },
-    {
-      tier: "platinum",
-      priority: "P2",
-      category: "security",
-      subject: "Unusual sign-in from abroad",
-      status: "open",
-      ageMinutes: 1200,
-    },
-    {
-      tier: "silver",
-      priority: "P3",
-      category: "hardware",
-      subject: "Docking station not detecting monitors",
-      status: "open",
-      ageMinutes: 960,
-    },
-    {
-      tier: "bronze",
-      priority: "P1",
-      category: "email",
-      subject: "Outgoing mail stuck in outbox",
-      status: "new",
-      ageMinutes: 200,
-    },
+    ["platinum", "P3", "software", "CRM reports time out", "open", 720],
+    ["bronze", "P3", "access", "Shared mailbox permissions", "pending", 2400],
+    ["silver", "P2", "software", "Payroll export fails with error 500", "open", 1800, "Application Support"],
+    ["gold", "P2", "network", "VPN drops every few minutes", "open", 300],
+    ["platinum", "P2", "security", "Unusual sign-in from abroad", "open", 1200],
+    ["silver", "P3", "hardware", "Docking station not detecting monitors", "open", 960],
+    ["bronze", "P1", "email", "Outgoing mail stuck in outbox", "new", 200],
   ];
   const serviceDesk = plant.team("Service Desk");
   const recent = new Date((snapshot - 45 * 24 * 60) * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
-  for (const ticket of planted) {
-    const createdAt = subtractBusinessMinutes(snapshot, ticket.ageMinutes, holidays);
+  for (const [tier, priority, category, subject, status, ageMinutes, escalatedTo] of planted) {
+    const createdAt = subtractBusinessMinutes(snapshot, ageMinutes, holidays);
     const id = plant.reuseId(createdAt, "created_at >= ?", [recent]);
-    const company = plant.company(ticket.tier);
+    const company = plant.company(tier);
     const record = plant.record(id, {
-      subject: ticket.subject,
-      category: ticket.category,
-      priority: ticket.priority,
+      subject,
+      category,
+      priority,
       companyId: company.id,
       teamId: serviceDesk,
       createdAt,
     });
     record.channel = "portal";
-    record.status = ticket.status;
-    if (ticket.status !== "new") {
+    record.status = status;
+    if (status !== "new") {
       const agent = plant.worker(serviceDesk);
       const firstResponse = Math.min(createdAt + 20, snapshot - 1);
       record.firstResponseAt = firstResponse;
       record.assigneeAgentId = agent;
       record.events.push(statusEvent(firstResponse, "new", "open", agent));
-      if (ticket.status === "pending")
+      if (status === "pending")
         record.events.push(statusEvent(Math.min(firstResponse + 60, snapshot - 1), "open", "pending", agent));
-      if (ticket.escalatedTo) {
-        const target = plant.team(ticket.escalatedTo);
+      if (escalatedTo) {
+        const target = plant.team(escalatedTo);
         const escalatedAt = Math.min(firstResponse + 90, snapshot - 2);
         const newAgent = plant.worker(target);
+        const escalation = {
+          fromValue: String(serviceDesk),
+          toValue: String(target),
+          body: "Needs L2 expertise.",
+        };
         record.events.push(
-          {
-            type: "escalated",
-            actorAgentId: agent,
-            at: escalatedAt,
-            fromValue: String(serviceDesk),
-            toValue: String(target),
-            body: "Needs L2 expertise.",
-          },
-          {
-            type: "assigned",
-            actorAgentId: null,
-            at: escalatedAt + 1,
-            fromValue: null,
-            toValue: String(newAgent),
-            body: null,
-          },
+          ticketEvent("escalated", escalatedAt, agent, escalation),
+          ticketEvent("assigned", escalatedAt + 1, null, { toValue: String(newAgent) }),
         );
         record.teamId = target;
         record.assigneeAgentId = newAgent;

@@ -19,20 +19,20 @@ import {
 } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
 import { checkNamedItems } from "../ticket-checks.js";
-import { TicketPlanter, readSnapshotMinutes, statusEvent, holidayDates } from "../task-support.js";
-import { type ResolutionCode } from "../ticket-records.js";
+import { TicketPlanter, readSnapshotMinutes, holidayDates } from "../task-support.js";
+import { statusEvent, type ResolutionCode } from "../ticket-records.js";
 import { ASSET_MODELS, SUBJECTS } from "../vocabulary.js";
 
 const DAY = 24 * 60;
 
-interface PlantedAsset {
-  type: string;
-  status: string;
-  purchasedDaysAgo: number;
-  warrantyYears: number;
-  /** Days before today of each planted hardware ticket, with its resolution code. */
-  tickets: Array<{ daysAgo: number; code: ResolutionCode }>;
-}
+/** A planted asset and the days before today of its hardware tickets, each with its resolution code. */
+type PlantedAsset = [
+  type: string,
+  status: string,
+  purchasedDaysAgo: number,
+  warrantyYears: number,
+  tickets: Array<{ daysAgo: number; code: ResolutionCode }>,
+];
 
 function yearsBefore(date: string, years: number): string {
   return `${Number(date.slice(0, 4)) - years}${date.slice(4)}`;
@@ -55,55 +55,13 @@ function prepare(context: GenerateContext): void {
   );
   const fixed = (daysAgo: number): { daysAgo: number; code: ResolutionCode } => ({ daysAgo, code: "fixed" });
   const planted: PlantedAsset[] = [
-    {
-      type: "laptop",
-      status: "in_service",
-      purchasedDaysAgo: 1300,
-      warrantyYears: 3,
-      tickets: [fixed(150), fixed(90), fixed(20)],
-    },
-    {
-      type: "printer",
-      status: "in_service",
-      purchasedDaysAgo: 900,
-      warrantyYears: 1,
-      tickets: [fixed(120), { daysAgo: 119, code: "duplicate" }, fixed(40)],
-    },
-    {
-      type: "desktop",
-      status: "in_repair",
-      purchasedDaysAgo: 1900,
-      warrantyYears: 5,
-      tickets: [fixed(100), fixed(12)],
-    },
-    {
-      type: "laptop",
-      status: "in_service",
-      purchasedDaysAgo: ageBoundaryDaysAgo,
-      warrantyYears: 5,
-      tickets: [fixed(60), fixed(30)],
-    },
-    {
-      type: "server",
-      status: "in_service",
-      purchasedDaysAgo: 1500,
-      warrantyYears: 3,
-      tickets: [fixed(200), fixed(80), fixed(15)],
-    },
-    {
-      type: "laptop",
-      status: "replacement_pending",
-      purchasedDaysAgo: 1400,
-      warrantyYears: 3,
-      tickets: [fixed(160), fixed(110), fixed(50), fixed(9)],
-    },
-    {
-      type: "server",
-      status: "in_service",
-      purchasedDaysAgo: 1650,
-      warrantyYears: 5,
-      tickets: [fixed(70), fixed(25)],
-    },
+    ["laptop", "in_service", 1300, 3, [fixed(150), fixed(90), fixed(20)]],
+    ["printer", "in_service", 900, 1, [fixed(120), { daysAgo: 119, code: "duplicate" }, fixed(40)]],
+    ["desktop", "in_repair", 1900, 5, [fixed(100), fixed(12)]],
+    ["laptop", "in_service", ageBoundaryDaysAgo, 5, [fixed(60), fixed(30)]],
+    ["server", "in_service", 1500, 3, [fixed(200), fixed(80), fixed(15)]],
+    ["laptop", "replacement_pending", 1400, 3, [fixed(160), fixed(110), fixed(50), fixed(9)]],
+    ["server", "in_service", 1650, 5, [fixed(70), fixed(25)]],
   ];
   const untouched = db
     .prepare(
@@ -112,21 +70,21 @@ function prepare(context: GenerateContext): void {
     .all() as Array<{ id: number; company_id: number }>;
   const chosen = random.shuffle(untouched).slice(0, planted.length);
   const endpoint = plant.team("Endpoint Engineering");
-  planted.forEach((asset, index) => {
+  planted.forEach(([type, status, purchasedDaysAgo, warrantyYears, tickets], index) => {
     const row = chosen[index];
     if (!row) return;
-    const purchased = addDays(today, -asset.purchasedDaysAgo);
+    const purchased = addDays(today, -purchasedDaysAgo);
     db.prepare(
       "UPDATE assets SET asset_type = ?, model = ?, purchased_on = ?, warranty_expires_on = ?, status = ? WHERE id = ?",
     ).run(
-      asset.type,
-      random.pick(ASSET_MODELS[asset.type] as readonly string[]),
+      type,
+      random.pick(ASSET_MODELS[type] as readonly string[]),
       purchased,
-      addDays(purchased, 365 * asset.warrantyYears),
-      asset.status,
+      addDays(purchased, 365 * warrantyYears),
+      status,
       row.id,
     );
-    for (const ticket of asset.tickets) {
+    for (const ticket of tickets) {
       const createdAt = addBusinessMinutes(snapshot - ticket.daysAgo * DAY, random.int(0, 120), holidays);
       const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at < ?", [
         minutesToIso(snapshot - 20 * DAY),

@@ -14,15 +14,9 @@ import { itSupportDomain } from "../domain.js";
 import { planLeave } from "../leave-plan.js";
 import { CATEGORIES, ESCALATION_TEAM_BY_CATEGORY, type Category, type Tier } from "../policy.js";
 import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } from "../oracle-cells.js";
-import {
-  TicketPlanter,
-  readSnapshotMinutes,
-  statusEvent,
-  type TicketRow,
-  holidayDates,
-} from "../task-support.js";
+import { TicketPlanter, readSnapshotMinutes, type TicketRow, holidayDates } from "../task-support.js";
 import { checkTicketProblems, ticketWrites } from "../ticket-checks.js";
-import { type TicketStatus } from "../ticket-records.js";
+import { statusEvent, type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 import { LEAVE_CALENDAR_PATH, parseLeaveCalendar, parseRota, rotaPath } from "../workspace-documents.js";
 

@@ -3,6 +3,7 @@ import {
   check,
   checkOtherTablesUnchanged,
   defineTask,
+  variantNearMisses,
   parseAnswerJson,
   type Check,
   type GenerateContext,
@@ -216,21 +217,15 @@ export const reopenReviewTask = defineTask({
   prepare,
   verify,
   oracle: reopenCells(FULL),
-  nearMisses: [
-    {
-      id: "skips-rate-limited-pages",
-      description: "Moves on to the next page when the reporting API answers 429, losing that page.",
-      cells: reopenCells({ ...FULL, retry: false }),
-    },
-    {
-      id: "any-return-to-open",
-      description: "Counts tickets coming back to open from pending or on hold as reopens.",
-      cells: reopenCells({ ...FULL, fromResolvedOnly: false }),
-    },
-    {
-      id: "ignores-window",
-      description: "Exports the whole history instead of the 26-week review window.",
-      cells: reopenCells({ ...FULL, window: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(reopenCells, FULL, {
+    "skips-rate-limited-pages": [
+      { retry: false },
+      "Moves on to the next page when the reporting API answers 429, losing that page.",
+    ],
+    "any-return-to-open": [
+      { fromResolvedOnly: false },
+      "Counts tickets coming back to open from pending or on hold as reopens.",
+    ],
+    "ignores-window": [{ window: false }, "Exports the whole history instead of the 26-week review window."],
+  }),
 });

@@ -24,27 +24,27 @@ import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } f
 import {
   TicketPlanter,
   readSnapshotMinutes,
-  statusEvent,
   type TicketRow,
   holidayDates,
   readHolidays,
   TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkAnswerTicketIds, checkTicketProblems, ticketWrites } from "../ticket-checks.js";
-import { type TicketStatus } from "../ticket-records.js";
+import { statusEvent, ticketEvent, type TicketStatus } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 
-interface PlantedWait {
-  tier: Tier;
-  priority: Priority;
-  category: Category;
-  /** Waiting status at the snapshot. */
-  status: TicketStatus;
-  /** Business minutes before the snapshot of each entry into the waiting status (the last one stays). */
-  waitsSince: number[];
-  /** Business minutes between creation and the snapshot. */
-  ageMinutes: number;
-}
+/**
+ * A planted waiting ticket: its waiting status at the snapshot, the business minutes before the snapshot of
+ * each entry into that status (the last one stays) and of its creation.
+ */
+type PlantedWait = [
+  tier: Tier,
+  priority: Priority,
+  category: Category,
+  status: TicketStatus,
+  waitsSince: number[],
+  ageMinutes: number,
+];
 
 /**
  * Plants waiting tickets on each edge of the stale-pending rule: long enough, waiting again only
@@ -58,123 +58,60 @@ function prepare(context: GenerateContext): void {
   const holidays = holidayDates(context);
   const limit = STALE_PENDING_BUSINESS_HOURS * 60;
   const planted: PlantedWait[] = [
-    {
-      tier: "bronze",
-      priority: "P3",
-      category: "software",
-      status: "pending",
-      waitsSince: [limit + 1200],
-      ageMinutes: limit + 1500,
-    },
-    {
-      tier: "silver",
-      priority: "P2",
-      category: "access",
-      status: "pending",
-      waitsSince: [limit + 600, 1200],
-      ageMinutes: limit + 2400,
-    },
-    {
-      tier: "platinum",
-      priority: "P3",
-      category: "email",
-      status: "pending",
-      waitsSince: [limit + 2000],
-      ageMinutes: limit + 2100,
-    },
-    {
-      tier: "gold",
-      priority: "P1",
-      category: "network",
-      status: "pending",
-      waitsSince: [limit + 1000],
-      ageMinutes: limit + 1100,
-    },
-    {
-      tier: "silver",
-      priority: "P4",
-      category: "hardware",
-      status: "pending",
-      waitsSince: [limit],
-      ageMinutes: limit + 300,
-    },
-    {
-      tier: "gold",
-      priority: "P3",
-      category: "software",
-      status: "pending",
-      waitsSince: [1800],
-      ageMinutes: 2000,
-    },
-    {
-      tier: "bronze",
-      priority: "P4",
-      category: "database",
-      status: "on_hold",
-      waitsSince: [limit + 1800],
-      ageMinutes: limit + 2000,
-    },
-    {
-      tier: "silver",
-      priority: "P3",
-      category: "access",
-      status: "pending",
-      waitsSince: [limit + 180],
-      ageMinutes: limit + 900,
-    },
+    ["bronze", "P3", "software", "pending", [limit + 1200], limit + 1500],
+    ["silver", "P2", "access", "pending", [limit + 600, 1200], limit + 2400],
+    ["platinum", "P3", "email", "pending", [limit + 2000], limit + 2100],
+    ["gold", "P1", "network", "pending", [limit + 1000], limit + 1100],
+    ["silver", "P4", "hardware", "pending", [limit], limit + 300],
+    ["gold", "P3", "software", "pending", [1800], 2000],
+    ["bronze", "P4", "database", "on_hold", [limit + 1800], limit + 2000],
+    ["silver", "P3", "access", "pending", [limit + 180], limit + 900],
   ];
   // More stale tickets at larger scales, so the clean-up grows with the queue.
   for (let index = 0; index < context.factors.rows; index += 1) {
     const waited = limit + random.int(60, 3000);
-    planted.push({
-      tier: random.pick(["bronze", "silver", "gold"] as const),
-      priority: random.pick(["P2", "P3", "P4"] as const),
-      category: random.pick(["software", "access", "email", "hardware"] as const),
-      status: "pending",
-      waitsSince: [waited],
-      ageMinutes: waited + random.int(30, 600),
-    });
+    planted.push([
+      random.pick(["bronze", "silver", "gold"] as const),
+      random.pick(["P2", "P3", "P4"] as const),
+      random.pick(["software", "access", "email", "hardware"] as const),
+      "pending",
+      [waited],
+      waited + random.int(30, 600),
+    ]);
   }
   const serviceDesk = plant.team("Service Desk");
   const since = minutesToIso(snapshot - 60 * 24 * 60);
-  for (const wait of planted) {
-    const createdAt = subtractBusinessMinutes(snapshot, wait.ageMinutes, holidays);
+  for (const [tier, priority, category, status, waitsSince, ageMinutes] of planted) {
+    const createdAt = subtractBusinessMinutes(snapshot, ageMinutes, holidays);
     const id = plant.reuseId(createdAt, "status IN ('resolved', 'closed') AND created_at >= ?", [since]);
-    const company = plant.company(wait.tier);
+    const company = plant.company(tier);
     const agent = plant.worker(serviceDesk);
     const record = plant.record(id, {
-      subject: random.pick(SUBJECTS[wait.category]),
-      category: wait.category,
-      priority: wait.priority,
+      subject: random.pick(SUBJECTS[category]),
+      category,
+      priority,
       companyId: company.id,
       teamId: serviceDesk,
       createdAt,
     });
     const firstResponse = createdAt + 15;
-    record.status = wait.status;
+    record.status = status;
     record.firstResponseAt = firstResponse;
     record.assigneeAgentId = agent;
     record.events.push(statusEvent(firstResponse, "new", "open", agent));
-    wait.waitsSince.forEach((minutesAgo, index) => {
+    waitsSince.forEach((minutesAgo, index) => {
       const entered = subtractBusinessMinutes(snapshot, minutesAgo, holidays);
-      record.events.push(statusEvent(entered, "open", wait.status, agent));
-      const next = wait.waitsSince[index + 1];
+      record.events.push(statusEvent(entered, "open", status, agent));
+      const next = waitsSince[index + 1];
       if (next !== undefined) {
         // The customer answered, the agent asked again: back to open, later pending again.
         const answered = subtractBusinessMinutes(snapshot, Math.round((minutesAgo + next) / 2), holidays);
-        record.events.push(statusEvent(answered, wait.status, "open", null));
+        record.events.push(statusEvent(answered, status, "open", null));
       }
     });
-    record.events.push({
-      type: "comment",
-      actorAgentId: agent,
-      at:
-        subtractBusinessMinutes(snapshot, wait.waitsSince[wait.waitsSince.length - 1] as number, holidays) +
-        1,
-      fromValue: null,
-      toValue: null,
-      body: "Asked the customer for a screenshot of the error.",
-    });
+    const lastWait = subtractBusinessMinutes(snapshot, waitsSince.at(-1) as number, holidays);
+    const note = "Asked the customer for a screenshot of the error.";
+    record.events.push(ticketEvent("comment", lastWait + 1, agent, { body: note }));
     plant.write(record);
   }
 }

@@ -1,6 +1,8 @@
 import type Database from "better-sqlite3";
 import {
   addDays,
+  isWeekend,
+  weekdayIndex,
   type Check,
   check,
   defineTask,
@@ -12,7 +14,6 @@ import {
   businessMinutesBetween,
   isoToMinutes,
   previousMonthRange,
-  weekdayOf,
 } from "../business-time.js";
 import { itSupportDomain } from "../domain.js";
 import { holidayCalendar } from "../generate.js";
@@ -21,24 +22,23 @@ import { ORACLE_OPENING, flagOracle, snapshotFromHandbook, type FlagNearMiss } f
 import {
   TicketPlanter,
   readSnapshotMinutes,
-  statusEvent,
   type TicketRow,
   readHolidays,
   TICKET_HISTORY_TOOLS,
 } from "../task-support.js";
 import { checkNamedItems } from "../ticket-checks.js";
-import type { TicketEventRecord } from "../ticket-records.js";
+import { statusEvent, type TicketEventRecord } from "../ticket-records.js";
 
 const DAY = 24 * 60;
 
-interface PlantedTicket {
-  tier: Tier;
-  priority: Priority;
-  createdAt: number;
-  resolvedAt: number;
-  /** Extra status-change events between the first response and the resolution. */
-  pauses: TicketEventRecord[];
-}
+/** A planted resolved ticket, with its extra status changes between the first response and the resolution. */
+type PlantedTicket = [
+  tier: Tier,
+  priority: Priority,
+  createdAt: number,
+  resolvedAt: number,
+  pauses?: TicketEventRecord[],
+];
 
 /**
  * Plants one resolved ticket per rule of the SLA policy that a careless reading gets wrong: a company
@@ -56,7 +56,7 @@ function prepare(context: GenerateContext): void {
   const { snapshot } = plant;
   const target = (priority: Priority, tier: Tier): number => RESOLUTION_TARGET_HOURS[priority][tier] * 60;
   const at = (date: string, time: string): number => isoToMinutes(`${date}T${time}:00Z`);
-  const isWorkday = (date: string): boolean => weekdayOf(date) % 6 !== 0 && !holidays.has(date);
+  const isWorkday = (date: string): boolean => !isWeekend(date) && !holidays.has(date);
 
   const planted: PlantedTicket[] = [];
 
@@ -64,98 +64,85 @@ function prepare(context: GenerateContext): void {
   let dayBefore = addDays(wellnessDay, -1);
   while (!isWorkday(dayBefore)) dayBefore = addDays(dayBefore, -1);
   const holidayCreated = at(dayBefore, "14:00");
-  planted.push({
-    tier: "silver",
-    priority: "P2",
-    createdAt: holidayCreated,
-    resolvedAt: addBusinessMinutes(holidayCreated, target("P2", "silver") - 120, holidays),
-    pauses: [],
-  });
+  const holidayResolved = addBusinessMinutes(holidayCreated, target("P2", "silver") - 120, holidays);
+  planted.push(["silver", "P2", holidayCreated, holidayResolved]);
 
   // Pending pause: 300 business minutes over the target in raw time, 600 of them paused.
   const pauseCreated = addBusinessMinutes(monthStart + DAY, 60, holidays);
   const pendingStart = addBusinessMinutes(pauseCreated, 1000, holidays);
   const pendingEnd = addBusinessMinutes(pendingStart, 600, holidays);
-  planted.push({
-    tier: "bronze",
-    priority: "P3",
-    createdAt: pauseCreated,
-    resolvedAt: addBusinessMinutes(pendingEnd, target("P3", "bronze") - 1300, holidays),
-    pauses: [
-      statusEvent(pendingStart, "open", "pending", null),
-      statusEvent(pendingEnd, "pending", "open", null),
-    ],
-  });
+  const pauseResolved = addBusinessMinutes(pendingEnd, target("P3", "bronze") - 1300, holidays);
+  planted.push([
+    "bronze",
+    "P3",
+    pauseCreated,
+    pauseResolved,
+    [statusEvent(pendingStart, "open", "pending", null), statusEvent(pendingEnd, "pending", "open", null)],
+  ]);
 
   // Exactly at the target: meets the SLA (the policy says strictly greater breaches).
   const exactCreated = addBusinessMinutes(monthStart + 9 * DAY, 90, holidays);
-  planted.push({
-    tier: "gold",
-    priority: "P3",
-    createdAt: exactCreated,
-    resolvedAt: addBusinessMinutes(exactCreated, target("P3", "gold"), holidays),
-    pauses: [],
-  });
+  planted.push([
+    "gold",
+    "P3",
+    exactCreated,
+    addBusinessMinutes(exactCreated, target("P3", "gold"), holidays),
+  ]);
 
   // Vendor hold: does not pause, so the ticket breaches by 200 minutes.
   const holdCreated = addBusinessMinutes(monthStart + DAY, 120, holidays);
   const holdStart = addBusinessMinutes(holdCreated, 1500, holidays);
   const holdEnd = addBusinessMinutes(holdStart, 800, holidays);
-  planted.push({
-    tier: "silver",
-    priority: "P4",
-    createdAt: holdCreated,
-    resolvedAt: addBusinessMinutes(holdEnd, target("P4", "silver") + 200 - 2300, holidays),
-    pauses: [statusEvent(holdStart, "open", "on_hold", null), statusEvent(holdEnd, "on_hold", "open", null)],
-  });
+  const holdResolved = addBusinessMinutes(holdEnd, target("P4", "silver") + 200 - 2300, holidays);
+  planted.push([
+    "silver",
+    "P4",
+    holdCreated,
+    holdResolved,
+    [statusEvent(holdStart, "open", "on_hold", null), statusEvent(holdEnd, "on_hold", "open", null)],
+  ]);
 
   // 24x7 clock: a platinum P1 from Friday 16:00 to Monday 09:00 breaches in calendar hours only.
-  let friday = addDays(start, (5 - weekdayOf(start) + 7) % 7);
+  let friday = addDays(start, (4 - weekdayIndex(start) + 7) % 7);
   while (!(isWorkday(friday) && isWorkday(addDays(friday, 3)) && addDays(friday, 3) < end))
     friday = addDays(friday, 7);
-  planted.push({
-    tier: "platinum",
-    priority: "P1",
-    createdAt: at(friday, "16:00"),
-    resolvedAt: at(addDays(friday, 3), "09:00"),
-    pauses: [],
-  });
+  planted.push(["platinum", "P1", at(friday, "16:00"), at(addDays(friday, 3), "09:00")]);
 
   // Reuse the generated tickets resolved last month whose creation is closest, keeping ids chronological.
   const serviceDesk = plant.team("Service Desk");
-  for (const ticket of planted) {
-    const id = plant.reuseId(ticket.createdAt, "resolved_at >= ? AND resolved_at < ?", [
+  for (const [tier, priority, createdAt, resolvedAt, pauses = []] of planted) {
+    const id = plant.reuseId(createdAt, "resolved_at >= ? AND resolved_at < ?", [
       `${start}T00:00:00Z`,
       `${end}T00:00:00Z`,
     ]);
     const original = db.prepare("SELECT subject, category FROM tickets WHERE id = ?").get(id) as
       { subject: string; category: TicketRow["category"] } | undefined;
-    const company = plant.company(ticket.tier);
+    const company = plant.company(tier);
     const agent = plant.worker(serviceDesk);
-    const firstResponse = ticket.createdAt + 10;
+    const firstResponse = createdAt + 10;
     const record = plant.record(id, {
       subject: original?.subject ?? "Outgoing mail stuck in outbox",
       category: (original?.category ?? "email") as never,
-      priority: ticket.priority,
+      priority,
       companyId: company.id,
       teamId: serviceDesk,
-      createdAt: ticket.createdAt,
+      createdAt,
     });
-    const closedAt = ticket.resolvedAt + 3 * DAY;
+    const closedAt = resolvedAt + 3 * DAY;
     Object.assign(record, {
       status: closedAt < snapshot ? "closed" : "resolved",
       assigneeAgentId: agent,
       firstResponseAt: firstResponse,
-      resolvedAt: ticket.resolvedAt,
+      resolvedAt,
       closedAt: closedAt < snapshot ? closedAt : null,
       resolutionCode: "fixed",
       events: [
         statusEvent(firstResponse, "new", "open", agent),
-        ...ticket.pauses.map((event) => ({
+        ...pauses.map((event) => ({
           ...event,
           actorAgentId: event.toValue === "open" ? null : agent,
         })),
-        { ...statusEvent(ticket.resolvedAt, "open", "resolved", agent), body: "Configuration corrected." },
+        { ...statusEvent(resolvedAt, "open", "resolved", agent), body: "Configuration corrected." },
       ],
     });
     plant.write(record);

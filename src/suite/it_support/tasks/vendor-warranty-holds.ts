@@ -3,6 +3,7 @@ import {
   addDays,
   checkStateDiff,
   defineTask,
+  variantNearMisses,
   type Check,
   type GenerateContext,
   type VerifyContext,
@@ -10,7 +11,8 @@ import {
 import { itSupportDomain } from "../domain.js";
 import type { Priority } from "../policy.js";
 import { PYTHON_HELPERS } from "../oracle-cells.js";
-import { TicketPlanter, statusEvent } from "../task-support.js";
+import { TicketPlanter } from "../task-support.js";
+import { statusEvent } from "../ticket-records.js";
 import { SUBJECTS } from "../vocabulary.js";
 
 export const WARRANTY_POLICY_PATH = "policies/vendor-warranty-repairs.md";
@@ -35,17 +37,19 @@ desk checks the hardware queue and hands covered repairs to the vendors:
    comment otherwise.
 `;
 
-interface PlantedRepair {
-  priority: Priority;
-  status: "new" | "open" | "pending";
-  /** Days from today of the asset register's warranty end. */
-  registerDays: number;
-  /** Days from today of the portal's coverage end, and the plan it shows. */
-  portalDays: number;
-  plan: string;
-  /** Whether the asset's tag must be one the portal times out on first. */
-  coldTag: boolean;
-}
+/**
+ * A planted repair: days from today of the asset register's warranty end and of the portal's coverage end
+ * (-1: the register's date), the plan the portal shows, and whether the asset's tag must be one the portal
+ * times out on first.
+ */
+type PlantedRepair = [
+  priority: Priority,
+  status: "new" | "open" | "pending",
+  registerDays: number,
+  portalDays: number,
+  plan: string,
+  coldTag: boolean,
+];
 
 function vendorOf(model: string): string {
   return model.split(" ")[0] ?? model;
@@ -75,71 +79,29 @@ function prepare(context: GenerateContext): void {
   const cases: PlantedRepair[] = [];
   for (let copy = 0; copy < factors.rows; copy += 1) {
     cases.push(
-      {
-        priority: "P3",
-        status: "open",
-        registerDays: -random.int(20, 200),
-        portalDays: random.int(30, 400),
-        plan: "extended",
-        coldTag: false,
-      },
-      { priority: "P2", status: "open", registerDays: 0, portalDays: 0, plan: "standard", coldTag: false },
-      {
-        priority: random.pick(["P2", "P3", "P4"] as const),
-        status: "new",
-        registerDays: random.int(10, 300),
-        portalDays: -1,
-        plan: "standard",
-        coldTag: true,
-      },
-      {
-        priority: "P1",
-        status: "open",
-        registerDays: random.int(30, 300),
-        portalDays: -1,
-        plan: "standard",
-        coldTag: false,
-      },
-      {
-        priority: "P3",
-        status: "open",
-        registerDays: -random.int(1, 90),
-        portalDays: -1,
-        plan: "standard",
-        coldTag: false,
-      },
-      {
-        priority: "P3",
-        status: "open",
-        registerDays: random.int(30, 300),
-        portalDays: -random.int(5, 60),
-        plan: "standard",
-        coldTag: false,
-      },
-      {
-        priority: "P4",
-        status: "pending",
-        registerDays: random.int(30, 300),
-        portalDays: -1,
-        plan: "standard",
-        coldTag: false,
-      },
+      ["P3", "open", -random.int(20, 200), random.int(30, 400), "extended", false],
+      ["P2", "open", 0, 0, "standard", false],
+      [random.pick(["P2", "P3", "P4"] as const), "new", random.int(10, 300), -1, "standard", true],
+      ["P1", "open", random.int(30, 300), -1, "standard", false],
+      ["P3", "open", -random.int(1, 90), -1, "standard", false],
+      ["P3", "open", random.int(30, 300), -random.int(5, 60), "standard", false],
+      ["P4", "pending", random.int(30, 300), -1, "standard", false],
     );
   }
-  for (const plan of cases) {
+  for (const [priority, status, registerDays, portalDays, plan, coldTag] of cases) {
     const options = assets.filter(
-      (asset) => !usedAssets.has(asset.id) && /[147]$/.test(asset.asset_tag) === plan.coldTag,
+      (asset) => !usedAssets.has(asset.id) && /[147]$/.test(asset.asset_tag) === coldTag,
     );
     const asset = random.pick(
       options.length > 0 ? options : assets.filter((item) => !usedAssets.has(item.id)),
     );
     usedAssets.add(asset.id);
-    const register = addDays(referenceDate, plan.registerDays);
+    const register = addDays(referenceDate, registerDays);
     setRegister.run(register, asset.id);
     const vendor = vendorOf(asset.model);
     portal.set(asset.asset_tag, {
-      plan: plan.plan === "extended" ? `${vendor} extended care` : `${vendor} standard`,
-      ends: plan.portalDays === -1 ? register : addDays(referenceDate, plan.portalDays),
+      plan: plan === "extended" ? `${vendor} extended care` : `${vendor} standard`,
+      ends: portalDays === -1 ? register : addDays(referenceDate, portalDays),
     });
     const createdAt = snapshot - random.int(3, 60) * HOURS;
     const id = plant.reuseId(createdAt, "status = 'closed'");
@@ -147,18 +109,18 @@ function prepare(context: GenerateContext): void {
     const record = plant.record(id, {
       subject: random.pick(SUBJECTS.hardware),
       category: "hardware",
-      priority: plan.priority,
+      priority,
       companyId: asset.company_id,
       teamId: endpoint,
       createdAt,
     });
     record.assetId = asset.id;
-    record.status = plan.status;
-    if (plan.status !== "new") {
+    record.status = status;
+    if (status !== "new") {
       record.assigneeAgentId = agent;
       record.firstResponseAt = createdAt + 20;
       record.events.push(statusEvent(createdAt + 20, "new", "open", agent));
-      if (plan.status === "pending")
+      if (status === "pending")
         record.events.push(statusEvent(createdAt + 20 + random.int(1, 2) * HOURS, "open", "pending", agent));
     }
     plant.write(record);
@@ -285,33 +247,20 @@ export const vendorWarrantyHoldsTask = defineTask({
   prepare,
   verify,
   oracle: warrantyCells(FULL),
-  nearMisses: [
-    {
-      id: "misses-silent-errors",
-      description:
-        "Takes the portal's error answers as 'no coverage' instead of checking `status` and retrying.",
-      cells: warrantyCells({ ...FULL, checkStatus: false }),
-    },
-    {
-      id: "uses-asset-register",
-      description: "Judges coverage by the asset register's warranty date, missing extended plans.",
-      cells: warrantyCells({ ...FULL, portal: false }),
-    },
-    {
-      id: "excludes-last-day",
-      description: "Treats coverage ending today as expired.",
-      cells: warrantyCells({ ...FULL, inclusiveEnd: false }),
-    },
-    {
-      id: "ignores-p1-exception",
-      description: "Hands P1 tickets to the vendor too.",
-      cells: warrantyCells({ ...FULL, p1Exception: false }),
-    },
-    {
-      id: "trusts-running-register",
-      description:
-        "Takes a warranty the asset register still shows as running as coverage, without the portal's word.",
-      cells: warrantyCells({ ...FULL, portalOverRegister: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(warrantyCells, FULL, {
+    "misses-silent-errors": [
+      { checkStatus: false },
+      "Takes the portal's error answers as 'no coverage' instead of checking `status` and retrying.",
+    ],
+    "uses-asset-register": [
+      { portal: false },
+      "Judges coverage by the asset register's warranty date, missing extended plans.",
+    ],
+    "excludes-last-day": [{ inclusiveEnd: false }, "Treats coverage ending today as expired."],
+    "ignores-p1-exception": [{ p1Exception: false }, "Hands P1 tickets to the vendor too."],
+    "trusts-running-register": [
+      { portalOverRegister: false },
+      "Takes a warranty the asset register still shows as running as coverage, without the portal's word.",
+    ],
+  }),
 });
