@@ -15,6 +15,7 @@ import {
   toCsv,
   toJsonDocument,
   weightedPick,
+  renderEmail,
   type GenerateContext,
 } from "../../envs/index.js";
 import {
@@ -28,10 +29,17 @@ import {
   invoiceId,
   paymentId,
   subscriptionId,
+  type ContractTerms,
 } from "./rules.js";
 
 const REGIONS = ["NA", "EU", "APAC"] as const;
 const SEGMENTS = ["smb", "mid_market", "enterprise"] as const;
+/** The plans a segment buys (with their weights) and its range of seats. */
+const SEGMENT_PLANS: Record<string, { plans: string[]; weights: number[]; seats: [number, number] }> = {
+  smb: { plans: ["STARTER", "TEAM"], weights: [3, 2], seats: [2, 15] },
+  mid_market: { plans: ["TEAM", "BUSINESS"], weights: [2, 2], seats: [12, 80] },
+  enterprise: { plans: ["BUSINESS", "ENTERPRISE"], weights: [1, 3], seats: [40, 400] },
+};
 const SUFFIXES = ["Labs", "Systems", "Analytics", "Logistics", "Health", "Foods", "Media", "Group"];
 
 interface Sub {
@@ -43,16 +51,9 @@ interface Sub {
   status: string;
 }
 
-interface Contract {
-  contract_id: string;
-  customer_id: string;
+interface Contract extends ContractTerms {
   customer_name: string;
-  subscription_id: string;
   signed_on: string;
-  discount_pct: number;
-  discount_cap_per_invoice: number;
-  committed_seats: number;
-  max_seats: number;
 }
 
 /** The next anniversary of `start` strictly after `today`. */
@@ -99,6 +100,8 @@ export function generateBilling(context: GenerateContext): void {
     contactsOf.set(id, contacts);
   }
 
+  const customerOf = new Map(customers.map((customer) => [customer.id, customer]));
+
   // Plans and tiers.
   const insertPlan = db.prepare("INSERT INTO plans VALUES (?, ?, ?, ?, ?)");
   const insertTier = db.prepare("INSERT INTO price_tiers VALUES (?, ?, ?, ?, ?)");
@@ -114,18 +117,9 @@ export function generateBilling(context: GenerateContext): void {
   for (const customer of customers) {
     const count = random.chance(0.2) ? 2 : 1;
     for (let k = 0; k < count; k += 1) {
-      const plan =
-        customer.segment === "enterprise"
-          ? weightedPick(random, ["BUSINESS", "ENTERPRISE"], [1, 3])
-          : customer.segment === "mid_market"
-            ? weightedPick(random, ["TEAM", "BUSINESS"], [2, 2])
-            : weightedPick(random, ["STARTER", "TEAM"], [3, 2]);
-      const seats =
-        customer.segment === "enterprise"
-          ? random.int(40, 400)
-          : customer.segment === "mid_market"
-            ? random.int(12, 80)
-            : random.int(2, 15);
+      const { plans, weights, seats: seatRange } = SEGMENT_PLANS[customer.segment]!;
+      const plan = weightedPick(random, plans, weights);
+      const seats = random.int(...seatRange);
       const start = randomDate(random, "2022-07-01", "2025-05-20");
       const status = weightedPick(random, ["active", "cancelled"], [19, 1]);
       const sub: Sub = {
@@ -158,13 +152,12 @@ export function generateBilling(context: GenerateContext): void {
 
   // Contracts of some enterprise customers.
   const enterpriseSubs = subs.filter(
-    (sub) =>
-      customers.find((c) => c.id === sub.customerId)!.segment === "enterprise" && sub.status === "active",
+    (sub) => customerOf.get(sub.customerId)!.segment === "enterprise" && sub.status === "active",
   );
   const contractSubs = sample(random, enterpriseSubs, 4 * factors.files);
   const contracts = new Map<string, Contract>();
   contractSubs.forEach((sub, index) => {
-    const customer = customers.find((c) => c.id === sub.customerId)!;
+    const customer = customerOf.get(sub.customerId)!;
     const committed = Math.max(20, Math.round(sub.seats * between(random, 0.7, 1.0)));
     const contract: Contract = {
       contract_id: `MSA-${2023 + (index % 3)}-${String(index + 101)}`,
@@ -207,7 +200,7 @@ export function generateBilling(context: GenerateContext): void {
   const paymentPlanCustomers = new Set<string>();
   for (const sub of subs) {
     const plan = planOf.get(sub.plan)!;
-    const customer = customers.find((c) => c.id === sub.customerId)!;
+    const customer = customerOf.get(sub.customerId)!;
     const day = Math.min(28, Number(sub.start.slice(8, 10)));
     for (const month of [3, 4, 5, 6]) {
       const issued = makeDate(2025, month, day);
@@ -301,9 +294,7 @@ export function generateBilling(context: GenerateContext): void {
       {
         bullets:
           paymentPlanCustomers.size > 0
-            ? [...paymentPlanCustomers]
-                .sort()
-                .map((id) => `${id} - ${customers.find((c) => c.id === id)!.name}`)
+            ? [...paymentPlanCustomers].sort().map((id) => `${id} - ${customerOf.get(id)!.name}`)
             : ["(none at present)"],
       },
     ]),
@@ -419,18 +410,18 @@ export function generateBilling(context: GenerateContext): void {
     ]);
     context.writeFile(
       `${PATHS.inboxDir}/${sent}-${String(index + 1).padStart(3, "0")}.md`,
-      [
-        `From: ${sender.name} <${sender.email}>`,
-        `Date: ${sent}`,
-        `Subject: Credit request for invoice ${invoice.invoice_id}`,
-        "",
-        "Hello billing team,",
-        "",
-        `Regarding invoice ${invoice.invoice_id}: ${reason}. We'd like to request a credit of $${requested.toFixed(2)}.`,
-        "",
-        `Thanks,\n${sender.name}`,
-        "",
-      ].join("\n"),
+      renderEmail(
+        {
+          From: `${sender.name} <${sender.email}>`,
+          Date: sent,
+          Subject: `Credit request for invoice ${invoice.invoice_id}`,
+        },
+        [
+          "Hello billing team,",
+          `Regarding invoice ${invoice.invoice_id}: ${reason}. We'd like to request a credit of $${requested.toFixed(2)}.`,
+          `Thanks,\n${sender.name}`,
+        ],
+      ),
     );
   });
   context.writeFile(

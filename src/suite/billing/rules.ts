@@ -50,6 +50,17 @@ export const PATHS = {
   aging: "policies/receivables-aging.md",
 } as const;
 
+/** The negotiated terms of an enterprise contract, as its excerpt in the workspace states them. */
+export interface ContractTerms {
+  contract_id: string;
+  customer_id: string;
+  subscription_id: string;
+  discount_pct: number;
+  discount_cap_per_invoice: number;
+  committed_seats: number;
+  max_seats: number;
+}
+
 export interface PlanSpec {
   code: string;
   name: string;

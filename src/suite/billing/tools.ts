@@ -1,14 +1,14 @@
+import type Database from "better-sqlite3";
 import { z } from "zod";
 import {
   allRows,
   cachedStatement,
   defineGetTool,
+  defineListTool,
   getRow,
   isoDateSchema,
-  listPage,
-  pagingFields,
   REFERENCE_DATE,
-  requireRow,
+  requireEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -19,25 +19,27 @@ import {
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { creditNoteId, customerId, invoiceId, paymentId, subscriptionId } from "./rules.js";
 
-const listCustomers = defineTool({
+const PLAN_CODES = ["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"] as const;
+const SUBSCRIPTION_STATUSES = ["active", "past_due", "suspended", "cancelled"] as const;
+
+/** The largest number in the ids of `column` (its digits start at the 1-based `from`), 0 when there are none. */
+function highestNumber(db: Database.Database, table: string, column: string, from: number): number {
+  const sql = `SELECT MAX(CAST(substr(${column}, ${from}) AS INTEGER)) AS n FROM ${table}`;
+  return getRow<{ n: number | null }>(db, sql)?.n ?? 0;
+}
+
+const listCustomers = defineListTool({
   name: "list_customers",
   description:
     "List customer accounts (id, name, region, segment, payment terms), ordered by id. Paginated: returns `customers`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     region: z.enum(["NA", "EU", "APAC"]).optional().describe("Only accounts in this region"),
     segment: z.enum(["smb", "mid_market", "enterprise"]).optional().describe("Only accounts in this segment"),
-    ...pagingFields,
-  }),
-  handler: ({ region, segment, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "customers",
-      from: "customers",
-      where: [when(region, "region = ?"), when(segment, "segment = ?")],
-      orderBy: "customer_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "customers",
+  from: "customers",
+  where: ({ region, segment }) => [when(region, "region = ?"), when(segment, "segment = ?")],
+  orderBy: "customer_id",
 });
 
 const getCustomer = defineGetTool({
@@ -85,7 +87,7 @@ const getPlan = defineGetTool({
   name: "get_plan",
   description:
     "Get one plan with its overage price tiers (tier ranges count calls beyond the included allowance; to_calls null means no upper bound). Returns `plan`, `tiers`.",
-  input: { plan_code: z.enum(["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"]).describe("The plan code") },
+  input: { plan_code: z.enum(PLAN_CODES).describe("The plan code") },
   key: "plan",
   from: "plans",
   notFound: (planCode) => `plan ${planCode} not found`,
@@ -96,37 +98,27 @@ const getPlan = defineGetTool({
   },
 });
 
-const listSubscriptions = defineTool({
+const listSubscriptions = defineListTool({
   name: "list_subscriptions",
   description:
     "List subscriptions (customer, plan, seats, start and renewal dates, status), ordered by id. Paginated: returns `subscriptions`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     customer_id: customerId.schema("Only this customer's subscriptions").optional(),
-    plan_code: z.enum(["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"]).optional().describe("Only this plan"),
-    status: z.enum(["active", "past_due", "suspended", "cancelled"]).optional().describe("Only this status"),
+    plan_code: z.enum(PLAN_CODES).optional().describe("Only this plan"),
+    status: z.enum(SUBSCRIPTION_STATUSES).optional().describe("Only this status"),
     renewal_from: isoDateSchema.optional().describe("Only renewals on or after this date"),
     renewal_to: isoDateSchema.optional().describe("Only renewals on or before this date"),
-    ...pagingFields,
-  }),
-  handler: (
-    { customer_id, plan_code, status, renewal_from, renewal_to, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "subscriptions",
-      from: "subscriptions",
-      where: [
-        when(customer_id, "customer_id = ?"),
-        when(plan_code, "plan_code = ?"),
-        when(status, "status = ?"),
-        when(renewal_from, "renewal_date >= ?"),
-        when(renewal_to, "renewal_date <= ?"),
-      ],
-      orderBy: "subscription_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "subscriptions",
+  from: "subscriptions",
+  where: ({ customer_id, plan_code, status, renewal_from, renewal_to }) => [
+    when(customer_id, "customer_id = ?"),
+    when(plan_code, "plan_code = ?"),
+    when(status, "status = ?"),
+    when(renewal_from, "renewal_date >= ?"),
+    when(renewal_to, "renewal_date <= ?"),
+  ],
+  orderBy: "subscription_id",
 });
 
 const getSubscription = defineGetTool({
@@ -145,16 +137,11 @@ const updateSubscriptionStatus = defineTool({
   kind: "write",
   inputSchema: z.object({
     subscription_id: subscriptionId.schema("The subscription"),
-    status: z.enum(["active", "past_due", "suspended", "cancelled"]).describe("The new status"),
+    status: z.enum(SUBSCRIPTION_STATUSES).describe("The new status"),
     reason: z.string().min(3).describe("Why the status changes"),
   }),
   handler: ({ subscription_id, status, reason }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT 1 FROM subscriptions WHERE subscription_id = ?",
-      [subscription_id],
-      subscriptionId.notFound(subscription_id).message,
-    );
+    requireEntity(db, "subscriptions", subscriptionId, subscription_id, "1");
     cachedStatement(
       db,
       "UPDATE subscriptions SET status = ?, status_reason = ? WHERE subscription_id = ?",
@@ -165,64 +152,47 @@ const updateSubscriptionStatus = defineTool({
   },
 });
 
-const listUsage = defineTool({
+const listUsage = defineListTool({
   name: "list_usage_records",
   description:
     "List daily metered usage records (API calls per subscription per day), ordered by subscription then date. Paginated: returns `records`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     subscription_id: subscriptionId.schema("Only this subscription's usage").optional(),
     date_from: isoDateSchema.optional().describe("Only usage on or after this date"),
     date_to: isoDateSchema.optional().describe("Only usage on or before this date"),
-    ...pagingFields,
-  }),
-  handler: ({ subscription_id, date_from, date_to, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "records",
-      from: "usage_records",
-      select: "subscription_id, usage_date, api_calls",
-      where: [
-        when(subscription_id, "subscription_id = ?"),
-        when(date_from, "usage_date >= ?"),
-        when(date_to, "usage_date <= ?"),
-      ],
-      orderBy: "subscription_id, usage_date, record_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "records",
+  from: "usage_records",
+  select: "subscription_id, usage_date, api_calls",
+  where: ({ subscription_id, date_from, date_to }) => [
+    when(subscription_id, "subscription_id = ?"),
+    when(date_from, "usage_date >= ?"),
+    when(date_to, "usage_date <= ?"),
+  ],
+  orderBy: "subscription_id, usage_date, record_id",
 });
 
-const listInvoices = defineTool({
+const listInvoices = defineListTool({
   name: "list_invoices",
   description:
     "List invoices (customer, subscription, period, issue and due dates, status, subtotal, discount, total), ordered by id. Paginated: returns `invoices`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     customer_id: customerId.schema("Only this customer's invoices").optional(),
     subscription_id: subscriptionId.schema("Only this subscription's invoices").optional(),
     status: z.enum(["open", "paid", "void"]).optional().describe("Only this status"),
     issued_from: isoDateSchema.optional().describe("Only invoices issued on or after this date"),
     issued_to: isoDateSchema.optional().describe("Only invoices issued on or before this date"),
-    ...pagingFields,
-  }),
-  handler: (
-    { customer_id, subscription_id, status, issued_from, issued_to, page, per_page },
-    { db }: ToolContext,
-  ) =>
-    listPage(db, {
-      key: "invoices",
-      from: "invoices",
-      where: [
-        when(customer_id, "customer_id = ?"),
-        when(subscription_id, "subscription_id = ?"),
-        when(status, "status = ?"),
-        when(issued_from, "issued_on >= ?"),
-        when(issued_to, "issued_on <= ?"),
-      ],
-      orderBy: "invoice_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "invoices",
+  from: "invoices",
+  where: ({ customer_id, subscription_id, status, issued_from, issued_to }) => [
+    when(customer_id, "customer_id = ?"),
+    when(subscription_id, "subscription_id = ?"),
+    when(status, "status = ?"),
+    when(issued_from, "issued_on >= ?"),
+    when(issued_to, "issued_on <= ?"),
+  ],
+  orderBy: "invoice_id",
 });
 
 const getInvoice = defineGetTool({
@@ -238,25 +208,18 @@ const getInvoice = defineGetTool({
   },
 });
 
-const listPayments = defineTool({
+const listPayments = defineListTool({
   name: "list_payments",
   description:
     "List payment attempts (invoice, attempt number, date, amount, status succeeded/failed/scheduled, failure code), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     invoice_id: invoiceId.schema("Only attempts on this invoice").optional(),
     status: z.enum(["succeeded", "failed", "scheduled"]).optional().describe("Only this status"),
-    ...pagingFields,
-  }),
-  handler: ({ invoice_id, status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "payments",
-      from: "payments",
-      where: [when(invoice_id, "invoice_id = ?"), when(status, "status = ?")],
-      orderBy: "payment_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "payments",
+  from: "payments",
+  where: ({ invoice_id, status }) => [when(invoice_id, "invoice_id = ?"), when(status, "status = ?")],
+  orderBy: "payment_id",
 });
 
 const scheduleRetry = defineTool({
@@ -266,11 +229,12 @@ const scheduleRetry = defineTool({
   kind: "write",
   inputSchema: z.object({ invoice_id: invoiceId.schema("The open invoice") }),
   handler: ({ invoice_id }, { db }: ToolContext) => {
-    const invoice = requireRow<{ status: string; total: number }>(
+    const invoice = requireEntity<{ status: string; total: number }>(
       db,
-      "SELECT status, total FROM invoices WHERE invoice_id = ?",
-      [invoice_id],
-      invoiceId.notFound(invoice_id).message,
+      "invoices",
+      invoiceId,
+      invoice_id,
+      "status, total",
     );
     if (invoice.status !== "open")
       throw new ToolFailure(`invoice ${invoice_id} is ${invoice.status}; only open invoices can be retried`);
@@ -280,12 +244,7 @@ const scheduleRetry = defineTool({
         "SELECT MAX(attempt_no) AS n FROM payments WHERE invoice_id = ?",
         invoice_id,
       )?.n ?? 0;
-    const count =
-      getRow<{ n: number | null }>(
-        db,
-        "SELECT MAX(CAST(substr(payment_id, 5) AS INTEGER)) AS n FROM payments",
-      )?.n ?? 0;
-    const id = paymentId.format(count + 1);
+    const id = paymentId.format(highestNumber(db, "payments", "payment_id", 5) + 1);
     cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, ?, 'scheduled', NULL)").run(
       id,
       invoice_id,
@@ -297,24 +256,15 @@ const scheduleRetry = defineTool({
   },
 });
 
-const listCreditNotes = defineTool({
+const listCreditNotes = defineListTool({
   name: "list_credit_notes",
   description:
     "List credit notes, ordered by id. Paginated: returns `credit_notes`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
-    customer_id: customerId.schema("Only this customer's credit notes").optional(),
-    ...pagingFields,
-  }),
-  handler: ({ customer_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "credit_notes",
-      from: "credit_notes",
-      where: [when(customer_id, "customer_id = ?")],
-      orderBy: "credit_note_id",
-      page,
-      perPage: per_page,
-    }),
+  filters: { customer_id: customerId.schema("Only this customer's credit notes").optional() },
+  key: "credit_notes",
+  from: "credit_notes",
+  where: ({ customer_id }) => [when(customer_id, "customer_id = ?")],
+  orderBy: "credit_note_id",
 });
 
 const createCreditNote = defineTool({
@@ -327,20 +277,16 @@ const createCreditNote = defineTool({
     reason: z.string().min(3).describe("Why the credit is issued"),
   }),
   handler: ({ invoice_id, amount, reason }, { db }: ToolContext) => {
-    const invoice = requireRow<{ customer_id: string; total: number }>(
+    const invoice = requireEntity<{ customer_id: string; total: number }>(
       db,
-      "SELECT customer_id, total FROM invoices WHERE invoice_id = ?",
-      [invoice_id],
-      invoiceId.notFound(invoice_id).message,
+      "invoices",
+      invoiceId,
+      invoice_id,
+      "customer_id, total",
     );
     if (amount > invoice.total)
       throw new ToolFailure(`credit ${amount} exceeds invoice ${invoice_id} total ${invoice.total}`);
-    const count =
-      getRow<{ n: number | null }>(
-        db,
-        "SELECT MAX(CAST(substr(credit_note_id, 4) AS INTEGER)) AS n FROM credit_notes",
-      )?.n ?? 0;
-    const id = creditNoteId.format(count + 1);
+    const id = creditNoteId.format(highestNumber(db, "credit_notes", "credit_note_id", 4) + 1);
     cachedStatement(db, "INSERT INTO credit_notes VALUES (?, ?, ?, ?, ?, ?)").run(
       id,
       invoice.customer_id,
@@ -360,12 +306,7 @@ const getAccountStatement = defineTool({
   kind: "read",
   inputSchema: z.object({ customer_id: customerId.schema("The customer") }),
   handler: ({ customer_id }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT 1 FROM customers WHERE customer_id = ?",
-      [customer_id],
-      customerId.notFound(customer_id).message,
-    );
+    requireEntity(db, "customers", customerId, customer_id, "1");
     return {
       customer_id,
       invoices: allRows(

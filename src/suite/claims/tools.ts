@@ -5,10 +5,9 @@ import {
   cachedStatement,
   defineGetTool,
   isoDateSchema,
-  listPage,
-  pagingFields,
+  defineListTool,
   REFERENCE_DATE,
-  requireRow,
+  requireEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -26,21 +25,15 @@ const stateSchema = z
 const OPEN_CASELOAD =
   "(SELECT COUNT(*) FROM claims c WHERE c.adjuster_id = adjusters.adjuster_id AND c.status = 'open') AS open_caseload";
 
-const listPolicyholders = defineTool({
+const listPolicyholders = defineListTool({
   name: "list_policyholders",
   description:
     "List policyholders (id, name, contact, city, state, ZIP, customer since). Paginated: returns `policyholders`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ state: stateSchema.describe("Only policyholders in this state"), ...pagingFields }),
-  handler: ({ state, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "policyholders",
-      from: "policyholders",
-      where: [when(state, "state = ?")],
-      orderBy: "policyholder_id",
-      page,
-      perPage: per_page,
-    }),
+  filters: { state: stateSchema.describe("Only policyholders in this state") },
+  key: "policyholders",
+  from: "policyholders",
+  where: ({ state }) => [when(state, "state = ?")],
+  orderBy: "policyholder_id",
 });
 
 const getPolicyholder = defineGetTool({
@@ -61,30 +54,23 @@ const getPolicyholder = defineGetTool({
   },
 });
 
-const listPolicies = defineTool({
+const listPolicies = defineListTool({
   name: "list_policies",
   description:
     "List policies (line, coverage type, coverage_limit, deductible, effective and expiration dates, state, status) without endorsements; get_policy adds them. Paginated: returns `policies`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     line: z.enum(["home", "auto"]).optional().describe("Only policies of this line"),
     status: z.enum(["active", "expired", "cancelled"]).optional().describe("Only policies in this status"),
     policyholder_id: policyholderId.schema("Only this policyholder's policies").optional(),
-    ...pagingFields,
-  }),
-  handler: ({ line, status, policyholder_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "policies",
-      from: "policies",
-      where: [
-        when(line, "line = ?"),
-        when(status, "status = ?"),
-        when(policyholder_id, "policyholder_id = ?"),
-      ],
-      orderBy: "policy_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "policies",
+  from: "policies",
+  where: ({ line, status, policyholder_id }) => [
+    when(line, "line = ?"),
+    when(status, "status = ?"),
+    when(policyholder_id, "policyholder_id = ?"),
+  ],
+  orderBy: "policy_id",
 });
 
 const getPolicy = defineGetTool({
@@ -101,47 +87,33 @@ const getPolicy = defineGetTool({
   },
 });
 
-const listEndorsements = defineTool({
+const listEndorsements = defineListTool({
   name: "list_endorsements",
   description:
     "List policy endorsements (endorsement_id, policy_id, code, description, added_on). Paginated: returns `endorsements`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     code: z.string().min(1).optional().describe("Only endorsements with this code, e.g. EXT_NOTICE"),
     policy_id: policyId.schema("Only this policy's endorsements").optional(),
-    ...pagingFields,
-  }),
-  handler: ({ code, policy_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "endorsements",
-      from: "endorsements",
-      where: [when(code?.toUpperCase(), "code = ?"), when(policy_id, "policy_id = ?")],
-      orderBy: "endorsement_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "endorsements",
+  from: "endorsements",
+  where: ({ code, policy_id }) => [when(code?.toUpperCase(), "code = ?"), when(policy_id, "policy_id = ?")],
+  orderBy: "endorsement_id",
 });
 
-const listAdjusters = defineTool({
+const listAdjusters = defineListTool({
   name: "list_adjusters",
   description:
     "List adjusters with region, licensed_states (comma-separated), HR status and open_caseload (open claims assigned now). Paginated: returns `adjusters`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     region: z.enum(["North", "Central", "South"]).optional().describe("Only adjusters of this region"),
     status: z.enum(["active", "inactive"]).optional().describe("Only adjusters with this HR status"),
-    ...pagingFields,
-  }),
-  handler: ({ region, status, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "adjusters",
-      from: "adjusters",
-      select: `adjusters.*, ${OPEN_CASELOAD}`,
-      where: [when(region, "region = ?"), when(status, "status = ?")],
-      orderBy: "adjuster_id",
-      page,
-      perPage: per_page,
-    }),
+  },
+  key: "adjusters",
+  from: "adjusters",
+  select: `adjusters.*, ${OPEN_CASELOAD}`,
+  where: ({ region, status }) => [when(region, "region = ?"), when(status, "status = ?")],
+  orderBy: "adjuster_id",
 });
 
 const getAdjuster = defineGetTool({
@@ -157,42 +129,35 @@ const getAdjuster = defineGetTool({
 const CLAIM_COLUMNS =
   "claim_id, policy_id, adjuster_id, loss_date, reported_date, cause_of_loss, loss_zip, loss_state, status, reserve, cat_code, siu_referral";
 
-const listClaims = defineTool({
+const listClaims = defineListTool({
   name: "list_claims",
   description:
     "List claims (policy, adjuster, loss and reported dates, cause_of_loss, loss ZIP and state, status, reserve, cat_code, siu_referral) without description, payments or notes; get_claim has them. Paginated: returns `claims`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({
+  filters: {
     status: z.enum(["open", "closed", "denied"]).optional().describe("Only claims in this status"),
     adjuster_id: adjusterId.schema("Only claims assigned to this adjuster").optional(),
     policy_id: policyId.schema("Only claims on this policy").optional(),
     cause_of_loss: z.string().min(1).optional().describe("Only claims with this cause of loss, e.g. hail"),
     loss_date_from: isoDateSchema.optional().describe("Only losses on or after this date, YYYY-MM-DD"),
     loss_date_to: isoDateSchema.optional().describe("Only losses on or before this date, YYYY-MM-DD"),
-    ...pagingFields,
-  }),
-  handler: (input, { db }: ToolContext) =>
-    listPage(db, {
-      key: "claims",
-      from: "claims",
-      select: CLAIM_COLUMNS,
-      where: [
-        when(input.status, "status = ?"),
-        when(input.adjuster_id, "adjuster_id = ?"),
-        when(input.policy_id, "policy_id = ?"),
-        when(input.cause_of_loss, "cause_of_loss = ?"),
-        when(input.loss_date_from, "loss_date >= ?"),
-        when(input.loss_date_to, "loss_date <= ?"),
-      ],
-      orderBy: "claim_id",
-      page: input.page,
-      perPage: input.per_page,
-      map: (row) => withBooleans(row, "siu_referral"),
-    }),
+  },
+  key: "claims",
+  from: "claims",
+  select: CLAIM_COLUMNS,
+  where: (input) => [
+    when(input.status, "status = ?"),
+    when(input.adjuster_id, "adjuster_id = ?"),
+    when(input.policy_id, "policy_id = ?"),
+    when(input.cause_of_loss, "cause_of_loss = ?"),
+    when(input.loss_date_from, "loss_date >= ?"),
+    when(input.loss_date_to, "loss_date <= ?"),
+  ],
+  orderBy: "claim_id",
+  map: (row) => withBooleans(row, "siu_referral"),
 });
 
 function requireClaim(db: Database.Database, id: string): Record<string, unknown> {
-  return requireRow(db, "SELECT * FROM claims WHERE claim_id = ?", [id], claimId.notFound(id).message);
+  return requireEntity(db, "claims", claimId, id);
 }
 
 const getClaim = defineGetTool({
@@ -212,44 +177,31 @@ const getClaim = defineGetTool({
 });
 
 const listPayments = withTransientFailures(
-  defineTool({
+  defineListTool({
     name: "list_payments",
     description:
       "List claim payments (payment_id, claim_id, paid_on, amount, payee, status issued or voided). Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
-    kind: "read",
-    inputSchema: z.object({
+    filters: {
       claim_id: claimId.schema("Only this claim's payments").optional(),
       status: z.enum(["issued", "voided"]).optional().describe("Only payments in this status"),
-      ...pagingFields,
-    }),
-    handler: ({ claim_id, status, page, per_page }, { db }: ToolContext) =>
-      listPage(db, {
-        key: "payments",
-        from: "claim_payments",
-        where: [when(claim_id, "claim_id = ?"), when(status, "status = ?")],
-        orderBy: "payment_id",
-        page,
-        perPage: per_page,
-      }),
+    },
+    key: "payments",
+    from: "claim_payments",
+    where: ({ claim_id, status }) => [when(claim_id, "claim_id = ?"), when(status, "status = ?")],
+    orderBy: "payment_id",
   }),
   { when: (input) => input.page === 2 && input.claim_id === undefined },
 );
 
-const listClaimNotes = defineTool({
+const listClaimNotes = defineListTool({
   name: "list_claim_notes",
   description:
     "List claim notes (note_id, claim_id, author, written_on, body). Paginated: returns `notes`, `page`, `per_page`, `total`, `has_more`.",
-  kind: "read",
-  inputSchema: z.object({ claim_id: claimId.schema("Only this claim's notes").optional(), ...pagingFields }),
-  handler: ({ claim_id, page, per_page }, { db }: ToolContext) =>
-    listPage(db, {
-      key: "notes",
-      from: "claim_notes",
-      where: [when(claim_id, "claim_id = ?")],
-      orderBy: "note_id",
-      page,
-      perPage: per_page,
-    }),
+  filters: { claim_id: claimId.schema("Only this claim's notes").optional() },
+  key: "notes",
+  from: "claim_notes",
+  where: ({ claim_id }) => [when(claim_id, "claim_id = ?")],
+  orderBy: "note_id",
 });
 
 function addNote(db: Database.Database, claim: string, body: string): void {
@@ -295,12 +247,7 @@ const assignClaim = defineTool({
   handler: ({ claim_id, adjuster_id }, { db }: ToolContext) => {
     const claim = requireClaim(db, claim_id);
     requireOpen(claim, "reassigned");
-    const adjuster = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM adjusters WHERE adjuster_id = ?",
-      [adjuster_id],
-      adjusterId.notFound(adjuster_id).message,
-    );
+    const adjuster = requireEntity<{ status: string }>(db, "adjusters", adjusterId, adjuster_id, "status");
     if (adjuster.status !== "active")
       throw new ToolFailure(`adjuster ${adjuster_id} is ${adjuster.status} and cannot take claims`);
     if (claim.adjuster_id === adjuster_id)

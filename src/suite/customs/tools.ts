@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { z } from "zod";
 import {
   REFERENCE_DATE,
@@ -6,7 +7,7 @@ import {
   defineListTool,
   getRow,
   isoDateSchema,
-  requireRow,
+  requireEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -28,6 +29,12 @@ import {
 const STATUSES = ["arrived", "entered", "released"] as const;
 const HOLD_TYPES = ["documents", "exam", "valuation"] as const;
 const programSchema = z.enum(Object.keys(PROGRAMS) as [string, ...string[]]);
+
+/** The largest number in the ids of `column` (digits from the fifth character on), 0 when there are none. */
+function highestNumber(db: Database.Database, table: string, column: string): number {
+  const sql = `SELECT MAX(CAST(substr(${column}, 5) AS INTEGER)) AS n FROM ${table}`;
+  return getRow<{ n: number | null }>(db, sql)?.n ?? 0;
+}
 
 const getImporter = defineGetTool({
   name: "get_importer",
@@ -99,11 +106,12 @@ const getDocumentPage = defineTool({
     page: z.number().int().min(1).default(1).describe("Page number, from 1"),
   }),
   handler: ({ doc_id, page }, { db }: ToolContext) => {
-    const doc = requireRow<{ doc_type: string; shipment_id: string; page_count: number }>(
+    const doc = requireEntity<{ doc_type: string; shipment_id: string; page_count: number }>(
       db,
-      "SELECT doc_type, shipment_id, page_count FROM documents WHERE doc_id = ?",
-      [doc_id],
-      documentId.notFound(doc_id).message,
+      "documents",
+      documentId,
+      doc_id,
+      "doc_type, shipment_id, page_count",
     );
     if (page > doc.page_count)
       throw new ToolFailure(
@@ -177,20 +185,18 @@ const fileEntry = defineTool({
     line_count: z.number().int().min(1).describe("Number of commercial invoice lines"),
   }),
   handler: (input, { db }: ToolContext) => {
-    const shipment = requireRow<{ status: string; importer_id: string }>(
+    const shipment = requireEntity<{ status: string; importer_id: string }>(
       db,
-      "SELECT status, importer_id FROM shipments WHERE shipment_id = ?",
-      [input.shipment_id],
-      shipmentId.notFound(input.shipment_id).message,
+      "shipments",
+      shipmentId,
+      input.shipment_id,
+      "status, importer_id",
     );
     if (shipment.status !== "arrived")
       throw new ToolFailure(
         `shipment ${input.shipment_id} is ${shipment.status}; entries are filed only for arrived shipments`,
       );
-    const last =
-      getRow<{ n: number | null }>(db, "SELECT MAX(CAST(substr(entry_id, 5) AS INTEGER)) AS n FROM entries")
-        ?.n ?? 0;
-    const id = entryId.format(last + 1);
+    const id = entryId.format(highestNumber(db, "entries", "entry_id") + 1);
     cachedStatement(db, "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'filed')").run(
       id,
       input.shipment_id,
@@ -237,16 +243,8 @@ const placeHold = defineTool({
     reason: z.string().min(3).describe("Why; for a documents hold, the document it waits for"),
   }),
   handler: ({ shipment_id, hold_type, reason }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT 1 FROM shipments WHERE shipment_id = ?",
-      [shipment_id],
-      shipmentId.notFound(shipment_id).message,
-    );
-    const last =
-      getRow<{ n: number | null }>(db, "SELECT MAX(CAST(substr(hold_id, 5) AS INTEGER)) AS n FROM holds")
-        ?.n ?? 0;
-    const id = holdId.format(last + 1);
+    requireEntity(db, "shipments", shipmentId, shipment_id, "1");
+    const id = holdId.format(highestNumber(db, "holds", "hold_id") + 1);
     cachedStatement(db, "INSERT INTO holds VALUES (?, ?, ?, ?, ?, NULL, NULL)").run(
       id,
       shipment_id,
@@ -267,12 +265,7 @@ const releaseHold = defineTool({
     note: z.string().min(3).describe("Why it is released"),
   }),
   handler: ({ hold_id, note }, { db }: ToolContext) => {
-    const hold = requireRow<{ released_on: string | null }>(
-      db,
-      "SELECT released_on FROM holds WHERE hold_id = ?",
-      [hold_id],
-      holdId.notFound(hold_id).message,
-    );
+    const hold = requireEntity<{ released_on: string | null }>(db, "holds", holdId, hold_id, "released_on");
     if (hold.released_on !== null)
       throw new ToolFailure(`hold ${hold_id} was already released on ${hold.released_on}`);
     cachedStatement(db, "UPDATE holds SET released_on = ?, release_note = ? WHERE hold_id = ?").run(
@@ -294,12 +287,7 @@ const updateDeclaredValue = defineTool({
     note: z.string().min(3).describe("Why it changes"),
   }),
   handler: ({ shipment_id, declared_value, note }, { db }: ToolContext) => {
-    requireRow(
-      db,
-      "SELECT 1 FROM shipments WHERE shipment_id = ?",
-      [shipment_id],
-      shipmentId.notFound(shipment_id).message,
-    );
+    requireEntity(db, "shipments", shipmentId, shipment_id, "1");
     cachedStatement(db, "UPDATE shipments SET declared_value = ?, status_note = ? WHERE shipment_id = ?").run(
       Math.round(declared_value * 100) / 100,
       note,
@@ -319,12 +307,7 @@ const releaseShipment = defineTool({
     basis: z.enum(["de_minimis"]).describe("The legal basis of the release"),
   }),
   handler: ({ shipment_id, basis }, { db }: ToolContext) => {
-    const shipment = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM shipments WHERE shipment_id = ?",
-      [shipment_id],
-      shipmentId.notFound(shipment_id).message,
-    );
+    const shipment = requireEntity<{ status: string }>(db, "shipments", shipmentId, shipment_id, "status");
     if (shipment.status === "released") throw new ToolFailure(`shipment ${shipment_id} is already released`);
     cachedStatement(
       db,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   REFERENCE_DATE,
   defineGetTool,
@@ -7,6 +7,7 @@ import {
   getRow,
   insertRow,
   isoDateSchema,
+  requireEntity,
   requireRow,
   roundCents,
   when,
@@ -94,22 +95,6 @@ const listParLevels = listing(
   { location_id: "location_id = ?", item_id: "item_id = ?" },
 );
 
-/** The row of `table` with this id (`columns` of it), or the id format's "not found" failure. */
-function mustExist<Row>(
-  db: ToolContext["db"],
-  table: string,
-  format: IdFormat,
-  id: string,
-  columns = "1",
-): Row {
-  return requireRow<Row>(
-    db,
-    `SELECT ${columns} FROM ${table} WHERE ${format.field} = ?`,
-    [id],
-    format.notFound(id).message,
-  );
-}
-
 const setParLevel = defineTool({
   name: "set_par_level",
   description:
@@ -178,8 +163,8 @@ const placeOrder = defineTool({
     cases: z.number().int().min(1).max(200).describe("Whole cases (not base units)"),
   }),
   handler: ({ location_id, item_id, cases }, { db }: ToolContext) => {
-    mustExist(db, "locations", locationId, location_id);
-    const item = mustExist<{ supplier_id: string; case_price: number }>(
+    requireEntity(db, "locations", locationId, location_id, "1");
+    const item = requireEntity<{ supplier_id: string; case_price: number }>(
       db,
       "items",
       itemId,
@@ -207,7 +192,7 @@ const cancelOrder = defineTool({
   kind: "write",
   inputSchema: z.object({ po_id: poId.schema("The open purchase order") }),
   handler: ({ po_id }, { db }: ToolContext) => {
-    const row = mustExist<{ status: string }>(db, "purchase_orders", poId, po_id, "status");
+    const row = requireEntity<{ status: string }>(db, "purchase_orders", poId, po_id, "status");
     if (row.status !== "open")
       throw new ToolFailure(`purchase order ${po_id} is ${row.status}; only open orders can be cancelled`);
     cachedStatement(db, "UPDATE purchase_orders SET status = 'cancelled' WHERE po_id = ?").run(po_id);
@@ -303,7 +288,7 @@ const requestCredit = defineTool({
     reason: z.string().min(1).max(200).default("short delivery").describe("Why"),
   }),
   handler: ({ delivery_id, amount, reason }, { db }: ToolContext) => {
-    mustExist(db, "deliveries", deliveryId, delivery_id);
+    requireEntity(db, "deliveries", deliveryId, delivery_id, "1");
     const row = insertRow(db, "credit_requests", {
       delivery_id,
       amount: roundCents(amount),

@@ -1,15 +1,5 @@
 import type { StateView } from "../../../envs/index.js";
-import { PATHS } from "../rules.js";
-
-export interface ContractTerms {
-  contract_id: string;
-  customer_id: string;
-  subscription_id: string;
-  discount_pct: number;
-  discount_cap_per_invoice: number;
-  committed_seats: number;
-  max_seats: number;
-}
+import { PATHS, type ContractTerms } from "../rules.js";
 
 /** The negotiated terms of every contract excerpt in the workspace, by subscription id. */
 export function readContracts(state: StateView): Map<string, ContractTerms> {

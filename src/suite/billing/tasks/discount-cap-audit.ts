@@ -1,16 +1,16 @@
 import {
-  check,
   defineTask,
   parseAnswerJson,
   roundCents,
   type GenerateContext,
   type StateView,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { contractDiscount, readContracts } from "./contracts.js";
-import { compareAmounts } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
+import { compareAmounts, problemsCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 interface InvoiceRow {
   invoice_id: string;
@@ -94,27 +94,14 @@ export const discountCapAuditTask = defineTask({
     const expected = expectedDiscountErrors(initial);
     if (expected.size === 0) throw new Error("generation produced no discount error");
     const problems = compareAmounts(parseAnswerJson(answer), expected);
-    return [
-      check(
-        "discount-errors",
-        problems.length === 0,
-        problems.length === 0
-          ? `all ${expected.size} wrong discounts found`
-          : problems.slice(0, 10).join("; "),
-      ),
-    ];
+    return [problemsCheck("discount-errors", problems, `all ${expected.size} wrong discounts found`)];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-cap",
-      description: "Expects the full percentage, ignoring the contract's cap.",
-      cells: cells({ uncapped: true }),
-    },
-    {
-      id: "discount-on-subtotal",
-      description: "Applies the percentage to the whole subtotal, usage overage included.",
-      cells: cells({ onSubtotal: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-cap": [{ uncapped: true }, "Expects the full percentage, ignoring the contract's cap."],
+    "discount-on-subtotal": [
+      { onSubtotal: true },
+      "Applies the percentage to the whole subtotal, usage overage included.",
+    ],
+  }),
 });

@@ -1,16 +1,16 @@
 import {
   addDays,
-  check,
   checkStateDiff,
   defineTask,
-  parseAnswerNumber,
   REFERENCE_DATE,
   type GenerateContext,
   type StateView,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { BILLING_PY } from "./python.js";
+import { answerCountCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 /** Customers on a payment plan, as the dunning policy lists them. */
 export function paymentPlanCustomers(state: StateView): Set<string> {
@@ -140,29 +140,19 @@ export const dunningSuspensionsTask = defineTask({
           ignoreColumns: ["status_reason"],
         },
       ]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === expected.length,
-        `expected ${expected.length}, got '${answer.trim()}'`,
-      ),
+      answerCountCheck(answer, expected.length),
     ];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "boundary-inclusive",
-      description: "Suspends at exactly the limit (45 days) instead of more than 45.",
-      cells: cells({ inclusive: true }),
-    },
-    {
-      id: "ignores-payment-plans",
-      description: "Suspends accounts that have an agreed payment plan.",
-      cells: cells({ ignoreExemptions: true }),
-    },
-    {
-      id: "suspends-cancelled",
-      description: "Turns cancelled subscriptions into suspended ones.",
-      cells: cells({ includeCancelled: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "boundary-inclusive": [
+      { inclusive: true },
+      "Suspends at exactly the limit (45 days) instead of more than 45.",
+    ],
+    "ignores-payment-plans": [
+      { ignoreExemptions: true },
+      "Suspends accounts that have an agreed payment plan.",
+    ],
+    "suspends-cancelled": [{ includeCancelled: true }, "Turns cancelled subscriptions into suspended ones."],
+  }),
 });

@@ -1,10 +1,9 @@
-import { parseAnswerNumber, type StateView } from "../../../envs/index.js";
+import { check, groupBy, parseAnswerNumber, type Check, type StateView } from "../../../envs/index.js";
 import { graduatedCharge, type PlanSpec } from "../rules.js";
 
 /** Overage charge per subscription for a date range, from the plans and tiers in the database. */
 export function overageCharges(state: StateView, from: string, to: string): Map<string, number> {
-  const tiers = new Map<string, PlanSpec["tiers"]>();
-  for (const row of state.db
+  const tierRows = state.db
     .prepare(
       "SELECT plan_code, from_calls, to_calls, price_per_1000 FROM price_tiers ORDER BY plan_code, tier_no",
     )
@@ -13,11 +12,12 @@ export function overageCharges(state: StateView, from: string, to: string): Map<
     from_calls: number;
     to_calls: number | null;
     price_per_1000: number;
-  }>) {
-    const list = tiers.get(row.plan_code) ?? [];
-    list.push([row.from_calls, row.to_calls, row.price_per_1000]);
-    tiers.set(row.plan_code, list);
-  }
+  }>;
+  const tiers = groupBy(
+    tierRows,
+    (row) => row.plan_code,
+    (row): PlanSpec["tiers"][number] => [row.from_calls, row.to_calls, row.price_per_1000],
+  );
   const rows = state.db
     .prepare(
       `SELECT s.subscription_id, s.plan_code, p.included_api_calls AS included, SUM(u.api_calls) AS calls
@@ -60,4 +60,18 @@ export function compareAmounts(actual: unknown, expected: Map<string, number>): 
   }
   for (const key of given.keys()) if (!expected.has(key)) problems.push(`unexpected ${key}`);
   return problems;
+}
+
+/** `answer`: the reply's number is the count of changes the task expects. */
+export function answerCountCheck(answer: string, expected: number): Check {
+  return check(
+    "answer",
+    parseAnswerNumber(answer) === expected,
+    `expected ${expected}, got '${answer.trim()}'`,
+  );
+}
+
+/** A check that passes when `problems` is empty; its message names the first ten problems or `success`. */
+export function problemsCheck(id: string, problems: readonly string[], success: string): Check {
+  return check(id, problems.length === 0, problems.length === 0 ? success : problems.slice(0, 10).join("; "));
 }

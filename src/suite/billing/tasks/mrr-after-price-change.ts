@@ -1,9 +1,15 @@
-import { check, defineTask, parseAnswerJson, roundCents, type StateView } from "../../../envs/index.js";
+import {
+  defineTask,
+  parseAnswerJson,
+  roundCents,
+  type StateView,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { contractDiscount, readContracts } from "./contracts.js";
-import { answerAmount } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
+import { answerAmount, problemsCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 const ON = "2025-07-01";
 
@@ -119,25 +125,14 @@ export const mrrAfterPriceChangeTask = defineTask({
         for (const plan of Object.keys(plans ?? {}))
           if (expected[region]?.[plan] === undefined) problems.push(`unexpected ${region}/${plan}`);
     }
-    return [
-      check(
-        "mrr",
-        problems.length === 0,
-        problems.length === 0 ? "MRR matches in every region and plan" : problems.slice(0, 10).join("; "),
-      ),
-    ];
+    return [problemsCheck("mrr", problems, "MRR matches in every region and plan")];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "no-grandfathering",
-      description: "Applies the new prices to every Team and Business subscription.",
-      cells: cells({ noGrandfathering: true }),
-    },
-    {
-      id: "uncapped-discounts",
-      description: "Applies contract discount percentages without their caps.",
-      cells: cells({ uncapped: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "no-grandfathering": [
+      { noGrandfathering: true },
+      "Applies the new prices to every Team and Business subscription.",
+    ],
+    "uncapped-discounts": [{ uncapped: true }, "Applies contract discount percentages without their caps."],
+  }),
 });

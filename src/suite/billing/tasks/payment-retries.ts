@@ -1,6 +1,4 @@
 import {
-  check,
-  parseAnswerNumber,
   addDays,
   checkStateDiff,
   daysBetween,
@@ -9,10 +7,12 @@ import {
   REFERENCE_DATE,
   type GenerateContext,
   type StateView,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { DUNNING, PATHS, paymentId } from "../rules.js";
-import { BILLING_PY } from "./python.js";
+import { answerCountCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 /** Open invoices planted with a failure history: days since the first failure, and whether it was a hard decline. */
 const PLANTED: Array<{ age: number; hard: boolean }> = [
@@ -48,18 +48,12 @@ function prepare(context: GenerateContext): void {
       ? DUNNING.hardDeclines[index % DUNNING.hardDeclines.length]!
       : DUNNING.softDeclines[index % 3]!;
     const insert = db.prepare("INSERT INTO payments VALUES (?, ?, ?, ?, ?, 'failed', ?)");
-    insert.run(paymentId.format(++count), invoice.invoice_id, 1, firstFailure, invoice.total, code);
+    const fail = (attempt: number, on: string) =>
+      insert.run(paymentId.format(++count), invoice.invoice_id, attempt, on, invoice.total, code);
+    fail(1, firstFailure);
     if (!hard)
       for (const [attempt, after] of DUNNING.retryDays)
-        if (after < age)
-          insert.run(
-            paymentId.format(++count),
-            invoice.invoice_id,
-            attempt,
-            addDays(firstFailure, after),
-            invoice.total,
-            code,
-          );
+        if (after < age) fail(attempt, addDays(firstFailure, after));
   });
 }
 
@@ -162,29 +156,19 @@ export const paymentRetriesTask = defineTask({
           })),
         },
       ]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === expected.length,
-        `expected ${expected.length}, got '${answer.trim()}'`,
-      ),
+      answerCountCheck(answer, expected.length),
     ];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "retries-hard-declines",
-      description: "Retries invoices whose card was hard-declined.",
-      cells: cells({ retryHard: true }),
-    },
-    {
-      id: "counts-from-latest-attempt",
-      description: "Counts the schedule's gaps from the latest attempt instead of the first failure.",
-      cells: cells({ fromLatest: true }),
-    },
-    {
-      id: "counts-from-due-date",
-      description: "Counts from the invoice's due date instead of the first failed attempt.",
-      cells: cells({ fromDueDate: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "retries-hard-declines": [{ retryHard: true }, "Retries invoices whose card was hard-declined."],
+    "counts-from-latest-attempt": [
+      { fromLatest: true },
+      "Counts the schedule's gaps from the latest attempt instead of the first failure.",
+    ],
+    "counts-from-due-date": [
+      { fromDueDate: true },
+      "Counts from the invoice's due date instead of the first failed attempt.",
+    ],
+  }),
 });

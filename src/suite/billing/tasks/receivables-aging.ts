@@ -1,6 +1,5 @@
 import {
   addDays,
-  check,
   daysBetween,
   defineTask,
   parseAnswerJson,
@@ -10,11 +9,12 @@ import {
   roundCents,
   type GenerateContext,
   type StateView,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS, creditNoteId } from "../rules.js";
-import { answerAmount } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
+import { answerAmount, problemsCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 /** Aging buckets: label, first and last day past due (null: unbounded). */
 const BUCKETS: Array<[string, number | null, number | null]> = [
@@ -226,43 +226,26 @@ export const receivablesAgingTask = defineTask({
     const expected = expectedAging(initial);
     if (expected.size === 0) throw new Error("generation produced no receivables");
     const problems = compareAging(parseAnswerJson(answer), expected);
-    return [
-      check(
-        "aging",
-        problems.length === 0,
-        problems.length === 0
-          ? `aging matches for all ${expected.size} accounts`
-          : problems.slice(0, 10).join("; "),
-      ),
-    ];
+    return [problemsCheck("aging", problems, `aging matches for all ${expected.size} accounts`)];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-silent-errors",
-      description:
-        "Takes the receivables service's error body for an empty statement and drops those accounts.",
-      cells: cells({ ignoreStatusErrors: true }),
-    },
-    {
-      id: "ages-void-invoices",
-      description: "Ages every invoice that is not paid, void ones included.",
-      cells: cells({ countVoid: true }),
-    },
-    {
-      id: "ignores-credit-notes",
-      description: "Ages invoice totals without subtracting the credit notes against them.",
-      cells: cells({ ignoreCredits: true }),
-    },
-    {
-      id: "bucket-upper-exclusive",
-      description: "Treats each bucket's last day as belonging to the next bucket (30 days in 31-60).",
-      cells: cells({ exclusiveUpper: true }),
-    },
-    {
-      id: "ages-from-issue-date",
-      description: "Counts the days from the invoice's issue date instead of its due date.",
-      cells: cells({ fromIssueDate: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-silent-errors": [
+      { ignoreStatusErrors: true },
+      "Takes the receivables service's error body for an empty statement and drops those accounts.",
+    ],
+    "ages-void-invoices": [{ countVoid: true }, "Ages every invoice that is not paid, void ones included."],
+    "ignores-credit-notes": [
+      { ignoreCredits: true },
+      "Ages invoice totals without subtracting the credit notes against them.",
+    ],
+    "bucket-upper-exclusive": [
+      { exclusiveUpper: true },
+      "Treats each bucket's last day as belonging to the next bucket (30 days in 31-60).",
+    ],
+    "ages-from-issue-date": [
+      { fromIssueDate: true },
+      "Counts the days from the invoice's issue date instead of its due date.",
+    ],
+  }),
 });

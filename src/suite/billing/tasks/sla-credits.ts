@@ -1,16 +1,16 @@
 import {
-  check,
-  parseAnswerNumber,
   checkStateDiff,
   defineTask,
   parseCsv,
   parseMarkdownTable,
   roundCents,
   type StateView,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { BILLING_PY } from "./python.js";
+import { answerCountCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 const MONTH_MINUTES = 31 * 1440;
 
@@ -131,29 +131,16 @@ export const slaCreditsTask = defineTask({
       ...checkStateDiff(initial.db, final.db, [
         { table: "credit_notes", key: "credit_note_id", added: expected },
       ]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === expected.length,
-        `expected ${expected.length}, got '${answer.trim()}'`,
-      ),
+      answerCountCheck(answer, expected.length),
     ];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "credit-on-total",
-      description: "Computes the credit on the invoice total instead of the seat charges.",
-      cells: cells({ onTotal: true }),
-    },
-    {
-      id: "all-plans",
-      description: "Credits plans that are not SLA-eligible.",
-      cells: cells({ allPlans: true }),
-    },
-    {
-      id: "stacked-tiers",
-      description: "Adds up every tier reached instead of applying the lowest one.",
-      cells: cells({ stackTiers: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "credit-on-total": [
+      { onTotal: true },
+      "Computes the credit on the invoice total instead of the seat charges.",
+    ],
+    "all-plans": [{ allPlans: true }, "Credits plans that are not SLA-eligible."],
+    "stacked-tiers": [{ stackTiers: true }, "Adds up every tier reached instead of applying the lowest one."],
+  }),
 });

@@ -2,19 +2,19 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   addDays,
-  check,
   checkStateDiff,
   daysBetween,
   defineTask,
-  parseAnswerNumber,
   renderEmail,
   roundCents,
   type GenerateContext,
   type StateView,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { BILLING_PY } from "./python.js";
+import { answerCountCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 interface Request {
   sender: string;
@@ -186,34 +186,17 @@ export const supportCreditRequestsTask = defineTask({
       ...checkStateDiff(initial.db, final.db, [
         { table: "credit_notes", key: "credit_note_id", added: expected },
       ]),
-      check(
-        "answer",
-        parseAnswerNumber(answer) === expected.length,
-        `expected ${expected.length}, got '${answer.trim()}'`,
-      ),
+      answerCountCheck(answer, expected.length),
     ];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "credits-void-invoice",
-      description: "Grants a request against an invoice that was voided.",
-      cells: cells({ creditVoid: true }),
-    },
-    {
-      id: "any-contact-role",
-      description: "Grants requests from technical or executive contacts too.",
-      cells: cells({ anyRole: true }),
-    },
-    {
-      id: "uncapped",
-      description: "Grants the requested amount without the policy's cap.",
-      cells: cells({ uncapped: true }),
-    },
-    {
-      id: "window-exclusive",
-      description: "Rejects a request sent exactly on the last day of the window.",
-      cells: cells({ strictWindow: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "credits-void-invoice": [{ creditVoid: true }, "Grants a request against an invoice that was voided."],
+    "any-contact-role": [{ anyRole: true }, "Grants requests from technical or executive contacts too."],
+    uncapped: [{ uncapped: true }, "Grants the requested amount without the policy's cap."],
+    "window-exclusive": [
+      { strictWindow: true },
+      "Rejects a request sent exactly on the last day of the window.",
+    ],
+  }),
 });

@@ -1,8 +1,8 @@
-import { check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import { defineTask, parseAnswerJson, variantNearMisses } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { compareAmounts, overageCharges } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
+import { compareAmounts, overageCharges, problemsCheck } from "./expectations.js";
+import { BILLING_PY, CORRECT } from "./python.js";
 
 interface Variant {
   volume?: boolean;
@@ -61,32 +61,15 @@ export const usageOverageTask = defineTask({
     const expected = overageCharges(initial, "2025-05-01", "2025-05-31");
     if (expected.size === 0) throw new Error("generation produced no overage");
     const problems = compareAmounts(parseAnswerJson(answer), expected);
-    return [
-      check(
-        "overage-charges",
-        problems.length === 0,
-        problems.length === 0
-          ? `all ${expected.size} overage charges match`
-          : problems.slice(0, 10).join("; "),
-      ),
-    ];
+    return [problemsCheck("overage-charges", problems, `all ${expected.size} overage charges match`)];
   },
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "volume-pricing",
-      description: "Prices the whole overage at the tier it reaches (volume, not graduated).",
-      cells: cells({ volume: true }),
-    },
-    {
-      id: "includes-june-1",
-      description: "Date range runs through June 1 (off by one day).",
-      cells: cells({ throughJune1: true }),
-    },
-    {
-      id: "no-retry",
-      description: "Does not retry the metering API's 503 on a deep page.",
-      cells: cells({ noRetry: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "volume-pricing": [
+      { volume: true },
+      "Prices the whole overage at the tier it reaches (volume, not graduated).",
+    ],
+    "includes-june-1": [{ throughJune1: true }, "Date range runs through June 1 (off by one day)."],
+    "no-retry": [{ noRetry: true }, "Does not retry the metering API's 503 on a deep page."],
+  }),
 });

@@ -5,11 +5,12 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, FIELD_NOTES_DIRECTORY, parseCoverageRules } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 
 /** The field-note text of every claim, joined over all batches (a claim may appear in several). */
 export function fieldNotesByClaim(state: StateView): Map<string, string> {
@@ -111,21 +112,12 @@ export const excludedCauseNotesTask = defineTask({
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_endorsements"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "ignores-buy-back",
-      description: "Flags flood indicators on policies with the flood buy-back endorsement.",
-      cells: cells({ ignoreBuyBack: true }),
-    },
-    {
-      id: "includes-closed",
-      description: "Also lists closed claims.",
-      cells: cells({ includeClosed: true }),
-    },
-    {
-      id: "first-batch-only",
-      description: "Reads only the first field-notes batch.",
-      cells: cells({ firstBatchOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-buy-back": [
+      { ignoreBuyBack: true },
+      "Flags flood indicators on policies with the flood buy-back endorsement.",
+    ],
+    "includes-closed": [{ includeClosed: true }, "Also lists closed claims."],
+    "first-batch-only": [{ firstBatchOnly: true }, "Reads only the first field-notes batch."],
+  }),
 });

@@ -5,11 +5,12 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 import { daysBetween } from "../../../envs/index.js";
 
 /** Open claims reported more days after the loss than the line's notice period (EXT_NOTICE extends it). */
@@ -82,16 +83,11 @@ export const lateNoticeClaimsTask = defineTask({
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_endorsements"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "ignores-extended-notice",
-      description: "Ignores the EXT_NOTICE endorsement.",
-      cells: cells({ ignoreEndorsement: true }),
-    },
-    {
-      id: "boundary-day-late",
-      description: "Counts a claim reported exactly on the last day of the period as late.",
-      cells: cells({ inclusive: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-extended-notice": [{ ignoreEndorsement: true }, "Ignores the EXT_NOTICE endorsement."],
+    "boundary-day-late": [
+      { inclusive: true },
+      "Counts a claim reported exactly on the last day of the period as late.",
+    ],
+  }),
 });

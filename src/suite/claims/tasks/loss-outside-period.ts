@@ -7,9 +7,10 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 
 /** Open claims whose loss date is before the policy's effective date or on/after its expiration date. */
 export function claimsOutsidePeriod(state: StateView): string[] {
@@ -93,16 +94,11 @@ export const lossOutsidePeriodTask = defineTask({
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "deny_claim"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "expiration-day-covered",
-      description: "Treats a loss on the expiration date as covered.",
-      cells: cells({ expirationCovered: true }),
-    },
-    {
-      id: "first-page-only",
-      description: "Reads only the first page of open claims.",
-      cells: cells({ firstPageOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "expiration-day-covered": [
+      { expirationCovered: true },
+      "Treats a loss on the expiration date as covered.",
+    ],
+    "first-page-only": [{ firstPageOnly: true }, "Reads only the first page of open claims."],
+  }),
 });

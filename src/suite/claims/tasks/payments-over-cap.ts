@@ -9,11 +9,12 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 
 /** Claims whose issued payments exceed min(limit, sublimit) minus the deductible, and the total excess. */
 export function overpaidClaims(state: StateView): { claims: string[]; totalExcess: number } {
@@ -125,26 +126,13 @@ export const paymentsOverCapTask = defineTask({
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_payments"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "no-retry",
-      description: "Gives up when the payments listing returns a 503.",
-      cells: cells({ retry: false }),
-    },
-    {
-      id: "counts-voided",
-      description: "Counts voided payments toward the total paid.",
-      cells: cells({ countVoided: true }),
-    },
-    {
-      id: "ignores-sublimits",
-      description: "Caps every claim at the policy limit, ignoring cause sublimits.",
-      cells: cells({ sublimits: false }),
-    },
-    {
-      id: "ignores-deductible",
-      description: "Forgets to subtract the deductible.",
-      cells: cells({ deductible: false }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "no-retry": [{ retry: false }, "Gives up when the payments listing returns a 503."],
+    "counts-voided": [{ countVoided: true }, "Counts voided payments toward the total paid."],
+    "ignores-sublimits": [
+      { sublimits: false },
+      "Caps every claim at the policy limit, ignoring cause sublimits.",
+    ],
+    "ignores-deductible": [{ deductible: false }, "Forgets to subtract the deductible."],
+  }),
 });

@@ -3,11 +3,13 @@ import {
   check,
   checkStateDiff,
   defineTask,
-  parseAnswerJson,
+  answerListItems,
+  answerObjectEntries,
   type Check,
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import type Database from "better-sqlite3";
 import { claimsDomain } from "../domain.js";
@@ -17,7 +19,7 @@ import {
   parseAssignmentGuideline,
   parseStaffMemo,
 } from "../rules.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 
 interface Plan {
   /** Claim id -> the adjuster it moves to, in the order the guideline processes them. */
@@ -101,23 +103,20 @@ export function expectedReassignment(state: StateView): Plan & { onLeave: string
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = expectedReassignment(initial);
   if (expected.moves.size === 0) throw new Error("generation produced no claim to reassign");
-  const parsed = parseAnswerJson(answer) as { reassigned?: unknown; unassigned?: unknown } | null;
+  const entries = answerObjectEntries(answer, "reassigned");
   const given =
-    parsed?.reassigned && typeof parsed.reassigned === "object" && !Array.isArray(parsed.reassigned)
-      ? new Map(
-          Object.entries(parsed.reassigned as Record<string, unknown>).map(([claim, adjuster]) => [
-            claim.trim().toUpperCase(),
-            String(adjuster).trim().toUpperCase(),
-          ]),
-        )
-      : null;
+    entries &&
+    new Map(
+      entries.map(([claim, adjuster]) => [claim.trim().toUpperCase(), String(adjuster).trim().toUpperCase()]),
+    );
   const mapOk =
     given !== null &&
     given.size === expected.moves.size &&
     [...expected.moves].every(([claim, adjuster]) => given.get(claim) === adjuster);
-  const left = Array.isArray(parsed?.unassigned)
-    ? parsed.unassigned.map((item) => String(item).trim().toUpperCase()).sort()
-    : null;
+  const left =
+    answerListItems(answer, "unassigned")
+      ?.map((item) => item.toUpperCase())
+      .sort() ?? null;
   const leftOk = left !== null && JSON.stringify(left) === JSON.stringify([...expected.unassigned].sort());
   return [
     ...checkStateDiff(initial.db, final.db, [
@@ -211,32 +210,26 @@ export const reassignLeaveClaimsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "static-caseload",
-      description: "Uses the caseloads listed at the start and never counts the claims it has just assigned.",
-      cells: cells({ staticCaseload: true }),
-    },
-    {
-      id: "ignores-licenses",
-      description: "Gives claims to adjusters who are not licensed in the loss state.",
-      cells: cells({ ignoreLicenses: true }),
-    },
-    {
-      id: "claim-id-order",
-      description: "Processes the claims in claim id order instead of earliest reported first.",
-      cells: cells({ claimIdOrder: true }),
-    },
-    {
-      id: "ignores-caps",
-      description: "Keeps assigning to adjusters who have reached their region's caseload cap.",
-      cells: cells({ ignoreCaps: true }),
-    },
-    {
-      id: "cap-inclusive",
-      description:
-        "Reads the cap as the last caseload that may still take a claim, so an adjuster at their cap gets one more.",
-      cells: cells({ capInclusive: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "static-caseload": [
+      { staticCaseload: true },
+      "Uses the caseloads listed at the start and never counts the claims it has just assigned.",
+    ],
+    "ignores-licenses": [
+      { ignoreLicenses: true },
+      "Gives claims to adjusters who are not licensed in the loss state.",
+    ],
+    "claim-id-order": [
+      { claimIdOrder: true },
+      "Processes the claims in claim id order instead of earliest reported first.",
+    ],
+    "ignores-caps": [
+      { ignoreCaps: true },
+      "Keeps assigning to adjusters who have reached their region's caseload cap.",
+    ],
+    "cap-inclusive": [
+      { capInclusive: true },
+      "Reads the cap as the last caseload that may still take a claim, so an adjuster at their cap gets one more.",
+    ],
+  }),
 });

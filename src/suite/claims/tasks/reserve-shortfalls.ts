@@ -11,11 +11,12 @@ import {
   type GenerateContext,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { MINIMUM_RESERVES, RESERVE_GUIDELINE_PATH, parseReserveGuideline } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 
 /**
  * Plants the cases the guideline's wording decides: an open claim below its minimum whose first reserve
@@ -159,21 +160,18 @@ export const reserveShortfallsTask = defineTask({
   prepare,
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "ignores-silent-errors",
-      description: "Does not check what set_reserve returned, so dropped writes go unnoticed.",
-      cells: cells({ ignoreStatusErrors: true }),
-    },
-    {
-      id: "includes-catastrophe-claims",
-      description: "Raises reserves of claims tagged to a catastrophe, which the CAT desk reserves in bulk.",
-      cells: cells({ includeCatastrophes: true }),
-    },
-    {
-      id: "raises-at-minimum",
-      description: "Also re-reserves claims whose reserve already equals the minimum.",
-      cells: cells({ raiseAtMinimum: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-silent-errors": [
+      { ignoreStatusErrors: true },
+      "Does not check what set_reserve returned, so dropped writes go unnoticed.",
+    ],
+    "includes-catastrophe-claims": [
+      { includeCatastrophes: true },
+      "Raises reserves of claims tagged to a catastrophe, which the CAT desk reserves in bulk.",
+    ],
+    "raises-at-minimum": [
+      { raiseAtMinimum: true },
+      "Also re-reserves claims whose reserve already equals the minimum.",
+    ],
+  }),
 });

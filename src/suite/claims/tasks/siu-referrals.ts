@@ -6,11 +6,12 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { FRAUD_MEMO_PATH, parseFraudMemo } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 
 interface ClaimFacts {
   claim_id: string;
@@ -118,16 +119,11 @@ export const siuReferralsTask = defineTask({
   ],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "one-indicator-enough",
-      description: "Refers claims that show a single indicator.",
-      cells: cells({ minimum: 1 }),
-    },
-    {
-      id: "no-repeat-loss",
-      description: "Skips the repeat-loss indicator, which needs the policyholder's other policies.",
-      cells: cells({ skipRepeat: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "one-indicator-enough": [{ minimum: 1 }, "Refers claims that show a single indicator."],
+    "no-repeat-loss": [
+      { skipRepeat: true },
+      "Skips the repeat-loss indicator, which needs the policyholder's other policies.",
+    ],
+  }),
 });

@@ -5,11 +5,12 @@ import {
   type Check,
   type StateView,
   type VerifyContext,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { BULLETIN_DIRECTORY, parseBulletin } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
 
 /** Claim id -> event code for every non-denied claim inside a bulletin's dates, ZIPs and perils. */
 export function catastropheTags(state: StateView): Map<string, string> {
@@ -97,21 +98,9 @@ export const tagCatastropheClaimsTask = defineTask({
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "tag_catastrophe"],
   verify,
   oracle: cells(),
-  nearMisses: [
-    {
-      id: "any-peril",
-      description: "Tags claims of any cause inside the event's ZIPs and dates.",
-      cells: cells({ anyPeril: true }),
-    },
-    {
-      id: "last-day-excluded",
-      description: "Treats the bulletin's last day as outside the event.",
-      cells: cells({ endExclusive: true }),
-    },
-    {
-      id: "any-zip",
-      description: "Tags matching claims anywhere, ignoring the ZIP list.",
-      cells: cells({ anyZip: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "any-peril": [{ anyPeril: true }, "Tags claims of any cause inside the event's ZIPs and dates."],
+    "last-day-excluded": [{ endExclusive: true }, "Treats the bulletin's last day as outside the event."],
+    "any-zip": [{ anyZip: true }, "Tags matching claims anywhere, ignoring the ZIP list."],
+  }),
 });

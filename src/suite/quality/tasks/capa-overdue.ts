@@ -1,8 +1,15 @@
-import { REFERENCE_DATE, addDays, check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  check,
+  defineTask,
+  parseAnswerJson,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { CAPA_DAYS, capaDeadline, capaId, ncrId } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 /** NCRs whose linked CAPA is not closed although today is past the deadline of the NCR's severity. */
 export function overdueNcrs(db: VerifyContext["initial"]["db"], today: string): string[] {
@@ -132,21 +139,15 @@ export const capaOverdueTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "deadline-day-late",
-      description: "Counts a CAPA due today as already overdue.",
-      cells: cells({ deadlineDayLate: true }),
-    },
-    {
-      id: "implemented-is-closed",
-      description: "Treats implemented (not yet verified) CAPAs as closed.",
-      cells: cells({ implementedIsClosed: true }),
-    },
-    {
-      id: "uniform-deadline",
-      description: "Uses 45 days for every severity instead of the manual's table.",
-      cells: cells({ uniformDays: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "deadline-day-late": [{ deadlineDayLate: true }, "Counts a CAPA due today as already overdue."],
+    "implemented-is-closed": [
+      { implementedIsClosed: true },
+      "Treats implemented (not yet verified) CAPAs as closed.",
+    ],
+    "uniform-deadline": [
+      { uniformDays: true },
+      "Uses 45 days for every severity instead of the manual's table.",
+    ],
+  }),
 });

@@ -1,8 +1,8 @@
-import { check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import { check, defineTask, parseAnswerJson, variantNearMisses } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { COMPLAINT_SUBJECTS, CORRESPONDENCE_DIR } from "../documents.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 interface Trace {
   suppliers: string[];
@@ -176,21 +176,15 @@ export const complaintTraceTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "every-email",
-      description: "Treats routine emails that mention a lot as complaints.",
-      cells: cells({ everyEmail: true }),
-    },
-    {
-      id: "no-containment",
-      description: "Lists only the complained lots, not the other lots made from the same material.",
-      cells: cells({ noContainment: true }),
-    },
-    {
-      id: "trusts-first-answer",
-      description: "Does not notice get_material_lot's error body and loses the supplier.",
-      cells: cells({ trustsFirstAnswer: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "every-email": [{ everyEmail: true }, "Treats routine emails that mention a lot as complaints."],
+    "no-containment": [
+      { noContainment: true },
+      "Lists only the complained lots, not the other lots made from the same material.",
+    ],
+    "trusts-first-answer": [
+      { trustsFirstAnswer: true },
+      "Does not notice get_material_lot's error body and loses the supplier.",
+    ],
+  }),
 });

@@ -1,9 +1,16 @@
-import { addDays, checkStateDiff, check, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import {
+  addDays,
+  checkStateDiff,
+  check,
+  defineTask,
+  parseAnswerNumber,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { round3 } from "../generate.js";
 import { ncrId, prescribedDisposition, type CharacteristicLimits } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 interface NcrRow {
   ncr_id: string;
@@ -184,21 +191,18 @@ export const dispositionNcrsTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-criticality",
-      description: "Applies the use-as-is and rework rules to critical characteristics.",
-      cells: cells({ ignoreCritical: true }),
-    },
-    {
-      id: "share-of-nominal",
-      description: "Reads the 10% allowance as 10% of the nominal size, not of the tolerance band.",
-      cells: cells({ shareOfNominal: true }),
-    },
-    {
-      id: "rework-when-above",
-      description: "Reworks every oversize dimension, ignoring whether the feature is internal.",
-      cells: cells({ reworkWhenAbove: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-criticality": [
+      { ignoreCritical: true },
+      "Applies the use-as-is and rework rules to critical characteristics.",
+    ],
+    "share-of-nominal": [
+      { shareOfNominal: true },
+      "Reads the 10% allowance as 10% of the nominal size, not of the tolerance band.",
+    ],
+    "rework-when-above": [
+      { reworkWhenAbove: true },
+      "Reworks every oversize dimension, ignoring whether the feature is internal.",
+    ],
+  }),
 });

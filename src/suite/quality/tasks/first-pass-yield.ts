@@ -5,10 +5,11 @@ import {
   defineTask,
   makeDate,
   parseAnswerJson,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 const YEAR = Number(REFERENCE_DATE.slice(0, 4));
 const QUARTER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;
@@ -118,26 +119,10 @@ export const firstPassYieldTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "includes-rework",
-      description: "Counts rework lots as first passes.",
-      cells: cells({ includeRework: true }),
-    },
-    {
-      id: "by-start-date",
-      description: "Assigns lots to the period by start date.",
-      cells: cells({ byStartDate: true }),
-    },
-    {
-      id: "mean-of-lot-yields",
-      description: "Averages per-lot yields instead of pooling pieces.",
-      cells: cells({ meanOfLots: true }),
-    },
-    {
-      id: "no-retry",
-      description: "Does not retry get_lot when the replica answers 503.",
-      cells: cells({ noRetry: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "includes-rework": [{ includeRework: true }, "Counts rework lots as first passes."],
+    "by-start-date": [{ byStartDate: true }, "Assigns lots to the period by start date."],
+    "mean-of-lot-yields": [{ meanOfLots: true }, "Averages per-lot yields instead of pooling pieces."],
+    "no-retry": [{ noRetry: true }, "Does not retry get_lot when the replica answers 503."],
+  }),
 });

@@ -1,8 +1,14 @@
-import { checkStateDiff, check, defineTask, parseAnswerNumber } from "../../../envs/index.js";
+import {
+  checkStateDiff,
+  check,
+  defineTask,
+  parseAnswerNumber,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { round3 } from "../generate.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 interface Limits {
   char_id: string;
@@ -149,21 +155,12 @@ export const holdOutOfToleranceTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "counts-invalid-measurements",
-      description: "Holds lots over measurements already marked invalid.",
-      cells: cells({ countInvalid: true }),
-    },
-    {
-      id: "limit-is-failure",
-      description: "Treats a value exactly on a limit as out of tolerance.",
-      cells: cells({ limitIsFailure: true }),
-    },
-    {
-      id: "first-page-only",
-      description: "Reads only the first page of each lot's measurements.",
-      cells: cells({ firstPageOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "counts-invalid-measurements": [
+      { countInvalid: true },
+      "Holds lots over measurements already marked invalid.",
+    ],
+    "limit-is-failure": [{ limitIsFailure: true }, "Treats a value exactly on a limit as out of tolerance."],
+    "first-page-only": [{ firstPageOnly: true }, "Reads only the first page of each lot's measurements."],
+  }),
 });

@@ -7,12 +7,13 @@ import {
   parseAnswerNumber,
   parseCsv,
   toCsv,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { CALIBRATION_HISTORY_PATH } from "../generate.js";
 import { CALIBRATION_DAYS } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 type Event = Record<string, string>;
 const HEADERS = ["gauge_id", "gauge_type", "calibrated_on", "result", "certificate"];
@@ -215,21 +216,18 @@ export const invalidateUncalibratedTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "due-day-is-late",
-      description: "Treats a measurement on the calibration due day as out of calibration.",
-      cells: cells({ dueDayLate: true }),
-    },
-    {
-      id: "ignores-failed-calibrations",
-      description: "Drops failed calibrations from the history, so out-of-service periods go unnoticed.",
-      cells: cells({ ignoreFailures: true }),
-    },
-    {
-      id: "register-only",
-      description: "Uses only the register's latest calibration date instead of the history.",
-      cells: cells({ registerOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "due-day-is-late": [
+      { dueDayLate: true },
+      "Treats a measurement on the calibration due day as out of calibration.",
+    ],
+    "ignores-failed-calibrations": [
+      { ignoreFailures: true },
+      "Drops failed calibrations from the history, so out-of-service periods go unnoticed.",
+    ],
+    "register-only": [
+      { registerOnly: true },
+      "Uses only the register's latest calibration date instead of the history.",
+    ],
+  }),
 });

@@ -1,8 +1,14 @@
-import { REFERENCE_DATE, check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  check,
+  defineTask,
+  parseAnswerJson,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { SAMPLE_PLAN, requiredSamples } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 const MONTH_START = `${REFERENCE_DATE.slice(0, 8)}01`;
 
@@ -124,21 +130,15 @@ export const sampleSizeComplianceTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "exclusive-upper-bound",
-      description: "Reads the lot-size ranges as excluding their upper end.",
-      cells: cells({ exclusiveUpper: true }),
-    },
-    {
-      id: "counts-invalid",
-      description: "Counts invalidated measurements as samples.",
-      cells: cells({ countInvalid: true }),
-    },
-    {
-      id: "samples-across-characteristics",
-      description: "Counts distinct sample numbers over the whole lot instead of per characteristic.",
-      cells: cells({ samplesAcrossCharacteristics: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "exclusive-upper-bound": [
+      { exclusiveUpper: true },
+      "Reads the lot-size ranges as excluding their upper end.",
+    ],
+    "counts-invalid": [{ countInvalid: true }, "Counts invalidated measurements as samples."],
+    "samples-across-characteristics": [
+      { samplesAcrossCharacteristics: true },
+      "Counts distinct sample numbers over the whole lot instead of per characteristic.",
+    ],
+  }),
 });

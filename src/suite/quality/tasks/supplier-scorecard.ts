@@ -5,11 +5,12 @@ import {
   defineTask,
   makeDate,
   parseAnswerJson,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { DEFECT_CODES, ncrId, supplierRating } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, CORRECT } from "./python.js";
 
 const YEAR = Number(REFERENCE_DATE.slice(0, 4));
 const QUARTER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;
@@ -203,26 +204,16 @@ export const supplierScorecardTask = defineTask({
   prepare,
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-deviations",
-      description: "Counts NCRs covered by approved deviations.",
-      cells: cells({ ignoreMemos: true }),
-    },
-    {
-      id: "rejected-deviation-covers",
-      description: "Treats rejected deviation requests as covering the NCRs too.",
-      cells: cells({ anyMemoCovers: true }),
-    },
-    {
-      id: "all-defect-codes",
-      description: "Charges suppliers for the plant's own dimensional and cosmetic defects.",
-      cells: cells({ allCodes: true }),
-    },
-    {
-      id: "whole-history",
-      description: "Counts NCRs opened before the quarter.",
-      cells: cells({ wholeHistory: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-deviations": [{ ignoreMemos: true }, "Counts NCRs covered by approved deviations."],
+    "rejected-deviation-covers": [
+      { anyMemoCovers: true },
+      "Treats rejected deviation requests as covering the NCRs too.",
+    ],
+    "all-defect-codes": [
+      { allCodes: true },
+      "Charges suppliers for the plant's own dimensional and cosmetic defects.",
+    ],
+    "whole-history": [{ wholeHistory: true }, "Counts NCRs opened before the quarter."],
+  }),
 });

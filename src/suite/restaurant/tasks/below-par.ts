@@ -1,9 +1,9 @@
-import { checkAnswerIdLists, defineTask } from "../../../envs/index.js";
+import { checkAnswerIdLists, defineTask, variantNearMisses } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import type { CountOptions } from "./facts.js";
 import { countsByLocation, parsByLocation } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 /** Items counted below par at each location's latest count. */
 export function expectedBelowPar(
@@ -57,21 +57,15 @@ export const belowParTask = defineTask({
   tools: ["list_locations", "list_items", "get_item", "list_par_levels", "read_workbook"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "previous-week",
-      description: "Reads the first workbook of each folder, last week's count, not the latest.",
-      cells: cells({ week: -2 }),
-    },
-    {
-      id: "first-sheet-only",
-      description: "Reads only the workbook's first sheet (the walk-in), missing the other storage areas.",
-      cells: cells({ firstSheetOnly: true }),
-    },
-    {
-      id: "cases-as-units",
-      description: "Takes counts in cases as base units.",
-      cells: cells({ ignoreUnits: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "previous-week": [
+      { week: -2 },
+      "Reads the first workbook of each folder, last week's count, not the latest.",
+    ],
+    "first-sheet-only": [
+      { firstSheetOnly: true },
+      "Reads only the workbook's first sheet (the walk-in), missing the other storage areas.",
+    ],
+    "cases-as-units": [{ ignoreUnits: true }, "Takes counts in cases as base units."],
+  }),
 });

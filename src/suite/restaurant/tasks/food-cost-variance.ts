@@ -1,9 +1,15 @@
-import { allRows, checkAnswerAmounts, defineTask, roundCents } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerAmounts,
+  defineTask,
+  roundCents,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import type { CatalogueItem, CountOptions } from "./facts.js";
 import { LAST_WEEK, catalogue, countsByLocation, deliveries, unitCost } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 interface Variant extends CountOptions {
   noYield?: boolean;
@@ -108,21 +114,12 @@ export const foodCostVarianceTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "batch-as-portion",
-      description: "Uses a recipe's batch quantities per portion, forgetting the yield.",
-      cells: cells({ noYield: true }),
-    },
-    {
-      id: "ignores-deliveries",
-      description: "Leaves the week's deliveries out of actual usage.",
-      cells: cells({ noDeliveries: true }),
-    },
-    {
-      id: "first-sheet-only",
-      description: "Counts only each workbook's first sheet.",
-      cells: cells({ firstSheetOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "batch-as-portion": [
+      { noYield: true },
+      "Uses a recipe's batch quantities per portion, forgetting the yield.",
+    ],
+    "ignores-deliveries": [{ noDeliveries: true }, "Leaves the week's deliveries out of actual usage."],
+    "first-sheet-only": [{ firstSheetOnly: true }, "Counts only each workbook's first sheet."],
+  }),
 });

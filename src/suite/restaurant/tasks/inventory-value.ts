@@ -1,9 +1,9 @@
-import { checkAnswerAmounts, defineTask, roundCents } from "../../../envs/index.js";
+import { checkAnswerAmounts, defineTask, roundCents, variantNearMisses } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import type { CountOptions } from "./facts.js";
 import { agreements, catalogue, countsByLocation } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 interface Variant extends CountOptions {
   cataloguePrice?: boolean;
@@ -65,21 +65,12 @@ export const inventoryValueTask = defineTask({
   tools: ["list_locations", "list_items", "get_item", "list_suppliers", "read_workbook"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "catalogue-price",
-      description: "Values everything at the catalogue price, ignoring the price agreements.",
-      cells: cells({ cataloguePrice: true }),
-    },
-    {
-      id: "cases-as-units",
-      description: "Takes counts in cases as base units.",
-      cells: cells({ ignoreUnits: true }),
-    },
-    {
-      id: "first-sheet-only",
-      description: "Reads only each workbook's first sheet.",
-      cells: cells({ firstSheetOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "catalogue-price": [
+      { cataloguePrice: true },
+      "Values everything at the catalogue price, ignoring the price agreements.",
+    ],
+    "cases-as-units": [{ ignoreUnits: true }, "Takes counts in cases as base units."],
+    "first-sheet-only": [{ firstSheetOnly: true }, "Reads only each workbook's first sheet."],
+  }),
 });

@@ -1,8 +1,8 @@
-import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask, variantNearMisses } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { catalogue, policyTable, unitCost } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 /** Food cost % (one decimal) of the recipes above their category's target. */
 export function expectedOverTarget(state: StateView): Map<string, number> {
@@ -80,21 +80,12 @@ export const menuCostingTask = defineTask({
   tools: ["list_items", "get_item", "list_recipes", "get_recipe"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "batch-as-plate",
-      description: "Takes the batch cost as the plate cost, forgetting the yield.",
-      cells: cells({ noYield: true }),
-    },
-    {
-      id: "skips-error-body",
-      description: "Skips a recipe whose lookup came back as an error body instead of retrying.",
-      cells: cells({ skipErrors: true }),
-    },
-    {
-      id: "one-target",
-      description: "Holds every category to the mains' target.",
-      cells: cells({ oneTarget: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "batch-as-plate": [{ noYield: true }, "Takes the batch cost as the plate cost, forgetting the yield."],
+    "skips-error-body": [
+      { skipErrors: true },
+      "Skips a recipe whose lookup came back as an error body instead of retrying.",
+    ],
+    "one-target": [{ oneTarget: true }, "Holds every category to the mains' target."],
+  }),
 });

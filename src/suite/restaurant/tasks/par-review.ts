@@ -1,8 +1,14 @@
-import { allRows, checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerCount,
+  checkStateDiff,
+  defineTask,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { catalogue, policyNumber } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 interface Variant {
   noYield?: boolean;
@@ -104,21 +110,15 @@ export const parReviewTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "batch-as-portion",
-      description: "Uses a recipe's batch quantities per portion, forgetting the yield.",
-      cells: cells({ noYield: true }),
-    },
-    {
-      id: "whole-units",
-      description: "Rounds the new par up to whole base units instead of whole cases.",
-      cells: cells({ wholeUnits: true }),
-    },
-    {
-      id: "last-week-only",
-      description: "Takes last week's usage instead of the three-week average.",
-      cells: cells({ lastWeekOnly: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "batch-as-portion": [
+      { noYield: true },
+      "Uses a recipe's batch quantities per portion, forgetting the yield.",
+    ],
+    "whole-units": [
+      { wholeUnits: true },
+      "Rounds the new par up to whole base units instead of whole cases.",
+    ],
+    "last-week-only": [{ lastWeekOnly: true }, "Takes last week's usage instead of the three-week average."],
+  }),
 });

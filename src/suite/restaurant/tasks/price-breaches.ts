@@ -1,8 +1,8 @@
-import { checkAnswerAmounts, defineTask, roundCents } from "../../../envs/index.js";
+import { checkAnswerAmounts, defineTask, roundCents, variantNearMisses } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { agreements, deliveries } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 const JUNE = { from: "2025-06-01", to: "2025-06-30" };
 
@@ -76,21 +76,15 @@ export const priceBreachesTask = defineTask({
   tools: ["list_suppliers", "list_items", "list_deliveries", "list_purchase_orders", "get_purchase_order"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-tolerance",
-      description: "Flags every line above the agreed price, inside the tolerance too.",
-      cells: cells({ noTolerance: true }),
-    },
-    {
-      id: "substitutes-by-delivered-item",
-      description: "Looks up the delivered substitute instead of the item ordered, so substitutions escape.",
-      cells: cells({ deliveredItem: true }),
-    },
-    {
-      id: "ordered-cases",
-      description: "Multiplies by the cases ordered instead of received.",
-      cells: cells({ orderedCases: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-tolerance": [
+      { noTolerance: true },
+      "Flags every line above the agreed price, inside the tolerance too.",
+    ],
+    "substitutes-by-delivered-item": [
+      { deliveredItem: true },
+      "Looks up the delivered substitute instead of the item ordered, so substitutions escape.",
+    ],
+    "ordered-cases": [{ orderedCases: true }, "Multiplies by the cases ordered instead of received."],
+  }),
 });

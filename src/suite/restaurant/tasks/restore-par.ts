@@ -1,8 +1,15 @@
-import { allRows, checkAnswerCount, checkStateDiff, defineTask, sumBy } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerCount,
+  checkStateDiff,
+  defineTask,
+  sumBy,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { catalogue, countsByLocation, parsByLocation } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 /** The orders the purchasing policy calls for: latest count plus open orders below par, whole cases up to it. */
 export function expectedOrders(
@@ -101,21 +108,12 @@ export const restoreParTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-open-orders",
-      description: "Orders without counting what is already on order.",
-      cells: cells({ ignoreOnOrder: true }),
-    },
-    {
-      id: "rounds-cases-down",
-      description: "Rounds the shortfall down to whole cases, leaving the shelf short of par.",
-      cells: cells({ roundDown: true }),
-    },
-    {
-      id: "orders-discontinued",
-      description: "Reorders discontinued items that are below par.",
-      cells: cells({ orderDiscontinued: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "ignores-open-orders": [{ ignoreOnOrder: true }, "Orders without counting what is already on order."],
+    "rounds-cases-down": [
+      { roundDown: true },
+      "Rounds the shortfall down to whole cases, leaving the shelf short of par.",
+    ],
+    "orders-discontinued": [{ orderDiscontinued: true }, "Reorders discontinued items that are below par."],
+  }),
 });

@@ -6,11 +6,12 @@ import {
   checkStateDiff,
   defineTask,
   roundCents,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { deliveries, policyNumber } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 /** Credits the receiving policy calls for: recent short deliveries without a credit, at the PO's case price. */
 export function expectedCredits(state: StateView): Array<{ delivery_id: string; amount: number }> {
@@ -87,21 +88,12 @@ export const shortCreditsTask = defineTask({
   ],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "credits-twice",
-      description: "Requests a second credit for deliveries already credited.",
-      cells: cells({ ignoreExisting: true }),
-    },
-    {
-      id: "invoiced-price",
-      description: "Prices the missing cases at the invoiced case price instead of the order's.",
-      cells: cells({ invoicedPrice: true }),
-    },
-    {
-      id: "no-window",
-      description: "Credits short deliveries of any age, not just the policy's window.",
-      cells: cells({ noWindow: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "credits-twice": [{ ignoreExisting: true }, "Requests a second credit for deliveries already credited."],
+    "invoiced-price": [
+      { invoicedPrice: true },
+      "Prices the missing cases at the invoiced case price instead of the order's.",
+    ],
+    "no-window": [{ noWindow: true }, "Credits short deliveries of any age, not just the policy's window."],
+  }),
 });

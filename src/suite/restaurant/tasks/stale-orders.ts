@@ -5,11 +5,12 @@ import {
   checkAnswerCount,
   checkStateDiff,
   defineTask,
+  variantNearMisses,
 } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { policyTable } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 /** Open orders placed more than their supplier's window before today. */
 export function expectedStale(state: StateView): string[] {
@@ -82,16 +83,11 @@ export const staleOrdersTask = defineTask({
   tools: ["list_suppliers", "list_purchase_orders", "get_purchase_order", "cancel_order"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "cancels-at-window",
-      description: "Also cancels orders placed exactly the window's days ago.",
-      cells: cells({ atWindow: true }),
-    },
-    {
-      id: "ignores-standing-orders",
-      description: "Holds standing-order suppliers to the ordinary window.",
-      cells: cells({ oneWindow: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "cancels-at-window": [{ atWindow: true }, "Also cancels orders placed exactly the window's days ago."],
+    "ignores-standing-orders": [
+      { oneWindow: true },
+      "Holds standing-order suppliers to the ordinary window.",
+    ],
+  }),
 });

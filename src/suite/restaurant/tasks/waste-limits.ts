@@ -1,8 +1,14 @@
-import { allRows, checkAnswerAmounts, defineTask, roundCents } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerAmounts,
+  defineTask,
+  roundCents,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { LAST_WEEK, catalogue, policyTable, unitCost } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { RESTAURANT_PY, CORRECT } from "./python.js";
 
 /** Last week's waste in dollars for the locations over their limit (staff meals excluded). */
 export function expectedOverLimit(state: StateView): Map<string, number> {
@@ -87,21 +93,12 @@ export const wasteLimitsTask = defineTask({
   tools: ["list_locations", "list_items", "get_item", "list_waste_logs"],
   verify,
   oracle: cells({}),
-  nearMisses: [
-    {
-      id: "counts-staff-meals",
-      description: "Counts staff meals as waste.",
-      cells: cells({ staffMeals: true }),
-    },
-    {
-      id: "case-price-per-unit",
-      description: "Values each logged unit at the full case price.",
-      cells: cells({ casePrice: true }),
-    },
-    {
-      id: "trusts-error-body",
-      description: "Reads a listing without checking for an error body, losing a location's entries.",
-      cells: cells({ noStatusCheck: true }),
-    },
-  ],
+  nearMisses: variantNearMisses(cells, CORRECT, {
+    "counts-staff-meals": [{ staffMeals: true }, "Counts staff meals as waste."],
+    "case-price-per-unit": [{ casePrice: true }, "Values each logged unit at the full case price."],
+    "trusts-error-body": [
+      { noStatusCheck: true },
+      "Reads a listing without checking for an error body, losing a location's entries.",
+    ],
+  }),
 });
