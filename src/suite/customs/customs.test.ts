@@ -8,7 +8,6 @@ import {
   openToolBench,
   type ToolBench,
 } from "../../envs/index.js";
-import { type ToolCallResult } from "../../runtime/index.js";
 import { INVOICE_LINE, readRules, readShipments, valuate } from "./facts.js";
 import { customsTasks } from "./index.js";
 import { hyphenate, ocrConfuse, renderPages } from "./render-ocr.js";
@@ -24,11 +23,6 @@ beforeAll(() => {
 });
 
 afterAll(() => bench.close());
-
-const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
-const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
-  bench.value(name, args);
-const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 describe("customs generator", () => {
   it("writes the four rule documents and nine advisories at v0", () => {
@@ -102,18 +96,18 @@ describe("OCR rendering", () => {
 
 describe("customs tools", () => {
   it("paginates listings in the kit envelope", async () => {
-    const first = await value("list_shipments", { per_page: 5 });
+    const first = await bench.value("list_shipments", { per_page: 5 });
     expect(Object.keys(first)).toEqual(["shipments", "page", "per_page", "total", "has_more"]);
     expect(first.total).toBe(21);
     expect(first.has_more).toBe(true);
-    expect((await value("list_shipments", { per_page: 5, page: 5 })).has_more).toBe(false);
+    expect((await bench.value("list_shipments", { per_page: 5, page: 5 })).has_more).toBe(false);
   });
 
   it("teaches id formats and page ranges", async () => {
-    expect(errorText(await call("get_shipment", { shipment_id: "12" }))).toContain(
+    expect(bench.errorText(await bench.call("get_shipment", { shipment_id: "12" }))).toContain(
       "shipment_id must look like SHP-00123",
     );
-    expect(errorText(await call("get_document_page", { doc_id: "DOC-999999" }))).toContain(
+    expect(bench.errorText(await bench.call("get_document_page", { doc_id: "DOC-999999" }))).toContain(
       "use list_documents",
     );
     // A two-page document whose pages are not still processing (the fault answers before the range check).
@@ -126,7 +120,9 @@ describe("customs tools", () => {
       page_count: number;
     };
     expect(
-      errorText(await call("get_document_page", { doc_id: doc.doc_id, page: doc.page_count + 1 })),
+      bench.errorText(
+        await bench.call("get_document_page", { doc_id: doc.doc_id, page: doc.page_count + 1 }),
+      ),
     ).toContain(`has ${doc.page_count} page(s)`);
   });
 
@@ -136,13 +132,13 @@ describe("customs tools", () => {
         "SELECT doc_id FROM documents WHERE page_count = 2 AND doc_type = 'commercial_invoice' LIMIT 1",
       )
       .get() as { doc_id: string };
-    const first = await call("get_document_page", { doc_id: doc.doc_id, page: 2 });
+    const first = await bench.call("get_document_page", { doc_id: doc.doc_id, page: 2 });
     expect(first.isError).toBeFalsy();
     expect((first.structuredContent as Record<string, unknown>).status).toBe("processing");
-    const second = await value("get_document_page", { doc_id: doc.doc_id, page: 2 });
+    const second = await bench.value("get_document_page", { doc_id: doc.doc_id, page: 2 });
     expect(second.status).toBe("ok");
     expect(String(second.text)).toMatch(/TOTAL INVOICE VALUE:\s+[A-Z]{3} [\d,]+\.\d{2}/);
-    const page1 = await value("get_document_page", { doc_id: doc.doc_id, page: 1 });
+    const page1 = await bench.value("get_document_page", { doc_id: doc.doc_id, page: 1 });
     expect(
       String(page1.text)
         .split("\n")
@@ -153,8 +149,8 @@ describe("customs tools", () => {
 
   it("fails a deeper document page once with a 503", async () => {
     const args = { per_page: 5, page: 2 };
-    expect(errorText(await call("list_documents", args))).toContain("503 Service Unavailable");
-    expect((await value("list_documents", args)).page).toBe(2);
+    expect(bench.errorText(await bench.call("list_documents", args))).toContain("503 Service Unavailable");
+    expect((await bench.value("list_documents", args)).page).toBe(2);
   });
 
   it("files entries only for arrived shipments and releases a hold once", async () => {
@@ -162,12 +158,12 @@ describe("customs tools", () => {
       .prepare("SELECT shipment_id FROM shipments WHERE status = 'entered' LIMIT 1")
       .get() as { shipment_id: string };
     const args = { shipment_id: entered.shipment_id, entered_value_usd: 10, duty_usd: 1, line_count: 1 };
-    expect(errorText(await call("file_entry", args))).toContain("only for arrived shipments");
+    expect(bench.errorText(await bench.call("file_entry", args))).toContain("only for arrived shipments");
     const hold = db.prepare("SELECT hold_id FROM holds WHERE released_on IS NOT NULL LIMIT 1").get() as
       { hold_id: string } | undefined;
     if (hold)
-      expect(errorText(await call("release_hold", { hold_id: hold.hold_id, note: "again" }))).toContain(
-        "already released",
-      );
+      expect(
+        bench.errorText(await bench.call("release_hold", { hold_id: hold.hold_id, note: "again" })),
+      ).toContain("already released");
   });
 });

@@ -13,7 +13,6 @@ import {
   openToolBench,
   type ToolBench,
 } from "../../envs/index.js";
-import { type ToolCallResult } from "../../runtime/index.js";
 import { pharmacyTasks } from "./index.js";
 import { expectedQuarantine, quarantineRecalledLotsTask } from "./tasks/quarantine-recalled-lots.js";
 import { pharmacyTools } from "./tools.js";
@@ -29,11 +28,6 @@ beforeAll(() => {
 });
 
 afterAll(() => bench.close());
-
-const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
-const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
-  bench.value(name, args);
-const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 function one<Row>(sql: string, ...params: unknown[]): Row {
   return db.prepare(sql).get(...params) as Row;
@@ -106,20 +100,22 @@ describe("pharmacy generator", () => {
 describe("pharmacy tools", () => {
   it("paginates listings in the kit envelope and fails the second inventory page once with a 503", async () => {
     const total = one<{ n: number }>("SELECT COUNT(*) AS n FROM inventory").n;
-    const first = await value("list_inventory", { per_page: 10 });
+    const first = await bench.value("list_inventory", { per_page: 10 });
     expect(Object.keys(first)).toEqual(["stock", "page", "per_page", "total", "has_more"]);
     expect(first.total).toBe(total);
     expect(first.has_more).toBe(true);
-    expect(errorText(await call("list_inventory", { per_page: 10, page: 2 }))).toContain(
+    expect(bench.errorText(await bench.call("list_inventory", { per_page: 10, page: 2 }))).toContain(
       "503 Service Unavailable",
     );
-    const second = await value("list_inventory", { per_page: 10, page: 2 });
+    const second = await bench.value("list_inventory", { per_page: 10, page: 2 });
     expect((second.stock as unknown[]).length).toBe(10);
   });
 
   it("teaches the id format and names the listing tool for unknown ids", async () => {
-    expect(errorText(await call("get_lot", { lot_id: "42" }))).toContain("lot_id must look like LOT-00123");
-    expect(errorText(await call("get_drug", { drug_id: "D-9999" }))).toContain(
+    expect(bench.errorText(await bench.call("get_lot", { lot_id: "42" }))).toContain(
+      "lot_id must look like LOT-00123",
+    );
+    expect(bench.errorText(await bench.call("get_drug", { drug_id: "D-9999" }))).toContain(
       "drug D-9999 not found; use list_drugs",
     );
   });
@@ -128,16 +124,16 @@ describe("pharmacy tools", () => {
     const row = one<{ stock_id: string }>(
       "SELECT stock_id FROM inventory WHERE status = 'available' AND CAST(substr(stock_id, 5) AS INTEGER) % 2 = 1 LIMIT 1",
     );
-    const first = await call("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" });
+    const first = await bench.call("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" });
     expect(first.isError).toBeFalsy();
     expect((first.structuredContent as Record<string, unknown>).status).toBe("error");
     expect(
       one<{ status: string }>("SELECT status FROM inventory WHERE stock_id = ?", row.stock_id).status,
     ).toBe("available");
-    const second = await value("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" });
+    const second = await bench.value("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" });
     expect(second.stock).toMatchObject({ status: "quarantined" });
     expect(
-      errorText(await call("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" })),
+      bench.errorText(await bench.call("quarantine_stock", { stock_id: row.stock_id, reason: "RCL-test" })),
     ).toContain("already quarantined");
   });
 
@@ -145,16 +141,16 @@ describe("pharmacy tools", () => {
     const row = one<{ stock_id: string; quantity: number }>(
       "SELECT stock_id, quantity FROM inventory WHERE quantity > 0 ORDER BY stock_id DESC LIMIT 1",
     );
-    const result = await value("create_return", { stock_id: row.stock_id, reason: "expired" });
+    const result = await bench.value("create_return", { stock_id: row.stock_id, reason: "expired" });
     expect(result.return).toMatchObject({
       quantity: row.quantity,
       reason: "expired",
       created_on: REFERENCE_DATE,
     });
     expect(result.stock).toMatchObject({ quantity: 0 });
-    expect(errorText(await call("create_return", { stock_id: row.stock_id, reason: "expired" }))).toContain(
-      "nothing to return",
-    );
+    expect(
+      bench.errorText(await bench.call("create_return", { stock_id: row.stock_id, reason: "expired" })),
+    ).toContain("nothing to return");
   });
 
   it("fills the system quantity of a discrepancy from every lot in the cabinet", async () => {
@@ -163,7 +159,7 @@ describe("pharmacy tools", () => {
         JOIN drugs d ON d.drug_id = l.drug_id WHERE d.schedule IS NOT NULL AND i.location_id != 'LOC-01'
         GROUP BY i.location_id, l.drug_id LIMIT 1`,
     );
-    const result = await value("record_discrepancy", {
+    const result = await bench.value("record_discrepancy", {
       location_id: pair.location_id,
       drug_id: pair.drug_id,
       count_date: REFERENCE_DATE,
@@ -172,8 +168,8 @@ describe("pharmacy tools", () => {
     expect(result.discrepancy).toMatchObject({ system_quantity: pair.total, difference: -2 });
     const plain = one<{ drug_id: string }>("SELECT drug_id FROM drugs WHERE schedule IS NULL LIMIT 1");
     expect(
-      errorText(
-        await call("record_discrepancy", {
+      bench.errorText(
+        await bench.call("record_discrepancy", {
           location_id: pair.location_id,
           drug_id: plain.drug_id,
           count_date: REFERENCE_DATE,
@@ -185,24 +181,28 @@ describe("pharmacy tools", () => {
 
   it("answers the first page of a lot's dispense history with an error body", async () => {
     const lot = one<{ lot_id: string }>("SELECT lot_id FROM dispenses LIMIT 1");
-    const first = await call("list_dispenses", { lot_id: lot.lot_id });
+    const first = await bench.call("list_dispenses", { lot_id: lot.lot_id });
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).not.toHaveProperty("dispenses");
     expect(
-      ((await value("list_dispenses", { lot_id: lot.lot_id })).dispenses as unknown[]).length,
+      ((await bench.value("list_dispenses", { lot_id: lot.lot_id })).dispenses as unknown[]).length,
     ).toBeGreaterThan(0);
   });
 
   it("refuses refills for a pharmacy and substitutions of inactive orders", async () => {
     const drug = one<{ drug_id: string }>("SELECT drug_id FROM drugs LIMIT 1");
     expect(
-      errorText(await call("request_refill", { location_id: "LOC-01", drug_id: drug.drug_id, quantity: 5 })),
+      bench.errorText(
+        await bench.call("request_refill", { location_id: "LOC-01", drug_id: drug.drug_id, quantity: 5 }),
+      ),
     ).toContain("refills go to cabinets");
     const order = one<{ order_id: string }>(
       "SELECT order_id FROM medication_orders WHERE status = 'discontinued' LIMIT 1",
     );
     expect(
-      errorText(await call("substitute_order", { order_id: order.order_id, drug_id: drug.drug_id, dose: 1 })),
+      bench.errorText(
+        await bench.call("substitute_order", { order_id: order.order_id, drug_id: drug.drug_id, dose: 1 }),
+      ),
     ).toContain("only active orders change");
   });
 });

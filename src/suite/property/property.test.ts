@@ -13,7 +13,6 @@ import {
   openToolBench,
   type ToolBench,
 } from "../../envs/index.js";
-import { type ToolCallResult } from "../../runtime/index.js";
 import { propertyTasks } from "./index.js";
 import { expectedLateFees, juneLateFeesTask } from "./tasks/june-late-fees.js";
 import { propertyTools } from "./tools.js";
@@ -28,11 +27,6 @@ beforeAll(() => {
 });
 
 afterAll(() => bench.close());
-
-const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
-const value = (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> =>
-  bench.value(name, args);
-const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 describe("property generator", () => {
   it("is deterministic per seed and differs across seeds", () => {
@@ -77,34 +71,36 @@ describe("property generator", () => {
 describe("property tools", () => {
   it("paginates listings in the kit envelope", async () => {
     const total = (db.prepare("SELECT COUNT(*) AS n FROM units").get() as { n: number }).n;
-    const first = await value("list_units", { per_page: 10 });
+    const first = await bench.value("list_units", { per_page: 10 });
     expect(Object.keys(first)).toEqual(["units", "page", "per_page", "total", "has_more"]);
     expect(first.total).toBe(total);
     expect(first.has_more).toBe(true);
-    const last = await value("list_units", { per_page: 10, page: Math.ceil(total / 10) });
+    const last = await bench.value("list_units", { per_page: 10, page: Math.ceil(total / 10) });
     expect(last.has_more).toBe(false);
   });
 
   it("teaches the id format and names the listing tool for unknown ids", async () => {
-    expect(errorText(await call("get_lease", { lease_id: "42" }))).toContain(
+    expect(bench.errorText(await bench.call("get_lease", { lease_id: "42" }))).toContain(
       "lease_id must look like L-00123",
     );
-    expect(errorText(await call("get_lease", { lease_id: "L-99999" }))).toContain(
+    expect(bench.errorText(await bench.call("get_lease", { lease_id: "L-99999" }))).toContain(
       "lease L-99999 not found; use list_leases",
     );
   });
 
   it("fails the first bulk payment listing with a 503 and succeeds when repeated", async () => {
     const args = { entry_type: "payment", date_from: "2025-03-01" };
-    expect(errorText(await call("list_ledger_entries", args))).toContain("503 Service Unavailable");
-    const retried = await value("list_ledger_entries", args);
+    expect(bench.errorText(await bench.call("list_ledger_entries", args))).toContain(
+      "503 Service Unavailable",
+    );
+    const retried = await bench.value("list_ledger_entries", args);
     expect(Number(retried.total)).toBeGreaterThan(0);
     // A per-lease listing is not the heavy query and never fails.
     const lease = db.prepare("SELECT lease_id FROM leases WHERE status = 'active' LIMIT 1").get() as {
       lease_id: string;
     };
     expect(
-      (await call("list_ledger_entries", { lease_id: lease.lease_id, entry_type: "payment" })).isError,
+      (await bench.call("list_ledger_entries", { lease_id: lease.lease_id, entry_type: "payment" })).isError,
     ).toBeFalsy();
   });
 
@@ -112,10 +108,10 @@ describe("property tools", () => {
     const row = db.prepare("SELECT inspection_id FROM inspections LIMIT 1").get() as {
       inspection_id: string;
     };
-    const first = await call("get_inspection", { inspection_id: row.inspection_id });
+    const first = await bench.call("get_inspection", { inspection_id: row.inspection_id });
     expect(first.isError).toBeFalsy();
     expect((first.structuredContent as Record<string, unknown>).status).toBe("error");
-    const second = await value("get_inspection", { inspection_id: row.inspection_id });
+    const second = await bench.value("get_inspection", { inspection_id: row.inspection_id });
     expect(Array.isArray(second.items)).toBe(true);
   });
 
@@ -125,20 +121,24 @@ describe("property tools", () => {
         "SELECT lease_id FROM leases WHERE status = 'active' AND lease_id NOT IN (SELECT lease_id FROM ledger_entries WHERE entry_type = 'late_fee' AND period = '2025-05') LIMIT 1",
       )
       .get() as { lease_id: string };
-    const posted = await value("post_late_fee", {
+    const posted = await bench.value("post_late_fee", {
       lease_id: lease.lease_id,
       period: "2025-05",
       amount: 61.25,
     });
     expect(posted.entry).toMatchObject({ entry_type: "late_fee", amount: 61.25, entry_date: REFERENCE_DATE });
     expect(
-      errorText(await call("post_late_fee", { lease_id: lease.lease_id, period: "2025-05", amount: 61.25 })),
+      bench.errorText(
+        await bench.call("post_late_fee", { lease_id: lease.lease_id, period: "2025-05", amount: 61.25 }),
+      ),
     ).toContain("already has a late fee for 2025-05");
     const ended = db.prepare("SELECT lease_id FROM leases WHERE status = 'ended' LIMIT 1").get() as {
       lease_id: string;
     };
     expect(
-      errorText(await call("post_late_fee", { lease_id: ended.lease_id, period: "2025-06", amount: 50 })),
+      bench.errorText(
+        await bench.call("post_late_fee", { lease_id: ended.lease_id, period: "2025-06", amount: 50 }),
+      ),
     ).toContain("active leases only");
   });
 
@@ -149,7 +149,9 @@ describe("property tools", () => {
       work_order_id: string;
     };
     expect(
-      errorText(await call("assign_work_order", { work_order_id: done.work_order_id, vendor_id: "V-001" })),
+      bench.errorText(
+        await bench.call("assign_work_order", { work_order_id: done.work_order_id, vendor_id: "V-001" }),
+      ),
     ).toContain("only unfinished work orders");
   });
 });
