@@ -220,7 +220,12 @@ export {
 } from "./kit/mail-thread.js";
 export type { ThreadMessage } from "./kit/mail-thread.js";
 export { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./kit/html.js";
-export { pythonPager, type PythonPagerOptions } from "./kit/python-pager.js";
+export {
+  pythonFileLister,
+  pythonPager,
+  type PythonFileListerOptions,
+  type PythonPagerOptions,
+} from "./kit/python-pager.js";
 export {
   PYTHON_OCR_HELPERS,
   OCR_AMOUNT_PATTERN,

@@ -25,7 +25,7 @@ import { insertKeyedRow } from "./keyed-rows.js";
 import { writeEmailsBySent } from "./email-folder.js";
 import { openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
-import { pythonPager } from "./python-pager.js";
+import { pythonFileLister, pythonPager } from "./python-pager.js";
 import {
   addBusinessDays,
   addDays,
@@ -1022,5 +1022,48 @@ print(json.dumps([len(full), full[-1], len(all_rows("list_rows", "rows")), CALLS
     expect(pythonPager()).toContain(
       "def fetch(name, key, **filters):\n    items, page = [], 1\n    while True:\n        result = call(name, page=page",
     );
+  });
+});
+
+describe("pythonFileLister", () => {
+  it("pages through list_files of one folder, or of the whole workspace, and returns every path", () => {
+    const fakeTools = `
+import json
+from types import SimpleNamespace
+CALLS = []
+FILES = [f"memos/{i}.md" for i in range(45)]
+def list_files(page, path="."):
+    CALLS.append((path, page))
+    chunk = FILES[(page - 1) * 20 : page * 20]
+    return {"files": [{"path": name} for name in chunk], "has_more": page * 20 < len(FILES)}
+tools = SimpleNamespace(list_files=list_files)
+`;
+    const inFolder = pythonFileLister({ name: "folder_paths", folderParam: "folder" });
+    const whole = pythonFileLister();
+    const withDefault = pythonFileLister({ name: "under_paths", folderParam: 'under="."' });
+    expect(inFolder.endsWith("page += 1")).toBe(true);
+    const program = `${fakeTools}\n${inFolder}\n\n${whole}\n\n${withDefault}
+a = folder_paths("memos")
+b = workspace_files()
+c = under_paths()
+print(json.dumps([len(a), a[-1], len(b), len(c), CALLS[:3], CALLS[3], CALLS[6]]))`;
+    const output = execFileSync("python3", ["-c", program]);
+    expect(JSON.parse(output.toString())).toEqual([
+      45,
+      "memos/44.md",
+      45,
+      45,
+      [
+        ["memos", 1],
+        ["memos", 2],
+        ["memos", 3],
+      ],
+      [".", 1],
+      [".", 1],
+    ]);
+    expect(whole).toContain("def workspace_files():\n");
+    expect(whole).toContain("tools.list_files(page=page)");
+    expect(withDefault).toContain('def under_paths(under="."):');
+    expect(withDefault).toContain("tools.list_files(path=under, page=page)");
   });
 });

@@ -28,3 +28,29 @@ export function pythonPager(options: PythonPagerOptions = {}): string {
             return items
         page += 1`;
 }
+
+/** How `pythonFileLister` names its function and the parameter that picks a folder. */
+export interface PythonFileListerOptions {
+  /** The Python function defined (default `workspace_files`). */
+  name?: string;
+  /** The folder parameter as written in the signature, e.g. `folder` or `under="."`; none lists the whole workspace. */
+  folderParam?: string;
+}
+
+/**
+ * Python for an oracle's first cell: a function that pages through `list_files` (of one folder, or of the
+ * whole workspace) and returns every path. No trailing newline, as with {@link pythonPager}.
+ */
+export function pythonFileLister(options: PythonFileListerOptions = {}): string {
+  const { name = "workspace_files", folderParam } = options;
+  const folder = folderParam?.split("=")[0]?.trim();
+  const args = folder === undefined ? "page=page" : `path=${folder}, page=page`;
+  return `def ${name}(${folderParam ?? ""}):
+    paths, page = [], 1
+    while True:
+        listing = tools.list_files(${args})
+        paths += [item["path"] for item in listing["files"]]
+        if not listing["has_more"]:
+            return paths
+        page += 1`;
+}

@@ -1,4 +1,5 @@
 import {
+  pythonFileLister,
   PYTHON_MARKDOWN_HELPERS,
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
@@ -20,14 +21,7 @@ ${PYTHON_WORKSPACE_HELPERS}
 
 ${pythonClientHelpers({ attempts: 6 })}
 ${PYTHON_MARKDOWN_HELPERS}
-def folder_paths(folder):
-    paths, page = [], 1
-    while True:
-        listing = tools.list_files(path=folder, page=page)
-        paths += [item["path"] for item in listing["files"]]
-        if not listing["has_more"]:
-            return paths
-        page += 1
+${pythonFileLister({ name: "folder_paths", folderParam: "folder" })}
 
 def csv_rows(text):
     import csv, io

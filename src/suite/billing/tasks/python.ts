@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
+import { pythonFileLister, PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 
 /** The first cell of every billing oracle and near-miss: imports, paging helpers, a retrying pager. */
 export const BILLING_PY = String.raw`
@@ -16,14 +16,7 @@ def call_retrying(tool, attempts=4, **args):
 
 ${pythonPager({ name: "fetch_all_retrying", via: "call_retrying", toolParam: "tool" })}
 
-def workspace_files(under="."):
-    paths, page = [], 1
-    while True:
-        listing = tools.list_files(path=under, page=page)
-        paths += [item["path"] for item in listing["files"]]
-        if not listing["has_more"]:
-            return paths
-        page += 1
+${pythonFileLister({ folderParam: 'under="."' })}
 
 def days_between(a, b):
     return (date.fromisoformat(b) - date.fromisoformat(a)).days

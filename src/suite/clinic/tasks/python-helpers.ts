@@ -1,4 +1,9 @@
-import { PYTHON_WORKSPACE_HELPERS, variantNearMisses, type NearMiss } from "../../../envs/index.js";
+import {
+  pythonFileLister,
+  PYTHON_WORKSPACE_HELPERS,
+  variantNearMisses,
+  type NearMiss,
+} from "../../../envs/index.js";
 
 /**
  * Python shared by the clinic oracles and near-misses: the kit's pager (`fetch_all`) over the paginated list
@@ -9,14 +14,7 @@ import csv, io, json, re
 from datetime import date
 
 ${PYTHON_WORKSPACE_HELPERS}
-def workspace_files():
-    paths, page = [], 1
-    while True:
-        listing = tools.list_files(page=page)
-        paths += [item["path"] for item in listing["files"]]
-        if not listing["has_more"]:
-            return paths
-        page += 1
+${pythonFileLister()}
 
 def to_minutes(start_time):
     hours, minutes = start_time[11:16].split(":")

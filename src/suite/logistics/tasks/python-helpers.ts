@@ -1,4 +1,4 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
+import { pythonFileLister, PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS } from "../../../envs/index.js";
 /**
  * Python shared by the oracle and near-miss programs: what a competent agent writes first (a pagination
  * loop, a markdown-table reader and a folder listing) before touching the task itself.
@@ -9,14 +9,7 @@ from datetime import date, timedelta
 
 ${PYTHON_WORKSPACE_HELPERS}
 ${PYTHON_MARKDOWN_HELPERS}
-def folder_paths(folder):
-    paths, page = [], 1
-    while True:
-        listing = tools.list_files(path=folder, page=page)
-        paths += [item["path"] for item in listing["files"]]
-        if not listing["has_more"]:
-            return paths
-        page += 1
+${pythonFileLister({ name: "folder_paths", folderParam: "folder" })}
 
 print("helpers ready")
 `;
