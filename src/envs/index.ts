@@ -121,6 +121,10 @@ export {
   perPageSchema,
   pagingFields,
   isoDateSchema,
+  optionalText,
+  optionalInt,
+  optionalChoice,
+  optionalDate,
   when,
   listPage,
   defineListTool,
@@ -138,6 +142,7 @@ export type {
   PageEnvelope,
   ListPageOptions,
   ListToolDefinition,
+  FilterConditions,
   GetToolDefinition,
 } from "./kit/listing.js";
 export { defineIdFormat } from "./kit/ids.js";
@@ -197,7 +202,7 @@ export type { TableExpectation } from "./kit/state-diff.js";
 export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
 export { writeXlsx, readXlsx, columnLetter, zipEntries, unzipEntries } from "./kit/xlsx.js";
 export { readWorkbookTool } from "./kit/workbook-tool.js";
-export { variantNearMisses } from "./kit/near-misses.js";
+export { CORRECT, variantNearMisses } from "./kit/near-misses.js";
 export type { XlsxSheet, XlsxValue } from "./kit/xlsx.js";
 export {
   PYTHON_SNAPSHOT_HELPERS,
@@ -260,5 +265,5 @@ export { insertKeyedRow } from "./kit/keyed-rows.js";
 export { groupBy, sumBy } from "./kit/collections.js";
 export { writeEmailsBySent } from "./kit/email-folder.js";
 export type { FolderEmail } from "./kit/email-folder.js";
-export { openToolBench } from "./kit/tool-bench.js";
+export { callTool, openToolBench } from "./kit/tool-bench.js";
 export type { ToolBench } from "./kit/tool-bench.js";

@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { z } from "zod";
 import { ToolFailure } from "../../runtime/index.js";
 
@@ -33,6 +34,13 @@ export interface IdFormat {
   parse(value: unknown): string;
   /** The id of number `n` (needs `prefix` and `digits`): `format(123)` is `C-00123`. */
   format(n: number): string;
+  /**
+   * The largest number among the ids in `column` (default: the field) of `table`, 0 when there are none (needs
+   * `prefix` and `digits`). For write tools that add a row after the highest.
+   */
+  highest(db: Database.Database, table: string, column?: string): number;
+  /** The id after the highest in `table` (`highest` + 1, formatted): `C-00124` when `C-00123` is the highest. */
+  next(db: Database.Database, table: string, column?: string): string;
   /** A `ToolFailure` for an id with the right format that names nothing: `customer C-00999 not found; use list_customers to find customer ids`. */
   notFound(value: string): ToolFailure;
 }
@@ -70,7 +78,7 @@ export function defineIdFormat(options: IdFormatOptions): IdFormat {
   const expectation = `${field} must look like ${example}`;
   const matches = (value: unknown): value is string => typeof value === "string" && pattern.test(value);
   const hint = listTool ? `; use ${listTool} to find ${entity} ids` : "";
-  return {
+  const idFormat: IdFormat = {
     field,
     entity,
     pattern,
@@ -94,8 +102,17 @@ export function defineIdFormat(options: IdFormatOptions): IdFormat {
         throw new Error(`id format '${field}': ${n} does not fit in ${digits} digits`);
       return `${prefix}${String(n).padStart(digits, "0")}`;
     },
+    highest(db, table, column = field) {
+      if (prefix === undefined) throw new Error(`id format '${field}' has no prefix to read numbers after`);
+      const sql = `SELECT MAX(CAST(substr(${column}, ${prefix.length + 1}) AS INTEGER)) AS n FROM ${table}`;
+      return (db.prepare(sql).get() as { n: number | null } | undefined)?.n ?? 0;
+    },
+    next(db, table, column) {
+      return idFormat.format(idFormat.highest(db, table, column) + 1);
+    },
     notFound(value) {
       return new ToolFailure(`${entity} ${value} not found${hint}`);
     },
   };
+  return idFormat;
 }

@@ -23,7 +23,7 @@ import {
 import { answerListItems, answerObjectEntries } from "./answer-fields.js";
 import { insertKeyedRow } from "./keyed-rows.js";
 import { writeEmailsBySent } from "./email-folder.js";
-import { openToolBench } from "./tool-bench.js";
+import { callTool, openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import { pythonFileLister, pythonPager } from "./python-pager.js";
 import {
@@ -39,6 +39,11 @@ import {
   defineGetTool,
   defineIdFormat,
   defineListTool,
+  optionalChoice,
+  optionalDate,
+  optionalInt,
+  optionalText,
+  isoDateSchema,
   formatUsd,
   listPage,
   longDate,
@@ -213,6 +218,57 @@ describe("listPage", () => {
       expect(await callText(declared, context, args)).toEqual(await callText(listCustomers, context, args));
   });
 
+  it("derives the conditions from a where record, '=' standing for '<filter> = ?', in the record's order", async () => {
+    const byRecord = defineListTool({
+      name: "list_customers",
+      description: "List customers.",
+      filters: {
+        tier: optionalChoice(["gold", "standard"], "Only customers in this tier"),
+        name: optionalText("Exact name"),
+        above: optionalInt("Only ids above this"),
+      },
+      key: "customers",
+      from: "customers",
+      select: "id, name, tier",
+      where: { above: "id > ?", tier: "=" },
+      orderBy: "id",
+    });
+    const context = { db: storeDb(), workspaceDir: "" };
+    const page = JSON.parse(
+      (await callText(byRecord, context, { tier: "gold", above: 30, per_page: 50 })).text,
+    );
+    expect(page.customers.map((row: { id: number }) => row.id)).toEqual([33, 36, 39, 42, 45]);
+    expect(JSON.parse((await callText(byRecord, context, { name: "Customer 4" })).text).total).toBe(45);
+    expect(toolInputJsonSchema(byRecord.inputSchema).properties?.tier).toEqual({
+      type: "string",
+      enum: ["gold", "standard"],
+      description: "Only customers in this tier",
+    });
+    expect(() =>
+      defineListTool({
+        name: "list_x",
+        description: "x",
+        filters: { tier: optionalText("t") },
+        key: "x",
+        from: "customers",
+        where: { tier: "=", teir: "tier = ?" } as never,
+        orderBy: "id",
+      }),
+    ).toThrow("list tool 'list_x': where names no filter teir");
+  });
+
+  it("declares optional filters whose schemas are the long-hand ones", () => {
+    const pairs = [
+      [optionalText("a"), z.string().min(1).optional().describe("a")],
+      [optionalInt("b"), z.number().int().optional().describe("b")],
+      [optionalChoice(["x", "y"], "c"), z.enum(["x", "y"]).optional().describe("c")],
+      [optionalDate("d"), isoDateSchema.optional().describe("d")],
+    ] as const;
+    for (const [short, long] of pairs)
+      expect(z.toJSONSchema(z.object({ f: short }))).toEqual(z.toJSONSchema(z.object({ f: long })));
+    expect(optionalDate("d").safeParse("2025-13").success).toBe(false);
+  });
+
   it("pages in-memory items the same way", () => {
     const page = paginateItems("things", ["a", "b", "c", "d", "e"], 2, 2);
     expect(page).toEqual({ things: ["c", "d"], page: 2, per_page: 2, total: 5, has_more: true });
@@ -253,6 +309,17 @@ describe("defineIdFormat", () => {
     expect(() =>
       defineIdFormat({ field: "sku", entity: "product", pattern: /^[A-Z]{3}-\d{4}$/, example: "ab-1" }),
     ).toThrow("does not match");
+  });
+
+  it("reads the highest id in a table and gives the next", () => {
+    const db = new Database(":memory:");
+    opened.push(db);
+    db.exec("CREATE TABLE accounts (customer_id TEXT, ref TEXT)");
+    expect(customerId.highest(db, "accounts")).toBe(0);
+    expect(customerId.next(db, "accounts")).toBe("C-00001");
+    db.exec("INSERT INTO accounts VALUES ('C-00009', 'C-00120'), ('C-00102', 'C-00003')");
+    expect(customerId.next(db, "accounts")).toBe("C-00103");
+    expect(customerId.next(db, "accounts", "ref")).toBe("C-00121");
   });
 });
 
@@ -849,6 +916,19 @@ describe("openToolBench", () => {
       const pristine = new Database(bench.instance.dbPath, { readonly: true });
       expect(pristine.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 1 });
       pristine.close();
+      expect(bench.view().db.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 0 });
+      const fresh = bench.reset();
+      expect(bench.db).toBe(fresh);
+      expect(fresh.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 1 });
+      const other = bench.build({ seed: 2 });
+      expect(other.instance.seed).toBe(2);
+      expect(bench.build({ seed: 2 })).toBe(other);
+      expect(other.view.listFiles()).toEqual(bench.build({ seed: 2 }).view.listFiles());
+      const context = { db: fresh, workspaceDir: bench.instance.workspaceDir };
+      expect(resultText(await callTool(tinyDomain.tools, context, "list_items", { per_page: 1 }))).toContain(
+        '"total":30',
+      );
+      await expect(callTool(tinyDomain.tools, context, "list_itemz")).rejects.toThrow("no tool list_itemz");
     } finally {
       bench.close();
     }

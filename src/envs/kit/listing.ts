@@ -29,6 +29,29 @@ export const pagingFields = { page: pageSchema, per_page: perPageSchema };
 /** A calendar date argument (`YYYY-MM-DD`) whose error says what was expected. */
 export const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date as YYYY-MM-DD");
 
+/** An optional text filter (at least one character): `query: optionalText("Fragment of the name")`. */
+export function optionalText(description: string) {
+  return z.string().min(1).optional().describe(description);
+}
+
+/** An optional whole-number filter, e.g. a numeric id: `customer_id: optionalInt("Only this customer's orders")`. */
+export function optionalInt(description: string) {
+  return z.number().int().optional().describe(description);
+}
+
+/** An optional filter that takes one of `values`: `status: optionalChoice(STATUSES, "Only orders in this status")`. */
+export function optionalChoice<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+  description: string,
+) {
+  return z.enum(values).optional().describe(description);
+}
+
+/** An optional date filter (`YYYY-MM-DD`): `due_before: optionalDate("Only invoices due before this date")`. */
+export function optionalDate(description: string) {
+  return isoDateSchema.optional().describe(description);
+}
+
 /**
  * A WHERE condition of a listing: SQL text with `?` placeholders and their values, or plain SQL without
  * placeholders. `null`, `undefined` and `false` entries are skipped, so optional filters read as a list:
@@ -208,11 +231,29 @@ export interface ListToolDefinition<Filters extends z.ZodRawShape> {
   /** Values of `?` placeholders inside `from`. */
   fromParams?: readonly unknown[];
   select?: string;
-  /** The conditions for the given filters (defaults filled in), e.g. `({ status }) => [when(status, "status = ?")]`. */
-  where?: (filters: z.infer<z.ZodObject<Filters>>) => readonly SqlCondition[];
+  /**
+   * How the given filters (defaults filled in) become conditions: a function, e.g.
+   * `({ status }) => [when(status, "status = ?")]`, or a record from filter name to SQL with `?` for the
+   * filter's value, applied when the filter is given, in the record's order; `"="` stands for
+   * `<filter name> = ?`. For example `{ status: "=", due_before: "due_date < ?" }`.
+   */
+  where?: ((filters: z.infer<z.ZodObject<Filters>>) => readonly SqlCondition[]) | FilterConditions<Filters>;
   /** A total order (end with a unique column). */
   orderBy: string;
   map?: (row: Row) => unknown;
+}
+
+/** Filter name to SQL condition with `?` placeholders for its value (`"="` is `<name> = ?`). */
+export type FilterConditions<Filters extends z.ZodRawShape> = { readonly [Name in keyof Filters]?: string };
+
+/** The conditions of a `FilterConditions` record for the filters given in `input`. */
+function filterConditions(
+  conditions: Readonly<Record<string, string | undefined>>,
+  input: Row,
+): SqlCondition[] {
+  return Object.entries(conditions).map(([name, sql]) =>
+    sql === undefined ? null : when(input[name], sql === "=" ? `${name} = ?` : sql),
+  );
 }
 
 /**
@@ -228,7 +269,7 @@ export interface ListToolDefinition<Filters extends z.ZodRawShape> {
  *   key: "invoices",
  *   from: "invoices",
  *   select: "invoice_id, status, amount, due_date",
- *   where: ({ status }) => [when(status, "status = ?")],
+ *   where: { status: "=" },
  *   orderBy: "due_date, invoice_id",
  * });
  */
@@ -236,6 +277,15 @@ export function defineListTool<Filters extends z.ZodRawShape = Record<never, nev
   definition: ListToolDefinition<Filters>,
 ): ToolDefinition<ToolContext, z.ZodObject<Filters & typeof pagingFields>> {
   const inputSchema = z.object({ ...(definition.filters ?? ({} as Filters)), ...pagingFields });
+  const filters = Object.keys(definition.filters ?? {});
+  const { where } = definition;
+  if (where !== undefined && typeof where !== "function") {
+    const unknown = Object.keys(where).filter((name) => !filters.includes(name));
+    if (unknown.length > 0)
+      throw new Error(`list tool '${definition.name}': where names no filter ${unknown.join(", ")}`);
+  }
+  const conditions = (input: z.infer<z.ZodObject<Filters>>): readonly SqlCondition[] =>
+    where === undefined ? [] : typeof where === "function" ? where(input) : filterConditions(where, input);
   const tool: ToolDefinition<ToolContext, z.ZodObject<Filters & typeof pagingFields>> = {
     name: definition.name,
     description: definition.description,
@@ -248,7 +298,7 @@ export function defineListTool<Filters extends z.ZodRawShape = Record<never, nev
         from: definition.from,
         ...(definition.fromParams ? { fromParams: definition.fromParams } : {}),
         ...(definition.select ? { select: definition.select } : {}),
-        where: definition.where?.(input as z.infer<z.ZodObject<Filters>>) ?? [],
+        where: conditions(input as z.infer<z.ZodObject<Filters>>),
         orderBy: definition.orderBy,
         page,
         perPage,

@@ -7,9 +7,9 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTempDir } from "../../core/index.js";
 import { bindTool, resultText, type ToolCallResult } from "../../runtime/index.js";
-import type { DomainTool } from "../define-domain.js";
-import type { TaskDefinition } from "../define-task.js";
-import { buildInstance, type Instance } from "../instance.js";
+import type { DomainTool, ToolContext } from "../define-domain.js";
+import type { StateView, TaskDefinition } from "../define-task.js";
+import { buildInstance, openStateView, type Instance } from "../instance.js";
 import type { Scale } from "../scale.js";
 
 /** What `openToolBench` gives a test: the instance, the episode's database and the tools bound to both. */
@@ -17,8 +17,20 @@ export interface ToolBench {
   /** The temporary cache folder; build further instances into it. */
   readonly dir: string;
   readonly instance: Instance;
-  /** The private copy of the instance's database that the tools read and write. */
+  /** The private copy of the instance's database that the tools read and write (a new one after `reset`). */
   readonly db: Database.Database;
+  /** The bench's episode as a verifier sees it: its database (read-only) and workspace, opened afresh. */
+  view(): StateView;
+  /** Starts a new episode: a fresh private copy of the instance's database (the old one is closed). */
+  reset(): Database.Database;
+  /**
+   * Another instance built into the bench's folder (once per task, scale and seed) with a read-only view of its
+   * initial state; the bench closes both.
+   */
+  build(options?: { task?: TaskDefinition; scale?: Scale; seed?: number }): {
+    instance: Instance;
+    view: StateView;
+  };
   /** Calls a tool by name as an episode does (5 s timeout) and returns its result, errors included. */
   call(name: string, args?: Record<string, unknown>): Promise<ToolCallResult>;
   /** The structured result of a call that must succeed; throws with the error text when it fails. */
@@ -45,21 +57,45 @@ export function openToolBench(
 ): ToolBench {
   const cache = createTempDir(`${task.domain.id}-test`);
   const instance = buildInstance(task, options.scale ?? "v0", options.seed ?? 3, cache.path);
-  const episodeDb = join(cache.path, "episode.sqlite");
-  copyFileSync(instance.dbPath, episodeDb);
-  const db = new Database(episodeDb);
-  const call = (name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> => {
-    const tool = tools.find((candidate) => candidate.name === name);
-    if (!tool) throw new Error(`no tool ${name}`);
-    return bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-      signal: AbortSignal.timeout(5_000),
-      timeoutMs: 5_000,
-    });
+  const closers: Array<() => void> = [];
+  const built = new Map<string, { instance: Instance; view: StateView }>();
+  let episodes = 0;
+  const freshCopy = (): Database.Database => {
+    const path = join(cache.path, `episode-${(episodes += 1)}.sqlite`);
+    copyFileSync(instance.dbPath, path);
+    return new Database(path);
   };
+  let db = freshCopy();
+  const call = (name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> =>
+    callTool(tools, { db, workspaceDir: instance.workspaceDir }, name, args);
   return {
     dir: cache.path,
     instance,
-    db,
+    get db() {
+      return db;
+    },
+    view() {
+      const opened = openStateView(db.name, instance.workspaceDir);
+      closers.push(() => opened.close());
+      return opened.view;
+    },
+    reset() {
+      db.close();
+      db = freshCopy();
+      return db;
+    },
+    build(wanted = {}) {
+      const key = `${(wanted.task ?? task).id}/${wanted.scale ?? "v0"}/${wanted.seed ?? 3}`;
+      let entry = built.get(key);
+      if (entry === undefined) {
+        const other = buildInstance(wanted.task ?? task, wanted.scale ?? "v0", wanted.seed ?? 3, cache.path);
+        const opened = openStateView(other.dbPath, other.workspaceDir);
+        closers.push(() => opened.close());
+        entry = { instance: other, view: opened.view };
+        built.set(key, entry);
+      }
+      return entry;
+    },
     call,
     async value(name, args = {}) {
       const result = await call(name, args);
@@ -71,8 +107,25 @@ export function openToolBench(
       return resultText(result);
     },
     close() {
+      for (const close of closers.splice(0)) close();
       db.close();
       cache.dispose();
     },
   };
+}
+
+/**
+ * Calls the tool `name` of `tools` bound to `context` as an episode does (5 s timeout), for tests that build
+ * their own context (e.g. an in-memory database). Throws when no tool has that name.
+ */
+export async function callTool(
+  tools: readonly DomainTool[],
+  context: ToolContext,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolCallResult> {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool)
+    throw new Error(`no tool ${name}; the tools are ${tools.map((candidate) => candidate.name).join(", ")}`);
+  return bindTool(tool, context).call(args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
 }
