@@ -116,6 +116,10 @@ export {
   cachedStatement,
   pagingFields,
   isoDateSchema,
+  optionalText,
+  optionalInt,
+  optionalChoice,
+  optionalDate,
   when,
   defineListTool,
   defineGetTool,
@@ -148,6 +152,8 @@ export {
   checkStateDiff,
   withTransientFailures,
   withSilentFailures,
+  openToolBench,
+  callTool,
 } from "./envs/index.js";
 export type {
   Scale,
@@ -184,6 +190,8 @@ export type {
   MarkdownBlock,
   TableExpectation,
   SqlCondition,
+  FilterConditions,
+  ToolBench,
 } from "./envs/index.js";
 
 // harness: the agent loop, model clients, scripted policies, trajectories

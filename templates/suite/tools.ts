@@ -7,7 +7,8 @@ import {
   cachedStatement,
   defineListTool,
   defineTool,
-  isoDateSchema,
+  optionalChoice,
+  optionalDate,
   requireRow,
   roundCents,
   when,
@@ -23,15 +24,16 @@ export const listLoans = defineListTool({
     "List loans by due date, each with the borrowing member's tier and the late fee charged so far. Filter by status (out: not returned yet; returned), due_before (YYYY-MM-DD, exclusive) or member_id. Paginated: returns `loans`, `page`, `per_page`, `total`, `has_more`.",
   // Each filter is a zod field with a description: the model reads it in the tool's schema and signature.
   filters: {
-    status: z.enum(["out", "returned"]).optional().describe("Only loans still out, or only returned loans"),
-    due_before: isoDateSchema.optional().describe("Only loans due before this date, YYYY-MM-DD"),
+    status: optionalChoice(["out", "returned"], "Only loans still out, or only returned loans"),
+    due_before: optionalDate("Only loans due before this date, YYYY-MM-DD"),
     member_id: memberId.schema("Only this member's loans").optional(),
   },
   key: "loans",
   from: "loans l JOIN members m ON m.member_id = l.member_id",
   select:
     "l.loan_id, l.member_id, m.tier AS member_tier, l.title, l.borrowed_on, l.due_on, l.returned_on, l.late_fee",
-  // Conditions for the filters given; `when` skips a filter the caller left out.
+  // Conditions for the filters given; `when` skips a filter the caller left out. When every filter maps to
+  // one condition on its own value, a record says the same: where: { due_before: "l.due_on < ?", ... }.
   where: ({ status, due_before, member_id }) => [
     status === "out" && "l.returned_on IS NULL",
     status === "returned" && "l.returned_on IS NOT NULL",
