@@ -254,3 +254,21 @@ export function addForceNewOption(command: Command, removes: string): Command {
     `start over in an --out directory that holds an earlier run (removes ${removes})`,
   );
 }
+
+/**
+ * What an episode offers the model, shared by `eval` and `env serve`: `--timeout`, `--interface`, `--terminal`,
+ * `--reveal-verdict` (`shownTo` says where its check messages appear: `in`, `to the model in`).
+ */
+export function addEpisodeInterfaceOptions(command: Command, subject: string, shownTo: string): Command {
+  return command
+    .option("--timeout <seconds>", `per ${subject} (default: the profile's, 60)`)
+    .option("--interface <profile>", "default | paper (the meta-tools as the paper's runtime presented them)")
+    .option(
+      "--terminal",
+      "offer terminal (ls, find, cat in the workspace); on by default with --interface paper",
+    )
+    .option(
+      "--reveal-verdict",
+      `DEBUGGING: show the verifier's check messages (expected values) ${shownTo} claim_done's reply`,
+    );
+}

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { ERROR_CODES, ProgAgentError } from "../../core/index.js";
 import { loadTaskById } from "../load-tasks.js";
 import {
+  addEpisodeInterfaceOptions,
   addSuiteOptions,
   kernelOptionsFrom,
   parseIntegerOption,
@@ -14,24 +15,15 @@ import {
 
 export function registerEnvServe(program: Command): void {
   const env = program.command("env").description("Serve task episodes");
-  addSuiteOptions(env.command("serve"))
+  const serve = addSuiteOptions(env.command("serve"))
     .description(
       "Serve one episode as an MCP server over stdio (DTC: task tools; PTC: programmatic_tool_call; hybrid: both; claim_done always)",
     )
     .requiredOption("--task <id>", "task id")
     .option("--scale <scale>", "v0..v3", "v0")
     .option("--seed <n>", "seed", "0")
-    .option("--mode <mode>", "dtc | ptc | hybrid", "ptc")
-    .option("--timeout <seconds>", "per execution or terminal command (default: the profile's, 60)")
-    .option("--interface <profile>", "default | paper (the meta-tools as the paper's runtime presented them)")
-    .option(
-      "--terminal",
-      "offer terminal (ls, find, cat in the workspace); on by default with --interface paper",
-    )
-    .option(
-      "--reveal-verdict",
-      "DEBUGGING: show the verifier's check messages (expected values) in claim_done's reply",
-    )
+    .option("--mode <mode>", "dtc | ptc | hybrid", "ptc");
+  addEpisodeInterfaceOptions(serve, "execution or terminal command", "in")
     .option("--unsafe-no-sandbox", "DEVELOPMENT ONLY: run model code without bubblewrap")
     .action(async (options: Record<string, unknown>) => {
       const [{ createEpisode, episodeMcpSession, harnessModeSchema, interfaceProfile }, { serveStdio }] =

@@ -8,6 +8,7 @@ import { DEFAULT_AGENT_LIMITS } from "../../harness/agent-limits.js";
 import type { EvaluationOptions } from "../../eval/index.js";
 import { loadTasks, type SuiteSelection } from "../load-tasks.js";
 import {
+  addEpisodeInterfaceOptions,
   addForceNewOption,
   addModelOptions,
   addSuiteOptions,
@@ -240,17 +241,8 @@ export function registerEval(program: Command): void {
     .option(
       "--max-tokens <n>",
       `max tokens per model turn (default ${DEFAULT_AGENT_LIMITS.maxTokensPerTurn})`,
-    )
-    .option("--timeout <seconds>", "per code execution or terminal command (default: the profile's, 60)")
-    .option("--interface <profile>", "default | paper (the meta-tools as the paper's runtime presented them)")
-    .option(
-      "--terminal",
-      "offer terminal (ls, find, cat in the workspace); on by default with --interface paper",
-    )
-    .option(
-      "--reveal-verdict",
-      "DEBUGGING: show the verifier's check messages (expected values) to the model in claim_done's reply",
     );
+  addEpisodeInterfaceOptions(command, "code execution or terminal command", "to the model in");
   addForceNewOption(command, "its episodes")
     .option(
       "--yes",
