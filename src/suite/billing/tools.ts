@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import { z } from "zod";
 import {
   allRows,
@@ -21,12 +20,6 @@ import { creditNoteId, customerId, invoiceId, paymentId, subscriptionId } from "
 
 const PLAN_CODES = ["STARTER", "TEAM", "BUSINESS", "ENTERPRISE"] as const;
 const SUBSCRIPTION_STATUSES = ["active", "past_due", "suspended", "cancelled"] as const;
-
-/** The largest number in the ids of `column` (its digits start at the 1-based `from`), 0 when there are none. */
-function highestNumber(db: Database.Database, table: string, column: string, from: number): number {
-  const sql = `SELECT MAX(CAST(substr(${column}, ${from}) AS INTEGER)) AS n FROM ${table}`;
-  return getRow<{ n: number | null }>(db, sql)?.n ?? 0;
-}
 
 const listCustomers = defineListTool({
   name: "list_customers",
@@ -244,7 +237,7 @@ const scheduleRetry = defineTool({
         "SELECT MAX(attempt_no) AS n FROM payments WHERE invoice_id = ?",
         invoice_id,
       )?.n ?? 0;
-    const id = paymentId.format(highestNumber(db, "payments", "payment_id", 5) + 1);
+    const id = paymentId.next(db, "payments");
     cachedStatement(db, "INSERT INTO payments VALUES (?, ?, ?, ?, ?, 'scheduled', NULL)").run(
       id,
       invoice_id,
@@ -286,7 +279,7 @@ const createCreditNote = defineTool({
     );
     if (amount > invoice.total)
       throw new ToolFailure(`credit ${amount} exceeds invoice ${invoice_id} total ${invoice.total}`);
-    const id = creditNoteId.format(highestNumber(db, "credit_notes", "credit_note_id", 4) + 1);
+    const id = creditNoteId.next(db, "credit_notes");
     cachedStatement(db, "INSERT INTO credit_notes VALUES (?, ?, ?, ?, ?, ?)").run(
       id,
       invoice.customer_id,

@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import { z } from "zod";
 import {
   REFERENCE_DATE,
@@ -29,12 +28,6 @@ import {
 const STATUSES = ["arrived", "entered", "released"] as const;
 const HOLD_TYPES = ["documents", "exam", "valuation"] as const;
 const programSchema = z.enum(Object.keys(PROGRAMS) as [string, ...string[]]);
-
-/** The largest number in the ids of `column` (digits from the fifth character on), 0 when there are none. */
-function highestNumber(db: Database.Database, table: string, column: string): number {
-  const sql = `SELECT MAX(CAST(substr(${column}, 5) AS INTEGER)) AS n FROM ${table}`;
-  return getRow<{ n: number | null }>(db, sql)?.n ?? 0;
-}
 
 const getImporter = defineGetTool({
   name: "get_importer",
@@ -196,7 +189,7 @@ const fileEntry = defineTool({
       throw new ToolFailure(
         `shipment ${input.shipment_id} is ${shipment.status}; entries are filed only for arrived shipments`,
       );
-    const id = entryId.format(highestNumber(db, "entries", "entry_id") + 1);
+    const id = entryId.next(db, "entries");
     cachedStatement(db, "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'filed')").run(
       id,
       input.shipment_id,
@@ -244,7 +237,7 @@ const placeHold = defineTool({
   }),
   handler: ({ shipment_id, hold_type, reason }, { db }: ToolContext) => {
     requireEntity(db, "shipments", shipmentId, shipment_id, "1");
-    const id = holdId.format(highestNumber(db, "holds", "hold_id") + 1);
+    const id = holdId.next(db, "holds");
     cachedStatement(db, "INSERT INTO holds VALUES (?, ?, ?, ?, ?, NULL, NULL)").run(
       id,
       shipment_id,

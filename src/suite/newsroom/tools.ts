@@ -4,7 +4,6 @@ import {
   cachedStatement,
   defineGetTool,
   defineListTool,
-  getRow,
   isoDateSchema,
   REFERENCE_DATE,
   requireRow,
@@ -46,9 +45,7 @@ function rowById<Result>(db: Db, table: string, format: IdFormat, id: string): R
 
 /** Inserts a row with the id after the table's highest (a prefix and a zero-padded number) and returns it. */
 function insertNext(db: Db, table: string, format: IdFormat, values: unknown[]): unknown {
-  const digits = format.format(0).replace(/^\D+/, "").length;
-  const sql = `SELECT MAX(CAST(substr(${format.field}, -${digits}) AS INTEGER)) AS n FROM ${table}`;
-  const id = format.format((getRow<{ n: number | null }>(db, sql)?.n ?? 0) + 1);
+  const id = format.next(db, table);
   const marks = ["?", ...values.map(() => "?")].join(", ");
   cachedStatement(db, `INSERT INTO ${table} VALUES (${marks})`).run(id, ...values);
   return rowById(db, table, format, id);

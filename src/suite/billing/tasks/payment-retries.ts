@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   addDays,
   checkStateDiff,
   daysBetween,
@@ -12,7 +13,7 @@ import {
 import { billingDomain } from "../domain.js";
 import { DUNNING, PATHS, paymentId } from "../rules.js";
 import { answerCountCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 /** Open invoices planted with a failure history: days since the first failure, and whether it was a hard decline. */
 const PLANTED: Array<{ age: number; hard: boolean }> = [
@@ -33,9 +34,7 @@ function prepare(context: GenerateContext): void {
     )
     .all() as Array<{ invoice_id: string; total: number }>;
   if (candidates.length < PLANTED.length) throw new Error("too few invoices to plant payment failures on");
-  let count = (
-    db.prepare("SELECT MAX(CAST(substr(payment_id, 5) AS INTEGER)) AS n FROM payments").get() as { n: number }
-  ).n;
+  let count = paymentId.highest(db, "payments");
   PLANTED.forEach(({ age, hard }, index) => {
     const invoice = candidates[index * 3]!;
     const firstFailure = addDays(referenceDate, -age);
