@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   defineTask,
   parseAnswerJson,
   roundCents,
@@ -10,7 +11,7 @@ import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { contractDiscount, readContracts } from "./contracts.js";
 import { compareAmounts, problemsCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 interface InvoiceRow {
   invoice_id: string;

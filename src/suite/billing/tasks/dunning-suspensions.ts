@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   addDays,
   checkStateDiff,
   defineTask,
@@ -10,7 +11,7 @@ import {
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { answerCountCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 /** Customers on a payment plan, as the dunning policy lists them. */
 export function paymentPlanCustomers(state: StateView): Set<string> {

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   defineTask,
   parseAnswerJson,
   roundCents,
@@ -9,7 +10,7 @@ import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { contractDiscount, readContracts } from "./contracts.js";
 import { answerAmount, problemsCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 const ON = "2025-07-01";
 

@@ -24,6 +24,3 @@ def days_between(a, b):
 TODAY = "2025-06-30"
 print("ready")
 `;
-
-/** The variant of a task's cell builder that the oracle uses: nothing flipped. */
-export const CORRECT = {};

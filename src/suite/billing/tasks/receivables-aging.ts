@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   addDays,
   daysBetween,
   defineTask,
@@ -14,7 +15,7 @@ import {
 import { billingDomain } from "../domain.js";
 import { PATHS, creditNoteId } from "../rules.js";
 import { answerAmount, problemsCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 /** Aging buckets: label, first and last day past due (null: unbounded). */
 const BUCKETS: Array<[string, number | null, number | null]> = [

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   checkStateDiff,
   defineTask,
   parseCsv,
@@ -10,7 +11,7 @@ import {
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { answerCountCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 const MONTH_MINUTES = 31 * 1440;
 

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
+  CORRECT,
   addDays,
   checkStateDiff,
   daysBetween,
@@ -14,7 +15,7 @@ import {
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { answerCountCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 interface Request {
   sender: string;

@@ -1,8 +1,8 @@
-import { defineTask, parseAnswerJson, variantNearMisses } from "../../../envs/index.js";
+import { CORRECT, defineTask, parseAnswerJson, variantNearMisses } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { compareAmounts, overageCharges, problemsCheck } from "./expectations.js";
-import { BILLING_PY, CORRECT } from "./python.js";
+import { BILLING_PY } from "./python.js";
 
 interface Variant {
   volume?: boolean;

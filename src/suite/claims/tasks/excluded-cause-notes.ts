@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkOtherTablesUnchanged,
   defineTask,
@@ -10,7 +11,7 @@ import {
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, FIELD_NOTES_DIRECTORY, parseCoverageRules } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 
 /** The field-note text of every claim, joined over all batches (a claim may appear in several). */
 export function fieldNotesByClaim(state: StateView): Map<string, string> {

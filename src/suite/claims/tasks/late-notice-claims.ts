@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkOtherTablesUnchanged,
   defineTask,
@@ -10,7 +11,7 @@ import {
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 import { daysBetween } from "../../../envs/index.js";
 
 /** Open claims reported more days after the loss than the line's notice period (EXT_NOTICE extends it). */

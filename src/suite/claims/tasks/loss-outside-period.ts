@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   check,
   checkStateDiff,
@@ -10,7 +11,7 @@ import {
   variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 
 /** Open claims whose loss date is before the policy's effective date or on/after its expiration date. */
 export function claimsOutsidePeriod(state: StateView): string[] {

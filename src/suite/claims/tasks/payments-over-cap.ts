@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   check,
   checkOtherTablesUnchanged,
@@ -14,7 +15,7 @@ import {
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 
 /** Claims whose issued payments exceed min(limit, sublimit) minus the deductible, and the total excess. */
 export function overpaidClaims(state: StateView): { claims: string[]; totalExcess: number } {

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   check,
   checkStateDiff,
@@ -19,7 +20,7 @@ import {
   parseAssignmentGuideline,
   parseStaffMemo,
 } from "../rules.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 
 interface Plan {
   /** Claim id -> the adjuster it moves to, in the order the guideline processes them. */

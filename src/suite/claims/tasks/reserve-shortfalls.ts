@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   check,
   checkStateDiff,
@@ -16,7 +17,7 @@ import {
 import { claimsDomain } from "../domain.js";
 import { MINIMUM_RESERVES, RESERVE_GUIDELINE_PATH, parseReserveGuideline } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 
 /**
  * Plants the cases the guideline's wording decides: an open claim below its minimum whose first reserve

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkStateDiff,
   daysBetween,
@@ -11,7 +12,7 @@ import {
 import { claimsDomain } from "../domain.js";
 import { FRAUD_MEMO_PATH, parseFraudMemo } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 
 interface ClaimFacts {
   claim_id: string;

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkStateDiff,
   defineTask,
@@ -10,7 +11,7 @@ import {
 import { claimsDomain } from "../domain.js";
 import { BULLETIN_DIRECTORY, parseBulletin } from "../rules.js";
 import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP, CORRECT } from "./python-helpers.js";
+import { PYTHON_SETUP } from "./python-helpers.js";
 
 /** Claim id -> event code for every non-denied claim inside a bulletin's dates, ZIPs and perils. */
 export function catastropheTags(state: StateView): Map<string, string> {

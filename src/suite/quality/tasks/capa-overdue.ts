@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   REFERENCE_DATE,
   addDays,
   check,
@@ -9,7 +10,7 @@ import {
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { CAPA_DAYS, capaDeadline, capaId, ncrId } from "../rules.js";
-import { PY_PRELUDE, CORRECT } from "./python.js";
+import { PY_PRELUDE } from "./python.js";
 
 /** NCRs whose linked CAPA is not closed although today is past the deadline of the NCR's severity. */
 export function overdueNcrs(db: VerifyContext["initial"]["db"], today: string): string[] {

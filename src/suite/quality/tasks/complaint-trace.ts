@@ -1,8 +1,8 @@
-import { check, defineTask, parseAnswerJson, variantNearMisses } from "../../../envs/index.js";
+import { CORRECT, check, defineTask, parseAnswerJson, variantNearMisses } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { COMPLAINT_SUBJECTS, CORRESPONDENCE_DIR } from "../documents.js";
-import { PY_PRELUDE, CORRECT } from "./python.js";
+import { PY_PRELUDE } from "./python.js";
 
 interface Trace {
   suppliers: string[];

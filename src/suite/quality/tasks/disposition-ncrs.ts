@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   addDays,
   checkStateDiff,
   check,
@@ -10,7 +11,7 @@ import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.
 import { qualityDomain } from "../domain.js";
 import { round3 } from "../generate.js";
 import { ncrId, prescribedDisposition, type CharacteristicLimits } from "../rules.js";
-import { PY_PRELUDE, CORRECT } from "./python.js";
+import { PY_PRELUDE } from "./python.js";
 
 interface NcrRow {
   ncr_id: string;

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   checkStateDiff,
   check,
   defineTask,
@@ -8,7 +9,7 @@ import {
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { round3 } from "../generate.js";
-import { PY_PRELUDE, CORRECT } from "./python.js";
+import { PY_PRELUDE } from "./python.js";
 
 interface Limits {
   char_id: string;

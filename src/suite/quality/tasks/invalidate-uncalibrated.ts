@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   REFERENCE_DATE,
   addDays,
   checkStateDiff,
@@ -13,7 +14,7 @@ import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.
 import { qualityDomain } from "../domain.js";
 import { CALIBRATION_HISTORY_PATH } from "../generate.js";
 import { CALIBRATION_DAYS } from "../rules.js";
-import { PY_PRELUDE, CORRECT } from "./python.js";
+import { PY_PRELUDE } from "./python.js";
 
 type Event = Record<string, string>;
 const HEADERS = ["gauge_id", "gauge_type", "calibrated_on", "result", "certificate"];

@@ -29,6 +29,3 @@ def day(text):
 
 print("ready")
 `;
-
-/** The variant of a task's cell builder that the oracle uses: nothing flipped. */
-export const CORRECT = {};

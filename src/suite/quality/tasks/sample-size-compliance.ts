@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   REFERENCE_DATE,
   check,
   defineTask,
@@ -8,7 +9,7 @@ import {
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { SAMPLE_PLAN, requiredSamples } from "../rules.js";
-import { PY_PRELUDE, CORRECT } from "./python.js";
+import { PY_PRELUDE } from "./python.js";
 
 const MONTH_START = `${REFERENCE_DATE.slice(0, 8)}01`;
 

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   REFERENCE_DATE,
   addDays,
   check,
@@ -10,7 +11,7 @@ import {
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { DEFECT_CODES, ncrId, supplierRating } from "../rules.js";
-import { PY_PRELUDE, CORRECT } from "./python.js";
+import { PY_PRELUDE } from "./python.js";
 
 const YEAR = Number(REFERENCE_DATE.slice(0, 4));
 const QUARTER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;

@@ -1,9 +1,9 @@
-import { checkAnswerIdLists, defineTask, variantNearMisses } from "../../../envs/index.js";
+import { CORRECT, checkAnswerIdLists, defineTask, variantNearMisses } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import type { CountOptions } from "./facts.js";
 import { countsByLocation, parsByLocation } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 /** Items counted below par at each location's latest count. */
 export function expectedBelowPar(

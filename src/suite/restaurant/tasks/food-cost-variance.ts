@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkAnswerAmounts,
   defineTask,
@@ -9,7 +10,7 @@ import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import type { CatalogueItem, CountOptions } from "./facts.js";
 import { LAST_WEEK, catalogue, countsByLocation, deliveries, unitCost } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 interface Variant extends CountOptions {
   noYield?: boolean;

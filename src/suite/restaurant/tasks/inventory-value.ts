@@ -1,9 +1,15 @@
-import { checkAnswerAmounts, defineTask, roundCents, variantNearMisses } from "../../../envs/index.js";
+import {
+  CORRECT,
+  checkAnswerAmounts,
+  defineTask,
+  roundCents,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import type { CountOptions } from "./facts.js";
 import { agreements, catalogue, countsByLocation } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 interface Variant extends CountOptions {
   cataloguePrice?: boolean;

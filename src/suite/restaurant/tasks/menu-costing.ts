@@ -1,8 +1,8 @@
-import { allRows, checkAnswerAmounts, defineTask, variantNearMisses } from "../../../envs/index.js";
+import { CORRECT, allRows, checkAnswerAmounts, defineTask, variantNearMisses } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { catalogue, policyTable, unitCost } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 /** Food cost % (one decimal) of the recipes above their category's target. */
 export function expectedOverTarget(state: StateView): Map<string, number> {

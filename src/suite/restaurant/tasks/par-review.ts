@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkAnswerCount,
   checkStateDiff,
@@ -8,7 +9,7 @@ import {
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { catalogue, policyNumber } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 interface Variant {
   noYield?: boolean;

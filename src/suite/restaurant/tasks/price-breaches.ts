@@ -1,8 +1,14 @@
-import { checkAnswerAmounts, defineTask, roundCents, variantNearMisses } from "../../../envs/index.js";
+import {
+  CORRECT,
+  checkAnswerAmounts,
+  defineTask,
+  roundCents,
+  variantNearMisses,
+} from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { agreements, deliveries } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 const JUNE = { from: "2025-06-01", to: "2025-06-30" };
 

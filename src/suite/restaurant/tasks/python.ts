@@ -63,6 +63,3 @@ def read_count(path, first_sheet_only=False, ignore_units=False):
     return location, stock
 
 `;
-
-/** The variant of a task's cell builder that the oracle uses: nothing flipped. */
-export const CORRECT = {};

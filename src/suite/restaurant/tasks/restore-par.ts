@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkAnswerCount,
   checkStateDiff,
@@ -9,7 +10,7 @@ import {
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { catalogue, countsByLocation, parsByLocation } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 /** The orders the purchasing policy calls for: latest count plus open orders below par, whole cases up to it. */
 export function expectedOrders(

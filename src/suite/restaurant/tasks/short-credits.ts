@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   REFERENCE_DATE,
   addDays,
   allRows,
@@ -11,7 +12,7 @@ import {
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { deliveries, policyNumber } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 /** Credits the receiving policy calls for: recent short deliveries without a credit, at the PO's case price. */
 export function expectedCredits(state: StateView): Array<{ delivery_id: string; amount: number }> {

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   REFERENCE_DATE,
   addDays,
   allRows,
@@ -10,7 +11,7 @@ import {
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { policyTable } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 /** Open orders placed more than their supplier's window before today. */
 export function expectedStale(state: StateView): string[] {

@@ -1,4 +1,5 @@
 import {
+  CORRECT,
   allRows,
   checkAnswerAmounts,
   defineTask,
@@ -8,7 +9,7 @@ import {
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 import { LAST_WEEK, catalogue, policyTable, unitCost } from "./facts.js";
-import { RESTAURANT_PY, CORRECT } from "./python.js";
+import { RESTAURANT_PY } from "./python.js";
 
 /** Last week's waste in dollars for the locations over their limit (staff meals excluded). */
 export function expectedOverLimit(state: StateView): Map<string, number> {
