@@ -266,4 +266,4 @@ export { groupBy, sumBy } from "./kit/collections.js";
 export { writeEmailsBySent } from "./kit/email-folder.js";
 export type { FolderEmail } from "./kit/email-folder.js";
 export { callTool, openToolBench } from "./kit/tool-bench.js";
-export type { ToolBench } from "./kit/tool-bench.js";
+export type { ToolBench, ToolReply } from "./kit/tool-bench.js";

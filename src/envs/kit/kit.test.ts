@@ -907,6 +907,12 @@ describe("openToolBench", () => {
       expect(await bench.value("list_items", { per_page: 5 })).toMatchObject({ page: 1, total: 30 });
       await bench.value("deactivate_item", { item_id: 3 });
       expect(bench.db.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 0 });
+      expect(await bench.reply("deactivate_item", { item_id: 998 })).toEqual({
+        error: true,
+        text: "Error: item 998 not found",
+        body: {},
+      });
+      expect((await bench.reply("list_items", { per_page: 1 })).body).toMatchObject({ total: 30 });
       const missing = await bench.call("deactivate_item", { item_id: 999 });
       expect(missing.isError).toBe(true);
       expect(resultText(missing)).toBe("Error: item 999 not found");

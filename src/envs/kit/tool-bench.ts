@@ -33,12 +33,21 @@ export interface ToolBench {
   };
   /** Calls a tool by name as an episode does (5 s timeout) and returns its result, errors included. */
   call(name: string, args?: Record<string, unknown>): Promise<ToolCallResult>;
+  /** A call's outcome as tests assert on it: error flag, text and structured result (`{}` when none). */
+  reply(name: string, args?: Record<string, unknown>): Promise<ToolReply>;
   /** The structured result of a call that must succeed; throws with the error text when it fails. */
   value(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The text of a result that must be an error; throws when the call succeeded. */
   errorText(result: ToolCallResult): string;
   /** Closes the database and removes the cache folder. */
   close(): void;
+}
+
+/** What `ToolBench.reply` gives: whether the call failed, its text and its structured result. */
+export interface ToolReply {
+  error: boolean;
+  text: string;
+  body: Record<string, unknown>;
 }
 
 /**
@@ -97,6 +106,14 @@ export function openToolBench(
       return entry;
     },
     call,
+    async reply(name, args = {}) {
+      const result = await call(name, args);
+      return {
+        error: result.isError === true,
+        text: resultText(result),
+        body: result.structuredContent ?? {},
+      };
+    },
     async value(name, args = {}) {
       const result = await call(name, args);
       if (result.isError) throw new Error(`${name} failed: ${resultText(result)}`);
