@@ -1,11 +1,6 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance, StateView } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { listWorkspaceFiles, openToolBench, type ToolBench } from "../../envs/index.js";
+import { resultText } from "../../runtime/index.js";
 import { constructionTasks } from "./index.js";
 import { weatherDays } from "./logs.js";
 import {
@@ -21,49 +16,17 @@ import { holdUninsuredPayAppsTask } from "./tasks/payments.js";
 import { threadOutcome } from "./threads.js";
 import { constructionTools } from "./tools.js";
 
-let cache: TempDir;
-const instances = new Map<number, { instance: Instance; view: StateView; close(): void }>();
-let db: Database.Database;
-const opened: Database.Database[] = [];
+let bench: ToolBench;
 
-function state(seed: number): { instance: Instance; view: StateView } {
-  if (!instances.has(seed)) {
-    const instance = buildInstance(holdUninsuredPayAppsTask, "v0", seed, cache.path);
-    instances.set(seed, { instance, ...openStateView(instance.dbPath, instance.workspaceDir) });
-  }
-  return instances.get(seed)!;
-}
+beforeAll(() => (bench = openToolBench(holdUninsuredPayAppsTask, constructionTools)));
+afterAll(() => bench.close());
 
-/** A fresh episode database for seed 3 (tools write to a private copy, as an episode does). */
-function episode(name: string): string {
-  const path = join(cache.path, `${name}.sqlite`);
-  copyFileSync(state(3).instance.dbPath, path);
-  db = new Database(path);
-  opened.push(db);
-  return path;
-}
-
-beforeAll(() => {
-  cache = createTempDir("construction-test");
-  episode("tools");
-});
-
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  for (const entry of instances.values()) entry.close();
-  cache.dispose();
-});
+/** The instance of seed `seed` (seed 3 is the bench's own) with a view of its initial state. */
+const state = (seed: number) => bench.build({ seed });
 
 async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; text: string }> {
-  const tool = constructionTools.find((candidate) => candidate.name === name)!;
-  const result = await bindTool(tool, { db, workspaceDir: state(3).instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-  return {
-    error: result.isError === true,
-    text: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
-  };
+  const result = await bench.call(name, args);
+  return { error: result.isError === true, text: resultText(result) };
 }
 
 const PE = "pe@summitridge.com";
@@ -162,13 +125,16 @@ describe("construction tools", () => {
 
   it("refuses bad ids, decided change orders and paid pay apps", async () => {
     expect((await call("get_rfi", { rfi_id: "R-1" })).text).toContain("rfi_id must look like RFI-0123");
-    const decided = db
+    const decided = bench.db
       .prepare("SELECT co_id FROM change_orders WHERE status != 'pending'")
       .pluck()
       .get() as string;
     const refused = await call("record_change_order", { co_id: decided, status: "rejected", decided_by: PE });
     expect(refused.text).toContain("only pending change orders");
-    const paid = db.prepare("SELECT pay_app_id FROM pay_apps WHERE status = 'paid'").pluck().get() as string;
+    const paid = bench.db
+      .prepare("SELECT pay_app_id FROM pay_apps WHERE status = 'paid'")
+      .pluck()
+      .get() as string;
     expect((await call("hold_pay_app", { pay_app_id: paid, reason: "coi" })).text).toContain(
       "only submitted or approved",
     );
@@ -178,25 +144,21 @@ describe("construction tools", () => {
 describe("construction.hold-uninsured-pay-apps", () => {
   it("rewards exactly the blocked subcontractors' unpaid pay apps held", async () => {
     const expected = payAppsToHold(state(3).view);
-    const path = episode("holds");
+    bench.reset();
     for (const id of expected)
       expect((await call("hold_pay_app", { pay_app_id: id, reason: "COI" })).error).toBe(false);
-    const final = openStateView(path, state(3).instance.workspaceDir);
-    try {
-      const passes = async (answer: string): Promise<boolean> => {
-        const context = { initial: state(3).view, final: final.view, answer, scale: "v0", seed: 3 };
-        return (await holdUninsuredPayAppsTask.verify(context)).every((item) => item.passed);
-      };
-      expect(await passes(`${expected.length}`)).toBe(true);
-      expect(await passes(`${expected.length + 1}`)).toBe(false);
-      const extra = db
-        .prepare("SELECT pay_app_id FROM pay_apps WHERE status IN ('submitted', 'approved')")
-        .pluck()
-        .get() as string;
-      await call("hold_pay_app", { pay_app_id: extra, reason: "not needed" });
-      expect(await passes(`${expected.length}`)).toBe(false);
-    } finally {
-      final.close();
-    }
+    const final = bench.view();
+    const passes = async (answer: string): Promise<boolean> => {
+      const context = { initial: state(3).view, final, answer, scale: "v0", seed: 3 };
+      return (await holdUninsuredPayAppsTask.verify(context)).every((item) => item.passed);
+    };
+    expect(await passes(`${expected.length}`)).toBe(true);
+    expect(await passes(`${expected.length + 1}`)).toBe(false);
+    const extra = bench.db
+      .prepare("SELECT pay_app_id FROM pay_apps WHERE status IN ('submitted', 'approved')")
+      .pluck()
+      .get() as string;
+    await call("hold_pay_app", { pay_app_id: extra, reason: "not needed" });
+    expect(await passes(`${expected.length}`)).toBe(false);
   });
 });

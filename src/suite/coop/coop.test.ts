@@ -1,11 +1,5 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { addDays, allRows, buildInstance, openStateView } from "../../envs/index.js";
-import type { Instance } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { addDays, allRows, openToolBench, type ToolBench } from "../../envs/index.js";
 import { coopTasks } from "./index.js";
 import { readScaleLogs } from "./logs.js";
 import { readBinDays } from "./monitoring.js";
@@ -14,47 +8,19 @@ import { expectedShortfalls } from "./tasks/contract-shortfalls.js";
 import { expectedReconciliation } from "./tasks/scale-reconciliation.js";
 import { coopTools, flakyContract } from "./tools.js";
 
-let cache: TempDir;
-const built = new Map<number, Instance>();
-const opened: Array<{ close(): void }> = [];
+let bench: ToolBench;
 
-function instance(seed: number): Instance {
-  if (!built.has(seed)) built.set(seed, buildInstance(applyTicketsTask, "v0", seed, cache.path));
-  return built.get(seed)!;
+beforeAll(() => (bench = openToolBench(applyTicketsTask, coopTools, { seed: 0 })));
+afterAll(() => bench.close());
+
+/** The initial state of seed `seed`'s instance. */
+const view = (seed: number) => bench.build({ seed }).view;
+
+/** A new episode of seed 0 (a fresh private copy of its database) and a caller for the domain's tools on it. */
+function episode() {
+  bench.reset();
+  return { call: (tool: string, args: Record<string, unknown>) => bench.reply(tool, args) };
 }
-
-function view(seed: number) {
-  const state = openStateView(instance(seed).dbPath, instance(seed).workspaceDir);
-  opened.push(state);
-  return state.view;
-}
-
-/** A private copy of the seed's database, as an episode gets, and a caller for the domain's tools on it. */
-function episode(seed: number, name: string) {
-  const path = join(cache.path, `${name}-${seed}.sqlite`);
-  copyFileSync(instance(seed).dbPath, path);
-  const db = new Database(path);
-  opened.push(db);
-  const call = async (tool: string, args: Record<string, unknown>) => {
-    const definition = coopTools.find((candidate) => candidate.name === tool)!;
-    const result = await bindTool(definition, { db, workspaceDir: instance(seed).workspaceDir }).call(args, {
-      signal: AbortSignal.timeout(5_000),
-      timeoutMs: 5_000,
-    });
-    const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
-    return { error: result.isError === true, text };
-  };
-  return { path, call };
-}
-
-beforeAll(() => {
-  cache = createTempDir("coop-test");
-});
-
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  cache.dispose();
-});
 
 describe("coop generator", () => {
   it.each([0, 3, 7])("plants the cases the near-misses turn on at seed %i", (seed) => {
@@ -125,7 +91,7 @@ describe("coop generator", () => {
 
 describe("coop tools", () => {
   it("fails the way the brief says once, then answers, and teaches on bad arguments", async () => {
-    const { call } = episode(0, "faults");
+    const { call } = episode();
     const third = await call("list_tickets", { page: 3, per_page: 50 });
     expect(third.error).toBe(true);
     expect(third.text).toContain("503");
@@ -152,19 +118,18 @@ describe("coop.apply-tickets", () => {
   it("rewards the delivery rules' applications after the 503s, and not one application more", async () => {
     const state = view(0);
     const { added } = expectedApplications(state);
-    const { path, call } = episode(0, "apply");
+    const { call } = episode();
     for (const a of added) {
       const args = { ticket_id: a.ticket_id, contract_id: a.contract_id };
       const first = await call("apply_ticket", args);
       if (first.error) expect(first.text).toContain("503");
       if (first.error) expect((await call("apply_ticket", args)).error).toBe(false);
     }
-    const final = openStateView(path, instance(0).workspaceDir);
-    opened.push(final);
+    const final = bench.view();
     const passes = async (answer: string) =>
-      (
-        await applyTicketsTask.verify({ initial: state, final: final.view, answer, scale: "v0", seed: 0 })
-      ).every((item) => item.passed);
+      (await applyTicketsTask.verify({ initial: state, final, answer, scale: "v0", seed: 0 })).every(
+        (item) => item.passed,
+      );
     const count = new Set(added.map((a) => a.ticket_id)).size;
     expect(await passes(`Applied ${count} tickets`)).toBe(true);
     expect(await passes(`Applied ${count + 1} tickets`)).toBe(false);

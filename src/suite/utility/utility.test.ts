@@ -1,11 +1,5 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, openStateView } from "../../envs/index.js";
-import type { Instance } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { openToolBench, type ToolBench } from "../../envs/index.js";
 import { utilityTasks } from "./index.js";
 import { readNotes } from "./notes.js";
 import { readOutages } from "./scada.js";
@@ -15,51 +9,19 @@ import { expectedVisits } from "./tasks/estimate-visits.js";
 import { expectedFieldReads } from "./tasks/field-reads.js";
 import { utilityTools } from "./tools.js";
 
-let cache: TempDir;
-const built = new Map<number, Instance>();
-const opened: Array<{ close(): void }> = [];
+let bench: ToolBench;
 
-function instance(seed: number): Instance {
-  if (!built.has(seed)) built.set(seed, buildInstance(dispatchEmergenciesTask, "v0", seed, cache.path));
-  return built.get(seed)!;
+beforeAll(() => (bench = openToolBench(dispatchEmergenciesTask, utilityTools, { seed: 0 })));
+afterAll(() => bench.close());
+
+/** The initial state of seed `seed`'s instance. */
+const view = (seed: number) => bench.build({ seed }).view;
+
+/** A new episode of seed 0 (a fresh private copy of its database) and a caller for the domain's tools on it. */
+function episode() {
+  bench.reset();
+  return { call: (tool: string, args: Record<string, unknown>) => bench.reply(tool, args) };
 }
-
-function view(seed: number) {
-  const state = openStateView(instance(seed).dbPath, instance(seed).workspaceDir);
-  opened.push(state);
-  return state.view;
-}
-
-/** A private copy of the seed's database, as an episode gets, and a caller for the domain's tools on it. */
-function episode(seed: number, name: string) {
-  const path = join(cache.path, `${name}-${seed}.sqlite`);
-  copyFileSync(instance(seed).dbPath, path);
-  const db = new Database(path);
-  opened.push(db);
-  const call = async (tool: string, args: Record<string, unknown>) => {
-    const definition = utilityTools.find((candidate) => candidate.name === tool)!;
-    const result = await bindTool(definition, { db, workspaceDir: instance(seed).workspaceDir }).call(args, {
-      signal: AbortSignal.timeout(5_000),
-      timeoutMs: 5_000,
-    });
-    const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
-    return {
-      error: result.isError === true,
-      text,
-      body: result.structuredContent ?? {},
-    };
-  };
-  return { path, db, call };
-}
-
-beforeAll(() => {
-  cache = createTempDir("utility-test");
-});
-
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  cache.dispose();
-});
 
 describe("utility generator", () => {
   it.each([0, 3, 7])("plants the cases the near-misses turn on at seed %i", (seed) => {
@@ -92,7 +54,7 @@ describe("utility generator", () => {
 
 describe("utility tools", () => {
   it("answers a slow second page with an empty partial body once, and refuses bad writes", async () => {
-    const { call } = episode(0, "faults");
+    const { call } = episode();
     const second = await call("list_work_orders", { page: 2, per_page: 50 });
     expect(second.error).toBe(false);
     expect(second.text).toContain('"status":"partial"');
@@ -117,20 +79,19 @@ describe("utility.dispatch-emergencies", () => {
   it("rewards the policy's dispatches after the 503s, and not one crew too many", async () => {
     const state = view(0);
     const expected = expectedDispatches(state);
-    const { path, call } = episode(0, "dispatch");
+    const { call } = episode();
     for (const [id, crew] of expected) {
       const first = await call("dispatch_work_order", { work_order_id: id, crew_id: crew });
       if (first.error) expect(first.text).toContain("503");
       if (first.error)
         expect((await call("dispatch_work_order", { work_order_id: id, crew_id: crew })).error).toBe(false);
     }
-    const final = openStateView(path, instance(0).workspaceDir);
-    opened.push(final);
+    const final = bench.view();
     const passes = async (answer: string) =>
       (
         await dispatchEmergenciesTask.verify({
           initial: state,
-          final: final.view,
+          final,
           answer,
           scale: "v0",
           seed: 0,
