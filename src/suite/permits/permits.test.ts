@@ -1,73 +1,41 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance, StateView } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { listWorkspaceFiles, openToolBench, type ToolBench } from "../../envs/index.js";
 import { permitsTasks } from "./index.js";
 import { NO_REVISIT, reinspectionDate, reinspectionTargets, stopWorkTargets } from "./tasks/expectations.js";
 import { stopWorkLapsedLicensesTask } from "./tasks/stop-work-lapsed-licenses.js";
 import { permitsTools } from "./tools.js";
 
-let cache: TempDir;
-let instance: Instance;
-let initial: { view: StateView; close(): void };
-let db: Database.Database;
-const opened: Database.Database[] = [];
+let bench: ToolBench;
 
-/** A fresh episode database (the instance is immutable: tools write to a private copy, as an episode does). */
-function episode(name: string): string {
-  const path = join(cache.path, `${name}.sqlite`);
-  copyFileSync(instance.dbPath, path);
-  db = new Database(path);
-  opened.push(db);
-  return path;
-}
+beforeAll(() => (bench = openToolBench(stopWorkLapsedLicensesTask, permitsTools)));
+afterAll(() => bench.close());
 
-beforeAll(() => {
-  cache = createTempDir("permits-test");
-  instance = buildInstance(stopWorkLapsedLicensesTask, "v0", 3, cache.path);
-  initial = openStateView(instance.dbPath, instance.workspaceDir);
-  episode("portal");
-});
-
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  initial.close();
-  cache.dispose();
-});
+/** The initial state of the bench's instance (seed 3). */
+const initialView = () => bench.build().view;
 
 /** A tool call: the page (or error text) and whether it was an error. */
 async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; page: string }> {
-  const tool = permitsTools.find((candidate) => candidate.name === name)!;
-  const result = await bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-  const text = result.content.map((part) => ("text" in part ? part.text : "")).join("");
-  const snapshot = (result.structuredContent as { snapshot?: string } | undefined)?.snapshot;
-  return { error: result.isError === true, page: snapshot ?? text };
+  const { error, text, body } = await bench.reply(name, args);
+  return { error, page: (body as { snapshot?: string }).snapshot ?? text };
 }
 
 const open = (url: string) => call("open_page", { url });
 
 describe("permits generator", () => {
   it("writes the policies, roster, code reference and an inbox with leave and waiver threads", () => {
-    const files = listWorkspaceFiles(instance.workspaceDir);
+    const files = listWorkspaceFiles(bench.instance.workspaceDir);
     expect(files.filter((path) => !path.startsWith("inbox/"))).toHaveLength(4);
     const inbox = files
       .filter((path) => path.startsWith("inbox/"))
-      .map((path) => initial.view.readFile(path));
+      .map((path) => initialView().readFile(path));
     expect(inbox).toHaveLength(8);
     expect(inbox.join("\n")).toMatch(/on leave from \w+ \d+, 2025 through/);
     expect(inbox.join("\n")).toMatch(/^From: Renata Solis[^]*Approved in part: waive half of fee #\d+/m);
   });
 
   it("plants the cases the near-misses turn on: a waived visit, a re-booked failure", () => {
-    const rows = initial.view.db
-      .prepare(
+    const rows = initialView()
+      .db.prepare(
         `SELECT i.* FROM inspections i JOIN permits p ON p.permit_id = i.permit_id
           WHERE p.status = 'issued' ORDER BY i.scheduled_for, i.inspection_id`,
       )
@@ -85,12 +53,12 @@ describe("permits generator", () => {
     expect(waived.length).toBeGreaterThan(0);
     expect(rebooked.length).toBeGreaterThan(0);
     const targets = new Set(
-      reinspectionTargets(initial.view).map((t) => `${t.permit_id}|${t.inspection_type}`),
+      reinspectionTargets(initialView()).map((t) => `${t.permit_id}|${t.inspection_type}`),
     );
     expect(targets.size).toBe(open.length - waived.length);
     for (const history of [...waived, ...rebooked])
       expect(targets.has(`${history[0]!.permit_id}|${history[0]!.inspection_type}`)).toBe(false);
-    expect(reinspectionDate(initial.view)).toBe("2025-07-07"); // Monday + 5 business days, July 4 counted
+    expect(reinspectionDate(initialView())).toBe("2025-07-07"); // Monday + 5 business days, July 4 counted
   });
 
   it("registers nine tasks over the two portal tools", () => {
@@ -117,7 +85,7 @@ describe("the portal", () => {
     expect(deep.error).toBe(true);
     expect(deep.page).toContain("503 Service Unavailable");
     expect((await open("/fees?status=paid&page=3")).page).toContain("Showing 21–30");
-    const ids = db.prepare("SELECT permit_id FROM permits").pluck().all() as string[];
+    const ids = bench.db.prepare("SELECT permit_id FROM permits").pluck().all() as string[];
     const expired: string[] = [];
     for (const id of ids)
       if ((await open(`/permits/${id}`)).page.includes('heading "Session expired"')) expired.push(id);
@@ -126,9 +94,9 @@ describe("the portal", () => {
   });
 
   it("refuses a weekend booking with an alert and saves nothing; books a weekday", async () => {
-    const [target] = reinspectionTargets(initial.view);
+    const [target] = reinspectionTargets(initialView());
     const url = `/permits/${target!.permit_id}/inspections/new`;
-    const count = () => (db.prepare("SELECT count(*) AS n FROM inspections").get() as { n: number }).n;
+    const count = () => (bench.db.prepare("SELECT count(*) AS n FROM inspections").get() as { n: number }).n;
     const before = count();
     const fields = { inspection_type: target!.inspection_type, inspector: target!.inspector };
     const weekend = await call("submit_form", { url, fields: { ...fields, date: "2025-07-05" } });
@@ -146,32 +114,28 @@ describe("the portal", () => {
 
 describe("permits.stop-work-lapsed-licenses", () => {
   it("rewards exactly the memo's stop-work orders, posted again after the session-expired page", async () => {
-    const expected = stopWorkTargets(initial.view);
-    const path = episode("stop-work");
+    const expected = stopWorkTargets(initialView());
+    bench.reset();
     const post = (id: string) =>
       call("submit_form", { url: `/permits/${id}/stop-work`, fields: { reason_code: "SW-LIC" } });
     for (const id of expected) {
       expect((await post(id)).page).toContain('heading "Session expired"');
       expect((await post(id)).page).toContain("Stop-work order SW-LIC issued.");
     }
-    const final = openStateView(path, instance.workspaceDir);
-    try {
-      const passes = async (answer: string): Promise<boolean> => {
-        const context = { initial: initial.view, final: final.view, answer, scale: "v0", seed: 3 };
-        return (await stopWorkLapsedLicensesTask.verify(context)).every((item) => item.passed);
-      };
-      expect(await passes(`Issued ${expected.length} stop-work orders`)).toBe(true);
-      expect(await passes(`Issued ${expected.length + 1} stop-work orders`)).toBe(false);
-      // One order too many (a permit the memo leaves alone) fails the state difference.
-      const extra = db
-        .prepare("SELECT permit_id FROM permits WHERE status = 'issued'")
-        .pluck()
-        .get() as string;
-      await post(extra);
-      expect((await post(extra)).page).toContain("Stop-work order SW-LIC issued.");
-      expect(await passes(`Issued ${expected.length} stop-work orders`)).toBe(false);
-    } finally {
-      final.close();
-    }
+    const final = bench.view();
+    const passes = async (answer: string): Promise<boolean> => {
+      const context = { initial: initialView(), final, answer, scale: "v0", seed: 3 };
+      return (await stopWorkLapsedLicensesTask.verify(context)).every((item) => item.passed);
+    };
+    expect(await passes(`Issued ${expected.length} stop-work orders`)).toBe(true);
+    expect(await passes(`Issued ${expected.length + 1} stop-work orders`)).toBe(false);
+    // One order too many (a permit the memo leaves alone) fails the state difference.
+    const extra = bench.db
+      .prepare("SELECT permit_id FROM permits WHERE status = 'issued'")
+      .pluck()
+      .get() as string;
+    await post(extra);
+    expect((await post(extra)).page).toContain("Stop-work order SW-LIC issued.");
+    expect(await passes(`Issued ${expected.length} stop-work orders`)).toBe(false);
   });
 });
