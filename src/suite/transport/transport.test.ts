@@ -1,11 +1,5 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance, StateView } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { listWorkspaceFiles, openToolBench, type ToolBench } from "../../envs/index.js";
 import { parseAvlLine } from "./avl.js";
 import { closeStopsTask, expectedMoves } from "./tasks/close-stops.js";
 import { expectedReports } from "./tasks/state-reports.js";
@@ -14,66 +8,38 @@ import { expectedLateRuns } from "./tasks/late-arrivals.js";
 import { expectedEpisodes } from "./tasks/speeding-episodes.js";
 import { recordLocked, transportTools } from "./tools.js";
 
-let cache: TempDir;
-const instances = new Map<number, { instance: Instance; view: StateView; close(): void }>();
-const opened: Database.Database[] = [];
+let bench: ToolBench;
 const SEEDS = [0, 3, 7];
 
-beforeAll(() => {
-  cache = createTempDir("transport-test");
-  for (const seed of SEEDS) {
-    const instance = buildInstance(closeStopsTask, "v0", seed, cache.path);
-    const state = openStateView(instance.dbPath, instance.workspaceDir);
-    instances.set(seed, { instance, view: state.view, close: () => state.close() });
-  }
-});
+beforeAll(() => (bench = openToolBench(closeStopsTask, transportTools)));
+afterAll(() => bench.close());
 
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  for (const state of instances.values()) state.close();
-  cache.dispose();
-});
+/** The instance of seed `seed` (seed 3 is the bench's own) with a view of its initial state. */
+const state = (seed: number) => bench.build({ seed });
 
-/** A fresh episode database of the seed-3 instance (tools write to a private copy, as an episode does). */
-function episode(name: string): { db: Database.Database; path: string } {
-  const path = join(cache.path, `${name}.sqlite`);
-  copyFileSync(instances.get(3)!.instance.dbPath, path);
-  const db = new Database(path);
-  opened.push(db);
-  return { db, path };
-}
-
-async function call(
-  db: Database.Database,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ error: boolean; body: string }> {
-  const tool = transportTools.find((candidate) => candidate.name === name)!;
-  const bound = bindTool(tool, { db, workspaceDir: instances.get(3)!.instance.workspaceDir });
-  const result = await bound.call(args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
-  return {
-    error: result.isError === true,
-    body: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
-  };
+/** A tool call in the current episode: whether it failed and its text. */
+async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; body: string }> {
+  const { error, text } = await bench.reply(name, args);
+  return { error, body: text };
 }
 
 describe("transport generator", () => {
   it("writes the policy, the closure notice and an inbox with a forwarded copy", () => {
-    const files = listWorkspaceFiles(instances.get(3)!.instance.workspaceDir);
+    const files = listWorkspaceFiles(bench.instance.workspaceDir);
     expect(files.filter((path) => !path.startsWith("inbox/"))).toEqual([
       "notices/stop-closures.md",
       "policies/transportation-policy.md",
     ]);
     const inbox = files
       .filter((path) => path.startsWith("inbox/"))
-      .map((path) => instances.get(3)!.view.readFile(path)!);
+      .map((path) => state(3).view.readFile(path)!);
     expect(inbox).toHaveLength(10);
     expect(inbox.join("\n")).toMatch(/---------- Forwarded message ---------/);
     expect(inbox.join("\n")).toMatch(/No injuries|Nobody was hurt/);
   });
 
   it.each(SEEDS)("plants the cases the near-misses turn on at seed %i", (seed) => {
-    const { view } = instances.get(seed)!;
+    const { view } = state(seed);
     const exports = view.db.prepare("SELECT text FROM avl_exports").all() as Array<{ text: string }>;
     const lines = exports.flatMap((row) => row.text.split("\n"));
     expect(lines.some((line) => /^\S+Z BUS-\d{3} GPS .* spd=[\d.]+kph$/.test(line))).toBe(true);
@@ -97,25 +63,25 @@ describe("transport generator", () => {
 
 describe("transport tools", () => {
   it("returns Thursday's second AVL page partial once, then the lines", async () => {
-    const { db } = episode("avl");
+    const db = bench.reset(); // a new episode
     const bus = (db.prepare("SELECT bus_id FROM routes LIMIT 1").get() as { bus_id: string }).bus_id;
     const page2 = async () =>
-      JSON.parse((await call(db, "fetch_avl", { bus_id: bus, date: "2025-06-26", page: 2 })).body);
+      JSON.parse((await call("fetch_avl", { bus_id: bus, date: "2025-06-26", page: 2 })).body);
     expect(await page2()).toMatchObject({ status: "partial", lines: [], has_more: false });
     expect((await page2()).lines.length).toBeGreaterThan(0);
-    expect((await call(db, "fetch_avl", { bus_id: "BUS-999", date: "2025-06-26" })).body).toMatch(
+    expect((await call("fetch_avl", { bus_id: "BUS-999", date: "2025-06-26" })).body).toMatch(
       /bus BUS-999 not found/,
     );
   });
 
   it("fails licence lookups with a 503 once and refuses a bus that is not spare", async () => {
-    const { db } = episode("faults");
-    expect((await call(db, "get_driver", { driver_id: "DRV-003" })).error).toBe(true);
-    expect((await call(db, "get_driver", { driver_id: "DRV-003" })).body).toMatch(/"cdl_class"/);
+    const db = bench.reset(); // a new episode
+    expect((await call("get_driver", { driver_id: "DRV-003" })).error).toBe(true);
+    expect((await call("get_driver", { driver_id: "DRV-003" })).body).toMatch(/"cdl_class"/);
     const inService = (
       db.prepare("SELECT bus_id FROM buses WHERE status = 'in_service' LIMIT 1").get() as { bus_id: string }
     ).bus_id;
-    const refused = await call(db, "assign_bus", { route_id: "RT-101", bus_id: inService });
+    const refused = await call("assign_bus", { route_id: "RT-101", bus_id: inService });
     expect(refused.error).toBe(true);
     expect(refused.body).toMatch(/not spare/);
   });
@@ -123,31 +89,27 @@ describe("transport tools", () => {
 
 describe("transport.close-stops", () => {
   it("rewards exactly the policy's moves, the locked records saved on the second try", async () => {
-    const { view } = instances.get(3)!;
+    const { view } = state(3);
     const { closing, moves } = expectedMoves(view);
-    const { db, path } = episode("close");
+    const db = bench.reset();
     for (const [student, stop] of moves) {
-      const first = await call(db, "assign_student_stop", { student_id: student, stop_id: stop });
+      const first = await call("assign_student_stop", { student_id: student, stop_id: stop });
       if (recordLocked(student)) {
         expect(first.body).toMatch(/locked by another user/);
-        await call(db, "assign_student_stop", { student_id: student, stop_id: stop });
+        await call("assign_student_stop", { student_id: student, stop_id: stop });
       }
     }
-    for (const stop of closing) await call(db, "close_stop", { stop_id: stop });
-    const final = openStateView(path, instances.get(3)!.instance.workspaceDir);
-    try {
-      const passes = async (answer: string): Promise<boolean> =>
-        (
-          await closeStopsTask.verify({ initial: view, final: final.view, answer, scale: "v0", seed: 3 })
-        ).every((item) => item.passed);
-      expect(await passes(`Moved ${moves.size} students`)).toBe(true);
-      expect(await passes(`Moved ${moves.size + 1} students`)).toBe(false);
-      db.prepare(
-        "UPDATE stops SET status = 'closed' WHERE stop_id = (SELECT MIN(stop_id) FROM stops WHERE status = 'open')",
-      ).run();
-      expect(await passes(`Moved ${moves.size} students`)).toBe(false);
-    } finally {
-      final.close();
-    }
+    for (const stop of closing) await call("close_stop", { stop_id: stop });
+    const final = bench.view();
+    const passes = async (answer: string): Promise<boolean> =>
+      (await closeStopsTask.verify({ initial: view, final, answer, scale: "v0", seed: 3 })).every(
+        (item) => item.passed,
+      );
+    expect(await passes(`Moved ${moves.size} students`)).toBe(true);
+    expect(await passes(`Moved ${moves.size + 1} students`)).toBe(false);
+    db.prepare(
+      "UPDATE stops SET status = 'closed' WHERE stop_id = (SELECT MIN(stop_id) FROM stops WHERE status = 'open')",
+    ).run();
+    expect(await passes(`Moved ${moves.size} students`)).toBe(false);
   });
 });
