@@ -1,11 +1,6 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { REFERENCE_DATE, buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance, StateView } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { REFERENCE_DATE, listWorkspaceFiles, openToolBench, type ToolBench } from "../../envs/index.js";
+import { resultText } from "../../runtime/index.js";
 import { courtTasks } from "./index.js";
 import { feePaid, parseCaseNumber, parseDate, readProof, splitDocuments } from "./reading.js";
 import { holidaySet, responseDeadline } from "./rules.js";
@@ -20,49 +15,17 @@ import {
 } from "./tasks/facts.js";
 import { courtTools } from "./tools.js";
 
-let cache: TempDir;
-const instances = new Map<number, { instance: Instance; view: StateView; close(): void }>();
-let db: Database.Database;
-const opened: Database.Database[] = [];
+let bench: ToolBench;
 
-function state(seed: number): { instance: Instance; view: StateView } {
-  if (!instances.has(seed)) {
-    const instance = buildInstance(enterDefaultsTask, "v0", seed, cache.path);
-    instances.set(seed, { instance, ...openStateView(instance.dbPath, instance.workspaceDir) });
-  }
-  return instances.get(seed)!;
-}
+beforeAll(() => (bench = openToolBench(enterDefaultsTask, courtTools)));
+afterAll(() => bench.close());
 
-/** A fresh episode database for seed 3 (tools write to a private copy, as an episode does). */
-function episode(name: string): string {
-  const path = join(cache.path, `${name}.sqlite`);
-  copyFileSync(state(3).instance.dbPath, path);
-  db = new Database(path);
-  opened.push(db);
-  return path;
-}
-
-beforeAll(() => {
-  cache = createTempDir("court-test");
-  episode("tools");
-});
-
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  for (const entry of instances.values()) entry.close();
-  cache.dispose();
-});
+/** The instance of seed `seed` (seed 3 is the bench's own) with a view of its initial state. */
+const state = (seed: number) => bench.build({ seed });
 
 async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; text: string }> {
-  const tool = courtTools.find((candidate) => candidate.name === name)!;
-  const result = await bindTool(tool, { db, workspaceDir: state(3).instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-  return {
-    error: result.isError === true,
-    text: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
-  };
+  const result = await bench.call(name, args);
+  return { error: result.isError === true, text: resultText(result) };
 }
 
 describe("court readers", () => {
@@ -139,7 +102,7 @@ describe("court tools", () => {
 
   it("refuses malformed case numbers, defaults against plaintiffs and hearings in the past", async () => {
     expect((await call("get_case", { case_id: "CV 25-123" })).text).toContain("CV-2025-00123");
-    const plaintiff = db
+    const plaintiff = bench.db
       .prepare(
         "SELECT p.party_id, p.case_id FROM parties p JOIN cases c USING (case_id) WHERE p.role = 'plaintiff' AND c.status = 'open'",
       )
@@ -147,7 +110,7 @@ describe("court tools", () => {
     const refused = await call("enter_default", plaintiff);
     expect(refused.error).toBe(true);
     expect(refused.text).toContain("not a defendant");
-    const motion = db
+    const motion = bench.db
       .prepare("SELECT filing_id FROM filings WHERE filing_type = 'motion'")
       .pluck()
       .get() as string;
@@ -160,26 +123,22 @@ describe("court tools", () => {
 describe("court.enter-defaults", () => {
   it("rewards exactly the eligible defaults entered", async () => {
     const expected = defaultEligible(state(3).view);
-    const path = episode("defaults");
+    bench.reset();
     for (const d of expected)
       expect((await call("enter_default", { case_id: d.case_id, party_id: d.party_id })).error).toBe(false);
-    const final = openStateView(path, state(3).instance.workspaceDir);
-    try {
-      const passes = async (answer: string): Promise<boolean> => {
-        const context = { initial: state(3).view, final: final.view, answer, scale: "v0", seed: 3 };
-        return (await enterDefaultsTask.verify(context)).every((item) => item.passed);
-      };
-      expect(await passes(`${expected.length}`)).toBe(true);
-      expect(await passes(`${expected.length + 1}`)).toBe(false);
-      const other = db
-        .prepare(
-          "SELECT p.case_id, p.party_id FROM parties p JOIN cases c USING (case_id) WHERE c.status = 'open' AND p.role = 'defendant'",
-        )
-        .get() as { case_id: string; party_id: string };
-      await call("enter_default", other);
-      expect(await passes(`${expected.length}`)).toBe(false);
-    } finally {
-      final.close();
-    }
+    const final = bench.view();
+    const passes = async (answer: string): Promise<boolean> => {
+      const context = { initial: state(3).view, final, answer, scale: "v0", seed: 3 };
+      return (await enterDefaultsTask.verify(context)).every((item) => item.passed);
+    };
+    expect(await passes(`${expected.length}`)).toBe(true);
+    expect(await passes(`${expected.length + 1}`)).toBe(false);
+    const other = bench.db
+      .prepare(
+        "SELECT p.case_id, p.party_id FROM parties p JOIN cases c USING (case_id) WHERE c.status = 'open' AND p.role = 'defendant'",
+      )
+      .get() as { case_id: string; party_id: string };
+    await call("enter_default", other);
+    expect(await passes(`${expected.length}`)).toBe(false);
   });
 });

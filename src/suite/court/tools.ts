@@ -6,8 +6,9 @@ import {
   defineListTool,
   insertRow,
   isoDateSchema,
+  optionalChoice,
+  optionalDate,
   requireRow,
-  when,
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
@@ -32,20 +33,13 @@ const listCases = defineListTool({
   description:
     "List cases (case number, division, title, date filed, amount demanded USD, courtroom, status open/default_entered/judgment/dismissed), ordered by case number. Paginated: returns `cases`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    division: z.enum(DIVISIONS).optional().describe("Only this division"),
-    status: z
-      .enum(["open", "default_entered", "judgment", "dismissed"])
-      .optional()
-      .describe("Only this status"),
+    division: optionalChoice(DIVISIONS, "Only this division"),
+    status: optionalChoice(["open", "default_entered", "judgment", "dismissed"], "Only this status"),
     courtroom_id: courtroomId.schema("Only this courtroom").optional(),
   },
   key: "cases",
   from: "cases",
-  where: ({ division, status, courtroom_id }) => [
-    when(division, "division = ?"),
-    when(status, "status = ?"),
-    when(courtroom_id, "courtroom_id = ?"),
-  ],
+  where: { division: "=", status: "=", courtroom_id: "=" },
   orderBy: "case_id",
 });
 
@@ -71,11 +65,11 @@ const listParties = defineListTool({
     "List parties (id, case, role plaintiff/defendant, name, attorney id or null), ordered by id. Paginated: returns `parties`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     case_id: caseFilter,
-    role: z.enum(["plaintiff", "defendant"]).optional().describe("Only this role"),
+    role: optionalChoice(["plaintiff", "defendant"], "Only this role"),
   },
   key: "parties",
   from: "parties",
-  where: ({ case_id, role }) => [when(case_id, "case_id = ?"), when(role, "role = ?")],
+  where: { case_id: "=", role: "=" },
   orderBy: "party_id",
 });
 
@@ -85,16 +79,12 @@ const listDocket = defineListTool({
     "List docket entries (register of actions: entry id, case, date, entry type, party, filing, description), oldest first. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`. The records server can answer 503 Service Unavailable under load; repeat the call.",
   filters: {
     case_id: caseFilter,
-    entry_type: z.enum(ENTRY_TYPES).optional().describe("Only this entry type"),
-    on_or_after: isoDateSchema.optional().describe("Only entries dated on or after this date"),
+    entry_type: optionalChoice(ENTRY_TYPES, "Only this entry type"),
+    on_or_after: optionalDate("Only entries dated on or after this date"),
   },
   key: "entries",
   from: "docket_entries",
-  where: ({ case_id, entry_type, on_or_after }) => [
-    when(case_id, "case_id = ?"),
-    when(entry_type, "entry_type = ?"),
-    when(on_or_after, "entry_date >= ?"),
-  ],
+  where: { case_id: "=", entry_type: "=", on_or_after: "entry_date >= ?" },
   orderBy: "entry_date, entry_id",
 });
 
@@ -104,15 +94,12 @@ const listFilings = defineListTool({
     "List filings (id, case, filing party, filing type complaint/claim/answer/demurrer/motion, title, date filed; no image: read it with get_filing_text), ordered by id. Paginated: returns `filings`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     case_id: caseFilter,
-    filing_type: z
-      .enum(["complaint", "claim", "answer", "demurrer", "motion"])
-      .optional()
-      .describe("Only this type"),
+    filing_type: optionalChoice(["complaint", "claim", "answer", "demurrer", "motion"], "Only this type"),
   },
   key: "filings",
   from: "filings",
   select: "filing_id, case_id, party_id, filing_type, title, filed_on",
-  where: ({ case_id, filing_type }) => [when(case_id, "case_id = ?"), when(filing_type, "filing_type = ?")],
+  where: { case_id: "=", filing_type: "=" },
   orderBy: "filing_id",
 });
 
@@ -133,15 +120,11 @@ const listHearings = defineListTool({
   filters: {
     case_id: caseFilter,
     courtroom_id: courtroomId.schema("Only this courtroom").optional(),
-    on_or_after: isoDateSchema.optional().describe("Only hearings on or after this date"),
+    on_or_after: optionalDate("Only hearings on or after this date"),
   },
   key: "hearings",
   from: "hearings",
-  where: ({ case_id, courtroom_id, on_or_after }) => [
-    when(case_id, "case_id = ?"),
-    when(courtroom_id, "courtroom_id = ?"),
-    when(on_or_after, "hearing_date >= ?"),
-  ],
+  where: { case_id: "=", courtroom_id: "=", on_or_after: "hearing_date >= ?" },
   orderBy: "hearing_date, hearing_id",
 });
 

@@ -29,109 +29,83 @@ function course(
   return { code, title, credits, gradingBasis, offered, prerequisites };
 }
 
+function department(
+  name: string,
+  prefix: string,
+  building: string,
+  courses: CatalogCourse[],
+): CatalogDepartment {
+  return { name, prefix, building, courses };
+}
+
 export const DEPARTMENTS: CatalogDepartment[] = [
-  {
-    name: "Computer Science",
-    prefix: "CS",
-    building: "Hollis Hall",
-    courses: [
-      course("CS 450", "Programming Bridge for Graduate Students", "fall"),
-      course("CS 501", "Design and Analysis of Algorithms", "both"),
-      course("CS 510", "Advanced Operating Systems", "fall"),
-      course("CS 520", "Database Systems", "both"),
-      course("CS 530", "Computer Networks", "spring"),
-      course("CS 540", "Machine Learning", "both"),
-      course("CS 545", "Deep Learning", "spring", ["CS 540"]),
-      course("CS 550", "Distributed Systems", "spring", ["CS 510"]),
-      course("CS 560", "Computer Security", "both"),
-      course("CS 565", "Applied Cryptography", "spring", ["CS 560"]),
-      course("CS 570", "Compiler Construction", "fall", ["CS 501"]),
-      course("CS 580", "Natural Language Processing", "fall", ["CS 540"]),
-      course("CS 598", "Computer Science Graduate Seminar", "both", [], 1, "pass_fail"),
-    ],
-  },
-  {
-    name: "Data Science",
-    prefix: "DS",
-    building: "Merritt Center",
-    courses: [
-      course("DS 500", "Foundations of Data Science", "both"),
-      course("DS 510", "Statistical Learning", "both", ["DS 500"]),
-      course("DS 520", "Data Visualization", "fall"),
-      course("DS 530", "Big Data Systems", "spring", ["CS 520"]),
-      course("DS 610", "Causal Inference", "spring", ["DS 510"]),
-      course("DS 690", "Data Science Capstone", "both", ["DS 510"]),
-    ],
-  },
-  {
-    name: "Statistics",
-    prefix: "STAT",
-    building: "Ferris Building",
-    courses: [
-      course("STAT 400", "Mathematical Foundations for Statistics", "fall"),
-      course("STAT 501", "Probability Theory", "fall"),
-      course("STAT 502", "Statistical Inference", "spring", ["STAT 501"]),
-      course("STAT 520", "Linear Models", "fall", ["STAT 502"]),
-      course("STAT 530", "Bayesian Methods", "spring", ["STAT 502"]),
-      course("STAT 540", "Time Series Analysis", "both"),
-      course("STAT 560", "Survey Sampling", "spring"),
-    ],
-  },
-  {
-    name: "Electrical Engineering",
-    prefix: "EE",
-    building: "Kessler Engineering Hall",
-    courses: [
-      course("EE 501", "Linear Systems Theory", "fall"),
-      course("EE 510", "Digital Signal Processing", "spring", ["EE 501"], 4),
-      course("EE 520", "VLSI Design", "fall", [], 4),
-      course("EE 530", "Power Systems Analysis", "both"),
-      course("EE 540", "Wireless Communications", "fall", ["EE 510"]),
-      course("EE 550", "Embedded Systems", "both"),
-      course("EE 598", "Engineering Graduate Seminar", "both", [], 1, "pass_fail"),
-    ],
-  },
-  {
-    name: "Economics",
-    prefix: "ECON",
-    building: "Lowell House",
-    courses: [
-      course("ECON 501", "Microeconomic Theory", "fall"),
-      course("ECON 502", "Macroeconomic Theory", "spring"),
-      course("ECON 510", "Econometrics I", "fall"),
-      course("ECON 511", "Econometrics II", "spring", ["ECON 510"]),
-      course("ECON 530", "Labor Economics", "spring", ["ECON 501"]),
-      course("ECON 540", "Development Economics", "fall"),
-    ],
-  },
-  {
-    name: "Public Health",
-    prefix: "PH",
-    building: "Avery Health Sciences",
-    courses: [
-      course("PH 500", "Principles of Epidemiology", "both"),
-      course("PH 510", "Biostatistics I", "fall"),
-      course("PH 511", "Biostatistics II", "spring", ["PH 510"]),
-      course("PH 520", "Health Policy and Management", "both"),
-      course("PH 530", "Environmental Health", "spring"),
-      course("PH 540", "Global Health", "fall"),
-      course("PH 690", "Public Health Practicum", "both", ["PH 500"]),
-    ],
-  },
-  {
-    name: "Management",
-    prefix: "MGMT",
-    building: "Whitcomb School of Business",
-    courses: [
-      course("MGMT 400", "Quantitative Methods Bootcamp", "fall"),
-      course("MGMT 500", "Managerial Accounting", "both"),
-      course("MGMT 510", "Corporate Finance", "both", ["MGMT 500"]),
-      course("MGMT 520", "Marketing Strategy", "fall"),
-      course("MGMT 530", "Operations Management", "spring"),
-      course("MGMT 540", "Organizational Behavior", "both"),
-      course("MGMT 550", "Business Analytics", "spring", ["MGMT 400"]),
-    ],
-  },
+  department("Computer Science", "CS", "Hollis Hall", [
+    course("CS 450", "Programming Bridge for Graduate Students", "fall"),
+    course("CS 501", "Design and Analysis of Algorithms", "both"),
+    course("CS 510", "Advanced Operating Systems", "fall"),
+    course("CS 520", "Database Systems", "both"),
+    course("CS 530", "Computer Networks", "spring"),
+    course("CS 540", "Machine Learning", "both"),
+    course("CS 545", "Deep Learning", "spring", ["CS 540"]),
+    course("CS 550", "Distributed Systems", "spring", ["CS 510"]),
+    course("CS 560", "Computer Security", "both"),
+    course("CS 565", "Applied Cryptography", "spring", ["CS 560"]),
+    course("CS 570", "Compiler Construction", "fall", ["CS 501"]),
+    course("CS 580", "Natural Language Processing", "fall", ["CS 540"]),
+    course("CS 598", "Computer Science Graduate Seminar", "both", [], 1, "pass_fail"),
+  ]),
+  department("Data Science", "DS", "Merritt Center", [
+    course("DS 500", "Foundations of Data Science", "both"),
+    course("DS 510", "Statistical Learning", "both", ["DS 500"]),
+    course("DS 520", "Data Visualization", "fall"),
+    course("DS 530", "Big Data Systems", "spring", ["CS 520"]),
+    course("DS 610", "Causal Inference", "spring", ["DS 510"]),
+    course("DS 690", "Data Science Capstone", "both", ["DS 510"]),
+  ]),
+  department("Statistics", "STAT", "Ferris Building", [
+    course("STAT 400", "Mathematical Foundations for Statistics", "fall"),
+    course("STAT 501", "Probability Theory", "fall"),
+    course("STAT 502", "Statistical Inference", "spring", ["STAT 501"]),
+    course("STAT 520", "Linear Models", "fall", ["STAT 502"]),
+    course("STAT 530", "Bayesian Methods", "spring", ["STAT 502"]),
+    course("STAT 540", "Time Series Analysis", "both"),
+    course("STAT 560", "Survey Sampling", "spring"),
+  ]),
+  department("Electrical Engineering", "EE", "Kessler Engineering Hall", [
+    course("EE 501", "Linear Systems Theory", "fall"),
+    course("EE 510", "Digital Signal Processing", "spring", ["EE 501"], 4),
+    course("EE 520", "VLSI Design", "fall", [], 4),
+    course("EE 530", "Power Systems Analysis", "both"),
+    course("EE 540", "Wireless Communications", "fall", ["EE 510"]),
+    course("EE 550", "Embedded Systems", "both"),
+    course("EE 598", "Engineering Graduate Seminar", "both", [], 1, "pass_fail"),
+  ]),
+  department("Economics", "ECON", "Lowell House", [
+    course("ECON 501", "Microeconomic Theory", "fall"),
+    course("ECON 502", "Macroeconomic Theory", "spring"),
+    course("ECON 510", "Econometrics I", "fall"),
+    course("ECON 511", "Econometrics II", "spring", ["ECON 510"]),
+    course("ECON 530", "Labor Economics", "spring", ["ECON 501"]),
+    course("ECON 540", "Development Economics", "fall"),
+  ]),
+  department("Public Health", "PH", "Avery Health Sciences", [
+    course("PH 500", "Principles of Epidemiology", "both"),
+    course("PH 510", "Biostatistics I", "fall"),
+    course("PH 511", "Biostatistics II", "spring", ["PH 510"]),
+    course("PH 520", "Health Policy and Management", "both"),
+    course("PH 530", "Environmental Health", "spring"),
+    course("PH 540", "Global Health", "fall"),
+    course("PH 690", "Public Health Practicum", "both", ["PH 500"]),
+  ]),
+  department("Management", "MGMT", "Whitcomb School of Business", [
+    course("MGMT 400", "Quantitative Methods Bootcamp", "fall"),
+    course("MGMT 500", "Managerial Accounting", "both"),
+    course("MGMT 510", "Corporate Finance", "both", ["MGMT 500"]),
+    course("MGMT 520", "Marketing Strategy", "fall"),
+    course("MGMT 530", "Operations Management", "spring"),
+    course("MGMT 540", "Organizational Behavior", "both"),
+    course("MGMT 550", "Business Analytics", "spring", ["MGMT 400"]),
+  ]),
 ];
 
 export interface CatalogProgram {
@@ -150,106 +124,73 @@ export interface CatalogProgram {
   maxTransferCredits: number;
 }
 
+type ProgramFields = [string, string, string, string, string, string, string];
+
+/**
+ * A program from "code | name | department | degree | bridge course (- for none) | credit options | maximum
+ * transfer credits" and its core and elective course lists.
+ */
+function program(fields: string, core: string, electives: string): CatalogProgram {
+  const [code, name, department, degree, bridge, credits, transfer] = fields.split(" | ") as ProgramFields;
+  return {
+    code,
+    name,
+    department,
+    degree,
+    core: core.split(", "),
+    electives: electives.split(", "),
+    bridge: bridge === "-" ? null : bridge,
+    creditOptions: credits.split(", ").map(Number),
+    maxTransferCredits: Number(transfer),
+  };
+}
+
 export const PROGRAMS: CatalogProgram[] = [
-  {
-    code: "MSCS",
-    name: "M.S. in Computer Science",
-    department: "Computer Science",
-    degree: "MS",
-    core: ["CS 501", "CS 520", "CS 540"],
-    electives: ["CS 510", "CS 530", "CS 545", "CS 550", "CS 560", "CS 570", "CS 580", "CS 598", "DS 520"],
-    bridge: "CS 450",
-    creditOptions: [30, 33],
-    maxTransferCredits: 6,
-  },
-  {
-    code: "MSDS",
-    name: "M.S. in Data Science",
-    department: "Data Science",
-    degree: "MS",
-    core: ["DS 500", "DS 510", "CS 520", "DS 690"],
-    electives: ["DS 520", "DS 530", "DS 610", "CS 540", "CS 545", "STAT 540", "STAT 530", "CS 598"],
-    bridge: "CS 450",
-    creditOptions: [30, 33],
-    maxTransferCredits: 6,
-  },
-  {
-    code: "MSSTAT",
-    name: "M.S. in Statistics",
-    department: "Statistics",
-    degree: "MS",
-    core: ["STAT 501", "STAT 502", "STAT 520"],
-    electives: ["STAT 530", "STAT 540", "STAT 560", "DS 510", "ECON 510", "PH 510"],
-    bridge: "STAT 400",
-    creditOptions: [30, 33],
-    maxTransferCredits: 6,
-  },
-  {
-    code: "MENGEE",
-    name: "M.Eng. in Electrical Engineering",
-    department: "Electrical Engineering",
-    degree: "MEng",
-    core: ["EE 501", "EE 510", "EE 550"],
-    electives: ["EE 520", "EE 530", "EE 540", "EE 598", "CS 510", "CS 530"],
-    bridge: null,
-    creditOptions: [30, 32],
-    maxTransferCredits: 6,
-  },
-  {
-    code: "MAECON",
-    name: "M.A. in Economics",
-    department: "Economics",
-    degree: "MA",
-    core: ["ECON 501", "ECON 502", "ECON 510"],
-    electives: ["ECON 511", "ECON 530", "ECON 540", "STAT 540", "PH 520", "MGMT 510"],
-    bridge: "STAT 400",
-    creditOptions: [30],
-    maxTransferCredits: 3,
-  },
-  {
-    code: "MPH",
-    name: "Master of Public Health",
-    department: "Public Health",
-    degree: "MPH",
-    core: ["PH 500", "PH 510", "PH 520", "PH 690"],
-    electives: ["PH 511", "PH 530", "PH 540", "STAT 560", "ECON 540", "MGMT 540"],
-    bridge: null,
-    creditOptions: [33, 36],
-    maxTransferCredits: 6,
-  },
-  {
-    code: "MSBA",
-    name: "M.S. in Business Analytics",
-    department: "Management",
-    degree: "MS",
-    core: ["MGMT 500", "MGMT 550", "DS 500"],
-    electives: ["MGMT 510", "MGMT 520", "MGMT 530", "MGMT 540", "DS 520", "CS 520", "STAT 540"],
-    bridge: "MGMT 400",
-    creditOptions: [30, 33],
-    maxTransferCredits: 6,
-  },
-  {
-    code: "GCCYB",
-    name: "Graduate Certificate in Cybersecurity",
-    department: "Computer Science",
-    degree: "Certificate",
-    core: ["CS 560", "CS 565"],
-    electives: ["CS 530", "CS 510", "CS 550", "CS 520"],
-    bridge: null,
-    creditOptions: [12],
-    maxTransferCredits: 0,
-  },
-  {
-    code: "GCDA",
-    name: "Graduate Certificate in Data Analytics",
-    department: "Data Science",
-    degree: "Certificate",
-    core: ["DS 500", "DS 510"],
-    electives: ["DS 520", "STAT 540", "MGMT 550", "CS 520"],
-    bridge: null,
-    creditOptions: [12],
-    maxTransferCredits: 0,
-  },
+  program(
+    "MSCS | M.S. in Computer Science | Computer Science | MS | CS 450 | 30, 33 | 6",
+    "CS 501, CS 520, CS 540",
+    "CS 510, CS 530, CS 545, CS 550, CS 560, CS 570, CS 580, CS 598, DS 520",
+  ),
+  program(
+    "MSDS | M.S. in Data Science | Data Science | MS | CS 450 | 30, 33 | 6",
+    "DS 500, DS 510, CS 520, DS 690",
+    "DS 520, DS 530, DS 610, CS 540, CS 545, STAT 540, STAT 530, CS 598",
+  ),
+  program(
+    "MSSTAT | M.S. in Statistics | Statistics | MS | STAT 400 | 30, 33 | 6",
+    "STAT 501, STAT 502, STAT 520",
+    "STAT 530, STAT 540, STAT 560, DS 510, ECON 510, PH 510",
+  ),
+  program(
+    "MENGEE | M.Eng. in Electrical Engineering | Electrical Engineering | MEng | - | 30, 32 | 6",
+    "EE 501, EE 510, EE 550",
+    "EE 520, EE 530, EE 540, EE 598, CS 510, CS 530",
+  ),
+  program(
+    "MAECON | M.A. in Economics | Economics | MA | STAT 400 | 30 | 3",
+    "ECON 501, ECON 502, ECON 510",
+    "ECON 511, ECON 530, ECON 540, STAT 540, PH 520, MGMT 510",
+  ),
+  program(
+    "MPH | Master of Public Health | Public Health | MPH | - | 33, 36 | 6",
+    "PH 500, PH 510, PH 520, PH 690",
+    "PH 511, PH 530, PH 540, STAT 560, ECON 540, MGMT 540",
+  ),
+  program(
+    "MSBA | M.S. in Business Analytics | Management | MS | MGMT 400 | 30, 33 | 6",
+    "MGMT 500, MGMT 550, DS 500",
+    "MGMT 510, MGMT 520, MGMT 530, MGMT 540, DS 520, CS 520, STAT 540",
+  ),
+  program(
+    "GCCYB | Graduate Certificate in Cybersecurity | Computer Science | Certificate | - | 12 | 0",
+    "CS 560, CS 565",
+    "CS 530, CS 510, CS 550, CS 520",
+  ),
+  program(
+    "GCDA | Graduate Certificate in Data Analytics | Data Science | Certificate | - | 12 | 0",
+    "DS 500, DS 510",
+    "DS 520, STAT 540, MGMT 550, CS 520",
+  ),
 ];
 
 export const ALL_COURSES: CatalogCourse[] = DEPARTMENTS.flatMap((department) => department.courses);

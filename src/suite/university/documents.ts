@@ -138,29 +138,19 @@ decimal, is below **${regulations.sectionReviewThresholdPercent}%** and at least
 }
 
 export function parseRegulations(text: string): Regulations {
-  const path = REGULATIONS_PATH;
-  const threshold = required(text, /cumulative GPA is below \*\*(\d+\.\d\d)\*\*/, path, "the probation GPA");
+  const read = (pattern: RegExp, what: string): string => required(text, pattern, REGULATIONS_PATH, what);
+  const threshold = read(/cumulative GPA is below \*\*(\d+\.\d\d)\*\*/, "the probation GPA");
   return {
     probationThresholdHundredths: Math.round(Number(threshold) * 100),
-    probationMinimumCredits: Number(
-      required(text, /at least \*\*(\d+)\*\* GPA credits/, path, "the probation credits"),
-    ),
-    gradeChangeWindowDays: Number(
-      required(text, /within \*\*(\d+)\*\* days/, path, "the grade change window"),
-    ),
-    prerequisiteMinimumGrade: required(
-      text,
+    probationMinimumCredits: Number(read(/at least \*\*(\d+)\*\* GPA credits/, "the probation credits")),
+    gradeChangeWindowDays: Number(read(/within \*\*(\d+)\*\* days/, "the grade change window")),
+    prerequisiteMinimumGrade: read(
       /prerequisite course with a grade of \*\*([A-F][+-]?)\*\*/,
-      path,
       "the prerequisite grade",
     ),
-    sectionPassMinimumGrade: required(text, /final grade of \*\*([A-F][+-]?)\*\*/, path, "the pass grade"),
-    sectionReviewThresholdPercent: Number(
-      required(text, /is below \*\*(\d+)%\*\*/, path, "the review threshold"),
-    ),
-    sectionReviewMinimumGraded: Number(
-      required(text, /at least \*\*(\d+)\*\* of its students/, path, "the review minimum"),
-    ),
+    sectionPassMinimumGrade: read(/final grade of \*\*([A-F][+-]?)\*\*/, "the pass grade"),
+    sectionReviewThresholdPercent: Number(read(/is below \*\*(\d+)%\*\*/, "the review threshold")),
+    sectionReviewMinimumGraded: Number(read(/at least \*\*(\d+)\*\* of its students/, "the review minimum")),
   };
 }
 

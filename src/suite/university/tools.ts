@@ -57,12 +57,12 @@ const listStudents = defineListTool({
   from: "students s JOIN programs p ON p.program_id = s.program_id",
   select: `s.student_id, s.first_name, s.last_name, p.code AS program_code, s.admit_term, s.attendance,
   s.enrollment_status, s.academic_standing`,
-  where: ({ program_code, enrollment_status, academic_standing, admit_term }) => [
-    when(program_code, "p.code = ?"),
-    when(enrollment_status, "s.enrollment_status = ?"),
-    when(academic_standing, "s.academic_standing = ?"),
-    when(admit_term, "s.admit_term = ?"),
-  ],
+  where: {
+    program_code: "p.code = ?",
+    enrollment_status: "s.enrollment_status = ?",
+    academic_standing: "s.academic_standing = ?",
+    admit_term: "s.admit_term = ?",
+  },
   orderBy: "s.student_id",
 });
 
@@ -97,7 +97,7 @@ const listInstructors = defineListTool({
   key: "instructors",
   from: "instructors",
   select: "instructor_id, first_name, last_name, email, department, rank, office",
-  where: ({ department }) => [when(department, "department = ?")],
+  where: { department: "=" },
   orderBy: "instructor_id",
 });
 
@@ -111,7 +111,7 @@ const listCourses = defineListTool({
   key: "courses",
   from: "courses",
   select: "course_id, code, title, department, level, credits, grading_basis, typically_offered",
-  where: ({ department }) => [when(department, "department = ?")],
+  where: { department: "=" },
   orderBy: "code",
 });
 
@@ -155,11 +155,7 @@ const listSections = defineListTool({
   from: "sections s JOIN courses c ON c.course_id = s.course_id",
   select:
     "s.section_id, c.code AS course_code, s.term, s.section_number, s.instructor_id, s.capacity, s.modality",
-  where: ({ term, course_code, instructor_id }) => [
-    when(term, "s.term = ?"),
-    when(course_code, "c.code = ?"),
-    when(instructor_id, "s.instructor_id = ?"),
-  ],
+  where: { term: "s.term = ?", course_code: "c.code = ?", instructor_id: "s.instructor_id = ?" },
   orderBy: "s.section_id",
 });
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGenerateContext, type ToolContext } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { callTool, createGenerateContext, type ToolContext } from "../../envs/index.js";
+import { resultText } from "../../runtime/index.js";
 import {
   parseHandbook,
   parseRegulations,
@@ -41,17 +41,17 @@ function build(seed: number): ToolContext {
 }
 
 async function call(context: ToolContext, name: string, args: Record<string, unknown>) {
-  const tool = universityDomain.tools.find((item) => item.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  const result = await bindTool(tool, context).call(args, {
-    signal: new AbortController().signal,
-    timeoutMs: 5000,
-  });
+  const result = await callTool(universityDomain.tools, context, name, args);
   return {
     isError: result.isError === true,
-    text: result.content[0]?.text ?? "",
+    text: resultText(result),
     value: result.structuredContent ?? {},
   };
+}
+
+/** How many registrations the section or student `id` has. */
+function countEnrollments(db: Database.Database, column: "section_id" | "student_id", id: unknown): number {
+  return (db.prepare(`SELECT COUNT(*) AS n FROM enrollments WHERE ${column} = ?`).get(id) as { n: number }).n;
 }
 
 function attempt(courseCode: string, term: string, grade: string, credits = 3): Attempt {
@@ -242,13 +242,7 @@ describe("university tools", () => {
     expect(first.value).toMatchObject({ status: "error" });
     expect(first.value).not.toHaveProperty("registrations");
     const second = await call(context, "get_transcript", { student_id: student.student_id });
-    const count = (
-      context.db
-        .prepare("SELECT COUNT(*) AS n FROM enrollments WHERE student_id = ?")
-        .get(student.student_id) as {
-        n: number;
-      }
-    ).n;
+    const count = countEnrollments(context.db, "student_id", student.student_id);
     expect(second.value).toMatchObject({ status: "ok", student_id: student.student_id });
     expect((second.value.registrations as unknown[]).length).toBe(count);
     const warm = context.db
@@ -267,13 +261,7 @@ describe("university tools", () => {
     expect(busy.isError).toBe(true);
     expect(busy.text).toContain("503");
     const roster = await call(context, "list_section_roster", { section_id: section.section_id });
-    const count = (
-      context.db
-        .prepare("SELECT COUNT(*) AS n FROM enrollments WHERE section_id = ?")
-        .get(section.section_id) as {
-        n: number;
-      }
-    ).n;
+    const count = countEnrollments(context.db, "section_id", section.section_id);
     expect(roster.isError).toBe(false);
     expect(roster.value).toMatchObject({ page: 1, total: count });
     const missing = await call(context, "list_section_roster", { section_id: 2 });

@@ -6,6 +6,8 @@ import {
   defineListTool,
   insertRow,
   isoDateSchema,
+  optionalChoice,
+  optionalDate,
   requireRow,
   when,
   withSilentFailures,
@@ -36,16 +38,12 @@ const listPatients = defineListTool({
     "List patients (id, name, owner, clinic, species, breed, sex, birth date, status active/deceased/transferred), ordered by id. Paginated: returns `patients`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     clinic_id: clinicFilter,
-    species: z.enum(SPECIES).optional().describe("Only this species"),
-    status: z.enum(["active", "deceased", "transferred"]).optional().describe("Only this status"),
+    species: optionalChoice(SPECIES, "Only this species"),
+    status: optionalChoice(["active", "deceased", "transferred"], "Only this status"),
   },
   key: "patients",
   from: "patients",
-  where: ({ clinic_id, species, status }) => [
-    when(clinic_id, "clinic_id = ?"),
-    when(species, "species = ?"),
-    when(status, "status = ?"),
-  ],
+  where: { clinic_id: "=", species: "=", status: "=" },
   orderBy: "patient_id",
 });
 
@@ -94,16 +92,12 @@ const listAppointments = defineListTool({
   filters: {
     patient_id: patientFilter,
     clinic_id: clinicFilter,
-    on_or_after: isoDateSchema.optional().describe("Only appointments on or after this date"),
+    on_or_after: optionalDate("Only appointments on or after this date"),
   },
   key: "appointments",
   from: "appointments",
   select: "patient_id, clinic_id, starts_at, reason",
-  where: ({ patient_id, clinic_id, on_or_after }) => [
-    when(patient_id, "patient_id = ?"),
-    when(clinic_id, "clinic_id = ?"),
-    when(on_or_after, "starts_at >= ?"),
-  ],
+  where: { patient_id: "=", clinic_id: "=", on_or_after: "starts_at >= ?" },
   orderBy: "starts_at, appointment_id",
 });
 
@@ -114,16 +108,12 @@ const listVisits = defineListTool({
   filters: {
     patient_id: patientFilter,
     clinic_id: clinicFilter,
-    on_or_after: isoDateSchema.optional().describe("Only visits on or after this date"),
+    on_or_after: optionalDate("Only visits on or after this date"),
   },
   key: "visits",
   from: "visits",
   select: "visit_id, patient_id, clinic_id, vet_id, visit_date, reason",
-  where: ({ patient_id, clinic_id, on_or_after }) => [
-    when(patient_id, "patient_id = ?"),
-    when(clinic_id, "clinic_id = ?"),
-    when(on_or_after, "visit_date >= ?"),
-  ],
+  where: { patient_id: "=", clinic_id: "=", on_or_after: "visit_date >= ?" },
   orderBy: "visit_date, visit_id",
 });
 
@@ -143,7 +133,7 @@ const listPrescriptions = defineListTool({
     "List prescriptions (id, visit, patient, drug, dose in mg per administration, frequency, date, status active/completed/on_hold), ordered by id. Paginated: returns `prescriptions`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     patient_id: patientFilter,
-    status: z.enum(["active", "completed", "on_hold"]).optional().describe("Only this status"),
+    status: optionalChoice(["active", "completed", "on_hold"], "Only this status"),
     drug: z.string().optional().describe("Only this drug"),
   },
   key: "prescriptions",
@@ -185,15 +175,11 @@ const listLabOrders = defineListTool({
   filters: {
     patient_id: patientFilter,
     clinic_id: clinicFilter,
-    status: z.enum(["pending", "resulted"]).optional().describe("Only this status"),
+    status: optionalChoice(["pending", "resulted"], "Only this status"),
   },
   key: "lab_orders",
   from: "lab_orders",
-  where: ({ patient_id, clinic_id, status }) => [
-    when(patient_id, "patient_id = ?"),
-    when(clinic_id, "clinic_id = ?"),
-    when(status, "status = ?"),
-  ],
+  where: { patient_id: "=", clinic_id: "=", status: "=" },
   orderBy: "lab_id",
 });
 
@@ -203,14 +189,11 @@ const listInvoices = defineListTool({
     "List invoices (id, visit, owner, clinic, date issued, total USD, status issued/void), ordered by id. Paginated: returns `invoices`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     clinic_id: clinicFilter,
-    issued_before: isoDateSchema.optional().describe("Only invoices issued before this date"),
+    issued_before: optionalDate("Only invoices issued before this date"),
   },
   key: "invoices",
   from: "invoices",
-  where: ({ clinic_id, issued_before }) => [
-    when(clinic_id, "clinic_id = ?"),
-    when(issued_before, "issued_on < ?"),
-  ],
+  where: { clinic_id: "=", issued_before: "issued_on < ?" },
   orderBy: "invoice_id",
 });
 
@@ -222,7 +205,7 @@ const listPayments = defineListTool({
   key: "payments",
   from: "payments",
   select: "invoice_id, paid_on, amount, method",
-  where: ({ invoice_id }) => [when(invoice_id, "invoice_id = ?")],
+  where: { invoice_id: "=" },
   orderBy: "paid_on, payment_id",
 });
 
@@ -232,11 +215,11 @@ const listReminders = defineListTool({
     "List client reminders (id, patient, kind vaccine/lab_recheck/weight_check, subject, due date, status open/sent/done, created). Paginated: returns `reminders`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     patient_id: patientFilter,
-    kind: z.enum(["vaccine", "lab_recheck", "weight_check"]).optional().describe("Only this kind"),
+    kind: optionalChoice(["vaccine", "lab_recheck", "weight_check"], "Only this kind"),
   },
   key: "reminders",
   from: "reminders",
-  where: ({ patient_id, kind }) => [when(patient_id, "patient_id = ?"), when(kind, "kind = ?")],
+  where: { patient_id: "=", kind: "=" },
   orderBy: "reminder_id",
 });
 

@@ -1,11 +1,6 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView } from "../../envs/index.js";
-import type { Instance, StateView } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { listWorkspaceFiles, openToolBench, type ToolBench } from "../../envs/index.js";
+import { resultText } from "../../runtime/index.js";
 import { vetTasks } from "./index.js";
 import { objectiveWeightKg } from "./notes.js";
 import {
@@ -17,49 +12,17 @@ import {
 import { holdOverdosesTask } from "./tasks/hold-overdoses.js";
 import { vetTools } from "./tools.js";
 
-let cache: TempDir;
-const instances = new Map<number, { instance: Instance; view: StateView; close(): void }>();
-let db: Database.Database;
-const opened: Database.Database[] = [];
+let bench: ToolBench;
 
-function state(seed: number): { instance: Instance; view: StateView } {
-  if (!instances.has(seed)) {
-    const instance = buildInstance(holdOverdosesTask, "v0", seed, cache.path);
-    instances.set(seed, { instance, ...openStateView(instance.dbPath, instance.workspaceDir) });
-  }
-  return instances.get(seed)!;
-}
+beforeAll(() => (bench = openToolBench(holdOverdosesTask, vetTools)));
+afterAll(() => bench.close());
 
-/** A fresh episode database for seed 3 (tools write to a private copy, as an episode does). */
-function episode(name: string): string {
-  const path = join(cache.path, `${name}.sqlite`);
-  copyFileSync(state(3).instance.dbPath, path);
-  db = new Database(path);
-  opened.push(db);
-  return path;
-}
-
-beforeAll(() => {
-  cache = createTempDir("vet-test");
-  episode("tools");
-});
-
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  for (const entry of instances.values()) entry.close();
-  cache.dispose();
-});
+/** The instance of seed `seed` (seed 3 is the bench's own) with a view of its initial state. */
+const state = (seed: number) => bench.build({ seed });
 
 async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; text: string }> {
-  const tool = vetTools.find((candidate) => candidate.name === name)!;
-  const result = await bindTool(tool, { db, workspaceDir: state(3).instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-  return {
-    error: result.isError === true,
-    text: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
-  };
+  const result = await bench.call(name, args);
+  return { error: result.isError === true, text: resultText(result) };
 }
 
 describe("vet generator", () => {
@@ -113,14 +76,14 @@ describe("vet tools", () => {
     expect((await call("get_patient", { patient_id: "P-1" })).text).toContain(
       "patient_id must look like PAT-00123",
     );
-    const completed = db
+    const completed = bench.db
       .prepare("SELECT rx_id FROM prescriptions WHERE status = 'completed'")
       .pluck()
       .get() as string;
     expect((await call("hold_prescription", { rx_id: completed, reason: "check" })).text).toContain(
       "only active prescriptions",
     );
-    const gone = db
+    const gone = bench.db
       .prepare("SELECT patient_id FROM patients WHERE status != 'active'")
       .pluck()
       .get() as string;
@@ -137,25 +100,21 @@ describe("vet tools", () => {
 describe("vet.hold-overdoses", () => {
   it("rewards exactly the active over-limit prescriptions held", async () => {
     const expected = overLimitPrescriptions(state(3).view).filter((rx) => rx.status === "active");
-    const path = episode("holds");
+    bench.reset();
     for (const rx of expected)
       expect((await call("hold_prescription", { rx_id: rx.rx_id, reason: "over limit" })).error).toBe(false);
-    const final = openStateView(path, state(3).instance.workspaceDir);
-    try {
-      const passes = async (answer: string): Promise<boolean> => {
-        const context = { initial: state(3).view, final: final.view, answer, scale: "v0", seed: 3 };
-        return (await holdOverdosesTask.verify(context)).every((item) => item.passed);
-      };
-      expect(await passes(`${expected.length}`)).toBe(true);
-      expect(await passes(`${expected.length + 1}`)).toBe(false);
-      const extra = db
-        .prepare("SELECT rx_id FROM prescriptions WHERE status = 'active'")
-        .pluck()
-        .get() as string;
-      await call("hold_prescription", { rx_id: extra, reason: "not needed" });
-      expect(await passes(`${expected.length}`)).toBe(false);
-    } finally {
-      final.close();
-    }
+    const final = bench.view();
+    const passes = async (answer: string): Promise<boolean> => {
+      const context = { initial: state(3).view, final, answer, scale: "v0", seed: 3 };
+      return (await holdOverdosesTask.verify(context)).every((item) => item.passed);
+    };
+    expect(await passes(`${expected.length}`)).toBe(true);
+    expect(await passes(`${expected.length + 1}`)).toBe(false);
+    const extra = bench.db
+      .prepare("SELECT rx_id FROM prescriptions WHERE status = 'active'")
+      .pluck()
+      .get() as string;
+    await call("hold_prescription", { rx_id: extra, reason: "not needed" });
+    expect(await passes(`${expected.length}`)).toBe(false);
   });
 });
