@@ -6,14 +6,13 @@ import {
   defineListTool,
   getRow,
   insertKeyedRow,
-  isoDateSchema,
   requireEntity,
-  when,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  optionalDate,
 } from "../../envs/index.js";
 import { bookingId, crewId, flightId, memberId, tailNumber } from "./ids.js";
 import { minutesOf } from "./generate.js";
@@ -40,7 +39,7 @@ const listRoutes = defineListTool({
   filters: { origin: airportCode.optional(), destination: airportCode.optional() },
   key: "routes",
   from: "routes",
-  where: ({ origin, destination }) => [when(origin, "origin = ?"), when(destination, "destination = ?")],
+  where: { origin: "=", destination: "=" },
   orderBy: "route_id",
 });
 
@@ -56,7 +55,7 @@ const listAircraft = defineListTool({
   },
   key: "aircraft",
   from: "aircraft",
-  where: ({ type_code, status }) => [when(type_code, "type_code = ?"), when(status, "status = ?")],
+  where: { type_code: "=", status: "=" },
   orderBy: "tail",
 });
 
@@ -77,9 +76,9 @@ const listFlightsBase = defineListTool({
   description:
     "List flights from the schedule (scheduled times in local time, tail of the aircraft operating it, status scheduled/departed/arrived/cancelled, pax_boarded once it has flown). Actual times and delay codes come from get_flight_status. Ordered by scheduled departure. Paginated: returns `flights`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    date: isoDateSchema.optional().describe("Only flights on this flight date, YYYY-MM-DD"),
-    date_from: isoDateSchema.optional().describe("Only flights on or after this date, YYYY-MM-DD"),
-    date_to: isoDateSchema.optional().describe("Only flights on or before this date, YYYY-MM-DD"),
+    date: optionalDate("Only flights on this flight date, YYYY-MM-DD"),
+    date_from: optionalDate("Only flights on or after this date, YYYY-MM-DD"),
+    date_to: optionalDate("Only flights on or before this date, YYYY-MM-DD"),
     origin: airportCode.optional(),
     destination: airportCode.optional(),
     status: z.enum(["scheduled", "departed", "arrived", "cancelled"]).optional(),
@@ -88,15 +87,15 @@ const listFlightsBase = defineListTool({
   key: "flights",
   from: "flights",
   select: FLIGHT_COLUMNS,
-  where: ({ date, date_from, date_to, origin, destination, status, tail }) => [
-    when(date, "flight_date = ?"),
-    when(date_from, "flight_date >= ?"),
-    when(date_to, "flight_date <= ?"),
-    when(origin, "origin = ?"),
-    when(destination, "destination = ?"),
-    when(status, "status = ?"),
-    when(tail, "tail = ?"),
-  ],
+  where: {
+    date: "flight_date = ?",
+    date_from: "flight_date >= ?",
+    date_to: "flight_date <= ?",
+    origin: "=",
+    destination: "=",
+    status: "=",
+    tail: "=",
+  },
   orderBy: "scheduled_departure, flight_id",
 });
 
@@ -198,11 +197,7 @@ const listBookings = defineListTool({
   },
   key: "bookings",
   from: "bookings",
-  where: ({ flight_id, pnr, status }) => [
-    when(flight_id, "flight_id = ?"),
-    when(pnr, "pnr = ?"),
-    when(status, "status = ?"),
-  ],
+  where: { flight_id: "=", pnr: "=", status: "=" },
   orderBy: "booking_id",
 });
 
@@ -213,7 +208,7 @@ const listLoyaltyMembers = defineListTool({
   filters: { tier: z.enum(["blue", "silver", "gold", "platinum"]).optional() },
   key: "members",
   from: "loyalty_members",
-  where: ({ tier }) => [when(tier, "tier = ?")],
+  where: { tier: "=" },
   orderBy: "member_id",
 });
 
@@ -240,11 +235,7 @@ const listCrew = defineListTool({
   },
   key: "crew",
   from: "crew",
-  where: ({ role, status, qualified_on }) => [
-    when(role, "role = ?"),
-    when(status, "status = ?"),
-    when(qualified_on, "(',' || qualifications || ',') LIKE '%,' || ? || ',%'"),
-  ],
+  where: { role: "=", status: "=", qualified_on: "(',' || qualifications || ',') LIKE '%,' || ? || ',%'" },
   orderBy: "crew_id",
 });
 
@@ -255,17 +246,13 @@ const listCrewAssignments = defineListTool({
   filters: {
     crew_id: crewId.schema("Only this crew member's assignments").optional(),
     flight_id: flightId.schema("Only assignments on this flight").optional(),
-    date: isoDateSchema.optional().describe("Only assignments on flights of this date, YYYY-MM-DD"),
+    date: optionalDate("Only assignments on flights of this date, YYYY-MM-DD"),
   },
   key: "assignments",
   from: "crew_assignments a JOIN flights f ON f.flight_id = a.flight_id",
   select:
     "a.assignment_id, a.crew_id, a.flight_id, a.position, f.flight_number, f.flight_date, f.scheduled_departure, f.scheduled_arrival",
-  where: ({ crew_id, flight_id, date }) => [
-    when(crew_id, "a.crew_id = ?"),
-    when(flight_id, "a.flight_id = ?"),
-    when(date, "f.flight_date = ?"),
-  ],
+  where: { crew_id: "a.crew_id = ?", flight_id: "a.flight_id = ?", date: "f.flight_date = ?" },
   orderBy: "a.assignment_id",
 });
 

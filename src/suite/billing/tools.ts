@@ -5,15 +5,15 @@ import {
   defineGetTool,
   defineListTool,
   getRow,
-  isoDateSchema,
   REFERENCE_DATE,
   requireEntity,
-  when,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { creditNoteId, customerId, invoiceId, paymentId, subscriptionId } from "./rules.js";
@@ -26,12 +26,12 @@ const listCustomers = defineListTool({
   description:
     "List customer accounts (id, name, region, segment, payment terms), ordered by id. Paginated: returns `customers`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    region: z.enum(["NA", "EU", "APAC"]).optional().describe("Only accounts in this region"),
-    segment: z.enum(["smb", "mid_market", "enterprise"]).optional().describe("Only accounts in this segment"),
+    region: optionalChoice(["NA", "EU", "APAC"], "Only accounts in this region"),
+    segment: optionalChoice(["smb", "mid_market", "enterprise"], "Only accounts in this segment"),
   },
   key: "customers",
   from: "customers",
-  where: ({ region, segment }) => [when(region, "region = ?"), when(segment, "segment = ?")],
+  where: { region: "=", segment: "=" },
   orderBy: "customer_id",
 });
 
@@ -97,20 +97,20 @@ const listSubscriptions = defineListTool({
     "List subscriptions (customer, plan, seats, start and renewal dates, status), ordered by id. Paginated: returns `subscriptions`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     customer_id: customerId.schema("Only this customer's subscriptions").optional(),
-    plan_code: z.enum(PLAN_CODES).optional().describe("Only this plan"),
-    status: z.enum(SUBSCRIPTION_STATUSES).optional().describe("Only this status"),
-    renewal_from: isoDateSchema.optional().describe("Only renewals on or after this date"),
-    renewal_to: isoDateSchema.optional().describe("Only renewals on or before this date"),
+    plan_code: optionalChoice(PLAN_CODES, "Only this plan"),
+    status: optionalChoice(SUBSCRIPTION_STATUSES, "Only this status"),
+    renewal_from: optionalDate("Only renewals on or after this date"),
+    renewal_to: optionalDate("Only renewals on or before this date"),
   },
   key: "subscriptions",
   from: "subscriptions",
-  where: ({ customer_id, plan_code, status, renewal_from, renewal_to }) => [
-    when(customer_id, "customer_id = ?"),
-    when(plan_code, "plan_code = ?"),
-    when(status, "status = ?"),
-    when(renewal_from, "renewal_date >= ?"),
-    when(renewal_to, "renewal_date <= ?"),
-  ],
+  where: {
+    customer_id: "=",
+    plan_code: "=",
+    status: "=",
+    renewal_from: "renewal_date >= ?",
+    renewal_to: "renewal_date <= ?",
+  },
   orderBy: "subscription_id",
 });
 
@@ -151,17 +151,13 @@ const listUsage = defineListTool({
     "List daily metered usage records (API calls per subscription per day), ordered by subscription then date. Paginated: returns `records`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     subscription_id: subscriptionId.schema("Only this subscription's usage").optional(),
-    date_from: isoDateSchema.optional().describe("Only usage on or after this date"),
-    date_to: isoDateSchema.optional().describe("Only usage on or before this date"),
+    date_from: optionalDate("Only usage on or after this date"),
+    date_to: optionalDate("Only usage on or before this date"),
   },
   key: "records",
   from: "usage_records",
   select: "subscription_id, usage_date, api_calls",
-  where: ({ subscription_id, date_from, date_to }) => [
-    when(subscription_id, "subscription_id = ?"),
-    when(date_from, "usage_date >= ?"),
-    when(date_to, "usage_date <= ?"),
-  ],
+  where: { subscription_id: "=", date_from: "usage_date >= ?", date_to: "usage_date <= ?" },
   orderBy: "subscription_id, usage_date, record_id",
 });
 
@@ -172,19 +168,19 @@ const listInvoices = defineListTool({
   filters: {
     customer_id: customerId.schema("Only this customer's invoices").optional(),
     subscription_id: subscriptionId.schema("Only this subscription's invoices").optional(),
-    status: z.enum(["open", "paid", "void"]).optional().describe("Only this status"),
-    issued_from: isoDateSchema.optional().describe("Only invoices issued on or after this date"),
-    issued_to: isoDateSchema.optional().describe("Only invoices issued on or before this date"),
+    status: optionalChoice(["open", "paid", "void"], "Only this status"),
+    issued_from: optionalDate("Only invoices issued on or after this date"),
+    issued_to: optionalDate("Only invoices issued on or before this date"),
   },
   key: "invoices",
   from: "invoices",
-  where: ({ customer_id, subscription_id, status, issued_from, issued_to }) => [
-    when(customer_id, "customer_id = ?"),
-    when(subscription_id, "subscription_id = ?"),
-    when(status, "status = ?"),
-    when(issued_from, "issued_on >= ?"),
-    when(issued_to, "issued_on <= ?"),
-  ],
+  where: {
+    customer_id: "=",
+    subscription_id: "=",
+    status: "=",
+    issued_from: "issued_on >= ?",
+    issued_to: "issued_on <= ?",
+  },
   orderBy: "invoice_id",
 });
 
@@ -207,11 +203,11 @@ const listPayments = defineListTool({
     "List payment attempts (invoice, attempt number, date, amount, status succeeded/failed/scheduled, failure code), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     invoice_id: invoiceId.schema("Only attempts on this invoice").optional(),
-    status: z.enum(["succeeded", "failed", "scheduled"]).optional().describe("Only this status"),
+    status: optionalChoice(["succeeded", "failed", "scheduled"], "Only this status"),
   },
   key: "payments",
   from: "payments",
-  where: ({ invoice_id, status }) => [when(invoice_id, "invoice_id = ?"), when(status, "status = ?")],
+  where: { invoice_id: "=", status: "=" },
   orderBy: "payment_id",
 });
 
@@ -256,7 +252,7 @@ const listCreditNotes = defineListTool({
   filters: { customer_id: customerId.schema("Only this customer's credit notes").optional() },
   key: "credit_notes",
   from: "credit_notes",
-  where: ({ customer_id }) => [when(customer_id, "customer_id = ?")],
+  where: { customer_id: "=" },
   orderBy: "credit_note_id",
 });
 

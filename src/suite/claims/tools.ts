@@ -4,7 +4,6 @@ import {
   allRows,
   cachedStatement,
   defineGetTool,
-  isoDateSchema,
   defineListTool,
   REFERENCE_DATE,
   requireEntity,
@@ -14,6 +13,9 @@ import {
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  optionalText,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { adjusterId, claimId, policyId, policyholderId } from "./ids.js";
 import type Database from "better-sqlite3";
@@ -32,7 +34,7 @@ const listPolicyholders = defineListTool({
   filters: { state: stateSchema.describe("Only policyholders in this state") },
   key: "policyholders",
   from: "policyholders",
-  where: ({ state }) => [when(state, "state = ?")],
+  where: { state: "=" },
   orderBy: "policyholder_id",
 });
 
@@ -59,17 +61,13 @@ const listPolicies = defineListTool({
   description:
     "List policies (line, coverage type, coverage_limit, deductible, effective and expiration dates, state, status) without endorsements; get_policy adds them. Paginated: returns `policies`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    line: z.enum(["home", "auto"]).optional().describe("Only policies of this line"),
-    status: z.enum(["active", "expired", "cancelled"]).optional().describe("Only policies in this status"),
+    line: optionalChoice(["home", "auto"], "Only policies of this line"),
+    status: optionalChoice(["active", "expired", "cancelled"], "Only policies in this status"),
     policyholder_id: policyholderId.schema("Only this policyholder's policies").optional(),
   },
   key: "policies",
   from: "policies",
-  where: ({ line, status, policyholder_id }) => [
-    when(line, "line = ?"),
-    when(status, "status = ?"),
-    when(policyholder_id, "policyholder_id = ?"),
-  ],
+  where: { line: "=", status: "=", policyholder_id: "=" },
   orderBy: "policy_id",
 });
 
@@ -92,7 +90,7 @@ const listEndorsements = defineListTool({
   description:
     "List policy endorsements (endorsement_id, policy_id, code, description, added_on). Paginated: returns `endorsements`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    code: z.string().min(1).optional().describe("Only endorsements with this code, e.g. EXT_NOTICE"),
+    code: optionalText("Only endorsements with this code, e.g. EXT_NOTICE"),
     policy_id: policyId.schema("Only this policy's endorsements").optional(),
   },
   key: "endorsements",
@@ -106,13 +104,13 @@ const listAdjusters = defineListTool({
   description:
     "List adjusters with region, licensed_states (comma-separated), HR status and open_caseload (open claims assigned now). Paginated: returns `adjusters`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    region: z.enum(["North", "Central", "South"]).optional().describe("Only adjusters of this region"),
-    status: z.enum(["active", "inactive"]).optional().describe("Only adjusters with this HR status"),
+    region: optionalChoice(["North", "Central", "South"], "Only adjusters of this region"),
+    status: optionalChoice(["active", "inactive"], "Only adjusters with this HR status"),
   },
   key: "adjusters",
   from: "adjusters",
   select: `adjusters.*, ${OPEN_CASELOAD}`,
-  where: ({ region, status }) => [when(region, "region = ?"), when(status, "status = ?")],
+  where: { region: "=", status: "=" },
   orderBy: "adjuster_id",
 });
 
@@ -134,24 +132,24 @@ const listClaims = defineListTool({
   description:
     "List claims (policy, adjuster, loss and reported dates, cause_of_loss, loss ZIP and state, status, reserve, cat_code, siu_referral) without description, payments or notes; get_claim has them. Paginated: returns `claims`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["open", "closed", "denied"]).optional().describe("Only claims in this status"),
+    status: optionalChoice(["open", "closed", "denied"], "Only claims in this status"),
     adjuster_id: adjusterId.schema("Only claims assigned to this adjuster").optional(),
     policy_id: policyId.schema("Only claims on this policy").optional(),
-    cause_of_loss: z.string().min(1).optional().describe("Only claims with this cause of loss, e.g. hail"),
-    loss_date_from: isoDateSchema.optional().describe("Only losses on or after this date, YYYY-MM-DD"),
-    loss_date_to: isoDateSchema.optional().describe("Only losses on or before this date, YYYY-MM-DD"),
+    cause_of_loss: optionalText("Only claims with this cause of loss, e.g. hail"),
+    loss_date_from: optionalDate("Only losses on or after this date, YYYY-MM-DD"),
+    loss_date_to: optionalDate("Only losses on or before this date, YYYY-MM-DD"),
   },
   key: "claims",
   from: "claims",
   select: CLAIM_COLUMNS,
-  where: (input) => [
-    when(input.status, "status = ?"),
-    when(input.adjuster_id, "adjuster_id = ?"),
-    when(input.policy_id, "policy_id = ?"),
-    when(input.cause_of_loss, "cause_of_loss = ?"),
-    when(input.loss_date_from, "loss_date >= ?"),
-    when(input.loss_date_to, "loss_date <= ?"),
-  ],
+  where: {
+    status: "=",
+    adjuster_id: "=",
+    policy_id: "=",
+    cause_of_loss: "=",
+    loss_date_from: "loss_date >= ?",
+    loss_date_to: "loss_date <= ?",
+  },
   orderBy: "claim_id",
   map: (row) => withBooleans(row, "siu_referral"),
 });
@@ -183,11 +181,11 @@ const listPayments = withTransientFailures(
       "List claim payments (payment_id, claim_id, paid_on, amount, payee, status issued or voided). Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
     filters: {
       claim_id: claimId.schema("Only this claim's payments").optional(),
-      status: z.enum(["issued", "voided"]).optional().describe("Only payments in this status"),
+      status: optionalChoice(["issued", "voided"], "Only payments in this status"),
     },
     key: "payments",
     from: "claim_payments",
-    where: ({ claim_id, status }) => [when(claim_id, "claim_id = ?"), when(status, "status = ?")],
+    where: { claim_id: "=", status: "=" },
     orderBy: "payment_id",
   }),
   { when: (input) => input.page === 2 && input.claim_id === undefined },
@@ -200,7 +198,7 @@ const listClaimNotes = defineListTool({
   filters: { claim_id: claimId.schema("Only this claim's notes").optional() },
   key: "notes",
   from: "claim_notes",
-  where: ({ claim_id }) => [when(claim_id, "claim_id = ?")],
+  where: { claim_id: "=" },
   orderBy: "note_id",
 });
 

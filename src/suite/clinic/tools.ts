@@ -10,6 +10,8 @@ import {
   type DomainTool,
   type Row,
   type ToolContext,
+  optionalInt,
+  optionalChoice,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 
@@ -44,12 +46,12 @@ const listRooms = defineListTool({
   description:
     "List the clinic's rooms (exam, procedure, imaging) with floor and equipment, ordered by id. Paginated: returns `rooms`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    room_type: z.enum(["exam", "procedure", "imaging"]).optional().describe("Only rooms of this type"),
+    room_type: optionalChoice(["exam", "procedure", "imaging"], "Only rooms of this type"),
   },
   key: "rooms",
   from: "rooms",
   select: "id, code, room_type, floor, equipment",
-  where: ({ room_type }) => [when(room_type, "room_type = ?")],
+  where: { room_type: "=" },
   orderBy: "id",
 });
 
@@ -72,7 +74,7 @@ const listPatients = defineListTool({
     "Search patients by name or MRN and filter by insurance plan or scheduling status, ordered by id. Returns summaries (`insurance_plan_id` is null for self-pay patients). Paginated: returns `patients`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     query: z.string().optional().describe("Case-insensitive substring of the first name, last name or MRN"),
-    insurance_plan_id: z.number().int().optional().describe("Only patients on this insurance plan id"),
+    insurance_plan_id: optionalInt("Only patients on this insurance plan id"),
     self_pay: z
       .boolean()
       .optional()
@@ -143,9 +145,9 @@ const listAppointments = defineListTool({
   description:
     "List appointments matching all given filters, ordered by start time then id. `start_time` is local clinic time `YYYY-MM-DDTHH:MM`; `room_id` is null for telehealth. Paginated: returns `appointments`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    provider_id: z.number().int().optional().describe("Only appointments with this provider id"),
-    patient_id: z.number().int().optional().describe("Only appointments of this patient id"),
-    room_id: z.number().int().optional().describe("Only appointments booked in this room id"),
+    provider_id: optionalInt("Only appointments with this provider id"),
+    patient_id: optionalInt("Only appointments of this patient id"),
+    room_id: optionalInt("Only appointments booked in this room id"),
     status: z
       .enum(["scheduled", "completed", "no_show", "cancelled"])
       .optional()
@@ -260,8 +262,8 @@ const listCharges = defineListTool({
   description:
     "List billing charge lines (one per billed service or fee) matching all given filters, ordered by id. `claim_status` is pending (awaiting the insurer), adjudicated (processed by the insurer) or patient_only (never sent to insurance). Paginated: returns `charges`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    patient_id: z.number().int().optional().describe("Only charges of this patient id"),
-    appointment_id: z.number().int().optional().describe("Only charges for this appointment id"),
+    patient_id: optionalInt("Only charges of this patient id"),
+    appointment_id: optionalInt("Only charges for this appointment id"),
     code: z.string().optional().describe("Only charges with this billing code, e.g. 99213 or NOSHOW"),
     category: CHARGE_CATEGORIES.optional().describe("Only charges of this category"),
     claim_status: z
@@ -333,13 +335,13 @@ const listPayments = defineListTool({
   description:
     "List patient payments matching all given filters, ordered by id. `status` is posted or reversed (returned check, chargeback). Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    patient_id: z.number().int().optional().describe("Only payments of this patient id"),
-    status: z.enum(["posted", "reversed"]).optional().describe("Only payments with this status"),
+    patient_id: optionalInt("Only payments of this patient id"),
+    status: optionalChoice(["posted", "reversed"], "Only payments with this status"),
   },
   key: "payments",
   from: "payments",
   select: "id, patient_id, received_on, amount, method, status, reference",
-  where: ({ patient_id, status }) => [when(patient_id, "patient_id = ?"), when(status, "status = ?")],
+  where: { patient_id: "=", status: "=" },
   orderBy: "id",
 });
 

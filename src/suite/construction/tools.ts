@@ -12,6 +12,7 @@ import {
   type DomainTool,
   type ToolContext,
   type ThreadMessage,
+  optionalChoice,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { coId, contractId, payAppId, projectId, rfiId, subId, submittalId, threadId } from "./rules.js";
@@ -65,7 +66,7 @@ const listContracts = defineListTool({
   filters: { project_id: projectFilter, sub_id: subFilter },
   key: "contracts",
   from: "contracts",
-  where: ({ project_id, sub_id }) => [when(project_id, "project_id = ?"), when(sub_id, "sub_id = ?")],
+  where: { project_id: "=", sub_id: "=" },
   orderBy: "contract_id",
 });
 
@@ -94,16 +95,11 @@ const listChangeOrders = defineListTool({
     project_id: projectFilter,
     contract_id: contractFilter,
     sub_id: subFilter,
-    status: z.enum(["pending", "approved", "rejected"]).optional().describe("Only this status"),
+    status: optionalChoice(["pending", "approved", "rejected"], "Only this status"),
   },
   key: "change_orders",
   from: CO_FROM,
-  where: ({ project_id, contract_id, sub_id, status }) => [
-    when(project_id, "project_id = ?"),
-    when(contract_id, "contract_id = ?"),
-    when(sub_id, "sub_id = ?"),
-    when(status, "status = ?"),
-  ],
+  where: { project_id: "=", contract_id: "=", sub_id: "=", status: "=" },
   orderBy: "co_id",
 });
 
@@ -153,18 +149,13 @@ const listPayApps = defineListTool({
     project_id: projectFilter,
     contract_id: contractFilter,
     sub_id: subFilter,
-    status: z.enum(["submitted", "approved", "paid", "on_hold"]).optional().describe("Only this status"),
+    status: optionalChoice(["submitted", "approved", "paid", "on_hold"], "Only this status"),
   },
   key: "pay_apps",
   from: "(SELECT p.*, c.project_id, c.sub_id FROM pay_apps p JOIN contracts c USING (contract_id))",
   select:
     "pay_app_id, contract_id, project_id, sub_id, app_no, period_to, work_completed_to_date, retainage_held, previous_certified, current_due, status",
-  where: ({ project_id, contract_id, sub_id, status }) => [
-    when(project_id, "project_id = ?"),
-    when(contract_id, "contract_id = ?"),
-    when(sub_id, "sub_id = ?"),
-    when(status, "status = ?"),
-  ],
+  where: { project_id: "=", contract_id: "=", sub_id: "=", status: "=" },
   orderBy: "pay_app_id",
 });
 
@@ -198,12 +189,12 @@ const listRfis = defineListTool({
     "List requests for information (id, project, subject, status open/answered); dates and priority are on get_rfi. Paginated: returns `rfis`, `page`, `per_page`, `total`, `has_more`. The document-control server can answer 503 Service Unavailable; repeat the call.",
   filters: {
     project_id: projectFilter,
-    status: z.enum(["open", "answered"]).optional().describe("Only this status"),
+    status: optionalChoice(["open", "answered"], "Only this status"),
   },
   key: "rfis",
   from: "rfis",
   select: "rfi_id, project_id, subject, status",
-  where: ({ project_id, status }) => [when(project_id, "project_id = ?"), when(status, "status = ?")],
+  where: { project_id: "=", status: "=" },
   orderBy: "rfi_id",
 });
 
@@ -222,11 +213,11 @@ const listSubmittals = defineListTool({
     "List submittals (id, project, spec section, title, type shop drawing/product data/sample, status under_review/approved/approved_as_noted); revision dates are on get_submittal. Paginated: returns `submittals`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     project_id: projectFilter,
-    status: z.enum(["under_review", "approved", "approved_as_noted"]).optional().describe("Only this status"),
+    status: optionalChoice(["under_review", "approved", "approved_as_noted"], "Only this status"),
   },
   key: "submittals",
   from: "submittals",
-  where: ({ project_id, status }) => [when(project_id, "project_id = ?"), when(status, "status = ?")],
+  where: { project_id: "=", status: "=" },
   orderBy: "submittal_id",
 });
 

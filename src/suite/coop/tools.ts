@@ -12,6 +12,8 @@ import {
   when,
   withSilentFailures,
   withTransientFailures,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { binId, contractId, elevatorId, memberId, ticketId } from "./schema.js";
@@ -33,15 +35,12 @@ const listMembers = defineListTool({
   description:
     "List patrons (member farmers and non-member customers) matching all given filters, ordered by id. Paginated: returns `members`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    patron_status: z.enum(["member", "non-member"]).optional().describe("Only patrons of this status"),
+    patron_status: optionalChoice(["member", "non-member"], "Only patrons of this status"),
     home_elevator: elevatorId.schema("Only patrons who deliver to this elevator").optional(),
   },
   key: "members",
   from: "members",
-  where: (input) => [
-    when(input.patron_status, "patron_status = ?"),
-    when(input.home_elevator, "home_elevator = ?"),
-  ],
+  where: { patron_status: "=", home_elevator: "=" },
   orderBy: "member_id",
 });
 
@@ -53,10 +52,10 @@ const listTickets = defineListTool({
     member_id: memberId.schema("Only this member's tickets").optional(),
     elevator_id: elevatorId.schema("Only tickets weighed at this elevator").optional(),
     crop: cropSchema.optional().describe("Only this crop"),
-    status: z.enum(["active", "void"]).optional().describe("Only tickets in this status"),
-    designation: z.enum(["contract", "spot", "storage"]).optional().describe("Only tickets on this account"),
-    date_from: isoDateSchema.optional().describe("Only tickets dated on or after this day, YYYY-MM-DD"),
-    date_to: isoDateSchema.optional().describe("Only tickets dated on or before this day, YYYY-MM-DD"),
+    status: optionalChoice(["active", "void"], "Only tickets in this status"),
+    designation: optionalChoice(["contract", "spot", "storage"], "Only tickets on this account"),
+    date_from: optionalDate("Only tickets dated on or after this day, YYYY-MM-DD"),
+    date_to: optionalDate("Only tickets dated on or before this day, YYYY-MM-DD"),
     unapplied: z.boolean().optional().describe("true: only tickets not applied to any contract"),
   },
   key: "tickets",
@@ -133,20 +132,14 @@ const listContracts = defineListTool({
     member_id: memberId.schema("Only this member's contracts").optional(),
     elevator_id: elevatorId.schema("Only contracts for delivery at this elevator").optional(),
     crop: cropSchema.optional().describe("Only this crop"),
-    status: z.enum(["open", "filled", "cancelled"]).optional().describe("Only contracts in this status"),
+    status: optionalChoice(["open", "filled", "cancelled"], "Only contracts in this status"),
     ended_before: isoDateSchema
       .optional()
       .describe("Only contracts whose delivery period ended before this day"),
   },
   key: "contracts",
   from: "contracts",
-  where: (input) => [
-    when(input.member_id, "member_id = ?"),
-    when(input.elevator_id, "elevator_id = ?"),
-    when(input.crop, "crop = ?"),
-    when(input.status, "status = ?"),
-    when(input.ended_before, "delivery_end < ?"),
-  ],
+  where: { member_id: "=", elevator_id: "=", crop: "=", status: "=", ended_before: "delivery_end < ?" },
   orderBy: "contract_id",
 });
 
@@ -216,11 +209,11 @@ const listBins = defineListTool({
     "List storage bins (elevator, crop, capacity, status filled or empty), ordered by id. Paginated: returns `bins`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     elevator_id: elevatorId.schema("Only this elevator's bins").optional(),
-    status: z.enum(["filled", "empty"]).optional().describe("Only bins in this status"),
+    status: optionalChoice(["filled", "empty"], "Only bins in this status"),
   },
   key: "bins",
   from: "bins",
-  where: (input) => [when(input.elevator_id, "elevator_id = ?"), when(input.status, "status = ?")],
+  where: { elevator_id: "=", status: "=" },
   orderBy: "bin_id",
 });
 
@@ -230,11 +223,11 @@ const listBinAlerts = defineListTool({
     "List bin temperature alerts (bin, raised on, open or closed, note), ordered by alert id. Paginated: returns `alerts`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     bin_id: binId.schema("Only this bin's alerts").optional(),
-    status: z.enum(["open", "closed"]).optional().describe("Only alerts in this status"),
+    status: optionalChoice(["open", "closed"], "Only alerts in this status"),
   },
   key: "alerts",
   from: "bin_alerts",
-  where: (input) => [when(input.bin_id, "bin_id = ?"), when(input.status, "status = ?")],
+  where: { bin_id: "=", status: "=" },
   orderBy: "alert_id",
 });
 

@@ -5,13 +5,14 @@ import {
   defineGetTool,
   defineListTool,
   getRow,
-  isoDateSchema,
   requireEntity,
   when,
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
@@ -43,11 +44,11 @@ const listShipments = defineListTool({
   description:
     "List shipments matching all given filters, ordered by id: importer, origin country, mode, port of entry, arrival date, invoice currency, the value the importer declared (in the invoice currency), the preference program claimed (null for none) and the clearance status (arrived = awaiting clearance, entered = entry filed, released). Paginated: returns `shipments`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(STATUSES).optional().describe("Only shipments in this status"),
+    status: optionalChoice(STATUSES, "Only shipments in this status"),
     importer_id: importerId.schema("Only this importer's shipments").optional(),
     origin_country: z.string().length(2).optional().describe("Only this origin country (ISO code, e.g. MX)"),
-    arrived_from: isoDateSchema.optional().describe("Only arrivals on or after this date"),
-    arrived_to: isoDateSchema.optional().describe("Only arrivals on or before this date"),
+    arrived_from: optionalDate("Only arrivals on or after this date"),
+    arrived_to: optionalDate("Only arrivals on or before this date"),
   },
   key: "shipments",
   from: "shipments",
@@ -81,11 +82,11 @@ const listDocuments = defineListTool({
     "List scanned shipping documents on file (commercial_invoice, packing_list, bill_of_lading, certificate_of_origin) matching all given filters, ordered by doc id. The text is on get_document_page. Paginated: returns `documents`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     shipment_id: shipmentId.schema("Only this shipment's documents").optional(),
-    doc_type: z.enum(DOC_TYPES).optional().describe("Only this kind of document"),
+    doc_type: optionalChoice(DOC_TYPES, "Only this kind of document"),
   },
   key: "documents",
   from: "documents",
-  where: (input) => [when(input.shipment_id, "shipment_id = ?"), when(input.doc_type, "doc_type = ?")],
+  where: { shipment_id: "=", doc_type: "=" },
   orderBy: "doc_id",
 });
 
@@ -148,17 +149,12 @@ const listEntries = defineListTool({
   filters: {
     importer_id: importerId.schema("Only this importer's entries").optional(),
     shipment_id: shipmentId.schema("Only this shipment's entries").optional(),
-    filed_from: isoDateSchema.optional().describe("Only entries filed on or after this date"),
-    filed_to: isoDateSchema.optional().describe("Only entries filed on or before this date"),
+    filed_from: optionalDate("Only entries filed on or after this date"),
+    filed_to: optionalDate("Only entries filed on or before this date"),
   },
   key: "entries",
   from: "entries",
-  where: (input) => [
-    when(input.importer_id, "importer_id = ?"),
-    when(input.shipment_id, "shipment_id = ?"),
-    when(input.filed_from, "filed_on >= ?"),
-    when(input.filed_to, "filed_on <= ?"),
-  ],
+  where: { importer_id: "=", shipment_id: "=", filed_from: "filed_on >= ?", filed_to: "filed_on <= ?" },
   orderBy: "entry_id",
 });
 
@@ -213,7 +209,7 @@ const listHolds = defineListTool({
     "List holds on shipments (type documents/exam/valuation, reason, placed_on, released_on null while open) matching all given filters, ordered by hold id. Paginated: returns `holds`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     shipment_id: shipmentId.schema("Only holds on this shipment").optional(),
-    hold_type: z.enum(HOLD_TYPES).optional().describe("Only this type of hold"),
+    hold_type: optionalChoice(HOLD_TYPES, "Only this type of hold"),
     open_only: z.boolean().optional().describe("true: only holds not yet released"),
   },
   key: "holds",

@@ -1,8 +1,15 @@
 import { z } from "zod";
 import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
-import { REFERENCE_DATE, allRows, cachedStatement, defineGetTool } from "../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  cachedStatement,
+  defineGetTool,
+  optionalChoice,
+  optionalDate,
+} from "../../envs/index.js";
 import { defineListTool, getRow, insertRow, isoDateSchema, requireRow } from "../../envs/index.js";
-import { roundCents, when, withSilentFailures, withTransientFailures } from "../../envs/index.js";
+import { roundCents, withSilentFailures, withTransientFailures } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { CATEGORIES, OBJECT_CODES, awardId, documentId } from "./rules.js";
 import { personId, sponsorId, subawardId, txnId } from "./rules.js";
@@ -27,13 +34,13 @@ const listAwards = defineListTool({
   description:
     "List awards matching all given filters, ordered by id: sponsor, title, PI, department, project period, status (active, or closed once the end date has passed) and the number of no-cost extensions granted so far. Paginated: returns `awards`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["active", "closed"]).optional().describe("Only awards in this status"),
+    status: optionalChoice(["active", "closed"], "Only awards in this status"),
     sponsor_id: sponsorId.schema("Only this sponsor's awards").optional(),
   },
   key: "awards",
   from: "awards",
   select: "award_id, sponsor_id, title, pi_id, department, start_date, end_date, status, extensions",
-  where: (input) => [when(input.status, "status = ?"), when(input.sponsor_id, "sponsor_id = ?")],
+  where: { status: "=", sponsor_id: "=" },
   orderBy: "award_id",
 });
 
@@ -61,17 +68,12 @@ const listTransactions = defineListTool({
   filters: {
     award_id: awardId.schema("Only charges to this award").optional(),
     object_code: objectCodeSchema.optional().describe("Only this object code"),
-    posted_from: isoDateSchema.optional().describe("Only charges posted on or after this date"),
-    posted_to: isoDateSchema.optional().describe("Only charges posted on or before this date"),
+    posted_from: optionalDate("Only charges posted on or after this date"),
+    posted_to: optionalDate("Only charges posted on or before this date"),
   },
   key: "transactions",
   from: "transactions",
-  where: (input) => [
-    when(input.award_id, "award_id = ?"),
-    when(input.object_code, "object_code = ?"),
-    when(input.posted_from, "posted_on >= ?"),
-    when(input.posted_to, "posted_on <= ?"),
-  ],
+  where: { award_id: "=", object_code: "=", posted_from: "posted_on >= ?", posted_to: "posted_on <= ?" },
   orderBy: "posted_on, txn_id",
 });
 
@@ -80,13 +82,13 @@ const listDocuments = defineListTool({
   description:
     "List scanned documents in the register matching all given filters, ordered by id: type (award_letter, subaward_invoice, effort_certification, extension_request), award, title, page count, the date the office received it and status (filed; pending, paid or held for invoices; pending for extension requests). The text is on get_document_page. Paginated: returns `documents`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    doc_type: z.enum(DOC_TYPES).optional().describe("Only this kind of document"),
-    status: z.enum(["filed", "pending", "paid", "held"]).optional().describe("Only documents in this status"),
+    doc_type: optionalChoice(DOC_TYPES, "Only this kind of document"),
+    status: optionalChoice(["filed", "pending", "paid", "held"], "Only documents in this status"),
   },
   key: "documents",
   from: "documents",
   select: "doc_id, doc_type, award_id, title, page_count, received_on, status",
-  where: (input) => [when(input.doc_type, "doc_type = ?"), when(input.status, "status = ?")],
+  where: { doc_type: "=", status: "=" },
   orderBy: "doc_id",
 });
 

@@ -4,7 +4,6 @@ import {
   REFERENCE_DATE,
   defineListTool,
   isoDateSchema,
-  when,
   withSilentFailures,
   withTransientFailures,
 } from "../../envs/index.js";
@@ -73,11 +72,7 @@ const listReservations = defineListTool({
   key: "reservations",
   from: "channel_bookings",
   select: "channel_ref, channel, reservation_id, property, guest, arrival, departure, status, amount",
-  where: ({ property, channel, arrival_from }) => [
-    when(property, "property = ?"),
-    when(channel, "channel = ?"),
-    when(arrival_from, "arrival >= ?"),
-  ],
+  where: { property: "=", channel: "=", arrival_from: "arrival >= ?" },
   orderBy: "arrival, channel_ref",
 });
 

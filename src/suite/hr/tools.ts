@@ -15,6 +15,8 @@ import {
   type Row,
   type SqlCondition,
   type ToolContext,
+  optionalInt,
+  optionalChoice,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { authorizationLookupTimesOut } from "./work-authorization.js";
@@ -66,12 +68,12 @@ const listPositions = defineListTool({
   description:
     "List job positions with their department, pay grade, FLSA status (`exempt` or `non_exempt`) and pay type (`salaried` or `hourly`). Paginated: returns `positions`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    department_id: z.number().int().optional().describe("Only positions of this department id (e.g. 30)"),
+    department_id: optionalInt("Only positions of this department id (e.g. 30)"),
   },
   key: "positions",
   from: "positions",
   select: "id, title, department_id, grade, flsa_status, pay_type",
-  where: ({ department_id }) => [when(department_id, "department_id = ?")],
+  where: { department_id: "=" },
   orderBy: "id",
 });
 
@@ -80,7 +82,7 @@ const listEmployees = defineListTool({
   description:
     "List employees as summaries (id, name, department, position, employment type, status); use get_employee for dates, FTE and pay. Ordered by id. Paginated: returns `employees`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    department_id: z.number().int().optional().describe("Only employees of this department id (e.g. 30)"),
+    department_id: optionalInt("Only employees of this department id (e.g. 30)"),
     status: z
       .enum(["active", "on_leave", "terminated"])
       .optional()
@@ -93,11 +95,7 @@ const listEmployees = defineListTool({
   key: "employees",
   from: "employees",
   select: "id, first_name, last_name, department_id, position_id, employment_type, status",
-  where: ({ department_id, status, employment_type }) => [
-    when(department_id, "department_id = ?"),
-    when(status, "status = ?"),
-    when(employment_type, "employment_type = ?"),
-  ],
+  where: { department_id: "=", status: "=", employment_type: "=" },
   orderBy: "id",
 });
 
@@ -161,11 +159,7 @@ const listLeaveRequests = defineListTool({
   key: "leave_requests",
   from: "leave_requests",
   select: LEAVE_REQUEST_COLUMNS,
-  where: ({ status, employee_id, leave_type }) => [
-    when(status, "status = ?"),
-    when(employee_id, "employee_id = ?"),
-    when(leave_type, "leave_type = ?"),
-  ],
+  where: { status: "=", employee_id: "=", leave_type: "=" },
   orderBy: "submitted_at, id",
 });
 
@@ -249,7 +243,7 @@ const listLeaveBalances = defineListTool({
   filters: {
     year: z.number().int().min(2000).max(2100).describe("Leave year (calendar year)"),
     employee_id: z.string().optional().describe("Only balances of this employee"),
-    leave_type: z.enum(["annual", "sick"]).optional().describe("Only balances of this leave type"),
+    leave_type: optionalChoice(["annual", "sick"], "Only balances of this leave type"),
   },
   key: "balances",
   from: "leave_balances",
@@ -323,12 +317,12 @@ const listPayrollRuns = defineListTool({
   description:
     "List biweekly payroll runs (pay period, pay date, status `draft`/`finalized`/`paid`, head count and gross total), most recent period first. Paginated: returns `payroll_runs`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["draft", "finalized", "paid"]).optional().describe("Only runs with this status"),
+    status: optionalChoice(["draft", "finalized", "paid"], "Only runs with this status"),
   },
   key: "payroll_runs",
   from: "payroll_runs",
   select: "id, period_start, period_end, pay_date, status, employee_count, total_gross",
-  where: ({ status }) => [when(status, "status = ?")],
+  where: { status: "=" },
   orderBy: "period_end DESC",
 });
 
@@ -344,7 +338,7 @@ const listPayslips = defineListTool({
   from: "payslips",
   select:
     "run_id, employee_id, regular_hours, overtime_hours, regular_pay, overtime_pay, gross_pay, tax_withheld, benefits_deduction, net_pay",
-  where: ({ run_id, employee_id }) => [when(run_id, "run_id = ?"), when(employee_id, "employee_id = ?")],
+  where: { run_id: "=", employee_id: "=" },
   orderBy: "run_id, employee_id",
 });
 

@@ -16,6 +16,8 @@ import {
   type Row,
   type SqlCondition,
   type ToolContext,
+  optionalInt,
+  optionalChoice,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { CATEGORIES, PRIORITIES, TIERS, UNRESOLVED_STATUSES } from "./policy.js";
@@ -105,12 +107,12 @@ const listTickets = defineTool({
       .enum([...TICKET_STATUSES, "unresolved"])
       .optional()
       .describe("Only tickets in this status; 'unresolved' means new, open, pending or on_hold"),
-    priority: z.enum(PRIORITIES).optional().describe("Only tickets of this priority"),
-    category: z.enum(CATEGORIES).optional().describe("Only tickets of this category"),
-    team_id: z.number().int().optional().describe("Only tickets in this team's queue"),
-    assignee_agent_id: z.number().int().optional().describe("Only tickets assigned to this agent"),
-    company_id: z.number().int().optional().describe("Only tickets raised by this customer company"),
-    asset_id: z.number().int().optional().describe("Only tickets linked to this asset"),
+    priority: optionalChoice(PRIORITIES, "Only tickets of this priority"),
+    category: optionalChoice(CATEGORIES, "Only tickets of this category"),
+    team_id: optionalInt("Only tickets in this team's queue"),
+    assignee_agent_id: optionalInt("Only tickets assigned to this agent"),
+    company_id: optionalInt("Only tickets raised by this customer company"),
+    asset_id: optionalInt("Only tickets linked to this asset"),
     escalation_level: z.number().int().min(0).optional().describe("Only tickets at this escalation level"),
     created_from: timestampSchema.describe("Created at or after this UTC date/timestamp"),
     created_to: timestampSchema.describe("Created strictly before this UTC date/timestamp"),
@@ -174,7 +176,7 @@ const listTicketEvents = defineListTool({
   description:
     "List ticket history events (created, assigned, status_change, comment, escalated), oldest first. For status_change events `from_value`/`to_value` are statuses; for escalated they are team ids; for assigned they are agent ids. Paginated: returns `events` plus `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    ticket_id: z.number().int().optional().describe("Only events of this ticket"),
+    ticket_id: optionalInt("Only events of this ticket"),
     event_type: z
       .enum(["created", "assigned", "status_change", "comment", "escalated"])
       .optional()
@@ -200,9 +202,9 @@ const listAgents = defineListTool({
   description:
     "List service desk agents, ordered by id. Paginated: returns `agents` plus `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    team_id: z.number().int().optional().describe("Only agents of this team"),
-    role: z.enum(["agent", "senior", "lead"]).optional().describe("Only agents with this role"),
-    status: z.enum(["active", "inactive"]).optional().describe("Only active or only inactive agents"),
+    team_id: optionalInt("Only agents of this team"),
+    role: optionalChoice(["agent", "senior", "lead"], "Only agents with this role"),
+    status: optionalChoice(["active", "inactive"], "Only active or only inactive agents"),
     email: z.string().optional().describe("Only the agent with this e-mail address (case-insensitive)"),
   },
   key: "agents",
@@ -249,7 +251,7 @@ const listCompanies = defineListTool({
   description:
     "List customer companies with their support tier, ordered by id. Paginated: returns `companies` plus `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    support_tier: z.enum(TIERS).optional().describe("Only companies on this support tier"),
+    support_tier: optionalChoice(TIERS, "Only companies on this support tier"),
     name_contains: z
       .string()
       .optional()
@@ -295,7 +297,7 @@ const listAssets = defineListTool({
   description:
     "List customer assets (devices under management), ordered by id. Paginated: returns `assets` plus `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    company_id: z.number().int().optional().describe("Only assets of this company"),
+    company_id: optionalInt("Only assets of this company"),
     asset_type: z
       .enum(["laptop", "desktop", "server", "printer", "switch", "firewall", "phone"])
       .optional()
@@ -450,7 +452,7 @@ const addTicketComment = defineTool({
   inputSchema: z.object({
     ticket_id: z.number().int().describe("The ticket to comment on"),
     body: z.string().min(1).describe("The comment text"),
-    agent_id: z.number().int().optional().describe("The agent writing the comment, if any"),
+    agent_id: optionalInt("The agent writing the comment, if any"),
   }),
   handler: ({ ticket_id, body, agent_id }, { db }: ToolContext) => {
     requireById(db, "ticket", ticket_id);

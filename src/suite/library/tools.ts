@@ -6,13 +6,14 @@ import {
   defineListTool,
   getRow,
   insertRow,
-  isoDateSchema,
   requireRow,
   when,
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { bibId, fundCode, invoiceId, lineId, poId, requestId, vendorId } from "./rules.js";
@@ -47,17 +48,12 @@ const listFundTransactions = defineListTool({
       .enum(["encumber", "release", "expend", "credit", "transfer_in", "transfer_out"])
       .optional()
       .describe("Only this kind"),
-    posted_from: isoDateSchema.optional().describe("Only transactions posted on or after this date"),
-    posted_to: isoDateSchema.optional().describe("Only transactions posted on or before this date"),
+    posted_from: optionalDate("Only transactions posted on or after this date"),
+    posted_to: optionalDate("Only transactions posted on or before this date"),
   },
   key: "transactions",
   from: "fund_transactions",
-  where: (input) => [
-    when(input.fund_code, "fund_code = ?"),
-    when(input.kind, "kind = ?"),
-    when(input.posted_from, "posted_on >= ?"),
-    when(input.posted_to, "posted_on <= ?"),
-  ],
+  where: { fund_code: "=", kind: "=", posted_from: "posted_on >= ?", posted_to: "posted_on <= ?" },
   orderBy: "posted_on, txn_id",
 });
 
@@ -91,7 +87,7 @@ const listOrderLines = defineListTool({
   description:
     "List purchase order lines with their order's vendor, type (firm or standing) and date: bib record, fund, quantity, list price per copy, amount encumbered, status (ordered = on order, received, cancelled), matching all given filters, ordered by line id. Paginated: returns `lines`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["ordered", "received", "cancelled"]).optional().describe("Only lines in this status"),
+    status: optionalChoice(["ordered", "received", "cancelled"], "Only lines in this status"),
     vendor_id: vendorId.schema("Only this vendor's lines").optional(),
     fund_code: fundCode.schema("Only lines charged to this fund").optional(),
     po_id: poId.schema("Only this purchase order's lines").optional(),
@@ -99,12 +95,12 @@ const listOrderLines = defineListTool({
   key: "lines",
   from: LINE_FROM,
   select: LINE_SELECT,
-  where: (input) => [
-    when(input.status, "l.status = ?"),
-    when(input.vendor_id, "p.vendor_id = ?"),
-    when(input.fund_code, "l.fund_code = ?"),
-    when(input.po_id, "l.po_id = ?"),
-  ],
+  where: {
+    status: "l.status = ?",
+    vendor_id: "p.vendor_id = ?",
+    fund_code: "l.fund_code = ?",
+    po_id: "l.po_id = ?",
+  },
   orderBy: "l.line_id",
 });
 
@@ -115,7 +111,7 @@ const listClaims = defineListTool({
   filters: { line_id: lineId.schema("Only this line's claims").optional() },
   key: "claims",
   from: "claims",
-  where: (input) => [when(input.line_id, "line_id = ?")],
+  where: { line_id: "=" },
   orderBy: "claim_id",
 });
 
@@ -193,7 +189,7 @@ const listInvoices = defineListTool({
   key: "invoices",
   from: "invoices",
   select: "invoice_id, vendor_id, vendor_invoice_no, invoice_date, total, page_count, status",
-  where: (input) => [when(input.status, "status = ?"), when(input.vendor_id, "vendor_id = ?")],
+  where: { status: "=", vendor_id: "=" },
   orderBy: "invoice_id",
 });
 
@@ -274,7 +270,7 @@ const listPatronRequests = defineListTool({
   description:
     "List patron purchase requests (patron, requested_on, title, author, ISBN, format, publication year, list price, status pending/approved/declined, decided_on) matching all given filters, ordered by id. Paginated: returns `requests`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["pending", "approved", "declined"]).optional().describe("Only requests in this status"),
+    status: optionalChoice(["pending", "approved", "declined"], "Only requests in this status"),
     patron_id: z
       .string()
       .regex(/^P\d{7}$/, "patron ids look like P1234567")
@@ -283,7 +279,7 @@ const listPatronRequests = defineListTool({
   },
   key: "requests",
   from: "patron_requests",
-  where: (input) => [when(input.status, "status = ?"), when(input.patron_id, "patron_id = ?")],
+  where: { status: "=", patron_id: "=" },
   orderBy: "request_id",
 });
 

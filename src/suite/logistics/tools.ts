@@ -18,6 +18,7 @@ import {
   type DomainTool,
   type Row,
   type ToolContext,
+  optionalChoice,
 } from "../../envs/index.js";
 
 const asBoolean =
@@ -74,7 +75,7 @@ const listProducts = defineListTool({
     "List products from the catalog (sku, name, category, unit of measure, case_pack, unit_cost, unit_price, weight, shelf life, status). Paginated: returns `products`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     category: z.string().optional().describe("Only products of this category, e.g. 'Dairy'"),
-    status: z.enum(["active", "discontinued"]).optional().describe("Only products with this status"),
+    status: optionalChoice(["active", "discontinued"], "Only products with this status"),
     search: z.string().optional().describe("Case-insensitive substring of the product name"),
   },
   key: "products",
@@ -139,7 +140,7 @@ const listInventoryLotsBase = defineListTool({
   filters: {
     warehouse_id: z.string().optional().describe("Only lots at this warehouse"),
     sku: z.string().optional().describe("Only lots of this SKU"),
-    status: z.enum(["available", "quarantine"]).optional().describe("Only lots with this status"),
+    status: optionalChoice(["available", "quarantine"], "Only lots with this status"),
     expires_on_or_after: isoDateSchema
       .optional()
       .describe("Only lots expiring on or after this date (YYYY-MM-DD)"),
@@ -197,11 +198,7 @@ const listPurchaseOrders = defineListTool({
   key: "purchase_orders",
   from: "purchase_orders",
   select: ORDER_SUMMARY,
-  where: ({ status, warehouse_id, supplier_id }) => [
-    when(status, "status = ?"),
-    when(warehouse_id, "warehouse_id = ?"),
-    when(supplier_id, "supplier_id = ?"),
-  ],
+  where: { status: "=", warehouse_id: "=", supplier_id: "=" },
   orderBy: "id",
 });
 
@@ -365,10 +362,7 @@ const listShipments = defineListTool({
   },
   key: "shipments",
   from: "shipments",
-  where: ({ status, origin_warehouse_id }) => [
-    when(status, "status = ?"),
-    when(origin_warehouse_id, "origin_warehouse_id = ?"),
-  ],
+  where: { status: "=", origin_warehouse_id: "=" },
   orderBy: "id",
   map: asBoolean("is_hazmat"),
 });

@@ -16,6 +16,8 @@ import {
   type ToolContext,
   renderMessage,
   type ThreadMessage,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
@@ -51,19 +53,19 @@ function insertNext(db: Db, table: string, format: IdFormat, values: unknown[]):
   return rowById(db, table, format, id);
 }
 
-const deskSchema = z.enum(DESKS).optional().describe("Only this desk");
+const deskSchema = optionalChoice(DESKS, "Only this desk");
 
 const listStaff = defineListTool({
   name: "list_staff",
   description:
     "List newsroom staff (id, name, e-mail, role, desk), ordered by id. Paginated: returns `staff`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    role: z.enum(STAFF_ROLES).optional().describe("Only this role"),
+    role: optionalChoice(STAFF_ROLES, "Only this role"),
     desk: deskSchema,
   },
   key: "staff",
   from: "staff",
-  where: ({ role, desk }) => [when(role, "role = ?"), when(desk, "desk = ?")],
+  where: { role: "=", desk: "=" },
   orderBy: "staff_id",
 });
 
@@ -71,10 +73,10 @@ const listFreelancers = defineListTool({
   name: "list_freelancers",
   description:
     "List freelance contributors (id, name, e-mail, rate-card tier, country), ordered by id. Paginated: returns `freelancers`, `page`, `per_page`, `total`, `has_more`.",
-  filters: { tier: z.enum(TIERS).optional().describe("Only this rate-card tier") },
+  filters: { tier: optionalChoice(TIERS, "Only this rate-card tier") },
   key: "freelancers",
   from: "freelancers",
-  where: ({ tier }) => [when(tier, "tier = ?")],
+  where: { tier: "=" },
   orderBy: "freelancer_id",
 });
 
@@ -84,7 +86,7 @@ const listStories = defineListTool({
     "List stories in the CMS (id, slug, desk, status, last update, embargo time and first web publication time in UTC; no headline or byline: use get_story), ordered by id. Paginated: returns `stories`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     desk: deskSchema,
-    status: z.enum(STORY_STATUSES).optional().describe("Only this status"),
+    status: optionalChoice(STORY_STATUSES, "Only this status"),
     slug: z.string().optional().describe("Only the story with this exact slug"),
     embargoed: z
       .boolean()
@@ -144,12 +146,12 @@ const listPublishEvents = defineListTool({
     "List the moments stories appeared on each channel (web, app, newsletter, social, partner_feed), UTC 'YYYY-MM-DD HH:MM', ordered by story then time. Paginated: returns `events`, `page`, `per_page`, `total`, `has_more`. The publishing log's API is busy: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
     story_id: storyId.schema("Only this story's events").optional(),
-    channel: z.enum(CHANNELS).optional().describe("Only this channel"),
+    channel: optionalChoice(CHANNELS, "Only this channel"),
   },
   key: "events",
   from: "publish_events",
   select: "story_id, channel, published_at",
-  where: ({ story_id, channel }) => [when(story_id, "story_id = ?"), when(channel, "channel = ?")],
+  where: { story_id: "=", channel: "=" },
   orderBy: "story_id, published_at, event_id",
 });
 
@@ -158,15 +160,12 @@ const listCommissions = defineListTool({
   description:
     "List freelance commissions (freelancer, story, kind article/photo, commissioned and filed units: words or images, status, agreed/filed/killed dates), ordered by id. Paginated: returns `commissions`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["commissioned", "filed", "killed"]).optional().describe("Only this status"),
+    status: optionalChoice(["commissioned", "filed", "killed"], "Only this status"),
     freelancer_id: freelancerId.schema("Only this freelancer's commissions").optional(),
   },
   key: "commissions",
   from: "commissions",
-  where: ({ status, freelancer_id }) => [
-    when(status, "status = ?"),
-    when(freelancer_id, "freelancer_id = ?"),
-  ],
+  where: { status: "=", freelancer_id: "=" },
   orderBy: "commission_id",
 });
 
@@ -175,15 +174,12 @@ const listPayments = defineListTool({
   description:
     "List freelance payments (commission, freelancer, amount USD, status approved/paid, approval and payment dates), ordered by id. Paginated: returns `payments`, `page`, `per_page`, `total`, `has_more`. Finance's API can fail with 503 Service Unavailable; make the same call again.",
   filters: {
-    status: z.enum(["approved", "paid"]).optional().describe("Only this status"),
+    status: optionalChoice(["approved", "paid"], "Only this status"),
     commission_id: commissionId.schema("Only payments for this commission").optional(),
   },
   key: "payments",
   from: "payments",
-  where: ({ status, commission_id }) => [
-    when(status, "status = ?"),
-    when(commission_id, "commission_id = ?"),
-  ],
+  where: { status: "=", commission_id: "=" },
   orderBy: "payment_id",
 });
 
@@ -219,16 +215,12 @@ const listCorrections = defineListTool({
     "List the corrections log (story, kind, wording, date logged), ordered by id. Paginated: returns `corrections`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     story_id: storyId.schema("Only corrections to this story").optional(),
-    logged_from: isoDateSchema.optional().describe("Only corrections logged on or after this date"),
-    logged_to: isoDateSchema.optional().describe("Only corrections logged on or before this date"),
+    logged_from: optionalDate("Only corrections logged on or after this date"),
+    logged_to: optionalDate("Only corrections logged on or before this date"),
   },
   key: "corrections",
   from: "corrections",
-  where: ({ story_id, logged_from, logged_to }) => [
-    when(story_id, "story_id = ?"),
-    when(logged_from, "logged_on >= ?"),
-    when(logged_to, "logged_on <= ?"),
-  ],
+  where: { story_id: "=", logged_from: "logged_on >= ?", logged_to: "logged_on <= ?" },
   orderBy: "correction_id",
 });
 
@@ -258,10 +250,7 @@ const listPhotos = defineListTool({
   },
   key: "photos",
   from: "photos",
-  where: ({ story_id, licence_ref }) => [
-    when(story_id, "story_id = ?"),
-    when(licence_ref, "licence_ref = ?"),
-  ],
+  where: { story_id: "=", licence_ref: "=" },
   orderBy: "photo_id",
 });
 
@@ -270,7 +259,7 @@ const listThreads = defineListTool({
   description:
     "List mail threads in the desk's shared mailboxes (corrections, legal, freelance, desk): id, mailbox, subject, message count, time of the latest message. Paginated: returns `threads`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    mailbox: z.enum(MAILBOXES).optional().describe("Only this mailbox"),
+    mailbox: optionalChoice(MAILBOXES, "Only this mailbox"),
     subject_contains: z
       .string()
       .optional()

@@ -13,6 +13,8 @@ import {
   when,
   withSilentFailures,
   withTransientFailures,
+  optionalText,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { NOW } from "./clock.js";
@@ -46,7 +48,7 @@ const listEngineers = defineListTool({
     "List engineers (id, name, chat handle without the @, e-mail, team), ordered by id. Paginated: returns `engineers`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     team: teamSchema.optional().describe("Only engineers of this team"),
-    handle: z.string().min(1).optional().describe("Only the engineer with this handle (without the @)"),
+    handle: optionalText("Only the engineer with this handle (without the @)"),
   },
   key: "engineers",
   from: "engineers",
@@ -64,9 +66,9 @@ const listPages = defineListTool({
   filters: {
     service: serviceSchema.optional().describe("Only pages of this service"),
     severity: severitySchema.optional().describe("Only pages of this severity"),
-    alert_name: z.string().min(1).optional().describe("Only pages of this alert, e.g. HighErrorRate"),
-    fired_from: isoDateSchema.optional().describe("Only pages fired on or after this UTC day, YYYY-MM-DD"),
-    fired_to: isoDateSchema.optional().describe("Only pages fired on or before this UTC day, YYYY-MM-DD"),
+    alert_name: optionalText("Only pages of this alert, e.g. HighErrorRate"),
+    fired_from: optionalDate("Only pages fired on or after this UTC day, YYYY-MM-DD"),
+    fired_to: optionalDate("Only pages fired on or before this UTC day, YYYY-MM-DD"),
     unassigned: z.boolean().optional().describe("true: only pages without an assignee"),
   },
   key: "pages",
@@ -116,17 +118,13 @@ const listDeploys = defineListTool({
     "List deploys matching all given filters, newest first. `deployed_at` is printed by the deploy system in the deployer's local time with its UTC offset; `deployed_by` is a handle. Paginated: returns `deploys`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     service: serviceSchema.optional().describe("Only deploys of this service"),
-    date_from: isoDateSchema.optional().describe("Only deploys on or after this UTC day, YYYY-MM-DD"),
-    date_to: isoDateSchema.optional().describe("Only deploys on or before this UTC day, YYYY-MM-DD"),
+    date_from: optionalDate("Only deploys on or after this UTC day, YYYY-MM-DD"),
+    date_to: optionalDate("Only deploys on or before this UTC day, YYYY-MM-DD"),
   },
   key: "deploys",
   from: "deploys",
   select: "deploy_id, service, version, deployed_at, deployed_by, change_summary",
-  where: (input) => [
-    when(input.service, "service = ?"),
-    when(input.date_from, "utc_day >= ?"),
-    when(input.date_to, "utc_day <= ?"),
-  ],
+  where: { service: "=", date_from: "utc_day >= ?", date_to: "utc_day <= ?" },
   orderBy: "deploy_id DESC",
 });
 
@@ -145,11 +143,7 @@ const listIncidents = defineListTool({
   key: "incidents",
   from: "incidents",
   select: "incident_id, service, severity, title, status, page_id, opened_at, escalated_to, resolved_at",
-  where: (input) => [
-    when(input.status, "status = ?"),
-    when(input.severity, "severity = ?"),
-    when(input.service, "service = ?"),
-  ],
+  where: { status: "=", severity: "=", service: "=" },
   orderBy: "incident_id",
 });
 
@@ -214,7 +208,7 @@ const listActionItems = defineListTool({
   filters: { incident_id: incidentId.schema("Only items of this incident").optional() },
   key: "action_items",
   from: "action_items",
-  where: ({ incident_id }) => [when(incident_id, "incident_id = ?")],
+  where: { incident_id: "=" },
   orderBy: "action_item_id",
 });
 
@@ -250,7 +244,7 @@ const listOverrides = defineListTool({
   filters: { team: teamSchema.optional().describe("Only overrides of this team") },
   key: "overrides",
   from: "schedule_overrides",
-  where: ({ team }) => [when(team, "team = ?")],
+  where: { team: "=" },
   orderBy: "override_id",
 });
 

@@ -15,6 +15,9 @@ import {
   withTransientFailures,
   type DomainTool,
   type ToolContext,
+  optionalText,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { VENDOR_CATEGORIES, invoiceId, poId, vendorId } from "./rules.js";
 
@@ -35,8 +38,8 @@ const listVendors = defineListTool({
   description:
     "List vendors from the vendor master (id, name, category, terms_code, status, remit_email). Paginated: returns `vendors`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    category: z.enum(VENDOR_CATEGORIES).optional().describe("Only vendors in this category"),
-    status: z.enum(["active", "inactive"]).optional().describe("Only vendors with this status"),
+    category: optionalChoice(VENDOR_CATEGORIES, "Only vendors in this category"),
+    status: optionalChoice(["active", "inactive"], "Only vendors with this status"),
     name_contains: z
       .string()
       .min(1)
@@ -78,18 +81,13 @@ const listPurchaseOrders = defineListTool({
     "List purchase order headers (po_id, vendor_id, ordered_on, buyer, warehouse, status). Paginated: returns `purchase_orders`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     vendor_id: vendorId.schema("Only orders to this vendor").optional(),
-    status: z.enum(PO_STATUSES).optional().describe("Only orders in this status"),
-    ordered_from: isoDateSchema.optional().describe("Only orders placed on or after this date, YYYY-MM-DD"),
-    ordered_to: isoDateSchema.optional().describe("Only orders placed on or before this date, YYYY-MM-DD"),
+    status: optionalChoice(PO_STATUSES, "Only orders in this status"),
+    ordered_from: optionalDate("Only orders placed on or after this date, YYYY-MM-DD"),
+    ordered_to: optionalDate("Only orders placed on or before this date, YYYY-MM-DD"),
   },
   key: "purchase_orders",
   from: "purchase_orders",
-  where: ({ vendor_id, status, ordered_from, ordered_to }) => [
-    when(vendor_id, "vendor_id = ?"),
-    when(status, "status = ?"),
-    when(ordered_from, "ordered_on >= ?"),
-    when(ordered_to, "ordered_on <= ?"),
-  ],
+  where: { vendor_id: "=", status: "=", ordered_from: "ordered_on >= ?", ordered_to: "ordered_on <= ?" },
   orderBy: "po_id",
 });
 
@@ -120,18 +118,14 @@ const listPoLines = defineListTool({
     "List purchase order lines across orders (po_id, vendor_id, po_status, line_no, sku, description, quantity, unit_price). Receipts are not included; see get_purchase_order or list_receipts. Paginated: returns `po_lines`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     vendor_id: vendorId.schema("Only lines of orders to this vendor").optional(),
-    sku: z.string().min(1).optional().describe("Only lines for this SKU"),
-    po_status: z.enum(PO_STATUSES).optional().describe("Only lines of orders in this status"),
+    sku: optionalText("Only lines for this SKU"),
+    po_status: optionalChoice(PO_STATUSES, "Only lines of orders in this status"),
   },
   key: "po_lines",
   from: "po_lines l JOIN purchase_orders o ON o.po_id = l.po_id",
   select:
     "l.po_id, o.vendor_id, o.status AS po_status, l.line_no, l.sku, l.description, l.quantity, l.unit_price",
-  where: ({ vendor_id, sku, po_status }) => [
-    when(vendor_id, "o.vendor_id = ?"),
-    when(sku, "l.sku = ?"),
-    when(po_status, "o.status = ?"),
-  ],
+  where: { vendor_id: "o.vendor_id = ?", sku: "l.sku = ?", po_status: "o.status = ?" },
   orderBy: "l.po_id, l.line_no",
 });
 
@@ -141,16 +135,12 @@ const listReceipts = defineListTool({
     "List goods receipts (receipt_id, po_id, line_no, received_on, quantity_received). Paginated: returns `receipts`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     po_id: poId.schema("Only receipts against this purchase order").optional(),
-    received_from: isoDateSchema.optional().describe("Only receipts on or after this date, YYYY-MM-DD"),
-    received_to: isoDateSchema.optional().describe("Only receipts on or before this date, YYYY-MM-DD"),
+    received_from: optionalDate("Only receipts on or after this date, YYYY-MM-DD"),
+    received_to: optionalDate("Only receipts on or before this date, YYYY-MM-DD"),
   },
   key: "receipts",
   from: "receipts",
-  where: ({ po_id, received_from, received_to }) => [
-    when(po_id, "po_id = ?"),
-    when(received_from, "received_on >= ?"),
-    when(received_to, "received_on <= ?"),
-  ],
+  where: { po_id: "=", received_from: "received_on >= ?", received_to: "received_on <= ?" },
   orderBy: "receipt_id",
 });
 
@@ -160,7 +150,7 @@ const listInvoices = defineListTool({
     "List vendor invoices (invoice_id, vendor_id, vendor_invoice_no, po_id, invoice_date, entered_on, terms_code, subtotal, freight, total, status, hold_reason). Paginated: returns `invoices`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     vendor_id: vendorId.schema("Only invoices from this vendor").optional(),
-    status: z.enum(INVOICE_STATUSES).optional().describe("Only invoices in this status"),
+    status: optionalChoice(INVOICE_STATUSES, "Only invoices in this status"),
     po_id: poId.schema("Only invoices billing this purchase order").optional(),
     invoice_date_from: isoDateSchema
       .optional()
@@ -171,13 +161,13 @@ const listInvoices = defineListTool({
   },
   key: "invoices",
   from: "invoices",
-  where: ({ vendor_id, status, po_id, invoice_date_from, invoice_date_to }) => [
-    when(vendor_id, "vendor_id = ?"),
-    when(status, "status = ?"),
-    when(po_id, "po_id = ?"),
-    when(invoice_date_from, "invoice_date >= ?"),
-    when(invoice_date_to, "invoice_date <= ?"),
-  ],
+  where: {
+    vendor_id: "=",
+    status: "=",
+    po_id: "=",
+    invoice_date_from: "invoice_date >= ?",
+    invoice_date_to: "invoice_date <= ?",
+  },
   orderBy: "invoice_id",
 });
 
@@ -210,18 +200,14 @@ const listInvoiceLines = defineListTool({
     "List invoice lines across invoices (invoice_id, invoice_status, line_no, line_type, po_line_no, sku, quantity, unit_price, amount). Paginated: returns `invoice_lines`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     invoice_id: invoiceId.schema("Only lines of this invoice").optional(),
-    invoice_status: z.enum(INVOICE_STATUSES).optional().describe("Only lines of invoices in this status"),
-    line_type: z.enum(["merchandise", "freight"]).optional().describe("Only lines of this type"),
+    invoice_status: optionalChoice(INVOICE_STATUSES, "Only lines of invoices in this status"),
+    line_type: optionalChoice(["merchandise", "freight"], "Only lines of this type"),
   },
   key: "invoice_lines",
   from: "invoice_lines l JOIN invoices i ON i.invoice_id = l.invoice_id",
   select:
     "l.invoice_id, i.status AS invoice_status, l.line_no, l.line_type, l.po_line_no, l.sku, l.quantity, l.unit_price, l.amount",
-  where: ({ invoice_id, invoice_status, line_type }) => [
-    when(invoice_id, "l.invoice_id = ?"),
-    when(invoice_status, "i.status = ?"),
-    when(line_type, "l.line_type = ?"),
-  ],
+  where: { invoice_id: "l.invoice_id = ?", invoice_status: "i.status = ?", line_type: "l.line_type = ?" },
   orderBy: "l.invoice_id, l.line_no",
 });
 
@@ -232,21 +218,21 @@ const listPaymentsTool = defineListTool({
   filters: {
     vendor_id: vendorId.schema("Only payments to this vendor").optional(),
     invoice_id: invoiceId.schema("Only payments of this invoice").optional(),
-    status: z.enum(["issued", "cleared", "void"]).optional().describe("Only payments in this status"),
-    paid_on: isoDateSchema.optional().describe("Only payments of the pay run on this date, YYYY-MM-DD"),
-    paid_from: isoDateSchema.optional().describe("Only payments on or after this date, YYYY-MM-DD"),
-    paid_to: isoDateSchema.optional().describe("Only payments on or before this date, YYYY-MM-DD"),
+    status: optionalChoice(["issued", "cleared", "void"], "Only payments in this status"),
+    paid_on: optionalDate("Only payments of the pay run on this date, YYYY-MM-DD"),
+    paid_from: optionalDate("Only payments on or after this date, YYYY-MM-DD"),
+    paid_to: optionalDate("Only payments on or before this date, YYYY-MM-DD"),
   },
   key: "payments",
   from: "payments",
-  where: ({ vendor_id, invoice_id, status, paid_on, paid_from, paid_to }) => [
-    when(vendor_id, "vendor_id = ?"),
-    when(invoice_id, "invoice_id = ?"),
-    when(status, "status = ?"),
-    when(paid_on, "paid_on = ?"),
-    when(paid_from, "paid_on >= ?"),
-    when(paid_to, "paid_on <= ?"),
-  ],
+  where: {
+    vendor_id: "=",
+    invoice_id: "=",
+    status: "=",
+    paid_on: "=",
+    paid_from: "paid_on >= ?",
+    paid_to: "paid_on <= ?",
+  },
   orderBy: "payment_id",
 });
 

@@ -16,6 +16,9 @@ import {
   withBooleans,
   withSilentFailures,
   withTransientFailures,
+  optionalText,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { drugId, locationId, lotId, mrnFormat, orderId, purchaseOrderId, stockId } from "./ids.js";
@@ -27,13 +30,13 @@ const listDrugs = defineListTool({
   description:
     "List the drug catalog, ordered by drug id: name, therapeutic class, DEA `schedule` (II-V, null when not controlled), `formulary_status`, NDC and `pack_size` (units per wholesaler pack). Costs are on get_drug. Paginated: returns `drugs`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    schedule: z.enum(["II", "III", "IV", "V"]).optional().describe("Only drugs of this DEA schedule"),
+    schedule: optionalChoice(["II", "III", "IV", "V"], "Only drugs of this DEA schedule"),
     controlled: z.boolean().optional().describe("true: only controlled substances; false: only others"),
     formulary_status: z
       .enum(["formulary", "non_formulary"])
       .optional()
       .describe("Only drugs with this status"),
-    query: z.string().min(1).optional().describe("Substring of the drug name (case-insensitive)"),
+    query: optionalText("Substring of the drug name (case-insensitive)"),
   },
   key: "drugs",
   from: "drugs",
@@ -61,10 +64,10 @@ const listLocations = defineListTool({
   name: "list_locations",
   description:
     "List stock locations, ordered by id: the pharmacies (`kind` pharmacy) and the automated dispensing cabinets on the wards (`kind` cabinet, with their nursing unit). Paginated: returns `locations`, `page`, `per_page`, `total`, `has_more`.",
-  filters: { kind: z.enum(["pharmacy", "cabinet"]).optional().describe("Only locations of this kind") },
+  filters: { kind: optionalChoice(["pharmacy", "cabinet"], "Only locations of this kind") },
   key: "locations",
   from: "locations",
-  where: ({ kind }) => [when(kind, "kind = ?")],
+  where: { kind: "=" },
   orderBy: "location_id",
 });
 
@@ -74,9 +77,9 @@ const listLots = defineListTool({
     "List manufacturer lots, ordered by lot id, with the product's drug id and NDC. Different products can carry the same lot number. Paginated: returns `lots`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     drug_id: drugId.schema("Only lots of this drug").optional(),
-    lot_number: z.string().min(1).optional().describe("Only lots with exactly this manufacturer lot number"),
-    expires_from: isoDateSchema.optional().describe("Only lots expiring on or after this date, YYYY-MM-DD"),
-    expires_to: isoDateSchema.optional().describe("Only lots expiring on or before this date, YYYY-MM-DD"),
+    lot_number: optionalText("Only lots with exactly this manufacturer lot number"),
+    expires_from: optionalDate("Only lots expiring on or after this date, YYYY-MM-DD"),
+    expires_to: optionalDate("Only lots expiring on or before this date, YYYY-MM-DD"),
   },
   key: "lots",
   from: "lots l JOIN drugs d ON d.drug_id = l.drug_id",
@@ -113,19 +116,19 @@ const listInventory = defineListTool({
     location_id: locationId.schema("Only stock at this location").optional(),
     drug_id: drugId.schema("Only stock of this drug").optional(),
     lot_id: lotId.schema("Only stock of this lot").optional(),
-    status: z.enum(["available", "quarantined"]).optional().describe("Only stock in this status"),
-    expires_to: isoDateSchema.optional().describe("Only stock whose lot expires on or before this date"),
+    status: optionalChoice(["available", "quarantined"], "Only stock in this status"),
+    expires_to: optionalDate("Only stock whose lot expires on or before this date"),
   },
   key: "stock",
   from: "inventory i JOIN lots l ON l.lot_id = i.lot_id",
   select: STOCK_COLUMNS,
-  where: (input) => [
-    when(input.location_id, "i.location_id = ?"),
-    when(input.drug_id, "l.drug_id = ?"),
-    when(input.lot_id, "i.lot_id = ?"),
-    when(input.status, "i.status = ?"),
-    when(input.expires_to, "l.expiry_date <= ?"),
-  ],
+  where: {
+    location_id: "i.location_id = ?",
+    drug_id: "l.drug_id = ?",
+    lot_id: "i.lot_id = ?",
+    status: "i.status = ?",
+    expires_to: "l.expiry_date <= ?",
+  },
   orderBy: "i.stock_id",
 });
 
@@ -182,12 +185,12 @@ const listPurchaseOrders = defineListTool({
   description:
     "List wholesaler purchase orders, ordered by id: one drug per order, `packs` ordered and `pack_size`, `status` open (not yet received), received or cancelled. Paginated: returns `purchase_orders`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["open", "received", "cancelled"]).optional().describe("Only orders in this status"),
+    status: optionalChoice(["open", "received", "cancelled"], "Only orders in this status"),
     drug_id: drugId.schema("Only orders of this drug").optional(),
   },
   key: "purchase_orders",
   from: "purchase_orders",
-  where: (input) => [when(input.status, "status = ?"), when(input.drug_id, "drug_id = ?")],
+  where: { status: "=", drug_id: "=" },
   orderBy: "po_id",
 });
 
@@ -258,18 +261,14 @@ const listMedicationOrders = defineListTool({
   description:
     "List medication orders, ordered by id: patient MRN, drug, dose, `status` (active, discontinued, completed), whether the prescriber marked it `dispense_as_written`, when it was ordered and when a pharmacist verified it (`verified_at`, null until verified; times are YYYY-MM-DD HH:MM). Paginated: returns `orders`, `page`, `per_page`, `total`, `has_more`. The EHR interface is busy: a call can fail with 503 Service Unavailable; make the same call again.",
   filters: {
-    status: z.enum(["active", "discontinued", "completed"]).optional().describe("Only orders in this status"),
+    status: optionalChoice(["active", "discontinued", "completed"], "Only orders in this status"),
     drug_id: drugId.schema("Only orders of this drug").optional(),
     mrn: mrnFormat.schema("Only this patient's orders").optional(),
   },
   key: "orders",
   from: "medication_orders",
   select: ORDER_COLUMNS,
-  where: (input) => [
-    when(input.status, "status = ?"),
-    when(input.drug_id, "drug_id = ?"),
-    when(input.mrn, "mrn = ?"),
-  ],
+  where: { status: "=", drug_id: "=", mrn: "=" },
   orderBy: "order_id",
   map: (row) => withBooleans(row, "dispense_as_written"),
 });
@@ -322,7 +321,7 @@ const listDispenses = defineListTool({
     lot_id: lotId.schema("Only dispenses from this lot").optional(),
     location_id: locationId.schema("Only dispenses from this location").optional(),
     override: z.boolean().optional().describe("true: only override pulls; false: only regular dispenses"),
-    date_from: isoDateSchema.optional().describe("Only dispenses on or after this date, YYYY-MM-DD"),
+    date_from: optionalDate("Only dispenses on or after this date, YYYY-MM-DD"),
   },
   key: "dispenses",
   from: "dispenses",

@@ -14,6 +14,9 @@ import {
   withTransientFailures,
   defineListTool,
   defineGetTool,
+  optionalText,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { buildingId, inspectionId, leaseId, tenantId, unitId, vendorId, workOrderId } from "./ids.js";
@@ -85,7 +88,7 @@ const listTenants = defineListTool({
   description:
     "Search tenants by name or email (case-insensitive substring), ordered by tenant id. Paginated: returns `tenants`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    query: z.string().min(1).optional().describe("Substring of the first name, last name or email"),
+    query: optionalText("Substring of the first name, last name or email"),
   },
   key: "tenants",
   from: "tenants",
@@ -123,11 +126,11 @@ const listLeases = defineListTool({
   description:
     "List leases matching all given filters, ordered by lease id. `status` is signed (starts in the future), active or ended. Summaries only: deposit and escalation clause are on get_lease. Paginated: returns `leases`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["signed", "active", "ended"]).optional().describe("Only leases in this status"),
+    status: optionalChoice(["signed", "active", "ended"], "Only leases in this status"),
     building_id: buildingId.schema("Only leases of units in this building").optional(),
     unit_id: unitId.schema("Only leases of this unit").optional(),
-    end_from: isoDateSchema.optional().describe("Only leases ending on or after this date, YYYY-MM-DD"),
-    end_to: isoDateSchema.optional().describe("Only leases ending on or before this date, YYYY-MM-DD"),
+    end_from: optionalDate("Only leases ending on or after this date, YYYY-MM-DD"),
+    end_to: optionalDate("Only leases ending on or before this date, YYYY-MM-DD"),
     moved_out_from: isoDateSchema
       .optional()
       .describe("Only leases whose tenant moved out on or after this date, YYYY-MM-DD"),
@@ -135,14 +138,14 @@ const listLeases = defineListTool({
   key: "leases",
   from: "leases l JOIN units u ON u.unit_id = l.unit_id",
   select: LEASE_COLUMNS,
-  where: (input) => [
-    when(input.status, "l.status = ?"),
-    when(input.building_id, "u.building_id = ?"),
-    when(input.unit_id, "l.unit_id = ?"),
-    when(input.end_from, "l.end_date >= ?"),
-    when(input.end_to, "l.end_date <= ?"),
-    when(input.moved_out_from, "l.move_out_date >= ?"),
-  ],
+  where: {
+    status: "l.status = ?",
+    building_id: "u.building_id = ?",
+    unit_id: "l.unit_id = ?",
+    end_from: "l.end_date >= ?",
+    end_to: "l.end_date <= ?",
+    moved_out_from: "l.move_out_date >= ?",
+  },
   orderBy: "l.lease_id",
 });
 
@@ -174,20 +177,20 @@ const listLedgerEntries = defineListTool({
     "List rent-ledger entries matching all given filters, ordered by entry id. `entry_type` is rent (monthly charge), payment (received from the tenant; `reference` is the payment reference), late_fee or deposit_refund; `period` is the rent month (YYYY-MM) an entry belongs to and `entry_date` the day it was posted or received. Amounts are positive. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     lease_id: leaseId.schema("Only entries of this lease").optional(),
-    entry_type: z.enum(LEDGER_TYPES).optional().describe("Only entries of this type"),
+    entry_type: optionalChoice(LEDGER_TYPES, "Only entries of this type"),
     period: periodSchema.optional().describe("Only entries of this rent period, YYYY-MM"),
-    date_from: isoDateSchema.optional().describe("Only entries dated on or after this date, YYYY-MM-DD"),
-    date_to: isoDateSchema.optional().describe("Only entries dated on or before this date, YYYY-MM-DD"),
+    date_from: optionalDate("Only entries dated on or after this date, YYYY-MM-DD"),
+    date_to: optionalDate("Only entries dated on or before this date, YYYY-MM-DD"),
   },
   key: "entries",
   from: "ledger_entries",
-  where: (input) => [
-    when(input.lease_id, "lease_id = ?"),
-    when(input.entry_type, "entry_type = ?"),
-    when(input.period, "period = ?"),
-    when(input.date_from, "entry_date >= ?"),
-    when(input.date_to, "entry_date <= ?"),
-  ],
+  where: {
+    lease_id: "=",
+    entry_type: "=",
+    period: "=",
+    date_from: "entry_date >= ?",
+    date_to: "entry_date <= ?",
+  },
   orderBy: "entry_id",
 });
 
@@ -331,7 +334,7 @@ const listWorkOrders = defineListTool({
   description:
     "List maintenance work orders matching all given filters, ordered by work order id. `category` is the trade needed; `vendor_id` is null until a vendor is assigned. Paginated: returns `work_orders`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(WORK_ORDER_STATUSES).optional().describe("Only work orders in this status"),
+    status: optionalChoice(WORK_ORDER_STATUSES, "Only work orders in this status"),
     priority: z
       .enum(["emergency", "urgent", "routine"])
       .optional()
@@ -347,14 +350,14 @@ const listWorkOrders = defineListTool({
   from: "work_orders w JOIN units u ON u.unit_id = w.unit_id",
   select:
     "w.work_order_id, w.unit_id, u.building_id, w.category, w.priority, w.status, w.vendor_id, w.opened_on, w.completed_on, w.escalated_on",
-  where: (input) => [
-    when(input.status, "w.status = ?"),
-    when(input.priority, "w.priority = ?"),
-    when(input.vendor_id, "w.vendor_id = ?"),
-    when(input.building_id, "u.building_id = ?"),
-    when(input.category, "w.category = ?"),
-    when(input.opened_from, "w.opened_on >= ?"),
-  ],
+  where: {
+    status: "w.status = ?",
+    priority: "w.priority = ?",
+    vendor_id: "w.vendor_id = ?",
+    building_id: "u.building_id = ?",
+    category: "w.category = ?",
+    opened_from: "w.opened_on >= ?",
+  },
   orderBy: "w.work_order_id",
 });
 
@@ -438,11 +441,7 @@ const listInspections = defineListTool({
   },
   key: "inspections",
   from: "inspections",
-  where: (input) => [
-    when(input.unit_id, "unit_id = ?"),
-    when(input.lease_id, "lease_id = ?"),
-    when(input.inspection_type, "inspection_type = ?"),
-  ],
+  where: { unit_id: "=", lease_id: "=", inspection_type: "=" },
   orderBy: "inspection_id",
 });
 

@@ -4,13 +4,14 @@ import {
   allRows,
   cachedStatement,
   defineGetTool,
-  isoDateSchema,
   requireRow,
   when,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
   defineListTool,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { REFERENCE_DATE } from "../../envs/index.js";
@@ -25,7 +26,7 @@ const listProducts = defineListTool({
   filters: { customer: z.string().optional().describe("Only parts for this customer (exact name)") },
   key: "products",
   from: "products",
-  where: ({ customer }) => [when(customer, "customer = ?")],
+  where: { customer: "=" },
   orderBy: "part_number",
 });
 
@@ -79,7 +80,7 @@ const listMaterialLots = defineListTool({
   filters: { supplier_id: supplierId.schema("Only lots from this supplier").optional() },
   key: "material_lots",
   from: "material_lots",
-  where: ({ supplier_id }) => [when(supplier_id, "supplier_id = ?")],
+  where: { supplier_id: "=" },
   orderBy: "material_lot_id",
 });
 
@@ -123,27 +124,27 @@ const listLots = defineListTool({
   filters: {
     part_number: partNumber.schema("Only lots of this part").optional(),
     material_lot_id: materialLotId.schema("Only lots made from this material lot").optional(),
-    line: z.enum(["L1", "L2", "L3", "L4"]).optional().describe("Only lots run on this line"),
-    shift: z.enum(["A", "B", "C"]).optional().describe("Only lots run on this shift"),
+    line: optionalChoice(["L1", "L2", "L3", "L4"], "Only lots run on this line"),
+    shift: optionalChoice(["A", "B", "C"], "Only lots run on this shift"),
     status: z
       .enum(["in_process", "released", "shipped", "on_hold"])
       .optional()
       .describe("Only lots in this status"),
-    end_from: isoDateSchema.optional().describe("Only lots that ended on or after this date, YYYY-MM-DD"),
-    end_to: isoDateSchema.optional().describe("Only lots that ended on or before this date, YYYY-MM-DD"),
+    end_from: optionalDate("Only lots that ended on or after this date, YYYY-MM-DD"),
+    end_to: optionalDate("Only lots that ended on or before this date, YYYY-MM-DD"),
   },
   key: "lots",
   from: "production_lots",
   select: LOT_COLUMNS,
-  where: ({ part_number, material_lot_id, line, shift, status, end_from, end_to }) => [
-    when(part_number, "part_number = ?"),
-    when(material_lot_id, "material_lot_id = ?"),
-    when(line, "line = ?"),
-    when(shift, "shift = ?"),
-    when(status, "status = ?"),
-    when(end_from, "end_date >= ?"),
-    when(end_to, "end_date <= ?"),
-  ],
+  where: {
+    part_number: "=",
+    material_lot_id: "=",
+    line: "=",
+    shift: "=",
+    status: "=",
+    end_from: "end_date >= ?",
+    end_to: "end_date <= ?",
+  },
   orderBy: "lot_id",
 });
 
@@ -171,8 +172,8 @@ const listMeasurements = defineListTool({
     lot_id: lotId.schema("Only measurements of this lot").optional(),
     char_id: charId.schema("Only this characteristic").optional(),
     gauge_id: gaugeId.schema("Only measurements taken with this gauge").optional(),
-    measured_from: isoDateSchema.optional().describe("Only measurements taken on or after this date"),
-    measured_to: isoDateSchema.optional().describe("Only measurements taken on or before this date"),
+    measured_from: optionalDate("Only measurements taken on or after this date"),
+    measured_to: optionalDate("Only measurements taken on or before this date"),
     valid: z.boolean().optional().describe("Only valid (true) or invalidated (false) measurements"),
   },
   key: "measurements",
@@ -201,7 +202,7 @@ const listGauges = defineListTool({
   },
   key: "gauges",
   from: "gauges",
-  where: ({ gauge_type }) => [when(gauge_type, "gauge_type = ?")],
+  where: { gauge_type: "=" },
   orderBy: "gauge_id",
 });
 
@@ -210,25 +211,25 @@ const listNcrs = defineListTool({
   description:
     "List non-conformance reports (lot, opened date, severity, defect code, characteristic and measured value for dimensional defects, quantity, disposition, status, linked CAPA), ordered by id. Paginated: returns `ncrs`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["open", "dispositioned", "closed"]).optional().describe("Only NCRs in this status"),
-    severity: z.enum(["critical", "major", "minor"]).optional().describe("Only NCRs of this severity"),
-    defect_code: z.enum(["DIM", "COS", "MAT", "HRD"]).optional().describe("Only NCRs with this defect code"),
+    status: optionalChoice(["open", "dispositioned", "closed"], "Only NCRs in this status"),
+    severity: optionalChoice(["critical", "major", "minor"], "Only NCRs of this severity"),
+    defect_code: optionalChoice(["DIM", "COS", "MAT", "HRD"], "Only NCRs with this defect code"),
     lot_id: lotId.schema("Only NCRs on this lot").optional(),
-    opened_from: isoDateSchema.optional().describe("Only NCRs opened on or after this date"),
-    opened_to: isoDateSchema.optional().describe("Only NCRs opened on or before this date"),
+    opened_from: optionalDate("Only NCRs opened on or after this date"),
+    opened_to: optionalDate("Only NCRs opened on or before this date"),
   },
   key: "ncrs",
   from: "ncrs",
   select:
     "ncr_id, lot_id, opened_on, severity, defect_code, char_id, measured_value, quantity_affected, disposition, status, capa_id",
-  where: ({ status, severity, defect_code, lot_id, opened_from, opened_to }) => [
-    when(status, "status = ?"),
-    when(severity, "severity = ?"),
-    when(defect_code, "defect_code = ?"),
-    when(lot_id, "lot_id = ?"),
-    when(opened_from, "opened_on >= ?"),
-    when(opened_to, "opened_on <= ?"),
-  ],
+  where: {
+    status: "=",
+    severity: "=",
+    defect_code: "=",
+    lot_id: "=",
+    opened_from: "opened_on >= ?",
+    opened_to: "opened_on <= ?",
+  },
   orderBy: "ncr_id",
 });
 
@@ -246,11 +247,11 @@ const listCapas = defineListTool({
   description:
     "List corrective and preventive actions (opened date, owner, root cause, status open/implemented/closed, closed date), ordered by id. Paginated: returns `capas`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["open", "implemented", "closed"]).optional().describe("Only CAPAs in this status"),
+    status: optionalChoice(["open", "implemented", "closed"], "Only CAPAs in this status"),
   },
   key: "capas",
   from: "capas",
-  where: ({ status }) => [when(status, "status = ?")],
+  where: { status: "=" },
   orderBy: "capa_id",
 });
 

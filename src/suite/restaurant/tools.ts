@@ -6,7 +6,6 @@ import {
   defineListTool,
   getRow,
   insertRow,
-  isoDateSchema,
   requireEntity,
   requireRow,
   roundCents,
@@ -15,13 +14,16 @@ import {
   withTransientFailures,
   cachedStatement,
   readWorkbookTool,
+  optionalText,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { deliveryId, itemId, locationId, poId, recipeId, supplierId } from "./ids.js";
 
 const dateFilters = (what: string) => ({
-  date_from: isoDateSchema.optional().describe(`Only ${what} on or after this date, YYYY-MM-DD`),
-  date_to: isoDateSchema.optional().describe(`Only ${what} on or before this date, YYYY-MM-DD`),
+  date_from: optionalDate(`Only ${what} on or after this date, YYYY-MM-DD`),
+  date_to: optionalDate(`Only ${what} on or before this date, YYYY-MM-DD`),
 });
 
 /** A paginated listing of one table; `conditions` maps each filter to its SQL condition. */
@@ -67,9 +69,9 @@ const listItems = listing(
   "items",
   "item_id",
   {
-    category: z.string().min(1).optional().describe("Only items in this category, e.g. produce"),
+    category: optionalText("Only items in this category, e.g. produce"),
     supplier_id: supplierId.schema("Only items from this supplier").optional(),
-    status: z.enum(["active", "discontinued"]).optional().describe("Only items in this status"),
+    status: optionalChoice(["active", "discontinued"], "Only items in this status"),
   },
   { category: "category = lower(?)", supplier_id: "supplier_id = ?", status: "status = ?" },
 );
@@ -128,7 +130,7 @@ const listPurchaseOrders = listing(
   "purchase_orders",
   "po_id",
   {
-    status: z.enum(["open", "delivered", "cancelled"]).optional().describe("Only orders in this status"),
+    status: optionalChoice(["open", "delivered", "cancelled"], "Only orders in this status"),
     location_id: locationId.schema("Only this location's orders").optional(),
     supplier_id: supplierId.schema("Only orders with this supplier").optional(),
     item_id: itemId.schema("Only orders of this item").optional(),
@@ -223,7 +225,7 @@ const listRecipes = listing(
   "List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.",
   "recipes",
   "recipe_id",
-  { category: z.enum(["starter", "main", "dessert"]).optional().describe("Only this menu category") },
+  { category: optionalChoice(["starter", "main", "dessert"], "Only this menu category") },
   { category: "category = ?" },
 );
 

@@ -15,6 +15,10 @@ import {
   type DomainTool,
   type Row,
   type ToolContext,
+  optionalText,
+  optionalInt,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { trackingLookupTimesOut } from "./carrier.js";
@@ -24,11 +28,6 @@ const customerIdArg = z.number().int().describe("Customer id, e.g. 10042");
 const orderIdArg = z.number().int().describe("Order id, e.g. 200123");
 const returnIdArg = z.number().int().describe("Return id, e.g. 30042");
 
-const optionalText = (description: string) => z.string().min(1).optional().describe(description);
-const optionalId = (description: string) => z.number().int().optional().describe(description);
-const optionalChoice = <Values extends [string, ...string[]]>(values: Values, description: string) =>
-  z.enum(values).optional().describe(description);
-const optionalDate = (description: string) => isoDateSchema.optional().describe(description);
 /** A LIKE pattern matching the lower-cased fragment anywhere. */
 const fragment = (query: string | undefined) =>
   query === undefined ? undefined : `%${query.toLowerCase()}%`;
@@ -111,7 +110,7 @@ const listOrders = defineListTool({
       ["pending", "processing", "shipped", "delivered", "cancelled"],
       "Only orders in this status",
     ),
-    customer_id: optionalId("Only orders of this customer (customer id)"),
+    customer_id: optionalInt("Only orders of this customer (customer id)"),
     sku: optionalText("Only orders with at least one line for this SKU"),
     placed_from: optionalDate("Earliest order date, YYYY-MM-DD (inclusive)"),
     placed_to: optionalDate("Latest order date, YYYY-MM-DD (inclusive)"),
@@ -120,13 +119,13 @@ const listOrders = defineListTool({
   from: "orders o",
   select:
     "o.id, o.customer_id, o.placed_at, o.status, o.promo_code, o.total, (SELECT COUNT(*) FROM order_lines c WHERE c.order_id = o.id) AS line_count",
-  where: ({ status, customer_id, sku, placed_from, placed_to }) => [
-    when(status, "o.status = ?"),
-    when(customer_id, "o.customer_id = ?"),
-    when(sku, "EXISTS (SELECT 1 FROM order_lines s WHERE s.order_id = o.id AND s.sku = ?)"),
-    when(placed_from, "substr(o.placed_at, 1, 10) >= ?"),
-    when(placed_to, "substr(o.placed_at, 1, 10) <= ?"),
-  ],
+  where: {
+    status: "o.status = ?",
+    customer_id: "o.customer_id = ?",
+    sku: "EXISTS (SELECT 1 FROM order_lines s WHERE s.order_id = o.id AND s.sku = ?)",
+    placed_from: "substr(o.placed_at, 1, 10) >= ?",
+    placed_to: "substr(o.placed_at, 1, 10) <= ?",
+  },
   orderBy: "o.placed_at, o.id",
 });
 
@@ -199,12 +198,12 @@ const listReturns = defineListTool({
       ["requested", "approved", "rejected", "escalated", "received", "refunded"],
       "Only returns in this status ('requested' = waiting for a decision)",
     ),
-    order_id: optionalId("Only returns for this order (order id)"),
+    order_id: optionalInt("Only returns for this order (order id)"),
   },
   key: "returns",
   from: "returns r",
   select: RETURN_SUMMARY_COLUMNS,
-  where: ({ status, order_id }) => [when(status, "r.status = ?"), when(order_id, "r.order_id = ?")],
+  where: { status: "r.status = ?", order_id: "r.order_id = ?" },
   orderBy: "r.requested_at, r.id",
 });
 
@@ -313,7 +312,7 @@ const listRefunds = defineListTool({
   description:
     "List refunds, optionally by order, kind (return, price_match, goodwill) and/or creation-date range (inclusive). Returns `refunds` [{id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note}] sorted by created_at then id, with `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    order_id: optionalId("Only refunds for this order (order id)"),
+    order_id: optionalInt("Only refunds for this order (order id)"),
     kind: optionalChoice(["return", "price_match", "goodwill"], "Only refunds of this kind"),
     created_from: optionalDate("Earliest refund date, YYYY-MM-DD (inclusive)"),
     created_to: optionalDate("Latest refund date, YYYY-MM-DD (inclusive)"),
@@ -321,12 +320,12 @@ const listRefunds = defineListTool({
   key: "refunds",
   from: "refunds",
   select: "id, order_id, order_line_id, payment_id, return_id, kind, amount, created_at, note",
-  where: ({ order_id, kind, created_from, created_to }) => [
-    when(order_id, "order_id = ?"),
-    when(kind, "kind = ?"),
-    when(created_from, "substr(created_at, 1, 10) >= ?"),
-    when(created_to, "substr(created_at, 1, 10) <= ?"),
-  ],
+  where: {
+    order_id: "=",
+    kind: "=",
+    created_from: "substr(created_at, 1, 10) >= ?",
+    created_to: "substr(created_at, 1, 10) <= ?",
+  },
   orderBy: "created_at, id",
 });
 
@@ -415,11 +414,11 @@ const listSalesLinesApi = defineListTool({
   key: "lines",
   from: "order_lines l JOIN orders o ON o.id = l.order_id",
   select: "l.id AS line_id, l.order_id, o.placed_at, o.status AS order_status, l.sku, l.quantity",
-  where: ({ placed_from, placed_to, sku }) => [
-    when(placed_from, "substr(o.placed_at, 1, 10) >= ?"),
-    when(placed_to, "substr(o.placed_at, 1, 10) <= ?"),
-    when(sku, "l.sku = ?"),
-  ],
+  where: {
+    placed_from: "substr(o.placed_at, 1, 10) >= ?",
+    placed_to: "substr(o.placed_at, 1, 10) <= ?",
+    sku: "l.sku = ?",
+  },
   orderBy: "o.placed_at, l.id",
 });
 

@@ -13,6 +13,8 @@ import {
   withBooleans,
   withSilentFailures,
   withTransientFailures,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { busId, driverId, reportId, routeId, schoolId, stopId, studentId } from "./ids.js";
@@ -25,8 +27,8 @@ const flag = (value: boolean | undefined): number | undefined =>
   value === undefined ? undefined : value ? 1 : 0;
 
 const dateFilters = {
-  date_from: isoDateSchema.optional().describe("Only days on or after, YYYY-MM-DD"),
-  date_to: isoDateSchema.optional().describe("Only days on or before, YYYY-MM-DD"),
+  date_from: optionalDate("Only days on or after, YYYY-MM-DD"),
+  date_to: optionalDate("Only days on or before, YYYY-MM-DD"),
 };
 const inRange = (column: string, input: { date_from?: string | undefined; date_to?: string | undefined }) => [
   when(input.date_from, `${column} >= ?`),
@@ -47,7 +49,7 @@ const listBuses = defineListTool({
   description:
     "List buses: rated capacity, wheelchair lift, AVL unit, status (in_service, spare, shop). Paginated: returns `buses`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["in_service", "spare", "shop"]).optional().describe("Only buses in this status"),
+    status: optionalChoice(["in_service", "spare", "shop"], "Only buses in this status"),
     wheelchair_lift: z.boolean().optional().describe("Only buses with (true) or without (false) a lift"),
   },
   key: "buses",
@@ -89,7 +91,7 @@ const listRoutes = defineListTool({
   filters: { school_id: schoolId.schema("Only routes serving this school").optional() },
   key: "routes",
   from: "routes",
-  where: ({ school_id }) => [when(school_id, "school_id = ?")],
+  where: { school_id: "=" },
   orderBy: "route_id",
 });
 
@@ -99,11 +101,11 @@ const listStops = defineListTool({
     "List stops in route order: sequence along the route, location, zone, scheduled pickup time, status (open, closed). Paginated: returns `stops`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     route_id: routeId.schema("Only stops of this route").optional(),
-    status: z.enum(["open", "closed"]).optional().describe("Only stops in this status"),
+    status: optionalChoice(["open", "closed"], "Only stops in this status"),
   },
   key: "stops",
   from: "stops",
-  where: ({ route_id, status }) => [when(route_id, "route_id = ?"), when(status, "status = ?")],
+  where: { route_id: "=", status: "=" },
   orderBy: "route_id, seq, stop_id",
 });
 

@@ -12,6 +12,9 @@ import {
   when,
   withSilentFailures,
   withTransientFailures,
+  optionalText,
+  optionalChoice,
+  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { crewId, customerId, feederId, meterId, workOrderId } from "./ids.js";
@@ -37,7 +40,7 @@ const listCustomers = defineListTool({
   description:
     "List customer accounts matching all given filters, ordered by id. `critical_care` is true for customers on the medical life-support register. Paginated: returns `customers`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    customer_class: z.enum(["residential", "commercial"]).optional().describe("Only customers of this class"),
+    customer_class: optionalChoice(["residential", "commercial"], "Only customers of this class"),
     critical_care: z.boolean().optional().describe("true: only critical-care customers"),
   },
   key: "customers",
@@ -61,11 +64,7 @@ const listMeters = defineListTool({
   },
   key: "meters",
   from: "meters",
-  where: (input) => [
-    when(input.feeder_id, "feeder_id = ?"),
-    when(input.utility, "utility = ?"),
-    when(input.customer_id, "customer_id = ?"),
-  ],
+  where: { feeder_id: "=", utility: "=", customer_id: "=" },
   orderBy: "meter_id",
 });
 
@@ -75,19 +74,14 @@ const listMeterReads = defineListTool({
     "List meter reads matching all given filters, ordered by meter then read date. `read_type` is actual or estimated (billed on an estimate). Paginated: returns `reads`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     meter_id: meterId.schema("Only this meter's reads").optional(),
-    read_type: z.enum(["actual", "estimated"]).optional().describe("Only reads of this type"),
-    date_from: isoDateSchema.optional().describe("Only reads on or after this day, YYYY-MM-DD"),
-    date_to: isoDateSchema.optional().describe("Only reads on or before this day, YYYY-MM-DD"),
+    read_type: optionalChoice(["actual", "estimated"], "Only reads of this type"),
+    date_from: optionalDate("Only reads on or after this day, YYYY-MM-DD"),
+    date_to: optionalDate("Only reads on or before this day, YYYY-MM-DD"),
   },
   key: "reads",
   from: "meter_reads",
   select: "meter_id, read_date, reading, read_type, source",
-  where: (input) => [
-    when(input.meter_id, "meter_id = ?"),
-    when(input.read_type, "read_type = ?"),
-    when(input.date_from, "read_date >= ?"),
-    when(input.date_to, "read_date <= ?"),
-  ],
+  where: { meter_id: "=", read_type: "=", date_from: "read_date >= ?", date_to: "read_date <= ?" },
   orderBy: "meter_id, read_date",
 });
 
@@ -117,26 +111,26 @@ const listWorkOrders = defineListTool({
   description:
     "List work orders matching all given filters, ordered by id (times UTC). Descriptions and dispatch times are on get_work_order. Paginated: returns `work_orders`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z.enum(["open", "dispatched", "completed"]).optional().describe("Only orders in this status"),
+    status: optionalChoice(["open", "dispatched", "completed"], "Only orders in this status"),
     priority: prioritySchema.optional().describe("Only orders of this priority"),
-    kind: z.string().min(1).optional().describe("Only orders of this kind, e.g. meter_inspection"),
+    kind: optionalText("Only orders of this kind, e.g. meter_inspection"),
     meter_id: meterId.schema("Only orders on this meter").optional(),
     crew_id: crewId.schema("Only orders of this crew").optional(),
-    created_from: isoDateSchema.optional().describe("Only orders created on or after this UTC day"),
-    created_to: isoDateSchema.optional().describe("Only orders created on or before this UTC day"),
+    created_from: optionalDate("Only orders created on or after this UTC day"),
+    created_to: optionalDate("Only orders created on or before this UTC day"),
   },
   key: "work_orders",
   from: "work_orders",
   select: WORK_ORDER_SUMMARY,
-  where: (input) => [
-    when(input.status, "status = ?"),
-    when(input.priority, "priority = ?"),
-    when(input.kind, "kind = ?"),
-    when(input.meter_id, "meter_id = ?"),
-    when(input.crew_id, "crew_id = ?"),
-    when(input.created_from, "substr(created_at, 1, 10) >= ?"),
-    when(input.created_to, "substr(created_at, 1, 10) <= ?"),
-  ],
+  where: {
+    status: "=",
+    priority: "=",
+    kind: "=",
+    meter_id: "=",
+    crew_id: "=",
+    created_from: "substr(created_at, 1, 10) >= ?",
+    created_to: "substr(created_at, 1, 10) <= ?",
+  },
   orderBy: "work_order_id",
 });
 
@@ -241,7 +235,7 @@ const listCrews = defineListTool({
   filters: { skill: utilitySchema.optional().describe("Only crews of this skill") },
   key: "crews",
   from: "crews",
-  where: ({ skill }) => [when(skill, "skill = ?")],
+  where: { skill: "=" },
   orderBy: "crew_id",
 });
 
