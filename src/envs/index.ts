@@ -265,5 +265,5 @@ export { insertKeyedRow } from "./kit/keyed-rows.js";
 export { groupBy, sumBy } from "./kit/collections.js";
 export { writeEmailsBySent } from "./kit/email-folder.js";
 export type { FolderEmail } from "./kit/email-folder.js";
-export { callTool, openToolBench } from "./kit/tool-bench.js";
-export type { ToolBench, ToolReply } from "./kit/tool-bench.js";
+export { callTool, instanceContents, openToolBench } from "./kit/tool-bench.js";
+export type { InstanceContents, ToolBench, ToolReply } from "./kit/tool-bench.js";

@@ -23,7 +23,7 @@ import {
 import { answerListItems, answerObjectEntries } from "./answer-fields.js";
 import { insertKeyedRow } from "./keyed-rows.js";
 import { writeEmailsBySent } from "./email-folder.js";
-import { callTool, openToolBench } from "./tool-bench.js";
+import { callTool, instanceContents, openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import { pythonFileLister, pythonPager } from "./python-pager.js";
 import {
@@ -926,6 +926,10 @@ describe("openToolBench", () => {
       const fresh = bench.reset();
       expect(bench.db).toBe(fresh);
       expect(fresh.prepare("SELECT active FROM items WHERE id = 3").get()).toEqual({ active: 1 });
+      expect(instanceContents(bench.rebuild())).toEqual(instanceContents(bench.instance));
+      const contents = instanceContents(bench.instance);
+      expect(Object.keys(contents.tables)).toContain("items");
+      expect(instanceContents(bench.rebuild({ seed: 2 })).tables).not.toEqual(contents.tables);
       const other = bench.build({ seed: 2 });
       expect(other.instance.seed).toBe(2);
       expect(bench.build({ seed: 2 })).toBe(other);

@@ -3,7 +3,7 @@
  * its database (the instance stays immutable, as in an episode), with the domain's tools bound to it.
  */
 import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTempDir } from "../../core/index.js";
 import { bindTool, resultText, type ToolCallResult } from "../../runtime/index.js";
@@ -11,6 +11,8 @@ import type { DomainTool, ToolContext } from "../define-domain.js";
 import type { StateView, TaskDefinition } from "../define-task.js";
 import { buildInstance, openStateView, type Instance } from "../instance.js";
 import type { Scale } from "../scale.js";
+import { tableContent, tableNames } from "../verify-helpers.js";
+import { listWorkspaceFiles } from "../workspace-tools.js";
 
 /** What `openToolBench` gives a test: the instance, the episode's database and the tools bound to both. */
 export interface ToolBench {
@@ -39,6 +41,11 @@ export interface ToolBench {
   value(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The text of a result that must be an error; throws when the call succeeded. */
   errorText(result: ToolCallResult): string;
+  /**
+   * The bench's task built again, into a new folder (never the cache), at the bench's scale and seed unless
+   * given: a generator is deterministic when `instanceContents` of the two are equal.
+   */
+  rebuild(options?: { scale?: Scale; seed?: number }): Instance;
   /** Closes the database and removes the cache folder. */
   close(): void;
 }
@@ -69,6 +76,7 @@ export function openToolBench(
   const closers: Array<() => void> = [];
   const built = new Map<string, { instance: Instance; view: StateView }>();
   let episodes = 0;
+  let rebuilds = 0;
   const freshCopy = (): Database.Database => {
     const path = join(cache.path, `episode-${(episodes += 1)}.sqlite`);
     copyFileSync(instance.dbPath, path);
@@ -106,6 +114,15 @@ export function openToolBench(
       return entry;
     },
     call,
+    rebuild(wanted = {}) {
+      const dir = join(cache.path, `rebuild-${(rebuilds += 1)}`);
+      return buildInstance(
+        task,
+        wanted.scale ?? options.scale ?? "v0",
+        wanted.seed ?? options.seed ?? 3,
+        dir,
+      );
+    },
     async reply(name, args = {}) {
       const result = await call(name, args);
       return {
@@ -145,4 +162,27 @@ export async function callTool(
   if (!tool)
     throw new Error(`no tool ${name}; the tools are ${tools.map((candidate) => candidate.name).join(", ")}`);
   return bindTool(tool, context).call(args, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
+}
+
+/** What an instance holds, to compare two builds: every table's rows (canonical JSON) and every workspace file's text. */
+export interface InstanceContents {
+  tables: Record<string, string>;
+  files: Record<string, string>;
+}
+
+/** The contents of a built instance: `expect(instanceContents(bench.rebuild())).toEqual(instanceContents(bench.instance))`. */
+export function instanceContents(instance: Instance): InstanceContents {
+  const db = new Database(instance.dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const tables = Object.fromEntries(tableNames(db).map((table) => [table, tableContent(db, table)]));
+    const files = Object.fromEntries(
+      listWorkspaceFiles(instance.workspaceDir).map((file) => [
+        file,
+        readFileSync(join(instance.workspaceDir, file), "utf8"),
+      ]),
+    );
+    return { tables, files };
+  } finally {
+    db.close();
+  }
 }

@@ -1,15 +1,11 @@
 import type Database from "better-sqlite3";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir } from "../../core/index.js";
 import {
-  buildInstance,
-  listWorkspaceFiles,
   openStateView,
   openToolBench,
   type Instance,
   type ToolBench,
+  instanceContents,
 } from "../../envs/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
 import { computeBalances } from "./billing.js";
@@ -43,19 +39,8 @@ const value = (name: string, args: Record<string, unknown>): Promise<ToolJson> =
 
 describe("clinic generator", () => {
   it("is deterministic for a seed and scale", () => {
-    const other = createTempDir("clinic-test-again");
-    try {
-      const again = buildInstance(task, "v0", 0, other.path);
-      expect(readFileSync(again.dbPath)).toEqual(readFileSync(instance.dbPath));
-      const files = listWorkspaceFiles(instance.workspaceDir);
-      expect(listWorkspaceFiles(again.workspaceDir)).toEqual(files);
-      for (const file of files)
-        expect(readFileSync(join(again.workspaceDir, file), "utf8")).toBe(
-          readFileSync(join(instance.workspaceDir, file), "utf8"),
-        );
-    } finally {
-      other.dispose();
-    }
+    const contents = instanceContents(bench.instance);
+    expect(instanceContents(bench.rebuild())).toEqual(contents);
   });
 
   it("writes documents the verifiers can read, consistent with the data", () => {

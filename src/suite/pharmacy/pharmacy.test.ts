@@ -4,14 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   REFERENCE_DATE,
-  buildInstance,
   listWorkspaceFiles,
   openStateView,
-  tableContent,
-  tableNames,
   type Instance,
   openToolBench,
   type ToolBench,
+  instanceContents,
 } from "../../envs/index.js";
 import { pharmacyTasks } from "./index.js";
 import { expectedQuarantine, quarantineRecalledLotsTask } from "./tasks/quarantine-recalled-lots.js";
@@ -35,21 +33,9 @@ function one<Row>(sql: string, ...params: unknown[]): Row {
 
 describe("pharmacy generator", () => {
   it("is deterministic per seed and differs across seeds", () => {
-    const again = buildInstance(quarantineRecalledLotsTask, "v0", 3, join(bench.dir, "again"));
-    const other = buildInstance(quarantineRecalledLotsTask, "v0", 4, join(bench.dir, "other"));
-    const content = (path: string): string => {
-      const handle = new Database(path, { readonly: true });
-      try {
-        return tableNames(handle)
-          .map((table) => tableContent(handle, table))
-          .join("\n");
-      } finally {
-        handle.close();
-      }
-    };
-    expect(content(again.dbPath)).toBe(content(instance.dbPath));
-    expect(content(other.dbPath)).not.toBe(content(instance.dbPath));
-    expect(listWorkspaceFiles(again.workspaceDir)).toEqual(listWorkspaceFiles(instance.workspaceDir));
+    const contents = instanceContents(bench.instance);
+    expect(instanceContents(bench.rebuild())).toEqual(contents);
+    expect(instanceContents(bench.rebuild({ seed: 4 })).tables).not.toEqual(contents.tables);
   });
 
   it("writes policies, the P&T memo, par sheets, count sheets, recall notices and e-mail: 14 files at v0", () => {
