@@ -48,6 +48,8 @@ export interface ToolBench {
   rebuild(options?: { scale?: Scale; seed?: number }): Instance;
   /** Closes the database and removes the cache folder. */
   close(): void;
+  /** `close()`, for `using bench = openToolBench(...)` inside one test. */
+  [Symbol.dispose](): void;
 }
 
 /** What `ToolBench.reply` gives: whether the call failed, its text and its structured result. */
@@ -83,6 +85,11 @@ export function openToolBench(
     return new Database(path);
   };
   let db = freshCopy();
+  const close = (): void => {
+    for (const closeOne of closers.splice(0)) closeOne();
+    db.close();
+    cache.dispose();
+  };
   const call = (name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> =>
     callTool(tools, { db, workspaceDir: instance.workspaceDir }, name, args);
   return {
@@ -140,11 +147,8 @@ export function openToolBench(
       if (!result.isError) throw new Error(`expected an error, got ${resultText(result).slice(0, 200)}`);
       return resultText(result);
     },
-    close() {
-      for (const close of closers.splice(0)) close();
-      db.close();
-      cache.dispose();
-    },
+    close,
+    [Symbol.dispose]: close,
   };
 }
 

@@ -1,11 +1,7 @@
-import Database from "better-sqlite3";
-import { copyFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, openStateView, readXlsx } from "../../envs/index.js";
-import type { Instance, StateView } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { openToolBench, readXlsx, type StateView, type ToolBench } from "../../envs/index.js";
 import { restaurantTasks } from "./index.js";
 import { expectedBelowPar } from "./tasks/below-par.js";
 import { countWorkbooks, deliveries } from "./tasks/facts.js";
@@ -16,46 +12,15 @@ import { expectedStale, staleOrdersTask } from "./tasks/stale-orders.js";
 import { restaurantTools } from "./tools.js";
 
 const SEEDS = [1, 4];
-let cache: TempDir;
-const instances = new Map<number, { instance: Instance; state: { view: StateView; close(): void } }>();
-let db: Database.Database;
-const opened: Database.Database[] = [];
+let bench: ToolBench;
 
-function episode(instance: Instance, name: string): string {
-  const path = join(cache.path, `${name}.sqlite`);
-  copyFileSync(instance.dbPath, path);
-  db = new Database(path);
-  opened.push(db);
-  return path;
-}
+beforeAll(() => (bench = openToolBench(staleOrdersTask, restaurantTools, { seed: SEEDS[0]! })));
+afterAll(() => bench.close());
 
-beforeAll(() => {
-  cache = createTempDir("restaurant-test");
-  for (const seed of SEEDS) {
-    const instance = buildInstance(staleOrdersTask, "v0", seed, cache.path);
-    instances.set(seed, { instance, state: openStateView(instance.dbPath, instance.workspaceDir) });
-  }
-});
-
-afterAll(() => {
-  for (const handle of opened) handle.close();
-  for (const { state } of instances.values()) state.close();
-  cache.dispose();
-});
-
-const view = (seed: number): StateView => instances.get(seed)!.state.view;
+const view = (seed: number): StateView => bench.build({ seed }).view;
 
 async function call(name: string, args: Record<string, unknown>): Promise<{ error: boolean; text: string }> {
-  const tool = restaurantTools.find((candidate) => candidate.name === name)!;
-  const instance = instances.get(SEEDS[0]!)!.instance;
-  const result = await bindTool(tool, { db, workspaceDir: instance.workspaceDir }).call(args, {
-    signal: AbortSignal.timeout(5_000),
-    timeoutMs: 5_000,
-  });
-  return {
-    error: result.isError === true,
-    text: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
-  };
+  return bench.reply(name, args);
 }
 
 describe("restaurant generator", () => {
@@ -98,10 +63,6 @@ describe("restaurant generator", () => {
 });
 
 describe("restaurant tools", () => {
-  beforeAll(() => {
-    episode(instances.get(SEEDS[0]!)!.instance, "tools");
-  });
-
   it("fails a par listing page once with a 503 and a recipe lookup once with an error body", async () => {
     const page = { location_id: "LOC-02", page: 2, per_page: 50 };
     const first = await call("list_par_levels", page);
@@ -117,7 +78,7 @@ describe("restaurant tools", () => {
   });
 
   it("refuses to cancel an order that is not open, and rejects malformed ids", async () => {
-    const delivered = db
+    const delivered = bench.db
       .prepare("SELECT po_id FROM purchase_orders WHERE status = 'delivered'")
       .pluck()
       .get() as string;
@@ -133,30 +94,22 @@ describe("restaurant tools", () => {
 describe("restaurant.stale-orders", () => {
   it("rewards exactly the policy's cancellations and the right count", async () => {
     const seed = SEEDS[1]!;
-    const path = episode(instances.get(seed)!.instance, "stale");
+    using stale = openToolBench(staleOrdersTask, restaurantTools, { seed });
     const expected = expectedStale(view(seed));
-    const cancel = (po_id: string) =>
-      bindTool(
-        restaurantTools.find((t) => t.name === "cancel_order")!,
-        { db, workspaceDir: "" },
-      ).call({ po_id }, { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 });
+    const cancel = (po_id: string) => stale.call("cancel_order", { po_id });
     for (const id of expected) await cancel(id);
-    const final = openStateView(path, instances.get(seed)!.instance.workspaceDir);
-    try {
-      const passes = async (answer: string): Promise<boolean> => {
-        const context = { initial: view(seed), final: final.view, answer, scale: "v0", seed };
-        return (await staleOrdersTask.verify(context)).every((item) => item.passed);
-      };
-      expect(await passes(`Cancelled ${expected.length} stale orders`)).toBe(true);
-      expect(await passes(`Cancelled ${expected.length + 1} stale orders`)).toBe(false);
-      const spared = db
-        .prepare("SELECT po_id FROM purchase_orders WHERE status = 'open'")
-        .pluck()
-        .get() as string;
-      await cancel(spared);
-      expect(await passes(`Cancelled ${expected.length} stale orders`)).toBe(false);
-    } finally {
-      final.close();
-    }
+    const final = stale.view();
+    const passes = async (answer: string): Promise<boolean> => {
+      const context = { initial: view(seed), final, answer, scale: "v0", seed };
+      return (await staleOrdersTask.verify(context)).every((item) => item.passed);
+    };
+    expect(await passes(`Cancelled ${expected.length} stale orders`)).toBe(true);
+    expect(await passes(`Cancelled ${expected.length + 1} stale orders`)).toBe(false);
+    const spared = stale.db
+      .prepare("SELECT po_id FROM purchase_orders WHERE status = 'open'")
+      .pluck()
+      .get() as string;
+    await cancel(spared);
+    expect(await passes(`Cancelled ${expected.length} stale orders`)).toBe(false);
   });
 });
