@@ -1,14 +1,13 @@
 import Database from "better-sqlite3";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTempDir, type TempDir } from "../../core/index.js";
 import {
   buildInstance,
   createEpisode,
+  instanceContents,
+  openStateView,
   listWorkspaceFiles,
-  tableContent,
-  tableNames,
   type StateView,
 } from "../../envs/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
@@ -36,21 +35,8 @@ function initialView(
   scale: "v0" | "v2" = "v0",
 ): StateView & { close(): void } {
   const instance = buildInstance(task, scale, seed, cache.path);
-  const db = new Database(instance.dbPath, { readonly: true });
-  const read = (path: string): string | null => {
-    try {
-      return readFileSync(join(instance.workspaceDir, path), "utf8");
-    } catch {
-      return null;
-    }
-  };
-  return {
-    db,
-    workspaceDir: instance.workspaceDir,
-    readFile: read,
-    listFiles: () => listWorkspaceFiles(instance.workspaceDir),
-    close: () => db.close(),
-  };
+  const opened = openStateView(instance.dbPath, instance.workspaceDir);
+  return { ...opened.view, close: () => opened.close() };
 }
 
 function body(result: ToolCallResult): Record<string, unknown> {
@@ -64,21 +50,10 @@ function text(result: ToolCallResult): string {
 
 describe("payables generator", () => {
   it("builds the same ledger and documents for the same seed, and a different one for another seed", () => {
-    const snapshot = (seed: number, dir: string): string => {
-      const instance = buildInstance(threeWayMatchExceptionsTask, "v0", seed, join(cache.path, dir));
-      const db = new Database(instance.dbPath, { readonly: true });
-      try {
-        const tables = tableNames(db).map((table) => tableContent(db, table));
-        const files = listWorkspaceFiles(instance.workspaceDir).map(
-          (path) => `${path}\n${readFileSync(join(instance.workspaceDir, path), "utf8")}`,
-        );
-        return [...tables, ...files].join("\n");
-      } finally {
-        db.close();
-      }
-    };
-    expect(snapshot(3, "a")).toBe(snapshot(3, "b"));
-    expect(snapshot(4, "c")).not.toBe(snapshot(3, "a"));
+    const snapshot = (seed: number, dir: string) =>
+      instanceContents(buildInstance(threeWayMatchExceptionsTask, "v0", seed, join(cache.path, dir)));
+    expect(snapshot(3, "a")).toEqual(snapshot(3, "b"));
+    expect(snapshot(4, "c").tables).not.toEqual(snapshot(3, "a").tables);
   });
 
   it("keeps the ledger consistent: totals add up, receipts never exceed orders, ids follow their formats", () => {
