@@ -5,8 +5,8 @@ import Database from "better-sqlite3";
 import type { Faker } from "@faker-js/faker";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSeededRandom } from "../../core/index.js";
-import { SCALE_FACTORS, listWorkspaceFiles, type GenerateContext } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import { SCALE_FACTORS, callTool, listWorkspaceFiles, type GenerateContext } from "../../envs/index.js";
+import { resultText } from "../../runtime/index.js";
 import { PAY_BANDS } from "./catalog.js";
 import { computeOvertime } from "./payroll-math.js";
 import {
@@ -117,17 +117,11 @@ async function call(
   name: string,
   args: Record<string, unknown>,
 ): Promise<{ isError: boolean; value: Record<string, unknown>; text: string }> {
-  const tool = hrDomain.tools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  const result = await bindTool(tool, instance).call(args, {
-    signal: AbortSignal.timeout(10_000),
-    timeoutMs: 10_000,
-  });
-  const text = result.content.map((part) => ("text" in part ? String(part.text) : "")).join("");
+  const result = await callTool(hrDomain.tools, instance, name, args);
   return {
     isError: result.isError === true,
     value: result.structuredContent ?? {},
-    text,
+    text: resultText(result),
   };
 }
 

@@ -4,8 +4,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGenerateContext, listWorkspaceFiles, type GenerateContext } from "../../envs/index.js";
-import { bindTool } from "../../runtime/index.js";
+import {
+  callTool,
+  createGenerateContext,
+  listWorkspaceFiles,
+  type GenerateContext,
+} from "../../envs/index.js";
 import type { ToolCallResult } from "../../runtime/index.js";
 import { computeCancellations } from "./cancellation-requests.js";
 import { computeCarrierSync, plantCarrierTracking, trackingLookupTimesOut } from "./carrier.js";
@@ -43,11 +47,8 @@ function fingerprint(instance: { db: Database.Database; workspaceDir: string }):
 
 let instance: { db: Database.Database; workspaceDir: string };
 
-async function call(name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-  const tool = retailDomain.tools.find((candidate) => candidate.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return bindTool(tool, instance).call(args, { signal: AbortSignal.timeout(10_000), timeoutMs: 10_000 });
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> =>
+  callTool(retailDomain.tools, instance, name, args);
 
 async function callOk(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await call(name, args);
@@ -224,11 +225,7 @@ describe("retail task tools", () => {
     built.db.transaction(() => prepare(context))();
     return {
       ...built,
-      call: (name: string, args: Record<string, unknown>) => {
-        const tool = retailDomain.tools.find((candidate) => candidate.name === name);
-        if (!tool) throw new Error(`no tool ${name}`);
-        return bindTool(tool, built).call(args, { signal: AbortSignal.timeout(10_000), timeoutMs: 10_000 });
-      },
+      call: (name: string, args: Record<string, unknown>) => callTool(retailDomain.tools, built, name, args),
     };
   }
 
