@@ -1,56 +1,21 @@
-import Database from "better-sqlite3";
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDir, type TempDir } from "../../core/index.js";
-import { buildInstance, listWorkspaceFiles, openStateView, type Instance } from "../../envs/index.js";
-import { bindTool, type ToolCallResult } from "../../runtime/index.js";
+import { listWorkspaceFiles, openToolBench, type ToolBench } from "../../envs/index.js";
+import type { ToolCallResult } from "../../runtime/index.js";
 import * as facts from "./facts.js";
 import { libraryTasks } from "./index.js";
 import { fundFor, isbn10Of, isbnsOf, normalizeIsbn } from "./marc.js";
 import { claimOverdueTask } from "./tasks/claim-overdue.js";
 import { libraryTools } from "./tools.js";
 
-let cache: TempDir;
-const instances = new Map<number, Instance>();
-let db: Database.Database;
+let bench: ToolBench;
 
-/** A private copy of a seed's instance database (the instance is immutable), as an episode gets. */
-function episode(seed: number, name: string): Database.Database {
-  const path = join(cache.path, `${name}.sqlite`);
-  copyFileSync(instances.get(seed)!.dbPath, path);
-  return new Database(path);
-}
+beforeAll(() => (bench = openToolBench(claimOverdueTask, libraryTools)));
+afterAll(() => bench.close());
 
-beforeAll(() => {
-  cache = createTempDir("library-test");
-  for (const seed of [0, 3, 7])
-    instances.set(seed, buildInstance(claimOverdueTask, "v0", seed, join(cache.path, `s${seed}`)));
-  db = episode(3, "episode");
-});
-
-afterAll(() => {
-  db.close();
-  cache.dispose();
-});
-
-async function call(name: string, args: Record<string, unknown>, handle = db): Promise<ToolCallResult> {
-  const tool = libraryTools.find((candidate) => candidate.name === name)!;
-  const options = { signal: AbortSignal.timeout(5_000), timeoutMs: 5_000 };
-  return bindTool(tool, { db: handle, workspaceDir: instances.get(3)!.workspaceDir }).call(args, options);
-}
-
-async function value(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await call(name, args);
-  if (result.isError) throw new Error(JSON.stringify(result.content));
-  return result.structuredContent as Record<string, unknown>;
-}
-
-const row = <T>(sql: string): T => db.prepare(sql).get() as T;
-function errorText(result: ToolCallResult): string {
-  expect(result.isError).toBe(true);
-  return result.content.map((part) => ("text" in part ? part.text : "")).join("");
-}
+const call = (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => bench.call(name, args);
+const value = (name: string, args: Record<string, unknown>) => bench.value(name, args);
+const row = <T>(sql: string): T => bench.db.prepare(sql).get() as T;
+const errorText = (result: ToolCallResult): string => bench.errorText(result);
 
 it("converts ISBN-10, reads 020 $a only and assigns funds format first", () => {
   expect(isbn10Of("9780306406157")).toBe("0306406152");
@@ -66,29 +31,24 @@ it("converts ISBN-10, reads 020 $a only and assigns funds format first", () => {
 
 describe("library generator", () => {
   it("plants every task's cases at several seeds", () => {
-    for (const [seed, instance] of instances) {
-      const state = openStateView(instance.dbPath, instance.workspaceDir);
-      const view = state.view;
-      try {
-        expect(facts.duplicateOrders(view).size, `seed ${seed}`).toBeGreaterThanOrEqual(3);
-        expect([...facts.misassignedLines(view).values()]).toEqual(
-          expect.arrayContaining(["LPRT", "JUV", "AV"]),
-        );
-        expect(facts.linesToCancel(view).length).toBeGreaterThanOrEqual(3);
-        expect(facts.claimsDue(view).length).toBeGreaterThan(2);
-        expect([...facts.requestDecisions(view).values()]).toEqual(
-          expect.arrayContaining(["approve", "decline"]),
-        );
-        const problems = [...facts.invoiceProblems(view).values()].map((lines) => lines.length > 0);
-        expect(problems).toEqual(expect.arrayContaining([true, false]));
-      } finally {
-        state.close();
-      }
+    for (const seed of [0, 3, 7]) {
+      const { view } = bench.build({ seed });
+      expect(facts.duplicateOrders(view).size, `seed ${seed}`).toBeGreaterThanOrEqual(3);
+      expect([...facts.misassignedLines(view).values()]).toEqual(
+        expect.arrayContaining(["LPRT", "JUV", "AV"]),
+      );
+      expect(facts.linesToCancel(view).length).toBeGreaterThanOrEqual(3);
+      expect(facts.claimsDue(view).length).toBeGreaterThan(2);
+      expect([...facts.requestDecisions(view).values()]).toEqual(
+        expect.arrayContaining(["approve", "decline"]),
+      );
+      const problems = [...facts.invoiceProblems(view).values()].map((lines) => lines.length > 0);
+      expect(problems).toEqual(expect.arrayContaining([true, false]));
     }
   });
 
   it("writes four policies and nine shipping notices at v0, and registers eight tasks over known tools", () => {
-    const files = listWorkspaceFiles(instances.get(0)!.workspaceDir);
+    const files = listWorkspaceFiles(bench.build({ seed: 0 }).instance.workspaceDir);
     expect(files.filter((path) => path.startsWith("policies/"))).toHaveLength(4);
     expect(files.filter((path) => path.startsWith("notices/"))).toHaveLength(9);
     expect(libraryTasks.length).toBeGreaterThanOrEqual(8);
@@ -141,21 +101,13 @@ describe("library tools", () => {
 });
 
 it("rewards exactly the due claims end to end", async () => {
-  const instance = instances.get(7)!;
-  const initial = openStateView(instance.dbPath, instance.workspaceDir);
-  const due = facts.claimsDue(initial.view);
-  const handle = episode(7, "claims");
-  for (const line_id of due) await call("claim_order_line", { line_id, note: "please ship" }, handle);
-  handle.close();
-  const final = openStateView(join(cache.path, "claims.sqlite"), instance.workspaceDir);
-  try {
-    const context = { initial: initial.view, final: final.view, scale: "v0", seed: 7 };
-    const checks = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length}` });
-    expect(checks.filter((c) => !c.passed)).toEqual([]);
-    const wrong = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length + 1}` });
-    expect(wrong.some((c) => !c.passed)).toBe(true);
-  } finally {
-    initial.close();
-    final.close();
-  }
+  using claims = openToolBench(claimOverdueTask, libraryTools, { seed: 7 });
+  const initial = claims.build({ seed: 7 }).view;
+  const due = facts.claimsDue(initial);
+  for (const line_id of due) await claims.call("claim_order_line", { line_id, note: "please ship" });
+  const context = { initial, final: claims.view(), scale: "v0", seed: 7 };
+  const checks = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length}` });
+  expect(checks.filter((c) => !c.passed)).toEqual([]);
+  const wrong = await claimOverdueTask.verify({ ...context, answer: `claimed: ${due.length + 1}` });
+  expect(wrong.some((c) => !c.passed)).toBe(true);
 });
