@@ -79,14 +79,38 @@ function employedDuring(employee: Employee, year: number): boolean {
   return employee.terminationDate === null || employee.terminationDate >= makeDate(year, 1, 1);
 }
 
-export function generateLeave(
+/** What the phases of `generateLeave` share: the inputs, the drafts so far, who is taken and when people are away. */
+interface LeavePlan {
+  calendar: Calendar;
+  policy: LeavePolicy;
+  employees: Employee[];
+  /** People other generators planted cases on: leave leaves them alone. */
+  reserved: Set<Employee>;
+  random: SeededRandom;
+  reference: string;
+  holidays: Calendar["holidayDates"];
+  notice: number;
+  year: number;
+  /** When each person (by id) is away or may not book leave. */
+  occupied: Map<string, Interval[]>;
+  drafts: Draft[];
+  /** The annual balance to leave someone with in a leave year, keyed `employee:year`. */
+  remainingTargets: Map<string, number>;
+  /** People a leave scenario already uses. */
+  leaveReserved: Set<Employee>;
+  isFree: (employee: Employee, start: string, end: string) => boolean;
+  occupy: (employee: Employee, start: string, end: string) => void;
+  inBlackout: (employee: Employee, start: string, end: string) => boolean;
+  addDraft: (employee: Employee, draft: Omit<Draft, "employeeId">) => void;
+}
+
+function createLeavePlan(
   calendar: Calendar,
   policy: LeavePolicy,
   employees: Employee[],
-  units: number,
   reserved: Set<Employee>,
   random: SeededRandom,
-): { requests: LeaveRequest[]; balances: LeaveBalance[] } {
+): LeavePlan {
   const reference = calendar.referenceDate;
   const holidays = calendar.holidayDates;
   const notice = policy.noticeDays;
@@ -112,7 +136,30 @@ export function generateLeave(
     drafts.push({ employeeId: employee.id, ...draft });
     occupy(employee, draft.startDate, draft.endDate);
   };
+  return {
+    calendar,
+    policy,
+    employees,
+    reserved,
+    random,
+    reference,
+    holidays,
+    notice,
+    year: calendar.year,
+    occupied,
+    drafts,
+    remainingTargets,
+    leaveReserved,
+    isFree,
+    occupy,
+    inBlackout,
+    addDraft,
+  };
+}
 
+/** Probation (nobody books leave in their first two months) and the parental leave of those on leave now. */
+function planParentalLeave(leave: LeavePlan): void {
+  const { employees, random, reference, holidays, occupy, addDraft } = leave;
   // Nobody books leave in their first two months (probation), which also keeps new starters' pay steady.
   for (const employee of employees) occupy(employee, employee.hireDate, addDays(employee.hireDate, 59));
 
@@ -130,7 +177,11 @@ export function generateLeave(
       decisionNote: "Approved: parental leave",
     });
   }
+}
 
+/** Carry-over edge cases of the current leave year, and a leaver paid out for a large balance. */
+function planCarryOverCases(leave: LeavePlan): void {
+  const { calendar, policy, employees, reserved, random, reference, remainingTargets, leaveReserved } = leave;
   // ---- Carry-over edge cases for the current leave year ----
   const year = calendar.year;
   const rules = policy.carryOver;
@@ -223,7 +274,26 @@ export function generateLeave(
     leaveReserved.add(leaver);
     setTarget(leaver, rules.tenuredCapDays + randomStep(random, 1, 5, 0.5));
   }
+}
 
+/** The queue of pending requests, scenario by scenario, `units` rounds of every scenario. */
+function planPendingRequests(leave: LeavePlan, units: number): void {
+  const {
+    calendar,
+    policy,
+    employees,
+    random,
+    reference,
+    holidays,
+    notice,
+    occupied,
+    drafts,
+    remainingTargets,
+    leaveReserved,
+    isFree,
+    occupy,
+    inBlackout,
+  } = leave;
   // ---- Pending requests, scenario by scenario ----
   const pendingPool = employees.filter(
     (employee) =>
@@ -442,7 +512,11 @@ export function generateLeave(
       () => null,
     );
   }
+}
 
+/** An hourly employee away for part of the last paid period; returns the days used per `employee:year`. */
+function planPartialAbsence(leave: LeavePlan): Map<string, number> {
+  const { calendar, employees, reserved, random, holidays, notice, leaveReserved, isFree, addDraft } = leave;
   // ---- An hourly employee away for part of the last paid period (explained pay variance) ----
   const preUsed = new Map<string, number>();
   const lastPaid = calendar.periods[1];
@@ -475,7 +549,28 @@ export function generateLeave(
     leaveReserved.add(employee);
     break;
   }
+  return preUsed;
+}
 
+/** Balances and the approved / denied / cancelled history around them; then every request, numbered. */
+function leaveHistory(
+  leave: LeavePlan,
+  preUsed: Map<string, number>,
+): { requests: LeaveRequest[]; balances: LeaveBalance[] } {
+  const {
+    calendar,
+    policy,
+    employees,
+    random,
+    reference,
+    holidays,
+    notice,
+    year,
+    drafts,
+    remainingTargets,
+    isFree,
+    occupy,
+  } = leave;
   // ---- Balances and the approved / denied / cancelled history around them ----
   const balances: LeaveBalance[] = [];
   const needsNextYear = drafts.some((draft) => draft.status === "pending" && yearOf(draft.startDate) > year);
@@ -614,4 +709,20 @@ export function generateLeave(
   );
   const requests = ordered.map((draft, index) => ({ id: FIRST_REQUEST_ID + index, ...draft }));
   return { requests, balances };
+}
+
+export function generateLeave(
+  calendar: Calendar,
+  policy: LeavePolicy,
+  employees: Employee[],
+  units: number,
+  reserved: Set<Employee>,
+  random: SeededRandom,
+): { requests: LeaveRequest[]; balances: LeaveBalance[] } {
+  const leave = createLeavePlan(calendar, policy, employees, reserved, random);
+  planParentalLeave(leave);
+  planCarryOverCases(leave);
+  planPendingRequests(leave, units);
+  const preUsed = planPartialAbsence(leave);
+  return leaveHistory(leave, preUsed);
 }
