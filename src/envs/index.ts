@@ -202,7 +202,8 @@ export type { TableExpectation } from "./kit/state-diff.js";
 export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
 export { writeXlsx, readXlsx, columnLetter, zipEntries, unzipEntries } from "./kit/xlsx.js";
 export { readWorkbookTool } from "./kit/workbook-tool.js";
-export { CORRECT, variantNearMisses } from "./kit/near-misses.js";
+export { CORRECT, flagNearMisses, variantNearMisses } from "./kit/near-misses.js";
+export type { NearMissRow } from "./kit/near-misses.js";
 export type { XlsxSheet, XlsxValue } from "./kit/xlsx.js";
 export {
   PYTHON_SNAPSHOT_HELPERS,

@@ -32,6 +32,7 @@ import {
   earlierDate,
   laterDate,
   variantNearMisses,
+  flagNearMisses,
   cachedStatement,
   checkAnswerAmounts,
   checkStateDiff,
@@ -805,6 +806,25 @@ describe("variantNearMisses", () => {
     ).toEqual([
       { id: "ignores-cap", description: "No cap.", cells: ["cap=false window=90"] },
       { id: "short-window", description: "A shorter window.", cells: ["cap=true window=30"] },
+    ]);
+  });
+});
+
+describe("flagNearMisses", () => {
+  it("builds one near-miss per row, in order, from the row's flags or, without flags, its id", () => {
+    const cells = (flags: string[]) => [`NEAR = ${JSON.stringify(flags)}`];
+    expect(
+      flagNearMisses(cells, [
+        ["no-retry", "Gives up on a 503."],
+        ["sent-date", "Files by the sent date.", "sent-date", "no-dedupe"],
+      ]),
+    ).toEqual([
+      { id: "no-retry", description: "Gives up on a 503.", cells: ['NEAR = ["no-retry"]'] },
+      {
+        id: "sent-date",
+        description: "Files by the sent date.",
+        cells: ['NEAR = ["sent-date","no-dedupe"]'],
+      },
     ]);
   });
 });

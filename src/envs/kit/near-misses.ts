@@ -20,3 +20,22 @@ export function variantNearMisses<Variant extends object>(
     cells: cells({ ...full, ...change }),
   }));
 }
+
+/** A near-miss as a row: `[id, description, ...flags]`; a row without flags uses its id as the one flag. */
+export type NearMissRow = readonly [id: string, description: string, ...flags: string[]];
+
+/**
+ * Near-misses of a task whose cells builder takes a set of mistake flags (the oracle is `cells([])`): one per
+ * row, in order, each the cells of the row's flags. For example
+ * `flagNearMisses(cells, [["no-retry", "Gives up on the first 503."], ["wrong-day", "Uses the sent date.", "sent-date"]])`.
+ */
+export function flagNearMisses(
+  cells: (flags: string[]) => string[],
+  rows: readonly NearMissRow[],
+): NearMiss[] {
+  return rows.map(([id, description, ...flags]) => ({
+    id,
+    description,
+    cells: cells(flags.length > 0 ? flags : [id]),
+  }));
+}

@@ -4,10 +4,11 @@ import {
   checkAnswerIdLists,
   checkStateDiff,
   defineTask,
+  flagNearMisses,
 } from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
 import { approvedTotals, decidedPending, ledgerMismatches } from "./facts.js";
-import { nearMisses, taskCells } from "./python.js";
+import { taskCells } from "./python.js";
 
 const totalsCells = taskCells(`limits = authority()
 log = {co["co_id"]: co for co in fetch("list_change_orders", "change_orders")}
@@ -36,7 +37,7 @@ export const approvedCoTotalsTask = defineTask({
   tools: ["list_change_orders", "list_email_threads", "get_email_thread"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, approvedTotals(initial), 0.011)],
   oracle: totalsCells([]),
-  nearMisses: nearMisses(totalsCells, [
+  nearMisses: flagNearMisses(totalsCells, [
     [
       "with-quotes",
       "Reads decisions in quoted replies as well, so an approval later revised wins.",
@@ -93,7 +94,7 @@ export const recordCoDecisionsTask = defineTask({
     ];
   },
   oracle: recordCells([]),
-  nearMisses: nearMisses(recordCells, [
+  nearMisses: flagNearMisses(recordCells, [
     ["no-authority", "Records an approval by a project manager above his limit.", "no-authority"],
     ["first-request", "Records 'approved as submitted' at the first request's total.", "first-request"],
     ["approvals-only", "Records the approvals and skips the rejections.", "approvals-only"],
@@ -123,7 +124,7 @@ export const coLogMismatchesTask = defineTask({
     checkAnswerIdLists(answer, new Map([["change_orders", ledgerMismatches(initial)]])),
   ],
   oracle: mismatchCells([]),
-  nearMisses: nearMisses(mismatchCells, [
+  nearMisses: flagNearMisses(mismatchCells, [
     ["status-only", "Compares statuses only and misses revised approved amounts.", "status-only"],
     ["first-decision", "Takes the first decision in a thread, not the latest.", "first-decision"],
     ["no-authority", "Accepts approvals by people above their approval limit.", "no-authority"],

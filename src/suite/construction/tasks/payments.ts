@@ -1,8 +1,14 @@
-import { checkAnswerCount, checkAnswerIdLists, checkStateDiff, defineTask } from "../../../envs/index.js";
+import {
+  checkAnswerCount,
+  checkAnswerIdLists,
+  checkStateDiff,
+  defineTask,
+  flagNearMisses,
+} from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
 import { TODAY_TEXT, payAppsToHold, retainageErrors } from "./facts.js";
 import { PATHS } from "../rules.js";
-import { nearMisses, taskCells } from "./python.js";
+import { taskCells } from "./python.js";
 
 const retainageCells = taskCells(`text = CONDITIONS
 before = float(re.search(r"The rate is (\\d+)% while", text).group(1))
@@ -35,7 +41,7 @@ export const retainageAuditTask = defineTask({
     return [checkAnswerIdLists(answer, new Map([["pay_apps", wrong]]))];
   },
   oracle: retainageCells([]),
-  nearMisses: nearMisses(retainageCells, [
+  nearMisses: flagNearMisses(retainageCells, [
     ["always-10", "Expects 10% retainage whatever the completion.", "always-10"],
     [
       "original-sum",
@@ -102,7 +108,7 @@ export const holdUninsuredPayAppsTask = defineTask({
     ];
   },
   oracle: holdCells([]),
-  nearMisses: nearMisses(holdCells, [
+  nearMisses: flagNearMisses(holdCells, [
     [
       "any-expired",
       "Blocks a subcontractor for an expired certificate that was since renewed.",

@@ -3,7 +3,6 @@ import {
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
   pythonClientHelpers,
-  type NearMiss,
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 
@@ -97,14 +96,6 @@ def outcome(thread_id, limits):
     return decisions[0] if "first-decision" in NEAR else decisions[-1]
 print("ready")
 `;
-
-/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(
-  cells: (near: string[]) => string[],
-  rows: Array<[string, string, ...string[]]>,
-): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
-}
 
 /** A task's cells: the shared first cell, then its own code with `NEAR` set. */
 export const taskCells =

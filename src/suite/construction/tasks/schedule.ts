@@ -1,7 +1,7 @@
-import { checkAnswerAmounts, checkAnswerIdLists, defineTask } from "../../../envs/index.js";
+import { checkAnswerAmounts, checkAnswerIdLists, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { constructionDomain } from "../domain.js";
 import { TODAY_TEXT, overdueRfis, overdueSubmittals, weatherDayCounts } from "./facts.js";
-import { nearMisses, taskCells } from "./python.js";
+import { taskCells } from "./python.js";
 
 const rfiCells =
   taskCells(`days = {priority: int(n) for priority, n in md_table(CONDITIONS, "RFI response times")}
@@ -23,7 +23,7 @@ export const overdueRfisTask = defineTask({
   tools: ["list_projects", "list_rfis", "get_rfi"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, overdueRfis(initial), 0)],
   oracle: rfiCells([]),
-  nearMisses: nearMisses(rfiCells, [
+  nearMisses: flagNearMisses(rfiCells, [
     ["calendar-days", "Counts calendar days instead of working days.", "calendar-days"],
     ["no-holidays", "Counts holidays as working days.", "no-holidays"],
     ["due-today", "Counts an RFI due today as overdue.", "inclusive"],
@@ -53,7 +53,7 @@ export const overdueSubmittalsTask = defineTask({
     checkAnswerIdLists(answer, new Map([["submittals", overdueSubmittals(initial)]])),
   ],
   oracle: submittalCells([]),
-  nearMisses: nearMisses(submittalCells, [
+  nearMisses: flagNearMisses(submittalCells, [
     ["first-submission", "Counts from the first submission, not the latest revision.", "first-submission"],
     ["one-period", "Uses the shop-drawing period for every type.", "one-period"],
     ["calendar-days", "Counts calendar days instead of working days.", "calendar-days"],
@@ -96,7 +96,7 @@ export const weatherDaysTask = defineTask({
   tools: ["list_projects"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, weatherDayCounts(initial), 0)],
   oracle: weatherCells([]),
-  nearMisses: nearMisses(weatherCells, [
+  nearMisses: flagNearMisses(weatherCells, [
     ["any-weather", "Counts every day of rain or wind, including days crews worked through.", "any-weather"],
     ["weekends", "Counts Saturday stoppages.", "weekends"],
     [

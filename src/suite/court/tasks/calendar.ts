@@ -1,9 +1,15 @@
-import { REFERENCE_DATE, checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  checkAnswerCount,
+  checkStateDiff,
+  defineTask,
+  flagNearMisses,
+} from "../../../envs/index.js";
 import { HEARING_TIME } from "../rules.js";
 import { courtDomain } from "../domain.js";
 import { checkCaseList } from "./deadlines.js";
 import { TODAY_TEXT, motionHearings, staleCases } from "./facts.js";
-import { nearMisses, withNear } from "./python.js";
+import { withNear } from "./python.js";
 
 const staleBody =
   withNear(`days = int(re.search(r"more than (\\d+) days before today", read_text(LOCAL)).group(1))
@@ -29,7 +35,7 @@ export const dismissalReviewTask = defineTask({
   tools: ["list_cases", "list_docket_entries", "list_hearings"],
   verify: ({ initial, answer }) => [checkCaseList(answer, staleCases(initial))],
   oracle: staleBody([]),
-  nearMisses: nearMisses(staleBody, [
+  nearMisses: flagNearMisses(staleBody, [
     ["first-page-only", "Reads only the first page of the docket.", "first-page"],
     [
       "filing-date",
@@ -105,7 +111,7 @@ export const motionHearingsTask = defineTask({
     ];
   },
   oracle: motionBody([]),
-  nearMisses: nearMisses(motionBody, [
+  nearMisses: flagNearMisses(motionBody, [
     ["calendar-days", "Counts the notice period in calendar days."],
     ["ignores-holidays", "Counts court days without skipping the listed court holidays.", "no-holidays"],
     [

@@ -6,10 +6,12 @@ import {
   defineTask,
   parseAnswerJson,
   type Check,
+  flagNearMisses,
+  type NearMissRow,
 } from "../../../envs/index.js";
 import { courtDomain } from "../domain.js";
 import { TODAY_TEXT, defaultEligible, responseDeadlines } from "./facts.js";
-import { nearMisses, withNear, type NearMissRow } from "./python.js";
+import { withNear } from "./python.js";
 
 /** The reply as a JSON list, compared as a set. */
 export function checkCaseList(answer: string, expected: string[]): Check {
@@ -79,7 +81,7 @@ export const responseDeadlinesTask = defineTask({
     return [checkProblems("answer", problems, `all ${expected.length} deadlines`)];
   },
   oracle: deadlinesBody([]),
-  nearMisses: nearMisses(
+  nearMisses: flagNearMisses(
     deadlinesBody,
     misses("ignores-holidays", "no-substituted-extension", "filed-stamp-date", "counts-unsigned"),
   ),
@@ -103,7 +105,7 @@ export const defaultEligibleTask = defineTask({
     ),
   ],
   oracle: eligibleBody([]),
-  nearMisses: nearMisses(
+  nearMisses: flagNearMisses(
     eligibleBody,
     misses("ignores-holidays", "counts-unsigned", "answer-only", "includes-small-claims", "earliest-service"),
   ),
@@ -148,7 +150,7 @@ export const enterDefaultsTask = defineTask({
     ];
   },
   oracle: enterBody([]),
-  nearMisses: nearMisses(
+  nearMisses: flagNearMisses(
     enterBody,
     misses("ignores-holidays", "answer-only", "includes-small-claims", "earliest-service"),
   ),

@@ -5,10 +5,12 @@ import {
   checkStateDiff,
   defineTask,
   roundCents,
+  flagNearMisses,
+  type NearMissRow,
 } from "../../../envs/index.js";
 import { courtDomain } from "../domain.js";
 import { TODAY_TEXT, feeChecks, feeMismatches } from "./facts.js";
-import { nearMisses, withNear, type NearMissRow } from "./python.js";
+import { withNear } from "./python.js";
 
 const FEE_MISSES: NearMissRow[] = [
   [
@@ -48,7 +50,7 @@ export const feeAuditTask = defineTask({
     return [checkAnswerAmounts("answer", answer, expected)];
   },
   oracle: auditBody([]),
-  nearMisses: nearMisses(auditBody, FEE_MISSES),
+  nearMisses: flagNearMisses(auditBody, FEE_MISSES),
 });
 
 const noticeBody = withNear(`noticed = 0
@@ -90,7 +92,7 @@ export const feeDeficiencyNoticesTask = defineTask({
     ];
   },
   oracle: noticeBody([]),
-  nearMisses: nearMisses(noticeBody, [
+  nearMisses: flagNearMisses(noticeBody, [
     [
       "notices-overpayments",
       "Also notices overpaid filings, which the schedule leaves to the finance office.",

@@ -1,8 +1,8 @@
-import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { courtDomain } from "../domain.js";
 import { intakeEntries } from "./facts.js";
-import { nearMisses, withNear } from "./python.js";
+import { withNear } from "./python.js";
 
 const intakeBody = withNear(`titles = md_table(read_text(LOCAL), "Intake docket codes")
 entered = 0
@@ -42,7 +42,7 @@ export const docketIntakeTask = defineTask({
     ];
   },
   oracle: intakeBody([]),
-  nearMisses: nearMisses(intakeBody, [
+  nearMisses: flagNearMisses(intakeBody, [
     ["strict-case-number", "Recognises only case numbers written as CV-2025-00123 and skips the rest."],
     [
       "signature-date",

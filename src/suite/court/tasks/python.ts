@@ -4,7 +4,6 @@ import {
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
   pythonClientHelpers,
-  type NearMiss,
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 
@@ -192,14 +191,6 @@ const CARELESS: Record<string, string> = {
   "first-page":
     "def fetch(name, key, **filters):\n    return call(name, page=1, per_page=50, **filters)[key]\n",
 };
-
-/** A near-miss as `[id, description, ...NEAR flags]`; without flags the id is the flag. */
-export type NearMissRow = [id: string, description: string, ...flags: string[]];
-
-/** Near-misses from rows over a task's cells builder. */
-export function nearMisses(cells: (near: string[]) => string[], rows: NearMissRow[]): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near[0] ? near : [id]) }));
-}
 
 /** A task's cells: the helpers, then `body` with the near-miss flags set. */
 export const withNear =

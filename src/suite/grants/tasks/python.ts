@@ -1,6 +1,6 @@
 import { PYTHON_MARKDOWN_HELPERS, PYTHON_OCR_HELPERS } from "../../../envs/index.js";
 import { PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
-import { REFERENCE_DATE, type NearMiss } from "../../../envs/index.js";
+import { REFERENCE_DATE, flagNearMisses, type NearMiss } from "../../../envs/index.js";
 import { CATEGORIES, PATHS } from "../rules.js";
 
 /**
@@ -148,8 +148,8 @@ export function grantsCells(body: string): (near: string[]) => string[] {
 
 /** Near-misses from `id: description` lines; each sets its id as the flag in `NEAR`. */
 export function nearMisses(cells: (near: string[]) => string[], lines: string[]): NearMiss[] {
-  return lines.map((line) => {
-    const [id, description] = line.split(/: (.*)/s) as [string, string];
-    return { id, description, cells: cells([id]) };
-  });
+  return flagNearMisses(
+    cells,
+    lines.map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]),
+  );
 }

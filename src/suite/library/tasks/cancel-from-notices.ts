@@ -1,7 +1,6 @@
-import { REFERENCE_DATE, check, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { REFERENCE_DATE, check, checkStateDiff, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { linesToCancel } from "../facts.js";
-import { nearMisses } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -74,7 +73,7 @@ export const cancelFromNoticesTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["out-of-print-only", "Cancels only OP lines, not the policy's other cancel codes.", "op-only"],
     [
       "superseded-reports",

@@ -1,7 +1,13 @@
-import { REFERENCE_DATE, check, checkStateDiff, defineTask, longDate } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  check,
+  checkStateDiff,
+  defineTask,
+  longDate,
+  flagNearMisses,
+} from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { claimsDue } from "../facts.js";
-import { nearMisses } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -58,7 +64,7 @@ export const claimOverdueTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["default-interval", "Uses the default interval for every vendor.", "default-interval"],
     ["claims-standing-orders", "Claims lines on standing orders.", "claim-standing"],
     ["reclaims-recent", "Claims lines that were claimed within the last 30 days.", "ignore-recent"],

@@ -1,12 +1,4 @@
-import { checkProblems, parseAnswerJson, type Check, type NearMiss } from "../../../envs/index.js";
-
-/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(
-  cells: (near: string[]) => string[],
-  rows: Array<[string, string, ...string[]]>,
-): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
-}
+import { checkProblems, parseAnswerJson, type Check } from "../../../envs/index.js";
 
 /** The reply is a JSON object of exactly the expected keys with the expected string values. */
 export function checkAnswerValues(answer: string, expected: ReadonlyMap<string, string>): Check {

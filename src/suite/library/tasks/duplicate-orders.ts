@@ -1,7 +1,6 @@
-import { checkAnswerIdLists, defineTask } from "../../../envs/index.js";
+import { checkAnswerIdLists, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { duplicateOrders } from "../facts.js";
-import { nearMisses } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -33,7 +32,7 @@ export const duplicateOrdersTask = defineTask({
     return [checkAnswerIdLists(answer, expected)];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["first-020-only", "Reads only the first 020 field of each record.", "first-020"],
     ["no-isbn10", "Compares ISBN-10s as they are instead of converting them to ISBN-13.", "no-isbn10"],
     ["cancelled-isbns-count", "Reads the cancelled $z ISBNs of each 020 as well as $a.", "any-isbn"],

@@ -1,7 +1,7 @@
-import { defineTask } from "../../../envs/index.js";
+import { defineTask, flagNearMisses } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { misassignedLines } from "../facts.js";
-import { checkAnswerValues, nearMisses } from "./common.js";
+import { checkAnswerValues } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -29,7 +29,7 @@ export const fundAssignmentTask = defineTask({
   tools: ["list_order_lines", "list_bibs", "get_bib"],
   verify: ({ initial, answer }) => [checkAnswerValues(answer, misassignedLines(initial))],
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["first-650-only", "Reads the form subdivision of the first subject heading only.", "first-650"],
     [
       "audience-before-format",

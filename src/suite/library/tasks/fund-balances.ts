@@ -1,7 +1,6 @@
-import { checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import { checkAnswerAmounts, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { fundBalances } from "../facts.js";
-import { nearMisses } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -41,7 +40,7 @@ export const fundBalancesTask = defineTask({
   tools: ["list_funds", "list_fund_transactions"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("balances", answer, fundBalances(initial), 0.011)],
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["first-page-only", "Reads only the first page of each fund's ledger.", "first-page"],
     ["prior-year-included", "Counts FY2024 transactions too.", "no-fiscal-year"],
     [

@@ -1,7 +1,6 @@
-import { checkAnswerIdLists, defineTask } from "../../../envs/index.js";
+import { checkAnswerIdLists, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { invoiceProblems } from "../facts.js";
-import { nearMisses } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -27,7 +26,7 @@ export const invoiceDiscrepanciesTask = defineTask({
     return [checkAnswerIdLists(answer, expected)];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     [
       "printed-discount",
       "Computes the expected price with the discount the vendor printed.",

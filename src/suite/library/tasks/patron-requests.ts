@@ -1,7 +1,7 @@
-import { checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { requestDecisions } from "../facts.js";
-import { checkCounts, nearMisses } from "./common.js";
+import { checkCounts } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -61,7 +61,7 @@ export const patronRequestsTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["no-patron-limit", "Ignores the per-patron approval limit.", "no-limit"],
     [
       "last-years-approvals",

@@ -1,7 +1,7 @@
-import { checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkStateDiff, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { libraryDomain } from "../domain.js";
 import { invoiceProblems } from "../facts.js";
-import { checkCounts, nearMisses } from "./common.js";
+import { checkCounts } from "./common.js";
 import { LIBRARY_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
@@ -57,7 +57,7 @@ export const reviewInvoicesTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     [
       "gateway-errors-as-pages",
       "Takes the gateway's error answer as an empty page and approves.",

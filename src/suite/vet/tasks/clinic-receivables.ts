@@ -1,8 +1,14 @@
-import { REFERENCE_DATE, addDays, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  checkAnswerAmounts,
+  defineTask,
+  flagNearMisses,
+} from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
 import { TODAY_TEXT } from "./checks.js";
 import { receivables } from "./facts.js";
-import { VET_PY, nearMisses } from "./python.js";
+import { VET_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -36,7 +42,7 @@ export const clinicReceivablesTask = defineTask({
     checkAnswerAmounts("answer", answer, receivables(initial, addDays(REFERENCE_DATE, -60)), 0.011),
   ],
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["includes-void", "Counts void invoices as owed.", "include-void"],
     [
       "unpaid-only",

@@ -1,7 +1,7 @@
-import { checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import { checkAnswerAmounts, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
 import { overLimitPrescriptions } from "./facts.js";
-import { VET_PY, nearMisses } from "./python.js";
+import { VET_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -26,7 +26,7 @@ export const doseLimitAuditTask = defineTask({
     return [checkAnswerAmounts("answer", answer, expected, 0.006)];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["pounds-as-kg", "Reads a weight written in lb as kilograms.", "lb-as-kg"],
     [
       "first-weight-in-note",

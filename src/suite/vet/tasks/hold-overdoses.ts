@@ -1,7 +1,7 @@
-import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
 import { overLimitPrescriptions } from "./facts.js";
-import { VET_PY, nearMisses } from "./python.js";
+import { VET_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -40,7 +40,7 @@ export const holdOverdosesTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["pounds-as-kg", "Reads a weight written in lb as kilograms.", "lb-as-kg"],
     [
       "first-weight-in-note",

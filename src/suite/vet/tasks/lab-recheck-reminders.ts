@@ -1,8 +1,8 @@
-import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { vetDomain } from "../domain.js";
 import { expectedLabRechecks } from "./facts.js";
-import { VET_PY, nearMisses } from "./python.js";
+import { VET_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -41,7 +41,7 @@ export const labRecheckRemindersTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     [
       "trusts-analyser-flags",
       "Books rechecks from the analyser's H flags (dog ranges) instead of the species ranges.",

@@ -1,7 +1,7 @@
-import { checkAnswerIdLists, defineTask } from "../../../envs/index.js";
+import { checkAnswerIdLists, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
 import { outOfRange } from "./facts.js";
-import { VET_PY, nearMisses } from "./python.js";
+import { VET_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -31,7 +31,7 @@ export const labSpeciesRangesTask = defineTask({
     return [checkAnswerIdLists(answer, expected)];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     [
       "trusts-analyser-flags",
       "Reports the analyser's H/L flags, which use dog ranges for every species.",

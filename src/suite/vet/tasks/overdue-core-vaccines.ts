@@ -1,8 +1,8 @@
-import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
 import { TODAY_TEXT, countBy } from "./checks.js";
 import { overdueCoreVaccines } from "./facts.js";
-import { OVERDUE_PY, VET_PY, nearMisses } from "./python.js";
+import { OVERDUE_PY, VET_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -31,7 +31,7 @@ export const overdueCoreVaccinesTask = defineTask({
     return [checkAnswerAmounts("answer", answer, expected, 0)];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     ["includes-non-core", "Counts lapsed non-core vaccines too.", "non-core"],
     [
       "no-grace-period",

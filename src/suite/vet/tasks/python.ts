@@ -3,7 +3,6 @@ import {
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
   pythonPager,
-  type NearMiss,
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 
@@ -161,14 +160,6 @@ def weight_loss_patients():
     return sorted(flagged)
 print("ready")
 `;
-
-/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(
-  cells: (near: string[]) => string[],
-  rows: Array<[string, string, ...string[]]>,
-): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
-}
 
 /** Overdue core vaccines per the protocol, clinic by clinic (shared by the vaccine tasks). */
 export const OVERDUE_PY = String.raw`def protocol_rules():

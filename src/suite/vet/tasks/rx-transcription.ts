@@ -1,7 +1,7 @@
-import { allRows, defineTask, type StateView } from "../../../envs/index.js";
+import { allRows, defineTask, type StateView, flagNearMisses } from "../../../envs/index.js";
 import { vetDomain } from "../domain.js";
 import { checkIdList } from "./checks.js";
-import { VET_PY, nearMisses } from "./python.js";
+import { VET_PY } from "./python.js";
 
 const RX = /\bRx\s+([A-Za-z-]+)\s+(\d+(?:\.\d+)?)\s*mg\b/;
 
@@ -46,7 +46,7 @@ export const rxTranscriptionTask = defineTask({
   tools: ["list_prescriptions", "list_visits", "get_visit_note"],
   verify: ({ initial, answer }) => [checkIdList(answer, mistranscribed(initial))],
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     [
       "case-sensitive-drug",
       "Compares drug names case-sensitively, so 'Meloxicam' in a note looks like a different drug.",

@@ -1,9 +1,9 @@
-import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, defineTask, flagNearMisses } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { vetDomain } from "../domain.js";
 import { TODAY_TEXT } from "./checks.js";
 import { expectedVaccineReminders } from "./facts.js";
-import { OVERDUE_PY, VET_PY, nearMisses } from "./python.js";
+import { OVERDUE_PY, VET_PY } from "./python.js";
 
 function cells(near: string[]): string[] {
   return [
@@ -51,7 +51,7 @@ export const vaccineRemindersTask = defineTask({
     ];
   },
   oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  nearMisses: flagNearMisses(cells, [
     [
       "ignores-appointments",
       "Reminds patients who already have an appointment booked within the window.",

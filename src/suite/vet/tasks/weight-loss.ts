@@ -5,12 +5,13 @@ import {
   REFERENCE_DATE,
   addDays,
   allRows,
+  flagNearMisses,
 } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { vetDomain } from "../domain.js";
 import { TODAY_TEXT, checkIdList } from "./checks.js";
 import { weightLossPatients } from "./facts.js";
-import { VET_PY, nearMisses } from "./python.js";
+import { VET_PY } from "./python.js";
 
 const WEIGHT_NEAR_MISSES: Array<[string, string, string]> = [
   [
@@ -36,7 +37,7 @@ export const weightLossTask = defineTask({
   tools: ["list_patients", "list_visits", "get_visit_note"],
   verify: ({ initial, answer }) => [checkIdList(answer, weightLossPatients(initial))],
   oracle: [VET_PY, "print(json.dumps(weight_loss_patients()))"],
-  nearMisses: nearMisses(
+  nearMisses: flagNearMisses(
     (near) => [VET_PY, `NEAR = set(${JSON.stringify(near)})\nprint(json.dumps(weight_loss_patients()))`],
     WEIGHT_NEAR_MISSES,
   ),
@@ -90,7 +91,7 @@ export const weightCheckRemindersTask = defineTask({
     ];
   },
   oracle: checkCells([]),
-  nearMisses: nearMisses(checkCells, [
+  nearMisses: flagNearMisses(checkCells, [
     [
       "duplicate-reminders",
       "Books a second weight check for patients that already have an open one.",
