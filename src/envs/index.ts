@@ -229,8 +229,10 @@ export { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htm
 export {
   pythonFileLister,
   pythonPager,
+  pythonRetryingCall,
   type PythonFileListerOptions,
   type PythonPagerOptions,
+  type PythonRetryingCallOptions,
 } from "./kit/python-pager.js";
 export {
   PYTHON_OCR_HELPERS,

@@ -25,7 +25,7 @@ import { insertKeyedRow } from "./keyed-rows.js";
 import { writeEmailsBySent } from "./email-folder.js";
 import { callTool, instanceContents, openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
-import { pythonFileLister, pythonPager } from "./python-pager.js";
+import { pythonFileLister, pythonPager, pythonRetryingCall } from "./python-pager.js";
 import {
   addBusinessDays,
   addDays,
@@ -1175,5 +1175,42 @@ print(json.dumps([len(a), a[-1], len(b), len(c), CALLS[:3], CALLS[3], CALLS[6]])
     expect(whole).toContain("tools.list_files(page=page)");
     expect(withDefault).toContain('def under_paths(under="."):');
     expect(withDefault).toContain("tools.list_files(path=under, page=page)");
+  });
+});
+
+describe("pythonRetryingCall", () => {
+  it("repeats a call that raised a 503, raises other errors at once, and gives up when told to", () => {
+    const fakeTools = `
+import json
+from types import SimpleNamespace
+COUNT = {"flaky": 0, "broken": 0}
+def flaky():
+    COUNT["flaky"] += 1
+    if COUNT["flaky"] < 3:
+        raise RuntimeError("HTTP 503 Service Unavailable")
+    return {"ok": True}
+def broken():
+    COUNT["broken"] += 1
+    raise ValueError("400 bad input")
+tools = {"flaky": flaky, "broken": broken}
+NEAR = set()
+`;
+    const program = `${fakeTools}\n${pythonRetryingCall({ giveUpWhen: '"no-retry" in NEAR' })}
+results = [call("flaky"), COUNT["flaky"]]
+try:
+    call("broken")
+except ValueError:
+    results.append(COUNT["broken"])
+NEAR.add("no-retry")
+COUNT["flaky"] = 0
+try:
+    call("flaky")
+except RuntimeError as error:
+    results.append(str(error))
+print(json.dumps(results))`;
+    const output = execFileSync("python3", ["-c", program]);
+    expect(JSON.parse(output.toString())).toEqual([{ ok: true }, 3, 1, "HTTP 503 Service Unavailable"]);
+    expect(pythonRetryingCall({ attempts: 2 })).toContain("for attempt in range(2):");
+    expect(pythonRetryingCall()).toContain('if "503" not in str(error):\n');
   });
 });

@@ -54,3 +54,31 @@ export function pythonFileLister(options: PythonFileListerOptions = {}): string 
             return paths
         page += 1`;
 }
+
+/** How `pythonRetryingCall` retries and when it gives up at once. */
+export interface PythonRetryingCallOptions {
+  /** Tries in all (default 5). */
+  attempts?: number;
+  /** A Python condition under which a 503 is raised at once, e.g. `"no-retry" in NEAR` for a near-miss. */
+  giveUpWhen?: string;
+}
+
+/**
+ * Python for an oracle's first cell: `call(name, **kwargs)` calls a tool and repeats it while the tool raises
+ * a 503, then raises with the last error; any other error is raised at once. For domains whose tools fail
+ * only by raising (`pythonClientHelpers` also retries error bodies). No trailing newline.
+ */
+export function pythonRetryingCall(options: PythonRetryingCallOptions = {}): string {
+  const { attempts = 5, giveUpWhen } = options;
+  const giveUp = giveUpWhen === undefined ? "" : ` or ${giveUpWhen}`;
+  return `def call(name, **kwargs):
+    last = None
+    for attempt in range(${attempts}):
+        try:
+            return tools[name](**kwargs)
+        except Exception as error:
+            if "503" not in str(error)${giveUp}:
+                raise
+            last = error
+    raise RuntimeError(f"{name} kept failing: {last}")`;
+}

@@ -1,4 +1,9 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  pythonPager,
+  pythonRetryingCall,
+} from "../../../envs/index.js";
 
 /**
  * The first cell of every library oracle and near-miss: retrying calls, paging, reading MARC records,
@@ -15,16 +20,7 @@ FY_START = "2024-07-01"
 def days_before(n):
     return (date.fromisoformat(TODAY) - timedelta(days=n)).isoformat()
 
-def call(name, **kwargs):
-    last = None
-    for attempt in range(5):
-        try:
-            return tools[name](**kwargs)
-        except Exception as error:
-            if "503" not in str(error) or "no-retry" in NEAR:
-                raise
-            last = error
-    raise RuntimeError(f"{name} kept failing: {last}")
+${pythonRetryingCall({ giveUpWhen: '"no-retry" in NEAR' })}
 
 ${pythonPager({ stopWhen: '"first-page" in NEAR' })}
 
