@@ -1,17 +1,14 @@
 import {
   CORRECT,
   allRows,
-  check,
-  checkStateDiff,
   defineTask,
-  parseAnswerJson,
   type Check,
   type StateView,
   type VerifyContext,
   variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, answerListCheck, claimChanges, deskNotes } from "./common.js";
 
 /** Open claims whose loss date is before the policy's effective date or on/after its expiration date. */
 export function claimsOutsidePeriod(state: StateView): string[] {
@@ -23,42 +20,15 @@ export function claimsOutsidePeriod(state: StateView): string[] {
   ).map((row) => row.claim_id);
 }
 
-/** Whether the answer's JSON list under `key` holds exactly the expected ids (order free, no duplicates). */
-export function answerListCheck(id: string, answer: string, key: string, expected: readonly string[]): Check {
-  const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-  const raw = parsed?.[key];
-  const given = Array.isArray(raw) ? raw.map((item) => String(item).trim().toUpperCase()) : null;
-  const want = new Set(expected);
-  const ok =
-    given !== null &&
-    given.length === want.size &&
-    new Set(given).size === given.length &&
-    given.every((item) => want.has(item));
-  return check(
-    id,
-    ok,
-    ok
-      ? `answer lists the ${expected.length} expected ids`
-      : `expected {"${key}": ${JSON.stringify([...expected])}}, found '${answer.slice(0, 200)}'`,
-  );
-}
-
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = claimsOutsidePeriod(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = claimsOutsidePeriod(context.initial);
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "claims",
-        key: "claim_id",
-        changed: new Map(expected.map((id) => [id, { status: "denied", reserve: 0 }])),
-      },
-      {
-        table: "claim_notes",
-        key: "note_id",
-        added: expected.map((id) => ({ claim_id: id, author: "Claims desk" })),
-      },
-    ]),
-    answerListCheck("answer-lists-denials", answer, "denied", expected),
+    ...claimChanges(
+      context,
+      expected.map((id) => [id, { status: "denied", reserve: 0 }]),
+      deskNotes(expected),
+    ),
+    answerListCheck("answer-lists-denials", context.answer, "denied", expected),
   ];
 }
 

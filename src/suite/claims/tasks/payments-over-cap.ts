@@ -14,8 +14,7 @@ import {
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, answerListCheck } from "./common.js";
 
 /** Claims whose issued payments exceed min(limit, sublimit) minus the deductible, and the total excess. */
 export function overpaidClaims(state: StateView): { claims: string[]; totalExcess: number } {

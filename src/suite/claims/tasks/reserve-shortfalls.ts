@@ -2,7 +2,6 @@ import {
   CORRECT,
   allRows,
   check,
-  checkStateDiff,
   defineTask,
   nearlyEqual,
   parseAnswerJson,
@@ -16,8 +15,7 @@ import {
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { MINIMUM_RESERVES, RESERVE_GUIDELINE_PATH, parseReserveGuideline } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, answerListCheck, claimChanges, deskNotes } from "./common.js";
 
 /**
  * Plants the cases the guideline's wording decides: an open claim below its minimum whose first reserve
@@ -84,18 +82,11 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       : parseAnswerNumber(String(parsed?.total_increase ?? ""));
   const totalOk = total !== null && nearlyEqual(total, increase, 0.011);
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "claims",
-        key: "claim_id",
-        changed: new Map([...expected].map(([claim, row]) => [claim, { reserve: row.minimum }])),
-      },
-      {
-        table: "claim_notes",
-        key: "note_id",
-        added: [...expected.keys()].map((claim) => ({ claim_id: claim, author: "Claims desk" })),
-      },
-    ]),
+    ...claimChanges(
+      { initial, final },
+      [...expected].map(([claim, row]) => [claim, { reserve: row.minimum }]),
+      deskNotes(expected.keys()),
+    ),
     answerListCheck("answer-lists-raised", answer, "raised", [...expected.keys()]),
     check(
       "answer-total-increase",

@@ -1,7 +1,6 @@
 import {
   CORRECT,
   allRows,
-  checkStateDiff,
   daysBetween,
   defineTask,
   type Check,
@@ -11,8 +10,7 @@ import {
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { FRAUD_MEMO_PATH, parseFraudMemo } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, answerListCheck, claimChanges, deskNotes } from "./common.js";
 
 interface ClaimFacts {
   claim_id: string;
@@ -53,18 +51,15 @@ export function siuReferrals(state: StateView): string[] {
     .map((claim) => claim.claim_id);
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = siuReferrals(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = siuReferrals(context.initial);
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "claims", key: "claim_id", changed: new Map(expected.map((id) => [id, { siu_referral: 1 }])) },
-      {
-        table: "claim_notes",
-        key: "note_id",
-        added: expected.map((id) => ({ claim_id: id, author: "Claims desk" })),
-      },
-    ]),
-    answerListCheck("answer-lists-referrals", answer, "referred", expected),
+    ...claimChanges(
+      context,
+      expected.map((id) => [id, { siu_referral: 1 }]),
+      deskNotes(expected),
+    ),
+    answerListCheck("answer-lists-referrals", context.answer, "referred", expected),
   ];
 }
 

@@ -1,0 +1,86 @@
+import {
+  PYTHON_WORKSPACE_HELPERS,
+  check,
+  checkOtherTablesUnchanged,
+  checkStateDiff,
+  parseAnswerJson,
+  type Check,
+  type Row,
+  type StateView,
+  type VerifyContext,
+} from "../../../envs/index.js";
+
+/** The first cell of every claims oracle and near-miss: imports, the shared pagers and a date helper. */
+export const PYTHON_SETUP = String.raw`
+import json, re
+from datetime import date
+${PYTHON_WORKSPACE_HELPERS}
+def days(a, b):
+    return (date.fromisoformat(b) - date.fromisoformat(a)).days
+
+def table_rows(text, heading):
+    lines = text.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("#") and heading in line)
+    rows = []
+    for line in lines[start + 1:]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip()[1:-1].split("|")])
+        elif rows:
+            break
+    return [row for row in rows[1:] if not all(set(cell) <= set("-:") for cell in row)]
+print("ready")
+`;
+
+/** Whether the answer's JSON list under `key` holds exactly the expected ids (order free, no duplicates). */
+export function answerListCheck(id: string, answer: string, key: string, expected: readonly string[]): Check {
+  const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
+  const raw = parsed?.[key];
+  const given = Array.isArray(raw) ? raw.map((item) => String(item).trim().toUpperCase()) : null;
+  const want = new Set(expected);
+  const ok =
+    given !== null &&
+    given.length === want.size &&
+    new Set(given).size === given.length &&
+    given.every((item) => want.has(item));
+  return check(
+    id,
+    ok,
+    ok
+      ? `answer lists the ${expected.length} expected ids`
+      : `expected {"${key}": ${JSON.stringify([...expected])}}, found '${answer.slice(0, 200)}'`,
+  );
+}
+
+/** The verifier of a read-only task: the answer's list under `key` is exactly `expected(initial)`, nothing changed. */
+export function listAnswerVerifier(
+  id: string,
+  key: string,
+  expected: (state: StateView) => readonly string[],
+) {
+  return ({ initial, final, answer }: VerifyContext): Check[] => [
+    answerListCheck(id, answer, key, expected(initial)),
+    checkOtherTablesUnchanged(initial.db, final.db, []),
+  ];
+}
+
+/**
+ * The state checks of a claims write task: exactly these claims change to these values, and (when `notes`
+ * is given) exactly these claim notes are added; no other table changes.
+ */
+export function claimChanges(
+  { initial, final }: Pick<VerifyContext, "initial" | "final">,
+  changed: Iterable<readonly [string, Row]>,
+  notes?: Row[],
+): Check[] {
+  return checkStateDiff(initial.db, final.db, [
+    { table: "claims", key: "claim_id", changed: new Map(changed) },
+    ...(notes ? [{ table: "claim_notes", key: "note_id", added: notes }] : []),
+  ]);
+}
+
+/** The note the claims desk's write tools add to each of these claims. */
+export function deskNotes(claims: Iterable<string>): Row[] {
+  return [...claims].map((claim) => ({ claim_id: claim, author: "Claims desk" }));
+}
