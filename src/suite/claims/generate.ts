@@ -1,6 +1,7 @@
 import {
   addDays,
   daysBetween,
+  earlierDate,
   personName,
   randomAmount,
   randomDate,
@@ -9,11 +10,10 @@ import {
   weightedPick,
   type GenerateContext,
 } from "../../envs/index.js";
-import { writeClaimsDocuments, type FieldNoteEntry } from "./documents.js";
+import { writeClaimsDocuments } from "./documents.js";
 import { adjusterId, claimId, endorsementId, paymentId, policyId, policyholderId } from "./ids.js";
 import {
   AUTO_CAUSES,
-  CASELOAD_CAPS,
   EXTENDED_NOTICE_DAYS,
   NOTICE_DAYS,
   EXCLUSIONS,
@@ -77,11 +77,11 @@ function causeFor(context: GenerateContext, line: "home" | "auto"): string {
     : weightedPick(context.random, AUTO_CAUSES, [6, 3, 2, 2, 2]);
 }
 
+const sublimitOf = (line: string, cause: string): number | undefined =>
+  SUBLIMITS.find((row) => row[0] === line && row[1] === cause)?.[2];
+
 function capOf(policy: PolicyRow, cause: string): number {
-  const sublimit = SUBLIMITS.find(
-    ([line, sublimitCause]) => line === policy.line && sublimitCause === cause,
-  )?.[2];
-  return Math.min(policy.limit, sublimit ?? Infinity) - policy.deductible;
+  return Math.min(policy.limit, sublimitOf(policy.line, cause) ?? Infinity) - policy.deductible;
 }
 
 export function generateClaims(context: GenerateContext): void {
@@ -217,22 +217,18 @@ export function generateClaims(context: GenerateContext): void {
   }
 
   const claims: ClaimRow[] = [];
-  const openCount = new Map<string, number>();
   const pickAdjuster = (state: string, open: boolean): string => {
     const licensed = shuffled.filter(
       (adjuster) => adjuster.status === "active" && adjuster.states.includes(state),
     );
     const weights = licensed.map((adjuster) => (adjuster === onLeave && open ? 3 : 1));
-    const chosen = weightedPick(random, licensed, weights);
-    if (open) openCount.set(chosen.id, (openCount.get(chosen.id) ?? 0) + 1);
-    return chosen.id;
+    return weightedPick(random, licensed, weights).id;
   };
-  const total = 120 * factors.rows;
   const expired = policies.filter((candidate) => candidate.expiration <= addDays(referenceDate, -30));
   let outsideCount = 0;
   let catCount = 0;
   let normalCount = 0;
-  for (let n = 1; n <= total; n += 1) {
+  for (let n = 1; n <= 120 * factors.rows; n += 1) {
     let policy = random.pick(policies);
     let loss: string;
     let delay = weightedPick(
@@ -244,10 +240,7 @@ export function generateClaims(context: GenerateContext): void {
     let zip = policy.line === "home" ? policy.zip : random.pick(zips.get(policy.state) ?? []);
     let catCode: string | null = null;
     const roll = random.next();
-    const lastCovered =
-      addDays(policy.expiration, -1) < addDays(referenceDate, -2)
-        ? addDays(policy.expiration, -1)
-        : addDays(referenceDate, -2);
+    const lastCovered = earlierDate(addDays(policy.expiration, -1), addDays(referenceDate, -2));
     if (roll < 0.08 && expired.length > 0) {
       policy = random.pick(expired);
       cause = causeFor(context, policy.line);
@@ -317,7 +310,7 @@ export function generateClaims(context: GenerateContext): void {
       } else if (random.chance(0.06)) delay = policy.line === "home" ? 60 : 30;
       else if (random.chance(0.06)) delay = random.int(61, 119);
     }
-    const reported = addDays(loss, delay) > referenceDate ? referenceDate : addDays(loss, delay);
+    const reported = earlierDate(addDays(loss, delay), referenceDate);
     const age = daysBetween(reported, referenceDate);
     const outside = loss < policy.effective || loss >= policy.expiration;
     let status: ClaimRow["status"];
@@ -350,7 +343,11 @@ export function generateClaims(context: GenerateContext): void {
   );
   const adjusterName = new Map(shuffled.map((adjuster) => [adjuster.id, adjuster.name]));
   let payments = 0;
-  const fieldEntries: FieldNoteEntry[] = [];
+  const pay = (claim: ClaimRow, paidOn: string, amount: number, payee: string, status: string): void => {
+    payments += 1;
+    insertPayment.run(paymentId.format(payments), claim.id, paidOn, amount, payee, status);
+  };
+  const fieldNotes: string[] = [];
   for (const claim of claims) {
     const description = describeLoss(context, claim.cause, claim.policy.line);
     insertClaim.run(
@@ -396,10 +393,7 @@ export function generateClaims(context: GenerateContext): void {
       if (kind < 0.07) amount = roundCents(cap + randomAmount(random, 20, 1500));
       else if (kind < 0.1)
         amount = roundCents(cap + randomAmount(random, 1, Math.max(2, claim.policy.deductible - 1)));
-      else if (
-        kind < 0.14 &&
-        SUBLIMITS.some(([line, cause]) => line === claim.policy.line && cause === claim.cause)
-      )
+      else if (kind < 0.14 && sublimitOf(claim.policy.line, claim.cause) !== undefined)
         amount = roundCents(cap + randomAmount(random, 50, 2500));
       const parts = claim.status === "closed" || amount > cap ? random.int(1, 3) : random.int(0, 2);
       let remaining = amount;
@@ -407,26 +401,12 @@ export function generateClaims(context: GenerateContext): void {
         const value =
           part === parts ? roundCents(remaining) : roundCents(remaining * (0.3 + random.next() * 0.4));
         remaining = roundCents(remaining - value);
-        payments += 1;
-        insertPayment.run(
-          paymentId.format(payments),
-          claim.id,
-          addDays(claim.reported, 5 + 12 * part),
-          value,
-          random.chance(0.5) ? claim.policy.holderName : faker.company.name(),
-          "issued",
-        );
+        const payee = random.chance(0.5) ? claim.policy.holderName : faker.company.name();
+        pay(claim, addDays(claim.reported, 5 + 12 * part), value, payee, "issued");
       }
       if (parts > 0 && random.chance(0.12)) {
-        payments += 1;
-        insertPayment.run(
-          paymentId.format(payments),
-          claim.id,
-          addDays(claim.reported, 9),
-          roundCents(Math.max(cap - amount, 0) + randomAmount(random, 100, 2000)),
-          faker.company.name(),
-          "voided",
-        );
+        const voided = roundCents(Math.max(cap - amount, 0) + randomAmount(random, 100, 2000));
+        pay(claim, addDays(claim.reported, 9), voided, faker.company.name(), "voided");
       }
     }
     if (
@@ -447,22 +427,18 @@ export function generateClaims(context: GenerateContext): void {
         );
         phrase = random.pick(exclusion.indicators);
       }
-      fieldEntries.push({
-        claimId: claim.id,
-        policyId: claim.policy.id,
-        author,
-        visited: addDays(claim.reported, random.int(2, 12)),
-        text: fieldNoteText(context, claim.cause, phrase),
-      });
+      const visited = addDays(claim.reported, random.int(2, 12));
+      fieldNotes.push(
+        `## ${claim.id} (policy ${claim.policy.id}), visited ${visited} by ${author}\n\n${fieldNoteText(context, claim.cause, phrase)}\n`,
+      );
     }
   }
 
   writeClaimsDocuments(context, {
-    caps: CASELOAD_CAPS,
     onLeave: { id: onLeave.id, name: onLeave.name },
     returned: { id: returned.id, name: returned.name },
     events,
-    fieldEntries,
+    fieldNotes,
     correspondence: sample(
       random,
       claims.filter((claim) => claim.status === "open"),

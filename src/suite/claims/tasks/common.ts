@@ -3,6 +3,7 @@ import {
   check,
   checkOtherTablesUnchanged,
   checkStateDiff,
+  nearlyEqual,
   parseAnswerJson,
   type Check,
   type Row,
@@ -50,6 +51,28 @@ export function answerListCheck(id: string, answer: string, key: string, expecte
     ok
       ? `answer lists the ${expected.length} expected ids`
       : `expected {"${key}": ${JSON.stringify([...expected])}}, found '${answer.slice(0, 200)}'`,
+  );
+}
+
+/**
+ * Whether the dollar amount under `key` (e.g. `total_excess`) in the JSON answer, as `read` takes it (null or
+ * not finite: unreadable), is within a cent of `expected`.
+ */
+export function answerTotalCheck(
+  id: string,
+  answer: string,
+  key: string,
+  expected: number,
+  read: (given: unknown) => number | null,
+): Check {
+  const given = (parseAnswerJson(answer) as Record<string, unknown> | null)?.[key];
+  const total = read(given);
+  const ok = total !== null && Number.isFinite(total) && nearlyEqual(total, expected, 0.011);
+  const amount = expected.toFixed(2);
+  return check(
+    id,
+    ok,
+    ok ? `${key.replace("_", " ")} ${amount}` : `expected ${key} ${amount}, found ${String(given)}`,
   );
 }
 

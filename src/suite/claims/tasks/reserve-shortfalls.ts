@@ -1,10 +1,7 @@
 import {
   CORRECT,
   allRows,
-  check,
   defineTask,
-  nearlyEqual,
-  parseAnswerJson,
   parseAnswerNumber,
   roundCents,
   type Check,
@@ -15,7 +12,7 @@ import {
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { MINIMUM_RESERVES, RESERVE_GUIDELINE_PATH, parseReserveGuideline } from "../rules.js";
-import { PYTHON_SETUP, answerListCheck, claimChanges, deskNotes } from "./common.js";
+import { PYTHON_SETUP, answerListCheck, answerTotalCheck, claimChanges, deskNotes } from "./common.js";
 
 /**
  * Plants the cases the guideline's wording decides: an open claim below its minimum whose first reserve
@@ -75,12 +72,6 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const increase = roundCents(
     [...expected.values()].reduce((sum, row) => sum + row.minimum - row.reserve, 0),
   );
-  const parsed = parseAnswerJson(answer) as { total_increase?: unknown } | null;
-  const total =
-    typeof parsed?.total_increase === "number"
-      ? parsed.total_increase
-      : parseAnswerNumber(String(parsed?.total_increase ?? ""));
-  const totalOk = total !== null && nearlyEqual(total, increase, 0.011);
   return [
     ...claimChanges(
       { initial, final },
@@ -88,12 +79,8 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       deskNotes(expected.keys()),
     ),
     answerListCheck("answer-lists-raised", answer, "raised", [...expected.keys()]),
-    check(
-      "answer-total-increase",
-      totalOk,
-      totalOk
-        ? `total increase ${increase.toFixed(2)}`
-        : `expected total_increase ${increase.toFixed(2)}, found ${String(parsed?.total_increase)}`,
+    answerTotalCheck("answer-total-increase", answer, "total_increase", increase, (given) =>
+      typeof given === "number" ? given : parseAnswerNumber(String(given ?? "")),
     ),
   ];
 }
