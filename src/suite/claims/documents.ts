@@ -26,20 +26,16 @@ import {
   SUBLIMITS,
   type CatEvent,
 } from "./rules.js";
+import type { AdjusterRow, ClaimRow } from "./generate.js";
 
 export interface ClaimsDocuments {
-  onLeave: { id: string; name: string };
-  returned: { id: string; name: string };
+  onLeave: AdjusterRow;
+  returned: AdjusterRow;
   events: CatEvent[];
   /** One Markdown section per field visit (heading, blank line, text, newline), dealt round the batch files. */
   fieldNotes: string[];
-  correspondence: Array<{
-    claimId: string;
-    holderName: string;
-    adjusterName: string;
-    loss: string;
-    cause: string;
-  }>;
+  /** Open claims whose policyholder writes to the adjuster. */
+  correspondence: ClaimRow[];
 }
 
 const usd = (amount: number): string => `$${amount.toLocaleString("en-US")}`;
@@ -169,17 +165,17 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
       [`# Field notes, batch ${index + 1}`, "", ...sections].join("\n"),
     );
   }
-  for (const email of documents.correspondence) {
+  for (const { id, cause, loss, policy, adjuster } of documents.correspondence) {
     const body = random.pick([
-      `I am writing about my claim ${email.claimId} for the ${email.cause.replace("_", " ")} on ${email.loss}. Could you tell me when the inspection will happen?`,
-      `Following up on claim ${email.claimId}. The contractor needs a decision before starting repairs. Please call me back.`,
-      `Attached are the receipts for claim ${email.claimId}. Let me know if anything else is needed.`,
+      `I am writing about my claim ${id} for the ${cause.replace("_", " ")} on ${loss}. Could you tell me when the inspection will happen?`,
+      `Following up on claim ${id}. The contractor needs a decision before starting repairs. Please call me back.`,
+      `Attached are the receipts for claim ${id}. Let me know if anything else is needed.`,
     ]);
     context.writeFile(
-      `${CORRESPONDENCE_DIRECTORY}/${email.claimId.toLowerCase()}.txt`,
-      renderEmail({ From: email.holderName, To: email.adjusterName, Subject: `Claim ${email.claimId}` }, [
+      `${CORRESPONDENCE_DIRECTORY}/${id.toLowerCase()}.txt`,
+      renderEmail({ From: policy.holderName, To: adjuster.name, Subject: `Claim ${id}` }, [
         body,
-        `Thanks,\n${email.holderName}`,
+        `Thanks,\n${policy.holderName}`,
       ]),
     );
   }

@@ -27,7 +27,6 @@ import {
 
 interface PolicyRow {
   id: string;
-  holder: string;
   holderName: string;
   line: "home" | "auto";
   limit: number;
@@ -39,7 +38,7 @@ interface PolicyRow {
   endorsements: Set<string>;
 }
 
-interface AdjusterRow {
+export interface AdjusterRow {
   id: string;
   name: string;
   region: string;
@@ -47,10 +46,10 @@ interface AdjusterRow {
   status: "active" | "inactive";
 }
 
-interface ClaimRow {
+export interface ClaimRow {
   id: string;
   policy: PolicyRow;
-  adjuster: string | null;
+  adjuster: AdjusterRow;
   loss: string;
   reported: string;
   cause: string;
@@ -123,7 +122,6 @@ export function generateClaims(context: GenerateContext): void {
       const expiration = addDays(effective, 365);
       const policy: PolicyRow = {
         id: policyId.format(policies.length + 1),
-        holder,
         holderName: person.fullName,
         line,
         limit: line === "home" ? 5000 * random.int(30, 120) : 5000 * random.int(3, 12),
@@ -217,12 +215,12 @@ export function generateClaims(context: GenerateContext): void {
   }
 
   const claims: ClaimRow[] = [];
-  const pickAdjuster = (state: string, open: boolean): string => {
+  const pickAdjuster = (state: string, open: boolean): AdjusterRow => {
     const licensed = shuffled.filter(
       (adjuster) => adjuster.status === "active" && adjuster.states.includes(state),
     );
     const weights = licensed.map((adjuster) => (adjuster === onLeave && open ? 3 : 1));
-    return weightedPick(random, licensed, weights).id;
+    return weightedPick(random, licensed, weights);
   };
   const expired = policies.filter((candidate) => candidate.expiration <= addDays(referenceDate, -30));
   let outsideCount = 0;
@@ -341,7 +339,6 @@ export function generateClaims(context: GenerateContext): void {
   const insertNote = db.prepare(
     "INSERT INTO claim_notes (claim_id, author, written_on, body) VALUES (?, ?, ?, ?)",
   );
-  const adjusterName = new Map(shuffled.map((adjuster) => [adjuster.id, adjuster.name]));
   let payments = 0;
   const pay = (claim: ClaimRow, paidOn: string, amount: number, payee: string, status: string): void => {
     payments += 1;
@@ -353,7 +350,7 @@ export function generateClaims(context: GenerateContext): void {
     insertClaim.run(
       claim.id,
       claim.policy.id,
-      claim.adjuster,
+      claim.adjuster.id,
       claim.loss,
       claim.reported,
       claim.cause,
@@ -365,7 +362,7 @@ export function generateClaims(context: GenerateContext): void {
       claim.catCode,
       0,
     );
-    const author = adjusterName.get(claim.adjuster ?? "") ?? "Claims intake";
+    const author = claim.adjuster.name;
     insertNote.run(
       claim.id,
       "Claims intake",
@@ -435,21 +432,15 @@ export function generateClaims(context: GenerateContext): void {
   }
 
   writeClaimsDocuments(context, {
-    onLeave: { id: onLeave.id, name: onLeave.name },
-    returned: { id: returned.id, name: returned.name },
+    onLeave,
+    returned,
     events,
     fieldNotes,
     correspondence: sample(
       random,
       claims.filter((claim) => claim.status === "open"),
       3 * factors.files,
-    ).map((claim) => ({
-      claimId: claim.id,
-      holderName: claim.policy.holderName,
-      adjusterName: adjusterName.get(claim.adjuster ?? "") ?? "Claims team",
-      loss: claim.loss,
-      cause: claim.cause,
-    })),
+    ),
   });
 }
 
