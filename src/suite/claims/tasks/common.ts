@@ -103,6 +103,29 @@ export function claimChanges(
   ]);
 }
 
+/**
+ * The verifier of a task that makes the same `change` to every claim of `expected(initial)`, each with a
+ * claims-desk note, and lists those claims under `key` in its answer.
+ */
+export function deskWriteVerifier(
+  id: string,
+  key: string,
+  expected: (state: StateView) => string[],
+  change: Row,
+) {
+  return (context: VerifyContext): Check[] => {
+    const claims = expected(context.initial);
+    return [
+      ...claimChanges(
+        context,
+        claims.map((claim) => [claim, change]),
+        deskNotes(claims),
+      ),
+      answerListCheck(id, context.answer, key, claims),
+    ];
+  };
+}
+
 /** The note the claims desk's write tools add to each of these claims. */
 export function deskNotes(claims: Iterable<string>): Row[] {
   return [...claims].map((claim) => ({ claim_id: claim, author: "Claims desk" }));

@@ -1,14 +1,6 @@
-import {
-  CORRECT,
-  allRows,
-  defineTask,
-  type Check,
-  type StateView,
-  type VerifyContext,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { CORRECT, allRows, defineTask, type StateView, variantNearMisses } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
-import { PYTHON_SETUP, answerListCheck, claimChanges, deskNotes } from "./common.js";
+import { PYTHON_SETUP, deskWriteVerifier } from "./common.js";
 
 /** Open claims whose loss date is before the policy's effective date or on/after its expiration date. */
 export function claimsOutsidePeriod(state: StateView): string[] {
@@ -18,18 +10,6 @@ export function claimsOutsidePeriod(state: StateView): string[] {
      WHERE c.status = 'open' AND (c.loss_date < p.effective_date OR c.loss_date >= p.expiration_date)
      ORDER BY c.claim_id`,
   ).map((row) => row.claim_id);
-}
-
-function verify(context: VerifyContext): Check[] {
-  const expected = claimsOutsidePeriod(context.initial);
-  return [
-    ...claimChanges(
-      context,
-      expected.map((id) => [id, { status: "denied", reserve: 0 }]),
-      deskNotes(expected),
-    ),
-    answerListCheck("answer-lists-denials", context.answer, "denied", expected),
-  ];
 }
 
 function cells(options: { expirationCovered?: boolean; firstPageOnly?: boolean } = {}): string[] {
@@ -63,7 +43,10 @@ export const lossOutsidePeriodTask = defineTask({
   instruction:
     'Coverage check before month end: find every open claim whose loss date falls outside its policy\'s period as our coverage rules define it, and deny each of them with the reason "outside policy period". Do not touch any other claim. Reply with only a JSON object {"denied": [<ids of the claims you denied>]}.',
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "deny_claim"],
-  verify,
+  verify: deskWriteVerifier("answer-lists-denials", "denied", claimsOutsidePeriod, {
+    status: "denied",
+    reserve: 0,
+  }),
   oracle: cells(),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "expiration-day-covered": [

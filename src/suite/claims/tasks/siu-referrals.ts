@@ -3,14 +3,12 @@ import {
   allRows,
   daysBetween,
   defineTask,
-  type Check,
   type StateView,
-  type VerifyContext,
   variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { FRAUD_MEMO_PATH, parseFraudMemo } from "../rules.js";
-import { PYTHON_SETUP, answerListCheck, claimChanges, deskNotes } from "./common.js";
+import { PYTHON_SETUP, deskWriteVerifier } from "./common.js";
 
 interface ClaimFacts {
   claim_id: string;
@@ -49,18 +47,6 @@ export function siuReferrals(state: StateView): string[] {
       return indicators >= memo.minimumIndicators;
     })
     .map((claim) => claim.claim_id);
-}
-
-function verify(context: VerifyContext): Check[] {
-  const expected = siuReferrals(context.initial);
-  return [
-    ...claimChanges(
-      context,
-      expected.map((id) => [id, { siu_referral: 1 }]),
-      deskNotes(expected),
-    ),
-    answerListCheck("answer-lists-referrals", context.answer, "referred", expected),
-  ];
 }
 
 function cells(options: { minimum?: number; skipRepeat?: boolean } = {}): string[] {
@@ -113,7 +99,7 @@ export const siuReferralsTask = defineTask({
     "get_policyholder",
     "refer_to_siu",
   ],
-  verify,
+  verify: deskWriteVerifier("answer-lists-referrals", "referred", siuReferrals, { siu_referral: 1 }),
   oracle: cells(),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "one-indicator-enough": [{ minimum: 1 }, "Refers claims that show a single indicator."],
