@@ -48,7 +48,7 @@ function cells(
     String.raw`
 rules = read_text("policies/coverage-rules.md")
 exclusions = []
-for cause, lines, buy_back, indicators in table_rows(rules, "Excluded causes"):
+for cause, lines, buy_back, indicators in md_table(rules, "Excluded causes"):
     exclusions.append({"cause": cause, "lines": [line.strip() for line in lines.split(",")], "buy_back": None if buy_back == "none" else buy_back,
                        "phrases": [phrase.strip().strip('"').lower() for phrase in indicators.split(";")]})
 print(exclusions)

@@ -38,7 +38,7 @@ function cells(options: { ignoreEndorsement?: boolean; inclusive?: boolean } = {
     PYTHON_SETUP,
     String.raw`
 rules = read_text("policies/coverage-rules.md")
-notice = {line: int(days) for line, days in table_rows(rules, "Notice of loss")}
+notice = {line: int(days) for line, days in md_table(rules, "Notice of loss")}
 extended = int(re.search(r"extends the notice period to (\d+) days", rules).group(1))
 print(notice, extended)
 open_claims = fetch_all("list_claims", "claims", status="open")

@@ -61,7 +61,7 @@ function cells(
     PYTHON_SETUP,
     String.raw`
 rules = read_text("policies/coverage-rules.md")
-sublimit = {(line, cause): float(amount.replace("$", "").replace(",", "")) for line, cause, amount in table_rows(rules, "Sublimits")}
+sublimit = {(line, cause): float(amount.replace("$", "").replace(",", "")) for line, cause, amount in md_table(rules, "Sublimits")}
 ${sublimits ? "" : "sublimit = {}"}
 print(sublimit)
 

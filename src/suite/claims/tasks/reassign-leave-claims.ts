@@ -156,7 +156,7 @@ print(memo)
 on_leave = re.search(r"\*\*(ADJ-\d+)\*\*[^\n]*begins leave", memo).group(1)
 guideline = read_text("guidelines/adjuster-assignment.md")
 print(guideline)
-caps = {region: int(cap) for region, cap in table_rows(guideline, "Caseload caps")}
+caps = {region: int(cap) for region, cap in md_table(guideline, "Caseload caps")}
 adjusters = fetch_all("list_adjusters", "adjusters")
 caseload = {a["adjuster_id"]: a["open_caseload"] for a in adjusters}
 claims = fetch_all("list_claims", "claims", adjuster_id=on_leave, status="open")

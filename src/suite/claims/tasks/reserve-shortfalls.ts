@@ -107,7 +107,7 @@ function cells(variant: Variant = {}): string[] {
     String.raw`
 guideline = read_text("guidelines/reserve-guideline.md")
 print(guideline)
-minimum = {cause: float(amount.replace("$", "").replace(",", "")) for cause, amount in table_rows(guideline, "Minimum reserves")}
+minimum = {cause: float(amount.replace("$", "").replace(",", "")) for cause, amount in md_table(guideline, "Minimum reserves")}
 claims = fetch_all("list_claims", "claims", status="open")
 print(len(claims), "open claims")
 ` + write,

@@ -54,7 +54,7 @@ function cells(options: { minimum?: number; skipRepeat?: boolean } = {}): string
     PYTHON_SETUP,
     String.raw`
 memo = read_text("memos/fraud-indicators.md")
-threshold = {code: int(value) for code, _, value in table_rows(memo, "Indicators")}
+threshold = {code: int(value) for code, _, value in md_table(memo, "Indicators")}
 print(threshold)
 claims = fetch_all("list_claims", "claims")
 policies = {policy["policy_id"]: policy for policy in fetch_all("list_policies", "policies")}

@@ -64,7 +64,7 @@ for entry in fetch_all("list_files", "files", path="bulletins"):
         "perils": [peril.strip() for peril in field(text, "Covered perils").split(",")],
         "start": field(text, "First day"),
         "end": field(text, "Last day"),
-        "zips": {row[0] for row in table_rows(text, "Affected ZIP codes")},
+        "zips": {row[0] for row in md_table(text, "Affected ZIP codes")},
     })
 print(events)
 `,
