@@ -1,7 +1,15 @@
-import { addDays, longDate, renderEmail, renderMarkdown, type GenerateContext } from "../../envs/index.js";
+import {
+  addDays,
+  longDate,
+  markdownTable,
+  renderEmail,
+  renderMarkdown,
+  type GenerateContext,
+} from "../../envs/index.js";
 import {
   ASSIGNMENT_GUIDELINE_PATH,
   BULLETIN_DIRECTORY,
+  CASELOAD_CAPS,
   CORRESPONDENCE_DIRECTORY,
   COVERAGE_RULES_PATH,
   EXCLUSIONS,
@@ -18,29 +26,16 @@ import {
   SUBLIMITS,
   type CatEvent,
 } from "./rules.js";
-
-/** One adjuster's field-note entry about one claim. */
-export interface FieldNoteEntry {
-  claimId: string;
-  policyId: string;
-  author: string;
-  visited: string;
-  text: string;
-}
+import type { AdjusterRow, ClaimRow } from "./generate.js";
 
 export interface ClaimsDocuments {
-  caps: Record<string, number>;
-  onLeave: { id: string; name: string };
-  returned: { id: string; name: string };
+  onLeave: AdjusterRow;
+  returned: AdjusterRow;
   events: CatEvent[];
-  fieldEntries: FieldNoteEntry[];
-  correspondence: Array<{
-    claimId: string;
-    holderName: string;
-    adjusterName: string;
-    loss: string;
-    cause: string;
-  }>;
+  /** One Markdown section per field visit (heading, blank line, text, newline), dealt round the batch files. */
+  fieldNotes: string[];
+  /** Open claims whose policyholder writes to the adjuster. */
+  correspondence: ClaimRow[];
 }
 
 const usd = (amount: number): string => `$${amount.toLocaleString("en-US")}`;
@@ -56,35 +51,26 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
       "A policy covers losses that occur on or after its effective date and before its expiration date. Coverage ends at 12:01 a.m. on the expiration date, so a loss on the expiration date itself is outside the policy period. A claim whose loss date is outside the policy period is denied with reason `outside policy period`.",
       { heading: "Excluded causes" },
       "These causes of loss are not covered. A buy-back endorsement on the policy restores coverage for that cause. Field indicators are the phrases that, in an adjuster's field notes, point to the cause.",
-      {
-        table: {
-          headers: ["cause", "lines", "buy-back endorsement", "field indicators"],
-          rows: EXCLUSIONS.map((exclusion) => [
-            exclusion.cause,
-            exclusion.lines,
-            exclusion.buyBack,
-            exclusion.indicators.map((phrase) => `"${phrase}"`).join("; "),
-          ]),
-        },
-      },
+      markdownTable(
+        ["cause", "lines", "buy-back endorsement", "field indicators"],
+        EXCLUSIONS.map((exclusion) => [
+          exclusion.cause,
+          exclusion.lines,
+          exclusion.buyBack,
+          exclusion.indicators.map((phrase) => `"${phrase}"`).join("; "),
+        ]),
+      ),
       { heading: "Sublimits" },
       "Some causes are paid up to a sublimit that is lower than the policy's coverage limit.",
-      {
-        table: {
-          headers: ["line", "cause", "sublimit"],
-          rows: SUBLIMITS.map(([line, cause, amount]) => [line, cause, usd(amount)]),
-        },
-      },
+      markdownTable(
+        ["line", "cause", "sublimit"],
+        SUBLIMITS.map(([line, cause, amount]) => [line, cause, usd(amount)]),
+      ),
       { heading: "Payment cap" },
       "The issued payments on one claim may total at most the applicable limit minus the policy deductible. The applicable limit is the policy's coverage limit, or the cause's sublimit when the cause has one and it is lower. Voided payments do not count toward the total.",
       { heading: "Notice of loss" },
       "The insured must report a loss within the notice period of the policy line, counted in days from the loss date to the reported date.",
-      {
-        table: {
-          headers: ["line", "notice period (days)"],
-          rows: Object.entries(NOTICE_DAYS).map(([line, days]) => [line, days]),
-        },
-      },
+      markdownTable(["line", "notice period (days)"], Object.entries(NOTICE_DAYS)),
       `Endorsement EXT_NOTICE extends the notice period to ${EXTENDED_NOTICE_DAYS} days. A claim reported more days after the loss than its notice period allows is a late-notice claim.`,
     ]),
   );
@@ -94,12 +80,7 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
       `Claims Operations, revised ${longDate(addDays(referenceDate, -90))}.`,
       { heading: "Caseload caps" },
       "An adjuster's caseload is the number of open claims assigned to them. The cap depends on the adjuster's home region.",
-      {
-        table: {
-          headers: ["region", "maximum open claims"],
-          rows: Object.entries(documents.caps).map(([region, cap]) => [region, cap]),
-        },
-      },
+      markdownTable(["region", "maximum open claims"], Object.entries(CASELOAD_CAPS)),
       { heading: "Reassigning claims" },
       {
         numbered: [
@@ -117,12 +98,10 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
     renderMarkdown("Case reserve guideline", [
       "Every open claim carries a case reserve of at least the minimum for its cause of loss.",
       { heading: "Minimum reserves" },
-      {
-        table: {
-          headers: ["cause", "minimum reserve"],
-          rows: Object.entries(MINIMUM_RESERVES).map(([cause, amount]) => [cause, usd(amount)]),
-        },
-      },
+      markdownTable(
+        ["cause", "minimum reserve"],
+        Object.entries(MINIMUM_RESERVES).map(([cause, amount]) => [cause, usd(amount)]),
+      ),
       { heading: "Scope" },
       "Claims tagged to a catastrophe event (any cat code) are reserved in bulk by the CAT desk and are not part of the case reserve review. The shortfall of a claim is its minimum reserve minus its reserve, when the reserve is below the minimum.",
     ]),
@@ -132,28 +111,22 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
     renderMarkdown("Memo: fraud indicators for SIU referral", [
       `From the Special Investigations Unit, ${longDate(addDays(referenceDate, -60))}.`,
       { heading: "Indicators" },
-      {
-        table: {
-          headers: ["code", "indicator", "threshold"],
-          rows: [
-            [
-              "LATE_REPORT",
-              "days from loss date to reported date is more than the threshold",
-              FRAUD_LATE_DAYS,
-            ],
-            [
-              "NEW_POLICY",
-              "loss date is at most this many days after the policy's effective date",
-              FRAUD_NEW_POLICY_DAYS,
-            ],
-            [
-              "REPEAT_LOSS",
-              "the policyholder has at least this many other claims (on any of their policies) whose loss date is earlier than this loss and at most 365 days before it (claims on the same day do not count)",
-              FRAUD_REPEAT_COUNT,
-            ],
+      markdownTable(
+        ["code", "indicator", "threshold"],
+        [
+          ["LATE_REPORT", "days from loss date to reported date is more than the threshold", FRAUD_LATE_DAYS],
+          [
+            "NEW_POLICY",
+            "loss date is at most this many days after the policy's effective date",
+            FRAUD_NEW_POLICY_DAYS,
           ],
-        },
-      },
+          [
+            "REPEAT_LOSS",
+            "the policyholder has at least this many other claims (on any of their policies) whose loss date is earlier than this loss and at most 365 days before it (claims on the same day do not count)",
+            FRAUD_REPEAT_COUNT,
+          ],
+        ],
+      ),
       { heading: "When to refer" },
       "Refer an open claim to SIU when it shows at least two indicators, naming the indicator codes. Do not refer a claim that is already referred. Denied and closed claims are not referred.",
     ]),
@@ -177,39 +150,32 @@ export function writeClaimsDocuments(context: GenerateContext, documents: Claims
         `**Last day:** ${event.end}`,
         "Tag every claim, open or closed but not denied, whose loss date falls on or between the first and last day, whose loss ZIP is listed below and whose cause of loss is one of the covered perils.",
         { heading: "Affected ZIP codes" },
-        { table: { headers: ["zip"], rows: event.zips.map((zip) => [zip]) } },
+        markdownTable(
+          ["zip"],
+          event.zips.map((zip) => [zip]),
+        ),
       ]),
     );
   }
   const fileCount = 4 * factors.files;
-  const buckets: FieldNoteEntry[][] = Array.from({ length: fileCount }, () => []);
-  documents.fieldEntries.forEach((entry, index) => buckets[index % fileCount]?.push(entry));
-  buckets.forEach((entries, index) => {
-    const lines = [`# Field notes, batch ${index + 1}`, ""];
-    for (const entry of entries) {
-      lines.push(
-        `## ${entry.claimId} (policy ${entry.policyId}), visited ${entry.visited} by ${entry.author}`,
-        "",
-        entry.text,
-        "",
-      );
-    }
+  for (let index = 0; index < fileCount; index += 1) {
+    const sections = documents.fieldNotes.filter((_, n) => n % fileCount === index);
     context.writeFile(
       `${FIELD_NOTES_DIRECTORY}/batch-${String(index + 1).padStart(2, "0")}.md`,
-      lines.join("\n"),
+      [`# Field notes, batch ${index + 1}`, "", ...sections].join("\n"),
     );
-  });
-  for (const email of documents.correspondence) {
+  }
+  for (const { id, cause, loss, policy, adjuster } of documents.correspondence) {
     const body = random.pick([
-      `I am writing about my claim ${email.claimId} for the ${email.cause.replace("_", " ")} on ${email.loss}. Could you tell me when the inspection will happen?`,
-      `Following up on claim ${email.claimId}. The contractor needs a decision before starting repairs. Please call me back.`,
-      `Attached are the receipts for claim ${email.claimId}. Let me know if anything else is needed.`,
+      `I am writing about my claim ${id} for the ${cause.replace("_", " ")} on ${loss}. Could you tell me when the inspection will happen?`,
+      `Following up on claim ${id}. The contractor needs a decision before starting repairs. Please call me back.`,
+      `Attached are the receipts for claim ${id}. Let me know if anything else is needed.`,
     ]);
     context.writeFile(
-      `${CORRESPONDENCE_DIRECTORY}/${email.claimId.toLowerCase()}.txt`,
-      renderEmail({ From: email.holderName, To: email.adjusterName, Subject: `Claim ${email.claimId}` }, [
+      `${CORRESPONDENCE_DIRECTORY}/${id.toLowerCase()}.txt`,
+      renderEmail({ From: policy.holderName, To: adjuster.name, Subject: `Claim ${id}` }, [
         body,
-        `Thanks,\n${email.holderName}`,
+        `Thanks,\n${policy.holderName}`,
       ]),
     );
   }

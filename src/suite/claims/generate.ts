@@ -1,6 +1,7 @@
 import {
   addDays,
   daysBetween,
+  earlierDate,
   personName,
   randomAmount,
   randomDate,
@@ -9,11 +10,10 @@ import {
   weightedPick,
   type GenerateContext,
 } from "../../envs/index.js";
-import { writeClaimsDocuments, type FieldNoteEntry } from "./documents.js";
+import { writeClaimsDocuments } from "./documents.js";
 import { adjusterId, claimId, endorsementId, paymentId, policyId, policyholderId } from "./ids.js";
 import {
   AUTO_CAUSES,
-  CASELOAD_CAPS,
   EXTENDED_NOTICE_DAYS,
   NOTICE_DAYS,
   EXCLUSIONS,
@@ -27,7 +27,6 @@ import {
 
 interface PolicyRow {
   id: string;
-  holder: string;
   holderName: string;
   line: "home" | "auto";
   limit: number;
@@ -39,7 +38,7 @@ interface PolicyRow {
   endorsements: Set<string>;
 }
 
-interface AdjusterRow {
+export interface AdjusterRow {
   id: string;
   name: string;
   region: string;
@@ -47,10 +46,10 @@ interface AdjusterRow {
   status: "active" | "inactive";
 }
 
-interface ClaimRow {
+export interface ClaimRow {
   id: string;
   policy: PolicyRow;
-  adjuster: string | null;
+  adjuster: AdjusterRow;
   loss: string;
   reported: string;
   cause: string;
@@ -77,11 +76,11 @@ function causeFor(context: GenerateContext, line: "home" | "auto"): string {
     : weightedPick(context.random, AUTO_CAUSES, [6, 3, 2, 2, 2]);
 }
 
+const sublimitOf = (line: string, cause: string): number | undefined =>
+  SUBLIMITS.find((row) => row[0] === line && row[1] === cause)?.[2];
+
 function capOf(policy: PolicyRow, cause: string): number {
-  const sublimit = SUBLIMITS.find(
-    ([line, sublimitCause]) => line === policy.line && sublimitCause === cause,
-  )?.[2];
-  return Math.min(policy.limit, sublimit ?? Infinity) - policy.deductible;
+  return Math.min(policy.limit, sublimitOf(policy.line, cause) ?? Infinity) - policy.deductible;
 }
 
 export function generateClaims(context: GenerateContext): void {
@@ -123,7 +122,6 @@ export function generateClaims(context: GenerateContext): void {
       const expiration = addDays(effective, 365);
       const policy: PolicyRow = {
         id: policyId.format(policies.length + 1),
-        holder,
         holderName: person.fullName,
         line,
         limit: line === "home" ? 5000 * random.int(30, 120) : 5000 * random.int(3, 12),
@@ -217,22 +215,18 @@ export function generateClaims(context: GenerateContext): void {
   }
 
   const claims: ClaimRow[] = [];
-  const openCount = new Map<string, number>();
-  const pickAdjuster = (state: string, open: boolean): string => {
+  const pickAdjuster = (state: string, open: boolean): AdjusterRow => {
     const licensed = shuffled.filter(
       (adjuster) => adjuster.status === "active" && adjuster.states.includes(state),
     );
     const weights = licensed.map((adjuster) => (adjuster === onLeave && open ? 3 : 1));
-    const chosen = weightedPick(random, licensed, weights);
-    if (open) openCount.set(chosen.id, (openCount.get(chosen.id) ?? 0) + 1);
-    return chosen.id;
+    return weightedPick(random, licensed, weights);
   };
-  const total = 120 * factors.rows;
   const expired = policies.filter((candidate) => candidate.expiration <= addDays(referenceDate, -30));
   let outsideCount = 0;
   let catCount = 0;
   let normalCount = 0;
-  for (let n = 1; n <= total; n += 1) {
+  for (let n = 1; n <= 120 * factors.rows; n += 1) {
     let policy = random.pick(policies);
     let loss: string;
     let delay = weightedPick(
@@ -244,10 +238,7 @@ export function generateClaims(context: GenerateContext): void {
     let zip = policy.line === "home" ? policy.zip : random.pick(zips.get(policy.state) ?? []);
     let catCode: string | null = null;
     const roll = random.next();
-    const lastCovered =
-      addDays(policy.expiration, -1) < addDays(referenceDate, -2)
-        ? addDays(policy.expiration, -1)
-        : addDays(referenceDate, -2);
+    const lastCovered = earlierDate(addDays(policy.expiration, -1), addDays(referenceDate, -2));
     if (roll < 0.08 && expired.length > 0) {
       policy = random.pick(expired);
       cause = causeFor(context, policy.line);
@@ -317,7 +308,7 @@ export function generateClaims(context: GenerateContext): void {
       } else if (random.chance(0.06)) delay = policy.line === "home" ? 60 : 30;
       else if (random.chance(0.06)) delay = random.int(61, 119);
     }
-    const reported = addDays(loss, delay) > referenceDate ? referenceDate : addDays(loss, delay);
+    const reported = earlierDate(addDays(loss, delay), referenceDate);
     const age = daysBetween(reported, referenceDate);
     const outside = loss < policy.effective || loss >= policy.expiration;
     let status: ClaimRow["status"];
@@ -348,15 +339,18 @@ export function generateClaims(context: GenerateContext): void {
   const insertNote = db.prepare(
     "INSERT INTO claim_notes (claim_id, author, written_on, body) VALUES (?, ?, ?, ?)",
   );
-  const adjusterName = new Map(shuffled.map((adjuster) => [adjuster.id, adjuster.name]));
   let payments = 0;
-  const fieldEntries: FieldNoteEntry[] = [];
+  const pay = (claim: ClaimRow, paidOn: string, amount: number, payee: string, status: string): void => {
+    payments += 1;
+    insertPayment.run(paymentId.format(payments), claim.id, paidOn, amount, payee, status);
+  };
+  const fieldNotes: string[] = [];
   for (const claim of claims) {
     const description = describeLoss(context, claim.cause, claim.policy.line);
     insertClaim.run(
       claim.id,
       claim.policy.id,
-      claim.adjuster,
+      claim.adjuster.id,
       claim.loss,
       claim.reported,
       claim.cause,
@@ -368,7 +362,7 @@ export function generateClaims(context: GenerateContext): void {
       claim.catCode,
       0,
     );
-    const author = adjusterName.get(claim.adjuster ?? "") ?? "Claims intake";
+    const author = claim.adjuster.name;
     insertNote.run(
       claim.id,
       "Claims intake",
@@ -396,10 +390,7 @@ export function generateClaims(context: GenerateContext): void {
       if (kind < 0.07) amount = roundCents(cap + randomAmount(random, 20, 1500));
       else if (kind < 0.1)
         amount = roundCents(cap + randomAmount(random, 1, Math.max(2, claim.policy.deductible - 1)));
-      else if (
-        kind < 0.14 &&
-        SUBLIMITS.some(([line, cause]) => line === claim.policy.line && cause === claim.cause)
-      )
+      else if (kind < 0.14 && sublimitOf(claim.policy.line, claim.cause) !== undefined)
         amount = roundCents(cap + randomAmount(random, 50, 2500));
       const parts = claim.status === "closed" || amount > cap ? random.int(1, 3) : random.int(0, 2);
       let remaining = amount;
@@ -407,26 +398,12 @@ export function generateClaims(context: GenerateContext): void {
         const value =
           part === parts ? roundCents(remaining) : roundCents(remaining * (0.3 + random.next() * 0.4));
         remaining = roundCents(remaining - value);
-        payments += 1;
-        insertPayment.run(
-          paymentId.format(payments),
-          claim.id,
-          addDays(claim.reported, 5 + 12 * part),
-          value,
-          random.chance(0.5) ? claim.policy.holderName : faker.company.name(),
-          "issued",
-        );
+        const payee = random.chance(0.5) ? claim.policy.holderName : faker.company.name();
+        pay(claim, addDays(claim.reported, 5 + 12 * part), value, payee, "issued");
       }
       if (parts > 0 && random.chance(0.12)) {
-        payments += 1;
-        insertPayment.run(
-          paymentId.format(payments),
-          claim.id,
-          addDays(claim.reported, 9),
-          roundCents(Math.max(cap - amount, 0) + randomAmount(random, 100, 2000)),
-          faker.company.name(),
-          "voided",
-        );
+        const voided = roundCents(Math.max(cap - amount, 0) + randomAmount(random, 100, 2000));
+        pay(claim, addDays(claim.reported, 9), voided, faker.company.name(), "voided");
       }
     }
     if (
@@ -447,33 +424,23 @@ export function generateClaims(context: GenerateContext): void {
         );
         phrase = random.pick(exclusion.indicators);
       }
-      fieldEntries.push({
-        claimId: claim.id,
-        policyId: claim.policy.id,
-        author,
-        visited: addDays(claim.reported, random.int(2, 12)),
-        text: fieldNoteText(context, claim.cause, phrase),
-      });
+      const visited = addDays(claim.reported, random.int(2, 12));
+      fieldNotes.push(
+        `## ${claim.id} (policy ${claim.policy.id}), visited ${visited} by ${author}\n\n${fieldNoteText(context, claim.cause, phrase)}\n`,
+      );
     }
   }
 
   writeClaimsDocuments(context, {
-    caps: CASELOAD_CAPS,
-    onLeave: { id: onLeave.id, name: onLeave.name },
-    returned: { id: returned.id, name: returned.name },
+    onLeave,
+    returned,
     events,
-    fieldEntries,
+    fieldNotes,
     correspondence: sample(
       random,
       claims.filter((claim) => claim.status === "open"),
       3 * factors.files,
-    ).map((claim) => ({
-      claimId: claim.id,
-      holderName: claim.policy.holderName,
-      adjusterName: adjusterName.get(claim.adjuster ?? "") ?? "Claims team",
-      loss: claim.loss,
-      cause: claim.cause,
-    })),
+    ),
   });
 }
 

@@ -1,42 +1,13 @@
-import { defineIdFormat } from "../../envs/index.js";
+import { defineIdFormat, type IdFormat } from "../../envs/index.js";
 
-export const policyholderId = defineIdFormat({
-  field: "policyholder_id",
-  entity: "policyholder",
-  prefix: "PH-",
-  digits: 5,
-  listTool: "list_policyholders",
-});
-export const policyId = defineIdFormat({
-  field: "policy_id",
-  entity: "policy",
-  prefix: "POL-",
-  digits: 5,
-  listTool: "list_policies",
-});
-export const endorsementId = defineIdFormat({
-  field: "endorsement_id",
-  entity: "endorsement",
-  prefix: "END-",
-  digits: 5,
-});
-export const adjusterId = defineIdFormat({
-  field: "adjuster_id",
-  entity: "adjuster",
-  prefix: "ADJ-",
-  digits: 3,
-  listTool: "list_adjusters",
-});
-export const claimId = defineIdFormat({
-  field: "claim_id",
-  entity: "claim",
-  prefix: "CLM-",
-  digits: 5,
-  listTool: "list_claims",
-});
-export const paymentId = defineIdFormat({
-  field: "payment_id",
-  entity: "payment",
-  prefix: "PAY-",
-  digits: 6,
-});
+/** Every claims id is `<entity>_id`, a prefix and zero-padded digits; listed entities name their list tool. */
+function claimsIdFormat(entity: string, prefix: string, digits: number, listTool?: string): IdFormat {
+  return defineIdFormat({ field: `${entity}_id`, entity, prefix, digits, listTool });
+}
+
+export const policyholderId = claimsIdFormat("policyholder", "PH-", 5, "list_policyholders");
+export const policyId = claimsIdFormat("policy", "POL-", 5, "list_policies");
+export const endorsementId = claimsIdFormat("endorsement", "END-", 5);
+export const adjusterId = claimsIdFormat("adjuster", "ADJ-", 3, "list_adjusters");
+export const claimId = claimsIdFormat("claim", "CLM-", 5, "list_claims");
+export const paymentId = claimsIdFormat("payment", "PAY-", 6);

@@ -79,14 +79,7 @@ export const FRAUD_REPEAT_COUNT = 2;
 
 const money = (text: string): number => Number(text.replace(/[$,\s]/g, ""));
 
-export interface CoverageRules {
-  sublimits: Map<string, number>;
-  noticeDays: Map<string, number>;
-  extendedNoticeDays: number;
-  exclusions: Array<{ cause: string; lines: string[]; buyBack: string | null; indicators: string[] }>;
-}
-
-export function parseCoverageRules(text: string): CoverageRules {
+export function parseCoverageRules(text: string) {
   const sublimits = new Map(
     parseMarkdownTable(text, "Sublimits").map(([line, cause, amount]) => [
       `${line}/${cause}`,
@@ -108,16 +101,11 @@ export function parseCoverageRules(text: string): CoverageRules {
   return { sublimits, noticeDays, extendedNoticeDays: Number(extended?.[1] ?? 0), exclusions };
 }
 
-export interface AssignmentGuideline {
-  caps: Map<string, number>;
-}
-
-export function parseAssignmentGuideline(text: string): AssignmentGuideline {
-  return {
-    caps: new Map(
-      parseMarkdownTable(text, "Caseload caps").map(([region, cap]) => [region ?? "", Number(cap)]),
-    ),
-  };
+/** The assignment guideline's caseload cap per region. */
+export function parseCaseloadCaps(text: string): Map<string, number> {
+  return new Map(
+    parseMarkdownTable(text, "Caseload caps").map(([region, cap]) => [region ?? "", Number(cap)]),
+  );
 }
 
 export function parseReserveGuideline(text: string): Map<string, number> {
@@ -126,14 +114,7 @@ export function parseReserveGuideline(text: string): Map<string, number> {
   );
 }
 
-export interface FraudMemo {
-  lateDays: number;
-  newPolicyDays: number;
-  repeatCount: number;
-  minimumIndicators: number;
-}
-
-export function parseFraudMemo(text: string): FraudMemo {
+export function parseFraudMemo(text: string) {
   const rows = new Map(
     parseMarkdownTable(text, "Indicators").map(([code, , threshold]) => [code ?? "", Number(threshold)]),
   );
@@ -147,16 +128,9 @@ export function parseFraudMemo(text: string): FraudMemo {
   };
 }
 
-export interface StaffMemo {
-  onLeave: string;
-  returned: string;
-}
-
-export function parseStaffMemo(text: string): StaffMemo {
-  return {
-    onLeave: /\*\*(ADJ-\d+)\*\*[^\n]*begins leave/.exec(text)?.[1] ?? "",
-    returned: /\*\*(ADJ-\d+)\*\*[^\n]*returned/.exec(text)?.[1] ?? "",
-  };
+/** The adjuster the staffing memo puts on leave ("" when the memo names none). */
+export function parseOnLeave(text: string): string {
+  return /\*\*(ADJ-\d+)\*\*[^\n]*begins leave/.exec(text)?.[1] ?? "";
 }
 
 export interface CatEvent {

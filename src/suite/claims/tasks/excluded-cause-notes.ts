@@ -1,17 +1,7 @@
-import {
-  CORRECT,
-  allRows,
-  checkOtherTablesUnchanged,
-  defineTask,
-  type Check,
-  type StateView,
-  type VerifyContext,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { CORRECT, allRows, defineTask, type StateView, variantNearMisses } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, FIELD_NOTES_DIRECTORY, parseCoverageRules } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, listAnswerVerifier } from "./common.js";
 
 /** The field-note text of every claim, joined over all batches (a claim may appear in several). */
 export function fieldNotesByClaim(state: StateView): Map<string, string> {
@@ -50,13 +40,6 @@ export function excludedCauseClaims(state: StateView): string[] {
     .map((row) => row.claim_id);
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  return [
-    answerListCheck("excluded-cause-claims", answer, "claims", excludedCauseClaims(initial)),
-    checkOtherTablesUnchanged(initial.db, final.db, []),
-  ];
-}
-
 function cells(
   options: { ignoreBuyBack?: boolean; includeClosed?: boolean; firstBatchOnly?: boolean } = {},
 ): string[] {
@@ -65,7 +48,7 @@ function cells(
     String.raw`
 rules = read_text("policies/coverage-rules.md")
 exclusions = []
-for cause, lines, buy_back, indicators in table_rows(rules, "Excluded causes"):
+for cause, lines, buy_back, indicators in md_table(rules, "Excluded causes"):
     exclusions.append({"cause": cause, "lines": [line.strip() for line in lines.split(",")], "buy_back": None if buy_back == "none" else buy_back,
                        "phrases": [phrase.strip().strip('"').lower() for phrase in indicators.split(";")]})
 print(exclusions)
@@ -111,7 +94,7 @@ export const excludedCauseNotesTask = defineTask({
   instruction:
     'Coverage counsel wants to know which open claims may really be excluded losses. Read our adjusters\' field notes and, using the excluded causes and field indicators in our coverage rules, list every open claim whose notes point to a cause that is excluded for that policy. A policy with the matching buy-back endorsement is covered for that cause. Do not change anything. Reply with only a JSON object {"claims": [<claim ids>]}.',
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_endorsements"],
-  verify,
+  verify: listAnswerVerifier("excluded-cause-claims", "claims", excludedCauseClaims),
   oracle: cells(),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "ignores-buy-back": [

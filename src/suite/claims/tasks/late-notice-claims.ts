@@ -1,18 +1,14 @@
 import {
   CORRECT,
   allRows,
-  checkOtherTablesUnchanged,
+  daysBetween,
   defineTask,
-  type Check,
   type StateView,
-  type VerifyContext,
   variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
-import { daysBetween } from "../../../envs/index.js";
+import { PYTHON_SETUP, listAnswerVerifier } from "./common.js";
 
 /** Open claims reported more days after the loss than the line's notice period (EXT_NOTICE extends it). */
 export function lateNoticeClaims(state: StateView): string[] {
@@ -37,19 +33,12 @@ export function lateNoticeClaims(state: StateView): string[] {
     .map((row) => row.claim_id);
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  return [
-    answerListCheck("late-notice-claims", answer, "late_claims", lateNoticeClaims(initial)),
-    checkOtherTablesUnchanged(initial.db, final.db, []),
-  ];
-}
-
 function cells(options: { ignoreEndorsement?: boolean; inclusive?: boolean } = {}): string[] {
   return [
     PYTHON_SETUP,
     String.raw`
 rules = read_text("policies/coverage-rules.md")
-notice = {line: int(days) for line, days in table_rows(rules, "Notice of loss")}
+notice = {line: int(days) for line, days in md_table(rules, "Notice of loss")}
 extended = int(re.search(r"extends the notice period to (\d+) days", rules).group(1))
 print(notice, extended)
 open_claims = fetch_all("list_claims", "claims", status="open")
@@ -82,7 +71,7 @@ export const lateNoticeClaimsTask = defineTask({
   instruction:
     'Please list every open claim that was reported late, that is later than the notice-of-loss period our coverage rules give its policy. Do not change anything. Reply with only a JSON object {"late_claims": [<claim ids>]}.',
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_endorsements"],
-  verify,
+  verify: listAnswerVerifier("late-notice-claims", "late_claims", lateNoticeClaims),
   oracle: cells(),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "ignores-extended-notice": [{ ignoreEndorsement: true }, "Ignores the EXT_NOTICE endorsement."],

@@ -1,17 +1,6 @@
-import {
-  CORRECT,
-  allRows,
-  check,
-  checkStateDiff,
-  defineTask,
-  parseAnswerJson,
-  type Check,
-  type StateView,
-  type VerifyContext,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { CORRECT, allRows, defineTask, type StateView, variantNearMisses } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, deskWriteVerifier } from "./common.js";
 
 /** Open claims whose loss date is before the policy's effective date or on/after its expiration date. */
 export function claimsOutsidePeriod(state: StateView): string[] {
@@ -21,45 +10,6 @@ export function claimsOutsidePeriod(state: StateView): string[] {
      WHERE c.status = 'open' AND (c.loss_date < p.effective_date OR c.loss_date >= p.expiration_date)
      ORDER BY c.claim_id`,
   ).map((row) => row.claim_id);
-}
-
-/** Whether the answer's JSON list under `key` holds exactly the expected ids (order free, no duplicates). */
-export function answerListCheck(id: string, answer: string, key: string, expected: readonly string[]): Check {
-  const parsed = parseAnswerJson(answer) as Record<string, unknown> | null;
-  const raw = parsed?.[key];
-  const given = Array.isArray(raw) ? raw.map((item) => String(item).trim().toUpperCase()) : null;
-  const want = new Set(expected);
-  const ok =
-    given !== null &&
-    given.length === want.size &&
-    new Set(given).size === given.length &&
-    given.every((item) => want.has(item));
-  return check(
-    id,
-    ok,
-    ok
-      ? `answer lists the ${expected.length} expected ids`
-      : `expected {"${key}": ${JSON.stringify([...expected])}}, found '${answer.slice(0, 200)}'`,
-  );
-}
-
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = claimsOutsidePeriod(initial);
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "claims",
-        key: "claim_id",
-        changed: new Map(expected.map((id) => [id, { status: "denied", reserve: 0 }])),
-      },
-      {
-        table: "claim_notes",
-        key: "note_id",
-        added: expected.map((id) => ({ claim_id: id, author: "Claims desk" })),
-      },
-    ]),
-    answerListCheck("answer-lists-denials", answer, "denied", expected),
-  ];
 }
 
 function cells(options: { expirationCovered?: boolean; firstPageOnly?: boolean } = {}): string[] {
@@ -93,7 +43,10 @@ export const lossOutsidePeriodTask = defineTask({
   instruction:
     'Coverage check before month end: find every open claim whose loss date falls outside its policy\'s period as our coverage rules define it, and deny each of them with the reason "outside policy period". Do not touch any other claim. Reply with only a JSON object {"denied": [<ids of the claims you denied>]}.',
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "deny_claim"],
-  verify,
+  verify: deskWriteVerifier("answer-lists-denials", "denied", claimsOutsidePeriod, {
+    status: "denied",
+    reserve: 0,
+  }),
   oracle: cells(),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "expiration-day-covered": [

@@ -1,11 +1,8 @@
 import {
   CORRECT,
   allRows,
-  check,
   checkOtherTablesUnchanged,
   defineTask,
-  nearlyEqual,
-  parseAnswerJson,
   roundCents,
   type Check,
   type StateView,
@@ -14,8 +11,7 @@ import {
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, answerListCheck, answerTotalCheck } from "./common.js";
 
 /** Claims whose issued payments exceed min(limit, sublimit) minus the deductible, and the total excess. */
 export function overpaidClaims(state: StateView): { claims: string[]; totalExcess: number } {
@@ -48,20 +44,10 @@ export function overpaidClaims(state: StateView): { claims: string[]; totalExces
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
   const expected = overpaidClaims(initial);
-  const parsed = parseAnswerJson(answer) as { total_excess?: unknown } | null;
-  const total = Number(String(parsed?.total_excess ?? "").replace(/[$,\s]/g, ""));
-  const totalOk =
-    parsed?.total_excess !== undefined &&
-    Number.isFinite(total) &&
-    nearlyEqual(total, expected.totalExcess, 0.011);
   return [
     answerListCheck("overpaid-claims", answer, "claims", expected.claims),
-    check(
-      "total-excess",
-      totalOk,
-      totalOk
-        ? `total excess ${expected.totalExcess.toFixed(2)}`
-        : `expected total_excess ${expected.totalExcess.toFixed(2)}, found ${String(parsed?.total_excess)}`,
+    answerTotalCheck("total-excess", answer, "total_excess", expected.totalExcess, (given) =>
+      given === undefined ? null : Number(String(given ?? "").replace(/[$,\s]/g, "")),
     ),
     checkOtherTablesUnchanged(initial.db, final.db, []),
   ];
@@ -75,7 +61,7 @@ function cells(
     PYTHON_SETUP,
     String.raw`
 rules = read_text("policies/coverage-rules.md")
-sublimit = {(line, cause): float(amount.replace("$", "").replace(",", "")) for line, cause, amount in table_rows(rules, "Sublimits")}
+sublimit = {(line, cause): float(amount.replace("$", "").replace(",", "")) for line, cause, amount in md_table(rules, "Sublimits")}
 ${sublimits ? "" : "sublimit = {}"}
 print(sublimit)
 

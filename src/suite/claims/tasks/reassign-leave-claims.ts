@@ -2,7 +2,6 @@ import {
   CORRECT,
   allRows,
   check,
-  checkStateDiff,
   defineTask,
   answerListItems,
   answerObjectEntries,
@@ -14,13 +13,8 @@ import {
 } from "../../../envs/index.js";
 import type Database from "better-sqlite3";
 import { claimsDomain } from "../domain.js";
-import {
-  ASSIGNMENT_GUIDELINE_PATH,
-  STAFF_MEMO_PATH,
-  parseAssignmentGuideline,
-  parseStaffMemo,
-} from "../rules.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { ASSIGNMENT_GUIDELINE_PATH, STAFF_MEMO_PATH, parseCaseloadCaps, parseOnLeave } from "../rules.js";
+import { PYTHON_SETUP, claimChanges } from "./common.js";
 
 interface Plan {
   /** Claim id -> the adjuster it moves to, in the order the guideline processes them. */
@@ -74,15 +68,15 @@ const CAP_OFFSETS: Record<string, number> = { North: 1, Central: 2, South: 0 };
  * their cap. The guideline's table is rewritten with them; the rest of the document stays as generated.
  */
 function prepare(context: GenerateContext): void {
-  const memo = parseStaffMemo(context.readFile(STAFF_MEMO_PATH) ?? "");
+  const onLeave = parseOnLeave(context.readFile(STAFF_MEMO_PATH) ?? "");
   const guideline = context.readFile(ASSIGNMENT_GUIDELINE_PATH) ?? "";
-  if (!memo.onLeave || !guideline) throw new Error("the staff memo or the assignment guideline is missing");
+  if (!onLeave || !guideline) throw new Error("the staff memo or the assignment guideline is missing");
   const capsAt = (base: number) =>
     new Map(Object.entries(CAP_OFFSETS).map(([region, offset]) => [region, base + offset]));
-  const unlimited = planReassignment(context.db, memo.onLeave, capsAt(1_000_000)).unassigned.length;
+  const unlimited = planReassignment(context.db, onLeave, capsAt(1_000_000)).unassigned.length;
   let base = 0;
   for (let candidate = 1; candidate < 500; candidate += 1)
-    if (planReassignment(context.db, memo.onLeave, capsAt(candidate)).unassigned.length > unlimited)
+    if (planReassignment(context.db, onLeave, capsAt(candidate)).unassigned.length > unlimited)
       base = candidate;
   if (base === 0) throw new Error("no caseload cap leaves a claim without a taker");
   let text = guideline;
@@ -95,8 +89,8 @@ function prepare(context: GenerateContext): void {
 }
 
 export function expectedReassignment(state: StateView): Plan & { onLeave: string } {
-  const onLeave = parseStaffMemo(state.readFile(STAFF_MEMO_PATH) ?? "").onLeave;
-  const { caps } = parseAssignmentGuideline(state.readFile(ASSIGNMENT_GUIDELINE_PATH) ?? "");
+  const onLeave = parseOnLeave(state.readFile(STAFF_MEMO_PATH) ?? "");
+  const caps = parseCaseloadCaps(state.readFile(ASSIGNMENT_GUIDELINE_PATH) ?? "");
   if (!onLeave || caps.size === 0) throw new Error("the staff memo or the caps lost their content");
   return { ...planReassignment(state.db, onLeave, caps), onLeave };
 }
@@ -120,21 +114,14 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
       .sort() ?? null;
   const leftOk = left !== null && JSON.stringify(left) === JSON.stringify([...expected.unassigned].sort());
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "claims",
-        key: "claim_id",
-        changed: new Map([...expected.moves].map(([claim, adjuster]) => [claim, { adjuster_id: adjuster }])),
-      },
-      {
-        table: "claim_notes",
-        key: "note_id",
-        added: [...expected.moves].map(([claim, adjuster]) => ({
-          claim_id: claim,
-          body: `Reassigned from ${expected.onLeave} to ${adjuster}`,
-        })),
-      },
-    ]),
+    ...claimChanges(
+      { initial, final },
+      [...expected.moves].map(([claim, adjuster]) => [claim, { adjuster_id: adjuster }]),
+      [...expected.moves].map(([claim, adjuster]) => ({
+        claim_id: claim,
+        body: `Reassigned from ${expected.onLeave} to ${adjuster}`,
+      })),
+    ),
     check(
       "answer-reassigned",
       mapOk,
@@ -169,7 +156,7 @@ print(memo)
 on_leave = re.search(r"\*\*(ADJ-\d+)\*\*[^\n]*begins leave", memo).group(1)
 guideline = read_text("guidelines/adjuster-assignment.md")
 print(guideline)
-caps = {region: int(cap) for region, cap in table_rows(guideline, "Caseload caps")}
+caps = {region: int(cap) for region, cap in md_table(guideline, "Caseload caps")}
 adjusters = fetch_all("list_adjusters", "adjusters")
 caseload = {a["adjuster_id"]: a["open_caseload"] for a in adjusters}
 claims = fetch_all("list_claims", "claims", adjuster_id=on_leave, status="open")

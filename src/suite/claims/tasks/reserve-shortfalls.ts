@@ -1,11 +1,7 @@
 import {
   CORRECT,
   allRows,
-  check,
-  checkStateDiff,
   defineTask,
-  nearlyEqual,
-  parseAnswerJson,
   parseAnswerNumber,
   roundCents,
   type Check,
@@ -16,8 +12,7 @@ import {
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { MINIMUM_RESERVES, RESERVE_GUIDELINE_PATH, parseReserveGuideline } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, answerListCheck, answerTotalCheck, claimChanges, deskNotes } from "./common.js";
 
 /**
  * Plants the cases the guideline's wording decides: an open claim below its minimum whose first reserve
@@ -77,32 +72,15 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   const increase = roundCents(
     [...expected.values()].reduce((sum, row) => sum + row.minimum - row.reserve, 0),
   );
-  const parsed = parseAnswerJson(answer) as { total_increase?: unknown } | null;
-  const total =
-    typeof parsed?.total_increase === "number"
-      ? parsed.total_increase
-      : parseAnswerNumber(String(parsed?.total_increase ?? ""));
-  const totalOk = total !== null && nearlyEqual(total, increase, 0.011);
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "claims",
-        key: "claim_id",
-        changed: new Map([...expected].map(([claim, row]) => [claim, { reserve: row.minimum }])),
-      },
-      {
-        table: "claim_notes",
-        key: "note_id",
-        added: [...expected.keys()].map((claim) => ({ claim_id: claim, author: "Claims desk" })),
-      },
-    ]),
+    ...claimChanges(
+      { initial, final },
+      [...expected].map(([claim, row]) => [claim, { reserve: row.minimum }]),
+      deskNotes(expected.keys()),
+    ),
     answerListCheck("answer-lists-raised", answer, "raised", [...expected.keys()]),
-    check(
-      "answer-total-increase",
-      totalOk,
-      totalOk
-        ? `total increase ${increase.toFixed(2)}`
-        : `expected total_increase ${increase.toFixed(2)}, found ${String(parsed?.total_increase)}`,
+    answerTotalCheck("answer-total-increase", answer, "total_increase", increase, (given) =>
+      typeof given === "number" ? given : parseAnswerNumber(String(given ?? "")),
     ),
   ];
 }
@@ -129,7 +107,7 @@ function cells(variant: Variant = {}): string[] {
     String.raw`
 guideline = read_text("guidelines/reserve-guideline.md")
 print(guideline)
-minimum = {cause: float(amount.replace("$", "").replace(",", "")) for cause, amount in table_rows(guideline, "Minimum reserves")}
+minimum = {cause: float(amount.replace("$", "").replace(",", "")) for cause, amount in md_table(guideline, "Minimum reserves")}
 claims = fetch_all("list_claims", "claims", status="open")
 print(len(claims), "open claims")
 ` + write,

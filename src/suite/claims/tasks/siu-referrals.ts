@@ -1,18 +1,14 @@
 import {
   CORRECT,
   allRows,
-  checkStateDiff,
   daysBetween,
   defineTask,
-  type Check,
   type StateView,
-  type VerifyContext,
   variantNearMisses,
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { FRAUD_MEMO_PATH, parseFraudMemo } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, deskWriteVerifier } from "./common.js";
 
 interface ClaimFacts {
   claim_id: string;
@@ -53,27 +49,12 @@ export function siuReferrals(state: StateView): string[] {
     .map((claim) => claim.claim_id);
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = siuReferrals(initial);
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "claims", key: "claim_id", changed: new Map(expected.map((id) => [id, { siu_referral: 1 }])) },
-      {
-        table: "claim_notes",
-        key: "note_id",
-        added: expected.map((id) => ({ claim_id: id, author: "Claims desk" })),
-      },
-    ]),
-    answerListCheck("answer-lists-referrals", answer, "referred", expected),
-  ];
-}
-
 function cells(options: { minimum?: number; skipRepeat?: boolean } = {}): string[] {
   return [
     PYTHON_SETUP,
     String.raw`
 memo = read_text("memos/fraud-indicators.md")
-threshold = {code: int(value) for code, _, value in table_rows(memo, "Indicators")}
+threshold = {code: int(value) for code, _, value in md_table(memo, "Indicators")}
 print(threshold)
 claims = fetch_all("list_claims", "claims")
 policies = {policy["policy_id"]: policy for policy in fetch_all("list_policies", "policies")}
@@ -118,7 +99,7 @@ export const siuReferralsTask = defineTask({
     "get_policyholder",
     "refer_to_siu",
   ],
-  verify,
+  verify: deskWriteVerifier("answer-lists-referrals", "referred", siuReferrals, { siu_referral: 1 }),
   oracle: cells(),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "one-indicator-enough": [{ minimum: 1 }, "Refers claims that show a single indicator."],

@@ -1,7 +1,6 @@
 import {
   CORRECT,
   allRows,
-  checkStateDiff,
   defineTask,
   type Check,
   type StateView,
@@ -10,8 +9,7 @@ import {
 } from "../../../envs/index.js";
 import { claimsDomain } from "../domain.js";
 import { BULLETIN_DIRECTORY, parseBulletin } from "../rules.js";
-import { answerListCheck } from "./loss-outside-period.js";
-import { PYTHON_SETUP } from "./python-helpers.js";
+import { PYTHON_SETUP, answerListCheck, claimChanges } from "./common.js";
 
 /** Claim id -> event code for every non-denied claim inside a bulletin's dates, ZIPs and perils. */
 export function catastropheTags(state: StateView): Map<string, string> {
@@ -40,17 +38,14 @@ export function catastropheTags(state: StateView): Map<string, string> {
   return new Map([...tags].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = catastropheTags(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = catastropheTags(context.initial);
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "claims",
-        key: "claim_id",
-        changed: new Map([...expected].map(([id, code]) => [id, { cat_code: code }])),
-      },
-    ]),
-    answerListCheck("answer-lists-tagged", answer, "tagged", [...expected.keys()]),
+    ...claimChanges(
+      context,
+      [...expected].map(([id, code]) => [id, { cat_code: code }]),
+    ),
+    answerListCheck("answer-lists-tagged", context.answer, "tagged", [...expected.keys()]),
   ];
 }
 
@@ -69,7 +64,7 @@ for entry in fetch_all("list_files", "files", path="bulletins"):
         "perils": [peril.strip() for peril in field(text, "Covered perils").split(",")],
         "start": field(text, "First day"),
         "end": field(text, "Last day"),
-        "zips": {row[0] for row in table_rows(text, "Affected ZIP codes")},
+        "zips": {row[0] for row in md_table(text, "Affected ZIP codes")},
     })
 print(events)
 `,
