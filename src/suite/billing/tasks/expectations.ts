@@ -1,4 +1,13 @@
-import { check, groupBy, parseAnswerNumber, type Check, type StateView } from "../../../envs/index.js";
+import {
+  check,
+  checkStateDiff,
+  groupBy,
+  parseAnswerNumber,
+  type Check,
+  type Row,
+  type StateView,
+  type VerifyContext,
+} from "../../../envs/index.js";
 import { graduatedCharge, type PlanSpec } from "../rules.js";
 
 /** Overage charge per subscription for a date range, from the plans and tiers in the database. */
@@ -69,6 +78,23 @@ export function answerCountCheck(answer: string, expected: number): Check {
     parseAnswerNumber(answer) === expected,
     `expected ${expected}, got '${answer.trim()}'`,
   );
+}
+
+/**
+ * The verifier of a task that issues credit notes: exactly the `expected(initial)` notes are added (none
+ * expected means the generator failed to plant `what`), and the reply gives their count.
+ */
+export function creditNotesVerifier(expected: (state: StateView) => Row[], what: string) {
+  return ({ initial, final, answer }: VerifyContext): Check[] => {
+    const notes = expected(initial);
+    if (notes.length === 0) throw new Error(`generation produced no ${what}`);
+    return [
+      ...checkStateDiff(initial.db, final.db, [
+        { table: "credit_notes", key: "credit_note_id", added: notes },
+      ]),
+      answerCountCheck(answer, notes.length),
+    ];
+  };
 }
 
 /** A check that passes when `problems` is empty; its message names the first ten problems or `success`. */

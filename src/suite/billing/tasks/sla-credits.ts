@@ -1,6 +1,5 @@
 import {
   CORRECT,
-  checkStateDiff,
   defineTask,
   parseCsv,
   parseMarkdownTable,
@@ -10,7 +9,7 @@ import {
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { answerCountCheck } from "./expectations.js";
+import { creditNotesVerifier } from "./expectations.js";
 import { BILLING_PY } from "./python.js";
 
 const MONTH_MINUTES = 31 * 1440;
@@ -125,16 +124,7 @@ export const slaCreditsTask = defineTask({
     "list_credit_notes",
     "create_credit_note",
   ],
-  verify: ({ initial, final, answer }) => {
-    const expected = expectedSlaCredits(initial);
-    if (expected.length === 0) throw new Error("generation produced no SLA credit");
-    return [
-      ...checkStateDiff(initial.db, final.db, [
-        { table: "credit_notes", key: "credit_note_id", added: expected },
-      ]),
-      answerCountCheck(answer, expected.length),
-    ];
-  },
+  verify: creditNotesVerifier(expectedSlaCredits, "SLA credit"),
   oracle: cells({}),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "credit-on-total": [

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import {
   CORRECT,
   addDays,
-  checkStateDiff,
   daysBetween,
   defineTask,
   renderEmail,
@@ -14,7 +13,7 @@ import {
 } from "../../../envs/index.js";
 import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { answerCountCheck } from "./expectations.js";
+import { creditNotesVerifier } from "./expectations.js";
 import { BILLING_PY } from "./python.js";
 
 interface Request {
@@ -180,16 +179,7 @@ export const supportCreditRequestsTask = defineTask({
     "create_credit_note",
   ],
   prepare,
-  verify: ({ initial, final, answer }) => {
-    const expected = expectedRequestCredits(initial);
-    if (expected.length === 0) throw new Error("generation produced no qualifying credit request");
-    return [
-      ...checkStateDiff(initial.db, final.db, [
-        { table: "credit_notes", key: "credit_note_id", added: expected },
-      ]),
-      answerCountCheck(answer, expected.length),
-    ];
-  },
+  verify: creditNotesVerifier(expectedRequestCredits, "qualifying credit request"),
   oracle: cells({}),
   nearMisses: variantNearMisses(cells, CORRECT, {
     "credits-void-invoice": [{ creditVoid: true }, "Grants a request against an invoice that was voided."],
