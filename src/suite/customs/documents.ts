@@ -1,13 +1,17 @@
 import type { SeededRandom } from "../../core/index.js";
-import { longDate } from "../../envs/index.js";
+import {
+  amountText,
+  cell,
+  hyphenate,
+  longDate,
+  numberCell,
+  ocrConfuse,
+  renderPages,
+  scanStamp,
+  strayLine,
+} from "../../envs/index.js";
 import type { ShipmentDraft } from "./generate.js";
-import { cell, hyphenate, numberCell, ocrConfuse, renderPages, scanStamp, strayLine } from "./render-ocr.js";
 import { COUNTRIES } from "./rules.js";
-
-/** `29,400.00` */
-export function amountText(value: number): string {
-  return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-}
 
 const RULE = "-".repeat(78);
 
