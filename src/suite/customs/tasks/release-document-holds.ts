@@ -1,8 +1,7 @@
 import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readShipments } from "../facts.js";
-import { checkCount, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkCount, customsPrograms } from "./expect.js";
 
 /** Open documents holds whose awaited document is now on file (a certificate must name the claimed program). */
 export function expectedReleases(state: StateView): string[] {
@@ -27,13 +26,10 @@ export function expectedReleases(state: StateView): string[] {
     .map((hold) => hold.hold_id);
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-holds = [h for h in fetch("list_holds", "holds", open_only=True) if h["hold_type"] == "documents" or "release-exam" in NEAR]
-print(len(holds), "open holds")`,
-    `certificates = certificates_on_file()
+const SETUP = `holds = [h for h in fetch("list_holds", "holds", open_only=True) if h["hold_type"] == "documents" or "release-exam" in NEAR]
+print(len(holds), "open holds")`;
+
+const BODY = `certificates = certificates_on_file()
 packed = {d["shipment_id"] for d in fetch("list_documents", "documents", doc_type="packing_list")}
 released = 0
 for hold in holds:
@@ -47,9 +43,7 @@ for hold in holds:
     if ready:
         call("release_hold", hold_id=hold["hold_id"], note="awaited document now on file")
         released += 1
-print(released)`,
-  ];
-}
+print(released)`;
 
 export const releaseDocumentHoldsTask = defineTask({
   id: "customs.release-document-holds",
@@ -81,8 +75,7 @@ export const releaseDocumentHoldsTask = defineTask({
       checkCount(answer, expected.length),
     ];
   },
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     ["releases-exam-holds", "Releases exam holds too, which only customs may release.", "release-exam"],
     ["any-certificate", "Releases a certificate hold on a certificate naming another program.", "any-cert"],
   ]),
