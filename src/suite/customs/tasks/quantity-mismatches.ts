@@ -1,4 +1,4 @@
-import { defineTask, type StateView } from "../../../envs/index.js";
+import { allRows, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { readShipments } from "../facts.js";
 import { checkAmounts, customsPrograms } from "./expect.js";
@@ -6,10 +6,9 @@ import { checkAmounts, customsPrograms } from "./expect.js";
 /** Per June arrival, the number of invoice lines whose packed quantity differs (shipments with any). */
 export function expectedMismatches(state: StateView): Map<string, number> {
   const june = new Set(
-    (
-      state.db
-        .prepare("SELECT shipment_id FROM shipments WHERE arrival_date >= '2025-06-01'")
-        .all() as Array<{ shipment_id: string }>
+    allRows<{ shipment_id: string }>(
+      state.db,
+      "SELECT shipment_id FROM shipments WHERE arrival_date >= '2025-06-01'",
     ).map((row) => row.shipment_id),
   );
   const result = new Map<string, number>();

@@ -1,4 +1,4 @@
-import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readShipments } from "../facts.js";
 import { checkCount, customsPrograms } from "./expect.js";
@@ -6,13 +6,11 @@ import { checkCount, customsPrograms } from "./expect.js";
 /** Open documents holds whose awaited document is now on file (a certificate must name the claimed program). */
 export function expectedReleases(state: StateView): string[] {
   const shipments = new Map(readShipments(state).map((shipment) => [shipment.shipment_id, shipment]));
-  const types = new Map(
-    (
-      state.db.prepare("SELECT shipment_id, doc_type FROM documents").all() as Array<{
-        shipment_id: string;
-        doc_type: string;
-      }>
-    ).map((row) => [`${row.shipment_id}/${row.doc_type}`, true]),
+  const types = new Set(
+    allRows<{ shipment_id: string; doc_type: string }>(
+      state.db,
+      "SELECT shipment_id, doc_type FROM documents",
+    ).map((row) => `${row.shipment_id}/${row.doc_type}`),
   );
   return openHolds(state)
     .filter((hold) => hold.hold_type === "documents")
