@@ -2,7 +2,10 @@ import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSeededRandom } from "../../core/index.js";
 import {
+  hyphenate,
   listWorkspaceFiles,
+  ocrConfuse,
+  renderPages,
   openStateView,
   type Instance,
   openToolBench,
@@ -10,7 +13,6 @@ import {
 } from "../../envs/index.js";
 import { INVOICE_LINE, readRules, readShipments, valuate } from "./facts.js";
 import { customsTasks } from "./index.js";
-import { hyphenate, ocrConfuse, renderPages } from "./render-ocr.js";
 import { expectedEntries, fileEntriesTask } from "./tasks/file-entries.js";
 import { customsTools } from "./tools.js";
 let bench: ToolBench;

@@ -1,13 +1,17 @@
 import type { SeededRandom } from "../../core/index.js";
-import { longDate } from "../../envs/index.js";
+import {
+  amountText,
+  cell,
+  hyphenate,
+  longDate,
+  numberCell,
+  ocrConfuse,
+  renderPages,
+  scanStamp,
+  strayLine,
+} from "../../envs/index.js";
 import type { ShipmentDraft } from "./generate.js";
-import { cell, hyphenate, numberCell, ocrConfuse, renderPages, scanStamp, strayLine } from "./render-ocr.js";
 import { COUNTRIES } from "./rules.js";
-
-/** `29,400.00` */
-export function amountText(value: number): string {
-  return value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-}
 
 const RULE = "-".repeat(78);
 
@@ -90,16 +94,16 @@ export function renderPackingList(random: SeededRandom, shipment: ShipmentDraft)
   });
 }
 
+/** Per transport mode: the bill's title and what its carrier line names. */
+const BILLS = {
+  ocean: ["BILL OF LADING (NON-NEGOTIABLE COPY)", "Vessel / Voyage"],
+  air: ["AIR WAYBILL (NOT NEGOTIABLE)", "Flight"],
+  truck: ["STRAIGHT BILL OF LADING - SHORT FORM", "Carrier"],
+} as const;
+
 /** The bill of lading (or air waybill): one page, nothing the checks need beyond the reference. */
 export function renderBillOfLading(random: SeededRandom, shipment: ShipmentDraft): string[] {
-  const title =
-    shipment.mode === "air"
-      ? "AIR WAYBILL (NOT NEGOTIABLE)"
-      : shipment.mode === "truck"
-        ? "STRAIGHT BILL OF LADING - SHORT FORM"
-        : "BILL OF LADING (NON-NEGOTIABLE COPY)";
-  const carrier =
-    shipment.mode === "air" ? "Flight" : shipment.mode === "truck" ? "Carrier" : "Vessel / Voyage";
+  const [title, carrier] = BILLS[shipment.mode];
   const packages = shipment.lines.reduce((sum, line) => sum + line.packages, 0);
   return [
     [

@@ -4,7 +4,7 @@
  * text the agent read, never the generator's drafts.
  */
 import type { StateView } from "../../envs/index.js";
-import { allRows, parseMarkdownTable, roundCents, requireFile } from "../../envs/index.js";
+import { allRows, groupBy, parseMarkdownTable, roundCents, requireFile } from "../../envs/index.js";
 import { PATHS } from "./rules.js";
 
 export const INVOICE_LINE =
@@ -44,21 +44,18 @@ function pagesOf(state: StateView, shipment: string, type: string): string[][] {
     shipment,
     type,
   );
-  const byDoc = new Map<string, string[]>();
-  for (const row of rows) byDoc.set(row.doc_id, [...(byDoc.get(row.doc_id) ?? []), row.ocr_text]);
-  return [...byDoc.values()];
+  return [...groupBy(rows, (row) => row.doc_id).values()].map((doc) => doc.map((row) => row.ocr_text));
 }
 
 /** Every shipment with what its scanned documents say. */
 export function readShipments(state: StateView): ShipmentFacts[] {
-  const shipments = allRows<{
-    shipment_id: string;
-    status: string;
-    origin_country: string;
-    mode: string;
-    preference_claimed: string | null;
-    declared_value: number;
-  }>(state.db, "SELECT * FROM shipments ORDER BY shipment_id");
+  const shipments = allRows<
+    Pick<ShipmentFacts, "shipment_id" | "status" | "origin" | "mode" | "claimed" | "declared">
+  >(
+    state.db,
+    `SELECT shipment_id, status, origin_country AS origin, mode, preference_claimed AS claimed,
+       declared_value AS declared FROM shipments ORDER BY shipment_id`,
+  );
   return shipments.map((row) => {
     const invoice = (pagesOf(state, row.shipment_id, "commercial_invoice")[0] ?? []).join("\n");
     const lines = invoice
@@ -88,12 +85,7 @@ export function readShipments(state: StateView): ShipmentFacts[] {
       (pages) => /Preference program: ([A-Z]+)/.exec(pages.join("\n"))?.[1] ?? "",
     );
     return {
-      shipment_id: row.shipment_id,
-      status: row.status,
-      origin: row.origin_country,
-      mode: row.mode,
-      claimed: row.preference_claimed,
-      declared: row.declared_value,
+      ...row,
       currency: total[1]!,
       total: number(total[2]!),
       lines,

@@ -13,6 +13,7 @@ import {
   holdId,
   importerId,
   shipmentId,
+  tariffSpec,
 } from "./rules.js";
 import type { Country, DocType, TariffSpec } from "./rules.js";
 
@@ -177,7 +178,7 @@ function drawLines(
       },
     );
   return specs.map(([hs, qty, unitPrice], index) => {
-    const spec = TARIFF.find((candidate) => candidate.hs === hs)!;
+    const spec = tariffSpec(hs);
     return {
       no: index + 1,
       hs,
@@ -284,9 +285,7 @@ function drawShipment(
 function appliedProgram(shipment: ShipmentDraft): string | null {
   const { claimed, certificate, origin } = shipment;
   if (!claimed || certificate !== claimed || !PROGRAMS[claimed]?.includes(origin)) return null;
-  const special = shipment.lines.some(
-    (line) => TARIFF.find((spec) => spec.hs === line.hs)!.special[claimed] !== undefined,
-  );
+  const special = shipment.lines.some((line) => tariffSpec(line.hs).special[claimed] !== undefined);
   return special ? claimed : null;
 }
 
@@ -295,7 +294,7 @@ function dutyOf(shipment: ShipmentDraft, program: string | null): { value: numbe
   let value = 0;
   let duty = 0;
   for (const line of shipment.lines) {
-    const spec = TARIFF.find((candidate) => candidate.hs === line.hs)!;
+    const spec = tariffSpec(line.hs);
     const usd = roundCents(line.amount * rate);
     const pct = program && spec.special[program] !== undefined ? spec.special[program] : spec.general;
     value += usd;
@@ -478,5 +477,3 @@ export function generateCustoms(context: GenerateContext): void {
   }
   writeCustomsMemos(context);
 }
-
-export { appliedProgram, dutyOf };

@@ -14,44 +14,27 @@ import {
   VALUE_TOLERANCE,
 } from "./rules.js";
 
-const ADVISORY_TOPICS = [
-  [
-    "Port congestion update",
+/** Trade advisory texts by title, written in this order (repeating) at larger scales. */
+const ADVISORY_TOPICS: Record<string, string> = {
+  "Port congestion update":
     "Vessel berthing delays of two to four days are expected at the terminal this week. Plan drayage appointments accordingly; demurrage clocks are not suspended.",
-  ],
-  [
-    "ACE maintenance window",
+  "ACE maintenance window":
     "The Automated Commercial Environment will be unavailable on Sunday between 02:00 and 06:00 Eastern. Entries transmitted during the window are queued and processed afterwards.",
-  ],
-  [
-    "Reminder: ISF timeliness",
+  "Reminder: ISF timeliness":
     "Importer Security Filings for ocean cargo are due no later than twenty-four hours before lading at the foreign port. Late filings may draw liquidated damages.",
-  ],
-  [
-    "Textile visa requirements",
+  "Textile visa requirements":
     "No textile visa is required for the programs in our rules memo. Keep mill certificates on file for five years in case of a verification request.",
-  ],
-  [
-    "Chassis shortage",
+  "Chassis shortage":
     "Truckers report a chassis shortage at the rail ramp. Expect longer dwell for intermodal boxes.",
-  ],
-  [
-    "Forced labor guidance",
+  "Forced labor guidance":
     "Review supply chain tracing documents for cotton and polysilicon goods before filing; CBP may detain shipments under the forced labor statute.",
-  ],
-  [
-    "Holiday schedule",
+  "Holiday schedule":
     "The brokerage office is closed on the federal holiday; entries filed the day before are released the next business day.",
-  ],
-  [
-    "Bond sufficiency review",
+  "Bond sufficiency review":
     "Continuous bond amounts are reviewed annually against duties paid in the prior year. Importers near their limit will be contacted by their account manager.",
-  ],
-  [
-    "Classification rulings",
+  "Classification rulings":
     "Recent binding rulings on furniture and footwear do not change the tariff lines our importers use. No action needed.",
-  ],
-];
+};
 
 /** The rules memos, the rates table, the fee schedule and the scaled pile of trade advisories. */
 export function writeCustomsMemos(context: GenerateContext): void {
@@ -131,12 +114,13 @@ export function writeCustomsMemos(context: GenerateContext): void {
       },
     ]),
   );
+  const advisories = Object.entries(ADVISORY_TOPICS);
   for (let index = 0; index < 9 * factors.files; index += 1) {
-    const [title, text] = ADVISORY_TOPICS[index % ADVISORY_TOPICS.length]!;
+    const [title, text] = advisories[index % advisories.length]!;
     const day = addDays(referenceDate, -random.int(1, 120));
     context.writeFile(
       `${PATHS.advisories}${day}-${String(index + 1).padStart(2, "0")}.md`,
-      renderMarkdown(title!, [`Trade advisory, ${longDate(day)}.`, text!]),
+      renderMarkdown(title, [`Trade advisory, ${longDate(day)}.`, text]),
     );
   }
 }

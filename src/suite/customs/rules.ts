@@ -165,6 +165,9 @@ export const TARIFF: TariffSpec[] = `
     };
   });
 
+/** The tariff line of an HS code the invoices use. */
+export const tariffSpec = (hs: string): TariffSpec => TARIFF.find((spec) => spec.hs === hs)!;
+
 /** Chapters that the de-minimis memo excludes (they always need a formal entry). */
 export const DE_MINIMIS_EXCLUDED_CHAPTERS: Array<[string, string]> = [
   ["22", "Beverages, spirits and vinegar"],

@@ -1,8 +1,7 @@
 import { allRows, defineTask, parseMarkdownTable, roundCents, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
-import { checkAmounts, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkAmounts, customsPrograms } from "./expect.js";
 
 /** Fees per importer for entries filed in the second quarter, per the fee schedule. */
 export function expectedFees(state: StateView): Map<string, number> {
@@ -34,16 +33,13 @@ export function expectedFees(state: StateView): Map<string, number> {
   return fees;
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-schedule = read_text("fees/broker-fee-schedule.md")
+const SETUP = `schedule = read_text("fees/broker-fee-schedule.md")
 bands = [(num(r[0]), float("inf") if r[1] == "and above" else num(r[1]), num(r[2])) for r in md_table(schedule, "Brokerage fee")]
 per_line, included = re.search(r"\\$([\\d.]+) for every invoice line of the entry beyond the first (\\d+)", schedule).groups()
 isf = num(re.search(r"ISF filing: \\$([\\d.]+)", schedule).group(1))
-print(bands, per_line, included, isf)`,
-    `fees = {}
+print(bands, per_line, included, isf)`;
+
+const BODY = `fees = {}
 for entry in fetch("list_entries", "entries", filed_from="2025-04-01", filed_to="2025-06-30"):
     value = entry["entered_value_usd"]
     band = [b for b in bands if (b[0] <= value < b[1] if "band-exclusive" in NEAR else b[0] <= value <= b[1])][0]
@@ -54,9 +50,7 @@ for entry in fetch("list_entries", "entries", filed_from="2025-04-01", filed_to=
         fee += isf
     fees[entry["importer_id"]] = money(fees.get(entry["importer_id"], 0) + fee)
 names = {importer: call("get_importer", importer_id=importer)["importer"]["name"] for importer in fees}
-print(json.dumps({names[importer]: fee for importer, fee in fees.items()}))`,
-  ];
-}
+print(json.dumps({names[importer]: fee for importer, fee in fees.items()}))`;
 
 export const brokerFeesTask = defineTask({
   id: "customs.broker-fees",
@@ -67,8 +61,7 @@ export const brokerFeesTask = defineTask({
     'Prepare the second-quarter brokerage invoices: for every entry filed from 2025-04-01 through 2025-06-30, work out our fee with the broker fee schedule in the workspace, and total the fees per importer. The invoices are addressed by name: reply with only a JSON object mapping each importer\'s name, exactly as our records spell it, to its total fee in USD, e.g. {"Acme Imports Inc": 1240.50}.',
   tools: ["list_entries", "list_shipments", "get_shipment", "get_importer"],
   verify: ({ initial, answer }) => [checkAmounts("fees", answer, expectedFees(initial))],
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     [
       "band-upper-exclusive",
       "Treats a band's upper bound as exclusive, so an entry at exactly 10,000.00 pays the next band.",

@@ -1,8 +1,7 @@
 import { REFERENCE_DATE, check, checkStateDiff, defineTask } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { hasDiscrepancy, readRules, readShipments } from "../facts.js";
-import { CUSTOMS_PY } from "./python.js";
-import { nearMisses } from "./expect.js";
+import { customsPrograms } from "./expect.js";
 
 /** Python: `discrepancies(statuses)` -> [(shipment, invoice total)] as the memo defines them. */
 const DISCREPANCY_PY = String.raw`
@@ -21,12 +20,9 @@ def discrepancies(status):
     return found
 `;
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-rules = read_rules()${DISCREPANCY_PY}`,
-    `corrected = holds = 0
+const SETUP = `rules = read_rules()${DISCREPANCY_PY}`;
+
+const BODY = `corrected = holds = 0
 for shipment, total in discrepancies("arrived"):
     call("update_declared_value", shipment_id=shipment["shipment_id"], declared_value=total, note="corrected to the commercial invoice total")
     corrected += 1
@@ -37,9 +33,7 @@ for shipment, total in discrepancies("entered"):
     else:
         call("place_hold", shipment_id=shipment["shipment_id"], hold_type="valuation", reason=f"declared {shipment['declared_value']} vs invoice {total}")
         holds += 1
-print(f"corrected: {corrected}, holds: {holds}")`,
-  ];
-}
+print(f"corrected: {corrected}, holds: {holds}")`;
 
 export const correctDeclaredValuesTask = defineTask({
   id: "customs.correct-declared-values",
@@ -93,8 +87,7 @@ export const correctDeclaredValuesTask = defineTask({
       ),
     ];
   },
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     [
       "updates-entered",
       "Rewrites declared values of entered shipments instead of placing valuation holds.",

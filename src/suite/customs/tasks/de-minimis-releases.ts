@@ -1,8 +1,7 @@
 import { checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readRules, readShipments, valuate } from "../facts.js";
-import { checkCount, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkCount, customsPrograms } from "./expect.js";
 
 export function expectedDeMinimis(state: StateView): string[] {
   const rules = readRules(state);
@@ -17,14 +16,11 @@ export function expectedDeMinimis(state: StateView): string[] {
     .map((shipment) => shipment.shipment_id);
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-rules = read_rules()
+const SETUP = `rules = read_rules()
 held = {h["shipment_id"] for h in fetch("list_holds", "holds", open_only=True)}
-print(rules)`,
-    `released = 0
+print(rules)`;
+
+const BODY = `released = 0
 for shipment in fetch("list_shipments", "shipments", status="arrived"):
     if shipment["shipment_id"] in held and "ignore-holds" not in NEAR:
         continue
@@ -32,9 +28,7 @@ for shipment in fetch("list_shipments", "shipments", status="arrived"):
     if valuate(shipment, invoice, certs, rules)["de_minimis"]:
         call("release_shipment", shipment_id=shipment["shipment_id"], basis="de_minimis")
         released += 1
-print(released)`,
-  ];
-}
+print(released)`;
 
 export const deMinimisReleasesTask = defineTask({
   id: "customs.de-minimis-releases",
@@ -66,8 +60,7 @@ export const deMinimisReleasesTask = defineTask({
       checkCount(answer, expected.length),
     ];
   },
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     ["threshold-exclusive", "Releases only shipments strictly under the threshold.", "strict-threshold"],
     ["no-conversion", "Compares invoice amounts in their own currency with the USD threshold.", "no-convert"],
     ["ignores-holds", "Releases shipments that still have an open hold.", "ignore-holds"],

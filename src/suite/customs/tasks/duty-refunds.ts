@@ -1,8 +1,7 @@
 import { allRows, defineTask, roundCents, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { readRules, readShipments, valuate } from "../facts.js";
-import { checkAmounts, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkAmounts, customsPrograms } from "./expect.js";
 
 /** Per entry, the duty paid beyond what the rules call for (entries that overpaid only). */
 export function expectedRefunds(state: StateView): Map<string, number> {
@@ -19,14 +18,11 @@ export function expectedRefunds(state: StateView): Map<string, number> {
   return refunds;
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-rules = read_rules()
+const SETUP = `rules = read_rules()
 entries = fetch("list_entries", "entries")
-print(len(entries), "entries")`,
-    `refunds = {}
+print(len(entries), "entries")`;
+
+const BODY = `refunds = {}
 for entry in entries:
     shipment = call("get_shipment", shipment_id=entry["shipment_id"])["shipment"]
     if shipment["preference_claimed"] is None or entry["program"] is not None:
@@ -38,9 +34,7 @@ for entry in entries:
     refund = entry["duty_usd"] if "full-refund" in NEAR else money(entry["duty_usd"] - v["duty"])
     if refund > 0:
         refunds[entry["entry_id"]] = refund
-print(json.dumps(refunds))`,
-  ];
-}
+print(json.dumps(refunds))`;
 
 export const dutyRefundsTask = defineTask({
   id: "customs.duty-refunds",
@@ -58,8 +52,7 @@ export const dutyRefundsTask = defineTask({
     "get_tariff_line",
   ],
   verify: ({ initial, answer }) => [checkAmounts("refunds", answer, expectedRefunds(initial))],
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     ["full-refund", "Refunds the whole duty, as if the preference made the goods duty-free.", "full-refund"],
     ["no-conversion", "Values invoices in their own currency.", "no-convert"],
   ]),

@@ -1,10 +1,8 @@
 import { check, parseAnswerJson, parseAnswerNumber, type Check, type NearMiss } from "../../../envs/index.js";
+import { CUSTOMS_PY } from "./python.js";
 
-function amountOf(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (typeof value === "string") return parseAnswerNumber(value) ?? NaN;
-  return NaN;
-}
+const amountOf = (value: unknown): number =>
+  typeof value === "number" ? value : typeof value === "string" ? (parseAnswerNumber(value) ?? NaN) : NaN;
 
 /** Checks an answer object of id -> amount against the expectation (ids trimmed, cents tolerance). */
 export function checkAmounts(id: string, answer: string, expected: Map<string, number>): Check {
@@ -41,10 +39,22 @@ export function checkCount(answer: string, expected: number): Check {
   );
 }
 
-/** Near-misses from `[id, description, ...NEAR flags]` rows over a task's cells builder. */
-export function nearMisses(
-  cells: (near: string[]) => string[],
+/**
+ * A task's oracle and near-misses: the customs helpers, then `setup` after the NEAR flags, then `body`. Each
+ * near-miss row is `[id, description, ...NEAR flags]`.
+ */
+export function customsPrograms(
+  setup: string,
+  body: string,
   rows: Array<[string, string, ...string[]]>,
-): NearMiss[] {
-  return rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) }));
+): { oracle: string[]; nearMisses: NearMiss[] } {
+  const cells = (near: string[]): string[] => [
+    CUSTOMS_PY,
+    `NEAR = set(${JSON.stringify(near)})\n${setup}`,
+    body,
+  ];
+  return {
+    oracle: cells([]),
+    nearMisses: rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) })),
+  };
 }

@@ -1,8 +1,7 @@
 import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readRules, readShipments, valuate } from "../facts.js";
-import { checkCount, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkCount, customsPrograms } from "./expect.js";
 
 /** The entries to file: arrived shipments without an open hold that are not de minimis. */
 export function expectedEntries(state: StateView): Array<Record<string, unknown>> {
@@ -23,14 +22,11 @@ export function expectedEntries(state: StateView): Array<Record<string, unknown>
     }));
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-rules = read_rules()
+const SETUP = `rules = read_rules()
 held = {h["shipment_id"] for h in fetch("list_holds", "holds", open_only=True)}
-print(rules, sorted(held))`,
-    `filed = 0
+print(rules, sorted(held))`;
+
+const BODY = `filed = 0
 for shipment in fetch("list_shipments", "shipments", status="arrived"):
     if shipment["shipment_id"] in held and "ignore-holds" not in NEAR:
         continue
@@ -40,9 +36,7 @@ for shipment in fetch("list_shipments", "shipments", status="arrived"):
         continue
     call("file_entry", shipment_id=shipment["shipment_id"], entered_value_usd=v["value"], duty_usd=v["duty"], program=v["program"], line_count=len(invoice["lines"]))
     filed += 1
-print(filed)`,
-  ];
-}
+print(filed)`;
 
 export const fileEntriesTask = defineTask({
   id: "customs.file-entries",
@@ -75,8 +69,7 @@ export const fileEntriesTask = defineTask({
       checkCount(answer, entries.length),
     ];
   },
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     ["files-held-shipments", "Files entries for shipments that still have an open hold.", "ignore-holds"],
     ["files-de-minimis", "Files entries for de-minimis shipments too.", "file-de-minimis"],
     ["no-preference", "Files every entry at the general rates without a program.", "no-pref"],

@@ -1,8 +1,7 @@
 import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readShipments } from "../facts.js";
-import { checkCount, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkCount, customsPrograms } from "./expect.js";
 
 /** Arrived shipments claiming a program without a certificate naming it and without an open documents hold. */
 export function expectedCertificateHolds(state: StateView): string[] {
@@ -19,15 +18,12 @@ export function expectedCertificateHolds(state: StateView): string[] {
     .map((shipment) => shipment.shipment_id);
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-open_holds = fetch("list_holds", "holds", open_only=True)
+const SETUP = `open_holds = fetch("list_holds", "holds", open_only=True)
 waiting = {h["shipment_id"] for h in open_holds if h["hold_type"] == "documents" or "skip-any-hold" in NEAR}
 certificates = certificates_on_file()
-print(sorted(waiting), certificates)`,
-    `placed = 0
+print(sorted(waiting), certificates)`;
+
+const BODY = `placed = 0
 for shipment in fetch("list_shipments", "shipments", status="arrived"):
     program = shipment["preference_claimed"]
     if program is None or (shipment["shipment_id"] in waiting and "duplicate" not in NEAR):
@@ -37,9 +33,7 @@ for shipment in fetch("list_shipments", "shipments", status="arrived"):
         continue
     call("place_hold", shipment_id=shipment["shipment_id"], hold_type="documents", reason=f"Awaiting certificate of origin ({program})")
     placed += 1
-print(placed)`,
-  ];
-}
+print(placed)`;
 
 export const missingCertificatesTask = defineTask({
   id: "customs.missing-certificates",
@@ -76,8 +70,7 @@ export const missingCertificatesTask = defineTask({
       checkCount(answer, expected.length),
     ];
   },
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     [
       "duplicate-holds",
       "Places a second documents hold on shipments already waiting for their certificate.",

@@ -1,4 +1,4 @@
-import { PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
+import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 
 /**
  * The first cell of every customs oracle and near-miss: retrying calls, paging, reading the scanned pages
@@ -68,24 +68,6 @@ def certificates_on_file():
         found.setdefault(doc["shipment_id"], []).append(read_certificate(doc["doc_id"]))
     return found
 
-def md_table(text, heading):
-    rows, started, seen_header = [], False, False
-    for line in text.split("\n"):
-        if line.startswith("#"):
-            if started:
-                break
-            started = heading in line
-            continue
-        if started and line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not seen_header:
-                seen_header = True
-            elif not all(set(c) <= set("-:") for c in cells):
-                rows.append(cells)
-        elif started and rows:
-            break
-    return rows
-
 def read_rules():
     duty = read_text("memos/duty-and-preference-rules.md")
     dm = read_text("memos/de-minimis.md")
@@ -135,5 +117,6 @@ def valuate(shipment, invoice, certs, rules):
     excluded = any(l["hs"][:2] in rules["excluded"] for l in invoice["lines"]) and "no-exclusions" not in NEAR
     return {"value": value, "duty": money(duty), "program": program, "de_minimis": under and not excluded}
 
+${PYTHON_MARKDOWN_HELPERS}
 print("helpers ready")
 `;

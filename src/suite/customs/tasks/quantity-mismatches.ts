@@ -1,16 +1,14 @@
-import { defineTask, type StateView } from "../../../envs/index.js";
+import { allRows, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { readShipments } from "../facts.js";
-import { checkAmounts, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkAmounts, customsPrograms } from "./expect.js";
 
 /** Per June arrival, the number of invoice lines whose packed quantity differs (shipments with any). */
 export function expectedMismatches(state: StateView): Map<string, number> {
   const june = new Set(
-    (
-      state.db
-        .prepare("SELECT shipment_id FROM shipments WHERE arrival_date >= '2025-06-01'")
-        .all() as Array<{ shipment_id: string }>
+    allRows<{ shipment_id: string }>(
+      state.db,
+      "SELECT shipment_id FROM shipments WHERE arrival_date >= '2025-06-01'",
     ).map((row) => row.shipment_id),
   );
   const result = new Map<string, number>();
@@ -28,13 +26,10 @@ export function expectedMismatches(state: StateView): Map<string, number> {
   return result;
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-shipments = fetch("list_shipments", "shipments", arrived_from="2025-06-01")
-print(len(shipments))`,
-    `result = {}
+const SETUP = `shipments = fetch("list_shipments", "shipments", arrived_from="2025-06-01")
+print(len(shipments))`;
+
+const BODY = `result = {}
 for shipment in shipments:
     docs = call("get_shipment", shipment_id=shipment["shipment_id"])["documents"]
     packing = [d["doc_id"] for d in docs if d["doc_type"] == "packing_list"]
@@ -45,9 +40,7 @@ for shipment in shipments:
     lines = [l["no"] for l in invoice["lines"] if packed.get(l["no"]) != l["qty"]]
     if lines:
         result[shipment["shipment_id"]] = sorted(lines)
-print(json.dumps(result))`,
-  ];
-}
+print(json.dumps(result))`;
 
 /** The answer's line lists as bit sums, so the amount checker compares sets of lines exactly. */
 function asBits(answer: string): string {
@@ -78,8 +71,7 @@ export const quantityMismatchesTask = defineTask({
     'For every shipment that arrived on or after 2025-06-01 and has both a commercial invoice and a packing list on file, compare each invoice line\'s quantity with the quantity the packing list gives for the same line number. Reply with only a JSON object mapping each shipment with at least one difference to the sorted list of its differing line numbers, e.g. {"SHP-00012": [2, 7]}.',
   tools: ["list_shipments", "get_shipment", "list_documents", "get_document_page"],
   verify: ({ initial, answer }) => [checkAmounts("mismatches", asBits(answer), expectedMismatches(initial))],
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     ["first-page-only", "Reads only the first page of each document.", "first-page"],
     ["reads-processing-pages", "Takes a 'still processing' page as the page's text.", "processing"],
   ]),

@@ -1,19 +1,16 @@
-import { REFERENCE_DATE, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
 import { customsDomain } from "../domain.js";
 import { openHolds, readShipments } from "../facts.js";
-import { checkCount, nearMisses } from "./expect.js";
-import { CUSTOMS_PY } from "./python.js";
+import { checkCount, customsPrograms } from "./expect.js";
 
 /** Open documents holds whose awaited document is now on file (a certificate must name the claimed program). */
 export function expectedReleases(state: StateView): string[] {
   const shipments = new Map(readShipments(state).map((shipment) => [shipment.shipment_id, shipment]));
-  const types = new Map(
-    (
-      state.db.prepare("SELECT shipment_id, doc_type FROM documents").all() as Array<{
-        shipment_id: string;
-        doc_type: string;
-      }>
-    ).map((row) => [`${row.shipment_id}/${row.doc_type}`, true]),
+  const types = new Set(
+    allRows<{ shipment_id: string; doc_type: string }>(
+      state.db,
+      "SELECT shipment_id, doc_type FROM documents",
+    ).map((row) => `${row.shipment_id}/${row.doc_type}`),
   );
   return openHolds(state)
     .filter((hold) => hold.hold_type === "documents")
@@ -27,13 +24,10 @@ export function expectedReleases(state: StateView): string[] {
     .map((hold) => hold.hold_id);
 }
 
-function cells(near: string[]): string[] {
-  return [
-    CUSTOMS_PY,
-    `NEAR = set(${JSON.stringify(near)})
-holds = [h for h in fetch("list_holds", "holds", open_only=True) if h["hold_type"] == "documents" or "release-exam" in NEAR]
-print(len(holds), "open holds")`,
-    `certificates = certificates_on_file()
+const SETUP = `holds = [h for h in fetch("list_holds", "holds", open_only=True) if h["hold_type"] == "documents" or "release-exam" in NEAR]
+print(len(holds), "open holds")`;
+
+const BODY = `certificates = certificates_on_file()
 packed = {d["shipment_id"] for d in fetch("list_documents", "documents", doc_type="packing_list")}
 released = 0
 for hold in holds:
@@ -47,9 +41,7 @@ for hold in holds:
     if ready:
         call("release_hold", hold_id=hold["hold_id"], note="awaited document now on file")
         released += 1
-print(released)`,
-  ];
-}
+print(released)`;
 
 export const releaseDocumentHoldsTask = defineTask({
   id: "customs.release-document-holds",
@@ -81,8 +73,7 @@ export const releaseDocumentHoldsTask = defineTask({
       checkCount(answer, expected.length),
     ];
   },
-  oracle: cells([]),
-  nearMisses: nearMisses(cells, [
+  ...customsPrograms(SETUP, BODY, [
     ["releases-exam-holds", "Releases exam holds too, which only customs may release.", "release-exam"],
     ["any-certificate", "Releases a certificate hold on a certificate naming another program.", "any-cert"],
   ]),
