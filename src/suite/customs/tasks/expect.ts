@@ -1,4 +1,12 @@
-import { check, parseAnswerJson, parseAnswerNumber, type Check, type NearMiss } from "../../../envs/index.js";
+import {
+  check,
+  flagNearMisses,
+  parseAnswerJson,
+  parseAnswerNumber,
+  type Check,
+  type NearMiss,
+  type NearMissRow,
+} from "../../../envs/index.js";
 import { CUSTOMS_PY } from "./python.js";
 
 const amountOf = (value: unknown): number =>
@@ -46,7 +54,7 @@ export function checkCount(answer: string, expected: number): Check {
 export function customsPrograms(
   setup: string,
   body: string,
-  rows: Array<[string, string, ...string[]]>,
+  rows: readonly NearMissRow[],
 ): { oracle: string[]; nearMisses: NearMiss[] } {
   const cells = (near: string[]): string[] => [
     CUSTOMS_PY,
@@ -55,6 +63,6 @@ export function customsPrograms(
   ];
   return {
     oracle: cells([]),
-    nearMisses: rows.map(([id, description, ...near]) => ({ id, description, cells: cells(near) })),
+    nearMisses: flagNearMisses(cells, rows),
   };
 }

@@ -1,4 +1,9 @@
-import { PYTHON_MARKDOWN_HELPERS, PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  pythonPager,
+  pythonRetryingCall,
+} from "../../../envs/index.js";
 
 /**
  * The first cell of every customs oracle and near-miss: retrying calls, paging, reading the scanned pages
@@ -10,16 +15,7 @@ ${PYTHON_WORKSPACE_HELPERS}
 NEAR = set()
 TODAY = "2025-06-30"
 
-def call(name, **kwargs):
-    last = None
-    for attempt in range(5):
-        try:
-            return tools[name](**kwargs)
-        except Exception as error:
-            if "503" not in str(error):
-                raise
-            last = error
-    raise RuntimeError(f"{name} kept failing: {last}")
+${pythonRetryingCall()}
 
 ${pythonPager()}
 
