@@ -1,9 +1,9 @@
-import { allRows, checkAnswerCount, checkStateDiff, defineTask, sumBy } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { allRows, checkAnswerCount, checkStateDiff, sumBy } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { CENTRAL } from "../world.js";
 import { readCentralPar } from "../workspace-facts.js";
 import { isUsable, stockRows } from "./expectations.js";
+import { pharmacyTask, type Flags } from "./pharmacy-task.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
@@ -35,29 +35,7 @@ export function expectedReorders(state: StateView): Map<string, number> {
   return orders;
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedReorders(initial);
-  if (expected.size === 0) throw new Error("generation produced nothing to reorder");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "purchase_orders",
-        key: "po_id",
-        added: [...expected].map(([drug_id, packs]) => ({ drug_id, packs, status: "open" })),
-      },
-    ]),
-    checkAnswerCount(answer, expected.size),
-  ];
-}
-
-interface Variant {
-  ignoreOnOrder?: boolean;
-  countAllStock?: boolean;
-  atReorderPoint?: boolean;
-  roundDown?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(variant: Flags<"ignoreOnOrder" | "countAllStock" | "atReorderPoint" | "roundDown">): string[] {
   return [
     PHARMACY_PY,
     String.raw`
@@ -88,36 +66,42 @@ print(f"Placed {len(placed)} purchase orders")
   ];
 }
 
-export const centralReorderTask = defineTask({
+export const centralReorderTask = pharmacyTask({
   id: "pharmacy.central-reorder",
-  domain: pharmacyDomain,
   summary:
     "Place the central pharmacy's wholesaler reorders: usable stock plus open orders against the reorder point, whole packs up to par.",
   instruction:
     "Run today's wholesaler reorder for the central pharmacy (LOC-01) exactly as our inventory management policy describes, using the central par sheet in par/. Place one purchase order per drug that needs one, in whole packs. Change nothing else. Reply with the number of purchase orders you placed, e.g. `Placed 6 purchase orders`.",
   tools: ["list_drugs", "get_drug", "list_inventory", "list_purchase_orders", "place_order"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-open-orders",
-      description: "Reorders drugs whose shortfall an open purchase order already covers.",
-      cells: cells({ ignoreOnOrder: true }),
-    },
-    {
-      id: "counts-expired-and-quarantined",
-      description: "Counts expired and quarantined units as stock on hand.",
-      cells: cells({ countAllStock: true }),
-    },
-    {
-      id: "reorders-at-reorder-point",
-      description: "Reorders when the total equals the reorder point instead of falling below it.",
-      cells: cells({ atReorderPoint: true }),
-    },
-    {
-      id: "rounds-packs-down",
-      description: "Rounds the number of packs down, leaving the shelf short of par.",
-      cells: cells({ roundDown: true }),
-    },
+  expected: expectedReorders,
+  nothing: "reorder",
+  checks: (expected, { initial, final, answer }) => [
+    ...checkStateDiff(initial.db, final.db, [
+      {
+        table: "purchase_orders",
+        key: "po_id",
+        added: [...expected].map(([drug_id, packs]) => ({ drug_id, packs, status: "open" })),
+      },
+    ]),
+    checkAnswerCount(answer, expected.size),
   ],
+  cells,
+  nearMisses: {
+    "ignores-open-orders": [
+      { ignoreOnOrder: true },
+      "Reorders drugs whose shortfall an open purchase order already covers.",
+    ],
+    "counts-expired-and-quarantined": [
+      { countAllStock: true },
+      "Counts expired and quarantined units as stock on hand.",
+    ],
+    "reorders-at-reorder-point": [
+      { atReorderPoint: true },
+      "Reorders when the total equals the reorder point instead of falling below it.",
+    ],
+    "rounds-packs-down": [
+      { roundDown: true },
+      "Rounds the number of packs down, leaving the shelf short of par.",
+    ],
+  },
 });
