@@ -113,10 +113,16 @@ export function plantPars(world: PharmacyWorld): void {
   }
 }
 
+interface CountPair {
+  cabinet: string;
+  drug: DrugDraft;
+  system: number;
+}
+
 export function plantCounts(world: PharmacyWorld): void {
   const { random, rules } = world;
   const threshold = rules.countThreshold;
-  const pairs: Array<{ cabinet: string; drug: DrugDraft; system: number }> = [];
+  const pairs: CountPair[] = [];
   for (const cabinet of world.cabinets) {
     const drugs = [
       ...new Set(
@@ -132,35 +138,24 @@ export function plantCounts(world: PharmacyWorld): void {
       pairs.push({ cabinet, drug, system });
     }
   }
-  const isTwo = (pair: (typeof pairs)[number]): boolean => pair.drug.entry.schedule === "II";
-  const plans = new Map<(typeof pairs)[number], { first: number; recount: number | null }>();
-  const plant = (
-    pair: (typeof pairs)[number] | undefined,
-    first: number,
-    recount: number | null = null,
-  ): void => {
+  const plans = new Map<CountPair, { first: number; recount: number | null }>();
+  const plant = (pair: CountPair | undefined, first: number, recount: number | null = null): void => {
     if (pair && !plans.has(pair)) plans.set(pair, { first: pair.system + first, recount });
   };
-  const free = (test: (pair: (typeof pairs)[number]) => boolean): (typeof pairs)[number] | undefined =>
+  const free = (test: (pair: CountPair) => boolean): CountPair | undefined =>
     random.shuffle(pairs).find((pair) => !plans.has(pair) && test(pair));
-  plant(free(isTwo), -1);
-  plant(free(isTwo), 2);
-  plant(
-    free((pair) => !isTwo(pair)),
-    -threshold,
-  );
-  plant(
-    free((pair) => !isTwo(pair)),
-    threshold,
-  );
-  plant(
-    free((pair) => !isTwo(pair)),
-    threshold - 1,
-  );
-  plant(
-    free((pair) => !isTwo(pair)),
-    -(threshold - 1),
-  );
+  const isTwo = (pair: CountPair): boolean => pair.drug.entry.schedule === "II";
+  const lower = (pair: CountPair): boolean => !isTwo(pair);
+  // A one-unit schedule II miss, then schedules III-V exactly at the threshold and one under it, both ways.
+  const offsets: Array<[(pair: CountPair) => boolean, number]> = [
+    [isTwo, -1],
+    [isTwo, 2],
+    [lower, -threshold],
+    [lower, threshold],
+    [lower, threshold - 1],
+    [lower, -(threshold - 1)],
+  ];
+  for (const [test, offset] of offsets) plant(free(test), offset);
   const recounted = free(() => true);
   if (recounted) plant(recounted, -(threshold + 1), recounted.system);
   plant(

@@ -1,7 +1,7 @@
-import { checkAnswerCount, checkStateDiff, sumBy } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readCabinetPars } from "../workspace-facts.js";
-import { isUsable, stockRows } from "./expectations.js";
+import { isUsable, stockRows, unitsBy } from "./expectations.js";
 import { pharmacyTask, type Flags } from "./pharmacy-task.js";
 import { PHARMACY_PY } from "./python.js";
 
@@ -9,11 +9,7 @@ import { PHARMACY_PY } from "./python.js";
 export function expectedRefills(
   state: StateView,
 ): Array<{ location_id: string; drug_id: string; quantity: number }> {
-  const usable = sumBy(
-    stockRows(state).filter(isUsable),
-    (row) => `${row.location_id}/${row.drug_id}`,
-    (row) => row.quantity,
-  );
+  const usable = unitsBy(stockRows(state).filter(isUsable), (row) => `${row.location_id}/${row.drug_id}`);
   const refills: Array<{ location_id: string; drug_id: string; quantity: number }> = [];
   for (const [cabinet, sheet] of readCabinetPars(state))
     for (const [drug, { min, max }] of sheet) {

@@ -1,36 +1,29 @@
-import { allRows, checkAnswerCount, checkStateDiff, sumBy } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { CENTRAL } from "../world.js";
 import { readCentralPar } from "../workspace-facts.js";
-import { isUsable, stockRows } from "./expectations.js";
+import { isUsable, stockRows, unitsBy } from "./expectations.js";
 import { pharmacyTask, type Flags } from "./pharmacy-task.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
 export function expectedReorders(state: StateView): Map<string, number> {
-  const usable = sumBy(
+  const usable = unitsBy(
     stockRows(state).filter((row) => row.location_id === CENTRAL && isUsable(row)),
     (row) => row.drug_id,
-    (row) => row.quantity,
   );
-  const open = allRows<{ drug_id: string; packs: number; pack_size: number }>(
-    state.db,
-    "SELECT drug_id, packs, pack_size FROM purchase_orders WHERE status = 'open'",
-  );
-  const onOrder = sumBy(
-    open,
-    (row) => row.drug_id,
-    (row) => row.packs * row.pack_size,
-  );
-  const packSize = new Map(
-    allRows<{ drug_id: string; pack_size: number }>(state.db, "SELECT drug_id, pack_size FROM drugs").map(
-      (row) => [row.drug_id, row.pack_size],
-    ),
+  const drugs = new Map(
+    allRows<{ drug_id: string; pack_size: number; on_order: number }>(
+      state.db,
+      `SELECT d.drug_id, d.pack_size, (SELECT COALESCE(SUM(p.packs * p.pack_size), 0) FROM purchase_orders p
+         WHERE p.drug_id = d.drug_id AND p.status = 'open') AS on_order FROM drugs d`,
+    ).map((row) => [row.drug_id, row]),
   );
   const orders = new Map<string, number>();
   for (const [drug, { reorderPoint, par }] of readCentralPar(state)) {
-    const total = (usable.get(drug) ?? 0) + (onOrder.get(drug) ?? 0);
-    if (total < reorderPoint) orders.set(drug, Math.ceil((par - total) / packSize.get(drug)!));
+    const { pack_size, on_order } = drugs.get(drug)!;
+    const total = (usable.get(drug) ?? 0) + on_order;
+    if (total < reorderPoint) orders.set(drug, Math.ceil((par - total) / pack_size));
   }
   return orders;
 }

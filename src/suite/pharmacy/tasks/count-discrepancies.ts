@@ -1,18 +1,14 @@
-import { REFERENCE_DATE, allRows, checkAnswerCount, checkStateDiff, sumBy } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readControlledRules, readCountSheets } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
+import { stockRows, unitsBy } from "./expectations.js";
 import { pharmacyTask, type Flags } from "./pharmacy-task.js";
 import { PHARMACY_PY } from "./python.js";
 
 /** The discrepancy rows the count sheets and the reporting rule call for. */
 export function expectedDiscrepancies(state: StateView): Array<Record<string, string | number>> {
   const { threshold } = readControlledRules(state);
-  const system = sumBy(
-    stockRows(state),
-    (row) => `${row.location_id}/${row.drug_id}`,
-    (row) => row.quantity,
-  );
+  const system = unitsBy(stockRows(state), (row) => `${row.location_id}/${row.drug_id}`);
   const schedule = new Map(
     allRows<{ drug_id: string; schedule: string | null }>(
       state.db,

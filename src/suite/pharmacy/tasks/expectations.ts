@@ -1,4 +1,4 @@
-import { REFERENCE_DATE, allRows, check, parseAnswerList } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, check, parseAnswerList, sumBy } from "../../../envs/index.js";
 import type { Check, StateView } from "../../../envs/index.js";
 
 export interface StockView {
@@ -25,6 +25,14 @@ export function stockRows(state: StateView): StockView[] {
        JOIN locations loc ON loc.location_id = i.location_id
       ORDER BY i.stock_id`,
   );
+}
+
+/** Units per key: `unitsBy(rows, (row) => row.location_id)`. */
+export function unitsBy<Row extends { quantity: number }>(
+  rows: Row[],
+  keyOf: (row: Row) => string,
+): Map<string, number> {
+  return sumBy(rows, keyOf, (row) => row.quantity);
 }
 
 export function isUsable(row: StockView): boolean {

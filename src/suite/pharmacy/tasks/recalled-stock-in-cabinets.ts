@@ -1,7 +1,7 @@
-import { checkAnswerAmounts, sumBy } from "../../../envs/index.js";
+import { checkAnswerAmounts } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
+import { stockRows, unitsBy } from "./expectations.js";
 import { pharmacyTask, type Flags } from "./pharmacy-task.js";
 import { PHARMACY_PY, recallsPy } from "./python.js";
 
@@ -11,11 +11,7 @@ export function expectedCabinetUnits(state: StateView): Map<string, number> {
   const rows = stockRows(state).filter(
     (row) => row.kind === "cabinet" && lots.has(row.lot_id) && row.status === "available" && row.quantity > 0,
   );
-  return sumBy(
-    rows,
-    (row) => row.location_id,
-    (row) => row.quantity,
-  );
+  return unitsBy(rows, (row) => row.location_id);
 }
 
 function cells(variant: Flags<"updates" | "matchNdc" | "allLocations">): string[] {

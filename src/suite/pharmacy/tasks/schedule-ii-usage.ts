@@ -1,5 +1,6 @@
-import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts, sumBy } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
+import { unitsBy } from "./expectations.js";
 import { pharmacyTask, type Flags } from "./pharmacy-task.js";
 import { PHARMACY_PY } from "./python.js";
 
@@ -13,11 +14,7 @@ export function expectedUsage(state: StateView): Map<string, number> {
     addDays(REFERENCE_DATE, -7),
     addDays(REFERENCE_DATE, -1),
   );
-  return sumBy(
-    rows,
-    (row) => row.drug_id,
-    (row) => row.quantity,
-  );
+  return unitsBy(rows, (row) => row.drug_id);
 }
 
 function cells(variant: Flags<"includeToday" | "includePharmacies" | "allSchedules">): string[] {
