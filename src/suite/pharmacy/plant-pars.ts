@@ -6,8 +6,7 @@
  * recount.
  */
 import { addDays } from "../../envs/index.js";
-import { CENTRAL, addLot, addStock } from "./world.js";
-import type { DrugDraft, PharmacyWorld, StockDraft } from "./world.js";
+import { CENTRAL, addLot, addStock, type DrugDraft, type PharmacyWorld, type StockDraft } from "./world.js";
 
 type Scenario = "needs" | "covered" | "inflated" | "boundary" | "fine";
 const CYCLE: Scenario[] = ["needs", "fine", "covered", "inflated", "boundary", "needs", "fine"];

@@ -1,9 +1,6 @@
-import { checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
 import { readCabinetPars } from "../workspace-facts.js";
-import { isUsable, stockRows, unitsBy } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, isUsable, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** Refill requests the cabinet par sheets call for: location, drug, units. */
 export function expectedRefills(
@@ -21,7 +18,6 @@ export function expectedRefills(
 
 function cells(variant: Flags<"strictlyBelow" | "countAllStock" | "upToMin">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 requests = 0
 for path in workspace_files("par/cabinets"):

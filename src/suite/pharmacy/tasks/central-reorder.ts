@@ -1,10 +1,7 @@
-import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
 import { CENTRAL } from "../world.js";
 import { readCentralPar } from "../workspace-facts.js";
-import { isUsable, stockRows, unitsBy } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, isUsable, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
 export function expectedReorders(state: StateView): Map<string, number> {
@@ -30,7 +27,6 @@ export function expectedReorders(state: StateView): Map<string, number> {
 
 function cells(variant: Flags<"ignoreOnOrder" | "countAllStock" | "atReorderPoint" | "roundDown">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 par = read_csv("par/central-pharmacy.csv")
 stock = fetch("list_inventory", "stock", location_id="LOC-01")

@@ -1,9 +1,7 @@
 import { REFERENCE_DATE, allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readControlledRules, readCountSheets } from "../workspace-facts.js";
-import { stockRows, unitsBy } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** The discrepancy rows the count sheets and the reporting rule call for. */
 export function expectedDiscrepancies(state: StateView): Array<Record<string, string | number>> {
@@ -37,7 +35,6 @@ export function expectedDiscrepancies(state: StateView): Array<Record<string, st
 
 function cells(variant: Flags<"sameRuleForAll" | "strictThreshold" | "ignoreRecounts">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 threshold = policy_number("policies/controlled-substances.md", r"reportable when it is (\d+) units or more")
 schedule = {drug["drug_id"]: drug["schedule"] for drug in fetch("list_drugs", "drugs", controlled=True)}

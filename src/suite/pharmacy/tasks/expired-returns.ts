@@ -1,10 +1,7 @@
 import { REFERENCE_DATE, addDays, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
-import type { StockView } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, stockRows, type StockView, type Flags } from "./pharmacy-task.js";
 
 /** Stock rows the returns policy sends back to the wholesaler. */
 export function expectedReturns(state: StateView): StockView[] {
@@ -21,7 +18,6 @@ export function expectedReturns(state: StateView): StockView[] {
 
 function cells(variant: Flags<"includeScheduleTwo" | "windowExclusive" | "includeQuarantined">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 window = policy_number("policies/inventory-management.md", r"no more than (\d+) days before today")
 earliest = add_days(today, -window)

@@ -1,9 +1,6 @@
-import { allRows } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { allRows, type StateView } from "../../../envs/index.js";
 import { readInvoice } from "../workspace-facts.js";
-import { idListCheck } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
 
 /** Purchase orders whose invoice line the invoice review rule disputes. */
 export function expectedDisputes(state: StateView): string[] {
@@ -29,7 +26,6 @@ export function expectedDisputes(state: StateView): string[] {
 
 function cells(variant: Flags<"disputeShort" | "toleranceInclusive" | "ignoreCancelled">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 policy = read_text("policies/inventory-management.md")
 tolerance = round(float(re.search(r"more than \$(\d+\.\d{2}) above the catalog pack cost", policy).group(1)) * 100)

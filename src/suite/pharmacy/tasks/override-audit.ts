@@ -1,10 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, type StateView } from "../../../envs/index.js";
 import { addMinutes } from "../world.js";
 import { readControlledRules } from "../workspace-facts.js";
-import { idListCheck } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
 
 /** Override pulls of the audit period whose order was verified late or never. */
 export function expectedNonCompliant(state: StateView): string[] {
@@ -25,7 +22,6 @@ export function expectedNonCompliant(state: StateView): string[] {
 
 function cells(variant: Flags<"strictWindow" | "unverifiedCompliant" | "wholeHistory">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 policy_path = "policies/controlled-substances.md"
 minutes = policy_number(policy_path, r"no later than (\d+) minutes after the pull")

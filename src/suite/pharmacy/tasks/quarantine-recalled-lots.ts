@@ -1,9 +1,7 @@
-import { checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY, recallsPy } from "./python.js";
+import { pharmacyTask, stockRows, type Flags } from "./pharmacy-task.js";
+import { recallsPy } from "./python.js";
 
 /** Stock ids holding units of a recalled lot that are not yet quarantined. */
 export function expectedQuarantine(state: StateView): string[] {
@@ -18,7 +16,6 @@ function cells(variant: Flags<"updates" | "matchNdc" | "uncheckedWrites">): stri
     ? 'tools.quarantine_stock(stock_id=row["stock_id"], reason="recall")'
     : 'call("quarantine_stock", stock_id=row["stock_id"], reason="recall")';
   return [
-    PHARMACY_PY,
     recallsPy(variant),
     String.raw`
 done = 0

@@ -1,9 +1,7 @@
-import { allRows } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { allRows, type StateView } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { idListCheck } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY, recallsPy } from "./python.js";
+import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
+import { recallsPy } from "./python.js";
 
 /** MRNs of patients dispensed a unit of a Class I recalled lot. */
 export function expectedPatients(state: StateView): string[] {
@@ -15,7 +13,6 @@ export function expectedPatients(state: StateView): string[] {
 function cells(variant: Flags<"updates" | "matchNdc" | "allClasses" | "naiveFetch">): string[] {
   const listing = variant.naiveFetch ? "fetch_all" : "fetch";
   return [
-    PHARMACY_PY,
     recallsPy(variant),
     String.raw`
 patients = set()

@@ -1,9 +1,7 @@
-import { checkAnswerAmounts } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
+import { checkAnswerAmounts, type StateView } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { stockRows, unitsBy } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY, recallsPy } from "./python.js";
+import { pharmacyTask, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
+import { recallsPy } from "./python.js";
 
 /** Available units of recalled lots still loaded in each cabinet. */
 export function expectedCabinetUnits(state: StateView): Map<string, number> {
@@ -16,7 +14,6 @@ export function expectedCabinetUnits(state: StateView): Map<string, number> {
 
 function cells(variant: Flags<"updates" | "matchNdc" | "allLocations">): string[] {
   return [
-    PHARMACY_PY,
     recallsPy(variant),
     String.raw`
 cabinets = {loc["location_id"] for loc in fetch("list_locations", "locations", kind="cabinet")}

@@ -1,8 +1,5 @@
-import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts } from "../../../envs/index.js";
-import type { StateView } from "../../../envs/index.js";
-import { unitsBy } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts, type StateView } from "../../../envs/index.js";
+import { pharmacyTask, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** Units of each schedule II drug dispensed from cabinets in the seven days ending yesterday. */
 export function expectedUsage(state: StateView): Map<string, number> {
@@ -19,7 +16,6 @@ export function expectedUsage(state: StateView): Map<string, number> {
 
 function cells(variant: Flags<"includeToday" | "includePharmacies" | "allSchedules">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 start, end = add_days(today, -7), ${variant.includeToday ? "today" : "add_days(today, -1)"}
 cabinets = {loc["location_id"] for loc in fetch("list_locations", "locations"${variant.includePharmacies ? "" : ', kind="cabinet"'})}

@@ -1,9 +1,7 @@
 import { REFERENCE_DATE, addDays, checkAnswerAmounts, roundCents, sumBy } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, stockRows, type Flags } from "./pharmacy-task.js";
 
 /** Value at unit cost of available short-dated stock, by location. */
 export function expectedShortDated(state: StateView): Map<string, number> {
@@ -25,7 +23,6 @@ export function expectedShortDated(state: StateView): Map<string, number> {
 
 function cells(variant: Flags<"includeQuarantined" | "packCostPerUnit" | "excludeLastDay">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 days = policy_number("policies/inventory-management.md", r"through (\d+) days from today")
 last = add_days(today, days${variant.excludeLastDay ? " - 1" : ""})

@@ -2,7 +2,6 @@ import { allRows, checkAnswerCount, checkStateDiff, roundCents } from "../../../
 import type { StateView } from "../../../envs/index.js";
 import { readInterchanges } from "../workspace-facts.js";
 import { pharmacyTask, type Flags } from "./pharmacy-task.js";
-import { PHARMACY_PY } from "./python.js";
 
 /** New drug, dose and origin by order id for the approved interchanges. */
 export function expectedInterchanges(state: StateView): Map<string, Record<string, string | number>> {
@@ -23,7 +22,6 @@ export function expectedInterchanges(state: StateView): Map<string, Record<strin
 
 function cells(variant: Flags<"ignoreDaw" | "includeDeferred" | "keepDose">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 memo = read_text("committee/formulary-memo-2025-06.md")
 section = memo.split("## Therapeutic interchange", 1)[1].split("\n## ", 1)[0]
