@@ -74,16 +74,13 @@ export function plantPars(world: PharmacyWorld): void {
     const heldBack = scenario === "inflated" ? held(world, CENTRAL, drug, KINDS[inflated++ % 2]!) : 0;
     const good = usableUnits(world, CENTRAL, drug);
     const covered = good + onOrder();
-    const reorderPoint =
-      scenario === "needs"
-        ? covered + random.int(1, 40)
-        : scenario === "covered"
-          ? good + random.int(1, onOrder())
-          : scenario === "inflated"
-            ? covered + random.int(1, heldBack)
-            : scenario === "boundary"
-              ? covered
-              : Math.max(0, covered - random.int(1, 30));
+    const reorderPoint = {
+      needs: () => covered + random.int(1, 40),
+      covered: () => good + random.int(1, onOrder()),
+      inflated: () => covered + random.int(1, heldBack),
+      boundary: () => covered,
+      fine: () => Math.max(0, covered - random.int(1, 30)),
+    }[scenario]();
     world.centralPar.push({ drug, reorderPoint, par: reorderPoint + 5 * random.int(2, 24) });
   });
 
@@ -98,14 +95,13 @@ export function plantPars(world: PharmacyWorld): void {
       const scenario = CYCLE[index++ % CYCLE.length]!;
       const heldBack = scenario === "inflated" ? held(world, cabinet, drug, KINDS[inflated++ % 2]!) : 0;
       const good = usableUnits(world, cabinet, drug);
-      const min =
-        scenario === "needs" || scenario === "covered"
-          ? good + random.int(1, 6)
-          : scenario === "inflated"
-            ? good + random.int(0, heldBack - 1)
-            : scenario === "boundary"
-              ? good
-              : Math.max(0, good - random.int(1, 6));
+      const min = {
+        needs: () => good + random.int(1, 6),
+        covered: () => good + random.int(1, 6),
+        inflated: () => good + random.int(0, heldBack - 1),
+        boundary: () => good,
+        fine: () => Math.max(0, good - random.int(1, 6)),
+      }[scenario]();
       sheet.push({ drug, min, max: min + random.int(5, 20) });
     }
     world.cabinetPar.set(cabinet, sheet);

@@ -35,11 +35,8 @@ export function readInventoryRules(state: StateView): { shortDatedDays: number; 
   };
 }
 
-export function readControlledRules(state: StateView): {
-  threshold: number;
-  overrideMinutes: number;
-  auditDays: number;
-} {
+/** The count threshold, the override window in minutes and the audit period in days. */
+export function readControlledRules(state: StateView) {
   const text = requireFile(state, CONTROLLED_POLICY);
   return {
     threshold: requireNumber(text, /reportable when it is (\d+) units or more/, "the count threshold"),
