@@ -124,22 +124,16 @@ function makeLotsAndStock(world: PharmacyWorld, rows: number): void {
     }
   }
   const controlled = world.drugs.filter((drug) => drug.entry.schedule !== null);
+  const scheduleTwo = controlled.filter((drug) => drug.entry.schedule === "II");
+  const lower = controlled.filter((drug) => drug.entry.schedule !== "II");
   // The OR satellite always keeps one schedule II product, so its pulls are there to leave out.
-  const firstTwo = controlled.find((drug) => drug.entry.schedule === "II")!;
-  addStock(
-    world,
-    SATELLITE,
-    world.lots.find((lot) => lot.drug === firstTwo)!,
-    random.int(10, 40),
-  );
-  const others = world.drugs.filter((drug) => drug.entry.schedule === null);
+  const satelliteLot = world.lots.find((lot) => lot.drug === scheduleTwo[0])!;
+  addStock(world, SATELLITE, satelliteLot, random.int(10, 40));
   for (const cabinet of world.cabinets) {
-    const scheduleTwo = controlled.filter((drug) => drug.entry.schedule === "II");
-    const lower = controlled.filter((drug) => drug.entry.schedule !== "II");
     const stocked = [
       ...sample(random, scheduleTwo, 1 + Math.min(rows, 2)),
       ...sample(random, lower, 2 + Math.min(rows, 2)),
-      ...sample(random, others.filter(plain), 6 + 4 * rows),
+      ...sample(random, world.drugs.filter(plain), 6 + 4 * rows),
     ];
     for (const drug of stocked) {
       const lots = world.lots.filter((lot) => lot.drug === drug);

@@ -225,10 +225,6 @@ const placeOrder = defineTool({
   },
 });
 
-function requireLocation(db: Db, id: string): { kind: string } {
-  return requireEntity(db, "locations", locationId, id, "kind");
-}
-
 const requestRefill = defineTool({
   name: "request_refill",
   description:
@@ -240,7 +236,7 @@ const requestRefill = defineTool({
     quantity: z.number().int().min(1).max(1000).describe("Units to deliver"),
   }),
   handler: ({ location_id, drug_id, quantity }, { db }: ToolContext) => {
-    if (requireLocation(db, location_id).kind !== "cabinet")
+    if (requireEntity<{ kind: string }>(db, "locations", locationId, location_id, "kind").kind !== "cabinet")
       throw new ToolFailure(`${location_id} is a pharmacy, not a cabinet; refills go to cabinets`);
     requireEntity(db, "drugs", drugId, drug_id, "drug_id");
     const values = { location_id, drug_id, quantity, requested_on: REFERENCE_DATE };
@@ -342,7 +338,7 @@ const recordDiscrepancy = defineTool({
     counted_quantity: z.number().int().min(0).describe("The units the nurses counted"),
   }),
   handler: ({ location_id, drug_id, count_date, counted_quantity }, { db }: ToolContext) => {
-    requireLocation(db, location_id);
+    requireEntity(db, "locations", locationId, location_id, "kind");
     const drug = requireEntity<{ schedule: string | null }>(db, "drugs", drugId, drug_id, "schedule");
     if (drug.schedule === null) throw new ToolFailure(`${drug_id} is not a controlled substance`);
     const system = getRow<{ units: number }>(
