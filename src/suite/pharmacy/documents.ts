@@ -1,8 +1,7 @@
 import type { GenerateContext } from "../../envs/index.js";
 import { addDays, formatUsd, longDate, renderEmail, renderMarkdown, slug, toCsv } from "../../envs/index.js";
 import { purchaseOrderId } from "./ids.js";
-import { CENTRAL } from "./world.js";
-import type { PharmacyWorld, RecallDraft } from "./world.js";
+import { CENTRAL, type LotDraft, type PharmacyWorld, type RecallDraft } from "./world.js";
 
 export const INVENTORY_POLICY = "policies/inventory-management.md";
 export const CONTROLLED_POLICY = "policies/controlled-substances.md";
@@ -34,14 +33,17 @@ export function writePharmacyDocuments(context: GenerateContext, world: Pharmacy
       ),
     );
   for (const [cabinet, lines] of world.counts)
-    context.writeFile(countSheetPath(world, cabinet), countSheet(world, cabinet, lines));
+    context.writeFile(
+      `${COUNT_FOLDER}${cabinet}-${world.today}-night.txt`,
+      countSheet(world, cabinet, lines),
+    );
   writeInvoice(context, world);
   for (const recall of world.recalls) {
     context.writeFile(
       `${RECALL_FOLDER}${recall.issued}-${slug(recall.drug.entry.generic)}-${recall.notice}.txt`,
       recallNotice(recall),
     );
-    if (recall.added) writeRecallUpdate(context, world, recall, recall.added.lotNumber);
+    if (recall.added) writeRecallUpdate(context, world, recall, recall.added);
   }
 }
 
@@ -50,9 +52,10 @@ function writeRecallUpdate(
   context: GenerateContext,
   world: PharmacyWorld,
   recall: RecallDraft,
-  lot: string,
-): void {
+  added: LotDraft,
+) {
   const { notice, drug } = recall;
+  const lot = added.lotNumber;
   const sent = addDays(recall.issued, world.random.int(2, 6));
   const [subject, news] = world.random.pick([
     [
@@ -126,15 +129,9 @@ function nurse(faker: PharmacyWorld["faker"]): string {
   return `${faker.person.firstName()} ${faker.person.lastName()}`;
 }
 
-function countSheetPath(world: PharmacyWorld, cabinet: string): string {
-  return `${COUNT_FOLDER}${cabinet}-${world.today}-night.txt`;
-}
+type CountLine = { drug: { id: string; name: string }; first: number; recount: number | null };
 
-function countSheet(
-  world: PharmacyWorld,
-  cabinet: string,
-  lines: Array<{ drug: { id: string; name: string }; first: number; recount: number | null }>,
-): string {
+function countSheet(world: PharmacyWorld, cabinet: string, lines: CountLine[]): string {
   const { faker } = world;
   const rows = lines.map(
     ({ drug, first }) => `${drug.id} ${drug.name} `.padEnd(58, ".") + String(first).padStart(5),

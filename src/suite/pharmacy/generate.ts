@@ -47,17 +47,13 @@ export function generatePharmacy(context: GenerateContext): void {
   makeLotsAndStock(world, factors.rows);
   plantRecalls(world, factors.files);
   plantExpiryCases(world, factors.rows);
-  const { orders, dispenses } = buildOrdersAndDispenses(context, world);
+  const orders = buildOrdersAndDispenses(context, world);
   makePurchases(world, 8 * factors.rows);
   plantInvoice(world);
   plantPars(world);
   plantCounts(world);
   insertCatalog(context, world);
   insertOrders(context, world, orders);
-  const insertDispense = context.db.prepare(
-    "INSERT INTO dispenses (dispense_id, order_id, mrn, location_id, lot_id, quantity, dispensed_at, nurse, override) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  for (const values of dispenses) insertDispense.run(...values);
   writePharmacyDocuments(context, world);
 }
 
@@ -128,22 +124,16 @@ function makeLotsAndStock(world: PharmacyWorld, rows: number): void {
     }
   }
   const controlled = world.drugs.filter((drug) => drug.entry.schedule !== null);
+  const scheduleTwo = controlled.filter((drug) => drug.entry.schedule === "II");
+  const lower = controlled.filter((drug) => drug.entry.schedule !== "II");
   // The OR satellite always keeps one schedule II product, so its pulls are there to leave out.
-  const firstTwo = controlled.find((drug) => drug.entry.schedule === "II")!;
-  addStock(
-    world,
-    SATELLITE,
-    world.lots.find((lot) => lot.drug === firstTwo)!,
-    random.int(10, 40),
-  );
-  const others = world.drugs.filter((drug) => drug.entry.schedule === null);
+  const satelliteLot = world.lots.find((lot) => lot.drug === scheduleTwo[0])!;
+  addStock(world, SATELLITE, satelliteLot, random.int(10, 40));
   for (const cabinet of world.cabinets) {
-    const scheduleTwo = controlled.filter((drug) => drug.entry.schedule === "II");
-    const lower = controlled.filter((drug) => drug.entry.schedule !== "II");
     const stocked = [
       ...sample(random, scheduleTwo, 1 + Math.min(rows, 2)),
       ...sample(random, lower, 2 + Math.min(rows, 2)),
-      ...sample(random, others.filter(plain), 6 + 4 * rows),
+      ...sample(random, world.drugs.filter(plain), 6 + 4 * rows),
     ];
     for (const drug of stocked) {
       const lots = world.lots.filter((lot) => lot.drug === drug);
@@ -263,51 +253,55 @@ function makePurchases(world: PharmacyWorld, count: number): void {
     });
 }
 
-function buildOrdersAndDispenses(
-  context: GenerateContext,
-  world: PharmacyWorld,
-): { orders: OrderDraft[]; dispenses: unknown[][] } {
+function buildOrdersAndDispenses(context: GenerateContext, world: PharmacyWorld) {
   const { db, random, faker, factors } = context;
   const { today, rules } = world;
   const patients = Array.from({ length: 25 * factors.rows }, (_, n) => mrnFormat.format(100 + n * 7));
-  const insertPatient = db.prepare(
-    "INSERT INTO patients (mrn, name, nursing_unit, admitted_on) VALUES (?, ?, ?, ?)",
-  );
-  for (const mrn of patients)
-    insertPatient.run(
+  insertRecords(
+    db,
+    "patients",
+    patients.map((mrn) => ({
       mrn,
-      faker.person.fullName(),
-      random.pick(NURSING_UNITS),
-      addDays(today, -random.int(1, 40)),
-    );
+      name: faker.person.fullName(),
+      nursingUnit: random.pick(NURSING_UNITS),
+      admittedOn: addDays(today, -random.int(1, 40)),
+    })),
+  );
   const orders: OrderDraft[] = [];
-  const newOrder = (drug: DrugDraft, orderedAt: string, status: OrderDraft["status"]): OrderDraft => {
+  /** A medication order verified 3 to 45 minutes after it was placed. */
+  const newOrder = (
+    drug: DrugDraft,
+    orderedAt: string,
+    status: OrderDraft["status"],
+    daw = false,
+    mrn = random.pick(patients),
+  ): OrderDraft => {
     const order: OrderDraft = {
       id: orderId.format(orders.length + 1),
-      mrn: random.pick(patients),
+      mrn,
       drug,
       dose: random.pick(drug.entry.doses),
       status,
-      daw: false,
+      daw,
       orderedAt,
       verifiedAt: addMinutes(orderedAt, random.int(3, 45)),
     };
     orders.push(order);
     return order;
   };
-  const dispenses: unknown[][] = [];
-  const dispense = (order: OrderDraft, row: StockDraft, at: string, override: boolean): void => {
-    dispenses.push([
-      dispenseId.format(dispenses.length + 1),
-      order.id,
-      order.mrn,
-      row.location,
-      row.lot.id,
-      random.int(1, 2),
-      at,
-      `${faker.person.firstName()} ${faker.person.lastName()}`,
-      override ? 1 : 0,
-    ]);
+  const dispenses: object[] = [];
+  const dispense = (order: OrderDraft, row: StockDraft, dispensedAt: string, override: boolean): void => {
+    dispenses.push({
+      dispenseId: dispenseId.format(dispenses.length + 1),
+      orderId: order.id,
+      mrn: order.mrn,
+      locationId: row.location,
+      lotId: row.lot.id,
+      quantity: random.int(1, 2),
+      dispensedAt,
+      nurse: `${faker.person.firstName()} ${faker.person.lastName()}`,
+      override,
+    });
   };
   const someTime = (): string => minuteStamp(addDays(today, -random.int(1, 30)), random.int(0, 1380));
   const recalledLots = world.recalls.flatMap((recall) => [...recall.lots, recall.added!].filter(Boolean));
@@ -385,33 +379,22 @@ function buildOrdersAndDispenses(
           );
     dispense(order, row, pulledAt, true);
   }
-  return { orders, dispenses };
+  return { orders, dispenses, newOrder };
 }
 
-function insertOrders(context: GenerateContext, world: PharmacyWorld, orders: OrderDraft[]): void {
+/** Orders of each non-formulary drug (three active, the second dispense as written, one discontinued), then
+ * every order and dispense into the database. */
+function insertOrders(
+  context: GenerateContext,
+  world: PharmacyWorld,
+  { orders, dispenses, newOrder }: ReturnType<typeof buildOrdersAndDispenses>,
+): void {
   const { random } = world;
-  const nonFormulary = world.drugs.filter((drug) => drug.status === "non_formulary");
-  for (const drug of nonFormulary) {
-    const kinds: Array<[OrderDraft["status"], boolean]> = [
-      ["active", false],
-      ["active", true],
-      ["active", false],
-      ["discontinued", false],
-    ];
-    for (const [status, daw] of kinds) {
+  for (const drug of world.drugs.filter((candidate) => candidate.status === "non_formulary"))
+    for (let k = 0; k < 4; k += 1) {
       const orderedAt = minuteStamp(addDays(world.today, -random.int(0, 10)), random.int(0, 1380));
-      orders.push({
-        id: orderId.format(orders.length + 1),
-        mrn: random.pick(orders).mrn,
-        drug,
-        dose: random.pick(drug.entry.doses),
-        status,
-        daw,
-        orderedAt,
-        verifiedAt: addMinutes(orderedAt, random.int(3, 45)),
-      });
+      newOrder(drug, orderedAt, k === 3 ? "discontinued" : "active", k === 1, random.pick(orders).mrn);
     }
-  }
   insertDrafts(
     context.db,
     "medication_orders",
@@ -427,6 +410,7 @@ function insertOrders(context: GenerateContext, world: PharmacyWorld, orders: Or
       substituted_from: null,
     }),
   );
+  insertRecords(context.db, "dispenses", dispenses);
 }
 
 function insertCatalog(context: GenerateContext, world: PharmacyWorld): void {

@@ -6,8 +6,7 @@
  * recount.
  */
 import { addDays } from "../../envs/index.js";
-import { CENTRAL, addLot, addStock } from "./world.js";
-import type { DrugDraft, PharmacyWorld, StockDraft } from "./world.js";
+import { CENTRAL, addLot, addStock, type DrugDraft, type PharmacyWorld, type StockDraft } from "./world.js";
 
 type Scenario = "needs" | "covered" | "inflated" | "boundary" | "fine";
 const CYCLE: Scenario[] = ["needs", "fine", "covered", "inflated", "boundary", "needs", "fine"];
@@ -75,16 +74,13 @@ export function plantPars(world: PharmacyWorld): void {
     const heldBack = scenario === "inflated" ? held(world, CENTRAL, drug, KINDS[inflated++ % 2]!) : 0;
     const good = usableUnits(world, CENTRAL, drug);
     const covered = good + onOrder();
-    const reorderPoint =
-      scenario === "needs"
-        ? covered + random.int(1, 40)
-        : scenario === "covered"
-          ? good + random.int(1, onOrder())
-          : scenario === "inflated"
-            ? covered + random.int(1, heldBack)
-            : scenario === "boundary"
-              ? covered
-              : Math.max(0, covered - random.int(1, 30));
+    const reorderPoint = {
+      needs: () => covered + random.int(1, 40),
+      covered: () => good + random.int(1, onOrder()),
+      inflated: () => covered + random.int(1, heldBack),
+      boundary: () => covered,
+      fine: () => Math.max(0, covered - random.int(1, 30)),
+    }[scenario]();
     world.centralPar.push({ drug, reorderPoint, par: reorderPoint + 5 * random.int(2, 24) });
   });
 
@@ -99,24 +95,29 @@ export function plantPars(world: PharmacyWorld): void {
       const scenario = CYCLE[index++ % CYCLE.length]!;
       const heldBack = scenario === "inflated" ? held(world, cabinet, drug, KINDS[inflated++ % 2]!) : 0;
       const good = usableUnits(world, cabinet, drug);
-      const min =
-        scenario === "needs" || scenario === "covered"
-          ? good + random.int(1, 6)
-          : scenario === "inflated"
-            ? good + random.int(0, heldBack - 1)
-            : scenario === "boundary"
-              ? good
-              : Math.max(0, good - random.int(1, 6));
+      const min = {
+        needs: () => good + random.int(1, 6),
+        covered: () => good + random.int(1, 6),
+        inflated: () => good + random.int(0, heldBack - 1),
+        boundary: () => good,
+        fine: () => Math.max(0, good - random.int(1, 6)),
+      }[scenario]();
       sheet.push({ drug, min, max: min + random.int(5, 20) });
     }
     world.cabinetPar.set(cabinet, sheet);
   }
 }
 
+interface CountPair {
+  cabinet: string;
+  drug: DrugDraft;
+  system: number;
+}
+
 export function plantCounts(world: PharmacyWorld): void {
   const { random, rules } = world;
   const threshold = rules.countThreshold;
-  const pairs: Array<{ cabinet: string; drug: DrugDraft; system: number }> = [];
+  const pairs: CountPair[] = [];
   for (const cabinet of world.cabinets) {
     const drugs = [
       ...new Set(
@@ -132,35 +133,24 @@ export function plantCounts(world: PharmacyWorld): void {
       pairs.push({ cabinet, drug, system });
     }
   }
-  const isTwo = (pair: (typeof pairs)[number]): boolean => pair.drug.entry.schedule === "II";
-  const plans = new Map<(typeof pairs)[number], { first: number; recount: number | null }>();
-  const plant = (
-    pair: (typeof pairs)[number] | undefined,
-    first: number,
-    recount: number | null = null,
-  ): void => {
+  const plans = new Map<CountPair, { first: number; recount: number | null }>();
+  const plant = (pair: CountPair | undefined, first: number, recount: number | null = null): void => {
     if (pair && !plans.has(pair)) plans.set(pair, { first: pair.system + first, recount });
   };
-  const free = (test: (pair: (typeof pairs)[number]) => boolean): (typeof pairs)[number] | undefined =>
+  const free = (test: (pair: CountPair) => boolean): CountPair | undefined =>
     random.shuffle(pairs).find((pair) => !plans.has(pair) && test(pair));
-  plant(free(isTwo), -1);
-  plant(free(isTwo), 2);
-  plant(
-    free((pair) => !isTwo(pair)),
-    -threshold,
-  );
-  plant(
-    free((pair) => !isTwo(pair)),
-    threshold,
-  );
-  plant(
-    free((pair) => !isTwo(pair)),
-    threshold - 1,
-  );
-  plant(
-    free((pair) => !isTwo(pair)),
-    -(threshold - 1),
-  );
+  const isTwo = (pair: CountPair): boolean => pair.drug.entry.schedule === "II";
+  const lower = (pair: CountPair): boolean => !isTwo(pair);
+  // A one-unit schedule II miss, then schedules III-V exactly at the threshold and one under it, both ways.
+  const offsets: Array<[(pair: CountPair) => boolean, number]> = [
+    [isTwo, -1],
+    [isTwo, 2],
+    [lower, -threshold],
+    [lower, threshold],
+    [lower, threshold - 1],
+    [lower, -(threshold - 1)],
+  ];
+  for (const [test, offset] of offsets) plant(free(test), offset);
   const recounted = free(() => true);
   if (recounted) plant(recounted, -(threshold + 1), recounted.system);
   plant(

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   REFERENCE_DATE,
-  allRows,
   cachedStatement,
   defineGetTool,
   defineListTool,
@@ -32,10 +31,7 @@ const listDrugs = defineListTool({
   filters: {
     schedule: optionalChoice(["II", "III", "IV", "V"], "Only drugs of this DEA schedule"),
     controlled: z.boolean().optional().describe("true: only controlled substances; false: only others"),
-    formulary_status: z
-      .enum(["formulary", "non_formulary"])
-      .optional()
-      .describe("Only drugs with this status"),
+    formulary_status: optionalChoice(["formulary", "non_formulary"], "Only drugs with this status"),
     query: optionalText("Substring of the drug name (case-insensitive)"),
   },
   key: "drugs",
@@ -215,10 +211,9 @@ const placeOrder = defineTool({
   }),
   handler: ({ drug_id, packs }, { db }: ToolContext) => {
     const drug = requireEntity<{ pack_size: number }>(db, "drugs", drugId, drug_id, "pack_size");
-    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
     return {
       purchase_order: insertRow(db, "purchase_orders", {
-        po_id: purchaseOrderId.format(count + 1),
+        po_id: purchaseOrderId.next(db, "purchase_orders"),
         wholesaler: "Cardinal Health",
         status: "open",
         created_on: REFERENCE_DATE,
@@ -229,10 +224,6 @@ const placeOrder = defineTool({
     };
   },
 });
-
-function requireLocation(db: Db, id: string): { kind: string } {
-  return requireEntity(db, "locations", locationId, id, "kind");
-}
 
 const requestRefill = defineTool({
   name: "request_refill",
@@ -245,7 +236,7 @@ const requestRefill = defineTool({
     quantity: z.number().int().min(1).max(1000).describe("Units to deliver"),
   }),
   handler: ({ location_id, drug_id, quantity }, { db }: ToolContext) => {
-    if (requireLocation(db, location_id).kind !== "cabinet")
+    if (requireEntity<{ kind: string }>(db, "locations", locationId, location_id, "kind").kind !== "cabinet")
       throw new ToolFailure(`${location_id} is a pharmacy, not a cabinet; refills go to cabinets`);
     requireEntity(db, "drugs", drugId, drug_id, "drug_id");
     const values = { location_id, drug_id, quantity, requested_on: REFERENCE_DATE };
@@ -347,15 +338,15 @@ const recordDiscrepancy = defineTool({
     counted_quantity: z.number().int().min(0).describe("The units the nurses counted"),
   }),
   handler: ({ location_id, drug_id, count_date, counted_quantity }, { db }: ToolContext) => {
-    requireLocation(db, location_id);
+    requireEntity(db, "locations", locationId, location_id, "kind");
     const drug = requireEntity<{ schedule: string | null }>(db, "drugs", drugId, drug_id, "schedule");
     if (drug.schedule === null) throw new ToolFailure(`${drug_id} is not a controlled substance`);
-    const system = allRows<{ quantity: number }>(
+    const system = getRow<{ units: number }>(
       db,
-      "SELECT i.quantity FROM inventory i JOIN lots l ON l.lot_id = i.lot_id WHERE i.location_id = ? AND l.drug_id = ?",
+      "SELECT COALESCE(SUM(i.quantity), 0) AS units FROM inventory i JOIN lots l ON l.lot_id = i.lot_id WHERE i.location_id = ? AND l.drug_id = ?",
       location_id,
       drug_id,
-    ).reduce((sum, row) => sum + row.quantity, 0);
+    )!.units;
     return {
       discrepancy: insertRow(db, "discrepancies", {
         location_id,

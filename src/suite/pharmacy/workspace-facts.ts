@@ -2,8 +2,7 @@
  * The rules of an instance as its workspace documents state them, read back for the verifiers so that
  * expectations follow exactly the text the agent read.
  */
-import type { StateView } from "../../envs/index.js";
-import { parseCsv, parseMarkdownTable, requireFile } from "../../envs/index.js";
+import { allRows, parseCsv, parseMarkdownTable, requireFile, type StateView } from "../../envs/index.js";
 import {
   CABINET_PAR_FOLDER,
   CENTRAL_PAR,
@@ -36,11 +35,8 @@ export function readInventoryRules(state: StateView): { shortDatedDays: number; 
   };
 }
 
-export function readControlledRules(state: StateView): {
-  threshold: number;
-  overrideMinutes: number;
-  auditDays: number;
-} {
+/** The count threshold, the override window in minutes and the audit period in days. */
+export function readControlledRules(state: StateView) {
   const text = requireFile(state, CONTROLLED_POLICY);
   return {
     threshold: requireNumber(text, /reportable when it is (\d+) units or more/, "the count threshold"),
@@ -76,20 +72,17 @@ export function readCentralPar(state: StateView): Map<string, { reorderPoint: nu
 
 /** Min and max by cabinet, then by drug id. */
 export function readCabinetPars(state: StateView): Map<string, Map<string, { min: number; max: number }>> {
-  const sheets = new Map<string, Map<string, { min: number; max: number }>>();
-  for (const path of filesUnder(state, CABINET_PAR_FOLDER)) {
-    const cabinet = path.slice(CABINET_PAR_FOLDER.length).replace(/\.csv$/, "");
-    sheets.set(
-      cabinet,
+  return new Map(
+    filesUnder(state, CABINET_PAR_FOLDER).map((path) => [
+      path.slice(CABINET_PAR_FOLDER.length).replace(/\.csv$/, ""),
       new Map(
         parseCsv(requireFile(state, path)).map((row) => [
           row.drug_id!,
           { min: Number(row.min), max: Number(row.max) },
         ]),
       ),
-    );
-  }
-  return sheets;
+    ]),
+  );
 }
 
 /** Final counts (a recount replaces the first count) by cabinet, then by drug id, with the sheet's date. */
@@ -143,9 +136,10 @@ export function recalledLotIds(
   state: StateView,
   classes: ReadonlyArray<"I" | "II"> = ["I", "II"],
 ): Set<string> {
-  const lots = state.db
-    .prepare("SELECT l.lot_id, l.lot_number, d.ndc FROM lots l JOIN drugs d ON d.drug_id = l.drug_id")
-    .all() as Array<{ lot_id: string; lot_number: string; ndc: string }>;
+  const lots = allRows<{ lot_id: string; lot_number: string; ndc: string }>(
+    state.db,
+    "SELECT l.lot_id, l.lot_number, d.ndc FROM lots l JOIN drugs d ON d.drug_id = l.drug_id",
+  );
   const ids = new Set<string>();
   for (const recall of readRecalls(state).filter((candidate) => classes.includes(candidate.recallClass)))
     for (const lot of lots)

@@ -1,5 +1,4 @@
-import type { GenerateContext } from "../../envs/index.js";
-import { addDays } from "../../envs/index.js";
+import { addDays, type GenerateContext } from "../../envs/index.js";
 import type { CatalogEntry } from "./catalog.js";
 import { lotId, stockId } from "./ids.js";
 

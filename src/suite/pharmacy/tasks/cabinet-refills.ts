@@ -1,19 +1,12 @@
-import { checkAnswerCount, checkStateDiff, defineTask, sumBy } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
 import { readCabinetPars } from "../workspace-facts.js";
-import { isUsable, stockRows } from "./expectations.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, isUsable, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** Refill requests the cabinet par sheets call for: location, drug, units. */
 export function expectedRefills(
   state: StateView,
 ): Array<{ location_id: string; drug_id: string; quantity: number }> {
-  const usable = sumBy(
-    stockRows(state).filter(isUsable),
-    (row) => `${row.location_id}/${row.drug_id}`,
-    (row) => row.quantity,
-  );
+  const usable = unitsBy(stockRows(state).filter(isUsable), (row) => `${row.location_id}/${row.drug_id}`);
   const refills: Array<{ location_id: string; drug_id: string; quantity: number }> = [];
   for (const [cabinet, sheet] of readCabinetPars(state))
     for (const [drug, { min, max }] of sheet) {
@@ -23,26 +16,8 @@ export function expectedRefills(
   return refills;
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedRefills(initial);
-  if (expected.length === 0) throw new Error("generation produced no refill");
+function cells(variant: Flags<"strictlyBelow" | "countAllStock" | "upToMin">): string[] {
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "refill_requests", key: "request_id", added: expected },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
-}
-
-interface Variant {
-  strictlyBelow?: boolean;
-  countAllStock?: boolean;
-  upToMin?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  return [
-    PHARMACY_PY,
     String.raw`
 requests = 0
 for path in workspace_files("par/cabinets"):
@@ -63,30 +38,27 @@ print(f"Requested {requests} refills")
   ];
 }
 
-export const cabinetRefillsTask = defineTask({
+export const cabinetRefillsTask = pharmacyTask({
   id: "pharmacy.cabinet-refills",
-  domain: pharmacyDomain,
   summary: "Request the cabinet refills the per-cabinet par sheets call for, counting only usable stock.",
   instruction:
     "Generate this morning's refill run for the automated dispensing cabinets: for every cabinet that has a par sheet in par/cabinets/, request the refills our inventory management policy calls for with request_refill (one request per cabinet and drug). Change nothing else. Reply with the number of refill requests you made, e.g. `Requested 14 refills`.",
   tools: ["list_locations", "list_inventory", "list_drugs", "request_refill"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "strictly-below-minimum",
-      description: "Skips drugs sitting exactly at their minimum.",
-      cells: cells({ strictlyBelow: true }),
-    },
-    {
-      id: "counts-expired-and-quarantined",
-      description: "Counts expired and quarantined pockets as stock on hand.",
-      cells: cells({ countAllStock: true }),
-    },
-    {
-      id: "refills-to-minimum",
-      description: "Refills up to the minimum instead of the maximum.",
-      cells: cells({ upToMin: true }),
-    },
+  expected: expectedRefills,
+  nothing: "refill",
+  checks: (expected, { initial, final, answer }) => [
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "refill_requests", key: "request_id", added: expected },
+    ]),
+    checkAnswerCount(answer, expected.length),
   ],
+  cells,
+  nearMisses: {
+    "strictly-below-minimum": [{ strictlyBelow: true }, "Skips drugs sitting exactly at their minimum."],
+    "counts-expired-and-quarantined": [
+      { countAllStock: true },
+      "Counts expired and quarantined pockets as stock on hand.",
+    ],
+    "refills-to-minimum": [{ upToMin: true }, "Refills up to the minimum instead of the maximum."],
+  },
 });

@@ -1,65 +1,32 @@
-import { allRows, checkAnswerCount, checkStateDiff, defineTask, sumBy } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { allRows, checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
 import { CENTRAL } from "../world.js";
 import { readCentralPar } from "../workspace-facts.js";
-import { isUsable, stockRows } from "./expectations.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, isUsable, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
 export function expectedReorders(state: StateView): Map<string, number> {
-  const usable = sumBy(
+  const usable = unitsBy(
     stockRows(state).filter((row) => row.location_id === CENTRAL && isUsable(row)),
     (row) => row.drug_id,
-    (row) => row.quantity,
   );
-  const open = allRows<{ drug_id: string; packs: number; pack_size: number }>(
-    state.db,
-    "SELECT drug_id, packs, pack_size FROM purchase_orders WHERE status = 'open'",
-  );
-  const onOrder = sumBy(
-    open,
-    (row) => row.drug_id,
-    (row) => row.packs * row.pack_size,
-  );
-  const packSize = new Map(
-    allRows<{ drug_id: string; pack_size: number }>(state.db, "SELECT drug_id, pack_size FROM drugs").map(
-      (row) => [row.drug_id, row.pack_size],
-    ),
+  const drugs = new Map(
+    allRows<{ drug_id: string; pack_size: number; on_order: number }>(
+      state.db,
+      `SELECT d.drug_id, d.pack_size, (SELECT COALESCE(SUM(p.packs * p.pack_size), 0) FROM purchase_orders p
+         WHERE p.drug_id = d.drug_id AND p.status = 'open') AS on_order FROM drugs d`,
+    ).map((row) => [row.drug_id, row]),
   );
   const orders = new Map<string, number>();
   for (const [drug, { reorderPoint, par }] of readCentralPar(state)) {
-    const total = (usable.get(drug) ?? 0) + (onOrder.get(drug) ?? 0);
-    if (total < reorderPoint) orders.set(drug, Math.ceil((par - total) / packSize.get(drug)!));
+    const { pack_size, on_order } = drugs.get(drug)!;
+    const total = (usable.get(drug) ?? 0) + on_order;
+    if (total < reorderPoint) orders.set(drug, Math.ceil((par - total) / pack_size));
   }
   return orders;
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedReorders(initial);
-  if (expected.size === 0) throw new Error("generation produced nothing to reorder");
+function cells(variant: Flags<"ignoreOnOrder" | "countAllStock" | "atReorderPoint" | "roundDown">): string[] {
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "purchase_orders",
-        key: "po_id",
-        added: [...expected].map(([drug_id, packs]) => ({ drug_id, packs, status: "open" })),
-      },
-    ]),
-    checkAnswerCount(answer, expected.size),
-  ];
-}
-
-interface Variant {
-  ignoreOnOrder?: boolean;
-  countAllStock?: boolean;
-  atReorderPoint?: boolean;
-  roundDown?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  return [
-    PHARMACY_PY,
     String.raw`
 par = read_csv("par/central-pharmacy.csv")
 stock = fetch("list_inventory", "stock", location_id="LOC-01")
@@ -88,36 +55,42 @@ print(f"Placed {len(placed)} purchase orders")
   ];
 }
 
-export const centralReorderTask = defineTask({
+export const centralReorderTask = pharmacyTask({
   id: "pharmacy.central-reorder",
-  domain: pharmacyDomain,
   summary:
     "Place the central pharmacy's wholesaler reorders: usable stock plus open orders against the reorder point, whole packs up to par.",
   instruction:
     "Run today's wholesaler reorder for the central pharmacy (LOC-01) exactly as our inventory management policy describes, using the central par sheet in par/. Place one purchase order per drug that needs one, in whole packs. Change nothing else. Reply with the number of purchase orders you placed, e.g. `Placed 6 purchase orders`.",
   tools: ["list_drugs", "get_drug", "list_inventory", "list_purchase_orders", "place_order"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-open-orders",
-      description: "Reorders drugs whose shortfall an open purchase order already covers.",
-      cells: cells({ ignoreOnOrder: true }),
-    },
-    {
-      id: "counts-expired-and-quarantined",
-      description: "Counts expired and quarantined units as stock on hand.",
-      cells: cells({ countAllStock: true }),
-    },
-    {
-      id: "reorders-at-reorder-point",
-      description: "Reorders when the total equals the reorder point instead of falling below it.",
-      cells: cells({ atReorderPoint: true }),
-    },
-    {
-      id: "rounds-packs-down",
-      description: "Rounds the number of packs down, leaving the shelf short of par.",
-      cells: cells({ roundDown: true }),
-    },
+  expected: expectedReorders,
+  nothing: "reorder",
+  checks: (expected, { initial, final, answer }) => [
+    ...checkStateDiff(initial.db, final.db, [
+      {
+        table: "purchase_orders",
+        key: "po_id",
+        added: [...expected].map(([drug_id, packs]) => ({ drug_id, packs, status: "open" })),
+      },
+    ]),
+    checkAnswerCount(answer, expected.size),
   ],
+  cells,
+  nearMisses: {
+    "ignores-open-orders": [
+      { ignoreOnOrder: true },
+      "Reorders drugs whose shortfall an open purchase order already covers.",
+    ],
+    "counts-expired-and-quarantined": [
+      { countAllStock: true },
+      "Counts expired and quarantined units as stock on hand.",
+    ],
+    "reorders-at-reorder-point": [
+      { atReorderPoint: true },
+      "Reorders when the total equals the reorder point instead of falling below it.",
+    ],
+    "rounds-packs-down": [
+      { roundDown: true },
+      "Rounds the number of packs down, leaving the shelf short of par.",
+    ],
+  },
 });

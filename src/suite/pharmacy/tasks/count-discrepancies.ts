@@ -1,25 +1,12 @@
-import {
-  REFERENCE_DATE,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  sumBy,
-} from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { REFERENCE_DATE, allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { readControlledRules, readCountSheets } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** The discrepancy rows the count sheets and the reporting rule call for. */
 export function expectedDiscrepancies(state: StateView): Array<Record<string, string | number>> {
   const { threshold } = readControlledRules(state);
-  const system = sumBy(
-    stockRows(state),
-    (row) => `${row.location_id}/${row.drug_id}`,
-    (row) => row.quantity,
-  );
+  const system = unitsBy(stockRows(state), (row) => `${row.location_id}/${row.drug_id}`);
   const schedule = new Map(
     allRows<{ drug_id: string; schedule: string | null }>(
       state.db,
@@ -46,26 +33,8 @@ export function expectedDiscrepancies(state: StateView): Array<Record<string, st
   return rows;
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedDiscrepancies(initial);
-  if (expected.length === 0) throw new Error("generation produced no reportable discrepancy");
+function cells(variant: Flags<"sameRuleForAll" | "strictThreshold" | "ignoreRecounts">): string[] {
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "discrepancies", key: "discrepancy_id", added: expected },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
-}
-
-interface Variant {
-  sameRuleForAll?: boolean;
-  strictThreshold?: boolean;
-  ignoreRecounts?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  return [
-    PHARMACY_PY,
     String.raw`
 threshold = policy_number("policies/controlled-substances.md", r"reportable when it is (\d+) units or more")
 schedule = {drug["drug_id"]: drug["schedule"] for drug in fetch("list_drugs", "drugs", controlled=True)}
@@ -101,32 +70,34 @@ print(f"Recorded {recorded} discrepancies")
   ];
 }
 
-export const countDiscrepanciesTask = defineTask({
+export const countDiscrepanciesTask = pharmacyTask({
   id: "pharmacy.count-discrepancies",
-  domain: pharmacyDomain,
   summary:
     "Compare last night's controlled-substance shift counts with the cabinets' system quantities and record the reportable discrepancies (schedule II: any; III-V: at the threshold or more; recounts replace first counts).",
   instruction:
     "Last night's controlled-substance shift count sheets for the dispensing cabinets are in counts/. Compare each count with the system quantity and record every discrepancy our controlled substances policy says is reportable, with record_discrepancy. Change nothing else. Reply with the number of discrepancies you recorded, e.g. `Recorded 5 discrepancies`.",
   tools: ["list_drugs", "get_drug", "list_locations", "list_inventory", "record_discrepancy"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "one-threshold-for-all",
-      description:
-        "Applies the schedule III-V threshold to schedule II drugs too, missing one-unit schedule II miscounts.",
-      cells: cells({ sameRuleForAll: true }),
-    },
-    {
-      id: "threshold-exclusive",
-      description: "Reports only differences above the threshold, not those exactly at it.",
-      cells: cells({ strictThreshold: true }),
-    },
-    {
-      id: "ignores-recounts",
-      description: "Uses the first count even where the sheet records a recount.",
-      cells: cells({ ignoreRecounts: true }),
-    },
+  expected: expectedDiscrepancies,
+  nothing: "reportable discrepancy",
+  checks: (expected, { initial, final, answer }) => [
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "discrepancies", key: "discrepancy_id", added: expected },
+    ]),
+    checkAnswerCount(answer, expected.length),
   ],
+  cells,
+  nearMisses: {
+    "one-threshold-for-all": [
+      { sameRuleForAll: true },
+      "Applies the schedule III-V threshold to schedule II drugs too, missing one-unit schedule II miscounts.",
+    ],
+    "threshold-exclusive": [
+      { strictThreshold: true },
+      "Reports only differences above the threshold, not those exactly at it.",
+    ],
+    "ignores-recounts": [
+      { ignoreRecounts: true },
+      "Uses the first count even where the sheet records a recount.",
+    ],
+  },
 });

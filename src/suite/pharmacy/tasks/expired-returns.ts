@@ -1,16 +1,7 @@
-import {
-  REFERENCE_DATE,
-  addDays,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-} from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { REFERENCE_DATE, addDays, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
-import type { StockView } from "./expectations.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, stockRows, type StockView, type Flags } from "./pharmacy-task.js";
 
 /** Stock rows the returns policy sends back to the wholesaler. */
 export function expectedReturns(state: StateView): StockView[] {
@@ -25,41 +16,8 @@ export function expectedReturns(state: StateView): StockView[] {
   );
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedReturns(initial);
-  if (expected.length === 0) throw new Error("generation produced no returnable stock");
+function cells(variant: Flags<"includeScheduleTwo" | "windowExclusive" | "includeQuarantined">): string[] {
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "inventory",
-        key: "stock_id",
-        changed: new Map(expected.map((row) => [row.stock_id, { quantity: 0 }])),
-      },
-      {
-        table: "returns",
-        key: "return_id",
-        added: expected.map((row) => ({
-          stock_id: row.stock_id,
-          lot_id: row.lot_id,
-          quantity: row.quantity,
-          reason: "expired",
-          created_on: REFERENCE_DATE,
-        })),
-      },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
-}
-
-interface Variant {
-  includeScheduleTwo?: boolean;
-  windowExclusive?: boolean;
-  includeQuarantined?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  return [
-    PHARMACY_PY,
     String.raw`
 window = policy_number("policies/inventory-management.md", r"no more than (\d+) days before today")
 earliest = add_days(today, -window)
@@ -81,31 +39,49 @@ print(f"Created {returned} returns")
   ];
 }
 
-export const expiredReturnsTask = defineTask({
+export const expiredReturnsTask = pharmacyTask({
   id: "pharmacy.expired-returns",
-  domain: pharmacyDomain,
   summary:
     "Return expired stock to the wholesaler for credit per the returns window, leaving schedule II and quarantined stock alone.",
   instruction:
     "Clear out expired stock for wholesaler credit: at every location, return each stock row our inventory management policy says qualifies for an expired-product return, with create_return and reason `expired`. Change nothing else. Reply with the number of returns you created, e.g. `Created 7 returns`.",
   tools: ["list_drugs", "get_drug", "list_locations", "list_lots", "list_inventory", "create_return"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "returns-schedule-ii",
-      description: "Sends expired schedule II product to the wholesaler instead of the reverse distributor.",
-      cells: cells({ includeScheduleTwo: true }),
-    },
-    {
-      id: "window-off-by-one",
-      description: "Leaves out the lot that expired exactly on the last day of the returns window.",
-      cells: cells({ windowExclusive: true }),
-    },
-    {
-      id: "returns-quarantined",
-      description: "Returns quarantined stock that is waiting for an investigation.",
-      cells: cells({ includeQuarantined: true }),
-    },
+  expected: expectedReturns,
+  nothing: "returnable stock",
+  checks: (expected, { initial, final, answer }) => [
+    ...checkStateDiff(initial.db, final.db, [
+      {
+        table: "inventory",
+        key: "stock_id",
+        changed: new Map(expected.map((row) => [row.stock_id, { quantity: 0 }])),
+      },
+      {
+        table: "returns",
+        key: "return_id",
+        added: expected.map((row) => ({
+          stock_id: row.stock_id,
+          lot_id: row.lot_id,
+          quantity: row.quantity,
+          reason: "expired",
+          created_on: REFERENCE_DATE,
+        })),
+      },
+    ]),
+    checkAnswerCount(answer, expected.length),
   ],
+  cells,
+  nearMisses: {
+    "returns-schedule-ii": [
+      { includeScheduleTwo: true },
+      "Sends expired schedule II product to the wholesaler instead of the reverse distributor.",
+    ],
+    "window-off-by-one": [
+      { windowExclusive: true },
+      "Leaves out the lot that expired exactly on the last day of the returns window.",
+    ],
+    "returns-quarantined": [
+      { includeQuarantined: true },
+      "Returns quarantined stock that is waiting for an investigation.",
+    ],
+  },
 });

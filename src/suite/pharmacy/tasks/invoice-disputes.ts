@@ -1,9 +1,6 @@
-import { allRows, defineTask } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { allRows, type StateView } from "../../../envs/index.js";
 import { readInvoice } from "../workspace-facts.js";
-import { idListCheck } from "./expectations.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
 
 /** Purchase orders whose invoice line the invoice review rule disputes. */
 export function expectedDisputes(state: StateView): string[] {
@@ -27,21 +24,8 @@ export function expectedDisputes(state: StateView): string[] {
     .map((line) => line.po);
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  const expected = expectedDisputes(initial);
-  if (expected.length === 0) throw new Error("generation produced no invoice line to dispute");
-  return [idListCheck(answer, expected)];
-}
-
-interface Variant {
-  disputeShort?: boolean;
-  toleranceInclusive?: boolean;
-  ignoreCancelled?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(variant: Flags<"disputeShort" | "toleranceInclusive" | "ignoreCancelled">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 policy = read_text("policies/inventory-management.md")
 tolerance = round(float(re.search(r"more than \$(\d+\.\d{2}) above the catalog pack cost", policy).group(1)) * 100)
@@ -66,31 +50,29 @@ print(json.dumps(sorted(disputed)))
   ];
 }
 
-export const invoiceDisputesTask = defineTask({
+export const invoiceDisputesTask = pharmacyTask({
   id: "pharmacy.invoice-disputes",
-  domain: pharmacyDomain,
   summary:
     "Check the wholesaler's e-mailed invoice against purchase orders and catalog pack costs; list the lines to dispute per the invoice review rule.",
   instruction:
     'The wholesaler\'s latest invoice came in by e-mail (inbox/). Review every line against its purchase order and our catalog as the inventory management policy\'s invoice review rule says, and tell me which lines to dispute. Reply with a JSON array of the purchase order ids of the disputed lines, e.g. `["PO-00003", "PO-00017"]`.',
   tools: ["list_purchase_orders", "get_purchase_order", "list_drugs", "get_drug"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "disputes-backorders",
-      description: "Disputes lines that shipped fewer packs than ordered, which the policy calls backorders.",
-      cells: cells({ disputeShort: true }),
-    },
-    {
-      id: "tolerance-inclusive",
-      description: "Disputes a pack price exactly at the tolerance above catalog cost.",
-      cells: cells({ toleranceInclusive: true }),
-    },
-    {
-      id: "ignores-cancelled-orders",
-      description: "Does not dispute a line billing a cancelled purchase order.",
-      cells: cells({ ignoreCancelled: true }),
-    },
-  ],
+  expected: expectedDisputes,
+  nothing: "invoice line to dispute",
+  checks: (expected, { answer }) => [idListCheck(answer, expected)],
+  cells,
+  nearMisses: {
+    "disputes-backorders": [
+      { disputeShort: true },
+      "Disputes lines that shipped fewer packs than ordered, which the policy calls backorders.",
+    ],
+    "tolerance-inclusive": [
+      { toleranceInclusive: true },
+      "Disputes a pack price exactly at the tolerance above catalog cost.",
+    ],
+    "ignores-cancelled-orders": [
+      { ignoreCancelled: true },
+      "Does not dispute a line billing a cancelled purchase order.",
+    ],
+  },
 });

@@ -1,10 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows, defineTask } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { REFERENCE_DATE, addDays, allRows, type StateView } from "../../../envs/index.js";
 import { addMinutes } from "../world.js";
 import { readControlledRules } from "../workspace-facts.js";
-import { idListCheck } from "./expectations.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
 
 /** Override pulls of the audit period whose order was verified late or never. */
 export function expectedNonCompliant(state: StateView): string[] {
@@ -23,21 +20,8 @@ export function expectedNonCompliant(state: StateView): string[] {
     .map((row) => row.dispense_id);
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  const expected = expectedNonCompliant(initial);
-  if (expected.length === 0) throw new Error("generation produced no non-compliant override");
-  return [idListCheck(answer, expected)];
-}
-
-interface Variant {
-  strictWindow?: boolean;
-  unverifiedCompliant?: boolean;
-  wholeHistory?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(variant: Flags<"strictWindow" | "unverifiedCompliant" | "wholeHistory">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 policy_path = "policies/controlled-substances.md"
 minutes = policy_number(policy_path, r"no later than (\d+) minutes after the pull")
@@ -62,31 +46,23 @@ print(json.dumps(sorted(flagged)))
   ];
 }
 
-export const overrideAuditTask = defineTask({
+export const overrideAuditTask = pharmacyTask({
   id: "pharmacy.override-audit",
-  domain: pharmacyDomain,
   summary:
     "List the cabinet override pulls of the audit period whose order a pharmacist verified too late or never, per the controlled substances policy.",
   instruction:
     'Prepare the override-pull audit described in our controlled substances policy: find every override pull in the audit period that was not compliant. Reply with a JSON array of their dispense ids, e.g. `["DSP-000131", "DSP-000208"]`.',
   tools: ["list_dispenses", "list_medication_orders", "get_medication_order"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "deadline-exclusive",
-      description: "Flags a pull verified exactly at the deadline.",
-      cells: cells({ strictWindow: true }),
-    },
-    {
-      id: "unverified-as-compliant",
-      description: "Skips pulls whose order was never verified.",
-      cells: cells({ unverifiedCompliant: true }),
-    },
-    {
-      id: "whole-history",
-      description: "Audits every override pull on file instead of the audit period.",
-      cells: cells({ wholeHistory: true }),
-    },
-  ],
+  expected: expectedNonCompliant,
+  nothing: "non-compliant override",
+  checks: (expected, { answer }) => [idListCheck(answer, expected)],
+  cells,
+  nearMisses: {
+    "deadline-exclusive": [{ strictWindow: true }, "Flags a pull verified exactly at the deadline."],
+    "unverified-as-compliant": [{ unverifiedCompliant: true }, "Skips pulls whose order was never verified."],
+    "whole-history": [
+      { wholeHistory: true },
+      "Audits every override pull on file instead of the audit period.",
+    ],
+  },
 });

@@ -1,9 +1,7 @@
-import { allRows, defineTask } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { allRows, type StateView } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { idListCheck } from "./expectations.js";
-import { PHARMACY_PY, recallsPy } from "./python.js";
+import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
+import { recallsPy } from "./python.js";
 
 /** MRNs of patients dispensed a unit of a Class I recalled lot. */
 export function expectedPatients(state: StateView): string[] {
@@ -12,23 +10,9 @@ export function expectedPatients(state: StateView): string[] {
   return [...new Set(rows.filter((row) => lots.has(row.lot_id)).map((row) => row.mrn))].sort();
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  const expected = expectedPatients(initial);
-  if (expected.length === 0) throw new Error("generation produced no patient exposed to a Class I recall");
-  return [idListCheck(answer, expected)];
-}
-
-interface Variant {
-  updates?: boolean;
-  matchNdc?: boolean;
-  allClasses?: boolean;
-  naiveFetch?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(variant: Flags<"updates" | "matchNdc" | "allClasses" | "naiveFetch">): string[] {
   const listing = variant.naiveFetch ? "fetch_all" : "fetch";
   return [
-    PHARMACY_PY,
     recallsPy(variant),
     String.raw`
 patients = set()
@@ -40,37 +24,27 @@ print(json.dumps(sorted(patients)))
   ];
 }
 
-export const recallPatientTraceTask = defineTask({
+export const recallPatientTraceTask = pharmacyTask({
   id: "pharmacy.recall-patient-trace",
-  domain: pharmacyDomain,
   summary:
     "List the patients who were dispensed units of a lot under a Class I recall (notices plus e-mailed expansions, lot number and NDC both matching).",
   instruction:
     'Risk management needs the patients to notify for the Class I drug recalls on file (notices in recalls/, expansions sent by e-mail to inbox/). A lot is affected only when both its lot number and its product\'s NDC match the notice. Find every patient who was dispensed anything from an affected lot of a Class I recall; Class II recalls need no patient notification. Reply with a JSON array of the patients\' MRNs, e.g. `["MRN-000114", "MRN-000212"]`.',
   tools: ["list_lots", "get_lot", "list_dispenses", "get_drug"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "includes-class-ii",
-      description: "Notifies patients of Class II recalls too.",
-      cells: cells({ allClasses: true }),
-    },
-    {
-      id: "ignores-update-email",
-      description: "Misses the lot a recall e-mail added.",
-      cells: cells({ updates: false }),
-    },
-    {
-      id: "lot-number-only",
-      description:
-        "Matches lots by number alone and includes patients of another product with the same lot number.",
-      cells: cells({ matchNdc: false }),
-    },
-    {
-      id: "no-error-body-check",
-      description: "Pages the dispense archive without checking for its error body, so the program crashes.",
-      cells: cells({ naiveFetch: true }),
-    },
-  ],
+  expected: expectedPatients,
+  nothing: "patient exposed to a Class I recall",
+  checks: (expected, { answer }) => [idListCheck(answer, expected)],
+  cells,
+  nearMisses: {
+    "includes-class-ii": [{ allClasses: true }, "Notifies patients of Class II recalls too."],
+    "ignores-update-email": [{ updates: false }, "Misses the lot a recall e-mail added."],
+    "lot-number-only": [
+      { matchNdc: false },
+      "Matches lots by number alone and includes patients of another product with the same lot number.",
+    ],
+    "no-error-body-check": [
+      { naiveFetch: true },
+      "Pages the dispense archive without checking for its error body, so the program crashes.",
+    ],
+  },
 });

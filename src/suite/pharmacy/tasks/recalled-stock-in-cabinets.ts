@@ -1,9 +1,7 @@
-import { checkAnswerAmounts, defineTask, sumBy } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { checkAnswerAmounts, type StateView } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
-import { PHARMACY_PY, recallsPy } from "./python.js";
+import { pharmacyTask, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
+import { recallsPy } from "./python.js";
 
 /** Available units of recalled lots still loaded in each cabinet. */
 export function expectedCabinetUnits(state: StateView): Map<string, number> {
@@ -11,28 +9,11 @@ export function expectedCabinetUnits(state: StateView): Map<string, number> {
   const rows = stockRows(state).filter(
     (row) => row.kind === "cabinet" && lots.has(row.lot_id) && row.status === "available" && row.quantity > 0,
   );
-  return sumBy(
-    rows,
-    (row) => row.location_id,
-    (row) => row.quantity,
-  );
+  return unitsBy(rows, (row) => row.location_id);
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  const expected = expectedCabinetUnits(initial);
-  if (expected.size === 0) throw new Error("generation produced no recalled stock in cabinets");
-  return [checkAnswerAmounts("answer-amounts", answer, expected, 0)];
-}
-
-interface Variant {
-  updates?: boolean;
-  matchNdc?: boolean;
-  allLocations?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(variant: Flags<"updates" | "matchNdc" | "allLocations">): string[] {
   return [
-    PHARMACY_PY,
     recallsPy(variant),
     String.raw`
 cabinets = {loc["location_id"] for loc in fetch("list_locations", "locations", kind="cabinet")}
@@ -46,31 +27,23 @@ print(json.dumps(dict(sorted(units.items()))))
   ];
 }
 
-export const recalledStockInCabinetsTask = defineTask({
+export const recalledStockInCabinetsTask = pharmacyTask({
   id: "pharmacy.recalled-stock-in-cabinets",
-  domain: pharmacyDomain,
   summary:
     "Per automated dispensing cabinet, the available units of recalled lots (all recall notices and e-mailed expansions; lot number and NDC must match) still loaded.",
   instruction:
     'Before nursing pulls anything else, I need to know which automated dispensing cabinets still hold available (not quarantined) units of a recalled lot. Use every recall notice in recalls/ and the recall expansions that arrived by e-mail in inbox/; a lot is affected only when both its lot number and its product\'s NDC match. Pharmacy locations are not part of this question. Reply with a JSON object mapping each cabinet\'s location id to its total available units of affected lots, leaving out cabinets with none, e.g. `{"LOC-04": 12, "LOC-07": 5}`.',
   tools: ["list_locations", "list_lots", "get_lot", "list_inventory", "get_drug"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "includes-pharmacies",
-      description: "Counts the central and satellite pharmacy shelves as well.",
-      cells: cells({ allLocations: true }),
-    },
-    {
-      id: "ignores-update-email",
-      description: "Misses the lot a recall e-mail added.",
-      cells: cells({ updates: false }),
-    },
-    {
-      id: "lot-number-only",
-      description: "Counts another product that shares a recalled lot number.",
-      cells: cells({ matchNdc: false }),
-    },
-  ],
+  expected: expectedCabinetUnits,
+  nothing: "recalled stock in cabinets",
+  checks: (expected, { answer }) => [checkAnswerAmounts("answer-amounts", answer, expected, 0)],
+  cells,
+  nearMisses: {
+    "includes-pharmacies": [
+      { allLocations: true },
+      "Counts the central and satellite pharmacy shelves as well.",
+    ],
+    "ignores-update-email": [{ updates: false }, "Misses the lot a recall e-mail added."],
+    "lot-number-only": [{ matchNdc: false }, "Counts another product that shares a recalled lot number."],
+  },
 });

@@ -1,14 +1,5 @@
-import {
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  checkAnswerAmounts,
-  defineTask,
-  sumBy,
-} from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
-import { PHARMACY_PY } from "./python.js";
+import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts, type StateView } from "../../../envs/index.js";
+import { pharmacyTask, unitsBy, type Flags } from "./pharmacy-task.js";
 
 /** Units of each schedule II drug dispensed from cabinets in the seven days ending yesterday. */
 export function expectedUsage(state: StateView): Map<string, number> {
@@ -20,28 +11,11 @@ export function expectedUsage(state: StateView): Map<string, number> {
     addDays(REFERENCE_DATE, -7),
     addDays(REFERENCE_DATE, -1),
   );
-  return sumBy(
-    rows,
-    (row) => row.drug_id,
-    (row) => row.quantity,
-  );
+  return unitsBy(rows, (row) => row.drug_id);
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  const expected = expectedUsage(initial);
-  if (expected.size === 0) throw new Error("generation produced no schedule II usage");
-  return [checkAnswerAmounts("answer-amounts", answer, expected, 0)];
-}
-
-interface Variant {
-  includeToday?: boolean;
-  includePharmacies?: boolean;
-  allSchedules?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(variant: Flags<"includeToday" | "includePharmacies" | "allSchedules">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 start, end = add_days(today, -7), ${variant.includeToday ? "today" : "add_days(today, -1)"}
 cabinets = {loc["location_id"] for loc in fetch("list_locations", "locations"${variant.includePharmacies ? "" : ', kind="cabinet"'})}
@@ -57,31 +31,23 @@ print(json.dumps(dict(sorted(usage.items()))))
   ];
 }
 
-export const scheduleIiUsageTask = defineTask({
+export const scheduleIiUsageTask = pharmacyTask({
   id: "pharmacy.schedule-ii-usage",
-  domain: pharmacyDomain,
   summary:
     "The weekly schedule II usage report: units dispensed from cabinets per drug over the seven days ending yesterday, as the controlled substances policy defines it.",
   instruction:
     'Prepare this week\'s schedule II usage report exactly as defined in our controlled substances policy. Reply with a JSON object mapping each schedule II drug id with usage in the period to its units, leaving out drugs with none, e.g. `{"D-0001": 42, "D-0005": 17}`.',
   tools: ["list_drugs", "get_drug", "list_locations", "list_lots", "list_dispenses"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "includes-today",
-      description: "Counts today's dispenses, which the report leaves out.",
-      cells: cells({ includeToday: true }),
-    },
-    {
-      id: "includes-pharmacies",
-      description: "Counts dispenses from the OR satellite pharmacy too.",
-      cells: cells({ includePharmacies: true }),
-    },
-    {
-      id: "all-controlled-schedules",
-      description: "Reports schedules III-V as well as schedule II.",
-      cells: cells({ allSchedules: true }),
-    },
-  ],
+  expected: expectedUsage,
+  nothing: "schedule II usage",
+  checks: (expected, { answer }) => [checkAnswerAmounts("answer-amounts", answer, expected, 0)],
+  cells,
+  nearMisses: {
+    "includes-today": [{ includeToday: true }, "Counts today's dispenses, which the report leaves out."],
+    "includes-pharmacies": [
+      { includePharmacies: true },
+      "Counts dispenses from the OR satellite pharmacy too.",
+    ],
+    "all-controlled-schedules": [{ allSchedules: true }, "Reports schedules III-V as well as schedule II."],
+  },
 });

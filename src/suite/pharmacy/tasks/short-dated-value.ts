@@ -1,16 +1,7 @@
-import {
-  REFERENCE_DATE,
-  addDays,
-  checkAnswerAmounts,
-  defineTask,
-  roundCents,
-  sumBy,
-} from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { REFERENCE_DATE, addDays, checkAnswerAmounts, roundCents, sumBy } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { stockRows } from "./expectations.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, stockRows, type Flags } from "./pharmacy-task.js";
 
 /** Value at unit cost of available short-dated stock, by location. */
 export function expectedShortDated(state: StateView): Map<string, number> {
@@ -30,21 +21,8 @@ export function expectedShortDated(state: StateView): Map<string, number> {
   return new Map([...values].map(([location, value]) => [location, roundCents(value)]));
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  const expected = expectedShortDated(initial);
-  if (expected.size === 0) throw new Error("generation produced no short-dated stock");
-  return [checkAnswerAmounts("answer-amounts", answer, expected, 0.011)];
-}
-
-interface Variant {
-  includeQuarantined?: boolean;
-  packCostPerUnit?: boolean;
-  excludeLastDay?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(variant: Flags<"includeQuarantined" | "packCostPerUnit" | "excludeLastDay">): string[] {
   return [
-    PHARMACY_PY,
     String.raw`
 days = policy_number("policies/inventory-management.md", r"through (\d+) days from today")
 last = add_days(today, days${variant.excludeLastDay ? " - 1" : ""})
@@ -64,31 +42,26 @@ print(json.dumps({location: round(value + 1e-9, 2) for location, value in sorted
   ];
 }
 
-export const shortDatedValueTask = defineTask({
+export const shortDatedValueTask = pharmacyTask({
   id: "pharmacy.short-dated-value",
-  domain: pharmacyDomain,
   summary:
     "Value at unit cost of available short-dated stock per location, window from the inventory policy.",
   instruction:
     'Finance wants the value of our short-dated stock per location, as defined in the inventory management policy (which also says how to value it). Only count stock that is available. Reply with a JSON object mapping each location id that has short-dated stock to its value in dollars, rounded to the cent only after summing, e.g. `{"LOC-01": 1234.56, "LOC-05": 88.10}`.',
   tools: ["list_drugs", "get_drug", "list_locations", "list_lots", "list_inventory"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "includes-quarantined",
-      description: "Values quarantined short-dated stock too.",
-      cells: cells({ includeQuarantined: true }),
-    },
-    {
-      id: "pack-cost-as-unit-cost",
-      description: "Multiplies units by the pack cost instead of the unit cost.",
-      cells: cells({ packCostPerUnit: true }),
-    },
-    {
-      id: "window-end-exclusive",
-      description: "Leaves out lots expiring on the last day of the window.",
-      cells: cells({ excludeLastDay: true }),
-    },
-  ],
+  expected: expectedShortDated,
+  nothing: "short-dated stock",
+  checks: (expected, { answer }) => [checkAnswerAmounts("answer-amounts", answer, expected, 0.011)],
+  cells,
+  nearMisses: {
+    "includes-quarantined": [{ includeQuarantined: true }, "Values quarantined short-dated stock too."],
+    "pack-cost-as-unit-cost": [
+      { packCostPerUnit: true },
+      "Multiplies units by the pack cost instead of the unit cost.",
+    ],
+    "window-end-exclusive": [
+      { excludeLastDay: true },
+      "Leaves out lots expiring on the last day of the window.",
+    ],
+  },
 });

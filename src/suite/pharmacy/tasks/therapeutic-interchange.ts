@@ -1,8 +1,7 @@
-import { allRows, checkAnswerCount, checkStateDiff, defineTask, roundCents } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { pharmacyDomain } from "../domain.js";
+import { allRows, checkAnswerCount, checkStateDiff, roundCents } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { readInterchanges } from "../workspace-facts.js";
-import { PHARMACY_PY } from "./python.js";
+import { pharmacyTask, type Flags } from "./pharmacy-task.js";
 
 /** New drug, dose and origin by order id for the approved interchanges. */
 export function expectedInterchanges(state: StateView): Map<string, Record<string, string | number>> {
@@ -21,26 +20,8 @@ export function expectedInterchanges(state: StateView): Map<string, Record<strin
   return changes;
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedInterchanges(initial);
-  if (expected.size === 0) throw new Error("generation produced no order to convert");
+function cells(variant: Flags<"ignoreDaw" | "includeDeferred" | "keepDose">): string[] {
   return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "medication_orders", key: "order_id", changed: expected },
-    ]),
-    checkAnswerCount(answer, expected.size),
-  ];
-}
-
-interface Variant {
-  ignoreDaw?: boolean;
-  includeDeferred?: boolean;
-  keepDose?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  return [
-    PHARMACY_PY,
     String.raw`
 memo = read_text("committee/formulary-memo-2025-06.md")
 section = memo.split("## Therapeutic interchange", 1)[1].split("\n## ", 1)[0]
@@ -67,31 +48,34 @@ print(f"Converted {converted} orders")
   ];
 }
 
-export const therapeuticInterchangeTask = defineTask({
+export const therapeuticInterchangeTask = pharmacyTask({
   id: "pharmacy.therapeutic-interchange",
-  domain: pharmacyDomain,
   summary:
     "Convert active orders of non-formulary products to their formulary alternatives per the P&T memo: approved rows only, dose factor, dispense-as-written orders untouched.",
   instruction:
     "Carry out the therapeutic interchanges from the Pharmacy and Therapeutics Committee memo in committee/: convert the affected active medication orders with substitute_order, exactly as the memo says, including the dose conversion. Change nothing else. Reply with the number of orders you converted, e.g. `Converted 8 orders`.",
   tools: ["list_drugs", "get_drug", "list_medication_orders", "get_medication_order", "substitute_order"],
-  verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "converts-dispense-as-written",
-      description: "Also converts orders the prescriber marked dispense as written.",
-      cells: cells({ ignoreDaw: true }),
-    },
-    {
-      id: "applies-deferred-rows",
-      description: "Converts orders of interchanges the committee deferred.",
-      cells: cells({ includeDeferred: true }),
-    },
-    {
-      id: "keeps-original-dose",
-      description: "Switches the drug but keeps the original dose instead of applying the dose factor.",
-      cells: cells({ keepDose: true }),
-    },
+  expected: expectedInterchanges,
+  nothing: "order to convert",
+  checks: (expected, { initial, final, answer }) => [
+    ...checkStateDiff(initial.db, final.db, [
+      { table: "medication_orders", key: "order_id", changed: expected },
+    ]),
+    checkAnswerCount(answer, expected.size),
   ],
+  cells,
+  nearMisses: {
+    "converts-dispense-as-written": [
+      { ignoreDaw: true },
+      "Also converts orders the prescriber marked dispense as written.",
+    ],
+    "applies-deferred-rows": [
+      { includeDeferred: true },
+      "Converts orders of interchanges the committee deferred.",
+    ],
+    "keeps-original-dose": [
+      { keepDose: true },
+      "Switches the drug but keeps the original dose instead of applying the dose factor.",
+    ],
+  },
 });
