@@ -2,7 +2,7 @@ import { CORRECT, check, defineTask, parseAnswerJson, variantNearMisses } from "
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { COMPLAINT_SUBJECTS, CORRESPONDENCE_DIR } from "../documents.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE } from "./shared.js";
 
 interface Trace {
   suppliers: string[];

@@ -1,32 +1,28 @@
 import {
   CORRECT,
   addDays,
+  allRows,
   checkStateDiff,
-  check,
   defineTask,
-  parseAnswerNumber,
   variantNearMisses,
 } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
-import { round3 } from "../generate.js";
+import { NCR_DESCRIPTIONS, round3 } from "../generate.js";
 import { ncrId, prescribedDisposition, type CharacteristicLimits } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
-
-interface NcrRow {
-  ncr_id: string;
-  defect_code: string;
-  char_id: string | null;
-  measured_value: number | null;
-}
+import { PY_PRELUDE, checkAnswerNumber } from "./shared.js";
 
 /** Every open NCR without a disposition, with the disposition the quality manual prescribes. */
 export function expectedDispositions(db: VerifyContext["initial"]["db"]): Map<string, string> {
-  const ncrs = db
-    .prepare(
-      "SELECT ncr_id, defect_code, char_id, measured_value FROM ncrs WHERE status = 'open' AND disposition IS NULL ORDER BY ncr_id",
-    )
-    .all() as NcrRow[];
+  const ncrs = allRows<{
+    ncr_id: string;
+    defect_code: string;
+    char_id: string | null;
+    measured_value: number | null;
+  }>(
+    db,
+    "SELECT ncr_id, defect_code, char_id, measured_value FROM ncrs WHERE status = 'open' AND disposition IS NULL ORDER BY ncr_id",
+  );
   const characteristic = db.prepare(
     "SELECT feature, lower_limit, upper_limit, critical FROM characteristics WHERE char_id = ?",
   );
@@ -58,15 +54,13 @@ const CASES: Case[] = [
 
 /** Plants open NCRs covering every rule of the disposition section, including the look-alikes each near-miss trips on. */
 function prepare({ db, random, factors, referenceDate }: GenerateContext): void {
-  const chars = db
-    .prepare(
-      `SELECT c.* FROM characteristics c WHERE EXISTS (SELECT 1 FROM production_lots l WHERE l.part_number = c.part_number AND l.end_date IS NOT NULL) ORDER BY c.char_id`,
-    )
-    .all() as Array<CharacteristicLimits & { char_id: string; part_number: string }>;
+  const chars = allRows<CharacteristicLimits & { char_id: string; part_number: string }>(
+    db,
+    `SELECT c.* FROM characteristics c WHERE EXISTS (SELECT 1 FROM production_lots l WHERE l.part_number = c.part_number AND l.end_date IS NOT NULL) ORDER BY c.char_id`,
+  );
   const lotOf = db.prepare(
     "SELECT lot_id, quantity FROM production_lots WHERE part_number = ? AND end_date IS NOT NULL ORDER BY lot_id",
   );
-  let next = (db.prepare("SELECT COUNT(*) AS n FROM ncrs").get() as { n: number }).n;
   const insert = db.prepare("INSERT INTO ncrs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'open', NULL)");
   const hold = db.prepare(
     "UPDATE production_lots SET status = 'on_hold', hold_reason = ? WHERE lot_id = ? AND status != 'shipped'",
@@ -95,15 +89,10 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
     const value = dimensional
       ? round3(above ? c.upper_limit + band * share : c.lower_limit - band * share)
       : null;
-    next += 1;
-    const id = ncrId.format(next);
+    const id = ncrId.next(db, "ncrs");
     const description = dimensional
       ? `${c.char_id} measured ${value} mm against limits ${c.lower_limit}-${c.upper_limit} mm`
-      : kind === "COS"
-        ? "Burrs on cross-drilled holes"
-        : kind === "MAT"
-          ? "Inclusions found at parting line"
-          : "Hardness 4 HRC below specification";
+      : NCR_DESCRIPTIONS[kind as keyof typeof NCR_DESCRIPTIONS][0];
     insert.run(
       id,
       lot.lot_id,
@@ -131,11 +120,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ),
       },
     ]),
-    check(
-      "answer",
-      parseAnswerNumber(answer) === expected.size,
-      `expected the answer ${expected.size}, got '${answer.slice(0, 80)}'`,
-    ),
+    checkAnswerNumber(answer, expected.size),
   ];
 }
 

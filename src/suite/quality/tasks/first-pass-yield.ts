@@ -1,34 +1,17 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  check,
-  defineTask,
-  makeDate,
-  parseAnswerJson,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { CORRECT, addDays, allRows, check, defineTask, variantNearMisses } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
-import { PY_PRELUDE } from "./python.js";
-
-const YEAR = Number(REFERENCE_DATE.slice(0, 4));
-const QUARTER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;
-/** The quarter to date: from its first day to the reference date. */
-const PERIOD = {
-  start: makeDate(YEAR, (QUARTER - 1) * 3 + 1, 1),
-  end: REFERENCE_DATE,
-  label: `Q${QUARTER} ${YEAR}`,
-};
+import { PY_PRELUDE, QUARTER as PERIOD, answerObject, checkNoProblems } from "./shared.js";
 
 /** Pooled first-pass yield (%, one decimal) of the quarter's production lots by `line-shift`. */
 export function expectedYields(db: VerifyContext["initial"]["db"]): Record<string, number> {
-  const rows = db
-    .prepare(
-      `SELECT line || '-' || shift AS grp, SUM(quantity) AS produced, SUM(first_pass_rejects) AS rejected
-         FROM production_lots WHERE lot_type = 'production' AND end_date BETWEEN ? AND ? GROUP BY grp ORDER BY grp`,
-    )
-    .all(PERIOD.start, PERIOD.end) as Array<{ grp: string; produced: number; rejected: number }>;
+  const rows = allRows<{ grp: string; produced: number; rejected: number }>(
+    db,
+    `SELECT line || '-' || shift AS grp, SUM(quantity) AS produced, SUM(first_pass_rejects) AS rejected
+       FROM production_lots WHERE lot_type = 'production' AND end_date BETWEEN ? AND ? GROUP BY grp ORDER BY grp`,
+    PERIOD.start,
+    PERIOD.end,
+  );
   return Object.fromEntries(
     rows.map((row) => [row.grp, Math.round((1000 * (row.produced - row.rejected)) / row.produced) / 10]),
   );
@@ -37,11 +20,12 @@ export function expectedYields(db: VerifyContext["initial"]["db"]): Record<strin
 /** Plants a lot that starts the day before the quarter and ends on its first day, and a rework lot with many rejects. */
 function prepare({ db, random }: GenerateContext): void {
   const inMonth = random.shuffle(
-    db
-      .prepare(
-        "SELECT lot_id FROM production_lots WHERE end_date BETWEEN ? AND ? AND lot_type = 'production' ORDER BY lot_id",
-      )
-      .all(PERIOD.start, PERIOD.end) as Array<{ lot_id: string }>,
+    allRows<{ lot_id: string }>(
+      db,
+      "SELECT lot_id FROM production_lots WHERE end_date BETWEEN ? AND ? AND lot_type = 'production' ORDER BY lot_id",
+      PERIOD.start,
+      PERIOD.end,
+    ),
   );
   const dates = db.prepare("UPDATE production_lots SET start_date = ?, end_date = ? WHERE lot_id = ?");
   const [straddle, rework] = inMonth;
@@ -54,25 +38,16 @@ function prepare({ db, random }: GenerateContext): void {
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedYields(initial.db);
-  const parsed = parseAnswerJson(answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+  const given = answerObject(answer);
+  if (!given)
     return [check("answer-format", false, `expected {"L1-A": 97.3, ...}, got: ${answer.slice(0, 200)}`)];
-  const given = parsed as Record<string, unknown>;
   const problems: string[] = [];
   for (const [group, value] of Object.entries(expected))
     if (typeof given[group] !== "number" || Math.abs(given[group] - value) > 0.051)
       problems.push(`${group}: expected ${value}, got ${JSON.stringify(given[group])}`);
   for (const group of Object.keys(given))
     if (!(group in expected)) problems.push(`${group} had no production lot ending in ${PERIOD.label}`);
-  return [
-    check(
-      "yields",
-      problems.length === 0,
-      problems.length === 0
-        ? `${Object.keys(expected).length} groups right`
-        : problems.slice(0, 8).join("; "),
-    ),
-  ];
+  return [checkNoProblems("yields", problems.slice(0, 8), `${Object.keys(expected).length} groups right`)];
 }
 
 interface Variant {

@@ -1,49 +1,29 @@
-import {
-  CORRECT,
-  checkStateDiff,
-  check,
-  defineTask,
-  parseAnswerNumber,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { CORRECT, allRows, checkStateDiff, defineTask, variantNearMisses } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { round3 } from "../generate.js";
-import { PY_PRELUDE } from "./python.js";
-
-interface Limits {
-  char_id: string;
-  lower_limit: number;
-  upper_limit: number;
-}
+import { PY_PRELUDE, checkAnswerNumber } from "./shared.js";
 
 /** Lots not shipped and not on hold whose valid measurements include one outside its limits. */
 export function lotsToHold(db: VerifyContext["initial"]["db"]): string[] {
-  return (
-    db
-      .prepare(
-        `SELECT DISTINCT l.lot_id FROM production_lots l
-           JOIN measurements m ON m.lot_id = l.lot_id
-           JOIN characteristics c ON c.char_id = m.char_id
-          WHERE l.status IN ('in_process', 'released') AND m.valid = 1
-            AND (m.value > c.upper_limit OR m.value < c.lower_limit)
-          ORDER BY l.lot_id`,
-      )
-      .all() as Array<{ lot_id: string }>
+  return allRows<{ lot_id: string }>(
+    db,
+    `SELECT DISTINCT l.lot_id FROM production_lots l
+       JOIN measurements m ON m.lot_id = l.lot_id
+       JOIN characteristics c ON c.char_id = m.char_id
+      WHERE l.status IN ('in_process', 'released') AND m.valid = 1
+        AND (m.value > c.upper_limit OR m.value < c.lower_limit)
+      ORDER BY l.lot_id`,
   ).map((row) => row.lot_id);
 }
 
 /** Plants out-of-tolerance values (some on the last page of a lot), values exactly at a limit, and invalidated outliers. */
 function prepare({ db, random }: GenerateContext): void {
-  const candidates = (
-    db
-      .prepare(
-        `SELECT l.lot_id, COUNT(*) AS n FROM production_lots l JOIN measurements m ON m.lot_id = l.lot_id
-          WHERE l.status IN ('in_process', 'released') GROUP BY l.lot_id ORDER BY n DESC, l.lot_id`,
-      )
-      .all() as Array<{ lot_id: string; n: number }>
+  const [first, ...rest] = allRows<{ lot_id: string }>(
+    db,
+    `SELECT l.lot_id, COUNT(*) AS n FROM production_lots l JOIN measurements m ON m.lot_id = l.lot_id
+      WHERE l.status IN ('in_process', 'released') GROUP BY l.lot_id ORDER BY n DESC, l.lot_id`,
   ).map((row) => row.lot_id);
-  const [first, ...rest] = candidates;
   const order = [first!, ...random.shuffle(rest)];
   const last = db.prepare(
     `SELECT m.measurement_id, c.lower_limit, c.upper_limit FROM measurements m JOIN characteristics c ON c.char_id = m.char_id
@@ -55,7 +35,7 @@ function prepare({ db, random }: GenerateContext): void {
   order.forEach((lot, index) => {
     const kind = [0, 3, 2, 1][index % 4]!;
     const row = last.get(lot, kind === 0 ? 0 : random.int(0, 10)) as
-      (Limits & { measurement_id: number }) | undefined;
+      { measurement_id: number; lower_limit: number; upper_limit: number } | undefined;
     if (!row) return;
     const band = row.upper_limit - row.lower_limit;
     const high = random.chance(0.5);
@@ -87,11 +67,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ignoreColumns: ["hold_reason"],
       },
     ]),
-    check(
-      "answer",
-      parseAnswerNumber(answer) === expected.length,
-      `expected the answer ${expected.length}, got '${answer.slice(0, 80)}'`,
-    ),
+    checkAnswerNumber(answer, expected.length),
   ];
 }
 

@@ -2,22 +2,24 @@ import {
   CORRECT,
   REFERENCE_DATE,
   addDays,
+  allRows,
   checkStateDiff,
-  check,
   defineTask,
-  parseAnswerNumber,
   parseCsv,
-  toCsv,
   variantNearMisses,
 } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
-import { CALIBRATION_HISTORY_PATH } from "../generate.js";
+import {
+  CALIBRATION_HEADERS,
+  CALIBRATION_HISTORY_PATH,
+  certificate,
+  writeCalibrationHistory,
+} from "../generate.js";
 import { CALIBRATION_DAYS } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, checkAnswerNumber } from "./shared.js";
 
 type Event = Record<string, string>;
-const HEADERS = ["gauge_id", "gauge_type", "calibrated_on", "result", "certificate"];
 
 /** Whether a gauge was in calibration on a date, per the SOP and the exported history. */
 export function inCalibration(history: readonly Event[], gauge: string, type: string, on: string): boolean {
@@ -30,11 +32,10 @@ export function inCalibration(history: readonly Event[], gauge: string, type: st
 /** Valid measurements taken with a gauge that was out of calibration that day. */
 export function uncalibratedMeasurements(state: VerifyContext["initial"]): number[] {
   const history = parseCsv(state.readFile(CALIBRATION_HISTORY_PATH) ?? "");
-  const rows = state.db
-    .prepare(
-      "SELECT m.measurement_id, m.gauge_id, g.gauge_type, m.measured_on FROM measurements m JOIN gauges g USING (gauge_id) WHERE m.valid = 1 ORDER BY m.measurement_id",
-    )
-    .all() as Array<{ measurement_id: number; gauge_id: string; gauge_type: string; measured_on: string }>;
+  const rows = allRows<{ measurement_id: number; gauge_id: string; gauge_type: string; measured_on: string }>(
+    state.db,
+    "SELECT m.measurement_id, m.gauge_id, g.gauge_type, m.measured_on FROM measurements m JOIN gauges g USING (gauge_id) WHERE m.valid = 1 ORDER BY m.measurement_id",
+  );
   return rows
     .filter((row) => !inCalibration(history, row.gauge_id, row.gauge_type, row.measured_on))
     .map((row) => row.measurement_id);
@@ -49,10 +50,10 @@ function prepare(context: GenerateContext): void {
   const { db, random, factors } = context;
   const history = parseCsv(context.readFile(CALIBRATION_HISTORY_PATH) ?? "");
   const gauges = random.shuffle(
-    db.prepare("SELECT gauge_id, gauge_type FROM gauges ORDER BY gauge_id").all() as Array<{
-      gauge_id: string;
-      gauge_type: string;
-    }>,
+    allRows<{ gauge_id: string; gauge_type: string }>(
+      db,
+      "SELECT gauge_id, gauge_type FROM gauges ORDER BY gauge_id",
+    ),
   );
   const groups = db.prepare(
     `SELECT m.lot_id, m.char_id FROM measurements m JOIN gauges g USING (gauge_id)
@@ -90,11 +91,11 @@ function prepare(context: GenerateContext): void {
         ...events[index]!,
         calibrated_on: start,
         result: "fail",
-        certificate: `CF-${start.replace(/-/g, "").slice(2)}-${gauge.gauge_id.slice(3)}`,
+        certificate: certificate("CF", start, gauge.gauge_id),
       });
     const target = events[index]!;
     target.calibrated_on = end;
-    target.certificate = `CC-${end.replace(/-/g, "").slice(2)}-${gauge.gauge_id.slice(3)}`;
+    target.certificate = certificate("CC", end, gauge.gauge_id);
     const inside = random.shuffle(
       groups.all(gauge.gauge_type, start, addDays(end, -1)) as Array<{ lot_id: string; char_id: string }>,
     );
@@ -112,17 +113,9 @@ function prepare(context: GenerateContext): void {
     }
     if (inside.length > 0) planted += 1;
   }
-  history.sort((a, b) =>
-    a.calibrated_on === b.calibrated_on
-      ? a.gauge_id!.localeCompare(b.gauge_id!)
-      : a.calibrated_on!.localeCompare(b.calibrated_on!),
-  );
-  context.writeFile(
-    CALIBRATION_HISTORY_PATH,
-    toCsv(
-      HEADERS,
-      history.map((event) => HEADERS.map((header) => event[header] ?? "")),
-    ),
+  writeCalibrationHistory(
+    context,
+    history.map((event) => CALIBRATION_HEADERS.map((header) => event[header] ?? "")),
   );
   const lastPass = db.prepare("UPDATE gauges SET last_calibrated = ? WHERE gauge_id = ?");
   for (const gauge of gauges) {
@@ -146,11 +139,7 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
         ignoreColumns: ["invalid_reason"],
       },
     ]),
-    check(
-      "answer",
-      parseAnswerNumber(answer) === expected.length,
-      `expected the answer ${expected.length}, got '${answer.slice(0, 80)}'`,
-    ),
+    checkAnswerNumber(answer, expected.length),
   ];
 }
 

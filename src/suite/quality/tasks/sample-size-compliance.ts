@@ -1,25 +1,19 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  check,
-  defineTask,
-  parseAnswerJson,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { CORRECT, REFERENCE_DATE, allRows, defineTask, variantNearMisses } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
-import { SAMPLE_PLAN, requiredSamples } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { requiredSamples, samplePlanRow } from "../rules.js";
+import { PY_PRELUDE, checkAnswerIdList } from "./shared.js";
 
 const MONTH_START = `${REFERENCE_DATE.slice(0, 8)}01`;
 
 /** Lots that ended this month with a characteristic measured on fewer valid samples than the plan requires. */
 export function nonCompliantLots(db: VerifyContext["initial"]["db"]): string[] {
-  const lots = db
-    .prepare(
-      "SELECT lot_id, part_number, quantity FROM production_lots WHERE end_date BETWEEN ? AND ? ORDER BY lot_id",
-    )
-    .all(MONTH_START, REFERENCE_DATE) as Array<{ lot_id: string; part_number: string; quantity: number }>;
+  const lots = allRows<{ lot_id: string; part_number: string; quantity: number }>(
+    db,
+    "SELECT lot_id, part_number, quantity FROM production_lots WHERE end_date BETWEEN ? AND ? ORDER BY lot_id",
+    MONTH_START,
+    REFERENCE_DATE,
+  );
   const chars = db.prepare("SELECT char_id FROM characteristics WHERE part_number = ? ORDER BY char_id");
   const samples = db.prepare(
     "SELECT COUNT(DISTINCT sample_no) AS n FROM measurements WHERE lot_id = ? AND char_id = ? AND valid = 1",
@@ -36,9 +30,12 @@ export function nonCompliantLots(db: VerifyContext["initial"]["db"]): string[] {
 /** Plants a missing sample on one characteristic, an invalidated sample, and lots sized exactly at a range's upper end. */
 function prepare({ db, random, factors }: GenerateContext): void {
   const lots = random.shuffle(
-    db
-      .prepare("SELECT lot_id, quantity FROM production_lots WHERE end_date BETWEEN ? AND ? ORDER BY lot_id")
-      .all(MONTH_START, REFERENCE_DATE) as Array<{ lot_id: string; quantity: number }>,
+    allRows<{ lot_id: string; quantity: number }>(
+      db,
+      "SELECT lot_id, quantity FROM production_lots WHERE end_date BETWEEN ? AND ? ORDER BY lot_id",
+      MONTH_START,
+      REFERENCE_DATE,
+    ),
   );
   const lastOfChar = db.prepare(
     "SELECT measurement_id FROM measurements WHERE lot_id = ? AND char_id = (SELECT char_id FROM measurements WHERE lot_id = ? ORDER BY measurement_id DESC LIMIT 1) ORDER BY sample_no DESC LIMIT 1",
@@ -53,8 +50,7 @@ function prepare({ db, random, factors }: GenerateContext): void {
     const lot = lots.shift()!;
     const kind = round % 3;
     if (kind === 2) {
-      const range = SAMPLE_PLAN.find((row) => lot.quantity >= row.min && lot.quantity <= row.max)!;
-      resize.run(range.max, lot.lot_id);
+      resize.run(samplePlanRow(lot.quantity).max, lot.lot_id);
       continue;
     }
     const row = lastOfChar.get(lot.lot_id, lot.lot_id) as { measurement_id: number } | undefined;
@@ -67,19 +63,7 @@ function prepare({ db, random, factors }: GenerateContext): void {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = nonCompliantLots(initial.db);
   if (expected.length === 0) throw new Error("generation planted no non-compliant lot");
-  const parsed = parseAnswerJson(answer) as { non_compliant?: unknown } | null;
-  const given = Array.isArray(parsed?.non_compliant) ? parsed.non_compliant.map(String) : null;
-  if (!given)
-    return [check("answer-format", false, `expected {"non_compliant": [...]}, got: ${answer.slice(0, 200)}`)];
-  const missing = expected.filter((id) => !given.includes(id));
-  const extra = given.filter((id) => !expected.includes(id));
-  return [
-    check(
-      "non-compliant-lots",
-      missing.length === 0 && extra.length === 0 && given.length === new Set(given).size,
-      `expected ${expected.length}; missing ${missing.join(", ") || "none"}; compliant: ${extra.join(", ") || "none"}`,
-    ),
-  ];
+  return checkAnswerIdList(answer, "non_compliant", "non-compliant-lots", expected, "compliant");
 }
 
 interface Variant {

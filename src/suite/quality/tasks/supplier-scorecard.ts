@@ -2,20 +2,18 @@ import {
   CORRECT,
   REFERENCE_DATE,
   addDays,
+  allRows,
   check,
   defineTask,
-  makeDate,
-  parseAnswerJson,
+  getRow,
   variantNearMisses,
 } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 import { DEFECT_CODES, ncrId, supplierRating } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { PY_PRELUDE, QUARTER, answerObject, checkNoProblems } from "./shared.js";
 
-const YEAR = Number(REFERENCE_DATE.slice(0, 4));
-const QUARTER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;
-const QUARTER_START = makeDate(YEAR, (QUARTER - 1) * 3 + 1, 1);
+const QUARTER_START = QUARTER.start;
 const CHARGED = DEFECT_CODES.filter((code) => code.supplier).map((code) => code.code);
 
 interface Memo {
@@ -46,23 +44,19 @@ export function expectedScorecard(
       .filter((memo) => memo.approved)
       .map((memo) => `${memo.materialLot}:${memo.code}`),
   );
-  const suppliers = (
-    state.db.prepare("SELECT supplier_id FROM suppliers ORDER BY supplier_id").all() as Array<{
-      supplier_id: string;
-    }>
-  ).map((row) => row.supplier_id);
-  const rows = state.db
-    .prepare(
-      `SELECT m.supplier_id, m.material_lot_id, n.defect_code FROM ncrs n JOIN production_lots l USING (lot_id)
-         JOIN material_lots m ON m.material_lot_id = l.material_lot_id
-        WHERE n.opened_on BETWEEN ? AND ? ORDER BY n.ncr_id`,
-    )
-    .all(QUARTER_START, REFERENCE_DATE) as Array<{
-    supplier_id: string;
-    material_lot_id: string;
-    defect_code: string;
-  }>;
-  const counts = new Map(suppliers.map((id) => [id, 0]));
+  const suppliers = allRows<{ supplier_id: string }>(
+    state.db,
+    "SELECT supplier_id FROM suppliers ORDER BY supplier_id",
+  );
+  const rows = allRows<{ supplier_id: string; material_lot_id: string; defect_code: string }>(
+    state.db,
+    `SELECT m.supplier_id, m.material_lot_id, n.defect_code FROM ncrs n JOIN production_lots l USING (lot_id)
+       JOIN material_lots m ON m.material_lot_id = l.material_lot_id
+      WHERE n.opened_on BETWEEN ? AND ? ORDER BY n.ncr_id`,
+    QUARTER_START,
+    REFERENCE_DATE,
+  );
+  const counts = new Map(suppliers.map((row) => [row.supplier_id, 0]));
   for (const row of rows)
     if (CHARGED.includes(row.defect_code) && !covered.has(`${row.material_lot_id}:${row.defect_code}`))
       counts.set(row.supplier_id, (counts.get(row.supplier_id) ?? 0) + 1);
@@ -77,7 +71,6 @@ export function expectedScorecard(
  */
 function prepare(context: GenerateContext): void {
   const { db, random } = context;
-  let next = (db.prepare("SELECT COUNT(*) AS n FROM ncrs").get() as { n: number }).n;
   const insert = db.prepare(
     "INSERT INTO ncrs VALUES (?, ?, ?, 'major', ?, NULL, NULL, ?, ?, 'return_to_supplier', 'dispositioned', NULL)",
   );
@@ -85,9 +78,8 @@ function prepare(context: GenerateContext): void {
     "SELECT lot_id, end_date FROM production_lots WHERE material_lot_id = ? AND end_date BETWEEN ? AND ? ORDER BY lot_id",
   );
   const add = (lot: { lot_id: string; end_date: string }, code: string, opened: string): void => {
-    next += 1;
     insert.run(
-      ncrId.format(next),
+      ncrId.next(db, "ncrs"),
       lot.lot_id,
       opened,
       code,
@@ -105,18 +97,18 @@ function prepare(context: GenerateContext): void {
     add(lot, memo.code, addDays(lot.end_date, 1));
     if (memo.approved) add(lot, memo.code === "HRD" ? "MAT" : "HRD", addDays(lot.end_date, 2));
   }
-  const early = db
-    .prepare(
-      "SELECT lot_id, end_date FROM production_lots WHERE end_date < ? ORDER BY end_date DESC, lot_id LIMIT 1",
-    )
-    .get(addDays(QUARTER_START, -1)) as { lot_id: string; end_date: string } | undefined;
+  const early = getRow<{ lot_id: string; end_date: string }>(
+    db,
+    "SELECT lot_id, end_date FROM production_lots WHERE end_date < ? ORDER BY end_date DESC, lot_id LIMIT 1",
+    addDays(QUARTER_START, -1),
+  );
   if (early) add(early, "MAT", addDays(QUARTER_START, -1));
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedScorecard(initial);
-  const parsed = parseAnswerJson(answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+  const parsed = answerObject(answer);
+  if (!parsed)
     return [
       check(
         "answer-format",
@@ -133,13 +125,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   }
   for (const supplier of Object.keys(given))
     if (!(supplier in expected)) problems.push(`unknown supplier ${supplier}`);
-  return [
-    check(
-      "scorecard",
-      problems.length === 0,
-      problems.length === 0 ? "every supplier rated right" : problems.join("; "),
-    ),
-  ];
+  return [checkNoProblems("scorecard", problems, "every supplier rated right")];
 }
 
 interface Variant {
