@@ -1,15 +1,7 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  defineTask,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { CAPA_DAYS, capaDeadline, capaId, ncrId } from "../rules.js";
-import { PY_PRELUDE, checkAnswerIdList } from "./shared.js";
+import { qualityTask, checkAnswerIdList, type Flags } from "./shared.js";
 
 /** NCRs whose linked CAPA is not closed although today is past the deadline of the NCR's severity. */
 export function overdueNcrs(db: VerifyContext["initial"]["db"], today: string): string[] {
@@ -80,15 +72,10 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return checkAnswerIdList(answer, "overdue", "overdue-ncrs", expected, "not overdue");
 }
 
-interface Variant {
-  deadlineDayLate?: boolean;
-  implementedIsClosed?: boolean;
-  uniformDays?: boolean;
-}
+type Variant = Flags<"deadlineDayLate" | "implementedIsClosed" | "uniformDays">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
 manual = read_text("quality/quality-manual.md")
 section = manual.split("## 8.6")[1].split("## 8.7")[0]
@@ -111,17 +98,16 @@ print(json.dumps({"overdue": sorted(overdue)}))
   ];
 }
 
-export const capaOverdueTask = defineTask({
+export const capaOverdueTask = qualityTask({
   id: "quality.capa-overdue",
-  domain: qualityDomain,
   summary:
     "List NCRs whose CAPA is still not closed past the severity-dependent deadline of the quality manual.",
   instruction: `For the monthly management review (today is ${REFERENCE_DATE}), list every NCR whose linked CAPA is past its closing deadline and still not closed. The deadlines and what counts as closed are in the quality manual (section 8.6). Reply with only a JSON object {"overdue": ["NCR-0001", ...]} listing each such NCR once.`,
   tools: ["list_ncrs", "get_ncr", "list_capas", "get_capa"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "deadline-day-late": [{ deadlineDayLate: true }, "Counts a CAPA due today as already overdue."],
     "implemented-is-closed": [
       { implementedIsClosed: true },
@@ -131,5 +117,5 @@ export const capaOverdueTask = defineTask({
       { uniformDays: true },
       "Uses 45 days for every severity instead of the manual's table.",
     ],
-  }),
+  },
 });

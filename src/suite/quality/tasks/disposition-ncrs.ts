@@ -1,16 +1,8 @@
-import {
-  CORRECT,
-  addDays,
-  allRows,
-  checkStateDiff,
-  defineTask,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { addDays, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { NCR_DESCRIPTIONS, round3 } from "../generate.js";
 import { ncrId, prescribedDisposition, type CharacteristicLimits } from "../rules.js";
-import { PY_PRELUDE, checkAnswerNumber } from "./shared.js";
+import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
 
 /** Every open NCR without a disposition, with the disposition the quality manual prescribes. */
 export function expectedDispositions(db: VerifyContext["initial"]["db"]): Map<string, string> {
@@ -108,31 +100,21 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
   }
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedDispositions(initial.db);
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "ncrs",
-        key: "ncr_id",
-        changed: new Map(
-          [...expected].map(([id, disposition]) => [id, { disposition, status: "dispositioned" }]),
-        ),
-      },
-    ]),
-    checkAnswerNumber(answer, expected.size),
-  ];
+function verify(context: VerifyContext): Check[] {
+  const expected = expectedDispositions(context.initial.db);
+  return checkRowChanges(context, {
+    table: "ncrs",
+    key: "ncr_id",
+    changed: new Map(
+      [...expected].map(([id, disposition]) => [id, { disposition, status: "dispositioned" }]),
+    ),
+  });
 }
 
-interface Variant {
-  ignoreCritical?: boolean;
-  shareOfNominal?: boolean;
-  reworkWhenAbove?: boolean;
-}
+type Variant = Flags<"ignoreCritical" | "shareOfNominal" | "reworkWhenAbove">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
 manual = read_text("quality/quality-manual.md")
 share = float(re.search(r"by no more than (\d+)% of the tolerance band", manual).group(1)) / 100
@@ -166,9 +148,8 @@ print(len(decided))
   ];
 }
 
-export const dispositionNcrsTask = defineTask({
+export const dispositionNcrsTask = qualityTask({
   id: "quality.disposition-ncrs",
-  domain: qualityDomain,
   summary:
     "Disposition every open NCR per the quality manual's MRB rules (criticality, 10% band, material-left direction).",
   instruction:
@@ -176,8 +157,8 @@ export const dispositionNcrsTask = defineTask({
   tools: ["list_ncrs", "get_ncr", "list_characteristics", "get_product", "get_lot", "set_ncr_disposition"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-criticality": [
       { ignoreCritical: true },
       "Applies the use-as-is and rework rules to critical characteristics.",
@@ -190,5 +171,5 @@ export const dispositionNcrsTask = defineTask({
       { reworkWhenAbove: true },
       "Reworks every oversize dimension, ignoring whether the feature is internal.",
     ],
-  }),
+  },
 });

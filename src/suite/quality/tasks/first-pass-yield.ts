@@ -1,7 +1,6 @@
-import { CORRECT, addDays, allRows, check, defineTask, variantNearMisses } from "../../../envs/index.js";
+import { addDays, allRows, check } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
-import { PY_PRELUDE, QUARTER as PERIOD, answerObject, checkNoProblems } from "./shared.js";
+import { qualityTask, QUARTER as PERIOD, answerObject, checkNoProblems, type Flags } from "./shared.js";
 
 /** Pooled first-pass yield (%, one decimal) of the quarter's production lots by `line-shift`. */
 export function expectedYields(db: VerifyContext["initial"]["db"]): Record<string, number> {
@@ -50,17 +49,11 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkNoProblems("yields", problems.slice(0, 8), `${Object.keys(expected).length} groups right`)];
 }
 
-interface Variant {
-  includeRework?: boolean;
-  byStartDate?: boolean;
-  meanOfLots?: boolean;
-  noRetry?: boolean;
-}
+type Variant = Flags<"includeRework" | "byStartDate" | "meanOfLots" | "noRetry">;
 
 function cells(variant: Variant): string[] {
   const dateFilter = variant.byStartDate ? "" : `, end_from="${PERIOD.start}", end_to="${PERIOD.end}"`;
   return [
-    PY_PRELUDE,
     String.raw`
 lots = []
 for line in ["L1", "L2", "L3", "L4"]:
@@ -85,20 +78,19 @@ print(json.dumps(result))
   ];
 }
 
-export const firstPassYieldTask = defineTask({
+export const firstPassYieldTask = qualityTask({
   id: "quality.first-pass-yield",
-  domain: qualityDomain,
   summary:
     "First-pass yield by line and shift for the quarter to date, per the quality manual's definition (pooled, by end date, no rework lots).",
   instruction: `I need this quarter's first-pass yield so far (${PERIOD.label}, ${PERIOD.start} to today, ${PERIOD.end}) for every line and shift combination, computed as the quality manual defines it (section 8.9). Reply with only a JSON object mapping "<line>-<shift>" (for example "L2-B") to the FPY percentage rounded to one decimal, with one entry for every combination that had lots counted.`,
   tools: ["list_lots", "get_lot", "list_products"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "includes-rework": [{ includeRework: true }, "Counts rework lots as first passes."],
     "by-start-date": [{ byStartDate: true }, "Assigns lots to the period by start date."],
     "mean-of-lot-yields": [{ meanOfLots: true }, "Averages per-lot yields instead of pooling pieces."],
     "no-retry": [{ noRetry: true }, "Does not retry get_lot when the replica answers 503."],
-  }),
+  },
 });

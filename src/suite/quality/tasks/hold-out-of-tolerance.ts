@@ -1,8 +1,7 @@
-import { CORRECT, allRows, checkStateDiff, defineTask, variantNearMisses } from "../../../envs/index.js";
+import { allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { round3 } from "../generate.js";
-import { PY_PRELUDE, checkAnswerNumber } from "./shared.js";
+import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
 
 /** Lots not shipped and not on hold whose valid measurements include one outside its limits. */
 export function lotsToHold(db: VerifyContext["initial"]["db"]): string[] {
@@ -55,27 +54,18 @@ function prepare({ db, random }: GenerateContext): void {
   });
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = lotsToHold(initial.db);
+function verify(context: VerifyContext): Check[] {
+  const expected = lotsToHold(context.initial.db);
   if (expected.length === 0) throw new Error("generation planted no out-of-tolerance lot");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "production_lots",
-        key: "lot_id",
-        changed: new Map(expected.map((lot) => [lot, { status: "on_hold" }])),
-        ignoreColumns: ["hold_reason"],
-      },
-    ]),
-    checkAnswerNumber(answer, expected.length),
-  ];
+  return checkRowChanges(context, {
+    table: "production_lots",
+    key: "lot_id",
+    changed: new Map(expected.map((lot) => [lot, { status: "on_hold" }])),
+    ignoreColumns: ["hold_reason"],
+  });
 }
 
-interface Variant {
-  countInvalid?: boolean;
-  limitIsFailure?: boolean;
-  firstPageOnly?: boolean;
-}
+type Variant = Flags<"countInvalid" | "limitIsFailure" | "firstPageOnly">;
 
 function cells(variant: Variant): string[] {
   const fetchLot = variant.firstPageOnly
@@ -85,7 +75,6 @@ function cells(variant: Variant): string[] {
     ? `m["value"] >= c["upper_limit"] or m["value"] <= c["lower_limit"]`
     : `m["value"] > c["upper_limit"] or m["value"] < c["lower_limit"]`;
   return [
-    PY_PRELUDE,
     String.raw`
 limits = {c["char_id"]: c for c in all_pages("list_characteristics", "characteristics")}
 open_lots = all_pages("list_lots", "lots", status="in_process") + all_pages("list_lots", "lots", status="released")
@@ -113,9 +102,8 @@ print(len(to_hold))
   ];
 }
 
-export const holdOutOfToleranceTask = defineTask({
+export const holdOutOfToleranceTask = qualityTask({
   id: "quality.hold-out-of-tolerance",
-  domain: qualityDomain,
   summary:
     "Put on hold every unshipped lot with a valid measurement outside its characteristic's limits (limits inclusive, invalid measurements ignored).",
   instruction:
@@ -131,13 +119,13 @@ export const holdOutOfToleranceTask = defineTask({
   ],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "counts-invalid-measurements": [
       { countInvalid: true },
       "Holds lots over measurements already marked invalid.",
     ],
     "limit-is-failure": [{ limitIsFailure: true }, "Treats a value exactly on a limit as out of tolerance."],
     "first-page-only": [{ firstPageOnly: true }, "Reads only the first page of each lot's measurements."],
-  }),
+  },
 });

@@ -1,15 +1,5 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  checkStateDiff,
-  defineTask,
-  parseCsv,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, parseCsv } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import {
   CALIBRATION_HEADERS,
   CALIBRATION_HISTORY_PATH,
@@ -17,7 +7,7 @@ import {
   writeCalibrationHistory,
 } from "../generate.js";
 import { CALIBRATION_DAYS } from "../rules.js";
-import { PY_PRELUDE, checkAnswerNumber } from "./shared.js";
+import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
 
 type Event = Record<string, string>;
 
@@ -127,31 +117,21 @@ function prepare(context: GenerateContext): void {
   }
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = uncalibratedMeasurements(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = uncalibratedMeasurements(context.initial);
   if (expected.length === 0) throw new Error("generation planted no out-of-calibration measurement");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "measurements",
-        key: "measurement_id",
-        changed: new Map(expected.map((id) => [id, { valid: 0 }])),
-        ignoreColumns: ["invalid_reason"],
-      },
-    ]),
-    checkAnswerNumber(answer, expected.length),
-  ];
+  return checkRowChanges(context, {
+    table: "measurements",
+    key: "measurement_id",
+    changed: new Map(expected.map((id) => [id, { valid: 0 }])),
+    ignoreColumns: ["invalid_reason"],
+  });
 }
 
-interface Variant {
-  dueDayLate?: boolean;
-  ignoreFailures?: boolean;
-  registerOnly?: boolean;
-}
+type Variant = Flags<"dueDayLate" | "ignoreFailures" | "registerOnly">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
 sop = read_text("quality/calibration-sop.md")
 intervals = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| (\w+) \| (\d+) \|", sop, re.M)}
@@ -195,9 +175,8 @@ print(len(invalid))
   ];
 }
 
-export const invalidateUncalibratedTask = defineTask({
+export const invalidateUncalibratedTask = qualityTask({
   id: "quality.invalidate-uncalibrated",
-  domain: qualityDomain,
   summary:
     "Invalidate every measurement taken with a gauge out of calibration, from the SOP intervals and the exported calibration history.",
   instruction:
@@ -205,8 +184,8 @@ export const invalidateUncalibratedTask = defineTask({
   tools: ["list_gauges", "list_measurements", "invalidate_measurement", "list_lots"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "due-day-is-late": [
       { dueDayLate: true },
       "Treats a measurement on the calibration due day as out of calibration.",
@@ -219,5 +198,5 @@ export const invalidateUncalibratedTask = defineTask({
       { registerOnly: true },
       "Uses only the register's latest calibration date instead of the history.",
     ],
-  }),
+  },
 });

@@ -1,8 +1,7 @@
-import { CORRECT, REFERENCE_DATE, allRows, defineTask, variantNearMisses } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { requiredSamples, samplePlanRow } from "../rules.js";
-import { PY_PRELUDE, checkAnswerIdList } from "./shared.js";
+import { qualityTask, checkAnswerIdList, type Flags } from "./shared.js";
 
 const MONTH_START = `${REFERENCE_DATE.slice(0, 8)}01`;
 
@@ -66,15 +65,10 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return checkAnswerIdList(answer, "non_compliant", "non-compliant-lots", expected, "compliant");
 }
 
-interface Variant {
-  exclusiveUpper?: boolean;
-  countInvalid?: boolean;
-  samplesAcrossCharacteristics?: boolean;
-}
+type Variant = Flags<"exclusiveUpper" | "countInvalid" | "samplesAcrossCharacteristics">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
 plan_text = read_text("quality/sampling-plan.md")
 plan = [(int(a), int(b), int(n)) for a, b, n in re.findall(r"^\| (\d+) to (\d+) \| (\d+) \|", plan_text, re.M)]
@@ -105,17 +99,16 @@ print(json.dumps({"non_compliant": sorted(non_compliant)}))
   ];
 }
 
-export const sampleSizeComplianceTask = defineTask({
+export const sampleSizeComplianceTask = qualityTask({
   id: "quality.sample-size-compliance",
-  domain: qualityDomain,
   summary:
     "Find this month's lots whose characteristics were measured on fewer valid samples than the sampling plan requires for the lot size.",
   instruction: `An auditor asked whether our inspection followed sampling plan QP-07 (quality/sampling-plan.md). For every lot that ended between ${MONTH_START} and ${REFERENCE_DATE}, check each characteristic of its part's inspection plan against the number of samples the plan requires for the lot quantity, counting samples the way the plan says. Reply with only a JSON object {"non_compliant": ["LOT-00001", ...]} listing each lot that falls short.`,
   tools: ["list_lots", "get_lot", "get_product", "list_products", "list_measurements"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "exclusive-upper-bound": [
       { exclusiveUpper: true },
       "Reads the lot-size ranges as excluding their upper end.",
@@ -125,5 +118,5 @@ export const sampleSizeComplianceTask = defineTask({
       { samplesAcrossCharacteristics: true },
       "Counts distinct sample numbers over the whole lot instead of per characteristic.",
     ],
-  }),
+  },
 });

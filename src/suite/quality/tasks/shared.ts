@@ -1,19 +1,24 @@
 import {
+  CORRECT,
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
   check,
+  checkStateDiff,
+  defineTask,
   makeDate,
   parseAnswerJson,
   parseAnswerNumber,
   pythonPager,
+  variantNearMisses,
 } from "../../../envs/index.js";
-import type { Check } from "../../../envs/index.js";
+import type { Check, TableExpectation, TaskDefinition, VerifyContext } from "../../../envs/index.js";
+import { qualityDomain } from "../domain.js";
 
 /**
  * The first cell of every quality oracle and near-miss: the shared pagers plus `call`, which retries a tool
  * that fails transiently (ToolError) or silently (a `{"status": "error"}` body), as careful code must.
  */
-export const PY_PRELUDE = String.raw`
+const PY_PRELUDE = String.raw`
 import csv, io, json, re
 from datetime import date, timedelta
 ${PYTHON_WORKSPACE_HELPERS}
@@ -39,6 +44,29 @@ def day(text):
 print("ready")
 `;
 
+/** The switches of a cell builder whose near-misses each turn one part of the oracle wrong. */
+export type Flags<Name extends string> = { [Key in Name]?: boolean };
+
+/**
+ * A quality task: its oracle is `cells(CORRECT)` and each near-miss `cells` with its flags set, every program
+ * opened by the prelude.
+ */
+export function qualityTask<Variant extends object>(
+  task: Omit<TaskDefinition, "domain" | "oracle" | "nearMisses"> & {
+    cells: (variant: Variant) => string[];
+    nearMisses: Record<string, readonly [change: Partial<Variant>, description: string]>;
+  },
+): TaskDefinition {
+  const { cells, nearMisses, ...rest } = task;
+  const program = (variant: Variant): string[] => [PY_PRELUDE, ...cells(variant)];
+  return defineTask({
+    ...rest,
+    domain: qualityDomain,
+    oracle: program(CORRECT as Variant),
+    nearMisses: variantNearMisses(program, CORRECT as Variant, nearMisses),
+  });
+}
+
 const YEAR = Number(REFERENCE_DATE.slice(0, 4));
 const QUARTER_NUMBER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;
 /** The quarter to date: from its first day to the reference date. */
@@ -48,10 +76,23 @@ export const QUARTER = {
   label: `Q${QUARTER_NUMBER} ${YEAR}`,
 };
 
-/** `answer`: the reply's first number is `expected` (the count of records a write task changed). */
-export function checkAnswerNumber(answer: string, expected: number): Check {
-  const given = parseAnswerNumber(answer);
-  return check("answer", given === expected, `expected the answer ${expected}, got '${answer.slice(0, 80)}'`);
+/**
+ * A write task's checks: the `changed` rows of one table changed as expected and nothing else did, and the
+ * reply's first number (`answer`) is how many rows that is.
+ */
+export function checkRowChanges(
+  { initial, final, answer }: VerifyContext,
+  expectation: TableExpectation & { changed: ReadonlyMap<string | number, object> },
+): Check[] {
+  const count = expectation.changed.size;
+  return [
+    ...checkStateDiff(initial.db, final.db, [expectation]),
+    check(
+      "answer",
+      parseAnswerNumber(answer) === count,
+      `expected the answer ${count}, got '${answer.slice(0, 80)}'`,
+    ),
+  ];
 }
 
 /**

@@ -1,17 +1,7 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  check,
-  defineTask,
-  getRow,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, check, getRow } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { DEFECT_CODES, ncrId, supplierRating } from "../rules.js";
-import { PY_PRELUDE, QUARTER, answerObject, checkNoProblems } from "./shared.js";
+import { qualityTask, QUARTER, answerObject, checkNoProblems, type Flags } from "./shared.js";
 
 const QUARTER_START = QUARTER.start;
 const CHARGED = DEFECT_CODES.filter((code) => code.supplier).map((code) => code.code);
@@ -128,19 +118,13 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkNoProblems("scorecard", problems, "every supplier rated right")];
 }
 
-interface Variant {
-  ignoreMemos?: boolean;
-  anyMemoCovers?: boolean;
-  allCodes?: boolean;
-  wholeHistory?: boolean;
-}
+type Variant = Flags<"ignoreMemos" | "anyMemoCovers" | "allCodes" | "wholeHistory">;
 
 function cells(variant: Variant): string[] {
   const period = variant.wholeHistory
     ? ""
     : `, opened_from="${QUARTER_START}", opened_to="${REFERENCE_DATE}"`;
   return [
-    PY_PRELUDE,
     String.raw`
 manual = read_text("quality/quality-manual.md")
 charged = [m.group(1) for m in re.finditer(r"^\| (\w+) \| [^|]+ \| yes \|", manual, re.M)]
@@ -173,9 +157,8 @@ print(json.dumps({s: {"ncrs": c, "rating": rating(c)} for s, c in counts.items()
   ];
 }
 
-export const supplierScorecardTask = defineTask({
+export const supplierScorecardTask = qualityTask({
   id: "quality.supplier-scorecard",
-  domain: qualityDomain,
   summary:
     "Quarter-to-date supplier scorecard: supplier-charged NCRs per supplier minus approved deviations, rated per the quality manual.",
   instruction: `Prepare the supplier scorecard for this quarter so far (${QUARTER_START} to ${REFERENCE_DATE}) following the quality manual (section 8.7), taking the supplier deviation memos in suppliers/ into account. Rate every approved supplier. Reply with only a JSON object mapping each supplier id to {"ncrs": <charged NCR count>, "rating": "A"|"B"|"C"}.`,
@@ -190,8 +173,8 @@ export const supplierScorecardTask = defineTask({
   ],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-deviations": [{ ignoreMemos: true }, "Counts NCRs covered by approved deviations."],
     "rejected-deviation-covers": [
       { anyMemoCovers: true },
@@ -202,5 +185,5 @@ export const supplierScorecardTask = defineTask({
       "Charges suppliers for the plant's own dimensional and cosmetic defects.",
     ],
     "whole-history": [{ wholeHistory: true }, "Counts NCRs opened before the quarter."],
-  }),
+  },
 });
