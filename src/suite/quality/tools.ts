@@ -6,6 +6,7 @@ import {
   cachedStatement,
   defineGetTool,
   defineListTool,
+  getRow,
   optionalChoice,
   optionalDate,
   requireEntity,
@@ -17,8 +18,6 @@ import {
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { capaId, charId, gaugeId, lotId, materialLotId, ncrId, partNumber, supplierId } from "./rules.js";
-
-const idNumber = (id: string): number => Number(id.replace(/\D/g, ""));
 
 const listProducts = defineListTool({
   name: "list_products",
@@ -85,20 +84,15 @@ const listMaterialLots = defineListTool({
   orderBy: "material_lot_id",
 });
 
-const getMaterialLotBase = defineTool({
+const getMaterialLotBase = defineGetTool({
   name: "get_material_lot",
   description: "Get one raw-material lot with its supplier record.",
-  kind: "read",
-  inputSchema: z.object({ material_lot_id: materialLotId.schema("The material lot") }),
-  handler: ({ material_lot_id }, { db }: ToolContext) => {
-    const materialLot = requireEntity(db, "material_lots", materialLotId, material_lot_id);
-    const supplier = requireRow(
-      db,
-      "SELECT * FROM suppliers WHERE supplier_id = ?",
-      [materialLot.supplier_id],
-      "supplier record missing",
-    );
-    return { status: "ok", material_lot: materialLot, supplier };
+  input: { material_lot_id: materialLotId.schema("The material lot") },
+  from: "material_lots",
+  notFound: materialLotId,
+  map: (row) => ({ status: "ok", material_lot: row }),
+  related: {
+    supplier: (db, _id, row) => getRow(db, "SELECT * FROM suppliers WHERE supplier_id = ?", row.supplier_id),
   },
 });
 
@@ -153,7 +147,9 @@ const getLotBase = defineGetTool({
 });
 
 /** The MES read replica is flaky: some lot reads fail once with a 503 and succeed when repeated. */
-const getLot = withTransientFailures(getLotBase, { when: (input) => idNumber(input.lot_id) % 7 === 3 });
+const getLot = withTransientFailures(getLotBase, {
+  when: (input) => Number(input.lot_id.slice(4)) % 7 === 3,
+});
 
 const listMeasurements = defineListTool({
   name: "list_measurements",

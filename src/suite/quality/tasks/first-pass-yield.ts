@@ -1,6 +1,6 @@
-import { addDays, allRows, check } from "../../../envs/index.js";
+import { addDays, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityTask, QUARTER as PERIOD, answerObject, checkNoProblems, type Flags } from "./shared.js";
+import { qualityTask, QUARTER as PERIOD, checkAnswerObject, checkNoProblems, type Flags } from "./shared.js";
 
 /** Pooled first-pass yield (%, one decimal) of the quarter's production lots by `line-shift`. */
 export function expectedYields(db: VerifyContext["initial"]["db"]): Record<string, number> {
@@ -37,16 +37,15 @@ function prepare({ db, random }: GenerateContext): void {
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedYields(initial.db);
-  const given = answerObject(answer);
-  if (!given)
-    return [check("answer-format", false, `expected {"L1-A": 97.3, ...}, got: ${answer.slice(0, 200)}`)];
-  const problems: string[] = [];
-  for (const [group, value] of Object.entries(expected))
-    if (typeof given[group] !== "number" || Math.abs(given[group] - value) > 0.051)
-      problems.push(`${group}: expected ${value}, got ${JSON.stringify(given[group])}`);
-  for (const group of Object.keys(given))
-    if (!(group in expected)) problems.push(`${group} had no production lot ending in ${PERIOD.label}`);
-  return [checkNoProblems("yields", problems.slice(0, 8), `${Object.keys(expected).length} groups right`)];
+  return checkAnswerObject(answer, `{"L1-A": 97.3, ...}`, (given) => {
+    const problems: string[] = [];
+    for (const [group, value] of Object.entries(expected))
+      if (typeof given[group] !== "number" || Math.abs(given[group] - value) > 0.051)
+        problems.push(`${group}: expected ${value}, got ${JSON.stringify(given[group])}`);
+    for (const group of Object.keys(given))
+      if (!(group in expected)) problems.push(`${group} had no production lot ending in ${PERIOD.label}`);
+    return [checkNoProblems("yields", problems.slice(0, 8), `${Object.keys(expected).length} groups right`)];
+  });
 }
 
 type Variant = Flags<"includeRework" | "byStartDate" | "meanOfLots" | "noRetry">;

@@ -108,8 +108,7 @@ export function checkAnswerIdList(
 ): Check[] {
   const list = (parseAnswerJson(answer) as Record<string, unknown> | null)?.[key];
   const given = Array.isArray(list) ? list.map(String) : null;
-  if (!given)
-    return [check("answer-format", false, `expected {"${key}": [...]}, got: ${answer.slice(0, 200)}`)];
+  if (!given) return [formatFailure(`{"${key}": [...]}`, answer)];
   const missing = expected.filter((item) => !given.includes(item));
   const extra = given.filter((item) => !expected.includes(item));
   return [
@@ -121,12 +120,21 @@ export function checkAnswerIdList(
   ];
 }
 
-/** The reply's JSON object, or null when it holds none (a list or a scalar is none). */
-export function answerObject(answer: string): Record<string, unknown> | null {
+/** `answer-format`: the reply does not have the shape of `example`. */
+function formatFailure(example: string, answer: string): Check {
+  return check("answer-format", false, `expected ${example}, got: ${answer.slice(0, 200)}`);
+}
+
+/** The checks `judge` makes of the reply's JSON object, or `answer-format` when it holds none (a list is none). */
+export function checkAnswerObject(
+  answer: string,
+  example: string,
+  judge: (given: Record<string, unknown>) => Check[],
+): Check[] {
   const parsed = parseAnswerJson(answer);
   return parsed && typeof parsed === "object" && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : null;
+    ? judge(parsed as Record<string, unknown>)
+    : [formatFailure(example, answer)];
 }
 
 /** A check that passes when `problems` is empty; its message is `success` or the problems joined. */

@@ -1,20 +1,15 @@
-import { REFERENCE_DATE, addDays, allRows, check, getRow } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, getRow } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { DEFECT_CODES, ncrId, supplierRating } from "../rules.js";
-import { qualityTask, QUARTER, answerObject, checkNoProblems, type Flags } from "./shared.js";
+import { qualityTask, QUARTER, checkAnswerObject, checkNoProblems, type Flags } from "./shared.js";
 
-const QUARTER_START = QUARTER.start;
 const CHARGED = DEFECT_CODES.filter((code) => code.supplier).map((code) => code.code);
 
-interface Memo {
-  materialLot: string;
-  code: string;
-  approved: boolean;
-}
-
 /** The deviation memos as the workspace states them: material lot, defect code covered, decision. */
-export function readMemos(state: Pick<GenerateContext, "readFile">): Memo[] {
-  const memos: Memo[] = [];
+export function readMemos(
+  state: Pick<GenerateContext, "readFile">,
+): Array<{ materialLot: string; code: string; approved: boolean }> {
+  const memos = [];
   for (let n = 1; ; n += 1) {
     const text = state.readFile(`suppliers/deviation-${String(n).padStart(2, "0")}.md`);
     if (text === null) return memos;
@@ -43,7 +38,7 @@ export function expectedScorecard(
     `SELECT m.supplier_id, m.material_lot_id, n.defect_code FROM ncrs n JOIN production_lots l USING (lot_id)
        JOIN material_lots m ON m.material_lot_id = l.material_lot_id
       WHERE n.opened_on BETWEEN ? AND ? ORDER BY n.ncr_id`,
-    QUARTER_START,
+    QUARTER.start,
     REFERENCE_DATE,
   );
   const counts = new Map(suppliers.map((row) => [row.supplier_id, 0]));
@@ -78,7 +73,7 @@ function prepare(context: GenerateContext): void {
     );
   };
   for (const memo of readMemos(context)) {
-    const lots = lotsOf.all(memo.materialLot, QUARTER_START, addDays(REFERENCE_DATE, -2)) as Array<{
+    const lots = lotsOf.all(memo.materialLot, QUARTER.start, addDays(REFERENCE_DATE, -2)) as Array<{
       lot_id: string;
       end_date: string;
     }>;
@@ -90,32 +85,24 @@ function prepare(context: GenerateContext): void {
   const early = getRow<{ lot_id: string; end_date: string }>(
     db,
     "SELECT lot_id, end_date FROM production_lots WHERE end_date < ? ORDER BY end_date DESC, lot_id LIMIT 1",
-    addDays(QUARTER_START, -1),
+    addDays(QUARTER.start, -1),
   );
-  if (early) add(early, "MAT", addDays(QUARTER_START, -1));
+  if (early) add(early, "MAT", addDays(QUARTER.start, -1));
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedScorecard(initial);
-  const parsed = answerObject(answer);
-  if (!parsed)
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected {"SUP-001": {"ncrs": 0, "rating": "A"}, ...}, got: ${answer.slice(0, 200)}`,
-      ),
-    ];
-  const given = parsed as Record<string, { ncrs?: unknown; rating?: unknown } | undefined>;
-  const problems: string[] = [];
-  for (const [supplier, row] of Object.entries(expected)) {
-    const entry = given[supplier];
-    if (!entry || Number(entry.ncrs) !== row.ncrs || entry.rating !== row.rating)
-      problems.push(`${supplier}: expected ${row.ncrs} (${row.rating}), got ${JSON.stringify(entry)}`);
-  }
-  for (const supplier of Object.keys(given))
-    if (!(supplier in expected)) problems.push(`unknown supplier ${supplier}`);
-  return [checkNoProblems("scorecard", problems, "every supplier rated right")];
+  return checkAnswerObject(answer, `{"SUP-001": {"ncrs": 0, "rating": "A"}, ...}`, (given) => {
+    const problems: string[] = [];
+    for (const [supplier, row] of Object.entries(expected)) {
+      const entry = given[supplier] as { ncrs?: unknown; rating?: unknown } | undefined;
+      if (!entry || Number(entry.ncrs) !== row.ncrs || entry.rating !== row.rating)
+        problems.push(`${supplier}: expected ${row.ncrs} (${row.rating}), got ${JSON.stringify(entry)}`);
+    }
+    for (const supplier of Object.keys(given))
+      if (!(supplier in expected)) problems.push(`unknown supplier ${supplier}`);
+    return [checkNoProblems("scorecard", problems, "every supplier rated right")];
+  });
 }
 
 type Variant = Flags<"ignoreMemos" | "anyMemoCovers" | "allCodes" | "wholeHistory">;
@@ -123,7 +110,7 @@ type Variant = Flags<"ignoreMemos" | "anyMemoCovers" | "allCodes" | "wholeHistor
 function cells(variant: Variant): string[] {
   const period = variant.wholeHistory
     ? ""
-    : `, opened_from="${QUARTER_START}", opened_to="${REFERENCE_DATE}"`;
+    : `, opened_from="${QUARTER.start}", opened_to="${REFERENCE_DATE}"`;
   return [
     String.raw`
 manual = read_text("quality/quality-manual.md")
@@ -161,7 +148,7 @@ export const supplierScorecardTask = qualityTask({
   id: "quality.supplier-scorecard",
   summary:
     "Quarter-to-date supplier scorecard: supplier-charged NCRs per supplier minus approved deviations, rated per the quality manual.",
-  instruction: `Prepare the supplier scorecard for this quarter so far (${QUARTER_START} to ${REFERENCE_DATE}) following the quality manual (section 8.7), taking the supplier deviation memos in suppliers/ into account. Rate every approved supplier. Reply with only a JSON object mapping each supplier id to {"ncrs": <charged NCR count>, "rating": "A"|"B"|"C"}.`,
+  instruction: `Prepare the supplier scorecard for this quarter so far (${QUARTER.start} to ${REFERENCE_DATE}) following the quality manual (section 8.7), taking the supplier deviation memos in suppliers/ into account. Rate every approved supplier. Reply with only a JSON object mapping each supplier id to {"ncrs": <charged NCR count>, "rating": "A"|"B"|"C"}.`,
   tools: [
     "list_suppliers",
     "list_material_lots",
