@@ -13,6 +13,7 @@ export const COMPLAINT_SUBJECTS = [
   "Field failure - request for 8D",
 ] as const;
 
+/** The purchasing contact of every customer. */
 const CONTACTS: Record<string, { name: string; email: string }> = {
   "Norden Hydraulics": { name: "Ingrid Solberg", email: "i.solberg@nordenhydraulics.example" },
   "Calder Pumps": { name: "Martin Reyes", email: "mreyes@calderpumps.example" },
@@ -158,10 +159,7 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
           ])}`,
           "No quality issue, just admin. Thanks.",
         ];
-    const contact = CONTACTS[product.customer] ?? {
-      name: "Purchasing",
-      email: "purchasing@customer.example",
-    };
+    const contact = CONTACTS[product.customer]!;
     context.writeFile(
       `correspondence/customer-${String(n).padStart(2, "0")}.md`,
       renderEmail(

@@ -11,6 +11,7 @@ import {
   ncrId,
   partNumber,
   prescribedDisposition,
+  type CharacteristicLimits,
   requiredSamples,
   supplierId,
 } from "./rules.js";
@@ -65,6 +66,13 @@ const GAUGES: ReadonlyArray<[string, string, number]> = [
   ["height_gauge", "Digital height gauge 300 mm", 2],
 ];
 
+type Limits = Pick<CharacteristicLimits, "lower_limit" | "upper_limit">;
+
+/** A value `excess` mm above a characteristic's upper limit or below its lower limit, to the micron. */
+export function beyondLimit(c: Limits, above: boolean, excess: number): number {
+  return round3(above ? c.upper_limit + excess : c.lower_limit - excess);
+}
+
 /** What NCRs of the non-dimensional defect codes say. */
 export const NCR_DESCRIPTIONS = {
   COS: ["Burrs on cross-drilled holes", "Chatter marks on turned face", "Handling scratches on sealing face"],
@@ -85,17 +93,13 @@ export function round3(value: number): number {
 }
 
 /** A characteristics row as inserted. */
-interface Characteristic {
+interface Characteristic extends CharacteristicLimits {
   char_id: string;
   part_number: string;
   name: string;
-  feature: string;
   nominal: number;
-  lower_limit: number;
-  upper_limit: number;
   unit: string;
   gauge_type: string;
-  critical: number;
 }
 
 /** A calibration certificate number: `CC-250412-004` (pass) or `CF-...` (fail) for gauge GA-004 on 2025-04-12. */
@@ -119,8 +123,7 @@ function inTolerance(random: GenerateContext["random"], c: Characteristic): numb
 }
 
 export function generateQuality(context: GenerateContext): void {
-  const { db, random, factors, referenceDate } = context;
-  const today = referenceDate;
+  const { db, random, factors, referenceDate: today } = context;
 
   const insertSupplier = db.prepare("INSERT INTO suppliers VALUES (?, ?, ?, ?, ?)");
   SUPPLIERS.forEach(([name, country, material], index) =>
@@ -135,14 +138,10 @@ export function generateQuality(context: GenerateContext): void {
 
   const insertMaterialLot = db.prepare("INSERT INTO material_lots VALUES (?, ?, ?, ?, ?, ?)");
   const materialLots: Array<{ id: string; material: string; received: string }> = [];
-  const materialLotCount = 14 * factors.rows;
-  for (let n = 1; n <= materialLotCount; n += 1) {
+  for (let n = 1; n <= 14 * factors.rows; n += 1) {
     // The first lots of every material arrive before production starts.
     const material = n <= MATERIALS.length ? MATERIALS[n - 1]! : random.pick(MATERIALS);
-    const suppliers = SUPPLIERS.map((row, index) => ({ row, index })).filter(
-      ({ row }) => row[2] === material,
-    );
-    const supplier = random.pick(suppliers).index + 1;
+    const supplier = random.pick(SUPPLIERS.flatMap((row, index) => (row[2] === material ? [index + 1] : [])));
     const received =
       n <= MATERIALS.length
         ? randomDate(random, "2025-02-10", "2025-03-10")
@@ -221,10 +220,9 @@ export function generateQuality(context: GenerateContext): void {
   const insertMeasurement = db.prepare(
     "INSERT INTO measurements (lot_id, char_id, sample_no, value, gauge_id, measured_on, inspector) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  const lotCount = 34 * factors.rows;
   const span = daysBetween(FIRST_LOT_DATE, today);
   // A fifth of the lots are recent, so that the open (unshipped) work is never empty.
-  const starts = Array.from({ length: lotCount }, (_, index) =>
+  const starts = Array.from({ length: 34 * factors.rows }, (_, index) =>
     index % 5 === 0 ? addDays(today, -random.int(0, 11)) : addDays(FIRST_LOT_DATE, random.int(0, span)),
   ).sort();
   const lots: Array<{ id: string; part: string; start: string; end: string | null; quantity: number }> = [];
@@ -262,8 +260,7 @@ export function generateQuality(context: GenerateContext): void {
     lots.push({ id, part: product.part, start, end, quantity });
     const samples = requiredSamples(quantity);
     for (const c of characteristics.filter((item) => item.part_number === product.part)) {
-      const candidates = gauges.filter((gauge) => gauge.type === c.gauge_type);
-      const gauge = random.pick(candidates).id;
+      const gauge = random.pick(gauges.filter((item) => item.type === c.gauge_type)).id;
       const measuredOn = end ?? start;
       const inspector = random.pick(INSPECTORS);
       for (let sample = 1; sample <= samples; sample += 1)
@@ -278,14 +275,11 @@ export function generateQuality(context: GenerateContext): void {
     "UPDATE measurements SET value = ? WHERE measurement_id = (SELECT measurement_id FROM measurements WHERE lot_id = ? AND char_id = ? ORDER BY sample_no DESC LIMIT 1)",
   );
   const hold = db.prepare("UPDATE production_lots SET status = 'on_hold', hold_reason = ? WHERE lot_id = ?");
-  let ncrCount = 0;
-  let capaCount = 0;
   for (const lot of lots) {
     if (!lot.end || !random.chance(0.4)) continue;
     const opened = addDays(lot.end, random.int(0, 3));
     if (opened > today) continue;
-    ncrCount += 1;
-    const id = ncrId.format(ncrCount);
+    const id = ncrId.next(db, "ncrs");
     const code = weightedPick(random, ["DIM", "COS", "MAT", "HRD"], [5, 2, 1.5, 1.5]);
     let c: Characteristic | undefined;
     let value: number | null = null;
@@ -295,9 +289,7 @@ export function generateQuality(context: GenerateContext): void {
       c = random.pick(characteristics.filter((item) => item.part_number === lot.part));
       const band = c.upper_limit - c.lower_limit;
       const share = random.pick([0.04, 0.08, 0.2, 0.35, 0.6]);
-      value = random.chance(0.5)
-        ? round3(c.upper_limit + Math.max(0.001, band * share))
-        : round3(c.lower_limit - Math.max(0.001, band * share));
+      value = beyondLimit(c, random.chance(0.5), Math.max(0.001, band * share));
       setValue.run(value, lot.id, c.char_id);
       if (c.critical === 1) severity = "critical";
       description = `${c.char_id} measured ${value} mm against limits ${c.lower_limit}-${c.upper_limit} mm`;
@@ -305,8 +297,7 @@ export function generateQuality(context: GenerateContext): void {
     const age = daysBetween(opened, today);
     let capa: string | null = null;
     if (severity !== "minor" || random.chance(0.4)) {
-      capaCount += 1;
-      capa = capaId.format(capaCount);
+      capa = capaId.next(db, "capas");
       const capaOpened = addDays(opened, Math.min(age, random.int(0, 5)));
       const closed = random.chance(0.55) ? addDays(capaOpened, random.int(5, 50)) : null;
       const status = closed && closed <= today ? "closed" : random.chance(0.5) ? "implemented" : "open";

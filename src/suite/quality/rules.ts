@@ -72,21 +72,17 @@ export interface CharacteristicLimits {
 /** The disposition the quality manual prescribes for an NCR. */
 export function prescribedDisposition(
   defectCode: string,
-  characteristic: CharacteristicLimits | undefined,
+  c: CharacteristicLimits | undefined,
   measuredValue: number | null,
 ): Disposition {
   if (defectCode === "MAT" || defectCode === "HRD") return "return_to_supplier";
   if (defectCode === "COS") return "rework";
-  if (!characteristic || measuredValue === null)
-    throw new Error("a DIM NCR needs a characteristic and a value");
-  if (characteristic.critical === 1) return "scrap";
-  const band = characteristic.upper_limit - characteristic.lower_limit;
-  const above = measuredValue > characteristic.upper_limit;
-  const excess = above
-    ? measuredValue - characteristic.upper_limit
-    : characteristic.lower_limit - measuredValue;
-  if (excess <= USE_AS_IS_BAND_SHARE * band) return "use_as_is";
-  const materialLeft = characteristic.feature === "external" ? above : !above;
+  if (!c || measuredValue === null) throw new Error("a DIM NCR needs a characteristic and a value");
+  if (c.critical === 1) return "scrap";
+  const above = measuredValue > c.upper_limit;
+  const excess = above ? measuredValue - c.upper_limit : c.lower_limit - measuredValue;
+  if (excess <= USE_AS_IS_BAND_SHARE * (c.upper_limit - c.lower_limit)) return "use_as_is";
+  const materialLeft = c.feature === "external" ? above : !above;
   return materialLeft ? "rework" : "scrap";
 }
 

@@ -9,32 +9,30 @@ interface Trace {
   suspect_lots: string[];
 }
 
+/** The material lot a production lot was made from, that material's supplier, and the lot's part. */
+function materialOf(db: VerifyContext["initial"]["db"], lot: string) {
+  return getRow<{ material_lot_id: string; supplier_id: string; part_number: string }>(
+    db,
+    "SELECT material_lot_id, supplier_id, part_number FROM production_lots JOIN material_lots USING (material_lot_id) WHERE lot_id = ?",
+    lot,
+  )!;
+}
+
 /** From the complaint emails (by subject) to the material lots, their suppliers and every lot made from them. */
 export function expectedTrace(state: VerifyContext["initial"]): Trace {
-  const materials = new Map<string, string>();
-  for (const email of listEmails(state).filter((item) => item.complaint)) {
-    const row = getRow<{ material_lot_id: string; supplier_id: string }>(
+  const complaints = listEmails(state).filter((email) => email.complaint);
+  const rows = complaints.map((email) => materialOf(state.db, email.lot));
+  const materials = [...new Set(rows.map((row) => row.material_lot_id))].sort();
+  const madeFrom = (material: string): string[] =>
+    allRows<{ lot_id: string }>(
       state.db,
-      "SELECT material_lot_id, supplier_id FROM production_lots JOIN material_lots USING (material_lot_id) WHERE lot_id = ?",
-      email.lot,
-    )!;
-    materials.set(row.material_lot_id, row.supplier_id);
-  }
-  const suspects = new Set(
-    [...materials.keys()]
-      .flatMap((material) =>
-        allRows<{ lot_id: string }>(
-          state.db,
-          "SELECT lot_id FROM production_lots WHERE material_lot_id = ?",
-          material,
-        ),
-      )
-      .map((row) => row.lot_id),
-  );
+      "SELECT lot_id FROM production_lots WHERE material_lot_id = ?",
+      material,
+    ).map((row) => row.lot_id);
   return {
-    suppliers: [...new Set(materials.values())].sort(),
-    material_lots: [...materials.keys()].sort(),
-    suspect_lots: [...suspects].sort(),
+    suppliers: [...new Set(rows.map((row) => row.supplier_id))].sort(),
+    material_lots: materials,
+    suspect_lots: materials.flatMap(madeFrom).sort(),
   };
 }
 
@@ -42,18 +40,15 @@ export function expectedTrace(state: VerifyContext["initial"]): Trace {
 function prepare(context: GenerateContext): void {
   const { db } = context;
   const emails = listEmails(context);
-  const materialOf = db.prepare("SELECT material_lot_id, part_number FROM production_lots WHERE lot_id = ?");
   const suspect = new Set(
-    emails
-      .filter((email) => email.complaint)
-      .map((email) => (materialOf.get(email.lot) as { material_lot_id: string }).material_lot_id),
+    emails.filter((email) => email.complaint).map((email) => materialOf(db, email.lot).material_lot_id),
   );
   const replacements = allRows<{ lot_id: string; part_number: string; material_lot_id: string }>(
     db,
     "SELECT lot_id, part_number, material_lot_id FROM production_lots WHERE end_date IS NOT NULL ORDER BY lot_id",
   );
   for (const email of emails.filter((item) => !item.complaint)) {
-    const own = materialOf.get(email.lot) as { material_lot_id: string; part_number: string };
+    const own = materialOf(db, email.lot);
     if (!suspect.has(own.material_lot_id)) continue;
     const clean = replacements.filter((lot) => !suspect.has(lot.material_lot_id));
     const replacement = clean.find((lot) => lot.part_number === own.part_number) ?? clean[0];

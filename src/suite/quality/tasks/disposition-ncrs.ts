@@ -1,6 +1,6 @@
 import { addDays, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { NCR_DESCRIPTIONS, round3 } from "../generate.js";
+import { NCR_DESCRIPTIONS, beyondLimit } from "../generate.js";
 import { ncrId, prescribedDisposition, type CharacteristicLimits } from "../rules.js";
 import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
 
@@ -78,9 +78,7 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
       kind === "ext-above" ||
       kind === "int-above" ||
       ((kind === "critical" || kind === "small") && random.chance(0.5));
-    const value = dimensional
-      ? round3(above ? c.upper_limit + band * share : c.lower_limit - band * share)
-      : null;
+    const value = dimensional ? beyondLimit(c, above, band * share) : null;
     const id = ncrId.next(db, "ncrs");
     const description = dimensional
       ? `${c.char_id} measured ${value} mm against limits ${c.lower_limit}-${c.upper_limit} mm`

@@ -1,6 +1,6 @@
 import { allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { round3 } from "../generate.js";
+import { beyondLimit, round3 } from "../generate.js";
 import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
 
 /** Lots not shipped and not on hold whose valid measurements include one outside its limits. */
@@ -38,12 +38,9 @@ function prepare({ db, random }: GenerateContext): void {
     if (!row) return;
     const band = row.upper_limit - row.lower_limit;
     const high = random.chance(0.5);
-    if (kind === 0 || kind === 1) {
-      const value = high
-        ? round3(row.upper_limit + band * random.pick([0.1, 0.3, 0.5]))
-        : round3(row.lower_limit - band * random.pick([0.1, 0.3, 0.5]));
-      update.run(value, 1, null, row.measurement_id);
-    } else if (kind === 2) update.run(high ? row.upper_limit : row.lower_limit, 1, null, row.measurement_id);
+    if (kind === 0 || kind === 1)
+      update.run(beyondLimit(row, high, band * random.pick([0.1, 0.3, 0.5])), 1, null, row.measurement_id);
+    else if (kind === 2) update.run(high ? row.upper_limit : row.lower_limit, 1, null, row.measurement_id);
     else
       update.run(
         round3(row.upper_limit + band * 0.4),
