@@ -5,14 +5,19 @@ import { qualityTask, checkAnswerIdList, type Flags } from "./shared.js";
 
 const MONTH_START = `${REFERENCE_DATE.slice(0, 8)}01`;
 
-/** Lots that ended this month with a characteristic measured on fewer valid samples than the plan requires. */
-export function nonCompliantLots(db: VerifyContext["initial"]["db"]): string[] {
-  const lots = allRows<{ lot_id: string; part_number: string; quantity: number }>(
+/** The lots that ended this month, by id. */
+function monthLots(db: VerifyContext["initial"]["db"]) {
+  return allRows<{ lot_id: string; part_number: string; quantity: number }>(
     db,
     "SELECT lot_id, part_number, quantity FROM production_lots WHERE end_date BETWEEN ? AND ? ORDER BY lot_id",
     MONTH_START,
     REFERENCE_DATE,
   );
+}
+
+/** Lots that ended this month with a characteristic measured on fewer valid samples than the plan requires. */
+export function nonCompliantLots(db: VerifyContext["initial"]["db"]): string[] {
+  const lots = monthLots(db);
   const chars = db.prepare("SELECT char_id FROM characteristics WHERE part_number = ? ORDER BY char_id");
   const samples = db.prepare(
     "SELECT COUNT(DISTINCT sample_no) AS n FROM measurements WHERE lot_id = ? AND char_id = ? AND valid = 1",
@@ -28,14 +33,7 @@ export function nonCompliantLots(db: VerifyContext["initial"]["db"]): string[] {
 
 /** Plants a missing sample on one characteristic, an invalidated sample, and lots sized exactly at a range's upper end. */
 function prepare({ db, random, factors }: GenerateContext): void {
-  const lots = random.shuffle(
-    allRows<{ lot_id: string; quantity: number }>(
-      db,
-      "SELECT lot_id, quantity FROM production_lots WHERE end_date BETWEEN ? AND ? ORDER BY lot_id",
-      MONTH_START,
-      REFERENCE_DATE,
-    ),
-  );
+  const lots = random.shuffle(monthLots(db));
   const lastOfChar = db.prepare(
     "SELECT measurement_id FROM measurements WHERE lot_id = ? AND char_id = (SELECT char_id FROM measurements WHERE lot_id = ? ORDER BY measurement_id DESC LIMIT 1) ORDER BY sample_no DESC LIMIT 1",
   );
@@ -44,8 +42,7 @@ function prepare({ db, random, factors }: GenerateContext): void {
     "UPDATE measurements SET valid = 0, invalid_reason = 'Sample dropped before measurement was confirmed' WHERE measurement_id = ?",
   );
   const resize = db.prepare("UPDATE production_lots SET quantity = ? WHERE lot_id = ?");
-  const rounds = Math.max(1, factors.rows / 2);
-  for (let round = 0; round < rounds * 3 && lots.length > 0; round += 1) {
+  for (let round = 0; round < Math.max(1, factors.rows / 2) * 3 && lots.length > 0; round += 1) {
     const lot = lots.shift()!;
     const kind = round % 3;
     if (kind === 2) {
