@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, longDate, renderEmail, renderMarkdown } from "../../envs/index.js";
+import { addDays, allRows, getRow, longDate, renderEmail, renderMarkdown } from "../../envs/index.js";
 import { CALIBRATION_DAYS, CAPA_DAYS, DEFECT_CODES, SAMPLE_PLAN, USE_AS_IS_BAND_SHARE } from "./rules.js";
 
 export const SAMPLING_PLAN_PATH = "quality/sampling-plan.md";
@@ -12,6 +12,14 @@ export const COMPLAINT_SUBJECTS = [
   "Nonconforming shipment",
   "Field failure - request for 8D",
 ] as const;
+
+/** The purchasing contact of every customer. */
+const CONTACTS: Record<string, { name: string; email: string }> = {
+  "Norden Hydraulics": { name: "Ingrid Solberg", email: "i.solberg@nordenhydraulics.example" },
+  "Calder Pumps": { name: "Martin Reyes", email: "mreyes@calderpumps.example" },
+  "Brightwater Controls": { name: "Priya Natarajan", email: "priya.n@brightwater.example" },
+  "Ostrava Motion": { name: "Tomas Dvorak", email: "t.dvorak@ostravamotion.example" },
+};
 
 interface DocumentInputs {
   products: Array<{ part: string; customer: string; name: string }>;
@@ -116,11 +124,6 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
     ]),
   );
 
-  const lotsByPart = new Map<string, typeof inputs.lots>();
-  for (const lot of inputs.lots) {
-    if (!lot.end) continue;
-    lotsByPart.set(lot.part, [...(lotsByPart.get(lot.part) ?? []), lot]);
-  }
   const finished = inputs.lots.filter((lot) => lot.end !== null);
 
   // Customer emails: complaints that name a lot, and routine mail that also names lots.
@@ -156,7 +159,7 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
           ])}`,
           "No quality issue, just admin. Thanks.",
         ];
-    const contact = customerContact(product.customer);
+    const contact = CONTACTS[product.customer]!;
     context.writeFile(
       `correspondence/customer-${String(n).padStart(2, "0")}.md`,
       renderEmail(
@@ -174,20 +177,19 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
   // Supplier deviation memos on material lots.
   // Deviations concern material that went into production.
   const used = new Set(
-    (
-      db
-        .prepare("SELECT DISTINCT material_lot_id FROM production_lots WHERE end_date IS NOT NULL")
-        .all() as Array<{ material_lot_id: string }>
+    allRows<{ material_lot_id: string }>(
+      db,
+      "SELECT DISTINCT material_lot_id FROM production_lots WHERE end_date IS NOT NULL",
     ).map((row) => row.material_lot_id),
   );
   const materialLots = random.shuffle(inputs.materialLots.filter((lot) => used.has(lot.id)));
   for (let n = 1; n <= 2 * factors.files; n += 1) {
     const materialLot = materialLots[(n - 1) % materialLots.length]!;
-    const supplier = db
-      .prepare(
-        "SELECT s.name, s.supplier_id FROM material_lots m JOIN suppliers s USING (supplier_id) WHERE material_lot_id = ?",
-      )
-      .get(materialLot.id) as { name: string; supplier_id: string };
+    const supplier = getRow<{ name: string; supplier_id: string }>(
+      db,
+      "SELECT s.name, s.supplier_id FROM material_lots m JOIN suppliers s USING (supplier_id) WHERE material_lot_id = ?",
+      materialLot.id,
+    )!;
     const approved = n % 2 === 1;
     const code = random.pick(["HRD", "MAT"]);
     context.writeFile(
@@ -234,14 +236,4 @@ export function writeDocuments(context: GenerateContext, inputs: DocumentInputs)
       ]),
     );
   }
-}
-
-function customerContact(customer: string): { name: string; email: string } {
-  const contacts: Record<string, { name: string; email: string }> = {
-    "Norden Hydraulics": { name: "Ingrid Solberg", email: "i.solberg@nordenhydraulics.example" },
-    "Calder Pumps": { name: "Martin Reyes", email: "mreyes@calderpumps.example" },
-    "Brightwater Controls": { name: "Priya Natarajan", email: "priya.n@brightwater.example" },
-    "Ostrava Motion": { name: "Tomas Dvorak", email: "t.dvorak@ostravamotion.example" },
-  };
-  return contacts[customer] ?? { name: "Purchasing", email: "purchasing@customer.example" };
 }

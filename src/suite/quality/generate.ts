@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, daysBetween, randomDate, toCsv, weightedPick } from "../../envs/index.js";
+import { addDays, daysBetween, insertRecords, randomDate, toCsv, weightedPick } from "../../envs/index.js";
 import { writeDocuments } from "./documents.js";
 import {
   CALIBRATION_DAYS,
@@ -11,15 +11,17 @@ import {
   ncrId,
   partNumber,
   prescribedDisposition,
+  type CharacteristicLimits,
   requiredSamples,
   supplierId,
 } from "./rules.js";
 
-export const FIRST_LOT_DATE = "2025-03-17";
-export const LINES = ["L1", "L2", "L3", "L4"] as const;
-export const SHIFTS = ["A", "B", "C"] as const;
-export const INSPECTORS = ["RK", "MO", "JT", "AS", "PL", "DW"] as const;
+const FIRST_LOT_DATE = "2025-03-17";
+const LINES = ["L1", "L2", "L3", "L4"] as const;
+const SHIFTS = ["A", "B", "C"] as const;
+const INSPECTORS = ["RK", "MO", "JT", "AS", "PL", "DW"] as const;
 export const CALIBRATION_HISTORY_PATH = "exports/gauge-calibration-history.csv";
+export const CALIBRATION_HEADERS = ["gauge_id", "gauge_type", "calibrated_on", "result", "certificate"];
 
 const MATERIALS = ["6061-T6 aluminium", "304 stainless", "1045 steel", "C360 brass"] as const;
 
@@ -64,23 +66,55 @@ const GAUGES: ReadonlyArray<[string, string, number]> = [
   ["height_gauge", "Digital height gauge 300 mm", 2],
 ];
 
+type Limits = Pick<CharacteristicLimits, "lower_limit" | "upper_limit">;
+
+/** A value `excess` mm above a characteristic's upper limit or below its lower limit, to the micron. */
+export function beyondLimit(c: Limits, above: boolean, excess: number): number {
+  return round3(above ? c.upper_limit + excess : c.lower_limit - excess);
+}
+
+/** What NCRs of the non-dimensional defect codes say. */
+export const NCR_DESCRIPTIONS = {
+  COS: ["Burrs on cross-drilled holes", "Chatter marks on turned face", "Handling scratches on sealing face"],
+  MAT: [
+    "Inclusions found at parting line",
+    "Mill certificate heat number does not match bar marking",
+    "Porosity exposed after finish pass",
+  ],
+  HRD: [
+    "Hardness 4 HRC below specification",
+    "Hardness above specification, tool wear excessive",
+    "Inconsistent hardness across bar length",
+  ],
+} as const;
+
 export function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
-interface Characteristic {
+/** A characteristics row as inserted. */
+interface Characteristic extends CharacteristicLimits {
   char_id: string;
   part_number: string;
-  feature: string;
+  name: string;
   nominal: number;
-  lower_limit: number;
-  upper_limit: number;
+  unit: string;
   gauge_type: string;
-  critical: number;
+}
+
+/** A calibration certificate number: `CC-250412-004` (pass) or `CF-...` (fail) for gauge GA-004 on 2025-04-12. */
+export function certificate(kind: "CC" | "CF", date: string, gauge: string): string {
+  return `${kind}-${date.replace(/-/g, "").slice(2)}-${gauge.slice(3)}`;
+}
+
+/** Writes the calibration history export: rows in CALIBRATION_HEADERS order, sorted by date, then gauge. */
+export function writeCalibrationHistory(context: GenerateContext, rows: string[][]): void {
+  rows.sort((a, b) => (a[2] === b[2] ? a[0]!.localeCompare(b[0]!) : a[2]!.localeCompare(b[2]!)));
+  context.writeFile(CALIBRATION_HISTORY_PATH, toCsv(CALIBRATION_HEADERS, rows));
 }
 
 /** A value inside the characteristic's limits, centred on nominal, at least 5% of the band from either limit. */
-export function inTolerance(random: GenerateContext["random"], c: Characteristic): number {
+function inTolerance(random: GenerateContext["random"], c: Characteristic): number {
   const band = c.upper_limit - c.lower_limit;
   const centre = (c.lower_limit + c.upper_limit) / 2;
   const gaussian = (random.next() + random.next() + random.next() - 1.5) / 1.5;
@@ -89,8 +123,7 @@ export function inTolerance(random: GenerateContext["random"], c: Characteristic
 }
 
 export function generateQuality(context: GenerateContext): void {
-  const { db, random, factors, referenceDate } = context;
-  const today = referenceDate;
+  const { db, random, factors, referenceDate: today } = context;
 
   const insertSupplier = db.prepare("INSERT INTO suppliers VALUES (?, ?, ?, ?, ?)");
   SUPPLIERS.forEach(([name, country, material], index) =>
@@ -105,14 +138,10 @@ export function generateQuality(context: GenerateContext): void {
 
   const insertMaterialLot = db.prepare("INSERT INTO material_lots VALUES (?, ?, ?, ?, ?, ?)");
   const materialLots: Array<{ id: string; material: string; received: string }> = [];
-  const materialLotCount = 14 * factors.rows;
-  for (let n = 1; n <= materialLotCount; n += 1) {
+  for (let n = 1; n <= 14 * factors.rows; n += 1) {
     // The first lots of every material arrive before production starts.
     const material = n <= MATERIALS.length ? MATERIALS[n - 1]! : random.pick(MATERIALS);
-    const suppliers = SUPPLIERS.map((row, index) => ({ row, index })).filter(
-      ({ row }) => row[2] === material,
-    );
-    const supplier = random.pick(suppliers).index + 1;
+    const supplier = random.pick(SUPPLIERS.flatMap((row, index) => (row[2] === material ? [index + 1] : [])));
     const received =
       n <= MATERIALS.length
         ? randomDate(random, "2025-02-10", "2025-03-10")
@@ -130,9 +159,6 @@ export function generateQuality(context: GenerateContext): void {
   }
 
   const insertProduct = db.prepare("INSERT INTO products VALUES (?, ?, ?, ?, ?)");
-  const insertCharacteristic = db.prepare(
-    "INSERT INTO characteristics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
   const characteristics: Characteristic[] = [];
   const products = PRODUCTS.map(([name, revision, material, customer], index) => {
     const part = partNumber.format(1101 + index * 7);
@@ -144,31 +170,20 @@ export function generateQuality(context: GenerateContext): void {
         Math.round((feature.size[0] + random.next() * (feature.size[1] - feature.size[0])) * 2) / 2;
       const tolerance = random.pick([0.01, 0.015, 0.02, 0.025, 0.03, 0.05]);
       const oneSided = random.chance(0.25);
-      const lower = round3(nominal - (oneSided ? 0 : tolerance));
-      const upper = round3(nominal + tolerance);
       const c: Characteristic = {
         char_id: charId.format(characteristics.length + 1),
         part_number: part,
+        name: feature.name,
         feature: feature.feature,
         nominal,
-        lower_limit: lower,
-        upper_limit: upper,
+        lower_limit: round3(nominal - (oneSided ? 0 : tolerance)),
+        upper_limit: round3(nominal + tolerance),
+        unit: "mm",
         gauge_type: feature.gauge,
         critical: position === critical ? 1 : 0,
       };
       characteristics.push(c);
-      insertCharacteristic.run(
-        c.char_id,
-        part,
-        feature.name,
-        feature.feature,
-        nominal,
-        lower,
-        upper,
-        "mm",
-        feature.gauge,
-        c.critical,
-      );
+      insertRecords(db, "characteristics", [c]);
     });
     return { part, material, customer, name };
   });
@@ -176,7 +191,7 @@ export function generateQuality(context: GenerateContext): void {
   // Gauges and their calibration history (the export is the only record of past calibrations).
   const insertGauge = db.prepare("INSERT INTO gauges VALUES (?, ?, ?, ?, ?)");
   const gauges: Array<{ id: string; type: string }> = [];
-  const history: Array<[string, string, string, string, string]> = [];
+  const history: string[][] = [];
   for (const [type, description, base] of GAUGES) {
     for (let k = 0; k < base + Math.floor(factors.rows / 2); k += 1) {
       const id = gaugeId.format(gauges.length + 1);
@@ -185,7 +200,7 @@ export function generateQuality(context: GenerateContext): void {
       let date = addDays("2024-09-01", -random.int(0, interval - 1));
       let last = date;
       while (date <= today) {
-        history.push([id, type, date, "pass", `CC-${date.replace(/-/g, "").slice(2)}-${id.slice(3)}`]);
+        history.push([id, type, date, "pass", certificate("CC", date, id)]);
         last = date;
         date = addDays(date, interval - random.int(1, 8));
       }
@@ -198,31 +213,19 @@ export function generateQuality(context: GenerateContext): void {
       );
     }
   }
-  history.sort((a, b) => (a[2] === b[2] ? a[0].localeCompare(b[0]) : a[2].localeCompare(b[2])));
-  context.writeFile(
-    CALIBRATION_HISTORY_PATH,
-    toCsv(["gauge_id", "gauge_type", "calibrated_on", "result", "certificate"], history),
-  );
+  writeCalibrationHistory(context, history);
 
   // Production lots and their measurements.
   const insertLot = db.prepare("INSERT INTO production_lots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertMeasurement = db.prepare(
     "INSERT INTO measurements (lot_id, char_id, sample_no, value, gauge_id, measured_on, inspector) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  const lotCount = 34 * factors.rows;
   const span = daysBetween(FIRST_LOT_DATE, today);
   // A fifth of the lots are recent, so that the open (unshipped) work is never empty.
-  const starts = Array.from({ length: lotCount }, (_, index) =>
+  const starts = Array.from({ length: 34 * factors.rows }, (_, index) =>
     index % 5 === 0 ? addDays(today, -random.int(0, 11)) : addDays(FIRST_LOT_DATE, random.int(0, span)),
   ).sort();
-  const lots: Array<{
-    id: string;
-    part: string;
-    start: string;
-    end: string | null;
-    quantity: number;
-    material: string;
-  }> = [];
+  const lots: Array<{ id: string; part: string; start: string; end: string | null; quantity: number }> = [];
   starts.forEach((start, index) => {
     const product = random.pick(products);
     const options = materialLots.filter((lot) => lot.material === product.material && lot.received <= start);
@@ -254,11 +257,10 @@ export function generateQuality(context: GenerateContext): void {
       status,
       null,
     );
-    lots.push({ id, part: product.part, start, end, quantity, material: product.material });
+    lots.push({ id, part: product.part, start, end, quantity });
     const samples = requiredSamples(quantity);
     for (const c of characteristics.filter((item) => item.part_number === product.part)) {
-      const candidates = gauges.filter((gauge) => gauge.type === c.gauge_type);
-      const gauge = random.pick(candidates).id;
+      const gauge = random.pick(gauges.filter((item) => item.type === c.gauge_type)).id;
       const measuredOn = end ?? start;
       const inspector = random.pick(INSPECTORS);
       for (let sample = 1; sample <= samples; sample += 1)
@@ -273,14 +275,11 @@ export function generateQuality(context: GenerateContext): void {
     "UPDATE measurements SET value = ? WHERE measurement_id = (SELECT measurement_id FROM measurements WHERE lot_id = ? AND char_id = ? ORDER BY sample_no DESC LIMIT 1)",
   );
   const hold = db.prepare("UPDATE production_lots SET status = 'on_hold', hold_reason = ? WHERE lot_id = ?");
-  let ncrCount = 0;
-  let capaCount = 0;
   for (const lot of lots) {
     if (!lot.end || !random.chance(0.4)) continue;
     const opened = addDays(lot.end, random.int(0, 3));
     if (opened > today) continue;
-    ncrCount += 1;
-    const id = ncrId.format(ncrCount);
+    const id = ncrId.next(db, "ncrs");
     const code = weightedPick(random, ["DIM", "COS", "MAT", "HRD"], [5, 2, 1.5, 1.5]);
     let c: Characteristic | undefined;
     let value: number | null = null;
@@ -290,35 +289,15 @@ export function generateQuality(context: GenerateContext): void {
       c = random.pick(characteristics.filter((item) => item.part_number === lot.part));
       const band = c.upper_limit - c.lower_limit;
       const share = random.pick([0.04, 0.08, 0.2, 0.35, 0.6]);
-      value = random.chance(0.5)
-        ? round3(c.upper_limit + Math.max(0.001, band * share))
-        : round3(c.lower_limit - Math.max(0.001, band * share));
+      value = beyondLimit(c, random.chance(0.5), Math.max(0.001, band * share));
       setValue.run(value, lot.id, c.char_id);
       if (c.critical === 1) severity = "critical";
       description = `${c.char_id} measured ${value} mm against limits ${c.lower_limit}-${c.upper_limit} mm`;
-    } else if (code === "COS")
-      description = random.pick([
-        "Burrs on cross-drilled holes",
-        "Chatter marks on turned face",
-        "Handling scratches on sealing face",
-      ]);
-    else if (code === "MAT")
-      description = random.pick([
-        "Inclusions found at parting line",
-        "Mill certificate heat number does not match bar marking",
-        "Porosity exposed after finish pass",
-      ]);
-    else
-      description = random.pick([
-        "Hardness 4 HRC below specification",
-        "Hardness above specification, tool wear excessive",
-        "Inconsistent hardness across bar length",
-      ]);
+    } else description = random.pick(NCR_DESCRIPTIONS[code as keyof typeof NCR_DESCRIPTIONS]);
     const age = daysBetween(opened, today);
     let capa: string | null = null;
     if (severity !== "minor" || random.chance(0.4)) {
-      capaCount += 1;
-      capa = capaId.format(capaCount);
+      capa = capaId.next(db, "capas");
       const capaOpened = addDays(opened, Math.min(age, random.int(0, 5)));
       const closed = random.chance(0.55) ? addDays(capaOpened, random.int(5, 50)) : null;
       const status = closed && closed <= today ? "closed" : random.chance(0.5) ? "implemented" : "open";

@@ -1,62 +1,18 @@
-import { addDays, defineIdFormat } from "../../envs/index.js";
+import { addDays, defineIdFormat, type IdFormat } from "../../envs/index.js";
 
-/** Identifier shapes of the quality domain (generators format with them, tools validate with them). */
-export const supplierId = defineIdFormat({
-  field: "supplier_id",
-  entity: "supplier",
-  prefix: "SUP-",
-  digits: 3,
-  listTool: "list_suppliers",
-});
-export const materialLotId = defineIdFormat({
-  field: "material_lot_id",
-  entity: "material lot",
-  prefix: "ML-",
-  digits: 4,
-  listTool: "list_material_lots",
-});
-export const partNumber = defineIdFormat({
-  field: "part_number",
-  entity: "product",
-  prefix: "PN-",
-  digits: 4,
-  listTool: "list_products",
-});
-export const charId = defineIdFormat({
-  field: "char_id",
-  entity: "characteristic",
-  prefix: "CH-",
-  digits: 3,
-  listTool: "list_characteristics",
-});
-export const lotId = defineIdFormat({
-  field: "lot_id",
-  entity: "production lot",
-  prefix: "LOT-",
-  digits: 5,
-  listTool: "list_lots",
-});
-export const gaugeId = defineIdFormat({
-  field: "gauge_id",
-  entity: "gauge",
-  prefix: "GA-",
-  digits: 3,
-  listTool: "list_gauges",
-});
-export const ncrId = defineIdFormat({
-  field: "ncr_id",
-  entity: "NCR",
-  prefix: "NCR-",
-  digits: 4,
-  listTool: "list_ncrs",
-});
-export const capaId = defineIdFormat({
-  field: "capa_id",
-  entity: "CAPA",
-  prefix: "CAPA-",
-  digits: 4,
-  listTool: "list_capas",
-});
+/** An identifier shape of the quality domain (generators format with it, tools validate with it). */
+function idFormat(field: string, entity: string, prefix: string, digits: number, listTool: string): IdFormat {
+  return defineIdFormat({ field, entity, prefix, digits, listTool });
+}
+
+export const supplierId = idFormat("supplier_id", "supplier", "SUP-", 3, "list_suppliers");
+export const materialLotId = idFormat("material_lot_id", "material lot", "ML-", 4, "list_material_lots");
+export const partNumber = idFormat("part_number", "product", "PN-", 4, "list_products");
+export const charId = idFormat("char_id", "characteristic", "CH-", 3, "list_characteristics");
+export const lotId = idFormat("lot_id", "production lot", "LOT-", 5, "list_lots");
+export const gaugeId = idFormat("gauge_id", "gauge", "GA-", 3, "list_gauges");
+export const ncrId = idFormat("ncr_id", "NCR", "NCR-", 4, "list_ncrs");
+export const capaId = idFormat("capa_id", "CAPA", "CAPA-", 4, "list_capas");
 
 /** The sampling plan's table: lot size range (both ends included) to the samples measured per characteristic. */
 export const SAMPLE_PLAN: ReadonlyArray<{ min: number; max: number; samples: number }> = [
@@ -67,10 +23,15 @@ export const SAMPLE_PLAN: ReadonlyArray<{ min: number; max: number; samples: num
   { min: 1201, max: 3200, samples: 20 },
 ];
 
-export function requiredSamples(quantity: number): number {
+/** The sampling plan's row for a lot of `quantity` pieces. */
+export function samplePlanRow(quantity: number): (typeof SAMPLE_PLAN)[number] {
   const row = SAMPLE_PLAN.find((entry) => quantity >= entry.min && quantity <= entry.max);
   if (!row) throw new Error(`lot size ${quantity} is outside the sampling plan`);
-  return row.samples;
+  return row;
+}
+
+export function requiredSamples(quantity: number): number {
+  return samplePlanRow(quantity).samples;
 }
 
 /** Calibration intervals in days by gauge type (calibration SOP). */
@@ -111,21 +72,17 @@ export interface CharacteristicLimits {
 /** The disposition the quality manual prescribes for an NCR. */
 export function prescribedDisposition(
   defectCode: string,
-  characteristic: CharacteristicLimits | undefined,
+  c: CharacteristicLimits | undefined,
   measuredValue: number | null,
 ): Disposition {
   if (defectCode === "MAT" || defectCode === "HRD") return "return_to_supplier";
   if (defectCode === "COS") return "rework";
-  if (!characteristic || measuredValue === null)
-    throw new Error("a DIM NCR needs a characteristic and a value");
-  if (characteristic.critical === 1) return "scrap";
-  const band = characteristic.upper_limit - characteristic.lower_limit;
-  const above = measuredValue > characteristic.upper_limit;
-  const excess = above
-    ? measuredValue - characteristic.upper_limit
-    : characteristic.lower_limit - measuredValue;
-  if (excess <= USE_AS_IS_BAND_SHARE * band) return "use_as_is";
-  const materialLeft = characteristic.feature === "external" ? above : !above;
+  if (!c || measuredValue === null) throw new Error("a DIM NCR needs a characteristic and a value");
+  if (c.critical === 1) return "scrap";
+  const above = measuredValue > c.upper_limit;
+  const excess = above ? measuredValue - c.upper_limit : c.lower_limit - measuredValue;
+  if (excess <= USE_AS_IS_BAND_SHARE * (c.upper_limit - c.lower_limit)) return "use_as_is";
+  const materialLeft = c.feature === "external" ? above : !above;
   return materialLeft ? "rework" : "scrap";
 }
 

@@ -1,23 +1,23 @@
 import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
+  REFERENCE_DATE,
   allRows,
   cachedStatement,
   defineGetTool,
+  defineListTool,
+  getRow,
+  optionalChoice,
+  optionalDate,
+  requireEntity,
   requireRow,
   when,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
-  defineListTool,
-  optionalChoice,
-  optionalDate,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
-import { REFERENCE_DATE } from "../../envs/index.js";
 import { capaId, charId, gaugeId, lotId, materialLotId, ncrId, partNumber, supplierId } from "./rules.js";
-
-const idNumber = (id: string): number => Number(id.replace(/\D/g, ""));
 
 const listProducts = defineListTool({
   name: "list_products",
@@ -84,25 +84,15 @@ const listMaterialLots = defineListTool({
   orderBy: "material_lot_id",
 });
 
-const getMaterialLotBase = defineTool({
+const getMaterialLotBase = defineGetTool({
   name: "get_material_lot",
   description: "Get one raw-material lot with its supplier record.",
-  kind: "read",
-  inputSchema: z.object({ material_lot_id: materialLotId.schema("The material lot") }),
-  handler: ({ material_lot_id }, { db }: ToolContext) => {
-    const materialLot = requireRow<Record<string, unknown>>(
-      db,
-      "SELECT * FROM material_lots WHERE material_lot_id = ?",
-      [material_lot_id],
-      materialLotId.notFound(material_lot_id).message,
-    );
-    const supplier = requireRow(
-      db,
-      "SELECT * FROM suppliers WHERE supplier_id = ?",
-      [materialLot.supplier_id],
-      "supplier record missing",
-    );
-    return { status: "ok", material_lot: materialLot, supplier };
+  input: { material_lot_id: materialLotId.schema("The material lot") },
+  from: "material_lots",
+  notFound: materialLotId,
+  map: (row) => ({ status: "ok", material_lot: row }),
+  related: {
+    supplier: (db, _id, row) => getRow(db, "SELECT * FROM suppliers WHERE supplier_id = ?", row.supplier_id),
   },
 });
 
@@ -114,9 +104,6 @@ const getMaterialLot = withSilentFailures(getMaterialLotBase, {
   }),
 });
 
-const LOT_COLUMNS =
-  "lot_id, part_number, material_lot_id, lot_type, line, shift, quantity, start_date, end_date, status";
-
 const listLots = defineListTool({
   name: "list_lots",
   description:
@@ -126,16 +113,14 @@ const listLots = defineListTool({
     material_lot_id: materialLotId.schema("Only lots made from this material lot").optional(),
     line: optionalChoice(["L1", "L2", "L3", "L4"], "Only lots run on this line"),
     shift: optionalChoice(["A", "B", "C"], "Only lots run on this shift"),
-    status: z
-      .enum(["in_process", "released", "shipped", "on_hold"])
-      .optional()
-      .describe("Only lots in this status"),
+    status: optionalChoice(["in_process", "released", "shipped", "on_hold"], "Only lots in this status"),
     end_from: optionalDate("Only lots that ended on or after this date, YYYY-MM-DD"),
     end_to: optionalDate("Only lots that ended on or before this date, YYYY-MM-DD"),
   },
   key: "lots",
   from: "production_lots",
-  select: LOT_COLUMNS,
+  select:
+    "lot_id, part_number, material_lot_id, lot_type, line, shift, quantity, start_date, end_date, status",
   where: {
     part_number: "=",
     material_lot_id: "=",
@@ -162,7 +147,9 @@ const getLotBase = defineGetTool({
 });
 
 /** The MES read replica is flaky: some lot reads fail once with a 503 and succeed when repeated. */
-const getLot = withTransientFailures(getLotBase, { when: (input) => idNumber(input.lot_id) % 7 === 3 });
+const getLot = withTransientFailures(getLotBase, {
+  when: (input) => Number(input.lot_id.slice(4)) % 7 === 3,
+});
 
 const listMeasurements = defineListTool({
   name: "list_measurements",
@@ -195,10 +182,10 @@ const listGauges = defineListTool({
   description:
     "List the gauge register (type, description, location, latest passing calibration date), ordered by id. Paginated: returns `gauges`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    gauge_type: z
-      .enum(["micrometer", "bore_gauge", "caliper", "height_gauge"])
-      .optional()
-      .describe("Only gauges of this type"),
+    gauge_type: optionalChoice(
+      ["micrometer", "bore_gauge", "caliper", "height_gauge"],
+      "Only gauges of this type",
+    ),
   },
   key: "gauges",
   from: "gauges",
@@ -277,12 +264,7 @@ const placeLotOnHold = defineTool({
     reason: z.string().min(3).max(200).describe("Why the lot is held, e.g. 'CH-004 out of tolerance'"),
   }),
   handler: ({ lot_id, reason }, { db }: ToolContext) => {
-    const lot = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM production_lots WHERE lot_id = ?",
-      [lot_id],
-      lotId.notFound(lot_id).message,
-    );
+    const lot = requireEntity<{ status: string }>(db, "production_lots", lotId, lot_id, "status");
     if (lot.status === "shipped")
       throw new ToolFailure(`lot ${lot_id} has shipped; open an NCR instead of a hold`);
     if (lot.status === "on_hold") return { lot_id, status: "on_hold", changed: false };
@@ -303,12 +285,7 @@ const setNcrDisposition = defineTool({
     disposition: z.enum(["rework", "scrap", "use_as_is", "return_to_supplier"]).describe("The disposition"),
   }),
   handler: ({ ncr_id, disposition }, { db }: ToolContext) => {
-    const ncr = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM ncrs WHERE ncr_id = ?",
-      [ncr_id],
-      ncrId.notFound(ncr_id).message,
-    );
+    const ncr = requireEntity<{ status: string }>(db, "ncrs", ncrId, ncr_id, "status");
     if (ncr.status !== "open")
       throw new ToolFailure(`NCR ${ncr_id} is ${ncr.status}; only open NCRs can be dispositioned`);
     cachedStatement(db, "UPDATE ncrs SET disposition = ?, status = 'dispositioned' WHERE ncr_id = ?").run(

@@ -1,25 +1,15 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  check,
-  defineTask,
-  parseAnswerJson,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { CAPA_DAYS, capaDeadline, capaId, ncrId } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { qualityTask, checkAnswerIdList, type Flags } from "./shared.js";
 
 /** NCRs whose linked CAPA is not closed although today is past the deadline of the NCR's severity. */
 export function overdueNcrs(db: VerifyContext["initial"]["db"], today: string): string[] {
-  const rows = db
-    .prepare(
-      `SELECT n.ncr_id, n.opened_on, n.severity FROM ncrs n JOIN capas c ON c.capa_id = n.capa_id
-        WHERE c.status != 'closed' ORDER BY n.ncr_id`,
-    )
-    .all() as Array<{ ncr_id: string; opened_on: string; severity: string }>;
+  const rows = allRows<{ ncr_id: string; opened_on: string; severity: string }>(
+    db,
+    `SELECT n.ncr_id, n.opened_on, n.severity FROM ncrs n JOIN capas c ON c.capa_id = n.capa_id
+      WHERE c.status != 'closed' ORDER BY n.ncr_id`,
+  );
   return rows.filter((row) => today > capaDeadline(row.opened_on, row.severity)).map((row) => row.ncr_id);
 }
 
@@ -41,13 +31,10 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
         status: "open",
       },
     );
-  const lots = db
-    .prepare(
-      "SELECT lot_id, end_date, quantity FROM production_lots WHERE end_date IS NOT NULL ORDER BY lot_id",
-    )
-    .all() as Array<{ lot_id: string; end_date: string; quantity: number }>;
-  let ncrs = (db.prepare("SELECT COUNT(*) AS n FROM ncrs").get() as { n: number }).n;
-  let capas = (db.prepare("SELECT COUNT(*) AS n FROM capas").get() as { n: number }).n;
+  const lots = allRows<{ lot_id: string; end_date: string; quantity: number }>(
+    db,
+    "SELECT lot_id, end_date, quantity FROM production_lots WHERE end_date IS NOT NULL ORDER BY lot_id",
+  );
   const insertNcr = db.prepare(
     "INSERT INTO ncrs VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?, 'dispositioned', ?)",
   );
@@ -57,9 +44,7 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
     const options = lots.filter((lot) => lot.end_date <= opened);
     if (options.length === 0) continue;
     const lot = random.pick(options);
-    ncrs += 1;
-    capas += 1;
-    const capa = capaId.format(capas);
+    const capa = capaId.next(db, "capas");
     insertCapa.run(
       capa,
       addDays(opened, 2),
@@ -68,7 +53,7 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
       plan.status,
     );
     insertNcr.run(
-      ncrId.format(ncrs),
+      ncrId.next(db, "ncrs"),
       lot.lot_id,
       opened,
       plan.severity,
@@ -84,30 +69,13 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = overdueNcrs(initial.db, REFERENCE_DATE);
   if (expected.length === 0) throw new Error("generation produced no overdue CAPA");
-  const parsed = parseAnswerJson(answer) as { overdue?: unknown } | null;
-  const given = Array.isArray(parsed?.overdue) ? parsed.overdue.map(String) : null;
-  if (!given)
-    return [check("answer-format", false, `expected {"overdue": [...]}, got: ${answer.slice(0, 200)}`)];
-  const missing = expected.filter((id) => !given.includes(id));
-  const extra = given.filter((id) => !expected.includes(id));
-  return [
-    check(
-      "overdue-ncrs",
-      missing.length === 0 && extra.length === 0 && given.length === new Set(given).size,
-      `expected ${expected.length}; missing ${missing.join(", ") || "none"}; not overdue: ${extra.join(", ") || "none"}`,
-    ),
-  ];
+  return checkAnswerIdList(answer, "overdue", "overdue-ncrs", expected, "not overdue");
 }
 
-interface Variant {
-  deadlineDayLate?: boolean;
-  implementedIsClosed?: boolean;
-  uniformDays?: boolean;
-}
+type Variant = Flags<"deadlineDayLate" | "implementedIsClosed" | "uniformDays">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
 manual = read_text("quality/quality-manual.md")
 section = manual.split("## 8.6")[1].split("## 8.7")[0]
@@ -130,17 +98,16 @@ print(json.dumps({"overdue": sorted(overdue)}))
   ];
 }
 
-export const capaOverdueTask = defineTask({
+export const capaOverdueTask = qualityTask({
   id: "quality.capa-overdue",
-  domain: qualityDomain,
   summary:
     "List NCRs whose CAPA is still not closed past the severity-dependent deadline of the quality manual.",
   instruction: `For the monthly management review (today is ${REFERENCE_DATE}), list every NCR whose linked CAPA is past its closing deadline and still not closed. The deadlines and what counts as closed are in the quality manual (section 8.6). Reply with only a JSON object {"overdue": ["NCR-0001", ...]} listing each such NCR once.`,
   tools: ["list_ncrs", "get_ncr", "list_capas", "get_capa"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "deadline-day-late": [{ deadlineDayLate: true }, "Counts a CAPA due today as already overdue."],
     "implemented-is-closed": [
       { implementedIsClosed: true },
@@ -150,5 +117,5 @@ export const capaOverdueTask = defineTask({
       { uniformDays: true },
       "Uses 45 days for every severity instead of the manual's table.",
     ],
-  }),
+  },
 });

@@ -1,8 +1,7 @@
-import { CORRECT, check, defineTask, parseAnswerJson, variantNearMisses } from "../../../envs/index.js";
+import { allRows, check, getRow, parseAnswerJson, pythonFileLister } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { COMPLAINT_SUBJECTS, CORRESPONDENCE_DIR } from "../documents.js";
-import { PY_PRELUDE } from "./python.js";
+import { qualityTask, type Flags } from "./shared.js";
 
 interface Trace {
   suppliers: string[];
@@ -10,33 +9,30 @@ interface Trace {
   suspect_lots: string[];
 }
 
+/** The material lot a production lot was made from, that material's supplier, and the lot's part. */
+function materialOf(db: VerifyContext["initial"]["db"], lot: string) {
+  return getRow<{ material_lot_id: string; supplier_id: string; part_number: string }>(
+    db,
+    "SELECT material_lot_id, supplier_id, part_number FROM production_lots JOIN material_lots USING (material_lot_id) WHERE lot_id = ?",
+    lot,
+  )!;
+}
+
 /** From the complaint emails (by subject) to the material lots, their suppliers and every lot made from them. */
 export function expectedTrace(state: VerifyContext["initial"]): Trace {
-  const complained = new Set<string>();
-  for (const path of state.listFiles().filter((file) => file.startsWith(`${CORRESPONDENCE_DIR}/`))) {
-    const text = state.readFile(path) ?? "";
-    const subject = /^Subject: (.*)$/m.exec(text)?.[1] ?? "";
-    const lot = /\b(LOT-\d{5})\b/.exec(text)?.[1];
-    if (lot && (COMPLAINT_SUBJECTS as readonly string[]).includes(subject)) complained.add(lot);
-  }
-  const materialOf = state.db.prepare(
-    "SELECT material_lot_id, supplier_id FROM production_lots JOIN material_lots USING (material_lot_id) WHERE lot_id = ?",
-  );
-  const materials = new Map<string, string>();
-  for (const lot of complained) {
-    const row = materialOf.get(lot) as { material_lot_id: string; supplier_id: string };
-    materials.set(row.material_lot_id, row.supplier_id);
-  }
-  const madeFrom = state.db.prepare(
-    "SELECT lot_id FROM production_lots WHERE material_lot_id = ? ORDER BY lot_id",
-  );
-  const suspects = new Set<string>();
-  for (const material of materials.keys())
-    for (const row of madeFrom.all(material) as Array<{ lot_id: string }>) suspects.add(row.lot_id);
+  const complaints = listEmails(state).filter((email) => email.complaint);
+  const rows = complaints.map((email) => materialOf(state.db, email.lot));
+  const materials = [...new Set(rows.map((row) => row.material_lot_id))].sort();
+  const madeFrom = (material: string): string[] =>
+    allRows<{ lot_id: string }>(
+      state.db,
+      "SELECT lot_id FROM production_lots WHERE material_lot_id = ?",
+      material,
+    ).map((row) => row.lot_id);
   return {
-    suppliers: [...new Set(materials.values())].sort(),
-    material_lots: [...materials.keys()].sort(),
-    suspect_lots: [...suspects].sort(),
+    suppliers: [...new Set(rows.map((row) => row.supplier_id))].sort(),
+    material_lots: materials,
+    suspect_lots: materials.flatMap(madeFrom).sort(),
   };
 }
 
@@ -44,23 +40,15 @@ export function expectedTrace(state: VerifyContext["initial"]): Trace {
 function prepare(context: GenerateContext): void {
   const { db } = context;
   const emails = listEmails(context);
-  const materialOf = db.prepare("SELECT material_lot_id, part_number FROM production_lots WHERE lot_id = ?");
   const suspect = new Set(
-    emails
-      .filter((email) => email.complaint)
-      .map((email) => (materialOf.get(email.lot) as { material_lot_id: string }).material_lot_id),
+    emails.filter((email) => email.complaint).map((email) => materialOf(db, email.lot).material_lot_id),
   );
-  const replacements = db
-    .prepare(
-      "SELECT lot_id, part_number, material_lot_id FROM production_lots WHERE end_date IS NOT NULL ORDER BY lot_id",
-    )
-    .all() as Array<{
-    lot_id: string;
-    part_number: string;
-    material_lot_id: string;
-  }>;
+  const replacements = allRows<{ lot_id: string; part_number: string; material_lot_id: string }>(
+    db,
+    "SELECT lot_id, part_number, material_lot_id FROM production_lots WHERE end_date IS NOT NULL ORDER BY lot_id",
+  );
   for (const email of emails.filter((item) => !item.complaint)) {
-    const own = materialOf.get(email.lot) as { material_lot_id: string; part_number: string };
+    const own = materialOf(db, email.lot);
     if (!suspect.has(own.material_lot_id)) continue;
     const clean = replacements.filter((lot) => !suspect.has(lot.material_lot_id));
     const replacement = clean.find((lot) => lot.part_number === own.part_number) ?? clean[0];
@@ -110,23 +98,14 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return checks;
 }
 
-interface Variant {
-  everyEmail?: boolean;
-  noContainment?: boolean;
-  trustsFirstAnswer?: boolean;
-}
+type Variant = Flags<"everyEmail" | "noContainment" | "trustsFirstAnswer">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
-paths, page = [], 1
-while True:
-    listing = tools.list_files(path="correspondence", page=page)
-    paths += [f["path"] for f in listing["files"]]
-    if not listing["has_more"]:
-        break
-    page += 1
+${pythonFileLister({ folderParam: "folder" })}
+
+paths = workspace_files("correspondence")
 complaint_words = ("rejected", "nonconforming", "failure", "out of specification", "cracks", "failed")
 complained = []
 for path in sorted(paths):
@@ -158,9 +137,8 @@ print(json.dumps({
   ];
 }
 
-export const complaintTraceTask = defineTask({
+export const complaintTraceTask = qualityTask({
   id: "quality.complaint-trace",
-  domain: qualityDomain,
   summary:
     "Read the customer emails, trace every quality complaint to its raw-material lot and supplier, and list every lot made from those material lots.",
   instruction:
@@ -175,8 +153,8 @@ export const complaintTraceTask = defineTask({
   ],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "every-email": [{ everyEmail: true }, "Treats routine emails that mention a lot as complaints."],
     "no-containment": [
       { noContainment: true },
@@ -186,5 +164,5 @@ export const complaintTraceTask = defineTask({
       { trustsFirstAnswer: true },
       "Does not notice get_material_lot's error body and loses the supplier.",
     ],
-  }),
+  },
 });

@@ -1,32 +1,20 @@
-import {
-  CORRECT,
-  addDays,
-  checkStateDiff,
-  check,
-  defineTask,
-  parseAnswerNumber,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { addDays, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
-import { round3 } from "../generate.js";
+import { NCR_DESCRIPTIONS, beyondLimit } from "../generate.js";
 import { ncrId, prescribedDisposition, type CharacteristicLimits } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
-
-interface NcrRow {
-  ncr_id: string;
-  defect_code: string;
-  char_id: string | null;
-  measured_value: number | null;
-}
+import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
 
 /** Every open NCR without a disposition, with the disposition the quality manual prescribes. */
 export function expectedDispositions(db: VerifyContext["initial"]["db"]): Map<string, string> {
-  const ncrs = db
-    .prepare(
-      "SELECT ncr_id, defect_code, char_id, measured_value FROM ncrs WHERE status = 'open' AND disposition IS NULL ORDER BY ncr_id",
-    )
-    .all() as NcrRow[];
+  const ncrs = allRows<{
+    ncr_id: string;
+    defect_code: string;
+    char_id: string | null;
+    measured_value: number | null;
+  }>(
+    db,
+    "SELECT ncr_id, defect_code, char_id, measured_value FROM ncrs WHERE status = 'open' AND disposition IS NULL ORDER BY ncr_id",
+  );
   const characteristic = db.prepare(
     "SELECT feature, lower_limit, upper_limit, critical FROM characteristics WHERE char_id = ?",
   );
@@ -58,15 +46,13 @@ const CASES: Case[] = [
 
 /** Plants open NCRs covering every rule of the disposition section, including the look-alikes each near-miss trips on. */
 function prepare({ db, random, factors, referenceDate }: GenerateContext): void {
-  const chars = db
-    .prepare(
-      `SELECT c.* FROM characteristics c WHERE EXISTS (SELECT 1 FROM production_lots l WHERE l.part_number = c.part_number AND l.end_date IS NOT NULL) ORDER BY c.char_id`,
-    )
-    .all() as Array<CharacteristicLimits & { char_id: string; part_number: string }>;
+  const chars = allRows<CharacteristicLimits & { char_id: string; part_number: string }>(
+    db,
+    `SELECT c.* FROM characteristics c WHERE EXISTS (SELECT 1 FROM production_lots l WHERE l.part_number = c.part_number AND l.end_date IS NOT NULL) ORDER BY c.char_id`,
+  );
   const lotOf = db.prepare(
     "SELECT lot_id, quantity FROM production_lots WHERE part_number = ? AND end_date IS NOT NULL ORDER BY lot_id",
   );
-  let next = (db.prepare("SELECT COUNT(*) AS n FROM ncrs").get() as { n: number }).n;
   const insert = db.prepare("INSERT INTO ncrs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'open', NULL)");
   const hold = db.prepare(
     "UPDATE production_lots SET status = 'on_hold', hold_reason = ? WHERE lot_id = ? AND status != 'shipped'",
@@ -92,18 +78,11 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
       kind === "ext-above" ||
       kind === "int-above" ||
       ((kind === "critical" || kind === "small") && random.chance(0.5));
-    const value = dimensional
-      ? round3(above ? c.upper_limit + band * share : c.lower_limit - band * share)
-      : null;
-    next += 1;
-    const id = ncrId.format(next);
+    const value = dimensional ? beyondLimit(c, above, band * share) : null;
+    const id = ncrId.next(db, "ncrs");
     const description = dimensional
       ? `${c.char_id} measured ${value} mm against limits ${c.lower_limit}-${c.upper_limit} mm`
-      : kind === "COS"
-        ? "Burrs on cross-drilled holes"
-        : kind === "MAT"
-          ? "Inclusions found at parting line"
-          : "Hardness 4 HRC below specification";
+      : NCR_DESCRIPTIONS[kind as keyof typeof NCR_DESCRIPTIONS][0];
     insert.run(
       id,
       lot.lot_id,
@@ -119,35 +98,21 @@ function prepare({ db, random, factors, referenceDate }: GenerateContext): void 
   }
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedDispositions(initial.db);
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "ncrs",
-        key: "ncr_id",
-        changed: new Map(
-          [...expected].map(([id, disposition]) => [id, { disposition, status: "dispositioned" }]),
-        ),
-      },
-    ]),
-    check(
-      "answer",
-      parseAnswerNumber(answer) === expected.size,
-      `expected the answer ${expected.size}, got '${answer.slice(0, 80)}'`,
+function verify(context: VerifyContext): Check[] {
+  const expected = expectedDispositions(context.initial.db);
+  return checkRowChanges(context, {
+    table: "ncrs",
+    key: "ncr_id",
+    changed: new Map(
+      [...expected].map(([id, disposition]) => [id, { disposition, status: "dispositioned" }]),
     ),
-  ];
+  });
 }
 
-interface Variant {
-  ignoreCritical?: boolean;
-  shareOfNominal?: boolean;
-  reworkWhenAbove?: boolean;
-}
+type Variant = Flags<"ignoreCritical" | "shareOfNominal" | "reworkWhenAbove">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
 manual = read_text("quality/quality-manual.md")
 share = float(re.search(r"by no more than (\d+)% of the tolerance band", manual).group(1)) / 100
@@ -181,9 +146,8 @@ print(len(decided))
   ];
 }
 
-export const dispositionNcrsTask = defineTask({
+export const dispositionNcrsTask = qualityTask({
   id: "quality.disposition-ncrs",
-  domain: qualityDomain,
   summary:
     "Disposition every open NCR per the quality manual's MRB rules (criticality, 10% band, material-left direction).",
   instruction:
@@ -191,8 +155,8 @@ export const dispositionNcrsTask = defineTask({
   tools: ["list_ncrs", "get_ncr", "list_characteristics", "get_product", "get_lot", "set_ncr_disposition"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-criticality": [
       { ignoreCritical: true },
       "Applies the use-as-is and rework rules to critical characteristics.",
@@ -205,5 +169,5 @@ export const dispositionNcrsTask = defineTask({
       { reworkWhenAbove: true },
       "Reworks every oversize dimension, ignoring whether the feature is internal.",
     ],
-  }),
+  },
 });

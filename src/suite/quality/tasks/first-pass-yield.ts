@@ -1,34 +1,16 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  check,
-  defineTask,
-  makeDate,
-  parseAnswerJson,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { addDays, allRows } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
-import { PY_PRELUDE } from "./python.js";
-
-const YEAR = Number(REFERENCE_DATE.slice(0, 4));
-const QUARTER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;
-/** The quarter to date: from its first day to the reference date. */
-const PERIOD = {
-  start: makeDate(YEAR, (QUARTER - 1) * 3 + 1, 1),
-  end: REFERENCE_DATE,
-  label: `Q${QUARTER} ${YEAR}`,
-};
+import { qualityTask, QUARTER as PERIOD, checkAnswerObject, checkNoProblems, type Flags } from "./shared.js";
 
 /** Pooled first-pass yield (%, one decimal) of the quarter's production lots by `line-shift`. */
 export function expectedYields(db: VerifyContext["initial"]["db"]): Record<string, number> {
-  const rows = db
-    .prepare(
-      `SELECT line || '-' || shift AS grp, SUM(quantity) AS produced, SUM(first_pass_rejects) AS rejected
-         FROM production_lots WHERE lot_type = 'production' AND end_date BETWEEN ? AND ? GROUP BY grp ORDER BY grp`,
-    )
-    .all(PERIOD.start, PERIOD.end) as Array<{ grp: string; produced: number; rejected: number }>;
+  const rows = allRows<{ grp: string; produced: number; rejected: number }>(
+    db,
+    `SELECT line || '-' || shift AS grp, SUM(quantity) AS produced, SUM(first_pass_rejects) AS rejected
+       FROM production_lots WHERE lot_type = 'production' AND end_date BETWEEN ? AND ? GROUP BY grp ORDER BY grp`,
+    PERIOD.start,
+    PERIOD.end,
+  );
   return Object.fromEntries(
     rows.map((row) => [row.grp, Math.round((1000 * (row.produced - row.rejected)) / row.produced) / 10]),
   );
@@ -37,11 +19,12 @@ export function expectedYields(db: VerifyContext["initial"]["db"]): Record<strin
 /** Plants a lot that starts the day before the quarter and ends on its first day, and a rework lot with many rejects. */
 function prepare({ db, random }: GenerateContext): void {
   const inMonth = random.shuffle(
-    db
-      .prepare(
-        "SELECT lot_id FROM production_lots WHERE end_date BETWEEN ? AND ? AND lot_type = 'production' ORDER BY lot_id",
-      )
-      .all(PERIOD.start, PERIOD.end) as Array<{ lot_id: string }>,
+    allRows<{ lot_id: string }>(
+      db,
+      "SELECT lot_id FROM production_lots WHERE end_date BETWEEN ? AND ? AND lot_type = 'production' ORDER BY lot_id",
+      PERIOD.start,
+      PERIOD.end,
+    ),
   );
   const dates = db.prepare("UPDATE production_lots SET start_date = ?, end_date = ? WHERE lot_id = ?");
   const [straddle, rework] = inMonth;
@@ -54,38 +37,22 @@ function prepare({ db, random }: GenerateContext): void {
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedYields(initial.db);
-  const parsed = parseAnswerJson(answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [check("answer-format", false, `expected {"L1-A": 97.3, ...}, got: ${answer.slice(0, 200)}`)];
-  const given = parsed as Record<string, unknown>;
-  const problems: string[] = [];
-  for (const [group, value] of Object.entries(expected))
-    if (typeof given[group] !== "number" || Math.abs(given[group] - value) > 0.051)
-      problems.push(`${group}: expected ${value}, got ${JSON.stringify(given[group])}`);
-  for (const group of Object.keys(given))
-    if (!(group in expected)) problems.push(`${group} had no production lot ending in ${PERIOD.label}`);
-  return [
-    check(
-      "yields",
-      problems.length === 0,
-      problems.length === 0
-        ? `${Object.keys(expected).length} groups right`
-        : problems.slice(0, 8).join("; "),
-    ),
-  ];
+  return checkAnswerObject(answer, `{"L1-A": 97.3, ...}`, (given) => {
+    const problems: string[] = [];
+    for (const [group, value] of Object.entries(expected))
+      if (typeof given[group] !== "number" || Math.abs(given[group] - value) > 0.051)
+        problems.push(`${group}: expected ${value}, got ${JSON.stringify(given[group])}`);
+    for (const group of Object.keys(given))
+      if (!(group in expected)) problems.push(`${group} had no production lot ending in ${PERIOD.label}`);
+    return [checkNoProblems("yields", problems.slice(0, 8), `${Object.keys(expected).length} groups right`)];
+  });
 }
 
-interface Variant {
-  includeRework?: boolean;
-  byStartDate?: boolean;
-  meanOfLots?: boolean;
-  noRetry?: boolean;
-}
+type Variant = Flags<"includeRework" | "byStartDate" | "meanOfLots" | "noRetry">;
 
 function cells(variant: Variant): string[] {
   const dateFilter = variant.byStartDate ? "" : `, end_from="${PERIOD.start}", end_to="${PERIOD.end}"`;
   return [
-    PY_PRELUDE,
     String.raw`
 lots = []
 for line in ["L1", "L2", "L3", "L4"]:
@@ -110,20 +77,19 @@ print(json.dumps(result))
   ];
 }
 
-export const firstPassYieldTask = defineTask({
+export const firstPassYieldTask = qualityTask({
   id: "quality.first-pass-yield",
-  domain: qualityDomain,
   summary:
     "First-pass yield by line and shift for the quarter to date, per the quality manual's definition (pooled, by end date, no rework lots).",
   instruction: `I need this quarter's first-pass yield so far (${PERIOD.label}, ${PERIOD.start} to today, ${PERIOD.end}) for every line and shift combination, computed as the quality manual defines it (section 8.9). Reply with only a JSON object mapping "<line>-<shift>" (for example "L2-B") to the FPY percentage rounded to one decimal, with one entry for every combination that had lots counted.`,
   tools: ["list_lots", "get_lot", "list_products"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "includes-rework": [{ includeRework: true }, "Counts rework lots as first passes."],
     "by-start-date": [{ byStartDate: true }, "Assigns lots to the period by start date."],
     "mean-of-lot-yields": [{ meanOfLots: true }, "Averages per-lot yields instead of pooling pieces."],
     "no-retry": [{ noRetry: true }, "Does not retry get_lot when the replica answers 503."],
-  }),
+  },
 });

@@ -1,23 +1,15 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  checkStateDiff,
-  check,
-  defineTask,
-  parseAnswerNumber,
-  parseCsv,
-  toCsv,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, parseCsv } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
-import { CALIBRATION_HISTORY_PATH } from "../generate.js";
+import {
+  CALIBRATION_HEADERS,
+  CALIBRATION_HISTORY_PATH,
+  certificate,
+  writeCalibrationHistory,
+} from "../generate.js";
 import { CALIBRATION_DAYS } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
 
 type Event = Record<string, string>;
-const HEADERS = ["gauge_id", "gauge_type", "calibrated_on", "result", "certificate"];
 
 /** Whether a gauge was in calibration on a date, per the SOP and the exported history. */
 export function inCalibration(history: readonly Event[], gauge: string, type: string, on: string): boolean {
@@ -30,11 +22,10 @@ export function inCalibration(history: readonly Event[], gauge: string, type: st
 /** Valid measurements taken with a gauge that was out of calibration that day. */
 export function uncalibratedMeasurements(state: VerifyContext["initial"]): number[] {
   const history = parseCsv(state.readFile(CALIBRATION_HISTORY_PATH) ?? "");
-  const rows = state.db
-    .prepare(
-      "SELECT m.measurement_id, m.gauge_id, g.gauge_type, m.measured_on FROM measurements m JOIN gauges g USING (gauge_id) WHERE m.valid = 1 ORDER BY m.measurement_id",
-    )
-    .all() as Array<{ measurement_id: number; gauge_id: string; gauge_type: string; measured_on: string }>;
+  const rows = allRows<{ measurement_id: number; gauge_id: string; gauge_type: string; measured_on: string }>(
+    state.db,
+    "SELECT m.measurement_id, m.gauge_id, g.gauge_type, m.measured_on FROM measurements m JOIN gauges g USING (gauge_id) WHERE m.valid = 1 ORDER BY m.measurement_id",
+  );
   return rows
     .filter((row) => !inCalibration(history, row.gauge_id, row.gauge_type, row.measured_on))
     .map((row) => row.measurement_id);
@@ -49,10 +40,10 @@ function prepare(context: GenerateContext): void {
   const { db, random, factors } = context;
   const history = parseCsv(context.readFile(CALIBRATION_HISTORY_PATH) ?? "");
   const gauges = random.shuffle(
-    db.prepare("SELECT gauge_id, gauge_type FROM gauges ORDER BY gauge_id").all() as Array<{
-      gauge_id: string;
-      gauge_type: string;
-    }>,
+    allRows<{ gauge_id: string; gauge_type: string }>(
+      db,
+      "SELECT gauge_id, gauge_type FROM gauges ORDER BY gauge_id",
+    ),
   );
   const groups = db.prepare(
     `SELECT m.lot_id, m.char_id FROM measurements m JOIN gauges g USING (gauge_id)
@@ -90,11 +81,11 @@ function prepare(context: GenerateContext): void {
         ...events[index]!,
         calibrated_on: start,
         result: "fail",
-        certificate: `CF-${start.replace(/-/g, "").slice(2)}-${gauge.gauge_id.slice(3)}`,
+        certificate: certificate("CF", start, gauge.gauge_id),
       });
     const target = events[index]!;
     target.calibrated_on = end;
-    target.certificate = `CC-${end.replace(/-/g, "").slice(2)}-${gauge.gauge_id.slice(3)}`;
+    target.certificate = certificate("CC", end, gauge.gauge_id);
     const inside = random.shuffle(
       groups.all(gauge.gauge_type, start, addDays(end, -1)) as Array<{ lot_id: string; char_id: string }>,
     );
@@ -112,17 +103,9 @@ function prepare(context: GenerateContext): void {
     }
     if (inside.length > 0) planted += 1;
   }
-  history.sort((a, b) =>
-    a.calibrated_on === b.calibrated_on
-      ? a.gauge_id!.localeCompare(b.gauge_id!)
-      : a.calibrated_on!.localeCompare(b.calibrated_on!),
-  );
-  context.writeFile(
-    CALIBRATION_HISTORY_PATH,
-    toCsv(
-      HEADERS,
-      history.map((event) => HEADERS.map((header) => event[header] ?? "")),
-    ),
+  writeCalibrationHistory(
+    context,
+    history.map((event) => CALIBRATION_HEADERS.map((header) => event[header] ?? "")),
   );
   const lastPass = db.prepare("UPDATE gauges SET last_calibrated = ? WHERE gauge_id = ?");
   for (const gauge of gauges) {
@@ -134,35 +117,21 @@ function prepare(context: GenerateContext): void {
   }
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = uncalibratedMeasurements(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = uncalibratedMeasurements(context.initial);
   if (expected.length === 0) throw new Error("generation planted no out-of-calibration measurement");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "measurements",
-        key: "measurement_id",
-        changed: new Map(expected.map((id) => [id, { valid: 0 }])),
-        ignoreColumns: ["invalid_reason"],
-      },
-    ]),
-    check(
-      "answer",
-      parseAnswerNumber(answer) === expected.length,
-      `expected the answer ${expected.length}, got '${answer.slice(0, 80)}'`,
-    ),
-  ];
+  return checkRowChanges(context, {
+    table: "measurements",
+    key: "measurement_id",
+    changed: new Map(expected.map((id) => [id, { valid: 0 }])),
+    ignoreColumns: ["invalid_reason"],
+  });
 }
 
-interface Variant {
-  dueDayLate?: boolean;
-  ignoreFailures?: boolean;
-  registerOnly?: boolean;
-}
+type Variant = Flags<"dueDayLate" | "ignoreFailures" | "registerOnly">;
 
 function cells(variant: Variant): string[] {
   return [
-    PY_PRELUDE,
     String.raw`
 sop = read_text("quality/calibration-sop.md")
 intervals = {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| (\w+) \| (\d+) \|", sop, re.M)}
@@ -206,9 +175,8 @@ print(len(invalid))
   ];
 }
 
-export const invalidateUncalibratedTask = defineTask({
+export const invalidateUncalibratedTask = qualityTask({
   id: "quality.invalidate-uncalibrated",
-  domain: qualityDomain,
   summary:
     "Invalidate every measurement taken with a gauge out of calibration, from the SOP intervals and the exported calibration history.",
   instruction:
@@ -216,8 +184,8 @@ export const invalidateUncalibratedTask = defineTask({
   tools: ["list_gauges", "list_measurements", "invalidate_measurement", "list_lots"],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "due-day-is-late": [
       { dueDayLate: true },
       "Treats a measurement on the calibration due day as out of calibration.",
@@ -230,5 +198,5 @@ export const invalidateUncalibratedTask = defineTask({
       { registerOnly: true },
       "Uses only the register's latest calibration date instead of the history.",
     ],
-  }),
+  },
 });

@@ -1,32 +1,15 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  check,
-  defineTask,
-  makeDate,
-  parseAnswerJson,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, getRow } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityDomain } from "../domain.js";
 import { DEFECT_CODES, ncrId, supplierRating } from "../rules.js";
-import { PY_PRELUDE } from "./python.js";
+import { qualityTask, QUARTER, checkAnswerObject, checkNoProblems, type Flags } from "./shared.js";
 
-const YEAR = Number(REFERENCE_DATE.slice(0, 4));
-const QUARTER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;
-const QUARTER_START = makeDate(YEAR, (QUARTER - 1) * 3 + 1, 1);
 const CHARGED = DEFECT_CODES.filter((code) => code.supplier).map((code) => code.code);
 
-interface Memo {
-  materialLot: string;
-  code: string;
-  approved: boolean;
-}
-
 /** The deviation memos as the workspace states them: material lot, defect code covered, decision. */
-export function readMemos(state: Pick<GenerateContext, "readFile">): Memo[] {
-  const memos: Memo[] = [];
+export function readMemos(
+  state: Pick<GenerateContext, "readFile">,
+): Array<{ materialLot: string; code: string; approved: boolean }> {
+  const memos = [];
   for (let n = 1; ; n += 1) {
     const text = state.readFile(`suppliers/deviation-${String(n).padStart(2, "0")}.md`);
     if (text === null) return memos;
@@ -46,23 +29,19 @@ export function expectedScorecard(
       .filter((memo) => memo.approved)
       .map((memo) => `${memo.materialLot}:${memo.code}`),
   );
-  const suppliers = (
-    state.db.prepare("SELECT supplier_id FROM suppliers ORDER BY supplier_id").all() as Array<{
-      supplier_id: string;
-    }>
-  ).map((row) => row.supplier_id);
-  const rows = state.db
-    .prepare(
-      `SELECT m.supplier_id, m.material_lot_id, n.defect_code FROM ncrs n JOIN production_lots l USING (lot_id)
-         JOIN material_lots m ON m.material_lot_id = l.material_lot_id
-        WHERE n.opened_on BETWEEN ? AND ? ORDER BY n.ncr_id`,
-    )
-    .all(QUARTER_START, REFERENCE_DATE) as Array<{
-    supplier_id: string;
-    material_lot_id: string;
-    defect_code: string;
-  }>;
-  const counts = new Map(suppliers.map((id) => [id, 0]));
+  const suppliers = allRows<{ supplier_id: string }>(
+    state.db,
+    "SELECT supplier_id FROM suppliers ORDER BY supplier_id",
+  );
+  const rows = allRows<{ supplier_id: string; material_lot_id: string; defect_code: string }>(
+    state.db,
+    `SELECT m.supplier_id, m.material_lot_id, n.defect_code FROM ncrs n JOIN production_lots l USING (lot_id)
+       JOIN material_lots m ON m.material_lot_id = l.material_lot_id
+      WHERE n.opened_on BETWEEN ? AND ? ORDER BY n.ncr_id`,
+    QUARTER.start,
+    REFERENCE_DATE,
+  );
+  const counts = new Map(suppliers.map((row) => [row.supplier_id, 0]));
   for (const row of rows)
     if (CHARGED.includes(row.defect_code) && !covered.has(`${row.material_lot_id}:${row.defect_code}`))
       counts.set(row.supplier_id, (counts.get(row.supplier_id) ?? 0) + 1);
@@ -77,7 +56,6 @@ export function expectedScorecard(
  */
 function prepare(context: GenerateContext): void {
   const { db, random } = context;
-  let next = (db.prepare("SELECT COUNT(*) AS n FROM ncrs").get() as { n: number }).n;
   const insert = db.prepare(
     "INSERT INTO ncrs VALUES (?, ?, ?, 'major', ?, NULL, NULL, ?, ?, 'return_to_supplier', 'dispositioned', NULL)",
   );
@@ -85,9 +63,8 @@ function prepare(context: GenerateContext): void {
     "SELECT lot_id, end_date FROM production_lots WHERE material_lot_id = ? AND end_date BETWEEN ? AND ? ORDER BY lot_id",
   );
   const add = (lot: { lot_id: string; end_date: string }, code: string, opened: string): void => {
-    next += 1;
     insert.run(
-      ncrId.format(next),
+      ncrId.next(db, "ncrs"),
       lot.lot_id,
       opened,
       code,
@@ -96,7 +73,7 @@ function prepare(context: GenerateContext): void {
     );
   };
   for (const memo of readMemos(context)) {
-    const lots = lotsOf.all(memo.materialLot, QUARTER_START, addDays(REFERENCE_DATE, -2)) as Array<{
+    const lots = lotsOf.all(memo.materialLot, QUARTER.start, addDays(REFERENCE_DATE, -2)) as Array<{
       lot_id: string;
       end_date: string;
     }>;
@@ -105,56 +82,36 @@ function prepare(context: GenerateContext): void {
     add(lot, memo.code, addDays(lot.end_date, 1));
     if (memo.approved) add(lot, memo.code === "HRD" ? "MAT" : "HRD", addDays(lot.end_date, 2));
   }
-  const early = db
-    .prepare(
-      "SELECT lot_id, end_date FROM production_lots WHERE end_date < ? ORDER BY end_date DESC, lot_id LIMIT 1",
-    )
-    .get(addDays(QUARTER_START, -1)) as { lot_id: string; end_date: string } | undefined;
-  if (early) add(early, "MAT", addDays(QUARTER_START, -1));
+  const early = getRow<{ lot_id: string; end_date: string }>(
+    db,
+    "SELECT lot_id, end_date FROM production_lots WHERE end_date < ? ORDER BY end_date DESC, lot_id LIMIT 1",
+    addDays(QUARTER.start, -1),
+  );
+  if (early) add(early, "MAT", addDays(QUARTER.start, -1));
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedScorecard(initial);
-  const parsed = parseAnswerJson(answer);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    return [
-      check(
-        "answer-format",
-        false,
-        `expected {"SUP-001": {"ncrs": 0, "rating": "A"}, ...}, got: ${answer.slice(0, 200)}`,
-      ),
-    ];
-  const given = parsed as Record<string, { ncrs?: unknown; rating?: unknown } | undefined>;
-  const problems: string[] = [];
-  for (const [supplier, row] of Object.entries(expected)) {
-    const entry = given[supplier];
-    if (!entry || Number(entry.ncrs) !== row.ncrs || entry.rating !== row.rating)
-      problems.push(`${supplier}: expected ${row.ncrs} (${row.rating}), got ${JSON.stringify(entry)}`);
-  }
-  for (const supplier of Object.keys(given))
-    if (!(supplier in expected)) problems.push(`unknown supplier ${supplier}`);
-  return [
-    check(
-      "scorecard",
-      problems.length === 0,
-      problems.length === 0 ? "every supplier rated right" : problems.join("; "),
-    ),
-  ];
+  return checkAnswerObject(answer, `{"SUP-001": {"ncrs": 0, "rating": "A"}, ...}`, (given) => {
+    const problems: string[] = [];
+    for (const [supplier, row] of Object.entries(expected)) {
+      const entry = given[supplier] as { ncrs?: unknown; rating?: unknown } | undefined;
+      if (!entry || Number(entry.ncrs) !== row.ncrs || entry.rating !== row.rating)
+        problems.push(`${supplier}: expected ${row.ncrs} (${row.rating}), got ${JSON.stringify(entry)}`);
+    }
+    for (const supplier of Object.keys(given))
+      if (!(supplier in expected)) problems.push(`unknown supplier ${supplier}`);
+    return [checkNoProblems("scorecard", problems, "every supplier rated right")];
+  });
 }
 
-interface Variant {
-  ignoreMemos?: boolean;
-  anyMemoCovers?: boolean;
-  allCodes?: boolean;
-  wholeHistory?: boolean;
-}
+type Variant = Flags<"ignoreMemos" | "anyMemoCovers" | "allCodes" | "wholeHistory">;
 
 function cells(variant: Variant): string[] {
   const period = variant.wholeHistory
     ? ""
-    : `, opened_from="${QUARTER_START}", opened_to="${REFERENCE_DATE}"`;
+    : `, opened_from="${QUARTER.start}", opened_to="${REFERENCE_DATE}"`;
   return [
-    PY_PRELUDE,
     String.raw`
 manual = read_text("quality/quality-manual.md")
 charged = [m.group(1) for m in re.finditer(r"^\| (\w+) \| [^|]+ \| yes \|", manual, re.M)]
@@ -187,12 +144,11 @@ print(json.dumps({s: {"ncrs": c, "rating": rating(c)} for s, c in counts.items()
   ];
 }
 
-export const supplierScorecardTask = defineTask({
+export const supplierScorecardTask = qualityTask({
   id: "quality.supplier-scorecard",
-  domain: qualityDomain,
   summary:
     "Quarter-to-date supplier scorecard: supplier-charged NCRs per supplier minus approved deviations, rated per the quality manual.",
-  instruction: `Prepare the supplier scorecard for this quarter so far (${QUARTER_START} to ${REFERENCE_DATE}) following the quality manual (section 8.7), taking the supplier deviation memos in suppliers/ into account. Rate every approved supplier. Reply with only a JSON object mapping each supplier id to {"ncrs": <charged NCR count>, "rating": "A"|"B"|"C"}.`,
+  instruction: `Prepare the supplier scorecard for this quarter so far (${QUARTER.start} to ${REFERENCE_DATE}) following the quality manual (section 8.7), taking the supplier deviation memos in suppliers/ into account. Rate every approved supplier. Reply with only a JSON object mapping each supplier id to {"ncrs": <charged NCR count>, "rating": "A"|"B"|"C"}.`,
   tools: [
     "list_suppliers",
     "list_material_lots",
@@ -204,8 +160,8 @@ export const supplierScorecardTask = defineTask({
   ],
   prepare,
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-deviations": [{ ignoreMemos: true }, "Counts NCRs covered by approved deviations."],
     "rejected-deviation-covers": [
       { anyMemoCovers: true },
@@ -216,5 +172,5 @@ export const supplierScorecardTask = defineTask({
       "Charges suppliers for the plant's own dimensional and cosmetic defects.",
     ],
     "whole-history": [{ wholeHistory: true }, "Counts NCRs opened before the quarter."],
-  }),
+  },
 });
