@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import type { DomainTool, FilterConditions, ToolContext } from "../../envs/index.js";
 import {
   REFERENCE_DATE,
   defineGetTool,
@@ -9,7 +9,6 @@ import {
   requireEntity,
   requireRow,
   roundCents,
-  when,
   withSilentFailures,
   withTransientFailures,
   cachedStatement,
@@ -26,14 +25,14 @@ const dateFilters = (what: string) => ({
   date_to: optionalDate(`Only ${what} on or before this date, YYYY-MM-DD`),
 });
 
-/** A paginated listing of one table; `conditions` maps each filter to its SQL condition. */
+/** A paginated listing of one table; `where` maps each filter to its SQL condition. */
 function listing<Filters extends z.ZodRawShape>(
   name: string,
   text: string,
   key: string,
   orderBy: string,
   filters: Filters = {} as Filters,
-  conditions: Partial<Record<keyof Filters, string>> = {},
+  where: FilterConditions<Filters> = {},
   select?: string,
 ) {
   return defineListTool({
@@ -42,8 +41,7 @@ function listing<Filters extends z.ZodRawShape>(
     filters,
     key,
     from: key,
-    where: (input: Record<string, unknown>) =>
-      Object.entries(conditions).map(([field, sql]) => when(input[field], sql as string)),
+    where,
     orderBy,
     ...(select ? { select } : {}),
   });
@@ -73,7 +71,7 @@ const listItems = listing(
     supplier_id: supplierId.schema("Only items from this supplier").optional(),
     status: optionalChoice(["active", "discontinued"], "Only items in this status"),
   },
-  { category: "category = lower(?)", supplier_id: "supplier_id = ?", status: "status = ?" },
+  { category: "category = lower(?)", supplier_id: "=", status: "=" },
 );
 
 const getItem = defineGetTool({
@@ -94,7 +92,7 @@ const listParLevels = listing(
     location_id: locationId.schema("Only this location's pars").optional(),
     item_id: itemId.schema("Only this item's pars").optional(),
   },
-  { location_id: "location_id = ?", item_id: "item_id = ?" },
+  { location_id: "=", item_id: "=" },
 );
 
 const setParLevel = defineTool({
@@ -135,12 +133,7 @@ const listPurchaseOrders = listing(
     supplier_id: supplierId.schema("Only orders with this supplier").optional(),
     item_id: itemId.schema("Only orders of this item").optional(),
   },
-  {
-    status: "status = ?",
-    location_id: "location_id = ?",
-    supplier_id: "supplier_id = ?",
-    item_id: "item_id = ?",
-  },
+  { status: "=", location_id: "=", supplier_id: "=", item_id: "=" },
 );
 
 const getPurchaseOrder = defineGetTool({
@@ -173,9 +166,8 @@ const placeOrder = defineTool({
       item_id,
       "supplier_id, case_price",
     );
-    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
     const row = insertRow(db, "purchase_orders", {
-      po_id: poId.format(count + 1),
+      po_id: poId.next(db, "purchase_orders"),
       location_id,
       supplier_id: item.supplier_id,
       item_id,
@@ -212,12 +204,7 @@ const listDeliveries = listing(
     supplier_id: supplierId.schema("Only deliveries from this supplier").optional(),
     ...dateFilters("deliveries"),
   },
-  {
-    location_id: "location_id = ?",
-    supplier_id: "supplier_id = ?",
-    date_from: "delivered_on >= ?",
-    date_to: "delivered_on <= ?",
-  },
+  { location_id: "=", supplier_id: "=", date_from: "delivered_on >= ?", date_to: "delivered_on <= ?" },
 );
 
 const listRecipes = listing(
@@ -226,7 +213,7 @@ const listRecipes = listing(
   "recipes",
   "recipe_id",
   { category: optionalChoice(["starter", "main", "dessert"], "Only this menu category") },
-  { category: "category = ?" },
+  { category: "=" },
 );
 
 const getRecipe = defineGetTool({
@@ -252,12 +239,7 @@ const listSales = listing(
     recipe_id: recipeId.schema("Only this recipe's sales").optional(),
     ...dateFilters("sales"),
   },
-  {
-    location_id: "location_id = ?",
-    recipe_id: "recipe_id = ?",
-    date_from: "sold_on >= ?",
-    date_to: "sold_on <= ?",
-  },
+  { location_id: "=", recipe_id: "=", date_from: "sold_on >= ?", date_to: "sold_on <= ?" },
   "location_id, sold_on, recipe_id, portions",
 );
 
@@ -267,7 +249,7 @@ const listWasteLogs = listing(
   "waste_logs",
   "waste_id",
   { location_id: locationId.schema("Only this location's log").optional(), ...dateFilters("entries") },
-  { location_id: "location_id = ?", date_from: "logged_on >= ?", date_to: "logged_on <= ?" },
+  { location_id: "=", date_from: "logged_on >= ?", date_to: "logged_on <= ?" },
 );
 
 const listCreditRequests = listing(
@@ -276,7 +258,7 @@ const listCreditRequests = listing(
   "credit_requests",
   "credit_id",
   { delivery_id: deliveryId.schema("Only credits for this delivery").optional() },
-  { delivery_id: "delivery_id = ?" },
+  { delivery_id: "=" },
 );
 
 const requestCredit = defineTool({

@@ -1,16 +1,8 @@
-import {
-  CORRECT,
-  allRows,
-  checkAnswerAmounts,
-  defineTask,
-  roundCents,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, roundCents } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import type { CatalogueItem, CountOptions } from "./facts.js";
 import { LAST_WEEK, catalogue, countsByLocation, deliveries, unitCost } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 interface Variant extends CountOptions {
   noYield?: boolean;
@@ -64,7 +56,6 @@ function verify({ initial, answer }: VerifyContext) {
 function cells(variant: Variant): string[] {
   const sheets = `first_sheet_only=${variant.firstSheetOnly ? "True" : "False"}`;
   return [
-    RESTAURANT_PY,
     String.raw`
 load_catalogue()
 week_from, week_to = add_days(today, -7), add_days(today, -1)
@@ -97,9 +88,8 @@ print(json.dumps(variance))
   ];
 }
 
-export const foodCostVarianceTask = defineTask({
+export const foodCostVarianceTask = defineRestaurantTask({
   id: "restaurant.food-cost-variance",
-  domain: restaurantDomain,
   summary:
     "Last week's food cost variance per location: actual usage from counts and deliveries minus theoretical usage from sales and recipes.",
   instruction:
@@ -114,13 +104,13 @@ export const foodCostVarianceTask = defineTask({
     "read_workbook",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "batch-as-portion": [
       { noYield: true },
       "Uses a recipe's batch quantities per portion, forgetting the yield.",
     ],
     "ignores-deliveries": [{ noDeliveries: true }, "Leaves the week's deliveries out of actual usage."],
     "first-sheet-only": [{ firstSheetOnly: true }, "Counts only each workbook's first sheet."],
-  }),
+  },
 });

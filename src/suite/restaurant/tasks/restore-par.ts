@@ -1,16 +1,7 @@
-import {
-  CORRECT,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  sumBy,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, sumBy } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { catalogue, countsByLocation, parsByLocation } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 /** The orders the purchasing policy calls for: latest count plus open orders below par, whole cases up to it. */
 export function expectedOrders(
@@ -65,7 +56,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    RESTAURANT_PY,
     String.raw`
 load_catalogue()
 policy = read_text("policies/purchasing.md")
@@ -91,9 +81,8 @@ print(f"Placed {placed} purchase orders")
   ];
 }
 
-export const restoreParTask = defineTask({
+export const restoreParTask = defineRestaurantTask({
   id: "restaurant.restore-par",
-  domain: restaurantDomain,
   summary:
     "Place the purchase orders that bring every location back to par: latest count plus open orders, whole cases.",
   instruction:
@@ -108,13 +97,13 @@ export const restoreParTask = defineTask({
     "read_workbook",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-open-orders": [{ ignoreOnOrder: true }, "Orders without counting what is already on order."],
     "rounds-cases-down": [
       { roundDown: true },
       "Rounds the shortfall down to whole cases, leaving the shelf short of par.",
     ],
     "orders-discontinued": [{ orderDiscontinued: true }, "Reorders discontinued items that are below par."],
-  }),
+  },
 });

@@ -1,18 +1,14 @@
 import {
-  CORRECT,
   REFERENCE_DATE,
   addDays,
   allRows,
   checkAnswerCount,
   checkStateDiff,
-  defineTask,
   roundCents,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { deliveries, policyNumber } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 /** Credits the receiving policy calls for: recent short deliveries without a credit, at the PO's case price. */
 export function expectedCredits(state: StateView): Array<{ delivery_id: string; amount: number }> {
@@ -50,7 +46,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    RESTAURANT_PY,
     String.raw`
 days = int(re.search(r"in the last (\d+) days", read_text("policies/receiving.md")).group(1))
 since = add_days(today, -days)
@@ -74,9 +69,8 @@ print(f"Requested {requested} credits")
   ];
 }
 
-export const shortCreditsTask = defineTask({
+export const shortCreditsTask = defineRestaurantTask({
   id: "restaurant.short-credits",
-  domain: restaurantDomain,
   summary: "Request supplier credits for recent short deliveries at the purchase order's price, never twice.",
   instruction:
     "Apply our receiving policy (policies/receiving.md) to short deliveries: request the supplier credits it calls for with request_credit. Change nothing else. Reply with the number of credit requests you made, e.g. `Requested 5 credits`.",
@@ -88,13 +82,13 @@ export const shortCreditsTask = defineTask({
     "request_credit",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "credits-twice": [{ ignoreExisting: true }, "Requests a second credit for deliveries already credited."],
     "invoiced-price": [
       { invoicedPrice: true },
       "Prices the missing cases at the invoiced case price instead of the order's.",
     ],
     "no-window": [{ noWindow: true }, "Credits short deliveries of any age, not just the policy's window."],
-  }),
+  },
 });

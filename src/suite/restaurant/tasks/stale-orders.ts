@@ -1,17 +1,7 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { policyTable } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 /** Open orders placed more than their supplier's window before today. */
 export function expectedStale(state: StateView): string[] {
@@ -57,7 +47,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    RESTAURANT_PY,
     String.raw`
 rows = md_table(read_text("policies/purchasing.md"), "Order windows")
 by_name = {s["name"]: s["supplier_id"] for s in fetch("list_suppliers", "suppliers")}
@@ -75,20 +64,19 @@ print(f"Cancelled {cancelled} stale orders")
   ];
 }
 
-export const staleOrdersTask = defineTask({
+export const staleOrdersTask = defineRestaurantTask({
   id: "restaurant.stale-orders",
-  domain: restaurantDomain,
   summary: "Cancel open purchase orders older than their supplier's window in the purchasing policy.",
   instruction:
     "Clean up stale purchase orders: cancel every open order that our purchasing policy (policies/purchasing.md) says is stale, with cancel_order. Change nothing else. Reply with the number of orders you cancelled, e.g. `Cancelled 7 stale orders`.",
   tools: ["list_suppliers", "list_purchase_orders", "get_purchase_order", "cancel_order"],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "cancels-at-window": [{ atWindow: true }, "Also cancels orders placed exactly the window's days ago."],
     "ignores-standing-orders": [
       { oneWindow: true },
       "Holds standing-order suppliers to the ordinary window.",
     ],
-  }),
+  },
 });
