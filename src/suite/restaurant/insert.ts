@@ -2,7 +2,7 @@ import type { GenerateContext } from "../../envs/index.js";
 import { insertDrafts, insertRecords } from "../../envs/index.js";
 import type { RestaurantWorld } from "./world.js";
 
-/** Writes the world's catalogue, pars, orders, deliveries, recipes and credits into the database. */
+/** Writes the world's catalogue, pars, orders, deliveries, recipes, credits, sales and waste into the database. */
 export function insertWorld(context: GenerateContext, world: RestaurantWorld): void {
   const { db } = context;
   insertDrafts(db, "locations", "location_id, name, city, manager", world.locations, (l) => ({
@@ -66,4 +66,9 @@ export function insertWorld(context: GenerateContext, world: RestaurantWorld): v
     reason: "short delivery",
     requested_on: c.day,
   }));
+  for (const [locationId, days] of world.sales)
+    for (const [soldOn, day] of days)
+      for (const [recipeId, portions] of day)
+        insertRecords(db, "sales", [{ locationId, recipeId, soldOn, portions }]);
+  insertRecords(db, "waste_logs", world.wasteLogs);
 }

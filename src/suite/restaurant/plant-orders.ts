@@ -1,4 +1,4 @@
-import { addDays, between, roundCents } from "../../envs/index.js";
+import { addDays, between, roundCents, sumBy } from "../../envs/index.js";
 import { deliveryId, poId } from "./ids.js";
 import type { Item, Location, Po, Random, RestaurantWorld } from "./world.js";
 import { COUNT_WEEKS } from "./world.js";
@@ -184,10 +184,10 @@ function plantOpenOrders(world: RestaurantWorld, random: Random, location: Locat
 
 /** Base units on hand at the latest count, by item. */
 export function onHand(world: RestaurantWorld, location: string): Map<string, number> {
-  const totals = new Map<string, number>();
-  for (const entry of world.counts.get(location)!.get(COUNT_WEEKS[1].label)!) {
-    const units = entry.unit === "cs" ? entry.value * entry.item.pack : entry.value;
-    totals.set(entry.item.id, (totals.get(entry.item.id) ?? 0) + units);
-  }
-  return totals;
+  const entries = world.counts.get(location)!.get(COUNT_WEEKS[1].label)!;
+  return sumBy(
+    entries,
+    (e) => e.item.id,
+    (e) => (e.unit === "cs" ? e.value * e.item.pack : e.value),
+  );
 }

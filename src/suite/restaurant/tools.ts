@@ -25,9 +25,8 @@ const dateFilters = (what: string) => ({
   date_to: optionalDate(`Only ${what} on or before this date, YYYY-MM-DD`),
 });
 
-/** A paginated listing of one table; `where` maps each filter to its SQL condition. */
+/** `list_<key>`, a paginated listing of the table `key`; `where` maps each filter to its SQL condition. */
 function listing<Filters extends z.ZodRawShape>(
-  name: string,
   text: string,
   key: string,
   orderBy: string,
@@ -36,7 +35,7 @@ function listing<Filters extends z.ZodRawShape>(
   select?: string,
 ) {
   return defineListTool({
-    name,
+    name: `list_${key}`,
     description: `${text} Paginated: returns \`${key}\`, \`page\`, \`per_page\`, \`total\`, \`has_more\`.`,
     filters,
     key,
@@ -48,21 +47,18 @@ function listing<Filters extends z.ZodRawShape>(
 }
 
 const listLocations = listing(
-  "list_locations",
   "List the group's restaurant locations, ordered by id, with city and manager.",
   "locations",
   "location_id",
 );
 
 const listSuppliers = listing(
-  "list_suppliers",
   "List suppliers, ordered by id: name, category, ordering e-mail.",
   "suppliers",
   "supplier_id",
 );
 
 const listItems = listing(
-  "list_items",
   "List the purchasing catalogue, ordered by item id: category, supplier, `base_unit` (ea, kg or l), `pack_size` (base units per case), `case_price` (USD, catalogue list price) and `status` (active or discontinued).",
   "items",
   "item_id",
@@ -84,7 +80,6 @@ const getItem = defineGetTool({
 });
 
 const listParLevels = listing(
-  "list_par_levels",
   "List par levels (base units) by location and item, ordered by location then item.",
   "par_levels",
   "location_id, item_id",
@@ -123,7 +118,6 @@ const setParLevel = defineTool({
 });
 
 const listPurchaseOrders = listing(
-  "list_purchase_orders",
   "List purchase orders, ordered by id: one item per order, `cases` ordered at `case_price`, `status` open (not delivered yet), delivered or cancelled, `ordered_on`.",
   "purchase_orders",
   "po_id",
@@ -195,7 +189,6 @@ const cancelOrder = defineTool({
 });
 
 const listDeliveries = listing(
-  "list_deliveries",
   "List deliveries, ordered by id: the purchase order, the `item_id` actually delivered (a substitute when it differs from the order's), `cases` received, the invoiced `case_price` and the driver's `note`.",
   "deliveries",
   "delivery_id",
@@ -208,7 +201,6 @@ const listDeliveries = listing(
 );
 
 const listRecipes = listing(
-  "list_recipes",
   "List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.",
   "recipes",
   "recipe_id",
@@ -230,7 +222,6 @@ const getRecipe = defineGetTool({
 });
 
 const listSales = listing(
-  "list_sales",
   "List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.",
   "sales",
   "location_id, sold_on, recipe_id",
@@ -244,7 +235,6 @@ const listSales = listing(
 );
 
 const listWasteLogs = listing(
-  "list_waste_logs",
   "List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.",
   "waste_logs",
   "waste_id",
@@ -253,7 +243,6 @@ const listWasteLogs = listing(
 );
 
 const listCreditRequests = listing(
-  "list_credit_requests",
   "List the credit requests already sent to suppliers, ordered by id.",
   "credit_requests",
   "credit_id",

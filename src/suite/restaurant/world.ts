@@ -78,8 +78,10 @@ export interface RestaurantWorld {
   wasteLimits: Map<string, number>;
   /** Credits already requested for short deliveries. */
   credits: Array<{ delivery: Delivery; amount: number; day: string }>;
-  /** Portions sold: location -> day -> recipe -> portions (drawn once). */
-  sales?: Map<string, Map<string, Map<string, number>>>;
+  /** Portions sold: location -> day -> recipe -> portions. */
+  sales: Map<string, Map<string, Map<string, number>>>;
+  /** Waste log rows as insertRecords takes them (camelCase columns). */
+  wasteLogs: object[];
   rules: {
     staleDays: number;
     standingDays: number;
