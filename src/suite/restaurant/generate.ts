@@ -26,11 +26,7 @@ export function generateRestaurant(context: GenerateContext): void {
     name,
     category: random.pick(["broadline", "specialty", "local"]),
   }));
-  const items = makeItems(
-    random,
-    suppliers.map((s) => s.id),
-    60 + 20 * factors.rows,
-  );
+  const items = makeItems(random, suppliers, 60 + 20 * factors.rows);
   const world: RestaurantWorld = {
     today,
     suppliers,
@@ -83,7 +79,7 @@ export function generateRestaurant(context: GenerateContext): void {
   writeRestaurantDocuments(context, world);
 }
 
-function makeItems(random: Random, suppliers: string[], count: number): Item[] {
+function makeItems(random: Random, suppliers: RestaurantWorld["suppliers"], count: number): Item[] {
   const items: Item[] = [];
   for (let n = 0; n < count; n += 1) {
     const product = PRODUCTS[n % PRODUCTS.length]!;
@@ -96,7 +92,7 @@ function makeItems(random: Random, suppliers: string[], count: number): Item[] {
       id: itemId.format(n + 1),
       name: `${product.name}${variant ? `, ${variant}` : ""}${suffix}`,
       product,
-      supplier: random.pick(suppliers),
+      supplier: random.pick(suppliers).id,
       pack: product.pack,
       price: roundCents(product.price * between(random, 0.85, 1.25)),
       status: n > 4 && random.chance(0.06) ? "discontinued" : "active",

@@ -31,10 +31,9 @@ interface Variant {
   ignoreUnits?: boolean;
 }
 
-function cells(variant: Variant): string[] {
+function cells(variant: Variant): string {
   const options = `first_sheet_only=${variant.firstSheetOnly ? "True" : "False"}, ignore_units=${variant.ignoreUnits ? "True" : "False"}`;
-  return [
-    String.raw`
+  return String.raw`
 policy = read_text("policies/purchasing.md")
 answer = {}
 for path in workbooks(${variant.week ?? -1}):
@@ -42,8 +41,7 @@ for path in workbooks(${variant.week ?? -1}):
     pars = fetch("list_par_levels", "par_levels", location_id=location)
     answer[location] = sorted(p["item_id"] for p in pars if stock.get(p["item_id"], 0) < p["par"])
 print(json.dumps(answer))
-`,
-  ];
+`;
 }
 
 export const belowParTask = defineRestaurantTask({

@@ -1,21 +1,12 @@
 import { allRows, checkAnswerAmounts, roundCents } from "../../../envs/index.js";
-import type { StateView, VerifyContext } from "../../../envs/index.js";
-import type { CatalogueItem, CountOptions } from "./facts.js";
+import type { StateView } from "../../../envs/index.js";
+import type { CountOptions } from "./facts.js";
 import { LAST_WEEK, catalogue, countsByLocation, deliveries, unitCost } from "./facts.js";
 import { defineRestaurantTask } from "./common.js";
 
 interface Variant extends CountOptions {
   noYield?: boolean;
   noDeliveries?: boolean;
-}
-
-function value(
-  stock: ReadonlyMap<string, number> | undefined,
-  items: ReadonlyMap<string, CatalogueItem>,
-): number {
-  let total = 0;
-  for (const [item, units] of stock ?? []) total += units * unitCost(items.get(item)!);
-  return total;
 }
 
 /** Actual usage (opening count + deliveries - closing count) minus theoretical usage (sales x recipes), in dollars. */
@@ -32,9 +23,11 @@ export function expectedVariance(state: StateView, variant: Variant = {}): Map<s
     "SELECT location_id, recipe_id, SUM(portions) AS portions FROM sales WHERE sold_on BETWEEN ? AND ? GROUP BY location_id, recipe_id",
     [LAST_WEEK.from, LAST_WEEK.to],
   );
+  const value = (stock: ReadonlyMap<string, number> = new Map()): number =>
+    [...stock].reduce((total, [item, units]) => total + units * unitCost(items.get(item)!), 0);
   const result = new Map<string, number>();
   for (const location of closing.keys()) {
-    let total = value(opening.get(location), items) - value(closing.get(location), items);
+    let total = value(opening.get(location)) - value(closing.get(location));
     if (!variant.noDeliveries)
       for (const d of deliveries(state))
         if (d.location_id === location && d.delivered_on >= LAST_WEEK.from && d.delivered_on <= LAST_WEEK.to)
@@ -47,10 +40,6 @@ export function expectedVariance(state: StateView, variant: Variant = {}): Map<s
     result.set(location, roundCents(total));
   }
   return result;
-}
-
-function verify({ initial, answer }: VerifyContext) {
-  return [checkAnswerAmounts("answer", answer, expectedVariance(initial), 0.05)];
 }
 
 function cells(variant: Variant): string[] {
@@ -103,7 +92,7 @@ export const foodCostVarianceTask = defineRestaurantTask({
     "list_sales",
     "read_workbook",
   ],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedVariance(initial), 0.05)],
   cells,
   nearMisses: {
     "batch-as-portion": [

@@ -1,5 +1,5 @@
 import { checkAnswerAmounts, roundCents } from "../../../envs/index.js";
-import type { StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import type { CountOptions } from "./facts.js";
 import { agreements, catalogue, countsByLocation } from "./facts.js";
 import { defineRestaurantTask } from "./common.js";
@@ -25,13 +25,8 @@ export function expectedStockValue(state: StateView, variant: Variant = {}): Map
   return result;
 }
 
-function verify({ initial, answer }: VerifyContext) {
-  return [checkAnswerAmounts("answer", answer, expectedStockValue(initial), 0.05)];
-}
-
-function cells(variant: Variant): string[] {
-  return [
-    String.raw`
+function cells(variant: Variant): string {
+  return String.raw`
 load_catalogue()
 policy = read_text("policies/purchasing.md")
 agreed = {}
@@ -50,8 +45,7 @@ for path in workbooks():
         total += units * price / item["pack_size"]
     values[location] = round(total, 2)
 print(json.dumps(values))
-`,
-  ];
+`;
 }
 
 export const inventoryValueTask = defineRestaurantTask({
@@ -60,7 +54,7 @@ export const inventoryValueTask = defineRestaurantTask({
   instruction:
     'What is the stock on hand worth at each location, according to its latest count workbook in counts/? Value it as our purchasing policy (policies/purchasing.md) says. Reply with a JSON object mapping each location id to the value in dollars (rounded to cents), e.g. {"LOC-01": 18250.4}.',
   tools: ["list_locations", "list_items", "get_item", "list_suppliers", "read_workbook"],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedStockValue(initial), 0.05)],
   cells,
   nearMisses: {
     "catalogue-price": [

@@ -45,14 +45,13 @@ interface Variant {
   oneTarget?: boolean;
 }
 
-function cells(variant: Variant): string[] {
+function cells(variant: Variant): string {
   const detail = variant.skipErrors
     ? String.raw`    detail = tools.get_recipe(recipe_id=recipe["recipe_id"])
     if "lines" not in detail:
         continue`
     : String.raw`    detail = call("get_recipe", recipe_id=recipe["recipe_id"])`;
-  return [
-    String.raw`
+  return String.raw`
 load_catalogue()
 targets = {row[0]: float(row[1]) for row in md_table(read_text("policies/menu-costing.md"), "Food cost targets")}
 over = {}
@@ -65,8 +64,7 @@ ${detail}
     if percent > target:
         over[recipe["recipe_id"]] = round(percent, 1)
 print(json.dumps(over))
-`,
-  ];
+`;
 }
 
 export const menuCostingTask = defineRestaurantTask({

@@ -1,7 +1,7 @@
-import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import { allRows } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { catalogue, policyNumber } from "./facts.js";
-import { defineRestaurantTask } from "./common.js";
+import { checkWrites, defineRestaurantTask } from "./common.js";
 
 interface Variant {
   noYield?: boolean;
@@ -41,12 +41,9 @@ export function expectedPars(state: StateView, variant: Variant = {}): Map<numbe
   return result;
 }
 
-function verify({ initial, final, answer }: VerifyContext) {
-  const expected = expectedPars(initial);
-  return [
-    ...checkStateDiff(initial.db, final.db, [{ table: "par_levels", changed: expected }]),
-    checkAnswerCount(answer, expected.size),
-  ];
+function verify(context: VerifyContext) {
+  const expected = expectedPars(context.initial);
+  return checkWrites(context, { table: "par_levels", changed: expected }, expected.size);
 }
 
 function cells(variant: Variant): string[] {

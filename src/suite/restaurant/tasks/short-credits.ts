@@ -1,14 +1,7 @@
-import {
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  roundCents,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, roundCents } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { deliveries, policyNumber } from "./facts.js";
-import { defineRestaurantTask } from "./common.js";
+import { checkWrites, defineRestaurantTask } from "./common.js";
 
 /** Credits the receiving policy calls for: recent short deliveries without a credit, at the PO's case price. */
 export function expectedCredits(state: StateView): Array<{ delivery_id: string; amount: number }> {
@@ -27,15 +20,14 @@ export function expectedCredits(state: StateView): Array<{ delivery_id: string; 
     }));
 }
 
-function verify({ initial, final, answer }: VerifyContext) {
-  const expected = expectedCredits(initial);
+function verify(context: VerifyContext) {
+  const expected = expectedCredits(context.initial);
   if (expected.length === 0) throw new Error("no short delivery to credit");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "credit_requests", key: "credit_id", added: expected },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
+  return checkWrites(
+    context,
+    { table: "credit_requests", key: "credit_id", added: expected },
+    expected.length,
+  );
 }
 
 interface Variant {

@@ -39,7 +39,7 @@ interface Variant {
   noStatusCheck?: boolean;
 }
 
-function cells(variant: Variant): string[] {
+function cells(variant: Variant): string {
   const fetchLogs = variant.noStatusCheck
     ? String.raw`
 def week_logs(location):
@@ -53,8 +53,7 @@ def week_logs(location):
     : String.raw`
 def week_logs(location):
     return fetch("list_waste_logs", "waste_logs", location_id=location, date_from=week_from, date_to=week_to)`;
-  return [
-    String.raw`
+  return String.raw`
 load_catalogue()
 limits = {row[0]: float(row[2]) for row in md_table(read_text("policies/waste.md"), "Weekly waste limits")}
 week_from, week_to = add_days(today, -7), add_days(today, -1)
@@ -71,8 +70,7 @@ for location in fetch("list_locations", "locations"):
     if total > limits[lid]:
         over[lid] = round(total, 2)
 print(json.dumps(over))
-`,
-  ];
+`;
 }
 
 export const wasteLimitsTask = defineRestaurantTask({
