@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, dateRange, personName, roundCents, sample, slug } from "../../envs/index.js";
+import { addDays, between, dateRange, personName, roundCents, sample } from "../../envs/index.js";
 import {
   AREA_OF,
   AREAS,
@@ -63,7 +63,6 @@ export function generateRestaurant(context: GenerateContext): void {
       name,
       city,
       manager: personName(faker, "example.com", emails).fullName,
-      slug: slug(name),
       items: items.filter((item) => item.status === "discontinued" || random.chance(0.88)),
     });
   }

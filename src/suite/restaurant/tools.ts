@@ -101,19 +101,15 @@ const setParLevel = defineTool({
     par: z.number().min(0).max(100000).describe("The new par in the item's base units"),
   }),
   handler: ({ location_id, item_id, par }, { db }: ToolContext) => {
+    const ids = [location_id, item_id];
     const where = "FROM par_levels WHERE location_id = ? AND item_id = ?";
-    requireRow(
-      db,
-      `SELECT 1 ${where}`,
-      [location_id, item_id],
-      `${item_id} has no par at ${location_id}; only existing pars are reviewed`,
-    );
-    cachedStatement(db, `UPDATE par_levels SET par = ? WHERE location_id = ? AND item_id = ?`).run(
+    const missing = `${item_id} has no par at ${location_id}; only existing pars are reviewed`;
+    requireRow(db, `SELECT 1 ${where}`, ids, missing);
+    cachedStatement(db, "UPDATE par_levels SET par = ? WHERE location_id = ? AND item_id = ?").run(
       par,
-      location_id,
-      item_id,
+      ...ids,
     );
-    return { par_level: getRow(db, `SELECT * ${where}`, location_id, item_id) };
+    return { par_level: getRow(db, `SELECT * ${where}`, ...ids) };
   },
 });
 
@@ -153,13 +149,8 @@ const placeOrder = defineTool({
   }),
   handler: ({ location_id, item_id, cases }, { db }: ToolContext) => {
     requireEntity(db, "locations", locationId, location_id, "1");
-    const item = requireEntity<{ supplier_id: string; case_price: number }>(
-      db,
-      "items",
-      itemId,
-      item_id,
-      "supplier_id, case_price",
-    );
+    type Listed = { supplier_id: string; case_price: number };
+    const item = requireEntity<Listed>(db, "items", itemId, item_id, "supplier_id, case_price");
     const row = insertRow(db, "purchase_orders", {
       po_id: poId.next(db, "purchase_orders"),
       location_id,

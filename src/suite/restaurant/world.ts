@@ -18,7 +18,6 @@ export interface Location {
   name: string;
   city: string;
   manager: string;
-  slug: string;
   items: Item[];
 }
 export interface Po {

@@ -94,11 +94,11 @@ export function parsByLocation(state: StateView): Map<string, Map<string, number
   );
 }
 
+type Agreement = { tolerance: number; prices: Map<string, number> };
+
 /** The price agreements: supplier id -> tolerance (percent) and agreed case price per item. */
-export function agreements(
-  state: StateView,
-): Map<string, { tolerance: number; prices: Map<string, number> }> {
-  const result = new Map<string, { tolerance: number; prices: Map<string, number> }>();
+export function agreements(state: StateView): Map<string, Agreement> {
+  const result = new Map<string, Agreement>();
   for (const path of state.listFiles().filter((p) => p.startsWith("agreements/"))) {
     const body = requireFile(state, path);
     const supplier = /supplier id (SUP-\d+)/.exec(body)![1]!;
