@@ -24,12 +24,8 @@ export interface CatalogueItem {
 }
 
 export function catalogue(state: StateView): Map<string, CatalogueItem> {
-  return new Map(
-    allRows<CatalogueItem>(
-      state.db,
-      "SELECT item_id, supplier_id, pack_size, case_price, status FROM items",
-    ).map((row) => [row.item_id, row]),
-  );
+  const sql = "SELECT item_id, supplier_id, pack_size, case_price, status FROM items";
+  return new Map(allRows<CatalogueItem>(state.db, sql).map((row) => [row.item_id, row]));
 }
 
 export function unitCost(item: CatalogueItem): number {

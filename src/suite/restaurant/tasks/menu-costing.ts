@@ -12,12 +12,11 @@ export function expectedOverTarget(state: StateView): Map<string, number> {
       Number(row[1]),
     ]),
   );
-  const recipes = allRows<{
-    recipe_id: string;
-    category: string;
-    menu_price: number;
-    yield_portions: number;
-  }>(state.db, "SELECT recipe_id, category, menu_price, yield_portions FROM recipes");
+  type Recipe = { recipe_id: string; category: string; menu_price: number; yield_portions: number };
+  const recipes = allRows<Recipe>(
+    state.db,
+    "SELECT recipe_id, category, menu_price, yield_portions FROM recipes",
+  );
   const lines = allRows<{ recipe_id: string; item_id: string; quantity: number }>(
     state.db,
     "SELECT * FROM recipe_lines",

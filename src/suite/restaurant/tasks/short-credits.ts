@@ -7,11 +7,8 @@ import { checkWrites, defineRestaurantTask } from "./common.js";
 export function expectedCredits(state: StateView): Array<{ delivery_id: string; amount: number }> {
   const days = policyNumber(state, "policies/receiving.md", /in the last (\d+) days/);
   const since = addDays(REFERENCE_DATE, -days);
-  const credited = new Set(
-    allRows<{ delivery_id: string }>(state.db, "SELECT delivery_id FROM credit_requests").map(
-      (r) => r.delivery_id,
-    ),
-  );
+  const credits = allRows<{ delivery_id: string }>(state.db, "SELECT delivery_id FROM credit_requests");
+  const credited = new Set(credits.map((credit) => credit.delivery_id));
   return deliveries(state)
     .filter((d) => d.delivered_on >= since && d.cases < d.ordered_cases && !credited.has(d.delivery_id))
     .map((d) => ({
