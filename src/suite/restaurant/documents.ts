@@ -1,7 +1,7 @@
 import type { GenerateContext, MarkdownBlock, XlsxSheet, XlsxValue } from "../../envs/index.js";
 import { addDays, longDate, renderMarkdown, slug, writeXlsx } from "../../envs/index.js";
 import { AREAS, PRODUCTS } from "./catalog.js";
-import type { CountEntry, Location, RestaurantWorld } from "./world.js";
+import type { CountEntry, Location, Random, RestaurantWorld } from "./world.js";
 import { COUNT_WEEKS } from "./world.js";
 
 const GROUP = "Copper Kettle Restaurant Group";
@@ -14,8 +14,8 @@ export function writeRestaurantDocuments(context: GenerateContext, world: Restau
     for (const week of COUNT_WEEKS) {
       const entries = world.counts.get(location.id)!.get(week.label)!;
       context.writeFile(
-        `counts/${location.slug}/${week.label}.xlsx`,
-        writeXlsx(countWorkbook(context, location, week.day, entries)),
+        `counts/${slug(location.name)}/${week.label}.xlsx`,
+        writeXlsx(countWorkbook(context.random, location, week.day, entries)),
       );
     }
   for (const agreement of world.agreements.values()) {
@@ -40,12 +40,7 @@ export function writeRestaurantDocuments(context: GenerateContext, world: Restau
   for (const [path, text] of policies(world)) context.writeFile(path, text);
 }
 
-function countWorkbook(
-  context: GenerateContext,
-  location: Location,
-  day: string,
-  entries: CountEntry[],
-): XlsxSheet[] {
+function countWorkbook(random: Random, location: Location, day: string, entries: CountEntry[]): XlsxSheet[] {
   const sheets: XlsxSheet[] = [];
   for (const area of AREAS) {
     const here = entries.filter((entry) => entry.area === area);
@@ -63,7 +58,7 @@ function countWorkbook(
       if (lines.length === 0) continue;
       rows.push([category.toUpperCase()]);
       merges.push(`A${rows.length}:E${rows.length}`);
-      for (const entry of lines) rows.push(countRow(context, entry));
+      for (const entry of lines) rows.push(countRow(random, entry));
       rows.push([]);
     }
     rows.push([
@@ -75,8 +70,7 @@ function countWorkbook(
   return sheets;
 }
 
-function countRow(context: GenerateContext, entry: CountEntry): XlsxValue[] {
-  const { random } = context;
+function countRow(random: Random, entry: CountEntry): XlsxValue[] {
   const unit = entry.unit === "cs" && random.chance(0.3) ? "CS" : entry.unit;
   const comment = random.chance(0.08)
     ? random.pick(["recount", "open case", "check date", "back shelf"])

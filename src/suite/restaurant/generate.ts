@@ -1,5 +1,5 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, between, dateRange, personName, roundCents, sample, slug } from "../../envs/index.js";
+import { addDays, between, dateRange, personName, roundCents, sample } from "../../envs/index.js";
 import {
   AREA_OF,
   AREAS,
@@ -11,7 +11,7 @@ import {
   VARIANTS,
 } from "./catalog.js";
 import { writeRestaurantDocuments } from "./documents.js";
-import { itemId, locationId, recipeId, supplierId } from "./ids.js";
+import { itemId, locationId, recipeId, supplierId, wasteId } from "./ids.js";
 import { insertWorld } from "./insert.js";
 import { plantCounts, plantPars } from "./plant-counts.js";
 import { plantOrders } from "./plant-orders.js";
@@ -26,11 +26,7 @@ export function generateRestaurant(context: GenerateContext): void {
     name,
     category: random.pick(["broadline", "specialty", "local"]),
   }));
-  const items = makeItems(
-    random,
-    suppliers.map((s) => s.id),
-    60 + 20 * factors.rows,
-  );
+  const items = makeItems(random, suppliers, 60 + 20 * factors.rows);
   const world: RestaurantWorld = {
     today,
     suppliers,
@@ -44,6 +40,8 @@ export function generateRestaurant(context: GenerateContext): void {
     pars: new Map(),
     wasteLimits: new Map(),
     credits: [],
+    sales: new Map(),
+    wasteLogs: [],
     rules: {
       staleDays: random.pick([10, 14]),
       standingDays: 21,
@@ -65,35 +63,35 @@ export function generateRestaurant(context: GenerateContext): void {
       name,
       city,
       manager: personName(faker, "example.com", emails).fullName,
-      slug: slug(name),
       items: items.filter((item) => item.status === "discontinued" || random.chance(0.88)),
     });
   }
   makeAgreements(world, random);
   priceRecipes(world, random);
   plantOrders(world, random);
+  plantSales(world, random);
   plantCounts(world, random);
   plantPars(world, random);
   plantOrders(world, random, { onOrder: true });
+  plantWaste(world, random);
   insertWorld(context, world);
-  insertSalesAndWaste(context, world);
   writeRestaurantDocuments(context, world);
 }
 
-function makeItems(random: Random, suppliers: string[], count: number): Item[] {
+function makeItems(random: Random, suppliers: RestaurantWorld["suppliers"], count: number): Item[] {
   const items: Item[] = [];
   for (let n = 0; n < count; n += 1) {
     const product = PRODUCTS[n % PRODUCTS.length]!;
-    const round = Math.floor(n / PRODUCTS.length);
-    const variant = VARIANTS[round % VARIANTS.length]!;
-    const suffix = round >= VARIANTS.length ? ` ${Math.floor(round / VARIANTS.length) + 1}` : "";
+    const cycle = Math.floor(n / PRODUCTS.length);
+    const variant = VARIANTS[cycle % VARIANTS.length]!;
+    const suffix = cycle >= VARIANTS.length ? ` ${Math.floor(cycle / VARIANTS.length) + 1}` : "";
     const area = AREA_OF[product.category]!;
     const areas = random.chance(0.15) ? [area, random.pick(AREAS.filter((a) => a !== area))] : [area];
     items.push({
       id: itemId.format(n + 1),
       name: `${product.name}${variant ? `, ${variant}` : ""}${suffix}`,
       product,
-      supplier: random.pick(suppliers),
+      supplier: random.pick(suppliers).id,
       pack: product.pack,
       price: roundCents(product.price * between(random, 0.85, 1.25)),
       status: n > 4 && random.chance(0.06) ? "discontinued" : "active",
@@ -108,23 +106,19 @@ function makeRecipes(random: Random, items: Item[], count: number): Recipe[] {
   return Array.from({ length: count }, (_, n) => {
     const category = RECIPE_CATEGORIES[n % RECIPE_CATEGORIES.length]!;
     const words = RECIPE_WORDS[category];
-    const round = Math.floor(n / RECIPE_CATEGORIES.length);
+    const cycle = Math.floor(n / RECIPE_CATEGORIES.length);
     const name =
-      words[round % words.length]! +
-      (round >= words.length ? ` ${Math.floor(round / words.length) + 1}` : "");
+      words[cycle % words.length]! +
+      (cycle >= words.length ? ` ${Math.floor(cycle / words.length) + 1}` : "");
     const lines = sample(random, food, random.int(3, 6)).map((item) => ({
       item,
       quantity:
         item.product.unit === "ea"
           ? Math.max(1, Math.round(item.product.batch * between(random, 0.6, 1.3)))
-          : round2(item.product.batch * between(random, 0.6, 1.3)),
+          : round(item.product.batch * between(random, 0.6, 1.3), 2),
     }));
     return { id: recipeId.format(n + 1), name, category, menuPrice: 0, portions: random.int(4, 16), lines };
   });
-}
-
-function round2(value: number): number {
-  return round(value, 2);
 }
 
 /** Menu prices from the plate cost: about a third of the recipes (always RCP-003) over their target. */
@@ -166,53 +160,30 @@ function makeAgreements(world: RestaurantWorld, random: Random): void {
 
 const WASTE_REASONS = ["spoiled", "dropped", "overproduction", "expired", "staff meal"];
 
-function insertSalesAndWaste(context: GenerateContext, world: RestaurantWorld): void {
-  const { db, random } = context;
-  const sale = db.prepare(
-    "INSERT INTO sales (location_id, recipe_id, sold_on, portions) VALUES (?, ?, ?, ?)",
-  );
-  for (const [location, days] of salesPlan(world, random))
-    for (const [day, portions] of days)
-      for (const [recipe, count] of portions) sale.run(location, recipe, day, count);
-  const waste = db.prepare(
-    "INSERT INTO waste_logs (waste_id, location_id, item_id, quantity, reason, logged_on) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  for (const log of wastePlan(world, random)) waste.run(...log);
-}
-
-/** Portions sold per location, day and recipe over the last three weeks (kept for the count plant). */
-export function salesPlan(
-  world: RestaurantWorld,
-  random: Random,
-): Map<string, Map<string, Map<string, number>>> {
-  if (world.sales) return world.sales;
-  const plan = new Map<string, Map<string, Map<string, number>>>();
+/** Portions sold per location, day and recipe over the last three weeks. */
+function plantSales(world: RestaurantWorld, random: Random): void {
   for (const location of world.locations) {
     const days = new Map<string, Map<string, number>>();
     const base = new Map(world.recipes.map((recipe) => [recipe.id, random.int(2, 14)]));
+    const portions = (r: Recipe): number =>
+      Math.max(0, Math.round(base.get(r.id)! * between(random, 0.5, 1.5)));
     for (const day of dateRange(addDays(world.today, -21), addDays(world.today, -1)))
-      days.set(
-        day,
-        new Map(
-          world.recipes.map((r) => [
-            r.id,
-            Math.max(0, Math.round(base.get(r.id)! * between(random, 0.5, 1.5))),
-          ]),
-        ),
-      );
-    plan.set(location.id, days);
+      days.set(day, new Map(world.recipes.map((r) => [r.id, portions(r)])));
+    world.sales.set(location.id, days);
   }
-  world.sales = plan;
-  return plan;
 }
 
-function wastePlan(
-  world: RestaurantWorld,
-  random: Random,
-): Array<[string, string, string, number, string, string]> {
-  const logs: Array<[string, string, string, number, string, string]> = [];
-  const add = (location: string, item: Item, quantity: number, reason: string, day: string): void => {
-    logs.push([`WST-${String(logs.length + 1).padStart(5, "0")}`, location, item.id, quantity, reason, day]);
+/** Four weeks of waste logs; each location's weekly limit is set against last week's waste. */
+function plantWaste(world: RestaurantWorld, random: Random): void {
+  const logs = world.wasteLogs;
+  const add = (
+    locationId: string,
+    itemId: string,
+    quantity: number,
+    reason: string,
+    loggedOn: string,
+  ): void => {
+    logs.push({ wasteId: wasteId.format(logs.length + 1), locationId, itemId, quantity, reason, loggedOn });
   };
   const weekStart = addDays(world.today, -7);
   world.locations.forEach((location, index) => {
@@ -224,7 +195,7 @@ function wastePlan(
         const item = random.pick(food);
         const quantity = wasteQuantity(item, between(random, 0.03, 0.25));
         const reason = random.chance(0.15) ? "staff meal" : random.pick(WASTE_REASONS.slice(0, 4));
-        add(location.id, item, quantity, reason, day);
+        add(location.id, item.id, quantity, reason, day);
         if (day >= weekStart && reason !== "staff meal") week += quantity * unitCost(item);
       }
     }
@@ -238,14 +209,13 @@ function wastePlan(
       const item = random.pick(food);
       add(
         location.id,
-        item,
+        item.id,
         wasteQuantity(item, ((limit - week) * 1.5) / item.price),
         "staff meal",
         addDays(world.today, -3),
       );
     }
   });
-  return logs;
 }
 
 function wasteQuantity(item: Item, cases: number): number {

@@ -11,3 +11,4 @@ export const itemId = idFormat("item_id", "item", "ITM-", 4, "list_items");
 export const poId = idFormat("po_id", "purchase order", "PO-", 5, "list_purchase_orders");
 export const deliveryId = idFormat("delivery_id", "delivery", "DLV-", 5, "list_deliveries");
 export const recipeId = idFormat("recipe_id", "recipe", "RCP-", 3, "list_recipes");
+export const wasteId = idFormat("waste_id", "waste log entry", "WST-", 5, "list_waste_logs");

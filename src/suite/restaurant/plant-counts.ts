@@ -1,22 +1,18 @@
-import { between, dateRange } from "../../envs/index.js";
-import { salesPlan } from "./generate.js";
+import { between, dateRange, sumBy } from "../../envs/index.js";
 import { onHand } from "./plant-orders.js";
 import type { CountEntry, Item, Random, RestaurantWorld } from "./world.js";
 import { COUNT_WEEKS, WEEK_END, WEEK_START, round } from "./world.js";
 
 /** Base units each recipe-using item is consumed by the week's sales at a location. */
-function theoreticalUsage(world: RestaurantWorld, random: Random, location: string): Map<string, number> {
+function theoreticalUsage(world: RestaurantWorld, location: string): Map<string, number> {
   const usage = new Map<string, number>();
-  const days = salesPlan(world, random).get(location)!;
+  const days = world.sales.get(location)!;
   for (const day of dateRange(WEEK_START, WEEK_END))
-    for (const recipe of world.recipes) {
-      const portions = days.get(day)?.get(recipe.id) ?? 0;
-      for (const line of recipe.lines)
-        usage.set(
-          line.item.id,
-          (usage.get(line.item.id) ?? 0) + (portions * line.quantity) / recipe.portions,
-        );
-    }
+    for (const recipe of world.recipes)
+      for (const { item, quantity } of recipe.lines) {
+        const units = ((days.get(day)?.get(recipe.id) ?? 0) * quantity) / recipe.portions;
+        usage.set(item.id, (usage.get(item.id) ?? 0) + units);
+      }
   return usage;
 }
 
@@ -38,14 +34,15 @@ function entriesFor(random: Random, item: Item, quantity: number): CountEntry[] 
  */
 export function plantCounts(world: RestaurantWorld, random: Random): void {
   for (const location of world.locations) {
-    const usage = theoreticalUsage(world, random, location.id);
-    const received = new Map<string, number>();
-    for (const delivery of world.deliveries)
-      if (delivery.po.location === location && delivery.day >= WEEK_START && delivery.day <= WEEK_END)
-        received.set(
-          delivery.item.id,
-          (received.get(delivery.item.id) ?? 0) + delivery.cases * delivery.item.pack,
-        );
+    const usage = theoreticalUsage(world, location.id);
+    const inWeek = world.deliveries.filter(
+      (d) => d.po.location === location && d.day >= WEEK_START && d.day <= WEEK_END,
+    );
+    const received = sumBy(
+      inWeek,
+      (d) => d.item.id,
+      (d) => d.cases * d.item.pack,
+    );
     const opening: CountEntry[] = [];
     const closing: CountEntry[] = [];
     for (const item of location.items) {

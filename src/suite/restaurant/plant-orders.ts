@@ -1,9 +1,11 @@
-import { addDays, between, roundCents } from "../../envs/index.js";
+import { addDays, between, roundCents, sumBy, weightedPick } from "../../envs/index.js";
 import { deliveryId, poId } from "./ids.js";
 import type { Item, Location, Po, Random, RestaurantWorld } from "./world.js";
 import { COUNT_WEEKS } from "./world.js";
 
 type Role = "plain" | "short" | "within" | "breach" | "substitute" | "short-breach";
+/** The roles of the history's other orders, drawn 10 : 8 : 8 : 5 : 69. */
+const ROLES: Role[] = ["short", "within", "breach", "substitute", "plain"];
 
 /** The agreed case price of an item with its own supplier, or undefined when the agreement does not list it. */
 export function agreedPrice(world: RestaurantWorld, item: Item): number | undefined {
@@ -64,7 +66,7 @@ export function plantOrders(
     );
     for (let n = 0; n < perLocation; n += 1) {
       const planted = forced.shift();
-      const [role, age] = planted ?? [pickRole(random), random.int(3, 40)];
+      const [role, age] = planted ?? [weightedPick(random, ROLES, [10, 8, 8, 5, 69]), random.int(3, 40)];
       const item = random.pick(planted && agreed.length > 0 ? agreed : active);
       const ordered = addDays(world.today, -age);
       if (role === "plain" && random.chance(0.05)) {
@@ -83,15 +85,6 @@ export function plantOrders(
     }
   }
   plantCredits(world, random);
-}
-
-function pickRole(random: Random): Role {
-  const roll = random.next();
-  if (roll < 0.1) return "short";
-  if (roll < 0.18) return "within";
-  if (roll < 0.26) return "breach";
-  if (roll < 0.31) return "substitute";
-  return "plain";
 }
 
 function deliver(world: RestaurantWorld, random: Random, po: Po, role: Role): void {
@@ -184,10 +177,10 @@ function plantOpenOrders(world: RestaurantWorld, random: Random, location: Locat
 
 /** Base units on hand at the latest count, by item. */
 export function onHand(world: RestaurantWorld, location: string): Map<string, number> {
-  const totals = new Map<string, number>();
-  for (const entry of world.counts.get(location)!.get(COUNT_WEEKS[1].label)!) {
-    const units = entry.unit === "cs" ? entry.value * entry.item.pack : entry.value;
-    totals.set(entry.item.id, (totals.get(entry.item.id) ?? 0) + units);
-  }
-  return totals;
+  const entries = world.counts.get(location)!.get(COUNT_WEEKS[1].label)!;
+  return sumBy(
+    entries,
+    (e) => e.item.id,
+    (e) => (e.unit === "cs" ? e.value * e.item.pack : e.value),
+  );
 }

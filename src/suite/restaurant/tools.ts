@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, ToolContext } from "../../envs/index.js";
+import type { DomainTool, FilterConditions, ToolContext } from "../../envs/index.js";
 import {
   REFERENCE_DATE,
   defineGetTool,
@@ -9,7 +9,6 @@ import {
   requireEntity,
   requireRow,
   roundCents,
-  when,
   withSilentFailures,
   withTransientFailures,
   cachedStatement,
@@ -26,45 +25,40 @@ const dateFilters = (what: string) => ({
   date_to: optionalDate(`Only ${what} on or before this date, YYYY-MM-DD`),
 });
 
-/** A paginated listing of one table; `conditions` maps each filter to its SQL condition. */
+/** `list_<key>`, a paginated listing of the table `key`; `where` maps each filter to its SQL condition. */
 function listing<Filters extends z.ZodRawShape>(
-  name: string,
   text: string,
   key: string,
   orderBy: string,
   filters: Filters = {} as Filters,
-  conditions: Partial<Record<keyof Filters, string>> = {},
+  where: FilterConditions<Filters> = {},
   select?: string,
 ) {
   return defineListTool({
-    name,
+    name: `list_${key}`,
     description: `${text} Paginated: returns \`${key}\`, \`page\`, \`per_page\`, \`total\`, \`has_more\`.`,
     filters,
     key,
     from: key,
-    where: (input: Record<string, unknown>) =>
-      Object.entries(conditions).map(([field, sql]) => when(input[field], sql as string)),
+    where,
     orderBy,
     ...(select ? { select } : {}),
   });
 }
 
 const listLocations = listing(
-  "list_locations",
   "List the group's restaurant locations, ordered by id, with city and manager.",
   "locations",
   "location_id",
 );
 
 const listSuppliers = listing(
-  "list_suppliers",
   "List suppliers, ordered by id: name, category, ordering e-mail.",
   "suppliers",
   "supplier_id",
 );
 
 const listItems = listing(
-  "list_items",
   "List the purchasing catalogue, ordered by item id: category, supplier, `base_unit` (ea, kg or l), `pack_size` (base units per case), `case_price` (USD, catalogue list price) and `status` (active or discontinued).",
   "items",
   "item_id",
@@ -73,7 +67,7 @@ const listItems = listing(
     supplier_id: supplierId.schema("Only items from this supplier").optional(),
     status: optionalChoice(["active", "discontinued"], "Only items in this status"),
   },
-  { category: "category = lower(?)", supplier_id: "supplier_id = ?", status: "status = ?" },
+  { category: "category = lower(?)", supplier_id: "=", status: "=" },
 );
 
 const getItem = defineGetTool({
@@ -86,7 +80,6 @@ const getItem = defineGetTool({
 });
 
 const listParLevels = listing(
-  "list_par_levels",
   "List par levels (base units) by location and item, ordered by location then item.",
   "par_levels",
   "location_id, item_id",
@@ -94,7 +87,7 @@ const listParLevels = listing(
     location_id: locationId.schema("Only this location's pars").optional(),
     item_id: itemId.schema("Only this item's pars").optional(),
   },
-  { location_id: "location_id = ?", item_id: "item_id = ?" },
+  { location_id: "=", item_id: "=" },
 );
 
 const setParLevel = defineTool({
@@ -108,24 +101,19 @@ const setParLevel = defineTool({
     par: z.number().min(0).max(100000).describe("The new par in the item's base units"),
   }),
   handler: ({ location_id, item_id, par }, { db }: ToolContext) => {
+    const ids = [location_id, item_id];
     const where = "FROM par_levels WHERE location_id = ? AND item_id = ?";
-    requireRow(
-      db,
-      `SELECT 1 ${where}`,
-      [location_id, item_id],
-      `${item_id} has no par at ${location_id}; only existing pars are reviewed`,
-    );
-    cachedStatement(db, `UPDATE par_levels SET par = ? WHERE location_id = ? AND item_id = ?`).run(
+    const missing = `${item_id} has no par at ${location_id}; only existing pars are reviewed`;
+    requireRow(db, `SELECT 1 ${where}`, ids, missing);
+    cachedStatement(db, "UPDATE par_levels SET par = ? WHERE location_id = ? AND item_id = ?").run(
       par,
-      location_id,
-      item_id,
+      ...ids,
     );
-    return { par_level: getRow(db, `SELECT * ${where}`, location_id, item_id) };
+    return { par_level: getRow(db, `SELECT * ${where}`, ...ids) };
   },
 });
 
 const listPurchaseOrders = listing(
-  "list_purchase_orders",
   "List purchase orders, ordered by id: one item per order, `cases` ordered at `case_price`, `status` open (not delivered yet), delivered or cancelled, `ordered_on`.",
   "purchase_orders",
   "po_id",
@@ -135,12 +123,7 @@ const listPurchaseOrders = listing(
     supplier_id: supplierId.schema("Only orders with this supplier").optional(),
     item_id: itemId.schema("Only orders of this item").optional(),
   },
-  {
-    status: "status = ?",
-    location_id: "location_id = ?",
-    supplier_id: "supplier_id = ?",
-    item_id: "item_id = ?",
-  },
+  { status: "=", location_id: "=", supplier_id: "=", item_id: "=" },
 );
 
 const getPurchaseOrder = defineGetTool({
@@ -166,16 +149,10 @@ const placeOrder = defineTool({
   }),
   handler: ({ location_id, item_id, cases }, { db }: ToolContext) => {
     requireEntity(db, "locations", locationId, location_id, "1");
-    const item = requireEntity<{ supplier_id: string; case_price: number }>(
-      db,
-      "items",
-      itemId,
-      item_id,
-      "supplier_id, case_price",
-    );
-    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM purchase_orders")!.n;
+    type Listed = { supplier_id: string; case_price: number };
+    const item = requireEntity<Listed>(db, "items", itemId, item_id, "supplier_id, case_price");
     const row = insertRow(db, "purchase_orders", {
-      po_id: poId.format(count + 1),
+      po_id: poId.next(db, "purchase_orders"),
       location_id,
       supplier_id: item.supplier_id,
       item_id,
@@ -203,7 +180,6 @@ const cancelOrder = defineTool({
 });
 
 const listDeliveries = listing(
-  "list_deliveries",
   "List deliveries, ordered by id: the purchase order, the `item_id` actually delivered (a substitute when it differs from the order's), `cases` received, the invoiced `case_price` and the driver's `note`.",
   "deliveries",
   "delivery_id",
@@ -212,21 +188,15 @@ const listDeliveries = listing(
     supplier_id: supplierId.schema("Only deliveries from this supplier").optional(),
     ...dateFilters("deliveries"),
   },
-  {
-    location_id: "location_id = ?",
-    supplier_id: "supplier_id = ?",
-    date_from: "delivered_on >= ?",
-    date_to: "delivered_on <= ?",
-  },
+  { location_id: "=", supplier_id: "=", date_from: "delivered_on >= ?", date_to: "delivered_on <= ?" },
 );
 
 const listRecipes = listing(
-  "list_recipes",
   "List menu recipes, ordered by id: category, `menu_price` (USD per portion), `yield_portions` per batch.",
   "recipes",
   "recipe_id",
   { category: optionalChoice(["starter", "main", "dessert"], "Only this menu category") },
-  { category: "category = ?" },
+  { category: "=" },
 );
 
 const getRecipe = defineGetTool({
@@ -243,7 +213,6 @@ const getRecipe = defineGetTool({
 });
 
 const listSales = listing(
-  "list_sales",
   "List daily sales, ordered by location, day and recipe: portions sold of a recipe at a location on a day.",
   "sales",
   "location_id, sold_on, recipe_id",
@@ -252,31 +221,24 @@ const listSales = listing(
     recipe_id: recipeId.schema("Only this recipe's sales").optional(),
     ...dateFilters("sales"),
   },
-  {
-    location_id: "location_id = ?",
-    recipe_id: "recipe_id = ?",
-    date_from: "sold_on >= ?",
-    date_to: "sold_on <= ?",
-  },
+  { location_id: "=", recipe_id: "=", date_from: "sold_on >= ?", date_to: "sold_on <= ?" },
   "location_id, sold_on, recipe_id, portions",
 );
 
 const listWasteLogs = listing(
-  "list_waste_logs",
   "List waste log entries, ordered by id: item, `quantity` in base units, `reason`, `logged_on`.",
   "waste_logs",
   "waste_id",
   { location_id: locationId.schema("Only this location's log").optional(), ...dateFilters("entries") },
-  { location_id: "location_id = ?", date_from: "logged_on >= ?", date_to: "logged_on <= ?" },
+  { location_id: "=", date_from: "logged_on >= ?", date_to: "logged_on <= ?" },
 );
 
 const listCreditRequests = listing(
-  "list_credit_requests",
   "List the credit requests already sent to suppliers, ordered by id.",
   "credit_requests",
   "credit_id",
   { delivery_id: deliveryId.schema("Only credits for this delivery").optional() },
-  { delivery_id: "delivery_id = ?" },
+  { delivery_id: "=" },
 );
 
 const requestCredit = defineTool({

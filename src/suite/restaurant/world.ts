@@ -18,7 +18,6 @@ export interface Location {
   name: string;
   city: string;
   manager: string;
-  slug: string;
   items: Item[];
 }
 export interface Po {
@@ -78,8 +77,10 @@ export interface RestaurantWorld {
   wasteLimits: Map<string, number>;
   /** Credits already requested for short deliveries. */
   credits: Array<{ delivery: Delivery; amount: number; day: string }>;
-  /** Portions sold: location -> day -> recipe -> portions (drawn once). */
-  sales?: Map<string, Map<string, Map<string, number>>>;
+  /** Portions sold: location -> day -> recipe -> portions. */
+  sales: Map<string, Map<string, Map<string, number>>>;
+  /** Waste log rows as insertRecords takes them (camelCase columns). */
+  wasteLogs: object[];
   rules: {
     staleDays: number;
     standingDays: number;

@@ -5,7 +5,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { StateView } from "../../../envs/index.js";
-import { REFERENCE_DATE, addDays, allRows, parseMarkdownTable, readXlsx } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  allRows,
+  groupBy,
+  parseMarkdownTable,
+  readXlsx,
+  requireFile,
+} from "../../../envs/index.js";
 
 export interface CatalogueItem {
   item_id: string;
@@ -16,35 +24,18 @@ export interface CatalogueItem {
 }
 
 export function catalogue(state: StateView): Map<string, CatalogueItem> {
-  return new Map(
-    allRows<CatalogueItem>(
-      state.db,
-      "SELECT item_id, supplier_id, pack_size, case_price, status FROM items",
-    ).map((row) => [row.item_id, row]),
-  );
+  const sql = "SELECT item_id, supplier_id, pack_size, case_price, status FROM items";
+  return new Map(allRows<CatalogueItem>(state.db, sql).map((row) => [row.item_id, row]));
 }
 
 export function unitCost(item: CatalogueItem): number {
   return item.case_price / item.pack_size;
 }
 
-function text(state: StateView, path: string): string {
-  const content = state.readFile(path);
-  if (content === null) throw new Error(`workspace file ${path} is missing`);
-  return content;
-}
-
 /** Count workbooks by location folder, oldest first. */
 export function countWorkbooks(state: StateView): Map<string, string[]> {
-  const folders = new Map<string, string[]>();
-  for (const path of state
-    .listFiles()
-    .filter((p) => /^counts\/[^/]+\/[^/]+\.xlsx$/.test(p))
-    .sort()) {
-    const folder = path.split("/")[1]!;
-    folders.set(folder, [...(folders.get(folder) ?? []), path]);
-  }
-  return folders;
+  const paths = state.listFiles().filter((p) => /^counts\/[^/]+\/[^/]+\.xlsx$/.test(p));
+  return groupBy(paths.sort(), (path) => path.split("/")[1]!);
 }
 
 export interface CountOptions {
@@ -89,24 +80,23 @@ export function countsByLocation(
 }
 
 export function parsByLocation(state: StateView): Map<string, Map<string, number>> {
-  const pars = new Map<string, Map<string, number>>();
-  for (const row of allRows<{ location_id: string; item_id: string; par: number }>(
+  const rows = allRows<{ location_id: string; item_id: string; par: number }>(
     state.db,
     "SELECT * FROM par_levels",
-  )) {
-    if (!pars.has(row.location_id)) pars.set(row.location_id, new Map());
-    pars.get(row.location_id)!.set(row.item_id, row.par);
-  }
-  return pars;
+  );
+  const byLocation = groupBy(rows, (row) => row.location_id);
+  return new Map(
+    [...byLocation].map(([location, pars]) => [location, new Map(pars.map((p) => [p.item_id, p.par]))]),
+  );
 }
 
+type Agreement = { tolerance: number; prices: Map<string, number> };
+
 /** The price agreements: supplier id -> tolerance (percent) and agreed case price per item. */
-export function agreements(
-  state: StateView,
-): Map<string, { tolerance: number; prices: Map<string, number> }> {
-  const result = new Map<string, { tolerance: number; prices: Map<string, number> }>();
+export function agreements(state: StateView): Map<string, Agreement> {
+  const result = new Map<string, Agreement>();
   for (const path of state.listFiles().filter((p) => p.startsWith("agreements/"))) {
-    const body = text(state, path);
+    const body = requireFile(state, path);
     const supplier = /supplier id (SUP-\d+)/.exec(body)![1]!;
     const tolerance = Number(/at most (\d+)%/.exec(body)![1]);
     const prices = new Map(parseMarkdownTable(body, "Agreed prices").map((row) => [row[0]!, Number(row[2])]));
@@ -116,11 +106,11 @@ export function agreements(
 }
 
 export function policyTable(state: StateView, path: string, heading: string): string[][] {
-  return parseMarkdownTable(text(state, path), heading);
+  return parseMarkdownTable(requireFile(state, path), heading);
 }
 
 export function policyNumber(state: StateView, path: string, pattern: RegExp): number {
-  const found = pattern.exec(text(state, path));
+  const found = pattern.exec(requireFile(state, path));
   if (!found) throw new Error(`${path}: no match for ${String(pattern)}`);
   return Number(found[1]);
 }
@@ -130,7 +120,6 @@ export const LAST_WEEK = { from: addDays(REFERENCE_DATE, -7), to: addDays(REFERE
 
 export interface DeliveryRow {
   delivery_id: string;
-  po_id: string;
   location_id: string;
   supplier_id: string;
   item_id: string;

@@ -1,29 +1,12 @@
-import {
-  CORRECT,
-  allRows,
-  checkAnswerAmounts,
-  defineTask,
-  roundCents,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
-import type { CatalogueItem, CountOptions } from "./facts.js";
+import { allRows, checkAnswerAmounts, roundCents } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
+import type { CountOptions } from "./facts.js";
 import { LAST_WEEK, catalogue, countsByLocation, deliveries, unitCost } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 interface Variant extends CountOptions {
   noYield?: boolean;
   noDeliveries?: boolean;
-}
-
-function value(
-  stock: ReadonlyMap<string, number> | undefined,
-  items: ReadonlyMap<string, CatalogueItem>,
-): number {
-  let total = 0;
-  for (const [item, units] of stock ?? []) total += units * unitCost(items.get(item)!);
-  return total;
 }
 
 /** Actual usage (opening count + deliveries - closing count) minus theoretical usage (sales x recipes), in dollars. */
@@ -40,9 +23,11 @@ export function expectedVariance(state: StateView, variant: Variant = {}): Map<s
     "SELECT location_id, recipe_id, SUM(portions) AS portions FROM sales WHERE sold_on BETWEEN ? AND ? GROUP BY location_id, recipe_id",
     [LAST_WEEK.from, LAST_WEEK.to],
   );
+  const value = (stock: ReadonlyMap<string, number> = new Map()): number =>
+    [...stock].reduce((total, [item, units]) => total + units * unitCost(items.get(item)!), 0);
   const result = new Map<string, number>();
   for (const location of closing.keys()) {
-    let total = value(opening.get(location), items) - value(closing.get(location), items);
+    let total = value(opening.get(location)) - value(closing.get(location));
     if (!variant.noDeliveries)
       for (const d of deliveries(state))
         if (d.location_id === location && d.delivered_on >= LAST_WEEK.from && d.delivered_on <= LAST_WEEK.to)
@@ -57,14 +42,9 @@ export function expectedVariance(state: StateView, variant: Variant = {}): Map<s
   return result;
 }
 
-function verify({ initial, answer }: VerifyContext) {
-  return [checkAnswerAmounts("answer", answer, expectedVariance(initial), 0.05)];
-}
-
 function cells(variant: Variant): string[] {
   const sheets = `first_sheet_only=${variant.firstSheetOnly ? "True" : "False"}`;
   return [
-    RESTAURANT_PY,
     String.raw`
 load_catalogue()
 week_from, week_to = add_days(today, -7), add_days(today, -1)
@@ -97,9 +77,8 @@ print(json.dumps(variance))
   ];
 }
 
-export const foodCostVarianceTask = defineTask({
+export const foodCostVarianceTask = defineRestaurantTask({
   id: "restaurant.food-cost-variance",
-  domain: restaurantDomain,
   summary:
     "Last week's food cost variance per location: actual usage from counts and deliveries minus theoretical usage from sales and recipes.",
   instruction:
@@ -113,14 +92,14 @@ export const foodCostVarianceTask = defineTask({
     "list_sales",
     "read_workbook",
   ],
-  verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedVariance(initial), 0.05)],
+  cells,
+  nearMisses: {
     "batch-as-portion": [
       { noYield: true },
       "Uses a recipe's batch quantities per portion, forgetting the yield.",
     ],
     "ignores-deliveries": [{ noDeliveries: true }, "Leaves the week's deliveries out of actual usage."],
     "first-sheet-only": [{ firstSheetOnly: true }, "Counts only each workbook's first sheet."],
-  }),
+  },
 });

@@ -1,15 +1,8 @@
-import {
-  CORRECT,
-  checkAnswerAmounts,
-  defineTask,
-  roundCents,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
+import { checkAnswerAmounts, roundCents } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import type { CountOptions } from "./facts.js";
 import { agreements, catalogue, countsByLocation } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 interface Variant extends CountOptions {
   cataloguePrice?: boolean;
@@ -32,14 +25,8 @@ export function expectedStockValue(state: StateView, variant: Variant = {}): Map
   return result;
 }
 
-function verify({ initial, answer }: VerifyContext) {
-  return [checkAnswerAmounts("answer", answer, expectedStockValue(initial), 0.05)];
-}
-
-function cells(variant: Variant): string[] {
-  return [
-    RESTAURANT_PY,
-    String.raw`
+function cells(variant: Variant): string {
+  return String.raw`
 load_catalogue()
 policy = read_text("policies/purchasing.md")
 agreed = {}
@@ -58,25 +45,23 @@ for path in workbooks():
         total += units * price / item["pack_size"]
     values[location] = round(total, 2)
 print(json.dumps(values))
-`,
-  ];
+`;
 }
 
-export const inventoryValueTask = defineTask({
+export const inventoryValueTask = defineRestaurantTask({
   id: "restaurant.inventory-value",
-  domain: restaurantDomain,
   summary: "Value each location's latest count at the agreed supplier prices, falling back to the catalogue.",
   instruction:
     'What is the stock on hand worth at each location, according to its latest count workbook in counts/? Value it as our purchasing policy (policies/purchasing.md) says. Reply with a JSON object mapping each location id to the value in dollars (rounded to cents), e.g. {"LOC-01": 18250.4}.',
   tools: ["list_locations", "list_items", "get_item", "list_suppliers", "read_workbook"],
-  verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedStockValue(initial), 0.05)],
+  cells,
+  nearMisses: {
     "catalogue-price": [
       { cataloguePrice: true },
       "Values everything at the catalogue price, ignoring the price agreements.",
     ],
     "cases-as-units": [{ ignoreUnits: true }, "Takes counts in cases as base units."],
     "first-sheet-only": [{ firstSheetOnly: true }, "Reads only each workbook's first sheet."],
-  }),
+  },
 });

@@ -1,8 +1,7 @@
-import { CORRECT, allRows, checkAnswerAmounts, defineTask, variantNearMisses } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { catalogue, policyTable, unitCost } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 /** Food cost % (one decimal) of the recipes above their category's target. */
 export function expectedOverTarget(state: StateView): Map<string, number> {
@@ -13,12 +12,11 @@ export function expectedOverTarget(state: StateView): Map<string, number> {
       Number(row[1]),
     ]),
   );
-  const recipes = allRows<{
-    recipe_id: string;
-    category: string;
-    menu_price: number;
-    yield_portions: number;
-  }>(state.db, "SELECT recipe_id, category, menu_price, yield_portions FROM recipes");
+  type Recipe = { recipe_id: string; category: string; menu_price: number; yield_portions: number };
+  const recipes = allRows<Recipe>(
+    state.db,
+    "SELECT recipe_id, category, menu_price, yield_portions FROM recipes",
+  );
   const lines = allRows<{ recipe_id: string; item_id: string; quantity: number }>(
     state.db,
     "SELECT * FROM recipe_lines",
@@ -46,15 +44,13 @@ interface Variant {
   oneTarget?: boolean;
 }
 
-function cells(variant: Variant): string[] {
+function cells(variant: Variant): string {
   const detail = variant.skipErrors
     ? String.raw`    detail = tools.get_recipe(recipe_id=recipe["recipe_id"])
     if "lines" not in detail:
         continue`
     : String.raw`    detail = call("get_recipe", recipe_id=recipe["recipe_id"])`;
-  return [
-    RESTAURANT_PY,
-    String.raw`
+  return String.raw`
 load_catalogue()
 targets = {row[0]: float(row[1]) for row in md_table(read_text("policies/menu-costing.md"), "Food cost targets")}
 over = {}
@@ -67,25 +63,23 @@ ${detail}
     if percent > target:
         over[recipe["recipe_id"]] = round(percent, 1)
 print(json.dumps(over))
-`,
-  ];
+`;
 }
 
-export const menuCostingTask = defineTask({
+export const menuCostingTask = defineRestaurantTask({
   id: "restaurant.menu-costing",
-  domain: restaurantDomain,
   summary: "Food cost % of every recipe over its category's target in the menu-costing policy.",
   instruction:
     'Find the menu recipes whose food cost percentage is above the target for their category, costed exactly as policies/menu-costing.md describes. Reply with a JSON object mapping each such recipe id to its food cost % rounded to one decimal, e.g. {"RCP-007": 36.4}.',
   tools: ["list_items", "get_item", "list_recipes", "get_recipe"],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "batch-as-plate": [{ noYield: true }, "Takes the batch cost as the plate cost, forgetting the yield."],
     "skips-error-body": [
       { skipErrors: true },
       "Skips a recipe whose lookup came back as an error body instead of retrying.",
     ],
     "one-target": [{ oneTarget: true }, "Holds every category to the mains' target."],
-  }),
+  },
 });

@@ -1,15 +1,7 @@
-import {
-  CORRECT,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { allRows } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { catalogue, policyNumber } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { checkWrites, defineRestaurantTask } from "./common.js";
 
 interface Variant {
   noYield?: boolean;
@@ -49,17 +41,13 @@ export function expectedPars(state: StateView, variant: Variant = {}): Map<numbe
   return result;
 }
 
-function verify({ initial, final, answer }: VerifyContext) {
-  const expected = expectedPars(initial);
-  return [
-    ...checkStateDiff(initial.db, final.db, [{ table: "par_levels", changed: expected }]),
-    checkAnswerCount(answer, expected.size),
-  ];
+function verify(context: VerifyContext) {
+  const expected = expectedPars(context.initial);
+  return checkWrites(context, { table: "par_levels", changed: expected }, expected.size);
 }
 
 function cells(variant: Variant): string[] {
   return [
-    RESTAURANT_PY,
     String.raw`
 load_catalogue()
 factor = float(re.search(r"par of ([\d.]+) times", read_text("policies/purchasing.md")).group(1))
@@ -93,9 +81,8 @@ print(f"Updated {changed} par levels")
   ];
 }
 
-export const parReviewTask = defineTask({
+export const parReviewTask = defineRestaurantTask({
   id: "restaurant.par-review",
-  domain: restaurantDomain,
   summary:
     "Reset the pars of recipe items from three weeks of sales and the recipes, in whole cases, per the par review rule.",
   instruction:
@@ -110,8 +97,8 @@ export const parReviewTask = defineTask({
     "set_par_level",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "batch-as-portion": [
       { noYield: true },
       "Uses a recipe's batch quantities per portion, forgetting the yield.",
@@ -121,5 +108,5 @@ export const parReviewTask = defineTask({
       "Rounds the new par up to whole base units instead of whole cases.",
     ],
     "last-week-only": [{ lastWeekOnly: true }, "Takes last week's usage instead of the three-week average."],
-  }),
+  },
 });

@@ -1,14 +1,7 @@
-import {
-  CORRECT,
-  checkAnswerAmounts,
-  defineTask,
-  roundCents,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { checkAnswerAmounts, roundCents } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { agreements, deliveries } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 const JUNE = { from: "2025-06-01", to: "2025-06-30" };
 
@@ -43,7 +36,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    RESTAURANT_PY,
     String.raw`
 terms = {}
 for path in sorted(glob.glob("agreements/*.md")):
@@ -72,17 +64,16 @@ print(json.dumps({sid: round(total, 2) for sid, total in totals.items()}))
   ];
 }
 
-export const priceBreachesTask = defineTask({
+export const priceBreachesTask = defineRestaurantTask({
   id: "restaurant.price-breaches",
-  domain: restaurantDomain,
   summary:
     "Total June overcharges per supplier against the price agreements, with tolerances and substitutions.",
   instruction:
     'Check every delivery received in June 2025 against the supplier price agreements in agreements/. For each supplier that breached its agreement, total the overcharge: on each breaching delivery, the invoiced case price minus the agreed case price, times the cases received. Reply with a JSON object mapping supplier id to that total in dollars (rounded to cents), only suppliers with a breach, e.g. {"SUP-03": 41.27}.',
   tools: ["list_suppliers", "list_items", "list_deliveries", "list_purchase_orders", "get_purchase_order"],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-tolerance": [
       { noTolerance: true },
       "Flags every line above the agreed price, inside the tolerance too.",
@@ -92,5 +83,5 @@ export const priceBreachesTask = defineTask({
       "Looks up the delivered substitute instead of the item ordered, so substitutions escape.",
     ],
     "ordered-cases": [{ orderedCases: true }, "Multiplies by the cases ordered instead of received."],
-  }),
+  },
 });

@@ -1,24 +1,19 @@
-import {
-  CORRECT,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  sumBy,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { allRows, sumBy } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { catalogue, countsByLocation, parsByLocation } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { checkWrites, defineRestaurantTask } from "./common.js";
+
+interface Order {
+  location_id: string;
+  item_id: string;
+  cases: number;
+}
 
 /** The orders the purchasing policy calls for: latest count plus open orders below par, whole cases up to it. */
-export function expectedOrders(
-  state: StateView,
-): Array<{ location_id: string; item_id: string; cases: number }> {
+export function expectedOrders(state: StateView): Order[] {
   const items = catalogue(state);
   const pars = parsByLocation(state);
-  const open = allRows<{ location_id: string; item_id: string; cases: number }>(
+  const open = allRows<Order>(
     state.db,
     "SELECT location_id, item_id, cases FROM purchase_orders WHERE status = 'open'",
   );
@@ -27,34 +22,22 @@ export function expectedOrders(
     (o) => `${o.location_id}/${o.item_id}`,
     (o) => o.cases * items.get(o.item_id)!.pack_size,
   );
-  const orders: Array<{ location_id: string; item_id: string; cases: number }> = [];
+  const orders: Order[] = [];
   for (const [location, stock] of countsByLocation(state))
     for (const [item, par] of pars.get(location)!) {
       if (items.get(item)!.status !== "active") continue;
       const position = (stock.get(item) ?? 0) + (onOrder.get(`${location}/${item}`) ?? 0);
-      if (position < par)
-        orders.push({
-          location_id: location,
-          item_id: item,
-          cases: Math.ceil((par - position) / items.get(item)!.pack_size),
-        });
+      const cases = Math.ceil((par - position) / items.get(item)!.pack_size);
+      if (position < par) orders.push({ location_id: location, item_id: item, cases });
     }
   return orders;
 }
 
-function verify({ initial, final, answer }: VerifyContext) {
-  const expected = expectedOrders(initial);
+function verify(context: VerifyContext) {
+  const expected = expectedOrders(context.initial);
   if (expected.length === 0) throw new Error("nothing to order");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "purchase_orders",
-        key: "po_id",
-        added: expected.map((order) => ({ ...order, status: "open" })),
-      },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
+  const added = expected.map((order) => ({ ...order, status: "open" }));
+  return checkWrites(context, { table: "purchase_orders", key: "po_id", added }, expected.length);
 }
 
 interface Variant {
@@ -63,10 +46,8 @@ interface Variant {
   orderDiscontinued?: boolean;
 }
 
-function cells(variant: Variant): string[] {
-  return [
-    RESTAURANT_PY,
-    String.raw`
+function cells(variant: Variant): string {
+  return String.raw`
 load_catalogue()
 policy = read_text("policies/purchasing.md")
 on_order = {}
@@ -87,13 +68,11 @@ for path in workbooks():
                 call("place_order", location_id=location, item_id=item["item_id"], cases=cases)
                 placed += 1
 print(f"Placed {placed} purchase orders")
-`,
-  ];
+`;
 }
 
-export const restoreParTask = defineTask({
+export const restoreParTask = defineRestaurantTask({
   id: "restaurant.restore-par",
-  domain: restaurantDomain,
   summary:
     "Place the purchase orders that bring every location back to par: latest count plus open orders, whole cases.",
   instruction:
@@ -108,13 +87,13 @@ export const restoreParTask = defineTask({
     "read_workbook",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-open-orders": [{ ignoreOnOrder: true }, "Orders without counting what is already on order."],
     "rounds-cases-down": [
       { roundDown: true },
       "Rounds the shortfall down to whole cases, leaving the shelf short of par.",
     ],
     "orders-discontinued": [{ orderDiscontinued: true }, "Reorders discontinued items that are below par."],
-  }),
+  },
 });

@@ -1,28 +1,14 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  roundCents,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, roundCents } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { deliveries, policyNumber } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { checkWrites, defineRestaurantTask } from "./common.js";
 
 /** Credits the receiving policy calls for: recent short deliveries without a credit, at the PO's case price. */
 export function expectedCredits(state: StateView): Array<{ delivery_id: string; amount: number }> {
   const days = policyNumber(state, "policies/receiving.md", /in the last (\d+) days/);
   const since = addDays(REFERENCE_DATE, -days);
-  const credited = new Set(
-    allRows<{ delivery_id: string }>(state.db, "SELECT delivery_id FROM credit_requests").map(
-      (r) => r.delivery_id,
-    ),
-  );
+  const credits = allRows<{ delivery_id: string }>(state.db, "SELECT delivery_id FROM credit_requests");
+  const credited = new Set(credits.map((credit) => credit.delivery_id));
   return deliveries(state)
     .filter((d) => d.delivered_on >= since && d.cases < d.ordered_cases && !credited.has(d.delivery_id))
     .map((d) => ({
@@ -31,15 +17,14 @@ export function expectedCredits(state: StateView): Array<{ delivery_id: string; 
     }));
 }
 
-function verify({ initial, final, answer }: VerifyContext) {
-  const expected = expectedCredits(initial);
+function verify(context: VerifyContext) {
+  const expected = expectedCredits(context.initial);
   if (expected.length === 0) throw new Error("no short delivery to credit");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "credit_requests", key: "credit_id", added: expected },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
+  return checkWrites(
+    context,
+    { table: "credit_requests", key: "credit_id", added: expected },
+    expected.length,
+  );
 }
 
 interface Variant {
@@ -50,7 +35,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    RESTAURANT_PY,
     String.raw`
 days = int(re.search(r"in the last (\d+) days", read_text("policies/receiving.md")).group(1))
 since = add_days(today, -days)
@@ -74,9 +58,8 @@ print(f"Requested {requested} credits")
   ];
 }
 
-export const shortCreditsTask = defineTask({
+export const shortCreditsTask = defineRestaurantTask({
   id: "restaurant.short-credits",
-  domain: restaurantDomain,
   summary: "Request supplier credits for recent short deliveries at the purchase order's price, never twice.",
   instruction:
     "Apply our receiving policy (policies/receiving.md) to short deliveries: request the supplier credits it calls for with request_credit. Change nothing else. Reply with the number of credit requests you made, e.g. `Requested 5 credits`.",
@@ -88,13 +71,13 @@ export const shortCreditsTask = defineTask({
     "request_credit",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "credits-twice": [{ ignoreExisting: true }, "Requests a second credit for deliveries already credited."],
     "invoiced-price": [
       { invoicedPrice: true },
       "Prices the missing cases at the invoiced case price instead of the order's.",
     ],
     "no-window": [{ noWindow: true }, "Credits short deliveries of any age, not just the policy's window."],
-  }),
+  },
 });

@@ -1,17 +1,7 @@
-import {
-  CORRECT,
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { policyTable } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { checkWrites, defineRestaurantTask } from "./common.js";
 
 /** Open orders placed more than their supplier's window before today. */
 export function expectedStale(state: StateView): string[] {
@@ -35,19 +25,11 @@ export function expectedStale(state: StateView): string[] {
     .map((po) => po.po_id);
 }
 
-function verify({ initial, final, answer }: VerifyContext) {
-  const expected = expectedStale(initial);
+function verify(context: VerifyContext) {
+  const expected = expectedStale(context.initial);
   if (expected.length === 0) throw new Error("no stale order");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "purchase_orders",
-        key: "po_id",
-        changed: new Map(expected.map((id) => [id, { status: "cancelled" }])),
-      },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
+  const changed = new Map(expected.map((id) => [id, { status: "cancelled" }]));
+  return checkWrites(context, { table: "purchase_orders", key: "po_id", changed }, expected.length);
 }
 
 interface Variant {
@@ -55,10 +37,8 @@ interface Variant {
   oneWindow?: boolean;
 }
 
-function cells(variant: Variant): string[] {
-  return [
-    RESTAURANT_PY,
-    String.raw`
+function cells(variant: Variant): string {
+  return String.raw`
 rows = md_table(read_text("policies/purchasing.md"), "Order windows")
 by_name = {s["name"]: s["supplier_id"] for s in fetch("list_suppliers", "suppliers")}
 windows = {by_name[r[0].replace(" (standing order)", "")]: int(r[1]) for r in rows if r[0].endswith("(standing order)")}
@@ -71,24 +51,22 @@ for po in fetch("list_purchase_orders", "purchase_orders", status="open"):
         call("cancel_order", po_id=po["po_id"])
         cancelled += 1
 print(f"Cancelled {cancelled} stale orders")
-`,
-  ];
+`;
 }
 
-export const staleOrdersTask = defineTask({
+export const staleOrdersTask = defineRestaurantTask({
   id: "restaurant.stale-orders",
-  domain: restaurantDomain,
   summary: "Cancel open purchase orders older than their supplier's window in the purchasing policy.",
   instruction:
     "Clean up stale purchase orders: cancel every open order that our purchasing policy (policies/purchasing.md) says is stale, with cancel_order. Change nothing else. Reply with the number of orders you cancelled, e.g. `Cancelled 7 stale orders`.",
   tools: ["list_suppliers", "list_purchase_orders", "get_purchase_order", "cancel_order"],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "cancels-at-window": [{ atWindow: true }, "Also cancels orders placed exactly the window's days ago."],
     "ignores-standing-orders": [
       { oneWindow: true },
       "Holds standing-order suppliers to the ordinary window.",
     ],
-  }),
+  },
 });

@@ -1,15 +1,7 @@
-import {
-  CORRECT,
-  allRows,
-  checkAnswerAmounts,
-  defineTask,
-  roundCents,
-  variantNearMisses,
-} from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, roundCents } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
-import { restaurantDomain } from "../domain.js";
 import { LAST_WEEK, catalogue, policyTable, unitCost } from "./facts.js";
-import { RESTAURANT_PY } from "./python.js";
+import { defineRestaurantTask } from "./common.js";
 
 /** Last week's waste in dollars for the locations over their limit (staff meals excluded). */
 export function expectedOverLimit(state: StateView): Map<string, number> {
@@ -47,7 +39,7 @@ interface Variant {
   noStatusCheck?: boolean;
 }
 
-function cells(variant: Variant): string[] {
+function cells(variant: Variant): string {
   const fetchLogs = variant.noStatusCheck
     ? String.raw`
 def week_logs(location):
@@ -61,9 +53,7 @@ def week_logs(location):
     : String.raw`
 def week_logs(location):
     return fetch("list_waste_logs", "waste_logs", location_id=location, date_from=week_from, date_to=week_to)`;
-  return [
-    RESTAURANT_PY,
-    String.raw`
+  return String.raw`
 load_catalogue()
 limits = {row[0]: float(row[2]) for row in md_table(read_text("policies/waste.md"), "Weekly waste limits")}
 week_from, week_to = add_days(today, -7), add_days(today, -1)
@@ -80,26 +70,24 @@ for location in fetch("list_locations", "locations"):
     if total > limits[lid]:
         over[lid] = round(total, 2)
 print(json.dumps(over))
-`,
-  ];
+`;
 }
 
-export const wasteLimitsTask = defineTask({
+export const wasteLimitsTask = defineRestaurantTask({
   id: "restaurant.waste-limits",
-  domain: restaurantDomain,
   summary:
     "Value last week's waste per location per the waste policy and report the locations over their limit.",
   instruction:
     'Which locations went over their weekly waste limit last week (Monday to Sunday)? Value the waste log as our waste policy (policies/waste.md) says. Reply with a JSON object mapping each location over its limit to its waste for the week in dollars (rounded to cents), e.g. {"LOC-02": 512.4}; leave out locations within their limit.',
   tools: ["list_locations", "list_items", "get_item", "list_waste_logs"],
   verify,
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "counts-staff-meals": [{ staffMeals: true }, "Counts staff meals as waste."],
     "case-price-per-unit": [{ casePrice: true }, "Values each logged unit at the full case price."],
     "trusts-error-body": [
       { noStatusCheck: true },
       "Reads a listing without checking for an error body, losing a location's entries.",
     ],
-  }),
+  },
 });
