@@ -204,6 +204,7 @@ export { writeXlsx, readXlsx, columnLetter, zipEntries, unzipEntries } from "./k
 export { readWorkbookTool } from "./kit/workbook-tool.js";
 export { CORRECT, flagNearMisses, variantNearMisses } from "./kit/near-misses.js";
 export type { NearMissRow } from "./kit/near-misses.js";
+export { variantTaskDefiner, type VariantMisses, type VariantTask } from "./kit/variant-tasks.js";
 export type { XlsxSheet, XlsxValue } from "./kit/xlsx.js";
 export {
   PYTHON_SNAPSHOT_HELPERS,

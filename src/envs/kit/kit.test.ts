@@ -26,6 +26,8 @@ import { writeEmailsBySent } from "./email-folder.js";
 import { callTool, instanceContents, openToolBench } from "./tool-bench.js";
 import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./html.js";
 import { pythonFileLister, pythonPager, pythonRetryingCall } from "./python-pager.js";
+import { variantTaskDefiner } from "./variant-tasks.js";
+import type { DomainDefinition } from "../define-domain.js";
 import {
   addBusinessDays,
   addDays,
@@ -1212,5 +1214,41 @@ print(json.dumps(results))`;
     expect(JSON.parse(output.toString())).toEqual([{ ok: true }, 3, 1, "HTTP 503 Service Unavailable"]);
     expect(pythonRetryingCall({ attempts: 2 })).toContain("for attempt in range(2):");
     expect(pythonRetryingCall()).toContain('if "503" not in str(error):\n');
+  });
+});
+
+describe("variantTaskDefiner", () => {
+  it("puts the domain's helper cell before every program and takes near-misses as a record or as rows", () => {
+    const domain = { id: "demo", tools: [{ name: "list_items" }] } as unknown as DomainDefinition;
+    const define = variantTaskDefiner(domain, "HELPERS");
+    const cells = (variant: { strict?: boolean; pages?: number }) =>
+      `strict=${variant.strict ?? true} pages=${variant.pages ?? "all"}`;
+    const text = { summary: "s", instruction: "i", tools: ["list_items"], verify: () => [] };
+    const fromRows = define({
+      ...text,
+      id: "demo.count",
+      cells,
+      nearMisses: [
+        ["lenient", "Not strict.", { strict: false }],
+        ["first-page", "One page.", { pages: 1 }],
+      ],
+    });
+    const fromRecord = define({
+      ...text,
+      id: "demo.count",
+      cells: (variant: { strict?: boolean; pages?: number }) => [cells(variant), "print(answer)"],
+      nearMisses: { lenient: [{ strict: false }, "Not strict."], "first-page": [{ pages: 1 }, "One page."] },
+    });
+    expect(fromRows.domain).toBe(domain);
+    expect(fromRows.oracle).toEqual(["HELPERS", "strict=true pages=all"]);
+    expect(fromRows.nearMisses).toEqual([
+      { id: "lenient", description: "Not strict.", cells: ["HELPERS", "strict=false pages=all"] },
+      { id: "first-page", description: "One page.", cells: ["HELPERS", "strict=true pages=1"] },
+    ]);
+    expect(fromRecord.nearMisses.map((miss) => miss.cells)).toEqual([
+      ["HELPERS", "strict=false pages=all", "print(answer)"],
+      ["HELPERS", "strict=true pages=1", "print(answer)"],
+    ]);
+    expect(() => define({ ...text, id: "other.count", cells, nearMisses: [] })).toThrow(/must start with/);
   });
 });

@@ -104,14 +104,14 @@ print(f"Applied {len(applied)} tickets")
 }
 
 export const applyTicketsTask = defineCoopTask<Variant>({
-  slug: "apply-tickets",
+  id: "coop.apply-tickets",
   summary:
     "Apply the unapplied contract tickets to members' contracts, first in first applied, per the delivery rules.",
   instruction:
     "Please apply every delivered ticket that hasn't been applied to a contract yet, following contracts/delivery-rules.md exactly (which tickets qualify, which contracts they can go to, and in what order), using apply_ticket. Leave everything else as it is. Reply with the number of tickets you applied, e.g. `Applied 12 tickets`.",
   tools: ["list_members", "list_tickets", "get_ticket", "list_contracts", "get_contract", "apply_ticket"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     [
       "signed-order-only",

@@ -1,40 +1,21 @@
 /** What every coop task shares: the domain, and oracle/near-miss cells built from one variant. */
 import {
   checkProblems,
-  defineTask,
   longDate,
   parseAnswerJson,
   parseAnswerList,
   REFERENCE_DATE,
+  variantTaskDefiner,
 } from "../../../envs/index.js";
-import type { Check, TaskDefinition } from "../../../envs/index.js";
+import type { Check } from "../../../envs/index.js";
 import { coopDomain } from "../domain.js";
 import { COOP_PY } from "./python.js";
-
-interface CoopTask<Variant> extends Pick<TaskDefinition, "summary" | "instruction" | "tools" | "verify"> {
-  slug: string;
-  /** The task's cell after the helper cell, for the oracle (`{}`) and for each near-miss's variant. */
-  cell: (variant: Variant) => string;
-  nearMisses: Array<[id: string, description: string, variant: Variant]>;
-}
 
 /** Opens the instructions whose answer depends on what day it is. */
 export const TODAY_TEXT = `Today is ${longDate(REFERENCE_DATE)}.`;
 
-export function defineCoopTask<Variant extends object>(task: CoopTask<Variant>): TaskDefinition {
-  const { slug, cell, nearMisses, ...rest } = task;
-  return defineTask({
-    id: `coop.${slug}`,
-    domain: coopDomain,
-    ...rest,
-    oracle: [COOP_PY, cell({} as Variant)],
-    nearMisses: nearMisses.map(([id, description, variant]) => ({
-      id,
-      description,
-      cells: [COOP_PY, cell(variant)],
-    })),
-  });
-}
+/** A coop task: the oracle and near-misses are its cell builder run on variants, after COOP_PY. */
+export const defineCoopTask = variantTaskDefiner(coopDomain, COOP_PY);
 
 /** The answer lists exactly the expected ids (order free). */
 export function checkIdList(answer: string, expected: string[]): Check {

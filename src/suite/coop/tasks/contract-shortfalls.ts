@@ -46,12 +46,12 @@ print(json.dumps(short))
 }
 
 export const contractShortfallsTask = defineCoopTask<Variant>({
-  slug: "contract-shortfalls",
+  id: "coop.contract-shortfalls",
   summary: "Contracts whose delivery period ended short of the contracted bushels, and by how much.",
   instruction: `${TODAY_TEXT} Which contracts are still open although their delivery period has already ended, and came up short under contracts/delivery-rules.md? For each short contract I need the shortfall in bushels (contracted minus applied). Reply with a JSON object mapping contract ids to shortfall bushels rounded to two decimals, e.g. {"C-00012": 1450.25}.`,
   tools: ["list_members", "list_contracts", "get_contract"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     [
       "trusts-error-body",

@@ -35,13 +35,13 @@ print(f"Raised {raised} bin alerts")
 }
 
 export const flagHotBinsTask = defineCoopTask<Variant>({
-  slug: "flag-hot-bins",
+  id: "coop.flag-hot-bins",
   summary: "Raise temperature alerts on the bins the aeration policy says need attention.",
   instruction:
     "Go through the bin temperature exports under monitoring/ and raise a temperature alert (raise_bin_alert) on every bin that storage/aeration-policy.md says needs one. Don't change anything else. Reply with the number of alerts you raised, e.g. `Raised 2 bin alerts`.",
   tools: ["list_elevators", "list_bins", "list_bin_alerts", "raise_bin_alert"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["no-dedupe", "Raises an alert on a bin that already has an open one.", { noDedupe: true }],
     ["counts-sensor-faults", "Averages the -999 fault readings in.", { faults: true }],

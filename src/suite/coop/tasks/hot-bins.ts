@@ -35,14 +35,14 @@ print(json.dumps(hot_bins(keep_faults=${v.faults ? "True" : "False"}, celsius_as
 }
 
 export const hotBinsTask = defineCoopTask<Variant>({
-  slug: "hot-bins",
+  id: "coop.hot-bins",
   summary:
     "Bins whose temperature rose enough over the lookback to need attention, from the monitoring exports.",
   instruction:
     'Check the bin temperature monitoring exports under monitoring/ against storage/aeration-policy.md and tell me which bins need attention. Reply with a JSON array of bin ids, e.g. ["B-0103", "B-0207"].',
   tools: ["list_elevators", "list_bins"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["counts-sensor-faults", "Averages the -999 fault readings in.", { faults: true }],
     [

@@ -44,13 +44,13 @@ print(json.dumps({m: round(a, 2) for m, a in sorted(totals.items())}))
 }
 
 export const patronageTask = defineCoopTask<Variant>({
-  slug: "patronage",
+  id: "coop.patronage",
   summary:
     "Each member's patronage allocation for the fiscal year from the keyed tickets and the board's rates.",
   instruction: `${TODAY_TEXT} The board needs this year's patronage allocation. Using the tickets in the accounting system and board/patronage-allocation.md, work out each eligible member's allocation. Reply with a JSON object mapping member ids to dollars rounded to the cent, e.g. {"M-0003": 1520.37}, leaving out anyone with nothing allocated.`,
   tools: ["list_members", "list_tickets"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["counts-storage", "Counts grain in open storage as patronage business.", { storage: true }],
     ["all-patrons", "Allocates to non-member patrons too.", { allPatrons: true }],

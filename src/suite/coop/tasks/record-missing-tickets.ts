@@ -52,13 +52,13 @@ print(f"Keyed {created} missing tickets")
 }
 
 export const recordMissingTicketsTask = defineCoopTask<Variant>({
-  slug: "record-missing-tickets",
+  id: "coop.record-missing-tickets",
   summary: "Key the tickets the scale journals printed but the office never entered.",
   instruction:
     "Some tickets printed at the truck scales never made it into the accounting system. Go through the scale journals in logs/ (scale/scale-house-procedures.md explains them) and key every printed ticket that is missing with create_ticket: same ticket number, elevator, member, crop, date, account, grade, and the weights in whole pounds. Don't key voided tickets and don't change anything else. Reply with the number of tickets you keyed, e.g. `Keyed 3 missing tickets`.",
   tools: ["list_tickets", "get_ticket", "create_ticket"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["kg-as-lb", "Keys kilogram weights as pounds.", { kgAsLb: true }],
     ["keys-voided", "Also keys voided tickets that were never entered.", { voided: true }],

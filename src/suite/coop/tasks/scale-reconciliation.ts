@@ -58,14 +58,14 @@ print(json.dumps(result))
 }
 
 export const scaleReconciliationTask = defineCoopTask<Variant>({
-  slug: "scale-reconciliation",
+  id: "coop.scale-reconciliation",
   summary:
     "Reconcile the scale journals with the keyed tickets: missing tickets, unkeyed voids, keying errors.",
   instruction:
     'Reconcile the truck scale journals in logs/ against the tickets keyed into the accounting system, following the reconciliation section of scale/scale-house-procedures.md. I want three lists of ticket ids: tickets the journals printed that were never keyed ("missing"), tickets the journals voided that are still active in the system ("not_voided"), and keyed tickets whose net weight disagrees with the journal ("weight_errors"). Reply with a JSON object {"missing": [...], "not_voided": [...], "weight_errors": [...]} using ids like T-101234.',
   tools: ["list_tickets", "get_ticket"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["kg-as-lb", "Compares kilogram journal weights with pounds.", { kgAsLb: true }],
     ["exact-weights", "Flags any difference, ignoring the reconciliation tolerance.", { exact: true }],

@@ -49,13 +49,13 @@ print(json.dumps({m: {c: round(b, 1) for c, b in sorted(crops.items())} for m, c
 }
 
 export const settlementBushelsTask = defineCoopTask<Variant>({
-  slug: "settlement-bushels",
+  id: "coop.settlement-bushels",
   summary: "Settled bushels per member and crop from the truck scale journals, after shrink and dockage.",
   instruction:
     'I need the settlement bushels for the loads in the truck scale journals under logs/ (every elevator, every day there). For each member, total the settled bushels per crop after moisture shrink and foreign-material dockage as grading/discount-schedule.md defines them; scale/scale-house-procedures.md explains how to read the journals. Reply with a JSON object like {"M-0012": {"corn": 1234.5, "soybeans": 880.2}}, one decimal, leaving out crops a member did not deliver.',
   tools: ["list_members"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["counts-voided", "Counts voided tickets alongside their reissues.", { voided: true }],
     ["kg-as-lb", "Reads kilogram weights as pounds.", { kgAsLb: true }],

@@ -1,16 +1,14 @@
 import {
-  CORRECT,
   REFERENCE_DATE,
   allRows,
   check,
-  defineTask,
   parseAnswerList,
   sumBy,
-  variantNearMisses,
   type Check,
   type StateView,
   type TaskDefinition,
   type VerifyContext,
+  variantTaskDefiner,
 } from "../../../envs/index.js";
 import { pharmacyDomain } from "../domain.js";
 import { PHARMACY_PY } from "./python.js";
@@ -38,21 +36,19 @@ export function pharmacyTask<
   cells: (variant: Variant) => string[];
   nearMisses: Record<string, readonly [change: Partial<Variant>, description: string]>;
 }): TaskDefinition {
-  const { expected, nothing, checks, cells, nearMisses, ...text } = spec;
-  const program = (variant: Variant): string[] => [PHARMACY_PY, ...cells(variant)];
-  return defineTask({
-    ...text,
-    domain: pharmacyDomain,
+  const { expected, nothing, checks, ...task } = spec;
+  return definePharmacyTask({
+    ...task,
     verify: (context) => {
       const found = expected(context.initial);
       if (("size" in found ? found.size : found.length) === 0)
         throw new Error(`generation produced no ${nothing}`);
       return checks(found, context);
     },
-    oracle: program(CORRECT as Variant),
-    nearMisses: variantNearMisses(program, CORRECT as Variant, nearMisses),
   });
 }
+
+const definePharmacyTask = variantTaskDefiner(pharmacyDomain, PHARMACY_PY);
 
 export interface StockView {
   stock_id: string;

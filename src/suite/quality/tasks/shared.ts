@@ -1,17 +1,15 @@
 import {
-  CORRECT,
   PYTHON_WORKSPACE_HELPERS,
   REFERENCE_DATE,
   check,
   checkStateDiff,
-  defineTask,
   makeDate,
   parseAnswerJson,
   parseAnswerNumber,
   pythonPager,
-  variantNearMisses,
+  variantTaskDefiner,
 } from "../../../envs/index.js";
-import type { Check, TableExpectation, TaskDefinition, VerifyContext } from "../../../envs/index.js";
+import type { Check, TableExpectation, VerifyContext } from "../../../envs/index.js";
 import { qualityDomain } from "../domain.js";
 
 /**
@@ -47,25 +45,8 @@ print("ready")
 /** The switches of a cell builder whose near-misses each turn one part of the oracle wrong. */
 export type Flags<Name extends string> = { [Key in Name]?: boolean };
 
-/**
- * A quality task: its oracle is `cells(CORRECT)` and each near-miss `cells` with its flags set, every program
- * opened by the prelude.
- */
-export function qualityTask<Variant extends object>(
-  task: Omit<TaskDefinition, "domain" | "oracle" | "nearMisses"> & {
-    cells: (variant: Variant) => string[];
-    nearMisses: Record<string, readonly [change: Partial<Variant>, description: string]>;
-  },
-): TaskDefinition {
-  const { cells, nearMisses, ...rest } = task;
-  const program = (variant: Variant): string[] => [PY_PRELUDE, ...cells(variant)];
-  return defineTask({
-    ...rest,
-    domain: qualityDomain,
-    oracle: program(CORRECT as Variant),
-    nearMisses: variantNearMisses(program, CORRECT as Variant, nearMisses),
-  });
-}
+/** A quality task: the oracle and near-misses are its cell builder run on variants, after the prelude. */
+export const qualityTask = variantTaskDefiner(qualityDomain, PY_PRELUDE);
 
 const YEAR = Number(REFERENCE_DATE.slice(0, 4));
 const QUARTER_NUMBER = Math.floor((Number(REFERENCE_DATE.slice(5, 7)) - 1) / 3) + 1;

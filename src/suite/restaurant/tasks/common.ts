@@ -1,16 +1,14 @@
 /** What every restaurant task shares: the domain, and oracle/near-miss cells after one helper cell. */
 import {
-  CORRECT,
   PYTHON_MARKDOWN_HELPERS,
   PYTHON_WORKSPACE_HELPERS,
   pythonClientHelpers,
   REFERENCE_DATE,
   checkAnswerCount,
   checkStateDiff,
-  defineTask,
-  variantNearMisses,
+  variantTaskDefiner,
 } from "../../../envs/index.js";
-import type { Check, TableExpectation, TaskDefinition, VerifyContext } from "../../../envs/index.js";
+import type { Check, TableExpectation, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 
 /**
@@ -72,25 +70,8 @@ def read_count(path, first_sheet_only=False, ignore_units=False):
 
 `;
 
-type TaskText = Pick<TaskDefinition, "id" | "summary" | "instruction" | "tools" | "verify">;
-interface RestaurantTask<Variant> extends TaskText {
-  /** The cell(s) after RESTAURANT_PY, for the oracle (`{}`) and for each near-miss's variant. */
-  cells: (variant: Variant) => string | string[];
-  /** Near-miss id -> the variant it flips and its description (`variantNearMisses`). */
-  nearMisses: Record<string, readonly [change: Variant, description: string]>;
-}
-
-export function defineRestaurantTask<Variant extends object>(task: RestaurantTask<Variant>): TaskDefinition {
-  const { id, cells, nearMisses, ...rest } = task;
-  const all = (variant: Variant): string[] => [RESTAURANT_PY].concat(cells(variant));
-  return defineTask({
-    id,
-    domain: restaurantDomain,
-    ...rest,
-    oracle: all(CORRECT as Variant),
-    nearMisses: variantNearMisses(all, CORRECT as Variant, nearMisses),
-  });
-}
+/** A restaurant task: the oracle and near-misses are its cell builder run on variants, after RESTAURANT_PY. */
+export const defineRestaurantTask = variantTaskDefiner(restaurantDomain, RESTAURANT_PY);
 
 /** A write task's checks: exactly the expected changes to one table, nothing else, and their number in the reply. */
 export function checkWrites(context: VerifyContext, table: TableExpectation, count: number): Check[] {

@@ -80,13 +80,13 @@ print(f"Moved {moved} students")
 }
 
 export const closeStopsTask = defineTransportTask<Variant>({
-  slug: "close-stops",
+  id: "transport.close-stops",
   summary: "Process the stop-closure notice: close the stops and move their riders as the policy says.",
   instruction:
     "Public Works sent the stop closures in notices/stop-closures.md. Process them in the routing system the way our transportation policy (policies/transportation-policy.md) says stop closures are handled, and leave everything else alone. Reply with the number of students you moved, e.g. `Moved 12 students`.",
   tools: ["list_routes", "list_stops", "list_students", "close_stop", "assign_student_stop"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["next-stop-regardless", "Moves riders to the next stop in sequence, closed or not.", { nextSeq: true }],
     ["ignores-locked-records", "Misses a locked record's error body; that rider stays.", { noRetry: true }],

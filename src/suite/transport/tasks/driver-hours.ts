@@ -62,14 +62,14 @@ print(json.dumps(over))
 }
 
 export const driverHoursTask = defineTransportTask<Variant>({
-  slug: "driver-hours",
+  id: "transport.driver-hours",
   summary:
     "List the drivers whose timesheets for the week of 23 June exceed the policy's daily or weekly hours.",
   instruction:
     'Payroll flagged possible hours violations. Check every driver\'s timesheet for the week of Monday 23 to Sunday 29 June 2025 against the driver hours limits in our transportation policy (policies/transportation-policy.md). Reply with a JSON array of the ids of drivers who exceeded a limit, e.g. ["DRV-004"].',
   tools: ["list_drivers", "list_shifts"],
   verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedOverHours(initial))],
-  cell,
+  cells: cell,
   nearMisses: [
     ["per-shift", "Holds each shift, not each day's total, to the daily limit.", { perShift: true }],
     ["daily-only", "Checks the daily limit and forgets the weekly one.", { dailyOnly: true }],

@@ -64,13 +64,13 @@ print(json.dumps(sorted(ineligible)))
 }
 
 export const ineligibleRidersTask = defineTransportTask<Variant>({
-  slug: "ineligible-riders",
+  id: "transport.ineligible-riders",
   summary: "List the students assigned to a stop who are not eligible for bus service under the policy.",
   instruction:
     'Before we renew next year\'s routes, find every student currently assigned to a bus stop who is not eligible for bus service under our transportation policy (policies/transportation-policy.md). Reply with a JSON array of their student ids, e.g. ["STU-00012", "STU-00340"].',
   tools: ["list_schools", "list_students", "list_stops"],
   verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedIneligible(initial))],
-  cell,
+  cells: cell,
   nearMisses: [
     ["single-limit", "Applies the elementary walk distance to every grade.", { singleLimit: true }],
     ["strict-boundary", "Treats a student exactly at the minimum distance as ineligible.", { strict: true }],

@@ -57,14 +57,14 @@ print(json.dumps(dict(sorted(late.items()))))
 }
 
 export const lateArrivalsTask = defineTransportTask<Variant>({
-  slug: "late-arrivals",
+  id: "transport.late-arrivals",
   summary:
     "Count each route's late AM arrivals of the week from the buses' AVL door events and the policy's on-time rule.",
   instruction:
     "For the board's on-time report I need, for the school week of 23-27 June 2025, how many AM runs of each route arrived late at its school under our transportation policy (policies/transportation-policy.md), judged from the buses' AVL exports. Reply with a JSON object mapping route id to its number of late runs, listing only routes with at least one, e.g. {\"RT-104\": 2}.",
   tools: ["list_schools", "list_routes", "list_buses", "fetch_avl"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedLateRuns(initial), 0)],
-  cell,
+  cells: cell,
   nearMisses: [
     ["ignores-late-start", "Holds Wednesday's runs to the regular bell.", { noLateStart: true }],
     ["wall-clock", "Reads the stamps' clock digits, though legacy units stamp UTC.", { wallClock: true }],

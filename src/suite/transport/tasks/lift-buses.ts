@@ -63,14 +63,14 @@ print(f"Swapped {swapped} buses")
 }
 
 export const liftBusesTask = defineTransportTask<Variant>({
-  slug: "lift-buses",
+  id: "transport.lift-buses",
   summary:
     "Give every route carrying a wheelchair user a lift-equipped bus from the spare pool, as the policy says.",
   instruction:
     "Make sure every route that carries a student who uses a wheelchair runs a lift-equipped bus, following the wheelchair riders rule in our transportation policy (policies/transportation-policy.md). Change nothing else. Reply with the number of routes that got a different bus, e.g. `Swapped 2 buses`.",
   tools: ["list_routes", "list_stops", "list_students", "list_buses", "assign_bus"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["any-special-needs", "Treats every student with transport needs as needing a lift.", { anyNeeds: true }],
     ["first-spare", "Takes the lowest-numbered spare bus, lift or not.", { firstSpare: true }],

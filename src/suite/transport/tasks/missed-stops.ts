@@ -50,13 +50,13 @@ print(json.dumps(dict(sorted(missed.items()))))
 }
 
 export const missedStopsTask = defineTransportTask<Variant>({
-  slug: "missed-stops",
+  id: "transport.missed-stops",
   summary: "Count each route's scheduled stops of the week where the AVL export shows no door opening.",
   instruction:
     'Parents say buses drove past their stops. For the week of 23-27 June 2025, count for each route the stop visits the AVL exports show no door opening at: every stop in service on the route, every school day\'s AM run (door events carry the stop id as their geofence). Reply with a JSON object mapping route id to its number of missed stop visits, listing only routes with at least one, e.g. {"RT-101": 1}.',
   tools: ["list_routes", "list_stops", "fetch_avl"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedMissedStops(initial), 0)],
-  cell,
+  cells: cell,
   nearMisses: [
     ["counts-closed-stops", "Counts stops already closed in the routing system.", { closedToo: true }],
     ["trusts-partial-pages", "Takes a partial page as the end of the export.", { trustPartial: true }],

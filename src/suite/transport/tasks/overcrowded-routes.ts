@@ -51,14 +51,14 @@ print(json.dumps(crowded))
 }
 
 export const overcrowdedRoutesTask = defineTransportTask<Variant>({
-  slug: "overcrowded-routes",
+  id: "transport.overcrowded-routes",
   summary:
     "List the routes overcrowded in the week of 23 June under the policy's seating and day-count rules.",
   instruction:
     'Which AM routes were overcrowded in the week of 23-27 June 2025 under our transportation policy (policies/transportation-policy.md)? Use the ridership counts and each route\'s bus. Reply with a JSON array of route ids, e.g. ["RT-102"].',
   tools: ["list_schools", "list_routes", "list_buses", "list_ridership"],
   verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedCrowded(initial))],
-  cell,
+  cells: cell,
   nearMisses: [
     ["rated-for-all", "Uses rated capacity for middle and high school routes too.", { ratedForAll: true }],
     ["any-day", "Flags a route over capacity on a single day.", { anyDay: true }],

@@ -52,14 +52,14 @@ print(json.dumps(dict(sorted(episodes.items()))))
 }
 
 export const speedingEpisodesTask = defineTransportTask<Variant>({
-  slug: "speeding-episodes",
+  id: "transport.speeding-episodes",
   summary:
     "Count each bus's speeding episodes of the week from the AVL GPS fixes under the policy's speed rule.",
   instruction:
     'Safety committee request: from the AVL exports of the route buses for 23-27 June 2025, count each bus\'s speeding episodes as our transportation policy (policies/transportation-policy.md) defines them. Reply with a JSON object mapping bus id to its number of episodes, listing only buses with at least one, e.g. {"BUS-007": 1}.',
   tools: ["list_routes", "list_buses", "fetch_avl"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedEpisodes(initial), 0)],
-  cell,
+  cells: cell,
   nearMisses: [
     ["counts-fixes", "Counts every fix above the limit instead of episodes.", { countFixes: true }],
     ["kph-as-mph", "Reads the legacy units' km/h speeds as mph.", { kphAsMph: true }],

@@ -95,13 +95,13 @@ print(f"Filed {filed} reports")
 }
 
 export const stateReportsTask = defineTransportTask<Variant>({
-  slug: "state-reports",
+  id: "transport.state-reports",
   summary: "File the state incident reports the drivers' incident e-mails call for, once each.",
   instruction:
     "Go through the drivers' incident e-mails in inbox/incidents/ and file a state report (file_state_report) for every incident our transportation policy (policies/transportation-policy.md) says must be reported. Reply with the number of reports you filed, e.g. `Filed 3 reports`.",
   tools: ["list_drivers", "list_routes", "list_state_reports", "file_state_report"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["injury-keyword", 'Reads "No injuries" in a collision report as an injury.', { naiveInjury: true }],
     ["sent-date", "Files incidents with the e-mail's sent date.", { sentDate: true }],

@@ -57,13 +57,13 @@ print(json.dumps(flagged))
 }
 
 export const unqualifiedDriversTask = defineTransportTask<Variant>({
-  slug: "unqualified-drivers",
+  id: "transport.unqualified-drivers",
   summary: "List the routes whose assigned driver is not qualified today under the policy.",
   instruction:
     'Today is 30 June 2025. Audit every AM route\'s assigned driver against the driver qualification rules in our transportation policy (policies/transportation-policy.md) and list the routes whose driver may not drive them today. Reply with a JSON array of route ids, e.g. ["RT-103"].',
   tools: ["list_routes", "list_buses", "list_drivers", "get_driver"],
   verify: ({ initial, answer }) => [checkAnswerIds(answer, expectedUnqualified(initial))],
-  cell,
+  cells: cell,
   nearMisses: [
     ["ignores-lift-training", "Forgets that lift buses need current lift training.", { noLift: true }],
     ["card-expiring-today-expired", "Treats a card expiring today as expired.", { medicalStrict: true }],

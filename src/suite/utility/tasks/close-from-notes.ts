@@ -57,14 +57,14 @@ print(f"Closed {closed} work orders")
 }
 
 export const closeFromNotesTask = defineUtilityTask<Variant>({
-  slug: "close-from-notes",
+  id: "utility.close-from-notes",
   summary:
     "Close the work orders the technicians' handheld notes report finished, at the time they finished.",
   instruction:
     "The handheld-to-WMS sync broke, so work the crews finished is still showing as dispatched. Read the handheld note dumps in handheld/ and close every dispatched work order the technicians report as finished with complete_work_order, at the time the note gives (in UTC). Don't close anything the notes say is unfinished. Reply with the number of orders you closed, e.g. `Closed 7 work orders`.",
   tools: ["list_work_orders", "get_work_order", "complete_work_order"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["local-as-utc", "Enters the note's local time as UTC.", { localAsUtc: true }],
     ["naive-done", "Takes 'not done' and 'incomplete' as finished.", { naiveDone: true }],

@@ -46,14 +46,14 @@ print(json.dumps(sorted(calls)))
 }
 
 export const criticalCareCallsTask = defineUtilityTask<Variant>({
-  slug: "critical-care-calls",
+  id: "utility.critical-care-calls",
   summary:
     "Critical-care customers owed a follow-up call after a long feeder interruption in the SCADA journal.",
   instruction:
     'Customer care needs the list of critical-care customers who are owed a follow-up call under policies/outage-reporting.md, based on the feeder interruptions in the SCADA alarm journal exports in scada/. Reply with a JSON array of customer ids, e.g. ["C-00012", "C-00345"].',
   tools: ["list_feeders", "list_meters", "list_customers"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     [
       "feeder-total",

@@ -52,12 +52,12 @@ print(json.dumps(sorted(late)))
 }
 
 export const dispatchDelaysTask = defineUtilityTask<Variant>({
-  slug: "dispatch-delays",
+  id: "utility.dispatch-delays",
   summary: "List June's P1/P2 work orders that missed the dispatch policy's dispatch target.",
   instruction: `Which P1 and P2 work orders created in June 2025 (UTC) have missed their dispatch target in policies/dispatch.md so far? It is now ${NOW_TEXT}. Reply with a JSON array of work order ids, e.g. ["WO-00017", "WO-00102"].`,
   tools: ["list_work_orders", "get_work_order"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["completion-clock", "Measures to completion instead of dispatch.", { completionClock: true }],
     ["inclusive-boundary", "Counts a dispatch exactly at the target as late.", { inclusive: true }],

@@ -68,14 +68,14 @@ print(f"Dispatched {len(waiting)} work orders")
 }
 
 export const dispatchEmergenciesTask = defineUtilityTask<Variant>({
-  slug: "dispatch-emergencies",
+  id: "utility.dispatch-emergencies",
   summary:
     "Dispatch the open P1/P2 work orders by the dispatch policy's order, skill, roster and load rules.",
   instruction:
     "Start-of-shift dispatch: send every open P1 and P2 work order to a crew following policies/dispatch.md, with dispatch_work_order. Leave everything else alone. Reply with how many orders you dispatched, e.g. `Dispatched 6 work orders`.",
   tools: ["list_work_orders", "get_work_order", "list_crews", "dispatch_work_order"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["ignores-roster", "Dispatches to crews the roster lists as unavailable.", { ignoreRoster: true }],
     [

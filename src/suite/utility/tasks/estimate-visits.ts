@@ -78,13 +78,13 @@ print(f"Created {created} field visits")
 }
 
 export const estimateVisitsTask = defineUtilityTask<Variant>({
-  slug: "estimate-visits",
+  id: "utility.estimate-visits",
   summary: "Raise the meter_inspection visits the meter read policy calls for after runs of estimated reads.",
   instruction:
     "Go through the meter read history and raise a field visit for every meter that policies/meter-read-policy.md says needs one because of consecutive estimated reads, with create_work_order, as the policy describes them. Don't duplicate visits that are already raised and don't change anything else. Reply with the number of visits you created, e.g. `Created 4 field visits`.",
   tools: ["list_customers", "list_meters", "list_meter_reads", "list_work_orders", "create_work_order"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["one-threshold", "Uses the residential threshold for commercial meters too.", { uniform: true }],
     [

@@ -63,13 +63,13 @@ print(f"Entered {entered} reads")
 }
 
 export const fieldReadsTask = defineUtilityTask<Variant>({
-  slug: "field-reads",
+  id: "utility.field-reads",
   summary: "Enter the meter readings the technicians wrote in their handheld notes as actual field reads.",
   instruction:
     "While the handheld sync is down, the meter readings technicians took on site are only in the note dumps in handheld/. Enter every legible reading there as a field read with record_meter_read (dated the day of the note), skipping any the system already has for that meter and day. Reply with the number of reads you entered, e.g. `Entered 5 reads`.",
   tools: ["list_meters", "list_meter_reads", "record_meter_read"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["drops-thousands", "Reads '4,512' as 4: stops at the thousands separator.", { firstGroup: true }],
     ["strict-meter-ids", "Only reads meter numbers written as M-000123.", { strictMeter: true }],

@@ -32,13 +32,13 @@ print(json.dumps({f: round(m, 1) for f, m in sorted(totals.items())}))
 }
 
 export const outageMinutesTask = defineUtilityTask<Variant>({
-  slug: "outage-minutes",
+  id: "utility.outage-minutes",
   summary: "Total sustained outage minutes per feeder from the SCADA alarm journal exports.",
   instruction:
     'For the reliability report I need the total sustained outage minutes per feeder over all the SCADA alarm journal exports in scada/, counted the way policies/outage-reporting.md defines an interruption (momentary ones don\'t count). Reply with a JSON object mapping each feeder that had a sustained outage to its total minutes, rounded to one decimal, e.g. {"FDR-101": 73.4}.',
   tools: ["list_feeders"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     [
       "pairs-last-raise",

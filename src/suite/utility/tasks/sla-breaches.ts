@@ -61,12 +61,12 @@ print(json.dumps(late))
 }
 
 export const slaBreachesTask = defineUtilityTask<Variant>({
-  slug: "sla-breaches",
+  id: "utility.sla-breaches",
   summary: "Count June's work orders that breached the SLA's completion target, per priority.",
   instruction: `How many work orders created in June 2025 (UTC) have breached their completion target under policies/work-order-sla.md so far? It is now ${NOW_TEXT}. Reply with a JSON object with a count for each priority, e.g. {"P1": 2, "P2": 5, "P3": 0, "P4": 1}.`,
   tools: ["list_work_orders", "get_work_order"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     ["calendar-days", "Counts business-day targets in calendar days.", { calendar: true }],
     ["completed-only", "Ignores orders that are still open past their deadline.", { completedOnly: true }],

@@ -62,14 +62,14 @@ print(json.dumps(dict(sorted(order.items()))))
 }
 
 export const truckRestockTask = defineUtilityTask<Variant>({
-  slug: "truck-restock",
+  id: "utility.truck-restock",
   summary:
     "Total the parts to order so every truck not in the shop is restocked under the truck-stock policy.",
   instruction:
     'Put together this week\'s truck restock order following policies/truck-stock.md, using what each truck\'s handheld reports with get_truck_stock. Reply with a JSON object mapping each part SKU to order to the total units across all trucks, e.g. {"ELE-1002": 14, "WTR-2003": 6}.',
   tools: ["list_crews", "get_truck_stock"],
   verify,
-  cell,
+  cells: cell,
   nearMisses: [
     [
       "trusts-error-bodies",
