@@ -1,3 +1,5 @@
+import { variantTaskDefiner } from "../../../envs/index.js";
+import { hotelDomain } from "../domain.js";
 import {
   PYTHON_MARKDOWN_HELPERS,
   PYTHON_SNAPSHOT_HELPERS,
@@ -95,6 +97,9 @@ THIS_MONTH = month(TODAY)
 LAST_MONTH = month(TODAY.replace(day=1) - timedelta(days=1))
 print("helpers ready")
 `;
+
+/** A hotel task whose oracle and near-misses are its cell builder run on variants, after HOTEL_PY. */
+export const defineHotelTask = variantTaskDefiner(hotelDomain, HOTEL_PY);
 
 /** Dates read with a guessing parser that tries the US order first (05/06/2025 is May 6). */
 export const GUESSED_DATES_PY = String.raw`

@@ -1,7 +1,6 @@
-import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
-import { hotelDomain } from "../domain.js";
+import { defineHotelTask } from "./python.js";
+import { checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import { TODAY_TEXT, roomMoves } from "./expectations.js";
-import { HOTEL_PY } from "./python.js";
 
 function cells({
   ok = 'room["Housekeeping"] == "Inspected"',
@@ -9,7 +8,6 @@ function cells({
   board = "rows_of",
 }): string[] {
   return [
-    HOTEL_PY,
     String.raw`
 def first_page(url, name):
     return table(open_page(url), name)
@@ -34,9 +32,8 @@ print(f"Moved {moved} reservations")
   ];
 }
 
-export const roomMovesTask = defineTask({
+export const roomMovesTask = defineHotelTask({
   id: "hotel.room-moves",
-  domain: hotelDomain,
   summary:
     "Move today's arrivals out of out-of-order rooms to the lowest Inspected vacant room of the same type.",
   instruction: `${TODAY_TEXT} Maintenance has taken some rooms out of order and a few of today's arrivals are still assigned to them. Please move those guests the way the room-assignment policy says, at every property. Reply with how many reservations you moved, e.g. \`Moved 4 reservations\`.`,
@@ -54,22 +51,13 @@ export const roomMovesTask = defineTask({
       checkAnswerCount(answer, expected.size),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "clean-is-enough",
-      description: "Takes Clean rooms that housekeeping has not inspected yet.",
-      cells: cells({ ok: 'room["Housekeeping"] in ("Inspected", "Clean")' }),
-    },
-    {
-      id: "any-room-type",
-      description: "Moves guests to the lowest inspected room of any type.",
-      cells: cells({ same: "True" }),
-    },
-    {
-      id: "first-board-page",
-      description: "Reads only the first page of the housekeeping board.",
-      cells: cells({ board: "first_page" }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "clean-is-enough": [
+      { ok: 'room["Housekeeping"] in ("Inspected", "Clean")' },
+      "Takes Clean rooms that housekeeping has not inspected yet.",
+    ],
+    "any-room-type": [{ same: "True" }, "Moves guests to the lowest inspected room of any type."],
+    "first-board-page": [{ board: "first_page" }, "Reads only the first page of the housekeeping board."],
+  },
 });

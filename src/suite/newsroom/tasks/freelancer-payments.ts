@@ -1,16 +1,14 @@
+import { defineNewsroomTask } from "./python.js";
 import {
   addDays,
   allRows,
   checkAnswerTotal,
   checkStateDiff,
-  defineTask,
   roundCents,
   type GenerateContext,
 } from "../../../envs/index.js";
-import { newsroomDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { pendingFees } from "./expectations.js";
-import { NEWSROOM_PY } from "./python.js";
 
 /** Plants, among the unpaid commissions, one killed before filing and one article filed over its length. */
 function prepare({ db }: GenerateContext): void {
@@ -63,7 +61,6 @@ def fee(c):
 
 function cells(variant: Parameters<typeof feeCells>[0]): string[] {
   return [
-    NEWSROOM_PY,
     feeCells(variant),
     `paid = {p["commission_id"] for p in fetch_all("list_payments", "payments")}
 total = 0.0
@@ -78,9 +75,8 @@ print(f"\${total:,.2f}")`,
   ];
 }
 
-export const freelancerPaymentsTask = defineTask({
+export const freelancerPaymentsTask = defineNewsroomTask({
   id: "newsroom.freelancer-payments",
-  domain: newsroomDomain,
   summary:
     "Approve payments for filed and killed freelance commissions per the rate card, kill fees and negotiated agreements.",
   instruction:
@@ -102,22 +98,16 @@ export const freelancerPaymentsTask = defineTask({
       checkAnswerTotal(answer, total),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-agreements",
-      description: "Pays every contributor at the tier rates, ignoring signed agreements.",
-      cells: cells({ ignoreAgreements: true }),
-    },
-    {
-      id: "flat-kill-fee",
-      description: "Pays the after-filing kill fee on work killed before it was filed.",
-      cells: cells({ flatKillFee: true }),
-    },
-    {
-      id: "pays-overlength",
-      description: "Pays filed copy beyond the commissioned length.",
-      cells: cells({ payFiledLength: true }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "ignores-agreements": [
+      { ignoreAgreements: true },
+      "Pays every contributor at the tier rates, ignoring signed agreements.",
+    ],
+    "flat-kill-fee": [
+      { flatKillFee: true },
+      "Pays the after-filing kill fee on work killed before it was filed.",
+    ],
+    "pays-overlength": [{ payFiledLength: true }, "Pays filed copy beyond the commissioned length."],
+  },
 });

@@ -1,14 +1,7 @@
-import {
-  allRows,
-  defineTask,
-  type GenerateContext,
-  type StateView,
-  requireFile,
-} from "../../../envs/index.js";
-import { newsroomDomain } from "../domain.js";
+import { defineNewsroomTask } from "./python.js";
+import { allRows, type GenerateContext, type StateView, requireFile } from "../../../envs/index.js";
 import { PATHS, STYLE } from "../rules.js";
 import { checkList, documentNumber } from "./expectations.js";
-import { NEWSROOM_PY } from "./python.js";
 
 const QUARTER_START = "2025-04-01";
 
@@ -49,7 +42,6 @@ function prepare({ db }: GenerateContext): void {
 
 function cells({ substring = false, inclusiveLength = false, caseSensitive = false }): string[] {
   return [
-    NEWSROOM_PY,
     `guide = read_text("${PATHS.styleGuide}")
 limit = int(re.search(r"A headline is at most (\\d+) characters", guide).group(1))
 banned = [w.lower() for w in re.findall(r'"([^"]+)"', re.search(r"Never use these words in a headline: ([^.]+)\\.", guide).group(1))]
@@ -66,9 +58,8 @@ print(json.dumps(sorted(bad)))`,
   ];
 }
 
-export const headlineStyleTask = defineTask({
+export const headlineStyleTask = defineNewsroomTask({
   id: "newsroom.headline-style",
-  domain: newsroomDomain,
   summary:
     "Audit second-quarter headlines against the style guide (length limit, banned whole words in any case).",
   instruction:
@@ -76,22 +67,10 @@ export const headlineStyleTask = defineTask({
   tools: ["list_stories", "get_story"],
   prepare,
   verify: ({ initial, answer }) => [checkList("answer", answer, expectedHeadlineBreaches(initial))],
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "substring-match",
-      description: 'Matches banned words inside longer words ("shockwaves").',
-      cells: cells({ substring: true }),
-    },
-    {
-      id: "length-inclusive",
-      description: "Flags a headline of exactly the maximum length.",
-      cells: cells({ inclusiveLength: true }),
-    },
-    {
-      id: "case-sensitive",
-      description: "Misses a banned word written with a capital letter.",
-      cells: cells({ caseSensitive: true }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "substring-match": [{ substring: true }, 'Matches banned words inside longer words ("shockwaves").'],
+    "length-inclusive": [{ inclusiveLength: true }, "Flags a headline of exactly the maximum length."],
+    "case-sensitive": [{ caseSensitive: true }, "Misses a banned word written with a capital letter."],
+  },
 });

@@ -1,9 +1,8 @@
-import { checkAnswerAmounts, defineTask, roundCents, type StateView } from "../../../envs/index.js";
-import { newsroomDomain } from "../domain.js";
+import { defineNewsroomTask } from "./python.js";
+import { checkAnswerAmounts, roundCents, type StateView } from "../../../envs/index.js";
 import { pendingFees } from "./expectations.js";
 import { feeCells } from "./freelancer-payments.js";
 import { threadsIn } from "./mail.js";
-import { NEWSROOM_PY } from "./python.js";
 
 /** Commission id -> amount the latest invoice in its thread bills beyond the rate card's fee. */
 export function expectedOverbilling(state: StateView): Map<string, number> {
@@ -25,7 +24,6 @@ export function expectedOverbilling(state: StateView): Map<string, number> {
 
 function cells({ firstInvoice = false, ignoreAgreements = false }): string[] {
   return [
-    NEWSROOM_PY,
     feeCells({ ignoreAgreements }),
     `commissions = {c["commission_id"]: c for c in fetch_all("list_commissions", "commissions")}
 over = {}
@@ -41,9 +39,8 @@ print(json.dumps(dict(sorted(over.items()))))`,
   ];
 }
 
-export const invoiceAuditTask = defineTask({
+export const invoiceAuditTask = defineNewsroomTask({
   id: "newsroom.invoice-audit",
-  domain: newsroomDomain,
   summary:
     "Check the freelancers' invoices (text attachments, some re-issued) against the rate card and report the overbilling.",
   instruction:
@@ -52,17 +49,12 @@ export const invoiceAuditTask = defineTask({
   verify: ({ initial, answer }) => [
     checkAnswerAmounts("answer", answer, expectedOverbilling(initial), 0.011),
   ],
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "first-invoice",
-      description: "Audits the first invoice of a thread, not the re-issued one.",
-      cells: cells({ firstInvoice: true }),
-    },
-    {
-      id: "ignores-agreements",
-      description: "Prices every commission at the tier rates, ignoring contributor agreements.",
-      cells: cells({ ignoreAgreements: true }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "first-invoice": [{ firstInvoice: true }, "Audits the first invoice of a thread, not the re-issued one."],
+    "ignores-agreements": [
+      { ignoreAgreements: true },
+      "Prices every commission at the tier rates, ignoring contributor agreements.",
+    ],
+  },
 });

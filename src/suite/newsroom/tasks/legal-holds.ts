@@ -1,8 +1,7 @@
-import { checkAnswerCount, checkStateDiff, defineTask, type StateView } from "../../../envs/index.js";
-import { newsroomDomain } from "../domain.js";
+import { defineNewsroomTask } from "./python.js";
+import { checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { legalDecisions, storyBySlug } from "./mail.js";
-import { NEWSROOM_PY } from "./python.js";
 
 /** Story id -> new status under the legal-reads procedure: held stories onto legal_hold, cleared ones off it. */
 export function expectedLegalMoves(state: StateView): Map<string, { status: string }> {
@@ -19,7 +18,6 @@ export function expectedLegalMoves(state: StateView): Map<string, { status: stri
 
 function cells({ fullText = false, firstDecision = false, holdsOnly = false }): string[] {
   return [
-    NEWSROOM_PY,
     `print(read_text("${PATHS.legalReads}"))
 roles = staff_roles()
 threads = fetch_all("list_threads", "threads", mailbox="legal")
@@ -46,9 +44,8 @@ print(moved)`,
   ];
 }
 
-export const legalHoldsTask = defineTask({
+export const legalHoldsTask = defineNewsroomTask({
   id: "newsroom.legal-holds",
-  domain: newsroomDomain,
   summary:
     "Bring CMS statuses in line with the legal desk's latest word in each legal-read thread (holds, clearances, forwarded counsel notes).",
   instruction:
@@ -63,24 +60,16 @@ export const legalHoldsTask = defineTask({
       checkAnswerCount(answer, changed.size),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "forwarded-counsel",
-      description:
-        "Reads decisions from the whole message, so outside counsel's forwarded advice overrides the legal desk.",
-      cells: cells({ fullText: true }),
-    },
-    {
-      id: "first-decision",
-      description:
-        "Keeps the legal desk's first decision and ignores the re-read after the story was changed.",
-      cells: cells({ firstDecision: true }),
-    },
-    {
-      id: "holds-only",
-      description: "Applies holds but leaves cleared stories on legal_hold.",
-      cells: cells({ holdsOnly: true }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "forwarded-counsel": [
+      { fullText: true },
+      "Reads decisions from the whole message, so outside counsel's forwarded advice overrides the legal desk.",
+    ],
+    "first-decision": [
+      { firstDecision: true },
+      "Keeps the legal desk's first decision and ignores the re-read after the story was changed.",
+    ],
+    "holds-only": [{ holdsOnly: true }, "Applies holds but leaves cleared stories on legal_hold."],
+  },
 });

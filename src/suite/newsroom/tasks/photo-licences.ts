@@ -1,8 +1,7 @@
-import { allRows, defineTask, REFERENCE_DATE, type StateView } from "../../../envs/index.js";
-import { newsroomDomain } from "../domain.js";
+import { defineNewsroomTask } from "./python.js";
+import { allRows, REFERENCE_DATE, type StateView } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { checkList, readLicences } from "./expectations.js";
-import { NEWSROOM_PY } from "./python.js";
 
 export function expectedUnlicensedPhotos(state: StateView): string[] {
   const bad = new Set<string>();
@@ -18,7 +17,6 @@ export function expectedUnlicensedPhotos(state: StateView): string[] {
 
 function cells({ lastDayLapsed = false, ignoreMedia = false }): string[] {
   return [
-    NEWSROOM_PY,
     `MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
 def shift_months(day, months):
@@ -50,26 +48,20 @@ print(json.dumps(sorted(bad)))`,
   ];
 }
 
-export const photoLicencesTask = defineTask({
+export const photoLicencesTask = defineNewsroomTask({
   id: "newsroom.photo-licences",
-  domain: newsroomDomain,
   summary:
     "Find photos on published stories whose licence (text documents) has run out or does not permit web use.",
   instruction:
     "The picture desk needs to know which photos we are showing without a valid licence. Using the photo licences in the workspace and our style guide, find every photo on a published story that we may not show on our website today. Reply with only a JSON list of the photo ids, sorted.",
   tools: ["list_photos", "list_stories", "get_story"],
   verify: ({ initial, answer }) => [checkList("answer", answer, expectedUnlicensedPhotos(initial))],
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "last-day-lapsed",
-      description: "Treats a licence's last day as already lapsed.",
-      cells: cells({ lastDayLapsed: true }),
-    },
-    {
-      id: "ignores-media",
-      description: "Checks only the term, not whether the licence permits web use.",
-      cells: cells({ ignoreMedia: true }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "last-day-lapsed": [{ lastDayLapsed: true }, "Treats a licence's last day as already lapsed."],
+    "ignores-media": [
+      { ignoreMedia: true },
+      "Checks only the term, not whether the licence permits web use.",
+    ],
+  },
 });

@@ -1,3 +1,5 @@
+import { variantTaskDefiner } from "../../../envs/index.js";
+import { newsroomDomain } from "../domain.js";
 import { PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE, pythonPager } from "../../../envs/index.js";
 
 /**
@@ -61,3 +63,6 @@ def money(text):
     return float(text.replace("$", "").replace(",", ""))
 print("ready")
 `;
+
+/** A newsroom task whose oracle and near-misses are its cell builder run on variants, after NEWSROOM_PY. */
+export const defineNewsroomTask = variantTaskDefiner(newsroomDomain, NEWSROOM_PY);

@@ -1,7 +1,6 @@
-import { allRows, check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import { definePermitsTask } from "./python.js";
+import { allRows, check, parseAnswerJson } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
-import { permitsDomain } from "../domain.js";
-import { PERMITS_PY } from "./python.js";
 
 const SINCE = "2025-01-01";
 
@@ -36,7 +35,6 @@ function cells({
   key = 'r["failed"] / r["inspections"]',
 }): string[] {
   return [
-    PERMITS_PY,
     String.raw`
 owner = {}
 for c in listing("/contractors", "Licensed contractors"):
@@ -54,9 +52,8 @@ print(json.dumps(ranked[:3]))
   ];
 }
 
-export const contractorFailRatesTask = defineTask({
+export const contractorFailRatesTask = definePermitsTask({
   id: "permits.contractor-fail-rates",
-  domain: permitsDomain,
   summary:
     "Rank contractors by inspection failure rate since January 1, 2025 (pass/fail results only, at least 4 inspections) by joining inspections to permits to contractors.",
   instruction:
@@ -76,18 +73,13 @@ export const contractorFailRatesTask = defineTask({
       );
     return [check("answer-ranking", same, `expected ${JSON.stringify(expected)}`)];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "counts-scheduled",
-      description: "Counts scheduled bookings as inspections.",
-      cells: cells({ results: '"Pass", "Fail", "Scheduled"' }),
-    },
-    { id: "all-time", description: "Uses inspections of every year.", cells: cells({ since: "2000-01-01" }) },
-    {
-      id: "ranks-by-count",
-      description: "Ranks by failures, not rate.",
-      cells: cells({ key: 'r["failed"]' }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "counts-scheduled": [
+      { results: '"Pass", "Fail", "Scheduled"' },
+      "Counts scheduled bookings as inspections.",
+    ],
+    "all-time": [{ since: "2000-01-01" }, "Uses inspections of every year."],
+    "ranks-by-count": [{ key: 'r["failed"]' }, "Ranks by failures, not rate."],
+  },
 });

@@ -1,16 +1,7 @@
-import {
-  REFERENCE_DATE,
-  addDays,
-  allRows,
-  check,
-  defineTask,
-  getRow,
-  parseAnswerList,
-} from "../../../envs/index.js";
+import { definePermitsTask } from "./python.js";
+import { REFERENCE_DATE, addDays, allRows, check, getRow, parseAnswerList } from "../../../envs/index.js";
 import type { GenerateContext, StateView } from "../../../envs/index.js";
-import { permitsDomain } from "../domain.js";
 import { inspectionId } from "../rules.js";
-import { PERMITS_PY } from "./python.js";
 
 const HORIZON = addDays(REFERENCE_DATE, 30);
 
@@ -57,7 +48,6 @@ function prepare({ db }: GenerateContext): void {
 
 function cells({ before = "<=", skipFinal = "finals" }): string[] {
   return [
-    PERMITS_PY,
     String.raw`
 notices = []
 for row in listing("/permits?status=issued", "Permits"):
@@ -71,9 +61,8 @@ print(json.dumps(sorted(notices)))
   ];
 }
 
-export const expiringPermitsTask = defineTask({
+export const expiringPermitsTask = definePermitsTask({
   id: "permits.expiring-permits",
-  domain: permitsDomain,
   summary:
     "List issued permits expiring in the next 30 days (inclusive) that have no passed Final inspection (memo's courtesy-notice rule).",
   instruction:
@@ -88,17 +77,9 @@ export const expiringPermitsTask = defineTask({
     const same = JSON.stringify(actual.sort()) === JSON.stringify(expected);
     return [check("answer-permits", same, `expected ${expected.length} permits: ${expected.join(", ")}`)];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-passed-final",
-      description: "Notifies a permit whose Final passed.",
-      cells: cells({ skipFinal: "False" }),
-    },
-    {
-      id: "window-end-exclusive",
-      description: "Leaves out the permit expiring on day 30.",
-      cells: cells({ before: "<" }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "ignores-passed-final": [{ skipFinal: "False" }, "Notifies a permit whose Final passed."],
+    "window-end-exclusive": [{ before: "<" }, "Leaves out the permit expiring on day 30."],
+  },
 });

@@ -1,17 +1,15 @@
+import { definePermitsTask } from "./python.js";
 import {
   allRows,
   checkAnswerAmounts,
-  defineTask,
   parseMarkdownTable,
   roundCents,
   requireFile,
 } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { FEE_SCHEDULE } from "../documents.js";
-import { permitsDomain } from "../domain.js";
 import { PERMIT_TYPES } from "../rules.js";
 import type { PermitType } from "../rules.js";
-import { PERMITS_PY } from "./python.js";
 
 const SINCE = "2025-01-01";
 
@@ -43,7 +41,6 @@ function cells({
   rate = 'info["Type"]',
 }): string[] {
   return [
-    PERMITS_PY,
     String.raw`
 schedule = read_text("policies/fee-schedule.md")
 rates = {m.group(1): float(m.group(2)) for m in re.finditer(r"^\| (\w+) \| ([\d.]+) \|", schedule, re.M)}
@@ -66,9 +63,8 @@ print(json.dumps(wrong, sort_keys=True))
   ];
 }
 
-export const planReviewFeeAuditTask = defineTask({
+export const planReviewFeeAuditTask = definePermitsTask({
   id: "permits.plan-review-fee-audit",
-  domain: permitsDomain,
   summary:
     "Recompute every 2025 plan-review fee from the fee schedule (rate by permit type on valuation, min and max) and list the misbilled ones.",
   instruction:
@@ -77,22 +73,10 @@ export const planReviewFeeAuditTask = defineTask({
   verify: ({ initial, answer }) => [
     checkAnswerAmounts("answer-corrections", answer, misbilledPlanReviews(initial)),
   ],
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-min-max",
-      description: "Applies the rate without the bounds.",
-      cells: cells({ clamp: "raw" }),
-    },
-    {
-      id: "all-years",
-      description: "Also audits fees assessed before 2025.",
-      cells: cells({ since: "2000-01-01" }),
-    },
-    {
-      id: "building-rate-for-all",
-      description: "Uses the building rate for every permit type.",
-      cells: cells({ rate: '"Building"' }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "ignores-min-max": [{ clamp: "raw" }, "Applies the rate without the bounds."],
+    "all-years": [{ since: "2000-01-01" }, "Also audits fees assessed before 2025."],
+    "building-rate-for-all": [{ rate: '"Building"' }, "Uses the building rate for every permit type."],
+  },
 });

@@ -1,3 +1,5 @@
+import { variantTaskDefiner } from "../../../envs/index.js";
+import { permitsDomain } from "../domain.js";
 import { PYTHON_SNAPSHOT_HELPERS, PYTHON_WORKSPACE_HELPERS, REFERENCE_DATE } from "../../../envs/index.js";
 
 /**
@@ -68,6 +70,9 @@ def inbox():
 TODAY = date.fromisoformat("${REFERENCE_DATE}")
 print("helpers ready")
 `;
+
+/** A permits task whose oracle and near-misses are its cell builder run on variants, after PERMITS_PY. */
+export const definePermitsTask = variantTaskDefiner(permitsDomain, PERMITS_PY);
 
 /** A listing read the naive way: no retry when a page answers 503. */
 export const NAIVE_LISTING_PY = String.raw`

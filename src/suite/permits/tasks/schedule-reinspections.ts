@@ -1,7 +1,6 @@
-import { check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
-import { permitsDomain } from "../domain.js";
+import { definePermitsTask } from "./python.js";
+import { check, checkStateDiff, parseAnswerNumber } from "../../../envs/index.js";
 import { reinspectionDate, reinspectionTargets } from "./expectations.js";
-import { PERMITS_PY } from "./python.js";
 
 const BUSINESS_DAYS = String.raw`when, left = TODAY, lead
 while left:
@@ -13,7 +12,6 @@ const NO_VISIT = 're.search(r"photo verification accepted|verified at final", no
 
 function cells({ when = BUSINESS_DAYS, candidates = LATEST_FAILED, skip = NO_VISIT }): string[] {
   return [
-    PERMITS_PY,
     String.raw`
 memo = read_text("policies/inspection-policy-memo.md")
 ordinals = ["first", "second", "third", "fourth", "fifth", "sixth"]
@@ -36,9 +34,8 @@ print(f"Booked {len(booked)} re-inspections")
   ];
 }
 
-export const scheduleReinspectionsTask = defineTask({
+export const scheduleReinspectionsTask = definePermitsTask({
   id: "permits.schedule-reinspections",
-  domain: permitsDomain,
   summary:
     "Book re-inspections for every open failure on issued permits per the memo (latest inspection of a type failed, notes not waiving the visit, same inspector, fifth business day).",
   instruction:
@@ -62,29 +59,26 @@ export const scheduleReinspectionsTask = defineTask({
       ),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    { id: "ignores-notes", description: "Books a visit the notes waived.", cells: cells({ skip: "False" }) },
-    {
-      id: "calendar-days",
-      description: "Counts the lead in calendar days, landing on a weekend the form refuses.",
-      cells: cells({ when: "when = TODAY + timedelta(days=lead)" }),
-    },
-    {
-      id: "ignores-booked",
-      description: "Skips scheduled bookings when finding the latest inspection, so it books a second visit.",
-      cells: cells({
+  cells,
+  nearMisses: {
+    "ignores-notes": [{ skip: "False" }, "Books a visit the notes waived."],
+    "calendar-days": [
+      { when: "when = TODAY + timedelta(days=lead)" },
+      "Counts the lead in calendar days, landing on a weekend the form refuses.",
+    ],
+    "ignores-booked": [
+      {
         candidates: String.raw`latest = {r["Type"]: r for r in table(snap, "Inspections") if r["Result"] != "Scheduled"}
     failing = {(t, r["Inspection"], r["Inspector"]) for t, r in latest.items() if r["Result"] == "Fail"}`,
-      }),
-    },
-    {
-      id: "every-failure",
-      description: "Books for failures that a later inspection of the same type already passed.",
-      cells: cells({
+      },
+      "Skips scheduled bookings when finding the latest inspection, so it books a second visit.",
+    ],
+    "every-failure": [
+      {
         candidates:
           'failing = {(r["Type"], r["Inspection"], r["Inspector"]) for r in table(snap, "Inspections") if r["Result"] == "Fail"}',
-      }),
-    },
-  ],
+      },
+      "Books for failures that a later inspection of the same type already passed.",
+    ],
+  },
 });

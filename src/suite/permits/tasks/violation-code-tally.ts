@@ -1,7 +1,6 @@
-import { allRows, checkAnswerAmounts, defineTask } from "../../../envs/index.js";
+import { definePermitsTask } from "./python.js";
+import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
-import { permitsDomain } from "../domain.js";
-import { PERMITS_PY } from "./python.js";
 
 const SINCE = "2025-04-01";
 const CODE = String.raw`\(([A-Z]{3} [A-Z]?\d[\d.]*)\)`;
@@ -19,7 +18,6 @@ export function citedCodes(state: StateView): Map<string, number> {
 
 function cells({ allTime = false, pattern = CODE, firstOnly = false }): string[] {
   return [
-    PERMITS_PY,
     String.raw`
 counts = {}
 for row in listing("/inspections?result=fail${allTime ? "" : `&from=${SINCE}`}", "Inspections"):
@@ -31,27 +29,21 @@ print(json.dumps(counts, sort_keys=True))
   ];
 }
 
-export const violationCodeTallyTask = defineTask({
+export const violationCodeTallyTask = definePermitsTask({
   id: "permits.violation-code-tally",
-  domain: permitsDomain,
   summary:
     "Count every code section cited in failed inspection reports since April 1, 2025 (free-text inspector notes).",
   instruction:
     "The code-adoption committee wants to know which code sections our inspectors cite most. Go through every failed inspection dated April 1, 2025 or later and count each code section cited in the inspector's notes (a report citing two sections counts once for each). Reply with a JSON object mapping each code section, written as in the reports (e.g. `NEC 210.8`), to its number of citations.",
   tools: ["open_page"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer-counts", answer, citedCodes(initial), 0)],
-  oracle: cells({}),
-  nearMisses: [
-    { id: "all-time", description: "Counts failed reports of every date.", cells: cells({ allTime: true }) },
-    {
-      id: "digits-only-pattern",
-      description: "Misses sections with a letter prefix such as IRC N1102.4.",
-      cells: cells({ pattern: String.raw`\(([A-Z]{3} \d[\d.]*)\)` }),
-    },
-    {
-      id: "first-code-only",
-      description: "Counts only the first section of a report citing two.",
-      cells: cells({ firstOnly: true }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "all-time": [{ allTime: true }, "Counts failed reports of every date."],
+    "digits-only-pattern": [
+      { pattern: String.raw`\(([A-Z]{3} \d[\d.]*)\)` },
+      "Misses sections with a letter prefix such as IRC N1102.4.",
+    ],
+    "first-code-only": [{ firstOnly: true }, "Counts only the first section of a report citing two."],
+  },
 });
