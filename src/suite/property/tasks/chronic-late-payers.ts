@@ -1,4 +1,4 @@
-import { allRows, check, defineTask, parseAnswerList } from "../../../envs/index.js";
+import { allRows, check, defineTask, flagNearMisses, parseAnswerList } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
 import { graceEnd } from "../rules.js";
@@ -66,13 +66,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  noGrace?: boolean;
-  ignoreAddenda?: boolean;
-  anyThree?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(near: string[]): string[] {
   return [
     PROPERTY_PY,
     LATE_POLICY_PY,
@@ -84,8 +78,8 @@ months = {}
 for e in rent:
     months.setdefault(e["lease_id"], {}).setdefault(e["period"], [0.0, 0.0])[0] += e["amount"]
 for p in payments:
-    day = ${variant.ignoreAddenda ? "1" : 'due_day.get(p["lease_id"], 1)'}
-    last_on_time = add_days(f"{p['period']}-{day:02d}", ${variant.noGrace ? "0" : "grace_days"})
+    day = ${near.includes("ignores-due-day-addenda") ? "1" : 'due_day.get(p["lease_id"], 1)'}
+    last_on_time = add_days(f"{p['period']}-{day:02d}", ${near.includes("no-grace-period") ? "0" : "grace_days"})
     if p["entry_date"] <= last_on_time:
         months.setdefault(p["lease_id"], {}).setdefault(p["period"], [0.0, 0.0])[1] += p["amount"]
 chronic = set()
@@ -96,7 +90,7 @@ for lid, by_period in months.items():
         if charged == 0:
             continue
         late = on_time + 0.005 < charged
-        run = ${variant.anyThree ? "run + 1 if late else run" : "run + 1 if late else 0"}
+        run = ${near.includes("three-late-not-consecutive") ? "run + 1 if late else run" : "run + 1 if late else 0"}
         if run >= 3:
             chronic.add(leases[lid]["tenant_id"])
 print(json.dumps(sorted(chronic)))
@@ -113,22 +107,10 @@ export const chronicLatePayersTask = defineTask({
     'For the collections review, find every tenant who was late with rent three or more months in a row at any point in the ledger (January through June 2025). A month counts as late exactly when our rent collection policy says so, including any due-day changes in lease addenda. Reply with only a JSON array of tenant ids, e.g. ["T-00012", "T-00040"].',
   tools: ["list_leases", "get_lease", "list_tenants", "get_tenant", "list_ledger_entries"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "no-grace-period",
-      description: "Counts any payment after the due date as late.",
-      cells: cells({ noGrace: true }),
-    },
-    {
-      id: "ignores-due-day-addenda",
-      description: "Uses the 1st as every lease's due day.",
-      cells: cells({ ignoreAddenda: true }),
-    },
-    {
-      id: "three-late-not-consecutive",
-      description: "Flags any three late months, consecutive or not.",
-      cells: cells({ anyThree: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["no-grace-period", "Counts any payment after the due date as late."],
+    ["ignores-due-day-addenda", "Uses the 1st as every lease's due day."],
+    ["three-late-not-consecutive", "Flags any three late months, consecutive or not."],
+  ]),
 });

@@ -3,6 +3,7 @@ import {
   allRows,
   checkStateDiff,
   defineTask,
+  flagNearMisses,
   roundCents,
   sumCents,
 } from "../../../envs/index.js";
@@ -63,17 +64,13 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  deductWear?: boolean;
-  ignoreBalance?: boolean;
-  trustResults?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const inspect = variant.trustResults
+function cells(near: string[]): string[] {
+  const inspect = near.includes("trusts-error-bodies")
     ? 'tools.get_inspection(inspection_id=inspection["inspection_id"])'
     : 'call("get_inspection", inspection_id=inspection["inspection_id"])';
-  const deductible = variant.deductWear ? '("damage", "cleaning", "normal_wear")' : '("damage", "cleaning")';
+  const deductible = near.includes("deducts-normal-wear")
+    ? '("damage", "cleaning", "normal_wear")'
+    : '("damage", "cleaning")';
   return [
     PROPERTY_PY,
     String.raw`
@@ -93,7 +90,7 @@ for summary in moved_out:
     lease = call("get_lease", lease_id=lid)["lease"]
     charged = sum(e["amount"] for e in entries if e["entry_type"] in ("rent", "late_fee"))
     paid = sum(e["amount"] for e in entries if e["entry_type"] == "payment")
-    owed = ${variant.ignoreBalance ? "0" : "max(0, money(charged - paid))"}
+    owed = ${near.includes("ignores-unpaid-balance") ? "0" : "max(0, money(charged - paid))"}
     deductions = 0
     for inspection in fetch("list_inspections", "inspections", lease_id=lid, inspection_type="move_out"):
         detail = ${inspect}
@@ -125,22 +122,10 @@ export const depositRefundsTask = defineTask({
     "get_tenant",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "deducts-normal-wear",
-      description: "Deducts normal wear and tear too.",
-      cells: cells({ deductWear: true }),
-    },
-    {
-      id: "ignores-unpaid-balance",
-      description: "Refunds without deducting the unpaid ledger balance.",
-      cells: cells({ ignoreBalance: true }),
-    },
-    {
-      id: "trusts-error-bodies",
-      description: "Uses get_inspection results without checking for the service's error body.",
-      cells: cells({ trustResults: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["deducts-normal-wear", "Deducts normal wear and tear too."],
+    ["ignores-unpaid-balance", "Refunds without deducting the unpaid ledger balance."],
+    ["trusts-error-bodies", "Uses get_inspection results without checking for the service's error body."],
+  ]),
 });

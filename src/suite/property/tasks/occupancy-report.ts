@@ -1,4 +1,4 @@
-import { allRows, check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import { allRows, check, defineTask, flagNearMisses, parseAnswerJson } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
 import { PROPERTY_PY } from "./python.js";
@@ -88,12 +88,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  includeOffline?: boolean;
-  signedAsOccupied?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(near: string[]): string[] {
   return [
     PROPERTY_PY,
     String.raw`
@@ -104,11 +99,11 @@ buildings = fetch("list_buildings", "buildings")
 report = {}
 for building in buildings:
     bid = building["building_id"]
-    units = fetch("list_units", "units", building_id=bid${variant.includeOffline ? "" : ", offline=False"})
+    units = fetch("list_units", "units", building_id=bid${near.includes("counts-offline-units") ? "" : ", offline=False"})
     rentable = {u["unit_id"] for u in units}
     occupied = {l["unit_id"] for l in fetch("list_leases", "leases", building_id=bid, status="active")} & rentable
     signed = {l["unit_id"] for l in fetch("list_leases", "leases", building_id=bid, status="signed")} & rentable
-    ${variant.signedAsOccupied ? "occupied = occupied | signed" : ""}
+    ${near.includes("signed-as-occupied") ? "occupied = occupied | signed" : ""}
     report[bid] = {
         "rentable": len(rentable),
         "occupied": len(occupied),
@@ -130,17 +125,9 @@ export const occupancyReportTask = defineTask({
     'Prepare the occupancy section of the monthly owner report, using our portfolio reporting definitions. For every building give rentable units, occupied units, vacant units, pre-leased units (vacant units with a signed lease that has not started) and the occupancy rate in percent rounded to one decimal. Reply with only a JSON object keyed by building id, e.g. {"BLD-01": {"rentable": 12, "occupied": 10, "vacant": 2, "pre_leased": 1, "occupancy_pct": 83.3}}.',
   tools: ["list_buildings", "get_building", "list_units", "get_unit", "list_leases", "get_lease"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "counts-offline-units",
-      description: "Counts offline units as rentable.",
-      cells: cells({ includeOffline: true }),
-    },
-    {
-      id: "signed-as-occupied",
-      description: "Counts units with a signed future lease as occupied.",
-      cells: cells({ signedAsOccupied: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["counts-offline-units", "Counts offline units as rentable."],
+    ["signed-as-occupied", "Counts units with a signed future lease as occupied."],
+  ]),
 });
