@@ -1,5 +1,14 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, personName, randomDate, roundCents, sample, weightedPick } from "../../envs/index.js";
+import {
+  addDays,
+  earlierDate,
+  insertDrafts,
+  personName,
+  randomDate,
+  roundCents,
+  sample,
+  weightedPick,
+} from "../../envs/index.js";
 import { writePropertyDocuments } from "./documents.js";
 import { buildingId, inspectionId, leaseId, tenantId, unitId, vendorId, workOrderId } from "./ids.js";
 import {
@@ -145,6 +154,14 @@ function roundTo(value: number, step: number): number {
   return Math.round(value / step) * step;
 }
 
+/** Orders by the first of the keys, then by the next on a tie (as text: ISO dates and ids of one shape sort as written). */
+function byKeys<Item>(keys: (item: Item) => string[]): (a: Item, b: Item) => number {
+  return (a, b) => {
+    const right = keys(b);
+    return keys(a).reduce((order, key, index) => order || key.localeCompare(right[index]!), 0);
+  };
+}
+
 /** Fills the property database and writes its workspace documents for one scale. */
 export function generateProperty(context: GenerateContext): void {
   const { db, random, faker, factors, referenceDate } = context;
@@ -287,9 +304,7 @@ export function generateProperty(context: GenerateContext): void {
     lease.escalation = 5;
   }
   // Ids in start-date order, as a leasing system assigns them.
-  leases.sort((a, b) =>
-    a.start === b.start ? a.unitId.localeCompare(b.unitId) : a.start < b.start ? -1 : 1,
-  );
+  leases.sort(byKeys((lease) => [lease.start, lease.unitId]));
   leases.forEach((lease, index) => {
     lease.id = leaseId.format(index + 1);
     lease.tenantId = tenantId.format(index + 1);
@@ -446,17 +461,9 @@ function postLedger(
   const plantCount = Math.max(2, Math.round(context.factors.rows * 1.5));
   const lateNowCount = 3 + 2 * context.factors.rows;
   const planted = sample(random, plain, plantCount * 3 + lateNowCount);
+  const plantedHabits: PayHabit[] = ["chronic", "scattered", "short"];
   planted.forEach((lease, index) =>
-    habits.set(
-      lease.id,
-      index < plantCount
-        ? "chronic"
-        : index < plantCount * 2
-          ? "scattered"
-          : index < plantCount * 3
-            ? "short"
-            : "late_now",
-    ),
+    habits.set(lease.id, plantedHabits[Math.floor(index / plantCount)] ?? "late_now"),
   );
   const entries: LedgerEntry[] = [];
   for (const lease of billed) {
@@ -494,24 +501,15 @@ function postLedger(
       // Paid at signing: on or before the start date and within the grace period.
       if (startsMidPeriod) paidOn = lease.start < lastOnTime ? lease.start : lastOnTime;
       const unpaid = period === current && late && random.chance(0.3);
-      if (paidOn > today) paidOn = today;
+      paidOn = earlierDate(paidOn, today);
       if (lease.moveOut && paidOn > lease.moveOut && random.chance(0.5)) return; // left owing this month
       // Every other tenant moving out this month (the second, fourth, ...) leaves the last rent unpaid.
       if (period === current && leavingOwing.has(lease.id)) return;
+      // A short payer pays most of this month's rent on time, a small remainder later: under the fee threshold.
+      const short = habit === "short" && period === current;
       if (!unpaid) {
-        if (habit === "short" && period === current) {
-          // Most of the rent on time, a small remainder later: under the fee threshold.
-          const shortBy = random.int(5, 20);
-          entries.push([
-            lease.id,
-            paidOn,
-            period,
-            "payment",
-            lease.rent - shortBy,
-            nextReference(),
-            method(),
-          ]);
-        } else entries.push([lease.id, paidOn, period, "payment", lease.rent, nextReference(), method()]);
+        const amount = short ? lease.rent - random.int(5, 20) : lease.rent;
+        entries.push([lease.id, paidOn, period, "payment", amount, nextReference(), method()]);
       }
       // The fee falls due the day after the grace period ends.
       const lateFee: LedgerEntry = [
@@ -532,15 +530,7 @@ function postLedger(
       }
     });
   }
-  entries.sort((a, b) =>
-    a[1] === b[1]
-      ? a[0] === b[0]
-        ? a[3].localeCompare(b[3])
-        : a[0].localeCompare(b[0])
-      : a[1] < b[1]
-        ? -1
-        : 1,
-  );
+  entries.sort(byKeys((entry) => [entry[1], entry[0], entry[3]]));
   for (const entry of entries) insert.run(...entry);
   return { lateInJune, preChargedJune };
 }
@@ -582,39 +572,22 @@ function insertVendors(context: GenerateContext): VendorDraft[] {
       inTrade[1]!.insuranceExpires = today;
     }
   });
-  const insert = db.prepare(
-    "INSERT INTO vendors (vendor_id, name, trade, phone, email, insurance_expires, active) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "vendors",
+    "vendor_id, name, trade, phone, email, insurance_expires, active",
+    vendors,
+    (vendor) => ({
+      vendor_id: vendor.id,
+      phone: phone(random),
+      email: `dispatch@${vendor.name.toLowerCase().replace(/[^a-z]+/g, "")}.example.com`,
+    }),
   );
-  for (const vendor of vendors)
-    insert.run(
-      vendor.id,
-      vendor.name,
-      vendor.trade,
-      phone(random),
-      `dispatch@${vendor.name.toLowerCase().replace(/[^a-z]+/g, "")}.example.com`,
-      vendor.insuranceExpires,
-      vendor.active ? 1 : 0,
-    );
   return vendors;
 }
 
 function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors: VendorDraft[]): void {
   const { db, random, factors, referenceDate: today } = context;
-  const insert = db.prepare(
-    `INSERT INTO work_orders (work_order_id, unit_id, category, priority, status, vendor_id, opened_on, completed_on, cost, summary, escalated_on)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  interface Draft {
-    unitId: string;
-    trade: Trade;
-    priority: Priority;
-    status: string;
-    vendorId: string | null;
-    openedOn: string;
-    completedOn: string | null;
-    cost: number | null;
-  }
-  const drafts: Draft[] = [];
   const valid = (vendor: VendorDraft): boolean => vendor.active && vendor.insuranceExpires >= today;
   const pickVendor = (trade: Trade): VendorDraft =>
     random.pick(vendors.filter((vendor) => vendor.trade === trade && (valid(vendor) || random.chance(0.3))));
@@ -625,32 +598,31 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
     openedOn: string,
     trade?: Trade,
     vendor?: VendorDraft,
-  ): Draft => {
-    const chosenTrade = trade ?? random.pick(TRADES);
+  ) => {
+    const category = trade ?? random.pick(TRADES);
     const done = status === "completed";
-    const assignedVendor = status === "open" ? null : (vendor ?? pickVendor(chosenTrade));
+    const assignedVendor = status === "open" ? null : (vendor ?? pickVendor(category));
     const completedOn = done ? addDays(openedOn, random.int(0, SLA_DAYS[priority] + 2)) : null;
     return {
       unitId: random.pick(occupiedUnits).id,
-      trade: chosenTrade,
+      category,
       priority,
       status,
       vendorId: assignedVendor ? assignedVendor.id : null,
       openedOn,
-      completedOn: completedOn && completedOn > today ? today : completedOn,
+      completedOn: completedOn && earlierDate(completedOn, today),
       cost: done ? roundCents(random.int(90, 1400) + random.int(0, 99) / 100) : null,
     };
   };
-  for (let index = 0; index < 90 * factors.rows; index += 1) {
+  const drafts = Array.from({ length: 90 * factors.rows }, () => {
     const priority = weightedPick(random, [...PRIORITIES], [1, 3, 6]);
     const age = random.int(0, 120);
-    const openedOn = addDays(today, -age);
     const status =
       age > 30
         ? weightedPick(random, ["completed", "cancelled", "on_hold", "in_progress"], [88, 5, 4, 3])
         : weightedPick(random, ["open", "assigned", "in_progress", "on_hold", "completed"], [2, 3, 2, 1, 3]);
-    drafts.push(make(priority, status, openedOn));
-  }
+    return make(priority, status, addDays(today, -age));
+  });
   // SLA boundaries: just inside and just past each priority's limit, and paused orders past it.
   for (const priority of PRIORITIES) {
     drafts.push(make(priority, "assigned", addDays(today, -SLA_DAYS[priority])));
@@ -664,28 +636,21 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
     drafts.push(make("emergency", "in_progress", addDays(today, -random.int(0, 3)), vendor.trade, vendor));
     drafts.push(make("routine", "completed", addDays(today, -random.int(20, 60)), vendor.trade, vendor));
   }
-  const ordered = random
-    .shuffle(drafts)
-    .sort((a, b) => (a.openedOn < b.openedOn ? -1 : a.openedOn > b.openedOn ? 1 : 0));
-  const escalatedOn = (draft: Draft): string | null => {
-    const due = addDays(draft.openedOn, SLA_DAYS[draft.priority] + 1);
-    const unfinished = draft.status !== "completed" && draft.status !== "cancelled";
-    return unfinished && due <= today && random.chance(0.2) ? due : null;
-  };
-  ordered.forEach((draft, index) =>
-    insert.run(
-      workOrderId.format(index + 1),
-      draft.unitId,
-      draft.trade,
-      draft.priority,
-      draft.status,
-      draft.vendorId,
-      draft.openedOn,
-      draft.completedOn,
-      draft.cost,
-      random.pick(WORK_SUMMARIES[draft.trade]),
-      escalatedOn(draft),
-    ),
+  const ordered = random.shuffle(drafts).sort(byKeys((draft) => [draft.openedOn]));
+  insertDrafts(
+    db,
+    "work_orders",
+    "work_order_id, unit_id, category, priority, status, vendor_id, opened_on, completed_on, cost, summary, escalated_on",
+    ordered.map((draft, index) => ({ ...draft, workOrderId: workOrderId.format(index + 1) })),
+    (draft) => {
+      // An unfinished order past its target may have been escalated the day after the target.
+      const due = addDays(draft.openedOn, SLA_DAYS[draft.priority] + 1);
+      const unfinished = draft.status !== "completed" && draft.status !== "cancelled";
+      return {
+        summary: random.pick(WORK_SUMMARIES[draft.category]),
+        escalated_on: unfinished && due <= today && random.chance(0.2) ? due : null,
+      };
+    },
   );
 }
 
@@ -704,12 +669,10 @@ function insertInspections(context: GenerateContext, leases: LeaseDraft[], rows:
     else if (lease.status === "active" && random.chance(0.15))
       planned.push({ lease, type: "annual", date: addDays(today, -random.int(5, 160)) });
   }
-  planned.sort((a, b) =>
-    a.date === b.date ? a.lease.id.localeCompare(b.lease.id) : a.date < b.date ? -1 : 1,
-  );
+  planned.sort(byKeys((entry) => [entry.date, entry.lease.id]));
   planned.forEach((entry, index) => {
     const id = inspectionId.format(index + 1);
-    const date = entry.date > today ? today : entry.date;
+    const date = earlierDate(entry.date, today);
     insertInspection.run(id, entry.lease.unitId, entry.lease.id, entry.type, date, random.pick(INSPECTORS));
     const findings = sample(random, INSPECTION_FINDINGS, random.int(2, 3 + Math.min(rows, 3)));
     // Every move-out shows some wear, which the deposit policy does not let the landlord charge for.
@@ -775,6 +738,6 @@ function bankExport(context: GenerateContext, period: string, rows: number): Ban
       amount: roundCents(random.int(40, 900) + 0.25),
       description,
     });
-  lines.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  lines.sort(byKeys((line) => [line.date]));
   return lines.map((line, index) => ({ id: `BTX-${String(70_000 + index * 3).padStart(6, "0")}`, ...line }));
 }
