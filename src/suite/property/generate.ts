@@ -1,8 +1,10 @@
 import type { GenerateContext } from "../../envs/index.js";
 import {
   addDays,
+  allRows,
   earlierDate,
   insertDrafts,
+  laterDate,
   personName,
   randomDate,
   roundCents,
@@ -79,18 +81,17 @@ export interface BankLine {
 
 /** Everything the documents are written from. */
 export interface PropertyWorld {
-  referenceDate: string;
   graceDays: number;
   buildings: BuildingDraft[];
   leases: LeaseDraft[];
   vendors: VendorDraft[];
-  addenda: Array<{ lease: LeaseDraft; kind: "due_day" | "renewal_limit" | "pets" | "parking" }>;
+  addenda: Array<{ lease: LeaseDraft; kind: (typeof ADDENDUM_KINDS)[number] }>;
   hardship: Array<{ lease: LeaseDraft; approved: boolean }>;
   noiseNotes: number;
   bank: BankLine[];
-  random: Random;
-  faker: GenerateContext["faker"];
 }
+
+const ADDENDUM_KINDS = ["due_day", "renewal_limit", "pets", "parking"] as const;
 
 const STREETS = ["Maple", "Harbor", "Linden", "Quarry", "Orchard", "Summit", "Willow", "Canal", "Juniper"];
 const BUILDING_NAMES = [
@@ -293,16 +294,13 @@ export function generateProperty(context: GenerateContext): void {
   // Renewal-window boundaries: one lease ends exactly on day 60 (inside), one on day 61 (outside).
   const active = leases.filter((lease) => lease.status === "active");
   const [edgeIn, edgeOut] = sample(random, active, 2);
-  for (const [lease, offset] of [
-    [edgeIn, 60],
-    [edgeOut, 61],
-  ] as const) {
-    if (!lease) continue;
-    lease.end = addDays(today, offset);
+  [edgeIn, edgeOut].forEach((lease, index) => {
+    if (!lease) return;
+    lease.end = addDays(today, 60 + index);
     lease.start = addDays(lease.end, -364);
     // Above every building's cap, so the cap always decides one renewal.
     lease.escalation = 5;
-  }
+  });
   // Ids in start-date order, as a leasing system assigns them.
   leases.sort(byKeys((lease) => [lease.start, lease.unitId]));
   leases.forEach((lease, index) => {
@@ -316,15 +314,9 @@ export function generateProperty(context: GenerateContext): void {
   const noteCount = scaledFiles - addendumCount;
   const inWindow = active.filter((lease) => lease.end > today && lease.end <= addDays(today, 60));
   const addenda: PropertyWorld["addenda"] = [];
-  const addendumKinds: Array<PropertyWorld["addenda"][number]["kind"]> = [
-    "due_day",
-    "renewal_limit",
-    "pets",
-    "parking",
-  ];
   const taken = new Set<string>();
   for (let index = 0; index < addendumCount; index += 1) {
-    const kind = addendumKinds[index % addendumKinds.length]!;
+    const kind = ADDENDUM_KINDS[index % ADDENDUM_KINDS.length]!;
     // A due-day addendum goes to a lease that has run the whole ledger history, so it shapes every month.
     const pool = (kind === "renewal_limit" ? inWindow : active).filter(
       (lease) =>
@@ -351,11 +343,11 @@ export function generateProperty(context: GenerateContext): void {
     (lease) =>
       !taken.has(lease.id) && ledger.lateInJune.has(lease.id) && !ledger.preChargedJune.has(lease.id),
   );
-  const hardship: PropertyWorld["hardship"] = [];
   const hardshipCount = Math.min(owingJune.length, Math.max(2, Math.ceil(noteCount / 2)));
-  sample(random, owingJune, hardshipCount).forEach((lease, index) =>
-    hardship.push({ lease, approved: index % 2 === 0 }),
-  );
+  const hardship = sample(random, owingJune, hardshipCount).map((lease, index) => ({
+    lease,
+    approved: index % 2 === 0,
+  }));
 
   const vendors = insertVendors(context);
   insertWorkOrders(context, units, vendors);
@@ -378,8 +370,7 @@ export function generateProperty(context: GenerateContext): void {
   }
   const bank = bankExport(context, periods[0]!, rows);
 
-  const world: PropertyWorld = {
-    referenceDate: today,
+  writePropertyDocuments(context, {
     graceDays,
     buildings,
     leases,
@@ -388,10 +379,7 @@ export function generateProperty(context: GenerateContext): void {
     hardship,
     noiseNotes: Math.max(0, noteCount - hardship.length),
     bank,
-    random,
-    faker,
-  };
-  writePropertyDocuments(context, world);
+  });
 }
 
 function insertTenantsAndLeases(context: GenerateContext, leases: LeaseDraft[]): void {
@@ -481,6 +469,7 @@ function postLedger(
     // before the tenant moves in), so a chronic run starts no earlier than the first full month.
     const firstFull = covered.length > 0 && lease.start > periodStart(covered[0]!) ? 1 : 0;
     const chronicStart = random.int(firstFull, Math.max(firstFull, covered.length - 4));
+    const fee = lateFeeFor(lease.rent, LATE_FEE_PCT, LATE_FEE_MIN, LATE_FEE_MAX);
     covered.forEach((period, index) => {
       entries.push([lease.id, periodStart(period), period, "rent", lease.rent, null, "Monthly rent"]);
       const lastOnTime = graceEnd(period, lease.dueDay, graceDays);
@@ -499,16 +488,15 @@ function postLedger(
           ? lastOnTime
           : addDays(periodStart(period), random.chance(0.15) ? graceDays : random.int(-3, graceDays - 1));
       // Paid at signing: on or before the start date and within the grace period.
-      if (startsMidPeriod) paidOn = lease.start < lastOnTime ? lease.start : lastOnTime;
+      if (startsMidPeriod) paidOn = earlierDate(lease.start, lastOnTime);
       const unpaid = period === current && late && random.chance(0.3);
       paidOn = earlierDate(paidOn, today);
       if (lease.moveOut && paidOn > lease.moveOut && random.chance(0.5)) return; // left owing this month
       // Every other tenant moving out this month (the second, fourth, ...) leaves the last rent unpaid.
       if (period === current && leavingOwing.has(lease.id)) return;
-      // A short payer pays most of this month's rent on time, a small remainder later: under the fee threshold.
-      const short = habit === "short" && period === current;
       if (!unpaid) {
-        const amount = short ? lease.rent - random.int(5, 20) : lease.rent;
+        // A short payer pays most of this month's rent on time, a small remainder later: under the fee threshold.
+        const amount = habit === "short" && period === current ? lease.rent - random.int(5, 20) : lease.rent;
         entries.push([lease.id, paidOn, period, "payment", amount, nextReference(), method()]);
       }
       // The fee falls due the day after the grace period ends.
@@ -517,7 +505,7 @@ function postLedger(
         addDays(lastOnTime, 1),
         period,
         "late_fee",
-        lateFeeFor(lease.rent, LATE_FEE_PCT, LATE_FEE_MIN, LATE_FEE_MAX),
+        fee,
         null,
         "Late fee",
       ];
@@ -695,16 +683,12 @@ function insertInspections(context: GenerateContext, leases: LeaseDraft[], rows:
 /** The bank's deposit lines since the first ledger period: every ledger payment, with planted discrepancies. */
 function bankExport(context: GenerateContext, period: string, rows: number): BankLine[] {
   const { db, random, referenceDate: today } = context;
-  const payments = db
-    .prepare(
-      "SELECT entry_id, entry_date, amount, reference FROM ledger_entries WHERE entry_type = 'payment' AND entry_date >= ? AND entry_date <= ? ORDER BY entry_id",
-    )
-    .all(periodStart(period), today) as Array<{
-    entry_id: number;
-    entry_date: string;
-    amount: number;
-    reference: string;
-  }>;
+  const payments = allRows<{ entry_id: number; entry_date: string; amount: number; reference: string }>(
+    db,
+    "SELECT entry_id, entry_date, amount, reference FROM ledger_entries WHERE entry_type = 'payment' AND entry_date >= ? AND entry_date <= ? ORDER BY entry_id",
+    periodStart(period),
+    today,
+  );
   const shuffled = random.shuffle(payments);
   const discrepancies = 2 + rows;
   const missing = new Set(shuffled.slice(0, discrepancies).map((payment) => payment.entry_id));
@@ -717,8 +701,8 @@ function bankExport(context: GenerateContext, period: string, rows: number): Ban
     const amount = wrongAmount.has(payment.entry_id)
       ? roundCents(payment.amount - random.pick([100, 50, 10, 0.5, 200]))
       : payment.amount;
-    const date = payment.entry_date < periodStart(period) ? periodStart(period) : payment.entry_date;
-    lines.push({ date: addDays(date, 0), amount, description: `RENT DEPOSIT ${payment.reference}` });
+    const date = laterDate(payment.entry_date, periodStart(period));
+    lines.push({ date, amount, description: `RENT DEPOSIT ${payment.reference}` });
   }
   const maxReference = Math.max(...payments.map((payment) => Number(payment.reference.slice(4))));
   for (let index = 0; index < discrepancies; index += 1)

@@ -5,13 +5,13 @@ import {
   defineTask,
   flagNearMisses,
   nearlyEqual,
-  parseAnswerJson,
   parseCsv,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { bankExportPath } from "../documents.js";
 import { propertyDomain } from "../domain.js";
 import { ledgerPeriods } from "../rules.js";
+import { answerObject } from "./answers.js";
 import { PROPERTY_PY } from "./python.js";
 
 interface Reconciliation {
@@ -66,9 +66,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
     expected.amount_mismatches.length === 0
   )
     throw new Error("generation planted no discrepancy of some kind");
-  const parsed = parseAnswerJson(answer);
-  const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const given = answerObject(answer) ?? {};
   return (Object.keys(expected) as Array<keyof Reconciliation>).map((key) => {
     const list = Array.isArray(given[key]) ? (given[key] as unknown[]).map(String).sort() : null;
     const want = [...expected[key]].sort();

@@ -1,4 +1,4 @@
-import { allRows, check, defineTask, flagNearMisses, parseAnswerList } from "../../../envs/index.js";
+import { allRows, check, defineTask, flagNearMisses, groupBy, parseAnswerList } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
 import { graceEnd } from "../rules.js";
@@ -22,29 +22,21 @@ export function expectedChronicTenants(state: StateView): string[] {
        FROM ledger_entries e JOIN leases l ON l.lease_id = e.lease_id
       WHERE e.entry_type IN ('rent', 'payment') ORDER BY e.lease_id, e.period, e.entry_id`,
   );
-  const byLease = new Map<
-    string,
-    { tenant: string; periods: Map<string, { rent: number; onTime: number }> }
-  >();
-  for (const entry of entries) {
-    const lease = byLease.get(entry.lease_id) ?? { tenant: entry.tenant_id, periods: new Map() };
-    byLease.set(entry.lease_id, lease);
-    const month = lease.periods.get(entry.period) ?? { rent: 0, onTime: 0 };
-    lease.periods.set(entry.period, month);
-    if (entry.entry_type === "rent") month.rent += entry.amount;
-    else if (entry.entry_date <= graceEnd(entry.period, dueDay.get(entry.lease_id) ?? 1, graceDays))
-      month.onTime += entry.amount;
-  }
   const tenants = new Set<string>();
-  for (const [id, lease] of byLease) {
+  for (const own of groupBy(entries, (entry) => entry.lease_id).values()) {
+    const { lease_id, tenant_id } = own[0]!;
     let run = 0;
-    for (const period of [...lease.periods.keys()].sort()) {
-      const month = lease.periods.get(period)!;
-      if (month.rent === 0) continue;
-      run = month.onTime + 0.005 < month.rent ? run + 1 : 0;
-      if (run >= 3) tenants.add(lease.tenant);
+    for (const [period, month] of groupBy(own, (entry) => entry.period)) {
+      const lastOnTime = graceEnd(period, dueDay.get(lease_id) ?? 1, graceDays);
+      let rent = 0;
+      let onTime = 0;
+      for (const entry of month)
+        if (entry.entry_type === "rent") rent += entry.amount;
+        else if (entry.entry_date <= lastOnTime) onTime += entry.amount;
+      if (rent === 0) continue;
+      run = onTime + 0.005 < rent ? run + 1 : 0;
+      if (run >= 3) tenants.add(tenant_id);
     }
-    void id;
   }
   return [...tenants].sort();
 }

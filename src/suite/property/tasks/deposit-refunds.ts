@@ -9,7 +9,7 @@ import {
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
-import { checkStatedTotal } from "./answer-total.js";
+import { checkStatedTotal } from "./answers.js";
 import { PROPERTY_PY } from "./python.js";
 
 /** Refund by lease id for this month's move-outs without a recorded refund. */

@@ -10,7 +10,7 @@ import {
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
-import { checkStatedTotal } from "./answer-total.js";
+import { checkStatedTotal } from "./answers.js";
 import { graceEnd, lateFeeFor } from "../rules.js";
 import { readAddenda, readApprovedWaivers, readLatePolicy } from "../workspace-facts.js";
 import { LATE_POLICY_PY, PROPERTY_PY } from "./python.js";

@@ -6,12 +6,12 @@ import {
   defineTask,
   flagNearMisses,
   nearlyEqual,
-  parseAnswerJson,
   roundCents,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
 import { readAddenda, readRenewalCaps } from "../workspace-facts.js";
+import { answerObject } from "./answers.js";
 import { PROPERTY_PY } from "./python.js";
 
 /** Renewal rent by lease id for the active leases ending in the next 60 days. */
@@ -43,20 +43,15 @@ export function expectedRenewals(state: StateView): Map<string, number> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedRenewals(initial);
   if (expected.size === 0) throw new Error("generation produced no lease in the renewal window");
-  const parsed = parseAnswerJson(answer);
-  const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const object = answerObject(answer);
+  const given = object ?? {};
   const missing = [...expected.keys()].filter((id) => !(id in given));
   const extra = Object.keys(given).filter((id) => !expected.has(id));
   const wrong = [...expected]
     .filter(([id, rent]) => id in given && !nearlyEqual(Number(given[id]), rent))
     .map(([id, rent]) => `${id}: expected ${rent.toFixed(2)}, got ${String(given[id])}`);
   return [
-    check(
-      "answer-is-object",
-      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed),
-      "a JSON object of lease id to renewal rent",
-    ),
+    check("answer-is-object", object !== null, "a JSON object of lease id to renewal rent"),
     check(
       "renewal-leases",
       missing.length === 0 && extra.length === 0,
