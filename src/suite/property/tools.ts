@@ -87,9 +87,7 @@ const listTenants = defineListTool({
   name: "list_tenants",
   description:
     "Search tenants by name or email (case-insensitive substring), ordered by tenant id. Paginated: returns `tenants`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    query: optionalText("Substring of the first name, last name or email"),
-  },
+  filters: { query: optionalText("Substring of the first name, last name or email") },
   key: "tenants",
   from: "tenants",
   where: ({ query }) => [
@@ -111,9 +109,6 @@ const getTenant = defineGetTool({
   related: { lease_ids: leaseIds("tenant_id = ? ORDER BY lease_id") },
 });
 
-const LEASE_COLUMNS =
-  "l.lease_id, l.unit_id, u.building_id, l.tenant_id, l.status, l.start_date, l.end_date, l.move_out_date, l.monthly_rent";
-
 const listLeases = defineListTool({
   name: "list_leases",
   description:
@@ -128,7 +123,8 @@ const listLeases = defineListTool({
   },
   key: "leases",
   from: "leases l JOIN units u ON u.unit_id = l.unit_id",
-  select: LEASE_COLUMNS,
+  select:
+    "l.lease_id, l.unit_id, u.building_id, l.tenant_id, l.status, l.start_date, l.end_date, l.move_out_date, l.monthly_rent",
   where: {
     status: "l.status = ?",
     building_id: "u.building_id = ?",
@@ -159,15 +155,16 @@ function leaseIn(db: ToolContext["db"], id: string, status: string, rule: string
   return lease;
 }
 
-const LEDGER_TYPES = ["rent", "payment", "late_fee", "deposit_refund"] as const;
-
 const listLedgerEntries = defineListTool({
   name: "list_ledger_entries",
   description:
     "List rent-ledger entries matching all given filters, ordered by entry id. `entry_type` is rent (monthly charge), payment (received from the tenant; `reference` is the payment reference), late_fee or deposit_refund; `period` is the rent month (YYYY-MM) an entry belongs to and `entry_date` the day it was posted or received. Amounts are positive. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     lease_id: leaseId.schema("Only entries of this lease").optional(),
-    entry_type: optionalChoice(LEDGER_TYPES, "Only entries of this type"),
+    entry_type: optionalChoice(
+      ["rent", "payment", "late_fee", "deposit_refund"],
+      "Only entries of this type",
+    ),
     period: periodSchema.optional().describe("Only entries of this rent period, YYYY-MM"),
     date_from: optionalDate("Only entries dated on or after this date, YYYY-MM-DD"),
     date_to: optionalDate("Only entries dated on or before this date, YYYY-MM-DD"),

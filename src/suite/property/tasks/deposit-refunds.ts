@@ -14,38 +14,26 @@ import { PROPERTY_PY } from "./python.js";
 
 /** Refund by lease id for this month's move-outs without a recorded refund. */
 export function expectedRefunds(state: StateView): Map<string, number> {
-  const monthStart = `${REFERENCE_DATE.slice(0, 7)}-01`;
-  const leases = allRows<{ lease_id: string; security_deposit: number }>(
+  const leases = allRows<{ lease_id: string; security_deposit: number; deductions: number; balance: number }>(
     state.db,
-    `SELECT lease_id, security_deposit FROM leases WHERE status = 'ended' AND move_out_date >= ? AND move_out_date <= ?
-        AND lease_id NOT IN (SELECT lease_id FROM ledger_entries WHERE entry_type = 'deposit_refund') ORDER BY lease_id`,
-    monthStart,
+    `SELECT l.lease_id, l.security_deposit,
+            (SELECT COALESCE(SUM(i.cost), 0) FROM inspection_items i JOIN inspections n ON n.inspection_id = i.inspection_id
+              WHERE n.lease_id = l.lease_id AND n.inspection_type = 'move_out' AND i.condition IN ('damage', 'cleaning')) AS deductions,
+            (SELECT COALESCE(SUM(CASE e.entry_type WHEN 'payment' THEN -e.amount ELSE e.amount END), 0) FROM ledger_entries e
+              WHERE e.lease_id = l.lease_id AND e.entry_type IN ('rent', 'late_fee', 'payment')) AS balance
+       FROM leases l WHERE l.status = 'ended' AND l.move_out_date >= ? AND l.move_out_date <= ?
+        AND l.lease_id NOT IN (SELECT lease_id FROM ledger_entries WHERE entry_type = 'deposit_refund') ORDER BY l.lease_id`,
+    `${REFERENCE_DATE.slice(0, 7)}-01`,
     REFERENCE_DATE,
   );
-  const refunds = new Map<string, number>();
-  for (const lease of leases) {
-    const deductions = allRows<{ cost: number }>(
-      state.db,
-      `SELECT i.cost FROM inspection_items i JOIN inspections n ON n.inspection_id = i.inspection_id
-        WHERE n.lease_id = ? AND n.inspection_type = 'move_out' AND i.condition IN ('damage', 'cleaning')`,
-      lease.lease_id,
-    ).map((row) => row.cost);
-    const entries = allRows<{ entry_type: string; amount: number }>(
-      state.db,
-      "SELECT entry_type, amount FROM ledger_entries WHERE lease_id = ?",
-      lease.lease_id,
-    );
-    const charged = sumCents(
-      entries.filter((e) => e.entry_type === "rent" || e.entry_type === "late_fee").map((e) => e.amount),
-    );
-    const paid = sumCents(entries.filter((e) => e.entry_type === "payment").map((e) => e.amount));
-    const owed = Math.max(0, roundCents(charged - paid));
-    refunds.set(
-      lease.lease_id,
-      Math.max(0, roundCents(lease.security_deposit - sumCents(deductions) - owed)),
-    );
-  }
-  return refunds;
+  // The deposit less the damage and cleaning the move-out inspection found and less the unpaid balance.
+  return new Map(
+    leases.map((lease) => {
+      const owed = Math.max(0, roundCents(lease.balance));
+      const refund = roundCents(lease.security_deposit - roundCents(lease.deductions) - owed);
+      return [lease.lease_id, Math.max(0, refund)];
+    }),
+  );
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
