@@ -165,9 +165,8 @@ function byKeys<Item>(keys: (item: Item) => string[]): (a: Item, b: Item) => num
 
 /** Fills the property database and writes its workspace documents for one scale. */
 export function generateProperty(context: GenerateContext): void {
-  const { db, random, faker, factors, referenceDate } = context;
+  const { db, random, faker, factors, referenceDate: today } = context;
   const rows = factors.rows;
-  const today = referenceDate;
   const periods = ledgerPeriods(today);
   const currentPeriod = periods[periods.length - 1]!;
   const graceDays = random.pick([3, 4, 5]);
@@ -258,8 +257,7 @@ export function generateProperty(context: GenerateContext): void {
       newLease(unit, "ended", addDays(end, -364), end, end);
       continue;
     }
-    const occupied = random.chance(0.86);
-    if (occupied) {
+    if (random.chance(0.86)) {
       if (random.chance(0.35)) {
         const priorEnd = addDays(today, -random.int(420, 900));
         newLease(unit, "ended", addDays(priorEnd, -364), priorEnd, priorEnd);
@@ -285,10 +283,7 @@ export function generateProperty(context: GenerateContext): void {
     const current = leases.find((lease) => lease.unitId === unit.id && lease.status === "active");
     if (!current || leases.some((lease) => lease.unitId === unit.id && lease.status === "signed")) continue;
     const moveOut = addDays(today, -random.int(2, 28));
-    current.status = "ended";
-    current.end = moveOut;
-    current.start = addDays(moveOut, -364);
-    current.moveOut = moveOut;
+    Object.assign(current, { status: "ended", end: moveOut, start: addDays(moveOut, -364), moveOut });
     juneMoveOuts += 1;
   }
   // Renewal-window boundaries: one lease ends exactly on day 60 (inside), one on day 61 (outside).
