@@ -48,7 +48,8 @@ const NOISE_NOTES: Array<(name: string, unit: string) => [string, string]> = [
 
 /** Writes the workspace: policies, the renewal memo, the vendor rate card, the bank export, addenda and mail. */
 export function writePropertyDocuments(context: GenerateContext, world: PropertyWorld): void {
-  const { referenceDate: today, graceDays } = world;
+  const { referenceDate: today, random } = context;
+  const { graceDays } = world;
   const effective = longDate(addDays(today, -170));
   context.writeFile(
     LATE_FEE_POLICY,
@@ -161,9 +162,7 @@ export function writePropertyDocuments(context: GenerateContext, world: Property
           ? `In return for a second-year commitment, the landlord agrees that any renewal increase for this lease is limited to ${lease.renewalLimit!.toFixed(1)}% over the current rent.`
           : kind === "pets"
             ? "The tenant may keep one cat. A pet deposit is not charged; the tenant is responsible for any damage the pet causes."
-            : "The tenant rents parking space P-" +
-              (10 + (Number(lease.id.slice(2)) % 80)) +
-              " with the unit at no extra charge.";
+            : `The tenant rents parking space P-${10 + (Number(lease.id.slice(2)) % 80)} with the unit at no extra charge.`;
     context.writeFile(
       `${ADDENDA_FOLDER}${lease.id}.md`,
       renderMarkdown(`Lease addendum - ${lease.id}`, [head, body]),
@@ -196,7 +195,7 @@ export function writePropertyDocuments(context: GenerateContext, world: Property
   });
   const residents = world.leases.filter((lease) => lease.status === "active");
   for (let index = 0; index < world.noiseNotes; index += 1) {
-    const lease = world.random.pick(residents);
+    const lease = random.pick(residents);
     const [subject, text] = NOISE_NOTES[index % NOISE_NOTES.length]!(lease.tenantName, lease.unitId);
     writeNote(subject, renderMarkdown(subject, [`From: ${lease.tenantEmail}`, text]));
   }

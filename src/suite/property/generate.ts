@@ -1,5 +1,16 @@
 import type { GenerateContext } from "../../envs/index.js";
-import { addDays, personName, randomDate, roundCents, sample, weightedPick } from "../../envs/index.js";
+import {
+  addDays,
+  allRows,
+  earlierDate,
+  insertDrafts,
+  laterDate,
+  personName,
+  randomDate,
+  roundCents,
+  sample,
+  weightedPick,
+} from "../../envs/index.js";
 import { writePropertyDocuments } from "./documents.js";
 import { buildingId, inspectionId, leaseId, tenantId, unitId, vendorId, workOrderId } from "./ids.js";
 import {
@@ -70,18 +81,17 @@ export interface BankLine {
 
 /** Everything the documents are written from. */
 export interface PropertyWorld {
-  referenceDate: string;
   graceDays: number;
   buildings: BuildingDraft[];
   leases: LeaseDraft[];
   vendors: VendorDraft[];
-  addenda: Array<{ lease: LeaseDraft; kind: "due_day" | "renewal_limit" | "pets" | "parking" }>;
+  addenda: Array<{ lease: LeaseDraft; kind: (typeof ADDENDUM_KINDS)[number] }>;
   hardship: Array<{ lease: LeaseDraft; approved: boolean }>;
   noiseNotes: number;
   bank: BankLine[];
-  random: Random;
-  faker: GenerateContext["faker"];
 }
+
+const ADDENDUM_KINDS = ["due_day", "renewal_limit", "pets", "parking"] as const;
 
 const STREETS = ["Maple", "Harbor", "Linden", "Quarry", "Orchard", "Summit", "Willow", "Canal", "Juniper"];
 const BUILDING_NAMES = [
@@ -145,11 +155,18 @@ function roundTo(value: number, step: number): number {
   return Math.round(value / step) * step;
 }
 
+/** Orders by the first of the keys, then by the next on a tie (as text: ISO dates and ids of one shape sort as written). */
+function byKeys<Item>(keys: (item: Item) => string[]): (a: Item, b: Item) => number {
+  return (a, b) => {
+    const right = keys(b);
+    return keys(a).reduce((order, key, index) => order || key.localeCompare(right[index]!), 0);
+  };
+}
+
 /** Fills the property database and writes its workspace documents for one scale. */
 export function generateProperty(context: GenerateContext): void {
-  const { db, random, faker, factors, referenceDate } = context;
+  const { db, random, faker, factors, referenceDate: today } = context;
   const rows = factors.rows;
-  const today = referenceDate;
   const periods = ledgerPeriods(today);
   const currentPeriod = periods[periods.length - 1]!;
   const graceDays = random.pick([3, 4, 5]);
@@ -240,8 +257,7 @@ export function generateProperty(context: GenerateContext): void {
       newLease(unit, "ended", addDays(end, -364), end, end);
       continue;
     }
-    const occupied = random.chance(0.86);
-    if (occupied) {
+    if (random.chance(0.86)) {
       if (random.chance(0.35)) {
         const priorEnd = addDays(today, -random.int(420, 900));
         newLease(unit, "ended", addDays(priorEnd, -364), priorEnd, priorEnd);
@@ -267,29 +283,21 @@ export function generateProperty(context: GenerateContext): void {
     const current = leases.find((lease) => lease.unitId === unit.id && lease.status === "active");
     if (!current || leases.some((lease) => lease.unitId === unit.id && lease.status === "signed")) continue;
     const moveOut = addDays(today, -random.int(2, 28));
-    current.status = "ended";
-    current.end = moveOut;
-    current.start = addDays(moveOut, -364);
-    current.moveOut = moveOut;
+    Object.assign(current, { status: "ended", end: moveOut, start: addDays(moveOut, -364), moveOut });
     juneMoveOuts += 1;
   }
   // Renewal-window boundaries: one lease ends exactly on day 60 (inside), one on day 61 (outside).
   const active = leases.filter((lease) => lease.status === "active");
   const [edgeIn, edgeOut] = sample(random, active, 2);
-  for (const [lease, offset] of [
-    [edgeIn, 60],
-    [edgeOut, 61],
-  ] as const) {
-    if (!lease) continue;
-    lease.end = addDays(today, offset);
+  [edgeIn, edgeOut].forEach((lease, index) => {
+    if (!lease) return;
+    lease.end = addDays(today, 60 + index);
     lease.start = addDays(lease.end, -364);
     // Above every building's cap, so the cap always decides one renewal.
     lease.escalation = 5;
-  }
+  });
   // Ids in start-date order, as a leasing system assigns them.
-  leases.sort((a, b) =>
-    a.start === b.start ? a.unitId.localeCompare(b.unitId) : a.start < b.start ? -1 : 1,
-  );
+  leases.sort(byKeys((lease) => [lease.start, lease.unitId]));
   leases.forEach((lease, index) => {
     lease.id = leaseId.format(index + 1);
     lease.tenantId = tenantId.format(index + 1);
@@ -301,15 +309,9 @@ export function generateProperty(context: GenerateContext): void {
   const noteCount = scaledFiles - addendumCount;
   const inWindow = active.filter((lease) => lease.end > today && lease.end <= addDays(today, 60));
   const addenda: PropertyWorld["addenda"] = [];
-  const addendumKinds: Array<PropertyWorld["addenda"][number]["kind"]> = [
-    "due_day",
-    "renewal_limit",
-    "pets",
-    "parking",
-  ];
   const taken = new Set<string>();
   for (let index = 0; index < addendumCount; index += 1) {
-    const kind = addendumKinds[index % addendumKinds.length]!;
+    const kind = ADDENDUM_KINDS[index % ADDENDUM_KINDS.length]!;
     // A due-day addendum goes to a lease that has run the whole ledger history, so it shapes every month.
     const pool = (kind === "renewal_limit" ? inWindow : active).filter(
       (lease) =>
@@ -336,11 +338,11 @@ export function generateProperty(context: GenerateContext): void {
     (lease) =>
       !taken.has(lease.id) && ledger.lateInJune.has(lease.id) && !ledger.preChargedJune.has(lease.id),
   );
-  const hardship: PropertyWorld["hardship"] = [];
   const hardshipCount = Math.min(owingJune.length, Math.max(2, Math.ceil(noteCount / 2)));
-  sample(random, owingJune, hardshipCount).forEach((lease, index) =>
-    hardship.push({ lease, approved: index % 2 === 0 }),
-  );
+  const hardship = sample(random, owingJune, hardshipCount).map((lease, index) => ({
+    lease,
+    approved: index % 2 === 0,
+  }));
 
   const vendors = insertVendors(context);
   insertWorkOrders(context, units, vendors);
@@ -363,8 +365,7 @@ export function generateProperty(context: GenerateContext): void {
   }
   const bank = bankExport(context, periods[0]!, rows);
 
-  const world: PropertyWorld = {
-    referenceDate: today,
+  writePropertyDocuments(context, {
     graceDays,
     buildings,
     leases,
@@ -373,10 +374,7 @@ export function generateProperty(context: GenerateContext): void {
     hardship,
     noiseNotes: Math.max(0, noteCount - hardship.length),
     bank,
-    random,
-    faker,
-  };
-  writePropertyDocuments(context, world);
+  });
 }
 
 function insertTenantsAndLeases(context: GenerateContext, leases: LeaseDraft[]): void {
@@ -446,17 +444,9 @@ function postLedger(
   const plantCount = Math.max(2, Math.round(context.factors.rows * 1.5));
   const lateNowCount = 3 + 2 * context.factors.rows;
   const planted = sample(random, plain, plantCount * 3 + lateNowCount);
+  const plantedHabits: PayHabit[] = ["chronic", "scattered", "short"];
   planted.forEach((lease, index) =>
-    habits.set(
-      lease.id,
-      index < plantCount
-        ? "chronic"
-        : index < plantCount * 2
-          ? "scattered"
-          : index < plantCount * 3
-            ? "short"
-            : "late_now",
-    ),
+    habits.set(lease.id, plantedHabits[Math.floor(index / plantCount)] ?? "late_now"),
   );
   const entries: LedgerEntry[] = [];
   for (const lease of billed) {
@@ -474,6 +464,7 @@ function postLedger(
     // before the tenant moves in), so a chronic run starts no earlier than the first full month.
     const firstFull = covered.length > 0 && lease.start > periodStart(covered[0]!) ? 1 : 0;
     const chronicStart = random.int(firstFull, Math.max(firstFull, covered.length - 4));
+    const fee = lateFeeFor(lease.rent, LATE_FEE_PCT, LATE_FEE_MIN, LATE_FEE_MAX);
     covered.forEach((period, index) => {
       entries.push([lease.id, periodStart(period), period, "rent", lease.rent, null, "Monthly rent"]);
       const lastOnTime = graceEnd(period, lease.dueDay, graceDays);
@@ -492,26 +483,16 @@ function postLedger(
           ? lastOnTime
           : addDays(periodStart(period), random.chance(0.15) ? graceDays : random.int(-3, graceDays - 1));
       // Paid at signing: on or before the start date and within the grace period.
-      if (startsMidPeriod) paidOn = lease.start < lastOnTime ? lease.start : lastOnTime;
+      if (startsMidPeriod) paidOn = earlierDate(lease.start, lastOnTime);
       const unpaid = period === current && late && random.chance(0.3);
-      if (paidOn > today) paidOn = today;
+      paidOn = earlierDate(paidOn, today);
       if (lease.moveOut && paidOn > lease.moveOut && random.chance(0.5)) return; // left owing this month
       // Every other tenant moving out this month (the second, fourth, ...) leaves the last rent unpaid.
       if (period === current && leavingOwing.has(lease.id)) return;
       if (!unpaid) {
-        if (habit === "short" && period === current) {
-          // Most of the rent on time, a small remainder later: under the fee threshold.
-          const shortBy = random.int(5, 20);
-          entries.push([
-            lease.id,
-            paidOn,
-            period,
-            "payment",
-            lease.rent - shortBy,
-            nextReference(),
-            method(),
-          ]);
-        } else entries.push([lease.id, paidOn, period, "payment", lease.rent, nextReference(), method()]);
+        // A short payer pays most of this month's rent on time, a small remainder later: under the fee threshold.
+        const amount = habit === "short" && period === current ? lease.rent - random.int(5, 20) : lease.rent;
+        entries.push([lease.id, paidOn, period, "payment", amount, nextReference(), method()]);
       }
       // The fee falls due the day after the grace period ends.
       const lateFee: LedgerEntry = [
@@ -519,7 +500,7 @@ function postLedger(
         addDays(lastOnTime, 1),
         period,
         "late_fee",
-        lateFeeFor(lease.rent, LATE_FEE_PCT, LATE_FEE_MIN, LATE_FEE_MAX),
+        fee,
         null,
         "Late fee",
       ];
@@ -532,15 +513,7 @@ function postLedger(
       }
     });
   }
-  entries.sort((a, b) =>
-    a[1] === b[1]
-      ? a[0] === b[0]
-        ? a[3].localeCompare(b[3])
-        : a[0].localeCompare(b[0])
-      : a[1] < b[1]
-        ? -1
-        : 1,
-  );
+  entries.sort(byKeys((entry) => [entry[1], entry[0], entry[3]]));
   for (const entry of entries) insert.run(...entry);
   return { lateInJune, preChargedJune };
 }
@@ -582,39 +555,22 @@ function insertVendors(context: GenerateContext): VendorDraft[] {
       inTrade[1]!.insuranceExpires = today;
     }
   });
-  const insert = db.prepare(
-    "INSERT INTO vendors (vendor_id, name, trade, phone, email, insurance_expires, active) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  insertDrafts(
+    db,
+    "vendors",
+    "vendor_id, name, trade, phone, email, insurance_expires, active",
+    vendors,
+    (vendor) => ({
+      vendor_id: vendor.id,
+      phone: phone(random),
+      email: `dispatch@${vendor.name.toLowerCase().replace(/[^a-z]+/g, "")}.example.com`,
+    }),
   );
-  for (const vendor of vendors)
-    insert.run(
-      vendor.id,
-      vendor.name,
-      vendor.trade,
-      phone(random),
-      `dispatch@${vendor.name.toLowerCase().replace(/[^a-z]+/g, "")}.example.com`,
-      vendor.insuranceExpires,
-      vendor.active ? 1 : 0,
-    );
   return vendors;
 }
 
 function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors: VendorDraft[]): void {
   const { db, random, factors, referenceDate: today } = context;
-  const insert = db.prepare(
-    `INSERT INTO work_orders (work_order_id, unit_id, category, priority, status, vendor_id, opened_on, completed_on, cost, summary, escalated_on)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  interface Draft {
-    unitId: string;
-    trade: Trade;
-    priority: Priority;
-    status: string;
-    vendorId: string | null;
-    openedOn: string;
-    completedOn: string | null;
-    cost: number | null;
-  }
-  const drafts: Draft[] = [];
   const valid = (vendor: VendorDraft): boolean => vendor.active && vendor.insuranceExpires >= today;
   const pickVendor = (trade: Trade): VendorDraft =>
     random.pick(vendors.filter((vendor) => vendor.trade === trade && (valid(vendor) || random.chance(0.3))));
@@ -625,32 +581,31 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
     openedOn: string,
     trade?: Trade,
     vendor?: VendorDraft,
-  ): Draft => {
-    const chosenTrade = trade ?? random.pick(TRADES);
+  ) => {
+    const category = trade ?? random.pick(TRADES);
     const done = status === "completed";
-    const assignedVendor = status === "open" ? null : (vendor ?? pickVendor(chosenTrade));
+    const assignedVendor = status === "open" ? null : (vendor ?? pickVendor(category));
     const completedOn = done ? addDays(openedOn, random.int(0, SLA_DAYS[priority] + 2)) : null;
     return {
       unitId: random.pick(occupiedUnits).id,
-      trade: chosenTrade,
+      category,
       priority,
       status,
       vendorId: assignedVendor ? assignedVendor.id : null,
       openedOn,
-      completedOn: completedOn && completedOn > today ? today : completedOn,
+      completedOn: completedOn && earlierDate(completedOn, today),
       cost: done ? roundCents(random.int(90, 1400) + random.int(0, 99) / 100) : null,
     };
   };
-  for (let index = 0; index < 90 * factors.rows; index += 1) {
+  const drafts = Array.from({ length: 90 * factors.rows }, () => {
     const priority = weightedPick(random, [...PRIORITIES], [1, 3, 6]);
     const age = random.int(0, 120);
-    const openedOn = addDays(today, -age);
     const status =
       age > 30
         ? weightedPick(random, ["completed", "cancelled", "on_hold", "in_progress"], [88, 5, 4, 3])
         : weightedPick(random, ["open", "assigned", "in_progress", "on_hold", "completed"], [2, 3, 2, 1, 3]);
-    drafts.push(make(priority, status, openedOn));
-  }
+    return make(priority, status, addDays(today, -age));
+  });
   // SLA boundaries: just inside and just past each priority's limit, and paused orders past it.
   for (const priority of PRIORITIES) {
     drafts.push(make(priority, "assigned", addDays(today, -SLA_DAYS[priority])));
@@ -664,28 +619,21 @@ function insertWorkOrders(context: GenerateContext, units: UnitDraft[], vendors:
     drafts.push(make("emergency", "in_progress", addDays(today, -random.int(0, 3)), vendor.trade, vendor));
     drafts.push(make("routine", "completed", addDays(today, -random.int(20, 60)), vendor.trade, vendor));
   }
-  const ordered = random
-    .shuffle(drafts)
-    .sort((a, b) => (a.openedOn < b.openedOn ? -1 : a.openedOn > b.openedOn ? 1 : 0));
-  const escalatedOn = (draft: Draft): string | null => {
-    const due = addDays(draft.openedOn, SLA_DAYS[draft.priority] + 1);
-    const unfinished = draft.status !== "completed" && draft.status !== "cancelled";
-    return unfinished && due <= today && random.chance(0.2) ? due : null;
-  };
-  ordered.forEach((draft, index) =>
-    insert.run(
-      workOrderId.format(index + 1),
-      draft.unitId,
-      draft.trade,
-      draft.priority,
-      draft.status,
-      draft.vendorId,
-      draft.openedOn,
-      draft.completedOn,
-      draft.cost,
-      random.pick(WORK_SUMMARIES[draft.trade]),
-      escalatedOn(draft),
-    ),
+  const ordered = random.shuffle(drafts).sort(byKeys((draft) => [draft.openedOn]));
+  insertDrafts(
+    db,
+    "work_orders",
+    "work_order_id, unit_id, category, priority, status, vendor_id, opened_on, completed_on, cost, summary, escalated_on",
+    ordered.map((draft, index) => ({ ...draft, workOrderId: workOrderId.format(index + 1) })),
+    (draft) => {
+      // An unfinished order past its target may have been escalated the day after the target.
+      const due = addDays(draft.openedOn, SLA_DAYS[draft.priority] + 1);
+      const unfinished = draft.status !== "completed" && draft.status !== "cancelled";
+      return {
+        summary: random.pick(WORK_SUMMARIES[draft.category]),
+        escalated_on: unfinished && due <= today && random.chance(0.2) ? due : null,
+      };
+    },
   );
 }
 
@@ -704,12 +652,10 @@ function insertInspections(context: GenerateContext, leases: LeaseDraft[], rows:
     else if (lease.status === "active" && random.chance(0.15))
       planned.push({ lease, type: "annual", date: addDays(today, -random.int(5, 160)) });
   }
-  planned.sort((a, b) =>
-    a.date === b.date ? a.lease.id.localeCompare(b.lease.id) : a.date < b.date ? -1 : 1,
-  );
+  planned.sort(byKeys((entry) => [entry.date, entry.lease.id]));
   planned.forEach((entry, index) => {
     const id = inspectionId.format(index + 1);
-    const date = entry.date > today ? today : entry.date;
+    const date = earlierDate(entry.date, today);
     insertInspection.run(id, entry.lease.unitId, entry.lease.id, entry.type, date, random.pick(INSPECTORS));
     const findings = sample(random, INSPECTION_FINDINGS, random.int(2, 3 + Math.min(rows, 3)));
     // Every move-out shows some wear, which the deposit policy does not let the landlord charge for.
@@ -732,16 +678,12 @@ function insertInspections(context: GenerateContext, leases: LeaseDraft[], rows:
 /** The bank's deposit lines since the first ledger period: every ledger payment, with planted discrepancies. */
 function bankExport(context: GenerateContext, period: string, rows: number): BankLine[] {
   const { db, random, referenceDate: today } = context;
-  const payments = db
-    .prepare(
-      "SELECT entry_id, entry_date, amount, reference FROM ledger_entries WHERE entry_type = 'payment' AND entry_date >= ? AND entry_date <= ? ORDER BY entry_id",
-    )
-    .all(periodStart(period), today) as Array<{
-    entry_id: number;
-    entry_date: string;
-    amount: number;
-    reference: string;
-  }>;
+  const payments = allRows<{ entry_id: number; entry_date: string; amount: number; reference: string }>(
+    db,
+    "SELECT entry_id, entry_date, amount, reference FROM ledger_entries WHERE entry_type = 'payment' AND entry_date >= ? AND entry_date <= ? ORDER BY entry_id",
+    periodStart(period),
+    today,
+  );
   const shuffled = random.shuffle(payments);
   const discrepancies = 2 + rows;
   const missing = new Set(shuffled.slice(0, discrepancies).map((payment) => payment.entry_id));
@@ -754,8 +696,8 @@ function bankExport(context: GenerateContext, period: string, rows: number): Ban
     const amount = wrongAmount.has(payment.entry_id)
       ? roundCents(payment.amount - random.pick([100, 50, 10, 0.5, 200]))
       : payment.amount;
-    const date = payment.entry_date < periodStart(period) ? periodStart(period) : payment.entry_date;
-    lines.push({ date: addDays(date, 0), amount, description: `RENT DEPOSIT ${payment.reference}` });
+    const date = laterDate(payment.entry_date, periodStart(period));
+    lines.push({ date, amount, description: `RENT DEPOSIT ${payment.reference}` });
   }
   const maxReference = Math.max(...payments.map((payment) => Number(payment.reference.slice(4))));
   for (let index = 0; index < discrepancies; index += 1)
@@ -775,6 +717,6 @@ function bankExport(context: GenerateContext, period: string, rows: number): Ban
       amount: roundCents(random.int(40, 900) + 0.25),
       description,
     });
-  lines.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  lines.sort(byKeys((line) => [line.date]));
   return lines.map((line, index) => ({ id: `BTX-${String(70_000 + index * 3).padStart(6, "0")}`, ...line }));
 }

@@ -1,52 +1,17 @@
 import { defineIdFormat } from "../../envs/index.js";
+import type { IdFormat } from "../../envs/index.js";
+
+/** An entity's id format: field `<entity>_id`, listed by `list_<entity>s` (spaces as underscores). */
+function idFormat(entity: string, prefix: string, digits: number): IdFormat {
+  const name = entity.replace(/ /g, "_");
+  return defineIdFormat({ field: `${name}_id`, entity, prefix, digits, listTool: `list_${name}s` });
+}
 
 /** One id shape per entity: generators format with these, tools validate with them. */
-export const buildingId = defineIdFormat({
-  field: "building_id",
-  entity: "building",
-  prefix: "BLD-",
-  digits: 2,
-  listTool: "list_buildings",
-});
-export const unitId = defineIdFormat({
-  field: "unit_id",
-  entity: "unit",
-  prefix: "U-",
-  digits: 4,
-  listTool: "list_units",
-});
-export const tenantId = defineIdFormat({
-  field: "tenant_id",
-  entity: "tenant",
-  prefix: "T-",
-  digits: 5,
-  listTool: "list_tenants",
-});
-export const leaseId = defineIdFormat({
-  field: "lease_id",
-  entity: "lease",
-  prefix: "L-",
-  digits: 5,
-  listTool: "list_leases",
-});
-export const vendorId = defineIdFormat({
-  field: "vendor_id",
-  entity: "vendor",
-  prefix: "V-",
-  digits: 3,
-  listTool: "list_vendors",
-});
-export const workOrderId = defineIdFormat({
-  field: "work_order_id",
-  entity: "work order",
-  prefix: "WO-",
-  digits: 5,
-  listTool: "list_work_orders",
-});
-export const inspectionId = defineIdFormat({
-  field: "inspection_id",
-  entity: "inspection",
-  prefix: "INS-",
-  digits: 5,
-  listTool: "list_inspections",
-});
+export const buildingId = idFormat("building", "BLD-", 2);
+export const unitId = idFormat("unit", "U-", 4);
+export const tenantId = idFormat("tenant", "T-", 5);
+export const leaseId = idFormat("lease", "L-", 5);
+export const vendorId = idFormat("vendor", "V-", 3);
+export const workOrderId = idFormat("work order", "WO-", 5);
+export const inspectionId = idFormat("inspection", "INS-", 5);

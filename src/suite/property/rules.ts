@@ -3,7 +3,7 @@
  * verifiers do not import the numbers from here: they read them back from the workspace documents
  * (`workspace-facts.ts`), so an expectation follows exactly the text the agent read.
  */
-import { addDays, roundCents } from "../../envs/index.js";
+import { addDays, makeDate, monthEndAfter, roundCents } from "../../envs/index.js";
 
 export const TRADES = ["plumbing", "electrical", "hvac", "appliance", "pest_control", "general"] as const;
 export type Trade = (typeof TRADES)[number];
@@ -22,14 +22,8 @@ export const LATE_FEE_THRESHOLD = 25;
 
 /** The six rent periods of the ledger, oldest first, ending with the reference date's month. */
 export function ledgerPeriods(referenceDate: string): string[] {
-  const year = Number(referenceDate.slice(0, 4));
-  const month = Number(referenceDate.slice(5, 7));
-  const periods: string[] = [];
-  for (let back = 5; back >= 0; back -= 1) {
-    const index = year * 12 + (month - 1) - back;
-    periods.push(`${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`);
-  }
-  return periods;
+  const [year, month] = referenceDate.split("-").map(Number) as [number, number];
+  return [5, 4, 3, 2, 1, 0].map((back) => makeDate(year, month - back, 1).slice(0, 7));
 }
 
 export function periodStart(period: string): string {
@@ -37,19 +31,12 @@ export function periodStart(period: string): string {
 }
 
 export function periodEnd(period: string): string {
-  const [year, month] = period.split("-").map(Number) as [number, number];
-  const next = month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, "0")}-01`;
-  return addDays(next, -1);
+  return monthEndAfter(periodStart(period), 0);
 }
 
-/** The date rent of a period is due for a lease with this due day. */
-export function dueDate(period: string, dueDay: number): string {
-  return `${period}-${String(dueDay).padStart(2, "0")}`;
-}
-
-/** The last day rent still counts as on time. */
+/** The last day rent still counts as on time: the due date (this due day of the period) plus the grace days. */
 export function graceEnd(period: string, dueDay: number, graceDays: number): string {
-  return addDays(dueDate(period, dueDay), graceDays);
+  return addDays(`${period}-${String(dueDay).padStart(2, "0")}`, graceDays);
 }
 
 export function lateFeeFor(monthlyRent: number, pct: number, min: number, max: number): number {

@@ -4,7 +4,7 @@ import {
   REFERENCE_DATE,
   allRows,
   getRow,
-  isoDateSchema,
+  insertRow,
   requireEntity,
   requireRow,
   roundCents,
@@ -20,10 +20,17 @@ import {
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { buildingId, inspectionId, leaseId, tenantId, unitId, vendorId, workOrderId } from "./ids.js";
-import { TRADES } from "./rules.js";
+import { PRIORITIES, TRADES } from "./rules.js";
 
-const tradeSchema = z.enum(TRADES);
 const periodSchema = z.string().regex(/^\d{4}-\d{2}$/, "expected a rent period as YYYY-MM");
+
+/** The `lease_ids` of a get tool: the ids of the leases matching `where`, whose one `?` is the id looked up. */
+function leaseIds(where: string): (db: ToolContext["db"], id: unknown) => string[] {
+  return (db, id) =>
+    allRows<{ lease_id: string }>(db, `SELECT lease_id FROM leases WHERE ${where}`, id).map(
+      (row) => row.lease_id,
+    );
+}
 
 const listBuildings = defineListTool({
   name: "list_buildings",
@@ -73,23 +80,14 @@ const getUnit = defineGetTool({
   from: "units",
   notFound: unitId,
   map: (row) => withBooleans(row, "offline"),
-  related: {
-    lease_ids: (db, id) =>
-      allRows<{ lease_id: string }>(
-        db,
-        "SELECT lease_id FROM leases WHERE unit_id = ? ORDER BY start_date DESC, lease_id DESC",
-        id,
-      ).map((lease) => lease.lease_id),
-  },
+  related: { lease_ids: leaseIds("unit_id = ? ORDER BY start_date DESC, lease_id DESC") },
 });
 
 const listTenants = defineListTool({
   name: "list_tenants",
   description:
     "Search tenants by name or email (case-insensitive substring), ordered by tenant id. Paginated: returns `tenants`, `page`, `per_page`, `total`, `has_more`.",
-  filters: {
-    query: optionalText("Substring of the first name, last name or email"),
-  },
+  filters: { query: optionalText("Substring of the first name, last name or email") },
   key: "tenants",
   from: "tenants",
   where: ({ query }) => [
@@ -108,18 +106,8 @@ const getTenant = defineGetTool({
   key: "tenant",
   from: "tenants",
   notFound: tenantId,
-  related: {
-    lease_ids: (db, id) =>
-      allRows<{ lease_id: string }>(
-        db,
-        "SELECT lease_id FROM leases WHERE tenant_id = ? ORDER BY lease_id",
-        id,
-      ).map((row) => row.lease_id),
-  },
+  related: { lease_ids: leaseIds("tenant_id = ? ORDER BY lease_id") },
 });
-
-const LEASE_COLUMNS =
-  "l.lease_id, l.unit_id, u.building_id, l.tenant_id, l.status, l.start_date, l.end_date, l.move_out_date, l.monthly_rent";
 
 const listLeases = defineListTool({
   name: "list_leases",
@@ -131,13 +119,12 @@ const listLeases = defineListTool({
     unit_id: unitId.schema("Only leases of this unit").optional(),
     end_from: optionalDate("Only leases ending on or after this date, YYYY-MM-DD"),
     end_to: optionalDate("Only leases ending on or before this date, YYYY-MM-DD"),
-    moved_out_from: isoDateSchema
-      .optional()
-      .describe("Only leases whose tenant moved out on or after this date, YYYY-MM-DD"),
+    moved_out_from: optionalDate("Only leases whose tenant moved out on or after this date, YYYY-MM-DD"),
   },
   key: "leases",
   from: "leases l JOIN units u ON u.unit_id = l.unit_id",
-  select: LEASE_COLUMNS,
+  select:
+    "l.lease_id, l.unit_id, u.building_id, l.tenant_id, l.status, l.start_date, l.end_date, l.move_out_date, l.monthly_rent",
   where: {
     status: "l.status = ?",
     building_id: "u.building_id = ?",
@@ -149,27 +136,24 @@ const listLeases = defineListTool({
   orderBy: "l.lease_id",
 });
 
-function leaseRecord(db: ToolContext["db"], id: string): Record<string, unknown> {
-  return requireRow(
-    db,
-    `SELECT l.*, u.building_id, u.unit_number, t.first_name || ' ' || t.last_name AS tenant_name
-       FROM leases l JOIN units u ON u.unit_id = l.unit_id JOIN tenants t ON t.tenant_id = l.tenant_id
-      WHERE l.lease_id = ?`,
-    [id],
-    leaseId.notFound(id).message,
-  );
-}
-
-const getLease = defineTool({
+const getLease = defineGetTool({
   name: "get_lease",
   description:
     "Get one lease in full: unit, building, tenant, dates, monthly rent, security deposit and the escalation clause (`escalation_pct`, the yearly increase the lease provides for at renewal). Addenda are documents in the workspace, not here. Returns `lease`.",
-  kind: "read",
-  inputSchema: z.object({ lease_id: leaseId.schema("The lease") }),
-  handler: ({ lease_id }, { db }: ToolContext) => ({ lease: leaseRecord(db, lease_id) }),
+  input: { lease_id: leaseId.schema("The lease") },
+  key: "lease",
+  select: "l.*, u.building_id, u.unit_number, t.first_name || ' ' || t.last_name AS tenant_name",
+  from: "leases l JOIN units u ON u.unit_id = l.unit_id JOIN tenants t ON t.tenant_id = l.tenant_id",
+  idColumn: "l.lease_id",
+  notFound: leaseId,
 });
 
-const LEDGER_TYPES = ["rent", "payment", "late_fee", "deposit_refund"] as const;
+/** The lease, which must be in `status`; otherwise a failure that ends with `rule`. */
+function leaseIn(db: ToolContext["db"], id: string, status: string, rule: string): Record<string, unknown> {
+  const lease = requireEntity(db, "leases", leaseId, id);
+  if (lease.status !== status) throw new ToolFailure(`lease ${id} is ${String(lease.status)}; ${rule}`);
+  return lease;
+}
 
 const listLedgerEntries = defineListTool({
   name: "list_ledger_entries",
@@ -177,7 +161,10 @@ const listLedgerEntries = defineListTool({
     "List rent-ledger entries matching all given filters, ordered by entry id. `entry_type` is rent (monthly charge), payment (received from the tenant; `reference` is the payment reference), late_fee or deposit_refund; `period` is the rent month (YYYY-MM) an entry belongs to and `entry_date` the day it was posted or received. Amounts are positive. Paginated: returns `entries`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     lease_id: leaseId.schema("Only entries of this lease").optional(),
-    entry_type: optionalChoice(LEDGER_TYPES, "Only entries of this type"),
+    entry_type: optionalChoice(
+      ["rent", "payment", "late_fee", "deposit_refund"],
+      "Only entries of this type",
+    ),
     period: periodSchema.optional().describe("Only entries of this rent period, YYYY-MM"),
     date_from: optionalDate("Only entries dated on or after this date, YYYY-MM-DD"),
     date_to: optionalDate("Only entries dated on or before this date, YYYY-MM-DD"),
@@ -194,34 +181,10 @@ const listLedgerEntries = defineListTool({
   orderBy: "entry_id",
 });
 
-function insertLedgerEntry(
-  db: ToolContext["db"],
-  values: {
-    lease_id: string;
-    entry_date: string;
-    period: string;
-    entry_type: string;
-    amount: number;
-    memo: string;
-  },
-): Record<string, unknown> {
-  const result = db
-    .prepare(
-      "INSERT INTO ledger_entries (lease_id, entry_date, period, entry_type, amount, reference, memo) VALUES (?, ?, ?, ?, ?, NULL, ?)",
-    )
-    .run(values.lease_id, values.entry_date, values.period, values.entry_type, values.amount, values.memo);
-  return getRow(db, "SELECT * FROM ledger_entries WHERE entry_id = ?", result.lastInsertRowid)!;
-}
-
 function requireCents(amount: number): number {
   if (Math.abs(Math.round(amount * 100) - amount * 100) > 1e-6)
     throw new ToolFailure(`amount ${amount} has more than two decimals; give dollars with cents, e.g. 62.50`);
   return roundCents(amount);
-}
-
-/** The business date of the system: the instance's fixed "today", never the wall clock. */
-function todayOf(): string {
-  return REFERENCE_DATE;
 }
 
 const postLateFee = defineTool({
@@ -236,11 +199,7 @@ const postLateFee = defineTool({
     memo: z.string().min(1).max(200).optional().describe("Note printed on the tenant's statement"),
   }),
   handler: ({ lease_id, period, amount, memo }, { db }: ToolContext) => {
-    const lease = leaseRecord(db, lease_id);
-    if (lease.status !== "active")
-      throw new ToolFailure(
-        `lease ${lease_id} is ${String(lease.status)}; late fees go on active leases only`,
-      );
+    leaseIn(db, lease_id, "active", "late fees go on active leases only");
     const existing = getRow(
       db,
       "SELECT entry_id FROM ledger_entries WHERE lease_id = ? AND period = ? AND entry_type = 'late_fee'",
@@ -248,9 +207,9 @@ const postLateFee = defineTool({
       period,
     );
     if (existing) throw new ToolFailure(`lease ${lease_id} already has a late fee for ${period}`);
-    const entry = insertLedgerEntry(db, {
+    const entry = insertRow(db, "ledger_entries", {
       lease_id,
-      entry_date: todayOf(),
+      entry_date: REFERENCE_DATE,
       period,
       entry_type: "late_fee",
       amount: requireCents(amount),
@@ -271,11 +230,7 @@ const recordDepositRefund = defineTool({
     memo: z.string().min(1).max(300).optional().describe("Short explanation of the deductions"),
   }),
   handler: ({ lease_id, amount, memo }, { db }: ToolContext) => {
-    const lease = leaseRecord(db, lease_id);
-    if (lease.status !== "ended")
-      throw new ToolFailure(
-        `lease ${lease_id} is ${String(lease.status)}; refunds are recorded on ended leases`,
-      );
+    const lease = leaseIn(db, lease_id, "ended", "refunds are recorded on ended leases");
     if (
       getRow(
         db,
@@ -289,13 +244,15 @@ const recordDepositRefund = defineTool({
       throw new ToolFailure(
         `refund ${cents} exceeds the security deposit of ${String(lease.security_deposit)}`,
       );
-    const today = todayOf();
-    const result = db
-      .prepare(
-        "INSERT INTO ledger_entries (lease_id, entry_date, period, entry_type, amount, reference, memo) VALUES (?, ?, ?, 'deposit_refund', ?, NULL, ?)",
-      )
-      .run(lease_id, today, today.slice(0, 7), cents, memo ?? "Security deposit refund");
-    return { entry: getRow(db, "SELECT * FROM ledger_entries WHERE entry_id = ?", result.lastInsertRowid) };
+    const entry = insertRow(db, "ledger_entries", {
+      lease_id,
+      entry_date: REFERENCE_DATE,
+      period: REFERENCE_DATE.slice(0, 7),
+      entry_type: "deposit_refund",
+      amount: cents,
+      memo: memo ?? "Security deposit refund",
+    });
+    return { entry };
   },
 });
 
@@ -304,7 +261,7 @@ const listVendors = defineListTool({
   description:
     "List maintenance vendors with their trade, liability-insurance expiry date and whether they are active, ordered by vendor id. Rates are in the vendor rate card document. Paginated: returns `vendors`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    trade: tradeSchema.optional().describe("Only vendors of this trade"),
+    trade: optionalChoice(TRADES, "Only vendors of this trade"),
     active: z.boolean().optional().describe("Only active (true) or inactive (false) vendors"),
   },
   key: "vendors",
@@ -335,16 +292,11 @@ const listWorkOrders = defineListTool({
     "List maintenance work orders matching all given filters, ordered by work order id. `category` is the trade needed; `vendor_id` is null until a vendor is assigned. Paginated: returns `work_orders`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     status: optionalChoice(WORK_ORDER_STATUSES, "Only work orders in this status"),
-    priority: z
-      .enum(["emergency", "urgent", "routine"])
-      .optional()
-      .describe("Only work orders of this priority"),
+    priority: optionalChoice(PRIORITIES, "Only work orders of this priority"),
     vendor_id: vendorId.schema("Only work orders assigned to this vendor").optional(),
     building_id: buildingId.schema("Only work orders for units of this building").optional(),
-    category: tradeSchema.optional().describe("Only work orders of this trade"),
-    opened_from: isoDateSchema
-      .optional()
-      .describe("Only work orders opened on or after this date, YYYY-MM-DD"),
+    category: optionalChoice(TRADES, "Only work orders of this trade"),
+    opened_from: optionalDate("Only work orders opened on or after this date, YYYY-MM-DD"),
   },
   key: "work_orders",
   from: "work_orders w JOIN units u ON u.unit_id = w.unit_id",
@@ -370,6 +322,16 @@ function workOrderRecord(db: ToolContext["db"], id: string): Record<string, unkn
   );
 }
 
+/** The work order, which must not be completed or cancelled to be `action`. */
+function unfinishedOrder(db: ToolContext["db"], id: string, action: string): Record<string, unknown> {
+  const order = workOrderRecord(db, id);
+  if (order.status === "completed" || order.status === "cancelled")
+    throw new ToolFailure(
+      `work order ${id} is ${String(order.status)}; only unfinished work orders can be ${action}`,
+    );
+  return order;
+}
+
 const getWorkOrder = defineTool({
   name: "get_work_order",
   description: "Get one work order in full, including the summary and cost. Returns `work_order`.",
@@ -388,11 +350,7 @@ const assignWorkOrder = defineTool({
     vendor_id: vendorId.schema("The vendor who will do the work"),
   }),
   handler: ({ work_order_id, vendor_id }, { db }: ToolContext) => {
-    const order = workOrderRecord(db, work_order_id);
-    if (order.status === "completed" || order.status === "cancelled")
-      throw new ToolFailure(
-        `work order ${work_order_id} is ${String(order.status)}; only unfinished work orders can be assigned`,
-      );
+    const order = unfinishedOrder(db, work_order_id, "assigned");
     requireEntity(db, "vendors", vendorId, vendor_id, "vendor_id");
     if (order.vendor_id === vendor_id)
       throw new ToolFailure(`work order ${work_order_id} is already assigned to ${vendor_id}`);
@@ -410,17 +368,13 @@ const escalateWorkOrder = defineTool({
   kind: "write",
   inputSchema: z.object({ work_order_id: workOrderId.schema("The work order") }),
   handler: ({ work_order_id }, { db }: ToolContext) => {
-    const order = workOrderRecord(db, work_order_id);
-    if (order.status === "completed" || order.status === "cancelled")
-      throw new ToolFailure(
-        `work order ${work_order_id} is ${String(order.status)}; only unfinished work orders can be escalated`,
-      );
+    const order = unfinishedOrder(db, work_order_id, "escalated");
     if (order.escalated_on !== null)
       throw new ToolFailure(
         `work order ${work_order_id} was already escalated on ${String(order.escalated_on)}`,
       );
     db.prepare("UPDATE work_orders SET escalated_on = ? WHERE work_order_id = ?").run(
-      todayOf(),
+      REFERENCE_DATE,
       work_order_id,
     );
     return { work_order: workOrderRecord(db, work_order_id) };
@@ -434,10 +388,7 @@ const listInspections = defineListTool({
   filters: {
     unit_id: unitId.schema("Only inspections of this unit").optional(),
     lease_id: leaseId.schema("Only inspections tied to this lease").optional(),
-    inspection_type: z
-      .enum(["move_in", "move_out", "annual"])
-      .optional()
-      .describe("Only this kind of inspection"),
+    inspection_type: optionalChoice(["move_in", "move_out", "annual"], "Only this kind of inspection"),
   },
   key: "inspections",
   from: "inspections",

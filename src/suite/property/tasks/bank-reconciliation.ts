@@ -3,14 +3,15 @@ import {
   allRows,
   check,
   defineTask,
+  flagNearMisses,
   nearlyEqual,
-  parseAnswerJson,
   parseCsv,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { bankExportPath } from "../documents.js";
 import { propertyDomain } from "../domain.js";
 import { ledgerPeriods } from "../rules.js";
+import { answerObject } from "./answers.js";
 import { PROPERTY_PY } from "./python.js";
 
 interface Reconciliation {
@@ -65,9 +66,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
     expected.amount_mismatches.length === 0
   )
     throw new Error("generation planted no discrepancy of some kind");
-  const parsed = parseAnswerJson(answer);
-  const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const given = answerObject(answer) ?? {};
   return (Object.keys(expected) as Array<keyof Reconciliation>).map((key) => {
     const list = Array.isArray(given[key]) ? (given[key] as unknown[]).map(String).sort() : null;
     const want = [...expected[key]].sort();
@@ -79,14 +78,8 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   });
 }
 
-interface Variant {
-  naiveFetch?: boolean;
-  keepNonRent?: boolean;
-  ignoreAmounts?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const listing = variant.naiveFetch ? "fetch_all" : "fetch";
+function cells(near: string[]): string[] {
+  const listing = near.includes("no-retry-on-503") ? "fetch_all" : "fetch";
   return [
     PROPERTY_PY,
     String.raw`
@@ -94,7 +87,7 @@ bank_rows = list(csv.DictReader(io.StringIO(read_text("${bankExportPath(REFERENC
 bank = {}
 for row in bank_rows:
     found = re.search(r"\bPMT-\d+\b", row["description"])
-    ${variant.keepNonRent ? 'bank[found.group(0) if found else row["bank_txn_id"]] = row' : "if found:\n        bank[found.group(0)] = row"}
+    ${near.includes("keeps-non-rent-lines") ? 'bank[found.group(0) if found else row["bank_txn_id"]] = row' : "if found:\n        bank[found.group(0)] = row"}
 print(len(bank_rows), "bank lines,", len(bank), "kept")
 `,
     String.raw`
@@ -105,7 +98,7 @@ result = {
     "missing_from_bank": sorted(str(p["entry_id"]) for p in missing),
     "not_in_ledger": sorted(row["bank_txn_id"] for ref, row in bank.items() if ref not in by_reference),
     "amount_mismatches": ${
-      variant.ignoreAmounts
+      near.includes("ignores-amounts")
         ? "[]"
         : 'sorted(str(p["entry_id"]) for p in payments if p["reference"] in bank and abs(float(bank[p["reference"]]["amount"]) - p["amount"]) > 0.001)'
     },
@@ -128,22 +121,10 @@ export const bankReconciliationTask = defineTask({
   instruction: `Reconcile the rent ledger with the bank's deposit export in ${bankExportPath(REFERENCE_DATE)}. Compare every ledger payment dated ${FIRST_DAY} through today with the bank lines, matching on the payment reference (PMT-...) in the bank description; bank lines without a PMT reference are not rent and are ignored. Reply with only a JSON object with four sorted lists: "missing_from_bank" (entry ids of ledger payments with no bank line), "not_in_ledger" (bank_txn_id of bank lines whose reference no ledger payment has), "amount_mismatches" (entry ids of matched payments whose bank amount differs) and "emails_to_contact" (email addresses of the tenants whose payments are missing from the bank, so we can ask them for proof of payment). Entry ids as strings, e.g. {"missing_from_bank": ["412"], ...}.`,
   tools: ["list_ledger_entries", "list_leases", "get_lease", "get_tenant", "list_tenants"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "no-retry-on-503",
-      description: "Pages the payment listing without retrying the transient 503.",
-      cells: cells({ naiveFetch: true }),
-    },
-    {
-      id: "keeps-non-rent-lines",
-      description: "Reports non-rent bank lines as deposits missing from the ledger.",
-      cells: cells({ keepNonRent: true }),
-    },
-    {
-      id: "ignores-amounts",
-      description: "Matches references but never compares amounts.",
-      cells: cells({ ignoreAmounts: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["no-retry-on-503", "Pages the payment listing without retrying the transient 503."],
+    ["keeps-non-rent-lines", "Reports non-rent bank lines as deposits missing from the ledger."],
+    ["ignores-amounts", "Matches references but never compares amounts."],
+  ]),
 });

@@ -1,4 +1,4 @@
-import { allRows, check, defineTask, parseAnswerList } from "../../../envs/index.js";
+import { allRows, check, defineTask, flagNearMisses, groupBy, parseAnswerList } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
 import { graceEnd } from "../rules.js";
@@ -22,29 +22,21 @@ export function expectedChronicTenants(state: StateView): string[] {
        FROM ledger_entries e JOIN leases l ON l.lease_id = e.lease_id
       WHERE e.entry_type IN ('rent', 'payment') ORDER BY e.lease_id, e.period, e.entry_id`,
   );
-  const byLease = new Map<
-    string,
-    { tenant: string; periods: Map<string, { rent: number; onTime: number }> }
-  >();
-  for (const entry of entries) {
-    const lease = byLease.get(entry.lease_id) ?? { tenant: entry.tenant_id, periods: new Map() };
-    byLease.set(entry.lease_id, lease);
-    const month = lease.periods.get(entry.period) ?? { rent: 0, onTime: 0 };
-    lease.periods.set(entry.period, month);
-    if (entry.entry_type === "rent") month.rent += entry.amount;
-    else if (entry.entry_date <= graceEnd(entry.period, dueDay.get(entry.lease_id) ?? 1, graceDays))
-      month.onTime += entry.amount;
-  }
   const tenants = new Set<string>();
-  for (const [id, lease] of byLease) {
+  for (const own of groupBy(entries, (entry) => entry.lease_id).values()) {
+    const { lease_id, tenant_id } = own[0]!;
     let run = 0;
-    for (const period of [...lease.periods.keys()].sort()) {
-      const month = lease.periods.get(period)!;
-      if (month.rent === 0) continue;
-      run = month.onTime + 0.005 < month.rent ? run + 1 : 0;
-      if (run >= 3) tenants.add(lease.tenant);
+    for (const [period, month] of groupBy(own, (entry) => entry.period)) {
+      const lastOnTime = graceEnd(period, dueDay.get(lease_id) ?? 1, graceDays);
+      let rent = 0;
+      let onTime = 0;
+      for (const entry of month)
+        if (entry.entry_type === "rent") rent += entry.amount;
+        else if (entry.entry_date <= lastOnTime) onTime += entry.amount;
+      if (rent === 0) continue;
+      run = onTime + 0.005 < rent ? run + 1 : 0;
+      if (run >= 3) tenants.add(tenant_id);
     }
-    void id;
   }
   return [...tenants].sort();
 }
@@ -66,13 +58,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  noGrace?: boolean;
-  ignoreAddenda?: boolean;
-  anyThree?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(near: string[]): string[] {
   return [
     PROPERTY_PY,
     LATE_POLICY_PY,
@@ -84,8 +70,8 @@ months = {}
 for e in rent:
     months.setdefault(e["lease_id"], {}).setdefault(e["period"], [0.0, 0.0])[0] += e["amount"]
 for p in payments:
-    day = ${variant.ignoreAddenda ? "1" : 'due_day.get(p["lease_id"], 1)'}
-    last_on_time = add_days(f"{p['period']}-{day:02d}", ${variant.noGrace ? "0" : "grace_days"})
+    day = ${near.includes("ignores-due-day-addenda") ? "1" : 'due_day.get(p["lease_id"], 1)'}
+    last_on_time = add_days(f"{p['period']}-{day:02d}", ${near.includes("no-grace-period") ? "0" : "grace_days"})
     if p["entry_date"] <= last_on_time:
         months.setdefault(p["lease_id"], {}).setdefault(p["period"], [0.0, 0.0])[1] += p["amount"]
 chronic = set()
@@ -96,7 +82,7 @@ for lid, by_period in months.items():
         if charged == 0:
             continue
         late = on_time + 0.005 < charged
-        run = ${variant.anyThree ? "run + 1 if late else run" : "run + 1 if late else 0"}
+        run = ${near.includes("three-late-not-consecutive") ? "run + 1 if late else run" : "run + 1 if late else 0"}
         if run >= 3:
             chronic.add(leases[lid]["tenant_id"])
 print(json.dumps(sorted(chronic)))
@@ -113,22 +99,10 @@ export const chronicLatePayersTask = defineTask({
     'For the collections review, find every tenant who was late with rent three or more months in a row at any point in the ledger (January through June 2025). A month counts as late exactly when our rent collection policy says so, including any due-day changes in lease addenda. Reply with only a JSON array of tenant ids, e.g. ["T-00012", "T-00040"].',
   tools: ["list_leases", "get_lease", "list_tenants", "get_tenant", "list_ledger_entries"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "no-grace-period",
-      description: "Counts any payment after the due date as late.",
-      cells: cells({ noGrace: true }),
-    },
-    {
-      id: "ignores-due-day-addenda",
-      description: "Uses the 1st as every lease's due day.",
-      cells: cells({ ignoreAddenda: true }),
-    },
-    {
-      id: "three-late-not-consecutive",
-      description: "Flags any three late months, consecutive or not.",
-      cells: cells({ anyThree: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["no-grace-period", "Counts any payment after the due date as late."],
+    ["ignores-due-day-addenda", "Uses the 1st as every lease's due day."],
+    ["three-late-not-consecutive", "Flags any three late months, consecutive or not."],
+  ]),
 });

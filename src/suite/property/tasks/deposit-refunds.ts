@@ -3,48 +3,37 @@ import {
   allRows,
   checkStateDiff,
   defineTask,
+  flagNearMisses,
   roundCents,
   sumCents,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
-import { checkStatedTotal } from "./answer-total.js";
+import { checkStatedTotal } from "./answers.js";
 import { PROPERTY_PY } from "./python.js";
 
 /** Refund by lease id for this month's move-outs without a recorded refund. */
 export function expectedRefunds(state: StateView): Map<string, number> {
-  const monthStart = `${REFERENCE_DATE.slice(0, 7)}-01`;
-  const leases = allRows<{ lease_id: string; security_deposit: number }>(
+  const leases = allRows<{ lease_id: string; security_deposit: number; deductions: number; balance: number }>(
     state.db,
-    `SELECT lease_id, security_deposit FROM leases WHERE status = 'ended' AND move_out_date >= ? AND move_out_date <= ?
-        AND lease_id NOT IN (SELECT lease_id FROM ledger_entries WHERE entry_type = 'deposit_refund') ORDER BY lease_id`,
-    monthStart,
+    `SELECT l.lease_id, l.security_deposit,
+            (SELECT COALESCE(SUM(i.cost), 0) FROM inspection_items i JOIN inspections n ON n.inspection_id = i.inspection_id
+              WHERE n.lease_id = l.lease_id AND n.inspection_type = 'move_out' AND i.condition IN ('damage', 'cleaning')) AS deductions,
+            (SELECT COALESCE(SUM(CASE e.entry_type WHEN 'payment' THEN -e.amount ELSE e.amount END), 0) FROM ledger_entries e
+              WHERE e.lease_id = l.lease_id AND e.entry_type IN ('rent', 'late_fee', 'payment')) AS balance
+       FROM leases l WHERE l.status = 'ended' AND l.move_out_date >= ? AND l.move_out_date <= ?
+        AND l.lease_id NOT IN (SELECT lease_id FROM ledger_entries WHERE entry_type = 'deposit_refund') ORDER BY l.lease_id`,
+    `${REFERENCE_DATE.slice(0, 7)}-01`,
     REFERENCE_DATE,
   );
-  const refunds = new Map<string, number>();
-  for (const lease of leases) {
-    const deductions = allRows<{ cost: number }>(
-      state.db,
-      `SELECT i.cost FROM inspection_items i JOIN inspections n ON n.inspection_id = i.inspection_id
-        WHERE n.lease_id = ? AND n.inspection_type = 'move_out' AND i.condition IN ('damage', 'cleaning')`,
-      lease.lease_id,
-    ).map((row) => row.cost);
-    const entries = allRows<{ entry_type: string; amount: number }>(
-      state.db,
-      "SELECT entry_type, amount FROM ledger_entries WHERE lease_id = ?",
-      lease.lease_id,
-    );
-    const charged = sumCents(
-      entries.filter((e) => e.entry_type === "rent" || e.entry_type === "late_fee").map((e) => e.amount),
-    );
-    const paid = sumCents(entries.filter((e) => e.entry_type === "payment").map((e) => e.amount));
-    const owed = Math.max(0, roundCents(charged - paid));
-    refunds.set(
-      lease.lease_id,
-      Math.max(0, roundCents(lease.security_deposit - sumCents(deductions) - owed)),
-    );
-  }
-  return refunds;
+  // The deposit less the damage and cleaning the move-out inspection found and less the unpaid balance.
+  return new Map(
+    leases.map((lease) => {
+      const owed = Math.max(0, roundCents(lease.balance));
+      const refund = roundCents(lease.security_deposit - roundCents(lease.deductions) - owed);
+      return [lease.lease_id, Math.max(0, refund)];
+    }),
+  );
 }
 
 function verify({ initial, final, answer }: VerifyContext): Check[] {
@@ -63,17 +52,13 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  deductWear?: boolean;
-  ignoreBalance?: boolean;
-  trustResults?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const inspect = variant.trustResults
+function cells(near: string[]): string[] {
+  const inspect = near.includes("trusts-error-bodies")
     ? 'tools.get_inspection(inspection_id=inspection["inspection_id"])'
     : 'call("get_inspection", inspection_id=inspection["inspection_id"])';
-  const deductible = variant.deductWear ? '("damage", "cleaning", "normal_wear")' : '("damage", "cleaning")';
+  const deductible = near.includes("deducts-normal-wear")
+    ? '("damage", "cleaning", "normal_wear")'
+    : '("damage", "cleaning")';
   return [
     PROPERTY_PY,
     String.raw`
@@ -93,7 +78,7 @@ for summary in moved_out:
     lease = call("get_lease", lease_id=lid)["lease"]
     charged = sum(e["amount"] for e in entries if e["entry_type"] in ("rent", "late_fee"))
     paid = sum(e["amount"] for e in entries if e["entry_type"] == "payment")
-    owed = ${variant.ignoreBalance ? "0" : "max(0, money(charged - paid))"}
+    owed = ${near.includes("ignores-unpaid-balance") ? "0" : "max(0, money(charged - paid))"}
     deductions = 0
     for inspection in fetch("list_inspections", "inspections", lease_id=lid, inspection_type="move_out"):
         detail = ${inspect}
@@ -125,22 +110,10 @@ export const depositRefundsTask = defineTask({
     "get_tenant",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "deducts-normal-wear",
-      description: "Deducts normal wear and tear too.",
-      cells: cells({ deductWear: true }),
-    },
-    {
-      id: "ignores-unpaid-balance",
-      description: "Refunds without deducting the unpaid ledger balance.",
-      cells: cells({ ignoreBalance: true }),
-    },
-    {
-      id: "trusts-error-bodies",
-      description: "Uses get_inspection results without checking for the service's error body.",
-      cells: cells({ trustResults: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["deducts-normal-wear", "Deducts normal wear and tear too."],
+    ["ignores-unpaid-balance", "Refunds without deducting the unpaid ledger balance."],
+    ["trusts-error-bodies", "Uses get_inspection results without checking for the service's error body."],
+  ]),
 });

@@ -5,6 +5,7 @@ import {
   checkStateDiff,
   daysBetween,
   defineTask,
+  flagNearMisses,
   parseAnswerNumber,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
@@ -48,14 +49,8 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  includeOnHold?: boolean;
-  offByOne?: boolean;
-  firstPageOnly?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const listing = variant.firstPageOnly
+function cells(near: string[]): string[] {
+  const listing = near.includes("first-page-only")
     ? 'orders = [o for o in call("list_work_orders", per_page=50)["work_orders"] if o["status"] in statuses]'
     : 'orders = [o for status in statuses for o in fetch("list_work_orders", "work_orders", status=status)]';
   return [
@@ -67,12 +62,12 @@ print(sla)
 `,
     String.raw`
 today = date.fromisoformat("${REFERENCE_DATE}")
-statuses = ["open", "assigned", "in_progress"${variant.includeOnHold ? ', "on_hold"' : ""}]
+statuses = ["open", "assigned", "in_progress"${near.includes("includes-on-hold") ? ', "on_hold"' : ""}]
 ${listing}
 escalated = []
 for order in sorted(orders, key=lambda o: o["work_order_id"]):
     age = (today - date.fromisoformat(order["opened_on"])).days
-    if order["escalated_on"] is None and age ${variant.offByOne ? ">=" : ">"} sla[order["priority"]]:
+    if order["escalated_on"] is None and age ${near.includes("sla-boundary-off-by-one") ? ">=" : ">"} sla[order["priority"]]:
         call("escalate_work_order", work_order_id=order["work_order_id"])
         escalated.append(order["work_order_id"])
 print(f"Escalated {len(escalated)} work orders: {', '.join(escalated)}")
@@ -96,22 +91,10 @@ export const escalateOverdueWorkOrdersTask = defineTask({
     "list_units",
   ],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "includes-on-hold",
-      description: "Escalates paused (on-hold) work orders too.",
-      cells: cells({ includeOnHold: true }),
-    },
-    {
-      id: "sla-boundary-off-by-one",
-      description: "Counts an order as overdue on the day its target is reached.",
-      cells: cells({ offByOne: true }),
-    },
-    {
-      id: "first-page-only",
-      description: "Reads only the first page of the work-order listing.",
-      cells: cells({ firstPageOnly: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["includes-on-hold", "Escalates paused (on-hold) work orders too."],
+    ["sla-boundary-off-by-one", "Counts an order as overdue on the day its target is reached."],
+    ["first-page-only", "Reads only the first page of the work-order listing."],
+  ]),
 });

@@ -4,12 +4,13 @@ import {
   check,
   checkStateDiff,
   defineTask,
+  flagNearMisses,
   roundCents,
   sumCents,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
-import { checkStatedTotal } from "./answer-total.js";
+import { checkStatedTotal } from "./answers.js";
 import { graceEnd, lateFeeFor } from "../rules.js";
 import { readAddenda, readApprovedWaivers, readLatePolicy } from "../workspace-facts.js";
 import { LATE_POLICY_PY, PROPERTY_PY } from "./python.js";
@@ -74,16 +75,8 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  graceOffByOne?: boolean;
-  ignoreAddenda?: boolean;
-  ignoreWaivers?: boolean;
-  ignoreThreshold?: boolean;
-  naiveFetch?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const fetchPayments = variant.naiveFetch
+function cells(near: string[]): string[] {
+  const fetchPayments = near.includes("no-retry-on-503")
     ? 'fetch_all("list_ledger_entries", "entries", entry_type="payment", period=period)'
     : 'fetch("list_ledger_entries", "entries", entry_type="payment", period=period)';
   return [
@@ -106,13 +99,13 @@ rent = {e["lease_id"]: e["amount"] for e in fetch("list_ledger_entries", "entrie
 posted = []
 for lease in leases:
     lid = lease["lease_id"]
-    if lid not in rent or lid in charged_already${variant.ignoreWaivers ? "" : " or lid in waived"}:
+    if lid not in rent or lid in charged_already${near.includes("ignores-hardship-waivers") ? "" : " or lid in waived"}:
         continue
-    day = ${variant.ignoreAddenda ? "1" : "due_day.get(lid, 1)"}
+    day = ${near.includes("ignores-addenda") ? "1" : "due_day.get(lid, 1)"}
     last_on_time = add_days(f"{period}-{day:02d}", grace_days)
-    paid = sum(p["amount"] for p in payments if p["lease_id"] == lid and p["entry_date"] ${variant.graceOffByOne ? "<" : "<="} last_on_time)
+    paid = sum(p["amount"] for p in payments if p["lease_id"] == lid and p["entry_date"] ${near.includes("grace-day-off-by-one") ? "<" : "<="} last_on_time)
     unpaid = money(rent[lid] - paid)
-    if unpaid ${variant.ignoreThreshold ? "> 0" : ">= threshold"}:
+    if unpaid ${near.includes("ignores-threshold") ? "> 0" : ">= threshold"}:
         fee = money(min(fee_max, max(fee_min, lease["monthly_rent"] * fee_pct / 100)))
         call("post_late_fee", lease_id=lid, period=period, amount=fee, memo=f"Late fee {period}")
         posted.append(fee)
@@ -130,33 +123,15 @@ export const juneLateFeesTask = defineTask({
     "June rent collection closes today. Charge every late fee our rent collection policy calls for on June 2025 rent (period 2025-06) with post_late_fee, following the policy document, lease addenda and any hardship decisions in the correspondence folder. Don't touch anything else. When done, reply with the number of fees you posted and their total, in the form `7 fees, $455.00`.",
   tools: ["list_leases", "get_lease", "list_ledger_entries", "post_late_fee", "list_tenants", "get_tenant"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "grace-day-off-by-one",
-      description: "Treats a payment on the last day of the grace period as late.",
-      cells: cells({ graceOffByOne: true }),
-    },
-    {
-      id: "ignores-addenda",
-      description: "Uses the 1st as the due day for every lease, ignoring due-day addenda.",
-      cells: cells({ ignoreAddenda: true }),
-    },
-    {
-      id: "ignores-hardship-waivers",
-      description: "Charges the fee the property manager waived in writing.",
-      cells: cells({ ignoreWaivers: true }),
-    },
-    {
-      id: "ignores-threshold",
-      description: "Charges a fee for any shortfall, even under the policy's minimum unpaid amount.",
-      cells: cells({ ignoreThreshold: true }),
-    },
-    {
-      id: "no-retry-on-503",
-      description:
-        "Pages the payment listing without retrying the transient 503, so the run stops before posting.",
-      cells: cells({ naiveFetch: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["grace-day-off-by-one", "Treats a payment on the last day of the grace period as late."],
+    ["ignores-addenda", "Uses the 1st as the due day for every lease, ignoring due-day addenda."],
+    ["ignores-hardship-waivers", "Charges the fee the property manager waived in writing."],
+    ["ignores-threshold", "Charges a fee for any shortfall, even under the policy's minimum unpaid amount."],
+    [
+      "no-retry-on-503",
+      "Pages the payment listing without retrying the transient 503, so the run stops before posting.",
+    ],
+  ]),
 });

@@ -1,6 +1,7 @@
-import { allRows, check, defineTask, parseAnswerJson } from "../../../envs/index.js";
+import { allRows, check, defineTask, flagNearMisses } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
+import { answerObject } from "./answers.js";
 import { PROPERTY_PY } from "./python.js";
 
 interface BuildingOccupancy {
@@ -15,46 +16,34 @@ const FIELDS = ["rentable", "occupied", "vacant", "pre_leased", "occupancy_pct"]
 
 /** Occupancy by building under the reporting definitions. */
 export function expectedOccupancy(state: StateView): Map<string, BuildingOccupancy> {
-  const units = allRows<{
-    unit_id: string;
-    building_id: string;
-    offline: number;
-    active: number;
-    signed: number;
-  }>(
+  const buildings = allRows<{ building_id: string; rentable: number; occupied: number; pre_leased: number }>(
     state.db,
-    `SELECT u.unit_id, u.building_id, u.offline,
-            EXISTS (SELECT 1 FROM leases l WHERE l.unit_id = u.unit_id AND l.status = 'active') AS active,
-            EXISTS (SELECT 1 FROM leases l WHERE l.unit_id = u.unit_id AND l.status = 'signed') AS signed
-       FROM units u ORDER BY u.unit_id`,
-  );
-  const buildings = allRows<{ building_id: string }>(
-    state.db,
-    "SELECT building_id FROM buildings ORDER BY building_id",
+    `SELECT b.building_id, COUNT(u.unit_id) AS rentable, COALESCE(SUM(u.active), 0) AS occupied,
+            COALESCE(SUM(u.signed AND NOT u.active), 0) AS pre_leased
+       FROM buildings b LEFT JOIN (
+         SELECT unit_id, building_id,
+                EXISTS (SELECT 1 FROM leases l WHERE l.unit_id = units.unit_id AND l.status = 'active') AS active,
+                EXISTS (SELECT 1 FROM leases l WHERE l.unit_id = units.unit_id AND l.status = 'signed') AS signed
+           FROM units WHERE offline = 0) u ON u.building_id = b.building_id
+      GROUP BY b.building_id ORDER BY b.building_id`,
   );
   return new Map(
-    buildings.map(({ building_id }) => {
-      const rentable = units.filter((unit) => unit.building_id === building_id && unit.offline === 0);
-      const occupied = rentable.filter((unit) => unit.active === 1).length;
-      return [
-        building_id,
-        {
-          rentable: rentable.length,
-          occupied,
-          vacant: rentable.length - occupied,
-          pre_leased: rentable.filter((unit) => unit.active === 0 && unit.signed === 1).length,
-          occupancy_pct: rentable.length === 0 ? 0 : Math.round((occupied / rentable.length) * 1000) / 10,
-        },
-      ];
-    }),
+    buildings.map(({ building_id, rentable, occupied, pre_leased }) => [
+      building_id,
+      {
+        rentable,
+        occupied,
+        vacant: rentable - occupied,
+        pre_leased,
+        occupancy_pct: rentable === 0 ? 0 : Math.round((occupied / rentable) * 1000) / 10,
+      },
+    ]),
   );
 }
 
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedOccupancy(initial);
-  const parsed = parseAnswerJson(answer);
-  const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const given = answerObject(answer) ?? {};
   const problems: string[] = [];
   for (const [building, want] of expected) {
     const got = given[building] as Record<string, unknown> | undefined;
@@ -88,12 +77,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  includeOffline?: boolean;
-  signedAsOccupied?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(near: string[]): string[] {
   return [
     PROPERTY_PY,
     String.raw`
@@ -104,11 +88,11 @@ buildings = fetch("list_buildings", "buildings")
 report = {}
 for building in buildings:
     bid = building["building_id"]
-    units = fetch("list_units", "units", building_id=bid${variant.includeOffline ? "" : ", offline=False"})
+    units = fetch("list_units", "units", building_id=bid${near.includes("counts-offline-units") ? "" : ", offline=False"})
     rentable = {u["unit_id"] for u in units}
     occupied = {l["unit_id"] for l in fetch("list_leases", "leases", building_id=bid, status="active")} & rentable
     signed = {l["unit_id"] for l in fetch("list_leases", "leases", building_id=bid, status="signed")} & rentable
-    ${variant.signedAsOccupied ? "occupied = occupied | signed" : ""}
+    ${near.includes("signed-as-occupied") ? "occupied = occupied | signed" : ""}
     report[bid] = {
         "rentable": len(rentable),
         "occupied": len(occupied),
@@ -130,17 +114,9 @@ export const occupancyReportTask = defineTask({
     'Prepare the occupancy section of the monthly owner report, using our portfolio reporting definitions. For every building give rentable units, occupied units, vacant units, pre-leased units (vacant units with a signed lease that has not started) and the occupancy rate in percent rounded to one decimal. Reply with only a JSON object keyed by building id, e.g. {"BLD-01": {"rentable": 12, "occupied": 10, "vacant": 2, "pre_leased": 1, "occupancy_pct": 83.3}}.',
   tools: ["list_buildings", "get_building", "list_units", "get_unit", "list_leases", "get_lease"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "counts-offline-units",
-      description: "Counts offline units as rentable.",
-      cells: cells({ includeOffline: true }),
-    },
-    {
-      id: "signed-as-occupied",
-      description: "Counts units with a signed future lease as occupied.",
-      cells: cells({ signedAsOccupied: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["counts-offline-units", "Counts offline units as rentable."],
+    ["signed-as-occupied", "Counts units with a signed future lease as occupied."],
+  ]),
 });

@@ -4,13 +4,14 @@ import {
   allRows,
   check,
   defineTask,
+  flagNearMisses,
   nearlyEqual,
-  parseAnswerJson,
   roundCents,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { propertyDomain } from "../domain.js";
 import { readAddenda, readRenewalCaps } from "../workspace-facts.js";
+import { answerObject } from "./answers.js";
 import { PROPERTY_PY } from "./python.js";
 
 /** Renewal rent by lease id for the active leases ending in the next 60 days. */
@@ -42,20 +43,15 @@ export function expectedRenewals(state: StateView): Map<string, number> {
 function verify({ initial, answer }: VerifyContext): Check[] {
   const expected = expectedRenewals(initial);
   if (expected.size === 0) throw new Error("generation produced no lease in the renewal window");
-  const parsed = parseAnswerJson(answer);
-  const given =
-    parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const object = answerObject(answer);
+  const given = object ?? {};
   const missing = [...expected.keys()].filter((id) => !(id in given));
   const extra = Object.keys(given).filter((id) => !expected.has(id));
   const wrong = [...expected]
     .filter(([id, rent]) => id in given && !nearlyEqual(Number(given[id]), rent))
     .map(([id, rent]) => `${id}: expected ${rent.toFixed(2)}, got ${String(given[id])}`);
   return [
-    check(
-      "answer-is-object",
-      parsed !== null && typeof parsed === "object" && !Array.isArray(parsed),
-      "a JSON object of lease id to renewal rent",
-    ),
+    check("answer-is-object", object !== null, "a JSON object of lease id to renewal rent"),
     check(
       "renewal-leases",
       missing.length === 0 && extra.length === 0,
@@ -69,13 +65,7 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  ignoreCap?: boolean;
-  windowExclusive?: boolean;
-  ignoreAddenda?: boolean;
-}
-
-function cells(variant: Variant): string[] {
+function cells(near: string[]): string[] {
   return [
     PROPERTY_PY,
     String.raw`
@@ -86,14 +76,14 @@ print(caps, renewal_limit)
 `,
     String.raw`
 today = "${REFERENCE_DATE}"
-window_end = add_days(today, ${variant.windowExclusive ? 59 : 60})
+window_end = add_days(today, ${near.includes("window-off-by-one") ? 59 : 60})
 candidates = fetch("list_leases", "leases", status="active", end_from=add_days(today, 1), end_to=window_end)
 offers = {}
 for summary in candidates:
     lease = call("get_lease", lease_id=summary["lease_id"])["lease"]
     pct = lease["escalation_pct"]
-    ${variant.ignoreCap ? "" : 'pct = min(pct, caps[lease["building_id"]])'}
-    ${variant.ignoreAddenda ? "" : 'pct = min(pct, renewal_limit.get(lease["lease_id"], pct))'}
+    ${near.includes("ignores-building-cap") ? "" : 'pct = min(pct, caps[lease["building_id"]])'}
+    ${near.includes("ignores-addendum-limit") ? "" : 'pct = min(pct, renewal_limit.get(lease["lease_id"], pct))'}
     offers[lease["lease_id"]] = money(lease["monthly_rent"] * (1 + pct / 100))
 print(json.dumps(offers, sort_keys=True))
 `,
@@ -109,22 +99,10 @@ export const renewalOffersTask = defineTask({
     'We need to send renewal offers. For every active lease that ends in the next 60 days (end date from tomorrow through 60 days from today, inclusive), work out the renewal rent per the 2025 renewal memo and the lease\'s own terms and addenda. Reply with only a JSON object mapping each lease id to its renewal monthly rent in dollars rounded to cents, e.g. {"L-00012": 1854.3}.',
   tools: ["list_leases", "get_lease", "list_buildings", "get_building", "list_units", "get_unit"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "ignores-building-cap",
-      description: "Applies the escalation clause without the building's cap.",
-      cells: cells({ ignoreCap: true }),
-    },
-    {
-      id: "window-off-by-one",
-      description: "Leaves out the lease ending exactly on day 60.",
-      cells: cells({ windowExclusive: true }),
-    },
-    {
-      id: "ignores-addendum-limit",
-      description: "Misses the renewal limit a lease addendum sets.",
-      cells: cells({ ignoreAddenda: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["ignores-building-cap", "Applies the escalation clause without the building's cap."],
+    ["window-off-by-one", "Leaves out the lease ending exactly on day 60."],
+    ["ignores-addendum-limit", "Misses the renewal limit a lease addendum sets."],
+  ]),
 });

@@ -4,6 +4,7 @@ import {
   check,
   checkStateDiff,
   defineTask,
+  flagNearMisses,
   parseAnswerNumber,
 } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
@@ -56,15 +57,9 @@ function verify({ initial, final, answer }: VerifyContext): Check[] {
   ];
 }
 
-interface Variant {
-  expiringTodayLapsed?: boolean;
-  ignoreActive?: boolean;
-  assignedOnly?: boolean;
-}
-
-function cells(variant: Variant): string[] {
-  const lapsedTest = variant.expiringTodayLapsed ? "<=" : "<";
-  const validTest = variant.expiringTodayLapsed ? ">" : ">=";
+function cells(near: string[]): string[] {
+  const lapsedTest = near.includes("expiring-today-as-lapsed") ? "<=" : "<";
+  const validTest = near.includes("expiring-today-as-lapsed") ? ">" : ">=";
   return [
     PROPERTY_PY,
     String.raw`
@@ -74,14 +69,14 @@ today = "${REFERENCE_DATE}"
 lapsed = [v for v in vendors if v["insurance_expires"] ${lapsedTest} today]
 print("lapsed:", [v["vendor_id"] for v in lapsed])
 def replacement(trade):
-    eligible = [v for v in vendors if v["trade"] == trade ${variant.ignoreActive ? "" : 'and v["active"]'} and v["insurance_expires"] ${validTest} today]
+    eligible = [v for v in vendors if v["trade"] == trade ${near.includes("ignores-inactive-flag") ? "" : 'and v["active"]'} and v["insurance_expires"] ${validTest} today]
     return min(eligible, key=lambda v: (rates[v["vendor_id"]], v["vendor_id"]))["vendor_id"]
 `,
     String.raw`
 moved = []
 for vendor in lapsed:
     for order in fetch("list_work_orders", "work_orders", vendor_id=vendor["vendor_id"]):
-        if order["status"] ${variant.assignedOnly ? '!= "assigned"' : 'in ("completed", "cancelled")'}:
+        if order["status"] ${near.includes("assigned-status-only") ? '!= "assigned"' : 'in ("completed", "cancelled")'}:
             continue
         new_vendor = replacement(order["category"])
         call("assign_work_order", work_order_id=order["work_order_id"], vendor_id=new_vendor)
@@ -100,23 +95,13 @@ export const replaceUninsuredVendorsTask = defineTask({
     "Compliance flagged vendors whose liability insurance has expired (expiry date before today; a certificate expiring today is still valid). Move every unfinished work order (anything not completed or cancelled) assigned to such a vendor to the active vendor of the work order's trade with valid insurance and the lowest hourly rate on our vendor rate card (lowest vendor id on a tie). Change nothing else. Reply with how many work orders you reassigned, e.g. `Reassigned 4 work orders`.",
   tools: ["list_vendors", "get_vendor", "list_work_orders", "get_work_order", "assign_work_order"],
   verify,
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "expiring-today-as-lapsed",
-      description: "Treats a certificate that expires today as lapsed.",
-      cells: cells({ expiringTodayLapsed: true }),
-    },
-    {
-      id: "ignores-inactive-flag",
-      description: "Reassigns to a cheaper vendor who is no longer active.",
-      cells: cells({ ignoreActive: true }),
-    },
-    {
-      id: "assigned-status-only",
-      description:
-        "Moves only orders in status assigned, leaving in-progress and on-hold work with the uninsured vendor.",
-      cells: cells({ assignedOnly: true }),
-    },
-  ],
+  oracle: cells([]),
+  nearMisses: flagNearMisses(cells, [
+    ["expiring-today-as-lapsed", "Treats a certificate that expires today as lapsed."],
+    ["ignores-inactive-flag", "Reassigns to a cheaper vendor who is no longer active."],
+    [
+      "assigned-status-only",
+      "Moves only orders in status assigned, leaving in-progress and on-hold work with the uninsured vendor.",
+    ],
+  ]),
 });
