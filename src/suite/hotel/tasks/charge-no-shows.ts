@@ -1,12 +1,10 @@
-import { defineTask } from "../../../envs/index.js";
-import { hotelDomain } from "../domain.js";
+import { defineHotelTask } from "./python.js";
 import { TODAY_TEXT, checkPostedFees, unchargedNoShows } from "./expectations.js";
 import { NO_SHOWS_PY } from "./no-show-fees.js";
-import { BLIND_POST_PY, GUESSED_DATES_PY, HOTEL_PY } from "./python.js";
+import { BLIND_POST_PY, GUESSED_DATES_PY } from "./python.js";
 
-function cells({ helpers = "", charged = '"NOSHOW" in folio_codes(rid)' }): string[] {
+function cells({ charged = '"NOSHOW" in folio_codes(rid)' }): string[] {
   return [
-    HOTEL_PY + helpers,
     NO_SHOWS_PY +
       String.raw`
 terms = fee_terms()
@@ -24,32 +22,26 @@ print(f"Posted {len(posted)} no-show fees, total €{sum(posted):.2f}")
   ];
 }
 
-export const chargeNoShowsTask = defineTask({
+export const chargeNoShowsTask = defineHotelTask({
   id: "hotel.charge-no-shows",
-  domain: hotelDomain,
   summary: "Post this month's missing no-show fees (policy amount, code NOSHOW) on the folios.",
   instruction: `${TODAY_TEXT} Please go through this month's no-shows at every property and post the no-show fee on each folio where the cancellation policy says one is due and it hasn't been charged yet. Reply with how many fees you posted and their total, e.g. \`Posted 3 no-show fees, total €389.00\`.`,
   tools: ["pms_navigate", "pms_submit_form"],
   verify: ({ initial, final, answer }) =>
     checkPostedFees(initial, final, answer, "NOSHOW", unchargedNoShows(initial)),
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "charges-twice",
-      description:
-        "Posts the fee without looking at the folio, so no-shows already charged are charged again.",
-      cells: cells({ charged: "False" }),
-    },
-    {
-      id: "guessed-dates",
-      description:
-        "Parses day-first dates in US order, so it charges last month's no-shows and misses this month's.",
-      cells: cells({ helpers: GUESSED_DATES_PY }),
-    },
-    {
-      id: "blind-post",
-      description: "Never reads the page a post returns; posts that hit the error page are lost.",
-      cells: cells({ helpers: BLIND_POST_PY }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "charges-twice": [
+      { charged: "False" },
+      "Posts the fee without looking at the folio, so no-shows already charged are charged again.",
+    ],
+    "guessed-dates": [
+      { helpers: GUESSED_DATES_PY },
+      "Parses day-first dates in US order, so it charges last month's no-shows and misses this month's.",
+    ],
+    "blind-post": [
+      { helpers: BLIND_POST_PY },
+      "Never reads the page a post returns; posts that hit the error page are lost.",
+    ],
+  },
 });

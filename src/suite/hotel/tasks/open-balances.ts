@@ -1,15 +1,13 @@
-import { checkAnswerAmounts, defineTask } from "../../../envs/index.js";
-import { hotelDomain } from "../domain.js";
+import { defineHotelTask } from "./python.js";
+import { checkAnswerAmounts } from "../../../envs/index.js";
 import { TODAY_TEXT, openBalances } from "./expectations.js";
-import { GUESSED_DATES_PY, HOTEL_PY } from "./python.js";
+import { GUESSED_DATES_PY } from "./python.js";
 
 function cells({
-  helpers = "",
   floor = 'float(re.search(r"Balances below €([\\d.]+)", policy).group(1))',
   billed = '"Direct bill" in reservation(rid)["Payment"]',
 }): string[] {
   return [
-    HOTEL_PY + helpers,
     String.raw`
 policy = read_text("policies/accounts-receivable.md")
 floor = ${floor}
@@ -29,30 +27,17 @@ print(json.dumps(totals))
   ];
 }
 
-export const openBalancesTask = defineTask({
+export const openBalancesTask = defineHotelTask({
   id: "hotel.open-balances",
-  domain: hotelDomain,
   summary:
     "Guest balances still owed on last month's departures, per property, under the receivables policy.",
   instruction: `${TODAY_TEXT} For the month-end report, how much do guests who checked out last month still owe us at each property, counted the way our receivables policy says? Reply with a JSON object from property code to euros, every property included, e.g. \`{"HBR": 1260.4, "MDW": 88.0}\`.`,
   tools: ["pms_navigate"],
   verify: ({ initial, answer }) => [checkAnswerAmounts("answer-totals", answer, openBalances(initial))],
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "small-balances",
-      description: "Counts the small balances the policy writes off.",
-      cells: cells({ floor: "0.01" }),
-    },
-    {
-      id: "direct-bill-too",
-      description: "Counts folios transferred to the city ledger (direct bill).",
-      cells: cells({ billed: "False" }),
-    },
-    {
-      id: "guessed-dates",
-      description: "Parses day-first departure dates in US order.",
-      cells: cells({ helpers: GUESSED_DATES_PY }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "small-balances": [{ floor: "0.01" }, "Counts the small balances the policy writes off."],
+    "direct-bill-too": [{ billed: "False" }, "Counts folios transferred to the city ledger (direct bill)."],
+    "guessed-dates": [{ helpers: GUESSED_DATES_PY }, "Parses day-first departure dates in US order."],
+  },
 });

@@ -98,8 +98,11 @@ LAST_MONTH = month(TODAY.replace(day=1) - timedelta(days=1))
 print("helpers ready")
 `;
 
-/** A hotel task whose oracle and near-misses are its cell builder run on variants, after HOTEL_PY. */
-export const defineHotelTask = variantTaskDefiner(hotelDomain, HOTEL_PY);
+/** A hotel task whose oracle and near-misses are its cell builder run on variants, after HOTEL_PY (plus a near-miss's `helpers`). */
+export const defineHotelTask = variantTaskDefiner(
+  hotelDomain,
+  ({ helpers = "" }: { helpers?: string }) => HOTEL_PY + helpers,
+);
 
 /** Dates read with a guessing parser that tries the US order first (05/06/2025 is May 6). */
 export const GUESSED_DATES_PY = String.raw`

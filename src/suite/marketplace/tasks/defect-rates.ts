@@ -1,7 +1,6 @@
-import { checkAnswerAmounts, defineTask } from "../../../envs/index.js";
-import { marketplaceDomain } from "../domain.js";
+import { defineMarketplaceTask } from "./python.js";
+import { checkAnswerAmounts } from "../../../envs/index.js";
 import { TODAY_TEXT, sellersOverLimit } from "./expectations.js";
-import { MARKET_PY } from "./python.js";
 
 /** Reads the performance policy and each seller's page; `over` holds the sellers over the limit and their pooled rate. */
 export const DEFECT_PY = String.raw`
@@ -34,7 +33,6 @@ export const MINIMUMS = { policy: "MINIMUM = minimum\n", none: "MINIMUM = 1\n" }
 
 function cells({ window = windows.complete, rate = rates.pooled, minimum = MINIMUMS.policy }): string[] {
   return [
-    MARKET_PY,
     DEFECT_PY +
       window +
       rate +
@@ -43,9 +41,8 @@ function cells({ window = windows.complete, rate = rates.pooled, minimum = MINIM
   ];
 }
 
-export const defectRatesTask = defineTask({
+export const defectRatesTask = defineMarketplaceTask({
   id: "marketplace.defect-rates",
-  domain: marketplaceDomain,
   summary:
     "Report every seller over the order-defect-rate limit (pooled over the last three complete months, minimum volume) with their rate.",
   instruction: `${TODAY_TEXT} Quality wants the list of sellers who are over the order defect rate limit under our seller performance standards, whether or not they are already on hold. Reply with a JSON object from seller id to their defect rate in percent, rounded to two decimals, e.g. \`{"SL-01007": 3.85}\`.`,
@@ -54,22 +51,16 @@ export const defectRatesTask = defineTask({
     const expected = new Map([...sellersOverLimit(initial)].map(([id, { rate }]) => [id, rate]));
     return [checkAnswerAmounts("answer-rates", answer, expected)];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "counts-month-to-date",
-      description: "Takes the three latest rows, the month in progress among them.",
-      cells: cells({ window: windows.latest }),
-    },
-    {
-      id: "averages-monthly-rates",
-      description: "Averages the monthly rates instead of pooling defects over orders.",
-      cells: cells({ rate: rates.averaged }),
-    },
-    {
-      id: "ignores-minimum-orders",
-      description: "Leaves out the minimum order count.",
-      cells: cells({ minimum: MINIMUMS.none }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "counts-month-to-date": [
+      { window: windows.latest },
+      "Takes the three latest rows, the month in progress among them.",
+    ],
+    "averages-monthly-rates": [
+      { rate: rates.averaged },
+      "Averages the monthly rates instead of pooling defects over orders.",
+    ],
+    "ignores-minimum-orders": [{ minimum: MINIMUMS.none }, "Leaves out the minimum order count."],
+  },
 });

@@ -1,13 +1,12 @@
-import { checkAnswerCount, checkStateDiff, defineTask } from "../../../envs/index.js";
-import { marketplaceDomain } from "../domain.js";
+import { defineMarketplaceTask } from "./python.js";
+import { checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import { HOLD_CODE } from "../rules.js";
 import { DEFECT_PY, MINIMUMS, rates, windows } from "./defect-rates.js";
 import { TODAY_TEXT, sellersOverLimit } from "./expectations.js";
-import { MARKET_PY, STALE_TOKEN_PY } from "./python.js";
+import { STALE_TOKEN_PY } from "./python.js";
 
-function cells({ window = windows.complete, rate = rates.pooled, helpers = "" }): string[] {
+function cells({ window = windows.complete, rate = rates.pooled }): string[] {
   return [
-    MARKET_PY + helpers,
     DEFECT_PY +
       window +
       rate +
@@ -25,9 +24,8 @@ print(f"Placed {len(held)} sellers on hold: {', '.join(held)}")
   ];
 }
 
-export const holdSellersTask = defineTask({
+export const holdSellersTask = defineMarketplaceTask({
   id: "marketplace.hold-sellers",
-  domain: marketplaceDomain,
   summary: "Place the active sellers over the order-defect-rate limit on hold with the policy's reason code.",
   instruction: `${TODAY_TEXT} Apply this month's performance holds: every seller over the order defect rate limit in our seller performance standards gets the hold the standards describe, in the back office. Reply with how many sellers you placed on hold, e.g. \`Placed 3 sellers on hold\`.`,
   tools: ["browser_navigate", "browser_submit_form"],
@@ -46,23 +44,19 @@ export const holdSellersTask = defineTask({
       checkAnswerCount(answer, active.length),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "counts-month-to-date",
-      description: "Takes the three latest rows, the month in progress among them.",
-      cells: cells({ window: windows.latest }),
-    },
-    {
-      id: "averages-monthly-rates",
-      description: "Averages the monthly rates instead of pooling defects over orders.",
-      cells: cells({ rate: rates.averaged }),
-    },
-    {
-      id: "stale-csrf-token",
-      description:
-        "Reuses the first form's CSRF token for every post and never reads the 403 page that comes back.",
-      cells: cells({ helpers: STALE_TOKEN_PY }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "counts-month-to-date": [
+      { window: windows.latest },
+      "Takes the three latest rows, the month in progress among them.",
+    ],
+    "averages-monthly-rates": [
+      { rate: rates.averaged },
+      "Averages the monthly rates instead of pooling defects over orders.",
+    ],
+    "stale-csrf-token": [
+      { helpers: STALE_TOKEN_PY },
+      "Reuses the first form's CSRF token for every post and never reads the 403 page that comes back.",
+    ],
+  },
 });

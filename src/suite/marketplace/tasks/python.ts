@@ -1,3 +1,5 @@
+import { variantTaskDefiner } from "../../../envs/index.js";
+import { marketplaceDomain } from "../domain.js";
 import {
   PYTHON_HTML_HELPERS,
   PYTHON_MARKDOWN_HELPERS,
@@ -75,6 +77,12 @@ def cents(x):
 TODAY = date.fromisoformat("${REFERENCE_DATE}")
 print("helpers ready")
 `;
+
+/** A marketplace task whose oracle and near-misses are its cell builder run on variants, after MARKET_PY (plus a near-miss's `helpers`). */
+export const defineMarketplaceTask = variantTaskDefiner(
+  marketplaceDomain,
+  ({ helpers = "" }: { helpers?: string }) => MARKET_PY + helpers,
+);
 
 /** Listing pages read without retrying a 503. */
 export const NAIVE_LISTING_PY = String.raw`

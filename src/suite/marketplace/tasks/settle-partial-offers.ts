@@ -1,19 +1,12 @@
-import {
-  REFERENCE_DATE,
-  checkAnswerTotal,
-  checkStateDiff,
-  defineTask,
-  roundCents,
-} from "../../../envs/index.js";
-import { marketplaceDomain } from "../domain.js";
+import { defineMarketplaceTask } from "./python.js";
+import { REFERENCE_DATE, checkAnswerTotal, checkStateDiff, roundCents } from "../../../envs/index.js";
 import { acceptedOffers } from "./expectations.js";
-import { MARKET_PY, STALE_TOKEN_PY } from "./python.js";
+import { STALE_TOKEN_PY } from "./python.js";
 
 const OPENINGS = String.raw`tuple(re.findall(r'"([^"]+)"', re.search(r"begins with (.*?)\)", read_text("policies/dispute-resolution.md")).group(1)))`;
 
-function cells({ accepts = "last.startswith(OPENINGS)", offer = "offers[-1]", helpers = "" }): string[] {
+function cells({ accepts = "last.startswith(OPENINGS)", offer = "offers[-1]" }): string[] {
   return [
-    MARKET_PY + helpers,
     String.raw`
 OPENINGS = ${OPENINGS}
 settled = []
@@ -34,9 +27,8 @@ print(f"Settled {len(settled)} cases with partial refunds totalling ${"$"}{sum(s
   ];
 }
 
-export const settlePartialOffersTask = defineTask({
+export const settlePartialOffersTask = defineMarketplaceTask({
   id: "marketplace.settle-partial-offers",
-  domain: marketplaceDomain,
   summary:
     "Settle not-as-described cases whose buyer accepted the seller's latest partial-refund offer, for that offer's amount.",
   instruction:
@@ -77,23 +69,19 @@ export const settlePartialOffersTask = defineTask({
       checkAnswerTotal(answer, roundCents(accepted.reduce((sum, item) => sum + item.amount, 0))),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "accept-substring",
-      description: "Takes any buyer message containing 'accept' as acceptance, 'I do not accept' included.",
-      cells: cells({ accepts: '"accept" in last.lower()' }),
-    },
-    {
-      id: "first-offer",
-      description: "Refunds the seller's first offer where the seller raised it later.",
-      cells: cells({ offer: "offers[0]" }),
-    },
-    {
-      id: "stale-csrf-token",
-      description:
-        "Reuses the first form's CSRF token for every post and never reads the 403 page that comes back.",
-      cells: cells({ helpers: STALE_TOKEN_PY }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "accept-substring": [
+      { accepts: '"accept" in last.lower()' },
+      "Takes any buyer message containing 'accept' as acceptance, 'I do not accept' included.",
+    ],
+    "first-offer": [
+      { offer: "offers[0]" },
+      "Refunds the seller's first offer where the seller raised it later.",
+    ],
+    "stale-csrf-token": [
+      { helpers: STALE_TOKEN_PY },
+      "Reuses the first form's CSRF token for every post and never reads the 403 page that comes back.",
+    ],
+  },
 });

@@ -71,8 +71,11 @@ TODAY = date.fromisoformat("${REFERENCE_DATE}")
 print("helpers ready")
 `;
 
-/** A permits task whose oracle and near-misses are its cell builder run on variants, after PERMITS_PY. */
-export const definePermitsTask = variantTaskDefiner(permitsDomain, PERMITS_PY);
+/** A permits task whose oracle and near-misses are its cell builder run on variants, after PERMITS_PY (plus a near-miss's `helpers`). */
+export const definePermitsTask = variantTaskDefiner(
+  permitsDomain,
+  ({ helpers = "" }: { helpers?: string }) => PERMITS_PY + helpers,
+);
 
 /** A listing read the naive way: no retry when a page answers 503. */
 export const NAIVE_LISTING_PY = String.raw`

@@ -1,15 +1,8 @@
-import {
-  REFERENCE_DATE,
-  check,
-  checkStateDiff,
-  defineTask,
-  getRow,
-  requireFile,
-} from "../../../envs/index.js";
+import { definePermitsTask } from "./python.js";
+import { REFERENCE_DATE, check, checkStateDiff, getRow, requireFile } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { INBOX, halfOf } from "../documents.js";
-import { permitsDomain } from "../domain.js";
-import { NAIVE_SUBMIT_PY, PERMITS_PY } from "./python.js";
+import { NAIVE_SUBMIT_PY } from "./python.js";
 
 const FULL = String.raw`Approved\. Please waive fee #(\d+) .*? on permit (\S+) in full`;
 const HALF = String.raw`Approved in part: waive half of fee #(\d+) .*? on permit (\S+?);`;
@@ -37,9 +30,8 @@ export function approvedWaivers(
 
 const OFFICIAL = String.raw`re.search(r"^From: .*r\.solis@riverton\.gov", text, re.M)`;
 
-function cells({ sender = OFFICIAL, full = FULL, half = '"half"', helpers = "" }): string[] {
+function cells({ sender = OFFICIAL, full = FULL, half = '"half"' }): string[] {
   return [
-    PERMITS_PY + helpers,
     String.raw`
 approvals = []
 for path, text in inbox():
@@ -61,9 +53,8 @@ print(f"Recorded {len(approvals)} waivers totalling ${"$"}{total:,.2f}")
   ];
 }
 
-export const recordFeeWaiversTask = defineTask({
+export const recordFeeWaiversTask = definePermitsTask({
   id: "permits.record-fee-waivers",
-  domain: permitsDomain,
   summary:
     "Record the fee waivers the Building Official approved in the inbox (in full or half), ignoring requests, staff recommendations and declines.",
   instruction:
@@ -84,26 +75,19 @@ export const recordFeeWaiversTask = defineTask({
       ),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "accepts-recommendations",
-      description: "Records a waiver a staff member only recommended, reading any 'waive ... in full'.",
-      cells: cells({
+  cells,
+  nearMisses: {
+    "accepts-recommendations": [
+      {
         sender: "True",
         full: String.raw`waive .*?fee #(\d+) .*? on permit (\S+?)[:;.\s].*?in full`,
-      }),
-    },
-    {
-      id: "half-as-full",
-      description: "Waives the whole fee where half was approved.",
-      cells: cells({ half: '"full"' }),
-    },
-    {
-      id: "ignores-session-expired",
-      description:
-        "Does not read the page a form post returns, so a post answered with the session-expired page is lost.",
-      cells: cells({ helpers: NAIVE_SUBMIT_PY }),
-    },
-  ],
+      },
+      "Records a waiver a staff member only recommended, reading any 'waive ... in full'.",
+    ],
+    "half-as-full": [{ half: '"full"' }, "Waives the whole fee where half was approved."],
+    "ignores-session-expired": [
+      { helpers: NAIVE_SUBMIT_PY },
+      "Does not read the page a form post returns, so a post answered with the session-expired page is lost.",
+    ],
+  },
 });

@@ -1,14 +1,13 @@
-import { REFERENCE_DATE, check, checkStateDiff, defineTask, parseAnswerNumber } from "../../../envs/index.js";
-import { permitsDomain } from "../domain.js";
+import { definePermitsTask } from "./python.js";
+import { REFERENCE_DATE, check, checkStateDiff, parseAnswerNumber } from "../../../envs/index.js";
 import { STOP_WORK_LICENSE_CODE } from "../rules.js";
 import { stopWorkTargets } from "./expectations.js";
-import { NAIVE_SUBMIT_PY, PERMITS_PY } from "./python.js";
+import { NAIVE_SUBMIT_PY } from "./python.js";
 
 const LAPSED = 'status != "Active" or iso(info["License expires"]) < TODAY.isoformat()';
 
-function cells({ lapsed = LAPSED, helpers = "" }): string[] {
+function cells({ lapsed = LAPSED }): string[] {
   return [
-    PERMITS_PY + helpers,
     String.raw`
 lapsed = []
 for row in listing("/contractors", "Licensed contractors"):
@@ -27,9 +26,8 @@ print(f"Issued {len(stopped)} stop-work orders: {', '.join(stopped)}")
   ];
 }
 
-export const stopWorkLapsedLicensesTask = defineTask({
+export const stopWorkLapsedLicensesTask = definePermitsTask({
   id: "permits.stop-work-lapsed-licenses",
-  domain: permitsDomain,
   summary:
     "Issue SW-LIC stop-work orders on every issued permit whose contractor's license is suspended, expired, or shown Active past its expiry date (the memo's lag rule).",
   instruction:
@@ -58,23 +56,19 @@ export const stopWorkLapsedLicensesTask = defineTask({
       ),
     ];
   },
-  oracle: cells({}),
-  nearMisses: [
-    {
-      id: "status-only",
-      description: "Trusts the Active badge and misses licenses whose expiry date has passed.",
-      cells: cells({ lapsed: 'status != "Active"' }),
-    },
-    {
-      id: "date-only",
-      description: "Looks only at expiry dates and misses suspended licenses.",
-      cells: cells({ lapsed: 'iso(info["License expires"]) < TODAY.isoformat()' }),
-    },
-    {
-      id: "ignores-session-expired",
-      description:
-        "Does not read the page a form post returns, so posts answered with the session-expired page are lost.",
-      cells: cells({ helpers: NAIVE_SUBMIT_PY }),
-    },
-  ],
+  cells,
+  nearMisses: {
+    "status-only": [
+      { lapsed: 'status != "Active"' },
+      "Trusts the Active badge and misses licenses whose expiry date has passed.",
+    ],
+    "date-only": [
+      { lapsed: 'iso(info["License expires"]) < TODAY.isoformat()' },
+      "Looks only at expiry dates and misses suspended licenses.",
+    ],
+    "ignores-session-expired": [
+      { helpers: NAIVE_SUBMIT_PY },
+      "Does not read the page a form post returns, so posts answered with the session-expired page are lost.",
+    ],
+  },
 });
