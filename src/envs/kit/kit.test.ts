@@ -1250,5 +1250,17 @@ describe("variantTaskDefiner", () => {
       ["HELPERS", "strict=true pages=1", "print(answer)"],
     ]);
     expect(() => define({ ...text, id: "other.count", cells, nearMisses: [] })).toThrow(/must start with/);
+    const withHelpers = variantTaskDefiner(
+      domain,
+      ({ helpers = "" }: { helpers?: string }) => `HELPERS${helpers}`,
+    );
+    const swapped = withHelpers({
+      ...text,
+      id: "demo.swap",
+      cells,
+      nearMisses: { "naive-post": [{ helpers: "+NAIVE" }, "Posts blindly."] },
+    });
+    expect(swapped.oracle).toEqual(["HELPERS", "strict=true pages=all"]);
+    expect(swapped.nearMisses[0]!.cells).toEqual(["HELPERS+NAIVE", "strict=true pages=all"]);
   });
 });
