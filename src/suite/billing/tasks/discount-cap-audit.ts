@@ -1,17 +1,8 @@
-import {
-  CORRECT,
-  defineTask,
-  parseAnswerJson,
-  roundCents,
-  type GenerateContext,
-  type StateView,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import { billingDomain } from "../domain.js";
+import { defineBillingTask } from "./python.js";
+import { parseAnswerJson, roundCents, type GenerateContext, type StateView } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { contractDiscount, readContracts } from "./contracts.js";
 import { compareAmounts, problemsCheck } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
 
 interface InvoiceRow {
   invoice_id: string;
@@ -66,7 +57,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    BILLING_PY,
     `contracts = [json.loads(read_text(path)) for path in workspace_files("${PATHS.contractsDir}")]
 print(len(contracts), "contracts")`,
     `wrong = {}
@@ -82,9 +72,8 @@ print(json.dumps(wrong))`,
   ];
 }
 
-export const discountCapAuditTask = defineTask({
+export const discountCapAuditTask = defineBillingTask({
   id: "billing.discount-cap-audit",
-  domain: billingDomain,
   summary:
     "Audit contracted customers' invoices against their negotiated discount and cap (contract JSON excerpts).",
   instruction:
@@ -97,12 +86,12 @@ export const discountCapAuditTask = defineTask({
     const problems = compareAmounts(parseAnswerJson(answer), expected);
     return [problemsCheck("discount-errors", problems, `all ${expected.size} wrong discounts found`)];
   },
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-cap": [{ uncapped: true }, "Expects the full percentage, ignoring the contract's cap."],
     "discount-on-subtotal": [
       { onSubtotal: true },
       "Applies the percentage to the whole subtotal, usage overage included.",
     ],
-  }),
+  },
 });

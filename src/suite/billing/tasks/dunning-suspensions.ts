@@ -1,17 +1,13 @@
+import { defineBillingTask } from "./python.js";
 import {
-  CORRECT,
   addDays,
   checkStateDiff,
-  defineTask,
   REFERENCE_DATE,
   type GenerateContext,
   type StateView,
-  variantNearMisses,
 } from "../../../envs/index.js";
-import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { answerCountCheck } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
 
 /** Customers on a payment plan, as the dunning policy lists them. */
 export function paymentPlanCustomers(state: StateView): Set<string> {
@@ -88,7 +84,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    BILLING_PY,
     `policy = read_text("${PATHS.dunning}")
 print(policy)
 limit = int(re.search(r"open MORE than (\\d+) days", policy).group(1))
@@ -114,9 +109,8 @@ print(len(suspended))`,
   ];
 }
 
-export const dunningSuspensionsTask = defineTask({
+export const dunningSuspensionsTask = defineBillingTask({
   id: "billing.dunning-suspensions",
-  domain: billingDomain,
   summary: "Suspend subscriptions per the dunning policy (days past due, payment-plan exceptions, boundary).",
   instruction:
     "Run today's dunning suspensions: apply the suspension rule of our dunning policy to every subscription with open invoices, set the subscriptions it calls for to status 'suspended' (give a short reason), and change nothing else. Reply with only the number of subscriptions you suspended.",
@@ -144,8 +138,8 @@ export const dunningSuspensionsTask = defineTask({
       answerCountCheck(answer, expected.length),
     ];
   },
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "boundary-inclusive": [
       { inclusive: true },
       "Suspends at exactly the limit (45 days) instead of more than 45.",
@@ -155,5 +149,5 @@ export const dunningSuspensionsTask = defineTask({
       "Suspends accounts that have an agreed payment plan.",
     ],
     "suspends-cancelled": [{ includeCancelled: true }, "Turns cancelled subscriptions into suspended ones."],
-  }),
+  },
 });

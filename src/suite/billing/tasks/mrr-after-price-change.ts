@@ -1,16 +1,8 @@
-import {
-  CORRECT,
-  defineTask,
-  parseAnswerJson,
-  roundCents,
-  type StateView,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import { billingDomain } from "../domain.js";
+import { defineBillingTask } from "./python.js";
+import { parseAnswerJson, roundCents, type StateView } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { contractDiscount, readContracts } from "./contracts.js";
 import { answerAmount, problemsCheck } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
 
 const ON = "2025-07-01";
 
@@ -62,7 +54,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    BILLING_PY,
     `memo = read_text("${PATHS.pricingMemo}")
 print(memo)
 new_prices = {m.group(1): float(m.group(2)) for m in re.finditer(r"^\\| (\\w+) \\| (\\d+\\.\\d{2}) \\|$", memo, re.M)}
@@ -93,9 +84,8 @@ print(json.dumps(totals))`,
   ];
 }
 
-export const mrrAfterPriceChangeTask = defineTask({
+export const mrrAfterPriceChangeTask = defineBillingTask({
   id: "billing.mrr-after-price-change",
-  domain: billingDomain,
   summary:
     "MRR by region and plan on July 1 after the seat price change: grandfathering until renewal, contract discounts with caps.",
   instruction:
@@ -128,12 +118,12 @@ export const mrrAfterPriceChangeTask = defineTask({
     }
     return [problemsCheck("mrr", problems, "MRR matches in every region and plan")];
   },
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "no-grandfathering": [
       { noGrandfathering: true },
       "Applies the new prices to every Team and Business subscription.",
     ],
     "uncapped-discounts": [{ uncapped: true }, "Applies contract discount percentages without their caps."],
-  }),
+  },
 });

@@ -1,19 +1,15 @@
+import { defineBillingTask } from "./python.js";
 import {
-  CORRECT,
   addDays,
   checkStateDiff,
   daysBetween,
-  defineTask,
   parseMarkdownTable,
   REFERENCE_DATE,
   type GenerateContext,
   type StateView,
-  variantNearMisses,
 } from "../../../envs/index.js";
-import { billingDomain } from "../domain.js";
 import { DUNNING, PATHS, paymentId } from "../rules.js";
 import { answerCountCheck } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
 
 /** Open invoices planted with a failure history: days since the first failure, and whether it was a hard decline. */
 const PLANTED: Array<{ age: number; hard: boolean }> = [
@@ -106,7 +102,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    BILLING_PY,
     `policy = read_text("${PATHS.dunning}")
 print(policy)
 schedule = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"^\\| (\\d) \\| (\\d+) \\|$", policy, re.M)}
@@ -131,9 +126,8 @@ print(len(scheduled))`,
   ];
 }
 
-export const paymentRetriesTask = defineTask({
+export const paymentRetriesTask = defineBillingTask({
   id: "billing.payment-retries",
-  domain: billingDomain,
   summary:
     "Schedule today's payment retries per the dunning schedule (counted from the first failure, no hard declines).",
   instruction:
@@ -158,8 +152,8 @@ export const paymentRetriesTask = defineTask({
       answerCountCheck(answer, expected.length),
     ];
   },
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "retries-hard-declines": [{ retryHard: true }, "Retries invoices whose card was hard-declined."],
     "counts-from-latest-attempt": [
       { fromLatest: true },
@@ -169,5 +163,5 @@ export const paymentRetriesTask = defineTask({
       { fromDueDate: true },
       "Counts from the invoice's due date instead of the first failed attempt.",
     ],
-  }),
+  },
 });

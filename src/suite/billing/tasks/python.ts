@@ -1,3 +1,5 @@
+import { variantTaskDefiner } from "../../../envs/index.js";
+import { billingDomain } from "../domain.js";
 import { pythonFileLister, PYTHON_WORKSPACE_HELPERS, pythonPager } from "../../../envs/index.js";
 
 /** The first cell of every billing oracle and near-miss: imports, paging helpers, a retrying pager. */
@@ -24,3 +26,6 @@ def days_between(a, b):
 TODAY = "2025-06-30"
 print("ready")
 `;
+
+/** A billing task whose oracle and near-misses are its cell builder run on variants, after BILLING_PY. */
+export const defineBillingTask = variantTaskDefiner(billingDomain, BILLING_PY);

@@ -1,16 +1,7 @@
-import {
-  CORRECT,
-  defineTask,
-  parseCsv,
-  parseMarkdownTable,
-  roundCents,
-  type StateView,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import { billingDomain } from "../domain.js";
+import { defineBillingTask } from "./python.js";
+import { parseCsv, parseMarkdownTable, roundCents, type StateView } from "../../../envs/index.js";
 import { PATHS } from "../rules.js";
 import { creditNotesVerifier } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
 
 const MONTH_MINUTES = 31 * 1440;
 
@@ -68,7 +59,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    BILLING_PY,
     `policy = read_text("${PATHS.sla}")
 print(policy)
 tiers = [(float(m.group(1)), int(m.group(2))) for m in re.finditer(r"^\\| (\\d+\\.\\d) \\| (\\d+) \\|$", policy, re.M)]
@@ -106,9 +96,8 @@ print(issued)`,
   ];
 }
 
-export const slaCreditsTask = defineTask({
+export const slaCreditsTask = defineBillingTask({
   id: "billing.sla-credits",
-  domain: billingDomain,
   summary:
     "Issue May SLA credit notes from the uptime CSV and the SLA credit policy (tiers, maintenance, eligible plans).",
   instruction:
@@ -125,13 +114,13 @@ export const slaCreditsTask = defineTask({
     "create_credit_note",
   ],
   verify: creditNotesVerifier(expectedSlaCredits, "SLA credit"),
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "credit-on-total": [
       { onTotal: true },
       "Computes the credit on the invoice total instead of the seat charges.",
     ],
     "all-plans": [{ allPlans: true }, "Credits plans that are not SLA-eligible."],
     "stacked-tiers": [{ stackTiers: true }, "Adds up every tier reached instead of applying the lowest one."],
-  }),
+  },
 });

@@ -1,20 +1,16 @@
+import { defineBillingTask } from "./python.js";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  CORRECT,
   addDays,
   daysBetween,
-  defineTask,
   renderEmail,
   roundCents,
   type GenerateContext,
   type StateView,
-  variantNearMisses,
 } from "../../../envs/index.js";
-import { billingDomain } from "../domain.js";
 import { PATHS } from "../rules.js";
 import { creditNotesVerifier } from "./expectations.js";
-import { BILLING_PY } from "./python.js";
 
 interface Request {
   sender: string;
@@ -129,7 +125,6 @@ interface Variant {
 
 function cells(variant: Variant): string[] {
   return [
-    BILLING_PY,
     `policy = read_text("${PATHS.creditPolicy}")
 print(policy)
 window = int(re.search(r"no more than (\\d+) days after", policy).group(1))
@@ -163,9 +158,8 @@ print(granted)`,
   ];
 }
 
-export const supportCreditRequestsTask = defineTask({
+export const supportCreditRequestsTask = defineBillingTask({
   id: "billing.support-credit-requests",
-  domain: billingDomain,
   summary:
     "Read the support inbox's credit requests, grant those the credit request policy allows (sender, window, cap).",
   instruction:
@@ -180,8 +174,8 @@ export const supportCreditRequestsTask = defineTask({
   ],
   prepare,
   verify: creditNotesVerifier(expectedRequestCredits, "qualifying credit request"),
-  oracle: cells({}),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "credits-void-invoice": [{ creditVoid: true }, "Grants a request against an invoice that was voided."],
     "any-contact-role": [{ anyRole: true }, "Grants requests from technical or executive contacts too."],
     uncapped: [{ uncapped: true }, "Grants the requested amount without the policy's cap."],
@@ -189,5 +183,5 @@ export const supportCreditRequestsTask = defineTask({
       { strictWindow: true },
       "Rejects a request sent exactly on the last day of the window.",
     ],
-  }),
+  },
 });

@@ -1,3 +1,5 @@
+import { variantTaskDefiner } from "../../../envs/index.js";
+import { claimsDomain } from "../domain.js";
 import {
   PYTHON_MARKDOWN_HELPERS,
   PYTHON_WORKSPACE_HELPERS,
@@ -22,6 +24,9 @@ def days(a, b):
 ${PYTHON_MARKDOWN_HELPERS}
 print("ready")
 `;
+
+/** A claims task whose oracle and near-misses are its cell builder run on variants, after PYTHON_SETUP. */
+export const defineClaimsTask = variantTaskDefiner(claimsDomain, PYTHON_SETUP);
 
 /** Whether the answer's JSON list under `key` holds exactly the expected ids (order free, no duplicates). */
 export function answerListCheck(id: string, answer: string, key: string, expected: readonly string[]): Check {

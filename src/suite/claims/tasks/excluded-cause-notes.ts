@@ -1,7 +1,7 @@
-import { CORRECT, allRows, defineTask, type StateView, variantNearMisses } from "../../../envs/index.js";
-import { claimsDomain } from "../domain.js";
+import { defineClaimsTask } from "./common.js";
+import { allRows, type StateView } from "../../../envs/index.js";
 import { COVERAGE_RULES_PATH, FIELD_NOTES_DIRECTORY, parseCoverageRules } from "../rules.js";
-import { PYTHON_SETUP, listAnswerVerifier } from "./common.js";
+import { listAnswerVerifier } from "./common.js";
 
 /** The field-note text of every claim, joined over all batches (a claim may appear in several). */
 export function fieldNotesByClaim(state: StateView): Map<string, string> {
@@ -44,7 +44,6 @@ function cells(
   options: { ignoreBuyBack?: boolean; includeClosed?: boolean; firstBatchOnly?: boolean } = {},
 ): string[] {
   return [
-    PYTHON_SETUP,
     String.raw`
 rules = read_text("policies/coverage-rules.md")
 exclusions = []
@@ -86,22 +85,21 @@ print(json.dumps({"claims": flagged}))
   ];
 }
 
-export const excludedCauseNotesTask = defineTask({
+export const excludedCauseNotesTask = defineClaimsTask({
   id: "claims.excluded-cause-notes",
-  domain: claimsDomain,
   summary:
     "Read the adjusters' field notes and list open claims whose notes point to an excluded cause of loss (field indicators in the coverage rules), unless a buy-back endorsement restores coverage.",
   instruction:
     'Coverage counsel wants to know which open claims may really be excluded losses. Read our adjusters\' field notes and, using the excluded causes and field indicators in our coverage rules, list every open claim whose notes point to a cause that is excluded for that policy. A policy with the matching buy-back endorsement is covered for that cause. Do not change anything. Reply with only a JSON object {"claims": [<claim ids>]}.',
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_endorsements"],
   verify: listAnswerVerifier("excluded-cause-claims", "claims", excludedCauseClaims),
-  oracle: cells(),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-buy-back": [
       { ignoreBuyBack: true },
       "Flags flood indicators on policies with the flood buy-back endorsement.",
     ],
     "includes-closed": [{ includeClosed: true }, "Also lists closed claims."],
     "first-batch-only": [{ firstBatchOnly: true }, "Reads only the first field-notes batch."],
-  }),
+  },
 });

@@ -1,14 +1,7 @@
-import {
-  CORRECT,
-  allRows,
-  daysBetween,
-  defineTask,
-  type StateView,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import { claimsDomain } from "../domain.js";
+import { defineClaimsTask } from "./common.js";
+import { allRows, daysBetween, type StateView } from "../../../envs/index.js";
 import { COVERAGE_RULES_PATH, parseCoverageRules } from "../rules.js";
-import { PYTHON_SETUP, listAnswerVerifier } from "./common.js";
+import { listAnswerVerifier } from "./common.js";
 
 /** Open claims reported more days after the loss than the line's notice period (EXT_NOTICE extends it). */
 export function lateNoticeClaims(state: StateView): string[] {
@@ -35,7 +28,6 @@ export function lateNoticeClaims(state: StateView): string[] {
 
 function cells(options: { ignoreEndorsement?: boolean; inclusive?: boolean } = {}): string[] {
   return [
-    PYTHON_SETUP,
     String.raw`
 rules = read_text("policies/coverage-rules.md")
 notice = {line: int(days) for line, days in md_table(rules, "Notice of loss")}
@@ -63,21 +55,20 @@ print(json.dumps({"late_claims": late}))
   ];
 }
 
-export const lateNoticeClaimsTask = defineTask({
+export const lateNoticeClaimsTask = defineClaimsTask({
   id: "claims.late-notice-claims",
-  domain: claimsDomain,
   summary:
     "List open claims reported after the notice period of their policy line (more days than allowed; the EXT_NOTICE endorsement extends the period).",
   instruction:
     'Please list every open claim that was reported late, that is later than the notice-of-loss period our coverage rules give its policy. Do not change anything. Reply with only a JSON object {"late_claims": [<claim ids>]}.',
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "list_endorsements"],
   verify: listAnswerVerifier("late-notice-claims", "late_claims", lateNoticeClaims),
-  oracle: cells(),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "ignores-extended-notice": [{ ignoreEndorsement: true }, "Ignores the EXT_NOTICE endorsement."],
     "boundary-day-late": [
       { inclusive: true },
       "Counts a claim reported exactly on the last day of the period as late.",
     ],
-  }),
+  },
 });

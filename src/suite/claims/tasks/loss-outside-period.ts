@@ -1,6 +1,6 @@
-import { CORRECT, allRows, defineTask, type StateView, variantNearMisses } from "../../../envs/index.js";
-import { claimsDomain } from "../domain.js";
-import { PYTHON_SETUP, deskWriteVerifier } from "./common.js";
+import { defineClaimsTask } from "./common.js";
+import { allRows, type StateView } from "../../../envs/index.js";
+import { deskWriteVerifier } from "./common.js";
 
 /** Open claims whose loss date is before the policy's effective date or on/after its expiration date. */
 export function claimsOutsidePeriod(state: StateView): string[] {
@@ -14,7 +14,6 @@ export function claimsOutsidePeriod(state: StateView): string[] {
 
 function cells(options: { expirationCovered?: boolean; firstPageOnly?: boolean } = {}): string[] {
   return [
-    PYTHON_SETUP,
     String.raw`
 rules = read_text("policies/coverage-rules.md")
 print(rules[:200])
@@ -35,9 +34,8 @@ print(json.dumps({"denied": outside}))
   ];
 }
 
-export const lossOutsidePeriodTask = defineTask({
+export const lossOutsidePeriodTask = defineClaimsTask({
   id: "claims.loss-outside-period",
-  domain: claimsDomain,
   summary:
     "Deny every open claim whose loss date is outside its policy period (a loss on the expiration date is outside, per the coverage rules).",
   instruction:
@@ -47,12 +45,12 @@ export const lossOutsidePeriodTask = defineTask({
     status: "denied",
     reserve: 0,
   }),
-  oracle: cells(),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "expiration-day-covered": [
       { expirationCovered: true },
       "Treats a loss on the expiration date as covered.",
     ],
     "first-page-only": [{ firstPageOnly: true }, "Reads only the first page of open claims."],
-  }),
+  },
 });

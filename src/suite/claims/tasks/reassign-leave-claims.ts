@@ -1,20 +1,17 @@
+import { defineClaimsTask } from "./common.js";
 import {
-  CORRECT,
   allRows,
   check,
-  defineTask,
   answerListItems,
   answerObjectEntries,
   type Check,
   type GenerateContext,
   type StateView,
   type VerifyContext,
-  variantNearMisses,
 } from "../../../envs/index.js";
 import type Database from "better-sqlite3";
-import { claimsDomain } from "../domain.js";
 import { ASSIGNMENT_GUIDELINE_PATH, STAFF_MEMO_PATH, parseCaseloadCaps, parseOnLeave } from "../rules.js";
-import { PYTHON_SETUP, claimChanges } from "./common.js";
+import { claimChanges } from "./common.js";
 
 interface Plan {
   /** Claim id -> the adjuster it moves to, in the order the guideline processes them. */
@@ -149,7 +146,6 @@ interface Variant {
 
 function cells(variant: Variant = {}): string[] {
   return [
-    PYTHON_SETUP,
     String.raw`
 memo = read_text("memos/staff-leave.md")
 print(memo)
@@ -187,9 +183,8 @@ print(json.dumps({"reassigned": moves, "unassigned": unassigned}))
   ];
 }
 
-export const reassignLeaveClaimsTask = defineTask({
+export const reassignLeaveClaimsTask = defineClaimsTask({
   id: "claims.reassign-leave-claims",
-  domain: claimsDomain,
   summary:
     "Reassign the open claims of the adjuster the staffing memo puts on leave, one at a time under the assignment guideline (earliest reported first, license, regional caseload caps, lowest caseload counted as it changes).",
   instruction:
@@ -197,8 +192,8 @@ export const reassignLeaveClaimsTask = defineTask({
   tools: ["list_adjusters", "get_adjuster", "list_claims", "get_claim", "assign_claim"],
   prepare,
   verify,
-  oracle: cells(),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "static-caseload": [
       { staticCaseload: true },
       "Uses the caseloads listed at the start and never counts the claims it has just assigned.",
@@ -219,5 +214,5 @@ export const reassignLeaveClaimsTask = defineTask({
       { capInclusive: true },
       "Reads the cap as the last caseload that may still take a claim, so an adjuster at their cap gets one more.",
     ],
-  }),
+  },
 });

@@ -1,14 +1,7 @@
-import {
-  CORRECT,
-  allRows,
-  daysBetween,
-  defineTask,
-  type StateView,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import { claimsDomain } from "../domain.js";
+import { defineClaimsTask } from "./common.js";
+import { allRows, daysBetween, type StateView } from "../../../envs/index.js";
 import { FRAUD_MEMO_PATH, parseFraudMemo } from "../rules.js";
-import { PYTHON_SETUP, deskWriteVerifier } from "./common.js";
+import { deskWriteVerifier } from "./common.js";
 
 interface ClaimFacts {
   claim_id: string;
@@ -51,7 +44,6 @@ export function siuReferrals(state: StateView): string[] {
 
 function cells(options: { minimum?: number; skipRepeat?: boolean } = {}): string[] {
   return [
-    PYTHON_SETUP,
     String.raw`
 memo = read_text("memos/fraud-indicators.md")
 threshold = {code: int(value) for code, _, value in md_table(memo, "Indicators")}
@@ -83,9 +75,8 @@ print(json.dumps({"referred": referred}))
   ];
 }
 
-export const siuReferralsTask = defineTask({
+export const siuReferralsTask = defineClaimsTask({
   id: "claims.siu-referrals",
-  domain: claimsDomain,
   summary:
     "Refer to SIU every open, unreferred claim with at least two fraud indicators from the memo (late report, loss soon after inception, repeat losses by the policyholder across policies).",
   instruction:
@@ -100,12 +91,12 @@ export const siuReferralsTask = defineTask({
     "refer_to_siu",
   ],
   verify: deskWriteVerifier("answer-lists-referrals", "referred", siuReferrals, { siu_referral: 1 }),
-  oracle: cells(),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "one-indicator-enough": [{ minimum: 1 }, "Refers claims that show a single indicator."],
     "no-repeat-loss": [
       { skipRepeat: true },
       "Skips the repeat-loss indicator, which needs the policyholder's other policies.",
     ],
-  }),
+  },
 });

@@ -1,15 +1,7 @@
-import {
-  CORRECT,
-  allRows,
-  defineTask,
-  type Check,
-  type StateView,
-  type VerifyContext,
-  variantNearMisses,
-} from "../../../envs/index.js";
-import { claimsDomain } from "../domain.js";
+import { defineClaimsTask } from "./common.js";
+import { allRows, type Check, type StateView, type VerifyContext } from "../../../envs/index.js";
 import { BULLETIN_DIRECTORY, parseBulletin } from "../rules.js";
-import { PYTHON_SETUP, answerListCheck, claimChanges } from "./common.js";
+import { answerListCheck, claimChanges } from "./common.js";
 
 /** Claim id -> event code for every non-denied claim inside a bulletin's dates, ZIPs and perils. */
 export function catastropheTags(state: StateView): Map<string, string> {
@@ -51,7 +43,6 @@ function verify(context: VerifyContext): Check[] {
 
 function cells(options: { anyPeril?: boolean; endExclusive?: boolean; anyZip?: boolean } = {}): string[] {
   return [
-    PYTHON_SETUP,
     String.raw`
 def field(text, name):
     return re.search(r"\*\*" + name + r":\*\* (.+)", text).group(1).strip()
@@ -84,19 +75,18 @@ print(json.dumps({"tagged": sorted(tagged)}))
   ];
 }
 
-export const tagCatastropheClaimsTask = defineTask({
+export const tagCatastropheClaimsTask = defineClaimsTask({
   id: "claims.tag-catastrophe-claims",
-  domain: claimsDomain,
   summary:
     "Tag every non-denied claim inside a catastrophe bulletin's date range (inclusive), ZIP list and covered perils with the event code.",
   instruction:
     "The CAT desk needs this season's catastrophe claims tagged. Go through every catastrophe bulletin in the workspace and tag each claim it covers with the bulletin's event code, following the bulletin's own criteria. Leave every other claim alone. Reply with only a JSON object {\"tagged\": [<ids of the claims you tagged>]}.",
   tools: ["list_claims", "get_claim", "list_policies", "get_policy", "tag_catastrophe"],
   verify,
-  oracle: cells(),
-  nearMisses: variantNearMisses(cells, CORRECT, {
+  cells,
+  nearMisses: {
     "any-peril": [{ anyPeril: true }, "Tags claims of any cause inside the event's ZIPs and dates."],
     "last-day-excluded": [{ endExclusive: true }, "Treats the bulletin's last day as outside the event."],
     "any-zip": [{ anyZip: true }, "Tags matching claims anywhere, ignoring the ZIP list."],
-  }),
+  },
 });
