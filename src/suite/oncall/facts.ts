@@ -35,6 +35,13 @@ export function readSloTargets(state: StateView): Map<string, number> {
   );
 }
 
+/** Every service's name, in name order. */
+export function serviceNames(state: StateView): string[] {
+  return allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service").map(
+    (row) => row.service,
+  );
+}
+
 export function engineerIdsByHandle(state: StateView): Map<string, string> {
   const rows = allRows<{ engineer_id: string; handle: string }>(
     state.db,

@@ -1,15 +1,14 @@
-import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
+import { checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { logLines, requestDurationMs } from "../facts.js";
+import { logLines, requestDurationMs, serviceNames } from "../facts.js";
 import { LOG_DATES } from "../world.js";
 import { defineOncallTask } from "./common.js";
 import { partialTrustingReader } from "./python.js";
 
 /** Nearest-rank p95 of every service's logged user requests over the log store's days, in ms. */
 export function expectedP95(state: StateView): Map<string, number> {
-  const services = allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service");
   const result = new Map<string, number>();
-  for (const { service } of services) {
+  for (const service of serviceNames(state)) {
     const durations = LOG_DATES.flatMap((date) =>
       logLines(state, service, date).map(requestDurationMs),
     ).filter((value): value is number => value !== null);
@@ -24,12 +23,10 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerAmounts("answer", answer, expectedP95(initial), 0)];
 }
 
-type Variant = { nginxOnly?: boolean; trustPartial?: boolean; firstPage?: boolean };
-
-function cell(variant: Variant): string {
-  const lines = variant.trustPartial
+function cell(near: Set<string>): string {
+  const lines = near.has("trusts-partial-pages")
     ? partialTrustingReader("day_lines", ["return lines"])
-    : variant.firstPage
+    : near.has("first-page-only")
       ? String.raw`
 def day_lines(service, date):
     return call("fetch_logs", service=service, date=date)["lines"]`
@@ -47,7 +44,7 @@ for service in [s["service"] for s in fetch("list_services", "services")]:
                 path = found.group(1)
                 if not (${probe}):
                     durations.append(round(float(found.group(2)) * 1000))
-            elif ${variant.nginxOnly ? "False" : 'line.startswith("{")'}:
+            elif ${near.has("nginx-only") ? "False" : 'line.startswith("{")'}:
                 event = json.loads(line)
                 if event.get("event") == "http_request" and event.get("path") not in ("/healthz", "/metrics"):
                     durations.append(event["duration_ms"])
@@ -57,7 +54,7 @@ print(json.dumps(p95))
 `;
 }
 
-export const p95LatencyTask = defineOncallTask<Variant>({
+export const p95LatencyTask = defineOncallTask({
   slug: "p95-latency",
   summary: "Each service's p95 request latency over the log store's days, as the SLO policy defines it.",
   instruction:
@@ -66,12 +63,11 @@ export const p95LatencyTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    ["nginx-only", "Reads only nginx access lines and misses the JSON request events.", { nginxOnly: true }],
-    ["first-page-only", "Reads only the first page of each day's log.", { firstPage: true }],
+    ["nginx-only", "Reads only nginx access lines and misses the JSON request events."],
+    ["first-page-only", "Reads only the first page of each day's log."],
     [
       "trusts-partial-pages",
       "Takes a page marked partial (empty, has_more false) as the end of the day's log.",
-      { trustPartial: true },
     ],
   ],
 });
