@@ -5,7 +5,7 @@ import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
 import { incidentId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
 import { trackerConflicts } from "./tools.js";
-import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, scheduleOf, zoneOf } from "./world.js";
+import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, scheduleOf } from "./world.js";
 import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
 
 const NOTES = [
@@ -113,7 +113,7 @@ function timelineOf(
   ];
   const human = (at: number, who: Engineer, text: string): [number, string] => [
     minute(at),
-    `${wallClock(minute(at), zoneOf(who))} — @${who.handle}${text}`,
+    `${wallClock(minute(at), who.zone)} — @${who.handle}${text}`,
   ];
   const lines: Array<[number, string]> = [
     bot(page.fired, `${page.id} triggered (${page.alert} on ${page.service.name}, ${page.severity})`),
@@ -151,7 +151,7 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
   world.incidents.sort((a, b) => a.opened - b.opened);
   // The first resolved incident is always acknowledged by someone outside UTC and handed over later.
   const firstResolved = world.incidents.find((incident) => incident.status === "resolved")!;
-  const away = (engineer: Engineer): boolean => zoneOf(engineer).offsetMinutes !== 0;
+  const away = (engineer: Engineer): boolean => engineer.zone.offsetMinutes !== 0;
   if (!away(firstResolved.page.ackedBy!))
     firstResolved.page.ackedBy =
       world.engineers.find(
@@ -200,11 +200,11 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
 function makeThreads(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
   // The first requester writes in a zone other than UTC, so converting to UTC always matters.
-  const away = random.pick(world.engineers.filter((engineer) => zoneOf(engineer).offsetMinutes !== 0));
+  const away = random.pick(world.engineers.filter((engineer) => engineer.zone.offsetMinutes !== 0));
   const others = world.engineers.filter((engineer) => engineer !== away);
   const requesters = [away, ...sample(random, others, 3 * factors.files - 1)];
   requesters.forEach((requester, index) => {
-    const zone = zoneOf(requester);
+    const zone = requester.zone;
     const colleagues = world.engineers.filter(
       (engineer) => engineer.team === requester.team && engineer !== requester,
     );

@@ -8,15 +8,7 @@ import { finishIncidents, planIncidents } from "./generate-incidents.js";
 import { deployId, engineerId, pageId } from "./ids.js";
 import { onCallHandle } from "./schedule.js";
 import { replicaTimesOut } from "./tools.js";
-import {
-  ACK_LIMIT_MINUTES,
-  ROTATION_WEEKS,
-  SLO_TARGETS,
-  TEAMS,
-  engineerZones,
-  makePage,
-  scheduleOf,
-} from "./world.js";
+import { ACK_LIMIT_MINUTES, ROTATION_WEEKS, SLO_TARGETS, TEAMS, makePage, scheduleOf } from "./world.js";
 import type { Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
 
 /** A word list written as one comma-separated line. */
@@ -47,9 +39,8 @@ function makePeople(context: GenerateContext): { engineers: Engineer[]; services
       let handle = `${person.firstName[0]!}${person.lastName}`.toLowerCase().replace(/[^a-z]/g, "");
       while (handles.has(handle)) handle += random.int(2, 9);
       handles.add(handle);
-      const engineer = { id: "", name: person.fullName, handle, email: person.email, team };
-      engineerZones.set(engineer, engineers.length === 0 ? ZONES[1] : random.pick(ZONES));
-      engineers.push(engineer);
+      const zone = engineers.length === 0 ? ZONES[1] : random.pick(ZONES);
+      engineers.push({ id: "", name: person.fullName, handle, email: person.email, team, zone });
     }
   engineers.forEach((engineer, index) => (engineer.id = engineerId.format(index + 1)));
   const services = SERVICE_NAMES.slice(0, 3 * factors.files).map((name, index): Service => ({

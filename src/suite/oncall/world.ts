@@ -1,15 +1,14 @@
 /** The generated world the database rows and the workspace documents are both written from. */
 import type { GenerateContext } from "../../envs/index.js";
-import { ZONES } from "./clock.js";
 import type { Zone } from "./clock.js";
 import type { Schedule } from "./schedule.js";
 
 export type Random = GenerateContext["random"];
-export type Severity = "sev1" | "sev2" | "sev3";
 export type Role = "primary" | "secondary";
 
 export const TEAMS = ["platform", "payments", "growth"] as const;
-export const SEVERITIES: readonly Severity[] = ["sev1", "sev2", "sev3"];
+export const SEVERITIES = ["sev1", "sev2", "sev3"] as const;
+export type Severity = (typeof SEVERITIES)[number];
 /** Minutes within which a page must be acknowledged, by severity (the paging policy). */
 export const ACK_LIMIT_MINUTES: Record<Severity, number> = { sev1: 5, sev2: 15, sev3: 60 };
 /** Minutes a triggered incident may stay unacknowledged before it is escalated to the secondary. */
@@ -26,6 +25,8 @@ export interface Engineer {
   handle: string;
   email: string;
   team: string;
+  /** The home zone the engineer's own writing (timelines, requests) prints times in. */
+  zone: Zone;
 }
 
 export interface Service {
@@ -132,13 +133,6 @@ export interface OncallWorld {
   pinned: Set<Page>;
   /** The service held to a stricter SLO by contract, and its target. */
   sloException: { service: string; target: number };
-}
-
-/** Engineers have a home zone; the people's documents and timelines print times in it. */
-export const engineerZones = new WeakMap<Engineer, Zone>();
-
-export function zoneOf(engineer: Engineer): Zone {
-  return engineerZones.get(engineer) ?? ZONES[0];
 }
 
 export function scheduleOf(world: Pick<OncallWorld, "rotation" | "overrides">): Schedule {
