@@ -3,9 +3,8 @@ import { addDays, sample } from "../../envs/index.js";
 import type { GenerateContext } from "../../envs/index.js";
 import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
 import { incidentId } from "./ids.js";
-import { onCallHandle } from "./schedule.js";
 import { trackerConflicts } from "./tools.js";
-import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, scheduleOf } from "./world.js";
+import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, onCallIn } from "./world.js";
 import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
 
 const NOTES = [
@@ -26,10 +25,6 @@ const ITEMS = [
   "Remove the manual step from the {s} rollback",
   "Add a dashboard for {s} p99 by endpoint",
 ];
-
-function engineerNamed(world: OncallWorld, handle: string): Engineer {
-  return world.engineers.find((engineer) => engineer.handle === handle)!;
-}
 
 /** Resolved incidents from acknowledged sev1/sev2 pages, and June 30's open incidents. */
 export function planIncidents(context: GenerateContext, world: OncallWorld): void {
@@ -57,7 +52,7 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
       title: `${page.alert} on ${page.service.name}`,
     });
   }
-  const schedule = scheduleOf(world);
+  const onCall = onCallIn(world);
   const now = seconds(NOW);
   const open = (
     severity: Severity,
@@ -69,12 +64,10 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
     const service = first ? world.services[0]! : random.pick(world.services);
     const opened = now - ageMinutes * 60;
     const page = makePage(service, random.pick(["LatencyP99High", "QueueBacklog"]), severity, opened - 60);
-    page.assigned = engineerNamed(world, onCallHandle(schedule, service.team, "primary", page.fired));
+    page.assigned = onCall(service.team, "primary", page.fired);
     if (status === "acknowledged") [page.acked, page.ackedBy] = [opened + 120, page.assigned];
     world.pages.push(page);
-    const secondary = escalated
-      ? engineerNamed(world, onCallHandle(schedule, service.team, "secondary", now))
-      : null;
+    const secondary = escalated ? onCall(service.team, "secondary", now) : null;
     world.incidents.push({
       id: "",
       page,

@@ -1,6 +1,7 @@
 /** The generated world the database rows and the workspace documents are both written from. */
 import type { GenerateContext } from "../../envs/index.js";
 import type { Zone } from "./clock.js";
+import { onCallHandle } from "./schedule.js";
 import type { Schedule } from "./schedule.js";
 
 export type Random = GenerateContext["random"];
@@ -135,8 +136,9 @@ export interface OncallWorld {
   sloException: { service: string; target: number };
 }
 
-export function scheduleOf(world: Pick<OncallWorld, "rotation" | "overrides">): Schedule {
-  return {
+/** Who is on call under the world's schedule, as `(team, role, at) => Engineer` (overrides included). */
+export function onCallIn(world: Pick<OncallWorld, "engineers" | "rotation" | "overrides">) {
+  const schedule: Schedule = {
     rotation: world.rotation.map((row) => ({
       week: row.week,
       team: row.team,
@@ -144,6 +146,10 @@ export function scheduleOf(world: Pick<OncallWorld, "rotation" | "overrides">): 
       secondary: row.secondary.handle,
     })),
     overrides: world.overrides.map((item) => ({ ...item, handle: item.engineer.handle })),
+  };
+  return (team: string, role: Role, at: number): Engineer => {
+    const handle = onCallHandle(schedule, team, role, at);
+    return world.engineers.find((engineer) => engineer.handle === handle)!;
   };
 }
 
