@@ -42,18 +42,14 @@ export function serviceNames(state: StateView): string[] {
   );
 }
 
-export function engineerIdsByHandle(state: StateView): Map<string, string> {
-  const rows = allRows<{ engineer_id: string; handle: string }>(
-    state.db,
-    "SELECT engineer_id, handle FROM engineers",
-  );
-  return new Map(rows.map((row) => [row.handle, row.engineer_id]));
+/** A map from the first column a query selects (`k`) to the second (`v`). */
+function pairs(state: StateView, sql: string): Map<string, string> {
+  return new Map(allRows<{ k: string; v: string }>(state.db, sql).map((row) => [row.k, row.v]));
 }
-
-export function serviceTeams(state: StateView): Map<string, string> {
-  const rows = allRows<{ service: string; team: string }>(state.db, "SELECT service, team FROM services");
-  return new Map(rows.map((row) => [row.service, row.team]));
-}
+export const engineerIdsByHandle = (state: StateView): Map<string, string> =>
+  pairs(state, "SELECT handle AS k, engineer_id AS v FROM engineers");
+export const serviceTeams = (state: StateView): Map<string, string> =>
+  pairs(state, "SELECT service AS k, team AS v FROM services");
 
 /** Every raw line of a service's log for a day, in order. */
 export function logLines(state: StateView, service: string, date: string): string[] {

@@ -5,7 +5,15 @@ import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
 import { incidentId } from "./ids.js";
 import { trackerConflicts } from "./tools.js";
 import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, onCallIn } from "./world.js";
-import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
+import type {
+  ActionItem,
+  Engineer,
+  Incident,
+  OncallWorld,
+  OverrideRequest,
+  Page,
+  Severity,
+} from "./world.js";
 
 const NOTES = [
   "rolled back the last deploy",
@@ -26,6 +34,18 @@ const ITEMS = [
   "Add a dashboard for {s} p99 by endpoint",
 ];
 
+/** A new incident of a page, titled after it (id and timeline come later). */
+function incidentOf(
+  page: Page,
+  status: Incident["status"],
+  opened: number,
+  resolved: number | null,
+  escalatedTo: Engineer | null = null,
+): Incident {
+  const title = `${page.alert} on ${page.service.name}`;
+  return { id: "", page, status, opened, resolved, escalatedTo, timeline: "", title };
+}
+
 /** Resolved incidents from acknowledged sev1/sev2 pages, and June 30's open incidents. */
 export function planIncidents(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
@@ -41,16 +61,8 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
     // Whole minutes, as the timeline prints them, so the pager's times and the timeline agree.
     page.fired -= page.fired % 60;
     page.acked! -= page.acked! % 60;
-    world.incidents.push({
-      id: "",
-      page,
-      status: "resolved",
-      opened: page.fired + random.int(60, 240),
-      resolved: Math.max(page.resolved!, page.acked! + 300),
-      escalatedTo: null,
-      timeline: "",
-      title: `${page.alert} on ${page.service.name}`,
-    });
+    const opened = page.fired + random.int(60, 240);
+    world.incidents.push(incidentOf(page, "resolved", opened, Math.max(page.resolved!, page.acked! + 300)));
   }
   const onCall = onCallIn(world);
   const now = seconds(NOW);
@@ -68,16 +80,7 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
     if (status === "acknowledged") [page.acked, page.ackedBy] = [opened + 120, page.assigned];
     world.pages.push(page);
     const secondary = escalated ? onCall(service.team, "secondary", now) : null;
-    world.incidents.push({
-      id: "",
-      page,
-      status,
-      opened,
-      resolved: null,
-      escalatedTo: secondary,
-      timeline: "",
-      title: `${page.alert} on ${service.name}`,
-    });
+    world.incidents.push(incidentOf(page, status, opened, null, secondary));
   };
   for (let n = 0; n < 5 + 2 * factors.rows; n += 1) {
     const severity = random.pick(SEVERITIES);

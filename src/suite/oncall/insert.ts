@@ -73,13 +73,7 @@ function insertIncidents(db: Db, world: OncallWorld): void {
 
 function insertTracker(context: GenerateContext, world: OncallWorld): void {
   const { db, random, factors } = context;
-  const items: Array<{
-    incidentId: string;
-    title: string;
-    ownerId: string;
-    dueDate: string;
-    status: string;
-  }> = [];
+  const items: Array<Record<string, string>> = [];
   for (const postmortem of world.postmortems)
     for (const entry of postmortem.items.filter((candidate) => candidate.filed))
       items.push({

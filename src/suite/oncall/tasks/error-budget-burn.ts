@@ -1,5 +1,5 @@
 import { checkAnswerAmounts, requireFile } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { counterIncrease, exportSeries, readSloTargets, serviceNames } from "../facts.js";
 import { defineOncallTask } from "./common.js";
 
@@ -15,10 +15,6 @@ export function expectedBurn(state: StateView): Map<string, number> {
     result.set(service, (bad! / (good! + client! + bad!) / (1 - targets.get(service)! / 100)) * 100);
   }
   return result;
-}
-
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerAmounts("answer", answer, expectedBurn(initial), 0.051)];
 }
 
 function cell(near: Set<string>): string {
@@ -65,7 +61,7 @@ export const errorBudgetBurnTask = defineOncallTask({
   instruction:
     'How much of its June error budget has each service burned? Use the monitoring exports in metrics/ (they cover June) and the rules and targets in policies/slo-policy.md. Reply with a JSON object mapping each service name to the percent of its error budget burned, rounded to one decimal, e.g. {"checkout-api": 42.7}.',
   tools: ["list_services"],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedBurn(initial), 0.051)],
   cell,
   nearMisses: [
     ["ignores-counter-resets", "Takes last minus first sample, ignoring restarts."],

@@ -1,5 +1,5 @@
 import { checkAnswerAmounts } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
 import { logLines, requestDurationMs, serviceNames } from "../facts.js";
 import { LOG_DATES } from "../world.js";
 import { defineOncallTask } from "./common.js";
@@ -17,10 +17,6 @@ export function expectedP95(state: StateView): Map<string, number> {
     result.set(service, durations[Math.ceil(0.95 * durations.length) - 1]!);
   }
   return result;
-}
-
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerAmounts("answer", answer, expectedP95(initial), 0)];
 }
 
 function cell(near: Set<string>): string {
@@ -60,7 +56,7 @@ export const p95LatencyTask = defineOncallTask({
   instruction:
     'Before the SLO review, compute every service\'s p95 request latency over all the logs the log store keeps, measured the way policies/slo-policy.md defines the latency indicator. Reply with a JSON object mapping each service name to its p95 in whole milliseconds, e.g. {"checkout-api": 812}.',
   tools: ["fetch_logs", "list_services"],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedP95(initial), 0)],
   cell,
   nearMisses: [
     ["nginx-only", "Reads only nginx access lines and misses the JSON request events."],
