@@ -121,18 +121,14 @@ function timelineOf(
   if (incident.status === "resolved") {
     const team = world.engineers.filter((engineer) => engineer.team === page.service.team);
     const span = incident.resolved! - page.acked!;
-    for (let n = 0; n < random.int(1, 2); n += 1)
-      lines.push(
-        human(page.acked! + random.int(60, span - 60), random.pick(team), `: ${random.pick(NOTES)}`),
-      );
-    if (takeover || random.chance(0.35))
-      lines.push(
-        human(
-          page.acked! + random.int(120, span - 30),
-          random.pick(team),
-          " acknowledged (taking over as incident commander)",
-        ),
-      );
+    for (let n = 0; n < random.int(1, 2); n += 1) {
+      const at = page.acked! + random.int(60, span - 60);
+      lines.push(human(at, random.pick(team), `: ${random.pick(NOTES)}`));
+    }
+    if (takeover || random.chance(0.35)) {
+      const at = page.acked! + random.int(120, span - 30);
+      lines.push(human(at, random.pick(team), " acknowledged (taking over as incident commander)"));
+    }
     lines.push(human(incident.resolved!, page.ackedBy!, " resolved the incident"));
   }
   return lines
@@ -184,9 +180,8 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
   Object.assign(done, { done: true, filed: false });
   Object.assign(undated, { done: false, filed: false, due: null });
   Object.assign(filed, { done: false, filed: true });
-  const conflicting = ITEMS.map((title) => title.replace("{s}", first.incident.page.service.name)).find(
-    trackerConflicts,
-  )!;
+  const titles = ITEMS.map((title) => title.replace("{s}", first.incident.page.service.name));
+  const conflicting = titles.find(trackerConflicts)!;
   const holder = first.items.find((item) => item.title === conflicting);
   if (holder) holder.title = undated.title;
   undated.title = conflicting;
