@@ -16,10 +16,9 @@ function tableNumbers(state: StateView, path: string, heading: string): Map<stri
   return new Map(rows.map((row) => [row[0]!, Number(row[1])]));
 }
 
-export const readAckLimits = (state: StateView): Map<string, number> =>
-  tableNumbers(state, PAGING_POLICY, "Acknowledgement targets");
-export const readEscalationMinutes = (state: StateView): Map<string, number> =>
-  tableNumbers(state, PAGING_POLICY, "Escalation");
+/** The minutes of a paging-policy table by severity (acknowledgement targets, escalation). */
+export const pagingMinutes = (state: StateView, heading: string): Map<string, number> =>
+  tableNumbers(state, PAGING_POLICY, heading);
 export const readSchedule = (state: StateView): Schedule => parseSchedule(requireFile(state, SCHEDULE));
 
 /** The availability target of each service: its tier's, or the exception's. */

@@ -1,7 +1,7 @@
 import { allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
-import { readAckLimits } from "../facts.js";
+import { pagingMinutes } from "../facts.js";
 import { defineOncallTask } from "./common.js";
 
 interface PageRow {
@@ -14,7 +14,7 @@ interface PageRow {
 
 /** Sev1/sev2 pages fired 1-29 June that missed their acknowledgement target. */
 export function expectedBreaches(state: StateView): string[] {
-  const limits = readAckLimits(state);
+  const limits = pagingMinutes(state, "Acknowledgement targets");
   const pages = allRows<PageRow>(
     state.db,
     "SELECT page_id, severity, fired_at, acked_at, resolved_at FROM pages WHERE severity IN ('sev1', 'sev2') AND fired_at < '2025-06-30' ORDER BY page_id",

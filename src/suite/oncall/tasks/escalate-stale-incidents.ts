@@ -1,13 +1,13 @@
 import { allRows } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { NOW, seconds } from "../clock.js";
-import { engineerIdsByHandle, readEscalationMinutes, readSchedule, serviceTeams } from "../facts.js";
+import { engineerIdsByHandle, pagingMinutes, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
 import { defineOncallTask, writeChecks } from "./common.js";
 
 /** Triggered, unescalated incidents past the policy's minutes, and the secondary on call now for each. */
 export function expectedEscalations(state: StateView): Map<string, string> {
-  const minutes = readEscalationMinutes(state);
+  const minutes = pagingMinutes(state, "Escalation");
   const schedule = readSchedule(state);
   const ids = engineerIdsByHandle(state);
   const teams = serviceTeams(state);
