@@ -1,4 +1,8 @@
-import { PYTHON_WORKSPACE_HELPERS, pythonClientHelpers } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  pythonClientHelpers,
+} from "../../../envs/index.js";
 
 /**
  * The first cell of every oncall oracle: `call` retries what real APIs do to careful clients (429/503
@@ -9,7 +13,7 @@ import { PYTHON_WORKSPACE_HELPERS, pythonClientHelpers } from "../../../envs/ind
  */
 export const ONCALL_PY = String.raw`import csv, io, json, math, re
 from datetime import datetime, timedelta, timezone
-${PYTHON_WORKSPACE_HELPERS}
+${PYTHON_WORKSPACE_HELPERS}${PYTHON_MARKDOWN_HELPERS}
 ${pythonClientHelpers({ attempts: 6, retryOn: ["503", "429"], errorStatuses: ["error", "partial"] })}
 def log_pages(service, date, retry=True):
     page = 1
@@ -33,9 +37,7 @@ def wall(day, hhmm, zone):
     return datetime.fromisoformat(f"{day}T{hhmm}:00+00:00") - timedelta(minutes=OFFSETS[zone])
 
 def policy_table(path, heading):
-    text = read_text(path)
-    section = text.split("## " + heading, 1)[1].split("\n## ", 1)[0]
-    return {m.group(1): m.group(2) for m in re.finditer(r"^\| ([\w.-]+) \| ([\d.]+) \|", section, re.M)}
+    return {row[0]: row[1] for row in md_table(read_text(path), heading)}
 
 def engineer_ids():
     return {e["handle"]: e["engineer_id"] for e in fetch("list_engineers", "engineers")}
