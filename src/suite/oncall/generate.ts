@@ -186,10 +186,8 @@ function planUnassigned(
 
 function makeDeploys(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
-  const deployer = (service: Service): Engineer =>
-    random.pick(world.engineers.filter((item) => item.team === service.team));
   const add = (service: Service, at: number, zone: Zone): void => {
-    const by = deployer(service);
+    const by = random.pick(world.engineers.filter((item) => item.team === service.team));
     world.deploys.push({ id: "", service, version: "", at, zone, by, summary: random.pick(CHANGES) });
   };
   for (const service of world.services)
@@ -201,12 +199,9 @@ function makeDeploys(context: GenerateContext, world: OncallWorld): void {
       const decoy = index % 2 === 0;
       add(spike.service, spike.fired - random.int(10, 100) * 60, decoy ? ZONES[2] : random.pick(ZONES));
       if (decoy) add(spike.service, spike.fired + random.int(30, 90) * 60, ZONES[1]);
-      if (index === 1)
-        add(
-          world.services.find((service) => service !== spike.service)!,
-          spike.fired - random.int(2, 8) * 60,
-          ZONES[0],
-        );
+      // Another service's deploy minutes before the spike: the decoy for code that ignores the service.
+      const other = world.services.find((service) => service !== spike.service)!;
+      if (index === 1) add(other, spike.fired - random.int(2, 8) * 60, ZONES[0]);
     });
   world.deploys.sort((a, b) => a.at - b.at);
   const versions = new Map<string, number>();

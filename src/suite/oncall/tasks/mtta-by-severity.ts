@@ -1,4 +1,4 @@
-import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, groupBy } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { timelineInstant } from "../facts.js";
 import { defineOncallTask } from "./common.js";
@@ -19,12 +19,11 @@ export function expectedMtta(state: StateView): Map<string, number> {
     state.db,
     "SELECT severity, timeline FROM incidents WHERE status = 'resolved' ORDER BY incident_id",
   );
-  const bySeverity = new Map<string, number[]>();
-  for (const incident of incidents)
-    bySeverity.set(incident.severity, [
-      ...(bySeverity.get(incident.severity) ?? []),
-      minutesToAcknowledge(incident.timeline),
-    ]);
+  const bySeverity = groupBy(
+    incidents,
+    (incident) => incident.severity,
+    (incident) => minutesToAcknowledge(incident.timeline),
+  );
   return new Map(
     [...bySeverity]
       .sort()
