@@ -4,7 +4,7 @@ import type { GenerateContext } from "../../envs/index.js";
 import { isoUtc, wallClockWithOffset } from "./clock.js";
 import { writeMetrics } from "./generate-metrics.js";
 import { ACK_LIMIT_MINUTES, ESCALATE_AFTER_MINUTES, SEVERITIES, SLO_TARGETS } from "./world.js";
-import type { OncallWorld, Postmortem, RequestThread } from "./world.js";
+import type { OncallWorld, OverrideRequest, Postmortem, RequestThread } from "./world.js";
 
 export const SLO_POLICY = "policies/slo-policy.md";
 export const PAGING_POLICY = "policies/paging-policy.md";
@@ -138,6 +138,8 @@ function writeThread(context: GenerateContext, thread: RequestThread, index: num
   const { requester, manager, requests } = thread;
   const numbers = (approved: boolean): string =>
     requests.flatMap((request, n) => (request.approved === approved ? [`#${n + 1}`] : [])).join(", ");
+  const shift = ({ role, start, end, zone, engineer }: OverrideRequest, n: number): string =>
+    `${n + 1}. ${role}, ${wallClockWithOffset(start, zone)} until ${wallClockWithOffset(end, zone)}: @${engineer.handle} covers`;
   const approved = numbers(true);
   const declined = numbers(false);
   const decision = [
@@ -157,12 +159,7 @@ function writeThread(context: GenerateContext, thread: RequestThread, index: num
       [
         `Hi,`,
         `I need cover for these shifts in July. Team: ${requester.team}. Times are my local time.`,
-        requests
-          .map(
-            (request, n) =>
-              `${n + 1}. ${request.role}, ${wallClockWithOffset(request.start, request.zone)} until ${wallClockWithOffset(request.end, request.zone)}: @${request.engineer.handle} covers`,
-          )
-          .join("\n"),
+        requests.map(shift).join("\n"),
         `Thanks,\n${requester.name}`,
         `---- Reply from ${manager} ----\n${decision}`,
       ],

@@ -16,10 +16,9 @@ function tableNumbers(state: StateView, path: string, heading: string): Map<stri
   return new Map(rows.map((row) => [row[0]!, Number(row[1])]));
 }
 
-export const readAckLimits = (state: StateView): Map<string, number> =>
-  tableNumbers(state, PAGING_POLICY, "Acknowledgement targets");
-export const readEscalationMinutes = (state: StateView): Map<string, number> =>
-  tableNumbers(state, PAGING_POLICY, "Escalation");
+/** The minutes of a paging-policy table by severity (acknowledgement targets, escalation). */
+export const pagingMinutes = (state: StateView, heading: string): Map<string, number> =>
+  tableNumbers(state, PAGING_POLICY, heading);
 export const readSchedule = (state: StateView): Schedule => parseSchedule(requireFile(state, SCHEDULE));
 
 /** The availability target of each service: its tier's, or the exception's. */
@@ -35,18 +34,21 @@ export function readSloTargets(state: StateView): Map<string, number> {
   );
 }
 
-export function engineerIdsByHandle(state: StateView): Map<string, string> {
-  const rows = allRows<{ engineer_id: string; handle: string }>(
-    state.db,
-    "SELECT engineer_id, handle FROM engineers",
+/** Every service's name, in name order. */
+export function serviceNames(state: StateView): string[] {
+  return allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service").map(
+    (row) => row.service,
   );
-  return new Map(rows.map((row) => [row.handle, row.engineer_id]));
 }
 
-export function serviceTeams(state: StateView): Map<string, string> {
-  const rows = allRows<{ service: string; team: string }>(state.db, "SELECT service, team FROM services");
-  return new Map(rows.map((row) => [row.service, row.team]));
+/** A map from the first column a query selects (`k`) to the second (`v`). */
+function pairs(state: StateView, sql: string): Map<string, string> {
+  return new Map(allRows<{ k: string; v: string }>(state.db, sql).map((row) => [row.k, row.v]));
 }
+export const engineerIdsByHandle = (state: StateView): Map<string, string> =>
+  pairs(state, "SELECT handle AS k, engineer_id AS v FROM engineers");
+export const serviceTeams = (state: StateView): Map<string, string> =>
+  pairs(state, "SELECT service AS k, team AS v FROM services");
 
 /** Every raw line of a service's log for a day, in order. */
 export function logLines(state: StateView, service: string, date: string): string[] {

@@ -3,10 +3,17 @@ import { addDays, sample } from "../../envs/index.js";
 import type { GenerateContext } from "../../envs/index.js";
 import { DAY, JUNE_START, NOW, isoUtc, seconds, wallClock } from "./clock.js";
 import { incidentId } from "./ids.js";
-import { onCallHandle } from "./schedule.js";
 import { trackerConflicts } from "./tools.js";
-import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, scheduleOf, zoneOf } from "./world.js";
-import type { ActionItem, Engineer, Incident, OncallWorld, OverrideRequest, Severity } from "./world.js";
+import { ESCALATE_AFTER_MINUTES, SEVERITIES, makePage, onCallIn } from "./world.js";
+import type {
+  ActionItem,
+  Engineer,
+  Incident,
+  OncallWorld,
+  OverrideRequest,
+  Page,
+  Severity,
+} from "./world.js";
 
 const NOTES = [
   "rolled back the last deploy",
@@ -27,8 +34,16 @@ const ITEMS = [
   "Add a dashboard for {s} p99 by endpoint",
 ];
 
-function engineerNamed(world: OncallWorld, handle: string): Engineer {
-  return world.engineers.find((engineer) => engineer.handle === handle)!;
+/** A new incident of a page, titled after it (id and timeline come later). */
+function incidentOf(
+  page: Page,
+  status: Incident["status"],
+  opened: number,
+  resolved: number | null,
+  escalatedTo: Engineer | null = null,
+): Incident {
+  const title = `${page.alert} on ${page.service.name}`;
+  return { id: "", page, status, opened, resolved, escalatedTo, timeline: "", title };
 }
 
 /** Resolved incidents from acknowledged sev1/sev2 pages, and June 30's open incidents. */
@@ -46,18 +61,10 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
     // Whole minutes, as the timeline prints them, so the pager's times and the timeline agree.
     page.fired -= page.fired % 60;
     page.acked! -= page.acked! % 60;
-    world.incidents.push({
-      id: "",
-      page,
-      status: "resolved",
-      opened: page.fired + random.int(60, 240),
-      resolved: Math.max(page.resolved!, page.acked! + 300),
-      escalatedTo: null,
-      timeline: "",
-      title: `${page.alert} on ${page.service.name}`,
-    });
+    const opened = page.fired + random.int(60, 240);
+    world.incidents.push(incidentOf(page, "resolved", opened, Math.max(page.resolved!, page.acked! + 300)));
   }
-  const schedule = scheduleOf(world);
+  const onCall = onCallIn(world);
   const now = seconds(NOW);
   const open = (
     severity: Severity,
@@ -69,22 +76,11 @@ export function planIncidents(context: GenerateContext, world: OncallWorld): voi
     const service = first ? world.services[0]! : random.pick(world.services);
     const opened = now - ageMinutes * 60;
     const page = makePage(service, random.pick(["LatencyP99High", "QueueBacklog"]), severity, opened - 60);
-    page.assigned = engineerNamed(world, onCallHandle(schedule, service.team, "primary", page.fired));
+    page.assigned = onCall(service.team, "primary", page.fired);
     if (status === "acknowledged") [page.acked, page.ackedBy] = [opened + 120, page.assigned];
     world.pages.push(page);
-    const secondary = escalated
-      ? engineerNamed(world, onCallHandle(schedule, service.team, "secondary", now))
-      : null;
-    world.incidents.push({
-      id: "",
-      page,
-      status,
-      opened,
-      resolved: null,
-      escalatedTo: secondary,
-      timeline: "",
-      title: `${page.alert} on ${service.name}`,
-    });
+    const secondary = escalated ? onCall(service.team, "secondary", now) : null;
+    world.incidents.push(incidentOf(page, status, opened, null, secondary));
   };
   for (let n = 0; n < 5 + 2 * factors.rows; n += 1) {
     const severity = random.pick(SEVERITIES);
@@ -113,7 +109,7 @@ function timelineOf(
   ];
   const human = (at: number, who: Engineer, text: string): [number, string] => [
     minute(at),
-    `${wallClock(minute(at), zoneOf(who))} — @${who.handle}${text}`,
+    `${wallClock(minute(at), who.zone)} — @${who.handle}${text}`,
   ];
   const lines: Array<[number, string]> = [
     bot(page.fired, `${page.id} triggered (${page.alert} on ${page.service.name}, ${page.severity})`),
@@ -125,18 +121,14 @@ function timelineOf(
   if (incident.status === "resolved") {
     const team = world.engineers.filter((engineer) => engineer.team === page.service.team);
     const span = incident.resolved! - page.acked!;
-    for (let n = 0; n < random.int(1, 2); n += 1)
-      lines.push(
-        human(page.acked! + random.int(60, span - 60), random.pick(team), `: ${random.pick(NOTES)}`),
-      );
-    if (takeover || random.chance(0.35))
-      lines.push(
-        human(
-          page.acked! + random.int(120, span - 30),
-          random.pick(team),
-          " acknowledged (taking over as incident commander)",
-        ),
-      );
+    for (let n = 0; n < random.int(1, 2); n += 1) {
+      const at = page.acked! + random.int(60, span - 60);
+      lines.push(human(at, random.pick(team), `: ${random.pick(NOTES)}`));
+    }
+    if (takeover || random.chance(0.35)) {
+      const at = page.acked! + random.int(120, span - 30);
+      lines.push(human(at, random.pick(team), " acknowledged (taking over as incident commander)"));
+    }
     lines.push(human(incident.resolved!, page.ackedBy!, " resolved the incident"));
   }
   return lines
@@ -151,7 +143,7 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
   world.incidents.sort((a, b) => a.opened - b.opened);
   // The first resolved incident is always acknowledged by someone outside UTC and handed over later.
   const firstResolved = world.incidents.find((incident) => incident.status === "resolved")!;
-  const away = (engineer: Engineer): boolean => zoneOf(engineer).offsetMinutes !== 0;
+  const away = (engineer: Engineer): boolean => engineer.zone.offsetMinutes !== 0;
   if (!away(firstResolved.page.ackedBy!))
     firstResolved.page.ackedBy =
       world.engineers.find(
@@ -188,9 +180,8 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
   Object.assign(done, { done: true, filed: false });
   Object.assign(undated, { done: false, filed: false, due: null });
   Object.assign(filed, { done: false, filed: true });
-  const conflicting = ITEMS.map((title) => title.replace("{s}", first.incident.page.service.name)).find(
-    trackerConflicts,
-  )!;
+  const titles = ITEMS.map((title) => title.replace("{s}", first.incident.page.service.name));
+  const conflicting = titles.find(trackerConflicts)!;
   const holder = first.items.find((item) => item.title === conflicting);
   if (holder) holder.title = undated.title;
   undated.title = conflicting;
@@ -200,11 +191,11 @@ export function finishIncidents(context: GenerateContext, world: OncallWorld): v
 function makeThreads(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
   // The first requester writes in a zone other than UTC, so converting to UTC always matters.
-  const away = random.pick(world.engineers.filter((engineer) => zoneOf(engineer).offsetMinutes !== 0));
+  const away = random.pick(world.engineers.filter((engineer) => engineer.zone.offsetMinutes !== 0));
   const others = world.engineers.filter((engineer) => engineer !== away);
   const requesters = [away, ...sample(random, others, 3 * factors.files - 1)];
   requesters.forEach((requester, index) => {
-    const zone = zoneOf(requester);
+    const zone = requester.zone;
     const colleagues = world.engineers.filter(
       (engineer) => engineer.team === requester.team && engineer !== requester,
     );

@@ -33,6 +33,11 @@ const APP_MESSAGES = [
   "slow query detected",
   "job finished",
 ];
+const SYSLOG_MESSAGES = [
+  "eth0: link up",
+  "Started Daily apt download activities.",
+  "cgroup: memory usage near limit",
+];
 
 function ip(random: Random): string {
   return `10.${random.int(0, 9)}.${random.int(0, 255)}.${random.int(1, 254)}`;
@@ -132,20 +137,11 @@ function entry(random: Random, service: Service, at: number, kind: number): stri
           msg: random.pick(APP_MESSAGES),
         }),
       ];
-    case 4:
-      return [
-        syslogLine(
-          at,
-          ZONES[1],
-          `ip-10-0-${random.int(1, 9)}-${random.int(10, 250)}`,
-          random.pick(["kernel", "systemd[1]", "containerd"]),
-          random.pick([
-            "eth0: link up",
-            "Started Daily apt download activities.",
-            "cgroup: memory usage near limit",
-          ]),
-        ),
-      ];
+    case 4: {
+      const host = `ip-10-0-${random.int(1, 9)}-${random.int(10, 250)}`;
+      const program = random.pick(["kernel", "systemd[1]", "containerd"]);
+      return [syslogLine(at, ZONES[1], host, program, random.pick(SYSLOG_MESSAGES))];
+    }
     default:
       return traceLines(random, service, at);
   }

@@ -7,6 +7,8 @@ import type { OncallWorld, Service } from "./world.js";
 
 const SAMPLES = 360;
 const CLASSES = ["2xx", "4xx", "5xx"] as const;
+/** Samples are two-hourly from the start of June. */
+const sampleTime = (k: number): number => JUNE_START + k * 2 * HOUR;
 
 /** Counter values per sample (null where the scrape is missing), by status class. */
 function counters(context: GenerateContext, target: number): Array<Array<number | null>> {
@@ -43,7 +45,7 @@ function promExport(service: Service, rows: Array<Array<number | null>>): string
     row.forEach((value, index) => {
       if (value !== null)
         lines.push(
-          `http_requests_total{service="${service.name}",code="${CLASSES[index]!}"} ${value} ${(JUNE_START + k * 2 * HOUR) * 1000}`,
+          `http_requests_total{service="${service.name}",code="${CLASSES[index]!}"} ${value} ${sampleTime(k) * 1000}`,
         );
     }),
   );
@@ -53,12 +55,7 @@ function promExport(service: Service, rows: Array<Array<number | null>>): string
 function csvExport(rows: Array<Array<number | null>>): string {
   return toCsv(
     ["Time", ...CLASSES],
-    rows.map((row, k) => [
-      isoUtc(JUNE_START + k * 2 * HOUR)
-        .replace("T", " ")
-        .replace("Z", ""),
-      ...row,
-    ]),
+    rows.map((row, k) => [isoUtc(sampleTime(k)).slice(0, 19).replace("T", " "), ...row]),
   );
 }
 

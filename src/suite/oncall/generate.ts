@@ -6,17 +6,8 @@ import { writeOncallDocuments } from "./documents.js";
 import { insertWorld } from "./insert.js";
 import { finishIncidents, planIncidents } from "./generate-incidents.js";
 import { deployId, engineerId, pageId } from "./ids.js";
-import { onCallHandle } from "./schedule.js";
 import { replicaTimesOut } from "./tools.js";
-import {
-  ACK_LIMIT_MINUTES,
-  ROTATION_WEEKS,
-  SLO_TARGETS,
-  TEAMS,
-  engineerZones,
-  makePage,
-  scheduleOf,
-} from "./world.js";
+import { ACK_LIMIT_MINUTES, ROTATION_WEEKS, SLO_TARGETS, TEAMS, makePage, onCallIn } from "./world.js";
 import type { Engineer, OncallWorld, Override, Page, Random, Role, Service, Severity } from "./world.js";
 
 /** A word list written as one comma-separated line. */
@@ -47,9 +38,8 @@ function makePeople(context: GenerateContext): { engineers: Engineer[]; services
       let handle = `${person.firstName[0]!}${person.lastName}`.toLowerCase().replace(/[^a-z]/g, "");
       while (handles.has(handle)) handle += random.int(2, 9);
       handles.add(handle);
-      const engineer = { id: "", name: person.fullName, handle, email: person.email, team };
-      engineerZones.set(engineer, engineers.length === 0 ? ZONES[1] : random.pick(ZONES));
-      engineers.push(engineer);
+      const zone = engineers.length === 0 ? ZONES[1] : random.pick(ZONES);
+      engineers.push({ id: "", name: person.fullName, handle, email: person.email, team, zone });
     }
   engineers.forEach((engineer, index) => (engineer.id = engineerId.format(index + 1)));
   const services = SERVICE_NAMES.slice(0, 3 * factors.files).map((name, index): Service => ({
@@ -62,19 +52,16 @@ function makePeople(context: GenerateContext): { engineers: Engineer[]; services
 }
 
 function makeRotation(random: Random, engineers: Engineer[]): OncallWorld["rotation"] {
-  const rotation: OncallWorld["rotation"] = [];
-  for (const team of TEAMS) {
+  return TEAMS.flatMap((team) => {
     const members = random.shuffle(engineers.filter((engineer) => engineer.team === team));
-    ROTATION_WEEKS.forEach((week, index) =>
-      rotation.push({
-        week,
-        team,
-        primary: members[index % members.length]!,
-        secondary: members[(index + 1) % members.length]!,
-      }),
-    );
-  }
-  return rotation;
+    const member = (index: number): Engineer => members[index % members.length]!;
+    return ROTATION_WEEKS.map((week, index) => ({
+      week,
+      team,
+      primary: member(index),
+      secondary: member(index + 1),
+    }));
+  });
 }
 
 /** June overrides: per team a few, one of them cancelled, none crossing a handover; plus one live now. */
@@ -85,25 +72,22 @@ function makeOverrides(
 ): Override[] {
   const { random, factors } = context;
   const overrides: Override[] = [];
+  const rotation = onCallIn({ engineers, rotation: world.rotation, overrides: [] });
+  const days = Array.from({ length: 27 }, (_, index) => index + 1);
   const build = (team: string, role: Role, start: number, end: number, cancelled: boolean): void => {
-    const schedule = scheduleOf({ rotation: world.rotation, overrides: [] });
-    const scheduled = onCallHandle(schedule, team, role, start);
-    const covers = engineers.find((engineer) => engineer.handle === scheduled)!;
+    const covers = rotation(team, role, start);
     const engineer = random.pick(engineers.filter((item) => item.team === team && item !== covers));
     overrides.push({ team, role, engineer, covers, start, end, cancelled, reason: random.pick(REASONS) });
   };
   for (const team of TEAMS) {
-    const days = sample(
-      random,
-      Array.from({ length: 27 }, (_, index) => index + 1),
-      1 + factors.rows,
-    ).sort((a, b) => a - b);
-    days.forEach((day, index) => {
-      const start = JUNE_START + day * DAY + random.int(10, 20) * HOUR;
-      let end = start + random.int(4, 14) * HOUR;
-      if (shiftStart(end - 1) !== shiftStart(start)) end = shiftStart(start) + 7 * DAY;
-      build(team, index <= 1 || random.chance(0.6) ? "primary" : "secondary", start, end, index === 1);
-    });
+    sample(random, days, 1 + factors.rows)
+      .sort((a, b) => a - b)
+      .forEach((day, index) => {
+        const start = JUNE_START + day * DAY + random.int(10, 20) * HOUR;
+        let end = start + random.int(4, 14) * HOUR;
+        if (shiftStart(end - 1) !== shiftStart(start)) end = shiftStart(start) + 7 * DAY;
+        build(team, index <= 1 || random.chance(0.6) ? "primary" : "secondary", start, end, index === 1);
+      });
   }
   build("platform", "secondary", seconds(NOW) - 6 * HOUR, seconds(NOW) + 14 * HOUR, false);
   return overrides;
@@ -124,48 +108,31 @@ function settle(random: Random, page: Page, responder: Engineer): void {
 
 function makePages(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
-  const schedule = scheduleOf(world);
-  const engineer = (handle: string): Engineer => world.engineers.find((item) => item.handle === handle)!;
-  const primaryAt = (service: Service, at: number): Engineer =>
-    engineer(onCallHandle(schedule, service.team, "primary", at));
+  const onCall = onCallIn(world);
   const junePage = (service: Service, alert: string, severity: Severity, fired: number): Page => {
     const page = makePage(service, alert, severity, fired);
-    page.assigned = primaryAt(service, fired);
+    page.assigned = onCall(service.team, "primary", fired);
     settle(random, page, page.assigned);
     world.pages.push(page);
     return page;
   };
   for (let n = 0; n < 36 * factors.rows; n += 1) {
     const [alert, severities] = random.pick(ALERTS);
-    junePage(
-      random.pick(world.services),
-      alert,
-      weightedPick(
-        random,
-        severities,
-        severities.map(() => 1),
-      ),
-      JUNE_START + random.int(0, 29 * DAY - 1),
-    );
+    const service = random.pick(world.services);
+    const weights = severities.map(() => 1);
+    const severity = weightedPick(random, severities, weights);
+    junePage(service, alert, severity, JUNE_START + random.int(0, 29 * DAY - 1));
   }
   // Error spikes: the deploy task's pages.
   for (let n = 0; n < 9 + 2 * factors.rows; n += 1) {
     const fired = JUNE_START + random.int(0, 28) * DAY + random.int(8 * HOUR, 21 * HOUR);
-    junePage(
-      world.services[n % world.services.length]!,
-      "HighErrorRate",
-      random.chance(0.3) ? "sev1" : "sev2",
-      fired,
-    );
+    const severity = random.chance(0.3) ? "sev1" : "sev2";
+    junePage(world.services[n % world.services.length]!, "HighErrorRate", severity, fired);
   }
   // Ack-SLA boundaries: exactly at the limit, one second past it, auto-resolved inside and outside it.
   const boundary = (severity: Severity, ackAfter: number | null, resolveAfter: number): void => {
-    const page = junePage(
-      random.pick(world.services),
-      "PodCrashLooping",
-      severity,
-      JUNE_START + random.int(0, 28 * DAY),
-    );
+    const service = random.pick(world.services);
+    const page = junePage(service, "PodCrashLooping", severity, JUNE_START + random.int(0, 28 * DAY));
     page.acked = ackAfter === null ? null : page.fired + ackAfter;
     page.ackedBy = ackAfter === null ? null : page.assigned;
     page.resolved = page.fired + resolveAfter;
@@ -207,14 +174,11 @@ function planUnassigned(
       ),
     );
   // Monday before the 09:00 handover, on a team no override covers then: the old week's primary has it.
-  const schedule = scheduleOf(world);
-  const rotationOnly = { ...schedule, overrides: [] };
+  const onCall = onCallIn(world);
+  const rotation = onCallIn({ ...world, overrides: [] });
   for (const monday of ["2025-06-16", "2025-06-23"]) {
     const fired = seconds(`${monday}T00:00:00Z`) + random.int(1 * HOUR, 8 * HOUR);
-    const free = TEAMS.filter(
-      (team) =>
-        onCallHandle(schedule, team, "primary", fired) === onCallHandle(rotationOnly, team, "primary", fired),
-    );
+    const free = TEAMS.filter((team) => onCall(team, "primary", fired) === rotation(team, "primary", fired));
     lost.push(junePage(serviceOf(random.pick(free)), "DiskUsageHigh", "sev3", fired));
   }
   for (const page of lost) page.assigned = null;
@@ -222,18 +186,9 @@ function planUnassigned(
 
 function makeDeploys(context: GenerateContext, world: OncallWorld): void {
   const { random, factors } = context;
-  const deployer = (service: Service): Engineer =>
-    random.pick(world.engineers.filter((item) => item.team === service.team));
   const add = (service: Service, at: number, zone: Zone): void => {
-    world.deploys.push({
-      id: "",
-      service,
-      version: "",
-      at,
-      zone,
-      by: deployer(service),
-      summary: random.pick(CHANGES),
-    });
+    const by = random.pick(world.engineers.filter((item) => item.team === service.team));
+    world.deploys.push({ id: "", service, version: "", at, zone, by, summary: random.pick(CHANGES) });
   };
   for (const service of world.services)
     for (let n = 0; n < 6 * factors.rows; n += 1)
@@ -244,12 +199,9 @@ function makeDeploys(context: GenerateContext, world: OncallWorld): void {
       const decoy = index % 2 === 0;
       add(spike.service, spike.fired - random.int(10, 100) * 60, decoy ? ZONES[2] : random.pick(ZONES));
       if (decoy) add(spike.service, spike.fired + random.int(30, 90) * 60, ZONES[1]);
-      if (index === 1)
-        add(
-          world.services.find((service) => service !== spike.service)!,
-          spike.fired - random.int(2, 8) * 60,
-          ZONES[0],
-        );
+      // Another service's deploy minutes before the spike: the decoy for code that ignores the service.
+      const other = world.services.find((service) => service !== spike.service)!;
+      if (index === 1) add(other, spike.fired - random.int(2, 8) * 60, ZONES[0]);
     });
   world.deploys.sort((a, b) => a.at - b.at);
   const versions = new Map<string, number>();

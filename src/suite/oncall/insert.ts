@@ -17,8 +17,9 @@ function insertPeople(db: Db, world: OncallWorld): void {
   }));
 }
 
+const at = (value: number | null): string | null => (value === null ? null : isoUtc(value));
+
 function insertPagesAndDeploys(db: Db, world: OncallWorld): void {
-  const at = (value: number | null): string | null => (value === null ? null : isoUtc(value));
   const pageColumns =
     "page_id, service, alert_name, severity, fired_at, acked_at, acked_by, resolved_at, assigned_to, summary";
   insertDrafts(db, "pages", pageColumns, world.pages, (item) => ({
@@ -56,7 +57,7 @@ function insertIncidents(db: Db, world: OncallWorld): void {
     opened_at: isoUtc(item.opened),
     escalated_to: item.escalatedTo?.id ?? null,
     escalated_at: escalatedAt(item),
-    resolved_at: item.resolved === null ? null : isoUtc(item.resolved),
+    resolved_at: at(item.resolved),
   }));
   const events: object[] = [];
   for (const item of world.incidents) {
@@ -73,13 +74,7 @@ function insertIncidents(db: Db, world: OncallWorld): void {
 
 function insertTracker(context: GenerateContext, world: OncallWorld): void {
   const { db, random, factors } = context;
-  const items: Array<{
-    incidentId: string;
-    title: string;
-    ownerId: string;
-    dueDate: string;
-    status: string;
-  }> = [];
+  const items: Array<Record<string, string>> = [];
   for (const postmortem of world.postmortems)
     for (const entry of postmortem.items.filter((candidate) => candidate.filed))
       items.push({

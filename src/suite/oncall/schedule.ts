@@ -4,27 +4,12 @@
  * (from the schedule document as the agent reads it).
  */
 import { isoUtc, seconds, shiftStart } from "./clock.js";
-import type { Role } from "./world.js";
+import type { Override, Role } from "./world.js";
 
-export interface ScheduleRow {
-  week: string;
-  team: string;
-  primary: string;
-  secondary: string;
-}
-
-export interface ScheduleOverride {
-  team: string;
-  role: Role;
-  handle: string;
-  start: number;
-  end: number;
-  cancelled: boolean;
-}
-
+/** The rotation by handle, and the overrides with the covering engineer's handle. */
 export interface Schedule {
-  rotation: ScheduleRow[];
-  overrides: ScheduleOverride[];
+  rotation: Array<{ week: string; team: string; primary: string; secondary: string }>;
+  overrides: Array<Pick<Override, "team" | "role" | "start" | "end" | "cancelled"> & { handle: string }>;
 }
 
 /** The handle on call for a team's role at an instant (end of an override exclusive). */
@@ -45,8 +30,7 @@ const OVERRIDE_LINE =
 
 /** Reads the schedule document: the rotation table and the override bullets. */
 export function parseSchedule(markdown: string): Schedule {
-  const rotation: ScheduleRow[] = [];
-  const overrides: ScheduleOverride[] = [];
+  const { rotation, overrides }: Schedule = { rotation: [], overrides: [] };
   for (const line of markdown.split("\n")) {
     const row = /^\| (\d{4}-\d{2}-\d{2}) \| (\w+) \| @([\w.-]+) \| @([\w.-]+) \|$/.exec(line);
     if (row) rotation.push({ week: row[1]!, team: row[2]!, primary: row[3]!, secondary: row[4]! });

@@ -13,25 +13,19 @@ import {
   when,
   withSilentFailures,
   withTransientFailures,
-  optionalText,
+  optionalChoice,
   optionalDate,
+  optionalText,
 } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { NOW } from "./clock.js";
 import { actionItemId, engineerId, incidentId, overrideId, pageId } from "./ids.js";
-import { LOG_DATES, LOG_PAGE_LINES, TEAMS } from "./world.js";
+import { LOG_DATES, LOG_PAGE_LINES, SEVERITIES, TEAMS } from "./world.js";
 
-const severitySchema = z.enum(["sev1", "sev2", "sev3"]);
-const teamSchema = z.enum(TEAMS);
 const serviceSchema = z.string().regex(/^[a-z][a-z0-9-]+$/, "expected a service name like checkout-api");
 const utcSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, "expected a UTC timestamp like 2025-07-05T01:00:00Z");
-
-function requireService(db: ToolContext["db"], service: string): void {
-  const message = `service '${service}' not found; use list_services to find service names`;
-  requireRow(db, "SELECT service FROM services WHERE service = ?", [service], message);
-}
 
 const listServices = defineListTool({
   name: "list_services",
@@ -47,7 +41,7 @@ const listEngineers = defineListTool({
   description:
     "List engineers (id, name, chat handle without the @, e-mail, team), ordered by id. Paginated: returns `engineers`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    team: teamSchema.optional().describe("Only engineers of this team"),
+    team: optionalChoice(TEAMS, "Only engineers of this team"),
     handle: optionalText("Only the engineer with this handle (without the @)"),
   },
   key: "engineers",
@@ -65,7 +59,7 @@ const listPages = defineListTool({
     "List pages (alerts that paged someone) matching all given filters, ordered by page id (the order they fired). Times are UTC. Summaries only: acknowledgement and resolution times are on get_page. `assigned_to` is an engineer id or null. Paginated: returns `pages`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
     service: serviceSchema.optional().describe("Only pages of this service"),
-    severity: severitySchema.optional().describe("Only pages of this severity"),
+    severity: optionalChoice(SEVERITIES, "Only pages of this severity"),
     alert_name: optionalText("Only pages of this alert, e.g. HighErrorRate"),
     fired_from: optionalDate("Only pages fired on or after this UTC day, YYYY-MM-DD"),
     fired_to: optionalDate("Only pages fired on or before this UTC day, YYYY-MM-DD"),
@@ -133,11 +127,8 @@ const listIncidents = defineListTool({
   description:
     "List incidents matching all given filters, ordered by incident id. `status` is triggered (nobody acknowledged yet), acknowledged or resolved; `escalated_to` is an engineer id or null. The timeline is on get_incident. Paginated: returns `incidents`, `page`, `per_page`, `total`, `has_more`.",
   filters: {
-    status: z
-      .enum(["triggered", "acknowledged", "resolved"])
-      .optional()
-      .describe("Only incidents in this status"),
-    severity: severitySchema.optional().describe("Only incidents of this severity"),
+    status: optionalChoice(["triggered", "acknowledged", "resolved"], "Only incidents in this status"),
+    severity: optionalChoice(SEVERITIES, "Only incidents of this severity"),
     service: serviceSchema.optional().describe("Only incidents of this service"),
   },
   key: "incidents",
@@ -179,11 +170,8 @@ const escalateIncident = defineTool({
       throw new ToolFailure(
         `incident ${incident_id} was already escalated to ${String(incident.escalated_to)}`,
       );
-    cachedStatement(db, "UPDATE incidents SET escalated_to = ?, escalated_at = ? WHERE incident_id = ?").run(
-      engineer_id,
-      NOW,
-      incident_id,
-    );
+    const update = "UPDATE incidents SET escalated_to = ?, escalated_at = ? WHERE incident_id = ?";
+    cachedStatement(db, update).run(engineer_id, NOW, incident_id);
     insertRow(db, "incident_events", {
       incident_id,
       at: NOW,
@@ -191,13 +179,9 @@ const escalateIncident = defineTool({
       actor: engineer_id,
       note: null,
     });
-    return {
-      incident: getRow(
-        db,
-        "SELECT incident_id, status, escalated_to, escalated_at FROM incidents WHERE incident_id = ?",
-        incident_id,
-      ),
-    };
+    const select =
+      "SELECT incident_id, status, escalated_to, escalated_at FROM incidents WHERE incident_id = ?";
+    return { incident: getRow(db, select, incident_id) };
   },
 });
 
@@ -226,14 +210,8 @@ const fileActionItem = defineTool({
   handler: ({ incident_id, title, owner_id, due_date }, { db }: ToolContext) => {
     requireEntity(db, "incidents", incidentId, incident_id);
     requireEntity(db, "engineers", engineerId, owner_id);
-    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM action_items")!.n;
-    const row = {
-      action_item_id: actionItemId.format(count + 1),
-      incident_id,
-      title: title.trim(),
-      owner_id,
-    };
-    return { action_item: insertRow(db, "action_items", { ...row, due_date, status: "open" }) };
+    const row = { action_item_id: actionItemId.next(db, "action_items"), incident_id, title: title.trim() };
+    return { action_item: insertRow(db, "action_items", { ...row, owner_id, due_date, status: "open" }) };
   },
 });
 
@@ -241,7 +219,7 @@ const listOverrides = defineListTool({
   name: "list_overrides",
   description:
     "List the schedule overrides entered in the paging system (times UTC), ordered by id. Paginated: returns `overrides`, `page`, `per_page`, `total`, `has_more`.",
-  filters: { team: teamSchema.optional().describe("Only overrides of this team") },
+  filters: { team: optionalChoice(TEAMS, "Only overrides of this team") },
   key: "overrides",
   from: "schedule_overrides",
   where: { team: "=" },
@@ -254,7 +232,7 @@ const setScheduleOverride = defineTool({
     "Enter a schedule override in the paging system: the engineer takes the team's role from `starts_at` until `ends_at` (UTC, e.g. 2025-07-05T01:00:00Z). Returns `override`.",
   kind: "write",
   inputSchema: z.object({
-    team: teamSchema.describe("The team"),
+    team: z.enum(TEAMS).describe("The team"),
     role: z.enum(["primary", "secondary"]).describe("The role covered"),
     engineer_id: engineerId.schema("The engineer who covers"),
     starts_at: utcSchema.describe("Start, UTC"),
@@ -266,11 +244,20 @@ const setScheduleOverride = defineTool({
       throw new ToolFailure(`${engineer_id} is on team ${String(engineer.team)}, not ${team}`);
     if (ends_at <= starts_at)
       throw new ToolFailure(`ends_at ${ends_at} must be after starts_at ${starts_at}`);
-    const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM schedule_overrides")!.n;
-    const row = { override_id: overrideId.format(count + 1), team, role, engineer_id, starts_at, ends_at };
+    const row = {
+      override_id: overrideId.next(db, "schedule_overrides"),
+      team,
+      role,
+      engineer_id,
+      starts_at,
+      ends_at,
+    };
     return { override: insertRow(db, "schedule_overrides", row) };
   },
 });
+
+const LOG_PAGE =
+  "SELECT text FROM log_lines WHERE service = ? AND log_date = ? AND line_no > ? ORDER BY line_no LIMIT ?";
 
 const fetchLogs = defineTool({
   name: "fetch_logs",
@@ -282,24 +269,14 @@ const fetchLogs = defineTool({
     page: z.number().int().min(1).default(1).describe("Page number, starting at 1"),
   }),
   handler: ({ service, date, page }, { db }: ToolContext) => {
-    requireService(db, service);
+    const missing = `service '${service}' not found; use list_services to find service names`;
+    requireRow(db, "SELECT service FROM services WHERE service = ?", [service], missing);
     if (!(LOG_DATES as readonly string[]).includes(date))
       throw new ToolFailure(`no logs for ${date}; the log store keeps ${LOG_DATES.join(", ")}`);
-    const rows = allRows<{ text: string }>(
-      db,
-      "SELECT text FROM log_lines WHERE service = ? AND log_date = ? AND line_no > ? ORDER BY line_no LIMIT ?",
-      service,
-      date,
-      (page - 1) * LOG_PAGE_LINES,
-      LOG_PAGE_LINES + 1,
-    );
-    return {
-      service,
-      date,
-      page,
-      lines: rows.slice(0, LOG_PAGE_LINES).map((row) => row.text),
-      has_more: rows.length > LOG_PAGE_LINES,
-    };
+    const after = (page - 1) * LOG_PAGE_LINES;
+    const rows = allRows<{ text: string }>(db, LOG_PAGE, service, date, after, LOG_PAGE_LINES + 1);
+    const lines = rows.slice(0, LOG_PAGE_LINES).map((row) => row.text);
+    return { service, date, page, lines, has_more: rows.length > LOG_PAGE_LINES };
   },
 });
 

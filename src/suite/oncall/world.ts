@@ -1,15 +1,15 @@
 /** The generated world the database rows and the workspace documents are both written from. */
 import type { GenerateContext } from "../../envs/index.js";
-import { ZONES } from "./clock.js";
 import type { Zone } from "./clock.js";
+import { onCallHandle } from "./schedule.js";
 import type { Schedule } from "./schedule.js";
 
 export type Random = GenerateContext["random"];
-export type Severity = "sev1" | "sev2" | "sev3";
 export type Role = "primary" | "secondary";
 
 export const TEAMS = ["platform", "payments", "growth"] as const;
-export const SEVERITIES: readonly Severity[] = ["sev1", "sev2", "sev3"];
+export const SEVERITIES = ["sev1", "sev2", "sev3"] as const;
+export type Severity = (typeof SEVERITIES)[number];
 /** Minutes within which a page must be acknowledged, by severity (the paging policy). */
 export const ACK_LIMIT_MINUTES: Record<Severity, number> = { sev1: 5, sev2: 15, sev3: 60 };
 /** Minutes a triggered incident may stay unacknowledged before it is escalated to the secondary. */
@@ -26,6 +26,8 @@ export interface Engineer {
   handle: string;
   email: string;
   team: string;
+  /** The home zone the engineer's own writing (timelines, requests) prints times in. */
+  zone: Zone;
 }
 
 export interface Service {
@@ -134,15 +136,9 @@ export interface OncallWorld {
   sloException: { service: string; target: number };
 }
 
-/** Engineers have a home zone; the people's documents and timelines print times in it. */
-export const engineerZones = new WeakMap<Engineer, Zone>();
-
-export function zoneOf(engineer: Engineer): Zone {
-  return engineerZones.get(engineer) ?? ZONES[0];
-}
-
-export function scheduleOf(world: Pick<OncallWorld, "rotation" | "overrides">): Schedule {
-  return {
+/** Who is on call under the world's schedule, as `(team, role, at) => Engineer` (overrides included). */
+export function onCallIn(world: Pick<OncallWorld, "engineers" | "rotation" | "overrides">) {
+  const schedule: Schedule = {
     rotation: world.rotation.map((row) => ({
       week: row.week,
       team: row.team,
@@ -150,6 +146,10 @@ export function scheduleOf(world: Pick<OncallWorld, "rotation" | "overrides">): 
       secondary: row.secondary.handle,
     })),
     overrides: world.overrides.map((item) => ({ ...item, handle: item.engineer.handle })),
+  };
+  return (team: string, role: Role, at: number): Engineer => {
+    const handle = onCallHandle(schedule, team, role, at);
+    return world.engineers.find((engineer) => engineer.handle === handle)!;
   };
 }
 

@@ -1,7 +1,7 @@
 import { allRows, checkAnswerIds } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
-import { readAckLimits } from "../facts.js";
+import { pagingMinutes } from "../facts.js";
 import { defineOncallTask } from "./common.js";
 
 interface PageRow {
@@ -14,7 +14,7 @@ interface PageRow {
 
 /** Sev1/sev2 pages fired 1-29 June that missed their acknowledgement target. */
 export function expectedBreaches(state: StateView): string[] {
-  const limits = readAckLimits(state);
+  const limits = pagingMinutes(state, "Acknowledgement targets");
   const pages = allRows<PageRow>(
     state.db,
     "SELECT page_id, severity, fired_at, acked_at, resolved_at FROM pages WHERE severity IN ('sev1', 'sev2') AND fired_at < '2025-06-30' ORDER BY page_id",
@@ -35,10 +35,8 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerIds(answer, expected)];
 }
 
-type Variant = { inclusive?: boolean; ackedOnly?: boolean; trustBodies?: boolean };
-
-function cell(variant: Variant): string {
-  const get = variant.trustBodies
+function cell(near: Set<string>): string {
+  const get = near.has("trusts-error-bodies")
     ? 'result = tools.get_page(page_id=summary["page_id"])\n    if "page" not in result:\n        continue\n    page = result["page"]'
     : 'page = call("get_page", page_id=summary["page_id"])["page"]';
   return String.raw`
@@ -52,14 +50,14 @@ for summary in summaries:
     if page["acked_at"]:
         delay = (utc(page["acked_at"]) - fired).total_seconds()
     else:
-        ${variant.ackedOnly ? "continue" : 'delay = (utc(page["resolved_at"]) - fired).total_seconds() if page["resolved_at"] else float("inf")'}
-    if delay ${variant.inclusive ? ">=" : ">"} limit:
+        ${near.has("acked-only") ? "continue" : 'delay = (utc(page["resolved_at"]) - fired).total_seconds() if page["resolved_at"] else float("inf")'}
+    if delay ${near.has("boundary-inclusive") ? ">=" : ">"} limit:
         late.append(page["page_id"])
 print(json.dumps(sorted(late)))
 `;
 }
 
-export const ackSlaBreachesTask = defineOncallTask<Variant>({
+export const ackSlaBreachesTask = defineOncallTask({
   slug: "ack-sla-breaches",
   summary: "List the sev1/sev2 pages of 1-29 June that missed the paging policy's acknowledgement target.",
   instruction:
@@ -68,12 +66,8 @@ export const ackSlaBreachesTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    ["boundary-inclusive", "Counts an acknowledgement exactly at the target as late.", { inclusive: true }],
-    ["acked-only", "Ignores pages nobody acknowledged.", { ackedOnly: true }],
-    [
-      "trusts-error-bodies",
-      "Skips pages whose details came back as an error body instead of retrying.",
-      { trustBodies: true },
-    ],
+    ["boundary-inclusive", "Counts an acknowledgement exactly at the target as late."],
+    ["acked-only", "Ignores pages nobody acknowledged."],
+    ["trusts-error-bodies", "Skips pages whose details came back as an error body instead of retrying."],
   ],
 });

@@ -1,9 +1,9 @@
-import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import { allRows } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { engineerIdsByHandle, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { defineOncallTask } from "./common.js";
+import { defineOncallTask, writeChecks } from "./common.js";
 
 /** Each unassigned page and the engineer primary on call for its team when it fired. */
 export function expectedAssignments(state: StateView): Map<string, string> {
@@ -22,25 +22,15 @@ export function expectedAssignments(state: StateView): Map<string, string> {
   );
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedAssignments(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = expectedAssignments(context.initial);
   if (expected.size === 0) throw new Error("generation produced no unassigned page");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "pages",
-        key: "page_id",
-        changed: new Map([...expected].map(([id, engineer]) => [id, { assigned_to: engineer }])),
-      },
-    ]),
-    checkAnswerCount(answer, expected.size),
-  ];
+  const changed = new Map([...expected].map(([id, engineer]) => [id, { assigned_to: engineer }]));
+  return writeChecks(context, expected.size, [{ table: "pages", key: "page_id", changed }]);
 }
 
-type Variant = { noOverrides?: boolean; keepCancelled?: boolean; midnight?: boolean };
-
-function cell(variant: Variant): string {
-  const options = `use_overrides=${variant.noOverrides ? "False" : "True"}, keep_cancelled=${variant.keepCancelled ? "True" : "False"}, midnight=${variant.midnight ? "True" : "False"}`;
+function cell(near: Set<string>): string {
+  const options = `use_overrides=${near.has("ignores-overrides") ? "False" : "True"}, keep_cancelled=${near.has("applies-cancelled-overrides") ? "True" : "False"}, midnight=${near.has("midnight-handover") ? "True" : "False"}`;
   return String.raw`
 on_call = load_schedule(${options})
 ids = engineer_ids()
@@ -53,7 +43,7 @@ print(f"Assigned {len(pages)} pages")
 `;
 }
 
-export const assignPagesTask = defineOncallTask<Variant>({
+export const assignPagesTask = defineOncallTask({
   slug: "assign-pages",
   summary:
     "Give every page without an assignee the engineer the paging policy and the on-call schedule name.",
@@ -63,12 +53,8 @@ export const assignPagesTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    ["ignores-overrides", "Uses the weekly rotation only.", { noOverrides: true }],
-    [
-      "applies-cancelled-overrides",
-      "Applies struck-through (cancelled) overrides too.",
-      { keepCancelled: true },
-    ],
-    ["midnight-handover", "Hands over on Monday at 00:00 instead of 09:00 UTC.", { midnight: true }],
+    ["ignores-overrides", "Uses the weekly rotation only."],
+    ["applies-cancelled-overrides", "Applies struck-through (cancelled) overrides too."],
+    ["midnight-handover", "Hands over on Monday at 00:00 instead of 09:00 UTC."],
   ],
 });

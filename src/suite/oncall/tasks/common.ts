@@ -1,30 +1,48 @@
 /** What every oncall task shares: the domain, the oracle's helper cell, near-miss rows and answer checks. */
-import { check, defineTask, parseAnswerJson } from "../../../envs/index.js";
-import type { Check, TaskDefinition } from "../../../envs/index.js";
+import {
+  check,
+  checkAnswerCount,
+  checkStateDiff,
+  defineTask,
+  flagNearMisses,
+  parseAnswerJson,
+} from "../../../envs/index.js";
+import type {
+  Check,
+  NearMissRow,
+  TableExpectation,
+  TaskDefinition,
+  VerifyContext,
+} from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { ONCALL_PY } from "./python.js";
 
-interface OncallTask<Variant> extends Pick<TaskDefinition, "summary" | "instruction" | "tools" | "verify"> {
+interface OncallTask extends Pick<TaskDefinition, "summary" | "instruction" | "tools" | "verify"> {
   slug: string;
-  /** The task's cell after the helper cell, for the oracle (`{}`) and for each near-miss's variant. */
-  cell: (variant: Variant) => string;
-  nearMisses: Array<[id: string, description: string, variant: Variant]>;
+  /** The task's cell after the helper cell, given a near-miss's mistake flags (none for the oracle). */
+  cell: (near: Set<string>) => string;
+  nearMisses: NearMissRow[];
 }
 
-/** An oncall task whose oracle and near-misses are one cell builder run on different variants. */
-export function defineOncallTask<Variant extends object>(task: OncallTask<Variant>): TaskDefinition {
-  const { slug, cell, nearMisses, ...rest } = task;
+/** An oncall task whose oracle and near-misses are one cell builder run with different mistake flags. */
+export function defineOncallTask({ slug, cell, nearMisses, ...rest }: OncallTask): TaskDefinition {
+  const cells = (flags: string[]): string[] => [ONCALL_PY, cell(new Set(flags))];
   return defineTask({
     id: `oncall.${slug}`,
     domain: oncallDomain,
     ...rest,
-    oracle: [ONCALL_PY, cell({} as Variant)],
-    nearMisses: nearMisses.map(([id, description, variant]) => ({
-      id,
-      description,
-      cells: [ONCALL_PY, cell(variant)],
-    })),
+    oracle: cells([]),
+    nearMisses: flagNearMisses(cells, nearMisses),
   });
+}
+
+/** A write task's checks: exactly the expected table changes, and their number as the reply's count. */
+export function writeChecks(
+  { initial, final, answer }: VerifyContext,
+  count: number,
+  tables: TableExpectation[],
+): Check[] {
+  return [...checkStateDiff(initial.db, final.db, tables), checkAnswerCount(answer, count)];
 }
 
 /** The answer is a JSON object mapping exactly the expected keys to the expected ids. */

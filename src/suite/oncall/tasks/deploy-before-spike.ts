@@ -32,13 +32,12 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkIdMap(answer, expected)];
 }
 
-type Variant = { lexical?: boolean; anyService?: boolean; noRetry?: boolean };
-
-function cell(variant: Variant): string {
-  const list = variant.noRetry ? "fetch_all" : "fetch";
-  const service = variant.anyService ? "" : 'service=spike["service"], ';
-  const when = variant.lexical ? 'd["deployed_at"] < spike["fired_at"]' : 'utc(d["deployed_at"]) < fired';
-  const key = variant.lexical ? 'lambda d: d["deployed_at"]' : 'lambda d: utc(d["deployed_at"])';
+function cell(near: Set<string>): string {
+  const list = near.has("no-retry") ? "fetch_all" : "fetch";
+  const service = near.has("any-service") ? "" : 'service=spike["service"], ';
+  const lexical = near.has("compares-timestamp-text");
+  const when = lexical ? 'd["deployed_at"] < spike["fired_at"]' : 'utc(d["deployed_at"]) < fired';
+  const key = lexical ? 'lambda d: d["deployed_at"]' : 'lambda d: utc(d["deployed_at"])';
   return String.raw`
 spikes = fetch("list_pages", "pages", alert_name="HighErrorRate")
 answer = {}
@@ -52,7 +51,7 @@ print(json.dumps(answer))
 `;
 }
 
-export const deployBeforeSpikeTask = defineOncallTask<Variant>({
+export const deployBeforeSpikeTask = defineOncallTask({
   slug: "deploy-before-spike",
   summary: "Match every HighErrorRate page to the same service's last deploy before it fired.",
   instruction:
@@ -61,12 +60,8 @@ export const deployBeforeSpikeTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    [
-      "compares-timestamp-text",
-      "Compares deploy and page timestamps as text, ignoring the UTC offsets.",
-      { lexical: true },
-    ],
-    ["any-service", "Takes the last deploy of any service.", { anyService: true }],
-    ["no-retry", "Pages the deploy listing without retrying the transient 503.", { noRetry: true }],
+    ["compares-timestamp-text", "Compares deploy and page timestamps as text, ignoring the UTC offsets."],
+    ["any-service", "Takes the last deploy of any service."],
+    ["no-retry", "Pages the deploy listing without retrying the transient 503."],
   ],
 });

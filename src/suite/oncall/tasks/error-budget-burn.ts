@@ -1,14 +1,13 @@
-import { allRows, checkAnswerAmounts, requireFile } from "../../../envs/index.js";
-import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { counterIncrease, exportSeries, readSloTargets } from "../facts.js";
+import { checkAnswerAmounts, requireFile } from "../../../envs/index.js";
+import type { StateView } from "../../../envs/index.js";
+import { counterIncrease, exportSeries, readSloTargets, serviceNames } from "../facts.js";
 import { defineOncallTask } from "./common.js";
 
 /** Percent of each service's June error budget burned, from its monitoring export. */
 export function expectedBurn(state: StateView): Map<string, number> {
   const targets = readSloTargets(state);
-  const services = allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service");
   const result = new Map<string, number>();
-  for (const { service } of services) {
+  for (const service of serviceNames(state)) {
     const path = state.listFiles().find((file) => file.startsWith(`metrics/${service}-requests.`));
     if (!path) throw new Error(`no export for ${service}`);
     const series = exportSeries(requireFile(state, path), path.endsWith(".csv"));
@@ -18,19 +17,13 @@ export function expectedBurn(state: StateView): Map<string, number> {
   return result;
 }
 
-function verify({ initial, answer }: VerifyContext): Check[] {
-  return [checkAnswerAmounts("answer", answer, expectedBurn(initial), 0.051)];
-}
-
-type Variant = { ignoreResets?: boolean; clientErrorsBad?: boolean; tierOnly?: boolean };
-
-function cell(variant: Variant): string {
-  const increase = variant.ignoreResets
+function cell(near: Set<string>): string {
+  const increase = near.has("ignores-counter-resets")
     ? "    return values[-1] - values[0]"
     : "    return sum(b - a if b >= a else b for a, b in zip(values, values[1:]))";
   return String.raw`
 tiers = policy_table("policies/slo-policy.md", "Availability targets")
-exceptions = ${variant.tierOnly ? "{}" : 'policy_table("policies/slo-policy.md", "Exceptions")'}
+exceptions = ${near.has("ignores-exceptions") ? "{}" : 'policy_table("policies/slo-policy.md", "Exceptions")'}
 
 def increase(values):
 ${increase}
@@ -55,28 +48,24 @@ for service in fetch("list_services", "services"):
     path = next(p for p in files if p.split("/")[-1].startswith(name + "-requests."))
     counts = {code: increase(values) for code, values in series(path).items()}
     target = float(exceptions.get(name, tiers[str(service["tier"])]))
-    bad = counts["5xx"]${variant.clientErrorsBad ? ' + counts["4xx"]' : ""}
+    bad = counts["5xx"]${near.has("counts-4xx-as-bad") ? ' + counts["4xx"]' : ""}
     valid = counts["2xx"] + counts["4xx"] + counts["5xx"]
     burn[name] = round(bad / valid / (1 - target / 100) * 100, 1)
 print(json.dumps(burn))
 `;
 }
 
-export const errorBudgetBurnTask = defineOncallTask<Variant>({
+export const errorBudgetBurnTask = defineOncallTask({
   slug: "error-budget-burn",
   summary: "Each service's June error-budget burn from the monitoring exports, as the SLO policy defines it.",
   instruction:
     'How much of its June error budget has each service burned? Use the monitoring exports in metrics/ (they cover June) and the rules and targets in policies/slo-policy.md. Reply with a JSON object mapping each service name to the percent of its error budget burned, rounded to one decimal, e.g. {"checkout-api": 42.7}.',
   tools: ["list_services"],
-  verify,
+  verify: ({ initial, answer }) => [checkAnswerAmounts("answer", answer, expectedBurn(initial), 0.051)],
   cell,
   nearMisses: [
-    ["ignores-counter-resets", "Takes last minus first sample, ignoring restarts.", { ignoreResets: true }],
-    ["counts-4xx-as-bad", "Counts client errors as bad events.", { clientErrorsBad: true }],
-    [
-      "ignores-exceptions",
-      "Uses the tier target for every service, missing the contractual exception.",
-      { tierOnly: true },
-    ],
+    ["ignores-counter-resets", "Takes last minus first sample, ignoring restarts."],
+    ["counts-4xx-as-bad", "Counts client errors as bad events."],
+    ["ignores-exceptions", "Uses the tier target for every service, missing the contractual exception."],
   ],
 });

@@ -1,13 +1,13 @@
-import { allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import { allRows } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { NOW, seconds } from "../clock.js";
-import { engineerIdsByHandle, readEscalationMinutes, readSchedule, serviceTeams } from "../facts.js";
+import { engineerIdsByHandle, pagingMinutes, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { defineOncallTask } from "./common.js";
+import { defineOncallTask, writeChecks } from "./common.js";
 
 /** Triggered, unescalated incidents past the policy's minutes, and the secondary on call now for each. */
 export function expectedEscalations(state: StateView): Map<string, string> {
-  const minutes = readEscalationMinutes(state);
+  const minutes = pagingMinutes(state, "Escalation");
   const schedule = readSchedule(state);
   const ids = engineerIdsByHandle(state);
   const teams = serviceTeams(state);
@@ -26,40 +26,33 @@ export function expectedEscalations(state: StateView): Map<string, string> {
   );
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedEscalations(initial);
-  if (expected.size === 0) throw new Error("generation produced no incident to escalate");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      {
-        table: "incidents",
-        key: "incident_id",
-        changed: new Map(
-          [...expected].map(([id, engineer]) => [id, { escalated_to: engineer, escalated_at: NOW }]),
-        ),
-      },
-      {
-        table: "incident_events",
-        key: "event_id",
-        added: [...expected].map(([id, engineer]) => ({
-          incident_id: id,
-          kind: "escalated",
-          actor: engineer,
-          at: NOW,
-        })),
-      },
-    ]),
-    checkAnswerCount(answer, expected.size),
-  ];
+function verify(context: VerifyContext): Check[] {
+  const expected = [...expectedEscalations(context.initial)];
+  if (expected.length === 0) throw new Error("generation produced no incident to escalate");
+  return writeChecks(context, expected.length, [
+    {
+      table: "incidents",
+      key: "incident_id",
+      changed: new Map(expected.map(([id, engineer]) => [id, { escalated_to: engineer, escalated_at: NOW }])),
+    },
+    {
+      table: "incident_events",
+      key: "event_id",
+      added: expected.map(([id, engineer]) => ({
+        incident_id: id,
+        kind: "escalated",
+        actor: engineer,
+        at: NOW,
+      })),
+    },
+  ]);
 }
 
-type Variant = { primary?: boolean; inclusive?: boolean; noOverrides?: boolean };
-
-function cell(variant: Variant): string {
+function cell(near: Set<string>): string {
   return String.raw`
 now = utc("${NOW}")
 minutes = {k: int(v) for k, v in policy_table("policies/paging-policy.md", "Escalation").items()}
-on_call = load_schedule(use_overrides=${variant.noOverrides ? "False" : "True"})
+on_call = load_schedule(use_overrides=${near.has("ignores-overrides") ? "False" : "True"})
 ids = engineer_ids()
 teams = {s["service"]: s["team"] for s in fetch("list_services", "services")}
 escalated = []
@@ -67,15 +60,15 @@ for incident in fetch("list_incidents", "incidents", status="triggered"):
     if incident["escalated_to"]:
         continue
     waited = (now - utc(incident["opened_at"])).total_seconds()
-    if waited ${variant.inclusive ? ">=" : ">"} minutes[incident["severity"]] * 60:
-        handle = on_call(teams[incident["service"]], "${variant.primary ? "primary" : "secondary"}", now)
+    if waited ${near.has("boundary-inclusive") ? ">=" : ">"} minutes[incident["severity"]] * 60:
+        handle = on_call(teams[incident["service"]], "${near.has("escalates-to-primary") ? "primary" : "secondary"}", now)
         call("escalate_incident", incident_id=incident["incident_id"], engineer_id=ids[handle])
         escalated.append(incident["incident_id"])
 print(f"Escalated {len(escalated)} incidents")
 `;
 }
 
-export const escalateStaleIncidentsTask = defineOncallTask<Variant>({
+export const escalateStaleIncidentsTask = defineOncallTask({
   slug: "escalate-stale-incidents",
   summary: "Escalate the incidents the paging policy says are due for escalation now.",
   instruction: `It is ${NOW.replace("T", " ").replace(":00Z", " UTC")}. Run the escalation sweep: every incident that our paging policy says should be escalated by now and hasn't been gets escalated with escalate_incident to the engineer the policy names (schedule in oncall/schedule.md). Leave everything else alone. Reply with the number of incidents you escalated, e.g. \`Escalated 4 incidents\`.`,
@@ -83,12 +76,8 @@ export const escalateStaleIncidentsTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    ["escalates-to-primary", "Escalates to the primary instead of the secondary.", { primary: true }],
-    ["boundary-inclusive", "Escalates an incident exactly at the escalation time.", { inclusive: true }],
-    [
-      "ignores-overrides",
-      "Takes the secondary from the rotation, ignoring the override in force now.",
-      { noOverrides: true },
-    ],
+    ["escalates-to-primary", "Escalates to the primary instead of the secondary."],
+    ["boundary-inclusive", "Escalates an incident exactly at the escalation time."],
+    ["ignores-overrides", "Takes the secondary from the rotation, ignoring the override in force now."],
   ],
 });

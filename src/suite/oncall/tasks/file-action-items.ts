@@ -1,8 +1,8 @@
-import { addDays, allRows, checkAnswerCount, checkStateDiff, requireFile } from "../../../envs/index.js";
+import { addDays, allRows, requireFile } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { POSTMORTEMS } from "../documents.js";
 import { engineerIdsByHandle } from "../facts.js";
-import { defineOncallTask } from "./common.js";
+import { defineOncallTask, writeChecks } from "./common.js";
 
 const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(date to be agreed\))$/;
 
@@ -35,21 +35,18 @@ export function expectedActionItems(state: StateView): Row[] {
   return rows;
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedActionItems(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = expectedActionItems(context.initial);
   if (expected.length === 0) throw new Error("generation produced no action item to file");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "action_items", key: "action_item_id", added: expected },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
+  return writeChecks(context, expected.length, [
+    { table: "action_items", key: "action_item_id", added: expected },
+  ]);
 }
 
-type Variant = { skipUndated?: boolean; includeDone?: boolean; duplicates?: boolean; trustBodies?: boolean };
-
-function cell(variant: Variant): string {
-  const file = variant.trustBodies ? "tools.file_action_item(**item)" : 'call("file_action_item", **item)';
+function cell(near: Set<string>): string {
+  const file = near.has("trusts-error-bodies")
+    ? "tools.file_action_item(**item)"
+    : 'call("file_action_item", **item)';
   return String.raw`
 ids = engineer_ids()
 filed_count = 0
@@ -60,10 +57,10 @@ for path in workspace_files("postmortems"):
     existing = {a["title"] for a in fetch("list_action_items", "action_items", incident_id=incident)}
     for m in re.finditer(r"^- \[(.)\] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(.*\))?$", text, re.M):
         done, title, handle, due = m.group(1) == "x", m.group(2), m.group(3), m.group(4)
-        if ${variant.includeDone ? "False" : "done"} or (${variant.duplicates ? "False" : "title in existing"}):
+        if ${near.has("files-done-items") ? "False" : "done"} or (${near.has("duplicates-filed-items") ? "False" : "title in existing"}):
             continue
         if not due:
-            ${variant.skipUndated ? "continue" : "due = (datetime.fromisoformat(reviewed) + timedelta(days=14)).date().isoformat()"}
+            ${near.has("skips-undated") ? "continue" : "due = (datetime.fromisoformat(reviewed) + timedelta(days=14)).date().isoformat()"}
         item = dict(incident_id=incident, title=title, owner_id=ids[handle], due_date=due)
         ${file}
         filed_count += 1
@@ -71,7 +68,7 @@ print(f"Filed {filed_count} action items")
 `;
 }
 
-export const fileActionItemsTask = defineOncallTask<Variant>({
+export const fileActionItemsTask = defineOncallTask({
   slug: "file-action-items",
   summary: "File the open postmortem action items the tracker is missing, as the paging policy requires.",
   instruction:
@@ -80,17 +77,9 @@ export const fileActionItemsTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    [
-      "skips-undated",
-      "Leaves out the open items whose due date is still to be agreed.",
-      { skipUndated: true },
-    ],
-    ["files-done-items", "Files the checked (done) items too.", { includeDone: true }],
-    ["duplicates-filed-items", "Files items the tracker already holds.", { duplicates: true }],
-    [
-      "trusts-error-bodies",
-      "Takes the tracker's write-conflict body for success and never retries.",
-      { trustBodies: true },
-    ],
+    ["skips-undated", "Leaves out the open items whose due date is still to be agreed."],
+    ["files-done-items", "Files the checked (done) items too."],
+    ["duplicates-filed-items", "Files items the tracker already holds."],
+    ["trusts-error-bodies", "Takes the tracker's write-conflict body for success and never retries."],
   ],
 });

@@ -1,4 +1,4 @@
-import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
+import { allRows, checkAnswerAmounts, groupBy } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { timelineInstant } from "../facts.js";
 import { defineOncallTask } from "./common.js";
@@ -19,12 +19,11 @@ export function expectedMtta(state: StateView): Map<string, number> {
     state.db,
     "SELECT severity, timeline FROM incidents WHERE status = 'resolved' ORDER BY incident_id",
   );
-  const bySeverity = new Map<string, number[]>();
-  for (const incident of incidents)
-    bySeverity.set(incident.severity, [
-      ...(bySeverity.get(incident.severity) ?? []),
-      minutesToAcknowledge(incident.timeline),
-    ]);
+  const bySeverity = groupBy(
+    incidents,
+    (incident) => incident.severity,
+    (incident) => minutesToAcknowledge(incident.timeline),
+  );
   return new Map(
     [...bySeverity]
       .sort()
@@ -39,10 +38,8 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerAmounts("answer", answer, expected, 0.051)];
 }
 
-type Variant = { ignoreZones?: boolean; lastAck?: boolean; openedAt?: boolean };
-
-function cell(variant: Variant): string {
-  const zone = variant.ignoreZones ? '"UTC"' : "m.group(3)";
+function cell(near: Set<string>): string {
+  const zone = near.has("ignores-time-zones") ? '"UTC"' : "m.group(3)";
   return String.raw`
 def instant(line):
     m = re.match(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)", line)
@@ -55,15 +52,15 @@ minutes = {}
 for summary in fetch("list_incidents", "incidents", status="resolved"):
     incident = call("get_incident", incident_id=summary["incident_id"])["incident"]
     lines = incident["timeline"].split("\n")
-    fired = ${variant.openedAt ? 'utc(incident["opened_at"])' : 'instant(next(l for l in lines if " triggered (" in l))'}
+    fired = ${near.has("from-incident-opened") ? 'utc(incident["opened_at"])' : 'instant(next(l for l in lines if " triggered (" in l))'}
     acks = [l for l in lines if " acknowledged" in l]
-    acked = instant(acks[${variant.lastAck ? "-1" : "0"}])
+    acked = instant(acks[${near.has("last-acknowledgement") ? "-1" : "0"}])
     minutes.setdefault(incident["severity"], []).append((acked - fired).total_seconds() / 60)
 print(json.dumps({s: round(sum(v) / len(v), 1) for s, v in sorted(minutes.items())}))
 `;
 }
 
-export const mttaBySeverityTask = defineOncallTask<Variant>({
+export const mttaBySeverityTask = defineOncallTask({
   slug: "mtta-by-severity",
   summary: "Mean time to acknowledge by severity over the resolved incidents, from their timelines.",
   instruction:
@@ -72,16 +69,8 @@ export const mttaBySeverityTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    ["ignores-time-zones", "Reads every timeline time as UTC.", { ignoreZones: true }],
-    [
-      "last-acknowledgement",
-      "Uses the last acknowledgement (a hand-over) instead of the first.",
-      { lastAck: true },
-    ],
-    [
-      "from-incident-opened",
-      "Measures from the incident's opening instead of the page firing.",
-      { openedAt: true },
-    ],
+    ["ignores-time-zones", "Reads every timeline time as UTC."],
+    ["last-acknowledgement", "Uses the last acknowledgement (a hand-over) instead of the first."],
+    ["from-incident-opened", "Measures from the incident's opening instead of the page firing."],
   ],
 });

@@ -1,23 +1,32 @@
-import { PYTHON_WORKSPACE_HELPERS, pythonClientHelpers } from "../../../envs/index.js";
+import {
+  PYTHON_MARKDOWN_HELPERS,
+  PYTHON_WORKSPACE_HELPERS,
+  pythonClientHelpers,
+} from "../../../envs/index.js";
 
 /**
  * The first cell of every oncall oracle: `call` retries what real APIs do to careful clients (429/503
  * raised as tool errors; error or partial bodies returned as ordinary results), `fetch` pages through a
- * listing with it, `log_lines` joins a day's log pages, and the time helpers read the formats people and
+ * listing with it, `log_pages` yields a day's log pages (`retry=False`: as they come, a partial page
+ * ending the day) and `log_lines` joins them, and the time helpers read the formats people and
  * systems print.
  */
 export const ONCALL_PY = String.raw`import csv, io, json, math, re
 from datetime import datetime, timedelta, timezone
-${PYTHON_WORKSPACE_HELPERS}
+${PYTHON_WORKSPACE_HELPERS}${PYTHON_MARKDOWN_HELPERS}
 ${pythonClientHelpers({ attempts: 6, retryOn: ["503", "429"], errorStatuses: ["error", "partial"] })}
-def log_lines(service, date):
-    lines, page = [], 1
+def log_pages(service, date, retry=True):
+    page = 1
     while True:
-        result = call("fetch_logs", service=service, date=date, page=page)
-        lines.extend(result["lines"])
-        if not result["has_more"]:
-            return lines
+        args = dict(service=service, date=date, page=page)
+        result = call("fetch_logs", **args) if retry else tools.fetch_logs(**args)
+        yield result.get("lines", [])
+        if not result.get("has_more"):
+            return
         page += 1
+
+def log_lines(service, date, retry=True):
+    return [line for lines in log_pages(service, date, retry) for line in lines]
 
 OFFSETS = {"UTC": 0, "PDT": -420, "CEST": 120, "IST": 330}
 
@@ -28,9 +37,7 @@ def wall(day, hhmm, zone):
     return datetime.fromisoformat(f"{day}T{hhmm}:00+00:00") - timedelta(minutes=OFFSETS[zone])
 
 def policy_table(path, heading):
-    text = read_text(path)
-    section = text.split("## " + heading, 1)[1].split("\n## ", 1)[0]
-    return {m.group(1): m.group(2) for m in re.finditer(r"^\| ([\w.-]+) \| ([\d.]+) \|", section, re.M)}
+    return {row[0]: row[1] for row in md_table(read_text(path), heading)}
 
 def engineer_ids():
     return {e["handle"]: e["engineer_id"] for e in fetch("list_engineers", "engineers")}
@@ -56,19 +63,3 @@ def load_schedule(use_overrides=True, keep_cancelled=False, midnight=False):
     return on_call
 print("helpers ready")
 `;
-
-/**
- * A near-miss log reader `name(service, date)` that calls fetch_logs without `call`'s retries, so a page
- * marked partial (empty, `has_more` false) ends the day's log; `finish` are the lines that hand back `lines`.
- */
-export function partialTrustingReader(name: string, finish: readonly string[]): string {
-  return String.raw`
-def ${name}(service, date):
-    lines, page = [], 1
-    while True:
-        result = tools.fetch_logs(service=service, date=date, page=page)
-        lines.extend(result.get("lines", []))
-        if not result.get("has_more"):
-${finish.map((line) => `            ${line}`).join("\n")}
-        page += 1`;
-}

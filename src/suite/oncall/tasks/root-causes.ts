@@ -1,15 +1,13 @@
-import { allRows, checkAnswerAmounts } from "../../../envs/index.js";
+import { checkAnswerAmounts } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
-import { logLines, rootCauses } from "../facts.js";
+import { logLines, rootCauses, serviceNames } from "../facts.js";
 import { LOG_DATES } from "../world.js";
 import { defineOncallTask } from "./common.js";
-import { partialTrustingReader } from "./python.js";
 
 /** How many stack traces each root-cause exception class ends, across every service's logs. */
 export function expectedRootCauses(state: StateView): Map<string, number> {
-  const services = allRows<{ service: string }>(state.db, "SELECT service FROM services ORDER BY service");
   const counts = new Map<string, number>();
-  for (const { service } of services)
+  for (const service of serviceNames(state))
     for (const date of LOG_DATES)
       for (const cause of rootCauses(logLines(state, service, date)))
         counts.set(cause, (counts.get(cause) ?? 0) + 1);
@@ -22,24 +20,11 @@ function verify({ initial, answer }: VerifyContext): Check[] {
   return [checkAnswerAmounts("answer", answer, expected, 0)];
 }
 
-type Variant = { topLevel?: boolean; perPage?: boolean; trustPartial?: boolean };
-
-function cell(variant: Variant): string {
-  const source = variant.perPage
-    ? String.raw`
-def chunks(service, date):
-    page = 1
-    while True:
-        result = call("fetch_logs", service=service, date=date, page=page)
-        yield result["lines"]
-        if not result["has_more"]:
-            return
-        page += 1`
-    : variant.trustPartial
-      ? partialTrustingReader("chunks", ["yield lines", "return"])
-      : String.raw`
-def chunks(service, date):
-    yield log_lines(service, date)`;
+function cell(near: Set<string>): string {
+  const retry = near.has("trusts-partial-pages") ? "False" : "True";
+  const source = near.has("parses-pages-separately")
+    ? "chunks = log_pages"
+    : `chunks = lambda service, date: [log_lines(service, date, ${retry})]`;
   return String.raw`${source}
 
 def causes_in(lines):
@@ -51,7 +36,7 @@ def causes_in(lines):
             java = re.match(r"([\w.$]+)", lines[index + 1]).group(1) if index + 1 < len(lines) else None
             continue
         if java and line.startswith("Caused by: "):
-            ${variant.topLevel ? "pass" : 'java = re.match(r"Caused by: ([\\w.$]+)", line).group(1)'}
+            ${near.has("top-level-exception") ? "pass" : 'java = re.match(r"Caused by: ([\\w.$]+)", line).group(1)'}
         elif java and not line.startswith("\t") and not (index > 0 and " ERROR [" in lines[index - 1]):
             found.append(java)
             java = None
@@ -74,7 +59,7 @@ print(json.dumps(dict(sorted(counts.items()))))
 `;
 }
 
-export const rootCausesTask = defineOncallTask<Variant>({
+export const rootCausesTask = defineOncallTask({
   slug: "root-causes",
   summary:
     "Count the stack traces in the log store by root-cause exception, as the SLO policy's triage rule says.",
@@ -84,20 +69,11 @@ export const rootCausesTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    [
-      "top-level-exception",
-      "Counts the outer Java exception instead of the innermost cause.",
-      { topLevel: true },
-    ],
+    ["top-level-exception", "Counts the outer Java exception instead of the innermost cause."],
     [
       "parses-pages-separately",
       "Parses each log page on its own, breaking the trace that continues on the next page.",
-      { perPage: true },
     ],
-    [
-      "trusts-partial-pages",
-      "Takes a page marked partial as the end of the day's log.",
-      { trustPartial: true },
-    ],
+    ["trusts-partial-pages", "Takes a page marked partial as the end of the day's log."],
   ],
 });

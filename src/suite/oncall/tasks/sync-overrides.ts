@@ -1,9 +1,9 @@
-import { allRows, checkAnswerCount, checkStateDiff, requireFile } from "../../../envs/index.js";
+import { allRows, requireFile } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { isoUtc, seconds } from "../clock.js";
 import { REQUESTS } from "../documents.js";
 import { engineerIdsByHandle } from "../facts.js";
-import { defineOncallTask } from "./common.js";
+import { defineOncallTask, writeChecks } from "./common.js";
 
 const REQUEST =
   /^(\d+)\. (primary|secondary), (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\) until (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\): @([\w.-]+) covers$/;
@@ -42,21 +42,16 @@ export function expectedOverrides(state: StateView): Row[] {
   return rows;
 }
 
-function verify({ initial, final, answer }: VerifyContext): Check[] {
-  const expected = expectedOverrides(initial);
+function verify(context: VerifyContext): Check[] {
+  const expected = expectedOverrides(context.initial);
   if (expected.length === 0) throw new Error("generation produced no approved cover request");
-  return [
-    ...checkStateDiff(initial.db, final.db, [
-      { table: "schedule_overrides", key: "override_id", added: expected },
-    ]),
-    checkAnswerCount(answer, expected.length),
-  ];
+  return writeChecks(context, expected.length, [
+    { table: "schedule_overrides", key: "override_id", added: expected },
+  ]);
 }
 
-type Variant = { localAsUtc?: boolean; includeDeclined?: boolean; duplicates?: boolean };
-
-function cell(variant: Variant): string {
-  const convert = variant.localAsUtc
+function cell(near: Set<string>): string {
+  const convert = near.has("local-time-as-utc")
     ? 'return f"{day}T{hhmm}:00Z"'
     : 'at = datetime.fromisoformat(f"{day}T{hhmm}:00{sign}{hours}:{minutes}")\n    return at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")';
   return String.raw`
@@ -70,12 +65,12 @@ for path in workspace_files("inbox/override-requests"):
     text = read_text(path)
     team = re.search(r"Team: (\w+)", text).group(1)
     decision = re.search(r"Approved: ([#\d, ]+)", text)
-    approved = ${variant.includeDeclined ? 'set(re.findall(r"^(\\d+)\\. ", text, re.M))' : 'set(re.findall(r"#(\\d+)", decision.group(1))) if decision else set()'}
+    approved = ${near.has("includes-declined") ? 'set(re.findall(r"^(\\d+)\\. ", text, re.M))' : 'set(re.findall(r"#(\\d+)", decision.group(1))) if decision else set()'}
     for m in re.finditer(r"^(\d+)\. (primary|secondary), (\S+) (\S+) [A-Z]+ \(UTC([+-])(\d{2}):(\d{2})\) until (\S+) (\S+) [A-Z]+ \(UTC([+-])(\d{2}):(\d{2})\): @([\w.-]+) covers$", text, re.M):
         if m.group(1) not in approved:
             continue
         row = (team, m.group(2), ids[m.group(13)], to_utc(*m.group(3, 4, 5, 6, 7)), to_utc(*m.group(8, 9, 10, 11, 12)))
-        if ${variant.duplicates ? "False" : "row in existing"}:
+        if ${near.has("duplicates-existing") ? "False" : "row in existing"}:
             continue
         call("set_schedule_override", team=row[0], role=row[1], engineer_id=row[2], starts_at=row[3], ends_at=row[4])
         entered += 1
@@ -83,7 +78,7 @@ print(f"Entered {entered} overrides")
 `;
 }
 
-export const syncOverridesTask = defineOncallTask<Variant>({
+export const syncOverridesTask = defineOncallTask({
   slug: "sync-overrides",
   summary: "Enter the July cover requests that belong in the paging system, as the paging policy says.",
   instruction:
@@ -92,12 +87,8 @@ export const syncOverridesTask = defineOncallTask<Variant>({
   verify,
   cell,
   nearMisses: [
-    ["local-time-as-utc", "Enters the requester's local times as if they were UTC.", { localAsUtc: true }],
-    ["includes-declined", "Enters the requests the manager declined too.", { includeDeclined: true }],
-    [
-      "duplicates-existing",
-      "Enters approved requests that are already in the paging system again.",
-      { duplicates: true },
-    ],
+    ["local-time-as-utc", "Enters the requester's local times as if they were UTC."],
+    ["includes-declined", "Enters the requests the manager declined too."],
+    ["duplicates-existing", "Enters approved requests that are already in the paging system again."],
   ],
 });
