@@ -145,7 +145,7 @@ export type {
   FilterConditions,
   GetToolDefinition,
 } from "./kit/listing.js";
-export { defineIdFormat } from "./kit/ids.js";
+export { defineIdFormat, prefixedId } from "./kit/ids.js";
 export { requireEntity } from "./kit/entity-rows.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {

@@ -116,3 +116,17 @@ export function defineIdFormat(options: IdFormatOptions): IdFormat {
   };
   return idFormat;
 }
+
+/**
+ * The common id shape in one call, a prefix and a zero-padded number:
+ * `prefixedId("invoice_id", "invoice", "INV-", 5, "list_invoices")` formats 42 as `INV-00042`.
+ */
+export function prefixedId(
+  field: string,
+  entity: string,
+  prefix: string,
+  digits: number,
+  listTool?: string,
+): IdFormat {
+  return defineIdFormat({ field, entity, prefix, digits, ...(listTool ? { listTool } : {}) });
+}

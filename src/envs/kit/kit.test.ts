@@ -41,6 +41,7 @@ import {
   daysBetween,
   defineGetTool,
   defineIdFormat,
+  prefixedId,
   defineListTool,
   optionalChoice,
   optionalDate,
@@ -286,6 +287,15 @@ describe("cachedStatement", () => {
     expect(cachedStatement(one, sql)).toBe(cachedStatement(one, sql));
     expect(cachedStatement(one, sql)).not.toBe(cachedStatement(two, sql));
     expect(cachedStatement(two, sql).get(2)).toEqual({ name: "Customer 2" });
+  });
+});
+
+describe("prefixedId", () => {
+  it("is defineIdFormat with a prefix, digits and an optional list tool", () => {
+    const invoice = prefixedId("invoice_id", "invoice", "INV-", 5, "list_invoices");
+    expect(invoice.format(42)).toBe("INV-00042");
+    expect(invoice.notFound("INV-00099").message).toContain("use list_invoices to find invoice ids");
+    expect(prefixedId("code", "code", "C-", 2).notFound("C-01").message).not.toContain("use ");
   });
 });
 

@@ -1,4 +1,4 @@
-import { defineIdFormat } from "../../envs/index.js";
+import { prefixedId } from "../../envs/index.js";
 
 /** The project office's reference data: what its general conditions and COI requirements state. */
 export const PATHS = {
@@ -48,13 +48,11 @@ export const TRADES = [
   "Earthwork",
 ];
 
-const id = (field: string, entity: string, prefix: string, digits: number, listTool?: string) =>
-  defineIdFormat({ field, entity, prefix, digits, ...(listTool ? { listTool } : {}) });
-export const projectId = id("project_id", "project", "PRJ-", 2, "list_projects");
-export const subId = id("sub_id", "subcontractor", "SUB-", 3, "list_subcontractors");
-export const contractId = id("contract_id", "contract", "CTR-", 4, "list_contracts");
-export const coId = id("co_id", "change order", "CO-", 4, "list_change_orders");
-export const payAppId = id("pay_app_id", "pay application", "PA-", 4, "list_pay_apps");
-export const rfiId = id("rfi_id", "RFI", "RFI-", 4, "list_rfis");
-export const submittalId = id("submittal_id", "submittal", "SBM-", 4, "list_submittals");
-export const threadId = id("thread_id", "e-mail thread", "THR-", 4, "list_email_threads");
+export const projectId = prefixedId("project_id", "project", "PRJ-", 2, "list_projects");
+export const subId = prefixedId("sub_id", "subcontractor", "SUB-", 3, "list_subcontractors");
+export const contractId = prefixedId("contract_id", "contract", "CTR-", 4, "list_contracts");
+export const coId = prefixedId("co_id", "change order", "CO-", 4, "list_change_orders");
+export const payAppId = prefixedId("pay_app_id", "pay application", "PA-", 4, "list_pay_apps");
+export const rfiId = prefixedId("rfi_id", "RFI", "RFI-", 4, "list_rfis");
+export const submittalId = prefixedId("submittal_id", "submittal", "SBM-", 4, "list_submittals");
+export const threadId = prefixedId("thread_id", "e-mail thread", "THR-", 4, "list_email_threads");

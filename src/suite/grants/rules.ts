@@ -1,15 +1,12 @@
-import { defineIdFormat } from "../../envs/index.js";
-
-const idFormat = (field: string, entity: string, prefix: string, digits: number, listTool?: string) =>
-  defineIdFormat({ field, entity, prefix, digits, ...(listTool ? { listTool } : {}) });
+import { prefixedId } from "../../envs/index.js";
 
 /** One id shape per entity: generators format with these, tools validate with them. */
-export const sponsorId = idFormat("sponsor_id", "sponsor", "SP-", 3, "list_sponsors");
-export const awardId = idFormat("award_id", "award", "AWD-", 5, "list_awards");
-export const personId = idFormat("person_id", "person", "EMP-", 5, "list_personnel");
-export const txnId = idFormat("txn_id", "transaction", "TXN-", 6, "list_transactions");
-export const subawardId = idFormat("subaward_id", "subaward", "SUB-", 4);
-export const documentId = idFormat("doc_id", "document", "DOC-", 5, "list_documents");
+export const sponsorId = prefixedId("sponsor_id", "sponsor", "SP-", 3, "list_sponsors");
+export const awardId = prefixedId("award_id", "award", "AWD-", 5, "list_awards");
+export const personId = prefixedId("person_id", "person", "EMP-", 5, "list_personnel");
+export const txnId = prefixedId("txn_id", "transaction", "TXN-", 6, "list_transactions");
+export const subawardId = prefixedId("subaward_id", "subaward", "SUB-", 4);
+export const documentId = prefixedId("doc_id", "document", "DOC-", 5, "list_documents");
 
 export const UNIVERSITY = "Northfield State University";
 export const PATHS = {

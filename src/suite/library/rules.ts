@@ -1,10 +1,7 @@
 /** The acquisitions department's fixed vocabulary: id shapes, funds, vendors, notice codes, file paths. */
-import { defineIdFormat } from "../../envs/index.js";
+import { defineIdFormat, prefixedId } from "../../envs/index.js";
 
-const idFormat = (field: string, entity: string, prefix: string, digits: number, listTool: string) =>
-  defineIdFormat({ field, entity, prefix, digits, listTool });
-
-export const vendorId = idFormat("vendor_id", "vendor", "VEN-", 3, "list_vendors");
+export const vendorId = prefixedId("vendor_id", "vendor", "VEN-", 3, "list_vendors");
 export const fundCode = defineIdFormat({
   field: "fund_code",
   entity: "fund",
@@ -12,11 +9,11 @@ export const fundCode = defineIdFormat({
   example: "AFIC",
   listTool: "list_funds",
 });
-export const bibId = idFormat("bib_id", "bib record", "BIB-", 5, "list_bibs");
-export const poId = idFormat("po_id", "purchase order", "PO-", 5, "list_order_lines");
-export const lineId = idFormat("line_id", "order line", "POL-", 6, "list_order_lines");
-export const invoiceId = idFormat("invoice_id", "invoice", "INV-", 5, "list_invoices");
-export const requestId = idFormat("request_id", "purchase request", "REQ-", 5, "list_patron_requests");
+export const bibId = prefixedId("bib_id", "bib record", "BIB-", 5, "list_bibs");
+export const poId = prefixedId("po_id", "purchase order", "PO-", 5, "list_order_lines");
+export const lineId = prefixedId("line_id", "order line", "POL-", 6, "list_order_lines");
+export const invoiceId = prefixedId("invoice_id", "invoice", "INV-", 5, "list_invoices");
+export const requestId = prefixedId("request_id", "purchase request", "REQ-", 5, "list_patron_requests");
 
 export const TODAY = "2025-06-30";
 export const FY_START = "2024-07-01";

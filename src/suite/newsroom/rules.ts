@@ -1,18 +1,14 @@
-import { defineIdFormat } from "../../envs/index.js";
+import { prefixedId } from "../../envs/index.js";
 
-/** Ids, document paths and the newsroom's rules that the generator writes into the workspace documents. */
-function idFormat(field: string, entity: string, prefix: string, digits: number, listTool: string) {
-  return defineIdFormat({ field, entity, prefix, digits, listTool });
-}
-export const staffId = idFormat("staff_id", "staff member", "ST-", 3, "list_staff");
-export const storyId = idFormat("story_id", "story", "STY-", 5, "list_stories");
-export const freelancerId = idFormat("freelancer_id", "freelancer", "FL-", 4, "list_freelancers");
-export const commissionId = idFormat("commission_id", "commission", "COM-", 5, "list_commissions");
-export const paymentId = idFormat("payment_id", "payment", "FP-", 5, "list_payments");
-export const correctionId = idFormat("correction_id", "correction", "COR-", 5, "list_corrections");
-export const threadId = idFormat("thread_id", "mail thread", "TH-", 5, "list_threads");
-export const messageId = idFormat("message_id", "message", "MSG-", 6, "get_thread");
-export const photoId = idFormat("photo_id", "photo", "PH-", 5, "list_photos");
+export const staffId = prefixedId("staff_id", "staff member", "ST-", 3, "list_staff");
+export const storyId = prefixedId("story_id", "story", "STY-", 5, "list_stories");
+export const freelancerId = prefixedId("freelancer_id", "freelancer", "FL-", 4, "list_freelancers");
+export const commissionId = prefixedId("commission_id", "commission", "COM-", 5, "list_commissions");
+export const paymentId = prefixedId("payment_id", "payment", "FP-", 5, "list_payments");
+export const correctionId = prefixedId("correction_id", "correction", "COR-", 5, "list_corrections");
+export const threadId = prefixedId("thread_id", "mail thread", "TH-", 5, "list_threads");
+export const messageId = prefixedId("message_id", "message", "MSG-", 6, "get_thread");
+export const photoId = prefixedId("photo_id", "photo", "PH-", 5, "list_photos");
 
 export const NEWSROOM = { name: "The Daily Ledger", domain: "dailyledger.example" };
 

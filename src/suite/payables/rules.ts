@@ -1,4 +1,4 @@
-import { addDays, defineIdFormat, roundCents, type IdFormat } from "../../envs/index.js";
+import { addDays, roundCents, prefixedId } from "../../envs/index.js";
 
 /**
  * The payables rules written once: id formats, payment terms, and the AP policy's numbers. The generator
@@ -6,16 +6,11 @@ import { addDays, defineIdFormat, roundCents, type IdFormat } from "../../envs/i
  * them, and use these values only where the document states them verbatim.
  */
 
-/** A ledger id: a prefix and a zero-padded number, listed by `listTool`. */
-function ledgerId(field: string, entity: string, prefix: string, digits: number, listTool: string): IdFormat {
-  return defineIdFormat({ field, entity, prefix, digits, listTool });
-}
-
-export const vendorId = ledgerId("vendor_id", "vendor", "V-", 4, "list_vendors");
-export const poId = ledgerId("po_id", "purchase order", "PO-", 5, "list_purchase_orders");
-export const invoiceId = ledgerId("invoice_id", "invoice", "AP-", 5, "list_invoices");
-export const receiptId = ledgerId("receipt_id", "receipt", "GR-", 5, "list_receipts");
-export const paymentId = ledgerId("payment_id", "payment", "PAY-", 5, "list_payments");
+export const vendorId = prefixedId("vendor_id", "vendor", "V-", 4, "list_vendors");
+export const poId = prefixedId("po_id", "purchase order", "PO-", 5, "list_purchase_orders");
+export const invoiceId = prefixedId("invoice_id", "invoice", "AP-", 5, "list_invoices");
+export const receiptId = prefixedId("receipt_id", "receipt", "GR-", 5, "list_receipts");
+export const paymentId = prefixedId("payment_id", "payment", "PAY-", 5, "list_payments");
 
 export interface PaymentTerms {
   code: string;

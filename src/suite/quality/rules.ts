@@ -1,18 +1,13 @@
-import { addDays, defineIdFormat, type IdFormat } from "../../envs/index.js";
+import { addDays, prefixedId } from "../../envs/index.js";
 
-/** An identifier shape of the quality domain (generators format with it, tools validate with it). */
-function idFormat(field: string, entity: string, prefix: string, digits: number, listTool: string): IdFormat {
-  return defineIdFormat({ field, entity, prefix, digits, listTool });
-}
-
-export const supplierId = idFormat("supplier_id", "supplier", "SUP-", 3, "list_suppliers");
-export const materialLotId = idFormat("material_lot_id", "material lot", "ML-", 4, "list_material_lots");
-export const partNumber = idFormat("part_number", "product", "PN-", 4, "list_products");
-export const charId = idFormat("char_id", "characteristic", "CH-", 3, "list_characteristics");
-export const lotId = idFormat("lot_id", "production lot", "LOT-", 5, "list_lots");
-export const gaugeId = idFormat("gauge_id", "gauge", "GA-", 3, "list_gauges");
-export const ncrId = idFormat("ncr_id", "NCR", "NCR-", 4, "list_ncrs");
-export const capaId = idFormat("capa_id", "CAPA", "CAPA-", 4, "list_capas");
+export const supplierId = prefixedId("supplier_id", "supplier", "SUP-", 3, "list_suppliers");
+export const materialLotId = prefixedId("material_lot_id", "material lot", "ML-", 4, "list_material_lots");
+export const partNumber = prefixedId("part_number", "product", "PN-", 4, "list_products");
+export const charId = prefixedId("char_id", "characteristic", "CH-", 3, "list_characteristics");
+export const lotId = prefixedId("lot_id", "production lot", "LOT-", 5, "list_lots");
+export const gaugeId = prefixedId("gauge_id", "gauge", "GA-", 3, "list_gauges");
+export const ncrId = prefixedId("ncr_id", "NCR", "NCR-", 4, "list_ncrs");
+export const capaId = prefixedId("capa_id", "CAPA", "CAPA-", 4, "list_capas");
 
 /** The sampling plan's table: lot size range (both ends included) to the samples measured per characteristic. */
 export const SAMPLE_PLAN: ReadonlyArray<{ min: number; max: number; samples: number }> = [

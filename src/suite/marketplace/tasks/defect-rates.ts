@@ -41,6 +41,18 @@ function cells({ window = windows.complete, rate = rates.pooled, minimum = MINIM
   ];
 }
 
+/** The two misreadings of the pooled defect rate that both defect tasks plant. */
+export const DEFECT_MISSES = {
+  "counts-month-to-date": [
+    { window: windows.latest },
+    "Takes the three latest rows, the month in progress among them.",
+  ],
+  "averages-monthly-rates": [
+    { rate: rates.averaged },
+    "Averages the monthly rates instead of pooling defects over orders.",
+  ],
+} as const;
+
 export const defectRatesTask = defineMarketplaceTask({
   id: "marketplace.defect-rates",
   summary:
@@ -53,14 +65,7 @@ export const defectRatesTask = defineMarketplaceTask({
   },
   cells,
   nearMisses: {
-    "counts-month-to-date": [
-      { window: windows.latest },
-      "Takes the three latest rows, the month in progress among them.",
-    ],
-    "averages-monthly-rates": [
-      { rate: rates.averaged },
-      "Averages the monthly rates instead of pooling defects over orders.",
-    ],
+    ...DEFECT_MISSES,
     "ignores-minimum-orders": [{ minimum: MINIMUMS.none }, "Leaves out the minimum order count."],
   },
 });

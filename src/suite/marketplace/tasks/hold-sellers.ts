@@ -1,7 +1,7 @@
 import { defineMarketplaceTask } from "./python.js";
 import { checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
 import { HOLD_CODE } from "../rules.js";
-import { DEFECT_PY, MINIMUMS, rates, windows } from "./defect-rates.js";
+import { DEFECT_MISSES, DEFECT_PY, MINIMUMS, rates, windows } from "./defect-rates.js";
 import { TODAY_TEXT, sellersOverLimit } from "./expectations.js";
 import { STALE_TOKEN_PY } from "./python.js";
 
@@ -46,14 +46,7 @@ export const holdSellersTask = defineMarketplaceTask({
   },
   cells,
   nearMisses: {
-    "counts-month-to-date": [
-      { window: windows.latest },
-      "Takes the three latest rows, the month in progress among them.",
-    ],
-    "averages-monthly-rates": [
-      { rate: rates.averaged },
-      "Averages the monthly rates instead of pooling defects over orders.",
-    ],
+    ...DEFECT_MISSES,
     "stale-csrf-token": [
       { helpers: STALE_TOKEN_PY },
       "Reuses the first form's CSRF token for every post and never reads the 403 page that comes back.",
