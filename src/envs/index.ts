@@ -197,14 +197,14 @@ export {
   sample,
 } from "./kit/seeded-data.js";
 export type { PersonName } from "./kit/seeded-data.js";
-export { checkTableChanges, checkStateDiff } from "./kit/state-diff.js";
+export { checkTableChanges, checkStateDiff, checkCountedWrites } from "./kit/state-diff.js";
 export type { TableExpectation } from "./kit/state-diff.js";
 export { withTransientFailures, withSilentFailures } from "./kit/tool-faults.js";
 export { writeXlsx, readXlsx, columnLetter, zipEntries, unzipEntries } from "./kit/xlsx.js";
 export { readWorkbookTool } from "./kit/workbook-tool.js";
 export { CORRECT, flagNearMisses, variantNearMisses } from "./kit/near-misses.js";
 export type { NearMissRow } from "./kit/near-misses.js";
-export { variantTaskDefiner, type VariantMisses, type VariantTask } from "./kit/variant-tasks.js";
+export { variantTaskDefiner, type Flags, type VariantMisses, type VariantTask } from "./kit/variant-tasks.js";
 export type { XlsxSheet, XlsxValue } from "./kit/xlsx.js";
 export {
   PYTHON_SNAPSHOT_HELPERS,

@@ -28,6 +28,7 @@ import { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htm
 import { pythonFileLister, pythonPager, pythonRetryingCall } from "./python-pager.js";
 import { variantTaskDefiner } from "./variant-tasks.js";
 import type { DomainDefinition } from "../define-domain.js";
+import type { StateView } from "../define-task.js";
 import {
   addBusinessDays,
   addDays,
@@ -38,6 +39,7 @@ import {
   cachedStatement,
   checkAnswerAmounts,
   checkStateDiff,
+  checkCountedWrites,
   daysBetween,
   defineGetTool,
   defineIdFormat,
@@ -1272,5 +1274,30 @@ describe("variantTaskDefiner", () => {
     });
     expect(swapped.oracle).toEqual(["HELPERS", "strict=true pages=all"]);
     expect(swapped.nearMisses[0]!.cells).toEqual(["HELPERS+NAIVE", "strict=true pages=all"]);
+  });
+});
+
+describe("checkCountedWrites", () => {
+  it("checks the table changes, then the reply's count of them", () => {
+    const initial = new Database(":memory:");
+    initial.exec("CREATE TABLE holds (hold_id TEXT PRIMARY KEY, status TEXT)");
+    const final = new Database(":memory:");
+    final.exec("CREATE TABLE holds (hold_id TEXT PRIMARY KEY, status TEXT)");
+    final.prepare("INSERT INTO holds VALUES ('H-1', 'open')").run();
+    const state = (db: Database.Database) => ({ db }) as unknown as StateView;
+    const tables = [{ table: "holds", key: "hold_id", added: [{ hold_id: "H-1", status: "open" }] }];
+    const good = checkCountedWrites(
+      { initial: state(initial), final: state(final), answer: "Placed 1 hold" },
+      1,
+      tables,
+    );
+    expect(good.every((item) => item.passed)).toBe(true);
+    expect(good.at(-1)!.id).toBe("answer-count");
+    const wrong = checkCountedWrites(
+      { initial: state(initial), final: state(final), answer: "Placed 2 holds" },
+      1,
+      tables,
+    );
+    expect(wrong.at(-1)!.passed).toBe(false);
   });
 });

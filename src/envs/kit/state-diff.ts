@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import type { Check } from "../define-task.js";
+import type { Check, VerifyContext } from "../define-task.js";
+import { checkAnswerCount } from "./answer-checks.js";
 import { check, checkOtherTablesUnchanged, diffTable, type Row } from "../verify-helpers.js";
 
 /** What a write task must have done to one table, compared row by row between the initial and final state. */
@@ -166,4 +167,16 @@ export function checkStateDiff(
       expectations.map((expectation) => expectation.table),
     ),
   ];
+}
+
+/**
+ * The checks of a write task: exactly the expected changes to `tables` and nothing else (`checkStateDiff`), then
+ * the reply's count of them (`checkAnswerCount`).
+ */
+export function checkCountedWrites(
+  { initial, final, answer }: Pick<VerifyContext, "initial" | "final" | "answer">,
+  count: number,
+  tables: readonly TableExpectation[],
+): Check[] {
+  return [...checkStateDiff(initial.db, final.db, tables), checkAnswerCount(answer, count)];
 }

@@ -3,6 +3,9 @@ import type { DomainDefinition } from "../define-domain.js";
 import { defineTask, type TaskDefinition } from "../define-task.js";
 import { CORRECT, variantNearMisses } from "./near-misses.js";
 
+/** A cell builder's switches: all off in the oracle, one turned on by each near-miss (`Flags<"noRetry" | "lenient">`). */
+export type Flags<Name extends string> = Partial<Record<Name, boolean>>;
+
 /**
  * Near-misses as variants of the oracle's builder: `{ id: [change, description] }` or rows
  * `[id, description, change]`, in order.

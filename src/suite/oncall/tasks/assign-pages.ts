@@ -1,9 +1,9 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, checkCountedWrites } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { seconds } from "../clock.js";
 import { engineerIdsByHandle, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { defineOncallTask, writeChecks } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 /** Each unassigned page and the engineer primary on call for its team when it fired. */
 export function expectedAssignments(state: StateView): Map<string, string> {
@@ -26,7 +26,7 @@ function verify(context: VerifyContext): Check[] {
   const expected = expectedAssignments(context.initial);
   if (expected.size === 0) throw new Error("generation produced no unassigned page");
   const changed = new Map([...expected].map(([id, engineer]) => [id, { assigned_to: engineer }]));
-  return writeChecks(context, expected.size, [{ table: "pages", key: "page_id", changed }]);
+  return checkCountedWrites(context, expected.size, [{ table: "pages", key: "page_id", changed }]);
 }
 
 function cell(near: Set<string>): string {

@@ -1,19 +1,6 @@
 /** What every oncall task shares: the domain, the oracle's helper cell, near-miss rows and answer checks. */
-import {
-  check,
-  checkAnswerCount,
-  checkStateDiff,
-  defineTask,
-  flagNearMisses,
-  parseAnswerJson,
-} from "../../../envs/index.js";
-import type {
-  Check,
-  NearMissRow,
-  TableExpectation,
-  TaskDefinition,
-  VerifyContext,
-} from "../../../envs/index.js";
+import { check, defineTask, flagNearMisses, parseAnswerJson } from "../../../envs/index.js";
+import type { Check, NearMissRow, TaskDefinition } from "../../../envs/index.js";
 import { oncallDomain } from "../domain.js";
 import { ONCALL_PY } from "./python.js";
 
@@ -34,15 +21,6 @@ export function defineOncallTask({ slug, cell, nearMisses, ...rest }: OncallTask
     oracle: cells([]),
     nearMisses: flagNearMisses(cells, nearMisses),
   });
-}
-
-/** A write task's checks: exactly the expected table changes, and their number as the reply's count. */
-export function writeChecks(
-  { initial, final, answer }: VerifyContext,
-  count: number,
-  tables: TableExpectation[],
-): Check[] {
-  return [...checkStateDiff(initial.db, final.db, tables), checkAnswerCount(answer, count)];
 }
 
 /** The answer is a JSON object mapping exactly the expected keys to the expected ids. */

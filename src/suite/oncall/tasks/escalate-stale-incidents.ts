@@ -1,9 +1,9 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, checkCountedWrites } from "../../../envs/index.js";
 import type { Check, StateView, VerifyContext } from "../../../envs/index.js";
 import { NOW, seconds } from "../clock.js";
 import { engineerIdsByHandle, pagingMinutes, readSchedule, serviceTeams } from "../facts.js";
 import { onCallHandle } from "../schedule.js";
-import { defineOncallTask, writeChecks } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 /** Triggered, unescalated incidents past the policy's minutes, and the secondary on call now for each. */
 export function expectedEscalations(state: StateView): Map<string, string> {
@@ -29,7 +29,7 @@ export function expectedEscalations(state: StateView): Map<string, string> {
 function verify(context: VerifyContext): Check[] {
   const expected = [...expectedEscalations(context.initial)];
   if (expected.length === 0) throw new Error("generation produced no incident to escalate");
-  return writeChecks(context, expected.length, [
+  return checkCountedWrites(context, expected.length, [
     {
       table: "incidents",
       key: "incident_id",

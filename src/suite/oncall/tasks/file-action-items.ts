@@ -1,8 +1,8 @@
-import { addDays, allRows, requireFile } from "../../../envs/index.js";
+import { addDays, allRows, requireFile, checkCountedWrites } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { POSTMORTEMS } from "../documents.js";
 import { engineerIdsByHandle } from "../facts.js";
-import { defineOncallTask, writeChecks } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 const ITEM = /^- \[ \] (.+?) — owner @([\w.-]+)(?:, due (\d{4}-\d{2}-\d{2})| \(date to be agreed\))$/;
 
@@ -38,7 +38,7 @@ export function expectedActionItems(state: StateView): Row[] {
 function verify(context: VerifyContext): Check[] {
   const expected = expectedActionItems(context.initial);
   if (expected.length === 0) throw new Error("generation produced no action item to file");
-  return writeChecks(context, expected.length, [
+  return checkCountedWrites(context, expected.length, [
     { table: "action_items", key: "action_item_id", added: expected },
   ]);
 }

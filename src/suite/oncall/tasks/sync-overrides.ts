@@ -1,9 +1,9 @@
-import { allRows, requireFile } from "../../../envs/index.js";
+import { allRows, requireFile, checkCountedWrites } from "../../../envs/index.js";
 import type { Check, Row, StateView, VerifyContext } from "../../../envs/index.js";
 import { isoUtc, seconds } from "../clock.js";
 import { REQUESTS } from "../documents.js";
 import { engineerIdsByHandle } from "../facts.js";
-import { defineOncallTask, writeChecks } from "./common.js";
+import { defineOncallTask } from "./common.js";
 
 const REQUEST =
   /^(\d+)\. (primary|secondary), (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\) until (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) [A-Z]+ \(UTC([+-]\d{2}):(\d{2})\): @([\w.-]+) covers$/;
@@ -45,7 +45,7 @@ export function expectedOverrides(state: StateView): Row[] {
 function verify(context: VerifyContext): Check[] {
   const expected = expectedOverrides(context.initial);
   if (expected.length === 0) throw new Error("generation produced no approved cover request");
-  return writeChecks(context, expected.length, [
+  return checkCountedWrites(context, expected.length, [
     { table: "schedule_overrides", key: "override_id", added: expected },
   ]);
 }

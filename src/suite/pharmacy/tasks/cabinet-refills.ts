@@ -1,6 +1,6 @@
-import { checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, type StateView, type Flags } from "../../../envs/index.js";
 import { readCabinetPars } from "../workspace-facts.js";
-import { pharmacyTask, isUsable, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, isUsable, stockRows, unitsBy } from "./pharmacy-task.js";
 
 /** Refill requests the cabinet par sheets call for: location, drug, units. */
 export function expectedRefills(

@@ -1,7 +1,13 @@
-import { allRows, checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
+import {
+  allRows,
+  checkAnswerCount,
+  checkStateDiff,
+  type StateView,
+  type Flags,
+} from "../../../envs/index.js";
 import { CENTRAL } from "../world.js";
 import { readCentralPar } from "../workspace-facts.js";
-import { pharmacyTask, isUsable, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, isUsable, stockRows, unitsBy } from "./pharmacy-task.js";
 
 /** Packs to order by drug id: usable central stock plus open orders below the reorder point, up to par. */
 export function expectedReorders(state: StateView): Map<string, number> {

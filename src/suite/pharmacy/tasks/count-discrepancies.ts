@@ -1,7 +1,13 @@
-import { REFERENCE_DATE, allRows, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  allRows,
+  checkAnswerCount,
+  checkStateDiff,
+  type Flags,
+} from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readControlledRules, readCountSheets } from "../workspace-facts.js";
-import { pharmacyTask, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, stockRows, unitsBy } from "./pharmacy-task.js";
 
 /** The discrepancy rows the count sheets and the reporting rule call for. */
 export function expectedDiscrepancies(state: StateView): Array<Record<string, string | number>> {

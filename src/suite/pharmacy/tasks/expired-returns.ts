@@ -1,7 +1,13 @@
-import { REFERENCE_DATE, addDays, checkAnswerCount, checkStateDiff } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  checkAnswerCount,
+  checkStateDiff,
+  type Flags,
+} from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { pharmacyTask, stockRows, type StockView, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, stockRows, type StockView } from "./pharmacy-task.js";
 
 /** Stock rows the returns policy sends back to the wholesaler. */
 export function expectedReturns(state: StateView): StockView[] {

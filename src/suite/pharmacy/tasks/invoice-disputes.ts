@@ -1,6 +1,6 @@
-import { allRows, type StateView } from "../../../envs/index.js";
+import { allRows, type StateView, type Flags } from "../../../envs/index.js";
 import { readInvoice } from "../workspace-facts.js";
-import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, idListCheck } from "./pharmacy-task.js";
 
 /** Purchase orders whose invoice line the invoice review rule disputes. */
 export function expectedDisputes(state: StateView): string[] {

@@ -1,7 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows, type StateView } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, type StateView, type Flags } from "../../../envs/index.js";
 import { addMinutes } from "../world.js";
 import { readControlledRules } from "../workspace-facts.js";
-import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, idListCheck } from "./pharmacy-task.js";
 
 /** Override pulls of the audit period whose order was verified late or never. */
 export function expectedNonCompliant(state: StateView): string[] {

@@ -13,9 +13,6 @@ import {
 import { pharmacyDomain } from "../domain.js";
 import { PHARMACY_PY } from "./python.js";
 
-/** A cell builder's switches: all off in the oracle, one flipped by each near-miss. */
-export type Flags<Name extends string> = Partial<Record<Name, boolean>>;
-
 /**
  * A pharmacy task whose verifier checks one expectation and whose near-misses are variants of the oracle; every
  * program starts with the PHARMACY_PY cell.

@@ -1,6 +1,6 @@
-import { checkAnswerCount, checkStateDiff, type StateView } from "../../../envs/index.js";
+import { checkAnswerCount, checkStateDiff, type StateView, type Flags } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { pharmacyTask, stockRows, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, stockRows } from "./pharmacy-task.js";
 import { recallsPy } from "./python.js";
 
 /** Stock ids holding units of a recalled lot that are not yet quarantined. */

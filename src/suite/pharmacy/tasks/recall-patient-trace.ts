@@ -1,6 +1,6 @@
-import { allRows, type StateView } from "../../../envs/index.js";
+import { allRows, type StateView, type Flags } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { pharmacyTask, idListCheck, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, idListCheck } from "./pharmacy-task.js";
 import { recallsPy } from "./python.js";
 
 /** MRNs of patients dispensed a unit of a Class I recalled lot. */

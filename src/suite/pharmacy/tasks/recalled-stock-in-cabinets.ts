@@ -1,6 +1,6 @@
-import { checkAnswerAmounts, type StateView } from "../../../envs/index.js";
+import { checkAnswerAmounts, type StateView, type Flags } from "../../../envs/index.js";
 import { recalledLotIds } from "../workspace-facts.js";
-import { pharmacyTask, stockRows, unitsBy, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, stockRows, unitsBy } from "./pharmacy-task.js";
 import { recallsPy } from "./python.js";
 
 /** Available units of recalled lots still loaded in each cabinet. */

@@ -1,5 +1,12 @@
-import { REFERENCE_DATE, addDays, allRows, checkAnswerAmounts, type StateView } from "../../../envs/index.js";
-import { pharmacyTask, unitsBy, type Flags } from "./pharmacy-task.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  allRows,
+  checkAnswerAmounts,
+  type StateView,
+  type Flags,
+} from "../../../envs/index.js";
+import { pharmacyTask, unitsBy } from "./pharmacy-task.js";
 
 /** Units of each schedule II drug dispensed from cabinets in the seven days ending yesterday. */
 export function expectedUsage(state: StateView): Map<string, number> {

@@ -1,7 +1,14 @@
-import { REFERENCE_DATE, addDays, checkAnswerAmounts, roundCents, sumBy } from "../../../envs/index.js";
+import {
+  REFERENCE_DATE,
+  addDays,
+  checkAnswerAmounts,
+  roundCents,
+  sumBy,
+  type Flags,
+} from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readInventoryRules } from "../workspace-facts.js";
-import { pharmacyTask, stockRows, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask, stockRows } from "./pharmacy-task.js";
 
 /** Value at unit cost of available short-dated stock, by location. */
 export function expectedShortDated(state: StateView): Map<string, number> {

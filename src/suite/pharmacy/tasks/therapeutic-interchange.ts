@@ -1,7 +1,7 @@
-import { allRows, checkAnswerCount, checkStateDiff, roundCents } from "../../../envs/index.js";
+import { allRows, checkAnswerCount, checkStateDiff, roundCents, type Flags } from "../../../envs/index.js";
 import type { StateView } from "../../../envs/index.js";
 import { readInterchanges } from "../workspace-facts.js";
-import { pharmacyTask, type Flags } from "./pharmacy-task.js";
+import { pharmacyTask } from "./pharmacy-task.js";
 
 /** New drug, dose and origin by order id for the approved interchanges. */
 export function expectedInterchanges(state: StateView): Map<string, Record<string, string | number>> {

@@ -1,7 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, type Flags } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { CAPA_DAYS, capaDeadline, capaId, ncrId } from "../rules.js";
-import { qualityTask, checkAnswerIdList, type Flags } from "./shared.js";
+import { qualityTask, checkAnswerIdList } from "./shared.js";
 
 /** NCRs whose linked CAPA is not closed although today is past the deadline of the NCR's severity. */
 export function overdueNcrs(db: VerifyContext["initial"]["db"], today: string): string[] {

@@ -1,7 +1,14 @@
-import { allRows, check, getRow, parseAnswerJson, pythonFileLister } from "../../../envs/index.js";
+import {
+  allRows,
+  check,
+  getRow,
+  parseAnswerJson,
+  pythonFileLister,
+  type Flags,
+} from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { COMPLAINT_SUBJECTS, CORRESPONDENCE_DIR } from "../documents.js";
-import { qualityTask, type Flags } from "./shared.js";
+import { qualityTask } from "./shared.js";
 
 interface Trace {
   suppliers: string[];

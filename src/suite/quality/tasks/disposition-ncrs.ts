@@ -1,8 +1,8 @@
-import { addDays, allRows } from "../../../envs/index.js";
+import { addDays, allRows, type Flags } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { NCR_DESCRIPTIONS, beyondLimit } from "../generate.js";
 import { ncrId, prescribedDisposition, type CharacteristicLimits } from "../rules.js";
-import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
+import { qualityTask, checkRowChanges } from "./shared.js";
 
 /** Every open NCR without a disposition, with the disposition the quality manual prescribes. */
 export function expectedDispositions(db: VerifyContext["initial"]["db"]): Map<string, string> {

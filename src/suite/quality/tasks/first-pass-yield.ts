@@ -1,6 +1,6 @@
-import { addDays, allRows } from "../../../envs/index.js";
+import { addDays, allRows, type Flags } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
-import { qualityTask, QUARTER as PERIOD, checkAnswerObject, checkNoProblems, type Flags } from "./shared.js";
+import { qualityTask, QUARTER as PERIOD, checkAnswerObject, checkNoProblems } from "./shared.js";
 
 /** Pooled first-pass yield (%, one decimal) of the quarter's production lots by `line-shift`. */
 export function expectedYields(db: VerifyContext["initial"]["db"]): Record<string, number> {

@@ -1,7 +1,7 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, type Flags } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { beyondLimit, round3 } from "../generate.js";
-import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
+import { qualityTask, checkRowChanges } from "./shared.js";
 
 /** Lots not shipped and not on hold whose valid measurements include one outside its limits. */
 export function lotsToHold(db: VerifyContext["initial"]["db"]): string[] {

@@ -1,4 +1,4 @@
-import { REFERENCE_DATE, addDays, allRows, parseCsv } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, parseCsv, type Flags } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import {
   CALIBRATION_HEADERS,
@@ -7,7 +7,7 @@ import {
   writeCalibrationHistory,
 } from "../generate.js";
 import { CALIBRATION_DAYS } from "../rules.js";
-import { qualityTask, checkRowChanges, type Flags } from "./shared.js";
+import { qualityTask, checkRowChanges } from "./shared.js";
 
 type Event = Record<string, string>;
 

@@ -1,7 +1,7 @@
-import { REFERENCE_DATE, allRows } from "../../../envs/index.js";
+import { REFERENCE_DATE, allRows, type Flags } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { requiredSamples, samplePlanRow } from "../rules.js";
-import { qualityTask, checkAnswerIdList, type Flags } from "./shared.js";
+import { qualityTask, checkAnswerIdList } from "./shared.js";
 
 const MONTH_START = `${REFERENCE_DATE.slice(0, 8)}01`;
 

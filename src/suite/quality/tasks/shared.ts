@@ -42,9 +42,6 @@ def day(text):
 print("ready")
 `;
 
-/** The switches of a cell builder whose near-misses each turn one part of the oracle wrong. */
-export type Flags<Name extends string> = { [Key in Name]?: boolean };
-
 /** A quality task: the oracle and near-misses are its cell builder run on variants, after the prelude. */
 export const qualityTask = variantTaskDefiner(qualityDomain, PY_PRELUDE);
 

@@ -1,7 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows, getRow } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, getRow, type Flags } from "../../../envs/index.js";
 import type { Check, GenerateContext, VerifyContext } from "../../../envs/index.js";
 import { DEFECT_CODES, ncrId, supplierRating } from "../rules.js";
-import { qualityTask, QUARTER, checkAnswerObject, checkNoProblems, type Flags } from "./shared.js";
+import { qualityTask, QUARTER, checkAnswerObject, checkNoProblems } from "./shared.js";
 
 const CHARGED = DEFECT_CODES.filter((code) => code.supplier).map((code) => code.code);
 

@@ -4,11 +4,8 @@ import {
   PYTHON_WORKSPACE_HELPERS,
   pythonClientHelpers,
   REFERENCE_DATE,
-  checkAnswerCount,
-  checkStateDiff,
   variantTaskDefiner,
 } from "../../../envs/index.js";
-import type { Check, TableExpectation, VerifyContext } from "../../../envs/index.js";
 import { restaurantDomain } from "../domain.js";
 
 /**
@@ -72,9 +69,3 @@ def read_count(path, first_sheet_only=False, ignore_units=False):
 
 /** A restaurant task: the oracle and near-misses are its cell builder run on variants, after RESTAURANT_PY. */
 export const defineRestaurantTask = variantTaskDefiner(restaurantDomain, RESTAURANT_PY);
-
-/** A write task's checks: exactly the expected changes to one table, nothing else, and their number in the reply. */
-export function checkWrites(context: VerifyContext, table: TableExpectation, count: number): Check[] {
-  const { initial, final, answer } = context;
-  return [...checkStateDiff(initial.db, final.db, [table]), checkAnswerCount(answer, count)];
-}

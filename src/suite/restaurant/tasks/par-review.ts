@@ -1,7 +1,7 @@
-import { allRows } from "../../../envs/index.js";
+import { allRows, checkCountedWrites } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { catalogue, policyNumber } from "./facts.js";
-import { checkWrites, defineRestaurantTask } from "./common.js";
+import { defineRestaurantTask } from "./common.js";
 
 interface Variant {
   noYield?: boolean;
@@ -43,7 +43,7 @@ export function expectedPars(state: StateView, variant: Variant = {}): Map<numbe
 
 function verify(context: VerifyContext) {
   const expected = expectedPars(context.initial);
-  return checkWrites(context, { table: "par_levels", changed: expected }, expected.size);
+  return checkCountedWrites(context, expected.size, [{ table: "par_levels", changed: expected }]);
 }
 
 function cells(variant: Variant): string[] {

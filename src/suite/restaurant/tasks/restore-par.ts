@@ -1,7 +1,7 @@
-import { allRows, sumBy } from "../../../envs/index.js";
+import { allRows, sumBy, checkCountedWrites } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { catalogue, countsByLocation, parsByLocation } from "./facts.js";
-import { checkWrites, defineRestaurantTask } from "./common.js";
+import { defineRestaurantTask } from "./common.js";
 
 interface Order {
   location_id: string;
@@ -37,7 +37,7 @@ function verify(context: VerifyContext) {
   const expected = expectedOrders(context.initial);
   if (expected.length === 0) throw new Error("nothing to order");
   const added = expected.map((order) => ({ ...order, status: "open" }));
-  return checkWrites(context, { table: "purchase_orders", key: "po_id", added }, expected.length);
+  return checkCountedWrites(context, expected.length, [{ table: "purchase_orders", key: "po_id", added }]);
 }
 
 interface Variant {

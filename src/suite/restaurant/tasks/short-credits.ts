@@ -1,7 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows, roundCents } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, roundCents, checkCountedWrites } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { deliveries, policyNumber } from "./facts.js";
-import { checkWrites, defineRestaurantTask } from "./common.js";
+import { defineRestaurantTask } from "./common.js";
 
 /** Credits the receiving policy calls for: recent short deliveries without a credit, at the PO's case price. */
 export function expectedCredits(state: StateView): Array<{ delivery_id: string; amount: number }> {
@@ -20,11 +20,9 @@ export function expectedCredits(state: StateView): Array<{ delivery_id: string; 
 function verify(context: VerifyContext) {
   const expected = expectedCredits(context.initial);
   if (expected.length === 0) throw new Error("no short delivery to credit");
-  return checkWrites(
-    context,
+  return checkCountedWrites(context, expected.length, [
     { table: "credit_requests", key: "credit_id", added: expected },
-    expected.length,
-  );
+  ]);
 }
 
 interface Variant {

@@ -1,7 +1,7 @@
-import { REFERENCE_DATE, addDays, allRows } from "../../../envs/index.js";
+import { REFERENCE_DATE, addDays, allRows, checkCountedWrites } from "../../../envs/index.js";
 import type { StateView, VerifyContext } from "../../../envs/index.js";
 import { policyTable } from "./facts.js";
-import { checkWrites, defineRestaurantTask } from "./common.js";
+import { defineRestaurantTask } from "./common.js";
 
 /** Open orders placed more than their supplier's window before today. */
 export function expectedStale(state: StateView): string[] {
@@ -29,7 +29,7 @@ function verify(context: VerifyContext) {
   const expected = expectedStale(context.initial);
   if (expected.length === 0) throw new Error("no stale order");
   const changed = new Map(expected.map((id) => [id, { status: "cancelled" }]));
-  return checkWrites(context, { table: "purchase_orders", key: "po_id", changed }, expected.length);
+  return checkCountedWrites(context, expected.length, [{ table: "purchase_orders", key: "po_id", changed }]);
 }
 
 interface Variant {
