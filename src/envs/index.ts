@@ -146,7 +146,9 @@ export type {
   GetToolDefinition,
 } from "./kit/listing.js";
 export { defineIdFormat, prefixedId } from "./kit/ids.js";
-export { requireEntity } from "./kit/entity-rows.js";
+export { requireEntity, updateEntity } from "./kit/entity-rows.js";
+export { defineStatusTool } from "./kit/status-tools.js";
+export type { StatusToolDefinition } from "./kit/status-tools.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {
   csvCell,

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { createSeededRandom } from "../../core/index.js";
 import {
   bindTool,
+  ToolFailure,
   decodeToolResult,
   defineTool,
   resultText,
@@ -42,6 +43,8 @@ import {
   checkCountedWrites,
   daysBetween,
   defineGetTool,
+  defineStatusTool,
+  updateEntity,
   defineIdFormat,
   prefixedId,
   defineListTool,
@@ -410,6 +413,99 @@ describe("defineGetTool", () => {
     const base = { name: "get_x", description: "x", from: "customers", notFound: () => "missing" };
     expect(() => defineGetTool({ ...base, input: {} })).toThrow("exactly one argument, the id (got none)");
     expect(() => defineGetTool({ ...base, input: { a: z.number(), b: z.number() } })).toThrow("(got a, b)");
+  });
+});
+
+describe("defineStatusTool and updateEntity", () => {
+  const ticketId = defineIdFormat({ field: "ticket_id", entity: "ticket", prefix: "T-", digits: 3 });
+  const ticketsDb = (): Database.Database => {
+    const db = new Database(":memory:");
+    opened.push(db);
+    db.exec(`CREATE TABLE tickets (ticket_id TEXT PRIMARY KEY, status TEXT NOT NULL, note TEXT, seq INTEGER);
+             INSERT INTO tickets VALUES ('T-001', 'open', NULL, 1), ('T-002', 'closed', 'done', 2),
+                                        ('T-003', 'waiting', NULL, 3);`);
+    return db;
+  };
+  const handWritten = defineTool({
+    name: "close_ticket",
+    description: "Close an open or waiting ticket. Returns `ticket`.",
+    kind: "write",
+    inputSchema: z.object({
+      ticket_id: ticketId.schema("The ticket"),
+      note: z.string().min(3).describe("Why it is closed"),
+    }),
+    handler: ({ ticket_id, note }, { db }: ToolContext) => {
+      const row = requireRow<{ status: string }>(
+        db,
+        "SELECT * FROM tickets WHERE ticket_id = ?",
+        [ticket_id],
+        ticketId.notFound(ticket_id).message,
+      );
+      if (row.status !== "open" && row.status !== "waiting")
+        throw new ToolFailure(
+          `ticket ${ticket_id} is ${row.status}; only open or waiting tickets can be closed`,
+        );
+      db.prepare("UPDATE tickets SET status = 'closed', note = ? WHERE ticket_id = ?").run(
+        note.trim(),
+        ticket_id,
+      );
+      return { ticket: db.prepare("SELECT * FROM tickets WHERE ticket_id = ?").get(ticket_id) };
+    },
+  });
+  const declared = defineStatusTool({
+    name: "close_ticket",
+    description: "Close an open or waiting ticket. Returns `ticket`.",
+    id: ticketId,
+    idDescription: "The ticket",
+    input: { note: z.string().min(3).describe("Why it is closed") },
+    table: "tickets",
+    from: ["open", "waiting"],
+    refusal: (id, status) => `ticket ${id} is ${status}; only open or waiting tickets can be closed`,
+    set: ({ note }) => ({ status: "closed", note: note.trim() }),
+    key: "ticket",
+  });
+
+  it("answers and writes like the hand-written tool: same schema, results, refusals and state", async () => {
+    expect(declared.kind).toBe("write");
+    expect(toolInputJsonSchema(declared.inputSchema)).toEqual(toolInputJsonSchema(handWritten.inputSchema));
+    const [mine, theirs] = [ticketsDb(), ticketsDb()];
+    const calls = [
+      { ticket_id: "T-001", note: "  fixed " },
+      { ticket_id: "T-001", note: "again" },
+      { ticket_id: "T-002", note: "closed already" },
+      { ticket_id: "T-003", note: "answered" },
+      { ticket_id: "T-009", note: "missing" },
+      { ticket_id: "9", note: "bad id" },
+      { ticket_id: "T-003", note: "x" },
+    ];
+    const answers = [];
+    for (const args of calls) {
+      const answer = await callText(declared, { db: mine, workspaceDir: "" }, args);
+      expect(answer).toEqual(await callText(handWritten, { db: theirs, workspaceDir: "" }, args));
+      answers.push(answer);
+    }
+    expect(JSON.parse(answers[0]!.text)).toEqual({
+      ticket: { ticket_id: "T-001", status: "closed", note: "fixed", seq: 1 },
+    });
+    expect(answers[1]!.text).toBe(
+      "Error: ticket T-001 is closed; only open or waiting tickets can be closed",
+    );
+    expect(answers[4]!.text).toBe("Error: ticket T-009 not found");
+    const dump = (db: Database.Database): unknown =>
+      db.prepare("SELECT * FROM tickets ORDER BY ticket_id").all();
+    expect(dump(mine)).toEqual(dump(theirs));
+  });
+
+  it("updateEntity sets the columns in order and returns the row after; an empty change is refused", () => {
+    const db = ticketsDb();
+    expect(updateEntity(db, "tickets", ticketId, "T-003", { note: "n", seq: 7 })).toEqual({
+      ticket_id: "T-003",
+      status: "waiting",
+      note: "n",
+      seq: 7,
+    });
+    expect(() => updateEntity(db, "tickets", ticketId, "T-003", {})).toThrow("nothing to set");
+    expect(() => defineStatusTool({ ...declared, from: [] } as never)).toThrow("'from' names no status");
   });
 });
 

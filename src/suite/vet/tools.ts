@@ -1,7 +1,7 @@
 import { z } from "zod";
 import {
   REFERENCE_DATE,
-  cachedStatement,
+  defineStatusTool,
   defineGetTool,
   defineListTool,
   insertRow,
@@ -146,26 +146,18 @@ const listPrescriptions = defineListTool({
   orderBy: "rx_id",
 });
 
-const holdPrescription = defineTool({
+const holdPrescription = defineStatusTool({
   name: "hold_prescription",
   description:
     "Put an active prescription on hold for the prescribing vet's review. Returns the updated `prescription`.",
-  kind: "write",
-  inputSchema: z.object({
-    rx_id: rxId.schema("The prescription"),
-    reason: z.string().min(3).describe("Why it is held"),
-  }),
-  handler: ({ rx_id, reason }, { db }: ToolContext) => {
-    const sql = "SELECT * FROM prescriptions WHERE rx_id = ?";
-    const row = requireRow<{ status: string }>(db, sql, [rx_id], rxId.notFound(rx_id).message);
-    if (row.status !== "active")
-      throw new ToolFailure(`prescription ${rx_id} is ${row.status}; only active prescriptions can be held`);
-    cachedStatement(db, "UPDATE prescriptions SET status = 'on_hold', hold_reason = ? WHERE rx_id = ?").run(
-      reason.trim(),
-      rx_id,
-    );
-    return { prescription: requireRow(db, sql, [rx_id], "") };
-  },
+  id: rxId,
+  idDescription: "The prescription",
+  input: { reason: z.string().min(3).describe("Why it is held") },
+  table: "prescriptions",
+  from: ["active"],
+  refusal: (id, status) => `prescription ${id} is ${status}; only active prescriptions can be held`,
+  set: ({ reason }) => ({ status: "on_hold", hold_reason: reason.trim() }),
+  key: "prescription",
 });
 
 const listLabOrders = defineListTool({
