@@ -148,6 +148,8 @@ export type {
 export { defineIdFormat, prefixedId } from "./kit/ids.js";
 export { requireEntity, updateEntity } from "./kit/entity-rows.js";
 export { defineStatusTool } from "./kit/status-tools.js";
+export { parseSiteUrl, queryListing } from "./kit/web-listing.js";
+export type { ParsedUrl, ListingFilters, ListingQuery, ListingPage } from "./kit/web-listing.js";
 export type { StatusToolDefinition } from "./kit/status-tools.js";
 export type { IdFormat, IdFormatOptions } from "./kit/ids.js";
 export {

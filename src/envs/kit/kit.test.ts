@@ -45,6 +45,8 @@ import {
   defineGetTool,
   defineStatusTool,
   updateEntity,
+  parseSiteUrl,
+  queryListing,
   defineIdFormat,
   prefixedId,
   defineListTool,
@@ -506,6 +508,59 @@ describe("defineStatusTool and updateEntity", () => {
     });
     expect(() => updateEntity(db, "tickets", ticketId, "T-003", {})).toThrow("nothing to set");
     expect(() => defineStatusTool({ ...declared, from: [] } as never)).toThrow("'from' names no status");
+  });
+});
+
+describe("parseSiteUrl and queryListing", () => {
+  const ORIGIN = "https://shop.example";
+  const parse = (raw: string) =>
+    parseSiteUrl(raw, ORIGIN, {
+      invalid: (text) => `'${text}' is not a URL`,
+      blocked: "only the shop opens",
+    });
+  const listing = {
+    from: "customers",
+    select: "id, tier",
+    orderBy: "id",
+    filters: {
+      tier: { sql: "tier = ?", values: ["gold", "standard"] },
+      above: { sql: "id > ?", values: /^\d+$/ },
+    },
+    pageSize: 10,
+    term: "filter",
+  };
+
+  it("reads a path and query on the site's origin and refuses other origins and non-URLs", () => {
+    expect(parse(" /customers/?tier=gold ")).toMatchObject({
+      path: "/customers",
+      url: "/customers?tier=gold",
+    });
+    expect(parse("https://shop.example/").path).toBe("/");
+    expect(() => parse("https://elsewhere.example/customers")).toThrow("only the shop opens");
+    expect(() => parse("http://[::1")).toThrow("'http://[::1' is not a URL");
+  });
+
+  it("pages a filtered listing and answers 400 for unknown keys, bad values and bad pages", () => {
+    const db = storeDb();
+    const gold = queryListing(db, parse("/customers?tier=gold&page=2"), listing);
+    expect([gold.total, gold.page, gold.first, gold.rows.length]).toEqual([15, 2, 11, 5]);
+    expect(gold.rows[0]).toEqual({ id: 33, tier: "gold" });
+    expect(gold.pageUrl(3)).toBe("/customers?tier=gold&page=3");
+    expect(queryListing(db, parse("/customers?above=40"), listing).rows.map((row) => row.id)).toEqual([
+      41, 42, 43, 44, 45,
+    ]);
+    expect(() => queryListing(db, parse("/customers?colour=red"), listing)).toThrow(
+      "400 Bad Request: /customers has no filter 'colour'; filters: tier, above, page",
+    );
+    expect(() => queryListing(db, parse("/customers?tier=silver"), listing)).toThrow(
+      "400 Bad Request: tier='silver' is not valid; one of gold, standard",
+    );
+    expect(() => queryListing(db, parse("/customers?above=x"), listing)).toThrow(
+      "400 Bad Request: above='x' is not valid",
+    );
+    expect(() => queryListing(db, parse("/customers?page=0"), listing)).toThrow(
+      "page must be a positive integer",
+    );
   });
 });
 

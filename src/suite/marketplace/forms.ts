@@ -14,7 +14,7 @@ import { ToolFailure } from "../../runtime/index.js";
 import { webPage } from "./html.js";
 import type { WebPage } from "./html.js";
 import { csrfToken, disputePage, orderTotal, sellerPage, statusLabel } from "./pages.js";
-import type { ParsedUrl } from "./pages.js";
+import type { ParsedUrl } from "../../envs/index.js";
 import { OPEN_STATUSES, disputeId, refundId, sellerId } from "./rules.js";
 
 type Fields = Map<string, string>;

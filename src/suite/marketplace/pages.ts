@@ -10,6 +10,10 @@ import {
   htmlFields as fieldList,
   htmlLink as link,
   htmlTable as dataTable,
+  parseSiteUrl,
+  queryListing,
+  type ListingFilters,
+  type ParsedUrl,
 } from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
 import { stableHash, webPage } from "./html.js";
@@ -28,7 +32,6 @@ import {
 } from "./rules.js";
 import type { Reason } from "./rules.js";
 
-export type ParsedUrl = { path: string; query: URLSearchParams; url: string };
 type Row = Record<string, unknown>;
 const MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(" ");
 
@@ -44,18 +47,11 @@ export const statusLabel = (status: unknown): string =>
     .replace(/_/g, " ")
     .replace(/^\w/, (letter) => letter.toUpperCase());
 
-export function parseUrl(raw: string): ParsedUrl {
-  let parsed: URL;
-  try {
-    parsed = new URL(raw.trim(), BACK_OFFICE);
-  } catch {
-    throw new ToolFailure(`'${raw}' is not a URL; give a back-office path such as /disputes`);
-  }
-  if (parsed.origin !== BACK_OFFICE)
-    throw new ToolFailure(`net::ERR_BLOCKED: only ${BACK_OFFICE} can be opened from this browser`);
-  const path = parsed.pathname.replace(/\/+$/, "") || "/";
-  return { path, query: parsed.searchParams, url: `${path}${parsed.search}` };
-}
+export const parseUrl = (raw: string): ParsedUrl =>
+  parseSiteUrl(raw, BACK_OFFICE, {
+    invalid: (text) => `'${text}' is not a URL; give a back-office path such as /disputes`,
+    blocked: `net::ERR_BLOCKED: only ${BACK_OFFICE} can be opened from this browser`,
+  });
 
 /** The CSRF token a form carries: it changes whenever the record it acts on changes. */
 export function csrfToken(db: Database.Database, action: string): string {
@@ -71,7 +67,7 @@ export function csrfToken(db: Database.Database, action: string): string {
 
 interface Listing {
   title: string;
-  filters: Record<string, { sql: string; values: readonly string[] | RegExp }>;
+  filters: ListingFilters;
   sql: string;
   orderBy: string;
   headers: string[];
@@ -126,42 +122,10 @@ const LISTINGS: Record<string, Listing> = {
   },
 };
 
-function readFilters(parsed: ParsedUrl, listing: Listing): { where: Array<[string, string]>; page: number } {
-  const where: Array<[string, string]> = [];
-  let page = 1;
-  for (const [key, value] of parsed.query) {
-    const filter = listing.filters[key];
-    if (key === "page" && /^[1-9]\d*$/.test(value)) page = Number(value);
-    else if (key === "page") throw new ToolFailure("400 Bad Request: page must be a positive integer");
-    else if (!filter) {
-      const names = [...Object.keys(listing.filters), "page"].join(", ");
-      throw new ToolFailure(
-        `400 Bad Request: ${parsed.path} has no parameter '${key}'; parameters: ${names}`,
-      );
-    } else if (
-      filter.values instanceof RegExp ? !filter.values.test(value) : !filter.values.includes(value)
-    ) {
-      const allowed = Array.isArray(filter.values) ? `; one of ${filter.values.join(", ")}` : "";
-      throw new ToolFailure(`400 Bad Request: ${key}='${value}' is not valid${allowed}`);
-    } else where.push([filter.sql, value]);
-  }
-  return { where, page };
-}
-
 /** One page of a listing: a filter form, 10 rows, a "Showing" line and a pager. */
 function listingPage(db: Database.Database, parsed: ParsedUrl, listing: Listing): WebPage {
-  const { where, page } = readFilters(parsed, listing);
-  const clause = where.length === 0 ? "" : `WHERE ${where.map(([sql]) => sql).join(" AND ")}`;
-  const params = where.map(([, value]) => value);
-  const total = getRow<{ n: number }>(db, `SELECT count(*) AS n FROM ${listing.sql} ${clause}`, ...params)!.n;
-  const sql = `SELECT * FROM ${listing.sql} ${clause} ORDER BY ${listing.orderBy} LIMIT ? OFFSET ?`;
-  const rows = allRows(db, sql, ...params, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-  const pageUrl = (number: number): string => {
-    const search = new URLSearchParams(parsed.query);
-    search.set("page", String(number));
-    return `${parsed.path}?${search.toString()}`;
-  };
-  const first = (page - 1) * PAGE_SIZE + 1;
+  const query = { ...listing, from: listing.sql, pageSize: PAGE_SIZE, term: "parameter" };
+  const { rows, total, page, first, pageUrl } = queryListing(db, parsed, query);
   const pager = el(
     "nav",
     { class: "pager", "aria-label": "Pagination" },

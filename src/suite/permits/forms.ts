@@ -22,7 +22,8 @@ import {
   requirePermit,
   shortDate,
 } from "./pages.js";
-import type { ParsedUrl, PortalPage } from "./pages.js";
+import type { ParsedUrl } from "../../envs/index.js";
+import type { PortalPage } from "./pages.js";
 import { INSPECTION_SEQUENCE, STOP_WORK_CODES, inspectionId, permitId } from "./rules.js";
 import type { PermitType } from "./rules.js";
 

@@ -11,13 +11,16 @@ import {
   snapshotTable,
   snapshotText as text,
   roundCents,
+  parseSiteUrl,
+  queryListing,
+  type ListingFilters,
+  type ParsedUrl,
 } from "../../envs/index.js";
 import type { SnapshotNode } from "../../envs/index.js";
 import { DISTRICTS, PERMIT_TYPES, PORTAL_HOST, inspectionId, licenseId, permitId } from "./rules.js";
 
 /** What the browser tools return: the address, the title and the accessibility snapshot. */
 export type PortalPage = { url: string; title: string; snapshot: string } & Record<string, unknown>;
-export type ParsedUrl = { path: string; query: URLSearchParams; url: string };
 
 type Row = Record<string, unknown>;
 export const PAGE_SIZE = 10;
@@ -66,23 +69,16 @@ export function portalPage(url: string, title: string, main: SnapshotNode[], cru
   return { url, title, snapshot } satisfies PortalPage;
 }
 
-export function parsePortalUrl(raw: string): ParsedUrl {
-  let parsed: URL;
-  try {
-    parsed = new URL(raw.trim(), PORTAL_HOST);
-  } catch {
-    throw new ToolFailure(`'${raw}' is not a URL; give a portal path such as /permits?status=issued`);
-  }
-  if (parsed.origin !== PORTAL_HOST)
-    throw new ToolFailure(`only ${PORTAL_HOST} pages can be opened; give a path such as /permits`);
-  const path = parsed.pathname.replace(/\/+$/, "") || "/";
-  return { path, query: parsed.searchParams, url: `${path}${parsed.search}` };
-}
+export const parsePortalUrl = (raw: string): ParsedUrl =>
+  parseSiteUrl(raw, PORTAL_HOST, {
+    invalid: (text) => `'${text}' is not a URL; give a portal path such as /permits?status=issued`,
+    blocked: `only ${PORTAL_HOST} pages can be opened; give a path such as /permits`,
+  });
 
 /** A search page: its filters (SQL and allowed values), its query (by default `*` from the table its path names), its table. */
 interface Listing {
   title: string;
-  filters: Record<string, { sql: string; values: readonly string[] | RegExp }>;
+  filters: ListingFilters;
   select?: string;
   from?: string;
   orderBy: string;
@@ -176,42 +172,10 @@ function feeCells(row: Row, withPermit: boolean): Array<string | SnapshotNode> {
 }
 
 /** The filters of the address, checked against the listing's (unknown or invalid ones are a 400). */
-function readFilters(parsed: ParsedUrl, listing: Listing): { where: Array<[string, string]>; page: number } {
-  const where: Array<[string, string]> = [];
-  let page = 1;
-  for (const [key, value] of parsed.query) {
-    const filter = listing.filters[key];
-    if (key === "page" && /^[1-9]\d*$/.test(value)) page = Number(value);
-    else if (key === "page") throw new ToolFailure(`400 Bad Request: page must be a positive integer`);
-    else if (!filter) {
-      const names = [...Object.keys(listing.filters), "page"].join(", ");
-      throw new ToolFailure(`400 Bad Request: ${parsed.path} has no filter '${key}'; filters: ${names}`);
-    } else if (
-      filter.values instanceof RegExp ? !filter.values.test(value) : !filter.values.includes(value)
-    ) {
-      const allowed = Array.isArray(filter.values) ? `; one of ${filter.values.join(", ")}` : "";
-      throw new ToolFailure(`400 Bad Request: ${key}='${value}' is not valid${allowed}`);
-    } else where.push([filter.sql, value]);
-  }
-  return { where, page };
-}
-
 /** One page of a search: filter box, 10 rows, a "Showing" line and previous/next links. */
 function listingPage(db: Database.Database, parsed: ParsedUrl, listing: Listing, table: string): PortalPage {
-  const { where, page } = readFilters(parsed, listing);
-  const from = listing.from ?? table;
-  const clause = where.length === 0 ? "" : `WHERE ${where.map(([sql]) => sql).join(" AND ")}`;
-  const params = where.map(([, value]) => value);
-  const count = `SELECT count(*) AS n FROM ${from} ${clause}`;
-  const total = getRow<{ n: number }>(db, count, ...params)!.n;
-  const sql = `SELECT ${listing.select ?? "*"} FROM ${from} ${clause} ORDER BY ${listing.orderBy} LIMIT ? OFFSET ?`;
-  const rows = allRows(db, sql, ...params, PAGE_SIZE, (page - 1) * PAGE_SIZE);
-  const pageUrl = (number: number): string => {
-    const search = new URLSearchParams(parsed.query);
-    search.set("page", String(number));
-    return `${parsed.path}?${search.toString()}`;
-  };
-  const first = (page - 1) * PAGE_SIZE + 1;
+  const query = { ...listing, from: listing.from ?? table, pageSize: PAGE_SIZE, term: "filter" };
+  const { rows, total, page, first, pageUrl } = queryListing(db, parsed, query);
   const showing = `Showing ${first}–${first + rows.length - 1} of ${total}`;
   const pager = [
     text(rows.length === 0 ? `No results (${total} in total)` : showing),
