@@ -228,6 +228,7 @@ export {
   ownText,
   renderMessage,
   SIGNATURE_LINE,
+  threadMessagesTable,
 } from "./kit/mail-thread.js";
 export type { ThreadMessage } from "./kit/mail-thread.js";
 export { PYTHON_HTML_HELPERS, escapeHtml, htmlElement, htmlFields, htmlLink, htmlTable } from "./kit/html.js";

@@ -47,6 +47,7 @@ import {
   updateEntity,
   parseSiteUrl,
   queryListing,
+  threadMessagesTable,
   defineIdFormat,
   prefixedId,
   defineListTool,
@@ -508,6 +509,32 @@ describe("defineStatusTool and updateEntity", () => {
     });
     expect(() => updateEntity(db, "tickets", ticketId, "T-003", {})).toThrow("nothing to set");
     expect(() => defineStatusTool({ ...declared, from: [] } as never)).toThrow("'from' names no status");
+  });
+});
+
+describe("threadMessagesTable", () => {
+  it("creates a message table whose columns are a ThreadMessage's, tied to its threads table", () => {
+    const db = new Database(":memory:");
+    opened.push(db);
+    db.exec(
+      `CREATE TABLE desk_threads (thread_id TEXT PRIMARY KEY); ${threadMessagesTable("desk_mail", "desk_threads")}`,
+    );
+    const columns = (db.prepare("PRAGMA table_info(desk_mail)").all() as Array<{ name: string }>).map(
+      (c) => c.name,
+    );
+    expect(columns).toEqual([
+      "message_id",
+      "thread_id",
+      "sent_at",
+      "from_name",
+      "from_email",
+      "to_email",
+      "style",
+      "body",
+      "attachment_name",
+      "attachment_text",
+    ]);
+    expect(db.prepare("PRAGMA foreign_key_list(desk_mail)").get()).toMatchObject({ table: "desk_threads" });
   });
 });
 

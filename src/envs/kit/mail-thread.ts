@@ -21,6 +21,22 @@ export interface ThreadMessage {
   attachment_text?: string | null;
 }
 
+/** The SQL of a table of thread messages (`ThreadMessage`'s columns), each message in a thread of `threads`. */
+export function threadMessagesTable(table: string, threads: string): string {
+  return `CREATE TABLE ${table} (
+  message_id TEXT PRIMARY KEY,
+  thread_id TEXT NOT NULL REFERENCES ${threads} (thread_id),
+  sent_at TEXT NOT NULL,
+  from_name TEXT NOT NULL,
+  from_email TEXT NOT NULL,
+  to_email TEXT NOT NULL,
+  style TEXT NOT NULL CHECK (style IN ('top', 'inline', 'forward')),
+  body TEXT NOT NULL,
+  attachment_name TEXT,
+  attachment_text TEXT
+);`;
+}
+
 export const SIGNATURE_LINE = "--";
 export const FORWARD_MARKER = "---------- Forwarded message ---------";
 

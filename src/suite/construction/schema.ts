@@ -1,3 +1,5 @@
+import { threadMessagesTable } from "../../envs/index.js";
+
 /** The project office's database. E-mail bodies are stored as their senders wrote them (own text and signature). */
 export const constructionSchemaSql = `
 PRAGMA page_size = 1024;
@@ -103,16 +105,5 @@ CREATE TABLE email_threads (
   subject TEXT NOT NULL
 );
 
-CREATE TABLE email_messages (
-  message_id TEXT PRIMARY KEY,
-  thread_id TEXT NOT NULL REFERENCES email_threads (thread_id),
-  sent_at TEXT NOT NULL,
-  from_name TEXT NOT NULL,
-  from_email TEXT NOT NULL,
-  to_email TEXT NOT NULL,
-  style TEXT NOT NULL CHECK (style IN ('top', 'inline', 'forward')),
-  body TEXT NOT NULL,
-  attachment_name TEXT,
-  attachment_text TEXT
-);
+${threadMessagesTable("email_messages", "email_threads")}
 `;

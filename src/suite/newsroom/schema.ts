@@ -1,3 +1,5 @@
+import { threadMessagesTable } from "../../envs/index.js";
+
 /**
  * The newsroom schema. Mail is stored as each message's own text; quoting, signatures and attachments are
  * rendered by the mail tools. The rules live in workspace documents, as on a real editorial desk.
@@ -87,17 +89,6 @@ CREATE TABLE mail_threads (
   subject TEXT NOT NULL
 );
 
-CREATE TABLE mail_messages (
-  message_id TEXT PRIMARY KEY,
-  thread_id TEXT NOT NULL REFERENCES mail_threads (thread_id),
-  sent_at TEXT NOT NULL,
-  from_name TEXT NOT NULL,
-  from_email TEXT NOT NULL,
-  to_email TEXT NOT NULL,
-  style TEXT NOT NULL CHECK (style IN ('top', 'inline', 'forward')),
-  body TEXT NOT NULL,
-  attachment_name TEXT,
-  attachment_text TEXT
-);
+${threadMessagesTable("mail_messages", "mail_threads")}
 CREATE INDEX mail_messages_thread ON mail_messages (thread_id, sent_at);
 `;
