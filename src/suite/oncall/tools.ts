@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   allRows,
-  cachedStatement,
   defineGetTool,
   defineListTool,
   getRow,
@@ -10,6 +9,7 @@ import {
   isoDateSchema,
   requireEntity,
   requireRow,
+  updateEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -101,8 +101,7 @@ const assignPage = defineTool({
   handler: ({ page_id, engineer_id }, { db }: ToolContext) => {
     requireEntity(db, "pages", pageId, page_id);
     requireEntity(db, "engineers", engineerId, engineer_id);
-    cachedStatement(db, "UPDATE pages SET assigned_to = ? WHERE page_id = ?").run(engineer_id, page_id);
-    return { page: getRow(db, "SELECT * FROM pages WHERE page_id = ?", page_id) };
+    return { page: updateEntity(db, "pages", pageId, page_id, { assigned_to: engineer_id }) };
   },
 });
 
@@ -170,8 +169,7 @@ const escalateIncident = defineTool({
       throw new ToolFailure(
         `incident ${incident_id} was already escalated to ${String(incident.escalated_to)}`,
       );
-    const update = "UPDATE incidents SET escalated_to = ?, escalated_at = ? WHERE incident_id = ?";
-    cachedStatement(db, update).run(engineer_id, NOW, incident_id);
+    updateEntity(db, "incidents", incidentId, incident_id, { escalated_to: engineer_id, escalated_at: NOW });
     insertRow(db, "incident_events", {
       incident_id,
       at: NOW,

@@ -8,6 +8,7 @@ import {
   requireEntity,
   requireRow,
   roundCents,
+  updateEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -354,9 +355,8 @@ const assignWorkOrder = defineTool({
     requireEntity(db, "vendors", vendorId, vendor_id, "vendor_id");
     if (order.vendor_id === vendor_id)
       throw new ToolFailure(`work order ${work_order_id} is already assigned to ${vendor_id}`);
-    db.prepare(
-      "UPDATE work_orders SET vendor_id = ?, status = CASE status WHEN 'open' THEN 'assigned' ELSE status END WHERE work_order_id = ?",
-    ).run(vendor_id, work_order_id);
+    const status = order.status === "open" ? "assigned" : order.status;
+    updateEntity(db, "work_orders", workOrderId, work_order_id, { vendor_id, status });
     return { work_order: workOrderRecord(db, work_order_id) };
   },
 });
@@ -373,10 +373,7 @@ const escalateWorkOrder = defineTool({
       throw new ToolFailure(
         `work order ${work_order_id} was already escalated on ${String(order.escalated_on)}`,
       );
-    db.prepare("UPDATE work_orders SET escalated_on = ? WHERE work_order_id = ?").run(
-      REFERENCE_DATE,
-      work_order_id,
-    );
+    updateEntity(db, "work_orders", workOrderId, work_order_id, { escalated_on: REFERENCE_DATE });
     return { work_order: workOrderRecord(db, work_order_id) };
   },
 });

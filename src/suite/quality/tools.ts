@@ -11,6 +11,7 @@ import {
   optionalDate,
   requireEntity,
   requireRow,
+  updateEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -268,10 +269,7 @@ const placeLotOnHold = defineTool({
     if (lot.status === "shipped")
       throw new ToolFailure(`lot ${lot_id} has shipped; open an NCR instead of a hold`);
     if (lot.status === "on_hold") return { lot_id, status: "on_hold", changed: false };
-    cachedStatement(
-      db,
-      "UPDATE production_lots SET status = 'on_hold', hold_reason = ? WHERE lot_id = ?",
-    ).run(reason, lot_id);
+    updateEntity(db, "production_lots", lotId, lot_id, { status: "on_hold", hold_reason: reason });
     return { lot_id, status: "on_hold", changed: true };
   },
 });
@@ -288,10 +286,7 @@ const setNcrDisposition = defineTool({
     const ncr = requireEntity<{ status: string }>(db, "ncrs", ncrId, ncr_id, "status");
     if (ncr.status !== "open")
       throw new ToolFailure(`NCR ${ncr_id} is ${ncr.status}; only open NCRs can be dispositioned`);
-    cachedStatement(db, "UPDATE ncrs SET disposition = ?, status = 'dispositioned' WHERE ncr_id = ?").run(
-      disposition,
-      ncr_id,
-    );
+    updateEntity(db, "ncrs", ncrId, ncr_id, { disposition, status: "dispositioned" });
     return { ncr_id, disposition, status: "dispositioned" };
   },
 });
