@@ -9,6 +9,7 @@ import {
   htmlElement as el,
   insertRow,
   roundCents,
+  updateEntity,
 } from "../../envs/index.js";
 import { ToolFailure } from "../../runtime/index.js";
 import { webPage } from "./html.js";
@@ -81,7 +82,7 @@ function caseAction(db: Database.Database, id: string, fields: Fields): WebPage 
     const code = fields.get("reason_code")?.trim();
     if (!code) return "a reason code is required to escalate";
     if (status === "escalated") return `case ${id} is already escalated`;
-    db.prepare("UPDATE disputes SET status = 'escalated' WHERE dispute_id = ?").run(id);
+    updateEntity(db, "disputes", disputeId, id, { status: "escalated" });
     log({ reason_code: code });
     return disputePage(db, `/disputes/${id}`, id, `Case ${id} escalated to Harborline Support (${code}).`);
   }
@@ -106,10 +107,7 @@ function caseAction(db: Database.Database, id: string, fields: Fields): WebPage 
       status: "issued",
       issued_on: REFERENCE_DATE,
     });
-    db.prepare("UPDATE disputes SET status = 'refunded', closed_on = ? WHERE dispute_id = ?").run(
-      REFERENCE_DATE,
-      id,
-    );
+    updateEntity(db, "disputes", disputeId, id, { status: "refunded", closed_on: REFERENCE_DATE });
     log({ amount });
     return disputePage(
       db,
@@ -119,10 +117,7 @@ function caseAction(db: Database.Database, id: string, fields: Fields): WebPage 
     );
   }
   if (action === "close_for_seller") {
-    db.prepare("UPDATE disputes SET status = 'closed', closed_on = ? WHERE dispute_id = ?").run(
-      REFERENCE_DATE,
-      id,
-    );
+    updateEntity(db, "disputes", disputeId, id, { status: "closed", closed_on: REFERENCE_DATE });
     log({});
     return disputePage(db, `/disputes/${id}`, id, `Case ${id} closed in the seller's favour.`);
   }
@@ -135,7 +130,7 @@ function placeHold(db: Database.Database, id: string, fields: Fields): WebPage |
   const code = fields.get("reason_code")?.trim();
   if (row.status !== "active") return `seller ${id} is already on hold`;
   if (!code) return "a reason code is required";
-  db.prepare("UPDATE sellers SET status = 'on_hold', hold_reason = ? WHERE seller_id = ?").run(code, id);
+  updateEntity(db, "sellers", sellerId, id, { status: "on_hold", hold_reason: code });
   return sellerPage(db, `/sellers/${id}`, id, `Seller ${id} placed on hold (${code}).`);
 }
 

@@ -3,9 +3,11 @@ import {
   allRows,
   cachedStatement,
   defineGetTool,
+  defineStatusTool,
   defineListTool,
   isoDateSchema,
   REFERENCE_DATE,
+  requireEntity,
   requireRow,
   roundCents,
   when,
@@ -39,18 +41,12 @@ import {
 
 type Db = ToolContext["db"];
 
-/** The row of `table` whose id column (the format's field) is `id`, or the format's teaching not-found error. */
-function rowById<Result>(db: Db, table: string, format: IdFormat, id: string): Result {
-  const sql = `SELECT * FROM ${table} WHERE ${format.field} = ?`;
-  return requireRow<Result>(db, sql, [id], format.notFound(id).message);
-}
-
 /** Inserts a row with the id after the table's highest (a prefix and a zero-padded number) and returns it. */
 function insertNext(db: Db, table: string, format: IdFormat, values: unknown[]): unknown {
   const id = format.next(db, table);
   const marks = ["?", ...values.map(() => "?")].join(", ");
   cachedStatement(db, `INSERT INTO ${table} VALUES (${marks})`).run(id, ...values);
-  return rowById(db, table, format, id);
+  return requireEntity(db, table, format, id);
 }
 
 const deskSchema = optionalChoice(DESKS, "Only this desk");
@@ -122,22 +118,18 @@ const getStory = defineGetTool({
   notFound: storyId,
 });
 
-const updateStoryStatus = defineTool({
+const updateStoryStatus = defineStatusTool({
   name: "update_story_status",
   description:
     "Move a story to another workflow status (draft, edited, legal_hold, ready, spiked); published stories cannot be moved. Returns the updated `story`.",
-  kind: "write",
-  inputSchema: z.object({
-    story_id: storyId.schema("The story"),
-    status: z.enum(["draft", "edited", "legal_hold", "ready", "spiked"]).describe("The new status"),
-  }),
-  handler: ({ story_id, status }, { db }: ToolContext) => {
-    if (rowById<{ status: string }>(db, "stories", storyId, story_id).status === "published")
-      throw new ToolFailure(`story ${story_id} is published; a published story cannot change status`);
-    const update = "UPDATE stories SET status = ?, updated_on = ? WHERE story_id = ?";
-    cachedStatement(db, update).run(status, REFERENCE_DATE, story_id);
-    return { story: rowById(db, "stories", storyId, story_id) };
-  },
+  id: storyId,
+  idDescription: "The story",
+  input: { status: z.enum(["draft", "edited", "legal_hold", "ready", "spiked"]).describe("The new status") },
+  table: "stories",
+  from: STORY_STATUSES.filter((status) => status !== "published"),
+  refusal: (id, status) => `story ${id} is ${status}; a published story cannot change status`,
+  set: ({ status }) => ({ status, updated_on: REFERENCE_DATE }),
+  key: "story",
 });
 
 const listPublishEvents = defineListTool({
@@ -194,7 +186,7 @@ const approvePayment = defineTool({
     note: z.string().optional().describe("A note for finance"),
   }),
   handler: ({ commission_id, amount, note }, { db }: ToolContext) => {
-    const commission = rowById<{ freelancer_id: string; status: string }>(
+    const commission = requireEntity<{ freelancer_id: string; status: string }>(
       db,
       "commissions",
       commissionId,
@@ -234,7 +226,7 @@ const logCorrection = defineTool({
     wording: z.string().min(10).describe("The correction's published wording"),
   }),
   handler: ({ story_id, kind, wording }, { db }: ToolContext) => {
-    rowById(db, "stories", storyId, story_id);
+    requireEntity(db, "stories", storyId, story_id);
     const values = [story_id, kind, wording.trim(), REFERENCE_DATE];
     return { correction: insertNext(db, "corrections", correctionId, values) };
   },

@@ -3,6 +3,7 @@ import { ToolFailure, defineTool } from "../../runtime/index.js";
 import {
   cachedStatement,
   defineGetTool,
+  defineStatusTool,
   defineListTool,
   getRow,
   isoDateSchema,
@@ -10,6 +11,7 @@ import {
   requireEntity,
   requireRow,
   toDayNumber,
+  updateEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -250,32 +252,19 @@ const listPayments = withSilentFailures(listPaymentsTool, {
   }),
 });
 
-const HOLDABLE = new Set(["pending_approval", "approved"]);
-
-const invoiceStatus = (db: ToolContext["db"], id: string): string =>
-  requireEntity<{ status: string }>(db, "invoices", invoiceId, id, "status").status;
-
-const placeInvoiceHold = defineTool({
+const placeInvoiceHold = defineStatusTool({
   name: "place_invoice_hold",
   description:
     "Put an unpaid invoice (pending_approval or approved) on hold with a reason. Returns the updated invoice.",
-  kind: "write",
-  inputSchema: z.object({
-    invoice_id: invoiceId.schema("The invoice to hold"),
-    reason: z.string().min(3).max(200).describe("Why the invoice is held"),
-  }),
-  handler: ({ invoice_id, reason }, { db }: ToolContext) => {
-    const status = invoiceStatus(db, invoice_id);
-    if (!HOLDABLE.has(status))
-      throw new ToolFailure(
-        `invoice ${invoice_id} is ${status}; only invoices pending approval or approved can be put on hold`,
-      );
-    cachedStatement(db, "UPDATE invoices SET status = 'on_hold', hold_reason = ? WHERE invoice_id = ?").run(
-      reason,
-      invoice_id,
-    );
-    return { invoice: requireEntity(db, "invoices", invoiceId, invoice_id) };
-  },
+  id: invoiceId,
+  idDescription: "The invoice to hold",
+  input: { reason: z.string().min(3).max(200).describe("Why the invoice is held") },
+  table: "invoices",
+  from: ["pending_approval", "approved"],
+  refusal: (id, status) =>
+    `invoice ${id} is ${status}; only invoices pending approval or approved can be put on hold`,
+  set: ({ reason }) => ({ status: "on_hold", hold_reason: reason }),
+  key: "invoice",
 });
 
 const releaseInvoiceHold = defineTool({
@@ -285,18 +274,15 @@ const releaseInvoiceHold = defineTool({
   kind: "write",
   inputSchema: z.object({ invoice_id: invoiceId.schema("The invoice to release") }),
   handler: ({ invoice_id }, { db }: ToolContext) => {
-    const status = invoiceStatus(db, invoice_id);
+    const { status } = requireEntity<{ status: string }>(db, "invoices", invoiceId, invoice_id, "status");
     if (status !== "on_hold") throw new ToolFailure(`invoice ${invoice_id} is ${status}, not on hold`);
     const approved = getRow(
       db,
       "SELECT 1 FROM invoice_approvals WHERE invoice_id = ? AND level = 1",
       invoice_id,
     );
-    cachedStatement(db, "UPDATE invoices SET status = ?, hold_reason = NULL WHERE invoice_id = ?").run(
-      approved ? "approved" : "pending_approval",
-      invoice_id,
-    );
-    return { invoice: requireEntity(db, "invoices", invoiceId, invoice_id) };
+    const set = { status: approved ? "approved" : "pending_approval", hold_reason: null };
+    return { invoice: updateEntity(db, "invoices", invoiceId, invoice_id, set) };
   },
 });
 
