@@ -7,6 +7,7 @@ import {
   getRow,
   insertKeyedRow,
   requireEntity,
+  updateEntity,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
@@ -329,8 +330,7 @@ const setAircraftStatus = defineTool({
   inputSchema: z.object({ tail: tailNumber.schema("The aircraft"), status: aircraftStatus }),
   handler: ({ tail, status }, { db }: ToolContext) => {
     requireEntity(db, "aircraft", tailNumber, tail, "tail");
-    cachedStatement(db, "UPDATE aircraft SET status = ? WHERE tail = ?").run(status, tail);
-    return { aircraft: getRow(db, "SELECT * FROM aircraft WHERE tail = ?", tail) };
+    return { aircraft: updateEntity(db, "aircraft", tailNumber, tail, { status }) };
   },
 });
 

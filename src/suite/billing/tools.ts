@@ -7,6 +7,7 @@ import {
   getRow,
   REFERENCE_DATE,
   requireEntity,
+  updateEntity,
   withBooleans,
   withSilentFailures,
   withTransientFailures,
@@ -135,13 +136,8 @@ const updateSubscriptionStatus = defineTool({
   }),
   handler: ({ subscription_id, status, reason }, { db }: ToolContext) => {
     requireEntity(db, "subscriptions", subscriptionId, subscription_id, "1");
-    cachedStatement(
-      db,
-      "UPDATE subscriptions SET status = ?, status_reason = ? WHERE subscription_id = ?",
-    ).run(status, reason, subscription_id);
-    return {
-      subscription: getRow(db, "SELECT * FROM subscriptions WHERE subscription_id = ?", subscription_id),
-    };
+    const change = { status, status_reason: reason };
+    return { subscription: updateEntity(db, "subscriptions", subscriptionId, subscription_id, change) };
   },
 });
 

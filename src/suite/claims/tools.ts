@@ -5,8 +5,10 @@ import {
   cachedStatement,
   defineGetTool,
   defineListTool,
+  defineStatusTool,
   REFERENCE_DATE,
   requireEntity,
+  updateEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -154,10 +156,6 @@ const listClaims = defineListTool({
   map: (row) => withBooleans(row, "siu_referral"),
 });
 
-function requireClaim(db: Database.Database, id: string): Record<string, unknown> {
-  return requireEntity(db, "claims", claimId, id);
-}
-
 const getClaim = defineGetTool({
   name: "get_claim",
   description:
@@ -226,10 +224,10 @@ const denyClaim = defineTool({
     reason: z.string().min(3).describe("Why the claim is denied, e.g. 'outside policy period'"),
   }),
   handler: ({ claim_id, reason }, { db }: ToolContext) => {
-    requireOpen(requireClaim(db, claim_id), "denied");
-    cachedStatement(db, "UPDATE claims SET status = 'denied', reserve = 0 WHERE claim_id = ?").run(claim_id);
+    requireOpen(requireEntity(db, "claims", claimId, claim_id), "denied");
+    const claim = updateEntity(db, "claims", claimId, claim_id, { status: "denied", reserve: 0 });
     addNote(db, claim_id, `Denied: ${reason}`);
-    return { claim: requireClaim(db, claim_id) };
+    return { claim };
   },
 });
 
@@ -243,38 +241,36 @@ const assignClaim = defineTool({
     adjuster_id: adjusterId.schema("The new adjuster"),
   }),
   handler: ({ claim_id, adjuster_id }, { db }: ToolContext) => {
-    const claim = requireClaim(db, claim_id);
+    const claim = requireEntity(db, "claims", claimId, claim_id);
     requireOpen(claim, "reassigned");
     const adjuster = requireEntity<{ status: string }>(db, "adjusters", adjusterId, adjuster_id, "status");
     if (adjuster.status !== "active")
       throw new ToolFailure(`adjuster ${adjuster_id} is ${adjuster.status} and cannot take claims`);
     if (claim.adjuster_id === adjuster_id)
       throw new ToolFailure(`claim ${claim_id} is already assigned to ${adjuster_id}`);
-    cachedStatement(db, "UPDATE claims SET adjuster_id = ? WHERE claim_id = ?").run(adjuster_id, claim_id);
+    const updated = updateEntity(db, "claims", claimId, claim_id, { adjuster_id });
     addNote(db, claim_id, `Reassigned from ${String(claim.adjuster_id)} to ${adjuster_id}`);
-    return { claim: requireClaim(db, claim_id) };
+    return { claim: updated };
   },
 });
 
-const tagCatastrophe = defineTool({
+const tagCatastrophe = defineStatusTool({
   name: "tag_catastrophe",
   description:
     "Tag a claim (open or closed, not denied) to a catastrophe event code such as CAT-25-04. Returns the updated `claim`.",
-  kind: "write",
-  inputSchema: z.object({
-    claim_id: claimId.schema("The claim"),
+  id: claimId,
+  idDescription: "The claim",
+  input: {
     cat_code: z
       .string()
       .regex(/^CAT-\d{2}-\d{2}$/, "cat_code must look like CAT-25-04")
       .describe("The event code"),
-  }),
-  handler: ({ claim_id, cat_code }, { db }: ToolContext) => {
-    const claim = requireClaim(db, claim_id);
-    if (claim.status === "denied")
-      throw new ToolFailure(`claim ${claim_id} is denied; denied claims are not tagged`);
-    cachedStatement(db, "UPDATE claims SET cat_code = ? WHERE claim_id = ?").run(cat_code, claim_id);
-    return { claim: requireClaim(db, claim_id) };
   },
+  table: "claims",
+  from: ["open", "closed"],
+  refusal: (id, status) => `claim ${id} is ${status}; denied claims are not tagged`,
+  set: ({ cat_code }) => ({ cat_code }),
+  key: "claim",
 });
 
 const referToSiu = defineTool({
@@ -290,12 +286,12 @@ const referToSiu = defineTool({
       .describe("Indicator codes from the fraud memo, e.g. ['LATE_REPORT', 'NEW_POLICY']"),
   }),
   handler: ({ claim_id, indicators }, { db }: ToolContext) => {
-    const claim = requireClaim(db, claim_id);
+    const claim = requireEntity(db, "claims", claimId, claim_id);
     requireOpen(claim, "referred");
     if (claim.siu_referral === 1) throw new ToolFailure(`claim ${claim_id} is already referred to SIU`);
-    cachedStatement(db, "UPDATE claims SET siu_referral = 1 WHERE claim_id = ?").run(claim_id);
+    const updated = updateEntity(db, "claims", claimId, claim_id, { siu_referral: 1 });
     addNote(db, claim_id, `Referred to SIU: ${indicators.join(", ")}`);
-    return { claim: withBooleans(requireClaim(db, claim_id), "siu_referral") };
+    return { claim: withBooleans(updated, "siu_referral") };
   },
 });
 
@@ -310,12 +306,12 @@ const setReserveBase = defineTool({
     reason: z.string().min(3).describe("Why the reserve changes, e.g. 'raised to the guideline minimum'"),
   }),
   handler: ({ claim_id, reserve, reason }, { db }: ToolContext) => {
-    const claim = requireClaim(db, claim_id);
+    const claim = requireEntity(db, "claims", claimId, claim_id);
     requireOpen(claim, "re-reserved");
     const amount = Math.round(reserve * 100) / 100;
-    cachedStatement(db, "UPDATE claims SET reserve = ? WHERE claim_id = ?").run(amount, claim_id);
+    const updated = updateEntity(db, "claims", claimId, claim_id, { reserve: amount });
     addNote(db, claim_id, `Reserve changed from ${String(claim.reserve)} to ${amount}: ${reason}`);
-    return { claim: withBooleans(requireClaim(db, claim_id), "siu_referral") };
+    return { claim: withBooleans(updated, "siu_referral") };
   },
 });
 

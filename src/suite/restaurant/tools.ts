@@ -4,6 +4,7 @@ import {
   REFERENCE_DATE,
   defineGetTool,
   defineListTool,
+  defineStatusTool,
   getRow,
   insertRow,
   requireEntity,
@@ -17,7 +18,7 @@ import {
   optionalChoice,
   optionalDate,
 } from "../../envs/index.js";
-import { ToolFailure, defineTool } from "../../runtime/index.js";
+import { defineTool } from "../../runtime/index.js";
 import { deliveryId, itemId, locationId, poId, recipeId, supplierId } from "./ids.js";
 
 const dateFilters = (what: string) => ({
@@ -165,18 +166,16 @@ const placeOrder = defineTool({
   },
 });
 
-const cancelOrder = defineTool({
+const cancelOrder = defineStatusTool({
   name: "cancel_order",
   description: "Cancel an open purchase order. Returns the updated `purchase_order`.",
-  kind: "write",
-  inputSchema: z.object({ po_id: poId.schema("The open purchase order") }),
-  handler: ({ po_id }, { db }: ToolContext) => {
-    const row = requireEntity<{ status: string }>(db, "purchase_orders", poId, po_id, "status");
-    if (row.status !== "open")
-      throw new ToolFailure(`purchase order ${po_id} is ${row.status}; only open orders can be cancelled`);
-    cachedStatement(db, "UPDATE purchase_orders SET status = 'cancelled' WHERE po_id = ?").run(po_id);
-    return { purchase_order: getRow(db, "SELECT * FROM purchase_orders WHERE po_id = ?", po_id) };
-  },
+  id: poId,
+  idDescription: "The open purchase order",
+  table: "purchase_orders",
+  from: ["open"],
+  refusal: (id, status) => `purchase order ${id} is ${status}; only open orders can be cancelled`,
+  set: () => ({ status: "cancelled" }),
+  key: "purchase_order",
 });
 
 const listDeliveries = listing(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DomainTool, IdFormat, ToolContext } from "../../envs/index.js";
+import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   cachedStatement,
   defineGetTool,
@@ -8,7 +8,8 @@ import {
   insertRow,
   isoDateSchema,
   pageSchema,
-  requireRow,
+  requireEntity,
+  updateEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -21,8 +22,6 @@ import { busId, driverId, reportId, routeId, schoolId, stopId, studentId } from 
 import { avlText } from "./avl.js";
 import { AVL_PAGE_LINES, PARTIAL_DAY, REPORTABLE, WEEK } from "./world.js";
 
-const requireId = (db: ToolContext["db"], table: string, format: IdFormat, id: string) =>
-  requireRow(db, `SELECT * FROM ${table} WHERE ${format.field} = ?`, [id], format.notFound(id).message);
 const flag = (value: boolean | undefined): number | undefined =>
   value === undefined ? undefined : value ? 1 : 0;
 
@@ -160,7 +159,7 @@ const fetchAvl = defineTool({
     page: pageSchema,
   }),
   handler: ({ bus_id, date, page }, { db }: ToolContext) => {
-    requireId(db, "buses", busId, bus_id);
+    requireEntity(db, "buses", busId, bus_id);
     const lines = avlText(db, bus_id, date)?.split("\n");
     if (!lines)
       throw new ToolFailure(
@@ -181,8 +180,8 @@ const assignStudentStop = defineTool({
     stop_id: stopId.schema("The new stop"),
   }),
   handler: ({ student_id, stop_id }, { db }: ToolContext) => {
-    requireId(db, "students", studentId, student_id);
-    const stop = requireId(db, "stops", stopId, stop_id);
+    requireEntity(db, "students", studentId, student_id);
+    const stop = requireEntity(db, "stops", stopId, stop_id);
     if (stop.status !== "open") throw new ToolFailure(`stop ${stop_id} is closed; assign an open stop`);
     cachedStatement(db, "UPDATE students SET stop_id = ? WHERE student_id = ?").run(stop_id, student_id);
     const sql = "SELECT student_id, school_id, stop_id FROM students WHERE student_id = ?";
@@ -197,9 +196,8 @@ const closeStop = defineTool({
   kind: "write",
   inputSchema: z.object({ stop_id: stopId.schema("The stop") }),
   handler: ({ stop_id }, { db }: ToolContext) => {
-    requireId(db, "stops", stopId, stop_id);
-    cachedStatement(db, "UPDATE stops SET status = 'closed' WHERE stop_id = ?").run(stop_id);
-    return { stop: getRow(db, "SELECT * FROM stops WHERE stop_id = ?", stop_id) };
+    requireEntity(db, "stops", stopId, stop_id);
+    return { stop: updateEntity(db, "stops", stopId, stop_id, { status: "closed" }) };
   },
 });
 
@@ -210,14 +208,13 @@ const assignBus = defineTool({
   kind: "write",
   inputSchema: z.object({ route_id: routeId.schema("The route"), bus_id: busId.schema("A spare bus") }),
   handler: ({ route_id, bus_id }, { db }: ToolContext) => {
-    const route = requireId(db, "routes", routeId, route_id);
-    const bus = requireId(db, "buses", busId, bus_id);
+    const route = requireEntity(db, "routes", routeId, route_id);
+    const bus = requireEntity(db, "buses", busId, bus_id);
     if (bus.status !== "spare")
       throw new ToolFailure(`bus ${bus_id} is ${String(bus.status)}, not spare; pick a spare bus`);
     cachedStatement(db, "UPDATE buses SET status = 'spare' WHERE bus_id = ?").run(route.bus_id);
     cachedStatement(db, "UPDATE buses SET status = 'in_service' WHERE bus_id = ?").run(bus_id);
-    cachedStatement(db, "UPDATE routes SET bus_id = ? WHERE route_id = ?").run(bus_id, route_id);
-    return { route: getRow(db, "SELECT * FROM routes WHERE route_id = ?", route_id) };
+    return { route: updateEntity(db, "routes", routeId, route_id, { bus_id }) };
   },
 });
 
@@ -241,8 +238,8 @@ const fileStateReport = defineTool({
     category: z.enum(REPORTABLE).describe("What makes it reportable"),
   }),
   handler: (input, { db }: ToolContext) => {
-    requireId(db, "routes", routeId, input.route_id);
-    requireId(db, "drivers", driverId, input.driver_id);
+    requireEntity(db, "routes", routeId, input.route_id);
+    requireEntity(db, "drivers", driverId, input.driver_id);
     const count = getRow<{ n: number }>(db, "SELECT COUNT(*) AS n FROM state_reports")!.n;
     return { report: insertRow(db, "state_reports", { report_id: reportId.format(count + 1), ...input }) };
   },

@@ -2,13 +2,13 @@ import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   allRows,
-  cachedStatement,
   defineGetTool,
   defineListTool,
   getRow,
   insertRow,
   isoDateSchema,
   requireEntity,
+  updateEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -193,11 +193,8 @@ const dispatchWorkOrder = defineTool({
       throw new ToolFailure(
         `crew ${crew_id} is a ${String(crew.skill)} crew; ${work_order_id} is ${String(wo.utility)} work`,
       );
-    cachedStatement(
-      db,
-      "UPDATE work_orders SET status = 'dispatched', crew_id = ?, dispatched_at = ? WHERE work_order_id = ?",
-    ).run(crew_id, NOW, work_order_id);
-    return { work_order: getRow(db, "SELECT * FROM work_orders WHERE work_order_id = ?", work_order_id) };
+    const dispatched = { status: "dispatched", crew_id, dispatched_at: NOW };
+    return { work_order: updateEntity(db, "work_orders", workOrderId, work_order_id, dispatched) };
   },
 });
 
@@ -220,11 +217,8 @@ const completeWorkOrder = defineTool({
       throw new ToolFailure(
         `completed_at must be after the dispatch (${String(wo.dispatched_at)}) and not after now (${NOW})`,
       );
-    cachedStatement(
-      db,
-      "UPDATE work_orders SET status = 'completed', completed_at = ? WHERE work_order_id = ?",
-    ).run(completed_at, work_order_id);
-    return { work_order: getRow(db, "SELECT * FROM work_orders WHERE work_order_id = ?", work_order_id) };
+    const completed = { status: "completed", completed_at };
+    return { work_order: updateEntity(db, "work_orders", workOrderId, work_order_id, completed) };
   },
 });
 
