@@ -8,6 +8,7 @@ import {
   allRows,
   daysBetween,
   getRow,
+  requireRow,
   renderSnapshot,
   snapshotFields,
   snapshotLink as link,
@@ -335,12 +336,19 @@ function groupPage(db: Database.Database, address: Address, code: string): PmsPa
 const notice = (message?: string): SnapshotNode[] =>
   message ? [node("status", undefined, [text(message)])] : [];
 
+/** A reservation's columns, or the 404 a reservation page answers for an id that names none. */
+function reservationRow(db: Database.Database, id: string, select: string): Row {
+  const sql = `SELECT ${select} FROM reservations WHERE reservation_id = ?`;
+  return requireRow(
+    db,
+    sql,
+    [id],
+    `404 Not Found: no reservation ${id}; the property's reservation listing links them`,
+  );
+}
+
 export function reservationPage(db: Database.Database, url: string, id: string, message?: string): PmsPage {
-  const row = getRow(db, "SELECT * FROM reservations WHERE reservation_id = ?", id);
-  if (!row)
-    throw new ToolFailure(
-      `404 Not Found: no reservation ${id}; the property's reservation listing links them`,
-    );
+  const row = reservationRow(db, id, "*");
   const format = settingsOf(String(row.property)).dateFormat;
   const plan = planOf(String(row.rate_plan));
   const children = Number(row.children);
@@ -383,11 +391,7 @@ export function reservationPage(db: Database.Database, url: string, id: string, 
 }
 
 export function folioPage(db: Database.Database, url: string, id: string, message?: string): PmsPage {
-  const row = getRow(db, "SELECT property, guest FROM reservations WHERE reservation_id = ?", id);
-  if (!row)
-    throw new ToolFailure(
-      `404 Not Found: no reservation ${id}; the property's reservation listing links them`,
-    );
+  const row = reservationRow(db, id, "property, guest");
   const format = settingsOf(String(row.property)).dateFormat;
   const lines = allRows(
     db,

@@ -1,8 +1,6 @@
-import { defineIdFormat } from "../../envs/index.js";
+import { prefixedId as idFormat } from "../../envs/index.js";
 
 /** One id shape per entity: generators format with these, tools validate with them. */
-const idFormat = (field: string, entity: string, prefix: string, digits: number, listTool: string) =>
-  defineIdFormat({ field, entity, prefix, digits, listTool });
 
 export const schoolId = idFormat("school_id", "school", "SCH-", 2, "list_schools");
 export const busId = idFormat("bus_id", "bus", "BUS-", 3, "list_buses");
