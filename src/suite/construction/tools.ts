@@ -2,10 +2,12 @@ import { z } from "zod";
 import {
   REFERENCE_DATE,
   allRows,
-  cachedStatement,
   defineGetTool,
   defineListTool,
+  defineStatusTool,
+  requireEntity,
   requireRow,
+  updateEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -119,25 +121,20 @@ const recordChangeOrder = defineTool({
     decided_by: z.string().email().describe("E-mail address of the person who decided"),
   }),
   handler: ({ co_id, status, approved_amount, decided_by }, { db }: ToolContext) => {
-    const sql = "SELECT * FROM change_orders WHERE co_id = ?";
-    const row = requireRow<{ status: string }>(db, sql, [co_id], coId.notFound(co_id).message);
+    const row = requireEntity<{ status: string }>(db, "change_orders", coId, co_id);
     if (row.status !== "pending")
       throw new ToolFailure(
         `change order ${co_id} is already ${row.status}; only pending change orders can be recorded`,
       );
     if ((status === "approved") !== (approved_amount !== undefined))
       throw new ToolFailure("give approved_amount for an approval, and no amount for a rejection");
-    cachedStatement(
-      db,
-      "UPDATE change_orders SET status = ?, approved_amount = ?, decided_by = ?, decided_on = ? WHERE co_id = ?",
-    ).run(
+    const decision = {
       status,
-      approved_amount === undefined ? null : Math.round(approved_amount * 100) / 100,
-      decided_by.trim().toLowerCase(),
-      REFERENCE_DATE,
-      co_id,
-    );
-    return { change_order: requireRow(db, sql, [co_id], "") };
+      approved_amount: approved_amount === undefined ? null : Math.round(approved_amount * 100) / 100,
+      decided_by: decided_by.trim().toLowerCase(),
+      decided_on: REFERENCE_DATE,
+    };
+    return { change_order: updateEntity(db, "change_orders", coId, co_id, decision) };
   },
 });
 
@@ -159,28 +156,18 @@ const listPayApps = defineListTool({
   orderBy: "pay_app_id",
 });
 
-const holdPayApp = defineTool({
+const holdPayApp = defineStatusTool({
   name: "hold_pay_app",
   description:
     "Put an unpaid pay application (submitted or approved) on hold so that accounting does not release it. Returns the updated `pay_app`.",
-  kind: "write",
-  inputSchema: z.object({
-    pay_app_id: payAppId.schema("The pay application"),
-    reason: z.string().min(3).describe("Why it is held"),
-  }),
-  handler: ({ pay_app_id, reason }, { db }: ToolContext) => {
-    const sql = "SELECT * FROM pay_apps WHERE pay_app_id = ?";
-    const row = requireRow<{ status: string }>(db, sql, [pay_app_id], payAppId.notFound(pay_app_id).message);
-    if (row.status !== "submitted" && row.status !== "approved")
-      throw new ToolFailure(
-        `pay application ${pay_app_id} is ${row.status}; only submitted or approved ones can be held`,
-      );
-    cachedStatement(db, "UPDATE pay_apps SET status = 'on_hold', hold_reason = ? WHERE pay_app_id = ?").run(
-      reason.trim(),
-      pay_app_id,
-    );
-    return { pay_app: requireRow(db, sql, [pay_app_id], "") };
-  },
+  id: payAppId,
+  idDescription: "The pay application",
+  input: { reason: z.string().min(3).describe("Why it is held") },
+  table: "pay_apps",
+  from: ["submitted", "approved"],
+  refusal: (id, status) => `pay application ${id} is ${status}; only submitted or approved ones can be held`,
+  set: ({ reason }) => ({ status: "on_hold", hold_reason: reason.trim() }),
+  key: "pay_app",
 });
 
 const listRfis = defineListTool({

@@ -1,14 +1,15 @@
 import { z } from "zod";
 import {
   REFERENCE_DATE,
-  cachedStatement,
   defineGetTool,
   defineListTool,
   insertRow,
   isoDateSchema,
   optionalChoice,
   optionalDate,
+  requireEntity,
   requireRow,
+  updateEntity,
   withSilentFailures,
   withTransientFailures,
   type DomainTool,
@@ -128,10 +129,6 @@ const listHearings = defineListTool({
   orderBy: "hearing_date, hearing_id",
 });
 
-type Row = Record<string, unknown>;
-const caseRow = (db: ToolContext["db"], id: string): Row =>
-  requireRow<Row>(db, "SELECT * FROM cases WHERE case_id = ?", [id], caseId.notFound(id).message);
-
 const addDocketEntry = defineTool({
   name: "add_docket_entry",
   description:
@@ -145,17 +142,12 @@ const addDocketEntry = defineTool({
     filing_id: filingId.schema("A filing of this case the entry refers to").optional(),
   }),
   handler: ({ case_id, entry_type, entry_date, description, filing_id }, { db }: ToolContext) => {
-    caseRow(db, case_id);
+    requireEntity(db, "cases", caseId, case_id);
     if (entry_date > REFERENCE_DATE)
       throw new ToolFailure(`entry_date ${entry_date} is in the future; today is ${REFERENCE_DATE}`);
     let party: unknown = null;
     if (filing_id) {
-      const filing = requireRow<Row>(
-        db,
-        "SELECT * FROM filings WHERE filing_id = ?",
-        [filing_id],
-        filingId.notFound(filing_id).message,
-      );
+      const filing = requireEntity(db, "filings", filingId, filing_id);
       if (filing.case_id !== case_id)
         throw new ToolFailure(
           `filing ${filing_id} belongs to case ${String(filing.case_id)}, not ${case_id}`,
@@ -183,17 +175,12 @@ const scheduleHearing = defineTool({
     hearing_date: isoDateSchema.describe("The hearing date, YYYY-MM-DD"),
   }),
   handler: ({ filing_id, hearing_date }, { db }: ToolContext) => {
-    const filing = requireRow<Row>(
-      db,
-      "SELECT * FROM filings WHERE filing_id = ?",
-      [filing_id],
-      filingId.notFound(filing_id).message,
-    );
+    const filing = requireEntity(db, "filings", filingId, filing_id);
     if (filing.filing_type !== "motion")
       throw new ToolFailure(`filing ${filing_id} is a ${String(filing.filing_type)}, not a motion`);
     if (hearing_date <= REFERENCE_DATE)
       throw new ToolFailure(`hearing_date must be after today (${REFERENCE_DATE})`);
-    const c = caseRow(db, String(filing.case_id));
+    const c = requireEntity(db, "cases", caseId, String(filing.case_id));
     const values = {
       case_id: c.case_id,
       courtroom_id: c.courtroom_id,
@@ -226,12 +213,12 @@ const enterDefault = defineTool({
     party_id: partyId.schema("The defaulting defendant"),
   }),
   handler: ({ case_id, party_id }, { db }: ToolContext) => {
-    const c = caseRow(db, case_id);
+    const c = requireEntity(db, "cases", caseId, case_id);
     if (c.status !== "open")
       throw new ToolFailure(
         `case ${case_id} is ${String(c.status)}; defaults are entered only in open cases`,
       );
-    const party = requireRow<Row>(
+    const party = requireRow(
       db,
       "SELECT * FROM parties WHERE party_id = ?",
       [party_id],
@@ -239,7 +226,7 @@ const enterDefault = defineTool({
     );
     if (party.case_id !== case_id || party.role !== "defendant")
       throw new ToolFailure(`party ${party_id} is not a defendant in ${case_id}`);
-    cachedStatement(db, "UPDATE cases SET status = 'default_entered' WHERE case_id = ?").run(case_id);
+    const defaulted = updateEntity(db, "cases", caseId, case_id, { status: "default_entered" });
     insertRow(db, "docket_entries", {
       case_id,
       entry_date: REFERENCE_DATE,
@@ -248,7 +235,7 @@ const enterDefault = defineTool({
       filing_id: null,
       description: `Default entered against ${String(party.name)}`,
     });
-    return { case: caseRow(db, case_id) };
+    return { case: defaulted };
   },
 });
 

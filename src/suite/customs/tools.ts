@@ -4,8 +4,10 @@ import {
   cachedStatement,
   defineGetTool,
   defineListTool,
+  defineStatusTool,
   getRow,
   requireEntity,
+  updateEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -196,9 +198,7 @@ const fileEntry = defineTool({
       input.program,
       input.line_count,
     );
-    cachedStatement(db, "UPDATE shipments SET status = 'entered' WHERE shipment_id = ?").run(
-      input.shipment_id,
-    );
+    updateEntity(db, "shipments", shipmentId, input.shipment_id, { status: "entered" });
     return { entry: getRow(db, "SELECT * FROM entries WHERE entry_id = ?", id) };
   },
 });
@@ -257,12 +257,8 @@ const releaseHold = defineTool({
     const hold = requireEntity<{ released_on: string | null }>(db, "holds", holdId, hold_id, "released_on");
     if (hold.released_on !== null)
       throw new ToolFailure(`hold ${hold_id} was already released on ${hold.released_on}`);
-    cachedStatement(db, "UPDATE holds SET released_on = ?, release_note = ? WHERE hold_id = ?").run(
-      REFERENCE_DATE,
-      note,
-      hold_id,
-    );
-    return { hold: getRow(db, "SELECT * FROM holds WHERE hold_id = ?", hold_id) };
+    const release = { released_on: REFERENCE_DATE, release_note: note };
+    return { hold: updateEntity(db, "holds", holdId, hold_id, release) };
   },
 });
 
@@ -277,33 +273,23 @@ const updateDeclaredValue = defineTool({
   }),
   handler: ({ shipment_id, declared_value, note }, { db }: ToolContext) => {
     requireEntity(db, "shipments", shipmentId, shipment_id, "1");
-    cachedStatement(db, "UPDATE shipments SET declared_value = ?, status_note = ? WHERE shipment_id = ?").run(
-      Math.round(declared_value * 100) / 100,
-      note,
-      shipment_id,
-    );
-    return { shipment: getRow(db, "SELECT * FROM shipments WHERE shipment_id = ?", shipment_id) };
+    const set = { declared_value: Math.round(declared_value * 100) / 100, status_note: note };
+    return { shipment: updateEntity(db, "shipments", shipmentId, shipment_id, set) };
   },
 });
 
-const releaseShipment = defineTool({
+const releaseShipment = defineStatusTool({
   name: "release_shipment",
   description:
     "Release a shipment from customs custody without an entry (basis `de_minimis`). Returns `shipment`.",
-  kind: "write",
-  inputSchema: z.object({
-    shipment_id: shipmentId.schema("The shipment"),
-    basis: z.enum(["de_minimis"]).describe("The legal basis of the release"),
-  }),
-  handler: ({ shipment_id, basis }, { db }: ToolContext) => {
-    const shipment = requireEntity<{ status: string }>(db, "shipments", shipmentId, shipment_id, "status");
-    if (shipment.status === "released") throw new ToolFailure(`shipment ${shipment_id} is already released`);
-    cachedStatement(
-      db,
-      "UPDATE shipments SET status = 'released', status_note = ? WHERE shipment_id = ?",
-    ).run(basis, shipment_id);
-    return { shipment: getRow(db, "SELECT * FROM shipments WHERE shipment_id = ?", shipment_id) };
-  },
+  id: shipmentId,
+  idDescription: "The shipment",
+  input: { basis: z.enum(["de_minimis"]).describe("The legal basis of the release") },
+  table: "shipments",
+  from: ["arrived", "entered"],
+  refusal: (id) => `shipment ${id} is already released`,
+  set: ({ basis }) => ({ status: "released", status_note: basis }),
+  key: "shipment",
 });
 
 /** The customs domain's tools, in the order agents see them. */

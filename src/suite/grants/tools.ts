@@ -7,8 +7,9 @@ import {
   defineGetTool,
   optionalChoice,
   optionalDate,
+  updateEntity,
 } from "../../envs/index.js";
-import { defineListTool, getRow, insertRow, isoDateSchema, requireRow } from "../../envs/index.js";
+import { defineListTool, getRow, insertRow, isoDateSchema, requireEntity } from "../../envs/index.js";
 import { roundCents, withSilentFailures, withTransientFailures } from "../../envs/index.js";
 import { ToolFailure, defineTool } from "../../runtime/index.js";
 import { CATEGORIES, OBJECT_CODES, awardId, documentId } from "./rules.js";
@@ -98,10 +99,8 @@ type Row = Record<string, unknown>;
 const TABLES: Record<string, string> = { award_id: "awards", txn_id: "transactions", doc_id: "documents" };
 
 /** The row an id names (the table follows the id's field), or the id format's not-found error. */
-function one<Result = Row>(db: Db, format: IdFormat, id: string): Result {
-  const sql = `SELECT * FROM ${TABLES[format.field] ?? "subawards"} WHERE ${format.field} = ?`;
-  return requireRow<Result>(db, sql, [id], format.notFound(id).message);
-}
+const one = <Result = Row>(db: Db, format: IdFormat, id: string): Result =>
+  requireEntity<Result>(db, TABLES[format.field] ?? "subawards", format, id);
 
 const run = (db: Db, sql: string, ...params: unknown[]): unknown => cachedStatement(db, sql).run(...params);
 
@@ -239,8 +238,7 @@ const holdInvoice = defineTool({
   }),
   handler: ({ doc_id }, { db }: ToolContext) => {
     pendingInvoice(db, doc_id);
-    run(db, "UPDATE documents SET status = 'held' WHERE doc_id = ?", doc_id);
-    return { document: one(db, documentId, doc_id) };
+    return { document: updateEntity(db, "documents", documentId, doc_id, { status: "held" }) };
   },
 });
 
@@ -275,9 +273,7 @@ const recodeTransaction = defineTool({
   handler: ({ txn_id, object_code }, { db }: ToolContext) => {
     one(db, txnId, txn_id);
     const { category } = OBJECT_CODES[object_code]!;
-    const update = "UPDATE transactions SET object_code = ?, category = ? WHERE txn_id = ?";
-    run(db, update, object_code, category, txn_id);
-    return { transaction: one(db, txnId, txn_id) };
+    return { transaction: updateEntity(db, "transactions", txnId, txn_id, { object_code, category }) };
   },
 });
 

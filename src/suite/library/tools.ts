@@ -1,12 +1,14 @@
 import { z } from "zod";
 import {
   REFERENCE_DATE,
-  cachedStatement,
   defineGetTool,
   defineListTool,
+  defineStatusTool,
   getRow,
   insertRow,
+  requireEntity,
   requireRow,
+  updateEntity,
   when,
   withSilentFailures,
   withTransientFailures,
@@ -115,19 +117,10 @@ const listClaims = defineListTool({
   orderBy: "claim_id",
 });
 
-function lineOnOrder(
-  db: ToolContext["db"],
-  id: string,
-  action: string,
-): { fund_code: string; encumbered: number } {
-  const line = requireRow<{ status: string; fund_code: string; encumbered: number }>(
-    db,
-    "SELECT status, fund_code, encumbered FROM order_lines WHERE line_id = ?",
-    [id],
-    lineId.notFound(id).message,
-  );
+function lineOnOrder(db: ToolContext["db"], id: string, action: string): Record<string, unknown> {
+  const line = requireEntity(db, "order_lines", lineId, id);
   if (line.status !== "ordered")
-    throw new ToolFailure(`line ${id} is ${line.status}; only lines on order can be ${action}`);
+    throw new ToolFailure(`line ${id} is ${String(line.status)}; only lines on order can be ${action}`);
   return line;
 }
 
@@ -158,10 +151,10 @@ const cancelOrderLine = defineTool({
   }),
   handler: ({ line_id, reason }, { db }: ToolContext) => {
     const line = lineOnOrder(db, line_id, "cancelled");
-    cachedStatement(
-      db,
-      "UPDATE order_lines SET status = 'cancelled', cancel_reason = ? WHERE line_id = ?",
-    ).run(reason, line_id);
+    const cancelled = updateEntity(db, "order_lines", lineId, line_id, {
+      status: "cancelled",
+      cancel_reason: reason,
+    });
     const next = (getRow<{ n: number }>(db, "SELECT MAX(txn_id) AS n FROM fund_transactions")?.n ?? 0) + 1;
     const release = insertRow(db, "fund_transactions", {
       txn_id: next,
@@ -171,7 +164,7 @@ const cancelOrderLine = defineTool({
       amount: line.encumbered,
       reference: line_id,
     });
-    return { line: getRow(db, "SELECT * FROM order_lines WHERE line_id = ?", line_id), release };
+    return { line: cancelled, release };
   },
 });
 
@@ -223,46 +216,30 @@ const getInvoicePage = defineTool({
   },
 });
 
-function setInvoiceStatus(
-  db: ToolContext["db"],
-  id: string,
-  status: string,
-  reason: string | null,
-): Record<string, unknown> {
-  const invoice = requireRow<{ status: string }>(
-    db,
-    "SELECT status FROM invoices WHERE invoice_id = ?",
-    [id],
-    invoiceId.notFound(id).message,
-  );
-  if (invoice.status !== "pending")
-    throw new ToolFailure(`invoice ${id} is ${invoice.status}; only pending invoices can be reviewed`);
-  cachedStatement(db, "UPDATE invoices SET status = ?, hold_reason = ? WHERE invoice_id = ?").run(
-    status,
-    reason,
-    id,
-  );
-  return { invoice: getRow(db, "SELECT * FROM invoices WHERE invoice_id = ?", id) };
-}
+/** The part every invoice review shares: a pending invoice, set to its new status. */
+const invoiceReview = {
+  id: invoiceId,
+  idDescription: "The pending invoice",
+  table: "invoices",
+  from: ["pending"],
+  refusal: (id: string, status: string) =>
+    `invoice ${id} is ${status}; only pending invoices can be reviewed`,
+  key: "invoice",
+} as const;
 
-const approveInvoice = defineTool({
+const approveInvoice = defineStatusTool({
   name: "approve_invoice",
   description: "Approve a pending invoice for payment. Returns `invoice`.",
-  kind: "write",
-  inputSchema: z.object({ invoice_id: invoiceId.schema("The pending invoice") }),
-  handler: ({ invoice_id }, { db }: ToolContext) => setInvoiceStatus(db, invoice_id, "approved", null),
+  ...invoiceReview,
+  set: () => ({ status: "approved", hold_reason: null }),
 });
 
-const holdInvoice = defineTool({
+const holdInvoice = defineStatusTool({
   name: "hold_invoice",
   description: "Put a pending invoice on hold. Returns `invoice`.",
-  kind: "write",
-  inputSchema: z.object({
-    invoice_id: invoiceId.schema("The pending invoice"),
-    reason: z.string().min(3).describe("Why, naming the lines in question"),
-  }),
-  handler: ({ invoice_id, reason }, { db }: ToolContext) =>
-    setInvoiceStatus(db, invoice_id, "on_hold", reason),
+  ...invoiceReview,
+  input: { reason: z.string().min(3).describe("Why, naming the lines in question") },
+  set: ({ reason }) => ({ status: "on_hold", hold_reason: reason }),
 });
 
 const listPatronRequests = defineListTool({
@@ -283,30 +260,24 @@ const listPatronRequests = defineListTool({
   orderBy: "request_id",
 });
 
-const decideRequest = defineTool({
+const decideRequest = defineStatusTool({
   name: "decide_request",
   description: "Approve or decline a pending patron purchase request, dated today. Returns `request`.",
-  kind: "write",
-  inputSchema: z.object({
-    request_id: requestId.schema("The pending request"),
+  id: requestId,
+  idDescription: "The pending request",
+  input: {
     decision: z.enum(["approve", "decline"]).describe("approve or decline"),
     note: z.string().min(3).describe("The reason, for the patron"),
-  }),
-  handler: ({ request_id, decision, note }, { db }: ToolContext) => {
-    const request = requireRow<{ status: string }>(
-      db,
-      "SELECT status FROM patron_requests WHERE request_id = ?",
-      [request_id],
-      requestId.notFound(request_id).message,
-    );
-    if (request.status !== "pending")
-      throw new ToolFailure(`request ${request_id} was already ${request.status}`);
-    cachedStatement(
-      db,
-      "UPDATE patron_requests SET status = ?, decided_on = ?, decision_note = ? WHERE request_id = ?",
-    ).run(decision === "approve" ? "approved" : "declined", REFERENCE_DATE, note, request_id);
-    return { request: getRow(db, "SELECT * FROM patron_requests WHERE request_id = ?", request_id) };
   },
+  table: "patron_requests",
+  from: ["pending"],
+  refusal: (id, status) => `request ${id} was already ${status}`,
+  set: ({ decision, note }) => ({
+    status: decision === "approve" ? "approved" : "declined",
+    decided_on: REFERENCE_DATE,
+    decision_note: note,
+  }),
+  key: "request",
 });
 
 /** The acquisitions domain's tools, in the order agents see them. */

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { DomainTool, ToolContext } from "../../envs/index.js";
 import {
   REFERENCE_DATE,
-  cachedStatement,
   defineGetTool,
   defineListTool,
   getRow,
@@ -11,6 +10,7 @@ import {
   requireEntity,
   requireRow,
   roundCents,
+  updateEntity,
   when,
   withBooleans,
   withSilentFailures,
@@ -149,10 +149,7 @@ const quarantineStock = defineTool({
   handler: ({ stock_id, reason }, { db }: ToolContext) => {
     const row = stockRow(db, stock_id);
     if (row.status === "quarantined") throw new ToolFailure(`stock ${stock_id} is already quarantined`);
-    cachedStatement(
-      db,
-      "UPDATE inventory SET status = 'quarantined', quarantine_reason = ? WHERE stock_id = ?",
-    ).run(reason, stock_id);
+    updateEntity(db, "inventory", stockId, stock_id, { status: "quarantined", quarantine_reason: reason });
     return { stock: stockRow(db, stock_id) };
   },
 });
@@ -170,7 +167,7 @@ const createReturn = defineTool({
     const row = stockRow(db, stock_id);
     const quantity = Number(row.quantity);
     if (quantity === 0) throw new ToolFailure(`stock ${stock_id} holds no units; nothing to return`);
-    cachedStatement(db, "UPDATE inventory SET quantity = 0 WHERE stock_id = ?").run(stock_id);
+    updateEntity(db, "inventory", stockId, stock_id, { quantity: 0 });
     const values = { stock_id, lot_id: row.lot_id, quantity, reason, created_on: REFERENCE_DATE };
     return { return: insertRow(db, "returns", values), stock: stockRow(db, stock_id) };
   },
@@ -285,22 +282,13 @@ const substituteOrder = defineTool({
     dose: z.number().positive().describe("The new dose, in the order's dose unit"),
   }),
   handler: ({ order_id, drug_id, dose }, { db }: ToolContext) => {
-    const order = requireEntity<{ status: string; drug_id: string }>(
-      db,
-      "medication_orders",
-      orderId,
-      order_id,
-      "status, drug_id",
-    );
+    const order = requireEntity(db, "medication_orders", orderId, order_id);
     if (order.status !== "active")
-      throw new ToolFailure(`order ${order_id} is ${order.status}; only active orders change`);
+      throw new ToolFailure(`order ${order_id} is ${String(order.status)}; only active orders change`);
     if (order.drug_id === drug_id) throw new ToolFailure(`order ${order_id} is already for ${drug_id}`);
     requireEntity(db, "drugs", drugId, drug_id, "drug_id");
-    cachedStatement(
-      db,
-      "UPDATE medication_orders SET drug_id = ?, dose = ?, substituted_from = ? WHERE order_id = ?",
-    ).run(drug_id, roundCents(dose), order.drug_id, order_id);
-    return { order: getRow(db, "SELECT * FROM medication_orders WHERE order_id = ?", order_id) };
+    const set = { drug_id, dose: roundCents(dose), substituted_from: order.drug_id };
+    return { order: updateEntity(db, "medication_orders", orderId, order_id, set) };
   },
 });
 
