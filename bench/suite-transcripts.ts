@@ -7,7 +7,10 @@
  *
  * One JSON line per task x scale x seed: the verdicts (null, oracle, replay, every near-miss) and, for every
  * episode, each tool call's arguments, error flag and result text, each cell's output text and the checks.
- * `compare` prints the first difference of every instance that differs and exits non-zero when any does.
+ * `compare` prints the first difference of every instance that differs and exits non-zero when any does. The
+ * sandbox runs Python isolated (`-I`), so string hashing is randomised and a printed set of strings comes out in
+ * another order from run to run of the same code: an instance whose only differences are the order of such sets
+ * in cell output is counted apart ("differ only in the printed order of Python sets") and does not fail.
  */
 import { closeSync, createReadStream, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -190,12 +193,33 @@ function firstDifference(before: InstanceTranscript, after: InstanceTranscript):
   return null;
 }
 
+const QUOTED = String.raw`'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"`;
+const PRINTED_SET = new RegExp(String.raw`\{(?:${QUOTED})(?:, (?:${QUOTED}))*\}`, "g");
+
+/** Cell text with every printed set of strings (`{'b', 'a'}`) in sorted order. */
+function sortPrintedSets(text: string): string {
+  return text.replace(
+    PRINTED_SET,
+    (set) => `{${(set.slice(1, -1).match(new RegExp(QUOTED, "g")) ?? []).sort().join(", ")}}`,
+  );
+}
+
+/** The transcript with every cell's printed sets of strings sorted. */
+function withSortedSets(transcript: InstanceTranscript): InstanceTranscript {
+  const episodes = transcript.episodes.map((episode) => ({
+    ...episode,
+    cells: episode.cells.map((cell) => ({ ...cell, text: sortPrintedSets(cell.text) })),
+  }));
+  return { ...transcript, episodes };
+}
+
 async function compare(argv: string[]): Promise<void> {
   const [beforePath, afterPath] = argv;
   if (!beforePath || !afterPath) throw new Error("compare needs two transcript files");
   const before = await readTranscripts(beforePath);
   const after = await readTranscripts(afterPath);
   let differing = 0;
+  let setOrderOnly = 0;
   let calls = 0;
   for (const [key, old] of before) {
     const next = after.get(key);
@@ -206,7 +230,8 @@ async function compare(argv: string[]): Promise<void> {
     }
     calls += old.episodes.reduce((total, episode) => total + episode.calls.length, 0);
     const difference = firstDifference(old, next);
-    if (difference) {
+    if (difference && firstDifference(withSortedSets(old), withSortedSets(next)) === null) setOrderOnly += 1;
+    else if (difference) {
       differing += 1;
       process.stdout.write(`${key}: ${difference}\n`);
     }
@@ -216,9 +241,9 @@ async function compare(argv: string[]): Promise<void> {
       differing += 1;
       process.stdout.write(`${key}: only in ${afterPath}\n`);
     }
-  process.stdout.write(
-    `${before.size} instances, ${calls} tool calls compared: ${differing === 0 ? "identical" : `${differing} differ`}\n`,
-  );
+  const verdict = differing === 0 ? "identical" : `${differing} differ`;
+  const sets = setOrderOnly === 0 ? "" : ` (${setOrderOnly} differ only in the printed order of Python sets)`;
+  process.stdout.write(`${before.size} instances, ${calls} tool calls compared: ${verdict}${sets}\n`);
   if (differing > 0) process.exitCode = 1;
 }
 
